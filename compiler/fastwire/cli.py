@@ -1,0 +1,201 @@
+"""The `fastwire` command line.
+
+Two spellings of one job:
+
+    fastwire compile schemas/proto.fbe --lang cpp --final -o gen/     # fastwire's own
+    fastwire --cpp --final --input=schemas/proto.fbe --output=gen/    # the reference's (fbec)
+
+Exit status: 0 success, 1 schema errors, 2 usage errors, 70 an internal error (a bug).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import List, Optional, Sequence
+
+from . import __version__
+from .diagnostics import Reporter
+from .generators import GENERATORS, PLANNED, Options
+from .resolver import compile_schema
+
+EXIT_OK, EXIT_SCHEMA, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
+
+# The reference compiler's language flags and the generator each one selects.
+REFERENCE_LANGUAGES = {
+    "cpp": "cpp", "c++": "cpp", "csharp": "csharp", "go": "go", "java": "java",
+    "javascript": "javascript", "kotlin": "kotlin", "python": "python", "ruby": "ruby",
+    "swift": "swift",
+}
+
+
+class UsageError(Exception):
+    pass
+
+
+class _ArgumentParser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, exit 2, no usage dump
+        raise UsageError(message)
+
+
+def _common_output_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--final", action="store_true", help="also generate the final (compact) format")
+    p.add_argument("--json", action="store_true", help="also generate JSON conversion")
+    p.add_argument("--proto", action="store_true", help="also generate the Sender/Receiver protocol")
+    p.add_argument("-q", "--quiet", action="store_true", help="print nothing but diagnostics")
+    p.add_argument("-n", "--indent", type=int, default=4, metavar="N",
+                   help="indent generated code by N spaces (default 4)")
+    p.add_argument("-t", "--tabs", action="store_true", help="indent generated code with tabs")
+    p.add_argument("-I", "--include", action="append", default=[], metavar="DIR",
+                   help="also look for imported schemas in DIR")
+
+
+def _fastwire_parser() -> argparse.ArgumentParser:
+    p = _ArgumentParser(prog="fastwire", description="Compile Fast Binary Encoding schemas.")
+    p.add_argument("--version", action="version", version=f"fastwire {__version__}")
+    sub = p.add_subparsers(dest="command", parser_class=_ArgumentParser)
+    c = sub.add_parser("compile", help="check schemas and generate code or the IR")
+    c.add_argument("schemas", nargs="+", metavar="SCHEMA")
+    c.add_argument("-o", "--output", default=".", metavar="DIR", help="output folder (default .)")
+    c.add_argument("--emit", action="append", default=[], choices=sorted(GENERATORS),
+                   help="write an artifact: ir-json writes the resolved schema as JSON")
+    c.add_argument("--lang", action="append", default=[], metavar="LANG",
+                   help=f"generate code for LANG ({', '.join(sorted(PLANNED))})")
+    _common_output_options(c)
+    k = sub.add_parser("check", help="check schemas; print diagnostics only")
+    k.add_argument("schemas", nargs="+", metavar="SCHEMA")
+    k.add_argument("-I", "--include", action="append", default=[], metavar="DIR")
+    return p
+
+
+def _reference_parser() -> argparse.ArgumentParser:
+    p = _ArgumentParser(
+        prog="fastwire", description="Compile Fast Binary Encoding schemas (fbec-compatible "
+        "flags). See also 'fastwire compile --help'.")
+    p.add_argument("--version", action="version", version=f"fastwire {__version__}")
+    p.add_argument("-i", "--input", required=True, metavar="INPUT", help="input schema")
+    p.add_argument("-o", "--output", default=".", metavar="OUTPUT", help="output folder")
+    for flag in REFERENCE_LANGUAGES:
+        p.add_argument(f"--{flag}", action="store_true", dest=f"lang_{flag.replace('+', 'p')}",
+                       help=f"generate {PLANNED[REFERENCE_LANGUAGES[flag]]} code")
+    p.add_argument("--cpp-logging", action="store_true", help="accepted for compatibility")
+    _common_output_options(p)
+    return p
+
+
+def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
+    """Parses either spelling into one namespace: schemas, output, emit, langs, options."""
+    argv = list(argv)
+    if argv and argv[0] in ("compile", "check"):
+        ns = _fastwire_parser().parse_args(argv)
+        if ns.command == "check":
+            ns.output, ns.emit, ns.lang = None, [], []
+            ns.final = ns.json = ns.proto = ns.quiet = ns.tabs = False
+            ns.indent = 4
+        return ns
+    if not argv or argv[0] in ("-h", "--help") or argv[0] == "--version" and len(argv) == 1:
+        if argv and argv[0] == "--version":
+            _fastwire_parser().parse_args(argv)
+        _fastwire_parser().print_help()
+        print("\nThe reference compiler's flags also work: fastwire --cpp --input=F --output=D "
+              "[--final] [--json] [--proto]")
+        raise SystemExit(EXIT_OK if argv else EXIT_USAGE)
+    ns = _reference_parser().parse_args(argv)
+    ns.command = "compile"
+    ns.schemas = [ns.input]
+    ns.emit = []
+    ns.lang = list(dict.fromkeys(lang for flag, lang in REFERENCE_LANGUAGES.items()
+                                 if getattr(ns, f"lang_{flag.replace('+', 'p')}")))
+    if not ns.lang:
+        raise UsageError("nothing to generate: give a language flag such as --cpp, or use "
+                         "'fastwire compile SCHEMA --emit ir-json'")
+    return ns
+
+
+def _print_diagnostics(reporter: Reporter) -> None:
+    for d in reporter.diagnostics:
+        print(d.render(), file=sys.stderr)
+    n = len(reporter.errors)
+    if n:
+        print(f"{n} error{'s' if n != 1 else ''} generated.", file=sys.stderr)
+
+
+def run(argv: Sequence[str]) -> int:
+    try:
+        ns = parse_arguments(argv)
+    except UsageError as err:
+        print(f"fastwire: error: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    if ns.indent < 0 or ns.indent > 16:
+        print("fastwire: error: --indent must be between 0 and 16", file=sys.stderr)
+        return EXIT_USAGE
+
+    langs: List[str] = []
+    for lang in ns.lang:
+        lang = {"c++": "cpp", "js": "javascript", "ts": "typescript"}.get(lang, lang)
+        if lang not in PLANNED:
+            print(f"fastwire: error: unknown language '{lang}' (known: "
+                  f"{', '.join(sorted(PLANNED))})", file=sys.stderr)
+            return EXIT_USAGE
+        if lang not in GENERATORS:
+            print(f"fastwire: error: the {PLANNED[lang]} generator is not available yet "
+                  f"(available: {', '.join(sorted(GENERATORS))})", file=sys.stderr)
+            return EXIT_SCHEMA
+        langs.append(lang)
+    targets = list(dict.fromkeys(ns.emit + langs))
+    if ns.command == "compile" and not targets:
+        print("fastwire: error: nothing to generate: add --emit ir-json or --lang LANG",
+              file=sys.stderr)
+        return EXIT_USAGE
+
+    status = EXIT_OK
+    options = Options(final=ns.final, json=ns.json, proto=ns.proto, indent=ns.indent,
+                      tabs=ns.tabs)
+    for path in ns.schemas:
+        reporter = Reporter()
+        schema = compile_schema(path, reporter, ns.include)
+        _print_diagnostics(reporter)
+        if schema is None:
+            status = EXIT_SCHEMA
+            continue
+        for target in targets:
+            for rel, content in GENERATORS[target](schema, options).items():
+                out = os.path.join(ns.output, rel)
+                try:
+                    os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
+                    _write_if_changed(out, content)
+                except OSError as err:
+                    print(f"fastwire: error: cannot write '{out}': {err.strerror or err}",
+                          file=sys.stderr)
+                    return EXIT_SCHEMA
+                if not ns.quiet:
+                    print(f"fastwire: wrote {out}", file=sys.stderr)
+    return status
+
+
+def _write_if_changed(path: str, content: str) -> None:
+    """Leaves unchanged files alone so build systems do not rebuild what did not change."""
+    try:
+        with open(path, "r", encoding="utf-8") as fh:
+            if fh.read() == content:
+                return
+    except OSError:
+        pass
+    with open(path, "w", encoding="utf-8", newline="\n") as fh:
+        fh.write(content)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    try:
+        return run(sys.argv[1:] if argv is None else argv)
+    except SystemExit as e:
+        return int(e.code or 0) if not isinstance(e.code, str) else EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as exc:  # noqa: BLE001 - the one place a bug becomes a report, not a trace
+        print(f"fastwire: internal error: {type(exc).__name__}: {exc}. This is a bug in "
+              f"fastwire; please report it with the schema that caused it.", file=sys.stderr)
+        return EXIT_INTERNAL

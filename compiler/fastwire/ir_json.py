@@ -1,0 +1,162 @@
+"""The IR as JSON, for generators written as plugins in any language (docs/ir.md).
+
+`to_json` and `from_json` are inverses: `from_json(to_json(s)) == s`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, Optional
+
+from . import ir
+
+
+def _source(s: ir.SourceRef) -> Dict[str, Any]:
+    return {"file": s.file, "line": s.line, "column": s.column}
+
+
+def _ref(r: Optional[ir.TypeRef]) -> Optional[Dict[str, Any]]:
+    if r is None:
+        return None
+    out: Dict[str, Any] = {"kind": r.kind, "name": r.name}
+    if r.package is not None:
+        out["package"] = r.package
+    return out
+
+
+def _ftype(t: ir.FieldType) -> Dict[str, Any]:
+    out: Dict[str, Any] = {"value": _ref(t.value), "optional": t.optional,
+                           "container": t.container}
+    if t.size is not None:
+        out["size"] = t.size
+    if t.key is not None:
+        out["key"] = _ref(t.key)
+    return out
+
+
+def _default(d: Optional[ir.Default]) -> Optional[Dict[str, Any]]:
+    if d is None:
+        return None
+    value = d.value
+    if d.kind == "integer" or d.kind in ("enum", "flags", "timestamp"):
+        # 64-bit values do not survive a JSON double in every language: also give text.
+        out = {"kind": d.kind, "value": value, "value_text": str(value), "text": d.text}
+    else:
+        out = {"kind": d.kind, "value": value, "text": d.text}
+    if d.names:
+        out["names"] = list(d.names)
+    return out
+
+
+def _field(f: ir.Field) -> Dict[str, Any]:
+    out = {
+        "name": f.name, "type": _ftype(f.type), "default": _default(f.default),
+        "key": f.key, "id": f.id, "hidden": f.hidden, "deprecated": f.deprecated,
+        "declared_in": f.declared_in, "doc": f.doc, "source": _source(f.location),
+    }
+    if f.reset_of is not None:
+        out["reset_of"] = f.reset_of
+    return out
+
+
+def _type(t: ir.NamedType) -> Dict[str, Any]:
+    if isinstance(t, ir.EnumType):
+        return {
+            "kind": t.kind, "name": t.name, "base": t.base,
+            "values": [{"name": v.name, "value": v.value, "value_text": str(v.value),
+                        "hidden": v.hidden, "deprecated": v.deprecated, "doc": v.doc,
+                        "source": _source(v.location)} for v in t.values],
+            "hidden": t.hidden, "deprecated": t.deprecated, "doc": t.doc,
+            "source": _source(t.location),
+        }
+    return {
+        "kind": t.kind, "name": t.name, "type_number": t.type_number,
+        "numbering": t.numbering, "base": _ref(t.base),
+        "fields": [_field(f) for f in t.fields],
+        "all_fields": [_field(f) for f in t.all_fields],
+        "hidden": t.hidden, "deprecated": t.deprecated, "request": t.request,
+        "response": _ref(t.response),
+        "rejects": [{"type": _ref(r.type), "global": r.global_} for r in t.rejects],
+        "doc": t.doc, "source": _source(t.location),
+    }
+
+
+def to_dict(schema: ir.Schema) -> Dict[str, Any]:
+    return {
+        "format": ir.IR_FORMAT,
+        "version": ir.IR_VERSION,
+        "root": schema.root,
+        "packages": [{
+            "name": p.name, "domain": p.domain, "offset": p.offset,
+            "version": None if p.version is None else {"major": p.version[0],
+                                                       "minor": p.version[1]},
+            "imports": list(p.imports), "path": p.path, "doc": p.doc,
+            "types": [_type(t) for t in p.types],
+        } for p in schema.packages],
+    }
+
+
+def to_json(schema: ir.Schema) -> str:
+    return json.dumps(to_dict(schema), indent=2, ensure_ascii=False) + "\n"
+
+
+# -- reading it back (used by tests, and by Python plugins that want the objects) ------------
+
+def _r_source(d) -> ir.SourceRef:
+    return ir.SourceRef(d["file"], d["line"], d["column"])
+
+
+def _r_ref(d) -> Optional[ir.TypeRef]:
+    return None if d is None else ir.TypeRef(d["kind"], d["name"], d.get("package"))
+
+
+def _r_default(d) -> Optional[ir.Default]:
+    if d is None:
+        return None
+    value = d["value"]
+    if "value_text" in d:
+        value = int(d["value_text"])
+    return ir.Default(d["kind"], value, d["text"], tuple(d.get("names", ())))
+
+
+def _r_field(d) -> ir.Field:
+    t = d["type"]
+    ftype = ir.FieldType(_r_ref(t["value"]), t["optional"], t["container"], t.get("size"),
+                         _r_ref(t.get("key")))
+    return ir.Field(d["name"], ftype, _r_default(d["default"]), d["key"], d["id"], d["hidden"],
+                    d["deprecated"], d["declared_in"], d["doc"], _r_source(d["source"]),
+                    d.get("reset_of"))
+
+
+def _r_type(d, package: str) -> ir.NamedType:
+    if d["kind"] in ("enum", "flags"):
+        values = tuple(ir.EnumValue(v["name"], int(v["value_text"]), v["hidden"],
+                                    v["deprecated"], v["doc"], _r_source(v["source"]))
+                       for v in d["values"])
+        return ir.EnumType(d["kind"], d["name"], package, d["base"], values, d["hidden"],
+                           d["deprecated"], d["doc"], _r_source(d["source"]))
+    return ir.StructType(
+        d["kind"], d["name"], package, d["type_number"], d["numbering"], _r_ref(d["base"]),
+        tuple(_r_field(f) for f in d["fields"]), tuple(_r_field(f) for f in d["all_fields"]),
+        d["hidden"], d["deprecated"], d["request"], _r_ref(d["response"]),
+        tuple(ir.Reject(_r_ref(r["type"]), r["global"]) for r in d["rejects"]),
+        d["doc"], _r_source(d["source"]))
+
+
+def from_dict(d: Dict[str, Any]) -> ir.Schema:
+    if d.get("format") != ir.IR_FORMAT:
+        raise ValueError("not a fastwire IR document")
+    if d.get("version") != ir.IR_VERSION:
+        raise ValueError(f"unsupported IR version {d.get('version')} (this is {ir.IR_VERSION})")
+    packages = []
+    for p in d["packages"]:
+        v = p["version"]
+        packages.append(ir.Package(
+            p["name"], p["domain"], p["offset"], None if v is None else (v["major"], v["minor"]),
+            tuple(p["imports"]), tuple(_r_type(t, p["name"]) for t in p["types"]), p["path"],
+            p["doc"]))
+    return ir.Schema(d["root"], tuple(packages))
+
+
+def from_json(text: str) -> ir.Schema:
+    return from_dict(json.loads(text))

@@ -1,0 +1,526 @@
+"""Recursive-descent parser for `.fbe` files (grammar: docs/schema-language.md).
+
+A syntax error inside a field or member skips to the next `;`, and one inside a
+declaration skips to the next declaration, so a single run reports every error it can
+find instead of stopping at the first.
+"""
+
+from __future__ import annotations
+
+from typing import List, Optional, Tuple
+
+from . import syntax as ast
+from .diagnostics import Location, Reporter, SourceFile
+from .lexer import (ATTR, BUILTIN_TYPES, CHAR, EOF, FLOAT, IDENT, INT, PUNCT, RESERVED,
+                    STRING, Token, tokenize)
+
+ENUM_BASES = ("byte", "char", "wchar", "int8", "uint8", "int16", "uint16", "int32",
+              "uint32", "int64", "uint64")
+FLAGS_BASES = ("byte", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64",
+               "uint64")
+VALUE_KEYWORDS = ("null", "epoch", "utc", "uuid0", "uuid1", "uuid4")
+STATEMENT_STARTS = ("enum", "flags", "struct", "message")
+
+
+class ParseError(Exception):
+    def __init__(self, message: str, location: Location):
+        super().__init__(message)
+        self.message = message
+        self.location = location
+
+
+class _Attributes:
+    def __init__(self) -> None:
+        self.hidden = False
+        self.deprecated = False
+        self.key = False
+        self.id = False
+        self.request = False
+        self.response: Optional[ast.Name] = None
+        self.rejects: List[ast.RejectDecl] = []
+        self.seen: List[Tuple[str, Location]] = []
+        self.doc: Optional[str] = None
+
+    def first(self, *names: str) -> Optional[Tuple[str, Location]]:
+        for name, loc in self.seen:
+            if name in names:
+                return name, loc
+        return None
+
+
+class Parser:
+    def __init__(self, source: SourceFile, reporter: Reporter):
+        self.source = source
+        self.reporter = reporter
+        self.tokens = tokenize(source, reporter)
+        self.i = 0
+
+    # -- token helpers --------------------------------------------------------
+    @property
+    def tok(self) -> Token:
+        return self.tokens[self.i]
+
+    def peek(self, n: int = 1) -> Token:
+        return self.tokens[min(self.i + n, len(self.tokens) - 1)]
+
+    def advance(self) -> Token:
+        tok = self.tokens[self.i]
+        if tok.kind != EOF:
+            self.i += 1
+        return tok
+
+    def at_punct(self, ch: str) -> bool:
+        return self.tok.is_punct(ch)
+
+    def at_word(self, *words: str) -> bool:
+        return self.tok.kind == IDENT and self.tok.text in words
+
+    def fail(self, message: str, tok: Optional[Token] = None) -> "ParseError":
+        tok = tok or self.tok
+        return ParseError(message, tok.location)
+
+    def expect_punct(self, ch: str, context: str) -> Token:
+        if self.at_punct(ch):
+            return self.advance()
+        if ch == ";" and self.i > 0:
+            # Like C compilers: point just past the token the ';' should follow.
+            prev = self.tokens[self.i - 1].location
+            loc = Location(prev.source, prev.line, prev.column + prev.length, 1)
+            raise ParseError(f"expected ';' {context}", loc)
+        raise self.fail(f"expected '{ch}' {context}, found {self.tok.describe()}")
+
+    def expect_name(self, what: str) -> Token:
+        tok = self.tok
+        if tok.kind == IDENT and tok.text not in RESERVED:
+            return self.advance()
+        if tok.kind == IDENT:
+            raise self.fail(f"'{tok.text}' is a reserved word and cannot be used as {what}")
+        raise self.fail(f"expected {what}, found {tok.describe()}")
+
+    def expect_int(self, what: str) -> Token:
+        if self.tok.kind == INT:
+            return self.advance()
+        raise self.fail(f"expected {what}, found {self.tok.describe()}")
+
+    def parse_dotted(self, what: str) -> ast.Name:
+        first = self.expect_name(what)
+        parts = [first.text]
+        end = first
+        while self.at_punct(".") and self.peek().kind == IDENT:
+            self.advance()
+            end = self.expect_name(what)
+            parts.append(end.text)
+        loc = first.location
+        length = (end.location.column + end.location.length - loc.column
+                  if end.location.line == loc.line else loc.length)
+        return ast.Name(tuple(parts), Location(loc.source, loc.line, loc.column, length))
+
+    # -- recovery -------------------------------------------------------------
+    def sync_member(self) -> None:
+        """Skips to just past the next `;`, or to a `}` (left for the caller) at this depth."""
+        depth = 0
+        while self.tok.kind != EOF:
+            if self.tok.kind == PUNCT and self.tok.text in "{(<[":
+                depth += 1
+            elif self.tok.kind == PUNCT and self.tok.text in "})>]":
+                if depth == 0 and self.tok.text == "}":
+                    return
+                depth = max(0, depth - 1)
+            elif self.at_punct(";") and depth == 0:
+                self.advance()
+                return
+            self.advance()
+
+    def sync_statement(self) -> None:
+        """Skips to the start of the next top-level declaration."""
+        depth = 0
+        moved = False
+        while self.tok.kind != EOF:
+            if depth == 0 and moved and (self.at_word(*STATEMENT_STARTS)
+                                         or self.tok.kind == ATTR or self.at_punct("[")):
+                return
+            if self.at_punct("{"):
+                depth += 1
+            elif self.at_punct("}"):
+                depth -= 1
+                if depth <= 0:
+                    self.advance()
+                    if self.at_punct(";"):
+                        self.advance()
+                    return
+            self.advance()
+            moved = True
+
+    def report(self, err: ParseError) -> None:
+        self.reporter.error(err.message, err.location)
+
+    # -- file -----------------------------------------------------------------
+    def parse_file(self) -> ast.FileDecl:
+        doc = self.tok.doc
+        f = ast.FileDecl(self.source.path, None, None, doc=doc)
+        try:
+            self.parse_header(f)
+        except ParseError as err:
+            self.report(err)
+            self.sync_statement()
+        while self.tok.kind != EOF:
+            try:
+                decl = self.parse_statement()
+                if decl is not None:
+                    f.declarations.append(decl)
+            except ParseError as err:
+                self.report(err)
+                self.sync_statement()
+        return f
+
+    def parse_header(self, f: ast.FileDecl) -> None:
+        seen = {}
+        while self.at_word("domain", "package", "offset", "version", "import"):
+            word = self.tok
+            if word.text == "offset":
+                raise self.fail("'offset' must follow the package name: 'package NAME offset N'")
+            if word.text != "import" and word.text in seen:
+                raise self.fail(f"'{word.text}' is declared twice in the file header")
+            seen[word.text] = word
+            self.advance()
+            if word.text == "domain":
+                if "import" in seen:
+                    raise self.fail("'domain' must come before the imports", word)
+                f.domain = self.parse_dotted("a domain name").text
+            elif word.text == "package":
+                if "version" in seen or "import" in seen:
+                    raise self.fail("'package' must come first in the file header", word)
+                name = self.expect_name("a package name")
+                if self.at_punct("."):
+                    raise self.fail("a package name cannot contain '.'; use 'domain' for a "
+                                    "dotted namespace")
+                f.package, f.package_location = name.text, name.location
+                if self.at_word("offset"):
+                    self.advance()
+                    off = self.expect_int("the package offset")
+                    if off.value < 0:
+                        raise self.fail("the package offset cannot be negative", off)
+                    f.offset, f.offset_location = off.value, off.location
+            elif word.text == "version":
+                if "package" not in seen:
+                    raise self.fail("'version' must follow the package declaration", word)
+                tok = self.tok
+                if tok.kind != FLOAT or not _is_version(tok.text):
+                    raise self.fail("expected a version such as '1.0' (MAJOR.MINOR), "
+                                    f"found {tok.describe()}")
+                self.advance()
+                major, minor = tok.text.split(".")
+                f.version = (int(major), int(minor or "0"))
+            else:  # import
+                if "package" not in seen:
+                    raise self.fail("'import' must follow the package declaration", word)
+                name = self.expect_name("a package name to import")
+                f.imports.append(ast.ImportDecl(name.text, name.location))
+        if f.package is None:
+            raise self.fail(f"expected 'package NAME' at the start of the schema, found "
+                            f"{self.tok.describe()}")
+
+    # -- attributes -----------------------------------------------------------
+    def parse_attributes(self) -> _Attributes:
+        attrs = _Attributes()
+        attrs.doc = self.tok.doc
+        while True:
+            tok = self.tok
+            if tok.kind == ATTR:
+                self.advance()
+                name = tok.value
+                if any(n == name for n, _ in attrs.seen):
+                    raise self.fail(f"attribute '[{name}]' is given twice", tok)
+                attrs.seen.append((name, tok.location))
+                setattr(attrs, name, True)
+            elif tok.is_punct("[") and self.peek().kind == IDENT and \
+                    self.peek().text in ("request", "response", "reject"):
+                self.advance()
+                word = self.advance()
+                if any(n == word.text for n, _ in attrs.seen):
+                    raise self.fail(f"attribute '[{word.text}]' is given twice", word)
+                attrs.seen.append((word.text, tok.location))
+                if word.text == "request":
+                    attrs.request = True
+                elif word.text == "response":
+                    self.expect_punct("(", "after 'response'")
+                    attrs.response = self.parse_dotted("a response type name")
+                    self.expect_punct(")", "after the response type")
+                else:
+                    self.expect_punct("(", "after 'reject'")
+                    while True:
+                        star = False
+                        if self.at_punct("*"):
+                            self.advance()
+                            star = True
+                        attrs.rejects.append(ast.RejectDecl(
+                            self.parse_dotted("a reject type name"), star))
+                        if not self.at_punct(","):
+                            break
+                        self.advance()
+                    self.expect_punct(")", "after the reject types")
+                self.expect_punct("]", f"to close '[{word.text}'")
+            else:
+                return attrs
+
+    def _reject_attrs(self, attrs: _Attributes, names: Tuple[str, ...], where: str) -> None:
+        bad = attrs.first(*names)
+        if bad:
+            raise ParseError(f"attribute '[{bad[0]}]' cannot be used on {where}", bad[1])
+
+    # -- statements -----------------------------------------------------------
+    def parse_statement(self):
+        attrs = self.parse_attributes()
+        tok = self.tok
+        if self.at_word("enum", "flags"):
+            self._reject_attrs(attrs, ("key", "id", "request", "response", "reject"),
+                               f"an {tok.text}" if tok.text == "enum" else "flags")
+            return self.parse_enum(attrs)
+        if self.at_word("struct", "message"):
+            self._reject_attrs(attrs, ("key", "id"), f"a {tok.text}")
+            if (attrs.response or attrs.rejects) and not attrs.request:
+                name, loc = attrs.first("response", "reject")
+                raise ParseError(f"'[{name}(...)]' requires '[request]'", loc)
+            return self.parse_struct(attrs)
+        if self.at_word("package", "domain", "version", "import", "offset"):
+            raise self.fail(f"'{tok.text}' belongs in the file header, before the first "
+                            "declaration")
+        raise self.fail("expected a declaration ('enum', 'flags', 'struct' or 'message'), "
+                        f"found {tok.describe()}")
+
+    def parse_enum(self, attrs: _Attributes) -> ast.EnumDecl:
+        kind = self.advance().text
+        name = self.expect_name(f"a name for the {kind}")
+        base = None
+        if self.at_punct(":"):
+            self.advance()
+            allowed = ENUM_BASES if kind == "enum" else FLAGS_BASES
+            tok = self.tok
+            if tok.kind != IDENT or tok.text not in allowed:
+                raise self.fail(f"'{tok.text}' cannot be the underlying type of {kind} "
+                                f"'{name.text}'; use one of: {', '.join(allowed)}")
+            self.advance()
+            base = ast.Name((tok.text,), tok.location)
+        self.expect_punct("{", f"to open {kind} '{name.text}'")
+        decl = ast.EnumDecl(kind, name.text, name.location, base, [], attrs.hidden,
+                            attrs.deprecated, attrs.doc)
+        while not self.at_punct("}"):
+            if self.tok.kind == EOF:
+                raise self.fail(f"expected '}}' to close {kind} '{name.text}', found end of file")
+            try:
+                decl.values.append(self.parse_enum_value(kind))
+            except ParseError as err:
+                self.report(err)
+                self.sync_member()
+        self.advance()
+        if self.at_punct(";"):
+            self.advance()
+        return decl
+
+    def parse_enum_value(self, kind: str) -> ast.ValueDecl:
+        attrs = self.parse_attributes()
+        self._reject_attrs(attrs, ("key", "id", "request", "response", "reject"),
+                           f"{kind} values")
+        name = self.expect_name(f"a {kind} value name")
+        value = None
+        if self.at_punct("="):
+            self.advance()
+            value = self.parse_constant()
+        self.expect_punct(";", f"after {kind} value '{name.text}'")
+        return ast.ValueDecl(name.text, name.location, value, attrs.hidden, attrs.deprecated,
+                             attrs.doc)
+
+    def parse_constant(self) -> ast.Literal:
+        """An enum/flags constant: an integer, a char, or `name | name | …`."""
+        tok = self.tok
+        if tok.kind == INT:
+            self.advance()
+            return ast.Literal("int", tok.value, tok.location, tok.text)
+        if tok.kind == CHAR:
+            self.advance()
+            return ast.Literal("char", tok.value, tok.location, tok.text)
+        if tok.kind == IDENT and tok.text not in RESERVED:
+            return self.parse_name_chain()
+        raise self.fail(f"expected a number, a character or a value name, found "
+                        f"{tok.describe()}")
+
+    def parse_name_chain(self) -> ast.Literal:
+        first = self.parse_dotted("a value name")
+        names = [first]
+        while self.at_punct("|"):
+            self.advance()
+            names.append(self.parse_dotted("a value name after '|'"))
+        last = names[-1].location
+        loc = first.location
+        if last.line == loc.line:
+            loc = Location(loc.source, loc.line, loc.column,
+                           last.column + last.length - loc.column)
+        text = " | ".join(n.text for n in names)
+        return ast.Literal("names", None, loc, text, names)
+
+    def parse_struct(self, attrs: _Attributes) -> ast.StructDecl:
+        kind = self.advance().text
+        name = self.expect_name(f"a name for the {kind}")
+        numbering, number, number_loc = "auto", None, None
+        if self.at_punct("("):
+            self.advance()
+            tok = self.tok
+            if tok.is_punct("+"):
+                self.advance()
+                num = self.expect_int("a type number after '+'")
+                numbering, number, number_loc = "shift", num.value, num.location
+            elif tok.kind == INT:
+                self.advance()
+                numbering, number, number_loc = "fixed", tok.value, tok.location
+            elif tok.is_word("base"):
+                self.advance()
+                numbering, number_loc = "base", tok.location
+            else:
+                raise self.fail("expected a type number: '(N)', '(+N)' or '(base)', found "
+                                f"{tok.describe()}")
+            if number is not None and number < 0:
+                raise ParseError("a type number cannot be negative", number_loc)
+            self.expect_punct(")", "after the type number")
+        base = None
+        if self.at_punct(":"):
+            self.advance()
+            base = self.parse_dotted("a base struct name")
+        self.expect_punct("{", f"to open {kind} '{name.text}'")
+        decl = ast.StructDecl(kind, name.text, name.location, numbering, number, number_loc,
+                              base, [], attrs.hidden, attrs.deprecated, attrs.request,
+                              attrs.response, attrs.rejects,
+                              attrs.first("request")[1] if attrs.request else None,
+                              attrs.doc)
+        while not self.at_punct("}"):
+            if self.tok.kind == EOF:
+                raise self.fail(f"expected '}}' to close {kind} '{name.text}', found end of file")
+            try:
+                decl.fields.append(self.parse_field())
+            except ParseError as err:
+                self.report(err)
+                self.sync_member()
+        self.advance()
+        if self.at_punct(";"):
+            self.advance()
+        return decl
+
+    # -- fields ---------------------------------------------------------------
+    def parse_field(self) -> ast.FieldDecl:
+        attrs = self.parse_attributes()
+        self._reject_attrs(attrs, ("request", "response", "reject"), "fields")
+        if attrs.id:
+            _, loc = attrs.first("id")
+            raise ParseError("'[id]' goes after the field type, in place of the name: "
+                             "'uuid [id] = uuid1;'", loc)
+        ftype = self.parse_type()
+        is_id = False
+        if self.tok.kind == ATTR and self.tok.value == "id":
+            id_tok = self.advance()
+            name_text, name_loc, is_id = "id", id_tok.location, True
+        else:
+            name = self.expect_name("a field name")
+            if self.at_punct(".") and self.peek().kind == IDENT:
+                raise self.fail("a field name cannot contain '.'")
+            name_text, name_loc = name.text, name.location
+        default = None
+        if self.at_punct("="):
+            self.advance()
+            default = self.parse_value()
+        self.expect_punct(";", f"after field '{name_text}'")
+        return ast.FieldDecl(name_text, name_loc, ftype, default, key=attrs.key or is_id,
+                             id=is_id, hidden=attrs.hidden, deprecated=attrs.deprecated,
+                             doc=attrs.doc)
+
+    def parse_type_name(self, what: str) -> ast.Name:
+        tok = self.tok
+        if tok.kind == IDENT and tok.text in BUILTIN_TYPES:
+            self.advance()
+            return ast.Name((tok.text,), tok.location)
+        if tok.kind == IDENT and tok.text in RESERVED:
+            raise self.fail(f"expected {what}, found the keyword '{tok.text}'")
+        return self.parse_dotted(what)
+
+    def parse_type(self) -> ast.TypeExpr:
+        start = self.tok
+        base = self.parse_type_name("a field type")
+        t = ast.TypeExpr(base, location=base.location)
+        if self.at_punct("~"):
+            self.advance()
+            t.reset = True
+            t.optional = True
+            return t
+        if self.at_punct("?"):
+            self.advance()
+            t.optional = True
+        tok = self.tok
+        if tok.is_punct("["):
+            self.advance()
+            if self.at_punct("]"):
+                self.advance()
+                t.container = "vector"
+            else:
+                size = self.expect_int("an array size or ']'")
+                if size.value <= 0:
+                    raise ParseError(f"array size must be positive, not {size.value}",
+                                     size.location)
+                if size.value > 0x7FFFFFFF:
+                    raise ParseError(f"array size {size.value} is too large", size.location)
+                self.expect_punct("]", "after the array size")
+                t.container, t.size, t.size_location = "array", size.value, size.location
+        elif tok.is_punct("(") and self.peek().is_punct(")"):
+            self.advance()
+            self.advance()
+            t.container = "list"
+        elif tok.is_punct("!"):
+            if t.optional:
+                raise self.fail("a set cannot hold optional elements")
+            self.advance()
+            t.container = "set"
+        elif tok.is_punct("<") or tok.is_punct("{"):
+            close = ">" if tok.text == "<" else "}"
+            self.advance()
+            t.key = self.parse_type_name("a key type")
+            if self.at_punct("?"):
+                raise self.fail("a map or hash key cannot be optional")
+            self.expect_punct(close, "after the key type")
+            t.container = "map" if close == ">" else "hash"
+        if self.tok.kind == PUNCT and self.tok.text in "?[(!<{~":
+            if t.container:
+                raise self.fail("containers cannot be nested; declare a struct for the inner "
+                                "collection")
+            raise self.fail(f"unexpected {self.tok.describe()} after the type "
+                            f"'{start.text}'")
+        return t
+
+    def parse_value(self) -> ast.Literal:
+        tok = self.tok
+        if tok.kind == IDENT and tok.text in ("true", "false"):
+            self.advance()
+            return ast.Literal("bool", tok.text == "true", tok.location, tok.text)
+        if tok.kind == IDENT and tok.text in VALUE_KEYWORDS:
+            self.advance()
+            return ast.Literal(tok.text, None, tok.location, tok.text)
+        if tok.kind == INT:
+            self.advance()
+            return ast.Literal("int", tok.value, tok.location, tok.text)
+        if tok.kind == FLOAT:
+            self.advance()
+            return ast.Literal("float", tok.value, tok.location, tok.text)
+        if tok.kind == CHAR:
+            self.advance()
+            return ast.Literal("char", tok.value, tok.location, tok.text)
+        if tok.kind == STRING:
+            self.advance()
+            return ast.Literal("string", tok.value, tok.location, tok.text)
+        if tok.kind == IDENT and tok.text not in RESERVED:
+            return self.parse_name_chain()
+        raise self.fail(f"expected a default value, found {tok.describe()}")
+
+
+def _is_version(text: str) -> bool:
+    major, dot, minor = text.partition(".")
+    return bool(dot) and major.isdigit() and (minor == "" or minor.isdigit())
+
+
+def parse(source: SourceFile, reporter: Reporter) -> ast.FileDecl:
+    return Parser(source, reporter).parse_file()

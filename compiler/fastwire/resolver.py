@@ -1,0 +1,793 @@
+"""Loads a schema with its imports, resolves every name and checks it: syntax tree → IR.
+
+The rules are the reference's (spec §1.3–§1.5) plus the checks it leaves out: every
+type must exist, defaults must fit their type, map keys must be comparable, a struct
+cannot contain itself by value.
+"""
+
+from __future__ import annotations
+
+import decimal
+import math
+import os
+import uuid as uuidlib
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from . import ir
+from . import syntax as ast
+from .diagnostics import Location, Reporter, SourceFile
+from .lexer import BUILTIN_TYPES
+from .parser import parse
+
+FLOAT_MAX = 3.4028234663852886e38
+DECIMAL_MAX = 2 ** 96 - 1
+DECIMAL_MAX_SCALE = 28
+
+# Types a map/hash key or a set element may have (besides enums, flags, keyed structs).
+KEYABLE_PRIMITIVES = set(BUILTIN_TYPES) - {"bytes"}
+
+
+def _src(loc: Location) -> ir.SourceRef:
+    return ir.SourceRef(loc.source.path, loc.line, loc.column)
+
+
+@dataclass
+class _Unit:
+    """One parsed file and what the resolver learns about it."""
+
+    decl: ast.FileDecl
+    source: SourceFile
+    symbols: Dict[str, object] = field(default_factory=dict)  # name -> EnumDecl | StructDecl
+    imports: Dict[str, "_Unit"] = field(default_factory=dict)
+
+
+class Resolver:
+    def __init__(self, reporter: Reporter, include_dirs: Sequence[str] = ()):
+        self.reporter = reporter
+        self.include_dirs = list(include_dirs)
+        self.units: Dict[str, _Unit] = {}  # package name -> unit
+        self.by_path: Dict[str, _Unit] = {}
+        self.order: List[_Unit] = []  # dependency order: imports first
+        # Results, filled package by package.
+        self.enums: Dict[Tuple[str, str], ir.EnumType] = {}
+        self.struct_numbers: Dict[Tuple[str, str], int] = {}
+        self.structs: Dict[Tuple[str, str], ir.StructType] = {}
+
+    # -- loading ----------------------------------------------------------------------
+    def load_file(self, path: str) -> Optional[_Unit]:
+        real = os.path.realpath(path)
+        if real in self.by_path:
+            return self.by_path[real]
+        try:
+            with open(path, "r", encoding="utf-8") as fh:
+                text = fh.read()
+        except UnicodeDecodeError as exc:
+            self.reporter.error(f"{path}: not valid UTF-8 (byte {exc.start})")
+            return None
+        except OSError as exc:
+            self.reporter.error(f"cannot read '{path}': {exc.strerror or exc}")
+            return None
+        source = SourceFile(path, text)
+        unit = _Unit(parse(source, self.reporter), source)
+        self.by_path[real] = unit
+        return unit
+
+    def load(self, path: str) -> Optional[_Unit]:
+        root = self.load_file(path)
+        if root is None:
+            return None
+        self._visit(root, [])
+        return root
+
+    def _find_import(self, unit: _Unit, name: str) -> Optional[str]:
+        here = os.path.dirname(unit.source.path)
+        for folder in [here] + self.include_dirs:
+            candidate = os.path.join(folder, name + ".fbe")
+            if os.path.isfile(candidate):
+                return candidate
+        return None
+
+    def _visit(self, unit: _Unit, stack: List[_Unit]) -> None:
+        """Depth-first over imports, so `self.order` lists every import before its user."""
+        if unit in self.order:
+            return
+        stack.append(unit)
+        seen_imports: Dict[str, ast.ImportDecl] = {}
+        for imp in unit.decl.imports:
+            if imp.name in seen_imports:
+                self.reporter.error(f"package '{imp.name}' is imported twice", imp.location)
+                continue
+            seen_imports[imp.name] = imp
+            if imp.name == unit.decl.package:
+                self.reporter.error(f"package '{imp.name}' cannot import itself", imp.location)
+                continue
+            path = self._find_import(unit, imp.name)
+            if path is None:
+                where = ", ".join([os.path.dirname(unit.source.path) or "."] + self.include_dirs)
+                self.reporter.error(f"cannot find '{imp.name}.fbe' for 'import {imp.name}' "
+                                    f"(searched: {where})", imp.location)
+                continue
+            target = self.load_file(path)
+            if target is None:
+                continue
+            if target.decl.package is not None and target.decl.package != imp.name:
+                self.reporter.error(f"'{path}' declares package '{target.decl.package}', not "
+                                    f"'{imp.name}'", imp.location)
+                continue
+            if target in stack:
+                cycle = [u.decl.package for u in stack[stack.index(target):]] + [imp.name]
+                self.reporter.error(f"import cycle: {' -> '.join(cycle)}", imp.location)
+                continue
+            unit.imports[imp.name] = target
+            self._visit(target, stack)
+        stack.pop()
+        if unit.decl.package is not None:
+            other = self.units.get(unit.decl.package)
+            if other is not None and other is not unit:
+                self.reporter.error(f"package '{unit.decl.package}' is declared by both "
+                                    f"'{other.source.path}' and '{unit.source.path}'",
+                                    unit.decl.package_location)
+            self.units[unit.decl.package] = unit
+        self.order.append(unit)
+
+    # -- resolution -------------------------------------------------------------------
+    def resolve(self, root: _Unit) -> Optional[ir.Schema]:
+        if root.decl.package is None:
+            return None
+        for unit in self.order:
+            if unit.decl.package is not None:
+                self._declare(unit)
+        for unit in self.order:
+            if unit.decl.package is not None:
+                self._resolve_enums(unit)
+        for unit in self.order:
+            if unit.decl.package is not None:
+                self._number_structs(unit)
+        self._resolve_structs()
+        packages = []
+        for unit in self.order:
+            d = unit.decl
+            if d.package is None:
+                continue
+            types = []
+            for decl in d.declarations:
+                key = (d.package, decl.name)
+                t = self.enums.get(key) if isinstance(decl, ast.EnumDecl) else self.structs.get(key)
+                if t is not None and t not in types:
+                    types.append(t)
+            packages.append(ir.Package(d.package, d.domain, d.offset, d.version,
+                                       tuple(i.name for i in d.imports if i.name in unit.imports),
+                                       tuple(types), unit.source.path, d.doc))
+        return ir.Schema(root.decl.package, tuple(packages))
+
+    def _declare(self, unit: _Unit) -> None:
+        for decl in unit.decl.declarations:
+            prev = unit.symbols.get(decl.name)
+            if prev is not None:
+                self.reporter.error(f"'{decl.name}' is declared twice in package "
+                                    f"'{unit.decl.package}'", decl.location)
+                self.reporter.note(f"'{decl.name}' was first declared here", prev.location)
+                continue
+            unit.symbols[decl.name] = decl
+
+    # Name lookup ------------------------------------------------------------------------
+    def _lookup(self, unit: _Unit, name: ast.Name, what: str):
+        """Resolves `Name` or `pkg.Name` to (unit, decl); reports and returns None if not."""
+        parts = name.parts
+        if len(parts) == 1:
+            decl = unit.symbols.get(parts[0])
+            if decl is not None:
+                return unit, decl
+            hints = [f"{p}.{parts[0]}" for p, u in unit.imports.items() if parts[0] in u.symbols]
+            hint = f"; did you mean '{hints[0]}'?" if hints else ""
+            self.reporter.error(f"unknown {what} '{name.text}'{hint}", name.location)
+            return None
+        if len(parts) == 2:
+            pkg, tname = parts
+            target = unit if pkg == unit.decl.package else unit.imports.get(pkg)
+            if target is None:
+                self.reporter.error(f"unknown {what} '{name.text}': package '{pkg}' is not "
+                                    f"imported", name.location)
+                return None
+            decl = target.symbols.get(tname)
+            if decl is None:
+                self.reporter.error(f"unknown {what} '{name.text}': package '{pkg}' has no "
+                                    f"type '{tname}'", name.location)
+                return None
+            return target, decl
+        self.reporter.error(f"unknown {what} '{name.text}'", name.location)
+        return None
+
+    def _type_ref(self, unit: _Unit, name: ast.Name, what: str) -> Optional[ir.TypeRef]:
+        if len(name.parts) == 1 and name.parts[0] in BUILTIN_TYPES:
+            return ir.TypeRef("primitive", name.parts[0])
+        found = self._lookup(unit, name, what)
+        if found is None:
+            return None
+        target, decl = found
+        kind = decl.kind if isinstance(decl, ast.EnumDecl) else "struct"
+        return ir.TypeRef(kind, decl.name, target.decl.package)
+
+    # Enums and flags --------------------------------------------------------------------
+    def _resolve_enums(self, unit: _Unit) -> None:
+        pkg = unit.decl.package
+        for decl in unit.decl.declarations:
+            if not isinstance(decl, ast.EnumDecl) or unit.symbols.get(decl.name) is not decl:
+                continue
+            base = decl.base.parts[0] if decl.base else "int32"
+            lo, hi = ir.INTEGER_RANGES[base]
+            values: List[ir.EnumValue] = []
+            known: Dict[str, int] = {}
+            next_value = 0
+            for v in decl.values:
+                if v.name in known:
+                    self.reporter.error(f"value '{v.name}' is declared twice in {decl.kind} "
+                                        f"'{decl.name}'", v.location)
+                    continue
+                if v.value is None:
+                    if decl.kind == "flags":
+                        self.reporter.error(f"flags value '{v.name}' needs an explicit value: "
+                                            f"'{v.name} = 0x01;'", v.location)
+                        continue
+                    value = next_value
+                    if not lo <= value <= hi:
+                        self.reporter.error(f"implicit value {value} of '{v.name}' is out of "
+                                            f"range for {base}", v.location)
+                        continue
+                else:
+                    value = self._enum_constant(decl, v, known, base)
+                    if value is None:
+                        continue
+                known[v.name] = value
+                next_value = value + 1
+                values.append(ir.EnumValue(v.name, value, v.hidden, v.deprecated, v.doc,
+                                           _src(v.location)))
+            self.enums[(pkg, decl.name)] = ir.EnumType(
+                decl.kind, decl.name, pkg, base, tuple(values), decl.hidden, decl.deprecated,
+                decl.doc, _src(decl.location))
+
+    def _enum_constant(self, decl: ast.EnumDecl, v: ast.ValueDecl, known: Dict[str, int],
+                       base: str) -> Optional[int]:
+        lit = v.value
+        lo, hi = ir.INTEGER_RANGES[base]
+        if lit.kind == "char":
+            if decl.kind == "flags":
+                self.reporter.error("a flags value cannot be a character literal", lit.location)
+                return None
+            if len(lit.value) != 1:
+                self.reporter.error("a character literal holds exactly one character",
+                                    lit.location)
+                return None
+            value = ord(lit.value)
+        elif lit.kind == "int":
+            value = lit.value
+        else:
+            if decl.kind == "enum" and len(lit.names) > 1:
+                self.reporter.error("an enum value is one number or one name; '|' is for flags",
+                                    lit.location)
+                return None
+            value = 0
+            for name in lit.names:
+                if len(name.parts) != 1:
+                    self.reporter.error(f"refer to values of the same {decl.kind} by their bare "
+                                        f"name, not '{name.text}'", name.location)
+                    return None
+                if name.parts[0] not in known:
+                    self.reporter.error(f"'{name.text}' is not a value declared before '{v.name}' "
+                                        f"in {decl.kind} '{decl.name}'", name.location)
+                    return None
+                value |= known[name.parts[0]]
+        if not lo <= value <= hi:
+            self.reporter.error(f"value {value} of '{v.name}' is out of range for {base} "
+                                f"({lo}..{hi})", lit.location)
+            return None
+        return value
+
+    # Struct type numbers (spec §1.3) --------------------------------------------------------
+    def _number_structs(self, unit: _Unit) -> None:
+        pkg = unit.decl.package
+        counter = 0
+        offset = unit.decl.offset
+        numbered: List[Tuple[ast.StructDecl, int]] = []
+        for decl in unit.decl.declarations:
+            if not isinstance(decl, ast.StructDecl) or unit.symbols.get(decl.name) is not decl:
+                continue
+            if decl.numbering == "auto":
+                counter += 1
+                number = counter + offset
+            elif decl.numbering == "shift":
+                counter = decl.number
+                number = counter + offset
+            elif decl.numbering == "fixed":
+                number = decl.number
+            else:
+                number = None  # (base): the base's number, below
+            if number is not None and number > 0xFFFFFFFF:
+                self.reporter.error(f"type number {number} of '{decl.name}' does not fit in "
+                                    f"32 bits", decl.number_location or decl.location)
+                number = None
+            if number is not None:
+                self.struct_numbers[(pkg, decl.name)] = number
+                numbered.append((decl, number))
+        # (base) numbers, following the base chain (possibly into imported packages).
+        for decl in unit.decl.declarations:
+            if isinstance(decl, ast.StructDecl) and decl.numbering == "base" \
+                    and unit.symbols.get(decl.name) is decl:
+                number = self._base_number(unit, decl, set())
+                if number is not None:
+                    self.struct_numbers[(pkg, decl.name)] = number
+        self._check_numbers(unit, numbered)
+
+    def _base_number(self, unit: _Unit, decl: ast.StructDecl, seen: set) -> Optional[int]:
+        key = (unit.decl.package, decl.name)
+        if key in self.struct_numbers:
+            return self.struct_numbers[key]
+        if decl.base is None:
+            self.reporter.error(f"'(base)' numbering requires a base struct: 'struct {decl.name}"
+                                f"(base) : Base'", decl.number_location)
+            return None
+        if key in seen:
+            return None  # an inheritance cycle, reported when fields are resolved
+        seen.add(key)
+        found = self._lookup_quiet(unit, decl.base)
+        if found is None or not isinstance(found[1], ast.StructDecl):
+            return None  # reported when the base is resolved
+        target, base = found
+        return self._base_number(target, base, seen)
+
+    def _lookup_quiet(self, unit: _Unit, name: ast.Name):
+        if len(name.parts) == 1:
+            d = unit.symbols.get(name.parts[0])
+            return (unit, d) if d is not None else None
+        if len(name.parts) == 2:
+            target = unit if name.parts[0] == unit.decl.package else unit.imports.get(name.parts[0])
+            if target is not None and name.parts[1] in target.symbols:
+                return target, target.symbols[name.parts[1]]
+        return None
+
+    def _check_numbers(self, unit: _Unit, numbered: List[Tuple[ast.StructDecl, int]]) -> None:
+        first: Dict[int, ast.StructDecl] = {}
+        for decl, number in numbered:
+            prev = first.get(number)
+            if prev is None:
+                first[number] = decl
+                continue
+            both_fixed = decl.numbering == "fixed" and prev.numbering == "fixed"
+            message = (f"type number {number} of '{decl.name}' is already used by "
+                       f"'{prev.name}'")
+            if both_fixed:
+                self.reporter.error(message, decl.number_location)
+            else:
+                self.reporter.warning(message + "; a receiver cannot tell them apart",
+                                      decl.number_location or decl.location)
+            self.reporter.note(f"'{prev.name}' is declared here", prev.location)
+
+    # Structs ---------------------------------------------------------------------------
+    def _resolve_structs(self) -> None:
+        pending = []
+        for unit in self.order:
+            if unit.decl.package is None:
+                continue
+            for decl in unit.decl.declarations:
+                if isinstance(decl, ast.StructDecl) and unit.symbols.get(decl.name) is decl:
+                    pending.append((unit, decl))
+        own: Dict[Tuple[str, str], Tuple[ast.StructDecl, _Unit, Optional[ir.TypeRef],
+                                        Tuple[ir.Field, ...]]] = {}
+        for unit, decl in pending:
+            base_ref = None
+            if decl.base is not None:
+                base_ref = self._type_ref(unit, decl.base, "base struct")
+                if base_ref is not None and base_ref.kind != "struct":
+                    self.reporter.error(f"'{decl.base.text}' is {_article(base_ref.kind)} "
+                                        f"{base_ref.kind}; only a struct can be a base",
+                                        decl.base.location)
+                    base_ref = None
+            fields = self._own_fields(unit, decl)
+            own[(unit.decl.package, decl.name)] = (decl, unit, base_ref, fields)
+
+        # Flatten inheritance base-first, detecting cycles.
+        flat: Dict[Tuple[str, str], Tuple[ir.Field, ...]] = {}
+
+        def flatten(key, chain) -> Tuple[ir.Field, ...]:
+            if key in flat:
+                return flat[key]
+            decl, unit, base_ref, fields = own[key]
+            if key in chain:
+                names = " -> ".join(k[1] for k in chain[chain.index(key):]) + " -> " + key[1]
+                self.reporter.error(f"inheritance cycle: {names}", decl.base.location)
+                flat[key] = fields
+                return fields
+            inherited: Tuple[ir.Field, ...] = ()
+            if base_ref is not None:
+                inherited = flatten((base_ref.package, base_ref.name), chain + [key])
+            names = {f.name: f for f in inherited}
+            for f in fields:
+                if f.name in names and f.id and names[f.name].id:
+                    self.reporter.error(f"{decl.kind} '{decl.name}' has more than one '[id]' "
+                                        f"field (one is inherited from "
+                                        f"'{names[f.name].declared_in}')",
+                                        self._field_location(decl, f))
+                elif f.name in names:
+                    self.reporter.error(f"field '{f.name}' of '{decl.name}' is already "
+                                        f"inherited from '{names[f.name].declared_in}'",
+                                        self._field_location(decl, f))
+            result = inherited + fields
+            flat[key] = result
+            return result
+
+        for key in own:
+            flatten(key, [])
+
+        for key, (decl, unit, base_ref, fields) in own.items():
+            all_fields = flat[key]
+            number = self.struct_numbers.get(key, 0)
+            response = None
+            rejects = []
+            if decl.response is not None:
+                response = self._struct_ref(unit, decl.response, "response type")
+            for r in decl.rejects:
+                ref = self._struct_ref(unit, r.name, "reject type")
+                if ref is not None:
+                    rejects.append(ir.Reject(ref, r.global_))
+            self.structs[key] = ir.StructType(
+                decl.kind, decl.name, key[0], number, decl.numbering, base_ref, fields,
+                all_fields, decl.hidden, decl.deprecated, decl.request, response,
+                tuple(rejects), decl.doc, _src(decl.location))
+
+        for key, (decl, unit, _, _) in own.items():
+            self._check_struct(decl, self.structs[key])
+        self._check_containment(own)
+
+    def _struct_ref(self, unit: _Unit, name: ast.Name, what: str) -> Optional[ir.TypeRef]:
+        ref = self._type_ref(unit, name, what)
+        if ref is not None and ref.kind != "struct":
+            self.reporter.error(f"{what} '{name.text}' must be a struct or message, not "
+                                f"{_article(ref.kind)} {ref.kind}", name.location)
+            return None
+        return ref
+
+    def _field_location(self, decl: ast.StructDecl, f: ir.Field) -> Location:
+        for fd in decl.fields:
+            if fd.name == f.name or (f.reset_of and fd.name == f.reset_of):
+                return fd.name_location
+        return decl.location
+
+    def _own_fields(self, unit: _Unit, decl: ast.StructDecl) -> Tuple[ir.Field, ...]:
+        out: List[ir.Field] = []
+        seen: Dict[str, ast.FieldDecl] = {}
+        qualified = f"{unit.decl.package}.{decl.name}"
+        for fd in decl.fields:
+            names = [fd.name] + ([fd.name + "Reset"] if fd.type.reset else [])
+            dup = next((n for n in names if n in seen), None)
+            if dup is not None and fd.id and seen[dup].id:
+                self.reporter.error(f"{decl.kind} '{decl.name}' has more than one '[id]' field",
+                                    fd.name_location)
+                continue
+            if dup is not None:
+                self.reporter.error(f"field '{dup}' is declared twice in {decl.kind} "
+                                    f"'{decl.name}'", fd.name_location)
+                continue
+            for n in names:
+                seen[n] = fd
+            ftype = self._field_type(unit, fd.type)
+            if ftype is None:
+                continue
+            default = None
+            if fd.default is not None:
+                default = self._default(unit, fd, ftype)
+            loc = _src(fd.name_location)
+            out.append(ir.Field(fd.name, ftype, default, fd.key, fd.id, fd.hidden, fd.deprecated,
+                                qualified, fd.doc, loc))
+            if fd.type.reset:
+                out.append(ir.Field(fd.name + "Reset", ir.FieldType(ir.TypeRef("primitive",
+                                                                               "bool")),
+                                    None, False, False, False, False, qualified, None, loc,
+                                    reset_of=fd.name))
+        return tuple(out)
+
+    def _field_type(self, unit: _Unit, t: ast.TypeExpr) -> Optional[ir.FieldType]:
+        value = self._type_ref(unit, t.base, "type")
+        key = None
+        if t.key is not None:
+            key = self._type_ref(unit, t.key, "key type")
+            if key is None:
+                return None
+        if value is None:
+            return None
+        return ir.FieldType(value, t.optional, t.container, t.size, key)
+
+    def _keyable(self, ref: ir.TypeRef) -> Optional[str]:
+        """Why `ref` cannot be a map key or set element, or None if it can."""
+        if ref.kind == "primitive":
+            return None if ref.name in KEYABLE_PRIMITIVES else "bytes cannot be compared"
+        if ref.kind == "struct":
+            s = self.structs.get((ref.package, ref.name))
+            if s is not None and not s.key_fields:
+                return f"struct '{ref.name}' has no '[key]' field to compare by"
+        return None
+
+    def _check_struct(self, decl: ast.StructDecl, s: ir.StructType) -> None:
+        for f, fd in zip_fields(s.fields, decl.fields):
+            t = f.type
+            if t.container in ("map", "hash"):
+                why = self._keyable(t.key)
+                if why:
+                    self.reporter.error(f"'{t.key.qualified_name}' cannot be the key of "
+                                        f"{t.container} field '{f.name}': {why}",
+                                        fd.type.key.location)
+            if t.container == "set":
+                why = self._keyable(t.value)
+                if why:
+                    self.reporter.error(f"'{t.value.qualified_name}' cannot be the element of "
+                                        f"set field '{f.name}': {why}", fd.type.base.location)
+            if f.key and not f.id:
+                why = None
+                if t.container is not None:
+                    why = f"a {t.container} cannot be compared and hashed as a key"
+                else:
+                    why = self._keyable(t.value)
+                if why:
+                    self.reporter.error(f"field '{f.name}' cannot be a '[key]': {why}",
+                                        fd.name_location)
+        if s.request and s.response is not None:
+            for what, st in (("request", s), ("response", self.structs.get(
+                    (s.response.package, s.response.name)))):
+                if st is None:
+                    continue
+                idf = st.id_field
+                if idf is None or idf.type != ir.FieldType(ir.TypeRef("primitive", "uuid")):
+                    self.reporter.error(f"{what} '{st.name}' needs a 'uuid [id]' field to match "
+                                        f"responses to requests",
+                                        decl.response.location if what == "response"
+                                        else decl.location)
+
+    def _check_containment(self, own) -> None:
+        """A struct may not contain itself by value: plain, optional or array fields."""
+        edges: Dict[Tuple[str, str], List[Tuple[Tuple[str, str], ir.Field]]] = {}
+        for key, s in self.structs.items():
+            out = []
+            for f in s.all_fields:
+                if f.type.value.kind == "struct" and f.type.container in (None, "array"):
+                    out.append(((f.type.value.package, f.type.value.name), f))
+            if s.base is not None:
+                out.append(((s.base.package, s.base.name), None))
+            edges[key] = out
+        reported = set()
+        for start in self.structs:
+            # Depth-first search for a path back to `start`.
+            stack = [(start, [])]
+            seen = set()
+            while stack:
+                node, path = stack.pop()
+                for nxt, f in edges.get(node, []):
+                    if f is None:
+                        continue  # inheritance cycles are reported elsewhere
+                    step = path + [(node, f)]
+                    if nxt == start:
+                        first_node, first_field = step[0]
+                        if (start, first_field.name) in reported:
+                            continue
+                        reported.add((start, first_field.name))
+                        decl = own[start][0]
+                        via = " -> ".join(n[1] for n, _ in step) + " -> " + start[1]
+                        detail = "" if len(step) == 1 else f" (through {via})"
+                        self.reporter.error(
+                            f"field '{first_field.name}' contains its own struct "
+                            f"'{start[1]}' by value{detail}; use a vector or a list",
+                            self._field_location(decl, first_field))
+                    elif nxt not in seen:
+                        seen.add(nxt)
+                        stack.append((nxt, step))
+            # Also follow inheritance edges: a field of the base counts, and is part of
+            # all_fields already, so nothing more to do here.
+
+    # Defaults (spec §1.5) ---------------------------------------------------------------------
+    def _default(self, unit: _Unit, fd: ast.FieldDecl, t: ir.FieldType) -> Optional[ir.Default]:
+        lit = fd.default
+        name = fd.name
+        if lit.kind == "null":
+            if t.optional and t.container is None:
+                return ir.Default("null", None, "null")
+            self.reporter.error(f"'null' is only a default for optional fields; '{name}' is "
+                                f"{t.describe()}", lit.location)
+            return None
+        if t.container is not None:
+            self.reporter.error(f"field '{name}' is a {t.container}; collections cannot have a "
+                                f"default", lit.location)
+            return None
+        v = t.value
+        if v.kind == "struct":
+            self.reporter.error(f"field '{name}' is a struct; a struct's defaults come from its "
+                                f"own fields", lit.location)
+            return None
+        if v.kind in ("enum", "flags"):
+            return self._enum_default(unit, fd, v)
+        return self._primitive_default(v.name, lit, name)
+
+    def _primitive_default(self, prim: str, lit: ast.Literal, name: str) -> Optional[ir.Default]:
+        def bad(expected: str) -> None:
+            self.reporter.error(f"field '{name}' of type {prim} needs {expected}, not "
+                                f"'{lit.text}'", lit.location)
+
+        if prim == "bool":
+            if lit.kind == "bool":
+                return ir.Default("bool", lit.value, lit.text)
+            return bad("'true' or 'false'")
+        if prim in ir.INTEGER_RANGES:
+            lo, hi = ir.INTEGER_RANGES[prim]
+            if lit.kind == "names" and len(lit.names) == 1 and lit.names[0].parts in (("min",),
+                                                                                    ("max",)):
+                if prim in ("char", "wchar"):
+                    return bad("a character or a number")
+                word = lit.names[0].parts[0]
+                return ir.Default("integer", lo if word == "min" else hi, lit.text)
+            if lit.kind == "char" and prim in ("char", "wchar"):
+                if len(lit.value) != 1:
+                    self.reporter.error("a character literal holds exactly one character",
+                                        lit.location)
+                    return None
+                value = ord(lit.value)
+                if value > hi:
+                    self.reporter.error(f"character {lit.text} does not fit in {prim}",
+                                        lit.location)
+                    return None
+                return ir.Default("integer", value, lit.text)
+            if lit.kind != "int":
+                return bad("a character or a number" if prim in ("char", "wchar")
+                           else "an integer, 'min' or 'max'")
+            if not lo <= lit.value <= hi:
+                self.reporter.error(f"default {lit.text} of field '{name}' is out of range for "
+                                    f"{prim} ({lo}..{hi})", lit.location)
+                return None
+            return ir.Default("integer", lit.value, lit.text)
+        if prim in ("float", "double"):
+            if lit.kind not in ("int", "float"):
+                return bad("a number")
+            value = float(lit.value) if lit.kind == "int" else float(lit.text)
+            limit = FLOAT_MAX if prim == "float" else 1.7976931348623157e308
+            if math.isinf(value) or abs(value) > limit:
+                self.reporter.error(f"default {lit.text} of field '{name}' is out of range for "
+                                    f"{prim}", lit.location)
+                return None
+            return ir.Default("float", value, lit.text)
+        if prim == "decimal":
+            if lit.kind not in ("int", "float"):
+                return bad("a number")
+            text = self._decimal_text(lit, name)
+            return None if text is None else ir.Default("decimal", text, lit.text)
+        if prim == "string":
+            if lit.kind != "string":
+                return bad("a string literal")
+            return ir.Default("string", lit.value, lit.text)
+        if prim == "timestamp":
+            if lit.kind == "epoch":
+                return ir.Default("timestamp", 0, lit.text)
+            if lit.kind == "utc":
+                return ir.Default("utc", None, lit.text)
+            if lit.kind == "int":
+                if not 0 <= lit.value <= 0xFFFFFFFFFFFFFFFF:
+                    self.reporter.error(f"default {lit.text} of field '{name}' is out of range "
+                                        f"for timestamp (0..{0xFFFFFFFFFFFFFFFF})", lit.location)
+                    return None
+                return ir.Default("timestamp", lit.value, lit.text)
+            if lit.kind == "names" and lit.text == "now":
+                self.reporter.error("'now' is not a timestamp default; use 'utc' (the time of "
+                                    "construction) or 'epoch'", lit.location)
+                return None
+            return bad("'epoch', 'utc' or nanoseconds")
+        if prim == "uuid":
+            if lit.kind == "uuid0":
+                return ir.Default("uuid", str(uuidlib.UUID(int=0)), lit.text)
+            if lit.kind in ("uuid1", "uuid4"):
+                return ir.Default(lit.kind, None, lit.text)
+            if lit.kind == "string":
+                text = lit.value
+                if len(text) != 36 or any(text[i] != "-" for i in (8, 13, 18, 23)):
+                    self.reporter.error(f"'{text}' is not a uuid; write "
+                                        f"\"xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx\"", lit.location)
+                    return None
+                try:
+                    return ir.Default("uuid", str(uuidlib.UUID(text)), lit.text)
+                except ValueError:
+                    self.reporter.error(f"'{text}' is not a uuid; write "
+                                        f"\"xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx\"", lit.location)
+                    return None
+            return bad("'uuid0', 'uuid1', 'uuid4' or a uuid string")
+        if prim == "bytes":
+            self.reporter.error(f"field '{name}' is bytes; bytes cannot have a default",
+                                lit.location)
+            return None
+        raise AssertionError(prim)
+
+    def _decimal_text(self, lit: ast.Literal, name: str) -> Optional[str]:
+        d = decimal.Decimal(str(lit.value) if lit.kind == "int" else lit.text)
+        sign, digits, exponent = d.as_tuple()
+        coefficient = int("".join(map(str, digits)) or "0")
+        if exponent > 0:
+            coefficient *= 10 ** exponent
+            exponent = 0
+        # Trailing zeros after the point carry no value; drop them before the checks.
+        while exponent < 0 and coefficient % 10 == 0 and coefficient:
+            coefficient //= 10
+            exponent += 1
+        if -exponent > DECIMAL_MAX_SCALE:
+            self.reporter.error(f"default {lit.text} of field '{name}' has more than "
+                                f"{DECIMAL_MAX_SCALE} decimal places", lit.location)
+            return None
+        if coefficient > DECIMAL_MAX:
+            self.reporter.error(f"default {lit.text} of field '{name}' is out of range for "
+                                f"decimal (at most 96 bits of digits)", lit.location)
+            return None
+        text = str(coefficient).rjust(-exponent + 1, "0")
+        if exponent < 0:
+            text = text[:exponent] + "." + text[exponent:]
+        return ("-" if sign and coefficient else "") + text
+
+    def _enum_default(self, unit: _Unit, fd: ast.FieldDecl, v: ir.TypeRef) -> Optional[ir.Default]:
+        lit = fd.default
+        etype = self.enums.get((v.package, v.name))
+        if etype is None:
+            return None
+        if lit.kind != "names":
+            self.reporter.error(f"field '{fd.name}' of {v.kind} '{v.name}' needs a value such as "
+                                f"'{v.name}.{etype.values[0].name if etype.values else 'VALUE'}',"
+                                f" not '{lit.text}'", lit.location)
+            return None
+        if v.kind == "enum" and len(lit.names) > 1:
+            self.reporter.error(f"field '{fd.name}' is an enum; '|' combines flags only",
+                                lit.location)
+            return None
+        total = 0
+        names = []
+        for n in lit.names:
+            parts = n.parts
+            if len(parts) == 3:
+                pkg_ok = parts[0] == v.package
+                tname, vname = parts[1], parts[2]
+            elif len(parts) == 2:
+                pkg_ok = True  # `Enum.VALUE`: the field's own enum, wherever declared
+                tname, vname = parts
+            else:
+                self.reporter.error(f"write the {v.kind} value with its type: "
+                                    f"'{v.name}.{parts[0]}'", n.location)
+                return None
+            if not pkg_ok or tname != v.name:
+                self.reporter.error(f"'{n.text}' is not a value of {v.kind} '{v.name}'",
+                                    n.location)
+                return None
+            ev = etype.value(vname)
+            if ev is None:
+                self.reporter.error(f"{v.kind} '{v.name}' has no value '{vname}'", n.location)
+                return None
+            total |= ev.value
+            names.append(vname)
+        return ir.Default(v.kind, total, lit.text, tuple(names))
+
+
+def zip_fields(fields: Tuple[ir.Field, ...], decls: List[ast.FieldDecl]):
+    """Pairs IR fields with the declarations they came from (skips the `Reset` extras)."""
+    by_name = {d.name: d for d in decls}
+    for f in fields:
+        if f.reset_of is None and f.name in by_name:
+            yield f, by_name[f.name]
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
+
+
+def compile_schema(path: str, reporter: Reporter,
+                   include_dirs: Sequence[str] = ()) -> Optional[ir.Schema]:
+    """Parses, resolves and checks `path` and its imports. Returns None on errors."""
+    resolver = Resolver(reporter, include_dirs)
+    root = resolver.load(path)
+    if root is None:
+        reporter.sort()
+        return None
+    # Resolve even after syntax errors, so one run reports the semantic errors too.
+    schema = resolver.resolve(root)
+    reporter.sort()
+    if reporter.has_errors:
+        return None
+    return schema

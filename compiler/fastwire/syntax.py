@@ -1,0 +1,130 @@
+"""The syntax tree: what a `.fbe` file says, before any name is resolved.
+
+The parser builds these; the resolver turns them into the IR (`ir.py`). Every node keeps
+the location of the token a diagnostic about it should point at.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import List, Optional, Tuple
+
+from .diagnostics import Location
+
+
+@dataclass
+class Name:
+    """A possibly dotted name such as `Order`, `proto.Order` or `State.good`."""
+
+    parts: Tuple[str, ...]
+    location: Location
+
+    @property
+    def text(self) -> str:
+        return ".".join(self.parts)
+
+
+@dataclass
+class Literal:
+    """A default value or constant as written: kind is one of
+    bool, null, epoch, utc, uuid0, uuid1, uuid4, int, float, char, string, names."""
+
+    kind: str
+    value: object
+    location: Location
+    text: str = ""
+    names: List[Name] = field(default_factory=list)  # kind == "names": a | b | c
+
+
+@dataclass
+class TypeExpr:
+    base: Name  # builtin type names are one-part names too
+    optional: bool = False
+    reset: bool = False  # `T~`
+    container: Optional[str] = None  # array vector list set map hash
+    size: Optional[int] = None  # array size
+    size_location: Optional[Location] = None
+    key: Optional[Name] = None  # map / hash key type
+    location: Optional[Location] = None
+
+
+@dataclass
+class FieldDecl:
+    name: str
+    name_location: Location
+    type: TypeExpr
+    default: Optional[Literal]
+    key: bool = False
+    id: bool = False
+    hidden: bool = False
+    deprecated: bool = False
+    doc: Optional[str] = None
+
+
+@dataclass
+class ValueDecl:
+    """An enum or flags member."""
+
+    name: str
+    location: Location
+    value: Optional[Literal]
+    hidden: bool = False
+    deprecated: bool = False
+    doc: Optional[str] = None
+
+
+@dataclass
+class EnumDecl:
+    kind: str  # "enum" | "flags"
+    name: str
+    location: Location
+    base: Optional[Name]
+    values: List[ValueDecl]
+    hidden: bool = False
+    deprecated: bool = False
+    doc: Optional[str] = None
+
+
+@dataclass
+class RejectDecl:
+    name: Name
+    global_: bool  # `*Name`: the imported packages' clients get a chance first
+
+
+@dataclass
+class StructDecl:
+    kind: str  # "struct" | "message"
+    name: str
+    location: Location
+    numbering: str  # auto | shift | fixed | base
+    number: Optional[int]
+    number_location: Optional[Location]
+    base: Optional[Name]
+    fields: List[FieldDecl]
+    hidden: bool = False
+    deprecated: bool = False
+    request: bool = False
+    response: Optional[Name] = None
+    rejects: List[RejectDecl] = field(default_factory=list)
+    attr_location: Optional[Location] = None  # where [request] etc. were written
+    doc: Optional[str] = None
+
+
+@dataclass
+class ImportDecl:
+    name: str
+    location: Location
+
+
+@dataclass
+class FileDecl:
+    path: str
+    package: Optional[str]
+    package_location: Optional[Location]
+    domain: Optional[str] = None
+    offset: int = 0
+    offset_location: Optional[Location] = None
+    version: Optional[Tuple[int, int]] = None
+    imports: List[ImportDecl] = field(default_factory=list)
+    declarations: list = field(default_factory=list)  # EnumDecl | StructDecl, in order
+    doc: Optional[str] = None

@@ -1,0 +1,193 @@
+"""The command line: both flag spellings, exit codes, and no traceback on bad input."""
+
+import json
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+
+from fastwire import Reporter, cli, compile_schema
+from fastwire.ir_json import from_json, to_json
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCHEMAS = os.path.join(REPO, "schemas")
+ALL_SCHEMAS = ["proto.fbe", "protoex.fbe", "everything.fbe"]
+
+
+def run_cli(*args, cwd=REPO):
+    env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "compiler"))
+    return subprocess.run([sys.executable, "-m", "fastwire", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True)
+
+
+def test_compile_emits_ir_json(tmp_path):
+    r = run_cli("compile", "schemas/proto.fbe", "--emit", "ir-json", "-o", str(tmp_path))
+    assert (r.returncode, r.stdout) == (0, "")
+    assert r.stderr == f"fastwire: wrote {tmp_path}/proto.ir.json\n"
+    doc = json.loads((tmp_path / "proto.ir.json").read_text())
+    assert (doc["format"], doc["version"], doc["root"]) == ("fastwire-ir", 1, "proto")
+    account = doc["packages"][0]["types"][5]
+    assert (account["name"], account["type_number"]) == ("Account", 3)
+    assert [f["name"] for f in account["all_fields"]] == ["uid", "name", "state", "wallet",
+                                                          "asset", "orders"]
+    assert account["all_fields"][2]["default"] == {
+        "kind": "flags", "value": 11, "value_text": "11", "text": "State.initialized | State.bad",
+        "names": ["initialized", "bad"]}
+
+
+def test_quiet_prints_nothing(tmp_path):
+    r = run_cli("compile", "schemas/everything.fbe", "--emit", "ir-json", "-q", "-o",
+                str(tmp_path))
+    assert (r.returncode, r.stdout, r.stderr) == (0, "", "")
+    assert (tmp_path / "everything.ir.json").exists()
+
+
+@pytest.mark.parametrize("name", ALL_SCHEMAS)
+def test_ir_json_round_trips(name):
+    reporter = Reporter()
+    schema = compile_schema(os.path.join(SCHEMAS, name), reporter)
+    text = to_json(schema)
+    assert from_json(text) == schema
+    assert to_json(from_json(text)) == text
+
+
+def test_invalid_schema_exits_1_with_located_error(tmp_path):
+    bad = tmp_path / "bad.fbe"
+    bad.write_text("package p\nstruct A {\n    int8 x = 300;\n}\n")
+    r = run_cli("compile", str(bad), "--emit", "ir-json", "-o", str(tmp_path))
+    assert r.returncode == 1
+    assert r.stderr == (f"{bad}:3:14: error: default 300 of field 'x' is out of range for "
+                        "int8 (-128..127)\n    int8 x = 300;\n             ^~~\n"
+                        "1 error generated.\n")
+    assert "Traceback" not in r.stderr
+    assert not (tmp_path / "p.ir.json").exists()
+
+
+def test_check_reports_every_schema(tmp_path):
+    bad = tmp_path / "bad.fbe"
+    bad.write_text("package p\nstruct A { Missing m; }\n")
+    r = run_cli("check", "schemas/proto.fbe", str(bad))
+    assert r.returncode == 1
+    assert r.stderr.splitlines()[0] == f"{bad}:2:12: error: unknown type 'Missing'"
+
+
+def test_missing_file_is_an_error_not_a_traceback():
+    r = run_cli("check", "no/such.fbe")
+    assert r.returncode == 1
+    assert r.stderr.splitlines()[0] == \
+        "fastwire: error: cannot read 'no/such.fbe': No such file or directory"
+
+
+def test_binary_file_is_an_error(tmp_path):
+    junk = tmp_path / "junk.fbe"
+    junk.write_bytes(b"package p\n\xff\xfe\x00struct")
+    r = run_cli("check", str(junk))
+    assert r.returncode == 1
+    assert r.stderr.splitlines()[0] == f"fastwire: error: {junk}: not valid UTF-8 (byte 10)"
+
+
+def test_reference_flags_parse():
+    ns = cli.parse_arguments(["--cpp", "--input=schemas/proto.fbe", "--output=gen", "--final",
+                              "--json", "--proto", "-q", "-n", "2", "-t"])
+    assert (ns.command, ns.schemas, ns.output, ns.lang) == \
+        ("compile", ["schemas/proto.fbe"], "gen", ["cpp"])
+    assert (ns.final, ns.json, ns.proto, ns.quiet, ns.indent, ns.tabs) == \
+        (True, True, True, True, 2, True)
+
+
+@pytest.mark.parametrize("flag,lang", [
+    ("--python", "python"), ("--go", "go"), ("--java", "java"), ("--javascript", "javascript"),
+    ("--kotlin", "kotlin"), ("--csharp", "csharp"), ("--ruby", "ruby"), ("--swift", "swift"),
+    ("--cpp", "cpp"), ("--c++", "cpp")])
+def test_reference_language_flags(flag, lang):
+    ns = cli.parse_arguments([flag, "-i", "x.fbe", "-o", "out"])
+    assert (ns.lang, ns.schemas, ns.output) == ([lang], ["x.fbe"], "out")
+
+
+def test_reference_flags_select_several_languages():
+    ns = cli.parse_arguments(["--python", "--go", "--input=x.fbe"])
+    assert (ns.lang, ns.output, ns.final) == (["go", "python"], ".", False)
+    assert cli.parse_arguments(["--cpp", "--c++", "-i", "x.fbe"]).lang == ["cpp"]
+
+
+def test_language_without_generator_is_one_line(tmp_path):
+    r = run_cli("--ruby", "--input=schemas/proto.fbe", f"--output={tmp_path}")
+    assert r.returncode == 1
+    assert r.stderr == ("fastwire: error: the Ruby generator is not available yet "
+                        "(available: ir-json)\n")
+
+
+def test_usage_errors_exit_2():
+    r = run_cli("--input=schemas/proto.fbe")
+    assert (r.returncode, r.stderr) == (2, "fastwire: error: nothing to generate: give a "
+                                           "language flag such as --cpp, or use 'fastwire "
+                                           "compile SCHEMA --emit ir-json'\n")
+    r = run_cli("--cpp")
+    assert (r.returncode, r.stderr) == (2, "fastwire: error: the following arguments are "
+                                           "required: -i/--input\n")
+    r = run_cli("compile", "schemas/proto.fbe", "--lang", "cobol")
+    assert r.returncode == 2 and "unknown language 'cobol'" in r.stderr
+    r = run_cli("compile", "schemas/proto.fbe")
+    assert (r.returncode, r.stderr) == (2, "fastwire: error: nothing to generate: add --emit "
+                                           "ir-json or --lang LANG\n")
+
+
+def test_version():
+    r = run_cli("--version")
+    assert (r.returncode, r.stdout.strip()) == (0, "fastwire 0.1.0")
+
+
+def test_unwritable_output_is_an_error(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    r = run_cli("compile", "schemas/proto.fbe", "--emit", "ir-json", "-o", str(blocker / "x"))
+    assert r.returncode == 1
+    assert r.stderr.startswith(f"fastwire: error: cannot write '{blocker}/x/proto.ir.json': ")
+
+
+def test_internal_error_is_one_line_and_exit_70(monkeypatch, capsys):
+    def boom(*args, **kwargs):
+        raise RuntimeError("simulated bug")
+    monkeypatch.setattr(cli, "compile_schema", boom)
+    assert cli.main(["check", "schemas/proto.fbe"]) == 70
+    err = capsys.readouterr().err
+    assert err == ("fastwire: internal error: RuntimeError: simulated bug. This is a bug in "
+                   "fastwire; please report it with the schema that caused it.\n")
+
+
+def _mutations(text, rng, count):
+    alphabet = list("{}[]()<>;:=|?!~*/+-.,'\"0123456789abcxyz_ \n") + \
+        ["struct", "enum", "flags", "[key]", "[id]", "(base)", "/*", "*/", "//", "0x", "uuid1"]
+    for _ in range(count):
+        chars = list(text)
+        for _ in range(rng.randint(1, 4)):
+            op = rng.randrange(3)
+            pos = rng.randrange(len(chars) + 1)
+            if op == 0 and chars:
+                del chars[min(pos, len(chars) - 1)]
+            elif op == 1:
+                chars.insert(pos, rng.choice(alphabet))
+            else:
+                cut = rng.randrange(len(chars) + 1)
+                chars = chars[:cut]
+        yield "".join(chars)
+
+
+@pytest.mark.parametrize("name", ALL_SCHEMAS)
+def test_mutated_schemas_never_raise(tmp_path, name):
+    """Thousands of corrupted schemas: each compiles or reports located errors; never raises."""
+    rng = random.Random(1234)
+    text = open(os.path.join(SCHEMAS, name)).read()
+    for other in ALL_SCHEMAS:
+        (tmp_path / other).write_text(open(os.path.join(SCHEMAS, other)).read())
+    target = tmp_path / "mutant.fbe"
+    for mutant in _mutations(text, rng, 500):
+        target.write_text(mutant)
+        reporter = Reporter()
+        schema = compile_schema(str(target), reporter)
+        if schema is None:
+            assert reporter.errors, mutant
+            for d in reporter.errors:
+                assert d.render()  # every diagnostic renders, located or not
