@@ -6,7 +6,7 @@ PYTHON ?= python3
 JOBS ?= 2
 export PYTHONPATH := $(CURDIR)/compiler$(if $(PYTHONPATH),:$(PYTHONPATH))
 
-.PHONY: all bootstrap build test test-compiler bench examples clean
+.PHONY: all bootstrap build test test-compiler test-bench bench examples clean
 
 all: build
 
@@ -16,13 +16,20 @@ bootstrap:
 build: bootstrap
 	$(PYTHON) -m fastwire check schemas/proto.fbe schemas/protoex.fbe schemas/everything.fbe
 
-test: bootstrap test-compiler
+# Every test, every language.
+test: bootstrap test-compiler test-bench
 
 test-compiler:
 	$(PYTHON) -m pytest -q compiler/tests
 
+# The benchmark's smoke run: every peer round-trips every data set (no timing kept).
+test-bench:
+	bench/run --quick
+	$(PYTHON) -m pytest -q bench/tests
+
+# The comparison table: fastwire against the peers on the seed data sets.
 bench: bootstrap
-	$(PYTHON) -m fastwire compile schemas/proto.fbe --emit ir-json -o build/ir
+	bench/run
 
 examples: bootstrap
 

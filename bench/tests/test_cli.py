@@ -1,0 +1,124 @@
+"""fastwire-bench's argument parsing and table building (no benchmark binary needed)."""
+
+import pytest
+
+import fastwire_bench as fb
+
+
+def test_defaults_are_the_full_run():
+    args = fb.parse_args([])
+    assert args.repetitions == fb.FULL["repetitions"]
+    assert args.min_time == fb.FULL["min_time"]
+    assert args.warmup == fb.FULL["warmup"]
+    assert args.iterations is None
+    assert not args.quick and not args.csv and not args.markdown and not args.report
+
+
+def test_quick_preset_and_explicit_overrides():
+    args = fb.parse_args(["--quick"])
+    assert (args.repetitions, args.min_time, args.warmup) == (1, fb.QUICK["min_time"], 0.0)
+    args = fb.parse_args(["--quick", "-r", "3", "--min-time", "0.5"])
+    assert (args.repetitions, args.min_time) == (3, 0.5)
+
+
+def test_lists_of_serializers_and_datasets():
+    args = fb.parse_args(["-s", "protobuf,thrift", "-d", "account"])
+    assert args.serializers == ["protobuf", "thrift"]
+    assert args.datasets == ["account"]
+    args = fb.parse_args(["--serializers", "capnp", "--datasets", "monsters,map"])
+    assert args.serializers == ["capnp"] and args.datasets == ["monsters", "map"]
+
+
+@pytest.mark.parametrize("argv", [
+    ["-s", "a,,b"],                    # empty name
+    ["-i", "10", "--min-time", "1"],   # iterations and min-time exclude each other
+    ["-c", "--markdown"],              # one output format
+    ["-i", "0"],
+    ["-r", "-1"],
+    ["--min-time", "0"],
+    ["--warmup", "-1"],
+    ["--bogus"],
+])
+def test_rejected_arguments(argv, capsys):
+    with pytest.raises(SystemExit) as e:
+        fb.parse_args(argv)
+    assert e.value.code == 2
+
+
+def test_core_command_forwards_the_options(tmp_path):
+    args = fb.parse_args(["-s", "protobuf,sbe", "-d", "ints", "-i", "100", "-r", "2",
+                          "--build-dir", str(tmp_path)])
+    cmd = fb.core_command(args, "out.json")
+    assert cmd[0] == str(tmp_path / fb.CORE_NAME)
+    joined = " ".join(cmd)
+    assert "--peers protobuf,sbe" in joined and "--datasets ints" in joined
+    assert "--iterations 100" in joined and "--repetitions 2" in joined
+    assert "--min-time" not in joined and "--check" not in joined
+    assert "--check" in fb.core_command(fb.parse_args(["--check"]), "o.json")
+    assert "--min-time 0.1" in " ".join(fb.core_command(fb.parse_args([]), "o.json"))
+
+
+def _results(peers):
+    """A synthetic runner result: peers is {name: (status, size, ser_ns, deser_ns)}."""
+    results = []
+    for name, (status, size, ser, des) in peers.items():
+        r = {"peer": name, "dataset": "account", "status": status,
+             "reason": "" if status == "ok" else "why", "ops": {}}
+        if status == "ok":
+            r["size"] = size
+            r["ops"] = {"serialize": {"cpu_ns": ser}, "deserialize": {"cpu_ns": des}}
+        results.append(r)
+    return {
+        "config": {"repetitions": 5, "min_time_s": 0.1, "iterations": 0},
+        "peers": [{"name": n, "family": n, "kind": "binary", "version": "", "verifier": "",
+                   "notes": ""} for n in peers],
+        "datasets": [{"name": "account", "description": "d"}],
+        "results": results,
+    }
+
+
+def test_rows_are_sorted_by_speed_with_ratios_against_the_reference():
+    res = _results({"slow": ("ok", 100, 400.0, 600.0), "handwritten": ("ok", 50, 100.0, 200.0),
+                    "broken": ("fail", 0, 0, 0), "absent": ("n/a", 0, 0, 0),
+                    "fast": ("ok", 80, 50.0, 50.0)})
+    ref = fb.reference_peer(res, None)
+    assert ref == "handwritten"
+    rows = fb.build_rows(res, ref)
+    assert [r["peer"] for r in rows] == ["fast", "handwritten", "slow", "absent", "broken"]
+    slow = rows[2]
+    assert slow["serialize_ratio"] == pytest.approx(4.0)
+    assert slow["deserialize_ratio"] == pytest.approx(3.0)
+    assert slow["serialize_mbps"] == pytest.approx(100 / 400.0 * 1e3)
+    text = fb.text_table(res, rows, ref)
+    assert "ser ×handwritten" in text and "n/a: why" in text and "FAIL: why" in text
+
+
+def test_reference_is_fastwire_final_when_present_and_can_be_overridden():
+    res = _results({"fastwire-final": ("ok", 10, 1.0, 1.0), "handwritten": ("ok", 10, 2.0, 2.0)})
+    assert fb.reference_peer(res, None) == "fastwire-final"
+    assert fb.reference_peer(res, "handwritten") == "handwritten"
+    rows = fb.build_rows(res, "fastwire-final")
+    assert "×fastwire-final" in fb.markdown_tables(res, rows, "fastwire-final")
+
+
+def test_csv_has_one_line_per_pair():
+    res = _results({"a": ("ok", 10, 1.0, 2.0), "b": ("n/a", 0, 0, 0)})
+    lines = fb.csv_text(fb.build_rows(res, "a")).strip().splitlines()
+    assert lines[0].split(",") == fb.CSV_FIELDS
+    assert len(lines) == 3
+
+
+def test_a_failed_round_trip_makes_the_run_fail(monkeypatch, capsys):
+    res = _results({"handwritten": ("ok", 10, 1.0, 1.0), "bad": ("fail", 0, 0, 0)})
+    monkeypatch.setattr(fb, "run_core", lambda args: (1, res))
+    monkeypatch.setattr(fb, "code_sizes", lambda build_dir: {})
+    assert fb.main(["--quick"]) == 1
+    assert "round-trip check FAILED: bad/account" in capsys.readouterr().err
+
+
+def test_a_clean_run_succeeds(monkeypatch, capsys):
+    res = _results({"handwritten": ("ok", 10, 1.0, 1.0), "other": ("n/a", 0, 0, 0)})
+    monkeypatch.setattr(fb, "run_core", lambda args: (0, res))
+    monkeypatch.setattr(fb, "code_sizes", lambda build_dir: {})
+    assert fb.main(["--quick", "--markdown"]) == 0
+    assert "| handwritten |" in capsys.readouterr().out
