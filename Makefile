@@ -6,7 +6,7 @@ PYTHON ?= python3
 JOBS ?= 2
 export PYTHONPATH := $(CURDIR)/compiler$(if $(PYTHONPATH),:$(PYTHONPATH))
 
-.PHONY: all bootstrap build test test-compiler test-bench bench examples clean
+.PHONY: all bootstrap build test test-compiler test-python test-conformance test-bench bench examples clean
 
 all: build
 
@@ -17,10 +17,17 @@ build: bootstrap
 	$(PYTHON) -m fastwire check schemas/proto.fbe schemas/protoex.fbe schemas/everything.fbe
 
 # Every test, every language.
-test: bootstrap test-compiler test-bench
+test: bootstrap test-compiler test-python test-conformance test-bench
 
 test-compiler:
 	$(PYTHON) -m pytest -q compiler/tests
+
+test-python:
+	$(PYTHON) -m pytest -q python/tests
+
+# One suite, every language: each testee must give the bytes the cases expect.
+test-conformance:
+	$(PYTHON) conformance/run.py --all
 
 # The benchmark's smoke run: every peer round-trips every data set (no timing kept).
 test-bench:

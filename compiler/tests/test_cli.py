@@ -116,7 +116,7 @@ def test_language_without_generator_is_one_line(tmp_path):
     r = run_cli("--ruby", "--input=schemas/proto.fbe", f"--output={tmp_path}")
     assert r.returncode == 1
     assert r.stderr == ("fastwire: error: the Ruby generator is not available yet "
-                        "(available: ir-json)\n")
+                        "(available: cpp, ir-json, python)\n")
 
 
 def test_usage_errors_exit_2():
@@ -191,3 +191,19 @@ def test_mutated_schemas_never_raise(tmp_path, name):
             assert reporter.errors, mutant
             for d in reporter.errors:
                 assert d.render()  # every diagnostic renders, located or not
+
+
+def test_print_outputs_and_depfile(tmp_path):
+    r = run_cli("compile", "schemas/protoex.fbe", "--lang", "cpp", "-o", str(tmp_path),
+                "--print-outputs")
+    assert r.returncode == 0
+    assert r.stdout.splitlines() == [f"{tmp_path}/{n}" for n in (
+        "proto.h", "proto_models.h", "protoex.h", "protoex_models.h")]
+    assert list(tmp_path.iterdir()) == []
+    dep = tmp_path / "deps" / "protoex.d"
+    r = run_cli("compile", "schemas/protoex.fbe", "--lang", "cpp", "-q", "-o", str(tmp_path),
+                "--depfile", str(dep))
+    assert (r.returncode, r.stderr) == (0, "")
+    assert dep.read_text() == (f"{tmp_path}/proto.h {tmp_path}/proto_models.h "
+                               f"{tmp_path}/protoex.h {tmp_path}/protoex_models.h: "
+                               "schemas/proto.fbe schemas/protoex.fbe\n")

@@ -31,8 +31,15 @@ def _ir_json(schema: ir.Schema, options: Options) -> Dict[str, str]:
     return {f"{schema.root}.ir.json": to_json(schema)}
 
 
+def _cpp(schema: ir.Schema, options: Options) -> Dict[str, str]:
+    from .cpp import generate
+    return generate(schema, options)
+
+
 GENERATORS: Dict[str, Generator] = {
     "ir-json": _ir_json,
+    "cpp": _cpp,
+    "python": lambda s, o: __import__(__name__ + ".python", fromlist=["_"]).generate(s, o),
 }
 
 # Languages the reference compiler's flags name, and the ones fastwire plans on top.

@@ -1,0 +1,1000 @@
+"""The Python generator: one module per package, on the `fastwire_runtime` package.
+
+    fastwire compile schemas/proto.fbe --lang python --final --json --proto -o gen/
+    fastwire --python --input=schemas/proto.fbe --output=gen/          # fbec's flags
+
+Each package becomes `<package>.py` (the root package and every package it imports, so
+the output is complete); modules import each other as siblings, either inside a Python
+package or side by side on sys.path. A module holds:
+
+- enums as `enum.IntEnum`, flags as `enum.IntFlag`;
+- one class per struct or message: `__slots__`, annotations, `__init__` with the schema's
+  defaults (utc / uuid1 / uuid4 and mutable values computed per call), `__eq__` over
+  every field, `__hash__` and `__lt__` over the `[key]` fields, `__repr__` printing as
+  the C++ output does; `to_json()` / `from_json()` with --json;
+- `<Struct>Model` (versioned) and, with --final, `<Struct>FinalModel`;
+- with --proto: `Sender`, `Receiver` (and `FinalSender`, `FinalReceiver` with --final).
+
+The hot paths are generated as straight-line code: per struct one precompiled
+`struct.Struct` packs or unpacks the whole fixed part of a versioned body, and runs of
+fixed-size fields in the final format; strings, optionals and collections go through
+runtime helpers. Everything generic (collections, JSON, printing, reading older struct
+versions) lives in the runtime. See python/README.md for the API.
+"""
+
+from __future__ import annotations
+
+import keyword
+import os
+import re
+import struct as _struct
+from typing import Dict, List, Optional, Set, Tuple
+
+from .. import __version__, ir
+from . import Options
+from .printer import Printer
+
+# Versioned slot formats (struct module letters) of the primitives.
+_FMT = {
+    "bool": "?", "byte": "B", "char": "B", "wchar": "I", "int8": "b", "uint8": "B",
+    "int16": "h", "uint16": "H", "int32": "i", "uint32": "I", "int64": "q", "uint64": "Q",
+    "float": "f", "double": "d", "decimal": "16s", "timestamp": "Q", "uuid": "16s",
+    "string": "I", "bytes": "I",
+}
+_CODEC = {
+    "bool": "BOOL", "byte": "BYTE", "char": "CHAR", "wchar": "WCHAR", "int8": "INT8",
+    "uint8": "UINT8", "int16": "INT16", "uint16": "UINT16", "int32": "INT32",
+    "uint32": "UINT32", "int64": "INT64", "uint64": "UINT64", "float": "FLOAT",
+    "double": "DOUBLE", "decimal": "DECIMAL", "timestamp": "TIMESTAMP", "uuid": "UUID_",
+    "string": "STRING", "bytes": "BYTES",
+}
+_PY_TYPE = {
+    "bool": "bool", "float": "float", "double": "float", "string": "str", "bytes": "bytes",
+    "decimal": "Decimal", "uuid": "UUID",
+}
+_ZERO = {"bool": "False", "float": "0.0", "double": "0.0", "string": '""', "bytes": 'b""',
+         "decimal": 'Decimal("0")', "uuid": "_rt.NIL_UUID"}
+_CONTAINER_CODEC = {"vector": "vector", "list": "list_", "set": "set_", "map": "map_",
+                    "hash": "hash_"}
+# Attribute names the generated classes use themselves.
+_CLASS_NAMES = {"self", "to_json", "from_json"}
+
+
+def generate(schema: ir.Schema, options: Options) -> Dict[str, str]:
+    if options.indent <= 0 and not options.tabs:  # Python needs indentation: 0 means 4
+        options = Options(final=options.final, json=options.json, proto=options.proto,
+                          indent=4, tabs=False)
+    return {f"{p.name}.py": _Module(schema, p, options).render() for p in schema.packages}
+
+
+def _pyname(name: str, taken: Set[str] = frozenset()) -> str:  # type: ignore[assignment]
+    """A schema identifier as a Python identifier: keywords and clashes get a trailing _,
+    and a leading __ (which Python would mangle inside a class) becomes f__."""
+    if name.startswith("__") and not name.endswith("__"):
+        name = "f" + name
+    while keyword.iskeyword(name) or name in taken:
+        name += "_"
+    return name
+
+
+def _member_name(name: str) -> str:
+    """An enum member name Python's enum module accepts."""
+    if name.startswith("__") and not name.endswith("__"):
+        return "m" + name
+    if (keyword.iskeyword(name) or name in ("mro", "name", "value")
+            or (len(name) > 1 and name[0] == "_" and name[-1] == "_")):
+        return name + "_"
+    return name
+
+
+def _snake(name: str) -> str:
+    s = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", name)
+    s = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", s)
+    return s.lower()
+
+
+def _docstring(text: Optional[str]) -> Optional[str]:
+    if not text:
+        return None
+    text = text.strip().replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    if text.endswith('"'):
+        text += " "
+    return '"""' + text + '"""'
+
+
+def _slot_fmt(t: ir.FieldType, enums: Dict[str, str]) -> str:
+    """The struct format of a field's versioned slot."""
+    def plain(ref: ir.TypeRef, optional: bool) -> str:
+        if optional:
+            return "BI"
+        if ref.kind == "primitive":
+            return _FMT[ref.name]
+        if ref.kind in ("enum", "flags"):
+            return _FMT[enums[ref.qualified_name]]
+        return "I"
+    if t.container is None:
+        return plain(t.value, t.optional)
+    if t.container == "array":
+        return plain(t.value, t.optional) * (t.size or 0)
+    return "I"
+
+
+class _Module:
+    def __init__(self, schema: ir.Schema, package: ir.Package, options: Options):
+        self.schema = schema
+        self.pkg = package
+        self.options = options
+        self.p = Printer(indent=options.indent, tabs=options.tabs)
+        # Underlying type of every enum and flags type, by qualified name.
+        self.enum_base: Dict[str, str] = {}
+        for pkg in schema.packages:
+            for t in pkg.types:
+                if isinstance(t, ir.EnumType):
+                    self.enum_base[t.qualified_name] = t.base
+        local = {t.name for t in package.types}
+        # Python names of the standard types, unless the package declares the same names.
+        self.decimal = "_Decimal" if "Decimal" in local else "Decimal"
+        self.uuid = "_UUID" if "UUID" in local else "UUID"
+        self.optional = "_Optional" if "Optional" in local else "Optional"
+        self.uses: Set[str] = set()
+
+    # ---- names -------------------------------------------------------------------------
+    def type_name(self, ref: ir.TypeRef) -> str:
+        """The Python expression naming an enum, flags or struct class."""
+        name = _pyname(ref.name)
+        return name if ref.package == self.pkg.name else f"_{ref.package}.{name}"
+
+    def _qualify(self, ref: ir.TypeRef, prefix: str) -> str:
+        name = f"{prefix}{ref.name}"
+        return name if ref.package == self.pkg.name else f"_{ref.package}.{name}"
+
+    def enum_codec(self, ref: ir.TypeRef) -> str:
+        return self._qualify(ref, "_E_")
+
+    def struct_codec(self, ref: ir.TypeRef) -> str:
+        return self._qualify(ref, "_S_")
+
+    def struct_fn(self, ref: ir.TypeRef, fn: str) -> str:
+        return self._qualify(ref, f"_{fn}_")
+
+    @staticmethod
+    def field_attr(field: ir.Field) -> str:
+        return _pyname(field.name, _CLASS_NAMES)
+
+    def plain_codec(self, ref: ir.TypeRef) -> str:
+        if ref.kind == "primitive":
+            return f"_rt.{_CODEC[ref.name]}"
+        if ref.kind in ("enum", "flags"):
+            return self.enum_codec(ref)
+        return self.struct_codec(ref)
+
+    def codec_expr(self, t: ir.FieldType) -> str:
+        """A runtime expression building the codec of a field type."""
+        elem = self.plain_codec(t.value)
+        if t.optional:
+            elem = f"_rt.optional({elem})"
+        if t.container is None:
+            return elem
+        if t.container == "array":
+            return f"_rt.array({elem}, {t.size})"
+        if t.container in ("map", "hash"):
+            assert t.key is not None
+            return f"_rt.{_CONTAINER_CODEC[t.container]}({self.plain_codec(t.key)}, {elem})"
+        return f"_rt.{_CONTAINER_CODEC[t.container]}({elem})"
+
+    def field_codec(self, s: ir.StructType, f: ir.Field) -> str:
+        """The name of the codec a field uses: a shared one, or the struct's own."""
+        t = f.type
+        if t.container is None and not t.optional:
+            return self.plain_codec(t.value)
+        return f"_F_{s.name}_{self.field_attr(f)}"
+
+    # ---- annotations and defaults ------------------------------------------------------
+    def plain_annotation(self, ref: ir.TypeRef) -> str:
+        if ref.kind == "primitive":
+            py = _PY_TYPE.get(ref.name, "int")
+            if py == "Decimal":
+                self.uses.add("decimal")
+                return self.decimal
+            if py == "UUID":
+                self.uses.add("uuid")
+                return self.uuid
+            return py
+        return self.type_name(ref)
+
+    def annotation(self, t: ir.FieldType) -> str:
+        v = self.plain_annotation(t.value)
+        if t.optional:
+            self.uses.add("optional")
+            v = f"{self.optional}[{v}]"
+        if t.container in ("array", "vector", "list"):
+            return f"list[{v}]"
+        if t.container == "set":
+            return f"set[{v}]"
+        if t.container in ("map", "hash"):
+            assert t.key is not None
+            return f"dict[{self.plain_annotation(t.key)}, {v}]"
+        return v
+
+    def zero(self, ref: ir.TypeRef) -> Tuple[str, bool]:
+        """(expression, computed) for a plain type's value without a declared default;
+        computed means the expression must be evaluated per object."""
+        if ref.kind == "primitive":
+            if ref.name == "decimal":
+                self.uses.add("decimal")
+                return f'{self.decimal}("0")', False
+            return _ZERO.get(ref.name, "0"), False
+        if ref.kind == "struct":
+            return f"{self.type_name(ref)}()", True
+        t = self.schema.lookup(ref)
+        assert isinstance(t, ir.EnumType)
+        for v in t.values:
+            if v.value == 0:
+                return f"{self.type_name(ref)}.{_member_name(v.name)}", False
+        if ref.kind == "flags" and t.values:
+            return f"{self.type_name(ref)}(0)", False
+        return "0", False
+
+    def literal(self, f: ir.Field) -> Tuple[str, str]:
+        """(kind, expression) of a field's declared default: kind is 'literal',
+        'computed' (evaluated per object) or 'null'."""
+        d = f.default
+        ref = f.type.value
+        assert d is not None
+        if d.kind == "null":
+            return "null", "None"
+        if d.kind == "bool":
+            return "literal", "True" if d.value else "False"
+        if d.kind in ("integer", "float") and ref.kind == "primitive":
+            if ref.name in ("float", "double"):
+                return "literal", repr(float(d.value))  # type: ignore[arg-type]
+            if ref.name == "decimal":
+                self.uses.add("decimal")
+                return "literal", f'{self.decimal}("{d.value}")'
+            return "literal", str(int(d.value))  # type: ignore[arg-type]
+        if d.kind == "decimal":
+            self.uses.add("decimal")
+            return "literal", f'{self.decimal}("{d.value}")'
+        if d.kind == "string":
+            return "literal", repr(d.value)
+        if d.kind == "timestamp":
+            return "literal", str(d.value)
+        if d.kind == "utc":
+            return "computed", "_rt.utc()"
+        if d.kind == "uuid":
+            if d.value == "00000000-0000-0000-0000-000000000000":
+                return "literal", "_rt.NIL_UUID"
+            self.uses.add("uuid")
+            return "literal", f'{self.uuid}("{d.value}")'
+        if d.kind in ("uuid1", "uuid4"):
+            return "computed", f"_rt.{d.kind}()"
+        if d.kind in ("enum", "flags"):
+            cls = self.type_name(ref)
+            if d.names:
+                return "literal", " | ".join(f"{cls}.{_member_name(n)}" for n in d.names)
+            return "literal", f"{cls}({d.value})"
+        raise AssertionError(f"default kind {d.kind}")
+
+    def default(self, f: ir.Field) -> Tuple[str, str, str]:
+        """(parameter annotation, parameter default, value expression) for __init__. The
+        value expression uses the parameter `name`; computed defaults are made per call
+        (the parameter then defaults to None, or to _rt.DEFAULT where None means null)."""
+        t = f.type
+        ann = self.annotation(t)
+        name = self.field_attr(f)
+        if t.container is not None:
+            if t.container == "array":
+                elem, computed = ("None", False) if t.optional else self.zero(t.value)
+                value = (f"[{elem} for _ in range({t.size})]" if computed
+                         else f"[{elem}] * {t.size}")
+            else:
+                value = {"set": "set()", "map": "{}", "hash": "{}"}.get(t.container, "[]")
+            self.uses.add("optional")
+            return f"{self.optional}[{ann}]", "None", f"{value} if {name} is None else {name}"
+        if t.optional:
+            if f.default is None:
+                return ann, "None", name
+            kind, expr = self.literal(f)
+            if kind == "computed":
+                return ann, "_rt.DEFAULT", f"{expr} if {name} is _rt.DEFAULT else {name}"
+            return ann, expr, name
+        if f.default is not None:
+            kind, expr = self.literal(f)
+        else:
+            expr, computed = self.zero(t.value)
+            kind = "computed" if computed else "literal"
+        if kind == "computed":
+            self.uses.add("optional")
+            return f"{self.optional}[{ann}]", "None", f"{expr} if {name} is None else {name}"
+        return ann, expr, name
+
+    # ---- module ------------------------------------------------------------------------
+    def render(self) -> str:
+        body = Printer(indent=self.options.indent, tabs=self.options.tabs)
+        self.p = body
+        structs = self.ordered_structs()
+        for t in self.pkg.types:
+            if isinstance(t, ir.EnumType):
+                self.emit_enum(t)
+        for s in structs:
+            self.emit_class(s)
+        self.emit_codecs(structs)
+        for s in structs:
+            self.emit_struct_codec(s)
+        self.emit_models(structs)
+        if self.options.proto:
+            self.emit_protocol()
+        head = Printer(indent=self.options.indent, tabs=self.options.tabs)
+        self.p = head
+        self.emit_header()
+        return head.text() + "\n" + body.text()
+
+    def ordered_structs(self) -> List[ir.StructType]:
+        """Structs with what they hold by value (and their bases) first, else in
+        declaration order: the runtime sizes a struct from its fields' codecs."""
+        local = {s.name: s for s in self.pkg.structs}
+        done: List[ir.StructType] = []
+        seen: Set[str] = set()
+
+        def visit(s: ir.StructType) -> None:
+            if s.name in seen:
+                return
+            seen.add(s.name)
+            deps = [s.base] if s.base else []
+            for f in s.all_fields:
+                if f.type.value.kind == "struct" and f.type.container in (None, "array"):
+                    deps.append(f.type.value)
+            for ref in deps:
+                if ref.package == self.pkg.name and ref.name in local:
+                    visit(local[ref.name])
+            done.append(s)
+
+        for s in self.pkg.structs:
+            visit(s)
+        return done
+
+    def emit_header(self) -> None:
+        p = self.p
+        source = os.path.basename(self.pkg.path)
+        p.print(f"# Generated by fastwire {__version__} from {source} (package {self.pkg.name}). "
+                "Do not edit.")
+        doc = _docstring(self.pkg.doc) or _docstring(f"The {self.pkg.name} package.")
+        p.print(doc)
+        p.blank()
+        p.print("from __future__ import annotations")
+        p.blank()
+        if any(isinstance(t, ir.EnumType) for t in self.pkg.types):
+            p.print("import enum")
+        if "decimal" in self.uses:
+            p.print("from decimal import Decimal" + (" as _Decimal" if self.decimal != "Decimal"
+                                                     else ""))
+        if "optional" in self.uses:
+            p.print("from typing import Optional" + (" as _Optional"
+                                                     if self.optional != "Optional" else ""))
+        if "uuid" in self.uses:
+            p.print("from uuid import UUID" + (" as _UUID" if self.uuid != "UUID" else ""))
+        p.blank()
+        p.print("import fastwire_runtime as _rt")
+        if self.pkg.imports:
+            p.blank()
+            p.print("if __package__:")
+            p.indent()
+            for name in self.pkg.imports:
+                p.print(f"from . import {name} as _{name}")
+            p.outdent()
+            p.print("else:  # the generated modules side by side on sys.path")
+            p.indent()
+            for name in self.pkg.imports:
+                p.print(f"import {name} as _{name}")
+            p.outdent()
+
+    def gap(self) -> None:
+        """Two blank lines, as between top-level definitions."""
+        self.p.blank()
+        self.p.print("")
+
+    # ---- enums -------------------------------------------------------------------------
+    def emit_enum(self, e: ir.EnumType) -> None:
+        p = self.p
+        self.gap()
+        base = "IntFlag" if e.kind == "flags" else "IntEnum"
+        p.print(f"class {_pyname(e.name)}(enum.{base}):")
+        p.indent()
+        doc = _docstring(e.doc)
+        if doc:
+            p.print(doc)
+            if e.values:
+                p.blank()
+        for v in e.values:
+            if v.doc:
+                p.print(f"# {v.doc.strip()}")
+            note = "  # deprecated" if v.deprecated else ""
+            p.print(f"{_member_name(v.name)} = {v.value}{note}")
+        if not e.values and not doc:
+            p.print("pass")
+        p.outdent()
+
+    # ---- classes -----------------------------------------------------------------------
+    def emit_class(self, s: ir.StructType) -> None:
+        p = self.p
+        name = _pyname(s.name)
+        base = f"({self.type_name(s.base)})" if s.base else ""
+        own = s.fields
+        self.gap()
+        p.print(f"class {name}{base}:")
+        p.indent()
+        doc = _docstring(s.doc)
+        if doc:
+            p.print(doc)
+            p.blank()
+        slots = ", ".join(f'"{self.field_attr(f)}"' for f in own)
+        p.print(f"__slots__ = ({slots}{',' if len(own) == 1 else ''})")
+        defaults = [(f, *self.default(f)) for f in s.all_fields]
+        if own:
+            p.blank()
+            for f, ann, _, _ in defaults:
+                if f not in own:
+                    continue
+                if f.doc:
+                    p.print(f"# {f.doc.strip()}")
+                notes = [n for n, on in (("[key]", f.key and not f.id), ("[id]", f.id),
+                                         ("[hidden]", f.hidden),
+                                         ("[deprecated]", f.deprecated)) if on]
+                note = f"  # {' '.join(notes)}" if notes else ""
+                p.print(f"{self.field_attr(f)}: {self.annotation(f.type)}{note}")
+        p.blank()
+        if s.all_fields:
+            params = "\n".join(f"{self.field_attr(f)}: {ann} = {param},"
+                               for f, ann, param, _ in defaults)
+            sets = "\n".join(f"self.{self.field_attr(f)} = {value}"
+                             for f, _, _, value in defaults)
+            p.print("""
+                def __init__(
+                    self,
+                    $params$
+                ) -> None:
+                    $sets$
+            """, params=params, sets=sets)
+        else:
+            p.print("""
+                def __init__(self) -> None:
+                    pass
+            """)
+        # Equality over every field; hashing and ordering by the [key] fields.
+        attrs = [self.field_attr(f) for f in s.all_fields]
+        if attrs:
+            terms = "\n    and ".join(f"self.{a} == other.{a}" for a in attrs)
+            same = f"return (\n    {terms}  # type: ignore[attr-defined]\n)"
+        else:
+            same = "return True"
+        p.blank()
+        p.print("""
+            def __eq__(self, other: object) -> bool:
+                if other.__class__ is not self.__class__:
+                    return NotImplemented
+                $same$
+        """, same=same)
+        keys = [self.field_attr(f) for f in s.key_fields]
+        p.blank()
+        if keys:
+            mine = ", ".join(f"self.{k}" for k in keys)
+            theirs = ", ".join(f"other.{k}" for k in keys)
+            if len(keys) > 1:
+                mine, theirs = f"({mine})", f"({theirs})"
+            p.print("""
+                def __hash__(self) -> int:
+                    return hash($mine$)
+
+                def __lt__(self, other: $cls$) -> bool:
+                    if other.__class__ is not self.__class__:
+                        return NotImplemented
+                    return $mine$ < $theirs$
+            """, mine=mine, theirs=theirs, cls=name)
+        else:
+            p.print("__hash__ = None  # type: ignore[assignment]  # no [key] fields")
+        p.blank()
+        p.print("""
+            def __repr__(self) -> str:
+                return _S_$name$.text(self)
+
+            __str__ = __repr__
+        """, name=s.name)
+        if self.options.json:
+            p.blank()
+            p.print("""
+                def to_json(self) -> str:
+                    \"\"\"This value as compact JSON text.\"\"\"
+                    return _S_$name$.dump_json(self)
+
+                @classmethod
+                def from_json(cls, text: str | bytes) -> $cls$:
+                    \"\"\"A value from JSON text; raises fastwire_runtime.DecodeError.\"\"\"
+                    return _S_$name$.from_json(text)
+            """, name=s.name, cls=name)
+        p.outdent()
+
+    # ---- codec objects -----------------------------------------------------------------
+    def emit_codecs(self, structs: List[ir.StructType]) -> None:
+        p = self.p
+        enums = [t for t in self.pkg.types if isinstance(t, ir.EnumType)]
+        self.gap()
+        p.print("# Codecs: how each type is written and read (fastwire_runtime.wire).")
+        p.print("_new = object.__new__  # readers set every field, so they skip __init__")
+        for e in enums:
+            renamed = {_member_name(v.name): v.name for v in e.values
+                       if _member_name(v.name) != v.name}
+            extra = f", {renamed!r}" if renamed else ""
+            p.print(f'_E_{e.name} = _rt.{"flags" if e.kind == "flags" else "enum"}'
+                    f'({_pyname(e.name)}, "{e.base}"{extra})')
+        for s in structs:
+            base = f", {self.struct_codec(s.base)}" if s.base else ""
+            p.print(f'_S_{s.name} = _rt.StructCodec({_pyname(s.name)}, "{s.name}", '
+                    f"{s.type_number}{base})")
+
+    def emit_struct_codec(self, s: ir.StructType) -> None:
+        p = self.p
+        fields = s.all_fields
+        self.gap()
+        p.print(f"# {s.name} " + "-" * max(3, 86 - len(s.name)))
+        p.blank()
+        for f in fields:
+            if f.type.container is not None or f.type.optional:
+                p.print(f"{self.field_codec(s, f)} = {self.codec_expr(f.type)}")
+        self.emit_versioned(s)
+        if self.options.final:
+            self.emit_final(s)
+        table = []
+        for f in fields:
+            extra = ""
+            if self.field_attr(f) != f.name:
+                extra += f', attr="{self.field_attr(f)}"'
+            if f.hidden:
+                extra += ", hidden=True"
+            table.append(f'_rt.Field("{f.name}", {self.field_codec(s, f)}{extra}),')
+        fns = [f"_vput_{s.name}, _vget_{s.name}, _vcheck_{s.name},"]
+        if self.options.final:
+            fns.append(f"_fput_{s.name}, _fget_{s.name}, _fcheck_{s.name},")
+        self.gap()
+        p.print("""
+            _S_$name$.define(
+                $table$,
+                $body$,
+                $fns$
+            )
+        """, name=s.name, table="(\n    " + "\n    ".join(table) + "\n)" if table else "()",
+                body=self.body_size(s), fns="\n".join(fns))
+
+    def slot(self, f: ir.Field) -> Tuple[str, int]:
+        fmt = _slot_fmt(f.type, self.enum_base)
+        return fmt, _struct.calcsize("<" + fmt)
+
+    def body_size(self, s: ir.StructType) -> int:
+        return 8 + sum(self.slot(f)[1] for f in s.all_fields)
+
+    @staticmethod
+    def kind(f: ir.Field) -> str:
+        t = f.type
+        if t.container == "array":
+            return "array"
+        if t.container is not None:
+            return "collection"
+        if t.optional:
+            return "optional"
+        ref = t.value
+        if ref.kind in ("enum", "flags"):
+            return "enum"
+        if ref.kind == "struct":
+            return "struct"
+        if ref.name in ("string", "bytes", "uuid", "decimal"):
+            return ref.name
+        return "number"
+
+    def takes_depth(self, f: ir.Field) -> bool:
+        return self.kind(f) in ("struct", "optional", "array", "collection")
+
+    @staticmethod
+    def lines(items: List[str], suffix: str = ",") -> str:
+        return "\n".join(x + suffix for x in items)
+
+    @staticmethod
+    def unpack(names: List[str], call: str) -> str:
+        """`a_, b_ = call`, wrapped in parentheses when long."""
+        if len(names) == 1:
+            return f"{names[0]}, = {call}"
+        line = ", ".join(names) + " = " + call
+        if len(line) <= 84:
+            return line
+        return "(\n    " + "\n    ".join(x + "," for x in names) + f"\n) = {call}"
+
+    # ---- versioned ---------------------------------------------------------------------
+    def emit_versioned(self, s: ir.StructType) -> None:
+        p = self.p
+        n = s.name
+        fields = s.all_fields
+        body = self.body_size(s)
+        write_fmt = "".join(self.slot(f)[0] for f in fields)
+        read_fmt = "".join(f"{self.slot(f)[1]}x" if self.kind(f) == "array" else self.slot(f)[0]
+                           for f in fields)
+        if fields:
+            p.print(f'_VL_{n} = _rt.layout("{write_fmt}")')
+            if read_fmt != write_fmt:
+                p.print(f'_VR_{n} = _rt.layout("{read_fmt}")  # arrays are read by their codecs')
+        p.print(f"_VH_{n} = _rt.header({body}, {s.type_number})")
+        reader = f"_VR_{n}" if read_fmt != write_fmt else f"_VL_{n}"
+        cls = _pyname(n)
+        offsets: List[int] = []  # where each field's slot starts in the body
+        at = 8
+        for f in fields:
+            offsets.append(at)
+            at += self.slot(f)[1]
+
+        def raw(f: ir.Field, direct: bool = False) -> List[str]:
+            """The targets a field's slot values unpack to (arrays: read by position);
+            `direct`: plain numbers straight into the new value's attribute."""
+            a = self.field_attr(f)
+            k = self.kind(f)
+            if k == "array":
+                return []
+            if k == "optional":
+                return [f"{a}_", f"{a}_o"]
+            return [f"v.{a}" if direct and k == "number" else f"{a}_"]
+
+        # serialize
+        self.gap()
+        if fields:
+            p.print("""
+                def _vput_$n$(buf, base, v):
+                    pos = len(buf)
+                    buf += _VH_$n$
+                    _VL_$n$.pack_into(
+                        buf,
+                        pos + 8,
+                        $values$
+                    )
+                    return pos - base
+            """, n=n, values=self.lines([self.vput_expr(s, f) for f in fields]))
+        else:
+            p.print("""
+                def _vput_$n$(buf, base, v):
+                    pos = len(buf)
+                    buf += _VH_$n$
+                    return pos - base
+            """, n=n)
+
+        # deserialize
+        self.gap()
+        enter = f"pos, stored = _rt.venter(r, base, off, slot_end, {s.type_number}, d)"
+        if fields:
+            names = [x for f in fields for x in raw(f, direct=True)]
+            p.print("""
+                def _vget_$n$(r, base, off, slot_end, d):
+                    $enter$
+                    if stored < $body$:  # an older, shorter version: the rest keep defaults
+                        return _S_$n$.vget_older(r, pos, stored, d)
+                    v = _new($cls$)
+            """, n=n, enter=enter, body=body, cls=cls)
+            p.indent()
+            if names:
+                p.print(self.unpack(names, f"{reader}.unpack_from(r.buf, pos + 8)"))
+            if any(self.takes_depth(f) for f in fields):
+                p.print("d -= 1")
+            for f, off in zip(fields, offsets):
+                if self.kind(f) != "number":
+                    p.print(f"v.{self.field_attr(f)} = {self.vget_expr(s, f, off, self.slot(f)[1])}")
+            p.print("return v")
+            p.outdent()
+        else:
+            p.print("""
+                def _vget_$n$(r, base, off, slot_end, d):
+                    $enter$
+                    return $cls$()
+            """, n=n, enter=enter, cls=cls)
+
+        # verify
+        self.gap()
+        checks = [(f, self.vcheck_stmt(s, f, off, self.slot(f)[1]))
+                  for f, off in zip(fields, offsets)]
+        checks = [(f, c) for f, c in checks if c]
+        p.print("""
+            def _vcheck_$n$(r, base, off, slot_end, d):
+                $enter$
+        """, n=n, enter=enter)
+        p.indent()
+        if checks:
+            p.print("""
+                if stored < $body$:
+                    return _S_$n$.vcheck_older(r, pos, stored, d)
+            """, n=n, body=body)
+            used = {f.name for f, _ in checks}
+            names = [x if f.name in used else "_" for f in fields for x in raw(f)]
+            p.print(self.unpack(names, f"{reader}.unpack_from(r.buf, pos + 8)"))
+            if any(self.takes_depth(f) for f, _ in checks):
+                p.print("d -= 1")
+            for _, c in checks:
+                p.print(c)
+        p.outdent()
+
+    def vput_expr(self, s: ir.StructType, f: ir.Field) -> str:
+        k = self.kind(f)
+        v = f"v.{self.field_attr(f)}"
+        if k in ("number", "enum"):
+            return v
+        if k == "uuid":
+            return f"_rt.uuid_bytes({v})"
+        if k == "decimal":
+            return f"_rt.decimal_bytes({v})"
+        if k == "string":
+            return f"_rt.vput_str(buf, pos, {v})"
+        if k == "bytes":
+            return f"_rt.vput_bytes(buf, pos, {v})"
+        if k == "struct":
+            return f"{self.struct_fn(f.type.value, 'vput')}(buf, pos, {v})"
+        star = "*" if k in ("optional", "array") else ""
+        return f"{star}{self.field_codec(s, f)}.vput(buf, pos, {v})"
+
+    def vget_expr(self, s: ir.StructType, f: ir.Field, off: int, size: int) -> str:
+        k = self.kind(f)
+        a = f"{self.field_attr(f)}_"
+        end = f"pos + {off + size}"
+        if k == "number":
+            return a
+        if k == "enum":
+            return f"{self.enum_codec(f.type.value)}.of[{a}]"
+        if k == "uuid":
+            return f"_rt.uuid_of({a})"
+        if k == "decimal":
+            return f"_rt.decimal_of({a})"
+        if k == "string":
+            return f"_rt.vget_str(r, pos, {a}, {end})"
+        if k == "bytes":
+            return f"_rt.vget_bytes(r, pos, {a}, {end})"
+        if k == "struct":
+            return f"{self.struct_fn(f.type.value, 'vget')}(r, pos, {a}, {end}, d)"
+        c = self.field_codec(s, f)
+        if k == "optional":
+            return f"{c}.vget(r, pos, {a}, {self.field_attr(f)}_o, {end}, d)"
+        if k == "array":
+            return f"{c}.vget_slot(r, pos + {off}, pos, d)"
+        return f"{c}.vget(r, pos, {a}, {end}, d)"
+
+    def vcheck_stmt(self, s: ir.StructType, f: ir.Field, off: int, size: int) -> str:
+        k = self.kind(f)
+        a = f"{self.field_attr(f)}_"
+        end = f"pos + {off + size}"
+        if k in ("number", "enum", "uuid"):
+            return ""
+        if k == "decimal":
+            return f"_rt.vcheck_decimal({a})"
+        if k in ("string", "bytes"):
+            return f"_rt.vcheck_str(r, pos, {a}, {end})"
+        if k == "struct":
+            return f"{self.struct_fn(f.type.value, 'vcheck')}(r, pos, {a}, {end}, d)"
+        c = self.field_codec(s, f)
+        if k == "optional":
+            return f"{c}.vcheck(r, pos, {a}, {self.field_attr(f)}_o, {end}, d)"
+        if k == "array":
+            if self.trivial_array(f):
+                return ""
+            return f"{c}.vcheck_slot(r, pos + {off}, pos, d)"
+        return f"{c}.vcheck(r, pos, {a}, {end}, d)"
+
+    @staticmethod
+    def trivial_array(f: ir.Field) -> bool:
+        """An array whose elements verify trivially (numbers, enums, uuids)."""
+        ref = f.type.value
+        if f.type.optional:
+            return False
+        if ref.kind in ("enum", "flags"):
+            return True
+        return ref.kind == "primitive" and ref.name not in ("string", "bytes", "decimal")
+
+    # ---- final -------------------------------------------------------------------------
+    def final_groups(self, s: ir.StructType) -> List[Tuple[str, List[ir.Field]]]:
+        """Fields in order, consecutive fixed-size scalars grouped into runs."""
+        groups: List[Tuple[str, List[ir.Field]]] = []
+        for f in s.all_fields:
+            k = self.kind(f)
+            if k in ("number", "enum", "uuid", "decimal"):
+                if groups and groups[-1][0] == "run":
+                    groups[-1][1].append(f)
+                else:
+                    groups.append(("run", [f]))
+            else:
+                groups.append((k, [f]))
+        return groups
+
+    def emit_final(self, s: ir.StructType) -> None:
+        p = self.p
+        n = s.name
+        groups = self.final_groups(s)
+        runs: List[Tuple[str, int]] = []  # (layout name, size) of each run, in order
+        if any(kind == "run" for kind, _ in groups):
+            self.gap()
+        for kind, fs in groups:
+            if kind == "run":
+                fmt = "".join(self.slot(f)[0] for f in fs)
+                runs.append((f"_FL_{n}_{len(runs)}", _struct.calcsize("<" + fmt)))
+                p.print(f'{runs[-1][0]} = _rt.layout("{fmt}")')
+        nested = any(k in ("struct", "optional", "array", "collection") for k, _ in groups)
+        guard = "if d < 1:\n    _rt.fail_deep()" + ("\nd -= 1" if nested else "")
+
+        # serialize
+        puts: List[str] = []
+        run = 0
+        for kind, fs in groups:
+            if kind == "run":
+                args = ", ".join(self.vput_expr(s, f) for f in fs)
+                puts.append(f"buf += {runs[run][0]}.pack({args})")
+                run += 1
+                continue
+            f = fs[0]
+            v = f"v.{self.field_attr(f)}"
+            if kind in ("string", "bytes"):
+                puts.append(f"_rt.fput_{'str' if kind == 'string' else 'bytes'}(buf, {v})")
+            elif kind == "struct":
+                puts.append(f"{self.struct_fn(f.type.value, 'fput')}(buf, {v})")
+            else:
+                puts.append(f"{self.field_codec(s, f)}.fput(buf, {v})")
+        self.gap()
+        p.print("""
+            def _fput_$n$(buf, v):
+                $puts$
+        """, n=n, puts="\n".join(puts) or "pass")
+
+        # deserialize and verify; the sizes of runs are added to p lazily (`pending`).
+        gets: List[str] = []
+        checks: List[str] = []
+        values: List[str] = []
+        pending = 0
+        run = 0
+
+        def at() -> str:
+            return f"p + {pending}" if pending else "p"
+
+        for kind, fs in groups:
+            if kind == "run":
+                names = [f"v.{self.field_attr(f)}" if self.kind(f) == "number"
+                         else f"{self.field_attr(f)}_" for f in fs]
+                gets.append(self.unpack(names, f"{runs[run][0]}.unpack_from(r.buf, {at()})"))
+                values.extend(f"v.{self.field_attr(f)} = {self.vget_expr(s, f, 0, 0)}"
+                              for f in fs if self.kind(f) != "number")
+                k = 0
+                for f in fs:
+                    if self.kind(f) == "decimal":
+                        checks.append(f"_rt.DECIMAL.fcheck(r, p + {pending + k}, d)")
+                    k += self.slot(f)[1]
+                pending += runs[run][1]
+                run += 1
+                continue
+            f = fs[0]
+            a = f"{self.field_attr(f)}_"
+            if kind in ("string", "bytes"):
+                get = f"_rt.fget_{'str' if kind == 'string' else 'bytes'}(r, {at()})"
+                check = f"_rt.fcheck_str(r, {at()})"
+            elif kind == "struct":
+                get = f"{self.struct_fn(f.type.value, 'fget')}(r, {at()}, d)"
+                check = f"{self.struct_fn(f.type.value, 'fcheck')}(r, {at()}, d)"
+            else:
+                get = f"{self.field_codec(s, f)}.fget(r, {at()}, d)"
+                check = f"{self.field_codec(s, f)}.fcheck(r, {at()}, d)"
+            gets.append(f"v.{self.field_attr(f)}, p = {get}")
+            checks.append(f"p = {check}")
+            pending = 0
+        gets += values  # conversions of enums, uuids and decimals
+        gets.append(f"return v, {at()}")
+        self.gap()
+        p.print("""
+            def _fget_$n$(r, p, d):
+                $guard$
+                v = _new($cls$)
+                $gets$
+        """, n=n, guard=guard, cls=_pyname(n), gets="\n".join(gets))
+        self.gap()
+        p.print("""
+            def _fcheck_$n$(r, p, d):
+                $guard$
+                $checks$
+                return $end$
+        """, n=n, guard=guard, checks="\n".join(checks) or "# nothing of variable size",
+                end=at())
+
+    # ---- models and protocol -----------------------------------------------------------
+    def emit_models(self, structs: List[ir.StructType]) -> None:
+        p = self.p
+        for s in self.pkg.structs:
+            self.gap()
+            p.print(_MODEL, n=s.name, cls=_pyname(s.name))
+            if self.options.final:
+                self.gap()
+                p.print(_FINAL_MODEL, n=s.name, cls=_pyname(s.name))
+
+    def emit_protocol(self) -> None:
+        families = [("", "versioned", "Model")]
+        if self.options.final:
+            families.append(("Final", "final", "FinalModel"))
+        for prefix, format_name, model in families:
+            self.emit_sender(prefix, format_name, model)
+            self.emit_receiver(prefix, format_name, model)
+
+    def base_imports(self) -> List[str]:
+        """The direct imports no other direct import already imports (transitively): the
+        protocol classes derive from theirs, which keeps the MRO consistent."""
+        def reach(name: str, seen: Set[str]) -> Set[str]:
+            for i in self.schema.package(name).imports:
+                if i not in seen:
+                    seen.add(i)
+                    reach(i, seen)
+            return seen
+        imports = self.pkg.imports
+        return [i for i in imports if not any(i in reach(j, set()) for j in imports if j != i)]
+
+    @staticmethod
+    def table(name: str, items: List[str]) -> str:
+        """`name = {...}` with one entry per line."""
+        if not items:
+            return f"{name} = {{}}"
+        return f"{name} = {{\n    " + "\n    ".join(items) + "\n}"
+
+    def emit_sender(self, prefix: str, format_name: str, model: str) -> None:
+        imports = self.pkg.imports
+        bases = ", ".join(f"_{i}.{prefix}Sender" for i in self.base_imports()) or \
+            f"_rt.{prefix}Sender"
+        items = [f"**_{i}.{prefix}Sender._fbe_models," for i in imports]
+        items += [f"{_pyname(m.name)}: {m.name}{model}()," for m in self.pkg.messages]
+        self.gap()
+        self.p.print(_SENDER, prefix=prefix, bases=bases, pkg=self.pkg.name,
+                     format=format_name, table=self.table("_fbe_models", items))
+
+    def emit_receiver(self, prefix: str, format_name: str, model: str) -> None:
+        p = self.p
+        imports = self.pkg.imports
+        bases = ", ".join(f"_{i}.{prefix}Receiver" for i in self.base_imports()) or \
+            f"_rt.{prefix}Receiver"
+        items = [f"**_{i}.{prefix}Receiver._fbe_handlers," for i in imports]
+        items += [f'{m.type_number}: ({m.name}{model}(), "on_receive_{_snake(m.name)}"),'
+                  for m in self.pkg.messages]
+        self.gap()
+        p.print(_RECEIVER, prefix=prefix, bases=bases, pkg=self.pkg.name, format=format_name,
+                table=self.table("_fbe_handlers", items))
+        p.indent()
+        for m in self.pkg.messages:
+            p.blank()
+            p.print(_HOOK, snake=_snake(m.name), cls=_pyname(m.name), name=m.name)
+        p.outdent()
+
+
+_MODEL = '''
+    class $n$Model(_rt.Model):
+        """$cls$ as a versioned root model: serialize(), verify(), deserialize()."""
+
+        __slots__ = ()
+        codec = _S_$n$
+'''
+
+_FINAL_MODEL = '''
+    class $n$FinalModel(_rt.FinalModel):
+        """$cls$ as a final (compact) root model."""
+
+        __slots__ = ()
+        codec = _S_$n$
+'''
+
+_SENDER = '''
+    class $prefix$Sender($bases$):
+        """Sends the messages of $pkg$ and of the packages it imports ($format$)."""
+
+        $table$
+'''
+
+_RECEIVER = '''
+    class $prefix$Receiver($bases$):
+        """Receives the messages of $pkg$ and of the packages it imports ($format$):
+        override the on_receive_<message> hooks."""
+
+        $table$
+'''
+
+_HOOK = '''
+    def on_receive_$snake$(self, value: $cls$) -> None:
+        """Called for each $name$ received."""
+'''

@@ -1,0 +1,239 @@
+"""Models: one root struct as a self-contained message, in either binary format.
+
+    model = proto.AccountModel()              # versioned; proto.AccountFinalModel(): final
+    data = model.serialize(account)           # bytes (252 for the seed account)
+    model.verify(data)                        # True / False
+    model.validate(data)                      # 252, or raises DecodeError(code)
+    account = model.deserialize(data)         # checked: raises DecodeError on bad input
+
+Versioned layout (spec §2.4): [u32 full_size][u32 8][struct body][heap]. Final (§3):
+[u32 size][u32 type][fields]. Several models may follow each other in one buffer: pass
+`offset` and step by the size that `validate` returns (or `size(data, offset)`).
+
+deserialize() makes every check verify() makes, as it reads; it never needs a prior
+verify(). Once verify() accepts a buffer, deserialize() of it succeeds. Neither raises
+anything but DecodeError, and both stop at the limits (`Limits`): nesting depth,
+message size, counts that do not fit the bytes left, blocks reached twice.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Any, ClassVar, Optional, Tuple
+
+from .errors import DecodeError, EncodeError, FastwireError, fail
+from .limits import DEFAULT_LIMITS, Limits
+from .wire import Reader, StructCodec
+
+_U32 = struct.Struct("<I")
+_II = struct.Struct("<II")
+_u32_from = _U32.unpack_from
+_ii_into = _II.pack_into
+_HEAD = bytes(8)
+_MAX_MESSAGE = 0xFFFFFFFF
+
+# What user values that do not fit the schema raise inside the writers.
+_ENCODE_ERRORS = (struct.error, TypeError, ValueError, AttributeError, OverflowError,
+                  KeyError, IndexError, RecursionError)
+
+
+def _encode_error(value: Any, err: BaseException) -> EncodeError:
+    return EncodeError(f"cannot serialize {type(value).__name__}: "
+                       f"{type(err).__name__}: {err}")
+
+
+def _message(buf: Any, offset: int, full: int) -> bytes:
+    """Exactly the model's bytes, as `bytes` (copied only when it is not already so)."""
+    if offset == 0 and type(buf) is bytes and len(buf) == full:
+        return buf
+    return bytes(buf[offset:offset + full])
+
+
+class _ModelBase:
+    __slots__ = ("limits",)
+
+    codec: ClassVar[StructCodec]
+
+    def __init__(self, limits: Optional[Limits] = None) -> None:
+        self.limits = limits or DEFAULT_LIMITS
+
+    @property
+    def type(self) -> int:
+        """The root struct's type number."""
+        return self.codec.type
+
+    def size(self, buf: Any, offset: int = 0) -> int:
+        """The size the model at `offset` declares (0 when fewer than 4 bytes remain)."""
+        return _u32_from(buf, offset)[0] if len(buf) - offset >= 4 else 0
+
+    def verify(self, buf: Any, offset: int = 0) -> bool:
+        """True when the model at `offset` is valid: deserialize() will succeed."""
+        try:
+            self.validate(buf, offset)
+        except DecodeError:
+            return False
+        return True
+
+    def serialize(self, value: Any) -> bytes:
+        buf = bytearray()
+        self.serialize_into(buf, value)
+        return bytes(buf)
+
+    def serialize_into(self, buf: bytearray, value: Any) -> int:  # pragma: no cover
+        raise NotImplementedError
+
+    def validate(self, buf: Any, offset: int = 0) -> int:  # pragma: no cover
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.limits!r})"
+
+
+class Model(_ModelBase):
+    """A root struct in the versioned format (the default format)."""
+
+    __slots__ = ()
+
+    def serialize(self, value: Any) -> bytes:
+        """The value as one versioned root model."""
+        buf = bytearray(_HEAD)
+        try:
+            off = self.codec.vput(buf, 0, value)
+            _ii_into(buf, 0, len(buf), off)
+        except FastwireError:
+            raise
+        except _ENCODE_ERRORS as err:
+            raise _encode_error(value, err) from err
+        return bytes(buf)
+
+    def serialize_into(self, buf: bytearray, value: Any) -> int:
+        """Appends the value as a root model to `buf`; returns its size."""
+        start = len(buf)
+        buf += _HEAD
+        try:
+            off = self.codec.vput(buf, start, value)
+            _ii_into(buf, start, len(buf) - start, off)
+        except FastwireError:
+            del buf[start:]
+            raise
+        except _ENCODE_ERRORS as err:
+            del buf[start:]
+            raise _encode_error(value, err) from err
+        return len(buf) - start
+
+    def _root(self, buf: Any, offset: int) -> Tuple[Reader, int]:
+        avail = len(buf) - offset
+        if offset < 0 or avail < 8:
+            fail("truncated")
+        full = _u32_from(buf, offset)[0]
+        if full > self.limits.max_message_size:
+            fail("too_large", f"{full} bytes")
+        if full > avail:
+            fail("truncated")
+        if full < 16:
+            fail("bad_size")
+        if offset or len(buf) != full or type(buf) is not bytes:
+            buf = bytes(buf[offset:offset + full])  # exactly the message, immutable
+        return Reader(buf, full - 8, self.limits.max_zero_size_elements), full
+
+    def validate(self, buf: Any, offset: int = 0) -> int:
+        """Checks the model at `offset`; returns its size or raises DecodeError."""
+        r, full = self._root(buf, offset)
+        try:
+            self.codec.vcheck(r, 0, _u32_from(r.buf, 4)[0], 8, self.limits.max_depth)
+        except struct.error:
+            fail("truncated")
+        except RecursionError:
+            fail("too_deep")
+        return full
+
+    def deserialize(self, buf: Any, offset: int = 0) -> Any:
+        """Reads the model at `offset`. Raises DecodeError on malformed input."""
+        r = self._root(buf, offset)[0]
+        try:
+            return self.codec.vget(r, 0, _u32_from(r.buf, 4)[0], 8, self.limits.max_depth)
+        except struct.error:
+            fail("truncated")
+        except RecursionError:
+            fail("too_deep")
+
+    def deserialize_sized(self, buf: Any, offset: int = 0) -> Tuple[Any, int]:
+        """(value, model size): for reading models that follow each other."""
+        return self.deserialize(buf, offset), _u32_from(buf, offset)[0]
+
+
+class FinalModel(_ModelBase):
+    """A root struct in the final (compact) format."""
+
+    __slots__ = ()
+
+    def serialize(self, value: Any) -> bytes:
+        buf = bytearray(_HEAD)
+        try:
+            self.codec.fput(buf, value)
+            _ii_into(buf, 0, len(buf), self.codec.type)
+        except FastwireError:
+            raise
+        except _ENCODE_ERRORS as err:
+            raise _encode_error(value, err) from err
+        return bytes(buf)
+
+    def serialize_into(self, buf: bytearray, value: Any) -> int:
+        start = len(buf)
+        buf += _HEAD
+        try:
+            self.codec.fput(buf, value)
+            _ii_into(buf, start, len(buf) - start, self.codec.type)
+        except FastwireError:
+            del buf[start:]
+            raise
+        except _ENCODE_ERRORS as err:
+            del buf[start:]
+            raise _encode_error(value, err) from err
+        return len(buf) - start
+
+    def _root(self, buf: Any, offset: int) -> Tuple[Reader, int]:
+        avail = len(buf) - offset
+        if offset < 0 or avail < 8:
+            fail("truncated")
+        size = _u32_from(buf, offset)[0]
+        if size > self.limits.max_message_size:
+            fail("too_large", f"{size} bytes")
+        if size > avail:
+            fail("truncated")
+        if size < 8:
+            fail("bad_size")
+        found = _u32_from(buf, offset + 4)[0]
+        if found != self.codec.type:
+            fail("bad_type", f"{found} where {self.codec.type} was expected")
+        data = _message(buf, offset, size)
+        return Reader(data, 0, self.limits.max_zero_size_elements), size
+
+    @staticmethod
+    def _end(p: int, size: int) -> None:
+        if p != size:  # the fields must fill the model exactly
+            fail("truncated" if p > size else "bad_size")
+
+    def validate(self, buf: Any, offset: int = 0) -> int:
+        r, size = self._root(buf, offset)
+        try:
+            self._end(self.codec.fcheck(r, 8, self.limits.max_depth), size)
+        except struct.error:
+            fail("truncated")
+        except RecursionError:
+            fail("too_deep")
+        return size
+
+    def deserialize(self, buf: Any, offset: int = 0) -> Any:
+        r, size = self._root(buf, offset)
+        try:
+            value, p = self.codec.fget(r, 8, self.limits.max_depth)
+        except struct.error:
+            fail("truncated")
+        except RecursionError:
+            fail("too_deep")
+        self._end(p, size)
+        return value
+
+    def deserialize_sized(self, buf: Any, offset: int = 0) -> Tuple[Any, int]:
+        return self.deserialize(buf, offset), _u32_from(buf, offset)[0]

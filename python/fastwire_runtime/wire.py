@@ -1,0 +1,1541 @@
+"""Codecs: how each schema type sits in the versioned format (spec §2), in the final
+format (§3), in JSON (§4) and in the printout.
+
+Generated modules hold the per-struct hot paths (straight-line code over one
+precompiled `struct.Struct` per struct body); everything else is here and shared: the
+bounds-checked helpers those paths call, and one codec object per schema type, which
+collections, optionals and the generic paths (older struct versions, JSON, printing)
+compose:
+
+    codec = vector(STRING)                      # string[]
+    buf = bytearray(8)
+    off = codec.vput(buf, 0, ["a", "b"])        # appends [count][slots][blocks]; the offset
+    codec.text(["a", "b"])                      # '[2]["a","b"]'
+
+Versioned interface (positions are absolute in the message; `base` is the position
+offsets are relative to; `d` is how many struct levels may still be entered):
+  slot, fmt           the slot's size and its `struct` format (packed inline by structs)
+  multi               vput returns a tuple of slot values (optionals, arrays), else one
+  vput(buf, base, v)  appends v's heap blocks to buf in the reference's order (§2.1) and
+                      returns the slot value(s)
+  vwrite(buf, pos, base, v)   vput, then stores the slot at pos
+  vget_slot(r, pos, base, d) / vcheck_slot(r, pos, base, d)   checked read / verify
+Offset-holding codecs (string, bytes, collections, structs) also take the raw offset
+from an already unpacked body: vget(r, base, off, slot_end, d), vcheck(...); optionals
+take (flag, off): vget(r, base, flag, off, slot_end, d).
+Final: fmin (least wire size), fsize (fixed size or None), fput(buf, v),
+fget(r, p, d) -> (value, next p), fcheck(r, p, d) -> next p.
+JSON: dump_json(v) -> text, load_json(parsed) -> value, key_json / unkey_json for map
+keys. Printout: text(v).
+
+The checks follow fastwire's contract (the C++ runtime's `versioned.h`, docs in
+python/README.md): every offset leads forward to a block inside the message; counts fit
+in the bytes that remain; every block reached is charged to a budget of the message
+size (so shared blocks cannot multiply the work); struct sizes >= 8 and type numbers
+must match; struct nesting is bounded; decimal scales <= 28.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import struct
+import time
+import uuid
+from decimal import Decimal, InvalidOperation
+from json.encoder import encode_basestring as _json_text
+from json.encoder import encode_basestring_ascii as _json_ascii
+from operator import itemgetter
+from typing import Any, Callable, Dict, List, Optional, Sequence as _Seq, Tuple
+
+from ._format import json_double, text_char, text_decimal, text_double, text_wchar
+from .errors import EncodeError, fail
+
+UUID = uuid.UUID
+
+_U32 = struct.Struct("<I")
+_II = struct.Struct("<II")
+_BI = struct.Struct("<BI")
+_QII = struct.Struct("<QII")
+_u32 = _U32.pack
+_u32_from = _U32.unpack_from
+_u32_into = _U32.pack_into
+_ii_from = _II.unpack_from
+_bi_from = _BI.unpack_from
+_bi_into = _BI.pack_into
+_NULL = (0, 0)
+# [count x u32] layouts for the offsets of short vectors of structs, ready made.
+_OFFSETS = [struct.Struct("<%dI" % n) for n in range(33)]
+
+
+def _offsets(n: int) -> struct.Struct:
+    return _OFFSETS[n] if n < 33 else struct.Struct("<%dI" % n)
+
+
+def _json_string(s: str) -> str:
+    """A JSON string literal: UTF-8 as is (as RapidJSON writes), except that surrogates
+    (bytes a reader kept from text that was not UTF-8) are escaped, so the JSON text
+    stays encodable and reads back to the same bytes."""
+    if not s.isascii():
+        try:
+            s.encode()
+        except UnicodeEncodeError:
+            return _json_ascii(s)
+    return _json_text(s)
+
+
+class Reader:
+    """One message being read or verified: its bytes (exactly the message), the budget
+    of bytes the walk may still visit (versioned) and the zero-size element cap (final)."""
+
+    __slots__ = ("buf", "end", "budget", "zcap")
+
+    def __init__(self, buf: bytes, budget: int, zcap: int) -> None:
+        self.buf = buf
+        self.end = len(buf)
+        self.budget = budget
+        self.zcap = zcap
+
+
+# ---- defaults ----------------------------------------------------------------------------
+
+
+class _Default:
+    """The sentinel for "compute the declared default" where None already means null."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "DEFAULT"
+
+
+DEFAULT: Any = _Default()
+
+
+def utc() -> int:
+    """The current time in nanoseconds since the Unix epoch (the `utc` default)."""
+    return time.time_ns()
+
+
+uuid1 = uuid.uuid1
+uuid4 = uuid.uuid4
+NIL_UUID = UUID(int=0)
+
+
+def header(body: int, type_number: int) -> bytes:
+    """A struct body's first bytes: [u32 size][u32 type], then zeros for the slots."""
+    return _II.pack(body, type_number) + bytes(body - 8)
+
+
+def layout(fmt: str) -> struct.Struct:
+    return struct.Struct("<" + fmt)
+
+
+# ---- versioned hot helpers (called by generated code) ------------------------------------
+
+
+def _utf8(s: str) -> bytes:
+    try:
+        return s.encode()
+    except UnicodeEncodeError:  # bytes a reader kept as surrogate escapes go back as they came
+        return s.encode("utf-8", "surrogateescape")
+
+
+def _text(data: bytes) -> str:
+    try:
+        return data.decode()
+    except UnicodeDecodeError:  # not UTF-8: kept byte for byte (surrogate escapes)
+        return data.decode("utf-8", "surrogateescape")
+
+
+def vput_str(buf: bytearray, base: int, s: str) -> int:
+    try:
+        data = s.encode()
+    except UnicodeEncodeError:
+        data = s.encode("utf-8", "surrogateescape")
+    pos = len(buf)
+    buf += _u32(len(data))
+    buf += data
+    return pos - base
+
+
+def vput_bytes(buf: bytearray, base: int, b: bytes) -> int:
+    pos = len(buf)
+    buf += _u32(len(b))
+    buf += b
+    return pos - base
+
+
+def _vblock(r: Reader, base: int, off: int, slot_end: int) -> Tuple[int, int]:
+    """Finds a [u32 length][length bytes] block; returns (payload position, length)."""
+    pos = base + off
+    end = r.end
+    if pos > end:
+        fail("truncated")
+    if pos < slot_end:
+        fail("bad_offset")
+    if pos + 4 > end:
+        fail("truncated")
+    n = _u32_from(r.buf, pos)[0]
+    pos += 4
+    if n > end - pos:
+        fail("truncated")
+    budget = r.budget - 4 - n
+    if budget < 0:
+        fail("over_budget")
+    r.budget = budget
+    return pos, n
+
+
+def vget_str(r: Reader, base: int, off: int, slot_end: int) -> str:
+    if not off:
+        return ""  # written by no FBE writer; accepted as empty
+    pos = base + off
+    end = r.end
+    if slot_end <= pos <= end - 4:  # the common case first; _vblock says what is wrong
+        buf = r.buf
+        n = _u32_from(buf, pos)[0]
+        pos += 4
+        budget = r.budget - 4 - n
+        if n <= end - pos and budget >= 0:
+            r.budget = budget
+            data = buf[pos:pos + n]
+            try:
+                return data.decode()
+            except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+                return data.decode("utf-8", "surrogateescape")
+    pos, n = _vblock(r, base, off, slot_end)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def vget_bytes(r: Reader, base: int, off: int, slot_end: int) -> bytes:
+    if not off:
+        return b""
+    pos, n = _vblock(r, base, off, slot_end)
+    return r.buf[pos:pos + n]
+
+
+def vcheck_str(r: Reader, base: int, off: int, slot_end: int) -> None:
+    if off:
+        _vblock(r, base, off, slot_end)
+
+
+def venter(r: Reader, base: int, off: int, slot_end: int, type_number: int,
+           d: int) -> Tuple[int, int]:
+    """Finds and checks a struct body; returns (its position, its stored size).
+
+    The offset must lead forward (past the slot holding it) to a header inside the
+    message; the stored size must be >= 8 and fit; the type must match; the nesting
+    must be within bounds; the body is charged to the budget."""
+    pos = base + off
+    end = r.end
+    if off and slot_end <= pos <= end - 8:
+        stored, found = _ii_from(r.buf, pos)
+        if 8 <= stored <= end - pos and found == type_number and d > 0:
+            budget = r.budget - stored
+            if budget >= 0:
+                r.budget = budget
+                return pos, stored
+    _venter_error(r, base, off, slot_end, type_number, d)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _venter_error(r: Reader, base: int, off: int, slot_end: int, type_number: int,
+                  d: int) -> None:
+    """Raises the error venter() found, checking in the C++ runtime's order."""
+    if not off:
+        fail("bad_offset")
+    pos = base + off
+    end = r.end
+    if pos > end:
+        fail("truncated")
+    if pos < slot_end:
+        fail("bad_offset")
+    if pos + 8 > end:
+        fail("truncated")
+    stored, found = _ii_from(r.buf, pos)
+    if stored < 8:
+        fail("bad_size")
+    if stored > end - pos:
+        fail("truncated")
+    if found != type_number:
+        fail("bad_type", f"{found} where {type_number} was expected")
+    if d < 1:
+        fail("too_deep")
+    fail("over_budget")
+
+
+def _vcount(r: Reader, base: int, off: int, slot_end: int, elem_slot: int) -> Tuple[int, int]:
+    """Finds a [u32 count][count x elem_slot] block; returns (first element, count)."""
+    pos = base + off
+    end = r.end
+    if slot_end <= pos <= end - 4:
+        n = _u32_from(r.buf, pos)[0]
+        pos += 4
+        size = n * elem_slot
+        budget = r.budget - 4 - size
+        if size <= end - pos and budget >= 0:
+            r.budget = budget
+            return pos, n
+    pos = base + off  # the precise error, in the C++ runtime's order
+    if pos > end:
+        fail("truncated")
+    if pos < slot_end:
+        fail("bad_offset")
+    if pos + 4 > end:
+        fail("truncated")
+    n = _u32_from(r.buf, pos)[0]
+    if n > (end - pos - 4) // elem_slot:
+        fail("truncated")
+    fail("over_budget")
+
+
+# ---- final hot helpers -------------------------------------------------------------------
+
+
+def fput_str(buf: bytearray, s: str) -> None:
+    data = _utf8(s)
+    buf += _u32(len(data))
+    buf += data
+
+
+def fput_bytes(buf: bytearray, b: bytes) -> None:
+    buf += _u32(len(b))
+    buf += b
+
+
+def fget_str(r: Reader, p: int) -> Tuple[str, int]:
+    n = _u32_from(r.buf, p)[0]
+    p += 4
+    q = p + n
+    if q > r.end:
+        fail("truncated")
+    return _text(r.buf[p:q]), q
+
+
+def fget_bytes(r: Reader, p: int) -> Tuple[bytes, int]:
+    n = _u32_from(r.buf, p)[0]
+    p += 4
+    q = p + n
+    if q > r.end:
+        fail("truncated")
+    return r.buf[p:q], q
+
+
+def fcheck_str(r: Reader, p: int) -> int:
+    q = p + 4 + _u32_from(r.buf, p)[0]
+    if q > r.end:
+        fail("truncated")
+    return q
+
+
+def fail_deep() -> None:
+    fail("too_deep")
+
+
+# ---- decimal and uuid --------------------------------------------------------------------
+
+_DECIMAL_MAX = (1 << 96) - 1
+_MASK64 = (1 << 64) - 1
+
+
+def decimal_bytes(value: Any) -> bytes:
+    """The 16 wire bytes of a decimal (spec §2.3): 96-bit integer, scale 0..28, sign."""
+    if not isinstance(value, Decimal):
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = Decimal(value)
+        else:
+            raise EncodeError(f"decimal expected, got {type(value).__name__}")
+    sign, digits, exponent = value.as_tuple()
+    if not isinstance(exponent, int):
+        raise EncodeError(f"decimal {value} is not finite")
+    n = int("".join(map(str, digits))) if digits else 0
+    if exponent > 0:
+        n *= 10 ** exponent
+        exponent = 0
+    while exponent < -28 and n % 10 == 0 and n:
+        n //= 10
+        exponent += 1
+    if exponent < -28:
+        if n:
+            raise EncodeError(f"decimal {value} has more than 28 decimal places")
+        exponent = -28
+    if n > _DECIMAL_MAX:
+        raise EncodeError(f"decimal {value} needs more than 96 bits")
+    return _QII.pack(n & _MASK64, n >> 64, (-exponent << 16) | (0x80000000 if sign else 0))
+
+
+def decimal_of(raw: bytes) -> Decimal:
+    """The decimal in 16 wire bytes; DecodeError(bad_value) for a scale above 28."""
+    low, high, flags = _QII.unpack(raw)
+    scale = (flags >> 16) & 0xFF
+    if scale > 28:
+        fail("bad_value", f"decimal scale {scale}")
+    n = (high << 64) | low
+    return Decimal((flags >> 31, tuple(map(int, str(n))), -scale))
+
+
+def vcheck_decimal(raw: bytes) -> None:
+    if raw[14] > 28:
+        fail("bad_value", f"decimal scale {raw[14]}")
+
+
+def uuid_bytes(value: Any) -> bytes:
+    if not isinstance(value, UUID):
+        raise EncodeError(f"uuid.UUID expected, got {type(value).__name__}")
+    return value.bytes
+
+
+def uuid_of(raw: bytes) -> UUID:
+    return UUID(bytes=raw)
+
+
+# ---- codecs ------------------------------------------------------------------------------
+
+
+class Codec:
+    """What every codec has; see the module docstring for the interface."""
+
+    name = "?"
+    slot = 4
+    fmt = "I"
+    multi = False
+    vtrivial = False
+    fsize: Optional[int] = None
+    fmin = 4
+    ftrivial = False
+    scalar = False
+
+    def default(self) -> Any:
+        raise NotImplementedError
+
+    def vwrite(self, buf: bytearray, pos: int, base: int, v: Any) -> None:
+        _u32_into(buf, pos, self.vput(buf, base, v))
+
+    def vget_slot(self, r: Reader, pos: int, base: int, d: int) -> Any:
+        return self.vget(r, base, _u32_from(r.buf, pos)[0], pos + 4, d)
+
+    def vcheck_slot(self, r: Reader, pos: int, base: int, d: int) -> None:
+        self.vcheck(r, base, _u32_from(r.buf, pos)[0], pos + 4, d)
+
+    def key_json(self, v: Any) -> str:
+        return self.dump_json(v)
+
+    def unkey_json(self, s: str) -> Any:
+        try:
+            parsed = json.loads(s, parse_float=Decimal)
+        except ValueError:
+            fail("invalid_argument", f"map key {s!r}")
+        return self.load_json(parsed)
+
+    def __repr__(self) -> str:
+        return f"<codec {self.name}>"
+
+
+class Scalar(Codec):
+    """A value held in the slot itself: numbers, bool, char, wchar, timestamp, enums,
+    flags, uuid, decimal. Subclasses convert between Python values and wire values."""
+
+    scalar = True
+    fmin = 0
+
+    def __init__(self, name: str, fmt: str) -> None:
+        self.name = name
+        self.fmt = fmt
+        self.st = struct.Struct("<" + fmt)
+        self.slot = self.fsize = self.fmin = self.st.size
+        self.vtrivial = self.ftrivial = True
+
+    # Wire value <-> Python value (identity for plain numbers).
+    def to_wire(self, v: Any) -> Any:
+        return v
+
+    def of_wire(self, raw: Any) -> Any:
+        return raw
+
+    def vput(self, buf: bytearray, base: int, v: Any) -> Any:
+        return self.to_wire(v)
+
+    def vwrite(self, buf: bytearray, pos: int, base: int, v: Any) -> None:
+        self.st.pack_into(buf, pos, self.to_wire(v))
+
+    def vget_slot(self, r: Reader, pos: int, base: int, d: int) -> Any:
+        return self.of_wire(self.st.unpack_from(r.buf, pos)[0])
+
+    def vcheck_slot(self, r: Reader, pos: int, base: int, d: int) -> None:
+        pass
+
+    def fput(self, buf: bytearray, v: Any) -> None:
+        buf += self.st.pack(self.to_wire(v))
+
+    def fget(self, r: Reader, p: int, d: int) -> Tuple[Any, int]:
+        return self.of_wire(self.st.unpack_from(r.buf, p)[0]), p + self.fsize
+
+    def fcheck(self, r: Reader, p: int, d: int) -> int:
+        return p + self.fsize
+
+    def pack_many(self, values: _Seq[Any]) -> bytes:
+        """n values as n consecutive slots."""
+        return struct.pack("<%d%s" % (len(values), self.fmt), *values)
+
+    def unpack_many(self, buf: bytes, pos: int, n: int) -> List[Any]:
+        return list(struct.unpack_from("<%d%s" % (n, self.fmt), buf, pos))
+
+    def check_many(self, buf: bytes, pos: int, n: int) -> None:
+        pass
+
+    def text(self, v: Any) -> str:
+        return str(v)
+
+
+class Bool(Scalar):
+    def default(self) -> bool:
+        return False
+
+    def dump_json(self, v: Any) -> str:
+        return "true" if v else "false"
+
+    def load_json(self, j: Any) -> bool:
+        if j is True or j is False:
+            return j
+        fail("bad_value", f"{self.name} expected, got {j!r}")
+
+    def text(self, v: Any) -> str:
+        return "true" if v else "false"
+
+
+class Int(Scalar):
+    """Integers, char and wchar (code units), timestamp (ns)."""
+
+    def __init__(self, name: str, fmt: str, lo: int, hi: int,
+                 text: Callable[[int], str] = str) -> None:
+        super().__init__(name, fmt)
+        self.lo, self.hi = lo, hi
+        self._text = text
+
+    def default(self) -> int:
+        return 0
+
+    def dump_json(self, v: Any) -> str:
+        return "%d" % v
+
+    def load_json(self, j: Any) -> int:
+        if type(j) is not int:
+            fail("bad_value", f"{self.name} expected, got {j!r}")
+        if not self.lo <= j <= self.hi:
+            fail("out_of_range", f"{j} does not fit {self.name}")
+        return j
+
+    def unkey_json(self, s: str) -> int:
+        t = s[1:] if s[:1] == "-" else s
+        if not t.isdigit() or not t.isascii():
+            fail("invalid_argument", f"map key {s!r} is not an integer")
+        return self.load_json(int(s))
+
+    def text(self, v: Any) -> str:
+        return self._text(v)
+
+
+_F32 = struct.Struct("<f")
+_INF = float("inf")
+
+
+def _as_float32(x: float) -> float:
+    """x rounded to the nearest float, as C's (float) conversion does."""
+    try:
+        return _F32.unpack(_F32.pack(x))[0]
+    except OverflowError:
+        return _INF if x > 0 else -_INF
+
+
+class Float(Scalar):
+    def __init__(self, name: str, fmt: str) -> None:
+        super().__init__(name, fmt)
+        self.single = fmt == "f"
+
+    def default(self) -> float:
+        return 0.0
+
+    def dump_json(self, v: Any) -> str:
+        return json_double(_as_float32(float(v)) if self.single else float(v))
+
+    def load_json(self, j: Any) -> float:
+        if type(j) in (int, float, Decimal):
+            x = float(j)
+        elif j == "NaN":
+            x = float("nan")
+        elif j == "Infinity":
+            x = float("inf")
+        elif j == "-Infinity":
+            x = float("-inf")
+        else:
+            fail("bad_value", f"{self.name} expected, got {j!r}")
+        if self.single:
+            y = _as_float32(x)
+            if y in (_INF, -_INF) and x not in (_INF, -_INF):
+                fail("out_of_range", f"{j} does not fit float")
+            x = y
+        return x
+
+    def unkey_json(self, s: str) -> float:
+        if s in ("NaN", "Infinity", "-Infinity"):
+            return self.load_json(s)
+        try:
+            return self.load_json(Decimal(s))
+        except InvalidOperation:
+            fail("invalid_argument", f"map key {s!r} is not a number")
+
+    def key_json(self, v: Any) -> str:
+        t = self.dump_json(v)
+        return t[1:-1] if t[0] == '"' else t
+
+    def text(self, v: Any) -> str:
+        return text_double(v)
+
+
+class UuidCodec(Scalar):
+    def default(self) -> UUID:
+        return NIL_UUID
+
+    def to_wire(self, v: Any) -> bytes:
+        return uuid_bytes(v)
+
+    def of_wire(self, raw: bytes) -> UUID:
+        return UUID(bytes=raw)
+
+    def pack_many(self, values: _Seq[Any]) -> bytes:
+        return b"".join(map(uuid_bytes, values))
+
+    def unpack_many(self, buf: bytes, pos: int, n: int) -> List[Any]:
+        return [UUID(bytes=buf[p:p + 16]) for p in range(pos, pos + 16 * n, 16)]
+
+    def dump_json(self, v: Any) -> str:
+        return '"' + str(v) + '"'
+
+    def load_json(self, j: Any) -> UUID:
+        if type(j) is not str:
+            fail("bad_value", f"uuid expected, got {j!r}")
+        try:
+            return UUID(j)
+        except ValueError:
+            fail("invalid_argument", f"{j!r} is not a uuid")
+
+    def key_json(self, v: Any) -> str:
+        return str(v)
+
+    def unkey_json(self, s: str) -> UUID:
+        return self.load_json(s)
+
+    def text(self, v: Any) -> str:
+        return '"' + str(v) + '"'
+
+
+class DecimalCodec(Scalar):
+    def __init__(self, name: str, fmt: str) -> None:
+        super().__init__(name, fmt)
+        self.vtrivial = self.ftrivial = False
+
+    def default(self) -> Decimal:
+        return Decimal(0)
+
+    def to_wire(self, v: Any) -> bytes:
+        return decimal_bytes(v)
+
+    def of_wire(self, raw: bytes) -> Decimal:
+        return decimal_of(raw)
+
+    def vcheck_slot(self, r: Reader, pos: int, base: int, d: int) -> None:
+        if r.buf[pos + 14] > 28:
+            fail("bad_value", "decimal scale above 28")
+
+    def fcheck(self, r: Reader, p: int, d: int) -> int:
+        if p + 16 > r.end:
+            fail("truncated")
+        if r.buf[p + 14] > 28:
+            fail("bad_value", "decimal scale above 28")
+        return p + 16
+
+    def pack_many(self, values: _Seq[Any]) -> bytes:
+        return b"".join(map(decimal_bytes, values))
+
+    def unpack_many(self, buf: bytes, pos: int, n: int) -> List[Any]:
+        return [decimal_of(buf[p:p + 16]) for p in range(pos, pos + 16 * n, 16)]
+
+    def check_many(self, buf: bytes, pos: int, n: int) -> None:
+        for p in range(pos + 14, pos + 16 * n, 16):
+            if buf[p] > 28:
+                fail("bad_value", "decimal scale above 28")
+
+    def dump_json(self, v: Any) -> str:
+        return '"' + text_decimal(v) + '"'
+
+    def load_json(self, j: Any) -> Decimal:
+        if type(j) is str:
+            try:
+                value = Decimal(j)
+            except InvalidOperation:
+                fail("invalid_argument", f"{j!r} is not a decimal")
+        elif type(j) in (int, Decimal):
+            value = Decimal(j)
+        else:
+            fail("bad_value", f"decimal expected, got {j!r}")
+        try:
+            decimal_bytes(value)
+        except EncodeError as err:
+            fail("out_of_range", str(err))
+        return value
+
+    def key_json(self, v: Any) -> str:
+        return text_decimal(v)
+
+    def unkey_json(self, s: str) -> Decimal:
+        return self.load_json(s)
+
+    def text(self, v: Any) -> str:
+        return text_decimal(v)
+
+
+class _Members(dict):
+    """raw wire value -> enum member; values no member has stay plain ints."""
+
+    __slots__ = ("cls", "flags")
+
+    def __missing__(self, raw: int) -> Any:
+        value: Any = raw
+        if self.flags:
+            try:
+                member = self.cls(raw)
+                if int(member) == raw:  # IntFlag folds some values (negative ones)
+                    value = member
+            except (ValueError, TypeError):
+                pass
+        if len(self) < 4096:  # bounded: the values come from untrusted input
+            self[raw] = value
+        return value
+
+
+class EnumCodec(Int):
+    """An enum (IntEnum) or flags (IntFlag) type over its underlying integer.
+
+    Reading keeps values without a member as plain ints. `names` maps the Python member
+    names that differ from the schema's (Python keywords get a trailing _)."""
+
+    def __init__(self, cls: Any, base: "Int", flags: bool = False,
+                 names: Optional[Dict[str, str]] = None) -> None:
+        super().__init__(cls.__name__, base.fmt, base.lo, base.hi)
+        self.cls = cls
+        self.flags = flags
+        renamed = names or {}
+        of = _Members()
+        of.cls, of.flags = cls, flags
+        # (value, schema name) in declaration order, aliases included.
+        self.declared = [(int(m), renamed.get(n, n)) for n, m in cls.__members__.items()]
+        for n, m in cls.__members__.items():
+            if not flags and m.name != n:
+                continue  # an alias; the first name of a value is its canonical member
+            of.setdefault(int(m), m)
+        self.of = of
+        self.names = {v: n for v, n in reversed(self.declared)}
+
+    def of_wire(self, raw: int) -> Any:
+        return self.of[raw]
+
+    def default(self) -> Any:
+        return self.of[0]
+
+    def unpack_many(self, buf: bytes, pos: int, n: int) -> List[Any]:
+        of = self.of
+        return [of[x] for x in struct.unpack_from("<%d%s" % (n, self.fmt), buf, pos)]
+
+    def load_json(self, j: Any) -> Any:
+        return self.of[super().load_json(j)]
+
+    def text(self, v: Any) -> str:
+        v = int(v)
+        if not self.flags:
+            return self.names.get(v, "<unknown>")
+        return "|".join(n for value, n in self.declared if value and v & value == value)
+
+
+class _Text(Codec):
+    """string and bytes: an offset to [u32 length][bytes]; final: [u32 length][bytes]."""
+
+    fmin = 4
+
+    def vcheck(self, r: Reader, base: int, off: int, slot_end: int, d: int) -> None:
+        if off:
+            _vblock(r, base, off, slot_end)
+
+    def fcheck(self, r: Reader, p: int, d: int) -> int:
+        return fcheck_str(r, p)
+
+
+class StringCodec(_Text):
+    name = "string"
+
+    def default(self) -> str:
+        return ""
+
+    def vput(self, buf: bytearray, base: int, v: str) -> int:
+        return vput_str(buf, base, v)
+
+    def vget(self, r: Reader, base: int, off: int, slot_end: int, d: int) -> str:
+        return vget_str(r, base, off, slot_end)
+
+    def fput(self, buf: bytearray, v: str) -> None:
+        fput_str(buf, v)
+
+    def fget(self, r: Reader, p: int, d: int) -> Tuple[str, int]:
+        return fget_str(r, p)
+
+    def dump_json(self, v: str) -> str:
+        return _json_string(v)
+
+    def load_json(self, j: Any) -> str:
+        if type(j) is not str:
+            fail("bad_value", f"string expected, got {j!r}")
+        return j
+
+    def key_json(self, v: str) -> str:
+        return v
+
+    def unkey_json(self, s: str) -> str:
+        return s
+
+    def text(self, v: str) -> str:
+        return '"' + v + '"'
+
+
+class BytesCodec(_Text):
+    name = "bytes"
+
+    def default(self) -> bytes:
+        return b""
+
+    def vput(self, buf: bytearray, base: int, v: bytes) -> int:
+        return vput_bytes(buf, base, v)
+
+    def vget(self, r: Reader, base: int, off: int, slot_end: int, d: int) -> bytes:
+        return vget_bytes(r, base, off, slot_end)
+
+    def fput(self, buf: bytearray, v: bytes) -> None:
+        fput_bytes(buf, v)
+
+    def fget(self, r: Reader, p: int, d: int) -> Tuple[bytes, int]:
+        return fget_bytes(r, p)
+
+    def dump_json(self, v: bytes) -> str:
+        return '"' + base64.b64encode(v).decode("ascii") + '"'
+
+    def load_json(self, j: Any) -> bytes:
+        if type(j) is not str:
+            fail("bad_value", f"base64 string expected, got {j!r}")
+        try:
+            return base64.b64decode(j, validate=True)
+        except (binascii.Error, ValueError):
+            fail("invalid_argument", "malformed base64")
+
+    def text(self, v: bytes) -> str:
+        return "bytes[%d]" % len(v)
+
+
+BOOL = Bool("bool", "?")
+BYTE = Int("byte", "B", 0, 0xFF)
+CHAR = Int("char", "B", 0, 0xFF, text_char)
+WCHAR = Int("wchar", "I", 0, 0xFFFFFFFF, text_wchar)
+INT8 = Int("int8", "b", -0x80, 0x7F)
+UINT8 = Int("uint8", "B", 0, 0xFF)
+INT16 = Int("int16", "h", -0x8000, 0x7FFF)
+UINT16 = Int("uint16", "H", 0, 0xFFFF)
+INT32 = Int("int32", "i", -0x80000000, 0x7FFFFFFF)
+UINT32 = Int("uint32", "I", 0, 0xFFFFFFFF)
+INT64 = Int("int64", "q", -0x8000000000000000, 0x7FFFFFFFFFFFFFFF)
+UINT64 = Int("uint64", "Q", 0, 0xFFFFFFFFFFFFFFFF)
+TIMESTAMP = Int("timestamp", "Q", 0, 0xFFFFFFFFFFFFFFFF)
+FLOAT = Float("float", "f")
+DOUBLE = Float("double", "d")
+DECIMAL = DecimalCodec("decimal", "16s")
+UUID_ = UuidCodec("uuid", "16s")
+STRING = StringCodec()
+BYTES = BytesCodec()
+
+PRIMITIVES: Dict[str, Codec] = {
+    "bool": BOOL, "byte": BYTE, "char": CHAR, "wchar": WCHAR, "int8": INT8, "uint8": UINT8,
+    "int16": INT16, "uint16": UINT16, "int32": INT32, "uint32": UINT32, "int64": INT64,
+    "uint64": UINT64, "float": FLOAT, "double": DOUBLE, "decimal": DECIMAL,
+    "timestamp": TIMESTAMP, "uuid": UUID_, "string": STRING, "bytes": BYTES,
+}
+
+
+def enum(cls: Any, base: str, names: Optional[Dict[str, str]] = None) -> EnumCodec:
+    return EnumCodec(cls, PRIMITIVES[base], False, names)  # type: ignore[arg-type]
+
+
+def flags(cls: Any, base: str, names: Optional[Dict[str, str]] = None) -> EnumCodec:
+    return EnumCodec(cls, PRIMITIVES[base], True, names)  # type: ignore[arg-type]
+
+
+class OptionalCodec(Codec):
+    """T?: versioned [u8 flag][u32 offset] -> a block of slot(T) bytes holding the value
+    (written with the base moved to the block); null is flag 0, offset 0.
+    Final: [u8 flag] and the value when the flag is set."""
+
+    slot = 5
+    fmt = "BI"
+    multi = True
+    fmin = 1
+
+    def __init__(self, inner: Codec) -> None:
+        self.inner = inner
+        self.name = inner.name + "?"
+        self.zero = bytes(inner.slot)
+        if isinstance(inner, StructCodec):
+            self.vget = self._vget_struct  # type: ignore[method-assign]
+            self.vcheck = self._vcheck_struct  # type: ignore[method-assign]
+
+    def _vcheck_struct(self, r: Reader, base: int, flag: int, off: int, slot_end: int,
+                       d: int) -> None:
+        if flag:
+            pos = self._find(r, base, off, slot_end)
+            self.inner.vcheck(r, pos, _u32_from(r.buf, pos)[0], pos + 4, d)
+
+    def _vget_struct(self, r: Reader, base: int, flag: int, off: int, slot_end: int,
+                     d: int) -> Any:
+        if not flag:
+            return None
+        pos = base + off
+        if off and slot_end <= pos <= r.end - 4 and r.budget >= 4:  # _find, inlined
+            r.budget -= 4
+            return self.inner.vget(r, pos, _u32_from(r.buf, pos)[0], pos + 4, d)
+        self._find(r, base, off, slot_end)  # raises the precise error
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def default(self) -> None:
+        return None
+
+    def vput(self, buf: bytearray, base: int, v: Any) -> Tuple[int, int]:
+        if v is None:
+            return _NULL
+        pos = len(buf)
+        buf += self.zero
+        inner = self.inner
+        if inner.__class__ is StructCodec:  # the common case, one call less
+            _u32_into(buf, pos, inner.vput(buf, pos, v))
+        else:
+            inner.vwrite(buf, pos, pos, v)
+        return 1, pos - base
+
+    def vwrite(self, buf: bytearray, pos: int, base: int, v: Any) -> None:
+        _bi_into(buf, pos, *self.vput(buf, base, v))
+
+    def _find(self, r: Reader, base: int, off: int, slot_end: int) -> int:
+        if not off:
+            fail("bad_offset", "a set optional with offset 0")
+        need = self.inner.slot
+        pos = base + off
+        end = r.end
+        if pos > end:
+            fail("truncated")
+        if pos < slot_end:
+            fail("bad_offset")
+        if pos + need > end:
+            fail("truncated")
+        budget = r.budget - need
+        if budget < 0:
+            fail("over_budget")
+        r.budget = budget
+        return pos
+
+    def vget(self, r: Reader, base: int, flag: int, off: int, slot_end: int, d: int) -> Any:
+        if not flag:
+            return None  # the offset of a null optional is ignored (reference bug B1)
+        inner = self.inner
+        need = inner.slot
+        pos = base + off
+        if off and slot_end <= pos <= r.end - need and r.budget >= need:  # _find, inlined
+            r.budget -= need
+            if inner.__class__ is StructCodec:
+                return inner.vget(r, pos, _u32_from(r.buf, pos)[0], pos + 4, d)
+            return inner.vget_slot(r, pos, pos, d)
+        self._find(r, base, off, slot_end)  # raises the precise error
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def vcheck(self, r: Reader, base: int, flag: int, off: int, slot_end: int, d: int) -> None:
+        if flag:
+            pos = self._find(r, base, off, slot_end)
+            self.inner.vcheck_slot(r, pos, pos, d)
+
+    def vget_slot(self, r: Reader, pos: int, base: int, d: int) -> Any:
+        flag, off = _bi_from(r.buf, pos)
+        return self.vget(r, base, flag, off, pos + 5, d)
+
+    def vcheck_slot(self, r: Reader, pos: int, base: int, d: int) -> None:
+        flag, off = _bi_from(r.buf, pos)
+        self.vcheck(r, base, flag, off, pos + 5, d)
+
+    def fput(self, buf: bytearray, v: Any) -> None:
+        if v is None:
+            buf += b"\x00"
+        else:
+            buf += b"\x01"
+            self.inner.fput(buf, v)
+
+    def fget(self, r: Reader, p: int, d: int) -> Tuple[Any, int]:
+        if p >= r.end:
+            fail("truncated")
+        if r.buf[p]:
+            return self.inner.fget(r, p + 1, d)
+        return None, p + 1
+
+    def fcheck(self, r: Reader, p: int, d: int) -> int:
+        if p >= r.end:
+            fail("truncated")
+        if r.buf[p]:
+            return self.inner.fcheck(r, p + 1, d)
+        return p + 1
+
+    def dump_json(self, v: Any) -> str:
+        return "null" if v is None else self.inner.dump_json(v)
+
+    def load_json(self, j: Any) -> Any:
+        return None if j is None else self.inner.load_json(j)
+
+    def text(self, v: Any) -> str:
+        return "null" if v is None else self.inner.text(v)
+
+
+def _final_count(r: Reader, p: int, elem_min: int) -> int:
+    """Reads a final-format count at p and checks it against the bytes left."""
+    n = _u32_from(r.buf, p)[0]
+    if elem_min:
+        if n * elem_min > r.end - p - 4:
+            fail("truncated")
+    elif n > r.zcap:
+        fail("too_large", f"{n} elements of zero size")
+    return n
+
+
+class ArrayCodec(Codec):
+    """T[N]: N element slots inline (versioned) or N elements inline (final)."""
+
+    multi = True
+
+    def __init__(self, elem: Codec, n: int) -> None:
+        self.elem, self.n = elem, n
+        self.name = f"{elem.name}[{n}]"
+        self.slot = n * elem.slot
+        self.fmt = elem.fmt * n
+        self.st = struct.Struct("<" + self.fmt)
+        self.vtrivial = elem.vtrivial
+        self.fmin = n * elem.fmin
+        self.fsize = None if elem.fsize is None else n * elem.fsize
+        self.ftrivial = elem.ftrivial
+
+    def default(self) -> list:
+        return [self.elem.default() for _ in range(self.n)]
+
+    def _items(self, values: Any) -> Any:
+        if len(values) != self.n:
+            raise EncodeError(f"{self.name} needs exactly {self.n} elements, got {len(values)}")
+        return values
+
+    def vput(self, buf: bytearray, base: int, values: Any) -> Any:
+        values = self._items(values)
+        e = self.elem
+        if e.multi:
+            out: list = []
+            for x in values:
+                out.extend(e.vput(buf, base, x))
+            return out
+        return [e.vput(buf, base, x) for x in values]
+
+    def vwrite(self, buf: bytearray, pos: int, base: int, values: Any) -> None:
+        self.st.pack_into(buf, pos, *self.vput(buf, base, values))
+
+    def vget_slot(self, r: Reader, pos: int, base: int, d: int) -> list:
+        e = self.elem
+        if e.scalar:
+            return e.unpack_many(r.buf, pos, self.n)  # type: ignore[attr-defined]
+        g, step = e.vget_slot, e.slot
+        return [g(r, pos + i * step, base, d) for i in range(self.n)]
+
+    def vcheck_slot(self, r: Reader, pos: int, base: int, d: int) -> None:
+        e = self.elem
+        if e.vtrivial:
+            return
+        if e.scalar:
+            e.check_many(r.buf, pos, self.n)  # type: ignore[attr-defined]
+            return
+        c, step = e.vcheck_slot, e.slot
+        for i in range(self.n):
+            c(r, pos + i * step, base, d)
+
+    def fput(self, buf: bytearray, values: Any) -> None:
+        values = self._items(values)
+        e = self.elem
+        if e.scalar:
+            buf += e.pack_many(values)  # type: ignore[attr-defined]
+        else:
+            for x in values:
+                e.fput(buf, x)
+
+    def fget(self, r: Reader, p: int, d: int) -> Tuple[list, int]:
+        e = self.elem
+        if e.scalar:
+            size = self.fsize or 0
+            if p + size > r.end:
+                fail("truncated")
+            return e.unpack_many(r.buf, p, self.n), p + size  # type: ignore[attr-defined]
+        out = []
+        g = e.fget
+        for _ in range(self.n):
+            x, p = g(r, p, d)
+            out.append(x)
+        return out, p
+
+    def fcheck(self, r: Reader, p: int, d: int) -> int:
+        e = self.elem
+        if e.scalar:
+            size = self.fsize or 0
+            if p + size > r.end:
+                fail("truncated")
+            e.check_many(r.buf, p, self.n)  # type: ignore[attr-defined]
+            return p + size
+        c = e.fcheck
+        for _ in range(self.n):
+            p = c(r, p, d)
+        return p
+
+    def dump_json(self, values: Any) -> str:
+        d = self.elem.dump_json
+        return "[" + ",".join([d(x) for x in values]) + "]"
+
+    def load_json(self, j: Any) -> list:
+        if type(j) is not list:
+            fail("bad_value", f"{self.name} expects an array")
+        if len(j) != self.n:
+            fail("bad_value", f"{self.name} expects {self.n} elements, got {len(j)}")
+        return [self.elem.load_json(x) for x in j]
+
+    def text(self, values: Any) -> str:
+        t = self.elem.text
+        return "[%d][" % len(values) + ",".join([t(x) for x in values]) + "]"
+
+
+class SequenceCodec(Codec):
+    """vector T[], list T() and set T!: an offset to [u32 count][count x slot(T)]
+    (versioned) or [u32 count][elements] (final). Python: list, list, set. A set is
+    written sorted, as the reference's std::set iterates."""
+
+    _BRACKETS = {"vector": "[]", "list": "<>", "set": "{}"}
+
+    def __init__(self, elem: Codec, kind: str) -> None:
+        self.elem, self.kind = elem, kind
+        self.is_set = kind == "set"
+        self.name = elem.name + {"vector": "[]", "list": "()", "set": "!"}[kind]
+        self.open, self.close = self._BRACKETS[kind]
+        if isinstance(elem, StructCodec) and not self.is_set:
+            # The most common collection: its own loops, without a call per element slot.
+            self.vput, self.vget = self._vput_structs, self._vget_structs  # type: ignore
+            self.vcheck = self._vcheck_structs  # type: ignore[method-assign]
+
+    def _vput_structs(self, buf: bytearray, base: int, values: Any) -> int:
+        n = len(values)
+        pos = len(buf)
+        buf += _u32(n)
+        at = len(buf)
+        buf += bytes(4 * n)
+        put = self.elem.vput
+        for x in values:
+            _u32_into(buf, at, put(buf, base, x))
+            at += 4
+        return pos - base
+
+    def _vget_structs(self, r: Reader, base: int, off: int, slot_end: int, d: int) -> list:
+        if not off:
+            return []
+        pos = base + off
+        end = r.end
+        if slot_end <= pos <= end - 4:  # _vcount, inlined
+            buf = r.buf
+            n = _u32_from(buf, pos)[0]
+            pos += 4
+            budget = r.budget - 4 - 4 * n
+            if 4 * n <= end - pos and budget >= 0:
+                r.budget = budget
+                get = self.elem.vget
+                out = []
+                for o in (_OFFSETS[n] if n < 33 else _offsets(n)).unpack_from(buf, pos):
+                    pos += 4
+                    out.append(get(r, base, o, pos, d))
+                return out
+        _vcount(r, base, off, slot_end, 4)  # raises the precise error
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _vcheck_structs(self, r: Reader, base: int, off: int, slot_end: int, d: int) -> None:
+        if not off:
+            return
+        pos, n = _vcount(r, base, off, slot_end, 4)
+        check = self.elem.vcheck
+        for o in (_OFFSETS[n] if n < 33 else _offsets(n)).unpack_from(r.buf, pos):
+            pos += 4
+            check(r, base, o, pos, d)
+
+    def default(self) -> Any:
+        return set() if self.is_set else []
+
+    def _items(self, values: Any) -> Any:
+        return sorted(values) if self.is_set else values
+
+    def _result(self, items: list) -> Any:
+        return set(items) if self.is_set else items
+
+    def vput(self, buf: bytearray, base: int, values: Any) -> int:
+        values = self._items(values)
+        e = self.elem
+        n = len(values)
+        pos = len(buf)
+        buf += _u32(n)
+        if e.scalar:
+            buf += e.pack_many(values)  # type: ignore[attr-defined]
+        elif e.__class__ is StructCodec:  # the common case: offsets packed at once
+            at = len(buf)
+            buf += bytes(4 * n)
+            put = e.vput
+            _offsets(n).pack_into(buf, at, *[put(buf, base, x) for x in values])
+        else:
+            at, step = len(buf), e.slot
+            buf += bytes(n * step)
+            w = e.vwrite
+            for x in values:
+                w(buf, at, base, x)
+                at += step
+        return pos - base
+
+    def vget(self, r: Reader, base: int, off: int, slot_end: int, d: int) -> Any:
+        if not off:
+            return self.default()
+        e = self.elem
+        pos, n = _vcount(r, base, off, slot_end, e.slot)
+        if e.scalar:
+            return self._result(e.unpack_many(r.buf, pos, n))  # type: ignore[attr-defined]
+        if e.__class__ is StructCodec:  # the common case, without a call per slot
+            get = e.vget
+            offs = _offsets(n).unpack_from(r.buf, pos)
+            return self._result([get(r, base, offs[i], pos + 4 * i + 4, d) for i in range(n)])
+        g, step = e.vget_slot, e.slot
+        return self._result([g(r, pos + i * step, base, d) for i in range(n)])
+
+    def vcheck(self, r: Reader, base: int, off: int, slot_end: int, d: int) -> None:
+        if not off:
+            return
+        e = self.elem
+        pos, n = _vcount(r, base, off, slot_end, e.slot)
+        if e.vtrivial:
+            return
+        if e.scalar:
+            e.check_many(r.buf, pos, n)  # type: ignore[attr-defined]
+            return
+        c, step = e.vcheck_slot, e.slot
+        for i in range(n):
+            c(r, pos + i * step, base, d)
+
+    def fput(self, buf: bytearray, values: Any) -> None:
+        values = self._items(values)
+        e = self.elem
+        buf += _u32(len(values))
+        if e.scalar:
+            buf += e.pack_many(values)  # type: ignore[attr-defined]
+        else:
+            put = e.fput
+            for x in values:
+                put(buf, x)
+
+    def fget(self, r: Reader, p: int, d: int) -> Tuple[Any, int]:
+        e = self.elem
+        n = _final_count(r, p, e.fmin)
+        p += 4
+        if e.scalar:
+            return self._result(e.unpack_many(r.buf, p, n)), p + n * e.fmin  # type: ignore
+        out = []
+        g = e.fget
+        for _ in range(n):
+            x, p = g(r, p, d)
+            out.append(x)
+        return self._result(out), p
+
+    def fcheck(self, r: Reader, p: int, d: int) -> int:
+        e = self.elem
+        n = _final_count(r, p, e.fmin)
+        p += 4
+        if e.scalar:
+            e.check_many(r.buf, p, n)  # type: ignore[attr-defined]
+            return p + n * e.fmin
+        c = e.fcheck
+        for _ in range(n):
+            p = c(r, p, d)
+        return p
+
+    def dump_json(self, values: Any) -> str:
+        d = self.elem.dump_json
+        return "[" + ",".join([d(x) for x in self._items(values)]) + "]"
+
+    def load_json(self, j: Any) -> Any:
+        if type(j) is not list:
+            fail("bad_value", f"{self.name} expects an array")
+        load = self.elem.load_json
+        return self._result([load(x) for x in j])
+
+    def text(self, values: Any) -> str:
+        t = self.elem.text
+        items = self._items(values)
+        return "[%d]%s" % (len(items), self.open) + ",".join([t(x) for x in items]) + self.close
+
+
+class MapCodec(Codec):
+    """map V<K> and hash V{K}: an offset to [u32 count][count x (slot(K) slot(V))]
+    (versioned) or [u32 count][key value ...] (final). Python: dict. A map is written in
+    key order (std::map), a hash in the dict's order. Reading keeps the first of
+    duplicate keys, as the reference's containers do."""
+
+    def __init__(self, key: Codec, value: Codec, kind: str) -> None:
+        self.key, self.value, self.kind = key, value, kind
+        self.sorted = kind == "map"
+        self.name = (f"{value.name}<{key.name}>" if self.sorted
+                     else f"{value.name}{{{key.name}}}")
+        self.pair = key.slot + value.slot
+        self.open, self.close = ("<", ">") if self.sorted else ("[", "]")
+
+    def default(self) -> dict:
+        return {}
+
+    def _items(self, d: Any) -> Any:
+        return sorted(d.items(), key=itemgetter(0)) if self.sorted else d.items()
+
+    def vput(self, buf: bytearray, base: int, d: Any) -> int:
+        items = self._items(d)
+        pos = len(buf)
+        buf += _u32(len(items))
+        at = len(buf)
+        buf += bytes(len(items) * self.pair)
+        wk, wv, ks, step = self.key.vwrite, self.value.vwrite, self.key.slot, self.pair
+        for k, v in items:
+            wk(buf, at, base, k)
+            wv(buf, at + ks, base, v)
+            at += step
+        return pos - base
+
+    def vget(self, r: Reader, base: int, off: int, slot_end: int, d: int) -> dict:
+        out: dict = {}
+        if not off:
+            return out
+        pos, n = _vcount(r, base, off, slot_end, self.pair)
+        gk, gv, ks, step = self.key.vget_slot, self.value.vget_slot, self.key.slot, self.pair
+        for _ in range(n):
+            k = gk(r, pos, base, d)
+            v = gv(r, pos + ks, base, d)
+            if k not in out:
+                out[k] = v
+            pos += step
+        return out
+
+    def vcheck(self, r: Reader, base: int, off: int, slot_end: int, d: int) -> None:
+        if not off:
+            return
+        pos, n = _vcount(r, base, off, slot_end, self.pair)
+        if self.key.vtrivial and self.value.vtrivial:
+            return
+        ck, cv, ks, step = self.key.vcheck_slot, self.value.vcheck_slot, self.key.slot, self.pair
+        for _ in range(n):
+            ck(r, pos, base, d)
+            cv(r, pos + ks, base, d)
+            pos += step
+
+    def fput(self, buf: bytearray, d: Any) -> None:
+        items = self._items(d)
+        buf += _u32(len(items))
+        pk, pv = self.key.fput, self.value.fput
+        for k, v in items:
+            pk(buf, k)
+            pv(buf, v)
+
+    def fget(self, r: Reader, p: int, d: int) -> Tuple[dict, int]:
+        n = _final_count(r, p, self.key.fmin + self.value.fmin)
+        p += 4
+        out: dict = {}
+        gk, gv = self.key.fget, self.value.fget
+        for _ in range(n):
+            k, p = gk(r, p, d)
+            v, p = gv(r, p, d)
+            if k not in out:
+                out[k] = v
+        return out, p
+
+    def fcheck(self, r: Reader, p: int, d: int) -> int:
+        n = _final_count(r, p, self.key.fmin + self.value.fmin)
+        p += 4
+        ck, cv = self.key.fcheck, self.value.fcheck
+        for _ in range(n):
+            p = cv(r, ck(r, p, d), d)
+        return p
+
+    def dump_json(self, d: Any) -> str:
+        k, v = self.key.key_json, self.value.dump_json
+        return "{" + ",".join([_json_string(k(a)) + ":" + v(b) for a, b in self._items(d)]) + "}"
+
+    def load_json(self, j: Any) -> dict:
+        if type(j) is not dict:
+            fail("bad_value", f"{self.name} expects an object")
+        k, v = self.key.unkey_json, self.value.load_json
+        out: dict = {}
+        for a, b in j.items():
+            key = k(a)
+            if key not in out:
+                out[key] = v(b)
+        return out
+
+    def text(self, d: Any) -> str:
+        k, v = self.key.text, self.value.text
+        items = self._items(d)
+        return ("[%d]%s" % (len(items), self.open)
+                + ",".join(["{" + k(a) + "->" + v(b) + "}" for a, b in items]) + self.close)
+
+
+class Field:
+    """One field of a struct as the generic paths see it."""
+
+    __slots__ = ("name", "codec", "attr", "hidden", "offset", "json_key")
+
+    def __init__(self, name: str, codec: Codec, attr: Optional[str] = None,
+                 hidden: bool = False) -> None:
+        self.name = name
+        self.codec = codec
+        self.attr = attr or name
+        self.hidden = hidden
+        self.offset = 0
+        self.json_key = _json_string(name) + ":"
+
+
+class StructCodec(Codec):
+    """A generated struct: the generated functions do the work of both formats; this
+    object makes the struct usable inside collections and optionals, and holds the
+    field table the generic paths walk (older versions, JSON, printing)."""
+
+    def __init__(self, cls: Any, name: str, type_number: int,
+                 base: Optional["StructCodec"] = None) -> None:
+        self.cls = cls
+        self.name = name
+        self.type = type_number
+        self.base = base
+        self.fields: Tuple[Field, ...] = ()
+        self.own: Tuple[Field, ...] = ()
+        self.body = 8
+
+    def define(self, fields: Tuple[Field, ...], body: int, vput: Callable, vget: Callable,
+               vcheck: Callable, fput: Optional[Callable] = None,
+               fget: Optional[Callable] = None, fcheck: Optional[Callable] = None) -> None:
+        """Binds the field table and the generated functions (called once, at import)."""
+        at = 8
+        for f in fields:
+            f.offset = at
+            at += f.codec.slot
+        if at != body:
+            raise AssertionError(f"{self.name}: generated body size {body}, runtime {at}")
+        self.fields = fields
+        self.own = fields[len(self.base.fields):] if self.base else fields
+        self.body = body
+        # Instance attributes: called as plain functions, without a bound self.
+        self.vput, self.vget, self.vcheck = vput, vget, vcheck  # type: ignore[method-assign]
+        if fput is not None:
+            self.fput, self.fget, self.fcheck = fput, fget, fcheck  # type: ignore
+        self.fmin = sum(f.codec.fmin for f in fields)
+        sizes = [f.codec.fsize for f in fields]
+        self.fsize = None if None in sizes else sum(sizes)  # type: ignore[arg-type]
+
+    def default(self) -> Any:
+        return self.cls()
+
+    def vwrite(self, buf: bytearray, pos: int, base: int, v: Any) -> None:
+        _u32_into(buf, pos, self.vput(buf, base, v))
+
+    # An older writer's shorter struct: fields beyond its stored size keep their defaults.
+    def vget_older(self, r: Reader, pos: int, stored: int, d: int) -> Any:
+        obj = self.cls()
+        for f in self.fields:
+            c = f.codec
+            if f.offset + c.slot <= stored:
+                setattr(obj, f.attr, c.vget_slot(r, pos + f.offset, pos, d - 1))
+        return obj
+
+    def vcheck_older(self, r: Reader, pos: int, stored: int, d: int) -> None:
+        for f in self.fields:
+            c = f.codec
+            if f.offset + c.slot <= stored:
+                c.vcheck_slot(r, pos + f.offset, pos, d - 1)
+
+    def dump_json(self, v: Any) -> str:
+        return "{" + ",".join([f.json_key + f.codec.dump_json(getattr(v, f.attr))
+                               for f in self.fields]) + "}"
+
+    def load_json(self, j: Any) -> Any:
+        if type(j) is not dict:
+            fail("bad_value", f"{self.name} expects an object")
+        obj = self.cls()
+        for f in self.fields:
+            if f.name in j:
+                setattr(obj, f.attr, f.codec.load_json(j[f.name]))
+        return obj
+
+    def from_json(self, text: Any) -> Any:
+        """A value of this struct from JSON text (str or UTF-8 bytes). Fields that are
+        missing keep their defaults; unknown keys are ignored."""
+        try:
+            if isinstance(text, (bytes, bytearray, memoryview)):
+                text = bytes(text).decode("utf-8")
+            parsed = json.loads(text, parse_float=Decimal)
+        except (ValueError, TypeError) as err:
+            fail("invalid_argument", str(err))
+        except RecursionError:
+            fail("too_deep")
+        try:
+            return self.load_json(parsed)
+        except RecursionError:
+            fail("too_deep")
+
+    def text(self, v: Any) -> str:
+        parts = [self.base.text(v)] if self.base else []
+        for f in self.own:
+            if f.hidden:
+                parts.append(f.name + "=***")
+            else:
+                parts.append(f.name + "=" + f.codec.text(getattr(v, f.attr)))
+        return self.name + "(" + ",".join(parts) + ")"
+
+
+def optional(inner: Codec) -> OptionalCodec:
+    return OptionalCodec(inner)
+
+
+def array(elem: Codec, n: int) -> ArrayCodec:
+    return ArrayCodec(elem, n)
+
+
+def vector(elem: Codec) -> SequenceCodec:
+    return SequenceCodec(elem, "vector")
+
+
+def list_(elem: Codec) -> SequenceCodec:
+    return SequenceCodec(elem, "list")
+
+
+def set_(elem: Codec) -> SequenceCodec:
+    return SequenceCodec(elem, "set")
+
+
+def map_(key: Codec, value: Codec) -> MapCodec:
+    return MapCodec(key, value, "map")
+
+
+def hash_(key: Codec, value: Codec) -> MapCodec:
+    return MapCodec(key, value, "hash")
