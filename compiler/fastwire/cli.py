@@ -62,6 +62,11 @@ def _fastwire_parser() -> argparse.ArgumentParser:
                    help="write an artifact: ir-json writes the resolved schema as JSON")
     c.add_argument("--lang", action="append", default=[], metavar="LANG",
                    help=f"generate code for LANG ({', '.join(sorted(PLANNED))})")
+    c.add_argument("--print-outputs", action="store_true",
+                   help="print the files that would be written, one a line; write nothing")
+    c.add_argument("--depfile", metavar="FILE",
+                   help="also write a Make-style depfile: the outputs depend on every schema "
+                        "read (for build systems)")
     _common_output_options(c)
     k = sub.add_parser("check", help="check schemas; print diagnostics only")
     k.add_argument("schemas", nargs="+", metavar="SCHEMA")
@@ -91,6 +96,7 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
         ns = _fastwire_parser().parse_args(argv)
         if ns.command == "check":
             ns.output, ns.emit, ns.lang = None, [], []
+            ns.print_outputs, ns.depfile = False, None
             ns.final = ns.json = ns.proto = ns.quiet = ns.tabs = False
             ns.indent = 4
         return ns
@@ -103,6 +109,7 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
         raise SystemExit(EXIT_OK if argv else EXIT_USAGE)
     ns = _reference_parser().parse_args(argv)
     ns.command = "compile"
+    ns.print_outputs, ns.depfile = False, None
     ns.schemas = [ns.input]
     ns.emit = []
     ns.lang = list(dict.fromkeys(lang for flag, lang in REFERENCE_LANGUAGES.items()
@@ -159,9 +166,14 @@ def run(argv: Sequence[str]) -> int:
         if schema is None:
             status = EXIT_SCHEMA
             continue
+        written = []
         for target in targets:
             for rel, content in GENERATORS[target](schema, options).items():
                 out = os.path.join(ns.output, rel)
+                written.append(out)
+                if ns.print_outputs:
+                    print(out)
+                    continue
                 try:
                     os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
                     _write_if_changed(out, content)
@@ -171,7 +183,22 @@ def run(argv: Sequence[str]) -> int:
                     return EXIT_SCHEMA
                 if not ns.quiet:
                     print(f"fastwire: wrote {out}", file=sys.stderr)
+        if ns.depfile and not ns.print_outputs:
+            inputs = [p.path for p in schema.packages]
+            try:
+                os.makedirs(os.path.dirname(ns.depfile) or ".", exist_ok=True)
+                _write_if_changed(ns.depfile, _depfile(written, inputs))
+            except OSError as err:
+                print(f"fastwire: error: cannot write '{ns.depfile}': {err.strerror or err}",
+                      file=sys.stderr)
+                return EXIT_SCHEMA
     return status
+
+
+def _depfile(outputs: List[str], inputs: List[str]) -> str:
+    def esc(path: str) -> str:
+        return path.replace("\\", "/").replace(" ", "\\ ").replace("#", "\\#")
+    return f"{' '.join(esc(o) for o in outputs)}: {' '.join(esc(i) for i in inputs)}\n"
 
 
 def _write_if_changed(path: str, content: str) -> None:

@@ -1,0 +1,471 @@
+"""C++17 generator: per package `p`, the domain header `p.h` and the models header
+`p_models.h`, written against the header-only runtime in cpp/include/fastwire.
+
+The generated code is glue only: type definitions, their defaults, comparisons, printing,
+and one `fastwire::struct_schema` specialisation per struct listing its fields. The
+runtime derives slot offsets and the serialize / deserialize / verify code from that
+list at compile time (cpp/README.md, "Runtime contract for generated code").
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Dict, Iterator, List, Optional
+
+from .. import ir
+from . import Options, cpp_extras
+from .printer import Printer
+
+PRIMITIVES = {
+    "bool": "bool", "byte": "std::uint8_t", "char": "char", "wchar": "wchar_t",
+    "int8": "std::int8_t", "uint8": "std::uint8_t", "int16": "std::int16_t",
+    "uint16": "std::uint16_t", "int32": "std::int32_t", "uint32": "std::uint32_t",
+    "int64": "std::int64_t", "uint64": "std::uint64_t", "float": "float", "double": "double",
+    "decimal": "fastwire::decimal", "string": "std::string", "bytes": "fastwire::bytes",
+    "timestamp": "std::uint64_t", "uuid": "fastwire::uuid",
+}
+CONTAINERS = {"vector": "std::vector", "list": "std::list", "set": "std::set",
+              "map": "std::map", "hash": "std::unordered_map"}
+CPP_KEYWORDS = {
+    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break",
+    "case", "catch", "char", "class", "compl", "const", "constexpr", "const_cast", "continue",
+    "decltype", "default", "delete", "do", "double", "dynamic_cast", "else", "enum", "explicit",
+    "export", "extern", "false", "float", "for", "friend", "goto", "if", "inline", "int",
+    "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator",
+    "or", "or_eq", "private", "protected", "public", "register", "reinterpret_cast", "return",
+    "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct", "switch",
+    "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
+    "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor",
+    "xor_eq", "char8_t", "char16_t", "char32_t", "concept", "requires", "co_await", "co_return",
+    "co_yield", "consteval", "constinit", "NULL", "errno", "assert", "std", "fastwire",
+}
+
+
+def ident(name: str) -> str:
+    """A schema name as a C++ identifier (a trailing _ when it is a C++ keyword)."""
+    return name + "_" if name in CPP_KEYWORDS else name
+
+
+class CppGenerator:
+    def __init__(self, schema: ir.Schema, options: Options):
+        self.schema = schema
+        self.options = options
+
+    # -- names and types ------------------------------------------------------------------
+    def qualified(self, ref: ir.TypeRef, package: str) -> str:
+        if ref.package == package:
+            return ident(ref.name)
+        return f"::{ident(ref.package)}::{ident(ref.name)}"
+
+    def plain_type(self, ref: ir.TypeRef, package: str) -> str:
+        if ref.kind == "primitive":
+            return PRIMITIVES[ref.name]
+        return self.qualified(ref, package)
+
+    def field_type(self, t: ir.FieldType, package: str) -> str:
+        value = self.plain_type(t.value, package)
+        if t.optional:
+            value = f"std::optional<{value}>"
+        if t.container is None:
+            return value
+        if t.container == "array":
+            return f"std::array<{value}, {t.size}>"
+        if t.container in ("map", "hash"):
+            return f"{CONTAINERS[t.container]}<{self.plain_type(t.key, package)}, {value}>"
+        return f"{CONTAINERS[t.container]}<{value}>"
+
+    # -- literals -----------------------------------------------------------------------------
+    @staticmethod
+    def int_literal(value: int, prim: str) -> str:
+        if prim in ("int64",) and value == -2 ** 63:
+            return "(-9223372036854775807LL - 1)"
+        if prim == "int32" and value == -2 ** 31:
+            return "(-2147483647 - 1)"
+        if prim in ("uint64", "timestamp"):
+            return f"{value}ull"
+        if prim == "int64":
+            return f"{value}ll"
+        if prim == "uint32" or prim == "wchar":
+            return f"{value}u"
+        return str(value)
+
+    @staticmethod
+    def string_literal(text: str) -> str:
+        out = []
+        for byte in text.encode("utf-8"):
+            ch = chr(byte)
+            if ch == "\\":
+                out.append("\\\\")
+            elif ch == '"':
+                out.append('\\"')
+            elif 0x20 <= byte < 0x7F:
+                out.append(ch)
+            else:
+                # Octal escapes stop after three digits, unlike \x, so a following digit
+                # cannot extend them.
+                out.append(f"\\{byte:03o}")
+        return '"' + "".join(out) + '"'
+
+    def enum_value_literal(self, etype: ir.EnumType, name: str, value: int,
+                           package: str) -> str:
+        ref = ir.TypeRef(etype.kind, etype.name, etype.package)
+        return f"{self.qualified(ref, package)}::{ident(name)}"
+
+    def default_expr(self, f: ir.Field, package: str) -> Optional[str]:
+        """The default member initializer, or None for the type's own zero/empty."""
+        d = f.default
+        t = f.type
+        if d is None or d.kind == "null":
+            if d is None and t.container is None and not t.optional and \
+                    t.value.kind in ("enum", "flags"):
+                return f"{self.qualified(t.value, package)}{{}}"
+            return None
+        prim = t.value.name if t.value.kind == "primitive" else None
+        if d.kind == "bool":
+            return "true" if d.value else "false"
+        if d.kind == "integer":
+            if prim == "char":
+                return f"static_cast<char>({d.value})"
+            if prim == "wchar":
+                return f"static_cast<wchar_t>({d.value})"
+            return self.int_literal(d.value, prim)
+        if d.kind == "float":
+            text = repr(float(d.value))
+            if "e" not in text and "." not in text and "inf" not in text:
+                text += ".0"
+            return text + ("f" if prim == "float" else "")
+        if d.kind == "decimal":
+            return self.decimal_literal(d.value)
+        if d.kind == "string":
+            return self.string_literal(d.value)
+        if d.kind == "timestamp":
+            return self.int_literal(d.value, "timestamp")
+        if d.kind == "utc":
+            return "fastwire::utc()"
+        if d.kind == "uuid":
+            if d.value == "00000000-0000-0000-0000-000000000000":
+                return None
+            return f'fastwire::uuid::literal("{d.value}")'
+        if d.kind == "uuid1":
+            return "fastwire::uuid::v1()"
+        if d.kind == "uuid4":
+            return "fastwire::uuid::v4()"
+        if d.kind in ("enum", "flags"):
+            etype = self.schema.lookup(t.value)
+            parts = [self.enum_value_literal(etype, n, 0, package) for n in d.names]
+            return " | ".join(parts)
+        raise AssertionError(d.kind)
+
+    @staticmethod
+    def decimal_literal(text: str) -> str:
+        negative = text.startswith("-")
+        digits = text.lstrip("-")
+        whole, _, frac = digits.partition(".")
+        coefficient = int(whole + frac)
+        scale = len(frac)
+        if coefficient < 2 ** 63:
+            sign = "-" if negative else ""
+            if scale == 0:
+                return f"fastwire::decimal({sign}{coefficient}ll)"
+            return f"fastwire::decimal({sign}{coefficient}ll, {scale})"
+        return f'*fastwire::decimal::from_string("{text}")'
+
+    # -- ordering -----------------------------------------------------------------------------
+    def sorted_structs(self, package: ir.Package) -> List[ir.StructType]:
+        """Structs in an order where each comes after the local structs it holds by value."""
+        local = {s.name: s for s in package.structs}
+        done: Dict[str, bool] = {}
+        out: List[ir.StructType] = []
+
+        def deps(s: ir.StructType):
+            if s.base is not None and s.base.package == package.name:
+                yield s.base.name
+            for f in s.fields:
+                for ref in (f.type.value, f.type.key):
+                    if ref is not None and ref.kind == "struct" and ref.package == package.name \
+                            and ref.name != s.name:
+                        yield ref.name
+
+        def visit(s: ir.StructType):
+            if s.name in done:
+                return
+            done[s.name] = False
+            for dep in deps(s):
+                if dep in local and dep not in done:
+                    visit(local[dep])
+            done[s.name] = True
+            out.append(s)
+
+        for s in package.structs:
+            visit(s)
+        return out
+
+    # -- domain header --------------------------------------------------------------------
+    def domain_header(self, package: ir.Package) -> str:
+        p = Printer(self.options.indent, self.options.tabs)
+        ns = ident(package.name)
+        p.print("""
+            // Generated by fastwire from $path$: the $name$ package's types. Do not edit.
+            #pragma once
+
+            #include <fastwire/types.h>
+        """, path=_basename(package.path), name=package.name)
+        for imp in package.imports:
+            p.print('#include "$imp$.h"', imp=imp)
+        p.blank()
+        # [[deprecated]] marks what users should stop using; the generated code itself
+        # must still name those members without warnings.
+        p.print("#pragma GCC diagnostic push")
+        p.print('#pragma GCC diagnostic ignored "-Wdeprecated-declarations"')
+        enums = [t for t in package.types if isinstance(t, ir.EnumType)]
+        if enums:
+            p.blank()
+            with namespace(p, ns):
+                for e in enums:
+                    p.blank()
+                    self.enum_definition(p, e)
+            p.blank()
+            with namespace(p, "fastwire"):
+                for e in enums:
+                    p.blank()
+                    self.enum_traits(p, e, ns)
+        structs = self.sorted_structs(package)
+        p.blank()
+        with namespace(p, ns):
+            for e in enums:
+                printer = "print_flags" if e.kind == "flags" else "print_enum"
+                p.print("inline std::ostream& operator<<(std::ostream& os, $t$ v) { return "
+                        "fastwire::$fn$(os, v); }", t=ident(e.name), fn=printer)
+            for s in structs:
+                p.blank()
+                self.struct_definition(p, s, package)
+        if structs:
+            p.blank()
+            with namespace(p, "fastwire"):
+                for s in structs:
+                    p.blank()
+                    self.struct_schema(p, s, package)
+        keyed = [s for s in structs if s.key_fields]
+        if keyed:
+            p.blank()
+            with namespace(p, "std"):
+                for s in keyed:
+                    p.blank()
+                    self.struct_hash(p, s, ns)
+        p.blank()
+        p.print("#pragma GCC diagnostic pop")
+        return p.text()
+
+    def enum_definition(self, p: Printer, e: ir.EnumType) -> None:
+        self.doc(p, e.doc)
+        deprecated = "[[deprecated]] " if e.deprecated else ""
+        with p.block("enum class $dep$$name$ : $base$ {", "};", dep=deprecated,
+                     name=ident(e.name), base=PRIMITIVES[e.base] if e.base != "byte"
+                     else "std::uint8_t"):
+            for v in e.values:
+                self.doc(p, v.doc)
+                p.print("$name$$dep$ = $value$,", name=ident(v.name),
+                        dep=" [[deprecated]]" if v.deprecated else "",
+                        value=self.enum_constant(v.value, e))
+        if e.kind == "flags":
+            p.print("FASTWIRE_FLAGS($name$)", name=ident(e.name))
+
+    def enum_constant(self, value: int, e: ir.EnumType) -> str:
+        if e.base == "char":
+            return f"static_cast<char>({value})"
+        if e.base == "wchar":
+            return f"static_cast<wchar_t>({value})"
+        if e.kind == "flags" and value >= 0:
+            width = 2 * (ir.PRIMITIVE_SIZES[e.base] or 4)
+            return f"0x{value:0{width}X}" + ("ull" if e.base in ("uint64", "int64") and value >= 2 ** 31
+                                 else "")
+        return self.int_literal(value, e.base)
+
+    def enum_traits(self, p: Printer, e: ir.EnumType, ns: str) -> None:
+        full = f"::{ns}::{ident(e.name)}"
+        p.print("template <>")
+        with p.block("struct enum_traits<$t$> {", "};", t=full):
+            p.print("static constexpr bool is_flags = $f$;",
+                    f="true" if e.kind == "flags" else "false")
+            if not e.values:
+                p.print("static constexpr std::array<enum_entry<$t$>, 0> entries{};", t=full)
+                return
+            with p.block("static constexpr std::array<enum_entry<$t$>, $n$> entries{{", "}};",
+                         t=full, n=len(e.values)):
+                for v in e.values:
+                    p.print('{$t$::$v$, "$name$"},', t=full, v=ident(v.name), name=v.name)
+
+    def doc(self, p: Printer, doc: Optional[str]) -> None:
+        if doc:
+            for line in doc.splitlines():
+                p.print("// $line$", line=line.replace("*/", "* /")) if line else p.print("//")
+
+    def struct_definition(self, p: Printer, s: ir.StructType, package: ir.Package) -> None:
+        ns = package.name
+        name = ident(s.name)
+        self.doc(p, s.doc)
+        base = f" : public {self.qualified(s.base, ns)}" if s.base else ""
+        deprecated = "[[deprecated]] " if s.deprecated else ""
+        p.print("// $kind$ $name$, type $n$", kind=s.kind, name=s.name, n=s.type_number)
+        with p.block("struct $dep$$name$$base$ {", "};", dep=deprecated, name=name, base=base):
+            for f in s.fields:
+                self.doc(p, f.doc)
+                init = self.default_expr(f, ns)
+                p.print("$dep$$type$ $name$$init$;",
+                        dep="[[deprecated]] " if f.deprecated else "",
+                        type=self.field_type(f.type, ns), name=ident(f.name),
+                        init=f" = {init}" if init else "{}")
+            p.blank()
+            p.print("$name$() = default;", name=name)
+            if s.all_fields:
+                self.constructor(p, s, ns)
+            p.blank()
+            self.comparisons(p, s)
+            p.blank()
+            self.printer(p, s, ns)
+
+    def constructor(self, p: Printer, s: ir.StructType, ns: str) -> None:
+        params = ", ".join(f"{self.field_type(f.type, ns)} {ident(f.name)}_"
+                           for f in s.all_fields)
+        inits = []
+        if s.base is not None:
+            base = self.schema.lookup(s.base)
+            args = ", ".join(self.moved(f) for f in base.all_fields)
+            inits.append(f"{self.qualified(s.base, ns)}({args})")
+        inits += [f"{ident(f.name)}({self.moved(f)})" for f in s.fields]
+        explicit = "explicit " if len(s.all_fields) == 1 else ""
+        p.print("$explicit$$name$($params$)", explicit=explicit, name=ident(s.name),
+                params=params)
+        p.indent()
+        p.print(": $inits$ {}", inits=", ".join(inits))
+        p.outdent()
+
+    @staticmethod
+    def moved(f: ir.Field) -> str:
+        """The constructor argument for `f`: moved when moving can save a copy."""
+        t = f.type
+        cheap = t.container is None and not t.optional and (
+            t.value.kind in ("enum", "flags") or
+            (t.value.kind == "primitive" and t.value.name not in ("string", "bytes")))
+        return f"{ident(f.name)}_" if cheap else f"std::move({ident(f.name)}_)"
+
+    def comparisons(self, p: Printer, s: ir.StructType) -> None:
+        name = ident(s.name)
+        keys = s.key_fields
+        if keys:
+            p.print("// Compared, ordered and hashed by the [key] fields: $keys$.",
+                    keys=", ".join(f.name for f in keys))
+            eq = " && ".join(f"a.{ident(f.name)} == b.{ident(f.name)}" for f in keys)
+            lt_a = ", ".join(f"a.{ident(f.name)}" for f in keys)
+            lt_b = ", ".join(f"b.{ident(f.name)}" for f in keys)
+            p.print("""
+                friend bool operator==(const $n$& a, const $n$& b) { return $eq$; }
+                friend bool operator!=(const $n$& a, const $n$& b) { return !(a == b); }
+                friend bool operator<(const $n$& a, const $n$& b) { return std::tie($la$) < std::tie($lb$); }
+                friend bool operator>(const $n$& a, const $n$& b) { return b < a; }
+                friend bool operator<=(const $n$& a, const $n$& b) { return !(b < a); }
+                friend bool operator>=(const $n$& a, const $n$& b) { return !(a < b); }
+            """, n=name, eq=eq, la=lt_a, lb=lt_b)
+        else:
+            # The reference compares keyless structs as always equal; equal values are
+            # what a reader of `a == b` expects.
+            p.print("// No [key] fields: equal when every field is equal.")
+            eq = " && ".join(f"a.{ident(f.name)} == b.{ident(f.name)}"
+                             for f in s.all_fields) or "true"
+            unused = "" if s.all_fields else "[[maybe_unused]] "
+            p.print("friend bool operator==($u$const $n$& a, $u$const $n$& b) { return $eq$; }",
+                    n=name, eq=eq, u=unused)
+            p.print("friend bool operator!=(const $n$& a, const $n$& b) { return !(a == b); }",
+                    n=name)
+
+    def printer(self, p: Printer, s: ir.StructType, ns: str) -> None:
+        name = ident(s.name)
+        unused = "" if s.fields or s.base else "[[maybe_unused]] "
+        p.print("friend std::ostream& operator<<(std::ostream& os, $u$const $n$& v) {", n=name,
+                u=unused)
+        p.indent()
+        chain = f'fastwire::struct_printer(os, "{s.name}")'
+        if s.base is not None:
+            chain += f".base(static_cast<const {self.qualified(s.base, ns)}&>(v))"
+        parts = [chain]
+        for f in s.fields:
+            if f.hidden:
+                parts.append(f'.hidden("{f.name}")')
+            else:
+                parts.append(f'.field("{f.name}", v.{ident(f.name)})')
+        parts.append(".end()")
+        p.print("return $chain$;", chain="\n    ".join(parts))
+        p.outdent()
+        p.print("}")
+
+    def struct_schema(self, p: Printer, s: ir.StructType, package: ir.Package) -> None:
+        full = f"::{ident(package.name)}::{ident(s.name)}"
+        p.print("template <>")
+        with p.block("struct struct_schema<$t$> {", "};", t=full):
+            p.print("static constexpr std::uint32_t type = $n$;", n=s.type_number)
+            if s.base is not None:
+                p.print("using base = $b$;", b=self.qualified(s.base, ""))
+            members = [f"&{full}::{ident(f.name)}" for f in s.fields]
+            p.print("using fields = fastwire::fields<$m$>;", m=", ".join(members))
+            names = ", ".join(f'"{f.name}"' for f in s.fields)
+            p.print("static constexpr std::array<const char*, $n$> names{{$names$}};",
+                    n=len(s.fields), names=names)
+
+    def struct_hash(self, p: Printer, s: ir.StructType, ns: str) -> None:
+        full = f"::{ns}::{ident(s.name)}"
+        p.print("template <>")
+        with p.block("struct hash<$t$> {", "};", t=full):
+            with p.block("size_t operator()(const $t$& v) const noexcept {", "}", t=full):
+                p.print("size_t h = 0;")
+                for f in s.key_fields:
+                    p.print("fastwire::hash_combine(h, v.$f$);", f=ident(f.name))
+                p.print("return h;")
+
+    # -- models header --------------------------------------------------------------------
+    def models_header(self, package: ir.Package) -> str:
+        p = Printer(self.options.indent, self.options.tabs)
+        ns = ident(package.name)
+        p.print("""
+            // Generated by fastwire from $path$: models that read and write the $name$
+            // package's types in the FBE formats. Do not edit.
+            #pragma once
+
+            #include <fastwire/model.h>
+        """, path=_basename(package.path), name=package.name)
+        if self.options.final:
+            p.print("#include <fastwire/final_model.h>")
+        p.print("")
+        p.print('#include "$name$.h"', name=package.name)
+        for imp in package.imports:
+            p.print('#include "$imp$_models.h"', imp=imp)
+        p.blank()
+        with namespace(p, ns):
+            for s in self.sorted_structs(package):
+                p.print("using $n$Model = fastwire::Model<$n$>;", n=ident(s.name))
+                if self.options.final:
+                    p.print("using $n$FinalModel = fastwire::FinalModel<$n$>;", n=ident(s.name))
+        return p.text()
+
+    def generate(self) -> Dict[str, str]:
+        out: Dict[str, str] = {}
+        for package in self.schema.packages:
+            out[f"{package.name}.h"] = self.domain_header(package)
+            out[f"{package.name}_models.h"] = self.models_header(package)
+            out.update(cpp_extras.generate_extras(self, package))
+        return out
+
+
+@contextmanager
+def namespace(p: Printer, name: str) -> Iterator[None]:
+    """A namespace block; its contents are not indented."""
+    p.print("namespace $ns$ {", ns=name)
+    yield
+    p.print("}  // namespace $ns$", ns=name)
+
+
+def _basename(path: str) -> str:
+    return path.replace("\\", "/").rsplit("/", 1)[-1]
+
+
+def generate(schema: ir.Schema, options: Options) -> Dict[str, str]:
+    return CppGenerator(schema, options).generate()
