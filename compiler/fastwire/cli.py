@@ -157,6 +157,8 @@ def run(argv: Sequence[str]) -> int:
         return EXIT_USAGE
 
     status = EXIT_OK
+    written: List[str] = []  # every output, once, across all the schemas
+    inputs: List[str] = []  # every schema read, imports included
     options = Options(final=ns.final, json=ns.json, proto=ns.proto, indent=ns.indent,
                       tabs=ns.tabs)
     for path in ns.schemas:
@@ -166,10 +168,12 @@ def run(argv: Sequence[str]) -> int:
         if schema is None:
             status = EXIT_SCHEMA
             continue
-        written = []
+        inputs.extend(p.path for p in schema.packages if p.path not in inputs)
         for target in targets:
             for rel, content in GENERATORS[target](schema, options).items():
                 out = os.path.join(ns.output, rel)
+                if out in written:
+                    continue  # an import shared by several schemas: generated once
                 written.append(out)
                 if ns.print_outputs:
                     print(out)
@@ -183,15 +187,14 @@ def run(argv: Sequence[str]) -> int:
                     return EXIT_SCHEMA
                 if not ns.quiet:
                     print(f"fastwire: wrote {out}", file=sys.stderr)
-        if ns.depfile and not ns.print_outputs:
-            inputs = [p.path for p in schema.packages]
-            try:
-                os.makedirs(os.path.dirname(ns.depfile) or ".", exist_ok=True)
-                _write_if_changed(ns.depfile, _depfile(written, inputs))
-            except OSError as err:
-                print(f"fastwire: error: cannot write '{ns.depfile}': {err.strerror or err}",
-                      file=sys.stderr)
-                return EXIT_SCHEMA
+    if ns.depfile and not ns.print_outputs and status == EXIT_OK:
+        try:
+            os.makedirs(os.path.dirname(ns.depfile) or ".", exist_ok=True)
+            _write_if_changed(ns.depfile, _depfile(written, inputs))
+        except OSError as err:
+            print(f"fastwire: error: cannot write '{ns.depfile}': {err.strerror or err}",
+                  file=sys.stderr)
+            return EXIT_SCHEMA
     return status
 
 

@@ -207,3 +207,18 @@ def test_print_outputs_and_depfile(tmp_path):
     assert dep.read_text() == (f"{tmp_path}/proto.h {tmp_path}/proto_models.h "
                                f"{tmp_path}/protoex.h {tmp_path}/protoex_models.h: "
                                "schemas/proto.fbe schemas/protoex.fbe\n")
+
+
+def test_several_schemas_share_imports_and_one_depfile(tmp_path):
+    dep = tmp_path / "all.d"
+    r = run_cli("compile", "schemas/protoex.fbe", "schemas/protocol.fbe", "--lang", "cpp",
+                "-o", str(tmp_path), "--print-outputs")
+    names = [os.path.basename(x) for x in r.stdout.splitlines()]
+    assert names == ["proto.h", "proto_models.h", "protoex.h", "protoex_models.h",
+                     "protocol.h", "protocol_models.h"]
+    r = run_cli("compile", "schemas/protoex.fbe", "schemas/protocol.fbe", "--lang", "cpp",
+                "-q", "-o", str(tmp_path), "--depfile", str(dep))
+    assert r.returncode == 0
+    outputs, inputs = dep.read_text().split(": ")
+    assert [os.path.basename(x) for x in outputs.split()] == names
+    assert inputs.split() == ["schemas/proto.fbe", "schemas/protoex.fbe", "schemas/protocol.fbe"]
