@@ -1,0 +1,74 @@
+"""The C++ JSON and protocol headers (generators/cpp_extras.py)."""
+
+import os
+
+from fastwire import Reporter, compile_schema
+from fastwire.generators import Options
+from fastwire.generators.cpp import CppGenerator
+from fastwire.generators import cpp_extras
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def generate(schema_name, **options):
+    reporter = Reporter()
+    schema = compile_schema(os.path.join(REPO, "schemas", schema_name), reporter)
+    assert schema is not None, [d.render() for d in reporter.diagnostics]
+    return schema, CppGenerator(schema, Options(**options)).generate()
+
+
+def test_no_extras_without_options():
+    _, files = generate("protocol.fbe")
+    assert sorted(files) == ["proto.h", "proto_models.h", "protocol.h", "protocol_models.h"]
+
+
+def test_file_names_follow_the_options():
+    schema, files = generate("protocol.fbe", json=True, proto=True, final=True)
+    for package in schema.packages:
+        for name in cpp_extras.output_files(package, json=True, proto=True, final=True):
+            assert name in files
+    assert "protocol_final_protocol.h" in files and "proto_json.h" in files
+
+
+def test_protocol_sends_its_messages_numbered_1_2_3():
+    schema, files = generate("protocol.fbe", proto=True)
+    kept, dropped = cpp_extras.sendable(schema.package("protocol"))
+    assert [(s.name, s.type_number) for s in kept] == [
+        ("OrderMessage", 1), ("BalanceMessage", 2), ("AccountMessage", 3)]
+    assert not dropped
+    text = files["protocol_protocol.h"]
+    assert "using Messages = fastwire::protocol::type_list<OrderMessage, BalanceMessage, AccountMessage>;" in text
+    for cls in ("Sender", "Receiver", "Proxy", "Client"):
+        assert f"class {cls} : public fastwire::protocol::" in text
+
+
+def test_a_package_without_messages_sends_its_structs():
+    schema, files = generate("protocol.fbe", proto=True)
+    kept, _ = cpp_extras.sendable(schema.package("proto"))
+    assert [s.name for s in kept] == ["Order", "Balance", "Account"]
+    assert "type_list<Order, Balance, Account>" in files["proto_protocol.h"]
+
+
+def test_request_traits():
+    _, files = generate("everything.fbe", proto=True)
+    text = files["everything_protocol.h"]
+    assert "struct message_traits<::everything::PingRequest> {" in text
+    assert "using response = ::everything::Pong;" in text
+    assert "using rejects = type_list<::everything::Failure, ::everything::Refused>;" in text
+    assert "struct message_traits<::everything::Notify> {" in text
+    assert "using response = void;" in text
+
+
+def test_final_protocol_reuses_the_versioned_header():
+    _, files = generate("protocol.fbe", proto=True, final=True)
+    text = files["protocol_final_protocol.h"]
+    assert '#include "protocol_protocol.h"' in text
+    assert "class FinalSender : public fastwire::protocol::sender<fastwire::protocol::final_format, Messages>" in text
+    assert "message_traits" not in text  # defined once, in protocol_protocol.h
+
+
+def test_json_header_includes_imports():
+    _, files = generate("everything.fbe", json=True)
+    text = files["everything_json.h"]
+    assert "#include <fastwire/json_reader.h>" in text
+    assert '#include "proto_json.h"' in text and '#include "protoex_json.h"' in text
