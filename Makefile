@@ -4,26 +4,50 @@
 SHELL := /bin/bash
 PYTHON ?= python3
 JOBS ?= 2
+BUILD ?= build/release
+ASAN_BUILD ?= build/asan
+FUZZ_SECONDS ?= 30
 export PYTHONPATH := $(CURDIR)/compiler$(if $(PYTHONPATH),:$(PYTHONPATH))
 
-.PHONY: all bootstrap build test test-compiler test-python test-conformance test-bench bench examples clean
+.PHONY: all bootstrap build test test-compiler test-python test-cpp test-cpp-asan \
+        test-fuzz test-conformance test-bench bench examples fuzz clean
 
 all: build
 
 bootstrap:
 	@scripts/bootstrap
 
+# The C++ runtime's tests, benchmarks and examples, with code generated from schemas/.
 build: bootstrap
-	$(PYTHON) -m fastwire check schemas/proto.fbe schemas/protoex.fbe schemas/everything.fbe
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake --build $(BUILD) -j$(JOBS)
 
 # Every test, every language.
-test: bootstrap test-compiler test-python test-conformance test-bench
+test: bootstrap test-compiler test-python test-cpp test-cpp-asan test-fuzz test-conformance test-bench
 
 test-compiler:
 	$(PYTHON) -m pytest -q compiler/tests
 
 test-python:
 	$(PYTHON) -m pytest -q python/tests
+
+test-cpp: build
+	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
+
+# The same C++ tests under AddressSanitizer and UndefinedBehaviorSanitizer.
+test-cpp-asan: bootstrap
+	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DFASTWIRE_SANITIZE=ON \
+	      -DFASTWIRE_BUILD_BENCH=OFF >/dev/null
+	cmake --build $(ASAN_BUILD) -j$(JOBS)
+	ctest --test-dir $(ASAN_BUILD) --output-on-failure -j$(JOBS)
+
+# Each libFuzzer target for a bounded time; a finding fails the run.
+test-fuzz: bootstrap
+	cpp/fuzz/run.sh $(FUZZ_SECONDS)
+
+# As long as asked: make fuzz FUZZ_SECONDS=3600
+fuzz: bootstrap
+	cpp/fuzz/run.sh $(FUZZ_SECONDS)
 
 # One suite, every language: each testee must give the bytes the cases expect.
 test-conformance:
@@ -38,7 +62,10 @@ test-bench:
 bench: bootstrap
 	bench/run
 
-examples: bootstrap
+examples: build
+	$(BUILD)/examples/cpp/account
+	$(BUILD)/examples/cpp/protocol
+	ctest --test-dir $(BUILD) -R '^example_' --output-on-failure
 
 clean:
 	rm -rf build

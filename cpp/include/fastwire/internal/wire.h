@@ -1,0 +1,105 @@
+// fastwire/internal/wire.h - pieces both wire formats share (versioned.h, final.h).
+//
+// The wire type of each scalar C++ type (bool and char travel as one byte, wchar_t as a
+// u32, an enum as its underlying type), short-copy helpers that avoid library calls for
+// the few-byte strings messages are made of, and the attribute macros the codecs use.
+//
+//   using W = fastwire::internal::enum_wire<wchar_t>::type;   // std::uint32_t
+//   fastwire::internal::assign_chars(s, p, n);                 // s = n bytes at p, in place
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define FASTWIRE_COLD __attribute__((cold, noinline))
+#define FASTWIRE_INLINE inline __attribute__((always_inline))
+#else
+#define FASTWIRE_COLD
+#define FASTWIRE_INLINE inline
+#endif
+
+namespace fastwire {
+namespace internal {
+
+// The type a scalar C++ type is stored as on the wire (both formats).
+template <class T>
+struct wire_of {
+    using type = T;
+};
+template <>
+struct wire_of<bool> {
+    using type = std::uint8_t;
+};
+template <>
+struct wire_of<char> {
+    using type = std::uint8_t;
+};
+template <>
+struct wire_of<wchar_t> {
+    using type = std::uint32_t;
+};
+
+template <class E, bool = std::is_enum_v<E>>
+struct enum_wire {
+    using type = typename wire_of<E>::type;
+};
+template <class E>
+struct enum_wire<E, true> {
+    using type = typename wire_of<std::underlying_type_t<E>>::type;
+};
+
+template <class T>
+FASTWIRE_INLINE void copy_bytes(std::uint8_t* dst, const T* src, std::size_t n) noexcept {
+    if (n != 0) std::memcpy(dst, src, n);  // memcpy(…, nullptr, 0) is undefined
+}
+
+// Copies n bytes between non-overlapping ranges. Short copies (the common case for
+// strings in messages) become a few inline loads and stores instead of a library call.
+FASTWIRE_INLINE void copy_short(void* dst, const void* src, std::size_t n) noexcept {
+    auto* d = static_cast<unsigned char*>(dst);
+    const auto* s = static_cast<const unsigned char*>(src);
+    if (n >= 8) {
+        if (n > 16) {
+            std::memcpy(d, s, n);
+            return;
+        }
+        std::uint64_t a, b;  // two overlapping 8-byte moves cover 8..16 bytes
+        std::memcpy(&a, s, 8);
+        std::memcpy(&b, s + n - 8, 8);
+        std::memcpy(d, &a, 8);
+        std::memcpy(d + n - 8, &b, 8);
+    } else if (n >= 4) {
+        std::uint32_t a, b;
+        std::memcpy(&a, s, 4);
+        std::memcpy(&b, s + n - 4, 4);
+        std::memcpy(d, &a, 4);
+        std::memcpy(d + n - 4, &b, 4);
+    } else if (n != 0) {
+        const unsigned char x = s[0], y = s[n / 2], z = s[n - 1];
+        d[0] = x;
+        d[n / 2] = y;
+        d[n - 1] = z;
+    }
+}
+
+// out = the n bytes at src, reusing out's capacity. Reading the same shape of message
+// again (the common case for a reused target) keeps every string's length, so the bytes
+// are copied in place with no library call.
+FASTWIRE_INLINE void assign_chars(std::string& out, const std::uint8_t* src, std::size_t n) {
+    const char* p = reinterpret_cast<const char*>(src);
+    if (n == out.size()) {
+        copy_short(&out[0], src, n);
+    } else if (n <= out.capacity()) {
+        out.clear();  // within capacity (or the small-string buffer): a plain append
+        out.append(p, n);
+    } else {
+        out.assign(p, n);
+    }
+}
+
+}  // namespace internal
+}  // namespace fastwire

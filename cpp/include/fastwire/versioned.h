@@ -1,0 +1,728 @@
+// fastwire/versioned.h - codecs of the versioned FBE format (spec §2), one per C++ type.
+//
+// codec<T> knows how a T sits in the versioned format: the size of its fixed slot, how
+// many heap bytes it appends, and how to write, read and verify it. Generated structs
+// need no codec code of their own: their struct_schema (schema.h) is enough, and the
+// struct codec below expands it at compile time into straight-line stores and loads at
+// constant offsets. Model (model.h) wraps a root struct in [full_size][8][body].
+//
+//   using C = fastwire::versioned::codec<std::string>;
+//   C::slot;                 // 4: the slot holds an offset to [u32 length][bytes]
+//   C::extra("abc");         // 7: bytes the value appends to the heap
+//
+// The contract every codec<T> meets:
+//   static constexpr std::uint32_t slot;   // fixed slot size in bytes (>= 1)
+//   static constexpr bool fixed;           // true: no heap data, extra() is always 0
+//   static std::size_t extra(const T&) noexcept;
+//       exact number of heap bytes write() appends
+//   static void write(Writer&, std::uint8_t* slot, const std::uint8_t* base, const T&) noexcept;
+//       stores every byte of the slot (the buffer is not zero-filled), allocates heap
+//       blocks from the Writer in the reference's depth-first order (spec §2.1); offsets
+//       are stored relative to `base`
+//   static Walk read(Reader&, std::size_t slot, std::size_t base, Walk, T& out);
+//       positions are relative to the start of the model; the caller guarantees that
+//       [slot, slot + codec::slot) lies inside the message; every offset, size and count
+//       the slot leads to is checked; returns the walk after this value, failed (left < 0)
+//       on malformed input
+//   static Walk verify(Reader&, std::size_t slot, std::size_t base, Walk) noexcept;
+//       the same checks as read(), nothing stored, nothing allocated
+//
+// Checks made on every read and verify (see cpp/README.md, "Safety"):
+// - an offset leads to a block that lies entirely inside the message, and lies after the
+//   slot that holds the offset (pointers only go forward, as every FBE writer produces);
+// - a count fits: count x slot(T) <= the bytes left after the count word;
+// - every block reached is charged to a budget equal to the message size, so a message
+//   whose offsets share blocks cannot make the walk (or the allocations of a read) larger
+//   than the message itself;
+// - struct nesting is at most limits::max_depth; struct sizes >= 8; type numbers match;
+//   decimal scales <= 28.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <list>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <type_traits>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <fastwire/bytes.h>
+#include <fastwire/decimal.h>
+#include <fastwire/endian.h>
+#include <fastwire/internal/wire.h>
+#include <fastwire/limits.h>
+#include <fastwire/schema.h>
+#include <fastwire/status.h>
+#include <fastwire/uuid.h>
+
+// Generated structs may mark fields [[deprecated]]; the codecs name every field through
+// its member pointer, which must not warn in the user's build.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
+namespace fastwire {
+namespace versioned {
+
+// Serialization cursor: heap blocks are carved from `tail`. The model reserves the exact
+// total size first, so allocation is a pointer bump with no bounds check.
+struct Writer {
+    std::uint8_t* tail;
+
+    std::uint8_t* alloc(std::size_t n) noexcept {
+        std::uint8_t* p = tail;
+        tail += n;
+        return p;
+    }
+};
+
+// The state a read or verify walk carries from value to value. It is passed and returned
+// by value, so it stays in registers even across calls the compiler does not inline.
+struct Walk {
+    std::int64_t left;    // bytes of blocks the walk may still visit; negative: failed
+    std::uint64_t depth;  // struct levels that may still be entered (64 bits: no packing)
+
+    constexpr bool ok() const noexcept { return left >= 0; }
+};
+
+// One message (one root model): bounds for read and verify, and the first error found.
+// A failed walk with `error == errc::ok` ran out of budget (errc::over_budget).
+class Reader {
+public:
+    // Invariant: n >= min_size (the root check guarantees it).
+    Reader(const std::uint8_t* bytes, std::size_t n) noexcept : data(bytes), size(n) {}
+
+    static constexpr std::size_t min_size = 16;  // root header + the smallest struct body
+    static constexpr Walk failed{-1, 0};
+
+    const std::uint8_t* data;  // first byte of the model
+    std::size_t size;          // bytes in the model
+    errc error = errc::ok;
+
+    template <class T>
+    FASTWIRE_INLINE T load(std::size_t pos) const noexcept {
+        return load_le<T>(data + pos);
+    }
+
+    FASTWIRE_COLD void set_error(errc e) noexcept { error = e; }
+    // Records e; returns false.
+    bool reject(errc e) noexcept {
+        set_error(e);
+        return false;
+    }
+    // Records e; returns a failed walk.
+    Walk fail(errc e) noexcept {
+        set_error(e);
+        return failed;
+    }
+
+    // Resolves an offset read from a slot that ends at `slot_end`: the block it points to
+    // (base + offset) must start at or after slot_end and hold Need bytes inside the
+    // message. An offset of 0 always fails here, since base < slot_end.
+    // Invariants: base <= slot_end <= size.
+    template <std::size_t Need>
+    FASTWIRE_INLINE bool locate(std::size_t base, std::uint32_t offset, std::size_t slot_end,
+                                std::size_t& pos) noexcept {
+        if constexpr (sizeof(std::size_t) < 8) {  // base + offset could wrap
+            if (offset > size - base) return reject(errc::truncated);
+        }
+        if constexpr (Need > min_size) {
+            if (Need > size) return reject(errc::truncated);
+        }
+        pos = base + offset;
+        if (pos < slot_end) return reject(errc::bad_offset);
+        if (pos > size - Need) return reject(errc::truncated);
+        return true;
+    }
+
+    // For strings and collections, where offset 0 means empty: like locate<4>(), but
+    // offset 0 gives pos = 0. Offset 0 is told apart only on the (cold) path where the
+    // target lies before the slot, so the common case costs two comparisons.
+    FASTWIRE_INLINE bool locate_or_empty(std::size_t base, std::uint32_t offset, std::size_t slot_end,
+                                         std::size_t& pos) noexcept {
+        if constexpr (sizeof(std::size_t) < 8) {
+            if (offset > size - base) return reject(errc::truncated);
+        }
+        pos = base + offset;
+        if (pos < slot_end) {
+            if (offset != 0) return reject(errc::bad_offset);
+            pos = 0;
+            return true;
+        }
+        if (pos > size - 4) return reject(errc::truncated);
+        return true;
+    }
+};
+
+// Charges n bytes of visited blocks to the walk (n < 2^32: no overflow).
+FASTWIRE_INLINE Walk charge(Walk w, std::size_t n) noexcept {
+    w.left -= static_cast<std::int64_t>(n);
+    return w;
+}
+
+template <class T, class = void>
+struct codec;  // specialised below for every type a schema type maps to
+
+namespace internal {
+
+using fastwire::internal::assign_chars;
+using fastwire::internal::copy_bytes;
+using fastwire::internal::copy_short;
+using fastwire::internal::enum_wire;
+using fastwire::internal::wire_of;
+
+// Scalars: the slot holds the value itself. Wire is the LE integer or float on the wire.
+template <class T, class Wire>
+struct scalar_codec {
+    static constexpr std::uint32_t slot = sizeof(Wire);
+    static constexpr bool fixed = true;
+    // Bulk copies of arrays are allowed when the C++ representation is the wire one.
+    static constexpr bool memcpy_ok =
+        fastwire::internal::host_little_endian && sizeof(T) == sizeof(Wire) && !std::is_same_v<T, bool>;
+
+    static std::size_t extra(const T&) noexcept { return 0; }
+
+    static void write(Writer&, std::uint8_t* slot_ptr, const std::uint8_t*, const T& v) noexcept {
+        if constexpr (std::is_same_v<T, bool>) {
+            *slot_ptr = v ? 1 : 0;
+        } else if constexpr (std::is_enum_v<T>) {
+            store_le<Wire>(slot_ptr, static_cast<Wire>(static_cast<std::underlying_type_t<T>>(v)));
+        } else {
+            store_le<Wire>(slot_ptr, static_cast<Wire>(v));
+        }
+    }
+
+    static Walk read(Reader& r, std::size_t slot_pos, std::size_t, Walk w, T& out) noexcept {
+        if constexpr (std::is_same_v<T, bool>) {
+            out = r.data[slot_pos] != 0;  // any nonzero byte is true
+        } else if constexpr (std::is_enum_v<T>) {
+            // Unknown values are kept as raw numbers.
+            out = static_cast<T>(static_cast<std::underlying_type_t<T>>(r.load<Wire>(slot_pos)));
+        } else {
+            out = static_cast<T>(r.load<Wire>(slot_pos));
+        }
+        return w;
+    }
+
+    static Walk verify(Reader&, std::size_t, std::size_t, Walk w) noexcept { return w; }
+};
+
+// Strings and bytes: the slot holds an offset to [u32 length][bytes].
+template <class T>
+struct text_codec {
+    static constexpr std::uint32_t slot = 4;
+    static constexpr bool fixed = false;
+
+    static std::size_t extra(const T& v) noexcept { return 4 + v.size(); }
+
+    static void write(Writer& w, std::uint8_t* slot_ptr, const std::uint8_t* base, const T& v) noexcept {
+        const std::size_t n = v.size();
+        std::uint8_t* blk = w.alloc(4 + n);
+        store_le<std::uint32_t>(slot_ptr, static_cast<std::uint32_t>(blk - base));
+        store_le<std::uint32_t>(blk, static_cast<std::uint32_t>(n));
+        copy_short(blk + 4, v.data(), n);
+    }
+
+    // Finds the [length][bytes] block and charges it; pos = first payload byte. Offset 0
+    // (written by no FBE writer) reads as empty: n = 0.
+    static FASTWIRE_INLINE Walk find(Reader& r, std::size_t slot_pos, std::size_t base, Walk w, std::size_t& pos,
+                                     std::size_t& n) noexcept {
+        std::size_t blk = 0;
+        if (!r.locate_or_empty(base, r.load<std::uint32_t>(slot_pos), slot_pos + 4, blk)) return Reader::failed;
+        if (blk == 0) {
+            n = pos = 0;
+            return w;
+        }
+        n = r.load<std::uint32_t>(blk);
+        if (n > r.size - blk - 4) return r.fail(errc::truncated);
+        pos = blk + 4;
+        return charge(w, 4 + n);
+    }
+
+    static Walk read(Reader& r, std::size_t slot_pos, std::size_t base, Walk w, T& out) {
+        std::size_t pos = 0, n = 0;
+        w = find(r, slot_pos, base, w, pos, n);
+        if (!w.ok()) return w;
+        if constexpr (std::is_same_v<T, std::string>) {
+            assign_chars(out, r.data + pos, n);
+        } else {
+            out.assign(r.data + pos, n);
+        }
+        return w;
+    }
+
+    static Walk verify(Reader& r, std::size_t slot_pos, std::size_t base, Walk w) noexcept {
+        std::size_t pos = 0, n = 0;
+        return find(r, slot_pos, base, w, pos, n);
+    }
+};
+
+// Finds the [u32 count][count x elem_slot] block of a vector, list, set or map and charges
+// it; pos = first element slot. Offset 0 reads as empty: count = 0.
+FASTWIRE_INLINE Walk find_block(Reader& r, std::size_t slot_pos, std::size_t base, std::size_t elem_slot, Walk w,
+                                std::size_t& pos, std::size_t& count) noexcept {
+    std::size_t blk = 0;
+    if (!r.locate_or_empty(base, r.load<std::uint32_t>(slot_pos), slot_pos + 4, blk)) return Reader::failed;
+    if (blk == 0) {
+        count = pos = 0;
+        return w;
+    }
+    count = r.load<std::uint32_t>(blk);
+    if (count > (r.size - blk - 4) / elem_slot) return r.fail(errc::truncated);
+    pos = blk + 4;
+    return charge(w, 4 + count * elem_slot);
+}
+
+// Writes [count][slots] and returns the first element slot.
+FASTWIRE_INLINE std::uint8_t* write_block(Writer& w, std::uint8_t* slot_ptr, const std::uint8_t* base,
+                                          std::size_t count, std::size_t elem_slot) noexcept {
+    std::uint8_t* blk = w.alloc(4 + count * elem_slot);
+    store_le<std::uint32_t>(slot_ptr, static_cast<std::uint32_t>(blk - base));
+    store_le<std::uint32_t>(blk, static_cast<std::uint32_t>(count));
+    return blk + 4;
+}
+
+// True when a codec's C++ values may be copied to and from the wire with one memcpy.
+template <class C, class = void>
+struct bulk_copyable : std::false_type {};
+template <class C>
+struct bulk_copyable<C, std::enable_if_t<C::memcpy_ok>> : std::true_type {};
+
+template <class C, class Range>
+inline std::size_t elements_extra(const Range& v) noexcept {
+    std::size_t n = 0;
+    if constexpr (!C::fixed)
+        for (const auto& e : v) n += C::extra(e);
+    return n;
+}
+
+// Vectors, lists and sets share the wire form: an offset to [u32 count][count x slot(T)].
+// Elements' heap data follows the block; their offsets are relative to the same base
+// (collections do not move the base).
+template <class Seq, class T>
+struct sequence_codec {
+    using C = codec<T>;
+    static constexpr std::uint32_t slot = 4;
+    static constexpr bool fixed = false;
+    static constexpr bool bulk = std::is_same_v<Seq, std::vector<T>> && bulk_copyable<C>::value;
+
+    static std::size_t extra(const Seq& v) noexcept { return 4 + v.size() * C::slot + elements_extra<C>(v); }
+
+    static void write(Writer& w, std::uint8_t* slot_ptr, const std::uint8_t* base, const Seq& v) noexcept {
+        std::uint8_t* p = write_block(w, slot_ptr, base, v.size(), C::slot);
+        if constexpr (bulk) {
+            copy_bytes(p, v.data(), v.size() * sizeof(T));
+        } else {
+            for (const auto& e : v) {
+                C::write(w, p, base, e);
+                p += C::slot;
+            }
+        }
+    }
+
+    static Walk read(Reader& r, std::size_t slot_pos, std::size_t base, Walk w, Seq& out) {
+        std::size_t pos = 0, n = 0;
+        w = find_block(r, slot_pos, base, C::slot, w, pos, n);
+        if (!w.ok()) return w;  // before anything is allocated
+        if constexpr (std::is_same_v<Seq, std::set<T>>) {
+            out.clear();
+            T tmp{};
+            for (std::size_t i = 0; i < n; ++i, pos += C::slot) {
+                w = C::read(r, pos, base, w, tmp);
+                if (!w.ok()) return w;
+                out.emplace_hint(out.end(), std::move(tmp));
+            }
+        } else if constexpr (bulk) {
+            out.resize(n);
+            copy_bytes(reinterpret_cast<std::uint8_t*>(out.data()), r.data + pos, n * sizeof(T));
+        } else {
+            out.resize(n);  // reuses existing elements (and their capacity)
+            for (auto& e : out) {
+                w = C::read(r, pos, base, w, e);
+                if (!w.ok()) return w;
+                pos += C::slot;
+            }
+        }
+        return w;
+    }
+
+    static Walk verify(Reader& r, std::size_t slot_pos, std::size_t base, Walk w) noexcept {
+        std::size_t pos = 0, n = 0;
+        w = find_block(r, slot_pos, base, C::slot, w, pos, n);
+        // For elements whose verify() returns the walk unchanged the loop folds away.
+        for (std::size_t i = 0; i < n && w.ok(); ++i, pos += C::slot) w = C::verify(r, pos, base, w);
+        return w;
+    }
+};
+
+// Maps and hashes: an offset to [u32 count][count x (slot(K) slot(V))].
+template <class M, class K, class V>
+struct map_codec {
+    using CK = codec<K>;
+    using CV = codec<V>;
+    static constexpr std::uint32_t pair_slot = CK::slot + CV::slot;
+    static constexpr std::uint32_t slot = 4;
+    static constexpr bool fixed = false;
+
+    static std::size_t extra(const M& m) noexcept {
+        std::size_t n = 4 + m.size() * pair_slot;
+        if constexpr (!CK::fixed || !CV::fixed)
+            for (const auto& kv : m) n += CK::extra(kv.first) + CV::extra(kv.second);
+        return n;
+    }
+
+    static void write(Writer& w, std::uint8_t* slot_ptr, const std::uint8_t* base, const M& m) noexcept {
+        std::uint8_t* p = write_block(w, slot_ptr, base, m.size(), pair_slot);
+        for (const auto& kv : m) {
+            CK::write(w, p, base, kv.first);
+            CV::write(w, p + CK::slot, base, kv.second);
+            p += pair_slot;
+        }
+    }
+
+    static Walk read(Reader& r, std::size_t slot_pos, std::size_t base, Walk w, M& out) {
+        std::size_t pos = 0, n = 0;
+        w = find_block(r, slot_pos, base, pair_slot, w, pos, n);
+        if (!w.ok()) return w;
+        out.clear();
+        if constexpr (!std::is_same_v<M, std::map<K, V>>) out.reserve(n);
+        K key{};
+        V value{};
+        for (std::size_t i = 0; i < n; ++i, pos += pair_slot) {
+            w = CK::read(r, pos, base, w, key);
+            if (w.ok()) w = CV::read(r, pos + CK::slot, base, w, value);
+            if (!w.ok()) return w;
+            if constexpr (std::is_same_v<M, std::map<K, V>>)
+                out.emplace_hint(out.end(), std::move(key), std::move(value));
+            else
+                out.emplace(std::move(key), std::move(value));
+        }
+        return w;
+    }
+
+    static Walk verify(Reader& r, std::size_t slot_pos, std::size_t base, Walk w) noexcept {
+        std::size_t pos = 0, n = 0;
+        w = find_block(r, slot_pos, base, pair_slot, w, pos, n);
+        for (std::size_t i = 0; i < n && w.ok(); ++i, pos += pair_slot) {
+            w = CK::verify(r, pos, base, w);
+            if (w.ok()) w = CV::verify(r, pos + CK::slot, base, w);
+        }
+        return w;
+    }
+};
+
+// ---- structs -----------------------------------------------------------------------------
+
+template <class S, class List>
+struct struct_fields;
+
+template <class S, auto... Ms>
+struct struct_fields<S, fields<Ms...>> {
+    static constexpr std::size_t count = sizeof...(Ms);
+    static constexpr std::array<std::uint32_t, count + 1> slots = {codec<member_type_t<Ms>>::slot..., 0};
+
+    // offsets[i]: where field i's slot starts in the body (after the 8-byte header);
+    // offsets[count]: the body size, 8 + the sum of the slots.
+    static constexpr std::array<std::uint32_t, count + 1> compute_offsets() noexcept {
+        std::array<std::uint32_t, count + 1> o{};
+        std::uint32_t at = 8;
+        for (std::size_t i = 0; i <= count; ++i) {
+            o[i] = at;
+            at += slots[i];
+        }
+        return o;
+    }
+    static constexpr std::array<std::uint32_t, count + 1> offsets = compute_offsets();
+    static constexpr std::uint32_t body = offsets[count];
+
+    using indices = std::make_index_sequence<count>;
+
+    static std::size_t extra([[maybe_unused]] const S& v) noexcept {
+        return (std::size_t{0} + ... + codec<member_type_t<Ms>>::extra(v.*Ms));
+    }
+
+    template <std::size_t... I>
+    static void write([[maybe_unused]] Writer& w, [[maybe_unused]] std::uint8_t* body_ptr,
+                      [[maybe_unused]] const S& v, std::index_sequence<I...>) noexcept {
+        (codec<member_type_t<Ms>>::write(w, body_ptr + offsets[I], body_ptr, v.*Ms), ...);
+    }
+
+    // Every field is in the buffer (stored size >= ours). Stops at the first failure.
+    template <std::size_t... I>
+    static Walk read_all([[maybe_unused]] Reader& r, [[maybe_unused]] std::size_t pos, Walk w,
+                         [[maybe_unused]] S& v, std::index_sequence<I...>) {
+        (void)((w = codec<member_type_t<Ms>>::read(r, pos + offsets[I], pos, w, v.*Ms)).ok() && ...);
+        return w;
+    }
+
+    // An older, shorter struct: fields whose slot ends beyond `stored` get their defaults.
+    template <std::size_t... I>
+    static Walk read_some([[maybe_unused]] Reader& r, [[maybe_unused]] std::size_t pos,
+                          [[maybe_unused]] std::size_t stored, Walk w, [[maybe_unused]] S& v,
+                          std::index_sequence<I...>) {
+        [[maybe_unused]] const S defaults{};
+        (void)((offsets[I] + slots[I] <= stored
+                    ? (w = codec<member_type_t<Ms>>::read(r, pos + offsets[I], pos, w, v.*Ms)).ok()
+                    : (v.*Ms = defaults.*Ms, true)) &&
+               ...);
+        return w;
+    }
+
+    template <std::size_t... I>
+    static Walk verify_all([[maybe_unused]] Reader& r, [[maybe_unused]] std::size_t pos, Walk w,
+                           std::index_sequence<I...>) noexcept {
+        (void)((w = codec<member_type_t<Ms>>::verify(r, pos + offsets[I], pos, w)).ok() && ...);
+        return w;
+    }
+
+    // An older, shorter struct: only the fields whose slot ends within `stored`.
+    template <std::size_t... I>
+    static Walk verify_some([[maybe_unused]] Reader& r, [[maybe_unused]] std::size_t pos,
+                            [[maybe_unused]] std::size_t stored, Walk w, std::index_sequence<I...>) noexcept {
+        (void)((offsets[I] + slots[I] > stored ||
+                (w = codec<member_type_t<Ms>>::verify(r, pos + offsets[I], pos, w)).ok()) &&
+               ...);
+        return w;
+    }
+};
+
+}  // namespace internal
+
+// The layout of struct S in the versioned format (fields flattened base-first).
+template <class S>
+using layout = internal::struct_fields<S, all_fields_t<S>>;
+
+// ---- codecs ------------------------------------------------------------------------------
+
+template <class T>
+struct codec<T, std::enable_if_t<std::is_arithmetic_v<T> || std::is_enum_v<T>>>
+    : internal::scalar_codec<T, typename internal::enum_wire<T>::type> {};
+
+template <>
+struct codec<std::string> : internal::text_codec<std::string> {};
+template <>
+struct codec<bytes> : internal::text_codec<bytes> {};
+
+// decimal: [u32 lo][u32 mid][u32 hi][u32 flags] (.NET GetBits order).
+template <>
+struct codec<decimal> {
+    static constexpr std::uint32_t slot = 16;
+    static constexpr bool fixed = true;
+    static constexpr bool memcpy_ok = false;
+    static std::size_t extra(const decimal&) noexcept { return 0; }
+    static void write(Writer&, std::uint8_t* p, const std::uint8_t*, const decimal& v) noexcept {
+        store_le<std::uint32_t>(p, v.lo32());
+        store_le<std::uint32_t>(p + 4, v.mid32());
+        store_le<std::uint32_t>(p + 8, v.hi32());
+        store_le<std::uint32_t>(p + 12, v.flags());
+    }
+    static Walk read(Reader& r, std::size_t pos, std::size_t, Walk w, decimal& out) noexcept {
+        const errc e = decimal::from_bits(r.load<std::uint32_t>(pos), r.load<std::uint32_t>(pos + 4),
+                                          r.load<std::uint32_t>(pos + 8), r.load<std::uint32_t>(pos + 12), out);
+        return e == errc::ok ? w : r.fail(e);
+    }
+    static Walk verify(Reader& r, std::size_t pos, std::size_t, Walk w) noexcept {
+        return ((r.load<std::uint32_t>(pos + 12) >> 16) & 0xFFu) <= decimal::max_scale ? w : r.fail(errc::bad_value);
+    }
+};
+
+// uuid: the 16 bytes as they are.
+template <>
+struct codec<uuid> {
+    static constexpr std::uint32_t slot = 16;
+    static constexpr bool fixed = true;
+    static constexpr bool memcpy_ok = true;
+    static std::size_t extra(const uuid&) noexcept { return 0; }
+    static void write(Writer&, std::uint8_t* p, const std::uint8_t*, const uuid& v) noexcept {
+        std::memcpy(p, v.data(), 16);
+    }
+    static Walk read(Reader& r, std::size_t pos, std::size_t, Walk w, uuid& out) noexcept {
+        std::memcpy(out.data(), r.data + pos, 16);
+        return w;
+    }
+    static Walk verify(Reader&, std::size_t, std::size_t, Walk w) noexcept { return w; }
+};
+
+template <class T>
+struct codec<std::vector<T>> : internal::sequence_codec<std::vector<T>, T> {};
+template <class T>
+struct codec<std::list<T>> : internal::sequence_codec<std::list<T>, T> {};
+template <class T>
+struct codec<std::set<T>> : internal::sequence_codec<std::set<T>, T> {};
+
+// std::vector<bool> stores bits, so it gets its own element loop.
+template <>
+struct codec<std::vector<bool>> {
+    static constexpr std::uint32_t slot = 4;
+    static constexpr bool fixed = false;
+    static std::size_t extra(const std::vector<bool>& v) noexcept { return 4 + v.size(); }
+    static void write(Writer& w, std::uint8_t* slot_ptr, const std::uint8_t* base, const std::vector<bool>& v) noexcept {
+        std::uint8_t* p = internal::write_block(w, slot_ptr, base, v.size(), 1);
+        for (bool b : v) *p++ = b ? 1 : 0;
+    }
+    static Walk read(Reader& r, std::size_t slot_pos, std::size_t base, Walk w, std::vector<bool>& out) {
+        std::size_t pos = 0, n = 0;
+        w = internal::find_block(r, slot_pos, base, 1, w, pos, n);
+        if (!w.ok()) return w;
+        out.resize(n);
+        for (std::size_t i = 0; i < n; ++i) out[i] = r.data[pos + i] != 0;
+        return w;
+    }
+    static Walk verify(Reader& r, std::size_t slot_pos, std::size_t base, Walk w) noexcept {
+        std::size_t pos = 0, n = 0;
+        return internal::find_block(r, slot_pos, base, 1, w, pos, n);
+    }
+};
+
+template <class K, class V>
+struct codec<std::map<K, V>> : internal::map_codec<std::map<K, V>, K, V> {};
+template <class K, class V>
+struct codec<std::unordered_map<K, V>> : internal::map_codec<std::unordered_map<K, V>, K, V> {};
+
+// T[N]: N element slots inline, no count.
+template <class T, std::size_t N>
+struct codec<std::array<T, N>> {
+    using C = codec<T>;
+    static_assert(N > 0, "schema arrays have at least one element");
+    static constexpr std::uint32_t slot = static_cast<std::uint32_t>(N) * C::slot;
+    static constexpr bool fixed = C::fixed;
+    static constexpr bool memcpy_ok = false;
+
+    static std::size_t extra(const std::array<T, N>& v) noexcept { return internal::elements_extra<C>(v); }
+
+    static void write(Writer& w, std::uint8_t* p, const std::uint8_t* base, const std::array<T, N>& v) noexcept {
+        if constexpr (internal::bulk_copyable<C>::value) {
+            std::memcpy(p, v.data(), sizeof(T) * N);
+        } else {
+            for (const auto& e : v) {
+                C::write(w, p, base, e);
+                p += C::slot;
+            }
+        }
+    }
+    static Walk read(Reader& r, std::size_t pos, std::size_t base, Walk w, std::array<T, N>& out) {
+        if constexpr (internal::bulk_copyable<C>::value) {
+            std::memcpy(out.data(), r.data + pos, sizeof(T) * N);
+        } else {
+            for (auto& e : out) {
+                w = C::read(r, pos, base, w, e);
+                if (!w.ok()) return w;
+                pos += C::slot;
+            }
+        }
+        return w;
+    }
+    static Walk verify(Reader& r, std::size_t pos, std::size_t base, Walk w) noexcept {
+        for (std::size_t i = 0; i < N && w.ok(); ++i, pos += C::slot) w = C::verify(r, pos, base, w);
+        return w;
+    }
+};
+
+// T?: [u8 has_value][u32 offset] -> a block of slot(T) bytes holding the value, written
+// with the base moved to that block. A null optional writes flag 0 and offset 0.
+template <class T>
+struct codec<std::optional<T>> {
+    using C = codec<T>;
+    static constexpr std::uint32_t slot = 5;
+    static constexpr bool fixed = false;
+
+    static std::size_t extra(const std::optional<T>& v) noexcept { return v ? C::slot + C::extra(*v) : 0; }
+
+    static void write(Writer& w, std::uint8_t* p, const std::uint8_t* base, const std::optional<T>& v) noexcept {
+        if (v) {
+            std::uint8_t* blk = w.alloc(C::slot);
+            p[0] = 1;
+            store_le<std::uint32_t>(p + 1, static_cast<std::uint32_t>(blk - base));
+            C::write(w, blk, blk, *v);
+        } else {
+            p[0] = 0;
+            store_le<std::uint32_t>(p + 1, 0);
+        }
+    }
+
+    // The value block of a set optional (charged), in pos. A set flag with offset 0 fails
+    // in locate(), as the reference's verify rejects it; the offset of a null optional is
+    // ignored (the reference leaves it uninitialised, bug B1).
+    static FASTWIRE_INLINE bool find(Reader& r, std::size_t slot_pos, std::size_t base, std::size_t& pos) noexcept {
+        return r.locate<C::slot>(base, r.load<std::uint32_t>(slot_pos + 1), slot_pos + 5, pos);
+    }
+
+    static Walk read(Reader& r, std::size_t slot_pos, std::size_t base, Walk w, std::optional<T>& out) {
+        if (r.data[slot_pos] == 0) {
+            out.reset();
+            return w;
+        }
+        std::size_t pos = 0;
+        if (!find(r, slot_pos, base, pos)) return Reader::failed;
+        if (!out) out.emplace();
+        return C::read(r, pos, pos, charge(w, C::slot), *out);
+    }
+
+    static Walk verify(Reader& r, std::size_t slot_pos, std::size_t base, Walk w) noexcept {
+        if (r.data[slot_pos] == 0) return w;
+        std::size_t pos = 0;
+        if (!find(r, slot_pos, base, pos)) return Reader::failed;
+        return C::verify(r, pos, pos, charge(w, C::slot));
+    }
+};
+
+// A struct field: an offset to the body [u32 size][u32 type][field slots…]; the fields
+// inside are relative to the body.
+template <class S>
+struct codec<S, std::enable_if_t<is_struct_v<S>>> {
+    using L = layout<S>;
+    static constexpr std::uint32_t type = struct_schema<S>::type;
+    static constexpr std::uint32_t slot = 4;
+    static constexpr bool fixed = false;
+
+    static std::size_t extra(const S& v) noexcept { return L::body + L::extra(v); }
+
+    static void write(Writer& w, std::uint8_t* p, const std::uint8_t* base, const S& v) noexcept {
+        std::uint8_t* body = w.alloc(L::body);
+        store_le<std::uint32_t>(p, static_cast<std::uint32_t>(body - base));
+        store_le<std::uint32_t>(body, L::body);
+        store_le<std::uint32_t>(body + 4, type);
+        L::write(w, body, v, typename L::indices{});
+    }
+
+    // Finds and checks the body (pos; stored = its struct_size) and enters it: the
+    // returned walk has the body charged and one level less to go.
+    static FASTWIRE_INLINE Walk enter(Reader& r, std::size_t slot_pos, std::size_t base, Walk w, std::size_t& pos,
+                                      std::size_t& stored) noexcept {
+        if (!r.locate<8>(base, r.load<std::uint32_t>(slot_pos), slot_pos + 4, pos)) return Reader::failed;
+        stored = r.load<std::uint32_t>(pos);
+        // 8 <= stored <= size - pos, in one unsigned comparison (size - pos >= 8 here).
+        if (stored - 8 > r.size - pos - 8) return r.fail(stored < 8 ? errc::bad_size : errc::truncated);
+        if (r.load<std::uint32_t>(pos + 4) != type) return r.fail(errc::bad_type);
+        if (w.depth == 0) return r.fail(errc::too_deep);
+        return Walk{w.left - static_cast<std::int64_t>(stored), w.depth - 1};
+    }
+
+    static Walk read(Reader& r, std::size_t slot_pos, std::size_t base, Walk w, S& out) {
+        std::size_t pos = 0, stored = 0;
+        Walk in = enter(r, slot_pos, base, w, pos, stored);
+        if (!in.ok()) return in;
+        in = stored >= L::body ? L::read_all(r, pos, in, out, typename L::indices{})
+                               : L::read_some(r, pos, stored, in, out, typename L::indices{});
+        return Walk{in.left, w.depth};  // back at the caller's level
+    }
+
+    static Walk verify(Reader& r, std::size_t slot_pos, std::size_t base, Walk w) noexcept {
+        std::size_t pos = 0, stored = 0;
+        Walk in = enter(r, slot_pos, base, w, pos, stored);
+        if (!in.ok()) return in;
+        in = stored >= L::body ? L::verify_all(r, pos, in, typename L::indices{})
+                               : L::verify_some(r, pos, stored, in, typename L::indices{});
+        return Walk{in.left, w.depth};
+    }
+};
+
+}  // namespace versioned
+}  // namespace fastwire
+
+#pragma GCC diagnostic pop
