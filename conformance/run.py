@@ -238,10 +238,13 @@ def run_language(language: str, testee: Testee, cases: List[Case], verbose: bool
         print(f"   FAIL: no conformance/known_failures/{language}.txt")
         return False
     if testee.prepare:
-        done = subprocess.run(expand(testee.prepare), cwd=REPO, capture_output=True, text=True,
+        # Its stderr passes through (a progress line, e.g. "building the testee"); its
+        # stdout is shown when it fails.
+        sys.stdout.flush()
+        done = subprocess.run(expand(testee.prepare), cwd=REPO, stdout=subprocess.PIPE, text=True,
                               env=environment())
         if done.returncode != 0:
-            print(f"   FAIL: preparing the testee failed:\n{done.stdout}{done.stderr}")
+            print(f"   FAIL: preparing the testee failed (status {done.returncode}):\n{done.stdout}")
             return False
     command = expand(testee.run)
     executable = command[0] if os.path.isabs(command[0]) else os.path.join(REPO, command[0])
