@@ -101,6 +101,11 @@ def test_reference_is_fastwire_final_when_present_and_can_be_overridden():
     assert "×fastwire-final" in fb.markdown_tables(res, rows, "fastwire-final")
 
 
+def test_reference_stays_handwritten_while_fastwire_final_is_not_built():
+    res = _results({"fastwire-final": ("n/a", 0, 0, 0), "handwritten": ("ok", 10, 2.0, 2.0)})
+    assert fb.reference_peer(res, None) == "handwritten"
+
+
 def test_csv_has_one_line_per_pair():
     res = _results({"a": ("ok", 10, 1.0, 2.0), "b": ("n/a", 0, 0, 0)})
     lines = fb.csv_text(fb.build_rows(res, "a")).strip().splitlines()

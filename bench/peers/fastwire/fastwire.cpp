@@ -1,0 +1,278 @@
+// fastwire — fastwire's own rows: "fastwire" (versioned FBE format), "fastwire-final" (final
+// format) and "fastwire-json".
+//
+// Native object: the struct generated from bench/datasets/<dataset>.fbe (namespace =
+// package, e.g. ::account::Account); load()/store() convert from/to the canonical
+// fwb::<dataset> types, untimed.
+//
+// fastwire / fastwire-final: serialize = reset() + serialize() on a reused writer model
+// (Model<S> / FinalModel<S>): exact size first, one append into the kept buffer, no
+// zero-fill. deserialize = attach() a reused reader model to the bytes + deserialize() into
+// a reused struct (strings and vectors keep their capacity). That is the library's default
+// path and it is checked: deserialize() makes every check verify() makes as it reads and
+// reports malformed input as a status (turned into fwb::DecodeError here), so no verify()
+// runs first. fresh = the same into a newly constructed struct. verify = attach + verify().
+//
+// fastwire-json: serialize = fastwire::json::writer (reused, cleared) over the generated
+// struct; deserialize = fastwire::json::reader (reused: it keeps its simdjson On-Demand
+// parser and its padded copy of the input) into the reused struct; the reader copies the
+// input into its padded buffer on every call, as the simdjson row does.
+//
+// The final and JSON rows are compiled only when the runtime has them
+// (fastwire/final_model.h; fastwire/json.h + json_reader.h + simdjson); otherwise they
+// register "n/a" with the reason for every data set.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "../../harness/registry.h"
+
+#include "account_models.h"
+#include "complex_models.h"
+#include "ints_models.h"
+#include "map_models.h"
+#include "mixed_models.h"
+#include "monsters_models.h"
+#include "record_models.h"
+#include "vec_models.h"
+
+#if __has_include(<fastwire/final_model.h>)
+#include <fastwire/final_model.h>
+#define FWB_FW_FINAL 1
+#else
+#define FWB_FW_FINAL 0
+#endif
+
+#if defined(FWB_FASTWIRE_JSON) && __has_include(<fastwire/json.h>) && __has_include(<fastwire/json_reader.h>)
+#include "account_json.h"
+#include "complex_json.h"
+#include "ints_json.h"
+#include "map_json.h"
+#include "mixed_json.h"
+#include "monsters_json.h"
+#include "record_json.h"
+#include "vec_json.h"
+#define FWB_FW_JSON 1
+#else
+#define FWB_FW_JSON 0
+#endif
+
+#ifndef FWB_FASTWIRE_VERSION
+#define FWB_FASTWIRE_VERSION "?"
+#endif
+
+namespace fwb {
+namespace {
+
+// ---- canonical <-> generated (untimed) -----------------------------------------------------
+//
+// The generated structs mirror the canonical ones field for field (same names, same C++
+// types), so one overload set converts both ways. Static members of one class, so that the
+// container templates see every struct overload whatever the order.
+struct Convert {
+  template <class T>
+    requires std::is_arithmetic_v<T>
+  static void cv(const T& a, T& b) { b = a; }
+
+  template <class A, class B>
+    requires(std::is_enum_v<A> && std::is_enum_v<B> &&
+             std::is_same_v<std::underlying_type_t<A>, std::underlying_type_t<B>>)
+  static void cv(const A& a, B& b) { b = static_cast<B>(static_cast<std::underlying_type_t<A>>(a)); }
+
+  static void cv(const std::string& a, std::string& b) { b = a; }
+
+  template <class A, class B>
+  static void cv(const std::vector<A>& a, std::vector<B>& b) {
+    b.resize(a.size());
+    for (size_t i = 0; i < a.size(); ++i) cv(a[i], b[i]);
+  }
+
+  template <class A, class B>
+  static void cv(const std::optional<A>& a, std::optional<B>& b) {
+    if (a) cv(*a, b ? *b : b.emplace());
+    else b.reset();
+  }
+
+  template <class K, class A, class B>
+  static void cv(const std::map<K, A>& a, std::map<K, B>& b) {
+    b.clear();
+    for (const auto& [k, v] : a) cv(v, b[k]);
+  }
+
+// Both directions of one struct: BODY is a list of F(field).
+#define FWB_FW_STRUCT(CANON, GEN, BODY)      \
+  static void cv(const CANON& a, GEN& b) { BODY } \
+  static void cv(const GEN& a, CANON& b) { BODY }
+#define F(x) cv(a.x, b.x);
+
+  FWB_FW_STRUCT(account::Order, ::account::Order,
+                F(uid) F(symbol) F(side) F(type) F(price) F(volume))
+  FWB_FW_STRUCT(account::Balance, ::account::Balance, F(currency) F(amount))
+  FWB_FW_STRUCT(account::Account, ::account::Account,
+                F(uid) F(name) F(state) F(wallet) F(asset) F(orders))
+
+  FWB_FW_STRUCT(monsters::Vec3, ::monsters::Vec3, F(x) F(y) F(z))
+  FWB_FW_STRUCT(monsters::Weapon, ::monsters::Weapon, F(name) F(damage))
+  FWB_FW_STRUCT(monsters::Monster, ::monsters::Monster,
+                F(pos) F(mana) F(hp) F(name) F(inventory) F(color) F(weapons) F(equipped) F(path))
+  FWB_FW_STRUCT(monsters::Monsters, ::monsters::Monsters, F(monsters))
+
+  FWB_FW_STRUCT(record::Record, ::record::Record, F(ids) F(strings))
+
+  FWB_FW_STRUCT(ints::Ints, ::ints::Ints, F(id) F(int1) F(int2) F(int3) F(int4))
+
+  FWB_FW_STRUCT(mixed::Mixed, ::mixed::Mixed,
+                F(id) F(int1) F(int2) F(uint1) F(float1) F(text1) F(enum1))
+
+  FWB_FW_STRUCT(complex::Complex, ::complex::Complex,
+                F(id) F(text1) F(text2) F(text3) F(int1) F(int2) F(int3) F(text4) F(enum1)
+                F(float1) F(int4) F(uint1) F(uint2) F(int5) F(int6) F(float2) F(text5))
+
+  FWB_FW_STRUCT(vec::ContainerVec, ::vec::ContainerVec,
+                F(id) F(int1) F(text1) F(stringvec) F(intvec))
+
+  FWB_FW_STRUCT(map::ContainerMap, ::map::ContainerMap, F(id) F(int1) F(text1) F(map1))
+
+#undef F
+#undef FWB_FW_STRUCT
+};
+
+// ---- binary rows: Model<S> (versioned) and FinalModel<S> (final) --------------------------
+//
+// M is the root model type. Both have serialize / reset / buffer / attach / verify /
+// deserialize; verify() and deserialize() return a fastwire::status.
+template <class Canon, class Gen, class M>
+class BinaryCodec final : public Codec<Canon> {
+ public:
+  void load(const Canon& value) override { Convert::cv(value, src_); }
+  ByteView serialize() override {
+    writer_.reset();  // keeps the buffer's capacity
+    const size_t n = writer_.serialize(src_);
+    return {writer_.buffer().data(), n};
+  }
+  bool verify(ByteView in) override {
+    reader_.attach(in.data, in.size);
+    return static_cast<bool>(reader_.verify());
+  }
+  void deserialize(ByteView in) override { read(in, dst_); }
+  void deserialize_fresh(ByteView in) override {
+    Gen fresh;
+    read(in, fresh);
+    escape(&fresh);
+  }
+  void store(Canon& out) const override { Convert::cv(dst_, out); }
+
+ private:
+  void read(ByteView in, Gen& out) {
+    reader_.attach(in.data, in.size);
+    const auto status = reader_.deserialize(out);
+    if (!status) fail(status.message());
+  }
+  [[noreturn]] static void fail(const char* why) { throw DecodeError(std::string("fastwire: ") + why); }
+
+  Gen src_, dst_;
+  M writer_, reader_;
+};
+
+#if FWB_FW_JSON
+template <class Canon, class Gen>
+class JsonCodec final : public Codec<Canon> {
+ public:
+  void load(const Canon& value) override { Convert::cv(value, src_); }
+  ByteView serialize() override {
+    writer_.clear();  // keeps the buffer
+    writer_.write(src_);
+    return {reinterpret_cast<const uint8_t*>(writer_.data()), writer_.size()};
+  }
+  void deserialize(ByteView in) override { read(in, dst_); }
+  void deserialize_fresh(ByteView in) override {
+    Gen fresh;
+    read(in, fresh);
+    escape(&fresh);
+  }
+  void store(Canon& out) const override { Convert::cv(dst_, out); }
+
+ private:
+  void read(ByteView in, Gen& out) {
+    const auto result =
+        reader_.read(std::string_view(reinterpret_cast<const char*>(in.data), in.size), out);
+    if (!result) throw DecodeError("fastwire json: " + result.message());
+  }
+
+  Gen src_, dst_;
+  fastwire::json::writer writer_;
+  fastwire::json::reader reader_;
+};
+#endif
+
+#if !FWB_FW_FINAL
+constexpr const char* kNoFinal = "final format not built yet (no fastwire/final_model.h in cpp/include)";
+#endif
+#if !FWB_FW_JSON
+#if defined(FWB_FASTWIRE_JSON_MISSING)
+constexpr const char* kNoJson = "JSON not built: " FWB_FASTWIRE_JSON_MISSING;
+#else
+constexpr const char* kNoJson = "JSON not built yet (no fastwire/json.h + json_reader.h in cpp/include)";
+#endif
+#endif
+
+struct Rows {
+  PeerInfo versioned, final_, json;
+};
+
+template <class Canon, class Gen>
+void add_dataset(Registry& r, const Rows& rows) {
+  r.add<Canon>(rows.versioned, [] {
+    return std::make_unique<BinaryCodec<Canon, Gen, fastwire::Model<Gen>>>();
+  });
+#if FWB_FW_FINAL
+  r.add<Canon>(rows.final_, [] {
+    return std::make_unique<BinaryCodec<Canon, Gen, fastwire::FinalModel<Gen>>>();
+  });
+#else
+  r.unsupported<Canon>(rows.final_, kNoFinal);
+#endif
+#if FWB_FW_JSON
+  r.add<Canon>(rows.json, [] { return std::make_unique<JsonCodec<Canon, Gen>>(); });
+#else
+  r.unsupported<Canon>(rows.json, kNoJson);
+#endif
+}
+
+}  // namespace
+
+void register_fastwire(Registry& r) {
+  const std::string version = FWB_FASTWIRE_VERSION;
+  const Rows rows{
+      {"fastwire", "fastwire", Kind::binary, version,
+       "FBE verify(): root size, every offset/size/count in bounds and pointing forward, "
+       "struct sizes and type numbers, nesting depth, visit budget",
+       "generated struct -> Model<S>::serialize into a reused model (reset keeps the buffer; "
+       "exact size, one append); deserialize = attach + Model::deserialize into a reused "
+       "struct: the default path, which makes verify()'s checks as it reads, so no verify() "
+       "first"},
+      {"fastwire-final", "fastwire", Kind::binary, version,
+       "FinalModel<S>::verify() (final format: sizes and counts in bounds)",
+       "as fastwire, with FinalModel<S> (final format: no offsets, no struct headers); "
+       "deserialize = attach + FinalModel::deserialize (checked), no verify() first"},
+      {"fastwire-json", "fastwire", Kind::text, version, "",
+       "fastwire::json::writer (reused) over the generated struct; deserialize = "
+       "fastwire::json::reader (reused simdjson On-Demand parser; copies the input into its "
+       "padded buffer) into the reused struct"},
+  };
+  add_dataset<account::Account, ::account::Account>(r, rows);
+  add_dataset<monsters::Monsters, ::monsters::Monsters>(r, rows);
+  add_dataset<record::Record, ::record::Record>(r, rows);
+  add_dataset<ints::Ints, ::ints::Ints>(r, rows);
+  add_dataset<mixed::Mixed, ::mixed::Mixed>(r, rows);
+  add_dataset<complex::Complex, ::complex::Complex>(r, rows);
+  add_dataset<vec::ContainerVec, ::vec::ContainerVec>(r, rows);
+  add_dataset<map::ContainerMap, ::map::ContainerMap>(r, rows);
+}
+
+}  // namespace fwb
