@@ -12,6 +12,7 @@
 #include <new>
 #include <random>
 
+#include "test_alloc.h"
 #include "test_types.h"
 #include "test_util.h"
 
@@ -20,24 +21,10 @@
 #pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 #endif
 
-// ---- counting allocator (only counts while a Counting scope is active on this thread) ----
-
-namespace {
-thread_local bool g_counting = false;
-thread_local std::size_t g_allocated = 0;
-
-struct Counting {
-    Counting() {
-        g_allocated = 0;
-        g_counting = true;
-    }
-    ~Counting() { g_counting = false; }
-    std::size_t bytes() const { return g_allocated; }
-};
-}  // namespace
+// ---- counting allocator (test_alloc.h: counts while a Counting scope is active) ----------
 
 void* operator new(std::size_t n) {
-    if (g_counting) g_allocated += n;
+    if (testalloc::counting) testalloc::allocated += n;
     if (void* p = std::malloc(n ? n : 1)) return p;
     throw std::bad_alloc();
 }

@@ -25,6 +25,8 @@
 #include <fastwire/bytes.h>
 #include <fastwire/decimal.h>
 #include <fastwire/endian.h>
+#include <fastwire/final.h>
+#include <fastwire/final_model.h>
 #include <fastwire/limits.h>
 #include <fastwire/model.h>
 #include <fastwire/print.h>

@@ -8,15 +8,17 @@
 //   lim.max_message_size = 1u << 30;   // 1 GiB
 //   proto::AccountModel reader(lim);
 //
-// What is bounded (see cpp/README.md, "Safety"):
-// - max_depth: structs nested inside structs (each struct body entered counts one).
-// - max_message_size: the full_size a root model may declare.
-// - Counts are always checked against the bytes that remain (count x the element's slot
-//   size must fit), and the bytes visited by a walk may not exceed the message size, so
-//   verify work and deserialize allocation grow linearly with the message.
-// - max_zero_size_elements: the final format (issue 4) has elements of zero wire size
-//   (an empty struct); their count is capped separately. The versioned format has no
-//   zero-size element (every slot is at least one byte), so it never consults this.
+// What is bounded (docs/security.md has the whole contract):
+// - max_depth: structs nested inside structs (each struct entered counts, the root too).
+// - max_message_size: the size a root model (or a protocol message) may declare.
+// - max_zero_size_elements: the final format has elements of zero wire size (empty
+//   structs); the bytes cannot bound their count, so the count summed over the whole
+//   message is capped instead. The versioned format has no zero-size element (every slot
+//   is at least one byte), so it never consults this.
+// - Everything else is bounded by the message: a count must fit (count x the element's
+//   minimum wire size <= the bytes that remain), and a versioned walk may not visit more
+//   bytes than the message holds, so verify work and deserialize allocation grow linearly
+//   with the message.
 #pragma once
 
 #include <cstddef>

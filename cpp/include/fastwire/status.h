@@ -19,7 +19,8 @@ enum class errc : std::uint8_t {
     ok = 0,
     truncated,         // a size, offset or count reaches past the end of the message
     bad_offset,        // an offset is 0 where a value is required, or points backwards
-    bad_size,          // a struct size below 8, or a root size below its header
+    bad_size,          // a struct size below 8, a root size below its header, or (final) fields
+                       // that do not end exactly at the root's size
     bad_type,          // a struct carries another type number than the schema says
     bad_value,         // a value outside its domain (a decimal scale above 28)
     too_deep,          // structs nested deeper than limits::max_depth
@@ -35,7 +36,7 @@ constexpr const char* message(errc e) noexcept {
         case errc::ok: return "ok";
         case errc::truncated: return "truncated: a size, offset or count reaches past the end";
         case errc::bad_offset: return "bad offset: zero where a value is required, or pointing backwards";
-        case errc::bad_size: return "bad size: a struct or model size is smaller than its header";
+        case errc::bad_size: return "bad size: a struct or model size is smaller than its header, or does not match its fields";
         case errc::bad_type: return "bad type: unexpected struct type number";
         case errc::bad_value: return "bad value: a value outside its domain";
         case errc::too_deep: return "too deep: structs nested beyond limits::max_depth";

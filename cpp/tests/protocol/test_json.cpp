@@ -394,7 +394,7 @@ TEST(JsonRoundTrip, InheritanceAndTheRest) {
     round_trip(seed_account());
 }
 
-// Found by fuzz_json (cpp/fuzz/regressions/json-is-null-on-malformed-token): a malformed
+// Found by fuzz_json (cpp/fuzz/regressions/json/is-null-on-malformed-token): a malformed
 // token where an optional struct was expected made simdjson's is_null() report an error,
 // and converting that result to bool threw out of the reader.
 TEST(JsonRead, MalformedTokenInAnOptionalIsAnErrorNotAnException) {

@@ -1,0 +1,165 @@
+// fastwire/final_model.h - the final (compact) root model: one struct as a message.
+//
+// Layout (spec §3): [u32 size][u32 type][fields…], size = 8 + the fields' bytes, so the
+// first word covers the whole model. FinalModel<S> has the API of Model<S> (model.h):
+// it owns a buffer to serialize into, can instead be attached to bytes owned by the
+// caller, and steps from one model to the next in a stream with next().
+//
+//   proto::AccountFinalModel writer;           // = fastwire::FinalModel<proto::Account>
+//   writer.serialize(account);                 // 152 for the seed account
+//   proto::AccountFinalModel reader;
+//   reader.attach(writer.buffer());
+//   if (fastwire::status s = reader.deserialize(account); !s) std::cerr << s.message();
+//
+// serialize() computes the exact size, grows the buffer once and writes every byte
+// through a cursor. verify() and deserialize() are safe on any input (docs/security.md):
+// every length and count is checked against the bytes that remain, zero-size elements
+// against limits::max_zero_size_elements, nesting against limits::max_depth, and the
+// fields must end exactly at the declared size. deserialize() makes those checks itself,
+// so a prior verify() is not needed.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include <fastwire/buffer.h>
+#include <fastwire/endian.h>
+#include <fastwire/final.h>
+#include <fastwire/limits.h>
+#include <fastwire/status.h>
+
+namespace fastwire {
+namespace final {
+
+template <class S>
+class Model {
+    static_assert(is_struct_v<S>, "FinalModel<S> needs a struct_schema<S> specialisation");
+    using C = codec<S>;
+
+public:
+    using value_type = S;
+
+    Model() = default;
+    explicit Model(const limits& lim) : limits_(lim) {}
+
+    // The struct's type number.
+    static constexpr std::uint32_t type() noexcept { return struct_schema<S>::type; }
+
+    // Appends `value` as a root model to the owned buffer and views the owned buffer.
+    // Returns the model's size. Throws std::length_error above 4 GiB - 1 (the size word is
+    // 32-bit) and std::bad_alloc when memory runs out.
+    std::size_t serialize(const S& value) {
+        const std::size_t n = 8 + C::size(value);
+        if (n > UINT32_MAX) throw std::length_error("fastwire: message larger than 4 GiB");
+        if (!own_) {
+            own_ = true;
+            pos_ = 0;
+        }
+        std::uint8_t* start = buffer_.append(n);
+        store_le<std::uint32_t>(start, static_cast<std::uint32_t>(n));
+        store_le<std::uint32_t>(start + 4, type());
+        C::write(start + 8, value);
+        return n;
+    }
+
+    // Checks the model at the current position. On success the status holds its size.
+    status verify() const noexcept {
+        std::size_t full;
+        const errc e = root(full);
+        if (e != errc::ok) return e;
+        const std::uint8_t* msg = data() + pos_;
+        Reader r(limits_);
+        return finish(r, C::verify(r, msg + 8, msg + full, limits_.max_depth), msg + full, full);
+    }
+
+    // Reads the model at the current position into `value`, reusing its memory. Safe on
+    // malformed input: returns an error status (then `value` is valid but unspecified).
+    status deserialize(S& value) const {
+        std::size_t full;
+        const errc e = root(full);
+        if (e != errc::ok) return e;
+        const std::uint8_t* msg = data() + pos_;
+        Reader r(limits_);
+        return finish(r, C::read(r, msg + 8, msg + full, limits_.max_depth, value), msg + full, full);
+    }
+
+    // Views bytes owned by the caller, who keeps them alive and unchanged meanwhile.
+    void attach(const void* data, std::size_t size) noexcept {
+        ext_ = static_cast<const std::uint8_t*>(data);
+        ext_size_ = size;
+        own_ = false;
+        pos_ = 0;
+    }
+    void attach(buffer_view v) noexcept { attach(v.data(), v.size()); }
+    void attach(const std::vector<std::uint8_t>& v) noexcept { attach(v.data(), v.size()); }
+    void attach(const ::fastwire::buffer& b) noexcept { attach(b.data(), b.size()); }
+    // The model only views bytes: attaching a temporary would leave it dangling.
+    void attach(std::vector<std::uint8_t>&&) = delete;
+    void attach(::fastwire::buffer&&) = delete;
+
+    // The owned buffer (what serialize() wrote).
+    const ::fastwire::buffer& buffer() const noexcept { return buffer_; }
+    ::fastwire::buffer& buffer() noexcept { return buffer_; }
+
+    // The viewed bytes from the current position on.
+    buffer_view view() const noexcept { return buffer_view(data(), total()).subview(pos_); }
+
+    // The size of the model at the current position (0 when fewer than 4 bytes remain).
+    std::size_t size() const noexcept {
+        return total() - pos_ >= 4 ? load_le<std::uint32_t>(data() + pos_) : 0;
+    }
+
+    // Steps over n bytes, e.g. next(status.size()) to reach the following model.
+    void next(std::size_t n) noexcept { pos_ = n < total() - pos_ ? pos_ + n : total(); }
+
+    // Empties the owned buffer (keeping its capacity) and views it.
+    void reset() noexcept {
+        buffer_.clear();
+        own_ = true;
+        pos_ = 0;
+    }
+
+    const limits& get_limits() const noexcept { return limits_; }
+    void set_limits(const limits& lim) noexcept { limits_ = lim; }
+
+private:
+    const std::uint8_t* data() const noexcept { return own_ ? buffer_.data() : ext_; }
+    std::size_t total() const noexcept { return own_ ? buffer_.size() : ext_size_; }
+
+    // The walk stopped at `at`: it must have consumed exactly the declared size.
+    static status finish(const Reader& r, cursor at, cursor end, std::size_t full) noexcept {
+        if (!at) return r.error;
+        if (at != end) return errc::bad_size;  // bytes left over inside the declared size
+        return status(errc::ok, full);
+    }
+
+    // Checks the root header; full = the declared size.
+    errc root(std::size_t& full) const noexcept {
+        const std::size_t avail = total() - pos_;
+        if (avail < 8) return errc::truncated;
+        full = load_le<std::uint32_t>(data() + pos_);
+        if (full > limits_.max_message_size) return errc::too_large;
+        if (full > avail) return errc::truncated;
+        if (full < 8) return errc::bad_size;
+        if (load_le<std::uint32_t>(data() + pos_ + 4) != type()) return errc::bad_type;
+        if (full - 8 < C::min_size) return errc::truncated;  // the fields' fixed parts do not fit
+        return errc::ok;
+    }
+
+    ::fastwire::buffer buffer_;
+    const std::uint8_t* ext_ = nullptr;
+    std::size_t ext_size_ = 0;
+    std::size_t pos_ = 0;
+    bool own_ = true;
+    limits limits_;
+};
+
+}  // namespace final
+
+// The final format's root model, with the API of Model<S>.
+template <class S>
+using FinalModel = final::Model<S>;
+
+}  // namespace fastwire
