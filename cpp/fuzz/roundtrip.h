@@ -1,0 +1,78 @@
+// roundtrip.h - the body of the format fuzz targets (fuzz_versioned.cpp, fuzz_final.cpp).
+//
+// The first input byte picks one of the generated types of schemas/everything.fbe (which
+// imports proto and protoex); the rest is a message of that type. For any bytes:
+// verify() and deserialize() must agree; when they accept, the value must serialize,
+// verify, deserialize and serialize again to the same bytes (the same size when the type
+// holds hash maps, whose order is unspecified). Any disagreement aborts, which libFuzzer
+// reports as a crash; ASan and UBSan report any stray access.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#include "everything_models.h"
+
+namespace fuzz {
+
+[[noreturn]] inline void fail(const char* what) {
+    std::fprintf(stderr, "fastwire fuzz: %s\n", what);
+    std::abort();
+}
+
+template <template <class> class Model, class S>
+void round_trip(const std::uint8_t* data, std::size_t size, bool ordered) {
+    fastwire::limits lim;
+    lim.max_message_size = std::size_t{1} << 20;  // keeps the fuzzer's memory bounded
+    Model<S> reader(lim);
+    reader.attach(data, size);
+    const fastwire::status verdict = reader.verify();
+    S value{};
+    const fastwire::status read = reader.deserialize(value);
+    if (verdict.code() != read.code()) fail("verify and deserialize disagree");
+    if (!verdict) return;
+    if (verdict.size() != read.size() || verdict.size() > size) fail("accepted size is wrong");
+
+    Model<S> first;
+    const std::size_t n = first.serialize(value);
+    const fastwire::status again = first.verify();
+    if (!again || again.size() != n) fail("a re-serialized message does not verify");
+    S back{};
+    if (!first.deserialize(back)) fail("a re-serialized message does not deserialize");
+    Model<S> second;
+    if (second.serialize(back) != n) fail("serialize -> deserialize -> serialize changed the size");
+    if (ordered && std::memcmp(first.buffer().data(), second.buffer().data(), n) != 0)
+        fail("serialize -> deserialize -> serialize changed the bytes");
+}
+
+template <template <class> class Model>
+int one_input(const std::uint8_t* data, std::size_t size) {
+    if (size == 0) return 0;
+    const std::uint8_t pick = data[0];
+    // An exact-size copy, so that ASan sees a read one byte past the message.
+    std::unique_ptr<std::uint8_t[]> msg(new std::uint8_t[size]);
+    std::memcpy(msg.get(), data + 1, size - 1);
+    const std::uint8_t* p = msg.get();
+    const std::size_t n = size - 1;
+    switch (pick % 12) {
+        case 0: round_trip<Model, proto::Account>(p, n, true); break;
+        case 1: round_trip<Model, proto::Order>(p, n, true); break;
+        case 2: round_trip<Model, proto::Balance>(p, n, true); break;
+        case 3: round_trip<Model, everything::Primitives>(p, n, true); break;
+        case 4: round_trip<Model, everything::Optionals>(p, n, true); break;
+        case 5: round_trip<Model, everything::Collections>(p, n, false); break;
+        case 6: round_trip<Model, everything::ExAccount>(p, n, true); break;
+        case 7: round_trip<Model, everything::MoreDerived>(p, n, true); break;
+        case 8: round_trip<Model, everything::Wallet>(p, n, true); break;
+        case 9: round_trip<Model, everything::PingRequest>(p, n, true); break;
+        case 10: round_trip<Model, everything::Empty>(p, n, true); break;
+        default: round_trip<Model, protoex::Account>(p, n, true); break;
+    }
+    return 0;
+}
+
+}  // namespace fuzz
