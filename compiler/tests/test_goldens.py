@@ -13,7 +13,7 @@ from fastwire.generators import GENERATORS, Options
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GOLDEN = os.path.join(REPO, "tests", "golden")
-OPTIONS = Options(json=True, proto=True)  # --final joins when the final format lands
+OPTIONS = Options(json=True, proto=True, final=True)
 
 
 def generated(lang):

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <fastwire/model.h>
+#include <fastwire/final_model.h>
 
 #include "everything.h"
 #include "proto_models.h"
@@ -10,21 +11,39 @@
 
 namespace everything {
 using PrimitivesModel = fastwire::Model<Primitives>;
+using PrimitivesFinalModel = fastwire::FinalModel<Primitives>;
 using OptionalsModel = fastwire::Model<Optionals>;
+using OptionalsFinalModel = fastwire::FinalModel<Optionals>;
 using CollectionsModel = fastwire::Model<Collections>;
+using CollectionsFinalModel = fastwire::FinalModel<Collections>;
 using FixedModel = fastwire::Model<Fixed>;
+using FixedFinalModel = fastwire::FinalModel<Fixed>;
 using NextModel = fastwire::Model<Next>;
+using NextFinalModel = fastwire::FinalModel<Next>;
 using ShiftedModel = fastwire::Model<Shifted>;
+using ShiftedFinalModel = fastwire::FinalModel<Shifted>;
 using BaseModel = fastwire::Model<Base>;
+using BaseFinalModel = fastwire::FinalModel<Base>;
 using DerivedModel = fastwire::Model<Derived>;
+using DerivedFinalModel = fastwire::FinalModel<Derived>;
 using MoreDerivedModel = fastwire::Model<MoreDerived>;
+using MoreDerivedFinalModel = fastwire::FinalModel<MoreDerived>;
 using WalletModel = fastwire::Model<Wallet>;
+using WalletFinalModel = fastwire::FinalModel<Wallet>;
 using ExAccountModel = fastwire::Model<ExAccount>;
+using ExAccountFinalModel = fastwire::FinalModel<ExAccount>;
 using PingModel = fastwire::Model<Ping>;
+using PingFinalModel = fastwire::FinalModel<Ping>;
 using PongModel = fastwire::Model<Pong>;
+using PongFinalModel = fastwire::FinalModel<Pong>;
 using RefusedModel = fastwire::Model<Refused>;
+using RefusedFinalModel = fastwire::FinalModel<Refused>;
 using FailureModel = fastwire::Model<Failure>;
+using FailureFinalModel = fastwire::FinalModel<Failure>;
 using PingRequestModel = fastwire::Model<PingRequest>;
+using PingRequestFinalModel = fastwire::FinalModel<PingRequest>;
 using NotifyModel = fastwire::Model<Notify>;
+using NotifyFinalModel = fastwire::FinalModel<Notify>;
 using EmptyModel = fastwire::Model<Empty>;
+using EmptyFinalModel = fastwire::FinalModel<Empty>;
 }  // namespace everything

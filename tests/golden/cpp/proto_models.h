@@ -3,11 +3,15 @@
 #pragma once
 
 #include <fastwire/model.h>
+#include <fastwire/final_model.h>
 
 #include "proto.h"
 
 namespace proto {
 using OrderModel = fastwire::Model<Order>;
+using OrderFinalModel = fastwire::FinalModel<Order>;
 using BalanceModel = fastwire::Model<Balance>;
+using BalanceFinalModel = fastwire::FinalModel<Balance>;
 using AccountModel = fastwire::Model<Account>;
+using AccountFinalModel = fastwire::FinalModel<Account>;
 }  // namespace proto

@@ -3,12 +3,16 @@
 #pragma once
 
 #include <fastwire/model.h>
+#include <fastwire/final_model.h>
 
 #include "protoex.h"
 #include "proto_models.h"
 
 namespace protoex {
 using OrderModel = fastwire::Model<Order>;
+using OrderFinalModel = fastwire::FinalModel<Order>;
 using BalanceModel = fastwire::Model<Balance>;
+using BalanceFinalModel = fastwire::FinalModel<Balance>;
 using AccountModel = fastwire::Model<Account>;
+using AccountFinalModel = fastwire::FinalModel<Account>;
 }  // namespace protoex
