@@ -26,6 +26,7 @@
 
 #include <fastwire/buffer.h>
 #include <fastwire/endian.h>
+#include <fastwire/internal/model_bytes.h>
 #include <fastwire/limits.h>
 #include <fastwire/status.h>
 #include <fastwire/versioned.h>
@@ -34,7 +35,7 @@ namespace fastwire {
 namespace versioned {
 
 template <class S>
-class Model {
+class Model : public ::fastwire::internal::model_bytes {
     static_assert(is_struct_v<S>, "Model<S> needs a struct_schema<S> specialisation");
     using C = codec<S>;
 
@@ -42,7 +43,7 @@ public:
     using value_type = S;
 
     Model() = default;
-    explicit Model(const limits& lim) : limits_(lim) {}
+    explicit Model(const limits& lim) : model_bytes(lim) {}
 
     // The struct's type number.
     static constexpr std::uint32_t type() noexcept { return struct_schema<S>::type; }
@@ -53,11 +54,7 @@ public:
     std::size_t serialize(const S& value) {
         const std::size_t n = 8 + C::extra(value);
         if (n > UINT32_MAX) throw std::length_error("fastwire: message larger than 4 GiB");
-        if (!own_) {
-            own_ = true;
-            pos_ = 0;
-        }
-        std::uint8_t* start = buffer_.append(n);
+        std::uint8_t* start = append(n);
         store_le<std::uint32_t>(start, static_cast<std::uint32_t>(n));
         Writer w{start + 8};
         C::write(w, start + 4, start, value);
@@ -69,7 +66,7 @@ public:
         std::size_t full;
         const errc e = root(full);
         if (e != errc::ok) return e;
-        Reader r(data() + pos_, full);
+        Reader r(current(), full);
         if (!C::verify(r, 4, 0, start(full)).ok()) return failure(r);
         return status(errc::ok, full);
     }
@@ -80,54 +77,12 @@ public:
         std::size_t full;
         const errc e = root(full);
         if (e != errc::ok) return e;
-        Reader r(data() + pos_, full);
+        Reader r(current(), full);
         if (!C::read(r, 4, 0, start(full), value).ok()) return failure(r);
         return status(errc::ok, full);
     }
 
-    // Views bytes owned by the caller, who keeps them alive and unchanged meanwhile.
-    void attach(const void* data, std::size_t size) noexcept {
-        ext_ = static_cast<const std::uint8_t*>(data);
-        ext_size_ = size;
-        own_ = false;
-        pos_ = 0;
-    }
-    void attach(buffer_view v) noexcept { attach(v.data(), v.size()); }
-    void attach(const std::vector<std::uint8_t>& v) noexcept { attach(v.data(), v.size()); }
-    void attach(const ::fastwire::buffer& b) noexcept { attach(b.data(), b.size()); }
-    // The model only views bytes: attaching a temporary would leave it dangling.
-    void attach(std::vector<std::uint8_t>&&) = delete;
-    void attach(::fastwire::buffer&&) = delete;
-
-    // The owned buffer (what serialize() wrote).
-    const ::fastwire::buffer& buffer() const noexcept { return buffer_; }
-    ::fastwire::buffer& buffer() noexcept { return buffer_; }
-
-    // The viewed bytes from the current position on.
-    buffer_view view() const noexcept { return buffer_view(data(), total()).subview(pos_); }
-
-    // The full_size of the model at the current position (0 when fewer than 4 bytes remain).
-    std::size_t size() const noexcept {
-        return total() - pos_ >= 4 ? load_le<std::uint32_t>(data() + pos_) : 0;
-    }
-
-    // Steps over n bytes, e.g. next(status.size()) to reach the following model.
-    void next(std::size_t n) noexcept { pos_ = n < total() - pos_ ? pos_ + n : total(); }
-
-    // Empties the owned buffer (keeping its capacity) and views it.
-    void reset() noexcept {
-        buffer_.clear();
-        own_ = true;
-        pos_ = 0;
-    }
-
-    const limits& get_limits() const noexcept { return limits_; }
-    void set_limits(const limits& lim) noexcept { limits_ = lim; }
-
 private:
-    const std::uint8_t* data() const noexcept { return own_ ? buffer_.data() : ext_; }
-    std::size_t total() const noexcept { return own_ ? buffer_.size() : ext_size_; }
-
     // The walk of a whole message: it may visit every byte after the 8-byte root header
     // once, and enter limits::max_depth structs.
     Walk start(std::size_t full) const noexcept {
@@ -137,21 +92,8 @@ private:
 
     // Checks the root header; full = full_size.
     errc root(std::size_t& full) const noexcept {
-        const std::size_t avail = total() - pos_;
-        if (avail < 8) return errc::truncated;
-        full = load_le<std::uint32_t>(data() + pos_);
-        if (full > limits_.max_message_size) return errc::too_large;
-        if (full > avail) return errc::truncated;
-        if (full < Reader::min_size) return errc::bad_size;  // the header and the smallest body
-        return errc::ok;
+        return root_size(Reader::min_size, full);  // the header and the smallest body
     }
-
-    ::fastwire::buffer buffer_;
-    const std::uint8_t* ext_ = nullptr;
-    std::size_t ext_size_ = 0;
-    std::size_t pos_ = 0;
-    bool own_ = true;
-    limits limits_;
 };
 
 }  // namespace versioned
