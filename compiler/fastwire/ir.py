@@ -257,3 +257,34 @@ class Schema:
         if t is None:
             raise KeyError(ref.qualified_name)
         return t
+
+    def struct_depth(self, struct: StructType) -> int:
+        """The deepest struct nesting a value of `struct` can have (itself is level 1), or 0
+        when no bound exists: the struct reaches itself through a collection (the only way
+        a struct can recur). Readers use it to skip depth counting where the schema already
+        bounds the nesting."""
+        active: set = set()
+        memo: Dict[str, int] = {}
+
+        def depth(s: StructType) -> int:
+            name = s.qualified_name
+            if name in memo:
+                return memo[name]
+            if name in active:
+                return 0  # a cycle
+            active.add(name)
+            deepest = 0
+            for f in s.all_fields:
+                for ref in (f.type.value, f.type.key):
+                    if ref is not None and ref.kind == "struct":
+                        d = depth(self.lookup(ref))  # type: ignore[arg-type]
+                        if d == 0:
+                            active.discard(name)
+                            memo[name] = 0
+                            return 0
+                        deepest = max(deepest, d)
+            active.discard(name)
+            memo[name] = deepest + 1
+            return deepest + 1
+
+        return depth(struct)

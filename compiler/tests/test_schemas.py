@@ -244,3 +244,25 @@ def test_everything_request_response(everything):
     assert notify.request and notify.response is None
     assert p.type("Next").id_field.default.kind == "uuid1"
 
+
+
+def test_struct_depth(proto, tmp_path):
+    """Schema.struct_depth: the deepest struct nesting, 0 where a struct recurs."""
+    pkg = proto.root_package
+    assert [(s.name, proto.struct_depth(s)) for s in pkg.structs] == [
+        ("Order", 1), ("Balance", 1), ("Account", 2)]
+    path = tmp_path / "nest.fbe"
+    path.write_text("""package nest
+struct Leaf { [key] int32 v; }
+struct Mid { [key] int32 k; Leaf? a; Leaf[2] b; }
+struct Keyed { int32<Mid> byMid; }
+struct Node { int32 v; Node[] children; }
+struct Forest { Node root; Leaf leaf; }
+struct Ping { Pong[] next; }
+struct Pong { Ping? back; }
+""")
+    reporter = Reporter()
+    schema = compile_schema(str(path), reporter)
+    assert [d.render() for d in reporter.diagnostics] == []
+    assert [(s.name, schema.struct_depth(s)) for s in schema.root_package.structs] == [
+        ("Leaf", 1), ("Mid", 2), ("Keyed", 3), ("Node", 0), ("Forest", 0), ("Ping", 0), ("Pong", 0)]

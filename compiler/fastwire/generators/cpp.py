@@ -403,6 +403,9 @@ class CppGenerator:
         p.print("template <>")
         with p.block("struct struct_schema<$t$> {", "};", t=full):
             p.print("static constexpr std::uint32_t type = $n$;", n=s.type_number)
+            depth = self.schema.struct_depth(s)
+            p.print("static constexpr std::uint32_t depth = $d$;$note$", d=depth,
+                    note="  // recursive: no bound" if depth == 0 else "")
             if s.base is not None:
                 p.print("using base = $b$;", b=self.qualified(s.base, ""))
             members = [f"&{full}::{ident(f.name)}" for f in s.fields]

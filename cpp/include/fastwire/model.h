@@ -67,8 +67,8 @@ public:
         const errc e = root(full);
         if (e != errc::ok) return e;
         Reader r(current(), full);
-        if (!C::verify(r, 4, 0, start(full)).ok()) return failure(r);
-        return status(errc::ok, full);
+        if (flat()) return finish(r, C::verify(r, 4, 0, Walk{budget(full)}), full);
+        return deep_verify(r, full);
     }
 
     // Reads the model at the current position into `value`, reusing its memory. Safe on
@@ -78,17 +78,46 @@ public:
         const errc e = root(full);
         if (e != errc::ok) return e;
         Reader r(current(), full);
-        if (!C::read(r, 4, 0, start(full), value).ok()) return failure(r);
-        return status(errc::ok, full);
+        if (flat()) return finish(r, C::read(r, 4, 0, Walk{budget(full)}, value), full);
+        return deep_read(r, full, value);
     }
 
 private:
-    // The walk of a whole message: it may visit every byte after the 8-byte root header
-    // once, and enter limits::max_depth structs.
-    Walk start(std::size_t full) const noexcept {
-        return Walk{static_cast<std::int64_t>(full) - 8, limits_.max_depth};
+    static constexpr std::uint32_t depth = schema_depth_v<S>;
+
+    // True when the schema bounds S's nesting within the limit, so the walk need not count
+    // levels (versioned.h, Walk): a register and a branch less per struct.
+    bool flat() const noexcept { return depth != 0 && depth <= limits_.max_depth; }
+
+    // The walk of a whole message may visit every byte after the 8-byte root header once.
+    static std::int64_t budget(std::size_t full) noexcept { return static_cast<std::int64_t>(full) - 8; }
+
+    // Counting walks: the only kind for recursive types; for the others only when the
+    // limit is below the schema's depth, so that path is kept out of line.
+    status deep_read(Reader& r, std::size_t full, S& value) const {
+        if constexpr (depth != 0)
+            return deep_read_cold(r, full, value);
+        else
+            return finish(r, C::read(r, 4, 0, DeepWalk{budget(full), limits_.max_depth}, value), full);
     }
-    static errc failure(const Reader& r) noexcept { return r.error != errc::ok ? r.error : errc::over_budget; }
+    FASTWIRE_COLD status deep_read_cold(Reader& r, std::size_t full, S& value) const {
+        return finish(r, C::read(r, 4, 0, DeepWalk{budget(full), limits_.max_depth}, value), full);
+    }
+    status deep_verify(Reader& r, std::size_t full) const noexcept {
+        if constexpr (depth != 0)
+            return deep_verify_cold(r, full);
+        else
+            return finish(r, C::verify(r, 4, 0, DeepWalk{budget(full), limits_.max_depth}), full);
+    }
+    FASTWIRE_COLD status deep_verify_cold(Reader& r, std::size_t full) const noexcept {
+        return finish(r, C::verify(r, 4, 0, DeepWalk{budget(full), limits_.max_depth}), full);
+    }
+
+    template <class W>
+    static status finish(const Reader& r, W w, std::size_t full) noexcept {
+        if (w.ok()) return status(errc::ok, full);
+        return r.error != errc::ok ? r.error : errc::over_budget;
+    }
 
     // Checks the root header; full = full_size.
     errc root(std::size_t& full) const noexcept {

@@ -99,6 +99,17 @@ template <class S>
 using all_fields_t = typename internal::flat_fields<S>::type;
 
 // The C++ type of the field a member pointer names.
+// The deepest struct nesting a value of S can have (S itself is level 1), from the
+// generated `static constexpr std::uint32_t depth`; 0 when the schema does not bound it
+// (S reaches itself through a collection) or the specialisation does not say.
+template <class S, class = void>
+struct schema_depth : std::integral_constant<std::uint32_t, 0> {};
+template <class S>
+struct schema_depth<S, std::void_t<decltype(struct_schema<S>::depth)>>
+    : std::integral_constant<std::uint32_t, struct_schema<S>::depth> {};
+template <class S>
+inline constexpr std::uint32_t schema_depth_v = schema_depth<S>::value;
+
 template <auto Member>
 using member_type_t = typename internal::member_pointer<decltype(Member)>::type;
 

@@ -19,12 +19,12 @@
 //       stores every byte of the slot (the buffer is not zero-filled), allocates heap
 //       blocks from the Writer in the reference's depth-first order (spec §2.1); offsets
 //       are stored relative to `base`
-//   static Walk read(Reader&, std::size_t slot, std::size_t base, Walk, T& out);
+//   template <class W> static W read(Reader&, std::size_t slot, std::size_t base, W, T& out);
 //       positions are relative to the start of the model; the caller guarantees that
 //       [slot, slot + codec::slot) lies inside the message; every offset, size and count
 //       the slot leads to is checked; returns the walk after this value, failed (left < 0)
 //       on malformed input
-//   static Walk verify(Reader&, std::size_t slot, std::size_t base, Walk) noexcept;
+//   template <class W> static W verify(Reader&, std::size_t slot, std::size_t base, W) noexcept;
 //       the same checks as read(), nothing stored, nothing allocated
 //
 // Checks made on every read and verify (see cpp/README.md, "Safety"):
@@ -83,11 +83,37 @@ struct Writer {
 
 // The state a read or verify walk carries from value to value. It is passed and returned
 // by value, so it stays in registers even across calls the compiler does not inline.
+// Every read and verify is a template on the walk type, of which there are two:
+//
+// Walk: the budget alone (one register). Used when the schema itself bounds the nesting
+// within limits::max_depth: the generator gives each struct_schema a `depth`, the deepest
+// struct nesting a value can have, and only a struct that reaches itself through a
+// collection has none (depth 0).
 struct Walk {
-    std::int64_t left;    // bytes of blocks the walk may still visit; negative: failed
-    std::uint64_t depth;  // struct levels that may still be entered (64 bits: no packing)
+    static constexpr bool counts_depth = false;
+    std::int64_t left;  // bytes of blocks the walk may still visit; negative: failed
 
     constexpr bool ok() const noexcept { return left >= 0; }
+};
+
+// DeepWalk: the budget and the struct levels that may still be entered; for recursive
+// types, and for limits below a schema's depth.
+struct DeepWalk {
+    static constexpr bool counts_depth = true;
+    std::int64_t left;
+    std::uint64_t depth;  // 64 bits: no packing with `left`
+
+    constexpr bool ok() const noexcept { return left >= 0; }
+};
+
+// A failed walk of either type (left < 0).
+struct failed_walk {
+    template <class W>
+    constexpr operator W() const noexcept {
+        W w{};
+        w.left = -1;
+        return w;
+    }
 };
 
 // One message (one root model): bounds for read and verify, and the first error found.
@@ -98,7 +124,7 @@ public:
     Reader(const std::uint8_t* bytes, std::size_t n) noexcept : data(bytes), size(n) {}
 
     static constexpr std::size_t min_size = 16;  // root header + the smallest struct body
-    static constexpr Walk failed{-1, 0};
+    static constexpr failed_walk failed{};
 
     const std::uint8_t* data;  // first byte of the model
     std::size_t size;          // bytes in the model
@@ -109,14 +135,17 @@ public:
         return load_le<T>(data + pos);
     }
 
-    FASTWIRE_COLD void set_error(errc e) noexcept { error = e; }
+    // Keeps the first error: a struct's fields are all read before the walk is checked.
+    FASTWIRE_COLD void set_error(errc e) noexcept {
+        if (error == errc::ok) error = e;
+    }
     // Records e; returns false.
     bool reject(errc e) noexcept {
         set_error(e);
         return false;
     }
     // Records e; returns a failed walk.
-    Walk fail(errc e) noexcept {
+    failed_walk fail(errc e) noexcept {
         set_error(e);
         return failed;
     }
@@ -160,7 +189,8 @@ public:
 };
 
 // Charges n bytes of visited blocks to the walk (n < 2^32: no overflow).
-FASTWIRE_INLINE Walk charge(Walk w, std::size_t n) noexcept {
+template <class W>
+FASTWIRE_INLINE W charge(W w, std::size_t n) noexcept {
     w.left -= static_cast<std::int64_t>(n);
     return w;
 }
@@ -197,7 +227,8 @@ struct scalar_codec {
         }
     }
 
-    static Walk read(Reader& r, std::size_t slot_pos, std::size_t, Walk w, T& out) noexcept {
+    template <class W>
+    static W read(Reader& r, std::size_t slot_pos, std::size_t, W w, T& out) noexcept {
         if constexpr (std::is_same_v<T, bool>) {
             out = r.data[slot_pos] != 0;  // any nonzero byte is true
         } else if constexpr (std::is_enum_v<T>) {
@@ -209,7 +240,8 @@ struct scalar_codec {
         return w;
     }
 
-    static Walk verify(Reader&, std::size_t, std::size_t, Walk w) noexcept { return w; }
+    template <class W>
+    static W verify(Reader&, std::size_t, std::size_t, W w) noexcept { return w; }
 };
 
 // Strings and bytes: the slot holds an offset to [u32 length][bytes].
@@ -229,8 +261,10 @@ struct text_codec {
     }
 
     // Finds the [length][bytes] block and charges it; pos = first payload byte. Offset 0
-    // (written by no FBE writer) reads as empty: n = 0.
-    static FASTWIRE_INLINE Walk find(Reader& r, std::size_t slot_pos, std::size_t base, Walk w, std::size_t& pos,
+    // (written by no FBE writer) reads as empty: n = 0. On failure pos and n are not
+    // changed: read() relies on that (it reads on with pos = n = 0).
+    template <class W>
+    static FASTWIRE_INLINE W find(Reader& r, std::size_t slot_pos, std::size_t base, W w, std::size_t& pos,
                                      std::size_t& n) noexcept {
         std::size_t blk = 0;
         if (!r.locate_or_empty(base, r.load<std::uint32_t>(slot_pos), slot_pos + 4, blk)) return Reader::failed;
@@ -238,16 +272,18 @@ struct text_codec {
             n = pos = 0;
             return w;
         }
-        n = r.load<std::uint32_t>(blk);
-        if (n > r.size - blk - 4) return r.fail(errc::truncated);
+        const std::size_t len = r.load<std::uint32_t>(blk);
+        if (len > r.size - blk - 4) return r.fail(errc::truncated);  // pos and n untouched
+        n = len;
         pos = blk + 4;
-        return charge(w, 4 + n);
+        return charge(w, 4 + len);
     }
 
-    static Walk read(Reader& r, std::size_t slot_pos, std::size_t base, Walk w, T& out) {
+    template <class W>
+    static W read(Reader& r, std::size_t slot_pos, std::size_t base, W w, T& out) {
         std::size_t pos = 0, n = 0;
+        // On failure pos = n = 0: an empty value, and the failed walk is returned.
         w = find(r, slot_pos, base, w, pos, n);
-        if (!w.ok()) return w;
         if constexpr (std::is_same_v<T, std::string>) {
             assign_chars(out, r.data + pos, n);
         } else {
@@ -256,7 +292,8 @@ struct text_codec {
         return w;
     }
 
-    static Walk verify(Reader& r, std::size_t slot_pos, std::size_t base, Walk w) noexcept {
+    template <class W>
+    static W verify(Reader& r, std::size_t slot_pos, std::size_t base, W w) noexcept {
         std::size_t pos = 0, n = 0;
         return find(r, slot_pos, base, w, pos, n);
     }
@@ -264,7 +301,8 @@ struct text_codec {
 
 // Finds the [u32 count][count x elem_slot] block of a vector, list, set or map and charges
 // it; pos = first element slot. Offset 0 reads as empty: count = 0.
-FASTWIRE_INLINE Walk find_block(Reader& r, std::size_t slot_pos, std::size_t base, std::size_t elem_slot, Walk w,
+template <class W>
+FASTWIRE_INLINE W find_block(Reader& r, std::size_t slot_pos, std::size_t base, std::size_t elem_slot, W w,
                                 std::size_t& pos, std::size_t& count) noexcept {
     std::size_t blk = 0;
     if (!r.locate_or_empty(base, r.load<std::uint32_t>(slot_pos), slot_pos + 4, blk)) return Reader::failed;
@@ -325,7 +363,8 @@ struct sequence_codec {
         }
     }
 
-    static Walk read(Reader& r, std::size_t slot_pos, std::size_t base, Walk w, Seq& out) {
+    template <class W>
+    static W read(Reader& r, std::size_t slot_pos, std::size_t base, W w, Seq& out) {
         std::size_t pos = 0, n = 0;
         w = find_block(r, slot_pos, base, C::slot, w, pos, n);
         if (!w.ok()) return w;  // before anything is allocated
@@ -351,7 +390,8 @@ struct sequence_codec {
         return w;
     }
 
-    static Walk verify(Reader& r, std::size_t slot_pos, std::size_t base, Walk w) noexcept {
+    template <class W>
+    static W verify(Reader& r, std::size_t slot_pos, std::size_t base, W w) noexcept {
         std::size_t pos = 0, n = 0;
         w = find_block(r, slot_pos, base, C::slot, w, pos, n);
         // For elements whose verify() returns the walk unchanged the loop folds away.
@@ -385,7 +425,8 @@ struct map_codec {
         }
     }
 
-    static Walk read(Reader& r, std::size_t slot_pos, std::size_t base, Walk w, M& out) {
+    template <class W>
+    static W read(Reader& r, std::size_t slot_pos, std::size_t base, W w, M& out) {
         std::size_t pos = 0, n = 0;
         w = find_block(r, slot_pos, base, pair_slot, w, pos, n);
         if (!w.ok()) return w;
@@ -405,7 +446,8 @@ struct map_codec {
         return w;
     }
 
-    static Walk verify(Reader& r, std::size_t slot_pos, std::size_t base, Walk w) noexcept {
+    template <class W>
+    static W verify(Reader& r, std::size_t slot_pos, std::size_t base, W w) noexcept {
         std::size_t pos = 0, n = 0;
         w = find_block(r, slot_pos, base, pair_slot, w, pos, n);
         for (std::size_t i = 0; i < n && w.ok(); ++i, pos += pair_slot) {
@@ -452,18 +494,21 @@ struct struct_fields<S, fields<Ms...>> {
         (codec<member_type_t<Ms>>::write(w, body_ptr + offsets[I], body_ptr, v.*Ms), ...);
     }
 
-    // Every field is in the buffer (stored size >= ours). Stops at the first failure.
-    template <std::size_t... I>
-    static Walk read_all([[maybe_unused]] Reader& r, [[maybe_unused]] std::size_t pos, Walk w,
+    // Every field is in the buffer (stored size >= ours). The walk is checked once, by the
+    // caller, after all of them: a field that fails leaves the walk negative (it only goes
+    // down from there), and every codec that allocates or loops checks the walk first, so
+    // reading on is bounded and safe, and the common path has one branch less per field.
+    template <class W, std::size_t... I>
+    static W read_all([[maybe_unused]] Reader& r, [[maybe_unused]] std::size_t pos, W w,
                          [[maybe_unused]] S& v, std::index_sequence<I...>) {
-        (void)((w = codec<member_type_t<Ms>>::read(r, pos + offsets[I], pos, w, v.*Ms)).ok() && ...);
+        ((w = codec<member_type_t<Ms>>::read(r, pos + offsets[I], pos, w, v.*Ms)), ...);
         return w;
     }
 
     // An older, shorter struct: fields whose slot ends beyond `stored` get their defaults.
-    template <std::size_t... I>
-    static Walk read_some([[maybe_unused]] Reader& r, [[maybe_unused]] std::size_t pos,
-                          [[maybe_unused]] std::size_t stored, Walk w, [[maybe_unused]] S& v,
+    template <class W, std::size_t... I>
+    FASTWIRE_COLD static W read_some([[maybe_unused]] Reader& r, [[maybe_unused]] std::size_t pos,
+                          [[maybe_unused]] std::size_t stored, W w, [[maybe_unused]] S& v,
                           std::index_sequence<I...>) {
         [[maybe_unused]] const S defaults{};
         (void)((offsets[I] + slots[I] <= stored
@@ -473,17 +518,17 @@ struct struct_fields<S, fields<Ms...>> {
         return w;
     }
 
-    template <std::size_t... I>
-    static Walk verify_all([[maybe_unused]] Reader& r, [[maybe_unused]] std::size_t pos, Walk w,
+    template <class W, std::size_t... I>
+    static W verify_all([[maybe_unused]] Reader& r, [[maybe_unused]] std::size_t pos, W w,
                            std::index_sequence<I...>) noexcept {
-        (void)((w = codec<member_type_t<Ms>>::verify(r, pos + offsets[I], pos, w)).ok() && ...);
+        ((w = codec<member_type_t<Ms>>::verify(r, pos + offsets[I], pos, w)), ...);
         return w;
     }
 
     // An older, shorter struct: only the fields whose slot ends within `stored`.
-    template <std::size_t... I>
-    static Walk verify_some([[maybe_unused]] Reader& r, [[maybe_unused]] std::size_t pos,
-                            [[maybe_unused]] std::size_t stored, Walk w, std::index_sequence<I...>) noexcept {
+    template <class W, std::size_t... I>
+    FASTWIRE_COLD static W verify_some([[maybe_unused]] Reader& r, [[maybe_unused]] std::size_t pos,
+                            [[maybe_unused]] std::size_t stored, W w, std::index_sequence<I...>) noexcept {
         (void)((offsets[I] + slots[I] > stored ||
                 (w = codec<member_type_t<Ms>>::verify(r, pos + offsets[I], pos, w)).ok()) &&
                ...);
@@ -521,12 +566,14 @@ struct codec<decimal> {
         store_le<std::uint32_t>(p + 8, v.hi32());
         store_le<std::uint32_t>(p + 12, v.flags());
     }
-    static Walk read(Reader& r, std::size_t pos, std::size_t, Walk w, decimal& out) noexcept {
+    template <class W>
+    static W read(Reader& r, std::size_t pos, std::size_t, W w, decimal& out) noexcept {
         const errc e = decimal::from_bits(r.load<std::uint32_t>(pos), r.load<std::uint32_t>(pos + 4),
                                           r.load<std::uint32_t>(pos + 8), r.load<std::uint32_t>(pos + 12), out);
         return e == errc::ok ? w : r.fail(e);
     }
-    static Walk verify(Reader& r, std::size_t pos, std::size_t, Walk w) noexcept {
+    template <class W>
+    static W verify(Reader& r, std::size_t pos, std::size_t, W w) noexcept {
         return ((r.load<std::uint32_t>(pos + 12) >> 16) & 0xFFu) <= decimal::max_scale ? w : r.fail(errc::bad_value);
     }
 };
@@ -541,11 +588,13 @@ struct codec<uuid> {
     static void write(Writer&, std::uint8_t* p, const std::uint8_t*, const uuid& v) noexcept {
         std::memcpy(p, v.data(), 16);
     }
-    static Walk read(Reader& r, std::size_t pos, std::size_t, Walk w, uuid& out) noexcept {
+    template <class W>
+    static W read(Reader& r, std::size_t pos, std::size_t, W w, uuid& out) noexcept {
         std::memcpy(out.data(), r.data + pos, 16);
         return w;
     }
-    static Walk verify(Reader&, std::size_t, std::size_t, Walk w) noexcept { return w; }
+    template <class W>
+    static W verify(Reader&, std::size_t, std::size_t, W w) noexcept { return w; }
 };
 
 template <class T>
@@ -565,7 +614,8 @@ struct codec<std::vector<bool>> {
         std::uint8_t* p = internal::write_block(w, slot_ptr, base, v.size(), 1);
         for (bool b : v) *p++ = b ? 1 : 0;
     }
-    static Walk read(Reader& r, std::size_t slot_pos, std::size_t base, Walk w, std::vector<bool>& out) {
+    template <class W>
+    static W read(Reader& r, std::size_t slot_pos, std::size_t base, W w, std::vector<bool>& out) {
         std::size_t pos = 0, n = 0;
         w = internal::find_block(r, slot_pos, base, 1, w, pos, n);
         if (!w.ok()) return w;
@@ -573,7 +623,8 @@ struct codec<std::vector<bool>> {
         for (std::size_t i = 0; i < n; ++i) out[i] = r.data[pos + i] != 0;
         return w;
     }
-    static Walk verify(Reader& r, std::size_t slot_pos, std::size_t base, Walk w) noexcept {
+    template <class W>
+    static W verify(Reader& r, std::size_t slot_pos, std::size_t base, W w) noexcept {
         std::size_t pos = 0, n = 0;
         return internal::find_block(r, slot_pos, base, 1, w, pos, n);
     }
@@ -605,7 +656,8 @@ struct codec<std::array<T, N>> {
             }
         }
     }
-    static Walk read(Reader& r, std::size_t pos, std::size_t base, Walk w, std::array<T, N>& out) {
+    template <class W>
+    static W read(Reader& r, std::size_t pos, std::size_t base, W w, std::array<T, N>& out) {
         if constexpr (internal::bulk_copyable<C>::value) {
             std::memcpy(out.data(), r.data + pos, sizeof(T) * N);
         } else {
@@ -617,7 +669,8 @@ struct codec<std::array<T, N>> {
         }
         return w;
     }
-    static Walk verify(Reader& r, std::size_t pos, std::size_t base, Walk w) noexcept {
+    template <class W>
+    static W verify(Reader& r, std::size_t pos, std::size_t base, W w) noexcept {
         for (std::size_t i = 0; i < N && w.ok(); ++i, pos += C::slot) w = C::verify(r, pos, base, w);
         return w;
     }
@@ -652,7 +705,8 @@ struct codec<std::optional<T>> {
         return r.locate<C::slot>(base, r.load<std::uint32_t>(slot_pos + 1), slot_pos + 5, pos);
     }
 
-    static Walk read(Reader& r, std::size_t slot_pos, std::size_t base, Walk w, std::optional<T>& out) {
+    template <class W>
+    static W read(Reader& r, std::size_t slot_pos, std::size_t base, W w, std::optional<T>& out) {
         if (r.data[slot_pos] == 0) {
             out.reset();
             return w;
@@ -663,7 +717,8 @@ struct codec<std::optional<T>> {
         return C::read(r, pos, pos, charge(w, C::slot), *out);
     }
 
-    static Walk verify(Reader& r, std::size_t slot_pos, std::size_t base, Walk w) noexcept {
+    template <class W>
+    static W verify(Reader& r, std::size_t slot_pos, std::size_t base, W w) noexcept {
         if (r.data[slot_pos] == 0) return w;
         std::size_t pos = 0;
         if (!find(r, slot_pos, base, pos)) return Reader::failed;
@@ -692,33 +747,41 @@ struct codec<S, std::enable_if_t<is_struct_v<S>>> {
 
     // Finds and checks the body (pos; stored = its struct_size) and enters it: the
     // returned walk has the body charged and one level less to go.
-    static FASTWIRE_INLINE Walk enter(Reader& r, std::size_t slot_pos, std::size_t base, Walk w, std::size_t& pos,
+    template <class W>
+    static FASTWIRE_INLINE W enter(Reader& r, std::size_t slot_pos, std::size_t base, W w, std::size_t& pos,
                                       std::size_t& stored) noexcept {
         if (!r.locate<8>(base, r.load<std::uint32_t>(slot_pos), slot_pos + 4, pos)) return Reader::failed;
         stored = r.load<std::uint32_t>(pos);
         // 8 <= stored <= size - pos, in one unsigned comparison (size - pos >= 8 here).
         if (stored - 8 > r.size - pos - 8) return r.fail(stored < 8 ? errc::bad_size : errc::truncated);
         if (r.load<std::uint32_t>(pos + 4) != type) return r.fail(errc::bad_type);
-        if (w.depth == 0) return r.fail(errc::too_deep);
-        return Walk{w.left - static_cast<std::int64_t>(stored), w.depth - 1};
+        if constexpr (W::counts_depth) {
+            if (w.depth == 0) return r.fail(errc::too_deep);
+            --w.depth;
+        }
+        return charge(w, stored);
     }
 
-    static Walk read(Reader& r, std::size_t slot_pos, std::size_t base, Walk w, S& out) {
+    template <class W>
+    static W read(Reader& r, std::size_t slot_pos, std::size_t base, W w, S& out) {
         std::size_t pos = 0, stored = 0;
-        Walk in = enter(r, slot_pos, base, w, pos, stored);
+        W in = enter(r, slot_pos, base, w, pos, stored);
         if (!in.ok()) return in;
         in = stored >= L::body ? L::read_all(r, pos, in, out, typename L::indices{})
                                : L::read_some(r, pos, stored, in, out, typename L::indices{});
-        return Walk{in.left, w.depth};  // back at the caller's level
+        w.left = in.left;  // back at the caller's level
+        return w;
     }
 
-    static Walk verify(Reader& r, std::size_t slot_pos, std::size_t base, Walk w) noexcept {
+    template <class W>
+    static W verify(Reader& r, std::size_t slot_pos, std::size_t base, W w) noexcept {
         std::size_t pos = 0, stored = 0;
-        Walk in = enter(r, slot_pos, base, w, pos, stored);
+        W in = enter(r, slot_pos, base, w, pos, stored);
         if (!in.ok()) return in;
         in = stored >= L::body ? L::verify_all(r, pos, in, typename L::indices{})
                                : L::verify_some(r, pos, stored, in, typename L::indices{});
-        return Walk{in.left, w.depth};
+        w.left = in.left;
+        return w;
     }
 };
 

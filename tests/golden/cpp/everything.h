@@ -945,6 +945,7 @@ namespace fastwire {
 template <>
 struct struct_schema<::everything::Primitives> {
     static constexpr std::uint32_t type = 110;
+    static constexpr std::uint32_t depth = 1;
     using fields = fastwire::fields<&::everything::Primitives::f_bool, &::everything::Primitives::f_byte, &::everything::Primitives::f_char, &::everything::Primitives::f_wchar, &::everything::Primitives::f_int8, &::everything::Primitives::f_uint8, &::everything::Primitives::f_int16, &::everything::Primitives::f_uint16, &::everything::Primitives::f_int32, &::everything::Primitives::f_uint32, &::everything::Primitives::f_int64, &::everything::Primitives::f_uint64, &::everything::Primitives::f_float, &::everything::Primitives::f_double, &::everything::Primitives::f_decimal, &::everything::Primitives::f_string, &::everything::Primitives::f_bytes, &::everything::Primitives::f_epoch, &::everything::Primitives::f_utc, &::everything::Primitives::f_ns, &::everything::Primitives::f_uuid0, &::everything::Primitives::f_uuid1, &::everything::Primitives::f_uuid4, &::everything::Primitives::f_uuid, &::everything::Primitives::password, &::everything::Primitives::legacy>;
     static constexpr std::array<const char*, 26> names{{"f_bool", "f_byte", "f_char", "f_wchar", "f_int8", "f_uint8", "f_int16", "f_uint16", "f_int32", "f_uint32", "f_int64", "f_uint64", "f_float", "f_double", "f_decimal", "f_string", "f_bytes", "f_epoch", "f_utc", "f_ns", "f_uuid0", "f_uuid1", "f_uuid4", "f_uuid", "password", "legacy"}};
 };
@@ -952,6 +953,7 @@ struct struct_schema<::everything::Primitives> {
 template <>
 struct struct_schema<::everything::Optionals> {
     static constexpr std::uint32_t type = 111;
+    static constexpr std::uint32_t depth = 2;
     using fields = fastwire::fields<&::everything::Optionals::f_bool, &::everything::Optionals::f_int32, &::everything::Optionals::f_string, &::everything::Optionals::f_decimal, &::everything::Optionals::f_uuid, &::everything::Optionals::f_time, &::everything::Optionals::f_enum, &::everything::Optionals::f_flags, &::everything::Optionals::f_struct, &::everything::Optionals::f_order, &::everything::Optionals::f_reset, &::everything::Optionals::f_resetReset>;
     static constexpr std::array<const char*, 12> names{{"f_bool", "f_int32", "f_string", "f_decimal", "f_uuid", "f_time", "f_enum", "f_flags", "f_struct", "f_order", "f_reset", "f_resetReset"}};
 };
@@ -959,6 +961,7 @@ struct struct_schema<::everything::Optionals> {
 template <>
 struct struct_schema<::everything::Collections> {
     static constexpr std::uint32_t type = 112;
+    static constexpr std::uint32_t depth = 3;
     using fields = fastwire::fields<&::everything::Collections::f_array, &::everything::Collections::f_array_optional, &::everything::Collections::f_array_struct, &::everything::Collections::f_vector, &::everything::Collections::f_vector_optional, &::everything::Collections::f_vector_struct, &::everything::Collections::f_list, &::everything::Collections::f_list_optional, &::everything::Collections::f_set, &::everything::Collections::f_set_struct, &::everything::Collections::f_map, &::everything::Collections::f_map_optional, &::everything::Collections::f_map_enum_key, &::everything::Collections::f_hash, &::everything::Collections::f_hash_optional, &::everything::Collections::f_hash_struct_key>;
     static constexpr std::array<const char*, 16> names{{"f_array", "f_array_optional", "f_array_struct", "f_vector", "f_vector_optional", "f_vector_struct", "f_list", "f_list_optional", "f_set", "f_set_struct", "f_map", "f_map_optional", "f_map_enum_key", "f_hash", "f_hash_optional", "f_hash_struct_key"}};
 };
@@ -966,6 +969,7 @@ struct struct_schema<::everything::Collections> {
 template <>
 struct struct_schema<::everything::Fixed> {
     static constexpr std::uint32_t type = 500;
+    static constexpr std::uint32_t depth = 1;
     using fields = fastwire::fields<&::everything::Fixed::id>;
     static constexpr std::array<const char*, 1> names{{"id"}};
 };
@@ -973,6 +977,7 @@ struct struct_schema<::everything::Fixed> {
 template <>
 struct struct_schema<::everything::Next> {
     static constexpr std::uint32_t type = 113;
+    static constexpr std::uint32_t depth = 1;
     using fields = fastwire::fields<&::everything::Next::id>;
     static constexpr std::array<const char*, 1> names{{"id"}};
 };
@@ -980,6 +985,7 @@ struct struct_schema<::everything::Next> {
 template <>
 struct struct_schema<::everything::Shifted> {
     static constexpr std::uint32_t type = 300;
+    static constexpr std::uint32_t depth = 1;
     using fields = fastwire::fields<&::everything::Shifted::amount>;
     static constexpr std::array<const char*, 1> names{{"amount"}};
 };
@@ -987,6 +993,7 @@ struct struct_schema<::everything::Shifted> {
 template <>
 struct struct_schema<::everything::Base> {
     static constexpr std::uint32_t type = 301;
+    static constexpr std::uint32_t depth = 1;
     using fields = fastwire::fields<&::everything::Base::name, &::everything::Base::level>;
     static constexpr std::array<const char*, 2> names{{"name", "level"}};
 };
@@ -994,6 +1001,7 @@ struct struct_schema<::everything::Base> {
 template <>
 struct struct_schema<::everything::Derived> {
     static constexpr std::uint32_t type = 302;
+    static constexpr std::uint32_t depth = 1;
     using base = ::everything::Base;
     using fields = fastwire::fields<&::everything::Derived::serial, &::everything::Derived::weight>;
     static constexpr std::array<const char*, 2> names{{"serial", "weight"}};
@@ -1002,6 +1010,7 @@ struct struct_schema<::everything::Derived> {
 template <>
 struct struct_schema<::everything::MoreDerived> {
     static constexpr std::uint32_t type = 303;
+    static constexpr std::uint32_t depth = 1;
     using base = ::everything::Derived;
     using fields = fastwire::fields<&::everything::MoreDerived::last>;
     static constexpr std::array<const char*, 1> names{{"last"}};
@@ -1010,6 +1019,7 @@ struct struct_schema<::everything::MoreDerived> {
 template <>
 struct struct_schema<::everything::Wallet> {
     static constexpr std::uint32_t type = 2;
+    static constexpr std::uint32_t depth = 1;
     using base = ::proto::Balance;
     using fields = fastwire::fields<&::everything::Wallet::reserved>;
     static constexpr std::array<const char*, 1> names{{"reserved"}};
@@ -1018,6 +1028,7 @@ struct struct_schema<::everything::Wallet> {
 template <>
 struct struct_schema<::everything::ExAccount> {
     static constexpr std::uint32_t type = 304;
+    static constexpr std::uint32_t depth = 2;
     using base = ::protoex::Account;
     using fields = fastwire::fields<&::everything::ExAccount::refs, &::everything::ExAccount::extra>;
     static constexpr std::array<const char*, 2> names{{"refs", "extra"}};
@@ -1026,6 +1037,7 @@ struct struct_schema<::everything::ExAccount> {
 template <>
 struct struct_schema<::everything::Ping> {
     static constexpr std::uint32_t type = 305;
+    static constexpr std::uint32_t depth = 1;
     using fields = fastwire::fields<&::everything::Ping::id, &::everything::Ping::sent>;
     static constexpr std::array<const char*, 2> names{{"id", "sent"}};
 };
@@ -1033,6 +1045,7 @@ struct struct_schema<::everything::Ping> {
 template <>
 struct struct_schema<::everything::Pong> {
     static constexpr std::uint32_t type = 306;
+    static constexpr std::uint32_t depth = 1;
     using fields = fastwire::fields<&::everything::Pong::id, &::everything::Pong::received>;
     static constexpr std::array<const char*, 2> names{{"id", "received"}};
 };
@@ -1040,6 +1053,7 @@ struct struct_schema<::everything::Pong> {
 template <>
 struct struct_schema<::everything::Refused> {
     static constexpr std::uint32_t type = 307;
+    static constexpr std::uint32_t depth = 1;
     using fields = fastwire::fields<&::everything::Refused::id, &::everything::Refused::reason>;
     static constexpr std::array<const char*, 2> names{{"id", "reason"}};
 };
@@ -1047,6 +1061,7 @@ struct struct_schema<::everything::Refused> {
 template <>
 struct struct_schema<::everything::Failure> {
     static constexpr std::uint32_t type = 308;
+    static constexpr std::uint32_t depth = 1;
     using fields = fastwire::fields<&::everything::Failure::id, &::everything::Failure::error>;
     static constexpr std::array<const char*, 2> names{{"id", "error"}};
 };
@@ -1054,6 +1069,7 @@ struct struct_schema<::everything::Failure> {
 template <>
 struct struct_schema<::everything::PingRequest> {
     static constexpr std::uint32_t type = 309;
+    static constexpr std::uint32_t depth = 1;
     using base = ::everything::Ping;
     using fields = fastwire::fields<&::everything::PingRequest::note>;
     static constexpr std::array<const char*, 1> names{{"note"}};
@@ -1062,6 +1078,7 @@ struct struct_schema<::everything::PingRequest> {
 template <>
 struct struct_schema<::everything::Notify> {
     static constexpr std::uint32_t type = 310;
+    static constexpr std::uint32_t depth = 1;
     using fields = fastwire::fields<&::everything::Notify::id, &::everything::Notify::text>;
     static constexpr std::array<const char*, 2> names{{"id", "text"}};
 };
@@ -1069,6 +1086,7 @@ struct struct_schema<::everything::Notify> {
 template <>
 struct struct_schema<::everything::Empty> {
     static constexpr std::uint32_t type = 311;
+    static constexpr std::uint32_t depth = 1;
     using fields = fastwire::fields<>;
     static constexpr std::array<const char*, 0> names{{}};
 };

@@ -175,6 +175,7 @@ namespace fastwire {
 template <>
 struct struct_schema<::proto::Order> {
     static constexpr std::uint32_t type = 1;
+    static constexpr std::uint32_t depth = 1;
     using fields = fastwire::fields<&::proto::Order::uid, &::proto::Order::symbol, &::proto::Order::side, &::proto::Order::type, &::proto::Order::price, &::proto::Order::volume>;
     static constexpr std::array<const char*, 6> names{{"uid", "symbol", "side", "type", "price", "volume"}};
 };
@@ -182,6 +183,7 @@ struct struct_schema<::proto::Order> {
 template <>
 struct struct_schema<::proto::Balance> {
     static constexpr std::uint32_t type = 2;
+    static constexpr std::uint32_t depth = 1;
     using fields = fastwire::fields<&::proto::Balance::currency, &::proto::Balance::amount>;
     static constexpr std::array<const char*, 2> names{{"currency", "amount"}};
 };
@@ -189,6 +191,7 @@ struct struct_schema<::proto::Balance> {
 template <>
 struct struct_schema<::proto::Account> {
     static constexpr std::uint32_t type = 3;
+    static constexpr std::uint32_t depth = 2;
     using fields = fastwire::fields<&::proto::Account::uid, &::proto::Account::name, &::proto::Account::state, &::proto::Account::wallet, &::proto::Account::asset, &::proto::Account::orders>;
     static constexpr std::array<const char*, 6> names{{"uid", "name", "state", "wallet", "asset", "orders"}};
 };

@@ -186,6 +186,7 @@ namespace fastwire {
 template <>
 struct struct_schema<::protoex::Order> {
     static constexpr std::uint32_t type = 1;
+    static constexpr std::uint32_t depth = 1;
     using fields = fastwire::fields<&::protoex::Order::uid, &::protoex::Order::symbol, &::protoex::Order::side, &::protoex::Order::type, &::protoex::Order::price, &::protoex::Order::volume, &::protoex::Order::tp, &::protoex::Order::sl>;
     static constexpr std::array<const char*, 8> names{{"uid", "symbol", "side", "type", "price", "volume", "tp", "sl"}};
 };
@@ -193,6 +194,7 @@ struct struct_schema<::protoex::Order> {
 template <>
 struct struct_schema<::protoex::Balance> {
     static constexpr std::uint32_t type = 2;
+    static constexpr std::uint32_t depth = 1;
     using base = ::proto::Balance;
     using fields = fastwire::fields<&::protoex::Balance::locked>;
     static constexpr std::array<const char*, 1> names{{"locked"}};
@@ -201,6 +203,7 @@ struct struct_schema<::protoex::Balance> {
 template <>
 struct struct_schema<::protoex::Account> {
     static constexpr std::uint32_t type = 3;
+    static constexpr std::uint32_t depth = 2;
     using fields = fastwire::fields<&::protoex::Account::uid, &::protoex::Account::name, &::protoex::Account::state, &::protoex::Account::wallet, &::protoex::Account::asset, &::protoex::Account::orders>;
     static constexpr std::array<const char*, 6> names{{"uid", "name", "state", "wallet", "asset", "orders"}};
 };
