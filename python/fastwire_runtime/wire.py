@@ -40,12 +40,12 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 import struct
 import time
 import uuid
 from decimal import Decimal, InvalidOperation
 from json.encoder import encode_basestring as _json_text
-from json.encoder import encode_basestring_ascii as _json_ascii
 from operator import itemgetter
 from typing import Any, Callable, Dict, List, Optional, Sequence as _Seq, Tuple
 
@@ -73,16 +73,33 @@ def _offsets(n: int) -> struct.Struct:
     return _OFFSETS[n] if n < 33 else struct.Struct("<%dI" % n)
 
 
+# Control characters without a short escape (all but \b \f \n \r \t) are written as
+# RapidJSON, the reference's writer, writes them: \u00XX with upper-case hex (\u001F).
+_CONTROL = re.compile("[\x00-\x07\x0b\x0e-\x1f]")
+_TO_ESCAPE = re.compile('[\x00-\x1f"\\\\\ud800-\udfff]')
+_ESCAPES = {chr(c): "\\u%04X" % c for c in range(0x20)}
+_ESCAPES.update({'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n",
+                 "\r": "\\r", "\t": "\\t"})
+
+
+def _escape(m: "re.Match[str]") -> str:
+    c = m.group()
+    return _ESCAPES.get(c) or "\\u%04x" % ord(c)  # a surrogate
+
+
 def _json_string(s: str) -> str:
-    """A JSON string literal: UTF-8 as is (as RapidJSON writes), except that surrogates
-    (bytes a reader kept from text that was not UTF-8) are escaped, so the JSON text
-    stays encodable and reads back to the same bytes."""
-    if not s.isascii():
+    """A JSON string literal: UTF-8 as is (as RapidJSON writes), control characters as
+    RapidJSON escapes them, and surrogates (bytes a reader kept from text that was not
+    UTF-8) escaped, so the JSON text stays encodable and reads back to the same bytes."""
+    if _CONTROL.search(s) is None:
+        if s.isascii():
+            return _json_text(s)
         try:
             s.encode()
+            return _json_text(s)
         except UnicodeEncodeError:
-            return _json_ascii(s)
-    return _json_text(s)
+            pass
+    return '"' + _TO_ESCAPE.sub(_escape, s) + '"'
 
 
 class Reader:

@@ -262,6 +262,9 @@ def test_json_forms():
     odd = primitives_odd().to_json()
     assert '"f_float":"Infinity","f_double":"NaN","f_decimal":"-0.00"' in odd
     assert '"f_string":"bad \\udcff\\udcfe bytes"' in odd
+    # Control characters as RapidJSON escapes them: upper-case hex (as C++ json.h).
+    assert proto.Balance("a\x01\x1f\t\"\\\u00e9").to_json() == \
+        '{"currency":"a\\u0001\\u001F\\t\\"\\\\\u00e9","amount":0.0}'
     back = E.Primitives.from_json(odd)
     assert back.f_string == "bad \udcff\udcfe bytes" and math.isnan(back.f_double)
     assert str(back.f_decimal) == "-0.00"
