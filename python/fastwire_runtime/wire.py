@@ -1314,10 +1314,14 @@ class MapCodec(Codec):
     """map V<K> and hash V{K}: an offset to [u32 count][count x (slot(K) slot(V))]
     (versioned) or [u32 count][key value ...] (final). Python: dict. A map is written in
     key order (std::map), a hash in the dict's order. Reading keeps the first of
-    duplicate keys, as the reference's containers do."""
+    duplicate keys, as the reference's containers do.
+
+    JSON: an object keyed by the key's text; a map whose key is a struct (JSON has no
+    such key) is an array of [key, value] pairs instead, `[]` when empty."""
 
     def __init__(self, key: Codec, value: Codec, kind: str) -> None:
         self.key, self.value, self.kind = key, value, kind
+        self.pairs = isinstance(key, StructCodec)
         self.sorted = kind == "map"
         self.name = (f"{value.name}<{key.name}>" if self.sorted
                      else f"{value.name}{{{key.name}}}")
@@ -1398,18 +1402,36 @@ class MapCodec(Codec):
         return p
 
     def dump_json(self, d: Any) -> str:
+        if self.pairs:
+            k, v = self.key.dump_json, self.value.dump_json
+            return "[" + ",".join(["[" + k(a) + "," + v(b) + "]" for a, b in self._items(d)]) + "]"
         k, v = self.key.key_json, self.value.dump_json
         return "{" + ",".join([_json_string(k(a)) + ":" + v(b) for a, b in self._items(d)]) + "}"
 
     def load_json(self, j: Any) -> dict:
+        if self.pairs:
+            return self._load_pairs(j)
         if type(j) is not dict:
             fail("bad_value", f"{self.name} expects an object")
         k, v = self.key.unkey_json, self.value.load_json
         out: dict = {}
         for a, b in j.items():
-            key = k(a)
+            key, value = k(a), v(b)  # a duplicate key's value must be valid too
             if key not in out:
-                out[key] = v(b)
+                out[key] = value
+        return out
+
+    def _load_pairs(self, j: Any) -> dict:
+        if type(j) is not list:
+            fail("bad_value", f"{self.name} expects an array of [key, value] pairs")
+        k, v = self.key.load_json, self.value.load_json
+        out: dict = {}
+        for pair in j:
+            if type(pair) is not list or len(pair) != 2:
+                fail("bad_value", f"{self.name} expects [key, value] pairs, got {pair!r}")
+            key, value = k(pair[0]), v(pair[1])
+            if key not in out:
+                out[key] = value
         return out
 
     def text(self, d: Any) -> str:

@@ -271,7 +271,16 @@ def test_json_forms():
     m = collections_full().to_json()
     assert '"f_map":{"-1":"minus","3":"c","2147483647":""}' in m
     assert '"f_map_enum_key":{"0":' in m and '"f_hash":{"00000000-0000-0000-0000-000000000009":"AA=="' in m
-    assert '"f_hash_struct_key":{"{\\"uid\\":5,' in m
+    # A struct key has no JSON text: such a map is an array of [key, value] pairs.
+    assert '"f_hash_struct_key":[[{"uid":5,' in m
+    assert '"f_hash_struct_key":[]' in E.Collections().to_json()
+    back = E.Collections.from_json(m)
+    assert list(back.f_hash_struct_key) == list(collections_full().f_hash_struct_key)
+    assert back.to_json() == m
+    for bad in ['{}', '[{}]', '[[{"uid":1}]]', '[[{"uid":1},{},{}]]', '[[1,{}]]',
+                '[[{"uid":1},{}],[{"uid":1},5]]']:
+        with pytest.raises(rt.DecodeError):
+            E.Collections.from_json('{"f_hash_struct_key":' + bad + '}')
     assert '"f_vector_optional":[null,254,77]' in m
     assert E.Wallet("U", 1.0, Decimal("1E+3")).to_json().endswith('"reserved":"1000"}')
 
