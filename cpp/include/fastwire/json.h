@@ -24,7 +24,9 @@
 //   (123.456f is 123.45600128173828, 1.5e10f is 15000000512.0);
 // - map keys may be numbers (to_chars text), uuids, decimals, enums (the underlying
 //   number), bools or strings. A map whose key is a struct (JSON has no such key) is
-//   written as an array of [key, value] pairs.
+//   written as an array of [key, value] pairs ([] when empty).
+// These are the rules every fastwire language writes by (docs/wire-format.md, "JSON");
+// the conformance suite's expectations are this writer's output.
 #pragma once
 
 #include <array>
