@@ -49,8 +49,10 @@ test-fuzz: bootstrap
 fuzz: bootstrap
 	cpp/fuzz/run.sh $(FUZZ_SECONDS)
 
-# One suite, every language: each testee must give the bytes the cases expect.
+# One suite, every language: each testee must give the bytes the cases expect. First:
+# are the checked-in cases what make_cases.py (driving the C++ testee) writes today?
 test-conformance:
+	$(PYTHON) conformance/make_cases.py --check
 	$(PYTHON) conformance/run.py --all
 
 # The benchmark's smoke run: every peer round-trips every data set (no timing kept).

@@ -1,27 +1,43 @@
 """Writes the conformance cases (conformance/cases/*.json).
 
     python3 conformance/make_cases.py            # regenerate; review the diff like code
+    python3 conformance/make_cases.py --check    # are conformance/cases up to date?
+
+This script describes the inputs: values as JSON text (Python dicts written by the json
+module), the reference's vectors, and bytes made by hand (truncations, changed bytes,
+crafted attacks, NaN payloads). Every expected output and verdict comes from the C++
+implementation: the script builds the C++ testee (conformance/cpp/build.py, as run.py
+does) and sends it each input over the testee protocol (conformance/README.md); no
+Python runtime code takes part. A value's binary forms are what C++ writes for its JSON
+text, and its JSON form is C++'s own JSON text of it. Inputs that a suite says must be
+rejected (truncations, JSON to reject, final data of another version) are checked: the
+script stops if C++ accepts one. `--check` regenerates into a temporary directory and
+compares (make test-conformance runs it).
 
 Suites:
 - golden: the reference's vectors (tests/vectors) converted between the three formats;
   every expectation is a reference vector, none comes from fastwire.
 - roundtrip: every type of schemas/everything.fbe with extreme values, each value in each
-  format converted to each format.
+  format converted to each format; NaN payloads in the binary formats; hashes with
+  several entries, whose order is free (JSON outputs compared with "unordered").
 - versioning: proto (old) and protoex (new) reading each other's data.
-- json: JSON text: fastwire's number and decimal forms, defaults of missing fields,
-  rejected text.
+- json: JSON text: fastwire's number, string and decimal forms, map keys, defaults of
+  missing fields, rejected text.
 - malformed: every truncation of each vector, a spread of single-byte changes, and
   crafted attacks (4-billion counts, backward offsets, shared blocks, deep nesting,
   zero-size elements): each is rejected, or accepted with a fixed re-serialization.
 
-Except for the golden suite, expected outputs are computed by the Python implementation
-(python/) and recorded here. They are the contract the other languages are held to; a
-language that disagrees shows up as a failure to investigate, and once the C++
-implementation exists the two must agree on every case.
+Hash entry order: a hash (V{K}) may be written in any order, and C++ writes its
+std::unordered_map's order. Cases compared byte for byte therefore hold hashes of at most
+one entry; roundtrip/everything.Collections/hashes has several per hash and only JSON
+outputs, compared with the order of the hash fields' entries ignored (`unordered`).
 """
 
 from __future__ import annotations
 
+import argparse
+import base64
+import difflib
 import json
 import os
 import struct
@@ -29,16 +45,19 @@ import subprocess
 import sys
 import tempfile
 import uuid
-from decimal import Decimal
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional, Union
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 VECTORS = os.path.join(REPO, "tests", "vectors")
 sys.path.insert(0, HERE)
-from testees import SCHEMAS  # noqa: E402
+from run import Process, environment, expand, materialize, request  # noqa: E402
+from testees import TESTEES  # noqa: E402
 
 FORMATS = ("versioned", "final", "json")
+REJECT = {"status": "reject"}
+SAME = {"status": "ok", "same": True}
+Data = Union[str, bytes]  # JSON text or binary
 
 
 def vector(name: str) -> bytes:
@@ -46,8 +65,70 @@ def vector(name: str) -> bytes:
         return bytes.fromhex("".join(fh.read().split()))
 
 
+def js(value: Any) -> str:
+    """JSON text of a value described with dicts and lists (NaN etc. as strings)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def data_spec(fmt: str, data: Data) -> dict:
+    if fmt == "json":
+        assert isinstance(data, str)
+        return {"format": fmt, "text": data}
+    assert isinstance(data, bytes)
+    return {"format": fmt, "hex": data.hex()}
+
+
+class Cpp:
+    """The C++ testee, which answers for every expectation."""
+
+    def __init__(self) -> None:
+        testee = TESTEES["cpp"]
+        if testee.prepare:
+            done = subprocess.run(expand(testee.prepare), cwd=REPO, stdout=subprocess.PIPE,
+                                  text=True, env=environment())
+            if done.returncode != 0:
+                raise SystemExit(f"make_cases.py: building the C++ testee failed:\n{done.stdout}")
+        log = os.path.join(REPO, "build", "conformance", "make_cases.cpp.stderr.log")
+        os.makedirs(os.path.dirname(log), exist_ok=True)
+        open(log, "wb").close()
+        self.process = Process(expand(testee.run), log)
+
+    def close(self) -> None:
+        self.process.stop()
+
+    def call(self, type_name: str, fin: str, data: Data, fout: str) -> tuple:
+        payload = data.encode() if isinstance(data, str) else data
+        return self.process.call(request(type_name, fin, payload, fout))
+
+    def encode(self, type_name: str, text: str, fmt: str) -> Data:
+        """The value of the JSON text in the format `fmt` (json: C++'s own text of it)."""
+        status, out = self.call(type_name, "json", text, fmt)
+        if status != 0:
+            raise SystemExit(f"make_cases.py: C++ does not convert this {type_name} to {fmt} "
+                             f"(status {status}: {out.decode(errors='replace')}): {text[:200]}")
+        return out.decode() if fmt == "json" else out
+
+    def convert(self, type_name: str, fin: str, data: Data, fout: str) -> dict:
+        """What a conforming testee answers: C++'s answer, as a case's expectation."""
+        status, out = self.call(type_name, fin, data, fout)
+        if status == (1 if fin == "json" else 2):
+            return REJECT
+        if status != 0:
+            raise SystemExit(f"make_cases.py: C++ answers status {status} for {type_name} "
+                             f"{fin}->{fout}: {out.decode(errors='replace')}")
+        result: Data = out.decode() if fout == "json" else out
+        if fout == fin and result == data:
+            return dict(SAME)
+        if fout != "json" and fin != "json" and len(out) == len(data):
+            return {"status": "ok", "same": True,
+                    "patch": [[i, b] for i, (a, b) in enumerate(zip(data, out)) if a != b]}
+        return {"status": "ok", "text": result} if fout == "json" else \
+            {"status": "ok", "hex": out.hex()}
+
+
 class Writer:
-    def __init__(self, suite: str, description: str) -> None:
+    def __init__(self, cpp: Optional[Cpp], suite: str, description: str) -> None:
+        self.cpp = cpp
         self.suite = suite
         self.description = description
         self.cases: List[Dict[str, Any]] = []
@@ -56,80 +137,41 @@ class Writer:
         self.cases.append({"name": f"{self.suite}/{name}", "type": type_name,
                            "input": input_spec, "output": output, "expect": expect})
 
-    def save(self) -> None:
-        path = os.path.join(HERE, "cases", f"{self.suite}.json")
+    def convert(self, name: str, type_name: str, input_spec: dict, output: str,
+                accept: bool = False) -> dict:
+        """A case whose expectation is C++'s answer; `accept`: it must not reject."""
+        assert self.cpp is not None
+        data: Data = materialize(input_spec)
+        if input_spec["format"] == "json":
+            data = data.decode()
+        expect = self.cpp.convert(type_name, input_spec["format"], data, output)
+        if accept and expect == REJECT:
+            raise SystemExit(f"make_cases.py: C++ rejects {self.suite}/{name}")
+        self.add(name, type_name, input_spec, output, expect)
+        return expect
+
+    def reject(self, name: str, type_name: str, input_spec: dict, output: str) -> None:
+        """A case that must be rejected; C++ must agree."""
+        if self.convert(name, type_name, input_spec, output) != REJECT:
+            raise SystemExit(f"make_cases.py: C++ accepts {self.suite}/{name}, which must be "
+                             "rejected")
+
+    def save(self, folder: str) -> str:
+        path = os.path.join(folder, f"{self.suite}.json")
         with open(path, "w", encoding="utf-8") as fh:
             fh.write('{\n  "suite": ' + json.dumps(self.suite) + ',\n  "description": '
                      + json.dumps(self.description) + ',\n  "cases": [\n')
             fh.write(",\n".join("    " + json.dumps(c, ensure_ascii=False, separators=(",", ":"))
                                 for c in self.cases))
             fh.write("\n  ]\n}\n")
-        print(f"wrote {os.path.relpath(path, REPO)}: {len(self.cases)} cases")
-
-
-def data_spec(fmt: str, data: Any) -> dict:
-    if fmt == "json":
-        return {"format": fmt, "text": data}
-    return {"format": fmt, "hex": data.hex()}
-
-
-def ok(fmt: str, data: Any) -> dict:
-    return {"status": "ok", "text": data} if fmt == "json" else {"status": "ok", "hex": data.hex()}
-
-
-REJECT = {"status": "reject"}
-
-
-class Python:
-    """The generated modules and the conversions the expectations come from."""
-
-    def __init__(self, folder: str) -> None:
-        sys.path[:0] = [folder, os.path.join(REPO, "python")]
-        import everything
-        import fastwire_runtime
-        import hostile
-        import proto
-        import protocol
-        import protoex
-        self.rt = fastwire_runtime
-        self.modules = {m.__name__: m for m in (proto, protoex, protocol, everything, hostile)}
-
-    def kind(self, type_name: str):
-        package, _, name = type_name.partition(".")
-        m = self.modules[package]
-        return getattr(m, name), getattr(m, name + "Model")(), getattr(m, name + "FinalModel")()
-
-    def encode(self, type_name: str, value: Any, fmt: str) -> Any:
-        _, model, final = self.kind(type_name)
-        return {"versioned": model.serialize, "final": final.serialize,
-                "json": lambda v: v.to_json()}[fmt](value)
-
-    def convert(self, type_name: str, fmt_in: str, data: Any, fmt_out: str) -> dict:
-        """What a conforming testee answers."""
-        cls, model, final = self.kind(type_name)
-        try:
-            if fmt_in == "json":
-                value = cls.from_json(data)
-            else:
-                m = model if fmt_in == "versioned" else final
-                m.validate(data)
-                value = m.deserialize(data)
-        except self.rt.DecodeError:
-            return REJECT
-        out = self.encode(type_name, value, fmt_out)
-        if fmt_out == fmt_in and out == data:
-            return {"status": "ok", "same": True}
-        if fmt_out != "json" and fmt_in != "json" and len(out) == len(data):
-            return {"status": "ok", "same": True,
-                    "patch": [[i, b] for i, (a, b) in enumerate(zip(data, out)) if a != b]}
-        return ok(fmt_out, out)
+        return path
 
 
 # ---- golden ------------------------------------------------------------------------------
 
 def golden() -> Writer:
-    w = Writer("golden", "The reference's vectors between the three formats; every "
-                         "expectation is a reference vector.")
+    w = Writer(None, "golden", "The reference's vectors between the three formats; every "
+                               "expectation is a reference vector.")
     for name, type_name in [("account", "proto.Account"), ("order", "proto.Order"),
                             ("balance", "proto.Balance")]:
         files = {"versioned": f"{name}.fbe.hex", "final": f"{name}.final.hex",
@@ -167,170 +209,241 @@ def golden() -> Writer:
     return w
 
 
-# ---- roundtrip ---------------------------------------------------------------------------
+# ---- values ------------------------------------------------------------------------------
 
-def roundtrip_values(py: Python) -> List[tuple]:
-    E = py.modules["everything"]
-    P = py.modules["proto"]
-    X = py.modules["protoex"]
-    u = uuid.UUID
-    U64 = 2 ** 64 - 1
+U64 = 2 ** 64 - 1
+NAN, INF = "NaN", "Infinity"  # JSON has no literal for them: fastwire's strings
 
-    def prim(**kw):
-        base = dict(f_utc=1700000000000000000, f_uuid1=u("6ba7b810-9dad-11d1-80b4-00c04fd430c8"),
-                    f_uuid4=u("f47ac10b-58cc-4372-a567-0e02b2c3d479"))
-        base.update(kw)
-        return E.Primitives(**base)
 
-    pmin = prim(f_bool=False, f_byte=0, f_char=0, f_wchar=0, f_int8=-128, f_uint8=0,
-                f_int16=-32768, f_uint16=0, f_int32=-2 ** 31, f_uint32=0, f_int64=-2 ** 63,
-                f_uint64=0, f_float=-3.4028234663852886e38, f_double=-1.7976931348623157e308,
-                f_decimal=Decimal("-79228162514264337593543950335"), f_string="", f_bytes=b"",
-                f_epoch=0, f_utc=0, f_ns=0, f_uuid0=u(int=0), f_uuid1=u(int=0),
-                f_uuid4=u(int=0), f_uuid=u(int=0), password="", legacy=-2 ** 31)
-    pmax = prim(f_bool=True, f_byte=255, f_char=255, f_wchar=0xFFFFFFFF, f_int8=127,
-                f_uint8=255, f_int16=32767, f_uint16=65535, f_int32=2 ** 31 - 1,
-                f_uint32=2 ** 32 - 1, f_int64=2 ** 63 - 1, f_uint64=U64,
-                f_float=3.4028234663852886e38, f_double=1.7976931348623157e308,
-                f_decimal=Decimal("0.0000000000000000000000000001"),
-                f_string="\u00e9\u4e2d\U0001F600\x00\"\\\n\t/", f_bytes=bytes(range(256)),
-                f_epoch=U64, f_utc=U64, f_ns=U64, f_uuid0=u(int=2 ** 128 - 1), password="p",
-                legacy=2 ** 31 - 1)
-    numbers = prim(f_float=1.5e-45, f_double=5e-324, f_decimal=Decimal("-0.00"))
-    specials = prim(f_float=float("-inf"), f_double=float("nan"), f_decimal=Decimal("1.50"))
-    opt_full = E.Optionals(f_bool=False, f_int32=-1, f_string="", f_decimal=Decimal("1.50"),
-                           f_uuid=u(int=7), f_time=U64, f_enum=E.EnumByte.a3,
-                           f_flags=E.Flags(0), f_struct=pmax,
-                           f_order=P.Order(9, "X", P.OrderSide.sell), f_reset=-2 ** 63,
-                           f_resetReset=True)
-    opt_null = E.Optionals(f_bool=None, f_int32=None, f_string=None, f_decimal=None,
-                           f_uuid=None, f_time=None, f_enum=None, f_flags=None, f_struct=None,
-                           f_order=None, f_reset=None)
-    coll = E.Collections(
-        f_array=[-1, 0, 2 ** 31 - 1], f_array_optional=[None, "x"], f_array_struct=[pmin, prim()],
-        f_vector=[0, 1, 255], f_vector_optional=[None, E.EnumByte.a2, 77],
-        f_vector_struct=[P.Order(1), P.Order(2, "Y")], f_list=["b", "a", "b"],
-        f_list_optional=[None, opt_null], f_set={-2 ** 63, 0, 2 ** 63 - 1},
-        f_set_struct={P.Balance("EUR", 1.0), P.Balance("CHF")},
-        f_map={3: "c", -1: "minus", 2 ** 31 - 1: ""}, f_map_optional={"b": None, "a": -0.0},
-        f_map_enum_key={E.EnumByte.a3: opt_null, E.EnumByte.a0: opt_null},
-        f_hash={u(int=9): b"\x00", u(int=1): b""}, f_hash_optional={"z": None, "a": numbers},
-        f_hash_struct_key={P.Order(5): opt_null, P.Order(4, "K"): opt_null})
-    coll_empty = E.Collections(f_array_struct=[prim(), prim()])
+def u(n: int) -> str:
+    return str(uuid.UUID(int=n))
+
+
+def b64(data: bytes) -> str:
+    return base64.b64encode(data).decode()
+
+
+def prim(**kw: Any) -> dict:
+    """everything.Primitives; the defaults that are not constant (utc, uuid1, uuid4)
+    are set, so that every run writes the same cases."""
+    value = dict(f_utc=1700000000000000000, f_uuid1="6ba7b810-9dad-11d1-80b4-00c04fd430c8",
+                 f_uuid4="f47ac10b-58cc-4372-a567-0e02b2c3d479")
+    value.update(kw)
+    return value
+
+
+def order(uid: int, symbol: str = "", side: int = 0, **kw: Any) -> dict:
+    return dict(uid=uid, symbol=symbol, side=side, **kw)
+
+
+PMIN = prim(f_bool=False, f_byte=0, f_char=0, f_wchar=0, f_int8=-128, f_uint8=0,
+            f_int16=-32768, f_uint16=0, f_int32=-2 ** 31, f_uint32=0, f_int64=-2 ** 63,
+            f_uint64=0, f_float=-3.4028234663852886e38, f_double=-1.7976931348623157e308,
+            f_decimal="-79228162514264337593543950335", f_string="", f_bytes="",
+            f_epoch=0, f_utc=0, f_ns=0, f_uuid0=u(0), f_uuid1=u(0), f_uuid4=u(0), f_uuid=u(0),
+            password="", legacy=-2 ** 31)
+PMAX = prim(f_bool=True, f_byte=255, f_char=255, f_wchar=0xFFFFFFFF, f_int8=127, f_uint8=255,
+            f_int16=32767, f_uint16=65535, f_int32=2 ** 31 - 1, f_uint32=2 ** 32 - 1,
+            f_int64=2 ** 63 - 1, f_uint64=U64, f_float=3.4028234663852886e38,
+            f_double=1.7976931348623157e308, f_decimal="0.0000000000000000000000000001",
+            f_string="\u00e9\u4e2d\U0001F600\x00\"\\\n\t/", f_bytes=b64(bytes(range(256))),
+            f_epoch=U64, f_utc=U64, f_ns=U64, f_uuid0=u(2 ** 128 - 1), password="p",
+            legacy=2 ** 31 - 1)
+NUMBERS = prim(f_float=1.5e-45, f_double=5e-324, f_decimal="-0.00")
+SPECIALS = prim(f_float="-Infinity", f_double=NAN, f_decimal="1.50")
+OPT_FULL = dict(f_bool=False, f_int32=-1, f_string="", f_decimal="1.50", f_uuid=u(7), f_time=U64,
+                f_enum=0xFF, f_flags=0, f_struct=PMAX, f_order=order(9, "X", 1),
+                f_reset=-2 ** 63, f_resetReset=True)
+OPT_NULL = dict(f_bool=None, f_int32=None, f_string=None, f_decimal=None, f_uuid=None,
+                f_time=None, f_enum=None, f_flags=None, f_struct=None, f_order=None,
+                f_reset=None)
+
+
+def collections(**hashes: Any) -> dict:
+    """everything.Collections with every collection filled; the hashes are given."""
+    value = dict(
+        f_array=[-1, 0, 2 ** 31 - 1], f_array_optional=[None, "x"], f_array_struct=[PMIN, prim()],
+        f_vector=[0, 1, 255], f_vector_optional=[None, 0xFE, 77],
+        f_vector_struct=[order(1), order(2, "Y")], f_list=["b", "a", "b"],
+        f_list_optional=[None, OPT_NULL], f_set=[2 ** 63 - 1, -2 ** 63, 0],
+        f_set_struct=[{"currency": "EUR", "amount": 1.0}, {"currency": "CHF"}],
+        f_map={"3": "c", "-1": "minus", "2147483647": ""}, f_map_optional={"b": None, "a": -0.0},
+        f_map_enum_key={"255": OPT_NULL, "0": OPT_NULL})
+    value.update(hashes)
+    return value
+
+
+def roundtrip_values() -> List[tuple]:
+    """(type, label, value): each is written in each format and converted to each."""
     return [
-        ("everything.Primitives", "min", pmin),
-        ("everything.Primitives", "max", pmax),
-        ("everything.Primitives", "denormals", numbers),
-        ("everything.Primitives", "specials", specials),
-        ("everything.Optionals", "full", opt_full),
-        ("everything.Optionals", "null", opt_null),
-        ("everything.Collections", "full", coll),
-        ("everything.Collections", "empty", coll_empty),
-        ("everything.Fixed", "negative", E.Fixed(id=-5)),
-        ("everything.Next", "uuid", E.Next(id=u(int=3))),
-        ("everything.Shifted", "max", E.Shifted(amount=Decimal("79228162514264337593543950335"))),
-        ("everything.Base", "min", E.Base("b", -128)),
-        ("everything.Derived", "keys", E.Derived("d", 3, serial=2 ** 31 - 1, weight=-0.5)),
-        ("everything.MoreDerived", "tiny", E.MoreDerived("m", 1, 7, 1e-300, last=True)),
-        ("everything.Wallet", "scale", E.Wallet("USD", 1.0, reserved=Decimal("-12.3400"))),
+        ("everything.Primitives", "min", PMIN),
+        ("everything.Primitives", "max", PMAX),
+        ("everything.Primitives", "denormals", NUMBERS),
+        ("everything.Primitives", "specials", SPECIALS),
+        ("everything.Optionals", "full", OPT_FULL),
+        ("everything.Optionals", "null", OPT_NULL),
+        # Hashes of one entry each: byte-exact in every format (see the docstring).
+        ("everything.Collections", "full", collections(
+            f_hash={u(9): b64(b"\0")}, f_hash_optional={"a": NUMBERS},
+            f_hash_struct_key=[[order(5), OPT_NULL]])),
+        ("everything.Collections", "full-2", collections(
+            f_hash={u(1): ""}, f_hash_optional={"z": None},
+            f_hash_struct_key=[[order(4, "K"), OPT_FULL]])),
+        ("everything.Collections", "empty", dict(f_array_struct=[prim(), prim()])),
+        ("everything.Fixed", "negative", dict(id=-5)),
+        ("everything.Next", "uuid", dict(id=u(3))),
+        ("everything.Shifted", "max", dict(amount="79228162514264337593543950335")),
+        ("everything.Base", "min", dict(name="b", level=-128)),
+        ("everything.Derived", "keys", dict(name="d", level=3, serial=2 ** 31 - 1, weight=-0.5)),
+        ("everything.MoreDerived", "tiny", dict(name="m", level=1, serial=7, weight=1e-300,
+                                                last=True)),
+        ("everything.Wallet", "scale", dict(currency="USD", amount=1.0, reserved="-12.3400")),
         ("everything.ExAccount", "unknown-values",
-         E.ExAccount(uid=3, orders=[X.Order(1, tp=1.0)], refs=E.EnumRefs.old,
-                     extra=X.State(0xFF))),
-        ("everything.PingRequest", "text", E.PingRequest(id=u(int=1), sent=5, note="\u2603")),
-        ("everything.Notify", "text", E.Notify(id=u(int=2), text="n")),
-        ("everything.Empty", "empty", E.Empty()),
-        ("proto.Account", "empty", P.Account()),
-        ("proto.Account", "no-asset", P.Account(uid=-1, name="\u00fc", state=P.State(0xFF),
-                                                asset=None, orders=[])),
-        ("hostile.Node", "tree", py.modules["hostile"].Node(
-            1, [py.modules["hostile"].Node(2), py.modules["hostile"].Node(3, [
-                py.modules["hostile"].Node(4)])])),
-        ("hostile.Bag", "mixed", py.modules["hostile"].Bag(
-            items=[py.modules["hostile"].Nothing()] * 3, names=[None, "n"], words=["w"],
-            blob=b"\x01")),
+         dict(uid=3, orders=[dict(uid=1, tp=1.0)], refs=-5, extra=0xFF)),
+        ("everything.PingRequest", "text", dict(id=u(1), sent=5, note="\u2603")),
+        ("everything.Notify", "text", dict(id=u(2), text="n")),
+        ("everything.Empty", "empty", {}),
+        ("proto.Account", "empty", {}),
+        ("proto.Account", "no-asset", dict(uid=-1, name="\u00fc", state=0xFF, asset=None,
+                                           orders=[])),
+        ("hostile.Node", "tree", dict(value=1, children=[
+            dict(value=2), dict(value=3, children=[dict(value=4)])])),
+        ("hostile.Bag", "mixed", dict(items=[{}, {}, {}], names=[None, "n"], words=["w"],
+                                      blob=b64(b"\x01"))),
     ]
 
 
-def roundtrip(py: Python) -> Writer:
-    w = Writer("roundtrip", "Every type of everything.fbe (and of proto, hostile) with extreme "
-                            "values: each value in each format, converted to each format. "
-                            "Expectations computed by the Python implementation.")
-    for type_name, label, value in roundtrip_values(py):
-        forms = {f: py.encode(type_name, value, f) for f in FORMATS}
+# A hash of several entries per hash field: any entry order is right.
+HASHES = ("everything.Collections", "hashes", collections(
+    f_hash={u(9): b64(b"\0"), u(1): "", u(5): b64(b"five")},
+    f_hash_optional={"z": None, "a": NUMBERS, "m": SPECIALS},
+    f_hash_struct_key=[[order(5), OPT_NULL], [order(4, "K"), OPT_FULL], [order(6), OPT_NULL]]),
+    ["f_hash", "f_hash_optional", "f_hash_struct_key"])
+
+
+def replace_bits(data: bytes, sentinel: bytes, bits: bytes) -> bytes:
+    """data with the one occurrence of `sentinel` (a value's bytes) replaced."""
+    assert data.count(sentinel) == 1, (data.hex(), sentinel.hex())
+    return data.replace(sentinel, bits)
+
+
+def nan_payloads(cpp: Cpp, fmt: str) -> bytes:
+    """everything.Primitives with NaNs that JSON cannot carry: a quiet float NaN with a
+    payload and the sign set, a signalling double NaN with a payload."""
+    data = cpp.encode("everything.Primitives", js(prim(f_float=0.75, f_double=0.625)), fmt)
+    assert isinstance(data, bytes)
+    data = replace_bits(data, struct.pack("<f", 0.75), struct.pack("<I", 0xFFC0BEEF))
+    return replace_bits(data, struct.pack("<d", 0.625), struct.pack("<Q", 0x7FF0000000000BAD))
+
+
+# ---- roundtrip ---------------------------------------------------------------------------
+
+def roundtrip(cpp: Cpp) -> Writer:
+    w = Writer(cpp, "roundtrip", "Every type of everything.fbe (and of proto, hostile) with "
+                                 "extreme values: each value in each format, converted to each "
+                                 "format; NaN payloads; hashes of several entries (JSON "
+                                 "outputs, entry order free). Expectations from the C++ "
+                                 "implementation.")
+    for type_name, label, value in roundtrip_values():
+        text = js(value)
+        forms = {f: cpp.encode(type_name, text, f) for f in FORMATS}
         for fin in FORMATS:
             for fout in FORMATS:
-                expect = py.convert(type_name, fin, forms[fin], fout)
-                assert expect["status"] == "ok", (type_name, label, fin, fout)
-                w.add(f"{type_name}/{label}/{fin}->{fout}", type_name, data_spec(fin, forms[fin]),
-                      fout, expect)
+                expect = w.convert(f"{type_name}/{label}/{fin}->{fout}", type_name,
+                                   data_spec(fin, forms[fin]), fout, accept=True)
+                # Each form reads back to itself: the value is a fixed point.
+                assert fin != fout or expect == SAME, (type_name, label, fin, expect)
+    type_name, label, value, unordered = HASHES
+    text = js(value)
+    for fin in FORMATS:
+        data = cpp.encode(type_name, text, fin)
+        status, out = cpp.call(type_name, fin, data, "json")
+        assert status == 0, (label, fin, out)
+        w.add(f"{type_name}/{label}/{fin}->json", type_name, data_spec(fin, data), "json",
+              {"status": "ok", "text": out.decode(), "unordered": unordered})
+    for fin in ("versioned", "final"):
+        data = nan_payloads(cpp, fin)
+        for fout in FORMATS:
+            expect = w.convert(f"everything.Primitives/nan-payloads/{fin}->{fout}",
+                               "everything.Primitives", data_spec(fin, data), fout, accept=True)
+            assert fin != fout or expect == SAME, (fin, expect)
     return w
 
 
 # ---- versioning --------------------------------------------------------------------------
 
-def versioning(py: Python) -> Writer:
-    w = Writer("versioning", "proto (old) and protoex (new) read each other's data; fields "
-                             "an older writer did not send take their declared defaults. "
-                             "Expectations computed by the Python implementation.")
-    X = py.modules["protoex"]
-    new = X.Account(uid=7, name="New", state=X.State.good | X.State.sad,
-                    wallet=X.Balance("USD", 1000.0, locked=50.0), asset=None,
-                    orders=[X.Order(1, "EURUSD", X.OrderSide.tell, X.OrderType.stoplimit, 1.5,
-                                    10.0, tp=2.0, sl=1.0),
-                            X.Order(2, "GBPUSD", X.OrderSide.sell, X.OrderType.limit, 1.25, 5.0)])
+def versioning(cpp: Cpp) -> Writer:
+    w = Writer(cpp, "versioning", "proto (old) and protoex (new) read each other's data; "
+                                  "fields an older writer did not send take their declared "
+                                  "defaults. Expectations from the C++ implementation.")
+    new = dict(uid=7, name="New", state=0x02 | 0x04 | 0x10 | 0x20,  # good | sad
+               wallet=dict(currency="USD", amount=1000.0, locked=50.0), asset=None,
+               orders=[order(1, "EURUSD", 2, type=3, price=1.5, volume=10.0, tp=2.0, sl=1.0),
+                       order(2, "GBPUSD", 1, type=1, price=1.25, volume=5.0)])
     for old_name, type_name in [("account", "Account"), ("order", "Order"),
                                 ("balance", "Balance")]:
-        data = vector(f"{old_name}.fbe.hex")
         for fout in FORMATS:
-            w.add(f"old-to-new/{old_name}/versioned->{fout}", f"protoex.{type_name}",
-                  {"format": "versioned", "vector": f"{old_name}.fbe.hex"}, fout,
-                  py.convert(f"protoex.{type_name}", "versioned", data, fout))
+            w.convert(f"old-to-new/{old_name}/versioned->{fout}", f"protoex.{type_name}",
+                      {"format": "versioned", "vector": f"{old_name}.fbe.hex"}, fout,
+                      accept=True)
         # The final format does not version: another version's bytes are rejected.
-        w.add(f"old-to-new/{old_name}/final-rejected", f"protoex.{type_name}",
-              {"format": "final", "vector": f"{old_name}.final.hex"}, "final", REJECT)
-    newer = {"Account": new, "Order": new.orders[0], "Balance": new.wallet}
+        w.reject(f"old-to-new/{old_name}/final-rejected", f"protoex.{type_name}",
+                 {"format": "final", "vector": f"{old_name}.final.hex"}, "final")
+    newer = {"Account": new, "Order": new["orders"][0], "Balance": new["wallet"]}
     for type_name, value in newer.items():
-        data = X.__dict__[type_name + "Model"]().serialize(value)
-        fdata = X.__dict__[type_name + "FinalModel"]().serialize(value)
+        data = cpp.encode(f"protoex.{type_name}", js(value), "versioned")
+        fdata = cpp.encode(f"protoex.{type_name}", js(value), "final")
         for fout in FORMATS:
-            w.add(f"new-to-old/{type_name.lower()}/versioned->{fout}", f"proto.{type_name}",
-                  data_spec("versioned", data), fout,
-                  py.convert(f"proto.{type_name}", "versioned", data, fout))
-        w.add(f"new-to-new/{type_name.lower()}/versioned->versioned", f"protoex.{type_name}",
-              data_spec("versioned", data), "versioned", {"status": "ok", "same": True})
-        expect = py.convert(f"proto.{type_name}", "final", fdata, "final")
-        w.add(f"new-to-old/{type_name.lower()}/final", f"proto.{type_name}",
-              data_spec("final", fdata), "final", expect)
+            w.convert(f"new-to-old/{type_name.lower()}/versioned->{fout}", f"proto.{type_name}",
+                      data_spec("versioned", data), fout, accept=True)
+        w.convert(f"new-to-new/{type_name.lower()}/versioned->versioned", f"protoex.{type_name}",
+                  data_spec("versioned", data), "versioned", accept=True)
+        w.convert(f"new-to-old/{type_name.lower()}/final", f"proto.{type_name}",
+                  data_spec("final", fdata), "final")
     # New JSON read by the old type: unknown keys are ignored.
-    text = new.to_json()
+    text = cpp.encode("protoex.Account", js(new), "json")
     for fout in FORMATS:
-        w.add(f"new-to-old/account/json->{fout}", "proto.Account", data_spec("json", text), fout,
-              py.convert("proto.Account", "json", text, fout))
+        w.convert(f"new-to-old/account/json->{fout}", "proto.Account", data_spec("json", text),
+                  fout, accept=True)
     return w
 
 
 # ---- json --------------------------------------------------------------------------------
 
-def json_suite(py: Python) -> Writer:
-    w = Writer("json", "JSON text: fastwire's forms (doubles as RapidJSON writes them, NaN and "
-                       "infinities as strings, decimals as exact text, 64-bit integers exact), "
-                       "defaults of missing fields, and text that must be rejected. "
-                       "Expectations computed by the Python implementation.")
-    P = py.modules["proto"]
+def json_suite(cpp: Cpp) -> Writer:
+    w = Writer(cpp, "json", "JSON text: fastwire's forms (doubles as RapidJSON writes them, "
+                            "floats widened to double, NaN and infinities as strings, decimals "
+                            "as exact text, 64-bit integers exact, control characters as "
+                            "\\u00XX, maps with struct keys as [key, value] pairs), defaults "
+                            "of missing fields, and text that must be rejected. Expectations "
+                            "from the C++ implementation.")
 
     def add(name: str, type_name: str, text: str, fouts=FORMATS) -> None:
         for fout in fouts:
-            w.add(f"{name}/json->{fout}", type_name, data_spec("json", text), fout,
-                  py.convert(type_name, "json", text, fout))
+            w.convert(f"{name}/json->{fout}", type_name, data_spec("json", text), fout,
+                      accept=True)
 
+    def number(x: float) -> Any:
+        return x if x == x and abs(x) != float("inf") else \
+            NAN if x != x else INF if x > 0 else "-Infinity"
+
+    nan = float("nan")
     for i, price in enumerate([0.0, -0.0, 0.1, 1e-5, 1e-6, 1e-7, 1e16, 1e20, 1e21, 1e22,
                                1.7976931348623157e308, 5e-324, 2.0 ** 63, 123.45600128173828,
-                               float("nan"), float("inf"), float("-inf")]):
-        order = P.Order(uid=i, price=price, volume=-price)
+                               nan, float("inf"), float("-inf")]):
+        # volume = -price; for NaN a NaN with the sign set, which JSON cannot say.
+        value = dict(uid=i, price=number(price), volume=number(-price) if price == price else 0.5)
         for fmt in ("versioned", "final"):
-            data = py.encode("proto.Order", order, fmt)
-            w.add(f"double/{i}/{fmt}->json", "proto.Order", data_spec(fmt, data), "json",
-                  py.convert("proto.Order", fmt, data, "json"))
+            data = cpp.encode("proto.Order", js(value), fmt)
+            assert isinstance(data, bytes)
+            if price != price:
+                data = replace_bits(data, struct.pack("<d", 0.5),
+                                    struct.pack("<Q", 0xFFF8000000000000))
+            w.convert(f"double/{i}/{fmt}->json", "proto.Order", data_spec(fmt, data), "json",
+                      accept=True)
+    # A float is widened to double first (123.456f is 123.45600128173828).
+    add("float/widened", "everything.Primitives", js(prim(f_float=123.456)), ["json"])
+    add("float/whole", "everything.Primitives", js(prim(f_float=1.5e10)), ["json"])
     add("defaults/order-empty-object", "proto.Order", "{}")
     add("defaults/account-empty-object", "proto.Account", "{}")
     add("defaults/account-some-fields", "proto.Account", '{"uid":5,"orders":[{"uid":6}]}')
@@ -340,36 +453,51 @@ def json_suite(py: Python) -> Writer:
     add("exact/decimal-integer", "everything.Shifted", '{"amount":"79228162514264337593543950335"}')
     add("strings/escapes", "proto.Balance",
         '{"currency":"\\u0000\\u001f\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\\ud83d\\ude00","amount":1}')
+    add("strings/controls", "proto.Balance",
+        js(dict(currency="".join(chr(c) for c in range(0x20)) + "\x7f", amount=0)))
     add("numbers/strings", "proto.Order", '{"price":"NaN","volume":"-Infinity"}')
     add("numbers/exponent", "proto.Order", '{"price":1E2,"volume":-1.5e-3}')
-    add("keys/enum-map", "everything.Collections",
-        py.encode("everything.Collections", py.modules["everything"].Collections(
-            f_array_struct=[py.modules["everything"].Primitives(
-                f_utc=0, f_uuid1=uuid.UUID(int=1), f_uuid4=uuid.UUID(int=4))] * 2,
-            f_map={-5: "m"}, f_map_enum_key={}, f_map_optional={"x": float("nan")}), "json"))
+    # Map keys: integers, strings and enums (the number) as object keys; a struct key as
+    # [key, value] pairs.
+    keys = dict(f_array_struct=[prim(f_utc=0, f_uuid1=u(1), f_uuid4=u(4))] * 2)
+    add("keys/enum-map", "everything.Collections", js(dict(
+        keys, f_map={"-5": "m", "7": ""}, f_map_enum_key={"255": OPT_NULL, "0": OPT_FULL},
+        f_map_optional={"x": NAN})))
+    add("keys/struct-key", "everything.Collections", js(dict(
+        keys, f_hash_struct_key=[[order(4, "K", 1, price=1.5), OPT_NULL]])))
+    add("keys/struct-key-empty", "everything.Collections", js(dict(keys, f_hash_struct_key=[])))
     for i, bad in enumerate([
             "", "{", "[]", "null", '{"uid":"1"}', '{"uid":1.5}', '{"uid":2147483648}',
             '{"symbol":5}', '{"side":256}', '{"side":-1}', '{"price":"fast"}', '{"price":true}',
             '{"price":null}', '{"uid":1}x', '{"uid":01}', "{'uid':1}"]):
-        w.add(f"reject/order/{i}", "proto.Order", data_spec("json", bad), "versioned", REJECT)
+        w.reject(f"reject/order/{i}", "proto.Order", data_spec("json", bad), "versioned")
     for i, bad in enumerate([
             '{"wallet":null}', '{"orders":{}}', '{"orders":[null]}', '{"state":256}',
             '{"asset":5}']):
-        w.add(f"reject/account/{i}", "proto.Account", data_spec("json", bad), "versioned", REJECT)
+        w.reject(f"reject/account/{i}", "proto.Account", data_spec("json", bad), "versioned")
     for i, bad in enumerate(['{"amount":"1e-29"}', '{"amount":"79228162514264337593543950336"}',
                              '{"amount":"NaN"}', '{"amount":"x"}', '{"amount":[]}']):
-        w.add(f"reject/decimal/{i}", "everything.Shifted", data_spec("json", bad), "versioned",
-              REJECT)
+        w.reject(f"reject/decimal/{i}", "everything.Shifted", data_spec("json", bad), "versioned")
+    # A struct-keyed map is [[key, value], ...] and nothing else.
+    for i, bad in enumerate(['{}', '[{}]', '[[{"uid":1}]]', '[[{"uid":1},{},{}]]', '[[1,{}]]',
+                             '[[{"uid":1},5]]', '{"{\\"uid\\":1}":{}}']):
+        w.reject(f"reject/struct-key/{i}", "everything.Collections",
+                 data_spec("json", js(dict(keys))[:-1] + ',"f_hash_struct_key":' + bad + "}"),
+                 "versioned")
+    for i, bad in enumerate(['{"x":{}}', '{"1":5}', '[]', '{"256":{}}']):
+        w.reject(f"reject/enum-key/{i}", "everything.Collections",
+                 data_spec("json", js(dict(keys))[:-1] + ',"f_map_enum_key":' + bad + "}"),
+                 "versioned")
     return w
 
 
 # ---- malformed ---------------------------------------------------------------------------
 
-def malformed(py: Python) -> Writer:
-    w = Writer("malformed", "Damaged and hostile input: every truncation of each vector, a "
-                            "spread of single-byte changes, crafted attacks. Each is rejected "
-                            "by verify, or accepted and re-serialized as recorded. Expectations "
-                            "computed by the Python implementation.")
+def malformed(cpp: Cpp) -> Writer:
+    w = Writer(cpp, "malformed", "Damaged and hostile input: every truncation of each vector, "
+                                 "a spread of single-byte changes, crafted attacks. Each is "
+                                 "rejected by verify, or accepted and re-serialized as "
+                                 "recorded. Expectations from the C++ implementation.")
     sources = [("account", "proto.Account"), ("order", "proto.Order"),
                ("balance", "proto.Balance")]
     for name, type_name in sources:
@@ -377,35 +505,32 @@ def malformed(py: Python) -> Writer:
             file = f"{name}.{suffix}.hex"
             data = vector(file)
             for n in range(len(data)):
-                w.add(f"truncated/{name}.{fmt}/{n}", type_name,
-                      {"format": fmt, "vector": file, "truncate": n}, fmt, REJECT)
+                w.reject(f"truncated/{name}.{fmt}/{n}", type_name,
+                         {"format": fmt, "vector": file, "truncate": n}, fmt)
             for n in range(8, len(data)):
-                cut = struct.pack("<I", n) + data[4:n]
-                w.add(f"cut/{name}.{fmt}/{n}", type_name,
-                      {"format": fmt, "vector": file, "truncate": n, "size": True}, fmt,
-                      py.convert(type_name, fmt, cut, fmt))
+                w.convert(f"cut/{name}.{fmt}/{n}", type_name,
+                          {"format": fmt, "vector": file, "truncate": n, "size": True}, fmt)
             for i, old in enumerate(data):
                 for new in sorted({0x00, 0xFF, old ^ 0x01, old ^ 0x80, (old + 1) & 0xFF} - {old}):
-                    mutant = bytearray(data)
-                    mutant[i] = new
-                    w.add(f"changed/{name}.{fmt}/{i}={new:02x}", type_name,
-                          {"format": fmt, "vector": file, "patch": [[i, new]]}, fmt,
-                          py.convert(type_name, fmt, bytes(mutant), fmt))
-    crafted(py, w)
+                    w.convert(f"changed/{name}.{fmt}/{i}={new:02x}", type_name,
+                              {"format": fmt, "vector": file, "patch": [[i, new]]}, fmt)
+    crafted(cpp, w)
     return w
 
 
-def crafted(py: Python, w: Writer) -> None:
-    H = py.modules["hostile"]
-
-    def put(data: bytes, at: int, fmt: str, *values) -> bytes:
+def crafted(cpp: Cpp, w: Writer) -> None:
+    def put(data: bytes, at: int, fmt: str, *values: Any) -> bytes:
         out = bytearray(data)
         struct.pack_into("<" + fmt, out, at, *values)
         return bytes(out)
 
     def case(name: str, type_name: str, fmt: str, data: bytes) -> None:
-        w.add(f"crafted/{name}", type_name, data_spec(fmt, data), fmt,
-              py.convert(type_name, fmt, data, fmt))
+        w.convert(f"crafted/{name}", type_name, data_spec(fmt, data), fmt)
+
+    def binary(type_name: str, value: Any, fmt: str = "versioned") -> bytes:
+        data = cpp.encode(type_name, js(value), fmt)
+        assert isinstance(data, bytes)
+        return data
 
     account, faccount = vector("account.fbe.hex"), vector("account.final.hex")
     case("four-billion-orders", "proto.Account", "versioned", put(account, 104, "I", 0xFFFFFFFF))
@@ -430,10 +555,13 @@ def crafted(py: Python, w: Writer) -> None:
     case("final-trailing-byte", "proto.Account", "final",
          put(faccount + b"\0", 0, "I", len(faccount) + 1))
     case("final-optional-flag-2", "proto.Account", "final", put(faccount, 0x24, "B", 2))
-    case("bool-byte-2", "everything.Optionals", "versioned",
-         _bool_two(py))
+    # A bool byte 2 (in the block of Optionals.f_bool?, the first slot: [flag][offset]).
+    optionals = binary("everything.Optionals", dict(f_bool=True, f_uuid=u(1), f_time=2))
+    at = 8 + 8
+    block = at + struct.unpack_from("<I", optionals, at + 1)[0]
+    case("bool-byte-2", "everything.Optionals", "versioned", put(optionals, block, "B", 2))
     # Shared blocks: 1000 string slots pointing at one 1000-byte string.
-    bag = H.BagModel().serialize(H.Bag(words=["x" * 1000] + [""] * 999))
+    bag = binary("hostile.Bag", dict(words=["x" * 1000] + [""] * 999))
     block = 8 + struct.unpack_from("<I", bag, 8 + 8 + 4 + 4)[0]
     first = struct.unpack_from("<I", bag, block + 4)[0]
     shared = bytearray(bag)
@@ -449,23 +577,12 @@ def crafted(py: Python, w: Writer) -> None:
         data = struct.pack("<III", 8 + 4 + 4 + 4 + 4, 3, count) + struct.pack("<III", 0, 0, 0)
         case(f"zero-size-elements-{count}", "hostile.Bag", "final", data)
     # A decimal scale of 29.
-    E = py.modules["everything"]
-    shifted = E.ShiftedModel().serialize(E.Shifted(amount=Decimal(1)))
+    shifted = binary("everything.Shifted", dict(amount="1"))
     case("decimal-scale-29", "everything.Shifted", "versioned", put(shifted, 16 + 14, "B", 29))
-    fshifted = E.ShiftedFinalModel().serialize(E.Shifted(amount=Decimal(1)))
+    fshifted = binary("everything.Shifted", dict(amount="1"), "final")
     case("decimal-scale-29-final", "everything.Shifted", "final", put(fshifted, 8 + 14, "B", 29))
     case("string-not-utf8", "proto.Balance", "versioned",
          put(vector("balance.fbe.hex"), 32, "BBB", 0xFF, 0xC3, 0x28))
-
-
-def _bool_two(py: Python) -> bytes:
-    E = py.modules["everything"]
-    value = E.Optionals(f_bool=True, f_uuid=uuid.UUID(int=1), f_time=2)
-    data = bytearray(E.OptionalsModel().serialize(value))
-    at = 8 + 8  # Optionals body: f_bool? slot is the first: [flag][offset]
-    block = at + struct.unpack_from("<I", data, at + 1)[0]
-    data[block] = 2
-    return bytes(data)
 
 
 def _deep(depth: int, fmt: str) -> bytes:
@@ -482,16 +599,63 @@ def _deep(depth: int, fmt: str) -> bytes:
     return bytes(out)
 
 
-def main() -> int:
-    with tempfile.TemporaryDirectory() as gen:
-        env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "compiler"))
-        subprocess.run([sys.executable, "-m", "fastwire", "compile",
-                        *[os.path.join(REPO, s) for s in SCHEMAS], "--lang", "python",
-                        "--final", "--json", "--proto", "-q", "-o", gen], check=True, env=env)
-        py = Python(gen)
-        os.makedirs(os.path.join(HERE, "cases"), exist_ok=True)
-        for writer in (golden(), roundtrip(py), versioning(py), json_suite(py), malformed(py)):
-            writer.save()
+def write_all(folder: str, verbose: bool = True) -> List[str]:
+    cpp = Cpp()
+    try:
+        writers = [golden(), roundtrip(cpp), versioning(cpp), json_suite(cpp), malformed(cpp)]
+    finally:
+        cpp.close()
+    paths = []
+    for writer in writers:
+        paths.append(writer.save(folder))
+        if verbose:
+            print(f"wrote {os.path.relpath(paths[-1], REPO)}: {len(writer.cases)} cases")
+    return paths
+
+
+def check() -> int:
+    """Regenerates into a temporary directory and compares with conformance/cases."""
+    cases = os.path.join(HERE, "cases")
+    with tempfile.TemporaryDirectory() as tmp:
+        fresh = sorted(os.path.basename(p) for p in write_all(tmp, verbose=False))
+        kept = sorted(f for f in os.listdir(cases) if f.endswith(".json"))
+        stale = []
+        for name in sorted(set(fresh) | set(kept)):
+            try:
+                with open(os.path.join(cases, name), encoding="utf-8") as fh:
+                    old = fh.read().splitlines()
+            except FileNotFoundError:
+                old = []
+            try:
+                with open(os.path.join(tmp, name), encoding="utf-8") as fh:
+                    new = fh.read().splitlines()
+            except FileNotFoundError:
+                new = []
+            if old != new:
+                stale.append(name)
+                diff = list(difflib.unified_diff(old, new, f"conformance/cases/{name}",
+                                                 "regenerated", n=0, lineterm=""))
+                for line in diff[:12]:
+                    print(line[:300])
+                if len(diff) > 12:
+                    print(f"... ({len(diff) - 12} more diff lines)")
+    if stale:
+        print(f"make_cases.py: conformance/cases is out of date ({', '.join(stale)}): run "
+              "python3 conformance/make_cases.py and review the diff")
+        return 1
+    print(f"make_cases.py: conformance/cases is up to date ({len(fresh)} files)")
+    return 0
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description="Writes the conformance cases.")
+    ap.add_argument("--check", action="store_true",
+                    help="regenerate into a temporary directory and compare with cases/")
+    args = ap.parse_args(argv)
+    if args.check:
+        return check()
+    os.makedirs(os.path.join(HERE, "cases"), exist_ok=True)
+    write_all(os.path.join(HERE, "cases"))
     return 0
 
 

@@ -53,10 +53,7 @@ class Case:
         self.expect = spec["expect"]
 
     def request(self) -> bytes:
-        name = self.type.encode()
-        body = struct.pack("<BBBH", 1, FORMATS[self.input_format], FORMATS[self.output_format],
-                           len(name)) + name + self.input
-        return struct.pack("<I", len(body)) + body
+        return request(self.type, self.input_format, self.input, self.output_format)
 
     def expected_output(self) -> Optional[bytes]:
         if self.expect["status"] != "ok":
@@ -77,12 +74,90 @@ class Case:
         wanted_bytes = self.expected_output()
         if payload == wanted_bytes:
             return None
+        unordered = self.expect.get("unordered")
+        if unordered and self.output_format == "json" and same_but_order(
+                wanted_bytes.decode(), payload.decode("utf-8", "replace"), unordered):
+            return None
         if self.output_format == "json":
             return f"JSON differs:\n      expected {text(wanted_bytes)}\n      got      {text(payload)}"
         first = next((i for i, (a, b) in enumerate(zip(payload, wanted_bytes)) if a != b),
                      min(len(payload), len(wanted_bytes)))
         return (f"{self.output_format} bytes differ at offset {first} (expected {len(wanted_bytes)} "
                 f"bytes, got {len(payload)})")
+
+
+def request(type_name: str, input_format: str, payload: bytes, output_format: str) -> bytes:
+    """A request of the testee protocol (conformance/README.md), its size first."""
+    name = type_name.encode()
+    body = struct.pack("<BBBH", 1, FORMATS[input_format], FORMATS[output_format],
+                       len(name)) + name + payload
+    return struct.pack("<I", len(body)) + body
+
+
+_DECODER = json.JSONDecoder()
+_SPACE = " \t\n\r"
+
+
+def _skip(text: str, i: int) -> int:
+    while i < len(text) and text[i] in _SPACE:
+        i += 1
+    return i
+
+
+def _entries(text: str, i: int = 0) -> Tuple[List[Tuple[str, str, str]], int]:
+    """The entries of the JSON object or array at text[i] as raw text, and where it ends:
+    (key, `"key":value`, value) for an object's members, ("", value, value) for an
+    array's elements."""
+    i = _skip(text, i)
+    opener = text[i]
+    if opener not in "{[":
+        raise ValueError(f"expected an object or an array at {i}")
+    closer = "}" if opener == "{" else "]"
+    out: List[Tuple[str, str, str]] = []
+    i = _skip(text, i + 1)
+    if text[i] == closer:
+        return out, i + 1
+    while True:
+        start, key = i, ""
+        if opener == "{":
+            key, i = _DECODER.raw_decode(text, i)
+            i = _skip(text, i)
+            if text[i] != ":":
+                raise ValueError(f"expected ':' at {i}")
+            i = _skip(text, i + 1)
+        value = i
+        _, i = _DECODER.raw_decode(text, i)
+        out.append((key, text[start:i], text[value:i]))
+        i = _skip(text, i)
+        if text[i] == closer:
+            return out, i + 1
+        if text[i] != ",":
+            raise ValueError(f"expected ',' at {i}")
+        i = _skip(text, i + 1)
+
+
+def same_but_order(expected: str, got: str, fields: List[str]) -> bool:
+    """Whether two JSON objects are the same text but for the order of the entries of
+    the named fields (hashes: an object, or an array of [key, value] pairs). Each entry,
+    and everything else, must be exactly the same text."""
+    try:
+        a, end_a = _entries(expected)
+        b, end_b = _entries(got)
+        if _skip(expected, end_a) != len(expected) or _skip(got, end_b) != len(got):
+            return False
+        if [e[0] for e in a] != [e[0] for e in b]:
+            return False
+        for (key, x, vx), (_, y, vy) in zip(a, b):
+            if key in fields:
+                ex, ey = _entries(vx)[0], _entries(vy)[0]
+                if x[:len(x) - len(vx)] != y[:len(y) - len(vy)] or vx[0] != vy[0] or \
+                        sorted(e[1] for e in ex) != sorted(e[1] for e in ey):
+                    return False
+            elif x != y:
+                return False
+        return True
+    except (ValueError, IndexError):
+        return False
 
 
 def materialize(spec: dict, base: Optional[bytes] = None) -> bytes:

@@ -40,12 +40,12 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 import struct
 import time
 import uuid
 from decimal import Decimal, InvalidOperation
 from json.encoder import encode_basestring as _json_text
-from json.encoder import encode_basestring_ascii as _json_ascii
 from operator import itemgetter
 from typing import Any, Callable, Dict, List, Optional, Sequence as _Seq, Tuple
 
@@ -73,16 +73,33 @@ def _offsets(n: int) -> struct.Struct:
     return _OFFSETS[n] if n < 33 else struct.Struct("<%dI" % n)
 
 
+# Control characters without a short escape (all but \b \f \n \r \t) are written as
+# RapidJSON, the reference's writer, writes them: \u00XX with upper-case hex (\u001F).
+_CONTROL = re.compile("[\x00-\x07\x0b\x0e-\x1f]")
+_TO_ESCAPE = re.compile('[\x00-\x1f"\\\\\ud800-\udfff]')
+_ESCAPES = {chr(c): "\\u%04X" % c for c in range(0x20)}
+_ESCAPES.update({'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n",
+                 "\r": "\\r", "\t": "\\t"})
+
+
+def _escape(m: "re.Match[str]") -> str:
+    c = m.group()
+    return _ESCAPES.get(c) or "\\u%04x" % ord(c)  # a surrogate
+
+
 def _json_string(s: str) -> str:
-    """A JSON string literal: UTF-8 as is (as RapidJSON writes), except that surrogates
-    (bytes a reader kept from text that was not UTF-8) are escaped, so the JSON text
-    stays encodable and reads back to the same bytes."""
-    if not s.isascii():
+    """A JSON string literal: UTF-8 as is (as RapidJSON writes), control characters as
+    RapidJSON escapes them, and surrogates (bytes a reader kept from text that was not
+    UTF-8) escaped, so the JSON text stays encodable and reads back to the same bytes."""
+    if _CONTROL.search(s) is None:
+        if s.isascii():
+            return _json_text(s)
         try:
             s.encode()
+            return _json_text(s)
         except UnicodeEncodeError:
-            return _json_ascii(s)
-    return _json_text(s)
+            pass
+    return '"' + _TO_ESCAPE.sub(_escape, s) + '"'
 
 
 class Reader:
@@ -1297,10 +1314,14 @@ class MapCodec(Codec):
     """map V<K> and hash V{K}: an offset to [u32 count][count x (slot(K) slot(V))]
     (versioned) or [u32 count][key value ...] (final). Python: dict. A map is written in
     key order (std::map), a hash in the dict's order. Reading keeps the first of
-    duplicate keys, as the reference's containers do."""
+    duplicate keys, as the reference's containers do.
+
+    JSON: an object keyed by the key's text; a map whose key is a struct (JSON has no
+    such key) is an array of [key, value] pairs instead, `[]` when empty."""
 
     def __init__(self, key: Codec, value: Codec, kind: str) -> None:
         self.key, self.value, self.kind = key, value, kind
+        self.pairs = isinstance(key, StructCodec)
         self.sorted = kind == "map"
         self.name = (f"{value.name}<{key.name}>" if self.sorted
                      else f"{value.name}{{{key.name}}}")
@@ -1381,18 +1402,36 @@ class MapCodec(Codec):
         return p
 
     def dump_json(self, d: Any) -> str:
+        if self.pairs:
+            k, v = self.key.dump_json, self.value.dump_json
+            return "[" + ",".join(["[" + k(a) + "," + v(b) + "]" for a, b in self._items(d)]) + "]"
         k, v = self.key.key_json, self.value.dump_json
         return "{" + ",".join([_json_string(k(a)) + ":" + v(b) for a, b in self._items(d)]) + "}"
 
     def load_json(self, j: Any) -> dict:
+        if self.pairs:
+            return self._load_pairs(j)
         if type(j) is not dict:
             fail("bad_value", f"{self.name} expects an object")
         k, v = self.key.unkey_json, self.value.load_json
         out: dict = {}
         for a, b in j.items():
-            key = k(a)
+            key, value = k(a), v(b)  # a duplicate key's value must be valid too
             if key not in out:
-                out[key] = v(b)
+                out[key] = value
+        return out
+
+    def _load_pairs(self, j: Any) -> dict:
+        if type(j) is not list:
+            fail("bad_value", f"{self.name} expects an array of [key, value] pairs")
+        k, v = self.key.load_json, self.value.load_json
+        out: dict = {}
+        for pair in j:
+            if type(pair) is not list or len(pair) != 2:
+                fail("bad_value", f"{self.name} expects [key, value] pairs, got {pair!r}")
+            key, value = k(pair[0]), v(pair[1])
+            if key not in out:
+                out[key] = value
         return out
 
     def text(self, d: Any) -> str:

@@ -262,13 +262,25 @@ def test_json_forms():
     odd = primitives_odd().to_json()
     assert '"f_float":"Infinity","f_double":"NaN","f_decimal":"-0.00"' in odd
     assert '"f_string":"bad \\udcff\\udcfe bytes"' in odd
+    # Control characters as RapidJSON escapes them: upper-case hex (as C++ json.h).
+    assert proto.Balance("a\x01\x1f\t\"\\\u00e9").to_json() == \
+        '{"currency":"a\\u0001\\u001F\\t\\"\\\\\u00e9","amount":0.0}'
     back = E.Primitives.from_json(odd)
     assert back.f_string == "bad \udcff\udcfe bytes" and math.isnan(back.f_double)
     assert str(back.f_decimal) == "-0.00"
     m = collections_full().to_json()
     assert '"f_map":{"-1":"minus","3":"c","2147483647":""}' in m
     assert '"f_map_enum_key":{"0":' in m and '"f_hash":{"00000000-0000-0000-0000-000000000009":"AA=="' in m
-    assert '"f_hash_struct_key":{"{\\"uid\\":5,' in m
+    # A struct key has no JSON text: such a map is an array of [key, value] pairs.
+    assert '"f_hash_struct_key":[[{"uid":5,' in m
+    assert '"f_hash_struct_key":[]' in E.Collections().to_json()
+    back = E.Collections.from_json(m)
+    assert list(back.f_hash_struct_key) == list(collections_full().f_hash_struct_key)
+    assert back.to_json() == m
+    for bad in ['{}', '[{}]', '[[{"uid":1}]]', '[[{"uid":1},{},{}]]', '[[1,{}]]',
+                '[[{"uid":1},{}],[{"uid":1},5]]']:
+        with pytest.raises(rt.DecodeError):
+            E.Collections.from_json('{"f_hash_struct_key":' + bad + '}')
     assert '"f_vector_optional":[null,254,77]' in m
     assert E.Wallet("U", 1.0, Decimal("1E+3")).to_json().endswith('"reserved":"1000"}')
 

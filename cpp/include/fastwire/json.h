@@ -18,12 +18,15 @@
 // - char and wchar are unsigned code units (0xE9 is 233, not 4294967273);
 // - NaN and ±Inf are the strings "NaN", "Infinity", "-Infinity" (protobuf's JSON mapping),
 //   not malformed output;
-// - float and double use the shortest text that reads back to the same value
-//   (std::to_chars; a float is not widened to double first), laid out as RapidJSON does:
-//   whole numbers keep ".0" (1000.0), exponents look like 1e-7 and -1.23456e125;
+// - double uses the shortest text that reads back to the same value (std::to_chars),
+//   laid out as RapidJSON does: whole numbers keep ".0" (1000.0), exponents look like
+//   1e-7 and -1.23456e125. A float is widened to double first, as the reference does
+//   (123.456f is 123.45600128173828, 1.5e10f is 15000000512.0);
 // - map keys may be numbers (to_chars text), uuids, decimals, enums (the underlying
 //   number), bools or strings. A map whose key is a struct (JSON has no such key) is
-//   written as an array of [key, value] pairs.
+//   written as an array of [key, value] pairs ([] when empty).
+// These are the rules every fastwire language writes by (docs/wire-format.md, "JSON");
+// the conformance suite's expectations are this writer's output.
 #pragma once
 
 #include <array>
@@ -248,10 +251,9 @@ char* format_finite(char* p, F v) noexcept {
 }  // namespace internal
 
 // Writes a float or double as fastwire's JSON does (see the banner); at most 40 chars.
-// Returns the end. NaN and infinities become the quoted strings.
-template <class F>
-char* format_number(char* p, F v) noexcept {
-    static_assert(std::is_floating_point_v<F>);
+// Returns the end. NaN and infinities become the quoted strings. A float is widened to
+// double first, as the reference does (spec 4.2): 123.456f is 123.45600128173828.
+inline char* format_number(char* p, double v) noexcept {
     if (std::isnan(v)) {
         std::memcpy(p, "\"NaN\"", 5);
         return p + 5;
@@ -274,61 +276,60 @@ char* format_number(char* p, F v) noexcept {
     }
     // Whole numbers below 10^15 (prices, amounts, counts): the digits and ".0", which is
     // what the shortest form gives for them.
-    // (Exact below 2^53 for double and 2^24 for float, where neighbouring values are at
-    // most 1 apart, so no shorter digit string names the same value.)
-    constexpr F whole_limit = std::is_same_v<F, float> ? F(16777216) : F(1e15);
-    if (v < whole_limit && v == static_cast<F>(static_cast<std::uint64_t>(v))) {
+    // (Exact below 2^53, where neighbouring values are at most 1 apart, so no shorter
+    // digit string names the same value.)
+    if (v < 1e15 && v == static_cast<double>(static_cast<std::uint64_t>(v))) {
         p = std::to_chars(p, p + 24, static_cast<std::uint64_t>(v)).ptr;
         *p++ = '.';
         *p++ = '0';
         return p;
     }
-    if constexpr (std::is_same_v<F, double>) {
-        // Few fractional digits (1.23456, 0.25): the smallest k for which round(v x 10^k)
-        // / 10^k gives v back. Both operands of that division are exact doubles, so it is
-        // correctly rounded: the text reads back as v. With at most 15 significant digits
-        // only one k-digit decimal lies within v's rounding interval, so this is exactly
-        // the shortest form std::to_chars would find; beyond that, to_chars decides.
-        if (v >= 1e-5 && v < 1e15) {
-            static constexpr double pow10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                                 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
-            static constexpr std::uint64_t ipow10[16] = {1ull,
-                                                         10ull,
-                                                         100ull,
-                                                         1000ull,
-                                                         10000ull,
-                                                         100000ull,
-                                                         1000000ull,
-                                                         10000000ull,
-                                                         100000000ull,
-                                                         1000000000ull,
-                                                         10000000000ull,
-                                                         100000000000ull,
-                                                         1000000000000ull,
-                                                         10000000000000ull,
-                                                         100000000000000ull,
-                                                         1000000000000000ull};
-            const auto whole = static_cast<std::uint64_t>(v);
-            int whole_digits = 0;
-            for (std::uint64_t w = whole; w != 0; w /= 10) ++whole_digits;
-            for (int k = 1; k + whole_digits <= 15; ++k) {
-                const double scaled = v * pow10[k] + 0.5;
-                const auto m = static_cast<std::uint64_t>(scaled);
-                if (static_cast<double>(m) / pow10[k] != v) continue;
-                const std::uint64_t ip = m / ipow10[k];
-                std::uint64_t frac = m % ipow10[k];
-                p = std::to_chars(p, p + 24, ip).ptr;
-                *p++ = '.';
-                for (int i = k - 1; i >= 0; --i) {
-                    p[i] = static_cast<char>('0' + frac % 10);
-                    frac /= 10;
-                }
-                return p + k;
+    // Few fractional digits (1.23456, 0.25): the smallest k for which round(v x 10^k)
+    // / 10^k gives v back. Both operands of that division are exact doubles, so it is
+    // correctly rounded: the text reads back as v. With at most 15 significant digits
+    // only one k-digit decimal lies within v's rounding interval, so this is exactly
+    // the shortest form std::to_chars would find; beyond that, to_chars decides.
+    if (v >= 1e-5 && v < 1e15) {
+        static constexpr double pow10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                             1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+        static constexpr std::uint64_t ipow10[16] = {1ull,
+                                                     10ull,
+                                                     100ull,
+                                                     1000ull,
+                                                     10000ull,
+                                                     100000ull,
+                                                     1000000ull,
+                                                     10000000ull,
+                                                     100000000ull,
+                                                     1000000000ull,
+                                                     10000000000ull,
+                                                     100000000000ull,
+                                                     1000000000000ull,
+                                                     10000000000000ull,
+                                                     100000000000000ull,
+                                                     1000000000000000ull};
+        const auto whole = static_cast<std::uint64_t>(v);
+        int whole_digits = 0;
+        for (std::uint64_t w = whole; w != 0; w /= 10) ++whole_digits;
+        for (int k = 1; k + whole_digits <= 15; ++k) {
+            const double scaled = v * pow10[k] + 0.5;
+            const auto m = static_cast<std::uint64_t>(scaled);
+            if (static_cast<double>(m) / pow10[k] != v) continue;
+            const std::uint64_t ip = m / ipow10[k];
+            std::uint64_t frac = m % ipow10[k];
+            p = std::to_chars(p, p + 24, ip).ptr;
+            *p++ = '.';
+            for (int i = k - 1; i >= 0; --i) {
+                p[i] = static_cast<char>('0' + frac % 10);
+                frac /= 10;
             }
+            return p + k;
         }
     }
     return internal::format_finite(p, v);
 }
+
+inline char* format_number(char* p, float v) noexcept { return format_number(p, static_cast<double>(v)); }
 
 // ---- the writer ---------------------------------------------------------------------------------
 

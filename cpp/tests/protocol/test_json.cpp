@@ -89,9 +89,15 @@ TEST(JsonWrite, NumbersAsRapidJsonLaysThemOut) {
     EXPECT_EQ(num(123456.123456), "123456.123456");
     EXPECT_EQ(num(5e-324), "5e-324");
     EXPECT_EQ(num(std::numeric_limits<double>::max()), "1.7976931348623157e308");
-    // Corrections: a float is not widened; NaN and infinities are strings.
-    EXPECT_EQ(numf(123.456f), "123.456");
-    EXPECT_EQ(numf(1.5e10f), "15000000000.0");
+    // A float is widened to double first, as the reference does (spec 4.2).
+    EXPECT_EQ(numf(123.456f), "123.45600128173828");
+    EXPECT_EQ(numf(1.5e10f), "15000000512.0");
+    EXPECT_EQ(numf(std::numeric_limits<float>::max()), "3.4028234663852886e38");
+    EXPECT_EQ(numf(std::numeric_limits<float>::denorm_min()), "1.401298464324817e-45");
+    EXPECT_EQ(numf(-0.0f), "-0.0");
+    EXPECT_EQ(numf(0.5f), "0.5");
+    EXPECT_EQ(numf(std::numeric_limits<float>::infinity()), "\"Infinity\"");
+    // Correction: NaN and infinities are strings.
     EXPECT_EQ(num(std::nan("")), "\"NaN\"");
     EXPECT_EQ(num(HUGE_VAL), "\"Infinity\"");
     EXPECT_EQ(num(-HUGE_VAL), "\"-Infinity\"");
