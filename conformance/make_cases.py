@@ -478,6 +478,9 @@ def json_suite(cpp: Cpp) -> Writer:
     for i, bad in enumerate(['{"amount":"1e-29"}', '{"amount":"79228162514264337593543950336"}',
                              '{"amount":"NaN"}', '{"amount":"x"}', '{"amount":[]}']):
         w.reject(f"reject/decimal/{i}", "everything.Shifted", data_spec("json", bad), "versioned")
+    # A float field takes no number beyond a float's range (it has no float value).
+    for i, bad in enumerate(['{"f_float":1e39}', '{"f_float":-3.5e38}']):
+        w.reject(f"reject/float-range/{i}", "everything.Primitives", data_spec("json", bad), "versioned")
     # A struct-keyed map is [[key, value], ...] and nothing else.
     for i, bad in enumerate(['{}', '[{}]', '[[{"uid":1}]]', '[[{"uid":1},{},{}]]', '[[1,{}]]',
                              '[[{"uid":1},5]]', '{"{\\"uid\\":1}":{}}']):

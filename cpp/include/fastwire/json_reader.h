@@ -28,6 +28,7 @@
 
 #include <array>
 #include <charconv>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -576,6 +577,12 @@ bool read_value(read_context& ctx, value& v, T& out) {
     } else if constexpr (std::is_floating_point_v<T>) {
         double d;
         if (v.get_double().get(d) == simdjson::SUCCESS) {
+            // A double beyond a float's range has no float value (converting it is
+            // undefined); rejected, as every language does.
+            if constexpr (std::is_same_v<T, float>) {
+                if (std::fabs(d) > static_cast<double>(std::numeric_limits<float>::max()))
+                    return ctx.fail(v, "number out of range for float");
+            }
             out = static_cast<T>(d);
             return true;
         }

@@ -208,6 +208,21 @@ TEST(JsonRead, Errors) {
     }
 }
 
+TEST(JsonRead, FloatOutOfRangeIsRejected) {
+    // A double beyond a float's range has no float value: an error, not a conversion.
+    everything::Primitives p;
+    fastwire::json::reader r;
+    auto res = r.read(R"({"f_float":1e39})", p);
+    EXPECT_FALSE(res);
+    EXPECT_EQ(res.message(), "f_float: number out of range for float at byte 11");
+    res = r.read(R"({"f_float":-3.5e38})", p);
+    EXPECT_EQ(res.message(), "f_float: number out of range for float at byte 11");
+    res = r.read(R"({"f_float":3.4028234663852886e38,"f_double":1e300})", p);  // FLT_MAX exactly
+    ASSERT_TRUE(res) << res.message();
+    EXPECT_EQ(p.f_float, std::numeric_limits<float>::max());
+    EXPECT_EQ(p.f_double, 1e300);
+}
+
 TEST(JsonRead, Leniencies) {
     everything::Primitives p;
     fastwire::json::reader r;
