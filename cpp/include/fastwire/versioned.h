@@ -507,7 +507,7 @@ struct struct_fields<S, fields<Ms...>> {
 
     // An older, shorter struct: fields whose slot ends beyond `stored` get their defaults.
     template <class W, std::size_t... I>
-    FASTWIRE_COLD static W read_some([[maybe_unused]] Reader& r, [[maybe_unused]] std::size_t pos,
+    FASTWIRE_NOINLINE static W read_some([[maybe_unused]] Reader& r, [[maybe_unused]] std::size_t pos,
                           [[maybe_unused]] std::size_t stored, W w, [[maybe_unused]] S& v,
                           std::index_sequence<I...>) {
         [[maybe_unused]] const S defaults{};
@@ -527,7 +527,7 @@ struct struct_fields<S, fields<Ms...>> {
 
     // An older, shorter struct: only the fields whose slot ends within `stored`.
     template <class W, std::size_t... I>
-    FASTWIRE_COLD static W verify_some([[maybe_unused]] Reader& r, [[maybe_unused]] std::size_t pos,
+    FASTWIRE_NOINLINE static W verify_some([[maybe_unused]] Reader& r, [[maybe_unused]] std::size_t pos,
                             [[maybe_unused]] std::size_t stored, W w, std::index_sequence<I...>) noexcept {
         (void)((offsets[I] + slots[I] > stored ||
                 (w = codec<member_type_t<Ms>>::verify(r, pos + offsets[I], pos, w)).ok()) &&
@@ -767,7 +767,7 @@ struct codec<S, std::enable_if_t<is_struct_v<S>>> {
         std::size_t pos = 0, stored = 0;
         W in = enter(r, slot_pos, base, w, pos, stored);
         if (!in.ok()) return in;
-        in = stored >= L::body ? L::read_all(r, pos, in, out, typename L::indices{})
+        in = FASTWIRE_LIKELY(stored >= L::body) ? L::read_all(r, pos, in, out, typename L::indices{})
                                : L::read_some(r, pos, stored, in, out, typename L::indices{});
         w.left = in.left;  // back at the caller's level
         return w;
@@ -778,7 +778,7 @@ struct codec<S, std::enable_if_t<is_struct_v<S>>> {
         std::size_t pos = 0, stored = 0;
         W in = enter(r, slot_pos, base, w, pos, stored);
         if (!in.ok()) return in;
-        in = stored >= L::body ? L::verify_all(r, pos, in, typename L::indices{})
+        in = FASTWIRE_LIKELY(stored >= L::body) ? L::verify_all(r, pos, in, typename L::indices{})
                                : L::verify_some(r, pos, stored, in, typename L::indices{});
         w.left = in.left;
         return w;

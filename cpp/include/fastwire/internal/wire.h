@@ -16,9 +16,13 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 #define FASTWIRE_COLD __attribute__((cold, noinline))
+#define FASTWIRE_NOINLINE __attribute__((noinline))
+#define FASTWIRE_LIKELY(x) __builtin_expect(!!(x), 1)
 #define FASTWIRE_INLINE inline __attribute__((always_inline))
 #else
 #define FASTWIRE_COLD
+#define FASTWIRE_NOINLINE
+#define FASTWIRE_LIKELY(x) (x)
 #define FASTWIRE_INLINE inline
 #endif
 
