@@ -746,7 +746,13 @@ class EnumCodec(Int):
             if not flags and m.name != n:
                 continue  # an alias; the first name of a value is its canonical member
             of.setdefault(int(m), m)
-        self.of = of
+        self.of: Any = of
+        if not flags and base.fmt in ("B", "b"):
+            # A byte enum: a tuple indexed by the raw value (negative int8 values index
+            # from the end), faster to look up than the dict.
+            self.of = tuple(of.get(i if i < 128 or base.fmt == "B" else i - 256,
+                                   i if i < 128 or base.fmt == "B" else i - 256)
+                            for i in range(256))
         self.names = {v: n for v, n in reversed(self.declared)}
 
     def of_wire(self, raw: int) -> Any:

@@ -652,8 +652,13 @@ class _Module:
             p.print(f"_VH_{n} = _rt.header({body}, {s.type_number})")
             if fields:
                 p.print(f'_VL_{n} = _rt.layout("{write_fmt}")')
-        p.print(f'_VG_{n} = _rt.layout("II{read_fmt}")')
-        p.print(f'_VC_{n} = _rt.layout("II{check_fmt}")')
+        # A string or bytes field whose block writers put right after the body (no other
+        # field has a block before it): readers unpack its length with the body.
+        heap = [f for f in fields if self.kind(f) not in ("number", "enum", "uuid", "decimal")]
+        after = heap[0] if heap and self.is_text(heap[0]) else None
+        length = "I" if after else ""
+        p.print(f'_VG_{n} = _rt.layout("II{read_fmt}{length}")')
+        p.print(f'_VC_{n} = _rt.layout("II{check_fmt}{length}")')
         cls = _pyname(n)
         offsets: List[int] = []  # where each field's slot starts in the body
         at = 8
@@ -731,12 +736,24 @@ class _Module:
         if fields:
             p.print(f"v = _new({cls})")
         self.emit_enter(s, "_VG", "vget_slow",
-                        ["stored", "found"] + [x for f in fields for x in raw(f, direct=True)])
+                        ["stored", "found"] + [x for f in fields for x in raw(f, direct=True)]
+                        + (["n"] if after else []))
         if any(self.takes_depth(f) for f in fields):
             p.print("d -= 1")
         for f, off in zip(fields, offsets):
-            if self.kind(f) != "number":
-                p.print(f"v.{self.field_attr(f)} = {self.vget_expr(s, f, off, self.slot(f)[1])}")
+            get = f"v.{self.field_attr(f)} = {self.vget_expr(s, f, off, self.slot(f)[1])}"
+            if f is after:
+                p.print("""
+                    if ($a$_ == $body$ and (q := pos + $start$ + n) <= r.end
+                            and (budget := budget - 4 - n) >= 0):
+                        r.budget = budget  # where writers put it, right after the body
+                        $read$
+                    else:
+                        $get$
+                """, a=self.field_attr(f), body=body, start=body + 4, get=get,
+                    read=self.read_text(f, f"r.buf[pos + {body + 4}:q]"))
+            elif self.kind(f) != "number":
+                p.print(get)
         p.print("return v" if fields else f"return {cls}()")
         p.outdent()
 
@@ -751,11 +768,20 @@ class _Module:
         p.indent()
         self.emit_enter(s, "_VC", "vcheck_slow",
                         ["stored", "found"] + [x for f in fields if self.checked(f)
-                                               for x in raw(f)])
+                                               for x in raw(f)] + (["n"] if after else []))
         if any(self.takes_depth(f) for f, _ in checks):
             p.print("d -= 1")
-        for _, c in checks:
-            p.print(c)
+        for f, c in checks:
+            if f is after:
+                p.print("""
+                    if ($a$_ == $body$ and n <= r.end - pos - $start$
+                            and (budget := budget - 4 - n) >= 0):
+                        r.budget = budget  # where writers put it, right after the body
+                    else:
+                        $check$
+                """, a=self.field_attr(f), body=body, start=body + 4, check=c)
+            else:
+                p.print(c)
         p.outdent()
 
     def emit_enter(self, s: ir.StructType, layout: str, slow: str, names: List[str]) -> None:
@@ -873,9 +899,21 @@ class _Module:
     def encode_stmt(self, f: ir.Field) -> str:
         """`a_ = ...`: a string or bytes field's bytes, ready to be written."""
         a = self.field_attr(f)
-        if self.kind(f) == "string":  # surrogate escapes (read from bytes that were not
-            return f'{a}_ = v.{a}.encode("utf-8", "surrogateescape")'  # UTF-8) go back as read
-        return f"{a}_ = v.{a}"
+        if self.kind(f) != "string":
+            return f"{a}_ = v.{a}"
+        return (f"try:\n    {a}_ = v.{a}.encode()\n"
+                "except UnicodeEncodeError:  # surrogate escapes (text read from bytes that "
+                "were not UTF-8)\n"
+                f'    {a}_ = v.{a}.encode("utf-8", "surrogateescape")  # go back as they came')
+
+    def read_text(self, f: ir.Field, data: str) -> str:
+        """`v.a = ...`: a string or bytes field from its bytes `data` (an expression)."""
+        a = self.field_attr(f)
+        if self.kind(f) != "string":
+            return f"v.{a} = {data}"
+        return (f"try:\n    v.{a} = {data}.decode()\n"
+                "except UnicodeDecodeError:  # not UTF-8: kept byte for byte\n"
+                f'    v.{a} = {data}.decode("utf-8", "surrogateescape")')
 
     def emit_final(self, s: ir.StructType) -> None:
         p = self.p
@@ -902,7 +940,7 @@ class _Module:
                 if self.is_text(fs[-1]):
                     puts.append(self.encode_stmt(fs[-1]))
                     args[-1] = f"len({self.field_attr(fs[-1])}_)"
-                puts.append(f"buf += {runs[run][0]}.pack({', '.join(args)})")
+                puts.append(self.wrap(f"buf += {runs[run][0]}.pack(", args, ")"))
                 if self.is_text(fs[-1]):
                     puts.append(f"buf += {self.field_attr(fs[-1])}_")
                 run += 1
@@ -946,13 +984,9 @@ class _Module:
                     k += self.slot(f)[1]
                 pending += k
                 if text:
-                    a = self.field_attr(text)
-                    data = "buf[p - n:p]"
-                    if self.kind(text) == "string":
-                        data += '.decode("utf-8", "surrogateescape")'
                     gets.append(f"p += {pending + 4} + n\n"
                                 "if p > r.end:\n    _rt.fail_truncated()\n"
-                                f"v.{a} = {data}")
+                                + self.read_text(text, "buf[p - n:p]"))
                     checks.append(f"p = _rt.fcheck_str(r, {at()})")
                     pending = 0
                 run += 1

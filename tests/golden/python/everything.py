@@ -1210,15 +1210,21 @@ _S_Empty = _rt.StructCodec(Empty, "Empty", 311)
 # Primitives ----------------------------------------------------------------------------
 
 _VP_Primitives = _rt.layout("II?BBIbBhHiIqQfd16sIIQQQ16s16s16s16sIiI")
-_VG_Primitives = _rt.layout("II?BBIbBhHiIqQfd16sIIQQQ16s16s16s16sIi")
-_VC_Primitives = _rt.layout("II49x16sII88xI4x")
+_VG_Primitives = _rt.layout("II?BBIbBhHiIqQfd16sIIQQQ16s16s16s16sIiI")
+_VC_Primitives = _rt.layout("II49x16sII88xI4xI")
 
 
 def _vput_Primitives(buf, base, v):
     pos = len(buf)
-    f_string_ = v.f_string.encode("utf-8", "surrogateescape")
+    try:
+        f_string_ = v.f_string.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        f_string_ = v.f_string.encode("utf-8", "surrogateescape")  # go back as they came
     f_bytes_ = v.f_bytes
-    password_ = v.password.encode("utf-8", "surrogateescape")
+    try:
+        password_ = v.password.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        password_ = v.password.encode("utf-8", "surrogateescape")  # go back as they came
     buf += _VP_Primitives.pack(
         177,
         110,
@@ -1291,6 +1297,7 @@ def _vget_Primitives(r, base, off, slot_end, d):
             f_uuid_,
             password_,
             v.legacy,
+            n,
         ) = _VG_Primitives.unpack_from(r.buf, pos)
     except _rt.StructError:  # the body would reach past the end
         stored = 0
@@ -1299,7 +1306,15 @@ def _vget_Primitives(r, base, off, slot_end, d):
         return _S_Primitives.vget_slow(r, base, off, slot_end, d)  # older version, or error
     r.budget = budget
     v.f_decimal = _rt.decimal_of(f_decimal_)
-    v.f_string = _rt.vget_str(r, pos, f_string_, pos + 77)
+    if (f_string_ == 177 and (q := pos + 181 + n) <= r.end
+            and (budget := budget - 4 - n) >= 0):
+        r.budget = budget  # where writers put it, right after the body
+        try:
+            v.f_string = r.buf[pos + 181:q].decode()
+        except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+            v.f_string = r.buf[pos + 181:q].decode("utf-8", "surrogateescape")
+    else:
+        v.f_string = _rt.vget_str(r, pos, f_string_, pos + 77)
     v.f_bytes = _rt.vget_bytes(r, pos, f_bytes_, pos + 81)
     v.f_uuid0 = _rt.uuid_of(f_uuid0_)
     v.f_uuid1 = _rt.uuid_of(f_uuid1_)
@@ -1319,6 +1334,7 @@ def _vcheck_Primitives(r, base, off, slot_end, d):
             f_string_,
             f_bytes_,
             password_,
+            n,
         ) = _VC_Primitives.unpack_from(r.buf, pos)
     except _rt.StructError:  # the body would reach past the end
         stored = 0
@@ -1327,7 +1343,11 @@ def _vcheck_Primitives(r, base, off, slot_end, d):
         return _S_Primitives.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
     r.budget = budget
     _rt.vcheck_decimal(f_decimal_)
-    _rt.vcheck_str(r, pos, f_string_, pos + 77)
+    if (f_string_ == 177 and n <= r.end - pos - 181
+            and (budget := budget - 4 - n) >= 0):
+        r.budget = budget  # where writers put it, right after the body
+    else:
+        _rt.vcheck_str(r, pos, f_string_, pos + 77)
     _rt.vcheck_str(r, pos, f_bytes_, pos + 81)
     _rt.vcheck_str(r, pos, password_, pos + 173)
 
@@ -1339,14 +1359,46 @@ _FL_Primitives_3 = _rt.layout("i")
 
 
 def _fput_Primitives(buf, v):
-    f_string_ = v.f_string.encode("utf-8", "surrogateescape")
-    buf += _FL_Primitives_0.pack(v.f_bool, v.f_byte, v.f_char, v.f_wchar, v.f_int8, v.f_uint8, v.f_int16, v.f_uint16, v.f_int32, v.f_uint32, v.f_int64, v.f_uint64, v.f_float, v.f_double, _rt.decimal_bytes(v.f_decimal), len(f_string_))
+    try:
+        f_string_ = v.f_string.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        f_string_ = v.f_string.encode("utf-8", "surrogateescape")  # go back as they came
+    buf += _FL_Primitives_0.pack(
+        v.f_bool,
+        v.f_byte,
+        v.f_char,
+        v.f_wchar,
+        v.f_int8,
+        v.f_uint8,
+        v.f_int16,
+        v.f_uint16,
+        v.f_int32,
+        v.f_uint32,
+        v.f_int64,
+        v.f_uint64,
+        v.f_float,
+        v.f_double,
+        _rt.decimal_bytes(v.f_decimal),
+        len(f_string_),
+    )
     buf += f_string_
     f_bytes_ = v.f_bytes
     buf += _FL_Primitives_1.pack(len(f_bytes_))
     buf += f_bytes_
-    password_ = v.password.encode("utf-8", "surrogateescape")
-    buf += _FL_Primitives_2.pack(v.f_epoch, v.f_utc, v.f_ns, _rt.uuid_bytes(v.f_uuid0), _rt.uuid_bytes(v.f_uuid1), _rt.uuid_bytes(v.f_uuid4), _rt.uuid_bytes(v.f_uuid), len(password_))
+    try:
+        password_ = v.password.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        password_ = v.password.encode("utf-8", "surrogateescape")  # go back as they came
+    buf += _FL_Primitives_2.pack(
+        v.f_epoch,
+        v.f_utc,
+        v.f_ns,
+        _rt.uuid_bytes(v.f_uuid0),
+        _rt.uuid_bytes(v.f_uuid1),
+        _rt.uuid_bytes(v.f_uuid4),
+        _rt.uuid_bytes(v.f_uuid),
+        len(password_),
+    )
     buf += password_
     buf += _FL_Primitives_3.pack(v.legacy)
 
@@ -1377,7 +1429,10 @@ def _fget_Primitives(r, p, d):
     p += 69 + n
     if p > r.end:
         _rt.fail_truncated()
-    v.f_string = buf[p - n:p].decode("utf-8", "surrogateescape")
+    try:
+        v.f_string = buf[p - n:p].decode()
+    except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+        v.f_string = buf[p - n:p].decode("utf-8", "surrogateescape")
     n, = _FL_Primitives_1.unpack_from(buf, p)
     p += 4 + n
     if p > r.end:
@@ -1396,7 +1451,10 @@ def _fget_Primitives(r, p, d):
     p += 92 + n
     if p > r.end:
         _rt.fail_truncated()
-    v.password = buf[p - n:p].decode("utf-8", "surrogateescape")
+    try:
+        v.password = buf[p - n:p].decode()
+    except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+        v.password = buf[p - n:p].decode("utf-8", "surrogateescape")
     v.legacy, = _FL_Primitives_3.unpack_from(buf, p)
     v.f_decimal = _rt.decimal_of(f_decimal_)
     v.f_uuid0 = _rt.uuid_of(f_uuid0_)
@@ -2127,13 +2185,16 @@ _S_Shifted.define(
 # Base ----------------------------------------------------------------------------------
 
 _VP_Base = _rt.layout("IIIbI")
-_VG_Base = _rt.layout("IIIb")
-_VC_Base = _rt.layout("III1x")
+_VG_Base = _rt.layout("IIIbI")
+_VC_Base = _rt.layout("III1xI")
 
 
 def _vput_Base(buf, base, v):
     pos = len(buf)
-    name_ = v.name.encode("utf-8", "surrogateescape")
+    try:
+        name_ = v.name.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        name_ = v.name.encode("utf-8", "surrogateescape")  # go back as they came
     buf += _VP_Base.pack(13, 301, 13, v.level, len(name_))
     buf += name_
     return pos - base
@@ -2143,28 +2204,40 @@ def _vget_Base(r, base, off, slot_end, d):
     v = _new(Base)
     pos = base + off
     try:
-        stored, found, name_, v.level = _VG_Base.unpack_from(r.buf, pos)
+        stored, found, name_, v.level, n = _VG_Base.unpack_from(r.buf, pos)
     except _rt.StructError:  # the body would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 13 <= stored <= r.end - pos
             and found == 301 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_Base.vget_slow(r, base, off, slot_end, d)  # older version, or error
     r.budget = budget
-    v.name = _rt.vget_str(r, pos, name_, pos + 12)
+    if (name_ == 13 and (q := pos + 17 + n) <= r.end
+            and (budget := budget - 4 - n) >= 0):
+        r.budget = budget  # where writers put it, right after the body
+        try:
+            v.name = r.buf[pos + 17:q].decode()
+        except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+            v.name = r.buf[pos + 17:q].decode("utf-8", "surrogateescape")
+    else:
+        v.name = _rt.vget_str(r, pos, name_, pos + 12)
     return v
 
 
 def _vcheck_Base(r, base, off, slot_end, d):
     pos = base + off
     try:
-        stored, found, name_ = _VC_Base.unpack_from(r.buf, pos)
+        stored, found, name_, n = _VC_Base.unpack_from(r.buf, pos)
     except _rt.StructError:  # the body would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 13 <= stored <= r.end - pos
             and found == 301 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_Base.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
     r.budget = budget
-    _rt.vcheck_str(r, pos, name_, pos + 12)
+    if (name_ == 13 and n <= r.end - pos - 17
+            and (budget := budget - 4 - n) >= 0):
+        r.budget = budget  # where writers put it, right after the body
+    else:
+        _rt.vcheck_str(r, pos, name_, pos + 12)
 
 
 _FL_Base_0 = _rt.layout("I")  # and name's length
@@ -2172,7 +2245,10 @@ _FL_Base_1 = _rt.layout("b")
 
 
 def _fput_Base(buf, v):
-    name_ = v.name.encode("utf-8", "surrogateescape")
+    try:
+        name_ = v.name.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        name_ = v.name.encode("utf-8", "surrogateescape")  # go back as they came
     buf += _FL_Base_0.pack(len(name_))
     buf += name_
     buf += _FL_Base_1.pack(v.level)
@@ -2187,7 +2263,10 @@ def _fget_Base(r, p, d):
     p += 4 + n
     if p > r.end:
         _rt.fail_truncated()
-    v.name = buf[p - n:p].decode("utf-8", "surrogateescape")
+    try:
+        v.name = buf[p - n:p].decode()
+    except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+        v.name = buf[p - n:p].decode("utf-8", "surrogateescape")
     v.level, = _FL_Base_1.unpack_from(buf, p)
     return v, p + 1
 
@@ -2213,13 +2292,16 @@ _S_Base.define(
 # Derived -------------------------------------------------------------------------------
 
 _VP_Derived = _rt.layout("IIIbidI")
-_VG_Derived = _rt.layout("IIIbid")
-_VC_Derived = _rt.layout("III13x")
+_VG_Derived = _rt.layout("IIIbidI")
+_VC_Derived = _rt.layout("III13xI")
 
 
 def _vput_Derived(buf, base, v):
     pos = len(buf)
-    name_ = v.name.encode("utf-8", "surrogateescape")
+    try:
+        name_ = v.name.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        name_ = v.name.encode("utf-8", "surrogateescape")  # go back as they came
     buf += _VP_Derived.pack(25, 302, 25, v.level, v.serial, v.weight, len(name_))
     buf += name_
     return pos - base
@@ -2236,6 +2318,7 @@ def _vget_Derived(r, base, off, slot_end, d):
             v.level,
             v.serial,
             v.weight,
+            n,
         ) = _VG_Derived.unpack_from(r.buf, pos)
     except _rt.StructError:  # the body would reach past the end
         stored = 0
@@ -2243,21 +2326,33 @@ def _vget_Derived(r, base, off, slot_end, d):
             and found == 302 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_Derived.vget_slow(r, base, off, slot_end, d)  # older version, or error
     r.budget = budget
-    v.name = _rt.vget_str(r, pos, name_, pos + 12)
+    if (name_ == 25 and (q := pos + 29 + n) <= r.end
+            and (budget := budget - 4 - n) >= 0):
+        r.budget = budget  # where writers put it, right after the body
+        try:
+            v.name = r.buf[pos + 29:q].decode()
+        except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+            v.name = r.buf[pos + 29:q].decode("utf-8", "surrogateescape")
+    else:
+        v.name = _rt.vget_str(r, pos, name_, pos + 12)
     return v
 
 
 def _vcheck_Derived(r, base, off, slot_end, d):
     pos = base + off
     try:
-        stored, found, name_ = _VC_Derived.unpack_from(r.buf, pos)
+        stored, found, name_, n = _VC_Derived.unpack_from(r.buf, pos)
     except _rt.StructError:  # the body would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 25 <= stored <= r.end - pos
             and found == 302 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_Derived.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
     r.budget = budget
-    _rt.vcheck_str(r, pos, name_, pos + 12)
+    if (name_ == 25 and n <= r.end - pos - 29
+            and (budget := budget - 4 - n) >= 0):
+        r.budget = budget  # where writers put it, right after the body
+    else:
+        _rt.vcheck_str(r, pos, name_, pos + 12)
 
 
 _FL_Derived_0 = _rt.layout("I")  # and name's length
@@ -2265,7 +2360,10 @@ _FL_Derived_1 = _rt.layout("bid")
 
 
 def _fput_Derived(buf, v):
-    name_ = v.name.encode("utf-8", "surrogateescape")
+    try:
+        name_ = v.name.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        name_ = v.name.encode("utf-8", "surrogateescape")  # go back as they came
     buf += _FL_Derived_0.pack(len(name_))
     buf += name_
     buf += _FL_Derived_1.pack(v.level, v.serial, v.weight)
@@ -2280,7 +2378,10 @@ def _fget_Derived(r, p, d):
     p += 4 + n
     if p > r.end:
         _rt.fail_truncated()
-    v.name = buf[p - n:p].decode("utf-8", "surrogateescape")
+    try:
+        v.name = buf[p - n:p].decode()
+    except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+        v.name = buf[p - n:p].decode("utf-8", "surrogateescape")
     v.level, v.serial, v.weight = _FL_Derived_1.unpack_from(buf, p)
     return v, p + 13
 
@@ -2308,13 +2409,16 @@ _S_Derived.define(
 # MoreDerived ---------------------------------------------------------------------------
 
 _VP_MoreDerived = _rt.layout("IIIbid?I")
-_VG_MoreDerived = _rt.layout("IIIbid?")
-_VC_MoreDerived = _rt.layout("III14x")
+_VG_MoreDerived = _rt.layout("IIIbid?I")
+_VC_MoreDerived = _rt.layout("III14xI")
 
 
 def _vput_MoreDerived(buf, base, v):
     pos = len(buf)
-    name_ = v.name.encode("utf-8", "surrogateescape")
+    try:
+        name_ = v.name.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        name_ = v.name.encode("utf-8", "surrogateescape")  # go back as they came
     buf += _VP_MoreDerived.pack(
         26,
         303,
@@ -2341,6 +2445,7 @@ def _vget_MoreDerived(r, base, off, slot_end, d):
             v.serial,
             v.weight,
             v.last,
+            n,
         ) = _VG_MoreDerived.unpack_from(r.buf, pos)
     except _rt.StructError:  # the body would reach past the end
         stored = 0
@@ -2348,21 +2453,33 @@ def _vget_MoreDerived(r, base, off, slot_end, d):
             and found == 303 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_MoreDerived.vget_slow(r, base, off, slot_end, d)  # older version, or error
     r.budget = budget
-    v.name = _rt.vget_str(r, pos, name_, pos + 12)
+    if (name_ == 26 and (q := pos + 30 + n) <= r.end
+            and (budget := budget - 4 - n) >= 0):
+        r.budget = budget  # where writers put it, right after the body
+        try:
+            v.name = r.buf[pos + 30:q].decode()
+        except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+            v.name = r.buf[pos + 30:q].decode("utf-8", "surrogateescape")
+    else:
+        v.name = _rt.vget_str(r, pos, name_, pos + 12)
     return v
 
 
 def _vcheck_MoreDerived(r, base, off, slot_end, d):
     pos = base + off
     try:
-        stored, found, name_ = _VC_MoreDerived.unpack_from(r.buf, pos)
+        stored, found, name_, n = _VC_MoreDerived.unpack_from(r.buf, pos)
     except _rt.StructError:  # the body would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 26 <= stored <= r.end - pos
             and found == 303 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_MoreDerived.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
     r.budget = budget
-    _rt.vcheck_str(r, pos, name_, pos + 12)
+    if (name_ == 26 and n <= r.end - pos - 30
+            and (budget := budget - 4 - n) >= 0):
+        r.budget = budget  # where writers put it, right after the body
+    else:
+        _rt.vcheck_str(r, pos, name_, pos + 12)
 
 
 _FL_MoreDerived_0 = _rt.layout("I")  # and name's length
@@ -2370,7 +2487,10 @@ _FL_MoreDerived_1 = _rt.layout("bid?")
 
 
 def _fput_MoreDerived(buf, v):
-    name_ = v.name.encode("utf-8", "surrogateescape")
+    try:
+        name_ = v.name.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        name_ = v.name.encode("utf-8", "surrogateescape")  # go back as they came
     buf += _FL_MoreDerived_0.pack(len(name_))
     buf += name_
     buf += _FL_MoreDerived_1.pack(v.level, v.serial, v.weight, v.last)
@@ -2385,7 +2505,10 @@ def _fget_MoreDerived(r, p, d):
     p += 4 + n
     if p > r.end:
         _rt.fail_truncated()
-    v.name = buf[p - n:p].decode("utf-8", "surrogateescape")
+    try:
+        v.name = buf[p - n:p].decode()
+    except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+        v.name = buf[p - n:p].decode("utf-8", "surrogateescape")
     v.level, v.serial, v.weight, v.last = _FL_MoreDerived_1.unpack_from(buf, p)
     return v, p + 14
 
@@ -2414,13 +2537,16 @@ _S_MoreDerived.define(
 # Wallet --------------------------------------------------------------------------------
 
 _VP_Wallet = _rt.layout("IIId16sI")
-_VG_Wallet = _rt.layout("IIId16s")
-_VC_Wallet = _rt.layout("III8x16s")
+_VG_Wallet = _rt.layout("IIId16sI")
+_VC_Wallet = _rt.layout("III8x16sI")
 
 
 def _vput_Wallet(buf, base, v):
     pos = len(buf)
-    currency_ = v.currency.encode("utf-8", "surrogateescape")
+    try:
+        currency_ = v.currency.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        currency_ = v.currency.encode("utf-8", "surrogateescape")  # go back as they came
     buf += _VP_Wallet.pack(
         36,
         2,
@@ -2437,14 +2563,29 @@ def _vget_Wallet(r, base, off, slot_end, d):
     v = _new(Wallet)
     pos = base + off
     try:
-        stored, found, currency_, v.amount, reserved_ = _VG_Wallet.unpack_from(r.buf, pos)
+        (
+            stored,
+            found,
+            currency_,
+            v.amount,
+            reserved_,
+            n,
+        ) = _VG_Wallet.unpack_from(r.buf, pos)
     except _rt.StructError:  # the body would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 36 <= stored <= r.end - pos
             and found == 2 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_Wallet.vget_slow(r, base, off, slot_end, d)  # older version, or error
     r.budget = budget
-    v.currency = _rt.vget_str(r, pos, currency_, pos + 12)
+    if (currency_ == 36 and (q := pos + 40 + n) <= r.end
+            and (budget := budget - 4 - n) >= 0):
+        r.budget = budget  # where writers put it, right after the body
+        try:
+            v.currency = r.buf[pos + 40:q].decode()
+        except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+            v.currency = r.buf[pos + 40:q].decode("utf-8", "surrogateescape")
+    else:
+        v.currency = _rt.vget_str(r, pos, currency_, pos + 12)
     v.reserved = _rt.decimal_of(reserved_)
     return v
 
@@ -2452,14 +2593,18 @@ def _vget_Wallet(r, base, off, slot_end, d):
 def _vcheck_Wallet(r, base, off, slot_end, d):
     pos = base + off
     try:
-        stored, found, currency_, reserved_ = _VC_Wallet.unpack_from(r.buf, pos)
+        stored, found, currency_, reserved_, n = _VC_Wallet.unpack_from(r.buf, pos)
     except _rt.StructError:  # the body would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 36 <= stored <= r.end - pos
             and found == 2 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_Wallet.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
     r.budget = budget
-    _rt.vcheck_str(r, pos, currency_, pos + 12)
+    if (currency_ == 36 and n <= r.end - pos - 40
+            and (budget := budget - 4 - n) >= 0):
+        r.budget = budget  # where writers put it, right after the body
+    else:
+        _rt.vcheck_str(r, pos, currency_, pos + 12)
     _rt.vcheck_decimal(reserved_)
 
 
@@ -2468,7 +2613,10 @@ _FL_Wallet_1 = _rt.layout("d16s")
 
 
 def _fput_Wallet(buf, v):
-    currency_ = v.currency.encode("utf-8", "surrogateescape")
+    try:
+        currency_ = v.currency.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        currency_ = v.currency.encode("utf-8", "surrogateescape")  # go back as they came
     buf += _FL_Wallet_0.pack(len(currency_))
     buf += currency_
     buf += _FL_Wallet_1.pack(v.amount, _rt.decimal_bytes(v.reserved))
@@ -2483,7 +2631,10 @@ def _fget_Wallet(r, p, d):
     p += 4 + n
     if p > r.end:
         _rt.fail_truncated()
-    v.currency = buf[p - n:p].decode("utf-8", "surrogateescape")
+    try:
+        v.currency = buf[p - n:p].decode()
+    except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+        v.currency = buf[p - n:p].decode("utf-8", "surrogateescape")
     v.amount, reserved_ = _FL_Wallet_1.unpack_from(buf, p)
     v.reserved = _rt.decimal_of(reserved_)
     return v, p + 24
@@ -2515,8 +2666,8 @@ _F_ExAccount_asset = _rt.optional(_protoex._S_Balance)
 _F_ExAccount_orders = _rt.vector(_protoex._S_Order)
 _VH_ExAccount = _rt.header(33, 304)
 _VL_ExAccount = _rt.layout("iIBIBIIhB")
-_VG_ExAccount = _rt.layout("IIiIBIBIIhB")
-_VC_ExAccount = _rt.layout("II4xI1xIBII3x")
+_VG_ExAccount = _rt.layout("IIiIBIBIIhBI")
+_VC_ExAccount = _rt.layout("II4xI1xIBII3xI")
 
 
 def _vput_ExAccount(buf, base, v):
@@ -2553,6 +2704,7 @@ def _vget_ExAccount(r, base, off, slot_end, d):
             orders_,
             refs_,
             extra_,
+            n,
         ) = _VG_ExAccount.unpack_from(r.buf, pos)
     except _rt.StructError:  # the body would reach past the end
         stored = 0
@@ -2561,7 +2713,15 @@ def _vget_ExAccount(r, base, off, slot_end, d):
         return _S_ExAccount.vget_slow(r, base, off, slot_end, d)  # older version, or error
     r.budget = budget
     d -= 1
-    v.name = _rt.vget_str(r, pos, name_, pos + 16)
+    if (name_ == 33 and (q := pos + 37 + n) <= r.end
+            and (budget := budget - 4 - n) >= 0):
+        r.budget = budget  # where writers put it, right after the body
+        try:
+            v.name = r.buf[pos + 37:q].decode()
+        except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+            v.name = r.buf[pos + 37:q].decode("utf-8", "surrogateescape")
+    else:
+        v.name = _rt.vget_str(r, pos, name_, pos + 16)
     v.state = _protoex._E_State.of[state_]
     v.wallet = _protoex._vget_Balance(r, pos, wallet_, pos + 21, d)
     v.asset = _F_ExAccount_asset.vget(r, pos, asset_, asset_o, pos + 26, d)
@@ -2582,6 +2742,7 @@ def _vcheck_ExAccount(r, base, off, slot_end, d):
             asset_,
             asset_o,
             orders_,
+            n,
         ) = _VC_ExAccount.unpack_from(r.buf, pos)
     except _rt.StructError:  # the body would reach past the end
         stored = 0
@@ -2590,7 +2751,11 @@ def _vcheck_ExAccount(r, base, off, slot_end, d):
         return _S_ExAccount.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
     r.budget = budget
     d -= 1
-    _rt.vcheck_str(r, pos, name_, pos + 16)
+    if (name_ == 33 and n <= r.end - pos - 37
+            and (budget := budget - 4 - n) >= 0):
+        r.budget = budget  # where writers put it, right after the body
+    else:
+        _rt.vcheck_str(r, pos, name_, pos + 16)
     _protoex._vcheck_Balance(r, pos, wallet_, pos + 21, d)
     _F_ExAccount_asset.vcheck(r, pos, asset_, asset_o, pos + 26, d)
     _F_ExAccount_orders.vcheck(r, pos, orders_, pos + 30, d)
@@ -2602,7 +2767,10 @@ _FL_ExAccount_2 = _rt.layout("hB")
 
 
 def _fput_ExAccount(buf, v):
-    name_ = v.name.encode("utf-8", "surrogateescape")
+    try:
+        name_ = v.name.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        name_ = v.name.encode("utf-8", "surrogateescape")  # go back as they came
     buf += _FL_ExAccount_0.pack(v.uid, len(name_))
     buf += name_
     buf += _FL_ExAccount_1.pack(v.state)
@@ -2622,7 +2790,10 @@ def _fget_ExAccount(r, p, d):
     p += 8 + n
     if p > r.end:
         _rt.fail_truncated()
-    v.name = buf[p - n:p].decode("utf-8", "surrogateescape")
+    try:
+        v.name = buf[p - n:p].decode()
+    except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+        v.name = buf[p - n:p].decode("utf-8", "surrogateescape")
     state_, = _FL_ExAccount_1.unpack_from(buf, p)
     v.wallet, p = _protoex._fget_Balance(r, p + 1, d)
     v.asset, p = _F_ExAccount_asset.fget(r, p, d)
@@ -2815,13 +2986,16 @@ _S_Pong.define(
 # Refused -------------------------------------------------------------------------------
 
 _VP_Refused = _rt.layout("II16sII")
-_VG_Refused = _rt.layout("II16sI")
-_VC_Refused = _rt.layout("II16xI")
+_VG_Refused = _rt.layout("II16sII")
+_VC_Refused = _rt.layout("II16xII")
 
 
 def _vput_Refused(buf, base, v):
     pos = len(buf)
-    reason_ = v.reason.encode("utf-8", "surrogateescape")
+    try:
+        reason_ = v.reason.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        reason_ = v.reason.encode("utf-8", "surrogateescape")  # go back as they came
     buf += _VP_Refused.pack(28, 307, _rt.uuid_bytes(v.id), 28, len(reason_))
     buf += reason_
     return pos - base
@@ -2831,7 +3005,7 @@ def _vget_Refused(r, base, off, slot_end, d):
     v = _new(Refused)
     pos = base + off
     try:
-        stored, found, id_, reason_ = _VG_Refused.unpack_from(r.buf, pos)
+        stored, found, id_, reason_, n = _VG_Refused.unpack_from(r.buf, pos)
     except _rt.StructError:  # the body would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 28 <= stored <= r.end - pos
@@ -2839,28 +3013,43 @@ def _vget_Refused(r, base, off, slot_end, d):
         return _S_Refused.vget_slow(r, base, off, slot_end, d)  # older version, or error
     r.budget = budget
     v.id = _rt.uuid_of(id_)
-    v.reason = _rt.vget_str(r, pos, reason_, pos + 28)
+    if (reason_ == 28 and (q := pos + 32 + n) <= r.end
+            and (budget := budget - 4 - n) >= 0):
+        r.budget = budget  # where writers put it, right after the body
+        try:
+            v.reason = r.buf[pos + 32:q].decode()
+        except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+            v.reason = r.buf[pos + 32:q].decode("utf-8", "surrogateescape")
+    else:
+        v.reason = _rt.vget_str(r, pos, reason_, pos + 28)
     return v
 
 
 def _vcheck_Refused(r, base, off, slot_end, d):
     pos = base + off
     try:
-        stored, found, reason_ = _VC_Refused.unpack_from(r.buf, pos)
+        stored, found, reason_, n = _VC_Refused.unpack_from(r.buf, pos)
     except _rt.StructError:  # the body would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 28 <= stored <= r.end - pos
             and found == 307 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_Refused.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
     r.budget = budget
-    _rt.vcheck_str(r, pos, reason_, pos + 28)
+    if (reason_ == 28 and n <= r.end - pos - 32
+            and (budget := budget - 4 - n) >= 0):
+        r.budget = budget  # where writers put it, right after the body
+    else:
+        _rt.vcheck_str(r, pos, reason_, pos + 28)
 
 
 _FL_Refused_0 = _rt.layout("16sI")  # and reason's length
 
 
 def _fput_Refused(buf, v):
-    reason_ = v.reason.encode("utf-8", "surrogateescape")
+    try:
+        reason_ = v.reason.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        reason_ = v.reason.encode("utf-8", "surrogateescape")  # go back as they came
     buf += _FL_Refused_0.pack(_rt.uuid_bytes(v.id), len(reason_))
     buf += reason_
 
@@ -2874,7 +3063,10 @@ def _fget_Refused(r, p, d):
     p += 20 + n
     if p > r.end:
         _rt.fail_truncated()
-    v.reason = buf[p - n:p].decode("utf-8", "surrogateescape")
+    try:
+        v.reason = buf[p - n:p].decode()
+    except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+        v.reason = buf[p - n:p].decode("utf-8", "surrogateescape")
     v.id = _rt.uuid_of(id_)
     return v, p
 
@@ -2900,13 +3092,16 @@ _S_Refused.define(
 # Failure -------------------------------------------------------------------------------
 
 _VP_Failure = _rt.layout("II16sII")
-_VG_Failure = _rt.layout("II16sI")
-_VC_Failure = _rt.layout("II16xI")
+_VG_Failure = _rt.layout("II16sII")
+_VC_Failure = _rt.layout("II16xII")
 
 
 def _vput_Failure(buf, base, v):
     pos = len(buf)
-    error_ = v.error.encode("utf-8", "surrogateescape")
+    try:
+        error_ = v.error.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        error_ = v.error.encode("utf-8", "surrogateescape")  # go back as they came
     buf += _VP_Failure.pack(28, 308, _rt.uuid_bytes(v.id), 28, len(error_))
     buf += error_
     return pos - base
@@ -2916,7 +3111,7 @@ def _vget_Failure(r, base, off, slot_end, d):
     v = _new(Failure)
     pos = base + off
     try:
-        stored, found, id_, error_ = _VG_Failure.unpack_from(r.buf, pos)
+        stored, found, id_, error_, n = _VG_Failure.unpack_from(r.buf, pos)
     except _rt.StructError:  # the body would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 28 <= stored <= r.end - pos
@@ -2924,28 +3119,43 @@ def _vget_Failure(r, base, off, slot_end, d):
         return _S_Failure.vget_slow(r, base, off, slot_end, d)  # older version, or error
     r.budget = budget
     v.id = _rt.uuid_of(id_)
-    v.error = _rt.vget_str(r, pos, error_, pos + 28)
+    if (error_ == 28 and (q := pos + 32 + n) <= r.end
+            and (budget := budget - 4 - n) >= 0):
+        r.budget = budget  # where writers put it, right after the body
+        try:
+            v.error = r.buf[pos + 32:q].decode()
+        except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+            v.error = r.buf[pos + 32:q].decode("utf-8", "surrogateescape")
+    else:
+        v.error = _rt.vget_str(r, pos, error_, pos + 28)
     return v
 
 
 def _vcheck_Failure(r, base, off, slot_end, d):
     pos = base + off
     try:
-        stored, found, error_ = _VC_Failure.unpack_from(r.buf, pos)
+        stored, found, error_, n = _VC_Failure.unpack_from(r.buf, pos)
     except _rt.StructError:  # the body would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 28 <= stored <= r.end - pos
             and found == 308 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_Failure.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
     r.budget = budget
-    _rt.vcheck_str(r, pos, error_, pos + 28)
+    if (error_ == 28 and n <= r.end - pos - 32
+            and (budget := budget - 4 - n) >= 0):
+        r.budget = budget  # where writers put it, right after the body
+    else:
+        _rt.vcheck_str(r, pos, error_, pos + 28)
 
 
 _FL_Failure_0 = _rt.layout("16sI")  # and error's length
 
 
 def _fput_Failure(buf, v):
-    error_ = v.error.encode("utf-8", "surrogateescape")
+    try:
+        error_ = v.error.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        error_ = v.error.encode("utf-8", "surrogateescape")  # go back as they came
     buf += _FL_Failure_0.pack(_rt.uuid_bytes(v.id), len(error_))
     buf += error_
 
@@ -2959,7 +3169,10 @@ def _fget_Failure(r, p, d):
     p += 20 + n
     if p > r.end:
         _rt.fail_truncated()
-    v.error = buf[p - n:p].decode("utf-8", "surrogateescape")
+    try:
+        v.error = buf[p - n:p].decode()
+    except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+        v.error = buf[p - n:p].decode("utf-8", "surrogateescape")
     v.id = _rt.uuid_of(id_)
     return v, p
 
@@ -2985,13 +3198,16 @@ _S_Failure.define(
 # PingRequest ---------------------------------------------------------------------------
 
 _VP_PingRequest = _rt.layout("II16sQII")
-_VG_PingRequest = _rt.layout("II16sQI")
-_VC_PingRequest = _rt.layout("II24xI")
+_VG_PingRequest = _rt.layout("II16sQII")
+_VC_PingRequest = _rt.layout("II24xII")
 
 
 def _vput_PingRequest(buf, base, v):
     pos = len(buf)
-    note_ = v.note.encode("utf-8", "surrogateescape")
+    try:
+        note_ = v.note.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        note_ = v.note.encode("utf-8", "surrogateescape")  # go back as they came
     buf += _VP_PingRequest.pack(36, 309, _rt.uuid_bytes(v.id), v.sent, 36, len(note_))
     buf += note_
     return pos - base
@@ -3001,7 +3217,7 @@ def _vget_PingRequest(r, base, off, slot_end, d):
     v = _new(PingRequest)
     pos = base + off
     try:
-        stored, found, id_, v.sent, note_ = _VG_PingRequest.unpack_from(r.buf, pos)
+        stored, found, id_, v.sent, note_, n = _VG_PingRequest.unpack_from(r.buf, pos)
     except _rt.StructError:  # the body would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 36 <= stored <= r.end - pos
@@ -3009,28 +3225,43 @@ def _vget_PingRequest(r, base, off, slot_end, d):
         return _S_PingRequest.vget_slow(r, base, off, slot_end, d)  # older version, or error
     r.budget = budget
     v.id = _rt.uuid_of(id_)
-    v.note = _rt.vget_str(r, pos, note_, pos + 36)
+    if (note_ == 36 and (q := pos + 40 + n) <= r.end
+            and (budget := budget - 4 - n) >= 0):
+        r.budget = budget  # where writers put it, right after the body
+        try:
+            v.note = r.buf[pos + 40:q].decode()
+        except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+            v.note = r.buf[pos + 40:q].decode("utf-8", "surrogateescape")
+    else:
+        v.note = _rt.vget_str(r, pos, note_, pos + 36)
     return v
 
 
 def _vcheck_PingRequest(r, base, off, slot_end, d):
     pos = base + off
     try:
-        stored, found, note_ = _VC_PingRequest.unpack_from(r.buf, pos)
+        stored, found, note_, n = _VC_PingRequest.unpack_from(r.buf, pos)
     except _rt.StructError:  # the body would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 36 <= stored <= r.end - pos
             and found == 309 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_PingRequest.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
     r.budget = budget
-    _rt.vcheck_str(r, pos, note_, pos + 36)
+    if (note_ == 36 and n <= r.end - pos - 40
+            and (budget := budget - 4 - n) >= 0):
+        r.budget = budget  # where writers put it, right after the body
+    else:
+        _rt.vcheck_str(r, pos, note_, pos + 36)
 
 
 _FL_PingRequest_0 = _rt.layout("16sQI")  # and note's length
 
 
 def _fput_PingRequest(buf, v):
-    note_ = v.note.encode("utf-8", "surrogateescape")
+    try:
+        note_ = v.note.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        note_ = v.note.encode("utf-8", "surrogateescape")  # go back as they came
     buf += _FL_PingRequest_0.pack(_rt.uuid_bytes(v.id), v.sent, len(note_))
     buf += note_
 
@@ -3044,7 +3275,10 @@ def _fget_PingRequest(r, p, d):
     p += 28 + n
     if p > r.end:
         _rt.fail_truncated()
-    v.note = buf[p - n:p].decode("utf-8", "surrogateescape")
+    try:
+        v.note = buf[p - n:p].decode()
+    except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+        v.note = buf[p - n:p].decode("utf-8", "surrogateescape")
     v.id = _rt.uuid_of(id_)
     return v, p
 
@@ -3071,13 +3305,16 @@ _S_PingRequest.define(
 # Notify --------------------------------------------------------------------------------
 
 _VP_Notify = _rt.layout("II16sII")
-_VG_Notify = _rt.layout("II16sI")
-_VC_Notify = _rt.layout("II16xI")
+_VG_Notify = _rt.layout("II16sII")
+_VC_Notify = _rt.layout("II16xII")
 
 
 def _vput_Notify(buf, base, v):
     pos = len(buf)
-    text_ = v.text.encode("utf-8", "surrogateescape")
+    try:
+        text_ = v.text.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        text_ = v.text.encode("utf-8", "surrogateescape")  # go back as they came
     buf += _VP_Notify.pack(28, 310, _rt.uuid_bytes(v.id), 28, len(text_))
     buf += text_
     return pos - base
@@ -3087,7 +3324,7 @@ def _vget_Notify(r, base, off, slot_end, d):
     v = _new(Notify)
     pos = base + off
     try:
-        stored, found, id_, text_ = _VG_Notify.unpack_from(r.buf, pos)
+        stored, found, id_, text_, n = _VG_Notify.unpack_from(r.buf, pos)
     except _rt.StructError:  # the body would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 28 <= stored <= r.end - pos
@@ -3095,28 +3332,43 @@ def _vget_Notify(r, base, off, slot_end, d):
         return _S_Notify.vget_slow(r, base, off, slot_end, d)  # older version, or error
     r.budget = budget
     v.id = _rt.uuid_of(id_)
-    v.text = _rt.vget_str(r, pos, text_, pos + 28)
+    if (text_ == 28 and (q := pos + 32 + n) <= r.end
+            and (budget := budget - 4 - n) >= 0):
+        r.budget = budget  # where writers put it, right after the body
+        try:
+            v.text = r.buf[pos + 32:q].decode()
+        except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+            v.text = r.buf[pos + 32:q].decode("utf-8", "surrogateescape")
+    else:
+        v.text = _rt.vget_str(r, pos, text_, pos + 28)
     return v
 
 
 def _vcheck_Notify(r, base, off, slot_end, d):
     pos = base + off
     try:
-        stored, found, text_ = _VC_Notify.unpack_from(r.buf, pos)
+        stored, found, text_, n = _VC_Notify.unpack_from(r.buf, pos)
     except _rt.StructError:  # the body would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 28 <= stored <= r.end - pos
             and found == 310 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_Notify.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
     r.budget = budget
-    _rt.vcheck_str(r, pos, text_, pos + 28)
+    if (text_ == 28 and n <= r.end - pos - 32
+            and (budget := budget - 4 - n) >= 0):
+        r.budget = budget  # where writers put it, right after the body
+    else:
+        _rt.vcheck_str(r, pos, text_, pos + 28)
 
 
 _FL_Notify_0 = _rt.layout("16sI")  # and text's length
 
 
 def _fput_Notify(buf, v):
-    text_ = v.text.encode("utf-8", "surrogateescape")
+    try:
+        text_ = v.text.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        text_ = v.text.encode("utf-8", "surrogateescape")  # go back as they came
     buf += _FL_Notify_0.pack(_rt.uuid_bytes(v.id), len(text_))
     buf += text_
 
@@ -3130,7 +3382,10 @@ def _fget_Notify(r, p, d):
     p += 20 + n
     if p > r.end:
         _rt.fail_truncated()
-    v.text = buf[p - n:p].decode("utf-8", "surrogateescape")
+    try:
+        v.text = buf[p - n:p].decode()
+    except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+        v.text = buf[p - n:p].decode("utf-8", "surrogateescape")
     v.id = _rt.uuid_of(id_)
     return v, p
 

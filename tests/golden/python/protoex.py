@@ -243,13 +243,16 @@ _S_Account = _rt.StructCodec(Account, "Account", 3)
 # Order ---------------------------------------------------------------------------------
 
 _VP_Order = _rt.layout("IIiIBBddddI")
-_VG_Order = _rt.layout("IIiIBBdddd")
-_VC_Order = _rt.layout("II4xI34x")
+_VG_Order = _rt.layout("IIiIBBddddI")
+_VC_Order = _rt.layout("II4xI34xI")
 
 
 def _vput_Order(buf, base, v):
     pos = len(buf)
-    symbol_ = v.symbol.encode("utf-8", "surrogateescape")
+    try:
+        symbol_ = v.symbol.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        symbol_ = v.symbol.encode("utf-8", "surrogateescape")  # go back as they came
     buf += _VP_Order.pack(
         50,
         1,
@@ -282,6 +285,7 @@ def _vget_Order(r, base, off, slot_end, d):
             v.volume,
             v.tp,
             v.sl,
+            n,
         ) = _VG_Order.unpack_from(r.buf, pos)
     except _rt.StructError:  # the body would reach past the end
         stored = 0
@@ -289,7 +293,15 @@ def _vget_Order(r, base, off, slot_end, d):
             and found == 1 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_Order.vget_slow(r, base, off, slot_end, d)  # older version, or error
     r.budget = budget
-    v.symbol = _rt.vget_str(r, pos, symbol_, pos + 16)
+    if (symbol_ == 50 and (q := pos + 54 + n) <= r.end
+            and (budget := budget - 4 - n) >= 0):
+        r.budget = budget  # where writers put it, right after the body
+        try:
+            v.symbol = r.buf[pos + 54:q].decode()
+        except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+            v.symbol = r.buf[pos + 54:q].decode("utf-8", "surrogateescape")
+    else:
+        v.symbol = _rt.vget_str(r, pos, symbol_, pos + 16)
     v.side = _E_OrderSide.of[side_]
     v.type = _E_OrderType.of[type_]
     return v
@@ -298,14 +310,18 @@ def _vget_Order(r, base, off, slot_end, d):
 def _vcheck_Order(r, base, off, slot_end, d):
     pos = base + off
     try:
-        stored, found, symbol_ = _VC_Order.unpack_from(r.buf, pos)
+        stored, found, symbol_, n = _VC_Order.unpack_from(r.buf, pos)
     except _rt.StructError:  # the body would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 50 <= stored <= r.end - pos
             and found == 1 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_Order.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
     r.budget = budget
-    _rt.vcheck_str(r, pos, symbol_, pos + 16)
+    if (symbol_ == 50 and n <= r.end - pos - 54
+            and (budget := budget - 4 - n) >= 0):
+        r.budget = budget  # where writers put it, right after the body
+    else:
+        _rt.vcheck_str(r, pos, symbol_, pos + 16)
 
 
 _FL_Order_0 = _rt.layout("iI")  # and symbol's length
@@ -313,7 +329,10 @@ _FL_Order_1 = _rt.layout("BBdddd")
 
 
 def _fput_Order(buf, v):
-    symbol_ = v.symbol.encode("utf-8", "surrogateescape")
+    try:
+        symbol_ = v.symbol.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        symbol_ = v.symbol.encode("utf-8", "surrogateescape")  # go back as they came
     buf += _FL_Order_0.pack(v.uid, len(symbol_))
     buf += symbol_
     buf += _FL_Order_1.pack(v.side, v.type, v.price, v.volume, v.tp, v.sl)
@@ -328,7 +347,10 @@ def _fget_Order(r, p, d):
     p += 8 + n
     if p > r.end:
         _rt.fail_truncated()
-    v.symbol = buf[p - n:p].decode("utf-8", "surrogateescape")
+    try:
+        v.symbol = buf[p - n:p].decode()
+    except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+        v.symbol = buf[p - n:p].decode("utf-8", "surrogateescape")
     side_, type_, v.price, v.volume, v.tp, v.sl = _FL_Order_1.unpack_from(buf, p)
     v.side = _E_OrderSide.of[side_]
     v.type = _E_OrderType.of[type_]
@@ -362,13 +384,16 @@ _S_Order.define(
 # Balance -------------------------------------------------------------------------------
 
 _VP_Balance = _rt.layout("IIIddI")
-_VG_Balance = _rt.layout("IIIdd")
-_VC_Balance = _rt.layout("III16x")
+_VG_Balance = _rt.layout("IIIddI")
+_VC_Balance = _rt.layout("III16xI")
 
 
 def _vput_Balance(buf, base, v):
     pos = len(buf)
-    currency_ = v.currency.encode("utf-8", "surrogateescape")
+    try:
+        currency_ = v.currency.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        currency_ = v.currency.encode("utf-8", "surrogateescape")  # go back as they came
     buf += _VP_Balance.pack(28, 2, 28, v.amount, v.locked, len(currency_))
     buf += currency_
     return pos - base
@@ -378,28 +403,47 @@ def _vget_Balance(r, base, off, slot_end, d):
     v = _new(Balance)
     pos = base + off
     try:
-        stored, found, currency_, v.amount, v.locked = _VG_Balance.unpack_from(r.buf, pos)
+        (
+            stored,
+            found,
+            currency_,
+            v.amount,
+            v.locked,
+            n,
+        ) = _VG_Balance.unpack_from(r.buf, pos)
     except _rt.StructError:  # the body would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 28 <= stored <= r.end - pos
             and found == 2 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_Balance.vget_slow(r, base, off, slot_end, d)  # older version, or error
     r.budget = budget
-    v.currency = _rt.vget_str(r, pos, currency_, pos + 12)
+    if (currency_ == 28 and (q := pos + 32 + n) <= r.end
+            and (budget := budget - 4 - n) >= 0):
+        r.budget = budget  # where writers put it, right after the body
+        try:
+            v.currency = r.buf[pos + 32:q].decode()
+        except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+            v.currency = r.buf[pos + 32:q].decode("utf-8", "surrogateescape")
+    else:
+        v.currency = _rt.vget_str(r, pos, currency_, pos + 12)
     return v
 
 
 def _vcheck_Balance(r, base, off, slot_end, d):
     pos = base + off
     try:
-        stored, found, currency_ = _VC_Balance.unpack_from(r.buf, pos)
+        stored, found, currency_, n = _VC_Balance.unpack_from(r.buf, pos)
     except _rt.StructError:  # the body would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 28 <= stored <= r.end - pos
             and found == 2 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_Balance.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
     r.budget = budget
-    _rt.vcheck_str(r, pos, currency_, pos + 12)
+    if (currency_ == 28 and n <= r.end - pos - 32
+            and (budget := budget - 4 - n) >= 0):
+        r.budget = budget  # where writers put it, right after the body
+    else:
+        _rt.vcheck_str(r, pos, currency_, pos + 12)
 
 
 _FL_Balance_0 = _rt.layout("I")  # and currency's length
@@ -407,7 +451,10 @@ _FL_Balance_1 = _rt.layout("dd")
 
 
 def _fput_Balance(buf, v):
-    currency_ = v.currency.encode("utf-8", "surrogateescape")
+    try:
+        currency_ = v.currency.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        currency_ = v.currency.encode("utf-8", "surrogateescape")  # go back as they came
     buf += _FL_Balance_0.pack(len(currency_))
     buf += currency_
     buf += _FL_Balance_1.pack(v.amount, v.locked)
@@ -422,7 +469,10 @@ def _fget_Balance(r, p, d):
     p += 4 + n
     if p > r.end:
         _rt.fail_truncated()
-    v.currency = buf[p - n:p].decode("utf-8", "surrogateescape")
+    try:
+        v.currency = buf[p - n:p].decode()
+    except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+        v.currency = buf[p - n:p].decode("utf-8", "surrogateescape")
     v.amount, v.locked = _FL_Balance_1.unpack_from(buf, p)
     return v, p + 16
 
@@ -452,8 +502,8 @@ _F_Account_asset = _rt.optional(_S_Balance)
 _F_Account_orders = _rt.vector(_S_Order)
 _VH_Account = _rt.header(30, 3)
 _VL_Account = _rt.layout("iIBIBII")
-_VG_Account = _rt.layout("IIiIBIBII")
-_VC_Account = _rt.layout("II4xI1xIBII")
+_VG_Account = _rt.layout("IIiIBIBIII")
+_VC_Account = _rt.layout("II4xI1xIBIII")
 
 
 def _vput_Account(buf, base, v):
@@ -486,6 +536,7 @@ def _vget_Account(r, base, off, slot_end, d):
             asset_,
             asset_o,
             orders_,
+            n,
         ) = _VG_Account.unpack_from(r.buf, pos)
     except _rt.StructError:  # the body would reach past the end
         stored = 0
@@ -494,7 +545,15 @@ def _vget_Account(r, base, off, slot_end, d):
         return _S_Account.vget_slow(r, base, off, slot_end, d)  # older version, or error
     r.budget = budget
     d -= 1
-    v.name = _rt.vget_str(r, pos, name_, pos + 16)
+    if (name_ == 30 and (q := pos + 34 + n) <= r.end
+            and (budget := budget - 4 - n) >= 0):
+        r.budget = budget  # where writers put it, right after the body
+        try:
+            v.name = r.buf[pos + 34:q].decode()
+        except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+            v.name = r.buf[pos + 34:q].decode("utf-8", "surrogateescape")
+    else:
+        v.name = _rt.vget_str(r, pos, name_, pos + 16)
     v.state = _E_State.of[state_]
     v.wallet = _vget_Balance(r, pos, wallet_, pos + 21, d)
     v.asset = _F_Account_asset.vget(r, pos, asset_, asset_o, pos + 26, d)
@@ -513,6 +572,7 @@ def _vcheck_Account(r, base, off, slot_end, d):
             asset_,
             asset_o,
             orders_,
+            n,
         ) = _VC_Account.unpack_from(r.buf, pos)
     except _rt.StructError:  # the body would reach past the end
         stored = 0
@@ -521,7 +581,11 @@ def _vcheck_Account(r, base, off, slot_end, d):
         return _S_Account.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
     r.budget = budget
     d -= 1
-    _rt.vcheck_str(r, pos, name_, pos + 16)
+    if (name_ == 30 and n <= r.end - pos - 34
+            and (budget := budget - 4 - n) >= 0):
+        r.budget = budget  # where writers put it, right after the body
+    else:
+        _rt.vcheck_str(r, pos, name_, pos + 16)
     _vcheck_Balance(r, pos, wallet_, pos + 21, d)
     _F_Account_asset.vcheck(r, pos, asset_, asset_o, pos + 26, d)
     _F_Account_orders.vcheck(r, pos, orders_, pos + 30, d)
@@ -532,7 +596,10 @@ _FL_Account_1 = _rt.layout("B")
 
 
 def _fput_Account(buf, v):
-    name_ = v.name.encode("utf-8", "surrogateescape")
+    try:
+        name_ = v.name.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        name_ = v.name.encode("utf-8", "surrogateescape")  # go back as they came
     buf += _FL_Account_0.pack(v.uid, len(name_))
     buf += name_
     buf += _FL_Account_1.pack(v.state)
@@ -551,7 +618,10 @@ def _fget_Account(r, p, d):
     p += 8 + n
     if p > r.end:
         _rt.fail_truncated()
-    v.name = buf[p - n:p].decode("utf-8", "surrogateescape")
+    try:
+        v.name = buf[p - n:p].decode()
+    except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+        v.name = buf[p - n:p].decode("utf-8", "surrogateescape")
     state_, = _FL_Account_1.unpack_from(buf, p)
     v.wallet, p = _fget_Balance(r, p + 1, d)
     v.asset, p = _F_Account_asset.fget(r, p, d)
