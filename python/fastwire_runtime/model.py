@@ -131,9 +131,12 @@ class Model(_ModelBase):
                 full, root = _ii_from(buf, 0)
             except struct.error:
                 fail("truncated")
-            if 16 <= full == len(buf) and full <= limits.max_message_size:
-                r = _new(Reader)
-                r.buf, r.end, r.budget, r.zcap = buf, full, full - 8, limits.max_zero_size_elements
+            if 16 <= full == len(buf) <= limits.max_message_size:
+                r = _new(Reader)  # as Reader(), without calling __init__
+                r.buf = buf
+                r.end = full
+                r.budget = full - 8
+                r.zcap = limits.max_zero_size_elements
                 return r, root
         avail = len(buf) - offset
         if offset < 0 or avail < 8:
@@ -161,7 +164,18 @@ class Model(_ModelBase):
 
     def deserialize(self, buf: Any, offset: int = 0) -> Any:
         """Reads the model at `offset`. Raises DecodeError on malformed input."""
-        r, root = self._root(buf, offset)
+        limits = self.limits
+        r = None
+        if not offset and type(buf) is bytes and len(buf) >= 16:  # _root's usual case, inline
+            full, root = _ii_from(buf, 0)
+            if 16 <= full == len(buf) <= limits.max_message_size:
+                r = _new(Reader)
+                r.buf = buf
+                r.end = full
+                r.budget = full - 8
+                r.zcap = limits.max_zero_size_elements
+        if r is None:
+            r, root = self._root(buf, offset)
         try:
             return self.codec.vget(r, 0, root, 8, self.limits.max_depth)
         except struct.error:
@@ -212,10 +226,12 @@ class FinalModel(_ModelBase):
                 size, found = _ii_from(buf, 0)
             except struct.error:
                 fail("truncated")
-            if (8 <= size == len(buf) and size <= limits.max_message_size
-                    and found == self.codec.type):
-                r = _new(Reader)
-                r.buf, r.end, r.budget, r.zcap = buf, size, 0, limits.max_zero_size_elements
+            if 8 <= size == len(buf) <= limits.max_message_size and found == self.codec.type:
+                r = _new(Reader)  # as Reader(), without calling __init__
+                r.buf = buf
+                r.end = size
+                r.budget = 0
+                r.zcap = limits.max_zero_size_elements
                 return r
         avail = len(buf) - offset
         if offset < 0 or avail < 8:
@@ -245,7 +261,18 @@ class FinalModel(_ModelBase):
         return p
 
     def deserialize(self, buf: Any, offset: int = 0) -> Any:
-        r = self._root(buf, offset)
+        limits = self.limits
+        r = None
+        if not offset and type(buf) is bytes and len(buf) >= 8:  # _root's usual case, inline
+            size, found = _ii_from(buf, 0)
+            if 8 <= size == len(buf) <= limits.max_message_size and found == self.codec.type:
+                r = _new(Reader)
+                r.buf = buf
+                r.end = size
+                r.budget = 0
+                r.zcap = limits.max_zero_size_elements
+        if r is None:
+            r = self._root(buf, offset)
         try:
             value, p = self.codec.fget(r, 8, self.limits.max_depth)
         except struct.error:

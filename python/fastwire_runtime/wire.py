@@ -1161,13 +1161,12 @@ class SequenceCodec(Codec):
     def _vput_structs(self, buf: bytearray, base: int, values: Any) -> int:
         n = len(values)
         pos = len(buf)
-        buf += _u32(n)
-        at = len(buf)
-        buf += bytes(4 * n)  # the offsets, filled in as the elements are written
+        buf += bytes(4 + 4 * n)  # [count][offsets], packed once the elements are written
         put = self.elem.vput
+        offsets = [n]
         for x in values:
-            _u32_into(buf, at, put(buf, base, x))
-            at += 4
+            offsets.append(put(buf, base, x))
+        (_OFFSETS[n + 1] if n < 32 else _offsets(n + 1)).pack_into(buf, pos, *offsets)
         return pos - base
 
     def _vget_structs(self, r: Reader, base: int, off: int, slot_end: int, d: int) -> list:

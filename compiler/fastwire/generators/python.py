@@ -648,14 +648,17 @@ class _Module:
         if flat:  # written at once: header, slots (and the first string's length)
             text = "I" if any(self.is_text(f) for f in fields) else ""
             p.print(f'_VP_{n} = _rt.layout("II{write_fmt}{text}")')
-        else:  # header and zeros, then the slots once the heap is written
-            p.print(f"_VH_{n} = _rt.header({body}, {s.type_number})")
-            if fields:
-                p.print(f'_VL_{n} = _rt.layout("{write_fmt}")')
         # A string or bytes field whose block writers put right after the body (no other
         # field has a block before it): readers unpack its length with the body.
         heap = [f for f in fields if self.kind(f) not in ("number", "enum", "uuid", "decimal")]
         after = heap[0] if heap and self.is_text(heap[0]) else None
+        if not flat:  # header and zeros, then the heap, then the slots
+            if after:
+                p.print(f'_VS_{n} = _rt.layout("II{body - 8}xI")  # and {after.name}\'s length')
+            else:
+                p.print(f"_VH_{n} = _rt.header({body}, {s.type_number})")
+            if fields:
+                p.print(f'_VL_{n} = _rt.layout("{write_fmt}")')
         length = "I" if after else ""
         p.print(f'_VG_{n} = _rt.layout("II{read_fmt}{length}")')
         p.print(f'_VC_{n} = _rt.layout("II{check_fmt}{length}")')
@@ -708,17 +711,37 @@ class _Module:
                     return pos - base
             """, n=n, puts="\n".join(puts))
         elif fields:
+            # The header and zeros for the slots first (with the length of a string that
+            # starts the heap), then the heap blocks in field order, then the slots.
+            puts, values = [], []
+            for f in fields:
+                a = self.field_attr(f)
+                k = self.kind(f)
+                if f is after:
+                    puts.append(self.encode_stmt(f))
+                    puts.append(f"buf += _VS_{n}.pack({body}, {s.type_number}, len({a}_))")
+                    puts.append(f"buf += {a}_")
+                    values.append(str(body))
+                elif k == "optional":
+                    puts.append(f"{a}_, {a}_o = {self.vput_expr(s, f).lstrip('*')}")
+                    values += [f"{a}_", f"{a}_o"]
+                elif k == "array":  # its slot values (the elements' heap blocks written)
+                    puts.append(f"{a}_ = {self.vput_expr(s, f).lstrip('*')}")
+                    values.append(f"*{a}_")
+                elif k in ("number", "enum", "uuid", "decimal"):
+                    values.append(self.vput_expr(s, f))
+                else:
+                    puts.append(f"{a}_ = {self.vput_expr(s, f)}")
+                    values.append(f"{a}_")
+            if not after:
+                puts.insert(0, f"buf += _VH_{n}")
+            puts.append(self.wrap(f"_VL_{n}.pack_into(", ["buf", "pos + 8"] + values, ")"))
             p.print("""
                 def _vput_$n$(buf, base, v):
                     pos = len(buf)
-                    buf += _VH_$n$
-                    _VL_$n$.pack_into(
-                        buf,
-                        pos + 8,
-                        $values$
-                    )
+                    $puts$
                     return pos - base
-            """, n=n, values=self.lines([self.vput_expr(s, f) for f in fields]))
+            """, n=n, puts="\n".join(puts))
         else:
             p.print("""
                 def _vput_$n$(buf, base, v):

@@ -1531,20 +1531,42 @@ _VC_Optionals = _rt.layout("IIBIBIBIBIBIBIBIBIBIBIBI1x")
 def _vput_Optionals(buf, base, v):
     pos = len(buf)
     buf += _VH_Optionals
+    f_bool_, f_bool_o = _F_Optionals_f_bool.vput(buf, pos, v.f_bool)
+    f_int32_, f_int32_o = _F_Optionals_f_int32.vput(buf, pos, v.f_int32)
+    f_string_, f_string_o = _F_Optionals_f_string.vput(buf, pos, v.f_string)
+    f_decimal_, f_decimal_o = _F_Optionals_f_decimal.vput(buf, pos, v.f_decimal)
+    f_uuid_, f_uuid_o = _F_Optionals_f_uuid.vput(buf, pos, v.f_uuid)
+    f_time_, f_time_o = _F_Optionals_f_time.vput(buf, pos, v.f_time)
+    f_enum_, f_enum_o = _F_Optionals_f_enum.vput(buf, pos, v.f_enum)
+    f_flags_, f_flags_o = _F_Optionals_f_flags.vput(buf, pos, v.f_flags)
+    f_struct_, f_struct_o = _F_Optionals_f_struct.vput(buf, pos, v.f_struct)
+    f_order_, f_order_o = _F_Optionals_f_order.vput(buf, pos, v.f_order)
+    f_reset_, f_reset_o = _F_Optionals_f_reset.vput(buf, pos, v.f_reset)
     _VL_Optionals.pack_into(
         buf,
         pos + 8,
-        *_F_Optionals_f_bool.vput(buf, pos, v.f_bool),
-        *_F_Optionals_f_int32.vput(buf, pos, v.f_int32),
-        *_F_Optionals_f_string.vput(buf, pos, v.f_string),
-        *_F_Optionals_f_decimal.vput(buf, pos, v.f_decimal),
-        *_F_Optionals_f_uuid.vput(buf, pos, v.f_uuid),
-        *_F_Optionals_f_time.vput(buf, pos, v.f_time),
-        *_F_Optionals_f_enum.vput(buf, pos, v.f_enum),
-        *_F_Optionals_f_flags.vput(buf, pos, v.f_flags),
-        *_F_Optionals_f_struct.vput(buf, pos, v.f_struct),
-        *_F_Optionals_f_order.vput(buf, pos, v.f_order),
-        *_F_Optionals_f_reset.vput(buf, pos, v.f_reset),
+        f_bool_,
+        f_bool_o,
+        f_int32_,
+        f_int32_o,
+        f_string_,
+        f_string_o,
+        f_decimal_,
+        f_decimal_o,
+        f_uuid_,
+        f_uuid_o,
+        f_time_,
+        f_time_o,
+        f_enum_,
+        f_enum_o,
+        f_flags_,
+        f_flags_o,
+        f_struct_,
+        f_struct_o,
+        f_order_,
+        f_order_o,
+        f_reset_,
+        f_reset_o,
         v.f_resetReset,
     )
     return pos - base
@@ -1756,25 +1778,41 @@ _VC_Collections = _rt.layout("II30xIIIIIIIIIIIII")
 def _vput_Collections(buf, base, v):
     pos = len(buf)
     buf += _VH_Collections
+    f_array_ = _F_Collections_f_array.vput(buf, pos, v.f_array)
+    f_array_optional_ = _F_Collections_f_array_optional.vput(buf, pos, v.f_array_optional)
+    f_array_struct_ = _F_Collections_f_array_struct.vput(buf, pos, v.f_array_struct)
+    f_vector_ = _F_Collections_f_vector.vput(buf, pos, v.f_vector)
+    f_vector_optional_ = _F_Collections_f_vector_optional.vput(buf, pos, v.f_vector_optional)
+    f_vector_struct_ = _F_Collections_f_vector_struct.vput(buf, pos, v.f_vector_struct)
+    f_list_ = _F_Collections_f_list.vput(buf, pos, v.f_list)
+    f_list_optional_ = _F_Collections_f_list_optional.vput(buf, pos, v.f_list_optional)
+    f_set_ = _F_Collections_f_set.vput(buf, pos, v.f_set)
+    f_set_struct_ = _F_Collections_f_set_struct.vput(buf, pos, v.f_set_struct)
+    f_map_ = _F_Collections_f_map.vput(buf, pos, v.f_map)
+    f_map_optional_ = _F_Collections_f_map_optional.vput(buf, pos, v.f_map_optional)
+    f_map_enum_key_ = _F_Collections_f_map_enum_key.vput(buf, pos, v.f_map_enum_key)
+    f_hash_ = _F_Collections_f_hash.vput(buf, pos, v.f_hash)
+    f_hash_optional_ = _F_Collections_f_hash_optional.vput(buf, pos, v.f_hash_optional)
+    f_hash_struct_key_ = _F_Collections_f_hash_struct_key.vput(buf, pos, v.f_hash_struct_key)
     _VL_Collections.pack_into(
         buf,
         pos + 8,
-        *_F_Collections_f_array.vput(buf, pos, v.f_array),
-        *_F_Collections_f_array_optional.vput(buf, pos, v.f_array_optional),
-        *_F_Collections_f_array_struct.vput(buf, pos, v.f_array_struct),
-        _F_Collections_f_vector.vput(buf, pos, v.f_vector),
-        _F_Collections_f_vector_optional.vput(buf, pos, v.f_vector_optional),
-        _F_Collections_f_vector_struct.vput(buf, pos, v.f_vector_struct),
-        _F_Collections_f_list.vput(buf, pos, v.f_list),
-        _F_Collections_f_list_optional.vput(buf, pos, v.f_list_optional),
-        _F_Collections_f_set.vput(buf, pos, v.f_set),
-        _F_Collections_f_set_struct.vput(buf, pos, v.f_set_struct),
-        _F_Collections_f_map.vput(buf, pos, v.f_map),
-        _F_Collections_f_map_optional.vput(buf, pos, v.f_map_optional),
-        _F_Collections_f_map_enum_key.vput(buf, pos, v.f_map_enum_key),
-        _F_Collections_f_hash.vput(buf, pos, v.f_hash),
-        _F_Collections_f_hash_optional.vput(buf, pos, v.f_hash_optional),
-        _F_Collections_f_hash_struct_key.vput(buf, pos, v.f_hash_struct_key),
+        *f_array_,
+        *f_array_optional_,
+        *f_array_struct_,
+        f_vector_,
+        f_vector_optional_,
+        f_vector_struct_,
+        f_list_,
+        f_list_optional_,
+        f_set_,
+        f_set_struct_,
+        f_map_,
+        f_map_optional_,
+        f_map_enum_key_,
+        f_hash_,
+        f_hash_optional_,
+        f_hash_struct_key_,
     )
     return pos - base
 
@@ -2664,7 +2702,7 @@ _S_Wallet.define(
 
 _F_ExAccount_asset = _rt.optional(_protoex._S_Balance)
 _F_ExAccount_orders = _rt.vector(_protoex._S_Order)
-_VH_ExAccount = _rt.header(33, 304)
+_VS_ExAccount = _rt.layout("II25xI")  # and name's length
 _VL_ExAccount = _rt.layout("iIBIBIIhB")
 _VG_ExAccount = _rt.layout("IIiIBIBIIhBI")
 _VC_ExAccount = _rt.layout("II4xI1xIBII3xI")
@@ -2672,16 +2710,25 @@ _VC_ExAccount = _rt.layout("II4xI1xIBII3xI")
 
 def _vput_ExAccount(buf, base, v):
     pos = len(buf)
-    buf += _VH_ExAccount
+    try:
+        name_ = v.name.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        name_ = v.name.encode("utf-8", "surrogateescape")  # go back as they came
+    buf += _VS_ExAccount.pack(33, 304, len(name_))
+    buf += name_
+    wallet_ = _protoex._vput_Balance(buf, pos, v.wallet)
+    asset_, asset_o = _F_ExAccount_asset.vput(buf, pos, v.asset)
+    orders_ = _F_ExAccount_orders.vput(buf, pos, v.orders)
     _VL_ExAccount.pack_into(
         buf,
         pos + 8,
         v.uid,
-        _rt.vput_str(buf, pos, v.name),
+        33,
         v.state,
-        _protoex._vput_Balance(buf, pos, v.wallet),
-        *_F_ExAccount_asset.vput(buf, pos, v.asset),
-        _F_ExAccount_orders.vput(buf, pos, v.orders),
+        wallet_,
+        asset_,
+        asset_o,
+        orders_,
         v.refs,
         v.extra,
     )

@@ -465,7 +465,7 @@ _S_Balance.define(
 
 _F_Account_asset = _rt.optional(_S_Balance)
 _F_Account_orders = _rt.vector(_S_Order)
-_VH_Account = _rt.header(30, 3)
+_VS_Account = _rt.layout("II22xI")  # and name's length
 _VL_Account = _rt.layout("iIBIBII")
 _VG_Account = _rt.layout("IIiIBIBIII")
 _VC_Account = _rt.layout("II4xI1xIBIII")
@@ -473,16 +473,25 @@ _VC_Account = _rt.layout("II4xI1xIBIII")
 
 def _vput_Account(buf, base, v):
     pos = len(buf)
-    buf += _VH_Account
+    try:
+        name_ = v.name.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        name_ = v.name.encode("utf-8", "surrogateescape")  # go back as they came
+    buf += _VS_Account.pack(30, 3, len(name_))
+    buf += name_
+    wallet_ = _vput_Balance(buf, pos, v.wallet)
+    asset_, asset_o = _F_Account_asset.vput(buf, pos, v.asset)
+    orders_ = _F_Account_orders.vput(buf, pos, v.orders)
     _VL_Account.pack_into(
         buf,
         pos + 8,
         v.uid,
-        _rt.vput_str(buf, pos, v.name),
+        30,
         v.state,
-        _vput_Balance(buf, pos, v.wallet),
-        *_F_Account_asset.vput(buf, pos, v.asset),
-        _F_Account_orders.vput(buf, pos, v.orders),
+        wallet_,
+        asset_,
+        asset_o,
+        orders_,
     )
     return pos - base
 

@@ -150,11 +150,8 @@ _VC_OrderMessage = _rt.layout("III")
 def _vput_OrderMessage(buf, base, v):
     pos = len(buf)
     buf += _VH_OrderMessage
-    _VL_OrderMessage.pack_into(
-        buf,
-        pos + 8,
-        _proto._vput_Order(buf, pos, v.body),
-    )
+    body_ = _proto._vput_Order(buf, pos, v.body)
+    _VL_OrderMessage.pack_into(buf, pos + 8, body_)
     return pos - base
 
 
@@ -230,11 +227,8 @@ _VC_BalanceMessage = _rt.layout("III")
 def _vput_BalanceMessage(buf, base, v):
     pos = len(buf)
     buf += _VH_BalanceMessage
-    _VL_BalanceMessage.pack_into(
-        buf,
-        pos + 8,
-        _proto._vput_Balance(buf, pos, v.body),
-    )
+    body_ = _proto._vput_Balance(buf, pos, v.body)
+    _VL_BalanceMessage.pack_into(buf, pos + 8, body_)
     return pos - base
 
 
@@ -310,11 +304,8 @@ _VC_AccountMessage = _rt.layout("III")
 def _vput_AccountMessage(buf, base, v):
     pos = len(buf)
     buf += _VH_AccountMessage
-    _VL_AccountMessage.pack_into(
-        buf,
-        pos + 8,
-        _proto._vput_Account(buf, pos, v.body),
-    )
+    body_ = _proto._vput_Account(buf, pos, v.body)
+    _VL_AccountMessage.pack_into(buf, pos + 8, body_)
     return pos - base
 
 
