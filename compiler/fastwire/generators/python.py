@@ -760,7 +760,7 @@ class _Module:
             p.print(f"v = _new({cls})")
         self.emit_enter(s, "_VG", "vget_slow",
                         ["stored", "found"] + [x for f in fields for x in raw(f, direct=True)]
-                        + (["n"] if after else []))
+                        + (["n"] if after else []), after)
         if any(self.takes_depth(f) for f in fields):
             p.print("d -= 1")
         for f, off in zip(fields, offsets):
@@ -768,10 +768,11 @@ class _Module:
             if f is after:
                 p.print("""
                     if ($a$_ == $body$ and (q := pos + $start$ + n) <= r.end
-                            and (budget := budget - 4 - n) >= 0):
-                        r.budget = budget  # where writers put it, right after the body
+                            and (rest := budget - 4 - n) >= 0):
+                        r.budget = rest  # where writers put it, right after the body
                         $read$
                     else:
+                        r.budget = budget
                         $get$
                 """, a=self.field_attr(f), body=body, start=body + 4, get=get,
                     read=self.read_text(f, f"r.buf[pos + {body + 4}:q]"))
@@ -791,23 +792,25 @@ class _Module:
         p.indent()
         self.emit_enter(s, "_VC", "vcheck_slow",
                         ["stored", "found"] + [x for f in fields if self.checked(f)
-                                               for x in raw(f)] + (["n"] if after else []))
+                                               for x in raw(f)] + (["n"] if after else []), after)
         if any(self.takes_depth(f) for f, _ in checks):
             p.print("d -= 1")
         for f, c in checks:
             if f is after:
                 p.print("""
                     if ($a$_ == $body$ and n <= r.end - pos - $start$
-                            and (budget := budget - 4 - n) >= 0):
-                        r.budget = budget  # where writers put it, right after the body
+                            and (rest := budget - 4 - n) >= 0):
+                        r.budget = rest  # where writers put it, right after the body
                     else:
+                        r.budget = budget
                         $check$
                 """, a=self.field_attr(f), body=body, start=body + 4, check=c)
             else:
                 p.print(c)
         p.outdent()
 
-    def emit_enter(self, s: ir.StructType, layout: str, slow: str, names: List[str]) -> None:
+    def emit_enter(self, s: ir.StructType, layout: str, slow: str, names: List[str],
+                   after: Optional[ir.Field]) -> None:
         """The start of a versioned reader: one unpack of the header and the slots, and one
         condition for the usual case (this version or a newer one, well formed: the checks
         of the runtime's venter()); anything else, an older version or an error, goes to
@@ -816,14 +819,16 @@ class _Module:
             pos = base + off
             try:
                 $unpack$
-            except _rt.StructError:  # the body would reach past the end
+            except _rt.StructError:  # $beyond$ would reach past the end
                 stored = 0
             if not (off and slot_end <= pos and $body$ <= stored <= r.end - pos
                     and found == $type$ and d > 0 and (budget := r.budget - stored) >= 0):
                 return _S_$n$.$slow$(r, base, off, slot_end, d)  # older version, or error
-            r.budget = budget
         """, unpack=self.unpack(names, f"{layout}_{s.name}.unpack_from(r.buf, pos)"),
-            body=self.body_size(s), type=s.type_number, n=s.name, slow=slow)
+            body=self.body_size(s), type=s.type_number, n=s.name, slow=slow,
+            beyond="the body (or the length after it)" if after else "the body")
+        if not after:  # else charged with the string after the body
+            self.p.print("r.budget = budget")
 
     def vput_expr(self, s: ir.StructType, f: ir.Field) -> str:
         k = self.kind(f)

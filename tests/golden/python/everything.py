@@ -1299,21 +1299,21 @@ def _vget_Primitives(r, base, off, slot_end, d):
             v.legacy,
             n,
         ) = _VG_Primitives.unpack_from(r.buf, pos)
-    except _rt.StructError:  # the body would reach past the end
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 177 <= stored <= r.end - pos
             and found == 110 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_Primitives.vget_slow(r, base, off, slot_end, d)  # older version, or error
-    r.budget = budget
     v.f_decimal = _rt.decimal_of(f_decimal_)
     if (f_string_ == 177 and (q := pos + 181 + n) <= r.end
-            and (budget := budget - 4 - n) >= 0):
-        r.budget = budget  # where writers put it, right after the body
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
         try:
             v.f_string = r.buf[pos + 181:q].decode()
         except UnicodeDecodeError:  # not UTF-8: kept byte for byte
             v.f_string = r.buf[pos + 181:q].decode("utf-8", "surrogateescape")
     else:
+        r.budget = budget
         v.f_string = _rt.vget_str(r, pos, f_string_, pos + 77)
     v.f_bytes = _rt.vget_bytes(r, pos, f_bytes_, pos + 81)
     v.f_uuid0 = _rt.uuid_of(f_uuid0_)
@@ -1336,17 +1336,17 @@ def _vcheck_Primitives(r, base, off, slot_end, d):
             password_,
             n,
         ) = _VC_Primitives.unpack_from(r.buf, pos)
-    except _rt.StructError:  # the body would reach past the end
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 177 <= stored <= r.end - pos
             and found == 110 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_Primitives.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
-    r.budget = budget
     _rt.vcheck_decimal(f_decimal_)
     if (f_string_ == 177 and n <= r.end - pos - 181
-            and (budget := budget - 4 - n) >= 0):
-        r.budget = budget  # where writers put it, right after the body
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
     else:
+        r.budget = budget
         _rt.vcheck_str(r, pos, f_string_, pos + 77)
     _rt.vcheck_str(r, pos, f_bytes_, pos + 81)
     _rt.vcheck_str(r, pos, password_, pos + 173)
@@ -2243,20 +2243,20 @@ def _vget_Base(r, base, off, slot_end, d):
     pos = base + off
     try:
         stored, found, name_, v.level, n = _VG_Base.unpack_from(r.buf, pos)
-    except _rt.StructError:  # the body would reach past the end
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 13 <= stored <= r.end - pos
             and found == 301 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_Base.vget_slow(r, base, off, slot_end, d)  # older version, or error
-    r.budget = budget
     if (name_ == 13 and (q := pos + 17 + n) <= r.end
-            and (budget := budget - 4 - n) >= 0):
-        r.budget = budget  # where writers put it, right after the body
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
         try:
             v.name = r.buf[pos + 17:q].decode()
         except UnicodeDecodeError:  # not UTF-8: kept byte for byte
             v.name = r.buf[pos + 17:q].decode("utf-8", "surrogateescape")
     else:
+        r.budget = budget
         v.name = _rt.vget_str(r, pos, name_, pos + 12)
     return v
 
@@ -2265,16 +2265,16 @@ def _vcheck_Base(r, base, off, slot_end, d):
     pos = base + off
     try:
         stored, found, name_, n = _VC_Base.unpack_from(r.buf, pos)
-    except _rt.StructError:  # the body would reach past the end
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 13 <= stored <= r.end - pos
             and found == 301 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_Base.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
-    r.budget = budget
     if (name_ == 13 and n <= r.end - pos - 17
-            and (budget := budget - 4 - n) >= 0):
-        r.budget = budget  # where writers put it, right after the body
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
     else:
+        r.budget = budget
         _rt.vcheck_str(r, pos, name_, pos + 12)
 
 
@@ -2358,20 +2358,20 @@ def _vget_Derived(r, base, off, slot_end, d):
             v.weight,
             n,
         ) = _VG_Derived.unpack_from(r.buf, pos)
-    except _rt.StructError:  # the body would reach past the end
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 25 <= stored <= r.end - pos
             and found == 302 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_Derived.vget_slow(r, base, off, slot_end, d)  # older version, or error
-    r.budget = budget
     if (name_ == 25 and (q := pos + 29 + n) <= r.end
-            and (budget := budget - 4 - n) >= 0):
-        r.budget = budget  # where writers put it, right after the body
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
         try:
             v.name = r.buf[pos + 29:q].decode()
         except UnicodeDecodeError:  # not UTF-8: kept byte for byte
             v.name = r.buf[pos + 29:q].decode("utf-8", "surrogateescape")
     else:
+        r.budget = budget
         v.name = _rt.vget_str(r, pos, name_, pos + 12)
     return v
 
@@ -2380,16 +2380,16 @@ def _vcheck_Derived(r, base, off, slot_end, d):
     pos = base + off
     try:
         stored, found, name_, n = _VC_Derived.unpack_from(r.buf, pos)
-    except _rt.StructError:  # the body would reach past the end
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 25 <= stored <= r.end - pos
             and found == 302 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_Derived.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
-    r.budget = budget
     if (name_ == 25 and n <= r.end - pos - 29
-            and (budget := budget - 4 - n) >= 0):
-        r.budget = budget  # where writers put it, right after the body
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
     else:
+        r.budget = budget
         _rt.vcheck_str(r, pos, name_, pos + 12)
 
 
@@ -2485,20 +2485,20 @@ def _vget_MoreDerived(r, base, off, slot_end, d):
             v.last,
             n,
         ) = _VG_MoreDerived.unpack_from(r.buf, pos)
-    except _rt.StructError:  # the body would reach past the end
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 26 <= stored <= r.end - pos
             and found == 303 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_MoreDerived.vget_slow(r, base, off, slot_end, d)  # older version, or error
-    r.budget = budget
     if (name_ == 26 and (q := pos + 30 + n) <= r.end
-            and (budget := budget - 4 - n) >= 0):
-        r.budget = budget  # where writers put it, right after the body
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
         try:
             v.name = r.buf[pos + 30:q].decode()
         except UnicodeDecodeError:  # not UTF-8: kept byte for byte
             v.name = r.buf[pos + 30:q].decode("utf-8", "surrogateescape")
     else:
+        r.budget = budget
         v.name = _rt.vget_str(r, pos, name_, pos + 12)
     return v
 
@@ -2507,16 +2507,16 @@ def _vcheck_MoreDerived(r, base, off, slot_end, d):
     pos = base + off
     try:
         stored, found, name_, n = _VC_MoreDerived.unpack_from(r.buf, pos)
-    except _rt.StructError:  # the body would reach past the end
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 26 <= stored <= r.end - pos
             and found == 303 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_MoreDerived.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
-    r.budget = budget
     if (name_ == 26 and n <= r.end - pos - 30
-            and (budget := budget - 4 - n) >= 0):
-        r.budget = budget  # where writers put it, right after the body
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
     else:
+        r.budget = budget
         _rt.vcheck_str(r, pos, name_, pos + 12)
 
 
@@ -2609,20 +2609,20 @@ def _vget_Wallet(r, base, off, slot_end, d):
             reserved_,
             n,
         ) = _VG_Wallet.unpack_from(r.buf, pos)
-    except _rt.StructError:  # the body would reach past the end
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 36 <= stored <= r.end - pos
             and found == 2 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_Wallet.vget_slow(r, base, off, slot_end, d)  # older version, or error
-    r.budget = budget
     if (currency_ == 36 and (q := pos + 40 + n) <= r.end
-            and (budget := budget - 4 - n) >= 0):
-        r.budget = budget  # where writers put it, right after the body
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
         try:
             v.currency = r.buf[pos + 40:q].decode()
         except UnicodeDecodeError:  # not UTF-8: kept byte for byte
             v.currency = r.buf[pos + 40:q].decode("utf-8", "surrogateescape")
     else:
+        r.budget = budget
         v.currency = _rt.vget_str(r, pos, currency_, pos + 12)
     v.reserved = _rt.decimal_of(reserved_)
     return v
@@ -2632,16 +2632,16 @@ def _vcheck_Wallet(r, base, off, slot_end, d):
     pos = base + off
     try:
         stored, found, currency_, reserved_, n = _VC_Wallet.unpack_from(r.buf, pos)
-    except _rt.StructError:  # the body would reach past the end
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 36 <= stored <= r.end - pos
             and found == 2 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_Wallet.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
-    r.budget = budget
     if (currency_ == 36 and n <= r.end - pos - 40
-            and (budget := budget - 4 - n) >= 0):
-        r.budget = budget  # where writers put it, right after the body
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
     else:
+        r.budget = budget
         _rt.vcheck_str(r, pos, currency_, pos + 12)
     _rt.vcheck_decimal(reserved_)
 
@@ -2753,21 +2753,21 @@ def _vget_ExAccount(r, base, off, slot_end, d):
             extra_,
             n,
         ) = _VG_ExAccount.unpack_from(r.buf, pos)
-    except _rt.StructError:  # the body would reach past the end
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 33 <= stored <= r.end - pos
             and found == 304 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_ExAccount.vget_slow(r, base, off, slot_end, d)  # older version, or error
-    r.budget = budget
     d -= 1
     if (name_ == 33 and (q := pos + 37 + n) <= r.end
-            and (budget := budget - 4 - n) >= 0):
-        r.budget = budget  # where writers put it, right after the body
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
         try:
             v.name = r.buf[pos + 37:q].decode()
         except UnicodeDecodeError:  # not UTF-8: kept byte for byte
             v.name = r.buf[pos + 37:q].decode("utf-8", "surrogateescape")
     else:
+        r.budget = budget
         v.name = _rt.vget_str(r, pos, name_, pos + 16)
     v.state = _protoex._E_State.of[state_]
     v.wallet = _protoex._vget_Balance(r, pos, wallet_, pos + 21, d)
@@ -2791,17 +2791,17 @@ def _vcheck_ExAccount(r, base, off, slot_end, d):
             orders_,
             n,
         ) = _VC_ExAccount.unpack_from(r.buf, pos)
-    except _rt.StructError:  # the body would reach past the end
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 33 <= stored <= r.end - pos
             and found == 304 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_ExAccount.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
-    r.budget = budget
     d -= 1
     if (name_ == 33 and n <= r.end - pos - 37
-            and (budget := budget - 4 - n) >= 0):
-        r.budget = budget  # where writers put it, right after the body
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
     else:
+        r.budget = budget
         _rt.vcheck_str(r, pos, name_, pos + 16)
     _protoex._vcheck_Balance(r, pos, wallet_, pos + 21, d)
     _F_ExAccount_asset.vcheck(r, pos, asset_, asset_o, pos + 26, d)
@@ -3053,21 +3053,21 @@ def _vget_Refused(r, base, off, slot_end, d):
     pos = base + off
     try:
         stored, found, id_, reason_, n = _VG_Refused.unpack_from(r.buf, pos)
-    except _rt.StructError:  # the body would reach past the end
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 28 <= stored <= r.end - pos
             and found == 307 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_Refused.vget_slow(r, base, off, slot_end, d)  # older version, or error
-    r.budget = budget
     v.id = _rt.uuid_of(id_)
     if (reason_ == 28 and (q := pos + 32 + n) <= r.end
-            and (budget := budget - 4 - n) >= 0):
-        r.budget = budget  # where writers put it, right after the body
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
         try:
             v.reason = r.buf[pos + 32:q].decode()
         except UnicodeDecodeError:  # not UTF-8: kept byte for byte
             v.reason = r.buf[pos + 32:q].decode("utf-8", "surrogateescape")
     else:
+        r.budget = budget
         v.reason = _rt.vget_str(r, pos, reason_, pos + 28)
     return v
 
@@ -3076,16 +3076,16 @@ def _vcheck_Refused(r, base, off, slot_end, d):
     pos = base + off
     try:
         stored, found, reason_, n = _VC_Refused.unpack_from(r.buf, pos)
-    except _rt.StructError:  # the body would reach past the end
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 28 <= stored <= r.end - pos
             and found == 307 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_Refused.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
-    r.budget = budget
     if (reason_ == 28 and n <= r.end - pos - 32
-            and (budget := budget - 4 - n) >= 0):
-        r.budget = budget  # where writers put it, right after the body
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
     else:
+        r.budget = budget
         _rt.vcheck_str(r, pos, reason_, pos + 28)
 
 
@@ -3159,21 +3159,21 @@ def _vget_Failure(r, base, off, slot_end, d):
     pos = base + off
     try:
         stored, found, id_, error_, n = _VG_Failure.unpack_from(r.buf, pos)
-    except _rt.StructError:  # the body would reach past the end
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 28 <= stored <= r.end - pos
             and found == 308 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_Failure.vget_slow(r, base, off, slot_end, d)  # older version, or error
-    r.budget = budget
     v.id = _rt.uuid_of(id_)
     if (error_ == 28 and (q := pos + 32 + n) <= r.end
-            and (budget := budget - 4 - n) >= 0):
-        r.budget = budget  # where writers put it, right after the body
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
         try:
             v.error = r.buf[pos + 32:q].decode()
         except UnicodeDecodeError:  # not UTF-8: kept byte for byte
             v.error = r.buf[pos + 32:q].decode("utf-8", "surrogateescape")
     else:
+        r.budget = budget
         v.error = _rt.vget_str(r, pos, error_, pos + 28)
     return v
 
@@ -3182,16 +3182,16 @@ def _vcheck_Failure(r, base, off, slot_end, d):
     pos = base + off
     try:
         stored, found, error_, n = _VC_Failure.unpack_from(r.buf, pos)
-    except _rt.StructError:  # the body would reach past the end
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 28 <= stored <= r.end - pos
             and found == 308 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_Failure.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
-    r.budget = budget
     if (error_ == 28 and n <= r.end - pos - 32
-            and (budget := budget - 4 - n) >= 0):
-        r.budget = budget  # where writers put it, right after the body
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
     else:
+        r.budget = budget
         _rt.vcheck_str(r, pos, error_, pos + 28)
 
 
@@ -3265,21 +3265,21 @@ def _vget_PingRequest(r, base, off, slot_end, d):
     pos = base + off
     try:
         stored, found, id_, v.sent, note_, n = _VG_PingRequest.unpack_from(r.buf, pos)
-    except _rt.StructError:  # the body would reach past the end
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 36 <= stored <= r.end - pos
             and found == 309 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_PingRequest.vget_slow(r, base, off, slot_end, d)  # older version, or error
-    r.budget = budget
     v.id = _rt.uuid_of(id_)
     if (note_ == 36 and (q := pos + 40 + n) <= r.end
-            and (budget := budget - 4 - n) >= 0):
-        r.budget = budget  # where writers put it, right after the body
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
         try:
             v.note = r.buf[pos + 40:q].decode()
         except UnicodeDecodeError:  # not UTF-8: kept byte for byte
             v.note = r.buf[pos + 40:q].decode("utf-8", "surrogateescape")
     else:
+        r.budget = budget
         v.note = _rt.vget_str(r, pos, note_, pos + 36)
     return v
 
@@ -3288,16 +3288,16 @@ def _vcheck_PingRequest(r, base, off, slot_end, d):
     pos = base + off
     try:
         stored, found, note_, n = _VC_PingRequest.unpack_from(r.buf, pos)
-    except _rt.StructError:  # the body would reach past the end
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 36 <= stored <= r.end - pos
             and found == 309 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_PingRequest.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
-    r.budget = budget
     if (note_ == 36 and n <= r.end - pos - 40
-            and (budget := budget - 4 - n) >= 0):
-        r.budget = budget  # where writers put it, right after the body
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
     else:
+        r.budget = budget
         _rt.vcheck_str(r, pos, note_, pos + 36)
 
 
@@ -3372,21 +3372,21 @@ def _vget_Notify(r, base, off, slot_end, d):
     pos = base + off
     try:
         stored, found, id_, text_, n = _VG_Notify.unpack_from(r.buf, pos)
-    except _rt.StructError:  # the body would reach past the end
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 28 <= stored <= r.end - pos
             and found == 310 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_Notify.vget_slow(r, base, off, slot_end, d)  # older version, or error
-    r.budget = budget
     v.id = _rt.uuid_of(id_)
     if (text_ == 28 and (q := pos + 32 + n) <= r.end
-            and (budget := budget - 4 - n) >= 0):
-        r.budget = budget  # where writers put it, right after the body
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
         try:
             v.text = r.buf[pos + 32:q].decode()
         except UnicodeDecodeError:  # not UTF-8: kept byte for byte
             v.text = r.buf[pos + 32:q].decode("utf-8", "surrogateescape")
     else:
+        r.budget = budget
         v.text = _rt.vget_str(r, pos, text_, pos + 28)
     return v
 
@@ -3395,16 +3395,16 @@ def _vcheck_Notify(r, base, off, slot_end, d):
     pos = base + off
     try:
         stored, found, text_, n = _VC_Notify.unpack_from(r.buf, pos)
-    except _rt.StructError:  # the body would reach past the end
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 28 <= stored <= r.end - pos
             and found == 310 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_Notify.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
-    r.budget = budget
     if (text_ == 28 and n <= r.end - pos - 32
-            and (budget := budget - 4 - n) >= 0):
-        r.budget = budget  # where writers put it, right after the body
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
     else:
+        r.budget = budget
         _rt.vcheck_str(r, pos, text_, pos + 28)
 
 

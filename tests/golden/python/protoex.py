@@ -287,20 +287,20 @@ def _vget_Order(r, base, off, slot_end, d):
             v.sl,
             n,
         ) = _VG_Order.unpack_from(r.buf, pos)
-    except _rt.StructError:  # the body would reach past the end
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 50 <= stored <= r.end - pos
             and found == 1 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_Order.vget_slow(r, base, off, slot_end, d)  # older version, or error
-    r.budget = budget
     if (symbol_ == 50 and (q := pos + 54 + n) <= r.end
-            and (budget := budget - 4 - n) >= 0):
-        r.budget = budget  # where writers put it, right after the body
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
         try:
             v.symbol = r.buf[pos + 54:q].decode()
         except UnicodeDecodeError:  # not UTF-8: kept byte for byte
             v.symbol = r.buf[pos + 54:q].decode("utf-8", "surrogateescape")
     else:
+        r.budget = budget
         v.symbol = _rt.vget_str(r, pos, symbol_, pos + 16)
     v.side = _E_OrderSide.of[side_]
     v.type = _E_OrderType.of[type_]
@@ -311,16 +311,16 @@ def _vcheck_Order(r, base, off, slot_end, d):
     pos = base + off
     try:
         stored, found, symbol_, n = _VC_Order.unpack_from(r.buf, pos)
-    except _rt.StructError:  # the body would reach past the end
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 50 <= stored <= r.end - pos
             and found == 1 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_Order.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
-    r.budget = budget
     if (symbol_ == 50 and n <= r.end - pos - 54
-            and (budget := budget - 4 - n) >= 0):
-        r.budget = budget  # where writers put it, right after the body
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
     else:
+        r.budget = budget
         _rt.vcheck_str(r, pos, symbol_, pos + 16)
 
 
@@ -411,20 +411,20 @@ def _vget_Balance(r, base, off, slot_end, d):
             v.locked,
             n,
         ) = _VG_Balance.unpack_from(r.buf, pos)
-    except _rt.StructError:  # the body would reach past the end
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 28 <= stored <= r.end - pos
             and found == 2 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_Balance.vget_slow(r, base, off, slot_end, d)  # older version, or error
-    r.budget = budget
     if (currency_ == 28 and (q := pos + 32 + n) <= r.end
-            and (budget := budget - 4 - n) >= 0):
-        r.budget = budget  # where writers put it, right after the body
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
         try:
             v.currency = r.buf[pos + 32:q].decode()
         except UnicodeDecodeError:  # not UTF-8: kept byte for byte
             v.currency = r.buf[pos + 32:q].decode("utf-8", "surrogateescape")
     else:
+        r.budget = budget
         v.currency = _rt.vget_str(r, pos, currency_, pos + 12)
     return v
 
@@ -433,16 +433,16 @@ def _vcheck_Balance(r, base, off, slot_end, d):
     pos = base + off
     try:
         stored, found, currency_, n = _VC_Balance.unpack_from(r.buf, pos)
-    except _rt.StructError:  # the body would reach past the end
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 28 <= stored <= r.end - pos
             and found == 2 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_Balance.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
-    r.budget = budget
     if (currency_ == 28 and n <= r.end - pos - 32
-            and (budget := budget - 4 - n) >= 0):
-        r.budget = budget  # where writers put it, right after the body
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
     else:
+        r.budget = budget
         _rt.vcheck_str(r, pos, currency_, pos + 12)
 
 
@@ -547,21 +547,21 @@ def _vget_Account(r, base, off, slot_end, d):
             orders_,
             n,
         ) = _VG_Account.unpack_from(r.buf, pos)
-    except _rt.StructError:  # the body would reach past the end
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 30 <= stored <= r.end - pos
             and found == 3 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_Account.vget_slow(r, base, off, slot_end, d)  # older version, or error
-    r.budget = budget
     d -= 1
     if (name_ == 30 and (q := pos + 34 + n) <= r.end
-            and (budget := budget - 4 - n) >= 0):
-        r.budget = budget  # where writers put it, right after the body
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
         try:
             v.name = r.buf[pos + 34:q].decode()
         except UnicodeDecodeError:  # not UTF-8: kept byte for byte
             v.name = r.buf[pos + 34:q].decode("utf-8", "surrogateescape")
     else:
+        r.budget = budget
         v.name = _rt.vget_str(r, pos, name_, pos + 16)
     v.state = _E_State.of[state_]
     v.wallet = _vget_Balance(r, pos, wallet_, pos + 21, d)
@@ -583,17 +583,17 @@ def _vcheck_Account(r, base, off, slot_end, d):
             orders_,
             n,
         ) = _VC_Account.unpack_from(r.buf, pos)
-    except _rt.StructError:  # the body would reach past the end
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
         stored = 0
     if not (off and slot_end <= pos and 30 <= stored <= r.end - pos
             and found == 3 and d > 0 and (budget := r.budget - stored) >= 0):
         return _S_Account.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
-    r.budget = budget
     d -= 1
     if (name_ == 30 and n <= r.end - pos - 34
-            and (budget := budget - 4 - n) >= 0):
-        r.budget = budget  # where writers put it, right after the body
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
     else:
+        r.budget = budget
         _rt.vcheck_str(r, pos, name_, pos + 16)
     _vcheck_Balance(r, pos, wallet_, pos + 21, d)
     _F_Account_asset.vcheck(r, pos, asset_, asset_o, pos + 26, d)
