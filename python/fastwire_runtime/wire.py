@@ -1,11 +1,13 @@
 """Codecs: how each schema type sits in the versioned format (spec §2), in the final
 format (§3), in JSON (§4) and in the printout.
 
-Generated modules hold the per-struct hot paths (straight-line code over one
-precompiled `struct.Struct` per struct body); everything else is here and shared: the
-bounds-checked helpers those paths call, and one codec object per schema type, which
-collections, optionals and the generic paths (older struct versions, JSON, printing)
-compose:
+Generated modules hold the per-struct hot paths (straight-line code over precompiled
+`struct.Struct` layouts: a versioned body's header and slots in one unpack, checked in
+one condition for the usual case); everything else is here and shared: the
+bounds-checked helpers those paths call, the slow paths they leave the unusual cases to
+(StructCodec.vget_slow / vcheck_slow: older versions, and the precise error for
+malformed input), and one codec object per schema type, which collections, optionals
+and the generic paths (older struct versions, JSON, printing) compose:
 
     codec = vector(STRING)                      # string[]
     buf = bytearray(8)

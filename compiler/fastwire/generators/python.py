@@ -15,11 +15,15 @@ package or side by side on sys.path. A module holds:
 - `<Struct>Model` (versioned) and, with --final, `<Struct>FinalModel`;
 - with --proto: `Sender`, `Receiver` (and `FinalSender`, `FinalReceiver` with --final).
 
-The hot paths are generated as straight-line code: per struct one precompiled
-`struct.Struct` packs or unpacks the whole fixed part of a versioned body, and runs of
-fixed-size fields in the final format; strings, optionals and collections go through
-runtime helpers. Everything generic (collections, JSON, printing, reading older struct
-versions) lives in the runtime. See python/README.md for the API.
+The hot paths are generated as straight-line code over precompiled `struct.Struct`
+layouts. A versioned reader unpacks a body's header and slots (and the length of the
+string writers put right after it) at once and checks the usual case in one condition,
+leaving older versions and errors to the runtime's checked slow path; a struct of
+scalars and strings is written with one pack. The final format packs runs of
+fixed-size fields together with the length of the string that follows. Optionals and
+collections go through runtime helpers. Everything generic (collections, JSON,
+printing, reading older struct versions) lives in the runtime. See python/README.md for
+the API.
 """
 
 from __future__ import annotations
@@ -645,23 +649,24 @@ class _Module:
         check_fmt = _pads([self.slot(f)[0] if self.checked(f) else f"{self.slot(f)[1]}x"
                            for f in fields])
         flat = bool(fields) and all(self.kind(f) in _FLAT for f in fields)
-        if flat:  # written at once: header, slots (and the first string's length)
-            text = "I" if any(self.is_text(f) for f in fields) else ""
-            p.print(f'_VP_{n} = _rt.layout("II{write_fmt}{text}")')
         # A string or bytes field whose block writers put right after the body (no other
-        # field has a block before it): readers unpack its length with the body.
+        # field has a block before it): its length is written and read with the body.
         heap = [f for f in fields if self.kind(f) not in ("number", "enum", "uuid", "decimal")]
         after = heap[0] if heap and self.is_text(heap[0]) else None
-        if not flat:  # header and zeros, then the heap, then the slots
-            if after:
-                p.print(f'_VS_{n} = _rt.layout("II{body - 8}xI")  # and {after.name}\'s length')
-            else:
-                p.print(f"_VH_{n} = _rt.header({body}, {s.type_number})")
-            if fields:
-                p.print(f'_VL_{n} = _rt.layout("{write_fmt}")')
-        length = "I" if after else ""
-        p.print(f'_VG_{n} = _rt.layout("II{read_fmt}{length}")')
-        p.print(f'_VC_{n} = _rt.layout("II{check_fmt}{length}")')
+        length, note = ("I", f", {after.name}'s length") if after else ("", "")
+        if flat:  # written at once
+            p.print(f'_VP_{n} = _rt.layout("II{write_fmt}{length}")  # header, slots{note}')
+        elif after:  # the header and zeros first, then the heap, then the slots
+            p.print(f'_VS_{n} = _rt.layout("II{body - 8}x{length}")  # header, zeros{note}')
+        else:
+            p.print(f"_VH_{n} = _rt.header({body}, {s.type_number})  # header, zeros")
+        if fields and not flat:
+            p.print(f'_VL_{n} = _rt.layout("{write_fmt}")  # slots')
+        if flat and read_fmt == write_fmt:
+            p.print(f"_VG_{n} = _VP_{n}  # reads the same")
+        else:
+            p.print(f'_VG_{n} = _rt.layout("II{read_fmt}{length}")  # reads: header, slots{note}')
+        p.print(f'_VC_{n} = _rt.layout("II{check_fmt}{length}")  # verifies: what is checked')
         cls = _pyname(n)
         offsets: List[int] = []  # where each field's slot starts in the body
         at = 8

@@ -1209,9 +1209,9 @@ _S_Empty = _rt.StructCodec(Empty, "Empty", 311)
 
 # Primitives ----------------------------------------------------------------------------
 
-_VP_Primitives = _rt.layout("II?BBIbBhHiIqQfd16sIIQQQ16s16s16s16sIiI")
-_VG_Primitives = _rt.layout("II?BBIbBhHiIqQfd16sIIQQQ16s16s16s16sIiI")
-_VC_Primitives = _rt.layout("II49x16sII88xI4xI")
+_VP_Primitives = _rt.layout("II?BBIbBhHiIqQfd16sIIQQQ16s16s16s16sIiI")  # header, slots, f_string's length
+_VG_Primitives = _VP_Primitives  # reads the same
+_VC_Primitives = _rt.layout("II49x16sII88xI4xI")  # verifies: what is checked
 
 
 def _vput_Primitives(buf, base, v):
@@ -1522,10 +1522,10 @@ _F_Optionals_f_flags = _rt.optional(_E_Flags)
 _F_Optionals_f_struct = _rt.optional(_S_Primitives)
 _F_Optionals_f_order = _rt.optional(_proto._S_Order)
 _F_Optionals_f_reset = _rt.optional(_rt.INT64)
-_VH_Optionals = _rt.header(64, 111)
-_VL_Optionals = _rt.layout("BIBIBIBIBIBIBIBIBIBIBI?")
-_VG_Optionals = _rt.layout("IIBIBIBIBIBIBIBIBIBIBIBI?")
-_VC_Optionals = _rt.layout("IIBIBIBIBIBIBIBIBIBIBIBI1x")
+_VH_Optionals = _rt.header(64, 111)  # header, zeros
+_VL_Optionals = _rt.layout("BIBIBIBIBIBIBIBIBIBIBI?")  # slots
+_VG_Optionals = _rt.layout("IIBIBIBIBIBIBIBIBIBIBIBI?")  # reads: header, slots
+_VC_Optionals = _rt.layout("IIBIBIBIBIBIBIBIBIBIBIBI1x")  # verifies: what is checked
 
 
 def _vput_Optionals(buf, base, v):
@@ -1769,10 +1769,10 @@ _F_Collections_f_map_enum_key = _rt.map_(_E_EnumByte, _S_Optionals)
 _F_Collections_f_hash = _rt.hash_(_rt.UUID_, _rt.BYTES)
 _F_Collections_f_hash_optional = _rt.hash_(_rt.STRING, _rt.optional(_S_Primitives))
 _F_Collections_f_hash_struct_key = _rt.hash_(_proto._S_Order, _S_Optionals)
-_VH_Collections = _rt.header(90, 112)
-_VL_Collections = _rt.layout("iiiBIBIIIIIIIIIIIIIIII")
-_VG_Collections = _rt.layout("II30xIIIIIIIIIIIII")
-_VC_Collections = _rt.layout("II30xIIIIIIIIIIIII")
+_VH_Collections = _rt.header(90, 112)  # header, zeros
+_VL_Collections = _rt.layout("iiiBIBIIIIIIIIIIIIIIII")  # slots
+_VG_Collections = _rt.layout("II30xIIIIIIIIIIIII")  # reads: header, slots
+_VC_Collections = _rt.layout("II30xIIIIIIIIIIIII")  # verifies: what is checked
 
 
 def _vput_Collections(buf, base, v):
@@ -2001,9 +2001,9 @@ _S_Collections.define(
 
 # Fixed ---------------------------------------------------------------------------------
 
-_VP_Fixed = _rt.layout("IIi")
-_VG_Fixed = _rt.layout("IIi")
-_VC_Fixed = _rt.layout("II4x")
+_VP_Fixed = _rt.layout("IIi")  # header, slots
+_VG_Fixed = _VP_Fixed  # reads the same
+_VC_Fixed = _rt.layout("II4x")  # verifies: what is checked
 
 
 def _vput_Fixed(buf, base, v):
@@ -2073,9 +2073,9 @@ _S_Fixed.define(
 
 # Next ----------------------------------------------------------------------------------
 
-_VP_Next = _rt.layout("II16s")
-_VG_Next = _rt.layout("II16s")
-_VC_Next = _rt.layout("II16x")
+_VP_Next = _rt.layout("II16s")  # header, slots
+_VG_Next = _VP_Next  # reads the same
+_VC_Next = _rt.layout("II16x")  # verifies: what is checked
 
 
 def _vput_Next(buf, base, v):
@@ -2147,9 +2147,9 @@ _S_Next.define(
 
 # Shifted -------------------------------------------------------------------------------
 
-_VP_Shifted = _rt.layout("II16s")
-_VG_Shifted = _rt.layout("II16s")
-_VC_Shifted = _rt.layout("II16s")
+_VP_Shifted = _rt.layout("II16s")  # header, slots
+_VG_Shifted = _VP_Shifted  # reads the same
+_VC_Shifted = _rt.layout("II16s")  # verifies: what is checked
 
 
 def _vput_Shifted(buf, base, v):
@@ -2222,9 +2222,9 @@ _S_Shifted.define(
 
 # Base ----------------------------------------------------------------------------------
 
-_VP_Base = _rt.layout("IIIbI")
-_VG_Base = _rt.layout("IIIbI")
-_VC_Base = _rt.layout("III1xI")
+_VP_Base = _rt.layout("IIIbI")  # header, slots, name's length
+_VG_Base = _VP_Base  # reads the same
+_VC_Base = _rt.layout("III1xI")  # verifies: what is checked
 
 
 def _vput_Base(buf, base, v):
@@ -2329,9 +2329,9 @@ _S_Base.define(
 
 # Derived -------------------------------------------------------------------------------
 
-_VP_Derived = _rt.layout("IIIbidI")
-_VG_Derived = _rt.layout("IIIbidI")
-_VC_Derived = _rt.layout("III13xI")
+_VP_Derived = _rt.layout("IIIbidI")  # header, slots, name's length
+_VG_Derived = _VP_Derived  # reads the same
+_VC_Derived = _rt.layout("III13xI")  # verifies: what is checked
 
 
 def _vput_Derived(buf, base, v):
@@ -2446,9 +2446,9 @@ _S_Derived.define(
 
 # MoreDerived ---------------------------------------------------------------------------
 
-_VP_MoreDerived = _rt.layout("IIIbid?I")
-_VG_MoreDerived = _rt.layout("IIIbid?I")
-_VC_MoreDerived = _rt.layout("III14xI")
+_VP_MoreDerived = _rt.layout("IIIbid?I")  # header, slots, name's length
+_VG_MoreDerived = _VP_MoreDerived  # reads the same
+_VC_MoreDerived = _rt.layout("III14xI")  # verifies: what is checked
 
 
 def _vput_MoreDerived(buf, base, v):
@@ -2574,9 +2574,9 @@ _S_MoreDerived.define(
 
 # Wallet --------------------------------------------------------------------------------
 
-_VP_Wallet = _rt.layout("IIId16sI")
-_VG_Wallet = _rt.layout("IIId16sI")
-_VC_Wallet = _rt.layout("III8x16sI")
+_VP_Wallet = _rt.layout("IIId16sI")  # header, slots, currency's length
+_VG_Wallet = _VP_Wallet  # reads the same
+_VC_Wallet = _rt.layout("III8x16sI")  # verifies: what is checked
 
 
 def _vput_Wallet(buf, base, v):
@@ -2702,10 +2702,10 @@ _S_Wallet.define(
 
 _F_ExAccount_asset = _rt.optional(_protoex._S_Balance)
 _F_ExAccount_orders = _rt.vector(_protoex._S_Order)
-_VS_ExAccount = _rt.layout("II25xI")  # and name's length
-_VL_ExAccount = _rt.layout("iIBIBIIhB")
-_VG_ExAccount = _rt.layout("IIiIBIBIIhBI")
-_VC_ExAccount = _rt.layout("II4xI1xIBII3xI")
+_VS_ExAccount = _rt.layout("II25xI")  # header, zeros, name's length
+_VL_ExAccount = _rt.layout("iIBIBIIhB")  # slots
+_VG_ExAccount = _rt.layout("IIiIBIBIIhBI")  # reads: header, slots, name's length
+_VC_ExAccount = _rt.layout("II4xI1xIBII3xI")  # verifies: what is checked
 
 
 def _vput_ExAccount(buf, base, v):
@@ -2882,9 +2882,9 @@ _S_ExAccount.define(
 
 # Ping ----------------------------------------------------------------------------------
 
-_VP_Ping = _rt.layout("II16sQ")
-_VG_Ping = _rt.layout("II16sQ")
-_VC_Ping = _rt.layout("II24x")
+_VP_Ping = _rt.layout("II16sQ")  # header, slots
+_VG_Ping = _VP_Ping  # reads the same
+_VC_Ping = _rt.layout("II24x")  # verifies: what is checked
 
 
 def _vput_Ping(buf, base, v):
@@ -2957,9 +2957,9 @@ _S_Ping.define(
 
 # Pong ----------------------------------------------------------------------------------
 
-_VP_Pong = _rt.layout("II16sQ")
-_VG_Pong = _rt.layout("II16sQ")
-_VC_Pong = _rt.layout("II24x")
+_VP_Pong = _rt.layout("II16sQ")  # header, slots
+_VG_Pong = _VP_Pong  # reads the same
+_VC_Pong = _rt.layout("II24x")  # verifies: what is checked
 
 
 def _vput_Pong(buf, base, v):
@@ -3032,9 +3032,9 @@ _S_Pong.define(
 
 # Refused -------------------------------------------------------------------------------
 
-_VP_Refused = _rt.layout("II16sII")
-_VG_Refused = _rt.layout("II16sII")
-_VC_Refused = _rt.layout("II16xII")
+_VP_Refused = _rt.layout("II16sII")  # header, slots, reason's length
+_VG_Refused = _VP_Refused  # reads the same
+_VC_Refused = _rt.layout("II16xII")  # verifies: what is checked
 
 
 def _vput_Refused(buf, base, v):
@@ -3138,9 +3138,9 @@ _S_Refused.define(
 
 # Failure -------------------------------------------------------------------------------
 
-_VP_Failure = _rt.layout("II16sII")
-_VG_Failure = _rt.layout("II16sII")
-_VC_Failure = _rt.layout("II16xII")
+_VP_Failure = _rt.layout("II16sII")  # header, slots, error's length
+_VG_Failure = _VP_Failure  # reads the same
+_VC_Failure = _rt.layout("II16xII")  # verifies: what is checked
 
 
 def _vput_Failure(buf, base, v):
@@ -3244,9 +3244,9 @@ _S_Failure.define(
 
 # PingRequest ---------------------------------------------------------------------------
 
-_VP_PingRequest = _rt.layout("II16sQII")
-_VG_PingRequest = _rt.layout("II16sQII")
-_VC_PingRequest = _rt.layout("II24xII")
+_VP_PingRequest = _rt.layout("II16sQII")  # header, slots, note's length
+_VG_PingRequest = _VP_PingRequest  # reads the same
+_VC_PingRequest = _rt.layout("II24xII")  # verifies: what is checked
 
 
 def _vput_PingRequest(buf, base, v):
@@ -3351,9 +3351,9 @@ _S_PingRequest.define(
 
 # Notify --------------------------------------------------------------------------------
 
-_VP_Notify = _rt.layout("II16sII")
-_VG_Notify = _rt.layout("II16sII")
-_VC_Notify = _rt.layout("II16xII")
+_VP_Notify = _rt.layout("II16sII")  # header, slots, text's length
+_VG_Notify = _VP_Notify  # reads the same
+_VC_Notify = _rt.layout("II16xII")  # verifies: what is checked
 
 
 def _vput_Notify(buf, base, v):
@@ -3457,9 +3457,9 @@ _S_Notify.define(
 
 # Empty ---------------------------------------------------------------------------------
 
-_VH_Empty = _rt.header(8, 311)
-_VG_Empty = _rt.layout("II")
-_VC_Empty = _rt.layout("II")
+_VH_Empty = _rt.header(8, 311)  # header, zeros
+_VG_Empty = _rt.layout("II")  # reads: header, slots
+_VC_Empty = _rt.layout("II")  # verifies: what is checked
 
 
 def _vput_Empty(buf, base, v):

@@ -221,9 +221,9 @@ _S_Account = _rt.StructCodec(Account, "Account", 3)
 
 # Order ---------------------------------------------------------------------------------
 
-_VP_Order = _rt.layout("IIiIBBddI")
-_VG_Order = _rt.layout("IIiIBBddI")
-_VC_Order = _rt.layout("II4xI18xI")
+_VP_Order = _rt.layout("IIiIBBddI")  # header, slots, symbol's length
+_VG_Order = _VP_Order  # reads the same
+_VC_Order = _rt.layout("II4xI18xI")  # verifies: what is checked
 
 
 def _vput_Order(buf, base, v):
@@ -356,9 +356,9 @@ _S_Order.define(
 
 # Balance -------------------------------------------------------------------------------
 
-_VP_Balance = _rt.layout("IIIdI")
-_VG_Balance = _rt.layout("IIIdI")
-_VC_Balance = _rt.layout("III8xI")
+_VP_Balance = _rt.layout("IIIdI")  # header, slots, currency's length
+_VG_Balance = _VP_Balance  # reads the same
+_VC_Balance = _rt.layout("III8xI")  # verifies: what is checked
 
 
 def _vput_Balance(buf, base, v):
@@ -465,10 +465,10 @@ _S_Balance.define(
 
 _F_Account_asset = _rt.optional(_S_Balance)
 _F_Account_orders = _rt.vector(_S_Order)
-_VS_Account = _rt.layout("II22xI")  # and name's length
-_VL_Account = _rt.layout("iIBIBII")
-_VG_Account = _rt.layout("IIiIBIBIII")
-_VC_Account = _rt.layout("II4xI1xIBIII")
+_VS_Account = _rt.layout("II22xI")  # header, zeros, name's length
+_VL_Account = _rt.layout("iIBIBII")  # slots
+_VG_Account = _rt.layout("IIiIBIBIII")  # reads: header, slots, name's length
+_VC_Account = _rt.layout("II4xI1xIBIII")  # verifies: what is checked
 
 
 def _vput_Account(buf, base, v):

@@ -141,10 +141,10 @@ _S_AccountMessage = _rt.StructCodec(AccountMessage, "AccountMessage", 3)
 
 # OrderMessage --------------------------------------------------------------------------
 
-_VH_OrderMessage = _rt.header(12, 1)
-_VL_OrderMessage = _rt.layout("I")
-_VG_OrderMessage = _rt.layout("III")
-_VC_OrderMessage = _rt.layout("III")
+_VH_OrderMessage = _rt.header(12, 1)  # header, zeros
+_VL_OrderMessage = _rt.layout("I")  # slots
+_VG_OrderMessage = _rt.layout("III")  # reads: header, slots
+_VC_OrderMessage = _rt.layout("III")  # verifies: what is checked
 
 
 def _vput_OrderMessage(buf, base, v):
@@ -218,10 +218,10 @@ _S_OrderMessage.define(
 
 # BalanceMessage ------------------------------------------------------------------------
 
-_VH_BalanceMessage = _rt.header(12, 2)
-_VL_BalanceMessage = _rt.layout("I")
-_VG_BalanceMessage = _rt.layout("III")
-_VC_BalanceMessage = _rt.layout("III")
+_VH_BalanceMessage = _rt.header(12, 2)  # header, zeros
+_VL_BalanceMessage = _rt.layout("I")  # slots
+_VG_BalanceMessage = _rt.layout("III")  # reads: header, slots
+_VC_BalanceMessage = _rt.layout("III")  # verifies: what is checked
 
 
 def _vput_BalanceMessage(buf, base, v):
@@ -295,10 +295,10 @@ _S_BalanceMessage.define(
 
 # AccountMessage ------------------------------------------------------------------------
 
-_VH_AccountMessage = _rt.header(12, 3)
-_VL_AccountMessage = _rt.layout("I")
-_VG_AccountMessage = _rt.layout("III")
-_VC_AccountMessage = _rt.layout("III")
+_VH_AccountMessage = _rt.header(12, 3)  # header, zeros
+_VL_AccountMessage = _rt.layout("I")  # slots
+_VG_AccountMessage = _rt.layout("III")  # reads: header, slots
+_VC_AccountMessage = _rt.layout("III")  # verifies: what is checked
 
 
 def _vput_AccountMessage(buf, base, v):

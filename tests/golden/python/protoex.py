@@ -242,9 +242,9 @@ _S_Account = _rt.StructCodec(Account, "Account", 3)
 
 # Order ---------------------------------------------------------------------------------
 
-_VP_Order = _rt.layout("IIiIBBddddI")
-_VG_Order = _rt.layout("IIiIBBddddI")
-_VC_Order = _rt.layout("II4xI34xI")
+_VP_Order = _rt.layout("IIiIBBddddI")  # header, slots, symbol's length
+_VG_Order = _VP_Order  # reads the same
+_VC_Order = _rt.layout("II4xI34xI")  # verifies: what is checked
 
 
 def _vput_Order(buf, base, v):
@@ -383,9 +383,9 @@ _S_Order.define(
 
 # Balance -------------------------------------------------------------------------------
 
-_VP_Balance = _rt.layout("IIIddI")
-_VG_Balance = _rt.layout("IIIddI")
-_VC_Balance = _rt.layout("III16xI")
+_VP_Balance = _rt.layout("IIIddI")  # header, slots, currency's length
+_VG_Balance = _VP_Balance  # reads the same
+_VC_Balance = _rt.layout("III16xI")  # verifies: what is checked
 
 
 def _vput_Balance(buf, base, v):
@@ -500,10 +500,10 @@ _S_Balance.define(
 
 _F_Account_asset = _rt.optional(_S_Balance)
 _F_Account_orders = _rt.vector(_S_Order)
-_VS_Account = _rt.layout("II22xI")  # and name's length
-_VL_Account = _rt.layout("iIBIBII")
-_VG_Account = _rt.layout("IIiIBIBIII")
-_VC_Account = _rt.layout("II4xI1xIBIII")
+_VS_Account = _rt.layout("II22xI")  # header, zeros, name's length
+_VL_Account = _rt.layout("iIBIBII")  # slots
+_VG_Account = _rt.layout("IIiIBIBIII")  # reads: header, slots, name's length
+_VC_Account = _rt.layout("II4xI1xIBIII")  # verifies: what is checked
 
 
 def _vput_Account(buf, base, v):
