@@ -22,10 +22,10 @@ from .protocol import FinalReceiver, FinalSender, Receiver, Sender
 from .wire import (  # noqa: F401  (the generated code's vocabulary)
     BOOL, BYTE, BYTES, CHAR, DECIMAL, DEFAULT, DOUBLE, FLOAT, INT8, INT16, INT32, INT64,
     NIL_UUID, STRING, TIMESTAMP, UINT8, UINT16, UINT32, UINT64, UUID, UUID_, WCHAR, Field,
-    Reader, StructCodec, array, decimal_bytes, decimal_of, enum, fail_deep, fcheck_str,
-    fget_bytes, fget_str, flags, fput_bytes, fput_str, hash_, header, layout, list_, map_,
-    optional, set_, utc, uuid1, uuid4, uuid_bytes, uuid_of, vcheck_decimal, vcheck_str,
-    vector, venter, vget_bytes, vget_str, vput_bytes, vput_str,
+    Reader, StructCodec, StructError, array, decimal_bytes, decimal_of, enum, fail_deep,
+    fail_truncated, fcheck_str, fget_bytes, fget_str, flags, fput_bytes, fput_str, hash_,
+    header, layout, list_, map_, optional, set_, u32, utc, uuid1, uuid4, uuid_bytes, uuid_of,
+    vcheck_decimal, vcheck_str, vector, venter, vget_bytes, vget_str, vput_bytes, vput_str,
 )
 
 __version__ = "0.1.0"

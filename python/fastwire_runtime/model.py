@@ -29,7 +29,9 @@ _U32 = struct.Struct("<I")
 _II = struct.Struct("<II")
 _u32_from = _U32.unpack_from
 _ii_into = _II.pack_into
+_ii_from = _II.unpack_from
 _HEAD = bytes(8)
+_new = object.__new__
 _MAX_MESSAGE = 0xFFFFFFFF
 
 # What user values that do not fit the schema raise inside the writers.
@@ -122,36 +124,60 @@ class Model(_ModelBase):
         return len(buf) - start
 
     def _root(self, buf: Any, offset: int) -> Tuple[Reader, int]:
+        """A reader of the model at `offset`, and the offset of its root struct."""
+        limits = self.limits
+        if not offset and type(buf) is bytes:  # the usual case: exactly one message
+            try:
+                full, root = _ii_from(buf, 0)
+            except struct.error:
+                fail("truncated")
+            if 16 <= full == len(buf) <= limits.max_message_size:
+                r = _new(Reader)  # as Reader(), without calling __init__
+                r.buf = buf
+                r.end = full
+                r.budget = full - 8
+                r.zcap = limits.max_zero_size_elements
+                return r, root
         avail = len(buf) - offset
         if offset < 0 or avail < 8:
             fail("truncated")
         full = _u32_from(buf, offset)[0]
-        if full > self.limits.max_message_size:
+        if full > limits.max_message_size:
             fail("too_large", f"{full} bytes")
         if full > avail:
             fail("truncated")
         if full < 16:
             fail("bad_size")
-        if offset or len(buf) != full or type(buf) is not bytes:
-            buf = bytes(buf[offset:offset + full])  # exactly the message, immutable
-        return Reader(buf, full - 8, self.limits.max_zero_size_elements), full
+        buf = bytes(buf[offset:offset + full])  # exactly the message, immutable
+        return Reader(buf, full - 8, limits.max_zero_size_elements), _u32_from(buf, 4)[0]
 
     def validate(self, buf: Any, offset: int = 0) -> int:
         """Checks the model at `offset`; returns its size or raises DecodeError."""
-        r, full = self._root(buf, offset)
+        r, root = self._root(buf, offset)
         try:
-            self.codec.vcheck(r, 0, _u32_from(r.buf, 4)[0], 8, self.limits.max_depth)
+            self.codec.vcheck(r, 0, root, 8, self.limits.max_depth)
         except struct.error:
             fail("truncated")
         except RecursionError:
             fail("too_deep")
-        return full
+        return r.end
 
     def deserialize(self, buf: Any, offset: int = 0) -> Any:
         """Reads the model at `offset`. Raises DecodeError on malformed input."""
-        r = self._root(buf, offset)[0]
+        limits = self.limits
+        r = None
+        if not offset and type(buf) is bytes and len(buf) >= 16:  # _root's usual case, inline
+            full, root = _ii_from(buf, 0)
+            if 16 <= full == len(buf) <= limits.max_message_size:
+                r = _new(Reader)
+                r.buf = buf
+                r.end = full
+                r.budget = full - 8
+                r.zcap = limits.max_zero_size_elements
+        if r is None:
+            r, root = self._root(buf, offset)
         try:
-            return self.codec.vget(r, 0, _u32_from(r.buf, 4)[0], 8, self.limits.max_depth)
+            return self.codec.vget(r, 0, root, 8, self.limits.max_depth)
         except struct.error:
             fail("truncated")
         except RecursionError:
@@ -192,12 +218,26 @@ class FinalModel(_ModelBase):
             raise _encode_error(value, err) from err
         return len(buf) - start
 
-    def _root(self, buf: Any, offset: int) -> Tuple[Reader, int]:
+    def _root(self, buf: Any, offset: int) -> Reader:
+        """A reader of exactly the model at `offset`, its header checked."""
+        limits = self.limits
+        if not offset and type(buf) is bytes:  # the usual case: exactly one message
+            try:
+                size, found = _ii_from(buf, 0)
+            except struct.error:
+                fail("truncated")
+            if 8 <= size == len(buf) <= limits.max_message_size and found == self.codec.type:
+                r = _new(Reader)  # as Reader(), without calling __init__
+                r.buf = buf
+                r.end = size
+                r.budget = 0
+                r.zcap = limits.max_zero_size_elements
+                return r
         avail = len(buf) - offset
         if offset < 0 or avail < 8:
             fail("truncated")
         size = _u32_from(buf, offset)[0]
-        if size > self.limits.max_message_size:
+        if size > limits.max_message_size:
             fail("too_large", f"{size} bytes")
         if size > avail:
             fail("truncated")
@@ -206,33 +246,41 @@ class FinalModel(_ModelBase):
         found = _u32_from(buf, offset + 4)[0]
         if found != self.codec.type:
             fail("bad_type", f"{found} where {self.codec.type} was expected")
-        data = _message(buf, offset, size)
-        return Reader(data, 0, self.limits.max_zero_size_elements), size
-
-    @staticmethod
-    def _end(p: int, size: int) -> None:
-        if p != size:  # the fields must fill the model exactly
-            fail("truncated" if p > size else "bad_size")
+        return Reader(_message(buf, offset, size), 0, limits.max_zero_size_elements)
 
     def validate(self, buf: Any, offset: int = 0) -> int:
-        r, size = self._root(buf, offset)
+        r = self._root(buf, offset)
         try:
-            self._end(self.codec.fcheck(r, 8, self.limits.max_depth), size)
+            p = self.codec.fcheck(r, 8, self.limits.max_depth)
         except struct.error:
             fail("truncated")
         except RecursionError:
             fail("too_deep")
-        return size
+        if p != r.end:  # the fields must fill the model exactly
+            fail("truncated" if p > r.end else "bad_size")
+        return p
 
     def deserialize(self, buf: Any, offset: int = 0) -> Any:
-        r, size = self._root(buf, offset)
+        limits = self.limits
+        r = None
+        if not offset and type(buf) is bytes and len(buf) >= 8:  # _root's usual case, inline
+            size, found = _ii_from(buf, 0)
+            if 8 <= size == len(buf) <= limits.max_message_size and found == self.codec.type:
+                r = _new(Reader)
+                r.buf = buf
+                r.end = size
+                r.budget = 0
+                r.zcap = limits.max_zero_size_elements
+        if r is None:
+            r = self._root(buf, offset)
         try:
             value, p = self.codec.fget(r, 8, self.limits.max_depth)
         except struct.error:
             fail("truncated")
         except RecursionError:
             fail("too_deep")
-        self._end(p, size)
+        if p != r.end:  # the fields must fill the model exactly
+            fail("truncated" if p > r.end else "bad_size")
         return value
 
     def deserialize_sized(self, buf: Any, offset: int = 0) -> Tuple[Any, int]:

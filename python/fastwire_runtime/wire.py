@@ -1,11 +1,13 @@
 """Codecs: how each schema type sits in the versioned format (spec §2), in the final
 format (§3), in JSON (§4) and in the printout.
 
-Generated modules hold the per-struct hot paths (straight-line code over one
-precompiled `struct.Struct` per struct body); everything else is here and shared: the
-bounds-checked helpers those paths call, and one codec object per schema type, which
-collections, optionals and the generic paths (older struct versions, JSON, printing)
-compose:
+Generated modules hold the per-struct hot paths (straight-line code over precompiled
+`struct.Struct` layouts: a versioned body's header and slots in one unpack, checked in
+one condition for the usual case); everything else is here and shared: the
+bounds-checked helpers those paths call, the slow paths they leave the unusual cases to
+(StructCodec.vget_slow / vcheck_slow: older versions, and the precise error for
+malformed input), and one codec object per schema type, which collections, optionals
+and the generic paths (older struct versions, JSON, printing) compose:
 
     codec = vector(STRING)                      # string[]
     buf = bytearray(8)
@@ -53,12 +55,14 @@ from ._format import json_double, text_char, text_decimal, text_double, text_wch
 from .errors import EncodeError, fail
 
 UUID = uuid.UUID
+StructError = struct.error
 
 _U32 = struct.Struct("<I")
 _II = struct.Struct("<II")
 _BI = struct.Struct("<BI")
 _QII = struct.Struct("<QII")
 _u32 = _U32.pack
+u32 = _U32.pack  # for generated code
 _u32_from = _U32.unpack_from
 _u32_into = _U32.pack_into
 _ii_from = _II.unpack_from
@@ -206,23 +210,21 @@ def _vblock(r: Reader, base: int, off: int, slot_end: int) -> Tuple[int, int]:
 
 
 def vget_str(r: Reader, base: int, off: int, slot_end: int) -> str:
-    if not off:
-        return ""  # written by no FBE writer; accepted as empty
     pos = base + off
-    end = r.end
-    if slot_end <= pos <= end - 4:  # the common case first; _vblock says what is wrong
-        buf = r.buf
-        n = _u32_from(buf, pos)[0]
+    if off and slot_end <= pos <= r.end - 4:  # the usual case; _vblock says what is wrong
+        n = _u32_from(r.buf, pos)[0]
         pos += 4
-        budget = r.budget - 4 - n
-        if n <= end - pos and budget >= 0:
+        end = pos + n
+        if end <= r.end and (budget := r.budget - 4 - n) >= 0:
             r.budget = budget
-            data = buf[pos:pos + n]
+            data = r.buf[pos:end]
             try:
                 return data.decode()
             except UnicodeDecodeError:  # not UTF-8: kept byte for byte
                 return data.decode("utf-8", "surrogateescape")
-    pos, n = _vblock(r, base, off, slot_end)
+    if not off:
+        return ""  # written by no FBE writer; accepted as empty
+    _vblock(r, base, off, slot_end)
     raise AssertionError("unreachable")  # pragma: no cover
 
 
@@ -234,6 +236,13 @@ def vget_bytes(r: Reader, base: int, off: int, slot_end: int) -> bytes:
 
 
 def vcheck_str(r: Reader, base: int, off: int, slot_end: int) -> None:
+    """Checks a string or bytes block (as vget_str does, without reading it)."""
+    pos = base + off
+    if off and slot_end <= pos <= r.end - 4:
+        n = _u32_from(r.buf, pos)[0]
+        if n <= r.end - pos - 4 and (budget := r.budget - 4 - n) >= 0:
+            r.budget = budget
+            return
     if off:
         _vblock(r, base, off, slot_end)
 
@@ -349,6 +358,10 @@ def fcheck_str(r: Reader, p: int) -> int:
 
 def fail_deep() -> None:
     fail("too_deep")
+
+
+def fail_truncated() -> None:
+    fail("truncated")
 
 
 # ---- decimal and uuid --------------------------------------------------------------------
@@ -752,7 +765,13 @@ class EnumCodec(Int):
             if not flags and m.name != n:
                 continue  # an alias; the first name of a value is its canonical member
             of.setdefault(int(m), m)
-        self.of = of
+        self.of: Any = of
+        if not flags and base.fmt in ("B", "b"):
+            # A byte enum: a tuple indexed by the raw value (negative int8 values index
+            # from the end), faster to look up than the dict.
+            self.of = tuple(of.get(i if i < 128 or base.fmt == "B" else i - 256,
+                                   i if i < 128 or base.fmt == "B" else i - 256)
+                            for i in range(256))
         self.names = {v: n for v, n in reversed(self.declared)}
 
     def of_wire(self, raw: int) -> Any:
@@ -1156,30 +1175,26 @@ class SequenceCodec(Codec):
             # The most common collection: its own loops, without a call per element slot.
             self.vput, self.vget = self._vput_structs, self._vget_structs  # type: ignore
             self.vcheck = self._vcheck_structs  # type: ignore[method-assign]
+            self.fput, self.fget = self._fput_structs, self._fget_structs  # type: ignore
 
     def _vput_structs(self, buf: bytearray, base: int, values: Any) -> int:
         n = len(values)
         pos = len(buf)
-        buf += _u32(n)
-        at = len(buf)
-        buf += bytes(4 * n)
+        buf += bytes(4 + 4 * n)  # [count][offsets], packed once the elements are written
         put = self.elem.vput
+        offsets = [n]
         for x in values:
-            _u32_into(buf, at, put(buf, base, x))
-            at += 4
+            offsets.append(put(buf, base, x))
+        (_OFFSETS[n + 1] if n < 32 else _offsets(n + 1)).pack_into(buf, pos, *offsets)
         return pos - base
 
     def _vget_structs(self, r: Reader, base: int, off: int, slot_end: int, d: int) -> list:
-        if not off:
-            return []
         pos = base + off
-        end = r.end
-        if slot_end <= pos <= end - 4:  # _vcount, inlined
+        if off and slot_end <= pos <= r.end - 4:  # _vcount, inlined
             buf = r.buf
             n = _u32_from(buf, pos)[0]
             pos += 4
-            budget = r.budget - 4 - 4 * n
-            if 4 * n <= end - pos and budget >= 0:
+            if 4 * n <= r.end - pos and (budget := r.budget - 4 - 4 * n) >= 0:
                 r.budget = budget
                 get = self.elem.vget
                 out = []
@@ -1187,8 +1202,29 @@ class SequenceCodec(Codec):
                     pos += 4
                     out.append(get(r, base, o, pos, d))
                 return out
+        if not off:
+            return []
         _vcount(r, base, off, slot_end, 4)  # raises the precise error
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _fput_structs(self, buf: bytearray, values: Any) -> None:
+        buf += _u32(len(values))
+        put = self.elem.fput
+        for x in values:
+            put(buf, x)
+
+    def _fget_structs(self, r: Reader, p: int, d: int) -> Tuple[list, int]:
+        n = _u32_from(r.buf, p)[0]
+        size = self.elem.fmin
+        if not size or n * size > r.end - p - 4:
+            _final_count(r, p, size)  # raises, or allows n elements of zero size
+        p += 4
+        get = self.elem.fget
+        out = []
+        for _ in range(n):
+            x, p = get(r, p, d)
+            out.append(x)
+        return out, p
 
     def _vcheck_structs(self, r: Reader, base: int, off: int, slot_end: int, d: int) -> None:
         if not off:
@@ -1497,6 +1533,16 @@ class StructCodec(Codec):
 
     def vwrite(self, buf: bytearray, pos: int, base: int, v: Any) -> None:
         _u32_into(buf, pos, self.vput(buf, base, v))
+
+    # The generated readers' slow path: they handle this version and newer ones in one
+    # condition; an older writer's shorter body, or an error, comes here.
+    def vget_slow(self, r: Reader, base: int, off: int, slot_end: int, d: int) -> Any:
+        pos, stored = venter(r, base, off, slot_end, self.type, d)  # raises the error
+        return self.vget_older(r, pos, stored, d)
+
+    def vcheck_slow(self, r: Reader, base: int, off: int, slot_end: int, d: int) -> None:
+        pos, stored = venter(r, base, off, slot_end, self.type, d)
+        self.vcheck_older(r, pos, stored, d)
 
     # An older writer's shorter struct: fields beyond its stored size keep their defaults.
     def vget_older(self, r: Reader, pos: int, stored: int, d: int) -> Any:

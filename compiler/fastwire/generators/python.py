@@ -15,11 +15,15 @@ package or side by side on sys.path. A module holds:
 - `<Struct>Model` (versioned) and, with --final, `<Struct>FinalModel`;
 - with --proto: `Sender`, `Receiver` (and `FinalSender`, `FinalReceiver` with --final).
 
-The hot paths are generated as straight-line code: per struct one precompiled
-`struct.Struct` packs or unpacks the whole fixed part of a versioned body, and runs of
-fixed-size fields in the final format; strings, optionals and collections go through
-runtime helpers. Everything generic (collections, JSON, printing, reading older struct
-versions) lives in the runtime. See python/README.md for the API.
+The hot paths are generated as straight-line code over precompiled `struct.Struct`
+layouts. A versioned reader unpacks a body's header and slots (and the length of the
+string writers put right after it) at once and checks the usual case in one condition,
+leaving older versions and errors to the runtime's checked slow path; a struct of
+scalars and strings is written with one pack. The final format packs runs of
+fixed-size fields together with the length of the string that follows. Optionals and
+collections go through runtime helpers. Everything generic (collections, JSON,
+printing, reading older struct versions) lives in the runtime. See python/README.md for
+the API.
 """
 
 from __future__ import annotations
@@ -56,6 +60,8 @@ _ZERO = {"bool": "False", "float": "0.0", "double": "0.0", "string": '""', "byte
          "decimal": 'Decimal("0")', "uuid": "_rt.NIL_UUID"}
 _CONTAINER_CODEC = {"vector": "vector", "list": "list_", "set": "set_", "map": "map_",
                     "hash": "hash_"}
+# Field kinds a struct can be written at once with (see emit_versioned).
+_FLAT = ("number", "enum", "uuid", "decimal", "string", "bytes")
 # Attribute names the generated classes use themselves.
 _CLASS_NAMES = {"self", "to_json", "from_json"}
 
@@ -100,6 +106,17 @@ def _docstring(text: Optional[str]) -> Optional[str]:
     if text.endswith('"'):
         text += " "
     return '"""' + text + '"""'
+
+
+def _pads(parts: List[str]) -> str:
+    """Struct format parts joined, consecutive pad bytes ("4x", "8x") merged ("12x")."""
+    out: List[str] = []
+    for part in parts:
+        if part.endswith("x") and out and out[-1].endswith("x"):
+            out[-1] = f"{int(out[-1][:-1]) + int(part[:-1])}x"
+        else:
+            out.append(part)
+    return "".join(out)
 
 
 def _slot_fmt(t: ir.FieldType, enums: Dict[str, str]) -> str:
@@ -589,12 +606,24 @@ class _Module:
             return ref.name
         return "number"
 
+    def checked(self, f: ir.Field) -> bool:
+        """A field whose slot value verify() needs (arrays are checked by their codecs)."""
+        return self.kind(f) in ("decimal", "string", "bytes", "struct", "optional", "collection")
+
     def takes_depth(self, f: ir.Field) -> bool:
         return self.kind(f) in ("struct", "optional", "array", "collection")
 
     @staticmethod
     def lines(items: List[str], suffix: str = ",") -> str:
         return "\n".join(x + suffix for x in items)
+
+    @staticmethod
+    def wrap(head: str, items: List[str], tail: str) -> str:
+        """`head` + the items separated by commas + `tail`, one item a line when long."""
+        line = head + ", ".join(items) + tail
+        if len(line) <= 84:
+            return line
+        return head + "\n    " + ",\n    ".join(items) + ",\n" + tail
 
     @staticmethod
     def unpack(names: List[str], call: str) -> str:
@@ -613,14 +642,31 @@ class _Module:
         fields = s.all_fields
         body = self.body_size(s)
         write_fmt = "".join(self.slot(f)[0] for f in fields)
-        read_fmt = "".join(f"{self.slot(f)[1]}x" if self.kind(f) == "array" else self.slot(f)[0]
-                           for f in fields)
-        if fields:
-            p.print(f'_VL_{n} = _rt.layout("{write_fmt}")')
-            if read_fmt != write_fmt:
-                p.print(f'_VR_{n} = _rt.layout("{read_fmt}")  # arrays are read by their codecs')
-        p.print(f"_VH_{n} = _rt.header({body}, {s.type_number})")
-        reader = f"_VR_{n}" if read_fmt != write_fmt else f"_VL_{n}"
+        # Reads unpack [size][type] and the slots at once; arrays are read by their codecs,
+        # and verify unpacks only the slots it checks.
+        read_fmt = _pads([f"{self.slot(f)[1]}x" if self.kind(f) == "array" else self.slot(f)[0]
+                          for f in fields])
+        check_fmt = _pads([self.slot(f)[0] if self.checked(f) else f"{self.slot(f)[1]}x"
+                           for f in fields])
+        flat = bool(fields) and all(self.kind(f) in _FLAT for f in fields)
+        # A string or bytes field whose block writers put right after the body (no other
+        # field has a block before it): its length is written and read with the body.
+        heap = [f for f in fields if self.kind(f) not in ("number", "enum", "uuid", "decimal")]
+        after = heap[0] if heap and self.is_text(heap[0]) else None
+        length, note = ("I", f", {after.name}'s length") if after else ("", "")
+        if flat:  # written at once
+            p.print(f'_VP_{n} = _rt.layout("II{write_fmt}{length}")  # header, slots{note}')
+        elif after:  # the header and zeros first, then the heap, then the slots
+            p.print(f'_VS_{n} = _rt.layout("II{body - 8}x{length}")  # header, zeros{note}')
+        else:
+            p.print(f"_VH_{n} = _rt.header({body}, {s.type_number})  # header, zeros")
+        if fields and not flat:
+            p.print(f'_VL_{n} = _rt.layout("{write_fmt}")  # slots')
+        if flat and read_fmt == write_fmt:
+            p.print(f"_VG_{n} = _VP_{n}  # reads the same")
+        else:
+            p.print(f'_VG_{n} = _rt.layout("II{read_fmt}{length}")  # reads: header, slots{note}')
+        p.print(f'_VC_{n} = _rt.layout("II{check_fmt}{length}")  # verifies: what is checked')
         cls = _pyname(n)
         offsets: List[int] = []  # where each field's slot starts in the body
         at = 8
@@ -641,18 +687,66 @@ class _Module:
 
         # serialize
         self.gap()
-        if fields:
+        texts = [f for f in fields if self.is_text(f)]
+        if flat:
+            # Only strings and bytes go to the heap, right after the body: their offsets are
+            # known once they are encoded, so the body is packed at once.
+            values: List[str] = []
+            at, lens = body, ""  # where the next string goes: at + the lengths before it
+            for f in fields:
+                if self.is_text(f):
+                    values.append(f"{at}{lens}")
+                    at += 4
+                    lens += f" + len({self.field_attr(f)}_)"
+                else:
+                    values.append(self.vput_expr(s, f))
+            if texts:
+                values.append(f"len({self.field_attr(texts[0])}_)")
+            puts = [self.encode_stmt(f) for f in texts]
+            puts.append(self.wrap(f"buf += _VP_{n}.pack(", [str(body), str(s.type_number)] + values,
+                                  ")"))
+            for i, f in enumerate(texts):
+                if i:
+                    puts.append(f"buf += _rt.u32(len({self.field_attr(f)}_))")
+                puts.append(f"buf += {self.field_attr(f)}_")
             p.print("""
                 def _vput_$n$(buf, base, v):
                     pos = len(buf)
-                    buf += _VH_$n$
-                    _VL_$n$.pack_into(
-                        buf,
-                        pos + 8,
-                        $values$
-                    )
+                    $puts$
                     return pos - base
-            """, n=n, values=self.lines([self.vput_expr(s, f) for f in fields]))
+            """, n=n, puts="\n".join(puts))
+        elif fields:
+            # The header and zeros for the slots first (with the length of a string that
+            # starts the heap), then the heap blocks in field order, then the slots.
+            puts, values = [], []
+            for f in fields:
+                a = self.field_attr(f)
+                k = self.kind(f)
+                if f is after:
+                    puts.append(self.encode_stmt(f))
+                    puts.append(f"buf += _VS_{n}.pack({body}, {s.type_number}, len({a}_))")
+                    puts.append(f"buf += {a}_")
+                    values.append(str(body))
+                elif k == "optional":
+                    puts.append(f"{a}_, {a}_o = {self.vput_expr(s, f).lstrip('*')}")
+                    values += [f"{a}_", f"{a}_o"]
+                elif k == "array":  # its slot values (the elements' heap blocks written)
+                    puts.append(f"{a}_ = {self.vput_expr(s, f).lstrip('*')}")
+                    values.append(f"*{a}_")
+                elif k in ("number", "enum", "uuid", "decimal"):
+                    values.append(self.vput_expr(s, f))
+                else:
+                    puts.append(f"{a}_ = {self.vput_expr(s, f)}")
+                    values.append(f"{a}_")
+            if not after:
+                puts.insert(0, f"buf += _VH_{n}")
+            puts.append(self.wrap(f"_VL_{n}.pack_into(", ["buf", "pos + 8"] + values, ")"))
+            p.print("""
+                def _vput_$n$(buf, base, v):
+                    pos = len(buf)
+                    $puts$
+                    return pos - base
+            """, n=n, puts="\n".join(puts))
         else:
             p.print("""
                 def _vput_$n$(buf, base, v):
@@ -663,32 +757,34 @@ class _Module:
 
         # deserialize
         self.gap()
-        enter = f"pos, stored = _rt.venter(r, base, off, slot_end, {s.type_number}, d)"
+        p.print("""
+            def _vget_$n$(r, base, off, slot_end, d):
+        """, n=n)
+        p.indent()
         if fields:
-            names = [x for f in fields for x in raw(f, direct=True)]
-            p.print("""
-                def _vget_$n$(r, base, off, slot_end, d):
-                    $enter$
-                    if stored < $body$:  # an older, shorter version: the rest keep defaults
-                        return _S_$n$.vget_older(r, pos, stored, d)
-                    v = _new($cls$)
-            """, n=n, enter=enter, body=body, cls=cls)
-            p.indent()
-            if names:
-                p.print(self.unpack(names, f"{reader}.unpack_from(r.buf, pos + 8)"))
-            if any(self.takes_depth(f) for f in fields):
-                p.print("d -= 1")
-            for f, off in zip(fields, offsets):
-                if self.kind(f) != "number":
-                    p.print(f"v.{self.field_attr(f)} = {self.vget_expr(s, f, off, self.slot(f)[1])}")
-            p.print("return v")
-            p.outdent()
-        else:
-            p.print("""
-                def _vget_$n$(r, base, off, slot_end, d):
-                    $enter$
-                    return $cls$()
-            """, n=n, enter=enter, cls=cls)
+            p.print(f"v = _new({cls})")
+        self.emit_enter(s, "_VG", "vget_slow",
+                        ["stored", "found"] + [x for f in fields for x in raw(f, direct=True)]
+                        + (["n"] if after else []), after)
+        if any(self.takes_depth(f) for f in fields):
+            p.print("d -= 1")
+        for f, off in zip(fields, offsets):
+            get = f"v.{self.field_attr(f)} = {self.vget_expr(s, f, off, self.slot(f)[1])}"
+            if f is after:
+                p.print("""
+                    if ($a$_ == $body$ and (q := pos + $start$ + n) <= r.end
+                            and (rest := budget - 4 - n) >= 0):
+                        r.budget = rest  # where writers put it, right after the body
+                        $read$
+                    else:
+                        r.budget = budget
+                        $get$
+                """, a=self.field_attr(f), body=body, start=body + 4, get=get,
+                    read=self.read_text(f, f"r.buf[pos + {body + 4}:q]"))
+            elif self.kind(f) != "number":
+                p.print(get)
+        p.print("return v" if fields else f"return {cls}()")
+        p.outdent()
 
         # verify
         self.gap()
@@ -697,22 +793,47 @@ class _Module:
         checks = [(f, c) for f, c in checks if c]
         p.print("""
             def _vcheck_$n$(r, base, off, slot_end, d):
-                $enter$
-        """, n=n, enter=enter)
+        """, n=n)
         p.indent()
-        if checks:
-            p.print("""
-                if stored < $body$:
-                    return _S_$n$.vcheck_older(r, pos, stored, d)
-            """, n=n, body=body)
-            used = {f.name for f, _ in checks}
-            names = [x if f.name in used else "_" for f in fields for x in raw(f)]
-            p.print(self.unpack(names, f"{reader}.unpack_from(r.buf, pos + 8)"))
-            if any(self.takes_depth(f) for f, _ in checks):
-                p.print("d -= 1")
-            for _, c in checks:
+        self.emit_enter(s, "_VC", "vcheck_slow",
+                        ["stored", "found"] + [x for f in fields if self.checked(f)
+                                               for x in raw(f)] + (["n"] if after else []), after)
+        if any(self.takes_depth(f) for f, _ in checks):
+            p.print("d -= 1")
+        for f, c in checks:
+            if f is after:
+                p.print("""
+                    if ($a$_ == $body$ and n <= r.end - pos - $start$
+                            and (rest := budget - 4 - n) >= 0):
+                        r.budget = rest  # where writers put it, right after the body
+                    else:
+                        r.budget = budget
+                        $check$
+                """, a=self.field_attr(f), body=body, start=body + 4, check=c)
+            else:
                 p.print(c)
         p.outdent()
+
+    def emit_enter(self, s: ir.StructType, layout: str, slow: str, names: List[str],
+                   after: Optional[ir.Field]) -> None:
+        """The start of a versioned reader: one unpack of the header and the slots, and one
+        condition for the usual case (this version or a newer one, well formed: the checks
+        of the runtime's venter()); anything else, an older version or an error, goes to
+        the runtime's slow path."""
+        self.p.print("""
+            pos = base + off
+            try:
+                $unpack$
+            except _rt.StructError:  # $beyond$ would reach past the end
+                stored = 0
+            if not (off and slot_end <= pos and $body$ <= stored <= r.end - pos
+                    and found == $type$ and d > 0 and (budget := r.budget - stored) >= 0):
+                return _S_$n$.$slow$(r, base, off, slot_end, d)  # older version, or error
+        """, unpack=self.unpack(names, f"{layout}_{s.name}.unpack_from(r.buf, pos)"),
+            body=self.body_size(s), type=s.type_number, n=s.name, slow=slow,
+            beyond="the body (or the length after it)" if after else "the body")
+        if not after:  # else charged with the string after the body
+            self.p.print("r.budget = budget")
 
     def vput_expr(self, s: ir.StructType, f: ir.Field) -> str:
         k = self.kind(f)
@@ -790,18 +911,42 @@ class _Module:
 
     # ---- final -------------------------------------------------------------------------
     def final_groups(self, s: ir.StructType) -> List[Tuple[str, List[ir.Field]]]:
-        """Fields in order, consecutive fixed-size scalars grouped into runs."""
+        """Fields in order: runs of consecutive fixed-size scalars, each run ending with the
+        length of a string or bytes field if one follows (its bytes come right after the
+        run), and the other fields one by one."""
         groups: List[Tuple[str, List[ir.Field]]] = []
         for f in s.all_fields:
             k = self.kind(f)
-            if k in ("number", "enum", "uuid", "decimal"):
-                if groups and groups[-1][0] == "run":
+            if k in ("number", "enum", "uuid", "decimal", "string", "bytes"):
+                if groups and groups[-1][0] == "run" and not self.is_text(groups[-1][1][-1]):
                     groups[-1][1].append(f)
                 else:
                     groups.append(("run", [f]))
             else:
                 groups.append((k, [f]))
         return groups
+
+    def is_text(self, f: ir.Field) -> bool:
+        return self.kind(f) in ("string", "bytes")
+
+    def encode_stmt(self, f: ir.Field) -> str:
+        """`a_ = ...`: a string or bytes field's bytes, ready to be written."""
+        a = self.field_attr(f)
+        if self.kind(f) != "string":
+            return f"{a}_ = v.{a}"
+        return (f"try:\n    {a}_ = v.{a}.encode()\n"
+                "except UnicodeEncodeError:  # surrogate escapes (text read from bytes that "
+                "were not UTF-8)\n"
+                f'    {a}_ = v.{a}.encode("utf-8", "surrogateescape")  # go back as they came')
+
+    def read_text(self, f: ir.Field, data: str) -> str:
+        """`v.a = ...`: a string or bytes field from its bytes `data` (an expression)."""
+        a = self.field_attr(f)
+        if self.kind(f) != "string":
+            return f"v.{a} = {data}"
+        return (f"try:\n    v.{a} = {data}.decode()\n"
+                "except UnicodeDecodeError:  # not UTF-8: kept byte for byte\n"
+                f'    v.{a} = {data}.decode("utf-8", "surrogateescape")')
 
     def emit_final(self, s: ir.StructType) -> None:
         p = self.p
@@ -814,7 +959,8 @@ class _Module:
             if kind == "run":
                 fmt = "".join(self.slot(f)[0] for f in fs)
                 runs.append((f"_FL_{n}_{len(runs)}", _struct.calcsize("<" + fmt)))
-                p.print(f'{runs[-1][0]} = _rt.layout("{fmt}")')
+                text = f"  # and {fs[-1].name}'s length" if self.is_text(fs[-1]) else ""
+                p.print(f'{runs[-1][0]} = _rt.layout("{fmt}"){text}')
         nested = any(k in ("struct", "optional", "array", "collection") for k, _ in groups)
         guard = "if d < 1:\n    _rt.fail_deep()" + ("\nd -= 1" if nested else "")
 
@@ -823,15 +969,18 @@ class _Module:
         run = 0
         for kind, fs in groups:
             if kind == "run":
-                args = ", ".join(self.vput_expr(s, f) for f in fs)
-                puts.append(f"buf += {runs[run][0]}.pack({args})")
+                args = [self.vput_expr(s, f) for f in fs]
+                if self.is_text(fs[-1]):
+                    puts.append(self.encode_stmt(fs[-1]))
+                    args[-1] = f"len({self.field_attr(fs[-1])}_)"
+                puts.append(self.wrap(f"buf += {runs[run][0]}.pack(", args, ")"))
+                if self.is_text(fs[-1]):
+                    puts.append(f"buf += {self.field_attr(fs[-1])}_")
                 run += 1
                 continue
             f = fs[0]
             v = f"v.{self.field_attr(f)}"
-            if kind in ("string", "bytes"):
-                puts.append(f"_rt.fput_{'str' if kind == 'string' else 'bytes'}(buf, {v})")
-            elif kind == "struct":
+            if kind == "struct":
                 puts.append(f"{self.struct_fn(f.type.value, 'fput')}(buf, {v})")
             else:
                 puts.append(f"{self.field_codec(s, f)}.fput(buf, {v})")
@@ -853,25 +1002,30 @@ class _Module:
 
         for kind, fs in groups:
             if kind == "run":
+                text = fs[-1] if self.is_text(fs[-1]) else None
+                fixed = fs[:-1] if text else fs
                 names = [f"v.{self.field_attr(f)}" if self.kind(f) == "number"
-                         else f"{self.field_attr(f)}_" for f in fs]
-                gets.append(self.unpack(names, f"{runs[run][0]}.unpack_from(r.buf, {at()})"))
+                         else f"{self.field_attr(f)}_" for f in fixed]
+                gets.append(self.unpack(names + (["n"] if text else []),
+                                        f"{runs[run][0]}.unpack_from(buf, {at()})"))
                 values.extend(f"v.{self.field_attr(f)} = {self.vget_expr(s, f, 0, 0)}"
-                              for f in fs if self.kind(f) != "number")
+                              for f in fixed if self.kind(f) != "number")
                 k = 0
-                for f in fs:
+                for f in fixed:
                     if self.kind(f) == "decimal":
                         checks.append(f"_rt.DECIMAL.fcheck(r, p + {pending + k}, d)")
                     k += self.slot(f)[1]
-                pending += runs[run][1]
+                pending += k
+                if text:
+                    gets.append(f"p += {pending + 4} + n\n"
+                                "if p > r.end:\n    _rt.fail_truncated()\n"
+                                + self.read_text(text, "buf[p - n:p]"))
+                    checks.append(f"p = _rt.fcheck_str(r, {at()})")
+                    pending = 0
                 run += 1
                 continue
             f = fs[0]
-            a = f"{self.field_attr(f)}_"
-            if kind in ("string", "bytes"):
-                get = f"_rt.fget_{'str' if kind == 'string' else 'bytes'}(r, {at()})"
-                check = f"_rt.fcheck_str(r, {at()})"
-            elif kind == "struct":
+            if kind == "struct":
                 get = f"{self.struct_fn(f.type.value, 'fget')}(r, {at()}, d)"
                 check = f"{self.struct_fn(f.type.value, 'fcheck')}(r, {at()}, d)"
             else:
@@ -882,6 +1036,8 @@ class _Module:
             pending = 0
         gets += values  # conversions of enums, uuids and decimals
         gets.append(f"return v, {at()}")
+        if runs:
+            gets.insert(0, "buf = r.buf")
         self.gap()
         p.print("""
             def _fget_$n$(r, p, d):

@@ -1209,16 +1209,25 @@ _S_Empty = _rt.StructCodec(Empty, "Empty", 311)
 
 # Primitives ----------------------------------------------------------------------------
 
-_VL_Primitives = _rt.layout("?BBIbBhHiIqQfd16sIIQQQ16s16s16s16sIi")
-_VH_Primitives = _rt.header(177, 110)
+_VP_Primitives = _rt.layout("II?BBIbBhHiIqQfd16sIIQQQ16s16s16s16sIiI")  # header, slots, f_string's length
+_VG_Primitives = _VP_Primitives  # reads the same
+_VC_Primitives = _rt.layout("II49x16sII88xI4xI")  # verifies: what is checked
 
 
 def _vput_Primitives(buf, base, v):
     pos = len(buf)
-    buf += _VH_Primitives
-    _VL_Primitives.pack_into(
-        buf,
-        pos + 8,
+    try:
+        f_string_ = v.f_string.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        f_string_ = v.f_string.encode("utf-8", "surrogateescape")  # go back as they came
+    f_bytes_ = v.f_bytes
+    try:
+        password_ = v.password.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        password_ = v.password.encode("utf-8", "surrogateescape")  # go back as they came
+    buf += _VP_Primitives.pack(
+        177,
+        110,
         v.f_bool,
         v.f_byte,
         v.f_char,
@@ -1234,8 +1243,8 @@ def _vput_Primitives(buf, base, v):
         v.f_float,
         v.f_double,
         _rt.decimal_bytes(v.f_decimal),
-        _rt.vput_str(buf, pos, v.f_string),
-        _rt.vput_bytes(buf, pos, v.f_bytes),
+        177,
+        181 + len(f_string_),
         v.f_epoch,
         v.f_utc,
         v.f_ns,
@@ -1243,47 +1252,69 @@ def _vput_Primitives(buf, base, v):
         _rt.uuid_bytes(v.f_uuid1),
         _rt.uuid_bytes(v.f_uuid4),
         _rt.uuid_bytes(v.f_uuid),
-        _rt.vput_str(buf, pos, v.password),
+        185 + len(f_string_) + len(f_bytes_),
         v.legacy,
+        len(f_string_),
     )
+    buf += f_string_
+    buf += _rt.u32(len(f_bytes_))
+    buf += f_bytes_
+    buf += _rt.u32(len(password_))
+    buf += password_
     return pos - base
 
 
 def _vget_Primitives(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 110, d)
-    if stored < 177:  # an older, shorter version: the rest keep defaults
-        return _S_Primitives.vget_older(r, pos, stored, d)
     v = _new(Primitives)
-    (
-        v.f_bool,
-        v.f_byte,
-        v.f_char,
-        v.f_wchar,
-        v.f_int8,
-        v.f_uint8,
-        v.f_int16,
-        v.f_uint16,
-        v.f_int32,
-        v.f_uint32,
-        v.f_int64,
-        v.f_uint64,
-        v.f_float,
-        v.f_double,
-        f_decimal_,
-        f_string_,
-        f_bytes_,
-        v.f_epoch,
-        v.f_utc,
-        v.f_ns,
-        f_uuid0_,
-        f_uuid1_,
-        f_uuid4_,
-        f_uuid_,
-        password_,
-        v.legacy,
-    ) = _VL_Primitives.unpack_from(r.buf, pos + 8)
+    pos = base + off
+    try:
+        (
+            stored,
+            found,
+            v.f_bool,
+            v.f_byte,
+            v.f_char,
+            v.f_wchar,
+            v.f_int8,
+            v.f_uint8,
+            v.f_int16,
+            v.f_uint16,
+            v.f_int32,
+            v.f_uint32,
+            v.f_int64,
+            v.f_uint64,
+            v.f_float,
+            v.f_double,
+            f_decimal_,
+            f_string_,
+            f_bytes_,
+            v.f_epoch,
+            v.f_utc,
+            v.f_ns,
+            f_uuid0_,
+            f_uuid1_,
+            f_uuid4_,
+            f_uuid_,
+            password_,
+            v.legacy,
+            n,
+        ) = _VG_Primitives.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 177 <= stored <= r.end - pos
+            and found == 110 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Primitives.vget_slow(r, base, off, slot_end, d)  # older version, or error
     v.f_decimal = _rt.decimal_of(f_decimal_)
-    v.f_string = _rt.vget_str(r, pos, f_string_, pos + 77)
+    if (f_string_ == 177 and (q := pos + 181 + n) <= r.end
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
+        try:
+            v.f_string = r.buf[pos + 181:q].decode()
+        except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+            v.f_string = r.buf[pos + 181:q].decode("utf-8", "surrogateescape")
+    else:
+        r.budget = budget
+        v.f_string = _rt.vget_str(r, pos, f_string_, pos + 77)
     v.f_bytes = _rt.vget_bytes(r, pos, f_bytes_, pos + 81)
     v.f_uuid0 = _rt.uuid_of(f_uuid0_)
     v.f_uuid1 = _rt.uuid_of(f_uuid1_)
@@ -1294,61 +1325,89 @@ def _vget_Primitives(r, base, off, slot_end, d):
 
 
 def _vcheck_Primitives(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 110, d)
-    if stored < 177:
-        return _S_Primitives.vcheck_older(r, pos, stored, d)
-    (
-        _,
-        _,
-        _,
-        _,
-        _,
-        _,
-        _,
-        _,
-        _,
-        _,
-        _,
-        _,
-        _,
-        _,
-        f_decimal_,
-        f_string_,
-        f_bytes_,
-        _,
-        _,
-        _,
-        _,
-        _,
-        _,
-        _,
-        password_,
-        _,
-    ) = _VL_Primitives.unpack_from(r.buf, pos + 8)
+    pos = base + off
+    try:
+        (
+            stored,
+            found,
+            f_decimal_,
+            f_string_,
+            f_bytes_,
+            password_,
+            n,
+        ) = _VC_Primitives.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 177 <= stored <= r.end - pos
+            and found == 110 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Primitives.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
     _rt.vcheck_decimal(f_decimal_)
-    _rt.vcheck_str(r, pos, f_string_, pos + 77)
+    if (f_string_ == 177 and n <= r.end - pos - 181
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
+    else:
+        r.budget = budget
+        _rt.vcheck_str(r, pos, f_string_, pos + 77)
     _rt.vcheck_str(r, pos, f_bytes_, pos + 81)
     _rt.vcheck_str(r, pos, password_, pos + 173)
 
 
-_FL_Primitives_0 = _rt.layout("?BBIbBhHiIqQfd16s")
-_FL_Primitives_1 = _rt.layout("QQQ16s16s16s16s")
-_FL_Primitives_2 = _rt.layout("i")
+_FL_Primitives_0 = _rt.layout("?BBIbBhHiIqQfd16sI")  # and f_string's length
+_FL_Primitives_1 = _rt.layout("I")  # and f_bytes's length
+_FL_Primitives_2 = _rt.layout("QQQ16s16s16s16sI")  # and password's length
+_FL_Primitives_3 = _rt.layout("i")
 
 
 def _fput_Primitives(buf, v):
-    buf += _FL_Primitives_0.pack(v.f_bool, v.f_byte, v.f_char, v.f_wchar, v.f_int8, v.f_uint8, v.f_int16, v.f_uint16, v.f_int32, v.f_uint32, v.f_int64, v.f_uint64, v.f_float, v.f_double, _rt.decimal_bytes(v.f_decimal))
-    _rt.fput_str(buf, v.f_string)
-    _rt.fput_bytes(buf, v.f_bytes)
-    buf += _FL_Primitives_1.pack(v.f_epoch, v.f_utc, v.f_ns, _rt.uuid_bytes(v.f_uuid0), _rt.uuid_bytes(v.f_uuid1), _rt.uuid_bytes(v.f_uuid4), _rt.uuid_bytes(v.f_uuid))
-    _rt.fput_str(buf, v.password)
-    buf += _FL_Primitives_2.pack(v.legacy)
+    try:
+        f_string_ = v.f_string.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        f_string_ = v.f_string.encode("utf-8", "surrogateescape")  # go back as they came
+    buf += _FL_Primitives_0.pack(
+        v.f_bool,
+        v.f_byte,
+        v.f_char,
+        v.f_wchar,
+        v.f_int8,
+        v.f_uint8,
+        v.f_int16,
+        v.f_uint16,
+        v.f_int32,
+        v.f_uint32,
+        v.f_int64,
+        v.f_uint64,
+        v.f_float,
+        v.f_double,
+        _rt.decimal_bytes(v.f_decimal),
+        len(f_string_),
+    )
+    buf += f_string_
+    f_bytes_ = v.f_bytes
+    buf += _FL_Primitives_1.pack(len(f_bytes_))
+    buf += f_bytes_
+    try:
+        password_ = v.password.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        password_ = v.password.encode("utf-8", "surrogateescape")  # go back as they came
+    buf += _FL_Primitives_2.pack(
+        v.f_epoch,
+        v.f_utc,
+        v.f_ns,
+        _rt.uuid_bytes(v.f_uuid0),
+        _rt.uuid_bytes(v.f_uuid1),
+        _rt.uuid_bytes(v.f_uuid4),
+        _rt.uuid_bytes(v.f_uuid),
+        len(password_),
+    )
+    buf += password_
+    buf += _FL_Primitives_3.pack(v.legacy)
 
 
 def _fget_Primitives(r, p, d):
     if d < 1:
         _rt.fail_deep()
     v = _new(Primitives)
+    buf = r.buf
     (
         v.f_bool,
         v.f_byte,
@@ -1365,9 +1424,20 @@ def _fget_Primitives(r, p, d):
         v.f_float,
         v.f_double,
         f_decimal_,
-    ) = _FL_Primitives_0.unpack_from(r.buf, p)
-    v.f_string, p = _rt.fget_str(r, p + 65)
-    v.f_bytes, p = _rt.fget_bytes(r, p)
+        n,
+    ) = _FL_Primitives_0.unpack_from(buf, p)
+    p += 69 + n
+    if p > r.end:
+        _rt.fail_truncated()
+    try:
+        v.f_string = buf[p - n:p].decode()
+    except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+        v.f_string = buf[p - n:p].decode("utf-8", "surrogateescape")
+    n, = _FL_Primitives_1.unpack_from(buf, p)
+    p += 4 + n
+    if p > r.end:
+        _rt.fail_truncated()
+    v.f_bytes = buf[p - n:p]
     (
         v.f_epoch,
         v.f_utc,
@@ -1376,9 +1446,16 @@ def _fget_Primitives(r, p, d):
         f_uuid1_,
         f_uuid4_,
         f_uuid_,
-    ) = _FL_Primitives_1.unpack_from(r.buf, p)
-    v.password, p = _rt.fget_str(r, p + 88)
-    v.legacy, = _FL_Primitives_2.unpack_from(r.buf, p)
+        n,
+    ) = _FL_Primitives_2.unpack_from(buf, p)
+    p += 92 + n
+    if p > r.end:
+        _rt.fail_truncated()
+    try:
+        v.password = buf[p - n:p].decode()
+    except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+        v.password = buf[p - n:p].decode("utf-8", "surrogateescape")
+    v.legacy, = _FL_Primitives_3.unpack_from(buf, p)
     v.f_decimal = _rt.decimal_of(f_decimal_)
     v.f_uuid0 = _rt.uuid_of(f_uuid0_)
     v.f_uuid1 = _rt.uuid_of(f_uuid1_)
@@ -1445,38 +1522,29 @@ _F_Optionals_f_flags = _rt.optional(_E_Flags)
 _F_Optionals_f_struct = _rt.optional(_S_Primitives)
 _F_Optionals_f_order = _rt.optional(_proto._S_Order)
 _F_Optionals_f_reset = _rt.optional(_rt.INT64)
-_VL_Optionals = _rt.layout("BIBIBIBIBIBIBIBIBIBIBI?")
-_VH_Optionals = _rt.header(64, 111)
+_VH_Optionals = _rt.header(64, 111)  # header, zeros
+_VL_Optionals = _rt.layout("BIBIBIBIBIBIBIBIBIBIBI?")  # slots
+_VG_Optionals = _rt.layout("IIBIBIBIBIBIBIBIBIBIBIBI?")  # reads: header, slots
+_VC_Optionals = _rt.layout("IIBIBIBIBIBIBIBIBIBIBIBI1x")  # verifies: what is checked
 
 
 def _vput_Optionals(buf, base, v):
     pos = len(buf)
     buf += _VH_Optionals
+    f_bool_, f_bool_o = _F_Optionals_f_bool.vput(buf, pos, v.f_bool)
+    f_int32_, f_int32_o = _F_Optionals_f_int32.vput(buf, pos, v.f_int32)
+    f_string_, f_string_o = _F_Optionals_f_string.vput(buf, pos, v.f_string)
+    f_decimal_, f_decimal_o = _F_Optionals_f_decimal.vput(buf, pos, v.f_decimal)
+    f_uuid_, f_uuid_o = _F_Optionals_f_uuid.vput(buf, pos, v.f_uuid)
+    f_time_, f_time_o = _F_Optionals_f_time.vput(buf, pos, v.f_time)
+    f_enum_, f_enum_o = _F_Optionals_f_enum.vput(buf, pos, v.f_enum)
+    f_flags_, f_flags_o = _F_Optionals_f_flags.vput(buf, pos, v.f_flags)
+    f_struct_, f_struct_o = _F_Optionals_f_struct.vput(buf, pos, v.f_struct)
+    f_order_, f_order_o = _F_Optionals_f_order.vput(buf, pos, v.f_order)
+    f_reset_, f_reset_o = _F_Optionals_f_reset.vput(buf, pos, v.f_reset)
     _VL_Optionals.pack_into(
         buf,
         pos + 8,
-        *_F_Optionals_f_bool.vput(buf, pos, v.f_bool),
-        *_F_Optionals_f_int32.vput(buf, pos, v.f_int32),
-        *_F_Optionals_f_string.vput(buf, pos, v.f_string),
-        *_F_Optionals_f_decimal.vput(buf, pos, v.f_decimal),
-        *_F_Optionals_f_uuid.vput(buf, pos, v.f_uuid),
-        *_F_Optionals_f_time.vput(buf, pos, v.f_time),
-        *_F_Optionals_f_enum.vput(buf, pos, v.f_enum),
-        *_F_Optionals_f_flags.vput(buf, pos, v.f_flags),
-        *_F_Optionals_f_struct.vput(buf, pos, v.f_struct),
-        *_F_Optionals_f_order.vput(buf, pos, v.f_order),
-        *_F_Optionals_f_reset.vput(buf, pos, v.f_reset),
-        v.f_resetReset,
-    )
-    return pos - base
-
-
-def _vget_Optionals(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 111, d)
-    if stored < 64:  # an older, shorter version: the rest keep defaults
-        return _S_Optionals.vget_older(r, pos, stored, d)
-    v = _new(Optionals)
-    (
         f_bool_,
         f_bool_o,
         f_int32_,
@@ -1500,7 +1568,47 @@ def _vget_Optionals(r, base, off, slot_end, d):
         f_reset_,
         f_reset_o,
         v.f_resetReset,
-    ) = _VL_Optionals.unpack_from(r.buf, pos + 8)
+    )
+    return pos - base
+
+
+def _vget_Optionals(r, base, off, slot_end, d):
+    v = _new(Optionals)
+    pos = base + off
+    try:
+        (
+            stored,
+            found,
+            f_bool_,
+            f_bool_o,
+            f_int32_,
+            f_int32_o,
+            f_string_,
+            f_string_o,
+            f_decimal_,
+            f_decimal_o,
+            f_uuid_,
+            f_uuid_o,
+            f_time_,
+            f_time_o,
+            f_enum_,
+            f_enum_o,
+            f_flags_,
+            f_flags_o,
+            f_struct_,
+            f_struct_o,
+            f_order_,
+            f_order_o,
+            f_reset_,
+            f_reset_o,
+            v.f_resetReset,
+        ) = _VG_Optionals.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 64 <= stored <= r.end - pos
+            and found == 111 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Optionals.vget_slow(r, base, off, slot_end, d)  # older version, or error
+    r.budget = budget
     d -= 1
     v.f_bool = _F_Optionals_f_bool.vget(r, pos, f_bool_, f_bool_o, pos + 13, d)
     v.f_int32 = _F_Optionals_f_int32.vget(r, pos, f_int32_, f_int32_o, pos + 18, d)
@@ -1517,34 +1625,40 @@ def _vget_Optionals(r, base, off, slot_end, d):
 
 
 def _vcheck_Optionals(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 111, d)
-    if stored < 64:
-        return _S_Optionals.vcheck_older(r, pos, stored, d)
-    (
-        f_bool_,
-        f_bool_o,
-        f_int32_,
-        f_int32_o,
-        f_string_,
-        f_string_o,
-        f_decimal_,
-        f_decimal_o,
-        f_uuid_,
-        f_uuid_o,
-        f_time_,
-        f_time_o,
-        f_enum_,
-        f_enum_o,
-        f_flags_,
-        f_flags_o,
-        f_struct_,
-        f_struct_o,
-        f_order_,
-        f_order_o,
-        f_reset_,
-        f_reset_o,
-        _,
-    ) = _VL_Optionals.unpack_from(r.buf, pos + 8)
+    pos = base + off
+    try:
+        (
+            stored,
+            found,
+            f_bool_,
+            f_bool_o,
+            f_int32_,
+            f_int32_o,
+            f_string_,
+            f_string_o,
+            f_decimal_,
+            f_decimal_o,
+            f_uuid_,
+            f_uuid_o,
+            f_time_,
+            f_time_o,
+            f_enum_,
+            f_enum_o,
+            f_flags_,
+            f_flags_o,
+            f_struct_,
+            f_struct_o,
+            f_order_,
+            f_order_o,
+            f_reset_,
+            f_reset_o,
+        ) = _VC_Optionals.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 64 <= stored <= r.end - pos
+            and found == 111 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Optionals.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
+    r.budget = budget
     d -= 1
     _F_Optionals_f_bool.vcheck(r, pos, f_bool_, f_bool_o, pos + 13, d)
     _F_Optionals_f_int32.vcheck(r, pos, f_int32_, f_int32_o, pos + 18, d)
@@ -1582,6 +1696,7 @@ def _fget_Optionals(r, p, d):
         _rt.fail_deep()
     d -= 1
     v = _new(Optionals)
+    buf = r.buf
     v.f_bool, p = _F_Optionals_f_bool.fget(r, p, d)
     v.f_int32, p = _F_Optionals_f_int32.fget(r, p, d)
     v.f_string, p = _F_Optionals_f_string.fget(r, p, d)
@@ -1593,7 +1708,7 @@ def _fget_Optionals(r, p, d):
     v.f_struct, p = _F_Optionals_f_struct.fget(r, p, d)
     v.f_order, p = _F_Optionals_f_order.fget(r, p, d)
     v.f_reset, p = _F_Optionals_f_reset.fget(r, p, d)
-    v.f_resetReset, = _FL_Optionals_0.unpack_from(r.buf, p)
+    v.f_resetReset, = _FL_Optionals_0.unpack_from(buf, p)
     return v, p + 1
 
 
@@ -1654,43 +1769,37 @@ _F_Collections_f_map_enum_key = _rt.map_(_E_EnumByte, _S_Optionals)
 _F_Collections_f_hash = _rt.hash_(_rt.UUID_, _rt.BYTES)
 _F_Collections_f_hash_optional = _rt.hash_(_rt.STRING, _rt.optional(_S_Primitives))
 _F_Collections_f_hash_struct_key = _rt.hash_(_proto._S_Order, _S_Optionals)
-_VL_Collections = _rt.layout("iiiBIBIIIIIIIIIIIIIIII")
-_VR_Collections = _rt.layout("12x10x8xIIIIIIIIIIIII")  # arrays are read by their codecs
-_VH_Collections = _rt.header(90, 112)
+_VH_Collections = _rt.header(90, 112)  # header, zeros
+_VL_Collections = _rt.layout("iiiBIBIIIIIIIIIIIIIIII")  # slots
+_VG_Collections = _rt.layout("II30xIIIIIIIIIIIII")  # reads: header, slots
+_VC_Collections = _rt.layout("II30xIIIIIIIIIIIII")  # verifies: what is checked
 
 
 def _vput_Collections(buf, base, v):
     pos = len(buf)
     buf += _VH_Collections
+    f_array_ = _F_Collections_f_array.vput(buf, pos, v.f_array)
+    f_array_optional_ = _F_Collections_f_array_optional.vput(buf, pos, v.f_array_optional)
+    f_array_struct_ = _F_Collections_f_array_struct.vput(buf, pos, v.f_array_struct)
+    f_vector_ = _F_Collections_f_vector.vput(buf, pos, v.f_vector)
+    f_vector_optional_ = _F_Collections_f_vector_optional.vput(buf, pos, v.f_vector_optional)
+    f_vector_struct_ = _F_Collections_f_vector_struct.vput(buf, pos, v.f_vector_struct)
+    f_list_ = _F_Collections_f_list.vput(buf, pos, v.f_list)
+    f_list_optional_ = _F_Collections_f_list_optional.vput(buf, pos, v.f_list_optional)
+    f_set_ = _F_Collections_f_set.vput(buf, pos, v.f_set)
+    f_set_struct_ = _F_Collections_f_set_struct.vput(buf, pos, v.f_set_struct)
+    f_map_ = _F_Collections_f_map.vput(buf, pos, v.f_map)
+    f_map_optional_ = _F_Collections_f_map_optional.vput(buf, pos, v.f_map_optional)
+    f_map_enum_key_ = _F_Collections_f_map_enum_key.vput(buf, pos, v.f_map_enum_key)
+    f_hash_ = _F_Collections_f_hash.vput(buf, pos, v.f_hash)
+    f_hash_optional_ = _F_Collections_f_hash_optional.vput(buf, pos, v.f_hash_optional)
+    f_hash_struct_key_ = _F_Collections_f_hash_struct_key.vput(buf, pos, v.f_hash_struct_key)
     _VL_Collections.pack_into(
         buf,
         pos + 8,
-        *_F_Collections_f_array.vput(buf, pos, v.f_array),
-        *_F_Collections_f_array_optional.vput(buf, pos, v.f_array_optional),
-        *_F_Collections_f_array_struct.vput(buf, pos, v.f_array_struct),
-        _F_Collections_f_vector.vput(buf, pos, v.f_vector),
-        _F_Collections_f_vector_optional.vput(buf, pos, v.f_vector_optional),
-        _F_Collections_f_vector_struct.vput(buf, pos, v.f_vector_struct),
-        _F_Collections_f_list.vput(buf, pos, v.f_list),
-        _F_Collections_f_list_optional.vput(buf, pos, v.f_list_optional),
-        _F_Collections_f_set.vput(buf, pos, v.f_set),
-        _F_Collections_f_set_struct.vput(buf, pos, v.f_set_struct),
-        _F_Collections_f_map.vput(buf, pos, v.f_map),
-        _F_Collections_f_map_optional.vput(buf, pos, v.f_map_optional),
-        _F_Collections_f_map_enum_key.vput(buf, pos, v.f_map_enum_key),
-        _F_Collections_f_hash.vput(buf, pos, v.f_hash),
-        _F_Collections_f_hash_optional.vput(buf, pos, v.f_hash_optional),
-        _F_Collections_f_hash_struct_key.vput(buf, pos, v.f_hash_struct_key),
-    )
-    return pos - base
-
-
-def _vget_Collections(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 112, d)
-    if stored < 90:  # an older, shorter version: the rest keep defaults
-        return _S_Collections.vget_older(r, pos, stored, d)
-    v = _new(Collections)
-    (
+        *f_array_,
+        *f_array_optional_,
+        *f_array_struct_,
         f_vector_,
         f_vector_optional_,
         f_vector_struct_,
@@ -1704,7 +1813,37 @@ def _vget_Collections(r, base, off, slot_end, d):
         f_hash_,
         f_hash_optional_,
         f_hash_struct_key_,
-    ) = _VR_Collections.unpack_from(r.buf, pos + 8)
+    )
+    return pos - base
+
+
+def _vget_Collections(r, base, off, slot_end, d):
+    v = _new(Collections)
+    pos = base + off
+    try:
+        (
+            stored,
+            found,
+            f_vector_,
+            f_vector_optional_,
+            f_vector_struct_,
+            f_list_,
+            f_list_optional_,
+            f_set_,
+            f_set_struct_,
+            f_map_,
+            f_map_optional_,
+            f_map_enum_key_,
+            f_hash_,
+            f_hash_optional_,
+            f_hash_struct_key_,
+        ) = _VG_Collections.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 90 <= stored <= r.end - pos
+            and found == 112 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Collections.vget_slow(r, base, off, slot_end, d)  # older version, or error
+    r.budget = budget
     d -= 1
     v.f_array = _F_Collections_f_array.vget_slot(r, pos + 8, pos, d)
     v.f_array_optional = _F_Collections_f_array_optional.vget_slot(r, pos + 20, pos, d)
@@ -1726,24 +1865,31 @@ def _vget_Collections(r, base, off, slot_end, d):
 
 
 def _vcheck_Collections(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 112, d)
-    if stored < 90:
-        return _S_Collections.vcheck_older(r, pos, stored, d)
-    (
-        f_vector_,
-        f_vector_optional_,
-        f_vector_struct_,
-        f_list_,
-        f_list_optional_,
-        f_set_,
-        f_set_struct_,
-        f_map_,
-        f_map_optional_,
-        f_map_enum_key_,
-        f_hash_,
-        f_hash_optional_,
-        f_hash_struct_key_,
-    ) = _VR_Collections.unpack_from(r.buf, pos + 8)
+    pos = base + off
+    try:
+        (
+            stored,
+            found,
+            f_vector_,
+            f_vector_optional_,
+            f_vector_struct_,
+            f_list_,
+            f_list_optional_,
+            f_set_,
+            f_set_struct_,
+            f_map_,
+            f_map_optional_,
+            f_map_enum_key_,
+            f_hash_,
+            f_hash_optional_,
+            f_hash_struct_key_,
+        ) = _VC_Collections.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 90 <= stored <= r.end - pos
+            and found == 112 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Collections.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
+    r.budget = budget
     d -= 1
     _F_Collections_f_array_optional.vcheck_slot(r, pos + 20, pos, d)
     _F_Collections_f_array_struct.vcheck_slot(r, pos + 30, pos, d)
@@ -1855,32 +2001,41 @@ _S_Collections.define(
 
 # Fixed ---------------------------------------------------------------------------------
 
-_VL_Fixed = _rt.layout("i")
-_VH_Fixed = _rt.header(12, 500)
+_VP_Fixed = _rt.layout("IIi")  # header, slots
+_VG_Fixed = _VP_Fixed  # reads the same
+_VC_Fixed = _rt.layout("II4x")  # verifies: what is checked
 
 
 def _vput_Fixed(buf, base, v):
     pos = len(buf)
-    buf += _VH_Fixed
-    _VL_Fixed.pack_into(
-        buf,
-        pos + 8,
-        v.id,
-    )
+    buf += _VP_Fixed.pack(12, 500, v.id)
     return pos - base
 
 
 def _vget_Fixed(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 500, d)
-    if stored < 12:  # an older, shorter version: the rest keep defaults
-        return _S_Fixed.vget_older(r, pos, stored, d)
     v = _new(Fixed)
-    v.id, = _VL_Fixed.unpack_from(r.buf, pos + 8)
+    pos = base + off
+    try:
+        stored, found, v.id = _VG_Fixed.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 12 <= stored <= r.end - pos
+            and found == 500 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Fixed.vget_slow(r, base, off, slot_end, d)  # older version, or error
+    r.budget = budget
     return v
 
 
 def _vcheck_Fixed(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 500, d)
+    pos = base + off
+    try:
+        stored, found = _VC_Fixed.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 12 <= stored <= r.end - pos
+            and found == 500 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Fixed.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
+    r.budget = budget
 
 
 _FL_Fixed_0 = _rt.layout("i")
@@ -1894,7 +2049,8 @@ def _fget_Fixed(r, p, d):
     if d < 1:
         _rt.fail_deep()
     v = _new(Fixed)
-    v.id, = _FL_Fixed_0.unpack_from(r.buf, p)
+    buf = r.buf
+    v.id, = _FL_Fixed_0.unpack_from(buf, p)
     return v, p + 4
 
 
@@ -1917,33 +2073,42 @@ _S_Fixed.define(
 
 # Next ----------------------------------------------------------------------------------
 
-_VL_Next = _rt.layout("16s")
-_VH_Next = _rt.header(24, 113)
+_VP_Next = _rt.layout("II16s")  # header, slots
+_VG_Next = _VP_Next  # reads the same
+_VC_Next = _rt.layout("II16x")  # verifies: what is checked
 
 
 def _vput_Next(buf, base, v):
     pos = len(buf)
-    buf += _VH_Next
-    _VL_Next.pack_into(
-        buf,
-        pos + 8,
-        _rt.uuid_bytes(v.id),
-    )
+    buf += _VP_Next.pack(24, 113, _rt.uuid_bytes(v.id))
     return pos - base
 
 
 def _vget_Next(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 113, d)
-    if stored < 24:  # an older, shorter version: the rest keep defaults
-        return _S_Next.vget_older(r, pos, stored, d)
     v = _new(Next)
-    id_, = _VL_Next.unpack_from(r.buf, pos + 8)
+    pos = base + off
+    try:
+        stored, found, id_ = _VG_Next.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 24 <= stored <= r.end - pos
+            and found == 113 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Next.vget_slow(r, base, off, slot_end, d)  # older version, or error
+    r.budget = budget
     v.id = _rt.uuid_of(id_)
     return v
 
 
 def _vcheck_Next(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 113, d)
+    pos = base + off
+    try:
+        stored, found = _VC_Next.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 24 <= stored <= r.end - pos
+            and found == 113 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Next.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
+    r.budget = budget
 
 
 _FL_Next_0 = _rt.layout("16s")
@@ -1957,7 +2122,8 @@ def _fget_Next(r, p, d):
     if d < 1:
         _rt.fail_deep()
     v = _new(Next)
-    id_, = _FL_Next_0.unpack_from(r.buf, p)
+    buf = r.buf
+    id_, = _FL_Next_0.unpack_from(buf, p)
     v.id = _rt.uuid_of(id_)
     return v, p + 16
 
@@ -1981,36 +2147,42 @@ _S_Next.define(
 
 # Shifted -------------------------------------------------------------------------------
 
-_VL_Shifted = _rt.layout("16s")
-_VH_Shifted = _rt.header(24, 300)
+_VP_Shifted = _rt.layout("II16s")  # header, slots
+_VG_Shifted = _VP_Shifted  # reads the same
+_VC_Shifted = _rt.layout("II16s")  # verifies: what is checked
 
 
 def _vput_Shifted(buf, base, v):
     pos = len(buf)
-    buf += _VH_Shifted
-    _VL_Shifted.pack_into(
-        buf,
-        pos + 8,
-        _rt.decimal_bytes(v.amount),
-    )
+    buf += _VP_Shifted.pack(24, 300, _rt.decimal_bytes(v.amount))
     return pos - base
 
 
 def _vget_Shifted(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 300, d)
-    if stored < 24:  # an older, shorter version: the rest keep defaults
-        return _S_Shifted.vget_older(r, pos, stored, d)
     v = _new(Shifted)
-    amount_, = _VL_Shifted.unpack_from(r.buf, pos + 8)
+    pos = base + off
+    try:
+        stored, found, amount_ = _VG_Shifted.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 24 <= stored <= r.end - pos
+            and found == 300 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Shifted.vget_slow(r, base, off, slot_end, d)  # older version, or error
+    r.budget = budget
     v.amount = _rt.decimal_of(amount_)
     return v
 
 
 def _vcheck_Shifted(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 300, d)
-    if stored < 24:
-        return _S_Shifted.vcheck_older(r, pos, stored, d)
-    amount_, = _VL_Shifted.unpack_from(r.buf, pos + 8)
+    pos = base + off
+    try:
+        stored, found, amount_ = _VC_Shifted.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 24 <= stored <= r.end - pos
+            and found == 300 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Shifted.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
+    r.budget = budget
     _rt.vcheck_decimal(amount_)
 
 
@@ -2025,7 +2197,8 @@ def _fget_Shifted(r, p, d):
     if d < 1:
         _rt.fail_deep()
     v = _new(Shifted)
-    amount_, = _FL_Shifted_0.unpack_from(r.buf, p)
+    buf = r.buf
+    amount_, = _FL_Shifted_0.unpack_from(buf, p)
     v.amount = _rt.decimal_of(amount_)
     return v, p + 16
 
@@ -2049,54 +2222,90 @@ _S_Shifted.define(
 
 # Base ----------------------------------------------------------------------------------
 
-_VL_Base = _rt.layout("Ib")
-_VH_Base = _rt.header(13, 301)
+_VP_Base = _rt.layout("IIIbI")  # header, slots, name's length
+_VG_Base = _VP_Base  # reads the same
+_VC_Base = _rt.layout("III1xI")  # verifies: what is checked
 
 
 def _vput_Base(buf, base, v):
     pos = len(buf)
-    buf += _VH_Base
-    _VL_Base.pack_into(
-        buf,
-        pos + 8,
-        _rt.vput_str(buf, pos, v.name),
-        v.level,
-    )
+    try:
+        name_ = v.name.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        name_ = v.name.encode("utf-8", "surrogateescape")  # go back as they came
+    buf += _VP_Base.pack(13, 301, 13, v.level, len(name_))
+    buf += name_
     return pos - base
 
 
 def _vget_Base(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 301, d)
-    if stored < 13:  # an older, shorter version: the rest keep defaults
-        return _S_Base.vget_older(r, pos, stored, d)
     v = _new(Base)
-    name_, v.level = _VL_Base.unpack_from(r.buf, pos + 8)
-    v.name = _rt.vget_str(r, pos, name_, pos + 12)
+    pos = base + off
+    try:
+        stored, found, name_, v.level, n = _VG_Base.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 13 <= stored <= r.end - pos
+            and found == 301 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Base.vget_slow(r, base, off, slot_end, d)  # older version, or error
+    if (name_ == 13 and (q := pos + 17 + n) <= r.end
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
+        try:
+            v.name = r.buf[pos + 17:q].decode()
+        except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+            v.name = r.buf[pos + 17:q].decode("utf-8", "surrogateescape")
+    else:
+        r.budget = budget
+        v.name = _rt.vget_str(r, pos, name_, pos + 12)
     return v
 
 
 def _vcheck_Base(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 301, d)
-    if stored < 13:
-        return _S_Base.vcheck_older(r, pos, stored, d)
-    name_, _ = _VL_Base.unpack_from(r.buf, pos + 8)
-    _rt.vcheck_str(r, pos, name_, pos + 12)
+    pos = base + off
+    try:
+        stored, found, name_, n = _VC_Base.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 13 <= stored <= r.end - pos
+            and found == 301 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Base.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
+    if (name_ == 13 and n <= r.end - pos - 17
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
+    else:
+        r.budget = budget
+        _rt.vcheck_str(r, pos, name_, pos + 12)
 
 
-_FL_Base_0 = _rt.layout("b")
+_FL_Base_0 = _rt.layout("I")  # and name's length
+_FL_Base_1 = _rt.layout("b")
 
 
 def _fput_Base(buf, v):
-    _rt.fput_str(buf, v.name)
-    buf += _FL_Base_0.pack(v.level)
+    try:
+        name_ = v.name.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        name_ = v.name.encode("utf-8", "surrogateescape")  # go back as they came
+    buf += _FL_Base_0.pack(len(name_))
+    buf += name_
+    buf += _FL_Base_1.pack(v.level)
 
 
 def _fget_Base(r, p, d):
     if d < 1:
         _rt.fail_deep()
     v = _new(Base)
-    v.name, p = _rt.fget_str(r, p)
-    v.level, = _FL_Base_0.unpack_from(r.buf, p)
+    buf = r.buf
+    n, = _FL_Base_0.unpack_from(buf, p)
+    p += 4 + n
+    if p > r.end:
+        _rt.fail_truncated()
+    try:
+        v.name = buf[p - n:p].decode()
+    except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+        v.name = buf[p - n:p].decode("utf-8", "surrogateescape")
+    v.level, = _FL_Base_1.unpack_from(buf, p)
     return v, p + 1
 
 
@@ -2120,56 +2329,98 @@ _S_Base.define(
 
 # Derived -------------------------------------------------------------------------------
 
-_VL_Derived = _rt.layout("Ibid")
-_VH_Derived = _rt.header(25, 302)
+_VP_Derived = _rt.layout("IIIbidI")  # header, slots, name's length
+_VG_Derived = _VP_Derived  # reads the same
+_VC_Derived = _rt.layout("III13xI")  # verifies: what is checked
 
 
 def _vput_Derived(buf, base, v):
     pos = len(buf)
-    buf += _VH_Derived
-    _VL_Derived.pack_into(
-        buf,
-        pos + 8,
-        _rt.vput_str(buf, pos, v.name),
-        v.level,
-        v.serial,
-        v.weight,
-    )
+    try:
+        name_ = v.name.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        name_ = v.name.encode("utf-8", "surrogateescape")  # go back as they came
+    buf += _VP_Derived.pack(25, 302, 25, v.level, v.serial, v.weight, len(name_))
+    buf += name_
     return pos - base
 
 
 def _vget_Derived(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 302, d)
-    if stored < 25:  # an older, shorter version: the rest keep defaults
-        return _S_Derived.vget_older(r, pos, stored, d)
     v = _new(Derived)
-    name_, v.level, v.serial, v.weight = _VL_Derived.unpack_from(r.buf, pos + 8)
-    v.name = _rt.vget_str(r, pos, name_, pos + 12)
+    pos = base + off
+    try:
+        (
+            stored,
+            found,
+            name_,
+            v.level,
+            v.serial,
+            v.weight,
+            n,
+        ) = _VG_Derived.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 25 <= stored <= r.end - pos
+            and found == 302 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Derived.vget_slow(r, base, off, slot_end, d)  # older version, or error
+    if (name_ == 25 and (q := pos + 29 + n) <= r.end
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
+        try:
+            v.name = r.buf[pos + 29:q].decode()
+        except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+            v.name = r.buf[pos + 29:q].decode("utf-8", "surrogateescape")
+    else:
+        r.budget = budget
+        v.name = _rt.vget_str(r, pos, name_, pos + 12)
     return v
 
 
 def _vcheck_Derived(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 302, d)
-    if stored < 25:
-        return _S_Derived.vcheck_older(r, pos, stored, d)
-    name_, _, _, _ = _VL_Derived.unpack_from(r.buf, pos + 8)
-    _rt.vcheck_str(r, pos, name_, pos + 12)
+    pos = base + off
+    try:
+        stored, found, name_, n = _VC_Derived.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 25 <= stored <= r.end - pos
+            and found == 302 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Derived.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
+    if (name_ == 25 and n <= r.end - pos - 29
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
+    else:
+        r.budget = budget
+        _rt.vcheck_str(r, pos, name_, pos + 12)
 
 
-_FL_Derived_0 = _rt.layout("bid")
+_FL_Derived_0 = _rt.layout("I")  # and name's length
+_FL_Derived_1 = _rt.layout("bid")
 
 
 def _fput_Derived(buf, v):
-    _rt.fput_str(buf, v.name)
-    buf += _FL_Derived_0.pack(v.level, v.serial, v.weight)
+    try:
+        name_ = v.name.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        name_ = v.name.encode("utf-8", "surrogateescape")  # go back as they came
+    buf += _FL_Derived_0.pack(len(name_))
+    buf += name_
+    buf += _FL_Derived_1.pack(v.level, v.serial, v.weight)
 
 
 def _fget_Derived(r, p, d):
     if d < 1:
         _rt.fail_deep()
     v = _new(Derived)
-    v.name, p = _rt.fget_str(r, p)
-    v.level, v.serial, v.weight = _FL_Derived_0.unpack_from(r.buf, p)
+    buf = r.buf
+    n, = _FL_Derived_0.unpack_from(buf, p)
+    p += 4 + n
+    if p > r.end:
+        _rt.fail_truncated()
+    try:
+        v.name = buf[p - n:p].decode()
+    except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+        v.name = buf[p - n:p].decode("utf-8", "surrogateescape")
+    v.level, v.serial, v.weight = _FL_Derived_1.unpack_from(buf, p)
     return v, p + 13
 
 
@@ -2195,63 +2446,108 @@ _S_Derived.define(
 
 # MoreDerived ---------------------------------------------------------------------------
 
-_VL_MoreDerived = _rt.layout("Ibid?")
-_VH_MoreDerived = _rt.header(26, 303)
+_VP_MoreDerived = _rt.layout("IIIbid?I")  # header, slots, name's length
+_VG_MoreDerived = _VP_MoreDerived  # reads the same
+_VC_MoreDerived = _rt.layout("III14xI")  # verifies: what is checked
 
 
 def _vput_MoreDerived(buf, base, v):
     pos = len(buf)
-    buf += _VH_MoreDerived
-    _VL_MoreDerived.pack_into(
-        buf,
-        pos + 8,
-        _rt.vput_str(buf, pos, v.name),
+    try:
+        name_ = v.name.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        name_ = v.name.encode("utf-8", "surrogateescape")  # go back as they came
+    buf += _VP_MoreDerived.pack(
+        26,
+        303,
+        26,
         v.level,
         v.serial,
         v.weight,
         v.last,
+        len(name_),
     )
+    buf += name_
     return pos - base
 
 
 def _vget_MoreDerived(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 303, d)
-    if stored < 26:  # an older, shorter version: the rest keep defaults
-        return _S_MoreDerived.vget_older(r, pos, stored, d)
     v = _new(MoreDerived)
-    (
-        name_,
-        v.level,
-        v.serial,
-        v.weight,
-        v.last,
-    ) = _VL_MoreDerived.unpack_from(r.buf, pos + 8)
-    v.name = _rt.vget_str(r, pos, name_, pos + 12)
+    pos = base + off
+    try:
+        (
+            stored,
+            found,
+            name_,
+            v.level,
+            v.serial,
+            v.weight,
+            v.last,
+            n,
+        ) = _VG_MoreDerived.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 26 <= stored <= r.end - pos
+            and found == 303 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_MoreDerived.vget_slow(r, base, off, slot_end, d)  # older version, or error
+    if (name_ == 26 and (q := pos + 30 + n) <= r.end
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
+        try:
+            v.name = r.buf[pos + 30:q].decode()
+        except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+            v.name = r.buf[pos + 30:q].decode("utf-8", "surrogateescape")
+    else:
+        r.budget = budget
+        v.name = _rt.vget_str(r, pos, name_, pos + 12)
     return v
 
 
 def _vcheck_MoreDerived(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 303, d)
-    if stored < 26:
-        return _S_MoreDerived.vcheck_older(r, pos, stored, d)
-    name_, _, _, _, _ = _VL_MoreDerived.unpack_from(r.buf, pos + 8)
-    _rt.vcheck_str(r, pos, name_, pos + 12)
+    pos = base + off
+    try:
+        stored, found, name_, n = _VC_MoreDerived.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 26 <= stored <= r.end - pos
+            and found == 303 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_MoreDerived.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
+    if (name_ == 26 and n <= r.end - pos - 30
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
+    else:
+        r.budget = budget
+        _rt.vcheck_str(r, pos, name_, pos + 12)
 
 
-_FL_MoreDerived_0 = _rt.layout("bid?")
+_FL_MoreDerived_0 = _rt.layout("I")  # and name's length
+_FL_MoreDerived_1 = _rt.layout("bid?")
 
 
 def _fput_MoreDerived(buf, v):
-    _rt.fput_str(buf, v.name)
-    buf += _FL_MoreDerived_0.pack(v.level, v.serial, v.weight, v.last)
+    try:
+        name_ = v.name.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        name_ = v.name.encode("utf-8", "surrogateescape")  # go back as they came
+    buf += _FL_MoreDerived_0.pack(len(name_))
+    buf += name_
+    buf += _FL_MoreDerived_1.pack(v.level, v.serial, v.weight, v.last)
 
 
 def _fget_MoreDerived(r, p, d):
     if d < 1:
         _rt.fail_deep()
     v = _new(MoreDerived)
-    v.name, p = _rt.fget_str(r, p)
-    v.level, v.serial, v.weight, v.last = _FL_MoreDerived_0.unpack_from(r.buf, p)
+    buf = r.buf
+    n, = _FL_MoreDerived_0.unpack_from(buf, p)
+    p += 4 + n
+    if p > r.end:
+        _rt.fail_truncated()
+    try:
+        v.name = buf[p - n:p].decode()
+    except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+        v.name = buf[p - n:p].decode("utf-8", "surrogateescape")
+    v.level, v.serial, v.weight, v.last = _FL_MoreDerived_1.unpack_from(buf, p)
     return v, p + 14
 
 
@@ -2278,57 +2574,106 @@ _S_MoreDerived.define(
 
 # Wallet --------------------------------------------------------------------------------
 
-_VL_Wallet = _rt.layout("Id16s")
-_VH_Wallet = _rt.header(36, 2)
+_VP_Wallet = _rt.layout("IIId16sI")  # header, slots, currency's length
+_VG_Wallet = _VP_Wallet  # reads the same
+_VC_Wallet = _rt.layout("III8x16sI")  # verifies: what is checked
 
 
 def _vput_Wallet(buf, base, v):
     pos = len(buf)
-    buf += _VH_Wallet
-    _VL_Wallet.pack_into(
-        buf,
-        pos + 8,
-        _rt.vput_str(buf, pos, v.currency),
+    try:
+        currency_ = v.currency.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        currency_ = v.currency.encode("utf-8", "surrogateescape")  # go back as they came
+    buf += _VP_Wallet.pack(
+        36,
+        2,
+        36,
         v.amount,
         _rt.decimal_bytes(v.reserved),
+        len(currency_),
     )
+    buf += currency_
     return pos - base
 
 
 def _vget_Wallet(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 2, d)
-    if stored < 36:  # an older, shorter version: the rest keep defaults
-        return _S_Wallet.vget_older(r, pos, stored, d)
     v = _new(Wallet)
-    currency_, v.amount, reserved_ = _VL_Wallet.unpack_from(r.buf, pos + 8)
-    v.currency = _rt.vget_str(r, pos, currency_, pos + 12)
+    pos = base + off
+    try:
+        (
+            stored,
+            found,
+            currency_,
+            v.amount,
+            reserved_,
+            n,
+        ) = _VG_Wallet.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 36 <= stored <= r.end - pos
+            and found == 2 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Wallet.vget_slow(r, base, off, slot_end, d)  # older version, or error
+    if (currency_ == 36 and (q := pos + 40 + n) <= r.end
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
+        try:
+            v.currency = r.buf[pos + 40:q].decode()
+        except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+            v.currency = r.buf[pos + 40:q].decode("utf-8", "surrogateescape")
+    else:
+        r.budget = budget
+        v.currency = _rt.vget_str(r, pos, currency_, pos + 12)
     v.reserved = _rt.decimal_of(reserved_)
     return v
 
 
 def _vcheck_Wallet(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 2, d)
-    if stored < 36:
-        return _S_Wallet.vcheck_older(r, pos, stored, d)
-    currency_, _, reserved_ = _VL_Wallet.unpack_from(r.buf, pos + 8)
-    _rt.vcheck_str(r, pos, currency_, pos + 12)
+    pos = base + off
+    try:
+        stored, found, currency_, reserved_, n = _VC_Wallet.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 36 <= stored <= r.end - pos
+            and found == 2 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Wallet.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
+    if (currency_ == 36 and n <= r.end - pos - 40
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
+    else:
+        r.budget = budget
+        _rt.vcheck_str(r, pos, currency_, pos + 12)
     _rt.vcheck_decimal(reserved_)
 
 
-_FL_Wallet_0 = _rt.layout("d16s")
+_FL_Wallet_0 = _rt.layout("I")  # and currency's length
+_FL_Wallet_1 = _rt.layout("d16s")
 
 
 def _fput_Wallet(buf, v):
-    _rt.fput_str(buf, v.currency)
-    buf += _FL_Wallet_0.pack(v.amount, _rt.decimal_bytes(v.reserved))
+    try:
+        currency_ = v.currency.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        currency_ = v.currency.encode("utf-8", "surrogateescape")  # go back as they came
+    buf += _FL_Wallet_0.pack(len(currency_))
+    buf += currency_
+    buf += _FL_Wallet_1.pack(v.amount, _rt.decimal_bytes(v.reserved))
 
 
 def _fget_Wallet(r, p, d):
     if d < 1:
         _rt.fail_deep()
     v = _new(Wallet)
-    v.currency, p = _rt.fget_str(r, p)
-    v.amount, reserved_ = _FL_Wallet_0.unpack_from(r.buf, p)
+    buf = r.buf
+    n, = _FL_Wallet_0.unpack_from(buf, p)
+    p += 4 + n
+    if p > r.end:
+        _rt.fail_truncated()
+    try:
+        v.currency = buf[p - n:p].decode()
+    except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+        v.currency = buf[p - n:p].decode("utf-8", "surrogateescape")
+    v.amount, reserved_ = _FL_Wallet_1.unpack_from(buf, p)
     v.reserved = _rt.decimal_of(reserved_)
     return v, p + 24
 
@@ -2357,22 +2702,33 @@ _S_Wallet.define(
 
 _F_ExAccount_asset = _rt.optional(_protoex._S_Balance)
 _F_ExAccount_orders = _rt.vector(_protoex._S_Order)
-_VL_ExAccount = _rt.layout("iIBIBIIhB")
-_VH_ExAccount = _rt.header(33, 304)
+_VS_ExAccount = _rt.layout("II25xI")  # header, zeros, name's length
+_VL_ExAccount = _rt.layout("iIBIBIIhB")  # slots
+_VG_ExAccount = _rt.layout("IIiIBIBIIhBI")  # reads: header, slots, name's length
+_VC_ExAccount = _rt.layout("II4xI1xIBII3xI")  # verifies: what is checked
 
 
 def _vput_ExAccount(buf, base, v):
     pos = len(buf)
-    buf += _VH_ExAccount
+    try:
+        name_ = v.name.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        name_ = v.name.encode("utf-8", "surrogateescape")  # go back as they came
+    buf += _VS_ExAccount.pack(33, 304, len(name_))
+    buf += name_
+    wallet_ = _protoex._vput_Balance(buf, pos, v.wallet)
+    asset_, asset_o = _F_ExAccount_asset.vput(buf, pos, v.asset)
+    orders_ = _F_ExAccount_orders.vput(buf, pos, v.orders)
     _VL_ExAccount.pack_into(
         buf,
         pos + 8,
         v.uid,
-        _rt.vput_str(buf, pos, v.name),
+        33,
         v.state,
-        _protoex._vput_Balance(buf, pos, v.wallet),
-        *_F_ExAccount_asset.vput(buf, pos, v.asset),
-        _F_ExAccount_orders.vput(buf, pos, v.orders),
+        wallet_,
+        asset_,
+        asset_o,
+        orders_,
         v.refs,
         v.extra,
     )
@@ -2380,23 +2736,39 @@ def _vput_ExAccount(buf, base, v):
 
 
 def _vget_ExAccount(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 304, d)
-    if stored < 33:  # an older, shorter version: the rest keep defaults
-        return _S_ExAccount.vget_older(r, pos, stored, d)
     v = _new(ExAccount)
-    (
-        v.uid,
-        name_,
-        state_,
-        wallet_,
-        asset_,
-        asset_o,
-        orders_,
-        refs_,
-        extra_,
-    ) = _VL_ExAccount.unpack_from(r.buf, pos + 8)
+    pos = base + off
+    try:
+        (
+            stored,
+            found,
+            v.uid,
+            name_,
+            state_,
+            wallet_,
+            asset_,
+            asset_o,
+            orders_,
+            refs_,
+            extra_,
+            n,
+        ) = _VG_ExAccount.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 33 <= stored <= r.end - pos
+            and found == 304 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_ExAccount.vget_slow(r, base, off, slot_end, d)  # older version, or error
     d -= 1
-    v.name = _rt.vget_str(r, pos, name_, pos + 16)
+    if (name_ == 33 and (q := pos + 37 + n) <= r.end
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
+        try:
+            v.name = r.buf[pos + 37:q].decode()
+        except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+            v.name = r.buf[pos + 37:q].decode("utf-8", "surrogateescape")
+    else:
+        r.budget = budget
+        v.name = _rt.vget_str(r, pos, name_, pos + 16)
     v.state = _protoex._E_State.of[state_]
     v.wallet = _protoex._vget_Balance(r, pos, wallet_, pos + 21, d)
     v.asset = _F_ExAccount_asset.vget(r, pos, asset_, asset_o, pos + 26, d)
@@ -2407,35 +2779,47 @@ def _vget_ExAccount(r, base, off, slot_end, d):
 
 
 def _vcheck_ExAccount(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 304, d)
-    if stored < 33:
-        return _S_ExAccount.vcheck_older(r, pos, stored, d)
-    (
-        _,
-        name_,
-        _,
-        wallet_,
-        asset_,
-        asset_o,
-        orders_,
-        _,
-        _,
-    ) = _VL_ExAccount.unpack_from(r.buf, pos + 8)
+    pos = base + off
+    try:
+        (
+            stored,
+            found,
+            name_,
+            wallet_,
+            asset_,
+            asset_o,
+            orders_,
+            n,
+        ) = _VC_ExAccount.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 33 <= stored <= r.end - pos
+            and found == 304 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_ExAccount.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
     d -= 1
-    _rt.vcheck_str(r, pos, name_, pos + 16)
+    if (name_ == 33 and n <= r.end - pos - 37
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
+    else:
+        r.budget = budget
+        _rt.vcheck_str(r, pos, name_, pos + 16)
     _protoex._vcheck_Balance(r, pos, wallet_, pos + 21, d)
     _F_ExAccount_asset.vcheck(r, pos, asset_, asset_o, pos + 26, d)
     _F_ExAccount_orders.vcheck(r, pos, orders_, pos + 30, d)
 
 
-_FL_ExAccount_0 = _rt.layout("i")
+_FL_ExAccount_0 = _rt.layout("iI")  # and name's length
 _FL_ExAccount_1 = _rt.layout("B")
 _FL_ExAccount_2 = _rt.layout("hB")
 
 
 def _fput_ExAccount(buf, v):
-    buf += _FL_ExAccount_0.pack(v.uid)
-    _rt.fput_str(buf, v.name)
+    try:
+        name_ = v.name.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        name_ = v.name.encode("utf-8", "surrogateescape")  # go back as they came
+    buf += _FL_ExAccount_0.pack(v.uid, len(name_))
+    buf += name_
     buf += _FL_ExAccount_1.pack(v.state)
     _protoex._fput_Balance(buf, v.wallet)
     _F_ExAccount_asset.fput(buf, v.asset)
@@ -2448,13 +2832,20 @@ def _fget_ExAccount(r, p, d):
         _rt.fail_deep()
     d -= 1
     v = _new(ExAccount)
-    v.uid, = _FL_ExAccount_0.unpack_from(r.buf, p)
-    v.name, p = _rt.fget_str(r, p + 4)
-    state_, = _FL_ExAccount_1.unpack_from(r.buf, p)
+    buf = r.buf
+    v.uid, n = _FL_ExAccount_0.unpack_from(buf, p)
+    p += 8 + n
+    if p > r.end:
+        _rt.fail_truncated()
+    try:
+        v.name = buf[p - n:p].decode()
+    except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+        v.name = buf[p - n:p].decode("utf-8", "surrogateescape")
+    state_, = _FL_ExAccount_1.unpack_from(buf, p)
     v.wallet, p = _protoex._fget_Balance(r, p + 1, d)
     v.asset, p = _F_ExAccount_asset.fget(r, p, d)
     v.orders, p = _F_ExAccount_orders.fget(r, p, d)
-    refs_, extra_ = _FL_ExAccount_2.unpack_from(r.buf, p)
+    refs_, extra_ = _FL_ExAccount_2.unpack_from(buf, p)
     v.state = _protoex._E_State.of[state_]
     v.refs = _E_EnumRefs.of[refs_]
     v.extra = _protoex._E_State.of[extra_]
@@ -2491,34 +2882,42 @@ _S_ExAccount.define(
 
 # Ping ----------------------------------------------------------------------------------
 
-_VL_Ping = _rt.layout("16sQ")
-_VH_Ping = _rt.header(32, 305)
+_VP_Ping = _rt.layout("II16sQ")  # header, slots
+_VG_Ping = _VP_Ping  # reads the same
+_VC_Ping = _rt.layout("II24x")  # verifies: what is checked
 
 
 def _vput_Ping(buf, base, v):
     pos = len(buf)
-    buf += _VH_Ping
-    _VL_Ping.pack_into(
-        buf,
-        pos + 8,
-        _rt.uuid_bytes(v.id),
-        v.sent,
-    )
+    buf += _VP_Ping.pack(32, 305, _rt.uuid_bytes(v.id), v.sent)
     return pos - base
 
 
 def _vget_Ping(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 305, d)
-    if stored < 32:  # an older, shorter version: the rest keep defaults
-        return _S_Ping.vget_older(r, pos, stored, d)
     v = _new(Ping)
-    id_, v.sent = _VL_Ping.unpack_from(r.buf, pos + 8)
+    pos = base + off
+    try:
+        stored, found, id_, v.sent = _VG_Ping.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 32 <= stored <= r.end - pos
+            and found == 305 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Ping.vget_slow(r, base, off, slot_end, d)  # older version, or error
+    r.budget = budget
     v.id = _rt.uuid_of(id_)
     return v
 
 
 def _vcheck_Ping(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 305, d)
+    pos = base + off
+    try:
+        stored, found = _VC_Ping.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 32 <= stored <= r.end - pos
+            and found == 305 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Ping.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
+    r.budget = budget
 
 
 _FL_Ping_0 = _rt.layout("16sQ")
@@ -2532,7 +2931,8 @@ def _fget_Ping(r, p, d):
     if d < 1:
         _rt.fail_deep()
     v = _new(Ping)
-    id_, v.sent = _FL_Ping_0.unpack_from(r.buf, p)
+    buf = r.buf
+    id_, v.sent = _FL_Ping_0.unpack_from(buf, p)
     v.id = _rt.uuid_of(id_)
     return v, p + 24
 
@@ -2557,34 +2957,42 @@ _S_Ping.define(
 
 # Pong ----------------------------------------------------------------------------------
 
-_VL_Pong = _rt.layout("16sQ")
-_VH_Pong = _rt.header(32, 306)
+_VP_Pong = _rt.layout("II16sQ")  # header, slots
+_VG_Pong = _VP_Pong  # reads the same
+_VC_Pong = _rt.layout("II24x")  # verifies: what is checked
 
 
 def _vput_Pong(buf, base, v):
     pos = len(buf)
-    buf += _VH_Pong
-    _VL_Pong.pack_into(
-        buf,
-        pos + 8,
-        _rt.uuid_bytes(v.id),
-        v.received,
-    )
+    buf += _VP_Pong.pack(32, 306, _rt.uuid_bytes(v.id), v.received)
     return pos - base
 
 
 def _vget_Pong(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 306, d)
-    if stored < 32:  # an older, shorter version: the rest keep defaults
-        return _S_Pong.vget_older(r, pos, stored, d)
     v = _new(Pong)
-    id_, v.received = _VL_Pong.unpack_from(r.buf, pos + 8)
+    pos = base + off
+    try:
+        stored, found, id_, v.received = _VG_Pong.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 32 <= stored <= r.end - pos
+            and found == 306 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Pong.vget_slow(r, base, off, slot_end, d)  # older version, or error
+    r.budget = budget
     v.id = _rt.uuid_of(id_)
     return v
 
 
 def _vcheck_Pong(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 306, d)
+    pos = base + off
+    try:
+        stored, found = _VC_Pong.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 32 <= stored <= r.end - pos
+            and found == 306 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Pong.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
+    r.budget = budget
 
 
 _FL_Pong_0 = _rt.layout("16sQ")
@@ -2598,7 +3006,8 @@ def _fget_Pong(r, p, d):
     if d < 1:
         _rt.fail_deep()
     v = _new(Pong)
-    id_, v.received = _FL_Pong_0.unpack_from(r.buf, p)
+    buf = r.buf
+    id_, v.received = _FL_Pong_0.unpack_from(buf, p)
     v.id = _rt.uuid_of(id_)
     return v, p + 24
 
@@ -2623,55 +3032,88 @@ _S_Pong.define(
 
 # Refused -------------------------------------------------------------------------------
 
-_VL_Refused = _rt.layout("16sI")
-_VH_Refused = _rt.header(28, 307)
+_VP_Refused = _rt.layout("II16sII")  # header, slots, reason's length
+_VG_Refused = _VP_Refused  # reads the same
+_VC_Refused = _rt.layout("II16xII")  # verifies: what is checked
 
 
 def _vput_Refused(buf, base, v):
     pos = len(buf)
-    buf += _VH_Refused
-    _VL_Refused.pack_into(
-        buf,
-        pos + 8,
-        _rt.uuid_bytes(v.id),
-        _rt.vput_str(buf, pos, v.reason),
-    )
+    try:
+        reason_ = v.reason.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        reason_ = v.reason.encode("utf-8", "surrogateescape")  # go back as they came
+    buf += _VP_Refused.pack(28, 307, _rt.uuid_bytes(v.id), 28, len(reason_))
+    buf += reason_
     return pos - base
 
 
 def _vget_Refused(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 307, d)
-    if stored < 28:  # an older, shorter version: the rest keep defaults
-        return _S_Refused.vget_older(r, pos, stored, d)
     v = _new(Refused)
-    id_, reason_ = _VL_Refused.unpack_from(r.buf, pos + 8)
+    pos = base + off
+    try:
+        stored, found, id_, reason_, n = _VG_Refused.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 28 <= stored <= r.end - pos
+            and found == 307 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Refused.vget_slow(r, base, off, slot_end, d)  # older version, or error
     v.id = _rt.uuid_of(id_)
-    v.reason = _rt.vget_str(r, pos, reason_, pos + 28)
+    if (reason_ == 28 and (q := pos + 32 + n) <= r.end
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
+        try:
+            v.reason = r.buf[pos + 32:q].decode()
+        except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+            v.reason = r.buf[pos + 32:q].decode("utf-8", "surrogateescape")
+    else:
+        r.budget = budget
+        v.reason = _rt.vget_str(r, pos, reason_, pos + 28)
     return v
 
 
 def _vcheck_Refused(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 307, d)
-    if stored < 28:
-        return _S_Refused.vcheck_older(r, pos, stored, d)
-    _, reason_ = _VL_Refused.unpack_from(r.buf, pos + 8)
-    _rt.vcheck_str(r, pos, reason_, pos + 28)
+    pos = base + off
+    try:
+        stored, found, reason_, n = _VC_Refused.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 28 <= stored <= r.end - pos
+            and found == 307 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Refused.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
+    if (reason_ == 28 and n <= r.end - pos - 32
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
+    else:
+        r.budget = budget
+        _rt.vcheck_str(r, pos, reason_, pos + 28)
 
 
-_FL_Refused_0 = _rt.layout("16s")
+_FL_Refused_0 = _rt.layout("16sI")  # and reason's length
 
 
 def _fput_Refused(buf, v):
-    buf += _FL_Refused_0.pack(_rt.uuid_bytes(v.id))
-    _rt.fput_str(buf, v.reason)
+    try:
+        reason_ = v.reason.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        reason_ = v.reason.encode("utf-8", "surrogateescape")  # go back as they came
+    buf += _FL_Refused_0.pack(_rt.uuid_bytes(v.id), len(reason_))
+    buf += reason_
 
 
 def _fget_Refused(r, p, d):
     if d < 1:
         _rt.fail_deep()
     v = _new(Refused)
-    id_, = _FL_Refused_0.unpack_from(r.buf, p)
-    v.reason, p = _rt.fget_str(r, p + 16)
+    buf = r.buf
+    id_, n = _FL_Refused_0.unpack_from(buf, p)
+    p += 20 + n
+    if p > r.end:
+        _rt.fail_truncated()
+    try:
+        v.reason = buf[p - n:p].decode()
+    except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+        v.reason = buf[p - n:p].decode("utf-8", "surrogateescape")
     v.id = _rt.uuid_of(id_)
     return v, p
 
@@ -2696,55 +3138,88 @@ _S_Refused.define(
 
 # Failure -------------------------------------------------------------------------------
 
-_VL_Failure = _rt.layout("16sI")
-_VH_Failure = _rt.header(28, 308)
+_VP_Failure = _rt.layout("II16sII")  # header, slots, error's length
+_VG_Failure = _VP_Failure  # reads the same
+_VC_Failure = _rt.layout("II16xII")  # verifies: what is checked
 
 
 def _vput_Failure(buf, base, v):
     pos = len(buf)
-    buf += _VH_Failure
-    _VL_Failure.pack_into(
-        buf,
-        pos + 8,
-        _rt.uuid_bytes(v.id),
-        _rt.vput_str(buf, pos, v.error),
-    )
+    try:
+        error_ = v.error.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        error_ = v.error.encode("utf-8", "surrogateescape")  # go back as they came
+    buf += _VP_Failure.pack(28, 308, _rt.uuid_bytes(v.id), 28, len(error_))
+    buf += error_
     return pos - base
 
 
 def _vget_Failure(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 308, d)
-    if stored < 28:  # an older, shorter version: the rest keep defaults
-        return _S_Failure.vget_older(r, pos, stored, d)
     v = _new(Failure)
-    id_, error_ = _VL_Failure.unpack_from(r.buf, pos + 8)
+    pos = base + off
+    try:
+        stored, found, id_, error_, n = _VG_Failure.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 28 <= stored <= r.end - pos
+            and found == 308 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Failure.vget_slow(r, base, off, slot_end, d)  # older version, or error
     v.id = _rt.uuid_of(id_)
-    v.error = _rt.vget_str(r, pos, error_, pos + 28)
+    if (error_ == 28 and (q := pos + 32 + n) <= r.end
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
+        try:
+            v.error = r.buf[pos + 32:q].decode()
+        except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+            v.error = r.buf[pos + 32:q].decode("utf-8", "surrogateescape")
+    else:
+        r.budget = budget
+        v.error = _rt.vget_str(r, pos, error_, pos + 28)
     return v
 
 
 def _vcheck_Failure(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 308, d)
-    if stored < 28:
-        return _S_Failure.vcheck_older(r, pos, stored, d)
-    _, error_ = _VL_Failure.unpack_from(r.buf, pos + 8)
-    _rt.vcheck_str(r, pos, error_, pos + 28)
+    pos = base + off
+    try:
+        stored, found, error_, n = _VC_Failure.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 28 <= stored <= r.end - pos
+            and found == 308 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Failure.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
+    if (error_ == 28 and n <= r.end - pos - 32
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
+    else:
+        r.budget = budget
+        _rt.vcheck_str(r, pos, error_, pos + 28)
 
 
-_FL_Failure_0 = _rt.layout("16s")
+_FL_Failure_0 = _rt.layout("16sI")  # and error's length
 
 
 def _fput_Failure(buf, v):
-    buf += _FL_Failure_0.pack(_rt.uuid_bytes(v.id))
-    _rt.fput_str(buf, v.error)
+    try:
+        error_ = v.error.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        error_ = v.error.encode("utf-8", "surrogateescape")  # go back as they came
+    buf += _FL_Failure_0.pack(_rt.uuid_bytes(v.id), len(error_))
+    buf += error_
 
 
 def _fget_Failure(r, p, d):
     if d < 1:
         _rt.fail_deep()
     v = _new(Failure)
-    id_, = _FL_Failure_0.unpack_from(r.buf, p)
-    v.error, p = _rt.fget_str(r, p + 16)
+    buf = r.buf
+    id_, n = _FL_Failure_0.unpack_from(buf, p)
+    p += 20 + n
+    if p > r.end:
+        _rt.fail_truncated()
+    try:
+        v.error = buf[p - n:p].decode()
+    except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+        v.error = buf[p - n:p].decode("utf-8", "surrogateescape")
     v.id = _rt.uuid_of(id_)
     return v, p
 
@@ -2769,56 +3244,88 @@ _S_Failure.define(
 
 # PingRequest ---------------------------------------------------------------------------
 
-_VL_PingRequest = _rt.layout("16sQI")
-_VH_PingRequest = _rt.header(36, 309)
+_VP_PingRequest = _rt.layout("II16sQII")  # header, slots, note's length
+_VG_PingRequest = _VP_PingRequest  # reads the same
+_VC_PingRequest = _rt.layout("II24xII")  # verifies: what is checked
 
 
 def _vput_PingRequest(buf, base, v):
     pos = len(buf)
-    buf += _VH_PingRequest
-    _VL_PingRequest.pack_into(
-        buf,
-        pos + 8,
-        _rt.uuid_bytes(v.id),
-        v.sent,
-        _rt.vput_str(buf, pos, v.note),
-    )
+    try:
+        note_ = v.note.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        note_ = v.note.encode("utf-8", "surrogateescape")  # go back as they came
+    buf += _VP_PingRequest.pack(36, 309, _rt.uuid_bytes(v.id), v.sent, 36, len(note_))
+    buf += note_
     return pos - base
 
 
 def _vget_PingRequest(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 309, d)
-    if stored < 36:  # an older, shorter version: the rest keep defaults
-        return _S_PingRequest.vget_older(r, pos, stored, d)
     v = _new(PingRequest)
-    id_, v.sent, note_ = _VL_PingRequest.unpack_from(r.buf, pos + 8)
+    pos = base + off
+    try:
+        stored, found, id_, v.sent, note_, n = _VG_PingRequest.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 36 <= stored <= r.end - pos
+            and found == 309 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_PingRequest.vget_slow(r, base, off, slot_end, d)  # older version, or error
     v.id = _rt.uuid_of(id_)
-    v.note = _rt.vget_str(r, pos, note_, pos + 36)
+    if (note_ == 36 and (q := pos + 40 + n) <= r.end
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
+        try:
+            v.note = r.buf[pos + 40:q].decode()
+        except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+            v.note = r.buf[pos + 40:q].decode("utf-8", "surrogateescape")
+    else:
+        r.budget = budget
+        v.note = _rt.vget_str(r, pos, note_, pos + 36)
     return v
 
 
 def _vcheck_PingRequest(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 309, d)
-    if stored < 36:
-        return _S_PingRequest.vcheck_older(r, pos, stored, d)
-    _, _, note_ = _VL_PingRequest.unpack_from(r.buf, pos + 8)
-    _rt.vcheck_str(r, pos, note_, pos + 36)
+    pos = base + off
+    try:
+        stored, found, note_, n = _VC_PingRequest.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 36 <= stored <= r.end - pos
+            and found == 309 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_PingRequest.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
+    if (note_ == 36 and n <= r.end - pos - 40
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
+    else:
+        r.budget = budget
+        _rt.vcheck_str(r, pos, note_, pos + 36)
 
 
-_FL_PingRequest_0 = _rt.layout("16sQ")
+_FL_PingRequest_0 = _rt.layout("16sQI")  # and note's length
 
 
 def _fput_PingRequest(buf, v):
-    buf += _FL_PingRequest_0.pack(_rt.uuid_bytes(v.id), v.sent)
-    _rt.fput_str(buf, v.note)
+    try:
+        note_ = v.note.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        note_ = v.note.encode("utf-8", "surrogateescape")  # go back as they came
+    buf += _FL_PingRequest_0.pack(_rt.uuid_bytes(v.id), v.sent, len(note_))
+    buf += note_
 
 
 def _fget_PingRequest(r, p, d):
     if d < 1:
         _rt.fail_deep()
     v = _new(PingRequest)
-    id_, v.sent = _FL_PingRequest_0.unpack_from(r.buf, p)
-    v.note, p = _rt.fget_str(r, p + 24)
+    buf = r.buf
+    id_, v.sent, n = _FL_PingRequest_0.unpack_from(buf, p)
+    p += 28 + n
+    if p > r.end:
+        _rt.fail_truncated()
+    try:
+        v.note = buf[p - n:p].decode()
+    except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+        v.note = buf[p - n:p].decode("utf-8", "surrogateescape")
     v.id = _rt.uuid_of(id_)
     return v, p
 
@@ -2844,55 +3351,88 @@ _S_PingRequest.define(
 
 # Notify --------------------------------------------------------------------------------
 
-_VL_Notify = _rt.layout("16sI")
-_VH_Notify = _rt.header(28, 310)
+_VP_Notify = _rt.layout("II16sII")  # header, slots, text's length
+_VG_Notify = _VP_Notify  # reads the same
+_VC_Notify = _rt.layout("II16xII")  # verifies: what is checked
 
 
 def _vput_Notify(buf, base, v):
     pos = len(buf)
-    buf += _VH_Notify
-    _VL_Notify.pack_into(
-        buf,
-        pos + 8,
-        _rt.uuid_bytes(v.id),
-        _rt.vput_str(buf, pos, v.text),
-    )
+    try:
+        text_ = v.text.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        text_ = v.text.encode("utf-8", "surrogateescape")  # go back as they came
+    buf += _VP_Notify.pack(28, 310, _rt.uuid_bytes(v.id), 28, len(text_))
+    buf += text_
     return pos - base
 
 
 def _vget_Notify(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 310, d)
-    if stored < 28:  # an older, shorter version: the rest keep defaults
-        return _S_Notify.vget_older(r, pos, stored, d)
     v = _new(Notify)
-    id_, text_ = _VL_Notify.unpack_from(r.buf, pos + 8)
+    pos = base + off
+    try:
+        stored, found, id_, text_, n = _VG_Notify.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 28 <= stored <= r.end - pos
+            and found == 310 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Notify.vget_slow(r, base, off, slot_end, d)  # older version, or error
     v.id = _rt.uuid_of(id_)
-    v.text = _rt.vget_str(r, pos, text_, pos + 28)
+    if (text_ == 28 and (q := pos + 32 + n) <= r.end
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
+        try:
+            v.text = r.buf[pos + 32:q].decode()
+        except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+            v.text = r.buf[pos + 32:q].decode("utf-8", "surrogateescape")
+    else:
+        r.budget = budget
+        v.text = _rt.vget_str(r, pos, text_, pos + 28)
     return v
 
 
 def _vcheck_Notify(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 310, d)
-    if stored < 28:
-        return _S_Notify.vcheck_older(r, pos, stored, d)
-    _, text_ = _VL_Notify.unpack_from(r.buf, pos + 8)
-    _rt.vcheck_str(r, pos, text_, pos + 28)
+    pos = base + off
+    try:
+        stored, found, text_, n = _VC_Notify.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 28 <= stored <= r.end - pos
+            and found == 310 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Notify.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
+    if (text_ == 28 and n <= r.end - pos - 32
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
+    else:
+        r.budget = budget
+        _rt.vcheck_str(r, pos, text_, pos + 28)
 
 
-_FL_Notify_0 = _rt.layout("16s")
+_FL_Notify_0 = _rt.layout("16sI")  # and text's length
 
 
 def _fput_Notify(buf, v):
-    buf += _FL_Notify_0.pack(_rt.uuid_bytes(v.id))
-    _rt.fput_str(buf, v.text)
+    try:
+        text_ = v.text.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        text_ = v.text.encode("utf-8", "surrogateescape")  # go back as they came
+    buf += _FL_Notify_0.pack(_rt.uuid_bytes(v.id), len(text_))
+    buf += text_
 
 
 def _fget_Notify(r, p, d):
     if d < 1:
         _rt.fail_deep()
     v = _new(Notify)
-    id_, = _FL_Notify_0.unpack_from(r.buf, p)
-    v.text, p = _rt.fget_str(r, p + 16)
+    buf = r.buf
+    id_, n = _FL_Notify_0.unpack_from(buf, p)
+    p += 20 + n
+    if p > r.end:
+        _rt.fail_truncated()
+    try:
+        v.text = buf[p - n:p].decode()
+    except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+        v.text = buf[p - n:p].decode("utf-8", "surrogateescape")
     v.id = _rt.uuid_of(id_)
     return v, p
 
@@ -2917,7 +3457,9 @@ _S_Notify.define(
 
 # Empty ---------------------------------------------------------------------------------
 
-_VH_Empty = _rt.header(8, 311)
+_VH_Empty = _rt.header(8, 311)  # header, zeros
+_VG_Empty = _rt.layout("II")  # reads: header, slots
+_VC_Empty = _rt.layout("II")  # verifies: what is checked
 
 
 def _vput_Empty(buf, base, v):
@@ -2927,12 +3469,28 @@ def _vput_Empty(buf, base, v):
 
 
 def _vget_Empty(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 311, d)
+    pos = base + off
+    try:
+        stored, found = _VG_Empty.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 8 <= stored <= r.end - pos
+            and found == 311 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Empty.vget_slow(r, base, off, slot_end, d)  # older version, or error
+    r.budget = budget
     return Empty()
 
 
 def _vcheck_Empty(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 311, d)
+    pos = base + off
+    try:
+        stored, found = _VC_Empty.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 8 <= stored <= r.end - pos
+            and found == 311 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Empty.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
+    r.budget = budget
 
 
 def _fput_Empty(buf, v):

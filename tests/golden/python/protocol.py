@@ -141,37 +141,46 @@ _S_AccountMessage = _rt.StructCodec(AccountMessage, "AccountMessage", 3)
 
 # OrderMessage --------------------------------------------------------------------------
 
-_VL_OrderMessage = _rt.layout("I")
-_VH_OrderMessage = _rt.header(12, 1)
+_VH_OrderMessage = _rt.header(12, 1)  # header, zeros
+_VL_OrderMessage = _rt.layout("I")  # slots
+_VG_OrderMessage = _rt.layout("III")  # reads: header, slots
+_VC_OrderMessage = _rt.layout("III")  # verifies: what is checked
 
 
 def _vput_OrderMessage(buf, base, v):
     pos = len(buf)
     buf += _VH_OrderMessage
-    _VL_OrderMessage.pack_into(
-        buf,
-        pos + 8,
-        _proto._vput_Order(buf, pos, v.body),
-    )
+    body_ = _proto._vput_Order(buf, pos, v.body)
+    _VL_OrderMessage.pack_into(buf, pos + 8, body_)
     return pos - base
 
 
 def _vget_OrderMessage(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 1, d)
-    if stored < 12:  # an older, shorter version: the rest keep defaults
-        return _S_OrderMessage.vget_older(r, pos, stored, d)
     v = _new(OrderMessage)
-    body_, = _VL_OrderMessage.unpack_from(r.buf, pos + 8)
+    pos = base + off
+    try:
+        stored, found, body_ = _VG_OrderMessage.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 12 <= stored <= r.end - pos
+            and found == 1 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_OrderMessage.vget_slow(r, base, off, slot_end, d)  # older version, or error
+    r.budget = budget
     d -= 1
     v.body = _proto._vget_Order(r, pos, body_, pos + 12, d)
     return v
 
 
 def _vcheck_OrderMessage(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 1, d)
-    if stored < 12:
-        return _S_OrderMessage.vcheck_older(r, pos, stored, d)
-    body_, = _VL_OrderMessage.unpack_from(r.buf, pos + 8)
+    pos = base + off
+    try:
+        stored, found, body_ = _VC_OrderMessage.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 12 <= stored <= r.end - pos
+            and found == 1 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_OrderMessage.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
+    r.budget = budget
     d -= 1
     _proto._vcheck_Order(r, pos, body_, pos + 12, d)
 
@@ -209,37 +218,46 @@ _S_OrderMessage.define(
 
 # BalanceMessage ------------------------------------------------------------------------
 
-_VL_BalanceMessage = _rt.layout("I")
-_VH_BalanceMessage = _rt.header(12, 2)
+_VH_BalanceMessage = _rt.header(12, 2)  # header, zeros
+_VL_BalanceMessage = _rt.layout("I")  # slots
+_VG_BalanceMessage = _rt.layout("III")  # reads: header, slots
+_VC_BalanceMessage = _rt.layout("III")  # verifies: what is checked
 
 
 def _vput_BalanceMessage(buf, base, v):
     pos = len(buf)
     buf += _VH_BalanceMessage
-    _VL_BalanceMessage.pack_into(
-        buf,
-        pos + 8,
-        _proto._vput_Balance(buf, pos, v.body),
-    )
+    body_ = _proto._vput_Balance(buf, pos, v.body)
+    _VL_BalanceMessage.pack_into(buf, pos + 8, body_)
     return pos - base
 
 
 def _vget_BalanceMessage(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 2, d)
-    if stored < 12:  # an older, shorter version: the rest keep defaults
-        return _S_BalanceMessage.vget_older(r, pos, stored, d)
     v = _new(BalanceMessage)
-    body_, = _VL_BalanceMessage.unpack_from(r.buf, pos + 8)
+    pos = base + off
+    try:
+        stored, found, body_ = _VG_BalanceMessage.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 12 <= stored <= r.end - pos
+            and found == 2 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_BalanceMessage.vget_slow(r, base, off, slot_end, d)  # older version, or error
+    r.budget = budget
     d -= 1
     v.body = _proto._vget_Balance(r, pos, body_, pos + 12, d)
     return v
 
 
 def _vcheck_BalanceMessage(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 2, d)
-    if stored < 12:
-        return _S_BalanceMessage.vcheck_older(r, pos, stored, d)
-    body_, = _VL_BalanceMessage.unpack_from(r.buf, pos + 8)
+    pos = base + off
+    try:
+        stored, found, body_ = _VC_BalanceMessage.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 12 <= stored <= r.end - pos
+            and found == 2 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_BalanceMessage.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
+    r.budget = budget
     d -= 1
     _proto._vcheck_Balance(r, pos, body_, pos + 12, d)
 
@@ -277,37 +295,46 @@ _S_BalanceMessage.define(
 
 # AccountMessage ------------------------------------------------------------------------
 
-_VL_AccountMessage = _rt.layout("I")
-_VH_AccountMessage = _rt.header(12, 3)
+_VH_AccountMessage = _rt.header(12, 3)  # header, zeros
+_VL_AccountMessage = _rt.layout("I")  # slots
+_VG_AccountMessage = _rt.layout("III")  # reads: header, slots
+_VC_AccountMessage = _rt.layout("III")  # verifies: what is checked
 
 
 def _vput_AccountMessage(buf, base, v):
     pos = len(buf)
     buf += _VH_AccountMessage
-    _VL_AccountMessage.pack_into(
-        buf,
-        pos + 8,
-        _proto._vput_Account(buf, pos, v.body),
-    )
+    body_ = _proto._vput_Account(buf, pos, v.body)
+    _VL_AccountMessage.pack_into(buf, pos + 8, body_)
     return pos - base
 
 
 def _vget_AccountMessage(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 3, d)
-    if stored < 12:  # an older, shorter version: the rest keep defaults
-        return _S_AccountMessage.vget_older(r, pos, stored, d)
     v = _new(AccountMessage)
-    body_, = _VL_AccountMessage.unpack_from(r.buf, pos + 8)
+    pos = base + off
+    try:
+        stored, found, body_ = _VG_AccountMessage.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 12 <= stored <= r.end - pos
+            and found == 3 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_AccountMessage.vget_slow(r, base, off, slot_end, d)  # older version, or error
+    r.budget = budget
     d -= 1
     v.body = _proto._vget_Account(r, pos, body_, pos + 12, d)
     return v
 
 
 def _vcheck_AccountMessage(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 3, d)
-    if stored < 12:
-        return _S_AccountMessage.vcheck_older(r, pos, stored, d)
-    body_, = _VL_AccountMessage.unpack_from(r.buf, pos + 8)
+    pos = base + off
+    try:
+        stored, found, body_ = _VC_AccountMessage.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 12 <= stored <= r.end - pos
+            and found == 3 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_AccountMessage.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
+    r.budget = budget
     d -= 1
     _proto._vcheck_Account(r, pos, body_, pos + 12, d)
 

@@ -242,64 +242,99 @@ _S_Account = _rt.StructCodec(Account, "Account", 3)
 
 # Order ---------------------------------------------------------------------------------
 
-_VL_Order = _rt.layout("iIBBdddd")
-_VH_Order = _rt.header(50, 1)
+_VP_Order = _rt.layout("IIiIBBddddI")  # header, slots, symbol's length
+_VG_Order = _VP_Order  # reads the same
+_VC_Order = _rt.layout("II4xI34xI")  # verifies: what is checked
 
 
 def _vput_Order(buf, base, v):
     pos = len(buf)
-    buf += _VH_Order
-    _VL_Order.pack_into(
-        buf,
-        pos + 8,
+    try:
+        symbol_ = v.symbol.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        symbol_ = v.symbol.encode("utf-8", "surrogateescape")  # go back as they came
+    buf += _VP_Order.pack(
+        50,
+        1,
         v.uid,
-        _rt.vput_str(buf, pos, v.symbol),
+        50,
         v.side,
         v.type,
         v.price,
         v.volume,
         v.tp,
         v.sl,
+        len(symbol_),
     )
+    buf += symbol_
     return pos - base
 
 
 def _vget_Order(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 1, d)
-    if stored < 50:  # an older, shorter version: the rest keep defaults
-        return _S_Order.vget_older(r, pos, stored, d)
     v = _new(Order)
-    (
-        v.uid,
-        symbol_,
-        side_,
-        type_,
-        v.price,
-        v.volume,
-        v.tp,
-        v.sl,
-    ) = _VL_Order.unpack_from(r.buf, pos + 8)
-    v.symbol = _rt.vget_str(r, pos, symbol_, pos + 16)
+    pos = base + off
+    try:
+        (
+            stored,
+            found,
+            v.uid,
+            symbol_,
+            side_,
+            type_,
+            v.price,
+            v.volume,
+            v.tp,
+            v.sl,
+            n,
+        ) = _VG_Order.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 50 <= stored <= r.end - pos
+            and found == 1 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Order.vget_slow(r, base, off, slot_end, d)  # older version, or error
+    if (symbol_ == 50 and (q := pos + 54 + n) <= r.end
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
+        try:
+            v.symbol = r.buf[pos + 54:q].decode()
+        except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+            v.symbol = r.buf[pos + 54:q].decode("utf-8", "surrogateescape")
+    else:
+        r.budget = budget
+        v.symbol = _rt.vget_str(r, pos, symbol_, pos + 16)
     v.side = _E_OrderSide.of[side_]
     v.type = _E_OrderType.of[type_]
     return v
 
 
 def _vcheck_Order(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 1, d)
-    if stored < 50:
-        return _S_Order.vcheck_older(r, pos, stored, d)
-    _, symbol_, _, _, _, _, _, _ = _VL_Order.unpack_from(r.buf, pos + 8)
-    _rt.vcheck_str(r, pos, symbol_, pos + 16)
+    pos = base + off
+    try:
+        stored, found, symbol_, n = _VC_Order.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 50 <= stored <= r.end - pos
+            and found == 1 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Order.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
+    if (symbol_ == 50 and n <= r.end - pos - 54
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
+    else:
+        r.budget = budget
+        _rt.vcheck_str(r, pos, symbol_, pos + 16)
 
 
-_FL_Order_0 = _rt.layout("i")
+_FL_Order_0 = _rt.layout("iI")  # and symbol's length
 _FL_Order_1 = _rt.layout("BBdddd")
 
 
 def _fput_Order(buf, v):
-    buf += _FL_Order_0.pack(v.uid)
-    _rt.fput_str(buf, v.symbol)
+    try:
+        symbol_ = v.symbol.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        symbol_ = v.symbol.encode("utf-8", "surrogateescape")  # go back as they came
+    buf += _FL_Order_0.pack(v.uid, len(symbol_))
+    buf += symbol_
     buf += _FL_Order_1.pack(v.side, v.type, v.price, v.volume, v.tp, v.sl)
 
 
@@ -307,9 +342,16 @@ def _fget_Order(r, p, d):
     if d < 1:
         _rt.fail_deep()
     v = _new(Order)
-    v.uid, = _FL_Order_0.unpack_from(r.buf, p)
-    v.symbol, p = _rt.fget_str(r, p + 4)
-    side_, type_, v.price, v.volume, v.tp, v.sl = _FL_Order_1.unpack_from(r.buf, p)
+    buf = r.buf
+    v.uid, n = _FL_Order_0.unpack_from(buf, p)
+    p += 8 + n
+    if p > r.end:
+        _rt.fail_truncated()
+    try:
+        v.symbol = buf[p - n:p].decode()
+    except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+        v.symbol = buf[p - n:p].decode("utf-8", "surrogateescape")
+    side_, type_, v.price, v.volume, v.tp, v.sl = _FL_Order_1.unpack_from(buf, p)
     v.side = _E_OrderSide.of[side_]
     v.type = _E_OrderType.of[type_]
     return v, p + 34
@@ -341,55 +383,97 @@ _S_Order.define(
 
 # Balance -------------------------------------------------------------------------------
 
-_VL_Balance = _rt.layout("Idd")
-_VH_Balance = _rt.header(28, 2)
+_VP_Balance = _rt.layout("IIIddI")  # header, slots, currency's length
+_VG_Balance = _VP_Balance  # reads the same
+_VC_Balance = _rt.layout("III16xI")  # verifies: what is checked
 
 
 def _vput_Balance(buf, base, v):
     pos = len(buf)
-    buf += _VH_Balance
-    _VL_Balance.pack_into(
-        buf,
-        pos + 8,
-        _rt.vput_str(buf, pos, v.currency),
-        v.amount,
-        v.locked,
-    )
+    try:
+        currency_ = v.currency.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        currency_ = v.currency.encode("utf-8", "surrogateescape")  # go back as they came
+    buf += _VP_Balance.pack(28, 2, 28, v.amount, v.locked, len(currency_))
+    buf += currency_
     return pos - base
 
 
 def _vget_Balance(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 2, d)
-    if stored < 28:  # an older, shorter version: the rest keep defaults
-        return _S_Balance.vget_older(r, pos, stored, d)
     v = _new(Balance)
-    currency_, v.amount, v.locked = _VL_Balance.unpack_from(r.buf, pos + 8)
-    v.currency = _rt.vget_str(r, pos, currency_, pos + 12)
+    pos = base + off
+    try:
+        (
+            stored,
+            found,
+            currency_,
+            v.amount,
+            v.locked,
+            n,
+        ) = _VG_Balance.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 28 <= stored <= r.end - pos
+            and found == 2 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Balance.vget_slow(r, base, off, slot_end, d)  # older version, or error
+    if (currency_ == 28 and (q := pos + 32 + n) <= r.end
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
+        try:
+            v.currency = r.buf[pos + 32:q].decode()
+        except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+            v.currency = r.buf[pos + 32:q].decode("utf-8", "surrogateescape")
+    else:
+        r.budget = budget
+        v.currency = _rt.vget_str(r, pos, currency_, pos + 12)
     return v
 
 
 def _vcheck_Balance(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 2, d)
-    if stored < 28:
-        return _S_Balance.vcheck_older(r, pos, stored, d)
-    currency_, _, _ = _VL_Balance.unpack_from(r.buf, pos + 8)
-    _rt.vcheck_str(r, pos, currency_, pos + 12)
+    pos = base + off
+    try:
+        stored, found, currency_, n = _VC_Balance.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 28 <= stored <= r.end - pos
+            and found == 2 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Balance.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
+    if (currency_ == 28 and n <= r.end - pos - 32
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
+    else:
+        r.budget = budget
+        _rt.vcheck_str(r, pos, currency_, pos + 12)
 
 
-_FL_Balance_0 = _rt.layout("dd")
+_FL_Balance_0 = _rt.layout("I")  # and currency's length
+_FL_Balance_1 = _rt.layout("dd")
 
 
 def _fput_Balance(buf, v):
-    _rt.fput_str(buf, v.currency)
-    buf += _FL_Balance_0.pack(v.amount, v.locked)
+    try:
+        currency_ = v.currency.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        currency_ = v.currency.encode("utf-8", "surrogateescape")  # go back as they came
+    buf += _FL_Balance_0.pack(len(currency_))
+    buf += currency_
+    buf += _FL_Balance_1.pack(v.amount, v.locked)
 
 
 def _fget_Balance(r, p, d):
     if d < 1:
         _rt.fail_deep()
     v = _new(Balance)
-    v.currency, p = _rt.fget_str(r, p)
-    v.amount, v.locked = _FL_Balance_0.unpack_from(r.buf, p)
+    buf = r.buf
+    n, = _FL_Balance_0.unpack_from(buf, p)
+    p += 4 + n
+    if p > r.end:
+        _rt.fail_truncated()
+    try:
+        v.currency = buf[p - n:p].decode()
+    except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+        v.currency = buf[p - n:p].decode("utf-8", "surrogateescape")
+    v.amount, v.locked = _FL_Balance_1.unpack_from(buf, p)
     return v, p + 16
 
 
@@ -416,42 +500,69 @@ _S_Balance.define(
 
 _F_Account_asset = _rt.optional(_S_Balance)
 _F_Account_orders = _rt.vector(_S_Order)
-_VL_Account = _rt.layout("iIBIBII")
-_VH_Account = _rt.header(30, 3)
+_VS_Account = _rt.layout("II22xI")  # header, zeros, name's length
+_VL_Account = _rt.layout("iIBIBII")  # slots
+_VG_Account = _rt.layout("IIiIBIBIII")  # reads: header, slots, name's length
+_VC_Account = _rt.layout("II4xI1xIBIII")  # verifies: what is checked
 
 
 def _vput_Account(buf, base, v):
     pos = len(buf)
-    buf += _VH_Account
+    try:
+        name_ = v.name.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        name_ = v.name.encode("utf-8", "surrogateescape")  # go back as they came
+    buf += _VS_Account.pack(30, 3, len(name_))
+    buf += name_
+    wallet_ = _vput_Balance(buf, pos, v.wallet)
+    asset_, asset_o = _F_Account_asset.vput(buf, pos, v.asset)
+    orders_ = _F_Account_orders.vput(buf, pos, v.orders)
     _VL_Account.pack_into(
         buf,
         pos + 8,
         v.uid,
-        _rt.vput_str(buf, pos, v.name),
+        30,
         v.state,
-        _vput_Balance(buf, pos, v.wallet),
-        *_F_Account_asset.vput(buf, pos, v.asset),
-        _F_Account_orders.vput(buf, pos, v.orders),
+        wallet_,
+        asset_,
+        asset_o,
+        orders_,
     )
     return pos - base
 
 
 def _vget_Account(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 3, d)
-    if stored < 30:  # an older, shorter version: the rest keep defaults
-        return _S_Account.vget_older(r, pos, stored, d)
     v = _new(Account)
-    (
-        v.uid,
-        name_,
-        state_,
-        wallet_,
-        asset_,
-        asset_o,
-        orders_,
-    ) = _VL_Account.unpack_from(r.buf, pos + 8)
+    pos = base + off
+    try:
+        (
+            stored,
+            found,
+            v.uid,
+            name_,
+            state_,
+            wallet_,
+            asset_,
+            asset_o,
+            orders_,
+            n,
+        ) = _VG_Account.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 30 <= stored <= r.end - pos
+            and found == 3 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Account.vget_slow(r, base, off, slot_end, d)  # older version, or error
     d -= 1
-    v.name = _rt.vget_str(r, pos, name_, pos + 16)
+    if (name_ == 30 and (q := pos + 34 + n) <= r.end
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
+        try:
+            v.name = r.buf[pos + 34:q].decode()
+        except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+            v.name = r.buf[pos + 34:q].decode("utf-8", "surrogateescape")
+    else:
+        r.budget = budget
+        v.name = _rt.vget_str(r, pos, name_, pos + 16)
     v.state = _E_State.of[state_]
     v.wallet = _vget_Balance(r, pos, wallet_, pos + 21, d)
     v.asset = _F_Account_asset.vget(r, pos, asset_, asset_o, pos + 26, d)
@@ -460,32 +571,46 @@ def _vget_Account(r, base, off, slot_end, d):
 
 
 def _vcheck_Account(r, base, off, slot_end, d):
-    pos, stored = _rt.venter(r, base, off, slot_end, 3, d)
-    if stored < 30:
-        return _S_Account.vcheck_older(r, pos, stored, d)
-    (
-        _,
-        name_,
-        _,
-        wallet_,
-        asset_,
-        asset_o,
-        orders_,
-    ) = _VL_Account.unpack_from(r.buf, pos + 8)
+    pos = base + off
+    try:
+        (
+            stored,
+            found,
+            name_,
+            wallet_,
+            asset_,
+            asset_o,
+            orders_,
+            n,
+        ) = _VC_Account.unpack_from(r.buf, pos)
+    except _rt.StructError:  # the body (or the length after it) would reach past the end
+        stored = 0
+    if not (off and slot_end <= pos and 30 <= stored <= r.end - pos
+            and found == 3 and d > 0 and (budget := r.budget - stored) >= 0):
+        return _S_Account.vcheck_slow(r, base, off, slot_end, d)  # older version, or error
     d -= 1
-    _rt.vcheck_str(r, pos, name_, pos + 16)
+    if (name_ == 30 and n <= r.end - pos - 34
+            and (rest := budget - 4 - n) >= 0):
+        r.budget = rest  # where writers put it, right after the body
+    else:
+        r.budget = budget
+        _rt.vcheck_str(r, pos, name_, pos + 16)
     _vcheck_Balance(r, pos, wallet_, pos + 21, d)
     _F_Account_asset.vcheck(r, pos, asset_, asset_o, pos + 26, d)
     _F_Account_orders.vcheck(r, pos, orders_, pos + 30, d)
 
 
-_FL_Account_0 = _rt.layout("i")
+_FL_Account_0 = _rt.layout("iI")  # and name's length
 _FL_Account_1 = _rt.layout("B")
 
 
 def _fput_Account(buf, v):
-    buf += _FL_Account_0.pack(v.uid)
-    _rt.fput_str(buf, v.name)
+    try:
+        name_ = v.name.encode()
+    except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)
+        name_ = v.name.encode("utf-8", "surrogateescape")  # go back as they came
+    buf += _FL_Account_0.pack(v.uid, len(name_))
+    buf += name_
     buf += _FL_Account_1.pack(v.state)
     _fput_Balance(buf, v.wallet)
     _F_Account_asset.fput(buf, v.asset)
@@ -497,9 +622,16 @@ def _fget_Account(r, p, d):
         _rt.fail_deep()
     d -= 1
     v = _new(Account)
-    v.uid, = _FL_Account_0.unpack_from(r.buf, p)
-    v.name, p = _rt.fget_str(r, p + 4)
-    state_, = _FL_Account_1.unpack_from(r.buf, p)
+    buf = r.buf
+    v.uid, n = _FL_Account_0.unpack_from(buf, p)
+    p += 8 + n
+    if p > r.end:
+        _rt.fail_truncated()
+    try:
+        v.name = buf[p - n:p].decode()
+    except UnicodeDecodeError:  # not UTF-8: kept byte for byte
+        v.name = buf[p - n:p].decode("utf-8", "surrogateescape")
+    state_, = _FL_Account_1.unpack_from(buf, p)
     v.wallet, p = _fget_Balance(r, p + 1, d)
     v.asset, p = _F_Account_asset.fget(r, p, d)
     v.orders, p = _F_Account_orders.fget(r, p, d)
