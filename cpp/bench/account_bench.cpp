@@ -8,6 +8,11 @@
 // Reference generated C++ on this machine class (spec §8), versioned: serialize 67 ns,
 // deserialize 81 ns, verify 21 ns (goals 33 / 40 / 20 ns); final: 37 / 66 / 23.5 ns
 // (goals 18 / 30 / 15 ns).
+//
+// Give a single benchmark's figure from a run of it alone (--benchmark_filter=...): in the
+// full suite, the heap layout left by the benchmarks before it can place the output buffer
+// 4 KiB (mod 4096) from the account's strings, and the resulting 4K aliasing costs the
+// final serialize ~50% for the same code (cpp/README.md, "Performance").
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
