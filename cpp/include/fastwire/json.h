@@ -184,8 +184,7 @@ inline constexpr std::array<char, 256> escape_table = [] {
 
 // Writes a finite, nonzero magnitude laid out as RapidJSON's Prettify does, from the
 // shortest digits std::to_chars finds. Returns the end.
-template <class F>
-char* format_finite(char* p, F v) noexcept {
+inline char* format_finite(char* p, double v) noexcept {
     char tmp[40];
     const auto r = std::to_chars(tmp, tmp + sizeof tmp, v, std::chars_format::scientific);
     // tmp is d[.ddd]e(+|-)XX

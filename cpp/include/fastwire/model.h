@@ -68,7 +68,10 @@ public:
         if (e != errc::ok) return e;
         Reader r(current(), full);
         if (flat()) return finish(r, C::verify(r, 4, 0, Walk{budget(full)}), full);
-        return deep_verify(r, full);
+        if constexpr (depth != 0)
+            return verify_counting_cold(r, full);
+        else
+            return verify_counting(r, full);
     }
 
     // Reads the model at the current position into `value`, reusing its memory. Safe on
@@ -79,7 +82,10 @@ public:
         if (e != errc::ok) return e;
         Reader r(current(), full);
         if (flat()) return finish(r, C::read(r, 4, 0, Walk{budget(full)}, value), full);
-        return deep_read(r, full, value);
+        if constexpr (depth != 0)
+            return read_counting_cold(r, full, value);
+        else
+            return read_counting(r, full, value);
     }
 
 private:
@@ -92,25 +98,20 @@ private:
     // The walk of a whole message may visit every byte after the 8-byte root header once.
     static std::int64_t budget(std::size_t full) noexcept { return static_cast<std::int64_t>(full) - 8; }
 
-    // Counting walks: the only kind for recursive types; for the others only when the
-    // limit is below the schema's depth, so that path is kept out of line.
-    status deep_read(Reader& r, std::size_t full, S& value) const {
-        if constexpr (depth != 0)
-            return deep_read_cold(r, full, value);
-        else
-            return finish(r, C::read(r, 4, 0, DeepWalk{budget(full), limits_.max_depth}, value), full);
+    // Counting walks (DeepWalk): the only kind for recursive types (depth 0); for the
+    // others only when the limit is below the schema's depth, hence the cold entries.
+    DeepWalk counting(std::size_t full) const noexcept { return DeepWalk{budget(full), limits_.max_depth}; }
+    status read_counting(Reader& r, std::size_t full, S& value) const {
+        return finish(r, C::read(r, 4, 0, counting(full), value), full);
     }
-    FASTWIRE_COLD status deep_read_cold(Reader& r, std::size_t full, S& value) const {
-        return finish(r, C::read(r, 4, 0, DeepWalk{budget(full), limits_.max_depth}, value), full);
+    status verify_counting(Reader& r, std::size_t full) const noexcept {
+        return finish(r, C::verify(r, 4, 0, counting(full)), full);
     }
-    status deep_verify(Reader& r, std::size_t full) const noexcept {
-        if constexpr (depth != 0)
-            return deep_verify_cold(r, full);
-        else
-            return finish(r, C::verify(r, 4, 0, DeepWalk{budget(full), limits_.max_depth}), full);
+    FASTWIRE_COLD status read_counting_cold(Reader& r, std::size_t full, S& value) const {
+        return read_counting(r, full, value);
     }
-    FASTWIRE_COLD status deep_verify_cold(Reader& r, std::size_t full) const noexcept {
-        return finish(r, C::verify(r, 4, 0, DeepWalk{budget(full), limits_.max_depth}), full);
+    FASTWIRE_COLD status verify_counting_cold(Reader& r, std::size_t full) const noexcept {
+        return verify_counting(r, full);
     }
 
     template <class W>
