@@ -122,11 +122,11 @@ response convert(std::uint8_t in, std::uint8_t out, const std::uint8_t* data, st
     S value{};
     response r;
     if (in == versioned) {
-        fastwire::Model<S> reader;
+        fastwire::model<S> reader;
         r = read_binary(reader, data, size, value);
     } else if (in == final) {
 #ifdef FASTWIRE_CONFORMANCE_FINAL
-        fastwire::FinalModel<S> reader;
+        fastwire::final_model<S> reader;
         r = read_binary(reader, data, size, value);
 #endif
     } else {
@@ -142,12 +142,12 @@ response convert(std::uint8_t in, std::uint8_t out, const std::uint8_t* data, st
     if (const char* why = missing(out, false)) return reply(unsupported, why);
     try {
         if (out == versioned) {
-            static fastwire::Model<S> writer;  // reuses its buffer
+            static fastwire::model<S> writer;  // reuses its buffer
             return write_binary(writer, value);
         }
         if (out == final) {
 #ifdef FASTWIRE_CONFORMANCE_FINAL
-            static fastwire::FinalModel<S> writer;
+            static fastwire::final_model<S> writer;
             return write_binary(writer, value);
 #endif
         } else {

@@ -36,8 +36,8 @@ proto::Account seed_account() {
     return account;
 }
 
-// Each operation is one template over the model (versioned: fastwire::Model, final:
-// FinalModel), registered under the names the README and the spec's table use.
+// Each operation is one template over the model (versioned: fastwire::model, final:
+// final_model), registered under the names the README and the spec's table use.
 
 // Bytes of the seed account in model M's format (252 versioned, 152 final).
 template <class M>

@@ -4,5 +4,5 @@
 #include "roundtrip.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    return fuzz::one_input<fastwire::versioned::Model>(data, size);
+    return fuzz::one_input<fastwire::versioned::model>(data, size);
 }

@@ -24,11 +24,11 @@ namespace fuzz {
     std::abort();
 }
 
-template <template <class> class Model, class S>
+template <template <class> class model, class S>
 void round_trip(const std::uint8_t* data, std::size_t size, bool ordered) {
     fastwire::limits lim;
     lim.max_message_size = std::size_t{1} << 20;  // keeps the fuzzer's memory bounded
-    Model<S> reader(lim);
+    model<S> reader(lim);
     reader.attach(data, size);
     const fastwire::status verdict = reader.verify();
     S value{};
@@ -37,19 +37,19 @@ void round_trip(const std::uint8_t* data, std::size_t size, bool ordered) {
     if (!verdict) return;
     if (verdict.size() != read.size() || verdict.size() > size) fail("accepted size is wrong");
 
-    Model<S> first;
+    model<S> first;
     const std::size_t n = first.serialize(value);
     const fastwire::status again = first.verify();
     if (!again || again.size() != n) fail("a re-serialized message does not verify");
     S back{};
     if (!first.deserialize(back)) fail("a re-serialized message does not deserialize");
-    Model<S> second;
+    model<S> second;
     if (second.serialize(back) != n) fail("serialize -> deserialize -> serialize changed the size");
     if (ordered && std::memcmp(first.buffer().data(), second.buffer().data(), n) != 0)
         fail("serialize -> deserialize -> serialize changed the bytes");
 }
 
-template <template <class> class Model>
+template <template <class> class model>
 int one_input(const std::uint8_t* data, std::size_t size) {
     if (size == 0) return 0;
     const std::uint8_t pick = data[0];
@@ -59,18 +59,18 @@ int one_input(const std::uint8_t* data, std::size_t size) {
     const std::uint8_t* p = msg.get();
     const std::size_t n = size - 1;
     switch (pick % 12) {
-        case 0: round_trip<Model, proto::Account>(p, n, true); break;
-        case 1: round_trip<Model, proto::Order>(p, n, true); break;
-        case 2: round_trip<Model, proto::Balance>(p, n, true); break;
-        case 3: round_trip<Model, everything::Primitives>(p, n, true); break;
-        case 4: round_trip<Model, everything::Optionals>(p, n, true); break;
-        case 5: round_trip<Model, everything::Collections>(p, n, false); break;
-        case 6: round_trip<Model, everything::ExAccount>(p, n, true); break;
-        case 7: round_trip<Model, everything::MoreDerived>(p, n, true); break;
-        case 8: round_trip<Model, everything::Wallet>(p, n, true); break;
-        case 9: round_trip<Model, everything::PingRequest>(p, n, true); break;
-        case 10: round_trip<Model, everything::Empty>(p, n, true); break;
-        default: round_trip<Model, protoex::Account>(p, n, true); break;
+        case 0: round_trip<model, proto::Account>(p, n, true); break;
+        case 1: round_trip<model, proto::Order>(p, n, true); break;
+        case 2: round_trip<model, proto::Balance>(p, n, true); break;
+        case 3: round_trip<model, everything::Primitives>(p, n, true); break;
+        case 4: round_trip<model, everything::Optionals>(p, n, true); break;
+        case 5: round_trip<model, everything::Collections>(p, n, false); break;
+        case 6: round_trip<model, everything::ExAccount>(p, n, true); break;
+        case 7: round_trip<model, everything::MoreDerived>(p, n, true); break;
+        case 8: round_trip<model, everything::Wallet>(p, n, true); break;
+        case 9: round_trip<model, everything::PingRequest>(p, n, true); break;
+        case 10: round_trip<model, everything::Empty>(p, n, true); break;
+        default: round_trip<model, protoex::Account>(p, n, true); break;
     }
     return 0;
 }

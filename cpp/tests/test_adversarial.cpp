@@ -60,11 +60,11 @@ using testutil::parse_hex;
 template <template <class> class M>
 struct format_name;
 template <>
-struct format_name<fastwire::versioned::Model> {
+struct format_name<fastwire::versioned::model> {
     static constexpr const char* value = "versioned";
 };
 template <>
-struct format_name<fastwire::final::Model> {
+struct format_name<fastwire::final::model> {
     static constexpr const char* value = "final";
 };
 
@@ -172,15 +172,15 @@ void expect_cheap_rejection(const char* what, const std::vector<std::uint8_t>& b
 // ---- every golden vector, both formats -------------------------------------------------------
 
 TEST(Adversarial, VersionedGoldenMutations) {
-    mutate_all<fastwire::versioned::Model, proto::Account>("account.fbe.hex");
-    mutate_all<fastwire::versioned::Model, proto::Order>("order.fbe.hex");
-    mutate_all<fastwire::versioned::Model, proto::Balance>("balance.fbe.hex");
+    mutate_all<fastwire::versioned::model, proto::Account>("account.fbe.hex");
+    mutate_all<fastwire::versioned::model, proto::Order>("order.fbe.hex");
+    mutate_all<fastwire::versioned::model, proto::Balance>("balance.fbe.hex");
 }
 
 TEST(Adversarial, FinalGoldenMutations) {
-    mutate_all<fastwire::final::Model, proto::Account>("account.final.hex");
-    mutate_all<fastwire::final::Model, proto::Order>("order.final.hex");
-    mutate_all<fastwire::final::Model, proto::Balance>("balance.final.hex");
+    mutate_all<fastwire::final::model, proto::Account>("account.final.hex");
+    mutate_all<fastwire::final::model, proto::Order>("order.final.hex");
+    mutate_all<fastwire::final::model, proto::Balance>("balance.final.hex");
 }
 
 // ---- the reference's failures -------------------------------------------------------------------
@@ -191,25 +191,25 @@ TEST(Adversarial, FinalGoldenMutations) {
 TEST(Adversarial, FourBillionElements) {
     // Versioned: the smallest carrier is 24 bytes, Bag {vector<Point?> items}:
     // [full 24][root 8][body 12][type 14][items -> 12][count 2^32 - 1].
-    expect_cheap_rejection<fastwire::versioned::Model, t::Bag>(
+    expect_cheap_rejection<fastwire::versioned::model, t::Bag>(
         "versioned, 4294967295 optional structs",
         parse_hex("18000000 08000000 0c000000 0e000000 0c000000 ffffffff"), errc::truncated);
     // Final Texts {string s, bytes b, byte[] v}: [20][12][s: 0][b: 0][v: count 2^32 - 1].
-    expect_cheap_rejection<fastwire::final::Model, t::Texts>(
+    expect_cheap_rejection<fastwire::final::model, t::Texts>(
         "final, 4294967295 bytes in a byte[]", parse_hex("14000000 0c000000 00000000 00000000 ffffffff"),
         errc::truncated);
-    expect_cheap_rejection<fastwire::final::Model, t::Bag>(
+    expect_cheap_rejection<fastwire::final::model, t::Bag>(
         "final, 4294967295 optional structs", parse_hex("0c000000 0e000000 ffffffff"), errc::truncated);
     // The seed account with its orders count set to 2^32 - 1, in both formats.
     auto acct = testutil::load_hex("account.fbe.hex");
     put32(acct, 104, 0xFFFFFFFFu);
-    expect_cheap_rejection<fastwire::versioned::Model, proto::Account>("versioned account, orders count 2^32 - 1",
+    expect_cheap_rejection<fastwire::versioned::model, proto::Account>("versioned account, orders count 2^32 - 1",
                                                                       acct, errc::truncated);
     auto fin = testutil::load_hex("account.final.hex");
     // header 8, id 4, name 4+4, state 1, wallet 4+3+8, asset 1+4+3+8: the count is at 52.
     ASSERT_EQ(fastwire::load_le<std::uint32_t>(&fin[52]), 3u);
     put32(fin, 52, 0xFFFFFFFFu);
-    expect_cheap_rejection<fastwire::final::Model, proto::Account>("final account, orders count 2^32 - 1", fin,
+    expect_cheap_rejection<fastwire::final::model, proto::Account>("final account, orders count 2^32 - 1", fin,
                                                                   errc::truncated);
 }
 
@@ -221,17 +221,17 @@ TEST(Adversarial, ZeroSizeElements) {
     // Holder {Point p; Empty e; Empty? oe; Empty[] ve; Tree tree}: [size][20][p 8][oe 0][ve count]...
     auto b = parse_hex("21000000 14000000 01000000 02000000 00 ffffffff 00000000 00000000");
     put32(b, 0, static_cast<std::uint32_t>(b.size()));
-    expect_cheap_rejection<fastwire::final::Model, t::Holder>("final, 2^32 - 1 empty structs", b,
+    expect_cheap_rejection<fastwire::final::model, t::Holder>("final, 2^32 - 1 empty structs", b,
                                                              errc::over_budget);
     // At the allowance exactly: accepted, and reading allocates one byte per element.
     put32(b, 17, 65536);
     {
         Counting counting;
-        EXPECT_EQ((check<fastwire::final::Model, t::Holder>(b)), errc::ok);
+        EXPECT_EQ((check<fastwire::final::model, t::Holder>(b)), errc::ok);
         EXPECT_LE(counting.bytes(), 4 * 65536 + 4096u);  // read + re-serialize + read back
     }
     put32(b, 17, 65537);
-    EXPECT_EQ((check<fastwire::final::Model, t::Holder>(b)), errc::over_budget);
+    EXPECT_EQ((check<fastwire::final::model, t::Holder>(b)), errc::over_budget);
 
     // 1000 vectors of 65 536 empties each would be 65 million elements from 4 KB: the
     // allowance is per message, so the second vector already exceeds it.
@@ -246,18 +246,18 @@ TEST(Adversarial, ZeroSizeElements) {
     // Reading allocates the 1000 inner vectors (24 KB, 6 x their 4 KB of wire) and
     // constructs the first 65 536 empties (the whole allowance: ~1 us in a release build,
     // ~2 ms under ASan in a debug build) before the second vector is refused.
-    expect_cheap_rejection<fastwire::final::Model, adv::Empties>("final, 1000 x 65536 nested empty structs", nest,
+    expect_cheap_rejection<fastwire::final::model, adv::Empties>("final, 1000 x 65536 nested empty structs", nest,
                                                                 errc::over_budget, {}, kMaxAlloc + 8 * nest.size(),
                                                                 50.0);
     // A map of empty keys and values is zero-size too.
     auto map = parse_hex("10000000 29000000 00000000 ffffffff");
-    expect_cheap_rejection<fastwire::final::Model, adv::Empties>("final, map of 2^32 - 1 empty pairs", map,
+    expect_cheap_rejection<fastwire::final::model, adv::Empties>("final, map of 2^32 - 1 empty pairs", map,
                                                                 errc::over_budget);
     fastwire::limits none;
     none.max_zero_size_elements = 0;
     auto one = parse_hex("10000000 29000000 00000000 01000000");
-    EXPECT_EQ((check<fastwire::final::Model, adv::Empties>(one, nullptr, none)), errc::over_budget);
-    EXPECT_EQ((check<fastwire::final::Model, adv::Empties>(one)), errc::ok);
+    EXPECT_EQ((check<fastwire::final::model, adv::Empties>(one, nullptr, none)), errc::over_budget);
+    EXPECT_EQ((check<fastwire::final::model, adv::Empties>(one)), errc::ok);
 }
 
 // Versioned offsets that point back into the struct that holds them (or at their own
@@ -276,12 +276,12 @@ TEST(Adversarial, OffsetsIntoTheirOwnStruct) {
                             attack{"first order -> the Account body", 108, 0}}) {
         auto bad = good;
         put32(bad, a.at, a.value);
-        expect_cheap_rejection<fastwire::versioned::Model, proto::Account>(a.what, bad, errc::bad_offset);
+        expect_cheap_rejection<fastwire::versioned::model, proto::Account>(a.what, bad, errc::bad_offset);
     }
     // A self-referencing Tree: its children vector's only element points at the Tree.
     auto tree = parse_hex("20000000 08000000 10000000 12000000 01000000 10000000 01000000 00000000");
     //                     size      root      body 16   type 18   value     children->24  count 1  -> body (8 + 0)
-    expect_cheap_rejection<fastwire::versioned::Model, t::Tree>("a Tree whose child is itself", tree,
+    expect_cheap_rejection<fastwire::versioned::model, t::Tree>("a Tree whose child is itself", tree,
                                                                errc::bad_offset);
 }
 
@@ -299,7 +299,7 @@ TEST(Adversarial, DeeplyNestedOptionals) {
     fin.insert(fin.end(), last.begin(), last.end());
     put32(fin, 0, static_cast<std::uint32_t>(fin.size()));
     put32(fin, 4, 40);
-    expect_cheap_rejection<fastwire::final::Model, adv::Chain>("final, 10000 nested optional structs", fin,
+    expect_cheap_rejection<fastwire::final::model, adv::Chain>("final, 10000 nested optional structs", fin,
                                                               errc::too_deep);
 
     // The versioned form of a shorter chain (the writer has no depth limit), deeper than 64.
@@ -310,22 +310,22 @@ TEST(Adversarial, DeeplyNestedOptionals) {
         at = &*at->next.back();
         at->value = i;
     }
-    fastwire::Model<adv::Chain> w;
+    fastwire::model<adv::Chain> w;
     w.serialize(root);
     const auto ver = w.buffer().to_vector();
-    expect_cheap_rejection<fastwire::versioned::Model, adv::Chain>("versioned, 200 nested optional structs", ver,
+    expect_cheap_rejection<fastwire::versioned::model, adv::Chain>("versioned, 200 nested optional structs", ver,
                                                                   errc::too_deep);
-    fastwire::FinalModel<adv::Chain> fw;
+    fastwire::final_model<adv::Chain> fw;
     fw.serialize(root);
     const auto fin200 = fw.buffer().to_vector();
-    expect_cheap_rejection<fastwire::final::Model, adv::Chain>("final, 200 nested optional structs", fin200,
+    expect_cheap_rejection<fastwire::final::model, adv::Chain>("final, 200 nested optional structs", fin200,
                                                               errc::too_deep);
     fastwire::limits deep;
     deep.max_depth = 201;
-    EXPECT_EQ((check<fastwire::versioned::Model, adv::Chain>(ver, nullptr, deep)), errc::ok);
-    EXPECT_EQ((check<fastwire::final::Model, adv::Chain>(fin200, nullptr, deep)), errc::ok);
+    EXPECT_EQ((check<fastwire::versioned::model, adv::Chain>(ver, nullptr, deep)), errc::ok);
+    EXPECT_EQ((check<fastwire::final::model, adv::Chain>(fin200, nullptr, deep)), errc::ok);
     deep.max_depth = 200;
-    EXPECT_EQ((check<fastwire::final::Model, adv::Chain>(fin200, nullptr, deep)), errc::too_deep);
+    EXPECT_EQ((check<fastwire::final::model, adv::Chain>(fin200, nullptr, deep)), errc::too_deep);
 }
 
 // The final root: its size must match its fields exactly, and the limits apply.
@@ -334,33 +334,33 @@ TEST(Adversarial, FinalRootHeader) {
     auto longer = good;
     longer.push_back(0);
     put32(longer, 0, static_cast<std::uint32_t>(longer.size()));  // a trailing byte inside the size
-    EXPECT_EQ((check<fastwire::final::Model, proto::Account>(longer)), errc::bad_size);
+    EXPECT_EQ((check<fastwire::final::model, proto::Account>(longer)), errc::bad_size);
     auto type = good;
     put32(type, 4, 2);
-    EXPECT_EQ((check<fastwire::final::Model, proto::Account>(type)), errc::bad_type);
+    EXPECT_EQ((check<fastwire::final::model, proto::Account>(type)), errc::bad_type);
     auto zero = good;
     put32(zero, 0, 0);
-    EXPECT_EQ((check<fastwire::final::Model, proto::Account>(zero)), errc::bad_size);
+    EXPECT_EQ((check<fastwire::final::model, proto::Account>(zero)), errc::bad_size);
     fastwire::limits small;
     small.max_message_size = 151;
-    EXPECT_EQ((check<fastwire::final::Model, proto::Account>(good, nullptr, small)), errc::too_large);
-    EXPECT_EQ((check<fastwire::final::Model, proto::Account>({})), errc::truncated);
+    EXPECT_EQ((check<fastwire::final::model, proto::Account>(good, nullptr, small)), errc::too_large);
+    EXPECT_EQ((check<fastwire::final::model, proto::Account>({})), errc::truncated);
     // A string whose length runs into the fields after it: the room check, not the end of
     // the message, stops it (name = 4 bytes; claim 140, which fits in the message).
     auto name = good;
     put32(name, 12, 140);
-    EXPECT_EQ((check<fastwire::final::Model, proto::Account>(name)), errc::truncated);
+    EXPECT_EQ((check<fastwire::final::model, proto::Account>(name)), errc::truncated);
     // Decimal scale above 28.
     t::Scalars s;
     s.f_decimal = fastwire::decimal(1, 28);
-    fastwire::FinalModel<t::Scalars> w;
+    fastwire::final_model<t::Scalars> w;
     w.serialize(s);
     auto dec = w.buffer().to_vector();
     // header 8 + bool 1 char 1 wchar 4 i8 1 u8 1 i16 2 u16 2 i32 4 u32 4 i64 8 u64 8 float 4 double 8 = 56
     ASSERT_EQ(dec[56 + 14], 28);
-    EXPECT_EQ((check<fastwire::final::Model, t::Scalars>(dec)), errc::ok);
+    EXPECT_EQ((check<fastwire::final::model, t::Scalars>(dec)), errc::ok);
     dec[56 + 14] = 29;
-    EXPECT_EQ((check<fastwire::final::Model, t::Scalars>(dec)), errc::bad_value);
+    EXPECT_EQ((check<fastwire::final::model, t::Scalars>(dec)), errc::bad_value);
 }
 
 // Memory of a deserialize is bounded by a constant x the message size: count x
@@ -369,11 +369,11 @@ TEST(Adversarial, FinalRootHeader) {
 TEST(Adversarial, DeserializeMemoryIsLinear) {
     proto::Account a;
     a.orders.resize(10000);
-    fastwire::FinalModel<proto::Account> w;
+    fastwire::final_model<proto::Account> w;
     const std::size_t n = w.serialize(a);
     proto::Account back;
     Counting counting;
-    fastwire::FinalModel<proto::Account> r;
+    fastwire::final_model<proto::Account> r;
     r.attach(w.buffer());
     ASSERT_TRUE(r.deserialize(back));
     EXPECT_LE(counting.bytes(), 3 * n);

@@ -16,7 +16,7 @@ namespace {
 
 template <class S>
 std::vector<std::uint8_t> serialize(const S& v) {
-    fastwire::Model<S> m;
+    fastwire::model<S> m;
     m.serialize(v);
     return m.buffer().to_vector();
 }
@@ -26,14 +26,14 @@ std::vector<std::uint8_t> serialize(const S& v) {
 // (Hash maps iterate in an unspecified order, so with them only the size is compared.)
 template <class S>
 S round_trip(const S& v, const S& dirty = S{}, bool stable_bytes = true) {
-    fastwire::Model<S> w;
+    fastwire::model<S> w;
     const std::size_t n = w.serialize(v);
     EXPECT_EQ(n, w.buffer().size());
     const auto vs = w.verify();
     EXPECT_TRUE(vs) << vs.message();
     EXPECT_EQ(vs.size(), n);
 
-    fastwire::Model<S> r;
+    fastwire::model<S> r;
     r.attach(w.buffer());
     S fresh{};
     const auto st = r.deserialize(fresh);

@@ -18,7 +18,7 @@ namespace {
 
 std::array<std::uint8_t, 16> wire(const decimal& d) {
     std::array<std::uint8_t, 16> b{};
-    fastwire::versioned::Writer w{nullptr};
+    fastwire::versioned::writer w{nullptr};
     fastwire::versioned::codec<decimal>::write(w, b.data(), b.data(), d);
     return b;
 }

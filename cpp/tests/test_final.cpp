@@ -7,7 +7,7 @@
 #include <cstring>
 #include <limits>
 
-#include "everything_models.h"  // generated with FINAL: <Name>FinalModel aliases
+#include "everything_models.h"  // generated with FINAL: <Name>final_model aliases
 #include "test_types.h"
 #include "test_util.h"
 
@@ -20,7 +20,7 @@ namespace {
 
 template <class S>
 std::vector<std::uint8_t> serialize(const S& v) {
-    fastwire::FinalModel<S> m;
+    fastwire::final_model<S> m;
     m.serialize(v);
     return m.buffer().to_vector();
 }
@@ -29,14 +29,14 @@ std::vector<std::uint8_t> serialize(const S& v) {
 // equal the input and re-serialize to the same bytes (hash maps: the same size).
 template <class S>
 S round_trip(const S& v, const S& dirty = S{}, bool stable_bytes = true) {
-    fastwire::FinalModel<S> w;
+    fastwire::final_model<S> w;
     const std::size_t n = w.serialize(v);
     EXPECT_EQ(n, w.buffer().size());
     const auto vs = w.verify();
     EXPECT_TRUE(vs) << vs.message();
     EXPECT_EQ(vs.size(), n);
 
-    fastwire::FinalModel<S> r;
+    fastwire::final_model<S> r;
     r.attach(w.buffer());
     S fresh{};
     const auto st = r.deserialize(fresh);
@@ -115,8 +115,8 @@ TEST(FinalGolden, NoZeroFillNeeded) {
     EXPECT_EQ(testutil::bytes_of(writer.buffer()), load_hex("account.final.hex"));
 }
 
-// The API of Model<S>: append, view, size, next over a stream of models.
-TEST(FinalModel, StreamOfModels) {
+// The API of model<S>: append, view, size, next over a stream of models.
+TEST(final_model, StreamOfModels) {
     proto::AccountFinalModel w;
     const std::size_t a = w.serialize(seed_account());
     const std::size_t b = w.serialize(proto::Account{});
@@ -355,21 +355,21 @@ namespace {
 // [hidden] ones) and the bytes of both formats instead.
 template <class S>
 void everything_round_trip(const S& v) {
-    fastwire::FinalModel<S> fw;
+    fastwire::final_model<S> fw;
     fw.serialize(v);
     ASSERT_TRUE(fw.verify()) << fw.verify().message();
     S back{};
     ASSERT_TRUE(fw.deserialize(back));
     EXPECT_EQ(str(back), str(v));
-    fastwire::FinalModel<S> again;
+    fastwire::final_model<S> again;
     again.serialize(back);
     EXPECT_EQ(again.buffer(), fw.buffer());
     // The same value through the versioned format reads back to the same final bytes.
-    fastwire::Model<S> vw;
+    fastwire::model<S> vw;
     vw.serialize(v);
     S via{};
     ASSERT_TRUE(vw.deserialize(via));
-    fastwire::FinalModel<S> third;
+    fastwire::final_model<S> third;
     third.serialize(via);
     EXPECT_EQ(third.buffer(), fw.buffer());
 }

@@ -197,7 +197,7 @@ TEST(Golden, ProtocolStream) {
     const auto stream = load_hex("protocol.hex");
     ASSERT_EQ(stream.size(), 375u);
 
-    fastwire::Model<msg::OrderMessage> om;
+    fastwire::model<msg::OrderMessage> om;
     om.attach(stream);
     msg::OrderMessage o;
     auto s = om.deserialize(o);
@@ -205,7 +205,7 @@ TEST(Golden, ProtocolStream) {
     EXPECT_EQ(s.size(), 64u);
     expect_same(o.body, proto::Order(1, "EURUSD", proto::OrderSide::buy, proto::OrderType::market, 1.23456, 1000.0));
 
-    fastwire::Model<msg::BalanceMessage> bm;
+    fastwire::model<msg::BalanceMessage> bm;
     bm.attach(stream);
     bm.next(64);
     msg::BalanceMessage b;
@@ -214,7 +214,7 @@ TEST(Golden, ProtocolStream) {
     EXPECT_EQ(s.size(), 47u);
     expect_same(b.body, proto::Balance("USD", 1000.0));
 
-    fastwire::Model<msg::AccountMessage> am;
+    fastwire::model<msg::AccountMessage> am;
     am.attach(stream);
     am.next(64 + 47);
     msg::AccountMessage a;
@@ -224,9 +224,9 @@ TEST(Golden, ProtocolStream) {
     expect_same(a.body, seed_account());
 
     // And back: the three messages serialize to the same stream.
-    fastwire::Model<msg::OrderMessage> w1;
-    fastwire::Model<msg::BalanceMessage> w2;
-    fastwire::Model<msg::AccountMessage> w3;
+    fastwire::model<msg::OrderMessage> w1;
+    fastwire::model<msg::BalanceMessage> w2;
+    fastwire::model<msg::AccountMessage> w3;
     w1.serialize(o);
     w2.serialize(b);
     w3.serialize(a);
@@ -235,13 +235,13 @@ TEST(Golden, ProtocolStream) {
     EXPECT_EQ(all, stream);
 
     // A message type is checked: an OrderMessage model rejects the BalanceMessage.
-    fastwire::Model<msg::OrderMessage> wrong;
+    fastwire::model<msg::OrderMessage> wrong;
     wrong.attach(stream);
     wrong.next(64);
     EXPECT_EQ(wrong.verify(), fastwire::errc::bad_type);
 }
 
-// ---- the Model API -----------------------------------------------------------------------
+// ---- the model API -----------------------------------------------------------------------
 
 namespace {
 template <class M>

@@ -46,7 +46,7 @@ errc check(const std::vector<std::uint8_t>& bytes, const fastwire::limits& lim =
     // An exact-size heap copy, so that ASan sees any read past the end.
     std::unique_ptr<std::uint8_t[]> exact(new std::uint8_t[bytes.size() ? bytes.size() : 1]);
     if (!bytes.empty()) std::memcpy(exact.get(), bytes.data(), bytes.size());
-    fastwire::Model<S> m(lim);
+    fastwire::model<S> m(lim);
     m.attach(exact.get(), bytes.size());
     const fastwire::status v = m.verify();
     S value{};
@@ -56,12 +56,12 @@ errc check(const std::vector<std::uint8_t>& bytes, const fastwire::limits& lim =
     if (v) {
         ++g_accepted;
         EXPECT_EQ(v.size(), d.size());
-        fastwire::Model<S> again(lim);
+        fastwire::model<S> again(lim);
         again.serialize(value);
         EXPECT_TRUE(again.verify());
         S back{};
         EXPECT_TRUE(again.deserialize(back));
-        EXPECT_EQ(fastwire::Model<S>().serialize(back), again.buffer().size());
+        EXPECT_EQ(fastwire::model<S>().serialize(back), again.buffer().size());
     }
     return v.code();
 }
@@ -70,7 +70,7 @@ std::vector<std::uint8_t> account_bytes() { return testutil::load_hex("account.f
 
 template <class S>
 std::vector<std::uint8_t> serialized(const S& v) {
-    fastwire::Model<S> m;
+    fastwire::model<S> m;
     m.serialize(v);
     return m.buffer().to_vector();
 }

@@ -40,7 +40,7 @@ TEST(Versioning, OldToOld) {
 
 TEST(Versioning, OldToNewGetsDefaults) {
     const auto bytes = testutil::load_hex("account.fbe.hex");
-    fastwire::Model<protoex::Account> m;
+    fastwire::model<protoex::Account> m;
     m.attach(bytes);
     ASSERT_TRUE(m.verify());
     // Read into a dirty object: fields missing from the old data must get the schema
@@ -68,7 +68,7 @@ TEST(Versioning, OldToNewGetsDefaults) {
 }
 
 TEST(Versioning, NewToOldDropsNewFields) {
-    fastwire::Model<protoex::Account> w;
+    fastwire::model<protoex::Account> w;
     EXPECT_EQ(w.serialize(new_account()), 316u);  // spec §9: the protoex account is 316 bytes
     proto::AccountModel r;
     r.attach(w.buffer());
@@ -89,7 +89,7 @@ TEST(Versioning, NewToOldDropsNewFields) {
     // Re-serialized by the old model, the raw values survive.
     proto::AccountModel again;
     again.serialize(a);
-    fastwire::Model<protoex::Account> back;
+    fastwire::model<protoex::Account> back;
     back.attach(again.buffer());
     protoex::Account b;
     ASSERT_TRUE(back.deserialize(b));
@@ -99,7 +99,7 @@ TEST(Versioning, NewToOldDropsNewFields) {
 }
 
 TEST(Versioning, NewToNew) {
-    fastwire::Model<protoex::Account> w;
+    fastwire::model<protoex::Account> w;
     w.serialize(new_account());
     ASSERT_TRUE(w.verify());
     protoex::Account a;
@@ -109,7 +109,7 @@ TEST(Versioning, NewToNew) {
     EXPECT_EQ(a.orders[1].tp, 0.1);
     EXPECT_EQ(a.orders[1].sl, -0.1);
     EXPECT_EQ(a.state, protoex::State::good);
-    fastwire::Model<protoex::Account> w2;
+    fastwire::model<protoex::Account> w2;
     w2.serialize(a);
     EXPECT_EQ(w2.buffer(), w.buffer());
 }
@@ -120,7 +120,7 @@ TEST(Versioning, ProtoexBalanceKeepsTheBaseTypeNumber) {
     nb.currency = "JPY";
     nb.amount = 5;
     nb.locked = 1;
-    fastwire::Model<protoex::Balance> w;
+    fastwire::model<protoex::Balance> w;
     w.serialize(nb);
     proto::BalanceModel r;
     r.attach(w.buffer());

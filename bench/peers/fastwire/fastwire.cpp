@@ -6,7 +6,7 @@
 // fwb::<dataset> types, untimed.
 //
 // fastwire / fastwire-final: serialize = reset() + serialize() on a reused writer model
-// (Model<S> / FinalModel<S>): exact size first, one append into the kept buffer, no
+// (model<S> / final_model<S>): exact size first, one append into the kept buffer, no
 // zero-fill. deserialize = attach() a reused reader model to the bytes + deserialize() into
 // a reused struct (strings and vectors keep their capacity). That is the library's default
 // path and it is checked: deserialize() makes every check verify() makes as it reads and
@@ -142,7 +142,7 @@ struct Convert {
 #undef FWB_FW_STRUCT
 };
 
-// ---- binary rows: Model<S> (versioned) and FinalModel<S> (final) --------------------------
+// ---- binary rows: model<S> (versioned) and final_model<S> (final) --------------------------
 //
 // M is the root model type. Both have serialize / reset / buffer / attach / verify /
 // deserialize; verify() and deserialize() return a fastwire::status.
@@ -228,11 +228,11 @@ struct Rows {
 template <class Canon, class Gen>
 void add_dataset(Registry& r, const Rows& rows) {
   r.add<Canon>(rows.versioned, [] {
-    return std::make_unique<BinaryCodec<Canon, Gen, fastwire::Model<Gen>>>();
+    return std::make_unique<BinaryCodec<Canon, Gen, fastwire::model<Gen>>>();
   });
 #if FWB_FW_FINAL
   r.add<Canon>(rows.final_, [] {
-    return std::make_unique<BinaryCodec<Canon, Gen, fastwire::FinalModel<Gen>>>();
+    return std::make_unique<BinaryCodec<Canon, Gen, fastwire::final_model<Gen>>>();
   });
 #else
   r.unsupported<Canon>(rows.final_, kNoFinal);
@@ -252,14 +252,14 @@ void register_fastwire(Registry& r) {
       {"fastwire", "fastwire", Kind::binary, version,
        "FBE verify(): root size, every offset/size/count in bounds and pointing forward, "
        "struct sizes and type numbers, nesting depth, visit budget",
-       "generated struct -> Model<S>::serialize into a reused model (reset keeps the buffer; "
-       "exact size, one append); deserialize = attach + Model::deserialize into a reused "
+       "generated struct -> model<S>::serialize into a reused model (reset keeps the buffer; "
+       "exact size, one append); deserialize = attach + model::deserialize into a reused "
        "struct: the default path, which makes verify()'s checks as it reads, so no verify() "
        "first"},
       {"fastwire-final", "fastwire", Kind::binary, version,
-       "FinalModel<S>::verify() (final format: sizes and counts in bounds)",
-       "as fastwire, with FinalModel<S> (final format: no offsets, no struct headers); "
-       "deserialize = attach + FinalModel::deserialize (checked), no verify() first"},
+       "final_model<S>::verify() (final format: sizes and counts in bounds)",
+       "as fastwire, with final_model<S> (final format: no offsets, no struct headers); "
+       "deserialize = attach + final_model::deserialize (checked), no verify() first"},
       {"fastwire-json", "fastwire", Kind::text, version, "",
        "fastwire::json::writer (reused) over the generated struct; deserialize = "
        "fastwire::json::reader (reused simdjson On-Demand parser; copies the input into its "

@@ -444,9 +444,9 @@ class CppGenerator:
         p.blank()
         with namespace(p, ns):
             for s in self.sorted_structs(package):
-                p.print("using $n$Model = fastwire::Model<$n$>;", n=ident(s.name))
+                p.print("using $n$Model = fastwire::model<$n$>;", n=ident(s.name))
                 if self.options.final:
-                    p.print("using $n$FinalModel = fastwire::FinalModel<$n$>;", n=ident(s.name))
+                    p.print("using $n$FinalModel = fastwire::final_model<$n$>;", n=ident(s.name))
         return p.text()
 
     def generate(self) -> Dict[str, str]:

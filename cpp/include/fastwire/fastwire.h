@@ -1,7 +1,7 @@
 // fastwire/fastwire.h - the whole runtime in one include; generated headers include this.
 //
 //   #include <fastwire/fastwire.h>
-//   fastwire::Model<proto::Account> model;   // serialize / verify / deserialize
+//   fastwire::model<proto::Account> model;   // serialize / verify / deserialize
 //
 // The pieces, one header per concept:
 //   endian.h     little-endian loads and stores through memcpy
@@ -15,9 +15,9 @@
 //   schema.h     struct_schema / enum_traits: how generated types describe themselves
 //   types.h      what a generated domain header needs (value types, schema, printing)
 //   versioned.h  codecs of the versioned format
-//   model.h      Model<S>: the versioned root model
+//   model.h      model<S>: the versioned root model
 //   final.h      codecs of the final (compact) format
-//   final_model.h FinalModel<S>: the final root model
+//   final_model.h final_model<S>: the final root model
 //   print.h      operator<< helpers
 #pragma once
 

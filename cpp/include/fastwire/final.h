@@ -3,7 +3,7 @@
 // The final format has no offsets and no struct headers: every value is written inline
 // in field order. Strings and bytes are [u32 length][bytes], collections [u32 count]
 // followed by their elements, an optional [u8 flag] followed by the value when the flag
-// is set, a struct its fields (the base's first). FinalModel (final_model.h) wraps a root
+// is set, a struct its fields (the base's first). final_model (final_model.h) wraps a root
 // struct in [u32 size][u32 type][fields…].
 //
 //   using C = fastwire::final::codec<std::string>;
@@ -25,14 +25,14 @@
 //   static std::uint8_t* write(std::uint8_t* p, const T&) noexcept;
 //       stores size(v) bytes at p (every byte: the buffer is not zero-filled); returns the
 //       position after them
-//   static cursor read(Reader&, cursor p, cursor end, std::uint32_t depth, T& out);
-//   static cursor verify(Reader&, cursor p, cursor end, std::uint32_t depth) noexcept;
+//   static cursor read(reader&, cursor p, cursor end, std::uint32_t depth, T& out);
+//   static cursor verify(reader&, cursor p, cursor end, std::uint32_t depth) noexcept;
 //       the caller guarantees p + min_size <= end <= the end of the message: the value may
 //       use the bytes [p, end) and no others (`end` leaves room for the fields that
 //       follow). Every length and count is checked against that room, so a value never
 //       reaches past `end`. `depth` is the number of struct levels that may still be
 //       entered. Returns the position after the value, or nullptr on malformed input
-//       (Reader::error says why). read() reuses out's memory; verify() stores and
+//       (reader::error says why). read() reuses out's memory; verify() stores and
 //       allocates nothing.
 //
 // Why `end` instead of the message's end: a struct's fixed-size fields then need no check
@@ -87,9 +87,9 @@ namespace final {
 // allowance of zero-size elements and the first error found. Positions are pointers into
 // the message passed by value (a codec never needs the message start), so stores into the
 // value being read - which may alias anything - do not force them to be reloaded.
-class Reader {
+class reader {
 public:
-    explicit Reader(const limits& lim) noexcept : zero_left(lim.max_zero_size_elements) {}
+    explicit reader(const limits& lim) noexcept : zero_left(lim.max_zero_size_elements) {}
 
     std::size_t zero_left;  // zero-size elements that may still be read
     errc error = errc::ok;
@@ -142,7 +142,7 @@ struct scalar_codec {
         return p + min_size;
     }
 
-    static FASTWIRE_INLINE cursor read(Reader&, cursor p, cursor, std::uint32_t, T& out) noexcept {
+    static FASTWIRE_INLINE cursor read(reader&, cursor p, cursor, std::uint32_t, T& out) noexcept {
         if constexpr (std::is_same_v<T, bool>) {
             out = *p != 0;  // any nonzero byte is true
         } else if constexpr (std::is_enum_v<T>) {
@@ -153,7 +153,7 @@ struct scalar_codec {
         return p + min_size;
     }
 
-    static FASTWIRE_INLINE cursor verify(Reader&, cursor p, cursor, std::uint32_t) noexcept { return p + min_size; }
+    static FASTWIRE_INLINE cursor verify(reader&, cursor p, cursor, std::uint32_t) noexcept { return p + min_size; }
 };
 
 // Strings and bytes: [u32 length][bytes].
@@ -174,7 +174,7 @@ struct text_codec {
         return p + 4 + n;
     }
 
-    static FASTWIRE_INLINE cursor read(Reader& r, cursor p, cursor end, std::uint32_t, T& out) {
+    static FASTWIRE_INLINE cursor read(reader& r, cursor p, cursor end, std::uint32_t, T& out) {
         const std::size_t n = load_le<std::uint32_t>(p);
         if (n > room(p + 4, end)) return r.fail(errc::truncated);
         if constexpr (std::is_same_v<T, std::string>) {
@@ -185,7 +185,7 @@ struct text_codec {
         return p + 4 + n;
     }
 
-    static FASTWIRE_INLINE cursor verify(Reader& r, cursor p, cursor end, std::uint32_t) noexcept {
+    static FASTWIRE_INLINE cursor verify(reader& r, cursor p, cursor end, std::uint32_t) noexcept {
         const std::size_t n = load_le<std::uint32_t>(p);
         if (n > room(p + 4, end)) return r.fail(errc::truncated);
         return p + 4 + n;
@@ -203,7 +203,7 @@ struct bulk_copyable<C, std::enable_if_t<C::memcpy_ok>> : std::true_type {};
 // the bytes; they are charged to the message's zero-size allowance instead. False (the
 // error recorded) when the count does not fit.
 template <std::size_t Min>
-FASTWIRE_INLINE bool take_count(Reader& r, cursor p, cursor end, std::size_t& count) noexcept {
+FASTWIRE_INLINE bool take_count(reader& r, cursor p, cursor end, std::size_t& count) noexcept {
     count = load_le<std::uint32_t>(p);
     if constexpr (Min == 0) {
         if (count > r.zero_left) {
@@ -224,7 +224,7 @@ FASTWIRE_INLINE bool take_count(Reader& r, cursor p, cursor end, std::size_t& co
 // element gets room up to `end` minus the minimum size of the elements after it, which the
 // count check guaranteed: count x min_size <= end - p.
 template <class C, class It>
-FASTWIRE_INLINE cursor read_elements(Reader& r, cursor p, cursor end, std::uint32_t depth, std::size_t count,
+FASTWIRE_INLINE cursor read_elements(reader& r, cursor p, cursor end, std::uint32_t depth, std::size_t count,
                                      It first, It last) {
     if constexpr (C::fixed) {
         for (; first != last; ++first) {
@@ -244,7 +244,7 @@ FASTWIRE_INLINE cursor read_elements(Reader& r, cursor p, cursor end, std::uint3
 }
 
 template <class C>
-FASTWIRE_INLINE cursor verify_elements(Reader& r, cursor p, cursor end, std::uint32_t depth,
+FASTWIRE_INLINE cursor verify_elements(reader& r, cursor p, cursor end, std::uint32_t depth,
                                        std::size_t count) noexcept {
     if constexpr (C::fixed && !C::checked) {
         // Nothing to look at: only the struct levels inside (checked once) and the size.
@@ -304,7 +304,7 @@ struct sequence_codec {
         }
     }
 
-    static cursor read(Reader& r, cursor p, cursor end, std::uint32_t depth, Seq& out) {
+    static cursor read(reader& r, cursor p, cursor end, std::uint32_t depth, Seq& out) {
         std::size_t n = 0;
         if (!take_count<C::min_size>(r, p, end, n)) return nullptr;  // before anything is allocated
         p += 4;
@@ -329,7 +329,7 @@ struct sequence_codec {
         }
     }
 
-    static cursor verify(Reader& r, cursor p, cursor end, std::uint32_t depth) noexcept {
+    static cursor verify(reader& r, cursor p, cursor end, std::uint32_t depth) noexcept {
         std::size_t n = 0;
         if (!take_count<C::min_size>(r, p, end, n)) return nullptr;
         return verify_elements<C>(r, p + 4, end, depth, n);
@@ -367,7 +367,7 @@ struct map_codec {
         return p;
     }
 
-    static cursor read(Reader& r, cursor p, cursor end, std::uint32_t depth, M& out) {
+    static cursor read(reader& r, cursor p, cursor end, std::uint32_t depth, M& out) {
         constexpr std::size_t pair = CK::min_size + CV::min_size;
         std::size_t n = 0;
         if (!take_count<pair>(r, p, end, n)) return nullptr;
@@ -391,7 +391,7 @@ struct map_codec {
         return p;
     }
 
-    static cursor verify(Reader& r, cursor p, cursor end, std::uint32_t depth) noexcept {
+    static cursor verify(reader& r, cursor p, cursor end, std::uint32_t depth) noexcept {
         constexpr std::size_t pair = CK::min_size + CV::min_size;
         std::size_t n = 0;
         if (!take_count<pair>(r, p, end, n)) return nullptr;
@@ -462,7 +462,7 @@ struct struct_fields<S, fields<Ms...>> {
     // Field by field, each with room for the fields after it; stops at the first failure
     // (fields that cannot fail are not tested).
     template <std::size_t... I>
-    static FASTWIRE_INLINE cursor read([[maybe_unused]] Reader& r, cursor p, [[maybe_unused]] cursor end,
+    static FASTWIRE_INLINE cursor read([[maybe_unused]] reader& r, cursor p, [[maybe_unused]] cursor end,
                                       [[maybe_unused]] std::uint32_t depth, [[maybe_unused]] S& v,
                                       std::index_sequence<I...>) {
         (void)(((p = codec<member_type_t<Ms>>::read(r, p, end - after[I], depth, v.*Ms)),
@@ -472,7 +472,7 @@ struct struct_fields<S, fields<Ms...>> {
     }
 
     template <std::size_t... I>
-    static FASTWIRE_INLINE cursor verify([[maybe_unused]] Reader& r, cursor p, [[maybe_unused]] cursor end,
+    static FASTWIRE_INLINE cursor verify([[maybe_unused]] reader& r, cursor p, [[maybe_unused]] cursor end,
                                         [[maybe_unused]] std::uint32_t depth, std::index_sequence<I...>) noexcept {
         (void)(((p = codec<member_type_t<Ms>>::verify(r, p, end - after[I], depth)),
                 codec<member_type_t<Ms>>::infallible || p != nullptr) &&
@@ -515,12 +515,12 @@ struct codec<decimal> {
         store_le<std::uint32_t>(p + 12, v.flags());
         return p + 16;
     }
-    static cursor read(Reader& r, cursor p, cursor, std::uint32_t, decimal& out) noexcept {
+    static cursor read(reader& r, cursor p, cursor, std::uint32_t, decimal& out) noexcept {
         const errc e = decimal::from_bits(load_le<std::uint32_t>(p), load_le<std::uint32_t>(p + 4),
                                           load_le<std::uint32_t>(p + 8), load_le<std::uint32_t>(p + 12), out);
         return e == errc::ok ? p + 16 : r.fail(e);
     }
-    static cursor verify(Reader& r, cursor p, cursor, std::uint32_t) noexcept {
+    static cursor verify(reader& r, cursor p, cursor, std::uint32_t) noexcept {
         return ((load_le<std::uint32_t>(p + 12) >> 16) & 0xFFu) <= decimal::max_scale ? p + 16
                                                                                      : r.fail(errc::bad_value);
     }
@@ -540,11 +540,11 @@ struct codec<uuid> {
         std::memcpy(p, v.data(), 16);
         return p + 16;
     }
-    static cursor read(Reader&, cursor p, cursor, std::uint32_t, uuid& out) noexcept {
+    static cursor read(reader&, cursor p, cursor, std::uint32_t, uuid& out) noexcept {
         std::memcpy(out.data(), p, 16);
         return p + 16;
     }
-    static cursor verify(Reader&, cursor p, cursor, std::uint32_t) noexcept { return p + 16; }
+    static cursor verify(reader&, cursor p, cursor, std::uint32_t) noexcept { return p + 16; }
 };
 
 template <class T>
@@ -569,7 +569,7 @@ struct codec<std::vector<bool>> {
         for (bool b : v) *p++ = b ? 1 : 0;
         return p;
     }
-    static cursor read(Reader& r, cursor p, cursor end, std::uint32_t, std::vector<bool>& out) {
+    static cursor read(reader& r, cursor p, cursor end, std::uint32_t, std::vector<bool>& out) {
         std::size_t n = 0;
         if (!internal::take_count<1>(r, p, end, n)) return nullptr;
         p += 4;
@@ -577,7 +577,7 @@ struct codec<std::vector<bool>> {
         for (std::size_t i = 0; i < n; ++i) out[i] = p[i] != 0;
         return p + n;
     }
-    static cursor verify(Reader& r, cursor p, cursor end, std::uint32_t) noexcept {
+    static cursor verify(reader& r, cursor p, cursor end, std::uint32_t) noexcept {
         std::size_t n = 0;
         if (!internal::take_count<1>(r, p, end, n)) return nullptr;
         return p + 4 + n;
@@ -613,7 +613,7 @@ struct codec<std::array<T, N>> {
             return p;
         }
     }
-    static cursor read(Reader& r, cursor p, cursor end, std::uint32_t depth, std::array<T, N>& out) {
+    static cursor read(reader& r, cursor p, cursor end, std::uint32_t depth, std::array<T, N>& out) {
         if constexpr (bulk) {
             std::memcpy(out.data(), p, sizeof(T) * N);
             return p + sizeof(T) * N;
@@ -621,7 +621,7 @@ struct codec<std::array<T, N>> {
             return internal::read_elements<C>(r, p, end, depth, N, out.begin(), out.end());
         }
     }
-    static cursor verify(Reader& r, cursor p, cursor end, std::uint32_t depth) noexcept {
+    static cursor verify(reader& r, cursor p, cursor end, std::uint32_t depth) noexcept {
         return internal::verify_elements<C>(r, p, end, depth, N);
     }
 };
@@ -648,7 +648,7 @@ struct codec<std::optional<T>> {
         return p + 1;
     }
 
-    static FASTWIRE_INLINE cursor read(Reader& r, cursor p, cursor end, std::uint32_t depth, std::optional<T>& out) {
+    static FASTWIRE_INLINE cursor read(reader& r, cursor p, cursor end, std::uint32_t depth, std::optional<T>& out) {
         if (*p == 0) {
             out.reset();
             return p + 1;
@@ -659,7 +659,7 @@ struct codec<std::optional<T>> {
         return C::read(r, p + 1, end, depth, *out);
     }
 
-    static FASTWIRE_INLINE cursor verify(Reader& r, cursor p, cursor end, std::uint32_t depth) noexcept {
+    static FASTWIRE_INLINE cursor verify(reader& r, cursor p, cursor end, std::uint32_t depth) noexcept {
         if (*p == 0) return p + 1;
         if constexpr (C::min_size != 0)
             if (C::min_size > room(p + 1, end)) return r.fail(errc::truncated);
@@ -684,7 +684,7 @@ struct codec<S, std::enable_if_t<is_struct_v<S>>> {
 
     static std::uint8_t* write(std::uint8_t* p, const S& v) noexcept { return L::write(p, v); }
 
-    static cursor read(Reader& r, cursor p, cursor end, std::uint32_t depth, S& out) {
+    static cursor read(reader& r, cursor p, cursor end, std::uint32_t depth, S& out) {
         if constexpr (fixed) {
             if (depth < levels) return r.fail(errc::too_deep);
         } else {
@@ -693,7 +693,7 @@ struct codec<S, std::enable_if_t<is_struct_v<S>>> {
         return L::read(r, p, end, depth - 1, out, typename L::indices{});
     }
 
-    static cursor verify(Reader& r, cursor p, cursor end, std::uint32_t depth) noexcept {
+    static cursor verify(reader& r, cursor p, cursor end, std::uint32_t depth) noexcept {
         if constexpr (fixed) {
             if (depth < levels) return r.fail(errc::too_deep);
             if constexpr (!checked) return p + min_size;

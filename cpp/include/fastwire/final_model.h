@@ -1,11 +1,11 @@
 // fastwire/final_model.h - the final (compact) root model: one struct as a message.
 //
 // Layout (spec §3): [u32 size][u32 type][fields…], size = 8 + the fields' bytes, so the
-// first word covers the whole model. FinalModel<S> has the API of Model<S> (model.h):
+// first word covers the whole model. final_model<S> has the API of model<S> (model.h):
 // it owns a buffer to serialize into, can instead be attached to bytes owned by the
 // caller, and steps from one model to the next in a stream with next().
 //
-//   proto::AccountFinalModel writer;           // = fastwire::FinalModel<proto::Account>
+//   proto::AccountFinalModel writer;           // = fastwire::final_model<proto::Account>
 //   writer.serialize(account);                 // 152 for the seed account
 //   proto::AccountFinalModel reader;
 //   reader.attach(writer.buffer());
@@ -35,15 +35,15 @@ namespace fastwire {
 namespace final {
 
 template <class S>
-class Model : public ::fastwire::internal::model_bytes {
-    static_assert(is_struct_v<S>, "FinalModel<S> needs a struct_schema<S> specialisation");
+class model : public ::fastwire::internal::model_bytes {
+    static_assert(is_struct_v<S>, "final_model<S> needs a struct_schema<S> specialisation");
     using C = codec<S>;
 
 public:
     using value_type = S;
 
-    Model() = default;
-    explicit Model(const limits& lim) : model_bytes(lim) {}
+    model() = default;
+    explicit model(const limits& lim) : model_bytes(lim) {}
 
     // The struct's type number.
     static constexpr std::uint32_t type() noexcept { return struct_schema<S>::type; }
@@ -67,7 +67,7 @@ public:
         const errc e = root(full);
         if (e != errc::ok) return e;
         const std::uint8_t* msg = current();
-        Reader r(limits_);
+        reader r(limits_);
         return finish(r, C::verify(r, msg + 8, msg + full, limits_.max_depth), msg + full, full);
     }
 
@@ -78,13 +78,13 @@ public:
         const errc e = root(full);
         if (e != errc::ok) return e;
         const std::uint8_t* msg = current();
-        Reader r(limits_);
+        reader r(limits_);
         return finish(r, C::read(r, msg + 8, msg + full, limits_.max_depth, value), msg + full, full);
     }
 
 private:
     // The walk stopped at `at`: it must have consumed exactly the declared size.
-    static status finish(const Reader& r, cursor at, cursor end, std::size_t full) noexcept {
+    static status finish(const reader& r, cursor at, cursor end, std::size_t full) noexcept {
         if (!at) return r.error;
         if (at != end) return errc::bad_size;  // bytes left over inside the declared size
         return status(errc::ok, full);
@@ -101,8 +101,8 @@ private:
 
 }  // namespace final
 
-// The final format's root model, with the API of Model<S>.
+// The final format's root model, with the API of model<S>.
 template <class S>
-using FinalModel = final::Model<S>;
+using final_model = final::model<S>;
 
 }  // namespace fastwire

@@ -4,7 +4,7 @@
 // declaration order (base fields first, flattened), keys are the schema names; integers,
 // enums, flags, timestamps, char and wchar are numbers; decimal, uuid and bytes (Base64)
 // are strings; optionals are null or the value; arrays, vectors, lists and sets are
-// arrays; maps and hashes are objects. Compact output is RapidJSON's Writer byte for byte,
+// arrays; maps and hashes are objects. Compact output is RapidJSON's writer byte for byte,
 // pretty output its PrettyWriter (4-space indent by default), for the seed account
 // exactly tests/vectors/account.json and account.pretty.json.
 //
@@ -651,7 +651,7 @@ private:
 using writer = basic_writer<false>;
 using pretty_writer = basic_writer<true>;
 
-// The JSON text of `value`: compact (RapidJSON Writer), or pretty (PrettyWriter, 4 spaces).
+// The JSON text of `value`: compact (RapidJSON writer), or pretty (PrettyWriter, 4 spaces).
 template <class T>
 std::string to_json(const T& value, bool pretty = false) {
     if (pretty) {

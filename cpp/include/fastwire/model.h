@@ -1,10 +1,10 @@
 // fastwire/model.h - the versioned root model: one struct as a self-contained message.
 //
-// Layout (spec §2.4): [u32 full_size][u32 8][struct body…][heap…]. Model<S> owns a
+// Layout (spec §2.4): [u32 full_size][u32 8][struct body…][heap…]. model<S> owns a
 // buffer to serialize into and can instead be attached to bytes owned by the caller;
 // several models may follow each other in one buffer (next() steps over one).
 //
-//   proto::AccountModel writer;                // = fastwire::Model<proto::Account>
+//   proto::AccountModel writer;                // = fastwire::model<proto::Account>
 //   writer.serialize(account);                 // returns full_size (252 for the seed account)
 //   assert(writer.verify());
 //   proto::AccountModel reader;
@@ -35,15 +35,15 @@ namespace fastwire {
 namespace versioned {
 
 template <class S>
-class Model : public ::fastwire::internal::model_bytes {
-    static_assert(is_struct_v<S>, "Model<S> needs a struct_schema<S> specialisation");
+class model : public ::fastwire::internal::model_bytes {
+    static_assert(is_struct_v<S>, "model<S> needs a struct_schema<S> specialisation");
     using C = codec<S>;
 
 public:
     using value_type = S;
 
-    Model() = default;
-    explicit Model(const limits& lim) : model_bytes(lim) {}
+    model() = default;
+    explicit model(const limits& lim) : model_bytes(lim) {}
 
     // The struct's type number.
     static constexpr std::uint32_t type() noexcept { return struct_schema<S>::type; }
@@ -56,7 +56,7 @@ public:
         if (n > UINT32_MAX) throw std::length_error("fastwire: message larger than 4 GiB");
         std::uint8_t* start = append(n);
         store_le<std::uint32_t>(start, static_cast<std::uint32_t>(n));
-        Writer w{start + 8};
+        writer w{start + 8};
         C::write(w, start + 4, start, value);
         return n;
     }
@@ -66,8 +66,8 @@ public:
         std::size_t full;
         const errc e = root(full);
         if (e != errc::ok) return e;
-        Reader r(current(), full);
-        if (flat()) return finish(r, C::verify(r, 4, 0, Walk{budget(full)}), full);
+        reader r(current(), full);
+        if (flat()) return finish(r, C::verify(r, 4, 0, walk{budget(full)}), full);
         if constexpr (depth != 0)
             return verify_counting_cold(r, full);
         else
@@ -80,8 +80,8 @@ public:
         std::size_t full;
         const errc e = root(full);
         if (e != errc::ok) return e;
-        Reader r(current(), full);
-        if (flat()) return finish(r, C::read(r, 4, 0, Walk{budget(full)}, value), full);
+        reader r(current(), full);
+        if (flat()) return finish(r, C::read(r, 4, 0, walk{budget(full)}, value), full);
         if constexpr (depth != 0)
             return read_counting_cold(r, full, value);
         else
@@ -92,37 +92,37 @@ private:
     static constexpr std::uint32_t depth = schema_depth_v<S>;
 
     // True when the schema bounds S's nesting within the limit, so the walk need not count
-    // levels (versioned.h, Walk): a register and a branch less per struct.
+    // levels (versioned.h, walk): a register and a branch less per struct.
     bool flat() const noexcept { return depth != 0 && depth <= limits_.max_depth; }
 
     // The walk of a whole message may visit every byte after the 8-byte root header once.
     static std::int64_t budget(std::size_t full) noexcept { return static_cast<std::int64_t>(full) - 8; }
 
-    // Counting walks (DeepWalk): the only kind for recursive types (depth 0); for the
+    // Counting walks (deep_walk): the only kind for recursive types (depth 0); for the
     // others only when the limit is below the schema's depth, hence the cold entries.
-    DeepWalk counting(std::size_t full) const noexcept { return DeepWalk{budget(full), limits_.max_depth}; }
-    status read_counting(Reader& r, std::size_t full, S& value) const {
+    deep_walk counting(std::size_t full) const noexcept { return deep_walk{budget(full), limits_.max_depth}; }
+    status read_counting(reader& r, std::size_t full, S& value) const {
         return finish(r, C::read(r, 4, 0, counting(full), value), full);
     }
-    status verify_counting(Reader& r, std::size_t full) const noexcept {
+    status verify_counting(reader& r, std::size_t full) const noexcept {
         return finish(r, C::verify(r, 4, 0, counting(full)), full);
     }
-    FASTWIRE_COLD status read_counting_cold(Reader& r, std::size_t full, S& value) const {
+    FASTWIRE_COLD status read_counting_cold(reader& r, std::size_t full, S& value) const {
         return read_counting(r, full, value);
     }
-    FASTWIRE_COLD status verify_counting_cold(Reader& r, std::size_t full) const noexcept {
+    FASTWIRE_COLD status verify_counting_cold(reader& r, std::size_t full) const noexcept {
         return verify_counting(r, full);
     }
 
     template <class W>
-    static status finish(const Reader& r, W w, std::size_t full) noexcept {
+    static status finish(const reader& r, W w, std::size_t full) noexcept {
         if (w.ok()) return status(errc::ok, full);
         return r.error != errc::ok ? r.error : errc::over_budget;
     }
 
     // Checks the root header; full = full_size.
     errc root(std::size_t& full) const noexcept {
-        return root_size(Reader::min_size, full);  // the header and the smallest body
+        return root_size(reader::min_size, full);  // the header and the smallest body
     }
 };
 
@@ -130,6 +130,6 @@ private:
 
 // The default format is the versioned one.
 template <class S>
-using Model = versioned::Model<S>;
+using model = versioned::model<S>;
 
 }  // namespace fastwire

@@ -104,7 +104,7 @@ struct versioned_format {
     static constexpr std::size_t min_size = 16;
 
     template <class S>
-    using model = ::fastwire::versioned::Model<S>;
+    using model = ::fastwire::versioned::model<S>;
 
     // Appends `value` as one message to `out`; returns its size.
     template <class S>
@@ -114,7 +114,7 @@ struct versioned_format {
         if (n > UINT32_MAX) throw std::length_error("fastwire: message larger than 4 GiB");
         std::uint8_t* start = out.append(n);
         store_le<std::uint32_t>(start, static_cast<std::uint32_t>(n));
-        ::fastwire::versioned::Writer w{start + 8};
+        ::fastwire::versioned::writer w{start + 8};
         C::write(w, start + 4, start, value);
         return n;
     }
@@ -138,13 +138,13 @@ struct versioned_format {
 
 #ifdef FASTWIRE_HAS_FINAL_MODEL
 // The final format: [u32 size][u32 type][fields…]. Serialization goes through a scratch
-// FinalModel (one per message type and sender), then one copy into the stream.
+// final_model (one per message type and sender), then one copy into the stream.
 struct final_format {
     static constexpr const char* name = "final";
     static constexpr std::size_t min_size = 8;
 
     template <class S>
-    using model = ::fastwire::FinalModel<S>;
+    using model = ::fastwire::final_model<S>;
 
     template <class S>
     static std::size_t serialize(::fastwire::buffer& out, const S& value) {

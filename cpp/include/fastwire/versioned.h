@@ -4,7 +4,7 @@
 // many heap bytes it appends, and how to write, read and verify it. Generated structs
 // need no codec code of their own: their struct_schema (schema.h) is enough, and the
 // struct codec below expands it at compile time into straight-line stores and loads at
-// constant offsets. Model (model.h) wraps a root struct in [full_size][8][body].
+// constant offsets. model (model.h) wraps a root struct in [full_size][8][body].
 //
 //   using C = fastwire::versioned::codec<std::string>;
 //   C::slot;                 // 4: the slot holds an offset to [u32 length][bytes]
@@ -15,16 +15,16 @@
 //   static constexpr bool fixed;           // true: no heap data, extra() is always 0
 //   static std::size_t extra(const T&) noexcept;
 //       exact number of heap bytes write() appends
-//   static void write(Writer&, std::uint8_t* slot, const std::uint8_t* base, const T&) noexcept;
+//   static void write(writer&, std::uint8_t* slot, const std::uint8_t* base, const T&) noexcept;
 //       stores every byte of the slot (the buffer is not zero-filled), allocates heap
-//       blocks from the Writer in the reference's depth-first order (spec §2.1); offsets
+//       blocks from the writer in the reference's depth-first order (spec §2.1); offsets
 //       are stored relative to `base`
-//   template <class W> static W read(Reader&, std::size_t slot, std::size_t base, W, T& out);
+//   template <class W> static W read(reader&, std::size_t slot, std::size_t base, W, T& out);
 //       positions are relative to the start of the model; the caller guarantees that
 //       [slot, slot + codec::slot) lies inside the message; every offset, size and count
 //       the slot leads to is checked; returns the walk after this value, failed (left < 0)
 //       on malformed input
-//   template <class W> static W verify(Reader&, std::size_t slot, std::size_t base, W) noexcept;
+//   template <class W> static W verify(reader&, std::size_t slot, std::size_t base, W) noexcept;
 //       the same checks as read(), nothing stored, nothing allocated
 //
 // Checks made on every read and verify (see cpp/README.md, "Safety"):
@@ -71,7 +71,7 @@ namespace versioned {
 
 // Serialization cursor: heap blocks are carved from `tail`. The model reserves the exact
 // total size first, so allocation is a pointer bump with no bounds check.
-struct Writer {
+struct writer {
     std::uint8_t* tail;
 
     std::uint8_t* alloc(std::size_t n) noexcept {
@@ -85,20 +85,20 @@ struct Writer {
 // by value, so it stays in registers even across calls the compiler does not inline.
 // Every read and verify is a template on the walk type, of which there are two:
 //
-// Walk: the budget alone (one register). Used when the schema itself bounds the nesting
+// walk: the budget alone (one register). Used when the schema itself bounds the nesting
 // within limits::max_depth: the generator gives each struct_schema a `depth`, the deepest
 // struct nesting a value can have, and only a struct that reaches itself through a
 // collection has none (depth 0).
-struct Walk {
+struct walk {
     static constexpr bool counts_depth = false;
     std::int64_t left;  // bytes of blocks the walk may still visit; negative: failed
 
     constexpr bool ok() const noexcept { return left >= 0; }
 };
 
-// DeepWalk: the budget and the struct levels that may still be entered; for recursive
+// deep_walk: the budget and the struct levels that may still be entered; for recursive
 // types, and for limits below a schema's depth.
-struct DeepWalk {
+struct deep_walk {
     static constexpr bool counts_depth = true;
     std::int64_t left;
     std::uint64_t depth;  // 64 bits: no packing with `left`
@@ -118,10 +118,10 @@ struct failed_walk {
 
 // One message (one root model): bounds for read and verify, and the first error found.
 // A failed walk with `error == errc::ok` ran out of budget (errc::over_budget).
-class Reader {
+class reader {
 public:
     // Invariant: n >= min_size (the root check guarantees it).
-    Reader(const std::uint8_t* bytes, std::size_t n) noexcept : data(bytes), size(n) {}
+    reader(const std::uint8_t* bytes, std::size_t n) noexcept : data(bytes), size(n) {}
 
     static constexpr std::size_t min_size = 16;  // root header + the smallest struct body
     static constexpr failed_walk failed{};
@@ -217,7 +217,7 @@ struct scalar_codec {
 
     static std::size_t extra(const T&) noexcept { return 0; }
 
-    static void write(Writer&, std::uint8_t* slot_ptr, const std::uint8_t*, const T& v) noexcept {
+    static void write(writer&, std::uint8_t* slot_ptr, const std::uint8_t*, const T& v) noexcept {
         if constexpr (std::is_same_v<T, bool>) {
             *slot_ptr = v ? 1 : 0;
         } else if constexpr (std::is_enum_v<T>) {
@@ -228,7 +228,7 @@ struct scalar_codec {
     }
 
     template <class W>
-    static W read(Reader& r, std::size_t slot_pos, std::size_t, W w, T& out) noexcept {
+    static W read(reader& r, std::size_t slot_pos, std::size_t, W w, T& out) noexcept {
         if constexpr (std::is_same_v<T, bool>) {
             out = r.data[slot_pos] != 0;  // any nonzero byte is true
         } else if constexpr (std::is_enum_v<T>) {
@@ -241,7 +241,7 @@ struct scalar_codec {
     }
 
     template <class W>
-    static W verify(Reader&, std::size_t, std::size_t, W w) noexcept { return w; }
+    static W verify(reader&, std::size_t, std::size_t, W w) noexcept { return w; }
 };
 
 // Strings and bytes: the slot holds an offset to [u32 length][bytes].
@@ -252,7 +252,7 @@ struct text_codec {
 
     static std::size_t extra(const T& v) noexcept { return 4 + v.size(); }
 
-    static void write(Writer& w, std::uint8_t* slot_ptr, const std::uint8_t* base, const T& v) noexcept {
+    static void write(writer& w, std::uint8_t* slot_ptr, const std::uint8_t* base, const T& v) noexcept {
         const std::size_t n = v.size();
         std::uint8_t* blk = w.alloc(4 + n);
         store_le<std::uint32_t>(slot_ptr, static_cast<std::uint32_t>(blk - base));
@@ -264,10 +264,10 @@ struct text_codec {
     // (written by no FBE writer) reads as empty: n = 0. On failure pos and n are not
     // changed: read() relies on that (it reads on with pos = n = 0).
     template <class W>
-    static FASTWIRE_INLINE W find(Reader& r, std::size_t slot_pos, std::size_t base, W w, std::size_t& pos,
+    static FASTWIRE_INLINE W find(reader& r, std::size_t slot_pos, std::size_t base, W w, std::size_t& pos,
                                      std::size_t& n) noexcept {
         std::size_t blk = 0;
-        if (!r.locate_or_empty(base, r.load<std::uint32_t>(slot_pos), slot_pos + 4, blk)) return Reader::failed;
+        if (!r.locate_or_empty(base, r.load<std::uint32_t>(slot_pos), slot_pos + 4, blk)) return reader::failed;
         if (blk == 0) {
             n = pos = 0;
             return w;
@@ -280,7 +280,7 @@ struct text_codec {
     }
 
     template <class W>
-    static W read(Reader& r, std::size_t slot_pos, std::size_t base, W w, T& out) {
+    static W read(reader& r, std::size_t slot_pos, std::size_t base, W w, T& out) {
         std::size_t pos = 0, n = 0;
         // On failure pos = n = 0: an empty value, and the failed walk is returned.
         w = find(r, slot_pos, base, w, pos, n);
@@ -293,7 +293,7 @@ struct text_codec {
     }
 
     template <class W>
-    static W verify(Reader& r, std::size_t slot_pos, std::size_t base, W w) noexcept {
+    static W verify(reader& r, std::size_t slot_pos, std::size_t base, W w) noexcept {
         std::size_t pos = 0, n = 0;
         return find(r, slot_pos, base, w, pos, n);
     }
@@ -302,10 +302,10 @@ struct text_codec {
 // Finds the [u32 count][count x elem_slot] block of a vector, list, set or map and charges
 // it; pos = first element slot. Offset 0 reads as empty: count = 0.
 template <class W>
-FASTWIRE_INLINE W find_block(Reader& r, std::size_t slot_pos, std::size_t base, std::size_t elem_slot, W w,
+FASTWIRE_INLINE W find_block(reader& r, std::size_t slot_pos, std::size_t base, std::size_t elem_slot, W w,
                                 std::size_t& pos, std::size_t& count) noexcept {
     std::size_t blk = 0;
-    if (!r.locate_or_empty(base, r.load<std::uint32_t>(slot_pos), slot_pos + 4, blk)) return Reader::failed;
+    if (!r.locate_or_empty(base, r.load<std::uint32_t>(slot_pos), slot_pos + 4, blk)) return reader::failed;
     if (blk == 0) {
         count = pos = 0;
         return w;
@@ -317,7 +317,7 @@ FASTWIRE_INLINE W find_block(Reader& r, std::size_t slot_pos, std::size_t base, 
 }
 
 // Writes [count][slots] and returns the first element slot.
-FASTWIRE_INLINE std::uint8_t* write_block(Writer& w, std::uint8_t* slot_ptr, const std::uint8_t* base,
+FASTWIRE_INLINE std::uint8_t* write_block(writer& w, std::uint8_t* slot_ptr, const std::uint8_t* base,
                                           std::size_t count, std::size_t elem_slot) noexcept {
     std::uint8_t* blk = w.alloc(4 + count * elem_slot);
     store_le<std::uint32_t>(slot_ptr, static_cast<std::uint32_t>(blk - base));
@@ -351,7 +351,7 @@ struct sequence_codec {
 
     static std::size_t extra(const Seq& v) noexcept { return 4 + v.size() * C::slot + elements_extra<C>(v); }
 
-    static void write(Writer& w, std::uint8_t* slot_ptr, const std::uint8_t* base, const Seq& v) noexcept {
+    static void write(writer& w, std::uint8_t* slot_ptr, const std::uint8_t* base, const Seq& v) noexcept {
         std::uint8_t* p = write_block(w, slot_ptr, base, v.size(), C::slot);
         if constexpr (bulk) {
             copy_bytes(p, v.data(), v.size() * sizeof(T));
@@ -364,7 +364,7 @@ struct sequence_codec {
     }
 
     template <class W>
-    static W read(Reader& r, std::size_t slot_pos, std::size_t base, W w, Seq& out) {
+    static W read(reader& r, std::size_t slot_pos, std::size_t base, W w, Seq& out) {
         std::size_t pos = 0, n = 0;
         w = find_block(r, slot_pos, base, C::slot, w, pos, n);
         if (!w.ok()) return w;  // before anything is allocated
@@ -391,7 +391,7 @@ struct sequence_codec {
     }
 
     template <class W>
-    static W verify(Reader& r, std::size_t slot_pos, std::size_t base, W w) noexcept {
+    static W verify(reader& r, std::size_t slot_pos, std::size_t base, W w) noexcept {
         std::size_t pos = 0, n = 0;
         w = find_block(r, slot_pos, base, C::slot, w, pos, n);
         // For elements whose verify() returns the walk unchanged the loop folds away.
@@ -416,7 +416,7 @@ struct map_codec {
         return n;
     }
 
-    static void write(Writer& w, std::uint8_t* slot_ptr, const std::uint8_t* base, const M& m) noexcept {
+    static void write(writer& w, std::uint8_t* slot_ptr, const std::uint8_t* base, const M& m) noexcept {
         std::uint8_t* p = write_block(w, slot_ptr, base, m.size(), pair_slot);
         for (const auto& kv : m) {
             CK::write(w, p, base, kv.first);
@@ -426,7 +426,7 @@ struct map_codec {
     }
 
     template <class W>
-    static W read(Reader& r, std::size_t slot_pos, std::size_t base, W w, M& out) {
+    static W read(reader& r, std::size_t slot_pos, std::size_t base, W w, M& out) {
         std::size_t pos = 0, n = 0;
         w = find_block(r, slot_pos, base, pair_slot, w, pos, n);
         if (!w.ok()) return w;
@@ -447,7 +447,7 @@ struct map_codec {
     }
 
     template <class W>
-    static W verify(Reader& r, std::size_t slot_pos, std::size_t base, W w) noexcept {
+    static W verify(reader& r, std::size_t slot_pos, std::size_t base, W w) noexcept {
         std::size_t pos = 0, n = 0;
         w = find_block(r, slot_pos, base, pair_slot, w, pos, n);
         for (std::size_t i = 0; i < n && w.ok(); ++i, pos += pair_slot) {
@@ -489,7 +489,7 @@ struct struct_fields<S, fields<Ms...>> {
     }
 
     template <std::size_t... I>
-    static void write([[maybe_unused]] Writer& w, [[maybe_unused]] std::uint8_t* body_ptr,
+    static void write([[maybe_unused]] writer& w, [[maybe_unused]] std::uint8_t* body_ptr,
                       [[maybe_unused]] const S& v, std::index_sequence<I...>) noexcept {
         (codec<member_type_t<Ms>>::write(w, body_ptr + offsets[I], body_ptr, v.*Ms), ...);
     }
@@ -499,7 +499,7 @@ struct struct_fields<S, fields<Ms...>> {
     // down from there), and every codec that allocates or loops checks the walk first, so
     // reading on is bounded and safe, and the common path has one branch less per field.
     template <class W, std::size_t... I>
-    static W read_all([[maybe_unused]] Reader& r, [[maybe_unused]] std::size_t pos, W w,
+    static W read_all([[maybe_unused]] reader& r, [[maybe_unused]] std::size_t pos, W w,
                          [[maybe_unused]] S& v, std::index_sequence<I...>) {
         ((w = codec<member_type_t<Ms>>::read(r, pos + offsets[I], pos, w, v.*Ms)), ...);
         return w;
@@ -507,7 +507,7 @@ struct struct_fields<S, fields<Ms...>> {
 
     // An older, shorter struct: fields whose slot ends beyond `stored` get their defaults.
     template <class W, std::size_t... I>
-    FASTWIRE_NOINLINE static W read_some([[maybe_unused]] Reader& r, [[maybe_unused]] std::size_t pos,
+    FASTWIRE_NOINLINE static W read_some([[maybe_unused]] reader& r, [[maybe_unused]] std::size_t pos,
                           [[maybe_unused]] std::size_t stored, W w, [[maybe_unused]] S& v,
                           std::index_sequence<I...>) {
         [[maybe_unused]] const S defaults{};
@@ -519,7 +519,7 @@ struct struct_fields<S, fields<Ms...>> {
     }
 
     template <class W, std::size_t... I>
-    static W verify_all([[maybe_unused]] Reader& r, [[maybe_unused]] std::size_t pos, W w,
+    static W verify_all([[maybe_unused]] reader& r, [[maybe_unused]] std::size_t pos, W w,
                            std::index_sequence<I...>) noexcept {
         ((w = codec<member_type_t<Ms>>::verify(r, pos + offsets[I], pos, w)), ...);
         return w;
@@ -527,7 +527,7 @@ struct struct_fields<S, fields<Ms...>> {
 
     // An older, shorter struct: only the fields whose slot ends within `stored`.
     template <class W, std::size_t... I>
-    FASTWIRE_NOINLINE static W verify_some([[maybe_unused]] Reader& r, [[maybe_unused]] std::size_t pos,
+    FASTWIRE_NOINLINE static W verify_some([[maybe_unused]] reader& r, [[maybe_unused]] std::size_t pos,
                             [[maybe_unused]] std::size_t stored, W w, std::index_sequence<I...>) noexcept {
         (void)((offsets[I] + slots[I] > stored ||
                 (w = codec<member_type_t<Ms>>::verify(r, pos + offsets[I], pos, w)).ok()) &&
@@ -560,20 +560,20 @@ struct codec<decimal> {
     static constexpr bool fixed = true;
     static constexpr bool memcpy_ok = false;
     static std::size_t extra(const decimal&) noexcept { return 0; }
-    static void write(Writer&, std::uint8_t* p, const std::uint8_t*, const decimal& v) noexcept {
+    static void write(writer&, std::uint8_t* p, const std::uint8_t*, const decimal& v) noexcept {
         store_le<std::uint32_t>(p, v.lo32());
         store_le<std::uint32_t>(p + 4, v.mid32());
         store_le<std::uint32_t>(p + 8, v.hi32());
         store_le<std::uint32_t>(p + 12, v.flags());
     }
     template <class W>
-    static W read(Reader& r, std::size_t pos, std::size_t, W w, decimal& out) noexcept {
+    static W read(reader& r, std::size_t pos, std::size_t, W w, decimal& out) noexcept {
         const errc e = decimal::from_bits(r.load<std::uint32_t>(pos), r.load<std::uint32_t>(pos + 4),
                                           r.load<std::uint32_t>(pos + 8), r.load<std::uint32_t>(pos + 12), out);
         return e == errc::ok ? w : r.fail(e);
     }
     template <class W>
-    static W verify(Reader& r, std::size_t pos, std::size_t, W w) noexcept {
+    static W verify(reader& r, std::size_t pos, std::size_t, W w) noexcept {
         return ((r.load<std::uint32_t>(pos + 12) >> 16) & 0xFFu) <= decimal::max_scale ? w : r.fail(errc::bad_value);
     }
 };
@@ -585,16 +585,16 @@ struct codec<uuid> {
     static constexpr bool fixed = true;
     static constexpr bool memcpy_ok = true;
     static std::size_t extra(const uuid&) noexcept { return 0; }
-    static void write(Writer&, std::uint8_t* p, const std::uint8_t*, const uuid& v) noexcept {
+    static void write(writer&, std::uint8_t* p, const std::uint8_t*, const uuid& v) noexcept {
         std::memcpy(p, v.data(), 16);
     }
     template <class W>
-    static W read(Reader& r, std::size_t pos, std::size_t, W w, uuid& out) noexcept {
+    static W read(reader& r, std::size_t pos, std::size_t, W w, uuid& out) noexcept {
         std::memcpy(out.data(), r.data + pos, 16);
         return w;
     }
     template <class W>
-    static W verify(Reader&, std::size_t, std::size_t, W w) noexcept { return w; }
+    static W verify(reader&, std::size_t, std::size_t, W w) noexcept { return w; }
 };
 
 template <class T>
@@ -610,12 +610,12 @@ struct codec<std::vector<bool>> {
     static constexpr std::uint32_t slot = 4;
     static constexpr bool fixed = false;
     static std::size_t extra(const std::vector<bool>& v) noexcept { return 4 + v.size(); }
-    static void write(Writer& w, std::uint8_t* slot_ptr, const std::uint8_t* base, const std::vector<bool>& v) noexcept {
+    static void write(writer& w, std::uint8_t* slot_ptr, const std::uint8_t* base, const std::vector<bool>& v) noexcept {
         std::uint8_t* p = internal::write_block(w, slot_ptr, base, v.size(), 1);
         for (bool b : v) *p++ = b ? 1 : 0;
     }
     template <class W>
-    static W read(Reader& r, std::size_t slot_pos, std::size_t base, W w, std::vector<bool>& out) {
+    static W read(reader& r, std::size_t slot_pos, std::size_t base, W w, std::vector<bool>& out) {
         std::size_t pos = 0, n = 0;
         w = internal::find_block(r, slot_pos, base, 1, w, pos, n);
         if (!w.ok()) return w;
@@ -624,7 +624,7 @@ struct codec<std::vector<bool>> {
         return w;
     }
     template <class W>
-    static W verify(Reader& r, std::size_t slot_pos, std::size_t base, W w) noexcept {
+    static W verify(reader& r, std::size_t slot_pos, std::size_t base, W w) noexcept {
         std::size_t pos = 0, n = 0;
         return internal::find_block(r, slot_pos, base, 1, w, pos, n);
     }
@@ -646,7 +646,7 @@ struct codec<std::array<T, N>> {
 
     static std::size_t extra(const std::array<T, N>& v) noexcept { return internal::elements_extra<C>(v); }
 
-    static void write(Writer& w, std::uint8_t* p, const std::uint8_t* base, const std::array<T, N>& v) noexcept {
+    static void write(writer& w, std::uint8_t* p, const std::uint8_t* base, const std::array<T, N>& v) noexcept {
         if constexpr (internal::bulk_copyable<C>::value) {
             std::memcpy(p, v.data(), sizeof(T) * N);
         } else {
@@ -657,7 +657,7 @@ struct codec<std::array<T, N>> {
         }
     }
     template <class W>
-    static W read(Reader& r, std::size_t pos, std::size_t base, W w, std::array<T, N>& out) {
+    static W read(reader& r, std::size_t pos, std::size_t base, W w, std::array<T, N>& out) {
         if constexpr (internal::bulk_copyable<C>::value) {
             std::memcpy(out.data(), r.data + pos, sizeof(T) * N);
         } else {
@@ -670,7 +670,7 @@ struct codec<std::array<T, N>> {
         return w;
     }
     template <class W>
-    static W verify(Reader& r, std::size_t pos, std::size_t base, W w) noexcept {
+    static W verify(reader& r, std::size_t pos, std::size_t base, W w) noexcept {
         for (std::size_t i = 0; i < N && w.ok(); ++i, pos += C::slot) w = C::verify(r, pos, base, w);
         return w;
     }
@@ -686,7 +686,7 @@ struct codec<std::optional<T>> {
 
     static std::size_t extra(const std::optional<T>& v) noexcept { return v ? C::slot + C::extra(*v) : 0; }
 
-    static void write(Writer& w, std::uint8_t* p, const std::uint8_t* base, const std::optional<T>& v) noexcept {
+    static void write(writer& w, std::uint8_t* p, const std::uint8_t* base, const std::optional<T>& v) noexcept {
         if (v) {
             std::uint8_t* blk = w.alloc(C::slot);
             p[0] = 1;
@@ -701,27 +701,27 @@ struct codec<std::optional<T>> {
     // The value block of a set optional (charged), in pos. A set flag with offset 0 fails
     // in locate(), as the reference's verify rejects it; the offset of a null optional is
     // ignored (the reference leaves it uninitialised, bug B1).
-    static FASTWIRE_INLINE bool find(Reader& r, std::size_t slot_pos, std::size_t base, std::size_t& pos) noexcept {
+    static FASTWIRE_INLINE bool find(reader& r, std::size_t slot_pos, std::size_t base, std::size_t& pos) noexcept {
         return r.locate<C::slot>(base, r.load<std::uint32_t>(slot_pos + 1), slot_pos + 5, pos);
     }
 
     template <class W>
-    static W read(Reader& r, std::size_t slot_pos, std::size_t base, W w, std::optional<T>& out) {
+    static W read(reader& r, std::size_t slot_pos, std::size_t base, W w, std::optional<T>& out) {
         if (r.data[slot_pos] == 0) {
             out.reset();
             return w;
         }
         std::size_t pos = 0;
-        if (!find(r, slot_pos, base, pos)) return Reader::failed;
+        if (!find(r, slot_pos, base, pos)) return reader::failed;
         if (!out) out.emplace();
         return C::read(r, pos, pos, charge(w, C::slot), *out);
     }
 
     template <class W>
-    static W verify(Reader& r, std::size_t slot_pos, std::size_t base, W w) noexcept {
+    static W verify(reader& r, std::size_t slot_pos, std::size_t base, W w) noexcept {
         if (r.data[slot_pos] == 0) return w;
         std::size_t pos = 0;
-        if (!find(r, slot_pos, base, pos)) return Reader::failed;
+        if (!find(r, slot_pos, base, pos)) return reader::failed;
         return C::verify(r, pos, pos, charge(w, C::slot));
     }
 };
@@ -737,7 +737,7 @@ struct codec<S, std::enable_if_t<is_struct_v<S>>> {
 
     static std::size_t extra(const S& v) noexcept { return L::body + L::extra(v); }
 
-    static void write(Writer& w, std::uint8_t* p, const std::uint8_t* base, const S& v) noexcept {
+    static void write(writer& w, std::uint8_t* p, const std::uint8_t* base, const S& v) noexcept {
         std::uint8_t* body = w.alloc(L::body);
         store_le<std::uint32_t>(p, static_cast<std::uint32_t>(body - base));
         store_le<std::uint32_t>(body, L::body);
@@ -748,9 +748,9 @@ struct codec<S, std::enable_if_t<is_struct_v<S>>> {
     // Finds and checks the body (pos; stored = its struct_size) and enters it: the
     // returned walk has the body charged and one level less to go.
     template <class W>
-    static FASTWIRE_INLINE W enter(Reader& r, std::size_t slot_pos, std::size_t base, W w, std::size_t& pos,
+    static FASTWIRE_INLINE W enter(reader& r, std::size_t slot_pos, std::size_t base, W w, std::size_t& pos,
                                       std::size_t& stored) noexcept {
-        if (!r.locate<8>(base, r.load<std::uint32_t>(slot_pos), slot_pos + 4, pos)) return Reader::failed;
+        if (!r.locate<8>(base, r.load<std::uint32_t>(slot_pos), slot_pos + 4, pos)) return reader::failed;
         stored = r.load<std::uint32_t>(pos);
         // 8 <= stored <= size - pos, in one unsigned comparison (size - pos >= 8 here).
         if (stored - 8 > r.size - pos - 8) return r.fail(stored < 8 ? errc::bad_size : errc::truncated);
@@ -763,7 +763,7 @@ struct codec<S, std::enable_if_t<is_struct_v<S>>> {
     }
 
     template <class W>
-    static W read(Reader& r, std::size_t slot_pos, std::size_t base, W w, S& out) {
+    static W read(reader& r, std::size_t slot_pos, std::size_t base, W w, S& out) {
         std::size_t pos = 0, stored = 0;
         W in = enter(r, slot_pos, base, w, pos, stored);
         if (!in.ok()) return in;
@@ -774,7 +774,7 @@ struct codec<S, std::enable_if_t<is_struct_v<S>>> {
     }
 
     template <class W>
-    static W verify(Reader& r, std::size_t slot_pos, std::size_t base, W w) noexcept {
+    static W verify(reader& r, std::size_t slot_pos, std::size_t base, W w) noexcept {
         std::size_t pos = 0, stored = 0;
         W in = enter(r, slot_pos, base, w, pos, stored);
         if (!in.ok()) return in;

@@ -33,7 +33,7 @@ proto::Account seed_account() {
 
 template <class S>
 std::vector<std::uint8_t> bytes_of(const S& v) {
-    fastwire::Model<S> m;
+    fastwire::model<S> m;
     m.serialize(v);
     return m.buffer().to_vector();
 }

@@ -233,14 +233,14 @@ public:
     std::vector<std::size_t> sizes;
 
 protected:
-    void onProxy(const fastwire::Model<protocol::AccountMessage>& model, std::uint32_t type, const void*, std::size_t size) override {
+    void onProxy(const fastwire::model<protocol::AccountMessage>& model, std::uint32_t type, const void*, std::size_t size) override {
         types.push_back(type);
         sizes.push_back(size);
         protocol::AccountMessage m;
         EXPECT_TRUE(model.deserialize(m));
         EXPECT_EQ(m.body.orders.size(), 3u);
     }
-    void onProxy(const fastwire::Model<protocol::OrderMessage>&, std::uint32_t type, const void*, std::size_t size) override {
+    void onProxy(const fastwire::model<protocol::OrderMessage>&, std::uint32_t type, const void*, std::size_t size) override {
         types.push_back(type);
         sizes.push_back(size);
     }

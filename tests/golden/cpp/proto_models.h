@@ -8,10 +8,10 @@
 #include "proto.h"
 
 namespace proto {
-using OrderModel = fastwire::Model<Order>;
-using OrderFinalModel = fastwire::FinalModel<Order>;
-using BalanceModel = fastwire::Model<Balance>;
-using BalanceFinalModel = fastwire::FinalModel<Balance>;
-using AccountModel = fastwire::Model<Account>;
-using AccountFinalModel = fastwire::FinalModel<Account>;
+using OrderModel = fastwire::model<Order>;
+using OrderFinalModel = fastwire::final_model<Order>;
+using BalanceModel = fastwire::model<Balance>;
+using BalanceFinalModel = fastwire::final_model<Balance>;
+using AccountModel = fastwire::model<Account>;
+using AccountFinalModel = fastwire::final_model<Account>;
 }  // namespace proto

@@ -1,5 +1,5 @@
 // fastwire/internal/model_bytes.h - the bytes a root model works on, shared by
-// fastwire::Model (versioned, model.h) and fastwire::FinalModel (final, final_model.h).
+// fastwire::model (versioned, model.h) and fastwire::final_model (final, final_model.h).
 //
 // A model either owns a buffer that serialize() appends to, or views bytes the caller
 // attached; `pos` marks the model being read when several follow each other in a stream.
