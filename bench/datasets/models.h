@@ -20,143 +20,150 @@ enum class OrderSide : uint8_t { buy = 0, sell = 1 };
 enum class OrderType : uint8_t { market = 0, limit = 1, stop = 2 };
 // `flags State : byte`; kept as an enum class holding any bit combination.
 enum class State : uint8_t {
-  unknown = 0x00, invalid = 0x01, initialized = 0x02, calculated = 0x04, broken = 0x08,
-  good = 0x06, bad = 0x09
+    unknown = 0x00,
+    invalid = 0x01,
+    initialized = 0x02,
+    calculated = 0x04,
+    broken = 0x08,
+    good = 0x06,
+    bad = 0x09
 };
 struct Order {
-  int32_t uid = 0;
-  std::string symbol;
-  OrderSide side = OrderSide::buy;
-  OrderType type = OrderType::market;
-  double price = 0.0;
-  double volume = 0.0;
-  bool operator==(const Order&) const = default;
+    int32_t uid = 0;
+    std::string symbol;
+    OrderSide side = OrderSide::buy;
+    OrderType type = OrderType::market;
+    double price = 0.0;
+    double volume = 0.0;
+    bool operator==(const Order&) const = default;
 };
 struct Balance {
-  std::string currency;
-  double amount = 0.0;
-  bool operator==(const Balance&) const = default;
+    std::string currency;
+    double amount = 0.0;
+    bool operator==(const Balance&) const = default;
 };
 struct Account {
-  int32_t uid = 0;
-  std::string name;
-  State state = State(0x0B);  // initialized | bad, the schema default
-  Balance wallet;
-  std::optional<Balance> asset;
-  std::vector<Order> orders;
-  bool operator==(const Account&) const = default;
+    int32_t uid = 0;
+    std::string name;
+    State state = State(0x0B);  // initialized | bad, the schema default
+    Balance wallet;
+    std::optional<Balance> asset;
+    std::vector<Order> orders;
+    bool operator==(const Account&) const = default;
 };
 }  // namespace account
 
 namespace monsters {
 enum class Color : uint8_t { red = 0, green = 1, blue = 2 };
 struct Vec3 {
-  float x = 0, y = 0, z = 0;
-  bool operator==(const Vec3&) const = default;
+    float x = 0, y = 0, z = 0;
+    bool operator==(const Vec3&) const = default;
 };
 struct Weapon {
-  std::string name;
-  int16_t damage = 0;
-  bool operator==(const Weapon&) const = default;
+    std::string name;
+    int16_t damage = 0;
+    bool operator==(const Weapon&) const = default;
 };
 struct Monster {
-  Vec3 pos;
-  int16_t mana = 0;
-  int16_t hp = 0;
-  std::string name;
-  std::vector<uint8_t> inventory;
-  Color color = Color::red;
-  std::vector<Weapon> weapons;
-  Weapon equipped;
-  std::vector<Vec3> path;
-  bool operator==(const Monster&) const = default;
+    Vec3 pos;
+    int16_t mana = 0;
+    int16_t hp = 0;
+    std::string name;
+    std::vector<uint8_t> inventory;
+    Color color = Color::red;
+    std::vector<Weapon> weapons;
+    Weapon equipped;
+    std::vector<Vec3> path;
+    bool operator==(const Monster&) const = default;
 };
 struct Monsters {
-  std::vector<Monster> monsters;
-  bool operator==(const Monsters&) const = default;
+    std::vector<Monster> monsters;
+    bool operator==(const Monsters&) const = default;
 };
 }  // namespace monsters
 
 namespace record {
 struct Record {
-  std::vector<int64_t> ids;
-  std::vector<std::string> strings;
-  bool operator==(const Record&) const = default;
+    std::vector<int64_t> ids;
+    std::vector<std::string> strings;
+    bool operator==(const Record&) const = default;
 };
 }  // namespace record
 
 namespace ints {
 struct Ints {
-  int64_t id = 0, int1 = 0, int2 = 0;
-  int32_t int3 = 0, int4 = 0;
-  bool operator==(const Ints&) const = default;
+    int64_t id = 0, int1 = 0, int2 = 0;
+    int32_t int3 = 0, int4 = 0;
+    bool operator==(const Ints&) const = default;
 };
 }  // namespace ints
 
 namespace mixed {
 enum class Enumeration : int32_t { one = 0, two = 1 };
 struct Mixed {
-  int32_t id = 0;
-  int32_t int1 = 0;
-  int64_t int2 = 0;
-  uint32_t uint1 = 0;
-  double float1 = 0;
-  std::string text1;
-  Enumeration enum1 = Enumeration::one;
-  bool operator==(const Mixed&) const = default;
+    int32_t id = 0;
+    int32_t int1 = 0;
+    int64_t int2 = 0;
+    uint32_t uint1 = 0;
+    double float1 = 0;
+    std::string text1;
+    Enumeration enum1 = Enumeration::one;
+    bool operator==(const Mixed&) const = default;
 };
 }  // namespace mixed
 
 namespace complex {
 enum class Enumeration : int32_t { one = 0, two = 1 };
 struct Complex {
-  int64_t id = 0;
-  std::string text1, text2, text3;
-  int32_t int1 = 0, int2 = 0, int3 = 0;
-  std::string text4;
-  Enumeration enum1 = Enumeration::one;
-  double float1 = 0;
-  int64_t int4 = 0;
-  uint32_t uint1 = 0;
-  uint64_t uint2 = 0;
-  int64_t int5 = 0;
-  int32_t int6 = 0;
-  double float2 = 0;
-  std::string text5;
-  bool operator==(const Complex&) const = default;
+    int64_t id = 0;
+    std::string text1, text2, text3;
+    int32_t int1 = 0, int2 = 0, int3 = 0;
+    std::string text4;
+    Enumeration enum1 = Enumeration::one;
+    double float1 = 0;
+    int64_t int4 = 0;
+    uint32_t uint1 = 0;
+    uint64_t uint2 = 0;
+    int64_t int5 = 0;
+    int32_t int6 = 0;
+    double float2 = 0;
+    std::string text5;
+    bool operator==(const Complex&) const = default;
 };
 }  // namespace complex
 
 namespace vec {
 struct ContainerVec {
-  int32_t id = 0;
-  int64_t int1 = 0;
-  std::string text1;
-  std::vector<std::string> stringvec;
-  std::vector<int64_t> intvec;
-  bool operator==(const ContainerVec&) const = default;
+    int32_t id = 0;
+    int64_t int1 = 0;
+    std::string text1;
+    std::vector<std::string> stringvec;
+    std::vector<int64_t> intvec;
+    bool operator==(const ContainerVec&) const = default;
 };
 }  // namespace vec
 
 namespace map {
 struct ContainerMap {
-  int32_t id = 0;
-  int64_t int1 = 0;
-  std::string text1;
-  std::map<int32_t, std::string> map1;
-  bool operator==(const ContainerMap&) const = default;
+    int32_t id = 0;
+    int64_t int1 = 0;
+    std::string text1;
+    std::map<int32_t, std::string> map1;
+    bool operator==(const ContainerMap&) const = default;
 };
 }  // namespace map
 
 // Static facts about a data set, keyed by its root type.
-template <class Model> struct Dataset;
+template <class Model>
+struct Dataset;
 
-#define FWB_DATASET(NS, TYPE)                                  \
-  template <> struct Dataset<NS::TYPE> {                       \
-    static constexpr const char* name = #NS;                   \
-    static const NS::TYPE& value(); /* generated once */      \
-    static const char* description();                          \
-  };
+#define FWB_DATASET(NS, TYPE)                                \
+    template <>                                              \
+    struct Dataset<NS::TYPE> {                               \
+        static constexpr const char* name = #NS;             \
+        static const NS::TYPE& value(); /* generated once */ \
+        static const char* description();                    \
+    };
 FWB_DATASET(account, Account)
 FWB_DATASET(monsters, Monsters)
 FWB_DATASET(record, Record)
@@ -168,15 +175,16 @@ FWB_DATASET(map, ContainerMap)
 #undef FWB_DATASET
 
 // Calls f.template operator()<Model>() for every data set, in report order.
-template <class F> void for_each_dataset(F&& f) {
-  f.template operator()<account::Account>();
-  f.template operator()<monsters::Monsters>();
-  f.template operator()<record::Record>();
-  f.template operator()<ints::Ints>();
-  f.template operator()<mixed::Mixed>();
-  f.template operator()<complex::Complex>();
-  f.template operator()<vec::ContainerVec>();
-  f.template operator()<map::ContainerMap>();
+template <class F>
+void for_each_dataset(F&& f) {
+    f.template operator()<account::Account>();
+    f.template operator()<monsters::Monsters>();
+    f.template operator()<record::Record>();
+    f.template operator()<ints::Ints>();
+    f.template operator()<mixed::Mixed>();
+    f.template operator()<complex::Complex>();
+    f.template operator()<vec::ContainerVec>();
+    f.template operator()<map::ContainerMap>();
 }
 
 }  // namespace fwb

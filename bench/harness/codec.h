@@ -38,30 +38,30 @@
 namespace fwb {
 
 struct ByteView {
-  const uint8_t* data = nullptr;
-  size_t size = 0;
+    const uint8_t* data = nullptr;
+    size_t size = 0;
 };
 
 class DecodeError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
+public:
+    using std::runtime_error::runtime_error;
 };
 
 // What a row is: the report groups and baselines by it.
 enum class Kind {
-  binary,    // a binary serializer (candidate for the memcpy floor's source)
-  text,      // JSON
-  floor,     // memcpy of the smallest binary encoding
-  baseline,  // the handwritten encoder/decoder
+    binary,    // a binary serializer (candidate for the memcpy floor's source)
+    text,      // JSON
+    floor,     // memcpy of the smallest binary encoding
+    baseline,  // the handwritten encoder/decoder
 };
 
 struct PeerInfo {
-  std::string name;      // unique row name, e.g. "protobuf-arena"
-  std::string family;    // directory under bench/peers/, e.g. "protobuf"
-  Kind kind = Kind::binary;
-  std::string version;   // library version as compiled in
-  std::string verifier;  // what verify() checks; empty if the peer has no verifier
-  std::string notes;     // what exactly serialize/deserialize measure for this row
+    std::string name;    // unique row name, e.g. "protobuf-arena"
+    std::string family;  // directory under bench/peers/, e.g. "protobuf"
+    Kind kind = Kind::binary;
+    std::string version;   // library version as compiled in
+    std::string verifier;  // what verify() checks; empty if the peer has no verifier
+    std::string notes;     // what exactly serialize/deserialize measure for this row
 };
 
 // Makes `p`'s pointee observable, so a fresh object decoded and dropped inside
@@ -70,14 +70,14 @@ inline void escape(const void* p) { asm volatile("" : : "g"(p) : "memory"); }
 
 template <class Model>
 class Codec {
- public:
-  virtual ~Codec() = default;
-  virtual void load(const Model& value) = 0;
-  virtual ByteView serialize() = 0;
-  virtual bool verify(ByteView) { return true; }
-  virtual void deserialize(ByteView bytes) = 0;
-  virtual void deserialize_fresh(ByteView bytes) = 0;
-  virtual void store(Model& out) const = 0;
+public:
+    virtual ~Codec() = default;
+    virtual void load(const Model& value) = 0;
+    virtual ByteView serialize() = 0;
+    virtual bool verify(ByteView) { return true; }
+    virtual void deserialize(ByteView bytes) = 0;
+    virtual void deserialize_fresh(ByteView bytes) = 0;
+    virtual void store(Model& out) const = 0;
 };
 
 }  // namespace fwb

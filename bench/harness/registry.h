@@ -19,7 +19,9 @@
 #include "../datasets/models.h"
 #include "codec.h"
 
-namespace benchmark { class State; }
+namespace benchmark {
+class State;
+}
 
 namespace fwb {
 
@@ -28,53 +30,52 @@ const char* op_name(Op op);
 
 // One peer x data set pair, type-erased for the runner.
 class Case {
- public:
-  virtual ~Case() = default;
-  // Round-trips the data set through the peer; returns "" on success or what went wrong.
-  virtual std::string check() = 0;
-  // The encoding produced by check().
-  virtual ByteView encoded() const = 0;
-  virtual bool has(Op op) const = 0;
-  // Runs `op` repeatedly for at least `seconds` (untimed warm-up).
-  virtual void warm(Op op, double seconds) = 0;
-  // The timed loop.
-  virtual void run(Op op, benchmark::State& state) = 0;
+public:
+    virtual ~Case() = default;
+    // Round-trips the data set through the peer; returns "" on success or what went wrong.
+    virtual std::string check() = 0;
+    // The encoding produced by check().
+    virtual ByteView encoded() const = 0;
+    virtual bool has(Op op) const = 0;
+    // Runs `op` repeatedly for at least `seconds` (untimed warm-up).
+    virtual void warm(Op op, double seconds) = 0;
+    // The timed loop.
+    virtual void run(Op op, benchmark::State& state) = 0;
 };
 
 struct Entry {
-  size_t peer = 0;         // index into Registry::peers()
-  std::string dataset;
-  std::string unsupported; // non-empty: the peer cannot express this data set (why)
-  std::function<std::unique_ptr<Case>()> make;
+    size_t peer = 0;  // index into Registry::peers()
+    std::string dataset;
+    std::string unsupported;  // non-empty: the peer cannot express this data set (why)
+    std::function<std::unique_ptr<Case>()> make;
 };
 
-template <class Model> std::unique_ptr<Case> make_codec_case(std::unique_ptr<Codec<Model>> codec,
-                                                             bool has_verify);
+template <class Model>
+std::unique_ptr<Case> make_codec_case(std::unique_ptr<Codec<Model>> codec, bool has_verify);
 
 class Registry {
- public:
-  template <class Model, class Factory>
-  void add(const PeerInfo& peer, Factory factory) {
-    const size_t p = intern(peer);
-    const bool verify = !peer.verifier.empty();
-    entries_.push_back({p, Dataset<Model>::name, "", [factory, verify]() {
-                          return make_codec_case<Model>(factory(), verify);
-                        }});
-  }
-  template <class Model>
-  void unsupported(const PeerInfo& peer, std::string reason) {
-    entries_.push_back({intern(peer), Dataset<Model>::name, std::move(reason), nullptr});
-  }
-  // A row whose cases are built by the runner itself (memcpy).
-  void declare(const PeerInfo& peer) { intern(peer); }
+public:
+    template <class Model, class Factory>
+    void add(const PeerInfo& peer, Factory factory) {
+        const size_t p = intern(peer);
+        const bool verify = !peer.verifier.empty();
+        entries_.push_back(
+            {p, Dataset<Model>::name, "", [factory, verify]() { return make_codec_case<Model>(factory(), verify); }});
+    }
+    template <class Model>
+    void unsupported(const PeerInfo& peer, std::string reason) {
+        entries_.push_back({intern(peer), Dataset<Model>::name, std::move(reason), nullptr});
+    }
+    // A row whose cases are built by the runner itself (memcpy).
+    void declare(const PeerInfo& peer) { intern(peer); }
 
-  const std::vector<PeerInfo>& peers() const { return peers_; }
-  const std::vector<Entry>& entries() const { return entries_; }
+    const std::vector<PeerInfo>& peers() const { return peers_; }
+    const std::vector<Entry>& entries() const { return entries_; }
 
- private:
-  size_t intern(const PeerInfo& peer);
-  std::vector<PeerInfo> peers_;
-  std::vector<Entry> entries_;
+private:
+    size_t intern(const PeerInfo& peer);
+    std::vector<PeerInfo> peers_;
+    std::vector<Entry> entries_;
 };
 
 }  // namespace fwb

@@ -102,8 +102,7 @@ response read_binary(M& model, const std::uint8_t* data, std::size_t size, S& va
     const fastwire::status verdict = model.verify();
     if (!verdict) return reply(verify_error, std::string("verify: ") + verdict.message());
     const fastwire::status read = model.deserialize(value);
-    if (!read)
-        return reply(parse_error, std::string("deserialize failed after verify passed: ") + read.message());
+    if (!read) return reply(parse_error, std::string("deserialize failed after verify passed: ") + read.message());
     return response{};
 }
 
@@ -192,11 +191,9 @@ bool read_exactly(void* to, std::size_t n) { return std::fread(to, 1, n, stdin) 
 bool write_response(const response& r) {
     const std::size_t n = 1 + r.payload.size();
     const std::uint8_t head[5] = {static_cast<std::uint8_t>(n), static_cast<std::uint8_t>(n >> 8),
-                                  static_cast<std::uint8_t>(n >> 16), static_cast<std::uint8_t>(n >> 24),
-                                  r.status};
+                                  static_cast<std::uint8_t>(n >> 16), static_cast<std::uint8_t>(n >> 24), r.status};
     return std::fwrite(head, 1, 5, stdout) == 5 &&
-           std::fwrite(r.payload.data(), 1, r.payload.size(), stdout) == r.payload.size() &&
-           std::fflush(stdout) == 0;
+           std::fwrite(r.payload.data(), 1, r.payload.size(), stdout) == r.payload.size() && std::fflush(stdout) == 0;
 }
 
 }  // namespace

@@ -28,8 +28,8 @@ namespace {
 double min_of(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
 
 proto::Account seed_account() {
-    proto::Account account = {1, "Test", proto::State::good, {"USD", 1000.0},
-                              std::make_optional<proto::Balance>({"EUR", 100.0}), {}};
+    proto::Account account = {
+        1, "Test", proto::State::good, {"USD", 1000.0}, std::make_optional<proto::Balance>({"EUR", 100.0}), {}};
     account.orders.emplace_back(1, "EURUSD", proto::OrderSide::buy, proto::OrderType::market, 1.23456, 1000.0);
     account.orders.emplace_back(2, "EURUSD", proto::OrderSide::sell, proto::OrderType::limit, 1.0, 100.0);
     account.orders.emplace_back(3, "EURUSD", proto::OrderSide::buy, proto::OrderType::stop, 1.5, 10.0);

@@ -98,7 +98,9 @@ errc check(const std::vector<std::uint8_t>& bytes, tally* t = nullptr, const fas
     return v.code();
 }
 
-void put32(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) { fastwire::store_le<std::uint32_t>(&b[at], v); }
+void put32(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) {
+    fastwire::store_le<std::uint32_t>(&b[at], v);
+}
 
 // Every truncation (as cut, and with the size word made consistent with the cut) and
 // every single-byte change (seven kinds per byte) of one golden vector.
@@ -163,8 +165,8 @@ void expect_cheap_rejection(const char* what, const std::vector<std::uint8_t>& b
     }
     EXPECT_LT(best, max_ms) << what;
     EXPECT_LE(allocated, max_alloc) << what;
-    std::cout << "[          ] " << what << " (" << bytes.size() << " bytes): rejected in " << best * 1000.0
-              << " us, " << allocated << " bytes allocated\n";
+    std::cout << "[          ] " << what << " (" << bytes.size() << " bytes): rejected in " << best * 1000.0 << " us, "
+              << allocated << " bytes allocated\n";
 }
 
 }  // namespace
@@ -192,25 +194,25 @@ TEST(Adversarial, FourBillionElements) {
     // Versioned: the smallest carrier is 24 bytes, Bag {vector<Point?> items}:
     // [full 24][root 8][body 12][type 14][items -> 12][count 2^32 - 1].
     expect_cheap_rejection<fastwire::versioned::model, t::Bag>(
-        "versioned, 4294967295 optional structs",
-        parse_hex("18000000 08000000 0c000000 0e000000 0c000000 ffffffff"), errc::truncated);
-    // Final Texts {string s, bytes b, byte[] v}: [20][12][s: 0][b: 0][v: count 2^32 - 1].
-    expect_cheap_rejection<fastwire::final::model, t::Texts>(
-        "final, 4294967295 bytes in a byte[]", parse_hex("14000000 0c000000 00000000 00000000 ffffffff"),
+        "versioned, 4294967295 optional structs", parse_hex("18000000 08000000 0c000000 0e000000 0c000000 ffffffff"),
         errc::truncated);
-    expect_cheap_rejection<fastwire::final::model, t::Bag>(
-        "final, 4294967295 optional structs", parse_hex("0c000000 0e000000 ffffffff"), errc::truncated);
+    // Final Texts {string s, bytes b, byte[] v}: [20][12][s: 0][b: 0][v: count 2^32 - 1].
+    expect_cheap_rejection<fastwire::final::model, t::Texts>("final, 4294967295 bytes in a byte[]",
+                                                             parse_hex("14000000 0c000000 00000000 00000000 ffffffff"),
+                                                             errc::truncated);
+    expect_cheap_rejection<fastwire::final::model, t::Bag>("final, 4294967295 optional structs",
+                                                           parse_hex("0c000000 0e000000 ffffffff"), errc::truncated);
     // The seed account with its orders count set to 2^32 - 1, in both formats.
     auto acct = testutil::load_hex("account.fbe.hex");
     put32(acct, 104, 0xFFFFFFFFu);
-    expect_cheap_rejection<fastwire::versioned::model, proto::Account>("versioned account, orders count 2^32 - 1",
-                                                                      acct, errc::truncated);
+    expect_cheap_rejection<fastwire::versioned::model, proto::Account>("versioned account, orders count 2^32 - 1", acct,
+                                                                       errc::truncated);
     auto fin = testutil::load_hex("account.final.hex");
     // header 8, id 4, name 4+4, state 1, wallet 4+3+8, asset 1+4+3+8: the count is at 52.
     ASSERT_EQ(fastwire::load_le<std::uint32_t>(&fin[52]), 3u);
     put32(fin, 52, 0xFFFFFFFFu);
     expect_cheap_rejection<fastwire::final::model, proto::Account>("final account, orders count 2^32 - 1", fin,
-                                                                  errc::truncated);
+                                                                   errc::truncated);
 }
 
 // Empty structs take no bytes in the final format, so the bytes cannot bound their
@@ -221,8 +223,7 @@ TEST(Adversarial, ZeroSizeElements) {
     // Holder {Point p; Empty e; Empty? oe; Empty[] ve; Tree tree}: [size][20][p 8][oe 0][ve count]...
     auto b = parse_hex("21000000 14000000 01000000 02000000 00 ffffffff 00000000 00000000");
     put32(b, 0, static_cast<std::uint32_t>(b.size()));
-    expect_cheap_rejection<fastwire::final::model, t::Holder>("final, 2^32 - 1 empty structs", b,
-                                                             errc::over_budget);
+    expect_cheap_rejection<fastwire::final::model, t::Holder>("final, 2^32 - 1 empty structs", b, errc::over_budget);
     // At the allowance exactly: accepted, and reading allocates one byte per element.
     put32(b, 17, 65536);
     {
@@ -246,13 +247,12 @@ TEST(Adversarial, ZeroSizeElements) {
     // Reading allocates the 1000 inner vectors (24 KB, 6 x their 4 KB of wire) and
     // constructs the first 65 536 empties (the whole allowance: ~1 us in a release build,
     // ~2 ms under ASan in a debug build) before the second vector is refused.
-    expect_cheap_rejection<fastwire::final::model, adv::Empties>("final, 1000 x 65536 nested empty structs", nest,
-                                                                errc::over_budget, {}, kMaxAlloc + 8 * nest.size(),
-                                                                50.0);
+    expect_cheap_rejection<fastwire::final::model, adv::Empties>(
+        "final, 1000 x 65536 nested empty structs", nest, errc::over_budget, {}, kMaxAlloc + 8 * nest.size(), 50.0);
     // A map of empty keys and values is zero-size too.
     auto map = parse_hex("10000000 29000000 00000000 ffffffff");
     expect_cheap_rejection<fastwire::final::model, adv::Empties>("final, map of 2^32 - 1 empty pairs", map,
-                                                                errc::over_budget);
+                                                                 errc::over_budget);
     fastwire::limits none;
     none.max_zero_size_elements = 0;
     auto one = parse_hex("10000000 29000000 00000000 01000000");
@@ -281,8 +281,7 @@ TEST(Adversarial, OffsetsIntoTheirOwnStruct) {
     // A self-referencing Tree: its children vector's only element points at the Tree.
     auto tree = parse_hex("20000000 08000000 10000000 12000000 01000000 10000000 01000000 00000000");
     //                     size      root      body 16   type 18   value     children->24  count 1  -> body (8 + 0)
-    expect_cheap_rejection<fastwire::versioned::model, t::Tree>("a Tree whose child is itself", tree,
-                                                               errc::bad_offset);
+    expect_cheap_rejection<fastwire::versioned::model, t::Tree>("a Tree whose child is itself", tree, errc::bad_offset);
 }
 
 // Optionals nested far beyond limits::max_depth (64): rejected at level 65 without
@@ -300,7 +299,7 @@ TEST(Adversarial, DeeplyNestedOptionals) {
     put32(fin, 0, static_cast<std::uint32_t>(fin.size()));
     put32(fin, 4, 40);
     expect_cheap_rejection<fastwire::final::model, adv::Chain>("final, 10000 nested optional structs", fin,
-                                                              errc::too_deep);
+                                                               errc::too_deep);
 
     // The versioned form of a shorter chain (the writer has no depth limit), deeper than 64.
     adv::Chain root;
@@ -314,12 +313,12 @@ TEST(Adversarial, DeeplyNestedOptionals) {
     w.serialize(root);
     const auto ver = w.buffer().to_vector();
     expect_cheap_rejection<fastwire::versioned::model, adv::Chain>("versioned, 200 nested optional structs", ver,
-                                                                  errc::too_deep);
+                                                                   errc::too_deep);
     fastwire::final_model<adv::Chain> fw;
     fw.serialize(root);
     const auto fin200 = fw.buffer().to_vector();
     expect_cheap_rejection<fastwire::final::model, adv::Chain>("final, 200 nested optional structs", fin200,
-                                                              errc::too_deep);
+                                                               errc::too_deep);
     fastwire::limits deep;
     deep.max_depth = 201;
     EXPECT_EQ((check<fastwire::versioned::model, adv::Chain>(ver, nullptr, deep)), errc::ok);
@@ -377,6 +376,5 @@ TEST(Adversarial, DeserializeMemoryIsLinear) {
     r.attach(w.buffer());
     ASSERT_TRUE(r.deserialize(back));
     EXPECT_LE(counting.bytes(), 3 * n);
-    std::cout << "[          ] 10000 orders: " << n << " bytes read into " << counting.bytes()
-              << " bytes of memory\n";
+    std::cout << "[          ] 10000 orders: " << n << " bytes read into " << counting.bytes() << " bytes of memory\n";
 }

@@ -57,7 +57,8 @@ TEST(Layout, SlotSizesAndBodies) {
     using namespace fastwire::versioned;
     static_assert(codec<bool>::slot == 1 && codec<char>::slot == 1 && codec<wchar_t>::slot == 4, "");
     static_assert(codec<std::int8_t>::slot == 1 && codec<std::uint16_t>::slot == 2 && codec<float>::slot == 4, "");
-    static_assert(codec<double>::slot == 8 && codec<fastwire::decimal>::slot == 16 && codec<fastwire::uuid>::slot == 16, "");
+    static_assert(codec<double>::slot == 8 && codec<fastwire::decimal>::slot == 16 && codec<fastwire::uuid>::slot == 16,
+                  "");
     static_assert(codec<t::Color>::slot == 2 && codec<t::Letter>::slot == 1 && codec<t::Wide>::slot == 4, "");
     static_assert(codec<std::string>::slot == 4 && codec<fastwire::bytes>::slot == 4, "");
     static_assert(codec<std::optional<double>>::slot == 5 && codec<std::optional<t::Point>>::slot == 5, "");
@@ -70,8 +71,8 @@ TEST(Layout, SlotSizesAndBodies) {
     static_assert(layout<t::Derived>::body == 8 + 4 + 4 + 4 + 5, "base fields inline first");
     static_assert(layout<t::MoreDerived>::body == 8 + 4 + 4 + 4 + 5 + 8, "");
     static_assert(layout<t::Derived>::offsets[0] == 8 && layout<t::Derived>::offsets[2] == 16, "");
-    static_assert(layout<t::Scalars>::body == 8 + 1 + 1 + 4 + 1 + 1 + 2 + 2 + 4 + 4 + 8 + 8 + 4 + 8 + 16 + 16 + 8 + 2 +
-                                                  4 + 1 + 4 + 8,
+    static_assert(layout<t::Scalars>::body ==
+                      8 + 1 + 1 + 4 + 1 + 1 + 2 + 2 + 4 + 4 + 8 + 8 + 4 + 8 + 16 + 16 + 8 + 2 + 4 + 1 + 4 + 8,
                   "");
 }
 
@@ -91,9 +92,9 @@ TEST(Layout, OptionalsMoveTheBase) {
         "01 35000000"                          // o_i32 -> 8 + 53 = 61
         "01 39000000"                          // o_string -> 8 + 57 = 65 (a 4-byte slot)
         "00 00000000 00 00000000 00 00000000 00 00000000 00 00000000 00 00000000"
-        "05000000"                             // 61: the int
-        "04000000"                             // 65: offset relative to 65 -> 69
-        "02000000 6869";                       // 69: "hi"
+        "05000000"        // 61: the int
+        "04000000"        // 65: offset relative to 65 -> 69
+        "02000000 6869";  // 69: "hi"
     EXPECT_EQ(serialize(o), parse_hex(hex));
 
     // An optional struct: the 4-byte slot holds the body offset relative to the slot.
@@ -102,9 +103,9 @@ TEST(Layout, OptionalsMoveTheBase) {
     hex =
         "51000000 08000000 35000000 0d000000"
         "00 00000000 00 00000000 00 00000000 00 00000000 00 00000000 00 00000000 00 00000000"
-        "01 35000000"                  // o_point -> 61
+        "01 35000000"  // o_point -> 61
         "00 00000000"
-        "04000000"                     // 61: body at 61 + 4 = 65
+        "04000000"  // 61: body at 61 + 4 = 65
         "10000000 0a000000 07000000 08000000";
     EXPECT_EQ(serialize(p), parse_hex(hex));
 }
@@ -118,13 +119,13 @@ TEST(Layout, MapsAndVectorsDoNotMoveTheBase) {
     constexpr std::size_t slot = body + fastwire::versioned::layout<t::Collections>::offsets[13];
     const std::size_t blk = body + fastwire::load_le<std::uint32_t>(bytes.data() + slot);
     ASSERT_LT(blk + 20, bytes.size());
-    EXPECT_EQ(fastwire::load_le<std::uint32_t>(bytes.data() + blk), 2u);          // count
-    EXPECT_EQ(fastwire::load_le<std::int32_t>(bytes.data() + blk + 4), 1);        // key 1
+    EXPECT_EQ(fastwire::load_le<std::uint32_t>(bytes.data() + blk), 2u);                     // count
+    EXPECT_EQ(fastwire::load_le<std::int32_t>(bytes.data() + blk + 4), 1);                   // key 1
     const std::size_t s1 = body + fastwire::load_le<std::uint32_t>(bytes.data() + blk + 8);  // relative to the body
-    EXPECT_EQ(s1, blk + 20);                                                      // allocated right after the block
+    EXPECT_EQ(s1, blk + 20);  // allocated right after the block
     EXPECT_EQ(fastwire::load_le<std::uint32_t>(bytes.data() + s1), 1u);
     EXPECT_EQ(bytes[s1 + 4], 'a');
-    EXPECT_EQ(fastwire::load_le<std::int32_t>(bytes.data() + blk + 12), 2);       // key 2
+    EXPECT_EQ(fastwire::load_le<std::int32_t>(bytes.data() + blk + 12), 2);  // key 2
     const std::size_t s2 = body + fastwire::load_le<std::uint32_t>(bytes.data() + blk + 16);
     EXPECT_EQ(s2, s1 + 5);
     EXPECT_EQ(std::string(bytes.begin() + static_cast<long>(s2) + 4, bytes.begin() + static_cast<long>(s2) + 6), "bc");
@@ -213,9 +214,9 @@ TEST(RoundTrip, NanPayloadsAndUnknownEnums) {
     const std::uint64_t dbits = 0xFFF8000000001234ull;  // negative quiet NaN with a payload
     std::memcpy(&s.f_float, &fbits, 4);
     std::memcpy(&s.f_double, &dbits, 8);
-    s.f_color = static_cast<t::Color>(1234);             // not a named value: kept as the raw number
+    s.f_color = static_cast<t::Color>(1234);  // not a named value: kept as the raw number
     s.f_perm = static_cast<t::Perm>(0x7FFFFFF0u);
-    s.f_decimal = fastwire::decimal(150, 2);             // the scale survives, not just the value
+    s.f_decimal = fastwire::decimal(150, 2);  // the scale survives, not just the value
     const t::Scalars back = round_trip(s);
     std::uint32_t fb;
     std::uint64_t db;

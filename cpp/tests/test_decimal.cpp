@@ -137,8 +137,8 @@ TEST(Decimal, RejectsBadText) {
         EXPECT_TRUE(d.identical(sentinel)) << "output changed for " << bad;
         EXPECT_FALSE(decimal::from_string(bad).has_value());
     }
-    for (const char* big : {"79228162514264337593543950336",   // 2^96
-                            "100000000000000000000000000000",  // 10^29
+    for (const char* big : {"79228162514264337593543950336",    // 2^96
+                            "100000000000000000000000000000",   // 10^29
                             "0.00000000000000000000000000001",  // 29 fractional digits
                             "1.00000000000000000000000000000",  // 29 fractional digits, even zeros
                             "1e29", "1e-29", "1e99999999999", "7.9228162514264337593543950336e28"}) {

@@ -166,12 +166,12 @@ TEST(FinalLayout, OptionalsAreInline) {
     o.o_string = "hi";
     o.o_point = t::Point{7, 8};
     EXPECT_EQ(serialize(o), parse_hex("23000000 0d000000"
-                                      "00"                  // o_bool: null
-                                      "01 05000000"         // o_i32
-                                      "01 02000000 6869"    // o_string
-                                      "00 00 00 00"         // o_bytes, o_decimal, o_uuid, o_color
+                                      "00"                    // o_bool: null
+                                      "01 05000000"           // o_i32
+                                      "01 02000000 6869"      // o_string
+                                      "00 00 00 00"           // o_bytes, o_decimal, o_uuid, o_color
                                       "01 07000000 08000000"  // o_point: its fields inline
-                                      "00"));               // o_double
+                                      "00"));                 // o_double
 }
 
 TEST(FinalLayout, CollectionsAndInheritance) {

@@ -7,8 +7,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <iostream>
 #include <cstdlib>
+#include <iostream>
 #include <new>
 #include <random>
 
@@ -75,7 +75,9 @@ std::vector<std::uint8_t> serialized(const S& v) {
     return m.buffer().to_vector();
 }
 
-void put32(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) { fastwire::store_le<std::uint32_t>(&b[at], v); }
+void put32(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) {
+    fastwire::store_le<std::uint32_t>(&b[at], v);
+}
 
 // The fastest of a few runs of f, in milliseconds: other processes share this machine, so
 // a single measurement may include a preemption.

@@ -16,7 +16,8 @@ TEST(Print, SeedAccount) {
 
 TEST(Print, DefaultAccountAndNull) {
     EXPECT_EQ(str(proto::Account()),
-              "Account(uid=0,name=\"\",state=invalid|initialized|broken|bad,wallet=Balance(currency=\"\",amount=0),asset=null,"
+              "Account(uid=0,name=\"\",state=invalid|initialized|broken|bad,wallet=Balance(currency=\"\",amount=0),"
+              "asset=null,"
               "orders=[0][])");
 }
 

@@ -4,8 +4,8 @@
 #pragma once
 
 #include <array>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <list>
 #include <map>
 #include <optional>
@@ -157,8 +157,7 @@ struct Derived : Point {  // type 16: inherits Point's fields
     std::string label;
     std::optional<Point> other;
     friend bool operator==(const Derived& a, const Derived& b) {
-        return static_cast<const Point&>(a) == static_cast<const Point&>(b) && a.label == b.label &&
-               a.other == b.other;
+        return static_cast<const Point&>(a) == static_cast<const Point&>(b) && a.label == b.label && a.other == b.other;
     }
 };
 
@@ -199,10 +198,10 @@ template <>
 struct struct_schema<t::Scalars> {
     static constexpr std::uint32_t type = 11;
     using S = t::Scalars;
-    using fields = fastwire::fields<&S::f_bool, &S::f_char, &S::f_wchar, &S::f_i8, &S::f_u8, &S::f_i16, &S::f_u16,
-                                    &S::f_i32, &S::f_u32, &S::f_i64, &S::f_u64, &S::f_float, &S::f_double,
-                                    &S::f_decimal, &S::f_uuid, &S::f_timestamp, &S::f_color, &S::f_perm,
-                                    &S::f_letter, &S::f_wide, &S::f_big>;
+    using fields =
+        fastwire::fields<&S::f_bool, &S::f_char, &S::f_wchar, &S::f_i8, &S::f_u8, &S::f_i16, &S::f_u16, &S::f_i32,
+                         &S::f_u32, &S::f_i64, &S::f_u64, &S::f_float, &S::f_double, &S::f_decimal, &S::f_uuid,
+                         &S::f_timestamp, &S::f_color, &S::f_perm, &S::f_letter, &S::f_wide, &S::f_big>;
 };
 template <>
 struct struct_schema<t::Texts> {
@@ -225,10 +224,9 @@ template <>
 struct struct_schema<t::Collections> {
     static constexpr std::uint32_t type = 15;
     using S = t::Collections;
-    using fields =
-        fastwire::fields<&S::a, &S::a_opt, &S::a_struct, &S::v_bool, &S::v_double, &S::v_opt, &S::v_struct,
-                         &S::v_string, &S::l_string, &S::l_opt, &S::s_i64, &S::s_string, &S::s_struct, &S::m,
-                         &S::m_opt, &S::m_bags, &S::h, &S::h_opt, &S::m_enum_key>;
+    using fields = fastwire::fields<&S::a, &S::a_opt, &S::a_struct, &S::v_bool, &S::v_double, &S::v_opt, &S::v_struct,
+                                    &S::v_string, &S::l_string, &S::l_opt, &S::s_i64, &S::s_string, &S::s_struct, &S::m,
+                                    &S::m_opt, &S::m_bags, &S::h, &S::h_opt, &S::m_enum_key>;
 };
 template <>
 struct struct_schema<t::Derived> {

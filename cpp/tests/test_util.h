@@ -51,8 +51,8 @@ inline std::vector<std::uint8_t> load_hex(const std::string& name) { return pars
 
 // The seed's sample account, built exactly as the seed's C++ example builds it.
 inline proto::Account seed_account() {
-    proto::Account account = {1, "Test", proto::State::good, {"USD", 1000.0},
-                              std::make_optional<proto::Balance>({"EUR", 100.0}), {}};
+    proto::Account account = {
+        1, "Test", proto::State::good, {"USD", 1000.0}, std::make_optional<proto::Balance>({"EUR", 100.0}), {}};
     account.orders.emplace_back(1, "EURUSD", proto::OrderSide::buy, proto::OrderType::market, 1.23456, 1000.0);
     account.orders.emplace_back(2, "EURUSD", proto::OrderSide::sell, proto::OrderType::limit, 1.0, 100.0);
     account.orders.emplace_back(3, "EURUSD", proto::OrderSide::buy, proto::OrderType::stop, 1.5, 10.0);

@@ -30,15 +30,15 @@ TEST(Uuid, ParseAndFormat) {
 
 TEST(Uuid, RejectsAnythingElse) {
     const uuid sentinel = uuid::literal("11111111-2222-3333-4444-555555555555");
-    for (const char* bad : {"", "123e4567-e89b-12d3-a456-42665544000",      // 35
-                            "123e4567-e89b-12d3-a456-4266554400000",         // 37
-                            "123e4567e89b12d3a456426655440000",              // no hyphens
-                            "{123e4567-e89b-12d3-a456-426655440000}",       // braces
-                            "123e4567-e89b-12d3-a456_426655440000",         // wrong separator
-                            "123e456-7e89b-12d3-a456-426655440000",         // hyphen moved
-                            "123e4567-e89b-12d3-a456-42665544000g",         // not hex
-                            "123e4567-e89b-12d3-a456-4266554400 0",         // space
-                            "123e4567-e89b-12d3-a456--26655440000"}) {       // extra hyphen
+    for (const char* bad : {"", "123e4567-e89b-12d3-a456-42665544000",  // 35
+                            "123e4567-e89b-12d3-a456-4266554400000",    // 37
+                            "123e4567e89b12d3a456426655440000",         // no hyphens
+                            "{123e4567-e89b-12d3-a456-426655440000}",   // braces
+                            "123e4567-e89b-12d3-a456_426655440000",     // wrong separator
+                            "123e456-7e89b-12d3-a456-426655440000",     // hyphen moved
+                            "123e4567-e89b-12d3-a456-42665544000g",     // not hex
+                            "123e4567-e89b-12d3-a456-4266554400 0",     // space
+                            "123e4567-e89b-12d3-a456--26655440000"}) {  // extra hyphen
         uuid u = sentinel;
         EXPECT_EQ(uuid::parse(bad, u), errc::invalid_argument) << bad;
         EXPECT_EQ(u, sentinel) << "output changed for " << bad;

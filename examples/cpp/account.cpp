@@ -29,8 +29,7 @@ static std::string readme_layout(const std::string& text) {
             broken.push_back(split);
             out += c;
             if (split) out += '\n';
-        } else if ((c == ')' || c == ']' || c == '}' || c == '>') && !(c == '>' && prev == '-') &&
-                   !broken.empty()) {
+        } else if ((c == ')' || c == ']' || c == '}' || c == '>') && !(c == '>' && prev == '-') && !broken.empty()) {
             if (broken.back()) out += '\n';
             broken.pop_back();
             out += c;
@@ -45,8 +44,8 @@ static std::string readme_layout(const std::string& text) {
 
 int main() {
     // Create a new account with some orders
-    proto::Account account = {1, "Test", proto::State::good, {"USD", 1000.0},
-                              std::make_optional<proto::Balance>({"EUR", 100.0}), {}};
+    proto::Account account = {
+        1, "Test", proto::State::good, {"USD", 1000.0}, std::make_optional<proto::Balance>({"EUR", 100.0}), {}};
     account.orders.emplace_back(1, "EURUSD", proto::OrderSide::buy, proto::OrderType::market, 1.23456, 1000.0);
     account.orders.emplace_back(2, "EURUSD", proto::OrderSide::sell, proto::OrderType::limit, 1.0, 100.0);
     account.orders.emplace_back(3, "EURUSD", proto::OrderSide::buy, proto::OrderType::stop, 1.5, 10.0);

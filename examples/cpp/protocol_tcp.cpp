@@ -54,8 +54,8 @@ int main(int argc, char** argv) {
     });
     std::thread server_thread([&] { server.run(); });
 
-    proto::Account account = {1, "Test", proto::State::good, {"USD", 1000.0},
-                              std::make_optional<proto::Balance>({"EUR", 100.0}), {}};
+    proto::Account account = {
+        1, "Test", proto::State::good, {"USD", 1000.0}, std::make_optional<proto::Balance>({"EUR", 100.0}), {}};
     account.orders.emplace_back(1, "EURUSD", proto::OrderSide::buy, proto::OrderType::market, 1.23456, 1000.0);
     const auto start = std::chrono::steady_clock::now();
     fastwire::tcp::socket client = fastwire::tcp::connect_loopback(server.port());
@@ -70,8 +70,7 @@ int main(int argc, char** argv) {
             fastwire::tcp::send_all(bad.fd(), garbage, sizeof garbage - 1);
             bad.shutdown_send();
             char c;
-            while (::recv(bad.fd(), &c, 1, 0) > 0) {
-            }  // until the server hangs up
+            while (::recv(bad.fd(), &c, 1, 0) > 0) {}  // until the server hangs up
         }
     }
     sender.force = true;

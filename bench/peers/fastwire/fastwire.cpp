@@ -75,68 +75,69 @@ namespace {
 // types), so one overload set converts both ways. Static members of one class, so that the
 // container templates see every struct overload whatever the order.
 struct Convert {
-  template <class T>
-    requires std::is_arithmetic_v<T>
-  static void cv(const T& a, T& b) { b = a; }
+    template <class T>
+    requires std::is_arithmetic_v<T> static void cv(const T& a, T& b) {
+        b = a;
+    }
 
-  template <class A, class B>
-    requires(std::is_enum_v<A> && std::is_enum_v<B> &&
-             std::is_same_v<std::underlying_type_t<A>, std::underlying_type_t<B>>)
-  static void cv(const A& a, B& b) { b = static_cast<B>(static_cast<std::underlying_type_t<A>>(a)); }
+    template <class A, class B>
+    requires(std::is_enum_v<A>&& std::is_enum_v<B>&&
+                 std::is_same_v<std::underlying_type_t<A>, std::underlying_type_t<B>>) static void cv(const A& a,
+                                                                                                      B& b) {
+        b = static_cast<B>(static_cast<std::underlying_type_t<A>>(a));
+    }
 
-  static void cv(const std::string& a, std::string& b) { b = a; }
+    static void cv(const std::string& a, std::string& b) { b = a; }
 
-  template <class A, class B>
-  static void cv(const std::vector<A>& a, std::vector<B>& b) {
-    b.resize(a.size());
-    for (size_t i = 0; i < a.size(); ++i) cv(a[i], b[i]);
-  }
+    template <class A, class B>
+    static void cv(const std::vector<A>& a, std::vector<B>& b) {
+        b.resize(a.size());
+        for (size_t i = 0; i < a.size(); ++i) cv(a[i], b[i]);
+    }
 
-  template <class A, class B>
-  static void cv(const std::optional<A>& a, std::optional<B>& b) {
-    if (a) cv(*a, b ? *b : b.emplace());
-    else b.reset();
-  }
+    template <class A, class B>
+    static void cv(const std::optional<A>& a, std::optional<B>& b) {
+        if (a)
+            cv(*a, b ? *b : b.emplace());
+        else
+            b.reset();
+    }
 
-  template <class K, class A, class B>
-  static void cv(const std::map<K, A>& a, std::map<K, B>& b) {
-    b.clear();
-    for (const auto& [k, v] : a) cv(v, b[k]);
-  }
+    template <class K, class A, class B>
+    static void cv(const std::map<K, A>& a, std::map<K, B>& b) {
+        b.clear();
+        for (const auto& [k, v] : a) cv(v, b[k]);
+    }
 
 // Both directions of one struct: BODY is a list of F(field).
-#define FWB_FW_STRUCT(CANON, GEN, BODY)      \
-  static void cv(const CANON& a, GEN& b) { BODY } \
-  static void cv(const GEN& a, CANON& b) { BODY }
+#define FWB_FW_STRUCT(CANON, GEN, BODY)             \
+    static void cv(const CANON& a, GEN& b) { BODY } \
+    static void cv(const GEN& a, CANON& b) { BODY }
 #define F(x) cv(a.x, b.x);
 
-  FWB_FW_STRUCT(account::Order, ::account::Order,
-                F(uid) F(symbol) F(side) F(type) F(price) F(volume))
-  FWB_FW_STRUCT(account::Balance, ::account::Balance, F(currency) F(amount))
-  FWB_FW_STRUCT(account::Account, ::account::Account,
-                F(uid) F(name) F(state) F(wallet) F(asset) F(orders))
+    FWB_FW_STRUCT(account::Order, ::account::Order, F(uid) F(symbol) F(side) F(type) F(price) F(volume))
+    FWB_FW_STRUCT(account::Balance, ::account::Balance, F(currency) F(amount))
+    FWB_FW_STRUCT(account::Account, ::account::Account, F(uid) F(name) F(state) F(wallet) F(asset) F(orders))
 
-  FWB_FW_STRUCT(monsters::Vec3, ::monsters::Vec3, F(x) F(y) F(z))
-  FWB_FW_STRUCT(monsters::Weapon, ::monsters::Weapon, F(name) F(damage))
-  FWB_FW_STRUCT(monsters::Monster, ::monsters::Monster,
-                F(pos) F(mana) F(hp) F(name) F(inventory) F(color) F(weapons) F(equipped) F(path))
-  FWB_FW_STRUCT(monsters::Monsters, ::monsters::Monsters, F(monsters))
+    FWB_FW_STRUCT(monsters::Vec3, ::monsters::Vec3, F(x) F(y) F(z))
+    FWB_FW_STRUCT(monsters::Weapon, ::monsters::Weapon, F(name) F(damage))
+    FWB_FW_STRUCT(monsters::Monster, ::monsters::Monster,
+                  F(pos) F(mana) F(hp) F(name) F(inventory) F(color) F(weapons) F(equipped) F(path))
+    FWB_FW_STRUCT(monsters::Monsters, ::monsters::Monsters, F(monsters))
 
-  FWB_FW_STRUCT(record::Record, ::record::Record, F(ids) F(strings))
+    FWB_FW_STRUCT(record::Record, ::record::Record, F(ids) F(strings))
 
-  FWB_FW_STRUCT(ints::Ints, ::ints::Ints, F(id) F(int1) F(int2) F(int3) F(int4))
+    FWB_FW_STRUCT(ints::Ints, ::ints::Ints, F(id) F(int1) F(int2) F(int3) F(int4))
 
-  FWB_FW_STRUCT(mixed::Mixed, ::mixed::Mixed,
-                F(id) F(int1) F(int2) F(uint1) F(float1) F(text1) F(enum1))
+    FWB_FW_STRUCT(mixed::Mixed, ::mixed::Mixed, F(id) F(int1) F(int2) F(uint1) F(float1) F(text1) F(enum1))
 
-  FWB_FW_STRUCT(complex::Complex, ::complex::Complex,
-                F(id) F(text1) F(text2) F(text3) F(int1) F(int2) F(int3) F(text4) F(enum1)
-                F(float1) F(int4) F(uint1) F(uint2) F(int5) F(int6) F(float2) F(text5))
+    FWB_FW_STRUCT(complex::Complex, ::complex::Complex,
+                  F(id) F(text1) F(text2) F(text3) F(int1) F(int2) F(int3) F(text4) F(enum1) F(float1) F(int4) F(uint1)
+                      F(uint2) F(int5) F(int6) F(float2) F(text5))
 
-  FWB_FW_STRUCT(vec::ContainerVec, ::vec::ContainerVec,
-                F(id) F(int1) F(text1) F(stringvec) F(intvec))
+    FWB_FW_STRUCT(vec::ContainerVec, ::vec::ContainerVec, F(id) F(int1) F(text1) F(stringvec) F(intvec))
 
-  FWB_FW_STRUCT(map::ContainerMap, ::map::ContainerMap, F(id) F(int1) F(text1) F(map1))
+    FWB_FW_STRUCT(map::ContainerMap, ::map::ContainerMap, F(id) F(int1) F(text1) F(map1))
 
 #undef F
 #undef FWB_FW_STRUCT
@@ -148,65 +149,64 @@ struct Convert {
 // deserialize; verify() and deserialize() return a fastwire::status.
 template <class Canon, class Gen, class M>
 class BinaryCodec final : public Codec<Canon> {
- public:
-  void load(const Canon& value) override { Convert::cv(value, src_); }
-  ByteView serialize() override {
-    writer_.reset();  // keeps the buffer's capacity
-    const size_t n = writer_.serialize(src_);
-    return {writer_.buffer().data(), n};
-  }
-  bool verify(ByteView in) override {
-    reader_.attach(in.data, in.size);
-    return static_cast<bool>(reader_.verify());
-  }
-  void deserialize(ByteView in) override { read(in, dst_); }
-  void deserialize_fresh(ByteView in) override {
-    Gen fresh;
-    read(in, fresh);
-    escape(&fresh);
-  }
-  void store(Canon& out) const override { Convert::cv(dst_, out); }
+public:
+    void load(const Canon& value) override { Convert::cv(value, src_); }
+    ByteView serialize() override {
+        writer_.reset();  // keeps the buffer's capacity
+        const size_t n = writer_.serialize(src_);
+        return {writer_.buffer().data(), n};
+    }
+    bool verify(ByteView in) override {
+        reader_.attach(in.data, in.size);
+        return static_cast<bool>(reader_.verify());
+    }
+    void deserialize(ByteView in) override { read(in, dst_); }
+    void deserialize_fresh(ByteView in) override {
+        Gen fresh;
+        read(in, fresh);
+        escape(&fresh);
+    }
+    void store(Canon& out) const override { Convert::cv(dst_, out); }
 
- private:
-  void read(ByteView in, Gen& out) {
-    reader_.attach(in.data, in.size);
-    const auto status = reader_.deserialize(out);
-    if (!status) fail(status.message());
-  }
-  [[noreturn]] static void fail(const char* why) { throw DecodeError(std::string("fastwire: ") + why); }
+private:
+    void read(ByteView in, Gen& out) {
+        reader_.attach(in.data, in.size);
+        const auto status = reader_.deserialize(out);
+        if (!status) fail(status.message());
+    }
+    [[noreturn]] static void fail(const char* why) { throw DecodeError(std::string("fastwire: ") + why); }
 
-  Gen src_, dst_;
-  M writer_, reader_;
+    Gen src_, dst_;
+    M writer_, reader_;
 };
 
 #if FWB_FW_JSON
 template <class Canon, class Gen>
 class JsonCodec final : public Codec<Canon> {
- public:
-  void load(const Canon& value) override { Convert::cv(value, src_); }
-  ByteView serialize() override {
-    writer_.clear();  // keeps the buffer
-    writer_.write(src_);
-    return {reinterpret_cast<const uint8_t*>(writer_.data()), writer_.size()};
-  }
-  void deserialize(ByteView in) override { read(in, dst_); }
-  void deserialize_fresh(ByteView in) override {
-    Gen fresh;
-    read(in, fresh);
-    escape(&fresh);
-  }
-  void store(Canon& out) const override { Convert::cv(dst_, out); }
+public:
+    void load(const Canon& value) override { Convert::cv(value, src_); }
+    ByteView serialize() override {
+        writer_.clear();  // keeps the buffer
+        writer_.write(src_);
+        return {reinterpret_cast<const uint8_t*>(writer_.data()), writer_.size()};
+    }
+    void deserialize(ByteView in) override { read(in, dst_); }
+    void deserialize_fresh(ByteView in) override {
+        Gen fresh;
+        read(in, fresh);
+        escape(&fresh);
+    }
+    void store(Canon& out) const override { Convert::cv(dst_, out); }
 
- private:
-  void read(ByteView in, Gen& out) {
-    const auto result =
-        reader_.read(std::string_view(reinterpret_cast<const char*>(in.data), in.size), out);
-    if (!result) throw DecodeError("fastwire json: " + result.message());
-  }
+private:
+    void read(ByteView in, Gen& out) {
+        const auto result = reader_.read(std::string_view(reinterpret_cast<const char*>(in.data), in.size), out);
+        if (!result) throw DecodeError("fastwire json: " + result.message());
+    }
 
-  Gen src_, dst_;
-  fastwire::json::writer writer_;
-  fastwire::json::reader reader_;
+    Gen src_, dst_;
+    fastwire::json::writer writer_;
+    fastwire::json::reader reader_;
 };
 #endif
 
@@ -222,57 +222,53 @@ constexpr const char* kNoJson = "JSON not built yet (no fastwire/json.h + json_r
 #endif
 
 struct Rows {
-  PeerInfo versioned, final_, json;
+    PeerInfo versioned, final_, json;
 };
 
 template <class Canon, class Gen>
 void add_dataset(Registry& r, const Rows& rows) {
-  r.add<Canon>(rows.versioned, [] {
-    return std::make_unique<BinaryCodec<Canon, Gen, fastwire::model<Gen>>>();
-  });
+    r.add<Canon>(rows.versioned, [] { return std::make_unique<BinaryCodec<Canon, Gen, fastwire::model<Gen>>>(); });
 #if FWB_FW_FINAL
-  r.add<Canon>(rows.final_, [] {
-    return std::make_unique<BinaryCodec<Canon, Gen, fastwire::final_model<Gen>>>();
-  });
+    r.add<Canon>(rows.final_, [] { return std::make_unique<BinaryCodec<Canon, Gen, fastwire::final_model<Gen>>>(); });
 #else
-  r.unsupported<Canon>(rows.final_, kNoFinal);
+    r.unsupported<Canon>(rows.final_, kNoFinal);
 #endif
 #if FWB_FW_JSON
-  r.add<Canon>(rows.json, [] { return std::make_unique<JsonCodec<Canon, Gen>>(); });
+    r.add<Canon>(rows.json, [] { return std::make_unique<JsonCodec<Canon, Gen>>(); });
 #else
-  r.unsupported<Canon>(rows.json, kNoJson);
+    r.unsupported<Canon>(rows.json, kNoJson);
 #endif
 }
 
 }  // namespace
 
 void register_fastwire(Registry& r) {
-  const std::string version = FWB_FASTWIRE_VERSION;
-  const Rows rows{
-      {"fastwire", "fastwire", Kind::binary, version,
-       "FBE verify(): root size, every offset/size/count in bounds and pointing forward, "
-       "struct sizes and type numbers, nesting depth, visit budget",
-       "generated struct -> model<S>::serialize into a reused model (reset keeps the buffer; "
-       "exact size, one append); deserialize = attach + model::deserialize into a reused "
-       "struct: the default path, which makes verify()'s checks as it reads, so no verify() "
-       "first"},
-      {"fastwire-final", "fastwire", Kind::binary, version,
-       "final_model<S>::verify() (final format: sizes and counts in bounds)",
-       "as fastwire, with final_model<S> (final format: no offsets, no struct headers); "
-       "deserialize = attach + final_model::deserialize (checked), no verify() first"},
-      {"fastwire-json", "fastwire", Kind::text, version, "",
-       "fastwire::json::writer (reused) over the generated struct; deserialize = "
-       "fastwire::json::reader (reused simdjson On-Demand parser; copies the input into its "
-       "padded buffer) into the reused struct"},
-  };
-  add_dataset<account::Account, ::account::Account>(r, rows);
-  add_dataset<monsters::Monsters, ::monsters::Monsters>(r, rows);
-  add_dataset<record::Record, ::record::Record>(r, rows);
-  add_dataset<ints::Ints, ::ints::Ints>(r, rows);
-  add_dataset<mixed::Mixed, ::mixed::Mixed>(r, rows);
-  add_dataset<complex::Complex, ::complex::Complex>(r, rows);
-  add_dataset<vec::ContainerVec, ::vec::ContainerVec>(r, rows);
-  add_dataset<map::ContainerMap, ::map::ContainerMap>(r, rows);
+    const std::string version = FWB_FASTWIRE_VERSION;
+    const Rows rows{
+        {"fastwire", "fastwire", Kind::binary, version,
+         "FBE verify(): root size, every offset/size/count in bounds and pointing forward, "
+         "struct sizes and type numbers, nesting depth, visit budget",
+         "generated struct -> model<S>::serialize into a reused model (reset keeps the buffer; "
+         "exact size, one append); deserialize = attach + model::deserialize into a reused "
+         "struct: the default path, which makes verify()'s checks as it reads, so no verify() "
+         "first"},
+        {"fastwire-final", "fastwire", Kind::binary, version,
+         "final_model<S>::verify() (final format: sizes and counts in bounds)",
+         "as fastwire, with final_model<S> (final format: no offsets, no struct headers); "
+         "deserialize = attach + final_model::deserialize (checked), no verify() first"},
+        {"fastwire-json", "fastwire", Kind::text, version, "",
+         "fastwire::json::writer (reused) over the generated struct; deserialize = "
+         "fastwire::json::reader (reused simdjson On-Demand parser; copies the input into its "
+         "padded buffer) into the reused struct"},
+    };
+    add_dataset<account::Account, ::account::Account>(r, rows);
+    add_dataset<monsters::Monsters, ::monsters::Monsters>(r, rows);
+    add_dataset<record::Record, ::record::Record>(r, rows);
+    add_dataset<ints::Ints, ::ints::Ints>(r, rows);
+    add_dataset<mixed::Mixed, ::mixed::Mixed>(r, rows);
+    add_dataset<complex::Complex, ::complex::Complex>(r, rows);
+    add_dataset<vec::ContainerVec, ::vec::ContainerVec>(r, rows);
+    add_dataset<map::ContainerMap, ::map::ContainerMap>(r, rows);
 }
 
 }  // namespace fwb

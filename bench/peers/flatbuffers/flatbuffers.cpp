@@ -27,196 +27,272 @@ namespace ft = fwb_fb::talk;
 
 // ---- canonical -> object API
 std::unique_ptr<fa::BalanceT> to_fb(const account::Balance& v) {
-  auto b = std::make_unique<fa::BalanceT>();
-  b->currency = v.currency;
-  b->amount = v.amount;
-  return b;
+    auto b = std::make_unique<fa::BalanceT>();
+    b->currency = v.currency;
+    b->amount = v.amount;
+    return b;
 }
 void to_fb(const account::Account& v, fa::AccountT& t) {
-  t.uid = v.uid;
-  t.name = v.name;
-  t.state = static_cast<uint8_t>(v.state);
-  t.wallet = to_fb(v.wallet);
-  t.asset = v.asset ? to_fb(*v.asset) : nullptr;
-  t.orders.clear();
-  for (const auto& o : v.orders) {
-    auto x = std::make_unique<fa::OrderT>();
-    x->uid = o.uid;
-    x->symbol = o.symbol;
-    x->side = static_cast<fa::OrderSide>(o.side);
-    x->type = static_cast<fa::OrderType>(o.type);
-    x->price = o.price;
-    x->volume = o.volume;
-    t.orders.push_back(std::move(x));
-  }
+    t.uid = v.uid;
+    t.name = v.name;
+    t.state = static_cast<uint8_t>(v.state);
+    t.wallet = to_fb(v.wallet);
+    t.asset = v.asset ? to_fb(*v.asset) : nullptr;
+    t.orders.clear();
+    for (const auto& o : v.orders) {
+        auto x = std::make_unique<fa::OrderT>();
+        x->uid = o.uid;
+        x->symbol = o.symbol;
+        x->side = static_cast<fa::OrderSide>(o.side);
+        x->type = static_cast<fa::OrderType>(o.type);
+        x->price = o.price;
+        x->volume = o.volume;
+        t.orders.push_back(std::move(x));
+    }
 }
 std::unique_ptr<fm::WeaponT> to_fb(const monsters::Weapon& v) {
-  auto w = std::make_unique<fm::WeaponT>();
-  w->name = v.name;
-  w->damage = v.damage;
-  return w;
+    auto w = std::make_unique<fm::WeaponT>();
+    w->name = v.name;
+    w->damage = v.damage;
+    return w;
 }
 void to_fb(const monsters::Monsters& v, fm::MonstersT& t) {
-  t.monsters.clear();
-  for (const auto& s : v.monsters) {
-    auto x = std::make_unique<fm::MonsterT>();
-    x->pos = std::make_unique<fm::Vec3>(s.pos.x, s.pos.y, s.pos.z);
-    x->mana = s.mana;
-    x->hp = s.hp;
-    x->name = s.name;
-    x->inventory = s.inventory;
-    x->color = static_cast<fm::Color>(s.color);
-    for (const auto& w : s.weapons) x->weapons.push_back(to_fb(w));
-    x->equipped = to_fb(s.equipped);
-    for (const auto& p : s.path) x->path.emplace_back(p.x, p.y, p.z);
-    t.monsters.push_back(std::move(x));
-  }
+    t.monsters.clear();
+    for (const auto& s : v.monsters) {
+        auto x = std::make_unique<fm::MonsterT>();
+        x->pos = std::make_unique<fm::Vec3>(s.pos.x, s.pos.y, s.pos.z);
+        x->mana = s.mana;
+        x->hp = s.hp;
+        x->name = s.name;
+        x->inventory = s.inventory;
+        x->color = static_cast<fm::Color>(s.color);
+        for (const auto& w : s.weapons) x->weapons.push_back(to_fb(w));
+        x->equipped = to_fb(s.equipped);
+        for (const auto& p : s.path) x->path.emplace_back(p.x, p.y, p.z);
+        t.monsters.push_back(std::move(x));
+    }
 }
-void to_fb(const record::Record& v, fr::RecordT& t) { t.ids = v.ids; t.strings = v.strings; }
+void to_fb(const record::Record& v, fr::RecordT& t) {
+    t.ids = v.ids;
+    t.strings = v.strings;
+}
 void to_fb(const ints::Ints& v, ft::IntsT& t) {
-  t.id = v.id; t.int1 = v.int1; t.int2 = v.int2; t.int3 = v.int3; t.int4 = v.int4;
+    t.id = v.id;
+    t.int1 = v.int1;
+    t.int2 = v.int2;
+    t.int3 = v.int3;
+    t.int4 = v.int4;
 }
 void to_fb(const mixed::Mixed& v, ft::MixedT& t) {
-  t.id = v.id; t.int1 = v.int1; t.int2 = v.int2; t.uint1 = v.uint1; t.float1 = v.float1;
-  t.text1 = v.text1; t.enum1 = static_cast<ft::Enumeration>(v.enum1);
+    t.id = v.id;
+    t.int1 = v.int1;
+    t.int2 = v.int2;
+    t.uint1 = v.uint1;
+    t.float1 = v.float1;
+    t.text1 = v.text1;
+    t.enum1 = static_cast<ft::Enumeration>(v.enum1);
 }
 void to_fb(const complex::Complex& v, ft::ComplexT& t) {
-  t.id = v.id; t.text1 = v.text1; t.text2 = v.text2; t.text3 = v.text3;
-  t.int1 = v.int1; t.int2 = v.int2; t.int3 = v.int3; t.text4 = v.text4;
-  t.enum1 = static_cast<ft::Enumeration>(v.enum1); t.float1 = v.float1; t.int4 = v.int4;
-  t.uint1 = v.uint1; t.uint2 = v.uint2; t.int5 = v.int5; t.int6 = v.int6;
-  t.float2 = v.float2; t.text5 = v.text5;
+    t.id = v.id;
+    t.text1 = v.text1;
+    t.text2 = v.text2;
+    t.text3 = v.text3;
+    t.int1 = v.int1;
+    t.int2 = v.int2;
+    t.int3 = v.int3;
+    t.text4 = v.text4;
+    t.enum1 = static_cast<ft::Enumeration>(v.enum1);
+    t.float1 = v.float1;
+    t.int4 = v.int4;
+    t.uint1 = v.uint1;
+    t.uint2 = v.uint2;
+    t.int5 = v.int5;
+    t.int6 = v.int6;
+    t.float2 = v.float2;
+    t.text5 = v.text5;
 }
 void to_fb(const vec::ContainerVec& v, ft::ContainerVecT& t) {
-  t.id = v.id; t.int1 = v.int1; t.text1 = v.text1; t.stringvec = v.stringvec; t.intvec = v.intvec;
+    t.id = v.id;
+    t.int1 = v.int1;
+    t.text1 = v.text1;
+    t.stringvec = v.stringvec;
+    t.intvec = v.intvec;
 }
 void to_fb(const map::ContainerMap& v, ft::ContainerMapT& t) {
-  t.id = v.id; t.int1 = v.int1; t.text1 = v.text1;
-  t.map1.clear();
-  for (const auto& [k, s] : v.map1) {  // std::map iterates in key order: the vector is sorted
-    auto e = std::make_unique<ft::MapEntryT>();
-    e->key = k;
-    e->value = s;
-    t.map1.push_back(std::move(e));
-  }
+    t.id = v.id;
+    t.int1 = v.int1;
+    t.text1 = v.text1;
+    t.map1.clear();
+    for (const auto& [k, s] : v.map1) {  // std::map iterates in key order: the vector is sorted
+        auto e = std::make_unique<ft::MapEntryT>();
+        e->key = k;
+        e->value = s;
+        t.map1.push_back(std::move(e));
+    }
 }
 
 // ---- object API -> canonical
-void from_fb(const fa::BalanceT& t, account::Balance& v) { v.currency = t.currency; v.amount = t.amount; }
+void from_fb(const fa::BalanceT& t, account::Balance& v) {
+    v.currency = t.currency;
+    v.amount = t.amount;
+}
 void from_fb(const fa::AccountT& t, account::Account& v) {
-  v.uid = t.uid;
-  v.name = t.name;
-  v.state = static_cast<account::State>(t.state);
-  if (t.wallet) from_fb(*t.wallet, v.wallet); else v.wallet = {};
-  if (t.asset) from_fb(*t.asset, v.asset.emplace()); else v.asset.reset();
-  v.orders.resize(t.orders.size());
-  for (size_t i = 0; i < t.orders.size(); ++i) {
-    const auto& x = *t.orders[i];
-    v.orders[i] = {x.uid, x.symbol, static_cast<account::OrderSide>(x.side),
-                   static_cast<account::OrderType>(x.type), x.price, x.volume};
-  }
+    v.uid = t.uid;
+    v.name = t.name;
+    v.state = static_cast<account::State>(t.state);
+    if (t.wallet)
+        from_fb(*t.wallet, v.wallet);
+    else
+        v.wallet = {};
+    if (t.asset)
+        from_fb(*t.asset, v.asset.emplace());
+    else
+        v.asset.reset();
+    v.orders.resize(t.orders.size());
+    for (size_t i = 0; i < t.orders.size(); ++i) {
+        const auto& x = *t.orders[i];
+        v.orders[i] = {
+            x.uid,   x.symbol, static_cast<account::OrderSide>(x.side), static_cast<account::OrderType>(x.type),
+            x.price, x.volume};
+    }
 }
 void from_fb(const fm::MonstersT& t, monsters::Monsters& v) {
-  v.monsters.resize(t.monsters.size());
-  for (size_t i = 0; i < t.monsters.size(); ++i) {
-    const auto& x = *t.monsters[i];
-    auto& s = v.monsters[i];
-    s.pos = x.pos ? monsters::Vec3{x.pos->x(), x.pos->y(), x.pos->z()} : monsters::Vec3{};
-    s.mana = x.mana;
-    s.hp = x.hp;
-    s.name = x.name;
-    s.inventory = x.inventory;
-    s.color = static_cast<monsters::Color>(x.color);
-    s.weapons.resize(x.weapons.size());
-    for (size_t j = 0; j < x.weapons.size(); ++j)
-      s.weapons[j] = {x.weapons[j]->name, x.weapons[j]->damage};
-    s.equipped = x.equipped ? monsters::Weapon{x.equipped->name, x.equipped->damage} : monsters::Weapon{};
-    s.path.resize(x.path.size());
-    for (size_t j = 0; j < x.path.size(); ++j) s.path[j] = {x.path[j].x(), x.path[j].y(), x.path[j].z()};
-  }
+    v.monsters.resize(t.monsters.size());
+    for (size_t i = 0; i < t.monsters.size(); ++i) {
+        const auto& x = *t.monsters[i];
+        auto& s = v.monsters[i];
+        s.pos = x.pos ? monsters::Vec3{x.pos->x(), x.pos->y(), x.pos->z()} : monsters::Vec3{};
+        s.mana = x.mana;
+        s.hp = x.hp;
+        s.name = x.name;
+        s.inventory = x.inventory;
+        s.color = static_cast<monsters::Color>(x.color);
+        s.weapons.resize(x.weapons.size());
+        for (size_t j = 0; j < x.weapons.size(); ++j) s.weapons[j] = {x.weapons[j]->name, x.weapons[j]->damage};
+        s.equipped = x.equipped ? monsters::Weapon{x.equipped->name, x.equipped->damage} : monsters::Weapon{};
+        s.path.resize(x.path.size());
+        for (size_t j = 0; j < x.path.size(); ++j) s.path[j] = {x.path[j].x(), x.path[j].y(), x.path[j].z()};
+    }
 }
-void from_fb(const fr::RecordT& t, record::Record& v) { v.ids = t.ids; v.strings = t.strings; }
+void from_fb(const fr::RecordT& t, record::Record& v) {
+    v.ids = t.ids;
+    v.strings = t.strings;
+}
 void from_fb(const ft::IntsT& t, ints::Ints& v) {
-  v.id = t.id; v.int1 = t.int1; v.int2 = t.int2; v.int3 = t.int3; v.int4 = t.int4;
+    v.id = t.id;
+    v.int1 = t.int1;
+    v.int2 = t.int2;
+    v.int3 = t.int3;
+    v.int4 = t.int4;
 }
 void from_fb(const ft::MixedT& t, mixed::Mixed& v) {
-  v.id = t.id; v.int1 = t.int1; v.int2 = t.int2; v.uint1 = t.uint1; v.float1 = t.float1;
-  v.text1 = t.text1; v.enum1 = static_cast<mixed::Enumeration>(t.enum1);
+    v.id = t.id;
+    v.int1 = t.int1;
+    v.int2 = t.int2;
+    v.uint1 = t.uint1;
+    v.float1 = t.float1;
+    v.text1 = t.text1;
+    v.enum1 = static_cast<mixed::Enumeration>(t.enum1);
 }
 void from_fb(const ft::ComplexT& t, complex::Complex& v) {
-  v.id = t.id; v.text1 = t.text1; v.text2 = t.text2; v.text3 = t.text3;
-  v.int1 = t.int1; v.int2 = t.int2; v.int3 = t.int3; v.text4 = t.text4;
-  v.enum1 = static_cast<complex::Enumeration>(t.enum1); v.float1 = t.float1; v.int4 = t.int4;
-  v.uint1 = t.uint1; v.uint2 = t.uint2; v.int5 = t.int5; v.int6 = t.int6;
-  v.float2 = t.float2; v.text5 = t.text5;
+    v.id = t.id;
+    v.text1 = t.text1;
+    v.text2 = t.text2;
+    v.text3 = t.text3;
+    v.int1 = t.int1;
+    v.int2 = t.int2;
+    v.int3 = t.int3;
+    v.text4 = t.text4;
+    v.enum1 = static_cast<complex::Enumeration>(t.enum1);
+    v.float1 = t.float1;
+    v.int4 = t.int4;
+    v.uint1 = t.uint1;
+    v.uint2 = t.uint2;
+    v.int5 = t.int5;
+    v.int6 = t.int6;
+    v.float2 = t.float2;
+    v.text5 = t.text5;
 }
 void from_fb(const ft::ContainerVecT& t, vec::ContainerVec& v) {
-  v.id = t.id; v.int1 = t.int1; v.text1 = t.text1; v.stringvec = t.stringvec; v.intvec = t.intvec;
+    v.id = t.id;
+    v.int1 = t.int1;
+    v.text1 = t.text1;
+    v.stringvec = t.stringvec;
+    v.intvec = t.intvec;
 }
 void from_fb(const ft::ContainerMapT& t, map::ContainerMap& v) {
-  v.id = t.id; v.int1 = t.int1; v.text1 = t.text1;
-  v.map1.clear();
-  for (const auto& e : t.map1) v.map1.emplace(e->key, e->value);
+    v.id = t.id;
+    v.int1 = t.int1;
+    v.text1 = t.text1;
+    v.map1.clear();
+    for (const auto& e : t.map1) v.map1.emplace(e->key, e->value);
 }
 
 template <class Model, class Table, bool Verify>
 class FbCodec final : public Codec<Model> {
-  using T = typename Table::NativeTableType;
+    using T = typename Table::NativeTableType;
 
- public:
-  void load(const Model& value) override { to_fb(value, src_); }
-  ByteView serialize() override {
-    fbb_.Clear();
-    fbb_.Finish(Table::Pack(fbb_, &src_));
-    return {fbb_.GetBufferPointer(), fbb_.GetSize()};
-  }
-  bool verify(ByteView in) override {
-    flatbuffers::Verifier v(in.data, in.size);
-    return v.VerifyBuffer<Table>(nullptr);
-  }
-  void deserialize(ByteView in) override { root(in)->UnPackTo(&dst_); }
-  void deserialize_fresh(ByteView in) override {
-    std::unique_ptr<T> fresh(root(in)->UnPack());
-    escape(fresh.get());
-  }
-  void store(Model& out) const override { from_fb(dst_, out); }
+public:
+    void load(const Model& value) override { to_fb(value, src_); }
+    ByteView serialize() override {
+        fbb_.Clear();
+        fbb_.Finish(Table::Pack(fbb_, &src_));
+        return {fbb_.GetBufferPointer(), fbb_.GetSize()};
+    }
+    bool verify(ByteView in) override {
+        flatbuffers::Verifier v(in.data, in.size);
+        return v.VerifyBuffer<Table>(nullptr);
+    }
+    void deserialize(ByteView in) override { root(in)->UnPackTo(&dst_); }
+    void deserialize_fresh(ByteView in) override {
+        std::unique_ptr<T> fresh(root(in)->UnPack());
+        escape(fresh.get());
+    }
+    void store(Model& out) const override { from_fb(dst_, out); }
 
- private:
-  const Table* root(ByteView in) {
-    if constexpr (Verify)
-      if (!verify(in)) throw DecodeError("flatbuffers verifier rejected the buffer");
-    return flatbuffers::GetRoot<Table>(in.data);
-  }
-  T src_, dst_;
-  flatbuffers::FlatBufferBuilder fbb_{1024};
+private:
+    const Table* root(ByteView in) {
+        if constexpr (Verify)
+            if (!verify(in)) throw DecodeError("flatbuffers verifier rejected the buffer");
+        return flatbuffers::GetRoot<Table>(in.data);
+    }
+    T src_, dst_;
+    flatbuffers::FlatBufferBuilder fbb_{1024};
 };
 
 template <class Model, class Table>
 void add_both(Registry& r, const PeerInfo& checked, const PeerInfo& unchecked) {
-  r.add<Model>(checked, [] { return std::make_unique<FbCodec<Model, Table, true>>(); });
-  r.add<Model>(unchecked, [] { return std::make_unique<FbCodec<Model, Table, false>>(); });
+    r.add<Model>(checked, [] { return std::make_unique<FbCodec<Model, Table, true>>(); });
+    r.add<Model>(unchecked, [] { return std::make_unique<FbCodec<Model, Table, false>>(); });
 }
 
 }  // namespace
 
 void register_flatbuffers(Registry& r) {
-  const std::string version = std::to_string(FLATBUFFERS_VERSION_MAJOR) + "." +
-                              std::to_string(FLATBUFFERS_VERSION_MINOR) + "." +
-                              std::to_string(FLATBUFFERS_VERSION_REVISION);
-  const PeerInfo checked{"flatbuffers", "flatbuffers", Kind::binary, version,
-                         "flatbuffers::Verifier (offsets, sizes, strings, nested tables)",
-                         "Object API: Pack from T into a reused builder; deserialize = "
-                         "Verifier + UnPackTo a reused T"};
-  const PeerInfo unchecked{"flatbuffers-noverify", "flatbuffers", Kind::binary, version, "",
-                           "as flatbuffers, but deserialize trusts the input (no Verifier)"};
-  add_both<account::Account, fa::Account>(r, checked, unchecked);
-  add_both<monsters::Monsters, fm::Monsters>(r, checked, unchecked);
-  add_both<record::Record, fr::Record>(r, checked, unchecked);
-  add_both<ints::Ints, ft::Ints>(r, checked, unchecked);
-  add_both<mixed::Mixed, ft::Mixed>(r, checked, unchecked);
-  add_both<complex::Complex, ft::Complex>(r, checked, unchecked);
-  add_both<vec::ContainerVec, ft::ContainerVec>(r, checked, unchecked);
-  add_both<map::ContainerMap, ft::ContainerMap>(r, checked, unchecked);
+    const std::string version = std::to_string(FLATBUFFERS_VERSION_MAJOR) + "." +
+                                std::to_string(FLATBUFFERS_VERSION_MINOR) + "." +
+                                std::to_string(FLATBUFFERS_VERSION_REVISION);
+    const PeerInfo checked{"flatbuffers",
+                           "flatbuffers",
+                           Kind::binary,
+                           version,
+                           "flatbuffers::Verifier (offsets, sizes, strings, nested tables)",
+                           "Object API: Pack from T into a reused builder; deserialize = "
+                           "Verifier + UnPackTo a reused T"};
+    const PeerInfo unchecked{"flatbuffers-noverify",
+                             "flatbuffers",
+                             Kind::binary,
+                             version,
+                             "",
+                             "as flatbuffers, but deserialize trusts the input (no Verifier)"};
+    add_both<account::Account, fa::Account>(r, checked, unchecked);
+    add_both<monsters::Monsters, fm::Monsters>(r, checked, unchecked);
+    add_both<record::Record, fr::Record>(r, checked, unchecked);
+    add_both<ints::Ints, ft::Ints>(r, checked, unchecked);
+    add_both<mixed::Mixed, ft::Mixed>(r, checked, unchecked);
+    add_both<complex::Complex, ft::Complex>(r, checked, unchecked);
+    add_both<vec::ContainerVec, ft::ContainerVec>(r, checked, unchecked);
+    add_both<map::ContainerMap, ft::ContainerMap>(r, checked, unchecked);
 }
 
 }  // namespace fwb

@@ -33,8 +33,7 @@ public:
     buffer(const void* data, std::size_t size) { append(data, size); }
 
     buffer(const buffer& other) { append(other.data(), other.size()); }
-    buffer(buffer&& other) noexcept
-        : data_(std::move(other.data_)), size_(other.size_), capacity_(other.capacity_) {
+    buffer(buffer&& other) noexcept : data_(std::move(other.data_)), size_(other.size_), capacity_(other.capacity_) {
         other.size_ = other.capacity_ = 0;
     }
     buffer& operator=(const buffer& other) {
@@ -133,7 +132,7 @@ public:
     buffer_view(const void* data, std::size_t size) noexcept
         : data_(static_cast<const std::uint8_t*>(data)), size_(size) {}
     buffer_view(const buffer& b) noexcept : data_(b.data()), size_(b.size()) {}  // NOLINT: implicit by design
-    buffer_view(const std::vector<std::uint8_t>& v) noexcept                      // NOLINT
+    buffer_view(const std::vector<std::uint8_t>& v) noexcept                     // NOLINT
         : data_(v.data()), size_(v.size()) {}
 
     constexpr const std::uint8_t* data() const noexcept { return data_; }

@@ -81,8 +81,7 @@ namespace std {
 template <>
 struct hash<fastwire::bytes> {
     std::size_t operator()(const fastwire::bytes& b) const noexcept {
-        return std::hash<std::string_view>()(
-            std::string_view(reinterpret_cast<const char*>(b.data()), b.size()));
+        return std::hash<std::string_view>()(std::string_view(reinterpret_cast<const char*>(b.data()), b.size()));
     }
 };
 }  // namespace std

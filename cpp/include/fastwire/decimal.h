@@ -67,8 +67,7 @@ public:
     }
 
     // The full value space: a 96-bit integer given as its low 64 and high 32 bits.
-    static constexpr decimal from_parts(std::uint64_t low64, std::uint32_t high32, unsigned scale,
-                                        bool negative) {
+    static constexpr decimal from_parts(std::uint64_t low64, std::uint32_t high32, unsigned scale, bool negative) {
         if (scale > max_scale) throw std::out_of_range("fastwire::decimal: scale above 28");
         decimal d;
         d.low_ = low64;
@@ -170,9 +169,9 @@ private:
 namespace internal {
 
 // 10^0 .. 10^28 as doubles (literals: the nearest double to each power).
-inline constexpr double decimal_pow10[29] = {
-    1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14,
-    1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22, 1e23, 1e24, 1e25, 1e26, 1e27, 1e28};
+inline constexpr double decimal_pow10[29] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,
+                                             1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+                                             1e20, 1e21, 1e22, 1e23, 1e24, 1e25, 1e26, 1e27, 1e28};
 
 // floor(a / b) for b > 0, without relying on the rounding of >> on negative numbers.
 constexpr int floor_div(int a, int b) noexcept { return a >= 0 ? a / b : -((-a + b - 1) / b); }

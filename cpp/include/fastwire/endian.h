@@ -27,11 +27,24 @@ inline constexpr bool host_little_endian = true;
 #endif
 
 // The unsigned integer type with the same size as T.
-template <std::size_t N> struct uint_of_size;
-template <> struct uint_of_size<1> { using type = std::uint8_t; };
-template <> struct uint_of_size<2> { using type = std::uint16_t; };
-template <> struct uint_of_size<4> { using type = std::uint32_t; };
-template <> struct uint_of_size<8> { using type = std::uint64_t; };
+template <std::size_t N>
+struct uint_of_size;
+template <>
+struct uint_of_size<1> {
+    using type = std::uint8_t;
+};
+template <>
+struct uint_of_size<2> {
+    using type = std::uint16_t;
+};
+template <>
+struct uint_of_size<4> {
+    using type = std::uint32_t;
+};
+template <>
+struct uint_of_size<8> {
+    using type = std::uint64_t;
+};
 
 template <class U>
 constexpr U byteswap(U v) noexcept {

@@ -224,8 +224,8 @@ FASTWIRE_INLINE bool take_count(reader& r, cursor p, cursor end, std::size_t& co
 // element gets room up to `end` minus the minimum size of the elements after it, which the
 // count check guaranteed: count x min_size <= end - p.
 template <class C, class It>
-FASTWIRE_INLINE cursor read_elements(reader& r, cursor p, cursor end, std::uint32_t depth, std::size_t count,
-                                     It first, It last) {
+FASTWIRE_INLINE cursor read_elements(reader& r, cursor p, cursor end, std::uint32_t depth, std::size_t count, It first,
+                                     It last) {
     if constexpr (C::fixed) {
         for (; first != last; ++first) {
             p = C::read(r, p, end, depth, *first);
@@ -463,8 +463,8 @@ struct struct_fields<S, fields<Ms...>> {
     // (fields that cannot fail are not tested).
     template <std::size_t... I>
     static FASTWIRE_INLINE cursor read([[maybe_unused]] reader& r, cursor p, [[maybe_unused]] cursor end,
-                                      [[maybe_unused]] std::uint32_t depth, [[maybe_unused]] S& v,
-                                      std::index_sequence<I...>) {
+                                       [[maybe_unused]] std::uint32_t depth, [[maybe_unused]] S& v,
+                                       std::index_sequence<I...>) {
         (void)(((p = codec<member_type_t<Ms>>::read(r, p, end - after[I], depth, v.*Ms)),
                 codec<member_type_t<Ms>>::infallible || p != nullptr) &&
                ...);
@@ -473,7 +473,7 @@ struct struct_fields<S, fields<Ms...>> {
 
     template <std::size_t... I>
     static FASTWIRE_INLINE cursor verify([[maybe_unused]] reader& r, cursor p, [[maybe_unused]] cursor end,
-                                        [[maybe_unused]] std::uint32_t depth, std::index_sequence<I...>) noexcept {
+                                         [[maybe_unused]] std::uint32_t depth, std::index_sequence<I...>) noexcept {
         (void)(((p = codec<member_type_t<Ms>>::verify(r, p, end - after[I], depth)),
                 codec<member_type_t<Ms>>::infallible || p != nullptr) &&
                ...);
@@ -522,7 +522,7 @@ struct codec<decimal> {
     }
     static cursor verify(reader& r, cursor p, cursor, std::uint32_t) noexcept {
         return ((load_le<std::uint32_t>(p + 12) >> 16) & 0xFFu) <= decimal::max_scale ? p + 16
-                                                                                     : r.fail(errc::bad_value);
+                                                                                      : r.fail(errc::bad_value);
     }
 };
 

@@ -26,8 +26,8 @@
 
 #include <fastwire/buffer.h>
 #include <fastwire/endian.h>
-#include <fastwire/internal/model_bytes.h>
 #include <fastwire/final.h>
+#include <fastwire/internal/model_bytes.h>
 #include <fastwire/limits.h>
 #include <fastwire/status.h>
 

@@ -104,8 +104,8 @@ using code_unit_t = std::conditional_t<std::is_same_v<T, char>, std::uint8_t, st
 
 // The number an enum is written as (char-based enums as unsigned code units).
 template <class E>
-using enum_number_t = std::conditional_t<is_char_v<std::underlying_type_t<E>>,
-                                         code_unit_t<std::underlying_type_t<E>>, std::underlying_type_t<E>>;
+using enum_number_t = std::conditional_t<is_char_v<std::underlying_type_t<E>>, code_unit_t<std::underlying_type_t<E>>,
+                                         std::underlying_type_t<E>>;
 
 // The names of all fields of S, base-most first, matching all_fields_t<S>.
 template <class S, class = void>

@@ -259,10 +259,10 @@ struct receive_error {
         bad_message,  // a known type that does not decode; the message was skipped
     };
     kind_type kind;
-    std::uint32_t type = 0;     // bad_message: the message's type
-    std::uint64_t size = 0;     // the message's size field
-    std::uint64_t offset = 0;   // position of the message in the stream (bytes received before it)
-    errc code = errc::ok;       // bad_message: why it does not decode
+    std::uint32_t type = 0;    // bad_message: the message's type
+    std::uint64_t size = 0;    // the message's size field
+    std::uint64_t offset = 0;  // position of the message in the stream (bytes received before it)
+    errc code = errc::ok;      // bad_message: why it does not decode
     std::string message() const {
         std::string m = kind == bad_size ? "bad message size " : "undecodable message of type ";
         m += std::to_string(kind == bad_size ? size : type);
@@ -377,9 +377,7 @@ private:
         onReceiveError(e);
     }
 
-    bool check_size(std::uint32_t n) const noexcept {
-        return n >= Format::min_size && n <= limits_.max_message_size;
-    }
+    bool check_size(std::uint32_t n) const noexcept { return n >= Format::min_size && n <= limits_.max_message_size; }
 
     bool drop(std::uint32_t size) {
         receive_error e{receive_error::bad_size};
@@ -556,7 +554,7 @@ class client;
 
 template <class Format, class... Ts>
 class client<Format, type_list<Ts...>> : public sender<Format, type_list<Ts...>>,
-                                          public receiver<Format, type_list<Ts...>> {
+                                         public receiver<Format, type_list<Ts...>> {
     using sender_base = sender<Format, type_list<Ts...>>;
     using receiver_base = receiver<Format, type_list<Ts...>>;
 
@@ -583,7 +581,9 @@ public:
             p.sent_ns = utc();
             p.timeout_ns = timeout_ms * 1000000u;
             p.response_type = struct_schema<R>::type;
-            p.accepts = [](std::uint32_t type) { return accepts_reject(type, typename internal::rejects_of<Q>::type{}); };
+            p.accepts = [](std::uint32_t type) {
+                return accepts_reject(type, typename internal::rejects_of<Q>::type{});
+            };
             p.resolve = [promise](const void* value) { promise->set_value(*static_cast<const R*>(value)); };
             p.fail = [promise](std::exception_ptr e) { promise->set_exception(std::move(e)); };
             {
@@ -612,7 +612,8 @@ public:
             }
         }
         for (auto& [id, p] : expired)
-            p.fail(std::make_exception_ptr(request_error(request_error::timeout, 0, "request " + id.to_string() + " timed out")));
+            p.fail(std::make_exception_ptr(
+                request_error(request_error::timeout, 0, "request " + id.to_string() + " timed out")));
         return expired.size();
     }
 
@@ -624,7 +625,8 @@ public:
             all.swap(pending_);
         }
         for (auto& [id, p] : all)
-            p.fail(std::make_exception_ptr(request_error(request_error::canceled, 0, "request " + id.to_string() + " canceled")));
+            p.fail(std::make_exception_ptr(
+                request_error(request_error::canceled, 0, "request " + id.to_string() + " canceled")));
         sender_base::reset();
         receiver_base::reset();
     }

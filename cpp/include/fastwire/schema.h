@@ -52,8 +52,8 @@ struct struct_schema {};
 template <class T, class = void>
 struct is_struct : std::false_type {};
 template <class T>
-struct is_struct<T, std::void_t<decltype(struct_schema<T>::type), typename struct_schema<T>::fields>>
-    : std::true_type {};
+struct is_struct<T, std::void_t<decltype(struct_schema<T>::type), typename struct_schema<T>::fields>> : std::true_type {
+};
 template <class T>
 inline constexpr bool is_struct_v = is_struct<T>::value;
 
@@ -164,17 +164,17 @@ inline void hash_combine(std::size_t& seed, const T& v) noexcept {
 #pragma GCC diagnostic pop
 
 // Bit operators for a flags enum class E: | & ^ ~ |= &= ^=. Use in E's namespace.
-#define FASTWIRE_FLAGS(E)                                                                      \
-    constexpr E operator|(E a, E b) noexcept {                                                 \
-        return static_cast<E>(::fastwire::to_underlying(a) | ::fastwire::to_underlying(b));    \
-    }                                                                                          \
-    constexpr E operator&(E a, E b) noexcept {                                                 \
-        return static_cast<E>(::fastwire::to_underlying(a) & ::fastwire::to_underlying(b));    \
-    }                                                                                          \
-    constexpr E operator^(E a, E b) noexcept {                                                 \
-        return static_cast<E>(::fastwire::to_underlying(a) ^ ::fastwire::to_underlying(b));    \
-    }                                                                                          \
+#define FASTWIRE_FLAGS(E)                                                                         \
+    constexpr E operator|(E a, E b) noexcept {                                                    \
+        return static_cast<E>(::fastwire::to_underlying(a) | ::fastwire::to_underlying(b));       \
+    }                                                                                             \
+    constexpr E operator&(E a, E b) noexcept {                                                    \
+        return static_cast<E>(::fastwire::to_underlying(a) & ::fastwire::to_underlying(b));       \
+    }                                                                                             \
+    constexpr E operator^(E a, E b) noexcept {                                                    \
+        return static_cast<E>(::fastwire::to_underlying(a) ^ ::fastwire::to_underlying(b));       \
+    }                                                                                             \
     constexpr E operator~(E a) noexcept { return static_cast<E>(~::fastwire::to_underlying(a)); } \
-    constexpr E& operator|=(E& a, E b) noexcept { return a = a | b; }                          \
-    constexpr E& operator&=(E& a, E b) noexcept { return a = a & b; }                          \
+    constexpr E& operator|=(E& a, E b) noexcept { return a = a | b; }                             \
+    constexpr E& operator&=(E& a, E b) noexcept { return a = a & b; }                             \
     constexpr E& operator^=(E& a, E b) noexcept { return a = a ^ b; }

@@ -36,7 +36,8 @@ constexpr const char* message(errc e) noexcept {
         case errc::ok: return "ok";
         case errc::truncated: return "truncated: a size, offset or count reaches past the end";
         case errc::bad_offset: return "bad offset: zero where a value is required, or pointing backwards";
-        case errc::bad_size: return "bad size: a struct or model size is smaller than its header, or does not match its fields";
+        case errc::bad_size:
+            return "bad size: a struct or model size is smaller than its header, or does not match its fields";
         case errc::bad_type: return "bad type: unexpected struct type number";
         case errc::bad_value: return "bad value: a value outside its domain";
         case errc::too_deep: return "too deep: structs nested beyond limits::max_depth";

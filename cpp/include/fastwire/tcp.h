@@ -70,7 +70,9 @@ private:
     int fd_ = -1;
 };
 
-[[noreturn]] inline void throw_errno(const char* what) { throw std::system_error(errno, std::generic_category(), what); }
+[[noreturn]] inline void throw_errno(const char* what) {
+    throw std::system_error(errno, std::generic_category(), what);
+}
 
 inline sockaddr_in loopback(std::uint16_t port) noexcept {
     sockaddr_in a{};
@@ -173,7 +175,8 @@ public:
                 } else {
                     const std::uint64_t before = c.receiver->errors();
                     const bool framed = c.receiver->receive(buf.data(), static_cast<std::size_t>(n));
-                    if (!framed || c.receiver->errors() != before) close(c, "protocol error: " + c.receiver->last_error());
+                    if (!framed || c.receiver->errors() != before)
+                        close(c, "protocol error: " + c.receiver->last_error());
                 }
             }
             std::vector<connection> open;

@@ -17,7 +17,8 @@ constexpr std::uint64_t epoch() noexcept { return 0; }
 // The current UTC time in nanoseconds since the epoch (0 for a clock before 1970).
 inline std::uint64_t utc() noexcept {
     const auto ns =
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
     return ns > 0 ? static_cast<std::uint64_t>(ns) : 0;
 }
 

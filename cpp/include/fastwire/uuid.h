@@ -177,8 +177,9 @@ public:
         // 100 ns intervals since 1582-10-15 00:00:00 UTC (the Gregorian reform).
         constexpr std::uint64_t gregorian_offset = 0x01B21DD213814000ull;
         const auto now = std::chrono::system_clock::now().time_since_epoch();
-        std::uint64_t t = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count() / 100) +
-                          gregorian_offset;
+        std::uint64_t t =
+            static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count() / 100) +
+            gregorian_offset;
         if (t <= last_) t = last_ + 1;  // strictly increasing, even within one clock tick
         last_ = t;
 

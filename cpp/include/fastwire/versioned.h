@@ -241,7 +241,9 @@ struct scalar_codec {
     }
 
     template <class W>
-    static W verify(reader&, std::size_t, std::size_t, W w) noexcept { return w; }
+    static W verify(reader&, std::size_t, std::size_t, W w) noexcept {
+        return w;
+    }
 };
 
 // Strings and bytes: the slot holds an offset to [u32 length][bytes].
@@ -265,7 +267,7 @@ struct text_codec {
     // changed: read() relies on that (it reads on with pos = n = 0).
     template <class W>
     static FASTWIRE_INLINE W find(reader& r, std::size_t slot_pos, std::size_t base, W w, std::size_t& pos,
-                                     std::size_t& n) noexcept {
+                                  std::size_t& n) noexcept {
         std::size_t blk = 0;
         if (!r.locate_or_empty(base, r.load<std::uint32_t>(slot_pos), slot_pos + 4, blk)) return reader::failed;
         if (blk == 0) {
@@ -303,7 +305,7 @@ struct text_codec {
 // it; pos = first element slot. Offset 0 reads as empty: count = 0.
 template <class W>
 FASTWIRE_INLINE W find_block(reader& r, std::size_t slot_pos, std::size_t base, std::size_t elem_slot, W w,
-                                std::size_t& pos, std::size_t& count) noexcept {
+                             std::size_t& pos, std::size_t& count) noexcept {
     std::size_t blk = 0;
     if (!r.locate_or_empty(base, r.load<std::uint32_t>(slot_pos), slot_pos + 4, blk)) return reader::failed;
     if (blk == 0) {
@@ -489,8 +491,8 @@ struct struct_fields<S, fields<Ms...>> {
     }
 
     template <std::size_t... I>
-    static void write([[maybe_unused]] writer& w, [[maybe_unused]] std::uint8_t* body_ptr,
-                      [[maybe_unused]] const S& v, std::index_sequence<I...>) noexcept {
+    static void write([[maybe_unused]] writer& w, [[maybe_unused]] std::uint8_t* body_ptr, [[maybe_unused]] const S& v,
+                      std::index_sequence<I...>) noexcept {
         (codec<member_type_t<Ms>>::write(w, body_ptr + offsets[I], body_ptr, v.*Ms), ...);
     }
 
@@ -499,8 +501,8 @@ struct struct_fields<S, fields<Ms...>> {
     // down from there), and every codec that allocates or loops checks the walk first, so
     // reading on is bounded and safe, and the common path has one branch less per field.
     template <class W, std::size_t... I>
-    static W read_all([[maybe_unused]] reader& r, [[maybe_unused]] std::size_t pos, W w,
-                         [[maybe_unused]] S& v, std::index_sequence<I...>) {
+    static W read_all([[maybe_unused]] reader& r, [[maybe_unused]] std::size_t pos, W w, [[maybe_unused]] S& v,
+                      std::index_sequence<I...>) {
         ((w = codec<member_type_t<Ms>>::read(r, pos + offsets[I], pos, w, v.*Ms)), ...);
         return w;
     }
@@ -508,8 +510,8 @@ struct struct_fields<S, fields<Ms...>> {
     // An older, shorter struct: fields whose slot ends beyond `stored` get their defaults.
     template <class W, std::size_t... I>
     FASTWIRE_NOINLINE static W read_some([[maybe_unused]] reader& r, [[maybe_unused]] std::size_t pos,
-                          [[maybe_unused]] std::size_t stored, W w, [[maybe_unused]] S& v,
-                          std::index_sequence<I...>) {
+                                         [[maybe_unused]] std::size_t stored, W w, [[maybe_unused]] S& v,
+                                         std::index_sequence<I...>) {
         [[maybe_unused]] const S defaults{};
         (void)((offsets[I] + slots[I] <= stored
                     ? (w = codec<member_type_t<Ms>>::read(r, pos + offsets[I], pos, w, v.*Ms)).ok()
@@ -520,7 +522,7 @@ struct struct_fields<S, fields<Ms...>> {
 
     template <class W, std::size_t... I>
     static W verify_all([[maybe_unused]] reader& r, [[maybe_unused]] std::size_t pos, W w,
-                           std::index_sequence<I...>) noexcept {
+                        std::index_sequence<I...>) noexcept {
         ((w = codec<member_type_t<Ms>>::verify(r, pos + offsets[I], pos, w)), ...);
         return w;
     }
@@ -528,7 +530,8 @@ struct struct_fields<S, fields<Ms...>> {
     // An older, shorter struct: only the fields whose slot ends within `stored`.
     template <class W, std::size_t... I>
     FASTWIRE_NOINLINE static W verify_some([[maybe_unused]] reader& r, [[maybe_unused]] std::size_t pos,
-                            [[maybe_unused]] std::size_t stored, W w, std::index_sequence<I...>) noexcept {
+                                           [[maybe_unused]] std::size_t stored, W w,
+                                           std::index_sequence<I...>) noexcept {
         (void)((offsets[I] + slots[I] > stored ||
                 (w = codec<member_type_t<Ms>>::verify(r, pos + offsets[I], pos, w)).ok()) &&
                ...);
@@ -594,7 +597,9 @@ struct codec<uuid> {
         return w;
     }
     template <class W>
-    static W verify(reader&, std::size_t, std::size_t, W w) noexcept { return w; }
+    static W verify(reader&, std::size_t, std::size_t, W w) noexcept {
+        return w;
+    }
 };
 
 template <class T>
@@ -610,7 +615,8 @@ struct codec<std::vector<bool>> {
     static constexpr std::uint32_t slot = 4;
     static constexpr bool fixed = false;
     static std::size_t extra(const std::vector<bool>& v) noexcept { return 4 + v.size(); }
-    static void write(writer& w, std::uint8_t* slot_ptr, const std::uint8_t* base, const std::vector<bool>& v) noexcept {
+    static void write(writer& w, std::uint8_t* slot_ptr, const std::uint8_t* base,
+                      const std::vector<bool>& v) noexcept {
         std::uint8_t* p = internal::write_block(w, slot_ptr, base, v.size(), 1);
         for (bool b : v) *p++ = b ? 1 : 0;
     }
@@ -749,7 +755,7 @@ struct codec<S, std::enable_if_t<is_struct_v<S>>> {
     // returned walk has the body charged and one level less to go.
     template <class W>
     static FASTWIRE_INLINE W enter(reader& r, std::size_t slot_pos, std::size_t base, W w, std::size_t& pos,
-                                      std::size_t& stored) noexcept {
+                                   std::size_t& stored) noexcept {
         if (!r.locate<8>(base, r.load<std::uint32_t>(slot_pos), slot_pos + 4, pos)) return reader::failed;
         stored = r.load<std::uint32_t>(pos);
         // 8 <= stored <= size - pos, in one unsigned comparison (size - pos >= 8 here).
@@ -768,7 +774,7 @@ struct codec<S, std::enable_if_t<is_struct_v<S>>> {
         W in = enter(r, slot_pos, base, w, pos, stored);
         if (!in.ok()) return in;
         in = FASTWIRE_LIKELY(stored >= L::body) ? L::read_all(r, pos, in, out, typename L::indices{})
-                               : L::read_some(r, pos, stored, in, out, typename L::indices{});
+                                                : L::read_some(r, pos, stored, in, out, typename L::indices{});
         w.left = in.left;  // back at the caller's level
         return w;
     }
@@ -779,7 +785,7 @@ struct codec<S, std::enable_if_t<is_struct_v<S>>> {
         W in = enter(r, slot_pos, base, w, pos, stored);
         if (!in.ok()) return in;
         in = FASTWIRE_LIKELY(stored >= L::body) ? L::verify_all(r, pos, in, typename L::indices{})
-                               : L::verify_some(r, pos, stored, in, typename L::indices{});
+                                                : L::verify_some(r, pos, stored, in, typename L::indices{});
         w.left = in.left;
         return w;
     }

@@ -10,8 +10,8 @@ int main() {
     proto::BalanceModel reader;
     reader.attach(writer.buffer());
     proto::Balance back;
-    if (writer.buffer().size() != 35 || !reader.verify() || !reader.deserialize(back) ||
-        back.currency != "USD" || back.amount != 1000.0) {
+    if (writer.buffer().size() != 35 || !reader.verify() || !reader.deserialize(back) || back.currency != "USD" ||
+        back.amount != 1000.0) {
         std::cerr << "consumer: unexpected result\n";
         return 1;
     }

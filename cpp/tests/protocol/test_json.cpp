@@ -23,8 +23,8 @@ std::string slurp(const std::string& name) {
 }
 
 proto::Account seed_account() {
-    proto::Account account = {1, "Test", proto::State::good, {"USD", 1000.0},
-                              std::make_optional<proto::Balance>({"EUR", 100.0}), {}};
+    proto::Account account = {
+        1, "Test", proto::State::good, {"USD", 1000.0}, std::make_optional<proto::Balance>({"EUR", 100.0}), {}};
     account.orders.emplace_back(1, "EURUSD", proto::OrderSide::buy, proto::OrderType::market, 1.23456, 1000.0);
     account.orders.emplace_back(2, "EURUSD", proto::OrderSide::sell, proto::OrderType::limit, 1.0, 100.0);
     account.orders.emplace_back(3, "EURUSD", proto::OrderSide::buy, proto::OrderType::stop, 1.5, 10.0);
@@ -293,7 +293,8 @@ everything::Primitives primitives(int seed) {
     p.f_uint64 = std::numeric_limits<std::uint64_t>::max() - static_cast<std::uint64_t>(seed);
     p.f_float = 0.1f * static_cast<float>(seed + 1);
     p.f_double = seed == 0 ? 5e-324 : -1.23456e125 * seed;
-    p.f_decimal = *fastwire::decimal::from_string(seed == 0 ? "-79228162514264337593543950335" : "0.0000000000000000000000000001");
+    p.f_decimal = *fastwire::decimal::from_string(seed == 0 ? "-79228162514264337593543950335"
+                                                            : "0.0000000000000000000000000001");
     p.f_string = seed == 0 ? std::string("tab\t \"q\" \\ \x01 \xe2\x82\xac") : std::string();
     p.f_bytes = seed == 0 ? fastwire::bytes{0, 1, 2, 254, 255} : fastwire::bytes{7};
     p.f_epoch = 1;
@@ -381,7 +382,8 @@ TEST(JsonRoundTrip, Collections) {
     c.f_map_enum_key = {{everything::EnumByte::a0, optionals(0)}, {everything::EnumByte::a2, optionals(1)}};
     c.f_hash = {{fastwire::uuid::literal("123e4567-e89b-12d3-a456-426655440000"), fastwire::bytes{1, 2, 3}}};
     c.f_hash_optional = {{"k", primitives(1)}};
-    c.f_hash_struct_key = {{proto::Order(9, "K", proto::OrderSide::buy, proto::OrderType::limit, 1.0, 2.0), optionals(1)}};
+    c.f_hash_struct_key = {
+        {proto::Order(9, "K", proto::OrderSide::buy, proto::OrderType::limit, 1.0, 2.0), optionals(1)}};
     round_trip(c);
     round_trip(everything::Collections());
 }

@@ -26,14 +26,16 @@ std::vector<std::uint8_t> hex_vector(const std::string& name) {
 }
 
 proto::Account seed_account() {
-    proto::Account account = {1, "Test", proto::State::good, {"USD", 1000.0},
-                              std::make_optional<proto::Balance>({"EUR", 100.0}), {}};
+    proto::Account account = {
+        1, "Test", proto::State::good, {"USD", 1000.0}, std::make_optional<proto::Balance>({"EUR", 100.0}), {}};
     account.orders.emplace_back(1, "EURUSD", proto::OrderSide::buy, proto::OrderType::market, 1.23456, 1000.0);
     account.orders.emplace_back(2, "EURUSD", proto::OrderSide::sell, proto::OrderType::limit, 1.0, 100.0);
     account.orders.emplace_back(3, "EURUSD", proto::OrderSide::buy, proto::OrderType::stop, 1.5, 10.0);
     return account;
 }
-proto::Order seed_order() { return proto::Order(1, "EURUSD", proto::OrderSide::buy, proto::OrderType::market, 1.23456, 1000.0); }
+proto::Order seed_order() {
+    return proto::Order(1, "EURUSD", proto::OrderSide::buy, proto::OrderType::market, 1.23456, 1000.0);
+}
 proto::Balance seed_balance() { return proto::Balance("USD", 1000.0); }
 
 template <class Base>
@@ -50,7 +52,9 @@ protected:
         wire.insert(wire.end(), p, p + n);
         return n;
     }
-    void onSendLog(const std::string& message) const override { const_cast<RecordingSender*>(this)->log.push_back(message); }
+    void onSendLog(const std::string& message) const override {
+        const_cast<RecordingSender*>(this)->log.push_back(message);
+    }
 };
 
 template <class Base>
@@ -67,7 +71,9 @@ protected:
     void onReceive(const protocol::AccountMessage& v) override { got.push_back(fastwire::protocol::text_of(v)); }
     void onReceiveUnknown(std::uint32_t type, const void*, std::size_t) override { unknown.push_back(type); }
     void onReceiveError(const fastwire::protocol::receive_error& e) override { errors.push_back(e); }
-    void onReceiveLog(const std::string& message) const override { const_cast<RecordingReceiver*>(this)->log.push_back(message); }
+    void onReceiveLog(const std::string& message) const override {
+        const_cast<RecordingReceiver*>(this)->log.push_back(message);
+    }
 };
 
 std::vector<std::string> expected_texts() {
@@ -138,7 +144,9 @@ TEST(Protocol, FinalSenderIsByteExact) {
     RecordingSender<protocol::FinalSender> s;
     EXPECT_EQ(send_seed_messages(s), hex_vector("protocol.final.hex"));
 }
-TEST(Protocol, ReceiverEverySplitFinal) { check_every_split<protocol::FinalReceiver>(hex_vector("protocol.final.hex")); }
+TEST(Protocol, ReceiverEverySplitFinal) {
+    check_every_split<protocol::FinalReceiver>(hex_vector("protocol.final.hex"));
+}
 #endif
 
 TEST(Protocol, LoggingPrintsEachValue) {
@@ -150,7 +158,8 @@ TEST(Protocol, LoggingPrintsEachValue) {
     r.receive(stream.data(), stream.size());
     EXPECT_EQ(s.log, expected_texts());
     EXPECT_EQ(r.log, expected_texts());
-    EXPECT_EQ(s.log[0], "OrderMessage(body=Order(uid=1,symbol=\"EURUSD\",side=buy,type=market,price=1.23456,volume=1000))");
+    EXPECT_EQ(s.log[0],
+              "OrderMessage(body=Order(uid=1,symbol=\"EURUSD\",side=buy,type=market,price=1.23456,volume=1000))");
 }
 
 TEST(Protocol, StructsAreSentWhenThePackageHasNoMessage) {
@@ -233,14 +242,16 @@ public:
     std::vector<std::size_t> sizes;
 
 protected:
-    void onProxy(const fastwire::model<protocol::AccountMessage>& model, std::uint32_t type, const void*, std::size_t size) override {
+    void onProxy(const fastwire::model<protocol::AccountMessage>& model, std::uint32_t type, const void*,
+                 std::size_t size) override {
         types.push_back(type);
         sizes.push_back(size);
         protocol::AccountMessage m;
         EXPECT_TRUE(model.deserialize(m));
         EXPECT_EQ(m.body.orders.size(), 3u);
     }
-    void onProxy(const fastwire::model<protocol::OrderMessage>&, std::uint32_t type, const void*, std::size_t size) override {
+    void onProxy(const fastwire::model<protocol::OrderMessage>&, std::uint32_t type, const void*,
+                 std::size_t size) override {
         types.push_back(type);
         sizes.push_back(size);
     }
@@ -335,8 +346,8 @@ TEST(Client, RequestResponseRejectTimeoutReset) {
     auto stranger = c.request(q, 1000);
     EXPECT_EQ(c.notified.size(), 1u);
     EXPECT_EQ(c.pending_requests(), 1u);
-    EXPECT_EQ(c.watchdog(fastwire::utc()), 0u);                          // not yet
-    EXPECT_EQ(c.watchdog(fastwire::utc() + 2000000000ull), 1u);          // 2 s later
+    EXPECT_EQ(c.watchdog(fastwire::utc()), 0u);                  // not yet
+    EXPECT_EQ(c.watchdog(fastwire::utc() + 2000000000ull), 1u);  // 2 s later
     try {
         stranger.get();
         FAIL();

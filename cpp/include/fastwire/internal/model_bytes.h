@@ -46,9 +46,7 @@ public:
     buffer_view view() const noexcept { return buffer_view(data(), total()).subview(pos_); }
 
     // The size word of the model at the current position (0 when fewer than 4 bytes remain).
-    std::size_t size() const noexcept {
-        return total() - pos_ >= 4 ? load_le<std::uint32_t>(data() + pos_) : 0;
-    }
+    std::size_t size() const noexcept { return total() - pos_ >= 4 ? load_le<std::uint32_t>(data() + pos_) : 0; }
 
     // Steps over n bytes, e.g. next(status.size()) to reach the following model.
     void next(std::size_t n) noexcept { pos_ = n < total() - pos_ ? pos_ + n : total(); }
