@@ -9,7 +9,7 @@ ASAN_BUILD ?= build/asan
 FUZZ_SECONDS ?= 30
 export PYTHONPATH := $(CURDIR)/compiler$(if $(PYTHONPATH),:$(PYTHONPATH))
 
-.PHONY: all bootstrap build test test-compiler test-python test-cpp test-cpp-asan \
+.PHONY: all bootstrap build lint format test test-compiler test-python test-cpp test-cpp-asan \
         test-fuzz test-conformance test-bench bench examples fuzz clean
 
 all: build
@@ -22,8 +22,18 @@ build: bootstrap
 	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 	cmake --build $(BUILD) -j$(JOBS)
 
+# Lint and format checks: ruff (Python), clang-format (C++). `make format` applies the C++ style.
+CPP_SOURCES = git ls-files '*.h' '*.cpp' | grep -v '^tests/golden/'
+lint: bootstrap
+	ruff check .
+	$(CPP_SOURCES) | xargs clang-format-14 --dry-run -Werror
+
+format: bootstrap
+	$(CPP_SOURCES) | xargs clang-format-14 -i
+	ruff check --fix --select I .
+
 # Every test, every language.
-test: bootstrap test-compiler test-python test-cpp test-cpp-asan test-fuzz test-conformance test-bench
+test: bootstrap lint test-compiler test-python test-cpp test-cpp-asan test-fuzz test-conformance test-bench
 
 test-compiler:
 	$(PYTHON) -m pytest -q compiler/tests

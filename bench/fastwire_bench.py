@@ -345,12 +345,14 @@ def text_table(results: dict, rows: list[dict], reference: str) -> str:
                 continue
             widths = [max(w, len(c)) for w, c in zip(widths, cells)]
         out.write(f"\n== {_dataset_title(results, ds)}\n")
-        out.write("  ".join(h.rjust(w) if i else h.ljust(w) for i, (h, w) in enumerate(zip(headers, widths))).rstrip() + "\n")
+        head = (h.rjust(w) if i else h.ljust(w) for i, (h, w) in enumerate(zip(headers, widths)))
+        out.write("  ".join(head).rstrip() + "\n")
         for cells in body:
             if cells[2] == "":
                 out.write(f"{cells[0].ljust(widths[0])}  {cells[1]}\n")
             else:
-                out.write("  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip() + "\n")
+                row = (c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths)))
+                out.write("  ".join(row).rstrip() + "\n")
     return out.getvalue()
 
 

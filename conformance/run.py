@@ -281,7 +281,7 @@ class Process:
             self.proc.kill()
             self.proc.wait()
             self.proc = None
-            raise EOFError(f"the testee exited (status {code})")
+            raise EOFError(f"the testee exited (status {code})") from None
 
 
 def known_failures(language: str) -> Optional[List[str]]:

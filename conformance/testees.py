@@ -24,6 +24,13 @@ class Testee(NamedTuple):
 
 
 TESTEES = {
-    "python": Testee(run=["{python}", "conformance/python/testee.py", "build/conformance/python"], prepare=["{python}", "-m", "fastwire", "compile", *SCHEMAS, "--lang", "python", "--final", "--json", "--proto", "-q", "-o", "build/conformance/python"]),
-    "cpp": Testee(run=["build/conformance-cpp/fastwire-conformance-testee"], prepare=["{python}", "conformance/cpp/build.py"]),
+    "python": Testee(
+        run=["{python}", "conformance/python/testee.py", "build/conformance/python"],
+        prepare=["{python}", "-m", "fastwire", "compile", *SCHEMAS, "--lang", "python",
+                 "--final", "--json", "--proto", "-q", "-o", "build/conformance/python"],
+    ),
+    "cpp": Testee(
+        run=["build/conformance-cpp/fastwire-conformance-testee"],
+        prepare=["{python}", "conformance/cpp/build.py"],
+    ),
 }

@@ -1,8 +1,7 @@
 """fastwire-bench's argument parsing and table building (no benchmark binary needed)."""
 
-import pytest
-
 import fastwire_bench as fb
+import pytest
 
 
 def test_defaults_are_the_full_run():

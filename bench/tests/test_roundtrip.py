@@ -5,11 +5,9 @@ Needs build/bench/fastwire-bench-core (bench/run --build-only); skipped otherwis
 
 import json
 import subprocess
-from pathlib import Path
-
-import pytest
 
 import fastwire_bench as fb
+import pytest
 
 CORE = fb.DEFAULT_BUILD_DIR / fb.CORE_NAME
 # FBE's golden vectors, as checked into the repository (copies of the spec's).

@@ -11,8 +11,7 @@ from typing import List, Optional, Tuple
 
 from . import syntax as ast
 from .diagnostics import Location, Reporter, SourceFile
-from .lexer import (ATTR, BUILTIN_TYPES, CHAR, EOF, FLOAT, IDENT, INT, PUNCT, RESERVED,
-                    STRING, Token, tokenize)
+from .lexer import ATTR, BUILTIN_TYPES, CHAR, EOF, FLOAT, IDENT, INT, PUNCT, RESERVED, STRING, Token, tokenize
 
 ENUM_BASES = ("byte", "char", "wchar", "int8", "uint8", "int16", "uint16", "int32",
               "uint32", "int64", "uint64")

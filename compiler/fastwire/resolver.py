@@ -435,7 +435,7 @@ class Resolver:
                 all_fields, decl.hidden, decl.deprecated, decl.request, response,
                 tuple(rejects), decl.doc, _src(decl.location))
 
-        for key, (decl, unit, _, _) in own.items():
+        for key, (decl, _unit, _, _) in own.items():
             self._check_struct(decl, self.structs[key])
         self._check_containment(own)
 

@@ -237,7 +237,7 @@ CASES = [
 
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
 def test_malformed_schema(tmp_path, case):
-    name, text, expected = case[0], case[1], case[2]
+    text, expected = case[1], case[2]
     files = case[3] if len(case) > 3 else None
     line, col, message = expected
     message = message.replace("{dir}", str(tmp_path))

@@ -4,8 +4,7 @@ import os
 
 import pytest
 
-from fastwire import Reporter, compile_schema
-from fastwire import ir
+from fastwire import Reporter, compile_schema, ir
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCHEMAS = os.path.join(REPO, "schemas")

@@ -73,7 +73,7 @@ def main(argv=None) -> int:
             "final verify": lambda: final.verify(fdata),
         }
         samples = {name: [] for name in ops}
-        for name, fn in ops.items():  # warm up
+        for fn in ops.values():  # warm up
             timeit.timeit(fn, number=args.number)
         for _ in range(args.repeat):
             for name, fn in ops.items():

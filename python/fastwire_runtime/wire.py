@@ -49,7 +49,8 @@ import uuid
 from decimal import Decimal, InvalidOperation
 from json.encoder import encode_basestring as _json_text
 from operator import itemgetter
-from typing import Any, Callable, Dict, List, Optional, Sequence as _Seq, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Sequence as _Seq
 
 from ._format import json_double, text_char, text_decimal, text_double, text_wchar
 from .errors import EncodeError, fail

@@ -3,9 +3,8 @@ produced by the reference's generated C++ (spec §7), not by fastwire."""
 
 from __future__ import annotations
 
-import pytest
-
 import proto
+import pytest
 from seeds import seed_account, seed_balance, seed_order, vector, vector_text
 
 SEED_TEXT = (

@@ -9,12 +9,12 @@ import struct
 import time
 import tracemalloc
 
-import pytest
-
-import fastwire_runtime as rt
 import hostile
 import proto
+import pytest
 from seeds import vector
+
+import fastwire_runtime as rt
 
 MODELS = {
     "account.fbe.hex": proto.AccountModel, "order.fbe.hex": proto.OrderModel,
@@ -142,7 +142,7 @@ def test_wrong_types_sizes_and_scales():
     for at, value, code in [(12, 2, "bad_type"), (8, 7, "bad_size"), (8, 250, "truncated"),
                             (0, 12, "bad_size"), (0, 0xFFFFFFFF, "too_large")]:
         bad = patched(data, at, "I", value)
-        bounded(lambda: model.deserialize(bad), code)
+        bounded(lambda bad=bad: model.deserialize(bad), code)
     fmodel = proto.AccountFinalModel()
     wrong_type = patched(vector("account.final.hex"), 4, "I", 1)
     bounded(lambda: fmodel.deserialize(wrong_type), "bad_type")
@@ -184,7 +184,6 @@ def _deep_bytes(model_class, depth: int) -> bytes:
         return struct.pack("<II", 8 + len(body), 1) + body
     out = bytearray(struct.pack("<II", 0, 8))
     for i in range(depth + 1):
-        base = len(out)
         out += struct.pack("<IIiI", 16, 1, i, 16 if i < depth else 0)
         if i < depth:  # [count 1][slot -> next body, relative to this body]
             out += struct.pack("<II", 1, 24)

@@ -5,11 +5,11 @@ schemas/protocol.fbe declares the three messages with the numbers the vectors ca
 
 from __future__ import annotations
 
+import protocol
 import pytest
+from seeds import seed_account, seed_balance, seed_order, vector
 
 import fastwire_runtime as rt
-import protocol
-from seeds import seed_account, seed_balance, seed_order, vector
 
 MESSAGES = [protocol.OrderMessage(seed_order()), protocol.BalanceMessage(seed_balance()),
             protocol.AccountMessage(seed_account())]

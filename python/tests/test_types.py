@@ -8,13 +8,13 @@ import time
 import uuid
 from decimal import Decimal
 
-import pytest
-
 import everything as E
-import fastwire_runtime as rt
 import proto
 import protoex
+import pytest
 from seeds import vector_text
+
+import fastwire_runtime as rt
 from fastwire_runtime import wire
 from fastwire_runtime._format import json_double
 

@@ -3,12 +3,12 @@ four directions; fields an older writer did not send get their declared defaults
 
 from __future__ import annotations
 
-import pytest
-
-import fastwire_runtime as rt
 import proto
 import protoex
+import pytest
 from seeds import seed_account, vector
+
+import fastwire_runtime as rt
 
 
 def new_account() -> protoex.Account:

@@ -449,7 +449,7 @@ class _Module:
         defaults = [(f, *self.default(f)) for f in s.all_fields]
         if own:
             p.blank()
-            for f, ann, _, _ in defaults:
+            for f, _ann, _, _ in defaults:
                 if f not in own:
                     continue
                 if f.doc:
