@@ -466,6 +466,14 @@ def json_suite(cpp: Cpp) -> Writer:
     add("keys/struct-key", "everything.Collections", js(dict(
         keys, f_hash_struct_key=[[order(4, "K", 1, price=1.5), OPT_NULL]])))
     add("keys/struct-key-empty", "everything.Collections", js(dict(keys, f_hash_struct_key=[])))
+    # Equality by the [key] fields (docs/schema-language.md): of elements and keys equal by
+    # their keys, a set or a map keeps the first, with its value.
+    add("equality/set-by-key", "everything.Collections", js(dict(
+        keys, f_set_struct=[{"currency": "EUR", "amount": 1.0}, {"currency": "CHF"},
+                            {"currency": "EUR", "amount": 2.0}])))
+    add("equality/hash-struct-key-by-key", "everything.Collections", js(dict(
+        keys, f_hash_struct_key=[[order(4, "K", 1, price=1.5), OPT_NULL],
+                                 [order(4, "L", 0, price=2.5), OPT_FULL]])))
     for i, bad in enumerate([
             "", "{", "[]", "null", '{"uid":"1"}', '{"uid":1.5}', '{"uid":2147483648}',
             '{"symbol":5}', '{"side":256}', '{"side":-1}', '{"price":"fast"}', '{"price":true}',

@@ -220,7 +220,10 @@ def test_enums_and_flags_on_the_wire():
 
 def test_equality_hash_and_order_by_key():
     a, b = proto.Order(1, "A", price=1.0), proto.Order(1, "B", price=2.0)
-    assert a != b and hash(a) == hash(b)  # equality: every field; hash: the [key] fields
+    # One rule (docs/schema-language.md): ==, hash and < by the [key] fields.
+    assert a == b and hash(a) == hash(b)
+    assert len({a, b}) == 1 and next(iter({a, b})).symbol == "A"  # the first stays
+    assert E.Primitives(f_int32=1) != E.Primitives(f_int32=2)  # no keys: every field
     assert a == proto.Order(1, "A", price=1.0)
     assert sorted([proto.Order(3), proto.Order(1), proto.Order(2)]) == \
         [proto.Order(1), proto.Order(2), proto.Order(3)]

@@ -9,8 +9,8 @@ package or side by side on sys.path. A module holds:
 
 - enums as `enum.IntEnum`, flags as `enum.IntFlag`;
 - one class per struct or message: `__slots__`, annotations, `__init__` with the schema's
-  defaults (utc / uuid1 / uuid4 and mutable values computed per call), `__eq__` over
-  every field, `__hash__` and `__lt__` over the `[key]` fields, `__repr__` printing as
+  defaults (utc / uuid1 / uuid4 and mutable values computed per call), `__eq__`,
+  `__hash__` and `__lt__` over the `[key]` fields (`__eq__` over every field without keys), `__repr__` printing as
   the C++ output does; `to_json()` / `from_json()` with --json;
 - `<Struct>Model` (versioned) and, with --final, `<Struct>FinalModel`;
 - with --proto: `Sender`, `Receiver` (and `FinalSender`, `FinalReceiver` with --final).
@@ -477,8 +477,9 @@ class _Module:
                 def __init__(self) -> None:
                     pass
             """)
-        # Equality over every field; hashing and ordering by the [key] fields.
-        attrs = [self.field_attr(f) for f in s.all_fields]
+        # One rule (docs/schema-language.md): equality, hashing and ordering by the [key]
+        # fields when there are any, else equality over every field.
+        attrs = [self.field_attr(f) for f in (s.key_fields or s.all_fields)]
         if attrs:
             terms = "\n    and ".join(f"self.{a} == other.{a}" for a in attrs)
             same = f"return (\n    {terms}  # type: ignore[attr-defined]\n)"

@@ -508,7 +508,9 @@ bool read_map(read_context& ctx, value& v, Map& out) {
                 ctx.index(n);
                 return false;
             }
-            out.insert_or_assign(std::move(key), std::move(val));
+            // Entries equal by the key rule (docs/schema-language.md): the first one stays,
+            // as in the binary readers and every other language.
+            out.emplace(std::move(key), std::move(val));
             ++n;
         }
     } else {

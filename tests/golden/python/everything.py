@@ -617,8 +617,7 @@ class Base:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (
-            self.name == other.name
-            and self.level == other.level  # type: ignore[attr-defined]
+            self.name == other.name  # type: ignore[attr-defined]
         )
 
     def __hash__(self) -> int:
@@ -667,9 +666,7 @@ class Derived(Base):
             return NotImplemented
         return (
             self.name == other.name
-            and self.level == other.level
-            and self.serial == other.serial
-            and self.weight == other.weight  # type: ignore[attr-defined]
+            and self.serial == other.serial  # type: ignore[attr-defined]
         )
 
     def __hash__(self) -> int:
@@ -719,10 +716,7 @@ class MoreDerived(Derived):
             return NotImplemented
         return (
             self.name == other.name
-            and self.level == other.level
-            and self.serial == other.serial
-            and self.weight == other.weight
-            and self.last == other.last  # type: ignore[attr-defined]
+            and self.serial == other.serial  # type: ignore[attr-defined]
         )
 
     def __hash__(self) -> int:
@@ -767,9 +761,7 @@ class Wallet(_proto.Balance):
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (
-            self.currency == other.currency
-            and self.amount == other.amount
-            and self.reserved == other.reserved  # type: ignore[attr-defined]
+            self.currency == other.currency  # type: ignore[attr-defined]
         )
 
     def __hash__(self) -> int:
@@ -825,14 +817,7 @@ class ExAccount(_protoex.Account):
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (
-            self.uid == other.uid
-            and self.name == other.name
-            and self.state == other.state
-            and self.wallet == other.wallet
-            and self.asset == other.asset
-            and self.orders == other.orders
-            and self.refs == other.refs
-            and self.extra == other.extra  # type: ignore[attr-defined]
+            self.uid == other.uid  # type: ignore[attr-defined]
         )
 
     def __hash__(self) -> int:
@@ -878,8 +863,7 @@ class Ping:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (
-            self.id == other.id
-            and self.sent == other.sent  # type: ignore[attr-defined]
+            self.id == other.id  # type: ignore[attr-defined]
         )
 
     def __hash__(self) -> int:
@@ -923,8 +907,7 @@ class Pong:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (
-            self.id == other.id
-            and self.received == other.received  # type: ignore[attr-defined]
+            self.id == other.id  # type: ignore[attr-defined]
         )
 
     def __hash__(self) -> int:
@@ -968,8 +951,7 @@ class Refused:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (
-            self.id == other.id
-            and self.reason == other.reason  # type: ignore[attr-defined]
+            self.id == other.id  # type: ignore[attr-defined]
         )
 
     def __hash__(self) -> int:
@@ -1013,8 +995,7 @@ class Failure:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (
-            self.id == other.id
-            and self.error == other.error  # type: ignore[attr-defined]
+            self.id == other.id  # type: ignore[attr-defined]
         )
 
     def __hash__(self) -> int:
@@ -1059,9 +1040,7 @@ class PingRequest(Ping):
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (
-            self.id == other.id
-            and self.sent == other.sent
-            and self.note == other.note  # type: ignore[attr-defined]
+            self.id == other.id  # type: ignore[attr-defined]
         )
 
     def __hash__(self) -> int:
@@ -1105,8 +1084,7 @@ class Notify:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (
-            self.id == other.id
-            and self.text == other.text  # type: ignore[attr-defined]
+            self.id == other.id  # type: ignore[attr-defined]
         )
 
     def __hash__(self) -> int:

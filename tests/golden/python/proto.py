@@ -68,12 +68,7 @@ class Order:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (
-            self.uid == other.uid
-            and self.symbol == other.symbol
-            and self.side == other.side
-            and self.type == other.type
-            and self.price == other.price
-            and self.volume == other.volume  # type: ignore[attr-defined]
+            self.uid == other.uid  # type: ignore[attr-defined]
         )
 
     def __hash__(self) -> int:
@@ -119,8 +114,7 @@ class Balance:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (
-            self.currency == other.currency
-            and self.amount == other.amount  # type: ignore[attr-defined]
+            self.currency == other.currency  # type: ignore[attr-defined]
         )
 
     def __hash__(self) -> int:
@@ -178,12 +172,7 @@ class Account:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (
-            self.uid == other.uid
-            and self.name == other.name
-            and self.state == other.state
-            and self.wallet == other.wallet
-            and self.asset == other.asset
-            and self.orders == other.orders  # type: ignore[attr-defined]
+            self.uid == other.uid  # type: ignore[attr-defined]
         )
 
     def __hash__(self) -> int:
