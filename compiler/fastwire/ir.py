@@ -30,7 +30,7 @@ INTEGER_RANGES: Dict[str, Tuple[int, int]] = {
 }
 
 IR_FORMAT = "fastwire-ir"
-IR_VERSION = 1
+IR_VERSION = 2  # 2: the lowered wire model (lower.py) in every struct and package
 
 
 @dataclass(frozen=True)

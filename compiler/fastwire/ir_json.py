@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any, Dict, Optional
 
-from . import ir
+from . import ir, lower
 
 
 def _source(s: ir.SourceRef) -> Dict[str, Any]:
@@ -81,7 +81,70 @@ def _type(t: ir.NamedType) -> Dict[str, Any]:
     }
 
 
+def _wire(w: lower.WireType) -> Dict[str, Any]:
+    out: Dict[str, Any] = {"kind": w.kind, "slot": w.slot, "final_size": w.final_size,
+                           "final_min": w.final_min}
+    for key in ("scalar", "ref", "collection", "length"):
+        if getattr(w, key) is not None:
+            out[key] = getattr(w, key)
+    if w.element is not None:
+        out["element"] = _wire(w.element)
+    if w.key is not None:
+        out["key"] = _wire(w.key)
+    return out
+
+
+def _literal(lit: Optional[lower.Literal]) -> Optional[Dict[str, Any]]:
+    if lit is None:
+        return None
+    if lit.kind == "integer":
+        out: Dict[str, Any] = {"kind": "integer", "value": lit.value,
+                               "value_text": str(lit.value), "bits": lit.bits,
+                               "signed": lit.signed}
+        if lit.names:
+            out["names"] = list(lit.names)
+        return out
+    if lit.kind == "float":
+        return {"kind": "float", "value": lit.value, "bits": lit.bits,
+                "raw_hex": f"{lit.raw:0{lit.bits // 4}x}"}
+    if lit.kind == "decimal":
+        return {"kind": "decimal", "coefficient_text": str(lit.coefficient), "scale": lit.scale,
+                "negative": lit.negative}
+    if lit.kind == "uuid":
+        assert isinstance(lit.raw, bytes)
+        return {"kind": "uuid", "bytes_hex": lit.raw.hex()}
+    if lit.kind == "null":
+        return {"kind": "null"}
+    return {"kind": lit.kind, "value": lit.value}  # bool, string, computed
+
+
+def _layout(s: lower.StructLayout) -> Dict[str, Any]:
+    return {
+        "body_size": s.body_size, "depth": s.depth, "final_min": s.final_min,
+        "final_size": s.final_size, "keyed": s.keyed, "equality": list(s.equality),
+        "fields": [{"name": f.name, "offset": f.offset, "slot": f.slot,
+                    "final_offset": f.final_offset, "wire": _wire(f.wire),
+                    "default": _literal(d)} for f, d in zip(s.fields, s.defaults)],
+        "final_runs": [{"first": r.first, "count": r.count, "size": r.size,
+                        "offsets": list(r.offsets)} for r in s.final_runs],
+    }
+
+
 def to_dict(schema: ir.Schema) -> Dict[str, Any]:
+    model = lower.lower(schema)
+
+    def typ(p: ir.Package, t: ir.NamedType) -> Dict[str, Any]:
+        out = _type(t)
+        if isinstance(t, ir.StructType):
+            out["layout"] = _layout(model.struct(t.qualified_name))
+        return out
+
+    def protocol(p: ir.Package) -> Dict[str, Any]:
+        layout = model.package(p.name)
+        return {"emission_order": list(layout.emission_order), "sends": list(layout.sends),
+                "unsendable": list(layout.unsendable),
+                "import_closure": list(layout.imports)}
+
     return {
         "format": ir.IR_FORMAT,
         "version": ir.IR_VERSION,
@@ -91,7 +154,8 @@ def to_dict(schema: ir.Schema) -> Dict[str, Any]:
             "version": None if p.version is None else {"major": p.version[0],
                                                        "minor": p.version[1]},
             "imports": list(p.imports), "path": p.path, "doc": p.doc,
-            "types": [_type(t) for t in p.types],
+            "types": [typ(p, t) for t in p.types],
+            "layout": protocol(p),
         } for p in schema.packages],
     }
 

@@ -1,0 +1,391 @@
+"""Lowering: from the resolved IR to the wire model every generator reads.
+
+The FBE layout is worked out here, once: each field's wire kind, its slot size and offset
+in the versioned format, its size in the final format, the runs of fixed-size values in
+the final format, each struct's body size and depth, the fields that decide equality,
+what each package's protocol sends, and the defaults as normalised literals. Generators
+(Python ones here, or plugins through IR JSON version 2, docs/ir.md) read this model and
+compute none of it.
+
+    model = lower(schema)
+    layout = model.struct("proto.Account")
+    layout.body_size, [(f.name, f.offset, f.slot) for f in layout.fields]
+"""
+
+from __future__ import annotations
+
+import struct as _struct
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Tuple
+
+from . import ir
+
+# The closed set of wire kinds. `scalar` has a wire type (SCALARS); `enum` and `flags` are
+# written as their base scalar; `sequence` is a vector, list or set; `map` a map or hash.
+WIRE_KINDS = ("scalar", "decimal", "uuid", "timestamp", "string", "bytes", "struct",
+              "optional", "array", "sequence", "map", "enum", "flags")
+SCALARS = ("bool", "byte", "char", "wchar", "int8", "uint8", "int16", "uint16", "int32",
+           "uint32", "int64", "uint64", "float", "double")
+# Wire kinds that are one fixed-size value in both formats.
+VALUE_KINDS = ("scalar", "decimal", "uuid", "timestamp", "enum", "flags")
+
+HEADER_SIZE = 8  # a versioned struct body's [u32 size][u32 type]
+OFFSET_SIZE = 4  # an offset, a count or a length
+FLAG_SIZE = 1  # an optional's presence flag
+
+
+@dataclass(frozen=True)
+class WireType:
+    """How one value is written.
+
+    kind: one of WIRE_KINDS. scalar: the wire type (scalar, also the base of enum and
+    flags). ref: the qualified name of a struct, enum or flags. element: an optional's
+    value, an array's or a sequence's element, a map's value; key: a map's key.
+    collection: the schema container (array, vector, list, set, map, hash). length: an
+    array's element count. slot: bytes in a versioned body (or in a collection block).
+    final_size: bytes in the final format when fixed, else None; final_min: the fewest
+    bytes a value takes in the final format.
+    """
+
+    kind: str
+    slot: int
+    final_min: int
+    final_size: Optional[int] = None
+    scalar: Optional[str] = None
+    ref: Optional[str] = None
+    element: Optional["WireType"] = None
+    key: Optional["WireType"] = None
+    collection: Optional[str] = None
+    length: Optional[int] = None
+
+    @property
+    def fixed(self) -> bool:
+        """Of one size in the final format."""
+        return self.final_size is not None
+
+    @property
+    def is_value(self) -> bool:
+        """One fixed-size value (read and written in place in both formats)."""
+        return self.kind in VALUE_KINDS
+
+
+@dataclass(frozen=True)
+class FieldLayout:
+    name: str
+    index: int  # position among the struct's wire fields (all_fields)
+    wire: WireType
+    offset: int  # of the slot from the start of the body (the header is 0..7)
+    final_offset: Optional[int]  # from the first field, when every field before is fixed
+
+    @property
+    def slot(self) -> int:
+        return self.wire.slot
+
+
+@dataclass(frozen=True)
+class FinalRun:
+    """Consecutive fields that are each one fixed-size value (VALUE_KINDS), in the final
+    format: they can be read or written at once. `offsets` are from the run's start."""
+
+    first: int  # index of the first field
+    count: int
+    size: int
+    offsets: Tuple[int, ...]
+
+    @property
+    def indexes(self) -> range:
+        return range(self.first, self.first + self.count)
+
+
+@dataclass(frozen=True)
+class Literal:
+    """A default as a normalised literal.
+
+    kind: bool (value True/False); integer (value, bits, signed; also char, wchar, enum
+    and flags, whose `names` are the members named; timestamps as unsigned 64-bit
+    nanoseconds); float (value, bits, and `raw` the IEEE-754 bit pattern); decimal
+    (coefficient, scale, negative); string (value); uuid (raw: the 16 bytes); computed
+    (value: utc, uuid1 or uuid4, made at construction); null (an empty optional).
+    """
+
+    kind: str
+    value: object = None
+    bits: int = 0
+    signed: bool = False
+    raw: object = None
+    coefficient: int = 0
+    scale: int = 0
+    negative: bool = False
+    names: Tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class StructLayout:
+    name: str  # qualified
+    type_number: int
+    body_size: int  # versioned: header and slots
+    depth: int  # deepest struct nesting (itself is 1), 0 when unbounded (recursive)
+    fields: Tuple[FieldLayout, ...]  # all_fields, base-most first
+    final_runs: Tuple[FinalRun, ...]
+    final_min: int  # fewest bytes of the fields in the final format
+    final_size: Optional[int]  # when every field is fixed
+    equality: Tuple[str, ...]  # the fields ==, ordering and hashing use
+    keyed: bool  # equality is by [key] fields (else every field; no ordering, no hash)
+    defaults: Tuple[Optional[Literal], ...]  # per field, None for the type's zero
+
+    def field(self, name: str) -> FieldLayout:
+        for f in self.fields:
+            if f.name == name:
+                return f
+        raise KeyError(name)
+
+
+@dataclass(frozen=True)
+class PackageLayout:
+    name: str
+    emission_order: Tuple[str, ...]  # the structs, each after the local ones it refers to
+    sends: Tuple[str, ...]  # what its Sender sends and its Receiver dispatches, by number
+    unsendable: Tuple[str, ...]  # left out: their number is taken by an earlier one
+    imports: Tuple[str, ...]  # the import closure, imports first
+
+
+@dataclass(frozen=True)
+class WireModel:
+    structs: Dict[str, StructLayout]
+    packages: Dict[str, PackageLayout]
+
+    def struct(self, qualified_name: str) -> StructLayout:
+        return self.structs[qualified_name]
+
+    def package(self, name: str) -> PackageLayout:
+        return self.packages[name]
+
+
+# ---- wire types -------------------------------------------------------------------------
+
+def _plain(schema: ir.Schema, ref: ir.TypeRef) -> WireType:
+    if ref.kind == "primitive":
+        size = ir.PRIMITIVE_SIZES[ref.name]
+        if size is None:  # string, bytes: an offset in the body; [u32 length][bytes]
+            return WireType(ref.name, OFFSET_SIZE, OFFSET_SIZE)
+        kind = ref.name if ref.name in ("decimal", "uuid", "timestamp") else "scalar"
+        return WireType(kind, size, size, size,
+                        scalar=ref.name if kind == "scalar" else None)
+    if ref.kind in ("enum", "flags"):
+        t = schema.lookup(ref)
+        assert isinstance(t, ir.EnumType)
+        size = ir.PRIMITIVE_SIZES[t.base]
+        assert size is not None
+        return WireType(ref.kind, size, size, size, scalar=t.base, ref=ref.qualified_name)
+    s = schema.lookup(ref)
+    assert isinstance(s, ir.StructType)
+    fmin, fsize = _final_sizes(schema, s, set())
+    return WireType("struct", OFFSET_SIZE, fmin, fsize, ref=ref.qualified_name)
+
+
+def _final_sizes(schema: ir.Schema, s: ir.StructType, active: set) -> Tuple[int, Optional[int]]:
+    """(minimum, fixed or None) final size of a struct's fields."""
+    if s.qualified_name in active:  # recursion goes through a collection: count 0
+        return 0, None
+    active = active | {s.qualified_name}
+    total_min, fixed = 0, True
+    for f in s.all_fields:
+        w = _field_wire(schema, f.type, active)
+        total_min += w.final_min
+        fixed = fixed and w.fixed
+    return total_min, (total_min if fixed else None)
+
+
+def _field_wire(schema: ir.Schema, t: ir.FieldType, active: Optional[set] = None) -> WireType:
+    active = active or set()
+
+    def plain(ref: ir.TypeRef) -> WireType:
+        if ref.kind == "struct":
+            s = schema.lookup(ref)
+            assert isinstance(s, ir.StructType)
+            fmin, fsize = _final_sizes(schema, s, active)  # type: ignore[arg-type]
+            return WireType("struct", OFFSET_SIZE, fmin, fsize, ref=ref.qualified_name)
+        return _plain(schema, ref)
+
+    value = plain(t.value)
+    if t.optional:  # [u8 flag][u32 offset] / [u8 flag][value when set]
+        value = WireType("optional", FLAG_SIZE + OFFSET_SIZE, FLAG_SIZE, element=value)
+    if t.container is None:
+        return value
+    if t.container == "array":
+        n = t.size or 0
+        return WireType("array", value.slot * n, value.final_min * n,
+                        None if value.final_size is None else value.final_size * n,
+                        element=value, collection="array", length=n)
+    if t.container in ("map", "hash"):
+        assert t.key is not None
+        return WireType("map", OFFSET_SIZE, OFFSET_SIZE, element=value, key=plain(t.key),
+                        collection=t.container)
+    return WireType("sequence", OFFSET_SIZE, OFFSET_SIZE, element=value, collection=t.container)
+
+
+def wire_type(schema: ir.Schema, t: ir.FieldType) -> WireType:
+    """The wire type of a field type."""
+    return _field_wire(schema, t)
+
+
+# ---- literals ---------------------------------------------------------------------------
+
+def literal(schema: ir.Schema, f: ir.Field) -> Optional[Literal]:
+    """A field's declared default as a normalised literal (None: no default)."""
+    d = f.default
+    if d is None:
+        return None
+    ref = f.type.value
+    prim = ref.name if ref.kind == "primitive" else None
+    if d.kind == "null":
+        return Literal("null")
+    if d.kind == "bool":
+        return Literal("bool", bool(d.value))
+    if d.kind in ("utc", "uuid1", "uuid4"):
+        return Literal("computed", d.kind)
+    if d.kind in ("enum", "flags"):
+        t = schema.lookup(ref)
+        assert isinstance(t, ir.EnumType)
+        return _integer(int(d.value), t.base, names=d.names)  # type: ignore[arg-type]
+    if d.kind == "timestamp":
+        return _integer(int(d.value), "uint64")  # type: ignore[arg-type]
+    if d.kind == "string":
+        return Literal("string", d.value)
+    if d.kind == "uuid":
+        return Literal("uuid", str(d.value), raw=bytes.fromhex(str(d.value).replace("-", "")))
+    if prim in ("float", "double") and d.kind in ("integer", "float"):
+        x = float(d.value)  # type: ignore[arg-type]
+        if prim == "float":
+            return Literal("float", x, 32, raw=_struct.unpack("<I", _struct.pack("<f", x))[0])
+        return Literal("float", x, 64, raw=_struct.unpack("<Q", _struct.pack("<d", x))[0])
+    if prim == "decimal" or d.kind == "decimal":
+        text = str(d.value)
+        negative = text.startswith("-")
+        whole, _, frac = text.lstrip("-+").partition(".")
+        return Literal("decimal", text, coefficient=int(whole + frac or "0"), scale=len(frac),
+                       negative=negative)
+    if d.kind == "integer":
+        return _integer(int(d.value), prim or "int32")  # type: ignore[arg-type]
+    raise AssertionError(f"default kind {d.kind}")
+
+
+def _integer(value: int, base: str, names: Tuple[str, ...] = ()) -> Literal:
+    size = ir.PRIMITIVE_SIZES[base] or 4
+    signed = base.startswith("int")
+    return Literal("integer", value, 8 * size, signed, names=names)
+
+
+# ---- structs and packages ---------------------------------------------------------------
+
+def lower_struct(schema: ir.Schema, s: ir.StructType) -> StructLayout:
+    fields: List[FieldLayout] = []
+    offset = HEADER_SIZE
+    final_offset: Optional[int] = 0
+    for i, f in enumerate(s.all_fields):
+        w = wire_type(schema, f.type)
+        fields.append(FieldLayout(f.name, i, w, offset, final_offset))
+        offset += w.slot
+        final_offset = None if final_offset is None or w.final_size is None \
+            else final_offset + w.final_size
+    runs: List[FinalRun] = []
+    start: Optional[int] = None
+    for i, fl in enumerate(fields + [None]):  # type: ignore[list-item]
+        if fl is not None and fl.wire.is_value:
+            if start is None:
+                start = i
+            continue
+        if start is not None:
+            sizes = [fields[j].wire.final_size or 0 for j in range(start, i)]
+            offs = tuple(sum(sizes[:k]) for k in range(len(sizes)))
+            runs.append(FinalRun(start, i - start, sum(sizes), offs))
+            start = None
+    final_min, final_size = _final_sizes(schema, s, set())
+    keys = s.key_fields
+    return StructLayout(
+        name=s.qualified_name, type_number=s.type_number, body_size=offset,
+        depth=schema.struct_depth(s), fields=tuple(fields), final_runs=tuple(runs),
+        final_min=final_min, final_size=final_size,
+        equality=tuple(f.name for f in (keys or s.all_fields)), keyed=bool(keys),
+        defaults=tuple(literal(schema, f) for f in s.all_fields))
+
+
+def emission_order(package: ir.Package) -> List[ir.StructType]:
+    """The package's structs, each after the local structs it refers to (its base, what it
+    holds, its collections' elements and keys), else in declaration order. Languages that
+    need a type defined before use (C++: members, std::hash of a key) emit in this order."""
+    local = {s.name: s for s in package.structs}
+    done: Dict[str, bool] = {}
+    out: List[ir.StructType] = []
+
+    def deps(s: ir.StructType) -> List[str]:
+        names = []
+        if s.base is not None and s.base.package == package.name:
+            names.append(s.base.name)
+        for f in s.fields:
+            for ref in (f.type.value, f.type.key):
+                if ref is not None and ref.kind == "struct" and ref.package == package.name \
+                        and ref.name != s.name:
+                    names.append(ref.name)
+        return names
+
+    def visit(s: ir.StructType) -> None:
+        if s.name in done:
+            return
+        done[s.name] = False
+        for dep in deps(s):
+            if dep in local and dep not in done:
+                visit(local[dep])
+        done[s.name] = True
+        out.append(s)
+
+    for s in package.structs:
+        visit(s)
+    return out
+
+
+def protocol_types(package: ir.Package) -> Tuple[List[ir.StructType], List[ir.StructType]]:
+    """(sent, left out). The rule (docs/schema-language.md, "Protocol"): a package's
+    protocol sends and receives its messages; a package that declares no message, its
+    structs. Receivers dispatch on the type number: of several with one number the first
+    declared is kept and the others are left out."""
+    candidates = list(package.messages) or list(package.structs)
+    seen: Dict[int, ir.StructType] = {}
+    kept: List[ir.StructType] = []
+    dropped: List[ir.StructType] = []
+    for s in candidates:
+        if s.type_number in seen:
+            dropped.append(s)
+        else:
+            seen[s.type_number] = s
+            kept.append(s)
+    return kept, dropped
+
+
+def import_closure(schema: ir.Schema, package: ir.Package) -> List[str]:
+    """Every package `package` imports, directly or not, imports first."""
+    out: List[str] = []
+
+    def visit(name: str) -> None:
+        for i in schema.package(name).imports:
+            if i not in out:
+                visit(i)
+                if i not in out:
+                    out.append(i)
+
+    visit(package.name)
+    return out
+
+
+def lower(schema: ir.Schema) -> WireModel:
+    structs: Dict[str, StructLayout] = {}
+    packages: Dict[str, PackageLayout] = {}
+    for p in schema.packages:
+        for s in p.structs:
+            structs[s.qualified_name] = lower_struct(schema, s)
+        sent, dropped = protocol_types(p)
+        packages[p.name] = PackageLayout(
+            p.name, tuple(s.qualified_name for s in emission_order(p)),
+            tuple(s.qualified_name for s in sent), tuple(s.qualified_name for s in dropped),
+            tuple(import_closure(schema, p)))
+    return WireModel(structs, packages)
