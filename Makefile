@@ -7,6 +7,7 @@ JOBS ?= 2
 BUILD ?= build/release
 ASAN_BUILD ?= build/asan
 FUZZ_SECONDS ?= 30
+FUZZ_SCHEMAS ?= 200
 export PYTHONPATH := $(CURDIR)/compiler$(if $(PYTHONPATH),:$(PYTHONPATH))
 
 .PHONY: all bootstrap build lint format test test-compiler test-python test-cpp test-cpp-asan \
@@ -55,8 +56,10 @@ test-cpp-asan: bootstrap
 test-fuzz: bootstrap
 	cpp/fuzz/run.sh $(FUZZ_SECONDS)
 
-# As long as asked: make fuzz FUZZ_SECONDS=3600
+# As long as asked: make fuzz FUZZ_SECONDS=3600 FUZZ_SCHEMAS=1000 (random valid schemas whose
+# generated C++ must compile and Python import; make test runs 20)
 fuzz: bootstrap
+	FASTWIRE_FUZZ_SCHEMAS=$(FUZZ_SCHEMAS) $(PYTHON) -m pytest -q compiler/tests/test_generated_code.py -k random
 	cpp/fuzz/run.sh $(FUZZ_SECONDS)
 
 # One suite, every language: each testee must give the bytes the cases expect. First:

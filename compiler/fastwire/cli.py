@@ -17,17 +17,14 @@ from typing import List, Optional, Sequence
 
 from . import __version__
 from .diagnostics import Reporter
-from .generators import GENERATORS, PLANNED, Options
+from .generators import GENERATORS, PLANNED, REFERENCE_FLAGS, Options
 from .resolver import compile_schema
 
 EXIT_OK, EXIT_SCHEMA, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
 
-# The reference compiler's language flags and the generator each one selects.
-REFERENCE_LANGUAGES = {
-    "cpp": "cpp", "c++": "cpp", "csharp": "csharp", "go": "go", "java": "java",
-    "javascript": "javascript", "kotlin": "kotlin", "python": "python", "ruby": "ruby",
-    "swift": "swift",
-}
+# The reference compiler's language flags and the generator each one selects (the
+# registry, fastwire.generators.LANGUAGES, says which).
+REFERENCE_LANGUAGES = REFERENCE_FLAGS
 
 
 class UsageError(Exception):

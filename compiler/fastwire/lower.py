@@ -163,6 +163,13 @@ class WireModel:
 
 # ---- wire types -------------------------------------------------------------------------
 
+def scalar_size(scalar: str) -> int:
+    """Bytes of a wire scalar (also an enum's or a flags type's base)."""
+    size = ir.PRIMITIVE_SIZES[scalar]
+    assert size is not None, scalar
+    return size
+
+
 def _plain(schema: ir.Schema, ref: ir.TypeRef) -> WireType:
     if ref.kind == "primitive":
         size = ir.PRIMITIVE_SIZES[ref.name]

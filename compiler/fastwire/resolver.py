@@ -347,6 +347,9 @@ class Resolver:
         return None
 
     def _check_numbers(self, unit: _Unit, numbered: List[Tuple[ast.StructDecl, int]]) -> None:
+        # The protocol sends the messages, or the structs when there is no message
+        # (lower.protocol_types): only two types it sends must differ in number.
+        sends_messages = any(decl.kind == "message" for decl, _ in numbered)
         first: Dict[int, ast.StructDecl] = {}
         for decl, number in numbered:
             prev = first.get(number)
@@ -358,6 +361,8 @@ class Resolver:
                        f"'{prev.name}'")
             if both_fixed:
                 self.reporter.error(message, decl.number_location)
+            elif sends_messages and "struct" in (decl.kind, prev.kind):
+                continue  # not both sent by the package's protocol: nothing to tell apart
             else:
                 self.reporter.warning(message + "; a receiver cannot tell them apart",
                                       decl.number_location or decl.location)

@@ -3,8 +3,9 @@
 import os
 
 from fastwire import Reporter, compile_schema
-from fastwire.generators import Options, cpp_extras
+from fastwire.generators import Options
 from fastwire.generators.cpp import CppGenerator
+from fastwire.generators.cpp import extras as cpp_extras
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

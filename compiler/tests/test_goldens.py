@@ -9,23 +9,27 @@ import os
 import pytest
 
 from fastwire import Reporter, compile_schema
-from fastwire.generators import GENERATORS, Options
+from fastwire.generators import GENERATORS, LANGUAGES, Options
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GOLDEN = os.path.join(REPO, "tests", "golden")
 OPTIONS = Options(json=True, proto=True, final=True)
 
 
-def generated(lang):
+def generated(lang, path="schemas/everything.fbe"):
     reporter = Reporter()
-    schema = compile_schema(os.path.join(REPO, "schemas", "everything.fbe"), reporter)
+    schema = compile_schema(os.path.join(REPO, path), reporter)
     assert schema is not None, [d.render() for d in reporter.diagnostics]
     return GENERATORS[lang](schema, OPTIONS)
 
 
-@pytest.mark.parametrize("lang", ["cpp"])
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
 def test_generated_code_matches_goldens(lang):
-    files = generated(lang)
+    """Every registered language has goldens: tests/golden/<language>, from its
+    golden_schemas (scripts/update-goldens writes them)."""
+    files = {}
+    for path in LANGUAGES[lang].golden_schemas:
+        files.update(generated(lang, path))
     folder = os.path.join(GOLDEN, lang)
     on_disk = sorted(os.path.relpath(os.path.join(d, f), folder)
                      for d, _, fs in os.walk(folder) for f in fs)

@@ -53,8 +53,7 @@ function(fastwire_generate)
   endforeach()
 
   # A change in any compiler source regenerates (the compiler is part of the input).
-  file(GLOB compiler_sources CONFIGURE_DEPENDS
-       "${FASTWIRE_COMPILER_DIR}/fastwire/*.py" "${FASTWIRE_COMPILER_DIR}/fastwire/generators/*.py")
+  file(GLOB_RECURSE compiler_sources CONFIGURE_DEPENDS "${FASTWIRE_COMPILER_DIR}/fastwire/*.py")
   set(run ${CMAKE_COMMAND} -E env "PYTHONPATH=${FASTWIRE_COMPILER_DIR}"
           ${Python3_EXECUTABLE} -m fastwire compile)
 

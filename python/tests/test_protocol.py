@@ -98,9 +98,12 @@ def test_byte_by_byte(name, sender_class, receiver_class, sizes):
 
 
 def test_unknown_types_are_skipped_and_reported():
-    # The proto package's receiver knows no message: all three are unknown to it.
-    import proto
-    r = collector(proto.Receiver)()
+    # A receiver that knows none of the three types reports each as unknown. (proto's own
+    # receiver knows its structs, by the protocol rule: docs/schema-language.md.)
+    class Nothing(rt.Receiver):
+        _fbe_handlers: dict = {}
+
+    r = collector(Nothing)()
     assert r.receive(vector("protocol.hex")) == 3
     assert r.got == [] and [t for t, _ in r.unknown] == [1, 2, 3]
     assert [len(d) for _, d in r.unknown] == [64, 47, 264]
@@ -151,6 +154,21 @@ def test_receiver_limits_apply_to_messages():
 def test_only_messages_are_sendable():
     with pytest.raises(rt.EncodeError):
         protocol.Sender().send(seed_order())
+
+
+def test_a_package_without_messages_sends_its_structs():
+    import proto
+    sender = proto.Sender()
+    sender.send(seed_order())
+    assert set(proto.Receiver._fbe_handlers) == {1, 2, 3}
+    got = []
+
+    class Orders(proto.Receiver):
+        def on_receive_order(self, value):
+            got.append(value)
+
+    Orders().receive(bytes(sender.buffer))
+    assert got == [seed_order()]
 
 
 def test_serialize_errors_leave_the_queue_as_it_was():

@@ -1,29 +1,77 @@
 """Code generators: each is a function from the IR (plus options) to a set of files.
 
 A generator never reads schema text and never reports schema errors: by the time it
-runs, the resolver has proven the schema valid. Generators for languages that are not
-written yet are listed in `PLANNED`, so the CLI can say so in one line.
+runs, the resolver has proven the schema valid. Nor does it work out the wire layout:
+fastwire.lower does, once, and every generator reads that model.
+
+`LANGUAGES` is the registry: one entry per language drives the CLI (`--lang`, the
+reference's `--cpp`-style flags), the golden tests (tests/golden/<language>) and the
+conformance suite's testees (conformance/testees.py). Testees that are not languages
+(a C++ build variant, a reflection codec) join through `EXTRA_TESTEES`. Languages that
+are not written yet are listed in `PLANNED`, so the CLI can say so in one line.
+See docs/adding-a-language.md.
 """
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
-from typing import Callable, Dict
+from typing import Callable, Dict, List, Optional, Tuple
 
 from .. import ir
+from .options import Options
 
-
-@dataclass(frozen=True)
-class Options:
-    final: bool = False  # also generate the compact final format
-    json: bool = False  # also generate JSON conversion
-    proto: bool = False  # also generate the Sender/Receiver protocol
-    indent: int = 4
-    tabs: bool = False
-
+__all__ = ["GENERATORS", "LANGUAGES", "PLANNED", "EXTRA_TESTEES", "Generator", "Language",
+           "Options", "Testee"]
 
 # A generator returns {relative path: file content}.
 Generator = Callable[[ir.Schema, Options], Dict[str, str]]
+
+# The schemas every conformance testee's generated code covers (relative to the repo).
+CONFORMANCE_SCHEMAS = ["schemas/protocol.fbe", "schemas/everything.fbe",
+                       "conformance/schemas/hostile.fbe"]
+
+
+@dataclass(frozen=True)
+class Testee:
+    """A conformance testee: `run` is the command, `prepare` an optional command run
+    first (generation, a build); "{python}" stands for the Python running the suite."""
+
+    run: List[str]
+    prepare: Optional[List[str]] = None
+
+
+@dataclass(frozen=True)
+class Language:
+    name: str  # the --lang value
+    display: str  # for messages: "C++"
+    module: str  # fastwire.generators.<module> has generate(schema, options)
+    flags: Tuple[str, ...] = ()  # the reference compiler's flags that select it
+    golden_schemas: Tuple[str, ...] = ("schemas/everything.fbe",)  # tests/golden/<name>
+    testee: Optional[Testee] = None
+
+    def generate(self, schema: ir.Schema, options: Options) -> Dict[str, str]:
+        gen = importlib.import_module(f"{__name__}.{self.module}").generate
+        return gen(schema, options)
+
+
+LANGUAGES: Dict[str, Language] = {
+    "cpp": Language(
+        "cpp", "C++", "cpp", flags=("cpp", "c++"),
+        testee=Testee(run=["build/conformance-cpp/fastwire-conformance-testee"],
+                      prepare=["{python}", "conformance/cpp/build.py"])),
+    "python": Language(
+        "python", "Python", "python", flags=("python",),
+        golden_schemas=("schemas/protocol.fbe", "schemas/everything.fbe"),
+        testee=Testee(
+            run=["{python}", "conformance/python/testee.py", "build/conformance/python"],
+            prepare=["{python}", "-m", "fastwire", "compile", *CONFORMANCE_SCHEMAS, "--lang",
+                     "python", "--final", "--json", "--proto", "-q", "-o",
+                     "build/conformance/python"])),
+}
+
+# Conformance testees that are not a language of their own (none yet).
+EXTRA_TESTEES: Dict[str, Testee] = {}
 
 
 def _ir_json(schema: ir.Schema, options: Options) -> Dict[str, str]:
@@ -31,20 +79,23 @@ def _ir_json(schema: ir.Schema, options: Options) -> Dict[str, str]:
     return {f"{schema.root}.ir.json": to_json(schema)}
 
 
-def _cpp(schema: ir.Schema, options: Options) -> Dict[str, str]:
-    from .cpp import generate
-    return generate(schema, options)
-
-
-GENERATORS: Dict[str, Generator] = {
-    "ir-json": _ir_json,
-    "cpp": _cpp,
-    "python": lambda s, o: __import__(__name__ + ".python", fromlist=["_"]).generate(s, o),
-}
+# Every artifact the CLI can write: --emit targets and --lang languages.
+GENERATORS: Dict[str, Generator] = {"ir-json": _ir_json}
+GENERATORS.update({name: lang.generate for name, lang in LANGUAGES.items()})
 
 # Languages the reference compiler's flags name, and the ones fastwire plans on top.
-PLANNED = {
-    "cpp": "C++", "python": "Python", "go": "Go", "java": "Java", "javascript": "JavaScript",
-    "kotlin": "Kotlin", "csharp": "C#", "ruby": "Ruby", "swift": "Swift", "rust": "Rust",
+PLANNED: Dict[str, str] = {
+    "go": "Go", "java": "Java", "javascript": "JavaScript", "kotlin": "Kotlin",
+    "csharp": "C#", "ruby": "Ruby", "swift": "Swift", "rust": "Rust",
     "typescript": "TypeScript",
 }
+PLANNED.update({name: lang.display for name, lang in LANGUAGES.items()})
+
+# The reference compiler's language flags and the language each one selects.
+REFERENCE_FLAGS: Dict[str, str] = {"csharp": "csharp", "go": "go", "java": "java",
+                                   "javascript": "javascript", "kotlin": "kotlin",
+                                   "ruby": "ruby", "swift": "swift"}
+for _lang in LANGUAGES.values():
+    REFERENCE_FLAGS.update({flag: _lang.name for flag in _lang.flags})
+REFERENCE_FLAGS = dict(sorted(REFERENCE_FLAGS.items()))
+

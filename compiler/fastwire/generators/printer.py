@@ -49,6 +49,11 @@ class Printer:
         for line in text.split("\n") if text else [""]:
             self._emit(line, variables)
 
+    def value(self, text: str) -> None:
+        """Prints `text` as it is, at the current indentation: a value, never a template
+        (so a `$` in a schema's documentation is printed, not substituted)."""
+        self.print("$text$", text=text)
+
     def _emit(self, line: str, variables) -> None:
         # Expand multi-line values with the indentation of the placeholder.
         out: List[str] = []

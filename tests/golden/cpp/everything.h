@@ -399,6 +399,77 @@ struct enum_traits<::everything::FlagsEmpty> {
 }  // namespace fastwire
 
 namespace everything {
+struct Fixed;
+struct Next;
+struct Base;
+struct Derived;
+struct MoreDerived;
+struct Wallet;
+struct ExAccount;
+struct Ping;
+struct Pong;
+struct Refused;
+struct Failure;
+struct PingRequest;
+struct Notify;
+}  // namespace everything
+
+namespace std {
+template <>
+struct hash<::everything::Fixed> {
+    size_t operator()(const ::everything::Fixed& v) const noexcept;
+};
+template <>
+struct hash<::everything::Next> {
+    size_t operator()(const ::everything::Next& v) const noexcept;
+};
+template <>
+struct hash<::everything::Base> {
+    size_t operator()(const ::everything::Base& v) const noexcept;
+};
+template <>
+struct hash<::everything::Derived> {
+    size_t operator()(const ::everything::Derived& v) const noexcept;
+};
+template <>
+struct hash<::everything::MoreDerived> {
+    size_t operator()(const ::everything::MoreDerived& v) const noexcept;
+};
+template <>
+struct hash<::everything::Wallet> {
+    size_t operator()(const ::everything::Wallet& v) const noexcept;
+};
+template <>
+struct hash<::everything::ExAccount> {
+    size_t operator()(const ::everything::ExAccount& v) const noexcept;
+};
+template <>
+struct hash<::everything::Ping> {
+    size_t operator()(const ::everything::Ping& v) const noexcept;
+};
+template <>
+struct hash<::everything::Pong> {
+    size_t operator()(const ::everything::Pong& v) const noexcept;
+};
+template <>
+struct hash<::everything::Refused> {
+    size_t operator()(const ::everything::Refused& v) const noexcept;
+};
+template <>
+struct hash<::everything::Failure> {
+    size_t operator()(const ::everything::Failure& v) const noexcept;
+};
+template <>
+struct hash<::everything::PingRequest> {
+    size_t operator()(const ::everything::PingRequest& v) const noexcept;
+};
+template <>
+struct hash<::everything::Notify> {
+    size_t operator()(const ::everything::Notify& v) const noexcept;
+};
+}  // namespace std
+
+namespace everything {
 inline std::ostream& operator<<(std::ostream& os, EnumDefault v) { return fastwire::print_enum(os, v); }
 inline std::ostream& operator<<(std::ostream& os, EnumByte v) { return fastwire::print_enum(os, v); }
 inline std::ostream& operator<<(std::ostream& os, EnumChar v) { return fastwire::print_enum(os, v); }
@@ -456,11 +527,88 @@ struct Primitives {
     [[deprecated]] std::int32_t legacy = 0;
 
     Primitives() = default;
-    Primitives(bool f_bool_, std::uint8_t f_byte_, char f_char_, wchar_t f_wchar_, std::int8_t f_int8_, std::uint8_t f_uint8_, std::int16_t f_int16_, std::uint16_t f_uint16_, std::int32_t f_int32_, std::uint32_t f_uint32_, std::int64_t f_int64_, std::uint64_t f_uint64_, float f_float_, double f_double_, fastwire::decimal f_decimal_, std::string f_string_, fastwire::bytes f_bytes_, std::uint64_t f_epoch_, std::uint64_t f_utc_, std::uint64_t f_ns_, fastwire::uuid f_uuid0_, fastwire::uuid f_uuid1_, fastwire::uuid f_uuid4_, fastwire::uuid f_uuid_, std::string password_, std::int32_t legacy_)
-        : f_bool(f_bool_), f_byte(f_byte_), f_char(f_char_), f_wchar(f_wchar_), f_int8(f_int8_), f_uint8(f_uint8_), f_int16(f_int16_), f_uint16(f_uint16_), f_int32(f_int32_), f_uint32(f_uint32_), f_int64(f_int64_), f_uint64(f_uint64_), f_float(f_float_), f_double(f_double_), f_decimal(f_decimal_), f_string(std::move(f_string_)), f_bytes(std::move(f_bytes_)), f_epoch(f_epoch_), f_utc(f_utc_), f_ns(f_ns_), f_uuid0(f_uuid0_), f_uuid1(f_uuid1_), f_uuid4(f_uuid4_), f_uuid(f_uuid_), password(std::move(password_)), legacy(legacy_) {}
+    Primitives(bool f_bool_,
+               std::uint8_t f_byte_,
+               char f_char_,
+               wchar_t f_wchar_,
+               std::int8_t f_int8_,
+               std::uint8_t f_uint8_,
+               std::int16_t f_int16_,
+               std::uint16_t f_uint16_,
+               std::int32_t f_int32_,
+               std::uint32_t f_uint32_,
+               std::int64_t f_int64_,
+               std::uint64_t f_uint64_,
+               float f_float_,
+               double f_double_,
+               fastwire::decimal f_decimal_,
+               std::string f_string_,
+               fastwire::bytes f_bytes_,
+               std::uint64_t f_epoch_,
+               std::uint64_t f_utc_,
+               std::uint64_t f_ns_,
+               fastwire::uuid f_uuid0_,
+               fastwire::uuid f_uuid1_,
+               fastwire::uuid f_uuid4_,
+               fastwire::uuid f_uuid_,
+               std::string password_,
+               std::int32_t legacy_)
+        : f_bool(f_bool_),
+          f_byte(f_byte_),
+          f_char(f_char_),
+          f_wchar(f_wchar_),
+          f_int8(f_int8_),
+          f_uint8(f_uint8_),
+          f_int16(f_int16_),
+          f_uint16(f_uint16_),
+          f_int32(f_int32_),
+          f_uint32(f_uint32_),
+          f_int64(f_int64_),
+          f_uint64(f_uint64_),
+          f_float(f_float_),
+          f_double(f_double_),
+          f_decimal(f_decimal_),
+          f_string(std::move(f_string_)),
+          f_bytes(std::move(f_bytes_)),
+          f_epoch(f_epoch_),
+          f_utc(f_utc_),
+          f_ns(f_ns_),
+          f_uuid0(f_uuid0_),
+          f_uuid1(f_uuid1_),
+          f_uuid4(f_uuid4_),
+          f_uuid(f_uuid_),
+          password(std::move(password_)),
+          legacy(legacy_) {}
 
     // No [key] fields: equal when every field is equal.
-    friend bool operator==(const Primitives& a, const Primitives& b) { return a.f_bool == b.f_bool && a.f_byte == b.f_byte && a.f_char == b.f_char && a.f_wchar == b.f_wchar && a.f_int8 == b.f_int8 && a.f_uint8 == b.f_uint8 && a.f_int16 == b.f_int16 && a.f_uint16 == b.f_uint16 && a.f_int32 == b.f_int32 && a.f_uint32 == b.f_uint32 && a.f_int64 == b.f_int64 && a.f_uint64 == b.f_uint64 && a.f_float == b.f_float && a.f_double == b.f_double && a.f_decimal == b.f_decimal && a.f_string == b.f_string && a.f_bytes == b.f_bytes && a.f_epoch == b.f_epoch && a.f_utc == b.f_utc && a.f_ns == b.f_ns && a.f_uuid0 == b.f_uuid0 && a.f_uuid1 == b.f_uuid1 && a.f_uuid4 == b.f_uuid4 && a.f_uuid == b.f_uuid && a.password == b.password && a.legacy == b.legacy; }
+    friend bool operator==(const Primitives& a, const Primitives& b) {
+        return a.f_bool == b.f_bool &&
+               a.f_byte == b.f_byte &&
+               a.f_char == b.f_char &&
+               a.f_wchar == b.f_wchar &&
+               a.f_int8 == b.f_int8 &&
+               a.f_uint8 == b.f_uint8 &&
+               a.f_int16 == b.f_int16 &&
+               a.f_uint16 == b.f_uint16 &&
+               a.f_int32 == b.f_int32 &&
+               a.f_uint32 == b.f_uint32 &&
+               a.f_int64 == b.f_int64 &&
+               a.f_uint64 == b.f_uint64 &&
+               a.f_float == b.f_float &&
+               a.f_double == b.f_double &&
+               a.f_decimal == b.f_decimal &&
+               a.f_string == b.f_string &&
+               a.f_bytes == b.f_bytes &&
+               a.f_epoch == b.f_epoch &&
+               a.f_utc == b.f_utc &&
+               a.f_ns == b.f_ns &&
+               a.f_uuid0 == b.f_uuid0 &&
+               a.f_uuid1 == b.f_uuid1 &&
+               a.f_uuid4 == b.f_uuid4 &&
+               a.f_uuid == b.f_uuid &&
+               a.password == b.password &&
+               a.legacy == b.legacy;
+    }
     friend bool operator!=(const Primitives& a, const Primitives& b) { return !(a == b); }
 
     friend std::ostream& operator<<(std::ostream& os, const Primitives& v) {
@@ -512,11 +660,46 @@ struct Optionals {
     bool f_resetReset{};
 
     Optionals() = default;
-    Optionals(std::optional<bool> f_bool_, std::optional<std::int32_t> f_int32_, std::optional<std::string> f_string_, std::optional<fastwire::decimal> f_decimal_, std::optional<fastwire::uuid> f_uuid_, std::optional<std::uint64_t> f_time_, std::optional<EnumByte> f_enum_, std::optional<Flags> f_flags_, std::optional<Primitives> f_struct_, std::optional<::proto::Order> f_order_, std::optional<std::int64_t> f_reset_, bool f_resetReset_)
-        : f_bool(std::move(f_bool_)), f_int32(std::move(f_int32_)), f_string(std::move(f_string_)), f_decimal(std::move(f_decimal_)), f_uuid(std::move(f_uuid_)), f_time(std::move(f_time_)), f_enum(std::move(f_enum_)), f_flags(std::move(f_flags_)), f_struct(std::move(f_struct_)), f_order(std::move(f_order_)), f_reset(std::move(f_reset_)), f_resetReset(f_resetReset_) {}
+    Optionals(std::optional<bool> f_bool_,
+              std::optional<std::int32_t> f_int32_,
+              std::optional<std::string> f_string_,
+              std::optional<fastwire::decimal> f_decimal_,
+              std::optional<fastwire::uuid> f_uuid_,
+              std::optional<std::uint64_t> f_time_,
+              std::optional<EnumByte> f_enum_,
+              std::optional<Flags> f_flags_,
+              std::optional<Primitives> f_struct_,
+              std::optional<::proto::Order> f_order_,
+              std::optional<std::int64_t> f_reset_,
+              bool f_resetReset_)
+        : f_bool(std::move(f_bool_)),
+          f_int32(std::move(f_int32_)),
+          f_string(std::move(f_string_)),
+          f_decimal(std::move(f_decimal_)),
+          f_uuid(std::move(f_uuid_)),
+          f_time(std::move(f_time_)),
+          f_enum(std::move(f_enum_)),
+          f_flags(std::move(f_flags_)),
+          f_struct(std::move(f_struct_)),
+          f_order(std::move(f_order_)),
+          f_reset(std::move(f_reset_)),
+          f_resetReset(f_resetReset_) {}
 
     // No [key] fields: equal when every field is equal.
-    friend bool operator==(const Optionals& a, const Optionals& b) { return a.f_bool == b.f_bool && a.f_int32 == b.f_int32 && a.f_string == b.f_string && a.f_decimal == b.f_decimal && a.f_uuid == b.f_uuid && a.f_time == b.f_time && a.f_enum == b.f_enum && a.f_flags == b.f_flags && a.f_struct == b.f_struct && a.f_order == b.f_order && a.f_reset == b.f_reset && a.f_resetReset == b.f_resetReset; }
+    friend bool operator==(const Optionals& a, const Optionals& b) {
+        return a.f_bool == b.f_bool &&
+               a.f_int32 == b.f_int32 &&
+               a.f_string == b.f_string &&
+               a.f_decimal == b.f_decimal &&
+               a.f_uuid == b.f_uuid &&
+               a.f_time == b.f_time &&
+               a.f_enum == b.f_enum &&
+               a.f_flags == b.f_flags &&
+               a.f_struct == b.f_struct &&
+               a.f_order == b.f_order &&
+               a.f_reset == b.f_reset &&
+               a.f_resetReset == b.f_resetReset;
+    }
     friend bool operator!=(const Optionals& a, const Optionals& b) { return !(a == b); }
 
     friend std::ostream& operator<<(std::ostream& os, const Optionals& v) {
@@ -558,11 +741,58 @@ struct Collections {
     std::unordered_map<::proto::Order, Optionals> f_hash_struct_key{};
 
     Collections() = default;
-    Collections(std::array<std::int32_t, 3> f_array_, std::array<std::optional<std::string>, 2> f_array_optional_, std::array<Primitives, 2> f_array_struct_, std::vector<std::uint8_t> f_vector_, std::vector<std::optional<EnumByte>> f_vector_optional_, std::vector<::proto::Order> f_vector_struct_, std::list<std::string> f_list_, std::list<std::optional<Optionals>> f_list_optional_, std::set<std::int64_t> f_set_, std::set<::proto::Balance> f_set_struct_, std::map<std::int32_t, std::string> f_map_, std::map<std::string, std::optional<double>> f_map_optional_, std::map<EnumByte, Optionals> f_map_enum_key_, std::unordered_map<fastwire::uuid, fastwire::bytes> f_hash_, std::unordered_map<std::string, std::optional<Primitives>> f_hash_optional_, std::unordered_map<::proto::Order, Optionals> f_hash_struct_key_)
-        : f_array(std::move(f_array_)), f_array_optional(std::move(f_array_optional_)), f_array_struct(std::move(f_array_struct_)), f_vector(std::move(f_vector_)), f_vector_optional(std::move(f_vector_optional_)), f_vector_struct(std::move(f_vector_struct_)), f_list(std::move(f_list_)), f_list_optional(std::move(f_list_optional_)), f_set(std::move(f_set_)), f_set_struct(std::move(f_set_struct_)), f_map(std::move(f_map_)), f_map_optional(std::move(f_map_optional_)), f_map_enum_key(std::move(f_map_enum_key_)), f_hash(std::move(f_hash_)), f_hash_optional(std::move(f_hash_optional_)), f_hash_struct_key(std::move(f_hash_struct_key_)) {}
+    Collections(std::array<std::int32_t, 3> f_array_,
+                std::array<std::optional<std::string>, 2> f_array_optional_,
+                std::array<Primitives, 2> f_array_struct_,
+                std::vector<std::uint8_t> f_vector_,
+                std::vector<std::optional<EnumByte>> f_vector_optional_,
+                std::vector<::proto::Order> f_vector_struct_,
+                std::list<std::string> f_list_,
+                std::list<std::optional<Optionals>> f_list_optional_,
+                std::set<std::int64_t> f_set_,
+                std::set<::proto::Balance> f_set_struct_,
+                std::map<std::int32_t, std::string> f_map_,
+                std::map<std::string, std::optional<double>> f_map_optional_,
+                std::map<EnumByte, Optionals> f_map_enum_key_,
+                std::unordered_map<fastwire::uuid, fastwire::bytes> f_hash_,
+                std::unordered_map<std::string, std::optional<Primitives>> f_hash_optional_,
+                std::unordered_map<::proto::Order, Optionals> f_hash_struct_key_)
+        : f_array(std::move(f_array_)),
+          f_array_optional(std::move(f_array_optional_)),
+          f_array_struct(std::move(f_array_struct_)),
+          f_vector(std::move(f_vector_)),
+          f_vector_optional(std::move(f_vector_optional_)),
+          f_vector_struct(std::move(f_vector_struct_)),
+          f_list(std::move(f_list_)),
+          f_list_optional(std::move(f_list_optional_)),
+          f_set(std::move(f_set_)),
+          f_set_struct(std::move(f_set_struct_)),
+          f_map(std::move(f_map_)),
+          f_map_optional(std::move(f_map_optional_)),
+          f_map_enum_key(std::move(f_map_enum_key_)),
+          f_hash(std::move(f_hash_)),
+          f_hash_optional(std::move(f_hash_optional_)),
+          f_hash_struct_key(std::move(f_hash_struct_key_)) {}
 
     // No [key] fields: equal when every field is equal.
-    friend bool operator==(const Collections& a, const Collections& b) { return a.f_array == b.f_array && a.f_array_optional == b.f_array_optional && a.f_array_struct == b.f_array_struct && a.f_vector == b.f_vector && a.f_vector_optional == b.f_vector_optional && a.f_vector_struct == b.f_vector_struct && a.f_list == b.f_list && a.f_list_optional == b.f_list_optional && a.f_set == b.f_set && a.f_set_struct == b.f_set_struct && a.f_map == b.f_map && a.f_map_optional == b.f_map_optional && a.f_map_enum_key == b.f_map_enum_key && a.f_hash == b.f_hash && a.f_hash_optional == b.f_hash_optional && a.f_hash_struct_key == b.f_hash_struct_key; }
+    friend bool operator==(const Collections& a, const Collections& b) {
+        return a.f_array == b.f_array &&
+               a.f_array_optional == b.f_array_optional &&
+               a.f_array_struct == b.f_array_struct &&
+               a.f_vector == b.f_vector &&
+               a.f_vector_optional == b.f_vector_optional &&
+               a.f_vector_struct == b.f_vector_struct &&
+               a.f_list == b.f_list &&
+               a.f_list_optional == b.f_list_optional &&
+               a.f_set == b.f_set &&
+               a.f_set_struct == b.f_set_struct &&
+               a.f_map == b.f_map &&
+               a.f_map_optional == b.f_map_optional &&
+               a.f_map_enum_key == b.f_map_enum_key &&
+               a.f_hash == b.f_hash &&
+               a.f_hash_optional == b.f_hash_optional &&
+               a.f_hash_struct_key == b.f_hash_struct_key;
+    }
     friend bool operator!=(const Collections& a, const Collections& b) { return !(a == b); }
 
     friend std::ostream& operator<<(std::ostream& os, const Collections& v) {
@@ -689,9 +919,13 @@ struct Derived : public Base {
         : Base(std::move(name_), level_), serial(serial_), weight(weight_) {}
 
     // Compared, ordered and hashed by the [key] fields: name, serial.
-    friend bool operator==(const Derived& a, const Derived& b) { return a.name == b.name && a.serial == b.serial; }
+    friend bool operator==(const Derived& a, const Derived& b) {
+        return a.name == b.name && a.serial == b.serial;
+    }
     friend bool operator!=(const Derived& a, const Derived& b) { return !(a == b); }
-    friend bool operator<(const Derived& a, const Derived& b) { return std::tie(a.name, a.serial) < std::tie(b.name, b.serial); }
+    friend bool operator<(const Derived& a, const Derived& b) {
+        return std::tie(a.name, a.serial) < std::tie(b.name, b.serial);
+    }
     friend bool operator>(const Derived& a, const Derived& b) { return b < a; }
     friend bool operator<=(const Derived& a, const Derived& b) { return !(b < a); }
     friend bool operator>=(const Derived& a, const Derived& b) { return !(a < b); }
@@ -709,13 +943,21 @@ struct MoreDerived : public Derived {
     bool last{};
 
     MoreDerived() = default;
-    MoreDerived(std::string name_, std::int8_t level_, std::int32_t serial_, double weight_, bool last_)
+    MoreDerived(std::string name_,
+                std::int8_t level_,
+                std::int32_t serial_,
+                double weight_,
+                bool last_)
         : Derived(std::move(name_), level_, serial_, weight_), last(last_) {}
 
     // Compared, ordered and hashed by the [key] fields: name, serial.
-    friend bool operator==(const MoreDerived& a, const MoreDerived& b) { return a.name == b.name && a.serial == b.serial; }
+    friend bool operator==(const MoreDerived& a, const MoreDerived& b) {
+        return a.name == b.name && a.serial == b.serial;
+    }
     friend bool operator!=(const MoreDerived& a, const MoreDerived& b) { return !(a == b); }
-    friend bool operator<(const MoreDerived& a, const MoreDerived& b) { return std::tie(a.name, a.serial) < std::tie(b.name, b.serial); }
+    friend bool operator<(const MoreDerived& a, const MoreDerived& b) {
+        return std::tie(a.name, a.serial) < std::tie(b.name, b.serial);
+    }
     friend bool operator>(const MoreDerived& a, const MoreDerived& b) { return b < a; }
     friend bool operator<=(const MoreDerived& a, const MoreDerived& b) { return !(b < a); }
     friend bool operator>=(const MoreDerived& a, const MoreDerived& b) { return !(a < b); }
@@ -738,7 +980,9 @@ struct Wallet : public ::proto::Balance {
     // Compared, ordered and hashed by the [key] fields: currency.
     friend bool operator==(const Wallet& a, const Wallet& b) { return a.currency == b.currency; }
     friend bool operator!=(const Wallet& a, const Wallet& b) { return !(a == b); }
-    friend bool operator<(const Wallet& a, const Wallet& b) { return std::tie(a.currency) < std::tie(b.currency); }
+    friend bool operator<(const Wallet& a, const Wallet& b) {
+        return std::tie(a.currency) < std::tie(b.currency);
+    }
     friend bool operator>(const Wallet& a, const Wallet& b) { return b < a; }
     friend bool operator<=(const Wallet& a, const Wallet& b) { return !(b < a); }
     friend bool operator>=(const Wallet& a, const Wallet& b) { return !(a < b); }
@@ -756,8 +1000,17 @@ struct ExAccount : public ::protoex::Account {
     ::protoex::State extra = ::protoex::State::good | ::protoex::State::sad;
 
     ExAccount() = default;
-    ExAccount(std::int32_t uid_, std::string name_, ::protoex::State state_, ::protoex::Balance wallet_, std::optional<::protoex::Balance> asset_, std::vector<::protoex::Order> orders_, EnumRefs refs_, ::protoex::State extra_)
-        : ::protoex::Account(uid_, std::move(name_), state_, std::move(wallet_), std::move(asset_), std::move(orders_)), refs(refs_), extra(extra_) {}
+    ExAccount(std::int32_t uid_,
+              std::string name_,
+              ::protoex::State state_,
+              ::protoex::Balance wallet_,
+              std::optional<::protoex::Balance> asset_,
+              std::vector<::protoex::Order> orders_,
+              EnumRefs refs_,
+              ::protoex::State extra_)
+        : ::protoex::Account(uid_, std::move(name_), state_, std::move(wallet_), std::move(asset_), std::move(orders_)),
+          refs(refs_),
+          extra(extra_) {}
 
     // Compared, ordered and hashed by the [key] fields: uid.
     friend bool operator==(const ExAccount& a, const ExAccount& b) { return a.uid == b.uid; }
@@ -946,24 +1199,126 @@ template <>
 struct struct_schema<::everything::Primitives> {
     static constexpr std::uint32_t type = 110;
     static constexpr std::uint32_t depth = 1;
-    using fields = fastwire::fields<&::everything::Primitives::f_bool, &::everything::Primitives::f_byte, &::everything::Primitives::f_char, &::everything::Primitives::f_wchar, &::everything::Primitives::f_int8, &::everything::Primitives::f_uint8, &::everything::Primitives::f_int16, &::everything::Primitives::f_uint16, &::everything::Primitives::f_int32, &::everything::Primitives::f_uint32, &::everything::Primitives::f_int64, &::everything::Primitives::f_uint64, &::everything::Primitives::f_float, &::everything::Primitives::f_double, &::everything::Primitives::f_decimal, &::everything::Primitives::f_string, &::everything::Primitives::f_bytes, &::everything::Primitives::f_epoch, &::everything::Primitives::f_utc, &::everything::Primitives::f_ns, &::everything::Primitives::f_uuid0, &::everything::Primitives::f_uuid1, &::everything::Primitives::f_uuid4, &::everything::Primitives::f_uuid, &::everything::Primitives::password, &::everything::Primitives::legacy>;
-    static constexpr std::array<const char*, 26> names{{"f_bool", "f_byte", "f_char", "f_wchar", "f_int8", "f_uint8", "f_int16", "f_uint16", "f_int32", "f_uint32", "f_int64", "f_uint64", "f_float", "f_double", "f_decimal", "f_string", "f_bytes", "f_epoch", "f_utc", "f_ns", "f_uuid0", "f_uuid1", "f_uuid4", "f_uuid", "password", "legacy"}};
+    using fields = fastwire::fields<&::everything::Primitives::f_bool,
+                                    &::everything::Primitives::f_byte,
+                                    &::everything::Primitives::f_char,
+                                    &::everything::Primitives::f_wchar,
+                                    &::everything::Primitives::f_int8,
+                                    &::everything::Primitives::f_uint8,
+                                    &::everything::Primitives::f_int16,
+                                    &::everything::Primitives::f_uint16,
+                                    &::everything::Primitives::f_int32,
+                                    &::everything::Primitives::f_uint32,
+                                    &::everything::Primitives::f_int64,
+                                    &::everything::Primitives::f_uint64,
+                                    &::everything::Primitives::f_float,
+                                    &::everything::Primitives::f_double,
+                                    &::everything::Primitives::f_decimal,
+                                    &::everything::Primitives::f_string,
+                                    &::everything::Primitives::f_bytes,
+                                    &::everything::Primitives::f_epoch,
+                                    &::everything::Primitives::f_utc,
+                                    &::everything::Primitives::f_ns,
+                                    &::everything::Primitives::f_uuid0,
+                                    &::everything::Primitives::f_uuid1,
+                                    &::everything::Primitives::f_uuid4,
+                                    &::everything::Primitives::f_uuid,
+                                    &::everything::Primitives::password,
+                                    &::everything::Primitives::legacy>;
+    static constexpr std::array<const char*, 26> names{{"f_bool",
+                                                        "f_byte",
+                                                        "f_char",
+                                                        "f_wchar",
+                                                        "f_int8",
+                                                        "f_uint8",
+                                                        "f_int16",
+                                                        "f_uint16",
+                                                        "f_int32",
+                                                        "f_uint32",
+                                                        "f_int64",
+                                                        "f_uint64",
+                                                        "f_float",
+                                                        "f_double",
+                                                        "f_decimal",
+                                                        "f_string",
+                                                        "f_bytes",
+                                                        "f_epoch",
+                                                        "f_utc",
+                                                        "f_ns",
+                                                        "f_uuid0",
+                                                        "f_uuid1",
+                                                        "f_uuid4",
+                                                        "f_uuid",
+                                                        "password",
+                                                        "legacy"}};
 };
 
 template <>
 struct struct_schema<::everything::Optionals> {
     static constexpr std::uint32_t type = 111;
     static constexpr std::uint32_t depth = 2;
-    using fields = fastwire::fields<&::everything::Optionals::f_bool, &::everything::Optionals::f_int32, &::everything::Optionals::f_string, &::everything::Optionals::f_decimal, &::everything::Optionals::f_uuid, &::everything::Optionals::f_time, &::everything::Optionals::f_enum, &::everything::Optionals::f_flags, &::everything::Optionals::f_struct, &::everything::Optionals::f_order, &::everything::Optionals::f_reset, &::everything::Optionals::f_resetReset>;
-    static constexpr std::array<const char*, 12> names{{"f_bool", "f_int32", "f_string", "f_decimal", "f_uuid", "f_time", "f_enum", "f_flags", "f_struct", "f_order", "f_reset", "f_resetReset"}};
+    using fields = fastwire::fields<&::everything::Optionals::f_bool,
+                                    &::everything::Optionals::f_int32,
+                                    &::everything::Optionals::f_string,
+                                    &::everything::Optionals::f_decimal,
+                                    &::everything::Optionals::f_uuid,
+                                    &::everything::Optionals::f_time,
+                                    &::everything::Optionals::f_enum,
+                                    &::everything::Optionals::f_flags,
+                                    &::everything::Optionals::f_struct,
+                                    &::everything::Optionals::f_order,
+                                    &::everything::Optionals::f_reset,
+                                    &::everything::Optionals::f_resetReset>;
+    static constexpr std::array<const char*, 12> names{{"f_bool",
+                                                        "f_int32",
+                                                        "f_string",
+                                                        "f_decimal",
+                                                        "f_uuid",
+                                                        "f_time",
+                                                        "f_enum",
+                                                        "f_flags",
+                                                        "f_struct",
+                                                        "f_order",
+                                                        "f_reset",
+                                                        "f_resetReset"}};
 };
 
 template <>
 struct struct_schema<::everything::Collections> {
     static constexpr std::uint32_t type = 112;
     static constexpr std::uint32_t depth = 3;
-    using fields = fastwire::fields<&::everything::Collections::f_array, &::everything::Collections::f_array_optional, &::everything::Collections::f_array_struct, &::everything::Collections::f_vector, &::everything::Collections::f_vector_optional, &::everything::Collections::f_vector_struct, &::everything::Collections::f_list, &::everything::Collections::f_list_optional, &::everything::Collections::f_set, &::everything::Collections::f_set_struct, &::everything::Collections::f_map, &::everything::Collections::f_map_optional, &::everything::Collections::f_map_enum_key, &::everything::Collections::f_hash, &::everything::Collections::f_hash_optional, &::everything::Collections::f_hash_struct_key>;
-    static constexpr std::array<const char*, 16> names{{"f_array", "f_array_optional", "f_array_struct", "f_vector", "f_vector_optional", "f_vector_struct", "f_list", "f_list_optional", "f_set", "f_set_struct", "f_map", "f_map_optional", "f_map_enum_key", "f_hash", "f_hash_optional", "f_hash_struct_key"}};
+    using fields = fastwire::fields<&::everything::Collections::f_array,
+                                    &::everything::Collections::f_array_optional,
+                                    &::everything::Collections::f_array_struct,
+                                    &::everything::Collections::f_vector,
+                                    &::everything::Collections::f_vector_optional,
+                                    &::everything::Collections::f_vector_struct,
+                                    &::everything::Collections::f_list,
+                                    &::everything::Collections::f_list_optional,
+                                    &::everything::Collections::f_set,
+                                    &::everything::Collections::f_set_struct,
+                                    &::everything::Collections::f_map,
+                                    &::everything::Collections::f_map_optional,
+                                    &::everything::Collections::f_map_enum_key,
+                                    &::everything::Collections::f_hash,
+                                    &::everything::Collections::f_hash_optional,
+                                    &::everything::Collections::f_hash_struct_key>;
+    static constexpr std::array<const char*, 16> names{{"f_array",
+                                                        "f_array_optional",
+                                                        "f_array_struct",
+                                                        "f_vector",
+                                                        "f_vector_optional",
+                                                        "f_vector_struct",
+                                                        "f_list",
+                                                        "f_list_optional",
+                                                        "f_set",
+                                                        "f_set_struct",
+                                                        "f_map",
+                                                        "f_map_optional",
+                                                        "f_map_enum_key",
+                                                        "f_hash",
+                                                        "f_hash_optional",
+                                                        "f_hash_struct_key"}};
 };
 
 template <>
@@ -1094,124 +1449,85 @@ struct struct_schema<::everything::Empty> {
 
 namespace std {
 
-template <>
-struct hash<::everything::Fixed> {
-    size_t operator()(const ::everything::Fixed& v) const noexcept {
-        size_t h = 0;
-        fastwire::hash_combine(h, v.id);
-        return h;
-    }
-};
+inline size_t hash<::everything::Fixed>::operator()(const ::everything::Fixed& v) const noexcept {
+    size_t h = 0;
+    fastwire::hash_combine(h, v.id);
+    return h;
+}
 
-template <>
-struct hash<::everything::Next> {
-    size_t operator()(const ::everything::Next& v) const noexcept {
-        size_t h = 0;
-        fastwire::hash_combine(h, v.id);
-        return h;
-    }
-};
+inline size_t hash<::everything::Next>::operator()(const ::everything::Next& v) const noexcept {
+    size_t h = 0;
+    fastwire::hash_combine(h, v.id);
+    return h;
+}
 
-template <>
-struct hash<::everything::Base> {
-    size_t operator()(const ::everything::Base& v) const noexcept {
-        size_t h = 0;
-        fastwire::hash_combine(h, v.name);
-        return h;
-    }
-};
+inline size_t hash<::everything::Base>::operator()(const ::everything::Base& v) const noexcept {
+    size_t h = 0;
+    fastwire::hash_combine(h, v.name);
+    return h;
+}
 
-template <>
-struct hash<::everything::Derived> {
-    size_t operator()(const ::everything::Derived& v) const noexcept {
-        size_t h = 0;
-        fastwire::hash_combine(h, v.name);
-        fastwire::hash_combine(h, v.serial);
-        return h;
-    }
-};
+inline size_t hash<::everything::Derived>::operator()(const ::everything::Derived& v) const noexcept {
+    size_t h = 0;
+    fastwire::hash_combine(h, v.name);
+    fastwire::hash_combine(h, v.serial);
+    return h;
+}
 
-template <>
-struct hash<::everything::MoreDerived> {
-    size_t operator()(const ::everything::MoreDerived& v) const noexcept {
-        size_t h = 0;
-        fastwire::hash_combine(h, v.name);
-        fastwire::hash_combine(h, v.serial);
-        return h;
-    }
-};
+inline size_t hash<::everything::MoreDerived>::operator()(const ::everything::MoreDerived& v) const noexcept {
+    size_t h = 0;
+    fastwire::hash_combine(h, v.name);
+    fastwire::hash_combine(h, v.serial);
+    return h;
+}
 
-template <>
-struct hash<::everything::Wallet> {
-    size_t operator()(const ::everything::Wallet& v) const noexcept {
-        size_t h = 0;
-        fastwire::hash_combine(h, v.currency);
-        return h;
-    }
-};
+inline size_t hash<::everything::Wallet>::operator()(const ::everything::Wallet& v) const noexcept {
+    size_t h = 0;
+    fastwire::hash_combine(h, v.currency);
+    return h;
+}
 
-template <>
-struct hash<::everything::ExAccount> {
-    size_t operator()(const ::everything::ExAccount& v) const noexcept {
-        size_t h = 0;
-        fastwire::hash_combine(h, v.uid);
-        return h;
-    }
-};
+inline size_t hash<::everything::ExAccount>::operator()(const ::everything::ExAccount& v) const noexcept {
+    size_t h = 0;
+    fastwire::hash_combine(h, v.uid);
+    return h;
+}
 
-template <>
-struct hash<::everything::Ping> {
-    size_t operator()(const ::everything::Ping& v) const noexcept {
-        size_t h = 0;
-        fastwire::hash_combine(h, v.id);
-        return h;
-    }
-};
+inline size_t hash<::everything::Ping>::operator()(const ::everything::Ping& v) const noexcept {
+    size_t h = 0;
+    fastwire::hash_combine(h, v.id);
+    return h;
+}
 
-template <>
-struct hash<::everything::Pong> {
-    size_t operator()(const ::everything::Pong& v) const noexcept {
-        size_t h = 0;
-        fastwire::hash_combine(h, v.id);
-        return h;
-    }
-};
+inline size_t hash<::everything::Pong>::operator()(const ::everything::Pong& v) const noexcept {
+    size_t h = 0;
+    fastwire::hash_combine(h, v.id);
+    return h;
+}
 
-template <>
-struct hash<::everything::Refused> {
-    size_t operator()(const ::everything::Refused& v) const noexcept {
-        size_t h = 0;
-        fastwire::hash_combine(h, v.id);
-        return h;
-    }
-};
+inline size_t hash<::everything::Refused>::operator()(const ::everything::Refused& v) const noexcept {
+    size_t h = 0;
+    fastwire::hash_combine(h, v.id);
+    return h;
+}
 
-template <>
-struct hash<::everything::Failure> {
-    size_t operator()(const ::everything::Failure& v) const noexcept {
-        size_t h = 0;
-        fastwire::hash_combine(h, v.id);
-        return h;
-    }
-};
+inline size_t hash<::everything::Failure>::operator()(const ::everything::Failure& v) const noexcept {
+    size_t h = 0;
+    fastwire::hash_combine(h, v.id);
+    return h;
+}
 
-template <>
-struct hash<::everything::PingRequest> {
-    size_t operator()(const ::everything::PingRequest& v) const noexcept {
-        size_t h = 0;
-        fastwire::hash_combine(h, v.id);
-        return h;
-    }
-};
+inline size_t hash<::everything::PingRequest>::operator()(const ::everything::PingRequest& v) const noexcept {
+    size_t h = 0;
+    fastwire::hash_combine(h, v.id);
+    return h;
+}
 
-template <>
-struct hash<::everything::Notify> {
-    size_t operator()(const ::everything::Notify& v) const noexcept {
-        size_t h = 0;
-        fastwire::hash_combine(h, v.id);
-        return h;
-    }
-};
+inline size_t hash<::everything::Notify>::operator()(const ::everything::Notify& v) const noexcept {
+    size_t h = 0;
+    fastwire::hash_combine(h, v.id);
+    return h;
+}
 }  // namespace std
 
 #pragma GCC diagnostic pop

@@ -71,6 +71,27 @@ struct enum_traits<::proto::State> {
 }  // namespace fastwire
 
 namespace proto {
+struct Order;
+struct Balance;
+struct Account;
+}  // namespace proto
+
+namespace std {
+template <>
+struct hash<::proto::Order> {
+    size_t operator()(const ::proto::Order& v) const noexcept;
+};
+template <>
+struct hash<::proto::Balance> {
+    size_t operator()(const ::proto::Balance& v) const noexcept;
+};
+template <>
+struct hash<::proto::Account> {
+    size_t operator()(const ::proto::Account& v) const noexcept;
+};
+}  // namespace std
+
+namespace proto {
 inline std::ostream& operator<<(std::ostream& os, OrderSide v) { return fastwire::print_enum(os, v); }
 inline std::ostream& operator<<(std::ostream& os, OrderType v) { return fastwire::print_enum(os, v); }
 inline std::ostream& operator<<(std::ostream& os, State v) { return fastwire::print_flags(os, v); }
@@ -86,7 +107,12 @@ struct Order {
     double volume = 0.0;
 
     Order() = default;
-    Order(std::int32_t uid_, std::string symbol_, OrderSide side_, OrderType type_, double price_, double volume_)
+    Order(std::int32_t uid_,
+          std::string symbol_,
+          OrderSide side_,
+          OrderType type_,
+          double price_,
+          double volume_)
         : uid(uid_), symbol(std::move(symbol_)), side(side_), type(type_), price(price_), volume(volume_) {}
 
     // Compared, ordered and hashed by the [key] fields: uid.
@@ -122,7 +148,9 @@ struct Balance {
     // Compared, ordered and hashed by the [key] fields: currency.
     friend bool operator==(const Balance& a, const Balance& b) { return a.currency == b.currency; }
     friend bool operator!=(const Balance& a, const Balance& b) { return !(a == b); }
-    friend bool operator<(const Balance& a, const Balance& b) { return std::tie(a.currency) < std::tie(b.currency); }
+    friend bool operator<(const Balance& a, const Balance& b) {
+        return std::tie(a.currency) < std::tie(b.currency);
+    }
     friend bool operator>(const Balance& a, const Balance& b) { return b < a; }
     friend bool operator<=(const Balance& a, const Balance& b) { return !(b < a); }
     friend bool operator>=(const Balance& a, const Balance& b) { return !(a < b); }
@@ -146,8 +174,18 @@ struct Account {
     std::vector<Order> orders{};
 
     Account() = default;
-    Account(std::int32_t uid_, std::string name_, State state_, Balance wallet_, std::optional<Balance> asset_, std::vector<Order> orders_)
-        : uid(uid_), name(std::move(name_)), state(state_), wallet(std::move(wallet_)), asset(std::move(asset_)), orders(std::move(orders_)) {}
+    Account(std::int32_t uid_,
+            std::string name_,
+            State state_,
+            Balance wallet_,
+            std::optional<Balance> asset_,
+            std::vector<Order> orders_)
+        : uid(uid_),
+          name(std::move(name_)),
+          state(state_),
+          wallet(std::move(wallet_)),
+          asset(std::move(asset_)),
+          orders(std::move(orders_)) {}
 
     // Compared, ordered and hashed by the [key] fields: uid.
     friend bool operator==(const Account& a, const Account& b) { return a.uid == b.uid; }
@@ -176,7 +214,12 @@ template <>
 struct struct_schema<::proto::Order> {
     static constexpr std::uint32_t type = 1;
     static constexpr std::uint32_t depth = 1;
-    using fields = fastwire::fields<&::proto::Order::uid, &::proto::Order::symbol, &::proto::Order::side, &::proto::Order::type, &::proto::Order::price, &::proto::Order::volume>;
+    using fields = fastwire::fields<&::proto::Order::uid,
+                                    &::proto::Order::symbol,
+                                    &::proto::Order::side,
+                                    &::proto::Order::type,
+                                    &::proto::Order::price,
+                                    &::proto::Order::volume>;
     static constexpr std::array<const char*, 6> names{{"uid", "symbol", "side", "type", "price", "volume"}};
 };
 
@@ -192,39 +235,35 @@ template <>
 struct struct_schema<::proto::Account> {
     static constexpr std::uint32_t type = 3;
     static constexpr std::uint32_t depth = 2;
-    using fields = fastwire::fields<&::proto::Account::uid, &::proto::Account::name, &::proto::Account::state, &::proto::Account::wallet, &::proto::Account::asset, &::proto::Account::orders>;
+    using fields = fastwire::fields<&::proto::Account::uid,
+                                    &::proto::Account::name,
+                                    &::proto::Account::state,
+                                    &::proto::Account::wallet,
+                                    &::proto::Account::asset,
+                                    &::proto::Account::orders>;
     static constexpr std::array<const char*, 6> names{{"uid", "name", "state", "wallet", "asset", "orders"}};
 };
 }  // namespace fastwire
 
 namespace std {
 
-template <>
-struct hash<::proto::Order> {
-    size_t operator()(const ::proto::Order& v) const noexcept {
-        size_t h = 0;
-        fastwire::hash_combine(h, v.uid);
-        return h;
-    }
-};
+inline size_t hash<::proto::Order>::operator()(const ::proto::Order& v) const noexcept {
+    size_t h = 0;
+    fastwire::hash_combine(h, v.uid);
+    return h;
+}
 
-template <>
-struct hash<::proto::Balance> {
-    size_t operator()(const ::proto::Balance& v) const noexcept {
-        size_t h = 0;
-        fastwire::hash_combine(h, v.currency);
-        return h;
-    }
-};
+inline size_t hash<::proto::Balance>::operator()(const ::proto::Balance& v) const noexcept {
+    size_t h = 0;
+    fastwire::hash_combine(h, v.currency);
+    return h;
+}
 
-template <>
-struct hash<::proto::Account> {
-    size_t operator()(const ::proto::Account& v) const noexcept {
-        size_t h = 0;
-        fastwire::hash_combine(h, v.uid);
-        return h;
-    }
-};
+inline size_t hash<::proto::Account>::operator()(const ::proto::Account& v) const noexcept {
+    size_t h = 0;
+    fastwire::hash_combine(h, v.uid);
+    return h;
+}
 }  // namespace std
 
 #pragma GCC diagnostic pop

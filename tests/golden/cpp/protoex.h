@@ -80,6 +80,27 @@ struct enum_traits<::protoex::State> {
 }  // namespace fastwire
 
 namespace protoex {
+struct Order;
+struct Balance;
+struct Account;
+}  // namespace protoex
+
+namespace std {
+template <>
+struct hash<::protoex::Order> {
+    size_t operator()(const ::protoex::Order& v) const noexcept;
+};
+template <>
+struct hash<::protoex::Balance> {
+    size_t operator()(const ::protoex::Balance& v) const noexcept;
+};
+template <>
+struct hash<::protoex::Account> {
+    size_t operator()(const ::protoex::Account& v) const noexcept;
+};
+}  // namespace std
+
+namespace protoex {
 inline std::ostream& operator<<(std::ostream& os, OrderSide v) { return fastwire::print_enum(os, v); }
 inline std::ostream& operator<<(std::ostream& os, OrderType v) { return fastwire::print_enum(os, v); }
 inline std::ostream& operator<<(std::ostream& os, State v) { return fastwire::print_flags(os, v); }
@@ -97,8 +118,22 @@ struct Order {
     double sl = -10.0;
 
     Order() = default;
-    Order(std::int32_t uid_, std::string symbol_, OrderSide side_, OrderType type_, double price_, double volume_, double tp_, double sl_)
-        : uid(uid_), symbol(std::move(symbol_)), side(side_), type(type_), price(price_), volume(volume_), tp(tp_), sl(sl_) {}
+    Order(std::int32_t uid_,
+          std::string symbol_,
+          OrderSide side_,
+          OrderType type_,
+          double price_,
+          double volume_,
+          double tp_,
+          double sl_)
+        : uid(uid_),
+          symbol(std::move(symbol_)),
+          side(side_),
+          type(type_),
+          price(price_),
+          volume(volume_),
+          tp(tp_),
+          sl(sl_) {}
 
     // Compared, ordered and hashed by the [key] fields: uid.
     friend bool operator==(const Order& a, const Order& b) { return a.uid == b.uid; }
@@ -134,7 +169,9 @@ struct Balance : public ::proto::Balance {
     // Compared, ordered and hashed by the [key] fields: currency.
     friend bool operator==(const Balance& a, const Balance& b) { return a.currency == b.currency; }
     friend bool operator!=(const Balance& a, const Balance& b) { return !(a == b); }
-    friend bool operator<(const Balance& a, const Balance& b) { return std::tie(a.currency) < std::tie(b.currency); }
+    friend bool operator<(const Balance& a, const Balance& b) {
+        return std::tie(a.currency) < std::tie(b.currency);
+    }
     friend bool operator>(const Balance& a, const Balance& b) { return b < a; }
     friend bool operator<=(const Balance& a, const Balance& b) { return !(b < a); }
     friend bool operator>=(const Balance& a, const Balance& b) { return !(a < b); }
@@ -157,8 +194,18 @@ struct Account {
     std::vector<Order> orders{};
 
     Account() = default;
-    Account(std::int32_t uid_, std::string name_, State state_, Balance wallet_, std::optional<Balance> asset_, std::vector<Order> orders_)
-        : uid(uid_), name(std::move(name_)), state(state_), wallet(std::move(wallet_)), asset(std::move(asset_)), orders(std::move(orders_)) {}
+    Account(std::int32_t uid_,
+            std::string name_,
+            State state_,
+            Balance wallet_,
+            std::optional<Balance> asset_,
+            std::vector<Order> orders_)
+        : uid(uid_),
+          name(std::move(name_)),
+          state(state_),
+          wallet(std::move(wallet_)),
+          asset(std::move(asset_)),
+          orders(std::move(orders_)) {}
 
     // Compared, ordered and hashed by the [key] fields: uid.
     friend bool operator==(const Account& a, const Account& b) { return a.uid == b.uid; }
@@ -187,8 +234,22 @@ template <>
 struct struct_schema<::protoex::Order> {
     static constexpr std::uint32_t type = 1;
     static constexpr std::uint32_t depth = 1;
-    using fields = fastwire::fields<&::protoex::Order::uid, &::protoex::Order::symbol, &::protoex::Order::side, &::protoex::Order::type, &::protoex::Order::price, &::protoex::Order::volume, &::protoex::Order::tp, &::protoex::Order::sl>;
-    static constexpr std::array<const char*, 8> names{{"uid", "symbol", "side", "type", "price", "volume", "tp", "sl"}};
+    using fields = fastwire::fields<&::protoex::Order::uid,
+                                    &::protoex::Order::symbol,
+                                    &::protoex::Order::side,
+                                    &::protoex::Order::type,
+                                    &::protoex::Order::price,
+                                    &::protoex::Order::volume,
+                                    &::protoex::Order::tp,
+                                    &::protoex::Order::sl>;
+    static constexpr std::array<const char*, 8> names{{"uid",
+                                                       "symbol",
+                                                       "side",
+                                                       "type",
+                                                       "price",
+                                                       "volume",
+                                                       "tp",
+                                                       "sl"}};
 };
 
 template <>
@@ -204,39 +265,35 @@ template <>
 struct struct_schema<::protoex::Account> {
     static constexpr std::uint32_t type = 3;
     static constexpr std::uint32_t depth = 2;
-    using fields = fastwire::fields<&::protoex::Account::uid, &::protoex::Account::name, &::protoex::Account::state, &::protoex::Account::wallet, &::protoex::Account::asset, &::protoex::Account::orders>;
+    using fields = fastwire::fields<&::protoex::Account::uid,
+                                    &::protoex::Account::name,
+                                    &::protoex::Account::state,
+                                    &::protoex::Account::wallet,
+                                    &::protoex::Account::asset,
+                                    &::protoex::Account::orders>;
     static constexpr std::array<const char*, 6> names{{"uid", "name", "state", "wallet", "asset", "orders"}};
 };
 }  // namespace fastwire
 
 namespace std {
 
-template <>
-struct hash<::protoex::Order> {
-    size_t operator()(const ::protoex::Order& v) const noexcept {
-        size_t h = 0;
-        fastwire::hash_combine(h, v.uid);
-        return h;
-    }
-};
+inline size_t hash<::protoex::Order>::operator()(const ::protoex::Order& v) const noexcept {
+    size_t h = 0;
+    fastwire::hash_combine(h, v.uid);
+    return h;
+}
 
-template <>
-struct hash<::protoex::Balance> {
-    size_t operator()(const ::protoex::Balance& v) const noexcept {
-        size_t h = 0;
-        fastwire::hash_combine(h, v.currency);
-        return h;
-    }
-};
+inline size_t hash<::protoex::Balance>::operator()(const ::protoex::Balance& v) const noexcept {
+    size_t h = 0;
+    fastwire::hash_combine(h, v.currency);
+    return h;
+}
 
-template <>
-struct hash<::protoex::Account> {
-    size_t operator()(const ::protoex::Account& v) const noexcept {
-        size_t h = 0;
-        fastwire::hash_combine(h, v.uid);
-        return h;
-    }
-};
+inline size_t hash<::protoex::Account>::operator()(const ::protoex::Account& v) const noexcept {
+    size_t h = 0;
+    fastwire::hash_combine(h, v.uid);
+    return h;
+}
 }  // namespace std
 
 #pragma GCC diagnostic pop

@@ -166,7 +166,34 @@ class FlagsEmpty(enum.IntFlag):
 class Primitives:
     """Every primitive, with defaults of every kind."""
 
-    __slots__ = ("f_bool", "f_byte", "f_char", "f_wchar", "f_int8", "f_uint8", "f_int16", "f_uint16", "f_int32", "f_uint32", "f_int64", "f_uint64", "f_float", "f_double", "f_decimal", "f_string", "f_bytes", "f_epoch", "f_utc", "f_ns", "f_uuid0", "f_uuid1", "f_uuid4", "f_uuid", "password", "legacy")
+    __slots__ = (
+        "f_bool",
+        "f_byte",
+        "f_char",
+        "f_wchar",
+        "f_int8",
+        "f_uint8",
+        "f_int16",
+        "f_uint16",
+        "f_int32",
+        "f_uint32",
+        "f_int64",
+        "f_uint64",
+        "f_float",
+        "f_double",
+        "f_decimal",
+        "f_string",
+        "f_bytes",
+        "f_epoch",
+        "f_utc",
+        "f_ns",
+        "f_uuid0",
+        "f_uuid1",
+        "f_uuid4",
+        "f_uuid",
+        "password",
+        "legacy",
+    )
 
     f_bool: bool
     f_byte: int
@@ -220,7 +247,7 @@ class Primitives:
         f_uuid0: UUID = _rt.NIL_UUID,
         f_uuid1: Optional[UUID] = None,
         f_uuid4: Optional[UUID] = None,
-        f_uuid: UUID = UUID("123e4567-e89b-12d3-a456-426655440000"),
+        f_uuid: UUID = UUID("123e4567-e89b-12d3-a456-426655440000"),  # noqa: B008
         password: str = 'secret',
         legacy: int = 0,
     ) -> None:
@@ -303,7 +330,20 @@ class Primitives:
 class Optionals:
     """Optionals, including the "reseter" form T~ that adds a <name>Reset flag."""
 
-    __slots__ = ("f_bool", "f_int32", "f_string", "f_decimal", "f_uuid", "f_time", "f_enum", "f_flags", "f_struct", "f_order", "f_reset", "f_resetReset")
+    __slots__ = (
+        "f_bool",
+        "f_int32",
+        "f_string",
+        "f_decimal",
+        "f_uuid",
+        "f_time",
+        "f_enum",
+        "f_flags",
+        "f_struct",
+        "f_order",
+        "f_reset",
+        "f_resetReset",
+    )
 
     f_bool: Optional[bool]
     f_int32: Optional[int]
@@ -384,7 +424,24 @@ class Optionals:
 class Collections:
     """Every collection, with optional elements where the grammar allows them."""
 
-    __slots__ = ("f_array", "f_array_optional", "f_array_struct", "f_vector", "f_vector_optional", "f_vector_struct", "f_list", "f_list_optional", "f_set", "f_set_struct", "f_map", "f_map_optional", "f_map_enum_key", "f_hash", "f_hash_optional", "f_hash_struct_key")
+    __slots__ = (
+        "f_array",
+        "f_array_optional",
+        "f_array_struct",
+        "f_vector",
+        "f_vector_optional",
+        "f_vector_struct",
+        "f_list",
+        "f_list_optional",
+        "f_set",
+        "f_set_struct",
+        "f_map",
+        "f_map_optional",
+        "f_map_enum_key",
+        "f_hash",
+        "f_hash_optional",
+        "f_hash_struct_key",
+    )
 
     f_array: list[int]
     f_array_optional: list[Optional[str]]
@@ -3749,12 +3806,11 @@ class EmptyFinalModel(_rt.FinalModel):
     codec = _S_Empty
 
 
-class Sender(_protoex.Sender):
-    """Sends the messages of everything and of the packages it imports (versioned)."""
+class Sender(_rt.Sender):
+    """Sends what the everything package's protocol sends (versioned): its messages, or its
+    structs when it declares none."""
 
     _fbe_models = {
-        **_proto.Sender._fbe_models,
-        **_protoex.Sender._fbe_models,
         Ping: PingModel(),
         Pong: PongModel(),
         Refused: RefusedModel(),
@@ -3765,13 +3821,11 @@ class Sender(_protoex.Sender):
     }
 
 
-class Receiver(_protoex.Receiver):
-    """Receives the messages of everything and of the packages it imports (versioned):
-    override the on_receive_<message> hooks."""
+class Receiver(_rt.Receiver):
+    """Receives what the everything package's protocol sends (versioned): override the
+    on_receive_<message> hooks."""
 
     _fbe_handlers = {
-        **_proto.Receiver._fbe_handlers,
-        **_protoex.Receiver._fbe_handlers,
         305: (PingModel(), "on_receive_ping"),
         306: (PongModel(), "on_receive_pong"),
         307: (RefusedModel(), "on_receive_refused"),
@@ -3803,12 +3857,11 @@ class Receiver(_protoex.Receiver):
         """Called for each Empty received."""
 
 
-class FinalSender(_protoex.FinalSender):
-    """Sends the messages of everything and of the packages it imports (final)."""
+class FinalSender(_rt.FinalSender):
+    """Sends what the everything package's protocol sends (final): its messages, or its
+    structs when it declares none."""
 
     _fbe_models = {
-        **_proto.FinalSender._fbe_models,
-        **_protoex.FinalSender._fbe_models,
         Ping: PingFinalModel(),
         Pong: PongFinalModel(),
         Refused: RefusedFinalModel(),
@@ -3819,13 +3872,11 @@ class FinalSender(_protoex.FinalSender):
     }
 
 
-class FinalReceiver(_protoex.FinalReceiver):
-    """Receives the messages of everything and of the packages it imports (final):
-    override the on_receive_<message> hooks."""
+class FinalReceiver(_rt.FinalReceiver):
+    """Receives what the everything package's protocol sends (final): override the
+    on_receive_<message> hooks."""
 
     _fbe_handlers = {
-        **_proto.FinalReceiver._fbe_handlers,
-        **_protoex.FinalReceiver._fbe_handlers,
         305: (PingFinalModel(), "on_receive_ping"),
         306: (PongFinalModel(), "on_receive_pong"),
         307: (RefusedFinalModel(), "on_receive_refused"),

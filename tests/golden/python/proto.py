@@ -662,26 +662,62 @@ class AccountFinalModel(_rt.FinalModel):
 
 
 class Sender(_rt.Sender):
-    """Sends the messages of proto and of the packages it imports (versioned)."""
+    """Sends what the proto package's protocol sends (versioned): its messages, or its
+    structs when it declares none."""
 
-    _fbe_models = {}
+    _fbe_models = {
+        Order: OrderModel(),
+        Balance: BalanceModel(),
+        Account: AccountModel(),
+    }
 
 
 class Receiver(_rt.Receiver):
-    """Receives the messages of proto and of the packages it imports (versioned):
-    override the on_receive_<message> hooks."""
+    """Receives what the proto package's protocol sends (versioned): override the
+    on_receive_<message> hooks."""
 
-    _fbe_handlers = {}
+    _fbe_handlers = {
+        1: (OrderModel(), "on_receive_order"),
+        2: (BalanceModel(), "on_receive_balance"),
+        3: (AccountModel(), "on_receive_account"),
+    }
+
+    def on_receive_order(self, value: Order) -> None:
+        """Called for each Order received."""
+
+    def on_receive_balance(self, value: Balance) -> None:
+        """Called for each Balance received."""
+
+    def on_receive_account(self, value: Account) -> None:
+        """Called for each Account received."""
 
 
 class FinalSender(_rt.FinalSender):
-    """Sends the messages of proto and of the packages it imports (final)."""
+    """Sends what the proto package's protocol sends (final): its messages, or its
+    structs when it declares none."""
 
-    _fbe_models = {}
+    _fbe_models = {
+        Order: OrderFinalModel(),
+        Balance: BalanceFinalModel(),
+        Account: AccountFinalModel(),
+    }
 
 
 class FinalReceiver(_rt.FinalReceiver):
-    """Receives the messages of proto and of the packages it imports (final):
-    override the on_receive_<message> hooks."""
+    """Receives what the proto package's protocol sends (final): override the
+    on_receive_<message> hooks."""
 
-    _fbe_handlers = {}
+    _fbe_handlers = {
+        1: (OrderFinalModel(), "on_receive_order"),
+        2: (BalanceFinalModel(), "on_receive_balance"),
+        3: (AccountFinalModel(), "on_receive_account"),
+    }
+
+    def on_receive_order(self, value: Order) -> None:
+        """Called for each Order received."""
+
+    def on_receive_balance(self, value: Balance) -> None:
+        """Called for each Balance received."""
+
+    def on_receive_account(self, value: Account) -> None:
+        """Called for each Account received."""

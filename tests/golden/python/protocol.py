@@ -412,23 +412,22 @@ class AccountMessageFinalModel(_rt.FinalModel):
     codec = _S_AccountMessage
 
 
-class Sender(_proto.Sender):
-    """Sends the messages of protocol and of the packages it imports (versioned)."""
+class Sender(_rt.Sender):
+    """Sends what the protocol package's protocol sends (versioned): its messages, or its
+    structs when it declares none."""
 
     _fbe_models = {
-        **_proto.Sender._fbe_models,
         OrderMessage: OrderMessageModel(),
         BalanceMessage: BalanceMessageModel(),
         AccountMessage: AccountMessageModel(),
     }
 
 
-class Receiver(_proto.Receiver):
-    """Receives the messages of protocol and of the packages it imports (versioned):
-    override the on_receive_<message> hooks."""
+class Receiver(_rt.Receiver):
+    """Receives what the protocol package's protocol sends (versioned): override the
+    on_receive_<message> hooks."""
 
     _fbe_handlers = {
-        **_proto.Receiver._fbe_handlers,
         1: (OrderMessageModel(), "on_receive_order_message"),
         2: (BalanceMessageModel(), "on_receive_balance_message"),
         3: (AccountMessageModel(), "on_receive_account_message"),
@@ -444,23 +443,22 @@ class Receiver(_proto.Receiver):
         """Called for each AccountMessage received."""
 
 
-class FinalSender(_proto.FinalSender):
-    """Sends the messages of protocol and of the packages it imports (final)."""
+class FinalSender(_rt.FinalSender):
+    """Sends what the protocol package's protocol sends (final): its messages, or its
+    structs when it declares none."""
 
     _fbe_models = {
-        **_proto.FinalSender._fbe_models,
         OrderMessage: OrderMessageFinalModel(),
         BalanceMessage: BalanceMessageFinalModel(),
         AccountMessage: AccountMessageFinalModel(),
     }
 
 
-class FinalReceiver(_proto.FinalReceiver):
-    """Receives the messages of protocol and of the packages it imports (final):
-    override the on_receive_<message> hooks."""
+class FinalReceiver(_rt.FinalReceiver):
+    """Receives what the protocol package's protocol sends (final): override the
+    on_receive_<message> hooks."""
 
     _fbe_handlers = {
-        **_proto.FinalReceiver._fbe_handlers,
         1: (OrderMessageFinalModel(), "on_receive_order_message"),
         2: (BalanceMessageFinalModel(), "on_receive_balance_message"),
         3: (AccountMessageFinalModel(), "on_receive_account_message"),

@@ -693,35 +693,63 @@ class AccountFinalModel(_rt.FinalModel):
     codec = _S_Account
 
 
-class Sender(_proto.Sender):
-    """Sends the messages of protoex and of the packages it imports (versioned)."""
+class Sender(_rt.Sender):
+    """Sends what the protoex package's protocol sends (versioned): its messages, or its
+    structs when it declares none."""
 
     _fbe_models = {
-        **_proto.Sender._fbe_models,
+        Order: OrderModel(),
+        Balance: BalanceModel(),
+        Account: AccountModel(),
     }
 
 
-class Receiver(_proto.Receiver):
-    """Receives the messages of protoex and of the packages it imports (versioned):
-    override the on_receive_<message> hooks."""
+class Receiver(_rt.Receiver):
+    """Receives what the protoex package's protocol sends (versioned): override the
+    on_receive_<message> hooks."""
 
     _fbe_handlers = {
-        **_proto.Receiver._fbe_handlers,
+        1: (OrderModel(), "on_receive_order"),
+        2: (BalanceModel(), "on_receive_balance"),
+        3: (AccountModel(), "on_receive_account"),
     }
 
+    def on_receive_order(self, value: Order) -> None:
+        """Called for each Order received."""
 
-class FinalSender(_proto.FinalSender):
-    """Sends the messages of protoex and of the packages it imports (final)."""
+    def on_receive_balance(self, value: Balance) -> None:
+        """Called for each Balance received."""
+
+    def on_receive_account(self, value: Account) -> None:
+        """Called for each Account received."""
+
+
+class FinalSender(_rt.FinalSender):
+    """Sends what the protoex package's protocol sends (final): its messages, or its
+    structs when it declares none."""
 
     _fbe_models = {
-        **_proto.FinalSender._fbe_models,
+        Order: OrderFinalModel(),
+        Balance: BalanceFinalModel(),
+        Account: AccountFinalModel(),
     }
 
 
-class FinalReceiver(_proto.FinalReceiver):
-    """Receives the messages of protoex and of the packages it imports (final):
-    override the on_receive_<message> hooks."""
+class FinalReceiver(_rt.FinalReceiver):
+    """Receives what the protoex package's protocol sends (final): override the
+    on_receive_<message> hooks."""
 
     _fbe_handlers = {
-        **_proto.FinalReceiver._fbe_handlers,
+        1: (OrderFinalModel(), "on_receive_order"),
+        2: (BalanceFinalModel(), "on_receive_balance"),
+        3: (AccountFinalModel(), "on_receive_account"),
     }
+
+    def on_receive_order(self, value: Order) -> None:
+        """Called for each Order received."""
+
+    def on_receive_balance(self, value: Balance) -> None:
+        """Called for each Balance received."""
+
+    def on_receive_account(self, value: Account) -> None:
+        """Called for each Account received."""

@@ -22,8 +22,9 @@ from __future__ import annotations
 
 from typing import Dict, List, Tuple
 
-from .. import ir
-from .printer import Printer
+from ... import ir, lower
+from ..common import naming
+from ..printer import Printer
 
 
 def output_files(package: ir.Package, json: bool, proto: bool, final: bool) -> List[str]:
@@ -55,8 +56,7 @@ def _basename(path: str) -> str:
 
 
 def _ident(name: str) -> str:
-    from .cpp import ident
-    return ident(name)
+    return naming.ident("cpp", name)
 
 
 def json_header(gen, package: ir.Package) -> str:
@@ -83,17 +83,9 @@ def json_header(gen, package: ir.Package) -> str:
 
 
 def sendable(package: ir.Package) -> Tuple[List[ir.StructType], List[ir.StructType]]:
-    """(types sent and received, types left out because their number is taken)."""
-    candidates = list(package.messages) or list(package.structs)
-    seen: Dict[int, ir.StructType] = {}
-    kept, dropped = [], []
-    for s in candidates:
-        if s.type_number in seen:
-            dropped.append(s)
-        else:
-            seen[s.type_number] = s
-            kept.append(s)
-    return kept, dropped
+    """(types sent and received, types left out because their number is taken): the
+    protocol rule of every language (fastwire.lower.protocol_types)."""
+    return lower.protocol_types(package)
 
 
 def _uuid_id(s: ir.StructType):

@@ -28,15 +28,13 @@ the API.
 
 from __future__ import annotations
 
-import keyword
 import os
-import re
-import struct as _struct
 from typing import Dict, List, Optional, Set, Tuple
 
-from .. import __version__, ir
-from . import Options
-from .printer import Printer
+from ... import __version__, ir, lower
+from ..common import docs, naming
+from ..options import Options
+from ..printer import Printer
 
 # Versioned slot formats (struct module letters) of the primitives.
 _FMT = {
@@ -70,7 +68,10 @@ def generate(schema: ir.Schema, options: Options) -> Dict[str, str]:
     if options.indent <= 0 and not options.tabs:  # Python needs indentation: 0 means 4
         options = Options(final=options.final, json=options.json, proto=options.proto,
                           indent=4, tabs=False)
-    return {f"{p.name}.py": _Module(schema, p, options).render() for p in schema.packages}
+    model = lower.lower(schema)
+    return {naming.file_name("python", p.name, "module"): _Module(schema, p, options,
+                                                                  model).render()
+            for p in schema.packages}
 
 
 def _pyname(name: str, taken: Set[str] = frozenset()) -> str:  # type: ignore[assignment]
@@ -78,8 +79,9 @@ def _pyname(name: str, taken: Set[str] = frozenset()) -> str:  # type: ignore[as
     and a leading __ (which Python would mangle inside a class) becomes f__."""
     if name.startswith("__") and not name.endswith("__"):
         name = "f" + name
-    while keyword.iskeyword(name) or name in taken:
-        name += "_"
+    name = naming.ident("python", name)
+    while name in taken:
+        name = naming.ident("python", name + "_")
     return name
 
 
@@ -87,25 +89,14 @@ def _member_name(name: str) -> str:
     """An enum member name Python's enum module accepts."""
     if name.startswith("__") and not name.endswith("__"):
         return "m" + name
-    if (keyword.iskeyword(name) or name in ("mro", "name", "value")
+    if (name in naming.RESERVED["python"] or name in ("mro", "name", "value")
             or (len(name) > 1 and name[0] == "_" and name[-1] == "_")):
         return name + "_"
     return name
 
 
-def _snake(name: str) -> str:
-    s = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", name)
-    s = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", s)
-    return s.lower()
-
-
-def _docstring(text: Optional[str]) -> Optional[str]:
-    if not text:
-        return None
-    text = text.strip().replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
-    if text.endswith('"'):
-        text += " "
-    return '"""' + text + '"""'
+_snake = naming.snake
+_docstring = docs.python_docstring
 
 
 def _pads(parts: List[str]) -> str:
@@ -119,35 +110,31 @@ def _pads(parts: List[str]) -> str:
     return "".join(out)
 
 
-def _slot_fmt(t: ir.FieldType, enums: Dict[str, str]) -> str:
-    """The struct format of a field's versioned slot."""
-    def plain(ref: ir.TypeRef, optional: bool) -> str:
-        if optional:
-            return "BI"
-        if ref.kind == "primitive":
-            return _FMT[ref.name]
-        if ref.kind in ("enum", "flags"):
-            return _FMT[enums[ref.qualified_name]]
-        return "I"
-    if t.container is None:
-        return plain(t.value, t.optional)
-    if t.container == "array":
-        return plain(t.value, t.optional) * (t.size or 0)
-    return "I"
+def _letters(w: lower.WireType) -> str:
+    """The struct-module format of a versioned slot of wire type `w` (the type table:
+    sizes and offsets come from the lowered model, never from here)."""
+    if w.kind in ("scalar", "enum", "flags"):
+        assert w.scalar is not None
+        return _FMT[w.scalar]
+    if w.kind in ("decimal", "uuid", "timestamp"):
+        return _FMT[w.kind]
+    if w.kind == "optional":
+        return "BI"
+    if w.kind == "array":
+        assert w.element is not None and w.length is not None
+        return _letters(w.element) * w.length
+    return "I"  # an offset: string, bytes, struct, sequence, map
 
 
 class _Module:
-    def __init__(self, schema: ir.Schema, package: ir.Package, options: Options):
+    def __init__(self, schema: ir.Schema, package: ir.Package, options: Options,
+                 model: Optional[lower.WireModel] = None):
         self.schema = schema
         self.pkg = package
         self.options = options
+        self.model = model or lower.lower(schema)  # the wire layout: read, never computed
         self.p = Printer(indent=options.indent, tabs=options.tabs)
-        # Underlying type of every enum and flags type, by qualified name.
-        self.enum_base: Dict[str, str] = {}
-        for pkg in schema.packages:
-            for t in pkg.types:
-                if isinstance(t, ir.EnumType):
-                    self.enum_base[t.qualified_name] = t.base
+        self.run_layouts: List[Tuple[Optional[lower.FinalRun], int]] = []
         local = {t.name for t in package.types}
         # Python names of the standard types, unless the package declares the same names.
         self.decimal = "_Decimal" if "Decimal" in local else "Decimal"
@@ -347,36 +334,18 @@ class _Module:
         return head.text() + "\n" + body.text()
 
     def ordered_structs(self) -> List[ir.StructType]:
-        """Structs with what they hold by value (and their bases) first, else in
-        declaration order: the runtime sizes a struct from its fields' codecs."""
-        local = {s.name: s for s in self.pkg.structs}
-        done: List[ir.StructType] = []
-        seen: Set[str] = set()
-
-        def visit(s: ir.StructType) -> None:
-            if s.name in seen:
-                return
-            seen.add(s.name)
-            deps = [s.base] if s.base else []
-            for f in s.all_fields:
-                if f.type.value.kind == "struct" and f.type.container in (None, "array"):
-                    deps.append(f.type.value)
-            for ref in deps:
-                if ref.package == self.pkg.name and ref.name in local:
-                    visit(local[ref.name])
-            done.append(s)
-
-        for s in self.pkg.structs:
-            visit(s)
-        return done
+        """Structs in the model's emission order (each after the local structs it refers
+        to): the runtime sizes a struct from its fields' codecs."""
+        by_name = {s.qualified_name: s for s in self.pkg.structs}
+        return [by_name[n] for n in self.model.package(self.pkg.name).emission_order]
 
     def emit_header(self) -> None:
         p = self.p
         source = os.path.basename(self.pkg.path)
-        p.print(f"# Generated by fastwire {__version__} from {source} (package {self.pkg.name}). "
+        p.value(f"# Generated by fastwire {__version__} from {source} (package {self.pkg.name}). "
                 "Do not edit.")
         doc = _docstring(self.pkg.doc) or _docstring(f"The {self.pkg.name} package.")
-        p.print(doc)
+        p.value(doc)
         p.blank()
         p.print("from __future__ import annotations")
         p.blank()
@@ -397,12 +366,12 @@ class _Module:
             p.print("if __package__:")
             p.indent()
             for name in self.pkg.imports:
-                p.print(f"from . import {name} as _{name}")
+                p.value(f"from . import {name} as _{name}")
             p.outdent()
             p.print("else:  # the generated modules side by side on sys.path")
             p.indent()
             for name in self.pkg.imports:
-                p.print(f"import {name} as _{name}")
+                p.value(f"import {name} as _{name}")
             p.outdent()
 
     def gap(self) -> None:
@@ -415,18 +384,18 @@ class _Module:
         p = self.p
         self.gap()
         base = "IntFlag" if e.kind == "flags" else "IntEnum"
-        p.print(f"class {_pyname(e.name)}(enum.{base}):")
+        p.value(f"class {_pyname(e.name)}(enum.{base}):")
         p.indent()
         doc = _docstring(e.doc)
         if doc:
-            p.print(doc)
+            p.value(doc)
             if e.values:
                 p.blank()
         for v in e.values:
             if v.doc:
-                p.print(f"# {v.doc.strip()}")
+                p.value(f"# {v.doc.strip()}")
             note = "  # deprecated" if v.deprecated else ""
-            p.print(f"{_member_name(v.name)} = {v.value}{note}")
+            p.value(f"{_member_name(v.name)} = {v.value}{note}")
         if not e.values and not doc:
             p.print("pass")
         p.outdent()
@@ -438,14 +407,16 @@ class _Module:
         base = f"({self.type_name(s.base)})" if s.base else ""
         own = s.fields
         self.gap()
-        p.print(f"class {name}{base}:")
+        p.value(f"class {name}{base}:")
         p.indent()
         doc = _docstring(s.doc)
         if doc:
-            p.print(doc)
+            p.value(doc)
             p.blank()
         slots = ", ".join(f'"{self.field_attr(f)}"' for f in own)
-        p.print(f"__slots__ = ({slots}{',' if len(own) == 1 else ''})")
+        if len(slots) > 90:  # one a line
+            slots = "\n    " + ",\n    ".join(f'"{self.field_attr(f)}"' for f in own) + ",\n"
+        p.value(f"__slots__ = ({slots}{',' if len(own) == 1 else ''})")
         defaults = [(f, *self.default(f)) for f in s.all_fields]
         if own:
             p.blank()
@@ -453,15 +424,17 @@ class _Module:
                 if f not in own:
                     continue
                 if f.doc:
-                    p.print(f"# {f.doc.strip()}")
+                    p.value(f"# {f.doc.strip()}")
                 notes = [n for n, on in (("[key]", f.key and not f.id), ("[id]", f.id),
                                          ("[hidden]", f.hidden),
                                          ("[deprecated]", f.deprecated)) if on]
                 note = f"  # {' '.join(notes)}" if notes else ""
-                p.print(f"{self.field_attr(f)}: {self.annotation(f.type)}{note}")
+                p.value(f"{self.field_attr(f)}: {self.annotation(f.type)}{note}")
         p.blank()
         if s.all_fields:
+            immutable = f"{self.uuid}("  # a call in a default, harmless: UUIDs are immutable
             params = "\n".join(f"{self.field_attr(f)}: {ann} = {param},"
+                               + ("  # noqa: B008" if param.startswith(immutable) else "")
                                for f, ann, param, _ in defaults)
             sets = "\n".join(f"self.{self.field_attr(f)} = {value}"
                              for f, _, _, value in defaults)
@@ -542,22 +515,22 @@ class _Module:
             renamed = {_member_name(v.name): v.name for v in e.values
                        if _member_name(v.name) != v.name}
             extra = f", {renamed!r}" if renamed else ""
-            p.print(f'_E_{e.name} = _rt.{"flags" if e.kind == "flags" else "enum"}'
+            p.value(f'_E_{e.name} = _rt.{"flags" if e.kind == "flags" else "enum"}'
                     f'({_pyname(e.name)}, "{e.base}"{extra})')
         for s in structs:
             base = f", {self.struct_codec(s.base)}" if s.base else ""
-            p.print(f'_S_{s.name} = _rt.StructCodec({_pyname(s.name)}, "{s.name}", '
+            p.value(f'_S_{s.name} = _rt.StructCodec({_pyname(s.name)}, "{s.name}", '
                     f"{s.type_number}{base})")
 
     def emit_struct_codec(self, s: ir.StructType) -> None:
         p = self.p
         fields = s.all_fields
         self.gap()
-        p.print(f"# {s.name} " + "-" * max(3, 86 - len(s.name)))
+        p.value(f"# {s.name} " + "-" * max(3, 86 - len(s.name)))
         p.blank()
         for f in fields:
             if f.type.container is not None or f.type.optional:
-                p.print(f"{self.field_codec(s, f)} = {self.codec_expr(f.type)}")
+                p.value(f"{self.field_codec(s, f)} = {self.codec_expr(f.type)}")
         self.emit_versioned(s)
         if self.options.final:
             self.emit_final(s)
@@ -583,11 +556,15 @@ class _Module:
                 body=self.body_size(s), fns="\n".join(fns))
 
     def slot(self, f: ir.Field) -> Tuple[str, int]:
-        fmt = _slot_fmt(f.type, self.enum_base)
-        return fmt, _struct.calcsize("<" + fmt)
+        """(struct format, size) of a field's versioned slot; the size is the model's."""
+        w = lower.wire_type(self.schema, f.type)
+        return _letters(w), w.slot
+
+    def layout(self, s: ir.StructType) -> lower.StructLayout:
+        return self.model.struct(s.qualified_name)
 
     def body_size(self, s: ir.StructType) -> int:
-        return 8 + sum(self.slot(f)[1] for f in s.all_fields)
+        return self.layout(s).body_size
 
     @staticmethod
     def kind(f: ir.Field) -> str:
@@ -656,24 +633,20 @@ class _Module:
         after = heap[0] if heap and self.is_text(heap[0]) else None
         length, note = ("I", f", {after.name}'s length") if after else ("", "")
         if flat:  # written at once
-            p.print(f'_VP_{n} = _rt.layout("II{write_fmt}{length}")  # header, slots{note}')
+            p.value(f'_VP_{n} = _rt.layout("II{write_fmt}{length}")  # header, slots{note}')
         elif after:  # the header and zeros first, then the heap, then the slots
-            p.print(f'_VS_{n} = _rt.layout("II{body - 8}x{length}")  # header, zeros{note}')
+            p.value(f'_VS_{n} = _rt.layout("II{body - 8}x{length}")  # header, zeros{note}')
         else:
-            p.print(f"_VH_{n} = _rt.header({body}, {s.type_number})  # header, zeros")
+            p.value(f"_VH_{n} = _rt.header({body}, {s.type_number})  # header, zeros")
         if fields and not flat:
-            p.print(f'_VL_{n} = _rt.layout("{write_fmt}")  # slots')
+            p.value(f'_VL_{n} = _rt.layout("{write_fmt}")  # slots')
         if flat and read_fmt == write_fmt:
-            p.print(f"_VG_{n} = _VP_{n}  # reads the same")
+            p.value(f"_VG_{n} = _VP_{n}  # reads the same")
         else:
-            p.print(f'_VG_{n} = _rt.layout("II{read_fmt}{length}")  # reads: header, slots{note}')
-        p.print(f'_VC_{n} = _rt.layout("II{check_fmt}{length}")  # verifies: what is checked')
+            p.value(f'_VG_{n} = _rt.layout("II{read_fmt}{length}")  # reads: header, slots{note}')
+        p.value(f'_VC_{n} = _rt.layout("II{check_fmt}{length}")  # verifies: what is checked')
         cls = _pyname(n)
-        offsets: List[int] = []  # where each field's slot starts in the body
-        at = 8
-        for f in fields:
-            offsets.append(at)
-            at += self.slot(f)[1]
+        offsets = [fl.offset for fl in self.layout(s).fields]  # of each slot in the body
 
         def raw(f: ir.Field, direct: bool = False) -> List[str]:
             """The targets a field's slot values unpack to (arrays: read by position);
@@ -763,7 +736,7 @@ class _Module:
         """, n=n)
         p.indent()
         if fields:
-            p.print(f"v = _new({cls})")
+            p.value(f"v = _new({cls})")
         self.emit_enter(s, "_VG", "vget_slow",
                         ["stored", "found"] + [x for f in fields for x in raw(f, direct=True)]
                         + (["n"] if after else []), after)
@@ -912,19 +885,33 @@ class _Module:
 
     # ---- final -------------------------------------------------------------------------
     def final_groups(self, s: ir.StructType) -> List[Tuple[str, List[ir.Field]]]:
-        """Fields in order: runs of consecutive fixed-size scalars, each run ending with the
-        length of a string or bytes field if one follows (its bytes come right after the
-        run), and the other fields one by one."""
+        """Fields in order: the model's runs of fixed-size values, each with the length
+        of a string or bytes field if one follows (its bytes come right after the run), a
+        string or bytes field on its own as a run of its length, and the other fields one
+        by one. Sets self.run_layouts: (model run or None, bytes packed) of each run."""
+        layout = self.layout(s)
+        runs = {r.first: r for r in layout.final_runs}
+        fields = s.all_fields
         groups: List[Tuple[str, List[ir.Field]]] = []
-        for f in s.all_fields:
-            k = self.kind(f)
-            if k in ("number", "enum", "uuid", "decimal", "string", "bytes"):
-                if groups and groups[-1][0] == "run" and not self.is_text(groups[-1][1][-1]):
-                    groups[-1][1].append(f)
-                else:
-                    groups.append(("run", [f]))
+        self.run_layouts = []
+        i = 0
+        while i < len(fields):
+            if i in runs:
+                r = runs[i]
+                fs, size, i = list(fields[i:i + r.count]), r.size, i + r.count
+                if i < len(fields) and self.is_text(fields[i]):
+                    fs.append(fields[i])
+                    size += layout.fields[i].wire.final_min  # its length
+                    i += 1
+                groups.append(("run", fs))
+                self.run_layouts.append((r, size))
+            elif self.is_text(fields[i]):
+                groups.append(("run", [fields[i]]))
+                self.run_layouts.append((None, layout.fields[i].wire.final_min))
+                i += 1
             else:
-                groups.append((k, [f]))
+                groups.append((self.kind(fields[i]), [fields[i]]))
+                i += 1
         return groups
 
     def is_text(self, f: ir.Field) -> bool:
@@ -959,9 +946,9 @@ class _Module:
         for kind, fs in groups:
             if kind == "run":
                 fmt = "".join(self.slot(f)[0] for f in fs)
-                runs.append((f"_FL_{n}_{len(runs)}", _struct.calcsize("<" + fmt)))
+                runs.append((f"_FL_{n}_{len(runs)}", self.run_layouts[len(runs)][1]))
                 text = f"  # and {fs[-1].name}'s length" if self.is_text(fs[-1]) else ""
-                p.print(f'{runs[-1][0]} = _rt.layout("{fmt}"){text}')
+                p.value(f'{runs[-1][0]} = _rt.layout("{fmt}"){text}')
         nested = any(k in ("struct", "optional", "array", "collection") for k, _ in groups)
         guard = "if d < 1:\n    _rt.fail_deep()" + ("\nd -= 1" if nested else "")
 
@@ -1011,14 +998,15 @@ class _Module:
                                         f"{runs[run][0]}.unpack_from(buf, {at()})"))
                 values.extend(f"v.{self.field_attr(f)} = {self.vget_expr(s, f, 0, 0)}"
                               for f in fixed if self.kind(f) != "number")
-                k = 0
-                for f in fixed:
+                model_run, packed = self.run_layouts[run]
+                for j, f in enumerate(fixed):
                     if self.kind(f) == "decimal":
-                        checks.append(f"_rt.DECIMAL.fcheck(r, p + {pending + k}, d)")
-                    k += self.slot(f)[1]
-                pending += k
+                        assert model_run is not None
+                        checks.append(f"_rt.DECIMAL.fcheck(r, p + {pending + model_run.offsets[j]}, d)")
+                fixed_size = model_run.size if model_run is not None else 0
+                pending += fixed_size
                 if text:
-                    gets.append(f"p += {pending + 4} + n\n"
+                    gets.append(f"p += {pending + packed - fixed_size} + n\n"
                                 "if p > r.end:\n    _rt.fail_truncated()\n"
                                 + self.read_text(text, "buf[p - n:p]"))
                     checks.append(f"p = _rt.fcheck_str(r, {at()})")
@@ -1073,17 +1061,11 @@ class _Module:
             self.emit_sender(prefix, format_name, model)
             self.emit_receiver(prefix, format_name, model)
 
-    def base_imports(self) -> List[str]:
-        """The direct imports no other direct import already imports (transitively): the
-        protocol classes derive from theirs, which keeps the MRO consistent."""
-        def reach(name: str, seen: Set[str]) -> Set[str]:
-            for i in self.schema.package(name).imports:
-                if i not in seen:
-                    seen.add(i)
-                    reach(i, seen)
-            return seen
-        imports = self.pkg.imports
-        return [i for i in imports if not any(i in reach(j, set()) for j in imports if j != i)]
+    def sent(self) -> List[ir.StructType]:
+        """What this package's protocol sends and receives (the rule of every language:
+        its messages, else its structs; fastwire.lower.protocol_types)."""
+        by_name = {s.qualified_name: s for s in self.pkg.structs}
+        return [by_name[n] for n in self.model.package(self.pkg.name).sends]
 
     @staticmethod
     def table(name: str, items: List[str]) -> str:
@@ -1093,28 +1075,26 @@ class _Module:
         return f"{name} = {{\n    " + "\n    ".join(items) + "\n}"
 
     def emit_sender(self, prefix: str, format_name: str, model: str) -> None:
-        imports = self.pkg.imports
-        bases = ", ".join(f"_{i}.{prefix}Sender" for i in self.base_imports()) or \
-            f"_rt.{prefix}Sender"
-        items = [f"**_{i}.{prefix}Sender._fbe_models," for i in imports]
-        items += [f"{_pyname(m.name)}: {m.name}{model}()," for m in self.pkg.messages]
+        # The package's own protocol (docs/schema-language.md, "Protocol"), as in C++:
+        # an imported package's types are sent by that package's Sender.
+        bases = f"_rt.{prefix}Sender"
+        items = [f"{_pyname(m.name)}: {m.name}{model}()," for m in self.sent()]
         self.gap()
         self.p.print(_SENDER, prefix=prefix, bases=bases, pkg=self.pkg.name,
                      format=format_name, table=self.table("_fbe_models", items))
 
     def emit_receiver(self, prefix: str, format_name: str, model: str) -> None:
         p = self.p
-        imports = self.pkg.imports
-        bases = ", ".join(f"_{i}.{prefix}Receiver" for i in self.base_imports()) or \
-            f"_rt.{prefix}Receiver"
-        items = [f"**_{i}.{prefix}Receiver._fbe_handlers," for i in imports]
-        items += [f'{m.type_number}: ({m.name}{model}(), "on_receive_{_snake(m.name)}"),'
-                  for m in self.pkg.messages]
+        # The package's own protocol (docs/schema-language.md, "Protocol"), as in C++:
+        # an imported package's types are sent by that package's Receiver.
+        bases = f"_rt.{prefix}Receiver"
+        items = [f'{m.type_number}: ({m.name}{model}(), "on_receive_{_snake(m.name)}"),'
+                  for m in self.sent()]
         self.gap()
         p.print(_RECEIVER, prefix=prefix, bases=bases, pkg=self.pkg.name, format=format_name,
                 table=self.table("_fbe_handlers", items))
         p.indent()
-        for m in self.pkg.messages:
+        for m in self.sent():
             p.blank()
             p.print(_HOOK, snake=_snake(m.name), cls=_pyname(m.name), name=m.name)
         p.outdent()
@@ -1138,15 +1118,16 @@ _FINAL_MODEL = '''
 
 _SENDER = '''
     class $prefix$Sender($bases$):
-        """Sends the messages of $pkg$ and of the packages it imports ($format$)."""
+        """Sends what the $pkg$ package's protocol sends ($format$): its messages, or its
+        structs when it declares none."""
 
         $table$
 '''
 
 _RECEIVER = '''
     class $prefix$Receiver($bases$):
-        """Receives the messages of $pkg$ and of the packages it imports ($format$):
-        override the on_receive_<message> hooks."""
+        """Receives what the $pkg$ package's protocol sends ($format$): override the
+        on_receive_<message> hooks."""
 
         $table$
 '''

@@ -12,9 +12,11 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Dict, Iterator, List, Optional
 
-from .. import ir
-from . import Options, cpp_extras
-from .printer import Printer
+from ... import ir, lower
+from ..common import docs, literals, naming
+from ..options import Options
+from ..printer import Printer
+from . import extras as cpp_extras
 
 PRIMITIVES = {
     "bool": "bool", "byte": "std::uint8_t", "char": "char", "wchar": "wchar_t",
@@ -26,30 +28,18 @@ PRIMITIVES = {
 }
 CONTAINERS = {"vector": "std::vector", "list": "std::list", "set": "std::set",
               "map": "std::map", "hash": "std::unordered_map"}
-CPP_KEYWORDS = {
-    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break",
-    "case", "catch", "char", "class", "compl", "const", "constexpr", "const_cast", "continue",
-    "decltype", "default", "delete", "do", "double", "dynamic_cast", "else", "enum", "explicit",
-    "export", "extern", "false", "float", "for", "friend", "goto", "if", "inline", "int",
-    "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator",
-    "or", "or_eq", "private", "protected", "public", "register", "reinterpret_cast", "return",
-    "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct", "switch",
-    "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
-    "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor",
-    "xor_eq", "char8_t", "char16_t", "char32_t", "concept", "requires", "co_await", "co_return",
-    "co_yield", "consteval", "constinit", "NULL", "errno", "assert", "std", "fastwire",
-}
 
 
 def ident(name: str) -> str:
     """A schema name as a C++ identifier (a trailing _ when it is a C++ keyword)."""
-    return name + "_" if name in CPP_KEYWORDS else name
+    return naming.ident("cpp", name)
 
 
 class CppGenerator:
     def __init__(self, schema: ir.Schema, options: Options):
         self.schema = schema
         self.options = options
+        self.model = lower.lower(schema)
 
     # -- names and types ------------------------------------------------------------------
     def qualified(self, ref: ir.TypeRef, package: str) -> str:
@@ -91,20 +81,7 @@ class CppGenerator:
 
     @staticmethod
     def string_literal(text: str) -> str:
-        out = []
-        for byte in text.encode("utf-8"):
-            ch = chr(byte)
-            if ch == "\\":
-                out.append("\\\\")
-            elif ch == '"':
-                out.append('\\"')
-            elif 0x20 <= byte < 0x7F:
-                out.append(ch)
-            else:
-                # Octal escapes stop after three digits, unlike \x, so a following digit
-                # cannot extend them.
-                out.append(f"\\{byte:03o}")
-        return '"' + "".join(out) + '"'
+        return literals.c_string(text)
 
     def enum_value_literal(self, etype: ir.EnumType, name: str, value: int,
                            package: str) -> str:
@@ -130,10 +107,7 @@ class CppGenerator:
                 return f"static_cast<wchar_t>({d.value})"
             return self.int_literal(d.value, prim)
         if d.kind == "float":
-            text = repr(float(d.value))
-            if "e" not in text and "." not in text and "inf" not in text:
-                text += ".0"
-            return text + ("f" if prim == "float" else "")
+            return literals.float_text(d.value) + ("f" if prim == "float" else "")  # type: ignore[arg-type]
         if d.kind == "decimal":
             return self.decimal_literal(d.value)
         if d.kind == "string":
@@ -172,33 +146,10 @@ class CppGenerator:
 
     # -- ordering -----------------------------------------------------------------------------
     def sorted_structs(self, package: ir.Package) -> List[ir.StructType]:
-        """Structs in an order where each comes after the local structs it holds by value."""
-        local = {s.name: s for s in package.structs}
-        done: Dict[str, bool] = {}
-        out: List[ir.StructType] = []
-
-        def deps(s: ir.StructType):
-            if s.base is not None and s.base.package == package.name:
-                yield s.base.name
-            for f in s.fields:
-                for ref in (f.type.value, f.type.key):
-                    if ref is not None and ref.kind == "struct" and ref.package == package.name \
-                            and ref.name != s.name:
-                        yield ref.name
-
-        def visit(s: ir.StructType):
-            if s.name in done:
-                return
-            done[s.name] = False
-            for dep in deps(s):
-                if dep in local and dep not in done:
-                    visit(local[dep])
-            done[s.name] = True
-            out.append(s)
-
-        for s in package.structs:
-            visit(s)
-        return out
+        """The package's structs in the model's emission order (each after the local
+        structs it refers to: members, bases, and keys, whose std::hash comes first)."""
+        by_name = {s.qualified_name: s for s in package.structs}
+        return [by_name[n] for n in self.model.package(package.name).emission_order]
 
     # -- domain header --------------------------------------------------------------------
     def domain_header(self, package: ir.Package) -> str:
@@ -230,6 +181,18 @@ class CppGenerator:
                     p.blank()
                     self.enum_traits(p, e, ns)
         structs = self.sorted_structs(package)
+        keyed = [s for s in structs if s.key_fields]
+        if keyed:
+            # std::hash of a key struct is declared before any struct can use it (a hash
+            # keyed by it, even in this package), and defined at the end.
+            p.blank()
+            with namespace(p, ns):
+                for s in keyed:
+                    p.print("struct $n$;", n=ident(s.name))
+            p.blank()
+            with namespace(p, "std"):
+                for s in keyed:
+                    self.struct_hash_declaration(p, s, ns)
         p.blank()
         with namespace(p, ns):
             for e in enums:
@@ -245,7 +208,6 @@ class CppGenerator:
                 for s in structs:
                     p.blank()
                     self.struct_schema(p, s, package)
-        keyed = [s for s in structs if s.key_fields]
         if keyed:
             p.blank()
             with namespace(p, "std"):
@@ -276,7 +238,7 @@ class CppGenerator:
         if e.base == "wchar":
             return f"static_cast<wchar_t>({value})"
         if e.kind == "flags" and value >= 0:
-            width = 2 * (ir.PRIMITIVE_SIZES[e.base] or 4)
+            width = 2 * lower.scalar_size(e.base)
             return f"0x{value:0{width}X}" + ("ull" if e.base in ("uint64", "int64") and value >= 2 ** 31
                                  else "")
         return self.int_literal(value, e.base)
@@ -296,9 +258,8 @@ class CppGenerator:
                     p.print('{$t$::$v$, "$name$"},', t=full, v=ident(v.name), name=v.name)
 
     def doc(self, p: Printer, doc: Optional[str]) -> None:
-        if doc:
-            for line in doc.splitlines():
-                p.print("// $line$", line=line.replace("*/", "* /")) if line else p.print("//")
+        for line in docs.line_comments(doc, "//", "*/"):
+            p.value(line)
 
     def struct_definition(self, p: Printer, s: ir.StructType, package: ir.Package) -> None:
         ns = package.name
@@ -325,8 +286,8 @@ class CppGenerator:
             self.printer(p, s, ns)
 
     def constructor(self, p: Printer, s: ir.StructType, ns: str) -> None:
-        params = ", ".join(f"{self.field_type(f.type, ns)} {ident(f.name)}_"
-                           for f in s.all_fields)
+        params = join([f"{self.field_type(f.type, ns)} {ident(f.name)}_"
+                       for f in s.all_fields], ", ", 108 - 2 * len(s.name))
         inits = []
         if s.base is not None:
             base = self.schema.lookup(s.base)
@@ -337,7 +298,7 @@ class CppGenerator:
         p.print("$explicit$$name$($params$)", explicit=explicit, name=ident(s.name),
                 params=params)
         p.indent()
-        p.print(": $inits$ {}", inits=", ".join(inits))
+        p.print(": $inits$ {}", inits=join(inits, ", ", 106))
         p.outdent()
 
     @staticmethod
@@ -358,25 +319,35 @@ class CppGenerator:
             eq = " && ".join(f"a.{ident(f.name)} == b.{ident(f.name)}" for f in keys)
             lt_a = ", ".join(f"a.{ident(f.name)}" for f in keys)
             lt_b = ", ".join(f"b.{ident(f.name)}" for f in keys)
+            self.operator(p, "==", name, eq)
+            p.print("friend bool operator!=(const $n$& a, const $n$& b) { return !(a == b); }",
+                    n=name)
+            self.operator(p, "<", name, f"std::tie({lt_a}) < std::tie({lt_b})")
             p.print("""
-                friend bool operator==(const $n$& a, const $n$& b) { return $eq$; }
-                friend bool operator!=(const $n$& a, const $n$& b) { return !(a == b); }
-                friend bool operator<(const $n$& a, const $n$& b) { return std::tie($la$) < std::tie($lb$); }
                 friend bool operator>(const $n$& a, const $n$& b) { return b < a; }
                 friend bool operator<=(const $n$& a, const $n$& b) { return !(b < a); }
                 friend bool operator>=(const $n$& a, const $n$& b) { return !(a < b); }
-            """, n=name, eq=eq, la=lt_a, lb=lt_b)
+            """, n=name)
         else:
             # The reference compares keyless structs as always equal; equal values are
             # what a reader of `a == b` expects.
             p.print("// No [key] fields: equal when every field is equal.")
-            eq = " && ".join(f"a.{ident(f.name)} == b.{ident(f.name)}"
-                             for f in s.all_fields) or "true"
+            eq = join([f"a.{ident(f.name)} == b.{ident(f.name)}"
+                       for f in s.all_fields], " && ", 100) or "true"
             unused = "" if s.all_fields else "[[maybe_unused]] "
-            p.print("friend bool operator==($u$const $n$& a, $u$const $n$& b) { return $eq$; }",
-                    n=name, eq=eq, u=unused)
+            self.operator(p, "==", name, eq, unused)
             p.print("friend bool operator!=(const $n$& a, const $n$& b) { return !(a == b); }",
                     n=name)
+
+    @staticmethod
+    def operator(p: Printer, op: str, name: str, body: str, unused: str = "") -> None:
+        """`friend bool operator<op>(a, b)`, on one line when it fits in 112 characters."""
+        head = f"friend bool operator{op}({unused}const {name}& a, {unused}const {name}& b)"
+        if "\n" not in body and len(head) + len(body) + 16 <= 112:
+            p.value(f"{head} {{ return {body}; }}")
+            return
+        with p.block("$head$ {", "}", head=head):
+            p.print("return $body$;", body=body)
 
     def printer(self, p: Printer, s: ir.StructType, ns: str) -> None:
         name = ident(s.name)
@@ -403,26 +374,31 @@ class CppGenerator:
         p.print("template <>")
         with p.block("struct struct_schema<$t$> {", "};", t=full):
             p.print("static constexpr std::uint32_t type = $n$;", n=s.type_number)
-            depth = self.schema.struct_depth(s)
+            depth = self.model.struct(s.qualified_name).depth
             p.print("static constexpr std::uint32_t depth = $d$;$note$", d=depth,
                     note="  // recursive: no bound" if depth == 0 else "")
             if s.base is not None:
                 p.print("using base = $b$;", b=self.qualified(s.base, ""))
             members = [f"&{full}::{ident(f.name)}" for f in s.fields]
-            p.print("using fields = fastwire::fields<$m$>;", m=", ".join(members))
-            names = ", ".join(f'"{f.name}"' for f in s.fields)
+            p.print("using fields = fastwire::fields<$m$>;", m=join(members, ", ", 82))
+            names = join([f'"{f.name}"' for f in s.fields], ", ", 60)
             p.print("static constexpr std::array<const char*, $n$> names{{$names$}};",
                     n=len(s.fields), names=names)
 
-    def struct_hash(self, p: Printer, s: ir.StructType, ns: str) -> None:
+    def struct_hash_declaration(self, p: Printer, s: ir.StructType, ns: str) -> None:
         full = f"::{ns}::{ident(s.name)}"
         p.print("template <>")
         with p.block("struct hash<$t$> {", "};", t=full):
-            with p.block("size_t operator()(const $t$& v) const noexcept {", "}", t=full):
-                p.print("size_t h = 0;")
-                for f in s.key_fields:
-                    p.print("fastwire::hash_combine(h, v.$f$);", f=ident(f.name))
-                p.print("return h;")
+            p.print("size_t operator()(const $t$& v) const noexcept;", t=full)
+
+    def struct_hash(self, p: Printer, s: ir.StructType, ns: str) -> None:
+        full = f"::{ns}::{ident(s.name)}"
+        with p.block("inline size_t hash<$t$>::operator()(const $t$& v) const noexcept {", "}",
+                     t=full):
+            p.print("size_t h = 0;")
+            for f in s.key_fields:
+                p.print("fastwire::hash_combine(h, v.$f$);", f=ident(f.name))
+            p.print("return h;")
 
     # -- models header --------------------------------------------------------------------
     def models_header(self, package: ir.Package) -> str:
@@ -456,6 +432,13 @@ class CppGenerator:
             out[f"{package.name}_models.h"] = self.models_header(package)
             out.update(cpp_extras.generate_extras(self, package))
         return out
+
+
+def join(items: List[str], sep: str, room: int) -> str:
+    """The items joined by `sep` on one line when that takes at most `room` characters,
+    else one item a line (the printer aligns the lines under the first)."""
+    line = sep.join(items)
+    return line if len(line) <= room else (sep.rstrip() + "\n").join(items)
 
 
 @contextmanager

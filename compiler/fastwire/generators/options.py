@@ -1,0 +1,14 @@
+"""Options every generator takes (the CLI's --final, --json, --proto, --indent, --tabs)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Options:
+    final: bool = False  # also generate the compact final format
+    json: bool = False  # also generate JSON conversion
+    proto: bool = False  # also generate the Sender/Receiver protocol
+    indent: int = 4
+    tabs: bool = False

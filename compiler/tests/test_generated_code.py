@@ -1,0 +1,225 @@
+"""Generated code compiles (C++) and imports (Python) for every valid schema.
+
+Fixed cases (a `$` in documentation, a struct used as a hash key in its own package) and
+random valid schemas: FASTWIRE_FUZZ_SCHEMAS of them (default 20; `make fuzz-schemas`
+asks for more), seeded by FASTWIRE_FUZZ_SEED (default: a new seed, printed on failure).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import random
+import shutil
+import subprocess
+import sys
+from typing import List
+
+import pytest
+
+from fastwire import Reporter, compile_schema
+from fastwire.generators import GENERATORS, Options
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CXX = shutil.which("g++") or shutil.which("clang++")
+OPTIONS = Options(final=True, json=True, proto=True)
+
+DOLLAR = """\
+// Prices in $USD$, and $$ and $ alone.
+package dollar
+
+/// costs $USD$
+enum Currency { /* $EUR$ */ eur; usd; }
+// $x$ and "quotes" and \\ and */
+struct Price { [key] string code = "$USD$"; Currency c; }
+"""
+
+HASH_KEY = """\
+package p
+struct K { [key] int32 id; }
+struct H { int32{K} m; }
+"""
+
+
+def generate(tmp, name: str, text: str) -> dict:
+    path = os.path.join(tmp, f"{name}.fbe")
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    reporter = Reporter()
+    schema = compile_schema(path, reporter)
+    assert schema is not None, [d.render() for d in reporter.diagnostics] + [text]
+    out = {}
+    for lang in ("cpp", "python"):
+        for rel, content in GENERATORS[lang](schema, OPTIONS).items():
+            target = os.path.join(tmp, lang, rel)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with open(target, "w", encoding="utf-8") as fh:
+                fh.write(content)
+            out[rel] = content
+    return out
+
+
+def cpp_compiles(tmp, packages: List[str]) -> None:
+    if CXX is None:
+        pytest.skip("no C++ compiler")
+    src = os.path.join(tmp, "cpp", "all.cpp")
+    with open(src, "w") as fh:
+        for p in packages:
+            for suffix in ("", "_models", "_json", "_protocol", "_final_protocol"):
+                fh.write(f'#include "{p}{suffix}.h"\n')
+        fh.write("int main() { return 0; }\n")
+    done = subprocess.run([CXX, "-std=c++17", "-fsyntax-only", "-Wall", "-Werror",
+                           "-I", os.path.join(REPO, "cpp", "include"), src],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[:4000]
+
+
+def python_imports(tmp, packages: List[str]) -> None:
+    folder = os.path.join(tmp, "python")
+    sys.path[:0] = [folder, os.path.join(REPO, "python")]
+    try:
+        for p in packages:
+            sys.modules.pop(p, None)
+            module = importlib.import_module(p)
+            for name in dir(module):  # every struct: default value round trip, both formats
+                model = getattr(module, name + "Model", None) if not name.endswith("Model") \
+                    else None
+                cls = getattr(module, name)
+                if model is None or not isinstance(cls, type):
+                    continue
+                value = cls()
+                assert model().deserialize(model().serialize(value)) == value
+                final = getattr(module, name + "FinalModel")
+                final().deserialize(final().serialize(value))
+    finally:
+        del sys.path[:2]
+        for p in packages:
+            sys.modules.pop(p, None)
+
+
+def test_dollar_in_documentation(tmp_path):
+    files = generate(str(tmp_path), "dollar", DOLLAR)
+    assert "$USD$" in files["dollar.h"] and "$USD$" in files["dollar.py"]
+    python_imports(str(tmp_path), ["dollar"])
+    cpp_compiles(str(tmp_path), ["dollar"])
+
+
+def test_struct_as_hash_key_in_its_own_package(tmp_path):
+    generate(str(tmp_path), "p", HASH_KEY)
+    cpp_compiles(str(tmp_path), ["p"])
+    python_imports(str(tmp_path), ["p"])
+
+
+# ---- random valid schemas ---------------------------------------------------------------
+
+PRIMS = ["bool", "byte", "char", "wchar", "int8", "uint8", "int16", "uint16", "int32",
+         "uint32", "int64", "uint64", "float", "double", "decimal", "string", "bytes",
+         "timestamp", "uuid"]
+KEYABLE = [p for p in PRIMS if p != "bytes"]
+NAMES = ["id", "value", "class", "from", "default", "name", "self", "type", "new", "list",
+         "x", "count", "delete", "None", "data", "items"]
+DEFAULTS = {"bool": ["true"], "int8": ["-128", "5"], "uint64": ["18446744073709551615"],
+            "int32": ["-2147483648", "7"], "double": ["1.5", "-0.0"], "float": ["2.5"],
+            "string": ['"a$b$c"', '"\\n"'], "decimal": ["123.45", "-0.5"],
+            "timestamp": ["epoch", "utc"], "uuid": ["uuid0", "uuid1", "uuid4"]}
+
+
+def random_schema(rnd: random.Random, package: str) -> str:
+    lines = [f"// fuzz {package} $doc$", f"package {package}", ""]
+    enums: List[str] = []
+    for i in range(rnd.randint(0, 2)):
+        base = rnd.choice(["", " : byte", " : int16", " : uint32", " : int64"])
+        kind = rnd.choice(["enum", "flags"])
+        values = "; ".join(f"v{j} = {1 << j}" for j in range(rnd.randint(1, 4)))
+        lines.append(f"{kind} E{i}{base} {{ {values}; }}")
+        enums.append(f"E{i}")
+    structs: List[tuple] = []  # (name, keyed, field names)
+    for i in range(rnd.randint(1, 5)):
+        kind = "message" if rnd.random() < 0.25 else "struct"
+        base = None
+        if structs and rnd.random() < 0.2:
+            base = rnd.choice(structs)
+        fields: List[str] = []
+        taken = set(base[2]) if base else set()
+        keyed = bool(base and base[1])
+        for _ in range(rnd.randint(0, 6)):
+            name = rnd.choice(NAMES)
+            if name in taken:
+                continue
+            taken.add(name)
+            keyed_structs = [s[0] for s in structs if s[1]]
+            choice = rnd.random()
+            key = ""
+            default = ""
+            if choice < 0.4:
+                t = rnd.choice(PRIMS + enums)
+                if t in KEYABLE and rnd.random() < 0.3:
+                    key = "[key] "
+                    keyed = True
+                elif t in DEFAULTS and rnd.random() < 0.5:
+                    default = " = " + rnd.choice(DEFAULTS[t])
+            elif choice < 0.5 and structs:
+                t = rnd.choice(structs)[0] + rnd.choice(["", "?", "[]", "()"])
+            elif choice < 0.6:
+                t = rnd.choice(PRIMS + enums) + rnd.choice(["?", "[2]", "[]", "()", "?[]"])
+            elif choice < 0.7:
+                t = rnd.choice(KEYABLE + enums + keyed_structs) + "!"
+            elif choice < 0.85:
+                k = rnd.choice(KEYABLE + enums + keyed_structs)
+                v = rnd.choice(PRIMS + enums + [s[0] for s in structs])
+                t = f"{v}{rnd.choice(['', '?'])}{rnd.choice(['<', '{'])}{k}"
+                t += ">" if "<" in t else "}"
+            else:
+                t = rnd.choice(PRIMS) + "~" if rnd.random() < 0.3 else rnd.choice(PRIMS)
+                if "~" in t:
+                    if name + "Reset" in taken:
+                        continue
+                    taken.add(name + "Reset")
+            doc = "    // $field$ doc\n" if rnd.random() < 0.2 else ""
+            fields.append(f"{doc}    {key}{t} {name}{default};")
+        name = f"S{i}"
+        head = f"{kind} {name}" + (f" : {base[0]}" if base else "")
+        lines.append(f"/// $struct$ {name}\n{head}\n{{\n" + "\n".join(fields) + "\n}")
+        structs.append((name, keyed, sorted(taken)))
+    return "\n".join(lines) + "\n"
+
+
+def test_random_valid_schemas_generate_code_that_compiles_and_imports(tmp_path):
+    count = int(os.environ.get("FASTWIRE_FUZZ_SCHEMAS", "20"))
+    seed = int(os.environ.get("FASTWIRE_FUZZ_SEED", str(random.randrange(1 << 30))))
+    rnd = random.Random(seed)
+    packages = []
+    for i in range(count):
+        name = f"fuzz{i}"
+        text = random_schema(rnd, name)
+        try:
+            generate(str(tmp_path), name, text)
+        except AssertionError as err:
+            raise AssertionError(f"seed {seed}, schema {i}:\n{text}") from err
+        packages.append(name)
+    for start in range(0, len(packages), 25):  # one compiler run per 25 schemas
+        chunk = packages[start:start + 25]
+        try:
+            cpp_compiles(str(tmp_path), chunk)
+            python_imports(str(tmp_path), chunk)
+        except AssertionError as err:
+            raise AssertionError(f"FASTWIRE_FUZZ_SEED={seed}: {err}") from err
+
+
+def test_type_number_warnings_only_where_a_receiver_cannot_tell(tmp_path):
+    """The FBE sample numbers its messages as the structs they carry: no warning, since
+    the protocol sends only the messages. Two messages with one number still warn."""
+    def warnings(text: str) -> List[str]:
+        path = tmp_path / "w.fbe"
+        path.write_text(text)
+        reporter = Reporter()
+        assert compile_schema(str(path), reporter) is not None
+        return [d.message for d in reporter.diagnostics if d.severity == "warning"]
+
+    sample = ("package w\nstruct Order(1) { int32 id; }\nstruct Balance(2) { double x; }\n"
+              "message OrderMessage { Order body; }\nmessage BalanceMessage { Balance body; }\n")
+    assert warnings(sample) == []
+    clash = sample + "message A { int32 y; }\nmessage B(+3) { int32 z; }\n"  # both 3
+    assert len(warnings(clash)) == 1 and "'A'" in warnings(clash)[0]
+    no_messages = "package w\nstruct A(1) { int32 x; }\nstruct B { int32 y; }\n"
+    assert len(warnings(no_messages)) == 1  # structs are what it sends
