@@ -60,6 +60,8 @@ using std::chrono::milliseconds;
 enum class overflow_policy : std::uint8_t {
     disconnect,  // the connection is closed (logged "send queue full"); send() returns false
     fail,        // the message is not queued; send() returns false, the connection stays
+    block,       // send() waits for room up to write_timeout, then fails; on the connection's
+                 // own I/O thread (in a handler) it fails at once
 };
 
 // Every bound and timeout of a connection (docs/transport.md, "Policies"). 0 ms: off.
@@ -183,7 +185,13 @@ public:
     bool write(const void* data, std::size_t size) override {
         bool overflow = false;
         {
-            std::lock_guard<std::mutex> lock(mutex_);
+            std::unique_lock<std::mutex> lock(mutex_);
+            if (state_.load() != open_state) return false;
+            if (queued_ + size > options_.max_queued_bytes && options_.overflow == overflow_policy::block &&
+                !strand_.running_in_this_thread() && size <= options_.max_queued_bytes)
+                room_.wait_for(
+                    lock, options_.write_timeout.count() > 0 ? options_.write_timeout : milliseconds(1000),
+                    [&] { return state_.load() != open_state || queued_ + size <= options_.max_queued_bytes; });
             if (state_.load() != open_state) return false;
             if (queued_ + size > options_.max_queued_bytes) {
                 overflow = true;
@@ -352,6 +360,7 @@ private:
             std::lock_guard<std::mutex> lock(mutex_);
             queued_ -= n;
         }
+        room_.notify_all();
         if (written_ < current_.size()) return write_some();
         writing_ = false;
         current_.clear();
@@ -367,6 +376,7 @@ private:
             std::lock_guard<std::mutex> lock(mutex_);
             state_.store(closing_state);
         }
+        room_.notify_all();
         discard_ = !keep_reading;
         close_reason_ = reason;
         close_deadline_ = clock::now() + options_.shutdown_timeout;
@@ -400,6 +410,7 @@ private:
             queued_ = 0;
             next_.clear();
         }
+        room_.notify_all();
         asio::error_code ignored;
         timer_.cancel();
         Transport::socket(stream_).close(ignored);
@@ -417,7 +428,8 @@ private:
     milliseconds tick_{250};
     std::vector<std::uint8_t> rbuf_;
 
-    mutable std::mutex mutex_;  // guards next_, queued_, write_posted_ and state_ changes
+    mutable std::mutex mutex_;      // guards next_, queued_, write_posted_ and state_ changes
+    std::condition_variable room_;  // overflow_policy::block waits here
     std::vector<std::uint8_t> next_, current_;
     std::size_t queued_ = 0;
     bool write_posted_ = false;
