@@ -331,7 +331,7 @@ class Server:
         loop = asyncio.get_running_loop()
         try:
             self._server = await loop.create_server(
-                self._make, self.host, self.requested_port, ssl=self.ssl,
+                self._make, self.host, self.requested_port, ssl=self.ssl, backlog=4096,
                 ssl_handshake_timeout=self.options.connect_timeout if self.ssl else None)
         except OSError as err:
             raise TransportError(f"cannot listen on {self.host}:{self.requested_port}: {err}") from err
