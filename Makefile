@@ -11,7 +11,7 @@ FUZZ_SCHEMAS ?= 200
 export PYTHONPATH := $(CURDIR)/compiler$(if $(PYTHONPATH),:$(PYTHONPATH))
 
 .PHONY: all bootstrap build lint format test test-compiler test-python test-cpp test-cpp-asan \
-        test-fuzz test-conformance test-bench bench examples fuzz clean
+        test-fuzz test-conformance test-bench bench examples fuzz soak clean
 
 all: build
 
@@ -81,6 +81,13 @@ examples: build
 	$(BUILD)/examples/cpp/account
 	$(BUILD)/examples/cpp/protocol
 	ctest --test-dir $(BUILD) -R '^example_' --output-on-failure
+
+# The transport's load test at full size (docs/transport.md, "Load"): 1000 clients x 1000
+# rounds against examples/cpp/server, then 1000 Python asyncio clients x 50 rounds.
+soak: build
+	$(BUILD)/cpp/tests/transport/fastwire_transport_load --server $(BUILD)/examples/cpp/server \
+	    --clients 1000 --rounds 1000 --limit-seconds 600
+	FASTWIRE_LOAD_CLIENTS=1000 FASTWIRE_LOAD_ROUNDS=50 $(PYTHON) -m pytest -q -s python/tests/test_transport.py -k load
 
 clean:
 	rm -rf build

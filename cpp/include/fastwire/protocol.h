@@ -517,10 +517,11 @@ private:
 // ---- client ---------------------------------------------------------------------------------------
 
 // A request failed: rejected by the peer (type = the reject message's type), timed out
-// (watchdog) or canceled (reset).
+// (watchdog), canceled (reset) or failed by a transport (disconnected: the connection
+// dropped or was never up; overflow: the send queue was full).
 class request_error : public std::runtime_error {
 public:
-    enum kind_type : std::uint8_t { rejected, timeout, canceled };
+    enum kind_type : std::uint8_t { rejected, timeout, canceled, disconnected, overflow };
     request_error(kind_type k, std::uint32_t type, const std::string& what)
         : std::runtime_error(what), kind_(k), type_(type) {}
     kind_type kind() const noexcept { return kind_; }
@@ -619,16 +620,36 @@ public:
 
     // Fails every pending request, drops queued output and any partial input.
     void reset() {
+        fail_pending(request_error::canceled, "canceled");
+        sender_base::reset();
+        receiver_base::reset();
+    }
+
+    // For transports: fails every pending request ("request <id> <why>"); returns how many.
+    std::size_t fail_pending(request_error::kind_type kind, const std::string& why) {
         std::map<uuid, pending_request> all;
         {
             std::lock_guard<std::mutex> lock(mutex_);
             all.swap(pending_);
         }
         for (auto& [id, p] : all)
-            p.fail(std::make_exception_ptr(
-                request_error(request_error::canceled, 0, "request " + id.to_string() + " canceled")));
-        sender_base::reset();
-        receiver_base::reset();
+            p.fail(std::make_exception_ptr(request_error(kind, 0, "request " + id.to_string() + " " + why)));
+        return all.size();
+    }
+
+    // For transports: fails the pending request `id` (e.g. its bytes could not be queued);
+    // false when it is not pending.
+    bool fail_request(const uuid& id, request_error::kind_type kind, const std::string& why) {
+        pending_request p;
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            auto it = pending_.find(id);
+            if (it == pending_.end()) return false;
+            p = std::move(it->second);
+            pending_.erase(it);
+        }
+        p.fail(std::make_exception_ptr(request_error(kind, 0, "request " + id.to_string() + " " + why)));
+        return true;
     }
 
     void logging(bool on) noexcept {
