@@ -8,8 +8,8 @@
 #include <cstdint>
 
 #include "proto_protocol.h"
-#include "protocol_protocol.h"
 #include "protocol_final_protocol.h"
+#include "protocol_protocol.h"
 
 namespace {
 

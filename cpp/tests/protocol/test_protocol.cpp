@@ -10,8 +10,8 @@
 
 #include "everything_protocol.h"
 #include "proto_protocol.h"
-#include "protocol_protocol.h"
 #include "protocol_final_protocol.h"  // both families in one translation unit
+#include "protocol_protocol.h"
 
 namespace {
 
