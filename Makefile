@@ -23,11 +23,17 @@ build: bootstrap
 	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 	cmake --build $(BUILD) -j$(JOBS)
 
-# Lint and format checks: ruff (Python), clang-format (C++). `make format` applies the C++ style.
+# Lint and format checks: ruff (Python), clang-format (C++), mypy (types; mypy.ini),
+# clang-tidy (the runtime headers; .clang-tidy). `make format` applies the C++ style.
+# mypy runs once per group: each has top-level modules of its own (two conftest.py).
 CPP_SOURCES = git ls-files '*.h' '*.cpp' | grep -v '^tests/golden/'
 lint: bootstrap
 	ruff check .
 	$(CPP_SOURCES) | xargs clang-format-14 --dry-run -Werror
+	mypy python/fastwire_runtime python/bench conformance
+	mypy python/tests
+	mypy bench
+	clang-tidy-14 --quiet cpp/lint/headers.cpp -- -std=c++17 -Icpp/include
 
 format: bootstrap
 	$(CPP_SOURCES) | xargs clang-format-14 -i

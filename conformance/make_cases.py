@@ -141,9 +141,8 @@ class Writer:
                 accept: bool = False) -> dict:
         """A case whose expectation is C++'s answer; `accept`: it must not reject."""
         assert self.cpp is not None
-        data: Data = materialize(input_spec)
-        if input_spec["format"] == "json":
-            data = data.decode()
+        raw = materialize(input_spec)
+        data: Data = raw.decode() if input_spec["format"] == "json" else raw
         expect = self.cpp.convert(type_name, input_spec["format"], data, output)
         if accept and expect == REJECT:
             raise SystemExit(f"make_cases.py: C++ rejects {self.suite}/{name}")
@@ -193,12 +192,12 @@ def golden() -> Writer:
     for msg in ("Order", "Balance", "Account"):
         t = f"protocol.{msg}Message"
         body = open(os.path.join(VECTORS, bodies[msg]), encoding="utf-8").read().strip()
-        inputs = {"versioned": {"format": "versioned", "vector": "protocol.hex",
+        inputs: Dict[str, dict] = {"versioned": {"format": "versioned", "vector": "protocol.hex",
                                 "slice": list(versioned[msg])},
                   "final": {"format": "final", "vector": "protocol.final.hex",
                             "slice": list(final[msg])},
                   "json": {"format": "json", "text": '{"body":' + body + "}"}}
-        outputs = {"versioned": {"status": "ok", "vector": "protocol.hex",
+        outputs: Dict[str, dict] = {"versioned": {"status": "ok", "vector": "protocol.hex",
                                  "slice": list(versioned[msg])},
                    "final": {"status": "ok", "vector": "protocol.final.hex",
                              "slice": list(final[msg])},
@@ -376,7 +375,7 @@ def versioning(cpp: Cpp) -> Writer:
     w = Writer(cpp, "versioning", "proto (old) and protoex (new) read each other's data; "
                                   "fields an older writer did not send take their declared "
                                   "defaults. Expectations from the C++ implementation.")
-    new = dict(uid=7, name="New", state=0x02 | 0x04 | 0x10 | 0x20,  # good | sad
+    new: Dict[str, Any] = dict(uid=7, name="New", state=0x02 | 0x04 | 0x10 | 0x20,  # good | sad
                wallet=dict(currency="USD", amount=1000.0, locked=50.0), asset=None,
                orders=[order(1, "EURUSD", 2, type=3, price=1.5, volume=10.0, tp=2.0, sl=1.0),
                        order(2, "GBPUSD", 1, type=1, price=1.25, volume=5.0)])

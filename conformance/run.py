@@ -72,6 +72,7 @@ class Case:
         if status != 0:
             return f"expected output, got {STATUS.get(status, status)}: {text(payload)}"
         wanted_bytes = self.expected_output()
+        assert wanted_bytes is not None  # status "ok": there is an expected output
         if payload == wanted_bytes:
             return None
         unordered = self.expect.get("unordered")

@@ -8,10 +8,8 @@
 #include <cstdint>
 
 #include "proto_protocol.h"
-#include "protocol_protocol.h"
-#ifdef FASTWIRE_HAS_FINAL_MODEL
 #include "protocol_final_protocol.h"
-#endif
+#include "protocol_protocol.h"
 
 namespace {
 
@@ -66,11 +64,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     Sink<protocol::Proxy> c;
     c.set_limits(lim);
     feed(c, data, size, pattern);
-#ifdef FASTWIRE_HAS_FINAL_MODEL
     Sink<protocol::FinalReceiver> d;
     d.set_limits(lim);
     d.logging(pattern & 1);
     feed(d, data, size, pattern);
-#endif
     return 0;
 }

@@ -72,7 +72,7 @@ def main(argv=None) -> int:
             "final deserialize": lambda: final.deserialize(fdata),
             "final verify": lambda: final.verify(fdata),
         }
-        samples = {name: [] for name in ops}
+        samples: dict[str, list[float]] = {name: [] for name in ops}
         for fn in ops.values():  # warm up
             timeit.timeit(fn, number=args.number)
         for _ in range(args.repeat):

@@ -64,6 +64,9 @@ class _ModelBase:
         """The root struct's type number."""
         return self.codec.type
 
+    def deserialize(self, buf: Any, offset: int = 0) -> Any:
+        raise NotImplementedError  # Model and FinalModel, each for its format
+
     def size(self, buf: Any, offset: int = 0) -> int:
         """The size the model at `offset` declares (0 when fewer than 4 bytes remain)."""
         return _u32_from(buf, offset)[0] if len(buf) - offset >= 4 else 0

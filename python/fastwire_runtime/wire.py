@@ -437,6 +437,18 @@ class Codec:
     fmin = 4
     ftrivial = False
     scalar = False
+    # The interface of the module docstring. Subclasses define these as methods or, where
+    # a shape has a faster special case, set them per instance; declared here so that the
+    # shared methods below type-check.
+    vput: Callable[..., Any]
+    vget: Callable[..., Any]
+    vcheck: Callable[..., Any]
+    fput: Callable[..., Any]
+    fget: Callable[..., Tuple[Any, int]]
+    fcheck: Callable[..., int]
+    dump_json: Callable[[Any], Any]
+    load_json: Callable[[Any], Any]
+    text: Callable[[Any], str]
 
     def default(self) -> Any:
         raise NotImplementedError
@@ -470,6 +482,7 @@ class Scalar(Codec):
 
     scalar = True
     fmin = 0
+    fsize: int  # always known: a scalar is fixed-size
 
     def __init__(self, name: str, fmt: str) -> None:
         self.name = name
@@ -731,6 +744,8 @@ class _Members(dict):
     """raw wire value -> enum member; values no member has stay plain ints."""
 
     __slots__ = ("cls", "flags")
+    cls: Any
+    flags: bool
 
     def __missing__(self, raw: int) -> Any:
         value: Any = raw
@@ -1165,7 +1180,7 @@ class SequenceCodec(Codec):
     (versioned) or [u32 count][elements] (final). Python: list, list, set. A set is
     written sorted, as the reference's std::set iterates."""
 
-    _BRACKETS = {"vector": "[]", "list": "<>", "set": "{}"}
+    _BRACKETS = {"vector": ("[", "]"), "list": ("<", ">"), "set": ("{", "}")}
 
     def __init__(self, elem: Codec, kind: str) -> None:
         self.elem, self.kind = elem, kind
@@ -1174,9 +1189,9 @@ class SequenceCodec(Codec):
         self.open, self.close = self._BRACKETS[kind]
         if isinstance(elem, StructCodec) and not self.is_set:
             # The most common collection: its own loops, without a call per element slot.
-            self.vput, self.vget = self._vput_structs, self._vget_structs  # type: ignore
+            self.vput, self.vget = self._vput_structs, self._vget_structs  # type: ignore[method-assign]
             self.vcheck = self._vcheck_structs  # type: ignore[method-assign]
-            self.fput, self.fget = self._fput_structs, self._fget_structs  # type: ignore
+            self.fput, self.fget = self._fput_structs, self._fget_structs  # type: ignore[method-assign]
 
     def _vput_structs(self, buf: bytearray, base: int, values: Any) -> int:
         n = len(values)
@@ -1311,7 +1326,7 @@ class SequenceCodec(Codec):
         n = _final_count(r, p, e.fmin)
         p += 4
         if e.scalar:
-            return self._result(e.unpack_many(r.buf, p, n)), p + n * e.fmin  # type: ignore
+            return self._result(e.unpack_many(r.buf, p, n)), p + n * e.fmin  # type: ignore[attr-defined]
         out = []
         g = e.fget
         for _ in range(n):
@@ -1522,9 +1537,9 @@ class StructCodec(Codec):
         self.own = fields[len(self.base.fields):] if self.base else fields
         self.body = body
         # Instance attributes: called as plain functions, without a bound self.
-        self.vput, self.vget, self.vcheck = vput, vget, vcheck  # type: ignore[method-assign]
+        self.vput, self.vget, self.vcheck = vput, vget, vcheck
         if fput is not None:
-            self.fput, self.fget, self.fcheck = fput, fget, fcheck  # type: ignore
+            self.fput, self.fget, self.fcheck = fput, fget, fcheck  # type: ignore[assignment]
         self.fmin = sum(f.codec.fmin for f in fields)
         sizes = [f.codec.fsize for f in fields]
         self.fsize = None if None in sizes else sum(sizes)  # type: ignore[arg-type]

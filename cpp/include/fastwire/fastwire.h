@@ -1,4 +1,5 @@
-// fastwire/fastwire.h - the whole runtime in one include; generated headers include this.
+// fastwire/fastwire.h - the whole runtime in one include, for application code. Generated
+// headers include only what they need (types.h, model.h, final_model.h, …).
 //
 //   #include <fastwire/fastwire.h>
 //   fastwire::model<proto::Account> model;   // serialize / verify / deserialize

@@ -69,6 +69,8 @@
 #include <fastwire/bytes.h>
 #include <fastwire/decimal.h>
 #include <fastwire/endian.h>
+#include <fastwire/internal/kinds.h>
+#include <fastwire/internal/scalar.h>
 #include <fastwire/internal/wire.h>
 #include <fastwire/limits.h>
 #include <fastwire/schema.h>
@@ -112,48 +114,44 @@ struct codec;  // specialised below for every type a schema type maps to
 
 namespace internal {
 
-using fastwire::internal::assign_chars;
-using fastwire::internal::copy_bytes;
-using fastwire::internal::copy_short;
-using fastwire::internal::enum_wire;
+using fastwire::internal::bulk_copyable;
+using fastwire::internal::fixed_value;
 
-// Scalars: the value itself, sizeof(Wire) bytes.
-template <class T, class Wire>
-struct scalar_codec {
-    static constexpr std::size_t min_size = sizeof(Wire);
+// Numbers, enums, decimal, uuid: the value's own bytes (internal/scalar.h).
+template <class T>
+struct fixed_codec {
+    using V = fixed_value<T>;
+    static constexpr std::size_t min_size = V::size;
     static constexpr bool fixed = true;
-    static constexpr bool infallible = true;
-    static constexpr bool checked = false;
+    static constexpr bool infallible = !V::checked;
+    static constexpr bool checked = V::checked;
     static constexpr std::uint32_t levels = 0;
     // Arrays and vectors of T may be copied to and from the wire with one memcpy.
-    static constexpr bool memcpy_ok =
-        fastwire::internal::host_little_endian && sizeof(T) == sizeof(Wire) && !std::is_same_v<T, bool>;
+    static constexpr bool memcpy_ok = V::memcpy_ok;
 
     static constexpr std::size_t size(const T&) noexcept { return min_size; }
 
     static FASTWIRE_INLINE std::uint8_t* write(std::uint8_t* p, const T& v) noexcept {
-        if constexpr (std::is_same_v<T, bool>) {
-            *p = v ? 1 : 0;
-        } else if constexpr (std::is_enum_v<T>) {
-            store_le<Wire>(p, static_cast<Wire>(static_cast<std::underlying_type_t<T>>(v)));
-        } else {
-            store_le<Wire>(p, static_cast<Wire>(v));
-        }
+        V::store(p, v);
         return p + min_size;
     }
 
-    static FASTWIRE_INLINE cursor read(reader&, cursor p, cursor, std::uint32_t, T& out) noexcept {
-        if constexpr (std::is_same_v<T, bool>) {
-            out = *p != 0;  // any nonzero byte is true
-        } else if constexpr (std::is_enum_v<T>) {
-            out = static_cast<T>(static_cast<std::underlying_type_t<T>>(load_le<Wire>(p)));  // unknown values kept
+    static FASTWIRE_INLINE cursor read([[maybe_unused]] reader& r, cursor p, cursor, std::uint32_t, T& out) noexcept {
+        if constexpr (V::checked) {
+            const errc e = V::load(p, out);
+            return e == errc::ok ? p + min_size : r.fail(e);
         } else {
-            out = static_cast<T>(load_le<Wire>(p));
+            V::load(p, out);
+            return p + min_size;
         }
-        return p + min_size;
     }
 
-    static FASTWIRE_INLINE cursor verify(reader&, cursor p, cursor, std::uint32_t) noexcept { return p + min_size; }
+    static FASTWIRE_INLINE cursor verify([[maybe_unused]] reader& r, cursor p, cursor, std::uint32_t) noexcept {
+        if constexpr (V::checked)
+            return V::valid(p) ? p + min_size : r.fail(errc::bad_value);
+        else
+            return p + min_size;
+    }
 };
 
 // Strings and bytes: [u32 length][bytes].
@@ -168,20 +166,13 @@ struct text_codec {
     static FASTWIRE_INLINE std::size_t size(const T& v) noexcept { return 4 + v.size(); }
 
     static FASTWIRE_INLINE std::uint8_t* write(std::uint8_t* p, const T& v) noexcept {
-        const std::size_t n = v.size();
-        store_le<std::uint32_t>(p, static_cast<std::uint32_t>(n));
-        copy_short(p + 4, v.data(), n);
-        return p + 4 + n;
+        return fastwire::internal::store_text(p, v.data(), v.size());
     }
 
     static FASTWIRE_INLINE cursor read(reader& r, cursor p, cursor end, std::uint32_t, T& out) {
         const std::size_t n = load_le<std::uint32_t>(p);
         if (n > room(p + 4, end)) return r.fail(errc::truncated);
-        if constexpr (std::is_same_v<T, std::string>) {
-            assign_chars(out, p + 4, n);
-        } else {
-            out.assign(p + 4, n);
-        }
+        fastwire::internal::load_text(out, p + 4, n);
         return p + 4 + n;
     }
 
@@ -191,12 +182,6 @@ struct text_codec {
         return p + 4 + n;
     }
 };
-
-// True when a codec's C++ values may be copied to and from the wire with one memcpy.
-template <class C, class = void>
-struct bulk_copyable : std::false_type {};
-template <class C>
-struct bulk_copyable<C, std::enable_if_t<C::memcpy_ok>> : std::true_type {};
 
 // The count word of a collection at p (p + 4 <= end), checked: count elements of at least
 // Min bytes each must fit in [p + 4, end). Elements of zero wire size cannot be bounded by
@@ -295,9 +280,8 @@ struct sequence_codec {
     static std::uint8_t* write(std::uint8_t* p, const Seq& v) noexcept {
         store_le<std::uint32_t>(p, static_cast<std::uint32_t>(v.size()));
         p += 4;
-        if constexpr (std::is_same_v<Seq, std::vector<T>> && bulk_copyable<C>::value) {
-            copy_bytes(p, v.data(), v.size() * sizeof(T));
-            return p + v.size() * sizeof(T);
+        if constexpr (fastwire::internal::is_vector<Seq>::value && bulk_copyable<C>::value) {
+            return fastwire::internal::store_bulk(p, v);
         } else {
             for (const auto& e : v) p = C::write(p, e);
             return p;
@@ -308,7 +292,7 @@ struct sequence_codec {
         std::size_t n = 0;
         if (!take_count<C::min_size>(r, p, end, n)) return nullptr;  // before anything is allocated
         p += 4;
-        if constexpr (std::is_same_v<Seq, std::set<T>>) {
+        if constexpr (fastwire::internal::is_set<Seq>::value) {
             out.clear();
             std::size_t rest = n * C::min_size;
             T tmp{};
@@ -316,13 +300,11 @@ struct sequence_codec {
                 rest -= C::min_size;
                 p = C::read(r, p, end - rest, depth, tmp);
                 if (!p) return p;
-                out.emplace_hint(out.end(), std::move(tmp));
+                fastwire::internal::add_element(out, std::move(tmp));
             }
             return p;
-        } else if constexpr (std::is_same_v<Seq, std::vector<T>> && bulk_copyable<C>::value) {
-            out.resize(n);
-            copy_bytes(reinterpret_cast<std::uint8_t*>(out.data()), p, n * sizeof(T));
-            return p + n * sizeof(T);
+        } else if constexpr (fastwire::internal::is_vector<Seq>::value && bulk_copyable<C>::value) {
+            return fastwire::internal::load_bulk(p, n, out);
         } else {
             out.resize(n);  // reuses existing elements (and their capacity)
             return read_elements<C>(r, p, end, depth, n, out.begin(), out.end());
@@ -373,7 +355,7 @@ struct map_codec {
         if (!take_count<pair>(r, p, end, n)) return nullptr;
         p += 4;
         out.clear();
-        if constexpr (!std::is_same_v<M, std::map<K, V>>) out.reserve(n);
+        fastwire::internal::reserve_pairs(out, n);
         std::size_t rest = n * pair;
         K key{};
         V value{};
@@ -383,10 +365,7 @@ struct map_codec {
             if (!p) return p;
             p = CV::read(r, p, end - rest, depth, value);
             if (!p) return p;
-            if constexpr (std::is_same_v<M, std::map<K, V>>)
-                out.emplace_hint(out.end(), std::move(key), std::move(value));
-            else
-                out.emplace(std::move(key), std::move(value));
+            fastwire::internal::add_pair(out, std::move(key), std::move(value));
         }
         return p;
     }
@@ -490,69 +469,17 @@ using layout = internal::struct_fields<S, all_fields_t<S>>;
 // ---- codecs ------------------------------------------------------------------------------
 
 template <class T>
-struct codec<T, std::enable_if_t<std::is_arithmetic_v<T> || std::is_enum_v<T>>>
-    : internal::scalar_codec<T, typename internal::enum_wire<T>::type> {};
+struct codec<T, std::enable_if_t<fastwire::internal::is_fixed_value_v<T>>> : internal::fixed_codec<T> {};
 
 template <>
 struct codec<std::string> : internal::text_codec<std::string> {};
 template <>
 struct codec<bytes> : internal::text_codec<bytes> {};
 
-// decimal: [u32 lo][u32 mid][u32 hi][u32 flags] (.NET GetBits order); scale <= 28.
-template <>
-struct codec<decimal> {
-    static constexpr std::size_t min_size = 16;
-    static constexpr bool fixed = true;
-    static constexpr bool infallible = false;
-    static constexpr bool checked = true;
-    static constexpr std::uint32_t levels = 0;
-    static constexpr bool memcpy_ok = false;
-    static constexpr std::size_t size(const decimal&) noexcept { return 16; }
-    static std::uint8_t* write(std::uint8_t* p, const decimal& v) noexcept {
-        store_le<std::uint32_t>(p, v.lo32());
-        store_le<std::uint32_t>(p + 4, v.mid32());
-        store_le<std::uint32_t>(p + 8, v.hi32());
-        store_le<std::uint32_t>(p + 12, v.flags());
-        return p + 16;
-    }
-    static cursor read(reader& r, cursor p, cursor, std::uint32_t, decimal& out) noexcept {
-        const errc e = decimal::from_bits(load_le<std::uint32_t>(p), load_le<std::uint32_t>(p + 4),
-                                          load_le<std::uint32_t>(p + 8), load_le<std::uint32_t>(p + 12), out);
-        return e == errc::ok ? p + 16 : r.fail(e);
-    }
-    static cursor verify(reader& r, cursor p, cursor, std::uint32_t) noexcept {
-        return ((load_le<std::uint32_t>(p + 12) >> 16) & 0xFFu) <= decimal::max_scale ? p + 16
-                                                                                      : r.fail(errc::bad_value);
-    }
-};
-
-// uuid: the 16 bytes as they are.
-template <>
-struct codec<uuid> {
-    static constexpr std::size_t min_size = 16;
-    static constexpr bool fixed = true;
-    static constexpr bool infallible = true;
-    static constexpr bool checked = false;
-    static constexpr std::uint32_t levels = 0;
-    static constexpr bool memcpy_ok = true;
-    static constexpr std::size_t size(const uuid&) noexcept { return 16; }
-    static std::uint8_t* write(std::uint8_t* p, const uuid& v) noexcept {
-        std::memcpy(p, v.data(), 16);
-        return p + 16;
-    }
-    static cursor read(reader&, cursor p, cursor, std::uint32_t, uuid& out) noexcept {
-        std::memcpy(out.data(), p, 16);
-        return p + 16;
-    }
-    static cursor verify(reader&, cursor p, cursor, std::uint32_t) noexcept { return p + 16; }
-};
-
-template <class T>
-struct codec<std::vector<T>> : internal::sequence_codec<std::vector<T>, T> {};
-template <class T>
-struct codec<std::list<T>> : internal::sequence_codec<std::list<T>, T> {};
-template <class T>
-struct codec<std::set<T>> : internal::sequence_codec<std::set<T>, T> {};
+// vector, list, set (fastwire::internal::is_sequence); vector<bool> is specialised below.
+template <class Seq>
+struct codec<Seq, std::enable_if_t<fastwire::internal::is_sequence_v<Seq>>>
+    : internal::sequence_codec<Seq, typename Seq::value_type> {};
 
 // std::vector<bool> stores bits, so it gets its own element loop.
 template <>
@@ -565,17 +492,13 @@ struct codec<std::vector<bool>> {
     static std::size_t size(const std::vector<bool>& v) noexcept { return 4 + v.size(); }
     static std::uint8_t* write(std::uint8_t* p, const std::vector<bool>& v) noexcept {
         store_le<std::uint32_t>(p, static_cast<std::uint32_t>(v.size()));
-        p += 4;
-        for (bool b : v) *p++ = b ? 1 : 0;
-        return p;
+        return fastwire::internal::store_bools(p + 4, v);
     }
     static cursor read(reader& r, cursor p, cursor end, std::uint32_t, std::vector<bool>& out) {
         std::size_t n = 0;
         if (!internal::take_count<1>(r, p, end, n)) return nullptr;
-        p += 4;
-        out.resize(n);
-        for (std::size_t i = 0; i < n; ++i) out[i] = p[i] != 0;
-        return p + n;
+        fastwire::internal::load_bools(p + 4, n, out);
+        return p + 4 + n;
     }
     static cursor verify(reader& r, cursor p, cursor end, std::uint32_t) noexcept {
         std::size_t n = 0;
@@ -584,10 +507,10 @@ struct codec<std::vector<bool>> {
     }
 };
 
-template <class K, class V>
-struct codec<std::map<K, V>> : internal::map_codec<std::map<K, V>, K, V> {};
-template <class K, class V>
-struct codec<std::unordered_map<K, V>> : internal::map_codec<std::unordered_map<K, V>, K, V> {};
+// map, hash (fastwire::internal::is_map).
+template <class M>
+struct codec<M, std::enable_if_t<fastwire::internal::is_map_v<M>>>
+    : internal::map_codec<M, typename M::key_type, typename M::mapped_type> {};
 
 // T[N]: N elements inline, no count.
 template <class T, std::size_t N>
@@ -606,8 +529,7 @@ struct codec<std::array<T, N>> {
 
     static std::uint8_t* write(std::uint8_t* p, const std::array<T, N>& v) noexcept {
         if constexpr (bulk) {
-            std::memcpy(p, v.data(), sizeof(T) * N);
-            return p + sizeof(T) * N;
+            return fastwire::internal::store_bulk(p, v);
         } else {
             for (const auto& e : v) p = C::write(p, e);
             return p;
@@ -615,8 +537,7 @@ struct codec<std::array<T, N>> {
     }
     static cursor read(reader& r, cursor p, cursor end, std::uint32_t depth, std::array<T, N>& out) {
         if constexpr (bulk) {
-            std::memcpy(out.data(), p, sizeof(T) * N);
-            return p + sizeof(T) * N;
+            return fastwire::internal::load_bulk(p, N, out);
         } else {
             return internal::read_elements<C>(r, p, end, depth, N, out.begin(), out.end());
         }

@@ -34,6 +34,23 @@
 namespace fastwire {
 namespace final {
 
+// A root model in two steps, so that model<S>::serialize() and the protocol's senders
+// (protocol.h) share it whatever buffer they write to:
+//   const std::size_t n = model_size(value);   // throws std::length_error above 4 GiB - 1
+//   write_root(out.append(n), n, value);       // all n bytes (uninitialised before)
+template <class S>
+FASTWIRE_INLINE std::size_t model_size(const S& value) {
+    const std::size_t n = 8 + codec<S>::size(value);
+    if (n > UINT32_MAX) throw std::length_error("fastwire: message larger than 4 GiB");  // the size word is 32-bit
+    return n;
+}
+template <class S>
+void write_root(std::uint8_t* start, std::size_t n, const S& value) noexcept {
+    store_le<std::uint32_t>(start, static_cast<std::uint32_t>(n));
+    store_le<std::uint32_t>(start + 4, struct_schema<S>::type);
+    codec<S>::write(start + 8, value);
+}
+
 template <class S>
 class model : public ::fastwire::internal::model_bytes {
     static_assert(is_struct_v<S>, "final_model<S> needs a struct_schema<S> specialisation");
@@ -52,12 +69,9 @@ public:
     // Returns the model's size. Throws std::length_error above 4 GiB - 1 (the size word is
     // 32-bit) and std::bad_alloc when memory runs out.
     std::size_t serialize(const S& value) {
-        const std::size_t n = 8 + C::size(value);
-        if (n > UINT32_MAX) throw std::length_error("fastwire: message larger than 4 GiB");
+        const std::size_t n = model_size(value);
         std::uint8_t* start = append(n);
-        store_le<std::uint32_t>(start, static_cast<std::uint32_t>(n));
-        store_le<std::uint32_t>(start + 4, type());
-        C::write(start + 8, value);
+        write_root(start, n, value);
         return n;
     }
 

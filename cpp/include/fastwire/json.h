@@ -50,6 +50,7 @@
 
 #include <fastwire/bytes.h>
 #include <fastwire/decimal.h>
+#include <fastwire/internal/kinds.h>
 #include <fastwire/schema.h>
 #include <fastwire/uuid.h>
 
@@ -65,31 +66,11 @@ namespace json {
 
 namespace internal {
 
-template <class T>
-struct is_optional : std::false_type {};
-template <class T>
-struct is_optional<std::optional<T>> : std::true_type {};
-
-template <class T>
-struct is_std_array : std::false_type {};
-template <class T, std::size_t N>
-struct is_std_array<std::array<T, N>> : std::true_type {};
-
-template <class T>
-struct is_sequence : std::false_type {};  // vector, list, set: a JSON array
-template <class T, class A>
-struct is_sequence<std::vector<T, A>> : std::true_type {};
-template <class T, class A>
-struct is_sequence<std::list<T, A>> : std::true_type {};
-template <class T, class C, class A>
-struct is_sequence<std::set<T, C, A>> : std::true_type {};
-
-template <class T>
-struct is_map : std::false_type {};
-template <class K, class V, class C, class A>
-struct is_map<std::map<K, V, C, A>> : std::true_type {};
-template <class K, class V, class H, class E, class A>
-struct is_map<std::unordered_map<K, V, H, E, A>> : std::true_type {};
+// Which container a type is: one answer for the codecs and JSON (internal/kinds.h).
+using ::fastwire::internal::is_map;
+using ::fastwire::internal::is_optional;
+using ::fastwire::internal::is_sequence;
+using ::fastwire::internal::is_std_array;
 
 // A map key that has no JSON string form: the map is written as [[key, value], …].
 template <class K>

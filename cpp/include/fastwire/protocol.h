@@ -52,6 +52,7 @@
 
 #include <fastwire/buffer.h>
 #include <fastwire/endian.h>
+#include <fastwire/final_model.h>
 #include <fastwire/limits.h>
 #include <fastwire/model.h>
 #include <fastwire/schema.h>
@@ -59,11 +60,6 @@
 #include <fastwire/timestamp.h>
 #include <fastwire/uuid.h>
 #include <fastwire/versioned.h>
-
-#if __has_include(<fastwire/final_model.h>)
-#include <fastwire/final_model.h>
-#define FASTWIRE_HAS_FINAL_MODEL 1
-#endif
 
 namespace fastwire {
 namespace protocol {
@@ -109,13 +105,8 @@ struct versioned_format {
     // Appends `value` as one message to `out`; returns its size.
     template <class S>
     static std::size_t serialize(::fastwire::buffer& out, const S& value) {
-        using C = ::fastwire::versioned::codec<S>;
-        const std::size_t n = 8 + C::extra(value);
-        if (n > UINT32_MAX) throw std::length_error("fastwire: message larger than 4 GiB");
-        std::uint8_t* start = out.append(n);
-        store_le<std::uint32_t>(start, static_cast<std::uint32_t>(n));
-        ::fastwire::versioned::writer w{start + 8};
-        C::write(w, start + 4, start, value);
+        const std::size_t n = ::fastwire::versioned::model_size(value);
+        ::fastwire::versioned::write_root(out.append(n), n, value);
         return n;
     }
 
@@ -136,9 +127,7 @@ struct versioned_format {
     }
 };
 
-#ifdef FASTWIRE_HAS_FINAL_MODEL
-// The final format: [u32 size][u32 type][fields…]. Serialization goes through a scratch
-// final_model (one per message type and sender), then one copy into the stream.
+// The final format: [u32 size][u32 type][fields…].
 struct final_format {
     static constexpr const char* name = "final";
     static constexpr std::size_t min_size = 8;
@@ -146,12 +135,11 @@ struct final_format {
     template <class S>
     using model = ::fastwire::final_model<S>;
 
+    // Appends `value` as one message to `out`; returns its size.
     template <class S>
     static std::size_t serialize(::fastwire::buffer& out, const S& value) {
-        thread_local model<S> scratch;
-        scratch.reset();
-        const std::size_t n = scratch.serialize(value);
-        out.append(scratch.buffer().data(), n);
+        const std::size_t n = ::fastwire::final::model_size(value);
+        ::fastwire::final::write_root(out.append(n), n, value);
         return n;
     }
 
@@ -167,7 +155,6 @@ struct final_format {
         return m.deserialize(out);
     }
 };
-#endif
 
 // ---- sender ---------------------------------------------------------------------------------------
 

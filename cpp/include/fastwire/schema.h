@@ -2,10 +2,10 @@
 //
 // A struct is described once, independently of the wire format, by specialising
 // fastwire::struct_schema: its type number, its base (optional) and its own fields as a
-// list of member pointers in declaration order. The codecs (versioned.h, and the final
-// format later) derive slot offsets, body sizes and the write/read/verify code from it
-// at compile time. An enum or flags type is described by fastwire::enum_traits: its
-// named values, for printing.
+// list of member pointers in declaration order. The codecs of both formats (versioned.h,
+// final.h) derive slot offsets, sizes and the write/read/verify code from it at compile
+// time. An enum or flags type is described by fastwire::enum_traits: its named values,
+// for printing.
 //
 //   struct Balance { std::string currency; double amount = 0.0; };
 //   template <> struct fastwire::struct_schema<Balance> {   // (inside namespace fastwire)
@@ -98,7 +98,6 @@ struct member_pointer<T C::*> {
 template <class S>
 using all_fields_t = typename internal::flat_fields<S>::type;
 
-// The C++ type of the field a member pointer names.
 // The deepest struct nesting a value of S can have (S itself is level 1), from the
 // generated `static constexpr std::uint32_t depth`; 0 when the schema does not bound it
 // (S reaches itself through a collection) or the specialisation does not say.
@@ -110,6 +109,7 @@ struct schema_depth<S, std::void_t<decltype(struct_schema<S>::depth)>>
 template <class S>
 inline constexpr std::uint32_t schema_depth_v = schema_depth<S>::value;
 
+// The C++ type of the field a member pointer names.
 template <auto Member>
 using member_type_t = typename internal::member_pointer<decltype(Member)>::type;
 

@@ -151,7 +151,7 @@ public:
         const std::uint64_t x = engine_(), y = engine_();
         for (int i = 0; i < 8; ++i) {
             b[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(x >> (8 * i));
-            b[static_cast<std::size_t>(8 + i)] = static_cast<std::uint8_t>(y >> (8 * i));
+            b[static_cast<std::size_t>(i) + 8] = static_cast<std::uint8_t>(y >> (8 * i));
         }
         b[6] = static_cast<std::uint8_t>((b[6] & 0x0F) | 0x40);  // version 4
         b[8] = static_cast<std::uint8_t>((b[8] & 0x3F) | 0x80);  // RFC 4122 variant
@@ -226,7 +226,7 @@ struct hash<fastwire::uuid> {
         std::uint64_t a = 0, b = 0;
         for (int i = 0; i < 8; ++i) {
             a = (a << 8) | u.bytes()[static_cast<std::size_t>(i)];
-            b = (b << 8) | u.bytes()[static_cast<std::size_t>(8 + i)];
+            b = (b << 8) | u.bytes()[static_cast<std::size_t>(i) + 8];
         }
         return std::hash<std::uint64_t>()(a ^ (b * 0x9e3779b97f4a7c15ull));
     }

@@ -55,6 +55,8 @@
 #include <fastwire/bytes.h>
 #include <fastwire/decimal.h>
 #include <fastwire/endian.h>
+#include <fastwire/internal/kinds.h>
+#include <fastwire/internal/scalar.h>
 #include <fastwire/internal/wire.h>
 #include <fastwire/limits.h>
 #include <fastwire/schema.h>
@@ -200,49 +202,41 @@ struct codec;  // specialised below for every type a schema type maps to
 
 namespace internal {
 
-using fastwire::internal::assign_chars;
-using fastwire::internal::copy_bytes;
-using fastwire::internal::copy_short;
-using fastwire::internal::enum_wire;
-using fastwire::internal::wire_of;
+using fastwire::internal::bulk_copyable;
+using fastwire::internal::fixed_value;
 
-// Scalars: the slot holds the value itself. Wire is the LE integer or float on the wire.
-template <class T, class Wire>
-struct scalar_codec {
-    static constexpr std::uint32_t slot = sizeof(Wire);
+// Numbers, enums, decimal, uuid: the slot holds the value itself (internal/scalar.h).
+template <class T>
+struct fixed_codec {
+    using V = fixed_value<T>;
+    static constexpr std::uint32_t slot = V::size;
     static constexpr bool fixed = true;
     // Bulk copies of arrays are allowed when the C++ representation is the wire one.
-    static constexpr bool memcpy_ok =
-        fastwire::internal::host_little_endian && sizeof(T) == sizeof(Wire) && !std::is_same_v<T, bool>;
+    static constexpr bool memcpy_ok = V::memcpy_ok;
 
     static std::size_t extra(const T&) noexcept { return 0; }
 
     static void write(writer&, std::uint8_t* slot_ptr, const std::uint8_t*, const T& v) noexcept {
-        if constexpr (std::is_same_v<T, bool>) {
-            *slot_ptr = v ? 1 : 0;
-        } else if constexpr (std::is_enum_v<T>) {
-            store_le<Wire>(slot_ptr, static_cast<Wire>(static_cast<std::underlying_type_t<T>>(v)));
-        } else {
-            store_le<Wire>(slot_ptr, static_cast<Wire>(v));
-        }
+        V::store(slot_ptr, v);
     }
 
     template <class W>
     static W read(reader& r, std::size_t slot_pos, std::size_t, W w, T& out) noexcept {
-        if constexpr (std::is_same_v<T, bool>) {
-            out = r.data[slot_pos] != 0;  // any nonzero byte is true
-        } else if constexpr (std::is_enum_v<T>) {
-            // Unknown values are kept as raw numbers.
-            out = static_cast<T>(static_cast<std::underlying_type_t<T>>(r.load<Wire>(slot_pos)));
+        if constexpr (V::checked) {
+            const errc e = V::load(r.data + slot_pos, out);
+            return e == errc::ok ? w : r.fail(e);
         } else {
-            out = static_cast<T>(r.load<Wire>(slot_pos));
+            V::load(r.data + slot_pos, out);
+            return w;
         }
-        return w;
     }
 
     template <class W>
-    static W verify(reader&, std::size_t, std::size_t, W w) noexcept {
-        return w;
+    static W verify([[maybe_unused]] reader& r, [[maybe_unused]] std::size_t slot_pos, std::size_t, W w) noexcept {
+        if constexpr (V::checked)
+            return V::valid(r.data + slot_pos) ? w : r.fail(errc::bad_value);
+        else
+            return w;
     }
 };
 
@@ -258,8 +252,7 @@ struct text_codec {
         const std::size_t n = v.size();
         std::uint8_t* blk = w.alloc(4 + n);
         store_le<std::uint32_t>(slot_ptr, static_cast<std::uint32_t>(blk - base));
-        store_le<std::uint32_t>(blk, static_cast<std::uint32_t>(n));
-        copy_short(blk + 4, v.data(), n);
+        fastwire::internal::store_text(blk, v.data(), n);
     }
 
     // Finds the [length][bytes] block and charges it; pos = first payload byte. Offset 0
@@ -286,11 +279,7 @@ struct text_codec {
         std::size_t pos = 0, n = 0;
         // On failure pos = n = 0: an empty value, and the failed walk is returned.
         w = find(r, slot_pos, base, w, pos, n);
-        if constexpr (std::is_same_v<T, std::string>) {
-            assign_chars(out, r.data + pos, n);
-        } else {
-            out.assign(r.data + pos, n);
-        }
+        fastwire::internal::load_text(out, r.data + pos, n);
         return w;
     }
 
@@ -327,12 +316,6 @@ FASTWIRE_INLINE std::uint8_t* write_block(writer& w, std::uint8_t* slot_ptr, con
     return blk + 4;
 }
 
-// True when a codec's C++ values may be copied to and from the wire with one memcpy.
-template <class C, class = void>
-struct bulk_copyable : std::false_type {};
-template <class C>
-struct bulk_copyable<C, std::enable_if_t<C::memcpy_ok>> : std::true_type {};
-
 template <class C, class Range>
 inline std::size_t elements_extra(const Range& v) noexcept {
     std::size_t n = 0;
@@ -349,14 +332,14 @@ struct sequence_codec {
     using C = codec<T>;
     static constexpr std::uint32_t slot = 4;
     static constexpr bool fixed = false;
-    static constexpr bool bulk = std::is_same_v<Seq, std::vector<T>> && bulk_copyable<C>::value;
+    static constexpr bool bulk = fastwire::internal::is_vector<Seq>::value && bulk_copyable<C>::value;
 
     static std::size_t extra(const Seq& v) noexcept { return 4 + v.size() * C::slot + elements_extra<C>(v); }
 
     static void write(writer& w, std::uint8_t* slot_ptr, const std::uint8_t* base, const Seq& v) noexcept {
         std::uint8_t* p = write_block(w, slot_ptr, base, v.size(), C::slot);
         if constexpr (bulk) {
-            copy_bytes(p, v.data(), v.size() * sizeof(T));
+            fastwire::internal::store_bulk(p, v);
         } else {
             for (const auto& e : v) {
                 C::write(w, p, base, e);
@@ -370,17 +353,16 @@ struct sequence_codec {
         std::size_t pos = 0, n = 0;
         w = find_block(r, slot_pos, base, C::slot, w, pos, n);
         if (!w.ok()) return w;  // before anything is allocated
-        if constexpr (std::is_same_v<Seq, std::set<T>>) {
+        if constexpr (fastwire::internal::is_set<Seq>::value) {
             out.clear();
             T tmp{};
             for (std::size_t i = 0; i < n; ++i, pos += C::slot) {
                 w = C::read(r, pos, base, w, tmp);
                 if (!w.ok()) return w;
-                out.emplace_hint(out.end(), std::move(tmp));
+                fastwire::internal::add_element(out, std::move(tmp));
             }
         } else if constexpr (bulk) {
-            out.resize(n);
-            copy_bytes(reinterpret_cast<std::uint8_t*>(out.data()), r.data + pos, n * sizeof(T));
+            fastwire::internal::load_bulk(r.data + pos, n, out);
         } else {
             out.resize(n);  // reuses existing elements (and their capacity)
             for (auto& e : out) {
@@ -433,17 +415,14 @@ struct map_codec {
         w = find_block(r, slot_pos, base, pair_slot, w, pos, n);
         if (!w.ok()) return w;
         out.clear();
-        if constexpr (!std::is_same_v<M, std::map<K, V>>) out.reserve(n);
+        fastwire::internal::reserve_pairs(out, n);
         K key{};
         V value{};
         for (std::size_t i = 0; i < n; ++i, pos += pair_slot) {
             w = CK::read(r, pos, base, w, key);
             if (w.ok()) w = CV::read(r, pos + CK::slot, base, w, value);
             if (!w.ok()) return w;
-            if constexpr (std::is_same_v<M, std::map<K, V>>)
-                out.emplace_hint(out.end(), std::move(key), std::move(value));
-            else
-                out.emplace(std::move(key), std::move(value));
+            fastwire::internal::add_pair(out, std::move(key), std::move(value));
         }
         return w;
     }
@@ -548,66 +527,17 @@ using layout = internal::struct_fields<S, all_fields_t<S>>;
 // ---- codecs ------------------------------------------------------------------------------
 
 template <class T>
-struct codec<T, std::enable_if_t<std::is_arithmetic_v<T> || std::is_enum_v<T>>>
-    : internal::scalar_codec<T, typename internal::enum_wire<T>::type> {};
+struct codec<T, std::enable_if_t<fastwire::internal::is_fixed_value_v<T>>> : internal::fixed_codec<T> {};
 
 template <>
 struct codec<std::string> : internal::text_codec<std::string> {};
 template <>
 struct codec<bytes> : internal::text_codec<bytes> {};
 
-// decimal: [u32 lo][u32 mid][u32 hi][u32 flags] (.NET GetBits order).
-template <>
-struct codec<decimal> {
-    static constexpr std::uint32_t slot = 16;
-    static constexpr bool fixed = true;
-    static constexpr bool memcpy_ok = false;
-    static std::size_t extra(const decimal&) noexcept { return 0; }
-    static void write(writer&, std::uint8_t* p, const std::uint8_t*, const decimal& v) noexcept {
-        store_le<std::uint32_t>(p, v.lo32());
-        store_le<std::uint32_t>(p + 4, v.mid32());
-        store_le<std::uint32_t>(p + 8, v.hi32());
-        store_le<std::uint32_t>(p + 12, v.flags());
-    }
-    template <class W>
-    static W read(reader& r, std::size_t pos, std::size_t, W w, decimal& out) noexcept {
-        const errc e = decimal::from_bits(r.load<std::uint32_t>(pos), r.load<std::uint32_t>(pos + 4),
-                                          r.load<std::uint32_t>(pos + 8), r.load<std::uint32_t>(pos + 12), out);
-        return e == errc::ok ? w : r.fail(e);
-    }
-    template <class W>
-    static W verify(reader& r, std::size_t pos, std::size_t, W w) noexcept {
-        return ((r.load<std::uint32_t>(pos + 12) >> 16) & 0xFFu) <= decimal::max_scale ? w : r.fail(errc::bad_value);
-    }
-};
-
-// uuid: the 16 bytes as they are.
-template <>
-struct codec<uuid> {
-    static constexpr std::uint32_t slot = 16;
-    static constexpr bool fixed = true;
-    static constexpr bool memcpy_ok = true;
-    static std::size_t extra(const uuid&) noexcept { return 0; }
-    static void write(writer&, std::uint8_t* p, const std::uint8_t*, const uuid& v) noexcept {
-        std::memcpy(p, v.data(), 16);
-    }
-    template <class W>
-    static W read(reader& r, std::size_t pos, std::size_t, W w, uuid& out) noexcept {
-        std::memcpy(out.data(), r.data + pos, 16);
-        return w;
-    }
-    template <class W>
-    static W verify(reader&, std::size_t, std::size_t, W w) noexcept {
-        return w;
-    }
-};
-
-template <class T>
-struct codec<std::vector<T>> : internal::sequence_codec<std::vector<T>, T> {};
-template <class T>
-struct codec<std::list<T>> : internal::sequence_codec<std::list<T>, T> {};
-template <class T>
-struct codec<std::set<T>> : internal::sequence_codec<std::set<T>, T> {};
+// vector, list, set (fastwire::internal::is_sequence); vector<bool> is specialised below.
+template <class Seq>
+struct codec<Seq, std::enable_if_t<fastwire::internal::is_sequence_v<Seq>>>
+    : internal::sequence_codec<Seq, typename Seq::value_type> {};
 
 // std::vector<bool> stores bits, so it gets its own element loop.
 template <>
@@ -617,16 +547,14 @@ struct codec<std::vector<bool>> {
     static std::size_t extra(const std::vector<bool>& v) noexcept { return 4 + v.size(); }
     static void write(writer& w, std::uint8_t* slot_ptr, const std::uint8_t* base,
                       const std::vector<bool>& v) noexcept {
-        std::uint8_t* p = internal::write_block(w, slot_ptr, base, v.size(), 1);
-        for (bool b : v) *p++ = b ? 1 : 0;
+        fastwire::internal::store_bools(internal::write_block(w, slot_ptr, base, v.size(), 1), v);
     }
     template <class W>
     static W read(reader& r, std::size_t slot_pos, std::size_t base, W w, std::vector<bool>& out) {
         std::size_t pos = 0, n = 0;
         w = internal::find_block(r, slot_pos, base, 1, w, pos, n);
         if (!w.ok()) return w;
-        out.resize(n);
-        for (std::size_t i = 0; i < n; ++i) out[i] = r.data[pos + i] != 0;
+        fastwire::internal::load_bools(r.data + pos, n, out);
         return w;
     }
     template <class W>
@@ -636,10 +564,10 @@ struct codec<std::vector<bool>> {
     }
 };
 
-template <class K, class V>
-struct codec<std::map<K, V>> : internal::map_codec<std::map<K, V>, K, V> {};
-template <class K, class V>
-struct codec<std::unordered_map<K, V>> : internal::map_codec<std::unordered_map<K, V>, K, V> {};
+// map, hash (fastwire::internal::is_map).
+template <class M>
+struct codec<M, std::enable_if_t<fastwire::internal::is_map_v<M>>>
+    : internal::map_codec<M, typename M::key_type, typename M::mapped_type> {};
 
 // T[N]: N element slots inline, no count.
 template <class T, std::size_t N>
@@ -654,7 +582,7 @@ struct codec<std::array<T, N>> {
 
     static void write(writer& w, std::uint8_t* p, const std::uint8_t* base, const std::array<T, N>& v) noexcept {
         if constexpr (internal::bulk_copyable<C>::value) {
-            std::memcpy(p, v.data(), sizeof(T) * N);
+            fastwire::internal::store_bulk(p, v);
         } else {
             for (const auto& e : v) {
                 C::write(w, p, base, e);
@@ -665,7 +593,7 @@ struct codec<std::array<T, N>> {
     template <class W>
     static W read(reader& r, std::size_t pos, std::size_t base, W w, std::array<T, N>& out) {
         if constexpr (internal::bulk_copyable<C>::value) {
-            std::memcpy(out.data(), r.data + pos, sizeof(T) * N);
+            fastwire::internal::load_bulk(r.data + pos, N, out);
         } else {
             for (auto& e : out) {
                 w = C::read(r, pos, base, w, e);

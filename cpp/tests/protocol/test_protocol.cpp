@@ -10,10 +10,8 @@
 
 #include "everything_protocol.h"
 #include "proto_protocol.h"
-#include "protocol_protocol.h"
-#ifdef FASTWIRE_HAS_FINAL_MODEL
 #include "protocol_final_protocol.h"  // both families in one translation unit
-#endif
+#include "protocol_protocol.h"
 
 namespace {
 
@@ -139,7 +137,6 @@ TEST(Protocol, UnsentBytesStayQueued) {
 
 TEST(Protocol, ReceiverEverySplitVersioned) { check_every_split<protocol::Receiver>(hex_vector("protocol.hex")); }
 
-#ifdef FASTWIRE_HAS_FINAL_MODEL
 TEST(Protocol, FinalSenderIsByteExact) {
     RecordingSender<protocol::FinalSender> s;
     EXPECT_EQ(send_seed_messages(s), hex_vector("protocol.final.hex"));
@@ -147,7 +144,6 @@ TEST(Protocol, FinalSenderIsByteExact) {
 TEST(Protocol, ReceiverEverySplitFinal) {
     check_every_split<protocol::FinalReceiver>(hex_vector("protocol.final.hex"));
 }
-#endif
 
 TEST(Protocol, LoggingPrintsEachValue) {
     RecordingSender<protocol::Sender> s;

@@ -1,0 +1,96 @@
+// fastwire/internal/kinds.h - which standard container a schema type maps to, decided once.
+//
+// The versioned and final codecs (versioned.h, final.h) and the JSON writer and reader
+// (json.h, json_reader.h) all branch on the same question: is this C++ type a schema
+// optional, array, vector, list, set, map or hash? The answers live here, with the few
+// container operations that differ by kind (rebuilding a set or a map in key order).
+//
+//   fastwire::internal::is_sequence_v<std::list<int>>;          // true: vector, list, set
+//   fastwire::internal::is_map_v<std::unordered_map<int, int>>;  // true: map, hash
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <list>
+#include <map>
+#include <optional>
+#include <set>
+#include <type_traits>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <fastwire/internal/wire.h>
+
+namespace fastwire {
+namespace internal {
+
+template <class T>
+struct is_optional : std::false_type {};
+template <class T>
+struct is_optional<std::optional<T>> : std::true_type {};
+
+template <class T>
+struct is_std_array : std::false_type {};  // T[N]
+template <class T, std::size_t N>
+struct is_std_array<std::array<T, N>> : std::true_type {};
+
+template <class T>
+struct is_vector : std::false_type {};
+template <class T, class A>
+struct is_vector<std::vector<T, A>> : std::true_type {};
+
+template <class T>
+struct is_list : std::false_type {};
+template <class T, class A>
+struct is_list<std::list<T, A>> : std::true_type {};
+
+template <class T>
+struct is_set : std::false_type {};
+template <class T, class C, class A>
+struct is_set<std::set<T, C, A>> : std::true_type {};
+
+// vector, list and set share one wire form (and one JSON form, an array).
+template <class T>
+struct is_sequence : std::bool_constant<is_vector<T>::value || is_list<T>::value || is_set<T>::value> {};
+
+template <class T>
+struct is_ordered_map : std::false_type {};  // the schema's map
+template <class K, class V, class C, class A>
+struct is_ordered_map<std::map<K, V, C, A>> : std::true_type {};
+
+template <class T>
+struct is_hash_map : std::false_type {};  // the schema's hash
+template <class K, class V, class H, class E, class A>
+struct is_hash_map<std::unordered_map<K, V, H, E, A>> : std::true_type {};
+
+template <class T>
+struct is_map : std::bool_constant<is_ordered_map<T>::value || is_hash_map<T>::value> {};
+
+template <class T>
+inline constexpr bool is_sequence_v = is_sequence<T>::value;
+template <class T>
+inline constexpr bool is_map_v = is_map<T>::value;
+
+// A decoder rebuilds sets and maps from elements in wire order, which is key order for the
+// ordered kinds: the end is the right hint, and a hash map can reserve its buckets first.
+template <class M>
+FASTWIRE_INLINE void reserve_pairs(M& out, std::size_t n) {
+    if constexpr (is_hash_map<M>::value) out.reserve(n);
+}
+
+template <class Set, class T>
+FASTWIRE_INLINE void add_element(Set& out, T&& value) {
+    out.emplace_hint(out.end(), std::forward<T>(value));
+}
+
+template <class M, class K, class V>
+FASTWIRE_INLINE void add_pair(M& out, K&& key, V&& value) {
+    if constexpr (is_ordered_map<M>::value)
+        out.emplace_hint(out.end(), std::forward<K>(key), std::forward<V>(value));
+    else
+        out.emplace(std::forward<K>(key), std::forward<V>(value));
+}
+
+}  // namespace internal
+}  // namespace fastwire
