@@ -423,7 +423,40 @@ class CppGenerator:
                 p.print("using $n$Model = fastwire::model<$n$>;", n=ident(s.name))
                 if self.options.final:
                     p.print("using $n$FinalModel = fastwire::final_model<$n$>;", n=ident(s.name))
+            self.layout_checks(p, package)
         return p.text()
+
+    def layout_checks(self, p: Printer, package: ir.Package) -> None:
+        """static_asserts of the lowered model's layout against the runtime's: a runtime
+        and a compiler that disagree about a struct's wire layout fail to build, and the
+        message names the struct."""
+        if not package.structs:
+            return
+        p.blank()
+        p.print("""
+            // The wire layout the schema compiler worked out (fastwire.lower), checked against
+            // the runtime's: where they disagree, the build fails here, naming the struct.
+        """)
+        for s in self.sorted_structs(package):
+            layout = self.model.struct(s.qualified_name)
+            n = ident(s.name)
+            where = f"{package.name}.{s.name}"
+            p.print("""
+                static_assert(fastwire::versioned::body_size<$n$>() == $body$,
+                              "$where$: versioned body size differs from the schema compiler's");
+            """, n=n, body=layout.body_size, where=where)
+            if layout.fields:
+                offsets = join([str(f.offset) for f in layout.fields], ", ", 60)
+                p.print("""
+                    static_assert(fastwire::versioned::slot_offsets_are<$n$>({$offsets$}),
+                                  "$where$: versioned slot offsets differ from the schema compiler's");
+                """, n=n, offsets=offsets, where=where)
+            if self.options.final:
+                fixed = "" if layout.final_size is not None else "!"
+                p.print("""
+                    static_assert(fastwire::final::min_size<$n$>() == $min$ && $fixed$fastwire::final::is_fixed<$n$>(),
+                                  "$where$: final-format size differs from the schema compiler's");
+                """, n=n, min=layout.final_min, fixed=fixed, where=where)
 
     def generate(self) -> Dict[str, str]:
         out: Dict[str, str] = {}
