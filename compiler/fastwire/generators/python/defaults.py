@@ -67,11 +67,11 @@ class Defaults(Base):
             return "literal", "True" if d.value else "False"
         if d.kind in ("integer", "float") and ref.kind == "primitive":
             if ref.name in ("float", "double"):
-                return "literal", repr(float(d.value))  # type: ignore[arg-type]
+                return "literal", repr(d.float_value())
             if ref.name == "decimal":
                 self.uses.add("decimal")
                 return "literal", f'{self.decimal}("{d.value}")'
-            return "literal", str(int(d.value))  # type: ignore[arg-type]
+            return "literal", str(d.int_value())
         if d.kind == "decimal":
             self.uses.add("decimal")
             return "literal", f'{self.decimal}("{d.value}")'

@@ -52,8 +52,8 @@ class Final(Values):
             if kind == "run":
                 fmt = "".join(self.slot(f)[0] for f in fs)
                 runs.append((f"_FL_{n}_{len(runs)}", self.run_layouts[len(runs)][1]))
-                text = f"  # and {fs[-1].name}'s length" if self.is_text(fs[-1]) else ""
-                p.value(f'{runs[-1][0]} = _rt.layout("{fmt}"){text}')
+                note = f"  # and {fs[-1].name}'s length" if self.is_text(fs[-1]) else ""
+                p.value(f'{runs[-1][0]} = _rt.layout("{fmt}"){note}')
         nested = any(k in ("struct", "optional", "array", "collection") for k, _ in groups)
         guard = "if d < 1:\n    _rt.fail_deep()" + ("\nd -= 1" if nested else "")
 
