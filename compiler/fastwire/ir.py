@@ -99,6 +99,21 @@ class Default:
     text: str = ""
     names: Tuple[str, ...] = ()
 
+    def int_value(self) -> int:
+        """`value` of an integer, timestamp, enum or flags default."""
+        assert isinstance(self.value, int), self.kind
+        return int(self.value)
+
+    def float_value(self) -> float:
+        """`value` of an integer or float default, as a float."""
+        assert isinstance(self.value, (int, float)), self.kind
+        return float(self.value)
+
+    def text_value(self) -> str:
+        """`value` of a decimal, string or uuid default."""
+        assert isinstance(self.value, str), self.kind
+        return self.value
+
 
 @dataclass(frozen=True)
 class Field:
@@ -277,7 +292,9 @@ class Schema:
             for f in s.all_fields:
                 for ref in (f.type.value, f.type.key):
                     if ref is not None and ref.kind == "struct":
-                        d = depth(self.lookup(ref))  # type: ignore[arg-type]
+                        inner = self.lookup(ref)
+                        assert isinstance(inner, StructType)
+                        d = depth(inner)
                         if d == 0:
                             active.discard(name)
                             memo[name] = 0

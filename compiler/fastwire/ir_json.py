@@ -38,6 +38,7 @@ def _default(d: Optional[ir.Default]) -> Optional[Dict[str, Any]]:
     if d is None:
         return None
     value = d.value
+    out: Dict[str, Any]
     if d.kind == "integer" or d.kind in ("enum", "flags", "timestamp"):
         # 64-bit values do not survive a JSON double in every language: also give text.
         out = {"kind": d.kind, "value": value, "value_text": str(value), "text": d.text}
@@ -171,7 +172,11 @@ def _r_source(d) -> ir.SourceRef:
 
 
 def _r_ref(d) -> Optional[ir.TypeRef]:
-    return None if d is None else ir.TypeRef(d["kind"], d["name"], d.get("package"))
+    return None if d is None else _r_ref_of(d)
+
+
+def _r_ref_of(d) -> ir.TypeRef:
+    return ir.TypeRef(d["kind"], d["name"], d.get("package"))
 
 
 def _r_default(d) -> Optional[ir.Default]:
@@ -185,7 +190,7 @@ def _r_default(d) -> Optional[ir.Default]:
 
 def _r_field(d) -> ir.Field:
     t = d["type"]
-    ftype = ir.FieldType(_r_ref(t["value"]), t["optional"], t["container"], t.get("size"),
+    ftype = ir.FieldType(_r_ref_of(t["value"]), t["optional"], t["container"], t.get("size"),
                          _r_ref(t.get("key")))
     return ir.Field(d["name"], ftype, _r_default(d["default"]), d["key"], d["id"], d["hidden"],
                     d["deprecated"], d["declared_in"], d["doc"], _r_source(d["source"]),
@@ -203,7 +208,7 @@ def _r_type(d, package: str) -> ir.NamedType:
         d["kind"], d["name"], package, d["type_number"], d["numbering"], _r_ref(d["base"]),
         tuple(_r_field(f) for f in d["fields"]), tuple(_r_field(f) for f in d["all_fields"]),
         d["hidden"], d["deprecated"], d["request"], _r_ref(d["response"]),
-        tuple(ir.Reject(_r_ref(r["type"]), r["global"]) for r in d["rejects"]),
+        tuple(ir.Reject(_r_ref_of(r["type"]), r["global"]) for r in d["rejects"]),
         d["doc"], _r_source(d["source"]))
 
 

@@ -204,13 +204,13 @@ def _final_sizes(schema: ir.Schema, s: ir.StructType, active: set) -> Tuple[int,
 
 
 def _field_wire(schema: ir.Schema, t: ir.FieldType, active: Optional[set] = None) -> WireType:
-    active = active or set()
+    visiting: set = active or set()
 
     def plain(ref: ir.TypeRef) -> WireType:
         if ref.kind == "struct":
             s = schema.lookup(ref)
             assert isinstance(s, ir.StructType)
-            fmin, fsize = _final_sizes(schema, s, active)  # type: ignore[arg-type]
+            fmin, fsize = _final_sizes(schema, s, visiting)
             return WireType("struct", OFFSET_SIZE, fmin, fsize, ref=ref.qualified_name)
         return _plain(schema, ref)
 
@@ -254,15 +254,15 @@ def literal(schema: ir.Schema, f: ir.Field) -> Optional[Literal]:
     if d.kind in ("enum", "flags"):
         t = schema.lookup(ref)
         assert isinstance(t, ir.EnumType)
-        return _integer(int(d.value), t.base, names=d.names)  # type: ignore[arg-type]
+        return _integer(d.int_value(), t.base, names=d.names)
     if d.kind == "timestamp":
-        return _integer(int(d.value), "uint64")  # type: ignore[arg-type]
+        return _integer(d.int_value(), "uint64")
     if d.kind == "string":
         return Literal("string", d.value)
     if d.kind == "uuid":
         return Literal("uuid", str(d.value), raw=bytes.fromhex(str(d.value).replace("-", "")))
     if prim in ("float", "double") and d.kind in ("integer", "float"):
-        x = float(d.value)  # type: ignore[arg-type]
+        x = d.float_value()
         if prim == "float":
             return Literal("float", x, 32, raw=_struct.unpack("<I", _struct.pack("<f", x))[0])
         return Literal("float", x, 64, raw=_struct.unpack("<Q", _struct.pack("<d", x))[0])
@@ -273,7 +273,7 @@ def literal(schema: ir.Schema, f: ir.Field) -> Optional[Literal]:
         return Literal("decimal", text, coefficient=int(whole + frac or "0"), scale=len(frac),
                        negative=negative)
     if d.kind == "integer":
-        return _integer(int(d.value), prim or "int32")  # type: ignore[arg-type]
+        return _integer(d.int_value(), prim or "int32")
     raise AssertionError(f"default kind {d.kind}")
 
 
@@ -297,7 +297,8 @@ def lower_struct(schema: ir.Schema, s: ir.StructType) -> StructLayout:
             else final_offset + w.final_size
     runs: List[FinalRun] = []
     start: Optional[int] = None
-    for i, fl in enumerate(fields + [None]):  # type: ignore[list-item]
+    ended: List[Optional[FieldLayout]] = [*fields, None]  # None: the end closes a run
+    for i, fl in enumerate(ended):
         if fl is not None and fl.wire.is_value:
             if start is None:
                 start = i

@@ -110,6 +110,23 @@ def test_struct_as_hash_key_in_its_own_package(tmp_path):
     python_imports(str(tmp_path), ["p"])
 
 
+def test_layout_disagreement_fails_the_cpp_build_naming_the_struct(tmp_path):
+    """The models header checks the lowered model's layout against the runtime's: a wrong
+    number (as from a compiler and a runtime that disagree) stops the build."""
+    files = generate(str(tmp_path), "p", HASH_KEY)
+    models = files["p_models.h"]
+    for right, wrong, message in (
+            ("body_size<H>() == 12", "body_size<H>() == 16", "p.H: versioned body size"),
+            ("slot_offsets_are<K>({8})", "slot_offsets_are<K>({12})",
+             "p.K: versioned slot offsets"),
+            ("min_size<H>() == 4", "min_size<H>() == 5", "p.H: final-format size")):
+        assert right in models
+        with open(os.path.join(str(tmp_path), "cpp", "p_models.h"), "w") as fh:
+            fh.write(models.replace(right, wrong))
+        with pytest.raises(AssertionError, match=message):
+            cpp_compiles(str(tmp_path), ["p"])
+
+
 # ---- random valid schemas ---------------------------------------------------------------
 
 PRIMS = ["bool", "byte", "char", "wchar", "int8", "uint8", "int16", "uint16", "int32",

@@ -466,6 +466,18 @@ struct struct_fields<S, fields<Ms...>> {
 template <class S>
 using layout = internal::struct_fields<S, all_fields_t<S>>;
 
+// The layout as numbers, for generated code to check the schema compiler's lowered model
+// (compiler/fastwire/lower.py) against at compile time: the fewest bytes S's fields take,
+// and whether every value of S takes exactly that many.
+template <class S>
+constexpr std::size_t min_size() noexcept {
+    return layout<S>::min_size;
+}
+template <class S>
+constexpr bool is_fixed() noexcept {
+    return layout<S>::fixed;
+}
+
 // ---- codecs ------------------------------------------------------------------------------
 
 template <class T>

@@ -524,6 +524,21 @@ struct struct_fields<S, fields<Ms...>> {
 template <class S>
 using layout = internal::struct_fields<S, all_fields_t<S>>;
 
+// The layout as numbers, for generated code to check the schema compiler's lowered model
+// (compiler/fastwire/lower.py) against at compile time: the body size (header and slots),
+// and whether the fields' slots start at `offsets` (from the body's start, base-first).
+template <class S>
+constexpr std::uint32_t body_size() noexcept {
+    return layout<S>::body;
+}
+template <class S, std::size_t N>
+constexpr bool slot_offsets_are(const std::uint32_t (&offsets)[N]) noexcept {
+    if (N != layout<S>::count) return false;
+    for (std::size_t i = 0; i < N; ++i)
+        if (offsets[i] != layout<S>::offsets[i]) return false;
+    return true;
+}
+
 // ---- codecs ------------------------------------------------------------------------------
 
 template <class T>

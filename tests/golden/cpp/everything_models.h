@@ -46,4 +46,153 @@ using NotifyModel = fastwire::model<Notify>;
 using NotifyFinalModel = fastwire::final_model<Notify>;
 using EmptyModel = fastwire::model<Empty>;
 using EmptyFinalModel = fastwire::final_model<Empty>;
+
+// The wire layout the schema compiler worked out (fastwire.lower), checked against
+// the runtime's: where they disagree, the build fails here, naming the struct.
+static_assert(fastwire::versioned::body_size<Primitives>() == 177,
+              "everything.Primitives: versioned body size differs from the schema compiler's");
+static_assert(fastwire::versioned::slot_offsets_are<Primitives>({8,
+                                                                 9,
+                                                                 10,
+                                                                 11,
+                                                                 15,
+                                                                 16,
+                                                                 17,
+                                                                 19,
+                                                                 21,
+                                                                 25,
+                                                                 29,
+                                                                 37,
+                                                                 45,
+                                                                 49,
+                                                                 57,
+                                                                 73,
+                                                                 77,
+                                                                 81,
+                                                                 89,
+                                                                 97,
+                                                                 105,
+                                                                 121,
+                                                                 137,
+                                                                 153,
+                                                                 169,
+                                                                 173}),
+              "everything.Primitives: versioned slot offsets differ from the schema compiler's");
+static_assert(fastwire::final::min_size<Primitives>() == 169 && !fastwire::final::is_fixed<Primitives>(),
+              "everything.Primitives: final-format size differs from the schema compiler's");
+static_assert(fastwire::versioned::body_size<Optionals>() == 64,
+              "everything.Optionals: versioned body size differs from the schema compiler's");
+static_assert(fastwire::versioned::slot_offsets_are<Optionals>({8, 13, 18, 23, 28, 33, 38, 43, 48, 53, 58, 63}),
+              "everything.Optionals: versioned slot offsets differ from the schema compiler's");
+static_assert(fastwire::final::min_size<Optionals>() == 12 && !fastwire::final::is_fixed<Optionals>(),
+              "everything.Optionals: final-format size differs from the schema compiler's");
+static_assert(fastwire::versioned::body_size<Collections>() == 90,
+              "everything.Collections: versioned body size differs from the schema compiler's");
+static_assert(fastwire::versioned::slot_offsets_are<Collections>({8,
+                                                                  20,
+                                                                  30,
+                                                                  38,
+                                                                  42,
+                                                                  46,
+                                                                  50,
+                                                                  54,
+                                                                  58,
+                                                                  62,
+                                                                  66,
+                                                                  70,
+                                                                  74,
+                                                                  78,
+                                                                  82,
+                                                                  86}),
+              "everything.Collections: versioned slot offsets differ from the schema compiler's");
+static_assert(fastwire::final::min_size<Collections>() == 404 && !fastwire::final::is_fixed<Collections>(),
+              "everything.Collections: final-format size differs from the schema compiler's");
+static_assert(fastwire::versioned::body_size<Fixed>() == 12,
+              "everything.Fixed: versioned body size differs from the schema compiler's");
+static_assert(fastwire::versioned::slot_offsets_are<Fixed>({8}),
+              "everything.Fixed: versioned slot offsets differ from the schema compiler's");
+static_assert(fastwire::final::min_size<Fixed>() == 4 && fastwire::final::is_fixed<Fixed>(),
+              "everything.Fixed: final-format size differs from the schema compiler's");
+static_assert(fastwire::versioned::body_size<Next>() == 24,
+              "everything.Next: versioned body size differs from the schema compiler's");
+static_assert(fastwire::versioned::slot_offsets_are<Next>({8}),
+              "everything.Next: versioned slot offsets differ from the schema compiler's");
+static_assert(fastwire::final::min_size<Next>() == 16 && fastwire::final::is_fixed<Next>(),
+              "everything.Next: final-format size differs from the schema compiler's");
+static_assert(fastwire::versioned::body_size<Shifted>() == 24,
+              "everything.Shifted: versioned body size differs from the schema compiler's");
+static_assert(fastwire::versioned::slot_offsets_are<Shifted>({8}),
+              "everything.Shifted: versioned slot offsets differ from the schema compiler's");
+static_assert(fastwire::final::min_size<Shifted>() == 16 && fastwire::final::is_fixed<Shifted>(),
+              "everything.Shifted: final-format size differs from the schema compiler's");
+static_assert(fastwire::versioned::body_size<Base>() == 13,
+              "everything.Base: versioned body size differs from the schema compiler's");
+static_assert(fastwire::versioned::slot_offsets_are<Base>({8, 12}),
+              "everything.Base: versioned slot offsets differ from the schema compiler's");
+static_assert(fastwire::final::min_size<Base>() == 5 && !fastwire::final::is_fixed<Base>(),
+              "everything.Base: final-format size differs from the schema compiler's");
+static_assert(fastwire::versioned::body_size<Derived>() == 25,
+              "everything.Derived: versioned body size differs from the schema compiler's");
+static_assert(fastwire::versioned::slot_offsets_are<Derived>({8, 12, 13, 17}),
+              "everything.Derived: versioned slot offsets differ from the schema compiler's");
+static_assert(fastwire::final::min_size<Derived>() == 17 && !fastwire::final::is_fixed<Derived>(),
+              "everything.Derived: final-format size differs from the schema compiler's");
+static_assert(fastwire::versioned::body_size<MoreDerived>() == 26,
+              "everything.MoreDerived: versioned body size differs from the schema compiler's");
+static_assert(fastwire::versioned::slot_offsets_are<MoreDerived>({8, 12, 13, 17, 25}),
+              "everything.MoreDerived: versioned slot offsets differ from the schema compiler's");
+static_assert(fastwire::final::min_size<MoreDerived>() == 18 && !fastwire::final::is_fixed<MoreDerived>(),
+              "everything.MoreDerived: final-format size differs from the schema compiler's");
+static_assert(fastwire::versioned::body_size<Wallet>() == 36,
+              "everything.Wallet: versioned body size differs from the schema compiler's");
+static_assert(fastwire::versioned::slot_offsets_are<Wallet>({8, 12, 20}),
+              "everything.Wallet: versioned slot offsets differ from the schema compiler's");
+static_assert(fastwire::final::min_size<Wallet>() == 28 && !fastwire::final::is_fixed<Wallet>(),
+              "everything.Wallet: final-format size differs from the schema compiler's");
+static_assert(fastwire::versioned::body_size<ExAccount>() == 33,
+              "everything.ExAccount: versioned body size differs from the schema compiler's");
+static_assert(fastwire::versioned::slot_offsets_are<ExAccount>({8, 12, 16, 17, 21, 26, 30, 32}),
+              "everything.ExAccount: versioned slot offsets differ from the schema compiler's");
+static_assert(fastwire::final::min_size<ExAccount>() == 37 && !fastwire::final::is_fixed<ExAccount>(),
+              "everything.ExAccount: final-format size differs from the schema compiler's");
+static_assert(fastwire::versioned::body_size<Ping>() == 32,
+              "everything.Ping: versioned body size differs from the schema compiler's");
+static_assert(fastwire::versioned::slot_offsets_are<Ping>({8, 24}),
+              "everything.Ping: versioned slot offsets differ from the schema compiler's");
+static_assert(fastwire::final::min_size<Ping>() == 24 && fastwire::final::is_fixed<Ping>(),
+              "everything.Ping: final-format size differs from the schema compiler's");
+static_assert(fastwire::versioned::body_size<Pong>() == 32,
+              "everything.Pong: versioned body size differs from the schema compiler's");
+static_assert(fastwire::versioned::slot_offsets_are<Pong>({8, 24}),
+              "everything.Pong: versioned slot offsets differ from the schema compiler's");
+static_assert(fastwire::final::min_size<Pong>() == 24 && fastwire::final::is_fixed<Pong>(),
+              "everything.Pong: final-format size differs from the schema compiler's");
+static_assert(fastwire::versioned::body_size<Refused>() == 28,
+              "everything.Refused: versioned body size differs from the schema compiler's");
+static_assert(fastwire::versioned::slot_offsets_are<Refused>({8, 24}),
+              "everything.Refused: versioned slot offsets differ from the schema compiler's");
+static_assert(fastwire::final::min_size<Refused>() == 20 && !fastwire::final::is_fixed<Refused>(),
+              "everything.Refused: final-format size differs from the schema compiler's");
+static_assert(fastwire::versioned::body_size<Failure>() == 28,
+              "everything.Failure: versioned body size differs from the schema compiler's");
+static_assert(fastwire::versioned::slot_offsets_are<Failure>({8, 24}),
+              "everything.Failure: versioned slot offsets differ from the schema compiler's");
+static_assert(fastwire::final::min_size<Failure>() == 20 && !fastwire::final::is_fixed<Failure>(),
+              "everything.Failure: final-format size differs from the schema compiler's");
+static_assert(fastwire::versioned::body_size<PingRequest>() == 36,
+              "everything.PingRequest: versioned body size differs from the schema compiler's");
+static_assert(fastwire::versioned::slot_offsets_are<PingRequest>({8, 24, 32}),
+              "everything.PingRequest: versioned slot offsets differ from the schema compiler's");
+static_assert(fastwire::final::min_size<PingRequest>() == 28 && !fastwire::final::is_fixed<PingRequest>(),
+              "everything.PingRequest: final-format size differs from the schema compiler's");
+static_assert(fastwire::versioned::body_size<Notify>() == 28,
+              "everything.Notify: versioned body size differs from the schema compiler's");
+static_assert(fastwire::versioned::slot_offsets_are<Notify>({8, 24}),
+              "everything.Notify: versioned slot offsets differ from the schema compiler's");
+static_assert(fastwire::final::min_size<Notify>() == 20 && !fastwire::final::is_fixed<Notify>(),
+              "everything.Notify: final-format size differs from the schema compiler's");
+static_assert(fastwire::versioned::body_size<Empty>() == 8,
+              "everything.Empty: versioned body size differs from the schema compiler's");
+static_assert(fastwire::final::min_size<Empty>() == 0 && fastwire::final::is_fixed<Empty>(),
+              "everything.Empty: final-format size differs from the schema compiler's");
 }  // namespace everything

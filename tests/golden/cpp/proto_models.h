@@ -14,4 +14,25 @@ using BalanceModel = fastwire::model<Balance>;
 using BalanceFinalModel = fastwire::final_model<Balance>;
 using AccountModel = fastwire::model<Account>;
 using AccountFinalModel = fastwire::final_model<Account>;
+
+// The wire layout the schema compiler worked out (fastwire.lower), checked against
+// the runtime's: where they disagree, the build fails here, naming the struct.
+static_assert(fastwire::versioned::body_size<Order>() == 34,
+              "proto.Order: versioned body size differs from the schema compiler's");
+static_assert(fastwire::versioned::slot_offsets_are<Order>({8, 12, 16, 17, 18, 26}),
+              "proto.Order: versioned slot offsets differ from the schema compiler's");
+static_assert(fastwire::final::min_size<Order>() == 26 && !fastwire::final::is_fixed<Order>(),
+              "proto.Order: final-format size differs from the schema compiler's");
+static_assert(fastwire::versioned::body_size<Balance>() == 20,
+              "proto.Balance: versioned body size differs from the schema compiler's");
+static_assert(fastwire::versioned::slot_offsets_are<Balance>({8, 12}),
+              "proto.Balance: versioned slot offsets differ from the schema compiler's");
+static_assert(fastwire::final::min_size<Balance>() == 12 && !fastwire::final::is_fixed<Balance>(),
+              "proto.Balance: final-format size differs from the schema compiler's");
+static_assert(fastwire::versioned::body_size<Account>() == 30,
+              "proto.Account: versioned body size differs from the schema compiler's");
+static_assert(fastwire::versioned::slot_offsets_are<Account>({8, 12, 16, 17, 21, 26}),
+              "proto.Account: versioned slot offsets differ from the schema compiler's");
+static_assert(fastwire::final::min_size<Account>() == 26 && !fastwire::final::is_fixed<Account>(),
+              "proto.Account: final-format size differs from the schema compiler's");
 }  // namespace proto

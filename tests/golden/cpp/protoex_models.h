@@ -15,4 +15,25 @@ using BalanceModel = fastwire::model<Balance>;
 using BalanceFinalModel = fastwire::final_model<Balance>;
 using AccountModel = fastwire::model<Account>;
 using AccountFinalModel = fastwire::final_model<Account>;
+
+// The wire layout the schema compiler worked out (fastwire.lower), checked against
+// the runtime's: where they disagree, the build fails here, naming the struct.
+static_assert(fastwire::versioned::body_size<Order>() == 50,
+              "protoex.Order: versioned body size differs from the schema compiler's");
+static_assert(fastwire::versioned::slot_offsets_are<Order>({8, 12, 16, 17, 18, 26, 34, 42}),
+              "protoex.Order: versioned slot offsets differ from the schema compiler's");
+static_assert(fastwire::final::min_size<Order>() == 42 && !fastwire::final::is_fixed<Order>(),
+              "protoex.Order: final-format size differs from the schema compiler's");
+static_assert(fastwire::versioned::body_size<Balance>() == 28,
+              "protoex.Balance: versioned body size differs from the schema compiler's");
+static_assert(fastwire::versioned::slot_offsets_are<Balance>({8, 12, 20}),
+              "protoex.Balance: versioned slot offsets differ from the schema compiler's");
+static_assert(fastwire::final::min_size<Balance>() == 20 && !fastwire::final::is_fixed<Balance>(),
+              "protoex.Balance: final-format size differs from the schema compiler's");
+static_assert(fastwire::versioned::body_size<Account>() == 30,
+              "protoex.Account: versioned body size differs from the schema compiler's");
+static_assert(fastwire::versioned::slot_offsets_are<Account>({8, 12, 16, 17, 21, 26}),
+              "protoex.Account: versioned slot offsets differ from the schema compiler's");
+static_assert(fastwire::final::min_size<Account>() == 34 && !fastwire::final::is_fixed<Account>(),
+              "protoex.Account: final-format size differs from the schema compiler's");
 }  // namespace protoex

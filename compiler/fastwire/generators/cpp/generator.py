@@ -45,6 +45,7 @@ class CppGenerator:
     def qualified(self, ref: ir.TypeRef, package: str) -> str:
         if ref.package == package:
             return ident(ref.name)
+        assert ref.package is not None  # a named type's: primitives have no package
         return f"::{ident(ref.package)}::{ident(ref.name)}"
 
     def plain_type(self, ref: ir.TypeRef, package: str) -> str:
@@ -61,12 +62,13 @@ class CppGenerator:
         if t.container == "array":
             return f"std::array<{value}, {t.size}>"
         if t.container in ("map", "hash"):
+            assert t.key is not None
             return f"{CONTAINERS[t.container]}<{self.plain_type(t.key, package)}, {value}>"
         return f"{CONTAINERS[t.container]}<{value}>"
 
     # -- literals -----------------------------------------------------------------------------
     @staticmethod
-    def int_literal(value: int, prim: str) -> str:
+    def int_literal(value: int, prim: Optional[str]) -> str:
         if prim in ("int64",) and value == -2 ** 63:
             return "(-9223372036854775807LL - 1)"
         if prim == "int32" and value == -2 ** 31:
@@ -105,15 +107,15 @@ class CppGenerator:
                 return f"static_cast<char>({d.value})"
             if prim == "wchar":
                 return f"static_cast<wchar_t>({d.value})"
-            return self.int_literal(d.value, prim)
+            return self.int_literal(d.int_value(), prim)
         if d.kind == "float":
-            return literals.float_text(d.value) + ("f" if prim == "float" else "")  # type: ignore[arg-type]
+            return literals.float_text(d.float_value()) + ("f" if prim == "float" else "")
         if d.kind == "decimal":
-            return self.decimal_literal(d.value)
+            return self.decimal_literal(d.text_value())
         if d.kind == "string":
-            return self.string_literal(d.value)
+            return self.string_literal(d.text_value())
         if d.kind == "timestamp":
-            return self.int_literal(d.value, "timestamp")
+            return self.int_literal(d.int_value(), "timestamp")
         if d.kind == "utc":
             return "fastwire::utc()"
         if d.kind == "uuid":
@@ -126,6 +128,7 @@ class CppGenerator:
             return "fastwire::uuid::v4()"
         if d.kind in ("enum", "flags"):
             etype = self.schema.lookup(t.value)
+            assert isinstance(etype, ir.EnumType)
             parts = [self.enum_value_literal(etype, n, 0, package) for n in d.names]
             return " | ".join(parts)
         raise AssertionError(d.kind)
@@ -291,6 +294,7 @@ class CppGenerator:
         inits = []
         if s.base is not None:
             base = self.schema.lookup(s.base)
+            assert isinstance(base, ir.StructType)
             args = ", ".join(self.moved(f) for f in base.all_fields)
             inits.append(f"{self.qualified(s.base, ns)}({args})")
         inits += [f"{ident(f.name)}({self.moved(f)})" for f in s.fields]
@@ -423,7 +427,40 @@ class CppGenerator:
                 p.print("using $n$Model = fastwire::model<$n$>;", n=ident(s.name))
                 if self.options.final:
                     p.print("using $n$FinalModel = fastwire::final_model<$n$>;", n=ident(s.name))
+            self.layout_checks(p, package)
         return p.text()
+
+    def layout_checks(self, p: Printer, package: ir.Package) -> None:
+        """static_asserts of the lowered model's layout against the runtime's: a runtime
+        and a compiler that disagree about a struct's wire layout fail to build, and the
+        message names the struct."""
+        if not package.structs:
+            return
+        p.blank()
+        p.print("""
+            // The wire layout the schema compiler worked out (fastwire.lower), checked against
+            // the runtime's: where they disagree, the build fails here, naming the struct.
+        """)
+        for s in self.sorted_structs(package):
+            layout = self.model.struct(s.qualified_name)
+            n = ident(s.name)
+            where = f"{package.name}.{s.name}"
+            p.print("""
+                static_assert(fastwire::versioned::body_size<$n$>() == $body$,
+                              "$where$: versioned body size differs from the schema compiler's");
+            """, n=n, body=layout.body_size, where=where)
+            if layout.fields:
+                offsets = join([str(f.offset) for f in layout.fields], ", ", 60)
+                p.print("""
+                    static_assert(fastwire::versioned::slot_offsets_are<$n$>({$offsets$}),
+                                  "$where$: versioned slot offsets differ from the schema compiler's");
+                """, n=n, offsets=offsets, where=where)
+            if self.options.final:
+                fixed = "" if layout.final_size is not None else "!"
+                p.print("""
+                    static_assert(fastwire::final::min_size<$n$>() == $min$ && $fixed$fastwire::final::is_fixed<$n$>(),
+                                  "$where$: final-format size differs from the schema compiler's");
+                """, n=n, min=layout.final_min, fixed=fixed, where=where)
 
     def generate(self) -> Dict[str, str]:
         out: Dict[str, str] = {}

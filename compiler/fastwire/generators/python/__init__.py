@@ -1,4 +1,5 @@
-"""The Python generator (module.py), on the fastwire_runtime package. See module.py."""
+"""The Python generator, on the fastwire_runtime package: module.py puts the parts
+(classes, versioned, final, protocol) in order. See module.py."""
 
 from .module import generate
 

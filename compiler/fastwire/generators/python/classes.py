@@ -1,0 +1,136 @@
+"""Enums (enum.IntEnum, enum.IntFlag) and one class per struct: slots, annotations,
+__init__ with the schema's defaults, equality, hashing, ordering, printing and JSON."""
+
+from __future__ import annotations
+
+from ... import ir
+from ..common.docs import python_docstring as docstring
+from .defaults import Defaults
+from .tables import member_name, pyname
+
+
+class Classes(Defaults):
+    # ---- enums -------------------------------------------------------------------------
+    def emit_enum(self, e: ir.EnumType) -> None:
+        p = self.p
+        self.gap()
+        base = "IntFlag" if e.kind == "flags" else "IntEnum"
+        p.value(f"class {pyname(e.name)}(enum.{base}):")
+        p.indent()
+        doc = docstring(e.doc)
+        if doc:
+            p.value(doc)
+            if e.values:
+                p.blank()
+        for v in e.values:
+            if v.doc:
+                p.value(f"# {v.doc.strip()}")
+            note = "  # deprecated" if v.deprecated else ""
+            p.value(f"{member_name(v.name)} = {v.value}{note}")
+        if not e.values and not doc:
+            p.print("pass")
+        p.outdent()
+
+    # ---- classes -----------------------------------------------------------------------
+    def emit_class(self, s: ir.StructType) -> None:
+        p = self.p
+        name = pyname(s.name)
+        base = f"({self.type_name(s.base)})" if s.base else ""
+        own = s.fields
+        self.gap()
+        p.value(f"class {name}{base}:")
+        p.indent()
+        doc = docstring(s.doc)
+        if doc:
+            p.value(doc)
+            p.blank()
+        slots = ", ".join(f'"{self.field_attr(f)}"' for f in own)
+        if len(slots) > 90:  # one a line
+            slots = "\n    " + ",\n    ".join(f'"{self.field_attr(f)}"' for f in own) + ",\n"
+        p.value(f"__slots__ = ({slots}{',' if len(own) == 1 else ''})")
+        defaults = [(f, *self.default(f)) for f in s.all_fields]
+        if own:
+            p.blank()
+            for f, _ann, _, _ in defaults:
+                if f not in own:
+                    continue
+                if f.doc:
+                    p.value(f"# {f.doc.strip()}")
+                notes = [n for n, on in (("[key]", f.key and not f.id), ("[id]", f.id),
+                                         ("[hidden]", f.hidden),
+                                         ("[deprecated]", f.deprecated)) if on]
+                note = f"  # {' '.join(notes)}" if notes else ""
+                p.value(f"{self.field_attr(f)}: {self.annotation(f.type)}{note}")
+        p.blank()
+        if s.all_fields:
+            immutable = f"{self.uuid}("  # a call in a default, harmless: UUIDs are immutable
+            params = "\n".join(f"{self.field_attr(f)}: {ann} = {param},"
+                               + ("  # noqa: B008" if param.startswith(immutable) else "")
+                               for f, ann, param, _ in defaults)
+            sets = "\n".join(f"self.{self.field_attr(f)} = {value}"
+                             for f, _, _, value in defaults)
+            p.print("""
+                def __init__(
+                    self,
+                    $params$
+                ) -> None:
+                    $sets$
+            """, params=params, sets=sets)
+        else:
+            p.print("""
+                def __init__(self) -> None:
+                    pass
+            """)
+        # One rule (docs/schema-language.md): equality, hashing and ordering by the [key]
+        # fields when there are any, else equality over every field.
+        attrs = [self.field_attr(f) for f in (s.key_fields or s.all_fields)]
+        if attrs:
+            terms = "\n    and ".join(f"self.{a} == other.{a}" for a in attrs)
+            same = f"return (\n    {terms}  # type: ignore[attr-defined]\n)"
+        else:
+            same = "return True"
+        p.blank()
+        p.print("""
+            def __eq__(self, other: object) -> bool:
+                if other.__class__ is not self.__class__:
+                    return NotImplemented
+                $same$
+        """, same=same)
+        keys = [self.field_attr(f) for f in s.key_fields]
+        p.blank()
+        if keys:
+            mine = ", ".join(f"self.{k}" for k in keys)
+            theirs = ", ".join(f"other.{k}" for k in keys)
+            if len(keys) > 1:
+                mine, theirs = f"({mine})", f"({theirs})"
+            p.print("""
+                def __hash__(self) -> int:
+                    return hash($mine$)
+
+                def __lt__(self, other: $cls$) -> bool:
+                    if other.__class__ is not self.__class__:
+                        return NotImplemented
+                    return $mine$ < $theirs$
+            """, mine=mine, theirs=theirs, cls=name)
+        else:
+            p.print("__hash__ = None  # type: ignore[assignment]  # no [key] fields")
+        p.blank()
+        p.print("""
+            def __repr__(self) -> str:
+                return _S_$name$.text(self)
+
+            __str__ = __repr__
+        """, name=s.name)
+        if self.options.json:
+            p.blank()
+            p.print("""
+                def to_json(self) -> str:
+                    \"\"\"This value as compact JSON text.\"\"\"
+                    return _S_$name$.dump_json(self)
+
+                @classmethod
+                def from_json(cls, text: str | bytes) -> $cls$:
+                    \"\"\"A value from JSON text; raises fastwire_runtime.DecodeError.\"\"\"
+                    return _S_$name$.from_json(text)
+            """, name=s.name, cls=name)
+        p.outdent()
