@@ -10,7 +10,7 @@ FUZZ_SECONDS ?= 30
 export PYTHONPATH := $(CURDIR)/compiler$(if $(PYTHONPATH),:$(PYTHONPATH))
 
 .PHONY: all bootstrap build lint format test test-compiler test-python test-cpp test-cpp-asan \
-        test-fuzz test-conformance test-bench bench examples fuzz clean
+        test-fuzz test-conformance test-bench test-install bench examples fuzz clean
 
 all: build
 
@@ -33,13 +33,17 @@ format: bootstrap
 	ruff check --fix --select I .
 
 # Every test, every language.
-test: bootstrap lint test-compiler test-python test-cpp test-cpp-asan test-fuzz test-conformance test-bench
+test: bootstrap lint test-compiler test-python test-cpp test-cpp-asan test-fuzz test-conformance test-bench test-install
 
 test-compiler:
 	$(PYTHON) -m pytest -q compiler/tests
 
 test-python:
 	$(PYTHON) -m pytest -q python/tests
+
+# A fresh venv installs both wheels (fastwire-fbe, fastwire-fbe-runtime) and runs the README.
+test-install:
+	$(PYTHON) -m pytest -q tests/install
 
 test-cpp: build
 	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
