@@ -15,7 +15,7 @@ FastwireError, DecodeError, EncodeError. Generated code also uses the codec help
 
 from __future__ import annotations
 
-from .errors import CODES, DecodeError, EncodeError, FastwireError
+from .errors import CODES, ENCODE_CODES, DecodeError, EncodeError, FastwireError
 from .limits import DEFAULT_LIMITS, Limits
 from .model import FinalModel, Model
 from .protocol import FinalReceiver, FinalSender, Receiver, Sender
@@ -84,6 +84,6 @@ from .wire import (  # noqa: F401  (the generated code's vocabulary)
 __version__ = "0.1.0"
 
 __all__ = [
-    "CODES", "DEFAULT_LIMITS", "DecodeError", "EncodeError", "FastwireError", "FinalModel",
+    "CODES", "DEFAULT_LIMITS", "ENCODE_CODES", "DecodeError", "EncodeError", "FastwireError", "FinalModel",
     "FinalReceiver", "FinalSender", "Limits", "Model", "Receiver", "Sender", "__version__",
 ]
