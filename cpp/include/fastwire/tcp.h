@@ -14,6 +14,8 @@
 // reads and closes the connection when receive() returns false or errors() grows.
 #pragma once
 
+#include <fastwire/version.h>  // first: the C++17 check
+
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
