@@ -1,5 +1,7 @@
 # fastwire: the two commands a newcomer needs are `make bench` and `make test`.
-# Every target runs scripts/bootstrap first, which installs only what is missing.
+# Each target first runs `scripts/bootstrap GROUP` for what it needs (build, python, lint,
+# fuzz, bench), which installs only what is missing; `make test` and `make bench` set up
+# everything they run on a fresh machine.
 
 SHELL := /bin/bash
 PYTHON ?= python3
@@ -10,16 +12,19 @@ FUZZ_SECONDS ?= 30
 FUZZ_SCHEMAS ?= 200
 export PYTHONPATH := $(CURDIR)/compiler$(if $(PYTHONPATH),:$(PYTHONPATH))
 
+BOOTSTRAP = scripts/bootstrap
+
 .PHONY: all bootstrap build lint format test test-compiler test-python test-cpp test-cpp-asan \
-        test-fuzz test-conformance test-bench bench examples fuzz soak clean
+        test-fuzz test-conformance test-bench test-install test-bootstrap bench examples fuzz soak clean
 
 all: build
 
 bootstrap:
-	@scripts/bootstrap
+	@$(BOOTSTRAP) all
 
 # The C++ runtime's tests, benchmarks and examples, with code generated from schemas/.
-build: bootstrap
+build:
+	@$(BOOTSTRAP) build
 	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 	cmake --build $(BUILD) -j$(JOBS)
 
@@ -27,7 +32,8 @@ build: bootstrap
 # clang-tidy (the runtime headers; .clang-tidy). `make format` applies the C++ style.
 # mypy runs once per group: each has top-level modules of its own (two conftest.py).
 CPP_SOURCES = git ls-files '*.h' '*.cpp' | grep -v '^tests/golden/'
-lint: bootstrap
+lint:
+	@$(BOOTSTRAP) lint
 	ruff check .
 	$(CPP_SOURCES) | xargs clang-format-14 --dry-run -Werror
 	mypy python/fastwire_runtime python/bench conformance
@@ -35,52 +41,69 @@ lint: bootstrap
 	mypy bench
 	clang-tidy-14 --quiet cpp/lint/headers.cpp -- -std=c++17 -Icpp/include
 
-format: bootstrap
+format:
+	@$(BOOTSTRAP) lint
 	$(CPP_SOURCES) | xargs clang-format-14 -i
 	ruff check --fix --select I .
 
 # Every test, every language.
-test: bootstrap lint test-compiler test-python test-cpp test-cpp-asan test-fuzz test-conformance test-bench
+test: test-bootstrap lint test-compiler test-python test-cpp test-cpp-asan test-fuzz test-conformance test-bench test-install
+
+test-bootstrap:
+	@$(BOOTSTRAP) test
 
 test-compiler:
+	@$(BOOTSTRAP) python
 	$(PYTHON) -m pytest -q compiler/tests
 
 test-python:
+	@$(BOOTSTRAP) python
 	$(PYTHON) -m pytest -q python/tests
+
+# A fresh venv installs both wheels (fastwire-fbe, fastwire-fbe-runtime) and runs the README.
+test-install:
+	@$(BOOTSTRAP) python
+	$(PYTHON) -m pytest -q tests/install
 
 test-cpp: build
 	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
 
 # The same C++ tests under AddressSanitizer and UndefinedBehaviorSanitizer.
-test-cpp-asan: bootstrap
+test-cpp-asan:
+	@$(BOOTSTRAP) build
 	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DFASTWIRE_SANITIZE=ON \
 	      -DFASTWIRE_BUILD_BENCH=OFF >/dev/null
 	cmake --build $(ASAN_BUILD) -j$(JOBS)
 	ctest --test-dir $(ASAN_BUILD) --output-on-failure -j$(JOBS)
 
 # Each libFuzzer target for a bounded time; a finding fails the run.
-test-fuzz: bootstrap
+test-fuzz:
+	@$(BOOTSTRAP) build fuzz
 	cpp/fuzz/run.sh $(FUZZ_SECONDS)
 
 # As long as asked: make fuzz FUZZ_SECONDS=3600 FUZZ_SCHEMAS=1000 (random valid schemas whose
 # generated C++ must compile and Python import; make test runs 20)
-fuzz: bootstrap
+fuzz:
+	@$(BOOTSTRAP) build fuzz
 	FASTWIRE_FUZZ_SCHEMAS=$(FUZZ_SCHEMAS) $(PYTHON) -m pytest -q compiler/tests/test_generated_code.py -k random
 	cpp/fuzz/run.sh $(FUZZ_SECONDS)
 
 # One suite, every language: each testee must give the bytes the cases expect. First:
 # are the checked-in cases what make_cases.py (driving the C++ testee) writes today?
 test-conformance:
+	@$(BOOTSTRAP) build python
 	$(PYTHON) conformance/make_cases.py --check
 	$(PYTHON) conformance/run.py --all
 
 # The benchmark's smoke run: every peer round-trips every data set (no timing kept).
 test-bench:
+	@$(BOOTSTRAP) bench
 	bench/run --quick
 	$(PYTHON) -m pytest -q bench/tests
 
 # The comparison table: fastwire against the peers on the seed data sets.
-bench: bootstrap
+bench:
+	@$(BOOTSTRAP) bench
 	bench/run
 
 examples: build

@@ -11,6 +11,7 @@ Exit status: 0 success, 1 schema errors, 2 usage errors, 70 an internal error (a
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import sys
 from typing import List, Optional, Sequence
@@ -22,9 +23,15 @@ from .resolver import compile_schema
 
 EXIT_OK, EXIT_SCHEMA, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
 
-# The reference compiler's language flags and the generator each one selects (the
+# Aliases `--lang` accepts besides the generators' own names.
+LANGUAGE_ALIASES = {"c++": "cpp", "js": "javascript", "ts": "typescript"}
+# The reference compiler's language flags and the generator each one selects: one flag per
+# language `--lang` knows, plus the registry's own flags (fbec's --c++ among them; the
 # registry, fastwire.generators.LANGUAGES, says which).
-REFERENCE_LANGUAGES = REFERENCE_FLAGS
+REFERENCE_LANGUAGES = dict(sorted({**{lang: lang for lang in PLANNED}, **REFERENCE_FLAGS}.items()))
+# Reference flags accepted and ignored, with the reason told to the user.
+IGNORED_FLAGS = {"cpp_logging": ("--cpp-logging", "fastwire's C++ code has no logging hooks")}
+COMMANDS = ("compile", "check")
 
 
 class UsageError(Exception):
@@ -50,7 +57,7 @@ def _common_output_options(p: argparse.ArgumentParser) -> None:
 
 def _fastwire_parser() -> argparse.ArgumentParser:
     p = _ArgumentParser(prog="fastwire", description="Compile Fast Binary Encoding schemas.")
-    p.add_argument("--version", action="version", version=f"fastwire {__version__}")
+    p.add_argument("-V", "--version", action="version", version=f"fastwire {__version__}")
     sub = p.add_subparsers(dest="command", parser_class=_ArgumentParser)
     c = sub.add_parser("compile", help="check schemas and generate code or the IR")
     c.add_argument("schemas", nargs="+", metavar="SCHEMA")
@@ -58,7 +65,8 @@ def _fastwire_parser() -> argparse.ArgumentParser:
     c.add_argument("--emit", action="append", default=[], choices=sorted(GENERATORS),
                    help="write an artifact: ir-json writes the resolved schema as JSON")
     c.add_argument("--lang", action="append", default=[], metavar="LANG",
-                   help=f"generate code for LANG ({', '.join(sorted(PLANNED))})")
+                   help=f"generate code for LANG; available today: {', '.join(_available())}; "
+                        f"planned: {', '.join(_planned_only())}")
     c.add_argument("--print-outputs", action="store_true",
                    help="print the files that would be written, one a line; write nothing")
     c.add_argument("--depfile", metavar="FILE",
@@ -75,21 +83,30 @@ def _reference_parser() -> argparse.ArgumentParser:
     p = _ArgumentParser(
         prog="fastwire", description="Compile Fast Binary Encoding schemas (fbec-compatible "
         "flags). See also 'fastwire compile --help'.")
-    p.add_argument("--version", action="version", version=f"fastwire {__version__}")
+    p.add_argument("-V", "--version", action="version", version=f"fastwire {__version__}")
     p.add_argument("-i", "--input", required=True, metavar="INPUT", help="input schema")
     p.add_argument("-o", "--output", default=".", metavar="OUTPUT", help="output folder")
     for flag in REFERENCE_LANGUAGES:
         p.add_argument(f"--{flag}", action="store_true", dest=f"lang_{flag.replace('+', 'p')}",
                        help=f"generate {PLANNED[REFERENCE_LANGUAGES[flag]]} code")
-    p.add_argument("--cpp-logging", action="store_true", help="accepted for compatibility")
+    for dest, (flag, why) in IGNORED_FLAGS.items():
+        p.add_argument(flag, action="store_true", dest=dest, help=f"accepted and ignored ({why})")
     _common_output_options(p)
     return p
 
 
 def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
     """Parses either spelling into one namespace: schemas, output, emit, langs, options."""
-    argv = list(argv)
-    if argv and argv[0] in ("compile", "check"):
+    try:
+        return _parse_arguments(list(argv))
+    except UsageError as err:
+        raise UsageError(_explain(str(err), list(argv))) from None
+
+
+def _parse_arguments(argv: List[str]) -> argparse.Namespace:
+    if argv and not argv[0].startswith("-") and argv[0] not in COMMANDS:
+        raise UsageError(_unknown_command(argv))
+    if argv and argv[0] in COMMANDS:
         ns = _fastwire_parser().parse_args(argv)
         if ns.command == "check":
             ns.output, ns.emit, ns.lang = None, [], []
@@ -97,8 +114,8 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
             ns.final = ns.json = ns.proto = ns.quiet = ns.tabs = False
             ns.indent = 4
         return ns
-    if not argv or argv[0] in ("-h", "--help") or argv[0] == "--version" and len(argv) == 1:
-        if argv and argv[0] == "--version":
+    if not argv or argv[0] in ("-h", "--help") or argv[0] in ("-V", "--version") and len(argv) == 1:
+        if argv and argv[0] in ("-V", "--version"):
             _fastwire_parser().parse_args(argv)
         _fastwire_parser().print_help()
         print("\nThe reference compiler's flags also work: fastwire --cpp --input=F --output=D "
@@ -114,7 +131,81 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
     if not ns.lang:
         raise UsageError("nothing to generate: give a language flag such as --cpp, or use "
                          "'fastwire compile SCHEMA --emit ir-json'")
+    ns.ignored = [(flag, why) for dest, (flag, why) in IGNORED_FLAGS.items() if getattr(ns, dest)]
     return ns
+
+
+# ---- forgiving the usual mistakes ------------------------------------------------------------
+
+def _available() -> List[str]:
+    """The languages a generator exists for today."""
+    return sorted(lang for lang in PLANNED if lang in GENERATORS)
+
+
+def _planned_only() -> List[str]:
+    return sorted(lang for lang in PLANNED if lang not in GENERATORS)
+
+
+def _closest(word: str, candidates: Sequence[str]) -> Optional[str]:
+    found = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def _unknown_command(argv: List[str]) -> str:
+    """The first word is neither a command nor a flag: a typo, or a schema given first."""
+    word = argv[0]
+    guess = _closest(word, COMMANDS)
+    if guess:
+        return f"unknown command '{word}': did you mean '{guess}'?"
+    if word.endswith(".fbe") or os.path.isfile(word):
+        return (f"'{word}' is not a command: did you mean 'fastwire compile {word} --lang "
+                f"LANG' or 'fastwire check {word}'?")
+    return (f"unknown command '{word}' (commands: {', '.join(COMMANDS)}; or the reference "
+            f"compiler's flags: fastwire --cpp --input=SCHEMA --output=DIR)")
+
+
+def _option_strings(parser: argparse.ArgumentParser) -> List[str]:
+    return [o for action in parser._actions for o in action.option_strings]
+
+
+def _explain(message: str, argv: List[str]) -> str:
+    """argparse's message, with what the user probably meant."""
+    compiling = bool(argv) and argv[0] == "compile"
+    prefix = "unrecognized arguments: "
+    if message.startswith(prefix):
+        hints = []
+        parser = _fastwire_parser() if compiling else _reference_parser()
+        if compiling:
+            parser = parser._subparsers._group_actions[0].choices["compile"]  # type: ignore
+        known = _option_strings(parser)
+        for arg in message[len(prefix):].split():
+            flag = arg.split("=", 1)[0]
+            lang = flag[2:] if flag.startswith("--") else None
+            lang = LANGUAGE_ALIASES.get(lang or "", lang)
+            if compiling and lang in PLANNED:
+                hints.append(f"'{arg}' is the reference compiler's spelling: did you mean "
+                             f"'--lang {lang}'?")
+            elif flag.startswith("-") and _closest(flag, known):
+                hints.append(f"unknown option '{arg}': did you mean '{_closest(flag, known)}'?")
+            elif not flag.startswith("-") and not compiling:
+                hints.append(f"unexpected '{arg}': the reference flags take the schema as "
+                             f"--input={arg}")
+            else:
+                hints.append(f"unknown argument '{arg}'")
+        return "; ".join(hints)
+    if "required: -i/--input" in message:
+        schemas = [a for a in argv if not a.startswith("-") and a.endswith(".fbe")]
+        if schemas:
+            return (f"{message} (did you mean '--input={schemas[0]}', or 'fastwire compile "
+                    f"{schemas[0]} --lang LANG'?)")
+        known = _option_strings(_reference_parser())
+        for arg in argv:
+            flag = arg.split("=", 1)[0]
+            if flag.startswith("-") and not any(k.startswith(flag) for k in known):
+                guess = _closest(flag, known)
+                return f"unknown option '{flag}'" + (f": did you mean '{guess}'?" if guess else
+                                                     " (see 'fastwire --help')")
+    return message
 
 
 def _print_diagnostics(reporter: Reporter) -> None:
@@ -137,14 +228,14 @@ def run(argv: Sequence[str]) -> int:
 
     langs: List[str] = []
     for lang in ns.lang:
-        lang = {"c++": "cpp", "js": "javascript", "ts": "typescript"}.get(lang, lang)
+        lang = LANGUAGE_ALIASES.get(lang, lang)
         if lang not in PLANNED:
             print(f"fastwire: error: unknown language '{lang}' (known: "
                   f"{', '.join(sorted(PLANNED))})", file=sys.stderr)
             return EXIT_USAGE
         if lang not in GENERATORS:
             print(f"fastwire: error: the {PLANNED[lang]} generator is not available yet "
-                  f"(available: {', '.join(sorted(GENERATORS))})", file=sys.stderr)
+                  f"(available: {', '.join(_available())})", file=sys.stderr)
             return EXIT_SCHEMA
         langs.append(lang)
     targets = list(dict.fromkeys(ns.emit + langs))
@@ -152,6 +243,9 @@ def run(argv: Sequence[str]) -> int:
         print("fastwire: error: nothing to generate: add --emit ir-json or --lang LANG",
               file=sys.stderr)
         return EXIT_USAGE
+
+    for flag, why in getattr(ns, "ignored", []):
+        print(f"fastwire: warning: {flag} is ignored ({why})", file=sys.stderr)
 
     status = EXIT_OK
     written: List[str] = []  # every output, once, across all the schemas
@@ -177,13 +271,13 @@ def run(argv: Sequence[str]) -> int:
                     continue
                 try:
                     os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
-                    _write_if_changed(out, content)
+                    changed = _write_if_changed(out, content)
                 except OSError as err:
                     print(f"fastwire: error: cannot write '{out}': {err.strerror or err}",
                           file=sys.stderr)
                     return EXIT_SCHEMA
                 if not ns.quiet:
-                    print(f"fastwire: wrote {out}", file=sys.stderr)
+                    print(f"fastwire: {'wrote' if changed else 'unchanged:'} {out}", file=sys.stderr)
     if ns.depfile and not ns.print_outputs and status == EXIT_OK:
         try:
             os.makedirs(os.path.dirname(ns.depfile) or ".", exist_ok=True)
@@ -201,16 +295,18 @@ def _depfile(outputs: List[str], inputs: List[str]) -> str:
     return f"{' '.join(esc(o) for o in outputs)}: {' '.join(esc(i) for i in inputs)}\n"
 
 
-def _write_if_changed(path: str, content: str) -> None:
-    """Leaves unchanged files alone so build systems do not rebuild what did not change."""
+def _write_if_changed(path: str, content: str) -> bool:
+    """Leaves unchanged files alone so build systems do not rebuild what did not change.
+    True when the file was written."""
     try:
-        with open(path, "r", encoding="utf-8") as fh:
+        with open(path, "r", encoding="utf-8", newline="") as fh:
             if fh.read() == content:
-                return
-    except OSError:
+                return False
+    except (OSError, UnicodeDecodeError):
         pass
     with open(path, "w", encoding="utf-8", newline="\n") as fh:
         fh.write(content)
+    return True
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -100,7 +100,7 @@ def test_reference_flags_parse():
 @pytest.mark.parametrize("flag,lang", [
     ("--python", "python"), ("--go", "go"), ("--java", "java"), ("--javascript", "javascript"),
     ("--kotlin", "kotlin"), ("--csharp", "csharp"), ("--ruby", "ruby"), ("--swift", "swift"),
-    ("--cpp", "cpp"), ("--c++", "cpp")])
+    ("--cpp", "cpp"), ("--c++", "cpp"), ("--typescript", "typescript"), ("--rust", "rust")])
 def test_reference_language_flags(flag, lang):
     ns = cli.parse_arguments([flag, "-i", "x.fbe", "-o", "out"])
     assert (ns.lang, ns.schemas, ns.output) == ([lang], ["x.fbe"], "out")
@@ -116,7 +116,7 @@ def test_language_without_generator_is_one_line(tmp_path):
     r = run_cli("--ruby", "--input=schemas/proto.fbe", f"--output={tmp_path}")
     assert r.returncode == 1
     assert r.stderr == ("fastwire: error: the Ruby generator is not available yet "
-                        "(available: cpp, ir-json, python)\n")
+                        "(available: cpp, python)\n")
 
 
 def test_usage_errors_exit_2():
@@ -222,3 +222,67 @@ def test_several_schemas_share_imports_and_one_depfile(tmp_path):
     outputs, inputs = dep.read_text().split(": ")
     assert [os.path.basename(x) for x in outputs.split()] == names
     assert inputs.split() == ["schemas/proto.fbe", "schemas/protoex.fbe", "schemas/protocol.fbe"]
+
+
+# ---- the usual mistakes (issue 15) ----------------------------------------------------------
+
+@pytest.mark.parametrize("args,message", [
+    (["compil", "x.fbe"], "unknown command 'compil': did you mean 'compile'?"),
+    (["chek", "x.fbe"], "unknown command 'chek': did you mean 'check'?"),
+    (["x.fbe"], "'x.fbe' is not a command: did you mean 'fastwire compile x.fbe --lang LANG' "
+                "or 'fastwire check x.fbe'?"),
+    (["frobnicate"], "unknown command 'frobnicate' (commands: compile, check; or the reference "
+                     "compiler's flags: fastwire --cpp --input=SCHEMA --output=DIR)"),
+    (["compile", "x.fbe", "--cpp"],
+     "'--cpp' is the reference compiler's spelling: did you mean '--lang cpp'?"),
+    (["compile", "x.fbe", "--c++"],
+     "'--c++' is the reference compiler's spelling: did you mean '--lang cpp'?"),
+    (["compile", "x.fbe", "--finall"], "unknown option '--finall': did you mean '--final'?"),
+    (["--cpp", "x.fbe"], "the following arguments are required: -i/--input (did you mean "
+                         "'--input=x.fbe', or 'fastwire compile x.fbe --lang LANG'?)"),
+    (["--pyton", "-i", "x.fbe"], "unknown option '--pyton': did you mean '--python'?"),
+    (["-X"], "unknown option '-X' (see 'fastwire --help')"),
+])
+def test_mistakes_say_what_was_meant(args, message):
+    r = run_cli(*args)
+    assert (r.returncode, r.stderr) == (2, f"fastwire: error: {message}\n")
+    assert "required: -i/--input\n" not in r.stderr
+
+
+def test_short_version_flag():
+    r = run_cli("-V")
+    assert (r.returncode, r.stdout.strip(), r.stderr) == (0, "fastwire 0.1.0", "")
+
+
+def test_compile_help_lists_available_languages():
+    r = run_cli("compile", "--help")
+    text = " ".join(r.stdout.split())
+    assert r.returncode == 0
+    assert "available today: cpp, python;" in text
+    assert "planned: csharp, go, java, javascript, kotlin, ruby, rust, swift, typescript" in text
+
+
+def test_every_lang_has_a_reference_flag():
+    from fastwire.generators import PLANNED
+    for lang in PLANNED:
+        assert cli.parse_arguments([f"--{lang}", "-i", "x.fbe"]).lang == [lang]
+    r = run_cli("--typescript", "-i", "schemas/proto.fbe")
+    assert r.stderr == ("fastwire: error: the TypeScript generator is not available yet "
+                        "(available: cpp, python)\n")
+
+
+def test_ignored_flag_says_so(tmp_path):
+    r = run_cli("--cpp", "--cpp-logging", "-i", "schemas/proto.fbe", "-o", str(tmp_path))
+    assert r.returncode == 0
+    assert r.stderr.splitlines()[0] == ("fastwire: warning: --cpp-logging is ignored (fastwire's "
+                                        "C++ code has no logging hooks)")
+
+
+def test_unchanged_files_are_not_reported_as_written(tmp_path):
+    args = ("compile", "schemas/proto.fbe", "--lang", "cpp", "-o", str(tmp_path))
+    first = run_cli(*args)
+    assert first.stderr == f"fastwire: wrote {tmp_path}/proto.h\nfastwire: wrote {tmp_path}/proto_models.h\n"
+    (tmp_path / "proto.h").write_text("stale")
+    second = run_cli(*args)
+    assert second.stderr == (f"fastwire: wrote {tmp_path}/proto.h\n"
+                             f"fastwire: unchanged: {tmp_path}/proto_models.h\n")

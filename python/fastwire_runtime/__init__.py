@@ -9,16 +9,18 @@ formats, JSON, and the Sender/Receiver protocol. Standard library only.
     text = account.to_json()
 
 Public API: Model, FinalModel, Sender, Receiver, FinalSender, FinalReceiver, Limits,
-FastwireError, DecodeError, EncodeError. Generated code also uses the codec helpers of
+FastwireError, DecodeError, EncodeError; __version__, VERSION, check_version (what every
+generated module calls at import) and VersionError. Generated code also uses the codec helpers of
 `fastwire_runtime.wire` (re-exported here under short names).
 """
 
 from __future__ import annotations
 
-from .errors import CODES, DecodeError, EncodeError, FastwireError
+from .errors import CODES, ENCODE_CODES, DecodeError, EncodeError, FastwireError
 from .limits import DEFAULT_LIMITS, Limits
 from .model import FinalModel, Model
 from .protocol import FinalReceiver, FinalSender, Receiver, Sender
+from .version import VERSION, VersionError, __version__, check_version
 from .wire import (  # noqa: F401  (the generated code's vocabulary)
     BOOL,
     BYTE,
@@ -81,9 +83,8 @@ from .wire import (  # noqa: F401  (the generated code's vocabulary)
     vput_str,
 )
 
-__version__ = "0.1.0"
-
 __all__ = [
-    "CODES", "DEFAULT_LIMITS", "DecodeError", "EncodeError", "FastwireError", "FinalModel",
-    "FinalReceiver", "FinalSender", "Limits", "Model", "Receiver", "Sender", "__version__",
+    "CODES", "DEFAULT_LIMITS", "ENCODE_CODES", "DecodeError", "EncodeError", "FastwireError", "FinalModel",
+    "FinalReceiver", "FinalSender", "Limits", "Model", "Receiver", "Sender", "VERSION", "VersionError", "__version__",
+    "check_version",
 ]

@@ -45,9 +45,36 @@ class DecodeError(FastwireError):
         super().__init__(f"{code}: {text}" + (f" ({detail})" if detail else ""))
 
 
+# EncodeError.code -> what it means.
+ENCODE_CODES = {
+    "wrong_type": "a value of a Python type the field's schema type cannot take",
+    "out_of_range": "a value that does not fit its schema type",
+    "wrong_length": "an array with another number of elements than the schema's",
+    "too_deep": "a value that contains itself, or nests beyond Python's recursion limit",
+    "invalid_argument": "a value that cannot be serialized for another reason",
+}
+
+
 class EncodeError(FastwireError):
     """A value that cannot be serialized: a wrong type, a number out of range, an array
-    of the wrong length, a decimal with more than 96 bits or a scale above 28."""
+    of the wrong length, a decimal with more than 96 bits or a scale above 28.
+
+    `code` is one of ENCODE_CODES; `path` names the field from the root struct
+    (`Account.orders[2].price`, empty when unknown); `expected` is the field's schema
+    type (`double`, `Balance?`, `Order[]`).
+
+        try:
+            proto.AccountModel().serialize(account)
+        except fastwire_runtime.EncodeError as err:
+            print(err.code, err.path, err.expected)   # wrong_type Account.uid int32
+    """
+
+    def __init__(self, message: str, code: str = "invalid_argument", path: str = "",
+                 expected: str = "") -> None:
+        self.code = code
+        self.path = path
+        self.expected = expected
+        super().__init__(message)
 
 
 def fail(code: str, detail: str = "") -> NoReturn:

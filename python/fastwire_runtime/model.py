@@ -21,7 +21,8 @@ from __future__ import annotations
 import struct
 from typing import Any, ClassVar, Optional, Tuple
 
-from .errors import DecodeError, EncodeError, FastwireError, fail
+from .errors import DecodeError, EncodeError, fail
+from .explain import explain
 from .limits import DEFAULT_LIMITS, Limits
 from .wire import Reader, StructCodec
 
@@ -34,14 +35,10 @@ _HEAD = bytes(8)
 _new = object.__new__
 _MAX_MESSAGE = 0xFFFFFFFF
 
-# What user values that do not fit the schema raise inside the writers.
-_ENCODE_ERRORS = (struct.error, TypeError, ValueError, AttributeError, OverflowError,
-                  KeyError, IndexError, RecursionError)
-
-
-def _encode_error(value: Any, err: BaseException) -> EncodeError:
-    return EncodeError(f"cannot serialize {type(value).__name__}: "
-                       f"{type(err).__name__}: {err}")
+# What user values that do not fit the schema raise inside the writers (EncodeError
+# included: the runtime's own checks, which do not know the field's path).
+_ENCODE_ERRORS = (EncodeError, struct.error, TypeError, ValueError, AttributeError,
+                  OverflowError, KeyError, IndexError, RecursionError)
 
 
 def _message(buf: Any, offset: int, full: int) -> bytes:
@@ -105,10 +102,8 @@ class Model(_ModelBase):
         try:
             off = self.codec.vput(buf, 0, value)
             _ii_into(buf, 0, len(buf), off)
-        except FastwireError:
-            raise
         except _ENCODE_ERRORS as err:
-            raise _encode_error(value, err) from err
+            raise explain(self.codec, value, err) from err
         return bytes(buf)
 
     def serialize_into(self, buf: bytearray, value: Any) -> int:
@@ -118,12 +113,9 @@ class Model(_ModelBase):
         try:
             off = self.codec.vput(buf, start, value)
             _ii_into(buf, start, len(buf) - start, off)
-        except FastwireError:
-            del buf[start:]
-            raise
         except _ENCODE_ERRORS as err:
             del buf[start:]
-            raise _encode_error(value, err) from err
+            raise explain(self.codec, value, err) from err
         return len(buf) - start
 
     def _root(self, buf: Any, offset: int) -> Tuple[Reader, int]:
@@ -201,10 +193,8 @@ class FinalModel(_ModelBase):
         try:
             self.codec.fput(buf, value)
             _ii_into(buf, 0, len(buf), self.codec.type)
-        except FastwireError:
-            raise
         except _ENCODE_ERRORS as err:
-            raise _encode_error(value, err) from err
+            raise explain(self.codec, value, err) from err
         return bytes(buf)
 
     def serialize_into(self, buf: bytearray, value: Any) -> int:
@@ -213,12 +203,9 @@ class FinalModel(_ModelBase):
         try:
             self.codec.fput(buf, value)
             _ii_into(buf, start, len(buf) - start, self.codec.type)
-        except FastwireError:
-            del buf[start:]
-            raise
         except _ENCODE_ERRORS as err:
             del buf[start:]
-            raise _encode_error(value, err) from err
+            raise explain(self.codec, value, err) from err
         return len(buf) - start
 
     def _root(self, buf: Any, offset: int) -> Reader:

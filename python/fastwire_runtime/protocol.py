@@ -47,7 +47,8 @@ class Sender:
         """Sends one message; returns its serialized size."""
         model = self._fbe_models.get(type(value))
         if model is None:
-            raise EncodeError(f"{type(value).__name__} is not a message of this protocol")
+            raise EncodeError(f"{type(value).__name__} is not a message of this protocol",
+                              "wrong_type", type(value).__name__)
         n = model.serialize_into(self.buffer, value)
         if type(self).on_send is not Sender.on_send:  # (the default takes nothing)
             taken = self.on_send(bytes(self.buffer))

@@ -377,10 +377,10 @@ def decimal_bytes(value: Any) -> bytes:
         if isinstance(value, int) and not isinstance(value, bool):
             value = Decimal(value)
         else:
-            raise EncodeError(f"decimal expected, got {type(value).__name__}")
+            raise EncodeError(f"decimal expected, got {type(value).__name__}", "wrong_type")
     sign, digits, exponent = value.as_tuple()
     if not isinstance(exponent, int):
-        raise EncodeError(f"decimal {value} is not finite")
+        raise EncodeError(f"decimal {value} is not finite", "out_of_range")
     n = int("".join(map(str, digits))) if digits else 0
     if exponent > 0:
         n *= 10 ** exponent
@@ -390,10 +390,10 @@ def decimal_bytes(value: Any) -> bytes:
         exponent += 1
     if exponent < -28:
         if n:
-            raise EncodeError(f"decimal {value} has more than 28 decimal places")
+            raise EncodeError(f"decimal {value} has more than 28 decimal places", "out_of_range")
         exponent = -28
     if n > _DECIMAL_MAX:
-        raise EncodeError(f"decimal {value} needs more than 96 bits")
+        raise EncodeError(f"decimal {value} needs more than 96 bits", "out_of_range")
     return _QII.pack(n & _MASK64, n >> 64, (-exponent << 16) | (0x80000000 if sign else 0))
 
 
@@ -414,7 +414,7 @@ def vcheck_decimal(raw: bytes) -> None:
 
 def uuid_bytes(value: Any) -> bytes:
     if not isinstance(value, UUID):
-        raise EncodeError(f"uuid.UUID expected, got {type(value).__name__}")
+        raise EncodeError(f"uuid.UUID expected, got {type(value).__name__}", "wrong_type")
     return value.bytes
 
 
@@ -1089,7 +1089,8 @@ class ArrayCodec(Codec):
 
     def _items(self, values: Any) -> Any:
         if len(values) != self.n:
-            raise EncodeError(f"{self.name} needs exactly {self.n} elements, got {len(values)}")
+            raise EncodeError(f"{self.name} needs exactly {self.n} elements, got {len(values)}",
+                              "wrong_length")
         return values
 
     def vput(self, buf: bytearray, base: int, values: Any) -> Any:
@@ -1576,8 +1577,13 @@ class StructCodec(Codec):
                 c.vcheck_slot(r, pos + f.offset, pos, d - 1)
 
     def dump_json(self, v: Any) -> str:
-        return "{" + ",".join([f.json_key + f.codec.dump_json(getattr(v, f.attr))
-                               for f in self.fields]) + "}"
+        try:
+            return "{" + ",".join([f.json_key + f.codec.dump_json(getattr(v, f.attr))
+                                   for f in self.fields]) + "}"
+        except (EncodeError, TypeError, ValueError, AttributeError, OverflowError,
+                RecursionError) as err:
+            from .explain import explain  # only when a value does not fit: name the field
+            raise explain(self, v, err) from err
 
     def load_json(self, j: Any) -> Any:
         if type(j) is not dict:

@@ -15,6 +15,8 @@
 // bytes alive while the view is used.
 #pragma once
 
+#include <fastwire/version.h>  // first: the C++17 check
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>

@@ -10,6 +10,8 @@
 //   std::vector<uint8_t>& raw = b.vector(); // the storage, when a real vector is needed
 #pragma once
 
+#include <fastwire/version.h>  // first: the C++17 check
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>

@@ -13,6 +13,8 @@
 // bit patterns, so NaN payloads survive unchanged.
 #pragma once
 
+#include <fastwire/version.h>  // first: the C++17 check
+
 #include <cstdint>
 #include <cstring>
 #include <type_traits>

@@ -5,6 +5,7 @@
 //   fastwire::model<proto::Account> model;   // serialize / verify / deserialize
 //
 // The pieces, one header per concept:
+//   version.h    FASTWIRE_VERSION, the C++17 check, generated code's version check
 //   endian.h     little-endian loads and stores through memcpy
 //   status.h     errc and status (results of verify and deserialize)
 //   limits.h     bounds for untrusted input (depth, message size)
@@ -36,4 +37,5 @@
 #include <fastwire/timestamp.h>
 #include <fastwire/types.h>
 #include <fastwire/uuid.h>
+#include <fastwire/version.h>
 #include <fastwire/versioned.h>

@@ -21,6 +21,8 @@
 //   with the message.
 #pragma once
 
+#include <fastwire/version.h>  // first: the C++17 check
+
 #include <cstddef>
 #include <cstdint>
 

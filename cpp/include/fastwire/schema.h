@@ -24,6 +24,8 @@
 // enum's namespace.
 #pragma once
 
+#include <fastwire/version.h>  // first: the C++17 check
+
 #include <array>
 #include <cstddef>
 #include <cstdint>

@@ -9,6 +9,8 @@
 //   else    std::cout << s.size() << " bytes are valid\n";
 #pragma once
 
+#include <fastwire/version.h>  // first: the C++17 check
+
 #include <cstddef>
 #include <cstdint>
 #include <ostream>

@@ -7,6 +7,8 @@
 //   uint64_t e = fastwire::epoch();        // 0
 #pragma once
 
+#include <fastwire/version.h>  // first: the C++17 check
+
 #include <chrono>
 #include <cstdint>
 

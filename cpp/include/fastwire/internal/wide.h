@@ -8,6 +8,8 @@
 //   std::uint32_t digit = w.div_small(10); // w /= 10; returns the remainder
 #pragma once
 
+#include <fastwire/version.h>  // first: the C++17 check
+
 #include <cstddef>
 #include <cstdint>
 

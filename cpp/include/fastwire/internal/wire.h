@@ -8,6 +8,8 @@
 //   fastwire::internal::assign_chars(s, p, n);                 // s = n bytes at p, in place
 #pragma once
 
+#include <fastwire/version.h>  // first: the C++17 check
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
