@@ -39,6 +39,8 @@ lint:
 	mypy python/fastwire_runtime python/bench conformance
 	mypy python/tests
 	mypy bench
+	@for h in $$(cd cpp/include && ls fastwire/*.h fastwire/internal/*.h); do \
+	    grep -q "<$$h>" cpp/lint/headers.cpp || { echo "lint: cpp/lint/headers.cpp does not include $$h"; exit 1; }; done
 	clang-tidy-14 --quiet cpp/lint/headers.cpp -- -std=c++17 -Icpp/include
 
 format:

@@ -15,14 +15,16 @@
 #include <fastwire/json_reader.h>
 #include <fastwire/limits.h>
 #include <fastwire/model.h>
+#include <fastwire/net.h>
+#include <fastwire/net_tls.h>
 #include <fastwire/print.h>
 #include <fastwire/protocol.h>
 #include <fastwire/schema.h>
 #include <fastwire/status.h>
-#include <fastwire/tcp.h>
 #include <fastwire/timestamp.h>
 #include <fastwire/types.h>
 #include <fastwire/uuid.h>
+#include <fastwire/version.h>
 #include <fastwire/versioned.h>
 
 int main() { return 0; }

@@ -63,7 +63,7 @@ class RequestError(Exception):
         self.reject = reject
 
 
-def _guarded(cls: type) -> type:
+def _guarded(cls: Any) -> Any:  # a generated Receiver class, extended with attributes
     """A subclass of the Receiver `cls` that notices undecodable input (the connection
     then closes) and lets a Client intercept responses before the hooks."""
     cached = cls.__dict__.get("_fw_guarded")
@@ -90,7 +90,7 @@ def _guarded(cls: type) -> type:
             return intercepting
 
         ns[hook] = make(original)
-    guarded = type(cls.__name__, (cls,), ns)
+    guarded: Any = type(cls.__name__, (cls,), ns)
     guarded._fw_failed = None
     guarded._fw_intercept = None
     cls._fw_guarded = guarded
@@ -204,6 +204,7 @@ class _Link(asyncio.Protocol):
             return False
         if queued == 0:
             self.last_progress = time.monotonic()
+        assert self.transport is not None  # an open link has its transport
         self.transport.write(data)
         return True
 
@@ -216,6 +217,7 @@ class _Link(asyncio.Protocol):
         self.discard = not keep_reading
         self.deadline = time.monotonic() + self.options.shutdown_timeout
         transport = self.transport
+        assert transport is not None  # an open link has its transport
         if transport.can_write_eof() and keep_reading:
             transport.write_eof()  # after the queued bytes; the peer's close ends it
         else:
@@ -358,7 +360,10 @@ class Server:
                 self.log(f"{link.name} accepted")
 
         link.on_open = opened
-        link.on_close = lambda _reason: self.links.pop(id_, None)
+        def closed(_reason: str) -> None:
+            self.links.pop(id_, None)
+
+        link.on_close = closed
         return link
 
     async def stop(self) -> None:
@@ -456,7 +461,7 @@ class Client:
 
     async def send_wait(self, value: Any) -> bool:
         """The 'block' policy: waits for room (up to write_timeout), then sends."""
-        if self._out is None or not self.connected:
+        if self._out is None or self._link is None or not self.connected:
             return False
         return await _send_wait(self._link, self._out, value)
 
@@ -465,7 +470,7 @@ class Client:
         """Sends the request `value` and returns the `response` message with the same id;
         raises RequestError: rejected (a `rejects` message with that id), timeout (after
         `timeout`, default Options.request_timeout), disconnected, overflow."""
-        if not self.connected:
+        if not self.connected or self._out is None:
             raise RequestError("disconnected", f"request {value.id} failed: not connected")
         future = asyncio.get_running_loop().create_future()
         deadline = time.monotonic() + (timeout or self.options.request_timeout)

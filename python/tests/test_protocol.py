@@ -101,7 +101,7 @@ def test_unknown_types_are_skipped_and_reported():
     # A receiver that knows none of the three types reports each as unknown. (proto's own
     # receiver knows its structs, by the protocol rule: docs/schema-language.md.)
     class Nothing(rt.Receiver):
-        _fbe_handlers: dict = {}
+        _fbe_handlers = {}  # knows no type
 
     r = collector(Nothing)()
     assert r.receive(vector("protocol.hex")) == 3
