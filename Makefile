@@ -11,7 +11,7 @@ FUZZ_SCHEMAS ?= 200
 export PYTHONPATH := $(CURDIR)/compiler$(if $(PYTHONPATH),:$(PYTHONPATH))
 
 .PHONY: all bootstrap build lint format test test-compiler test-python test-cpp test-cpp-asan \
-        test-fuzz test-conformance test-bench bench examples fuzz soak clean
+        test-fuzz test-conformance test-bench test-docs bench examples fuzz soak clean
 
 all: build
 
@@ -33,6 +33,7 @@ lint: bootstrap
 	mypy python/fastwire_runtime python/bench conformance
 	mypy python/tests
 	mypy bench
+	mypy docs/tests
 	clang-tidy-14 --quiet cpp/lint/headers.cpp -- -std=c++17 -Icpp/include
 
 format: bootstrap
@@ -40,10 +41,17 @@ format: bootstrap
 	ruff check --fix --select I .
 
 # Every test, every language.
-test: bootstrap lint test-compiler test-python test-cpp test-cpp-asan test-fuzz test-conformance test-bench
+test: bootstrap lint test-compiler test-python test-cpp test-cpp-asan test-fuzz test-conformance test-bench \
+      test-docs
 
 test-compiler:
 	$(PYTHON) -m pytest -q compiler/tests
+
+# The Markdown files: every repository path they name exists, every block marked
+# `<!-- example: NAME -->` compiles and runs and prints its `<!-- output: NAME -->` block
+# (docs/tests/test_docs.py says how; C++ examples build in build/docs-examples).
+test-docs: bootstrap
+	JOBS=$(JOBS) $(PYTHON) -m pytest -q docs/tests
 
 test-python:
 	$(PYTHON) -m pytest -q python/tests
