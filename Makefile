@@ -15,7 +15,7 @@ export PYTHONPATH := $(CURDIR)/compiler$(if $(PYTHONPATH),:$(PYTHONPATH))
 BOOTSTRAP = scripts/bootstrap
 
 .PHONY: all bootstrap build lint format test test-compiler test-python test-cpp test-cpp-asan \
-        test-fuzz test-conformance test-bench test-install test-bootstrap bench examples fuzz soak clean
+        test-fuzz test-conformance test-bench test-install test-bootstrap test-docs bench examples fuzz soak clean
 
 all: build
 
@@ -39,6 +39,7 @@ lint:
 	mypy python/fastwire_runtime python/bench conformance
 	mypy python/tests
 	mypy bench
+	mypy docs/tests
 	@for h in $$(cd cpp/include && ls fastwire/*.h fastwire/internal/*.h); do \
 	    grep -q "<$$h>" cpp/lint/headers.cpp || { echo "lint: cpp/lint/headers.cpp does not include $$h"; exit 1; }; done
 	clang-tidy-14 --quiet cpp/lint/headers.cpp -- -std=c++17 -Icpp/include
@@ -49,7 +50,8 @@ format:
 	ruff check --fix --select I .
 
 # Every test, every language.
-test: test-bootstrap lint test-compiler test-python test-cpp test-cpp-asan test-fuzz test-conformance test-bench test-install
+test: test-bootstrap lint test-compiler test-python test-cpp test-cpp-asan test-fuzz test-conformance \
+      test-bench test-install test-docs
 
 test-bootstrap:
 	@$(BOOTSTRAP) test
@@ -57,6 +59,13 @@ test-bootstrap:
 test-compiler:
 	@$(BOOTSTRAP) python
 	$(PYTHON) -m pytest -q compiler/tests
+
+# The Markdown files: every repository path they name exists, every block marked
+# `<!-- example: NAME -->` compiles and runs and prints its `<!-- output: NAME -->` block
+# (docs/tests/test_docs.py says how; C++ examples build in build/docs-examples).
+test-docs:
+	@$(BOOTSTRAP) build python
+	JOBS=$(JOBS) $(PYTHON) -m pytest -q docs/tests
 
 test-python:
 	@$(BOOTSTRAP) python

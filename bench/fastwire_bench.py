@@ -20,9 +20,11 @@ import csv
 import datetime
 import io
 import json
+import math
 import os
 import platform
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -98,6 +100,9 @@ def build_parser() -> argparse.ArgumentParser:
                         f"else {DEFAULT_REFERENCE})")
     p.add_argument("--report", action="store_true",
                    help=f"write {RESULTS_DIR.relative_to(REPO_DIR)}/latest.{{md,csv,json,png,svg}}")
+    p.add_argument("--charts-from", type=Path, metavar="JSON",
+                   help="only redraw the charts (latest.*, summary.*) from a results JSON "
+                        "this tool wrote, e.g. bench/results/latest.json; runs nothing")
     p.add_argument("--results-dir", type=Path, default=RESULTS_DIR, help=argparse.SUPPRESS)
     p.add_argument("--build-dir", type=Path, default=DEFAULT_BUILD_DIR,
                    help=f"where {CORE_NAME} was built (default build/bench)")
@@ -481,6 +486,55 @@ def write_chart(results: dict, rows: list[dict], reference: str, stem: Path) -> 
     return paths
 
 
+SUMMARY_OPS = (("serialize_ratio", "serialize"), ("deserialize_ratio", "deserialize"))
+
+
+def write_summary_chart(results: dict, rows: list[dict], reference: str, stem: Path) -> list[Path]:
+    """One figure for the whole run: every serializer × data set, its time relative to the
+    reference row (fastwire-final), serialize and deserialize side by side, on a log
+    colour scale; serializers sorted by their geometric mean over both."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        from matplotlib.colors import LogNorm
+    except ImportError:
+        return []
+    datasets = [d["name"] for d in results["datasets"]]
+    ratio = {(r["peer"], r["dataset"], key): r[key] for r in rows
+             for key, _ in SUMMARY_OPS if r["status"] == "ok" and r.get(key)}
+    if not ratio:
+        return []
+    peers = sorted({peer for peer, _, _ in ratio},
+                   key=lambda peer: math.exp(statistics.fmean(
+                       math.log(v) for (p, _, _), v in ratio.items() if p == peer)))
+    values = list(ratio.values())
+    span = max(max(values), 1 / min(values), 2.0)
+    norm = LogNorm(vmin=1 / span, vmax=span)
+    fig, axes = plt.subplots(1, 2, figsize=(4.2 + 1.15 * len(datasets), 1.6 + 0.34 * len(peers)),
+                             sharey=True, squeeze=False)
+    images = []
+    for ax, (key, title) in zip(axes[0], SUMMARY_OPS):
+        grid = [[ratio.get((peer, ds, key), math.nan) for ds in datasets] for peer in peers]
+        images.append(ax.imshow(grid, cmap="RdYlGn_r", norm=norm, aspect="auto"))
+        ax.set_xticks(range(len(datasets)), datasets, rotation=40, ha="right", fontsize=8)
+        ax.set_yticks(range(len(peers)), peers, fontsize=8)
+        ax.set_title(f"{title}: time / {reference} (log)", fontsize=10)
+        for i, row in enumerate(grid):
+            for j, v in enumerate(row):
+                text = "n/a" if math.isnan(v) else (f"{v:.2g}" if v < 10 else f"{v:.0f}")
+                ax.text(j, i, text, ha="center", va="center", fontsize=6.5, color="black")
+    fig.colorbar(images[0], ax=axes[0].tolist(), shrink=0.8,
+                 label=f"× {reference} time (1 = same; lower is faster)")
+    paths = []
+    for ext in ("png", "svg"):
+        path = stem.with_suffix(f".{ext}")
+        fig.savefig(path, dpi=110, bbox_inches="tight")
+        paths.append(path)
+    plt.close(fig)
+    return paths
+
+
 # ---------------------------------------------------------------------------- main
 
 def run_core(args: argparse.Namespace) -> tuple[int, dict]:
@@ -523,6 +577,15 @@ def list_peers(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.charts_from:
+        document = json.loads(args.charts_from.read_text())
+        args.results_dir.mkdir(parents=True, exist_ok=True)
+        results = {"datasets": document["datasets"]}
+        written = write_chart(results, document["rows"], document["reference"], args.results_dir / "latest")
+        written += write_summary_chart(results, document["rows"], document["reference"],
+                                       args.results_dir / "summary")
+        print("fastwire-bench: wrote " + ", ".join(str(p) for p in written), file=sys.stderr)
+        return 0 if written else 1
     try:
         if args.list:
             return list_peers(args)
@@ -555,6 +618,7 @@ def main(argv: list[str] | None = None) -> int:
         stem.with_suffix(".md").write_text(full_markdown(results, rows, reference, sizes, machine))
         written = [stem.with_suffix(s) for s in (".md", ".csv", ".json")]
         written += write_chart(results, rows, reference, stem)
+        written += write_summary_chart(results, rows, reference, args.results_dir / "summary")
         print("fastwire-bench: wrote " + ", ".join(str(p.relative_to(REPO_DIR)) if p.is_relative_to(REPO_DIR)
                                                    else str(p) for p in written), file=sys.stderr)
 

@@ -1,5 +1,7 @@
 """fastwire-bench's argument parsing and table building (no benchmark binary needed)."""
 
+from pathlib import Path
+
 import fastwire_bench as fb
 import pytest
 
@@ -126,3 +128,12 @@ def test_a_clean_run_succeeds(monkeypatch, capsys):
     monkeypatch.setattr(fb, "code_sizes", lambda build_dir: {})
     assert fb.main(["--quick", "--markdown"]) == 0
     assert "| handwritten |" in capsys.readouterr().out
+
+
+def test_summary_chart_redrawn_from_results(tmp_path):
+    """The summary figure (and the per-data-set panels) redraw from a results JSON alone."""
+    pytest.importorskip("matplotlib")
+    latest = Path(__file__).resolve().parents[1] / "results" / "latest.json"
+    assert fb.main(["--charts-from", str(latest), "--results-dir", str(tmp_path)]) == 0
+    for name in ("summary.png", "summary.svg", "latest.png", "latest.svg"):
+        assert (tmp_path / name).stat().st_size > 0

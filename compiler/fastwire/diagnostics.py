@@ -10,8 +10,10 @@ way C compilers do, so editors and CI logs can jump to it:
 
 from __future__ import annotations
 
+import bisect
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import List, Optional
+from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 
 @dataclass(frozen=True)
@@ -45,11 +47,18 @@ class Location:
         return f"{self.source.path}:{self.line}:{self.column}"
 
 
+# The phase a diagnostic comes from, where it matters for its order: a lexical error
+# (a character or literal the lexer cannot read) is the cause of what the parser then
+# says about the tokens around it.
+LEXICAL = "lexical"
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     severity: str  # "error" | "warning" | "note"
     message: str
     location: Optional[Location] = None
+    phase: str = field(default="", compare=False)  # LEXICAL or ""
 
     def render(self) -> str:
         if self.location is None:
@@ -76,35 +85,57 @@ class Reporter:
     """Collects diagnostics across phases so one run reports as many as it can."""
 
     diagnostics: List[Diagnostic] = field(default_factory=list)
+    phase: str = ""  # the phase of the diagnostics reported now (see `during`)
+    # Stretches of source where a lexical error left no token: from the end of the token
+    # before it to the start of the token after it (see `sort`).
+    gaps: List[Tuple[Location, Location]] = field(default_factory=list)
 
     def error(self, message: str, location: Optional[Location] = None) -> None:
-        self.diagnostics.append(Diagnostic("error", message, location))
+        self.diagnostics.append(Diagnostic("error", message, location, self.phase))
 
     def warning(self, message: str, location: Optional[Location] = None) -> None:
-        self.diagnostics.append(Diagnostic("warning", message, location))
+        self.diagnostics.append(Diagnostic("warning", message, location, self.phase))
 
     def note(self, message: str, location: Optional[Location] = None) -> None:
-        self.diagnostics.append(Diagnostic("note", message, location))
+        self.diagnostics.append(Diagnostic("note", message, location, self.phase))
+
+    @contextmanager
+    def during(self, phase: str) -> Iterator[None]:
+        """Tags what is reported inside the block with `phase` (LEXICAL: the lexer)."""
+        outer, self.phase = self.phase, phase
+        try:
+            yield
+        finally:
+            self.phase = outer
+
+    def unread(self, start: Location, end: Location) -> None:
+        """Records that a lexical error left no token between `start` and `end`."""
+        self.gaps.append((start, end))
 
     def sort(self) -> None:
-        """Orders diagnostics by file (first seen first), line and column; notes stay
-        with the diagnostic they explain."""
+        """Orders diagnostics by file (first seen first), line and column, a lexical
+        error before anything else at its spot; notes stay with the diagnostic they
+        explain. An error located in a gap a lexical error left (`unread`) is its
+        consequence, the token the lexer could not read being missing, and is dropped:
+        `int32 x @ 1;` reports the '@', not also the ';' the parser then misses after x."""
         groups: List[List[Diagnostic]] = []
         for d in self.diagnostics:
             if d.severity == "note" and groups:
                 groups[-1].append(d)
             else:
                 groups.append([d])
+        dropped = _consequences(groups, self.gaps)
+        groups = [g for index, g in enumerate(groups) if index not in dropped]
         files: dict = {}
         for g in groups:
             if g[0].location is not None:
                 files.setdefault(g[0].location.path, len(files))
 
-        def key(g: List[Diagnostic]):
+        def key(g: List[Diagnostic]) -> Tuple[int, int, int, int]:
             loc = g[0].location
             if loc is None:
-                return (-1, 0, 0)
-            return (files[loc.path], loc.line, loc.column)
+                return (-1, 0, 0, 0)
+            return (files[loc.path], loc.line, loc.column, 0 if g[0].phase == LEXICAL else 1)
 
         groups.sort(key=key)
         self.diagnostics = [d for g in groups for d in g]
@@ -120,3 +151,40 @@ class Reporter:
     def raise_if_errors(self) -> None:
         if self.has_errors:
             raise CompileError(list(self.diagnostics))
+
+
+
+class _Offsets:
+    """Character offsets of locations, with each file's line starts computed once."""
+
+    def __init__(self) -> None:
+        self.starts: Dict[str, List[int]] = {}
+
+    def __call__(self, loc: Location) -> int:
+        starts = self.starts.get(loc.path)
+        if starts is None:
+            starts = [0]
+            for line in loc.source.text.splitlines(keepends=True):
+                starts.append(starts[-1] + len(line))
+            self.starts[loc.path] = starts
+        return starts[min(loc.line - 1, len(starts) - 1)] + loc.column - 1
+
+
+def _consequences(groups: List[List[Diagnostic]], gaps: List[Tuple[Location, Location]]) -> Set[int]:
+    """The indexes of the groups whose error (not lexical) lies in a gap the lexer left."""
+    offset = _Offsets()
+    spans: Dict[str, List[Tuple[int, int]]] = {}
+    for start, end in gaps:
+        spans.setdefault(start.path, []).append((offset(start), offset(end)))
+    for path in spans:
+        spans[path].sort()
+    dropped: Set[int] = set()
+    for index, g in enumerate(groups):
+        d, at = g[0], g[0].location
+        if d.severity != "error" or d.phase == LEXICAL or at is None or at.path not in spans:
+            continue
+        here, near = offset(at), spans[at.path]
+        i = bisect.bisect_right(near, (here, len(at.source.text) + 1))
+        if i > 0 and near[i - 1][0] <= here <= near[i - 1][1]:
+            dropped.add(index)
+    return dropped

@@ -7,10 +7,11 @@ find instead of stopping at the first.
 
 from __future__ import annotations
 
+import bisect
 from typing import List, Optional, Tuple
 
 from . import syntax as ast
-from .diagnostics import Location, Reporter, SourceFile
+from .diagnostics import LEXICAL, Diagnostic, Location, Reporter, SourceFile
 from .lexer import ATTR, BUILTIN_TYPES, CHAR, EOF, FLOAT, IDENT, INT, PUNCT, RESERVED, STRING, Token, tokenize
 
 ENUM_BASES = ("byte", "char", "wchar", "int8", "uint8", "int16", "uint16", "int32",
@@ -51,8 +52,29 @@ class Parser:
     def __init__(self, source: SourceFile, reporter: Reporter):
         self.source = source
         self.reporter = reporter
-        self.tokens = tokenize(source, reporter)
+        first = len(reporter.diagnostics)
+        with reporter.during(LEXICAL):
+            self.tokens = tokenize(source, reporter)
+        self._report_gaps(reporter.diagnostics[first:])
         self.i = 0
+
+    def _report_gaps(self, lexical: List[Diagnostic]) -> None:
+        """Tells the reporter where each lexical error left no token: from the end of
+        the token before it to the start of the token after it. What the parser reports
+        there follows from the lexical error (Reporter.sort drops it)."""
+        starts = [(t.location.line, t.location.column) for t in self.tokens]
+        for d in lexical:
+            if d.location is None:
+                continue
+            at = d.location
+            i = bisect.bisect_left(starts, (at.line, at.column))
+            after = self.tokens[min(i, len(self.tokens) - 1)].location
+            if i > 0:
+                prev = self.tokens[i - 1].location
+                start = Location(prev.source, prev.line, prev.column + prev.length)
+            else:
+                start = Location(at.source, 1, 1)
+            self.reporter.unread(start, after)
 
     # -- token helpers --------------------------------------------------------
     @property

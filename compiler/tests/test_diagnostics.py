@@ -6,6 +6,7 @@ import textwrap
 import pytest
 
 from fastwire import Reporter, compile_schema
+from fastwire.diagnostics import LEXICAL
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PROTO = os.path.join(REPO, "schemas", "proto.fbe")
@@ -305,3 +306,72 @@ def test_imports_found_through_include_dirs(tmp_path):
     schema = compile_schema(str(tmp_path / "app.fbe"), reporter, [str(lib)])
     assert reporter.diagnostics == []
     assert [p.name for p in schema.packages] == ["common", "app"]
+
+
+# -- the order of diagnostics: the cause first, its consequences not at all ----------------
+def test_lexical_error_hides_the_parse_error_it_causes(tmp_path):
+    # The parser misses a ';' after x because the lexer could not read '@': one error.
+    schema, diags = diagnose(tmp_path, P + "struct A {\n    int32 x @ 1;\n}\n")
+    assert schema is None
+    assert diags == [("error", 3, 13, "unexpected character '@'")]
+
+
+def test_several_errors_with_lexical_ones_in_one_run(tmp_path):
+    text = P + ("struct A {\n"
+                "    int32 x @ 1;\n"
+                '    string s = "a\\qb";\n'
+                "    int8 ;\n"
+                "    Missing m;\n"
+                "    int32 y = 12ab;\n"
+                "    bool ok = `;\n"
+                "}\n"
+                "enum E : byte { a = 999; }\n")
+    schema, diags = diagnose(tmp_path, text)
+    assert schema is None
+    assert diags == [
+        ("error", 3, 13, "unexpected character '@'"),
+        ("error", 4, 18, "unknown escape sequence '\\q'"),
+        ("error", 5, 10, "expected a field name, found ';'"),
+        ("error", 6, 5, "unknown type 'Missing'"),
+        ("error", 7, 15, "malformed number '12ab'"),
+        ("error", 8, 15, "unexpected character '`'"),
+        ("error", 10, 21, "value 999 of 'a' is out of range for byte (0..255)"),
+    ]
+
+
+def test_parse_error_away_from_a_lexical_error_is_kept(tmp_path):
+    schema, diags = diagnose(tmp_path, P + "struct A { int32 @x; int8 ; }\n")
+    assert diags == [("error", 2, 18, "unexpected character '@'"),
+                     ("error", 2, 27, "expected a field name, found ';'")]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_every_case_reports_in_source_order(tmp_path, case):
+    """Every malformed schema's diagnostics, all of them: in source order, a lexical error
+    before anything at its spot, notes after what they explain, and nothing (but a note)
+    reported where a lexical error left no token."""
+    files = case[3] if len(case) > 3 else None
+    for name, content in (files or {}).items():
+        (tmp_path / name).write_text(textwrap.dedent(content))
+    if "import proto" in case[1]:
+        (tmp_path / "proto.fbe").write_text(open(PROTO).read())
+    (tmp_path / "bad.fbe").write_text(textwrap.dedent(case[1]))
+    reporter = Reporter()
+    compile_schema(str(tmp_path / "bad.fbe"), reporter)
+    heads = [d for d in reporter.diagnostics if d.severity != "note"]
+    assert heads and reporter.diagnostics[0].severity != "note"
+    keys = [(d.location.path != str(tmp_path / "bad.fbe"), d.location.line, d.location.column,
+             d.phase != LEXICAL) for d in heads if d.location is not None]
+    assert keys == sorted(keys), reporter.diagnostics
+    # Where the lexer left no token, from the token before the error to the one after it.
+    lines = (tmp_path / "bad.fbe").read_text().splitlines()
+
+    def offset(loc):
+        return sum(len(line) + 1 for line in lines[:loc.line - 1]) + loc.column - 1
+
+    gaps = [(offset(a), offset(b)) for a, b in reporter.gaps if a.path == str(tmp_path / "bad.fbe")]
+    assert len(gaps) == len([d for d in heads if d.phase == LEXICAL and
+                             d.location.path == str(tmp_path / "bad.fbe")])
+    for d in heads:
+        if d.phase != LEXICAL and d.location is not None and d.location.path == str(tmp_path / "bad.fbe"):
+            assert not any(a <= offset(d.location) <= b for a, b in gaps), d
