@@ -11,7 +11,7 @@ FUZZ_SCHEMAS ?= 200
 export PYTHONPATH := $(CURDIR)/compiler$(if $(PYTHONPATH),:$(PYTHONPATH))
 
 .PHONY: all bootstrap build lint format test test-compiler test-python test-cpp test-cpp-asan \
-        test-fuzz test-conformance test-bench bench examples fuzz soak clean
+        test-fuzz test-conformance test-bench bench bench-transport examples fuzz soak clean
 
 all: build
 
@@ -76,6 +76,12 @@ test-bench:
 # The comparison table: fastwire against the peers on the seed data sets.
 bench: bootstrap
 	bench/run
+
+# The transport's benchmark (docs/transport.md, "Throughput and latency"): fastwire::net
+# request/response on loopback against raw sockets and Cap'n Proto RPC; median of 5 runs.
+# make test builds it and runs its smoke mode (--quick) under ctest.
+bench-transport: build
+	$(BUILD)/cpp/bench/fastwire_transport_bench
 
 examples: build
 	$(BUILD)/examples/cpp/account
