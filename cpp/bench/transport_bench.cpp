@@ -555,13 +555,18 @@ int main(int argc, char** argv) try {
         for (const auto& name : chosen) results[name].push_back(rows.at(name)(s, check));
     const std::string load_after = load_average();
 
+    const service::OrderRequest q(fastwire::uuid::v1(), seed_order(1));
+    const std::size_t request_size = frame_of<service::Sender>(q).size();
+    const std::size_t ack_size = frame_of<service::Sender>(service::OrderAck(q.id, 1, q.order)).size();
     char date[32];
     const std::time_t now = std::time(nullptr);
     std::strftime(date, sizeof date, "%Y-%m-%d %H:%M", std::localtime(&now));
     std::cout << "loopback request/response, seed Order; " << date << "; " << std::thread::hardware_concurrency()
               << " CPUs; load average " << load_before << " before, " << load_after << " after\n"
               << "median of " << s.runs << " runs; latency: " << s.latency << " requests one at a time after "
-              << s.warmup << "; throughput: " << s.throughput << " requests, " << s.window << " in flight\n\n"
+              << s.warmup << "; throughput: " << s.throughput << " requests, " << s.window << " in flight\n"
+              << "messages (versioned format): OrderRequest " << request_size << " bytes, OrderAck " << ack_size
+              << " bytes\n\n"
               << "| row | msgs/s (" << s.window
               << " in flight) | CPU µs/msg | p50 µs | p99 µs | msgs/s (1 at a time) |\n"
               << "|---|---:|---:|---:|---:|---:|\n";
