@@ -15,7 +15,8 @@ export PYTHONPATH := $(CURDIR)/compiler$(if $(PYTHONPATH),:$(PYTHONPATH))
 BOOTSTRAP = scripts/bootstrap
 
 .PHONY: all bootstrap build lint format test test-compiler test-python test-cpp test-cpp-asan \
-        test-fuzz test-conformance test-bench test-install test-bootstrap test-docs bench examples fuzz soak clean
+        test-fuzz test-conformance test-bench test-install test-bootstrap test-docs bench bench-transport \
+        examples fuzz soak clean
 
 all: build
 
@@ -116,6 +117,12 @@ test-bench:
 bench:
 	@$(BOOTSTRAP) bench
 	bench/run
+
+# The transport's benchmark (docs/transport.md, "Throughput and latency"): fastwire::net
+# request/response on loopback against raw sockets and Cap'n Proto RPC; median of 5 runs.
+# make test builds it and runs its smoke mode (--quick) under ctest.
+bench-transport: build
+	$(BUILD)/cpp/bench/fastwire_transport_bench
 
 examples: build
 	$(BUILD)/examples/cpp/account
