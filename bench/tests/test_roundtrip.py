@@ -18,7 +18,7 @@ pytestmark = pytest.mark.skipif(not CORE.exists(), reason="bench not built (benc
 # Rows every complete build must have (fastwire's rows join when its runtime exists).
 EXPECTED_ROWS = {
     "handwritten", "memcpy", "protobuf", "protobuf-arena", "flatbuffers", "flatbuffers-noverify",
-    "capnp", "capnp-packed", "sbe", "thrift-binary", "thrift-compact", "msgpack", "cereal",
+    "capnp", "capnp-packed", "sbe", "thrift-binary", "thrift-compact", "avro", "msgpack", "cereal",
     "boost", "rapidjson", "simdjson", "nlohmann", "fastwire", "fastwire-final", "fastwire-json",
 }
 DATASETS = {"account", "monsters", "record", "ints", "mixed", "complex", "vec", "map"}
