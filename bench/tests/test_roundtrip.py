@@ -98,5 +98,10 @@ def test_quick_run_end_to_end(tmp_path):
                            "--json", str(tmp_path / "r.json")], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert "== account" in proc.stdout and "== ints" in proc.stdout
-    rows = json.loads((tmp_path / "r.json").read_text())["rows"]
+    document = json.loads((tmp_path / "r.json").read_text())
+    rows = document["rows"]
     assert all(r["serialize_ns"] for r in rows if r["status"] == "ok")
+    # Every peer object was compiled through the timing launcher (cmake/fwb_compile_time.py).
+    families = document["code_size"]["families"]
+    assert {"fastwire", "avro", "protobuf"} <= set(families)
+    assert all(f["compile_cpu_s"] and f["compile_cpu_s"] > 0 for f in families.values()), families
