@@ -194,6 +194,29 @@ def _object_size(path: str) -> int | None:
     return int(fields[0]) + int(fields[1])
 
 
+def read_compile_time(path: Path) -> tuple[float, float] | None:
+    """(cpu, wall) seconds from an `<object>.time` file (`cpu=<s> wall=<s>`), or None."""
+    try:
+        text = path.read_text()
+    except OSError:
+        return None
+    fields = dict(f.split("=", 1) for f in text.split() if "=" in f)
+    try:
+        return float(fields["cpu"]), float(fields["wall"])
+    except (KeyError, ValueError):
+        return None
+
+
+def compile_seconds(objects: list[str]) -> dict:
+    """The compiler's CPU and wall seconds summed over `objects`, from the `<object>.time`
+    files cmake/fwb_compile_time.py writes; both None unless every object has one."""
+    times = [read_compile_time(Path(f"{o}.time")) for o in objects if o]
+    if not times or any(t is None for t in times):
+        return {"compile_cpu_s": None, "compile_wall_s": None}
+    return {"compile_cpu_s": sum(t[0] for t in times if t),
+            "compile_wall_s": sum(t[1] for t in times if t)}
+
+
 def code_sizes(build_dir: Path) -> dict:
     manifest = build_dir / "codesize.json"
     if not manifest.exists():
@@ -203,6 +226,7 @@ def code_sizes(build_dir: Path) -> dict:
     for family, entry in data.get("peers", {}).items():
         adapter = [_object_size(p) for p in entry.get("adapter", []) if p]
         generated = [_object_size(p) for p in entry.get("generated", []) if p]
+        objects = [p for p in entry.get("adapter", []) + entry.get("generated", []) if p]
         files = [Path(p) for p in entry.get("generated_files", []) if p]
         src_bytes = sum(f.stat().st_size for f in files if f.exists())
         src_lines = sum(f.read_text(errors="replace").count("\n") for f in files if f.exists())
@@ -212,6 +236,7 @@ def code_sizes(build_dir: Path) -> dict:
             "generated_header_only": bool(files) and not generated,
             "generated_source_bytes": src_bytes if files else None,
             "generated_source_lines": src_lines if files else None,
+            **compile_seconds(objects),
         }
     return {"families": sizes, "missing": data.get("missing", [])}
 
@@ -380,7 +405,15 @@ def markdown_tables(results: dict, rows: list[dict], reference: str) -> str:
 
 CSV_FIELDS = ["dataset", "peer", "kind", "status", "note", "size", "serialize_ns", "deserialize_ns",
               "deserialize_fresh_ns", "verify_ns", "serialize_mbps", "deserialize_mbps",
-              "serialize_ratio", "deserialize_ratio"]
+              "serialize_ratio", "deserialize_ratio", "compile_cpu_s"]
+
+
+def add_compile_seconds(results: dict, rows: list[dict], sizes: dict) -> None:
+    """Gives each row its family's compile CPU seconds (the code-size table's column)."""
+    family = {p["name"]: p["family"] for p in results["peers"]}
+    fams = sizes.get("families", {})
+    for r in rows:
+        r["compile_cpu_s"] = fams.get(family.get(r["peer"], ""), {}).get("compile_cpu_s")
 
 
 def csv_text(rows: list[dict]) -> str:
@@ -388,9 +421,14 @@ def csv_text(rows: list[dict]) -> str:
     w = csv.DictWriter(out, fieldnames=CSV_FIELDS, lineterminator="\n")
     w.writeheader()
     for r in rows:
-        w.writerow({k: ("" if r[k] is None else (f"{r[k]:.3f}" if isinstance(r[k], float) else r[k]))
+        w.writerow({k: ("" if r.get(k) is None else (f"{r[k]:.3f}" if isinstance(r[k], float) else r[k]))
                     for k in CSV_FIELDS})
     return out.getvalue()
+
+
+def fmt_seconds(value: float | None) -> str:
+    """Compile seconds for the code-size table: one decimal, "-" when not measured."""
+    return "-" if value is None else f"{value:,.1f}"
 
 
 def code_size_markdown(results: dict, sizes: dict) -> str:
@@ -400,18 +438,22 @@ def code_size_markdown(results: dict, sizes: dict) -> str:
     out = io.StringIO()
     out.write("Bytes of text + data (`size`, Berkeley format: text includes read-only data and unwind "
               "tables) of each peer's compiled adapter and of the code its generator produced for the "
-              "eight data-set schemas. The libraries themselves are shared objects and not counted.\n\n")
-    out.write("| family | rows | adapter .o (text+data) | generated .o (text+data) | generated source |\n")
-    out.write("|---|---|---:|---:|---:|\n")
+              "eight data-set schemas. The libraries themselves are shared objects and not counted. "
+              "Compile s is the CPU seconds (user + system) the compiler spent on those objects "
+              "(adapter and generated code; -O2; one compiler process per object), summed.\n\n")
+    out.write("| family | rows | adapter .o (text+data) | generated .o (text+data) | generated source "
+              "| compile s |\n")
+    out.write("|---|---|---:|---:|---:|---:|\n")
     for fam, s in fams.items():
         rows = ", ".join(p["name"] for p in results["peers"] if p["family"] == fam)
         gen = ("header-only (in adapter)" if s["generated_header_only"]
                else _fmt("size", s["generated_bytes"]) if s["generated_bytes"] else "none (no generator)")
         src = (f"{s['generated_source_bytes']:,} B / {s['generated_source_lines']:,} lines"
                if s["generated_source_bytes"] else "-")
-        out.write(f"| {fam} | {rows} | {_fmt('size', s['adapter_bytes'])} | {gen} | {src} |\n")
+        out.write(f"| {fam} | {rows} | {_fmt('size', s['adapter_bytes'])} | {gen} | {src} "
+                  f"| {fmt_seconds(s.get('compile_cpu_s'))} |\n")
     for m in sizes.get("missing", []):
-        out.write(f"| {m.split(':')[0]} | not built: {m.split(':', 1)[-1].strip()} | | | |\n")
+        out.write(f"| {m.split(':')[0]} | not built: {m.split(':', 1)[-1].strip()} | | | | |\n")
     return out.getvalue()
 
 
@@ -597,6 +639,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = build_rows(results, reference)
     machine = machine_info(results.get("config", {}))
     sizes = code_sizes(args.build_dir)
+    add_compile_seconds(results, rows, sizes)
 
     if args.csv:
         sys.stdout.write(csv_text(rows))

@@ -9,6 +9,10 @@
 #   [INCLUDES <dirs...>] [LIBS <targets/libs...>] [DEFINES <defs...>])
 #
 # The adapter must define `void fwb::register_<family>(fwb::Registry&)`.
+#
+# Every peer object (adapter and generated code) is compiled through
+# fwb_compile_time.py (RULE_LAUNCH_COMPILE), which writes `<object>.time` with the
+# compiler's CPU and wall seconds; the code-size table sums them per peer.
 
 # Warnings for our own code (harness, data sets, adapters); generated code gets -w.
 set(FWB_WARNINGS -Wall -Wextra)
@@ -16,6 +20,13 @@ set(FWB_PEER_TARGETS "" CACHE INTERNAL "")
 set(FWB_PEER_FAMILIES "" CACHE INTERNAL "")
 set(FWB_CODESIZE_ENTRIES "" CACHE INTERNAL "")
 set(FWB_MISSING_PEERS "" CACHE INTERNAL "")
+find_package(Python3 COMPONENTS Interpreter QUIET)
+if(Python3_Interpreter_FOUND)
+  set(FWB_COMPILE_LAUNCHER "${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/fwb_compile_time.py")
+else()
+  set(FWB_COMPILE_LAUNCHER "")
+  message(WARNING "bench: no python3, so no compile-time column")
+endif()
 
 function(fwb_add_peer family)
   cmake_parse_arguments(P "" "" "ADAPTER;GENERATED;GENERATED_FILES;INCLUDES;LIBS;DEFINES" ${ARGN})
@@ -40,6 +51,9 @@ function(fwb_add_peer family)
     set(P_GENERATED_FILES ${P_GENERATED})
   endif()
   list(JOIN P_GENERATED_FILES "\",\"" gen_files)
+  if(FWB_COMPILE_LAUNCHER)
+    set_property(TARGET ${targets} PROPERTY RULE_LAUNCH_COMPILE "${FWB_COMPILE_LAUNCHER}")
+  endif()
   set(FWB_PEER_TARGETS ${FWB_PEER_TARGETS} ${targets} CACHE INTERNAL "")
   set(FWB_PEER_FAMILIES ${FWB_PEER_FAMILIES} ${family} CACHE INTERNAL "")
   set(entry "\"${family}\":{\"adapter\":[\"$<JOIN:$<TARGET_OBJECTS:fwb_peer_${family}>,\",\">\"],\"generated\":[\"${gen_objects}\"],\"generated_files\":[\"${gen_files}\"]}")

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.skipif(not CORE.exists(), reason="bench not built (benc
 # Rows every complete build must have (fastwire's rows join when its runtime exists).
 EXPECTED_ROWS = {
     "handwritten", "memcpy", "protobuf", "protobuf-arena", "flatbuffers", "flatbuffers-noverify",
-    "capnp", "capnp-packed", "sbe", "thrift-binary", "thrift-compact", "msgpack", "cereal",
+    "capnp", "capnp-packed", "sbe", "thrift-binary", "thrift-compact", "avro", "msgpack", "cereal",
     "boost", "rapidjson", "simdjson", "nlohmann", "fastwire", "fastwire-final", "fastwire-json",
 }
 DATASETS = {"account", "monsters", "record", "ints", "mixed", "complex", "vec", "map"}
@@ -98,5 +98,10 @@ def test_quick_run_end_to_end(tmp_path):
                            "--json", str(tmp_path / "r.json")], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert "== account" in proc.stdout and "== ints" in proc.stdout
-    rows = json.loads((tmp_path / "r.json").read_text())["rows"]
+    document = json.loads((tmp_path / "r.json").read_text())
+    rows = document["rows"]
     assert all(r["serialize_ns"] for r in rows if r["status"] == "ok")
+    # Every peer object was compiled through the timing launcher (cmake/fwb_compile_time.py).
+    families = document["code_size"]["families"]
+    assert {"fastwire", "avro", "protobuf"} <= set(families)
+    assert all(f["compile_cpu_s"] and f["compile_cpu_s"] > 0 for f in families.values()), families
