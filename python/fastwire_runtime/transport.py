@@ -516,9 +516,9 @@ class Client:
     def _dropped(self, link: _Link, reason: str) -> None:
         if link is not self._link:
             return
-        self._fail_pending(f"connection closed ({reason})")
-        if self.on_disconnect:
+        if self.on_disconnect:  # first, as in C++: the hook runs before pending requests fail
             self.on_disconnect(reason)
+        self._fail_pending(f"connection closed ({reason})")
         if not self._closing and self.options.reconnect_delay > 0:
             self._reconnect = asyncio.get_running_loop().create_task(self._reconnect_loop())
 

@@ -794,6 +794,7 @@ public:
     Client& handler() noexcept { return client_; }
 
     void on_log(log_function f) { log_ = std::move(f); }
+    // Runs on the I/O thread when the connection drops, before its pending requests fail.
     void on_disconnect(disconnect_function f) { on_disconnect_ = std::move(f); }
 
 private:
@@ -913,9 +914,10 @@ private:
             reconnect = !closing_ && options_.reconnect_delay.count() > 0;
         }
         if (log_) log_(c->name() + " closed: " + reason);
+        // The hook first: a caller woken by a failed request sees the drop fully handled.
+        if (on_disconnect_) on_disconnect_(reason);
         client_.fail_pending(::fastwire::protocol::request_error::disconnected,
                              "failed: connection closed (" + reason + ")");
-        if (on_disconnect_) on_disconnect_(reason);
         closed_cv_.notify_all();
         if (reconnect) schedule_reconnect(options_.reconnect_delay);
     }
