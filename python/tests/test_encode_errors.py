@@ -6,9 +6,9 @@ from __future__ import annotations
 import uuid
 from decimal import Decimal
 
-import everything as E
-import proto
-import protocol
+import everything_fbe as E
+import proto_fbe as proto
+import protocol_fbe as protocol
 import pytest
 
 import fastwire_runtime as rt
@@ -46,7 +46,7 @@ def errors(value):
     ("name", 1, "wrong_type", "Account.name", "string",
      "cannot serialize Account.name: expected string (a str), got int 1"),
     ("wallet", None, "wrong_type", "Account.wallet", "Balance",
-     "cannot serialize Account.wallet: expected Balance (a proto.Balance), got NoneType None"),
+     "cannot serialize Account.wallet: expected Balance (a proto_fbe.Balance), got NoneType None"),
     ("uid", 2 ** 31, "out_of_range", "Account.uid", "int32",
      "cannot serialize Account.uid: 2147483648 does not fit int32 (-2147483648..2147483647)"),
     ("state", 300, "out_of_range", "Account.state", "State",

@@ -8,9 +8,9 @@ import time
 import uuid
 from decimal import Decimal
 
-import everything as E
-import proto
-import protoex
+import everything_fbe as E
+import proto_fbe as proto
+import protoex_fbe as protoex
 import pytest
 from seeds import vector_text
 

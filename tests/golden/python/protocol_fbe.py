@@ -16,9 +16,9 @@ from typing import Optional
 import fastwire_runtime as _rt
 
 if __package__:
-    from . import proto as _proto
+    from . import proto_fbe as _proto
 else:  # the generated modules side by side on sys.path
-    import proto as _proto
+    import proto_fbe as _proto
 
 
 class OrderMessage:

@@ -12,11 +12,11 @@ from uuid import UUID
 import fastwire_runtime as _rt
 
 if __package__:
-    from . import proto as _proto
-    from . import protoex as _protoex
+    from . import proto_fbe as _proto
+    from . import protoex_fbe as _protoex
 else:  # the generated modules side by side on sys.path
-    import proto as _proto
-    import protoex as _protoex
+    import proto_fbe as _proto
+    import protoex_fbe as _protoex
 
 
 class EnumDefault(enum.IntEnum):
