@@ -11,6 +11,8 @@ from uuid import UUID
 
 import fastwire_runtime as _rt
 
+_rt.check_version("0.1.0", __name__)
+
 if __package__:
     from . import proto_fbe as _proto
     from . import protoex_fbe as _protoex

@@ -8,6 +8,8 @@ from typing import Optional
 
 import fastwire_runtime as _rt
 
+_rt.check_version("0.1.0", __name__)
+
 
 class OrderSide(enum.IntEnum):
     """Order side declaration"""

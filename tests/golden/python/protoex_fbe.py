@@ -10,6 +10,8 @@ from typing import Optional
 
 import fastwire_runtime as _rt
 
+_rt.check_version("0.1.0", __name__)
+
 if __package__:
     from . import proto_fbe as _proto
 else:  # the generated modules side by side on sys.path

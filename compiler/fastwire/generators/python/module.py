@@ -115,6 +115,10 @@ class _Module(Classes, Versioned, Final, Protocol):
             p.print("from uuid import UUID" + (" as _UUID" if self.uuid != "UUID" else ""))
         p.blank()
         p.print("import fastwire_runtime as _rt")
+        p.blank()
+        # Before anything else runs: a runtime of another major.minor version fails the
+        # import with VersionError (python/fastwire_runtime/version.py).
+        p.print('_rt.check_version("$version$", __name__)', version=__version__)
         if self.pkg.imports:
             p.blank()
             p.print("if __package__:")
