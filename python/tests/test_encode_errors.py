@@ -80,15 +80,15 @@ def test_nested_paths():
 @pytest.mark.parametrize("value,code,path", [
     (E.Primitives(f_int8=128), "out_of_range", "Primitives.f_int8"),
     (E.Primitives(f_uint64=-1), "out_of_range", "Primitives.f_uint64"),
-    (E.Primitives(f_string=5), "wrong_type", "Primitives.f_string"),
-    (E.Primitives(f_uuid="123"), "wrong_type", "Primitives.f_uuid"),
+    (E.Primitives(f_string=5), "wrong_type", "Primitives.f_string"),  # type: ignore[arg-type]
+    (E.Primitives(f_uuid="123"), "wrong_type", "Primitives.f_uuid"),  # type: ignore[arg-type]
     (E.Primitives(f_decimal=Decimal(2 ** 96)), "out_of_range", "Primitives.f_decimal"),
-    (E.Primitives(f_decimal=1.5), "wrong_type", "Primitives.f_decimal"),
+    (E.Primitives(f_decimal=1.5), "wrong_type", "Primitives.f_decimal"),  # type: ignore[arg-type]
     (E.Primitives(f_float=1e39), "out_of_range", "Primitives.f_float"),
-    (E.Primitives(f_double="x"), "wrong_type", "Primitives.f_double"),
-    (E.Primitives(f_bytes="text"), "wrong_type", "Primitives.f_bytes"),
+    (E.Primitives(f_double="x"), "wrong_type", "Primitives.f_double"),  # type: ignore[arg-type]
+    (E.Primitives(f_bytes="text"), "wrong_type", "Primitives.f_bytes"),  # type: ignore[arg-type]
     (E.Collections(f_array=[1, 2]), "wrong_length", "Collections.f_array"),
-    (E.Collections(f_set={1, "a"}), "wrong_type", "Collections.f_set[1]"),
+    (E.Collections(f_set={1, "a"}), "wrong_type", "Collections.f_set[1]"),  # type: ignore[arg-type]
 ])
 def test_every_kind_of_field(value, code, path):
     for err in errors(value):
