@@ -32,13 +32,23 @@ build:
 # Lint and format checks: ruff (Python), clang-format (C++), mypy (types; mypy.ini),
 # clang-tidy (the runtime headers; .clang-tidy). `make format` applies the C++ style.
 # mypy runs once per group: each has top-level modules of its own (two conftest.py).
+# The generated Python is checked too: schemas/ and hostile.fbe compiled into a package
+# (build/lint/package/fastwire_generated, `mypy -p`), and side by side (build/lint/modules),
+# where the tests and the benchmark import it with its real types.
 CPP_SOURCES = git ls-files '*.h' '*.cpp' | grep -v '^tests/golden/'
+LINT_GEN = build/lint
 lint:
 	@$(BOOTSTRAP) lint
 	ruff check .
 	$(CPP_SOURCES) | xargs clang-format-14 --dry-run -Werror
-	mypy python/fastwire_runtime python/bench conformance
-	mypy python/tests
+	rm -rf $(LINT_GEN) && mkdir -p $(LINT_GEN)/package
+	$(PYTHON) -m fastwire compile schemas/*.fbe conformance/schemas/hostile.fbe --lang python \
+	    --final --json --proto -q -o $(LINT_GEN)/modules
+	cp -r $(LINT_GEN)/modules $(LINT_GEN)/package/fastwire_generated
+	touch $(LINT_GEN)/package/fastwire_generated/__init__.py
+	MYPYPATH=$(LINT_GEN)/package mypy -p fastwire_generated
+	MYPYPATH=$(LINT_GEN)/modules mypy python/fastwire_runtime python/bench conformance
+	MYPYPATH=$(LINT_GEN)/modules mypy python/tests
 	mypy bench
 	mypy docs/tests
 	@for h in $$(cd cpp/include && ls fastwire/*.h fastwire/internal/*.h); do \

@@ -79,8 +79,8 @@ def python_imports(tmp, packages: List[str]) -> None:
     sys.path[:0] = [folder, os.path.join(REPO, "python")]
     try:
         for p in packages:
-            sys.modules.pop(p, None)
-            module = importlib.import_module(p)
+            sys.modules.pop(p + "_fbe", None)
+            module = importlib.import_module(p + "_fbe")
             for name in dir(module):  # every struct: default value round trip, both formats
                 model = getattr(module, name + "Model", None) if not name.endswith("Model") \
                     else None
@@ -94,12 +94,12 @@ def python_imports(tmp, packages: List[str]) -> None:
     finally:
         del sys.path[:2]
         for p in packages:
-            sys.modules.pop(p, None)
+            sys.modules.pop(p + "_fbe", None)
 
 
 def test_dollar_in_documentation(tmp_path):
     files = generate(str(tmp_path), "dollar", DOLLAR)
-    assert "$USD$" in files["dollar.h"] and "$USD$" in files["dollar.py"]
+    assert "$USD$" in files["dollar.h"] and "$USD$" in files["dollar_fbe.py"]
     python_imports(str(tmp_path), ["dollar"])
     cpp_compiles(str(tmp_path), ["dollar"])
 

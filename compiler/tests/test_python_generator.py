@@ -21,6 +21,7 @@ import sys
 import textwrap
 
 import pytest
+from test_goldens import mask_version  # this folder is on sys.path under pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -49,25 +50,26 @@ def python_files(folder: str):
 def test_golden_output_is_up_to_date(tmp_path):
     generate_golden(str(tmp_path))
     assert python_files(str(tmp_path)) == python_files(GOLDEN) == \
-        ["everything.py", "proto.py", "protocol.py", "protoex.py"]
+        ["everything_fbe.py", "proto_fbe.py", "protocol_fbe.py", "protoex_fbe.py"]
     stale = []
     for name in python_files(GOLDEN):
         with open(os.path.join(GOLDEN, name), encoding="utf-8") as a, \
                 open(os.path.join(tmp_path, name), encoding="utf-8") as b:
-            if a.read() != b.read():
+            if mask_version(a.read()) != mask_version(b.read()):
                 stale.append(name)
     assert not stale, (f"tests/golden/python is stale for {stale}; if the change is intended, "
                        "run: python3 compiler/tests/test_python_generator.py --update")
 
 
-def load(folder: str, *names: str):
-    """Imports freshly generated modules from `folder` (and the runtime from python/)."""
+def load(folder: str, *packages: str):
+    """Imports the freshly generated modules of `packages` (package `p` is module `p_fbe`)
+    from `folder`, and the runtime from python/."""
     for n in list(sys.modules):
-        if n in names or n in ("proto", "protoex", "protocol", "everything"):
+        if n.endswith("_fbe"):
             del sys.modules[n]
     sys.path[:0] = [folder, os.path.join(REPO, "python")]
     try:
-        return [importlib.import_module(n) for n in names]
+        return [importlib.import_module(n + "_fbe") for n in packages]
     finally:
         del sys.path[:2]
 
@@ -100,8 +102,8 @@ def test_golden_modules_work():
 def test_reference_flags_and_defaults(tmp_path):
     done = fastwire("--python", "--input=schemas/proto.fbe", f"--output={tmp_path}", "-q")
     assert done.returncode == 0, done.stderr
-    assert python_files(str(tmp_path)) == ["proto.py"]
-    text = (tmp_path / "proto.py").read_text()
+    assert python_files(str(tmp_path)) == ["proto_fbe.py"]
+    text = (tmp_path / "proto_fbe.py").read_text()
     # Without --final, --json, --proto: the versioned format only.
     assert "class AccountModel(_rt.Model)" in text
     for absent in ("FinalModel", "_fput_", "def to_json", "class Sender", "class Receiver"):
@@ -115,9 +117,9 @@ def test_imports_are_generated_too(tmp_path):
     done = fastwire("compile", "schemas/protoex.fbe", "--lang", "python", "-q", "-o",
                     str(tmp_path))
     assert done.returncode == 0, done.stderr
-    assert python_files(str(tmp_path)) == ["proto.py", "protoex.py"]
+    assert python_files(str(tmp_path)) == ["proto_fbe.py", "protoex_fbe.py"]
     protoex, = load(str(tmp_path), "protoex")
-    assert protoex.Balance.__mro__[1].__module__ == "proto"  # Balance(base) : proto.Balance
+    assert protoex.Balance.__mro__[1].__module__ == "proto_fbe"  # Balance(base) : proto.Balance
 
 
 @pytest.mark.parametrize("option", [["--indent", "2"], ["--tabs"], ["--indent", "8"],
@@ -126,7 +128,7 @@ def test_indentation_options(tmp_path, option):
     done = fastwire("compile", "schemas/protocol.fbe", "--lang", "python", *GOLDEN_OPTIONS,
                     *option, "-q", "-o", str(tmp_path))
     assert done.returncode == 0, done.stderr
-    text = (tmp_path / "proto.py").read_text()
+    text = (tmp_path / "proto_fbe.py").read_text()
     width = int(option[1]) if option != ["--tabs"] else 0
     assert ("\n\tdef __init__(" in text) if option == ["--tabs"] else \
         (f"\n{' ' * (width or 4)}def __init__(" in text)
@@ -144,12 +146,50 @@ def test_modules_work_inside_a_package(tmp_path):
     (pkg / "__init__.py").write_text("")
     sys.path[:0] = [str(tmp_path), os.path.join(REPO, "python")]
     try:
-        protocol = importlib.import_module("generated.protocol")
-        assert protocol._proto.__name__ == "generated.proto"
+        protocol = importlib.import_module("generated.protocol_fbe")
+        assert protocol._proto.__name__ == "generated.proto_fbe"
     finally:
         del sys.path[:2]
         for n in [n for n in sys.modules if n.startswith("generated")]:
             del sys.modules[n]
+
+
+# A package named like a standard module (json), like a widely installed distribution
+# (proto, from proto-plus) or like a keyword (class): its module is `<package>_fbe`, so
+# the generated folder first on sys.path hides nothing and imports.
+SHADOW_CHECK = """
+import sys
+import {package}_fbe as m
+import json
+assert json.__file__.startswith(sys.base_prefix) and json.loads("[1]") == [1], json.__file__
+if "{package}" == "proto":
+    import proto as other  # the stand-in for another distribution's module
+    assert other.MINE is False
+p = m.Point(x=5, label="q")
+assert m.PointModel().deserialize(m.PointModel().serialize(p)) == p
+assert m.PointFinalModel().deserialize(m.PointFinalModel().serialize(p)) == p
+assert m.Point.from_json(json.dumps(json.loads(p.to_json()))) == p
+assert m.Point().x == 1
+print("ok")
+"""
+
+
+@pytest.mark.parametrize("package", ["json", "proto", "class"])
+def test_package_named_like_another_module(tmp_path, package):
+    schema = tmp_path / f"{package}.fbe"
+    schema.write_text(f'package {package}\n\nstruct Point {{ int32 x = 1; string label = "p"; }}\n')
+    out, other = tmp_path / "out", tmp_path / "site"
+    done = fastwire("compile", str(schema), "--lang", "python", *GOLDEN_OPTIONS, "-q", "-o",
+                    str(out))
+    assert done.returncode == 0, done.stderr
+    assert python_files(str(out)) == [f"{package}_fbe.py"]
+    other.mkdir()
+    if package == "proto":
+        (other / "proto.py").write_text("MINE = False\n")
+    path = os.pathsep.join([str(out), str(other), os.path.join(REPO, "python")])
+    run = subprocess.run([sys.executable, "-c", SHADOW_CHECK.format(package=package)],
+                         env=dict(os.environ, PYTHONPATH=path), capture_output=True, text=True)
+    assert (run.returncode, run.stdout) == (0, "ok\n"), run.stderr
 
 
 NAMES_SCHEMA = """
@@ -204,7 +244,7 @@ def test_python_keywords_and_generated_names(tmp_path):
 def test_generated_code_is_compact():
     """A guard against the generator growing code per field: the seed package stays
     small (it is read in reviews), and hot paths are one layout per struct."""
-    with open(os.path.join(GOLDEN, "proto.py"), encoding="utf-8") as fh:
+    with open(os.path.join(GOLDEN, "proto_fbe.py"), encoding="utf-8") as fh:
         text = fh.read()
     assert len(text.splitlines()) < 750
     # Per versioned body: a layout to write and read (the slots and the header of Account,

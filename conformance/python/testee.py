@@ -3,7 +3,8 @@
     python3 conformance/python/testee.py GENERATED_DIR
 
 GENERATED_DIR holds the modules `fastwire --python --final --json --proto` generated
-for the conformance schemas. The protocol is in conformance/README.md: each request
+for the conformance schemas (package `p` in `p_fbe.py`, see
+compiler/fastwire/generators/common/naming.py). The protocol is in conformance/README.md: each request
 names a type ("package.Struct"), an input format, a payload and an output format; the
 answer is the payload converted, or the stage that rejected it.
 """
@@ -34,7 +35,7 @@ def main() -> int:
     def resolve(name: str):
         if name not in types:
             package, _, struct_name = name.partition(".")
-            module = importlib.import_module(package)
+            module = importlib.import_module(package + "_fbe")
             types[name] = (getattr(module, struct_name),
                            getattr(module, struct_name + "Model")(),
                            getattr(module, struct_name + "FinalModel")())

@@ -23,7 +23,7 @@ if not generated:
                    env=dict(os.environ, PYTHONPATH=os.path.join(REPO, "compiler")))
 sys.path.insert(0, generated)
 
-import proto  # noqa: E402
-import service  # noqa: E402
+import proto_fbe as proto  # noqa: E402
+import service_fbe as service  # noqa: E402
 
 __all__ = ["proto", "service"]

@@ -57,7 +57,7 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as gen:
         generate(gen)
         sys.path.insert(0, gen)
-        import proto  # noqa: E402  (generated just now)
+        import proto_fbe as proto  # noqa: E402  (generated just now)
 
         account = seed_account(proto)
         versioned, final = proto.AccountModel(), proto.AccountFinalModel()

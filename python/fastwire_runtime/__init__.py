@@ -3,7 +3,7 @@
 Byte-compatible with Fast Binary Encoding (FBE): the versioned and final binary
 formats, JSON, and the Sender/Receiver protocol. Standard library only.
 
-    import proto                                   # generated: fastwire --python ...
+    import proto_fbe as proto                      # generated: fastwire --python ...
     data = proto.AccountModel().serialize(account) # bytes
     account = proto.AccountModel().deserialize(data)   # raises DecodeError if malformed
     text = account.to_json()

@@ -20,7 +20,7 @@ def vector_text(name: str) -> str:
 
 
 def seed_account():
-    import proto
+    import proto_fbe as proto
     return proto.Account(
         uid=1, name="Test", state=proto.State.good,
         wallet=proto.Balance("USD", 1000.0), asset=proto.Balance("EUR", 100.0),
@@ -30,10 +30,10 @@ def seed_account():
 
 
 def seed_order():
-    import proto
+    import proto_fbe as proto
     return proto.Order(1, "EURUSD", proto.OrderSide.buy, proto.OrderType.market, 1.23456, 1000.0)
 
 
 def seed_balance():
-    import proto
+    import proto_fbe as proto
     return proto.Balance("USD", 1000.0)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import uuid
 from decimal import Decimal
 
-import everything as E
-import proto
-import protocol
+import everything_fbe as E
+import proto_fbe as proto
+import protocol_fbe as protocol
 import pytest
 
 import fastwire_runtime as rt
@@ -46,7 +46,7 @@ def errors(value):
     ("name", 1, "wrong_type", "Account.name", "string",
      "cannot serialize Account.name: expected string (a str), got int 1"),
     ("wallet", None, "wrong_type", "Account.wallet", "Balance",
-     "cannot serialize Account.wallet: expected Balance (a proto.Balance), got NoneType None"),
+     "cannot serialize Account.wallet: expected Balance (a proto_fbe.Balance), got NoneType None"),
     ("uid", 2 ** 31, "out_of_range", "Account.uid", "int32",
      "cannot serialize Account.uid: 2147483648 does not fit int32 (-2147483648..2147483647)"),
     ("state", 300, "out_of_range", "Account.state", "State",
@@ -80,15 +80,15 @@ def test_nested_paths():
 @pytest.mark.parametrize("value,code,path", [
     (E.Primitives(f_int8=128), "out_of_range", "Primitives.f_int8"),
     (E.Primitives(f_uint64=-1), "out_of_range", "Primitives.f_uint64"),
-    (E.Primitives(f_string=5), "wrong_type", "Primitives.f_string"),
-    (E.Primitives(f_uuid="123"), "wrong_type", "Primitives.f_uuid"),
+    (E.Primitives(f_string=5), "wrong_type", "Primitives.f_string"),  # type: ignore[arg-type]
+    (E.Primitives(f_uuid="123"), "wrong_type", "Primitives.f_uuid"),  # type: ignore[arg-type]
     (E.Primitives(f_decimal=Decimal(2 ** 96)), "out_of_range", "Primitives.f_decimal"),
-    (E.Primitives(f_decimal=1.5), "wrong_type", "Primitives.f_decimal"),
+    (E.Primitives(f_decimal=1.5), "wrong_type", "Primitives.f_decimal"),  # type: ignore[arg-type]
     (E.Primitives(f_float=1e39), "out_of_range", "Primitives.f_float"),
-    (E.Primitives(f_double="x"), "wrong_type", "Primitives.f_double"),
-    (E.Primitives(f_bytes="text"), "wrong_type", "Primitives.f_bytes"),
+    (E.Primitives(f_double="x"), "wrong_type", "Primitives.f_double"),  # type: ignore[arg-type]
+    (E.Primitives(f_bytes="text"), "wrong_type", "Primitives.f_bytes"),  # type: ignore[arg-type]
     (E.Collections(f_array=[1, 2]), "wrong_length", "Collections.f_array"),
-    (E.Collections(f_set={1, "a"}), "wrong_type", "Collections.f_set[1]"),
+    (E.Collections(f_set={1, "a"}), "wrong_type", "Collections.f_set[1]"),  # type: ignore[arg-type]
 ])
 def test_every_kind_of_field(value, code, path):
     for err in errors(value):

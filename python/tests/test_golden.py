@@ -3,7 +3,7 @@ produced by the reference's generated C++ (spec §7), not by fastwire."""
 
 from __future__ import annotations
 
-import proto
+import proto_fbe as proto
 import pytest
 from seeds import seed_account, seed_balance, seed_order, vector, vector_text
 

@@ -9,8 +9,8 @@ import struct
 import time
 import tracemalloc
 
-import hostile
-import proto
+import hostile_fbe as hostile
+import proto_fbe as proto
 import pytest
 from seeds import vector
 

@@ -5,7 +5,7 @@ schemas/protocol.fbe declares the three messages with the numbers the vectors ca
 
 from __future__ import annotations
 
-import protocol
+import protocol_fbe as protocol
 import pytest
 from seeds import seed_account, seed_balance, seed_order, vector
 
@@ -157,7 +157,7 @@ def test_only_messages_are_sendable():
 
 
 def test_a_package_without_messages_sends_its_structs():
-    import proto
+    import proto_fbe as proto
     sender = proto.Sender()
     sender.send(seed_order())
     assert set(proto.Receiver._fbe_handlers) == {1, 2, 3}

@@ -13,9 +13,9 @@ import subprocess
 import tempfile
 import time
 
-import proto
+import proto_fbe as proto
 import pytest
-import service
+import service_fbe as service
 
 from fastwire_runtime.transport import Client, Options, RequestError, Server, TransportError
 

@@ -8,9 +8,9 @@ import time
 import uuid
 from decimal import Decimal
 
-import everything as E
-import proto
-import protoex
+import everything_fbe as E
+import proto_fbe as proto
+import protoex_fbe as protoex
 import pytest
 from seeds import vector_text
 
@@ -70,7 +70,7 @@ def collections_full() -> E.Collections:
     return E.Collections(
         f_array=[-1, 0, 2 ** 31 - 1], f_array_optional=[None, "x"],
         f_array_struct=[primitives_min(), primitives_max()], f_vector=[0, 1, 255],
-        f_vector_optional=[None, E.EnumByte.a2, 77],  # 77: no member, kept as a number
+        f_vector_optional=[None, E.EnumByte.a2, 77],  # type: ignore[list-item]  # 77: no member, kept
         f_vector_struct=[proto.Order(1), proto.Order(2, "Y")], f_list=["b", "a", "b"],
         f_list_optional=[None, o, optionals_empty()], f_set={-2 ** 63, 0, 2 ** 63 - 1},
         f_set_struct={proto.Balance("EUR", 1.0), proto.Balance("CHF")},
@@ -362,11 +362,15 @@ def test_decimal_range_and_scale():
 
 
 @pytest.mark.parametrize("value", [
-    E.Primitives(f_int8=128), E.Primitives(f_uint64=-1), E.Primitives(f_string=5),
-    E.Primitives(f_uuid="123"), E.Primitives(f_decimal=Decimal(2 ** 96)),
-    E.Primitives(f_float=1e39), E.Collections(f_array=[1, 2]),
-    E.Collections(f_set={1, "a"}), E.Optionals(f_order=proto.Balance()),
-    E.Primitives(f_bytes="text"),
+    # Values of the wrong type on purpose (what the type checker would refuse).
+    E.Primitives(f_int8=128), E.Primitives(f_uint64=-1),
+    E.Primitives(f_string=5),  # type: ignore[arg-type]
+    E.Primitives(f_uuid="123"),  # type: ignore[arg-type]
+    E.Primitives(f_decimal=Decimal(2 ** 96)), E.Primitives(f_float=1e39),
+    E.Collections(f_array=[1, 2]),
+    E.Collections(f_set={1, "a"}),  # type: ignore[arg-type]
+    E.Optionals(f_order=proto.Balance()),  # type: ignore[arg-type]
+    E.Primitives(f_bytes="text"),  # type: ignore[arg-type]
 ])
 def test_values_that_do_not_fit_raise_encode_error(value):
     model, final = models(value)

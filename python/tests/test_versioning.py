@@ -3,8 +3,8 @@ four directions; fields an older writer did not send get their declared defaults
 
 from __future__ import annotations
 
-import proto
-import protoex
+import proto_fbe as proto
+import protoex_fbe as protoex
 import pytest
 from seeds import seed_account, vector
 

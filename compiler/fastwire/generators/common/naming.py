@@ -2,7 +2,8 @@
 file names. A new language adds one row to each table (docs/adding-a-language.md).
 
     naming.ident("cpp", "class")          # 'class_'
-    naming.file_name("python", "proto", "module")   # 'proto.py'
+    naming.file_name("python", "proto", "module")   # 'proto_fbe.py'
+    naming.module_name("python", "json")            # 'json_fbe'
 """
 
 from __future__ import annotations
@@ -30,12 +31,14 @@ RESERVED: Dict[str, FrozenSet[str]] = {
 ESCAPE_SUFFIX: Dict[str, str] = {"cpp": "_", "python": "_"}
 
 # Generated file names per language and role; {package} is the schema package's name.
-# One place per language, so a renaming scheme changes one row.
+# One place per language, so a renaming scheme changes one row. Python modules end in
+# `_fbe` (as protobuf's end in `_pb2`): a package named `json`, `proto` or `class` must not
+# hide the standard library or an installed distribution, nor be a keyword.
 FILES: Dict[str, Dict[str, str]] = {
     "cpp": {"domain": "{package}.h", "models": "{package}_models.h",
             "json": "{package}_json.h", "protocol": "{package}_protocol.h",
             "final_protocol": "{package}_final_protocol.h"},
-    "python": {"module": "{package}.py"},
+    "python": {"module": "{package}_fbe.py"},
 }
 
 

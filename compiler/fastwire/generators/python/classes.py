@@ -86,7 +86,7 @@ class Classes(Defaults):
         attrs = [self.field_attr(f) for f in (s.key_fields or s.all_fields)]
         if attrs:
             terms = "\n    and ".join(f"self.{a} == other.{a}" for a in attrs)
-            same = f"return (\n    {terms}  # type: ignore[attr-defined]\n)"
+            same = f"return (\n    {terms}\n)"
         else:
             same = "return True"
         p.blank()
@@ -107,11 +107,11 @@ class Classes(Defaults):
                 def __hash__(self) -> int:
                     return hash($mine$)
 
-                def __lt__(self, other: $cls$) -> bool:
+                def __lt__(self, other: object) -> bool:
                     if other.__class__ is not self.__class__:
                         return NotImplemented
                     return $mine$ < $theirs$
-            """, mine=mine, theirs=theirs, cls=name)
+            """, mine=mine, theirs=theirs)
         else:
             p.print("__hash__ = None  # type: ignore[assignment]  # no [key] fields")
         p.blank()

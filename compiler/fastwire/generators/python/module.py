@@ -3,9 +3,11 @@
     fastwire compile schemas/proto.fbe --lang python --final --json --proto -o gen/
     fastwire --python --input=schemas/proto.fbe --output=gen/          # fbec's flags
 
-Each package becomes `<package>.py` (the root package and every package it imports, so
-the output is complete); modules import each other as siblings, either inside a Python
-package or side by side on sys.path. A module holds:
+Each package becomes `<package>_fbe.py` (the root package and every package it imports, so
+the output is complete; the suffix keeps a package named `json` or `proto` from hiding
+another module, see common/naming.py); modules import each other as siblings
+(`import proto_fbe as _proto`), either inside a Python package or side by side on
+sys.path. A module holds:
 
 - enums as `enum.IntEnum`, flags as `enum.IntFlag`;
 - one class per struct or message: `__slots__`, annotations, `__init__` with the schema's
@@ -113,17 +115,26 @@ class _Module(Classes, Versioned, Final, Protocol):
             p.print("from uuid import UUID" + (" as _UUID" if self.uuid != "UUID" else ""))
         p.blank()
         p.print("import fastwire_runtime as _rt")
+        p.blank()
+        # Before anything else runs: a runtime of another major.minor version fails the
+        # import with VersionError (python/fastwire_runtime/version.py).
+        p.print('_rt.check_version("$version$", __name__)', version=__version__)
         if self.pkg.imports:
             p.blank()
             p.print("if __package__:")
             p.indent()
             for name in self.pkg.imports:
-                p.value(f"from . import {name} as _{name}")
+                p.value(f"from . import {naming.module_name('python', name)} as _{name}")
             p.outdent()
+            # For mypy: a check of a package sees both branches (so the second binds the
+            # name again, to a module it may not find); one of modules side by side must
+            # skip the first (mypy.ini: always_false = __package__), where this comment
+            # is unused.
             p.print("else:  # the generated modules side by side on sys.path")
             p.indent()
             for name in self.pkg.imports:
-                p.value(f"import {name} as _{name}")
+                p.value(f"import {naming.module_name('python', name)} as _{name}  "
+                        "# type: ignore[no-redef, import-not-found, unused-ignore]")
             p.outdent()
 
     # ---- codec objects -----------------------------------------------------------------

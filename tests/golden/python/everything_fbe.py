@@ -11,12 +11,14 @@ from uuid import UUID
 
 import fastwire_runtime as _rt
 
+_rt.check_version("0.1.0", __name__)
+
 if __package__:
-    from . import proto as _proto
-    from . import protoex as _protoex
+    from . import proto_fbe as _proto
+    from . import protoex_fbe as _protoex
 else:  # the generated modules side by side on sys.path
-    import proto as _proto
-    import protoex as _protoex
+    import proto_fbe as _proto  # type: ignore[no-redef, import-not-found, unused-ignore]
+    import protoex_fbe as _protoex  # type: ignore[no-redef, import-not-found, unused-ignore]
 
 
 class EnumDefault(enum.IntEnum):
@@ -307,7 +309,7 @@ class Primitives:
             and self.f_uuid4 == other.f_uuid4
             and self.f_uuid == other.f_uuid
             and self.password == other.password
-            and self.legacy == other.legacy  # type: ignore[attr-defined]
+            and self.legacy == other.legacy
         )
 
     __hash__ = None  # type: ignore[assignment]  # no [key] fields
@@ -401,7 +403,7 @@ class Optionals:
             and self.f_struct == other.f_struct
             and self.f_order == other.f_order
             and self.f_reset == other.f_reset
-            and self.f_resetReset == other.f_resetReset  # type: ignore[attr-defined]
+            and self.f_resetReset == other.f_resetReset
         )
 
     __hash__ = None  # type: ignore[assignment]  # no [key] fields
@@ -515,7 +517,7 @@ class Collections:
             and self.f_map_enum_key == other.f_map_enum_key
             and self.f_hash == other.f_hash
             and self.f_hash_optional == other.f_hash_optional
-            and self.f_hash_struct_key == other.f_hash_struct_key  # type: ignore[attr-defined]
+            and self.f_hash_struct_key == other.f_hash_struct_key
         )
 
     __hash__ = None  # type: ignore[assignment]  # no [key] fields
@@ -552,13 +554,13 @@ class Fixed:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (
-            self.id == other.id  # type: ignore[attr-defined]
+            self.id == other.id
         )
 
     def __hash__(self) -> int:
         return hash(self.id)
 
-    def __lt__(self, other: Fixed) -> bool:
+    def __lt__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return self.id < other.id
@@ -593,13 +595,13 @@ class Next:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (
-            self.id == other.id  # type: ignore[attr-defined]
+            self.id == other.id
         )
 
     def __hash__(self) -> int:
         return hash(self.id)
 
-    def __lt__(self, other: Next) -> bool:
+    def __lt__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return self.id < other.id
@@ -634,7 +636,7 @@ class Shifted:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (
-            self.amount == other.amount  # type: ignore[attr-defined]
+            self.amount == other.amount
         )
 
     __hash__ = None  # type: ignore[assignment]  # no [key] fields
@@ -674,13 +676,13 @@ class Base:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (
-            self.name == other.name  # type: ignore[attr-defined]
+            self.name == other.name
         )
 
     def __hash__(self) -> int:
         return hash(self.name)
 
-    def __lt__(self, other: Base) -> bool:
+    def __lt__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return self.name < other.name
@@ -723,13 +725,13 @@ class Derived(Base):
             return NotImplemented
         return (
             self.name == other.name
-            and self.serial == other.serial  # type: ignore[attr-defined]
+            and self.serial == other.serial
         )
 
     def __hash__(self) -> int:
         return hash((self.name, self.serial))
 
-    def __lt__(self, other: Derived) -> bool:
+    def __lt__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (self.name, self.serial) < (other.name, other.serial)
@@ -773,13 +775,13 @@ class MoreDerived(Derived):
             return NotImplemented
         return (
             self.name == other.name
-            and self.serial == other.serial  # type: ignore[attr-defined]
+            and self.serial == other.serial
         )
 
     def __hash__(self) -> int:
         return hash((self.name, self.serial))
 
-    def __lt__(self, other: MoreDerived) -> bool:
+    def __lt__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (self.name, self.serial) < (other.name, other.serial)
@@ -818,13 +820,13 @@ class Wallet(_proto.Balance):
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (
-            self.currency == other.currency  # type: ignore[attr-defined]
+            self.currency == other.currency
         )
 
     def __hash__(self) -> int:
         return hash(self.currency)
 
-    def __lt__(self, other: Wallet) -> bool:
+    def __lt__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return self.currency < other.currency
@@ -874,13 +876,13 @@ class ExAccount(_protoex.Account):
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (
-            self.uid == other.uid  # type: ignore[attr-defined]
+            self.uid == other.uid
         )
 
     def __hash__(self) -> int:
         return hash(self.uid)
 
-    def __lt__(self, other: ExAccount) -> bool:
+    def __lt__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return self.uid < other.uid
@@ -920,13 +922,13 @@ class Ping:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (
-            self.id == other.id  # type: ignore[attr-defined]
+            self.id == other.id
         )
 
     def __hash__(self) -> int:
         return hash(self.id)
 
-    def __lt__(self, other: Ping) -> bool:
+    def __lt__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return self.id < other.id
@@ -964,13 +966,13 @@ class Pong:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (
-            self.id == other.id  # type: ignore[attr-defined]
+            self.id == other.id
         )
 
     def __hash__(self) -> int:
         return hash(self.id)
 
-    def __lt__(self, other: Pong) -> bool:
+    def __lt__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return self.id < other.id
@@ -1008,13 +1010,13 @@ class Refused:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (
-            self.id == other.id  # type: ignore[attr-defined]
+            self.id == other.id
         )
 
     def __hash__(self) -> int:
         return hash(self.id)
 
-    def __lt__(self, other: Refused) -> bool:
+    def __lt__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return self.id < other.id
@@ -1052,13 +1054,13 @@ class Failure:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (
-            self.id == other.id  # type: ignore[attr-defined]
+            self.id == other.id
         )
 
     def __hash__(self) -> int:
         return hash(self.id)
 
-    def __lt__(self, other: Failure) -> bool:
+    def __lt__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return self.id < other.id
@@ -1097,13 +1099,13 @@ class PingRequest(Ping):
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (
-            self.id == other.id  # type: ignore[attr-defined]
+            self.id == other.id
         )
 
     def __hash__(self) -> int:
         return hash(self.id)
 
-    def __lt__(self, other: PingRequest) -> bool:
+    def __lt__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return self.id < other.id
@@ -1141,13 +1143,13 @@ class Notify:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (
-            self.id == other.id  # type: ignore[attr-defined]
+            self.id == other.id
         )
 
     def __hash__(self) -> int:
         return hash(self.id)
 
-    def __lt__(self, other: Notify) -> bool:
+    def __lt__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return self.id < other.id

@@ -10,10 +10,12 @@ from typing import Optional
 
 import fastwire_runtime as _rt
 
+_rt.check_version("0.1.0", __name__)
+
 if __package__:
-    from . import proto as _proto
+    from . import proto_fbe as _proto
 else:  # the generated modules side by side on sys.path
-    import proto as _proto
+    import proto_fbe as _proto  # type: ignore[no-redef, import-not-found, unused-ignore]
 
 
 class OrderSide(enum.IntEnum):
@@ -85,13 +87,13 @@ class Order:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (
-            self.uid == other.uid  # type: ignore[attr-defined]
+            self.uid == other.uid
         )
 
     def __hash__(self) -> int:
         return hash(self.uid)
 
-    def __lt__(self, other: Order) -> bool:
+    def __lt__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return self.uid < other.uid
@@ -132,13 +134,13 @@ class Balance(_proto.Balance):
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (
-            self.currency == other.currency  # type: ignore[attr-defined]
+            self.currency == other.currency
         )
 
     def __hash__(self) -> int:
         return hash(self.currency)
 
-    def __lt__(self, other: Balance) -> bool:
+    def __lt__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return self.currency < other.currency
@@ -190,13 +192,13 @@ class Account:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (
-            self.uid == other.uid  # type: ignore[attr-defined]
+            self.uid == other.uid
         )
 
     def __hash__(self) -> int:
         return hash(self.uid)
 
-    def __lt__(self, other: Account) -> bool:
+    def __lt__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return self.uid < other.uid

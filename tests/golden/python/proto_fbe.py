@@ -8,6 +8,8 @@ from typing import Optional
 
 import fastwire_runtime as _rt
 
+_rt.check_version("0.1.0", __name__)
+
 
 class OrderSide(enum.IntEnum):
     """Order side declaration"""
@@ -68,13 +70,13 @@ class Order:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (
-            self.uid == other.uid  # type: ignore[attr-defined]
+            self.uid == other.uid
         )
 
     def __hash__(self) -> int:
         return hash(self.uid)
 
-    def __lt__(self, other: Order) -> bool:
+    def __lt__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return self.uid < other.uid
@@ -114,13 +116,13 @@ class Balance:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (
-            self.currency == other.currency  # type: ignore[attr-defined]
+            self.currency == other.currency
         )
 
     def __hash__(self) -> int:
         return hash(self.currency)
 
-    def __lt__(self, other: Balance) -> bool:
+    def __lt__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return self.currency < other.currency
@@ -172,13 +174,13 @@ class Account:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (
-            self.uid == other.uid  # type: ignore[attr-defined]
+            self.uid == other.uid
         )
 
     def __hash__(self) -> int:
         return hash(self.uid)
 
-    def __lt__(self, other: Account) -> bool:
+    def __lt__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return self.uid < other.uid

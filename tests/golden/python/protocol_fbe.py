@@ -15,10 +15,12 @@ from typing import Optional
 
 import fastwire_runtime as _rt
 
+_rt.check_version("0.1.0", __name__)
+
 if __package__:
-    from . import proto as _proto
+    from . import proto_fbe as _proto
 else:  # the generated modules side by side on sys.path
-    import proto as _proto
+    import proto_fbe as _proto  # type: ignore[no-redef, import-not-found, unused-ignore]
 
 
 class OrderMessage:
@@ -38,7 +40,7 @@ class OrderMessage:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (
-            self.body == other.body  # type: ignore[attr-defined]
+            self.body == other.body
         )
 
     __hash__ = None  # type: ignore[assignment]  # no [key] fields
@@ -75,7 +77,7 @@ class BalanceMessage:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (
-            self.body == other.body  # type: ignore[attr-defined]
+            self.body == other.body
         )
 
     __hash__ = None  # type: ignore[assignment]  # no [key] fields
@@ -112,7 +114,7 @@ class AccountMessage:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (
-            self.body == other.body  # type: ignore[attr-defined]
+            self.body == other.body
         )
 
     __hash__ = None  # type: ignore[assignment]  # no [key] fields
