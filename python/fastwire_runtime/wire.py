@@ -372,7 +372,10 @@ _MASK64 = (1 << 64) - 1
 
 
 def decimal_bytes(value: Any) -> bytes:
-    """The 16 wire bytes of a decimal (spec §2.3): 96-bit integer, scale 0..28, sign."""
+    """The 16 wire bytes of a decimal (spec §2.3): 96-bit integer, scale 0..28, sign.
+
+    The work is bounded by the number of digits written, never by the value they spell:
+    `1e999999999` is rejected without computing 10 ** 999999999."""
     if not isinstance(value, Decimal):
         if isinstance(value, int) and not isinstance(value, bool):
             value = Decimal(value)
@@ -380,21 +383,33 @@ def decimal_bytes(value: Any) -> bytes:
             raise EncodeError(f"decimal expected, got {type(value).__name__}")
     sign, digits, exponent = value.as_tuple()
     if not isinstance(exponent, int):
-        raise EncodeError(f"decimal {value} is not finite")
-    n = int("".join(map(str, digits))) if digits else 0
+        raise EncodeError(f"decimal {_short(value)} is not finite")
+    if not any(digits):  # zero: any exponent, the scale clamped to 0..28
+        return _QII.pack(0, 0, (min(-exponent, 28) << 16 if exponent < 0 else 0)
+                         | (0x80000000 if sign else 0))
+    if exponent < -28:
+        # Trailing zeros beyond 28 places carry no value; drop just enough of them.
+        drop = -28 - exponent
+        zeros = len(digits) - len(bytes(digits).rstrip(b"\0"))
+        if zeros < drop:
+            raise EncodeError(f"decimal {_short(value)} has more than 28 decimal places")
+        digits, exponent = digits[:len(digits) - drop], -28
+    # At most 29 digits fit in 96 bits (the largest value has 29).
+    if len(digits) + max(exponent, 0) > 29:
+        raise EncodeError(f"decimal {_short(value)} needs more than 96 bits")
+    n = int("".join(map(str, digits)))
     if exponent > 0:
         n *= 10 ** exponent
         exponent = 0
-    while exponent < -28 and n % 10 == 0 and n:
-        n //= 10
-        exponent += 1
-    if exponent < -28:
-        if n:
-            raise EncodeError(f"decimal {value} has more than 28 decimal places")
-        exponent = -28
     if n > _DECIMAL_MAX:
-        raise EncodeError(f"decimal {value} needs more than 96 bits")
+        raise EncodeError(f"decimal {_short(value)} needs more than 96 bits")
     return _QII.pack(n & _MASK64, n >> 64, (-exponent << 16) | (0x80000000 if sign else 0))
+
+
+def _short(value: Any) -> str:
+    """A value for a message, cut to a readable length (hostile input can be megabytes)."""
+    text = str(value)
+    return text if len(text) <= 60 else text[:40] + f"... ({len(text)} characters)"
 
 
 def decimal_of(raw: bytes) -> Decimal:
@@ -561,8 +576,11 @@ class Int(Scalar):
     def unkey_json(self, s: str) -> int:
         t = s[1:] if s[:1] == "-" else s
         if not t.isdigit() or not t.isascii():
-            fail("invalid_argument", f"map key {s!r} is not an integer")
-        return self.load_json(int(s))
+            fail("invalid_argument", f"map key {_short(s)!r} is not an integer")
+        if len(t.lstrip("0")) > 20:  # no 64-bit integer has more digits; int() would refuse
+            fail("out_of_range", f"map key {_short(s)!r} does not fit {self.name}")
+        digits = t.lstrip("0") or "0"
+        return self.load_json(-int(digits) if t is not s else int(digits))
 
     def text(self, v: Any) -> str:
         return self._text(v)
@@ -712,10 +730,12 @@ class DecimalCodec(Scalar):
         else:
             fail("bad_value", f"decimal expected, got {j!r}")
         try:
-            decimal_bytes(value)
+            raw = decimal_bytes(value)
         except EncodeError as err:
             fail("out_of_range", str(err))
-        return value
+        # The value as the wire holds it (scale 0..28): "0e-999999999" is 0 with 28
+        # places, "1.5e3" is 1500, as every language reads them.
+        return decimal_of(raw)
 
     def key_json(self, v: Any) -> str:
         return text_decimal(v)
@@ -808,6 +828,18 @@ class _Text(Codec):
         return fcheck_str(r, p)
 
 
+# A surrogate left in a decoded JSON string is a lone one ("\\ud800"): JSON's decoder
+# joins the pairs. It has no UTF-8 form, so such a string could never be written.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _lone_surrogate(s: str) -> None:
+    at = _SURROGATE.search(s)
+    assert at is not None
+    fail("invalid_argument", f"string holds a lone surrogate U+{ord(at.group()):04X} "
+         f"(not valid UTF-8)")
+
+
 class StringCodec(_Text):
     name = "string"
 
@@ -832,12 +864,16 @@ class StringCodec(_Text):
     def load_json(self, j: Any) -> str:
         if type(j) is not str:
             fail("bad_value", f"string expected, got {j!r}")
+        if not j.isascii() and _SURROGATE.search(j):
+            _lone_surrogate(j)
         return j
 
     def key_json(self, v: str) -> str:
         return v
 
     def unkey_json(self, s: str) -> str:
+        if not s.isascii() and _SURROGATE.search(s):
+            _lone_surrogate(s)
         return s
 
     def text(self, v: str) -> str:
