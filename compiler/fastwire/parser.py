@@ -11,7 +11,7 @@ from typing import List, Optional, Tuple
 
 from . import syntax as ast
 from .diagnostics import Location, Reporter, SourceFile
-from .lexer import ATTR, BUILTIN_TYPES, CHAR, EOF, FLOAT, IDENT, INT, PUNCT, RESERVED, STRING, Token, tokenize
+from .lexer import ATTR, BUILTIN_TYPES, CHAR, EOF, FLOAT, IDENT, INT, PUNCT, RESERVED, STRING, Lexer, Token
 
 ENUM_BASES = ("byte", "char", "wchar", "int8", "uint8", "int16", "uint16", "int32",
               "uint32", "int64", "uint64")
@@ -51,21 +51,29 @@ class Parser:
     def __init__(self, source: SourceFile, reporter: Reporter):
         self.source = source
         self.reporter = reporter
-        self.tokens = tokenize(source, reporter)
-        self.i = 0
+        # The tokens are read as the parser goes: the current one, a lookahead of one,
+        # and the previous one (memory stays flat however big the schema).
+        self._stream = Lexer(source, reporter).stream()
+        self.tokens: List[Token] = [next(self._stream)]  # [current, lookahead...]
+        self.prev: Optional[Token] = None
 
     # -- token helpers --------------------------------------------------------
     @property
     def tok(self) -> Token:
-        return self.tokens[self.i]
+        return self.tokens[0]
 
     def peek(self, n: int = 1) -> Token:
-        return self.tokens[min(self.i + n, len(self.tokens) - 1)]
+        while len(self.tokens) <= n and self.tokens[-1].kind != EOF:
+            self.tokens.append(next(self._stream))
+        return self.tokens[min(n, len(self.tokens) - 1)]
 
     def advance(self) -> Token:
-        tok = self.tokens[self.i]
+        tok = self.tokens[0]
         if tok.kind != EOF:
-            self.i += 1
+            self.prev = tok
+            del self.tokens[0]
+            if not self.tokens:
+                self.tokens.append(next(self._stream))
         return tok
 
     def at_punct(self, ch: str) -> bool:
@@ -81,9 +89,9 @@ class Parser:
     def expect_punct(self, ch: str, context: str) -> Token:
         if self.at_punct(ch):
             return self.advance()
-        if ch == ";" and self.i > 0:
+        if ch == ";" and self.prev is not None:
             # Like C compilers: point just past the token the ';' should follow.
-            prev = self.tokens[self.i - 1].location
+            prev = self.prev.location
             loc = Location(prev.source, prev.line, prev.column + prev.length, 1)
             raise ParseError(f"expected ';' {context}", loc)
         raise self.fail(f"expected '{ch}' {context}, found {self.tok.describe()}")
@@ -518,7 +526,8 @@ class Parser:
 
 def _is_version(text: str) -> bool:
     major, dot, minor = text.partition(".")
-    return bool(dot) and major.isdigit() and (minor == "" or minor.isdigit())
+    return bool(dot) and major.isdigit() and (minor == "" or minor.isdigit()) \
+        and len(text) <= 20
 
 
 def parse(source: SourceFile, reporter: Reporter) -> ast.FileDecl:
