@@ -667,7 +667,7 @@ bool read_value(read_context& ctx, value& v, T& out) {
 class reader {
 public:
     reader() = default;
-    explicit reader(const limits& lim) : max_depth_(lim.max_depth) {}
+    explicit reader(const limits& lim) : max_depth_(depth_limit(lim)) {}
 
     // Reads one JSON value (and nothing but whitespace after it) into `out`.
     template <class T>
