@@ -53,20 +53,20 @@ def test_decimal_huge_exponent_answers_at_once():
         "        print(v.as_tuple().exponent)\n"
         "    except rt.DecodeError as e:\n"
         "        print('rejected', e.code)\n").splitlines()
-    assert out == ["rejected out_of_range", "0", "rejected out_of_range", "-28",
-                   "rejected out_of_range", "rejected out_of_range"]
+    assert out == ["rejected out_of_range", "0", "rejected out_of_range",
+                   "rejected out_of_range", "rejected out_of_range", "rejected out_of_range"]
 
 
-def test_decimal_zero_keeps_its_scale_up_to_28():
+def test_decimal_scale_is_as_written():
+    # The rule every language reads by: the scale is the digits after the point minus the
+    # exponent, 0..28 (zero too); the digits as written, trailing zeros included, fit 96 bits.
     assert str(everything.Shifted.from_json('{"amount":"0e99"}').amount) == "0"
-    s = everything.Shifted.from_json('{"amount":"-0e-999999999"}')
-    assert everything.Shifted.from_json(s.to_json()).amount.as_tuple().exponent == -28
-
-
-def test_decimal_trailing_zeros_beyond_28_places():
-    s = everything.Shifted.from_json('{"amount":"1' + "0" * 5000 + 'e-5000"}')
-    assert s.amount == 1
-    rejects(everything.Shifted, '{"amount":"1' + "0" * 5000 + '1e-5000"}', "out_of_range")
+    assert str(everything.Shifted.from_json('{"amount":"1.50"}').amount) == "1.50"
+    assert str(everything.Shifted.from_json('{"amount":"1.5e3"}').amount) == "1500"
+    rejects(everything.Shifted, '{"amount":"0.' + "0" * 29 + '"}', "out_of_range")
+    rejects(everything.Shifted, '{"amount":"1' + "0" * 5000 + 'e-5000"}', "out_of_range")
+    for text in ['" 1.5"', '"1_0"', '"Infinity"', '"NaN"', '"sNaN"']:
+        rejects(everything.Shifted, '{"amount":' + text + '}', "invalid_argument")
 
 
 # ---- item 2: Python's int-conversion limit --------------------------------------------
@@ -114,3 +114,45 @@ def test_lone_surrogate_under_an_unknown_key_is_skipped():
 
 def test_hostile_node_smoke():
     assert hostile.Node.from_json('{"value":1}').value == 1
+
+
+# ---- item 4: the rules every language shares (conformance json/hostile/*) ------------------
+
+def test_double_beyond_its_range_is_rejected():
+    for number in ["1e999999", "-1e400", "1" * 400, "1.7976931348623159e308"]:
+        rejects(everything.Primitives, '{"f_double":' + number + '}', "out_of_range")
+    assert everything.Primitives.from_json('{"f_double":1e-999999}').f_double == 0.0
+    assert everything.Primitives.from_json('{"f_double":' + "1" * 300 + '}').f_double == \
+        float("1" * 300)
+
+
+@pytest.mark.parametrize("word", ["NaN", "Infinity", "-Infinity"])
+def test_bare_nan_is_not_json(word):
+    rejects(everything.Primitives, '{"f_double":' + word + '}', "invalid_argument")
+    rejects(everything.Primitives, '{"f_double":"' + word.lower() + '"}', "bad_value")
+
+
+def test_unknown_keys_count_their_nesting():
+    ok = '{"zz":' + "[" * 63 + "]" * 63 + '}'
+    assert everything.Primitives.from_json(ok).f_double == everything.Primitives().f_double
+    for text in ['{"zz":' + "[" * 64 + "]" * 64 + '}', '{"zz":' + '{"a":' * 64 + "1" + "}" * 64 + "}",
+                 '{"zz":' + "[" * 100000 + "]" * 100000 + '}',
+                 '{"zz":["' + "[" * 100 + '"]}']:
+        if '"[[[' in text:  # brackets inside a string are text, not nesting
+            everything.Primitives.from_json(text)
+            continue
+        rejects(everything.Primitives, text, "too_deep")
+    deep = rt.Limits(max_depth=200)
+    everything._S_Primitives.from_json('{"zz":' + "[" * 150 + "]" * 150 + '}', deep)
+
+
+def test_json_obeys_the_binary_budget():
+    n = rt.Limits().max_zero_size_elements
+    bag = hostile.Bag.from_json('{"items":[' + ",".join(["{}"] * n) + ']}')
+    assert len(bag.items) == n
+    hostile.BagFinalModel().serialize(bag)
+    rejects(hostile.Bag, '{"items":[' + ",".join(["{}"] * (n + 1)) + ']}', "over_budget")
+    small = rt.Limits(max_message_size=100)
+    with pytest.raises(rt.DecodeError) as err:
+        hostile._S_Bag.from_json('{"words":["' + "x" * 100 + '"]}', small)
+    assert err.value.code == "too_large"

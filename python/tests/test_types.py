@@ -331,7 +331,9 @@ def test_json_reading_is_checked():
     assert p.f_uint64 == U64 and p.f_int32 == -123
     assert E.Primitives.from_json(b'{"f_decimal": 1.10}').f_decimal == Decimal("1.10")
     assert str(E.Primitives.from_json('{"f_decimal": 1.10}').f_decimal) == "1.10"
-    assert E.Primitives.from_json('{"f_double": NaN}').f_double != 0  # NaN literal accepted
+    with pytest.raises(rt.DecodeError):  # a bare NaN is not JSON: the string "NaN" is
+        E.Primitives.from_json('{"f_double": NaN}')
+    assert math.isnan(E.Primitives.from_json('{"f_double": "NaN"}').f_double)
     assert E.Primitives.from_json('{"f_double": 3}').f_double == 3.0
 
 
