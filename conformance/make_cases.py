@@ -498,7 +498,67 @@ def json_suite(cpp: Cpp) -> Writer:
         w.reject(f"reject/enum-key/{i}", "everything.Collections",
                  data_spec("json", js(dict(keys))[:-1] + ',"f_map_enum_key":' + bad + "}"),
                  "versioned")
+    json_hostile(w)
     return w
+
+
+def json_hostile(w: Writer) -> None:
+    """Hostile JSON text (docs/wire-format.md#json, "Hostile input"): every language
+    answers the same, in time bounded by the text's length."""
+    P, S, C = "everything.Primitives", "everything.Shifted", "everything.Collections"
+    # Fields whose defaults are the time or random (utc, uuid1, uuid4) pinned, then `tail`.
+    prim_with = js(prim())[:-1] + ","
+    coll_with = js(dict(f_array_struct=[prim()] * 2))[:-1] + ","
+
+    def case(name: str, type_name: str, text: str, accept: bool, fout: str = "versioned") -> None:
+        if accept:
+            w.convert(f"hostile/{name}", type_name, data_spec("json", text), fout, accept=True)
+        else:
+            w.reject(f"hostile/{name}", type_name, data_spec("json", text), fout)
+
+    # Doubles: any JSON number within the double range (after rounding); no bare NaN.
+    for name, number, ok in [("huge-exponent", "1e999999", False), ("minus-huge", "-1e400", False),
+                             ("just-beyond-max", "1.7976931348623159e308", False),
+                             ("max", "1.7976931348623157e308", True),
+                             ("underflow-to-zero", "1e-999999", True), ("below-denormal", "2e-324", True),
+                             ("integer-300-digits", "1" * 300, True),
+                             ("integer-400-digits", "1" * 400, False),
+                             ("integer-10000-digits", "1" * 10000, False),
+                             ("bare-NaN", "NaN", False), ("bare-Infinity", "Infinity", False),
+                             ("bare-minus-Infinity", "-Infinity", False),
+                             ("string-inf", '"inf"', False), ("string-nan", '"nan"', False)]:
+        case(f"double/{name}", P, prim_with + '"f_double":' + number + "}", ok)
+    # Decimals: the digits as written fit 96 bits, the scale 0..28; no other spellings.
+    for name, text, ok in [("exponent-huge", '"1e999999999"', False),
+                           ("zero-exponent-huge", '"0e999999999"', True),
+                           ("zero-scale-huge", '"-0e-999999999"', False),
+                           ("number-exponent-huge", "1e999999999", False),
+                           ("digits-5000", '"' + "1" * 5000 + '"', False),
+                           ("trailing-zeros-beyond-96-bits", '"1' + "0" * 40 + 'e-40"', False),
+                           ("scale-30-zeros", '"1.' + "0" * 30 + '"', False),
+                           ("zero-scale-29", '"0.' + "0" * 29 + '"', False),
+                           ("spaces", '" 1.5"', False), ("underscore", '"1_0"', False),
+                           ("infinity", '"Infinity"', False),
+                           ("plus-sign", '"+1.5"', True), ("exponent-fits", '"1.5e3"', True)]:
+        case(f"decimal/{name}", S, '{"amount":' + text + "}", ok)
+    # Strings: a lone surrogate has no UTF-8 form.
+    for i, text in enumerate([r"\ud800", r"\udfff", r"a\ud800b", r"\udc00\ud800"]):
+        case(f"string/lone-surrogate/{i}", P, prim_with + '"f_string":"' + text + '"}', False)
+        case(f"string/lone-surrogate-key/{i}", C, coll_with + '"f_map_optional":{"' + text + '":1.0}}',
+             False)
+    case("string/surrogate-pair", P, prim_with + '"f_string":"\\ud83d\\ude00"}', True)
+    # Integer map keys: leading zeros are not digits of the value.
+    case("key/integer-5000-digits", C, coll_with + '"f_map":{"' + "1" * 5000 + '":"x"}}', False)
+    case("key/leading-zeros", C, coll_with + '"f_map":{"' + "0" * 5000 + '7":"x"}}', True)
+    # Nesting: every array and object counts, under unknown keys too (the root is 1).
+    for depth, ok in [(63, True), (64, False), (100000, False)]:
+        case(f"depth/unknown-key-{depth + 1}", P, prim_with + '"zz":' + "[" * depth + "]" * depth + "}",
+             ok)
+    case("depth/unknown-key-objects-65", P, prim_with + '"zz":' + '{"a":' * 64 + "1" + "}" * 64 + "}",
+         False)
+    # Zero-size elements: the final format's allowance (65 536 per message).
+    for n, ok in [(65536, True), (65537, False)]:
+        case(f"budget/empty-structs-{n}", "hostile.Bag", '{"items":[' + ",".join(["{}"] * n) + "]}", ok, "final")
 
 
 # ---- malformed ---------------------------------------------------------------------------

@@ -30,7 +30,7 @@ class SourceFile:
         return ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # one per token: slots keep big schemas small
 class Location:
     """A 1-based line and column in a source file, and the length of the token there."""
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import List, Optional
+from typing import Iterator, List, Optional
 
 from .diagnostics import Location, Reporter, SourceFile
 
@@ -51,6 +51,9 @@ _NUMBER = re.compile(
     r")"
 )
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# The most significant digits a number literal may have (mantissa and exponent together;
+# docs/schema-language.md#limits).
+MAX_NUMBER_DIGITS = 100
 
 _SIMPLE_ESCAPES = {
     "n": "\n", "t": "\t", "r": "\r", "0": "\0", "\\": "\\", "'": "'", '"': '"',
@@ -58,7 +61,7 @@ _SIMPLE_ESCAPES = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Token:
     kind: str
     text: str  # the exact source text
@@ -133,12 +136,16 @@ class Lexer:
 
     # -- the scanner ----------------------------------------------------------
     def tokens(self) -> List[Token]:
-        out: List[Token] = []
+        return list(self.stream())
+
+    def stream(self) -> Iterator[Token]:
+        """The tokens one by one, EOF last (the parser holds only a few at a time, so a
+        big schema's tokens never all exist at once)."""
         while True:
             tok = self._next()
-            out.append(tok)
+            yield tok
             if tok.kind == EOF:
-                return out
+                return
 
     def _skip_space_and_comments(self) -> None:
         text = self.text
@@ -227,6 +234,13 @@ class Lexer:
                     return None
                 self._advance(end - start)
                 raw = text[start:end]
+                digits = len(raw.lstrip("-+.0").replace(".", ""))
+                if digits > MAX_NUMBER_DIGITS:
+                    # No schema value needs so many (a decimal holds 29 digits); converting
+                    # them would cost time in proportion to their square.
+                    self._error(f"a number of {digits} digits; at most {MAX_NUMBER_DIGITS} "
+                                f"are accepted", line, col, len(raw))
+                    return None
                 if m.group("float"):
                     return self._make(FLOAT, start, line, col, raw)
                 return self._make(INT, start, line, col, int(raw, 0) if not m.group("int")

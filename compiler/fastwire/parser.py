@@ -7,12 +7,11 @@ find instead of stopping at the first.
 
 from __future__ import annotations
 
-import bisect
-from typing import List, Optional, Tuple
+from typing import Iterator, List, Optional, Tuple
 
 from . import syntax as ast
-from .diagnostics import LEXICAL, Diagnostic, Location, Reporter, SourceFile
-from .lexer import ATTR, BUILTIN_TYPES, CHAR, EOF, FLOAT, IDENT, INT, PUNCT, RESERVED, STRING, Token, tokenize
+from .diagnostics import LEXICAL, Location, Reporter, SourceFile
+from .lexer import ATTR, BUILTIN_TYPES, CHAR, EOF, FLOAT, IDENT, INT, PUNCT, RESERVED, STRING, Lexer, Token
 
 ENUM_BASES = ("byte", "char", "wchar", "int8", "uint8", "int16", "uint16", "int32",
               "uint32", "int64", "uint64")
@@ -52,42 +51,52 @@ class Parser:
     def __init__(self, source: SourceFile, reporter: Reporter):
         self.source = source
         self.reporter = reporter
-        first = len(reporter.diagnostics)
-        with reporter.during(LEXICAL):
-            self.tokens = tokenize(source, reporter)
-        self._report_gaps(reporter.diagnostics[first:])
-        self.i = 0
+        # The tokens are read as the parser goes: the current one, a lookahead of one,
+        # and the previous one (memory stays flat however big the schema).
+        self._stream = self._lexed(Lexer(source, reporter).stream())
+        self.tokens: List[Token] = [next(self._stream)]  # [current, lookahead...]
+        self.prev: Optional[Token] = None
 
-    def _report_gaps(self, lexical: List[Diagnostic]) -> None:
-        """Tells the reporter where each lexical error left no token: from the end of
-        the token before it to the start of the token after it. What the parser reports
-        there follows from the lexical error (Reporter.sort drops it)."""
-        starts = [(t.location.line, t.location.column) for t in self.tokens]
-        for d in lexical:
-            if d.location is None:
-                continue
-            at = d.location
-            i = bisect.bisect_left(starts, (at.line, at.column))
-            after = self.tokens[min(i, len(self.tokens) - 1)].location
-            if i > 0:
-                prev = self.tokens[i - 1].location
-                start = Location(prev.source, prev.line, prev.column + prev.length)
-            else:
-                start = Location(at.source, 1, 1)
-            self.reporter.unread(start, after)
+    def _lexed(self, tokens: Iterator[Token]) -> Iterator[Token]:
+        """The lexer's tokens, what it reports tagged LEXICAL. Where a lexical error left
+        no token (from the end of the token before it to the start of the token after
+        it), the reporter is told: what the parser reports there follows from the
+        lexical error (Reporter.sort drops it)."""
+        reporter = self.reporter
+        before: Optional[Token] = None
+        while True:
+            first = len(reporter.diagnostics)
+            with reporter.during(LEXICAL):
+                tok = next(tokens)
+            if len(reporter.diagnostics) > first:
+                if before is not None:
+                    b = before.location
+                    start = Location(b.source, b.line, b.column + b.length)
+                else:
+                    start = Location(tok.location.source, 1, 1)
+                reporter.unread(start, tok.location)
+            yield tok
+            if tok.kind == EOF:
+                return
+            before = tok
 
     # -- token helpers --------------------------------------------------------
     @property
     def tok(self) -> Token:
-        return self.tokens[self.i]
+        return self.tokens[0]
 
     def peek(self, n: int = 1) -> Token:
-        return self.tokens[min(self.i + n, len(self.tokens) - 1)]
+        while len(self.tokens) <= n and self.tokens[-1].kind != EOF:
+            self.tokens.append(next(self._stream))
+        return self.tokens[min(n, len(self.tokens) - 1)]
 
     def advance(self) -> Token:
-        tok = self.tokens[self.i]
+        tok = self.tokens[0]
         if tok.kind != EOF:
-            self.i += 1
+            self.prev = tok
+            del self.tokens[0]
+            if not self.tokens:
+                self.tokens.append(next(self._stream))
         return tok
 
     def at_punct(self, ch: str) -> bool:
@@ -103,9 +112,9 @@ class Parser:
     def expect_punct(self, ch: str, context: str) -> Token:
         if self.at_punct(ch):
             return self.advance()
-        if ch == ";" and self.i > 0:
+        if ch == ";" and self.prev is not None:
             # Like C compilers: point just past the token the ';' should follow.
-            prev = self.tokens[self.i - 1].location
+            prev = self.prev.location
             loc = Location(prev.source, prev.line, prev.column + prev.length, 1)
             raise ParseError(f"expected ';' {context}", loc)
         raise self.fail(f"expected '{ch}' {context}, found {self.tok.describe()}")
@@ -540,7 +549,8 @@ class Parser:
 
 def _is_version(text: str) -> bool:
     major, dot, minor = text.partition(".")
-    return bool(dot) and major.isdigit() and (minor == "" or minor.isdigit())
+    return bool(dot) and major.isdigit() and (minor == "" or minor.isdigit()) \
+        and len(text) <= 20
 
 
 def parse(source: SourceFile, reporter: Reporter) -> ast.FileDecl:

@@ -8,11 +8,12 @@ cannot contain itself by value.
 from __future__ import annotations
 
 import decimal
+import gc
 import math
 import os
 import uuid as uuidlib
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from . import ir
 from . import syntax as ast
@@ -23,9 +24,24 @@ from .parser import parse
 FLOAT_MAX = 3.4028234663852886e38
 DECIMAL_MAX = 2 ** 96 - 1
 DECIMAL_MAX_SCALE = 28
+# How deeply structs may nest (fields of any kind and bases; docs/schema-language.md#limits). The
+# generators walk the nesting recursively, and protoc and flatc bound it likewise.
+MAX_NESTING = 256
 
 # Types a map/hash key or a set element may have (besides enums, flags, keyed structs).
 KEYABLE_PRIMITIVES = set(BUILTIN_TYPES) - {"bytes"}
+
+
+def _not_utf8(path: str, exc: UnicodeDecodeError) -> Tuple[str, Location]:
+    """The message and location (line, column in characters) of the first byte that is
+    not UTF-8."""
+    data = bytes(exc.object)
+    start = data.rfind(b"\n", 0, exc.start) + 1
+    line = data.count(b"\n", 0, exc.start) + 1
+    column = len(data[start:exc.start].decode("utf-8")) + 1
+    text = data.decode("utf-8", "replace")
+    return (f"not valid UTF-8: byte 0x{data[exc.start]:02X} (offset {exc.start})",
+            Location(SourceFile(path, text), line, column))
 
 
 def _src(loc: Location) -> ir.SourceRef:
@@ -53,6 +69,7 @@ class Resolver:
         self.enums: Dict[Tuple[str, str], ir.EnumType] = {}
         self.struct_numbers: Dict[Tuple[str, str], int] = {}
         self.structs: Dict[Tuple[str, str], ir.StructType] = {}
+        self._interned: Dict[object, object] = {}
 
     # -- loading ----------------------------------------------------------------------
     def load_file(self, path: str) -> Optional[_Unit]:
@@ -63,7 +80,7 @@ class Resolver:
             with open(path, "r", encoding="utf-8") as fh:
                 text = fh.read()
         except UnicodeDecodeError as exc:
-            self.reporter.error(f"{path}: not valid UTF-8 (byte {exc.start})")
+            self.reporter.error(*_not_utf8(path, exc))
             return None
         except OSError as exc:
             self.reporter.error(f"cannot read '{path}': {exc.strerror or exc}")
@@ -150,11 +167,14 @@ class Resolver:
             d = unit.decl
             if d.package is None:
                 continue
-            types = []
+            types: List[ir.NamedType] = []
+            listed = set()  # ids: comparing the types themselves is deep and quadratic
             for decl in d.declarations:
                 key = (d.package, decl.name)
-                t = self.enums.get(key) if isinstance(decl, ast.EnumDecl) else self.structs.get(key)
-                if t is not None and t not in types:
+                t: Optional[ir.NamedType] = self.enums.get(key) if isinstance(decl, ast.EnumDecl) \
+                    else self.structs.get(key)
+                if t is not None and id(t) not in listed:
+                    listed.add(id(t))
                     types.append(t)
             packages.append(ir.Package(d.package, d.domain, d.offset, d.version,
                                        tuple(i.name for i in d.imports if i.name in unit.imports),
@@ -201,13 +221,18 @@ class Resolver:
 
     def _type_ref(self, unit: _Unit, name: ast.Name, what: str) -> Optional[ir.TypeRef]:
         if len(name.parts) == 1 and name.parts[0] in BUILTIN_TYPES:
-            return ir.TypeRef("primitive", name.parts[0])
+            return self._shared(ir.TypeRef("primitive", name.parts[0]))
         found = self._lookup(unit, name, what)
         if found is None:
             return None
         target, decl = found
         kind = decl.kind if isinstance(decl, ast.EnumDecl) else "struct"
-        return ir.TypeRef(kind, decl.name, target.decl.package)
+        return self._shared(ir.TypeRef(kind, decl.name, target.decl.package))
+
+    def _shared(self, value):
+        """One instance of each equal type reference (they are immutable): big schemas
+        repeat the same few types on every field."""
+        return self._interned.setdefault(value, value)
 
     # Enums and flags --------------------------------------------------------------------
     def _resolve_enums(self, unit: _Unit) -> None:
@@ -314,27 +339,39 @@ class Resolver:
         for decl in unit.decl.declarations:
             if isinstance(decl, ast.StructDecl) and decl.numbering == "base" \
                     and unit.symbols.get(decl.name) is decl:
-                number = self._base_number(unit, decl, set())
+                number = self._base_number(unit, decl)
                 if number is not None:
                     self.struct_numbers[(pkg, decl.name)] = number
         self._check_numbers(unit, numbered)
 
-    def _base_number(self, unit: _Unit, decl: ast.StructDecl, seen: set) -> Optional[int]:
-        key = (unit.decl.package, decl.name)
-        if key in self.struct_numbers:
-            return self.struct_numbers[key]
-        if decl.base is None:
-            self.reporter.error(f"'(base)' numbering requires a base struct: 'struct {decl.name}"
-                                f"(base) : Base'", decl.number_location)
-            return None
-        if key in seen:
-            return None  # an inheritance cycle, reported when fields are resolved
-        seen.add(key)
-        found = self._lookup_quiet(unit, decl.base)
-        if found is None or not isinstance(found[1], ast.StructDecl):
-            return None  # reported when the base is resolved
-        target, base = found
-        return self._base_number(target, base, seen)
+    def _base_number(self, unit: _Unit, decl: ast.StructDecl) -> Optional[int]:
+        """The number a '(base)' struct takes: its base chain's first explicit number. A
+        loop, not a recursion (chains can be thousands long); the numbers found are kept
+        for the other '(base)' structs on the way."""
+        seen = set()
+        path = []
+        number: Optional[int] = None
+        while True:
+            key = (unit.decl.package, decl.name)
+            if key in self.struct_numbers:
+                number = self.struct_numbers[key]
+                break
+            if decl.base is None:
+                self.reporter.error(f"'(base)' numbering requires a base struct: 'struct "
+                                    f"{decl.name}(base) : Base'", decl.number_location)
+                return None
+            if key in seen:
+                return None  # an inheritance cycle, reported when fields are resolved
+            seen.add(key)
+            if decl.numbering == "base":
+                path.append(key)
+            found = self._lookup_quiet(unit, decl.base)
+            if found is None or not isinstance(found[1], ast.StructDecl):
+                return None  # reported when the base is resolved
+            unit, decl = found
+        for key in path:
+            self.struct_numbers[key] = number
+        return number
 
     def _lookup_quiet(self, unit: _Unit, name: ast.Name):
         if len(name.parts) == 1:
@@ -391,38 +428,47 @@ class Resolver:
             fields = self._own_fields(unit, decl)
             own[(unit.decl.package, decl.name)] = (decl, unit, base_ref, fields)
 
-        # Flatten inheritance base-first, detecting cycles.
+        if not self._check_nesting(own):
+            return  # the rest would cost time and memory in proportion to the nesting
+
+        # Flatten inheritance base-first, detecting cycles (a loop over each base chain,
+        # not a recursion).
         flat: Dict[Tuple[str, str], Tuple[ir.Field, ...]] = {}
-
-        def flatten(key, chain) -> Tuple[ir.Field, ...]:
-            if key in flat:
-                return flat[key]
-            decl, unit, base_ref, fields = own[key]
-            if key in chain:
-                names = " -> ".join(k[1] for k in chain[chain.index(key):]) + " -> " + key[1]
-                self.reporter.error(f"inheritance cycle: {names}", decl.base.location)
-                flat[key] = fields
-                return fields
+        for start in own:
+            chain: List[Tuple[str, str]] = []
+            at: Dict[Tuple[str, str], int] = {}
+            key = start
             inherited: Tuple[ir.Field, ...] = ()
-            if base_ref is not None:
-                inherited = flatten((base_ref.package, base_ref.name), chain + [key])
-            names = {f.name: f for f in inherited}
-            for f in fields:
-                if f.name in names and f.id and names[f.name].id:
-                    self.reporter.error(f"{decl.kind} '{decl.name}' has more than one '[id]' "
-                                        f"field (one is inherited from "
-                                        f"'{names[f.name].declared_in}')",
-                                        self._field_location(decl, f))
-                elif f.name in names:
-                    self.reporter.error(f"field '{f.name}' of '{decl.name}' is already "
-                                        f"inherited from '{names[f.name].declared_in}'",
-                                        self._field_location(decl, f))
-            result = inherited + fields
-            flat[key] = result
-            return result
-
-        for key in own:
-            flatten(key, [])
+            while key not in flat:
+                decl, _unit, base_ref, fields = own[key]
+                if key in at:
+                    cycle = " -> ".join(k[1] for k in chain[at[key]:]) + " -> " + key[1]
+                    assert decl.base is not None
+                    self.reporter.error(f"inheritance cycle: {cycle}", decl.base.location)
+                    flat[key] = fields
+                    break
+                at[key] = len(chain)
+                chain.append(key)
+                if base_ref is None:
+                    break
+                key = (base_ref.package or "", base_ref.name)
+            if key in flat:
+                inherited = flat[key]
+            for key in reversed(chain):
+                decl, _unit, base_ref, fields = own[key]
+                by_name = {f.name: f for f in inherited}
+                for f in fields:
+                    if f.name in by_name and f.id and by_name[f.name].id:
+                        self.reporter.error(f"{decl.kind} '{decl.name}' has more than one "
+                                            f"'[id]' field (one is inherited from "
+                                            f"'{by_name[f.name].declared_in}')",
+                                            self._field_location(decl, f))
+                    elif f.name in by_name:
+                        self.reporter.error(f"field '{f.name}' of '{decl.name}' is already "
+                                            f"inherited from '{by_name[f.name].declared_in}'",
+                                            self._field_location(decl, f))
+                inherited = inherited + fields
+                flat[key] = inherited
 
         for key, (decl, unit, base_ref, fields) in own.items():
             all_fields = flat[key]
@@ -500,7 +546,7 @@ class Resolver:
                 return None
         if value is None:
             return None
-        return ir.FieldType(value, t.optional, t.container, t.size, key)
+        return self._shared(ir.FieldType(value, t.optional, t.container, t.size, key))
 
     def _keyable(self, ref: ir.TypeRef) -> Optional[str]:
         """Why `ref` cannot be a map key or set element, or None if it can."""
@@ -547,36 +593,83 @@ class Resolver:
                                         decl.response.location if what == "response"
                                         else decl.location)
 
+    def _check_nesting(self, own) -> bool:
+        """Structs may nest at most MAX_NESTING levels: through fields of any kind (by
+        value, optional, in a collection, as a map key) and through bases. A recursive
+        group (structs that reach each other through collections) counts as many levels
+        as it has structs. Reports the first struct, in declaration order, that nests
+        deeper; False then."""
+        succ: Dict[Tuple[str, str], List[Tuple[str, str]]] = {}
+        for key, (_decl, _unit, base_ref, fields) in own.items():
+            out = []
+            for f in fields:
+                for ref in (f.type.value, f.type.key):
+                    if ref is not None and ref.kind == "struct" and (ref.package, ref.name) in own:
+                        out.append((ref.package, ref.name))
+            if base_ref is not None and (base_ref.package, base_ref.name) in own:
+                out.append((base_ref.package, base_ref.name))
+            succ[key] = out
+        component, members = _components(list(own), succ)
+        depth: List[int] = []
+        for c, group in enumerate(members):  # sinks first
+            deepest = 0
+            for node in group:
+                for nxt in succ[node]:
+                    if component[nxt] != c:
+                        deepest = max(deepest, depth[component[nxt]])
+            depth.append(len(group) + deepest)
+        for key, (decl, _unit, _base, _fields) in own.items():
+            levels = depth[component[key]]
+            if levels > MAX_NESTING:
+                self.reporter.error(f"struct '{decl.name}' nests structs {levels} levels deep "
+                                    f"(through its fields and bases); the limit is "
+                                    f"{MAX_NESTING}", decl.location)
+                return False
+        return True
+
     def _check_containment(self, own) -> None:
-        """A struct may not contain itself by value: plain, optional or array fields."""
+        """A struct may not contain itself by value: plain, optional or array fields.
+        Only structs in a cycle of such fields are searched, each within its cycle."""
         edges: Dict[Tuple[str, str], List[Tuple[Tuple[str, str], ir.Field]]] = {}
         for key, s in self.structs.items():
             out = []
             for f in s.all_fields:
-                if f.type.value.kind == "struct" and f.type.container in (None, "array"):
+                if f.type.value.kind == "struct" and f.type.container in (None, "array") \
+                        and (f.type.value.package, f.type.value.name) in self.structs:
                     out.append(((f.type.value.package, f.type.value.name), f))
-            if s.base is not None:
-                out.append(((s.base.package, s.base.name), None))
             edges[key] = out
+        component, members = _components(list(self.structs),
+                                         {k: [n for n, _ in e] for k, e in edges.items()})
         reported = set()
         for start in self.structs:
-            # Depth-first search for a path back to `start`.
-            stack = [(start, [])]
+            group = component[start]
+            if len(members[group]) == 1 and all(n != start for n, _ in edges[start]):
+                continue  # not in a cycle
+            # Depth-first search for a path back to `start`; each step links to the one
+            # before it, so the path is rebuilt only when reported.
+            Step = Optional[Tuple[Tuple[str, str], ir.Field, object]]
+            stack: List[Tuple[Tuple[str, str], Step]] = [(start, None)]
             seen = set()
             while stack:
                 node, path = stack.pop()
-                for nxt, f in edges.get(node, []):
-                    if f is None:
-                        continue  # inheritance cycles are reported elsewhere
-                    step = path + [(node, f)]
+                for nxt, f in edges[node]:
+                    if component[nxt] != group:
+                        continue  # cannot lead back to start
+                    step: Step = (node, f, path)
                     if nxt == start:
-                        first_node, first_field = step[0]
+                        nodes: List[Tuple[str, str]] = []
+                        link: Any = step
+                        first_field = f
+                        while link is not None:
+                            nodes.append(link[0])
+                            first_field, link = link[1], link[2]
+                        nodes.reverse()
                         if (start, first_field.name) in reported:
                             continue
                         reported.add((start, first_field.name))
                         decl = own[start][0]
-                        via = " -> ".join(n[1] for n, _ in step) + " -> " + start[1]
-                        detail = "" if len(step) == 1 else f" (through {via})"
+                        via = " -> ".join(n[1] for n in nodes) + " -> " + start[1]
+                        detail = "" if len(nodes) == 1 else f" (through {via})"
                         self.reporter.error(
                             f"field '{first_field.name}' contains its own struct "
                             f"'{start[1]}' by value{detail}; use a vector or a list",
@@ -584,8 +677,6 @@ class Resolver:
                     elif nxt not in seen:
                         seen.add(nxt)
                         stack.append((nxt, step))
-            # Also follow inheritance edges: a field of the base counts, and is part of
-            # all_fields already, so nothing more to do here.
 
     # Defaults (spec §1.5) ---------------------------------------------------------------------
     def _default(self, unit: _Unit, fd: ast.FieldDecl, t: ir.FieldType) -> Optional[ir.Default]:
@@ -707,23 +798,31 @@ class Resolver:
 
     def _decimal_text(self, lit: ast.Literal, name: str) -> Optional[str]:
         d = decimal.Decimal(str(lit.value) if lit.kind == "int" else lit.text)
-        sign, digits, exponent = d.as_tuple()
-        coefficient = int("".join(map(str, digits)) or "0")
-        if exponent > 0:
-            coefficient *= 10 ** exponent
-            exponent = 0
-        # Trailing zeros after the point carry no value; drop them before the checks.
-        while exponent < 0 and coefficient % 10 == 0 and coefficient:
-            coefficient //= 10
-            exponent += 1
+        sign, digit_tuple, exp = d.as_tuple()
+        assert isinstance(exp, int)
+        exponent: int = exp
+        digits = bytes(digit_tuple)
+        # Bounded by the literal's length, never by the value it spells (`1e999999999`).
+        if not any(digits):
+            digits, exponent = b"\0", min(exponent, 0)
+        else:
+            if exponent < 0:
+                # Trailing zeros after the point carry no value; drop them before the checks.
+                zeros = len(digits) - len(digits.rstrip(b"\0"))
+                drop = min(zeros, -exponent)
+                digits, exponent = digits[:len(digits) - drop], exponent + drop
+            elif len(digits) + exponent > 29:  # the largest decimal has 29 digits
+                digits, exponent = b"\1" * 30, 0
         if -exponent > DECIMAL_MAX_SCALE:
             self.reporter.error(f"default {lit.text} of field '{name}' has more than "
                                 f"{DECIMAL_MAX_SCALE} decimal places", lit.location)
             return None
-        if coefficient > DECIMAL_MAX:
+        coefficient = int("".join(map(str, digits[:30]))) * 10 ** max(exponent, 0)
+        if len(digits) > 29 or coefficient > DECIMAL_MAX:
             self.reporter.error(f"default {lit.text} of field '{name}' is out of range for "
                                 f"decimal (at most 96 bits of digits)", lit.location)
             return None
+        exponent = min(exponent, 0)
         text = str(coefficient).rjust(-exponent + 1, "0")
         if exponent < 0:
             text = text[:exponent] + "." + text[exponent:]
@@ -770,6 +869,55 @@ class Resolver:
         return ir.Default(v.kind, total, lit.text, tuple(names))
 
 
+def _components(nodes: List, succ: Dict) -> Tuple[Dict, List[List]]:
+    """Strongly connected components (Tarjan's algorithm, as a loop: no recursion, so
+    any depth of nesting is fine). Returns each node's component number and the members
+    of each component, numbered sinks first (a component's successors come before it)."""
+    index: Dict = {}
+    low: Dict = {}
+    on_stack = set()
+    stack: List = []
+    component: Dict = {}
+    members: List[List] = []
+    for root in nodes:
+        if root in index:
+            continue
+        work = [(root, iter(succ[root]))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            advanced = False
+            for nxt in children:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(succ[nxt])))
+                    advanced = True
+                    break
+                if nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component[member] = len(members)
+                    group.append(member)
+                    if member == node:
+                        break
+                members.append(group)
+    return component, members
+
+
 def zip_fields(fields: Tuple[ir.Field, ...], decls: List[ast.FieldDecl]):
     """Pairs IR fields with the declarations they came from (skips the `Reset` extras)."""
     by_name = {d.name: d for d in decls}
@@ -785,13 +933,21 @@ def _article(word: str) -> str:
 def compile_schema(path: str, reporter: Reporter,
                    include_dirs: Sequence[str] = ()) -> Optional[ir.Schema]:
     """Parses, resolves and checks `path` and its imports. Returns None on errors."""
-    resolver = Resolver(reporter, include_dirs)
-    root = resolver.load(path)
-    if root is None:
-        reporter.sort()
-        return None
-    # Resolve even after syntax errors, so one run reports the semantic errors too.
-    schema = resolver.resolve(root)
+    # The compiler's objects form no garbage cycles worth collecting; the cyclic
+    # collector's full passes over a growing heap would make big schemas superlinear.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        resolver = Resolver(reporter, include_dirs)
+        root = resolver.load(path)
+        if root is None:
+            reporter.sort()
+            return None
+        # Resolve even after syntax errors, so one run reports the semantic errors too.
+        schema = resolver.resolve(root)
+    finally:
+        if collecting:
+            gc.enable()
     reporter.sort()
     if reporter.has_errors:
         return None

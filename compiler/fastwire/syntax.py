@@ -12,7 +12,7 @@ from typing import List, Optional, Tuple
 from .diagnostics import Location
 
 
-@dataclass
+@dataclass(slots=True)
 class Name:
     """A possibly dotted name such as `Order`, `proto.Order` or `State.good`."""
 
@@ -24,7 +24,7 @@ class Name:
         return ".".join(self.parts)
 
 
-@dataclass
+@dataclass(slots=True)
 class Literal:
     """A default value or constant as written: kind is one of
     bool, null, epoch, utc, uuid0, uuid1, uuid4, int, float, char, string, names."""
@@ -36,7 +36,7 @@ class Literal:
     names: List[Name] = field(default_factory=list)  # kind == "names": a | b | c
 
 
-@dataclass
+@dataclass(slots=True)
 class TypeExpr:
     base: Name  # builtin type names are one-part names too
     optional: bool = False
@@ -48,7 +48,7 @@ class TypeExpr:
     location: Optional[Location] = None
 
 
-@dataclass
+@dataclass(slots=True)
 class FieldDecl:
     name: str
     name_location: Location
@@ -61,7 +61,7 @@ class FieldDecl:
     doc: Optional[str] = None
 
 
-@dataclass
+@dataclass(slots=True)
 class ValueDecl:
     """An enum or flags member."""
 
@@ -73,7 +73,7 @@ class ValueDecl:
     doc: Optional[str] = None
 
 
-@dataclass
+@dataclass(slots=True)
 class EnumDecl:
     kind: str  # "enum" | "flags"
     name: str
@@ -85,13 +85,13 @@ class EnumDecl:
     doc: Optional[str] = None
 
 
-@dataclass
+@dataclass(slots=True)
 class RejectDecl:
     name: Name
     global_: bool  # `*Name`: the imported packages' clients get a chance first
 
 
-@dataclass
+@dataclass(slots=True)
 class StructDecl:
     kind: str  # "struct" | "message"
     name: str
@@ -110,13 +110,13 @@ class StructDecl:
     doc: Optional[str] = None
 
 
-@dataclass
+@dataclass(slots=True)
 class ImportDecl:
     name: str
     location: Location
 
 
-@dataclass
+@dataclass(slots=True)
 class FileDecl:
     path: str
     package: Optional[str]

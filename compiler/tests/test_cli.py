@@ -85,7 +85,13 @@ def test_binary_file_is_an_error(tmp_path):
     junk.write_bytes(b"package p\n\xff\xfe\x00struct")
     r = run_cli("check", str(junk))
     assert r.returncode == 1
-    assert r.stderr.splitlines()[0] == f"fastwire: error: {junk}: not valid UTF-8 (byte 10)"
+    assert r.stderr.splitlines()[0] == \
+        f"{junk}:2:1: error: not valid UTF-8: byte 0xFF (offset 10)"
+    # The column counts characters, not bytes.
+    junk.write_bytes(b"package p\n// x\n  \xc3\xa9 \xe9 struct")
+    r = run_cli("check", str(junk))
+    assert r.returncode == 1
+    assert r.stderr.splitlines()[0] == f"{junk}:3:5: error: not valid UTF-8: byte 0xE9 (offset 20)"
 
 
 def test_reference_flags_parse():

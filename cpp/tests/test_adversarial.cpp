@@ -327,6 +327,53 @@ TEST(Adversarial, DeeplyNestedOptionals) {
     EXPECT_EQ((check<fastwire::final::model, adv::Chain>(fin200, nullptr, deep)), errc::too_deep);
 }
 
+namespace {
+// A final Chain `levels` structs deep, built by hand (no recursion needed to write it).
+std::vector<std::uint8_t> final_chain(int levels) {
+    std::vector<std::uint8_t> fin(8);
+    for (int i = 1; i < levels; ++i) {
+        const auto step = parse_hex("07000000 01000000 01");
+        fin.insert(fin.end(), step.begin(), step.end());
+    }
+    const auto last = parse_hex("07000000 00000000");
+    fin.insert(fin.end(), last.begin(), last.end());
+    put32(fin, 0, static_cast<std::uint32_t>(fin.size()));
+    put32(fin, 4, 40);
+    return fin;
+}
+
+adv::Chain chain_of(int levels) {
+    adv::Chain root;
+    adv::Chain* at = &root;
+    for (int i = 1; i < levels; ++i) {
+        at->next.emplace_back(adv::Chain{});
+        at = &*at->next.back();
+    }
+    return root;
+}
+}  // namespace
+
+// A raised max_depth never turns deep input into a stack overflow: readers walk at most
+// max_depth_cap levels (once, a 100,000-deep message with max_depth 200,000 crashed),
+// and data nested exactly that deep is read, in both formats (under ASan too: the stack
+// holds the cap).
+TEST(Adversarial, RaisedDepthLimitIsCappedAtWhatTheStackHolds) {
+    fastwire::limits huge;
+    huge.max_depth = 200000;
+    EXPECT_EQ(fastwire::depth_limit(huge), fastwire::max_depth_cap);
+    EXPECT_EQ((check<fastwire::final::model, adv::Chain>(final_chain(100000), nullptr, huge)), errc::too_deep);
+    const int cap = static_cast<int>(fastwire::max_depth_cap);
+    EXPECT_EQ((check<fastwire::final::model, adv::Chain>(final_chain(cap), nullptr, huge)), errc::ok);
+    EXPECT_EQ((check<fastwire::final::model, adv::Chain>(final_chain(cap + 1), nullptr, huge)), errc::too_deep);
+    for (int levels : {cap, cap + 1}) {
+        const adv::Chain root = chain_of(levels);
+        fastwire::model<adv::Chain> w;
+        w.serialize(root);
+        EXPECT_EQ((check<fastwire::versioned::model, adv::Chain>(w.buffer().to_vector(), nullptr, huge)),
+                  levels == cap ? errc::ok : errc::too_deep);
+    }
+}
+
 // The final root: its size must match its fields exactly, and the limits apply.
 TEST(Adversarial, FinalRootHeader) {
     const auto good = testutil::load_hex("account.final.hex");

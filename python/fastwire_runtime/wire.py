@@ -44,16 +44,18 @@ import binascii
 import json
 import re
 import struct
+import threading
 import time
 import uuid
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from json.encoder import encode_basestring as _json_text
 from operator import itemgetter
 from typing import Any, Callable, Dict, List, Optional, Tuple
 from typing import Sequence as _Seq
 
 from ._format import json_double, text_char, text_decimal, text_double, text_wchar
-from .errors import EncodeError, fail
+from .errors import DecodeError, EncodeError, fail
+from .limits import DEFAULT_LIMITS, Limits
 
 UUID = uuid.UUID
 StructError = struct.error
@@ -372,7 +374,10 @@ _MASK64 = (1 << 64) - 1
 
 
 def decimal_bytes(value: Any) -> bytes:
-    """The 16 wire bytes of a decimal (spec §2.3): 96-bit integer, scale 0..28, sign."""
+    """The 16 wire bytes of a decimal (spec §2.3): 96-bit integer, scale 0..28, sign.
+
+    The work is bounded by the number of digits written, never by the value they spell:
+    `1e999999999` is rejected without computing 10 ** 999999999."""
     if not isinstance(value, Decimal):
         if isinstance(value, int) and not isinstance(value, bool):
             value = Decimal(value)
@@ -380,21 +385,33 @@ def decimal_bytes(value: Any) -> bytes:
             raise EncodeError(f"decimal expected, got {type(value).__name__}", "wrong_type")
     sign, digits, exponent = value.as_tuple()
     if not isinstance(exponent, int):
-        raise EncodeError(f"decimal {value} is not finite", "out_of_range")
-    n = int("".join(map(str, digits))) if digits else 0
+        raise EncodeError(f"decimal {_short(value)} is not finite", "out_of_range")
+    if not any(digits):  # zero: any exponent, the scale clamped to 0..28
+        return _QII.pack(0, 0, (min(-exponent, 28) << 16 if exponent < 0 else 0)
+                         | (0x80000000 if sign else 0))
+    if exponent < -28:
+        # Trailing zeros beyond 28 places carry no value; drop just enough of them.
+        drop = -28 - exponent
+        zeros = len(digits) - len(bytes(digits).rstrip(b"\0"))
+        if zeros < drop:
+            raise EncodeError(f"decimal {_short(value)} has more than 28 decimal places", "out_of_range")
+        digits, exponent = digits[:len(digits) - drop], -28
+    # At most 29 digits fit in 96 bits (the largest value has 29).
+    if len(digits) + max(exponent, 0) > 29:
+        raise EncodeError(f"decimal {_short(value)} needs more than 96 bits", "out_of_range")
+    n = int("".join(map(str, digits)))
     if exponent > 0:
         n *= 10 ** exponent
         exponent = 0
-    while exponent < -28 and n % 10 == 0 and n:
-        n //= 10
-        exponent += 1
-    if exponent < -28:
-        if n:
-            raise EncodeError(f"decimal {value} has more than 28 decimal places", "out_of_range")
-        exponent = -28
     if n > _DECIMAL_MAX:
-        raise EncodeError(f"decimal {value} needs more than 96 bits", "out_of_range")
+        raise EncodeError(f"decimal {_short(value)} needs more than 96 bits", "out_of_range")
     return _QII.pack(n & _MASK64, n >> 64, (-exponent << 16) | (0x80000000 if sign else 0))
+
+
+def _short(value: Any) -> str:
+    """A value for a message, cut to a readable length (hostile input can be megabytes)."""
+    text = str(value)
+    return text if len(text) <= 60 else text[:40] + f"... ({len(text)} characters)"
 
 
 def decimal_of(raw: bytes) -> Decimal:
@@ -574,8 +591,11 @@ class Int(Scalar):
     def unkey_json(self, s: str) -> int:
         t = s[1:] if s[:1] == "-" else s
         if not t.isdigit() or not t.isascii():
-            fail("invalid_argument", f"map key {s!r} is not an integer")
-        return self.load_json(int(s))
+            fail("invalid_argument", f"map key {_short(s)!r} is not an integer")
+        if len(t.lstrip("0")) > 20:  # no 64-bit integer has more digits; int() would refuse
+            fail("out_of_range", f"map key {_short(s)!r} does not fit {self.name}")
+        digits = t.lstrip("0") or "0"
+        return self.load_json(-int(digits) if t is not s else int(digits))
 
     def text(self, v: Any) -> str:
         return self._text(v)
@@ -593,6 +613,10 @@ def _as_float32(x: float) -> float:
         return _INF if x > 0 else -_INF
 
 
+# A float or double map key in number form (as C++'s from_chars takes it).
+_FLOAT_KEY = re.compile(r"-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
+
+
 class Float(Scalar):
     def __init__(self, name: str, fmt: str) -> None:
         super().__init__(name, fmt)
@@ -606,7 +630,12 @@ class Float(Scalar):
 
     def load_json(self, j: Any) -> float:
         if type(j) in (int, float, Decimal):
-            x = float(j)
+            try:
+                x = float(j)
+            except OverflowError:  # an integer beyond the double range
+                x = _INF
+            if x in (_INF, -_INF):
+                fail("out_of_range", f"{_short(j)} does not fit {self.name}")
         elif j == "NaN":
             x = float("nan")
         elif j == "Infinity":
@@ -625,10 +654,9 @@ class Float(Scalar):
     def unkey_json(self, s: str) -> float:
         if s in ("NaN", "Infinity", "-Infinity"):
             return self.load_json(s)
-        try:
-            return self.load_json(Decimal(s))
-        except InvalidOperation:
-            fail("invalid_argument", f"map key {s!r} is not a number")
+        if not _FLOAT_KEY.match(s):
+            fail("invalid_argument", f"map key {_short(s)!r} is not a number")
+        return self.load_json(Decimal(s))
 
     def key_json(self, v: Any) -> str:
         t = self.dump_json(v)
@@ -675,6 +703,11 @@ class UuidCodec(Scalar):
         return '"' + str(v) + '"'
 
 
+# A decimal's text, as C++'s decimal::parse takes it (Decimal() also takes spaces,
+# underscores, "Infinity" and "NaN").
+_DECIMAL_TEXT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
+
+
 class DecimalCodec(Scalar):
     def __init__(self, name: str, fmt: str) -> None:
         super().__init__(name, fmt)
@@ -715,20 +748,35 @@ class DecimalCodec(Scalar):
         return '"' + text_decimal(v) + '"'
 
     def load_json(self, j: Any) -> Decimal:
+        """The rule every language reads by (docs/wire-format.md#json): the digits as
+        written, trailing zeros included, must fit 96 bits; the scale (digits after the
+        point minus the exponent) must be 0..28 (a negative one multiplies, zero stays
+        zero). The work is bounded by the text's length."""
         if type(j) is str:
-            try:
-                value = Decimal(j)
-            except InvalidOperation:
-                fail("invalid_argument", f"{j!r} is not a decimal")
+            if not _DECIMAL_TEXT.match(j):
+                fail("invalid_argument", f"{_short(j)!r} is not a decimal")
+            value = Decimal(j)
         elif type(j) in (int, Decimal):
             value = Decimal(j)
         else:
-            fail("bad_value", f"decimal expected, got {j!r}")
-        try:
-            decimal_bytes(value)
-        except EncodeError as err:
-            fail("out_of_range", str(err))
-        return value
+            fail("bad_value", f"decimal expected, got {_short(j)!r}")
+        sign, digits, exponent = value.as_tuple()
+        assert isinstance(exponent, int)
+        if len(digits) > 29:
+            fail("out_of_range", f"decimal {_short(j)} needs more than 96 bits")
+        n = int("".join(map(str, digits)))
+        scale = -exponent
+        if scale < 0:
+            if n:
+                if len(digits) - scale > 29:
+                    fail("out_of_range", f"decimal {_short(j)} needs more than 96 bits")
+                n *= 10 ** -scale
+            scale = 0
+        if n > _DECIMAL_MAX:
+            fail("out_of_range", f"decimal {_short(j)} needs more than 96 bits")
+        if scale > 28:
+            fail("out_of_range", f"decimal {_short(j)} has more than 28 decimal places")
+        return Decimal((sign, tuple(map(int, str(n))), -scale))
 
     def key_json(self, v: Any) -> str:
         return text_decimal(v)
@@ -823,6 +871,18 @@ class _Text(Codec):
         return fcheck_str(r, p)
 
 
+# A surrogate left in a decoded JSON string is a lone one ("\\ud800"): JSON's decoder
+# joins the pairs. It has no UTF-8 form, so such a string could never be written.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _lone_surrogate(s: str) -> None:
+    at = _SURROGATE.search(s)
+    assert at is not None
+    fail("invalid_argument", f"string holds a lone surrogate U+{ord(at.group()):04X} "
+         f"(not valid UTF-8)")
+
+
 class StringCodec(_Text):
     name = "string"
 
@@ -847,12 +907,16 @@ class StringCodec(_Text):
     def load_json(self, j: Any) -> str:
         if type(j) is not str:
             fail("bad_value", f"string expected, got {j!r}")
+        if not j.isascii() and _SURROGATE.search(j):
+            _lone_surrogate(j)
         return j
 
     def key_json(self, v: str) -> str:
         return v
 
     def unkey_json(self, s: str) -> str:
+        if not s.isascii() and _SURROGATE.search(s):
+            _lone_surrogate(s)
         return s
 
     def text(self, v: str) -> str:
@@ -1169,6 +1233,8 @@ class ArrayCodec(Codec):
             fail("bad_value", f"{self.name} expects an array")
         if len(j) != self.n:
             fail("bad_value", f"{self.name} expects {self.n} elements, got {len(j)}")
+        if self.elem.fmin == 0:
+            _charge_zero_size(len(j))
         return [self.elem.load_json(x) for x in j]
 
     def text(self, values: Any) -> str:
@@ -1354,6 +1420,8 @@ class SequenceCodec(Codec):
     def load_json(self, j: Any) -> Any:
         if type(j) is not list:
             fail("bad_value", f"{self.name} expects an array")
+        if self.elem.fmin == 0:
+            _charge_zero_size(len(j))
         load = self.elem.load_json
         return self._result([load(x) for x in j])
 
@@ -1478,6 +1546,8 @@ class MapCodec(Codec):
         if type(j) is not list:
             fail("bad_value", f"{self.name} expects an array of [key, value] pairs")
         k, v = self.key.load_json, self.value.load_json
+        if self.key.fmin + self.value.fmin == 0:
+            _charge_zero_size(len(j))
         out: dict = {}
         for pair in j:
             if type(pair) is not list or len(pair) != 2:
@@ -1594,17 +1664,31 @@ class StructCodec(Codec):
                 setattr(obj, f.attr, f.codec.load_json(j[f.name]))
         return obj
 
-    def from_json(self, text: Any) -> Any:
+    def from_json(self, text: Any, limits: Optional[Limits] = None) -> Any:
         """A value of this struct from JSON text (str or UTF-8 bytes). Fields that are
-        missing keep their defaults; unknown keys are ignored."""
+        missing keep their defaults; unknown keys are ignored. Hostile text is bounded as
+        binary input is (docs/wire-format.md#json): its length by max_message_size, its
+        nesting of arrays and objects (unknown keys' too) by max_depth, its elements of
+        zero final size by max_zero_size_elements."""
+        lim = limits or DEFAULT_LIMITS
         try:
             if isinstance(text, (bytes, bytearray, memoryview)):
+                if len(text) > lim.max_message_size:
+                    fail("too_large", "JSON text longer than max_message_size")
                 text = bytes(text).decode("utf-8")
-            parsed = json.loads(text, parse_float=Decimal)
+            if len(text) > lim.max_message_size or (not text.isascii() and len(
+                    text.encode("utf-8", "surrogatepass")) > lim.max_message_size):
+                fail("too_large", "JSON text longer than max_message_size")
+            parsed = json.loads(text, parse_float=Decimal, parse_constant=_not_json)
         except (ValueError, TypeError) as err:
+            if isinstance(err, DecodeError):
+                raise
             fail("invalid_argument", str(err))
         except RecursionError:
             fail("too_deep")
+        if _nested_deeper(text, lim.max_depth):
+            fail("too_deep", f"arrays and objects nested beyond {lim.max_depth}")
+        _json_state.zero_left = lim.max_zero_size_elements
         try:
             return self.load_json(parsed)
         except RecursionError:
@@ -1618,6 +1702,39 @@ class StructCodec(Codec):
             else:
                 parts.append(f.name + "=" + f.codec.text(getattr(v, f.attr)))
         return self.name + "(" + ",".join(parts) + ")"
+
+
+# ---- hostile JSON: the bounds every language applies (docs/wire-format.md#json) ----------
+
+_json_state = threading.local()  # zero_left: zero-size elements the read may still take
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_INNERMOST = re.compile(r"\[\]|\{\}")
+
+
+def _not_json(word: str) -> Any:
+    fail("invalid_argument", f"{word} is not JSON (write the string \"{word}\")")
+
+
+def _charge_zero_size(n: int) -> None:
+    left = getattr(_json_state, "zero_left", DEFAULT_LIMITS.max_zero_size_elements) - n
+    if left < 0:
+        fail("over_budget", "elements of zero size beyond max_zero_size_elements")
+    _json_state.zero_left = left
+
+
+def _nested_deeper(text: str, limit: int) -> bool:
+    """True when valid JSON `text` nests arrays and objects more than `limit` deep. Each
+    pass removes the innermost level, so the work is at most limit passes over the text's
+    brackets (and none for text with few brackets)."""
+    if text.count("[") + text.count("{") <= limit:
+        return False
+    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+    for _ in range(limit):
+        brackets = _INNERMOST.sub("", brackets)
+        if not brackets:
+            return False
+    return True
 
 
 def optional(inner: Codec) -> OptionalCodec:

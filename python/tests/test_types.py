@@ -131,8 +131,11 @@ def test_round_trip_every_type(label, make):
     assert type(back) is type(value)
     # Re-serializing what was read gives the same bytes in both formats.
     assert model.serialize(back) == data and final.serialize(fback) == fdata
-    # JSON: text -> value -> the same text and the same bytes.
+    # JSON: text -> value -> the same text and the same bytes (text that is not UTF-8
+    # has no JSON form: test_json_forms).
     text = value.to_json()
+    if label == "primitives odd":
+        return
     from_text = type(value).from_json(text)
     assert from_text.to_json() == text
     assert model.serialize(from_text) == model.serialize(value)
@@ -268,8 +271,12 @@ def test_json_forms():
     # Control characters as RapidJSON escapes them: upper-case hex (as C++ json.h).
     assert proto.Balance("a\x01\x1f\t\"\\\u00e9").to_json() == \
         '{"currency":"a\\u0001\\u001F\\t\\"\\\\\u00e9","amount":0.0}'
-    back = E.Primitives.from_json(odd)
-    assert back.f_string == "bad \udcff\udcfe bytes" and math.isnan(back.f_double)
+    # Text that is not UTF-8 has no JSON form: its escapes are lone surrogates, which no
+    # reader accepts (docs/wire-format.md#json); the rest of the value reads back.
+    with pytest.raises(rt.DecodeError):
+        E.Primitives.from_json(odd)
+    back = E.Primitives.from_json(odd.replace("\\udcff\\udcfe", "\u00ff"))
+    assert back.f_string == "bad \u00ff bytes" and math.isnan(back.f_double)
     assert str(back.f_decimal) == "-0.00"
     m = collections_full().to_json()
     assert '"f_map":{"-1":"minus","3":"c","2147483647":""}' in m
@@ -327,7 +334,9 @@ def test_json_reading_is_checked():
     assert p.f_uint64 == U64 and p.f_int32 == -123
     assert E.Primitives.from_json(b'{"f_decimal": 1.10}').f_decimal == Decimal("1.10")
     assert str(E.Primitives.from_json('{"f_decimal": 1.10}').f_decimal) == "1.10"
-    assert E.Primitives.from_json('{"f_double": NaN}').f_double != 0  # NaN literal accepted
+    with pytest.raises(rt.DecodeError):  # a bare NaN is not JSON: the string "NaN" is
+        E.Primitives.from_json('{"f_double": NaN}')
+    assert math.isnan(E.Primitives.from_json('{"f_double": "NaN"}').f_double)
     assert E.Primitives.from_json('{"f_double": 3}').f_double == 3.0
 
 

@@ -82,7 +82,7 @@ public:
         if (e != errc::ok) return e;
         const std::uint8_t* msg = current();
         reader r(limits_);
-        return finish(r, C::verify(r, msg + 8, msg + full, limits_.max_depth), msg + full, full);
+        return finish(r, C::verify(r, msg + 8, msg + full, depth_limit(limits_)), msg + full, full);
     }
 
     // Reads the model at the current position into `value`, reusing its memory. Safe on
@@ -93,7 +93,7 @@ public:
         if (e != errc::ok) return e;
         const std::uint8_t* msg = current();
         reader r(limits_);
-        return finish(r, C::read(r, msg + 8, msg + full, limits_.max_depth, value), msg + full, full);
+        return finish(r, C::read(r, msg + 8, msg + full, depth_limit(limits_), value), msg + full, full);
     }
 
 private:

@@ -16,14 +16,20 @@
 // - Errors name the path and the byte offset of the offending value; reading stops
 //   there. The target stays a valid object: fields read before the error hold the new
 //   values, the others keep theirs. Syntax errors name the offset where simdjson stopped.
-// - Accepted beyond what the writer produces: integers for float and double (any size);
-//   "NaN", "Infinity", "-Infinity" (also "inf", "-inf") for float and double; a decimal
-//   as a string ("0.0", "1.5e3") or as a number (its exact text); an enum or flags as a
-//   number or as the name of one of its values; `null` only for optionals. Integer
-//   fields take integers only, range-checked; char and wchar take code units.
+// - Accepted beyond what the writer produces: any JSON number for float and double within
+//   its range (the nearest double; beyond ±1.7976931348623157e308, or a float's range,
+//   it is out of range); "NaN", "Infinity", "-Infinity" for float and double (no other
+//   spellings; bare NaN is not JSON); a decimal as a string ("0.0", "1.5e3") or as a
+//   number (its exact text); an enum or flags as a number or as the name of one of its
+//   values; `null` only for optionals. Integer fields take integers only, range-checked;
+//   char and wchar take code units.
 // - A fixed array T[N] needs exactly N elements. Vectors reuse the target's elements
 //   (strings keep their capacity).
-// - Nesting is limited to limits::max_depth levels (64).
+// - Hostile input (docs/wire-format.md#json): every array and object counts one level
+//   against limits::max_depth (64, at most max_depth_cap), those under unknown keys and
+//   the [key, value] pairs too; elements of zero final size (empty structs) are charged
+//   to limits::max_zero_size_elements; text longer than limits::max_message_size is
+//   rejected. So what is read can be written, and read back from binary.
 #pragma once
 
 #include <array>
@@ -103,7 +109,8 @@ struct read_context {
     std::vector<std::string> segments;  // reversed
     std::uint32_t depth = 0;
     std::uint32_t max_depth = 64;
-    std::string key_buffer;  // escaped keys, decoded
+    std::size_t zero_left = std::size_t{1} << 16;  // zero-size elements that may still be read
+    std::string key_buffer;                        // escaped keys, decoded
 
     // Records a failure at value v (its first byte, when simdjson can still tell).
     bool fail(value& v, const char* message) {
@@ -174,9 +181,12 @@ bool parse_number_text(std::string_view s, T& out) noexcept {
         if (s == "false") return out = false, true;
         return false;
     } else if constexpr (std::is_floating_point_v<T>) {
-        if (s == "NaN" || s == "nan") return out = std::numeric_limits<T>::quiet_NaN(), true;
-        if (s == "Infinity" || s == "inf") return out = std::numeric_limits<T>::infinity(), true;
-        if (s == "-Infinity" || s == "-inf") return out = -std::numeric_limits<T>::infinity(), true;
+        if (s == "NaN") return out = std::numeric_limits<T>::quiet_NaN(), true;
+        if (s == "Infinity") return out = std::numeric_limits<T>::infinity(), true;
+        if (s == "-Infinity") return out = -std::numeric_limits<T>::infinity(), true;
+        // Otherwise a number: no "inf" or "nan" spellings, and within the type's range.
+        const std::size_t digit = !s.empty() && s[0] == '-' ? 1 : 0;
+        if (s.size() <= digit || !((s[digit] >= '0' && s[digit] <= '9') || s[digit] == '.')) return false;
         T v{};
         const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
         if (r.ec != std::errc() || r.ptr != s.data() + s.size()) return false;
@@ -352,6 +362,63 @@ inline bool raw_equals(const read_context& ctx, const char* raw, std::string_vie
     return raw[name.size()] == '"';
 }
 
+// Skips the value of an unknown key, counting its arrays and objects against max_depth
+// like any others (so every language answers the same for deep unknown values).
+inline bool skip_value(read_context& ctx, value& v) {
+    simdjson::ondemand::json_type type{};
+    if (v.type().get(type) != simdjson::SUCCESS) return ctx.fail(v, "malformed value");
+    if (type == simdjson::ondemand::json_type::object) {
+        object obj;
+        if (v.get_object().get(obj) != simdjson::SUCCESS) return ctx.fail(v, "malformed value");
+        if (++ctx.depth > ctx.max_depth) return ctx.fail(v, "nested too deeply");
+        for (auto item : obj) {
+            if (auto e = item.error(); e != simdjson::SUCCESS) return ctx.fail_simdjson(v, e);
+            if (!skip_value(ctx, item.value_unsafe().value())) return false;
+        }
+        --ctx.depth;
+    } else if (type == simdjson::ondemand::json_type::array) {
+        array arr;
+        if (v.get_array().get(arr) != simdjson::SUCCESS) return ctx.fail(v, "malformed value");
+        if (++ctx.depth > ctx.max_depth) return ctx.fail(v, "nested too deeply");
+        for (auto item : arr) {
+            if (auto e = item.error(); e != simdjson::SUCCESS) return ctx.fail_simdjson(v, e);
+            if (!skip_value(ctx, item.value_unsafe())) return false;
+        }
+        --ctx.depth;
+    }
+    return true;  // a scalar: simdjson skips it
+}
+
+// Elements of zero final wire size (empty structs, arrays of them): the JSON reader
+// charges them to limits::max_zero_size_elements, as the final reader does, so what is
+// read from JSON can be written and read back.
+template <class T>
+constexpr bool zero_size_element();
+template <class S, auto... M>
+constexpr bool all_zero_size(fields<M...>) {
+    return (zero_size_element<std::decay_t<decltype(std::declval<S&>().*M)>>() && ...);
+}
+template <class T>
+constexpr bool zero_size_element() {
+    if constexpr (is_struct_v<T>)
+        return all_zero_size<T>(all_fields_t<T>{});
+    else if constexpr (is_std_array<T>::value)
+        return std::tuple_size<T>::value == 0 || zero_size_element<typename T::value_type>();
+    else
+        return false;
+}
+
+// Charges one zero-size element; false (the error recorded) when the allowance is spent.
+template <class T>
+bool charge(read_context& ctx, value& v) {
+    if constexpr (zero_size_element<T>()) {
+        if (ctx.zero_left == 0) return ctx.fail(v, "over budget: too many elements of zero size");
+        --ctx.zero_left;
+    }
+    (void)ctx, (void)v;
+    return true;
+}
+
 template <class S, auto... M, std::size_t... I>
 bool read_field(read_context& ctx, std::size_t index, value& v, S& out, fields<M...>, std::index_sequence<I...>) {
     bool ok = true;
@@ -384,7 +451,10 @@ bool read_struct(read_context& ctx, value& v, S& out) {
                     break;
                 }
         }
-        if (index == count) continue;  // unknown key: skipped
+        if (index == count) {  // unknown key: skipped, its nesting counted
+            if (!skip_value(ctx, f.value())) return false;
+            continue;
+        }
         next = index + 1;
         value& fv = f.value();
         if (!read_field(ctx, index, fv, out, all_fields_t<S>{}, std::make_index_sequence<count>{})) {
@@ -407,6 +477,7 @@ bool read_sequence(read_context& ctx, value& v, Seq& out) {
         for (auto item : arr) {
             if (auto err = item.error(); err != simdjson::SUCCESS) return ctx.fail_simdjson(v, err);
             value& e = item.value_unsafe();
+            if (!charge<T>(ctx, e)) return false;
             if (n == out.size()) out.emplace_back();
             if (!read_value(ctx, e, out[n])) {
                 out.resize(n + 1);
@@ -421,6 +492,7 @@ bool read_sequence(read_context& ctx, value& v, Seq& out) {
             if (auto err = item.error(); err != simdjson::SUCCESS) return ctx.fail_simdjson(v, err);
             value& e = item.value_unsafe();
             if (n == out.size()) return ctx.fail(e, "too many elements for a fixed-size array");
+            if (!charge<T>(ctx, e)) return false;
             if (!read_value(ctx, e, out[n])) {
                 ctx.index(n);
                 return false;
@@ -433,6 +505,7 @@ bool read_sequence(read_context& ctx, value& v, Seq& out) {
         for (auto item : arr) {
             if (auto err = item.error(); err != simdjson::SUCCESS) return ctx.fail_simdjson(v, err);
             value& e = item.value_unsafe();
+            if (!charge<T>(ctx, e)) return false;
             if (it == out.end()) it = out.emplace(out.end());
             if (!read_value(ctx, e, *it)) {
                 out.erase(std::next(it), out.end());
@@ -448,6 +521,7 @@ bool read_sequence(read_context& ctx, value& v, Seq& out) {
         for (auto item : arr) {
             if (auto err = item.error(); err != simdjson::SUCCESS) return ctx.fail_simdjson(v, err);
             value& e = item.value_unsafe();
+            if (!charge<T>(ctx, e)) return false;
             T x{};
             if (!read_value(ctx, e, x)) {
                 ctx.index(n);
@@ -483,6 +557,10 @@ bool read_map(read_context& ctx, value& v, Map& out) {
                 ctx.index(n);
                 return false;
             }
+            if (++ctx.depth > ctx.max_depth) return ctx.fail(pv, "nested too deeply");  // the pair's array
+            if constexpr (zero_size_element<K>() && zero_size_element<V>()) {
+                if (!charge<K>(ctx, pv)) return false;
+            }
             K key{};
             V val{};
             int parts = 0;
@@ -508,6 +586,7 @@ bool read_map(read_context& ctx, value& v, Map& out) {
                 ctx.index(n);
                 return false;
             }
+            --ctx.depth;
             // Entries equal by the key rule (docs/schema-language.md): the first one stays,
             // as in the binary readers and every other language.
             out.emplace(std::move(key), std::move(val));
@@ -591,7 +670,7 @@ bool read_value(read_context& ctx, value& v, T& out) {
         std::string_view s;
         if (v.get_string().get(s) == simdjson::SUCCESS) {
             T x{};
-            if (s == "NaN" || s == "Infinity" || s == "-Infinity" || s == "nan" || s == "inf" || s == "-inf") {
+            if (s == "NaN" || s == "Infinity" || s == "-Infinity") {
                 parse_number_text(s, x);
                 out = x;
                 return true;
@@ -669,7 +748,8 @@ bool read_value(read_context& ctx, value& v, T& out) {
 class reader {
 public:
     reader() = default;
-    explicit reader(const limits& lim) : max_depth_(lim.max_depth) {}
+    explicit reader(const limits& lim)
+        : max_depth_(depth_limit(lim)), max_size_(lim.max_message_size), max_zero_(lim.max_zero_size_elements) {}
 
     // Reads one JSON value (and nothing but whitespace after it) into `out`.
     template <class T>
@@ -693,6 +773,9 @@ public:
         ctx.begin = text;
         ctx.end = text + capacity;
         ctx.max_depth = max_depth_;
+        ctx.zero_left = max_zero_;
+        // The same budget as binary input: no text longer than a message may be.
+        if (size > max_size_) return failure(res, ctx, text, "too large: text longer than limits::max_message_size");
         simdjson::ondemand::document doc;
         if (auto e = parser_.iterate(text, size, capacity).get(doc); e != simdjson::SUCCESS)
             return failure(res, ctx, nullptr, simdjson::error_message(e));
@@ -729,6 +812,8 @@ private:
     std::unique_ptr<char[]> buf_;
     std::size_t cap_ = 0;
     std::uint32_t max_depth_ = 64;
+    std::size_t max_size_ = limits{}.max_message_size;
+    std::size_t max_zero_ = limits{}.max_zero_size_elements;
 };
 
 // Reads `text` into `out` with a temporary reader (prefer a reused reader in loops).

@@ -107,14 +107,14 @@ private:
 
     // True when the schema bounds S's nesting within the limit, so the walk need not count
     // levels (versioned.h, walk): a register and a branch less per struct.
-    bool flat() const noexcept { return depth != 0 && depth <= limits_.max_depth; }
+    bool flat() const noexcept { return depth != 0 && depth <= depth_limit(limits_); }
 
     // The walk of a whole message may visit every byte after the 8-byte root header once.
     static std::int64_t budget(std::size_t full) noexcept { return static_cast<std::int64_t>(full) - 8; }
 
     // Counting walks (deep_walk): the only kind for recursive types (depth 0); for the
     // others only when the limit is below the schema's depth, hence the cold entries.
-    deep_walk counting(std::size_t full) const noexcept { return deep_walk{budget(full), limits_.max_depth}; }
+    deep_walk counting(std::size_t full) const noexcept { return deep_walk{budget(full), depth_limit(limits_)}; }
     status read_counting(reader& r, std::size_t full, S& value) const {
         return finish(r, C::read(r, 4, 0, counting(full), value), full);
     }

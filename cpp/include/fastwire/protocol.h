@@ -248,7 +248,8 @@ struct receive_error {
     kind_type kind;
     std::uint32_t type = 0;    // bad_message: the message's type
     std::uint64_t size = 0;    // the message's size field
-    std::uint64_t offset = 0;  // position of the message in the stream (bytes received before it)
+    std::uint64_t offset = 0;  // stream position of the message (bad_size: of its size field), counting
+                               // every byte received, dropped ones included
     errc code = errc::ok;      // bad_message: why it does not decode
     std::string message() const {
         std::string m = kind == bad_size ? "bad message size " : "undecodable message of type ";
@@ -276,7 +277,10 @@ public:
     // (see onReceiveError: the rest of the chunk was dropped).
     bool receive(const void* data, std::size_t size) {
         const auto* p = static_cast<const std::uint8_t*>(data);
+        const std::uint8_t* const begin = p;
         const std::uint8_t* const end = p + size;
+        const std::uint64_t base = stream_;  // stream position of this chunk
+        stream_ += size;
         if (!partial_.empty()) {
             // Complete the size field, then the message.
             if (partial_.size() < 4) {
@@ -285,31 +289,34 @@ public:
                 p += take;
                 if (partial_.size() < 4) return true;
                 if (!check_size(load_le<std::uint32_t>(partial_.data())))
-                    return drop(load_le<std::uint32_t>(partial_.data()));
+                    return drop(load_le<std::uint32_t>(partial_.data()), partial_at_);
             }
             const std::size_t need = load_le<std::uint32_t>(partial_.data());
             const std::size_t take = std::min(need - partial_.size(), static_cast<std::size_t>(end - p));
             partial_.append(p, take);
             p += take;
             if (partial_.size() < need) return true;
-            deliver(partial_.data(), need);
+            deliver(partial_.data(), need, partial_at_);
             partial_.clear();
         }
         while (end - p >= 4) {
             const std::uint32_t n = load_le<std::uint32_t>(p);
-            if (!check_size(n)) return drop(n);
+            if (!check_size(n)) return drop(n, base + static_cast<std::uint64_t>(p - begin));
             if (static_cast<std::size_t>(end - p) < n) break;
-            deliver(p, n);
+            deliver(p, n, base + static_cast<std::uint64_t>(p - begin));
             p += n;
         }
-        partial_.append(p, static_cast<std::size_t>(end - p));
+        if (p != end) {
+            partial_at_ = base + static_cast<std::uint64_t>(p - begin);
+            partial_.append(p, static_cast<std::size_t>(end - p));
+        }
         return true;
     }
 
     // Forgets a partly received message (e.g. after a reconnect).
     void reset() noexcept {
         partial_.clear();
-        offset_ = 0;
+        stream_ = 0;
     }
 
     void logging(bool on) noexcept { logging_ = on; }
@@ -366,18 +373,17 @@ private:
 
     bool check_size(std::uint32_t n) const noexcept { return n >= Format::min_size && n <= limits_.max_message_size; }
 
-    bool drop(std::uint32_t size) {
+    bool drop(std::uint32_t size, std::uint64_t at) {
         receive_error e{receive_error::bad_size};
         e.size = size;
-        e.offset = offset_;
+        e.offset = at;
         partial_.clear();
         report(e);
         return false;
     }
 
-    void deliver(const std::uint8_t* msg, std::size_t n) {
-        current_ = offset_;
-        offset_ += n;
+    void deliver(const std::uint8_t* msg, std::size_t n, std::uint64_t at) {
+        current_ = at;
         std::uint32_t type = 0;
         if (!Format::type_of(msg, n, type)) {
             receive_error e{receive_error::bad_message};
@@ -398,8 +404,9 @@ private:
 
     ::fastwire::buffer partial_;
     limits limits_;
-    std::uint64_t offset_ = 0;   // stream bytes of whole messages seen so far
-    std::uint64_t current_ = 0;  // stream offset of the message being dispatched
+    std::uint64_t stream_ = 0;      // bytes received so far, dropped ones included
+    std::uint64_t partial_at_ = 0;  // stream offset of partial_'s first byte
+    std::uint64_t current_ = 0;     // stream offset of the message being dispatched
     std::uint64_t received_ = 0;
     std::uint64_t errors_ = 0;
     std::string last_error_;

@@ -218,6 +218,37 @@ TEST(Protocol, BadSizeGoesToTheErrorHookAndTheNextChunkStartsAfresh) {
     EXPECT_EQ(r.pending(), 0u);
 }
 
+// After bytes were dropped, every report still names the true stream offset (it once
+// counted only the messages delivered, so each bad_size after garbage read "offset 0").
+TEST(Protocol, ErrorOffsetsCountEveryByteReceived) {
+    const auto stream = hex_vector("protocol.hex");  // order (64 bytes), balance, account
+    RecordingReceiver<protocol::Receiver> r;
+    const std::uint8_t garbage[6] = {1, 0, 0, 0, 9, 9};  // size 1: framing lost at 0
+    EXPECT_FALSE(r.receive(garbage, sizeof garbage));
+    EXPECT_FALSE(r.receive(garbage, sizeof garbage));  // again at 6
+    std::vector<std::uint8_t> chunk(stream.begin(), stream.begin() + 64);
+    chunk.insert(chunk.end(), {2, 0, 0, 0});  // a bad size after a whole order: at 12 + 64
+    EXPECT_FALSE(r.receive(chunk.data(), chunk.size()));
+    // A bad size split over two chunks: reported at its first byte.
+    EXPECT_TRUE(r.receive(garbage, 2));
+    EXPECT_FALSE(r.receive(garbage + 2, 2));
+    // An undecodable order after all that, delivered whole, then one split in three.
+    auto bad = std::vector<std::uint8_t>(stream.begin(), stream.begin() + 64);
+    bad[16 + 4] = 0xF0;
+    EXPECT_TRUE(r.receive(bad.data(), bad.size()));
+    EXPECT_TRUE(r.receive(bad.data(), 3));
+    EXPECT_TRUE(r.receive(bad.data() + 3, 30));
+    EXPECT_TRUE(r.receive(bad.data() + 33, bad.size() - 33));
+    ASSERT_EQ(r.errors.size(), 6u);
+    const std::uint64_t want[6] = {0, 6, 76, 80, 84, 148};
+    for (std::size_t i = 0; i < 6; ++i) EXPECT_EQ(r.errors[i].offset, want[i]) << i;
+    EXPECT_EQ(r.errors[5].kind, fastwire::protocol::receive_error::bad_message);
+    EXPECT_NE(r.last_error().find("at stream offset 148"), std::string::npos) << r.last_error();
+    r.reset();
+    EXPECT_FALSE(r.receive(garbage, sizeof garbage));
+    EXPECT_EQ(r.errors.back().offset, 0u);
+}
+
 TEST(Protocol, LimitsBoundTheMessageSize) {
     RecordingReceiver<protocol::Receiver> r;
     fastwire::limits lim;
