@@ -25,7 +25,7 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 
 CHILD = r"""
 import resource, struct, sys, gc
-import hostile
+import hostile_fbe as hostile
 mib, detail = float(sys.argv[1]), sys.argv[2] == "1"
 n = int(mib * 1024 * 1024) // 8 - 2
 msg = bytearray(struct.pack("<IIiI", 0, hostile.NodeFinalModel.codec.type, 7, n))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import struct
 import tracemalloc
 
-import hostile
+import hostile_fbe as hostile
 
 # Per leaf Node on CPython 3.10+: the object with two slots (48 B), its empty children
 # list (56 B), its slot in the parent's list (8 B, plus growth); measured 112.
