@@ -51,6 +51,7 @@ lint:
 	MYPYPATH=$(LINT_GEN)/modules mypy python/tests
 	mypy bench
 	mypy docs/tests
+	mypy compiler/fastwire
 	@for h in $$(cd cpp/include && ls fastwire/*.h fastwire/internal/*.h); do \
 	    grep -q "<$$h>" cpp/lint/headers.cpp || { echo "lint: cpp/lint/headers.cpp does not include $$h"; exit 1; }; done
 	clang-tidy-14 --quiet cpp/lint/headers.cpp -- -std=c++17 -Icpp/include

@@ -176,7 +176,8 @@ def _explain(message: str, argv: List[str]) -> str:
         hints = []
         parser = _fastwire_parser() if compiling else _reference_parser()
         if compiling:
-            parser = parser._subparsers._group_actions[0].choices["compile"]  # type: ignore
+            sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+            parser = sub.choices["compile"]
         known = _option_strings(parser)
         for arg in message[len(prefix):].split():
             flag = arg.split("=", 1)[0]

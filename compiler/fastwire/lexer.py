@@ -246,8 +246,9 @@ class Lexer:
                 return self._make(INT, start, line, col, int(raw, 0) if not m.group("int")
                                   else int(raw, 10))
 
-        if ch.isalpha() or ch == "_":
+        if (ch.isascii() and ch.isalpha()) or ch == "_":
             m = _IDENT.match(text, start)
+            assert m is not None  # the condition above is _IDENT's first character
             self._advance(m.end() - start)
             return self._make(IDENT, start, line, col)
 

@@ -46,6 +46,17 @@ class _Attributes:
                 return name, loc
         return None
 
+    def given(self, *names: str) -> Tuple[str, Location]:
+        """first(), for a caller that knows one of `names` was given."""
+        found = self.first(*names)
+        assert found is not None
+        return found
+
+
+def _int_value(tok: Token) -> int:
+    assert isinstance(tok.value, int)  # the lexer decodes every INT token to int
+    return tok.value
+
 
 class Parser:
     def __init__(self, source: SourceFile, reporter: Reporter):
@@ -228,9 +239,10 @@ class Parser:
                 if self.at_word("offset"):
                     self.advance()
                     off = self.expect_int("the package offset")
-                    if off.value < 0:
+                    offset = _int_value(off)
+                    if offset < 0:
                         raise self.fail("the package offset cannot be negative", off)
-                    f.offset, f.offset_location = off.value, off.location
+                    f.offset, f.offset_location = offset, off.location
             elif word.text == "version":
                 if "package" not in seen:
                     raise self.fail("'version' must follow the package declaration", word)
@@ -259,6 +271,7 @@ class Parser:
             if tok.kind == ATTR:
                 self.advance()
                 name = tok.value
+                assert isinstance(name, str)  # an ATTR token's value is the attribute's name
                 if any(n == name for n, _ in attrs.seen):
                     raise self.fail(f"attribute '[{name}]' is given twice", tok)
                 attrs.seen.append((name, tok.location))
@@ -309,7 +322,7 @@ class Parser:
         if self.at_word("struct", "message"):
             self._reject_attrs(attrs, ("key", "id"), f"a {tok.text}")
             if (attrs.response or attrs.rejects) and not attrs.request:
-                name, loc = attrs.first("response", "reject")
+                name, loc = attrs.given("response", "reject")
                 raise ParseError(f"'[{name}(...)]' requires '[request]'", loc)
             return self.parse_struct(attrs)
         if self.at_word("package", "domain", "version", "import", "offset"):
@@ -398,10 +411,10 @@ class Parser:
             if tok.is_punct("+"):
                 self.advance()
                 num = self.expect_int("a type number after '+'")
-                numbering, number, number_loc = "shift", num.value, num.location
+                numbering, number, number_loc = "shift", _int_value(num), num.location
             elif tok.kind == INT:
                 self.advance()
-                numbering, number, number_loc = "fixed", tok.value, tok.location
+                numbering, number, number_loc = "fixed", _int_value(tok), tok.location
             elif tok.is_word("base"):
                 self.advance()
                 numbering, number_loc = "base", tok.location
@@ -419,7 +432,7 @@ class Parser:
         decl = ast.StructDecl(kind, name.text, name.location, numbering, number, number_loc,
                               base, [], attrs.hidden, attrs.deprecated, attrs.request,
                               attrs.response, attrs.rejects,
-                              attrs.first("request")[1] if attrs.request else None,
+                              attrs.given("request")[1] if attrs.request else None,
                               attrs.doc)
         while not self.at_punct("}"):
             if self.tok.kind == EOF:
@@ -439,7 +452,7 @@ class Parser:
         attrs = self.parse_attributes()
         self._reject_attrs(attrs, ("request", "response", "reject"), "fields")
         if attrs.id:
-            _, loc = attrs.first("id")
+            _, loc = attrs.given("id")
             raise ParseError("'[id]' goes after the field type, in place of the name: "
                              "'uuid [id] = uuid1;'", loc)
         ftype = self.parse_type()
@@ -489,14 +502,15 @@ class Parser:
                 self.advance()
                 t.container = "vector"
             else:
-                size = self.expect_int("an array size or ']'")
-                if size.value <= 0:
-                    raise ParseError(f"array size must be positive, not {size.value}",
-                                     size.location)
-                if size.value > 0x7FFFFFFF:
-                    raise ParseError(f"array size {size.value} is too large", size.location)
+                size_tok = self.expect_int("an array size or ']'")
+                size = _int_value(size_tok)
+                if size <= 0:
+                    raise ParseError(f"array size must be positive, not {size}",
+                                     size_tok.location)
+                if size > 0x7FFFFFFF:
+                    raise ParseError(f"array size {size} is too large", size_tok.location)
                 self.expect_punct("]", "after the array size")
-                t.container, t.size, t.size_location = "array", size.value, size.location
+                t.container, t.size, t.size_location = "array", size, size_tok.location
         elif tok.is_punct("(") and self.peek().is_punct(")"):
             self.advance()
             self.advance()

@@ -13,7 +13,7 @@ import math
 import os
 import uuid as uuidlib
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import ir
 from . import syntax as ast
@@ -44,6 +44,10 @@ def _not_utf8(path: str, exc: UnicodeDecodeError) -> Tuple[str, Location]:
             Location(SourceFile(path, text), line, column))
 
 
+# What a package declares under a name.
+_Decl = Union[ast.EnumDecl, ast.StructDecl]
+
+
 def _src(loc: Location) -> ir.SourceRef:
     return ir.SourceRef(loc.source.path, loc.line, loc.column)
 
@@ -54,8 +58,15 @@ class _Unit:
 
     decl: ast.FileDecl
     source: SourceFile
-    symbols: Dict[str, object] = field(default_factory=dict)  # name -> EnumDecl | StructDecl
+    symbols: Dict[str, _Decl] = field(default_factory=dict)
     imports: Dict[str, "_Unit"] = field(default_factory=dict)
+
+
+def _package(unit: _Unit) -> str:
+    """The package of a unit that declares one: the resolver passes over the others, and
+    only a file whose header declared its package has imports."""
+    assert unit.decl.package is not None
+    return unit.decl.package
 
 
 class Resolver:
@@ -133,7 +144,8 @@ class Resolver:
                                     f"'{imp.name}'", imp.location)
                 continue
             if target in stack:
-                cycle = [u.decl.package for u in stack[stack.index(target):]] + [imp.name]
+                # Every unit on the stack is reading its imports: each has a package.
+                cycle = [_package(u) for u in stack[stack.index(target):]] + [imp.name]
                 self.reporter.error(f"import cycle: {' -> '.join(cycle)}", imp.location)
                 continue
             unit.imports[imp.name] = target
@@ -236,7 +248,7 @@ class Resolver:
 
     # Enums and flags --------------------------------------------------------------------
     def _resolve_enums(self, unit: _Unit) -> None:
-        pkg = unit.decl.package
+        pkg = _package(unit)
         for decl in unit.decl.declarations:
             if not isinstance(decl, ast.EnumDecl) or unit.symbols.get(decl.name) is not decl:
                 continue
@@ -261,9 +273,10 @@ class Resolver:
                                             f"range for {base}", v.location)
                         continue
                 else:
-                    value = self._enum_constant(decl, v, known, base)
-                    if value is None:
+                    constant = self._enum_constant(decl, v, known, base)
+                    if constant is None:
                         continue
+                    value = constant
                 known[v.name] = value
                 next_value = value + 1
                 values.append(ir.EnumValue(v.name, value, v.hidden, v.deprecated, v.doc,
@@ -275,17 +288,20 @@ class Resolver:
     def _enum_constant(self, decl: ast.EnumDecl, v: ast.ValueDecl, known: Dict[str, int],
                        base: str) -> Optional[int]:
         lit = v.value
+        assert lit is not None  # the caller numbers the values written without one
         lo, hi = ir.INTEGER_RANGES[base]
         if lit.kind == "char":
             if decl.kind == "flags":
                 self.reporter.error("a flags value cannot be a character literal", lit.location)
                 return None
+            assert isinstance(lit.value, str)  # the lexer decodes a char literal to str
             if len(lit.value) != 1:
                 self.reporter.error("a character literal holds exactly one character",
                                     lit.location)
                 return None
             value = ord(lit.value)
         elif lit.kind == "int":
+            assert isinstance(lit.value, int)  # the lexer decodes an integer literal to int
             value = lit.value
         else:
             if decl.kind == "enum" and len(lit.names) > 1:
@@ -311,17 +327,19 @@ class Resolver:
 
     # Struct type numbers (spec §1.3) --------------------------------------------------------
     def _number_structs(self, unit: _Unit) -> None:
-        pkg = unit.decl.package
+        pkg = _package(unit)
         counter = 0
         offset = unit.decl.offset
         numbered: List[Tuple[ast.StructDecl, int]] = []
         for decl in unit.decl.declarations:
             if not isinstance(decl, ast.StructDecl) or unit.symbols.get(decl.name) is not decl:
                 continue
+            number: Optional[int]
             if decl.numbering == "auto":
                 counter += 1
                 number = counter + offset
             elif decl.numbering == "shift":
+                assert decl.number is not None  # the parser gives '(+N)' its number
                 counter = decl.number
                 number = counter + offset
             elif decl.numbering == "fixed":
@@ -352,7 +370,11 @@ class Resolver:
         path = []
         number: Optional[int] = None
         while True:
-            key = (unit.decl.package, decl.name)
+            # The caller's unit declares a package, and so does every unit a lookup finds a
+            # struct in (only those have symbols).
+            pkg = unit.decl.package
+            assert pkg is not None
+            key = (pkg, decl.name)
             if key in self.struct_numbers:
                 number = self.struct_numbers[key]
                 break
@@ -407,16 +429,17 @@ class Resolver:
 
     # Structs ---------------------------------------------------------------------------
     def _resolve_structs(self) -> None:
-        pending = []
+        pending: List[Tuple[str, _Unit, ast.StructDecl]] = []
         for unit in self.order:
-            if unit.decl.package is None:
+            pkg = unit.decl.package
+            if pkg is None:
                 continue
             for decl in unit.decl.declarations:
                 if isinstance(decl, ast.StructDecl) and unit.symbols.get(decl.name) is decl:
-                    pending.append((unit, decl))
+                    pending.append((pkg, unit, decl))
         own: Dict[Tuple[str, str], Tuple[ast.StructDecl, _Unit, Optional[ir.TypeRef],
                                         Tuple[ir.Field, ...]]] = {}
-        for unit, decl in pending:
+        for pkg, unit, decl in pending:
             base_ref = None
             if decl.base is not None:
                 base_ref = self._type_ref(unit, decl.base, "base struct")
@@ -426,7 +449,7 @@ class Resolver:
                                         decl.base.location)
                     base_ref = None
             fields = self._own_fields(unit, decl)
-            own[(unit.decl.package, decl.name)] = (decl, unit, base_ref, fields)
+            own[(pkg, decl.name)] = (decl, unit, base_ref, fields)
 
         if not self._check_nesting(own):
             return  # the rest would cost time and memory in proportion to the nesting
@@ -553,6 +576,7 @@ class Resolver:
         if ref.kind == "primitive":
             return None if ref.name in KEYABLE_PRIMITIVES else "bytes cannot be compared"
         if ref.kind == "struct":
+            assert ref.package is not None  # a reference to a named type has its package
             s = self.structs.get((ref.package, ref.name))
             if s is not None and not s.key_fields:
                 return f"struct '{ref.name}' has no '[key]' field to compare by"
@@ -582,8 +606,10 @@ class Resolver:
                     self.reporter.error(f"field '{f.name}' cannot be a '[key]': {why}",
                                         fd.name_location)
         if s.request and s.response is not None:
-            for what, st in (("request", s), ("response", self.structs.get(
-                    (s.response.package, s.response.name)))):
+            # Both were resolved from decl.response, a reference to a named type.
+            assert s.response.package is not None and decl.response is not None
+            response = self.structs.get((s.response.package, s.response.name))
+            for what, st in (("request", s), ("response", response)):
                 if st is None:
                     continue
                 idf = st.id_field
@@ -634,9 +660,10 @@ class Resolver:
         for key, s in self.structs.items():
             out = []
             for f in s.all_fields:
-                if f.type.value.kind == "struct" and f.type.container in (None, "array") \
-                        and (f.type.value.package, f.type.value.name) in self.structs:
-                    out.append(((f.type.value.package, f.type.value.name), f))
+                ref = f.type.value
+                if ref.kind == "struct" and f.type.container in (None, "array") \
+                        and ref.package is not None and (ref.package, ref.name) in self.structs:
+                    out.append(((ref.package, ref.name), f))
             edges[key] = out
         component, members = _components(list(self.structs),
                                          {k: [n for n, _ in e] for k, e in edges.items()})
@@ -681,6 +708,7 @@ class Resolver:
     # Defaults (spec §1.5) ---------------------------------------------------------------------
     def _default(self, unit: _Unit, fd: ast.FieldDecl, t: ir.FieldType) -> Optional[ir.Default]:
         lit = fd.default
+        assert lit is not None  # called for the fields that have a default
         name = fd.name
         if lit.kind == "null":
             if t.optional and t.container is None:
@@ -702,12 +730,15 @@ class Resolver:
         return self._primitive_default(v.name, lit, name)
 
     def _primitive_default(self, prim: str, lit: ast.Literal, name: str) -> Optional[ir.Default]:
-        def bad(expected: str) -> None:
+        def bad(expected: str) -> Optional[ir.Default]:
+            """Reports a literal of the wrong kind; None, for `return bad(...)`."""
             self.reporter.error(f"field '{name}' of type {prim} needs {expected}, not "
                                 f"'{lit.text}'", lit.location)
+            return None
 
         if prim == "bool":
             if lit.kind == "bool":
+                assert isinstance(lit.value, bool)
                 return ir.Default("bool", lit.value, lit.text)
             return bad("'true' or 'false'")
         if prim in ir.INTEGER_RANGES:
@@ -719,6 +750,7 @@ class Resolver:
                 word = lit.names[0].parts[0]
                 return ir.Default("integer", lo if word == "min" else hi, lit.text)
             if lit.kind == "char" and prim in ("char", "wchar"):
+                assert isinstance(lit.value, str)  # the lexer decodes a char literal to str
                 if len(lit.value) != 1:
                     self.reporter.error("a character literal holds exactly one character",
                                         lit.location)
@@ -732,6 +764,7 @@ class Resolver:
             if lit.kind != "int":
                 return bad("a character or a number" if prim in ("char", "wchar")
                            else "an integer, 'min' or 'max'")
+            assert isinstance(lit.value, int)  # the lexer decodes an integer literal to int
             if not lo <= lit.value <= hi:
                 self.reporter.error(f"default {lit.text} of field '{name}' is out of range for "
                                     f"{prim} ({lo}..{hi})", lit.location)
@@ -740,13 +773,17 @@ class Resolver:
         if prim in ("float", "double"):
             if lit.kind not in ("int", "float"):
                 return bad("a number")
-            value = float(lit.value) if lit.kind == "int" else float(lit.text)
+            if lit.kind == "int":
+                assert isinstance(lit.value, int)  # the lexer decodes an integer literal to int
+                number = float(lit.value)
+            else:
+                number = float(lit.text)
             limit = FLOAT_MAX if prim == "float" else 1.7976931348623157e308
-            if math.isinf(value) or abs(value) > limit:
+            if math.isinf(number) or abs(number) > limit:
                 self.reporter.error(f"default {lit.text} of field '{name}' is out of range for "
                                     f"{prim}", lit.location)
                 return None
-            return ir.Default("float", value, lit.text)
+            return ir.Default("float", number, lit.text)
         if prim == "decimal":
             if lit.kind not in ("int", "float"):
                 return bad("a number")
@@ -755,6 +792,7 @@ class Resolver:
         if prim == "string":
             if lit.kind != "string":
                 return bad("a string literal")
+            assert isinstance(lit.value, str)  # the lexer decodes a string literal to str
             return ir.Default("string", lit.value, lit.text)
         if prim == "timestamp":
             if lit.kind == "epoch":
@@ -762,6 +800,7 @@ class Resolver:
             if lit.kind == "utc":
                 return ir.Default("utc", None, lit.text)
             if lit.kind == "int":
+                assert isinstance(lit.value, int)  # the lexer decodes an integer literal to int
                 if not 0 <= lit.value <= 0xFFFFFFFFFFFFFFFF:
                     self.reporter.error(f"default {lit.text} of field '{name}' is out of range "
                                         f"for timestamp (0..{0xFFFFFFFFFFFFFFFF})", lit.location)
@@ -778,6 +817,7 @@ class Resolver:
             if lit.kind in ("uuid1", "uuid4"):
                 return ir.Default(lit.kind, None, lit.text)
             if lit.kind == "string":
+                assert isinstance(lit.value, str)  # the lexer decodes a string literal to str
                 text = lit.value
                 if len(text) != 36 or any(text[i] != "-" for i in (8, 13, 18, 23)):
                     self.reporter.error(f"'{text}' is not a uuid; write "
@@ -830,6 +870,8 @@ class Resolver:
 
     def _enum_default(self, unit: _Unit, fd: ast.FieldDecl, v: ir.TypeRef) -> Optional[ir.Default]:
         lit = fd.default
+        assert lit is not None  # called for the fields that have a default
+        assert v.package is not None  # a reference to a named type has its package
         etype = self.enums.get((v.package, v.name))
         if etype is None:
             return None

@@ -45,6 +45,8 @@ CASES = [
      (2, 23, "unterminated string literal")),
     ("unexpected_character", P + "struct A { int32 @x; }\n",
      (2, 18, "unexpected character '@'")),
+    ("non_ascii_letter", P + "struct A { int32 \u00e9; }\n",  # was an internal error
+     (2, 18, "unexpected character '\u00e9'")),
     ("malformed_number", P + "struct A { int32 x = 12ab; }\n",
      (2, 22, "malformed number '12ab'")),
     ("unknown_escape", P + 'struct A { string s = "a\\qb"; }\n',
