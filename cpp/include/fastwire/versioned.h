@@ -610,9 +610,11 @@ struct codec<std::array<T, N>> {
         if constexpr (internal::bulk_copyable<C>::value) {
             fastwire::internal::load_bulk(r.data + pos, N, out);
         } else {
+            // The walk is checked before each element, as verify() does: a walk that failed
+            // earlier (out of budget) reads no further, so both report the same first error.
             for (auto& e : out) {
-                w = C::read(r, pos, base, w, e);
                 if (!w.ok()) return w;
+                w = C::read(r, pos, base, w, e);
                 pos += C::slot;
             }
         }
