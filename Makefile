@@ -61,9 +61,15 @@ format:
 	$(CPP_SOURCES) | xargs clang-format-14 -i
 	ruff check --fix --select I .
 
+# Each language beyond C++ and Python brings its own targets in <language>/lang.mk: test-<language>
+# (added to LANGUAGE_TESTS), and bench-<language> where it has one (LANGUAGE_BENCHES).
+LANGUAGE_TESTS :=
+LANGUAGE_BENCHES :=
+include $(wildcard go/lang.mk rust/lang.mk ts/lang.mk java/lang.mk csharp/lang.mk ruby/lang.mk)
+
 # Every test, every language.
-test: test-bootstrap lint test-compiler test-python test-cpp test-cpp-asan test-fuzz test-conformance \
-      test-bench test-install test-docs
+test: test-bootstrap lint test-compiler test-python test-cpp test-cpp-asan test-fuzz $(LANGUAGE_TESTS) \
+      test-conformance test-bench test-install test-docs
 
 test-bootstrap:
 	@$(BOOTSTRAP) test
