@@ -30,7 +30,9 @@ class SourceFile:
         return ""
 
 
-@dataclass(frozen=True, slots=True)  # one per token: slots keep big schemas small
+# One per token: slots keep big schemas small. Not frozen (a frozen dataclass costs three
+# times as much to create, and the lexer makes one per token); never changed once made.
+@dataclass(slots=True, unsafe_hash=True)
 class Location:
     """A 1-based line and column in a source file, and the length of the token there."""
 

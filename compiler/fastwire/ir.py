@@ -33,14 +33,14 @@ IR_FORMAT = "fastwire-ir"
 IR_VERSION = 2  # 2: the lowered wire model (lower.py) in every struct and package
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SourceRef:
     file: str
     line: int
     column: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TypeRef:
     """A reference to a primitive (package None) or to a named enum, flags or struct."""
 
@@ -57,7 +57,7 @@ class TypeRef:
         return self.kind == "primitive"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FieldType:
     """`value` is the plain type, the element type of a collection, or a map's value type.
 
@@ -81,7 +81,7 @@ class FieldType:
         }[self.container]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Default:
     """A field's declared default, already typed.
 
@@ -115,7 +115,7 @@ class Default:
         return self.value
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Field:
     name: str
     type: FieldType
@@ -130,7 +130,7 @@ class Field:
     reset_of: Optional[str] = None  # for the `<name>Reset` bool that `T~ name` adds
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class EnumValue:
     name: str
     value: int
@@ -140,7 +140,7 @@ class EnumValue:
     location: SourceRef
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class EnumType:
     """An enum or a flags type (`kind` tells which)."""
 
@@ -165,13 +165,13 @@ class EnumType:
         return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Reject:
     type: TypeRef
     global_: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class StructType:
     kind: str  # struct | message
     name: str
@@ -214,7 +214,7 @@ class StructType:
 NamedType = Union[EnumType, StructType]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Package:
     name: str
     domain: Optional[str]
@@ -249,7 +249,7 @@ class Package:
         return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Schema:
     """A compiled schema: the root package and every package it imports, imports first."""
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from sys import intern
 from typing import Iterator, List, Optional
 
 from .diagnostics import Location, Reporter, SourceFile
@@ -51,6 +52,12 @@ _NUMBER = re.compile(
     r")"
 )
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_IDENT_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_SPACE = re.compile(r"[ \t\r\n\b\v\f]+")
+# Punctuation that is always a token of its own ('[' may open an attribute, '.' a number,
+# '*' a stray '*/').
+_PLAIN_PUNCT = frozenset(",:;+=|!?~()]<>{}")
+_FAST = re.compile(r"([ \t\r\n\b\v\f]*)(?:([A-Za-z_][A-Za-z0-9_]*)|([,:;+=|!?~()\]<>{}]))")
 # The most significant digits a number literal may have (mantissa and exponent together;
 # docs/schema-language.md#limits).
 MAX_NUMBER_DIGITS = 100
@@ -61,13 +68,22 @@ _SIMPLE_ESCAPES = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+# One per token, so as cheap as can be: not frozen (a frozen dataclass costs three times as
+# much to create; a token is never changed once made), and its Location is made only when
+# asked for (most tokens are punctuation nobody points at).
+@dataclass(slots=True, unsafe_hash=True)
 class Token:
     kind: str
     text: str  # the exact source text
-    location: Location
+    source: SourceFile
+    line: int
+    column: int
     value: object = None  # decoded value for INT / FLOAT / CHAR / STRING / ATTR
     doc: Optional[str] = None  # the documentation comment directly before this token
+
+    @property
+    def location(self) -> Location:
+        return Location(self.source, self.line, self.column, max(1, len(self.text)))
 
     def is_punct(self, ch: str) -> bool:
         return self.kind == PUNCT and self.text == ch
@@ -123,13 +139,14 @@ class Lexer:
         return Location(self.source, line, col, max(1, length))
 
     def _advance(self, n: int) -> None:
-        for ch in self.text[self.pos:self.pos + n]:
-            if ch == "\n":
-                self.line += 1
-                self.col = 1
-            else:
-                self.col += 1
-        self.pos += n
+        start, end = self.pos, self.pos + n
+        newlines = self.text.count("\n", start, end)
+        if newlines:
+            self.line += newlines
+            self.col = end - self.text.rfind("\n", start, end)
+        else:
+            self.col += n
+        self.pos = end
 
     def _error(self, message: str, line: int, col: int, length: int = 1) -> None:
         self.reporter.error(message, self._loc(line, col, length))
@@ -142,7 +159,7 @@ class Lexer:
         """The tokens one by one, EOF last (the parser holds only a few at a time, so a
         big schema's tokens never all exist at once)."""
         while True:
-            tok = self._next()
+            tok = self.next_token()
             yield tok
             if tok.kind == EOF:
                 return
@@ -150,9 +167,9 @@ class Lexer:
     def _skip_space_and_comments(self) -> None:
         text = self.text
         while self.pos < len(text):
-            ch = text[self.pos]
-            if ch in " \t\r\n\b\v\f":
-                self._advance(1)
+            space = _SPACE.match(text, self.pos)
+            if space:
+                self._advance(space.end() - self.pos)
             elif text.startswith("//", self.pos):
                 end = text.find("\n", self.pos)
                 end = len(text) if end < 0 else end
@@ -190,13 +207,65 @@ class Lexer:
         text = "\n".join(c.text for c in reversed(group)).strip()
         return text or None
 
-    def _next(self) -> Token:
+    def next_token(self) -> Token:
+        """The next token (EOF at the end, and again if asked again)."""
+        text = self.text
+        # The fast path, one regular expression: spaces, then an identifier or plain
+        # punctuation (most tokens).
+        pos = self.pos
+        m = _FAST.match(text, pos)
+        if m is not None:
+            word_at = m.end(1)
+            col = self.col
+            if word_at != pos:
+                newlines = text.count("\n", pos, word_at)
+                if newlines:
+                    self.line += newlines
+                    col = word_at - text.rfind("\n", pos, word_at)
+                else:
+                    col += word_at - pos
+            end = m.end()
+            self.pos = end
+            self.col = col + end - word_at  # a token holds no newline
+            line = self.line
+            doc = self._take_doc(line) if self.comments else None
+            word = m.group(2)
+            if word is not None:
+                # Interned: a big schema repeats its names, and dictionaries look them up.
+                return Token(IDENT, intern(word), self.source, line, col, None, doc)
+            return Token(PUNCT, m.group(3), self.source, line, col, None, doc)
         while True:
-            self._skip_space_and_comments()
-            text = self.text
+            pos = self.pos
+            space = _SPACE.match(text, pos)
+            if space is not None:
+                end = space.end()
+                newlines = text.count("\n", pos, end)
+                if newlines:
+                    self.line += newlines
+                    self.col = end - text.rfind("\n", pos, end)
+                else:
+                    self.col += end - pos
+                self.pos = pos = end
+            if text.startswith("/", pos):
+                self._skip_space_and_comments()
+                pos = self.pos
             line, col = self.line, self.col
-            if self.pos >= len(text):
-                return Token(EOF, "", self._loc(line, col, 1), doc=self._take_doc(line))
+            if pos >= len(text):
+                return Token(EOF, "", self.source, line, col, doc=self._take_doc(line))
+            ch = text[pos]
+            if ch in _IDENT_START:
+                m = _IDENT.match(text, pos)
+                assert m is not None  # the condition above is _IDENT's first character
+                end = m.end()
+                self.pos = end
+                self.col = col + end - pos  # an identifier holds no newline
+                # Interned: a big schema repeats its names, and dictionaries look them up.
+                return Token(IDENT, intern(text[pos:end]), self.source, line, col, None,
+                             self._take_doc(line) if self.comments else None)
+            if ch in _PLAIN_PUNCT:
+                self.pos = pos + 1
+                self.col = col + 1
+                return Token(PUNCT, ch, self.source, line, col, None, self._take_doc(line) if self.comments else None)
             tok = self._scan(line, col)
             if tok is not None:
                 return tok
@@ -204,7 +273,7 @@ class Lexer:
     def _make(self, kind: str, start: int, line: int, col: int, value: object = None) -> Token:
         raw = self.text[start:self.pos]
         doc = self._take_doc(line)
-        return Token(kind, raw, self._loc(line, col, len(raw)), value, doc)
+        return Token(kind, raw, self.source, line, col, value, doc)
 
     def _scan(self, line: int, col: int) -> Optional[Token]:
         text = self.text
@@ -245,12 +314,6 @@ class Lexer:
                     return self._make(FLOAT, start, line, col, raw)
                 return self._make(INT, start, line, col, int(raw, 0) if not m.group("int")
                                   else int(raw, 10))
-
-        if (ch.isascii() and ch.isalpha()) or ch == "_":
-            m = _IDENT.match(text, start)
-            assert m is not None  # the condition above is _IDENT's first character
-            self._advance(m.end() - start)
-            return self._make(IDENT, start, line, col)
 
         if ch in "'\"":
             return self._scan_quoted(ch, line, col)

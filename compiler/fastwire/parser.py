@@ -7,7 +7,7 @@ find instead of stopping at the first.
 
 from __future__ import annotations
 
-from typing import Iterator, List, Optional, Tuple
+from typing import List, Optional, Tuple
 
 from . import syntax as ast
 from .diagnostics import LEXICAL, Location, Reporter, SourceFile
@@ -64,54 +64,56 @@ class Parser:
         self.reporter = reporter
         # The tokens are read as the parser goes: the current one, a lookahead of one,
         # and the previous one (memory stays flat however big the schema).
-        self._stream = self._lexed(Lexer(source, reporter).stream())
-        self.tokens: List[Token] = [next(self._stream)]  # [current, lookahead...]
+        self._lexer = Lexer(source, reporter)
+        self._before: Optional[Token] = None  # the last token read from the lexer
+        self.tok: Token = self._read()  # the current token
+        self._ahead: List[Token] = []  # lookahead, read by peek()
         self.prev: Optional[Token] = None
 
-    def _lexed(self, tokens: Iterator[Token]) -> Iterator[Token]:
+    def _read(self) -> Token:
         """The lexer's tokens, what it reports tagged LEXICAL. Where a lexical error left
         no token (from the end of the token before it to the start of the token after
         it), the reporter is told: what the parser reports there follows from the
         lexical error (Reporter.sort drops it)."""
         reporter = self.reporter
-        before: Optional[Token] = None
-        while True:
-            first = len(reporter.diagnostics)
-            with reporter.during(LEXICAL):
-                tok = next(tokens)
-            if len(reporter.diagnostics) > first:
-                if before is not None:
-                    b = before.location
-                    start = Location(b.source, b.line, b.column + b.length)
-                else:
-                    start = Location(tok.location.source, 1, 1)
-                reporter.unread(start, tok.location)
-            yield tok
-            if tok.kind == EOF:
-                return
-            before = tok
+        first = len(reporter.diagnostics)
+        outer, reporter.phase = reporter.phase, LEXICAL  # (not `during`: once per token)
+        try:
+            tok = self._lexer.next_token()
+        finally:
+            reporter.phase = outer
+        if len(reporter.diagnostics) > first:
+            before = self._before
+            if before is not None:
+                b = before.location
+                start = Location(b.source, b.line, b.column + b.length)
+            else:
+                start = Location(tok.location.source, 1, 1)
+            reporter.unread(start, tok.location)
+        self._before = tok
+        return tok
 
     # -- token helpers --------------------------------------------------------
-    @property
-    def tok(self) -> Token:
-        return self.tokens[0]
-
     def peek(self, n: int = 1) -> Token:
-        while len(self.tokens) <= n and self.tokens[-1].kind != EOF:
-            self.tokens.append(next(self._stream))
-        return self.tokens[min(n, len(self.tokens) - 1)]
+        """The token `n` after the current one (EOF past the end)."""
+        ahead = self._ahead
+        while len(ahead) < n:
+            last = ahead[-1] if ahead else self.tok
+            if last.kind == EOF:
+                return last
+            ahead.append(self._read())
+        return ahead[n - 1]
 
     def advance(self) -> Token:
-        tok = self.tokens[0]
+        tok = self.tok
         if tok.kind != EOF:
             self.prev = tok
-            del self.tokens[0]
-            if not self.tokens:
-                self.tokens.append(next(self._stream))
+            self.tok = self._ahead.pop(0) if self._ahead else self._read()
         return tok
 
     def at_punct(self, ch: str) -> bool:
-        return self.tok.is_punct(ch)
+        tok = self.tok
+        return tok.kind == PUNCT and tok.text == ch
 
     def at_word(self, *words: str) -> bool:
         return self.tok.kind == IDENT and self.tok.text in words
@@ -152,6 +154,8 @@ class Parser:
             end = self.expect_name(what)
             parts.append(end.text)
         loc = first.location
+        if end is first:
+            return ast.Name((first.text,), loc)
         length = (end.location.column + end.location.length - loc.column
                   if end.location.line == loc.line else loc.length)
         return ast.Name(tuple(parts), Location(loc.source, loc.line, loc.column, length))

@@ -972,15 +972,19 @@ def _article(word: str) -> str:
     return "an" if word[:1] in "aeiou" else "a"
 
 
-def compile_schema(path: str, reporter: Reporter,
-                   include_dirs: Sequence[str] = ()) -> Optional[ir.Schema]:
-    """Parses, resolves and checks `path` and its imports. Returns None on errors."""
+def compile_schema(path: str, reporter: Reporter, include_dirs: Sequence[str] = (),
+                   retained: Optional[List[object]] = None) -> Optional[ir.Schema]:
+    """Parses, resolves and checks `path` and its imports. Returns None on errors. The
+    syntax trees are appended to `retained` when it is given (the caller frees them, or
+    lets the process end first), and freed on return otherwise."""
     # The compiler's objects form no garbage cycles worth collecting; the cyclic
     # collector's full passes over a growing heap would make big schemas superlinear.
     collecting = gc.isenabled()
     gc.disable()
     try:
         resolver = Resolver(reporter, include_dirs)
+        if retained is not None:
+            retained.append(resolver)
         root = resolver.load(path)
         if root is None:
             reporter.sort()
