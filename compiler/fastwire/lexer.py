@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from sys import intern
 from typing import Iterator, List, Optional
 
-from .diagnostics import Location, Reporter, SourceFile
+from .diagnostics import LEXICAL, Location, Reporter, SourceFile
 
 # Token kinds.
 IDENT = "identifier"
@@ -129,6 +129,7 @@ class Lexer:
         self.source = source
         self.text = source.text
         self.reporter = reporter
+        self.failed = False  # set when an error is reported (the parser resets it)
         self.pos = 0
         self.line = 1
         self.col = 1
@@ -149,7 +150,9 @@ class Lexer:
         self.pos = end
 
     def _error(self, message: str, line: int, col: int, length: int = 1) -> None:
-        self.reporter.error(message, self._loc(line, col, length))
+        with self.reporter.during(LEXICAL):
+            self.reporter.error(message, self._loc(line, col, length))
+        self.failed = True
 
     # -- the scanner ----------------------------------------------------------
     def tokens(self) -> List[Token]:

@@ -7,10 +7,10 @@ find instead of stopping at the first.
 
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from . import syntax as ast
-from .diagnostics import LEXICAL, Location, Reporter, SourceFile
+from .diagnostics import Location, Reporter, SourceFile
 from .lexer import ATTR, BUILTIN_TYPES, CHAR, EOF, FLOAT, IDENT, INT, PUNCT, RESERVED, STRING, Lexer, Token
 
 ENUM_BASES = ("byte", "char", "wchar", "int8", "uint8", "int16", "uint16", "int32",
@@ -65,35 +65,44 @@ class Parser:
         # The tokens are read as the parser goes: the current one, a lookahead of one,
         # and the previous one (memory stays flat however big the schema).
         self._lexer = Lexer(source, reporter)
-        self._before: Optional[Token] = None  # the last token read from the lexer
-        self.tok: Token = self._read()  # the current token
+        self.tok: Token = self._read(None)  # the current token
         self._ahead: List[Token] = []  # lookahead, read by peek()
         self.prev: Optional[Token] = None
+        self._names: Dict[str, Tuple[str]] = {}
 
-    def _read(self) -> Token:
-        """The lexer's tokens, what it reports tagged LEXICAL. Where a lexical error left
-        no token (from the end of the token before it to the start of the token after
+    def _read(self, before: Optional[Token]) -> Token:
+        """The lexer's next token. `before` is the token read before it. Where a lexical
+        error left no token (from the end of `before` to the start of the token after
         it), the reporter is told: what the parser reports there follows from the
         lexical error (Reporter.sort drops it)."""
-        reporter = self.reporter
-        first = len(reporter.diagnostics)
-        outer, reporter.phase = reporter.phase, LEXICAL  # (not `during`: once per token)
-        try:
-            tok = self._lexer.next_token()
-        finally:
-            reporter.phase = outer
-        if len(reporter.diagnostics) > first:
-            before = self._before
+        lexer = self._lexer
+        tok = lexer.next_token()
+        if lexer.failed:  # it reported a lexical error (tagged LEXICAL) before this token
+            lexer.failed = False
             if before is not None:
                 b = before.location
                 start = Location(b.source, b.line, b.column + b.length)
             else:
                 start = Location(tok.location.source, 1, 1)
-            reporter.unread(start, tok.location)
-        self._before = tok
+            self.reporter.unread(start, tok.location)
+        return tok
+
+    def _unread_before(self, before: Token, tok: Token) -> Token:
+        """advance()'s rare path: the lexer reported an error before `tok`."""
+        self._lexer.failed = False
+        b = before.location
+        self.reporter.unread(Location(b.source, b.line, b.column + b.length), tok.location)
         return tok
 
     # -- token helpers --------------------------------------------------------
+    def _one(self, text: str) -> Tuple[str]:
+        """The one-part name `(text,)`, one tuple per distinct name: a big schema names the
+        same few types on every field."""
+        parts = self._names.get(text)
+        if parts is None:
+            parts = self._names[text] = (text,)
+        return parts
+
     def peek(self, n: int = 1) -> Token:
         """The token `n` after the current one (EOF past the end)."""
         ahead = self._ahead
@@ -101,14 +110,18 @@ class Parser:
             last = ahead[-1] if ahead else self.tok
             if last.kind == EOF:
                 return last
-            ahead.append(self._read())
+            ahead.append(self._read(last))
         return ahead[n - 1]
 
     def advance(self) -> Token:
         tok = self.tok
         if tok.kind != EOF:
             self.prev = tok
-            self.tok = self._ahead.pop(0) if self._ahead else self._read()
+            if self._ahead:
+                self.tok = self._ahead.pop(0)
+            else:
+                nxt = self._lexer.next_token()
+                self.tok = nxt if not self._lexer.failed else self._unread_before(tok, nxt)
         return tok
 
     def at_punct(self, ch: str) -> bool:
@@ -155,7 +168,7 @@ class Parser:
             parts.append(end.text)
         loc = first.location
         if end is first:
-            return ast.Name((first.text,), loc)
+            return ast.Name(self._one(first.text), loc)
         length = (end.location.column + end.location.length - loc.column
                   if end.location.line == loc.line else loc.length)
         return ast.Name(tuple(parts), Location(loc.source, loc.line, loc.column, length))
@@ -453,12 +466,18 @@ class Parser:
 
     # -- fields ---------------------------------------------------------------
     def parse_field(self) -> ast.FieldDecl:
-        attrs = self.parse_attributes()
-        self._reject_attrs(attrs, ("request", "response", "reject"), "fields")
-        if attrs.id:
-            _, loc = attrs.given("id")
-            raise ParseError("'[id]' goes after the field type, in place of the name: "
-                             "'uuid [id] = uuid1;'", loc)
+        tok = self.tok
+        if tok.kind == IDENT:  # no attributes (most fields)
+            key = hidden = deprecated = False
+            doc = tok.doc
+        else:
+            attrs = self.parse_attributes()
+            self._reject_attrs(attrs, ("request", "response", "reject"), "fields")
+            if attrs.id:
+                _, loc = attrs.given("id")
+                raise ParseError("'[id]' goes after the field type, in place of the name: "
+                                 "'uuid [id] = uuid1;'", loc)
+            key, hidden, deprecated, doc = attrs.key, attrs.hidden, attrs.deprecated, attrs.doc
         ftype = self.parse_type()
         is_id = False
         if self.tok.kind == ATTR and self.tok.value == "id":
@@ -474,15 +493,14 @@ class Parser:
             self.advance()
             default = self.parse_value()
         self.expect_punct(";", f"after field '{name_text}'")
-        return ast.FieldDecl(name_text, name_loc, ftype, default, key=attrs.key or is_id,
-                             id=is_id, hidden=attrs.hidden, deprecated=attrs.deprecated,
-                             doc=attrs.doc)
+        return ast.FieldDecl(name_text, name_loc, ftype, default, key=key or is_id,
+                             id=is_id, hidden=hidden, deprecated=deprecated, doc=doc)
 
     def parse_type_name(self, what: str) -> ast.Name:
         tok = self.tok
         if tok.kind == IDENT and tok.text in BUILTIN_TYPES:
             self.advance()
-            return ast.Name((tok.text,), tok.location)
+            return ast.Name(self._one(tok.text), tok.location)
         if tok.kind == IDENT and tok.text in RESERVED:
             raise self.fail(f"expected {what}, found the keyword '{tok.text}'")
         return self.parse_dotted(what)
@@ -491,6 +509,8 @@ class Parser:
         start = self.tok
         base = self.parse_type_name("a field type")
         t = ast.TypeExpr(base, location=base.location)
+        if self.tok.kind == IDENT:  # the field's name: a plain type (most fields)
+            return t
         if self.at_punct("~"):
             self.advance()
             t.reset = True

@@ -525,15 +525,25 @@ class Resolver:
         for fd in decl.fields:
             if fd.name == f.name or (f.reset_of and fd.name == f.reset_of):
                 return fd.name_location
-        return decl.location
+        # A declaration _own_fields let go: its name's place is in the IR ('[id]' is the
+        # name token of an id field).
+        src, at = f.location, decl.location
+        if src is not None and src.file == at.path:
+            return Location(at.source, src.line, src.column,
+                            len("[id]") if f.id else len(f.reset_of or f.name))
+        return at
 
     def _own_fields(self, unit: _Unit, decl: ast.StructDecl) -> Tuple[ir.Field, ...]:
         out: List[ir.Field] = []
         seen: Dict[str, ast.FieldDecl] = {}
         qualified = f"{unit.decl.package}.{decl.name}"
         for fd in decl.fields:
-            names = [fd.name] + ([fd.name + "Reset"] if fd.type.reset else [])
-            dup = next((n for n in names if n in seen), None)
+            if fd.type.reset:
+                names: Tuple[str, ...] = (fd.name, fd.name + "Reset")
+                dup = next((n for n in names if n in seen), None)
+            else:
+                names = (fd.name,)
+                dup = fd.name if fd.name in seen else None
             if dup is not None and fd.id and seen[dup].id:
                 self.reporter.error(f"{decl.kind} '{decl.name}' has more than one '[id]' field",
                                     fd.name_location)
@@ -558,6 +568,10 @@ class Resolver:
                                                                                "bool")),
                                     None, False, False, False, False, qualified, None, loc,
                                     reset_of=fd.name))
+        # The declarations are let go as soon as they are in the IR, so that a big schema's
+        # syntax and IR never both exist whole; only those _check_struct still reads stay.
+        decl.fields = [fd for fd in decl.fields
+                       if fd.key or fd.type.key is not None or fd.type.container == "set"]
         return tuple(out)
 
     def _field_type(self, unit: _Unit, t: ast.TypeExpr) -> Optional[ir.FieldType]:
