@@ -7,6 +7,8 @@ find instead of stopping at the first.
 
 from __future__ import annotations
 
+import re
+from sys import intern
 from typing import Dict, List, Optional, Tuple
 
 from . import syntax as ast
@@ -26,6 +28,13 @@ class ParseError(Exception):
         super().__init__(message)
         self.message = message
         self.location = location
+
+
+# A field parse_field would read as `Type name;`, `Type name = 12;` or `Type name = "text";`,
+# after its type: on one line, the name, an optional plain decimal (at most 18 digits) or
+# string (no escape, no quote), then ';'.
+_PLAIN_FIELD = re.compile(r'[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*'
+                          r'(?:=[ \t]*(-?[0-9]{1,18}|"[^"\\\n]*")[ \t]*)?;')
 
 
 class _Attributes:
@@ -455,7 +464,7 @@ class Parser:
             if self.tok.kind == EOF:
                 raise self.fail(f"expected '}}' to close {kind} '{name.text}', found end of file")
             try:
-                decl.fields.append(self.parse_field())
+                decl.fields.append(self._plain_field() or self.parse_field())
             except ParseError as err:
                 self.report(err)
                 self.sync_member()
@@ -495,6 +504,39 @@ class Parser:
         self.expect_punct(";", f"after field '{name_text}'")
         return ast.FieldDecl(name_text, name_loc, ftype, default, key=key or is_id,
                              id=is_id, hidden=hidden, deprecated=deprecated, doc=doc)
+
+    def _plain_field(self) -> Optional[ast.FieldDecl]:
+        """The fast path for the commonest fields, read with one regular expression on one
+        line: `Type name;`, `Type name = 12;`, `Type name = "text";` (a one-part type, no
+        attributes, a plain decimal or a string without escapes). None for anything else,
+        read by parse_field. The result is what parse_field makes of the same text."""
+        tok = self.tok
+        if tok.kind != IDENT or self._ahead or (tok.text in RESERVED and tok.text not in BUILTIN_TYPES):
+            return None
+        lexer = self._lexer
+        pos = lexer.pos
+        m = _PLAIN_FIELD.match(lexer.text, pos)
+        if m is None or m.group(1) in RESERVED:
+            return None
+        source, line, col = lexer.source, lexer.line, lexer.col  # the place of `pos`
+        name = intern(m.group(1))
+        base = ast.Name(self._one(tok.text), tok.location)
+        ftype = ast.TypeExpr(base, location=base.location)
+        default = None
+        if m.group(2) is not None:
+            at = col + m.start(2) - pos
+            text = m.group(2)
+            if text[0] == '"':
+                default = ast.Literal("string", text[1:-1], Location(source, line, at, len(text)), text)
+            else:
+                default = ast.Literal("int", int(text, 10), Location(source, line, at, len(text)), text)
+        end = m.end()
+        semicolon = Token(PUNCT, ";", source, line, col + end - 1 - pos)
+        lexer.pos, lexer.col = end, col + end - pos
+        self.prev = semicolon
+        self.tok = self._read(semicolon)
+        return ast.FieldDecl(name, Location(source, line, col + m.start(1) - pos, len(name)), ftype,
+                             default, doc=tok.doc)
 
     def parse_type_name(self, what: str) -> ast.Name:
         tok = self.tok

@@ -7,7 +7,7 @@ the location of the token a diagnostic about it should point at.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import List, Optional, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from .diagnostics import Location
 
@@ -33,7 +33,7 @@ class Literal:
     value: object
     location: Location
     text: str = ""
-    names: List[Name] = field(default_factory=list)  # kind == "names": a | b | c
+    names: Sequence[Name] = ()  # kind == "names": a | b | c
 
 
 @dataclass(slots=True)
