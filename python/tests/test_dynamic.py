@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import uuid
 from decimal import Decimal
 
@@ -15,6 +16,7 @@ from seeds import REPO, vector, vector_text
 import fastwire_runtime as rt
 from fastwire_runtime import dynamic
 
+sys.path.insert(0, os.path.join(REPO, "compiler"))  # the compiler's model, for the IR
 
 def _compile(name: str):
     from fastwire.diagnostics import Reporter

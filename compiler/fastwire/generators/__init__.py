@@ -74,7 +74,7 @@ LANGUAGES: Dict[str, Language] = {
 # (fastwire_runtime.dynamic), driven by the schemas' IR JSON, without generated code.
 EXTRA_TESTEES: Dict[str, Testee] = {
     "dynamic": Testee(
-        run=["{python}", "conformance/dynamic/testee.py", "build/conformance/dynamic"],
+        run=["{python}", "conformance/dynamic/dynamic_testee.py", "build/conformance/dynamic"],
         prepare=["{python}", "-m", "fastwire", "compile", *CONFORMANCE_SCHEMAS, "--emit",
                  "ir-json", "-q", "-o", "build/conformance/dynamic"]),
 }

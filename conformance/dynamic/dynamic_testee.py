@@ -1,7 +1,7 @@
 """The dynamic codec's conformance testee: answers the runner's requests with
 fastwire_runtime.dynamic, driven only by IR JSON, without generated code.
 
-    python3 conformance/dynamic/testee.py IR_DIR
+    python3 conformance/dynamic/dynamic_testee.py IR_DIR
 
 IR_DIR holds `<package>.ir.json` for the conformance schemas (`fastwire compile SCHEMAS
 --emit ir-json -o IR_DIR`, the registry's `prepare`). The protocol is in
