@@ -269,8 +269,9 @@ def _compare_structs(o: _Side, n: _Side, s: ir.StructType, t: ir.StructType) -> 
             [c for c in out if c.kind == "type_number_changed"]
         cols = {c: _worst(SAFE, *(x.verdicts[c] for x in fields)) for c in COLUMNS}
         out.append(Change("base_changed", name, f"'{name}': base {base_o or 'none'} -> "
-                          f"{base_n or 'none'}" + (" (its fields and type number as before, "
-                                                   "plus the changes listed)" if fields else ""),
+                          f"{base_n or 'none'}" + (": the verdicts of the field and type number "
+                                                   "changes listed" if fields else
+                                                   ": the same fields and type number"),
                           t.location, cols))
     return out
 
@@ -351,7 +352,9 @@ def run_compat(ns: argparse.Namespace) -> int:
         for c in changes:
             print(c.render(columns))
         verdict = "breaking" if breaking else "compatible"
-        print(f"{ns.old} -> {ns.new}: {verdict} for the {ns.format} format"
+        what = {"versioned": "the versioned format", "final": "the final format",
+                "json": "JSON", "all": "every format"}[ns.format]
+        print(f"{ns.old} -> {ns.new}: {verdict} for {what}"
               + (f" ({len(breaking)} breaking" if breaking else " (0 breaking")
               + f", {len(warnings)} warning{'s' if len(warnings) != 1 else ''}, "
               f"{len(changes)} difference{'s' if len(changes) != 1 else ''})")

@@ -216,10 +216,15 @@ def _where(path: str, at: Optional[int], field: str) -> str:
     return f"{path}: {place}" + (f", {field}" if field else "")
 
 
-def _located(schema: Any, name: str, data: bytes, final: bool, base: int) -> Tuple[Optional[int], str]:
+def _located(schema: Any, name: str, data: bytes, final: bool, base: int,
+             error: Exception) -> str:
+    """Where a model verify rejected fails, and why: the annotated walk's place, and its
+    message when it found the same error (it may say more)."""
     from fastwire_runtime import annotate
-    at, field = annotate.locate(schema.struct(name), data, final, schema.limits)
-    return (None if at is None else at + base), field
+    at, field, found = annotate.locate(schema.struct(name), data, final, schema.limits)
+    if found is not None and found.code == getattr(error, "code", None):
+        error = found
+    return f"{_where('', None if at is None else at + base, field)[2:]}: {error}"
 
 
 # ---- decode --------------------------------------------------------------------------------
@@ -254,8 +259,7 @@ def _read(schema: Any, name: str, data: bytes, offset: int, final: bool,
         size = model.validate(data, offset)
         return model.deserialize(data, offset), size
     except rt.DecodeError as err:
-        at, field = _located(schema, name, data[offset:], final, offset)
-        raise ToolError(f"{_where(path, at, field)}: {err}") from None
+        raise ToolError(f"{path}: {_located(schema, name, data[offset:], final, offset, err)}") from None
 
 
 def _messages(schema: Any, data: bytes, start: int, final: bool,

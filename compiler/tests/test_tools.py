@@ -7,7 +7,7 @@ import json
 import os
 import subprocess
 import sys
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 import pytest
 
@@ -240,3 +240,62 @@ def test_explain_stream():
     assert r.returncode == 0, r.stderr
     out = r.stdout.decode()
     assert out.count("== message at") == 3 and "!!" not in out
+
+
+# ---- docs/tools.md: every example runs and prints what the page shows -------------------------
+
+def doc_examples(text: str) -> List[Tuple[str, str, str]]:
+    """(kind, code, output shown) of each example of docs/tools.md: a `$ command` of a
+    console block with the lines after it, or a python block with the text block after it."""
+    out: List[Tuple[str, str, str]] = []
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        if lines[i].startswith("```console") or lines[i].startswith("```python"):
+            kind = lines[i][3:]
+            j = lines.index("```", i + 1)
+            body = lines[i + 1:j]
+            if kind == "console":
+                for line in body:
+                    if line.startswith("$ "):
+                        out.append(("console", line[2:], ""))
+                    else:
+                        k, code, shown = out[-1]
+                        out[-1] = (k, code, shown + line + "\n")
+            else:
+                assert lines[j + 1] == "```text", "a python example is followed by its output"
+                end = lines.index("```", j + 2)
+                out.append(("python", "\n".join(body) + "\n",
+                            "".join(line + "\n" for line in lines[j + 2:end])))
+                j = end
+            i = j + 1
+        else:
+            i += 1
+    return out
+
+
+def run_example(kind: str, code: str) -> str:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(REPO, "compiler"),
+                                                       os.path.join(REPO, "python")]))
+    if kind == "python":
+        subprocess.run([sys.executable, "-m", "fastwire", "compile", PROTO, "--emit", "ir-json",
+                        "-q", "-o", "build/ir"], cwd=REPO, env=env, check=True)
+        r = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True,
+                           text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+        return r.stdout
+    script = f'fastwire() {{ "{sys.executable}" -m fastwire "$@"; }}\n{{ {code} ; }} 2>&1\n'
+    r = subprocess.run(["bash", "-c", script], cwd=REPO, env=env, capture_output=True,
+                       text=True, timeout=60)
+    return r.stdout
+
+
+def test_docs_tools_examples():
+    with open(os.path.join(REPO, "docs", "tools.md"), encoding="utf-8") as fh:
+        examples = doc_examples(fh.read())
+    assert len(examples) >= 10
+    commands = " ".join(code for _, code, _ in examples)
+    for command in ("decode", "encode", "explain", "compat", "--stream"):
+        assert f"fastwire {command}" in commands or command in commands
+    for kind, code, shown in examples:
+        assert run_example(kind, code) == shown, code

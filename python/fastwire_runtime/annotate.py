@@ -232,7 +232,7 @@ class _Walk:
         self.at = (p, path)
         if d < 1:
             fail("too_deep")
-        self.emit(p, 0, path, codec.name)
+        self.emit(p, 0, path, f"{codec.name} fields")
         for f in codec.fields:
             p = self.fvalue(f.codec, p, d - 1, _join(path, f.name))
         return p
@@ -331,7 +331,7 @@ def _walk_model(walk: _Walk, codec: StructCodec, data: bytes, final: bool, lim: 
     if size > lim.max_message_size:
         fail("too_large", f"{size} bytes")
     if size > len(data):
-        fail("truncated")
+        fail("truncated", f"the model's size is {size} bytes, {len(data)} given")
     if final:
         if size < 8:
             fail("bad_size")
@@ -358,9 +358,9 @@ def _walk_model(walk: _Walk, codec: StructCodec, data: bytes, final: bool, lim: 
 
 
 def locate(codec: StructCodec, data: Any, final: bool = False,
-           limits: Optional[Limits] = None) -> Tuple[Optional[int], str]:
-    """(offset, field path) where verifying the model fails, or (None, "")."""
+           limits: Optional[Limits] = None) -> Tuple[Optional[int], str, Optional[DecodeError]]:
+    """(offset, field path, error) where verifying the model fails, or (None, "", None)."""
     ann = annotate(codec, data, final, limits)
     if ann.error is None:
-        return None, ""
-    return getattr(ann.error, "offset", None), getattr(ann.error, "path", "")
+        return None, "", None
+    return getattr(ann.error, "offset", None), getattr(ann.error, "path", ""), ann.error
