@@ -60,8 +60,21 @@ def _runtime() -> Any:
     return dynamic
 
 
+_DESCRIPTIONS = {
+    "decode": "Binary FBE (raw or hex; one model, or a protocol stream) to JSON, from the "
+              "schema alone. Malformed input: the verify error, its byte and field, exit 1.",
+    "encode": "JSON to binary FBE (raw, or hex text), from the schema alone.",
+    "explain": "An annotated dump of a model: offset, bytes, field path and value of every "
+               "slot, header and heap block; unreachable and twice-read bytes flagged.",
+    "compat": "Every difference between two versions of a schema, with its verdict for the "
+              "versioned format (both directions), the final format and JSON; exit 1 when one "
+              "is breaking for --format.",
+}
+
+
 def _parser(command: str) -> argparse.ArgumentParser:
-    p = _Parser(prog=f"fastwire {command}", description=(__doc__ or "").split("\n\n")[0])
+    p = _Parser(prog=f"fastwire {command}",
+                description=_DESCRIPTIONS[command] + " See docs/tools.md.")
     if command == "compat":
         p.add_argument("old", metavar="OLD.fbe")
         p.add_argument("new", metavar="NEW.fbe")
@@ -244,7 +257,12 @@ def _decode(ns: argparse.Namespace) -> int:
             out.write((pretty_json(line) if ns.pretty else line) + "\n")
         return EXIT_OK
     name = _struct(schema, ns.type)
-    value, _ = _read(schema, name, data, ns.offset, ns.final, ns.input)
+    value, size = _read(schema, name, data, ns.offset, ns.final, ns.input)
+    rest = len(data) - ns.offset - size
+    if rest > 0:
+        print(f"fastwire decode: note: {rest} byte{'s' if rest != 1 else ''} after the model "
+              f"(at {ns.offset + size}) not read; --stream reads models one after another",
+              file=sys.stderr)
     text = schema.to_json(name, value)
     out.write((pretty_json(text) if ns.pretty else text) + "\n")
     return EXIT_OK
@@ -340,14 +358,17 @@ def _explain(ns: argparse.Namespace) -> int:
     if ns.offset < 0 or ns.offset > len(data):
         raise ToolError(f"--offset {ns.offset} is outside the input ({len(data)} bytes)")
     if ns.stream:
-        jobs = [(at, name, data[at:at + size]) for at, size, name, _, _ in
-                _messages(schema, data, ns.offset, ns.final, ns.input) if name is not None]
+        jobs = [(at, name, data[at:at + size], number) for at, size, name, number, _ in
+                _messages(schema, data, ns.offset, ns.final, ns.input)]
     else:
-        jobs = [(ns.offset, _struct(schema, ns.type), data[ns.offset:])]
+        jobs = [(ns.offset, _struct(schema, ns.type), data[ns.offset:], 0)]
     failed = False
-    for at, name, chunk in jobs:
+    for at, name, chunk, number in jobs:
         if ns.stream:
-            print(f"== message at {at} ({name})")
+            print(f"== message at {at}: {name or 'type ' + str(number) + ', not in the schema'}"
+                  f", {len(chunk)} bytes")
+            if name is None:
+                continue
         ann = annotate.annotate(schema.struct(name), chunk, ns.final, schema.limits)
         for line in ann.lines(start=at):
             print(line)

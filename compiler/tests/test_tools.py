@@ -339,3 +339,20 @@ def test_mutations_end_in_a_value_or_one_error():
                 _read(schema, "proto.Account", bytes(data), 0, final, "x")
             except ToolError as err:
                 assert str(err).startswith("x: byte "), err  # the walk found the place
+
+
+def test_stream_with_a_type_no_package_sends_and_bytes_after_a_model():
+    data = vector_bytes("protocol.final.hex") + bytes.fromhex("0800000063000000")
+    r = fastwire("decode", "--schema", "schemas/protocol.fbe", "--stream", "--final", "--raw", "-",
+                 stdin=data)
+    assert r.returncode == 0, r.stderr
+    last = json.loads(r.stdout.decode().splitlines()[-1])
+    assert last == {"offset": len(data) - 8, "size": 8, "type_number": 99, "type": None,
+                    "value": None}
+    r = fastwire("explain", "--schema", "schemas/protocol.fbe", "--stream", "--final", "--raw",
+                 "-", stdin=data)
+    assert f"== message at {len(data) - 8}: type 99, not in the schema, 8 bytes" in r.stdout.decode()
+    r = fastwire("decode", "--schema", PROTO, "--type", "Order", "--raw", "-",
+                 stdin=vector_bytes("order.fbe.hex") + b"\0\0")
+    assert r.returncode == 0 and r.stdout == vector("order.json") + b"\n"
+    assert "2 bytes after the model (at 52) not read" in r.stderr.decode()
