@@ -335,3 +335,29 @@ def test_command_errors(tmp_path):
     assert r.stderr.strip().splitlines()[-1] == f"fastwire compat: error: schema '{tmp_path / 'bad.fbe'}' has 1 error"
     r = fastwire("compat", "schemas/proto.fbe")
     assert r.returncode == 2
+
+
+def test_enum_value_removed(tmp_path):
+    old = version(tmp_path, OLD)
+    new = version(tmp_path, OLD.replace("enum Color : byte { red; green; }",
+                                        "enum Color : byte { red; }"))
+    assert set(the(old, new, "enum_value_removed Color.green").values()) == {SAFE}
+    for fmt in ("versioned", "final", "json"):
+        got = across(old, new, item(old), fmt)
+        assert int(got.color) == 1  # kept as the number
+        assert int(across(new, old, got, fmt).color) == int(old.Color.green)
+
+
+def test_enum_base_changed(tmp_path):
+    old = version(tmp_path, OLD)
+    new = version(tmp_path, OLD.replace("enum Color : byte", "enum Color : int16"))
+    verdicts = the(old, new, "enum_base_changed Color")
+    assert verdicts["old_to_new"] == verdicts["final"] == BREAKING
+    # the field's slot changed size too: every format but JSON misreads
+    assert fails_or_differs(old, new, "versioned", ALL) and fails_or_differs(old, new, "final", ALL)
+    same_size = version(tmp_path, OLD.replace("enum Color : byte { red; green; }",
+                                              "enum Color : int8 { red; green; }"))
+    assert set(the(old, same_size, "enum_base_changed Color").values()) == {WARNING}
+    # reads, but a byte above 127 is another number for an int8
+    got = across(old, same_size, item(old, color=200), "versioned")
+    assert int(got.color) == 200 - 256
