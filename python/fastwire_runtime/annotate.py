@@ -72,7 +72,7 @@ class Annotation:
         and twice-read bytes flagged; offsets from the model's start, plus `start`."""
         digits = max(2, len(f"{max(start + len(self.data) - 1, 0):x}"))
         out = []
-        for e in _with_gaps(self.entries, len(self.data)):
+        for e in _with_gaps(self.entries, len(self.data), self.error is not None):
             shown = _hex(self.data, e)
             text = f"{start + e.offset:0{digits}x}  {shown:<{width}}"
             if len(shown) >= width:
@@ -106,31 +106,30 @@ def _hex(data: bytes, e: Entry) -> str:
     return " ".join(parts)
 
 
-def _with_gaps(entries: List[Entry], end: int) -> List[Entry]:
-    """The entries in offset order, a flagged entry for each run of bytes none covers,
-    and "read again" on an entry whose bytes an earlier one already covered."""
-    ordered = sorted(range(len(entries)), key=lambda i: (entries[i].offset, i))
+def _with_gaps(entries: List[Entry], end: int, stopped: bool) -> List[Entry]:
+    """The entries in offset order, a flagged entry for each run of bytes none covers
+    (`unreachable`; `not read` when the walk stopped at an error), and `read again` on an
+    entry whose bytes an earlier one already covered."""
     seen = bytearray(end)
-    for i in range(len(entries)):  # in walk order: the second visit is the one flagged
-        e = entries[i]
+    for e in entries:  # in walk order: the second visit is the one flagged
         lo, hi = max(e.offset, 0), min(e.offset + e.size, end)
-        if lo < hi and any(seen[lo:hi]) and not e.flag:
-            e.flag = "read again"
-        seen[lo:hi] = b"\1" * (hi - lo)
+        if lo < hi:
+            if not e.flag and seen.find(1, lo, hi) >= 0:
+                e.flag = "read again"
+            seen[lo:hi] = b"\1" * (hi - lo)
     out: List[Entry] = []
     at = 0
-    while at < end:
-        run = at
-        while run < end and not seen[run]:
-            run += 1
-        if run > at:
-            out.append(Entry(at, run - at, "", f"{run - at} byte{'s' if run - at != 1 else ''}",
-                             flag="unreachable"))
-        at = run
-        while at < end and seen[at]:
-            at += 1
-    out.extend(entries[i] for i in ordered)
-    out.sort(key=lambda e: e.offset)  # stable: gaps before entries at the same offset
+    while True:
+        lo = seen.find(0, at)
+        if lo < 0:
+            break
+        hi = seen.find(1, lo)
+        hi = end if hi < 0 else hi
+        out.append(Entry(lo, hi - lo, "", f"{hi - lo} byte{'s' if hi - lo != 1 else ''}",
+                         flag="not read" if stopped else "unreachable"))
+        at = hi
+    out.extend(entries)
+    out.sort(key=lambda e: e.offset)  # stable: gaps first, then the walk's order
     return out
 
 
