@@ -331,6 +331,13 @@ class Schema:
 
     def __init__(self, ir: Any, limits: Optional[Limits] = None) -> None:
         doc = _document(ir)
+        try:
+            self._build(doc, limits)
+        except (KeyError, TypeError, AttributeError, IndexError) as err:
+            what = f"missing key {err}" if isinstance(err, KeyError) else str(err)
+            raise SchemaError(f"malformed IR document ({what})") from None
+
+    def _build(self, doc: Dict[str, Any], limits: Optional[Limits]) -> None:
         self.doc = doc
         self.root: str = doc["root"]
         self.limits = limits

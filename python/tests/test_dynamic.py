@@ -166,6 +166,8 @@ def test_bad_documents():
         dynamic.Schema('{"format": "fastwire-ir", "version": 1, "root": "x", "packages": []}')
     with pytest.raises(dynamic.SchemaError):
         dynamic.Schema("not json")
+    with pytest.raises(dynamic.SchemaError, match="malformed IR document"):
+        dynamic.Schema('{"format": "fastwire-ir", "version": 2, "root": "x", "packages": [{}]}')
     schema = dynamic.Schema(_compile("proto.fbe"))
     with pytest.raises(dynamic.SchemaError, match="unknown type 'Acount'"):
         schema.struct("Acount")
