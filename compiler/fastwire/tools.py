@@ -104,6 +104,9 @@ def _parser(command: str) -> argparse.ArgumentParser:
                        help="a protocol stream: every message, by its type number")
         p.add_argument("--pretty", action="store_true", help="indented JSON (4 spaces)")
     if command == "encode":
+        p.add_argument("--stream", action="store_true",
+                       help='a stream: one {"type": "pkg.Struct", "value": ...} a line (what '
+                            '"decode --stream" prints), each written as a model')
         p.add_argument("--hex", action="store_true", help="write hex text, not raw bytes")
         p.add_argument("-o", "--output", metavar="FILE", help="write here (default stdout)")
     if command == "explain":
@@ -319,18 +322,11 @@ def _messages(schema: Any, data: bytes, start: int, final: bool,
 
 def _encode(ns: argparse.Namespace) -> int:
     schema = load_schema(ns.schema, ns.include)
-    import fastwire_runtime as rt
-    name = _struct(schema, ns.type)
     raw = read_input(ns.input)
-    try:
-        value = schema.from_json(name, raw)
-    except rt.DecodeError as err:
-        raise ToolError(f"{ns.input}: not a {name} in JSON: {err}") from None
-    model = schema.final_model(name) if ns.final else schema.model(name)
-    try:
-        data = model.serialize(value)
-    except rt.EncodeError as err:
-        raise ToolError(f"{ns.input}: {err}") from None
+    if ns.stream:
+        data = b"".join(_encode_stream(schema, raw, ns.final, ns.input))
+    else:
+        data = _encode_one(schema, _struct(schema, ns.type), raw, ns.final, ns.input)
     if ns.hex:
         text = data.hex()
         blob = ("\n".join(" ".join(text[i:i + 2] for i in range(j, min(j + 32, len(text)), 2))
@@ -347,6 +343,81 @@ def _encode(ns: argparse.Namespace) -> int:
         sys.stdout.buffer.write(blob)
         sys.stdout.buffer.flush()
     return EXIT_OK
+
+
+def _encode_one(schema: Any, name: str, text: Any, final: bool, where: str) -> bytes:
+    import fastwire_runtime as rt
+    try:
+        value = schema.from_json(name, text)
+    except rt.DecodeError as err:
+        raise ToolError(f"{where}: not a {name} in JSON: {err}") from None
+    model = schema.final_model(name) if final else schema.model(name)
+    try:
+        return bytes(model.serialize(value))
+    except rt.EncodeError as err:
+        raise ToolError(f"{where}: {err}") from None
+
+
+def _encode_stream(schema: Any, raw: bytes, final: bool, path: str) -> List[bytes]:
+    """One model per line of `{"type": "pkg.Struct", "value": {...}}` (what decode --stream
+    prints), in order: a stream."""
+    out = []
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ToolError(f"{path}: not UTF-8 text ({err.reason} at byte {err.start})") from None
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        where = f"{path}:{number}"
+        span = _member(line, "value")
+        try:
+            envelope = json.loads(line)
+        except (ValueError, RecursionError) as err:
+            raise ToolError(f"{where}: not JSON ({err})") from None
+        if not isinstance(envelope, dict) or not isinstance(envelope.get("type"), str) \
+                or span is None:
+            raise ToolError(f"{where}: expected {{\"type\": \"pkg.Struct\", \"value\": {{...}}}}")
+        try:
+            name = _struct(schema, envelope["type"])
+        except ToolError as err:
+            raise ToolError(f"{where}: {err}") from None
+        out.append(_encode_one(schema, name, line[span[0]:span[1]], final, where))
+    return out
+
+
+def _member(line: str, key: str) -> Optional[Tuple[int, int]]:
+    """Where the value of a top-level member of a JSON object is in the text (its exact
+    text goes to the runtime's reader, which keeps decimals and 64-bit integers exact)."""
+    depth, i, n = 0, 0, len(line)
+    decoder = json.JSONDecoder()
+    while i < n:
+        c = line[i]
+        if c == '"':
+            j = i + 1
+            while j < n and line[j] != '"':
+                j += 2 if line[j] == "\\" else 1
+            if depth == 1 and line[i + 1:j] == key:
+                k = j + 1
+                while k < n and line[k] in " \t":
+                    k += 1
+                if k < n and line[k] == ":":
+                    k += 1
+                    while k < n and line[k] in " \t":
+                        k += 1
+                    try:
+                        _, end = decoder.raw_decode(line, k)
+                    except (ValueError, RecursionError):
+                        return None
+                    return k, end
+            i = j + 1
+            continue
+        if c in "[{":
+            depth += 1
+        elif c in "]}":
+            depth -= 1
+        i += 1
+    return None
 
 
 # ---- explain -------------------------------------------------------------------------------

@@ -356,3 +356,26 @@ def test_stream_with_a_type_no_package_sends_and_bytes_after_a_model():
                  stdin=vector_bytes("order.fbe.hex") + b"\0\0")
     assert r.returncode == 0 and r.stdout == vector("order.json") + b"\n"
     assert "2 bytes after the model (at 52) not read" in r.stderr.decode()
+
+
+@pytest.mark.parametrize("final", [False, True])
+def test_encode_stream_is_decode_stream_reversed(final):
+    name = "protocol.final.hex" if final else "protocol.hex"
+    flag = ["--final"] if final else []
+    decoded = fastwire("decode", "--schema", "schemas/protocol.fbe", "--stream", *flag,
+                       f"tests/vectors/{name}")
+    r = fastwire("encode", "--schema", "schemas/protocol.fbe", "--stream", *flag, "-",
+                 stdin=decoded.stdout)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == vector_bytes(name)
+
+
+def test_encode_stream_errors():
+    schema = ["--schema", "schemas/protocol.fbe", "--stream", "-"]
+    for text, fragment in ((b'{"type": "protocol.OrderMessage"}\n', "-:1: expected"),
+                           (b'\n{"type": "Nope", "value": {}}', "-:2: unknown type 'Nope'"),
+                           (b'{"type": "protocol.OrderMessage", "value": {"body": 1}}',
+                            "-:1: not a protocol.OrderMessage in JSON"),
+                           (b'{"type": ', "-:1: "),
+                           (b'\xff', "not UTF-8")):
+        one_line_error(fastwire("encode", *schema, stdin=text), "encode", fragment)
