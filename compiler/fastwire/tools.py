@@ -2,9 +2,9 @@
 and check schema evolution (docs/tools.md).
 
     fastwire decode  --schema S.fbe --type pkg.Struct [--final] [--offset N] [--stream] FILE|-
-    fastwire encode  --schema S.fbe --type pkg.Struct [--final] [--hex] FILE|-
-    fastwire explain --schema S.fbe --type pkg.Struct [--final] [--offset N] FILE|-
-    fastwire compat  OLD.fbe NEW.fbe [--json]
+    fastwire encode  --schema S.fbe --type pkg.Struct [--final] [--stream] [--hex] FILE|-
+    fastwire explain --schema S.fbe --type pkg.Struct [--final] [--offset N] [--stream] FILE|-
+    fastwire compat  OLD.fbe NEW.fbe [--format versioned|final|json|all] [--json]
 
 decode, encode and explain run on the Python runtime's dynamic codec
 (fastwire_runtime.dynamic), driven by the schema's IR; compat needs only the compiler.
@@ -56,7 +56,11 @@ def _runtime() -> Any:
             raise ToolError("this command needs the Python runtime: pip install "
                             "fastwire-fbe-runtime") from None
         sys.path.append(repo_python)
-        from fastwire_runtime import dynamic
+        try:
+            from fastwire_runtime import dynamic
+        except ImportError:  # an older runtime installed, without the dynamic codec
+            raise ToolError("this command needs fastwire_runtime.dynamic: upgrade "
+                            "fastwire-fbe-runtime") from None
     return dynamic
 
 
