@@ -21,6 +21,7 @@ from . import __version__
 from .diagnostics import Reporter
 from .generators import GENERATORS, PLANNED, REFERENCE_FLAGS, Options
 from .resolver import compile_schema
+from .tools import TOOL_COMMANDS
 
 EXIT_OK, EXIT_SCHEMA, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
 
@@ -77,6 +78,11 @@ def _fastwire_parser() -> argparse.ArgumentParser:
     k = sub.add_parser("check", help="check schemas; print diagnostics only")
     k.add_argument("schemas", nargs="+", metavar="SCHEMA")
     k.add_argument("-I", "--include", action="append", default=[], metavar="DIR")
+    for name, what in (("decode", "binary FBE to JSON, without generated code"),
+                       ("encode", "JSON to binary FBE, without generated code"),
+                       ("explain", "annotate binary FBE byte by byte"),
+                       ("compat", "check that a new version of a schema keeps its readers")):
+        sub.add_parser(name, help=f"{what} (docs/tools.md; 'fastwire {name} --help')")
     return p
 
 
@@ -155,13 +161,13 @@ def _closest(word: str, candidates: Sequence[str]) -> Optional[str]:
 def _unknown_command(argv: List[str]) -> str:
     """The first word is neither a command nor a flag: a typo, or a schema given first."""
     word = argv[0]
-    guess = _closest(word, COMMANDS)
+    guess = _closest(word, COMMANDS + TOOL_COMMANDS)
     if guess:
         return f"unknown command '{word}': did you mean '{guess}'?"
     if word.endswith(".fbe") or os.path.isfile(word):
         return (f"'{word}' is not a command: did you mean 'fastwire compile {word} --lang "
                 f"LANG' or 'fastwire check {word}'?")
-    return (f"unknown command '{word}' (commands: {', '.join(COMMANDS)}; or the reference "
+    return (f"unknown command '{word}' (commands: {', '.join(COMMANDS + TOOL_COMMANDS)}; or the reference "
             f"compiler's flags: fastwire --cpp --input=SCHEMA --output=DIR)")
 
 
@@ -221,6 +227,9 @@ def _print_diagnostics(reporter: Reporter) -> None:
 def run(argv: Sequence[str], retained: Optional[List[object]] = None) -> int:
     """Runs the command line `argv`; returns the exit status. What each schema's compilation
     built is appended to `retained`, when given, to be freed by the caller (or never)."""
+    if argv and argv[0] in TOOL_COMMANDS:  # decode, encode, explain, compat: fastwire/tools.py
+        from .tools import run as run_tool
+        return run_tool(argv)
     try:
         ns = parse_arguments(argv)
     except UsageError as err:

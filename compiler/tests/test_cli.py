@@ -237,8 +237,8 @@ def test_several_schemas_share_imports_and_one_depfile(tmp_path):
     (["chek", "x.fbe"], "unknown command 'chek': did you mean 'check'?"),
     (["x.fbe"], "'x.fbe' is not a command: did you mean 'fastwire compile x.fbe --lang LANG' "
                 "or 'fastwire check x.fbe'?"),
-    (["frobnicate"], "unknown command 'frobnicate' (commands: compile, check; or the reference "
-                     "compiler's flags: fastwire --cpp --input=SCHEMA --output=DIR)"),
+    (["frobnicate"], "unknown command 'frobnicate' (commands: compile, check, decode, encode, "
+                     "explain, compat; or the reference compiler's flags: fastwire --cpp --input=SCHEMA --output=DIR)"),
     (["compile", "x.fbe", "--cpp"],
      "'--cpp' is the reference compiler's spelling: did you mean '--lang cpp'?"),
     (["compile", "x.fbe", "--c++"],

@@ -77,6 +77,9 @@ def _out_of_range(path: str, codec: Codec, v: Any, why: str) -> EncodeError:
 
 def problem(codec: Codec, v: Any, path: str) -> Optional[EncodeError]:
     """The first part of `v` that `codec` cannot write, or None when all of it fits."""
+    own = getattr(codec, "problem", None)  # a codec that checks its values itself (dynamic)
+    if own is not None:
+        return own(v, path)
     if isinstance(codec, StructCodec):
         if not isinstance(v, codec.cls):
             return _wrong_type(path, codec, v, f"a {codec.cls.__module__}.{codec.cls.__name__}")

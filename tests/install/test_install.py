@@ -90,3 +90,13 @@ def test_command_and_readme_snippet(installed):
     r = _run(str(bin_dir / "python"), "-c", "import fastwire_runtime; print(fastwire_runtime.__file__)",
              env=env, cwd=str(root))
     assert str(root) in r.stdout
+
+
+def test_schema_tools_from_the_wheels(installed):
+    """`fastwire decode` (docs/tools.md) runs on the installed runtime's dynamic codec."""
+    bin_dir, _, env, root = installed
+    r = _run(str(bin_dir / "fastwire"), "decode", "--schema", os.path.join(REPO, "schemas", "proto.fbe"),
+             "--type", "proto.Account", os.path.join(REPO, "tests", "vectors", "account.fbe.hex"),
+             env=env, cwd=str(root))
+    with open(os.path.join(REPO, "tests", "vectors", "account.json"), encoding="utf-8") as fh:
+        assert r.stdout == fh.read().strip() + "\n"

@@ -70,8 +70,14 @@ LANGUAGES: Dict[str, Language] = {
                      "build/conformance/python"])),
 }
 
-# Conformance testees that are not a language of their own (none yet).
-EXTRA_TESTEES: Dict[str, Testee] = {}
+# Conformance testees that are not a language of their own: the dynamic codec
+# (fastwire_runtime.dynamic), driven by the schemas' IR JSON, without generated code.
+EXTRA_TESTEES: Dict[str, Testee] = {
+    "dynamic": Testee(
+        run=["{python}", "conformance/dynamic/dynamic_testee.py", "build/conformance/dynamic"],
+        prepare=["{python}", "-m", "fastwire", "compile", *CONFORMANCE_SCHEMAS, "--emit",
+                 "ir-json", "-q", "-o", "build/conformance/dynamic"]),
+}
 
 
 def _ir_json(schema: ir.Schema, options: Options) -> Dict[str, str]:
