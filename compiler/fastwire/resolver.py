@@ -81,6 +81,10 @@ class Resolver:
         self.struct_numbers: Dict[Tuple[str, str], int] = {}
         self.structs: Dict[Tuple[str, str], ir.StructType] = {}
         self._interned: Dict[object, object] = {}
+        # Shortcuts to the interned references and field types (making one to look it up
+        # costs more than the lookup).
+        self._refs: Dict[tuple, ir.TypeRef] = {}
+        self._field_types: Dict[tuple, ir.FieldType] = {}
 
     # -- loading ----------------------------------------------------------------------
     def load_file(self, path: str) -> Optional[_Unit]:
@@ -232,14 +236,22 @@ class Resolver:
         return None
 
     def _type_ref(self, unit: _Unit, name: ast.Name, what: str) -> Optional[ir.TypeRef]:
-        if len(name.parts) == 1 and name.parts[0] in BUILTIN_TYPES:
-            return self._shared(ir.TypeRef("primitive", name.parts[0]))
+        parts = name.parts
+        if len(parts) == 1 and parts[0] in BUILTIN_TYPES:
+            ref = self._refs.get(parts)
+            if ref is None:
+                ref = self._refs[parts] = self._shared(ir.TypeRef("primitive", parts[0]))
+            return ref
         found = self._lookup(unit, name, what)
         if found is None:
             return None
         target, decl = found
         kind = decl.kind if isinstance(decl, ast.EnumDecl) else "struct"
-        return self._shared(ir.TypeRef(kind, decl.name, target.decl.package))
+        key = (kind, decl.name, target.decl.package)
+        ref = self._refs.get(key)
+        if ref is None:
+            ref = self._refs[key] = self._shared(ir.TypeRef(kind, decl.name, target.decl.package))
+        return ref
 
     def _shared(self, value):
         """One instance of each equal type reference (they are immutable): big schemas
@@ -583,7 +595,13 @@ class Resolver:
                 return None
         if value is None:
             return None
-        return self._shared(ir.FieldType(value, t.optional, t.container, t.size, key))
+        # Type references are shared, so their ids identify them (and they live as long).
+        ident = (id(value), t.optional, t.container, t.size, id(key))
+        ftype = self._field_types.get(ident)
+        if ftype is None:
+            ftype = self._field_types[ident] = self._shared(
+                ir.FieldType(value, t.optional, t.container, t.size, key))
+        return ftype
 
     def _keyable(self, ref: ir.TypeRef) -> Optional[str]:
         """Why `ref` cannot be a map key or set element, or None if it can."""
