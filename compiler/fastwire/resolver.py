@@ -81,8 +81,8 @@ class Resolver:
         self.struct_numbers: Dict[Tuple[str, str], int] = {}
         self.structs: Dict[Tuple[str, str], ir.StructType] = {}
         self._interned: Dict[object, object] = {}
-        # Shortcuts to the interned references and field types (making one to look it up
-        # costs more than the lookup).
+        # Shortcuts to the interned primitive references and field types (making one to look
+        # it up costs more than the lookup; there are few of them).
         self._refs: Dict[tuple, ir.TypeRef] = {}
         self._field_types: Dict[tuple, ir.FieldType] = {}
 
@@ -247,11 +247,7 @@ class Resolver:
             return None
         target, decl = found
         kind = decl.kind if isinstance(decl, ast.EnumDecl) else "struct"
-        key = (kind, decl.name, target.decl.package)
-        ref = self._refs.get(key)
-        if ref is None:
-            ref = self._refs[key] = self._shared(ir.TypeRef(kind, decl.name, target.decl.package))
-        return ref
+        return self._shared(ir.TypeRef(kind, decl.name, target.decl.package))
 
     def _shared(self, value):
         """One instance of each equal type reference (they are immutable): big schemas
@@ -595,12 +591,15 @@ class Resolver:
                 return None
         if value is None:
             return None
-        # Type references are shared, so their ids identify them (and they live as long).
-        ident = (id(value), t.optional, t.container, t.size, id(key))
+        if value.kind != "primitive" or key is not None:
+            return self._shared(ir.FieldType(value, t.optional, t.container, t.size, key))
+        # The few field types of primitives, by what makes them (primitive references are
+        # shared, so their ids identify them, and they live as long).
+        ident = (id(value), t.optional, t.container, t.size)
         ftype = self._field_types.get(ident)
         if ftype is None:
             ftype = self._field_types[ident] = self._shared(
-                ir.FieldType(value, t.optional, t.container, t.size, key))
+                ir.FieldType(value, t.optional, t.container, t.size, None))
         return ftype
 
     def _keyable(self, ref: ir.TypeRef) -> Optional[str]:
