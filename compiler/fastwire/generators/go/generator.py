@@ -220,7 +220,7 @@ class _Package:
         text = "\n".join(body)
         std = []
         for name, use in (("bytes", "bytes."), ("cmp", "cmp."), ("math", "math."),
-                          ("strconv", "strconv.")):
+                          ("strconv", "strconv."), ("time", "time.")):
             if use in text:
                 std.append(name)
         self.o("import (")
@@ -1514,4 +1514,118 @@ class _Package:
 
     # ---- protocol ----------------------------------------------------------------------
     def emit_protocol(self) -> None:
-        pass
+        layout = self.model.package(self.pkg.name)
+        sends = [n for n in layout.sends if n.rpartition(".")[0] == self.pkg.name]
+        local = {s.qualified_name: s for s in self.pkg.structs}
+        answers: Dict[str, bool] = {}  # response or reject type -> is a reject
+        for s in self.pkg.structs:
+            if not s.request:
+                continue
+            if s.response is not None:
+                answers.setdefault(s.response.qualified_name, False)
+            for rej in s.rejects:
+                answers[rej.type.qualified_name] = True
+        ids = {}
+        for q in sends:
+            s = local[q]
+            idf = s.id_field
+            if idf is not None:
+                ids[q] = self.field_name(idf)
+        for q in sends:
+            s = local[q]
+            if s.request and q in ids:
+                self.o(f"// FBERequestID is the [id] the answer to a {s.name} carries.")
+                self.o(f"func (m *{s.name}) FBERequestID() any {{ return m.{ids[q]} }}")
+                self.o()
+        names = [local[q].name for q in sends]
+        self.o("// Receiver decodes the messages of this package's protocol and calls the hook of")
+        self.o("// each (a nil hook skips it): " + (", ".join(names) or "none") + ".")
+        self.o("// The value passed to a hook is reused for the next message of its type (answers")
+        self.o("// excepted): copy what is kept. OnResponse, when set, is offered every response")
+        self.o("// and reject first (fw.Client sets it); true means it took the message.")
+        rows = [("Final", "bool"), ("Limits", "fw.Limits"),
+                ("OnResponse", "func(id any, m fw.Message, reject bool) bool")]
+        rows += [(f"On{n}", f"func(*{n})") for n in names]
+        rows += [(f"m{i}", n) for i, n in enumerate(names) if local[sends[i]].qualified_name
+                 not in answers]
+        width = max(len(a) for a, _ in rows)
+        self.o("type Receiver struct {")
+        for a, b in rows:
+            self.o(f"\t{a}{' ' * (width - len(a) + 1)}{b}")
+        self.o("}")
+        self.o()
+        self.o("// NewReceiver is a Receiver of the versioned format.")
+        self.o("func NewReceiver() *Receiver { return &Receiver{Limits: fw.DefaultLimits} }")
+        self.o()
+        self.o("// NewFinalReceiver is a Receiver of the final format.")
+        self.o("func NewFinalReceiver() *Receiver { return &Receiver{Final: true, Limits: "
+               "fw.DefaultLimits} }")
+        self.o()
+        self.o("// IsFinal tells the format the Receiver reads.")
+        self.o("func (r *Receiver) IsFinal() bool { return r.Final }")
+        self.o()
+        self.o("// ReceiveLimits are the limits messages are read under.")
+        self.o("func (r *Receiver) ReceiveLimits() *fw.Limits { return &r.Limits }")
+        self.o()
+        self.o("// SetOnResponse sets OnResponse (fw.Client).")
+        self.o("func (r *Receiver) SetOnResponse(f func(id any, m fw.Message, reject bool) bool) "
+               "{ r.OnResponse = f }")
+        self.o()
+        self.o("// Dispatch decodes one message of type typ and calls its hook; known is false "
+               "for a type")
+        self.o("// this protocol does not know.")
+        self.open("func (r *Receiver) Dispatch(typ uint32, msg []byte) (known bool, err error) {")
+        if names:
+            self.o("switch typ {")
+            for i, q in enumerate(sends):
+                s = local[q]
+                lay = self.model.struct(q)
+                self.o(f"case {lay.type_number}:")
+                self.level += 1
+                if q in answers:
+                    self.o(f"v := new({s.name})")
+                    self.o(f"*v = New{s.name}()")
+                else:
+                    self.o(f"v := &r.m{i}")
+                self.open(f"if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {{")
+                self.o("return true, err")
+                self.close()
+                if q in answers and q in ids:
+                    reject = "true" if answers[q] else "false"
+                    self.open(f"if r.OnResponse != nil && r.OnResponse(v.{ids[q]}, v, {reject}) {{")
+                    self.o("return true, nil")
+                    self.close()
+                self.open(f"if r.On{s.name} != nil {{")
+                self.o(f"r.On{s.name}(v)")
+                self.close()
+                self.o("return true, nil")
+                self.level -= 1
+            self.o("}")
+        else:
+            self.o("_ = msg")
+        self.o("return false, nil")
+        self.close()
+        self.o()
+        for q in sends:
+            s = local[q]
+            if not s.request or s.response is None or q not in ids:
+                continue
+            resp = self.qual(s.response.qualified_name)
+            self.o(f"// Request{s.name} sends q through c and waits for its {resp}: or fails "
+                   "with")
+            self.o("// fw.ErrRejected (a *fw.RejectedError holding the reject), fw.ErrTimeout,")
+            self.o("// fw.ErrDisconnected or fw.ErrOverflow. timeout 0 is the client's "
+                   "RequestTimeout.")
+            self.open(f"func Request{s.name}(c *fw.Client, q *{s.name}, timeout time.Duration) "
+                      f"(*{resp}, error) {{")
+            self.o("m, err := c.Request(q, timeout)")
+            self.open("if err != nil {")
+            self.o("return nil, err")
+            self.close()
+            self.o(f"a, ok := m.(*{resp})")
+            self.open("if !ok {")
+            self.o("return nil, &fw.RejectedError{Message: m}")
+            self.close()
+            self.o("return a, nil")
+            self.close()
+            self.o()

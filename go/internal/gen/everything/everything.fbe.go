@@ -8,6 +8,7 @@ import (
 	"cmp"
 	"math"
 	"strconv"
+	"time"
 
 	fw "github.com/fastwire/fastwire/go"
 	"github.com/fastwire/fastwire/go/internal/gen/proto"
@@ -8207,4 +8208,145 @@ func (s *Empty) FwGetJSON(p *fw.JSONParser) {
 	for p.NextKey() {
 		p.Skip()
 	}
+}
+
+// FBERequestID is the [id] the answer to a PingRequest carries.
+func (m *PingRequest) FBERequestID() any { return m.Id }
+
+// FBERequestID is the [id] the answer to a Notify carries.
+func (m *Notify) FBERequestID() any { return m.Id }
+
+// Receiver decodes the messages of this package's protocol and calls the hook of
+// each (a nil hook skips it): Ping, Pong, Refused, Failure, PingRequest, Notify, Empty.
+// The value passed to a hook is reused for the next message of its type (answers
+// excepted): copy what is kept. OnResponse, when set, is offered every response
+// and reject first (fw.Client sets it); true means it took the message.
+type Receiver struct {
+	Final         bool
+	Limits        fw.Limits
+	OnResponse    func(id any, m fw.Message, reject bool) bool
+	OnPing        func(*Ping)
+	OnPong        func(*Pong)
+	OnRefused     func(*Refused)
+	OnFailure     func(*Failure)
+	OnPingRequest func(*PingRequest)
+	OnNotify      func(*Notify)
+	OnEmpty       func(*Empty)
+	m0            Ping
+	m4            PingRequest
+	m5            Notify
+	m6            Empty
+}
+
+// NewReceiver is a Receiver of the versioned format.
+func NewReceiver() *Receiver { return &Receiver{Limits: fw.DefaultLimits} }
+
+// NewFinalReceiver is a Receiver of the final format.
+func NewFinalReceiver() *Receiver { return &Receiver{Final: true, Limits: fw.DefaultLimits} }
+
+// IsFinal tells the format the Receiver reads.
+func (r *Receiver) IsFinal() bool { return r.Final }
+
+// ReceiveLimits are the limits messages are read under.
+func (r *Receiver) ReceiveLimits() *fw.Limits { return &r.Limits }
+
+// SetOnResponse sets OnResponse (fw.Client).
+func (r *Receiver) SetOnResponse(f func(id any, m fw.Message, reject bool) bool) { r.OnResponse = f }
+
+// Dispatch decodes one message of type typ and calls its hook; known is false for a type
+// this protocol does not know.
+func (r *Receiver) Dispatch(typ uint32, msg []byte) (known bool, err error) {
+	switch typ {
+	case 305:
+		v := &r.m0
+		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
+			return true, err
+		}
+		if r.OnPing != nil {
+			r.OnPing(v)
+		}
+		return true, nil
+	case 306:
+		v := new(Pong)
+		*v = NewPong()
+		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
+			return true, err
+		}
+		if r.OnResponse != nil && r.OnResponse(v.Id, v, false) {
+			return true, nil
+		}
+		if r.OnPong != nil {
+			r.OnPong(v)
+		}
+		return true, nil
+	case 307:
+		v := new(Refused)
+		*v = NewRefused()
+		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
+			return true, err
+		}
+		if r.OnResponse != nil && r.OnResponse(v.Id, v, true) {
+			return true, nil
+		}
+		if r.OnRefused != nil {
+			r.OnRefused(v)
+		}
+		return true, nil
+	case 308:
+		v := new(Failure)
+		*v = NewFailure()
+		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
+			return true, err
+		}
+		if r.OnResponse != nil && r.OnResponse(v.Id, v, true) {
+			return true, nil
+		}
+		if r.OnFailure != nil {
+			r.OnFailure(v)
+		}
+		return true, nil
+	case 309:
+		v := &r.m4
+		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
+			return true, err
+		}
+		if r.OnPingRequest != nil {
+			r.OnPingRequest(v)
+		}
+		return true, nil
+	case 310:
+		v := &r.m5
+		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
+			return true, err
+		}
+		if r.OnNotify != nil {
+			r.OnNotify(v)
+		}
+		return true, nil
+	case 311:
+		v := &r.m6
+		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
+			return true, err
+		}
+		if r.OnEmpty != nil {
+			r.OnEmpty(v)
+		}
+		return true, nil
+	}
+	return false, nil
+}
+
+// RequestPingRequest sends q through c and waits for its Pong: or fails with
+// fw.ErrRejected (a *fw.RejectedError holding the reject), fw.ErrTimeout,
+// fw.ErrDisconnected or fw.ErrOverflow. timeout 0 is the client's RequestTimeout.
+func RequestPingRequest(c *fw.Client, q *PingRequest, timeout time.Duration) (*Pong, error) {
+	m, err := c.Request(q, timeout)
+	if err != nil {
+		return nil, err
+	}
+	a, ok := m.(*Pong)
+	if !ok {
+		return nil, &fw.RejectedError{Message: m}
+	}
+	return a, nil
 }

@@ -10,6 +10,7 @@ package service
 
 import (
 	"strconv"
+	"time"
 
 	fw "github.com/fastwire/fastwire/go"
 	"github.com/fastwire/fastwire/go/internal/gen/proto"
@@ -1377,4 +1378,128 @@ func (s *OrderReject) FwGetJSON(p *fw.JSONParser) {
 			p.Skip()
 		}
 	}
+}
+
+// FBERequestID is the [id] the answer to a OrderRequest carries.
+func (m *OrderRequest) FBERequestID() any { return m.Id }
+
+// Receiver decodes the messages of this package's protocol and calls the hook of
+// each (a nil hook skips it): OrderMessage, BalanceMessage, AccountMessage, OrderRequest, OrderAck, OrderReject.
+// The value passed to a hook is reused for the next message of its type (answers
+// excepted): copy what is kept. OnResponse, when set, is offered every response
+// and reject first (fw.Client sets it); true means it took the message.
+type Receiver struct {
+	Final            bool
+	Limits           fw.Limits
+	OnResponse       func(id any, m fw.Message, reject bool) bool
+	OnOrderMessage   func(*OrderMessage)
+	OnBalanceMessage func(*BalanceMessage)
+	OnAccountMessage func(*AccountMessage)
+	OnOrderRequest   func(*OrderRequest)
+	OnOrderAck       func(*OrderAck)
+	OnOrderReject    func(*OrderReject)
+	m0               OrderMessage
+	m1               BalanceMessage
+	m2               AccountMessage
+	m3               OrderRequest
+}
+
+// NewReceiver is a Receiver of the versioned format.
+func NewReceiver() *Receiver { return &Receiver{Limits: fw.DefaultLimits} }
+
+// NewFinalReceiver is a Receiver of the final format.
+func NewFinalReceiver() *Receiver { return &Receiver{Final: true, Limits: fw.DefaultLimits} }
+
+// IsFinal tells the format the Receiver reads.
+func (r *Receiver) IsFinal() bool { return r.Final }
+
+// ReceiveLimits are the limits messages are read under.
+func (r *Receiver) ReceiveLimits() *fw.Limits { return &r.Limits }
+
+// SetOnResponse sets OnResponse (fw.Client).
+func (r *Receiver) SetOnResponse(f func(id any, m fw.Message, reject bool) bool) { r.OnResponse = f }
+
+// Dispatch decodes one message of type typ and calls its hook; known is false for a type
+// this protocol does not know.
+func (r *Receiver) Dispatch(typ uint32, msg []byte) (known bool, err error) {
+	switch typ {
+	case 1:
+		v := &r.m0
+		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
+			return true, err
+		}
+		if r.OnOrderMessage != nil {
+			r.OnOrderMessage(v)
+		}
+		return true, nil
+	case 2:
+		v := &r.m1
+		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
+			return true, err
+		}
+		if r.OnBalanceMessage != nil {
+			r.OnBalanceMessage(v)
+		}
+		return true, nil
+	case 3:
+		v := &r.m2
+		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
+			return true, err
+		}
+		if r.OnAccountMessage != nil {
+			r.OnAccountMessage(v)
+		}
+		return true, nil
+	case 4:
+		v := &r.m3
+		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
+			return true, err
+		}
+		if r.OnOrderRequest != nil {
+			r.OnOrderRequest(v)
+		}
+		return true, nil
+	case 5:
+		v := new(OrderAck)
+		*v = NewOrderAck()
+		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
+			return true, err
+		}
+		if r.OnResponse != nil && r.OnResponse(v.Id, v, false) {
+			return true, nil
+		}
+		if r.OnOrderAck != nil {
+			r.OnOrderAck(v)
+		}
+		return true, nil
+	case 6:
+		v := new(OrderReject)
+		*v = NewOrderReject()
+		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
+			return true, err
+		}
+		if r.OnResponse != nil && r.OnResponse(v.Id, v, true) {
+			return true, nil
+		}
+		if r.OnOrderReject != nil {
+			r.OnOrderReject(v)
+		}
+		return true, nil
+	}
+	return false, nil
+}
+
+// RequestOrderRequest sends q through c and waits for its OrderAck: or fails with
+// fw.ErrRejected (a *fw.RejectedError holding the reject), fw.ErrTimeout,
+// fw.ErrDisconnected or fw.ErrOverflow. timeout 0 is the client's RequestTimeout.
+func RequestOrderRequest(c *fw.Client, q *OrderRequest, timeout time.Duration) (*OrderAck, error) {
+	m, err := c.Request(q, timeout)
+	if err != nil {
+		return nil, err
+	}
+	a, ok := m.(*OrderAck)
+	if !ok {
+		return nil, &fw.RejectedError{Message: m}
+	}
+	return a, nil
 }

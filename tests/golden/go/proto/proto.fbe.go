@@ -1089,3 +1089,70 @@ func (s *Account) FwGetJSON(p *fw.JSONParser) {
 		}
 	}
 }
+
+// Receiver decodes the messages of this package's protocol and calls the hook of
+// each (a nil hook skips it): Order, Balance, Account.
+// The value passed to a hook is reused for the next message of its type (answers
+// excepted): copy what is kept. OnResponse, when set, is offered every response
+// and reject first (fw.Client sets it); true means it took the message.
+type Receiver struct {
+	Final      bool
+	Limits     fw.Limits
+	OnResponse func(id any, m fw.Message, reject bool) bool
+	OnOrder    func(*Order)
+	OnBalance  func(*Balance)
+	OnAccount  func(*Account)
+	m0         Order
+	m1         Balance
+	m2         Account
+}
+
+// NewReceiver is a Receiver of the versioned format.
+func NewReceiver() *Receiver { return &Receiver{Limits: fw.DefaultLimits} }
+
+// NewFinalReceiver is a Receiver of the final format.
+func NewFinalReceiver() *Receiver { return &Receiver{Final: true, Limits: fw.DefaultLimits} }
+
+// IsFinal tells the format the Receiver reads.
+func (r *Receiver) IsFinal() bool { return r.Final }
+
+// ReceiveLimits are the limits messages are read under.
+func (r *Receiver) ReceiveLimits() *fw.Limits { return &r.Limits }
+
+// SetOnResponse sets OnResponse (fw.Client).
+func (r *Receiver) SetOnResponse(f func(id any, m fw.Message, reject bool) bool) { r.OnResponse = f }
+
+// Dispatch decodes one message of type typ and calls its hook; known is false for a type
+// this protocol does not know.
+func (r *Receiver) Dispatch(typ uint32, msg []byte) (known bool, err error) {
+	switch typ {
+	case 1:
+		v := &r.m0
+		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
+			return true, err
+		}
+		if r.OnOrder != nil {
+			r.OnOrder(v)
+		}
+		return true, nil
+	case 2:
+		v := &r.m1
+		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
+			return true, err
+		}
+		if r.OnBalance != nil {
+			r.OnBalance(v)
+		}
+		return true, nil
+	case 3:
+		v := &r.m2
+		if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {
+			return true, err
+		}
+		if r.OnAccount != nil {
+			r.OnAccount(v)
+		}
+		return true, nil
+	}
+	return false, nil
+}
