@@ -1587,7 +1587,7 @@ class _Package:
                     self.o(f"*v = New{s.name}()")
                 else:
                     self.o(f"v := &r.m{i}")
-                self.open(f"if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {{")
+                self.open("if err := fw.Decode(v, typ, msg, r.Final, &r.Limits); err != nil {")
                 self.o("return true, err")
                 self.close()
                 if q in answers and q in ids:
