@@ -3,8 +3,10 @@ package fastwire
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"math"
 	"math/big"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -275,4 +277,28 @@ func (d Decimal) Compare(o Decimal) int {
 		b.Mul(b, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(d.Scale-o.Scale)), nil))
 	}
 	return a.Cmp(b)
+}
+
+// AppendPrintFloat appends a float as C++'s ostream prints it (6 significant digits).
+func AppendPrintFloat(b []byte, x float64) []byte {
+	switch {
+	case math.IsNaN(x):
+		return append(b, "nan"...)
+	case math.IsInf(x, 1):
+		return append(b, "inf"...)
+	case math.IsInf(x, -1):
+		return append(b, "-inf"...)
+	}
+	return strconv.AppendFloat(b, x, 'g', 6, 64)
+}
+
+// AppendPrintWChar appends a wchar as 'c' (printable ASCII) or 'U+XXXX'.
+func AppendPrintWChar(b []byte, c rune) []byte {
+	u := uint32(c)
+	if u >= 0x20 && u < 0x7F {
+		return append(b, '\'', byte(u), '\'')
+	}
+	b = append(b, "'U+"...)
+	b = append(b, strings.ToUpper(strconv.FormatUint(uint64(u), 16))...)
+	return append(b, '\'')
 }

@@ -236,6 +236,25 @@ func TestGeneratedCodeIsCurrent(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
+	compare(t, dir, filepath.Join("internal", "gen"), "go/generate.sh")
+	examples := t.TempDir()
+	cmd = exec.Command(python, "-m", "fastwire", "compile", "schemas/proto.fbe", "schemas/service.fbe",
+		"--lang", "go", "--final", "--json", "--proto", "-q", "--go-import", "fastwire.examples/gen", "-o", examples)
+	cmd.Dir = ".."
+	cmd.Env = append(os.Environ(), "PYTHONPATH=compiler")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	compare(t, examples, filepath.Join("..", "examples", "go", "gen"), "examples/go/generate.sh")
+	gofmt := filepath.Join(goroot(), "bin", "gofmt")
+	out, err := exec.Command(gofmt, "-l", dir, filepath.Join("..", "tests", "golden", "go")).CombinedOutput()
+	if err != nil || len(bytes.TrimSpace(out)) != 0 {
+		t.Fatalf("generated code is not gofmt-clean (%v): %s", err, out)
+	}
+}
+
+// compare fails when a file generated into dir differs from its copy under checked.
+func compare(t *testing.T, dir, checked, script string) {
 	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.go"))
 	if len(files) == 0 {
 		t.Fatal("nothing generated")
@@ -243,15 +262,10 @@ func TestGeneratedCodeIsCurrent(t *testing.T) {
 	for _, f := range files {
 		rel, _ := filepath.Rel(dir, f)
 		want, _ := os.ReadFile(f)
-		got, err := os.ReadFile(filepath.Join("internal", "gen", rel))
+		got, err := os.ReadFile(filepath.Join(checked, rel))
 		if err != nil || !bytes.Equal(got, want) {
-			t.Errorf("internal/gen/%s is stale: run go/generate.sh", rel)
+			t.Errorf("%s is stale: run %s", filepath.Join(checked, rel), script)
 		}
-	}
-	gofmt := filepath.Join(goroot(), "bin", "gofmt")
-	out, err := exec.Command(gofmt, "-l", dir, filepath.Join("..", "tests", "golden", "go")).CombinedOutput()
-	if err != nil || len(bytes.TrimSpace(out)) != 0 {
-		t.Fatalf("generated code is not gofmt-clean (%v): %s", err, out)
 	}
 }
 

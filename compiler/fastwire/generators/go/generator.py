@@ -249,37 +249,38 @@ class _Package:
         for v in e.values:
             self.o(f"const {self.enum_const(e, v.name)} {e.name} = {v.value}")
         self.o()
-        self.o(f"// String is the value's name ({e.kind} values: the names of its bits joined "
-               "by |).")
-        self.open(f"func (v {e.name}) String() string {{")
-        seen = set()
-        if e.values:
-            self.o("switch v {")
-            for v in e.values:
-                if v.value in seen:
-                    continue
-                seen.add(v.value)
-                self.o(f"case {self.enum_const(e, v.name)}:")
-                self.o(f"\treturn {c_string(v.name)}")
-            self.o("}")
         if e.kind == "flags":
-            bits = [v for v in e.values if v.value and (v.value & (v.value - 1)) == 0]
+            self.o("// String is every named value whose bits are all set in v (zero values never")
+            self.o("// match), in declaration order, joined by | (as fastwire's C++ prints flags).")
+            self.open(f"func (v {e.name}) String() string {{")
             self.o('s := ""')
-            for v in bits:
+            for v in e.values:
+                if not v.value:
+                    continue
                 c = self.enum_const(e, v.name)
                 self.open(f"if v&{c} == {c} {{")
                 self.o(f's += "|" + {c_string(v.name)}')
                 self.close()
             self.open('if s != "" {')
-            self.o("return s[1:]")
+            self.o("s = s[1:]")
             self.close()
-        if e.base in SIGNED:
-            self.o("return strconv.FormatInt(int64(v), 10)")
-        elif e.base == "wchar":
-            self.o("return strconv.FormatUint(uint64(uint32(v)), 10)")
+            self.o("return s")
+            self.close()
         else:
-            self.o("return strconv.FormatUint(uint64(v), 10)")
-        self.close()
+            self.o("// String is the value's name, or <unknown>.")
+            self.open(f"func (v {e.name}) String() string {{")
+            seen = set()
+            if e.values:
+                self.o("switch v {")
+                for v in e.values:
+                    if v.value in seen:
+                        continue
+                    seen.add(v.value)
+                    self.o(f"case {self.enum_const(e, v.name)}:")
+                    self.o(f"\treturn {c_string(v.name)}")
+                self.o("}")
+            self.o('return "<unknown>"')
+            self.close()
         self.o()
         if e.kind == "flags":
             self.o("// Has tells whether every bit of f is set in v.")
@@ -317,6 +318,7 @@ class _Package:
         self.o("return s")
         self.close()
         self.o()
+        self.emit_print(s, layout)
         self.emit_compare(s, layout)
 
     def emit_default(self, dst: str, w: lower.WireType, lit: Optional[lower.Literal]) -> None:
@@ -396,6 +398,144 @@ class _Package:
                 return "true" if v else "false"
             return str(v)
         raise AssertionError(k)
+
+    def emit_print(self, s: ir.StructType, layout: lower.StructLayout) -> None:
+        name = s.name
+        self.o(f"// String prints s as fastwire's C++ does: {name}(field=value,…).")
+        self.o(f"func (s *{name}) String() string {{ return string(s.FwPrint(nil)) }}")
+        self.o()
+        self.o("// FwPrint appends String() (generated code).")
+        self.open(f"func (s *{name}) FwPrint(b []byte) []byte {{")
+        wires = {f.name: fl.wire for f, fl in zip(s.all_fields, layout.fields)}
+        self.print_struct(s, wires)
+        self.o("return b")
+        self.close()
+        self.o()
+
+    def print_struct(self, s: ir.StructType, wires: Dict[str, lower.WireType]) -> None:
+        self.o(f"b = append(b, {c_string(s.name + '(')}...)")
+        first = True
+        if s.base is not None:
+            base = self.schema.lookup(s.base)
+            assert isinstance(base, ir.StructType)
+            self.print_struct(base, wires)
+            first = False
+        for f in s.fields:
+            head = ("" if first else ",") + f.name + "="
+            first = False
+            if f.hidden:
+                self.o(f"b = append(b, {c_string(head + '***')}...)")
+                continue
+            self.o(f"b = append(b, {c_string(head)}...)")
+            self.pput(wires[f.name], f"s.{self.field_name(f)}")
+        self.o("b = append(b, ')')")
+
+    def pput(self, w: lower.WireType, v: str) -> None:
+        k = w.kind
+        if k == "decimal":
+            self.o(f"b = {v}.AppendText(b)")
+        elif k == "uuid":
+            self.o("b = append(b, '\"')")
+            self.o(f"b = {v}.AppendText(b)")
+            self.o("b = append(b, '\"')")
+        elif k == "timestamp":
+            self.o(f"b = strconv.AppendUint(b, uint64({v}), 10)")
+        elif k in ("enum", "flags"):
+            self.o(f"b = append(b, {v}.String()...)")
+        elif k == "scalar":
+            sc = self.base_scalar(w)
+            if sc == "bool":
+                self.o(f"b = strconv.AppendBool(b, {v})")
+            elif sc == "char":
+                self.o(f"b = append(b, '\\'', {v}, '\\'')")
+            elif sc == "wchar":
+                self.o(f"b = fw.AppendPrintWChar(b, {v})")
+            elif sc in ("float", "double"):
+                self.o(f"b = fw.AppendPrintFloat(b, float64({v}))")
+            elif sc in SIGNED:
+                self.o(f"b = strconv.AppendInt(b, int64({v}), 10)")
+            else:
+                self.o(f"b = strconv.AppendUint(b, uint64({v}), 10)")
+        elif k == "string":
+            self.o("b = append(b, '\"')")
+            self.o(f"b = append(b, {v}...)")
+            self.o("b = append(b, '\"')")
+        elif k == "bytes":
+            self.o('b = append(b, "bytes["...)')
+            self.o(f"b = strconv.AppendInt(b, int64(len({v})), 10)")
+            self.o("b = append(b, ']')")
+        elif k == "struct":
+            self.o(f"b = {v}.FwPrint(b)")
+        elif k == "optional":
+            assert w.element is not None
+            self.open(f"if {v} == nil {{")
+            self.o('b = append(b, "null"...)')
+            self.close("} else {")
+            self.level += 1
+            self.pput(w.element, v if w.element.kind == "struct" else f"(*{v})")
+            self.close()
+        elif k in ("array", "sequence"):
+            assert w.element is not None
+            opener, closer = {"list": ("<", ">"), "set": ("{", "}")}.get(
+                w.collection or "", ("[", "]"))
+            src = v
+            if w.collection == "set":
+                src = self.var("set")
+                self.o(f"{src} := fw.SortedSet({v}, {self.compare_fn(w.element)})")
+            i = self.var("i")
+            self.o("b = append(b, '[')")
+            self.o(f"b = strconv.AppendInt(b, int64(len({src})), 10)")
+            self.o(f"b = append(b, ']', '{opener}')")
+            self.open(f"for {i} := range {src} {{")
+            self.open(f"if {i} > 0 {{")
+            self.o("b = append(b, ',')")
+            self.close()
+            self.pput(w.element, f"{src}[{i}]")
+            self.close()
+            self.o(f"b = append(b, '{closer}')")
+        elif k == "map":
+            assert w.element is not None and w.key is not None
+            opener, closer = ("<", ">") if w.collection == "map" else ("[", "]")
+            self.o("b = append(b, '[')")
+            self.o(f"b = strconv.AppendInt(b, int64(len({v})), 10)")
+            self.o(f"b = append(b, ']', '{opener}')")
+            i = self.var("i")
+            if self.pair_map(w):
+                src = v
+                if w.collection == "map":
+                    src = self.var("m")
+                    self.o(f"{src} := fw.SortedPairs({v}, {self.compare_fn(w.key)})")
+                self.open(f"for {i} := range {src} {{")
+                self.open(f"if {i} > 0 {{")
+                self.o("b = append(b, ',')")
+                self.close()
+                self.o("b = append(b, '{')")
+                self.pput(w.key, f"{src}[{i}].Key")
+                self.o('b = append(b, "->"...)')
+                self.pput(w.element, f"{src}[{i}].Value")
+                self.o("b = append(b, '}')")
+                self.close()
+            else:
+                key, val = self.var("k"), self.var("v")
+                self.o(f"{i} := 0")
+                if w.collection == "map":
+                    self.open(f"for _, {key} := range fw.SortedKeys({v}, {self.compare_fn(w.key)}) {{")
+                    self.o(f"{val} := {v}[{key}]")
+                else:
+                    self.open(f"for {key}, {val} := range {v} {{")
+                self.open(f"if {i} > 0 {{")
+                self.o("b = append(b, ',')")
+                self.close()
+                self.o(f"{i}++")
+                self.o("b = append(b, '{')")
+                self.pput(w.key, key)
+                self.o('b = append(b, "->"...)')
+                self.pput(w.element, val)
+                self.o("b = append(b, '}')")
+                self.close()
+            self.o(f"b = append(b, '{closer}')")
+        else:
+            raise AssertionError(k)
 
     def emit_compare(self, s: ir.StructType, layout: lower.StructLayout) -> None:
         """FwCompare<T>: the order of the [key] fields (sets and map keys)."""

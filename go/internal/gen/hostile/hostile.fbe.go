@@ -29,6 +29,29 @@ func NewNode() Node {
 	return s
 }
 
+// String prints s as fastwire's C++ does: Node(field=value,…).
+func (s *Node) String() string { return string(s.FwPrint(nil)) }
+
+// FwPrint appends String() (generated code).
+func (s *Node) FwPrint(b []byte) []byte {
+	b = append(b, "Node("...)
+	b = append(b, "value="...)
+	b = strconv.AppendInt(b, int64(s.Value), 10)
+	b = append(b, ",children="...)
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(len(s.Children)), 10)
+	b = append(b, ']', '[')
+	for i1 := range s.Children {
+		if i1 > 0 {
+			b = append(b, ',')
+		}
+		b = s.Children[i1].FwPrint(b)
+	}
+	b = append(b, ']')
+	b = append(b, ')')
+	return b
+}
+
 // MarshalFBE appends s to buf as a versioned root model (reusing buf's capacity).
 func (s *Node) MarshalFBE(buf []byte) []byte {
 	w := fw.Writer{Buf: buf}
@@ -75,9 +98,9 @@ func VerifyNodeLimits(data []byte, lim *fw.Limits) error {
 func (s *Node) FwPutV(w *fw.Writer, slot, base int) {
 	pos := w.VStruct(slot, base, 16, 1)
 	fw.PutU32(w.Buf, pos+8, uint32(s.Value))
-	p1 := w.VBlock(pos+12, pos, len(s.Children), 4)
-	for i2 := range s.Children {
-		s.Children[i2].FwPutV(w, p1+i2*4, pos)
+	p2 := w.VBlock(pos+12, pos, len(s.Children), 4)
+	for i3 := range s.Children {
+		s.Children[i3].FwPutV(w, p2+i3*4, pos)
 	}
 }
 
@@ -89,11 +112,11 @@ func (s *Node) FwGetV(r *fw.VReader, slot, base int) {
 	}
 	if stored >= 16 {
 		s.Value = int32(fw.U32(r.Data, pos+8))
-		p3, n4, ok5 := r.Block(pos+12, pos, 4)
-		if ok5 {
-			s.Children = fw.Resize(s.Children, n4)
-			for i6 := range s.Children {
-				s.Children[i6].FwGetV(r, p3+i6*4, pos)
+		p4, n5, ok6 := r.Block(pos+12, pos, 4)
+		if ok6 {
+			s.Children = fw.Resize(s.Children, n5)
+			for i7 := range s.Children {
+				s.Children[i7].FwGetV(r, p4+i7*4, pos)
 				if !r.OK() {
 					break
 				}
@@ -107,11 +130,11 @@ func (s *Node) FwGetV(r *fw.VReader, slot, base int) {
 			s.Value = d.Value
 		}
 		if 16 <= stored {
-			p7, n8, ok9 := r.Block(pos+12, pos, 4)
-			if ok9 {
-				s.Children = fw.Resize(s.Children, n8)
-				for i10 := range s.Children {
-					s.Children[i10].FwGetV(r, p7+i10*4, pos)
+			p8, n9, ok10 := r.Block(pos+12, pos, 4)
+			if ok10 {
+				s.Children = fw.Resize(s.Children, n9)
+				for i11 := range s.Children {
+					s.Children[i11].FwGetV(r, p8+i11*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -131,16 +154,16 @@ func FwVerifyVNode(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 16 {
-		if p11, n12, ok13 := r.Block(pos+12, pos, 4); ok13 {
-			for i14 := 0; i14 < n12 && r.OK(); i14++ {
-				FwVerifyVNode(r, p11+i14*4, pos)
+		if p12, n13, ok14 := r.Block(pos+12, pos, 4); ok14 {
+			for i15 := 0; i15 < n13 && r.OK(); i15++ {
+				FwVerifyVNode(r, p12+i15*4, pos)
 			}
 		}
 	} else {
 		if 16 <= stored {
-			if p15, n16, ok17 := r.Block(pos+12, pos, 4); ok17 {
-				for i18 := 0; i18 < n16 && r.OK(); i18++ {
-					FwVerifyVNode(r, p15+i18*4, pos)
+			if p16, n17, ok18 := r.Block(pos+12, pos, 4); ok18 {
+				for i19 := 0; i19 < n17 && r.OK(); i19++ {
+					FwVerifyVNode(r, p16+i19*4, pos)
 				}
 			}
 		}
@@ -191,8 +214,8 @@ func VerifyNodeFinalLimits(data []byte, lim *fw.Limits) error {
 func (s *Node) FwPutF(b []byte) []byte {
 	b = fw.AppendU32(b, uint32(s.Value))
 	b = fw.AppendU32(b, uint32(len(s.Children)))
-	for i19 := range s.Children {
-		b = s.Children[i19].FwPutF(b)
+	for i20 := range s.Children {
+		b = s.Children[i20].FwPutF(b)
 	}
 	return b
 }
@@ -206,16 +229,16 @@ func (s *Node) FwGetF(r *fw.FReader, p, end int) int {
 	_ = d
 	s.Value = int32(fw.U32(d, p))
 	p += 4
-	n20, ok21 := r.Count(p, end, 8)
-	if !ok21 {
+	n21, ok22 := r.Count(p, end, 8)
+	if !ok22 {
 		return -1
 	}
 	p += 4
-	s.Children = fw.Resize(s.Children, n20)
-	rest23 := n20 * 8
-	for i22 := range s.Children {
-		rest23 -= 8
-		if p = s.Children[i22].FwGetF(r, p, end-rest23); p < 0 {
+	s.Children = fw.Resize(s.Children, n21)
+	rest24 := n21 * 8
+	for i23 := range s.Children {
+		rest24 -= 8
+		if p = s.Children[i23].FwGetF(r, p, end-rest24); p < 0 {
 			return -1
 		}
 	}
@@ -231,15 +254,15 @@ func FwVerifyFNode(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 4
-	n24, ok25 := r.Count(p, end, 8)
-	if !ok25 {
+	n25, ok26 := r.Count(p, end, 8)
+	if !ok26 {
 		return -1
 	}
 	p += 4
-	rest27 := n24 * 8
-	for i26 := 0; i26 < n24; i26++ {
-		rest27 -= 8
-		if p = FwVerifyFNode(r, p, end-rest27); p < 0 {
+	rest28 := n25 * 8
+	for i27 := 0; i27 < n25; i27++ {
+		rest28 -= 8
+		if p = FwVerifyFNode(r, p, end-rest28); p < 0 {
 			return -1
 		}
 	}
@@ -259,11 +282,11 @@ func (s *Node) AppendJSON(b []byte) []byte {
 	b = strconv.AppendInt(b, int64(s.Value), 10)
 	b = append(b, ",\"children\":"...)
 	b = append(b, '[')
-	for i28 := range s.Children {
-		if i28 > 0 {
+	for i29 := range s.Children {
+		if i29 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Children[i28].AppendJSON(b)
+		b = s.Children[i29].AppendJSON(b)
 	}
 	b = append(b, ']')
 	return append(b, '}')
@@ -295,13 +318,13 @@ func (s *Node) FwGetJSON(p *fw.JSONParser) {
 			s.Children = s.Children[:0]
 			if p.Array() {
 				for p.More() {
-					var e29 Node
-					e29 = NewNode()
-					e29.FwGetJSON(p)
+					var e30 Node
+					e30 = NewNode()
+					e30.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.Children = append(s.Children, e29)
+					s.Children = append(s.Children, e30)
 				}
 			}
 		default:
@@ -320,6 +343,16 @@ func (*Nothing) FBEType() uint32 { return 2 }
 func NewNothing() Nothing {
 	var s Nothing
 	return s
+}
+
+// String prints s as fastwire's C++ does: Nothing(field=value,…).
+func (s *Nothing) String() string { return string(s.FwPrint(nil)) }
+
+// FwPrint appends String() (generated code).
+func (s *Nothing) FwPrint(b []byte) []byte {
+	b = append(b, "Nothing("...)
+	b = append(b, ')')
+	return b
 }
 
 // MarshalFBE appends s to buf as a versioned root model (reusing buf's capacity).
@@ -507,6 +540,61 @@ func NewBag() Bag {
 	return s
 }
 
+// String prints s as fastwire's C++ does: Bag(field=value,…).
+func (s *Bag) String() string { return string(s.FwPrint(nil)) }
+
+// FwPrint appends String() (generated code).
+func (s *Bag) FwPrint(b []byte) []byte {
+	b = append(b, "Bag("...)
+	b = append(b, "items="...)
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(len(s.Items)), 10)
+	b = append(b, ']', '[')
+	for i31 := range s.Items {
+		if i31 > 0 {
+			b = append(b, ',')
+		}
+		b = s.Items[i31].FwPrint(b)
+	}
+	b = append(b, ']')
+	b = append(b, ",names="...)
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(len(s.Names)), 10)
+	b = append(b, ']', '[')
+	for i32 := range s.Names {
+		if i32 > 0 {
+			b = append(b, ',')
+		}
+		if s.Names[i32] == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '"')
+			b = append(b, (*s.Names[i32])...)
+			b = append(b, '"')
+		}
+	}
+	b = append(b, ']')
+	b = append(b, ",words="...)
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(len(s.Words)), 10)
+	b = append(b, ']', '[')
+	for i33 := range s.Words {
+		if i33 > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, s.Words[i33]...)
+		b = append(b, '"')
+	}
+	b = append(b, ']')
+	b = append(b, ",blob="...)
+	b = append(b, "bytes["...)
+	b = strconv.AppendInt(b, int64(len(s.Blob)), 10)
+	b = append(b, ']')
+	b = append(b, ')')
+	return b
+}
+
 // MarshalFBE appends s to buf as a versioned root model (reusing buf's capacity).
 func (s *Bag) MarshalFBE(buf []byte) []byte {
 	w := fw.Writer{Buf: buf}
@@ -552,22 +640,22 @@ func VerifyBagLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Bag) FwPutV(w *fw.Writer, slot, base int) {
 	pos := w.VStruct(slot, base, 24, 3)
-	p30 := w.VBlock(pos+8, pos, len(s.Items), 4)
-	for i31 := range s.Items {
-		s.Items[i31].FwPutV(w, p30+i31*4, pos)
+	p34 := w.VBlock(pos+8, pos, len(s.Items), 4)
+	for i35 := range s.Items {
+		s.Items[i35].FwPutV(w, p34+i35*4, pos)
 	}
-	p32 := w.VBlock(pos+12, pos, len(s.Names), 5)
-	for i33 := range s.Names {
-		if s.Names[i33] == nil {
-			fw.VNull(w, p32+i33*5)
+	p36 := w.VBlock(pos+12, pos, len(s.Names), 5)
+	for i37 := range s.Names {
+		if s.Names[i37] == nil {
+			fw.VNull(w, p36+i37*5)
 		} else {
-			blk34 := w.VOptional(p32+i33*5, pos, 4)
-			w.VString(blk34, blk34, (*s.Names[i33]))
+			blk38 := w.VOptional(p36+i37*5, pos, 4)
+			w.VString(blk38, blk38, (*s.Names[i37]))
 		}
 	}
-	p35 := w.VBlock(pos+16, pos, len(s.Words), 4)
-	for i36 := range s.Words {
-		w.VString(p35+i36*4, pos, s.Words[i36])
+	p39 := w.VBlock(pos+16, pos, len(s.Words), 4)
+	for i40 := range s.Words {
+		w.VString(p39+i40*4, pos, s.Words[i40])
 	}
 	w.VBytes(pos+20, pos, s.Blob)
 }
@@ -579,39 +667,39 @@ func (s *Bag) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 24 {
-		p37, n38, ok39 := r.Block(pos+8, pos, 4)
-		if ok39 {
-			s.Items = fw.Resize(s.Items, n38)
-			for i40 := range s.Items {
-				s.Items[i40].FwGetV(r, p37+i40*4, pos)
-				if !r.OK() {
-					break
-				}
-			}
-		}
-		p41, n42, ok43 := r.Block(pos+12, pos, 5)
+		p41, n42, ok43 := r.Block(pos+8, pos, 4)
 		if ok43 {
-			s.Names = fw.Resize(s.Names, n42)
-			for i44 := range s.Names {
-				p45, set46, ok47 := r.Optional(p41+i44*5, pos, 4)
-				if !set46 {
-					s.Names[i44] = nil
-				} else if ok47 {
-					if s.Names[i44] == nil {
-						s.Names[i44] = new(string)
+			s.Items = fw.Resize(s.Items, n42)
+			for i44 := range s.Items {
+				s.Items[i44].FwGetV(r, p41+i44*4, pos)
+				if !r.OK() {
+					break
+				}
+			}
+		}
+		p45, n46, ok47 := r.Block(pos+12, pos, 5)
+		if ok47 {
+			s.Names = fw.Resize(s.Names, n46)
+			for i48 := range s.Names {
+				p49, set50, ok51 := r.Optional(p45+i48*5, pos, 4)
+				if !set50 {
+					s.Names[i48] = nil
+				} else if ok51 {
+					if s.Names[i48] == nil {
+						s.Names[i48] = new(string)
 					}
-					r.String(p45, p45, &(*s.Names[i44]))
+					r.String(p49, p49, &(*s.Names[i48]))
 				}
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p48, n49, ok50 := r.Block(pos+16, pos, 4)
-		if ok50 {
-			s.Words = fw.Resize(s.Words, n49)
-			for i51 := range s.Words {
-				r.String(p48+i51*4, pos, &s.Words[i51])
+		p52, n53, ok54 := r.Block(pos+16, pos, 4)
+		if ok54 {
+			s.Words = fw.Resize(s.Words, n53)
+			for i55 := range s.Words {
+				r.String(p52+i55*4, pos, &s.Words[i55])
 				if !r.OK() {
 					break
 				}
@@ -621,11 +709,11 @@ func (s *Bag) FwGetV(r *fw.VReader, slot, base int) {
 	} else {
 		d := NewBag()
 		if 12 <= stored {
-			p52, n53, ok54 := r.Block(pos+8, pos, 4)
-			if ok54 {
-				s.Items = fw.Resize(s.Items, n53)
-				for i55 := range s.Items {
-					s.Items[i55].FwGetV(r, p52+i55*4, pos)
+			p56, n57, ok58 := r.Block(pos+8, pos, 4)
+			if ok58 {
+				s.Items = fw.Resize(s.Items, n57)
+				for i59 := range s.Items {
+					s.Items[i59].FwGetV(r, p56+i59*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -635,18 +723,18 @@ func (s *Bag) FwGetV(r *fw.VReader, slot, base int) {
 			s.Items = d.Items
 		}
 		if 16 <= stored {
-			p56, n57, ok58 := r.Block(pos+12, pos, 5)
-			if ok58 {
-				s.Names = fw.Resize(s.Names, n57)
-				for i59 := range s.Names {
-					p60, set61, ok62 := r.Optional(p56+i59*5, pos, 4)
-					if !set61 {
-						s.Names[i59] = nil
-					} else if ok62 {
-						if s.Names[i59] == nil {
-							s.Names[i59] = new(string)
+			p60, n61, ok62 := r.Block(pos+12, pos, 5)
+			if ok62 {
+				s.Names = fw.Resize(s.Names, n61)
+				for i63 := range s.Names {
+					p64, set65, ok66 := r.Optional(p60+i63*5, pos, 4)
+					if !set65 {
+						s.Names[i63] = nil
+					} else if ok66 {
+						if s.Names[i63] == nil {
+							s.Names[i63] = new(string)
 						}
-						r.String(p60, p60, &(*s.Names[i59]))
+						r.String(p64, p64, &(*s.Names[i63]))
 					}
 					if !r.OK() {
 						break
@@ -657,11 +745,11 @@ func (s *Bag) FwGetV(r *fw.VReader, slot, base int) {
 			s.Names = d.Names
 		}
 		if 20 <= stored {
-			p63, n64, ok65 := r.Block(pos+16, pos, 4)
-			if ok65 {
-				s.Words = fw.Resize(s.Words, n64)
-				for i66 := range s.Words {
-					r.String(p63+i66*4, pos, &s.Words[i66])
+			p67, n68, ok69 := r.Block(pos+16, pos, 4)
+			if ok69 {
+				s.Words = fw.Resize(s.Words, n68)
+				for i70 := range s.Words {
+					r.String(p67+i70*4, pos, &s.Words[i70])
 					if !r.OK() {
 						break
 					}
@@ -686,45 +774,45 @@ func FwVerifyVBag(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 24 {
-		if p67, n68, ok69 := r.Block(pos+8, pos, 4); ok69 {
-			for i70 := 0; i70 < n68 && r.OK(); i70++ {
-				FwVerifyVNothing(r, p67+i70*4, pos)
+		if p71, n72, ok73 := r.Block(pos+8, pos, 4); ok73 {
+			for i74 := 0; i74 < n72 && r.OK(); i74++ {
+				FwVerifyVNothing(r, p71+i74*4, pos)
 			}
 		}
-		if p71, n72, ok73 := r.Block(pos+12, pos, 5); ok73 {
-			for i74 := 0; i74 < n72 && r.OK(); i74++ {
-				if p75, set76, ok77 := r.Optional(p71+i74*5, pos, 4); set76 && ok77 {
-					r.Text(p75, p75)
+		if p75, n76, ok77 := r.Block(pos+12, pos, 5); ok77 {
+			for i78 := 0; i78 < n76 && r.OK(); i78++ {
+				if p79, set80, ok81 := r.Optional(p75+i78*5, pos, 4); set80 && ok81 {
+					r.Text(p79, p79)
 				}
 			}
 		}
-		if p78, n79, ok80 := r.Block(pos+16, pos, 4); ok80 {
-			for i81 := 0; i81 < n79 && r.OK(); i81++ {
-				r.Text(p78+i81*4, pos)
+		if p82, n83, ok84 := r.Block(pos+16, pos, 4); ok84 {
+			for i85 := 0; i85 < n83 && r.OK(); i85++ {
+				r.Text(p82+i85*4, pos)
 			}
 		}
 		r.Text(pos+20, pos)
 	} else {
 		if 12 <= stored {
-			if p82, n83, ok84 := r.Block(pos+8, pos, 4); ok84 {
-				for i85 := 0; i85 < n83 && r.OK(); i85++ {
-					FwVerifyVNothing(r, p82+i85*4, pos)
+			if p86, n87, ok88 := r.Block(pos+8, pos, 4); ok88 {
+				for i89 := 0; i89 < n87 && r.OK(); i89++ {
+					FwVerifyVNothing(r, p86+i89*4, pos)
 				}
 			}
 		}
 		if 16 <= stored {
-			if p86, n87, ok88 := r.Block(pos+12, pos, 5); ok88 {
-				for i89 := 0; i89 < n87 && r.OK(); i89++ {
-					if p90, set91, ok92 := r.Optional(p86+i89*5, pos, 4); set91 && ok92 {
-						r.Text(p90, p90)
+			if p90, n91, ok92 := r.Block(pos+12, pos, 5); ok92 {
+				for i93 := 0; i93 < n91 && r.OK(); i93++ {
+					if p94, set95, ok96 := r.Optional(p90+i93*5, pos, 4); set95 && ok96 {
+						r.Text(p94, p94)
 					}
 				}
 			}
 		}
 		if 20 <= stored {
-			if p93, n94, ok95 := r.Block(pos+16, pos, 4); ok95 {
-				for i96 := 0; i96 < n94 && r.OK(); i96++ {
-					r.Text(p93+i96*4, pos)
+			if p97, n98, ok99 := r.Block(pos+16, pos, 4); ok99 {
+				for i100 := 0; i100 < n98 && r.OK(); i100++ {
+					r.Text(p97+i100*4, pos)
 				}
 			}
 		}
@@ -777,21 +865,21 @@ func VerifyBagFinalLimits(data []byte, lim *fw.Limits) error {
 // FwPutF appends s's fields in the final format (generated code).
 func (s *Bag) FwPutF(b []byte) []byte {
 	b = fw.AppendU32(b, uint32(len(s.Items)))
-	for i97 := range s.Items {
-		b = s.Items[i97].FwPutF(b)
+	for i101 := range s.Items {
+		b = s.Items[i101].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.Names)))
-	for i98 := range s.Names {
-		if s.Names[i98] == nil {
+	for i102 := range s.Names {
+		if s.Names[i102] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = fw.AppendString(b, (*s.Names[i98]))
+			b = fw.AppendString(b, (*s.Names[i102]))
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.Words)))
-	for i99 := range s.Words {
-		b = fw.AppendString(b, s.Words[i99])
+	for i103 := range s.Words {
+		b = fw.AppendString(b, s.Words[i103])
 	}
 	b = fw.AppendBytes(b, s.Blob)
 	return b
@@ -804,52 +892,52 @@ func (s *Bag) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n100, ok101 := r.Count(p, end-12, 0)
-	if !ok101 {
+	n104, ok105 := r.Count(p, end-12, 0)
+	if !ok105 {
 		return -1
 	}
 	p += 4
-	s.Items = fw.Resize(s.Items, n100)
-	for i102 := range s.Items {
-		if p = s.Items[i102].FwGetF(r, p, end-12); p < 0 {
+	s.Items = fw.Resize(s.Items, n104)
+	for i106 := range s.Items {
+		if p = s.Items[i106].FwGetF(r, p, end-12); p < 0 {
 			return -1
 		}
 	}
-	n103, ok104 := r.Count(p, end-8, 1)
-	if !ok104 {
-		return -1
-	}
-	p += 4
-	s.Names = fw.Resize(s.Names, n103)
-	rest106 := n103 * 1
-	for i105 := range s.Names {
-		rest106 -= 1
-		if d[p] == 0 {
-			s.Names[i105] = nil
-			p++
-		} else {
-			p++
-			if 4 > end-8-rest106-p {
-				return r.Fail(fw.ErrTruncated)
-			}
-			if s.Names[i105] == nil {
-				s.Names[i105] = new(string)
-			}
-			if p = r.String(p, end-8-rest106, &(*s.Names[i105])); p < 0 {
-				return -1
-			}
-		}
-	}
-	n107, ok108 := r.Count(p, end-4, 4)
+	n107, ok108 := r.Count(p, end-8, 1)
 	if !ok108 {
 		return -1
 	}
 	p += 4
-	s.Words = fw.Resize(s.Words, n107)
-	rest110 := n107 * 4
-	for i109 := range s.Words {
-		rest110 -= 4
-		if p = r.String(p, end-4-rest110, &s.Words[i109]); p < 0 {
+	s.Names = fw.Resize(s.Names, n107)
+	rest110 := n107 * 1
+	for i109 := range s.Names {
+		rest110 -= 1
+		if d[p] == 0 {
+			s.Names[i109] = nil
+			p++
+		} else {
+			p++
+			if 4 > end-8-rest110-p {
+				return r.Fail(fw.ErrTruncated)
+			}
+			if s.Names[i109] == nil {
+				s.Names[i109] = new(string)
+			}
+			if p = r.String(p, end-8-rest110, &(*s.Names[i109])); p < 0 {
+				return -1
+			}
+		}
+	}
+	n111, ok112 := r.Count(p, end-4, 4)
+	if !ok112 {
+		return -1
+	}
+	p += 4
+	s.Words = fw.Resize(s.Words, n111)
+	rest114 := n111 * 4
+	for i113 := range s.Words {
+		rest114 -= 4
+		if p = r.String(p, end-4-rest114, &s.Words[i113]); p < 0 {
 			return -1
 		}
 	}
@@ -867,45 +955,45 @@ func FwVerifyFBag(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n111, ok112 := r.Count(p, end-12, 0)
-	if !ok112 {
+	n115, ok116 := r.Count(p, end-12, 0)
+	if !ok116 {
 		return -1
 	}
 	p += 4
-	for i113 := 0; i113 < n111; i113++ {
+	for i117 := 0; i117 < n115; i117++ {
 		if p = FwVerifyFNothing(r, p, end-12); p < 0 {
 			return -1
 		}
 	}
-	n114, ok115 := r.Count(p, end-8, 1)
-	if !ok115 {
-		return -1
-	}
-	p += 4
-	rest117 := n114 * 1
-	for i116 := 0; i116 < n114; i116++ {
-		rest117 -= 1
-		if d[p] == 0 {
-			p++
-		} else {
-			p++
-			if 4 > end-8-rest117-p {
-				return r.Fail(fw.ErrTruncated)
-			}
-			if _, p = r.Text(p, end-8-rest117); p < 0 {
-				return -1
-			}
-		}
-	}
-	n118, ok119 := r.Count(p, end-4, 4)
+	n118, ok119 := r.Count(p, end-8, 1)
 	if !ok119 {
 		return -1
 	}
 	p += 4
-	rest121 := n118 * 4
+	rest121 := n118 * 1
 	for i120 := 0; i120 < n118; i120++ {
-		rest121 -= 4
-		if _, p = r.Text(p, end-4-rest121); p < 0 {
+		rest121 -= 1
+		if d[p] == 0 {
+			p++
+		} else {
+			p++
+			if 4 > end-8-rest121-p {
+				return r.Fail(fw.ErrTruncated)
+			}
+			if _, p = r.Text(p, end-8-rest121); p < 0 {
+				return -1
+			}
+		}
+	}
+	n122, ok123 := r.Count(p, end-4, 4)
+	if !ok123 {
+		return -1
+	}
+	p += 4
+	rest125 := n122 * 4
+	for i124 := 0; i124 < n122; i124++ {
+		rest125 -= 4
+		if _, p = r.Text(p, end-4-rest125); p < 0 {
 			return -1
 		}
 	}
@@ -926,33 +1014,33 @@ func (s *Bag) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"items\":"...)
 	b = append(b, '[')
-	for i122 := range s.Items {
-		if i122 > 0 {
+	for i126 := range s.Items {
+		if i126 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Items[i122].AppendJSON(b)
+		b = s.Items[i126].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"names\":"...)
 	b = append(b, '[')
-	for i123 := range s.Names {
-		if i123 > 0 {
+	for i127 := range s.Names {
+		if i127 > 0 {
 			b = append(b, ',')
 		}
-		if s.Names[i123] == nil {
+		if s.Names[i127] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendJSONString(b, (*s.Names[i123]))
+			b = fw.AppendJSONString(b, (*s.Names[i127]))
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"words\":"...)
 	b = append(b, '[')
-	for i124 := range s.Words {
-		if i124 > 0 {
+	for i128 := range s.Words {
+		if i128 > 0 {
 			b = append(b, ',')
 		}
-		b = fw.AppendJSONString(b, s.Words[i124])
+		b = fw.AppendJSONString(b, s.Words[i128])
 	}
 	b = append(b, ']')
 	b = append(b, ",\"blob\":"...)
@@ -984,45 +1072,45 @@ func (s *Bag) FwGetJSON(p *fw.JSONParser) {
 			s.Items = s.Items[:0]
 			if p.Array() {
 				for p.More() {
-					var e125 Nothing
-					e125 = NewNothing()
-					e125.FwGetJSON(p)
+					var e129 Nothing
+					e129 = NewNothing()
+					e129.FwGetJSON(p)
 					p.ChargeZero()
 					if p.Err != nil {
 						break
 					}
-					s.Items = append(s.Items, e125)
+					s.Items = append(s.Items, e129)
 				}
 			}
 		case "names":
 			s.Names = s.Names[:0]
 			if p.Array() {
 				for p.More() {
-					var e126 *string
+					var e130 *string
 					if p.Null() {
-						e126 = nil
+						e130 = nil
 					} else {
-						if e126 == nil {
-							e126 = new(string)
+						if e130 == nil {
+							e130 = new(string)
 						}
-						p.String(&(*e126))
+						p.String(&(*e130))
 					}
 					if p.Err != nil {
 						break
 					}
-					s.Names = append(s.Names, e126)
+					s.Names = append(s.Names, e130)
 				}
 			}
 		case "words":
 			s.Words = s.Words[:0]
 			if p.Array() {
 				for p.More() {
-					var e127 string
-					p.String(&e127)
+					var e131 string
+					p.String(&e131)
 					if p.Err != nil {
 						break
 					}
-					s.Words = append(s.Words, e127)
+					s.Words = append(s.Words, e131)
 				}
 			}
 		case "blob":

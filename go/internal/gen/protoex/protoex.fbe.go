@@ -22,7 +22,7 @@ const OrderSideBuy OrderSide = 0
 const OrderSideSell OrderSide = 1
 const OrderSideTell OrderSide = 2
 
-// String is the value's name (enum values: the names of its bits joined by |).
+// String is the value's name, or <unknown>.
 func (v OrderSide) String() string {
 	switch v {
 	case OrderSideBuy:
@@ -32,7 +32,7 @@ func (v OrderSide) String() string {
 	case OrderSideTell:
 		return "tell"
 	}
-	return strconv.FormatUint(uint64(v), 10)
+	return "<unknown>"
 }
 
 // Order type, with a new value
@@ -43,7 +43,7 @@ const OrderTypeLimit OrderType = 1
 const OrderTypeStop OrderType = 2
 const OrderTypeStoplimit OrderType = 3
 
-// String is the value's name (enum values: the names of its bits joined by |).
+// String is the value's name, or <unknown>.
 func (v OrderType) String() string {
 	switch v {
 	case OrderTypeMarket:
@@ -55,7 +55,7 @@ func (v OrderType) String() string {
 	case OrderTypeStoplimit:
 		return "stoplimit"
 	}
-	return strconv.FormatUint(uint64(v), 10)
+	return "<unknown>"
 }
 
 // Account state, with new flags
@@ -71,28 +71,9 @@ const StateSad State = 32
 const StateGood State = 22
 const StateBad State = 41
 
-// String is the value's name (flags values: the names of its bits joined by |).
+// String is every named value whose bits are all set in v (zero values never
+// match), in declaration order, joined by | (as fastwire's C++ prints flags).
 func (v State) String() string {
-	switch v {
-	case StateUnknown:
-		return "unknown"
-	case StateInvalid:
-		return "invalid"
-	case StateInitialized:
-		return "initialized"
-	case StateCalculated:
-		return "calculated"
-	case StateBroken:
-		return "broken"
-	case StateHappy:
-		return "happy"
-	case StateSad:
-		return "sad"
-	case StateGood:
-		return "good"
-	case StateBad:
-		return "bad"
-	}
 	s := ""
 	if v&StateInvalid == StateInvalid {
 		s += "|" + "invalid"
@@ -112,10 +93,16 @@ func (v State) String() string {
 	if v&StateSad == StateSad {
 		s += "|" + "sad"
 	}
-	if s != "" {
-		return s[1:]
+	if v&StateGood == StateGood {
+		s += "|" + "good"
 	}
-	return strconv.FormatUint(uint64(v), 10)
+	if v&StateBad == StateBad {
+		s += "|" + "bad"
+	}
+	if s != "" {
+		s = s[1:]
+	}
+	return s
 }
 
 // Has tells whether every bit of f is set in v.
@@ -144,6 +131,34 @@ func NewOrder() Order {
 	s.Tp = math.Float64frombits(0x4024000000000000)
 	s.Sl = math.Float64frombits(0xc024000000000000)
 	return s
+}
+
+// String prints s as fastwire's C++ does: Order(field=value,…).
+func (s *Order) String() string { return string(s.FwPrint(nil)) }
+
+// FwPrint appends String() (generated code).
+func (s *Order) FwPrint(b []byte) []byte {
+	b = append(b, "Order("...)
+	b = append(b, "uid="...)
+	b = strconv.AppendInt(b, int64(s.Uid), 10)
+	b = append(b, ",symbol="...)
+	b = append(b, '"')
+	b = append(b, s.Symbol...)
+	b = append(b, '"')
+	b = append(b, ",side="...)
+	b = append(b, s.Side.String()...)
+	b = append(b, ",type="...)
+	b = append(b, s.Type.String()...)
+	b = append(b, ",price="...)
+	b = fw.AppendPrintFloat(b, float64(s.Price))
+	b = append(b, ",volume="...)
+	b = fw.AppendPrintFloat(b, float64(s.Volume))
+	b = append(b, ",tp="...)
+	b = fw.AppendPrintFloat(b, float64(s.Tp))
+	b = append(b, ",sl="...)
+	b = fw.AppendPrintFloat(b, float64(s.Sl))
+	b = append(b, ')')
+	return b
 }
 
 // FwCompareOrder orders Orders by their [key] fields.
@@ -473,6 +488,26 @@ func NewBalance() Balance {
 	return s
 }
 
+// String prints s as fastwire's C++ does: Balance(field=value,…).
+func (s *Balance) String() string { return string(s.FwPrint(nil)) }
+
+// FwPrint appends String() (generated code).
+func (s *Balance) FwPrint(b []byte) []byte {
+	b = append(b, "Balance("...)
+	b = append(b, "Balance("...)
+	b = append(b, "currency="...)
+	b = append(b, '"')
+	b = append(b, s.Currency...)
+	b = append(b, '"')
+	b = append(b, ",amount="...)
+	b = fw.AppendPrintFloat(b, float64(s.Amount))
+	b = append(b, ')')
+	b = append(b, ",locked="...)
+	b = fw.AppendPrintFloat(b, float64(s.Locked))
+	b = append(b, ')')
+	return b
+}
+
 // FwCompareBalance orders Balances by their [key] fields.
 func FwCompareBalance(a, b Balance) int {
 	if c := cmp.Compare[string](a.Currency, b.Currency); c != 0 {
@@ -729,6 +764,43 @@ func NewAccount() Account {
 	return s
 }
 
+// String prints s as fastwire's C++ does: Account(field=value,…).
+func (s *Account) String() string { return string(s.FwPrint(nil)) }
+
+// FwPrint appends String() (generated code).
+func (s *Account) FwPrint(b []byte) []byte {
+	b = append(b, "Account("...)
+	b = append(b, "uid="...)
+	b = strconv.AppendInt(b, int64(s.Uid), 10)
+	b = append(b, ",name="...)
+	b = append(b, '"')
+	b = append(b, s.Name...)
+	b = append(b, '"')
+	b = append(b, ",state="...)
+	b = append(b, s.State.String()...)
+	b = append(b, ",wallet="...)
+	b = s.Wallet.FwPrint(b)
+	b = append(b, ",asset="...)
+	if s.Asset == nil {
+		b = append(b, "null"...)
+	} else {
+		b = s.Asset.FwPrint(b)
+	}
+	b = append(b, ",orders="...)
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(len(s.Orders)), 10)
+	b = append(b, ']', '[')
+	for i1 := range s.Orders {
+		if i1 > 0 {
+			b = append(b, ',')
+		}
+		b = s.Orders[i1].FwPrint(b)
+	}
+	b = append(b, ']')
+	b = append(b, ')')
+	return b
+}
+
 // FwCompareAccount orders Accounts by their [key] fields.
 func FwCompareAccount(a, b Account) int {
 	if c := cmp.Compare[int32](a.Uid, b.Uid); c != 0 {
@@ -789,12 +861,12 @@ func (s *Account) FwPutV(w *fw.Writer, slot, base int) {
 	if s.Asset == nil {
 		fw.VNull(w, pos+21)
 	} else {
-		blk1 := w.VOptional(pos+21, pos, 4)
-		s.Asset.FwPutV(w, blk1, blk1)
+		blk2 := w.VOptional(pos+21, pos, 4)
+		s.Asset.FwPutV(w, blk2, blk2)
 	}
-	p2 := w.VBlock(pos+26, pos, len(s.Orders), 4)
-	for i3 := range s.Orders {
-		s.Orders[i3].FwPutV(w, p2+i3*4, pos)
+	p3 := w.VBlock(pos+26, pos, len(s.Orders), 4)
+	for i4 := range s.Orders {
+		s.Orders[i4].FwPutV(w, p3+i4*4, pos)
 	}
 }
 
@@ -809,20 +881,20 @@ func (s *Account) FwGetV(r *fw.VReader, slot, base int) {
 		r.String(pos+12, pos, &s.Name)
 		s.State = State(r.Data[pos+16])
 		s.Wallet.FwGetV(r, pos+17, pos)
-		p4, set5, ok6 := r.Optional(pos+21, pos, 4)
-		if !set5 {
+		p5, set6, ok7 := r.Optional(pos+21, pos, 4)
+		if !set6 {
 			s.Asset = nil
-		} else if ok6 {
+		} else if ok7 {
 			if s.Asset == nil {
 				s.Asset = new(Balance)
 			}
-			s.Asset.FwGetV(r, p4, p4)
+			s.Asset.FwGetV(r, p5, p5)
 		}
-		p7, n8, ok9 := r.Block(pos+26, pos, 4)
-		if ok9 {
-			s.Orders = fw.Resize(s.Orders, n8)
-			for i10 := range s.Orders {
-				s.Orders[i10].FwGetV(r, p7+i10*4, pos)
+		p8, n9, ok10 := r.Block(pos+26, pos, 4)
+		if ok10 {
+			s.Orders = fw.Resize(s.Orders, n9)
+			for i11 := range s.Orders {
+				s.Orders[i11].FwGetV(r, p8+i11*4, pos)
 				if !r.OK() {
 					break
 				}
@@ -851,24 +923,24 @@ func (s *Account) FwGetV(r *fw.VReader, slot, base int) {
 			s.Wallet = d.Wallet
 		}
 		if 26 <= stored {
-			p11, set12, ok13 := r.Optional(pos+21, pos, 4)
-			if !set12 {
+			p12, set13, ok14 := r.Optional(pos+21, pos, 4)
+			if !set13 {
 				s.Asset = nil
-			} else if ok13 {
+			} else if ok14 {
 				if s.Asset == nil {
 					s.Asset = new(Balance)
 				}
-				s.Asset.FwGetV(r, p11, p11)
+				s.Asset.FwGetV(r, p12, p12)
 			}
 		} else {
 			s.Asset = d.Asset
 		}
 		if 30 <= stored {
-			p14, n15, ok16 := r.Block(pos+26, pos, 4)
-			if ok16 {
-				s.Orders = fw.Resize(s.Orders, n15)
-				for i17 := range s.Orders {
-					s.Orders[i17].FwGetV(r, p14+i17*4, pos)
+			p15, n16, ok17 := r.Block(pos+26, pos, 4)
+			if ok17 {
+				s.Orders = fw.Resize(s.Orders, n16)
+				for i18 := range s.Orders {
+					s.Orders[i18].FwGetV(r, p15+i18*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -890,12 +962,12 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 	if stored >= 30 {
 		r.Text(pos+12, pos)
 		FwVerifyVBalance(r, pos+17, pos)
-		if p18, set19, ok20 := r.Optional(pos+21, pos, 4); set19 && ok20 {
-			FwVerifyVBalance(r, p18, p18)
+		if p19, set20, ok21 := r.Optional(pos+21, pos, 4); set20 && ok21 {
+			FwVerifyVBalance(r, p19, p19)
 		}
-		if p21, n22, ok23 := r.Block(pos+26, pos, 4); ok23 {
-			for i24 := 0; i24 < n22 && r.OK(); i24++ {
-				FwVerifyVOrder(r, p21+i24*4, pos)
+		if p22, n23, ok24 := r.Block(pos+26, pos, 4); ok24 {
+			for i25 := 0; i25 < n23 && r.OK(); i25++ {
+				FwVerifyVOrder(r, p22+i25*4, pos)
 			}
 		}
 	} else {
@@ -906,14 +978,14 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 			FwVerifyVBalance(r, pos+17, pos)
 		}
 		if 26 <= stored {
-			if p25, set26, ok27 := r.Optional(pos+21, pos, 4); set26 && ok27 {
-				FwVerifyVBalance(r, p25, p25)
+			if p26, set27, ok28 := r.Optional(pos+21, pos, 4); set27 && ok28 {
+				FwVerifyVBalance(r, p26, p26)
 			}
 		}
 		if 30 <= stored {
-			if p28, n29, ok30 := r.Block(pos+26, pos, 4); ok30 {
-				for i31 := 0; i31 < n29 && r.OK(); i31++ {
-					FwVerifyVOrder(r, p28+i31*4, pos)
+			if p29, n30, ok31 := r.Block(pos+26, pos, 4); ok31 {
+				for i32 := 0; i32 < n30 && r.OK(); i32++ {
+					FwVerifyVOrder(r, p29+i32*4, pos)
 				}
 			}
 		}
@@ -973,8 +1045,8 @@ func (s *Account) FwPutF(b []byte) []byte {
 		b = s.Asset.FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.Orders)))
-	for i32 := range s.Orders {
-		b = s.Orders[i32].FwPutF(b)
+	for i33 := range s.Orders {
+		b = s.Orders[i33].FwPutF(b)
 	}
 	return b
 }
@@ -1011,16 +1083,16 @@ func (s *Account) FwGetF(r *fw.FReader, p, end int) int {
 			return -1
 		}
 	}
-	n33, ok34 := r.Count(p, end, 42)
-	if !ok34 {
+	n34, ok35 := r.Count(p, end, 42)
+	if !ok35 {
 		return -1
 	}
 	p += 4
-	s.Orders = fw.Resize(s.Orders, n33)
-	rest36 := n33 * 42
-	for i35 := range s.Orders {
-		rest36 -= 42
-		if p = s.Orders[i35].FwGetF(r, p, end-rest36); p < 0 {
+	s.Orders = fw.Resize(s.Orders, n34)
+	rest37 := n34 * 42
+	for i36 := range s.Orders {
+		rest37 -= 42
+		if p = s.Orders[i36].FwGetF(r, p, end-rest37); p < 0 {
 			return -1
 		}
 	}
@@ -1054,15 +1126,15 @@ func FwVerifyFAccount(r *fw.FReader, p, end int) int {
 			return -1
 		}
 	}
-	n37, ok38 := r.Count(p, end, 42)
-	if !ok38 {
+	n38, ok39 := r.Count(p, end, 42)
+	if !ok39 {
 		return -1
 	}
 	p += 4
-	rest40 := n37 * 42
-	for i39 := 0; i39 < n37; i39++ {
-		rest40 -= 42
-		if p = FwVerifyFOrder(r, p, end-rest40); p < 0 {
+	rest41 := n38 * 42
+	for i40 := 0; i40 < n38; i40++ {
+		rest41 -= 42
+		if p = FwVerifyFOrder(r, p, end-rest41); p < 0 {
 			return -1
 		}
 	}
@@ -1094,11 +1166,11 @@ func (s *Account) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, ",\"orders\":"...)
 	b = append(b, '[')
-	for i41 := range s.Orders {
-		if i41 > 0 {
+	for i42 := range s.Orders {
+		if i42 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i41].AppendJSON(b)
+		b = s.Orders[i42].AppendJSON(b)
 	}
 	b = append(b, ']')
 	return append(b, '}')
@@ -1145,13 +1217,13 @@ func (s *Account) FwGetJSON(p *fw.JSONParser) {
 			s.Orders = s.Orders[:0]
 			if p.Array() {
 				for p.More() {
-					var e42 Order
-					e42 = NewOrder()
-					e42.FwGetJSON(p)
+					var e43 Order
+					e43 = NewOrder()
+					e43.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.Orders = append(s.Orders, e42)
+					s.Orders = append(s.Orders, e43)
 				}
 			}
 		default:

@@ -33,6 +33,18 @@ func NewOrderMessage() OrderMessage {
 	return s
 }
 
+// String prints s as fastwire's C++ does: OrderMessage(field=value,…).
+func (s *OrderMessage) String() string { return string(s.FwPrint(nil)) }
+
+// FwPrint appends String() (generated code).
+func (s *OrderMessage) FwPrint(b []byte) []byte {
+	b = append(b, "OrderMessage("...)
+	b = append(b, "body="...)
+	b = s.Body.FwPrint(b)
+	b = append(b, ')')
+	return b
+}
+
 // MarshalFBE appends s to buf as a versioned root model (reusing buf's capacity).
 func (s *OrderMessage) MarshalFBE(buf []byte) []byte {
 	w := fw.Writer{Buf: buf}
@@ -243,6 +255,18 @@ func NewBalanceMessage() BalanceMessage {
 	var s BalanceMessage
 	s.Body = proto.NewBalance()
 	return s
+}
+
+// String prints s as fastwire's C++ does: BalanceMessage(field=value,…).
+func (s *BalanceMessage) String() string { return string(s.FwPrint(nil)) }
+
+// FwPrint appends String() (generated code).
+func (s *BalanceMessage) FwPrint(b []byte) []byte {
+	b = append(b, "BalanceMessage("...)
+	b = append(b, "body="...)
+	b = s.Body.FwPrint(b)
+	b = append(b, ')')
+	return b
 }
 
 // MarshalFBE appends s to buf as a versioned root model (reusing buf's capacity).
@@ -457,6 +481,18 @@ func NewAccountMessage() AccountMessage {
 	return s
 }
 
+// String prints s as fastwire's C++ does: AccountMessage(field=value,…).
+func (s *AccountMessage) String() string { return string(s.FwPrint(nil)) }
+
+// FwPrint appends String() (generated code).
+func (s *AccountMessage) FwPrint(b []byte) []byte {
+	b = append(b, "AccountMessage("...)
+	b = append(b, "body="...)
+	b = s.Body.FwPrint(b)
+	b = append(b, ')')
+	return b
+}
+
 // MarshalFBE appends s to buf as a versioned root model (reusing buf's capacity).
 func (s *AccountMessage) MarshalFBE(buf []byte) []byte {
 	w := fw.Writer{Buf: buf}
@@ -669,6 +705,22 @@ func NewOrderRequest() OrderRequest {
 	s.Id = fw.NewUUID1()
 	s.Order = proto.NewOrder()
 	return s
+}
+
+// String prints s as fastwire's C++ does: OrderRequest(field=value,…).
+func (s *OrderRequest) String() string { return string(s.FwPrint(nil)) }
+
+// FwPrint appends String() (generated code).
+func (s *OrderRequest) FwPrint(b []byte) []byte {
+	b = append(b, "OrderRequest("...)
+	b = append(b, "id="...)
+	b = append(b, '"')
+	b = s.Id.AppendText(b)
+	b = append(b, '"')
+	b = append(b, ",order="...)
+	b = s.Order.FwPrint(b)
+	b = append(b, ')')
+	return b
 }
 
 // FwCompareOrderRequest orders OrderRequests by their [key] fields.
@@ -907,6 +959,24 @@ func NewOrderAck() OrderAck {
 	s.Id = fw.UUID{}
 	s.Order = proto.NewOrder()
 	return s
+}
+
+// String prints s as fastwire's C++ does: OrderAck(field=value,…).
+func (s *OrderAck) String() string { return string(s.FwPrint(nil)) }
+
+// FwPrint appends String() (generated code).
+func (s *OrderAck) FwPrint(b []byte) []byte {
+	b = append(b, "OrderAck("...)
+	b = append(b, "id="...)
+	b = append(b, '"')
+	b = s.Id.AppendText(b)
+	b = append(b, '"')
+	b = append(b, ",seq="...)
+	b = strconv.AppendInt(b, int64(s.Seq), 10)
+	b = append(b, ",order="...)
+	b = s.Order.FwPrint(b)
+	b = append(b, ')')
+	return b
 }
 
 // FwCompareOrderAck orders OrderAcks by their [key] fields.
@@ -1158,6 +1228,24 @@ func NewOrderReject() OrderReject {
 	var s OrderReject
 	s.Id = fw.UUID{}
 	return s
+}
+
+// String prints s as fastwire's C++ does: OrderReject(field=value,…).
+func (s *OrderReject) String() string { return string(s.FwPrint(nil)) }
+
+// FwPrint appends String() (generated code).
+func (s *OrderReject) FwPrint(b []byte) []byte {
+	b = append(b, "OrderReject("...)
+	b = append(b, "id="...)
+	b = append(b, '"')
+	b = s.Id.AppendText(b)
+	b = append(b, '"')
+	b = append(b, ",reason="...)
+	b = append(b, '"')
+	b = append(b, s.Reason...)
+	b = append(b, '"')
+	b = append(b, ')')
+	return b
 }
 
 // FwCompareOrderReject orders OrderRejects by their [key] fields.

@@ -25,7 +25,7 @@ const EnumDefaultOne EnumDefault = 1
 const EnumDefaultTwo EnumDefault = 2
 const EnumDefaultThree EnumDefault = 3
 
-// String is the value's name (enum values: the names of its bits joined by |).
+// String is the value's name, or <unknown>.
 func (v EnumDefault) String() string {
 	switch v {
 	case EnumDefaultZero:
@@ -37,7 +37,7 @@ func (v EnumDefault) String() string {
 	case EnumDefaultThree:
 		return "three"
 	}
-	return strconv.FormatInt(int64(v), 10)
+	return "<unknown>"
 }
 
 // EnumByte is the schema's enum EnumByte.
@@ -48,7 +48,7 @@ const EnumByteA1 EnumByte = 1
 const EnumByteA2 EnumByte = 254
 const EnumByteA3 EnumByte = 255
 
-// String is the value's name (enum values: the names of its bits joined by |).
+// String is the value's name, or <unknown>.
 func (v EnumByte) String() string {
 	switch v {
 	case EnumByteA0:
@@ -60,7 +60,7 @@ func (v EnumByte) String() string {
 	case EnumByteA3:
 		return "a3"
 	}
-	return strconv.FormatUint(uint64(v), 10)
+	return "<unknown>"
 }
 
 // EnumChar is the schema's enum EnumChar.
@@ -71,7 +71,7 @@ const EnumCharC1 EnumChar = 49
 const EnumCharC2 EnumChar = 50
 const EnumCharCz EnumChar = 122
 
-// String is the value's name (enum values: the names of its bits joined by |).
+// String is the value's name, or <unknown>.
 func (v EnumChar) String() string {
 	switch v {
 	case EnumCharC0:
@@ -83,7 +83,7 @@ func (v EnumChar) String() string {
 	case EnumCharCz:
 		return "cz"
 	}
-	return strconv.FormatUint(uint64(v), 10)
+	return "<unknown>"
 }
 
 // EnumWChar is the schema's enum EnumWChar.
@@ -93,7 +93,7 @@ const EnumWCharW0 EnumWChar = 65
 const EnumWCharW1 EnumWChar = 128512
 const EnumWCharW2 EnumWChar = 128513
 
-// String is the value's name (enum values: the names of its bits joined by |).
+// String is the value's name, or <unknown>.
 func (v EnumWChar) String() string {
 	switch v {
 	case EnumWCharW0:
@@ -103,7 +103,7 @@ func (v EnumWChar) String() string {
 	case EnumWCharW2:
 		return "w2"
 	}
-	return strconv.FormatUint(uint64(uint32(v)), 10)
+	return "<unknown>"
 }
 
 // EnumInt8 is the schema's enum EnumInt8.
@@ -113,7 +113,7 @@ const EnumInt8I0 EnumInt8 = -128
 const EnumInt8I1 EnumInt8 = -127
 const EnumInt8I2 EnumInt8 = 127
 
-// String is the value's name (enum values: the names of its bits joined by |).
+// String is the value's name, or <unknown>.
 func (v EnumInt8) String() string {
 	switch v {
 	case EnumInt8I0:
@@ -123,7 +123,7 @@ func (v EnumInt8) String() string {
 	case EnumInt8I2:
 		return "i2"
 	}
-	return strconv.FormatInt(int64(v), 10)
+	return "<unknown>"
 }
 
 // EnumUInt8 is the schema's enum EnumUInt8.
@@ -132,7 +132,7 @@ type EnumUInt8 uint8
 const EnumUInt8U0 EnumUInt8 = 0
 const EnumUInt8U1 EnumUInt8 = 255
 
-// String is the value's name (enum values: the names of its bits joined by |).
+// String is the value's name, or <unknown>.
 func (v EnumUInt8) String() string {
 	switch v {
 	case EnumUInt8U0:
@@ -140,7 +140,7 @@ func (v EnumUInt8) String() string {
 	case EnumUInt8U1:
 		return "u1"
 	}
-	return strconv.FormatUint(uint64(v), 10)
+	return "<unknown>"
 }
 
 // EnumInt16 is the schema's enum EnumInt16.
@@ -149,7 +149,7 @@ type EnumInt16 int16
 const EnumInt16I0 EnumInt16 = -32768
 const EnumInt16I1 EnumInt16 = 32767
 
-// String is the value's name (enum values: the names of its bits joined by |).
+// String is the value's name, or <unknown>.
 func (v EnumInt16) String() string {
 	switch v {
 	case EnumInt16I0:
@@ -157,7 +157,7 @@ func (v EnumInt16) String() string {
 	case EnumInt16I1:
 		return "i1"
 	}
-	return strconv.FormatInt(int64(v), 10)
+	return "<unknown>"
 }
 
 // EnumUInt16 is the schema's enum EnumUInt16.
@@ -166,7 +166,7 @@ type EnumUInt16 uint16
 const EnumUInt16U0 EnumUInt16 = 0
 const EnumUInt16U1 EnumUInt16 = 65535
 
-// String is the value's name (enum values: the names of its bits joined by |).
+// String is the value's name, or <unknown>.
 func (v EnumUInt16) String() string {
 	switch v {
 	case EnumUInt16U0:
@@ -174,7 +174,7 @@ func (v EnumUInt16) String() string {
 	case EnumUInt16U1:
 		return "u1"
 	}
-	return strconv.FormatUint(uint64(v), 10)
+	return "<unknown>"
 }
 
 // EnumInt32 is the schema's enum EnumInt32.
@@ -183,7 +183,7 @@ type EnumInt32 int32
 const EnumInt32I0 EnumInt32 = -2147483648
 const EnumInt32I1 EnumInt32 = 2147483647
 
-// String is the value's name (enum values: the names of its bits joined by |).
+// String is the value's name, or <unknown>.
 func (v EnumInt32) String() string {
 	switch v {
 	case EnumInt32I0:
@@ -191,7 +191,7 @@ func (v EnumInt32) String() string {
 	case EnumInt32I1:
 		return "i1"
 	}
-	return strconv.FormatInt(int64(v), 10)
+	return "<unknown>"
 }
 
 // EnumUInt32 is the schema's enum EnumUInt32.
@@ -200,7 +200,7 @@ type EnumUInt32 uint32
 const EnumUInt32U0 EnumUInt32 = 0
 const EnumUInt32U1 EnumUInt32 = 4294967295
 
-// String is the value's name (enum values: the names of its bits joined by |).
+// String is the value's name, or <unknown>.
 func (v EnumUInt32) String() string {
 	switch v {
 	case EnumUInt32U0:
@@ -208,7 +208,7 @@ func (v EnumUInt32) String() string {
 	case EnumUInt32U1:
 		return "u1"
 	}
-	return strconv.FormatUint(uint64(v), 10)
+	return "<unknown>"
 }
 
 // EnumInt64 is the schema's enum EnumInt64.
@@ -217,7 +217,7 @@ type EnumInt64 int64
 const EnumInt64I0 EnumInt64 = -9223372036854775808
 const EnumInt64I1 EnumInt64 = 9223372036854775807
 
-// String is the value's name (enum values: the names of its bits joined by |).
+// String is the value's name, or <unknown>.
 func (v EnumInt64) String() string {
 	switch v {
 	case EnumInt64I0:
@@ -225,7 +225,7 @@ func (v EnumInt64) String() string {
 	case EnumInt64I1:
 		return "i1"
 	}
-	return strconv.FormatInt(int64(v), 10)
+	return "<unknown>"
 }
 
 // EnumUInt64 is the schema's enum EnumUInt64.
@@ -234,7 +234,7 @@ type EnumUInt64 uint64
 const EnumUInt64U0 EnumUInt64 = 0
 const EnumUInt64U1 EnumUInt64 = 18446744073709551615
 
-// String is the value's name (enum values: the names of its bits joined by |).
+// String is the value's name, or <unknown>.
 func (v EnumUInt64) String() string {
 	switch v {
 	case EnumUInt64U0:
@@ -242,7 +242,7 @@ func (v EnumUInt64) String() string {
 	case EnumUInt64U1:
 		return "u1"
 	}
-	return strconv.FormatUint(uint64(v), 10)
+	return "<unknown>"
 }
 
 // Values referring to other values continue from them, as in C.
@@ -255,7 +255,7 @@ const EnumRefsValue10 EnumRefs = 2
 const EnumRefsOld EnumRefs = -5
 const EnumRefsSecret EnumRefs = -4
 
-// String is the value's name (enum values: the names of its bits joined by |).
+// String is the value's name, or <unknown>.
 func (v EnumRefs) String() string {
 	switch v {
 	case EnumRefsValue1:
@@ -267,15 +267,15 @@ func (v EnumRefs) String() string {
 	case EnumRefsSecret:
 		return "secret"
 	}
-	return strconv.FormatInt(int64(v), 10)
+	return "<unknown>"
 }
 
 // EnumEmpty is the schema's enum EnumEmpty.
 type EnumEmpty int32
 
-// String is the value's name (enum values: the names of its bits joined by |).
+// String is the value's name, or <unknown>.
 func (v EnumEmpty) String() string {
-	return strconv.FormatInt(int64(v), 10)
+	return "<unknown>"
 }
 
 // Flags of every allowed underlying type, with '|' expressions.
@@ -286,18 +286,9 @@ const FlagsByteF1 FlagsByte = 1
 const FlagsByteF2 FlagsByte = 2
 const FlagsByteBoth FlagsByte = 3
 
-// String is the value's name (flags values: the names of its bits joined by |).
+// String is every named value whose bits are all set in v (zero values never
+// match), in declaration order, joined by | (as fastwire's C++ prints flags).
 func (v FlagsByte) String() string {
-	switch v {
-	case FlagsByteNone:
-		return "none"
-	case FlagsByteF1:
-		return "f1"
-	case FlagsByteF2:
-		return "f2"
-	case FlagsByteBoth:
-		return "both"
-	}
 	s := ""
 	if v&FlagsByteF1 == FlagsByteF1 {
 		s += "|" + "f1"
@@ -305,10 +296,13 @@ func (v FlagsByte) String() string {
 	if v&FlagsByteF2 == FlagsByteF2 {
 		s += "|" + "f2"
 	}
-	if s != "" {
-		return s[1:]
+	if v&FlagsByteBoth == FlagsByteBoth {
+		s += "|" + "both"
 	}
-	return strconv.FormatUint(uint64(v), 10)
+	if s != "" {
+		s = s[1:]
+	}
+	return s
 }
 
 // Has tells whether every bit of f is set in v.
@@ -320,14 +314,9 @@ type FlagsInt8 int8
 const FlagsInt8F1 FlagsInt8 = 1
 const FlagsInt8F2 FlagsInt8 = 2
 
-// String is the value's name (flags values: the names of its bits joined by |).
+// String is every named value whose bits are all set in v (zero values never
+// match), in declaration order, joined by | (as fastwire's C++ prints flags).
 func (v FlagsInt8) String() string {
-	switch v {
-	case FlagsInt8F1:
-		return "f1"
-	case FlagsInt8F2:
-		return "f2"
-	}
 	s := ""
 	if v&FlagsInt8F1 == FlagsInt8F1 {
 		s += "|" + "f1"
@@ -336,9 +325,9 @@ func (v FlagsInt8) String() string {
 		s += "|" + "f2"
 	}
 	if s != "" {
-		return s[1:]
+		s = s[1:]
 	}
-	return strconv.FormatInt(int64(v), 10)
+	return s
 }
 
 // Has tells whether every bit of f is set in v.
@@ -350,14 +339,9 @@ type FlagsUInt8 uint8
 const FlagsUInt8F1 FlagsUInt8 = 1
 const FlagsUInt8F2 FlagsUInt8 = 128
 
-// String is the value's name (flags values: the names of its bits joined by |).
+// String is every named value whose bits are all set in v (zero values never
+// match), in declaration order, joined by | (as fastwire's C++ prints flags).
 func (v FlagsUInt8) String() string {
-	switch v {
-	case FlagsUInt8F1:
-		return "f1"
-	case FlagsUInt8F2:
-		return "f2"
-	}
 	s := ""
 	if v&FlagsUInt8F1 == FlagsUInt8F1 {
 		s += "|" + "f1"
@@ -366,9 +350,9 @@ func (v FlagsUInt8) String() string {
 		s += "|" + "f2"
 	}
 	if s != "" {
-		return s[1:]
+		s = s[1:]
 	}
-	return strconv.FormatUint(uint64(v), 10)
+	return s
 }
 
 // Has tells whether every bit of f is set in v.
@@ -379,20 +363,17 @@ type FlagsInt16 int16
 
 const FlagsInt16F1 FlagsInt16 = 1
 
-// String is the value's name (flags values: the names of its bits joined by |).
+// String is every named value whose bits are all set in v (zero values never
+// match), in declaration order, joined by | (as fastwire's C++ prints flags).
 func (v FlagsInt16) String() string {
-	switch v {
-	case FlagsInt16F1:
-		return "f1"
-	}
 	s := ""
 	if v&FlagsInt16F1 == FlagsInt16F1 {
 		s += "|" + "f1"
 	}
 	if s != "" {
-		return s[1:]
+		s = s[1:]
 	}
-	return strconv.FormatInt(int64(v), 10)
+	return s
 }
 
 // Has tells whether every bit of f is set in v.
@@ -404,14 +385,9 @@ type FlagsUInt16 uint16
 const FlagsUInt16F1 FlagsUInt16 = 1
 const FlagsUInt16Top FlagsUInt16 = 32768
 
-// String is the value's name (flags values: the names of its bits joined by |).
+// String is every named value whose bits are all set in v (zero values never
+// match), in declaration order, joined by | (as fastwire's C++ prints flags).
 func (v FlagsUInt16) String() string {
-	switch v {
-	case FlagsUInt16F1:
-		return "f1"
-	case FlagsUInt16Top:
-		return "top"
-	}
 	s := ""
 	if v&FlagsUInt16F1 == FlagsUInt16F1 {
 		s += "|" + "f1"
@@ -420,9 +396,9 @@ func (v FlagsUInt16) String() string {
 		s += "|" + "top"
 	}
 	if s != "" {
-		return s[1:]
+		s = s[1:]
 	}
-	return strconv.FormatUint(uint64(v), 10)
+	return s
 }
 
 // Has tells whether every bit of f is set in v.
@@ -433,20 +409,17 @@ type FlagsInt32 int32
 
 const FlagsInt32F1 FlagsInt32 = 1
 
-// String is the value's name (flags values: the names of its bits joined by |).
+// String is every named value whose bits are all set in v (zero values never
+// match), in declaration order, joined by | (as fastwire's C++ prints flags).
 func (v FlagsInt32) String() string {
-	switch v {
-	case FlagsInt32F1:
-		return "f1"
-	}
 	s := ""
 	if v&FlagsInt32F1 == FlagsInt32F1 {
 		s += "|" + "f1"
 	}
 	if s != "" {
-		return s[1:]
+		s = s[1:]
 	}
-	return strconv.FormatInt(int64(v), 10)
+	return s
 }
 
 // Has tells whether every bit of f is set in v.
@@ -458,14 +431,9 @@ type FlagsUInt32 uint32
 const FlagsUInt32F1 FlagsUInt32 = 1
 const FlagsUInt32Top FlagsUInt32 = 2147483648
 
-// String is the value's name (flags values: the names of its bits joined by |).
+// String is every named value whose bits are all set in v (zero values never
+// match), in declaration order, joined by | (as fastwire's C++ prints flags).
 func (v FlagsUInt32) String() string {
-	switch v {
-	case FlagsUInt32F1:
-		return "f1"
-	case FlagsUInt32Top:
-		return "top"
-	}
 	s := ""
 	if v&FlagsUInt32F1 == FlagsUInt32F1 {
 		s += "|" + "f1"
@@ -474,9 +442,9 @@ func (v FlagsUInt32) String() string {
 		s += "|" + "top"
 	}
 	if s != "" {
-		return s[1:]
+		s = s[1:]
 	}
-	return strconv.FormatUint(uint64(v), 10)
+	return s
 }
 
 // Has tells whether every bit of f is set in v.
@@ -487,20 +455,17 @@ type FlagsInt64 int64
 
 const FlagsInt64F1 FlagsInt64 = 1
 
-// String is the value's name (flags values: the names of its bits joined by |).
+// String is every named value whose bits are all set in v (zero values never
+// match), in declaration order, joined by | (as fastwire's C++ prints flags).
 func (v FlagsInt64) String() string {
-	switch v {
-	case FlagsInt64F1:
-		return "f1"
-	}
 	s := ""
 	if v&FlagsInt64F1 == FlagsInt64F1 {
 		s += "|" + "f1"
 	}
 	if s != "" {
-		return s[1:]
+		s = s[1:]
 	}
-	return strconv.FormatInt(int64(v), 10)
+	return s
 }
 
 // Has tells whether every bit of f is set in v.
@@ -513,16 +478,9 @@ const FlagsUInt64F1 FlagsUInt64 = 1
 const FlagsUInt64Top FlagsUInt64 = 9223372036854775808
 const FlagsUInt64All FlagsUInt64 = 9223372036854775809
 
-// String is the value's name (flags values: the names of its bits joined by |).
+// String is every named value whose bits are all set in v (zero values never
+// match), in declaration order, joined by | (as fastwire's C++ prints flags).
 func (v FlagsUInt64) String() string {
-	switch v {
-	case FlagsUInt64F1:
-		return "f1"
-	case FlagsUInt64Top:
-		return "top"
-	case FlagsUInt64All:
-		return "all"
-	}
 	s := ""
 	if v&FlagsUInt64F1 == FlagsUInt64F1 {
 		s += "|" + "f1"
@@ -530,10 +488,13 @@ func (v FlagsUInt64) String() string {
 	if v&FlagsUInt64Top == FlagsUInt64Top {
 		s += "|" + "top"
 	}
-	if s != "" {
-		return s[1:]
+	if v&FlagsUInt64All == FlagsUInt64All {
+		s += "|" + "all"
 	}
-	return strconv.FormatUint(uint64(v), 10)
+	if s != "" {
+		s = s[1:]
+	}
+	return s
 }
 
 // Has tells whether every bit of f is set in v.
@@ -548,20 +509,9 @@ const FlagsC Flags = 4
 const FlagsAb Flags = 3
 const FlagsAbc Flags = 7
 
-// String is the value's name (flags values: the names of its bits joined by |).
+// String is every named value whose bits are all set in v (zero values never
+// match), in declaration order, joined by | (as fastwire's C++ prints flags).
 func (v Flags) String() string {
-	switch v {
-	case FlagsA:
-		return "a"
-	case FlagsB:
-		return "b"
-	case FlagsC:
-		return "c"
-	case FlagsAb:
-		return "ab"
-	case FlagsAbc:
-		return "abc"
-	}
 	s := ""
 	if v&FlagsA == FlagsA {
 		s += "|" + "a"
@@ -572,10 +522,16 @@ func (v Flags) String() string {
 	if v&FlagsC == FlagsC {
 		s += "|" + "c"
 	}
-	if s != "" {
-		return s[1:]
+	if v&FlagsAb == FlagsAb {
+		s += "|" + "ab"
 	}
-	return strconv.FormatInt(int64(v), 10)
+	if v&FlagsAbc == FlagsAbc {
+		s += "|" + "abc"
+	}
+	if s != "" {
+		s = s[1:]
+	}
+	return s
 }
 
 // Has tells whether every bit of f is set in v.
@@ -584,13 +540,14 @@ func (v Flags) Has(f Flags) bool { return v&f == f }
 // FlagsEmpty is the schema's flags FlagsEmpty.
 type FlagsEmpty int32
 
-// String is the value's name (flags values: the names of its bits joined by |).
+// String is every named value whose bits are all set in v (zero values never
+// match), in declaration order, joined by | (as fastwire's C++ prints flags).
 func (v FlagsEmpty) String() string {
 	s := ""
 	if s != "" {
-		return s[1:]
+		s = s[1:]
 	}
-	return strconv.FormatInt(int64(v), 10)
+	return s
 }
 
 // Has tells whether every bit of f is set in v.
@@ -658,6 +615,79 @@ func NewPrimitives() Primitives {
 	s.Password = "secret"
 	s.Legacy = 0
 	return s
+}
+
+// String prints s as fastwire's C++ does: Primitives(field=value,…).
+func (s *Primitives) String() string { return string(s.FwPrint(nil)) }
+
+// FwPrint appends String() (generated code).
+func (s *Primitives) FwPrint(b []byte) []byte {
+	b = append(b, "Primitives("...)
+	b = append(b, "f_bool="...)
+	b = strconv.AppendBool(b, s.FBool)
+	b = append(b, ",f_byte="...)
+	b = strconv.AppendUint(b, uint64(s.FByte), 10)
+	b = append(b, ",f_char="...)
+	b = append(b, '\'', s.FChar, '\'')
+	b = append(b, ",f_wchar="...)
+	b = fw.AppendPrintWChar(b, s.FWchar)
+	b = append(b, ",f_int8="...)
+	b = strconv.AppendInt(b, int64(s.FInt8), 10)
+	b = append(b, ",f_uint8="...)
+	b = strconv.AppendUint(b, uint64(s.FUint8), 10)
+	b = append(b, ",f_int16="...)
+	b = strconv.AppendInt(b, int64(s.FInt16), 10)
+	b = append(b, ",f_uint16="...)
+	b = strconv.AppendUint(b, uint64(s.FUint16), 10)
+	b = append(b, ",f_int32="...)
+	b = strconv.AppendInt(b, int64(s.FInt32), 10)
+	b = append(b, ",f_uint32="...)
+	b = strconv.AppendUint(b, uint64(s.FUint32), 10)
+	b = append(b, ",f_int64="...)
+	b = strconv.AppendInt(b, int64(s.FInt64), 10)
+	b = append(b, ",f_uint64="...)
+	b = strconv.AppendUint(b, uint64(s.FUint64), 10)
+	b = append(b, ",f_float="...)
+	b = fw.AppendPrintFloat(b, float64(s.FFloat))
+	b = append(b, ",f_double="...)
+	b = fw.AppendPrintFloat(b, float64(s.FDouble))
+	b = append(b, ",f_decimal="...)
+	b = s.FDecimal.AppendText(b)
+	b = append(b, ",f_string="...)
+	b = append(b, '"')
+	b = append(b, s.FString...)
+	b = append(b, '"')
+	b = append(b, ",f_bytes="...)
+	b = append(b, "bytes["...)
+	b = strconv.AppendInt(b, int64(len(s.FBytes)), 10)
+	b = append(b, ']')
+	b = append(b, ",f_epoch="...)
+	b = strconv.AppendUint(b, uint64(s.FEpoch), 10)
+	b = append(b, ",f_utc="...)
+	b = strconv.AppendUint(b, uint64(s.FUtc), 10)
+	b = append(b, ",f_ns="...)
+	b = strconv.AppendUint(b, uint64(s.FNs), 10)
+	b = append(b, ",f_uuid0="...)
+	b = append(b, '"')
+	b = s.FUuid0.AppendText(b)
+	b = append(b, '"')
+	b = append(b, ",f_uuid1="...)
+	b = append(b, '"')
+	b = s.FUuid1.AppendText(b)
+	b = append(b, '"')
+	b = append(b, ",f_uuid4="...)
+	b = append(b, '"')
+	b = s.FUuid4.AppendText(b)
+	b = append(b, '"')
+	b = append(b, ",f_uuid="...)
+	b = append(b, '"')
+	b = s.FUuid.AppendText(b)
+	b = append(b, '"')
+	b = append(b, ",password=***"...)
+	b = append(b, ",legacy="...)
+	b = strconv.AppendInt(b, int64(s.Legacy), 10)
+	b = append(b, ')')
+	return b
 }
 
 // MarshalFBE appends s to buf as a versioned root model (reusing buf's capacity).
@@ -1285,6 +1315,88 @@ func NewOptionals() Optionals {
 	s.FEnum = fw.Ptr(EnumByte(EnumByte(254)))
 	s.FFlags = fw.Ptr(Flags(Flags(5)))
 	return s
+}
+
+// String prints s as fastwire's C++ does: Optionals(field=value,…).
+func (s *Optionals) String() string { return string(s.FwPrint(nil)) }
+
+// FwPrint appends String() (generated code).
+func (s *Optionals) FwPrint(b []byte) []byte {
+	b = append(b, "Optionals("...)
+	b = append(b, "f_bool="...)
+	if s.FBool == nil {
+		b = append(b, "null"...)
+	} else {
+		b = strconv.AppendBool(b, (*s.FBool))
+	}
+	b = append(b, ",f_int32="...)
+	if s.FInt32 == nil {
+		b = append(b, "null"...)
+	} else {
+		b = strconv.AppendInt(b, int64((*s.FInt32)), 10)
+	}
+	b = append(b, ",f_string="...)
+	if s.FString == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '"')
+		b = append(b, (*s.FString)...)
+		b = append(b, '"')
+	}
+	b = append(b, ",f_decimal="...)
+	if s.FDecimal == nil {
+		b = append(b, "null"...)
+	} else {
+		b = (*s.FDecimal).AppendText(b)
+	}
+	b = append(b, ",f_uuid="...)
+	if s.FUuid == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '"')
+		b = (*s.FUuid).AppendText(b)
+		b = append(b, '"')
+	}
+	b = append(b, ",f_time="...)
+	if s.FTime == nil {
+		b = append(b, "null"...)
+	} else {
+		b = strconv.AppendUint(b, uint64((*s.FTime)), 10)
+	}
+	b = append(b, ",f_enum="...)
+	if s.FEnum == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, (*s.FEnum).String()...)
+	}
+	b = append(b, ",f_flags="...)
+	if s.FFlags == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, (*s.FFlags).String()...)
+	}
+	b = append(b, ",f_struct="...)
+	if s.FStruct == nil {
+		b = append(b, "null"...)
+	} else {
+		b = s.FStruct.FwPrint(b)
+	}
+	b = append(b, ",f_order="...)
+	if s.FOrder == nil {
+		b = append(b, "null"...)
+	} else {
+		b = s.FOrder.FwPrint(b)
+	}
+	b = append(b, ",f_reset="...)
+	if s.FReset == nil {
+		b = append(b, "null"...)
+	} else {
+		b = strconv.AppendInt(b, int64((*s.FReset)), 10)
+	}
+	b = append(b, ",f_resetReset="...)
+	b = strconv.AppendBool(b, s.FResetReset)
+	b = append(b, ')')
+	return b
 }
 
 // MarshalFBE appends s to buf as a versioned root model (reusing buf's capacity).
@@ -2403,6 +2515,265 @@ func NewCollections() Collections {
 	return s
 }
 
+// String prints s as fastwire's C++ does: Collections(field=value,…).
+func (s *Collections) String() string { return string(s.FwPrint(nil)) }
+
+// FwPrint appends String() (generated code).
+func (s *Collections) FwPrint(b []byte) []byte {
+	b = append(b, "Collections("...)
+	b = append(b, "f_array="...)
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(len(s.FArray)), 10)
+	b = append(b, ']', '[')
+	for i145 := range s.FArray {
+		if i145 > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(s.FArray[i145]), 10)
+	}
+	b = append(b, ']')
+	b = append(b, ",f_array_optional="...)
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(len(s.FArrayOptional)), 10)
+	b = append(b, ']', '[')
+	for i146 := range s.FArrayOptional {
+		if i146 > 0 {
+			b = append(b, ',')
+		}
+		if s.FArrayOptional[i146] == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '"')
+			b = append(b, (*s.FArrayOptional[i146])...)
+			b = append(b, '"')
+		}
+	}
+	b = append(b, ']')
+	b = append(b, ",f_array_struct="...)
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(len(s.FArrayStruct)), 10)
+	b = append(b, ']', '[')
+	for i147 := range s.FArrayStruct {
+		if i147 > 0 {
+			b = append(b, ',')
+		}
+		b = s.FArrayStruct[i147].FwPrint(b)
+	}
+	b = append(b, ']')
+	b = append(b, ",f_vector="...)
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(len(s.FVector)), 10)
+	b = append(b, ']', '[')
+	for i148 := range s.FVector {
+		if i148 > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendUint(b, uint64(s.FVector[i148]), 10)
+	}
+	b = append(b, ']')
+	b = append(b, ",f_vector_optional="...)
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(len(s.FVectorOptional)), 10)
+	b = append(b, ']', '[')
+	for i149 := range s.FVectorOptional {
+		if i149 > 0 {
+			b = append(b, ',')
+		}
+		if s.FVectorOptional[i149] == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, (*s.FVectorOptional[i149]).String()...)
+		}
+	}
+	b = append(b, ']')
+	b = append(b, ",f_vector_struct="...)
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(len(s.FVectorStruct)), 10)
+	b = append(b, ']', '[')
+	for i150 := range s.FVectorStruct {
+		if i150 > 0 {
+			b = append(b, ',')
+		}
+		b = s.FVectorStruct[i150].FwPrint(b)
+	}
+	b = append(b, ']')
+	b = append(b, ",f_list="...)
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(len(s.FList)), 10)
+	b = append(b, ']', '<')
+	for i151 := range s.FList {
+		if i151 > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, s.FList[i151]...)
+		b = append(b, '"')
+	}
+	b = append(b, '>')
+	b = append(b, ",f_list_optional="...)
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(len(s.FListOptional)), 10)
+	b = append(b, ']', '<')
+	for i152 := range s.FListOptional {
+		if i152 > 0 {
+			b = append(b, ',')
+		}
+		if s.FListOptional[i152] == nil {
+			b = append(b, "null"...)
+		} else {
+			b = s.FListOptional[i152].FwPrint(b)
+		}
+	}
+	b = append(b, '>')
+	b = append(b, ",f_set="...)
+	set153 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(len(set153)), 10)
+	b = append(b, ']', '{')
+	for i154 := range set153 {
+		if i154 > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(set153[i154]), 10)
+	}
+	b = append(b, '}')
+	b = append(b, ",f_set_struct="...)
+	set155 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(len(set155)), 10)
+	b = append(b, ']', '{')
+	for i156 := range set155 {
+		if i156 > 0 {
+			b = append(b, ',')
+		}
+		b = set155[i156].FwPrint(b)
+	}
+	b = append(b, '}')
+	b = append(b, ",f_map="...)
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(len(s.FMap)), 10)
+	b = append(b, ']', '<')
+	i157 := 0
+	for _, k158 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v159 := s.FMap[k158]
+		if i157 > 0 {
+			b = append(b, ',')
+		}
+		i157++
+		b = append(b, '{')
+		b = strconv.AppendInt(b, int64(k158), 10)
+		b = append(b, "->"...)
+		b = append(b, '"')
+		b = append(b, v159...)
+		b = append(b, '"')
+		b = append(b, '}')
+	}
+	b = append(b, '>')
+	b = append(b, ",f_map_optional="...)
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(len(s.FMapOptional)), 10)
+	b = append(b, ']', '<')
+	i160 := 0
+	for _, k161 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v162 := s.FMapOptional[k161]
+		if i160 > 0 {
+			b = append(b, ',')
+		}
+		i160++
+		b = append(b, '{')
+		b = append(b, '"')
+		b = append(b, k161...)
+		b = append(b, '"')
+		b = append(b, "->"...)
+		if v162 == nil {
+			b = append(b, "null"...)
+		} else {
+			b = fw.AppendPrintFloat(b, float64((*v162)))
+		}
+		b = append(b, '}')
+	}
+	b = append(b, '>')
+	b = append(b, ",f_map_enum_key="...)
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(len(s.FMapEnumKey)), 10)
+	b = append(b, ']', '<')
+	i163 := 0
+	for _, k164 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v165 := s.FMapEnumKey[k164]
+		if i163 > 0 {
+			b = append(b, ',')
+		}
+		i163++
+		b = append(b, '{')
+		b = append(b, k164.String()...)
+		b = append(b, "->"...)
+		b = v165.FwPrint(b)
+		b = append(b, '}')
+	}
+	b = append(b, '>')
+	b = append(b, ",f_hash="...)
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(len(s.FHash)), 10)
+	b = append(b, ']', '[')
+	i166 := 0
+	for k167, v168 := range s.FHash {
+		if i166 > 0 {
+			b = append(b, ',')
+		}
+		i166++
+		b = append(b, '{')
+		b = append(b, '"')
+		b = k167.AppendText(b)
+		b = append(b, '"')
+		b = append(b, "->"...)
+		b = append(b, "bytes["...)
+		b = strconv.AppendInt(b, int64(len(v168)), 10)
+		b = append(b, ']')
+		b = append(b, '}')
+	}
+	b = append(b, ']')
+	b = append(b, ",f_hash_optional="...)
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(len(s.FHashOptional)), 10)
+	b = append(b, ']', '[')
+	i169 := 0
+	for k170, v171 := range s.FHashOptional {
+		if i169 > 0 {
+			b = append(b, ',')
+		}
+		i169++
+		b = append(b, '{')
+		b = append(b, '"')
+		b = append(b, k170...)
+		b = append(b, '"')
+		b = append(b, "->"...)
+		if v171 == nil {
+			b = append(b, "null"...)
+		} else {
+			b = v171.FwPrint(b)
+		}
+		b = append(b, '}')
+	}
+	b = append(b, ']')
+	b = append(b, ",f_hash_struct_key="...)
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(len(s.FHashStructKey)), 10)
+	b = append(b, ']', '[')
+	for i172 := range s.FHashStructKey {
+		if i172 > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '{')
+		b = s.FHashStructKey[i172].Key.FwPrint(b)
+		b = append(b, "->"...)
+		b = s.FHashStructKey[i172].Value.FwPrint(b)
+		b = append(b, '}')
+	}
+	b = append(b, ']')
+	b = append(b, ')')
+	return b
+}
+
 // MarshalFBE appends s to buf as a versioned root model (reusing buf's capacity).
 func (s *Collections) MarshalFBE(buf []byte) []byte {
 	w := fw.Writer{Buf: buf}
@@ -2448,108 +2819,108 @@ func VerifyCollectionsLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Collections) FwPutV(w *fw.Writer, slot, base int) {
 	pos := w.VStruct(slot, base, 90, 112)
-	for i145 := range s.FArray {
-		fw.PutU32(w.Buf, pos+8+i145*4, uint32(s.FArray[i145]))
+	for i173 := range s.FArray {
+		fw.PutU32(w.Buf, pos+8+i173*4, uint32(s.FArray[i173]))
 	}
-	for i146 := range s.FArrayOptional {
-		if s.FArrayOptional[i146] == nil {
-			fw.VNull(w, pos+20+i146*5)
+	for i174 := range s.FArrayOptional {
+		if s.FArrayOptional[i174] == nil {
+			fw.VNull(w, pos+20+i174*5)
 		} else {
-			blk147 := w.VOptional(pos+20+i146*5, pos, 4)
-			w.VString(blk147, blk147, (*s.FArrayOptional[i146]))
+			blk175 := w.VOptional(pos+20+i174*5, pos, 4)
+			w.VString(blk175, blk175, (*s.FArrayOptional[i174]))
 		}
 	}
-	for i148 := range s.FArrayStruct {
-		s.FArrayStruct[i148].FwPutV(w, pos+30+i148*4, pos)
+	for i176 := range s.FArrayStruct {
+		s.FArrayStruct[i176].FwPutV(w, pos+30+i176*4, pos)
 	}
-	p149 := w.VBlock(pos+38, pos, len(s.FVector), 1)
-	for i150 := range s.FVector {
-		w.Buf[p149+i150*1] = byte(s.FVector[i150])
+	p177 := w.VBlock(pos+38, pos, len(s.FVector), 1)
+	for i178 := range s.FVector {
+		w.Buf[p177+i178*1] = byte(s.FVector[i178])
 	}
-	p151 := w.VBlock(pos+42, pos, len(s.FVectorOptional), 5)
-	for i152 := range s.FVectorOptional {
-		if s.FVectorOptional[i152] == nil {
-			fw.VNull(w, p151+i152*5)
+	p179 := w.VBlock(pos+42, pos, len(s.FVectorOptional), 5)
+	for i180 := range s.FVectorOptional {
+		if s.FVectorOptional[i180] == nil {
+			fw.VNull(w, p179+i180*5)
 		} else {
-			blk153 := w.VOptional(p151+i152*5, pos, 1)
-			w.Buf[blk153] = byte((*s.FVectorOptional[i152]))
+			blk181 := w.VOptional(p179+i180*5, pos, 1)
+			w.Buf[blk181] = byte((*s.FVectorOptional[i180]))
 		}
 	}
-	p154 := w.VBlock(pos+46, pos, len(s.FVectorStruct), 4)
-	for i155 := range s.FVectorStruct {
-		s.FVectorStruct[i155].FwPutV(w, p154+i155*4, pos)
+	p182 := w.VBlock(pos+46, pos, len(s.FVectorStruct), 4)
+	for i183 := range s.FVectorStruct {
+		s.FVectorStruct[i183].FwPutV(w, p182+i183*4, pos)
 	}
-	p156 := w.VBlock(pos+50, pos, len(s.FList), 4)
-	for i157 := range s.FList {
-		w.VString(p156+i157*4, pos, s.FList[i157])
+	p184 := w.VBlock(pos+50, pos, len(s.FList), 4)
+	for i185 := range s.FList {
+		w.VString(p184+i185*4, pos, s.FList[i185])
 	}
-	p158 := w.VBlock(pos+54, pos, len(s.FListOptional), 5)
-	for i159 := range s.FListOptional {
-		if s.FListOptional[i159] == nil {
-			fw.VNull(w, p158+i159*5)
+	p186 := w.VBlock(pos+54, pos, len(s.FListOptional), 5)
+	for i187 := range s.FListOptional {
+		if s.FListOptional[i187] == nil {
+			fw.VNull(w, p186+i187*5)
 		} else {
-			blk160 := w.VOptional(p158+i159*5, pos, 4)
-			s.FListOptional[i159].FwPutV(w, blk160, blk160)
+			blk188 := w.VOptional(p186+i187*5, pos, 4)
+			s.FListOptional[i187].FwPutV(w, blk188, blk188)
 		}
 	}
-	set161 := fw.SortedSet(s.FSet, cmp.Compare[int64])
-	p162 := w.VBlock(pos+58, pos, len(set161), 8)
-	for i163 := range set161 {
-		fw.PutU64(w.Buf, p162+i163*8, uint64(set161[i163]))
+	set189 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	p190 := w.VBlock(pos+58, pos, len(set189), 8)
+	for i191 := range set189 {
+		fw.PutU64(w.Buf, p190+i191*8, uint64(set189[i191]))
 	}
-	set164 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
-	p165 := w.VBlock(pos+62, pos, len(set164), 4)
-	for i166 := range set164 {
-		set164[i166].FwPutV(w, p165+i166*4, pos)
+	set192 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	p193 := w.VBlock(pos+62, pos, len(set192), 4)
+	for i194 := range set192 {
+		set192[i194].FwPutV(w, p193+i194*4, pos)
 	}
-	p167 := w.VBlock(pos+66, pos, len(s.FMap), 8)
-	for _, k168 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v169 := s.FMap[k168]
-		fw.PutU32(w.Buf, p167, uint32(k168))
-		w.VString(p167+4, pos, v169)
-		p167 += 8
+	p195 := w.VBlock(pos+66, pos, len(s.FMap), 8)
+	for _, k196 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v197 := s.FMap[k196]
+		fw.PutU32(w.Buf, p195, uint32(k196))
+		w.VString(p195+4, pos, v197)
+		p195 += 8
 	}
-	p170 := w.VBlock(pos+70, pos, len(s.FMapOptional), 9)
-	for _, k171 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v172 := s.FMapOptional[k171]
-		w.VString(p170, pos, k171)
-		if v172 == nil {
-			fw.VNull(w, p170+4)
+	p198 := w.VBlock(pos+70, pos, len(s.FMapOptional), 9)
+	for _, k199 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v200 := s.FMapOptional[k199]
+		w.VString(p198, pos, k199)
+		if v200 == nil {
+			fw.VNull(w, p198+4)
 		} else {
-			blk173 := w.VOptional(p170+4, pos, 8)
-			fw.PutF64(w.Buf, blk173, float64((*v172)))
+			blk201 := w.VOptional(p198+4, pos, 8)
+			fw.PutF64(w.Buf, blk201, float64((*v200)))
 		}
-		p170 += 9
+		p198 += 9
 	}
-	p174 := w.VBlock(pos+74, pos, len(s.FMapEnumKey), 5)
-	for _, k175 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v176 := s.FMapEnumKey[k175]
-		w.Buf[p174] = byte(k175)
-		v176.FwPutV(w, p174+1, pos)
-		p174 += 5
+	p202 := w.VBlock(pos+74, pos, len(s.FMapEnumKey), 5)
+	for _, k203 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v204 := s.FMapEnumKey[k203]
+		w.Buf[p202] = byte(k203)
+		v204.FwPutV(w, p202+1, pos)
+		p202 += 5
 	}
-	p177 := w.VBlock(pos+78, pos, len(s.FHash), 20)
-	for k178, v179 := range s.FHash {
-		copy(w.Buf[p177:], k178[:])
-		w.VBytes(p177+16, pos, v179)
-		p177 += 20
+	p205 := w.VBlock(pos+78, pos, len(s.FHash), 20)
+	for k206, v207 := range s.FHash {
+		copy(w.Buf[p205:], k206[:])
+		w.VBytes(p205+16, pos, v207)
+		p205 += 20
 	}
-	p180 := w.VBlock(pos+82, pos, len(s.FHashOptional), 9)
-	for k181, v182 := range s.FHashOptional {
-		w.VString(p180, pos, k181)
-		if v182 == nil {
-			fw.VNull(w, p180+4)
+	p208 := w.VBlock(pos+82, pos, len(s.FHashOptional), 9)
+	for k209, v210 := range s.FHashOptional {
+		w.VString(p208, pos, k209)
+		if v210 == nil {
+			fw.VNull(w, p208+4)
 		} else {
-			blk183 := w.VOptional(p180+4, pos, 4)
-			v182.FwPutV(w, blk183, blk183)
+			blk211 := w.VOptional(p208+4, pos, 4)
+			v210.FwPutV(w, blk211, blk211)
 		}
-		p180 += 9
+		p208 += 9
 	}
-	p184 := w.VBlock(pos+86, pos, len(s.FHashStructKey), 8)
-	for i185 := range s.FHashStructKey {
-		s.FHashStructKey[i185].Key.FwPutV(w, p184, pos)
-		s.FHashStructKey[i185].Value.FwPutV(w, p184+4, pos)
-		p184 += 8
+	p212 := w.VBlock(pos+86, pos, len(s.FHashStructKey), 8)
+	for i213 := range s.FHashStructKey {
+		s.FHashStructKey[i213].Key.FwPutV(w, p212, pos)
+		s.FHashStructKey[i213].Value.FwPutV(w, p212+4, pos)
+		p212 += 8
 	}
 }
 
@@ -2560,289 +2931,289 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 90 {
-		for i186 := range s.FArray {
-			s.FArray[i186] = int32(fw.U32(r.Data, pos+8+i186*4))
+		for i214 := range s.FArray {
+			s.FArray[i214] = int32(fw.U32(r.Data, pos+8+i214*4))
 		}
-		for i187 := range s.FArrayOptional {
+		for i215 := range s.FArrayOptional {
 			if !r.OK() {
 				break
 			}
-			p188, set189, ok190 := r.Optional(pos+20+i187*5, pos, 4)
-			if !set189 {
-				s.FArrayOptional[i187] = nil
-			} else if ok190 {
-				if s.FArrayOptional[i187] == nil {
-					s.FArrayOptional[i187] = new(string)
+			p216, set217, ok218 := r.Optional(pos+20+i215*5, pos, 4)
+			if !set217 {
+				s.FArrayOptional[i215] = nil
+			} else if ok218 {
+				if s.FArrayOptional[i215] == nil {
+					s.FArrayOptional[i215] = new(string)
 				}
-				r.String(p188, p188, &(*s.FArrayOptional[i187]))
+				r.String(p216, p216, &(*s.FArrayOptional[i215]))
 			}
 		}
-		for i191 := range s.FArrayStruct {
+		for i219 := range s.FArrayStruct {
 			if !r.OK() {
 				break
 			}
-			s.FArrayStruct[i191].FwGetV(r, pos+30+i191*4, pos)
+			s.FArrayStruct[i219].FwGetV(r, pos+30+i219*4, pos)
 		}
-		p192, n193, ok194 := r.Block(pos+38, pos, 1)
-		if ok194 {
-			s.FVector = fw.Resize(s.FVector, n193)
-			for i195 := range s.FVector {
-				s.FVector[i195] = byte(r.Data[p192+i195*1])
+		p220, n221, ok222 := r.Block(pos+38, pos, 1)
+		if ok222 {
+			s.FVector = fw.Resize(s.FVector, n221)
+			for i223 := range s.FVector {
+				s.FVector[i223] = byte(r.Data[p220+i223*1])
 			}
 		}
-		p196, n197, ok198 := r.Block(pos+42, pos, 5)
-		if ok198 {
-			s.FVectorOptional = fw.Resize(s.FVectorOptional, n197)
-			for i199 := range s.FVectorOptional {
-				p200, set201, ok202 := r.Optional(p196+i199*5, pos, 1)
-				if !set201 {
-					s.FVectorOptional[i199] = nil
-				} else if ok202 {
-					if s.FVectorOptional[i199] == nil {
-						s.FVectorOptional[i199] = new(EnumByte)
+		p224, n225, ok226 := r.Block(pos+42, pos, 5)
+		if ok226 {
+			s.FVectorOptional = fw.Resize(s.FVectorOptional, n225)
+			for i227 := range s.FVectorOptional {
+				p228, set229, ok230 := r.Optional(p224+i227*5, pos, 1)
+				if !set229 {
+					s.FVectorOptional[i227] = nil
+				} else if ok230 {
+					if s.FVectorOptional[i227] == nil {
+						s.FVectorOptional[i227] = new(EnumByte)
 					}
-					(*s.FVectorOptional[i199]) = EnumByte(r.Data[p200])
+					(*s.FVectorOptional[i227]) = EnumByte(r.Data[p228])
 				}
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p203, n204, ok205 := r.Block(pos+46, pos, 4)
-		if ok205 {
-			s.FVectorStruct = fw.Resize(s.FVectorStruct, n204)
-			for i206 := range s.FVectorStruct {
-				s.FVectorStruct[i206].FwGetV(r, p203+i206*4, pos)
+		p231, n232, ok233 := r.Block(pos+46, pos, 4)
+		if ok233 {
+			s.FVectorStruct = fw.Resize(s.FVectorStruct, n232)
+			for i234 := range s.FVectorStruct {
+				s.FVectorStruct[i234].FwGetV(r, p231+i234*4, pos)
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p207, n208, ok209 := r.Block(pos+50, pos, 4)
-		if ok209 {
-			s.FList = fw.Resize(s.FList, n208)
-			for i210 := range s.FList {
-				r.String(p207+i210*4, pos, &s.FList[i210])
+		p235, n236, ok237 := r.Block(pos+50, pos, 4)
+		if ok237 {
+			s.FList = fw.Resize(s.FList, n236)
+			for i238 := range s.FList {
+				r.String(p235+i238*4, pos, &s.FList[i238])
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p211, n212, ok213 := r.Block(pos+54, pos, 5)
-		if ok213 {
-			s.FListOptional = fw.Resize(s.FListOptional, n212)
-			for i214 := range s.FListOptional {
-				p215, set216, ok217 := r.Optional(p211+i214*5, pos, 4)
-				if !set216 {
-					s.FListOptional[i214] = nil
-				} else if ok217 {
-					if s.FListOptional[i214] == nil {
-						s.FListOptional[i214] = new(Optionals)
+		p239, n240, ok241 := r.Block(pos+54, pos, 5)
+		if ok241 {
+			s.FListOptional = fw.Resize(s.FListOptional, n240)
+			for i242 := range s.FListOptional {
+				p243, set244, ok245 := r.Optional(p239+i242*5, pos, 4)
+				if !set244 {
+					s.FListOptional[i242] = nil
+				} else if ok245 {
+					if s.FListOptional[i242] == nil {
+						s.FListOptional[i242] = new(Optionals)
 					}
-					s.FListOptional[i214].FwGetV(r, p215, p215)
+					s.FListOptional[i242].FwGetV(r, p243, p243)
 				}
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p218, n219, ok220 := r.Block(pos+58, pos, 8)
-		if ok220 {
-			s.FSet = fw.Resize(s.FSet, n219)
-			for i221 := range s.FSet {
-				s.FSet[i221] = int64(fw.U64(r.Data, p218+i221*8))
+		p246, n247, ok248 := r.Block(pos+58, pos, 8)
+		if ok248 {
+			s.FSet = fw.Resize(s.FSet, n247)
+			for i249 := range s.FSet {
+				s.FSet[i249] = int64(fw.U64(r.Data, p246+i249*8))
 			}
 			s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
 		}
-		p222, n223, ok224 := r.Block(pos+62, pos, 4)
-		if ok224 {
-			s.FSetStruct = fw.Resize(s.FSetStruct, n223)
-			for i225 := range s.FSetStruct {
-				s.FSetStruct[i225].FwGetV(r, p222+i225*4, pos)
+		p250, n251, ok252 := r.Block(pos+62, pos, 4)
+		if ok252 {
+			s.FSetStruct = fw.Resize(s.FSetStruct, n251)
+			for i253 := range s.FSetStruct {
+				s.FSetStruct[i253].FwGetV(r, p250+i253*4, pos)
 				if !r.OK() {
 					break
 				}
 			}
 			s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
 		}
-		p226, n227, ok228 := r.Block(pos+66, pos, 8)
-		if ok228 {
-			s.FMap = fw.ClearMap(s.FMap, n227)
-			for i229 := 0; i229 < n227; i229++ {
-				var k230 int32
-				var v231 string
-				k230 = int32(fw.U32(r.Data, p226))
-				r.String(p226+4, pos, &v231)
+		p254, n255, ok256 := r.Block(pos+66, pos, 8)
+		if ok256 {
+			s.FMap = fw.ClearMap(s.FMap, n255)
+			for i257 := 0; i257 < n255; i257++ {
+				var k258 int32
+				var v259 string
+				k258 = int32(fw.U32(r.Data, p254))
+				r.String(p254+4, pos, &v259)
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FMap[k230]; !dup {
-					s.FMap[k230] = v231
+				if _, dup := s.FMap[k258]; !dup {
+					s.FMap[k258] = v259
 				}
-				p226 += 8
+				p254 += 8
 			}
 		}
-		p232, n233, ok234 := r.Block(pos+70, pos, 9)
-		if ok234 {
-			s.FMapOptional = fw.ClearMap(s.FMapOptional, n233)
-			for i235 := 0; i235 < n233; i235++ {
-				var k236 string
-				var v237 *float64
-				r.String(p232, pos, &k236)
-				p238, set239, ok240 := r.Optional(p232+4, pos, 8)
-				if !set239 {
-					v237 = nil
-				} else if ok240 {
-					if v237 == nil {
-						v237 = new(float64)
+		p260, n261, ok262 := r.Block(pos+70, pos, 9)
+		if ok262 {
+			s.FMapOptional = fw.ClearMap(s.FMapOptional, n261)
+			for i263 := 0; i263 < n261; i263++ {
+				var k264 string
+				var v265 *float64
+				r.String(p260, pos, &k264)
+				p266, set267, ok268 := r.Optional(p260+4, pos, 8)
+				if !set267 {
+					v265 = nil
+				} else if ok268 {
+					if v265 == nil {
+						v265 = new(float64)
 					}
-					(*v237) = fw.F64(r.Data, p238)
+					(*v265) = fw.F64(r.Data, p266)
 				}
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FMapOptional[k236]; !dup {
-					s.FMapOptional[k236] = v237
+				if _, dup := s.FMapOptional[k264]; !dup {
+					s.FMapOptional[k264] = v265
 				}
-				p232 += 9
+				p260 += 9
 			}
 		}
-		p241, n242, ok243 := r.Block(pos+74, pos, 5)
-		if ok243 {
-			s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n242)
-			for i244 := 0; i244 < n242; i244++ {
-				var k245 EnumByte
-				var v246 Optionals
-				k245 = EnumByte(r.Data[p241])
-				v246.FwGetV(r, p241+1, pos)
+		p269, n270, ok271 := r.Block(pos+74, pos, 5)
+		if ok271 {
+			s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n270)
+			for i272 := 0; i272 < n270; i272++ {
+				var k273 EnumByte
+				var v274 Optionals
+				k273 = EnumByte(r.Data[p269])
+				v274.FwGetV(r, p269+1, pos)
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FMapEnumKey[k245]; !dup {
-					s.FMapEnumKey[k245] = v246
+				if _, dup := s.FMapEnumKey[k273]; !dup {
+					s.FMapEnumKey[k273] = v274
 				}
-				p241 += 5
+				p269 += 5
 			}
 		}
-		p247, n248, ok249 := r.Block(pos+78, pos, 20)
-		if ok249 {
-			s.FHash = fw.ClearMap(s.FHash, n248)
-			for i250 := 0; i250 < n248; i250++ {
-				var k251 fw.UUID
-				var v252 []byte
-				k251 = fw.UUIDAt(r.Data, p247)
-				r.Bytes(p247+16, pos, &v252)
+		p275, n276, ok277 := r.Block(pos+78, pos, 20)
+		if ok277 {
+			s.FHash = fw.ClearMap(s.FHash, n276)
+			for i278 := 0; i278 < n276; i278++ {
+				var k279 fw.UUID
+				var v280 []byte
+				k279 = fw.UUIDAt(r.Data, p275)
+				r.Bytes(p275+16, pos, &v280)
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FHash[k251]; !dup {
-					s.FHash[k251] = v252
+				if _, dup := s.FHash[k279]; !dup {
+					s.FHash[k279] = v280
 				}
-				p247 += 20
+				p275 += 20
 			}
 		}
-		p253, n254, ok255 := r.Block(pos+82, pos, 9)
-		if ok255 {
-			s.FHashOptional = fw.ClearMap(s.FHashOptional, n254)
-			for i256 := 0; i256 < n254; i256++ {
-				var k257 string
-				var v258 *Primitives
-				r.String(p253, pos, &k257)
-				p259, set260, ok261 := r.Optional(p253+4, pos, 4)
-				if !set260 {
-					v258 = nil
-				} else if ok261 {
-					if v258 == nil {
-						v258 = new(Primitives)
+		p281, n282, ok283 := r.Block(pos+82, pos, 9)
+		if ok283 {
+			s.FHashOptional = fw.ClearMap(s.FHashOptional, n282)
+			for i284 := 0; i284 < n282; i284++ {
+				var k285 string
+				var v286 *Primitives
+				r.String(p281, pos, &k285)
+				p287, set288, ok289 := r.Optional(p281+4, pos, 4)
+				if !set288 {
+					v286 = nil
+				} else if ok289 {
+					if v286 == nil {
+						v286 = new(Primitives)
 					}
-					v258.FwGetV(r, p259, p259)
+					v286.FwGetV(r, p287, p287)
 				}
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FHashOptional[k257]; !dup {
-					s.FHashOptional[k257] = v258
+				if _, dup := s.FHashOptional[k285]; !dup {
+					s.FHashOptional[k285] = v286
 				}
-				p253 += 9
+				p281 += 9
 			}
 		}
-		p262, n263, ok264 := r.Block(pos+86, pos, 8)
-		if ok264 {
+		p290, n291, ok292 := r.Block(pos+86, pos, 8)
+		if ok292 {
 			s.FHashStructKey = s.FHashStructKey[:0]
-			for i265 := 0; i265 < n263; i265++ {
-				var k266 proto.Order
-				var v267 Optionals
-				k266.FwGetV(r, p262, pos)
-				v267.FwGetV(r, p262+4, pos)
+			for i293 := 0; i293 < n291; i293++ {
+				var k294 proto.Order
+				var v295 Optionals
+				k294.FwGetV(r, p290, pos)
+				v295.FwGetV(r, p290+4, pos)
 				if !r.OK() {
 					break
 				}
-				s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k266, Value: v267})
-				p262 += 8
+				s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k294, Value: v295})
+				p290 += 8
 			}
 			s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
 		}
 	} else {
 		d := NewCollections()
 		if 20 <= stored {
-			for i268 := range s.FArray {
-				s.FArray[i268] = int32(fw.U32(r.Data, pos+8+i268*4))
+			for i296 := range s.FArray {
+				s.FArray[i296] = int32(fw.U32(r.Data, pos+8+i296*4))
 			}
 		} else {
 			s.FArray = d.FArray
 		}
 		if 30 <= stored {
-			for i269 := range s.FArrayOptional {
+			for i297 := range s.FArrayOptional {
 				if !r.OK() {
 					break
 				}
-				p270, set271, ok272 := r.Optional(pos+20+i269*5, pos, 4)
-				if !set271 {
-					s.FArrayOptional[i269] = nil
-				} else if ok272 {
-					if s.FArrayOptional[i269] == nil {
-						s.FArrayOptional[i269] = new(string)
+				p298, set299, ok300 := r.Optional(pos+20+i297*5, pos, 4)
+				if !set299 {
+					s.FArrayOptional[i297] = nil
+				} else if ok300 {
+					if s.FArrayOptional[i297] == nil {
+						s.FArrayOptional[i297] = new(string)
 					}
-					r.String(p270, p270, &(*s.FArrayOptional[i269]))
+					r.String(p298, p298, &(*s.FArrayOptional[i297]))
 				}
 			}
 		} else {
 			s.FArrayOptional = d.FArrayOptional
 		}
 		if 38 <= stored {
-			for i273 := range s.FArrayStruct {
+			for i301 := range s.FArrayStruct {
 				if !r.OK() {
 					break
 				}
-				s.FArrayStruct[i273].FwGetV(r, pos+30+i273*4, pos)
+				s.FArrayStruct[i301].FwGetV(r, pos+30+i301*4, pos)
 			}
 		} else {
 			s.FArrayStruct = d.FArrayStruct
 		}
 		if 42 <= stored {
-			p274, n275, ok276 := r.Block(pos+38, pos, 1)
-			if ok276 {
-				s.FVector = fw.Resize(s.FVector, n275)
-				for i277 := range s.FVector {
-					s.FVector[i277] = byte(r.Data[p274+i277*1])
+			p302, n303, ok304 := r.Block(pos+38, pos, 1)
+			if ok304 {
+				s.FVector = fw.Resize(s.FVector, n303)
+				for i305 := range s.FVector {
+					s.FVector[i305] = byte(r.Data[p302+i305*1])
 				}
 			}
 		} else {
 			s.FVector = d.FVector
 		}
 		if 46 <= stored {
-			p278, n279, ok280 := r.Block(pos+42, pos, 5)
-			if ok280 {
-				s.FVectorOptional = fw.Resize(s.FVectorOptional, n279)
-				for i281 := range s.FVectorOptional {
-					p282, set283, ok284 := r.Optional(p278+i281*5, pos, 1)
-					if !set283 {
-						s.FVectorOptional[i281] = nil
-					} else if ok284 {
-						if s.FVectorOptional[i281] == nil {
-							s.FVectorOptional[i281] = new(EnumByte)
+			p306, n307, ok308 := r.Block(pos+42, pos, 5)
+			if ok308 {
+				s.FVectorOptional = fw.Resize(s.FVectorOptional, n307)
+				for i309 := range s.FVectorOptional {
+					p310, set311, ok312 := r.Optional(p306+i309*5, pos, 1)
+					if !set311 {
+						s.FVectorOptional[i309] = nil
+					} else if ok312 {
+						if s.FVectorOptional[i309] == nil {
+							s.FVectorOptional[i309] = new(EnumByte)
 						}
-						(*s.FVectorOptional[i281]) = EnumByte(r.Data[p282])
+						(*s.FVectorOptional[i309]) = EnumByte(r.Data[p310])
 					}
 					if !r.OK() {
 						break
@@ -2853,11 +3224,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FVectorOptional = d.FVectorOptional
 		}
 		if 50 <= stored {
-			p285, n286, ok287 := r.Block(pos+46, pos, 4)
-			if ok287 {
-				s.FVectorStruct = fw.Resize(s.FVectorStruct, n286)
-				for i288 := range s.FVectorStruct {
-					s.FVectorStruct[i288].FwGetV(r, p285+i288*4, pos)
+			p313, n314, ok315 := r.Block(pos+46, pos, 4)
+			if ok315 {
+				s.FVectorStruct = fw.Resize(s.FVectorStruct, n314)
+				for i316 := range s.FVectorStruct {
+					s.FVectorStruct[i316].FwGetV(r, p313+i316*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -2867,11 +3238,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FVectorStruct = d.FVectorStruct
 		}
 		if 54 <= stored {
-			p289, n290, ok291 := r.Block(pos+50, pos, 4)
-			if ok291 {
-				s.FList = fw.Resize(s.FList, n290)
-				for i292 := range s.FList {
-					r.String(p289+i292*4, pos, &s.FList[i292])
+			p317, n318, ok319 := r.Block(pos+50, pos, 4)
+			if ok319 {
+				s.FList = fw.Resize(s.FList, n318)
+				for i320 := range s.FList {
+					r.String(p317+i320*4, pos, &s.FList[i320])
 					if !r.OK() {
 						break
 					}
@@ -2881,18 +3252,18 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FList = d.FList
 		}
 		if 58 <= stored {
-			p293, n294, ok295 := r.Block(pos+54, pos, 5)
-			if ok295 {
-				s.FListOptional = fw.Resize(s.FListOptional, n294)
-				for i296 := range s.FListOptional {
-					p297, set298, ok299 := r.Optional(p293+i296*5, pos, 4)
-					if !set298 {
-						s.FListOptional[i296] = nil
-					} else if ok299 {
-						if s.FListOptional[i296] == nil {
-							s.FListOptional[i296] = new(Optionals)
+			p321, n322, ok323 := r.Block(pos+54, pos, 5)
+			if ok323 {
+				s.FListOptional = fw.Resize(s.FListOptional, n322)
+				for i324 := range s.FListOptional {
+					p325, set326, ok327 := r.Optional(p321+i324*5, pos, 4)
+					if !set326 {
+						s.FListOptional[i324] = nil
+					} else if ok327 {
+						if s.FListOptional[i324] == nil {
+							s.FListOptional[i324] = new(Optionals)
 						}
-						s.FListOptional[i296].FwGetV(r, p297, p297)
+						s.FListOptional[i324].FwGetV(r, p325, p325)
 					}
 					if !r.OK() {
 						break
@@ -2903,11 +3274,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FListOptional = d.FListOptional
 		}
 		if 62 <= stored {
-			p300, n301, ok302 := r.Block(pos+58, pos, 8)
-			if ok302 {
-				s.FSet = fw.Resize(s.FSet, n301)
-				for i303 := range s.FSet {
-					s.FSet[i303] = int64(fw.U64(r.Data, p300+i303*8))
+			p328, n329, ok330 := r.Block(pos+58, pos, 8)
+			if ok330 {
+				s.FSet = fw.Resize(s.FSet, n329)
+				for i331 := range s.FSet {
+					s.FSet[i331] = int64(fw.U64(r.Data, p328+i331*8))
 				}
 				s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
 			}
@@ -2915,11 +3286,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FSet = d.FSet
 		}
 		if 66 <= stored {
-			p304, n305, ok306 := r.Block(pos+62, pos, 4)
-			if ok306 {
-				s.FSetStruct = fw.Resize(s.FSetStruct, n305)
-				for i307 := range s.FSetStruct {
-					s.FSetStruct[i307].FwGetV(r, p304+i307*4, pos)
+			p332, n333, ok334 := r.Block(pos+62, pos, 4)
+			if ok334 {
+				s.FSetStruct = fw.Resize(s.FSetStruct, n333)
+				for i335 := range s.FSetStruct {
+					s.FSetStruct[i335].FwGetV(r, p332+i335*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -2930,140 +3301,140 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FSetStruct = d.FSetStruct
 		}
 		if 70 <= stored {
-			p308, n309, ok310 := r.Block(pos+66, pos, 8)
-			if ok310 {
-				s.FMap = fw.ClearMap(s.FMap, n309)
-				for i311 := 0; i311 < n309; i311++ {
-					var k312 int32
-					var v313 string
-					k312 = int32(fw.U32(r.Data, p308))
-					r.String(p308+4, pos, &v313)
+			p336, n337, ok338 := r.Block(pos+66, pos, 8)
+			if ok338 {
+				s.FMap = fw.ClearMap(s.FMap, n337)
+				for i339 := 0; i339 < n337; i339++ {
+					var k340 int32
+					var v341 string
+					k340 = int32(fw.U32(r.Data, p336))
+					r.String(p336+4, pos, &v341)
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FMap[k312]; !dup {
-						s.FMap[k312] = v313
+					if _, dup := s.FMap[k340]; !dup {
+						s.FMap[k340] = v341
 					}
-					p308 += 8
+					p336 += 8
 				}
 			}
 		} else {
 			s.FMap = d.FMap
 		}
 		if 74 <= stored {
-			p314, n315, ok316 := r.Block(pos+70, pos, 9)
-			if ok316 {
-				s.FMapOptional = fw.ClearMap(s.FMapOptional, n315)
-				for i317 := 0; i317 < n315; i317++ {
-					var k318 string
-					var v319 *float64
-					r.String(p314, pos, &k318)
-					p320, set321, ok322 := r.Optional(p314+4, pos, 8)
-					if !set321 {
-						v319 = nil
-					} else if ok322 {
-						if v319 == nil {
-							v319 = new(float64)
+			p342, n343, ok344 := r.Block(pos+70, pos, 9)
+			if ok344 {
+				s.FMapOptional = fw.ClearMap(s.FMapOptional, n343)
+				for i345 := 0; i345 < n343; i345++ {
+					var k346 string
+					var v347 *float64
+					r.String(p342, pos, &k346)
+					p348, set349, ok350 := r.Optional(p342+4, pos, 8)
+					if !set349 {
+						v347 = nil
+					} else if ok350 {
+						if v347 == nil {
+							v347 = new(float64)
 						}
-						(*v319) = fw.F64(r.Data, p320)
+						(*v347) = fw.F64(r.Data, p348)
 					}
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FMapOptional[k318]; !dup {
-						s.FMapOptional[k318] = v319
+					if _, dup := s.FMapOptional[k346]; !dup {
+						s.FMapOptional[k346] = v347
 					}
-					p314 += 9
+					p342 += 9
 				}
 			}
 		} else {
 			s.FMapOptional = d.FMapOptional
 		}
 		if 78 <= stored {
-			p323, n324, ok325 := r.Block(pos+74, pos, 5)
-			if ok325 {
-				s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n324)
-				for i326 := 0; i326 < n324; i326++ {
-					var k327 EnumByte
-					var v328 Optionals
-					k327 = EnumByte(r.Data[p323])
-					v328.FwGetV(r, p323+1, pos)
+			p351, n352, ok353 := r.Block(pos+74, pos, 5)
+			if ok353 {
+				s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n352)
+				for i354 := 0; i354 < n352; i354++ {
+					var k355 EnumByte
+					var v356 Optionals
+					k355 = EnumByte(r.Data[p351])
+					v356.FwGetV(r, p351+1, pos)
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FMapEnumKey[k327]; !dup {
-						s.FMapEnumKey[k327] = v328
+					if _, dup := s.FMapEnumKey[k355]; !dup {
+						s.FMapEnumKey[k355] = v356
 					}
-					p323 += 5
+					p351 += 5
 				}
 			}
 		} else {
 			s.FMapEnumKey = d.FMapEnumKey
 		}
 		if 82 <= stored {
-			p329, n330, ok331 := r.Block(pos+78, pos, 20)
-			if ok331 {
-				s.FHash = fw.ClearMap(s.FHash, n330)
-				for i332 := 0; i332 < n330; i332++ {
-					var k333 fw.UUID
-					var v334 []byte
-					k333 = fw.UUIDAt(r.Data, p329)
-					r.Bytes(p329+16, pos, &v334)
+			p357, n358, ok359 := r.Block(pos+78, pos, 20)
+			if ok359 {
+				s.FHash = fw.ClearMap(s.FHash, n358)
+				for i360 := 0; i360 < n358; i360++ {
+					var k361 fw.UUID
+					var v362 []byte
+					k361 = fw.UUIDAt(r.Data, p357)
+					r.Bytes(p357+16, pos, &v362)
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FHash[k333]; !dup {
-						s.FHash[k333] = v334
+					if _, dup := s.FHash[k361]; !dup {
+						s.FHash[k361] = v362
 					}
-					p329 += 20
+					p357 += 20
 				}
 			}
 		} else {
 			s.FHash = d.FHash
 		}
 		if 86 <= stored {
-			p335, n336, ok337 := r.Block(pos+82, pos, 9)
-			if ok337 {
-				s.FHashOptional = fw.ClearMap(s.FHashOptional, n336)
-				for i338 := 0; i338 < n336; i338++ {
-					var k339 string
-					var v340 *Primitives
-					r.String(p335, pos, &k339)
-					p341, set342, ok343 := r.Optional(p335+4, pos, 4)
-					if !set342 {
-						v340 = nil
-					} else if ok343 {
-						if v340 == nil {
-							v340 = new(Primitives)
+			p363, n364, ok365 := r.Block(pos+82, pos, 9)
+			if ok365 {
+				s.FHashOptional = fw.ClearMap(s.FHashOptional, n364)
+				for i366 := 0; i366 < n364; i366++ {
+					var k367 string
+					var v368 *Primitives
+					r.String(p363, pos, &k367)
+					p369, set370, ok371 := r.Optional(p363+4, pos, 4)
+					if !set370 {
+						v368 = nil
+					} else if ok371 {
+						if v368 == nil {
+							v368 = new(Primitives)
 						}
-						v340.FwGetV(r, p341, p341)
+						v368.FwGetV(r, p369, p369)
 					}
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FHashOptional[k339]; !dup {
-						s.FHashOptional[k339] = v340
+					if _, dup := s.FHashOptional[k367]; !dup {
+						s.FHashOptional[k367] = v368
 					}
-					p335 += 9
+					p363 += 9
 				}
 			}
 		} else {
 			s.FHashOptional = d.FHashOptional
 		}
 		if 90 <= stored {
-			p344, n345, ok346 := r.Block(pos+86, pos, 8)
-			if ok346 {
+			p372, n373, ok374 := r.Block(pos+86, pos, 8)
+			if ok374 {
 				s.FHashStructKey = s.FHashStructKey[:0]
-				for i347 := 0; i347 < n345; i347++ {
-					var k348 proto.Order
-					var v349 Optionals
-					k348.FwGetV(r, p344, pos)
-					v349.FwGetV(r, p344+4, pos)
+				for i375 := 0; i375 < n373; i375++ {
+					var k376 proto.Order
+					var v377 Optionals
+					k376.FwGetV(r, p372, pos)
+					v377.FwGetV(r, p372+4, pos)
 					if !r.OK() {
 						break
 					}
-					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k348, Value: v349})
-					p344 += 8
+					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k376, Value: v377})
+					p372 += 8
 				}
 				s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
 			}
@@ -3081,132 +3452,132 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 90 {
-		for i350 := 0; i350 < 2 && r.OK(); i350++ {
-			if p351, set352, ok353 := r.Optional(pos+20+i350*5, pos, 4); set352 && ok353 {
-				r.Text(p351, p351)
+		for i378 := 0; i378 < 2 && r.OK(); i378++ {
+			if p379, set380, ok381 := r.Optional(pos+20+i378*5, pos, 4); set380 && ok381 {
+				r.Text(p379, p379)
 			}
 		}
-		for i354 := 0; i354 < 2 && r.OK(); i354++ {
-			FwVerifyVPrimitives(r, pos+30+i354*4, pos)
+		for i382 := 0; i382 < 2 && r.OK(); i382++ {
+			FwVerifyVPrimitives(r, pos+30+i382*4, pos)
 		}
 		r.Block(pos+38, pos, 1)
-		if p359, n360, ok361 := r.Block(pos+42, pos, 5); ok361 {
-			for i362 := 0; i362 < n360 && r.OK(); i362++ {
-				if p363, set364, ok365 := r.Optional(p359+i362*5, pos, 1); set364 && ok365 {
-					_ = p363
+		if p387, n388, ok389 := r.Block(pos+42, pos, 5); ok389 {
+			for i390 := 0; i390 < n388 && r.OK(); i390++ {
+				if p391, set392, ok393 := r.Optional(p387+i390*5, pos, 1); set392 && ok393 {
+					_ = p391
 				}
 			}
 		}
-		if p366, n367, ok368 := r.Block(pos+46, pos, 4); ok368 {
-			for i369 := 0; i369 < n367 && r.OK(); i369++ {
-				proto.FwVerifyVOrder(r, p366+i369*4, pos)
+		if p394, n395, ok396 := r.Block(pos+46, pos, 4); ok396 {
+			for i397 := 0; i397 < n395 && r.OK(); i397++ {
+				proto.FwVerifyVOrder(r, p394+i397*4, pos)
 			}
 		}
-		if p370, n371, ok372 := r.Block(pos+50, pos, 4); ok372 {
-			for i373 := 0; i373 < n371 && r.OK(); i373++ {
-				r.Text(p370+i373*4, pos)
+		if p398, n399, ok400 := r.Block(pos+50, pos, 4); ok400 {
+			for i401 := 0; i401 < n399 && r.OK(); i401++ {
+				r.Text(p398+i401*4, pos)
 			}
 		}
-		if p374, n375, ok376 := r.Block(pos+54, pos, 5); ok376 {
-			for i377 := 0; i377 < n375 && r.OK(); i377++ {
-				if p378, set379, ok380 := r.Optional(p374+i377*5, pos, 4); set379 && ok380 {
-					FwVerifyVOptionals(r, p378, p378)
+		if p402, n403, ok404 := r.Block(pos+54, pos, 5); ok404 {
+			for i405 := 0; i405 < n403 && r.OK(); i405++ {
+				if p406, set407, ok408 := r.Optional(p402+i405*5, pos, 4); set407 && ok408 {
+					FwVerifyVOptionals(r, p406, p406)
 				}
 			}
 		}
 		r.Block(pos+58, pos, 8)
-		if p385, n386, ok387 := r.Block(pos+62, pos, 4); ok387 {
-			for i388 := 0; i388 < n386 && r.OK(); i388++ {
-				proto.FwVerifyVBalance(r, p385+i388*4, pos)
+		if p413, n414, ok415 := r.Block(pos+62, pos, 4); ok415 {
+			for i416 := 0; i416 < n414 && r.OK(); i416++ {
+				proto.FwVerifyVBalance(r, p413+i416*4, pos)
 			}
 		}
-		if p389, n390, ok391 := r.Block(pos+66, pos, 8); ok391 {
-			for i392 := 0; i392 < n390 && r.OK(); i392++ {
-				r.Text(p389+i392*8+4, pos)
+		if p417, n418, ok419 := r.Block(pos+66, pos, 8); ok419 {
+			for i420 := 0; i420 < n418 && r.OK(); i420++ {
+				r.Text(p417+i420*8+4, pos)
 			}
 		}
-		if p393, n394, ok395 := r.Block(pos+70, pos, 9); ok395 {
-			for i396 := 0; i396 < n394 && r.OK(); i396++ {
-				r.Text(p393+i396*9, pos)
+		if p421, n422, ok423 := r.Block(pos+70, pos, 9); ok423 {
+			for i424 := 0; i424 < n422 && r.OK(); i424++ {
+				r.Text(p421+i424*9, pos)
 				if r.OK() {
-					if p397, set398, ok399 := r.Optional(p393+i396*9+4, pos, 8); set398 && ok399 {
-						_ = p397
+					if p425, set426, ok427 := r.Optional(p421+i424*9+4, pos, 8); set426 && ok427 {
+						_ = p425
 					}
 				}
 			}
 		}
-		if p400, n401, ok402 := r.Block(pos+74, pos, 5); ok402 {
-			for i403 := 0; i403 < n401 && r.OK(); i403++ {
-				FwVerifyVOptionals(r, p400+i403*5+1, pos)
+		if p428, n429, ok430 := r.Block(pos+74, pos, 5); ok430 {
+			for i431 := 0; i431 < n429 && r.OK(); i431++ {
+				FwVerifyVOptionals(r, p428+i431*5+1, pos)
 			}
 		}
-		if p404, n405, ok406 := r.Block(pos+78, pos, 20); ok406 {
-			for i407 := 0; i407 < n405 && r.OK(); i407++ {
-				r.Text(p404+i407*20+16, pos)
+		if p432, n433, ok434 := r.Block(pos+78, pos, 20); ok434 {
+			for i435 := 0; i435 < n433 && r.OK(); i435++ {
+				r.Text(p432+i435*20+16, pos)
 			}
 		}
-		if p408, n409, ok410 := r.Block(pos+82, pos, 9); ok410 {
-			for i411 := 0; i411 < n409 && r.OK(); i411++ {
-				r.Text(p408+i411*9, pos)
+		if p436, n437, ok438 := r.Block(pos+82, pos, 9); ok438 {
+			for i439 := 0; i439 < n437 && r.OK(); i439++ {
+				r.Text(p436+i439*9, pos)
 				if r.OK() {
-					if p412, set413, ok414 := r.Optional(p408+i411*9+4, pos, 4); set413 && ok414 {
-						FwVerifyVPrimitives(r, p412, p412)
+					if p440, set441, ok442 := r.Optional(p436+i439*9+4, pos, 4); set441 && ok442 {
+						FwVerifyVPrimitives(r, p440, p440)
 					}
 				}
 			}
 		}
-		if p415, n416, ok417 := r.Block(pos+86, pos, 8); ok417 {
-			for i418 := 0; i418 < n416 && r.OK(); i418++ {
-				proto.FwVerifyVOrder(r, p415+i418*8, pos)
+		if p443, n444, ok445 := r.Block(pos+86, pos, 8); ok445 {
+			for i446 := 0; i446 < n444 && r.OK(); i446++ {
+				proto.FwVerifyVOrder(r, p443+i446*8, pos)
 				if r.OK() {
-					FwVerifyVOptionals(r, p415+i418*8+4, pos)
+					FwVerifyVOptionals(r, p443+i446*8+4, pos)
 				}
 			}
 		}
 	} else {
 		if 30 <= stored {
-			for i419 := 0; i419 < 2 && r.OK(); i419++ {
-				if p420, set421, ok422 := r.Optional(pos+20+i419*5, pos, 4); set421 && ok422 {
-					r.Text(p420, p420)
+			for i447 := 0; i447 < 2 && r.OK(); i447++ {
+				if p448, set449, ok450 := r.Optional(pos+20+i447*5, pos, 4); set449 && ok450 {
+					r.Text(p448, p448)
 				}
 			}
 		}
 		if 38 <= stored {
-			for i423 := 0; i423 < 2 && r.OK(); i423++ {
-				FwVerifyVPrimitives(r, pos+30+i423*4, pos)
+			for i451 := 0; i451 < 2 && r.OK(); i451++ {
+				FwVerifyVPrimitives(r, pos+30+i451*4, pos)
 			}
 		}
 		if 42 <= stored {
 			r.Block(pos+38, pos, 1)
 		}
 		if 46 <= stored {
-			if p428, n429, ok430 := r.Block(pos+42, pos, 5); ok430 {
-				for i431 := 0; i431 < n429 && r.OK(); i431++ {
-					if p432, set433, ok434 := r.Optional(p428+i431*5, pos, 1); set433 && ok434 {
-						_ = p432
+			if p456, n457, ok458 := r.Block(pos+42, pos, 5); ok458 {
+				for i459 := 0; i459 < n457 && r.OK(); i459++ {
+					if p460, set461, ok462 := r.Optional(p456+i459*5, pos, 1); set461 && ok462 {
+						_ = p460
 					}
 				}
 			}
 		}
 		if 50 <= stored {
-			if p435, n436, ok437 := r.Block(pos+46, pos, 4); ok437 {
-				for i438 := 0; i438 < n436 && r.OK(); i438++ {
-					proto.FwVerifyVOrder(r, p435+i438*4, pos)
+			if p463, n464, ok465 := r.Block(pos+46, pos, 4); ok465 {
+				for i466 := 0; i466 < n464 && r.OK(); i466++ {
+					proto.FwVerifyVOrder(r, p463+i466*4, pos)
 				}
 			}
 		}
 		if 54 <= stored {
-			if p439, n440, ok441 := r.Block(pos+50, pos, 4); ok441 {
-				for i442 := 0; i442 < n440 && r.OK(); i442++ {
-					r.Text(p439+i442*4, pos)
+			if p467, n468, ok469 := r.Block(pos+50, pos, 4); ok469 {
+				for i470 := 0; i470 < n468 && r.OK(); i470++ {
+					r.Text(p467+i470*4, pos)
 				}
 			}
 		}
 		if 58 <= stored {
-			if p443, n444, ok445 := r.Block(pos+54, pos, 5); ok445 {
-				for i446 := 0; i446 < n444 && r.OK(); i446++ {
-					if p447, set448, ok449 := r.Optional(p443+i446*5, pos, 4); set448 && ok449 {
-						FwVerifyVOptionals(r, p447, p447)
+			if p471, n472, ok473 := r.Block(pos+54, pos, 5); ok473 {
+				for i474 := 0; i474 < n472 && r.OK(); i474++ {
+					if p475, set476, ok477 := r.Optional(p471+i474*5, pos, 4); set476 && ok477 {
+						FwVerifyVOptionals(r, p475, p475)
 					}
 				}
 			}
@@ -3215,63 +3586,63 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			r.Block(pos+58, pos, 8)
 		}
 		if 66 <= stored {
-			if p454, n455, ok456 := r.Block(pos+62, pos, 4); ok456 {
-				for i457 := 0; i457 < n455 && r.OK(); i457++ {
-					proto.FwVerifyVBalance(r, p454+i457*4, pos)
+			if p482, n483, ok484 := r.Block(pos+62, pos, 4); ok484 {
+				for i485 := 0; i485 < n483 && r.OK(); i485++ {
+					proto.FwVerifyVBalance(r, p482+i485*4, pos)
 				}
 			}
 		}
 		if 70 <= stored {
-			if p458, n459, ok460 := r.Block(pos+66, pos, 8); ok460 {
-				for i461 := 0; i461 < n459 && r.OK(); i461++ {
-					r.Text(p458+i461*8+4, pos)
+			if p486, n487, ok488 := r.Block(pos+66, pos, 8); ok488 {
+				for i489 := 0; i489 < n487 && r.OK(); i489++ {
+					r.Text(p486+i489*8+4, pos)
 				}
 			}
 		}
 		if 74 <= stored {
-			if p462, n463, ok464 := r.Block(pos+70, pos, 9); ok464 {
-				for i465 := 0; i465 < n463 && r.OK(); i465++ {
-					r.Text(p462+i465*9, pos)
+			if p490, n491, ok492 := r.Block(pos+70, pos, 9); ok492 {
+				for i493 := 0; i493 < n491 && r.OK(); i493++ {
+					r.Text(p490+i493*9, pos)
 					if r.OK() {
-						if p466, set467, ok468 := r.Optional(p462+i465*9+4, pos, 8); set467 && ok468 {
-							_ = p466
+						if p494, set495, ok496 := r.Optional(p490+i493*9+4, pos, 8); set495 && ok496 {
+							_ = p494
 						}
 					}
 				}
 			}
 		}
 		if 78 <= stored {
-			if p469, n470, ok471 := r.Block(pos+74, pos, 5); ok471 {
-				for i472 := 0; i472 < n470 && r.OK(); i472++ {
-					FwVerifyVOptionals(r, p469+i472*5+1, pos)
+			if p497, n498, ok499 := r.Block(pos+74, pos, 5); ok499 {
+				for i500 := 0; i500 < n498 && r.OK(); i500++ {
+					FwVerifyVOptionals(r, p497+i500*5+1, pos)
 				}
 			}
 		}
 		if 82 <= stored {
-			if p473, n474, ok475 := r.Block(pos+78, pos, 20); ok475 {
-				for i476 := 0; i476 < n474 && r.OK(); i476++ {
-					r.Text(p473+i476*20+16, pos)
+			if p501, n502, ok503 := r.Block(pos+78, pos, 20); ok503 {
+				for i504 := 0; i504 < n502 && r.OK(); i504++ {
+					r.Text(p501+i504*20+16, pos)
 				}
 			}
 		}
 		if 86 <= stored {
-			if p477, n478, ok479 := r.Block(pos+82, pos, 9); ok479 {
-				for i480 := 0; i480 < n478 && r.OK(); i480++ {
-					r.Text(p477+i480*9, pos)
+			if p505, n506, ok507 := r.Block(pos+82, pos, 9); ok507 {
+				for i508 := 0; i508 < n506 && r.OK(); i508++ {
+					r.Text(p505+i508*9, pos)
 					if r.OK() {
-						if p481, set482, ok483 := r.Optional(p477+i480*9+4, pos, 4); set482 && ok483 {
-							FwVerifyVPrimitives(r, p481, p481)
+						if p509, set510, ok511 := r.Optional(p505+i508*9+4, pos, 4); set510 && ok511 {
+							FwVerifyVPrimitives(r, p509, p509)
 						}
 					}
 				}
 			}
 		}
 		if 90 <= stored {
-			if p484, n485, ok486 := r.Block(pos+86, pos, 8); ok486 {
-				for i487 := 0; i487 < n485 && r.OK(); i487++ {
-					proto.FwVerifyVOrder(r, p484+i487*8, pos)
+			if p512, n513, ok514 := r.Block(pos+86, pos, 8); ok514 {
+				for i515 := 0; i515 < n513 && r.OK(); i515++ {
+					proto.FwVerifyVOrder(r, p512+i515*8, pos)
 					if r.OK() {
-						FwVerifyVOptionals(r, p484+i487*8+4, pos)
+						FwVerifyVOptionals(r, p512+i515*8+4, pos)
 					}
 				}
 			}
@@ -3321,100 +3692,100 @@ func VerifyCollectionsFinalLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutF appends s's fields in the final format (generated code).
 func (s *Collections) FwPutF(b []byte) []byte {
-	for i488 := range s.FArray {
-		b = fw.AppendU32(b, uint32(s.FArray[i488]))
+	for i516 := range s.FArray {
+		b = fw.AppendU32(b, uint32(s.FArray[i516]))
 	}
-	for i489 := range s.FArrayOptional {
-		if s.FArrayOptional[i489] == nil {
+	for i517 := range s.FArrayOptional {
+		if s.FArrayOptional[i517] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = fw.AppendString(b, (*s.FArrayOptional[i489]))
+			b = fw.AppendString(b, (*s.FArrayOptional[i517]))
 		}
 	}
-	for i490 := range s.FArrayStruct {
-		b = s.FArrayStruct[i490].FwPutF(b)
+	for i518 := range s.FArrayStruct {
+		b = s.FArrayStruct[i518].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FVector)))
 	b = append(b, s.FVector...)
 	b = fw.AppendU32(b, uint32(len(s.FVectorOptional)))
-	for i491 := range s.FVectorOptional {
-		if s.FVectorOptional[i491] == nil {
+	for i519 := range s.FVectorOptional {
+		if s.FVectorOptional[i519] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = append(b, byte((*s.FVectorOptional[i491])))
+			b = append(b, byte((*s.FVectorOptional[i519])))
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.FVectorStruct)))
-	for i492 := range s.FVectorStruct {
-		b = s.FVectorStruct[i492].FwPutF(b)
+	for i520 := range s.FVectorStruct {
+		b = s.FVectorStruct[i520].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FList)))
-	for i493 := range s.FList {
-		b = fw.AppendString(b, s.FList[i493])
+	for i521 := range s.FList {
+		b = fw.AppendString(b, s.FList[i521])
 	}
 	b = fw.AppendU32(b, uint32(len(s.FListOptional)))
-	for i494 := range s.FListOptional {
-		if s.FListOptional[i494] == nil {
+	for i522 := range s.FListOptional {
+		if s.FListOptional[i522] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = s.FListOptional[i494].FwPutF(b)
+			b = s.FListOptional[i522].FwPutF(b)
 		}
 	}
-	set495 := fw.SortedSet(s.FSet, cmp.Compare[int64])
-	b = fw.AppendU32(b, uint32(len(set495)))
-	for i496 := range set495 {
-		b = fw.AppendU64(b, uint64(set495[i496]))
+	set523 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	b = fw.AppendU32(b, uint32(len(set523)))
+	for i524 := range set523 {
+		b = fw.AppendU64(b, uint64(set523[i524]))
 	}
-	set497 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
-	b = fw.AppendU32(b, uint32(len(set497)))
-	for i498 := range set497 {
-		b = set497[i498].FwPutF(b)
+	set525 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	b = fw.AppendU32(b, uint32(len(set525)))
+	for i526 := range set525 {
+		b = set525[i526].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FMap)))
-	for _, k499 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v500 := s.FMap[k499]
-		b = fw.AppendU32(b, uint32(k499))
-		b = fw.AppendString(b, v500)
+	for _, k527 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v528 := s.FMap[k527]
+		b = fw.AppendU32(b, uint32(k527))
+		b = fw.AppendString(b, v528)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FMapOptional)))
-	for _, k501 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v502 := s.FMapOptional[k501]
-		b = fw.AppendString(b, k501)
-		if v502 == nil {
+	for _, k529 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v530 := s.FMapOptional[k529]
+		b = fw.AppendString(b, k529)
+		if v530 == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = fw.AppendF64(b, float64((*v502)))
+			b = fw.AppendF64(b, float64((*v530)))
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.FMapEnumKey)))
-	for _, k503 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v504 := s.FMapEnumKey[k503]
-		b = append(b, byte(k503))
-		b = v504.FwPutF(b)
+	for _, k531 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v532 := s.FMapEnumKey[k531]
+		b = append(b, byte(k531))
+		b = v532.FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FHash)))
-	for k505, v506 := range s.FHash {
-		b = append(b, k505[:]...)
-		b = fw.AppendBytes(b, v506)
+	for k533, v534 := range s.FHash {
+		b = append(b, k533[:]...)
+		b = fw.AppendBytes(b, v534)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FHashOptional)))
-	for k507, v508 := range s.FHashOptional {
-		b = fw.AppendString(b, k507)
-		if v508 == nil {
+	for k535, v536 := range s.FHashOptional {
+		b = fw.AppendString(b, k535)
+		if v536 == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = v508.FwPutF(b)
+			b = v536.FwPutF(b)
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.FHashStructKey)))
-	for i509 := range s.FHashStructKey {
-		b = s.FHashStructKey[i509].Key.FwPutF(b)
-		b = s.FHashStructKey[i509].Value.FwPutF(b)
+	for i537 := range s.FHashStructKey {
+		b = s.FHashStructKey[i537].Key.FwPutF(b)
+		b = s.FHashStructKey[i537].Value.FwPutF(b)
 	}
 	return b
 }
@@ -3426,286 +3797,286 @@ func (s *Collections) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	for i510 := range s.FArray {
-		s.FArray[i510] = int32(fw.U32(d, p))
+	for i538 := range s.FArray {
+		s.FArray[i538] = int32(fw.U32(d, p))
 		p += 4
 	}
-	rest512 := 2
-	for i511 := range s.FArrayOptional {
-		rest512 -= 1
+	rest540 := 2
+	for i539 := range s.FArrayOptional {
+		rest540 -= 1
 		if d[p] == 0 {
-			s.FArrayOptional[i511] = nil
+			s.FArrayOptional[i539] = nil
 			p++
 		} else {
 			p++
-			if 4 > end-390-rest512-p {
+			if 4 > end-390-rest540-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if s.FArrayOptional[i511] == nil {
-				s.FArrayOptional[i511] = new(string)
+			if s.FArrayOptional[i539] == nil {
+				s.FArrayOptional[i539] = new(string)
 			}
-			if p = r.String(p, end-390-rest512, &(*s.FArrayOptional[i511])); p < 0 {
+			if p = r.String(p, end-390-rest540, &(*s.FArrayOptional[i539])); p < 0 {
 				return -1
 			}
 		}
 	}
-	rest514 := 338
-	for i513 := range s.FArrayStruct {
-		rest514 -= 169
-		if p = s.FArrayStruct[i513].FwGetF(r, p, end-52-rest514); p < 0 {
+	rest542 := 338
+	for i541 := range s.FArrayStruct {
+		rest542 -= 169
+		if p = s.FArrayStruct[i541].FwGetF(r, p, end-52-rest542); p < 0 {
 			return -1
 		}
 	}
-	n515, ok516 := r.Count(p, end-48, 1)
-	if !ok516 {
+	n543, ok544 := r.Count(p, end-48, 1)
+	if !ok544 {
 		return -1
 	}
 	p += 4
-	s.FVector = append(s.FVector[:0], d[p:p+n515]...)
-	p += n515
-	n518, ok519 := r.Count(p, end-44, 1)
-	if !ok519 {
+	s.FVector = append(s.FVector[:0], d[p:p+n543]...)
+	p += n543
+	n546, ok547 := r.Count(p, end-44, 1)
+	if !ok547 {
 		return -1
 	}
 	p += 4
-	s.FVectorOptional = fw.Resize(s.FVectorOptional, n518)
-	rest521 := n518 * 1
-	for i520 := range s.FVectorOptional {
-		rest521 -= 1
+	s.FVectorOptional = fw.Resize(s.FVectorOptional, n546)
+	rest549 := n546 * 1
+	for i548 := range s.FVectorOptional {
+		rest549 -= 1
 		if d[p] == 0 {
-			s.FVectorOptional[i520] = nil
+			s.FVectorOptional[i548] = nil
 			p++
 		} else {
 			p++
-			if 1 > end-44-rest521-p {
+			if 1 > end-44-rest549-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if s.FVectorOptional[i520] == nil {
-				s.FVectorOptional[i520] = new(EnumByte)
+			if s.FVectorOptional[i548] == nil {
+				s.FVectorOptional[i548] = new(EnumByte)
 			}
-			(*s.FVectorOptional[i520]) = EnumByte(d[p])
+			(*s.FVectorOptional[i548]) = EnumByte(d[p])
 			p += 1
 		}
 	}
-	n522, ok523 := r.Count(p, end-40, 26)
-	if !ok523 {
+	n550, ok551 := r.Count(p, end-40, 26)
+	if !ok551 {
 		return -1
 	}
 	p += 4
-	s.FVectorStruct = fw.Resize(s.FVectorStruct, n522)
-	rest525 := n522 * 26
-	for i524 := range s.FVectorStruct {
-		rest525 -= 26
-		if p = s.FVectorStruct[i524].FwGetF(r, p, end-40-rest525); p < 0 {
+	s.FVectorStruct = fw.Resize(s.FVectorStruct, n550)
+	rest553 := n550 * 26
+	for i552 := range s.FVectorStruct {
+		rest553 -= 26
+		if p = s.FVectorStruct[i552].FwGetF(r, p, end-40-rest553); p < 0 {
 			return -1
 		}
 	}
-	n526, ok527 := r.Count(p, end-36, 4)
-	if !ok527 {
+	n554, ok555 := r.Count(p, end-36, 4)
+	if !ok555 {
 		return -1
 	}
 	p += 4
-	s.FList = fw.Resize(s.FList, n526)
-	rest529 := n526 * 4
-	for i528 := range s.FList {
-		rest529 -= 4
-		if p = r.String(p, end-36-rest529, &s.FList[i528]); p < 0 {
+	s.FList = fw.Resize(s.FList, n554)
+	rest557 := n554 * 4
+	for i556 := range s.FList {
+		rest557 -= 4
+		if p = r.String(p, end-36-rest557, &s.FList[i556]); p < 0 {
 			return -1
 		}
 	}
-	n530, ok531 := r.Count(p, end-32, 1)
-	if !ok531 {
+	n558, ok559 := r.Count(p, end-32, 1)
+	if !ok559 {
 		return -1
 	}
 	p += 4
-	s.FListOptional = fw.Resize(s.FListOptional, n530)
-	rest533 := n530 * 1
-	for i532 := range s.FListOptional {
-		rest533 -= 1
+	s.FListOptional = fw.Resize(s.FListOptional, n558)
+	rest561 := n558 * 1
+	for i560 := range s.FListOptional {
+		rest561 -= 1
 		if d[p] == 0 {
-			s.FListOptional[i532] = nil
+			s.FListOptional[i560] = nil
 			p++
 		} else {
 			p++
-			if 12 > end-32-rest533-p {
+			if 12 > end-32-rest561-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if s.FListOptional[i532] == nil {
-				s.FListOptional[i532] = new(Optionals)
+			if s.FListOptional[i560] == nil {
+				s.FListOptional[i560] = new(Optionals)
 			}
-			if p = s.FListOptional[i532].FwGetF(r, p, end-32-rest533); p < 0 {
+			if p = s.FListOptional[i560].FwGetF(r, p, end-32-rest561); p < 0 {
 				return -1
 			}
 		}
 	}
-	n534, ok535 := r.Count(p, end-28, 8)
-	if !ok535 {
+	n562, ok563 := r.Count(p, end-28, 8)
+	if !ok563 {
 		return -1
 	}
 	p += 4
-	s.FSet = fw.Resize(s.FSet, n534)
-	for i536 := range s.FSet {
-		s.FSet[i536] = int64(fw.U64(d, p))
+	s.FSet = fw.Resize(s.FSet, n562)
+	for i564 := range s.FSet {
+		s.FSet[i564] = int64(fw.U64(d, p))
 		p += 8
 	}
 	s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
-	n537, ok538 := r.Count(p, end-24, 12)
-	if !ok538 {
-		return -1
-	}
-	p += 4
-	s.FSetStruct = fw.Resize(s.FSetStruct, n537)
-	rest540 := n537 * 12
-	for i539 := range s.FSetStruct {
-		rest540 -= 12
-		if p = s.FSetStruct[i539].FwGetF(r, p, end-24-rest540); p < 0 {
-			return -1
-		}
-	}
-	s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
-	n541, ok542 := r.Count(p, end-20, 8)
-	if !ok542 {
-		return -1
-	}
-	p += 4
-	s.FMap = fw.ClearMap(s.FMap, n541)
-	rest544 := n541 * 8
-	for i543 := 0; i543 < n541; i543++ {
-		rest544 -= 8
-		var k545 int32
-		var v546 string
-		k545 = int32(fw.U32(d, p))
-		p += 4
-		if p = r.String(p, end-20-rest544, &v546); p < 0 {
-			return -1
-		}
-		if _, dup := s.FMap[k545]; !dup {
-			s.FMap[k545] = v546
-		}
-	}
-	n547, ok548 := r.Count(p, end-16, 5)
-	if !ok548 {
-		return -1
-	}
-	p += 4
-	s.FMapOptional = fw.ClearMap(s.FMapOptional, n547)
-	rest550 := n547 * 5
-	for i549 := 0; i549 < n547; i549++ {
-		rest550 -= 5
-		var k551 string
-		var v552 *float64
-		if p = r.String(p, end-16-rest550-1, &k551); p < 0 {
-			return -1
-		}
-		if d[p] == 0 {
-			v552 = nil
-			p++
-		} else {
-			p++
-			if 8 > end-16-rest550-p {
-				return r.Fail(fw.ErrTruncated)
-			}
-			if v552 == nil {
-				v552 = new(float64)
-			}
-			(*v552) = fw.F64(d, p)
-			p += 8
-		}
-		if _, dup := s.FMapOptional[k551]; !dup {
-			s.FMapOptional[k551] = v552
-		}
-	}
-	n553, ok554 := r.Count(p, end-12, 13)
-	if !ok554 {
-		return -1
-	}
-	p += 4
-	s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n553)
-	rest556 := n553 * 13
-	for i555 := 0; i555 < n553; i555++ {
-		rest556 -= 13
-		var k557 EnumByte
-		var v558 Optionals
-		k557 = EnumByte(d[p])
-		p += 1
-		if p = v558.FwGetF(r, p, end-12-rest556); p < 0 {
-			return -1
-		}
-		if _, dup := s.FMapEnumKey[k557]; !dup {
-			s.FMapEnumKey[k557] = v558
-		}
-	}
-	n559, ok560 := r.Count(p, end-8, 20)
-	if !ok560 {
-		return -1
-	}
-	p += 4
-	s.FHash = fw.ClearMap(s.FHash, n559)
-	rest562 := n559 * 20
-	for i561 := 0; i561 < n559; i561++ {
-		rest562 -= 20
-		var k563 fw.UUID
-		var v564 []byte
-		copy(k563[:], d[p:p+16])
-		p += 16
-		if p = r.Bytes(p, end-8-rest562, &v564); p < 0 {
-			return -1
-		}
-		if _, dup := s.FHash[k563]; !dup {
-			s.FHash[k563] = v564
-		}
-	}
-	n565, ok566 := r.Count(p, end-4, 5)
+	n565, ok566 := r.Count(p, end-24, 12)
 	if !ok566 {
 		return -1
 	}
 	p += 4
-	s.FHashOptional = fw.ClearMap(s.FHashOptional, n565)
-	rest568 := n565 * 5
-	for i567 := 0; i567 < n565; i567++ {
-		rest568 -= 5
-		var k569 string
-		var v570 *Primitives
-		if p = r.String(p, end-4-rest568-1, &k569); p < 0 {
+	s.FSetStruct = fw.Resize(s.FSetStruct, n565)
+	rest568 := n565 * 12
+	for i567 := range s.FSetStruct {
+		rest568 -= 12
+		if p = s.FSetStruct[i567].FwGetF(r, p, end-24-rest568); p < 0 {
+			return -1
+		}
+	}
+	s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
+	n569, ok570 := r.Count(p, end-20, 8)
+	if !ok570 {
+		return -1
+	}
+	p += 4
+	s.FMap = fw.ClearMap(s.FMap, n569)
+	rest572 := n569 * 8
+	for i571 := 0; i571 < n569; i571++ {
+		rest572 -= 8
+		var k573 int32
+		var v574 string
+		k573 = int32(fw.U32(d, p))
+		p += 4
+		if p = r.String(p, end-20-rest572, &v574); p < 0 {
+			return -1
+		}
+		if _, dup := s.FMap[k573]; !dup {
+			s.FMap[k573] = v574
+		}
+	}
+	n575, ok576 := r.Count(p, end-16, 5)
+	if !ok576 {
+		return -1
+	}
+	p += 4
+	s.FMapOptional = fw.ClearMap(s.FMapOptional, n575)
+	rest578 := n575 * 5
+	for i577 := 0; i577 < n575; i577++ {
+		rest578 -= 5
+		var k579 string
+		var v580 *float64
+		if p = r.String(p, end-16-rest578-1, &k579); p < 0 {
 			return -1
 		}
 		if d[p] == 0 {
-			v570 = nil
+			v580 = nil
 			p++
 		} else {
 			p++
-			if 169 > end-4-rest568-p {
+			if 8 > end-16-rest578-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if v570 == nil {
-				v570 = new(Primitives)
+			if v580 == nil {
+				v580 = new(float64)
 			}
-			if p = v570.FwGetF(r, p, end-4-rest568); p < 0 {
+			(*v580) = fw.F64(d, p)
+			p += 8
+		}
+		if _, dup := s.FMapOptional[k579]; !dup {
+			s.FMapOptional[k579] = v580
+		}
+	}
+	n581, ok582 := r.Count(p, end-12, 13)
+	if !ok582 {
+		return -1
+	}
+	p += 4
+	s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n581)
+	rest584 := n581 * 13
+	for i583 := 0; i583 < n581; i583++ {
+		rest584 -= 13
+		var k585 EnumByte
+		var v586 Optionals
+		k585 = EnumByte(d[p])
+		p += 1
+		if p = v586.FwGetF(r, p, end-12-rest584); p < 0 {
+			return -1
+		}
+		if _, dup := s.FMapEnumKey[k585]; !dup {
+			s.FMapEnumKey[k585] = v586
+		}
+	}
+	n587, ok588 := r.Count(p, end-8, 20)
+	if !ok588 {
+		return -1
+	}
+	p += 4
+	s.FHash = fw.ClearMap(s.FHash, n587)
+	rest590 := n587 * 20
+	for i589 := 0; i589 < n587; i589++ {
+		rest590 -= 20
+		var k591 fw.UUID
+		var v592 []byte
+		copy(k591[:], d[p:p+16])
+		p += 16
+		if p = r.Bytes(p, end-8-rest590, &v592); p < 0 {
+			return -1
+		}
+		if _, dup := s.FHash[k591]; !dup {
+			s.FHash[k591] = v592
+		}
+	}
+	n593, ok594 := r.Count(p, end-4, 5)
+	if !ok594 {
+		return -1
+	}
+	p += 4
+	s.FHashOptional = fw.ClearMap(s.FHashOptional, n593)
+	rest596 := n593 * 5
+	for i595 := 0; i595 < n593; i595++ {
+		rest596 -= 5
+		var k597 string
+		var v598 *Primitives
+		if p = r.String(p, end-4-rest596-1, &k597); p < 0 {
+			return -1
+		}
+		if d[p] == 0 {
+			v598 = nil
+			p++
+		} else {
+			p++
+			if 169 > end-4-rest596-p {
+				return r.Fail(fw.ErrTruncated)
+			}
+			if v598 == nil {
+				v598 = new(Primitives)
+			}
+			if p = v598.FwGetF(r, p, end-4-rest596); p < 0 {
 				return -1
 			}
 		}
-		if _, dup := s.FHashOptional[k569]; !dup {
-			s.FHashOptional[k569] = v570
+		if _, dup := s.FHashOptional[k597]; !dup {
+			s.FHashOptional[k597] = v598
 		}
 	}
-	n571, ok572 := r.Count(p, end, 38)
-	if !ok572 {
+	n599, ok600 := r.Count(p, end, 38)
+	if !ok600 {
 		return -1
 	}
 	p += 4
 	s.FHashStructKey = s.FHashStructKey[:0]
-	rest574 := n571 * 38
-	for i573 := 0; i573 < n571; i573++ {
-		rest574 -= 38
-		var k575 proto.Order
-		var v576 Optionals
-		if p = k575.FwGetF(r, p, end-rest574-12); p < 0 {
+	rest602 := n599 * 38
+	for i601 := 0; i601 < n599; i601++ {
+		rest602 -= 38
+		var k603 proto.Order
+		var v604 Optionals
+		if p = k603.FwGetF(r, p, end-rest602-12); p < 0 {
 			return -1
 		}
-		if p = v576.FwGetF(r, p, end-rest574); p < 0 {
+		if p = v604.FwGetF(r, p, end-rest602); p < 0 {
 			return -1
 		}
-		s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k575, Value: v576})
+		s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k603, Value: v604})
 	}
 	s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
 	r.Leave()
@@ -3720,209 +4091,209 @@ func FwVerifyFCollections(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 12
-	rest578 := 2
-	for i577 := 0; i577 < 2; i577++ {
-		rest578 -= 1
+	rest606 := 2
+	for i605 := 0; i605 < 2; i605++ {
+		rest606 -= 1
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 4 > end-390-rest578-p {
+			if 4 > end-390-rest606-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if _, p = r.Text(p, end-390-rest578); p < 0 {
+			if _, p = r.Text(p, end-390-rest606); p < 0 {
 				return -1
 			}
 		}
 	}
-	rest580 := 338
-	for i579 := 0; i579 < 2; i579++ {
-		rest580 -= 169
-		if p = FwVerifyFPrimitives(r, p, end-52-rest580); p < 0 {
+	rest608 := 338
+	for i607 := 0; i607 < 2; i607++ {
+		rest608 -= 169
+		if p = FwVerifyFPrimitives(r, p, end-52-rest608); p < 0 {
 			return -1
 		}
 	}
-	n581, ok582 := r.Count(p, end-48, 1)
-	if !ok582 {
+	n609, ok610 := r.Count(p, end-48, 1)
+	if !ok610 {
 		return -1
 	}
 	p += 4
-	p += n581 * 1
-	n584, ok585 := r.Count(p, end-44, 1)
-	if !ok585 {
+	p += n609 * 1
+	n612, ok613 := r.Count(p, end-44, 1)
+	if !ok613 {
 		return -1
 	}
 	p += 4
-	rest587 := n584 * 1
-	for i586 := 0; i586 < n584; i586++ {
-		rest587 -= 1
+	rest615 := n612 * 1
+	for i614 := 0; i614 < n612; i614++ {
+		rest615 -= 1
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 1 > end-44-rest587-p {
+			if 1 > end-44-rest615-p {
 				return r.Fail(fw.ErrTruncated)
 			}
 			p += 1
 		}
 	}
-	n588, ok589 := r.Count(p, end-40, 26)
-	if !ok589 {
+	n616, ok617 := r.Count(p, end-40, 26)
+	if !ok617 {
 		return -1
 	}
 	p += 4
-	rest591 := n588 * 26
-	for i590 := 0; i590 < n588; i590++ {
-		rest591 -= 26
-		if p = proto.FwVerifyFOrder(r, p, end-40-rest591); p < 0 {
+	rest619 := n616 * 26
+	for i618 := 0; i618 < n616; i618++ {
+		rest619 -= 26
+		if p = proto.FwVerifyFOrder(r, p, end-40-rest619); p < 0 {
 			return -1
 		}
 	}
-	n592, ok593 := r.Count(p, end-36, 4)
-	if !ok593 {
+	n620, ok621 := r.Count(p, end-36, 4)
+	if !ok621 {
 		return -1
 	}
 	p += 4
-	rest595 := n592 * 4
-	for i594 := 0; i594 < n592; i594++ {
-		rest595 -= 4
-		if _, p = r.Text(p, end-36-rest595); p < 0 {
+	rest623 := n620 * 4
+	for i622 := 0; i622 < n620; i622++ {
+		rest623 -= 4
+		if _, p = r.Text(p, end-36-rest623); p < 0 {
 			return -1
 		}
 	}
-	n596, ok597 := r.Count(p, end-32, 1)
-	if !ok597 {
+	n624, ok625 := r.Count(p, end-32, 1)
+	if !ok625 {
 		return -1
 	}
 	p += 4
-	rest599 := n596 * 1
-	for i598 := 0; i598 < n596; i598++ {
-		rest599 -= 1
+	rest627 := n624 * 1
+	for i626 := 0; i626 < n624; i626++ {
+		rest627 -= 1
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 12 > end-32-rest599-p {
+			if 12 > end-32-rest627-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if p = FwVerifyFOptionals(r, p, end-32-rest599); p < 0 {
+			if p = FwVerifyFOptionals(r, p, end-32-rest627); p < 0 {
 				return -1
 			}
 		}
 	}
-	n600, ok601 := r.Count(p, end-28, 8)
-	if !ok601 {
+	n628, ok629 := r.Count(p, end-28, 8)
+	if !ok629 {
 		return -1
 	}
 	p += 4
-	p += n600 * 8
-	n603, ok604 := r.Count(p, end-24, 12)
-	if !ok604 {
+	p += n628 * 8
+	n631, ok632 := r.Count(p, end-24, 12)
+	if !ok632 {
 		return -1
 	}
 	p += 4
-	rest606 := n603 * 12
-	for i605 := 0; i605 < n603; i605++ {
-		rest606 -= 12
-		if p = proto.FwVerifyFBalance(r, p, end-24-rest606); p < 0 {
+	rest634 := n631 * 12
+	for i633 := 0; i633 < n631; i633++ {
+		rest634 -= 12
+		if p = proto.FwVerifyFBalance(r, p, end-24-rest634); p < 0 {
 			return -1
 		}
 	}
-	n607, ok608 := r.Count(p, end-20, 8)
-	if !ok608 {
+	n635, ok636 := r.Count(p, end-20, 8)
+	if !ok636 {
 		return -1
 	}
 	p += 4
-	rest610 := n607 * 8
-	for i609 := 0; i609 < n607; i609++ {
-		rest610 -= 8
+	rest638 := n635 * 8
+	for i637 := 0; i637 < n635; i637++ {
+		rest638 -= 8
 		p += 4
-		if _, p = r.Text(p, end-20-rest610); p < 0 {
+		if _, p = r.Text(p, end-20-rest638); p < 0 {
 			return -1
 		}
 	}
-	n611, ok612 := r.Count(p, end-16, 5)
-	if !ok612 {
+	n639, ok640 := r.Count(p, end-16, 5)
+	if !ok640 {
 		return -1
 	}
 	p += 4
-	rest614 := n611 * 5
-	for i613 := 0; i613 < n611; i613++ {
-		rest614 -= 5
-		if _, p = r.Text(p, end-16-rest614-1); p < 0 {
+	rest642 := n639 * 5
+	for i641 := 0; i641 < n639; i641++ {
+		rest642 -= 5
+		if _, p = r.Text(p, end-16-rest642-1); p < 0 {
 			return -1
 		}
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 8 > end-16-rest614-p {
+			if 8 > end-16-rest642-p {
 				return r.Fail(fw.ErrTruncated)
 			}
 			p += 8
 		}
 	}
-	n615, ok616 := r.Count(p, end-12, 13)
-	if !ok616 {
+	n643, ok644 := r.Count(p, end-12, 13)
+	if !ok644 {
 		return -1
 	}
 	p += 4
-	rest618 := n615 * 13
-	for i617 := 0; i617 < n615; i617++ {
-		rest618 -= 13
+	rest646 := n643 * 13
+	for i645 := 0; i645 < n643; i645++ {
+		rest646 -= 13
 		p += 1
-		if p = FwVerifyFOptionals(r, p, end-12-rest618); p < 0 {
+		if p = FwVerifyFOptionals(r, p, end-12-rest646); p < 0 {
 			return -1
 		}
 	}
-	n619, ok620 := r.Count(p, end-8, 20)
-	if !ok620 {
+	n647, ok648 := r.Count(p, end-8, 20)
+	if !ok648 {
 		return -1
 	}
 	p += 4
-	rest622 := n619 * 20
-	for i621 := 0; i621 < n619; i621++ {
-		rest622 -= 20
+	rest650 := n647 * 20
+	for i649 := 0; i649 < n647; i649++ {
+		rest650 -= 20
 		p += 16
-		if _, p = r.Text(p, end-8-rest622); p < 0 {
+		if _, p = r.Text(p, end-8-rest650); p < 0 {
 			return -1
 		}
 	}
-	n623, ok624 := r.Count(p, end-4, 5)
-	if !ok624 {
+	n651, ok652 := r.Count(p, end-4, 5)
+	if !ok652 {
 		return -1
 	}
 	p += 4
-	rest626 := n623 * 5
-	for i625 := 0; i625 < n623; i625++ {
-		rest626 -= 5
-		if _, p = r.Text(p, end-4-rest626-1); p < 0 {
+	rest654 := n651 * 5
+	for i653 := 0; i653 < n651; i653++ {
+		rest654 -= 5
+		if _, p = r.Text(p, end-4-rest654-1); p < 0 {
 			return -1
 		}
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 169 > end-4-rest626-p {
+			if 169 > end-4-rest654-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if p = FwVerifyFPrimitives(r, p, end-4-rest626); p < 0 {
+			if p = FwVerifyFPrimitives(r, p, end-4-rest654); p < 0 {
 				return -1
 			}
 		}
 	}
-	n627, ok628 := r.Count(p, end, 38)
-	if !ok628 {
+	n655, ok656 := r.Count(p, end, 38)
+	if !ok656 {
 		return -1
 	}
 	p += 4
-	rest630 := n627 * 38
-	for i629 := 0; i629 < n627; i629++ {
-		rest630 -= 38
-		if p = proto.FwVerifyFOrder(r, p, end-rest630-12); p < 0 {
+	rest658 := n655 * 38
+	for i657 := 0; i657 < n655; i657++ {
+		rest658 -= 38
+		if p = proto.FwVerifyFOrder(r, p, end-rest658-12); p < 0 {
 			return -1
 		}
-		if p = FwVerifyFOptionals(r, p, end-rest630); p < 0 {
+		if p = FwVerifyFOptionals(r, p, end-rest658); p < 0 {
 			return -1
 		}
 	}
@@ -3940,198 +4311,198 @@ func (s *Collections) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"f_array\":"...)
 	b = append(b, '[')
-	for i631 := range s.FArray {
-		if i631 > 0 {
+	for i659 := range s.FArray {
+		if i659 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(s.FArray[i631]), 10)
+		b = strconv.AppendInt(b, int64(s.FArray[i659]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_array_optional\":"...)
 	b = append(b, '[')
-	for i632 := range s.FArrayOptional {
-		if i632 > 0 {
+	for i660 := range s.FArrayOptional {
+		if i660 > 0 {
 			b = append(b, ',')
 		}
-		if s.FArrayOptional[i632] == nil {
+		if s.FArrayOptional[i660] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendJSONString(b, (*s.FArrayOptional[i632]))
+			b = fw.AppendJSONString(b, (*s.FArrayOptional[i660]))
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_array_struct\":"...)
 	b = append(b, '[')
-	for i633 := range s.FArrayStruct {
-		if i633 > 0 {
+	for i661 := range s.FArrayStruct {
+		if i661 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FArrayStruct[i633].AppendJSON(b)
+		b = s.FArrayStruct[i661].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_vector\":"...)
 	b = append(b, '[')
-	for i634 := range s.FVector {
-		if i634 > 0 {
+	for i662 := range s.FVector {
+		if i662 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendUint(b, uint64(s.FVector[i634]), 10)
+		b = strconv.AppendUint(b, uint64(s.FVector[i662]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_vector_optional\":"...)
 	b = append(b, '[')
-	for i635 := range s.FVectorOptional {
-		if i635 > 0 {
+	for i663 := range s.FVectorOptional {
+		if i663 > 0 {
 			b = append(b, ',')
 		}
-		if s.FVectorOptional[i635] == nil {
+		if s.FVectorOptional[i663] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = strconv.AppendUint(b, uint64((*s.FVectorOptional[i635])), 10)
+			b = strconv.AppendUint(b, uint64((*s.FVectorOptional[i663])), 10)
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_vector_struct\":"...)
 	b = append(b, '[')
-	for i636 := range s.FVectorStruct {
-		if i636 > 0 {
+	for i664 := range s.FVectorStruct {
+		if i664 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FVectorStruct[i636].AppendJSON(b)
+		b = s.FVectorStruct[i664].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_list\":"...)
 	b = append(b, '[')
-	for i637 := range s.FList {
-		if i637 > 0 {
+	for i665 := range s.FList {
+		if i665 > 0 {
 			b = append(b, ',')
 		}
-		b = fw.AppendJSONString(b, s.FList[i637])
+		b = fw.AppendJSONString(b, s.FList[i665])
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_list_optional\":"...)
 	b = append(b, '[')
-	for i638 := range s.FListOptional {
-		if i638 > 0 {
+	for i666 := range s.FListOptional {
+		if i666 > 0 {
 			b = append(b, ',')
 		}
-		if s.FListOptional[i638] == nil {
+		if s.FListOptional[i666] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = s.FListOptional[i638].AppendJSON(b)
+			b = s.FListOptional[i666].AppendJSON(b)
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_set\":"...)
-	set639 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	set667 := fw.SortedSet(s.FSet, cmp.Compare[int64])
 	b = append(b, '[')
-	for i640 := range set639 {
-		if i640 > 0 {
+	for i668 := range set667 {
+		if i668 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(set639[i640]), 10)
+		b = strconv.AppendInt(b, int64(set667[i668]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_set_struct\":"...)
-	set641 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	set669 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
 	b = append(b, '[')
-	for i642 := range set641 {
-		if i642 > 0 {
+	for i670 := range set669 {
+		if i670 > 0 {
 			b = append(b, ',')
 		}
-		b = set641[i642].AppendJSON(b)
+		b = set669[i670].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_map\":"...)
 	b = append(b, '{')
-	first645 := true
-	for _, k643 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v644 := s.FMap[k643]
-		if !first645 {
+	first673 := true
+	for _, k671 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v672 := s.FMap[k671]
+		if !first673 {
 			b = append(b, ',')
 		}
-		first645 = false
+		first673 = false
 		b = append(b, '"')
-		b = strconv.AppendInt(b, int64(k643), 10)
+		b = strconv.AppendInt(b, int64(k671), 10)
 		b = append(b, '"')
 		b = append(b, ':')
-		b = fw.AppendJSONString(b, v644)
+		b = fw.AppendJSONString(b, v672)
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_map_optional\":"...)
 	b = append(b, '{')
-	first648 := true
-	for _, k646 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v647 := s.FMapOptional[k646]
-		if !first648 {
+	first676 := true
+	for _, k674 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v675 := s.FMapOptional[k674]
+		if !first676 {
 			b = append(b, ',')
 		}
-		first648 = false
-		b = fw.AppendJSONString(b, k646)
+		first676 = false
+		b = fw.AppendJSONString(b, k674)
 		b = append(b, ':')
-		if v647 == nil {
+		if v675 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendDouble(b, float64((*v647)))
+			b = fw.AppendDouble(b, float64((*v675)))
 		}
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_map_enum_key\":"...)
 	b = append(b, '{')
-	first651 := true
-	for _, k649 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v650 := s.FMapEnumKey[k649]
-		if !first651 {
+	first679 := true
+	for _, k677 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v678 := s.FMapEnumKey[k677]
+		if !first679 {
 			b = append(b, ',')
 		}
-		first651 = false
+		first679 = false
 		b = append(b, '"')
-		b = strconv.AppendUint(b, uint64(k649), 10)
+		b = strconv.AppendUint(b, uint64(k677), 10)
 		b = append(b, '"')
 		b = append(b, ':')
-		b = v650.AppendJSON(b)
+		b = v678.AppendJSON(b)
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_hash\":"...)
 	b = append(b, '{')
-	first654 := true
-	for k652, v653 := range s.FHash {
-		if !first654 {
+	first682 := true
+	for k680, v681 := range s.FHash {
+		if !first682 {
 			b = append(b, ',')
 		}
-		first654 = false
-		b = fw.AppendJSONUUID(b, k652)
+		first682 = false
+		b = fw.AppendJSONUUID(b, k680)
 		b = append(b, ':')
-		b = fw.AppendJSONBytes(b, v653)
+		b = fw.AppendJSONBytes(b, v681)
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_hash_optional\":"...)
 	b = append(b, '{')
-	first657 := true
-	for k655, v656 := range s.FHashOptional {
-		if !first657 {
+	first685 := true
+	for k683, v684 := range s.FHashOptional {
+		if !first685 {
 			b = append(b, ',')
 		}
-		first657 = false
-		b = fw.AppendJSONString(b, k655)
+		first685 = false
+		b = fw.AppendJSONString(b, k683)
 		b = append(b, ':')
-		if v656 == nil {
+		if v684 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = v656.AppendJSON(b)
+			b = v684.AppendJSON(b)
 		}
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_hash_struct_key\":"...)
 	b = append(b, '[')
-	for i658 := range s.FHashStructKey {
-		if i658 > 0 {
+	for i686 := range s.FHashStructKey {
+		if i686 > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '[')
-		b = s.FHashStructKey[i658].Key.AppendJSON(b)
+		b = s.FHashStructKey[i686].Key.AppendJSON(b)
 		b = append(b, ',')
-		b = s.FHashStructKey[i658].Value.AppendJSON(b)
+		b = s.FHashStructKey[i686].Value.AppendJSON(b)
 		b = append(b, ']')
 	}
 	b = append(b, ']')
@@ -4160,53 +4531,53 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 		switch string(p.Key) {
 		case "f_array":
 			if p.Array() {
-				i659 := 0
+				i687 := 0
 				for p.More() {
-					if i659 == 3 {
+					if i687 == 3 {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					s.FArray[i659] = int32(p.Int(-2147483648, 2147483647))
-					i659++
+					s.FArray[i687] = int32(p.Int(-2147483648, 2147483647))
+					i687++
 				}
-				if i659 != 3 {
+				if i687 != 3 {
 					p.Fail(fw.ErrInvalidArgument)
 				}
 			}
 		case "f_array_optional":
 			if p.Array() {
-				i660 := 0
+				i688 := 0
 				for p.More() {
-					if i660 == 2 {
+					if i688 == 2 {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
 					if p.Null() {
-						s.FArrayOptional[i660] = nil
+						s.FArrayOptional[i688] = nil
 					} else {
-						if s.FArrayOptional[i660] == nil {
-							s.FArrayOptional[i660] = new(string)
+						if s.FArrayOptional[i688] == nil {
+							s.FArrayOptional[i688] = new(string)
 						}
-						p.String(&(*s.FArrayOptional[i660]))
+						p.String(&(*s.FArrayOptional[i688]))
 					}
-					i660++
+					i688++
 				}
-				if i660 != 2 {
+				if i688 != 2 {
 					p.Fail(fw.ErrInvalidArgument)
 				}
 			}
 		case "f_array_struct":
 			if p.Array() {
-				i661 := 0
+				i689 := 0
 				for p.More() {
-					if i661 == 2 {
+					if i689 == 2 {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					s.FArrayStruct[i661].FwGetJSON(p)
-					i661++
+					s.FArrayStruct[i689].FwGetJSON(p)
+					i689++
 				}
-				if i661 != 2 {
+				if i689 != 2 {
 					p.Fail(fw.ErrInvalidArgument)
 				}
 			}
@@ -4214,87 +4585,87 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FVector = s.FVector[:0]
 			if p.Array() {
 				for p.More() {
-					var e662 byte
-					e662 = byte(p.Uint(255))
+					var e690 byte
+					e690 = byte(p.Uint(255))
 					if p.Err != nil {
 						break
 					}
-					s.FVector = append(s.FVector, e662)
+					s.FVector = append(s.FVector, e690)
 				}
 			}
 		case "f_vector_optional":
 			s.FVectorOptional = s.FVectorOptional[:0]
 			if p.Array() {
 				for p.More() {
-					var e663 *EnumByte
+					var e691 *EnumByte
 					if p.Null() {
-						e663 = nil
+						e691 = nil
 					} else {
-						if e663 == nil {
-							e663 = new(EnumByte)
+						if e691 == nil {
+							e691 = new(EnumByte)
 						}
-						(*e663) = EnumByte(p.Uint(255))
+						(*e691) = EnumByte(p.Uint(255))
 					}
 					if p.Err != nil {
 						break
 					}
-					s.FVectorOptional = append(s.FVectorOptional, e663)
+					s.FVectorOptional = append(s.FVectorOptional, e691)
 				}
 			}
 		case "f_vector_struct":
 			s.FVectorStruct = s.FVectorStruct[:0]
 			if p.Array() {
 				for p.More() {
-					var e664 proto.Order
-					e664 = proto.NewOrder()
-					e664.FwGetJSON(p)
+					var e692 proto.Order
+					e692 = proto.NewOrder()
+					e692.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.FVectorStruct = append(s.FVectorStruct, e664)
+					s.FVectorStruct = append(s.FVectorStruct, e692)
 				}
 			}
 		case "f_list":
 			s.FList = s.FList[:0]
 			if p.Array() {
 				for p.More() {
-					var e665 string
-					p.String(&e665)
+					var e693 string
+					p.String(&e693)
 					if p.Err != nil {
 						break
 					}
-					s.FList = append(s.FList, e665)
+					s.FList = append(s.FList, e693)
 				}
 			}
 		case "f_list_optional":
 			s.FListOptional = s.FListOptional[:0]
 			if p.Array() {
 				for p.More() {
-					var e666 *Optionals
+					var e694 *Optionals
 					if p.Null() {
-						e666 = nil
+						e694 = nil
 					} else {
-						if e666 == nil {
-							e666 = new(Optionals)
+						if e694 == nil {
+							e694 = new(Optionals)
 						}
-						e666.FwGetJSON(p)
+						e694.FwGetJSON(p)
 					}
 					if p.Err != nil {
 						break
 					}
-					s.FListOptional = append(s.FListOptional, e666)
+					s.FListOptional = append(s.FListOptional, e694)
 				}
 			}
 		case "f_set":
 			s.FSet = s.FSet[:0]
 			if p.Array() {
 				for p.More() {
-					var e667 int64
-					e667 = int64(p.Int(-9223372036854775808, 9223372036854775807))
+					var e695 int64
+					e695 = int64(p.Int(-9223372036854775808, 9223372036854775807))
 					if p.Err != nil {
 						break
 					}
-					s.FSet = append(s.FSet, e667)
+					s.FSet = append(s.FSet, e695)
 				}
 			}
 			s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
@@ -4302,13 +4673,13 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FSetStruct = s.FSetStruct[:0]
 			if p.Array() {
 				for p.More() {
-					var e668 proto.Balance
-					e668 = proto.NewBalance()
-					e668.FwGetJSON(p)
+					var e696 proto.Balance
+					e696 = proto.NewBalance()
+					e696.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.FSetStruct = append(s.FSetStruct, e668)
+					s.FSetStruct = append(s.FSetStruct, e696)
 				}
 			}
 			s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
@@ -4316,14 +4687,14 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FMap = fw.ClearMap(s.FMap, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k669 := int32(p.KeyInt(-2147483648, 2147483647))
-					var v670 string
-					p.String(&v670)
+					k697 := int32(p.KeyInt(-2147483648, 2147483647))
+					var v698 string
+					p.String(&v698)
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FMap[k669]; !dup {
-						s.FMap[k669] = v670
+					if _, dup := s.FMap[k697]; !dup {
+						s.FMap[k697] = v698
 					}
 				}
 			}
@@ -4331,21 +4702,21 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FMapOptional = fw.ClearMap(s.FMapOptional, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k671 := p.KeyString()
-					var v672 *float64
+					k699 := p.KeyString()
+					var v700 *float64
 					if p.Null() {
-						v672 = nil
+						v700 = nil
 					} else {
-						if v672 == nil {
-							v672 = new(float64)
+						if v700 == nil {
+							v700 = new(float64)
 						}
-						(*v672) = float64(p.Double())
+						(*v700) = float64(p.Double())
 					}
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FMapOptional[k671]; !dup {
-						s.FMapOptional[k671] = v672
+					if _, dup := s.FMapOptional[k699]; !dup {
+						s.FMapOptional[k699] = v700
 					}
 				}
 			}
@@ -4353,14 +4724,14 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k673 := EnumByte(p.KeyUint(255))
-					var v674 Optionals
-					v674.FwGetJSON(p)
+					k701 := EnumByte(p.KeyUint(255))
+					var v702 Optionals
+					v702.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FMapEnumKey[k673]; !dup {
-						s.FMapEnumKey[k673] = v674
+					if _, dup := s.FMapEnumKey[k701]; !dup {
+						s.FMapEnumKey[k701] = v702
 					}
 				}
 			}
@@ -4368,14 +4739,14 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FHash = fw.ClearMap(s.FHash, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k675 := p.KeyUUID()
-					var v676 []byte
-					p.Bytes(&v676)
+					k703 := p.KeyUUID()
+					var v704 []byte
+					p.Bytes(&v704)
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FHash[k675]; !dup {
-						s.FHash[k675] = v676
+					if _, dup := s.FHash[k703]; !dup {
+						s.FHash[k703] = v704
 					}
 				}
 			}
@@ -4383,21 +4754,21 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FHashOptional = fw.ClearMap(s.FHashOptional, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k677 := p.KeyString()
-					var v678 *Primitives
+					k705 := p.KeyString()
+					var v706 *Primitives
 					if p.Null() {
-						v678 = nil
+						v706 = nil
 					} else {
-						if v678 == nil {
-							v678 = new(Primitives)
+						if v706 == nil {
+							v706 = new(Primitives)
 						}
-						v678.FwGetJSON(p)
+						v706.FwGetJSON(p)
 					}
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FHashOptional[k677]; !dup {
-						s.FHashOptional[k677] = v678
+					if _, dup := s.FHashOptional[k705]; !dup {
+						s.FHashOptional[k705] = v706
 					}
 				}
 			}
@@ -4409,21 +4780,21 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					var k679 proto.Order
-					var v680 Optionals
-					k679.FwGetJSON(p)
+					var k707 proto.Order
+					var v708 Optionals
+					k707.FwGetJSON(p)
 					if !p.More() {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					v680.FwGetJSON(p)
+					v708.FwGetJSON(p)
 					if p.More() {
 						p.Fail(fw.ErrInvalidArgument)
 					}
 					if p.Err != nil {
 						break
 					}
-					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k679, Value: v680})
+					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k707, Value: v708})
 				}
 			}
 			s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
@@ -4445,6 +4816,18 @@ func (*Fixed) FBEType() uint32 { return 500 }
 func NewFixed() Fixed {
 	var s Fixed
 	return s
+}
+
+// String prints s as fastwire's C++ does: Fixed(field=value,…).
+func (s *Fixed) String() string { return string(s.FwPrint(nil)) }
+
+// FwPrint appends String() (generated code).
+func (s *Fixed) FwPrint(b []byte) []byte {
+	b = append(b, "Fixed("...)
+	b = append(b, "id="...)
+	b = strconv.AppendInt(b, int64(s.Id), 10)
+	b = append(b, ')')
+	return b
 }
 
 // FwCompareFixed orders Fixeds by their [key] fields.
@@ -4658,6 +5041,20 @@ func NewNext() Next {
 	return s
 }
 
+// String prints s as fastwire's C++ does: Next(field=value,…).
+func (s *Next) String() string { return string(s.FwPrint(nil)) }
+
+// FwPrint appends String() (generated code).
+func (s *Next) FwPrint(b []byte) []byte {
+	b = append(b, "Next("...)
+	b = append(b, "id="...)
+	b = append(b, '"')
+	b = s.Id.AppendText(b)
+	b = append(b, '"')
+	b = append(b, ')')
+	return b
+}
+
 // FwCompareNext orders Nexts by their [key] fields.
 func FwCompareNext(a, b Next) int {
 	if c := fw.CompareUUID(a.Id, b.Id); c != 0 {
@@ -4867,6 +5264,18 @@ func NewShifted() Shifted {
 	var s Shifted
 	s.Amount = fw.Decimal{Lo: 5, Hi: 0, Scale: 1, Neg: false}
 	return s
+}
+
+// String prints s as fastwire's C++ does: Shifted(field=value,…).
+func (s *Shifted) String() string { return string(s.FwPrint(nil)) }
+
+// FwPrint appends String() (generated code).
+func (s *Shifted) FwPrint(b []byte) []byte {
+	b = append(b, "Shifted("...)
+	b = append(b, "amount="...)
+	b = s.Amount.AppendText(b)
+	b = append(b, ')')
+	return b
 }
 
 // MarshalFBE appends s to buf as a versioned root model (reusing buf's capacity).
@@ -5082,6 +5491,22 @@ func NewBase() Base {
 	var s Base
 	s.Level = 1
 	return s
+}
+
+// String prints s as fastwire's C++ does: Base(field=value,…).
+func (s *Base) String() string { return string(s.FwPrint(nil)) }
+
+// FwPrint appends String() (generated code).
+func (s *Base) FwPrint(b []byte) []byte {
+	b = append(b, "Base("...)
+	b = append(b, "name="...)
+	b = append(b, '"')
+	b = append(b, s.Name...)
+	b = append(b, '"')
+	b = append(b, ",level="...)
+	b = strconv.AppendInt(b, int64(s.Level), 10)
+	b = append(b, ')')
+	return b
 }
 
 // FwCompareBase orders Bases by their [key] fields.
@@ -5321,6 +5746,28 @@ func NewDerived() Derived {
 	s.Level = 1
 	s.Weight = math.Float64frombits(0x3fd0000000000000)
 	return s
+}
+
+// String prints s as fastwire's C++ does: Derived(field=value,…).
+func (s *Derived) String() string { return string(s.FwPrint(nil)) }
+
+// FwPrint appends String() (generated code).
+func (s *Derived) FwPrint(b []byte) []byte {
+	b = append(b, "Derived("...)
+	b = append(b, "Base("...)
+	b = append(b, "name="...)
+	b = append(b, '"')
+	b = append(b, s.Name...)
+	b = append(b, '"')
+	b = append(b, ",level="...)
+	b = strconv.AppendInt(b, int64(s.Level), 10)
+	b = append(b, ')')
+	b = append(b, ",serial="...)
+	b = strconv.AppendInt(b, int64(s.Serial), 10)
+	b = append(b, ",weight="...)
+	b = fw.AppendPrintFloat(b, float64(s.Weight))
+	b = append(b, ')')
+	return b
 }
 
 // FwCompareDerived orders Deriveds by their [key] fields.
@@ -5594,6 +6041,32 @@ func NewMoreDerived() MoreDerived {
 	s.Level = 1
 	s.Weight = math.Float64frombits(0x3fd0000000000000)
 	return s
+}
+
+// String prints s as fastwire's C++ does: MoreDerived(field=value,…).
+func (s *MoreDerived) String() string { return string(s.FwPrint(nil)) }
+
+// FwPrint appends String() (generated code).
+func (s *MoreDerived) FwPrint(b []byte) []byte {
+	b = append(b, "MoreDerived("...)
+	b = append(b, "Derived("...)
+	b = append(b, "Base("...)
+	b = append(b, "name="...)
+	b = append(b, '"')
+	b = append(b, s.Name...)
+	b = append(b, '"')
+	b = append(b, ",level="...)
+	b = strconv.AppendInt(b, int64(s.Level), 10)
+	b = append(b, ')')
+	b = append(b, ",serial="...)
+	b = strconv.AppendInt(b, int64(s.Serial), 10)
+	b = append(b, ",weight="...)
+	b = fw.AppendPrintFloat(b, float64(s.Weight))
+	b = append(b, ')')
+	b = append(b, ",last="...)
+	b = strconv.AppendBool(b, s.Last)
+	b = append(b, ')')
+	return b
 }
 
 // FwCompareMoreDerived orders MoreDeriveds by their [key] fields.
@@ -5882,6 +6355,26 @@ func NewWallet() Wallet {
 	return s
 }
 
+// String prints s as fastwire's C++ does: Wallet(field=value,…).
+func (s *Wallet) String() string { return string(s.FwPrint(nil)) }
+
+// FwPrint appends String() (generated code).
+func (s *Wallet) FwPrint(b []byte) []byte {
+	b = append(b, "Wallet("...)
+	b = append(b, "Balance("...)
+	b = append(b, "currency="...)
+	b = append(b, '"')
+	b = append(b, s.Currency...)
+	b = append(b, '"')
+	b = append(b, ",amount="...)
+	b = fw.AppendPrintFloat(b, float64(s.Amount))
+	b = append(b, ')')
+	b = append(b, ",reserved="...)
+	b = s.Reserved.AppendText(b)
+	b = append(b, ')')
+	return b
+}
+
 // FwCompareWallet orders Wallets by their [key] fields.
 func FwCompareWallet(a, b Wallet) int {
 	if c := cmp.Compare[string](a.Currency, b.Currency); c != 0 {
@@ -6151,6 +6644,49 @@ func NewExAccount() ExAccount {
 	return s
 }
 
+// String prints s as fastwire's C++ does: ExAccount(field=value,…).
+func (s *ExAccount) String() string { return string(s.FwPrint(nil)) }
+
+// FwPrint appends String() (generated code).
+func (s *ExAccount) FwPrint(b []byte) []byte {
+	b = append(b, "ExAccount("...)
+	b = append(b, "Account("...)
+	b = append(b, "uid="...)
+	b = strconv.AppendInt(b, int64(s.Uid), 10)
+	b = append(b, ",name="...)
+	b = append(b, '"')
+	b = append(b, s.Name...)
+	b = append(b, '"')
+	b = append(b, ",state="...)
+	b = append(b, s.State.String()...)
+	b = append(b, ",wallet="...)
+	b = s.Wallet.FwPrint(b)
+	b = append(b, ",asset="...)
+	if s.Asset == nil {
+		b = append(b, "null"...)
+	} else {
+		b = s.Asset.FwPrint(b)
+	}
+	b = append(b, ",orders="...)
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(len(s.Orders)), 10)
+	b = append(b, ']', '[')
+	for i709 := range s.Orders {
+		if i709 > 0 {
+			b = append(b, ',')
+		}
+		b = s.Orders[i709].FwPrint(b)
+	}
+	b = append(b, ']')
+	b = append(b, ')')
+	b = append(b, ",refs="...)
+	b = append(b, s.Refs.String()...)
+	b = append(b, ",extra="...)
+	b = append(b, s.Extra.String()...)
+	b = append(b, ')')
+	return b
+}
+
 // FwCompareExAccount orders ExAccounts by their [key] fields.
 func FwCompareExAccount(a, b ExAccount) int {
 	if c := cmp.Compare[int32](a.Uid, b.Uid); c != 0 {
@@ -6211,12 +6747,12 @@ func (s *ExAccount) FwPutV(w *fw.Writer, slot, base int) {
 	if s.Asset == nil {
 		fw.VNull(w, pos+21)
 	} else {
-		blk681 := w.VOptional(pos+21, pos, 4)
-		s.Asset.FwPutV(w, blk681, blk681)
+		blk710 := w.VOptional(pos+21, pos, 4)
+		s.Asset.FwPutV(w, blk710, blk710)
 	}
-	p682 := w.VBlock(pos+26, pos, len(s.Orders), 4)
-	for i683 := range s.Orders {
-		s.Orders[i683].FwPutV(w, p682+i683*4, pos)
+	p711 := w.VBlock(pos+26, pos, len(s.Orders), 4)
+	for i712 := range s.Orders {
+		s.Orders[i712].FwPutV(w, p711+i712*4, pos)
 	}
 	fw.PutU16(w.Buf, pos+30, uint16(s.Refs))
 	w.Buf[pos+32] = byte(s.Extra)
@@ -6233,20 +6769,20 @@ func (s *ExAccount) FwGetV(r *fw.VReader, slot, base int) {
 		r.String(pos+12, pos, &s.Name)
 		s.State = protoex.State(r.Data[pos+16])
 		s.Wallet.FwGetV(r, pos+17, pos)
-		p684, set685, ok686 := r.Optional(pos+21, pos, 4)
-		if !set685 {
+		p713, set714, ok715 := r.Optional(pos+21, pos, 4)
+		if !set714 {
 			s.Asset = nil
-		} else if ok686 {
+		} else if ok715 {
 			if s.Asset == nil {
 				s.Asset = new(protoex.Balance)
 			}
-			s.Asset.FwGetV(r, p684, p684)
+			s.Asset.FwGetV(r, p713, p713)
 		}
-		p687, n688, ok689 := r.Block(pos+26, pos, 4)
-		if ok689 {
-			s.Orders = fw.Resize(s.Orders, n688)
-			for i690 := range s.Orders {
-				s.Orders[i690].FwGetV(r, p687+i690*4, pos)
+		p716, n717, ok718 := r.Block(pos+26, pos, 4)
+		if ok718 {
+			s.Orders = fw.Resize(s.Orders, n717)
+			for i719 := range s.Orders {
+				s.Orders[i719].FwGetV(r, p716+i719*4, pos)
 				if !r.OK() {
 					break
 				}
@@ -6277,24 +6813,24 @@ func (s *ExAccount) FwGetV(r *fw.VReader, slot, base int) {
 			s.Wallet = d.Wallet
 		}
 		if 26 <= stored {
-			p691, set692, ok693 := r.Optional(pos+21, pos, 4)
-			if !set692 {
+			p720, set721, ok722 := r.Optional(pos+21, pos, 4)
+			if !set721 {
 				s.Asset = nil
-			} else if ok693 {
+			} else if ok722 {
 				if s.Asset == nil {
 					s.Asset = new(protoex.Balance)
 				}
-				s.Asset.FwGetV(r, p691, p691)
+				s.Asset.FwGetV(r, p720, p720)
 			}
 		} else {
 			s.Asset = d.Asset
 		}
 		if 30 <= stored {
-			p694, n695, ok696 := r.Block(pos+26, pos, 4)
-			if ok696 {
-				s.Orders = fw.Resize(s.Orders, n695)
-				for i697 := range s.Orders {
-					s.Orders[i697].FwGetV(r, p694+i697*4, pos)
+			p723, n724, ok725 := r.Block(pos+26, pos, 4)
+			if ok725 {
+				s.Orders = fw.Resize(s.Orders, n724)
+				for i726 := range s.Orders {
+					s.Orders[i726].FwGetV(r, p723+i726*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -6326,12 +6862,12 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 	if stored >= 33 {
 		r.Text(pos+12, pos)
 		protoex.FwVerifyVBalance(r, pos+17, pos)
-		if p698, set699, ok700 := r.Optional(pos+21, pos, 4); set699 && ok700 {
-			protoex.FwVerifyVBalance(r, p698, p698)
+		if p727, set728, ok729 := r.Optional(pos+21, pos, 4); set728 && ok729 {
+			protoex.FwVerifyVBalance(r, p727, p727)
 		}
-		if p701, n702, ok703 := r.Block(pos+26, pos, 4); ok703 {
-			for i704 := 0; i704 < n702 && r.OK(); i704++ {
-				protoex.FwVerifyVOrder(r, p701+i704*4, pos)
+		if p730, n731, ok732 := r.Block(pos+26, pos, 4); ok732 {
+			for i733 := 0; i733 < n731 && r.OK(); i733++ {
+				protoex.FwVerifyVOrder(r, p730+i733*4, pos)
 			}
 		}
 	} else {
@@ -6342,14 +6878,14 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 			protoex.FwVerifyVBalance(r, pos+17, pos)
 		}
 		if 26 <= stored {
-			if p705, set706, ok707 := r.Optional(pos+21, pos, 4); set706 && ok707 {
-				protoex.FwVerifyVBalance(r, p705, p705)
+			if p734, set735, ok736 := r.Optional(pos+21, pos, 4); set735 && ok736 {
+				protoex.FwVerifyVBalance(r, p734, p734)
 			}
 		}
 		if 30 <= stored {
-			if p708, n709, ok710 := r.Block(pos+26, pos, 4); ok710 {
-				for i711 := 0; i711 < n709 && r.OK(); i711++ {
-					protoex.FwVerifyVOrder(r, p708+i711*4, pos)
+			if p737, n738, ok739 := r.Block(pos+26, pos, 4); ok739 {
+				for i740 := 0; i740 < n738 && r.OK(); i740++ {
+					protoex.FwVerifyVOrder(r, p737+i740*4, pos)
 				}
 			}
 		}
@@ -6409,8 +6945,8 @@ func (s *ExAccount) FwPutF(b []byte) []byte {
 		b = s.Asset.FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.Orders)))
-	for i712 := range s.Orders {
-		b = s.Orders[i712].FwPutF(b)
+	for i741 := range s.Orders {
+		b = s.Orders[i741].FwPutF(b)
 	}
 	b = fw.AppendU16(b, uint16(s.Refs))
 	b = append(b, byte(s.Extra))
@@ -6449,16 +6985,16 @@ func (s *ExAccount) FwGetF(r *fw.FReader, p, end int) int {
 			return -1
 		}
 	}
-	n713, ok714 := r.Count(p, end-3, 42)
-	if !ok714 {
+	n742, ok743 := r.Count(p, end-3, 42)
+	if !ok743 {
 		return -1
 	}
 	p += 4
-	s.Orders = fw.Resize(s.Orders, n713)
-	rest716 := n713 * 42
-	for i715 := range s.Orders {
-		rest716 -= 42
-		if p = s.Orders[i715].FwGetF(r, p, end-3-rest716); p < 0 {
+	s.Orders = fw.Resize(s.Orders, n742)
+	rest745 := n742 * 42
+	for i744 := range s.Orders {
+		rest745 -= 42
+		if p = s.Orders[i744].FwGetF(r, p, end-3-rest745); p < 0 {
 			return -1
 		}
 	}
@@ -6496,15 +7032,15 @@ func FwVerifyFExAccount(r *fw.FReader, p, end int) int {
 			return -1
 		}
 	}
-	n717, ok718 := r.Count(p, end-3, 42)
-	if !ok718 {
+	n746, ok747 := r.Count(p, end-3, 42)
+	if !ok747 {
 		return -1
 	}
 	p += 4
-	rest720 := n717 * 42
-	for i719 := 0; i719 < n717; i719++ {
-		rest720 -= 42
-		if p = protoex.FwVerifyFOrder(r, p, end-3-rest720); p < 0 {
+	rest749 := n746 * 42
+	for i748 := 0; i748 < n746; i748++ {
+		rest749 -= 42
+		if p = protoex.FwVerifyFOrder(r, p, end-3-rest749); p < 0 {
 			return -1
 		}
 	}
@@ -6538,11 +7074,11 @@ func (s *ExAccount) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, ",\"orders\":"...)
 	b = append(b, '[')
-	for i721 := range s.Orders {
-		if i721 > 0 {
+	for i750 := range s.Orders {
+		if i750 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i721].AppendJSON(b)
+		b = s.Orders[i750].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"refs\":"...)
@@ -6593,13 +7129,13 @@ func (s *ExAccount) FwGetJSON(p *fw.JSONParser) {
 			s.Orders = s.Orders[:0]
 			if p.Array() {
 				for p.More() {
-					var e722 protoex.Order
-					e722 = protoex.NewOrder()
-					e722.FwGetJSON(p)
+					var e751 protoex.Order
+					e751 = protoex.NewOrder()
+					e751.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.Orders = append(s.Orders, e722)
+					s.Orders = append(s.Orders, e751)
 				}
 			}
 		case "refs":
@@ -6627,6 +7163,22 @@ func NewPing() Ping {
 	s.Id = fw.NewUUID1()
 	s.Sent = fw.Now()
 	return s
+}
+
+// String prints s as fastwire's C++ does: Ping(field=value,…).
+func (s *Ping) String() string { return string(s.FwPrint(nil)) }
+
+// FwPrint appends String() (generated code).
+func (s *Ping) FwPrint(b []byte) []byte {
+	b = append(b, "Ping("...)
+	b = append(b, "id="...)
+	b = append(b, '"')
+	b = s.Id.AppendText(b)
+	b = append(b, '"')
+	b = append(b, ",sent="...)
+	b = strconv.AppendUint(b, uint64(s.Sent), 10)
+	b = append(b, ')')
+	return b
 }
 
 // FwComparePing orders Pings by their [key] fields.
@@ -6857,6 +7409,22 @@ func NewPong() Pong {
 	return s
 }
 
+// String prints s as fastwire's C++ does: Pong(field=value,…).
+func (s *Pong) String() string { return string(s.FwPrint(nil)) }
+
+// FwPrint appends String() (generated code).
+func (s *Pong) FwPrint(b []byte) []byte {
+	b = append(b, "Pong("...)
+	b = append(b, "id="...)
+	b = append(b, '"')
+	b = s.Id.AppendText(b)
+	b = append(b, '"')
+	b = append(b, ",received="...)
+	b = strconv.AppendUint(b, uint64(s.Received), 10)
+	b = append(b, ')')
+	return b
+}
+
 // FwComparePong orders Pongs by their [key] fields.
 func FwComparePong(a, b Pong) int {
 	if c := fw.CompareUUID(a.Id, b.Id); c != 0 {
@@ -7082,6 +7650,24 @@ func NewRefused() Refused {
 	var s Refused
 	s.Id = fw.UUID{}
 	return s
+}
+
+// String prints s as fastwire's C++ does: Refused(field=value,…).
+func (s *Refused) String() string { return string(s.FwPrint(nil)) }
+
+// FwPrint appends String() (generated code).
+func (s *Refused) FwPrint(b []byte) []byte {
+	b = append(b, "Refused("...)
+	b = append(b, "id="...)
+	b = append(b, '"')
+	b = s.Id.AppendText(b)
+	b = append(b, '"')
+	b = append(b, ",reason="...)
+	b = append(b, '"')
+	b = append(b, s.Reason...)
+	b = append(b, '"')
+	b = append(b, ')')
+	return b
 }
 
 // FwCompareRefused orders Refuseds by their [key] fields.
@@ -7318,6 +7904,24 @@ func NewFailure() Failure {
 	var s Failure
 	s.Id = fw.UUID{}
 	return s
+}
+
+// String prints s as fastwire's C++ does: Failure(field=value,…).
+func (s *Failure) String() string { return string(s.FwPrint(nil)) }
+
+// FwPrint appends String() (generated code).
+func (s *Failure) FwPrint(b []byte) []byte {
+	b = append(b, "Failure("...)
+	b = append(b, "id="...)
+	b = append(b, '"')
+	b = s.Id.AppendText(b)
+	b = append(b, '"')
+	b = append(b, ",error="...)
+	b = append(b, '"')
+	b = append(b, s.Error...)
+	b = append(b, '"')
+	b = append(b, ')')
+	return b
 }
 
 // FwCompareFailure orders Failures by their [key] fields.
@@ -7557,6 +8161,28 @@ func NewPingRequest() PingRequest {
 	s.Sent = fw.Now()
 	s.Note = "are you there?"
 	return s
+}
+
+// String prints s as fastwire's C++ does: PingRequest(field=value,…).
+func (s *PingRequest) String() string { return string(s.FwPrint(nil)) }
+
+// FwPrint appends String() (generated code).
+func (s *PingRequest) FwPrint(b []byte) []byte {
+	b = append(b, "PingRequest("...)
+	b = append(b, "Ping("...)
+	b = append(b, "id="...)
+	b = append(b, '"')
+	b = s.Id.AppendText(b)
+	b = append(b, '"')
+	b = append(b, ",sent="...)
+	b = strconv.AppendUint(b, uint64(s.Sent), 10)
+	b = append(b, ')')
+	b = append(b, ",note="...)
+	b = append(b, '"')
+	b = append(b, s.Note...)
+	b = append(b, '"')
+	b = append(b, ')')
+	return b
 }
 
 // FwComparePingRequest orders PingRequests by their [key] fields.
@@ -7810,6 +8436,24 @@ func NewNotify() Notify {
 	return s
 }
 
+// String prints s as fastwire's C++ does: Notify(field=value,…).
+func (s *Notify) String() string { return string(s.FwPrint(nil)) }
+
+// FwPrint appends String() (generated code).
+func (s *Notify) FwPrint(b []byte) []byte {
+	b = append(b, "Notify("...)
+	b = append(b, "id="...)
+	b = append(b, '"')
+	b = s.Id.AppendText(b)
+	b = append(b, '"')
+	b = append(b, ",text="...)
+	b = append(b, '"')
+	b = append(b, s.Text...)
+	b = append(b, '"')
+	b = append(b, ')')
+	return b
+}
+
 // FwCompareNotify orders Notifys by their [key] fields.
 func FwCompareNotify(a, b Notify) int {
 	if c := fw.CompareUUID(a.Id, b.Id); c != 0 {
@@ -8040,6 +8684,16 @@ func (*Empty) FBEType() uint32 { return 311 }
 func NewEmpty() Empty {
 	var s Empty
 	return s
+}
+
+// String prints s as fastwire's C++ does: Empty(field=value,…).
+func (s *Empty) String() string { return string(s.FwPrint(nil)) }
+
+// FwPrint appends String() (generated code).
+func (s *Empty) FwPrint(b []byte) []byte {
+	b = append(b, "Empty("...)
+	b = append(b, ')')
+	return b
 }
 
 // MarshalFBE appends s to buf as a versioned root model (reusing buf's capacity).

@@ -33,6 +33,18 @@ func NewOrderMessage() OrderMessage {
 	return s
 }
 
+// String prints s as fastwire's C++ does: OrderMessage(field=value,…).
+func (s *OrderMessage) String() string { return string(s.FwPrint(nil)) }
+
+// FwPrint appends String() (generated code).
+func (s *OrderMessage) FwPrint(b []byte) []byte {
+	b = append(b, "OrderMessage("...)
+	b = append(b, "body="...)
+	b = s.Body.FwPrint(b)
+	b = append(b, ')')
+	return b
+}
+
 // MarshalFBE appends s to buf as a versioned root model (reusing buf's capacity).
 func (s *OrderMessage) MarshalFBE(buf []byte) []byte {
 	w := fw.Writer{Buf: buf}
@@ -245,6 +257,18 @@ func NewBalanceMessage() BalanceMessage {
 	return s
 }
 
+// String prints s as fastwire's C++ does: BalanceMessage(field=value,…).
+func (s *BalanceMessage) String() string { return string(s.FwPrint(nil)) }
+
+// FwPrint appends String() (generated code).
+func (s *BalanceMessage) FwPrint(b []byte) []byte {
+	b = append(b, "BalanceMessage("...)
+	b = append(b, "body="...)
+	b = s.Body.FwPrint(b)
+	b = append(b, ')')
+	return b
+}
+
 // MarshalFBE appends s to buf as a versioned root model (reusing buf's capacity).
 func (s *BalanceMessage) MarshalFBE(buf []byte) []byte {
 	w := fw.Writer{Buf: buf}
@@ -455,6 +479,18 @@ func NewAccountMessage() AccountMessage {
 	var s AccountMessage
 	s.Body = proto.NewAccount()
 	return s
+}
+
+// String prints s as fastwire's C++ does: AccountMessage(field=value,…).
+func (s *AccountMessage) String() string { return string(s.FwPrint(nil)) }
+
+// FwPrint appends String() (generated code).
+func (s *AccountMessage) FwPrint(b []byte) []byte {
+	b = append(b, "AccountMessage("...)
+	b = append(b, "body="...)
+	b = s.Body.FwPrint(b)
+	b = append(b, ')')
+	return b
 }
 
 // MarshalFBE appends s to buf as a versioned root model (reusing buf's capacity).
