@@ -20,12 +20,17 @@ type Writer struct {
 func (w *Writer) Alloc(n int) int {
 	p := len(w.Buf)
 	if cap(w.Buf)-p < n {
-		nb := make([]byte, p, 2*cap(w.Buf)+n)
-		copy(nb, w.Buf)
-		w.Buf = nb
+		w.grow(n)
 	}
 	w.Buf = w.Buf[:p+n]
 	return p
+}
+
+//go:noinline
+func (w *Writer) grow(n int) {
+	nb := make([]byte, len(w.Buf), 2*cap(w.Buf)+n)
+	copy(nb, w.Buf)
+	w.Buf = nb
 }
 
 // PutU32 stores v at position p.
@@ -237,17 +242,22 @@ func (r *VReader) LocateOrEmpty(base int, off uint32, slotEnd int) (int, bool) {
 // Text finds a string's or bytes' block from the slot; returns the payload (nil when
 // empty or on failure).
 func (r *VReader) Text(slot, base int) []byte {
-	blk, ok := r.LocateOrEmpty(base, le.Uint32(r.Data[slot:]), slot+4)
-	if !ok || blk == 0 {
-		return nil
-	}
-	n := int(le.Uint32(r.Data[blk:]))
-	if n > r.Size-blk-4 {
+	d := r.Data
+	off := le.Uint32(d[slot:])
+	blk := base + int(off)
+	if blk >= slot+4 && blk <= r.Size-4 {
+		n := int(le.Uint32(d[blk:]))
+		if n <= r.Size-blk-4 {
+			r.Left -= int64(4 + n)
+			return d[blk+4 : blk+4+n]
+		}
 		r.Fail(ErrTruncated)
 		return nil
 	}
-	r.Left -= int64(4 + n)
-	return r.Data[blk+4 : blk+4+n]
+	if _, ok := r.LocateOrEmpty(base, off, slot+4); ok && off != 0 {
+		r.Fail(ErrTruncated)
+	}
+	return nil
 }
 
 // String reads a string into dst, reusing it when equal.
@@ -286,30 +296,37 @@ func (r *VReader) Block(slot, base, elem int) (pos, count int, ok bool) {
 // Enter finds and checks a struct body from its slot and enters it (one level down; the
 // caller calls Leave). stored is the body size in the data.
 func (r *VReader) Enter(slot, base int, typ uint32) (pos, stored int, ok bool) {
-	pos, ok = r.Locate(base, le.Uint32(r.Data[slot:]), slot+4, 8)
+	d := r.Data
+	pos = base + int(le.Uint32(d[slot:]))
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(le.Uint32(d[pos:]))
+		if stored >= 8 && stored <= r.Size-pos && le.Uint32(d[pos+4:]) == typ && r.Depth > 0 {
+			r.Depth--
+			r.Left -= int64(stored)
+			return pos, stored, true
+		}
+	}
+	r.enterFailed(slot, base, typ)
+	return 0, 0, false
+}
+
+// enterFailed records why Enter failed.
+func (r *VReader) enterFailed(slot, base int, typ uint32) {
+	pos, ok := r.Locate(base, le.Uint32(r.Data[slot:]), slot+4, 8)
 	if !ok {
-		return 0, 0, false
+		return
 	}
-	stored = int(le.Uint32(r.Data[pos:]))
-	if stored < 8 {
+	stored := int(le.Uint32(r.Data[pos:]))
+	switch {
+	case stored < 8:
 		r.Fail(ErrBadSize)
-		return 0, 0, false
-	}
-	if stored > r.Size-pos {
+	case stored > r.Size-pos:
 		r.Fail(ErrTruncated)
-		return 0, 0, false
-	}
-	if le.Uint32(r.Data[pos+4:]) != typ {
+	case le.Uint32(r.Data[pos+4:]) != typ:
 		r.Fail(ErrBadType)
-		return 0, 0, false
-	}
-	if r.Depth == 0 {
+	default:
 		r.Fail(ErrTooDeep)
-		return 0, 0, false
 	}
-	r.Depth--
-	r.Left -= int64(stored)
-	return pos, stored, true
 }
 
 // Leave goes back up one level.
