@@ -615,10 +615,14 @@ class _Package:
                "(generated code).")
         self.open(f"func (s *{name}) FwPutV(w *fw.Writer, slot, base int) {{")
         self.o(f"pos := w.VStruct(slot, base, {body}, {t})")
-        if any(not fl.wire.is_value for _, fl in fields):
-            pass
+        values = [(f, fl) for f, fl in fields if fl.wire.is_value]
+        if values:  # the fixed slots first, through one slice of the body (no bounds checks)
+            self.o(f"b := w.Buf[pos : pos+{body} : pos+{body}]")
+            for f, fl in values:
+                self.o(self.store_value(fl.wire, f"s.{self.field_name(f)}", "b", str(fl.offset)))
         for f, fl in fields:
-            self.vput(fl.wire, f"s.{self.field_name(f)}", f"pos+{fl.offset}", "pos")
+            if not fl.wire.is_value:
+                self.vput(fl.wire, f"s.{self.field_name(f)}", f"pos+{fl.offset}", "pos")
         if not fields:
             self.o("_ = pos")
         self.close()
@@ -632,8 +636,14 @@ class _Package:
         self.close()
         if fields:
             self.open(f"if stored >= {body} {{")
+            plain = [(f, fl) for f, fl in fields if fl.wire.is_value and fl.wire.kind != "decimal"]
+            if plain:
+                self.o(f"d := r.Data[pos : pos+{body} : pos+{body}]")
+                for f, fl in plain:
+                    self.o(f"s.{self.field_name(f)} = {self.load_value(fl.wire, 'd', str(fl.offset))}")
             for f, fl in fields:
-                self.vget(fl.wire, f"s.{self.field_name(f)}", f"pos+{fl.offset}", "pos")
+                if not (fl.wire.is_value and fl.wire.kind != "decimal"):
+                    self.vget(fl.wire, f"s.{self.field_name(f)}", f"pos+{fl.offset}", "pos")
             self.close("} else {")
             self.level += 1
             self.o(f"d := New{name}()")
@@ -1023,12 +1033,31 @@ class _Package:
             self.close()
             self.o("d := r.Data")
             self.o("_ = d")
+            run: List[tuple] = []  # consecutive fixed values: one bounds check for all
+
+            def flush() -> None:
+                if not run:
+                    return
+                size = sum(fl.wire.final_size or 0 for _, fl in run)
+                q = self.var("q")
+                self.o(f"{q} := d[p : p+{size} : p+{size}]")
+                at = 0
+                for f, fl in run:
+                    self.o(f"s.{self.field_name(f)} = {self.load_value(fl.wire, q, str(at))}")
+                    at += fl.wire.final_size or 0
+                self.o(f"p += {size}")
+                run.clear()
+
             for (f, fl), aft in zip(fields, after):
                 room = f"end-{aft}" if aft else "end"
                 if verify:
                     self.fcheck(fl.wire, room)
+                elif fl.wire.is_value and fl.wire.kind not in ("decimal", "uuid"):
+                    run.append((f, fl))
                 else:
+                    flush()
                     self.fget(fl.wire, f"s.{self.field_name(f)}", room)
+            flush()
             self.o("r.Leave()")
             self.o("return p")
             self.close()

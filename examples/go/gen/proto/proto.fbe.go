@@ -190,12 +190,13 @@ func VerifyOrderLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Order) FwPutV(w *fw.Writer, slot, base int) {
 	pos := w.VStruct(slot, base, 34, 1)
-	fw.PutU32(w.Buf, pos+8, uint32(s.Uid))
+	b := w.Buf[pos : pos+34 : pos+34]
+	fw.PutU32(b, 8, uint32(s.Uid))
+	b[16] = byte(s.Side)
+	b[17] = byte(s.Type)
+	fw.PutF64(b, 18, float64(s.Price))
+	fw.PutF64(b, 26, float64(s.Volume))
 	w.VString(pos+12, pos, s.Symbol)
-	w.Buf[pos+16] = byte(s.Side)
-	w.Buf[pos+17] = byte(s.Type)
-	fw.PutF64(w.Buf, pos+18, float64(s.Price))
-	fw.PutF64(w.Buf, pos+26, float64(s.Volume))
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
@@ -205,12 +206,13 @@ func (s *Order) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 34 {
-		s.Uid = int32(fw.U32(r.Data, pos+8))
+		d := r.Data[pos : pos+34 : pos+34]
+		s.Uid = int32(fw.U32(d, 8))
+		s.Side = OrderSide(d[16])
+		s.Type = OrderType(d[17])
+		s.Price = fw.F64(d, 18)
+		s.Volume = fw.F64(d, 26)
 		r.String(pos+12, pos, &s.Symbol)
-		s.Side = OrderSide(r.Data[pos+16])
-		s.Type = OrderType(r.Data[pos+17])
-		s.Price = fw.F64(r.Data, pos+18)
-		s.Volume = fw.F64(r.Data, pos+26)
 	} else {
 		d := NewOrder()
 		if 12 <= stored {
@@ -320,19 +322,18 @@ func (s *Order) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	s.Uid = int32(fw.U32(d, p))
+	q1 := d[p : p+4 : p+4]
+	s.Uid = int32(fw.U32(q1, 0))
 	p += 4
 	if p = r.String(p, end-18, &s.Symbol); p < 0 {
 		return -1
 	}
-	s.Side = OrderSide(d[p])
-	p += 1
-	s.Type = OrderType(d[p])
-	p += 1
-	s.Price = fw.F64(d, p)
-	p += 8
-	s.Volume = fw.F64(d, p)
-	p += 8
+	q2 := d[p : p+18 : p+18]
+	s.Side = OrderSide(q2[0])
+	s.Type = OrderType(q2[1])
+	s.Price = fw.F64(q2, 2)
+	s.Volume = fw.F64(q2, 10)
+	p += 18
 	r.Leave()
 	return p
 }
@@ -502,8 +503,9 @@ func VerifyBalanceLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Balance) FwPutV(w *fw.Writer, slot, base int) {
 	pos := w.VStruct(slot, base, 20, 2)
+	b := w.Buf[pos : pos+20 : pos+20]
+	fw.PutF64(b, 12, float64(s.Amount))
 	w.VString(pos+8, pos, s.Currency)
-	fw.PutF64(w.Buf, pos+12, float64(s.Amount))
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
@@ -513,8 +515,9 @@ func (s *Balance) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 20 {
+		d := r.Data[pos : pos+20 : pos+20]
+		s.Amount = fw.F64(d, 12)
 		r.String(pos+8, pos, &s.Currency)
-		s.Amount = fw.F64(r.Data, pos+12)
 	} else {
 		d := NewBalance()
 		if 12 <= stored {
@@ -603,7 +606,8 @@ func (s *Balance) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-8, &s.Currency); p < 0 {
 		return -1
 	}
-	s.Amount = fw.F64(d, p)
+	q3 := d[p : p+8 : p+8]
+	s.Amount = fw.F64(q3, 0)
 	p += 8
 	r.Leave()
 	return p
@@ -716,11 +720,11 @@ func (s *Account) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.Orders)), 10)
 	b = append(b, ']', '[')
-	for i1 := range s.Orders {
-		if i1 > 0 {
+	for i4 := range s.Orders {
+		if i4 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i1].FwPrint(b)
+		b = s.Orders[i4].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ')')
@@ -780,19 +784,20 @@ func VerifyAccountLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Account) FwPutV(w *fw.Writer, slot, base int) {
 	pos := w.VStruct(slot, base, 30, 3)
-	fw.PutU32(w.Buf, pos+8, uint32(s.Uid))
+	b := w.Buf[pos : pos+30 : pos+30]
+	fw.PutU32(b, 8, uint32(s.Uid))
+	b[16] = byte(s.State)
 	w.VString(pos+12, pos, s.Name)
-	w.Buf[pos+16] = byte(s.State)
 	s.Wallet.FwPutV(w, pos+17, pos)
 	if s.Asset == nil {
 		fw.VNull(w, pos+21)
 	} else {
-		blk2 := w.VOptional(pos+21, pos, 4)
-		s.Asset.FwPutV(w, blk2, blk2)
+		blk5 := w.VOptional(pos+21, pos, 4)
+		s.Asset.FwPutV(w, blk5, blk5)
 	}
-	p3 := w.VBlock(pos+26, pos, len(s.Orders), 4)
-	for i4 := range s.Orders {
-		s.Orders[i4].FwPutV(w, p3+i4*4, pos)
+	p6 := w.VBlock(pos+26, pos, len(s.Orders), 4)
+	for i7 := range s.Orders {
+		s.Orders[i7].FwPutV(w, p6+i7*4, pos)
 	}
 }
 
@@ -803,24 +808,25 @@ func (s *Account) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 30 {
-		s.Uid = int32(fw.U32(r.Data, pos+8))
+		d := r.Data[pos : pos+30 : pos+30]
+		s.Uid = int32(fw.U32(d, 8))
+		s.State = State(d[16])
 		r.String(pos+12, pos, &s.Name)
-		s.State = State(r.Data[pos+16])
 		s.Wallet.FwGetV(r, pos+17, pos)
-		p5, set6, ok7 := r.Optional(pos+21, pos, 4)
-		if !set6 {
+		p8, set9, ok10 := r.Optional(pos+21, pos, 4)
+		if !set9 {
 			s.Asset = nil
-		} else if ok7 {
+		} else if ok10 {
 			if s.Asset == nil {
 				s.Asset = new(Balance)
 			}
-			s.Asset.FwGetV(r, p5, p5)
+			s.Asset.FwGetV(r, p8, p8)
 		}
-		p8, n9, ok10 := r.Block(pos+26, pos, 4)
-		if ok10 {
-			s.Orders = fw.Resize(s.Orders, n9)
-			for i11 := range s.Orders {
-				s.Orders[i11].FwGetV(r, p8+i11*4, pos)
+		p11, n12, ok13 := r.Block(pos+26, pos, 4)
+		if ok13 {
+			s.Orders = fw.Resize(s.Orders, n12)
+			for i14 := range s.Orders {
+				s.Orders[i14].FwGetV(r, p11+i14*4, pos)
 				if !r.OK() {
 					break
 				}
@@ -849,24 +855,24 @@ func (s *Account) FwGetV(r *fw.VReader, slot, base int) {
 			s.Wallet = d.Wallet
 		}
 		if 26 <= stored {
-			p12, set13, ok14 := r.Optional(pos+21, pos, 4)
-			if !set13 {
+			p15, set16, ok17 := r.Optional(pos+21, pos, 4)
+			if !set16 {
 				s.Asset = nil
-			} else if ok14 {
+			} else if ok17 {
 				if s.Asset == nil {
 					s.Asset = new(Balance)
 				}
-				s.Asset.FwGetV(r, p12, p12)
+				s.Asset.FwGetV(r, p15, p15)
 			}
 		} else {
 			s.Asset = d.Asset
 		}
 		if 30 <= stored {
-			p15, n16, ok17 := r.Block(pos+26, pos, 4)
-			if ok17 {
-				s.Orders = fw.Resize(s.Orders, n16)
-				for i18 := range s.Orders {
-					s.Orders[i18].FwGetV(r, p15+i18*4, pos)
+			p18, n19, ok20 := r.Block(pos+26, pos, 4)
+			if ok20 {
+				s.Orders = fw.Resize(s.Orders, n19)
+				for i21 := range s.Orders {
+					s.Orders[i21].FwGetV(r, p18+i21*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -888,12 +894,12 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 	if stored >= 30 {
 		r.Text(pos+12, pos)
 		FwVerifyVBalance(r, pos+17, pos)
-		if p19, set20, ok21 := r.Optional(pos+21, pos, 4); set20 && ok21 {
-			FwVerifyVBalance(r, p19, p19)
+		if p22, set23, ok24 := r.Optional(pos+21, pos, 4); set23 && ok24 {
+			FwVerifyVBalance(r, p22, p22)
 		}
-		if p22, n23, ok24 := r.Block(pos+26, pos, 4); ok24 {
-			for i25 := 0; i25 < n23 && r.OK(); i25++ {
-				FwVerifyVOrder(r, p22+i25*4, pos)
+		if p25, n26, ok27 := r.Block(pos+26, pos, 4); ok27 {
+			for i28 := 0; i28 < n26 && r.OK(); i28++ {
+				FwVerifyVOrder(r, p25+i28*4, pos)
 			}
 		}
 	} else {
@@ -904,14 +910,14 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 			FwVerifyVBalance(r, pos+17, pos)
 		}
 		if 26 <= stored {
-			if p26, set27, ok28 := r.Optional(pos+21, pos, 4); set27 && ok28 {
-				FwVerifyVBalance(r, p26, p26)
+			if p29, set30, ok31 := r.Optional(pos+21, pos, 4); set30 && ok31 {
+				FwVerifyVBalance(r, p29, p29)
 			}
 		}
 		if 30 <= stored {
-			if p29, n30, ok31 := r.Block(pos+26, pos, 4); ok31 {
-				for i32 := 0; i32 < n30 && r.OK(); i32++ {
-					FwVerifyVOrder(r, p29+i32*4, pos)
+			if p32, n33, ok34 := r.Block(pos+26, pos, 4); ok34 {
+				for i35 := 0; i35 < n33 && r.OK(); i35++ {
+					FwVerifyVOrder(r, p32+i35*4, pos)
 				}
 			}
 		}
@@ -971,8 +977,8 @@ func (s *Account) FwPutF(b []byte) []byte {
 		b = s.Asset.FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.Orders)))
-	for i33 := range s.Orders {
-		b = s.Orders[i33].FwPutF(b)
+	for i36 := range s.Orders {
+		b = s.Orders[i36].FwPutF(b)
 	}
 	return b
 }
@@ -984,12 +990,14 @@ func (s *Account) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	s.Uid = int32(fw.U32(d, p))
+	q37 := d[p : p+4 : p+4]
+	s.Uid = int32(fw.U32(q37, 0))
 	p += 4
 	if p = r.String(p, end-18, &s.Name); p < 0 {
 		return -1
 	}
-	s.State = State(d[p])
+	q38 := d[p : p+1 : p+1]
+	s.State = State(q38[0])
 	p += 1
 	if p = s.Wallet.FwGetF(r, p, end-5); p < 0 {
 		return -1
@@ -1009,16 +1017,16 @@ func (s *Account) FwGetF(r *fw.FReader, p, end int) int {
 			return -1
 		}
 	}
-	n34, ok35 := r.Count(p, end, 26)
-	if !ok35 {
+	n39, ok40 := r.Count(p, end, 26)
+	if !ok40 {
 		return -1
 	}
 	p += 4
-	s.Orders = fw.Resize(s.Orders, n34)
-	rest37 := n34 * 26
-	for i36 := range s.Orders {
-		rest37 -= 26
-		if p = s.Orders[i36].FwGetF(r, p, end-rest37); p < 0 {
+	s.Orders = fw.Resize(s.Orders, n39)
+	rest42 := n39 * 26
+	for i41 := range s.Orders {
+		rest42 -= 26
+		if p = s.Orders[i41].FwGetF(r, p, end-rest42); p < 0 {
 			return -1
 		}
 	}
@@ -1052,15 +1060,15 @@ func FwVerifyFAccount(r *fw.FReader, p, end int) int {
 			return -1
 		}
 	}
-	n38, ok39 := r.Count(p, end, 26)
-	if !ok39 {
+	n43, ok44 := r.Count(p, end, 26)
+	if !ok44 {
 		return -1
 	}
 	p += 4
-	rest41 := n38 * 26
-	for i40 := 0; i40 < n38; i40++ {
-		rest41 -= 26
-		if p = FwVerifyFOrder(r, p, end-rest41); p < 0 {
+	rest46 := n43 * 26
+	for i45 := 0; i45 < n43; i45++ {
+		rest46 -= 26
+		if p = FwVerifyFOrder(r, p, end-rest46); p < 0 {
 			return -1
 		}
 	}
@@ -1092,11 +1100,11 @@ func (s *Account) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, ",\"orders\":"...)
 	b = append(b, '[')
-	for i42 := range s.Orders {
-		if i42 > 0 {
+	for i47 := range s.Orders {
+		if i47 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i42].AppendJSON(b)
+		b = s.Orders[i47].AppendJSON(b)
 	}
 	b = append(b, ']')
 	return append(b, '}')
@@ -1143,13 +1151,13 @@ func (s *Account) FwGetJSON(p *fw.JSONParser) {
 			s.Orders = s.Orders[:0]
 			if p.Array() {
 				for p.More() {
-					var e43 Order
-					e43 = NewOrder()
-					e43.FwGetJSON(p)
+					var e48 Order
+					e48 = NewOrder()
+					e48.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.Orders = append(s.Orders, e43)
+					s.Orders = append(s.Orders, e48)
 				}
 			}
 		default:

@@ -776,7 +776,8 @@ func VerifyOrderRequestLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *OrderRequest) FwPutV(w *fw.Writer, slot, base int) {
 	pos := w.VStruct(slot, base, 28, 4)
-	copy(w.Buf[pos+8:], s.Id[:])
+	b := w.Buf[pos : pos+28 : pos+28]
+	copy(b[8:], s.Id[:])
 	s.Order.FwPutV(w, pos+24, pos)
 }
 
@@ -787,7 +788,8 @@ func (s *OrderRequest) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 28 {
-		s.Id = fw.UUIDAt(r.Data, pos+8)
+		d := r.Data[pos : pos+28 : pos+28]
+		s.Id = fw.UUIDAt(d, 8)
 		s.Order.FwGetV(r, pos+24, pos)
 	} else {
 		d := NewOrderRequest()
@@ -1032,8 +1034,9 @@ func VerifyOrderAckLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *OrderAck) FwPutV(w *fw.Writer, slot, base int) {
 	pos := w.VStruct(slot, base, 36, 5)
-	copy(w.Buf[pos+8:], s.Id[:])
-	fw.PutU64(w.Buf, pos+24, uint64(s.Seq))
+	b := w.Buf[pos : pos+36 : pos+36]
+	copy(b[8:], s.Id[:])
+	fw.PutU64(b, 24, uint64(s.Seq))
 	s.Order.FwPutV(w, pos+32, pos)
 }
 
@@ -1044,8 +1047,9 @@ func (s *OrderAck) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 36 {
-		s.Id = fw.UUIDAt(r.Data, pos+8)
-		s.Seq = int64(fw.U64(r.Data, pos+24))
+		d := r.Data[pos : pos+36 : pos+36]
+		s.Id = fw.UUIDAt(d, 8)
+		s.Seq = int64(fw.U64(d, 24))
 		s.Order.FwGetV(r, pos+32, pos)
 	} else {
 		d := NewOrderAck()
@@ -1140,7 +1144,8 @@ func (s *OrderAck) FwGetF(r *fw.FReader, p, end int) int {
 	_ = d
 	copy(s.Id[:], d[p:p+16])
 	p += 16
-	s.Seq = int64(fw.U64(d, p))
+	q1 := d[p : p+8 : p+8]
+	s.Seq = int64(fw.U64(q1, 0))
 	p += 8
 	if p = s.Order.FwGetF(r, p, end); p < 0 {
 		return -1
@@ -1301,7 +1306,8 @@ func VerifyOrderRejectLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *OrderReject) FwPutV(w *fw.Writer, slot, base int) {
 	pos := w.VStruct(slot, base, 28, 6)
-	copy(w.Buf[pos+8:], s.Id[:])
+	b := w.Buf[pos : pos+28 : pos+28]
+	copy(b[8:], s.Id[:])
 	w.VString(pos+24, pos, s.Reason)
 }
 
@@ -1312,7 +1318,8 @@ func (s *OrderReject) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 28 {
-		s.Id = fw.UUIDAt(r.Data, pos+8)
+		d := r.Data[pos : pos+28 : pos+28]
+		s.Id = fw.UUIDAt(d, 8)
 		r.String(pos+24, pos, &s.Reason)
 	} else {
 		d := NewOrderReject()

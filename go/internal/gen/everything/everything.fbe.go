@@ -735,32 +735,33 @@ func VerifyPrimitivesLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Primitives) FwPutV(w *fw.Writer, slot, base int) {
 	pos := w.VStruct(slot, base, 177, 110)
-	w.Buf[pos+8] = fw.B2U(s.FBool)
-	w.Buf[pos+9] = byte(s.FByte)
-	w.Buf[pos+10] = byte(s.FChar)
-	fw.PutU32(w.Buf, pos+11, uint32(s.FWchar))
-	w.Buf[pos+15] = byte(s.FInt8)
-	w.Buf[pos+16] = byte(s.FUint8)
-	fw.PutU16(w.Buf, pos+17, uint16(s.FInt16))
-	fw.PutU16(w.Buf, pos+19, uint16(s.FUint16))
-	fw.PutU32(w.Buf, pos+21, uint32(s.FInt32))
-	fw.PutU32(w.Buf, pos+25, uint32(s.FUint32))
-	fw.PutU64(w.Buf, pos+29, uint64(s.FInt64))
-	fw.PutU64(w.Buf, pos+37, uint64(s.FUint64))
-	fw.PutF32(w.Buf, pos+45, float32(s.FFloat))
-	fw.PutF64(w.Buf, pos+49, float64(s.FDouble))
-	fw.PutDecimal(w.Buf[pos+57:], s.FDecimal)
+	b := w.Buf[pos : pos+177 : pos+177]
+	b[8] = fw.B2U(s.FBool)
+	b[9] = byte(s.FByte)
+	b[10] = byte(s.FChar)
+	fw.PutU32(b, 11, uint32(s.FWchar))
+	b[15] = byte(s.FInt8)
+	b[16] = byte(s.FUint8)
+	fw.PutU16(b, 17, uint16(s.FInt16))
+	fw.PutU16(b, 19, uint16(s.FUint16))
+	fw.PutU32(b, 21, uint32(s.FInt32))
+	fw.PutU32(b, 25, uint32(s.FUint32))
+	fw.PutU64(b, 29, uint64(s.FInt64))
+	fw.PutU64(b, 37, uint64(s.FUint64))
+	fw.PutF32(b, 45, float32(s.FFloat))
+	fw.PutF64(b, 49, float64(s.FDouble))
+	fw.PutDecimal(b[57:], s.FDecimal)
+	fw.PutU64(b, 81, uint64(s.FEpoch))
+	fw.PutU64(b, 89, uint64(s.FUtc))
+	fw.PutU64(b, 97, uint64(s.FNs))
+	copy(b[105:], s.FUuid0[:])
+	copy(b[121:], s.FUuid1[:])
+	copy(b[137:], s.FUuid4[:])
+	copy(b[153:], s.FUuid[:])
+	fw.PutU32(b, 173, uint32(s.Legacy))
 	w.VString(pos+73, pos, s.FString)
 	w.VBytes(pos+77, pos, s.FBytes)
-	fw.PutU64(w.Buf, pos+81, uint64(s.FEpoch))
-	fw.PutU64(w.Buf, pos+89, uint64(s.FUtc))
-	fw.PutU64(w.Buf, pos+97, uint64(s.FNs))
-	copy(w.Buf[pos+105:], s.FUuid0[:])
-	copy(w.Buf[pos+121:], s.FUuid1[:])
-	copy(w.Buf[pos+137:], s.FUuid4[:])
-	copy(w.Buf[pos+153:], s.FUuid[:])
 	w.VString(pos+169, pos, s.Password)
-	fw.PutU32(w.Buf, pos+173, uint32(s.Legacy))
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
@@ -770,32 +771,33 @@ func (s *Primitives) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 177 {
-		s.FBool = r.Data[pos+8] != 0
-		s.FByte = byte(r.Data[pos+9])
-		s.FChar = byte(r.Data[pos+10])
-		s.FWchar = rune(fw.U32(r.Data, pos+11))
-		s.FInt8 = int8(r.Data[pos+15])
-		s.FUint8 = uint8(r.Data[pos+16])
-		s.FInt16 = int16(fw.U16(r.Data, pos+17))
-		s.FUint16 = uint16(fw.U16(r.Data, pos+19))
-		s.FInt32 = int32(fw.U32(r.Data, pos+21))
-		s.FUint32 = uint32(fw.U32(r.Data, pos+25))
-		s.FInt64 = int64(fw.U64(r.Data, pos+29))
-		s.FUint64 = uint64(fw.U64(r.Data, pos+37))
-		s.FFloat = fw.F32(r.Data, pos+45)
-		s.FDouble = fw.F64(r.Data, pos+49)
+		d := r.Data[pos : pos+177 : pos+177]
+		s.FBool = d[8] != 0
+		s.FByte = byte(d[9])
+		s.FChar = byte(d[10])
+		s.FWchar = rune(fw.U32(d, 11))
+		s.FInt8 = int8(d[15])
+		s.FUint8 = uint8(d[16])
+		s.FInt16 = int16(fw.U16(d, 17))
+		s.FUint16 = uint16(fw.U16(d, 19))
+		s.FInt32 = int32(fw.U32(d, 21))
+		s.FUint32 = uint32(fw.U32(d, 25))
+		s.FInt64 = int64(fw.U64(d, 29))
+		s.FUint64 = uint64(fw.U64(d, 37))
+		s.FFloat = fw.F32(d, 45)
+		s.FDouble = fw.F64(d, 49)
+		s.FEpoch = fw.Timestamp(fw.U64(d, 81))
+		s.FUtc = fw.Timestamp(fw.U64(d, 89))
+		s.FNs = fw.Timestamp(fw.U64(d, 97))
+		s.FUuid0 = fw.UUIDAt(d, 105)
+		s.FUuid1 = fw.UUIDAt(d, 121)
+		s.FUuid4 = fw.UUIDAt(d, 137)
+		s.FUuid = fw.UUIDAt(d, 153)
+		s.Legacy = int32(fw.U32(d, 173))
 		s.FDecimal = fw.VDecimal(r, pos+57)
 		r.String(pos+73, pos, &s.FString)
 		r.Bytes(pos+77, pos, &s.FBytes)
-		s.FEpoch = fw.Timestamp(fw.U64(r.Data, pos+81))
-		s.FUtc = fw.Timestamp(fw.U64(r.Data, pos+89))
-		s.FNs = fw.Timestamp(fw.U64(r.Data, pos+97))
-		s.FUuid0 = fw.UUIDAt(r.Data, pos+105)
-		s.FUuid1 = fw.UUIDAt(r.Data, pos+121)
-		s.FUuid4 = fw.UUIDAt(r.Data, pos+137)
-		s.FUuid = fw.UUIDAt(r.Data, pos+153)
 		r.String(pos+169, pos, &s.Password)
-		s.Legacy = int32(fw.U32(r.Data, pos+173))
 	} else {
 		d := NewPrimitives()
 		if 9 <= stored {
@@ -1037,34 +1039,22 @@ func (s *Primitives) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	s.FBool = d[p] != 0
-	p += 1
-	s.FByte = byte(d[p])
-	p += 1
-	s.FChar = byte(d[p])
-	p += 1
-	s.FWchar = rune(fw.U32(d, p))
-	p += 4
-	s.FInt8 = int8(d[p])
-	p += 1
-	s.FUint8 = uint8(d[p])
-	p += 1
-	s.FInt16 = int16(fw.U16(d, p))
-	p += 2
-	s.FUint16 = uint16(fw.U16(d, p))
-	p += 2
-	s.FInt32 = int32(fw.U32(d, p))
-	p += 4
-	s.FUint32 = uint32(fw.U32(d, p))
-	p += 4
-	s.FInt64 = int64(fw.U64(d, p))
-	p += 8
-	s.FUint64 = uint64(fw.U64(d, p))
-	p += 8
-	s.FFloat = fw.F32(d, p)
-	p += 4
-	s.FDouble = fw.F64(d, p)
-	p += 8
+	q1 := d[p : p+49 : p+49]
+	s.FBool = q1[0] != 0
+	s.FByte = byte(q1[1])
+	s.FChar = byte(q1[2])
+	s.FWchar = rune(fw.U32(q1, 3))
+	s.FInt8 = int8(q1[7])
+	s.FUint8 = uint8(q1[8])
+	s.FInt16 = int16(fw.U16(q1, 9))
+	s.FUint16 = uint16(fw.U16(q1, 11))
+	s.FInt32 = int32(fw.U32(q1, 13))
+	s.FUint32 = uint32(fw.U32(q1, 17))
+	s.FInt64 = int64(fw.U64(q1, 21))
+	s.FUint64 = uint64(fw.U64(q1, 29))
+	s.FFloat = fw.F32(q1, 37)
+	s.FDouble = fw.F64(q1, 41)
+	p += 49
 	if !r.Decimal(p, &s.FDecimal) {
 		return -1
 	}
@@ -1075,12 +1065,11 @@ func (s *Primitives) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.Bytes(p, end-96, &s.FBytes); p < 0 {
 		return -1
 	}
-	s.FEpoch = fw.Timestamp(fw.U64(d, p))
-	p += 8
-	s.FUtc = fw.Timestamp(fw.U64(d, p))
-	p += 8
-	s.FNs = fw.Timestamp(fw.U64(d, p))
-	p += 8
+	q2 := d[p : p+24 : p+24]
+	s.FEpoch = fw.Timestamp(fw.U64(q2, 0))
+	s.FUtc = fw.Timestamp(fw.U64(q2, 8))
+	s.FNs = fw.Timestamp(fw.U64(q2, 16))
+	p += 24
 	copy(s.FUuid0[:], d[p:p+16])
 	p += 16
 	copy(s.FUuid1[:], d[p:p+16])
@@ -1092,7 +1081,8 @@ func (s *Primitives) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-4, &s.Password); p < 0 {
 		return -1
 	}
-	s.Legacy = int32(fw.U32(d, p))
+	q3 := d[p : p+4 : p+4]
+	s.Legacy = int32(fw.U32(q3, 0))
 	p += 4
 	r.Leave()
 	return p
@@ -1444,73 +1434,74 @@ func VerifyOptionalsLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Optionals) FwPutV(w *fw.Writer, slot, base int) {
 	pos := w.VStruct(slot, base, 64, 111)
+	b := w.Buf[pos : pos+64 : pos+64]
+	b[63] = fw.B2U(s.FResetReset)
 	if s.FBool == nil {
 		fw.VNull(w, pos+8)
 	} else {
-		blk1 := w.VOptional(pos+8, pos, 1)
-		w.Buf[blk1] = fw.B2U((*s.FBool))
+		blk4 := w.VOptional(pos+8, pos, 1)
+		w.Buf[blk4] = fw.B2U((*s.FBool))
 	}
 	if s.FInt32 == nil {
 		fw.VNull(w, pos+13)
 	} else {
-		blk2 := w.VOptional(pos+13, pos, 4)
-		fw.PutU32(w.Buf, blk2, uint32((*s.FInt32)))
+		blk5 := w.VOptional(pos+13, pos, 4)
+		fw.PutU32(w.Buf, blk5, uint32((*s.FInt32)))
 	}
 	if s.FString == nil {
 		fw.VNull(w, pos+18)
 	} else {
-		blk3 := w.VOptional(pos+18, pos, 4)
-		w.VString(blk3, blk3, (*s.FString))
+		blk6 := w.VOptional(pos+18, pos, 4)
+		w.VString(blk6, blk6, (*s.FString))
 	}
 	if s.FDecimal == nil {
 		fw.VNull(w, pos+23)
 	} else {
-		blk4 := w.VOptional(pos+23, pos, 16)
-		fw.PutDecimal(w.Buf[blk4:], (*s.FDecimal))
+		blk7 := w.VOptional(pos+23, pos, 16)
+		fw.PutDecimal(w.Buf[blk7:], (*s.FDecimal))
 	}
 	if s.FUuid == nil {
 		fw.VNull(w, pos+28)
 	} else {
-		blk5 := w.VOptional(pos+28, pos, 16)
-		copy(w.Buf[blk5:], (*s.FUuid)[:])
+		blk8 := w.VOptional(pos+28, pos, 16)
+		copy(w.Buf[blk8:], (*s.FUuid)[:])
 	}
 	if s.FTime == nil {
 		fw.VNull(w, pos+33)
 	} else {
-		blk6 := w.VOptional(pos+33, pos, 8)
-		fw.PutU64(w.Buf, blk6, uint64((*s.FTime)))
+		blk9 := w.VOptional(pos+33, pos, 8)
+		fw.PutU64(w.Buf, blk9, uint64((*s.FTime)))
 	}
 	if s.FEnum == nil {
 		fw.VNull(w, pos+38)
 	} else {
-		blk7 := w.VOptional(pos+38, pos, 1)
-		w.Buf[blk7] = byte((*s.FEnum))
+		blk10 := w.VOptional(pos+38, pos, 1)
+		w.Buf[blk10] = byte((*s.FEnum))
 	}
 	if s.FFlags == nil {
 		fw.VNull(w, pos+43)
 	} else {
-		blk8 := w.VOptional(pos+43, pos, 4)
-		fw.PutU32(w.Buf, blk8, uint32((*s.FFlags)))
+		blk11 := w.VOptional(pos+43, pos, 4)
+		fw.PutU32(w.Buf, blk11, uint32((*s.FFlags)))
 	}
 	if s.FStruct == nil {
 		fw.VNull(w, pos+48)
 	} else {
-		blk9 := w.VOptional(pos+48, pos, 4)
-		s.FStruct.FwPutV(w, blk9, blk9)
+		blk12 := w.VOptional(pos+48, pos, 4)
+		s.FStruct.FwPutV(w, blk12, blk12)
 	}
 	if s.FOrder == nil {
 		fw.VNull(w, pos+53)
 	} else {
-		blk10 := w.VOptional(pos+53, pos, 4)
-		s.FOrder.FwPutV(w, blk10, blk10)
+		blk13 := w.VOptional(pos+53, pos, 4)
+		s.FOrder.FwPutV(w, blk13, blk13)
 	}
 	if s.FReset == nil {
 		fw.VNull(w, pos+58)
 	} else {
-		blk11 := w.VOptional(pos+58, pos, 8)
-		fw.PutU64(w.Buf, blk11, uint64((*s.FReset)))
+		blk14 := w.VOptional(pos+58, pos, 8)
+		fw.PutU64(w.Buf, blk14, uint64((*s.FReset)))
 	}
-	w.Buf[pos+63] = fw.B2U(s.FResetReset)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
@@ -1520,247 +1511,248 @@ func (s *Optionals) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 64 {
-		p12, set13, ok14 := r.Optional(pos+8, pos, 1)
-		if !set13 {
+		d := r.Data[pos : pos+64 : pos+64]
+		s.FResetReset = d[63] != 0
+		p15, set16, ok17 := r.Optional(pos+8, pos, 1)
+		if !set16 {
 			s.FBool = nil
-		} else if ok14 {
+		} else if ok17 {
 			if s.FBool == nil {
 				s.FBool = new(bool)
 			}
-			(*s.FBool) = r.Data[p12] != 0
+			(*s.FBool) = r.Data[p15] != 0
 		}
-		p15, set16, ok17 := r.Optional(pos+13, pos, 4)
-		if !set16 {
+		p18, set19, ok20 := r.Optional(pos+13, pos, 4)
+		if !set19 {
 			s.FInt32 = nil
-		} else if ok17 {
+		} else if ok20 {
 			if s.FInt32 == nil {
 				s.FInt32 = new(int32)
 			}
-			(*s.FInt32) = int32(fw.U32(r.Data, p15))
+			(*s.FInt32) = int32(fw.U32(r.Data, p18))
 		}
-		p18, set19, ok20 := r.Optional(pos+18, pos, 4)
-		if !set19 {
+		p21, set22, ok23 := r.Optional(pos+18, pos, 4)
+		if !set22 {
 			s.FString = nil
-		} else if ok20 {
+		} else if ok23 {
 			if s.FString == nil {
 				s.FString = new(string)
 			}
-			r.String(p18, p18, &(*s.FString))
+			r.String(p21, p21, &(*s.FString))
 		}
-		p21, set22, ok23 := r.Optional(pos+23, pos, 16)
-		if !set22 {
+		p24, set25, ok26 := r.Optional(pos+23, pos, 16)
+		if !set25 {
 			s.FDecimal = nil
-		} else if ok23 {
+		} else if ok26 {
 			if s.FDecimal == nil {
 				s.FDecimal = new(fw.Decimal)
 			}
-			(*s.FDecimal) = fw.VDecimal(r, p21)
+			(*s.FDecimal) = fw.VDecimal(r, p24)
 		}
-		p24, set25, ok26 := r.Optional(pos+28, pos, 16)
-		if !set25 {
+		p27, set28, ok29 := r.Optional(pos+28, pos, 16)
+		if !set28 {
 			s.FUuid = nil
-		} else if ok26 {
+		} else if ok29 {
 			if s.FUuid == nil {
 				s.FUuid = new(fw.UUID)
 			}
-			(*s.FUuid) = fw.UUIDAt(r.Data, p24)
+			(*s.FUuid) = fw.UUIDAt(r.Data, p27)
 		}
-		p27, set28, ok29 := r.Optional(pos+33, pos, 8)
-		if !set28 {
+		p30, set31, ok32 := r.Optional(pos+33, pos, 8)
+		if !set31 {
 			s.FTime = nil
-		} else if ok29 {
+		} else if ok32 {
 			if s.FTime == nil {
 				s.FTime = new(fw.Timestamp)
 			}
-			(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p27))
+			(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p30))
 		}
-		p30, set31, ok32 := r.Optional(pos+38, pos, 1)
-		if !set31 {
+		p33, set34, ok35 := r.Optional(pos+38, pos, 1)
+		if !set34 {
 			s.FEnum = nil
-		} else if ok32 {
+		} else if ok35 {
 			if s.FEnum == nil {
 				s.FEnum = new(EnumByte)
 			}
-			(*s.FEnum) = EnumByte(r.Data[p30])
+			(*s.FEnum) = EnumByte(r.Data[p33])
 		}
-		p33, set34, ok35 := r.Optional(pos+43, pos, 4)
-		if !set34 {
+		p36, set37, ok38 := r.Optional(pos+43, pos, 4)
+		if !set37 {
 			s.FFlags = nil
-		} else if ok35 {
+		} else if ok38 {
 			if s.FFlags == nil {
 				s.FFlags = new(Flags)
 			}
-			(*s.FFlags) = Flags(fw.U32(r.Data, p33))
+			(*s.FFlags) = Flags(fw.U32(r.Data, p36))
 		}
-		p36, set37, ok38 := r.Optional(pos+48, pos, 4)
-		if !set37 {
+		p39, set40, ok41 := r.Optional(pos+48, pos, 4)
+		if !set40 {
 			s.FStruct = nil
-		} else if ok38 {
+		} else if ok41 {
 			if s.FStruct == nil {
 				s.FStruct = new(Primitives)
 			}
-			s.FStruct.FwGetV(r, p36, p36)
+			s.FStruct.FwGetV(r, p39, p39)
 		}
-		p39, set40, ok41 := r.Optional(pos+53, pos, 4)
-		if !set40 {
+		p42, set43, ok44 := r.Optional(pos+53, pos, 4)
+		if !set43 {
 			s.FOrder = nil
-		} else if ok41 {
+		} else if ok44 {
 			if s.FOrder == nil {
 				s.FOrder = new(proto.Order)
 			}
-			s.FOrder.FwGetV(r, p39, p39)
+			s.FOrder.FwGetV(r, p42, p42)
 		}
-		p42, set43, ok44 := r.Optional(pos+58, pos, 8)
-		if !set43 {
+		p45, set46, ok47 := r.Optional(pos+58, pos, 8)
+		if !set46 {
 			s.FReset = nil
-		} else if ok44 {
+		} else if ok47 {
 			if s.FReset == nil {
 				s.FReset = new(int64)
 			}
-			(*s.FReset) = int64(fw.U64(r.Data, p42))
+			(*s.FReset) = int64(fw.U64(r.Data, p45))
 		}
-		s.FResetReset = r.Data[pos+63] != 0
 	} else {
 		d := NewOptionals()
 		if 13 <= stored {
-			p45, set46, ok47 := r.Optional(pos+8, pos, 1)
-			if !set46 {
+			p48, set49, ok50 := r.Optional(pos+8, pos, 1)
+			if !set49 {
 				s.FBool = nil
-			} else if ok47 {
+			} else if ok50 {
 				if s.FBool == nil {
 					s.FBool = new(bool)
 				}
-				(*s.FBool) = r.Data[p45] != 0
+				(*s.FBool) = r.Data[p48] != 0
 			}
 		} else {
 			s.FBool = d.FBool
 		}
 		if 18 <= stored {
-			p48, set49, ok50 := r.Optional(pos+13, pos, 4)
-			if !set49 {
+			p51, set52, ok53 := r.Optional(pos+13, pos, 4)
+			if !set52 {
 				s.FInt32 = nil
-			} else if ok50 {
+			} else if ok53 {
 				if s.FInt32 == nil {
 					s.FInt32 = new(int32)
 				}
-				(*s.FInt32) = int32(fw.U32(r.Data, p48))
+				(*s.FInt32) = int32(fw.U32(r.Data, p51))
 			}
 		} else {
 			s.FInt32 = d.FInt32
 		}
 		if 23 <= stored {
-			p51, set52, ok53 := r.Optional(pos+18, pos, 4)
-			if !set52 {
+			p54, set55, ok56 := r.Optional(pos+18, pos, 4)
+			if !set55 {
 				s.FString = nil
-			} else if ok53 {
+			} else if ok56 {
 				if s.FString == nil {
 					s.FString = new(string)
 				}
-				r.String(p51, p51, &(*s.FString))
+				r.String(p54, p54, &(*s.FString))
 			}
 		} else {
 			s.FString = d.FString
 		}
 		if 28 <= stored {
-			p54, set55, ok56 := r.Optional(pos+23, pos, 16)
-			if !set55 {
+			p57, set58, ok59 := r.Optional(pos+23, pos, 16)
+			if !set58 {
 				s.FDecimal = nil
-			} else if ok56 {
+			} else if ok59 {
 				if s.FDecimal == nil {
 					s.FDecimal = new(fw.Decimal)
 				}
-				(*s.FDecimal) = fw.VDecimal(r, p54)
+				(*s.FDecimal) = fw.VDecimal(r, p57)
 			}
 		} else {
 			s.FDecimal = d.FDecimal
 		}
 		if 33 <= stored {
-			p57, set58, ok59 := r.Optional(pos+28, pos, 16)
-			if !set58 {
+			p60, set61, ok62 := r.Optional(pos+28, pos, 16)
+			if !set61 {
 				s.FUuid = nil
-			} else if ok59 {
+			} else if ok62 {
 				if s.FUuid == nil {
 					s.FUuid = new(fw.UUID)
 				}
-				(*s.FUuid) = fw.UUIDAt(r.Data, p57)
+				(*s.FUuid) = fw.UUIDAt(r.Data, p60)
 			}
 		} else {
 			s.FUuid = d.FUuid
 		}
 		if 38 <= stored {
-			p60, set61, ok62 := r.Optional(pos+33, pos, 8)
-			if !set61 {
+			p63, set64, ok65 := r.Optional(pos+33, pos, 8)
+			if !set64 {
 				s.FTime = nil
-			} else if ok62 {
+			} else if ok65 {
 				if s.FTime == nil {
 					s.FTime = new(fw.Timestamp)
 				}
-				(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p60))
+				(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p63))
 			}
 		} else {
 			s.FTime = d.FTime
 		}
 		if 43 <= stored {
-			p63, set64, ok65 := r.Optional(pos+38, pos, 1)
-			if !set64 {
+			p66, set67, ok68 := r.Optional(pos+38, pos, 1)
+			if !set67 {
 				s.FEnum = nil
-			} else if ok65 {
+			} else if ok68 {
 				if s.FEnum == nil {
 					s.FEnum = new(EnumByte)
 				}
-				(*s.FEnum) = EnumByte(r.Data[p63])
+				(*s.FEnum) = EnumByte(r.Data[p66])
 			}
 		} else {
 			s.FEnum = d.FEnum
 		}
 		if 48 <= stored {
-			p66, set67, ok68 := r.Optional(pos+43, pos, 4)
-			if !set67 {
+			p69, set70, ok71 := r.Optional(pos+43, pos, 4)
+			if !set70 {
 				s.FFlags = nil
-			} else if ok68 {
+			} else if ok71 {
 				if s.FFlags == nil {
 					s.FFlags = new(Flags)
 				}
-				(*s.FFlags) = Flags(fw.U32(r.Data, p66))
+				(*s.FFlags) = Flags(fw.U32(r.Data, p69))
 			}
 		} else {
 			s.FFlags = d.FFlags
 		}
 		if 53 <= stored {
-			p69, set70, ok71 := r.Optional(pos+48, pos, 4)
-			if !set70 {
+			p72, set73, ok74 := r.Optional(pos+48, pos, 4)
+			if !set73 {
 				s.FStruct = nil
-			} else if ok71 {
+			} else if ok74 {
 				if s.FStruct == nil {
 					s.FStruct = new(Primitives)
 				}
-				s.FStruct.FwGetV(r, p69, p69)
+				s.FStruct.FwGetV(r, p72, p72)
 			}
 		} else {
 			s.FStruct = d.FStruct
 		}
 		if 58 <= stored {
-			p72, set73, ok74 := r.Optional(pos+53, pos, 4)
-			if !set73 {
+			p75, set76, ok77 := r.Optional(pos+53, pos, 4)
+			if !set76 {
 				s.FOrder = nil
-			} else if ok74 {
+			} else if ok77 {
 				if s.FOrder == nil {
 					s.FOrder = new(proto.Order)
 				}
-				s.FOrder.FwGetV(r, p72, p72)
+				s.FOrder.FwGetV(r, p75, p75)
 			}
 		} else {
 			s.FOrder = d.FOrder
 		}
 		if 63 <= stored {
-			p75, set76, ok77 := r.Optional(pos+58, pos, 8)
-			if !set76 {
+			p78, set79, ok80 := r.Optional(pos+58, pos, 8)
+			if !set79 {
 				s.FReset = nil
-			} else if ok77 {
+			} else if ok80 {
 				if s.FReset == nil {
 					s.FReset = new(int64)
 				}
-				(*s.FReset) = int64(fw.U64(r.Data, p75))
+				(*s.FReset) = int64(fw.U64(r.Data, p78))
 			}
 		} else {
 			s.FReset = d.FReset
@@ -1781,93 +1773,93 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 64 {
-		if p78, set79, ok80 := r.Optional(pos+8, pos, 1); set79 && ok80 {
-			_ = p78
-		}
-		if p81, set82, ok83 := r.Optional(pos+13, pos, 4); set82 && ok83 {
+		if p81, set82, ok83 := r.Optional(pos+8, pos, 1); set82 && ok83 {
 			_ = p81
 		}
-		if p84, set85, ok86 := r.Optional(pos+18, pos, 4); set85 && ok86 {
-			r.Text(p84, p84)
+		if p84, set85, ok86 := r.Optional(pos+13, pos, 4); set85 && ok86 {
+			_ = p84
 		}
-		if p87, set88, ok89 := r.Optional(pos+23, pos, 16); set88 && ok89 {
-			fw.VCheckDecimal(r, p87)
+		if p87, set88, ok89 := r.Optional(pos+18, pos, 4); set88 && ok89 {
+			r.Text(p87, p87)
 		}
-		if p90, set91, ok92 := r.Optional(pos+28, pos, 16); set91 && ok92 {
-			_ = p90
+		if p90, set91, ok92 := r.Optional(pos+23, pos, 16); set91 && ok92 {
+			fw.VCheckDecimal(r, p90)
 		}
-		if p93, set94, ok95 := r.Optional(pos+33, pos, 8); set94 && ok95 {
+		if p93, set94, ok95 := r.Optional(pos+28, pos, 16); set94 && ok95 {
 			_ = p93
 		}
-		if p96, set97, ok98 := r.Optional(pos+38, pos, 1); set97 && ok98 {
+		if p96, set97, ok98 := r.Optional(pos+33, pos, 8); set97 && ok98 {
 			_ = p96
 		}
-		if p99, set100, ok101 := r.Optional(pos+43, pos, 4); set100 && ok101 {
+		if p99, set100, ok101 := r.Optional(pos+38, pos, 1); set100 && ok101 {
 			_ = p99
 		}
-		if p102, set103, ok104 := r.Optional(pos+48, pos, 4); set103 && ok104 {
-			FwVerifyVPrimitives(r, p102, p102)
+		if p102, set103, ok104 := r.Optional(pos+43, pos, 4); set103 && ok104 {
+			_ = p102
 		}
-		if p105, set106, ok107 := r.Optional(pos+53, pos, 4); set106 && ok107 {
-			proto.FwVerifyVOrder(r, p105, p105)
+		if p105, set106, ok107 := r.Optional(pos+48, pos, 4); set106 && ok107 {
+			FwVerifyVPrimitives(r, p105, p105)
 		}
-		if p108, set109, ok110 := r.Optional(pos+58, pos, 8); set109 && ok110 {
-			_ = p108
+		if p108, set109, ok110 := r.Optional(pos+53, pos, 4); set109 && ok110 {
+			proto.FwVerifyVOrder(r, p108, p108)
+		}
+		if p111, set112, ok113 := r.Optional(pos+58, pos, 8); set112 && ok113 {
+			_ = p111
 		}
 	} else {
 		if 13 <= stored {
-			if p111, set112, ok113 := r.Optional(pos+8, pos, 1); set112 && ok113 {
-				_ = p111
-			}
-		}
-		if 18 <= stored {
-			if p114, set115, ok116 := r.Optional(pos+13, pos, 4); set115 && ok116 {
+			if p114, set115, ok116 := r.Optional(pos+8, pos, 1); set115 && ok116 {
 				_ = p114
 			}
 		}
+		if 18 <= stored {
+			if p117, set118, ok119 := r.Optional(pos+13, pos, 4); set118 && ok119 {
+				_ = p117
+			}
+		}
 		if 23 <= stored {
-			if p117, set118, ok119 := r.Optional(pos+18, pos, 4); set118 && ok119 {
-				r.Text(p117, p117)
+			if p120, set121, ok122 := r.Optional(pos+18, pos, 4); set121 && ok122 {
+				r.Text(p120, p120)
 			}
 		}
 		if 28 <= stored {
-			if p120, set121, ok122 := r.Optional(pos+23, pos, 16); set121 && ok122 {
-				fw.VCheckDecimal(r, p120)
+			if p123, set124, ok125 := r.Optional(pos+23, pos, 16); set124 && ok125 {
+				fw.VCheckDecimal(r, p123)
 			}
 		}
 		if 33 <= stored {
-			if p123, set124, ok125 := r.Optional(pos+28, pos, 16); set124 && ok125 {
-				_ = p123
-			}
-		}
-		if 38 <= stored {
-			if p126, set127, ok128 := r.Optional(pos+33, pos, 8); set127 && ok128 {
+			if p126, set127, ok128 := r.Optional(pos+28, pos, 16); set127 && ok128 {
 				_ = p126
 			}
 		}
-		if 43 <= stored {
-			if p129, set130, ok131 := r.Optional(pos+38, pos, 1); set130 && ok131 {
+		if 38 <= stored {
+			if p129, set130, ok131 := r.Optional(pos+33, pos, 8); set130 && ok131 {
 				_ = p129
 			}
 		}
-		if 48 <= stored {
-			if p132, set133, ok134 := r.Optional(pos+43, pos, 4); set133 && ok134 {
+		if 43 <= stored {
+			if p132, set133, ok134 := r.Optional(pos+38, pos, 1); set133 && ok134 {
 				_ = p132
 			}
 		}
+		if 48 <= stored {
+			if p135, set136, ok137 := r.Optional(pos+43, pos, 4); set136 && ok137 {
+				_ = p135
+			}
+		}
 		if 53 <= stored {
-			if p135, set136, ok137 := r.Optional(pos+48, pos, 4); set136 && ok137 {
-				FwVerifyVPrimitives(r, p135, p135)
+			if p138, set139, ok140 := r.Optional(pos+48, pos, 4); set139 && ok140 {
+				FwVerifyVPrimitives(r, p138, p138)
 			}
 		}
 		if 58 <= stored {
-			if p138, set139, ok140 := r.Optional(pos+53, pos, 4); set139 && ok140 {
-				proto.FwVerifyVOrder(r, p138, p138)
+			if p141, set142, ok143 := r.Optional(pos+53, pos, 4); set142 && ok143 {
+				proto.FwVerifyVOrder(r, p141, p141)
 			}
 		}
 		if 63 <= stored {
-			if p141, set142, ok143 := r.Optional(pos+58, pos, 8); set142 && ok143 {
-				_ = p141
+			if p144, set145, ok146 := r.Optional(pos+58, pos, 8); set145 && ok146 {
+				_ = p144
 			}
 		}
 	}
@@ -2151,7 +2143,8 @@ func (s *Optionals) FwGetF(r *fw.FReader, p, end int) int {
 		(*s.FReset) = int64(fw.U64(d, p))
 		p += 8
 	}
-	s.FResetReset = d[p] != 0
+	q147 := d[p : p+1 : p+1]
+	s.FResetReset = q147[0] != 0
 	p += 1
 	r.Leave()
 	return p
@@ -2509,8 +2502,8 @@ func (*Collections) FBEType() uint32 { return 112 }
 // NewCollections is a Collections holding the schema's defaults.
 func NewCollections() Collections {
 	var s Collections
-	for i144 := range s.FArrayStruct {
-		s.FArrayStruct[i144] = NewPrimitives()
+	for i148 := range s.FArrayStruct {
+		s.FArrayStruct[i148] = NewPrimitives()
 	}
 	return s
 }
@@ -2525,26 +2518,26 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FArray)), 10)
 	b = append(b, ']', '[')
-	for i145 := range s.FArray {
-		if i145 > 0 {
+	for i149 := range s.FArray {
+		if i149 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(s.FArray[i145]), 10)
+		b = strconv.AppendInt(b, int64(s.FArray[i149]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_array_optional="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FArrayOptional)), 10)
 	b = append(b, ']', '[')
-	for i146 := range s.FArrayOptional {
-		if i146 > 0 {
+	for i150 := range s.FArrayOptional {
+		if i150 > 0 {
 			b = append(b, ',')
 		}
-		if s.FArrayOptional[i146] == nil {
+		if s.FArrayOptional[i150] == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '"')
-			b = append(b, (*s.FArrayOptional[i146])...)
+			b = append(b, (*s.FArrayOptional[i150])...)
 			b = append(b, '"')
 		}
 	}
@@ -2553,36 +2546,36 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FArrayStruct)), 10)
 	b = append(b, ']', '[')
-	for i147 := range s.FArrayStruct {
-		if i147 > 0 {
+	for i151 := range s.FArrayStruct {
+		if i151 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FArrayStruct[i147].FwPrint(b)
+		b = s.FArrayStruct[i151].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_vector="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FVector)), 10)
 	b = append(b, ']', '[')
-	for i148 := range s.FVector {
-		if i148 > 0 {
+	for i152 := range s.FVector {
+		if i152 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendUint(b, uint64(s.FVector[i148]), 10)
+		b = strconv.AppendUint(b, uint64(s.FVector[i152]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_vector_optional="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FVectorOptional)), 10)
 	b = append(b, ']', '[')
-	for i149 := range s.FVectorOptional {
-		if i149 > 0 {
+	for i153 := range s.FVectorOptional {
+		if i153 > 0 {
 			b = append(b, ',')
 		}
-		if s.FVectorOptional[i149] == nil {
+		if s.FVectorOptional[i153] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = append(b, (*s.FVectorOptional[i149]).String()...)
+			b = append(b, (*s.FVectorOptional[i153]).String()...)
 		}
 	}
 	b = append(b, ']')
@@ -2590,23 +2583,23 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FVectorStruct)), 10)
 	b = append(b, ']', '[')
-	for i150 := range s.FVectorStruct {
-		if i150 > 0 {
+	for i154 := range s.FVectorStruct {
+		if i154 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FVectorStruct[i150].FwPrint(b)
+		b = s.FVectorStruct[i154].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_list="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FList)), 10)
 	b = append(b, ']', '<')
-	for i151 := range s.FList {
-		if i151 > 0 {
+	for i155 := range s.FList {
+		if i155 > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '"')
-		b = append(b, s.FList[i151]...)
+		b = append(b, s.FList[i155]...)
 		b = append(b, '"')
 	}
 	b = append(b, '>')
@@ -2614,57 +2607,57 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FListOptional)), 10)
 	b = append(b, ']', '<')
-	for i152 := range s.FListOptional {
-		if i152 > 0 {
+	for i156 := range s.FListOptional {
+		if i156 > 0 {
 			b = append(b, ',')
 		}
-		if s.FListOptional[i152] == nil {
+		if s.FListOptional[i156] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = s.FListOptional[i152].FwPrint(b)
+			b = s.FListOptional[i156].FwPrint(b)
 		}
 	}
 	b = append(b, '>')
 	b = append(b, ",f_set="...)
-	set153 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	set157 := fw.SortedSet(s.FSet, cmp.Compare[int64])
 	b = append(b, '[')
-	b = strconv.AppendInt(b, int64(len(set153)), 10)
+	b = strconv.AppendInt(b, int64(len(set157)), 10)
 	b = append(b, ']', '{')
-	for i154 := range set153 {
-		if i154 > 0 {
+	for i158 := range set157 {
+		if i158 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(set153[i154]), 10)
+		b = strconv.AppendInt(b, int64(set157[i158]), 10)
 	}
 	b = append(b, '}')
 	b = append(b, ",f_set_struct="...)
-	set155 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	set159 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
 	b = append(b, '[')
-	b = strconv.AppendInt(b, int64(len(set155)), 10)
+	b = strconv.AppendInt(b, int64(len(set159)), 10)
 	b = append(b, ']', '{')
-	for i156 := range set155 {
-		if i156 > 0 {
+	for i160 := range set159 {
+		if i160 > 0 {
 			b = append(b, ',')
 		}
-		b = set155[i156].FwPrint(b)
+		b = set159[i160].FwPrint(b)
 	}
 	b = append(b, '}')
 	b = append(b, ",f_map="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FMap)), 10)
 	b = append(b, ']', '<')
-	i157 := 0
-	for _, k158 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v159 := s.FMap[k158]
-		if i157 > 0 {
+	i161 := 0
+	for _, k162 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v163 := s.FMap[k162]
+		if i161 > 0 {
 			b = append(b, ',')
 		}
-		i157++
+		i161++
 		b = append(b, '{')
-		b = strconv.AppendInt(b, int64(k158), 10)
+		b = strconv.AppendInt(b, int64(k162), 10)
 		b = append(b, "->"...)
 		b = append(b, '"')
-		b = append(b, v159...)
+		b = append(b, v163...)
 		b = append(b, '"')
 		b = append(b, '}')
 	}
@@ -2673,22 +2666,22 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FMapOptional)), 10)
 	b = append(b, ']', '<')
-	i160 := 0
-	for _, k161 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v162 := s.FMapOptional[k161]
-		if i160 > 0 {
+	i164 := 0
+	for _, k165 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v166 := s.FMapOptional[k165]
+		if i164 > 0 {
 			b = append(b, ',')
 		}
-		i160++
+		i164++
 		b = append(b, '{')
 		b = append(b, '"')
-		b = append(b, k161...)
+		b = append(b, k165...)
 		b = append(b, '"')
 		b = append(b, "->"...)
-		if v162 == nil {
+		if v166 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendPrintFloat(b, float64((*v162)))
+			b = fw.AppendPrintFloat(b, float64((*v166)))
 		}
 		b = append(b, '}')
 	}
@@ -2697,17 +2690,17 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FMapEnumKey)), 10)
 	b = append(b, ']', '<')
-	i163 := 0
-	for _, k164 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v165 := s.FMapEnumKey[k164]
-		if i163 > 0 {
+	i167 := 0
+	for _, k168 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v169 := s.FMapEnumKey[k168]
+		if i167 > 0 {
 			b = append(b, ',')
 		}
-		i163++
+		i167++
 		b = append(b, '{')
-		b = append(b, k164.String()...)
+		b = append(b, k168.String()...)
 		b = append(b, "->"...)
-		b = v165.FwPrint(b)
+		b = v169.FwPrint(b)
 		b = append(b, '}')
 	}
 	b = append(b, '>')
@@ -2715,19 +2708,19 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FHash)), 10)
 	b = append(b, ']', '[')
-	i166 := 0
-	for k167, v168 := range s.FHash {
-		if i166 > 0 {
+	i170 := 0
+	for k171, v172 := range s.FHash {
+		if i170 > 0 {
 			b = append(b, ',')
 		}
-		i166++
+		i170++
 		b = append(b, '{')
 		b = append(b, '"')
-		b = k167.AppendText(b)
+		b = k171.AppendText(b)
 		b = append(b, '"')
 		b = append(b, "->"...)
 		b = append(b, "bytes["...)
-		b = strconv.AppendInt(b, int64(len(v168)), 10)
+		b = strconv.AppendInt(b, int64(len(v172)), 10)
 		b = append(b, ']')
 		b = append(b, '}')
 	}
@@ -2736,21 +2729,21 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FHashOptional)), 10)
 	b = append(b, ']', '[')
-	i169 := 0
-	for k170, v171 := range s.FHashOptional {
-		if i169 > 0 {
+	i173 := 0
+	for k174, v175 := range s.FHashOptional {
+		if i173 > 0 {
 			b = append(b, ',')
 		}
-		i169++
+		i173++
 		b = append(b, '{')
 		b = append(b, '"')
-		b = append(b, k170...)
+		b = append(b, k174...)
 		b = append(b, '"')
 		b = append(b, "->"...)
-		if v171 == nil {
+		if v175 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = v171.FwPrint(b)
+			b = v175.FwPrint(b)
 		}
 		b = append(b, '}')
 	}
@@ -2759,14 +2752,14 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FHashStructKey)), 10)
 	b = append(b, ']', '[')
-	for i172 := range s.FHashStructKey {
-		if i172 > 0 {
+	for i176 := range s.FHashStructKey {
+		if i176 > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '{')
-		b = s.FHashStructKey[i172].Key.FwPrint(b)
+		b = s.FHashStructKey[i176].Key.FwPrint(b)
 		b = append(b, "->"...)
-		b = s.FHashStructKey[i172].Value.FwPrint(b)
+		b = s.FHashStructKey[i176].Value.FwPrint(b)
 		b = append(b, '}')
 	}
 	b = append(b, ']')
@@ -2819,108 +2812,108 @@ func VerifyCollectionsLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Collections) FwPutV(w *fw.Writer, slot, base int) {
 	pos := w.VStruct(slot, base, 90, 112)
-	for i173 := range s.FArray {
-		fw.PutU32(w.Buf, pos+8+i173*4, uint32(s.FArray[i173]))
+	for i177 := range s.FArray {
+		fw.PutU32(w.Buf, pos+8+i177*4, uint32(s.FArray[i177]))
 	}
-	for i174 := range s.FArrayOptional {
-		if s.FArrayOptional[i174] == nil {
-			fw.VNull(w, pos+20+i174*5)
+	for i178 := range s.FArrayOptional {
+		if s.FArrayOptional[i178] == nil {
+			fw.VNull(w, pos+20+i178*5)
 		} else {
-			blk175 := w.VOptional(pos+20+i174*5, pos, 4)
-			w.VString(blk175, blk175, (*s.FArrayOptional[i174]))
+			blk179 := w.VOptional(pos+20+i178*5, pos, 4)
+			w.VString(blk179, blk179, (*s.FArrayOptional[i178]))
 		}
 	}
-	for i176 := range s.FArrayStruct {
-		s.FArrayStruct[i176].FwPutV(w, pos+30+i176*4, pos)
+	for i180 := range s.FArrayStruct {
+		s.FArrayStruct[i180].FwPutV(w, pos+30+i180*4, pos)
 	}
-	p177 := w.VBlock(pos+38, pos, len(s.FVector), 1)
-	for i178 := range s.FVector {
-		w.Buf[p177+i178*1] = byte(s.FVector[i178])
+	p181 := w.VBlock(pos+38, pos, len(s.FVector), 1)
+	for i182 := range s.FVector {
+		w.Buf[p181+i182*1] = byte(s.FVector[i182])
 	}
-	p179 := w.VBlock(pos+42, pos, len(s.FVectorOptional), 5)
-	for i180 := range s.FVectorOptional {
-		if s.FVectorOptional[i180] == nil {
-			fw.VNull(w, p179+i180*5)
+	p183 := w.VBlock(pos+42, pos, len(s.FVectorOptional), 5)
+	for i184 := range s.FVectorOptional {
+		if s.FVectorOptional[i184] == nil {
+			fw.VNull(w, p183+i184*5)
 		} else {
-			blk181 := w.VOptional(p179+i180*5, pos, 1)
-			w.Buf[blk181] = byte((*s.FVectorOptional[i180]))
+			blk185 := w.VOptional(p183+i184*5, pos, 1)
+			w.Buf[blk185] = byte((*s.FVectorOptional[i184]))
 		}
 	}
-	p182 := w.VBlock(pos+46, pos, len(s.FVectorStruct), 4)
-	for i183 := range s.FVectorStruct {
-		s.FVectorStruct[i183].FwPutV(w, p182+i183*4, pos)
+	p186 := w.VBlock(pos+46, pos, len(s.FVectorStruct), 4)
+	for i187 := range s.FVectorStruct {
+		s.FVectorStruct[i187].FwPutV(w, p186+i187*4, pos)
 	}
-	p184 := w.VBlock(pos+50, pos, len(s.FList), 4)
-	for i185 := range s.FList {
-		w.VString(p184+i185*4, pos, s.FList[i185])
+	p188 := w.VBlock(pos+50, pos, len(s.FList), 4)
+	for i189 := range s.FList {
+		w.VString(p188+i189*4, pos, s.FList[i189])
 	}
-	p186 := w.VBlock(pos+54, pos, len(s.FListOptional), 5)
-	for i187 := range s.FListOptional {
-		if s.FListOptional[i187] == nil {
-			fw.VNull(w, p186+i187*5)
+	p190 := w.VBlock(pos+54, pos, len(s.FListOptional), 5)
+	for i191 := range s.FListOptional {
+		if s.FListOptional[i191] == nil {
+			fw.VNull(w, p190+i191*5)
 		} else {
-			blk188 := w.VOptional(p186+i187*5, pos, 4)
-			s.FListOptional[i187].FwPutV(w, blk188, blk188)
+			blk192 := w.VOptional(p190+i191*5, pos, 4)
+			s.FListOptional[i191].FwPutV(w, blk192, blk192)
 		}
 	}
-	set189 := fw.SortedSet(s.FSet, cmp.Compare[int64])
-	p190 := w.VBlock(pos+58, pos, len(set189), 8)
-	for i191 := range set189 {
-		fw.PutU64(w.Buf, p190+i191*8, uint64(set189[i191]))
+	set193 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	p194 := w.VBlock(pos+58, pos, len(set193), 8)
+	for i195 := range set193 {
+		fw.PutU64(w.Buf, p194+i195*8, uint64(set193[i195]))
 	}
-	set192 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
-	p193 := w.VBlock(pos+62, pos, len(set192), 4)
-	for i194 := range set192 {
-		set192[i194].FwPutV(w, p193+i194*4, pos)
+	set196 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	p197 := w.VBlock(pos+62, pos, len(set196), 4)
+	for i198 := range set196 {
+		set196[i198].FwPutV(w, p197+i198*4, pos)
 	}
-	p195 := w.VBlock(pos+66, pos, len(s.FMap), 8)
-	for _, k196 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v197 := s.FMap[k196]
-		fw.PutU32(w.Buf, p195, uint32(k196))
-		w.VString(p195+4, pos, v197)
-		p195 += 8
+	p199 := w.VBlock(pos+66, pos, len(s.FMap), 8)
+	for _, k200 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v201 := s.FMap[k200]
+		fw.PutU32(w.Buf, p199, uint32(k200))
+		w.VString(p199+4, pos, v201)
+		p199 += 8
 	}
-	p198 := w.VBlock(pos+70, pos, len(s.FMapOptional), 9)
-	for _, k199 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v200 := s.FMapOptional[k199]
-		w.VString(p198, pos, k199)
-		if v200 == nil {
-			fw.VNull(w, p198+4)
+	p202 := w.VBlock(pos+70, pos, len(s.FMapOptional), 9)
+	for _, k203 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v204 := s.FMapOptional[k203]
+		w.VString(p202, pos, k203)
+		if v204 == nil {
+			fw.VNull(w, p202+4)
 		} else {
-			blk201 := w.VOptional(p198+4, pos, 8)
-			fw.PutF64(w.Buf, blk201, float64((*v200)))
+			blk205 := w.VOptional(p202+4, pos, 8)
+			fw.PutF64(w.Buf, blk205, float64((*v204)))
 		}
-		p198 += 9
+		p202 += 9
 	}
-	p202 := w.VBlock(pos+74, pos, len(s.FMapEnumKey), 5)
-	for _, k203 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v204 := s.FMapEnumKey[k203]
-		w.Buf[p202] = byte(k203)
-		v204.FwPutV(w, p202+1, pos)
-		p202 += 5
+	p206 := w.VBlock(pos+74, pos, len(s.FMapEnumKey), 5)
+	for _, k207 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v208 := s.FMapEnumKey[k207]
+		w.Buf[p206] = byte(k207)
+		v208.FwPutV(w, p206+1, pos)
+		p206 += 5
 	}
-	p205 := w.VBlock(pos+78, pos, len(s.FHash), 20)
-	for k206, v207 := range s.FHash {
-		copy(w.Buf[p205:], k206[:])
-		w.VBytes(p205+16, pos, v207)
-		p205 += 20
+	p209 := w.VBlock(pos+78, pos, len(s.FHash), 20)
+	for k210, v211 := range s.FHash {
+		copy(w.Buf[p209:], k210[:])
+		w.VBytes(p209+16, pos, v211)
+		p209 += 20
 	}
-	p208 := w.VBlock(pos+82, pos, len(s.FHashOptional), 9)
-	for k209, v210 := range s.FHashOptional {
-		w.VString(p208, pos, k209)
-		if v210 == nil {
-			fw.VNull(w, p208+4)
+	p212 := w.VBlock(pos+82, pos, len(s.FHashOptional), 9)
+	for k213, v214 := range s.FHashOptional {
+		w.VString(p212, pos, k213)
+		if v214 == nil {
+			fw.VNull(w, p212+4)
 		} else {
-			blk211 := w.VOptional(p208+4, pos, 4)
-			v210.FwPutV(w, blk211, blk211)
+			blk215 := w.VOptional(p212+4, pos, 4)
+			v214.FwPutV(w, blk215, blk215)
 		}
-		p208 += 9
+		p212 += 9
 	}
-	p212 := w.VBlock(pos+86, pos, len(s.FHashStructKey), 8)
-	for i213 := range s.FHashStructKey {
-		s.FHashStructKey[i213].Key.FwPutV(w, p212, pos)
-		s.FHashStructKey[i213].Value.FwPutV(w, p212+4, pos)
-		p212 += 8
+	p216 := w.VBlock(pos+86, pos, len(s.FHashStructKey), 8)
+	for i217 := range s.FHashStructKey {
+		s.FHashStructKey[i217].Key.FwPutV(w, p216, pos)
+		s.FHashStructKey[i217].Value.FwPutV(w, p216+4, pos)
+		p216 += 8
 	}
 }
 
@@ -2931,289 +2924,289 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 90 {
-		for i214 := range s.FArray {
-			s.FArray[i214] = int32(fw.U32(r.Data, pos+8+i214*4))
+		for i218 := range s.FArray {
+			s.FArray[i218] = int32(fw.U32(r.Data, pos+8+i218*4))
 		}
-		for i215 := range s.FArrayOptional {
+		for i219 := range s.FArrayOptional {
 			if !r.OK() {
 				break
 			}
-			p216, set217, ok218 := r.Optional(pos+20+i215*5, pos, 4)
-			if !set217 {
-				s.FArrayOptional[i215] = nil
-			} else if ok218 {
-				if s.FArrayOptional[i215] == nil {
-					s.FArrayOptional[i215] = new(string)
+			p220, set221, ok222 := r.Optional(pos+20+i219*5, pos, 4)
+			if !set221 {
+				s.FArrayOptional[i219] = nil
+			} else if ok222 {
+				if s.FArrayOptional[i219] == nil {
+					s.FArrayOptional[i219] = new(string)
 				}
-				r.String(p216, p216, &(*s.FArrayOptional[i215]))
+				r.String(p220, p220, &(*s.FArrayOptional[i219]))
 			}
 		}
-		for i219 := range s.FArrayStruct {
+		for i223 := range s.FArrayStruct {
 			if !r.OK() {
 				break
 			}
-			s.FArrayStruct[i219].FwGetV(r, pos+30+i219*4, pos)
+			s.FArrayStruct[i223].FwGetV(r, pos+30+i223*4, pos)
 		}
-		p220, n221, ok222 := r.Block(pos+38, pos, 1)
-		if ok222 {
-			s.FVector = fw.Resize(s.FVector, n221)
-			for i223 := range s.FVector {
-				s.FVector[i223] = byte(r.Data[p220+i223*1])
-			}
-		}
-		p224, n225, ok226 := r.Block(pos+42, pos, 5)
+		p224, n225, ok226 := r.Block(pos+38, pos, 1)
 		if ok226 {
-			s.FVectorOptional = fw.Resize(s.FVectorOptional, n225)
-			for i227 := range s.FVectorOptional {
-				p228, set229, ok230 := r.Optional(p224+i227*5, pos, 1)
-				if !set229 {
-					s.FVectorOptional[i227] = nil
-				} else if ok230 {
-					if s.FVectorOptional[i227] == nil {
-						s.FVectorOptional[i227] = new(EnumByte)
+			s.FVector = fw.Resize(s.FVector, n225)
+			for i227 := range s.FVector {
+				s.FVector[i227] = byte(r.Data[p224+i227*1])
+			}
+		}
+		p228, n229, ok230 := r.Block(pos+42, pos, 5)
+		if ok230 {
+			s.FVectorOptional = fw.Resize(s.FVectorOptional, n229)
+			for i231 := range s.FVectorOptional {
+				p232, set233, ok234 := r.Optional(p228+i231*5, pos, 1)
+				if !set233 {
+					s.FVectorOptional[i231] = nil
+				} else if ok234 {
+					if s.FVectorOptional[i231] == nil {
+						s.FVectorOptional[i231] = new(EnumByte)
 					}
-					(*s.FVectorOptional[i227]) = EnumByte(r.Data[p228])
+					(*s.FVectorOptional[i231]) = EnumByte(r.Data[p232])
 				}
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p231, n232, ok233 := r.Block(pos+46, pos, 4)
-		if ok233 {
-			s.FVectorStruct = fw.Resize(s.FVectorStruct, n232)
-			for i234 := range s.FVectorStruct {
-				s.FVectorStruct[i234].FwGetV(r, p231+i234*4, pos)
-				if !r.OK() {
-					break
-				}
-			}
-		}
-		p235, n236, ok237 := r.Block(pos+50, pos, 4)
+		p235, n236, ok237 := r.Block(pos+46, pos, 4)
 		if ok237 {
-			s.FList = fw.Resize(s.FList, n236)
-			for i238 := range s.FList {
-				r.String(p235+i238*4, pos, &s.FList[i238])
+			s.FVectorStruct = fw.Resize(s.FVectorStruct, n236)
+			for i238 := range s.FVectorStruct {
+				s.FVectorStruct[i238].FwGetV(r, p235+i238*4, pos)
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p239, n240, ok241 := r.Block(pos+54, pos, 5)
+		p239, n240, ok241 := r.Block(pos+50, pos, 4)
 		if ok241 {
-			s.FListOptional = fw.Resize(s.FListOptional, n240)
-			for i242 := range s.FListOptional {
-				p243, set244, ok245 := r.Optional(p239+i242*5, pos, 4)
-				if !set244 {
-					s.FListOptional[i242] = nil
-				} else if ok245 {
-					if s.FListOptional[i242] == nil {
-						s.FListOptional[i242] = new(Optionals)
+			s.FList = fw.Resize(s.FList, n240)
+			for i242 := range s.FList {
+				r.String(p239+i242*4, pos, &s.FList[i242])
+				if !r.OK() {
+					break
+				}
+			}
+		}
+		p243, n244, ok245 := r.Block(pos+54, pos, 5)
+		if ok245 {
+			s.FListOptional = fw.Resize(s.FListOptional, n244)
+			for i246 := range s.FListOptional {
+				p247, set248, ok249 := r.Optional(p243+i246*5, pos, 4)
+				if !set248 {
+					s.FListOptional[i246] = nil
+				} else if ok249 {
+					if s.FListOptional[i246] == nil {
+						s.FListOptional[i246] = new(Optionals)
 					}
-					s.FListOptional[i242].FwGetV(r, p243, p243)
+					s.FListOptional[i246].FwGetV(r, p247, p247)
 				}
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p246, n247, ok248 := r.Block(pos+58, pos, 8)
-		if ok248 {
-			s.FSet = fw.Resize(s.FSet, n247)
-			for i249 := range s.FSet {
-				s.FSet[i249] = int64(fw.U64(r.Data, p246+i249*8))
+		p250, n251, ok252 := r.Block(pos+58, pos, 8)
+		if ok252 {
+			s.FSet = fw.Resize(s.FSet, n251)
+			for i253 := range s.FSet {
+				s.FSet[i253] = int64(fw.U64(r.Data, p250+i253*8))
 			}
 			s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
 		}
-		p250, n251, ok252 := r.Block(pos+62, pos, 4)
-		if ok252 {
-			s.FSetStruct = fw.Resize(s.FSetStruct, n251)
-			for i253 := range s.FSetStruct {
-				s.FSetStruct[i253].FwGetV(r, p250+i253*4, pos)
+		p254, n255, ok256 := r.Block(pos+62, pos, 4)
+		if ok256 {
+			s.FSetStruct = fw.Resize(s.FSetStruct, n255)
+			for i257 := range s.FSetStruct {
+				s.FSetStruct[i257].FwGetV(r, p254+i257*4, pos)
 				if !r.OK() {
 					break
 				}
 			}
 			s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
 		}
-		p254, n255, ok256 := r.Block(pos+66, pos, 8)
-		if ok256 {
-			s.FMap = fw.ClearMap(s.FMap, n255)
-			for i257 := 0; i257 < n255; i257++ {
-				var k258 int32
-				var v259 string
-				k258 = int32(fw.U32(r.Data, p254))
-				r.String(p254+4, pos, &v259)
+		p258, n259, ok260 := r.Block(pos+66, pos, 8)
+		if ok260 {
+			s.FMap = fw.ClearMap(s.FMap, n259)
+			for i261 := 0; i261 < n259; i261++ {
+				var k262 int32
+				var v263 string
+				k262 = int32(fw.U32(r.Data, p258))
+				r.String(p258+4, pos, &v263)
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FMap[k258]; !dup {
-					s.FMap[k258] = v259
+				if _, dup := s.FMap[k262]; !dup {
+					s.FMap[k262] = v263
 				}
-				p254 += 8
+				p258 += 8
 			}
 		}
-		p260, n261, ok262 := r.Block(pos+70, pos, 9)
-		if ok262 {
-			s.FMapOptional = fw.ClearMap(s.FMapOptional, n261)
-			for i263 := 0; i263 < n261; i263++ {
-				var k264 string
-				var v265 *float64
-				r.String(p260, pos, &k264)
-				p266, set267, ok268 := r.Optional(p260+4, pos, 8)
-				if !set267 {
-					v265 = nil
-				} else if ok268 {
-					if v265 == nil {
-						v265 = new(float64)
+		p264, n265, ok266 := r.Block(pos+70, pos, 9)
+		if ok266 {
+			s.FMapOptional = fw.ClearMap(s.FMapOptional, n265)
+			for i267 := 0; i267 < n265; i267++ {
+				var k268 string
+				var v269 *float64
+				r.String(p264, pos, &k268)
+				p270, set271, ok272 := r.Optional(p264+4, pos, 8)
+				if !set271 {
+					v269 = nil
+				} else if ok272 {
+					if v269 == nil {
+						v269 = new(float64)
 					}
-					(*v265) = fw.F64(r.Data, p266)
+					(*v269) = fw.F64(r.Data, p270)
 				}
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FMapOptional[k264]; !dup {
-					s.FMapOptional[k264] = v265
+				if _, dup := s.FMapOptional[k268]; !dup {
+					s.FMapOptional[k268] = v269
 				}
-				p260 += 9
+				p264 += 9
 			}
 		}
-		p269, n270, ok271 := r.Block(pos+74, pos, 5)
-		if ok271 {
-			s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n270)
-			for i272 := 0; i272 < n270; i272++ {
-				var k273 EnumByte
-				var v274 Optionals
-				k273 = EnumByte(r.Data[p269])
-				v274.FwGetV(r, p269+1, pos)
+		p273, n274, ok275 := r.Block(pos+74, pos, 5)
+		if ok275 {
+			s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n274)
+			for i276 := 0; i276 < n274; i276++ {
+				var k277 EnumByte
+				var v278 Optionals
+				k277 = EnumByte(r.Data[p273])
+				v278.FwGetV(r, p273+1, pos)
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FMapEnumKey[k273]; !dup {
-					s.FMapEnumKey[k273] = v274
+				if _, dup := s.FMapEnumKey[k277]; !dup {
+					s.FMapEnumKey[k277] = v278
 				}
-				p269 += 5
+				p273 += 5
 			}
 		}
-		p275, n276, ok277 := r.Block(pos+78, pos, 20)
-		if ok277 {
-			s.FHash = fw.ClearMap(s.FHash, n276)
-			for i278 := 0; i278 < n276; i278++ {
-				var k279 fw.UUID
-				var v280 []byte
-				k279 = fw.UUIDAt(r.Data, p275)
-				r.Bytes(p275+16, pos, &v280)
+		p279, n280, ok281 := r.Block(pos+78, pos, 20)
+		if ok281 {
+			s.FHash = fw.ClearMap(s.FHash, n280)
+			for i282 := 0; i282 < n280; i282++ {
+				var k283 fw.UUID
+				var v284 []byte
+				k283 = fw.UUIDAt(r.Data, p279)
+				r.Bytes(p279+16, pos, &v284)
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FHash[k279]; !dup {
-					s.FHash[k279] = v280
+				if _, dup := s.FHash[k283]; !dup {
+					s.FHash[k283] = v284
 				}
-				p275 += 20
+				p279 += 20
 			}
 		}
-		p281, n282, ok283 := r.Block(pos+82, pos, 9)
-		if ok283 {
-			s.FHashOptional = fw.ClearMap(s.FHashOptional, n282)
-			for i284 := 0; i284 < n282; i284++ {
-				var k285 string
-				var v286 *Primitives
-				r.String(p281, pos, &k285)
-				p287, set288, ok289 := r.Optional(p281+4, pos, 4)
-				if !set288 {
-					v286 = nil
-				} else if ok289 {
-					if v286 == nil {
-						v286 = new(Primitives)
+		p285, n286, ok287 := r.Block(pos+82, pos, 9)
+		if ok287 {
+			s.FHashOptional = fw.ClearMap(s.FHashOptional, n286)
+			for i288 := 0; i288 < n286; i288++ {
+				var k289 string
+				var v290 *Primitives
+				r.String(p285, pos, &k289)
+				p291, set292, ok293 := r.Optional(p285+4, pos, 4)
+				if !set292 {
+					v290 = nil
+				} else if ok293 {
+					if v290 == nil {
+						v290 = new(Primitives)
 					}
-					v286.FwGetV(r, p287, p287)
+					v290.FwGetV(r, p291, p291)
 				}
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FHashOptional[k285]; !dup {
-					s.FHashOptional[k285] = v286
+				if _, dup := s.FHashOptional[k289]; !dup {
+					s.FHashOptional[k289] = v290
 				}
-				p281 += 9
+				p285 += 9
 			}
 		}
-		p290, n291, ok292 := r.Block(pos+86, pos, 8)
-		if ok292 {
+		p294, n295, ok296 := r.Block(pos+86, pos, 8)
+		if ok296 {
 			s.FHashStructKey = s.FHashStructKey[:0]
-			for i293 := 0; i293 < n291; i293++ {
-				var k294 proto.Order
-				var v295 Optionals
-				k294.FwGetV(r, p290, pos)
-				v295.FwGetV(r, p290+4, pos)
+			for i297 := 0; i297 < n295; i297++ {
+				var k298 proto.Order
+				var v299 Optionals
+				k298.FwGetV(r, p294, pos)
+				v299.FwGetV(r, p294+4, pos)
 				if !r.OK() {
 					break
 				}
-				s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k294, Value: v295})
-				p290 += 8
+				s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k298, Value: v299})
+				p294 += 8
 			}
 			s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
 		}
 	} else {
 		d := NewCollections()
 		if 20 <= stored {
-			for i296 := range s.FArray {
-				s.FArray[i296] = int32(fw.U32(r.Data, pos+8+i296*4))
+			for i300 := range s.FArray {
+				s.FArray[i300] = int32(fw.U32(r.Data, pos+8+i300*4))
 			}
 		} else {
 			s.FArray = d.FArray
 		}
 		if 30 <= stored {
-			for i297 := range s.FArrayOptional {
+			for i301 := range s.FArrayOptional {
 				if !r.OK() {
 					break
 				}
-				p298, set299, ok300 := r.Optional(pos+20+i297*5, pos, 4)
-				if !set299 {
-					s.FArrayOptional[i297] = nil
-				} else if ok300 {
-					if s.FArrayOptional[i297] == nil {
-						s.FArrayOptional[i297] = new(string)
+				p302, set303, ok304 := r.Optional(pos+20+i301*5, pos, 4)
+				if !set303 {
+					s.FArrayOptional[i301] = nil
+				} else if ok304 {
+					if s.FArrayOptional[i301] == nil {
+						s.FArrayOptional[i301] = new(string)
 					}
-					r.String(p298, p298, &(*s.FArrayOptional[i297]))
+					r.String(p302, p302, &(*s.FArrayOptional[i301]))
 				}
 			}
 		} else {
 			s.FArrayOptional = d.FArrayOptional
 		}
 		if 38 <= stored {
-			for i301 := range s.FArrayStruct {
+			for i305 := range s.FArrayStruct {
 				if !r.OK() {
 					break
 				}
-				s.FArrayStruct[i301].FwGetV(r, pos+30+i301*4, pos)
+				s.FArrayStruct[i305].FwGetV(r, pos+30+i305*4, pos)
 			}
 		} else {
 			s.FArrayStruct = d.FArrayStruct
 		}
 		if 42 <= stored {
-			p302, n303, ok304 := r.Block(pos+38, pos, 1)
-			if ok304 {
-				s.FVector = fw.Resize(s.FVector, n303)
-				for i305 := range s.FVector {
-					s.FVector[i305] = byte(r.Data[p302+i305*1])
+			p306, n307, ok308 := r.Block(pos+38, pos, 1)
+			if ok308 {
+				s.FVector = fw.Resize(s.FVector, n307)
+				for i309 := range s.FVector {
+					s.FVector[i309] = byte(r.Data[p306+i309*1])
 				}
 			}
 		} else {
 			s.FVector = d.FVector
 		}
 		if 46 <= stored {
-			p306, n307, ok308 := r.Block(pos+42, pos, 5)
-			if ok308 {
-				s.FVectorOptional = fw.Resize(s.FVectorOptional, n307)
-				for i309 := range s.FVectorOptional {
-					p310, set311, ok312 := r.Optional(p306+i309*5, pos, 1)
-					if !set311 {
-						s.FVectorOptional[i309] = nil
-					} else if ok312 {
-						if s.FVectorOptional[i309] == nil {
-							s.FVectorOptional[i309] = new(EnumByte)
+			p310, n311, ok312 := r.Block(pos+42, pos, 5)
+			if ok312 {
+				s.FVectorOptional = fw.Resize(s.FVectorOptional, n311)
+				for i313 := range s.FVectorOptional {
+					p314, set315, ok316 := r.Optional(p310+i313*5, pos, 1)
+					if !set315 {
+						s.FVectorOptional[i313] = nil
+					} else if ok316 {
+						if s.FVectorOptional[i313] == nil {
+							s.FVectorOptional[i313] = new(EnumByte)
 						}
-						(*s.FVectorOptional[i309]) = EnumByte(r.Data[p310])
+						(*s.FVectorOptional[i313]) = EnumByte(r.Data[p314])
 					}
 					if !r.OK() {
 						break
@@ -3224,11 +3217,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FVectorOptional = d.FVectorOptional
 		}
 		if 50 <= stored {
-			p313, n314, ok315 := r.Block(pos+46, pos, 4)
-			if ok315 {
-				s.FVectorStruct = fw.Resize(s.FVectorStruct, n314)
-				for i316 := range s.FVectorStruct {
-					s.FVectorStruct[i316].FwGetV(r, p313+i316*4, pos)
+			p317, n318, ok319 := r.Block(pos+46, pos, 4)
+			if ok319 {
+				s.FVectorStruct = fw.Resize(s.FVectorStruct, n318)
+				for i320 := range s.FVectorStruct {
+					s.FVectorStruct[i320].FwGetV(r, p317+i320*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -3238,11 +3231,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FVectorStruct = d.FVectorStruct
 		}
 		if 54 <= stored {
-			p317, n318, ok319 := r.Block(pos+50, pos, 4)
-			if ok319 {
-				s.FList = fw.Resize(s.FList, n318)
-				for i320 := range s.FList {
-					r.String(p317+i320*4, pos, &s.FList[i320])
+			p321, n322, ok323 := r.Block(pos+50, pos, 4)
+			if ok323 {
+				s.FList = fw.Resize(s.FList, n322)
+				for i324 := range s.FList {
+					r.String(p321+i324*4, pos, &s.FList[i324])
 					if !r.OK() {
 						break
 					}
@@ -3252,18 +3245,18 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FList = d.FList
 		}
 		if 58 <= stored {
-			p321, n322, ok323 := r.Block(pos+54, pos, 5)
-			if ok323 {
-				s.FListOptional = fw.Resize(s.FListOptional, n322)
-				for i324 := range s.FListOptional {
-					p325, set326, ok327 := r.Optional(p321+i324*5, pos, 4)
-					if !set326 {
-						s.FListOptional[i324] = nil
-					} else if ok327 {
-						if s.FListOptional[i324] == nil {
-							s.FListOptional[i324] = new(Optionals)
+			p325, n326, ok327 := r.Block(pos+54, pos, 5)
+			if ok327 {
+				s.FListOptional = fw.Resize(s.FListOptional, n326)
+				for i328 := range s.FListOptional {
+					p329, set330, ok331 := r.Optional(p325+i328*5, pos, 4)
+					if !set330 {
+						s.FListOptional[i328] = nil
+					} else if ok331 {
+						if s.FListOptional[i328] == nil {
+							s.FListOptional[i328] = new(Optionals)
 						}
-						s.FListOptional[i324].FwGetV(r, p325, p325)
+						s.FListOptional[i328].FwGetV(r, p329, p329)
 					}
 					if !r.OK() {
 						break
@@ -3274,11 +3267,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FListOptional = d.FListOptional
 		}
 		if 62 <= stored {
-			p328, n329, ok330 := r.Block(pos+58, pos, 8)
-			if ok330 {
-				s.FSet = fw.Resize(s.FSet, n329)
-				for i331 := range s.FSet {
-					s.FSet[i331] = int64(fw.U64(r.Data, p328+i331*8))
+			p332, n333, ok334 := r.Block(pos+58, pos, 8)
+			if ok334 {
+				s.FSet = fw.Resize(s.FSet, n333)
+				for i335 := range s.FSet {
+					s.FSet[i335] = int64(fw.U64(r.Data, p332+i335*8))
 				}
 				s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
 			}
@@ -3286,11 +3279,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FSet = d.FSet
 		}
 		if 66 <= stored {
-			p332, n333, ok334 := r.Block(pos+62, pos, 4)
-			if ok334 {
-				s.FSetStruct = fw.Resize(s.FSetStruct, n333)
-				for i335 := range s.FSetStruct {
-					s.FSetStruct[i335].FwGetV(r, p332+i335*4, pos)
+			p336, n337, ok338 := r.Block(pos+62, pos, 4)
+			if ok338 {
+				s.FSetStruct = fw.Resize(s.FSetStruct, n337)
+				for i339 := range s.FSetStruct {
+					s.FSetStruct[i339].FwGetV(r, p336+i339*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -3301,140 +3294,140 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FSetStruct = d.FSetStruct
 		}
 		if 70 <= stored {
-			p336, n337, ok338 := r.Block(pos+66, pos, 8)
-			if ok338 {
-				s.FMap = fw.ClearMap(s.FMap, n337)
-				for i339 := 0; i339 < n337; i339++ {
-					var k340 int32
-					var v341 string
-					k340 = int32(fw.U32(r.Data, p336))
-					r.String(p336+4, pos, &v341)
+			p340, n341, ok342 := r.Block(pos+66, pos, 8)
+			if ok342 {
+				s.FMap = fw.ClearMap(s.FMap, n341)
+				for i343 := 0; i343 < n341; i343++ {
+					var k344 int32
+					var v345 string
+					k344 = int32(fw.U32(r.Data, p340))
+					r.String(p340+4, pos, &v345)
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FMap[k340]; !dup {
-						s.FMap[k340] = v341
+					if _, dup := s.FMap[k344]; !dup {
+						s.FMap[k344] = v345
 					}
-					p336 += 8
+					p340 += 8
 				}
 			}
 		} else {
 			s.FMap = d.FMap
 		}
 		if 74 <= stored {
-			p342, n343, ok344 := r.Block(pos+70, pos, 9)
-			if ok344 {
-				s.FMapOptional = fw.ClearMap(s.FMapOptional, n343)
-				for i345 := 0; i345 < n343; i345++ {
-					var k346 string
-					var v347 *float64
-					r.String(p342, pos, &k346)
-					p348, set349, ok350 := r.Optional(p342+4, pos, 8)
-					if !set349 {
-						v347 = nil
-					} else if ok350 {
-						if v347 == nil {
-							v347 = new(float64)
+			p346, n347, ok348 := r.Block(pos+70, pos, 9)
+			if ok348 {
+				s.FMapOptional = fw.ClearMap(s.FMapOptional, n347)
+				for i349 := 0; i349 < n347; i349++ {
+					var k350 string
+					var v351 *float64
+					r.String(p346, pos, &k350)
+					p352, set353, ok354 := r.Optional(p346+4, pos, 8)
+					if !set353 {
+						v351 = nil
+					} else if ok354 {
+						if v351 == nil {
+							v351 = new(float64)
 						}
-						(*v347) = fw.F64(r.Data, p348)
+						(*v351) = fw.F64(r.Data, p352)
 					}
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FMapOptional[k346]; !dup {
-						s.FMapOptional[k346] = v347
+					if _, dup := s.FMapOptional[k350]; !dup {
+						s.FMapOptional[k350] = v351
 					}
-					p342 += 9
+					p346 += 9
 				}
 			}
 		} else {
 			s.FMapOptional = d.FMapOptional
 		}
 		if 78 <= stored {
-			p351, n352, ok353 := r.Block(pos+74, pos, 5)
-			if ok353 {
-				s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n352)
-				for i354 := 0; i354 < n352; i354++ {
-					var k355 EnumByte
-					var v356 Optionals
-					k355 = EnumByte(r.Data[p351])
-					v356.FwGetV(r, p351+1, pos)
+			p355, n356, ok357 := r.Block(pos+74, pos, 5)
+			if ok357 {
+				s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n356)
+				for i358 := 0; i358 < n356; i358++ {
+					var k359 EnumByte
+					var v360 Optionals
+					k359 = EnumByte(r.Data[p355])
+					v360.FwGetV(r, p355+1, pos)
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FMapEnumKey[k355]; !dup {
-						s.FMapEnumKey[k355] = v356
+					if _, dup := s.FMapEnumKey[k359]; !dup {
+						s.FMapEnumKey[k359] = v360
 					}
-					p351 += 5
+					p355 += 5
 				}
 			}
 		} else {
 			s.FMapEnumKey = d.FMapEnumKey
 		}
 		if 82 <= stored {
-			p357, n358, ok359 := r.Block(pos+78, pos, 20)
-			if ok359 {
-				s.FHash = fw.ClearMap(s.FHash, n358)
-				for i360 := 0; i360 < n358; i360++ {
-					var k361 fw.UUID
-					var v362 []byte
-					k361 = fw.UUIDAt(r.Data, p357)
-					r.Bytes(p357+16, pos, &v362)
+			p361, n362, ok363 := r.Block(pos+78, pos, 20)
+			if ok363 {
+				s.FHash = fw.ClearMap(s.FHash, n362)
+				for i364 := 0; i364 < n362; i364++ {
+					var k365 fw.UUID
+					var v366 []byte
+					k365 = fw.UUIDAt(r.Data, p361)
+					r.Bytes(p361+16, pos, &v366)
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FHash[k361]; !dup {
-						s.FHash[k361] = v362
+					if _, dup := s.FHash[k365]; !dup {
+						s.FHash[k365] = v366
 					}
-					p357 += 20
+					p361 += 20
 				}
 			}
 		} else {
 			s.FHash = d.FHash
 		}
 		if 86 <= stored {
-			p363, n364, ok365 := r.Block(pos+82, pos, 9)
-			if ok365 {
-				s.FHashOptional = fw.ClearMap(s.FHashOptional, n364)
-				for i366 := 0; i366 < n364; i366++ {
-					var k367 string
-					var v368 *Primitives
-					r.String(p363, pos, &k367)
-					p369, set370, ok371 := r.Optional(p363+4, pos, 4)
-					if !set370 {
-						v368 = nil
-					} else if ok371 {
-						if v368 == nil {
-							v368 = new(Primitives)
+			p367, n368, ok369 := r.Block(pos+82, pos, 9)
+			if ok369 {
+				s.FHashOptional = fw.ClearMap(s.FHashOptional, n368)
+				for i370 := 0; i370 < n368; i370++ {
+					var k371 string
+					var v372 *Primitives
+					r.String(p367, pos, &k371)
+					p373, set374, ok375 := r.Optional(p367+4, pos, 4)
+					if !set374 {
+						v372 = nil
+					} else if ok375 {
+						if v372 == nil {
+							v372 = new(Primitives)
 						}
-						v368.FwGetV(r, p369, p369)
+						v372.FwGetV(r, p373, p373)
 					}
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FHashOptional[k367]; !dup {
-						s.FHashOptional[k367] = v368
+					if _, dup := s.FHashOptional[k371]; !dup {
+						s.FHashOptional[k371] = v372
 					}
-					p363 += 9
+					p367 += 9
 				}
 			}
 		} else {
 			s.FHashOptional = d.FHashOptional
 		}
 		if 90 <= stored {
-			p372, n373, ok374 := r.Block(pos+86, pos, 8)
-			if ok374 {
+			p376, n377, ok378 := r.Block(pos+86, pos, 8)
+			if ok378 {
 				s.FHashStructKey = s.FHashStructKey[:0]
-				for i375 := 0; i375 < n373; i375++ {
-					var k376 proto.Order
-					var v377 Optionals
-					k376.FwGetV(r, p372, pos)
-					v377.FwGetV(r, p372+4, pos)
+				for i379 := 0; i379 < n377; i379++ {
+					var k380 proto.Order
+					var v381 Optionals
+					k380.FwGetV(r, p376, pos)
+					v381.FwGetV(r, p376+4, pos)
 					if !r.OK() {
 						break
 					}
-					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k376, Value: v377})
-					p372 += 8
+					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k380, Value: v381})
+					p376 += 8
 				}
 				s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
 			}
@@ -3452,132 +3445,132 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 90 {
-		for i378 := 0; i378 < 2 && r.OK(); i378++ {
-			if p379, set380, ok381 := r.Optional(pos+20+i378*5, pos, 4); set380 && ok381 {
-				r.Text(p379, p379)
+		for i382 := 0; i382 < 2 && r.OK(); i382++ {
+			if p383, set384, ok385 := r.Optional(pos+20+i382*5, pos, 4); set384 && ok385 {
+				r.Text(p383, p383)
 			}
 		}
-		for i382 := 0; i382 < 2 && r.OK(); i382++ {
-			FwVerifyVPrimitives(r, pos+30+i382*4, pos)
+		for i386 := 0; i386 < 2 && r.OK(); i386++ {
+			FwVerifyVPrimitives(r, pos+30+i386*4, pos)
 		}
 		r.Block(pos+38, pos, 1)
-		if p387, n388, ok389 := r.Block(pos+42, pos, 5); ok389 {
-			for i390 := 0; i390 < n388 && r.OK(); i390++ {
-				if p391, set392, ok393 := r.Optional(p387+i390*5, pos, 1); set392 && ok393 {
-					_ = p391
+		if p391, n392, ok393 := r.Block(pos+42, pos, 5); ok393 {
+			for i394 := 0; i394 < n392 && r.OK(); i394++ {
+				if p395, set396, ok397 := r.Optional(p391+i394*5, pos, 1); set396 && ok397 {
+					_ = p395
 				}
 			}
 		}
-		if p394, n395, ok396 := r.Block(pos+46, pos, 4); ok396 {
-			for i397 := 0; i397 < n395 && r.OK(); i397++ {
-				proto.FwVerifyVOrder(r, p394+i397*4, pos)
-			}
-		}
-		if p398, n399, ok400 := r.Block(pos+50, pos, 4); ok400 {
+		if p398, n399, ok400 := r.Block(pos+46, pos, 4); ok400 {
 			for i401 := 0; i401 < n399 && r.OK(); i401++ {
-				r.Text(p398+i401*4, pos)
+				proto.FwVerifyVOrder(r, p398+i401*4, pos)
 			}
 		}
-		if p402, n403, ok404 := r.Block(pos+54, pos, 5); ok404 {
+		if p402, n403, ok404 := r.Block(pos+50, pos, 4); ok404 {
 			for i405 := 0; i405 < n403 && r.OK(); i405++ {
-				if p406, set407, ok408 := r.Optional(p402+i405*5, pos, 4); set407 && ok408 {
-					FwVerifyVOptionals(r, p406, p406)
+				r.Text(p402+i405*4, pos)
+			}
+		}
+		if p406, n407, ok408 := r.Block(pos+54, pos, 5); ok408 {
+			for i409 := 0; i409 < n407 && r.OK(); i409++ {
+				if p410, set411, ok412 := r.Optional(p406+i409*5, pos, 4); set411 && ok412 {
+					FwVerifyVOptionals(r, p410, p410)
 				}
 			}
 		}
 		r.Block(pos+58, pos, 8)
-		if p413, n414, ok415 := r.Block(pos+62, pos, 4); ok415 {
-			for i416 := 0; i416 < n414 && r.OK(); i416++ {
-				proto.FwVerifyVBalance(r, p413+i416*4, pos)
-			}
-		}
-		if p417, n418, ok419 := r.Block(pos+66, pos, 8); ok419 {
+		if p417, n418, ok419 := r.Block(pos+62, pos, 4); ok419 {
 			for i420 := 0; i420 < n418 && r.OK(); i420++ {
-				r.Text(p417+i420*8+4, pos)
+				proto.FwVerifyVBalance(r, p417+i420*4, pos)
 			}
 		}
-		if p421, n422, ok423 := r.Block(pos+70, pos, 9); ok423 {
+		if p421, n422, ok423 := r.Block(pos+66, pos, 8); ok423 {
 			for i424 := 0; i424 < n422 && r.OK(); i424++ {
-				r.Text(p421+i424*9, pos)
+				r.Text(p421+i424*8+4, pos)
+			}
+		}
+		if p425, n426, ok427 := r.Block(pos+70, pos, 9); ok427 {
+			for i428 := 0; i428 < n426 && r.OK(); i428++ {
+				r.Text(p425+i428*9, pos)
 				if r.OK() {
-					if p425, set426, ok427 := r.Optional(p421+i424*9+4, pos, 8); set426 && ok427 {
-						_ = p425
+					if p429, set430, ok431 := r.Optional(p425+i428*9+4, pos, 8); set430 && ok431 {
+						_ = p429
 					}
 				}
 			}
 		}
-		if p428, n429, ok430 := r.Block(pos+74, pos, 5); ok430 {
-			for i431 := 0; i431 < n429 && r.OK(); i431++ {
-				FwVerifyVOptionals(r, p428+i431*5+1, pos)
-			}
-		}
-		if p432, n433, ok434 := r.Block(pos+78, pos, 20); ok434 {
+		if p432, n433, ok434 := r.Block(pos+74, pos, 5); ok434 {
 			for i435 := 0; i435 < n433 && r.OK(); i435++ {
-				r.Text(p432+i435*20+16, pos)
+				FwVerifyVOptionals(r, p432+i435*5+1, pos)
 			}
 		}
-		if p436, n437, ok438 := r.Block(pos+82, pos, 9); ok438 {
+		if p436, n437, ok438 := r.Block(pos+78, pos, 20); ok438 {
 			for i439 := 0; i439 < n437 && r.OK(); i439++ {
-				r.Text(p436+i439*9, pos)
+				r.Text(p436+i439*20+16, pos)
+			}
+		}
+		if p440, n441, ok442 := r.Block(pos+82, pos, 9); ok442 {
+			for i443 := 0; i443 < n441 && r.OK(); i443++ {
+				r.Text(p440+i443*9, pos)
 				if r.OK() {
-					if p440, set441, ok442 := r.Optional(p436+i439*9+4, pos, 4); set441 && ok442 {
-						FwVerifyVPrimitives(r, p440, p440)
+					if p444, set445, ok446 := r.Optional(p440+i443*9+4, pos, 4); set445 && ok446 {
+						FwVerifyVPrimitives(r, p444, p444)
 					}
 				}
 			}
 		}
-		if p443, n444, ok445 := r.Block(pos+86, pos, 8); ok445 {
-			for i446 := 0; i446 < n444 && r.OK(); i446++ {
-				proto.FwVerifyVOrder(r, p443+i446*8, pos)
+		if p447, n448, ok449 := r.Block(pos+86, pos, 8); ok449 {
+			for i450 := 0; i450 < n448 && r.OK(); i450++ {
+				proto.FwVerifyVOrder(r, p447+i450*8, pos)
 				if r.OK() {
-					FwVerifyVOptionals(r, p443+i446*8+4, pos)
+					FwVerifyVOptionals(r, p447+i450*8+4, pos)
 				}
 			}
 		}
 	} else {
 		if 30 <= stored {
-			for i447 := 0; i447 < 2 && r.OK(); i447++ {
-				if p448, set449, ok450 := r.Optional(pos+20+i447*5, pos, 4); set449 && ok450 {
-					r.Text(p448, p448)
+			for i451 := 0; i451 < 2 && r.OK(); i451++ {
+				if p452, set453, ok454 := r.Optional(pos+20+i451*5, pos, 4); set453 && ok454 {
+					r.Text(p452, p452)
 				}
 			}
 		}
 		if 38 <= stored {
-			for i451 := 0; i451 < 2 && r.OK(); i451++ {
-				FwVerifyVPrimitives(r, pos+30+i451*4, pos)
+			for i455 := 0; i455 < 2 && r.OK(); i455++ {
+				FwVerifyVPrimitives(r, pos+30+i455*4, pos)
 			}
 		}
 		if 42 <= stored {
 			r.Block(pos+38, pos, 1)
 		}
 		if 46 <= stored {
-			if p456, n457, ok458 := r.Block(pos+42, pos, 5); ok458 {
-				for i459 := 0; i459 < n457 && r.OK(); i459++ {
-					if p460, set461, ok462 := r.Optional(p456+i459*5, pos, 1); set461 && ok462 {
-						_ = p460
+			if p460, n461, ok462 := r.Block(pos+42, pos, 5); ok462 {
+				for i463 := 0; i463 < n461 && r.OK(); i463++ {
+					if p464, set465, ok466 := r.Optional(p460+i463*5, pos, 1); set465 && ok466 {
+						_ = p464
 					}
 				}
 			}
 		}
 		if 50 <= stored {
-			if p463, n464, ok465 := r.Block(pos+46, pos, 4); ok465 {
-				for i466 := 0; i466 < n464 && r.OK(); i466++ {
-					proto.FwVerifyVOrder(r, p463+i466*4, pos)
+			if p467, n468, ok469 := r.Block(pos+46, pos, 4); ok469 {
+				for i470 := 0; i470 < n468 && r.OK(); i470++ {
+					proto.FwVerifyVOrder(r, p467+i470*4, pos)
 				}
 			}
 		}
 		if 54 <= stored {
-			if p467, n468, ok469 := r.Block(pos+50, pos, 4); ok469 {
-				for i470 := 0; i470 < n468 && r.OK(); i470++ {
-					r.Text(p467+i470*4, pos)
+			if p471, n472, ok473 := r.Block(pos+50, pos, 4); ok473 {
+				for i474 := 0; i474 < n472 && r.OK(); i474++ {
+					r.Text(p471+i474*4, pos)
 				}
 			}
 		}
 		if 58 <= stored {
-			if p471, n472, ok473 := r.Block(pos+54, pos, 5); ok473 {
-				for i474 := 0; i474 < n472 && r.OK(); i474++ {
-					if p475, set476, ok477 := r.Optional(p471+i474*5, pos, 4); set476 && ok477 {
-						FwVerifyVOptionals(r, p475, p475)
+			if p475, n476, ok477 := r.Block(pos+54, pos, 5); ok477 {
+				for i478 := 0; i478 < n476 && r.OK(); i478++ {
+					if p479, set480, ok481 := r.Optional(p475+i478*5, pos, 4); set480 && ok481 {
+						FwVerifyVOptionals(r, p479, p479)
 					}
 				}
 			}
@@ -3586,63 +3579,63 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			r.Block(pos+58, pos, 8)
 		}
 		if 66 <= stored {
-			if p482, n483, ok484 := r.Block(pos+62, pos, 4); ok484 {
-				for i485 := 0; i485 < n483 && r.OK(); i485++ {
-					proto.FwVerifyVBalance(r, p482+i485*4, pos)
+			if p486, n487, ok488 := r.Block(pos+62, pos, 4); ok488 {
+				for i489 := 0; i489 < n487 && r.OK(); i489++ {
+					proto.FwVerifyVBalance(r, p486+i489*4, pos)
 				}
 			}
 		}
 		if 70 <= stored {
-			if p486, n487, ok488 := r.Block(pos+66, pos, 8); ok488 {
-				for i489 := 0; i489 < n487 && r.OK(); i489++ {
-					r.Text(p486+i489*8+4, pos)
+			if p490, n491, ok492 := r.Block(pos+66, pos, 8); ok492 {
+				for i493 := 0; i493 < n491 && r.OK(); i493++ {
+					r.Text(p490+i493*8+4, pos)
 				}
 			}
 		}
 		if 74 <= stored {
-			if p490, n491, ok492 := r.Block(pos+70, pos, 9); ok492 {
-				for i493 := 0; i493 < n491 && r.OK(); i493++ {
-					r.Text(p490+i493*9, pos)
+			if p494, n495, ok496 := r.Block(pos+70, pos, 9); ok496 {
+				for i497 := 0; i497 < n495 && r.OK(); i497++ {
+					r.Text(p494+i497*9, pos)
 					if r.OK() {
-						if p494, set495, ok496 := r.Optional(p490+i493*9+4, pos, 8); set495 && ok496 {
-							_ = p494
+						if p498, set499, ok500 := r.Optional(p494+i497*9+4, pos, 8); set499 && ok500 {
+							_ = p498
 						}
 					}
 				}
 			}
 		}
 		if 78 <= stored {
-			if p497, n498, ok499 := r.Block(pos+74, pos, 5); ok499 {
-				for i500 := 0; i500 < n498 && r.OK(); i500++ {
-					FwVerifyVOptionals(r, p497+i500*5+1, pos)
+			if p501, n502, ok503 := r.Block(pos+74, pos, 5); ok503 {
+				for i504 := 0; i504 < n502 && r.OK(); i504++ {
+					FwVerifyVOptionals(r, p501+i504*5+1, pos)
 				}
 			}
 		}
 		if 82 <= stored {
-			if p501, n502, ok503 := r.Block(pos+78, pos, 20); ok503 {
-				for i504 := 0; i504 < n502 && r.OK(); i504++ {
-					r.Text(p501+i504*20+16, pos)
+			if p505, n506, ok507 := r.Block(pos+78, pos, 20); ok507 {
+				for i508 := 0; i508 < n506 && r.OK(); i508++ {
+					r.Text(p505+i508*20+16, pos)
 				}
 			}
 		}
 		if 86 <= stored {
-			if p505, n506, ok507 := r.Block(pos+82, pos, 9); ok507 {
-				for i508 := 0; i508 < n506 && r.OK(); i508++ {
-					r.Text(p505+i508*9, pos)
+			if p509, n510, ok511 := r.Block(pos+82, pos, 9); ok511 {
+				for i512 := 0; i512 < n510 && r.OK(); i512++ {
+					r.Text(p509+i512*9, pos)
 					if r.OK() {
-						if p509, set510, ok511 := r.Optional(p505+i508*9+4, pos, 4); set510 && ok511 {
-							FwVerifyVPrimitives(r, p509, p509)
+						if p513, set514, ok515 := r.Optional(p509+i512*9+4, pos, 4); set514 && ok515 {
+							FwVerifyVPrimitives(r, p513, p513)
 						}
 					}
 				}
 			}
 		}
 		if 90 <= stored {
-			if p512, n513, ok514 := r.Block(pos+86, pos, 8); ok514 {
-				for i515 := 0; i515 < n513 && r.OK(); i515++ {
-					proto.FwVerifyVOrder(r, p512+i515*8, pos)
+			if p516, n517, ok518 := r.Block(pos+86, pos, 8); ok518 {
+				for i519 := 0; i519 < n517 && r.OK(); i519++ {
+					proto.FwVerifyVOrder(r, p516+i519*8, pos)
 					if r.OK() {
-						FwVerifyVOptionals(r, p512+i515*8+4, pos)
+						FwVerifyVOptionals(r, p516+i519*8+4, pos)
 					}
 				}
 			}
@@ -3692,100 +3685,100 @@ func VerifyCollectionsFinalLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutF appends s's fields in the final format (generated code).
 func (s *Collections) FwPutF(b []byte) []byte {
-	for i516 := range s.FArray {
-		b = fw.AppendU32(b, uint32(s.FArray[i516]))
+	for i520 := range s.FArray {
+		b = fw.AppendU32(b, uint32(s.FArray[i520]))
 	}
-	for i517 := range s.FArrayOptional {
-		if s.FArrayOptional[i517] == nil {
+	for i521 := range s.FArrayOptional {
+		if s.FArrayOptional[i521] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = fw.AppendString(b, (*s.FArrayOptional[i517]))
+			b = fw.AppendString(b, (*s.FArrayOptional[i521]))
 		}
 	}
-	for i518 := range s.FArrayStruct {
-		b = s.FArrayStruct[i518].FwPutF(b)
+	for i522 := range s.FArrayStruct {
+		b = s.FArrayStruct[i522].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FVector)))
 	b = append(b, s.FVector...)
 	b = fw.AppendU32(b, uint32(len(s.FVectorOptional)))
-	for i519 := range s.FVectorOptional {
-		if s.FVectorOptional[i519] == nil {
+	for i523 := range s.FVectorOptional {
+		if s.FVectorOptional[i523] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = append(b, byte((*s.FVectorOptional[i519])))
+			b = append(b, byte((*s.FVectorOptional[i523])))
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.FVectorStruct)))
-	for i520 := range s.FVectorStruct {
-		b = s.FVectorStruct[i520].FwPutF(b)
+	for i524 := range s.FVectorStruct {
+		b = s.FVectorStruct[i524].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FList)))
-	for i521 := range s.FList {
-		b = fw.AppendString(b, s.FList[i521])
+	for i525 := range s.FList {
+		b = fw.AppendString(b, s.FList[i525])
 	}
 	b = fw.AppendU32(b, uint32(len(s.FListOptional)))
-	for i522 := range s.FListOptional {
-		if s.FListOptional[i522] == nil {
+	for i526 := range s.FListOptional {
+		if s.FListOptional[i526] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = s.FListOptional[i522].FwPutF(b)
+			b = s.FListOptional[i526].FwPutF(b)
 		}
 	}
-	set523 := fw.SortedSet(s.FSet, cmp.Compare[int64])
-	b = fw.AppendU32(b, uint32(len(set523)))
-	for i524 := range set523 {
-		b = fw.AppendU64(b, uint64(set523[i524]))
+	set527 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	b = fw.AppendU32(b, uint32(len(set527)))
+	for i528 := range set527 {
+		b = fw.AppendU64(b, uint64(set527[i528]))
 	}
-	set525 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
-	b = fw.AppendU32(b, uint32(len(set525)))
-	for i526 := range set525 {
-		b = set525[i526].FwPutF(b)
+	set529 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	b = fw.AppendU32(b, uint32(len(set529)))
+	for i530 := range set529 {
+		b = set529[i530].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FMap)))
-	for _, k527 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v528 := s.FMap[k527]
-		b = fw.AppendU32(b, uint32(k527))
-		b = fw.AppendString(b, v528)
+	for _, k531 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v532 := s.FMap[k531]
+		b = fw.AppendU32(b, uint32(k531))
+		b = fw.AppendString(b, v532)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FMapOptional)))
-	for _, k529 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v530 := s.FMapOptional[k529]
-		b = fw.AppendString(b, k529)
-		if v530 == nil {
+	for _, k533 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v534 := s.FMapOptional[k533]
+		b = fw.AppendString(b, k533)
+		if v534 == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = fw.AppendF64(b, float64((*v530)))
+			b = fw.AppendF64(b, float64((*v534)))
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.FMapEnumKey)))
-	for _, k531 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v532 := s.FMapEnumKey[k531]
-		b = append(b, byte(k531))
-		b = v532.FwPutF(b)
+	for _, k535 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v536 := s.FMapEnumKey[k535]
+		b = append(b, byte(k535))
+		b = v536.FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FHash)))
-	for k533, v534 := range s.FHash {
-		b = append(b, k533[:]...)
-		b = fw.AppendBytes(b, v534)
+	for k537, v538 := range s.FHash {
+		b = append(b, k537[:]...)
+		b = fw.AppendBytes(b, v538)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FHashOptional)))
-	for k535, v536 := range s.FHashOptional {
-		b = fw.AppendString(b, k535)
-		if v536 == nil {
+	for k539, v540 := range s.FHashOptional {
+		b = fw.AppendString(b, k539)
+		if v540 == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = v536.FwPutF(b)
+			b = v540.FwPutF(b)
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.FHashStructKey)))
-	for i537 := range s.FHashStructKey {
-		b = s.FHashStructKey[i537].Key.FwPutF(b)
-		b = s.FHashStructKey[i537].Value.FwPutF(b)
+	for i541 := range s.FHashStructKey {
+		b = s.FHashStructKey[i541].Key.FwPutF(b)
+		b = s.FHashStructKey[i541].Value.FwPutF(b)
 	}
 	return b
 }
@@ -3797,286 +3790,286 @@ func (s *Collections) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	for i538 := range s.FArray {
-		s.FArray[i538] = int32(fw.U32(d, p))
+	for i542 := range s.FArray {
+		s.FArray[i542] = int32(fw.U32(d, p))
 		p += 4
 	}
-	rest540 := 2
-	for i539 := range s.FArrayOptional {
-		rest540 -= 1
+	rest544 := 2
+	for i543 := range s.FArrayOptional {
+		rest544 -= 1
 		if d[p] == 0 {
-			s.FArrayOptional[i539] = nil
+			s.FArrayOptional[i543] = nil
 			p++
 		} else {
 			p++
-			if 4 > end-390-rest540-p {
+			if 4 > end-390-rest544-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if s.FArrayOptional[i539] == nil {
-				s.FArrayOptional[i539] = new(string)
+			if s.FArrayOptional[i543] == nil {
+				s.FArrayOptional[i543] = new(string)
 			}
-			if p = r.String(p, end-390-rest540, &(*s.FArrayOptional[i539])); p < 0 {
+			if p = r.String(p, end-390-rest544, &(*s.FArrayOptional[i543])); p < 0 {
 				return -1
 			}
 		}
 	}
-	rest542 := 338
-	for i541 := range s.FArrayStruct {
-		rest542 -= 169
-		if p = s.FArrayStruct[i541].FwGetF(r, p, end-52-rest542); p < 0 {
+	rest546 := 338
+	for i545 := range s.FArrayStruct {
+		rest546 -= 169
+		if p = s.FArrayStruct[i545].FwGetF(r, p, end-52-rest546); p < 0 {
 			return -1
 		}
 	}
-	n543, ok544 := r.Count(p, end-48, 1)
-	if !ok544 {
+	n547, ok548 := r.Count(p, end-48, 1)
+	if !ok548 {
 		return -1
 	}
 	p += 4
-	s.FVector = append(s.FVector[:0], d[p:p+n543]...)
-	p += n543
-	n546, ok547 := r.Count(p, end-44, 1)
-	if !ok547 {
-		return -1
-	}
-	p += 4
-	s.FVectorOptional = fw.Resize(s.FVectorOptional, n546)
-	rest549 := n546 * 1
-	for i548 := range s.FVectorOptional {
-		rest549 -= 1
-		if d[p] == 0 {
-			s.FVectorOptional[i548] = nil
-			p++
-		} else {
-			p++
-			if 1 > end-44-rest549-p {
-				return r.Fail(fw.ErrTruncated)
-			}
-			if s.FVectorOptional[i548] == nil {
-				s.FVectorOptional[i548] = new(EnumByte)
-			}
-			(*s.FVectorOptional[i548]) = EnumByte(d[p])
-			p += 1
-		}
-	}
-	n550, ok551 := r.Count(p, end-40, 26)
+	s.FVector = append(s.FVector[:0], d[p:p+n547]...)
+	p += n547
+	n550, ok551 := r.Count(p, end-44, 1)
 	if !ok551 {
 		return -1
 	}
 	p += 4
-	s.FVectorStruct = fw.Resize(s.FVectorStruct, n550)
-	rest553 := n550 * 26
-	for i552 := range s.FVectorStruct {
-		rest553 -= 26
-		if p = s.FVectorStruct[i552].FwGetF(r, p, end-40-rest553); p < 0 {
-			return -1
+	s.FVectorOptional = fw.Resize(s.FVectorOptional, n550)
+	rest553 := n550 * 1
+	for i552 := range s.FVectorOptional {
+		rest553 -= 1
+		if d[p] == 0 {
+			s.FVectorOptional[i552] = nil
+			p++
+		} else {
+			p++
+			if 1 > end-44-rest553-p {
+				return r.Fail(fw.ErrTruncated)
+			}
+			if s.FVectorOptional[i552] == nil {
+				s.FVectorOptional[i552] = new(EnumByte)
+			}
+			(*s.FVectorOptional[i552]) = EnumByte(d[p])
+			p += 1
 		}
 	}
-	n554, ok555 := r.Count(p, end-36, 4)
+	n554, ok555 := r.Count(p, end-40, 26)
 	if !ok555 {
 		return -1
 	}
 	p += 4
-	s.FList = fw.Resize(s.FList, n554)
-	rest557 := n554 * 4
-	for i556 := range s.FList {
-		rest557 -= 4
-		if p = r.String(p, end-36-rest557, &s.FList[i556]); p < 0 {
+	s.FVectorStruct = fw.Resize(s.FVectorStruct, n554)
+	rest557 := n554 * 26
+	for i556 := range s.FVectorStruct {
+		rest557 -= 26
+		if p = s.FVectorStruct[i556].FwGetF(r, p, end-40-rest557); p < 0 {
 			return -1
 		}
 	}
-	n558, ok559 := r.Count(p, end-32, 1)
+	n558, ok559 := r.Count(p, end-36, 4)
 	if !ok559 {
 		return -1
 	}
 	p += 4
-	s.FListOptional = fw.Resize(s.FListOptional, n558)
-	rest561 := n558 * 1
-	for i560 := range s.FListOptional {
-		rest561 -= 1
-		if d[p] == 0 {
-			s.FListOptional[i560] = nil
-			p++
-		} else {
-			p++
-			if 12 > end-32-rest561-p {
-				return r.Fail(fw.ErrTruncated)
-			}
-			if s.FListOptional[i560] == nil {
-				s.FListOptional[i560] = new(Optionals)
-			}
-			if p = s.FListOptional[i560].FwGetF(r, p, end-32-rest561); p < 0 {
-				return -1
-			}
+	s.FList = fw.Resize(s.FList, n558)
+	rest561 := n558 * 4
+	for i560 := range s.FList {
+		rest561 -= 4
+		if p = r.String(p, end-36-rest561, &s.FList[i560]); p < 0 {
+			return -1
 		}
 	}
-	n562, ok563 := r.Count(p, end-28, 8)
+	n562, ok563 := r.Count(p, end-32, 1)
 	if !ok563 {
 		return -1
 	}
 	p += 4
-	s.FSet = fw.Resize(s.FSet, n562)
-	for i564 := range s.FSet {
-		s.FSet[i564] = int64(fw.U64(d, p))
-		p += 8
+	s.FListOptional = fw.Resize(s.FListOptional, n562)
+	rest565 := n562 * 1
+	for i564 := range s.FListOptional {
+		rest565 -= 1
+		if d[p] == 0 {
+			s.FListOptional[i564] = nil
+			p++
+		} else {
+			p++
+			if 12 > end-32-rest565-p {
+				return r.Fail(fw.ErrTruncated)
+			}
+			if s.FListOptional[i564] == nil {
+				s.FListOptional[i564] = new(Optionals)
+			}
+			if p = s.FListOptional[i564].FwGetF(r, p, end-32-rest565); p < 0 {
+				return -1
+			}
+		}
 	}
-	s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
-	n565, ok566 := r.Count(p, end-24, 12)
-	if !ok566 {
+	n566, ok567 := r.Count(p, end-28, 8)
+	if !ok567 {
 		return -1
 	}
 	p += 4
-	s.FSetStruct = fw.Resize(s.FSetStruct, n565)
-	rest568 := n565 * 12
-	for i567 := range s.FSetStruct {
-		rest568 -= 12
-		if p = s.FSetStruct[i567].FwGetF(r, p, end-24-rest568); p < 0 {
-			return -1
-		}
+	s.FSet = fw.Resize(s.FSet, n566)
+	for i568 := range s.FSet {
+		s.FSet[i568] = int64(fw.U64(d, p))
+		p += 8
 	}
-	s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
-	n569, ok570 := r.Count(p, end-20, 8)
+	s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
+	n569, ok570 := r.Count(p, end-24, 12)
 	if !ok570 {
 		return -1
 	}
 	p += 4
-	s.FMap = fw.ClearMap(s.FMap, n569)
-	rest572 := n569 * 8
-	for i571 := 0; i571 < n569; i571++ {
-		rest572 -= 8
-		var k573 int32
-		var v574 string
-		k573 = int32(fw.U32(d, p))
-		p += 4
-		if p = r.String(p, end-20-rest572, &v574); p < 0 {
+	s.FSetStruct = fw.Resize(s.FSetStruct, n569)
+	rest572 := n569 * 12
+	for i571 := range s.FSetStruct {
+		rest572 -= 12
+		if p = s.FSetStruct[i571].FwGetF(r, p, end-24-rest572); p < 0 {
 			return -1
 		}
-		if _, dup := s.FMap[k573]; !dup {
-			s.FMap[k573] = v574
-		}
 	}
-	n575, ok576 := r.Count(p, end-16, 5)
-	if !ok576 {
+	s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
+	n573, ok574 := r.Count(p, end-20, 8)
+	if !ok574 {
 		return -1
 	}
 	p += 4
-	s.FMapOptional = fw.ClearMap(s.FMapOptional, n575)
-	rest578 := n575 * 5
-	for i577 := 0; i577 < n575; i577++ {
-		rest578 -= 5
-		var k579 string
-		var v580 *float64
-		if p = r.String(p, end-16-rest578-1, &k579); p < 0 {
+	s.FMap = fw.ClearMap(s.FMap, n573)
+	rest576 := n573 * 8
+	for i575 := 0; i575 < n573; i575++ {
+		rest576 -= 8
+		var k577 int32
+		var v578 string
+		k577 = int32(fw.U32(d, p))
+		p += 4
+		if p = r.String(p, end-20-rest576, &v578); p < 0 {
+			return -1
+		}
+		if _, dup := s.FMap[k577]; !dup {
+			s.FMap[k577] = v578
+		}
+	}
+	n579, ok580 := r.Count(p, end-16, 5)
+	if !ok580 {
+		return -1
+	}
+	p += 4
+	s.FMapOptional = fw.ClearMap(s.FMapOptional, n579)
+	rest582 := n579 * 5
+	for i581 := 0; i581 < n579; i581++ {
+		rest582 -= 5
+		var k583 string
+		var v584 *float64
+		if p = r.String(p, end-16-rest582-1, &k583); p < 0 {
 			return -1
 		}
 		if d[p] == 0 {
-			v580 = nil
+			v584 = nil
 			p++
 		} else {
 			p++
-			if 8 > end-16-rest578-p {
+			if 8 > end-16-rest582-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if v580 == nil {
-				v580 = new(float64)
+			if v584 == nil {
+				v584 = new(float64)
 			}
-			(*v580) = fw.F64(d, p)
+			(*v584) = fw.F64(d, p)
 			p += 8
 		}
-		if _, dup := s.FMapOptional[k579]; !dup {
-			s.FMapOptional[k579] = v580
+		if _, dup := s.FMapOptional[k583]; !dup {
+			s.FMapOptional[k583] = v584
 		}
 	}
-	n581, ok582 := r.Count(p, end-12, 13)
-	if !ok582 {
+	n585, ok586 := r.Count(p, end-12, 13)
+	if !ok586 {
 		return -1
 	}
 	p += 4
-	s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n581)
-	rest584 := n581 * 13
-	for i583 := 0; i583 < n581; i583++ {
-		rest584 -= 13
-		var k585 EnumByte
-		var v586 Optionals
-		k585 = EnumByte(d[p])
+	s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n585)
+	rest588 := n585 * 13
+	for i587 := 0; i587 < n585; i587++ {
+		rest588 -= 13
+		var k589 EnumByte
+		var v590 Optionals
+		k589 = EnumByte(d[p])
 		p += 1
-		if p = v586.FwGetF(r, p, end-12-rest584); p < 0 {
+		if p = v590.FwGetF(r, p, end-12-rest588); p < 0 {
 			return -1
 		}
-		if _, dup := s.FMapEnumKey[k585]; !dup {
-			s.FMapEnumKey[k585] = v586
+		if _, dup := s.FMapEnumKey[k589]; !dup {
+			s.FMapEnumKey[k589] = v590
 		}
 	}
-	n587, ok588 := r.Count(p, end-8, 20)
-	if !ok588 {
+	n591, ok592 := r.Count(p, end-8, 20)
+	if !ok592 {
 		return -1
 	}
 	p += 4
-	s.FHash = fw.ClearMap(s.FHash, n587)
-	rest590 := n587 * 20
-	for i589 := 0; i589 < n587; i589++ {
-		rest590 -= 20
-		var k591 fw.UUID
-		var v592 []byte
-		copy(k591[:], d[p:p+16])
+	s.FHash = fw.ClearMap(s.FHash, n591)
+	rest594 := n591 * 20
+	for i593 := 0; i593 < n591; i593++ {
+		rest594 -= 20
+		var k595 fw.UUID
+		var v596 []byte
+		copy(k595[:], d[p:p+16])
 		p += 16
-		if p = r.Bytes(p, end-8-rest590, &v592); p < 0 {
+		if p = r.Bytes(p, end-8-rest594, &v596); p < 0 {
 			return -1
 		}
-		if _, dup := s.FHash[k591]; !dup {
-			s.FHash[k591] = v592
+		if _, dup := s.FHash[k595]; !dup {
+			s.FHash[k595] = v596
 		}
 	}
-	n593, ok594 := r.Count(p, end-4, 5)
-	if !ok594 {
+	n597, ok598 := r.Count(p, end-4, 5)
+	if !ok598 {
 		return -1
 	}
 	p += 4
-	s.FHashOptional = fw.ClearMap(s.FHashOptional, n593)
-	rest596 := n593 * 5
-	for i595 := 0; i595 < n593; i595++ {
-		rest596 -= 5
-		var k597 string
-		var v598 *Primitives
-		if p = r.String(p, end-4-rest596-1, &k597); p < 0 {
+	s.FHashOptional = fw.ClearMap(s.FHashOptional, n597)
+	rest600 := n597 * 5
+	for i599 := 0; i599 < n597; i599++ {
+		rest600 -= 5
+		var k601 string
+		var v602 *Primitives
+		if p = r.String(p, end-4-rest600-1, &k601); p < 0 {
 			return -1
 		}
 		if d[p] == 0 {
-			v598 = nil
+			v602 = nil
 			p++
 		} else {
 			p++
-			if 169 > end-4-rest596-p {
+			if 169 > end-4-rest600-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if v598 == nil {
-				v598 = new(Primitives)
+			if v602 == nil {
+				v602 = new(Primitives)
 			}
-			if p = v598.FwGetF(r, p, end-4-rest596); p < 0 {
+			if p = v602.FwGetF(r, p, end-4-rest600); p < 0 {
 				return -1
 			}
 		}
-		if _, dup := s.FHashOptional[k597]; !dup {
-			s.FHashOptional[k597] = v598
+		if _, dup := s.FHashOptional[k601]; !dup {
+			s.FHashOptional[k601] = v602
 		}
 	}
-	n599, ok600 := r.Count(p, end, 38)
-	if !ok600 {
+	n603, ok604 := r.Count(p, end, 38)
+	if !ok604 {
 		return -1
 	}
 	p += 4
 	s.FHashStructKey = s.FHashStructKey[:0]
-	rest602 := n599 * 38
-	for i601 := 0; i601 < n599; i601++ {
-		rest602 -= 38
-		var k603 proto.Order
-		var v604 Optionals
-		if p = k603.FwGetF(r, p, end-rest602-12); p < 0 {
+	rest606 := n603 * 38
+	for i605 := 0; i605 < n603; i605++ {
+		rest606 -= 38
+		var k607 proto.Order
+		var v608 Optionals
+		if p = k607.FwGetF(r, p, end-rest606-12); p < 0 {
 			return -1
 		}
-		if p = v604.FwGetF(r, p, end-rest602); p < 0 {
+		if p = v608.FwGetF(r, p, end-rest606); p < 0 {
 			return -1
 		}
-		s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k603, Value: v604})
+		s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k607, Value: v608})
 	}
 	s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
 	r.Leave()
@@ -4091,209 +4084,209 @@ func FwVerifyFCollections(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 12
-	rest606 := 2
-	for i605 := 0; i605 < 2; i605++ {
-		rest606 -= 1
+	rest610 := 2
+	for i609 := 0; i609 < 2; i609++ {
+		rest610 -= 1
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 4 > end-390-rest606-p {
+			if 4 > end-390-rest610-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if _, p = r.Text(p, end-390-rest606); p < 0 {
+			if _, p = r.Text(p, end-390-rest610); p < 0 {
 				return -1
 			}
 		}
 	}
-	rest608 := 338
-	for i607 := 0; i607 < 2; i607++ {
-		rest608 -= 169
-		if p = FwVerifyFPrimitives(r, p, end-52-rest608); p < 0 {
+	rest612 := 338
+	for i611 := 0; i611 < 2; i611++ {
+		rest612 -= 169
+		if p = FwVerifyFPrimitives(r, p, end-52-rest612); p < 0 {
 			return -1
 		}
 	}
-	n609, ok610 := r.Count(p, end-48, 1)
-	if !ok610 {
+	n613, ok614 := r.Count(p, end-48, 1)
+	if !ok614 {
 		return -1
 	}
 	p += 4
-	p += n609 * 1
-	n612, ok613 := r.Count(p, end-44, 1)
-	if !ok613 {
+	p += n613 * 1
+	n616, ok617 := r.Count(p, end-44, 1)
+	if !ok617 {
 		return -1
 	}
 	p += 4
-	rest615 := n612 * 1
-	for i614 := 0; i614 < n612; i614++ {
-		rest615 -= 1
+	rest619 := n616 * 1
+	for i618 := 0; i618 < n616; i618++ {
+		rest619 -= 1
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 1 > end-44-rest615-p {
+			if 1 > end-44-rest619-p {
 				return r.Fail(fw.ErrTruncated)
 			}
 			p += 1
 		}
 	}
-	n616, ok617 := r.Count(p, end-40, 26)
-	if !ok617 {
-		return -1
-	}
-	p += 4
-	rest619 := n616 * 26
-	for i618 := 0; i618 < n616; i618++ {
-		rest619 -= 26
-		if p = proto.FwVerifyFOrder(r, p, end-40-rest619); p < 0 {
-			return -1
-		}
-	}
-	n620, ok621 := r.Count(p, end-36, 4)
+	n620, ok621 := r.Count(p, end-40, 26)
 	if !ok621 {
 		return -1
 	}
 	p += 4
-	rest623 := n620 * 4
+	rest623 := n620 * 26
 	for i622 := 0; i622 < n620; i622++ {
-		rest623 -= 4
-		if _, p = r.Text(p, end-36-rest623); p < 0 {
+		rest623 -= 26
+		if p = proto.FwVerifyFOrder(r, p, end-40-rest623); p < 0 {
 			return -1
 		}
 	}
-	n624, ok625 := r.Count(p, end-32, 1)
+	n624, ok625 := r.Count(p, end-36, 4)
 	if !ok625 {
 		return -1
 	}
 	p += 4
-	rest627 := n624 * 1
+	rest627 := n624 * 4
 	for i626 := 0; i626 < n624; i626++ {
-		rest627 -= 1
-		if d[p] == 0 {
-			p++
-		} else {
-			p++
-			if 12 > end-32-rest627-p {
-				return r.Fail(fw.ErrTruncated)
-			}
-			if p = FwVerifyFOptionals(r, p, end-32-rest627); p < 0 {
-				return -1
-			}
+		rest627 -= 4
+		if _, p = r.Text(p, end-36-rest627); p < 0 {
+			return -1
 		}
 	}
-	n628, ok629 := r.Count(p, end-28, 8)
+	n628, ok629 := r.Count(p, end-32, 1)
 	if !ok629 {
 		return -1
 	}
 	p += 4
-	p += n628 * 8
-	n631, ok632 := r.Count(p, end-24, 12)
-	if !ok632 {
+	rest631 := n628 * 1
+	for i630 := 0; i630 < n628; i630++ {
+		rest631 -= 1
+		if d[p] == 0 {
+			p++
+		} else {
+			p++
+			if 12 > end-32-rest631-p {
+				return r.Fail(fw.ErrTruncated)
+			}
+			if p = FwVerifyFOptionals(r, p, end-32-rest631); p < 0 {
+				return -1
+			}
+		}
+	}
+	n632, ok633 := r.Count(p, end-28, 8)
+	if !ok633 {
 		return -1
 	}
 	p += 4
-	rest634 := n631 * 12
-	for i633 := 0; i633 < n631; i633++ {
-		rest634 -= 12
-		if p = proto.FwVerifyFBalance(r, p, end-24-rest634); p < 0 {
-			return -1
-		}
-	}
-	n635, ok636 := r.Count(p, end-20, 8)
+	p += n632 * 8
+	n635, ok636 := r.Count(p, end-24, 12)
 	if !ok636 {
 		return -1
 	}
 	p += 4
-	rest638 := n635 * 8
+	rest638 := n635 * 12
 	for i637 := 0; i637 < n635; i637++ {
-		rest638 -= 8
-		p += 4
-		if _, p = r.Text(p, end-20-rest638); p < 0 {
+		rest638 -= 12
+		if p = proto.FwVerifyFBalance(r, p, end-24-rest638); p < 0 {
 			return -1
 		}
 	}
-	n639, ok640 := r.Count(p, end-16, 5)
+	n639, ok640 := r.Count(p, end-20, 8)
 	if !ok640 {
 		return -1
 	}
 	p += 4
-	rest642 := n639 * 5
+	rest642 := n639 * 8
 	for i641 := 0; i641 < n639; i641++ {
-		rest642 -= 5
-		if _, p = r.Text(p, end-16-rest642-1); p < 0 {
+		rest642 -= 8
+		p += 4
+		if _, p = r.Text(p, end-20-rest642); p < 0 {
+			return -1
+		}
+	}
+	n643, ok644 := r.Count(p, end-16, 5)
+	if !ok644 {
+		return -1
+	}
+	p += 4
+	rest646 := n643 * 5
+	for i645 := 0; i645 < n643; i645++ {
+		rest646 -= 5
+		if _, p = r.Text(p, end-16-rest646-1); p < 0 {
 			return -1
 		}
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 8 > end-16-rest642-p {
+			if 8 > end-16-rest646-p {
 				return r.Fail(fw.ErrTruncated)
 			}
 			p += 8
 		}
 	}
-	n643, ok644 := r.Count(p, end-12, 13)
-	if !ok644 {
-		return -1
-	}
-	p += 4
-	rest646 := n643 * 13
-	for i645 := 0; i645 < n643; i645++ {
-		rest646 -= 13
-		p += 1
-		if p = FwVerifyFOptionals(r, p, end-12-rest646); p < 0 {
-			return -1
-		}
-	}
-	n647, ok648 := r.Count(p, end-8, 20)
+	n647, ok648 := r.Count(p, end-12, 13)
 	if !ok648 {
 		return -1
 	}
 	p += 4
-	rest650 := n647 * 20
+	rest650 := n647 * 13
 	for i649 := 0; i649 < n647; i649++ {
-		rest650 -= 20
-		p += 16
-		if _, p = r.Text(p, end-8-rest650); p < 0 {
+		rest650 -= 13
+		p += 1
+		if p = FwVerifyFOptionals(r, p, end-12-rest650); p < 0 {
 			return -1
 		}
 	}
-	n651, ok652 := r.Count(p, end-4, 5)
+	n651, ok652 := r.Count(p, end-8, 20)
 	if !ok652 {
 		return -1
 	}
 	p += 4
-	rest654 := n651 * 5
+	rest654 := n651 * 20
 	for i653 := 0; i653 < n651; i653++ {
-		rest654 -= 5
-		if _, p = r.Text(p, end-4-rest654-1); p < 0 {
+		rest654 -= 20
+		p += 16
+		if _, p = r.Text(p, end-8-rest654); p < 0 {
+			return -1
+		}
+	}
+	n655, ok656 := r.Count(p, end-4, 5)
+	if !ok656 {
+		return -1
+	}
+	p += 4
+	rest658 := n655 * 5
+	for i657 := 0; i657 < n655; i657++ {
+		rest658 -= 5
+		if _, p = r.Text(p, end-4-rest658-1); p < 0 {
 			return -1
 		}
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 169 > end-4-rest654-p {
+			if 169 > end-4-rest658-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if p = FwVerifyFPrimitives(r, p, end-4-rest654); p < 0 {
+			if p = FwVerifyFPrimitives(r, p, end-4-rest658); p < 0 {
 				return -1
 			}
 		}
 	}
-	n655, ok656 := r.Count(p, end, 38)
-	if !ok656 {
+	n659, ok660 := r.Count(p, end, 38)
+	if !ok660 {
 		return -1
 	}
 	p += 4
-	rest658 := n655 * 38
-	for i657 := 0; i657 < n655; i657++ {
-		rest658 -= 38
-		if p = proto.FwVerifyFOrder(r, p, end-rest658-12); p < 0 {
+	rest662 := n659 * 38
+	for i661 := 0; i661 < n659; i661++ {
+		rest662 -= 38
+		if p = proto.FwVerifyFOrder(r, p, end-rest662-12); p < 0 {
 			return -1
 		}
-		if p = FwVerifyFOptionals(r, p, end-rest658); p < 0 {
+		if p = FwVerifyFOptionals(r, p, end-rest662); p < 0 {
 			return -1
 		}
 	}
@@ -4311,198 +4304,198 @@ func (s *Collections) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"f_array\":"...)
 	b = append(b, '[')
-	for i659 := range s.FArray {
-		if i659 > 0 {
+	for i663 := range s.FArray {
+		if i663 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(s.FArray[i659]), 10)
+		b = strconv.AppendInt(b, int64(s.FArray[i663]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_array_optional\":"...)
 	b = append(b, '[')
-	for i660 := range s.FArrayOptional {
-		if i660 > 0 {
+	for i664 := range s.FArrayOptional {
+		if i664 > 0 {
 			b = append(b, ',')
 		}
-		if s.FArrayOptional[i660] == nil {
+		if s.FArrayOptional[i664] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendJSONString(b, (*s.FArrayOptional[i660]))
+			b = fw.AppendJSONString(b, (*s.FArrayOptional[i664]))
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_array_struct\":"...)
 	b = append(b, '[')
-	for i661 := range s.FArrayStruct {
-		if i661 > 0 {
+	for i665 := range s.FArrayStruct {
+		if i665 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FArrayStruct[i661].AppendJSON(b)
+		b = s.FArrayStruct[i665].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_vector\":"...)
 	b = append(b, '[')
-	for i662 := range s.FVector {
-		if i662 > 0 {
+	for i666 := range s.FVector {
+		if i666 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendUint(b, uint64(s.FVector[i662]), 10)
+		b = strconv.AppendUint(b, uint64(s.FVector[i666]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_vector_optional\":"...)
 	b = append(b, '[')
-	for i663 := range s.FVectorOptional {
-		if i663 > 0 {
+	for i667 := range s.FVectorOptional {
+		if i667 > 0 {
 			b = append(b, ',')
 		}
-		if s.FVectorOptional[i663] == nil {
+		if s.FVectorOptional[i667] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = strconv.AppendUint(b, uint64((*s.FVectorOptional[i663])), 10)
+			b = strconv.AppendUint(b, uint64((*s.FVectorOptional[i667])), 10)
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_vector_struct\":"...)
 	b = append(b, '[')
-	for i664 := range s.FVectorStruct {
-		if i664 > 0 {
+	for i668 := range s.FVectorStruct {
+		if i668 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FVectorStruct[i664].AppendJSON(b)
+		b = s.FVectorStruct[i668].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_list\":"...)
 	b = append(b, '[')
-	for i665 := range s.FList {
-		if i665 > 0 {
+	for i669 := range s.FList {
+		if i669 > 0 {
 			b = append(b, ',')
 		}
-		b = fw.AppendJSONString(b, s.FList[i665])
+		b = fw.AppendJSONString(b, s.FList[i669])
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_list_optional\":"...)
 	b = append(b, '[')
-	for i666 := range s.FListOptional {
-		if i666 > 0 {
+	for i670 := range s.FListOptional {
+		if i670 > 0 {
 			b = append(b, ',')
 		}
-		if s.FListOptional[i666] == nil {
+		if s.FListOptional[i670] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = s.FListOptional[i666].AppendJSON(b)
+			b = s.FListOptional[i670].AppendJSON(b)
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_set\":"...)
-	set667 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	set671 := fw.SortedSet(s.FSet, cmp.Compare[int64])
 	b = append(b, '[')
-	for i668 := range set667 {
-		if i668 > 0 {
+	for i672 := range set671 {
+		if i672 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(set667[i668]), 10)
+		b = strconv.AppendInt(b, int64(set671[i672]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_set_struct\":"...)
-	set669 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	set673 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
 	b = append(b, '[')
-	for i670 := range set669 {
-		if i670 > 0 {
+	for i674 := range set673 {
+		if i674 > 0 {
 			b = append(b, ',')
 		}
-		b = set669[i670].AppendJSON(b)
+		b = set673[i674].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_map\":"...)
 	b = append(b, '{')
-	first673 := true
-	for _, k671 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v672 := s.FMap[k671]
-		if !first673 {
+	first677 := true
+	for _, k675 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v676 := s.FMap[k675]
+		if !first677 {
 			b = append(b, ',')
 		}
-		first673 = false
+		first677 = false
 		b = append(b, '"')
-		b = strconv.AppendInt(b, int64(k671), 10)
+		b = strconv.AppendInt(b, int64(k675), 10)
 		b = append(b, '"')
 		b = append(b, ':')
-		b = fw.AppendJSONString(b, v672)
+		b = fw.AppendJSONString(b, v676)
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_map_optional\":"...)
 	b = append(b, '{')
-	first676 := true
-	for _, k674 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v675 := s.FMapOptional[k674]
-		if !first676 {
+	first680 := true
+	for _, k678 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v679 := s.FMapOptional[k678]
+		if !first680 {
 			b = append(b, ',')
 		}
-		first676 = false
-		b = fw.AppendJSONString(b, k674)
+		first680 = false
+		b = fw.AppendJSONString(b, k678)
 		b = append(b, ':')
-		if v675 == nil {
+		if v679 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendDouble(b, float64((*v675)))
+			b = fw.AppendDouble(b, float64((*v679)))
 		}
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_map_enum_key\":"...)
 	b = append(b, '{')
-	first679 := true
-	for _, k677 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v678 := s.FMapEnumKey[k677]
-		if !first679 {
+	first683 := true
+	for _, k681 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v682 := s.FMapEnumKey[k681]
+		if !first683 {
 			b = append(b, ',')
 		}
-		first679 = false
+		first683 = false
 		b = append(b, '"')
-		b = strconv.AppendUint(b, uint64(k677), 10)
+		b = strconv.AppendUint(b, uint64(k681), 10)
 		b = append(b, '"')
 		b = append(b, ':')
-		b = v678.AppendJSON(b)
+		b = v682.AppendJSON(b)
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_hash\":"...)
 	b = append(b, '{')
-	first682 := true
-	for k680, v681 := range s.FHash {
-		if !first682 {
+	first686 := true
+	for k684, v685 := range s.FHash {
+		if !first686 {
 			b = append(b, ',')
 		}
-		first682 = false
-		b = fw.AppendJSONUUID(b, k680)
+		first686 = false
+		b = fw.AppendJSONUUID(b, k684)
 		b = append(b, ':')
-		b = fw.AppendJSONBytes(b, v681)
+		b = fw.AppendJSONBytes(b, v685)
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_hash_optional\":"...)
 	b = append(b, '{')
-	first685 := true
-	for k683, v684 := range s.FHashOptional {
-		if !first685 {
+	first689 := true
+	for k687, v688 := range s.FHashOptional {
+		if !first689 {
 			b = append(b, ',')
 		}
-		first685 = false
-		b = fw.AppendJSONString(b, k683)
+		first689 = false
+		b = fw.AppendJSONString(b, k687)
 		b = append(b, ':')
-		if v684 == nil {
+		if v688 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = v684.AppendJSON(b)
+			b = v688.AppendJSON(b)
 		}
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_hash_struct_key\":"...)
 	b = append(b, '[')
-	for i686 := range s.FHashStructKey {
-		if i686 > 0 {
+	for i690 := range s.FHashStructKey {
+		if i690 > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '[')
-		b = s.FHashStructKey[i686].Key.AppendJSON(b)
+		b = s.FHashStructKey[i690].Key.AppendJSON(b)
 		b = append(b, ',')
-		b = s.FHashStructKey[i686].Value.AppendJSON(b)
+		b = s.FHashStructKey[i690].Value.AppendJSON(b)
 		b = append(b, ']')
 	}
 	b = append(b, ']')
@@ -4531,53 +4524,53 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 		switch string(p.Key) {
 		case "f_array":
 			if p.Array() {
-				i687 := 0
+				i691 := 0
 				for p.More() {
-					if i687 == 3 {
+					if i691 == 3 {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					s.FArray[i687] = int32(p.Int(-2147483648, 2147483647))
-					i687++
+					s.FArray[i691] = int32(p.Int(-2147483648, 2147483647))
+					i691++
 				}
-				if i687 != 3 {
+				if i691 != 3 {
 					p.Fail(fw.ErrInvalidArgument)
 				}
 			}
 		case "f_array_optional":
 			if p.Array() {
-				i688 := 0
+				i692 := 0
 				for p.More() {
-					if i688 == 2 {
+					if i692 == 2 {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
 					if p.Null() {
-						s.FArrayOptional[i688] = nil
+						s.FArrayOptional[i692] = nil
 					} else {
-						if s.FArrayOptional[i688] == nil {
-							s.FArrayOptional[i688] = new(string)
+						if s.FArrayOptional[i692] == nil {
+							s.FArrayOptional[i692] = new(string)
 						}
-						p.String(&(*s.FArrayOptional[i688]))
+						p.String(&(*s.FArrayOptional[i692]))
 					}
-					i688++
+					i692++
 				}
-				if i688 != 2 {
+				if i692 != 2 {
 					p.Fail(fw.ErrInvalidArgument)
 				}
 			}
 		case "f_array_struct":
 			if p.Array() {
-				i689 := 0
+				i693 := 0
 				for p.More() {
-					if i689 == 2 {
+					if i693 == 2 {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					s.FArrayStruct[i689].FwGetJSON(p)
-					i689++
+					s.FArrayStruct[i693].FwGetJSON(p)
+					i693++
 				}
-				if i689 != 2 {
+				if i693 != 2 {
 					p.Fail(fw.ErrInvalidArgument)
 				}
 			}
@@ -4585,87 +4578,87 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FVector = s.FVector[:0]
 			if p.Array() {
 				for p.More() {
-					var e690 byte
-					e690 = byte(p.Uint(255))
+					var e694 byte
+					e694 = byte(p.Uint(255))
 					if p.Err != nil {
 						break
 					}
-					s.FVector = append(s.FVector, e690)
+					s.FVector = append(s.FVector, e694)
 				}
 			}
 		case "f_vector_optional":
 			s.FVectorOptional = s.FVectorOptional[:0]
 			if p.Array() {
 				for p.More() {
-					var e691 *EnumByte
+					var e695 *EnumByte
 					if p.Null() {
-						e691 = nil
+						e695 = nil
 					} else {
-						if e691 == nil {
-							e691 = new(EnumByte)
+						if e695 == nil {
+							e695 = new(EnumByte)
 						}
-						(*e691) = EnumByte(p.Uint(255))
+						(*e695) = EnumByte(p.Uint(255))
 					}
 					if p.Err != nil {
 						break
 					}
-					s.FVectorOptional = append(s.FVectorOptional, e691)
+					s.FVectorOptional = append(s.FVectorOptional, e695)
 				}
 			}
 		case "f_vector_struct":
 			s.FVectorStruct = s.FVectorStruct[:0]
 			if p.Array() {
 				for p.More() {
-					var e692 proto.Order
-					e692 = proto.NewOrder()
-					e692.FwGetJSON(p)
+					var e696 proto.Order
+					e696 = proto.NewOrder()
+					e696.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.FVectorStruct = append(s.FVectorStruct, e692)
+					s.FVectorStruct = append(s.FVectorStruct, e696)
 				}
 			}
 		case "f_list":
 			s.FList = s.FList[:0]
 			if p.Array() {
 				for p.More() {
-					var e693 string
-					p.String(&e693)
+					var e697 string
+					p.String(&e697)
 					if p.Err != nil {
 						break
 					}
-					s.FList = append(s.FList, e693)
+					s.FList = append(s.FList, e697)
 				}
 			}
 		case "f_list_optional":
 			s.FListOptional = s.FListOptional[:0]
 			if p.Array() {
 				for p.More() {
-					var e694 *Optionals
+					var e698 *Optionals
 					if p.Null() {
-						e694 = nil
+						e698 = nil
 					} else {
-						if e694 == nil {
-							e694 = new(Optionals)
+						if e698 == nil {
+							e698 = new(Optionals)
 						}
-						e694.FwGetJSON(p)
+						e698.FwGetJSON(p)
 					}
 					if p.Err != nil {
 						break
 					}
-					s.FListOptional = append(s.FListOptional, e694)
+					s.FListOptional = append(s.FListOptional, e698)
 				}
 			}
 		case "f_set":
 			s.FSet = s.FSet[:0]
 			if p.Array() {
 				for p.More() {
-					var e695 int64
-					e695 = int64(p.Int(-9223372036854775808, 9223372036854775807))
+					var e699 int64
+					e699 = int64(p.Int(-9223372036854775808, 9223372036854775807))
 					if p.Err != nil {
 						break
 					}
-					s.FSet = append(s.FSet, e695)
+					s.FSet = append(s.FSet, e699)
 				}
 			}
 			s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
@@ -4673,13 +4666,13 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FSetStruct = s.FSetStruct[:0]
 			if p.Array() {
 				for p.More() {
-					var e696 proto.Balance
-					e696 = proto.NewBalance()
-					e696.FwGetJSON(p)
+					var e700 proto.Balance
+					e700 = proto.NewBalance()
+					e700.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.FSetStruct = append(s.FSetStruct, e696)
+					s.FSetStruct = append(s.FSetStruct, e700)
 				}
 			}
 			s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
@@ -4687,14 +4680,14 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FMap = fw.ClearMap(s.FMap, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k697 := int32(p.KeyInt(-2147483648, 2147483647))
-					var v698 string
-					p.String(&v698)
+					k701 := int32(p.KeyInt(-2147483648, 2147483647))
+					var v702 string
+					p.String(&v702)
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FMap[k697]; !dup {
-						s.FMap[k697] = v698
+					if _, dup := s.FMap[k701]; !dup {
+						s.FMap[k701] = v702
 					}
 				}
 			}
@@ -4702,21 +4695,21 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FMapOptional = fw.ClearMap(s.FMapOptional, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k699 := p.KeyString()
-					var v700 *float64
+					k703 := p.KeyString()
+					var v704 *float64
 					if p.Null() {
-						v700 = nil
+						v704 = nil
 					} else {
-						if v700 == nil {
-							v700 = new(float64)
+						if v704 == nil {
+							v704 = new(float64)
 						}
-						(*v700) = float64(p.Double())
+						(*v704) = float64(p.Double())
 					}
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FMapOptional[k699]; !dup {
-						s.FMapOptional[k699] = v700
+					if _, dup := s.FMapOptional[k703]; !dup {
+						s.FMapOptional[k703] = v704
 					}
 				}
 			}
@@ -4724,14 +4717,14 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k701 := EnumByte(p.KeyUint(255))
-					var v702 Optionals
-					v702.FwGetJSON(p)
+					k705 := EnumByte(p.KeyUint(255))
+					var v706 Optionals
+					v706.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FMapEnumKey[k701]; !dup {
-						s.FMapEnumKey[k701] = v702
+					if _, dup := s.FMapEnumKey[k705]; !dup {
+						s.FMapEnumKey[k705] = v706
 					}
 				}
 			}
@@ -4739,14 +4732,14 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FHash = fw.ClearMap(s.FHash, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k703 := p.KeyUUID()
-					var v704 []byte
-					p.Bytes(&v704)
+					k707 := p.KeyUUID()
+					var v708 []byte
+					p.Bytes(&v708)
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FHash[k703]; !dup {
-						s.FHash[k703] = v704
+					if _, dup := s.FHash[k707]; !dup {
+						s.FHash[k707] = v708
 					}
 				}
 			}
@@ -4754,21 +4747,21 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FHashOptional = fw.ClearMap(s.FHashOptional, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k705 := p.KeyString()
-					var v706 *Primitives
+					k709 := p.KeyString()
+					var v710 *Primitives
 					if p.Null() {
-						v706 = nil
+						v710 = nil
 					} else {
-						if v706 == nil {
-							v706 = new(Primitives)
+						if v710 == nil {
+							v710 = new(Primitives)
 						}
-						v706.FwGetJSON(p)
+						v710.FwGetJSON(p)
 					}
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FHashOptional[k705]; !dup {
-						s.FHashOptional[k705] = v706
+					if _, dup := s.FHashOptional[k709]; !dup {
+						s.FHashOptional[k709] = v710
 					}
 				}
 			}
@@ -4780,21 +4773,21 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					var k707 proto.Order
-					var v708 Optionals
-					k707.FwGetJSON(p)
+					var k711 proto.Order
+					var v712 Optionals
+					k711.FwGetJSON(p)
 					if !p.More() {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					v708.FwGetJSON(p)
+					v712.FwGetJSON(p)
 					if p.More() {
 						p.Fail(fw.ErrInvalidArgument)
 					}
 					if p.Err != nil {
 						break
 					}
-					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k707, Value: v708})
+					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k711, Value: v712})
 				}
 			}
 			s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
@@ -4883,7 +4876,8 @@ func VerifyFixedLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Fixed) FwPutV(w *fw.Writer, slot, base int) {
 	pos := w.VStruct(slot, base, 12, 500)
-	fw.PutU32(w.Buf, pos+8, uint32(s.Id))
+	b := w.Buf[pos : pos+12 : pos+12]
+	fw.PutU32(b, 8, uint32(s.Id))
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
@@ -4893,7 +4887,8 @@ func (s *Fixed) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 12 {
-		s.Id = int32(fw.U32(r.Data, pos+8))
+		d := r.Data[pos : pos+12 : pos+12]
+		s.Id = int32(fw.U32(d, 8))
 	} else {
 		d := NewFixed()
 		if 12 <= stored {
@@ -4967,7 +4962,8 @@ func (s *Fixed) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	s.Id = int32(fw.U32(d, p))
+	q713 := d[p : p+4 : p+4]
+	s.Id = int32(fw.U32(q713, 0))
 	p += 4
 	r.Leave()
 	return p
@@ -5108,7 +5104,8 @@ func VerifyNextLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Next) FwPutV(w *fw.Writer, slot, base int) {
 	pos := w.VStruct(slot, base, 24, 113)
-	copy(w.Buf[pos+8:], s.Id[:])
+	b := w.Buf[pos : pos+24 : pos+24]
+	copy(b[8:], s.Id[:])
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
@@ -5118,7 +5115,8 @@ func (s *Next) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 24 {
-		s.Id = fw.UUIDAt(r.Data, pos+8)
+		d := r.Data[pos : pos+24 : pos+24]
+		s.Id = fw.UUIDAt(d, 8)
 	} else {
 		d := NewNext()
 		if 24 <= stored {
@@ -5323,7 +5321,8 @@ func VerifyShiftedLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Shifted) FwPutV(w *fw.Writer, slot, base int) {
 	pos := w.VStruct(slot, base, 24, 300)
-	fw.PutDecimal(w.Buf[pos+8:], s.Amount)
+	b := w.Buf[pos : pos+24 : pos+24]
+	fw.PutDecimal(b[8:], s.Amount)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
@@ -5562,8 +5561,9 @@ func VerifyBaseLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Base) FwPutV(w *fw.Writer, slot, base int) {
 	pos := w.VStruct(slot, base, 13, 301)
+	b := w.Buf[pos : pos+13 : pos+13]
+	b[12] = byte(s.Level)
 	w.VString(pos+8, pos, s.Name)
-	w.Buf[pos+12] = byte(s.Level)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
@@ -5573,8 +5573,9 @@ func (s *Base) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 13 {
+		d := r.Data[pos : pos+13 : pos+13]
+		s.Level = int8(d[12])
 		r.String(pos+8, pos, &s.Name)
-		s.Level = int8(r.Data[pos+12])
 	} else {
 		d := NewBase()
 		if 12 <= stored {
@@ -5663,7 +5664,8 @@ func (s *Base) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-1, &s.Name); p < 0 {
 		return -1
 	}
-	s.Level = int8(d[p])
+	q714 := d[p : p+1 : p+1]
+	s.Level = int8(q714[0])
 	p += 1
 	r.Leave()
 	return p
@@ -5826,10 +5828,11 @@ func VerifyDerivedLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Derived) FwPutV(w *fw.Writer, slot, base int) {
 	pos := w.VStruct(slot, base, 25, 302)
+	b := w.Buf[pos : pos+25 : pos+25]
+	b[12] = byte(s.Level)
+	fw.PutU32(b, 13, uint32(s.Serial))
+	fw.PutF64(b, 17, float64(s.Weight))
 	w.VString(pos+8, pos, s.Name)
-	w.Buf[pos+12] = byte(s.Level)
-	fw.PutU32(w.Buf, pos+13, uint32(s.Serial))
-	fw.PutF64(w.Buf, pos+17, float64(s.Weight))
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
@@ -5839,10 +5842,11 @@ func (s *Derived) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 25 {
+		d := r.Data[pos : pos+25 : pos+25]
+		s.Level = int8(d[12])
+		s.Serial = int32(fw.U32(d, 13))
+		s.Weight = fw.F64(d, 17)
 		r.String(pos+8, pos, &s.Name)
-		s.Level = int8(r.Data[pos+12])
-		s.Serial = int32(fw.U32(r.Data, pos+13))
-		s.Weight = fw.F64(r.Data, pos+17)
 	} else {
 		d := NewDerived()
 		if 12 <= stored {
@@ -5943,12 +5947,11 @@ func (s *Derived) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-13, &s.Name); p < 0 {
 		return -1
 	}
-	s.Level = int8(d[p])
-	p += 1
-	s.Serial = int32(fw.U32(d, p))
-	p += 4
-	s.Weight = fw.F64(d, p)
-	p += 8
+	q715 := d[p : p+13 : p+13]
+	s.Level = int8(q715[0])
+	s.Serial = int32(fw.U32(q715, 1))
+	s.Weight = fw.F64(q715, 5)
+	p += 13
 	r.Leave()
 	return p
 }
@@ -6125,11 +6128,12 @@ func VerifyMoreDerivedLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *MoreDerived) FwPutV(w *fw.Writer, slot, base int) {
 	pos := w.VStruct(slot, base, 26, 303)
+	b := w.Buf[pos : pos+26 : pos+26]
+	b[12] = byte(s.Level)
+	fw.PutU32(b, 13, uint32(s.Serial))
+	fw.PutF64(b, 17, float64(s.Weight))
+	b[25] = fw.B2U(s.Last)
 	w.VString(pos+8, pos, s.Name)
-	w.Buf[pos+12] = byte(s.Level)
-	fw.PutU32(w.Buf, pos+13, uint32(s.Serial))
-	fw.PutF64(w.Buf, pos+17, float64(s.Weight))
-	w.Buf[pos+25] = fw.B2U(s.Last)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
@@ -6139,11 +6143,12 @@ func (s *MoreDerived) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 26 {
+		d := r.Data[pos : pos+26 : pos+26]
+		s.Level = int8(d[12])
+		s.Serial = int32(fw.U32(d, 13))
+		s.Weight = fw.F64(d, 17)
+		s.Last = d[25] != 0
 		r.String(pos+8, pos, &s.Name)
-		s.Level = int8(r.Data[pos+12])
-		s.Serial = int32(fw.U32(r.Data, pos+13))
-		s.Weight = fw.F64(r.Data, pos+17)
-		s.Last = r.Data[pos+25] != 0
 	} else {
 		d := NewMoreDerived()
 		if 12 <= stored {
@@ -6250,14 +6255,12 @@ func (s *MoreDerived) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-14, &s.Name); p < 0 {
 		return -1
 	}
-	s.Level = int8(d[p])
-	p += 1
-	s.Serial = int32(fw.U32(d, p))
-	p += 4
-	s.Weight = fw.F64(d, p)
-	p += 8
-	s.Last = d[p] != 0
-	p += 1
+	q716 := d[p : p+14 : p+14]
+	s.Level = int8(q716[0])
+	s.Serial = int32(fw.U32(q716, 1))
+	s.Weight = fw.F64(q716, 5)
+	s.Last = q716[13] != 0
+	p += 14
 	r.Leave()
 	return p
 }
@@ -6428,9 +6431,10 @@ func VerifyWalletLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Wallet) FwPutV(w *fw.Writer, slot, base int) {
 	pos := w.VStruct(slot, base, 36, 2)
+	b := w.Buf[pos : pos+36 : pos+36]
+	fw.PutF64(b, 12, float64(s.Amount))
+	fw.PutDecimal(b[20:], s.Reserved)
 	w.VString(pos+8, pos, s.Currency)
-	fw.PutF64(w.Buf, pos+12, float64(s.Amount))
-	fw.PutDecimal(w.Buf[pos+20:], s.Reserved)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
@@ -6440,8 +6444,9 @@ func (s *Wallet) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 36 {
+		d := r.Data[pos : pos+36 : pos+36]
+		s.Amount = fw.F64(d, 12)
 		r.String(pos+8, pos, &s.Currency)
-		s.Amount = fw.F64(r.Data, pos+12)
 		s.Reserved = fw.VDecimal(r, pos+20)
 	} else {
 		d := NewWallet()
@@ -6541,7 +6546,8 @@ func (s *Wallet) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-24, &s.Currency); p < 0 {
 		return -1
 	}
-	s.Amount = fw.F64(d, p)
+	q717 := d[p : p+8 : p+8]
+	s.Amount = fw.F64(q717, 0)
 	p += 8
 	if !r.Decimal(p, &s.Reserved) {
 		return -1
@@ -6671,11 +6677,11 @@ func (s *ExAccount) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.Orders)), 10)
 	b = append(b, ']', '[')
-	for i709 := range s.Orders {
-		if i709 > 0 {
+	for i718 := range s.Orders {
+		if i718 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i709].FwPrint(b)
+		b = s.Orders[i718].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ')')
@@ -6740,22 +6746,23 @@ func VerifyExAccountLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *ExAccount) FwPutV(w *fw.Writer, slot, base int) {
 	pos := w.VStruct(slot, base, 33, 304)
-	fw.PutU32(w.Buf, pos+8, uint32(s.Uid))
+	b := w.Buf[pos : pos+33 : pos+33]
+	fw.PutU32(b, 8, uint32(s.Uid))
+	b[16] = byte(s.State)
+	fw.PutU16(b, 30, uint16(s.Refs))
+	b[32] = byte(s.Extra)
 	w.VString(pos+12, pos, s.Name)
-	w.Buf[pos+16] = byte(s.State)
 	s.Wallet.FwPutV(w, pos+17, pos)
 	if s.Asset == nil {
 		fw.VNull(w, pos+21)
 	} else {
-		blk710 := w.VOptional(pos+21, pos, 4)
-		s.Asset.FwPutV(w, blk710, blk710)
+		blk719 := w.VOptional(pos+21, pos, 4)
+		s.Asset.FwPutV(w, blk719, blk719)
 	}
-	p711 := w.VBlock(pos+26, pos, len(s.Orders), 4)
-	for i712 := range s.Orders {
-		s.Orders[i712].FwPutV(w, p711+i712*4, pos)
+	p720 := w.VBlock(pos+26, pos, len(s.Orders), 4)
+	for i721 := range s.Orders {
+		s.Orders[i721].FwPutV(w, p720+i721*4, pos)
 	}
-	fw.PutU16(w.Buf, pos+30, uint16(s.Refs))
-	w.Buf[pos+32] = byte(s.Extra)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
@@ -6765,31 +6772,32 @@ func (s *ExAccount) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 33 {
-		s.Uid = int32(fw.U32(r.Data, pos+8))
+		d := r.Data[pos : pos+33 : pos+33]
+		s.Uid = int32(fw.U32(d, 8))
+		s.State = protoex.State(d[16])
+		s.Refs = EnumRefs(fw.U16(d, 30))
+		s.Extra = protoex.State(d[32])
 		r.String(pos+12, pos, &s.Name)
-		s.State = protoex.State(r.Data[pos+16])
 		s.Wallet.FwGetV(r, pos+17, pos)
-		p713, set714, ok715 := r.Optional(pos+21, pos, 4)
-		if !set714 {
+		p722, set723, ok724 := r.Optional(pos+21, pos, 4)
+		if !set723 {
 			s.Asset = nil
-		} else if ok715 {
+		} else if ok724 {
 			if s.Asset == nil {
 				s.Asset = new(protoex.Balance)
 			}
-			s.Asset.FwGetV(r, p713, p713)
+			s.Asset.FwGetV(r, p722, p722)
 		}
-		p716, n717, ok718 := r.Block(pos+26, pos, 4)
-		if ok718 {
-			s.Orders = fw.Resize(s.Orders, n717)
-			for i719 := range s.Orders {
-				s.Orders[i719].FwGetV(r, p716+i719*4, pos)
+		p725, n726, ok727 := r.Block(pos+26, pos, 4)
+		if ok727 {
+			s.Orders = fw.Resize(s.Orders, n726)
+			for i728 := range s.Orders {
+				s.Orders[i728].FwGetV(r, p725+i728*4, pos)
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		s.Refs = EnumRefs(fw.U16(r.Data, pos+30))
-		s.Extra = protoex.State(r.Data[pos+32])
 	} else {
 		d := NewExAccount()
 		if 12 <= stored {
@@ -6813,24 +6821,24 @@ func (s *ExAccount) FwGetV(r *fw.VReader, slot, base int) {
 			s.Wallet = d.Wallet
 		}
 		if 26 <= stored {
-			p720, set721, ok722 := r.Optional(pos+21, pos, 4)
-			if !set721 {
+			p729, set730, ok731 := r.Optional(pos+21, pos, 4)
+			if !set730 {
 				s.Asset = nil
-			} else if ok722 {
+			} else if ok731 {
 				if s.Asset == nil {
 					s.Asset = new(protoex.Balance)
 				}
-				s.Asset.FwGetV(r, p720, p720)
+				s.Asset.FwGetV(r, p729, p729)
 			}
 		} else {
 			s.Asset = d.Asset
 		}
 		if 30 <= stored {
-			p723, n724, ok725 := r.Block(pos+26, pos, 4)
-			if ok725 {
-				s.Orders = fw.Resize(s.Orders, n724)
-				for i726 := range s.Orders {
-					s.Orders[i726].FwGetV(r, p723+i726*4, pos)
+			p732, n733, ok734 := r.Block(pos+26, pos, 4)
+			if ok734 {
+				s.Orders = fw.Resize(s.Orders, n733)
+				for i735 := range s.Orders {
+					s.Orders[i735].FwGetV(r, p732+i735*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -6862,12 +6870,12 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 	if stored >= 33 {
 		r.Text(pos+12, pos)
 		protoex.FwVerifyVBalance(r, pos+17, pos)
-		if p727, set728, ok729 := r.Optional(pos+21, pos, 4); set728 && ok729 {
-			protoex.FwVerifyVBalance(r, p727, p727)
+		if p736, set737, ok738 := r.Optional(pos+21, pos, 4); set737 && ok738 {
+			protoex.FwVerifyVBalance(r, p736, p736)
 		}
-		if p730, n731, ok732 := r.Block(pos+26, pos, 4); ok732 {
-			for i733 := 0; i733 < n731 && r.OK(); i733++ {
-				protoex.FwVerifyVOrder(r, p730+i733*4, pos)
+		if p739, n740, ok741 := r.Block(pos+26, pos, 4); ok741 {
+			for i742 := 0; i742 < n740 && r.OK(); i742++ {
+				protoex.FwVerifyVOrder(r, p739+i742*4, pos)
 			}
 		}
 	} else {
@@ -6878,14 +6886,14 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 			protoex.FwVerifyVBalance(r, pos+17, pos)
 		}
 		if 26 <= stored {
-			if p734, set735, ok736 := r.Optional(pos+21, pos, 4); set735 && ok736 {
-				protoex.FwVerifyVBalance(r, p734, p734)
+			if p743, set744, ok745 := r.Optional(pos+21, pos, 4); set744 && ok745 {
+				protoex.FwVerifyVBalance(r, p743, p743)
 			}
 		}
 		if 30 <= stored {
-			if p737, n738, ok739 := r.Block(pos+26, pos, 4); ok739 {
-				for i740 := 0; i740 < n738 && r.OK(); i740++ {
-					protoex.FwVerifyVOrder(r, p737+i740*4, pos)
+			if p746, n747, ok748 := r.Block(pos+26, pos, 4); ok748 {
+				for i749 := 0; i749 < n747 && r.OK(); i749++ {
+					protoex.FwVerifyVOrder(r, p746+i749*4, pos)
 				}
 			}
 		}
@@ -6945,8 +6953,8 @@ func (s *ExAccount) FwPutF(b []byte) []byte {
 		b = s.Asset.FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.Orders)))
-	for i741 := range s.Orders {
-		b = s.Orders[i741].FwPutF(b)
+	for i750 := range s.Orders {
+		b = s.Orders[i750].FwPutF(b)
 	}
 	b = fw.AppendU16(b, uint16(s.Refs))
 	b = append(b, byte(s.Extra))
@@ -6960,12 +6968,14 @@ func (s *ExAccount) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	s.Uid = int32(fw.U32(d, p))
+	q751 := d[p : p+4 : p+4]
+	s.Uid = int32(fw.U32(q751, 0))
 	p += 4
 	if p = r.String(p, end-29, &s.Name); p < 0 {
 		return -1
 	}
-	s.State = protoex.State(d[p])
+	q752 := d[p : p+1 : p+1]
+	s.State = protoex.State(q752[0])
 	p += 1
 	if p = s.Wallet.FwGetF(r, p, end-8); p < 0 {
 		return -1
@@ -6985,23 +6995,23 @@ func (s *ExAccount) FwGetF(r *fw.FReader, p, end int) int {
 			return -1
 		}
 	}
-	n742, ok743 := r.Count(p, end-3, 42)
-	if !ok743 {
+	n753, ok754 := r.Count(p, end-3, 42)
+	if !ok754 {
 		return -1
 	}
 	p += 4
-	s.Orders = fw.Resize(s.Orders, n742)
-	rest745 := n742 * 42
-	for i744 := range s.Orders {
-		rest745 -= 42
-		if p = s.Orders[i744].FwGetF(r, p, end-3-rest745); p < 0 {
+	s.Orders = fw.Resize(s.Orders, n753)
+	rest756 := n753 * 42
+	for i755 := range s.Orders {
+		rest756 -= 42
+		if p = s.Orders[i755].FwGetF(r, p, end-3-rest756); p < 0 {
 			return -1
 		}
 	}
-	s.Refs = EnumRefs(fw.U16(d, p))
-	p += 2
-	s.Extra = protoex.State(d[p])
-	p += 1
+	q757 := d[p : p+3 : p+3]
+	s.Refs = EnumRefs(fw.U16(q757, 0))
+	s.Extra = protoex.State(q757[2])
+	p += 3
 	r.Leave()
 	return p
 }
@@ -7032,15 +7042,15 @@ func FwVerifyFExAccount(r *fw.FReader, p, end int) int {
 			return -1
 		}
 	}
-	n746, ok747 := r.Count(p, end-3, 42)
-	if !ok747 {
+	n758, ok759 := r.Count(p, end-3, 42)
+	if !ok759 {
 		return -1
 	}
 	p += 4
-	rest749 := n746 * 42
-	for i748 := 0; i748 < n746; i748++ {
-		rest749 -= 42
-		if p = protoex.FwVerifyFOrder(r, p, end-3-rest749); p < 0 {
+	rest761 := n758 * 42
+	for i760 := 0; i760 < n758; i760++ {
+		rest761 -= 42
+		if p = protoex.FwVerifyFOrder(r, p, end-3-rest761); p < 0 {
 			return -1
 		}
 	}
@@ -7074,11 +7084,11 @@ func (s *ExAccount) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, ",\"orders\":"...)
 	b = append(b, '[')
-	for i750 := range s.Orders {
-		if i750 > 0 {
+	for i762 := range s.Orders {
+		if i762 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i750].AppendJSON(b)
+		b = s.Orders[i762].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"refs\":"...)
@@ -7129,13 +7139,13 @@ func (s *ExAccount) FwGetJSON(p *fw.JSONParser) {
 			s.Orders = s.Orders[:0]
 			if p.Array() {
 				for p.More() {
-					var e751 protoex.Order
-					e751 = protoex.NewOrder()
-					e751.FwGetJSON(p)
+					var e763 protoex.Order
+					e763 = protoex.NewOrder()
+					e763.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.Orders = append(s.Orders, e751)
+					s.Orders = append(s.Orders, e763)
 				}
 			}
 		case "refs":
@@ -7234,8 +7244,9 @@ func VerifyPingLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Ping) FwPutV(w *fw.Writer, slot, base int) {
 	pos := w.VStruct(slot, base, 32, 305)
-	copy(w.Buf[pos+8:], s.Id[:])
-	fw.PutU64(w.Buf, pos+24, uint64(s.Sent))
+	b := w.Buf[pos : pos+32 : pos+32]
+	copy(b[8:], s.Id[:])
+	fw.PutU64(b, 24, uint64(s.Sent))
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
@@ -7245,8 +7256,9 @@ func (s *Ping) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 32 {
-		s.Id = fw.UUIDAt(r.Data, pos+8)
-		s.Sent = fw.Timestamp(fw.U64(r.Data, pos+24))
+		d := r.Data[pos : pos+32 : pos+32]
+		s.Id = fw.UUIDAt(d, 8)
+		s.Sent = fw.Timestamp(fw.U64(d, 24))
 	} else {
 		d := NewPing()
 		if 24 <= stored {
@@ -7328,7 +7340,8 @@ func (s *Ping) FwGetF(r *fw.FReader, p, end int) int {
 	_ = d
 	copy(s.Id[:], d[p:p+16])
 	p += 16
-	s.Sent = fw.Timestamp(fw.U64(d, p))
+	q764 := d[p : p+8 : p+8]
+	s.Sent = fw.Timestamp(fw.U64(q764, 0))
 	p += 8
 	r.Leave()
 	return p
@@ -7478,8 +7491,9 @@ func VerifyPongLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Pong) FwPutV(w *fw.Writer, slot, base int) {
 	pos := w.VStruct(slot, base, 32, 306)
-	copy(w.Buf[pos+8:], s.Id[:])
-	fw.PutU64(w.Buf, pos+24, uint64(s.Received))
+	b := w.Buf[pos : pos+32 : pos+32]
+	copy(b[8:], s.Id[:])
+	fw.PutU64(b, 24, uint64(s.Received))
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
@@ -7489,8 +7503,9 @@ func (s *Pong) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 32 {
-		s.Id = fw.UUIDAt(r.Data, pos+8)
-		s.Received = fw.Timestamp(fw.U64(r.Data, pos+24))
+		d := r.Data[pos : pos+32 : pos+32]
+		s.Id = fw.UUIDAt(d, 8)
+		s.Received = fw.Timestamp(fw.U64(d, 24))
 	} else {
 		d := NewPong()
 		if 24 <= stored {
@@ -7572,7 +7587,8 @@ func (s *Pong) FwGetF(r *fw.FReader, p, end int) int {
 	_ = d
 	copy(s.Id[:], d[p:p+16])
 	p += 16
-	s.Received = fw.Timestamp(fw.U64(d, p))
+	q765 := d[p : p+8 : p+8]
+	s.Received = fw.Timestamp(fw.U64(q765, 0))
 	p += 8
 	r.Leave()
 	return p
@@ -7723,7 +7739,8 @@ func VerifyRefusedLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Refused) FwPutV(w *fw.Writer, slot, base int) {
 	pos := w.VStruct(slot, base, 28, 307)
-	copy(w.Buf[pos+8:], s.Id[:])
+	b := w.Buf[pos : pos+28 : pos+28]
+	copy(b[8:], s.Id[:])
 	w.VString(pos+24, pos, s.Reason)
 }
 
@@ -7734,7 +7751,8 @@ func (s *Refused) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 28 {
-		s.Id = fw.UUIDAt(r.Data, pos+8)
+		d := r.Data[pos : pos+28 : pos+28]
+		s.Id = fw.UUIDAt(d, 8)
 		r.String(pos+24, pos, &s.Reason)
 	} else {
 		d := NewRefused()
@@ -7977,7 +7995,8 @@ func VerifyFailureLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Failure) FwPutV(w *fw.Writer, slot, base int) {
 	pos := w.VStruct(slot, base, 28, 308)
-	copy(w.Buf[pos+8:], s.Id[:])
+	b := w.Buf[pos : pos+28 : pos+28]
+	copy(b[8:], s.Id[:])
 	w.VString(pos+24, pos, s.Error)
 }
 
@@ -7988,7 +8007,8 @@ func (s *Failure) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 28 {
-		s.Id = fw.UUIDAt(r.Data, pos+8)
+		d := r.Data[pos : pos+28 : pos+28]
+		s.Id = fw.UUIDAt(d, 8)
 		r.String(pos+24, pos, &s.Error)
 	} else {
 		d := NewFailure()
@@ -8238,8 +8258,9 @@ func VerifyPingRequestLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *PingRequest) FwPutV(w *fw.Writer, slot, base int) {
 	pos := w.VStruct(slot, base, 36, 309)
-	copy(w.Buf[pos+8:], s.Id[:])
-	fw.PutU64(w.Buf, pos+24, uint64(s.Sent))
+	b := w.Buf[pos : pos+36 : pos+36]
+	copy(b[8:], s.Id[:])
+	fw.PutU64(b, 24, uint64(s.Sent))
 	w.VString(pos+32, pos, s.Note)
 }
 
@@ -8250,8 +8271,9 @@ func (s *PingRequest) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 36 {
-		s.Id = fw.UUIDAt(r.Data, pos+8)
-		s.Sent = fw.Timestamp(fw.U64(r.Data, pos+24))
+		d := r.Data[pos : pos+36 : pos+36]
+		s.Id = fw.UUIDAt(d, 8)
+		s.Sent = fw.Timestamp(fw.U64(d, 24))
 		r.String(pos+32, pos, &s.Note)
 	} else {
 		d := NewPingRequest()
@@ -8346,7 +8368,8 @@ func (s *PingRequest) FwGetF(r *fw.FReader, p, end int) int {
 	_ = d
 	copy(s.Id[:], d[p:p+16])
 	p += 16
-	s.Sent = fw.Timestamp(fw.U64(d, p))
+	q766 := d[p : p+8 : p+8]
+	s.Sent = fw.Timestamp(fw.U64(q766, 0))
 	p += 8
 	if p = r.String(p, end, &s.Note); p < 0 {
 		return -1
@@ -8507,7 +8530,8 @@ func VerifyNotifyLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Notify) FwPutV(w *fw.Writer, slot, base int) {
 	pos := w.VStruct(slot, base, 28, 310)
-	copy(w.Buf[pos+8:], s.Id[:])
+	b := w.Buf[pos : pos+28 : pos+28]
+	copy(b[8:], s.Id[:])
 	w.VString(pos+24, pos, s.Text)
 }
 
@@ -8518,7 +8542,8 @@ func (s *Notify) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 28 {
-		s.Id = fw.UUIDAt(r.Data, pos+8)
+		d := r.Data[pos : pos+28 : pos+28]
+		s.Id = fw.UUIDAt(d, 8)
 		r.String(pos+24, pos, &s.Text)
 	} else {
 		d := NewNotify()

@@ -97,7 +97,8 @@ func VerifyNodeLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Node) FwPutV(w *fw.Writer, slot, base int) {
 	pos := w.VStruct(slot, base, 16, 1)
-	fw.PutU32(w.Buf, pos+8, uint32(s.Value))
+	b := w.Buf[pos : pos+16 : pos+16]
+	fw.PutU32(b, 8, uint32(s.Value))
 	p2 := w.VBlock(pos+12, pos, len(s.Children), 4)
 	for i3 := range s.Children {
 		s.Children[i3].FwPutV(w, p2+i3*4, pos)
@@ -111,7 +112,8 @@ func (s *Node) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 16 {
-		s.Value = int32(fw.U32(r.Data, pos+8))
+		d := r.Data[pos : pos+16 : pos+16]
+		s.Value = int32(fw.U32(d, 8))
 		p4, n5, ok6 := r.Block(pos+12, pos, 4)
 		if ok6 {
 			s.Children = fw.Resize(s.Children, n5)
@@ -227,18 +229,19 @@ func (s *Node) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	s.Value = int32(fw.U32(d, p))
+	q21 := d[p : p+4 : p+4]
+	s.Value = int32(fw.U32(q21, 0))
 	p += 4
-	n21, ok22 := r.Count(p, end, 8)
-	if !ok22 {
+	n22, ok23 := r.Count(p, end, 8)
+	if !ok23 {
 		return -1
 	}
 	p += 4
-	s.Children = fw.Resize(s.Children, n21)
-	rest24 := n21 * 8
-	for i23 := range s.Children {
-		rest24 -= 8
-		if p = s.Children[i23].FwGetF(r, p, end-rest24); p < 0 {
+	s.Children = fw.Resize(s.Children, n22)
+	rest25 := n22 * 8
+	for i24 := range s.Children {
+		rest25 -= 8
+		if p = s.Children[i24].FwGetF(r, p, end-rest25); p < 0 {
 			return -1
 		}
 	}
@@ -254,15 +257,15 @@ func FwVerifyFNode(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 4
-	n25, ok26 := r.Count(p, end, 8)
-	if !ok26 {
+	n26, ok27 := r.Count(p, end, 8)
+	if !ok27 {
 		return -1
 	}
 	p += 4
-	rest28 := n25 * 8
-	for i27 := 0; i27 < n25; i27++ {
-		rest28 -= 8
-		if p = FwVerifyFNode(r, p, end-rest28); p < 0 {
+	rest29 := n26 * 8
+	for i28 := 0; i28 < n26; i28++ {
+		rest29 -= 8
+		if p = FwVerifyFNode(r, p, end-rest29); p < 0 {
 			return -1
 		}
 	}
@@ -282,11 +285,11 @@ func (s *Node) AppendJSON(b []byte) []byte {
 	b = strconv.AppendInt(b, int64(s.Value), 10)
 	b = append(b, ",\"children\":"...)
 	b = append(b, '[')
-	for i29 := range s.Children {
-		if i29 > 0 {
+	for i30 := range s.Children {
+		if i30 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Children[i29].AppendJSON(b)
+		b = s.Children[i30].AppendJSON(b)
 	}
 	b = append(b, ']')
 	return append(b, '}')
@@ -318,13 +321,13 @@ func (s *Node) FwGetJSON(p *fw.JSONParser) {
 			s.Children = s.Children[:0]
 			if p.Array() {
 				for p.More() {
-					var e30 Node
-					e30 = NewNode()
-					e30.FwGetJSON(p)
+					var e31 Node
+					e31 = NewNode()
+					e31.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.Children = append(s.Children, e30)
+					s.Children = append(s.Children, e31)
 				}
 			}
 		default:
@@ -550,26 +553,26 @@ func (s *Bag) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.Items)), 10)
 	b = append(b, ']', '[')
-	for i31 := range s.Items {
-		if i31 > 0 {
+	for i32 := range s.Items {
+		if i32 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Items[i31].FwPrint(b)
+		b = s.Items[i32].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",names="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.Names)), 10)
 	b = append(b, ']', '[')
-	for i32 := range s.Names {
-		if i32 > 0 {
+	for i33 := range s.Names {
+		if i33 > 0 {
 			b = append(b, ',')
 		}
-		if s.Names[i32] == nil {
+		if s.Names[i33] == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '"')
-			b = append(b, (*s.Names[i32])...)
+			b = append(b, (*s.Names[i33])...)
 			b = append(b, '"')
 		}
 	}
@@ -578,12 +581,12 @@ func (s *Bag) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.Words)), 10)
 	b = append(b, ']', '[')
-	for i33 := range s.Words {
-		if i33 > 0 {
+	for i34 := range s.Words {
+		if i34 > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '"')
-		b = append(b, s.Words[i33]...)
+		b = append(b, s.Words[i34]...)
 		b = append(b, '"')
 	}
 	b = append(b, ']')
@@ -640,22 +643,22 @@ func VerifyBagLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Bag) FwPutV(w *fw.Writer, slot, base int) {
 	pos := w.VStruct(slot, base, 24, 3)
-	p34 := w.VBlock(pos+8, pos, len(s.Items), 4)
-	for i35 := range s.Items {
-		s.Items[i35].FwPutV(w, p34+i35*4, pos)
+	p35 := w.VBlock(pos+8, pos, len(s.Items), 4)
+	for i36 := range s.Items {
+		s.Items[i36].FwPutV(w, p35+i36*4, pos)
 	}
-	p36 := w.VBlock(pos+12, pos, len(s.Names), 5)
-	for i37 := range s.Names {
-		if s.Names[i37] == nil {
-			fw.VNull(w, p36+i37*5)
+	p37 := w.VBlock(pos+12, pos, len(s.Names), 5)
+	for i38 := range s.Names {
+		if s.Names[i38] == nil {
+			fw.VNull(w, p37+i38*5)
 		} else {
-			blk38 := w.VOptional(p36+i37*5, pos, 4)
-			w.VString(blk38, blk38, (*s.Names[i37]))
+			blk39 := w.VOptional(p37+i38*5, pos, 4)
+			w.VString(blk39, blk39, (*s.Names[i38]))
 		}
 	}
-	p39 := w.VBlock(pos+16, pos, len(s.Words), 4)
-	for i40 := range s.Words {
-		w.VString(p39+i40*4, pos, s.Words[i40])
+	p40 := w.VBlock(pos+16, pos, len(s.Words), 4)
+	for i41 := range s.Words {
+		w.VString(p40+i41*4, pos, s.Words[i41])
 	}
 	w.VBytes(pos+20, pos, s.Blob)
 }
@@ -667,39 +670,39 @@ func (s *Bag) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 24 {
-		p41, n42, ok43 := r.Block(pos+8, pos, 4)
-		if ok43 {
-			s.Items = fw.Resize(s.Items, n42)
-			for i44 := range s.Items {
-				s.Items[i44].FwGetV(r, p41+i44*4, pos)
+		p42, n43, ok44 := r.Block(pos+8, pos, 4)
+		if ok44 {
+			s.Items = fw.Resize(s.Items, n43)
+			for i45 := range s.Items {
+				s.Items[i45].FwGetV(r, p42+i45*4, pos)
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p45, n46, ok47 := r.Block(pos+12, pos, 5)
-		if ok47 {
-			s.Names = fw.Resize(s.Names, n46)
-			for i48 := range s.Names {
-				p49, set50, ok51 := r.Optional(p45+i48*5, pos, 4)
-				if !set50 {
-					s.Names[i48] = nil
-				} else if ok51 {
-					if s.Names[i48] == nil {
-						s.Names[i48] = new(string)
+		p46, n47, ok48 := r.Block(pos+12, pos, 5)
+		if ok48 {
+			s.Names = fw.Resize(s.Names, n47)
+			for i49 := range s.Names {
+				p50, set51, ok52 := r.Optional(p46+i49*5, pos, 4)
+				if !set51 {
+					s.Names[i49] = nil
+				} else if ok52 {
+					if s.Names[i49] == nil {
+						s.Names[i49] = new(string)
 					}
-					r.String(p49, p49, &(*s.Names[i48]))
+					r.String(p50, p50, &(*s.Names[i49]))
 				}
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p52, n53, ok54 := r.Block(pos+16, pos, 4)
-		if ok54 {
-			s.Words = fw.Resize(s.Words, n53)
-			for i55 := range s.Words {
-				r.String(p52+i55*4, pos, &s.Words[i55])
+		p53, n54, ok55 := r.Block(pos+16, pos, 4)
+		if ok55 {
+			s.Words = fw.Resize(s.Words, n54)
+			for i56 := range s.Words {
+				r.String(p53+i56*4, pos, &s.Words[i56])
 				if !r.OK() {
 					break
 				}
@@ -709,11 +712,11 @@ func (s *Bag) FwGetV(r *fw.VReader, slot, base int) {
 	} else {
 		d := NewBag()
 		if 12 <= stored {
-			p56, n57, ok58 := r.Block(pos+8, pos, 4)
-			if ok58 {
-				s.Items = fw.Resize(s.Items, n57)
-				for i59 := range s.Items {
-					s.Items[i59].FwGetV(r, p56+i59*4, pos)
+			p57, n58, ok59 := r.Block(pos+8, pos, 4)
+			if ok59 {
+				s.Items = fw.Resize(s.Items, n58)
+				for i60 := range s.Items {
+					s.Items[i60].FwGetV(r, p57+i60*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -723,18 +726,18 @@ func (s *Bag) FwGetV(r *fw.VReader, slot, base int) {
 			s.Items = d.Items
 		}
 		if 16 <= stored {
-			p60, n61, ok62 := r.Block(pos+12, pos, 5)
-			if ok62 {
-				s.Names = fw.Resize(s.Names, n61)
-				for i63 := range s.Names {
-					p64, set65, ok66 := r.Optional(p60+i63*5, pos, 4)
-					if !set65 {
-						s.Names[i63] = nil
-					} else if ok66 {
-						if s.Names[i63] == nil {
-							s.Names[i63] = new(string)
+			p61, n62, ok63 := r.Block(pos+12, pos, 5)
+			if ok63 {
+				s.Names = fw.Resize(s.Names, n62)
+				for i64 := range s.Names {
+					p65, set66, ok67 := r.Optional(p61+i64*5, pos, 4)
+					if !set66 {
+						s.Names[i64] = nil
+					} else if ok67 {
+						if s.Names[i64] == nil {
+							s.Names[i64] = new(string)
 						}
-						r.String(p64, p64, &(*s.Names[i63]))
+						r.String(p65, p65, &(*s.Names[i64]))
 					}
 					if !r.OK() {
 						break
@@ -745,11 +748,11 @@ func (s *Bag) FwGetV(r *fw.VReader, slot, base int) {
 			s.Names = d.Names
 		}
 		if 20 <= stored {
-			p67, n68, ok69 := r.Block(pos+16, pos, 4)
-			if ok69 {
-				s.Words = fw.Resize(s.Words, n68)
-				for i70 := range s.Words {
-					r.String(p67+i70*4, pos, &s.Words[i70])
+			p68, n69, ok70 := r.Block(pos+16, pos, 4)
+			if ok70 {
+				s.Words = fw.Resize(s.Words, n69)
+				for i71 := range s.Words {
+					r.String(p68+i71*4, pos, &s.Words[i71])
 					if !r.OK() {
 						break
 					}
@@ -774,45 +777,45 @@ func FwVerifyVBag(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 24 {
-		if p71, n72, ok73 := r.Block(pos+8, pos, 4); ok73 {
-			for i74 := 0; i74 < n72 && r.OK(); i74++ {
-				FwVerifyVNothing(r, p71+i74*4, pos)
+		if p72, n73, ok74 := r.Block(pos+8, pos, 4); ok74 {
+			for i75 := 0; i75 < n73 && r.OK(); i75++ {
+				FwVerifyVNothing(r, p72+i75*4, pos)
 			}
 		}
-		if p75, n76, ok77 := r.Block(pos+12, pos, 5); ok77 {
-			for i78 := 0; i78 < n76 && r.OK(); i78++ {
-				if p79, set80, ok81 := r.Optional(p75+i78*5, pos, 4); set80 && ok81 {
-					r.Text(p79, p79)
+		if p76, n77, ok78 := r.Block(pos+12, pos, 5); ok78 {
+			for i79 := 0; i79 < n77 && r.OK(); i79++ {
+				if p80, set81, ok82 := r.Optional(p76+i79*5, pos, 4); set81 && ok82 {
+					r.Text(p80, p80)
 				}
 			}
 		}
-		if p82, n83, ok84 := r.Block(pos+16, pos, 4); ok84 {
-			for i85 := 0; i85 < n83 && r.OK(); i85++ {
-				r.Text(p82+i85*4, pos)
+		if p83, n84, ok85 := r.Block(pos+16, pos, 4); ok85 {
+			for i86 := 0; i86 < n84 && r.OK(); i86++ {
+				r.Text(p83+i86*4, pos)
 			}
 		}
 		r.Text(pos+20, pos)
 	} else {
 		if 12 <= stored {
-			if p86, n87, ok88 := r.Block(pos+8, pos, 4); ok88 {
-				for i89 := 0; i89 < n87 && r.OK(); i89++ {
-					FwVerifyVNothing(r, p86+i89*4, pos)
+			if p87, n88, ok89 := r.Block(pos+8, pos, 4); ok89 {
+				for i90 := 0; i90 < n88 && r.OK(); i90++ {
+					FwVerifyVNothing(r, p87+i90*4, pos)
 				}
 			}
 		}
 		if 16 <= stored {
-			if p90, n91, ok92 := r.Block(pos+12, pos, 5); ok92 {
-				for i93 := 0; i93 < n91 && r.OK(); i93++ {
-					if p94, set95, ok96 := r.Optional(p90+i93*5, pos, 4); set95 && ok96 {
-						r.Text(p94, p94)
+			if p91, n92, ok93 := r.Block(pos+12, pos, 5); ok93 {
+				for i94 := 0; i94 < n92 && r.OK(); i94++ {
+					if p95, set96, ok97 := r.Optional(p91+i94*5, pos, 4); set96 && ok97 {
+						r.Text(p95, p95)
 					}
 				}
 			}
 		}
 		if 20 <= stored {
-			if p97, n98, ok99 := r.Block(pos+16, pos, 4); ok99 {
-				for i100 := 0; i100 < n98 && r.OK(); i100++ {
-					r.Text(p97+i100*4, pos)
+			if p98, n99, ok100 := r.Block(pos+16, pos, 4); ok100 {
+				for i101 := 0; i101 < n99 && r.OK(); i101++ {
+					r.Text(p98+i101*4, pos)
 				}
 			}
 		}
@@ -865,21 +868,21 @@ func VerifyBagFinalLimits(data []byte, lim *fw.Limits) error {
 // FwPutF appends s's fields in the final format (generated code).
 func (s *Bag) FwPutF(b []byte) []byte {
 	b = fw.AppendU32(b, uint32(len(s.Items)))
-	for i101 := range s.Items {
-		b = s.Items[i101].FwPutF(b)
+	for i102 := range s.Items {
+		b = s.Items[i102].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.Names)))
-	for i102 := range s.Names {
-		if s.Names[i102] == nil {
+	for i103 := range s.Names {
+		if s.Names[i103] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = fw.AppendString(b, (*s.Names[i102]))
+			b = fw.AppendString(b, (*s.Names[i103]))
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.Words)))
-	for i103 := range s.Words {
-		b = fw.AppendString(b, s.Words[i103])
+	for i104 := range s.Words {
+		b = fw.AppendString(b, s.Words[i104])
 	}
 	b = fw.AppendBytes(b, s.Blob)
 	return b
@@ -892,52 +895,52 @@ func (s *Bag) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n104, ok105 := r.Count(p, end-12, 0)
-	if !ok105 {
+	n105, ok106 := r.Count(p, end-12, 0)
+	if !ok106 {
 		return -1
 	}
 	p += 4
-	s.Items = fw.Resize(s.Items, n104)
-	for i106 := range s.Items {
-		if p = s.Items[i106].FwGetF(r, p, end-12); p < 0 {
+	s.Items = fw.Resize(s.Items, n105)
+	for i107 := range s.Items {
+		if p = s.Items[i107].FwGetF(r, p, end-12); p < 0 {
 			return -1
 		}
 	}
-	n107, ok108 := r.Count(p, end-8, 1)
-	if !ok108 {
+	n108, ok109 := r.Count(p, end-8, 1)
+	if !ok109 {
 		return -1
 	}
 	p += 4
-	s.Names = fw.Resize(s.Names, n107)
-	rest110 := n107 * 1
-	for i109 := range s.Names {
-		rest110 -= 1
+	s.Names = fw.Resize(s.Names, n108)
+	rest111 := n108 * 1
+	for i110 := range s.Names {
+		rest111 -= 1
 		if d[p] == 0 {
-			s.Names[i109] = nil
+			s.Names[i110] = nil
 			p++
 		} else {
 			p++
-			if 4 > end-8-rest110-p {
+			if 4 > end-8-rest111-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if s.Names[i109] == nil {
-				s.Names[i109] = new(string)
+			if s.Names[i110] == nil {
+				s.Names[i110] = new(string)
 			}
-			if p = r.String(p, end-8-rest110, &(*s.Names[i109])); p < 0 {
+			if p = r.String(p, end-8-rest111, &(*s.Names[i110])); p < 0 {
 				return -1
 			}
 		}
 	}
-	n111, ok112 := r.Count(p, end-4, 4)
-	if !ok112 {
+	n112, ok113 := r.Count(p, end-4, 4)
+	if !ok113 {
 		return -1
 	}
 	p += 4
-	s.Words = fw.Resize(s.Words, n111)
-	rest114 := n111 * 4
-	for i113 := range s.Words {
-		rest114 -= 4
-		if p = r.String(p, end-4-rest114, &s.Words[i113]); p < 0 {
+	s.Words = fw.Resize(s.Words, n112)
+	rest115 := n112 * 4
+	for i114 := range s.Words {
+		rest115 -= 4
+		if p = r.String(p, end-4-rest115, &s.Words[i114]); p < 0 {
 			return -1
 		}
 	}
@@ -955,45 +958,45 @@ func FwVerifyFBag(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n115, ok116 := r.Count(p, end-12, 0)
-	if !ok116 {
+	n116, ok117 := r.Count(p, end-12, 0)
+	if !ok117 {
 		return -1
 	}
 	p += 4
-	for i117 := 0; i117 < n115; i117++ {
+	for i118 := 0; i118 < n116; i118++ {
 		if p = FwVerifyFNothing(r, p, end-12); p < 0 {
 			return -1
 		}
 	}
-	n118, ok119 := r.Count(p, end-8, 1)
-	if !ok119 {
+	n119, ok120 := r.Count(p, end-8, 1)
+	if !ok120 {
 		return -1
 	}
 	p += 4
-	rest121 := n118 * 1
-	for i120 := 0; i120 < n118; i120++ {
-		rest121 -= 1
+	rest122 := n119 * 1
+	for i121 := 0; i121 < n119; i121++ {
+		rest122 -= 1
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 4 > end-8-rest121-p {
+			if 4 > end-8-rest122-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if _, p = r.Text(p, end-8-rest121); p < 0 {
+			if _, p = r.Text(p, end-8-rest122); p < 0 {
 				return -1
 			}
 		}
 	}
-	n122, ok123 := r.Count(p, end-4, 4)
-	if !ok123 {
+	n123, ok124 := r.Count(p, end-4, 4)
+	if !ok124 {
 		return -1
 	}
 	p += 4
-	rest125 := n122 * 4
-	for i124 := 0; i124 < n122; i124++ {
-		rest125 -= 4
-		if _, p = r.Text(p, end-4-rest125); p < 0 {
+	rest126 := n123 * 4
+	for i125 := 0; i125 < n123; i125++ {
+		rest126 -= 4
+		if _, p = r.Text(p, end-4-rest126); p < 0 {
 			return -1
 		}
 	}
@@ -1014,33 +1017,33 @@ func (s *Bag) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"items\":"...)
 	b = append(b, '[')
-	for i126 := range s.Items {
-		if i126 > 0 {
+	for i127 := range s.Items {
+		if i127 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Items[i126].AppendJSON(b)
+		b = s.Items[i127].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"names\":"...)
 	b = append(b, '[')
-	for i127 := range s.Names {
-		if i127 > 0 {
+	for i128 := range s.Names {
+		if i128 > 0 {
 			b = append(b, ',')
 		}
-		if s.Names[i127] == nil {
+		if s.Names[i128] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendJSONString(b, (*s.Names[i127]))
+			b = fw.AppendJSONString(b, (*s.Names[i128]))
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"words\":"...)
 	b = append(b, '[')
-	for i128 := range s.Words {
-		if i128 > 0 {
+	for i129 := range s.Words {
+		if i129 > 0 {
 			b = append(b, ',')
 		}
-		b = fw.AppendJSONString(b, s.Words[i128])
+		b = fw.AppendJSONString(b, s.Words[i129])
 	}
 	b = append(b, ']')
 	b = append(b, ",\"blob\":"...)
@@ -1072,45 +1075,45 @@ func (s *Bag) FwGetJSON(p *fw.JSONParser) {
 			s.Items = s.Items[:0]
 			if p.Array() {
 				for p.More() {
-					var e129 Nothing
-					e129 = NewNothing()
-					e129.FwGetJSON(p)
+					var e130 Nothing
+					e130 = NewNothing()
+					e130.FwGetJSON(p)
 					p.ChargeZero()
 					if p.Err != nil {
 						break
 					}
-					s.Items = append(s.Items, e129)
+					s.Items = append(s.Items, e130)
 				}
 			}
 		case "names":
 			s.Names = s.Names[:0]
 			if p.Array() {
 				for p.More() {
-					var e130 *string
+					var e131 *string
 					if p.Null() {
-						e130 = nil
+						e131 = nil
 					} else {
-						if e130 == nil {
-							e130 = new(string)
+						if e131 == nil {
+							e131 = new(string)
 						}
-						p.String(&(*e130))
+						p.String(&(*e131))
 					}
 					if p.Err != nil {
 						break
 					}
-					s.Names = append(s.Names, e130)
+					s.Names = append(s.Names, e131)
 				}
 			}
 		case "words":
 			s.Words = s.Words[:0]
 			if p.Array() {
 				for p.More() {
-					var e131 string
-					p.String(&e131)
+					var e132 string
+					p.String(&e132)
 					if p.Err != nil {
 						break
 					}
-					s.Words = append(s.Words, e131)
+					s.Words = append(s.Words, e132)
 				}
 			}
 		case "blob":

@@ -214,14 +214,15 @@ func VerifyOrderLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Order) FwPutV(w *fw.Writer, slot, base int) {
 	pos := w.VStruct(slot, base, 50, 1)
-	fw.PutU32(w.Buf, pos+8, uint32(s.Uid))
+	b := w.Buf[pos : pos+50 : pos+50]
+	fw.PutU32(b, 8, uint32(s.Uid))
+	b[16] = byte(s.Side)
+	b[17] = byte(s.Type)
+	fw.PutF64(b, 18, float64(s.Price))
+	fw.PutF64(b, 26, float64(s.Volume))
+	fw.PutF64(b, 34, float64(s.Tp))
+	fw.PutF64(b, 42, float64(s.Sl))
 	w.VString(pos+12, pos, s.Symbol)
-	w.Buf[pos+16] = byte(s.Side)
-	w.Buf[pos+17] = byte(s.Type)
-	fw.PutF64(w.Buf, pos+18, float64(s.Price))
-	fw.PutF64(w.Buf, pos+26, float64(s.Volume))
-	fw.PutF64(w.Buf, pos+34, float64(s.Tp))
-	fw.PutF64(w.Buf, pos+42, float64(s.Sl))
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
@@ -231,14 +232,15 @@ func (s *Order) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 50 {
-		s.Uid = int32(fw.U32(r.Data, pos+8))
+		d := r.Data[pos : pos+50 : pos+50]
+		s.Uid = int32(fw.U32(d, 8))
+		s.Side = OrderSide(d[16])
+		s.Type = OrderType(d[17])
+		s.Price = fw.F64(d, 18)
+		s.Volume = fw.F64(d, 26)
+		s.Tp = fw.F64(d, 34)
+		s.Sl = fw.F64(d, 42)
 		r.String(pos+12, pos, &s.Symbol)
-		s.Side = OrderSide(r.Data[pos+16])
-		s.Type = OrderType(r.Data[pos+17])
-		s.Price = fw.F64(r.Data, pos+18)
-		s.Volume = fw.F64(r.Data, pos+26)
-		s.Tp = fw.F64(r.Data, pos+34)
-		s.Sl = fw.F64(r.Data, pos+42)
 	} else {
 		d := NewOrder()
 		if 12 <= stored {
@@ -360,23 +362,20 @@ func (s *Order) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	s.Uid = int32(fw.U32(d, p))
+	q1 := d[p : p+4 : p+4]
+	s.Uid = int32(fw.U32(q1, 0))
 	p += 4
 	if p = r.String(p, end-34, &s.Symbol); p < 0 {
 		return -1
 	}
-	s.Side = OrderSide(d[p])
-	p += 1
-	s.Type = OrderType(d[p])
-	p += 1
-	s.Price = fw.F64(d, p)
-	p += 8
-	s.Volume = fw.F64(d, p)
-	p += 8
-	s.Tp = fw.F64(d, p)
-	p += 8
-	s.Sl = fw.F64(d, p)
-	p += 8
+	q2 := d[p : p+34 : p+34]
+	s.Side = OrderSide(q2[0])
+	s.Type = OrderType(q2[1])
+	s.Price = fw.F64(q2, 2)
+	s.Volume = fw.F64(q2, 10)
+	s.Tp = fw.F64(q2, 18)
+	s.Sl = fw.F64(q2, 26)
+	p += 34
 	r.Leave()
 	return p
 }
@@ -561,9 +560,10 @@ func VerifyBalanceLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Balance) FwPutV(w *fw.Writer, slot, base int) {
 	pos := w.VStruct(slot, base, 28, 2)
+	b := w.Buf[pos : pos+28 : pos+28]
+	fw.PutF64(b, 12, float64(s.Amount))
+	fw.PutF64(b, 20, float64(s.Locked))
 	w.VString(pos+8, pos, s.Currency)
-	fw.PutF64(w.Buf, pos+12, float64(s.Amount))
-	fw.PutF64(w.Buf, pos+20, float64(s.Locked))
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
@@ -573,9 +573,10 @@ func (s *Balance) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 28 {
+		d := r.Data[pos : pos+28 : pos+28]
+		s.Amount = fw.F64(d, 12)
+		s.Locked = fw.F64(d, 20)
 		r.String(pos+8, pos, &s.Currency)
-		s.Amount = fw.F64(r.Data, pos+12)
-		s.Locked = fw.F64(r.Data, pos+20)
 	} else {
 		d := NewBalance()
 		if 12 <= stored {
@@ -670,10 +671,10 @@ func (s *Balance) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-16, &s.Currency); p < 0 {
 		return -1
 	}
-	s.Amount = fw.F64(d, p)
-	p += 8
-	s.Locked = fw.F64(d, p)
-	p += 8
+	q3 := d[p : p+16 : p+16]
+	s.Amount = fw.F64(q3, 0)
+	s.Locked = fw.F64(q3, 8)
+	p += 16
 	r.Leave()
 	return p
 }
@@ -790,11 +791,11 @@ func (s *Account) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.Orders)), 10)
 	b = append(b, ']', '[')
-	for i1 := range s.Orders {
-		if i1 > 0 {
+	for i4 := range s.Orders {
+		if i4 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i1].FwPrint(b)
+		b = s.Orders[i4].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ')')
@@ -854,19 +855,20 @@ func VerifyAccountLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Account) FwPutV(w *fw.Writer, slot, base int) {
 	pos := w.VStruct(slot, base, 30, 3)
-	fw.PutU32(w.Buf, pos+8, uint32(s.Uid))
+	b := w.Buf[pos : pos+30 : pos+30]
+	fw.PutU32(b, 8, uint32(s.Uid))
+	b[16] = byte(s.State)
 	w.VString(pos+12, pos, s.Name)
-	w.Buf[pos+16] = byte(s.State)
 	s.Wallet.FwPutV(w, pos+17, pos)
 	if s.Asset == nil {
 		fw.VNull(w, pos+21)
 	} else {
-		blk2 := w.VOptional(pos+21, pos, 4)
-		s.Asset.FwPutV(w, blk2, blk2)
+		blk5 := w.VOptional(pos+21, pos, 4)
+		s.Asset.FwPutV(w, blk5, blk5)
 	}
-	p3 := w.VBlock(pos+26, pos, len(s.Orders), 4)
-	for i4 := range s.Orders {
-		s.Orders[i4].FwPutV(w, p3+i4*4, pos)
+	p6 := w.VBlock(pos+26, pos, len(s.Orders), 4)
+	for i7 := range s.Orders {
+		s.Orders[i7].FwPutV(w, p6+i7*4, pos)
 	}
 }
 
@@ -877,24 +879,25 @@ func (s *Account) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 30 {
-		s.Uid = int32(fw.U32(r.Data, pos+8))
+		d := r.Data[pos : pos+30 : pos+30]
+		s.Uid = int32(fw.U32(d, 8))
+		s.State = State(d[16])
 		r.String(pos+12, pos, &s.Name)
-		s.State = State(r.Data[pos+16])
 		s.Wallet.FwGetV(r, pos+17, pos)
-		p5, set6, ok7 := r.Optional(pos+21, pos, 4)
-		if !set6 {
+		p8, set9, ok10 := r.Optional(pos+21, pos, 4)
+		if !set9 {
 			s.Asset = nil
-		} else if ok7 {
+		} else if ok10 {
 			if s.Asset == nil {
 				s.Asset = new(Balance)
 			}
-			s.Asset.FwGetV(r, p5, p5)
+			s.Asset.FwGetV(r, p8, p8)
 		}
-		p8, n9, ok10 := r.Block(pos+26, pos, 4)
-		if ok10 {
-			s.Orders = fw.Resize(s.Orders, n9)
-			for i11 := range s.Orders {
-				s.Orders[i11].FwGetV(r, p8+i11*4, pos)
+		p11, n12, ok13 := r.Block(pos+26, pos, 4)
+		if ok13 {
+			s.Orders = fw.Resize(s.Orders, n12)
+			for i14 := range s.Orders {
+				s.Orders[i14].FwGetV(r, p11+i14*4, pos)
 				if !r.OK() {
 					break
 				}
@@ -923,24 +926,24 @@ func (s *Account) FwGetV(r *fw.VReader, slot, base int) {
 			s.Wallet = d.Wallet
 		}
 		if 26 <= stored {
-			p12, set13, ok14 := r.Optional(pos+21, pos, 4)
-			if !set13 {
+			p15, set16, ok17 := r.Optional(pos+21, pos, 4)
+			if !set16 {
 				s.Asset = nil
-			} else if ok14 {
+			} else if ok17 {
 				if s.Asset == nil {
 					s.Asset = new(Balance)
 				}
-				s.Asset.FwGetV(r, p12, p12)
+				s.Asset.FwGetV(r, p15, p15)
 			}
 		} else {
 			s.Asset = d.Asset
 		}
 		if 30 <= stored {
-			p15, n16, ok17 := r.Block(pos+26, pos, 4)
-			if ok17 {
-				s.Orders = fw.Resize(s.Orders, n16)
-				for i18 := range s.Orders {
-					s.Orders[i18].FwGetV(r, p15+i18*4, pos)
+			p18, n19, ok20 := r.Block(pos+26, pos, 4)
+			if ok20 {
+				s.Orders = fw.Resize(s.Orders, n19)
+				for i21 := range s.Orders {
+					s.Orders[i21].FwGetV(r, p18+i21*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -962,12 +965,12 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 	if stored >= 30 {
 		r.Text(pos+12, pos)
 		FwVerifyVBalance(r, pos+17, pos)
-		if p19, set20, ok21 := r.Optional(pos+21, pos, 4); set20 && ok21 {
-			FwVerifyVBalance(r, p19, p19)
+		if p22, set23, ok24 := r.Optional(pos+21, pos, 4); set23 && ok24 {
+			FwVerifyVBalance(r, p22, p22)
 		}
-		if p22, n23, ok24 := r.Block(pos+26, pos, 4); ok24 {
-			for i25 := 0; i25 < n23 && r.OK(); i25++ {
-				FwVerifyVOrder(r, p22+i25*4, pos)
+		if p25, n26, ok27 := r.Block(pos+26, pos, 4); ok27 {
+			for i28 := 0; i28 < n26 && r.OK(); i28++ {
+				FwVerifyVOrder(r, p25+i28*4, pos)
 			}
 		}
 	} else {
@@ -978,14 +981,14 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 			FwVerifyVBalance(r, pos+17, pos)
 		}
 		if 26 <= stored {
-			if p26, set27, ok28 := r.Optional(pos+21, pos, 4); set27 && ok28 {
-				FwVerifyVBalance(r, p26, p26)
+			if p29, set30, ok31 := r.Optional(pos+21, pos, 4); set30 && ok31 {
+				FwVerifyVBalance(r, p29, p29)
 			}
 		}
 		if 30 <= stored {
-			if p29, n30, ok31 := r.Block(pos+26, pos, 4); ok31 {
-				for i32 := 0; i32 < n30 && r.OK(); i32++ {
-					FwVerifyVOrder(r, p29+i32*4, pos)
+			if p32, n33, ok34 := r.Block(pos+26, pos, 4); ok34 {
+				for i35 := 0; i35 < n33 && r.OK(); i35++ {
+					FwVerifyVOrder(r, p32+i35*4, pos)
 				}
 			}
 		}
@@ -1045,8 +1048,8 @@ func (s *Account) FwPutF(b []byte) []byte {
 		b = s.Asset.FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.Orders)))
-	for i33 := range s.Orders {
-		b = s.Orders[i33].FwPutF(b)
+	for i36 := range s.Orders {
+		b = s.Orders[i36].FwPutF(b)
 	}
 	return b
 }
@@ -1058,12 +1061,14 @@ func (s *Account) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	s.Uid = int32(fw.U32(d, p))
+	q37 := d[p : p+4 : p+4]
+	s.Uid = int32(fw.U32(q37, 0))
 	p += 4
 	if p = r.String(p, end-26, &s.Name); p < 0 {
 		return -1
 	}
-	s.State = State(d[p])
+	q38 := d[p : p+1 : p+1]
+	s.State = State(q38[0])
 	p += 1
 	if p = s.Wallet.FwGetF(r, p, end-5); p < 0 {
 		return -1
@@ -1083,16 +1088,16 @@ func (s *Account) FwGetF(r *fw.FReader, p, end int) int {
 			return -1
 		}
 	}
-	n34, ok35 := r.Count(p, end, 42)
-	if !ok35 {
+	n39, ok40 := r.Count(p, end, 42)
+	if !ok40 {
 		return -1
 	}
 	p += 4
-	s.Orders = fw.Resize(s.Orders, n34)
-	rest37 := n34 * 42
-	for i36 := range s.Orders {
-		rest37 -= 42
-		if p = s.Orders[i36].FwGetF(r, p, end-rest37); p < 0 {
+	s.Orders = fw.Resize(s.Orders, n39)
+	rest42 := n39 * 42
+	for i41 := range s.Orders {
+		rest42 -= 42
+		if p = s.Orders[i41].FwGetF(r, p, end-rest42); p < 0 {
 			return -1
 		}
 	}
@@ -1126,15 +1131,15 @@ func FwVerifyFAccount(r *fw.FReader, p, end int) int {
 			return -1
 		}
 	}
-	n38, ok39 := r.Count(p, end, 42)
-	if !ok39 {
+	n43, ok44 := r.Count(p, end, 42)
+	if !ok44 {
 		return -1
 	}
 	p += 4
-	rest41 := n38 * 42
-	for i40 := 0; i40 < n38; i40++ {
-		rest41 -= 42
-		if p = FwVerifyFOrder(r, p, end-rest41); p < 0 {
+	rest46 := n43 * 42
+	for i45 := 0; i45 < n43; i45++ {
+		rest46 -= 42
+		if p = FwVerifyFOrder(r, p, end-rest46); p < 0 {
 			return -1
 		}
 	}
@@ -1166,11 +1171,11 @@ func (s *Account) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, ",\"orders\":"...)
 	b = append(b, '[')
-	for i42 := range s.Orders {
-		if i42 > 0 {
+	for i47 := range s.Orders {
+		if i47 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i42].AppendJSON(b)
+		b = s.Orders[i47].AppendJSON(b)
 	}
 	b = append(b, ']')
 	return append(b, '}')
@@ -1217,13 +1222,13 @@ func (s *Account) FwGetJSON(p *fw.JSONParser) {
 			s.Orders = s.Orders[:0]
 			if p.Array() {
 				for p.More() {
-					var e43 Order
-					e43 = NewOrder()
-					e43.FwGetJSON(p)
+					var e48 Order
+					e48 = NewOrder()
+					e48.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.Orders = append(s.Orders, e43)
+					s.Orders = append(s.Orders, e48)
 				}
 			}
 		default:
