@@ -204,9 +204,9 @@ func (k *Conn) failLocked(reason string) {
 	}
 	k.closed = true
 	k.cond.Broadcast()
+	k.opts.Log(fmt.Sprintf("%s closed: %s", k.name, k.reason)) // before the peer can see it
 	_ = k.c.Close()
 	close(k.done)
-	k.opts.Log(fmt.Sprintf("%s closed: %s", k.name, k.reason))
 	if k.onClose != nil {
 		go k.onClose(k.reason)
 	}
