@@ -240,3 +240,31 @@ func (e *RejectedError) Error() string {
 
 // Is makes a RejectedError match ErrRejected.
 func (e *RejectedError) Is(target error) bool { return target == ErrRejected }
+
+// Proxy is a Dispatcher that hands every message on as bytes, without decoding it
+// (forwarding, logging, routing by type): OnMessage gets the type number and the whole
+// message, valid until it returns.
+type Proxy struct {
+	Final     bool
+	Limits    Limits
+	OnMessage func(typ uint32, msg []byte) error
+}
+
+// NewProxy is a Proxy of the versioned (final: the final) format under DefaultLimits.
+func NewProxy(final bool, on func(typ uint32, msg []byte) error) *Proxy {
+	return &Proxy{Final: final, Limits: DefaultLimits, OnMessage: on}
+}
+
+// IsFinal tells the format the Proxy reads.
+func (p *Proxy) IsFinal() bool { return p.Final }
+
+// ReceiveLimits are the limits of the stream.
+func (p *Proxy) ReceiveLimits() *Limits { return &p.Limits }
+
+// Dispatch hands the message on.
+func (p *Proxy) Dispatch(typ uint32, msg []byte) (bool, error) {
+	if p.OnMessage == nil {
+		return true, nil
+	}
+	return true, p.OnMessage(typ, msg)
+}
