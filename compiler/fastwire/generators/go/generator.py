@@ -630,17 +630,14 @@ class _Package:
         # Get.
         self.o("// FwGetV reads s from the body the slot leads to (generated code).")
         self.open(f"func (s *{name}) FwGetV(r *fw.VReader, slot, base int) {{")
-        self.o(f"pos, stored, ok := r.Enter(slot, base, {t})")
-        self.open("if !ok {")
-        self.o("return")
-        self.close()
+        self.emit_enter(t)
         if fields:
             self.open(f"if stored >= {body} {{")
             plain = [(f, fl) for f, fl in fields if fl.wire.is_value and fl.wire.kind != "decimal"]
             if plain:
-                self.o(f"d := r.Data[pos : pos+{body} : pos+{body}]")
+                self.o(f"body := d[pos : pos+{body} : pos+{body}]")
                 for f, fl in plain:
-                    self.o(f"s.{self.field_name(f)} = {self.load_value(fl.wire, 'd', str(fl.offset))}")
+                    self.o(f"s.{self.field_name(f)} = {self.load_value(fl.wire, 'body', str(fl.offset))}")
             for f, fl in fields:
                 if not (fl.wire.is_value and fl.wire.kind != "decimal"):
                     self.vget(fl.wire, f"s.{self.field_name(f)}", f"pos+{fl.offset}", "pos")
@@ -664,10 +661,7 @@ class _Package:
         self.o(f"// FwVerifyV{name} verifies the {name} body the slot leads to (generated "
                "code).")
         self.open(f"func FwVerifyV{name}(r *fw.VReader, slot, base int) {{")
-        self.o(f"pos, stored, ok := r.Enter(slot, base, {t})")
-        self.open("if !ok {")
-        self.o("return")
-        self.close()
+        self.emit_enter(t)
         checked = [(f, fl) for f, fl in fields if self.vneeds_check(fl.wire)]
         if checked:
             self.open(f"if stored >= {body} {{")
@@ -685,6 +679,37 @@ class _Package:
         self.o("r.Leave()")
         self.close()
         self.o()
+
+    def emit_enter(self, t: int) -> None:
+        """r.Enter's usual case spelled out (the Go compiler would not inline it)."""
+        self.o("d := r.Data")
+        self.o("pos := base + int(fw.U32(d, slot))")
+        self.o("stored := 0")
+        self.o("if pos >= slot+4 && pos <= r.Size-8 {")
+        self.o("\tstored = int(fw.U32(d, pos))")
+        self.o("}")
+        self.open(f"if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == {t} && "
+                  "r.Depth > 0 {")
+        self.o("r.Depth--")
+        self.o("r.Left -= int64(stored)")
+        self.close("} else {")
+        self.o(f"\tr.Enter(slot, base, {t}) // records why")
+        self.o("\treturn")
+        self.o("}")
+
+    def emit_text_check(self, slot: str, base: str) -> None:
+        """r.Text's usual case spelled out for verify."""
+        blk, n = self.var("blk"), self.var("n")
+        self.o(f"{blk} := {base} + int(fw.U32(d, {slot}))")
+        self.o(f"{n} := -1")
+        self.open(f"if {blk} >= {slot}+4 && {blk} <= r.Size-4 {{")
+        self.o(f"{n} = int(fw.U32(d, {blk}))")
+        self.close()
+        self.open(f"if {n} >= 0 && {n} <= r.Size-{blk}-4 {{")
+        self.o(f"r.Left -= int64(4 + {n})")
+        self.close("} else {")
+        self.o(f"\tr.Text({slot}, {base})")
+        self.o("}")
 
     def vput(self, w: lower.WireType, v: str, slot: str, base: str) -> None:
         k = w.kind
@@ -909,7 +934,7 @@ class _Package:
         elif w.is_value:
             return
         elif k in ("string", "bytes"):
-            self.o(f"r.Text({slot}, {base})")
+            self.emit_text_check(slot, base)
         elif k == "struct":
             assert w.ref is not None
             self.o(f"{self.qual_fn(w.ref, 'FwVerifyV{name}')}(r, {slot}, {base})")
@@ -1035,19 +1060,6 @@ class _Package:
             self.o("_ = d")
             run: List[tuple] = []  # consecutive fixed values: one bounds check for all
 
-            def flush() -> None:
-                if not run:
-                    return
-                size = sum(fl.wire.final_size or 0 for _, fl in run)
-                q = self.var("q")
-                self.o(f"{q} := d[p : p+{size} : p+{size}]")
-                at = 0
-                for f, fl in run:
-                    self.o(f"s.{self.field_name(f)} = {self.load_value(fl.wire, q, str(at))}")
-                    at += fl.wire.final_size or 0
-                self.o(f"p += {size}")
-                run.clear()
-
             for (f, fl), aft in zip(fields, after):
                 room = f"end-{aft}" if aft else "end"
                 if verify:
@@ -1055,13 +1067,27 @@ class _Package:
                 elif fl.wire.is_value and fl.wire.kind not in ("decimal", "uuid"):
                     run.append((f, fl))
                 else:
-                    flush()
+                    self.flush_run(run)
                     self.fget(fl.wire, f"s.{self.field_name(f)}", room)
-            flush()
+            self.flush_run(run)
             self.o("r.Leave()")
             self.o("return p")
             self.close()
             self.o()
+
+    def flush_run(self, run: List[tuple]) -> None:
+        """Reads the fixed fields of `run` through one slice (one bounds check)."""
+        if not run:
+            return
+        size = sum(fl.wire.final_size or 0 for _, fl in run)
+        q = self.var("q")
+        self.o(f"{q} := d[p : p+{size} : p+{size}]")
+        at = 0
+        for f, fl in run:
+            self.o(f"s.{self.field_name(f)} = {self.load_value(fl.wire, q, str(at))}")
+            at += fl.wire.final_size or 0
+        self.o(f"p += {size}")
+        run.clear()
 
     def fput(self, w: lower.WireType, v: str) -> None:
         k = w.kind

@@ -766,34 +766,43 @@ func (s *Primitives) FwPutV(w *fw.Writer, slot, base int) {
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Primitives) FwGetV(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 110)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 110 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 110) // records why
 		return
 	}
 	if stored >= 177 {
-		d := r.Data[pos : pos+177 : pos+177]
-		s.FBool = d[8] != 0
-		s.FByte = byte(d[9])
-		s.FChar = byte(d[10])
-		s.FWchar = rune(fw.U32(d, 11))
-		s.FInt8 = int8(d[15])
-		s.FUint8 = uint8(d[16])
-		s.FInt16 = int16(fw.U16(d, 17))
-		s.FUint16 = uint16(fw.U16(d, 19))
-		s.FInt32 = int32(fw.U32(d, 21))
-		s.FUint32 = uint32(fw.U32(d, 25))
-		s.FInt64 = int64(fw.U64(d, 29))
-		s.FUint64 = uint64(fw.U64(d, 37))
-		s.FFloat = fw.F32(d, 45)
-		s.FDouble = fw.F64(d, 49)
-		s.FEpoch = fw.Timestamp(fw.U64(d, 81))
-		s.FUtc = fw.Timestamp(fw.U64(d, 89))
-		s.FNs = fw.Timestamp(fw.U64(d, 97))
-		s.FUuid0 = fw.UUIDAt(d, 105)
-		s.FUuid1 = fw.UUIDAt(d, 121)
-		s.FUuid4 = fw.UUIDAt(d, 137)
-		s.FUuid = fw.UUIDAt(d, 153)
-		s.Legacy = int32(fw.U32(d, 173))
+		body := d[pos : pos+177 : pos+177]
+		s.FBool = body[8] != 0
+		s.FByte = byte(body[9])
+		s.FChar = byte(body[10])
+		s.FWchar = rune(fw.U32(body, 11))
+		s.FInt8 = int8(body[15])
+		s.FUint8 = uint8(body[16])
+		s.FInt16 = int16(fw.U16(body, 17))
+		s.FUint16 = uint16(fw.U16(body, 19))
+		s.FInt32 = int32(fw.U32(body, 21))
+		s.FUint32 = uint32(fw.U32(body, 25))
+		s.FInt64 = int64(fw.U64(body, 29))
+		s.FUint64 = uint64(fw.U64(body, 37))
+		s.FFloat = fw.F32(body, 45)
+		s.FDouble = fw.F64(body, 49)
+		s.FEpoch = fw.Timestamp(fw.U64(body, 81))
+		s.FUtc = fw.Timestamp(fw.U64(body, 89))
+		s.FNs = fw.Timestamp(fw.U64(body, 97))
+		s.FUuid0 = fw.UUIDAt(body, 105)
+		s.FUuid1 = fw.UUIDAt(body, 121)
+		s.FUuid4 = fw.UUIDAt(body, 137)
+		s.FUuid = fw.UUIDAt(body, 153)
+		s.Legacy = int32(fw.U32(body, 173))
 		s.FDecimal = fw.VDecimal(r, pos+57)
 		r.String(pos+73, pos, &s.FString)
 		r.Bytes(pos+77, pos, &s.FBytes)
@@ -936,27 +945,90 @@ func (s *Primitives) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVPrimitives verifies the Primitives body the slot leads to (generated code).
 func FwVerifyVPrimitives(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 110)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 110 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 110) // records why
 		return
 	}
 	if stored >= 177 {
 		fw.VCheckDecimal(r, pos+57)
-		r.Text(pos+73, pos)
-		r.Text(pos+77, pos)
-		r.Text(pos+169, pos)
+		blk1 := pos + int(fw.U32(d, pos+73))
+		n2 := -1
+		if blk1 >= pos+73+4 && blk1 <= r.Size-4 {
+			n2 = int(fw.U32(d, blk1))
+		}
+		if n2 >= 0 && n2 <= r.Size-blk1-4 {
+			r.Left -= int64(4 + n2)
+		} else {
+			r.Text(pos+73, pos)
+		}
+		blk3 := pos + int(fw.U32(d, pos+77))
+		n4 := -1
+		if blk3 >= pos+77+4 && blk3 <= r.Size-4 {
+			n4 = int(fw.U32(d, blk3))
+		}
+		if n4 >= 0 && n4 <= r.Size-blk3-4 {
+			r.Left -= int64(4 + n4)
+		} else {
+			r.Text(pos+77, pos)
+		}
+		blk5 := pos + int(fw.U32(d, pos+169))
+		n6 := -1
+		if blk5 >= pos+169+4 && blk5 <= r.Size-4 {
+			n6 = int(fw.U32(d, blk5))
+		}
+		if n6 >= 0 && n6 <= r.Size-blk5-4 {
+			r.Left -= int64(4 + n6)
+		} else {
+			r.Text(pos+169, pos)
+		}
 	} else {
 		if 73 <= stored {
 			fw.VCheckDecimal(r, pos+57)
 		}
 		if 77 <= stored {
-			r.Text(pos+73, pos)
+			blk7 := pos + int(fw.U32(d, pos+73))
+			n8 := -1
+			if blk7 >= pos+73+4 && blk7 <= r.Size-4 {
+				n8 = int(fw.U32(d, blk7))
+			}
+			if n8 >= 0 && n8 <= r.Size-blk7-4 {
+				r.Left -= int64(4 + n8)
+			} else {
+				r.Text(pos+73, pos)
+			}
 		}
 		if 81 <= stored {
-			r.Text(pos+77, pos)
+			blk9 := pos + int(fw.U32(d, pos+77))
+			n10 := -1
+			if blk9 >= pos+77+4 && blk9 <= r.Size-4 {
+				n10 = int(fw.U32(d, blk9))
+			}
+			if n10 >= 0 && n10 <= r.Size-blk9-4 {
+				r.Left -= int64(4 + n10)
+			} else {
+				r.Text(pos+77, pos)
+			}
 		}
 		if 173 <= stored {
-			r.Text(pos+169, pos)
+			blk11 := pos + int(fw.U32(d, pos+169))
+			n12 := -1
+			if blk11 >= pos+169+4 && blk11 <= r.Size-4 {
+				n12 = int(fw.U32(d, blk11))
+			}
+			if n12 >= 0 && n12 <= r.Size-blk11-4 {
+				r.Left -= int64(4 + n12)
+			} else {
+				r.Text(pos+169, pos)
+			}
 		}
 	}
 	r.Leave()
@@ -1039,21 +1111,21 @@ func (s *Primitives) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q1 := d[p : p+49 : p+49]
-	s.FBool = q1[0] != 0
-	s.FByte = byte(q1[1])
-	s.FChar = byte(q1[2])
-	s.FWchar = rune(fw.U32(q1, 3))
-	s.FInt8 = int8(q1[7])
-	s.FUint8 = uint8(q1[8])
-	s.FInt16 = int16(fw.U16(q1, 9))
-	s.FUint16 = uint16(fw.U16(q1, 11))
-	s.FInt32 = int32(fw.U32(q1, 13))
-	s.FUint32 = uint32(fw.U32(q1, 17))
-	s.FInt64 = int64(fw.U64(q1, 21))
-	s.FUint64 = uint64(fw.U64(q1, 29))
-	s.FFloat = fw.F32(q1, 37)
-	s.FDouble = fw.F64(q1, 41)
+	q13 := d[p : p+49 : p+49]
+	s.FBool = q13[0] != 0
+	s.FByte = byte(q13[1])
+	s.FChar = byte(q13[2])
+	s.FWchar = rune(fw.U32(q13, 3))
+	s.FInt8 = int8(q13[7])
+	s.FUint8 = uint8(q13[8])
+	s.FInt16 = int16(fw.U16(q13, 9))
+	s.FUint16 = uint16(fw.U16(q13, 11))
+	s.FInt32 = int32(fw.U32(q13, 13))
+	s.FUint32 = uint32(fw.U32(q13, 17))
+	s.FInt64 = int64(fw.U64(q13, 21))
+	s.FUint64 = uint64(fw.U64(q13, 29))
+	s.FFloat = fw.F32(q13, 37)
+	s.FDouble = fw.F64(q13, 41)
 	p += 49
 	if !r.Decimal(p, &s.FDecimal) {
 		return -1
@@ -1065,10 +1137,10 @@ func (s *Primitives) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.Bytes(p, end-96, &s.FBytes); p < 0 {
 		return -1
 	}
-	q2 := d[p : p+24 : p+24]
-	s.FEpoch = fw.Timestamp(fw.U64(q2, 0))
-	s.FUtc = fw.Timestamp(fw.U64(q2, 8))
-	s.FNs = fw.Timestamp(fw.U64(q2, 16))
+	q14 := d[p : p+24 : p+24]
+	s.FEpoch = fw.Timestamp(fw.U64(q14, 0))
+	s.FUtc = fw.Timestamp(fw.U64(q14, 8))
+	s.FNs = fw.Timestamp(fw.U64(q14, 16))
 	p += 24
 	copy(s.FUuid0[:], d[p:p+16])
 	p += 16
@@ -1081,8 +1153,8 @@ func (s *Primitives) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-4, &s.Password); p < 0 {
 		return -1
 	}
-	q3 := d[p : p+4 : p+4]
-	s.Legacy = int32(fw.U32(q3, 0))
+	q15 := d[p : p+4 : p+4]
+	s.Legacy = int32(fw.U32(q15, 0))
 	p += 4
 	r.Leave()
 	return p
@@ -1439,320 +1511,329 @@ func (s *Optionals) FwPutV(w *fw.Writer, slot, base int) {
 	if s.FBool == nil {
 		fw.VNull(w, pos+8)
 	} else {
-		blk4 := w.VOptional(pos+8, pos, 1)
-		w.Buf[blk4] = fw.B2U((*s.FBool))
+		blk16 := w.VOptional(pos+8, pos, 1)
+		w.Buf[blk16] = fw.B2U((*s.FBool))
 	}
 	if s.FInt32 == nil {
 		fw.VNull(w, pos+13)
 	} else {
-		blk5 := w.VOptional(pos+13, pos, 4)
-		fw.PutU32(w.Buf, blk5, uint32((*s.FInt32)))
+		blk17 := w.VOptional(pos+13, pos, 4)
+		fw.PutU32(w.Buf, blk17, uint32((*s.FInt32)))
 	}
 	if s.FString == nil {
 		fw.VNull(w, pos+18)
 	} else {
-		blk6 := w.VOptional(pos+18, pos, 4)
-		w.VString(blk6, blk6, (*s.FString))
+		blk18 := w.VOptional(pos+18, pos, 4)
+		w.VString(blk18, blk18, (*s.FString))
 	}
 	if s.FDecimal == nil {
 		fw.VNull(w, pos+23)
 	} else {
-		blk7 := w.VOptional(pos+23, pos, 16)
-		fw.PutDecimal(w.Buf[blk7:], (*s.FDecimal))
+		blk19 := w.VOptional(pos+23, pos, 16)
+		fw.PutDecimal(w.Buf[blk19:], (*s.FDecimal))
 	}
 	if s.FUuid == nil {
 		fw.VNull(w, pos+28)
 	} else {
-		blk8 := w.VOptional(pos+28, pos, 16)
-		copy(w.Buf[blk8:], (*s.FUuid)[:])
+		blk20 := w.VOptional(pos+28, pos, 16)
+		copy(w.Buf[blk20:], (*s.FUuid)[:])
 	}
 	if s.FTime == nil {
 		fw.VNull(w, pos+33)
 	} else {
-		blk9 := w.VOptional(pos+33, pos, 8)
-		fw.PutU64(w.Buf, blk9, uint64((*s.FTime)))
+		blk21 := w.VOptional(pos+33, pos, 8)
+		fw.PutU64(w.Buf, blk21, uint64((*s.FTime)))
 	}
 	if s.FEnum == nil {
 		fw.VNull(w, pos+38)
 	} else {
-		blk10 := w.VOptional(pos+38, pos, 1)
-		w.Buf[blk10] = byte((*s.FEnum))
+		blk22 := w.VOptional(pos+38, pos, 1)
+		w.Buf[blk22] = byte((*s.FEnum))
 	}
 	if s.FFlags == nil {
 		fw.VNull(w, pos+43)
 	} else {
-		blk11 := w.VOptional(pos+43, pos, 4)
-		fw.PutU32(w.Buf, blk11, uint32((*s.FFlags)))
+		blk23 := w.VOptional(pos+43, pos, 4)
+		fw.PutU32(w.Buf, blk23, uint32((*s.FFlags)))
 	}
 	if s.FStruct == nil {
 		fw.VNull(w, pos+48)
 	} else {
-		blk12 := w.VOptional(pos+48, pos, 4)
-		s.FStruct.FwPutV(w, blk12, blk12)
+		blk24 := w.VOptional(pos+48, pos, 4)
+		s.FStruct.FwPutV(w, blk24, blk24)
 	}
 	if s.FOrder == nil {
 		fw.VNull(w, pos+53)
 	} else {
-		blk13 := w.VOptional(pos+53, pos, 4)
-		s.FOrder.FwPutV(w, blk13, blk13)
+		blk25 := w.VOptional(pos+53, pos, 4)
+		s.FOrder.FwPutV(w, blk25, blk25)
 	}
 	if s.FReset == nil {
 		fw.VNull(w, pos+58)
 	} else {
-		blk14 := w.VOptional(pos+58, pos, 8)
-		fw.PutU64(w.Buf, blk14, uint64((*s.FReset)))
+		blk26 := w.VOptional(pos+58, pos, 8)
+		fw.PutU64(w.Buf, blk26, uint64((*s.FReset)))
 	}
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Optionals) FwGetV(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 111)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 111 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 111) // records why
 		return
 	}
 	if stored >= 64 {
-		d := r.Data[pos : pos+64 : pos+64]
-		s.FResetReset = d[63] != 0
-		p15, set16, ok17 := r.Optional(pos+8, pos, 1)
-		if !set16 {
+		body := d[pos : pos+64 : pos+64]
+		s.FResetReset = body[63] != 0
+		p27, set28, ok29 := r.Optional(pos+8, pos, 1)
+		if !set28 {
 			s.FBool = nil
-		} else if ok17 {
+		} else if ok29 {
 			if s.FBool == nil {
 				s.FBool = new(bool)
 			}
-			(*s.FBool) = r.Data[p15] != 0
+			(*s.FBool) = r.Data[p27] != 0
 		}
-		p18, set19, ok20 := r.Optional(pos+13, pos, 4)
-		if !set19 {
+		p30, set31, ok32 := r.Optional(pos+13, pos, 4)
+		if !set31 {
 			s.FInt32 = nil
-		} else if ok20 {
+		} else if ok32 {
 			if s.FInt32 == nil {
 				s.FInt32 = new(int32)
 			}
-			(*s.FInt32) = int32(fw.U32(r.Data, p18))
+			(*s.FInt32) = int32(fw.U32(r.Data, p30))
 		}
-		p21, set22, ok23 := r.Optional(pos+18, pos, 4)
-		if !set22 {
+		p33, set34, ok35 := r.Optional(pos+18, pos, 4)
+		if !set34 {
 			s.FString = nil
-		} else if ok23 {
+		} else if ok35 {
 			if s.FString == nil {
 				s.FString = new(string)
 			}
-			r.String(p21, p21, &(*s.FString))
+			r.String(p33, p33, &(*s.FString))
 		}
-		p24, set25, ok26 := r.Optional(pos+23, pos, 16)
-		if !set25 {
+		p36, set37, ok38 := r.Optional(pos+23, pos, 16)
+		if !set37 {
 			s.FDecimal = nil
-		} else if ok26 {
+		} else if ok38 {
 			if s.FDecimal == nil {
 				s.FDecimal = new(fw.Decimal)
 			}
-			(*s.FDecimal) = fw.VDecimal(r, p24)
+			(*s.FDecimal) = fw.VDecimal(r, p36)
 		}
-		p27, set28, ok29 := r.Optional(pos+28, pos, 16)
-		if !set28 {
+		p39, set40, ok41 := r.Optional(pos+28, pos, 16)
+		if !set40 {
 			s.FUuid = nil
-		} else if ok29 {
+		} else if ok41 {
 			if s.FUuid == nil {
 				s.FUuid = new(fw.UUID)
 			}
-			(*s.FUuid) = fw.UUIDAt(r.Data, p27)
+			(*s.FUuid) = fw.UUIDAt(r.Data, p39)
 		}
-		p30, set31, ok32 := r.Optional(pos+33, pos, 8)
-		if !set31 {
+		p42, set43, ok44 := r.Optional(pos+33, pos, 8)
+		if !set43 {
 			s.FTime = nil
-		} else if ok32 {
+		} else if ok44 {
 			if s.FTime == nil {
 				s.FTime = new(fw.Timestamp)
 			}
-			(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p30))
+			(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p42))
 		}
-		p33, set34, ok35 := r.Optional(pos+38, pos, 1)
-		if !set34 {
+		p45, set46, ok47 := r.Optional(pos+38, pos, 1)
+		if !set46 {
 			s.FEnum = nil
-		} else if ok35 {
+		} else if ok47 {
 			if s.FEnum == nil {
 				s.FEnum = new(EnumByte)
 			}
-			(*s.FEnum) = EnumByte(r.Data[p33])
+			(*s.FEnum) = EnumByte(r.Data[p45])
 		}
-		p36, set37, ok38 := r.Optional(pos+43, pos, 4)
-		if !set37 {
+		p48, set49, ok50 := r.Optional(pos+43, pos, 4)
+		if !set49 {
 			s.FFlags = nil
-		} else if ok38 {
+		} else if ok50 {
 			if s.FFlags == nil {
 				s.FFlags = new(Flags)
 			}
-			(*s.FFlags) = Flags(fw.U32(r.Data, p36))
+			(*s.FFlags) = Flags(fw.U32(r.Data, p48))
 		}
-		p39, set40, ok41 := r.Optional(pos+48, pos, 4)
-		if !set40 {
+		p51, set52, ok53 := r.Optional(pos+48, pos, 4)
+		if !set52 {
 			s.FStruct = nil
-		} else if ok41 {
+		} else if ok53 {
 			if s.FStruct == nil {
 				s.FStruct = new(Primitives)
 			}
-			s.FStruct.FwGetV(r, p39, p39)
+			s.FStruct.FwGetV(r, p51, p51)
 		}
-		p42, set43, ok44 := r.Optional(pos+53, pos, 4)
-		if !set43 {
+		p54, set55, ok56 := r.Optional(pos+53, pos, 4)
+		if !set55 {
 			s.FOrder = nil
-		} else if ok44 {
+		} else if ok56 {
 			if s.FOrder == nil {
 				s.FOrder = new(proto.Order)
 			}
-			s.FOrder.FwGetV(r, p42, p42)
+			s.FOrder.FwGetV(r, p54, p54)
 		}
-		p45, set46, ok47 := r.Optional(pos+58, pos, 8)
-		if !set46 {
+		p57, set58, ok59 := r.Optional(pos+58, pos, 8)
+		if !set58 {
 			s.FReset = nil
-		} else if ok47 {
+		} else if ok59 {
 			if s.FReset == nil {
 				s.FReset = new(int64)
 			}
-			(*s.FReset) = int64(fw.U64(r.Data, p45))
+			(*s.FReset) = int64(fw.U64(r.Data, p57))
 		}
 	} else {
 		d := NewOptionals()
 		if 13 <= stored {
-			p48, set49, ok50 := r.Optional(pos+8, pos, 1)
-			if !set49 {
+			p60, set61, ok62 := r.Optional(pos+8, pos, 1)
+			if !set61 {
 				s.FBool = nil
-			} else if ok50 {
+			} else if ok62 {
 				if s.FBool == nil {
 					s.FBool = new(bool)
 				}
-				(*s.FBool) = r.Data[p48] != 0
+				(*s.FBool) = r.Data[p60] != 0
 			}
 		} else {
 			s.FBool = d.FBool
 		}
 		if 18 <= stored {
-			p51, set52, ok53 := r.Optional(pos+13, pos, 4)
-			if !set52 {
+			p63, set64, ok65 := r.Optional(pos+13, pos, 4)
+			if !set64 {
 				s.FInt32 = nil
-			} else if ok53 {
+			} else if ok65 {
 				if s.FInt32 == nil {
 					s.FInt32 = new(int32)
 				}
-				(*s.FInt32) = int32(fw.U32(r.Data, p51))
+				(*s.FInt32) = int32(fw.U32(r.Data, p63))
 			}
 		} else {
 			s.FInt32 = d.FInt32
 		}
 		if 23 <= stored {
-			p54, set55, ok56 := r.Optional(pos+18, pos, 4)
-			if !set55 {
+			p66, set67, ok68 := r.Optional(pos+18, pos, 4)
+			if !set67 {
 				s.FString = nil
-			} else if ok56 {
+			} else if ok68 {
 				if s.FString == nil {
 					s.FString = new(string)
 				}
-				r.String(p54, p54, &(*s.FString))
+				r.String(p66, p66, &(*s.FString))
 			}
 		} else {
 			s.FString = d.FString
 		}
 		if 28 <= stored {
-			p57, set58, ok59 := r.Optional(pos+23, pos, 16)
-			if !set58 {
+			p69, set70, ok71 := r.Optional(pos+23, pos, 16)
+			if !set70 {
 				s.FDecimal = nil
-			} else if ok59 {
+			} else if ok71 {
 				if s.FDecimal == nil {
 					s.FDecimal = new(fw.Decimal)
 				}
-				(*s.FDecimal) = fw.VDecimal(r, p57)
+				(*s.FDecimal) = fw.VDecimal(r, p69)
 			}
 		} else {
 			s.FDecimal = d.FDecimal
 		}
 		if 33 <= stored {
-			p60, set61, ok62 := r.Optional(pos+28, pos, 16)
-			if !set61 {
+			p72, set73, ok74 := r.Optional(pos+28, pos, 16)
+			if !set73 {
 				s.FUuid = nil
-			} else if ok62 {
+			} else if ok74 {
 				if s.FUuid == nil {
 					s.FUuid = new(fw.UUID)
 				}
-				(*s.FUuid) = fw.UUIDAt(r.Data, p60)
+				(*s.FUuid) = fw.UUIDAt(r.Data, p72)
 			}
 		} else {
 			s.FUuid = d.FUuid
 		}
 		if 38 <= stored {
-			p63, set64, ok65 := r.Optional(pos+33, pos, 8)
-			if !set64 {
+			p75, set76, ok77 := r.Optional(pos+33, pos, 8)
+			if !set76 {
 				s.FTime = nil
-			} else if ok65 {
+			} else if ok77 {
 				if s.FTime == nil {
 					s.FTime = new(fw.Timestamp)
 				}
-				(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p63))
+				(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p75))
 			}
 		} else {
 			s.FTime = d.FTime
 		}
 		if 43 <= stored {
-			p66, set67, ok68 := r.Optional(pos+38, pos, 1)
-			if !set67 {
+			p78, set79, ok80 := r.Optional(pos+38, pos, 1)
+			if !set79 {
 				s.FEnum = nil
-			} else if ok68 {
+			} else if ok80 {
 				if s.FEnum == nil {
 					s.FEnum = new(EnumByte)
 				}
-				(*s.FEnum) = EnumByte(r.Data[p66])
+				(*s.FEnum) = EnumByte(r.Data[p78])
 			}
 		} else {
 			s.FEnum = d.FEnum
 		}
 		if 48 <= stored {
-			p69, set70, ok71 := r.Optional(pos+43, pos, 4)
-			if !set70 {
+			p81, set82, ok83 := r.Optional(pos+43, pos, 4)
+			if !set82 {
 				s.FFlags = nil
-			} else if ok71 {
+			} else if ok83 {
 				if s.FFlags == nil {
 					s.FFlags = new(Flags)
 				}
-				(*s.FFlags) = Flags(fw.U32(r.Data, p69))
+				(*s.FFlags) = Flags(fw.U32(r.Data, p81))
 			}
 		} else {
 			s.FFlags = d.FFlags
 		}
 		if 53 <= stored {
-			p72, set73, ok74 := r.Optional(pos+48, pos, 4)
-			if !set73 {
+			p84, set85, ok86 := r.Optional(pos+48, pos, 4)
+			if !set85 {
 				s.FStruct = nil
-			} else if ok74 {
+			} else if ok86 {
 				if s.FStruct == nil {
 					s.FStruct = new(Primitives)
 				}
-				s.FStruct.FwGetV(r, p72, p72)
+				s.FStruct.FwGetV(r, p84, p84)
 			}
 		} else {
 			s.FStruct = d.FStruct
 		}
 		if 58 <= stored {
-			p75, set76, ok77 := r.Optional(pos+53, pos, 4)
-			if !set76 {
+			p87, set88, ok89 := r.Optional(pos+53, pos, 4)
+			if !set88 {
 				s.FOrder = nil
-			} else if ok77 {
+			} else if ok89 {
 				if s.FOrder == nil {
 					s.FOrder = new(proto.Order)
 				}
-				s.FOrder.FwGetV(r, p75, p75)
+				s.FOrder.FwGetV(r, p87, p87)
 			}
 		} else {
 			s.FOrder = d.FOrder
 		}
 		if 63 <= stored {
-			p78, set79, ok80 := r.Optional(pos+58, pos, 8)
-			if !set79 {
+			p90, set91, ok92 := r.Optional(pos+58, pos, 8)
+			if !set91 {
 				s.FReset = nil
-			} else if ok80 {
+			} else if ok92 {
 				if s.FReset == nil {
 					s.FReset = new(int64)
 				}
-				(*s.FReset) = int64(fw.U64(r.Data, p78))
+				(*s.FReset) = int64(fw.U64(r.Data, p90))
 			}
 		} else {
 			s.FReset = d.FReset
@@ -1768,98 +1849,125 @@ func (s *Optionals) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVOptionals verifies the Optionals body the slot leads to (generated code).
 func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 111)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 111 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 111) // records why
 		return
 	}
 	if stored >= 64 {
-		if p81, set82, ok83 := r.Optional(pos+8, pos, 1); set82 && ok83 {
-			_ = p81
-		}
-		if p84, set85, ok86 := r.Optional(pos+13, pos, 4); set85 && ok86 {
-			_ = p84
-		}
-		if p87, set88, ok89 := r.Optional(pos+18, pos, 4); set88 && ok89 {
-			r.Text(p87, p87)
-		}
-		if p90, set91, ok92 := r.Optional(pos+23, pos, 16); set91 && ok92 {
-			fw.VCheckDecimal(r, p90)
-		}
-		if p93, set94, ok95 := r.Optional(pos+28, pos, 16); set94 && ok95 {
+		if p93, set94, ok95 := r.Optional(pos+8, pos, 1); set94 && ok95 {
 			_ = p93
 		}
-		if p96, set97, ok98 := r.Optional(pos+33, pos, 8); set97 && ok98 {
+		if p96, set97, ok98 := r.Optional(pos+13, pos, 4); set97 && ok98 {
 			_ = p96
 		}
-		if p99, set100, ok101 := r.Optional(pos+38, pos, 1); set100 && ok101 {
-			_ = p99
+		if p99, set100, ok101 := r.Optional(pos+18, pos, 4); set100 && ok101 {
+			blk102 := p99 + int(fw.U32(d, p99))
+			n103 := -1
+			if blk102 >= p99+4 && blk102 <= r.Size-4 {
+				n103 = int(fw.U32(d, blk102))
+			}
+			if n103 >= 0 && n103 <= r.Size-blk102-4 {
+				r.Left -= int64(4 + n103)
+			} else {
+				r.Text(p99, p99)
+			}
 		}
-		if p102, set103, ok104 := r.Optional(pos+43, pos, 4); set103 && ok104 {
-			_ = p102
+		if p104, set105, ok106 := r.Optional(pos+23, pos, 16); set105 && ok106 {
+			fw.VCheckDecimal(r, p104)
 		}
-		if p105, set106, ok107 := r.Optional(pos+48, pos, 4); set106 && ok107 {
-			FwVerifyVPrimitives(r, p105, p105)
+		if p107, set108, ok109 := r.Optional(pos+28, pos, 16); set108 && ok109 {
+			_ = p107
 		}
-		if p108, set109, ok110 := r.Optional(pos+53, pos, 4); set109 && ok110 {
-			proto.FwVerifyVOrder(r, p108, p108)
+		if p110, set111, ok112 := r.Optional(pos+33, pos, 8); set111 && ok112 {
+			_ = p110
 		}
-		if p111, set112, ok113 := r.Optional(pos+58, pos, 8); set112 && ok113 {
-			_ = p111
+		if p113, set114, ok115 := r.Optional(pos+38, pos, 1); set114 && ok115 {
+			_ = p113
+		}
+		if p116, set117, ok118 := r.Optional(pos+43, pos, 4); set117 && ok118 {
+			_ = p116
+		}
+		if p119, set120, ok121 := r.Optional(pos+48, pos, 4); set120 && ok121 {
+			FwVerifyVPrimitives(r, p119, p119)
+		}
+		if p122, set123, ok124 := r.Optional(pos+53, pos, 4); set123 && ok124 {
+			proto.FwVerifyVOrder(r, p122, p122)
+		}
+		if p125, set126, ok127 := r.Optional(pos+58, pos, 8); set126 && ok127 {
+			_ = p125
 		}
 	} else {
 		if 13 <= stored {
-			if p114, set115, ok116 := r.Optional(pos+8, pos, 1); set115 && ok116 {
-				_ = p114
+			if p128, set129, ok130 := r.Optional(pos+8, pos, 1); set129 && ok130 {
+				_ = p128
 			}
 		}
 		if 18 <= stored {
-			if p117, set118, ok119 := r.Optional(pos+13, pos, 4); set118 && ok119 {
-				_ = p117
+			if p131, set132, ok133 := r.Optional(pos+13, pos, 4); set132 && ok133 {
+				_ = p131
 			}
 		}
 		if 23 <= stored {
-			if p120, set121, ok122 := r.Optional(pos+18, pos, 4); set121 && ok122 {
-				r.Text(p120, p120)
+			if p134, set135, ok136 := r.Optional(pos+18, pos, 4); set135 && ok136 {
+				blk137 := p134 + int(fw.U32(d, p134))
+				n138 := -1
+				if blk137 >= p134+4 && blk137 <= r.Size-4 {
+					n138 = int(fw.U32(d, blk137))
+				}
+				if n138 >= 0 && n138 <= r.Size-blk137-4 {
+					r.Left -= int64(4 + n138)
+				} else {
+					r.Text(p134, p134)
+				}
 			}
 		}
 		if 28 <= stored {
-			if p123, set124, ok125 := r.Optional(pos+23, pos, 16); set124 && ok125 {
-				fw.VCheckDecimal(r, p123)
+			if p139, set140, ok141 := r.Optional(pos+23, pos, 16); set140 && ok141 {
+				fw.VCheckDecimal(r, p139)
 			}
 		}
 		if 33 <= stored {
-			if p126, set127, ok128 := r.Optional(pos+28, pos, 16); set127 && ok128 {
-				_ = p126
+			if p142, set143, ok144 := r.Optional(pos+28, pos, 16); set143 && ok144 {
+				_ = p142
 			}
 		}
 		if 38 <= stored {
-			if p129, set130, ok131 := r.Optional(pos+33, pos, 8); set130 && ok131 {
-				_ = p129
+			if p145, set146, ok147 := r.Optional(pos+33, pos, 8); set146 && ok147 {
+				_ = p145
 			}
 		}
 		if 43 <= stored {
-			if p132, set133, ok134 := r.Optional(pos+38, pos, 1); set133 && ok134 {
-				_ = p132
+			if p148, set149, ok150 := r.Optional(pos+38, pos, 1); set149 && ok150 {
+				_ = p148
 			}
 		}
 		if 48 <= stored {
-			if p135, set136, ok137 := r.Optional(pos+43, pos, 4); set136 && ok137 {
-				_ = p135
+			if p151, set152, ok153 := r.Optional(pos+43, pos, 4); set152 && ok153 {
+				_ = p151
 			}
 		}
 		if 53 <= stored {
-			if p138, set139, ok140 := r.Optional(pos+48, pos, 4); set139 && ok140 {
-				FwVerifyVPrimitives(r, p138, p138)
+			if p154, set155, ok156 := r.Optional(pos+48, pos, 4); set155 && ok156 {
+				FwVerifyVPrimitives(r, p154, p154)
 			}
 		}
 		if 58 <= stored {
-			if p141, set142, ok143 := r.Optional(pos+53, pos, 4); set142 && ok143 {
-				proto.FwVerifyVOrder(r, p141, p141)
+			if p157, set158, ok159 := r.Optional(pos+53, pos, 4); set158 && ok159 {
+				proto.FwVerifyVOrder(r, p157, p157)
 			}
 		}
 		if 63 <= stored {
-			if p144, set145, ok146 := r.Optional(pos+58, pos, 8); set145 && ok146 {
-				_ = p144
+			if p160, set161, ok162 := r.Optional(pos+58, pos, 8); set161 && ok162 {
+				_ = p160
 			}
 		}
 	}
@@ -2143,8 +2251,8 @@ func (s *Optionals) FwGetF(r *fw.FReader, p, end int) int {
 		(*s.FReset) = int64(fw.U64(d, p))
 		p += 8
 	}
-	q147 := d[p : p+1 : p+1]
-	s.FResetReset = q147[0] != 0
+	q163 := d[p : p+1 : p+1]
+	s.FResetReset = q163[0] != 0
 	p += 1
 	r.Leave()
 	return p
@@ -2502,8 +2610,8 @@ func (*Collections) FBEType() uint32 { return 112 }
 // NewCollections is a Collections holding the schema's defaults.
 func NewCollections() Collections {
 	var s Collections
-	for i148 := range s.FArrayStruct {
-		s.FArrayStruct[i148] = NewPrimitives()
+	for i164 := range s.FArrayStruct {
+		s.FArrayStruct[i164] = NewPrimitives()
 	}
 	return s
 }
@@ -2518,26 +2626,26 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FArray)), 10)
 	b = append(b, ']', '[')
-	for i149 := range s.FArray {
-		if i149 > 0 {
+	for i165 := range s.FArray {
+		if i165 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(s.FArray[i149]), 10)
+		b = strconv.AppendInt(b, int64(s.FArray[i165]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_array_optional="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FArrayOptional)), 10)
 	b = append(b, ']', '[')
-	for i150 := range s.FArrayOptional {
-		if i150 > 0 {
+	for i166 := range s.FArrayOptional {
+		if i166 > 0 {
 			b = append(b, ',')
 		}
-		if s.FArrayOptional[i150] == nil {
+		if s.FArrayOptional[i166] == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '"')
-			b = append(b, (*s.FArrayOptional[i150])...)
+			b = append(b, (*s.FArrayOptional[i166])...)
 			b = append(b, '"')
 		}
 	}
@@ -2546,36 +2654,36 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FArrayStruct)), 10)
 	b = append(b, ']', '[')
-	for i151 := range s.FArrayStruct {
-		if i151 > 0 {
+	for i167 := range s.FArrayStruct {
+		if i167 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FArrayStruct[i151].FwPrint(b)
+		b = s.FArrayStruct[i167].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_vector="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FVector)), 10)
 	b = append(b, ']', '[')
-	for i152 := range s.FVector {
-		if i152 > 0 {
+	for i168 := range s.FVector {
+		if i168 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendUint(b, uint64(s.FVector[i152]), 10)
+		b = strconv.AppendUint(b, uint64(s.FVector[i168]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_vector_optional="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FVectorOptional)), 10)
 	b = append(b, ']', '[')
-	for i153 := range s.FVectorOptional {
-		if i153 > 0 {
+	for i169 := range s.FVectorOptional {
+		if i169 > 0 {
 			b = append(b, ',')
 		}
-		if s.FVectorOptional[i153] == nil {
+		if s.FVectorOptional[i169] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = append(b, (*s.FVectorOptional[i153]).String()...)
+			b = append(b, (*s.FVectorOptional[i169]).String()...)
 		}
 	}
 	b = append(b, ']')
@@ -2583,23 +2691,23 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FVectorStruct)), 10)
 	b = append(b, ']', '[')
-	for i154 := range s.FVectorStruct {
-		if i154 > 0 {
+	for i170 := range s.FVectorStruct {
+		if i170 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FVectorStruct[i154].FwPrint(b)
+		b = s.FVectorStruct[i170].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_list="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FList)), 10)
 	b = append(b, ']', '<')
-	for i155 := range s.FList {
-		if i155 > 0 {
+	for i171 := range s.FList {
+		if i171 > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '"')
-		b = append(b, s.FList[i155]...)
+		b = append(b, s.FList[i171]...)
 		b = append(b, '"')
 	}
 	b = append(b, '>')
@@ -2607,57 +2715,57 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FListOptional)), 10)
 	b = append(b, ']', '<')
-	for i156 := range s.FListOptional {
-		if i156 > 0 {
+	for i172 := range s.FListOptional {
+		if i172 > 0 {
 			b = append(b, ',')
 		}
-		if s.FListOptional[i156] == nil {
+		if s.FListOptional[i172] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = s.FListOptional[i156].FwPrint(b)
+			b = s.FListOptional[i172].FwPrint(b)
 		}
 	}
 	b = append(b, '>')
 	b = append(b, ",f_set="...)
-	set157 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	set173 := fw.SortedSet(s.FSet, cmp.Compare[int64])
 	b = append(b, '[')
-	b = strconv.AppendInt(b, int64(len(set157)), 10)
+	b = strconv.AppendInt(b, int64(len(set173)), 10)
 	b = append(b, ']', '{')
-	for i158 := range set157 {
-		if i158 > 0 {
+	for i174 := range set173 {
+		if i174 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(set157[i158]), 10)
+		b = strconv.AppendInt(b, int64(set173[i174]), 10)
 	}
 	b = append(b, '}')
 	b = append(b, ",f_set_struct="...)
-	set159 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	set175 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
 	b = append(b, '[')
-	b = strconv.AppendInt(b, int64(len(set159)), 10)
+	b = strconv.AppendInt(b, int64(len(set175)), 10)
 	b = append(b, ']', '{')
-	for i160 := range set159 {
-		if i160 > 0 {
+	for i176 := range set175 {
+		if i176 > 0 {
 			b = append(b, ',')
 		}
-		b = set159[i160].FwPrint(b)
+		b = set175[i176].FwPrint(b)
 	}
 	b = append(b, '}')
 	b = append(b, ",f_map="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FMap)), 10)
 	b = append(b, ']', '<')
-	i161 := 0
-	for _, k162 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v163 := s.FMap[k162]
-		if i161 > 0 {
+	i177 := 0
+	for _, k178 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v179 := s.FMap[k178]
+		if i177 > 0 {
 			b = append(b, ',')
 		}
-		i161++
+		i177++
 		b = append(b, '{')
-		b = strconv.AppendInt(b, int64(k162), 10)
+		b = strconv.AppendInt(b, int64(k178), 10)
 		b = append(b, "->"...)
 		b = append(b, '"')
-		b = append(b, v163...)
+		b = append(b, v179...)
 		b = append(b, '"')
 		b = append(b, '}')
 	}
@@ -2666,22 +2774,22 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FMapOptional)), 10)
 	b = append(b, ']', '<')
-	i164 := 0
-	for _, k165 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v166 := s.FMapOptional[k165]
-		if i164 > 0 {
+	i180 := 0
+	for _, k181 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v182 := s.FMapOptional[k181]
+		if i180 > 0 {
 			b = append(b, ',')
 		}
-		i164++
+		i180++
 		b = append(b, '{')
 		b = append(b, '"')
-		b = append(b, k165...)
+		b = append(b, k181...)
 		b = append(b, '"')
 		b = append(b, "->"...)
-		if v166 == nil {
+		if v182 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendPrintFloat(b, float64((*v166)))
+			b = fw.AppendPrintFloat(b, float64((*v182)))
 		}
 		b = append(b, '}')
 	}
@@ -2690,17 +2798,17 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FMapEnumKey)), 10)
 	b = append(b, ']', '<')
-	i167 := 0
-	for _, k168 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v169 := s.FMapEnumKey[k168]
-		if i167 > 0 {
+	i183 := 0
+	for _, k184 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v185 := s.FMapEnumKey[k184]
+		if i183 > 0 {
 			b = append(b, ',')
 		}
-		i167++
+		i183++
 		b = append(b, '{')
-		b = append(b, k168.String()...)
+		b = append(b, k184.String()...)
 		b = append(b, "->"...)
-		b = v169.FwPrint(b)
+		b = v185.FwPrint(b)
 		b = append(b, '}')
 	}
 	b = append(b, '>')
@@ -2708,19 +2816,19 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FHash)), 10)
 	b = append(b, ']', '[')
-	i170 := 0
-	for k171, v172 := range s.FHash {
-		if i170 > 0 {
+	i186 := 0
+	for k187, v188 := range s.FHash {
+		if i186 > 0 {
 			b = append(b, ',')
 		}
-		i170++
+		i186++
 		b = append(b, '{')
 		b = append(b, '"')
-		b = k171.AppendText(b)
+		b = k187.AppendText(b)
 		b = append(b, '"')
 		b = append(b, "->"...)
 		b = append(b, "bytes["...)
-		b = strconv.AppendInt(b, int64(len(v172)), 10)
+		b = strconv.AppendInt(b, int64(len(v188)), 10)
 		b = append(b, ']')
 		b = append(b, '}')
 	}
@@ -2729,21 +2837,21 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FHashOptional)), 10)
 	b = append(b, ']', '[')
-	i173 := 0
-	for k174, v175 := range s.FHashOptional {
-		if i173 > 0 {
+	i189 := 0
+	for k190, v191 := range s.FHashOptional {
+		if i189 > 0 {
 			b = append(b, ',')
 		}
-		i173++
+		i189++
 		b = append(b, '{')
 		b = append(b, '"')
-		b = append(b, k174...)
+		b = append(b, k190...)
 		b = append(b, '"')
 		b = append(b, "->"...)
-		if v175 == nil {
+		if v191 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = v175.FwPrint(b)
+			b = v191.FwPrint(b)
 		}
 		b = append(b, '}')
 	}
@@ -2752,14 +2860,14 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FHashStructKey)), 10)
 	b = append(b, ']', '[')
-	for i176 := range s.FHashStructKey {
-		if i176 > 0 {
+	for i192 := range s.FHashStructKey {
+		if i192 > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '{')
-		b = s.FHashStructKey[i176].Key.FwPrint(b)
+		b = s.FHashStructKey[i192].Key.FwPrint(b)
 		b = append(b, "->"...)
-		b = s.FHashStructKey[i176].Value.FwPrint(b)
+		b = s.FHashStructKey[i192].Value.FwPrint(b)
 		b = append(b, '}')
 	}
 	b = append(b, ']')
@@ -2812,401 +2920,410 @@ func VerifyCollectionsLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Collections) FwPutV(w *fw.Writer, slot, base int) {
 	pos := w.VStruct(slot, base, 90, 112)
-	for i177 := range s.FArray {
-		fw.PutU32(w.Buf, pos+8+i177*4, uint32(s.FArray[i177]))
+	for i193 := range s.FArray {
+		fw.PutU32(w.Buf, pos+8+i193*4, uint32(s.FArray[i193]))
 	}
-	for i178 := range s.FArrayOptional {
-		if s.FArrayOptional[i178] == nil {
-			fw.VNull(w, pos+20+i178*5)
+	for i194 := range s.FArrayOptional {
+		if s.FArrayOptional[i194] == nil {
+			fw.VNull(w, pos+20+i194*5)
 		} else {
-			blk179 := w.VOptional(pos+20+i178*5, pos, 4)
-			w.VString(blk179, blk179, (*s.FArrayOptional[i178]))
+			blk195 := w.VOptional(pos+20+i194*5, pos, 4)
+			w.VString(blk195, blk195, (*s.FArrayOptional[i194]))
 		}
 	}
-	for i180 := range s.FArrayStruct {
-		s.FArrayStruct[i180].FwPutV(w, pos+30+i180*4, pos)
+	for i196 := range s.FArrayStruct {
+		s.FArrayStruct[i196].FwPutV(w, pos+30+i196*4, pos)
 	}
-	p181 := w.VBlock(pos+38, pos, len(s.FVector), 1)
-	for i182 := range s.FVector {
-		w.Buf[p181+i182*1] = byte(s.FVector[i182])
+	p197 := w.VBlock(pos+38, pos, len(s.FVector), 1)
+	for i198 := range s.FVector {
+		w.Buf[p197+i198*1] = byte(s.FVector[i198])
 	}
-	p183 := w.VBlock(pos+42, pos, len(s.FVectorOptional), 5)
-	for i184 := range s.FVectorOptional {
-		if s.FVectorOptional[i184] == nil {
-			fw.VNull(w, p183+i184*5)
+	p199 := w.VBlock(pos+42, pos, len(s.FVectorOptional), 5)
+	for i200 := range s.FVectorOptional {
+		if s.FVectorOptional[i200] == nil {
+			fw.VNull(w, p199+i200*5)
 		} else {
-			blk185 := w.VOptional(p183+i184*5, pos, 1)
-			w.Buf[blk185] = byte((*s.FVectorOptional[i184]))
+			blk201 := w.VOptional(p199+i200*5, pos, 1)
+			w.Buf[blk201] = byte((*s.FVectorOptional[i200]))
 		}
 	}
-	p186 := w.VBlock(pos+46, pos, len(s.FVectorStruct), 4)
-	for i187 := range s.FVectorStruct {
-		s.FVectorStruct[i187].FwPutV(w, p186+i187*4, pos)
+	p202 := w.VBlock(pos+46, pos, len(s.FVectorStruct), 4)
+	for i203 := range s.FVectorStruct {
+		s.FVectorStruct[i203].FwPutV(w, p202+i203*4, pos)
 	}
-	p188 := w.VBlock(pos+50, pos, len(s.FList), 4)
-	for i189 := range s.FList {
-		w.VString(p188+i189*4, pos, s.FList[i189])
+	p204 := w.VBlock(pos+50, pos, len(s.FList), 4)
+	for i205 := range s.FList {
+		w.VString(p204+i205*4, pos, s.FList[i205])
 	}
-	p190 := w.VBlock(pos+54, pos, len(s.FListOptional), 5)
-	for i191 := range s.FListOptional {
-		if s.FListOptional[i191] == nil {
-			fw.VNull(w, p190+i191*5)
+	p206 := w.VBlock(pos+54, pos, len(s.FListOptional), 5)
+	for i207 := range s.FListOptional {
+		if s.FListOptional[i207] == nil {
+			fw.VNull(w, p206+i207*5)
 		} else {
-			blk192 := w.VOptional(p190+i191*5, pos, 4)
-			s.FListOptional[i191].FwPutV(w, blk192, blk192)
+			blk208 := w.VOptional(p206+i207*5, pos, 4)
+			s.FListOptional[i207].FwPutV(w, blk208, blk208)
 		}
 	}
-	set193 := fw.SortedSet(s.FSet, cmp.Compare[int64])
-	p194 := w.VBlock(pos+58, pos, len(set193), 8)
-	for i195 := range set193 {
-		fw.PutU64(w.Buf, p194+i195*8, uint64(set193[i195]))
+	set209 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	p210 := w.VBlock(pos+58, pos, len(set209), 8)
+	for i211 := range set209 {
+		fw.PutU64(w.Buf, p210+i211*8, uint64(set209[i211]))
 	}
-	set196 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
-	p197 := w.VBlock(pos+62, pos, len(set196), 4)
-	for i198 := range set196 {
-		set196[i198].FwPutV(w, p197+i198*4, pos)
+	set212 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	p213 := w.VBlock(pos+62, pos, len(set212), 4)
+	for i214 := range set212 {
+		set212[i214].FwPutV(w, p213+i214*4, pos)
 	}
-	p199 := w.VBlock(pos+66, pos, len(s.FMap), 8)
-	for _, k200 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v201 := s.FMap[k200]
-		fw.PutU32(w.Buf, p199, uint32(k200))
-		w.VString(p199+4, pos, v201)
-		p199 += 8
+	p215 := w.VBlock(pos+66, pos, len(s.FMap), 8)
+	for _, k216 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v217 := s.FMap[k216]
+		fw.PutU32(w.Buf, p215, uint32(k216))
+		w.VString(p215+4, pos, v217)
+		p215 += 8
 	}
-	p202 := w.VBlock(pos+70, pos, len(s.FMapOptional), 9)
-	for _, k203 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v204 := s.FMapOptional[k203]
-		w.VString(p202, pos, k203)
-		if v204 == nil {
-			fw.VNull(w, p202+4)
+	p218 := w.VBlock(pos+70, pos, len(s.FMapOptional), 9)
+	for _, k219 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v220 := s.FMapOptional[k219]
+		w.VString(p218, pos, k219)
+		if v220 == nil {
+			fw.VNull(w, p218+4)
 		} else {
-			blk205 := w.VOptional(p202+4, pos, 8)
-			fw.PutF64(w.Buf, blk205, float64((*v204)))
+			blk221 := w.VOptional(p218+4, pos, 8)
+			fw.PutF64(w.Buf, blk221, float64((*v220)))
 		}
-		p202 += 9
+		p218 += 9
 	}
-	p206 := w.VBlock(pos+74, pos, len(s.FMapEnumKey), 5)
-	for _, k207 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v208 := s.FMapEnumKey[k207]
-		w.Buf[p206] = byte(k207)
-		v208.FwPutV(w, p206+1, pos)
-		p206 += 5
+	p222 := w.VBlock(pos+74, pos, len(s.FMapEnumKey), 5)
+	for _, k223 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v224 := s.FMapEnumKey[k223]
+		w.Buf[p222] = byte(k223)
+		v224.FwPutV(w, p222+1, pos)
+		p222 += 5
 	}
-	p209 := w.VBlock(pos+78, pos, len(s.FHash), 20)
-	for k210, v211 := range s.FHash {
-		copy(w.Buf[p209:], k210[:])
-		w.VBytes(p209+16, pos, v211)
-		p209 += 20
+	p225 := w.VBlock(pos+78, pos, len(s.FHash), 20)
+	for k226, v227 := range s.FHash {
+		copy(w.Buf[p225:], k226[:])
+		w.VBytes(p225+16, pos, v227)
+		p225 += 20
 	}
-	p212 := w.VBlock(pos+82, pos, len(s.FHashOptional), 9)
-	for k213, v214 := range s.FHashOptional {
-		w.VString(p212, pos, k213)
-		if v214 == nil {
-			fw.VNull(w, p212+4)
+	p228 := w.VBlock(pos+82, pos, len(s.FHashOptional), 9)
+	for k229, v230 := range s.FHashOptional {
+		w.VString(p228, pos, k229)
+		if v230 == nil {
+			fw.VNull(w, p228+4)
 		} else {
-			blk215 := w.VOptional(p212+4, pos, 4)
-			v214.FwPutV(w, blk215, blk215)
+			blk231 := w.VOptional(p228+4, pos, 4)
+			v230.FwPutV(w, blk231, blk231)
 		}
-		p212 += 9
+		p228 += 9
 	}
-	p216 := w.VBlock(pos+86, pos, len(s.FHashStructKey), 8)
-	for i217 := range s.FHashStructKey {
-		s.FHashStructKey[i217].Key.FwPutV(w, p216, pos)
-		s.FHashStructKey[i217].Value.FwPutV(w, p216+4, pos)
-		p216 += 8
+	p232 := w.VBlock(pos+86, pos, len(s.FHashStructKey), 8)
+	for i233 := range s.FHashStructKey {
+		s.FHashStructKey[i233].Key.FwPutV(w, p232, pos)
+		s.FHashStructKey[i233].Value.FwPutV(w, p232+4, pos)
+		p232 += 8
 	}
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 112)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 112 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 112) // records why
 		return
 	}
 	if stored >= 90 {
-		for i218 := range s.FArray {
-			s.FArray[i218] = int32(fw.U32(r.Data, pos+8+i218*4))
+		for i234 := range s.FArray {
+			s.FArray[i234] = int32(fw.U32(r.Data, pos+8+i234*4))
 		}
-		for i219 := range s.FArrayOptional {
+		for i235 := range s.FArrayOptional {
 			if !r.OK() {
 				break
 			}
-			p220, set221, ok222 := r.Optional(pos+20+i219*5, pos, 4)
-			if !set221 {
-				s.FArrayOptional[i219] = nil
-			} else if ok222 {
-				if s.FArrayOptional[i219] == nil {
-					s.FArrayOptional[i219] = new(string)
+			p236, set237, ok238 := r.Optional(pos+20+i235*5, pos, 4)
+			if !set237 {
+				s.FArrayOptional[i235] = nil
+			} else if ok238 {
+				if s.FArrayOptional[i235] == nil {
+					s.FArrayOptional[i235] = new(string)
 				}
-				r.String(p220, p220, &(*s.FArrayOptional[i219]))
+				r.String(p236, p236, &(*s.FArrayOptional[i235]))
 			}
 		}
-		for i223 := range s.FArrayStruct {
+		for i239 := range s.FArrayStruct {
 			if !r.OK() {
 				break
 			}
-			s.FArrayStruct[i223].FwGetV(r, pos+30+i223*4, pos)
+			s.FArrayStruct[i239].FwGetV(r, pos+30+i239*4, pos)
 		}
-		p224, n225, ok226 := r.Block(pos+38, pos, 1)
-		if ok226 {
-			s.FVector = fw.Resize(s.FVector, n225)
-			for i227 := range s.FVector {
-				s.FVector[i227] = byte(r.Data[p224+i227*1])
+		p240, n241, ok242 := r.Block(pos+38, pos, 1)
+		if ok242 {
+			s.FVector = fw.Resize(s.FVector, n241)
+			for i243 := range s.FVector {
+				s.FVector[i243] = byte(r.Data[p240+i243*1])
 			}
 		}
-		p228, n229, ok230 := r.Block(pos+42, pos, 5)
-		if ok230 {
-			s.FVectorOptional = fw.Resize(s.FVectorOptional, n229)
-			for i231 := range s.FVectorOptional {
-				p232, set233, ok234 := r.Optional(p228+i231*5, pos, 1)
-				if !set233 {
-					s.FVectorOptional[i231] = nil
-				} else if ok234 {
-					if s.FVectorOptional[i231] == nil {
-						s.FVectorOptional[i231] = new(EnumByte)
+		p244, n245, ok246 := r.Block(pos+42, pos, 5)
+		if ok246 {
+			s.FVectorOptional = fw.Resize(s.FVectorOptional, n245)
+			for i247 := range s.FVectorOptional {
+				p248, set249, ok250 := r.Optional(p244+i247*5, pos, 1)
+				if !set249 {
+					s.FVectorOptional[i247] = nil
+				} else if ok250 {
+					if s.FVectorOptional[i247] == nil {
+						s.FVectorOptional[i247] = new(EnumByte)
 					}
-					(*s.FVectorOptional[i231]) = EnumByte(r.Data[p232])
+					(*s.FVectorOptional[i247]) = EnumByte(r.Data[p248])
 				}
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p235, n236, ok237 := r.Block(pos+46, pos, 4)
-		if ok237 {
-			s.FVectorStruct = fw.Resize(s.FVectorStruct, n236)
-			for i238 := range s.FVectorStruct {
-				s.FVectorStruct[i238].FwGetV(r, p235+i238*4, pos)
+		p251, n252, ok253 := r.Block(pos+46, pos, 4)
+		if ok253 {
+			s.FVectorStruct = fw.Resize(s.FVectorStruct, n252)
+			for i254 := range s.FVectorStruct {
+				s.FVectorStruct[i254].FwGetV(r, p251+i254*4, pos)
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p239, n240, ok241 := r.Block(pos+50, pos, 4)
-		if ok241 {
-			s.FList = fw.Resize(s.FList, n240)
-			for i242 := range s.FList {
-				r.String(p239+i242*4, pos, &s.FList[i242])
+		p255, n256, ok257 := r.Block(pos+50, pos, 4)
+		if ok257 {
+			s.FList = fw.Resize(s.FList, n256)
+			for i258 := range s.FList {
+				r.String(p255+i258*4, pos, &s.FList[i258])
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p243, n244, ok245 := r.Block(pos+54, pos, 5)
-		if ok245 {
-			s.FListOptional = fw.Resize(s.FListOptional, n244)
-			for i246 := range s.FListOptional {
-				p247, set248, ok249 := r.Optional(p243+i246*5, pos, 4)
-				if !set248 {
-					s.FListOptional[i246] = nil
-				} else if ok249 {
-					if s.FListOptional[i246] == nil {
-						s.FListOptional[i246] = new(Optionals)
+		p259, n260, ok261 := r.Block(pos+54, pos, 5)
+		if ok261 {
+			s.FListOptional = fw.Resize(s.FListOptional, n260)
+			for i262 := range s.FListOptional {
+				p263, set264, ok265 := r.Optional(p259+i262*5, pos, 4)
+				if !set264 {
+					s.FListOptional[i262] = nil
+				} else if ok265 {
+					if s.FListOptional[i262] == nil {
+						s.FListOptional[i262] = new(Optionals)
 					}
-					s.FListOptional[i246].FwGetV(r, p247, p247)
+					s.FListOptional[i262].FwGetV(r, p263, p263)
 				}
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p250, n251, ok252 := r.Block(pos+58, pos, 8)
-		if ok252 {
-			s.FSet = fw.Resize(s.FSet, n251)
-			for i253 := range s.FSet {
-				s.FSet[i253] = int64(fw.U64(r.Data, p250+i253*8))
+		p266, n267, ok268 := r.Block(pos+58, pos, 8)
+		if ok268 {
+			s.FSet = fw.Resize(s.FSet, n267)
+			for i269 := range s.FSet {
+				s.FSet[i269] = int64(fw.U64(r.Data, p266+i269*8))
 			}
 			s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
 		}
-		p254, n255, ok256 := r.Block(pos+62, pos, 4)
-		if ok256 {
-			s.FSetStruct = fw.Resize(s.FSetStruct, n255)
-			for i257 := range s.FSetStruct {
-				s.FSetStruct[i257].FwGetV(r, p254+i257*4, pos)
+		p270, n271, ok272 := r.Block(pos+62, pos, 4)
+		if ok272 {
+			s.FSetStruct = fw.Resize(s.FSetStruct, n271)
+			for i273 := range s.FSetStruct {
+				s.FSetStruct[i273].FwGetV(r, p270+i273*4, pos)
 				if !r.OK() {
 					break
 				}
 			}
 			s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
 		}
-		p258, n259, ok260 := r.Block(pos+66, pos, 8)
-		if ok260 {
-			s.FMap = fw.ClearMap(s.FMap, n259)
-			for i261 := 0; i261 < n259; i261++ {
-				var k262 int32
-				var v263 string
-				k262 = int32(fw.U32(r.Data, p258))
-				r.String(p258+4, pos, &v263)
+		p274, n275, ok276 := r.Block(pos+66, pos, 8)
+		if ok276 {
+			s.FMap = fw.ClearMap(s.FMap, n275)
+			for i277 := 0; i277 < n275; i277++ {
+				var k278 int32
+				var v279 string
+				k278 = int32(fw.U32(r.Data, p274))
+				r.String(p274+4, pos, &v279)
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FMap[k262]; !dup {
-					s.FMap[k262] = v263
+				if _, dup := s.FMap[k278]; !dup {
+					s.FMap[k278] = v279
 				}
-				p258 += 8
+				p274 += 8
 			}
 		}
-		p264, n265, ok266 := r.Block(pos+70, pos, 9)
-		if ok266 {
-			s.FMapOptional = fw.ClearMap(s.FMapOptional, n265)
-			for i267 := 0; i267 < n265; i267++ {
-				var k268 string
-				var v269 *float64
-				r.String(p264, pos, &k268)
-				p270, set271, ok272 := r.Optional(p264+4, pos, 8)
-				if !set271 {
-					v269 = nil
-				} else if ok272 {
-					if v269 == nil {
-						v269 = new(float64)
+		p280, n281, ok282 := r.Block(pos+70, pos, 9)
+		if ok282 {
+			s.FMapOptional = fw.ClearMap(s.FMapOptional, n281)
+			for i283 := 0; i283 < n281; i283++ {
+				var k284 string
+				var v285 *float64
+				r.String(p280, pos, &k284)
+				p286, set287, ok288 := r.Optional(p280+4, pos, 8)
+				if !set287 {
+					v285 = nil
+				} else if ok288 {
+					if v285 == nil {
+						v285 = new(float64)
 					}
-					(*v269) = fw.F64(r.Data, p270)
+					(*v285) = fw.F64(r.Data, p286)
 				}
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FMapOptional[k268]; !dup {
-					s.FMapOptional[k268] = v269
+				if _, dup := s.FMapOptional[k284]; !dup {
+					s.FMapOptional[k284] = v285
 				}
-				p264 += 9
+				p280 += 9
 			}
 		}
-		p273, n274, ok275 := r.Block(pos+74, pos, 5)
-		if ok275 {
-			s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n274)
-			for i276 := 0; i276 < n274; i276++ {
-				var k277 EnumByte
-				var v278 Optionals
-				k277 = EnumByte(r.Data[p273])
-				v278.FwGetV(r, p273+1, pos)
+		p289, n290, ok291 := r.Block(pos+74, pos, 5)
+		if ok291 {
+			s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n290)
+			for i292 := 0; i292 < n290; i292++ {
+				var k293 EnumByte
+				var v294 Optionals
+				k293 = EnumByte(r.Data[p289])
+				v294.FwGetV(r, p289+1, pos)
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FMapEnumKey[k277]; !dup {
-					s.FMapEnumKey[k277] = v278
+				if _, dup := s.FMapEnumKey[k293]; !dup {
+					s.FMapEnumKey[k293] = v294
 				}
-				p273 += 5
+				p289 += 5
 			}
 		}
-		p279, n280, ok281 := r.Block(pos+78, pos, 20)
-		if ok281 {
-			s.FHash = fw.ClearMap(s.FHash, n280)
-			for i282 := 0; i282 < n280; i282++ {
-				var k283 fw.UUID
-				var v284 []byte
-				k283 = fw.UUIDAt(r.Data, p279)
-				r.Bytes(p279+16, pos, &v284)
+		p295, n296, ok297 := r.Block(pos+78, pos, 20)
+		if ok297 {
+			s.FHash = fw.ClearMap(s.FHash, n296)
+			for i298 := 0; i298 < n296; i298++ {
+				var k299 fw.UUID
+				var v300 []byte
+				k299 = fw.UUIDAt(r.Data, p295)
+				r.Bytes(p295+16, pos, &v300)
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FHash[k283]; !dup {
-					s.FHash[k283] = v284
+				if _, dup := s.FHash[k299]; !dup {
+					s.FHash[k299] = v300
 				}
-				p279 += 20
+				p295 += 20
 			}
 		}
-		p285, n286, ok287 := r.Block(pos+82, pos, 9)
-		if ok287 {
-			s.FHashOptional = fw.ClearMap(s.FHashOptional, n286)
-			for i288 := 0; i288 < n286; i288++ {
-				var k289 string
-				var v290 *Primitives
-				r.String(p285, pos, &k289)
-				p291, set292, ok293 := r.Optional(p285+4, pos, 4)
-				if !set292 {
-					v290 = nil
-				} else if ok293 {
-					if v290 == nil {
-						v290 = new(Primitives)
+		p301, n302, ok303 := r.Block(pos+82, pos, 9)
+		if ok303 {
+			s.FHashOptional = fw.ClearMap(s.FHashOptional, n302)
+			for i304 := 0; i304 < n302; i304++ {
+				var k305 string
+				var v306 *Primitives
+				r.String(p301, pos, &k305)
+				p307, set308, ok309 := r.Optional(p301+4, pos, 4)
+				if !set308 {
+					v306 = nil
+				} else if ok309 {
+					if v306 == nil {
+						v306 = new(Primitives)
 					}
-					v290.FwGetV(r, p291, p291)
+					v306.FwGetV(r, p307, p307)
 				}
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FHashOptional[k289]; !dup {
-					s.FHashOptional[k289] = v290
+				if _, dup := s.FHashOptional[k305]; !dup {
+					s.FHashOptional[k305] = v306
 				}
-				p285 += 9
+				p301 += 9
 			}
 		}
-		p294, n295, ok296 := r.Block(pos+86, pos, 8)
-		if ok296 {
+		p310, n311, ok312 := r.Block(pos+86, pos, 8)
+		if ok312 {
 			s.FHashStructKey = s.FHashStructKey[:0]
-			for i297 := 0; i297 < n295; i297++ {
-				var k298 proto.Order
-				var v299 Optionals
-				k298.FwGetV(r, p294, pos)
-				v299.FwGetV(r, p294+4, pos)
+			for i313 := 0; i313 < n311; i313++ {
+				var k314 proto.Order
+				var v315 Optionals
+				k314.FwGetV(r, p310, pos)
+				v315.FwGetV(r, p310+4, pos)
 				if !r.OK() {
 					break
 				}
-				s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k298, Value: v299})
-				p294 += 8
+				s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k314, Value: v315})
+				p310 += 8
 			}
 			s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
 		}
 	} else {
 		d := NewCollections()
 		if 20 <= stored {
-			for i300 := range s.FArray {
-				s.FArray[i300] = int32(fw.U32(r.Data, pos+8+i300*4))
+			for i316 := range s.FArray {
+				s.FArray[i316] = int32(fw.U32(r.Data, pos+8+i316*4))
 			}
 		} else {
 			s.FArray = d.FArray
 		}
 		if 30 <= stored {
-			for i301 := range s.FArrayOptional {
+			for i317 := range s.FArrayOptional {
 				if !r.OK() {
 					break
 				}
-				p302, set303, ok304 := r.Optional(pos+20+i301*5, pos, 4)
-				if !set303 {
-					s.FArrayOptional[i301] = nil
-				} else if ok304 {
-					if s.FArrayOptional[i301] == nil {
-						s.FArrayOptional[i301] = new(string)
+				p318, set319, ok320 := r.Optional(pos+20+i317*5, pos, 4)
+				if !set319 {
+					s.FArrayOptional[i317] = nil
+				} else if ok320 {
+					if s.FArrayOptional[i317] == nil {
+						s.FArrayOptional[i317] = new(string)
 					}
-					r.String(p302, p302, &(*s.FArrayOptional[i301]))
+					r.String(p318, p318, &(*s.FArrayOptional[i317]))
 				}
 			}
 		} else {
 			s.FArrayOptional = d.FArrayOptional
 		}
 		if 38 <= stored {
-			for i305 := range s.FArrayStruct {
+			for i321 := range s.FArrayStruct {
 				if !r.OK() {
 					break
 				}
-				s.FArrayStruct[i305].FwGetV(r, pos+30+i305*4, pos)
+				s.FArrayStruct[i321].FwGetV(r, pos+30+i321*4, pos)
 			}
 		} else {
 			s.FArrayStruct = d.FArrayStruct
 		}
 		if 42 <= stored {
-			p306, n307, ok308 := r.Block(pos+38, pos, 1)
-			if ok308 {
-				s.FVector = fw.Resize(s.FVector, n307)
-				for i309 := range s.FVector {
-					s.FVector[i309] = byte(r.Data[p306+i309*1])
+			p322, n323, ok324 := r.Block(pos+38, pos, 1)
+			if ok324 {
+				s.FVector = fw.Resize(s.FVector, n323)
+				for i325 := range s.FVector {
+					s.FVector[i325] = byte(r.Data[p322+i325*1])
 				}
 			}
 		} else {
 			s.FVector = d.FVector
 		}
 		if 46 <= stored {
-			p310, n311, ok312 := r.Block(pos+42, pos, 5)
-			if ok312 {
-				s.FVectorOptional = fw.Resize(s.FVectorOptional, n311)
-				for i313 := range s.FVectorOptional {
-					p314, set315, ok316 := r.Optional(p310+i313*5, pos, 1)
-					if !set315 {
-						s.FVectorOptional[i313] = nil
-					} else if ok316 {
-						if s.FVectorOptional[i313] == nil {
-							s.FVectorOptional[i313] = new(EnumByte)
+			p326, n327, ok328 := r.Block(pos+42, pos, 5)
+			if ok328 {
+				s.FVectorOptional = fw.Resize(s.FVectorOptional, n327)
+				for i329 := range s.FVectorOptional {
+					p330, set331, ok332 := r.Optional(p326+i329*5, pos, 1)
+					if !set331 {
+						s.FVectorOptional[i329] = nil
+					} else if ok332 {
+						if s.FVectorOptional[i329] == nil {
+							s.FVectorOptional[i329] = new(EnumByte)
 						}
-						(*s.FVectorOptional[i313]) = EnumByte(r.Data[p314])
+						(*s.FVectorOptional[i329]) = EnumByte(r.Data[p330])
 					}
 					if !r.OK() {
 						break
@@ -3217,11 +3334,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FVectorOptional = d.FVectorOptional
 		}
 		if 50 <= stored {
-			p317, n318, ok319 := r.Block(pos+46, pos, 4)
-			if ok319 {
-				s.FVectorStruct = fw.Resize(s.FVectorStruct, n318)
-				for i320 := range s.FVectorStruct {
-					s.FVectorStruct[i320].FwGetV(r, p317+i320*4, pos)
+			p333, n334, ok335 := r.Block(pos+46, pos, 4)
+			if ok335 {
+				s.FVectorStruct = fw.Resize(s.FVectorStruct, n334)
+				for i336 := range s.FVectorStruct {
+					s.FVectorStruct[i336].FwGetV(r, p333+i336*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -3231,11 +3348,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FVectorStruct = d.FVectorStruct
 		}
 		if 54 <= stored {
-			p321, n322, ok323 := r.Block(pos+50, pos, 4)
-			if ok323 {
-				s.FList = fw.Resize(s.FList, n322)
-				for i324 := range s.FList {
-					r.String(p321+i324*4, pos, &s.FList[i324])
+			p337, n338, ok339 := r.Block(pos+50, pos, 4)
+			if ok339 {
+				s.FList = fw.Resize(s.FList, n338)
+				for i340 := range s.FList {
+					r.String(p337+i340*4, pos, &s.FList[i340])
 					if !r.OK() {
 						break
 					}
@@ -3245,18 +3362,18 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FList = d.FList
 		}
 		if 58 <= stored {
-			p325, n326, ok327 := r.Block(pos+54, pos, 5)
-			if ok327 {
-				s.FListOptional = fw.Resize(s.FListOptional, n326)
-				for i328 := range s.FListOptional {
-					p329, set330, ok331 := r.Optional(p325+i328*5, pos, 4)
-					if !set330 {
-						s.FListOptional[i328] = nil
-					} else if ok331 {
-						if s.FListOptional[i328] == nil {
-							s.FListOptional[i328] = new(Optionals)
+			p341, n342, ok343 := r.Block(pos+54, pos, 5)
+			if ok343 {
+				s.FListOptional = fw.Resize(s.FListOptional, n342)
+				for i344 := range s.FListOptional {
+					p345, set346, ok347 := r.Optional(p341+i344*5, pos, 4)
+					if !set346 {
+						s.FListOptional[i344] = nil
+					} else if ok347 {
+						if s.FListOptional[i344] == nil {
+							s.FListOptional[i344] = new(Optionals)
 						}
-						s.FListOptional[i328].FwGetV(r, p329, p329)
+						s.FListOptional[i344].FwGetV(r, p345, p345)
 					}
 					if !r.OK() {
 						break
@@ -3267,11 +3384,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FListOptional = d.FListOptional
 		}
 		if 62 <= stored {
-			p332, n333, ok334 := r.Block(pos+58, pos, 8)
-			if ok334 {
-				s.FSet = fw.Resize(s.FSet, n333)
-				for i335 := range s.FSet {
-					s.FSet[i335] = int64(fw.U64(r.Data, p332+i335*8))
+			p348, n349, ok350 := r.Block(pos+58, pos, 8)
+			if ok350 {
+				s.FSet = fw.Resize(s.FSet, n349)
+				for i351 := range s.FSet {
+					s.FSet[i351] = int64(fw.U64(r.Data, p348+i351*8))
 				}
 				s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
 			}
@@ -3279,11 +3396,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FSet = d.FSet
 		}
 		if 66 <= stored {
-			p336, n337, ok338 := r.Block(pos+62, pos, 4)
-			if ok338 {
-				s.FSetStruct = fw.Resize(s.FSetStruct, n337)
-				for i339 := range s.FSetStruct {
-					s.FSetStruct[i339].FwGetV(r, p336+i339*4, pos)
+			p352, n353, ok354 := r.Block(pos+62, pos, 4)
+			if ok354 {
+				s.FSetStruct = fw.Resize(s.FSetStruct, n353)
+				for i355 := range s.FSetStruct {
+					s.FSetStruct[i355].FwGetV(r, p352+i355*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -3294,140 +3411,140 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FSetStruct = d.FSetStruct
 		}
 		if 70 <= stored {
-			p340, n341, ok342 := r.Block(pos+66, pos, 8)
-			if ok342 {
-				s.FMap = fw.ClearMap(s.FMap, n341)
-				for i343 := 0; i343 < n341; i343++ {
-					var k344 int32
-					var v345 string
-					k344 = int32(fw.U32(r.Data, p340))
-					r.String(p340+4, pos, &v345)
+			p356, n357, ok358 := r.Block(pos+66, pos, 8)
+			if ok358 {
+				s.FMap = fw.ClearMap(s.FMap, n357)
+				for i359 := 0; i359 < n357; i359++ {
+					var k360 int32
+					var v361 string
+					k360 = int32(fw.U32(r.Data, p356))
+					r.String(p356+4, pos, &v361)
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FMap[k344]; !dup {
-						s.FMap[k344] = v345
+					if _, dup := s.FMap[k360]; !dup {
+						s.FMap[k360] = v361
 					}
-					p340 += 8
+					p356 += 8
 				}
 			}
 		} else {
 			s.FMap = d.FMap
 		}
 		if 74 <= stored {
-			p346, n347, ok348 := r.Block(pos+70, pos, 9)
-			if ok348 {
-				s.FMapOptional = fw.ClearMap(s.FMapOptional, n347)
-				for i349 := 0; i349 < n347; i349++ {
-					var k350 string
-					var v351 *float64
-					r.String(p346, pos, &k350)
-					p352, set353, ok354 := r.Optional(p346+4, pos, 8)
-					if !set353 {
-						v351 = nil
-					} else if ok354 {
-						if v351 == nil {
-							v351 = new(float64)
+			p362, n363, ok364 := r.Block(pos+70, pos, 9)
+			if ok364 {
+				s.FMapOptional = fw.ClearMap(s.FMapOptional, n363)
+				for i365 := 0; i365 < n363; i365++ {
+					var k366 string
+					var v367 *float64
+					r.String(p362, pos, &k366)
+					p368, set369, ok370 := r.Optional(p362+4, pos, 8)
+					if !set369 {
+						v367 = nil
+					} else if ok370 {
+						if v367 == nil {
+							v367 = new(float64)
 						}
-						(*v351) = fw.F64(r.Data, p352)
+						(*v367) = fw.F64(r.Data, p368)
 					}
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FMapOptional[k350]; !dup {
-						s.FMapOptional[k350] = v351
+					if _, dup := s.FMapOptional[k366]; !dup {
+						s.FMapOptional[k366] = v367
 					}
-					p346 += 9
+					p362 += 9
 				}
 			}
 		} else {
 			s.FMapOptional = d.FMapOptional
 		}
 		if 78 <= stored {
-			p355, n356, ok357 := r.Block(pos+74, pos, 5)
-			if ok357 {
-				s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n356)
-				for i358 := 0; i358 < n356; i358++ {
-					var k359 EnumByte
-					var v360 Optionals
-					k359 = EnumByte(r.Data[p355])
-					v360.FwGetV(r, p355+1, pos)
+			p371, n372, ok373 := r.Block(pos+74, pos, 5)
+			if ok373 {
+				s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n372)
+				for i374 := 0; i374 < n372; i374++ {
+					var k375 EnumByte
+					var v376 Optionals
+					k375 = EnumByte(r.Data[p371])
+					v376.FwGetV(r, p371+1, pos)
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FMapEnumKey[k359]; !dup {
-						s.FMapEnumKey[k359] = v360
+					if _, dup := s.FMapEnumKey[k375]; !dup {
+						s.FMapEnumKey[k375] = v376
 					}
-					p355 += 5
+					p371 += 5
 				}
 			}
 		} else {
 			s.FMapEnumKey = d.FMapEnumKey
 		}
 		if 82 <= stored {
-			p361, n362, ok363 := r.Block(pos+78, pos, 20)
-			if ok363 {
-				s.FHash = fw.ClearMap(s.FHash, n362)
-				for i364 := 0; i364 < n362; i364++ {
-					var k365 fw.UUID
-					var v366 []byte
-					k365 = fw.UUIDAt(r.Data, p361)
-					r.Bytes(p361+16, pos, &v366)
+			p377, n378, ok379 := r.Block(pos+78, pos, 20)
+			if ok379 {
+				s.FHash = fw.ClearMap(s.FHash, n378)
+				for i380 := 0; i380 < n378; i380++ {
+					var k381 fw.UUID
+					var v382 []byte
+					k381 = fw.UUIDAt(r.Data, p377)
+					r.Bytes(p377+16, pos, &v382)
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FHash[k365]; !dup {
-						s.FHash[k365] = v366
+					if _, dup := s.FHash[k381]; !dup {
+						s.FHash[k381] = v382
 					}
-					p361 += 20
+					p377 += 20
 				}
 			}
 		} else {
 			s.FHash = d.FHash
 		}
 		if 86 <= stored {
-			p367, n368, ok369 := r.Block(pos+82, pos, 9)
-			if ok369 {
-				s.FHashOptional = fw.ClearMap(s.FHashOptional, n368)
-				for i370 := 0; i370 < n368; i370++ {
-					var k371 string
-					var v372 *Primitives
-					r.String(p367, pos, &k371)
-					p373, set374, ok375 := r.Optional(p367+4, pos, 4)
-					if !set374 {
-						v372 = nil
-					} else if ok375 {
-						if v372 == nil {
-							v372 = new(Primitives)
+			p383, n384, ok385 := r.Block(pos+82, pos, 9)
+			if ok385 {
+				s.FHashOptional = fw.ClearMap(s.FHashOptional, n384)
+				for i386 := 0; i386 < n384; i386++ {
+					var k387 string
+					var v388 *Primitives
+					r.String(p383, pos, &k387)
+					p389, set390, ok391 := r.Optional(p383+4, pos, 4)
+					if !set390 {
+						v388 = nil
+					} else if ok391 {
+						if v388 == nil {
+							v388 = new(Primitives)
 						}
-						v372.FwGetV(r, p373, p373)
+						v388.FwGetV(r, p389, p389)
 					}
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FHashOptional[k371]; !dup {
-						s.FHashOptional[k371] = v372
+					if _, dup := s.FHashOptional[k387]; !dup {
+						s.FHashOptional[k387] = v388
 					}
-					p367 += 9
+					p383 += 9
 				}
 			}
 		} else {
 			s.FHashOptional = d.FHashOptional
 		}
 		if 90 <= stored {
-			p376, n377, ok378 := r.Block(pos+86, pos, 8)
-			if ok378 {
+			p392, n393, ok394 := r.Block(pos+86, pos, 8)
+			if ok394 {
 				s.FHashStructKey = s.FHashStructKey[:0]
-				for i379 := 0; i379 < n377; i379++ {
-					var k380 proto.Order
-					var v381 Optionals
-					k380.FwGetV(r, p376, pos)
-					v381.FwGetV(r, p376+4, pos)
+				for i395 := 0; i395 < n393; i395++ {
+					var k396 proto.Order
+					var v397 Optionals
+					k396.FwGetV(r, p392, pos)
+					v397.FwGetV(r, p392+4, pos)
 					if !r.OK() {
 						break
 					}
-					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k380, Value: v381})
-					p376 += 8
+					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k396, Value: v397})
+					p392 += 8
 				}
 				s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
 			}
@@ -3440,137 +3557,218 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVCollections verifies the Collections body the slot leads to (generated code).
 func FwVerifyVCollections(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 112)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 112 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 112) // records why
 		return
 	}
 	if stored >= 90 {
-		for i382 := 0; i382 < 2 && r.OK(); i382++ {
-			if p383, set384, ok385 := r.Optional(pos+20+i382*5, pos, 4); set384 && ok385 {
-				r.Text(p383, p383)
-			}
-		}
-		for i386 := 0; i386 < 2 && r.OK(); i386++ {
-			FwVerifyVPrimitives(r, pos+30+i386*4, pos)
-		}
-		r.Block(pos+38, pos, 1)
-		if p391, n392, ok393 := r.Block(pos+42, pos, 5); ok393 {
-			for i394 := 0; i394 < n392 && r.OK(); i394++ {
-				if p395, set396, ok397 := r.Optional(p391+i394*5, pos, 1); set396 && ok397 {
-					_ = p395
+		for i398 := 0; i398 < 2 && r.OK(); i398++ {
+			if p399, set400, ok401 := r.Optional(pos+20+i398*5, pos, 4); set400 && ok401 {
+				blk402 := p399 + int(fw.U32(d, p399))
+				n403 := -1
+				if blk402 >= p399+4 && blk402 <= r.Size-4 {
+					n403 = int(fw.U32(d, blk402))
+				}
+				if n403 >= 0 && n403 <= r.Size-blk402-4 {
+					r.Left -= int64(4 + n403)
+				} else {
+					r.Text(p399, p399)
 				}
 			}
 		}
-		if p398, n399, ok400 := r.Block(pos+46, pos, 4); ok400 {
-			for i401 := 0; i401 < n399 && r.OK(); i401++ {
-				proto.FwVerifyVOrder(r, p398+i401*4, pos)
+		for i404 := 0; i404 < 2 && r.OK(); i404++ {
+			FwVerifyVPrimitives(r, pos+30+i404*4, pos)
+		}
+		r.Block(pos+38, pos, 1)
+		if p409, n410, ok411 := r.Block(pos+42, pos, 5); ok411 {
+			for i412 := 0; i412 < n410 && r.OK(); i412++ {
+				if p413, set414, ok415 := r.Optional(p409+i412*5, pos, 1); set414 && ok415 {
+					_ = p413
+				}
 			}
 		}
-		if p402, n403, ok404 := r.Block(pos+50, pos, 4); ok404 {
-			for i405 := 0; i405 < n403 && r.OK(); i405++ {
-				r.Text(p402+i405*4, pos)
+		if p416, n417, ok418 := r.Block(pos+46, pos, 4); ok418 {
+			for i419 := 0; i419 < n417 && r.OK(); i419++ {
+				proto.FwVerifyVOrder(r, p416+i419*4, pos)
 			}
 		}
-		if p406, n407, ok408 := r.Block(pos+54, pos, 5); ok408 {
-			for i409 := 0; i409 < n407 && r.OK(); i409++ {
-				if p410, set411, ok412 := r.Optional(p406+i409*5, pos, 4); set411 && ok412 {
-					FwVerifyVOptionals(r, p410, p410)
+		if p420, n421, ok422 := r.Block(pos+50, pos, 4); ok422 {
+			for i423 := 0; i423 < n421 && r.OK(); i423++ {
+				blk424 := pos + int(fw.U32(d, p420+i423*4))
+				n425 := -1
+				if blk424 >= p420+i423*4+4 && blk424 <= r.Size-4 {
+					n425 = int(fw.U32(d, blk424))
+				}
+				if n425 >= 0 && n425 <= r.Size-blk424-4 {
+					r.Left -= int64(4 + n425)
+				} else {
+					r.Text(p420+i423*4, pos)
+				}
+			}
+		}
+		if p426, n427, ok428 := r.Block(pos+54, pos, 5); ok428 {
+			for i429 := 0; i429 < n427 && r.OK(); i429++ {
+				if p430, set431, ok432 := r.Optional(p426+i429*5, pos, 4); set431 && ok432 {
+					FwVerifyVOptionals(r, p430, p430)
 				}
 			}
 		}
 		r.Block(pos+58, pos, 8)
-		if p417, n418, ok419 := r.Block(pos+62, pos, 4); ok419 {
-			for i420 := 0; i420 < n418 && r.OK(); i420++ {
-				proto.FwVerifyVBalance(r, p417+i420*4, pos)
+		if p437, n438, ok439 := r.Block(pos+62, pos, 4); ok439 {
+			for i440 := 0; i440 < n438 && r.OK(); i440++ {
+				proto.FwVerifyVBalance(r, p437+i440*4, pos)
 			}
 		}
-		if p421, n422, ok423 := r.Block(pos+66, pos, 8); ok423 {
-			for i424 := 0; i424 < n422 && r.OK(); i424++ {
-				r.Text(p421+i424*8+4, pos)
-			}
-		}
-		if p425, n426, ok427 := r.Block(pos+70, pos, 9); ok427 {
-			for i428 := 0; i428 < n426 && r.OK(); i428++ {
-				r.Text(p425+i428*9, pos)
-				if r.OK() {
-					if p429, set430, ok431 := r.Optional(p425+i428*9+4, pos, 8); set430 && ok431 {
-						_ = p429
-					}
+		if p441, n442, ok443 := r.Block(pos+66, pos, 8); ok443 {
+			for i444 := 0; i444 < n442 && r.OK(); i444++ {
+				blk445 := pos + int(fw.U32(d, p441+i444*8+4))
+				n446 := -1
+				if blk445 >= p441+i444*8+4+4 && blk445 <= r.Size-4 {
+					n446 = int(fw.U32(d, blk445))
+				}
+				if n446 >= 0 && n446 <= r.Size-blk445-4 {
+					r.Left -= int64(4 + n446)
+				} else {
+					r.Text(p441+i444*8+4, pos)
 				}
 			}
 		}
-		if p432, n433, ok434 := r.Block(pos+74, pos, 5); ok434 {
-			for i435 := 0; i435 < n433 && r.OK(); i435++ {
-				FwVerifyVOptionals(r, p432+i435*5+1, pos)
-			}
-		}
-		if p436, n437, ok438 := r.Block(pos+78, pos, 20); ok438 {
-			for i439 := 0; i439 < n437 && r.OK(); i439++ {
-				r.Text(p436+i439*20+16, pos)
-			}
-		}
-		if p440, n441, ok442 := r.Block(pos+82, pos, 9); ok442 {
-			for i443 := 0; i443 < n441 && r.OK(); i443++ {
-				r.Text(p440+i443*9, pos)
-				if r.OK() {
-					if p444, set445, ok446 := r.Optional(p440+i443*9+4, pos, 4); set445 && ok446 {
-						FwVerifyVPrimitives(r, p444, p444)
-					}
-				}
-			}
-		}
-		if p447, n448, ok449 := r.Block(pos+86, pos, 8); ok449 {
+		if p447, n448, ok449 := r.Block(pos+70, pos, 9); ok449 {
 			for i450 := 0; i450 < n448 && r.OK(); i450++ {
-				proto.FwVerifyVOrder(r, p447+i450*8, pos)
+				blk451 := pos + int(fw.U32(d, p447+i450*9))
+				n452 := -1
+				if blk451 >= p447+i450*9+4 && blk451 <= r.Size-4 {
+					n452 = int(fw.U32(d, blk451))
+				}
+				if n452 >= 0 && n452 <= r.Size-blk451-4 {
+					r.Left -= int64(4 + n452)
+				} else {
+					r.Text(p447+i450*9, pos)
+				}
 				if r.OK() {
-					FwVerifyVOptionals(r, p447+i450*8+4, pos)
+					if p453, set454, ok455 := r.Optional(p447+i450*9+4, pos, 8); set454 && ok455 {
+						_ = p453
+					}
+				}
+			}
+		}
+		if p456, n457, ok458 := r.Block(pos+74, pos, 5); ok458 {
+			for i459 := 0; i459 < n457 && r.OK(); i459++ {
+				FwVerifyVOptionals(r, p456+i459*5+1, pos)
+			}
+		}
+		if p460, n461, ok462 := r.Block(pos+78, pos, 20); ok462 {
+			for i463 := 0; i463 < n461 && r.OK(); i463++ {
+				blk464 := pos + int(fw.U32(d, p460+i463*20+16))
+				n465 := -1
+				if blk464 >= p460+i463*20+16+4 && blk464 <= r.Size-4 {
+					n465 = int(fw.U32(d, blk464))
+				}
+				if n465 >= 0 && n465 <= r.Size-blk464-4 {
+					r.Left -= int64(4 + n465)
+				} else {
+					r.Text(p460+i463*20+16, pos)
+				}
+			}
+		}
+		if p466, n467, ok468 := r.Block(pos+82, pos, 9); ok468 {
+			for i469 := 0; i469 < n467 && r.OK(); i469++ {
+				blk470 := pos + int(fw.U32(d, p466+i469*9))
+				n471 := -1
+				if blk470 >= p466+i469*9+4 && blk470 <= r.Size-4 {
+					n471 = int(fw.U32(d, blk470))
+				}
+				if n471 >= 0 && n471 <= r.Size-blk470-4 {
+					r.Left -= int64(4 + n471)
+				} else {
+					r.Text(p466+i469*9, pos)
+				}
+				if r.OK() {
+					if p472, set473, ok474 := r.Optional(p466+i469*9+4, pos, 4); set473 && ok474 {
+						FwVerifyVPrimitives(r, p472, p472)
+					}
+				}
+			}
+		}
+		if p475, n476, ok477 := r.Block(pos+86, pos, 8); ok477 {
+			for i478 := 0; i478 < n476 && r.OK(); i478++ {
+				proto.FwVerifyVOrder(r, p475+i478*8, pos)
+				if r.OK() {
+					FwVerifyVOptionals(r, p475+i478*8+4, pos)
 				}
 			}
 		}
 	} else {
 		if 30 <= stored {
-			for i451 := 0; i451 < 2 && r.OK(); i451++ {
-				if p452, set453, ok454 := r.Optional(pos+20+i451*5, pos, 4); set453 && ok454 {
-					r.Text(p452, p452)
+			for i479 := 0; i479 < 2 && r.OK(); i479++ {
+				if p480, set481, ok482 := r.Optional(pos+20+i479*5, pos, 4); set481 && ok482 {
+					blk483 := p480 + int(fw.U32(d, p480))
+					n484 := -1
+					if blk483 >= p480+4 && blk483 <= r.Size-4 {
+						n484 = int(fw.U32(d, blk483))
+					}
+					if n484 >= 0 && n484 <= r.Size-blk483-4 {
+						r.Left -= int64(4 + n484)
+					} else {
+						r.Text(p480, p480)
+					}
 				}
 			}
 		}
 		if 38 <= stored {
-			for i455 := 0; i455 < 2 && r.OK(); i455++ {
-				FwVerifyVPrimitives(r, pos+30+i455*4, pos)
+			for i485 := 0; i485 < 2 && r.OK(); i485++ {
+				FwVerifyVPrimitives(r, pos+30+i485*4, pos)
 			}
 		}
 		if 42 <= stored {
 			r.Block(pos+38, pos, 1)
 		}
 		if 46 <= stored {
-			if p460, n461, ok462 := r.Block(pos+42, pos, 5); ok462 {
-				for i463 := 0; i463 < n461 && r.OK(); i463++ {
-					if p464, set465, ok466 := r.Optional(p460+i463*5, pos, 1); set465 && ok466 {
-						_ = p464
+			if p490, n491, ok492 := r.Block(pos+42, pos, 5); ok492 {
+				for i493 := 0; i493 < n491 && r.OK(); i493++ {
+					if p494, set495, ok496 := r.Optional(p490+i493*5, pos, 1); set495 && ok496 {
+						_ = p494
 					}
 				}
 			}
 		}
 		if 50 <= stored {
-			if p467, n468, ok469 := r.Block(pos+46, pos, 4); ok469 {
-				for i470 := 0; i470 < n468 && r.OK(); i470++ {
-					proto.FwVerifyVOrder(r, p467+i470*4, pos)
+			if p497, n498, ok499 := r.Block(pos+46, pos, 4); ok499 {
+				for i500 := 0; i500 < n498 && r.OK(); i500++ {
+					proto.FwVerifyVOrder(r, p497+i500*4, pos)
 				}
 			}
 		}
 		if 54 <= stored {
-			if p471, n472, ok473 := r.Block(pos+50, pos, 4); ok473 {
-				for i474 := 0; i474 < n472 && r.OK(); i474++ {
-					r.Text(p471+i474*4, pos)
+			if p501, n502, ok503 := r.Block(pos+50, pos, 4); ok503 {
+				for i504 := 0; i504 < n502 && r.OK(); i504++ {
+					blk505 := pos + int(fw.U32(d, p501+i504*4))
+					n506 := -1
+					if blk505 >= p501+i504*4+4 && blk505 <= r.Size-4 {
+						n506 = int(fw.U32(d, blk505))
+					}
+					if n506 >= 0 && n506 <= r.Size-blk505-4 {
+						r.Left -= int64(4 + n506)
+					} else {
+						r.Text(p501+i504*4, pos)
+					}
 				}
 			}
 		}
 		if 58 <= stored {
-			if p475, n476, ok477 := r.Block(pos+54, pos, 5); ok477 {
-				for i478 := 0; i478 < n476 && r.OK(); i478++ {
-					if p479, set480, ok481 := r.Optional(p475+i478*5, pos, 4); set480 && ok481 {
-						FwVerifyVOptionals(r, p479, p479)
+			if p507, n508, ok509 := r.Block(pos+54, pos, 5); ok509 {
+				for i510 := 0; i510 < n508 && r.OK(); i510++ {
+					if p511, set512, ok513 := r.Optional(p507+i510*5, pos, 4); set512 && ok513 {
+						FwVerifyVOptionals(r, p511, p511)
 					}
 				}
 			}
@@ -3579,63 +3777,99 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			r.Block(pos+58, pos, 8)
 		}
 		if 66 <= stored {
-			if p486, n487, ok488 := r.Block(pos+62, pos, 4); ok488 {
-				for i489 := 0; i489 < n487 && r.OK(); i489++ {
-					proto.FwVerifyVBalance(r, p486+i489*4, pos)
+			if p518, n519, ok520 := r.Block(pos+62, pos, 4); ok520 {
+				for i521 := 0; i521 < n519 && r.OK(); i521++ {
+					proto.FwVerifyVBalance(r, p518+i521*4, pos)
 				}
 			}
 		}
 		if 70 <= stored {
-			if p490, n491, ok492 := r.Block(pos+66, pos, 8); ok492 {
-				for i493 := 0; i493 < n491 && r.OK(); i493++ {
-					r.Text(p490+i493*8+4, pos)
+			if p522, n523, ok524 := r.Block(pos+66, pos, 8); ok524 {
+				for i525 := 0; i525 < n523 && r.OK(); i525++ {
+					blk526 := pos + int(fw.U32(d, p522+i525*8+4))
+					n527 := -1
+					if blk526 >= p522+i525*8+4+4 && blk526 <= r.Size-4 {
+						n527 = int(fw.U32(d, blk526))
+					}
+					if n527 >= 0 && n527 <= r.Size-blk526-4 {
+						r.Left -= int64(4 + n527)
+					} else {
+						r.Text(p522+i525*8+4, pos)
+					}
 				}
 			}
 		}
 		if 74 <= stored {
-			if p494, n495, ok496 := r.Block(pos+70, pos, 9); ok496 {
-				for i497 := 0; i497 < n495 && r.OK(); i497++ {
-					r.Text(p494+i497*9, pos)
+			if p528, n529, ok530 := r.Block(pos+70, pos, 9); ok530 {
+				for i531 := 0; i531 < n529 && r.OK(); i531++ {
+					blk532 := pos + int(fw.U32(d, p528+i531*9))
+					n533 := -1
+					if blk532 >= p528+i531*9+4 && blk532 <= r.Size-4 {
+						n533 = int(fw.U32(d, blk532))
+					}
+					if n533 >= 0 && n533 <= r.Size-blk532-4 {
+						r.Left -= int64(4 + n533)
+					} else {
+						r.Text(p528+i531*9, pos)
+					}
 					if r.OK() {
-						if p498, set499, ok500 := r.Optional(p494+i497*9+4, pos, 8); set499 && ok500 {
-							_ = p498
+						if p534, set535, ok536 := r.Optional(p528+i531*9+4, pos, 8); set535 && ok536 {
+							_ = p534
 						}
 					}
 				}
 			}
 		}
 		if 78 <= stored {
-			if p501, n502, ok503 := r.Block(pos+74, pos, 5); ok503 {
-				for i504 := 0; i504 < n502 && r.OK(); i504++ {
-					FwVerifyVOptionals(r, p501+i504*5+1, pos)
+			if p537, n538, ok539 := r.Block(pos+74, pos, 5); ok539 {
+				for i540 := 0; i540 < n538 && r.OK(); i540++ {
+					FwVerifyVOptionals(r, p537+i540*5+1, pos)
 				}
 			}
 		}
 		if 82 <= stored {
-			if p505, n506, ok507 := r.Block(pos+78, pos, 20); ok507 {
-				for i508 := 0; i508 < n506 && r.OK(); i508++ {
-					r.Text(p505+i508*20+16, pos)
+			if p541, n542, ok543 := r.Block(pos+78, pos, 20); ok543 {
+				for i544 := 0; i544 < n542 && r.OK(); i544++ {
+					blk545 := pos + int(fw.U32(d, p541+i544*20+16))
+					n546 := -1
+					if blk545 >= p541+i544*20+16+4 && blk545 <= r.Size-4 {
+						n546 = int(fw.U32(d, blk545))
+					}
+					if n546 >= 0 && n546 <= r.Size-blk545-4 {
+						r.Left -= int64(4 + n546)
+					} else {
+						r.Text(p541+i544*20+16, pos)
+					}
 				}
 			}
 		}
 		if 86 <= stored {
-			if p509, n510, ok511 := r.Block(pos+82, pos, 9); ok511 {
-				for i512 := 0; i512 < n510 && r.OK(); i512++ {
-					r.Text(p509+i512*9, pos)
+			if p547, n548, ok549 := r.Block(pos+82, pos, 9); ok549 {
+				for i550 := 0; i550 < n548 && r.OK(); i550++ {
+					blk551 := pos + int(fw.U32(d, p547+i550*9))
+					n552 := -1
+					if blk551 >= p547+i550*9+4 && blk551 <= r.Size-4 {
+						n552 = int(fw.U32(d, blk551))
+					}
+					if n552 >= 0 && n552 <= r.Size-blk551-4 {
+						r.Left -= int64(4 + n552)
+					} else {
+						r.Text(p547+i550*9, pos)
+					}
 					if r.OK() {
-						if p513, set514, ok515 := r.Optional(p509+i512*9+4, pos, 4); set514 && ok515 {
-							FwVerifyVPrimitives(r, p513, p513)
+						if p553, set554, ok555 := r.Optional(p547+i550*9+4, pos, 4); set554 && ok555 {
+							FwVerifyVPrimitives(r, p553, p553)
 						}
 					}
 				}
 			}
 		}
 		if 90 <= stored {
-			if p516, n517, ok518 := r.Block(pos+86, pos, 8); ok518 {
-				for i519 := 0; i519 < n517 && r.OK(); i519++ {
-					proto.FwVerifyVOrder(r, p516+i519*8, pos)
+			if p556, n557, ok558 := r.Block(pos+86, pos, 8); ok558 {
+				for i559 := 0; i559 < n557 && r.OK(); i559++ {
+					proto.FwVerifyVOrder(r, p556+i559*8, pos)
 					if r.OK() {
-						FwVerifyVOptionals(r, p516+i519*8+4, pos)
+						FwVerifyVOptionals(r, p556+i559*8+4, pos)
 					}
 				}
 			}
@@ -3685,100 +3919,100 @@ func VerifyCollectionsFinalLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutF appends s's fields in the final format (generated code).
 func (s *Collections) FwPutF(b []byte) []byte {
-	for i520 := range s.FArray {
-		b = fw.AppendU32(b, uint32(s.FArray[i520]))
+	for i560 := range s.FArray {
+		b = fw.AppendU32(b, uint32(s.FArray[i560]))
 	}
-	for i521 := range s.FArrayOptional {
-		if s.FArrayOptional[i521] == nil {
+	for i561 := range s.FArrayOptional {
+		if s.FArrayOptional[i561] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = fw.AppendString(b, (*s.FArrayOptional[i521]))
+			b = fw.AppendString(b, (*s.FArrayOptional[i561]))
 		}
 	}
-	for i522 := range s.FArrayStruct {
-		b = s.FArrayStruct[i522].FwPutF(b)
+	for i562 := range s.FArrayStruct {
+		b = s.FArrayStruct[i562].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FVector)))
 	b = append(b, s.FVector...)
 	b = fw.AppendU32(b, uint32(len(s.FVectorOptional)))
-	for i523 := range s.FVectorOptional {
-		if s.FVectorOptional[i523] == nil {
+	for i563 := range s.FVectorOptional {
+		if s.FVectorOptional[i563] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = append(b, byte((*s.FVectorOptional[i523])))
+			b = append(b, byte((*s.FVectorOptional[i563])))
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.FVectorStruct)))
-	for i524 := range s.FVectorStruct {
-		b = s.FVectorStruct[i524].FwPutF(b)
+	for i564 := range s.FVectorStruct {
+		b = s.FVectorStruct[i564].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FList)))
-	for i525 := range s.FList {
-		b = fw.AppendString(b, s.FList[i525])
+	for i565 := range s.FList {
+		b = fw.AppendString(b, s.FList[i565])
 	}
 	b = fw.AppendU32(b, uint32(len(s.FListOptional)))
-	for i526 := range s.FListOptional {
-		if s.FListOptional[i526] == nil {
+	for i566 := range s.FListOptional {
+		if s.FListOptional[i566] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = s.FListOptional[i526].FwPutF(b)
+			b = s.FListOptional[i566].FwPutF(b)
 		}
 	}
-	set527 := fw.SortedSet(s.FSet, cmp.Compare[int64])
-	b = fw.AppendU32(b, uint32(len(set527)))
-	for i528 := range set527 {
-		b = fw.AppendU64(b, uint64(set527[i528]))
+	set567 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	b = fw.AppendU32(b, uint32(len(set567)))
+	for i568 := range set567 {
+		b = fw.AppendU64(b, uint64(set567[i568]))
 	}
-	set529 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
-	b = fw.AppendU32(b, uint32(len(set529)))
-	for i530 := range set529 {
-		b = set529[i530].FwPutF(b)
+	set569 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	b = fw.AppendU32(b, uint32(len(set569)))
+	for i570 := range set569 {
+		b = set569[i570].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FMap)))
-	for _, k531 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v532 := s.FMap[k531]
-		b = fw.AppendU32(b, uint32(k531))
-		b = fw.AppendString(b, v532)
+	for _, k571 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v572 := s.FMap[k571]
+		b = fw.AppendU32(b, uint32(k571))
+		b = fw.AppendString(b, v572)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FMapOptional)))
-	for _, k533 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v534 := s.FMapOptional[k533]
-		b = fw.AppendString(b, k533)
-		if v534 == nil {
+	for _, k573 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v574 := s.FMapOptional[k573]
+		b = fw.AppendString(b, k573)
+		if v574 == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = fw.AppendF64(b, float64((*v534)))
+			b = fw.AppendF64(b, float64((*v574)))
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.FMapEnumKey)))
-	for _, k535 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v536 := s.FMapEnumKey[k535]
-		b = append(b, byte(k535))
-		b = v536.FwPutF(b)
+	for _, k575 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v576 := s.FMapEnumKey[k575]
+		b = append(b, byte(k575))
+		b = v576.FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FHash)))
-	for k537, v538 := range s.FHash {
-		b = append(b, k537[:]...)
-		b = fw.AppendBytes(b, v538)
+	for k577, v578 := range s.FHash {
+		b = append(b, k577[:]...)
+		b = fw.AppendBytes(b, v578)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FHashOptional)))
-	for k539, v540 := range s.FHashOptional {
-		b = fw.AppendString(b, k539)
-		if v540 == nil {
+	for k579, v580 := range s.FHashOptional {
+		b = fw.AppendString(b, k579)
+		if v580 == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = v540.FwPutF(b)
+			b = v580.FwPutF(b)
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.FHashStructKey)))
-	for i541 := range s.FHashStructKey {
-		b = s.FHashStructKey[i541].Key.FwPutF(b)
-		b = s.FHashStructKey[i541].Value.FwPutF(b)
+	for i581 := range s.FHashStructKey {
+		b = s.FHashStructKey[i581].Key.FwPutF(b)
+		b = s.FHashStructKey[i581].Value.FwPutF(b)
 	}
 	return b
 }
@@ -3790,286 +4024,286 @@ func (s *Collections) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	for i542 := range s.FArray {
-		s.FArray[i542] = int32(fw.U32(d, p))
+	for i582 := range s.FArray {
+		s.FArray[i582] = int32(fw.U32(d, p))
 		p += 4
 	}
-	rest544 := 2
-	for i543 := range s.FArrayOptional {
-		rest544 -= 1
+	rest584 := 2
+	for i583 := range s.FArrayOptional {
+		rest584 -= 1
 		if d[p] == 0 {
-			s.FArrayOptional[i543] = nil
+			s.FArrayOptional[i583] = nil
 			p++
 		} else {
 			p++
-			if 4 > end-390-rest544-p {
+			if 4 > end-390-rest584-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if s.FArrayOptional[i543] == nil {
-				s.FArrayOptional[i543] = new(string)
+			if s.FArrayOptional[i583] == nil {
+				s.FArrayOptional[i583] = new(string)
 			}
-			if p = r.String(p, end-390-rest544, &(*s.FArrayOptional[i543])); p < 0 {
+			if p = r.String(p, end-390-rest584, &(*s.FArrayOptional[i583])); p < 0 {
 				return -1
 			}
 		}
 	}
-	rest546 := 338
-	for i545 := range s.FArrayStruct {
-		rest546 -= 169
-		if p = s.FArrayStruct[i545].FwGetF(r, p, end-52-rest546); p < 0 {
+	rest586 := 338
+	for i585 := range s.FArrayStruct {
+		rest586 -= 169
+		if p = s.FArrayStruct[i585].FwGetF(r, p, end-52-rest586); p < 0 {
 			return -1
 		}
 	}
-	n547, ok548 := r.Count(p, end-48, 1)
-	if !ok548 {
+	n587, ok588 := r.Count(p, end-48, 1)
+	if !ok588 {
 		return -1
 	}
 	p += 4
-	s.FVector = append(s.FVector[:0], d[p:p+n547]...)
-	p += n547
-	n550, ok551 := r.Count(p, end-44, 1)
-	if !ok551 {
+	s.FVector = append(s.FVector[:0], d[p:p+n587]...)
+	p += n587
+	n590, ok591 := r.Count(p, end-44, 1)
+	if !ok591 {
 		return -1
 	}
 	p += 4
-	s.FVectorOptional = fw.Resize(s.FVectorOptional, n550)
-	rest553 := n550 * 1
-	for i552 := range s.FVectorOptional {
-		rest553 -= 1
+	s.FVectorOptional = fw.Resize(s.FVectorOptional, n590)
+	rest593 := n590 * 1
+	for i592 := range s.FVectorOptional {
+		rest593 -= 1
 		if d[p] == 0 {
-			s.FVectorOptional[i552] = nil
+			s.FVectorOptional[i592] = nil
 			p++
 		} else {
 			p++
-			if 1 > end-44-rest553-p {
+			if 1 > end-44-rest593-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if s.FVectorOptional[i552] == nil {
-				s.FVectorOptional[i552] = new(EnumByte)
+			if s.FVectorOptional[i592] == nil {
+				s.FVectorOptional[i592] = new(EnumByte)
 			}
-			(*s.FVectorOptional[i552]) = EnumByte(d[p])
+			(*s.FVectorOptional[i592]) = EnumByte(d[p])
 			p += 1
 		}
 	}
-	n554, ok555 := r.Count(p, end-40, 26)
-	if !ok555 {
+	n594, ok595 := r.Count(p, end-40, 26)
+	if !ok595 {
 		return -1
 	}
 	p += 4
-	s.FVectorStruct = fw.Resize(s.FVectorStruct, n554)
-	rest557 := n554 * 26
-	for i556 := range s.FVectorStruct {
-		rest557 -= 26
-		if p = s.FVectorStruct[i556].FwGetF(r, p, end-40-rest557); p < 0 {
+	s.FVectorStruct = fw.Resize(s.FVectorStruct, n594)
+	rest597 := n594 * 26
+	for i596 := range s.FVectorStruct {
+		rest597 -= 26
+		if p = s.FVectorStruct[i596].FwGetF(r, p, end-40-rest597); p < 0 {
 			return -1
 		}
 	}
-	n558, ok559 := r.Count(p, end-36, 4)
-	if !ok559 {
+	n598, ok599 := r.Count(p, end-36, 4)
+	if !ok599 {
 		return -1
 	}
 	p += 4
-	s.FList = fw.Resize(s.FList, n558)
-	rest561 := n558 * 4
-	for i560 := range s.FList {
-		rest561 -= 4
-		if p = r.String(p, end-36-rest561, &s.FList[i560]); p < 0 {
+	s.FList = fw.Resize(s.FList, n598)
+	rest601 := n598 * 4
+	for i600 := range s.FList {
+		rest601 -= 4
+		if p = r.String(p, end-36-rest601, &s.FList[i600]); p < 0 {
 			return -1
 		}
 	}
-	n562, ok563 := r.Count(p, end-32, 1)
-	if !ok563 {
+	n602, ok603 := r.Count(p, end-32, 1)
+	if !ok603 {
 		return -1
 	}
 	p += 4
-	s.FListOptional = fw.Resize(s.FListOptional, n562)
-	rest565 := n562 * 1
-	for i564 := range s.FListOptional {
-		rest565 -= 1
+	s.FListOptional = fw.Resize(s.FListOptional, n602)
+	rest605 := n602 * 1
+	for i604 := range s.FListOptional {
+		rest605 -= 1
 		if d[p] == 0 {
-			s.FListOptional[i564] = nil
+			s.FListOptional[i604] = nil
 			p++
 		} else {
 			p++
-			if 12 > end-32-rest565-p {
+			if 12 > end-32-rest605-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if s.FListOptional[i564] == nil {
-				s.FListOptional[i564] = new(Optionals)
+			if s.FListOptional[i604] == nil {
+				s.FListOptional[i604] = new(Optionals)
 			}
-			if p = s.FListOptional[i564].FwGetF(r, p, end-32-rest565); p < 0 {
+			if p = s.FListOptional[i604].FwGetF(r, p, end-32-rest605); p < 0 {
 				return -1
 			}
 		}
 	}
-	n566, ok567 := r.Count(p, end-28, 8)
-	if !ok567 {
+	n606, ok607 := r.Count(p, end-28, 8)
+	if !ok607 {
 		return -1
 	}
 	p += 4
-	s.FSet = fw.Resize(s.FSet, n566)
-	for i568 := range s.FSet {
-		s.FSet[i568] = int64(fw.U64(d, p))
+	s.FSet = fw.Resize(s.FSet, n606)
+	for i608 := range s.FSet {
+		s.FSet[i608] = int64(fw.U64(d, p))
 		p += 8
 	}
 	s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
-	n569, ok570 := r.Count(p, end-24, 12)
-	if !ok570 {
+	n609, ok610 := r.Count(p, end-24, 12)
+	if !ok610 {
 		return -1
 	}
 	p += 4
-	s.FSetStruct = fw.Resize(s.FSetStruct, n569)
-	rest572 := n569 * 12
-	for i571 := range s.FSetStruct {
-		rest572 -= 12
-		if p = s.FSetStruct[i571].FwGetF(r, p, end-24-rest572); p < 0 {
+	s.FSetStruct = fw.Resize(s.FSetStruct, n609)
+	rest612 := n609 * 12
+	for i611 := range s.FSetStruct {
+		rest612 -= 12
+		if p = s.FSetStruct[i611].FwGetF(r, p, end-24-rest612); p < 0 {
 			return -1
 		}
 	}
 	s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
-	n573, ok574 := r.Count(p, end-20, 8)
-	if !ok574 {
+	n613, ok614 := r.Count(p, end-20, 8)
+	if !ok614 {
 		return -1
 	}
 	p += 4
-	s.FMap = fw.ClearMap(s.FMap, n573)
-	rest576 := n573 * 8
-	for i575 := 0; i575 < n573; i575++ {
-		rest576 -= 8
-		var k577 int32
-		var v578 string
-		k577 = int32(fw.U32(d, p))
+	s.FMap = fw.ClearMap(s.FMap, n613)
+	rest616 := n613 * 8
+	for i615 := 0; i615 < n613; i615++ {
+		rest616 -= 8
+		var k617 int32
+		var v618 string
+		k617 = int32(fw.U32(d, p))
 		p += 4
-		if p = r.String(p, end-20-rest576, &v578); p < 0 {
+		if p = r.String(p, end-20-rest616, &v618); p < 0 {
 			return -1
 		}
-		if _, dup := s.FMap[k577]; !dup {
-			s.FMap[k577] = v578
+		if _, dup := s.FMap[k617]; !dup {
+			s.FMap[k617] = v618
 		}
 	}
-	n579, ok580 := r.Count(p, end-16, 5)
-	if !ok580 {
+	n619, ok620 := r.Count(p, end-16, 5)
+	if !ok620 {
 		return -1
 	}
 	p += 4
-	s.FMapOptional = fw.ClearMap(s.FMapOptional, n579)
-	rest582 := n579 * 5
-	for i581 := 0; i581 < n579; i581++ {
-		rest582 -= 5
-		var k583 string
-		var v584 *float64
-		if p = r.String(p, end-16-rest582-1, &k583); p < 0 {
+	s.FMapOptional = fw.ClearMap(s.FMapOptional, n619)
+	rest622 := n619 * 5
+	for i621 := 0; i621 < n619; i621++ {
+		rest622 -= 5
+		var k623 string
+		var v624 *float64
+		if p = r.String(p, end-16-rest622-1, &k623); p < 0 {
 			return -1
 		}
 		if d[p] == 0 {
-			v584 = nil
+			v624 = nil
 			p++
 		} else {
 			p++
-			if 8 > end-16-rest582-p {
+			if 8 > end-16-rest622-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if v584 == nil {
-				v584 = new(float64)
+			if v624 == nil {
+				v624 = new(float64)
 			}
-			(*v584) = fw.F64(d, p)
+			(*v624) = fw.F64(d, p)
 			p += 8
 		}
-		if _, dup := s.FMapOptional[k583]; !dup {
-			s.FMapOptional[k583] = v584
+		if _, dup := s.FMapOptional[k623]; !dup {
+			s.FMapOptional[k623] = v624
 		}
 	}
-	n585, ok586 := r.Count(p, end-12, 13)
-	if !ok586 {
+	n625, ok626 := r.Count(p, end-12, 13)
+	if !ok626 {
 		return -1
 	}
 	p += 4
-	s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n585)
-	rest588 := n585 * 13
-	for i587 := 0; i587 < n585; i587++ {
-		rest588 -= 13
-		var k589 EnumByte
-		var v590 Optionals
-		k589 = EnumByte(d[p])
+	s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n625)
+	rest628 := n625 * 13
+	for i627 := 0; i627 < n625; i627++ {
+		rest628 -= 13
+		var k629 EnumByte
+		var v630 Optionals
+		k629 = EnumByte(d[p])
 		p += 1
-		if p = v590.FwGetF(r, p, end-12-rest588); p < 0 {
+		if p = v630.FwGetF(r, p, end-12-rest628); p < 0 {
 			return -1
 		}
-		if _, dup := s.FMapEnumKey[k589]; !dup {
-			s.FMapEnumKey[k589] = v590
+		if _, dup := s.FMapEnumKey[k629]; !dup {
+			s.FMapEnumKey[k629] = v630
 		}
 	}
-	n591, ok592 := r.Count(p, end-8, 20)
-	if !ok592 {
+	n631, ok632 := r.Count(p, end-8, 20)
+	if !ok632 {
 		return -1
 	}
 	p += 4
-	s.FHash = fw.ClearMap(s.FHash, n591)
-	rest594 := n591 * 20
-	for i593 := 0; i593 < n591; i593++ {
-		rest594 -= 20
-		var k595 fw.UUID
-		var v596 []byte
-		copy(k595[:], d[p:p+16])
+	s.FHash = fw.ClearMap(s.FHash, n631)
+	rest634 := n631 * 20
+	for i633 := 0; i633 < n631; i633++ {
+		rest634 -= 20
+		var k635 fw.UUID
+		var v636 []byte
+		copy(k635[:], d[p:p+16])
 		p += 16
-		if p = r.Bytes(p, end-8-rest594, &v596); p < 0 {
+		if p = r.Bytes(p, end-8-rest634, &v636); p < 0 {
 			return -1
 		}
-		if _, dup := s.FHash[k595]; !dup {
-			s.FHash[k595] = v596
+		if _, dup := s.FHash[k635]; !dup {
+			s.FHash[k635] = v636
 		}
 	}
-	n597, ok598 := r.Count(p, end-4, 5)
-	if !ok598 {
+	n637, ok638 := r.Count(p, end-4, 5)
+	if !ok638 {
 		return -1
 	}
 	p += 4
-	s.FHashOptional = fw.ClearMap(s.FHashOptional, n597)
-	rest600 := n597 * 5
-	for i599 := 0; i599 < n597; i599++ {
-		rest600 -= 5
-		var k601 string
-		var v602 *Primitives
-		if p = r.String(p, end-4-rest600-1, &k601); p < 0 {
+	s.FHashOptional = fw.ClearMap(s.FHashOptional, n637)
+	rest640 := n637 * 5
+	for i639 := 0; i639 < n637; i639++ {
+		rest640 -= 5
+		var k641 string
+		var v642 *Primitives
+		if p = r.String(p, end-4-rest640-1, &k641); p < 0 {
 			return -1
 		}
 		if d[p] == 0 {
-			v602 = nil
+			v642 = nil
 			p++
 		} else {
 			p++
-			if 169 > end-4-rest600-p {
+			if 169 > end-4-rest640-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if v602 == nil {
-				v602 = new(Primitives)
+			if v642 == nil {
+				v642 = new(Primitives)
 			}
-			if p = v602.FwGetF(r, p, end-4-rest600); p < 0 {
+			if p = v642.FwGetF(r, p, end-4-rest640); p < 0 {
 				return -1
 			}
 		}
-		if _, dup := s.FHashOptional[k601]; !dup {
-			s.FHashOptional[k601] = v602
+		if _, dup := s.FHashOptional[k641]; !dup {
+			s.FHashOptional[k641] = v642
 		}
 	}
-	n603, ok604 := r.Count(p, end, 38)
-	if !ok604 {
+	n643, ok644 := r.Count(p, end, 38)
+	if !ok644 {
 		return -1
 	}
 	p += 4
 	s.FHashStructKey = s.FHashStructKey[:0]
-	rest606 := n603 * 38
-	for i605 := 0; i605 < n603; i605++ {
-		rest606 -= 38
-		var k607 proto.Order
-		var v608 Optionals
-		if p = k607.FwGetF(r, p, end-rest606-12); p < 0 {
+	rest646 := n643 * 38
+	for i645 := 0; i645 < n643; i645++ {
+		rest646 -= 38
+		var k647 proto.Order
+		var v648 Optionals
+		if p = k647.FwGetF(r, p, end-rest646-12); p < 0 {
 			return -1
 		}
-		if p = v608.FwGetF(r, p, end-rest606); p < 0 {
+		if p = v648.FwGetF(r, p, end-rest646); p < 0 {
 			return -1
 		}
-		s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k607, Value: v608})
+		s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k647, Value: v648})
 	}
 	s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
 	r.Leave()
@@ -4084,209 +4318,209 @@ func FwVerifyFCollections(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 12
-	rest610 := 2
-	for i609 := 0; i609 < 2; i609++ {
-		rest610 -= 1
+	rest650 := 2
+	for i649 := 0; i649 < 2; i649++ {
+		rest650 -= 1
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 4 > end-390-rest610-p {
+			if 4 > end-390-rest650-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if _, p = r.Text(p, end-390-rest610); p < 0 {
+			if _, p = r.Text(p, end-390-rest650); p < 0 {
 				return -1
 			}
 		}
 	}
-	rest612 := 338
-	for i611 := 0; i611 < 2; i611++ {
-		rest612 -= 169
-		if p = FwVerifyFPrimitives(r, p, end-52-rest612); p < 0 {
+	rest652 := 338
+	for i651 := 0; i651 < 2; i651++ {
+		rest652 -= 169
+		if p = FwVerifyFPrimitives(r, p, end-52-rest652); p < 0 {
 			return -1
 		}
 	}
-	n613, ok614 := r.Count(p, end-48, 1)
-	if !ok614 {
+	n653, ok654 := r.Count(p, end-48, 1)
+	if !ok654 {
 		return -1
 	}
 	p += 4
-	p += n613 * 1
-	n616, ok617 := r.Count(p, end-44, 1)
-	if !ok617 {
+	p += n653 * 1
+	n656, ok657 := r.Count(p, end-44, 1)
+	if !ok657 {
 		return -1
 	}
 	p += 4
-	rest619 := n616 * 1
-	for i618 := 0; i618 < n616; i618++ {
-		rest619 -= 1
+	rest659 := n656 * 1
+	for i658 := 0; i658 < n656; i658++ {
+		rest659 -= 1
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 1 > end-44-rest619-p {
+			if 1 > end-44-rest659-p {
 				return r.Fail(fw.ErrTruncated)
 			}
 			p += 1
 		}
 	}
-	n620, ok621 := r.Count(p, end-40, 26)
-	if !ok621 {
+	n660, ok661 := r.Count(p, end-40, 26)
+	if !ok661 {
 		return -1
 	}
 	p += 4
-	rest623 := n620 * 26
-	for i622 := 0; i622 < n620; i622++ {
-		rest623 -= 26
-		if p = proto.FwVerifyFOrder(r, p, end-40-rest623); p < 0 {
+	rest663 := n660 * 26
+	for i662 := 0; i662 < n660; i662++ {
+		rest663 -= 26
+		if p = proto.FwVerifyFOrder(r, p, end-40-rest663); p < 0 {
 			return -1
 		}
 	}
-	n624, ok625 := r.Count(p, end-36, 4)
-	if !ok625 {
+	n664, ok665 := r.Count(p, end-36, 4)
+	if !ok665 {
 		return -1
 	}
 	p += 4
-	rest627 := n624 * 4
-	for i626 := 0; i626 < n624; i626++ {
-		rest627 -= 4
-		if _, p = r.Text(p, end-36-rest627); p < 0 {
+	rest667 := n664 * 4
+	for i666 := 0; i666 < n664; i666++ {
+		rest667 -= 4
+		if _, p = r.Text(p, end-36-rest667); p < 0 {
 			return -1
 		}
 	}
-	n628, ok629 := r.Count(p, end-32, 1)
-	if !ok629 {
+	n668, ok669 := r.Count(p, end-32, 1)
+	if !ok669 {
 		return -1
 	}
 	p += 4
-	rest631 := n628 * 1
-	for i630 := 0; i630 < n628; i630++ {
-		rest631 -= 1
+	rest671 := n668 * 1
+	for i670 := 0; i670 < n668; i670++ {
+		rest671 -= 1
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 12 > end-32-rest631-p {
+			if 12 > end-32-rest671-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if p = FwVerifyFOptionals(r, p, end-32-rest631); p < 0 {
+			if p = FwVerifyFOptionals(r, p, end-32-rest671); p < 0 {
 				return -1
 			}
 		}
 	}
-	n632, ok633 := r.Count(p, end-28, 8)
-	if !ok633 {
+	n672, ok673 := r.Count(p, end-28, 8)
+	if !ok673 {
 		return -1
 	}
 	p += 4
-	p += n632 * 8
-	n635, ok636 := r.Count(p, end-24, 12)
-	if !ok636 {
+	p += n672 * 8
+	n675, ok676 := r.Count(p, end-24, 12)
+	if !ok676 {
 		return -1
 	}
 	p += 4
-	rest638 := n635 * 12
-	for i637 := 0; i637 < n635; i637++ {
-		rest638 -= 12
-		if p = proto.FwVerifyFBalance(r, p, end-24-rest638); p < 0 {
+	rest678 := n675 * 12
+	for i677 := 0; i677 < n675; i677++ {
+		rest678 -= 12
+		if p = proto.FwVerifyFBalance(r, p, end-24-rest678); p < 0 {
 			return -1
 		}
 	}
-	n639, ok640 := r.Count(p, end-20, 8)
-	if !ok640 {
+	n679, ok680 := r.Count(p, end-20, 8)
+	if !ok680 {
 		return -1
 	}
 	p += 4
-	rest642 := n639 * 8
-	for i641 := 0; i641 < n639; i641++ {
-		rest642 -= 8
+	rest682 := n679 * 8
+	for i681 := 0; i681 < n679; i681++ {
+		rest682 -= 8
 		p += 4
-		if _, p = r.Text(p, end-20-rest642); p < 0 {
+		if _, p = r.Text(p, end-20-rest682); p < 0 {
 			return -1
 		}
 	}
-	n643, ok644 := r.Count(p, end-16, 5)
-	if !ok644 {
+	n683, ok684 := r.Count(p, end-16, 5)
+	if !ok684 {
 		return -1
 	}
 	p += 4
-	rest646 := n643 * 5
-	for i645 := 0; i645 < n643; i645++ {
-		rest646 -= 5
-		if _, p = r.Text(p, end-16-rest646-1); p < 0 {
+	rest686 := n683 * 5
+	for i685 := 0; i685 < n683; i685++ {
+		rest686 -= 5
+		if _, p = r.Text(p, end-16-rest686-1); p < 0 {
 			return -1
 		}
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 8 > end-16-rest646-p {
+			if 8 > end-16-rest686-p {
 				return r.Fail(fw.ErrTruncated)
 			}
 			p += 8
 		}
 	}
-	n647, ok648 := r.Count(p, end-12, 13)
-	if !ok648 {
+	n687, ok688 := r.Count(p, end-12, 13)
+	if !ok688 {
 		return -1
 	}
 	p += 4
-	rest650 := n647 * 13
-	for i649 := 0; i649 < n647; i649++ {
-		rest650 -= 13
+	rest690 := n687 * 13
+	for i689 := 0; i689 < n687; i689++ {
+		rest690 -= 13
 		p += 1
-		if p = FwVerifyFOptionals(r, p, end-12-rest650); p < 0 {
+		if p = FwVerifyFOptionals(r, p, end-12-rest690); p < 0 {
 			return -1
 		}
 	}
-	n651, ok652 := r.Count(p, end-8, 20)
-	if !ok652 {
+	n691, ok692 := r.Count(p, end-8, 20)
+	if !ok692 {
 		return -1
 	}
 	p += 4
-	rest654 := n651 * 20
-	for i653 := 0; i653 < n651; i653++ {
-		rest654 -= 20
+	rest694 := n691 * 20
+	for i693 := 0; i693 < n691; i693++ {
+		rest694 -= 20
 		p += 16
-		if _, p = r.Text(p, end-8-rest654); p < 0 {
+		if _, p = r.Text(p, end-8-rest694); p < 0 {
 			return -1
 		}
 	}
-	n655, ok656 := r.Count(p, end-4, 5)
-	if !ok656 {
+	n695, ok696 := r.Count(p, end-4, 5)
+	if !ok696 {
 		return -1
 	}
 	p += 4
-	rest658 := n655 * 5
-	for i657 := 0; i657 < n655; i657++ {
-		rest658 -= 5
-		if _, p = r.Text(p, end-4-rest658-1); p < 0 {
+	rest698 := n695 * 5
+	for i697 := 0; i697 < n695; i697++ {
+		rest698 -= 5
+		if _, p = r.Text(p, end-4-rest698-1); p < 0 {
 			return -1
 		}
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 169 > end-4-rest658-p {
+			if 169 > end-4-rest698-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if p = FwVerifyFPrimitives(r, p, end-4-rest658); p < 0 {
+			if p = FwVerifyFPrimitives(r, p, end-4-rest698); p < 0 {
 				return -1
 			}
 		}
 	}
-	n659, ok660 := r.Count(p, end, 38)
-	if !ok660 {
+	n699, ok700 := r.Count(p, end, 38)
+	if !ok700 {
 		return -1
 	}
 	p += 4
-	rest662 := n659 * 38
-	for i661 := 0; i661 < n659; i661++ {
-		rest662 -= 38
-		if p = proto.FwVerifyFOrder(r, p, end-rest662-12); p < 0 {
+	rest702 := n699 * 38
+	for i701 := 0; i701 < n699; i701++ {
+		rest702 -= 38
+		if p = proto.FwVerifyFOrder(r, p, end-rest702-12); p < 0 {
 			return -1
 		}
-		if p = FwVerifyFOptionals(r, p, end-rest662); p < 0 {
+		if p = FwVerifyFOptionals(r, p, end-rest702); p < 0 {
 			return -1
 		}
 	}
@@ -4304,198 +4538,198 @@ func (s *Collections) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"f_array\":"...)
 	b = append(b, '[')
-	for i663 := range s.FArray {
-		if i663 > 0 {
+	for i703 := range s.FArray {
+		if i703 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(s.FArray[i663]), 10)
+		b = strconv.AppendInt(b, int64(s.FArray[i703]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_array_optional\":"...)
 	b = append(b, '[')
-	for i664 := range s.FArrayOptional {
-		if i664 > 0 {
+	for i704 := range s.FArrayOptional {
+		if i704 > 0 {
 			b = append(b, ',')
 		}
-		if s.FArrayOptional[i664] == nil {
+		if s.FArrayOptional[i704] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendJSONString(b, (*s.FArrayOptional[i664]))
+			b = fw.AppendJSONString(b, (*s.FArrayOptional[i704]))
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_array_struct\":"...)
 	b = append(b, '[')
-	for i665 := range s.FArrayStruct {
-		if i665 > 0 {
+	for i705 := range s.FArrayStruct {
+		if i705 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FArrayStruct[i665].AppendJSON(b)
+		b = s.FArrayStruct[i705].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_vector\":"...)
 	b = append(b, '[')
-	for i666 := range s.FVector {
-		if i666 > 0 {
+	for i706 := range s.FVector {
+		if i706 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendUint(b, uint64(s.FVector[i666]), 10)
+		b = strconv.AppendUint(b, uint64(s.FVector[i706]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_vector_optional\":"...)
 	b = append(b, '[')
-	for i667 := range s.FVectorOptional {
-		if i667 > 0 {
+	for i707 := range s.FVectorOptional {
+		if i707 > 0 {
 			b = append(b, ',')
 		}
-		if s.FVectorOptional[i667] == nil {
+		if s.FVectorOptional[i707] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = strconv.AppendUint(b, uint64((*s.FVectorOptional[i667])), 10)
+			b = strconv.AppendUint(b, uint64((*s.FVectorOptional[i707])), 10)
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_vector_struct\":"...)
 	b = append(b, '[')
-	for i668 := range s.FVectorStruct {
-		if i668 > 0 {
+	for i708 := range s.FVectorStruct {
+		if i708 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FVectorStruct[i668].AppendJSON(b)
+		b = s.FVectorStruct[i708].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_list\":"...)
 	b = append(b, '[')
-	for i669 := range s.FList {
-		if i669 > 0 {
+	for i709 := range s.FList {
+		if i709 > 0 {
 			b = append(b, ',')
 		}
-		b = fw.AppendJSONString(b, s.FList[i669])
+		b = fw.AppendJSONString(b, s.FList[i709])
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_list_optional\":"...)
 	b = append(b, '[')
-	for i670 := range s.FListOptional {
-		if i670 > 0 {
+	for i710 := range s.FListOptional {
+		if i710 > 0 {
 			b = append(b, ',')
 		}
-		if s.FListOptional[i670] == nil {
+		if s.FListOptional[i710] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = s.FListOptional[i670].AppendJSON(b)
+			b = s.FListOptional[i710].AppendJSON(b)
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_set\":"...)
-	set671 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	set711 := fw.SortedSet(s.FSet, cmp.Compare[int64])
 	b = append(b, '[')
-	for i672 := range set671 {
-		if i672 > 0 {
+	for i712 := range set711 {
+		if i712 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(set671[i672]), 10)
+		b = strconv.AppendInt(b, int64(set711[i712]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_set_struct\":"...)
-	set673 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	set713 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
 	b = append(b, '[')
-	for i674 := range set673 {
-		if i674 > 0 {
+	for i714 := range set713 {
+		if i714 > 0 {
 			b = append(b, ',')
 		}
-		b = set673[i674].AppendJSON(b)
+		b = set713[i714].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_map\":"...)
 	b = append(b, '{')
-	first677 := true
-	for _, k675 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v676 := s.FMap[k675]
-		if !first677 {
+	first717 := true
+	for _, k715 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v716 := s.FMap[k715]
+		if !first717 {
 			b = append(b, ',')
 		}
-		first677 = false
+		first717 = false
 		b = append(b, '"')
-		b = strconv.AppendInt(b, int64(k675), 10)
+		b = strconv.AppendInt(b, int64(k715), 10)
 		b = append(b, '"')
 		b = append(b, ':')
-		b = fw.AppendJSONString(b, v676)
+		b = fw.AppendJSONString(b, v716)
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_map_optional\":"...)
 	b = append(b, '{')
-	first680 := true
-	for _, k678 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v679 := s.FMapOptional[k678]
-		if !first680 {
+	first720 := true
+	for _, k718 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v719 := s.FMapOptional[k718]
+		if !first720 {
 			b = append(b, ',')
 		}
-		first680 = false
-		b = fw.AppendJSONString(b, k678)
+		first720 = false
+		b = fw.AppendJSONString(b, k718)
 		b = append(b, ':')
-		if v679 == nil {
+		if v719 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendDouble(b, float64((*v679)))
+			b = fw.AppendDouble(b, float64((*v719)))
 		}
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_map_enum_key\":"...)
 	b = append(b, '{')
-	first683 := true
-	for _, k681 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v682 := s.FMapEnumKey[k681]
-		if !first683 {
+	first723 := true
+	for _, k721 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v722 := s.FMapEnumKey[k721]
+		if !first723 {
 			b = append(b, ',')
 		}
-		first683 = false
+		first723 = false
 		b = append(b, '"')
-		b = strconv.AppendUint(b, uint64(k681), 10)
+		b = strconv.AppendUint(b, uint64(k721), 10)
 		b = append(b, '"')
 		b = append(b, ':')
-		b = v682.AppendJSON(b)
+		b = v722.AppendJSON(b)
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_hash\":"...)
 	b = append(b, '{')
-	first686 := true
-	for k684, v685 := range s.FHash {
-		if !first686 {
+	first726 := true
+	for k724, v725 := range s.FHash {
+		if !first726 {
 			b = append(b, ',')
 		}
-		first686 = false
-		b = fw.AppendJSONUUID(b, k684)
+		first726 = false
+		b = fw.AppendJSONUUID(b, k724)
 		b = append(b, ':')
-		b = fw.AppendJSONBytes(b, v685)
+		b = fw.AppendJSONBytes(b, v725)
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_hash_optional\":"...)
 	b = append(b, '{')
-	first689 := true
-	for k687, v688 := range s.FHashOptional {
-		if !first689 {
+	first729 := true
+	for k727, v728 := range s.FHashOptional {
+		if !first729 {
 			b = append(b, ',')
 		}
-		first689 = false
-		b = fw.AppendJSONString(b, k687)
+		first729 = false
+		b = fw.AppendJSONString(b, k727)
 		b = append(b, ':')
-		if v688 == nil {
+		if v728 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = v688.AppendJSON(b)
+			b = v728.AppendJSON(b)
 		}
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_hash_struct_key\":"...)
 	b = append(b, '[')
-	for i690 := range s.FHashStructKey {
-		if i690 > 0 {
+	for i730 := range s.FHashStructKey {
+		if i730 > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '[')
-		b = s.FHashStructKey[i690].Key.AppendJSON(b)
+		b = s.FHashStructKey[i730].Key.AppendJSON(b)
 		b = append(b, ',')
-		b = s.FHashStructKey[i690].Value.AppendJSON(b)
+		b = s.FHashStructKey[i730].Value.AppendJSON(b)
 		b = append(b, ']')
 	}
 	b = append(b, ']')
@@ -4524,53 +4758,53 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 		switch string(p.Key) {
 		case "f_array":
 			if p.Array() {
-				i691 := 0
+				i731 := 0
 				for p.More() {
-					if i691 == 3 {
+					if i731 == 3 {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					s.FArray[i691] = int32(p.Int(-2147483648, 2147483647))
-					i691++
+					s.FArray[i731] = int32(p.Int(-2147483648, 2147483647))
+					i731++
 				}
-				if i691 != 3 {
+				if i731 != 3 {
 					p.Fail(fw.ErrInvalidArgument)
 				}
 			}
 		case "f_array_optional":
 			if p.Array() {
-				i692 := 0
+				i732 := 0
 				for p.More() {
-					if i692 == 2 {
+					if i732 == 2 {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
 					if p.Null() {
-						s.FArrayOptional[i692] = nil
+						s.FArrayOptional[i732] = nil
 					} else {
-						if s.FArrayOptional[i692] == nil {
-							s.FArrayOptional[i692] = new(string)
+						if s.FArrayOptional[i732] == nil {
+							s.FArrayOptional[i732] = new(string)
 						}
-						p.String(&(*s.FArrayOptional[i692]))
+						p.String(&(*s.FArrayOptional[i732]))
 					}
-					i692++
+					i732++
 				}
-				if i692 != 2 {
+				if i732 != 2 {
 					p.Fail(fw.ErrInvalidArgument)
 				}
 			}
 		case "f_array_struct":
 			if p.Array() {
-				i693 := 0
+				i733 := 0
 				for p.More() {
-					if i693 == 2 {
+					if i733 == 2 {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					s.FArrayStruct[i693].FwGetJSON(p)
-					i693++
+					s.FArrayStruct[i733].FwGetJSON(p)
+					i733++
 				}
-				if i693 != 2 {
+				if i733 != 2 {
 					p.Fail(fw.ErrInvalidArgument)
 				}
 			}
@@ -4578,87 +4812,87 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FVector = s.FVector[:0]
 			if p.Array() {
 				for p.More() {
-					var e694 byte
-					e694 = byte(p.Uint(255))
+					var e734 byte
+					e734 = byte(p.Uint(255))
 					if p.Err != nil {
 						break
 					}
-					s.FVector = append(s.FVector, e694)
+					s.FVector = append(s.FVector, e734)
 				}
 			}
 		case "f_vector_optional":
 			s.FVectorOptional = s.FVectorOptional[:0]
 			if p.Array() {
 				for p.More() {
-					var e695 *EnumByte
+					var e735 *EnumByte
 					if p.Null() {
-						e695 = nil
+						e735 = nil
 					} else {
-						if e695 == nil {
-							e695 = new(EnumByte)
+						if e735 == nil {
+							e735 = new(EnumByte)
 						}
-						(*e695) = EnumByte(p.Uint(255))
+						(*e735) = EnumByte(p.Uint(255))
 					}
 					if p.Err != nil {
 						break
 					}
-					s.FVectorOptional = append(s.FVectorOptional, e695)
+					s.FVectorOptional = append(s.FVectorOptional, e735)
 				}
 			}
 		case "f_vector_struct":
 			s.FVectorStruct = s.FVectorStruct[:0]
 			if p.Array() {
 				for p.More() {
-					var e696 proto.Order
-					e696 = proto.NewOrder()
-					e696.FwGetJSON(p)
+					var e736 proto.Order
+					e736 = proto.NewOrder()
+					e736.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.FVectorStruct = append(s.FVectorStruct, e696)
+					s.FVectorStruct = append(s.FVectorStruct, e736)
 				}
 			}
 		case "f_list":
 			s.FList = s.FList[:0]
 			if p.Array() {
 				for p.More() {
-					var e697 string
-					p.String(&e697)
+					var e737 string
+					p.String(&e737)
 					if p.Err != nil {
 						break
 					}
-					s.FList = append(s.FList, e697)
+					s.FList = append(s.FList, e737)
 				}
 			}
 		case "f_list_optional":
 			s.FListOptional = s.FListOptional[:0]
 			if p.Array() {
 				for p.More() {
-					var e698 *Optionals
+					var e738 *Optionals
 					if p.Null() {
-						e698 = nil
+						e738 = nil
 					} else {
-						if e698 == nil {
-							e698 = new(Optionals)
+						if e738 == nil {
+							e738 = new(Optionals)
 						}
-						e698.FwGetJSON(p)
+						e738.FwGetJSON(p)
 					}
 					if p.Err != nil {
 						break
 					}
-					s.FListOptional = append(s.FListOptional, e698)
+					s.FListOptional = append(s.FListOptional, e738)
 				}
 			}
 		case "f_set":
 			s.FSet = s.FSet[:0]
 			if p.Array() {
 				for p.More() {
-					var e699 int64
-					e699 = int64(p.Int(-9223372036854775808, 9223372036854775807))
+					var e739 int64
+					e739 = int64(p.Int(-9223372036854775808, 9223372036854775807))
 					if p.Err != nil {
 						break
 					}
-					s.FSet = append(s.FSet, e699)
+					s.FSet = append(s.FSet, e739)
 				}
 			}
 			s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
@@ -4666,13 +4900,13 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FSetStruct = s.FSetStruct[:0]
 			if p.Array() {
 				for p.More() {
-					var e700 proto.Balance
-					e700 = proto.NewBalance()
-					e700.FwGetJSON(p)
+					var e740 proto.Balance
+					e740 = proto.NewBalance()
+					e740.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.FSetStruct = append(s.FSetStruct, e700)
+					s.FSetStruct = append(s.FSetStruct, e740)
 				}
 			}
 			s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
@@ -4680,14 +4914,14 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FMap = fw.ClearMap(s.FMap, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k701 := int32(p.KeyInt(-2147483648, 2147483647))
-					var v702 string
-					p.String(&v702)
+					k741 := int32(p.KeyInt(-2147483648, 2147483647))
+					var v742 string
+					p.String(&v742)
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FMap[k701]; !dup {
-						s.FMap[k701] = v702
+					if _, dup := s.FMap[k741]; !dup {
+						s.FMap[k741] = v742
 					}
 				}
 			}
@@ -4695,21 +4929,21 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FMapOptional = fw.ClearMap(s.FMapOptional, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k703 := p.KeyString()
-					var v704 *float64
+					k743 := p.KeyString()
+					var v744 *float64
 					if p.Null() {
-						v704 = nil
+						v744 = nil
 					} else {
-						if v704 == nil {
-							v704 = new(float64)
+						if v744 == nil {
+							v744 = new(float64)
 						}
-						(*v704) = float64(p.Double())
+						(*v744) = float64(p.Double())
 					}
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FMapOptional[k703]; !dup {
-						s.FMapOptional[k703] = v704
+					if _, dup := s.FMapOptional[k743]; !dup {
+						s.FMapOptional[k743] = v744
 					}
 				}
 			}
@@ -4717,14 +4951,14 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k705 := EnumByte(p.KeyUint(255))
-					var v706 Optionals
-					v706.FwGetJSON(p)
+					k745 := EnumByte(p.KeyUint(255))
+					var v746 Optionals
+					v746.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FMapEnumKey[k705]; !dup {
-						s.FMapEnumKey[k705] = v706
+					if _, dup := s.FMapEnumKey[k745]; !dup {
+						s.FMapEnumKey[k745] = v746
 					}
 				}
 			}
@@ -4732,14 +4966,14 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FHash = fw.ClearMap(s.FHash, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k707 := p.KeyUUID()
-					var v708 []byte
-					p.Bytes(&v708)
+					k747 := p.KeyUUID()
+					var v748 []byte
+					p.Bytes(&v748)
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FHash[k707]; !dup {
-						s.FHash[k707] = v708
+					if _, dup := s.FHash[k747]; !dup {
+						s.FHash[k747] = v748
 					}
 				}
 			}
@@ -4747,21 +4981,21 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FHashOptional = fw.ClearMap(s.FHashOptional, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k709 := p.KeyString()
-					var v710 *Primitives
+					k749 := p.KeyString()
+					var v750 *Primitives
 					if p.Null() {
-						v710 = nil
+						v750 = nil
 					} else {
-						if v710 == nil {
-							v710 = new(Primitives)
+						if v750 == nil {
+							v750 = new(Primitives)
 						}
-						v710.FwGetJSON(p)
+						v750.FwGetJSON(p)
 					}
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FHashOptional[k709]; !dup {
-						s.FHashOptional[k709] = v710
+					if _, dup := s.FHashOptional[k749]; !dup {
+						s.FHashOptional[k749] = v750
 					}
 				}
 			}
@@ -4773,21 +5007,21 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					var k711 proto.Order
-					var v712 Optionals
-					k711.FwGetJSON(p)
+					var k751 proto.Order
+					var v752 Optionals
+					k751.FwGetJSON(p)
 					if !p.More() {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					v712.FwGetJSON(p)
+					v752.FwGetJSON(p)
 					if p.More() {
 						p.Fail(fw.ErrInvalidArgument)
 					}
 					if p.Err != nil {
 						break
 					}
-					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k711, Value: v712})
+					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k751, Value: v752})
 				}
 			}
 			s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
@@ -4882,13 +5116,22 @@ func (s *Fixed) FwPutV(w *fw.Writer, slot, base int) {
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Fixed) FwGetV(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 500)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 500 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 500) // records why
 		return
 	}
 	if stored >= 12 {
-		d := r.Data[pos : pos+12 : pos+12]
-		s.Id = int32(fw.U32(d, 8))
+		body := d[pos : pos+12 : pos+12]
+		s.Id = int32(fw.U32(body, 8))
 	} else {
 		d := NewFixed()
 		if 12 <= stored {
@@ -4902,8 +5145,17 @@ func (s *Fixed) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVFixed verifies the Fixed body the slot leads to (generated code).
 func FwVerifyVFixed(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 500)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 500 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 500) // records why
 		return
 	}
 	_, _ = pos, stored
@@ -4962,8 +5214,8 @@ func (s *Fixed) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q713 := d[p : p+4 : p+4]
-	s.Id = int32(fw.U32(q713, 0))
+	q753 := d[p : p+4 : p+4]
+	s.Id = int32(fw.U32(q753, 0))
 	p += 4
 	r.Leave()
 	return p
@@ -5110,13 +5362,22 @@ func (s *Next) FwPutV(w *fw.Writer, slot, base int) {
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Next) FwGetV(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 113)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 113 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 113) // records why
 		return
 	}
 	if stored >= 24 {
-		d := r.Data[pos : pos+24 : pos+24]
-		s.Id = fw.UUIDAt(d, 8)
+		body := d[pos : pos+24 : pos+24]
+		s.Id = fw.UUIDAt(body, 8)
 	} else {
 		d := NewNext()
 		if 24 <= stored {
@@ -5130,8 +5391,17 @@ func (s *Next) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVNext verifies the Next body the slot leads to (generated code).
 func FwVerifyVNext(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 113)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 113 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 113) // records why
 		return
 	}
 	_, _ = pos, stored
@@ -5327,8 +5597,17 @@ func (s *Shifted) FwPutV(w *fw.Writer, slot, base int) {
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Shifted) FwGetV(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 300)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 300 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 300) // records why
 		return
 	}
 	if stored >= 24 {
@@ -5346,8 +5625,17 @@ func (s *Shifted) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVShifted verifies the Shifted body the slot leads to (generated code).
 func FwVerifyVShifted(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 300)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 300 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 300) // records why
 		return
 	}
 	if stored >= 24 {
@@ -5568,13 +5856,22 @@ func (s *Base) FwPutV(w *fw.Writer, slot, base int) {
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Base) FwGetV(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 301)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 301 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 301) // records why
 		return
 	}
 	if stored >= 13 {
-		d := r.Data[pos : pos+13 : pos+13]
-		s.Level = int8(d[12])
+		body := d[pos : pos+13 : pos+13]
+		s.Level = int8(body[12])
 		r.String(pos+8, pos, &s.Name)
 	} else {
 		d := NewBase()
@@ -5594,15 +5891,42 @@ func (s *Base) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVBase verifies the Base body the slot leads to (generated code).
 func FwVerifyVBase(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 301)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 301 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 301) // records why
 		return
 	}
 	if stored >= 13 {
-		r.Text(pos+8, pos)
+		blk754 := pos + int(fw.U32(d, pos+8))
+		n755 := -1
+		if blk754 >= pos+8+4 && blk754 <= r.Size-4 {
+			n755 = int(fw.U32(d, blk754))
+		}
+		if n755 >= 0 && n755 <= r.Size-blk754-4 {
+			r.Left -= int64(4 + n755)
+		} else {
+			r.Text(pos+8, pos)
+		}
 	} else {
 		if 12 <= stored {
-			r.Text(pos+8, pos)
+			blk756 := pos + int(fw.U32(d, pos+8))
+			n757 := -1
+			if blk756 >= pos+8+4 && blk756 <= r.Size-4 {
+				n757 = int(fw.U32(d, blk756))
+			}
+			if n757 >= 0 && n757 <= r.Size-blk756-4 {
+				r.Left -= int64(4 + n757)
+			} else {
+				r.Text(pos+8, pos)
+			}
 		}
 	}
 	r.Leave()
@@ -5664,8 +5988,8 @@ func (s *Base) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-1, &s.Name); p < 0 {
 		return -1
 	}
-	q714 := d[p : p+1 : p+1]
-	s.Level = int8(q714[0])
+	q758 := d[p : p+1 : p+1]
+	s.Level = int8(q758[0])
 	p += 1
 	r.Leave()
 	return p
@@ -5837,15 +6161,24 @@ func (s *Derived) FwPutV(w *fw.Writer, slot, base int) {
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Derived) FwGetV(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 302)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 302 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 302) // records why
 		return
 	}
 	if stored >= 25 {
-		d := r.Data[pos : pos+25 : pos+25]
-		s.Level = int8(d[12])
-		s.Serial = int32(fw.U32(d, 13))
-		s.Weight = fw.F64(d, 17)
+		body := d[pos : pos+25 : pos+25]
+		s.Level = int8(body[12])
+		s.Serial = int32(fw.U32(body, 13))
+		s.Weight = fw.F64(body, 17)
 		r.String(pos+8, pos, &s.Name)
 	} else {
 		d := NewDerived()
@@ -5875,15 +6208,42 @@ func (s *Derived) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVDerived verifies the Derived body the slot leads to (generated code).
 func FwVerifyVDerived(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 302)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 302 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 302) // records why
 		return
 	}
 	if stored >= 25 {
-		r.Text(pos+8, pos)
+		blk759 := pos + int(fw.U32(d, pos+8))
+		n760 := -1
+		if blk759 >= pos+8+4 && blk759 <= r.Size-4 {
+			n760 = int(fw.U32(d, blk759))
+		}
+		if n760 >= 0 && n760 <= r.Size-blk759-4 {
+			r.Left -= int64(4 + n760)
+		} else {
+			r.Text(pos+8, pos)
+		}
 	} else {
 		if 12 <= stored {
-			r.Text(pos+8, pos)
+			blk761 := pos + int(fw.U32(d, pos+8))
+			n762 := -1
+			if blk761 >= pos+8+4 && blk761 <= r.Size-4 {
+				n762 = int(fw.U32(d, blk761))
+			}
+			if n762 >= 0 && n762 <= r.Size-blk761-4 {
+				r.Left -= int64(4 + n762)
+			} else {
+				r.Text(pos+8, pos)
+			}
 		}
 	}
 	r.Leave()
@@ -5947,10 +6307,10 @@ func (s *Derived) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-13, &s.Name); p < 0 {
 		return -1
 	}
-	q715 := d[p : p+13 : p+13]
-	s.Level = int8(q715[0])
-	s.Serial = int32(fw.U32(q715, 1))
-	s.Weight = fw.F64(q715, 5)
+	q763 := d[p : p+13 : p+13]
+	s.Level = int8(q763[0])
+	s.Serial = int32(fw.U32(q763, 1))
+	s.Weight = fw.F64(q763, 5)
 	p += 13
 	r.Leave()
 	return p
@@ -6138,16 +6498,25 @@ func (s *MoreDerived) FwPutV(w *fw.Writer, slot, base int) {
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *MoreDerived) FwGetV(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 303)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 303 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 303) // records why
 		return
 	}
 	if stored >= 26 {
-		d := r.Data[pos : pos+26 : pos+26]
-		s.Level = int8(d[12])
-		s.Serial = int32(fw.U32(d, 13))
-		s.Weight = fw.F64(d, 17)
-		s.Last = d[25] != 0
+		body := d[pos : pos+26 : pos+26]
+		s.Level = int8(body[12])
+		s.Serial = int32(fw.U32(body, 13))
+		s.Weight = fw.F64(body, 17)
+		s.Last = body[25] != 0
 		r.String(pos+8, pos, &s.Name)
 	} else {
 		d := NewMoreDerived()
@@ -6182,15 +6551,42 @@ func (s *MoreDerived) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVMoreDerived verifies the MoreDerived body the slot leads to (generated code).
 func FwVerifyVMoreDerived(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 303)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 303 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 303) // records why
 		return
 	}
 	if stored >= 26 {
-		r.Text(pos+8, pos)
+		blk764 := pos + int(fw.U32(d, pos+8))
+		n765 := -1
+		if blk764 >= pos+8+4 && blk764 <= r.Size-4 {
+			n765 = int(fw.U32(d, blk764))
+		}
+		if n765 >= 0 && n765 <= r.Size-blk764-4 {
+			r.Left -= int64(4 + n765)
+		} else {
+			r.Text(pos+8, pos)
+		}
 	} else {
 		if 12 <= stored {
-			r.Text(pos+8, pos)
+			blk766 := pos + int(fw.U32(d, pos+8))
+			n767 := -1
+			if blk766 >= pos+8+4 && blk766 <= r.Size-4 {
+				n767 = int(fw.U32(d, blk766))
+			}
+			if n767 >= 0 && n767 <= r.Size-blk766-4 {
+				r.Left -= int64(4 + n767)
+			} else {
+				r.Text(pos+8, pos)
+			}
 		}
 	}
 	r.Leave()
@@ -6255,11 +6651,11 @@ func (s *MoreDerived) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-14, &s.Name); p < 0 {
 		return -1
 	}
-	q716 := d[p : p+14 : p+14]
-	s.Level = int8(q716[0])
-	s.Serial = int32(fw.U32(q716, 1))
-	s.Weight = fw.F64(q716, 5)
-	s.Last = q716[13] != 0
+	q768 := d[p : p+14 : p+14]
+	s.Level = int8(q768[0])
+	s.Serial = int32(fw.U32(q768, 1))
+	s.Weight = fw.F64(q768, 5)
+	s.Last = q768[13] != 0
 	p += 14
 	r.Leave()
 	return p
@@ -6439,13 +6835,22 @@ func (s *Wallet) FwPutV(w *fw.Writer, slot, base int) {
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Wallet) FwGetV(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 2)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 2 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 2) // records why
 		return
 	}
 	if stored >= 36 {
-		d := r.Data[pos : pos+36 : pos+36]
-		s.Amount = fw.F64(d, 12)
+		body := d[pos : pos+36 : pos+36]
+		s.Amount = fw.F64(body, 12)
 		r.String(pos+8, pos, &s.Currency)
 		s.Reserved = fw.VDecimal(r, pos+20)
 	} else {
@@ -6471,16 +6876,43 @@ func (s *Wallet) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVWallet verifies the Wallet body the slot leads to (generated code).
 func FwVerifyVWallet(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 2)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 2 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 2) // records why
 		return
 	}
 	if stored >= 36 {
-		r.Text(pos+8, pos)
+		blk769 := pos + int(fw.U32(d, pos+8))
+		n770 := -1
+		if blk769 >= pos+8+4 && blk769 <= r.Size-4 {
+			n770 = int(fw.U32(d, blk769))
+		}
+		if n770 >= 0 && n770 <= r.Size-blk769-4 {
+			r.Left -= int64(4 + n770)
+		} else {
+			r.Text(pos+8, pos)
+		}
 		fw.VCheckDecimal(r, pos+20)
 	} else {
 		if 12 <= stored {
-			r.Text(pos+8, pos)
+			blk771 := pos + int(fw.U32(d, pos+8))
+			n772 := -1
+			if blk771 >= pos+8+4 && blk771 <= r.Size-4 {
+				n772 = int(fw.U32(d, blk771))
+			}
+			if n772 >= 0 && n772 <= r.Size-blk771-4 {
+				r.Left -= int64(4 + n772)
+			} else {
+				r.Text(pos+8, pos)
+			}
 		}
 		if 36 <= stored {
 			fw.VCheckDecimal(r, pos+20)
@@ -6546,8 +6978,8 @@ func (s *Wallet) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-24, &s.Currency); p < 0 {
 		return -1
 	}
-	q717 := d[p : p+8 : p+8]
-	s.Amount = fw.F64(q717, 0)
+	q773 := d[p : p+8 : p+8]
+	s.Amount = fw.F64(q773, 0)
 	p += 8
 	if !r.Decimal(p, &s.Reserved) {
 		return -1
@@ -6677,11 +7109,11 @@ func (s *ExAccount) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.Orders)), 10)
 	b = append(b, ']', '[')
-	for i718 := range s.Orders {
-		if i718 > 0 {
+	for i774 := range s.Orders {
+		if i774 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i718].FwPrint(b)
+		b = s.Orders[i774].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ')')
@@ -6756,43 +7188,52 @@ func (s *ExAccount) FwPutV(w *fw.Writer, slot, base int) {
 	if s.Asset == nil {
 		fw.VNull(w, pos+21)
 	} else {
-		blk719 := w.VOptional(pos+21, pos, 4)
-		s.Asset.FwPutV(w, blk719, blk719)
+		blk775 := w.VOptional(pos+21, pos, 4)
+		s.Asset.FwPutV(w, blk775, blk775)
 	}
-	p720 := w.VBlock(pos+26, pos, len(s.Orders), 4)
-	for i721 := range s.Orders {
-		s.Orders[i721].FwPutV(w, p720+i721*4, pos)
+	p776 := w.VBlock(pos+26, pos, len(s.Orders), 4)
+	for i777 := range s.Orders {
+		s.Orders[i777].FwPutV(w, p776+i777*4, pos)
 	}
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *ExAccount) FwGetV(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 304)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 304 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 304) // records why
 		return
 	}
 	if stored >= 33 {
-		d := r.Data[pos : pos+33 : pos+33]
-		s.Uid = int32(fw.U32(d, 8))
-		s.State = protoex.State(d[16])
-		s.Refs = EnumRefs(fw.U16(d, 30))
-		s.Extra = protoex.State(d[32])
+		body := d[pos : pos+33 : pos+33]
+		s.Uid = int32(fw.U32(body, 8))
+		s.State = protoex.State(body[16])
+		s.Refs = EnumRefs(fw.U16(body, 30))
+		s.Extra = protoex.State(body[32])
 		r.String(pos+12, pos, &s.Name)
 		s.Wallet.FwGetV(r, pos+17, pos)
-		p722, set723, ok724 := r.Optional(pos+21, pos, 4)
-		if !set723 {
+		p778, set779, ok780 := r.Optional(pos+21, pos, 4)
+		if !set779 {
 			s.Asset = nil
-		} else if ok724 {
+		} else if ok780 {
 			if s.Asset == nil {
 				s.Asset = new(protoex.Balance)
 			}
-			s.Asset.FwGetV(r, p722, p722)
+			s.Asset.FwGetV(r, p778, p778)
 		}
-		p725, n726, ok727 := r.Block(pos+26, pos, 4)
-		if ok727 {
-			s.Orders = fw.Resize(s.Orders, n726)
-			for i728 := range s.Orders {
-				s.Orders[i728].FwGetV(r, p725+i728*4, pos)
+		p781, n782, ok783 := r.Block(pos+26, pos, 4)
+		if ok783 {
+			s.Orders = fw.Resize(s.Orders, n782)
+			for i784 := range s.Orders {
+				s.Orders[i784].FwGetV(r, p781+i784*4, pos)
 				if !r.OK() {
 					break
 				}
@@ -6821,24 +7262,24 @@ func (s *ExAccount) FwGetV(r *fw.VReader, slot, base int) {
 			s.Wallet = d.Wallet
 		}
 		if 26 <= stored {
-			p729, set730, ok731 := r.Optional(pos+21, pos, 4)
-			if !set730 {
+			p785, set786, ok787 := r.Optional(pos+21, pos, 4)
+			if !set786 {
 				s.Asset = nil
-			} else if ok731 {
+			} else if ok787 {
 				if s.Asset == nil {
 					s.Asset = new(protoex.Balance)
 				}
-				s.Asset.FwGetV(r, p729, p729)
+				s.Asset.FwGetV(r, p785, p785)
 			}
 		} else {
 			s.Asset = d.Asset
 		}
 		if 30 <= stored {
-			p732, n733, ok734 := r.Block(pos+26, pos, 4)
-			if ok734 {
-				s.Orders = fw.Resize(s.Orders, n733)
-				for i735 := range s.Orders {
-					s.Orders[i735].FwGetV(r, p732+i735*4, pos)
+			p788, n789, ok790 := r.Block(pos+26, pos, 4)
+			if ok790 {
+				s.Orders = fw.Resize(s.Orders, n789)
+				for i791 := range s.Orders {
+					s.Orders[i791].FwGetV(r, p788+i791*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -6863,37 +7304,64 @@ func (s *ExAccount) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVExAccount verifies the ExAccount body the slot leads to (generated code).
 func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 304)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 304 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 304) // records why
 		return
 	}
 	if stored >= 33 {
-		r.Text(pos+12, pos)
-		protoex.FwVerifyVBalance(r, pos+17, pos)
-		if p736, set737, ok738 := r.Optional(pos+21, pos, 4); set737 && ok738 {
-			protoex.FwVerifyVBalance(r, p736, p736)
+		blk792 := pos + int(fw.U32(d, pos+12))
+		n793 := -1
+		if blk792 >= pos+12+4 && blk792 <= r.Size-4 {
+			n793 = int(fw.U32(d, blk792))
 		}
-		if p739, n740, ok741 := r.Block(pos+26, pos, 4); ok741 {
-			for i742 := 0; i742 < n740 && r.OK(); i742++ {
-				protoex.FwVerifyVOrder(r, p739+i742*4, pos)
+		if n793 >= 0 && n793 <= r.Size-blk792-4 {
+			r.Left -= int64(4 + n793)
+		} else {
+			r.Text(pos+12, pos)
+		}
+		protoex.FwVerifyVBalance(r, pos+17, pos)
+		if p794, set795, ok796 := r.Optional(pos+21, pos, 4); set795 && ok796 {
+			protoex.FwVerifyVBalance(r, p794, p794)
+		}
+		if p797, n798, ok799 := r.Block(pos+26, pos, 4); ok799 {
+			for i800 := 0; i800 < n798 && r.OK(); i800++ {
+				protoex.FwVerifyVOrder(r, p797+i800*4, pos)
 			}
 		}
 	} else {
 		if 16 <= stored {
-			r.Text(pos+12, pos)
+			blk801 := pos + int(fw.U32(d, pos+12))
+			n802 := -1
+			if blk801 >= pos+12+4 && blk801 <= r.Size-4 {
+				n802 = int(fw.U32(d, blk801))
+			}
+			if n802 >= 0 && n802 <= r.Size-blk801-4 {
+				r.Left -= int64(4 + n802)
+			} else {
+				r.Text(pos+12, pos)
+			}
 		}
 		if 21 <= stored {
 			protoex.FwVerifyVBalance(r, pos+17, pos)
 		}
 		if 26 <= stored {
-			if p743, set744, ok745 := r.Optional(pos+21, pos, 4); set744 && ok745 {
-				protoex.FwVerifyVBalance(r, p743, p743)
+			if p803, set804, ok805 := r.Optional(pos+21, pos, 4); set804 && ok805 {
+				protoex.FwVerifyVBalance(r, p803, p803)
 			}
 		}
 		if 30 <= stored {
-			if p746, n747, ok748 := r.Block(pos+26, pos, 4); ok748 {
-				for i749 := 0; i749 < n747 && r.OK(); i749++ {
-					protoex.FwVerifyVOrder(r, p746+i749*4, pos)
+			if p806, n807, ok808 := r.Block(pos+26, pos, 4); ok808 {
+				for i809 := 0; i809 < n807 && r.OK(); i809++ {
+					protoex.FwVerifyVOrder(r, p806+i809*4, pos)
 				}
 			}
 		}
@@ -6953,8 +7421,8 @@ func (s *ExAccount) FwPutF(b []byte) []byte {
 		b = s.Asset.FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.Orders)))
-	for i750 := range s.Orders {
-		b = s.Orders[i750].FwPutF(b)
+	for i810 := range s.Orders {
+		b = s.Orders[i810].FwPutF(b)
 	}
 	b = fw.AppendU16(b, uint16(s.Refs))
 	b = append(b, byte(s.Extra))
@@ -6968,14 +7436,14 @@ func (s *ExAccount) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q751 := d[p : p+4 : p+4]
-	s.Uid = int32(fw.U32(q751, 0))
+	q811 := d[p : p+4 : p+4]
+	s.Uid = int32(fw.U32(q811, 0))
 	p += 4
 	if p = r.String(p, end-29, &s.Name); p < 0 {
 		return -1
 	}
-	q752 := d[p : p+1 : p+1]
-	s.State = protoex.State(q752[0])
+	q812 := d[p : p+1 : p+1]
+	s.State = protoex.State(q812[0])
 	p += 1
 	if p = s.Wallet.FwGetF(r, p, end-8); p < 0 {
 		return -1
@@ -6995,22 +7463,22 @@ func (s *ExAccount) FwGetF(r *fw.FReader, p, end int) int {
 			return -1
 		}
 	}
-	n753, ok754 := r.Count(p, end-3, 42)
-	if !ok754 {
+	n813, ok814 := r.Count(p, end-3, 42)
+	if !ok814 {
 		return -1
 	}
 	p += 4
-	s.Orders = fw.Resize(s.Orders, n753)
-	rest756 := n753 * 42
-	for i755 := range s.Orders {
-		rest756 -= 42
-		if p = s.Orders[i755].FwGetF(r, p, end-3-rest756); p < 0 {
+	s.Orders = fw.Resize(s.Orders, n813)
+	rest816 := n813 * 42
+	for i815 := range s.Orders {
+		rest816 -= 42
+		if p = s.Orders[i815].FwGetF(r, p, end-3-rest816); p < 0 {
 			return -1
 		}
 	}
-	q757 := d[p : p+3 : p+3]
-	s.Refs = EnumRefs(fw.U16(q757, 0))
-	s.Extra = protoex.State(q757[2])
+	q817 := d[p : p+3 : p+3]
+	s.Refs = EnumRefs(fw.U16(q817, 0))
+	s.Extra = protoex.State(q817[2])
 	p += 3
 	r.Leave()
 	return p
@@ -7042,15 +7510,15 @@ func FwVerifyFExAccount(r *fw.FReader, p, end int) int {
 			return -1
 		}
 	}
-	n758, ok759 := r.Count(p, end-3, 42)
-	if !ok759 {
+	n818, ok819 := r.Count(p, end-3, 42)
+	if !ok819 {
 		return -1
 	}
 	p += 4
-	rest761 := n758 * 42
-	for i760 := 0; i760 < n758; i760++ {
-		rest761 -= 42
-		if p = protoex.FwVerifyFOrder(r, p, end-3-rest761); p < 0 {
+	rest821 := n818 * 42
+	for i820 := 0; i820 < n818; i820++ {
+		rest821 -= 42
+		if p = protoex.FwVerifyFOrder(r, p, end-3-rest821); p < 0 {
 			return -1
 		}
 	}
@@ -7084,11 +7552,11 @@ func (s *ExAccount) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, ",\"orders\":"...)
 	b = append(b, '[')
-	for i762 := range s.Orders {
-		if i762 > 0 {
+	for i822 := range s.Orders {
+		if i822 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i762].AppendJSON(b)
+		b = s.Orders[i822].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"refs\":"...)
@@ -7139,13 +7607,13 @@ func (s *ExAccount) FwGetJSON(p *fw.JSONParser) {
 			s.Orders = s.Orders[:0]
 			if p.Array() {
 				for p.More() {
-					var e763 protoex.Order
-					e763 = protoex.NewOrder()
-					e763.FwGetJSON(p)
+					var e823 protoex.Order
+					e823 = protoex.NewOrder()
+					e823.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.Orders = append(s.Orders, e763)
+					s.Orders = append(s.Orders, e823)
 				}
 			}
 		case "refs":
@@ -7251,14 +7719,23 @@ func (s *Ping) FwPutV(w *fw.Writer, slot, base int) {
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Ping) FwGetV(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 305)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 305 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 305) // records why
 		return
 	}
 	if stored >= 32 {
-		d := r.Data[pos : pos+32 : pos+32]
-		s.Id = fw.UUIDAt(d, 8)
-		s.Sent = fw.Timestamp(fw.U64(d, 24))
+		body := d[pos : pos+32 : pos+32]
+		s.Id = fw.UUIDAt(body, 8)
+		s.Sent = fw.Timestamp(fw.U64(body, 24))
 	} else {
 		d := NewPing()
 		if 24 <= stored {
@@ -7277,8 +7754,17 @@ func (s *Ping) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVPing verifies the Ping body the slot leads to (generated code).
 func FwVerifyVPing(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 305)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 305 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 305) // records why
 		return
 	}
 	_, _ = pos, stored
@@ -7340,8 +7826,8 @@ func (s *Ping) FwGetF(r *fw.FReader, p, end int) int {
 	_ = d
 	copy(s.Id[:], d[p:p+16])
 	p += 16
-	q764 := d[p : p+8 : p+8]
-	s.Sent = fw.Timestamp(fw.U64(q764, 0))
+	q824 := d[p : p+8 : p+8]
+	s.Sent = fw.Timestamp(fw.U64(q824, 0))
 	p += 8
 	r.Leave()
 	return p
@@ -7498,14 +7984,23 @@ func (s *Pong) FwPutV(w *fw.Writer, slot, base int) {
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Pong) FwGetV(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 306)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 306 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 306) // records why
 		return
 	}
 	if stored >= 32 {
-		d := r.Data[pos : pos+32 : pos+32]
-		s.Id = fw.UUIDAt(d, 8)
-		s.Received = fw.Timestamp(fw.U64(d, 24))
+		body := d[pos : pos+32 : pos+32]
+		s.Id = fw.UUIDAt(body, 8)
+		s.Received = fw.Timestamp(fw.U64(body, 24))
 	} else {
 		d := NewPong()
 		if 24 <= stored {
@@ -7524,8 +8019,17 @@ func (s *Pong) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVPong verifies the Pong body the slot leads to (generated code).
 func FwVerifyVPong(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 306)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 306 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 306) // records why
 		return
 	}
 	_, _ = pos, stored
@@ -7587,8 +8091,8 @@ func (s *Pong) FwGetF(r *fw.FReader, p, end int) int {
 	_ = d
 	copy(s.Id[:], d[p:p+16])
 	p += 16
-	q765 := d[p : p+8 : p+8]
-	s.Received = fw.Timestamp(fw.U64(q765, 0))
+	q825 := d[p : p+8 : p+8]
+	s.Received = fw.Timestamp(fw.U64(q825, 0))
 	p += 8
 	r.Leave()
 	return p
@@ -7746,13 +8250,22 @@ func (s *Refused) FwPutV(w *fw.Writer, slot, base int) {
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Refused) FwGetV(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 307)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 307 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 307) // records why
 		return
 	}
 	if stored >= 28 {
-		d := r.Data[pos : pos+28 : pos+28]
-		s.Id = fw.UUIDAt(d, 8)
+		body := d[pos : pos+28 : pos+28]
+		s.Id = fw.UUIDAt(body, 8)
 		r.String(pos+24, pos, &s.Reason)
 	} else {
 		d := NewRefused()
@@ -7772,15 +8285,42 @@ func (s *Refused) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVRefused verifies the Refused body the slot leads to (generated code).
 func FwVerifyVRefused(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 307)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 307 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 307) // records why
 		return
 	}
 	if stored >= 28 {
-		r.Text(pos+24, pos)
+		blk826 := pos + int(fw.U32(d, pos+24))
+		n827 := -1
+		if blk826 >= pos+24+4 && blk826 <= r.Size-4 {
+			n827 = int(fw.U32(d, blk826))
+		}
+		if n827 >= 0 && n827 <= r.Size-blk826-4 {
+			r.Left -= int64(4 + n827)
+		} else {
+			r.Text(pos+24, pos)
+		}
 	} else {
 		if 28 <= stored {
-			r.Text(pos+24, pos)
+			blk828 := pos + int(fw.U32(d, pos+24))
+			n829 := -1
+			if blk828 >= pos+24+4 && blk828 <= r.Size-4 {
+				n829 = int(fw.U32(d, blk828))
+			}
+			if n829 >= 0 && n829 <= r.Size-blk828-4 {
+				r.Left -= int64(4 + n829)
+			} else {
+				r.Text(pos+24, pos)
+			}
 		}
 	}
 	r.Leave()
@@ -8002,13 +8542,22 @@ func (s *Failure) FwPutV(w *fw.Writer, slot, base int) {
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Failure) FwGetV(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 308)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 308 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 308) // records why
 		return
 	}
 	if stored >= 28 {
-		d := r.Data[pos : pos+28 : pos+28]
-		s.Id = fw.UUIDAt(d, 8)
+		body := d[pos : pos+28 : pos+28]
+		s.Id = fw.UUIDAt(body, 8)
 		r.String(pos+24, pos, &s.Error)
 	} else {
 		d := NewFailure()
@@ -8028,15 +8577,42 @@ func (s *Failure) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVFailure verifies the Failure body the slot leads to (generated code).
 func FwVerifyVFailure(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 308)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 308 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 308) // records why
 		return
 	}
 	if stored >= 28 {
-		r.Text(pos+24, pos)
+		blk830 := pos + int(fw.U32(d, pos+24))
+		n831 := -1
+		if blk830 >= pos+24+4 && blk830 <= r.Size-4 {
+			n831 = int(fw.U32(d, blk830))
+		}
+		if n831 >= 0 && n831 <= r.Size-blk830-4 {
+			r.Left -= int64(4 + n831)
+		} else {
+			r.Text(pos+24, pos)
+		}
 	} else {
 		if 28 <= stored {
-			r.Text(pos+24, pos)
+			blk832 := pos + int(fw.U32(d, pos+24))
+			n833 := -1
+			if blk832 >= pos+24+4 && blk832 <= r.Size-4 {
+				n833 = int(fw.U32(d, blk832))
+			}
+			if n833 >= 0 && n833 <= r.Size-blk832-4 {
+				r.Left -= int64(4 + n833)
+			} else {
+				r.Text(pos+24, pos)
+			}
 		}
 	}
 	r.Leave()
@@ -8266,14 +8842,23 @@ func (s *PingRequest) FwPutV(w *fw.Writer, slot, base int) {
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *PingRequest) FwGetV(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 309)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 309 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 309) // records why
 		return
 	}
 	if stored >= 36 {
-		d := r.Data[pos : pos+36 : pos+36]
-		s.Id = fw.UUIDAt(d, 8)
-		s.Sent = fw.Timestamp(fw.U64(d, 24))
+		body := d[pos : pos+36 : pos+36]
+		s.Id = fw.UUIDAt(body, 8)
+		s.Sent = fw.Timestamp(fw.U64(body, 24))
 		r.String(pos+32, pos, &s.Note)
 	} else {
 		d := NewPingRequest()
@@ -8298,15 +8883,42 @@ func (s *PingRequest) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVPingRequest verifies the PingRequest body the slot leads to (generated code).
 func FwVerifyVPingRequest(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 309)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 309 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 309) // records why
 		return
 	}
 	if stored >= 36 {
-		r.Text(pos+32, pos)
+		blk834 := pos + int(fw.U32(d, pos+32))
+		n835 := -1
+		if blk834 >= pos+32+4 && blk834 <= r.Size-4 {
+			n835 = int(fw.U32(d, blk834))
+		}
+		if n835 >= 0 && n835 <= r.Size-blk834-4 {
+			r.Left -= int64(4 + n835)
+		} else {
+			r.Text(pos+32, pos)
+		}
 	} else {
 		if 36 <= stored {
-			r.Text(pos+32, pos)
+			blk836 := pos + int(fw.U32(d, pos+32))
+			n837 := -1
+			if blk836 >= pos+32+4 && blk836 <= r.Size-4 {
+				n837 = int(fw.U32(d, blk836))
+			}
+			if n837 >= 0 && n837 <= r.Size-blk836-4 {
+				r.Left -= int64(4 + n837)
+			} else {
+				r.Text(pos+32, pos)
+			}
 		}
 	}
 	r.Leave()
@@ -8368,8 +8980,8 @@ func (s *PingRequest) FwGetF(r *fw.FReader, p, end int) int {
 	_ = d
 	copy(s.Id[:], d[p:p+16])
 	p += 16
-	q766 := d[p : p+8 : p+8]
-	s.Sent = fw.Timestamp(fw.U64(q766, 0))
+	q838 := d[p : p+8 : p+8]
+	s.Sent = fw.Timestamp(fw.U64(q838, 0))
 	p += 8
 	if p = r.String(p, end, &s.Note); p < 0 {
 		return -1
@@ -8537,13 +9149,22 @@ func (s *Notify) FwPutV(w *fw.Writer, slot, base int) {
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Notify) FwGetV(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 310)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 310 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 310) // records why
 		return
 	}
 	if stored >= 28 {
-		d := r.Data[pos : pos+28 : pos+28]
-		s.Id = fw.UUIDAt(d, 8)
+		body := d[pos : pos+28 : pos+28]
+		s.Id = fw.UUIDAt(body, 8)
 		r.String(pos+24, pos, &s.Text)
 	} else {
 		d := NewNotify()
@@ -8563,15 +9184,42 @@ func (s *Notify) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVNotify verifies the Notify body the slot leads to (generated code).
 func FwVerifyVNotify(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 310)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 310 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 310) // records why
 		return
 	}
 	if stored >= 28 {
-		r.Text(pos+24, pos)
+		blk839 := pos + int(fw.U32(d, pos+24))
+		n840 := -1
+		if blk839 >= pos+24+4 && blk839 <= r.Size-4 {
+			n840 = int(fw.U32(d, blk839))
+		}
+		if n840 >= 0 && n840 <= r.Size-blk839-4 {
+			r.Left -= int64(4 + n840)
+		} else {
+			r.Text(pos+24, pos)
+		}
 	} else {
 		if 28 <= stored {
-			r.Text(pos+24, pos)
+			blk841 := pos + int(fw.U32(d, pos+24))
+			n842 := -1
+			if blk841 >= pos+24+4 && blk841 <= r.Size-4 {
+				n842 = int(fw.U32(d, blk841))
+			}
+			if n842 >= 0 && n842 <= r.Size-blk841-4 {
+				r.Left -= int64(4 + n842)
+			} else {
+				r.Text(pos+24, pos)
+			}
 		}
 	}
 	r.Leave()
@@ -8771,8 +9419,17 @@ func (s *Empty) FwPutV(w *fw.Writer, slot, base int) {
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Empty) FwGetV(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 311)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 311 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 311) // records why
 		return
 	}
 	_, _ = pos, stored
@@ -8781,8 +9438,17 @@ func (s *Empty) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVEmpty verifies the Empty body the slot leads to (generated code).
 func FwVerifyVEmpty(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 311)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 311 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 311) // records why
 		return
 	}
 	_, _ = pos, stored

@@ -107,13 +107,22 @@ func (s *Node) FwPutV(w *fw.Writer, slot, base int) {
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Node) FwGetV(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 1)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 1 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 1) // records why
 		return
 	}
 	if stored >= 16 {
-		d := r.Data[pos : pos+16 : pos+16]
-		s.Value = int32(fw.U32(d, 8))
+		body := d[pos : pos+16 : pos+16]
+		s.Value = int32(fw.U32(body, 8))
 		p4, n5, ok6 := r.Block(pos+12, pos, 4)
 		if ok6 {
 			s.Children = fw.Resize(s.Children, n5)
@@ -151,8 +160,17 @@ func (s *Node) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVNode verifies the Node body the slot leads to (generated code).
 func FwVerifyVNode(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 1)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 1 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 1) // records why
 		return
 	}
 	if stored >= 16 {
@@ -408,8 +426,17 @@ func (s *Nothing) FwPutV(w *fw.Writer, slot, base int) {
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Nothing) FwGetV(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 2)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 2 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 2) // records why
 		return
 	}
 	_, _ = pos, stored
@@ -418,8 +445,17 @@ func (s *Nothing) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVNothing verifies the Nothing body the slot leads to (generated code).
 func FwVerifyVNothing(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 2)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 2 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 2) // records why
 		return
 	}
 	_, _ = pos, stored
@@ -665,8 +701,17 @@ func (s *Bag) FwPutV(w *fw.Writer, slot, base int) {
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Bag) FwGetV(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 3)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 3 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 3) // records why
 		return
 	}
 	if stored >= 24 {
@@ -772,8 +817,17 @@ func (s *Bag) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVBag verifies the Bag body the slot leads to (generated code).
 func FwVerifyVBag(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 3)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 3 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 3) // records why
 		return
 	}
 	if stored >= 24 {
@@ -785,42 +839,96 @@ func FwVerifyVBag(r *fw.VReader, slot, base int) {
 		if p76, n77, ok78 := r.Block(pos+12, pos, 5); ok78 {
 			for i79 := 0; i79 < n77 && r.OK(); i79++ {
 				if p80, set81, ok82 := r.Optional(p76+i79*5, pos, 4); set81 && ok82 {
-					r.Text(p80, p80)
+					blk83 := p80 + int(fw.U32(d, p80))
+					n84 := -1
+					if blk83 >= p80+4 && blk83 <= r.Size-4 {
+						n84 = int(fw.U32(d, blk83))
+					}
+					if n84 >= 0 && n84 <= r.Size-blk83-4 {
+						r.Left -= int64(4 + n84)
+					} else {
+						r.Text(p80, p80)
+					}
 				}
 			}
 		}
-		if p83, n84, ok85 := r.Block(pos+16, pos, 4); ok85 {
-			for i86 := 0; i86 < n84 && r.OK(); i86++ {
-				r.Text(p83+i86*4, pos)
+		if p85, n86, ok87 := r.Block(pos+16, pos, 4); ok87 {
+			for i88 := 0; i88 < n86 && r.OK(); i88++ {
+				blk89 := pos + int(fw.U32(d, p85+i88*4))
+				n90 := -1
+				if blk89 >= p85+i88*4+4 && blk89 <= r.Size-4 {
+					n90 = int(fw.U32(d, blk89))
+				}
+				if n90 >= 0 && n90 <= r.Size-blk89-4 {
+					r.Left -= int64(4 + n90)
+				} else {
+					r.Text(p85+i88*4, pos)
+				}
 			}
 		}
-		r.Text(pos+20, pos)
+		blk91 := pos + int(fw.U32(d, pos+20))
+		n92 := -1
+		if blk91 >= pos+20+4 && blk91 <= r.Size-4 {
+			n92 = int(fw.U32(d, blk91))
+		}
+		if n92 >= 0 && n92 <= r.Size-blk91-4 {
+			r.Left -= int64(4 + n92)
+		} else {
+			r.Text(pos+20, pos)
+		}
 	} else {
 		if 12 <= stored {
-			if p87, n88, ok89 := r.Block(pos+8, pos, 4); ok89 {
-				for i90 := 0; i90 < n88 && r.OK(); i90++ {
-					FwVerifyVNothing(r, p87+i90*4, pos)
+			if p93, n94, ok95 := r.Block(pos+8, pos, 4); ok95 {
+				for i96 := 0; i96 < n94 && r.OK(); i96++ {
+					FwVerifyVNothing(r, p93+i96*4, pos)
 				}
 			}
 		}
 		if 16 <= stored {
-			if p91, n92, ok93 := r.Block(pos+12, pos, 5); ok93 {
-				for i94 := 0; i94 < n92 && r.OK(); i94++ {
-					if p95, set96, ok97 := r.Optional(p91+i94*5, pos, 4); set96 && ok97 {
-						r.Text(p95, p95)
+			if p97, n98, ok99 := r.Block(pos+12, pos, 5); ok99 {
+				for i100 := 0; i100 < n98 && r.OK(); i100++ {
+					if p101, set102, ok103 := r.Optional(p97+i100*5, pos, 4); set102 && ok103 {
+						blk104 := p101 + int(fw.U32(d, p101))
+						n105 := -1
+						if blk104 >= p101+4 && blk104 <= r.Size-4 {
+							n105 = int(fw.U32(d, blk104))
+						}
+						if n105 >= 0 && n105 <= r.Size-blk104-4 {
+							r.Left -= int64(4 + n105)
+						} else {
+							r.Text(p101, p101)
+						}
 					}
 				}
 			}
 		}
 		if 20 <= stored {
-			if p98, n99, ok100 := r.Block(pos+16, pos, 4); ok100 {
-				for i101 := 0; i101 < n99 && r.OK(); i101++ {
-					r.Text(p98+i101*4, pos)
+			if p106, n107, ok108 := r.Block(pos+16, pos, 4); ok108 {
+				for i109 := 0; i109 < n107 && r.OK(); i109++ {
+					blk110 := pos + int(fw.U32(d, p106+i109*4))
+					n111 := -1
+					if blk110 >= p106+i109*4+4 && blk110 <= r.Size-4 {
+						n111 = int(fw.U32(d, blk110))
+					}
+					if n111 >= 0 && n111 <= r.Size-blk110-4 {
+						r.Left -= int64(4 + n111)
+					} else {
+						r.Text(p106+i109*4, pos)
+					}
 				}
 			}
 		}
 		if 24 <= stored {
-			r.Text(pos+20, pos)
+			blk112 := pos + int(fw.U32(d, pos+20))
+			n113 := -1
+			if blk112 >= pos+20+4 && blk112 <= r.Size-4 {
+				n113 = int(fw.U32(d, blk112))
+			}
+			if n113 >= 0 && n113 <= r.Size-blk112-4 {
+				r.Left -= int64(4 + n113)
+			} else {
+				r.Text(pos+20, pos)
+			}
 		}
 	}
 	r.Leave()
@@ -868,21 +976,21 @@ func VerifyBagFinalLimits(data []byte, lim *fw.Limits) error {
 // FwPutF appends s's fields in the final format (generated code).
 func (s *Bag) FwPutF(b []byte) []byte {
 	b = fw.AppendU32(b, uint32(len(s.Items)))
-	for i102 := range s.Items {
-		b = s.Items[i102].FwPutF(b)
+	for i114 := range s.Items {
+		b = s.Items[i114].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.Names)))
-	for i103 := range s.Names {
-		if s.Names[i103] == nil {
+	for i115 := range s.Names {
+		if s.Names[i115] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = fw.AppendString(b, (*s.Names[i103]))
+			b = fw.AppendString(b, (*s.Names[i115]))
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.Words)))
-	for i104 := range s.Words {
-		b = fw.AppendString(b, s.Words[i104])
+	for i116 := range s.Words {
+		b = fw.AppendString(b, s.Words[i116])
 	}
 	b = fw.AppendBytes(b, s.Blob)
 	return b
@@ -895,52 +1003,52 @@ func (s *Bag) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n105, ok106 := r.Count(p, end-12, 0)
-	if !ok106 {
+	n117, ok118 := r.Count(p, end-12, 0)
+	if !ok118 {
 		return -1
 	}
 	p += 4
-	s.Items = fw.Resize(s.Items, n105)
-	for i107 := range s.Items {
-		if p = s.Items[i107].FwGetF(r, p, end-12); p < 0 {
+	s.Items = fw.Resize(s.Items, n117)
+	for i119 := range s.Items {
+		if p = s.Items[i119].FwGetF(r, p, end-12); p < 0 {
 			return -1
 		}
 	}
-	n108, ok109 := r.Count(p, end-8, 1)
-	if !ok109 {
+	n120, ok121 := r.Count(p, end-8, 1)
+	if !ok121 {
 		return -1
 	}
 	p += 4
-	s.Names = fw.Resize(s.Names, n108)
-	rest111 := n108 * 1
-	for i110 := range s.Names {
-		rest111 -= 1
+	s.Names = fw.Resize(s.Names, n120)
+	rest123 := n120 * 1
+	for i122 := range s.Names {
+		rest123 -= 1
 		if d[p] == 0 {
-			s.Names[i110] = nil
+			s.Names[i122] = nil
 			p++
 		} else {
 			p++
-			if 4 > end-8-rest111-p {
+			if 4 > end-8-rest123-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if s.Names[i110] == nil {
-				s.Names[i110] = new(string)
+			if s.Names[i122] == nil {
+				s.Names[i122] = new(string)
 			}
-			if p = r.String(p, end-8-rest111, &(*s.Names[i110])); p < 0 {
+			if p = r.String(p, end-8-rest123, &(*s.Names[i122])); p < 0 {
 				return -1
 			}
 		}
 	}
-	n112, ok113 := r.Count(p, end-4, 4)
-	if !ok113 {
+	n124, ok125 := r.Count(p, end-4, 4)
+	if !ok125 {
 		return -1
 	}
 	p += 4
-	s.Words = fw.Resize(s.Words, n112)
-	rest115 := n112 * 4
-	for i114 := range s.Words {
-		rest115 -= 4
-		if p = r.String(p, end-4-rest115, &s.Words[i114]); p < 0 {
+	s.Words = fw.Resize(s.Words, n124)
+	rest127 := n124 * 4
+	for i126 := range s.Words {
+		rest127 -= 4
+		if p = r.String(p, end-4-rest127, &s.Words[i126]); p < 0 {
 			return -1
 		}
 	}
@@ -958,45 +1066,45 @@ func FwVerifyFBag(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n116, ok117 := r.Count(p, end-12, 0)
-	if !ok117 {
+	n128, ok129 := r.Count(p, end-12, 0)
+	if !ok129 {
 		return -1
 	}
 	p += 4
-	for i118 := 0; i118 < n116; i118++ {
+	for i130 := 0; i130 < n128; i130++ {
 		if p = FwVerifyFNothing(r, p, end-12); p < 0 {
 			return -1
 		}
 	}
-	n119, ok120 := r.Count(p, end-8, 1)
-	if !ok120 {
+	n131, ok132 := r.Count(p, end-8, 1)
+	if !ok132 {
 		return -1
 	}
 	p += 4
-	rest122 := n119 * 1
-	for i121 := 0; i121 < n119; i121++ {
-		rest122 -= 1
+	rest134 := n131 * 1
+	for i133 := 0; i133 < n131; i133++ {
+		rest134 -= 1
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 4 > end-8-rest122-p {
+			if 4 > end-8-rest134-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if _, p = r.Text(p, end-8-rest122); p < 0 {
+			if _, p = r.Text(p, end-8-rest134); p < 0 {
 				return -1
 			}
 		}
 	}
-	n123, ok124 := r.Count(p, end-4, 4)
-	if !ok124 {
+	n135, ok136 := r.Count(p, end-4, 4)
+	if !ok136 {
 		return -1
 	}
 	p += 4
-	rest126 := n123 * 4
-	for i125 := 0; i125 < n123; i125++ {
-		rest126 -= 4
-		if _, p = r.Text(p, end-4-rest126); p < 0 {
+	rest138 := n135 * 4
+	for i137 := 0; i137 < n135; i137++ {
+		rest138 -= 4
+		if _, p = r.Text(p, end-4-rest138); p < 0 {
 			return -1
 		}
 	}
@@ -1017,33 +1125,33 @@ func (s *Bag) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"items\":"...)
 	b = append(b, '[')
-	for i127 := range s.Items {
-		if i127 > 0 {
+	for i139 := range s.Items {
+		if i139 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Items[i127].AppendJSON(b)
+		b = s.Items[i139].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"names\":"...)
 	b = append(b, '[')
-	for i128 := range s.Names {
-		if i128 > 0 {
+	for i140 := range s.Names {
+		if i140 > 0 {
 			b = append(b, ',')
 		}
-		if s.Names[i128] == nil {
+		if s.Names[i140] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendJSONString(b, (*s.Names[i128]))
+			b = fw.AppendJSONString(b, (*s.Names[i140]))
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"words\":"...)
 	b = append(b, '[')
-	for i129 := range s.Words {
-		if i129 > 0 {
+	for i141 := range s.Words {
+		if i141 > 0 {
 			b = append(b, ',')
 		}
-		b = fw.AppendJSONString(b, s.Words[i129])
+		b = fw.AppendJSONString(b, s.Words[i141])
 	}
 	b = append(b, ']')
 	b = append(b, ",\"blob\":"...)
@@ -1075,45 +1183,45 @@ func (s *Bag) FwGetJSON(p *fw.JSONParser) {
 			s.Items = s.Items[:0]
 			if p.Array() {
 				for p.More() {
-					var e130 Nothing
-					e130 = NewNothing()
-					e130.FwGetJSON(p)
+					var e142 Nothing
+					e142 = NewNothing()
+					e142.FwGetJSON(p)
 					p.ChargeZero()
 					if p.Err != nil {
 						break
 					}
-					s.Items = append(s.Items, e130)
+					s.Items = append(s.Items, e142)
 				}
 			}
 		case "names":
 			s.Names = s.Names[:0]
 			if p.Array() {
 				for p.More() {
-					var e131 *string
+					var e143 *string
 					if p.Null() {
-						e131 = nil
+						e143 = nil
 					} else {
-						if e131 == nil {
-							e131 = new(string)
+						if e143 == nil {
+							e143 = new(string)
 						}
-						p.String(&(*e131))
+						p.String(&(*e143))
 					}
 					if p.Err != nil {
 						break
 					}
-					s.Names = append(s.Names, e131)
+					s.Names = append(s.Names, e143)
 				}
 			}
 		case "words":
 			s.Words = s.Words[:0]
 			if p.Array() {
 				for p.More() {
-					var e132 string
-					p.String(&e132)
+					var e144 string
+					p.String(&e144)
 					if p.Err != nil {
 						break
 					}
-					s.Words = append(s.Words, e132)
+					s.Words = append(s.Words, e144)
 				}
 			}
 		case "blob":

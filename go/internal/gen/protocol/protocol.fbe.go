@@ -95,8 +95,17 @@ func (s *OrderMessage) FwPutV(w *fw.Writer, slot, base int) {
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *OrderMessage) FwGetV(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 1)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 1 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 1) // records why
 		return
 	}
 	if stored >= 12 {
@@ -114,8 +123,17 @@ func (s *OrderMessage) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVOrderMessage verifies the OrderMessage body the slot leads to (generated code).
 func FwVerifyVOrderMessage(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 1)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 1 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 1) // records why
 		return
 	}
 	if stored >= 12 {
@@ -319,8 +337,17 @@ func (s *BalanceMessage) FwPutV(w *fw.Writer, slot, base int) {
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *BalanceMessage) FwGetV(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 2)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 2 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 2) // records why
 		return
 	}
 	if stored >= 12 {
@@ -338,8 +365,17 @@ func (s *BalanceMessage) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVBalanceMessage verifies the BalanceMessage body the slot leads to (generated code).
 func FwVerifyVBalanceMessage(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 2)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 2 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 2) // records why
 		return
 	}
 	if stored >= 12 {
@@ -543,8 +579,17 @@ func (s *AccountMessage) FwPutV(w *fw.Writer, slot, base int) {
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *AccountMessage) FwGetV(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 3)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 3 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 3) // records why
 		return
 	}
 	if stored >= 12 {
@@ -562,8 +607,17 @@ func (s *AccountMessage) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVAccountMessage verifies the AccountMessage body the slot leads to (generated code).
 func FwVerifyVAccountMessage(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 3)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 3 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 3) // records why
 		return
 	}
 	if stored >= 12 {

@@ -95,8 +95,17 @@ func (s *OrderMessage) FwPutV(w *fw.Writer, slot, base int) {
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *OrderMessage) FwGetV(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 1)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 1 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 1) // records why
 		return
 	}
 	if stored >= 12 {
@@ -114,8 +123,17 @@ func (s *OrderMessage) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVOrderMessage verifies the OrderMessage body the slot leads to (generated code).
 func FwVerifyVOrderMessage(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 1)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 1 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 1) // records why
 		return
 	}
 	if stored >= 12 {
@@ -319,8 +337,17 @@ func (s *BalanceMessage) FwPutV(w *fw.Writer, slot, base int) {
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *BalanceMessage) FwGetV(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 2)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 2 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 2) // records why
 		return
 	}
 	if stored >= 12 {
@@ -338,8 +365,17 @@ func (s *BalanceMessage) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVBalanceMessage verifies the BalanceMessage body the slot leads to (generated code).
 func FwVerifyVBalanceMessage(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 2)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 2 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 2) // records why
 		return
 	}
 	if stored >= 12 {
@@ -543,8 +579,17 @@ func (s *AccountMessage) FwPutV(w *fw.Writer, slot, base int) {
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *AccountMessage) FwGetV(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 3)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 3 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 3) // records why
 		return
 	}
 	if stored >= 12 {
@@ -562,8 +607,17 @@ func (s *AccountMessage) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVAccountMessage verifies the AccountMessage body the slot leads to (generated code).
 func FwVerifyVAccountMessage(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 3)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 3 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 3) // records why
 		return
 	}
 	if stored >= 12 {
@@ -783,13 +837,22 @@ func (s *OrderRequest) FwPutV(w *fw.Writer, slot, base int) {
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *OrderRequest) FwGetV(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 4)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 4 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 4) // records why
 		return
 	}
 	if stored >= 28 {
-		d := r.Data[pos : pos+28 : pos+28]
-		s.Id = fw.UUIDAt(d, 8)
+		body := d[pos : pos+28 : pos+28]
+		s.Id = fw.UUIDAt(body, 8)
 		s.Order.FwGetV(r, pos+24, pos)
 	} else {
 		d := NewOrderRequest()
@@ -809,8 +872,17 @@ func (s *OrderRequest) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVOrderRequest verifies the OrderRequest body the slot leads to (generated code).
 func FwVerifyVOrderRequest(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 4)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 4 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 4) // records why
 		return
 	}
 	if stored >= 28 {
@@ -1042,14 +1114,23 @@ func (s *OrderAck) FwPutV(w *fw.Writer, slot, base int) {
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *OrderAck) FwGetV(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 5)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 5 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 5) // records why
 		return
 	}
 	if stored >= 36 {
-		d := r.Data[pos : pos+36 : pos+36]
-		s.Id = fw.UUIDAt(d, 8)
-		s.Seq = int64(fw.U64(d, 24))
+		body := d[pos : pos+36 : pos+36]
+		s.Id = fw.UUIDAt(body, 8)
+		s.Seq = int64(fw.U64(body, 24))
 		s.Order.FwGetV(r, pos+32, pos)
 	} else {
 		d := NewOrderAck()
@@ -1074,8 +1155,17 @@ func (s *OrderAck) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVOrderAck verifies the OrderAck body the slot leads to (generated code).
 func FwVerifyVOrderAck(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 5)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 5 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 5) // records why
 		return
 	}
 	if stored >= 36 {
@@ -1313,13 +1403,22 @@ func (s *OrderReject) FwPutV(w *fw.Writer, slot, base int) {
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *OrderReject) FwGetV(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 6)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 6 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 6) // records why
 		return
 	}
 	if stored >= 28 {
-		d := r.Data[pos : pos+28 : pos+28]
-		s.Id = fw.UUIDAt(d, 8)
+		body := d[pos : pos+28 : pos+28]
+		s.Id = fw.UUIDAt(body, 8)
 		r.String(pos+24, pos, &s.Reason)
 	} else {
 		d := NewOrderReject()
@@ -1339,15 +1438,42 @@ func (s *OrderReject) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVOrderReject verifies the OrderReject body the slot leads to (generated code).
 func FwVerifyVOrderReject(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 6)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 6 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 6) // records why
 		return
 	}
 	if stored >= 28 {
-		r.Text(pos+24, pos)
+		blk2 := pos + int(fw.U32(d, pos+24))
+		n3 := -1
+		if blk2 >= pos+24+4 && blk2 <= r.Size-4 {
+			n3 = int(fw.U32(d, blk2))
+		}
+		if n3 >= 0 && n3 <= r.Size-blk2-4 {
+			r.Left -= int64(4 + n3)
+		} else {
+			r.Text(pos+24, pos)
+		}
 	} else {
 		if 28 <= stored {
-			r.Text(pos+24, pos)
+			blk4 := pos + int(fw.U32(d, pos+24))
+			n5 := -1
+			if blk4 >= pos+24+4 && blk4 <= r.Size-4 {
+				n5 = int(fw.U32(d, blk4))
+			}
+			if n5 >= 0 && n5 <= r.Size-blk4-4 {
+				r.Left -= int64(4 + n5)
+			} else {
+				r.Text(pos+24, pos)
+			}
 		}
 	}
 	r.Leave()

@@ -227,19 +227,28 @@ func (s *Order) FwPutV(w *fw.Writer, slot, base int) {
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Order) FwGetV(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 1)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 1 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 1) // records why
 		return
 	}
 	if stored >= 50 {
-		d := r.Data[pos : pos+50 : pos+50]
-		s.Uid = int32(fw.U32(d, 8))
-		s.Side = OrderSide(d[16])
-		s.Type = OrderType(d[17])
-		s.Price = fw.F64(d, 18)
-		s.Volume = fw.F64(d, 26)
-		s.Tp = fw.F64(d, 34)
-		s.Sl = fw.F64(d, 42)
+		body := d[pos : pos+50 : pos+50]
+		s.Uid = int32(fw.U32(body, 8))
+		s.Side = OrderSide(body[16])
+		s.Type = OrderType(body[17])
+		s.Price = fw.F64(body, 18)
+		s.Volume = fw.F64(body, 26)
+		s.Tp = fw.F64(body, 34)
+		s.Sl = fw.F64(body, 42)
 		r.String(pos+12, pos, &s.Symbol)
 	} else {
 		d := NewOrder()
@@ -289,15 +298,42 @@ func (s *Order) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVOrder verifies the Order body the slot leads to (generated code).
 func FwVerifyVOrder(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 1)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 1 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 1) // records why
 		return
 	}
 	if stored >= 50 {
-		r.Text(pos+12, pos)
+		blk1 := pos + int(fw.U32(d, pos+12))
+		n2 := -1
+		if blk1 >= pos+12+4 && blk1 <= r.Size-4 {
+			n2 = int(fw.U32(d, blk1))
+		}
+		if n2 >= 0 && n2 <= r.Size-blk1-4 {
+			r.Left -= int64(4 + n2)
+		} else {
+			r.Text(pos+12, pos)
+		}
 	} else {
 		if 16 <= stored {
-			r.Text(pos+12, pos)
+			blk3 := pos + int(fw.U32(d, pos+12))
+			n4 := -1
+			if blk3 >= pos+12+4 && blk3 <= r.Size-4 {
+				n4 = int(fw.U32(d, blk3))
+			}
+			if n4 >= 0 && n4 <= r.Size-blk3-4 {
+				r.Left -= int64(4 + n4)
+			} else {
+				r.Text(pos+12, pos)
+			}
 		}
 	}
 	r.Leave()
@@ -362,19 +398,19 @@ func (s *Order) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q1 := d[p : p+4 : p+4]
-	s.Uid = int32(fw.U32(q1, 0))
+	q5 := d[p : p+4 : p+4]
+	s.Uid = int32(fw.U32(q5, 0))
 	p += 4
 	if p = r.String(p, end-34, &s.Symbol); p < 0 {
 		return -1
 	}
-	q2 := d[p : p+34 : p+34]
-	s.Side = OrderSide(q2[0])
-	s.Type = OrderType(q2[1])
-	s.Price = fw.F64(q2, 2)
-	s.Volume = fw.F64(q2, 10)
-	s.Tp = fw.F64(q2, 18)
-	s.Sl = fw.F64(q2, 26)
+	q6 := d[p : p+34 : p+34]
+	s.Side = OrderSide(q6[0])
+	s.Type = OrderType(q6[1])
+	s.Price = fw.F64(q6, 2)
+	s.Volume = fw.F64(q6, 10)
+	s.Tp = fw.F64(q6, 18)
+	s.Sl = fw.F64(q6, 26)
 	p += 34
 	r.Leave()
 	return p
@@ -568,14 +604,23 @@ func (s *Balance) FwPutV(w *fw.Writer, slot, base int) {
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Balance) FwGetV(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 2)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 2 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 2) // records why
 		return
 	}
 	if stored >= 28 {
-		d := r.Data[pos : pos+28 : pos+28]
-		s.Amount = fw.F64(d, 12)
-		s.Locked = fw.F64(d, 20)
+		body := d[pos : pos+28 : pos+28]
+		s.Amount = fw.F64(body, 12)
+		s.Locked = fw.F64(body, 20)
 		r.String(pos+8, pos, &s.Currency)
 	} else {
 		d := NewBalance()
@@ -600,15 +645,42 @@ func (s *Balance) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVBalance verifies the Balance body the slot leads to (generated code).
 func FwVerifyVBalance(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 2)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 2 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 2) // records why
 		return
 	}
 	if stored >= 28 {
-		r.Text(pos+8, pos)
+		blk7 := pos + int(fw.U32(d, pos+8))
+		n8 := -1
+		if blk7 >= pos+8+4 && blk7 <= r.Size-4 {
+			n8 = int(fw.U32(d, blk7))
+		}
+		if n8 >= 0 && n8 <= r.Size-blk7-4 {
+			r.Left -= int64(4 + n8)
+		} else {
+			r.Text(pos+8, pos)
+		}
 	} else {
 		if 12 <= stored {
-			r.Text(pos+8, pos)
+			blk9 := pos + int(fw.U32(d, pos+8))
+			n10 := -1
+			if blk9 >= pos+8+4 && blk9 <= r.Size-4 {
+				n10 = int(fw.U32(d, blk9))
+			}
+			if n10 >= 0 && n10 <= r.Size-blk9-4 {
+				r.Left -= int64(4 + n10)
+			} else {
+				r.Text(pos+8, pos)
+			}
 		}
 	}
 	r.Leave()
@@ -671,9 +743,9 @@ func (s *Balance) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-16, &s.Currency); p < 0 {
 		return -1
 	}
-	q3 := d[p : p+16 : p+16]
-	s.Amount = fw.F64(q3, 0)
-	s.Locked = fw.F64(q3, 8)
+	q11 := d[p : p+16 : p+16]
+	s.Amount = fw.F64(q11, 0)
+	s.Locked = fw.F64(q11, 8)
 	p += 16
 	r.Leave()
 	return p
@@ -791,11 +863,11 @@ func (s *Account) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.Orders)), 10)
 	b = append(b, ']', '[')
-	for i4 := range s.Orders {
-		if i4 > 0 {
+	for i12 := range s.Orders {
+		if i12 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i4].FwPrint(b)
+		b = s.Orders[i12].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ')')
@@ -863,41 +935,50 @@ func (s *Account) FwPutV(w *fw.Writer, slot, base int) {
 	if s.Asset == nil {
 		fw.VNull(w, pos+21)
 	} else {
-		blk5 := w.VOptional(pos+21, pos, 4)
-		s.Asset.FwPutV(w, blk5, blk5)
+		blk13 := w.VOptional(pos+21, pos, 4)
+		s.Asset.FwPutV(w, blk13, blk13)
 	}
-	p6 := w.VBlock(pos+26, pos, len(s.Orders), 4)
-	for i7 := range s.Orders {
-		s.Orders[i7].FwPutV(w, p6+i7*4, pos)
+	p14 := w.VBlock(pos+26, pos, len(s.Orders), 4)
+	for i15 := range s.Orders {
+		s.Orders[i15].FwPutV(w, p14+i15*4, pos)
 	}
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Account) FwGetV(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 3)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 3 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 3) // records why
 		return
 	}
 	if stored >= 30 {
-		d := r.Data[pos : pos+30 : pos+30]
-		s.Uid = int32(fw.U32(d, 8))
-		s.State = State(d[16])
+		body := d[pos : pos+30 : pos+30]
+		s.Uid = int32(fw.U32(body, 8))
+		s.State = State(body[16])
 		r.String(pos+12, pos, &s.Name)
 		s.Wallet.FwGetV(r, pos+17, pos)
-		p8, set9, ok10 := r.Optional(pos+21, pos, 4)
-		if !set9 {
+		p16, set17, ok18 := r.Optional(pos+21, pos, 4)
+		if !set17 {
 			s.Asset = nil
-		} else if ok10 {
+		} else if ok18 {
 			if s.Asset == nil {
 				s.Asset = new(Balance)
 			}
-			s.Asset.FwGetV(r, p8, p8)
+			s.Asset.FwGetV(r, p16, p16)
 		}
-		p11, n12, ok13 := r.Block(pos+26, pos, 4)
-		if ok13 {
-			s.Orders = fw.Resize(s.Orders, n12)
-			for i14 := range s.Orders {
-				s.Orders[i14].FwGetV(r, p11+i14*4, pos)
+		p19, n20, ok21 := r.Block(pos+26, pos, 4)
+		if ok21 {
+			s.Orders = fw.Resize(s.Orders, n20)
+			for i22 := range s.Orders {
+				s.Orders[i22].FwGetV(r, p19+i22*4, pos)
 				if !r.OK() {
 					break
 				}
@@ -926,24 +1007,24 @@ func (s *Account) FwGetV(r *fw.VReader, slot, base int) {
 			s.Wallet = d.Wallet
 		}
 		if 26 <= stored {
-			p15, set16, ok17 := r.Optional(pos+21, pos, 4)
-			if !set16 {
+			p23, set24, ok25 := r.Optional(pos+21, pos, 4)
+			if !set24 {
 				s.Asset = nil
-			} else if ok17 {
+			} else if ok25 {
 				if s.Asset == nil {
 					s.Asset = new(Balance)
 				}
-				s.Asset.FwGetV(r, p15, p15)
+				s.Asset.FwGetV(r, p23, p23)
 			}
 		} else {
 			s.Asset = d.Asset
 		}
 		if 30 <= stored {
-			p18, n19, ok20 := r.Block(pos+26, pos, 4)
-			if ok20 {
-				s.Orders = fw.Resize(s.Orders, n19)
-				for i21 := range s.Orders {
-					s.Orders[i21].FwGetV(r, p18+i21*4, pos)
+			p26, n27, ok28 := r.Block(pos+26, pos, 4)
+			if ok28 {
+				s.Orders = fw.Resize(s.Orders, n27)
+				for i29 := range s.Orders {
+					s.Orders[i29].FwGetV(r, p26+i29*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -958,37 +1039,64 @@ func (s *Account) FwGetV(r *fw.VReader, slot, base int) {
 
 // FwVerifyVAccount verifies the Account body the slot leads to (generated code).
 func FwVerifyVAccount(r *fw.VReader, slot, base int) {
-	pos, stored, ok := r.Enter(slot, base, 3)
-	if !ok {
+	d := r.Data
+	pos := base + int(fw.U32(d, slot))
+	stored := 0
+	if pos >= slot+4 && pos <= r.Size-8 {
+		stored = int(fw.U32(d, pos))
+	}
+	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 3 && r.Depth > 0 {
+		r.Depth--
+		r.Left -= int64(stored)
+	} else {
+		r.Enter(slot, base, 3) // records why
 		return
 	}
 	if stored >= 30 {
-		r.Text(pos+12, pos)
-		FwVerifyVBalance(r, pos+17, pos)
-		if p22, set23, ok24 := r.Optional(pos+21, pos, 4); set23 && ok24 {
-			FwVerifyVBalance(r, p22, p22)
+		blk30 := pos + int(fw.U32(d, pos+12))
+		n31 := -1
+		if blk30 >= pos+12+4 && blk30 <= r.Size-4 {
+			n31 = int(fw.U32(d, blk30))
 		}
-		if p25, n26, ok27 := r.Block(pos+26, pos, 4); ok27 {
-			for i28 := 0; i28 < n26 && r.OK(); i28++ {
-				FwVerifyVOrder(r, p25+i28*4, pos)
+		if n31 >= 0 && n31 <= r.Size-blk30-4 {
+			r.Left -= int64(4 + n31)
+		} else {
+			r.Text(pos+12, pos)
+		}
+		FwVerifyVBalance(r, pos+17, pos)
+		if p32, set33, ok34 := r.Optional(pos+21, pos, 4); set33 && ok34 {
+			FwVerifyVBalance(r, p32, p32)
+		}
+		if p35, n36, ok37 := r.Block(pos+26, pos, 4); ok37 {
+			for i38 := 0; i38 < n36 && r.OK(); i38++ {
+				FwVerifyVOrder(r, p35+i38*4, pos)
 			}
 		}
 	} else {
 		if 16 <= stored {
-			r.Text(pos+12, pos)
+			blk39 := pos + int(fw.U32(d, pos+12))
+			n40 := -1
+			if blk39 >= pos+12+4 && blk39 <= r.Size-4 {
+				n40 = int(fw.U32(d, blk39))
+			}
+			if n40 >= 0 && n40 <= r.Size-blk39-4 {
+				r.Left -= int64(4 + n40)
+			} else {
+				r.Text(pos+12, pos)
+			}
 		}
 		if 21 <= stored {
 			FwVerifyVBalance(r, pos+17, pos)
 		}
 		if 26 <= stored {
-			if p29, set30, ok31 := r.Optional(pos+21, pos, 4); set30 && ok31 {
-				FwVerifyVBalance(r, p29, p29)
+			if p41, set42, ok43 := r.Optional(pos+21, pos, 4); set42 && ok43 {
+				FwVerifyVBalance(r, p41, p41)
 			}
 		}
 		if 30 <= stored {
-			if p32, n33, ok34 := r.Block(pos+26, pos, 4); ok34 {
-				for i35 := 0; i35 < n33 && r.OK(); i35++ {
-					FwVerifyVOrder(r, p32+i35*4, pos)
+			if p44, n45, ok46 := r.Block(pos+26, pos, 4); ok46 {
+				for i47 := 0; i47 < n45 && r.OK(); i47++ {
+					FwVerifyVOrder(r, p44+i47*4, pos)
 				}
 			}
 		}
@@ -1048,8 +1156,8 @@ func (s *Account) FwPutF(b []byte) []byte {
 		b = s.Asset.FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.Orders)))
-	for i36 := range s.Orders {
-		b = s.Orders[i36].FwPutF(b)
+	for i48 := range s.Orders {
+		b = s.Orders[i48].FwPutF(b)
 	}
 	return b
 }
@@ -1061,14 +1169,14 @@ func (s *Account) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q37 := d[p : p+4 : p+4]
-	s.Uid = int32(fw.U32(q37, 0))
+	q49 := d[p : p+4 : p+4]
+	s.Uid = int32(fw.U32(q49, 0))
 	p += 4
 	if p = r.String(p, end-26, &s.Name); p < 0 {
 		return -1
 	}
-	q38 := d[p : p+1 : p+1]
-	s.State = State(q38[0])
+	q50 := d[p : p+1 : p+1]
+	s.State = State(q50[0])
 	p += 1
 	if p = s.Wallet.FwGetF(r, p, end-5); p < 0 {
 		return -1
@@ -1088,16 +1196,16 @@ func (s *Account) FwGetF(r *fw.FReader, p, end int) int {
 			return -1
 		}
 	}
-	n39, ok40 := r.Count(p, end, 42)
-	if !ok40 {
+	n51, ok52 := r.Count(p, end, 42)
+	if !ok52 {
 		return -1
 	}
 	p += 4
-	s.Orders = fw.Resize(s.Orders, n39)
-	rest42 := n39 * 42
-	for i41 := range s.Orders {
-		rest42 -= 42
-		if p = s.Orders[i41].FwGetF(r, p, end-rest42); p < 0 {
+	s.Orders = fw.Resize(s.Orders, n51)
+	rest54 := n51 * 42
+	for i53 := range s.Orders {
+		rest54 -= 42
+		if p = s.Orders[i53].FwGetF(r, p, end-rest54); p < 0 {
 			return -1
 		}
 	}
@@ -1131,15 +1239,15 @@ func FwVerifyFAccount(r *fw.FReader, p, end int) int {
 			return -1
 		}
 	}
-	n43, ok44 := r.Count(p, end, 42)
-	if !ok44 {
+	n55, ok56 := r.Count(p, end, 42)
+	if !ok56 {
 		return -1
 	}
 	p += 4
-	rest46 := n43 * 42
-	for i45 := 0; i45 < n43; i45++ {
-		rest46 -= 42
-		if p = FwVerifyFOrder(r, p, end-rest46); p < 0 {
+	rest58 := n55 * 42
+	for i57 := 0; i57 < n55; i57++ {
+		rest58 -= 42
+		if p = FwVerifyFOrder(r, p, end-rest58); p < 0 {
 			return -1
 		}
 	}
@@ -1171,11 +1279,11 @@ func (s *Account) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, ",\"orders\":"...)
 	b = append(b, '[')
-	for i47 := range s.Orders {
-		if i47 > 0 {
+	for i59 := range s.Orders {
+		if i59 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i47].AppendJSON(b)
+		b = s.Orders[i59].AppendJSON(b)
 	}
 	b = append(b, ']')
 	return append(b, '}')
@@ -1222,13 +1330,13 @@ func (s *Account) FwGetJSON(p *fw.JSONParser) {
 			s.Orders = s.Orders[:0]
 			if p.Array() {
 				for p.More() {
-					var e48 Order
-					e48 = NewOrder()
-					e48.FwGetJSON(p)
+					var e60 Order
+					e60 = NewOrder()
+					e60.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.Orders = append(s.Orders, e48)
+					s.Orders = append(s.Orders, e60)
 				}
 			}
 		default:
