@@ -281,7 +281,10 @@ def test_go_builds_fixed_and_random_schemas(tmp_path):
     count = int(os.environ.get("FASTWIRE_FUZZ_SCHEMAS", "20"))
     seed = int(os.environ.get("FASTWIRE_FUZZ_SEED", str(random.randrange(1 << 30))))
     rnd = random.Random(seed)
-    texts = {"dollar": DOLLAR, "p": HASH_KEY}
+    # `importer` imports package `p`, whose name is also a local variable of generated code.
+    texts = {"dollar": DOLLAR, "p": HASH_KEY,
+             "importer": "package importer\nimport p\nstruct U { int32{p.K} m; p.K k; p.K? o; "
+                         "p.K[] v; }\nmessage M { p.K k; }\n"}
     texts.update({f"fuzz{i}": random_schema(rnd, f"fuzz{i}") for i in range(count)})
     try:
         go_builds(str(tmp_path), texts)

@@ -31,7 +31,8 @@ RESERVED: Dict[str, FrozenSet[str]] = {
         complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune string
         uint uint8 uint16 uint32 uint64 uintptr true false iota nil append cap clear close
         complex copy delete imag len make max min new panic print println real recover
-        fw bytes cmp math strconv""".split()),
+        fw bytes cmp math strconv time a b c d e f i k m n p q r s v w x pos stored ok body
+        slot base end start buf data lim full err typ msg known rest set blk""".split()),
 }
 
 # How a reserved name is escaped: this suffix is appended (until the name is free).
