@@ -614,10 +614,15 @@ class _Package:
         self.o("// FwPutV writes s's body and heap blocks and its offset into the slot "
                "(generated code).")
         self.open(f"func (s *{name}) FwPutV(w *fw.Writer, slot, base int) {{")
-        self.o(f"pos := w.VStruct(slot, base, {body}, {t})")
+        # The body (reserved, its offset into the slot), then its fixed slots through one
+        # slice of the body (no bounds checks), then the heap blocks in field order.
+        self.o(f"pos := w.Alloc({body})")
+        self.o(f"b := w.Buf[pos : pos+{body} : pos+{body}]")
+        self.o("fw.PutU32(w.Buf, slot, uint32(pos-base))")
+        self.o(f"fw.PutU32(b, 0, {body})")
+        self.o(f"fw.PutU32(b, 4, {t})")
         values = [(f, fl) for f, fl in fields if fl.wire.is_value]
-        if values:  # the fixed slots first, through one slice of the body (no bounds checks)
-            self.o(f"b := w.Buf[pos : pos+{body} : pos+{body}]")
+        if values:
             for f, fl in values:
                 self.o(self.store_value(fl.wire, f"s.{self.field_name(f)}", "b", str(fl.offset)))
         for f, fl in fields:
@@ -717,7 +722,11 @@ class _Package:
             self.o(self.store_value(w, v, "w.Buf", slot))
             return
         if k == "string":
-            self.o(f"w.VString({slot}, {base}, {v})")
+            blk = self.var("blk")
+            self.o(f"{blk} := w.Alloc(4 + len({v}))")
+            self.o(f"fw.PutU32(w.Buf, {slot}, uint32({blk}-{base}))")
+            self.o(f"fw.PutU32(w.Buf, {blk}, uint32(len({v})))")
+            self.o(f"copy(w.Buf[{blk}+4:], {v})")
         elif k == "bytes":
             self.o(f"w.VBytes({slot}, {base}, {v})")
         elif k == "struct":

@@ -96,8 +96,11 @@ func VerifyNodeLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Node) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.VStruct(slot, base, 16, 1)
+	pos := w.Alloc(16)
 	b := w.Buf[pos : pos+16 : pos+16]
+	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	fw.PutU32(b, 0, 16)
+	fw.PutU32(b, 4, 1)
 	fw.PutU32(b, 8, uint32(s.Value))
 	p2 := w.VBlock(pos+12, pos, len(s.Children), 4)
 	for i3 := range s.Children {
@@ -420,7 +423,11 @@ func VerifyNothingLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Nothing) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.VStruct(slot, base, 8, 2)
+	pos := w.Alloc(8)
+	b := w.Buf[pos : pos+8 : pos+8]
+	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	fw.PutU32(b, 0, 8)
+	fw.PutU32(b, 4, 2)
 	_ = pos
 }
 
@@ -678,7 +685,11 @@ func VerifyBagLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Bag) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.VStruct(slot, base, 24, 3)
+	pos := w.Alloc(24)
+	b := w.Buf[pos : pos+24 : pos+24]
+	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	fw.PutU32(b, 0, 24)
+	fw.PutU32(b, 4, 3)
 	p35 := w.VBlock(pos+8, pos, len(s.Items), 4)
 	for i36 := range s.Items {
 		s.Items[i36].FwPutV(w, p35+i36*4, pos)
@@ -689,12 +700,18 @@ func (s *Bag) FwPutV(w *fw.Writer, slot, base int) {
 			fw.VNull(w, p37+i38*5)
 		} else {
 			blk39 := w.VOptional(p37+i38*5, pos, 4)
-			w.VString(blk39, blk39, (*s.Names[i38]))
+			blk40 := w.Alloc(4 + len((*s.Names[i38])))
+			fw.PutU32(w.Buf, blk39, uint32(blk40-blk39))
+			fw.PutU32(w.Buf, blk40, uint32(len((*s.Names[i38]))))
+			copy(w.Buf[blk40+4:], (*s.Names[i38]))
 		}
 	}
-	p40 := w.VBlock(pos+16, pos, len(s.Words), 4)
-	for i41 := range s.Words {
-		w.VString(p40+i41*4, pos, s.Words[i41])
+	p41 := w.VBlock(pos+16, pos, len(s.Words), 4)
+	for i42 := range s.Words {
+		blk43 := w.Alloc(4 + len(s.Words[i42]))
+		fw.PutU32(w.Buf, p41+i42*4, uint32(blk43-pos))
+		fw.PutU32(w.Buf, blk43, uint32(len(s.Words[i42])))
+		copy(w.Buf[blk43+4:], s.Words[i42])
 	}
 	w.VBytes(pos+20, pos, s.Blob)
 }
@@ -715,39 +732,39 @@ func (s *Bag) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 24 {
-		p42, n43, ok44 := r.Block(pos+8, pos, 4)
-		if ok44 {
-			s.Items = fw.Resize(s.Items, n43)
-			for i45 := range s.Items {
-				s.Items[i45].FwGetV(r, p42+i45*4, pos)
+		p44, n45, ok46 := r.Block(pos+8, pos, 4)
+		if ok46 {
+			s.Items = fw.Resize(s.Items, n45)
+			for i47 := range s.Items {
+				s.Items[i47].FwGetV(r, p44+i47*4, pos)
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p46, n47, ok48 := r.Block(pos+12, pos, 5)
-		if ok48 {
-			s.Names = fw.Resize(s.Names, n47)
-			for i49 := range s.Names {
-				p50, set51, ok52 := r.Optional(p46+i49*5, pos, 4)
-				if !set51 {
-					s.Names[i49] = nil
-				} else if ok52 {
-					if s.Names[i49] == nil {
-						s.Names[i49] = new(string)
+		p48, n49, ok50 := r.Block(pos+12, pos, 5)
+		if ok50 {
+			s.Names = fw.Resize(s.Names, n49)
+			for i51 := range s.Names {
+				p52, set53, ok54 := r.Optional(p48+i51*5, pos, 4)
+				if !set53 {
+					s.Names[i51] = nil
+				} else if ok54 {
+					if s.Names[i51] == nil {
+						s.Names[i51] = new(string)
 					}
-					r.String(p50, p50, &(*s.Names[i49]))
+					r.String(p52, p52, &(*s.Names[i51]))
 				}
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p53, n54, ok55 := r.Block(pos+16, pos, 4)
-		if ok55 {
-			s.Words = fw.Resize(s.Words, n54)
-			for i56 := range s.Words {
-				r.String(p53+i56*4, pos, &s.Words[i56])
+		p55, n56, ok57 := r.Block(pos+16, pos, 4)
+		if ok57 {
+			s.Words = fw.Resize(s.Words, n56)
+			for i58 := range s.Words {
+				r.String(p55+i58*4, pos, &s.Words[i58])
 				if !r.OK() {
 					break
 				}
@@ -757,11 +774,11 @@ func (s *Bag) FwGetV(r *fw.VReader, slot, base int) {
 	} else {
 		d := NewBag()
 		if 12 <= stored {
-			p57, n58, ok59 := r.Block(pos+8, pos, 4)
-			if ok59 {
-				s.Items = fw.Resize(s.Items, n58)
-				for i60 := range s.Items {
-					s.Items[i60].FwGetV(r, p57+i60*4, pos)
+			p59, n60, ok61 := r.Block(pos+8, pos, 4)
+			if ok61 {
+				s.Items = fw.Resize(s.Items, n60)
+				for i62 := range s.Items {
+					s.Items[i62].FwGetV(r, p59+i62*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -771,18 +788,18 @@ func (s *Bag) FwGetV(r *fw.VReader, slot, base int) {
 			s.Items = d.Items
 		}
 		if 16 <= stored {
-			p61, n62, ok63 := r.Block(pos+12, pos, 5)
-			if ok63 {
-				s.Names = fw.Resize(s.Names, n62)
-				for i64 := range s.Names {
-					p65, set66, ok67 := r.Optional(p61+i64*5, pos, 4)
-					if !set66 {
-						s.Names[i64] = nil
-					} else if ok67 {
-						if s.Names[i64] == nil {
-							s.Names[i64] = new(string)
+			p63, n64, ok65 := r.Block(pos+12, pos, 5)
+			if ok65 {
+				s.Names = fw.Resize(s.Names, n64)
+				for i66 := range s.Names {
+					p67, set68, ok69 := r.Optional(p63+i66*5, pos, 4)
+					if !set68 {
+						s.Names[i66] = nil
+					} else if ok69 {
+						if s.Names[i66] == nil {
+							s.Names[i66] = new(string)
 						}
-						r.String(p65, p65, &(*s.Names[i64]))
+						r.String(p67, p67, &(*s.Names[i66]))
 					}
 					if !r.OK() {
 						break
@@ -793,11 +810,11 @@ func (s *Bag) FwGetV(r *fw.VReader, slot, base int) {
 			s.Names = d.Names
 		}
 		if 20 <= stored {
-			p68, n69, ok70 := r.Block(pos+16, pos, 4)
-			if ok70 {
-				s.Words = fw.Resize(s.Words, n69)
-				for i71 := range s.Words {
-					r.String(p68+i71*4, pos, &s.Words[i71])
+			p70, n71, ok72 := r.Block(pos+16, pos, 4)
+			if ok72 {
+				s.Words = fw.Resize(s.Words, n71)
+				for i73 := range s.Words {
+					r.String(p70+i73*4, pos, &s.Words[i73])
 					if !r.OK() {
 						break
 					}
@@ -831,101 +848,101 @@ func FwVerifyVBag(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 24 {
-		if p72, n73, ok74 := r.Block(pos+8, pos, 4); ok74 {
-			for i75 := 0; i75 < n73 && r.OK(); i75++ {
-				FwVerifyVNothing(r, p72+i75*4, pos)
+		if p74, n75, ok76 := r.Block(pos+8, pos, 4); ok76 {
+			for i77 := 0; i77 < n75 && r.OK(); i77++ {
+				FwVerifyVNothing(r, p74+i77*4, pos)
 			}
 		}
-		if p76, n77, ok78 := r.Block(pos+12, pos, 5); ok78 {
-			for i79 := 0; i79 < n77 && r.OK(); i79++ {
-				if p80, set81, ok82 := r.Optional(p76+i79*5, pos, 4); set81 && ok82 {
-					blk83 := p80 + int(fw.U32(d, p80))
-					n84 := -1
-					if blk83 >= p80+4 && blk83 <= r.Size-4 {
-						n84 = int(fw.U32(d, blk83))
+		if p78, n79, ok80 := r.Block(pos+12, pos, 5); ok80 {
+			for i81 := 0; i81 < n79 && r.OK(); i81++ {
+				if p82, set83, ok84 := r.Optional(p78+i81*5, pos, 4); set83 && ok84 {
+					blk85 := p82 + int(fw.U32(d, p82))
+					n86 := -1
+					if blk85 >= p82+4 && blk85 <= r.Size-4 {
+						n86 = int(fw.U32(d, blk85))
 					}
-					if n84 >= 0 && n84 <= r.Size-blk83-4 {
-						r.Left -= int64(4 + n84)
+					if n86 >= 0 && n86 <= r.Size-blk85-4 {
+						r.Left -= int64(4 + n86)
 					} else {
-						r.Text(p80, p80)
+						r.Text(p82, p82)
 					}
 				}
 			}
 		}
-		if p85, n86, ok87 := r.Block(pos+16, pos, 4); ok87 {
-			for i88 := 0; i88 < n86 && r.OK(); i88++ {
-				blk89 := pos + int(fw.U32(d, p85+i88*4))
-				n90 := -1
-				if blk89 >= p85+i88*4+4 && blk89 <= r.Size-4 {
-					n90 = int(fw.U32(d, blk89))
+		if p87, n88, ok89 := r.Block(pos+16, pos, 4); ok89 {
+			for i90 := 0; i90 < n88 && r.OK(); i90++ {
+				blk91 := pos + int(fw.U32(d, p87+i90*4))
+				n92 := -1
+				if blk91 >= p87+i90*4+4 && blk91 <= r.Size-4 {
+					n92 = int(fw.U32(d, blk91))
 				}
-				if n90 >= 0 && n90 <= r.Size-blk89-4 {
-					r.Left -= int64(4 + n90)
+				if n92 >= 0 && n92 <= r.Size-blk91-4 {
+					r.Left -= int64(4 + n92)
 				} else {
-					r.Text(p85+i88*4, pos)
+					r.Text(p87+i90*4, pos)
 				}
 			}
 		}
-		blk91 := pos + int(fw.U32(d, pos+20))
-		n92 := -1
-		if blk91 >= pos+20+4 && blk91 <= r.Size-4 {
-			n92 = int(fw.U32(d, blk91))
+		blk93 := pos + int(fw.U32(d, pos+20))
+		n94 := -1
+		if blk93 >= pos+20+4 && blk93 <= r.Size-4 {
+			n94 = int(fw.U32(d, blk93))
 		}
-		if n92 >= 0 && n92 <= r.Size-blk91-4 {
-			r.Left -= int64(4 + n92)
+		if n94 >= 0 && n94 <= r.Size-blk93-4 {
+			r.Left -= int64(4 + n94)
 		} else {
 			r.Text(pos+20, pos)
 		}
 	} else {
 		if 12 <= stored {
-			if p93, n94, ok95 := r.Block(pos+8, pos, 4); ok95 {
-				for i96 := 0; i96 < n94 && r.OK(); i96++ {
-					FwVerifyVNothing(r, p93+i96*4, pos)
+			if p95, n96, ok97 := r.Block(pos+8, pos, 4); ok97 {
+				for i98 := 0; i98 < n96 && r.OK(); i98++ {
+					FwVerifyVNothing(r, p95+i98*4, pos)
 				}
 			}
 		}
 		if 16 <= stored {
-			if p97, n98, ok99 := r.Block(pos+12, pos, 5); ok99 {
-				for i100 := 0; i100 < n98 && r.OK(); i100++ {
-					if p101, set102, ok103 := r.Optional(p97+i100*5, pos, 4); set102 && ok103 {
-						blk104 := p101 + int(fw.U32(d, p101))
-						n105 := -1
-						if blk104 >= p101+4 && blk104 <= r.Size-4 {
-							n105 = int(fw.U32(d, blk104))
+			if p99, n100, ok101 := r.Block(pos+12, pos, 5); ok101 {
+				for i102 := 0; i102 < n100 && r.OK(); i102++ {
+					if p103, set104, ok105 := r.Optional(p99+i102*5, pos, 4); set104 && ok105 {
+						blk106 := p103 + int(fw.U32(d, p103))
+						n107 := -1
+						if blk106 >= p103+4 && blk106 <= r.Size-4 {
+							n107 = int(fw.U32(d, blk106))
 						}
-						if n105 >= 0 && n105 <= r.Size-blk104-4 {
-							r.Left -= int64(4 + n105)
+						if n107 >= 0 && n107 <= r.Size-blk106-4 {
+							r.Left -= int64(4 + n107)
 						} else {
-							r.Text(p101, p101)
+							r.Text(p103, p103)
 						}
 					}
 				}
 			}
 		}
 		if 20 <= stored {
-			if p106, n107, ok108 := r.Block(pos+16, pos, 4); ok108 {
-				for i109 := 0; i109 < n107 && r.OK(); i109++ {
-					blk110 := pos + int(fw.U32(d, p106+i109*4))
-					n111 := -1
-					if blk110 >= p106+i109*4+4 && blk110 <= r.Size-4 {
-						n111 = int(fw.U32(d, blk110))
+			if p108, n109, ok110 := r.Block(pos+16, pos, 4); ok110 {
+				for i111 := 0; i111 < n109 && r.OK(); i111++ {
+					blk112 := pos + int(fw.U32(d, p108+i111*4))
+					n113 := -1
+					if blk112 >= p108+i111*4+4 && blk112 <= r.Size-4 {
+						n113 = int(fw.U32(d, blk112))
 					}
-					if n111 >= 0 && n111 <= r.Size-blk110-4 {
-						r.Left -= int64(4 + n111)
+					if n113 >= 0 && n113 <= r.Size-blk112-4 {
+						r.Left -= int64(4 + n113)
 					} else {
-						r.Text(p106+i109*4, pos)
+						r.Text(p108+i111*4, pos)
 					}
 				}
 			}
 		}
 		if 24 <= stored {
-			blk112 := pos + int(fw.U32(d, pos+20))
-			n113 := -1
-			if blk112 >= pos+20+4 && blk112 <= r.Size-4 {
-				n113 = int(fw.U32(d, blk112))
+			blk114 := pos + int(fw.U32(d, pos+20))
+			n115 := -1
+			if blk114 >= pos+20+4 && blk114 <= r.Size-4 {
+				n115 = int(fw.U32(d, blk114))
 			}
-			if n113 >= 0 && n113 <= r.Size-blk112-4 {
-				r.Left -= int64(4 + n113)
+			if n115 >= 0 && n115 <= r.Size-blk114-4 {
+				r.Left -= int64(4 + n115)
 			} else {
 				r.Text(pos+20, pos)
 			}
@@ -976,21 +993,21 @@ func VerifyBagFinalLimits(data []byte, lim *fw.Limits) error {
 // FwPutF appends s's fields in the final format (generated code).
 func (s *Bag) FwPutF(b []byte) []byte {
 	b = fw.AppendU32(b, uint32(len(s.Items)))
-	for i114 := range s.Items {
-		b = s.Items[i114].FwPutF(b)
+	for i116 := range s.Items {
+		b = s.Items[i116].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.Names)))
-	for i115 := range s.Names {
-		if s.Names[i115] == nil {
+	for i117 := range s.Names {
+		if s.Names[i117] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = fw.AppendString(b, (*s.Names[i115]))
+			b = fw.AppendString(b, (*s.Names[i117]))
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.Words)))
-	for i116 := range s.Words {
-		b = fw.AppendString(b, s.Words[i116])
+	for i118 := range s.Words {
+		b = fw.AppendString(b, s.Words[i118])
 	}
 	b = fw.AppendBytes(b, s.Blob)
 	return b
@@ -1003,52 +1020,52 @@ func (s *Bag) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n117, ok118 := r.Count(p, end-12, 0)
-	if !ok118 {
+	n119, ok120 := r.Count(p, end-12, 0)
+	if !ok120 {
 		return -1
 	}
 	p += 4
-	s.Items = fw.Resize(s.Items, n117)
-	for i119 := range s.Items {
-		if p = s.Items[i119].FwGetF(r, p, end-12); p < 0 {
+	s.Items = fw.Resize(s.Items, n119)
+	for i121 := range s.Items {
+		if p = s.Items[i121].FwGetF(r, p, end-12); p < 0 {
 			return -1
 		}
 	}
-	n120, ok121 := r.Count(p, end-8, 1)
-	if !ok121 {
+	n122, ok123 := r.Count(p, end-8, 1)
+	if !ok123 {
 		return -1
 	}
 	p += 4
-	s.Names = fw.Resize(s.Names, n120)
-	rest123 := n120 * 1
-	for i122 := range s.Names {
-		rest123 -= 1
+	s.Names = fw.Resize(s.Names, n122)
+	rest125 := n122 * 1
+	for i124 := range s.Names {
+		rest125 -= 1
 		if d[p] == 0 {
-			s.Names[i122] = nil
+			s.Names[i124] = nil
 			p++
 		} else {
 			p++
-			if 4 > end-8-rest123-p {
+			if 4 > end-8-rest125-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if s.Names[i122] == nil {
-				s.Names[i122] = new(string)
+			if s.Names[i124] == nil {
+				s.Names[i124] = new(string)
 			}
-			if p = r.String(p, end-8-rest123, &(*s.Names[i122])); p < 0 {
+			if p = r.String(p, end-8-rest125, &(*s.Names[i124])); p < 0 {
 				return -1
 			}
 		}
 	}
-	n124, ok125 := r.Count(p, end-4, 4)
-	if !ok125 {
+	n126, ok127 := r.Count(p, end-4, 4)
+	if !ok127 {
 		return -1
 	}
 	p += 4
-	s.Words = fw.Resize(s.Words, n124)
-	rest127 := n124 * 4
-	for i126 := range s.Words {
-		rest127 -= 4
-		if p = r.String(p, end-4-rest127, &s.Words[i126]); p < 0 {
+	s.Words = fw.Resize(s.Words, n126)
+	rest129 := n126 * 4
+	for i128 := range s.Words {
+		rest129 -= 4
+		if p = r.String(p, end-4-rest129, &s.Words[i128]); p < 0 {
 			return -1
 		}
 	}
@@ -1066,45 +1083,45 @@ func FwVerifyFBag(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n128, ok129 := r.Count(p, end-12, 0)
-	if !ok129 {
+	n130, ok131 := r.Count(p, end-12, 0)
+	if !ok131 {
 		return -1
 	}
 	p += 4
-	for i130 := 0; i130 < n128; i130++ {
+	for i132 := 0; i132 < n130; i132++ {
 		if p = FwVerifyFNothing(r, p, end-12); p < 0 {
 			return -1
 		}
 	}
-	n131, ok132 := r.Count(p, end-8, 1)
-	if !ok132 {
+	n133, ok134 := r.Count(p, end-8, 1)
+	if !ok134 {
 		return -1
 	}
 	p += 4
-	rest134 := n131 * 1
-	for i133 := 0; i133 < n131; i133++ {
-		rest134 -= 1
+	rest136 := n133 * 1
+	for i135 := 0; i135 < n133; i135++ {
+		rest136 -= 1
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 4 > end-8-rest134-p {
+			if 4 > end-8-rest136-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if _, p = r.Text(p, end-8-rest134); p < 0 {
+			if _, p = r.Text(p, end-8-rest136); p < 0 {
 				return -1
 			}
 		}
 	}
-	n135, ok136 := r.Count(p, end-4, 4)
-	if !ok136 {
+	n137, ok138 := r.Count(p, end-4, 4)
+	if !ok138 {
 		return -1
 	}
 	p += 4
-	rest138 := n135 * 4
-	for i137 := 0; i137 < n135; i137++ {
-		rest138 -= 4
-		if _, p = r.Text(p, end-4-rest138); p < 0 {
+	rest140 := n137 * 4
+	for i139 := 0; i139 < n137; i139++ {
+		rest140 -= 4
+		if _, p = r.Text(p, end-4-rest140); p < 0 {
 			return -1
 		}
 	}
@@ -1125,33 +1142,33 @@ func (s *Bag) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"items\":"...)
 	b = append(b, '[')
-	for i139 := range s.Items {
-		if i139 > 0 {
+	for i141 := range s.Items {
+		if i141 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Items[i139].AppendJSON(b)
+		b = s.Items[i141].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"names\":"...)
 	b = append(b, '[')
-	for i140 := range s.Names {
-		if i140 > 0 {
+	for i142 := range s.Names {
+		if i142 > 0 {
 			b = append(b, ',')
 		}
-		if s.Names[i140] == nil {
+		if s.Names[i142] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendJSONString(b, (*s.Names[i140]))
+			b = fw.AppendJSONString(b, (*s.Names[i142]))
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"words\":"...)
 	b = append(b, '[')
-	for i141 := range s.Words {
-		if i141 > 0 {
+	for i143 := range s.Words {
+		if i143 > 0 {
 			b = append(b, ',')
 		}
-		b = fw.AppendJSONString(b, s.Words[i141])
+		b = fw.AppendJSONString(b, s.Words[i143])
 	}
 	b = append(b, ']')
 	b = append(b, ",\"blob\":"...)
@@ -1183,45 +1200,45 @@ func (s *Bag) FwGetJSON(p *fw.JSONParser) {
 			s.Items = s.Items[:0]
 			if p.Array() {
 				for p.More() {
-					var e142 Nothing
-					e142 = NewNothing()
-					e142.FwGetJSON(p)
+					var e144 Nothing
+					e144 = NewNothing()
+					e144.FwGetJSON(p)
 					p.ChargeZero()
 					if p.Err != nil {
 						break
 					}
-					s.Items = append(s.Items, e142)
+					s.Items = append(s.Items, e144)
 				}
 			}
 		case "names":
 			s.Names = s.Names[:0]
 			if p.Array() {
 				for p.More() {
-					var e143 *string
+					var e145 *string
 					if p.Null() {
-						e143 = nil
+						e145 = nil
 					} else {
-						if e143 == nil {
-							e143 = new(string)
+						if e145 == nil {
+							e145 = new(string)
 						}
-						p.String(&(*e143))
+						p.String(&(*e145))
 					}
 					if p.Err != nil {
 						break
 					}
-					s.Names = append(s.Names, e143)
+					s.Names = append(s.Names, e145)
 				}
 			}
 		case "words":
 			s.Words = s.Words[:0]
 			if p.Array() {
 				for p.More() {
-					var e144 string
-					p.String(&e144)
+					var e146 string
+					p.String(&e146)
 					if p.Err != nil {
 						break
 					}
-					s.Words = append(s.Words, e144)
+					s.Words = append(s.Words, e146)
 				}
 			}
 		case "blob":

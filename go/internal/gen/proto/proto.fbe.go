@@ -189,14 +189,20 @@ func VerifyOrderLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Order) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.VStruct(slot, base, 34, 1)
+	pos := w.Alloc(34)
 	b := w.Buf[pos : pos+34 : pos+34]
+	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	fw.PutU32(b, 0, 34)
+	fw.PutU32(b, 4, 1)
 	fw.PutU32(b, 8, uint32(s.Uid))
 	b[16] = byte(s.Side)
 	b[17] = byte(s.Type)
 	fw.PutF64(b, 18, float64(s.Price))
 	fw.PutF64(b, 26, float64(s.Volume))
-	w.VString(pos+12, pos, s.Symbol)
+	blk1 := w.Alloc(4 + len(s.Symbol))
+	fw.PutU32(w.Buf, pos+12, uint32(blk1-pos))
+	fw.PutU32(w.Buf, blk1, uint32(len(s.Symbol)))
+	copy(w.Buf[blk1+4:], s.Symbol)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
@@ -274,25 +280,25 @@ func FwVerifyVOrder(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 34 {
-		blk1 := pos + int(fw.U32(d, pos+12))
-		n2 := -1
-		if blk1 >= pos+12+4 && blk1 <= r.Size-4 {
-			n2 = int(fw.U32(d, blk1))
+		blk2 := pos + int(fw.U32(d, pos+12))
+		n3 := -1
+		if blk2 >= pos+12+4 && blk2 <= r.Size-4 {
+			n3 = int(fw.U32(d, blk2))
 		}
-		if n2 >= 0 && n2 <= r.Size-blk1-4 {
-			r.Left -= int64(4 + n2)
+		if n3 >= 0 && n3 <= r.Size-blk2-4 {
+			r.Left -= int64(4 + n3)
 		} else {
 			r.Text(pos+12, pos)
 		}
 	} else {
 		if 16 <= stored {
-			blk3 := pos + int(fw.U32(d, pos+12))
-			n4 := -1
-			if blk3 >= pos+12+4 && blk3 <= r.Size-4 {
-				n4 = int(fw.U32(d, blk3))
+			blk4 := pos + int(fw.U32(d, pos+12))
+			n5 := -1
+			if blk4 >= pos+12+4 && blk4 <= r.Size-4 {
+				n5 = int(fw.U32(d, blk4))
 			}
-			if n4 >= 0 && n4 <= r.Size-blk3-4 {
-				r.Left -= int64(4 + n4)
+			if n5 >= 0 && n5 <= r.Size-blk4-4 {
+				r.Left -= int64(4 + n5)
 			} else {
 				r.Text(pos+12, pos)
 			}
@@ -358,17 +364,17 @@ func (s *Order) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q5 := d[p : p+4 : p+4]
-	s.Uid = int32(fw.U32(q5, 0))
+	q6 := d[p : p+4 : p+4]
+	s.Uid = int32(fw.U32(q6, 0))
 	p += 4
 	if p = r.String(p, end-18, &s.Symbol); p < 0 {
 		return -1
 	}
-	q6 := d[p : p+18 : p+18]
-	s.Side = OrderSide(q6[0])
-	s.Type = OrderType(q6[1])
-	s.Price = fw.F64(q6, 2)
-	s.Volume = fw.F64(q6, 10)
+	q7 := d[p : p+18 : p+18]
+	s.Side = OrderSide(q7[0])
+	s.Type = OrderType(q7[1])
+	s.Price = fw.F64(q7, 2)
+	s.Volume = fw.F64(q7, 10)
 	p += 18
 	r.Leave()
 	return p
@@ -538,10 +544,16 @@ func VerifyBalanceLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Balance) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.VStruct(slot, base, 20, 2)
+	pos := w.Alloc(20)
 	b := w.Buf[pos : pos+20 : pos+20]
+	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	fw.PutU32(b, 0, 20)
+	fw.PutU32(b, 4, 2)
 	fw.PutF64(b, 12, float64(s.Amount))
-	w.VString(pos+8, pos, s.Currency)
+	blk8 := w.Alloc(4 + len(s.Currency))
+	fw.PutU32(w.Buf, pos+8, uint32(blk8-pos))
+	fw.PutU32(w.Buf, blk8, uint32(len(s.Currency)))
+	copy(w.Buf[blk8+4:], s.Currency)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
@@ -595,25 +607,25 @@ func FwVerifyVBalance(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 20 {
-		blk7 := pos + int(fw.U32(d, pos+8))
-		n8 := -1
-		if blk7 >= pos+8+4 && blk7 <= r.Size-4 {
-			n8 = int(fw.U32(d, blk7))
+		blk9 := pos + int(fw.U32(d, pos+8))
+		n10 := -1
+		if blk9 >= pos+8+4 && blk9 <= r.Size-4 {
+			n10 = int(fw.U32(d, blk9))
 		}
-		if n8 >= 0 && n8 <= r.Size-blk7-4 {
-			r.Left -= int64(4 + n8)
+		if n10 >= 0 && n10 <= r.Size-blk9-4 {
+			r.Left -= int64(4 + n10)
 		} else {
 			r.Text(pos+8, pos)
 		}
 	} else {
 		if 12 <= stored {
-			blk9 := pos + int(fw.U32(d, pos+8))
-			n10 := -1
-			if blk9 >= pos+8+4 && blk9 <= r.Size-4 {
-				n10 = int(fw.U32(d, blk9))
+			blk11 := pos + int(fw.U32(d, pos+8))
+			n12 := -1
+			if blk11 >= pos+8+4 && blk11 <= r.Size-4 {
+				n12 = int(fw.U32(d, blk11))
 			}
-			if n10 >= 0 && n10 <= r.Size-blk9-4 {
-				r.Left -= int64(4 + n10)
+			if n12 >= 0 && n12 <= r.Size-blk11-4 {
+				r.Left -= int64(4 + n12)
 			} else {
 				r.Text(pos+8, pos)
 			}
@@ -678,8 +690,8 @@ func (s *Balance) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-8, &s.Currency); p < 0 {
 		return -1
 	}
-	q11 := d[p : p+8 : p+8]
-	s.Amount = fw.F64(q11, 0)
+	q13 := d[p : p+8 : p+8]
+	s.Amount = fw.F64(q13, 0)
 	p += 8
 	r.Leave()
 	return p
@@ -792,11 +804,11 @@ func (s *Account) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.Orders)), 10)
 	b = append(b, ']', '[')
-	for i12 := range s.Orders {
-		if i12 > 0 {
+	for i14 := range s.Orders {
+		if i14 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i12].FwPrint(b)
+		b = s.Orders[i14].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ')')
@@ -855,21 +867,27 @@ func VerifyAccountLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Account) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.VStruct(slot, base, 30, 3)
+	pos := w.Alloc(30)
 	b := w.Buf[pos : pos+30 : pos+30]
+	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	fw.PutU32(b, 0, 30)
+	fw.PutU32(b, 4, 3)
 	fw.PutU32(b, 8, uint32(s.Uid))
 	b[16] = byte(s.State)
-	w.VString(pos+12, pos, s.Name)
+	blk15 := w.Alloc(4 + len(s.Name))
+	fw.PutU32(w.Buf, pos+12, uint32(blk15-pos))
+	fw.PutU32(w.Buf, blk15, uint32(len(s.Name)))
+	copy(w.Buf[blk15+4:], s.Name)
 	s.Wallet.FwPutV(w, pos+17, pos)
 	if s.Asset == nil {
 		fw.VNull(w, pos+21)
 	} else {
-		blk13 := w.VOptional(pos+21, pos, 4)
-		s.Asset.FwPutV(w, blk13, blk13)
+		blk16 := w.VOptional(pos+21, pos, 4)
+		s.Asset.FwPutV(w, blk16, blk16)
 	}
-	p14 := w.VBlock(pos+26, pos, len(s.Orders), 4)
-	for i15 := range s.Orders {
-		s.Orders[i15].FwPutV(w, p14+i15*4, pos)
+	p17 := w.VBlock(pos+26, pos, len(s.Orders), 4)
+	for i18 := range s.Orders {
+		s.Orders[i18].FwPutV(w, p17+i18*4, pos)
 	}
 }
 
@@ -894,20 +912,20 @@ func (s *Account) FwGetV(r *fw.VReader, slot, base int) {
 		s.State = State(body[16])
 		r.String(pos+12, pos, &s.Name)
 		s.Wallet.FwGetV(r, pos+17, pos)
-		p16, set17, ok18 := r.Optional(pos+21, pos, 4)
-		if !set17 {
+		p19, set20, ok21 := r.Optional(pos+21, pos, 4)
+		if !set20 {
 			s.Asset = nil
-		} else if ok18 {
+		} else if ok21 {
 			if s.Asset == nil {
 				s.Asset = new(Balance)
 			}
-			s.Asset.FwGetV(r, p16, p16)
+			s.Asset.FwGetV(r, p19, p19)
 		}
-		p19, n20, ok21 := r.Block(pos+26, pos, 4)
-		if ok21 {
-			s.Orders = fw.Resize(s.Orders, n20)
-			for i22 := range s.Orders {
-				s.Orders[i22].FwGetV(r, p19+i22*4, pos)
+		p22, n23, ok24 := r.Block(pos+26, pos, 4)
+		if ok24 {
+			s.Orders = fw.Resize(s.Orders, n23)
+			for i25 := range s.Orders {
+				s.Orders[i25].FwGetV(r, p22+i25*4, pos)
 				if !r.OK() {
 					break
 				}
@@ -936,24 +954,24 @@ func (s *Account) FwGetV(r *fw.VReader, slot, base int) {
 			s.Wallet = d.Wallet
 		}
 		if 26 <= stored {
-			p23, set24, ok25 := r.Optional(pos+21, pos, 4)
-			if !set24 {
+			p26, set27, ok28 := r.Optional(pos+21, pos, 4)
+			if !set27 {
 				s.Asset = nil
-			} else if ok25 {
+			} else if ok28 {
 				if s.Asset == nil {
 					s.Asset = new(Balance)
 				}
-				s.Asset.FwGetV(r, p23, p23)
+				s.Asset.FwGetV(r, p26, p26)
 			}
 		} else {
 			s.Asset = d.Asset
 		}
 		if 30 <= stored {
-			p26, n27, ok28 := r.Block(pos+26, pos, 4)
-			if ok28 {
-				s.Orders = fw.Resize(s.Orders, n27)
-				for i29 := range s.Orders {
-					s.Orders[i29].FwGetV(r, p26+i29*4, pos)
+			p29, n30, ok31 := r.Block(pos+26, pos, 4)
+			if ok31 {
+				s.Orders = fw.Resize(s.Orders, n30)
+				for i32 := range s.Orders {
+					s.Orders[i32].FwGetV(r, p29+i32*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -982,34 +1000,34 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 30 {
-		blk30 := pos + int(fw.U32(d, pos+12))
-		n31 := -1
-		if blk30 >= pos+12+4 && blk30 <= r.Size-4 {
-			n31 = int(fw.U32(d, blk30))
+		blk33 := pos + int(fw.U32(d, pos+12))
+		n34 := -1
+		if blk33 >= pos+12+4 && blk33 <= r.Size-4 {
+			n34 = int(fw.U32(d, blk33))
 		}
-		if n31 >= 0 && n31 <= r.Size-blk30-4 {
-			r.Left -= int64(4 + n31)
+		if n34 >= 0 && n34 <= r.Size-blk33-4 {
+			r.Left -= int64(4 + n34)
 		} else {
 			r.Text(pos+12, pos)
 		}
 		FwVerifyVBalance(r, pos+17, pos)
-		if p32, set33, ok34 := r.Optional(pos+21, pos, 4); set33 && ok34 {
-			FwVerifyVBalance(r, p32, p32)
+		if p35, set36, ok37 := r.Optional(pos+21, pos, 4); set36 && ok37 {
+			FwVerifyVBalance(r, p35, p35)
 		}
-		if p35, n36, ok37 := r.Block(pos+26, pos, 4); ok37 {
-			for i38 := 0; i38 < n36 && r.OK(); i38++ {
-				FwVerifyVOrder(r, p35+i38*4, pos)
+		if p38, n39, ok40 := r.Block(pos+26, pos, 4); ok40 {
+			for i41 := 0; i41 < n39 && r.OK(); i41++ {
+				FwVerifyVOrder(r, p38+i41*4, pos)
 			}
 		}
 	} else {
 		if 16 <= stored {
-			blk39 := pos + int(fw.U32(d, pos+12))
-			n40 := -1
-			if blk39 >= pos+12+4 && blk39 <= r.Size-4 {
-				n40 = int(fw.U32(d, blk39))
+			blk42 := pos + int(fw.U32(d, pos+12))
+			n43 := -1
+			if blk42 >= pos+12+4 && blk42 <= r.Size-4 {
+				n43 = int(fw.U32(d, blk42))
 			}
-			if n40 >= 0 && n40 <= r.Size-blk39-4 {
-				r.Left -= int64(4 + n40)
+			if n43 >= 0 && n43 <= r.Size-blk42-4 {
+				r.Left -= int64(4 + n43)
 			} else {
 				r.Text(pos+12, pos)
 			}
@@ -1018,14 +1036,14 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 			FwVerifyVBalance(r, pos+17, pos)
 		}
 		if 26 <= stored {
-			if p41, set42, ok43 := r.Optional(pos+21, pos, 4); set42 && ok43 {
-				FwVerifyVBalance(r, p41, p41)
+			if p44, set45, ok46 := r.Optional(pos+21, pos, 4); set45 && ok46 {
+				FwVerifyVBalance(r, p44, p44)
 			}
 		}
 		if 30 <= stored {
-			if p44, n45, ok46 := r.Block(pos+26, pos, 4); ok46 {
-				for i47 := 0; i47 < n45 && r.OK(); i47++ {
-					FwVerifyVOrder(r, p44+i47*4, pos)
+			if p47, n48, ok49 := r.Block(pos+26, pos, 4); ok49 {
+				for i50 := 0; i50 < n48 && r.OK(); i50++ {
+					FwVerifyVOrder(r, p47+i50*4, pos)
 				}
 			}
 		}
@@ -1085,8 +1103,8 @@ func (s *Account) FwPutF(b []byte) []byte {
 		b = s.Asset.FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.Orders)))
-	for i48 := range s.Orders {
-		b = s.Orders[i48].FwPutF(b)
+	for i51 := range s.Orders {
+		b = s.Orders[i51].FwPutF(b)
 	}
 	return b
 }
@@ -1098,14 +1116,14 @@ func (s *Account) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q49 := d[p : p+4 : p+4]
-	s.Uid = int32(fw.U32(q49, 0))
+	q52 := d[p : p+4 : p+4]
+	s.Uid = int32(fw.U32(q52, 0))
 	p += 4
 	if p = r.String(p, end-18, &s.Name); p < 0 {
 		return -1
 	}
-	q50 := d[p : p+1 : p+1]
-	s.State = State(q50[0])
+	q53 := d[p : p+1 : p+1]
+	s.State = State(q53[0])
 	p += 1
 	if p = s.Wallet.FwGetF(r, p, end-5); p < 0 {
 		return -1
@@ -1125,16 +1143,16 @@ func (s *Account) FwGetF(r *fw.FReader, p, end int) int {
 			return -1
 		}
 	}
-	n51, ok52 := r.Count(p, end, 26)
-	if !ok52 {
+	n54, ok55 := r.Count(p, end, 26)
+	if !ok55 {
 		return -1
 	}
 	p += 4
-	s.Orders = fw.Resize(s.Orders, n51)
-	rest54 := n51 * 26
-	for i53 := range s.Orders {
-		rest54 -= 26
-		if p = s.Orders[i53].FwGetF(r, p, end-rest54); p < 0 {
+	s.Orders = fw.Resize(s.Orders, n54)
+	rest57 := n54 * 26
+	for i56 := range s.Orders {
+		rest57 -= 26
+		if p = s.Orders[i56].FwGetF(r, p, end-rest57); p < 0 {
 			return -1
 		}
 	}
@@ -1168,15 +1186,15 @@ func FwVerifyFAccount(r *fw.FReader, p, end int) int {
 			return -1
 		}
 	}
-	n55, ok56 := r.Count(p, end, 26)
-	if !ok56 {
+	n58, ok59 := r.Count(p, end, 26)
+	if !ok59 {
 		return -1
 	}
 	p += 4
-	rest58 := n55 * 26
-	for i57 := 0; i57 < n55; i57++ {
-		rest58 -= 26
-		if p = FwVerifyFOrder(r, p, end-rest58); p < 0 {
+	rest61 := n58 * 26
+	for i60 := 0; i60 < n58; i60++ {
+		rest61 -= 26
+		if p = FwVerifyFOrder(r, p, end-rest61); p < 0 {
 			return -1
 		}
 	}
@@ -1208,11 +1226,11 @@ func (s *Account) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, ",\"orders\":"...)
 	b = append(b, '[')
-	for i59 := range s.Orders {
-		if i59 > 0 {
+	for i62 := range s.Orders {
+		if i62 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i59].AppendJSON(b)
+		b = s.Orders[i62].AppendJSON(b)
 	}
 	b = append(b, ']')
 	return append(b, '}')
@@ -1259,13 +1277,13 @@ func (s *Account) FwGetJSON(p *fw.JSONParser) {
 			s.Orders = s.Orders[:0]
 			if p.Array() {
 				for p.More() {
-					var e60 Order
-					e60 = NewOrder()
-					e60.FwGetJSON(p)
+					var e63 Order
+					e63 = NewOrder()
+					e63.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.Orders = append(s.Orders, e60)
+					s.Orders = append(s.Orders, e63)
 				}
 			}
 		default:

@@ -89,7 +89,11 @@ func VerifyOrderMessageLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *OrderMessage) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.VStruct(slot, base, 12, 1)
+	pos := w.Alloc(12)
+	b := w.Buf[pos : pos+12 : pos+12]
+	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	fw.PutU32(b, 0, 12)
+	fw.PutU32(b, 4, 1)
 	s.Body.FwPutV(w, pos+8, pos)
 }
 
@@ -331,7 +335,11 @@ func VerifyBalanceMessageLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *BalanceMessage) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.VStruct(slot, base, 12, 2)
+	pos := w.Alloc(12)
+	b := w.Buf[pos : pos+12 : pos+12]
+	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	fw.PutU32(b, 0, 12)
+	fw.PutU32(b, 4, 2)
 	s.Body.FwPutV(w, pos+8, pos)
 }
 
@@ -573,7 +581,11 @@ func VerifyAccountMessageLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *AccountMessage) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.VStruct(slot, base, 12, 3)
+	pos := w.Alloc(12)
+	b := w.Buf[pos : pos+12 : pos+12]
+	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	fw.PutU32(b, 0, 12)
+	fw.PutU32(b, 4, 3)
 	s.Body.FwPutV(w, pos+8, pos)
 }
 
@@ -829,8 +841,11 @@ func VerifyOrderRequestLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *OrderRequest) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.VStruct(slot, base, 28, 4)
+	pos := w.Alloc(28)
 	b := w.Buf[pos : pos+28 : pos+28]
+	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	fw.PutU32(b, 0, 28)
+	fw.PutU32(b, 4, 4)
 	copy(b[8:], s.Id[:])
 	s.Order.FwPutV(w, pos+24, pos)
 }
@@ -1105,8 +1120,11 @@ func VerifyOrderAckLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *OrderAck) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.VStruct(slot, base, 36, 5)
+	pos := w.Alloc(36)
 	b := w.Buf[pos : pos+36 : pos+36]
+	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	fw.PutU32(b, 0, 36)
+	fw.PutU32(b, 4, 5)
 	copy(b[8:], s.Id[:])
 	fw.PutU64(b, 24, uint64(s.Seq))
 	s.Order.FwPutV(w, pos+32, pos)
@@ -1395,10 +1413,16 @@ func VerifyOrderRejectLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *OrderReject) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.VStruct(slot, base, 28, 6)
+	pos := w.Alloc(28)
 	b := w.Buf[pos : pos+28 : pos+28]
+	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	fw.PutU32(b, 0, 28)
+	fw.PutU32(b, 4, 6)
 	copy(b[8:], s.Id[:])
-	w.VString(pos+24, pos, s.Reason)
+	blk2 := w.Alloc(4 + len(s.Reason))
+	fw.PutU32(w.Buf, pos+24, uint32(blk2-pos))
+	fw.PutU32(w.Buf, blk2, uint32(len(s.Reason)))
+	copy(w.Buf[blk2+4:], s.Reason)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
@@ -1452,25 +1476,25 @@ func FwVerifyVOrderReject(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 28 {
-		blk2 := pos + int(fw.U32(d, pos+24))
-		n3 := -1
-		if blk2 >= pos+24+4 && blk2 <= r.Size-4 {
-			n3 = int(fw.U32(d, blk2))
+		blk3 := pos + int(fw.U32(d, pos+24))
+		n4 := -1
+		if blk3 >= pos+24+4 && blk3 <= r.Size-4 {
+			n4 = int(fw.U32(d, blk3))
 		}
-		if n3 >= 0 && n3 <= r.Size-blk2-4 {
-			r.Left -= int64(4 + n3)
+		if n4 >= 0 && n4 <= r.Size-blk3-4 {
+			r.Left -= int64(4 + n4)
 		} else {
 			r.Text(pos+24, pos)
 		}
 	} else {
 		if 28 <= stored {
-			blk4 := pos + int(fw.U32(d, pos+24))
-			n5 := -1
-			if blk4 >= pos+24+4 && blk4 <= r.Size-4 {
-				n5 = int(fw.U32(d, blk4))
+			blk5 := pos + int(fw.U32(d, pos+24))
+			n6 := -1
+			if blk5 >= pos+24+4 && blk5 <= r.Size-4 {
+				n6 = int(fw.U32(d, blk5))
 			}
-			if n5 >= 0 && n5 <= r.Size-blk4-4 {
-				r.Left -= int64(4 + n5)
+			if n6 >= 0 && n6 <= r.Size-blk5-4 {
+				r.Left -= int64(4 + n6)
 			} else {
 				r.Text(pos+24, pos)
 			}

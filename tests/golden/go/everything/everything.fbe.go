@@ -734,8 +734,11 @@ func VerifyPrimitivesLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Primitives) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.VStruct(slot, base, 177, 110)
+	pos := w.Alloc(177)
 	b := w.Buf[pos : pos+177 : pos+177]
+	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	fw.PutU32(b, 0, 177)
+	fw.PutU32(b, 4, 110)
 	b[8] = fw.B2U(s.FBool)
 	b[9] = byte(s.FByte)
 	b[10] = byte(s.FChar)
@@ -759,9 +762,15 @@ func (s *Primitives) FwPutV(w *fw.Writer, slot, base int) {
 	copy(b[137:], s.FUuid4[:])
 	copy(b[153:], s.FUuid[:])
 	fw.PutU32(b, 173, uint32(s.Legacy))
-	w.VString(pos+73, pos, s.FString)
+	blk1 := w.Alloc(4 + len(s.FString))
+	fw.PutU32(w.Buf, pos+73, uint32(blk1-pos))
+	fw.PutU32(w.Buf, blk1, uint32(len(s.FString)))
+	copy(w.Buf[blk1+4:], s.FString)
 	w.VBytes(pos+77, pos, s.FBytes)
-	w.VString(pos+169, pos, s.Password)
+	blk2 := w.Alloc(4 + len(s.Password))
+	fw.PutU32(w.Buf, pos+169, uint32(blk2-pos))
+	fw.PutU32(w.Buf, blk2, uint32(len(s.Password)))
+	copy(w.Buf[blk2+4:], s.Password)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
@@ -960,33 +969,33 @@ func FwVerifyVPrimitives(r *fw.VReader, slot, base int) {
 	}
 	if stored >= 177 {
 		fw.VCheckDecimal(r, pos+57)
-		blk1 := pos + int(fw.U32(d, pos+73))
-		n2 := -1
-		if blk1 >= pos+73+4 && blk1 <= r.Size-4 {
-			n2 = int(fw.U32(d, blk1))
-		}
-		if n2 >= 0 && n2 <= r.Size-blk1-4 {
-			r.Left -= int64(4 + n2)
-		} else {
-			r.Text(pos+73, pos)
-		}
-		blk3 := pos + int(fw.U32(d, pos+77))
+		blk3 := pos + int(fw.U32(d, pos+73))
 		n4 := -1
-		if blk3 >= pos+77+4 && blk3 <= r.Size-4 {
+		if blk3 >= pos+73+4 && blk3 <= r.Size-4 {
 			n4 = int(fw.U32(d, blk3))
 		}
 		if n4 >= 0 && n4 <= r.Size-blk3-4 {
 			r.Left -= int64(4 + n4)
 		} else {
-			r.Text(pos+77, pos)
+			r.Text(pos+73, pos)
 		}
-		blk5 := pos + int(fw.U32(d, pos+169))
+		blk5 := pos + int(fw.U32(d, pos+77))
 		n6 := -1
-		if blk5 >= pos+169+4 && blk5 <= r.Size-4 {
+		if blk5 >= pos+77+4 && blk5 <= r.Size-4 {
 			n6 = int(fw.U32(d, blk5))
 		}
 		if n6 >= 0 && n6 <= r.Size-blk5-4 {
 			r.Left -= int64(4 + n6)
+		} else {
+			r.Text(pos+77, pos)
+		}
+		blk7 := pos + int(fw.U32(d, pos+169))
+		n8 := -1
+		if blk7 >= pos+169+4 && blk7 <= r.Size-4 {
+			n8 = int(fw.U32(d, blk7))
+		}
+		if n8 >= 0 && n8 <= r.Size-blk7-4 {
+			r.Left -= int64(4 + n8)
 		} else {
 			r.Text(pos+169, pos)
 		}
@@ -995,37 +1004,37 @@ func FwVerifyVPrimitives(r *fw.VReader, slot, base int) {
 			fw.VCheckDecimal(r, pos+57)
 		}
 		if 77 <= stored {
-			blk7 := pos + int(fw.U32(d, pos+73))
-			n8 := -1
-			if blk7 >= pos+73+4 && blk7 <= r.Size-4 {
-				n8 = int(fw.U32(d, blk7))
-			}
-			if n8 >= 0 && n8 <= r.Size-blk7-4 {
-				r.Left -= int64(4 + n8)
-			} else {
-				r.Text(pos+73, pos)
-			}
-		}
-		if 81 <= stored {
-			blk9 := pos + int(fw.U32(d, pos+77))
+			blk9 := pos + int(fw.U32(d, pos+73))
 			n10 := -1
-			if blk9 >= pos+77+4 && blk9 <= r.Size-4 {
+			if blk9 >= pos+73+4 && blk9 <= r.Size-4 {
 				n10 = int(fw.U32(d, blk9))
 			}
 			if n10 >= 0 && n10 <= r.Size-blk9-4 {
 				r.Left -= int64(4 + n10)
 			} else {
-				r.Text(pos+77, pos)
+				r.Text(pos+73, pos)
 			}
 		}
-		if 173 <= stored {
-			blk11 := pos + int(fw.U32(d, pos+169))
+		if 81 <= stored {
+			blk11 := pos + int(fw.U32(d, pos+77))
 			n12 := -1
-			if blk11 >= pos+169+4 && blk11 <= r.Size-4 {
+			if blk11 >= pos+77+4 && blk11 <= r.Size-4 {
 				n12 = int(fw.U32(d, blk11))
 			}
 			if n12 >= 0 && n12 <= r.Size-blk11-4 {
 				r.Left -= int64(4 + n12)
+			} else {
+				r.Text(pos+77, pos)
+			}
+		}
+		if 173 <= stored {
+			blk13 := pos + int(fw.U32(d, pos+169))
+			n14 := -1
+			if blk13 >= pos+169+4 && blk13 <= r.Size-4 {
+				n14 = int(fw.U32(d, blk13))
+			}
+			if n14 >= 0 && n14 <= r.Size-blk13-4 {
+				r.Left -= int64(4 + n14)
 			} else {
 				r.Text(pos+169, pos)
 			}
@@ -1111,21 +1120,21 @@ func (s *Primitives) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q13 := d[p : p+49 : p+49]
-	s.FBool = q13[0] != 0
-	s.FByte = byte(q13[1])
-	s.FChar = byte(q13[2])
-	s.FWchar = rune(fw.U32(q13, 3))
-	s.FInt8 = int8(q13[7])
-	s.FUint8 = uint8(q13[8])
-	s.FInt16 = int16(fw.U16(q13, 9))
-	s.FUint16 = uint16(fw.U16(q13, 11))
-	s.FInt32 = int32(fw.U32(q13, 13))
-	s.FUint32 = uint32(fw.U32(q13, 17))
-	s.FInt64 = int64(fw.U64(q13, 21))
-	s.FUint64 = uint64(fw.U64(q13, 29))
-	s.FFloat = fw.F32(q13, 37)
-	s.FDouble = fw.F64(q13, 41)
+	q15 := d[p : p+49 : p+49]
+	s.FBool = q15[0] != 0
+	s.FByte = byte(q15[1])
+	s.FChar = byte(q15[2])
+	s.FWchar = rune(fw.U32(q15, 3))
+	s.FInt8 = int8(q15[7])
+	s.FUint8 = uint8(q15[8])
+	s.FInt16 = int16(fw.U16(q15, 9))
+	s.FUint16 = uint16(fw.U16(q15, 11))
+	s.FInt32 = int32(fw.U32(q15, 13))
+	s.FUint32 = uint32(fw.U32(q15, 17))
+	s.FInt64 = int64(fw.U64(q15, 21))
+	s.FUint64 = uint64(fw.U64(q15, 29))
+	s.FFloat = fw.F32(q15, 37)
+	s.FDouble = fw.F64(q15, 41)
 	p += 49
 	if !r.Decimal(p, &s.FDecimal) {
 		return -1
@@ -1137,10 +1146,10 @@ func (s *Primitives) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.Bytes(p, end-96, &s.FBytes); p < 0 {
 		return -1
 	}
-	q14 := d[p : p+24 : p+24]
-	s.FEpoch = fw.Timestamp(fw.U64(q14, 0))
-	s.FUtc = fw.Timestamp(fw.U64(q14, 8))
-	s.FNs = fw.Timestamp(fw.U64(q14, 16))
+	q16 := d[p : p+24 : p+24]
+	s.FEpoch = fw.Timestamp(fw.U64(q16, 0))
+	s.FUtc = fw.Timestamp(fw.U64(q16, 8))
+	s.FNs = fw.Timestamp(fw.U64(q16, 16))
 	p += 24
 	copy(s.FUuid0[:], d[p:p+16])
 	p += 16
@@ -1153,8 +1162,8 @@ func (s *Primitives) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-4, &s.Password); p < 0 {
 		return -1
 	}
-	q15 := d[p : p+4 : p+4]
-	s.Legacy = int32(fw.U32(q15, 0))
+	q17 := d[p : p+4 : p+4]
+	s.Legacy = int32(fw.U32(q17, 0))
 	p += 4
 	r.Leave()
 	return p
@@ -1505,74 +1514,80 @@ func VerifyOptionalsLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Optionals) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.VStruct(slot, base, 64, 111)
+	pos := w.Alloc(64)
 	b := w.Buf[pos : pos+64 : pos+64]
+	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	fw.PutU32(b, 0, 64)
+	fw.PutU32(b, 4, 111)
 	b[63] = fw.B2U(s.FResetReset)
 	if s.FBool == nil {
 		fw.VNull(w, pos+8)
 	} else {
-		blk16 := w.VOptional(pos+8, pos, 1)
-		w.Buf[blk16] = fw.B2U((*s.FBool))
+		blk18 := w.VOptional(pos+8, pos, 1)
+		w.Buf[blk18] = fw.B2U((*s.FBool))
 	}
 	if s.FInt32 == nil {
 		fw.VNull(w, pos+13)
 	} else {
-		blk17 := w.VOptional(pos+13, pos, 4)
-		fw.PutU32(w.Buf, blk17, uint32((*s.FInt32)))
+		blk19 := w.VOptional(pos+13, pos, 4)
+		fw.PutU32(w.Buf, blk19, uint32((*s.FInt32)))
 	}
 	if s.FString == nil {
 		fw.VNull(w, pos+18)
 	} else {
-		blk18 := w.VOptional(pos+18, pos, 4)
-		w.VString(blk18, blk18, (*s.FString))
+		blk20 := w.VOptional(pos+18, pos, 4)
+		blk21 := w.Alloc(4 + len((*s.FString)))
+		fw.PutU32(w.Buf, blk20, uint32(blk21-blk20))
+		fw.PutU32(w.Buf, blk21, uint32(len((*s.FString))))
+		copy(w.Buf[blk21+4:], (*s.FString))
 	}
 	if s.FDecimal == nil {
 		fw.VNull(w, pos+23)
 	} else {
-		blk19 := w.VOptional(pos+23, pos, 16)
-		fw.PutDecimal(w.Buf[blk19:], (*s.FDecimal))
+		blk22 := w.VOptional(pos+23, pos, 16)
+		fw.PutDecimal(w.Buf[blk22:], (*s.FDecimal))
 	}
 	if s.FUuid == nil {
 		fw.VNull(w, pos+28)
 	} else {
-		blk20 := w.VOptional(pos+28, pos, 16)
-		copy(w.Buf[blk20:], (*s.FUuid)[:])
+		blk23 := w.VOptional(pos+28, pos, 16)
+		copy(w.Buf[blk23:], (*s.FUuid)[:])
 	}
 	if s.FTime == nil {
 		fw.VNull(w, pos+33)
 	} else {
-		blk21 := w.VOptional(pos+33, pos, 8)
-		fw.PutU64(w.Buf, blk21, uint64((*s.FTime)))
+		blk24 := w.VOptional(pos+33, pos, 8)
+		fw.PutU64(w.Buf, blk24, uint64((*s.FTime)))
 	}
 	if s.FEnum == nil {
 		fw.VNull(w, pos+38)
 	} else {
-		blk22 := w.VOptional(pos+38, pos, 1)
-		w.Buf[blk22] = byte((*s.FEnum))
+		blk25 := w.VOptional(pos+38, pos, 1)
+		w.Buf[blk25] = byte((*s.FEnum))
 	}
 	if s.FFlags == nil {
 		fw.VNull(w, pos+43)
 	} else {
-		blk23 := w.VOptional(pos+43, pos, 4)
-		fw.PutU32(w.Buf, blk23, uint32((*s.FFlags)))
+		blk26 := w.VOptional(pos+43, pos, 4)
+		fw.PutU32(w.Buf, blk26, uint32((*s.FFlags)))
 	}
 	if s.FStruct == nil {
 		fw.VNull(w, pos+48)
 	} else {
-		blk24 := w.VOptional(pos+48, pos, 4)
-		s.FStruct.FwPutV(w, blk24, blk24)
+		blk27 := w.VOptional(pos+48, pos, 4)
+		s.FStruct.FwPutV(w, blk27, blk27)
 	}
 	if s.FOrder == nil {
 		fw.VNull(w, pos+53)
 	} else {
-		blk25 := w.VOptional(pos+53, pos, 4)
-		s.FOrder.FwPutV(w, blk25, blk25)
+		blk28 := w.VOptional(pos+53, pos, 4)
+		s.FOrder.FwPutV(w, blk28, blk28)
 	}
 	if s.FReset == nil {
 		fw.VNull(w, pos+58)
 	} else {
-		blk26 := w.VOptional(pos+58, pos, 8)
-		fw.PutU64(w.Buf, blk26, uint64((*s.FReset)))
+		blk29 := w.VOptional(pos+58, pos, 8)
+		fw.PutU64(w.Buf, blk29, uint64((*s.FReset)))
 	}
 }
 
@@ -1594,246 +1609,246 @@ func (s *Optionals) FwGetV(r *fw.VReader, slot, base int) {
 	if stored >= 64 {
 		body := d[pos : pos+64 : pos+64]
 		s.FResetReset = body[63] != 0
-		p27, set28, ok29 := r.Optional(pos+8, pos, 1)
-		if !set28 {
+		p30, set31, ok32 := r.Optional(pos+8, pos, 1)
+		if !set31 {
 			s.FBool = nil
-		} else if ok29 {
+		} else if ok32 {
 			if s.FBool == nil {
 				s.FBool = new(bool)
 			}
-			(*s.FBool) = r.Data[p27] != 0
+			(*s.FBool) = r.Data[p30] != 0
 		}
-		p30, set31, ok32 := r.Optional(pos+13, pos, 4)
-		if !set31 {
+		p33, set34, ok35 := r.Optional(pos+13, pos, 4)
+		if !set34 {
 			s.FInt32 = nil
-		} else if ok32 {
+		} else if ok35 {
 			if s.FInt32 == nil {
 				s.FInt32 = new(int32)
 			}
-			(*s.FInt32) = int32(fw.U32(r.Data, p30))
+			(*s.FInt32) = int32(fw.U32(r.Data, p33))
 		}
-		p33, set34, ok35 := r.Optional(pos+18, pos, 4)
-		if !set34 {
+		p36, set37, ok38 := r.Optional(pos+18, pos, 4)
+		if !set37 {
 			s.FString = nil
-		} else if ok35 {
+		} else if ok38 {
 			if s.FString == nil {
 				s.FString = new(string)
 			}
-			r.String(p33, p33, &(*s.FString))
+			r.String(p36, p36, &(*s.FString))
 		}
-		p36, set37, ok38 := r.Optional(pos+23, pos, 16)
-		if !set37 {
+		p39, set40, ok41 := r.Optional(pos+23, pos, 16)
+		if !set40 {
 			s.FDecimal = nil
-		} else if ok38 {
+		} else if ok41 {
 			if s.FDecimal == nil {
 				s.FDecimal = new(fw.Decimal)
 			}
-			(*s.FDecimal) = fw.VDecimal(r, p36)
+			(*s.FDecimal) = fw.VDecimal(r, p39)
 		}
-		p39, set40, ok41 := r.Optional(pos+28, pos, 16)
-		if !set40 {
+		p42, set43, ok44 := r.Optional(pos+28, pos, 16)
+		if !set43 {
 			s.FUuid = nil
-		} else if ok41 {
+		} else if ok44 {
 			if s.FUuid == nil {
 				s.FUuid = new(fw.UUID)
 			}
-			(*s.FUuid) = fw.UUIDAt(r.Data, p39)
+			(*s.FUuid) = fw.UUIDAt(r.Data, p42)
 		}
-		p42, set43, ok44 := r.Optional(pos+33, pos, 8)
-		if !set43 {
+		p45, set46, ok47 := r.Optional(pos+33, pos, 8)
+		if !set46 {
 			s.FTime = nil
-		} else if ok44 {
+		} else if ok47 {
 			if s.FTime == nil {
 				s.FTime = new(fw.Timestamp)
 			}
-			(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p42))
+			(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p45))
 		}
-		p45, set46, ok47 := r.Optional(pos+38, pos, 1)
-		if !set46 {
+		p48, set49, ok50 := r.Optional(pos+38, pos, 1)
+		if !set49 {
 			s.FEnum = nil
-		} else if ok47 {
+		} else if ok50 {
 			if s.FEnum == nil {
 				s.FEnum = new(EnumByte)
 			}
-			(*s.FEnum) = EnumByte(r.Data[p45])
+			(*s.FEnum) = EnumByte(r.Data[p48])
 		}
-		p48, set49, ok50 := r.Optional(pos+43, pos, 4)
-		if !set49 {
+		p51, set52, ok53 := r.Optional(pos+43, pos, 4)
+		if !set52 {
 			s.FFlags = nil
-		} else if ok50 {
+		} else if ok53 {
 			if s.FFlags == nil {
 				s.FFlags = new(Flags)
 			}
-			(*s.FFlags) = Flags(fw.U32(r.Data, p48))
+			(*s.FFlags) = Flags(fw.U32(r.Data, p51))
 		}
-		p51, set52, ok53 := r.Optional(pos+48, pos, 4)
-		if !set52 {
+		p54, set55, ok56 := r.Optional(pos+48, pos, 4)
+		if !set55 {
 			s.FStruct = nil
-		} else if ok53 {
+		} else if ok56 {
 			if s.FStruct == nil {
 				s.FStruct = new(Primitives)
 			}
-			s.FStruct.FwGetV(r, p51, p51)
+			s.FStruct.FwGetV(r, p54, p54)
 		}
-		p54, set55, ok56 := r.Optional(pos+53, pos, 4)
-		if !set55 {
+		p57, set58, ok59 := r.Optional(pos+53, pos, 4)
+		if !set58 {
 			s.FOrder = nil
-		} else if ok56 {
+		} else if ok59 {
 			if s.FOrder == nil {
 				s.FOrder = new(proto.Order)
 			}
-			s.FOrder.FwGetV(r, p54, p54)
+			s.FOrder.FwGetV(r, p57, p57)
 		}
-		p57, set58, ok59 := r.Optional(pos+58, pos, 8)
-		if !set58 {
+		p60, set61, ok62 := r.Optional(pos+58, pos, 8)
+		if !set61 {
 			s.FReset = nil
-		} else if ok59 {
+		} else if ok62 {
 			if s.FReset == nil {
 				s.FReset = new(int64)
 			}
-			(*s.FReset) = int64(fw.U64(r.Data, p57))
+			(*s.FReset) = int64(fw.U64(r.Data, p60))
 		}
 	} else {
 		d := NewOptionals()
 		if 13 <= stored {
-			p60, set61, ok62 := r.Optional(pos+8, pos, 1)
-			if !set61 {
+			p63, set64, ok65 := r.Optional(pos+8, pos, 1)
+			if !set64 {
 				s.FBool = nil
-			} else if ok62 {
+			} else if ok65 {
 				if s.FBool == nil {
 					s.FBool = new(bool)
 				}
-				(*s.FBool) = r.Data[p60] != 0
+				(*s.FBool) = r.Data[p63] != 0
 			}
 		} else {
 			s.FBool = d.FBool
 		}
 		if 18 <= stored {
-			p63, set64, ok65 := r.Optional(pos+13, pos, 4)
-			if !set64 {
+			p66, set67, ok68 := r.Optional(pos+13, pos, 4)
+			if !set67 {
 				s.FInt32 = nil
-			} else if ok65 {
+			} else if ok68 {
 				if s.FInt32 == nil {
 					s.FInt32 = new(int32)
 				}
-				(*s.FInt32) = int32(fw.U32(r.Data, p63))
+				(*s.FInt32) = int32(fw.U32(r.Data, p66))
 			}
 		} else {
 			s.FInt32 = d.FInt32
 		}
 		if 23 <= stored {
-			p66, set67, ok68 := r.Optional(pos+18, pos, 4)
-			if !set67 {
+			p69, set70, ok71 := r.Optional(pos+18, pos, 4)
+			if !set70 {
 				s.FString = nil
-			} else if ok68 {
+			} else if ok71 {
 				if s.FString == nil {
 					s.FString = new(string)
 				}
-				r.String(p66, p66, &(*s.FString))
+				r.String(p69, p69, &(*s.FString))
 			}
 		} else {
 			s.FString = d.FString
 		}
 		if 28 <= stored {
-			p69, set70, ok71 := r.Optional(pos+23, pos, 16)
-			if !set70 {
+			p72, set73, ok74 := r.Optional(pos+23, pos, 16)
+			if !set73 {
 				s.FDecimal = nil
-			} else if ok71 {
+			} else if ok74 {
 				if s.FDecimal == nil {
 					s.FDecimal = new(fw.Decimal)
 				}
-				(*s.FDecimal) = fw.VDecimal(r, p69)
+				(*s.FDecimal) = fw.VDecimal(r, p72)
 			}
 		} else {
 			s.FDecimal = d.FDecimal
 		}
 		if 33 <= stored {
-			p72, set73, ok74 := r.Optional(pos+28, pos, 16)
-			if !set73 {
+			p75, set76, ok77 := r.Optional(pos+28, pos, 16)
+			if !set76 {
 				s.FUuid = nil
-			} else if ok74 {
+			} else if ok77 {
 				if s.FUuid == nil {
 					s.FUuid = new(fw.UUID)
 				}
-				(*s.FUuid) = fw.UUIDAt(r.Data, p72)
+				(*s.FUuid) = fw.UUIDAt(r.Data, p75)
 			}
 		} else {
 			s.FUuid = d.FUuid
 		}
 		if 38 <= stored {
-			p75, set76, ok77 := r.Optional(pos+33, pos, 8)
-			if !set76 {
+			p78, set79, ok80 := r.Optional(pos+33, pos, 8)
+			if !set79 {
 				s.FTime = nil
-			} else if ok77 {
+			} else if ok80 {
 				if s.FTime == nil {
 					s.FTime = new(fw.Timestamp)
 				}
-				(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p75))
+				(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p78))
 			}
 		} else {
 			s.FTime = d.FTime
 		}
 		if 43 <= stored {
-			p78, set79, ok80 := r.Optional(pos+38, pos, 1)
-			if !set79 {
+			p81, set82, ok83 := r.Optional(pos+38, pos, 1)
+			if !set82 {
 				s.FEnum = nil
-			} else if ok80 {
+			} else if ok83 {
 				if s.FEnum == nil {
 					s.FEnum = new(EnumByte)
 				}
-				(*s.FEnum) = EnumByte(r.Data[p78])
+				(*s.FEnum) = EnumByte(r.Data[p81])
 			}
 		} else {
 			s.FEnum = d.FEnum
 		}
 		if 48 <= stored {
-			p81, set82, ok83 := r.Optional(pos+43, pos, 4)
-			if !set82 {
+			p84, set85, ok86 := r.Optional(pos+43, pos, 4)
+			if !set85 {
 				s.FFlags = nil
-			} else if ok83 {
+			} else if ok86 {
 				if s.FFlags == nil {
 					s.FFlags = new(Flags)
 				}
-				(*s.FFlags) = Flags(fw.U32(r.Data, p81))
+				(*s.FFlags) = Flags(fw.U32(r.Data, p84))
 			}
 		} else {
 			s.FFlags = d.FFlags
 		}
 		if 53 <= stored {
-			p84, set85, ok86 := r.Optional(pos+48, pos, 4)
-			if !set85 {
+			p87, set88, ok89 := r.Optional(pos+48, pos, 4)
+			if !set88 {
 				s.FStruct = nil
-			} else if ok86 {
+			} else if ok89 {
 				if s.FStruct == nil {
 					s.FStruct = new(Primitives)
 				}
-				s.FStruct.FwGetV(r, p84, p84)
+				s.FStruct.FwGetV(r, p87, p87)
 			}
 		} else {
 			s.FStruct = d.FStruct
 		}
 		if 58 <= stored {
-			p87, set88, ok89 := r.Optional(pos+53, pos, 4)
-			if !set88 {
+			p90, set91, ok92 := r.Optional(pos+53, pos, 4)
+			if !set91 {
 				s.FOrder = nil
-			} else if ok89 {
+			} else if ok92 {
 				if s.FOrder == nil {
 					s.FOrder = new(proto.Order)
 				}
-				s.FOrder.FwGetV(r, p87, p87)
+				s.FOrder.FwGetV(r, p90, p90)
 			}
 		} else {
 			s.FOrder = d.FOrder
 		}
 		if 63 <= stored {
-			p90, set91, ok92 := r.Optional(pos+58, pos, 8)
-			if !set91 {
+			p93, set94, ok95 := r.Optional(pos+58, pos, 8)
+			if !set94 {
 				s.FReset = nil
-			} else if ok92 {
+			} else if ok95 {
 				if s.FReset == nil {
 					s.FReset = new(int64)
 				}
-				(*s.FReset) = int64(fw.U64(r.Data, p90))
+				(*s.FReset) = int64(fw.U64(r.Data, p93))
 			}
 		} else {
 			s.FReset = d.FReset
@@ -1863,111 +1878,111 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 64 {
-		if p93, set94, ok95 := r.Optional(pos+8, pos, 1); set94 && ok95 {
-			_ = p93
-		}
-		if p96, set97, ok98 := r.Optional(pos+13, pos, 4); set97 && ok98 {
+		if p96, set97, ok98 := r.Optional(pos+8, pos, 1); set97 && ok98 {
 			_ = p96
 		}
-		if p99, set100, ok101 := r.Optional(pos+18, pos, 4); set100 && ok101 {
-			blk102 := p99 + int(fw.U32(d, p99))
-			n103 := -1
-			if blk102 >= p99+4 && blk102 <= r.Size-4 {
-				n103 = int(fw.U32(d, blk102))
+		if p99, set100, ok101 := r.Optional(pos+13, pos, 4); set100 && ok101 {
+			_ = p99
+		}
+		if p102, set103, ok104 := r.Optional(pos+18, pos, 4); set103 && ok104 {
+			blk105 := p102 + int(fw.U32(d, p102))
+			n106 := -1
+			if blk105 >= p102+4 && blk105 <= r.Size-4 {
+				n106 = int(fw.U32(d, blk105))
 			}
-			if n103 >= 0 && n103 <= r.Size-blk102-4 {
-				r.Left -= int64(4 + n103)
+			if n106 >= 0 && n106 <= r.Size-blk105-4 {
+				r.Left -= int64(4 + n106)
 			} else {
-				r.Text(p99, p99)
+				r.Text(p102, p102)
 			}
 		}
-		if p104, set105, ok106 := r.Optional(pos+23, pos, 16); set105 && ok106 {
-			fw.VCheckDecimal(r, p104)
+		if p107, set108, ok109 := r.Optional(pos+23, pos, 16); set108 && ok109 {
+			fw.VCheckDecimal(r, p107)
 		}
-		if p107, set108, ok109 := r.Optional(pos+28, pos, 16); set108 && ok109 {
-			_ = p107
-		}
-		if p110, set111, ok112 := r.Optional(pos+33, pos, 8); set111 && ok112 {
+		if p110, set111, ok112 := r.Optional(pos+28, pos, 16); set111 && ok112 {
 			_ = p110
 		}
-		if p113, set114, ok115 := r.Optional(pos+38, pos, 1); set114 && ok115 {
+		if p113, set114, ok115 := r.Optional(pos+33, pos, 8); set114 && ok115 {
 			_ = p113
 		}
-		if p116, set117, ok118 := r.Optional(pos+43, pos, 4); set117 && ok118 {
+		if p116, set117, ok118 := r.Optional(pos+38, pos, 1); set117 && ok118 {
 			_ = p116
 		}
-		if p119, set120, ok121 := r.Optional(pos+48, pos, 4); set120 && ok121 {
-			FwVerifyVPrimitives(r, p119, p119)
+		if p119, set120, ok121 := r.Optional(pos+43, pos, 4); set120 && ok121 {
+			_ = p119
 		}
-		if p122, set123, ok124 := r.Optional(pos+53, pos, 4); set123 && ok124 {
-			proto.FwVerifyVOrder(r, p122, p122)
+		if p122, set123, ok124 := r.Optional(pos+48, pos, 4); set123 && ok124 {
+			FwVerifyVPrimitives(r, p122, p122)
 		}
-		if p125, set126, ok127 := r.Optional(pos+58, pos, 8); set126 && ok127 {
-			_ = p125
+		if p125, set126, ok127 := r.Optional(pos+53, pos, 4); set126 && ok127 {
+			proto.FwVerifyVOrder(r, p125, p125)
+		}
+		if p128, set129, ok130 := r.Optional(pos+58, pos, 8); set129 && ok130 {
+			_ = p128
 		}
 	} else {
 		if 13 <= stored {
-			if p128, set129, ok130 := r.Optional(pos+8, pos, 1); set129 && ok130 {
-				_ = p128
-			}
-		}
-		if 18 <= stored {
-			if p131, set132, ok133 := r.Optional(pos+13, pos, 4); set132 && ok133 {
+			if p131, set132, ok133 := r.Optional(pos+8, pos, 1); set132 && ok133 {
 				_ = p131
 			}
 		}
+		if 18 <= stored {
+			if p134, set135, ok136 := r.Optional(pos+13, pos, 4); set135 && ok136 {
+				_ = p134
+			}
+		}
 		if 23 <= stored {
-			if p134, set135, ok136 := r.Optional(pos+18, pos, 4); set135 && ok136 {
-				blk137 := p134 + int(fw.U32(d, p134))
-				n138 := -1
-				if blk137 >= p134+4 && blk137 <= r.Size-4 {
-					n138 = int(fw.U32(d, blk137))
+			if p137, set138, ok139 := r.Optional(pos+18, pos, 4); set138 && ok139 {
+				blk140 := p137 + int(fw.U32(d, p137))
+				n141 := -1
+				if blk140 >= p137+4 && blk140 <= r.Size-4 {
+					n141 = int(fw.U32(d, blk140))
 				}
-				if n138 >= 0 && n138 <= r.Size-blk137-4 {
-					r.Left -= int64(4 + n138)
+				if n141 >= 0 && n141 <= r.Size-blk140-4 {
+					r.Left -= int64(4 + n141)
 				} else {
-					r.Text(p134, p134)
+					r.Text(p137, p137)
 				}
 			}
 		}
 		if 28 <= stored {
-			if p139, set140, ok141 := r.Optional(pos+23, pos, 16); set140 && ok141 {
-				fw.VCheckDecimal(r, p139)
+			if p142, set143, ok144 := r.Optional(pos+23, pos, 16); set143 && ok144 {
+				fw.VCheckDecimal(r, p142)
 			}
 		}
 		if 33 <= stored {
-			if p142, set143, ok144 := r.Optional(pos+28, pos, 16); set143 && ok144 {
-				_ = p142
-			}
-		}
-		if 38 <= stored {
-			if p145, set146, ok147 := r.Optional(pos+33, pos, 8); set146 && ok147 {
+			if p145, set146, ok147 := r.Optional(pos+28, pos, 16); set146 && ok147 {
 				_ = p145
 			}
 		}
-		if 43 <= stored {
-			if p148, set149, ok150 := r.Optional(pos+38, pos, 1); set149 && ok150 {
+		if 38 <= stored {
+			if p148, set149, ok150 := r.Optional(pos+33, pos, 8); set149 && ok150 {
 				_ = p148
 			}
 		}
-		if 48 <= stored {
-			if p151, set152, ok153 := r.Optional(pos+43, pos, 4); set152 && ok153 {
+		if 43 <= stored {
+			if p151, set152, ok153 := r.Optional(pos+38, pos, 1); set152 && ok153 {
 				_ = p151
 			}
 		}
+		if 48 <= stored {
+			if p154, set155, ok156 := r.Optional(pos+43, pos, 4); set155 && ok156 {
+				_ = p154
+			}
+		}
 		if 53 <= stored {
-			if p154, set155, ok156 := r.Optional(pos+48, pos, 4); set155 && ok156 {
-				FwVerifyVPrimitives(r, p154, p154)
+			if p157, set158, ok159 := r.Optional(pos+48, pos, 4); set158 && ok159 {
+				FwVerifyVPrimitives(r, p157, p157)
 			}
 		}
 		if 58 <= stored {
-			if p157, set158, ok159 := r.Optional(pos+53, pos, 4); set158 && ok159 {
-				proto.FwVerifyVOrder(r, p157, p157)
+			if p160, set161, ok162 := r.Optional(pos+53, pos, 4); set161 && ok162 {
+				proto.FwVerifyVOrder(r, p160, p160)
 			}
 		}
 		if 63 <= stored {
-			if p160, set161, ok162 := r.Optional(pos+58, pos, 8); set161 && ok162 {
-				_ = p160
+			if p163, set164, ok165 := r.Optional(pos+58, pos, 8); set164 && ok165 {
+				_ = p163
 			}
 		}
 	}
@@ -2251,8 +2266,8 @@ func (s *Optionals) FwGetF(r *fw.FReader, p, end int) int {
 		(*s.FReset) = int64(fw.U64(d, p))
 		p += 8
 	}
-	q163 := d[p : p+1 : p+1]
-	s.FResetReset = q163[0] != 0
+	q166 := d[p : p+1 : p+1]
+	s.FResetReset = q166[0] != 0
 	p += 1
 	r.Leave()
 	return p
@@ -2610,8 +2625,8 @@ func (*Collections) FBEType() uint32 { return 112 }
 // NewCollections is a Collections holding the schema's defaults.
 func NewCollections() Collections {
 	var s Collections
-	for i164 := range s.FArrayStruct {
-		s.FArrayStruct[i164] = NewPrimitives()
+	for i167 := range s.FArrayStruct {
+		s.FArrayStruct[i167] = NewPrimitives()
 	}
 	return s
 }
@@ -2626,26 +2641,26 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FArray)), 10)
 	b = append(b, ']', '[')
-	for i165 := range s.FArray {
-		if i165 > 0 {
+	for i168 := range s.FArray {
+		if i168 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(s.FArray[i165]), 10)
+		b = strconv.AppendInt(b, int64(s.FArray[i168]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_array_optional="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FArrayOptional)), 10)
 	b = append(b, ']', '[')
-	for i166 := range s.FArrayOptional {
-		if i166 > 0 {
+	for i169 := range s.FArrayOptional {
+		if i169 > 0 {
 			b = append(b, ',')
 		}
-		if s.FArrayOptional[i166] == nil {
+		if s.FArrayOptional[i169] == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '"')
-			b = append(b, (*s.FArrayOptional[i166])...)
+			b = append(b, (*s.FArrayOptional[i169])...)
 			b = append(b, '"')
 		}
 	}
@@ -2654,36 +2669,36 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FArrayStruct)), 10)
 	b = append(b, ']', '[')
-	for i167 := range s.FArrayStruct {
-		if i167 > 0 {
+	for i170 := range s.FArrayStruct {
+		if i170 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FArrayStruct[i167].FwPrint(b)
+		b = s.FArrayStruct[i170].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_vector="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FVector)), 10)
 	b = append(b, ']', '[')
-	for i168 := range s.FVector {
-		if i168 > 0 {
+	for i171 := range s.FVector {
+		if i171 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendUint(b, uint64(s.FVector[i168]), 10)
+		b = strconv.AppendUint(b, uint64(s.FVector[i171]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_vector_optional="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FVectorOptional)), 10)
 	b = append(b, ']', '[')
-	for i169 := range s.FVectorOptional {
-		if i169 > 0 {
+	for i172 := range s.FVectorOptional {
+		if i172 > 0 {
 			b = append(b, ',')
 		}
-		if s.FVectorOptional[i169] == nil {
+		if s.FVectorOptional[i172] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = append(b, (*s.FVectorOptional[i169]).String()...)
+			b = append(b, (*s.FVectorOptional[i172]).String()...)
 		}
 	}
 	b = append(b, ']')
@@ -2691,23 +2706,23 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FVectorStruct)), 10)
 	b = append(b, ']', '[')
-	for i170 := range s.FVectorStruct {
-		if i170 > 0 {
+	for i173 := range s.FVectorStruct {
+		if i173 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FVectorStruct[i170].FwPrint(b)
+		b = s.FVectorStruct[i173].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_list="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FList)), 10)
 	b = append(b, ']', '<')
-	for i171 := range s.FList {
-		if i171 > 0 {
+	for i174 := range s.FList {
+		if i174 > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '"')
-		b = append(b, s.FList[i171]...)
+		b = append(b, s.FList[i174]...)
 		b = append(b, '"')
 	}
 	b = append(b, '>')
@@ -2715,57 +2730,57 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FListOptional)), 10)
 	b = append(b, ']', '<')
-	for i172 := range s.FListOptional {
-		if i172 > 0 {
+	for i175 := range s.FListOptional {
+		if i175 > 0 {
 			b = append(b, ',')
 		}
-		if s.FListOptional[i172] == nil {
+		if s.FListOptional[i175] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = s.FListOptional[i172].FwPrint(b)
+			b = s.FListOptional[i175].FwPrint(b)
 		}
 	}
 	b = append(b, '>')
 	b = append(b, ",f_set="...)
-	set173 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	set176 := fw.SortedSet(s.FSet, cmp.Compare[int64])
 	b = append(b, '[')
-	b = strconv.AppendInt(b, int64(len(set173)), 10)
+	b = strconv.AppendInt(b, int64(len(set176)), 10)
 	b = append(b, ']', '{')
-	for i174 := range set173 {
-		if i174 > 0 {
+	for i177 := range set176 {
+		if i177 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(set173[i174]), 10)
+		b = strconv.AppendInt(b, int64(set176[i177]), 10)
 	}
 	b = append(b, '}')
 	b = append(b, ",f_set_struct="...)
-	set175 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	set178 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
 	b = append(b, '[')
-	b = strconv.AppendInt(b, int64(len(set175)), 10)
+	b = strconv.AppendInt(b, int64(len(set178)), 10)
 	b = append(b, ']', '{')
-	for i176 := range set175 {
-		if i176 > 0 {
+	for i179 := range set178 {
+		if i179 > 0 {
 			b = append(b, ',')
 		}
-		b = set175[i176].FwPrint(b)
+		b = set178[i179].FwPrint(b)
 	}
 	b = append(b, '}')
 	b = append(b, ",f_map="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FMap)), 10)
 	b = append(b, ']', '<')
-	i177 := 0
-	for _, k178 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v179 := s.FMap[k178]
-		if i177 > 0 {
+	i180 := 0
+	for _, k181 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v182 := s.FMap[k181]
+		if i180 > 0 {
 			b = append(b, ',')
 		}
-		i177++
+		i180++
 		b = append(b, '{')
-		b = strconv.AppendInt(b, int64(k178), 10)
+		b = strconv.AppendInt(b, int64(k181), 10)
 		b = append(b, "->"...)
 		b = append(b, '"')
-		b = append(b, v179...)
+		b = append(b, v182...)
 		b = append(b, '"')
 		b = append(b, '}')
 	}
@@ -2774,22 +2789,22 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FMapOptional)), 10)
 	b = append(b, ']', '<')
-	i180 := 0
-	for _, k181 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v182 := s.FMapOptional[k181]
-		if i180 > 0 {
+	i183 := 0
+	for _, k184 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v185 := s.FMapOptional[k184]
+		if i183 > 0 {
 			b = append(b, ',')
 		}
-		i180++
+		i183++
 		b = append(b, '{')
 		b = append(b, '"')
-		b = append(b, k181...)
+		b = append(b, k184...)
 		b = append(b, '"')
 		b = append(b, "->"...)
-		if v182 == nil {
+		if v185 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendPrintFloat(b, float64((*v182)))
+			b = fw.AppendPrintFloat(b, float64((*v185)))
 		}
 		b = append(b, '}')
 	}
@@ -2798,17 +2813,17 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FMapEnumKey)), 10)
 	b = append(b, ']', '<')
-	i183 := 0
-	for _, k184 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v185 := s.FMapEnumKey[k184]
-		if i183 > 0 {
+	i186 := 0
+	for _, k187 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v188 := s.FMapEnumKey[k187]
+		if i186 > 0 {
 			b = append(b, ',')
 		}
-		i183++
+		i186++
 		b = append(b, '{')
-		b = append(b, k184.String()...)
+		b = append(b, k187.String()...)
 		b = append(b, "->"...)
-		b = v185.FwPrint(b)
+		b = v188.FwPrint(b)
 		b = append(b, '}')
 	}
 	b = append(b, '>')
@@ -2816,19 +2831,19 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FHash)), 10)
 	b = append(b, ']', '[')
-	i186 := 0
-	for k187, v188 := range s.FHash {
-		if i186 > 0 {
+	i189 := 0
+	for k190, v191 := range s.FHash {
+		if i189 > 0 {
 			b = append(b, ',')
 		}
-		i186++
+		i189++
 		b = append(b, '{')
 		b = append(b, '"')
-		b = k187.AppendText(b)
+		b = k190.AppendText(b)
 		b = append(b, '"')
 		b = append(b, "->"...)
 		b = append(b, "bytes["...)
-		b = strconv.AppendInt(b, int64(len(v188)), 10)
+		b = strconv.AppendInt(b, int64(len(v191)), 10)
 		b = append(b, ']')
 		b = append(b, '}')
 	}
@@ -2837,21 +2852,21 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FHashOptional)), 10)
 	b = append(b, ']', '[')
-	i189 := 0
-	for k190, v191 := range s.FHashOptional {
-		if i189 > 0 {
+	i192 := 0
+	for k193, v194 := range s.FHashOptional {
+		if i192 > 0 {
 			b = append(b, ',')
 		}
-		i189++
+		i192++
 		b = append(b, '{')
 		b = append(b, '"')
-		b = append(b, k190...)
+		b = append(b, k193...)
 		b = append(b, '"')
 		b = append(b, "->"...)
-		if v191 == nil {
+		if v194 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = v191.FwPrint(b)
+			b = v194.FwPrint(b)
 		}
 		b = append(b, '}')
 	}
@@ -2860,14 +2875,14 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FHashStructKey)), 10)
 	b = append(b, ']', '[')
-	for i192 := range s.FHashStructKey {
-		if i192 > 0 {
+	for i195 := range s.FHashStructKey {
+		if i195 > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '{')
-		b = s.FHashStructKey[i192].Key.FwPrint(b)
+		b = s.FHashStructKey[i195].Key.FwPrint(b)
 		b = append(b, "->"...)
-		b = s.FHashStructKey[i192].Value.FwPrint(b)
+		b = s.FHashStructKey[i195].Value.FwPrint(b)
 		b = append(b, '}')
 	}
 	b = append(b, ']')
@@ -2919,109 +2934,128 @@ func VerifyCollectionsLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Collections) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.VStruct(slot, base, 90, 112)
-	for i193 := range s.FArray {
-		fw.PutU32(w.Buf, pos+8+i193*4, uint32(s.FArray[i193]))
+	pos := w.Alloc(90)
+	b := w.Buf[pos : pos+90 : pos+90]
+	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	fw.PutU32(b, 0, 90)
+	fw.PutU32(b, 4, 112)
+	for i196 := range s.FArray {
+		fw.PutU32(w.Buf, pos+8+i196*4, uint32(s.FArray[i196]))
 	}
-	for i194 := range s.FArrayOptional {
-		if s.FArrayOptional[i194] == nil {
-			fw.VNull(w, pos+20+i194*5)
+	for i197 := range s.FArrayOptional {
+		if s.FArrayOptional[i197] == nil {
+			fw.VNull(w, pos+20+i197*5)
 		} else {
-			blk195 := w.VOptional(pos+20+i194*5, pos, 4)
-			w.VString(blk195, blk195, (*s.FArrayOptional[i194]))
+			blk198 := w.VOptional(pos+20+i197*5, pos, 4)
+			blk199 := w.Alloc(4 + len((*s.FArrayOptional[i197])))
+			fw.PutU32(w.Buf, blk198, uint32(blk199-blk198))
+			fw.PutU32(w.Buf, blk199, uint32(len((*s.FArrayOptional[i197]))))
+			copy(w.Buf[blk199+4:], (*s.FArrayOptional[i197]))
 		}
 	}
-	for i196 := range s.FArrayStruct {
-		s.FArrayStruct[i196].FwPutV(w, pos+30+i196*4, pos)
+	for i200 := range s.FArrayStruct {
+		s.FArrayStruct[i200].FwPutV(w, pos+30+i200*4, pos)
 	}
-	p197 := w.VBlock(pos+38, pos, len(s.FVector), 1)
-	for i198 := range s.FVector {
-		w.Buf[p197+i198*1] = byte(s.FVector[i198])
+	p201 := w.VBlock(pos+38, pos, len(s.FVector), 1)
+	for i202 := range s.FVector {
+		w.Buf[p201+i202*1] = byte(s.FVector[i202])
 	}
-	p199 := w.VBlock(pos+42, pos, len(s.FVectorOptional), 5)
-	for i200 := range s.FVectorOptional {
-		if s.FVectorOptional[i200] == nil {
-			fw.VNull(w, p199+i200*5)
+	p203 := w.VBlock(pos+42, pos, len(s.FVectorOptional), 5)
+	for i204 := range s.FVectorOptional {
+		if s.FVectorOptional[i204] == nil {
+			fw.VNull(w, p203+i204*5)
 		} else {
-			blk201 := w.VOptional(p199+i200*5, pos, 1)
-			w.Buf[blk201] = byte((*s.FVectorOptional[i200]))
+			blk205 := w.VOptional(p203+i204*5, pos, 1)
+			w.Buf[blk205] = byte((*s.FVectorOptional[i204]))
 		}
 	}
-	p202 := w.VBlock(pos+46, pos, len(s.FVectorStruct), 4)
-	for i203 := range s.FVectorStruct {
-		s.FVectorStruct[i203].FwPutV(w, p202+i203*4, pos)
+	p206 := w.VBlock(pos+46, pos, len(s.FVectorStruct), 4)
+	for i207 := range s.FVectorStruct {
+		s.FVectorStruct[i207].FwPutV(w, p206+i207*4, pos)
 	}
-	p204 := w.VBlock(pos+50, pos, len(s.FList), 4)
-	for i205 := range s.FList {
-		w.VString(p204+i205*4, pos, s.FList[i205])
+	p208 := w.VBlock(pos+50, pos, len(s.FList), 4)
+	for i209 := range s.FList {
+		blk210 := w.Alloc(4 + len(s.FList[i209]))
+		fw.PutU32(w.Buf, p208+i209*4, uint32(blk210-pos))
+		fw.PutU32(w.Buf, blk210, uint32(len(s.FList[i209])))
+		copy(w.Buf[blk210+4:], s.FList[i209])
 	}
-	p206 := w.VBlock(pos+54, pos, len(s.FListOptional), 5)
-	for i207 := range s.FListOptional {
-		if s.FListOptional[i207] == nil {
-			fw.VNull(w, p206+i207*5)
+	p211 := w.VBlock(pos+54, pos, len(s.FListOptional), 5)
+	for i212 := range s.FListOptional {
+		if s.FListOptional[i212] == nil {
+			fw.VNull(w, p211+i212*5)
 		} else {
-			blk208 := w.VOptional(p206+i207*5, pos, 4)
-			s.FListOptional[i207].FwPutV(w, blk208, blk208)
+			blk213 := w.VOptional(p211+i212*5, pos, 4)
+			s.FListOptional[i212].FwPutV(w, blk213, blk213)
 		}
 	}
-	set209 := fw.SortedSet(s.FSet, cmp.Compare[int64])
-	p210 := w.VBlock(pos+58, pos, len(set209), 8)
-	for i211 := range set209 {
-		fw.PutU64(w.Buf, p210+i211*8, uint64(set209[i211]))
+	set214 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	p215 := w.VBlock(pos+58, pos, len(set214), 8)
+	for i216 := range set214 {
+		fw.PutU64(w.Buf, p215+i216*8, uint64(set214[i216]))
 	}
-	set212 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
-	p213 := w.VBlock(pos+62, pos, len(set212), 4)
-	for i214 := range set212 {
-		set212[i214].FwPutV(w, p213+i214*4, pos)
+	set217 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	p218 := w.VBlock(pos+62, pos, len(set217), 4)
+	for i219 := range set217 {
+		set217[i219].FwPutV(w, p218+i219*4, pos)
 	}
-	p215 := w.VBlock(pos+66, pos, len(s.FMap), 8)
-	for _, k216 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v217 := s.FMap[k216]
-		fw.PutU32(w.Buf, p215, uint32(k216))
-		w.VString(p215+4, pos, v217)
-		p215 += 8
+	p220 := w.VBlock(pos+66, pos, len(s.FMap), 8)
+	for _, k221 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v222 := s.FMap[k221]
+		fw.PutU32(w.Buf, p220, uint32(k221))
+		blk223 := w.Alloc(4 + len(v222))
+		fw.PutU32(w.Buf, p220+4, uint32(blk223-pos))
+		fw.PutU32(w.Buf, blk223, uint32(len(v222)))
+		copy(w.Buf[blk223+4:], v222)
+		p220 += 8
 	}
-	p218 := w.VBlock(pos+70, pos, len(s.FMapOptional), 9)
-	for _, k219 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v220 := s.FMapOptional[k219]
-		w.VString(p218, pos, k219)
-		if v220 == nil {
-			fw.VNull(w, p218+4)
+	p224 := w.VBlock(pos+70, pos, len(s.FMapOptional), 9)
+	for _, k225 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v226 := s.FMapOptional[k225]
+		blk227 := w.Alloc(4 + len(k225))
+		fw.PutU32(w.Buf, p224, uint32(blk227-pos))
+		fw.PutU32(w.Buf, blk227, uint32(len(k225)))
+		copy(w.Buf[blk227+4:], k225)
+		if v226 == nil {
+			fw.VNull(w, p224+4)
 		} else {
-			blk221 := w.VOptional(p218+4, pos, 8)
-			fw.PutF64(w.Buf, blk221, float64((*v220)))
+			blk228 := w.VOptional(p224+4, pos, 8)
+			fw.PutF64(w.Buf, blk228, float64((*v226)))
 		}
-		p218 += 9
+		p224 += 9
 	}
-	p222 := w.VBlock(pos+74, pos, len(s.FMapEnumKey), 5)
-	for _, k223 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v224 := s.FMapEnumKey[k223]
-		w.Buf[p222] = byte(k223)
-		v224.FwPutV(w, p222+1, pos)
-		p222 += 5
+	p229 := w.VBlock(pos+74, pos, len(s.FMapEnumKey), 5)
+	for _, k230 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v231 := s.FMapEnumKey[k230]
+		w.Buf[p229] = byte(k230)
+		v231.FwPutV(w, p229+1, pos)
+		p229 += 5
 	}
-	p225 := w.VBlock(pos+78, pos, len(s.FHash), 20)
-	for k226, v227 := range s.FHash {
-		copy(w.Buf[p225:], k226[:])
-		w.VBytes(p225+16, pos, v227)
-		p225 += 20
+	p232 := w.VBlock(pos+78, pos, len(s.FHash), 20)
+	for k233, v234 := range s.FHash {
+		copy(w.Buf[p232:], k233[:])
+		w.VBytes(p232+16, pos, v234)
+		p232 += 20
 	}
-	p228 := w.VBlock(pos+82, pos, len(s.FHashOptional), 9)
-	for k229, v230 := range s.FHashOptional {
-		w.VString(p228, pos, k229)
-		if v230 == nil {
-			fw.VNull(w, p228+4)
+	p235 := w.VBlock(pos+82, pos, len(s.FHashOptional), 9)
+	for k236, v237 := range s.FHashOptional {
+		blk238 := w.Alloc(4 + len(k236))
+		fw.PutU32(w.Buf, p235, uint32(blk238-pos))
+		fw.PutU32(w.Buf, blk238, uint32(len(k236)))
+		copy(w.Buf[blk238+4:], k236)
+		if v237 == nil {
+			fw.VNull(w, p235+4)
 		} else {
-			blk231 := w.VOptional(p228+4, pos, 4)
-			v230.FwPutV(w, blk231, blk231)
+			blk239 := w.VOptional(p235+4, pos, 4)
+			v237.FwPutV(w, blk239, blk239)
 		}
-		p228 += 9
+		p235 += 9
 	}
-	p232 := w.VBlock(pos+86, pos, len(s.FHashStructKey), 8)
-	for i233 := range s.FHashStructKey {
-		s.FHashStructKey[i233].Key.FwPutV(w, p232, pos)
-		s.FHashStructKey[i233].Value.FwPutV(w, p232+4, pos)
-		p232 += 8
+	p240 := w.VBlock(pos+86, pos, len(s.FHashStructKey), 8)
+	for i241 := range s.FHashStructKey {
+		s.FHashStructKey[i241].Key.FwPutV(w, p240, pos)
+		s.FHashStructKey[i241].Value.FwPutV(w, p240+4, pos)
+		p240 += 8
 	}
 }
 
@@ -3041,289 +3075,289 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 90 {
-		for i234 := range s.FArray {
-			s.FArray[i234] = int32(fw.U32(r.Data, pos+8+i234*4))
+		for i242 := range s.FArray {
+			s.FArray[i242] = int32(fw.U32(r.Data, pos+8+i242*4))
 		}
-		for i235 := range s.FArrayOptional {
+		for i243 := range s.FArrayOptional {
 			if !r.OK() {
 				break
 			}
-			p236, set237, ok238 := r.Optional(pos+20+i235*5, pos, 4)
-			if !set237 {
-				s.FArrayOptional[i235] = nil
-			} else if ok238 {
-				if s.FArrayOptional[i235] == nil {
-					s.FArrayOptional[i235] = new(string)
+			p244, set245, ok246 := r.Optional(pos+20+i243*5, pos, 4)
+			if !set245 {
+				s.FArrayOptional[i243] = nil
+			} else if ok246 {
+				if s.FArrayOptional[i243] == nil {
+					s.FArrayOptional[i243] = new(string)
 				}
-				r.String(p236, p236, &(*s.FArrayOptional[i235]))
+				r.String(p244, p244, &(*s.FArrayOptional[i243]))
 			}
 		}
-		for i239 := range s.FArrayStruct {
+		for i247 := range s.FArrayStruct {
 			if !r.OK() {
 				break
 			}
-			s.FArrayStruct[i239].FwGetV(r, pos+30+i239*4, pos)
+			s.FArrayStruct[i247].FwGetV(r, pos+30+i247*4, pos)
 		}
-		p240, n241, ok242 := r.Block(pos+38, pos, 1)
-		if ok242 {
-			s.FVector = fw.Resize(s.FVector, n241)
-			for i243 := range s.FVector {
-				s.FVector[i243] = byte(r.Data[p240+i243*1])
+		p248, n249, ok250 := r.Block(pos+38, pos, 1)
+		if ok250 {
+			s.FVector = fw.Resize(s.FVector, n249)
+			for i251 := range s.FVector {
+				s.FVector[i251] = byte(r.Data[p248+i251*1])
 			}
 		}
-		p244, n245, ok246 := r.Block(pos+42, pos, 5)
-		if ok246 {
-			s.FVectorOptional = fw.Resize(s.FVectorOptional, n245)
-			for i247 := range s.FVectorOptional {
-				p248, set249, ok250 := r.Optional(p244+i247*5, pos, 1)
-				if !set249 {
-					s.FVectorOptional[i247] = nil
-				} else if ok250 {
-					if s.FVectorOptional[i247] == nil {
-						s.FVectorOptional[i247] = new(EnumByte)
+		p252, n253, ok254 := r.Block(pos+42, pos, 5)
+		if ok254 {
+			s.FVectorOptional = fw.Resize(s.FVectorOptional, n253)
+			for i255 := range s.FVectorOptional {
+				p256, set257, ok258 := r.Optional(p252+i255*5, pos, 1)
+				if !set257 {
+					s.FVectorOptional[i255] = nil
+				} else if ok258 {
+					if s.FVectorOptional[i255] == nil {
+						s.FVectorOptional[i255] = new(EnumByte)
 					}
-					(*s.FVectorOptional[i247]) = EnumByte(r.Data[p248])
+					(*s.FVectorOptional[i255]) = EnumByte(r.Data[p256])
 				}
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p251, n252, ok253 := r.Block(pos+46, pos, 4)
-		if ok253 {
-			s.FVectorStruct = fw.Resize(s.FVectorStruct, n252)
-			for i254 := range s.FVectorStruct {
-				s.FVectorStruct[i254].FwGetV(r, p251+i254*4, pos)
-				if !r.OK() {
-					break
-				}
-			}
-		}
-		p255, n256, ok257 := r.Block(pos+50, pos, 4)
-		if ok257 {
-			s.FList = fw.Resize(s.FList, n256)
-			for i258 := range s.FList {
-				r.String(p255+i258*4, pos, &s.FList[i258])
-				if !r.OK() {
-					break
-				}
-			}
-		}
-		p259, n260, ok261 := r.Block(pos+54, pos, 5)
+		p259, n260, ok261 := r.Block(pos+46, pos, 4)
 		if ok261 {
-			s.FListOptional = fw.Resize(s.FListOptional, n260)
-			for i262 := range s.FListOptional {
-				p263, set264, ok265 := r.Optional(p259+i262*5, pos, 4)
-				if !set264 {
-					s.FListOptional[i262] = nil
-				} else if ok265 {
-					if s.FListOptional[i262] == nil {
-						s.FListOptional[i262] = new(Optionals)
+			s.FVectorStruct = fw.Resize(s.FVectorStruct, n260)
+			for i262 := range s.FVectorStruct {
+				s.FVectorStruct[i262].FwGetV(r, p259+i262*4, pos)
+				if !r.OK() {
+					break
+				}
+			}
+		}
+		p263, n264, ok265 := r.Block(pos+50, pos, 4)
+		if ok265 {
+			s.FList = fw.Resize(s.FList, n264)
+			for i266 := range s.FList {
+				r.String(p263+i266*4, pos, &s.FList[i266])
+				if !r.OK() {
+					break
+				}
+			}
+		}
+		p267, n268, ok269 := r.Block(pos+54, pos, 5)
+		if ok269 {
+			s.FListOptional = fw.Resize(s.FListOptional, n268)
+			for i270 := range s.FListOptional {
+				p271, set272, ok273 := r.Optional(p267+i270*5, pos, 4)
+				if !set272 {
+					s.FListOptional[i270] = nil
+				} else if ok273 {
+					if s.FListOptional[i270] == nil {
+						s.FListOptional[i270] = new(Optionals)
 					}
-					s.FListOptional[i262].FwGetV(r, p263, p263)
+					s.FListOptional[i270].FwGetV(r, p271, p271)
 				}
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p266, n267, ok268 := r.Block(pos+58, pos, 8)
-		if ok268 {
-			s.FSet = fw.Resize(s.FSet, n267)
-			for i269 := range s.FSet {
-				s.FSet[i269] = int64(fw.U64(r.Data, p266+i269*8))
+		p274, n275, ok276 := r.Block(pos+58, pos, 8)
+		if ok276 {
+			s.FSet = fw.Resize(s.FSet, n275)
+			for i277 := range s.FSet {
+				s.FSet[i277] = int64(fw.U64(r.Data, p274+i277*8))
 			}
 			s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
 		}
-		p270, n271, ok272 := r.Block(pos+62, pos, 4)
-		if ok272 {
-			s.FSetStruct = fw.Resize(s.FSetStruct, n271)
-			for i273 := range s.FSetStruct {
-				s.FSetStruct[i273].FwGetV(r, p270+i273*4, pos)
+		p278, n279, ok280 := r.Block(pos+62, pos, 4)
+		if ok280 {
+			s.FSetStruct = fw.Resize(s.FSetStruct, n279)
+			for i281 := range s.FSetStruct {
+				s.FSetStruct[i281].FwGetV(r, p278+i281*4, pos)
 				if !r.OK() {
 					break
 				}
 			}
 			s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
 		}
-		p274, n275, ok276 := r.Block(pos+66, pos, 8)
-		if ok276 {
-			s.FMap = fw.ClearMap(s.FMap, n275)
-			for i277 := 0; i277 < n275; i277++ {
-				var k278 int32
-				var v279 string
-				k278 = int32(fw.U32(r.Data, p274))
-				r.String(p274+4, pos, &v279)
+		p282, n283, ok284 := r.Block(pos+66, pos, 8)
+		if ok284 {
+			s.FMap = fw.ClearMap(s.FMap, n283)
+			for i285 := 0; i285 < n283; i285++ {
+				var k286 int32
+				var v287 string
+				k286 = int32(fw.U32(r.Data, p282))
+				r.String(p282+4, pos, &v287)
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FMap[k278]; !dup {
-					s.FMap[k278] = v279
+				if _, dup := s.FMap[k286]; !dup {
+					s.FMap[k286] = v287
 				}
-				p274 += 8
+				p282 += 8
 			}
 		}
-		p280, n281, ok282 := r.Block(pos+70, pos, 9)
-		if ok282 {
-			s.FMapOptional = fw.ClearMap(s.FMapOptional, n281)
-			for i283 := 0; i283 < n281; i283++ {
-				var k284 string
-				var v285 *float64
-				r.String(p280, pos, &k284)
-				p286, set287, ok288 := r.Optional(p280+4, pos, 8)
-				if !set287 {
-					v285 = nil
-				} else if ok288 {
-					if v285 == nil {
-						v285 = new(float64)
+		p288, n289, ok290 := r.Block(pos+70, pos, 9)
+		if ok290 {
+			s.FMapOptional = fw.ClearMap(s.FMapOptional, n289)
+			for i291 := 0; i291 < n289; i291++ {
+				var k292 string
+				var v293 *float64
+				r.String(p288, pos, &k292)
+				p294, set295, ok296 := r.Optional(p288+4, pos, 8)
+				if !set295 {
+					v293 = nil
+				} else if ok296 {
+					if v293 == nil {
+						v293 = new(float64)
 					}
-					(*v285) = fw.F64(r.Data, p286)
+					(*v293) = fw.F64(r.Data, p294)
 				}
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FMapOptional[k284]; !dup {
-					s.FMapOptional[k284] = v285
+				if _, dup := s.FMapOptional[k292]; !dup {
+					s.FMapOptional[k292] = v293
 				}
-				p280 += 9
+				p288 += 9
 			}
 		}
-		p289, n290, ok291 := r.Block(pos+74, pos, 5)
-		if ok291 {
-			s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n290)
-			for i292 := 0; i292 < n290; i292++ {
-				var k293 EnumByte
-				var v294 Optionals
-				k293 = EnumByte(r.Data[p289])
-				v294.FwGetV(r, p289+1, pos)
+		p297, n298, ok299 := r.Block(pos+74, pos, 5)
+		if ok299 {
+			s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n298)
+			for i300 := 0; i300 < n298; i300++ {
+				var k301 EnumByte
+				var v302 Optionals
+				k301 = EnumByte(r.Data[p297])
+				v302.FwGetV(r, p297+1, pos)
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FMapEnumKey[k293]; !dup {
-					s.FMapEnumKey[k293] = v294
+				if _, dup := s.FMapEnumKey[k301]; !dup {
+					s.FMapEnumKey[k301] = v302
 				}
-				p289 += 5
+				p297 += 5
 			}
 		}
-		p295, n296, ok297 := r.Block(pos+78, pos, 20)
-		if ok297 {
-			s.FHash = fw.ClearMap(s.FHash, n296)
-			for i298 := 0; i298 < n296; i298++ {
-				var k299 fw.UUID
-				var v300 []byte
-				k299 = fw.UUIDAt(r.Data, p295)
-				r.Bytes(p295+16, pos, &v300)
+		p303, n304, ok305 := r.Block(pos+78, pos, 20)
+		if ok305 {
+			s.FHash = fw.ClearMap(s.FHash, n304)
+			for i306 := 0; i306 < n304; i306++ {
+				var k307 fw.UUID
+				var v308 []byte
+				k307 = fw.UUIDAt(r.Data, p303)
+				r.Bytes(p303+16, pos, &v308)
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FHash[k299]; !dup {
-					s.FHash[k299] = v300
+				if _, dup := s.FHash[k307]; !dup {
+					s.FHash[k307] = v308
 				}
-				p295 += 20
+				p303 += 20
 			}
 		}
-		p301, n302, ok303 := r.Block(pos+82, pos, 9)
-		if ok303 {
-			s.FHashOptional = fw.ClearMap(s.FHashOptional, n302)
-			for i304 := 0; i304 < n302; i304++ {
-				var k305 string
-				var v306 *Primitives
-				r.String(p301, pos, &k305)
-				p307, set308, ok309 := r.Optional(p301+4, pos, 4)
-				if !set308 {
-					v306 = nil
-				} else if ok309 {
-					if v306 == nil {
-						v306 = new(Primitives)
+		p309, n310, ok311 := r.Block(pos+82, pos, 9)
+		if ok311 {
+			s.FHashOptional = fw.ClearMap(s.FHashOptional, n310)
+			for i312 := 0; i312 < n310; i312++ {
+				var k313 string
+				var v314 *Primitives
+				r.String(p309, pos, &k313)
+				p315, set316, ok317 := r.Optional(p309+4, pos, 4)
+				if !set316 {
+					v314 = nil
+				} else if ok317 {
+					if v314 == nil {
+						v314 = new(Primitives)
 					}
-					v306.FwGetV(r, p307, p307)
+					v314.FwGetV(r, p315, p315)
 				}
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FHashOptional[k305]; !dup {
-					s.FHashOptional[k305] = v306
+				if _, dup := s.FHashOptional[k313]; !dup {
+					s.FHashOptional[k313] = v314
 				}
-				p301 += 9
+				p309 += 9
 			}
 		}
-		p310, n311, ok312 := r.Block(pos+86, pos, 8)
-		if ok312 {
+		p318, n319, ok320 := r.Block(pos+86, pos, 8)
+		if ok320 {
 			s.FHashStructKey = s.FHashStructKey[:0]
-			for i313 := 0; i313 < n311; i313++ {
-				var k314 proto.Order
-				var v315 Optionals
-				k314.FwGetV(r, p310, pos)
-				v315.FwGetV(r, p310+4, pos)
+			for i321 := 0; i321 < n319; i321++ {
+				var k322 proto.Order
+				var v323 Optionals
+				k322.FwGetV(r, p318, pos)
+				v323.FwGetV(r, p318+4, pos)
 				if !r.OK() {
 					break
 				}
-				s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k314, Value: v315})
-				p310 += 8
+				s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k322, Value: v323})
+				p318 += 8
 			}
 			s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
 		}
 	} else {
 		d := NewCollections()
 		if 20 <= stored {
-			for i316 := range s.FArray {
-				s.FArray[i316] = int32(fw.U32(r.Data, pos+8+i316*4))
+			for i324 := range s.FArray {
+				s.FArray[i324] = int32(fw.U32(r.Data, pos+8+i324*4))
 			}
 		} else {
 			s.FArray = d.FArray
 		}
 		if 30 <= stored {
-			for i317 := range s.FArrayOptional {
+			for i325 := range s.FArrayOptional {
 				if !r.OK() {
 					break
 				}
-				p318, set319, ok320 := r.Optional(pos+20+i317*5, pos, 4)
-				if !set319 {
-					s.FArrayOptional[i317] = nil
-				} else if ok320 {
-					if s.FArrayOptional[i317] == nil {
-						s.FArrayOptional[i317] = new(string)
+				p326, set327, ok328 := r.Optional(pos+20+i325*5, pos, 4)
+				if !set327 {
+					s.FArrayOptional[i325] = nil
+				} else if ok328 {
+					if s.FArrayOptional[i325] == nil {
+						s.FArrayOptional[i325] = new(string)
 					}
-					r.String(p318, p318, &(*s.FArrayOptional[i317]))
+					r.String(p326, p326, &(*s.FArrayOptional[i325]))
 				}
 			}
 		} else {
 			s.FArrayOptional = d.FArrayOptional
 		}
 		if 38 <= stored {
-			for i321 := range s.FArrayStruct {
+			for i329 := range s.FArrayStruct {
 				if !r.OK() {
 					break
 				}
-				s.FArrayStruct[i321].FwGetV(r, pos+30+i321*4, pos)
+				s.FArrayStruct[i329].FwGetV(r, pos+30+i329*4, pos)
 			}
 		} else {
 			s.FArrayStruct = d.FArrayStruct
 		}
 		if 42 <= stored {
-			p322, n323, ok324 := r.Block(pos+38, pos, 1)
-			if ok324 {
-				s.FVector = fw.Resize(s.FVector, n323)
-				for i325 := range s.FVector {
-					s.FVector[i325] = byte(r.Data[p322+i325*1])
+			p330, n331, ok332 := r.Block(pos+38, pos, 1)
+			if ok332 {
+				s.FVector = fw.Resize(s.FVector, n331)
+				for i333 := range s.FVector {
+					s.FVector[i333] = byte(r.Data[p330+i333*1])
 				}
 			}
 		} else {
 			s.FVector = d.FVector
 		}
 		if 46 <= stored {
-			p326, n327, ok328 := r.Block(pos+42, pos, 5)
-			if ok328 {
-				s.FVectorOptional = fw.Resize(s.FVectorOptional, n327)
-				for i329 := range s.FVectorOptional {
-					p330, set331, ok332 := r.Optional(p326+i329*5, pos, 1)
-					if !set331 {
-						s.FVectorOptional[i329] = nil
-					} else if ok332 {
-						if s.FVectorOptional[i329] == nil {
-							s.FVectorOptional[i329] = new(EnumByte)
+			p334, n335, ok336 := r.Block(pos+42, pos, 5)
+			if ok336 {
+				s.FVectorOptional = fw.Resize(s.FVectorOptional, n335)
+				for i337 := range s.FVectorOptional {
+					p338, set339, ok340 := r.Optional(p334+i337*5, pos, 1)
+					if !set339 {
+						s.FVectorOptional[i337] = nil
+					} else if ok340 {
+						if s.FVectorOptional[i337] == nil {
+							s.FVectorOptional[i337] = new(EnumByte)
 						}
-						(*s.FVectorOptional[i329]) = EnumByte(r.Data[p330])
+						(*s.FVectorOptional[i337]) = EnumByte(r.Data[p338])
 					}
 					if !r.OK() {
 						break
@@ -3334,11 +3368,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FVectorOptional = d.FVectorOptional
 		}
 		if 50 <= stored {
-			p333, n334, ok335 := r.Block(pos+46, pos, 4)
-			if ok335 {
-				s.FVectorStruct = fw.Resize(s.FVectorStruct, n334)
-				for i336 := range s.FVectorStruct {
-					s.FVectorStruct[i336].FwGetV(r, p333+i336*4, pos)
+			p341, n342, ok343 := r.Block(pos+46, pos, 4)
+			if ok343 {
+				s.FVectorStruct = fw.Resize(s.FVectorStruct, n342)
+				for i344 := range s.FVectorStruct {
+					s.FVectorStruct[i344].FwGetV(r, p341+i344*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -3348,11 +3382,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FVectorStruct = d.FVectorStruct
 		}
 		if 54 <= stored {
-			p337, n338, ok339 := r.Block(pos+50, pos, 4)
-			if ok339 {
-				s.FList = fw.Resize(s.FList, n338)
-				for i340 := range s.FList {
-					r.String(p337+i340*4, pos, &s.FList[i340])
+			p345, n346, ok347 := r.Block(pos+50, pos, 4)
+			if ok347 {
+				s.FList = fw.Resize(s.FList, n346)
+				for i348 := range s.FList {
+					r.String(p345+i348*4, pos, &s.FList[i348])
 					if !r.OK() {
 						break
 					}
@@ -3362,18 +3396,18 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FList = d.FList
 		}
 		if 58 <= stored {
-			p341, n342, ok343 := r.Block(pos+54, pos, 5)
-			if ok343 {
-				s.FListOptional = fw.Resize(s.FListOptional, n342)
-				for i344 := range s.FListOptional {
-					p345, set346, ok347 := r.Optional(p341+i344*5, pos, 4)
-					if !set346 {
-						s.FListOptional[i344] = nil
-					} else if ok347 {
-						if s.FListOptional[i344] == nil {
-							s.FListOptional[i344] = new(Optionals)
+			p349, n350, ok351 := r.Block(pos+54, pos, 5)
+			if ok351 {
+				s.FListOptional = fw.Resize(s.FListOptional, n350)
+				for i352 := range s.FListOptional {
+					p353, set354, ok355 := r.Optional(p349+i352*5, pos, 4)
+					if !set354 {
+						s.FListOptional[i352] = nil
+					} else if ok355 {
+						if s.FListOptional[i352] == nil {
+							s.FListOptional[i352] = new(Optionals)
 						}
-						s.FListOptional[i344].FwGetV(r, p345, p345)
+						s.FListOptional[i352].FwGetV(r, p353, p353)
 					}
 					if !r.OK() {
 						break
@@ -3384,11 +3418,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FListOptional = d.FListOptional
 		}
 		if 62 <= stored {
-			p348, n349, ok350 := r.Block(pos+58, pos, 8)
-			if ok350 {
-				s.FSet = fw.Resize(s.FSet, n349)
-				for i351 := range s.FSet {
-					s.FSet[i351] = int64(fw.U64(r.Data, p348+i351*8))
+			p356, n357, ok358 := r.Block(pos+58, pos, 8)
+			if ok358 {
+				s.FSet = fw.Resize(s.FSet, n357)
+				for i359 := range s.FSet {
+					s.FSet[i359] = int64(fw.U64(r.Data, p356+i359*8))
 				}
 				s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
 			}
@@ -3396,11 +3430,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FSet = d.FSet
 		}
 		if 66 <= stored {
-			p352, n353, ok354 := r.Block(pos+62, pos, 4)
-			if ok354 {
-				s.FSetStruct = fw.Resize(s.FSetStruct, n353)
-				for i355 := range s.FSetStruct {
-					s.FSetStruct[i355].FwGetV(r, p352+i355*4, pos)
+			p360, n361, ok362 := r.Block(pos+62, pos, 4)
+			if ok362 {
+				s.FSetStruct = fw.Resize(s.FSetStruct, n361)
+				for i363 := range s.FSetStruct {
+					s.FSetStruct[i363].FwGetV(r, p360+i363*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -3411,140 +3445,140 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FSetStruct = d.FSetStruct
 		}
 		if 70 <= stored {
-			p356, n357, ok358 := r.Block(pos+66, pos, 8)
-			if ok358 {
-				s.FMap = fw.ClearMap(s.FMap, n357)
-				for i359 := 0; i359 < n357; i359++ {
-					var k360 int32
-					var v361 string
-					k360 = int32(fw.U32(r.Data, p356))
-					r.String(p356+4, pos, &v361)
+			p364, n365, ok366 := r.Block(pos+66, pos, 8)
+			if ok366 {
+				s.FMap = fw.ClearMap(s.FMap, n365)
+				for i367 := 0; i367 < n365; i367++ {
+					var k368 int32
+					var v369 string
+					k368 = int32(fw.U32(r.Data, p364))
+					r.String(p364+4, pos, &v369)
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FMap[k360]; !dup {
-						s.FMap[k360] = v361
+					if _, dup := s.FMap[k368]; !dup {
+						s.FMap[k368] = v369
 					}
-					p356 += 8
+					p364 += 8
 				}
 			}
 		} else {
 			s.FMap = d.FMap
 		}
 		if 74 <= stored {
-			p362, n363, ok364 := r.Block(pos+70, pos, 9)
-			if ok364 {
-				s.FMapOptional = fw.ClearMap(s.FMapOptional, n363)
-				for i365 := 0; i365 < n363; i365++ {
-					var k366 string
-					var v367 *float64
-					r.String(p362, pos, &k366)
-					p368, set369, ok370 := r.Optional(p362+4, pos, 8)
-					if !set369 {
-						v367 = nil
-					} else if ok370 {
-						if v367 == nil {
-							v367 = new(float64)
+			p370, n371, ok372 := r.Block(pos+70, pos, 9)
+			if ok372 {
+				s.FMapOptional = fw.ClearMap(s.FMapOptional, n371)
+				for i373 := 0; i373 < n371; i373++ {
+					var k374 string
+					var v375 *float64
+					r.String(p370, pos, &k374)
+					p376, set377, ok378 := r.Optional(p370+4, pos, 8)
+					if !set377 {
+						v375 = nil
+					} else if ok378 {
+						if v375 == nil {
+							v375 = new(float64)
 						}
-						(*v367) = fw.F64(r.Data, p368)
+						(*v375) = fw.F64(r.Data, p376)
 					}
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FMapOptional[k366]; !dup {
-						s.FMapOptional[k366] = v367
+					if _, dup := s.FMapOptional[k374]; !dup {
+						s.FMapOptional[k374] = v375
 					}
-					p362 += 9
+					p370 += 9
 				}
 			}
 		} else {
 			s.FMapOptional = d.FMapOptional
 		}
 		if 78 <= stored {
-			p371, n372, ok373 := r.Block(pos+74, pos, 5)
-			if ok373 {
-				s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n372)
-				for i374 := 0; i374 < n372; i374++ {
-					var k375 EnumByte
-					var v376 Optionals
-					k375 = EnumByte(r.Data[p371])
-					v376.FwGetV(r, p371+1, pos)
+			p379, n380, ok381 := r.Block(pos+74, pos, 5)
+			if ok381 {
+				s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n380)
+				for i382 := 0; i382 < n380; i382++ {
+					var k383 EnumByte
+					var v384 Optionals
+					k383 = EnumByte(r.Data[p379])
+					v384.FwGetV(r, p379+1, pos)
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FMapEnumKey[k375]; !dup {
-						s.FMapEnumKey[k375] = v376
+					if _, dup := s.FMapEnumKey[k383]; !dup {
+						s.FMapEnumKey[k383] = v384
 					}
-					p371 += 5
+					p379 += 5
 				}
 			}
 		} else {
 			s.FMapEnumKey = d.FMapEnumKey
 		}
 		if 82 <= stored {
-			p377, n378, ok379 := r.Block(pos+78, pos, 20)
-			if ok379 {
-				s.FHash = fw.ClearMap(s.FHash, n378)
-				for i380 := 0; i380 < n378; i380++ {
-					var k381 fw.UUID
-					var v382 []byte
-					k381 = fw.UUIDAt(r.Data, p377)
-					r.Bytes(p377+16, pos, &v382)
+			p385, n386, ok387 := r.Block(pos+78, pos, 20)
+			if ok387 {
+				s.FHash = fw.ClearMap(s.FHash, n386)
+				for i388 := 0; i388 < n386; i388++ {
+					var k389 fw.UUID
+					var v390 []byte
+					k389 = fw.UUIDAt(r.Data, p385)
+					r.Bytes(p385+16, pos, &v390)
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FHash[k381]; !dup {
-						s.FHash[k381] = v382
+					if _, dup := s.FHash[k389]; !dup {
+						s.FHash[k389] = v390
 					}
-					p377 += 20
+					p385 += 20
 				}
 			}
 		} else {
 			s.FHash = d.FHash
 		}
 		if 86 <= stored {
-			p383, n384, ok385 := r.Block(pos+82, pos, 9)
-			if ok385 {
-				s.FHashOptional = fw.ClearMap(s.FHashOptional, n384)
-				for i386 := 0; i386 < n384; i386++ {
-					var k387 string
-					var v388 *Primitives
-					r.String(p383, pos, &k387)
-					p389, set390, ok391 := r.Optional(p383+4, pos, 4)
-					if !set390 {
-						v388 = nil
-					} else if ok391 {
-						if v388 == nil {
-							v388 = new(Primitives)
+			p391, n392, ok393 := r.Block(pos+82, pos, 9)
+			if ok393 {
+				s.FHashOptional = fw.ClearMap(s.FHashOptional, n392)
+				for i394 := 0; i394 < n392; i394++ {
+					var k395 string
+					var v396 *Primitives
+					r.String(p391, pos, &k395)
+					p397, set398, ok399 := r.Optional(p391+4, pos, 4)
+					if !set398 {
+						v396 = nil
+					} else if ok399 {
+						if v396 == nil {
+							v396 = new(Primitives)
 						}
-						v388.FwGetV(r, p389, p389)
+						v396.FwGetV(r, p397, p397)
 					}
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FHashOptional[k387]; !dup {
-						s.FHashOptional[k387] = v388
+					if _, dup := s.FHashOptional[k395]; !dup {
+						s.FHashOptional[k395] = v396
 					}
-					p383 += 9
+					p391 += 9
 				}
 			}
 		} else {
 			s.FHashOptional = d.FHashOptional
 		}
 		if 90 <= stored {
-			p392, n393, ok394 := r.Block(pos+86, pos, 8)
-			if ok394 {
+			p400, n401, ok402 := r.Block(pos+86, pos, 8)
+			if ok402 {
 				s.FHashStructKey = s.FHashStructKey[:0]
-				for i395 := 0; i395 < n393; i395++ {
-					var k396 proto.Order
-					var v397 Optionals
-					k396.FwGetV(r, p392, pos)
-					v397.FwGetV(r, p392+4, pos)
+				for i403 := 0; i403 < n401; i403++ {
+					var k404 proto.Order
+					var v405 Optionals
+					k404.FwGetV(r, p400, pos)
+					v405.FwGetV(r, p400+4, pos)
 					if !r.OK() {
 						break
 					}
-					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k396, Value: v397})
-					p392 += 8
+					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k404, Value: v405})
+					p400 += 8
 				}
 				s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
 			}
@@ -3571,204 +3605,204 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 90 {
-		for i398 := 0; i398 < 2 && r.OK(); i398++ {
-			if p399, set400, ok401 := r.Optional(pos+20+i398*5, pos, 4); set400 && ok401 {
-				blk402 := p399 + int(fw.U32(d, p399))
-				n403 := -1
-				if blk402 >= p399+4 && blk402 <= r.Size-4 {
-					n403 = int(fw.U32(d, blk402))
+		for i406 := 0; i406 < 2 && r.OK(); i406++ {
+			if p407, set408, ok409 := r.Optional(pos+20+i406*5, pos, 4); set408 && ok409 {
+				blk410 := p407 + int(fw.U32(d, p407))
+				n411 := -1
+				if blk410 >= p407+4 && blk410 <= r.Size-4 {
+					n411 = int(fw.U32(d, blk410))
 				}
-				if n403 >= 0 && n403 <= r.Size-blk402-4 {
-					r.Left -= int64(4 + n403)
+				if n411 >= 0 && n411 <= r.Size-blk410-4 {
+					r.Left -= int64(4 + n411)
 				} else {
-					r.Text(p399, p399)
+					r.Text(p407, p407)
 				}
 			}
 		}
-		for i404 := 0; i404 < 2 && r.OK(); i404++ {
-			FwVerifyVPrimitives(r, pos+30+i404*4, pos)
+		for i412 := 0; i412 < 2 && r.OK(); i412++ {
+			FwVerifyVPrimitives(r, pos+30+i412*4, pos)
 		}
 		r.Block(pos+38, pos, 1)
-		if p409, n410, ok411 := r.Block(pos+42, pos, 5); ok411 {
-			for i412 := 0; i412 < n410 && r.OK(); i412++ {
-				if p413, set414, ok415 := r.Optional(p409+i412*5, pos, 1); set414 && ok415 {
-					_ = p413
+		if p417, n418, ok419 := r.Block(pos+42, pos, 5); ok419 {
+			for i420 := 0; i420 < n418 && r.OK(); i420++ {
+				if p421, set422, ok423 := r.Optional(p417+i420*5, pos, 1); set422 && ok423 {
+					_ = p421
 				}
 			}
 		}
-		if p416, n417, ok418 := r.Block(pos+46, pos, 4); ok418 {
-			for i419 := 0; i419 < n417 && r.OK(); i419++ {
-				proto.FwVerifyVOrder(r, p416+i419*4, pos)
+		if p424, n425, ok426 := r.Block(pos+46, pos, 4); ok426 {
+			for i427 := 0; i427 < n425 && r.OK(); i427++ {
+				proto.FwVerifyVOrder(r, p424+i427*4, pos)
 			}
 		}
-		if p420, n421, ok422 := r.Block(pos+50, pos, 4); ok422 {
-			for i423 := 0; i423 < n421 && r.OK(); i423++ {
-				blk424 := pos + int(fw.U32(d, p420+i423*4))
-				n425 := -1
-				if blk424 >= p420+i423*4+4 && blk424 <= r.Size-4 {
-					n425 = int(fw.U32(d, blk424))
+		if p428, n429, ok430 := r.Block(pos+50, pos, 4); ok430 {
+			for i431 := 0; i431 < n429 && r.OK(); i431++ {
+				blk432 := pos + int(fw.U32(d, p428+i431*4))
+				n433 := -1
+				if blk432 >= p428+i431*4+4 && blk432 <= r.Size-4 {
+					n433 = int(fw.U32(d, blk432))
 				}
-				if n425 >= 0 && n425 <= r.Size-blk424-4 {
-					r.Left -= int64(4 + n425)
+				if n433 >= 0 && n433 <= r.Size-blk432-4 {
+					r.Left -= int64(4 + n433)
 				} else {
-					r.Text(p420+i423*4, pos)
+					r.Text(p428+i431*4, pos)
 				}
 			}
 		}
-		if p426, n427, ok428 := r.Block(pos+54, pos, 5); ok428 {
-			for i429 := 0; i429 < n427 && r.OK(); i429++ {
-				if p430, set431, ok432 := r.Optional(p426+i429*5, pos, 4); set431 && ok432 {
-					FwVerifyVOptionals(r, p430, p430)
+		if p434, n435, ok436 := r.Block(pos+54, pos, 5); ok436 {
+			for i437 := 0; i437 < n435 && r.OK(); i437++ {
+				if p438, set439, ok440 := r.Optional(p434+i437*5, pos, 4); set439 && ok440 {
+					FwVerifyVOptionals(r, p438, p438)
 				}
 			}
 		}
 		r.Block(pos+58, pos, 8)
-		if p437, n438, ok439 := r.Block(pos+62, pos, 4); ok439 {
-			for i440 := 0; i440 < n438 && r.OK(); i440++ {
-				proto.FwVerifyVBalance(r, p437+i440*4, pos)
+		if p445, n446, ok447 := r.Block(pos+62, pos, 4); ok447 {
+			for i448 := 0; i448 < n446 && r.OK(); i448++ {
+				proto.FwVerifyVBalance(r, p445+i448*4, pos)
 			}
 		}
-		if p441, n442, ok443 := r.Block(pos+66, pos, 8); ok443 {
-			for i444 := 0; i444 < n442 && r.OK(); i444++ {
-				blk445 := pos + int(fw.U32(d, p441+i444*8+4))
-				n446 := -1
-				if blk445 >= p441+i444*8+4+4 && blk445 <= r.Size-4 {
-					n446 = int(fw.U32(d, blk445))
+		if p449, n450, ok451 := r.Block(pos+66, pos, 8); ok451 {
+			for i452 := 0; i452 < n450 && r.OK(); i452++ {
+				blk453 := pos + int(fw.U32(d, p449+i452*8+4))
+				n454 := -1
+				if blk453 >= p449+i452*8+4+4 && blk453 <= r.Size-4 {
+					n454 = int(fw.U32(d, blk453))
 				}
-				if n446 >= 0 && n446 <= r.Size-blk445-4 {
-					r.Left -= int64(4 + n446)
+				if n454 >= 0 && n454 <= r.Size-blk453-4 {
+					r.Left -= int64(4 + n454)
 				} else {
-					r.Text(p441+i444*8+4, pos)
+					r.Text(p449+i452*8+4, pos)
 				}
 			}
 		}
-		if p447, n448, ok449 := r.Block(pos+70, pos, 9); ok449 {
-			for i450 := 0; i450 < n448 && r.OK(); i450++ {
-				blk451 := pos + int(fw.U32(d, p447+i450*9))
-				n452 := -1
-				if blk451 >= p447+i450*9+4 && blk451 <= r.Size-4 {
-					n452 = int(fw.U32(d, blk451))
+		if p455, n456, ok457 := r.Block(pos+70, pos, 9); ok457 {
+			for i458 := 0; i458 < n456 && r.OK(); i458++ {
+				blk459 := pos + int(fw.U32(d, p455+i458*9))
+				n460 := -1
+				if blk459 >= p455+i458*9+4 && blk459 <= r.Size-4 {
+					n460 = int(fw.U32(d, blk459))
 				}
-				if n452 >= 0 && n452 <= r.Size-blk451-4 {
-					r.Left -= int64(4 + n452)
+				if n460 >= 0 && n460 <= r.Size-blk459-4 {
+					r.Left -= int64(4 + n460)
 				} else {
-					r.Text(p447+i450*9, pos)
+					r.Text(p455+i458*9, pos)
 				}
 				if r.OK() {
-					if p453, set454, ok455 := r.Optional(p447+i450*9+4, pos, 8); set454 && ok455 {
-						_ = p453
+					if p461, set462, ok463 := r.Optional(p455+i458*9+4, pos, 8); set462 && ok463 {
+						_ = p461
 					}
 				}
 			}
 		}
-		if p456, n457, ok458 := r.Block(pos+74, pos, 5); ok458 {
-			for i459 := 0; i459 < n457 && r.OK(); i459++ {
-				FwVerifyVOptionals(r, p456+i459*5+1, pos)
+		if p464, n465, ok466 := r.Block(pos+74, pos, 5); ok466 {
+			for i467 := 0; i467 < n465 && r.OK(); i467++ {
+				FwVerifyVOptionals(r, p464+i467*5+1, pos)
 			}
 		}
-		if p460, n461, ok462 := r.Block(pos+78, pos, 20); ok462 {
-			for i463 := 0; i463 < n461 && r.OK(); i463++ {
-				blk464 := pos + int(fw.U32(d, p460+i463*20+16))
-				n465 := -1
-				if blk464 >= p460+i463*20+16+4 && blk464 <= r.Size-4 {
-					n465 = int(fw.U32(d, blk464))
+		if p468, n469, ok470 := r.Block(pos+78, pos, 20); ok470 {
+			for i471 := 0; i471 < n469 && r.OK(); i471++ {
+				blk472 := pos + int(fw.U32(d, p468+i471*20+16))
+				n473 := -1
+				if blk472 >= p468+i471*20+16+4 && blk472 <= r.Size-4 {
+					n473 = int(fw.U32(d, blk472))
 				}
-				if n465 >= 0 && n465 <= r.Size-blk464-4 {
-					r.Left -= int64(4 + n465)
+				if n473 >= 0 && n473 <= r.Size-blk472-4 {
+					r.Left -= int64(4 + n473)
 				} else {
-					r.Text(p460+i463*20+16, pos)
+					r.Text(p468+i471*20+16, pos)
 				}
 			}
 		}
-		if p466, n467, ok468 := r.Block(pos+82, pos, 9); ok468 {
-			for i469 := 0; i469 < n467 && r.OK(); i469++ {
-				blk470 := pos + int(fw.U32(d, p466+i469*9))
-				n471 := -1
-				if blk470 >= p466+i469*9+4 && blk470 <= r.Size-4 {
-					n471 = int(fw.U32(d, blk470))
+		if p474, n475, ok476 := r.Block(pos+82, pos, 9); ok476 {
+			for i477 := 0; i477 < n475 && r.OK(); i477++ {
+				blk478 := pos + int(fw.U32(d, p474+i477*9))
+				n479 := -1
+				if blk478 >= p474+i477*9+4 && blk478 <= r.Size-4 {
+					n479 = int(fw.U32(d, blk478))
 				}
-				if n471 >= 0 && n471 <= r.Size-blk470-4 {
-					r.Left -= int64(4 + n471)
+				if n479 >= 0 && n479 <= r.Size-blk478-4 {
+					r.Left -= int64(4 + n479)
 				} else {
-					r.Text(p466+i469*9, pos)
+					r.Text(p474+i477*9, pos)
 				}
 				if r.OK() {
-					if p472, set473, ok474 := r.Optional(p466+i469*9+4, pos, 4); set473 && ok474 {
-						FwVerifyVPrimitives(r, p472, p472)
+					if p480, set481, ok482 := r.Optional(p474+i477*9+4, pos, 4); set481 && ok482 {
+						FwVerifyVPrimitives(r, p480, p480)
 					}
 				}
 			}
 		}
-		if p475, n476, ok477 := r.Block(pos+86, pos, 8); ok477 {
-			for i478 := 0; i478 < n476 && r.OK(); i478++ {
-				proto.FwVerifyVOrder(r, p475+i478*8, pos)
+		if p483, n484, ok485 := r.Block(pos+86, pos, 8); ok485 {
+			for i486 := 0; i486 < n484 && r.OK(); i486++ {
+				proto.FwVerifyVOrder(r, p483+i486*8, pos)
 				if r.OK() {
-					FwVerifyVOptionals(r, p475+i478*8+4, pos)
+					FwVerifyVOptionals(r, p483+i486*8+4, pos)
 				}
 			}
 		}
 	} else {
 		if 30 <= stored {
-			for i479 := 0; i479 < 2 && r.OK(); i479++ {
-				if p480, set481, ok482 := r.Optional(pos+20+i479*5, pos, 4); set481 && ok482 {
-					blk483 := p480 + int(fw.U32(d, p480))
-					n484 := -1
-					if blk483 >= p480+4 && blk483 <= r.Size-4 {
-						n484 = int(fw.U32(d, blk483))
+			for i487 := 0; i487 < 2 && r.OK(); i487++ {
+				if p488, set489, ok490 := r.Optional(pos+20+i487*5, pos, 4); set489 && ok490 {
+					blk491 := p488 + int(fw.U32(d, p488))
+					n492 := -1
+					if blk491 >= p488+4 && blk491 <= r.Size-4 {
+						n492 = int(fw.U32(d, blk491))
 					}
-					if n484 >= 0 && n484 <= r.Size-blk483-4 {
-						r.Left -= int64(4 + n484)
+					if n492 >= 0 && n492 <= r.Size-blk491-4 {
+						r.Left -= int64(4 + n492)
 					} else {
-						r.Text(p480, p480)
+						r.Text(p488, p488)
 					}
 				}
 			}
 		}
 		if 38 <= stored {
-			for i485 := 0; i485 < 2 && r.OK(); i485++ {
-				FwVerifyVPrimitives(r, pos+30+i485*4, pos)
+			for i493 := 0; i493 < 2 && r.OK(); i493++ {
+				FwVerifyVPrimitives(r, pos+30+i493*4, pos)
 			}
 		}
 		if 42 <= stored {
 			r.Block(pos+38, pos, 1)
 		}
 		if 46 <= stored {
-			if p490, n491, ok492 := r.Block(pos+42, pos, 5); ok492 {
-				for i493 := 0; i493 < n491 && r.OK(); i493++ {
-					if p494, set495, ok496 := r.Optional(p490+i493*5, pos, 1); set495 && ok496 {
-						_ = p494
+			if p498, n499, ok500 := r.Block(pos+42, pos, 5); ok500 {
+				for i501 := 0; i501 < n499 && r.OK(); i501++ {
+					if p502, set503, ok504 := r.Optional(p498+i501*5, pos, 1); set503 && ok504 {
+						_ = p502
 					}
 				}
 			}
 		}
 		if 50 <= stored {
-			if p497, n498, ok499 := r.Block(pos+46, pos, 4); ok499 {
-				for i500 := 0; i500 < n498 && r.OK(); i500++ {
-					proto.FwVerifyVOrder(r, p497+i500*4, pos)
+			if p505, n506, ok507 := r.Block(pos+46, pos, 4); ok507 {
+				for i508 := 0; i508 < n506 && r.OK(); i508++ {
+					proto.FwVerifyVOrder(r, p505+i508*4, pos)
 				}
 			}
 		}
 		if 54 <= stored {
-			if p501, n502, ok503 := r.Block(pos+50, pos, 4); ok503 {
-				for i504 := 0; i504 < n502 && r.OK(); i504++ {
-					blk505 := pos + int(fw.U32(d, p501+i504*4))
-					n506 := -1
-					if blk505 >= p501+i504*4+4 && blk505 <= r.Size-4 {
-						n506 = int(fw.U32(d, blk505))
+			if p509, n510, ok511 := r.Block(pos+50, pos, 4); ok511 {
+				for i512 := 0; i512 < n510 && r.OK(); i512++ {
+					blk513 := pos + int(fw.U32(d, p509+i512*4))
+					n514 := -1
+					if blk513 >= p509+i512*4+4 && blk513 <= r.Size-4 {
+						n514 = int(fw.U32(d, blk513))
 					}
-					if n506 >= 0 && n506 <= r.Size-blk505-4 {
-						r.Left -= int64(4 + n506)
+					if n514 >= 0 && n514 <= r.Size-blk513-4 {
+						r.Left -= int64(4 + n514)
 					} else {
-						r.Text(p501+i504*4, pos)
+						r.Text(p509+i512*4, pos)
 					}
 				}
 			}
 		}
 		if 58 <= stored {
-			if p507, n508, ok509 := r.Block(pos+54, pos, 5); ok509 {
-				for i510 := 0; i510 < n508 && r.OK(); i510++ {
-					if p511, set512, ok513 := r.Optional(p507+i510*5, pos, 4); set512 && ok513 {
-						FwVerifyVOptionals(r, p511, p511)
+			if p515, n516, ok517 := r.Block(pos+54, pos, 5); ok517 {
+				for i518 := 0; i518 < n516 && r.OK(); i518++ {
+					if p519, set520, ok521 := r.Optional(p515+i518*5, pos, 4); set520 && ok521 {
+						FwVerifyVOptionals(r, p519, p519)
 					}
 				}
 			}
@@ -3777,99 +3811,99 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			r.Block(pos+58, pos, 8)
 		}
 		if 66 <= stored {
-			if p518, n519, ok520 := r.Block(pos+62, pos, 4); ok520 {
-				for i521 := 0; i521 < n519 && r.OK(); i521++ {
-					proto.FwVerifyVBalance(r, p518+i521*4, pos)
+			if p526, n527, ok528 := r.Block(pos+62, pos, 4); ok528 {
+				for i529 := 0; i529 < n527 && r.OK(); i529++ {
+					proto.FwVerifyVBalance(r, p526+i529*4, pos)
 				}
 			}
 		}
 		if 70 <= stored {
-			if p522, n523, ok524 := r.Block(pos+66, pos, 8); ok524 {
-				for i525 := 0; i525 < n523 && r.OK(); i525++ {
-					blk526 := pos + int(fw.U32(d, p522+i525*8+4))
-					n527 := -1
-					if blk526 >= p522+i525*8+4+4 && blk526 <= r.Size-4 {
-						n527 = int(fw.U32(d, blk526))
+			if p530, n531, ok532 := r.Block(pos+66, pos, 8); ok532 {
+				for i533 := 0; i533 < n531 && r.OK(); i533++ {
+					blk534 := pos + int(fw.U32(d, p530+i533*8+4))
+					n535 := -1
+					if blk534 >= p530+i533*8+4+4 && blk534 <= r.Size-4 {
+						n535 = int(fw.U32(d, blk534))
 					}
-					if n527 >= 0 && n527 <= r.Size-blk526-4 {
-						r.Left -= int64(4 + n527)
+					if n535 >= 0 && n535 <= r.Size-blk534-4 {
+						r.Left -= int64(4 + n535)
 					} else {
-						r.Text(p522+i525*8+4, pos)
+						r.Text(p530+i533*8+4, pos)
 					}
 				}
 			}
 		}
 		if 74 <= stored {
-			if p528, n529, ok530 := r.Block(pos+70, pos, 9); ok530 {
-				for i531 := 0; i531 < n529 && r.OK(); i531++ {
-					blk532 := pos + int(fw.U32(d, p528+i531*9))
-					n533 := -1
-					if blk532 >= p528+i531*9+4 && blk532 <= r.Size-4 {
-						n533 = int(fw.U32(d, blk532))
+			if p536, n537, ok538 := r.Block(pos+70, pos, 9); ok538 {
+				for i539 := 0; i539 < n537 && r.OK(); i539++ {
+					blk540 := pos + int(fw.U32(d, p536+i539*9))
+					n541 := -1
+					if blk540 >= p536+i539*9+4 && blk540 <= r.Size-4 {
+						n541 = int(fw.U32(d, blk540))
 					}
-					if n533 >= 0 && n533 <= r.Size-blk532-4 {
-						r.Left -= int64(4 + n533)
+					if n541 >= 0 && n541 <= r.Size-blk540-4 {
+						r.Left -= int64(4 + n541)
 					} else {
-						r.Text(p528+i531*9, pos)
+						r.Text(p536+i539*9, pos)
 					}
 					if r.OK() {
-						if p534, set535, ok536 := r.Optional(p528+i531*9+4, pos, 8); set535 && ok536 {
-							_ = p534
+						if p542, set543, ok544 := r.Optional(p536+i539*9+4, pos, 8); set543 && ok544 {
+							_ = p542
 						}
 					}
 				}
 			}
 		}
 		if 78 <= stored {
-			if p537, n538, ok539 := r.Block(pos+74, pos, 5); ok539 {
-				for i540 := 0; i540 < n538 && r.OK(); i540++ {
-					FwVerifyVOptionals(r, p537+i540*5+1, pos)
+			if p545, n546, ok547 := r.Block(pos+74, pos, 5); ok547 {
+				for i548 := 0; i548 < n546 && r.OK(); i548++ {
+					FwVerifyVOptionals(r, p545+i548*5+1, pos)
 				}
 			}
 		}
 		if 82 <= stored {
-			if p541, n542, ok543 := r.Block(pos+78, pos, 20); ok543 {
-				for i544 := 0; i544 < n542 && r.OK(); i544++ {
-					blk545 := pos + int(fw.U32(d, p541+i544*20+16))
-					n546 := -1
-					if blk545 >= p541+i544*20+16+4 && blk545 <= r.Size-4 {
-						n546 = int(fw.U32(d, blk545))
+			if p549, n550, ok551 := r.Block(pos+78, pos, 20); ok551 {
+				for i552 := 0; i552 < n550 && r.OK(); i552++ {
+					blk553 := pos + int(fw.U32(d, p549+i552*20+16))
+					n554 := -1
+					if blk553 >= p549+i552*20+16+4 && blk553 <= r.Size-4 {
+						n554 = int(fw.U32(d, blk553))
 					}
-					if n546 >= 0 && n546 <= r.Size-blk545-4 {
-						r.Left -= int64(4 + n546)
+					if n554 >= 0 && n554 <= r.Size-blk553-4 {
+						r.Left -= int64(4 + n554)
 					} else {
-						r.Text(p541+i544*20+16, pos)
+						r.Text(p549+i552*20+16, pos)
 					}
 				}
 			}
 		}
 		if 86 <= stored {
-			if p547, n548, ok549 := r.Block(pos+82, pos, 9); ok549 {
-				for i550 := 0; i550 < n548 && r.OK(); i550++ {
-					blk551 := pos + int(fw.U32(d, p547+i550*9))
-					n552 := -1
-					if blk551 >= p547+i550*9+4 && blk551 <= r.Size-4 {
-						n552 = int(fw.U32(d, blk551))
+			if p555, n556, ok557 := r.Block(pos+82, pos, 9); ok557 {
+				for i558 := 0; i558 < n556 && r.OK(); i558++ {
+					blk559 := pos + int(fw.U32(d, p555+i558*9))
+					n560 := -1
+					if blk559 >= p555+i558*9+4 && blk559 <= r.Size-4 {
+						n560 = int(fw.U32(d, blk559))
 					}
-					if n552 >= 0 && n552 <= r.Size-blk551-4 {
-						r.Left -= int64(4 + n552)
+					if n560 >= 0 && n560 <= r.Size-blk559-4 {
+						r.Left -= int64(4 + n560)
 					} else {
-						r.Text(p547+i550*9, pos)
+						r.Text(p555+i558*9, pos)
 					}
 					if r.OK() {
-						if p553, set554, ok555 := r.Optional(p547+i550*9+4, pos, 4); set554 && ok555 {
-							FwVerifyVPrimitives(r, p553, p553)
+						if p561, set562, ok563 := r.Optional(p555+i558*9+4, pos, 4); set562 && ok563 {
+							FwVerifyVPrimitives(r, p561, p561)
 						}
 					}
 				}
 			}
 		}
 		if 90 <= stored {
-			if p556, n557, ok558 := r.Block(pos+86, pos, 8); ok558 {
-				for i559 := 0; i559 < n557 && r.OK(); i559++ {
-					proto.FwVerifyVOrder(r, p556+i559*8, pos)
+			if p564, n565, ok566 := r.Block(pos+86, pos, 8); ok566 {
+				for i567 := 0; i567 < n565 && r.OK(); i567++ {
+					proto.FwVerifyVOrder(r, p564+i567*8, pos)
 					if r.OK() {
-						FwVerifyVOptionals(r, p556+i559*8+4, pos)
+						FwVerifyVOptionals(r, p564+i567*8+4, pos)
 					}
 				}
 			}
@@ -3919,100 +3953,100 @@ func VerifyCollectionsFinalLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutF appends s's fields in the final format (generated code).
 func (s *Collections) FwPutF(b []byte) []byte {
-	for i560 := range s.FArray {
-		b = fw.AppendU32(b, uint32(s.FArray[i560]))
+	for i568 := range s.FArray {
+		b = fw.AppendU32(b, uint32(s.FArray[i568]))
 	}
-	for i561 := range s.FArrayOptional {
-		if s.FArrayOptional[i561] == nil {
+	for i569 := range s.FArrayOptional {
+		if s.FArrayOptional[i569] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = fw.AppendString(b, (*s.FArrayOptional[i561]))
+			b = fw.AppendString(b, (*s.FArrayOptional[i569]))
 		}
 	}
-	for i562 := range s.FArrayStruct {
-		b = s.FArrayStruct[i562].FwPutF(b)
+	for i570 := range s.FArrayStruct {
+		b = s.FArrayStruct[i570].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FVector)))
 	b = append(b, s.FVector...)
 	b = fw.AppendU32(b, uint32(len(s.FVectorOptional)))
-	for i563 := range s.FVectorOptional {
-		if s.FVectorOptional[i563] == nil {
+	for i571 := range s.FVectorOptional {
+		if s.FVectorOptional[i571] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = append(b, byte((*s.FVectorOptional[i563])))
+			b = append(b, byte((*s.FVectorOptional[i571])))
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.FVectorStruct)))
-	for i564 := range s.FVectorStruct {
-		b = s.FVectorStruct[i564].FwPutF(b)
+	for i572 := range s.FVectorStruct {
+		b = s.FVectorStruct[i572].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FList)))
-	for i565 := range s.FList {
-		b = fw.AppendString(b, s.FList[i565])
+	for i573 := range s.FList {
+		b = fw.AppendString(b, s.FList[i573])
 	}
 	b = fw.AppendU32(b, uint32(len(s.FListOptional)))
-	for i566 := range s.FListOptional {
-		if s.FListOptional[i566] == nil {
+	for i574 := range s.FListOptional {
+		if s.FListOptional[i574] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = s.FListOptional[i566].FwPutF(b)
+			b = s.FListOptional[i574].FwPutF(b)
 		}
 	}
-	set567 := fw.SortedSet(s.FSet, cmp.Compare[int64])
-	b = fw.AppendU32(b, uint32(len(set567)))
-	for i568 := range set567 {
-		b = fw.AppendU64(b, uint64(set567[i568]))
+	set575 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	b = fw.AppendU32(b, uint32(len(set575)))
+	for i576 := range set575 {
+		b = fw.AppendU64(b, uint64(set575[i576]))
 	}
-	set569 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
-	b = fw.AppendU32(b, uint32(len(set569)))
-	for i570 := range set569 {
-		b = set569[i570].FwPutF(b)
+	set577 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	b = fw.AppendU32(b, uint32(len(set577)))
+	for i578 := range set577 {
+		b = set577[i578].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FMap)))
-	for _, k571 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v572 := s.FMap[k571]
-		b = fw.AppendU32(b, uint32(k571))
-		b = fw.AppendString(b, v572)
+	for _, k579 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v580 := s.FMap[k579]
+		b = fw.AppendU32(b, uint32(k579))
+		b = fw.AppendString(b, v580)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FMapOptional)))
-	for _, k573 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v574 := s.FMapOptional[k573]
-		b = fw.AppendString(b, k573)
-		if v574 == nil {
+	for _, k581 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v582 := s.FMapOptional[k581]
+		b = fw.AppendString(b, k581)
+		if v582 == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = fw.AppendF64(b, float64((*v574)))
+			b = fw.AppendF64(b, float64((*v582)))
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.FMapEnumKey)))
-	for _, k575 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v576 := s.FMapEnumKey[k575]
-		b = append(b, byte(k575))
-		b = v576.FwPutF(b)
+	for _, k583 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v584 := s.FMapEnumKey[k583]
+		b = append(b, byte(k583))
+		b = v584.FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FHash)))
-	for k577, v578 := range s.FHash {
-		b = append(b, k577[:]...)
-		b = fw.AppendBytes(b, v578)
+	for k585, v586 := range s.FHash {
+		b = append(b, k585[:]...)
+		b = fw.AppendBytes(b, v586)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FHashOptional)))
-	for k579, v580 := range s.FHashOptional {
-		b = fw.AppendString(b, k579)
-		if v580 == nil {
+	for k587, v588 := range s.FHashOptional {
+		b = fw.AppendString(b, k587)
+		if v588 == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = v580.FwPutF(b)
+			b = v588.FwPutF(b)
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.FHashStructKey)))
-	for i581 := range s.FHashStructKey {
-		b = s.FHashStructKey[i581].Key.FwPutF(b)
-		b = s.FHashStructKey[i581].Value.FwPutF(b)
+	for i589 := range s.FHashStructKey {
+		b = s.FHashStructKey[i589].Key.FwPutF(b)
+		b = s.FHashStructKey[i589].Value.FwPutF(b)
 	}
 	return b
 }
@@ -4024,286 +4058,286 @@ func (s *Collections) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	for i582 := range s.FArray {
-		s.FArray[i582] = int32(fw.U32(d, p))
+	for i590 := range s.FArray {
+		s.FArray[i590] = int32(fw.U32(d, p))
 		p += 4
 	}
-	rest584 := 2
-	for i583 := range s.FArrayOptional {
-		rest584 -= 1
+	rest592 := 2
+	for i591 := range s.FArrayOptional {
+		rest592 -= 1
 		if d[p] == 0 {
-			s.FArrayOptional[i583] = nil
+			s.FArrayOptional[i591] = nil
 			p++
 		} else {
 			p++
-			if 4 > end-390-rest584-p {
+			if 4 > end-390-rest592-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if s.FArrayOptional[i583] == nil {
-				s.FArrayOptional[i583] = new(string)
+			if s.FArrayOptional[i591] == nil {
+				s.FArrayOptional[i591] = new(string)
 			}
-			if p = r.String(p, end-390-rest584, &(*s.FArrayOptional[i583])); p < 0 {
+			if p = r.String(p, end-390-rest592, &(*s.FArrayOptional[i591])); p < 0 {
 				return -1
 			}
 		}
 	}
-	rest586 := 338
-	for i585 := range s.FArrayStruct {
-		rest586 -= 169
-		if p = s.FArrayStruct[i585].FwGetF(r, p, end-52-rest586); p < 0 {
+	rest594 := 338
+	for i593 := range s.FArrayStruct {
+		rest594 -= 169
+		if p = s.FArrayStruct[i593].FwGetF(r, p, end-52-rest594); p < 0 {
 			return -1
 		}
 	}
-	n587, ok588 := r.Count(p, end-48, 1)
-	if !ok588 {
+	n595, ok596 := r.Count(p, end-48, 1)
+	if !ok596 {
 		return -1
 	}
 	p += 4
-	s.FVector = append(s.FVector[:0], d[p:p+n587]...)
-	p += n587
-	n590, ok591 := r.Count(p, end-44, 1)
-	if !ok591 {
-		return -1
-	}
-	p += 4
-	s.FVectorOptional = fw.Resize(s.FVectorOptional, n590)
-	rest593 := n590 * 1
-	for i592 := range s.FVectorOptional {
-		rest593 -= 1
-		if d[p] == 0 {
-			s.FVectorOptional[i592] = nil
-			p++
-		} else {
-			p++
-			if 1 > end-44-rest593-p {
-				return r.Fail(fw.ErrTruncated)
-			}
-			if s.FVectorOptional[i592] == nil {
-				s.FVectorOptional[i592] = new(EnumByte)
-			}
-			(*s.FVectorOptional[i592]) = EnumByte(d[p])
-			p += 1
-		}
-	}
-	n594, ok595 := r.Count(p, end-40, 26)
-	if !ok595 {
-		return -1
-	}
-	p += 4
-	s.FVectorStruct = fw.Resize(s.FVectorStruct, n594)
-	rest597 := n594 * 26
-	for i596 := range s.FVectorStruct {
-		rest597 -= 26
-		if p = s.FVectorStruct[i596].FwGetF(r, p, end-40-rest597); p < 0 {
-			return -1
-		}
-	}
-	n598, ok599 := r.Count(p, end-36, 4)
+	s.FVector = append(s.FVector[:0], d[p:p+n595]...)
+	p += n595
+	n598, ok599 := r.Count(p, end-44, 1)
 	if !ok599 {
 		return -1
 	}
 	p += 4
-	s.FList = fw.Resize(s.FList, n598)
-	rest601 := n598 * 4
-	for i600 := range s.FList {
-		rest601 -= 4
-		if p = r.String(p, end-36-rest601, &s.FList[i600]); p < 0 {
-			return -1
+	s.FVectorOptional = fw.Resize(s.FVectorOptional, n598)
+	rest601 := n598 * 1
+	for i600 := range s.FVectorOptional {
+		rest601 -= 1
+		if d[p] == 0 {
+			s.FVectorOptional[i600] = nil
+			p++
+		} else {
+			p++
+			if 1 > end-44-rest601-p {
+				return r.Fail(fw.ErrTruncated)
+			}
+			if s.FVectorOptional[i600] == nil {
+				s.FVectorOptional[i600] = new(EnumByte)
+			}
+			(*s.FVectorOptional[i600]) = EnumByte(d[p])
+			p += 1
 		}
 	}
-	n602, ok603 := r.Count(p, end-32, 1)
+	n602, ok603 := r.Count(p, end-40, 26)
 	if !ok603 {
 		return -1
 	}
 	p += 4
-	s.FListOptional = fw.Resize(s.FListOptional, n602)
-	rest605 := n602 * 1
-	for i604 := range s.FListOptional {
-		rest605 -= 1
-		if d[p] == 0 {
-			s.FListOptional[i604] = nil
-			p++
-		} else {
-			p++
-			if 12 > end-32-rest605-p {
-				return r.Fail(fw.ErrTruncated)
-			}
-			if s.FListOptional[i604] == nil {
-				s.FListOptional[i604] = new(Optionals)
-			}
-			if p = s.FListOptional[i604].FwGetF(r, p, end-32-rest605); p < 0 {
-				return -1
-			}
+	s.FVectorStruct = fw.Resize(s.FVectorStruct, n602)
+	rest605 := n602 * 26
+	for i604 := range s.FVectorStruct {
+		rest605 -= 26
+		if p = s.FVectorStruct[i604].FwGetF(r, p, end-40-rest605); p < 0 {
+			return -1
 		}
 	}
-	n606, ok607 := r.Count(p, end-28, 8)
+	n606, ok607 := r.Count(p, end-36, 4)
 	if !ok607 {
 		return -1
 	}
 	p += 4
-	s.FSet = fw.Resize(s.FSet, n606)
-	for i608 := range s.FSet {
-		s.FSet[i608] = int64(fw.U64(d, p))
-		p += 8
+	s.FList = fw.Resize(s.FList, n606)
+	rest609 := n606 * 4
+	for i608 := range s.FList {
+		rest609 -= 4
+		if p = r.String(p, end-36-rest609, &s.FList[i608]); p < 0 {
+			return -1
+		}
 	}
-	s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
-	n609, ok610 := r.Count(p, end-24, 12)
-	if !ok610 {
+	n610, ok611 := r.Count(p, end-32, 1)
+	if !ok611 {
 		return -1
 	}
 	p += 4
-	s.FSetStruct = fw.Resize(s.FSetStruct, n609)
-	rest612 := n609 * 12
-	for i611 := range s.FSetStruct {
-		rest612 -= 12
-		if p = s.FSetStruct[i611].FwGetF(r, p, end-24-rest612); p < 0 {
+	s.FListOptional = fw.Resize(s.FListOptional, n610)
+	rest613 := n610 * 1
+	for i612 := range s.FListOptional {
+		rest613 -= 1
+		if d[p] == 0 {
+			s.FListOptional[i612] = nil
+			p++
+		} else {
+			p++
+			if 12 > end-32-rest613-p {
+				return r.Fail(fw.ErrTruncated)
+			}
+			if s.FListOptional[i612] == nil {
+				s.FListOptional[i612] = new(Optionals)
+			}
+			if p = s.FListOptional[i612].FwGetF(r, p, end-32-rest613); p < 0 {
+				return -1
+			}
+		}
+	}
+	n614, ok615 := r.Count(p, end-28, 8)
+	if !ok615 {
+		return -1
+	}
+	p += 4
+	s.FSet = fw.Resize(s.FSet, n614)
+	for i616 := range s.FSet {
+		s.FSet[i616] = int64(fw.U64(d, p))
+		p += 8
+	}
+	s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
+	n617, ok618 := r.Count(p, end-24, 12)
+	if !ok618 {
+		return -1
+	}
+	p += 4
+	s.FSetStruct = fw.Resize(s.FSetStruct, n617)
+	rest620 := n617 * 12
+	for i619 := range s.FSetStruct {
+		rest620 -= 12
+		if p = s.FSetStruct[i619].FwGetF(r, p, end-24-rest620); p < 0 {
 			return -1
 		}
 	}
 	s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
-	n613, ok614 := r.Count(p, end-20, 8)
-	if !ok614 {
+	n621, ok622 := r.Count(p, end-20, 8)
+	if !ok622 {
 		return -1
 	}
 	p += 4
-	s.FMap = fw.ClearMap(s.FMap, n613)
-	rest616 := n613 * 8
-	for i615 := 0; i615 < n613; i615++ {
-		rest616 -= 8
-		var k617 int32
-		var v618 string
-		k617 = int32(fw.U32(d, p))
+	s.FMap = fw.ClearMap(s.FMap, n621)
+	rest624 := n621 * 8
+	for i623 := 0; i623 < n621; i623++ {
+		rest624 -= 8
+		var k625 int32
+		var v626 string
+		k625 = int32(fw.U32(d, p))
 		p += 4
-		if p = r.String(p, end-20-rest616, &v618); p < 0 {
+		if p = r.String(p, end-20-rest624, &v626); p < 0 {
 			return -1
 		}
-		if _, dup := s.FMap[k617]; !dup {
-			s.FMap[k617] = v618
+		if _, dup := s.FMap[k625]; !dup {
+			s.FMap[k625] = v626
 		}
 	}
-	n619, ok620 := r.Count(p, end-16, 5)
-	if !ok620 {
+	n627, ok628 := r.Count(p, end-16, 5)
+	if !ok628 {
 		return -1
 	}
 	p += 4
-	s.FMapOptional = fw.ClearMap(s.FMapOptional, n619)
-	rest622 := n619 * 5
-	for i621 := 0; i621 < n619; i621++ {
-		rest622 -= 5
-		var k623 string
-		var v624 *float64
-		if p = r.String(p, end-16-rest622-1, &k623); p < 0 {
+	s.FMapOptional = fw.ClearMap(s.FMapOptional, n627)
+	rest630 := n627 * 5
+	for i629 := 0; i629 < n627; i629++ {
+		rest630 -= 5
+		var k631 string
+		var v632 *float64
+		if p = r.String(p, end-16-rest630-1, &k631); p < 0 {
 			return -1
 		}
 		if d[p] == 0 {
-			v624 = nil
+			v632 = nil
 			p++
 		} else {
 			p++
-			if 8 > end-16-rest622-p {
+			if 8 > end-16-rest630-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if v624 == nil {
-				v624 = new(float64)
+			if v632 == nil {
+				v632 = new(float64)
 			}
-			(*v624) = fw.F64(d, p)
+			(*v632) = fw.F64(d, p)
 			p += 8
 		}
-		if _, dup := s.FMapOptional[k623]; !dup {
-			s.FMapOptional[k623] = v624
+		if _, dup := s.FMapOptional[k631]; !dup {
+			s.FMapOptional[k631] = v632
 		}
 	}
-	n625, ok626 := r.Count(p, end-12, 13)
-	if !ok626 {
+	n633, ok634 := r.Count(p, end-12, 13)
+	if !ok634 {
 		return -1
 	}
 	p += 4
-	s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n625)
-	rest628 := n625 * 13
-	for i627 := 0; i627 < n625; i627++ {
-		rest628 -= 13
-		var k629 EnumByte
-		var v630 Optionals
-		k629 = EnumByte(d[p])
+	s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n633)
+	rest636 := n633 * 13
+	for i635 := 0; i635 < n633; i635++ {
+		rest636 -= 13
+		var k637 EnumByte
+		var v638 Optionals
+		k637 = EnumByte(d[p])
 		p += 1
-		if p = v630.FwGetF(r, p, end-12-rest628); p < 0 {
+		if p = v638.FwGetF(r, p, end-12-rest636); p < 0 {
 			return -1
 		}
-		if _, dup := s.FMapEnumKey[k629]; !dup {
-			s.FMapEnumKey[k629] = v630
+		if _, dup := s.FMapEnumKey[k637]; !dup {
+			s.FMapEnumKey[k637] = v638
 		}
 	}
-	n631, ok632 := r.Count(p, end-8, 20)
-	if !ok632 {
+	n639, ok640 := r.Count(p, end-8, 20)
+	if !ok640 {
 		return -1
 	}
 	p += 4
-	s.FHash = fw.ClearMap(s.FHash, n631)
-	rest634 := n631 * 20
-	for i633 := 0; i633 < n631; i633++ {
-		rest634 -= 20
-		var k635 fw.UUID
-		var v636 []byte
-		copy(k635[:], d[p:p+16])
+	s.FHash = fw.ClearMap(s.FHash, n639)
+	rest642 := n639 * 20
+	for i641 := 0; i641 < n639; i641++ {
+		rest642 -= 20
+		var k643 fw.UUID
+		var v644 []byte
+		copy(k643[:], d[p:p+16])
 		p += 16
-		if p = r.Bytes(p, end-8-rest634, &v636); p < 0 {
+		if p = r.Bytes(p, end-8-rest642, &v644); p < 0 {
 			return -1
 		}
-		if _, dup := s.FHash[k635]; !dup {
-			s.FHash[k635] = v636
+		if _, dup := s.FHash[k643]; !dup {
+			s.FHash[k643] = v644
 		}
 	}
-	n637, ok638 := r.Count(p, end-4, 5)
-	if !ok638 {
+	n645, ok646 := r.Count(p, end-4, 5)
+	if !ok646 {
 		return -1
 	}
 	p += 4
-	s.FHashOptional = fw.ClearMap(s.FHashOptional, n637)
-	rest640 := n637 * 5
-	for i639 := 0; i639 < n637; i639++ {
-		rest640 -= 5
-		var k641 string
-		var v642 *Primitives
-		if p = r.String(p, end-4-rest640-1, &k641); p < 0 {
+	s.FHashOptional = fw.ClearMap(s.FHashOptional, n645)
+	rest648 := n645 * 5
+	for i647 := 0; i647 < n645; i647++ {
+		rest648 -= 5
+		var k649 string
+		var v650 *Primitives
+		if p = r.String(p, end-4-rest648-1, &k649); p < 0 {
 			return -1
 		}
 		if d[p] == 0 {
-			v642 = nil
+			v650 = nil
 			p++
 		} else {
 			p++
-			if 169 > end-4-rest640-p {
+			if 169 > end-4-rest648-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if v642 == nil {
-				v642 = new(Primitives)
+			if v650 == nil {
+				v650 = new(Primitives)
 			}
-			if p = v642.FwGetF(r, p, end-4-rest640); p < 0 {
+			if p = v650.FwGetF(r, p, end-4-rest648); p < 0 {
 				return -1
 			}
 		}
-		if _, dup := s.FHashOptional[k641]; !dup {
-			s.FHashOptional[k641] = v642
+		if _, dup := s.FHashOptional[k649]; !dup {
+			s.FHashOptional[k649] = v650
 		}
 	}
-	n643, ok644 := r.Count(p, end, 38)
-	if !ok644 {
+	n651, ok652 := r.Count(p, end, 38)
+	if !ok652 {
 		return -1
 	}
 	p += 4
 	s.FHashStructKey = s.FHashStructKey[:0]
-	rest646 := n643 * 38
-	for i645 := 0; i645 < n643; i645++ {
-		rest646 -= 38
-		var k647 proto.Order
-		var v648 Optionals
-		if p = k647.FwGetF(r, p, end-rest646-12); p < 0 {
+	rest654 := n651 * 38
+	for i653 := 0; i653 < n651; i653++ {
+		rest654 -= 38
+		var k655 proto.Order
+		var v656 Optionals
+		if p = k655.FwGetF(r, p, end-rest654-12); p < 0 {
 			return -1
 		}
-		if p = v648.FwGetF(r, p, end-rest646); p < 0 {
+		if p = v656.FwGetF(r, p, end-rest654); p < 0 {
 			return -1
 		}
-		s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k647, Value: v648})
+		s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k655, Value: v656})
 	}
 	s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
 	r.Leave()
@@ -4318,209 +4352,209 @@ func FwVerifyFCollections(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 12
-	rest650 := 2
-	for i649 := 0; i649 < 2; i649++ {
-		rest650 -= 1
+	rest658 := 2
+	for i657 := 0; i657 < 2; i657++ {
+		rest658 -= 1
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 4 > end-390-rest650-p {
+			if 4 > end-390-rest658-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if _, p = r.Text(p, end-390-rest650); p < 0 {
+			if _, p = r.Text(p, end-390-rest658); p < 0 {
 				return -1
 			}
 		}
 	}
-	rest652 := 338
-	for i651 := 0; i651 < 2; i651++ {
-		rest652 -= 169
-		if p = FwVerifyFPrimitives(r, p, end-52-rest652); p < 0 {
+	rest660 := 338
+	for i659 := 0; i659 < 2; i659++ {
+		rest660 -= 169
+		if p = FwVerifyFPrimitives(r, p, end-52-rest660); p < 0 {
 			return -1
 		}
 	}
-	n653, ok654 := r.Count(p, end-48, 1)
-	if !ok654 {
+	n661, ok662 := r.Count(p, end-48, 1)
+	if !ok662 {
 		return -1
 	}
 	p += 4
-	p += n653 * 1
-	n656, ok657 := r.Count(p, end-44, 1)
-	if !ok657 {
+	p += n661 * 1
+	n664, ok665 := r.Count(p, end-44, 1)
+	if !ok665 {
 		return -1
 	}
 	p += 4
-	rest659 := n656 * 1
-	for i658 := 0; i658 < n656; i658++ {
-		rest659 -= 1
+	rest667 := n664 * 1
+	for i666 := 0; i666 < n664; i666++ {
+		rest667 -= 1
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 1 > end-44-rest659-p {
+			if 1 > end-44-rest667-p {
 				return r.Fail(fw.ErrTruncated)
 			}
 			p += 1
 		}
 	}
-	n660, ok661 := r.Count(p, end-40, 26)
-	if !ok661 {
-		return -1
-	}
-	p += 4
-	rest663 := n660 * 26
-	for i662 := 0; i662 < n660; i662++ {
-		rest663 -= 26
-		if p = proto.FwVerifyFOrder(r, p, end-40-rest663); p < 0 {
-			return -1
-		}
-	}
-	n664, ok665 := r.Count(p, end-36, 4)
-	if !ok665 {
-		return -1
-	}
-	p += 4
-	rest667 := n664 * 4
-	for i666 := 0; i666 < n664; i666++ {
-		rest667 -= 4
-		if _, p = r.Text(p, end-36-rest667); p < 0 {
-			return -1
-		}
-	}
-	n668, ok669 := r.Count(p, end-32, 1)
+	n668, ok669 := r.Count(p, end-40, 26)
 	if !ok669 {
 		return -1
 	}
 	p += 4
-	rest671 := n668 * 1
+	rest671 := n668 * 26
 	for i670 := 0; i670 < n668; i670++ {
-		rest671 -= 1
-		if d[p] == 0 {
-			p++
-		} else {
-			p++
-			if 12 > end-32-rest671-p {
-				return r.Fail(fw.ErrTruncated)
-			}
-			if p = FwVerifyFOptionals(r, p, end-32-rest671); p < 0 {
-				return -1
-			}
+		rest671 -= 26
+		if p = proto.FwVerifyFOrder(r, p, end-40-rest671); p < 0 {
+			return -1
 		}
 	}
-	n672, ok673 := r.Count(p, end-28, 8)
+	n672, ok673 := r.Count(p, end-36, 4)
 	if !ok673 {
 		return -1
 	}
 	p += 4
-	p += n672 * 8
-	n675, ok676 := r.Count(p, end-24, 12)
-	if !ok676 {
-		return -1
-	}
-	p += 4
-	rest678 := n675 * 12
-	for i677 := 0; i677 < n675; i677++ {
-		rest678 -= 12
-		if p = proto.FwVerifyFBalance(r, p, end-24-rest678); p < 0 {
+	rest675 := n672 * 4
+	for i674 := 0; i674 < n672; i674++ {
+		rest675 -= 4
+		if _, p = r.Text(p, end-36-rest675); p < 0 {
 			return -1
 		}
 	}
-	n679, ok680 := r.Count(p, end-20, 8)
-	if !ok680 {
+	n676, ok677 := r.Count(p, end-32, 1)
+	if !ok677 {
 		return -1
 	}
 	p += 4
-	rest682 := n679 * 8
-	for i681 := 0; i681 < n679; i681++ {
-		rest682 -= 8
-		p += 4
-		if _, p = r.Text(p, end-20-rest682); p < 0 {
-			return -1
+	rest679 := n676 * 1
+	for i678 := 0; i678 < n676; i678++ {
+		rest679 -= 1
+		if d[p] == 0 {
+			p++
+		} else {
+			p++
+			if 12 > end-32-rest679-p {
+				return r.Fail(fw.ErrTruncated)
+			}
+			if p = FwVerifyFOptionals(r, p, end-32-rest679); p < 0 {
+				return -1
+			}
 		}
 	}
-	n683, ok684 := r.Count(p, end-16, 5)
+	n680, ok681 := r.Count(p, end-28, 8)
+	if !ok681 {
+		return -1
+	}
+	p += 4
+	p += n680 * 8
+	n683, ok684 := r.Count(p, end-24, 12)
 	if !ok684 {
 		return -1
 	}
 	p += 4
-	rest686 := n683 * 5
+	rest686 := n683 * 12
 	for i685 := 0; i685 < n683; i685++ {
-		rest686 -= 5
-		if _, p = r.Text(p, end-16-rest686-1); p < 0 {
+		rest686 -= 12
+		if p = proto.FwVerifyFBalance(r, p, end-24-rest686); p < 0 {
+			return -1
+		}
+	}
+	n687, ok688 := r.Count(p, end-20, 8)
+	if !ok688 {
+		return -1
+	}
+	p += 4
+	rest690 := n687 * 8
+	for i689 := 0; i689 < n687; i689++ {
+		rest690 -= 8
+		p += 4
+		if _, p = r.Text(p, end-20-rest690); p < 0 {
+			return -1
+		}
+	}
+	n691, ok692 := r.Count(p, end-16, 5)
+	if !ok692 {
+		return -1
+	}
+	p += 4
+	rest694 := n691 * 5
+	for i693 := 0; i693 < n691; i693++ {
+		rest694 -= 5
+		if _, p = r.Text(p, end-16-rest694-1); p < 0 {
 			return -1
 		}
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 8 > end-16-rest686-p {
+			if 8 > end-16-rest694-p {
 				return r.Fail(fw.ErrTruncated)
 			}
 			p += 8
 		}
 	}
-	n687, ok688 := r.Count(p, end-12, 13)
-	if !ok688 {
-		return -1
-	}
-	p += 4
-	rest690 := n687 * 13
-	for i689 := 0; i689 < n687; i689++ {
-		rest690 -= 13
-		p += 1
-		if p = FwVerifyFOptionals(r, p, end-12-rest690); p < 0 {
-			return -1
-		}
-	}
-	n691, ok692 := r.Count(p, end-8, 20)
-	if !ok692 {
-		return -1
-	}
-	p += 4
-	rest694 := n691 * 20
-	for i693 := 0; i693 < n691; i693++ {
-		rest694 -= 20
-		p += 16
-		if _, p = r.Text(p, end-8-rest694); p < 0 {
-			return -1
-		}
-	}
-	n695, ok696 := r.Count(p, end-4, 5)
+	n695, ok696 := r.Count(p, end-12, 13)
 	if !ok696 {
 		return -1
 	}
 	p += 4
-	rest698 := n695 * 5
+	rest698 := n695 * 13
 	for i697 := 0; i697 < n695; i697++ {
-		rest698 -= 5
-		if _, p = r.Text(p, end-4-rest698-1); p < 0 {
+		rest698 -= 13
+		p += 1
+		if p = FwVerifyFOptionals(r, p, end-12-rest698); p < 0 {
+			return -1
+		}
+	}
+	n699, ok700 := r.Count(p, end-8, 20)
+	if !ok700 {
+		return -1
+	}
+	p += 4
+	rest702 := n699 * 20
+	for i701 := 0; i701 < n699; i701++ {
+		rest702 -= 20
+		p += 16
+		if _, p = r.Text(p, end-8-rest702); p < 0 {
+			return -1
+		}
+	}
+	n703, ok704 := r.Count(p, end-4, 5)
+	if !ok704 {
+		return -1
+	}
+	p += 4
+	rest706 := n703 * 5
+	for i705 := 0; i705 < n703; i705++ {
+		rest706 -= 5
+		if _, p = r.Text(p, end-4-rest706-1); p < 0 {
 			return -1
 		}
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 169 > end-4-rest698-p {
+			if 169 > end-4-rest706-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if p = FwVerifyFPrimitives(r, p, end-4-rest698); p < 0 {
+			if p = FwVerifyFPrimitives(r, p, end-4-rest706); p < 0 {
 				return -1
 			}
 		}
 	}
-	n699, ok700 := r.Count(p, end, 38)
-	if !ok700 {
+	n707, ok708 := r.Count(p, end, 38)
+	if !ok708 {
 		return -1
 	}
 	p += 4
-	rest702 := n699 * 38
-	for i701 := 0; i701 < n699; i701++ {
-		rest702 -= 38
-		if p = proto.FwVerifyFOrder(r, p, end-rest702-12); p < 0 {
+	rest710 := n707 * 38
+	for i709 := 0; i709 < n707; i709++ {
+		rest710 -= 38
+		if p = proto.FwVerifyFOrder(r, p, end-rest710-12); p < 0 {
 			return -1
 		}
-		if p = FwVerifyFOptionals(r, p, end-rest702); p < 0 {
+		if p = FwVerifyFOptionals(r, p, end-rest710); p < 0 {
 			return -1
 		}
 	}
@@ -4538,198 +4572,198 @@ func (s *Collections) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"f_array\":"...)
 	b = append(b, '[')
-	for i703 := range s.FArray {
-		if i703 > 0 {
+	for i711 := range s.FArray {
+		if i711 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(s.FArray[i703]), 10)
+		b = strconv.AppendInt(b, int64(s.FArray[i711]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_array_optional\":"...)
 	b = append(b, '[')
-	for i704 := range s.FArrayOptional {
-		if i704 > 0 {
+	for i712 := range s.FArrayOptional {
+		if i712 > 0 {
 			b = append(b, ',')
 		}
-		if s.FArrayOptional[i704] == nil {
+		if s.FArrayOptional[i712] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendJSONString(b, (*s.FArrayOptional[i704]))
+			b = fw.AppendJSONString(b, (*s.FArrayOptional[i712]))
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_array_struct\":"...)
 	b = append(b, '[')
-	for i705 := range s.FArrayStruct {
-		if i705 > 0 {
+	for i713 := range s.FArrayStruct {
+		if i713 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FArrayStruct[i705].AppendJSON(b)
+		b = s.FArrayStruct[i713].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_vector\":"...)
 	b = append(b, '[')
-	for i706 := range s.FVector {
-		if i706 > 0 {
+	for i714 := range s.FVector {
+		if i714 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendUint(b, uint64(s.FVector[i706]), 10)
+		b = strconv.AppendUint(b, uint64(s.FVector[i714]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_vector_optional\":"...)
 	b = append(b, '[')
-	for i707 := range s.FVectorOptional {
-		if i707 > 0 {
+	for i715 := range s.FVectorOptional {
+		if i715 > 0 {
 			b = append(b, ',')
 		}
-		if s.FVectorOptional[i707] == nil {
+		if s.FVectorOptional[i715] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = strconv.AppendUint(b, uint64((*s.FVectorOptional[i707])), 10)
+			b = strconv.AppendUint(b, uint64((*s.FVectorOptional[i715])), 10)
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_vector_struct\":"...)
 	b = append(b, '[')
-	for i708 := range s.FVectorStruct {
-		if i708 > 0 {
+	for i716 := range s.FVectorStruct {
+		if i716 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FVectorStruct[i708].AppendJSON(b)
+		b = s.FVectorStruct[i716].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_list\":"...)
 	b = append(b, '[')
-	for i709 := range s.FList {
-		if i709 > 0 {
+	for i717 := range s.FList {
+		if i717 > 0 {
 			b = append(b, ',')
 		}
-		b = fw.AppendJSONString(b, s.FList[i709])
+		b = fw.AppendJSONString(b, s.FList[i717])
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_list_optional\":"...)
 	b = append(b, '[')
-	for i710 := range s.FListOptional {
-		if i710 > 0 {
+	for i718 := range s.FListOptional {
+		if i718 > 0 {
 			b = append(b, ',')
 		}
-		if s.FListOptional[i710] == nil {
+		if s.FListOptional[i718] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = s.FListOptional[i710].AppendJSON(b)
+			b = s.FListOptional[i718].AppendJSON(b)
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_set\":"...)
-	set711 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	set719 := fw.SortedSet(s.FSet, cmp.Compare[int64])
 	b = append(b, '[')
-	for i712 := range set711 {
-		if i712 > 0 {
+	for i720 := range set719 {
+		if i720 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(set711[i712]), 10)
+		b = strconv.AppendInt(b, int64(set719[i720]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_set_struct\":"...)
-	set713 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	set721 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
 	b = append(b, '[')
-	for i714 := range set713 {
-		if i714 > 0 {
+	for i722 := range set721 {
+		if i722 > 0 {
 			b = append(b, ',')
 		}
-		b = set713[i714].AppendJSON(b)
+		b = set721[i722].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_map\":"...)
 	b = append(b, '{')
-	first717 := true
-	for _, k715 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v716 := s.FMap[k715]
-		if !first717 {
+	first725 := true
+	for _, k723 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v724 := s.FMap[k723]
+		if !first725 {
 			b = append(b, ',')
 		}
-		first717 = false
+		first725 = false
 		b = append(b, '"')
-		b = strconv.AppendInt(b, int64(k715), 10)
+		b = strconv.AppendInt(b, int64(k723), 10)
 		b = append(b, '"')
 		b = append(b, ':')
-		b = fw.AppendJSONString(b, v716)
+		b = fw.AppendJSONString(b, v724)
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_map_optional\":"...)
 	b = append(b, '{')
-	first720 := true
-	for _, k718 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v719 := s.FMapOptional[k718]
-		if !first720 {
+	first728 := true
+	for _, k726 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v727 := s.FMapOptional[k726]
+		if !first728 {
 			b = append(b, ',')
 		}
-		first720 = false
-		b = fw.AppendJSONString(b, k718)
+		first728 = false
+		b = fw.AppendJSONString(b, k726)
 		b = append(b, ':')
-		if v719 == nil {
+		if v727 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendDouble(b, float64((*v719)))
+			b = fw.AppendDouble(b, float64((*v727)))
 		}
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_map_enum_key\":"...)
 	b = append(b, '{')
-	first723 := true
-	for _, k721 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v722 := s.FMapEnumKey[k721]
-		if !first723 {
+	first731 := true
+	for _, k729 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v730 := s.FMapEnumKey[k729]
+		if !first731 {
 			b = append(b, ',')
 		}
-		first723 = false
+		first731 = false
 		b = append(b, '"')
-		b = strconv.AppendUint(b, uint64(k721), 10)
+		b = strconv.AppendUint(b, uint64(k729), 10)
 		b = append(b, '"')
 		b = append(b, ':')
-		b = v722.AppendJSON(b)
+		b = v730.AppendJSON(b)
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_hash\":"...)
 	b = append(b, '{')
-	first726 := true
-	for k724, v725 := range s.FHash {
-		if !first726 {
+	first734 := true
+	for k732, v733 := range s.FHash {
+		if !first734 {
 			b = append(b, ',')
 		}
-		first726 = false
-		b = fw.AppendJSONUUID(b, k724)
+		first734 = false
+		b = fw.AppendJSONUUID(b, k732)
 		b = append(b, ':')
-		b = fw.AppendJSONBytes(b, v725)
+		b = fw.AppendJSONBytes(b, v733)
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_hash_optional\":"...)
 	b = append(b, '{')
-	first729 := true
-	for k727, v728 := range s.FHashOptional {
-		if !first729 {
+	first737 := true
+	for k735, v736 := range s.FHashOptional {
+		if !first737 {
 			b = append(b, ',')
 		}
-		first729 = false
-		b = fw.AppendJSONString(b, k727)
+		first737 = false
+		b = fw.AppendJSONString(b, k735)
 		b = append(b, ':')
-		if v728 == nil {
+		if v736 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = v728.AppendJSON(b)
+			b = v736.AppendJSON(b)
 		}
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_hash_struct_key\":"...)
 	b = append(b, '[')
-	for i730 := range s.FHashStructKey {
-		if i730 > 0 {
+	for i738 := range s.FHashStructKey {
+		if i738 > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '[')
-		b = s.FHashStructKey[i730].Key.AppendJSON(b)
+		b = s.FHashStructKey[i738].Key.AppendJSON(b)
 		b = append(b, ',')
-		b = s.FHashStructKey[i730].Value.AppendJSON(b)
+		b = s.FHashStructKey[i738].Value.AppendJSON(b)
 		b = append(b, ']')
 	}
 	b = append(b, ']')
@@ -4758,53 +4792,53 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 		switch string(p.Key) {
 		case "f_array":
 			if p.Array() {
-				i731 := 0
+				i739 := 0
 				for p.More() {
-					if i731 == 3 {
+					if i739 == 3 {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					s.FArray[i731] = int32(p.Int(-2147483648, 2147483647))
-					i731++
+					s.FArray[i739] = int32(p.Int(-2147483648, 2147483647))
+					i739++
 				}
-				if i731 != 3 {
+				if i739 != 3 {
 					p.Fail(fw.ErrInvalidArgument)
 				}
 			}
 		case "f_array_optional":
 			if p.Array() {
-				i732 := 0
+				i740 := 0
 				for p.More() {
-					if i732 == 2 {
+					if i740 == 2 {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
 					if p.Null() {
-						s.FArrayOptional[i732] = nil
+						s.FArrayOptional[i740] = nil
 					} else {
-						if s.FArrayOptional[i732] == nil {
-							s.FArrayOptional[i732] = new(string)
+						if s.FArrayOptional[i740] == nil {
+							s.FArrayOptional[i740] = new(string)
 						}
-						p.String(&(*s.FArrayOptional[i732]))
+						p.String(&(*s.FArrayOptional[i740]))
 					}
-					i732++
+					i740++
 				}
-				if i732 != 2 {
+				if i740 != 2 {
 					p.Fail(fw.ErrInvalidArgument)
 				}
 			}
 		case "f_array_struct":
 			if p.Array() {
-				i733 := 0
+				i741 := 0
 				for p.More() {
-					if i733 == 2 {
+					if i741 == 2 {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					s.FArrayStruct[i733].FwGetJSON(p)
-					i733++
+					s.FArrayStruct[i741].FwGetJSON(p)
+					i741++
 				}
-				if i733 != 2 {
+				if i741 != 2 {
 					p.Fail(fw.ErrInvalidArgument)
 				}
 			}
@@ -4812,87 +4846,87 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FVector = s.FVector[:0]
 			if p.Array() {
 				for p.More() {
-					var e734 byte
-					e734 = byte(p.Uint(255))
+					var e742 byte
+					e742 = byte(p.Uint(255))
 					if p.Err != nil {
 						break
 					}
-					s.FVector = append(s.FVector, e734)
+					s.FVector = append(s.FVector, e742)
 				}
 			}
 		case "f_vector_optional":
 			s.FVectorOptional = s.FVectorOptional[:0]
 			if p.Array() {
 				for p.More() {
-					var e735 *EnumByte
+					var e743 *EnumByte
 					if p.Null() {
-						e735 = nil
+						e743 = nil
 					} else {
-						if e735 == nil {
-							e735 = new(EnumByte)
+						if e743 == nil {
+							e743 = new(EnumByte)
 						}
-						(*e735) = EnumByte(p.Uint(255))
+						(*e743) = EnumByte(p.Uint(255))
 					}
 					if p.Err != nil {
 						break
 					}
-					s.FVectorOptional = append(s.FVectorOptional, e735)
+					s.FVectorOptional = append(s.FVectorOptional, e743)
 				}
 			}
 		case "f_vector_struct":
 			s.FVectorStruct = s.FVectorStruct[:0]
 			if p.Array() {
 				for p.More() {
-					var e736 proto.Order
-					e736 = proto.NewOrder()
-					e736.FwGetJSON(p)
+					var e744 proto.Order
+					e744 = proto.NewOrder()
+					e744.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.FVectorStruct = append(s.FVectorStruct, e736)
+					s.FVectorStruct = append(s.FVectorStruct, e744)
 				}
 			}
 		case "f_list":
 			s.FList = s.FList[:0]
 			if p.Array() {
 				for p.More() {
-					var e737 string
-					p.String(&e737)
+					var e745 string
+					p.String(&e745)
 					if p.Err != nil {
 						break
 					}
-					s.FList = append(s.FList, e737)
+					s.FList = append(s.FList, e745)
 				}
 			}
 		case "f_list_optional":
 			s.FListOptional = s.FListOptional[:0]
 			if p.Array() {
 				for p.More() {
-					var e738 *Optionals
+					var e746 *Optionals
 					if p.Null() {
-						e738 = nil
+						e746 = nil
 					} else {
-						if e738 == nil {
-							e738 = new(Optionals)
+						if e746 == nil {
+							e746 = new(Optionals)
 						}
-						e738.FwGetJSON(p)
+						e746.FwGetJSON(p)
 					}
 					if p.Err != nil {
 						break
 					}
-					s.FListOptional = append(s.FListOptional, e738)
+					s.FListOptional = append(s.FListOptional, e746)
 				}
 			}
 		case "f_set":
 			s.FSet = s.FSet[:0]
 			if p.Array() {
 				for p.More() {
-					var e739 int64
-					e739 = int64(p.Int(-9223372036854775808, 9223372036854775807))
+					var e747 int64
+					e747 = int64(p.Int(-9223372036854775808, 9223372036854775807))
 					if p.Err != nil {
 						break
 					}
-					s.FSet = append(s.FSet, e739)
+					s.FSet = append(s.FSet, e747)
 				}
 			}
 			s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
@@ -4900,13 +4934,13 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FSetStruct = s.FSetStruct[:0]
 			if p.Array() {
 				for p.More() {
-					var e740 proto.Balance
-					e740 = proto.NewBalance()
-					e740.FwGetJSON(p)
+					var e748 proto.Balance
+					e748 = proto.NewBalance()
+					e748.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.FSetStruct = append(s.FSetStruct, e740)
+					s.FSetStruct = append(s.FSetStruct, e748)
 				}
 			}
 			s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
@@ -4914,14 +4948,14 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FMap = fw.ClearMap(s.FMap, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k741 := int32(p.KeyInt(-2147483648, 2147483647))
-					var v742 string
-					p.String(&v742)
+					k749 := int32(p.KeyInt(-2147483648, 2147483647))
+					var v750 string
+					p.String(&v750)
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FMap[k741]; !dup {
-						s.FMap[k741] = v742
+					if _, dup := s.FMap[k749]; !dup {
+						s.FMap[k749] = v750
 					}
 				}
 			}
@@ -4929,21 +4963,21 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FMapOptional = fw.ClearMap(s.FMapOptional, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k743 := p.KeyString()
-					var v744 *float64
+					k751 := p.KeyString()
+					var v752 *float64
 					if p.Null() {
-						v744 = nil
+						v752 = nil
 					} else {
-						if v744 == nil {
-							v744 = new(float64)
+						if v752 == nil {
+							v752 = new(float64)
 						}
-						(*v744) = float64(p.Double())
+						(*v752) = float64(p.Double())
 					}
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FMapOptional[k743]; !dup {
-						s.FMapOptional[k743] = v744
+					if _, dup := s.FMapOptional[k751]; !dup {
+						s.FMapOptional[k751] = v752
 					}
 				}
 			}
@@ -4951,14 +4985,14 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k745 := EnumByte(p.KeyUint(255))
-					var v746 Optionals
-					v746.FwGetJSON(p)
+					k753 := EnumByte(p.KeyUint(255))
+					var v754 Optionals
+					v754.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FMapEnumKey[k745]; !dup {
-						s.FMapEnumKey[k745] = v746
+					if _, dup := s.FMapEnumKey[k753]; !dup {
+						s.FMapEnumKey[k753] = v754
 					}
 				}
 			}
@@ -4966,14 +5000,14 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FHash = fw.ClearMap(s.FHash, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k747 := p.KeyUUID()
-					var v748 []byte
-					p.Bytes(&v748)
+					k755 := p.KeyUUID()
+					var v756 []byte
+					p.Bytes(&v756)
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FHash[k747]; !dup {
-						s.FHash[k747] = v748
+					if _, dup := s.FHash[k755]; !dup {
+						s.FHash[k755] = v756
 					}
 				}
 			}
@@ -4981,21 +5015,21 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FHashOptional = fw.ClearMap(s.FHashOptional, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k749 := p.KeyString()
-					var v750 *Primitives
+					k757 := p.KeyString()
+					var v758 *Primitives
 					if p.Null() {
-						v750 = nil
+						v758 = nil
 					} else {
-						if v750 == nil {
-							v750 = new(Primitives)
+						if v758 == nil {
+							v758 = new(Primitives)
 						}
-						v750.FwGetJSON(p)
+						v758.FwGetJSON(p)
 					}
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FHashOptional[k749]; !dup {
-						s.FHashOptional[k749] = v750
+					if _, dup := s.FHashOptional[k757]; !dup {
+						s.FHashOptional[k757] = v758
 					}
 				}
 			}
@@ -5007,21 +5041,21 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					var k751 proto.Order
-					var v752 Optionals
-					k751.FwGetJSON(p)
+					var k759 proto.Order
+					var v760 Optionals
+					k759.FwGetJSON(p)
 					if !p.More() {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					v752.FwGetJSON(p)
+					v760.FwGetJSON(p)
 					if p.More() {
 						p.Fail(fw.ErrInvalidArgument)
 					}
 					if p.Err != nil {
 						break
 					}
-					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k751, Value: v752})
+					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k759, Value: v760})
 				}
 			}
 			s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
@@ -5109,8 +5143,11 @@ func VerifyFixedLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Fixed) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.VStruct(slot, base, 12, 500)
+	pos := w.Alloc(12)
 	b := w.Buf[pos : pos+12 : pos+12]
+	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	fw.PutU32(b, 0, 12)
+	fw.PutU32(b, 4, 500)
 	fw.PutU32(b, 8, uint32(s.Id))
 }
 
@@ -5214,8 +5251,8 @@ func (s *Fixed) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q753 := d[p : p+4 : p+4]
-	s.Id = int32(fw.U32(q753, 0))
+	q761 := d[p : p+4 : p+4]
+	s.Id = int32(fw.U32(q761, 0))
 	p += 4
 	r.Leave()
 	return p
@@ -5355,8 +5392,11 @@ func VerifyNextLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Next) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.VStruct(slot, base, 24, 113)
+	pos := w.Alloc(24)
 	b := w.Buf[pos : pos+24 : pos+24]
+	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	fw.PutU32(b, 0, 24)
+	fw.PutU32(b, 4, 113)
 	copy(b[8:], s.Id[:])
 }
 
@@ -5590,8 +5630,11 @@ func VerifyShiftedLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Shifted) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.VStruct(slot, base, 24, 300)
+	pos := w.Alloc(24)
 	b := w.Buf[pos : pos+24 : pos+24]
+	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	fw.PutU32(b, 0, 24)
+	fw.PutU32(b, 4, 300)
 	fw.PutDecimal(b[8:], s.Amount)
 }
 
@@ -5848,10 +5891,16 @@ func VerifyBaseLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Base) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.VStruct(slot, base, 13, 301)
+	pos := w.Alloc(13)
 	b := w.Buf[pos : pos+13 : pos+13]
+	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	fw.PutU32(b, 0, 13)
+	fw.PutU32(b, 4, 301)
 	b[12] = byte(s.Level)
-	w.VString(pos+8, pos, s.Name)
+	blk762 := w.Alloc(4 + len(s.Name))
+	fw.PutU32(w.Buf, pos+8, uint32(blk762-pos))
+	fw.PutU32(w.Buf, blk762, uint32(len(s.Name)))
+	copy(w.Buf[blk762+4:], s.Name)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
@@ -5905,25 +5954,25 @@ func FwVerifyVBase(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 13 {
-		blk754 := pos + int(fw.U32(d, pos+8))
-		n755 := -1
-		if blk754 >= pos+8+4 && blk754 <= r.Size-4 {
-			n755 = int(fw.U32(d, blk754))
+		blk763 := pos + int(fw.U32(d, pos+8))
+		n764 := -1
+		if blk763 >= pos+8+4 && blk763 <= r.Size-4 {
+			n764 = int(fw.U32(d, blk763))
 		}
-		if n755 >= 0 && n755 <= r.Size-blk754-4 {
-			r.Left -= int64(4 + n755)
+		if n764 >= 0 && n764 <= r.Size-blk763-4 {
+			r.Left -= int64(4 + n764)
 		} else {
 			r.Text(pos+8, pos)
 		}
 	} else {
 		if 12 <= stored {
-			blk756 := pos + int(fw.U32(d, pos+8))
-			n757 := -1
-			if blk756 >= pos+8+4 && blk756 <= r.Size-4 {
-				n757 = int(fw.U32(d, blk756))
+			blk765 := pos + int(fw.U32(d, pos+8))
+			n766 := -1
+			if blk765 >= pos+8+4 && blk765 <= r.Size-4 {
+				n766 = int(fw.U32(d, blk765))
 			}
-			if n757 >= 0 && n757 <= r.Size-blk756-4 {
-				r.Left -= int64(4 + n757)
+			if n766 >= 0 && n766 <= r.Size-blk765-4 {
+				r.Left -= int64(4 + n766)
 			} else {
 				r.Text(pos+8, pos)
 			}
@@ -5988,8 +6037,8 @@ func (s *Base) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-1, &s.Name); p < 0 {
 		return -1
 	}
-	q758 := d[p : p+1 : p+1]
-	s.Level = int8(q758[0])
+	q767 := d[p : p+1 : p+1]
+	s.Level = int8(q767[0])
 	p += 1
 	r.Leave()
 	return p
@@ -6151,12 +6200,18 @@ func VerifyDerivedLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Derived) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.VStruct(slot, base, 25, 302)
+	pos := w.Alloc(25)
 	b := w.Buf[pos : pos+25 : pos+25]
+	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	fw.PutU32(b, 0, 25)
+	fw.PutU32(b, 4, 302)
 	b[12] = byte(s.Level)
 	fw.PutU32(b, 13, uint32(s.Serial))
 	fw.PutF64(b, 17, float64(s.Weight))
-	w.VString(pos+8, pos, s.Name)
+	blk768 := w.Alloc(4 + len(s.Name))
+	fw.PutU32(w.Buf, pos+8, uint32(blk768-pos))
+	fw.PutU32(w.Buf, blk768, uint32(len(s.Name)))
+	copy(w.Buf[blk768+4:], s.Name)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
@@ -6222,25 +6277,25 @@ func FwVerifyVDerived(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 25 {
-		blk759 := pos + int(fw.U32(d, pos+8))
-		n760 := -1
-		if blk759 >= pos+8+4 && blk759 <= r.Size-4 {
-			n760 = int(fw.U32(d, blk759))
+		blk769 := pos + int(fw.U32(d, pos+8))
+		n770 := -1
+		if blk769 >= pos+8+4 && blk769 <= r.Size-4 {
+			n770 = int(fw.U32(d, blk769))
 		}
-		if n760 >= 0 && n760 <= r.Size-blk759-4 {
-			r.Left -= int64(4 + n760)
+		if n770 >= 0 && n770 <= r.Size-blk769-4 {
+			r.Left -= int64(4 + n770)
 		} else {
 			r.Text(pos+8, pos)
 		}
 	} else {
 		if 12 <= stored {
-			blk761 := pos + int(fw.U32(d, pos+8))
-			n762 := -1
-			if blk761 >= pos+8+4 && blk761 <= r.Size-4 {
-				n762 = int(fw.U32(d, blk761))
+			blk771 := pos + int(fw.U32(d, pos+8))
+			n772 := -1
+			if blk771 >= pos+8+4 && blk771 <= r.Size-4 {
+				n772 = int(fw.U32(d, blk771))
 			}
-			if n762 >= 0 && n762 <= r.Size-blk761-4 {
-				r.Left -= int64(4 + n762)
+			if n772 >= 0 && n772 <= r.Size-blk771-4 {
+				r.Left -= int64(4 + n772)
 			} else {
 				r.Text(pos+8, pos)
 			}
@@ -6307,10 +6362,10 @@ func (s *Derived) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-13, &s.Name); p < 0 {
 		return -1
 	}
-	q763 := d[p : p+13 : p+13]
-	s.Level = int8(q763[0])
-	s.Serial = int32(fw.U32(q763, 1))
-	s.Weight = fw.F64(q763, 5)
+	q773 := d[p : p+13 : p+13]
+	s.Level = int8(q773[0])
+	s.Serial = int32(fw.U32(q773, 1))
+	s.Weight = fw.F64(q773, 5)
 	p += 13
 	r.Leave()
 	return p
@@ -6487,13 +6542,19 @@ func VerifyMoreDerivedLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *MoreDerived) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.VStruct(slot, base, 26, 303)
+	pos := w.Alloc(26)
 	b := w.Buf[pos : pos+26 : pos+26]
+	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	fw.PutU32(b, 0, 26)
+	fw.PutU32(b, 4, 303)
 	b[12] = byte(s.Level)
 	fw.PutU32(b, 13, uint32(s.Serial))
 	fw.PutF64(b, 17, float64(s.Weight))
 	b[25] = fw.B2U(s.Last)
-	w.VString(pos+8, pos, s.Name)
+	blk774 := w.Alloc(4 + len(s.Name))
+	fw.PutU32(w.Buf, pos+8, uint32(blk774-pos))
+	fw.PutU32(w.Buf, blk774, uint32(len(s.Name)))
+	copy(w.Buf[blk774+4:], s.Name)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
@@ -6565,25 +6626,25 @@ func FwVerifyVMoreDerived(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 26 {
-		blk764 := pos + int(fw.U32(d, pos+8))
-		n765 := -1
-		if blk764 >= pos+8+4 && blk764 <= r.Size-4 {
-			n765 = int(fw.U32(d, blk764))
+		blk775 := pos + int(fw.U32(d, pos+8))
+		n776 := -1
+		if blk775 >= pos+8+4 && blk775 <= r.Size-4 {
+			n776 = int(fw.U32(d, blk775))
 		}
-		if n765 >= 0 && n765 <= r.Size-blk764-4 {
-			r.Left -= int64(4 + n765)
+		if n776 >= 0 && n776 <= r.Size-blk775-4 {
+			r.Left -= int64(4 + n776)
 		} else {
 			r.Text(pos+8, pos)
 		}
 	} else {
 		if 12 <= stored {
-			blk766 := pos + int(fw.U32(d, pos+8))
-			n767 := -1
-			if blk766 >= pos+8+4 && blk766 <= r.Size-4 {
-				n767 = int(fw.U32(d, blk766))
+			blk777 := pos + int(fw.U32(d, pos+8))
+			n778 := -1
+			if blk777 >= pos+8+4 && blk777 <= r.Size-4 {
+				n778 = int(fw.U32(d, blk777))
 			}
-			if n767 >= 0 && n767 <= r.Size-blk766-4 {
-				r.Left -= int64(4 + n767)
+			if n778 >= 0 && n778 <= r.Size-blk777-4 {
+				r.Left -= int64(4 + n778)
 			} else {
 				r.Text(pos+8, pos)
 			}
@@ -6651,11 +6712,11 @@ func (s *MoreDerived) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-14, &s.Name); p < 0 {
 		return -1
 	}
-	q768 := d[p : p+14 : p+14]
-	s.Level = int8(q768[0])
-	s.Serial = int32(fw.U32(q768, 1))
-	s.Weight = fw.F64(q768, 5)
-	s.Last = q768[13] != 0
+	q779 := d[p : p+14 : p+14]
+	s.Level = int8(q779[0])
+	s.Serial = int32(fw.U32(q779, 1))
+	s.Weight = fw.F64(q779, 5)
+	s.Last = q779[13] != 0
 	p += 14
 	r.Leave()
 	return p
@@ -6826,11 +6887,17 @@ func VerifyWalletLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Wallet) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.VStruct(slot, base, 36, 2)
+	pos := w.Alloc(36)
 	b := w.Buf[pos : pos+36 : pos+36]
+	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	fw.PutU32(b, 0, 36)
+	fw.PutU32(b, 4, 2)
 	fw.PutF64(b, 12, float64(s.Amount))
 	fw.PutDecimal(b[20:], s.Reserved)
-	w.VString(pos+8, pos, s.Currency)
+	blk780 := w.Alloc(4 + len(s.Currency))
+	fw.PutU32(w.Buf, pos+8, uint32(blk780-pos))
+	fw.PutU32(w.Buf, blk780, uint32(len(s.Currency)))
+	copy(w.Buf[blk780+4:], s.Currency)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
@@ -6890,26 +6957,26 @@ func FwVerifyVWallet(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 36 {
-		blk769 := pos + int(fw.U32(d, pos+8))
-		n770 := -1
-		if blk769 >= pos+8+4 && blk769 <= r.Size-4 {
-			n770 = int(fw.U32(d, blk769))
+		blk781 := pos + int(fw.U32(d, pos+8))
+		n782 := -1
+		if blk781 >= pos+8+4 && blk781 <= r.Size-4 {
+			n782 = int(fw.U32(d, blk781))
 		}
-		if n770 >= 0 && n770 <= r.Size-blk769-4 {
-			r.Left -= int64(4 + n770)
+		if n782 >= 0 && n782 <= r.Size-blk781-4 {
+			r.Left -= int64(4 + n782)
 		} else {
 			r.Text(pos+8, pos)
 		}
 		fw.VCheckDecimal(r, pos+20)
 	} else {
 		if 12 <= stored {
-			blk771 := pos + int(fw.U32(d, pos+8))
-			n772 := -1
-			if blk771 >= pos+8+4 && blk771 <= r.Size-4 {
-				n772 = int(fw.U32(d, blk771))
+			blk783 := pos + int(fw.U32(d, pos+8))
+			n784 := -1
+			if blk783 >= pos+8+4 && blk783 <= r.Size-4 {
+				n784 = int(fw.U32(d, blk783))
 			}
-			if n772 >= 0 && n772 <= r.Size-blk771-4 {
-				r.Left -= int64(4 + n772)
+			if n784 >= 0 && n784 <= r.Size-blk783-4 {
+				r.Left -= int64(4 + n784)
 			} else {
 				r.Text(pos+8, pos)
 			}
@@ -6978,8 +7045,8 @@ func (s *Wallet) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-24, &s.Currency); p < 0 {
 		return -1
 	}
-	q773 := d[p : p+8 : p+8]
-	s.Amount = fw.F64(q773, 0)
+	q785 := d[p : p+8 : p+8]
+	s.Amount = fw.F64(q785, 0)
 	p += 8
 	if !r.Decimal(p, &s.Reserved) {
 		return -1
@@ -7109,11 +7176,11 @@ func (s *ExAccount) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.Orders)), 10)
 	b = append(b, ']', '[')
-	for i774 := range s.Orders {
-		if i774 > 0 {
+	for i786 := range s.Orders {
+		if i786 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i774].FwPrint(b)
+		b = s.Orders[i786].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ')')
@@ -7177,23 +7244,29 @@ func VerifyExAccountLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *ExAccount) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.VStruct(slot, base, 33, 304)
+	pos := w.Alloc(33)
 	b := w.Buf[pos : pos+33 : pos+33]
+	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	fw.PutU32(b, 0, 33)
+	fw.PutU32(b, 4, 304)
 	fw.PutU32(b, 8, uint32(s.Uid))
 	b[16] = byte(s.State)
 	fw.PutU16(b, 30, uint16(s.Refs))
 	b[32] = byte(s.Extra)
-	w.VString(pos+12, pos, s.Name)
+	blk787 := w.Alloc(4 + len(s.Name))
+	fw.PutU32(w.Buf, pos+12, uint32(blk787-pos))
+	fw.PutU32(w.Buf, blk787, uint32(len(s.Name)))
+	copy(w.Buf[blk787+4:], s.Name)
 	s.Wallet.FwPutV(w, pos+17, pos)
 	if s.Asset == nil {
 		fw.VNull(w, pos+21)
 	} else {
-		blk775 := w.VOptional(pos+21, pos, 4)
-		s.Asset.FwPutV(w, blk775, blk775)
+		blk788 := w.VOptional(pos+21, pos, 4)
+		s.Asset.FwPutV(w, blk788, blk788)
 	}
-	p776 := w.VBlock(pos+26, pos, len(s.Orders), 4)
-	for i777 := range s.Orders {
-		s.Orders[i777].FwPutV(w, p776+i777*4, pos)
+	p789 := w.VBlock(pos+26, pos, len(s.Orders), 4)
+	for i790 := range s.Orders {
+		s.Orders[i790].FwPutV(w, p789+i790*4, pos)
 	}
 }
 
@@ -7220,20 +7293,20 @@ func (s *ExAccount) FwGetV(r *fw.VReader, slot, base int) {
 		s.Extra = protoex.State(body[32])
 		r.String(pos+12, pos, &s.Name)
 		s.Wallet.FwGetV(r, pos+17, pos)
-		p778, set779, ok780 := r.Optional(pos+21, pos, 4)
-		if !set779 {
+		p791, set792, ok793 := r.Optional(pos+21, pos, 4)
+		if !set792 {
 			s.Asset = nil
-		} else if ok780 {
+		} else if ok793 {
 			if s.Asset == nil {
 				s.Asset = new(protoex.Balance)
 			}
-			s.Asset.FwGetV(r, p778, p778)
+			s.Asset.FwGetV(r, p791, p791)
 		}
-		p781, n782, ok783 := r.Block(pos+26, pos, 4)
-		if ok783 {
-			s.Orders = fw.Resize(s.Orders, n782)
-			for i784 := range s.Orders {
-				s.Orders[i784].FwGetV(r, p781+i784*4, pos)
+		p794, n795, ok796 := r.Block(pos+26, pos, 4)
+		if ok796 {
+			s.Orders = fw.Resize(s.Orders, n795)
+			for i797 := range s.Orders {
+				s.Orders[i797].FwGetV(r, p794+i797*4, pos)
 				if !r.OK() {
 					break
 				}
@@ -7262,24 +7335,24 @@ func (s *ExAccount) FwGetV(r *fw.VReader, slot, base int) {
 			s.Wallet = d.Wallet
 		}
 		if 26 <= stored {
-			p785, set786, ok787 := r.Optional(pos+21, pos, 4)
-			if !set786 {
+			p798, set799, ok800 := r.Optional(pos+21, pos, 4)
+			if !set799 {
 				s.Asset = nil
-			} else if ok787 {
+			} else if ok800 {
 				if s.Asset == nil {
 					s.Asset = new(protoex.Balance)
 				}
-				s.Asset.FwGetV(r, p785, p785)
+				s.Asset.FwGetV(r, p798, p798)
 			}
 		} else {
 			s.Asset = d.Asset
 		}
 		if 30 <= stored {
-			p788, n789, ok790 := r.Block(pos+26, pos, 4)
-			if ok790 {
-				s.Orders = fw.Resize(s.Orders, n789)
-				for i791 := range s.Orders {
-					s.Orders[i791].FwGetV(r, p788+i791*4, pos)
+			p801, n802, ok803 := r.Block(pos+26, pos, 4)
+			if ok803 {
+				s.Orders = fw.Resize(s.Orders, n802)
+				for i804 := range s.Orders {
+					s.Orders[i804].FwGetV(r, p801+i804*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -7318,34 +7391,34 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 33 {
-		blk792 := pos + int(fw.U32(d, pos+12))
-		n793 := -1
-		if blk792 >= pos+12+4 && blk792 <= r.Size-4 {
-			n793 = int(fw.U32(d, blk792))
+		blk805 := pos + int(fw.U32(d, pos+12))
+		n806 := -1
+		if blk805 >= pos+12+4 && blk805 <= r.Size-4 {
+			n806 = int(fw.U32(d, blk805))
 		}
-		if n793 >= 0 && n793 <= r.Size-blk792-4 {
-			r.Left -= int64(4 + n793)
+		if n806 >= 0 && n806 <= r.Size-blk805-4 {
+			r.Left -= int64(4 + n806)
 		} else {
 			r.Text(pos+12, pos)
 		}
 		protoex.FwVerifyVBalance(r, pos+17, pos)
-		if p794, set795, ok796 := r.Optional(pos+21, pos, 4); set795 && ok796 {
-			protoex.FwVerifyVBalance(r, p794, p794)
+		if p807, set808, ok809 := r.Optional(pos+21, pos, 4); set808 && ok809 {
+			protoex.FwVerifyVBalance(r, p807, p807)
 		}
-		if p797, n798, ok799 := r.Block(pos+26, pos, 4); ok799 {
-			for i800 := 0; i800 < n798 && r.OK(); i800++ {
-				protoex.FwVerifyVOrder(r, p797+i800*4, pos)
+		if p810, n811, ok812 := r.Block(pos+26, pos, 4); ok812 {
+			for i813 := 0; i813 < n811 && r.OK(); i813++ {
+				protoex.FwVerifyVOrder(r, p810+i813*4, pos)
 			}
 		}
 	} else {
 		if 16 <= stored {
-			blk801 := pos + int(fw.U32(d, pos+12))
-			n802 := -1
-			if blk801 >= pos+12+4 && blk801 <= r.Size-4 {
-				n802 = int(fw.U32(d, blk801))
+			blk814 := pos + int(fw.U32(d, pos+12))
+			n815 := -1
+			if blk814 >= pos+12+4 && blk814 <= r.Size-4 {
+				n815 = int(fw.U32(d, blk814))
 			}
-			if n802 >= 0 && n802 <= r.Size-blk801-4 {
-				r.Left -= int64(4 + n802)
+			if n815 >= 0 && n815 <= r.Size-blk814-4 {
+				r.Left -= int64(4 + n815)
 			} else {
 				r.Text(pos+12, pos)
 			}
@@ -7354,14 +7427,14 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 			protoex.FwVerifyVBalance(r, pos+17, pos)
 		}
 		if 26 <= stored {
-			if p803, set804, ok805 := r.Optional(pos+21, pos, 4); set804 && ok805 {
-				protoex.FwVerifyVBalance(r, p803, p803)
+			if p816, set817, ok818 := r.Optional(pos+21, pos, 4); set817 && ok818 {
+				protoex.FwVerifyVBalance(r, p816, p816)
 			}
 		}
 		if 30 <= stored {
-			if p806, n807, ok808 := r.Block(pos+26, pos, 4); ok808 {
-				for i809 := 0; i809 < n807 && r.OK(); i809++ {
-					protoex.FwVerifyVOrder(r, p806+i809*4, pos)
+			if p819, n820, ok821 := r.Block(pos+26, pos, 4); ok821 {
+				for i822 := 0; i822 < n820 && r.OK(); i822++ {
+					protoex.FwVerifyVOrder(r, p819+i822*4, pos)
 				}
 			}
 		}
@@ -7421,8 +7494,8 @@ func (s *ExAccount) FwPutF(b []byte) []byte {
 		b = s.Asset.FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.Orders)))
-	for i810 := range s.Orders {
-		b = s.Orders[i810].FwPutF(b)
+	for i823 := range s.Orders {
+		b = s.Orders[i823].FwPutF(b)
 	}
 	b = fw.AppendU16(b, uint16(s.Refs))
 	b = append(b, byte(s.Extra))
@@ -7436,14 +7509,14 @@ func (s *ExAccount) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q811 := d[p : p+4 : p+4]
-	s.Uid = int32(fw.U32(q811, 0))
+	q824 := d[p : p+4 : p+4]
+	s.Uid = int32(fw.U32(q824, 0))
 	p += 4
 	if p = r.String(p, end-29, &s.Name); p < 0 {
 		return -1
 	}
-	q812 := d[p : p+1 : p+1]
-	s.State = protoex.State(q812[0])
+	q825 := d[p : p+1 : p+1]
+	s.State = protoex.State(q825[0])
 	p += 1
 	if p = s.Wallet.FwGetF(r, p, end-8); p < 0 {
 		return -1
@@ -7463,22 +7536,22 @@ func (s *ExAccount) FwGetF(r *fw.FReader, p, end int) int {
 			return -1
 		}
 	}
-	n813, ok814 := r.Count(p, end-3, 42)
-	if !ok814 {
+	n826, ok827 := r.Count(p, end-3, 42)
+	if !ok827 {
 		return -1
 	}
 	p += 4
-	s.Orders = fw.Resize(s.Orders, n813)
-	rest816 := n813 * 42
-	for i815 := range s.Orders {
-		rest816 -= 42
-		if p = s.Orders[i815].FwGetF(r, p, end-3-rest816); p < 0 {
+	s.Orders = fw.Resize(s.Orders, n826)
+	rest829 := n826 * 42
+	for i828 := range s.Orders {
+		rest829 -= 42
+		if p = s.Orders[i828].FwGetF(r, p, end-3-rest829); p < 0 {
 			return -1
 		}
 	}
-	q817 := d[p : p+3 : p+3]
-	s.Refs = EnumRefs(fw.U16(q817, 0))
-	s.Extra = protoex.State(q817[2])
+	q830 := d[p : p+3 : p+3]
+	s.Refs = EnumRefs(fw.U16(q830, 0))
+	s.Extra = protoex.State(q830[2])
 	p += 3
 	r.Leave()
 	return p
@@ -7510,15 +7583,15 @@ func FwVerifyFExAccount(r *fw.FReader, p, end int) int {
 			return -1
 		}
 	}
-	n818, ok819 := r.Count(p, end-3, 42)
-	if !ok819 {
+	n831, ok832 := r.Count(p, end-3, 42)
+	if !ok832 {
 		return -1
 	}
 	p += 4
-	rest821 := n818 * 42
-	for i820 := 0; i820 < n818; i820++ {
-		rest821 -= 42
-		if p = protoex.FwVerifyFOrder(r, p, end-3-rest821); p < 0 {
+	rest834 := n831 * 42
+	for i833 := 0; i833 < n831; i833++ {
+		rest834 -= 42
+		if p = protoex.FwVerifyFOrder(r, p, end-3-rest834); p < 0 {
 			return -1
 		}
 	}
@@ -7552,11 +7625,11 @@ func (s *ExAccount) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, ",\"orders\":"...)
 	b = append(b, '[')
-	for i822 := range s.Orders {
-		if i822 > 0 {
+	for i835 := range s.Orders {
+		if i835 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i822].AppendJSON(b)
+		b = s.Orders[i835].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"refs\":"...)
@@ -7607,13 +7680,13 @@ func (s *ExAccount) FwGetJSON(p *fw.JSONParser) {
 			s.Orders = s.Orders[:0]
 			if p.Array() {
 				for p.More() {
-					var e823 protoex.Order
-					e823 = protoex.NewOrder()
-					e823.FwGetJSON(p)
+					var e836 protoex.Order
+					e836 = protoex.NewOrder()
+					e836.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.Orders = append(s.Orders, e823)
+					s.Orders = append(s.Orders, e836)
 				}
 			}
 		case "refs":
@@ -7711,8 +7784,11 @@ func VerifyPingLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Ping) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.VStruct(slot, base, 32, 305)
+	pos := w.Alloc(32)
 	b := w.Buf[pos : pos+32 : pos+32]
+	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	fw.PutU32(b, 0, 32)
+	fw.PutU32(b, 4, 305)
 	copy(b[8:], s.Id[:])
 	fw.PutU64(b, 24, uint64(s.Sent))
 }
@@ -7826,8 +7902,8 @@ func (s *Ping) FwGetF(r *fw.FReader, p, end int) int {
 	_ = d
 	copy(s.Id[:], d[p:p+16])
 	p += 16
-	q824 := d[p : p+8 : p+8]
-	s.Sent = fw.Timestamp(fw.U64(q824, 0))
+	q837 := d[p : p+8 : p+8]
+	s.Sent = fw.Timestamp(fw.U64(q837, 0))
 	p += 8
 	r.Leave()
 	return p
@@ -7976,8 +8052,11 @@ func VerifyPongLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Pong) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.VStruct(slot, base, 32, 306)
+	pos := w.Alloc(32)
 	b := w.Buf[pos : pos+32 : pos+32]
+	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	fw.PutU32(b, 0, 32)
+	fw.PutU32(b, 4, 306)
 	copy(b[8:], s.Id[:])
 	fw.PutU64(b, 24, uint64(s.Received))
 }
@@ -8091,8 +8170,8 @@ func (s *Pong) FwGetF(r *fw.FReader, p, end int) int {
 	_ = d
 	copy(s.Id[:], d[p:p+16])
 	p += 16
-	q825 := d[p : p+8 : p+8]
-	s.Received = fw.Timestamp(fw.U64(q825, 0))
+	q838 := d[p : p+8 : p+8]
+	s.Received = fw.Timestamp(fw.U64(q838, 0))
 	p += 8
 	r.Leave()
 	return p
@@ -8242,10 +8321,16 @@ func VerifyRefusedLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Refused) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.VStruct(slot, base, 28, 307)
+	pos := w.Alloc(28)
 	b := w.Buf[pos : pos+28 : pos+28]
+	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	fw.PutU32(b, 0, 28)
+	fw.PutU32(b, 4, 307)
 	copy(b[8:], s.Id[:])
-	w.VString(pos+24, pos, s.Reason)
+	blk839 := w.Alloc(4 + len(s.Reason))
+	fw.PutU32(w.Buf, pos+24, uint32(blk839-pos))
+	fw.PutU32(w.Buf, blk839, uint32(len(s.Reason)))
+	copy(w.Buf[blk839+4:], s.Reason)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
@@ -8299,25 +8384,25 @@ func FwVerifyVRefused(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 28 {
-		blk826 := pos + int(fw.U32(d, pos+24))
-		n827 := -1
-		if blk826 >= pos+24+4 && blk826 <= r.Size-4 {
-			n827 = int(fw.U32(d, blk826))
+		blk840 := pos + int(fw.U32(d, pos+24))
+		n841 := -1
+		if blk840 >= pos+24+4 && blk840 <= r.Size-4 {
+			n841 = int(fw.U32(d, blk840))
 		}
-		if n827 >= 0 && n827 <= r.Size-blk826-4 {
-			r.Left -= int64(4 + n827)
+		if n841 >= 0 && n841 <= r.Size-blk840-4 {
+			r.Left -= int64(4 + n841)
 		} else {
 			r.Text(pos+24, pos)
 		}
 	} else {
 		if 28 <= stored {
-			blk828 := pos + int(fw.U32(d, pos+24))
-			n829 := -1
-			if blk828 >= pos+24+4 && blk828 <= r.Size-4 {
-				n829 = int(fw.U32(d, blk828))
+			blk842 := pos + int(fw.U32(d, pos+24))
+			n843 := -1
+			if blk842 >= pos+24+4 && blk842 <= r.Size-4 {
+				n843 = int(fw.U32(d, blk842))
 			}
-			if n829 >= 0 && n829 <= r.Size-blk828-4 {
-				r.Left -= int64(4 + n829)
+			if n843 >= 0 && n843 <= r.Size-blk842-4 {
+				r.Left -= int64(4 + n843)
 			} else {
 				r.Text(pos+24, pos)
 			}
@@ -8534,10 +8619,16 @@ func VerifyFailureLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Failure) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.VStruct(slot, base, 28, 308)
+	pos := w.Alloc(28)
 	b := w.Buf[pos : pos+28 : pos+28]
+	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	fw.PutU32(b, 0, 28)
+	fw.PutU32(b, 4, 308)
 	copy(b[8:], s.Id[:])
-	w.VString(pos+24, pos, s.Error)
+	blk844 := w.Alloc(4 + len(s.Error))
+	fw.PutU32(w.Buf, pos+24, uint32(blk844-pos))
+	fw.PutU32(w.Buf, blk844, uint32(len(s.Error)))
+	copy(w.Buf[blk844+4:], s.Error)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
@@ -8591,25 +8682,25 @@ func FwVerifyVFailure(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 28 {
-		blk830 := pos + int(fw.U32(d, pos+24))
-		n831 := -1
-		if blk830 >= pos+24+4 && blk830 <= r.Size-4 {
-			n831 = int(fw.U32(d, blk830))
+		blk845 := pos + int(fw.U32(d, pos+24))
+		n846 := -1
+		if blk845 >= pos+24+4 && blk845 <= r.Size-4 {
+			n846 = int(fw.U32(d, blk845))
 		}
-		if n831 >= 0 && n831 <= r.Size-blk830-4 {
-			r.Left -= int64(4 + n831)
+		if n846 >= 0 && n846 <= r.Size-blk845-4 {
+			r.Left -= int64(4 + n846)
 		} else {
 			r.Text(pos+24, pos)
 		}
 	} else {
 		if 28 <= stored {
-			blk832 := pos + int(fw.U32(d, pos+24))
-			n833 := -1
-			if blk832 >= pos+24+4 && blk832 <= r.Size-4 {
-				n833 = int(fw.U32(d, blk832))
+			blk847 := pos + int(fw.U32(d, pos+24))
+			n848 := -1
+			if blk847 >= pos+24+4 && blk847 <= r.Size-4 {
+				n848 = int(fw.U32(d, blk847))
 			}
-			if n833 >= 0 && n833 <= r.Size-blk832-4 {
-				r.Left -= int64(4 + n833)
+			if n848 >= 0 && n848 <= r.Size-blk847-4 {
+				r.Left -= int64(4 + n848)
 			} else {
 				r.Text(pos+24, pos)
 			}
@@ -8833,11 +8924,17 @@ func VerifyPingRequestLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *PingRequest) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.VStruct(slot, base, 36, 309)
+	pos := w.Alloc(36)
 	b := w.Buf[pos : pos+36 : pos+36]
+	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	fw.PutU32(b, 0, 36)
+	fw.PutU32(b, 4, 309)
 	copy(b[8:], s.Id[:])
 	fw.PutU64(b, 24, uint64(s.Sent))
-	w.VString(pos+32, pos, s.Note)
+	blk849 := w.Alloc(4 + len(s.Note))
+	fw.PutU32(w.Buf, pos+32, uint32(blk849-pos))
+	fw.PutU32(w.Buf, blk849, uint32(len(s.Note)))
+	copy(w.Buf[blk849+4:], s.Note)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
@@ -8897,25 +8994,25 @@ func FwVerifyVPingRequest(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 36 {
-		blk834 := pos + int(fw.U32(d, pos+32))
-		n835 := -1
-		if blk834 >= pos+32+4 && blk834 <= r.Size-4 {
-			n835 = int(fw.U32(d, blk834))
+		blk850 := pos + int(fw.U32(d, pos+32))
+		n851 := -1
+		if blk850 >= pos+32+4 && blk850 <= r.Size-4 {
+			n851 = int(fw.U32(d, blk850))
 		}
-		if n835 >= 0 && n835 <= r.Size-blk834-4 {
-			r.Left -= int64(4 + n835)
+		if n851 >= 0 && n851 <= r.Size-blk850-4 {
+			r.Left -= int64(4 + n851)
 		} else {
 			r.Text(pos+32, pos)
 		}
 	} else {
 		if 36 <= stored {
-			blk836 := pos + int(fw.U32(d, pos+32))
-			n837 := -1
-			if blk836 >= pos+32+4 && blk836 <= r.Size-4 {
-				n837 = int(fw.U32(d, blk836))
+			blk852 := pos + int(fw.U32(d, pos+32))
+			n853 := -1
+			if blk852 >= pos+32+4 && blk852 <= r.Size-4 {
+				n853 = int(fw.U32(d, blk852))
 			}
-			if n837 >= 0 && n837 <= r.Size-blk836-4 {
-				r.Left -= int64(4 + n837)
+			if n853 >= 0 && n853 <= r.Size-blk852-4 {
+				r.Left -= int64(4 + n853)
 			} else {
 				r.Text(pos+32, pos)
 			}
@@ -8980,8 +9077,8 @@ func (s *PingRequest) FwGetF(r *fw.FReader, p, end int) int {
 	_ = d
 	copy(s.Id[:], d[p:p+16])
 	p += 16
-	q838 := d[p : p+8 : p+8]
-	s.Sent = fw.Timestamp(fw.U64(q838, 0))
+	q854 := d[p : p+8 : p+8]
+	s.Sent = fw.Timestamp(fw.U64(q854, 0))
 	p += 8
 	if p = r.String(p, end, &s.Note); p < 0 {
 		return -1
@@ -9141,10 +9238,16 @@ func VerifyNotifyLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Notify) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.VStruct(slot, base, 28, 310)
+	pos := w.Alloc(28)
 	b := w.Buf[pos : pos+28 : pos+28]
+	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	fw.PutU32(b, 0, 28)
+	fw.PutU32(b, 4, 310)
 	copy(b[8:], s.Id[:])
-	w.VString(pos+24, pos, s.Text)
+	blk855 := w.Alloc(4 + len(s.Text))
+	fw.PutU32(w.Buf, pos+24, uint32(blk855-pos))
+	fw.PutU32(w.Buf, blk855, uint32(len(s.Text)))
+	copy(w.Buf[blk855+4:], s.Text)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
@@ -9198,25 +9301,25 @@ func FwVerifyVNotify(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 28 {
-		blk839 := pos + int(fw.U32(d, pos+24))
-		n840 := -1
-		if blk839 >= pos+24+4 && blk839 <= r.Size-4 {
-			n840 = int(fw.U32(d, blk839))
+		blk856 := pos + int(fw.U32(d, pos+24))
+		n857 := -1
+		if blk856 >= pos+24+4 && blk856 <= r.Size-4 {
+			n857 = int(fw.U32(d, blk856))
 		}
-		if n840 >= 0 && n840 <= r.Size-blk839-4 {
-			r.Left -= int64(4 + n840)
+		if n857 >= 0 && n857 <= r.Size-blk856-4 {
+			r.Left -= int64(4 + n857)
 		} else {
 			r.Text(pos+24, pos)
 		}
 	} else {
 		if 28 <= stored {
-			blk841 := pos + int(fw.U32(d, pos+24))
-			n842 := -1
-			if blk841 >= pos+24+4 && blk841 <= r.Size-4 {
-				n842 = int(fw.U32(d, blk841))
+			blk858 := pos + int(fw.U32(d, pos+24))
+			n859 := -1
+			if blk858 >= pos+24+4 && blk858 <= r.Size-4 {
+				n859 = int(fw.U32(d, blk858))
 			}
-			if n842 >= 0 && n842 <= r.Size-blk841-4 {
-				r.Left -= int64(4 + n842)
+			if n859 >= 0 && n859 <= r.Size-blk858-4 {
+				r.Left -= int64(4 + n859)
 			} else {
 				r.Text(pos+24, pos)
 			}
@@ -9413,7 +9516,11 @@ func VerifyEmptyLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Empty) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.VStruct(slot, base, 8, 311)
+	pos := w.Alloc(8)
+	b := w.Buf[pos : pos+8 : pos+8]
+	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	fw.PutU32(b, 0, 8)
+	fw.PutU32(b, 4, 311)
 	_ = pos
 }
 

@@ -89,7 +89,11 @@ func VerifyOrderMessageLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *OrderMessage) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.VStruct(slot, base, 12, 1)
+	pos := w.Alloc(12)
+	b := w.Buf[pos : pos+12 : pos+12]
+	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	fw.PutU32(b, 0, 12)
+	fw.PutU32(b, 4, 1)
 	s.Body.FwPutV(w, pos+8, pos)
 }
 
@@ -331,7 +335,11 @@ func VerifyBalanceMessageLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *BalanceMessage) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.VStruct(slot, base, 12, 2)
+	pos := w.Alloc(12)
+	b := w.Buf[pos : pos+12 : pos+12]
+	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	fw.PutU32(b, 0, 12)
+	fw.PutU32(b, 4, 2)
 	s.Body.FwPutV(w, pos+8, pos)
 }
 
@@ -573,7 +581,11 @@ func VerifyAccountMessageLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *AccountMessage) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.VStruct(slot, base, 12, 3)
+	pos := w.Alloc(12)
+	b := w.Buf[pos : pos+12 : pos+12]
+	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	fw.PutU32(b, 0, 12)
+	fw.PutU32(b, 4, 3)
 	s.Body.FwPutV(w, pos+8, pos)
 }
 
