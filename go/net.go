@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -272,10 +273,12 @@ func (k *Conn) readLoop() {
 			if pending == 0 {
 				started = time.Now()
 			}
-			if e := k.stream.Receive(buf[:n]); e != nil {
+			if e := k.receive(buf[:n]); e != nil {
 				var se *StreamError
 				if errors.As(e, &se) {
 					k.fail("protocol error: " + se.Error())
+				} else if strings.HasPrefix(e.Error(), "handler failed") {
+					k.fail(e.Error())
 				} else {
 					k.fail("protocol error: " + e.Error())
 				}
@@ -310,6 +313,16 @@ func (k *Conn) readLoop() {
 			return
 		}
 	}
+}
+
+// receive feeds the stream; a hook that panics closes the connection with the panic.
+func (k *Conn) receive(b []byte) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("handler failed: %v", p)
+		}
+	}()
+	return k.stream.Receive(b)
 }
 
 // peerClosed: flush what is queued for the peer, then close.

@@ -348,3 +348,26 @@ func TestShutdownLosesNothing(t *testing.T) {
 		t.Fatalf("%d of %d messages arrived", got, n)
 	}
 }
+
+// A handler that panics closes its connection with the panic; the server goes on.
+func TestPanickingHandlerClosesItsConnection(t *testing.T) {
+	var logs logLines
+	s, err := fw.Listen("127.0.0.1:0", fw.Options{Log: logs.log}, func(k *fw.Conn) fw.Dispatcher {
+		r := service.NewReceiver()
+		r.OnOrderMessage = func(*service.OrderMessage) { panic("boom") }
+		return r
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Stop()
+	c, err := fw.Dial(s.Addr().String(), fw.Options{}, service.NewReceiver())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = c.Send(&service.OrderMessage{})
+	<-c.Conn().Done()
+	if !logs.find("closed: handler failed: boom") {
+		t.Fatalf("logged %q", logs.lines)
+	}
+}
