@@ -386,10 +386,16 @@ func Listen(addr string, opts Options, newHandler func(*Conn) Dispatcher) (*Serv
 	if err != nil {
 		return nil, err
 	}
+	return Serve(ln, opts, newHandler), nil
+}
+
+// Serve serves the connections ln accepts: any net.Listener, e.g. tls.NewListener's for
+// TLS.
+func Serve(ln net.Listener, opts Options, newHandler func(*Conn) Dispatcher) *Server {
 	s := &Server{ln: ln, opts: opts.withDefaults(), newHandler: newHandler, conns: map[*Conn]struct{}{}}
 	s.wg.Add(1)
 	go s.accept()
-	return s, nil
+	return s
 }
 
 // Addr is the address the server listens on.
@@ -492,23 +498,29 @@ type Client struct {
 
 // Dial connects to addr; d receives what is not an answer to a request.
 func Dial(addr string, opts Options, d ResponseDispatcher) (*Client, error) {
-	opts = opts.withDefaults()
-	c, err := net.DialTimeout("tcp", addr, opts.ConnectTimeout)
+	c, err := net.DialTimeout("tcp", addr, opts.withDefaults().ConnectTimeout)
 	if err != nil {
 		return nil, err
 	}
 	if tc, ok := c.(*net.TCPConn); ok {
 		_ = tc.SetNoDelay(true)
 	}
+	return NewClient(c, opts, d), nil
+}
+
+// NewClient runs the client side over an established connection: any net.Conn, e.g.
+// tls.Client's for TLS, or one end of net.Pipe.
+func NewClient(c net.Conn, opts Options, d ResponseDispatcher) *Client {
+	opts = opts.withDefaults()
 	cl := &Client{opts: opts, pending: map[any]*call{}}
 	d.SetOnResponse(cl.answer)
-	k := newConn(c, opts, "connection to "+addr, d)
+	k := newConn(c, opts, "connection to "+c.RemoteAddr().String(), d)
 	k.stream.Final = opts.Final
 	k.onClose = func(string) { cl.failAll(ErrDisconnected) }
 	cl.conn = k
 	go k.writeLoop()
 	go k.readLoop()
-	return cl, nil
+	return cl
 }
 
 // Conn is the client's connection.

@@ -2,8 +2,14 @@ package fastwire_test
 
 import (
 	"bufio"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
+	"math/big"
 	"net"
 	"os"
 	"os/exec"
@@ -370,4 +376,49 @@ func TestPanickingHandlerClosesItsConnection(t *testing.T) {
 	if !logs.find("closed: handler failed: boom") {
 		t.Fatalf("logged %q", logs.lines)
 	}
+}
+
+// The transport runs over any net.Listener and net.Conn: here TLS (crypto/tls), with a
+// certificate made for the test.
+func TestTLS(t *testing.T) {
+	cert, pool := testCertificate(t)
+	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{cert}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := fw.Serve(ln, fw.Options{}, func(k *fw.Conn) fw.Dispatcher {
+		r := service.NewReceiver()
+		r.OnOrderRequest = func(q *service.OrderRequest) { _ = k.Send(&service.OrderAck{Id: q.Id, Seq: 1, Order: q.Order}) }
+		return r
+	})
+	defer s.Stop()
+	conn, err := tls.Dial("tcp", s.Addr().String(), &tls.Config{RootCAs: pool, ServerName: "127.0.0.1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := fw.NewClient(conn, fw.Options{}, service.NewReceiver())
+	q := service.NewOrderRequest()
+	if ack, err := service.RequestOrderRequest(c, &q, 0); err != nil || ack.Id != q.Id {
+		t.Fatalf("%+v %v", ack, err)
+	}
+	c.Close()
+}
+
+func testCertificate(t *testing.T) (tls.Certificate, *x509.CertPool) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), NotBefore: time.Now().Add(-time.Hour),
+		NotAfter: time.Now().Add(time.Hour), IPAddresses: []net.IP{net.ParseIP("127.0.0.1")},
+		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign, IsCA: true, BasicConstraintsValid: true,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaf, _ := x509.ParseCertificate(der)
+	pool := x509.NewCertPool()
+	pool.AddCert(leaf)
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}, pool
 }
