@@ -53,6 +53,9 @@ def _common_output_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("-n", "--indent", type=int, default=4, metavar="N",
                    help="indent generated code by N spaces (default 4)")
     p.add_argument("-t", "--tabs", action="store_true", help="indent generated code with tabs")
+    p.add_argument("--go-import", default="", metavar="PATH",
+                   help="Go: import path of the output folder (as protoc's go_package); "
+                        "default fastwire.gen")
     p.add_argument("-I", "--include", action="append", default=[], metavar="DIR",
                    help="also look for imported schemas in DIR")
 
@@ -264,7 +267,7 @@ def run(argv: Sequence[str], retained: Optional[List[object]] = None) -> int:
     written: List[str] = []  # every output, once, across all the schemas
     inputs: List[str] = []  # every schema read, imports included
     options = Options(final=ns.final, json=ns.json, proto=ns.proto, indent=ns.indent,
-                      tabs=ns.tabs)
+                      tabs=ns.tabs, go_import=getattr(ns, "go_import", ""))
     for path in ns.schemas:
         reporter = Reporter()
         schema = compile_schema(path, reporter, ns.include, retained)

@@ -240,3 +240,53 @@ def test_type_number_warnings_only_where_a_receiver_cannot_tell(tmp_path):
     assert len(warnings(clash)) == 1 and "'A'" in warnings(clash)[0]
     no_messages = "package w\nstruct A(1) { int32 x; }\nstruct B { int32 y; }\n"
     assert len(warnings(no_messages)) == 1  # structs are what it sends
+
+
+# ---- Go ---------------------------------------------------------------------------------
+
+GO = shutil.which("go") or ("/usr/local/go/bin/go" if os.path.exists("/usr/local/go/bin/go")
+                            else None)
+
+
+def go_builds(tmp, texts: dict) -> None:
+    """The Go generator's code for each schema builds, gofmt-clean, in one module."""
+    if GO is None:
+        pytest.skip("no Go toolchain")
+    folder = os.path.join(tmp, "go")
+    for name, text in texts.items():
+        path = os.path.join(tmp, f"{name}.fbe")
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        schema = compile_schema(path, Reporter())
+        assert schema is not None
+        options = Options(final=True, json=True, proto=True, go_import="fuzz.test/gen")
+        for rel, content in GENERATORS["go"](schema, options).items():
+            target = os.path.join(folder, "gen", rel)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with open(target, "w", encoding="utf-8") as fh:
+                fh.write(content)
+    with open(os.path.join(folder, "go.mod"), "w") as fh:
+        fh.write("module fuzz.test\n\ngo 1.22\n\nrequire github.com/fastwire/fastwire/go v0.0.0\n\n"
+                 f"replace github.com/fastwire/fastwire/go => {os.path.join(REPO, 'go')}\n")
+    env = dict(os.environ, GOTOOLCHAIN="local", GOFLAGS="-mod=mod", GOMAXPROCS="2")
+    done = subprocess.run([GO, "vet", "./..."], cwd=folder, capture_output=True, text=True,
+                          env=env)
+    assert done.returncode == 0, done.stderr[:4000]
+    gofmt = os.path.join(os.path.dirname(GO), "gofmt")
+    done = subprocess.run([gofmt, "-l", "gen"], cwd=folder, capture_output=True, text=True)
+    assert done.returncode == 0 and not done.stdout.strip(), "not gofmt-clean: " + done.stdout
+
+
+def test_go_builds_fixed_and_random_schemas(tmp_path):
+    count = int(os.environ.get("FASTWIRE_FUZZ_SCHEMAS", "20"))
+    seed = int(os.environ.get("FASTWIRE_FUZZ_SEED", str(random.randrange(1 << 30))))
+    rnd = random.Random(seed)
+    # `importer` imports package `p`, whose name is also a local variable of generated code.
+    texts = {"dollar": DOLLAR, "p": HASH_KEY,
+             "importer": "package importer\nimport p\nstruct U { int32{p.K} m; p.K k; p.K? o; "
+                         "p.K[] v; }\nmessage M { p.K k; }\n"}
+    texts.update({f"fuzz{i}": random_schema(rnd, f"fuzz{i}") for i in range(count)})
+    try:
+        go_builds(str(tmp_path), texts)
+    except AssertionError as err:
+        raise AssertionError(f"FASTWIRE_FUZZ_SEED={seed}: {err}") from err

@@ -68,6 +68,11 @@ LANGUAGES: Dict[str, Language] = {
             prepare=["{python}", "-m", "fastwire", "compile", *CONFORMANCE_SCHEMAS, "--lang",
                      "python", "--final", "--json", "--proto", "-q", "-o",
                      "build/conformance/python"])),
+    "go": Language(
+        "go", "Go", "go", flags=("go",),
+        golden_schemas=("schemas/protocol.fbe", "schemas/everything.fbe"),
+        testee=Testee(run=["build/conformance/go/testee"],
+                      prepare=["{python}", "conformance/go/build.py"])),
 }
 
 # Conformance testees that are not a language of their own: the dynamic codec
@@ -91,7 +96,7 @@ GENERATORS.update({name: lang.generate for name, lang in LANGUAGES.items()})
 
 # Languages the reference compiler's flags name, and the ones fastwire plans on top.
 PLANNED: Dict[str, str] = {
-    "go": "Go", "java": "Java", "javascript": "JavaScript", "kotlin": "Kotlin",
+    "java": "Java", "javascript": "JavaScript", "kotlin": "Kotlin",
     "csharp": "C#", "ruby": "Ruby", "swift": "Swift", "rust": "Rust",
     "typescript": "TypeScript",
 }

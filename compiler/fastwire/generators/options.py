@@ -12,3 +12,4 @@ class Options:
     proto: bool = False  # also generate the Sender/Receiver protocol
     indent: int = 4
     tabs: bool = False
+    go_import: str = ""  # Go: the import path the package folders live under (--go-import)

@@ -25,10 +25,18 @@ RESERVED: Dict[str, FrozenSet[str]] = {
         xor_eq char8_t char16_t char32_t concept requires co_await co_return co_yield
         consteval constinit NULL errno assert std fastwire""".split()),
     "python": frozenset(keyword.kwlist),
+    "go": frozenset("""
+        break case chan const continue default defer else fallthrough for func go goto if
+        import interface map package range return select struct switch type var bool byte
+        complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune string
+        uint uint8 uint16 uint32 uint64 uintptr true false iota nil append cap clear close
+        complex copy delete imag len make max min new panic print println real recover
+        fw bytes cmp math strconv time a b c d e f i k m n p q r s v w x pos stored ok body
+        slot base end start buf data lim full err typ msg known rest set blk""".split()),
 }
 
 # How a reserved name is escaped: this suffix is appended (until the name is free).
-ESCAPE_SUFFIX: Dict[str, str] = {"cpp": "_", "python": "_"}
+ESCAPE_SUFFIX: Dict[str, str] = {"cpp": "_", "python": "_", "go": "_"}
 
 # Generated file names per language and role; {package} is the schema package's name.
 # One place per language, so a renaming scheme changes one row. Python modules end in
@@ -39,6 +47,7 @@ FILES: Dict[str, Dict[str, str]] = {
             "json": "{package}_json.h", "protocol": "{package}_protocol.h",
             "final_protocol": "{package}_final_protocol.h"},
     "python": {"module": "{package}_fbe.py"},
+    "go": {"module": "{package}.fbe.go"},
 }
 
 

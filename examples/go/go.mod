@@ -1,0 +1,7 @@
+module fastwire.examples
+
+go 1.22
+
+require github.com/fastwire/fastwire/go v0.0.0
+
+replace github.com/fastwire/fastwire/go => ../../go

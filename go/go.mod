@@ -1,0 +1,3 @@
+module github.com/fastwire/fastwire/go
+
+go 1.22

@@ -1,0 +1,38 @@
+# Go: the runtime's tests (go/), bounded fuzzing, the conformance suite, and the
+# examples (the C++ server <-> Go client exchange). `make fuzz-go GO_FUZZ_SECONDS=3600`
+# fuzzes as long as asked; `make bench-go` runs the benchmarks (benchstat-style medians).
+GO ?= $(shell command -v go 2>/dev/null || echo /usr/local/go/bin/go)
+GO_ENV = GOTOOLCHAIN=local GOFLAGS=-mod=mod GOMAXPROCS=2
+GO_FUZZ_SECONDS ?= 10
+GO_FUZZ_TARGETS = FuzzVersioned FuzzFinal FuzzJSON
+
+.PHONY: test-go fuzz-go bench-go
+test-go:
+	@$(BOOTSTRAP) go
+	cd go && $(GO_ENV) $(GO) vet ./...
+	cd go && $(GO_ENV) FASTWIRE_CPP_SERVER=$(CURDIR)/$(BUILD)/examples/cpp/server $(GO) test -count=1 ./...
+	@for t in $(GO_FUZZ_TARGETS); do \
+	    (cd go && $(GO_ENV) $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(GO_FUZZ_SECONDS)s .) || exit 1; done
+	$(PYTHON) conformance/run.py --lang go
+	examples/go/exchange.sh $(CURDIR)/$(BUILD)/examples/cpp/server
+LANGUAGE_TESTS += test-go
+
+fuzz-go:
+	@for t in $(GO_FUZZ_TARGETS); do \
+	    (cd go && $(GO_ENV) $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZ_SECONDS)s .) || exit 1; done
+
+# Medians of 10 runs by benchstat (pinned; fetched through the Go module proxy once), and
+# fastwire C++'s account benchmark in the same session for scale.
+BENCHSTAT = golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
+bench-go:
+	@$(BOOTSTRAP) go
+	@mkdir -p build && uptime
+	cd go && $(GO_ENV) $(GO) test -run '^$$' -bench Account -benchmem -count 10 . | tee $(CURDIR)/build/go-bench.txt
+	cd go && $(GO_ENV) $(GO) run $(BENCHSTAT) $(CURDIR)/build/go-bench.txt
+	@if [ -x $(BUILD)/cpp/bench/fastwire_account_bench ]; then $(BUILD)/cpp/bench/fastwire_account_bench \
+	    --benchmark_repetitions=10 --benchmark_report_aggregates_only=true | grep median; fi
+	@uptime
+LANGUAGE_BENCHES += bench-go
+
+# `make fuzz FUZZ_SECONDS=N` fuzzes the Go targets too, N seconds each.
+fuzz: fuzz-go
