@@ -25,10 +25,18 @@ RESERVED: Dict[str, FrozenSet[str]] = {
         xor_eq char8_t char16_t char32_t concept requires co_await co_return co_yield
         consteval constinit NULL errno assert std fastwire""".split()),
     "python": frozenset(keyword.kwlist),
+    # Ruby's keywords, and the methods of Object a field's accessor must not replace.
+    "ruby": frozenset("""
+        BEGIN END __ENCODING__ __FILE__ __LINE__ alias and begin break case class def
+        defined do else elsif end ensure false for if in module next nil not or redo rescue
+        retry return self super then true undef unless until when while yield
+        hash send object_id method methods freeze dup clone inspect to_s display tap
+        itself extend instance_variables initialize public_send format raise require
+        loop puts print p fail""".split()),
 }
 
 # How a reserved name is escaped: this suffix is appended (until the name is free).
-ESCAPE_SUFFIX: Dict[str, str] = {"cpp": "_", "python": "_"}
+ESCAPE_SUFFIX: Dict[str, str] = {"cpp": "_", "python": "_", "ruby": "_"}
 
 # Generated file names per language and role; {package} is the schema package's name.
 # One place per language, so a renaming scheme changes one row. Python modules end in
@@ -39,6 +47,7 @@ FILES: Dict[str, Dict[str, str]] = {
             "json": "{package}_json.h", "protocol": "{package}_protocol.h",
             "final_protocol": "{package}_final_protocol.h"},
     "python": {"module": "{package}_fbe.py"},
+    "ruby": {"module": "{package}_fbe.rb"},
 }
 
 

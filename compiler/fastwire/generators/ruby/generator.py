@@ -1,0 +1,503 @@
+"""The Ruby generator: one file per package, on the `fastwire` gem (ruby/).
+
+    fastwire compile schemas/proto.fbe --lang ruby --final --json --proto -o gen/
+    fastwire --ruby --input=schemas/proto.fbe --output=gen/          # fbec's flags
+
+Each package becomes `<package>_fbe.rb` holding module `<Package>` (`proto` -> `Proto`):
+
+- enums and flags as modules of Integer constants (`Proto::OrderSide::SELL`); values
+  are plain Integers, so unknown values are kept;
+- one class per struct or message: attribute accessors, `initialize` with keyword
+  arguments and the schema's defaults, `==`/`eql?`/`hash` (and `<=>` with `[key]` fields)
+  by the shared equality rule, `to_s`/`inspect` as the C++ printout, `to_json` /
+  `from_json`;
+- one codec per type (`E_<Enum>`, `S_<Struct>`): the field table from the lowered wire
+  model (every slot offset, the body size, the body's pack format and the final
+  format's runs of fixed-size fields); the runtime walks it;
+- `<Struct>Model` (versioned) and `<Struct>FinalModel` (with --final);
+- with --proto: `Sender`, `Receiver` (and `FinalSender`, `FinalReceiver` with --final).
+
+No layout is computed here: offsets, sizes and runs come from fastwire.lower; the only
+table of its own is the type table (wire kind -> pack directive and runtime codec).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Dict, List, Optional
+
+from ... import __version__, ir, lower
+from ..common import naming
+from ..common.naming import snake
+from ..options import Options
+from ..printer import Printer
+
+# Wire scalar -> (pack directive, runtime codec constant).
+SCALARS: Dict[str, str] = {
+    "bool": "C", "byte": "C", "char": "C", "wchar": "V", "int8": "c", "uint8": "C",
+    "int16": "s<", "uint16": "S<", "int32": "l<", "uint32": "L<", "int64": "q<",
+    "uint64": "Q<", "float": "L<", "double": "E",
+}  # float as its bits: Ruby's "e" directive would write every NaN as the canonical one
+CODECS: Dict[str, str] = {
+    "bool": "BOOL", "byte": "BYTE", "char": "CHAR", "wchar": "WCHAR", "int8": "INT8",
+    "uint8": "UINT8", "int16": "INT16", "uint16": "UINT16", "int32": "INT32",
+    "uint32": "UINT32", "int64": "INT64", "uint64": "UINT64", "float": "FLOAT",
+    "double": "DOUBLE", "decimal": "DECIMAL", "timestamp": "TIMESTAMP", "uuid": "UUID_",
+    "string": "STRING", "bytes": "BYTES",
+}
+# Constants of Ruby's core a package's module must not replace.
+CORE = frozenset("""
+    Array BasicObject Binding Class Comparable Complex Data Dir Encoding Enumerable
+    Enumerator Errno Exception FalseClass Fastwire Fiber File FileTest Float GC Hash IO
+    Integer Kernel Marshal MatchData Math Method Module NilClass Numeric Object
+    ObjectSpace Proc Process Random Range Rational Regexp Set Signal String Struct Symbol
+    Thread Time TracePoint TrueClass UnboundMethod Warning JSON Socket BigDecimal
+    SecureRandom Base64 Comparable Minitest""".split())
+
+
+def generate(schema: ir.Schema, options: Options) -> Dict[str, str]:
+    model = lower.lower(schema)
+    return {naming.file_name("ruby", p.name, "module"): _Module(schema, p, options, model).render()
+            for p in schema.packages}
+
+
+def module_name(package: str) -> str:
+    name = naming.pascal(package)
+    name = name[:1].upper() + name[1:]
+    return name + "_" if name in CORE else name
+
+
+def class_name(name: str) -> str:
+    return name[:1].upper() + name[1:]
+
+
+def attr_name(name: str) -> str:
+    """A field's accessor and keyword: a Ruby local-variable name, not reserved."""
+    if name[:1].isupper():
+        name = name[:1].lower() + name[1:]
+    return naming.ident("ruby", name)
+
+
+def member_names(e: ir.EnumType) -> Dict[str, str]:
+    """schema member name -> Ruby constant (upper case; clashes get a trailing _)."""
+    out: Dict[str, str] = {}
+    taken = set()
+    for v in e.values:
+        c = v.name.upper()
+        if not c[:1].isalpha():
+            c = "V" + c
+        while c in taken:
+            c += "_"
+        taken.add(c)
+        out[v.name] = c
+    return out
+
+
+def ruby_string(text: str) -> str:
+    out = []
+    for ch in text:
+        o = ord(ch)
+        if ch in '"\\#':
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ch == "\r":
+            out.append("\\r")
+        elif o < 0x20 or o == 0x7F:
+            out.append(f"\\x{o:02X}")
+        elif o > 0x7F:
+            out.append(f"\\u{{{o:X}}}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def float_literal(x: float) -> str:
+    if x != x:
+        return "Float::NAN"
+    if x in (float("inf"), float("-inf")):
+        return "Float::INFINITY" if x > 0 else "-Float::INFINITY"
+    text = repr(float(x))
+    if "e" in text and "." not in text.split("e")[0]:
+        mant, exp = text.split("e")
+        text = f"{mant}.0e{exp}"
+    return text
+
+
+def comments(doc: Optional[str]) -> List[str]:
+    return [f"# {line}".rstrip() for line in doc.strip().splitlines()] if doc else []
+
+
+class _Module:
+    def __init__(self, schema: ir.Schema, pkg: ir.Package, options: Options,
+                 model: lower.WireModel) -> None:
+        self.schema = schema
+        self.pkg = pkg
+        self.options = options
+        self.model = model
+        self.mod = module_name(pkg.name)
+        self.lines: List[str] = []
+        self.level = 0
+
+    # ---- output ------------------------------------------------------------------------
+    def out(self, line: str = "") -> None:
+        self.lines.append(("  " * self.level + line) if line else "")
+
+    def block(self, text: str) -> None:
+        for line in text.split("\n"):
+            self.out(line)
+
+    def render(self) -> str:
+        source = os.path.basename(self.pkg.path)
+        self.out(f"# Generated by fastwire {__version__} from {source} "
+                 f"(package {self.pkg.name}). Do not edit.")
+        self.out()
+        self.out('require "fastwire"')
+        for name in self.pkg.imports:
+            self.out(f'require_relative "{naming.module_name("ruby", name)}"')
+        self.out()
+        self.out(f'Fastwire.check_version("{__version__}", "{self.pkg.name}_fbe.rb")')
+        self.out()
+        for line in comments(self.pkg.doc):
+            self.out(line)
+        self.out(f"module {self.mod}")
+        self.level += 1
+        first = True
+        for t in self.pkg.types:
+            if isinstance(t, ir.EnumType):
+                if not first:
+                    self.out()
+                first = False
+                self.emit_enum(t)
+        structs = self.ordered_structs()
+        for s in structs:
+            if not first:
+                self.out()
+            first = False
+            self.emit_class(s)
+        self.emit_codecs(structs)
+        self.emit_models()
+        if self.options.proto:
+            self.emit_protocol()
+        self.level -= 1
+        self.out("end")
+        printer = Printer(indent=2)
+        for line in self.lines:
+            printer.value(line) if line else printer.blank()
+        return printer.text()
+
+    def ordered_structs(self) -> List[ir.StructType]:
+        by_name = {s.qualified_name: s for s in self.pkg.structs}
+        return [by_name[n] for n in self.model.package(self.pkg.name).emission_order]
+
+    # ---- names -------------------------------------------------------------------------
+    def qualify(self, package: Optional[str], name: str) -> str:
+        if package is None or package == self.pkg.name:
+            return name
+        return f"{module_name(package)}::{name}"
+
+    def type_name(self, ref: ir.TypeRef) -> str:
+        return self.qualify(ref.package, class_name(ref.name))
+
+    def plain_codec(self, ref: ir.TypeRef) -> str:
+        if ref.kind == "primitive":
+            return f"Fastwire::{CODECS[ref.name]}"
+        if ref.kind in ("enum", "flags"):
+            return self.qualify(ref.package, f"E_{ref.name}")
+        return self.qualify(ref.package, f"S_{ref.name}")
+
+    def codec_expr(self, t: ir.FieldType) -> str:
+        c = self.plain_codec(t.value)
+        if t.optional:
+            c = f"Fastwire.optional({c})"
+        if t.container == "array":
+            return f"Fastwire.array({c}, {t.size})"
+        if t.container in ("vector", "list", "set"):
+            return f"Fastwire.{t.container}({c})"
+        if t.container in ("map", "hash"):
+            assert t.key is not None
+            fn = "map" if t.container == "map" else "hash_map"
+            return f"Fastwire.{fn}({self.plain_codec(t.key)}, {c})"
+        return c
+
+    @staticmethod
+    def directive(w: lower.WireType) -> str:
+        """The pack directive(s) of a slot, from its wire kind."""
+        if w.kind in ("scalar", "enum", "flags"):
+            assert w.scalar is not None
+            return SCALARS[w.scalar]
+        if w.kind == "timestamp":
+            return "Q<"
+        if w.kind in ("decimal", "uuid"):
+            return "a16"
+        if w.kind == "optional":
+            return "CV"
+        if w.kind == "array":
+            assert w.element is not None and w.length is not None
+            return _Module.directive(w.element) * w.length
+        return "V"  # an offset: string, bytes, struct, sequence, map
+
+    # ---- enums -------------------------------------------------------------------------
+    def emit_enum(self, e: ir.EnumType) -> None:
+        for line in comments(e.doc):
+            self.out(line)
+        self.out(f"module {class_name(e.name)}")
+        self.level += 1
+        names = member_names(e)
+        for v in e.values:
+            for line in comments(v.doc):
+                self.out(line)
+            self.out(f"{names[v.name]} = {v.value}")
+        self.level -= 1
+        self.out("end")
+
+    # ---- defaults ----------------------------------------------------------------------
+    def enum_expr(self, ref: ir.TypeRef, lit: lower.Literal) -> str:
+        t = self.schema.lookup(ref)
+        assert isinstance(t, ir.EnumType)
+        if lit.names:
+            names = member_names(t)
+            cls = self.type_name(ref)
+            return " | ".join(f"{cls}::{names[n]}" for n in lit.names)
+        return str(lit.value)
+
+    def zero(self, ref: ir.TypeRef) -> str:
+        if ref.kind == "primitive":
+            return {"bool": "false", "float": "0.0", "double": "0.0", "string": '+""',
+                    "bytes": '"".b', "decimal": "Fastwire::Decimal::ZERO",
+                    "uuid": "Fastwire::UUID::NIL"}.get(ref.name, "0")
+        if ref.kind == "struct":
+            return f"{self.type_name(ref)}.new"
+        return "0"
+
+    def literal(self, ref: ir.TypeRef, lit: lower.Literal) -> str:
+        if lit.kind == "null":
+            return "nil"
+        if lit.kind == "bool":
+            return "true" if lit.value else "false"
+        if lit.kind == "computed":
+            return {"utc": "Fastwire.utc", "uuid1": "Fastwire::UUID.uuid1",
+                    "uuid4": "Fastwire::UUID.uuid4"}[str(lit.value)]
+        if lit.kind == "integer":
+            if ref.kind in ("enum", "flags"):
+                return self.enum_expr(ref, lit)
+            return str(lit.value)
+        if lit.kind == "float":
+            assert isinstance(lit.value, float)
+            return float_literal(lit.value)
+        if lit.kind == "decimal":
+            if lit.coefficient == 0 and lit.scale == 0 and not lit.negative:
+                return "Fastwire::Decimal::ZERO"
+            neg = "true" if lit.negative else "false"
+            return f"Fastwire::Decimal.new({lit.coefficient}, {lit.scale}, {neg})"
+        if lit.kind == "string":
+            return ruby_string(str(lit.value))
+        if lit.kind == "uuid":
+            assert isinstance(lit.raw, bytes)
+            if lit.raw == bytes(16):
+                return "Fastwire::UUID::NIL"
+            return f'Fastwire::UUID.parse("{lit.value}")'
+        raise AssertionError(lit.kind)
+
+    def default(self, f: ir.Field, lit: Optional[lower.Literal]) -> str:
+        t = f.type
+        if t.container == "array":
+            elem = "nil" if t.optional else self.zero(t.value)
+            return f"Array.new({t.size}) {{ {elem} }}"
+        if t.container in ("vector", "list"):
+            return "[]"
+        if t.container == "set":
+            return "Set.new"
+        if t.container in ("map", "hash"):
+            return "{}"
+        if lit is not None:
+            return self.literal(t.value, lit)
+        if t.optional:
+            return "nil"
+        return self.zero(t.value)
+
+    # ---- classes -----------------------------------------------------------------------
+    def emit_class(self, s: ir.StructType) -> None:
+        layout = self.model.struct(s.qualified_name)
+        for line in comments(s.doc):
+            self.out(line)
+        base = f" < {self.type_name(s.base)}" if s.base else ""
+        cls = class_name(s.name)
+        self.out(f"class {cls}{base}")
+        self.level += 1
+        own = [attr_name(f.name) for f in s.fields]
+        attrs = [attr_name(f.name) for f in s.all_fields]
+        if own:
+            self.out("attr_accessor " + ", ".join(f":{a}" for a in own))
+            self.out()
+        codec = f"S_{s.name}"
+        if attrs:
+            self.out("def initialize(")
+            self.level += 1
+            for i, (f, lit) in enumerate(zip(s.all_fields, layout.defaults)):
+                comma = "," if i + 1 < len(attrs) else ""
+                self.out(f"{attrs[i]}: {self.default(f, lit)}{comma}")
+            self.level -= 1
+            self.out(")")
+            self.level += 1
+            for a in attrs:
+                self.out(f"@{a} = {a}")
+            self.level -= 1
+            self.out("end")
+        else:
+            self.out("def initialize; end")
+        self.out()
+        self.block(
+            "# The fields in declaration order (the codecs' view).\n"
+            "def _fw_values\n"
+            f"  [{', '.join('@' + a for a in attrs)}]\n"
+            "end\n"
+            "\n"
+            f"def _fw_set({', '.join(attrs)})")
+        self.level += 1
+        for a in attrs:
+            self.out(f"@{a} = {a}")
+        self.out("self")
+        self.level -= 1
+        self.out("end")
+        self.out()
+        eq = [attr_name(n) for n in layout.equality]
+        cond = " && ".join(["other.class == self.class"] + [f"@{a} == other.{a}" for a in eq])
+        self.block(
+            f"# Equal by {'its [key] fields' if layout.keyed else 'every field'}.\n"
+            "def ==(other)\n"
+            f"  {cond}\n"
+            "end\n"
+            "alias eql? ==\n"
+            "\n"
+            "def hash\n"
+            f"  [{', '.join(['self.class'] + ['@' + a for a in eq])}].hash\n"
+            "end")
+        if layout.keyed:
+            self.block(
+                "\n"
+                "# Ordered by its [key] fields.\n"
+                "def <=>(other)\n"
+                "  return nil unless other.class == self.class\n"
+                "\n"
+                f"  [{', '.join('@' + a for a in eq)}] <=> [{', '.join('other.' + a for a in eq)}]\n"
+                "end\n"
+                "include Comparable")
+        self.block(
+            "\n"
+            "# As the C++ printout: Name(field=value,...).\n"
+            "def to_s\n"
+            f"  {codec}.text(self)\n"
+            "end\n"
+            "alias inspect to_s")
+        if self.options.json:
+            self.block(
+                "\n"
+                "# This value as compact JSON text.\n"
+                "def to_json(*_args)\n"
+                f"  {codec}.dump_json(self)\n"
+                "end\n"
+                "\n"
+                "# A value from JSON text; raises Fastwire::DecodeError.\n"
+                "def self.from_json(text, limits = nil)\n"
+                f"  {codec}.from_json(text, limits)\n"
+                "end")
+        self.level -= 1
+        self.out("end")
+
+    # ---- codecs ------------------------------------------------------------------------
+    def emit_codecs(self, structs: List[ir.StructType]) -> None:
+        self.out()
+        self.out("# Codecs: how each type is written and read (the field tables come from")
+        self.out("# the lowered wire model: slot offsets, body sizes, pack formats, final runs).")
+        for e in self.pkg.types:
+            if isinstance(e, ir.EnumType):
+                fn = "flags" if e.kind == "flags" else "enum"
+                names = ", ".join(f"[{v.value}, {ruby_string(v.name)}]" for v in e.values)
+                self.out(f'E_{e.name} = Fastwire.{fn}("{e.name}", "{e.base}", [{names}])')
+        for s in structs:
+            base = f", {self.plain_codec(s.base)}" if s.base else ""
+            self.out(f'S_{s.name} = Fastwire::StructCodec.new({class_name(s.name)}, '
+                     f'"{s.name}", {s.type_number}{base})')
+        for s in structs:
+            layout = self.model.struct(s.qualified_name)
+            self.out()
+            self.out(f"S_{s.name}.define(")
+            self.level += 1
+            self.out("[")
+            self.level += 1
+            for f, fl in zip(s.all_fields, layout.fields):
+                hidden = "true" if f.hidden else "false"
+                self.out(f'[{ruby_string(f.name)}, {self.codec_expr(f.type)}, {fl.offset}, {hidden}],')
+            self.level -= 1
+            self.out("],")
+            self.out(f"{layout.body_size},")
+            vfmt = "".join(self.directive(fl.wire) for fl in layout.fields)
+            self.out(f'"{vfmt}",')
+            runs = ", ".join(
+                f'[{r.first}, {r.count}, "'
+                + "".join(self.directive(layout.fields[i].wire) for i in r.indexes) + '"]'
+                for r in layout.final_runs)
+            self.out(f"[{runs}]")
+            self.level -= 1
+            self.out(")")
+
+    def emit_models(self) -> None:
+        for s in self.pkg.structs:
+            self.out()
+            self.block(
+                f"# {class_name(s.name)} as a versioned root model: serialize, verify, deserialize.\n"
+                f"class {s.name}Model < Fastwire::Model\n"
+                f"  self.codec = S_{s.name}\n"
+                "end")
+            if self.options.final:
+                self.out()
+                self.block(
+                    f"# {class_name(s.name)} as a final (compact) root model.\n"
+                    f"class {s.name}FinalModel < Fastwire::FinalModel\n"
+                    f"  self.codec = S_{s.name}\n"
+                    "end")
+
+    # ---- protocol ----------------------------------------------------------------------
+    def sent(self) -> List[ir.StructType]:
+        by_name = {s.qualified_name: s for s in self.pkg.structs}
+        return [by_name[n] for n in self.model.package(self.pkg.name).sends]
+
+    def emit_protocol(self) -> None:
+        families = [("", "versioned", "Model")]
+        if self.options.final:
+            families.append(("Final", "final", "FinalModel"))
+        for prefix, fmt, model in families:
+            sent = self.sent()
+            self.out()
+            self.out(f"# Sends what the {self.pkg.name} package's protocol sends ({fmt}): its")
+            self.out("# messages, or its structs when it declares none.")
+            self.out(f"class {prefix}Sender < Fastwire::{prefix}Sender")
+            self.level += 1
+            self.out("MODELS = {")
+            self.level += 1
+            for m in sent:
+                self.out(f"{class_name(m.name)} => {m.name}{model}.new,")
+            self.level -= 1
+            self.out("}.freeze")
+            self.level -= 1
+            self.out("end")
+            self.out()
+            self.out(f"# Receives what the {self.pkg.name} package's protocol sends ({fmt}):")
+            self.out("# override the on_receive_<message> hooks.")
+            self.out(f"class {prefix}Receiver < Fastwire::{prefix}Receiver")
+            self.level += 1
+            self.out("HANDLERS = {")
+            self.level += 1
+            for m in sent:
+                self.out(f"{m.type_number} => [{m.name}{model}.new, :on_receive_{snake(m.name)}],")
+            self.level -= 1
+            self.out("}.freeze")
+            for m in sent:
+                self.out()
+                self.out(f"# Called for each {class_name(m.name)} received.")
+                self.out(f"def on_receive_{snake(m.name)}(value); end")
+            self.level -= 1
+            self.out("end")
