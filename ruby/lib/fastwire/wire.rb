@@ -1165,3 +1165,64 @@ module Fastwire
     MapCodec.new(key, value, :hash)
   end
 end
+
+module Fastwire
+  # ---- helpers of the generated fast paths ----------------------------------------------
+
+  # A versioned string (binary: bytes) at base + off, its slot ending at slot_end.
+  def self.vget_str(r, base, off, slot_end)
+    return +"" if off.zero?
+
+    pos = vblock(r, base + off, slot_end)
+    r.buf.byteslice(pos + 4, r.buf.unpack1("V", offset: pos)).force_encoding(Encoding::UTF_8)
+  end
+
+  def self.vget_bytes(r, base, off, slot_end)
+    return "".b if off.zero?
+
+    pos = vblock(r, base + off, slot_end)
+    r.buf.byteslice(pos + 4, r.buf.unpack1("V", offset: pos))
+  end
+
+  def self.vcheck_str(r, base, off, slot_end)
+    vblock(r, base + off, slot_end) unless off.zero?
+  end
+
+  # Appends [u32 length][bytes]; returns its offset from base.
+  def self.vput_str(buf, base, s)
+    raise EncodeError.new("string expected, got #{s.class}", "wrong_type") unless s.is_a?(String)
+
+    at = buf.bytesize
+    [s.bytesize].pack("V", buffer: buf)
+    buf << s.b
+    at - base
+  end
+
+  def self.fput_str(buf, s)
+    raise EncodeError.new("string expected, got #{s.class}", "wrong_type") unless s.is_a?(String)
+
+    [s.bytesize].pack("V", buffer: buf)
+    buf << s.b
+  end
+
+  def self.fget_str(r)
+    STRING.fget(r, 0)
+  end
+
+  def self.fget_bytes(r)
+    BYTES.fget(r, 0)
+  end
+
+  def self.fcheck_str(r)
+    STRING.fcheck(r, 0)
+  end
+
+  def self.out_of_range(where, value, type)
+    EncodeError.new("#{where}: #{value.inspect[0, 40]} does not fit #{type}",
+                    value.is_a?(Integer) ? "out_of_range" : "wrong_type")
+  end
+
+  def self.too_deep!
+    fail!("too_deep")
+  end
+end

@@ -11,81 +11,81 @@ Fastwire.check_version("0.1.0", "everything_fbe.rb")
 module Everything
   # Enums of every underlying type, with implicit, literal, char and reference values.
   module EnumDefault
-  ZERO = 0
-  ONE = 1
-  TWO = 2
-  THREE = 3
+    ZERO = 0
+    ONE = 1
+    TWO = 2
+    THREE = 3
   end
 
   module EnumByte
-  A0 = 0
-  A1 = 1
-  A2 = 254
-  A3 = 255
+    A0 = 0
+    A1 = 1
+    A2 = 254
+    A3 = 255
   end
 
   module EnumChar
-  C0 = 48
-  C1 = 49
-  C2 = 50
-  CZ = 122
+    C0 = 48
+    C1 = 49
+    C2 = 50
+    CZ = 122
   end
 
   module EnumWChar
-  W0 = 65
-  W1 = 128512
-  W2 = 128513
+    W0 = 65
+    W1 = 128512
+    W2 = 128513
   end
 
   module EnumInt8
-  I0 = -128
-  I1 = -127
-  I2 = 127
+    I0 = -128
+    I1 = -127
+    I2 = 127
   end
 
   module EnumUInt8
-  U0 = 0
-  U1 = 255
+    U0 = 0
+    U1 = 255
   end
 
   module EnumInt16
-  I0 = -32768
-  I1 = 32767
+    I0 = -32768
+    I1 = 32767
   end
 
   module EnumUInt16
-  U0 = 0
-  U1 = 65535
+    U0 = 0
+    U1 = 65535
   end
 
   module EnumInt32
-  I0 = -2147483648
-  I1 = 2147483647
+    I0 = -2147483648
+    I1 = 2147483647
   end
 
   module EnumUInt32
-  U0 = 0
-  U1 = 4294967295
+    U0 = 0
+    U1 = 4294967295
   end
 
   module EnumInt64
-  I0 = -9223372036854775808
-  I1 = 9223372036854775807
+    I0 = -9223372036854775808
+    I1 = 9223372036854775807
   end
 
   module EnumUInt64
-  U0 = 0
-  U1 = 18446744073709551615
+    U0 = 0
+    U1 = 18446744073709551615
   end
 
   # Values referring to other values continue from them, as in C.
   module EnumRefs
-  VALUE1 = 1
-  VALUE2 = 2
-  VALUE9 = 1
-  VALUE10 = 2
-  OLD = -5
-  SECRET = -4
+    VALUE1 = 1
+    VALUE2 = 2
+    VALUE9 = 1
+    VALUE10 = 2
+    OLD = -5
+    SECRET = -4
   end
 
   module EnumEmpty
@@ -93,56 +93,56 @@ module Everything
 
   # Flags of every allowed underlying type, with '|' expressions.
   module FlagsByte
-  NONE = 0
-  F1 = 1
-  F2 = 2
-  BOTH = 3
+    NONE = 0
+    F1 = 1
+    F2 = 2
+    BOTH = 3
   end
 
   module FlagsInt8
-  F1 = 1
-  F2 = 2
+    F1 = 1
+    F2 = 2
   end
 
   module FlagsUInt8
-  F1 = 1
-  F2 = 128
+    F1 = 1
+    F2 = 128
   end
 
   module FlagsInt16
-  F1 = 1
+    F1 = 1
   end
 
   module FlagsUInt16
-  F1 = 1
-  TOP = 32768
+    F1 = 1
+    TOP = 32768
   end
 
   module FlagsInt32
-  F1 = 1
+    F1 = 1
   end
 
   module FlagsUInt32
-  F1 = 1
-  TOP = 2147483648
+    F1 = 1
+    TOP = 2147483648
   end
 
   module FlagsInt64
-  F1 = 1
+    F1 = 1
   end
 
   module FlagsUInt64
-  F1 = 1
-  TOP = 9223372036854775808
-  ALL = 9223372036854775809
+    F1 = 1
+    TOP = 9223372036854775808
+    ALL = 9223372036854775809
   end
 
   module Flags
-  A = 1
-  B = 2
-  C = 4
-  AB = 3
-  ABC = 7
+    A = 1
+    B = 2
+    C = 4
+    AB = 3
+    ABC = 7
   end
 
   module FlagsEmpty
@@ -150,1158 +150,1158 @@ module Everything
 
   # Every primitive, with defaults of every kind.
   class Primitives
-  attr_accessor :f_bool, :f_byte, :f_char, :f_wchar, :f_int8, :f_uint8, :f_int16, :f_uint16, :f_int32, :f_uint32, :f_int64, :f_uint64, :f_float, :f_double, :f_decimal, :f_string, :f_bytes, :f_epoch, :f_utc, :f_ns, :f_uuid0, :f_uuid1, :f_uuid4, :f_uuid, :password, :legacy
+    attr_accessor :f_bool, :f_byte, :f_char, :f_wchar, :f_int8, :f_uint8, :f_int16, :f_uint16, :f_int32, :f_uint32, :f_int64, :f_uint64, :f_float, :f_double, :f_decimal, :f_string, :f_bytes, :f_epoch, :f_utc, :f_ns, :f_uuid0, :f_uuid1, :f_uuid4, :f_uuid, :password, :legacy
 
-  def initialize(
-    f_bool: true,
-    f_byte: 255,
-    f_char: 33,
-    f_wchar: 8364,
-    f_int8: -128,
-    f_uint8: 255,
-    f_int16: -32768,
-    f_uint16: 65535,
-    f_int32: -123,
-    f_uint32: 4294967295,
-    f_int64: -9223372036854775808,
-    f_uint64: 18446744073709551615,
-    f_float: 15000000000.0,
-    f_double: -1.23456e+125,
-    f_decimal: Fastwire::Decimal.new(123456123456, 6, false),
-    f_string: "Hello, \"world\"!\n",
-    f_bytes: "".b,
-    f_epoch: 0,
-    f_utc: Fastwire.utc,
-    f_ns: 1000000000,
-    f_uuid0: Fastwire::UUID::NIL,
-    f_uuid1: Fastwire::UUID.uuid1,
-    f_uuid4: Fastwire::UUID.uuid4,
-    f_uuid: Fastwire::UUID.parse("123e4567-e89b-12d3-a456-426655440000"),
-    password: "secret",
-    legacy: 0
-  )
-    @f_bool = f_bool
-    @f_byte = f_byte
-    @f_char = f_char
-    @f_wchar = f_wchar
-    @f_int8 = f_int8
-    @f_uint8 = f_uint8
-    @f_int16 = f_int16
-    @f_uint16 = f_uint16
-    @f_int32 = f_int32
-    @f_uint32 = f_uint32
-    @f_int64 = f_int64
-    @f_uint64 = f_uint64
-    @f_float = f_float
-    @f_double = f_double
-    @f_decimal = f_decimal
-    @f_string = f_string
-    @f_bytes = f_bytes
-    @f_epoch = f_epoch
-    @f_utc = f_utc
-    @f_ns = f_ns
-    @f_uuid0 = f_uuid0
-    @f_uuid1 = f_uuid1
-    @f_uuid4 = f_uuid4
-    @f_uuid = f_uuid
-    @password = password
-    @legacy = legacy
-  end
+    def initialize(
+      f_bool: true,
+      f_byte: 255,
+      f_char: 33,
+      f_wchar: 8364,
+      f_int8: -128,
+      f_uint8: 255,
+      f_int16: -32768,
+      f_uint16: 65535,
+      f_int32: -123,
+      f_uint32: 4294967295,
+      f_int64: -9223372036854775808,
+      f_uint64: 18446744073709551615,
+      f_float: 15000000000.0,
+      f_double: -1.23456e+125,
+      f_decimal: Fastwire::Decimal.new(123456123456, 6, false),
+      f_string: "Hello, \"world\"!\n",
+      f_bytes: "".b,
+      f_epoch: 0,
+      f_utc: Fastwire.utc,
+      f_ns: 1000000000,
+      f_uuid0: Fastwire::UUID::NIL,
+      f_uuid1: Fastwire::UUID.uuid1,
+      f_uuid4: Fastwire::UUID.uuid4,
+      f_uuid: Fastwire::UUID.parse("123e4567-e89b-12d3-a456-426655440000"),
+      password: "secret",
+      legacy: 0
+    )
+      @f_bool = f_bool
+      @f_byte = f_byte
+      @f_char = f_char
+      @f_wchar = f_wchar
+      @f_int8 = f_int8
+      @f_uint8 = f_uint8
+      @f_int16 = f_int16
+      @f_uint16 = f_uint16
+      @f_int32 = f_int32
+      @f_uint32 = f_uint32
+      @f_int64 = f_int64
+      @f_uint64 = f_uint64
+      @f_float = f_float
+      @f_double = f_double
+      @f_decimal = f_decimal
+      @f_string = f_string
+      @f_bytes = f_bytes
+      @f_epoch = f_epoch
+      @f_utc = f_utc
+      @f_ns = f_ns
+      @f_uuid0 = f_uuid0
+      @f_uuid1 = f_uuid1
+      @f_uuid4 = f_uuid4
+      @f_uuid = f_uuid
+      @password = password
+      @legacy = legacy
+    end
 
-  # The fields in declaration order (the codecs' view).
-  def _fw_values
-    [@f_bool, @f_byte, @f_char, @f_wchar, @f_int8, @f_uint8, @f_int16, @f_uint16, @f_int32, @f_uint32, @f_int64, @f_uint64, @f_float, @f_double, @f_decimal, @f_string, @f_bytes, @f_epoch, @f_utc, @f_ns, @f_uuid0, @f_uuid1, @f_uuid4, @f_uuid, @password, @legacy]
-  end
+    # The fields in declaration order (the codecs' view).
+    def _fw_values
+      [@f_bool, @f_byte, @f_char, @f_wchar, @f_int8, @f_uint8, @f_int16, @f_uint16, @f_int32, @f_uint32, @f_int64, @f_uint64, @f_float, @f_double, @f_decimal, @f_string, @f_bytes, @f_epoch, @f_utc, @f_ns, @f_uuid0, @f_uuid1, @f_uuid4, @f_uuid, @password, @legacy]
+    end
 
-  def _fw_set(f_bool, f_byte, f_char, f_wchar, f_int8, f_uint8, f_int16, f_uint16, f_int32, f_uint32, f_int64, f_uint64, f_float, f_double, f_decimal, f_string, f_bytes, f_epoch, f_utc, f_ns, f_uuid0, f_uuid1, f_uuid4, f_uuid, password, legacy)
-    @f_bool = f_bool
-    @f_byte = f_byte
-    @f_char = f_char
-    @f_wchar = f_wchar
-    @f_int8 = f_int8
-    @f_uint8 = f_uint8
-    @f_int16 = f_int16
-    @f_uint16 = f_uint16
-    @f_int32 = f_int32
-    @f_uint32 = f_uint32
-    @f_int64 = f_int64
-    @f_uint64 = f_uint64
-    @f_float = f_float
-    @f_double = f_double
-    @f_decimal = f_decimal
-    @f_string = f_string
-    @f_bytes = f_bytes
-    @f_epoch = f_epoch
-    @f_utc = f_utc
-    @f_ns = f_ns
-    @f_uuid0 = f_uuid0
-    @f_uuid1 = f_uuid1
-    @f_uuid4 = f_uuid4
-    @f_uuid = f_uuid
-    @password = password
-    @legacy = legacy
-    self
-  end
+    def _fw_set(f_bool, f_byte, f_char, f_wchar, f_int8, f_uint8, f_int16, f_uint16, f_int32, f_uint32, f_int64, f_uint64, f_float, f_double, f_decimal, f_string, f_bytes, f_epoch, f_utc, f_ns, f_uuid0, f_uuid1, f_uuid4, f_uuid, password, legacy)
+      @f_bool = f_bool
+      @f_byte = f_byte
+      @f_char = f_char
+      @f_wchar = f_wchar
+      @f_int8 = f_int8
+      @f_uint8 = f_uint8
+      @f_int16 = f_int16
+      @f_uint16 = f_uint16
+      @f_int32 = f_int32
+      @f_uint32 = f_uint32
+      @f_int64 = f_int64
+      @f_uint64 = f_uint64
+      @f_float = f_float
+      @f_double = f_double
+      @f_decimal = f_decimal
+      @f_string = f_string
+      @f_bytes = f_bytes
+      @f_epoch = f_epoch
+      @f_utc = f_utc
+      @f_ns = f_ns
+      @f_uuid0 = f_uuid0
+      @f_uuid1 = f_uuid1
+      @f_uuid4 = f_uuid4
+      @f_uuid = f_uuid
+      @password = password
+      @legacy = legacy
+      self
+    end
 
-  # Equal by every field.
-  def ==(other)
-    other.class == self.class && @f_bool == other.f_bool && @f_byte == other.f_byte && @f_char == other.f_char && @f_wchar == other.f_wchar && @f_int8 == other.f_int8 && @f_uint8 == other.f_uint8 && @f_int16 == other.f_int16 && @f_uint16 == other.f_uint16 && @f_int32 == other.f_int32 && @f_uint32 == other.f_uint32 && @f_int64 == other.f_int64 && @f_uint64 == other.f_uint64 && @f_float == other.f_float && @f_double == other.f_double && @f_decimal == other.f_decimal && @f_string == other.f_string && @f_bytes == other.f_bytes && @f_epoch == other.f_epoch && @f_utc == other.f_utc && @f_ns == other.f_ns && @f_uuid0 == other.f_uuid0 && @f_uuid1 == other.f_uuid1 && @f_uuid4 == other.f_uuid4 && @f_uuid == other.f_uuid && @password == other.password && @legacy == other.legacy
-  end
-  alias eql? ==
+    # Equal by every field.
+    def ==(other)
+      other.class == self.class && @f_bool == other.f_bool && @f_byte == other.f_byte && @f_char == other.f_char && @f_wchar == other.f_wchar && @f_int8 == other.f_int8 && @f_uint8 == other.f_uint8 && @f_int16 == other.f_int16 && @f_uint16 == other.f_uint16 && @f_int32 == other.f_int32 && @f_uint32 == other.f_uint32 && @f_int64 == other.f_int64 && @f_uint64 == other.f_uint64 && @f_float == other.f_float && @f_double == other.f_double && @f_decimal == other.f_decimal && @f_string == other.f_string && @f_bytes == other.f_bytes && @f_epoch == other.f_epoch && @f_utc == other.f_utc && @f_ns == other.f_ns && @f_uuid0 == other.f_uuid0 && @f_uuid1 == other.f_uuid1 && @f_uuid4 == other.f_uuid4 && @f_uuid == other.f_uuid && @password == other.password && @legacy == other.legacy
+    end
+    alias eql? ==
 
-  def hash
-    [self.class, @f_bool, @f_byte, @f_char, @f_wchar, @f_int8, @f_uint8, @f_int16, @f_uint16, @f_int32, @f_uint32, @f_int64, @f_uint64, @f_float, @f_double, @f_decimal, @f_string, @f_bytes, @f_epoch, @f_utc, @f_ns, @f_uuid0, @f_uuid1, @f_uuid4, @f_uuid, @password, @legacy].hash
-  end
+    def hash
+      [self.class, @f_bool, @f_byte, @f_char, @f_wchar, @f_int8, @f_uint8, @f_int16, @f_uint16, @f_int32, @f_uint32, @f_int64, @f_uint64, @f_float, @f_double, @f_decimal, @f_string, @f_bytes, @f_epoch, @f_utc, @f_ns, @f_uuid0, @f_uuid1, @f_uuid4, @f_uuid, @password, @legacy].hash
+    end
 
-  # As the C++ printout: Name(field=value,...).
-  def to_s
-    S_Primitives.text(self)
-  end
-  alias inspect to_s
+    # As the C++ printout: Name(field=value,...).
+    def to_s
+      S_Primitives.text(self)
+    end
+    alias inspect to_s
 
-  # This value as compact JSON text.
-  def to_json(*_args)
-    S_Primitives.dump_json(self)
-  end
+    # This value as compact JSON text.
+    def to_json(*_args)
+      S_Primitives.dump_json(self)
+    end
 
-  # A value from JSON text; raises Fastwire::DecodeError.
-  def self.from_json(text, limits = nil)
-    S_Primitives.from_json(text, limits)
-  end
+    # A value from JSON text; raises Fastwire::DecodeError.
+    def self.from_json(text, limits = nil)
+      S_Primitives.from_json(text, limits)
+    end
   end
 
   # Optionals, including the "reseter" form T~ that adds a <name>Reset flag.
   class Optionals
-  attr_accessor :f_bool, :f_int32, :f_string, :f_decimal, :f_uuid, :f_time, :f_enum, :f_flags, :f_struct, :f_order, :f_reset, :f_resetReset
+    attr_accessor :f_bool, :f_int32, :f_string, :f_decimal, :f_uuid, :f_time, :f_enum, :f_flags, :f_struct, :f_order, :f_reset, :f_resetReset
 
-  def initialize(
-    f_bool: nil,
-    f_int32: 42,
-    f_string: "maybe",
-    f_decimal: Fastwire::Decimal.new(1, 3, true),
-    f_uuid: Fastwire::UUID.uuid4,
-    f_time: Fastwire.utc,
-    f_enum: EnumByte::A2,
-    f_flags: Flags::A | Flags::C,
-    f_struct: nil,
-    f_order: nil,
-    f_reset: nil,
-    f_resetReset: false
-  )
-    @f_bool = f_bool
-    @f_int32 = f_int32
-    @f_string = f_string
-    @f_decimal = f_decimal
-    @f_uuid = f_uuid
-    @f_time = f_time
-    @f_enum = f_enum
-    @f_flags = f_flags
-    @f_struct = f_struct
-    @f_order = f_order
-    @f_reset = f_reset
-    @f_resetReset = f_resetReset
-  end
+    def initialize(
+      f_bool: nil,
+      f_int32: 42,
+      f_string: "maybe",
+      f_decimal: Fastwire::Decimal.new(1, 3, true),
+      f_uuid: Fastwire::UUID.uuid4,
+      f_time: Fastwire.utc,
+      f_enum: EnumByte::A2,
+      f_flags: Flags::A | Flags::C,
+      f_struct: nil,
+      f_order: nil,
+      f_reset: nil,
+      f_resetReset: false
+    )
+      @f_bool = f_bool
+      @f_int32 = f_int32
+      @f_string = f_string
+      @f_decimal = f_decimal
+      @f_uuid = f_uuid
+      @f_time = f_time
+      @f_enum = f_enum
+      @f_flags = f_flags
+      @f_struct = f_struct
+      @f_order = f_order
+      @f_reset = f_reset
+      @f_resetReset = f_resetReset
+    end
 
-  # The fields in declaration order (the codecs' view).
-  def _fw_values
-    [@f_bool, @f_int32, @f_string, @f_decimal, @f_uuid, @f_time, @f_enum, @f_flags, @f_struct, @f_order, @f_reset, @f_resetReset]
-  end
+    # The fields in declaration order (the codecs' view).
+    def _fw_values
+      [@f_bool, @f_int32, @f_string, @f_decimal, @f_uuid, @f_time, @f_enum, @f_flags, @f_struct, @f_order, @f_reset, @f_resetReset]
+    end
 
-  def _fw_set(f_bool, f_int32, f_string, f_decimal, f_uuid, f_time, f_enum, f_flags, f_struct, f_order, f_reset, f_resetReset)
-    @f_bool = f_bool
-    @f_int32 = f_int32
-    @f_string = f_string
-    @f_decimal = f_decimal
-    @f_uuid = f_uuid
-    @f_time = f_time
-    @f_enum = f_enum
-    @f_flags = f_flags
-    @f_struct = f_struct
-    @f_order = f_order
-    @f_reset = f_reset
-    @f_resetReset = f_resetReset
-    self
-  end
+    def _fw_set(f_bool, f_int32, f_string, f_decimal, f_uuid, f_time, f_enum, f_flags, f_struct, f_order, f_reset, f_resetReset)
+      @f_bool = f_bool
+      @f_int32 = f_int32
+      @f_string = f_string
+      @f_decimal = f_decimal
+      @f_uuid = f_uuid
+      @f_time = f_time
+      @f_enum = f_enum
+      @f_flags = f_flags
+      @f_struct = f_struct
+      @f_order = f_order
+      @f_reset = f_reset
+      @f_resetReset = f_resetReset
+      self
+    end
 
-  # Equal by every field.
-  def ==(other)
-    other.class == self.class && @f_bool == other.f_bool && @f_int32 == other.f_int32 && @f_string == other.f_string && @f_decimal == other.f_decimal && @f_uuid == other.f_uuid && @f_time == other.f_time && @f_enum == other.f_enum && @f_flags == other.f_flags && @f_struct == other.f_struct && @f_order == other.f_order && @f_reset == other.f_reset && @f_resetReset == other.f_resetReset
-  end
-  alias eql? ==
+    # Equal by every field.
+    def ==(other)
+      other.class == self.class && @f_bool == other.f_bool && @f_int32 == other.f_int32 && @f_string == other.f_string && @f_decimal == other.f_decimal && @f_uuid == other.f_uuid && @f_time == other.f_time && @f_enum == other.f_enum && @f_flags == other.f_flags && @f_struct == other.f_struct && @f_order == other.f_order && @f_reset == other.f_reset && @f_resetReset == other.f_resetReset
+    end
+    alias eql? ==
 
-  def hash
-    [self.class, @f_bool, @f_int32, @f_string, @f_decimal, @f_uuid, @f_time, @f_enum, @f_flags, @f_struct, @f_order, @f_reset, @f_resetReset].hash
-  end
+    def hash
+      [self.class, @f_bool, @f_int32, @f_string, @f_decimal, @f_uuid, @f_time, @f_enum, @f_flags, @f_struct, @f_order, @f_reset, @f_resetReset].hash
+    end
 
-  # As the C++ printout: Name(field=value,...).
-  def to_s
-    S_Optionals.text(self)
-  end
-  alias inspect to_s
+    # As the C++ printout: Name(field=value,...).
+    def to_s
+      S_Optionals.text(self)
+    end
+    alias inspect to_s
 
-  # This value as compact JSON text.
-  def to_json(*_args)
-    S_Optionals.dump_json(self)
-  end
+    # This value as compact JSON text.
+    def to_json(*_args)
+      S_Optionals.dump_json(self)
+    end
 
-  # A value from JSON text; raises Fastwire::DecodeError.
-  def self.from_json(text, limits = nil)
-    S_Optionals.from_json(text, limits)
-  end
+    # A value from JSON text; raises Fastwire::DecodeError.
+    def self.from_json(text, limits = nil)
+      S_Optionals.from_json(text, limits)
+    end
   end
 
   # Every collection, with optional elements where the grammar allows them.
   class Collections
-  attr_accessor :f_array, :f_array_optional, :f_array_struct, :f_vector, :f_vector_optional, :f_vector_struct, :f_list, :f_list_optional, :f_set, :f_set_struct, :f_map, :f_map_optional, :f_map_enum_key, :f_hash, :f_hash_optional, :f_hash_struct_key
+    attr_accessor :f_array, :f_array_optional, :f_array_struct, :f_vector, :f_vector_optional, :f_vector_struct, :f_list, :f_list_optional, :f_set, :f_set_struct, :f_map, :f_map_optional, :f_map_enum_key, :f_hash, :f_hash_optional, :f_hash_struct_key
 
-  def initialize(
-    f_array: Array.new(3) { 0 },
-    f_array_optional: Array.new(2) { nil },
-    f_array_struct: Array.new(2) { Primitives.new },
-    f_vector: [],
-    f_vector_optional: [],
-    f_vector_struct: [],
-    f_list: [],
-    f_list_optional: [],
-    f_set: Set.new,
-    f_set_struct: Set.new,
-    f_map: {},
-    f_map_optional: {},
-    f_map_enum_key: {},
-    f_hash: {},
-    f_hash_optional: {},
-    f_hash_struct_key: {}
-  )
-    @f_array = f_array
-    @f_array_optional = f_array_optional
-    @f_array_struct = f_array_struct
-    @f_vector = f_vector
-    @f_vector_optional = f_vector_optional
-    @f_vector_struct = f_vector_struct
-    @f_list = f_list
-    @f_list_optional = f_list_optional
-    @f_set = f_set
-    @f_set_struct = f_set_struct
-    @f_map = f_map
-    @f_map_optional = f_map_optional
-    @f_map_enum_key = f_map_enum_key
-    @f_hash = f_hash
-    @f_hash_optional = f_hash_optional
-    @f_hash_struct_key = f_hash_struct_key
-  end
+    def initialize(
+      f_array: Array.new(3) { 0 },
+      f_array_optional: Array.new(2) { nil },
+      f_array_struct: Array.new(2) { Primitives.new },
+      f_vector: [],
+      f_vector_optional: [],
+      f_vector_struct: [],
+      f_list: [],
+      f_list_optional: [],
+      f_set: Set.new,
+      f_set_struct: Set.new,
+      f_map: {},
+      f_map_optional: {},
+      f_map_enum_key: {},
+      f_hash: {},
+      f_hash_optional: {},
+      f_hash_struct_key: {}
+    )
+      @f_array = f_array
+      @f_array_optional = f_array_optional
+      @f_array_struct = f_array_struct
+      @f_vector = f_vector
+      @f_vector_optional = f_vector_optional
+      @f_vector_struct = f_vector_struct
+      @f_list = f_list
+      @f_list_optional = f_list_optional
+      @f_set = f_set
+      @f_set_struct = f_set_struct
+      @f_map = f_map
+      @f_map_optional = f_map_optional
+      @f_map_enum_key = f_map_enum_key
+      @f_hash = f_hash
+      @f_hash_optional = f_hash_optional
+      @f_hash_struct_key = f_hash_struct_key
+    end
 
-  # The fields in declaration order (the codecs' view).
-  def _fw_values
-    [@f_array, @f_array_optional, @f_array_struct, @f_vector, @f_vector_optional, @f_vector_struct, @f_list, @f_list_optional, @f_set, @f_set_struct, @f_map, @f_map_optional, @f_map_enum_key, @f_hash, @f_hash_optional, @f_hash_struct_key]
-  end
+    # The fields in declaration order (the codecs' view).
+    def _fw_values
+      [@f_array, @f_array_optional, @f_array_struct, @f_vector, @f_vector_optional, @f_vector_struct, @f_list, @f_list_optional, @f_set, @f_set_struct, @f_map, @f_map_optional, @f_map_enum_key, @f_hash, @f_hash_optional, @f_hash_struct_key]
+    end
 
-  def _fw_set(f_array, f_array_optional, f_array_struct, f_vector, f_vector_optional, f_vector_struct, f_list, f_list_optional, f_set, f_set_struct, f_map, f_map_optional, f_map_enum_key, f_hash, f_hash_optional, f_hash_struct_key)
-    @f_array = f_array
-    @f_array_optional = f_array_optional
-    @f_array_struct = f_array_struct
-    @f_vector = f_vector
-    @f_vector_optional = f_vector_optional
-    @f_vector_struct = f_vector_struct
-    @f_list = f_list
-    @f_list_optional = f_list_optional
-    @f_set = f_set
-    @f_set_struct = f_set_struct
-    @f_map = f_map
-    @f_map_optional = f_map_optional
-    @f_map_enum_key = f_map_enum_key
-    @f_hash = f_hash
-    @f_hash_optional = f_hash_optional
-    @f_hash_struct_key = f_hash_struct_key
-    self
-  end
+    def _fw_set(f_array, f_array_optional, f_array_struct, f_vector, f_vector_optional, f_vector_struct, f_list, f_list_optional, f_set, f_set_struct, f_map, f_map_optional, f_map_enum_key, f_hash, f_hash_optional, f_hash_struct_key)
+      @f_array = f_array
+      @f_array_optional = f_array_optional
+      @f_array_struct = f_array_struct
+      @f_vector = f_vector
+      @f_vector_optional = f_vector_optional
+      @f_vector_struct = f_vector_struct
+      @f_list = f_list
+      @f_list_optional = f_list_optional
+      @f_set = f_set
+      @f_set_struct = f_set_struct
+      @f_map = f_map
+      @f_map_optional = f_map_optional
+      @f_map_enum_key = f_map_enum_key
+      @f_hash = f_hash
+      @f_hash_optional = f_hash_optional
+      @f_hash_struct_key = f_hash_struct_key
+      self
+    end
 
-  # Equal by every field.
-  def ==(other)
-    other.class == self.class && @f_array == other.f_array && @f_array_optional == other.f_array_optional && @f_array_struct == other.f_array_struct && @f_vector == other.f_vector && @f_vector_optional == other.f_vector_optional && @f_vector_struct == other.f_vector_struct && @f_list == other.f_list && @f_list_optional == other.f_list_optional && @f_set == other.f_set && @f_set_struct == other.f_set_struct && @f_map == other.f_map && @f_map_optional == other.f_map_optional && @f_map_enum_key == other.f_map_enum_key && @f_hash == other.f_hash && @f_hash_optional == other.f_hash_optional && @f_hash_struct_key == other.f_hash_struct_key
-  end
-  alias eql? ==
+    # Equal by every field.
+    def ==(other)
+      other.class == self.class && @f_array == other.f_array && @f_array_optional == other.f_array_optional && @f_array_struct == other.f_array_struct && @f_vector == other.f_vector && @f_vector_optional == other.f_vector_optional && @f_vector_struct == other.f_vector_struct && @f_list == other.f_list && @f_list_optional == other.f_list_optional && @f_set == other.f_set && @f_set_struct == other.f_set_struct && @f_map == other.f_map && @f_map_optional == other.f_map_optional && @f_map_enum_key == other.f_map_enum_key && @f_hash == other.f_hash && @f_hash_optional == other.f_hash_optional && @f_hash_struct_key == other.f_hash_struct_key
+    end
+    alias eql? ==
 
-  def hash
-    [self.class, @f_array, @f_array_optional, @f_array_struct, @f_vector, @f_vector_optional, @f_vector_struct, @f_list, @f_list_optional, @f_set, @f_set_struct, @f_map, @f_map_optional, @f_map_enum_key, @f_hash, @f_hash_optional, @f_hash_struct_key].hash
-  end
+    def hash
+      [self.class, @f_array, @f_array_optional, @f_array_struct, @f_vector, @f_vector_optional, @f_vector_struct, @f_list, @f_list_optional, @f_set, @f_set_struct, @f_map, @f_map_optional, @f_map_enum_key, @f_hash, @f_hash_optional, @f_hash_struct_key].hash
+    end
 
-  # As the C++ printout: Name(field=value,...).
-  def to_s
-    S_Collections.text(self)
-  end
-  alias inspect to_s
+    # As the C++ printout: Name(field=value,...).
+    def to_s
+      S_Collections.text(self)
+    end
+    alias inspect to_s
 
-  # This value as compact JSON text.
-  def to_json(*_args)
-    S_Collections.dump_json(self)
-  end
+    # This value as compact JSON text.
+    def to_json(*_args)
+      S_Collections.dump_json(self)
+    end
 
-  # A value from JSON text; raises Fastwire::DecodeError.
-  def self.from_json(text, limits = nil)
-    S_Collections.from_json(text, limits)
-  end
+    # A value from JSON text; raises Fastwire::DecodeError.
+    def self.from_json(text, limits = nil)
+      S_Collections.from_json(text, limits)
+    end
   end
 
   # Fixed and continued type numbers.
   class Fixed
-  attr_accessor :id
+    attr_accessor :id
 
-  def initialize(
-    id: 0
-  )
-    @id = id
-  end
+    def initialize(
+      id: 0
+    )
+      @id = id
+    end
 
-  # The fields in declaration order (the codecs' view).
-  def _fw_values
-    [@id]
-  end
+    # The fields in declaration order (the codecs' view).
+    def _fw_values
+      [@id]
+    end
 
-  def _fw_set(id)
-    @id = id
-    self
-  end
+    def _fw_set(id)
+      @id = id
+      self
+    end
 
-  # Equal by its [key] fields.
-  def ==(other)
-    other.class == self.class && @id == other.id
-  end
-  alias eql? ==
+    # Equal by its [key] fields.
+    def ==(other)
+      other.class == self.class && @id == other.id
+    end
+    alias eql? ==
 
-  def hash
-    [self.class, @id].hash
-  end
+    def hash
+      [self.class, @id].hash
+    end
 
-  # Ordered by its [key] fields.
-  def <=>(other)
-    return nil unless other.class == self.class
+    # Ordered by its [key] fields.
+    def <=>(other)
+      return nil unless other.class == self.class
 
-    [@id] <=> [other.id]
-  end
-  include Comparable
+      [@id] <=> [other.id]
+    end
+    include Comparable
 
-  # As the C++ printout: Name(field=value,...).
-  def to_s
-    S_Fixed.text(self)
-  end
-  alias inspect to_s
+    # As the C++ printout: Name(field=value,...).
+    def to_s
+      S_Fixed.text(self)
+    end
+    alias inspect to_s
 
-  # This value as compact JSON text.
-  def to_json(*_args)
-    S_Fixed.dump_json(self)
-  end
+    # This value as compact JSON text.
+    def to_json(*_args)
+      S_Fixed.dump_json(self)
+    end
 
-  # A value from JSON text; raises Fastwire::DecodeError.
-  def self.from_json(text, limits = nil)
-    S_Fixed.from_json(text, limits)
-  end
+    # A value from JSON text; raises Fastwire::DecodeError.
+    def self.from_json(text, limits = nil)
+      S_Fixed.from_json(text, limits)
+    end
   end
 
   class Next
-  attr_accessor :id
+    attr_accessor :id
 
-  def initialize(
-    id: Fastwire::UUID.uuid1
-  )
-    @id = id
-  end
+    def initialize(
+      id: Fastwire::UUID.uuid1
+    )
+      @id = id
+    end
 
-  # The fields in declaration order (the codecs' view).
-  def _fw_values
-    [@id]
-  end
+    # The fields in declaration order (the codecs' view).
+    def _fw_values
+      [@id]
+    end
 
-  def _fw_set(id)
-    @id = id
-    self
-  end
+    def _fw_set(id)
+      @id = id
+      self
+    end
 
-  # Equal by its [key] fields.
-  def ==(other)
-    other.class == self.class && @id == other.id
-  end
-  alias eql? ==
+    # Equal by its [key] fields.
+    def ==(other)
+      other.class == self.class && @id == other.id
+    end
+    alias eql? ==
 
-  def hash
-    [self.class, @id].hash
-  end
+    def hash
+      [self.class, @id].hash
+    end
 
-  # Ordered by its [key] fields.
-  def <=>(other)
-    return nil unless other.class == self.class
+    # Ordered by its [key] fields.
+    def <=>(other)
+      return nil unless other.class == self.class
 
-    [@id] <=> [other.id]
-  end
-  include Comparable
+      [@id] <=> [other.id]
+    end
+    include Comparable
 
-  # As the C++ printout: Name(field=value,...).
-  def to_s
-    S_Next.text(self)
-  end
-  alias inspect to_s
+    # As the C++ printout: Name(field=value,...).
+    def to_s
+      S_Next.text(self)
+    end
+    alias inspect to_s
 
-  # This value as compact JSON text.
-  def to_json(*_args)
-    S_Next.dump_json(self)
-  end
+    # This value as compact JSON text.
+    def to_json(*_args)
+      S_Next.dump_json(self)
+    end
 
-  # A value from JSON text; raises Fastwire::DecodeError.
-  def self.from_json(text, limits = nil)
-    S_Next.from_json(text, limits)
-  end
+    # A value from JSON text; raises Fastwire::DecodeError.
+    def self.from_json(text, limits = nil)
+      S_Next.from_json(text, limits)
+    end
   end
 
   class Shifted
-  attr_accessor :amount
+    attr_accessor :amount
 
-  def initialize(
-    amount: Fastwire::Decimal.new(5, 1, false)
-  )
-    @amount = amount
-  end
+    def initialize(
+      amount: Fastwire::Decimal.new(5, 1, false)
+    )
+      @amount = amount
+    end
 
-  # The fields in declaration order (the codecs' view).
-  def _fw_values
-    [@amount]
-  end
+    # The fields in declaration order (the codecs' view).
+    def _fw_values
+      [@amount]
+    end
 
-  def _fw_set(amount)
-    @amount = amount
-    self
-  end
+    def _fw_set(amount)
+      @amount = amount
+      self
+    end
 
-  # Equal by every field.
-  def ==(other)
-    other.class == self.class && @amount == other.amount
-  end
-  alias eql? ==
+    # Equal by every field.
+    def ==(other)
+      other.class == self.class && @amount == other.amount
+    end
+    alias eql? ==
 
-  def hash
-    [self.class, @amount].hash
-  end
+    def hash
+      [self.class, @amount].hash
+    end
 
-  # As the C++ printout: Name(field=value,...).
-  def to_s
-    S_Shifted.text(self)
-  end
-  alias inspect to_s
+    # As the C++ printout: Name(field=value,...).
+    def to_s
+      S_Shifted.text(self)
+    end
+    alias inspect to_s
 
-  # This value as compact JSON text.
-  def to_json(*_args)
-    S_Shifted.dump_json(self)
-  end
+    # This value as compact JSON text.
+    def to_json(*_args)
+      S_Shifted.dump_json(self)
+    end
 
-  # A value from JSON text; raises Fastwire::DecodeError.
-  def self.from_json(text, limits = nil)
-    S_Shifted.from_json(text, limits)
-  end
+    # A value from JSON text; raises Fastwire::DecodeError.
+    def self.from_json(text, limits = nil)
+      S_Shifted.from_json(text, limits)
+    end
   end
 
   # Inheritance: from a local struct, and from an imported one keeping its number.
   class Base
-  attr_accessor :name, :level
+    attr_accessor :name, :level
 
-  def initialize(
-    name: +"",
-    level: 1
-  )
-    @name = name
-    @level = level
-  end
+    def initialize(
+      name: +"",
+      level: 1
+    )
+      @name = name
+      @level = level
+    end
 
-  # The fields in declaration order (the codecs' view).
-  def _fw_values
-    [@name, @level]
-  end
+    # The fields in declaration order (the codecs' view).
+    def _fw_values
+      [@name, @level]
+    end
 
-  def _fw_set(name, level)
-    @name = name
-    @level = level
-    self
-  end
+    def _fw_set(name, level)
+      @name = name
+      @level = level
+      self
+    end
 
-  # Equal by its [key] fields.
-  def ==(other)
-    other.class == self.class && @name == other.name
-  end
-  alias eql? ==
+    # Equal by its [key] fields.
+    def ==(other)
+      other.class == self.class && @name == other.name
+    end
+    alias eql? ==
 
-  def hash
-    [self.class, @name].hash
-  end
+    def hash
+      [self.class, @name].hash
+    end
 
-  # Ordered by its [key] fields.
-  def <=>(other)
-    return nil unless other.class == self.class
+    # Ordered by its [key] fields.
+    def <=>(other)
+      return nil unless other.class == self.class
 
-    [@name] <=> [other.name]
-  end
-  include Comparable
+      [@name] <=> [other.name]
+    end
+    include Comparable
 
-  # As the C++ printout: Name(field=value,...).
-  def to_s
-    S_Base.text(self)
-  end
-  alias inspect to_s
+    # As the C++ printout: Name(field=value,...).
+    def to_s
+      S_Base.text(self)
+    end
+    alias inspect to_s
 
-  # This value as compact JSON text.
-  def to_json(*_args)
-    S_Base.dump_json(self)
-  end
+    # This value as compact JSON text.
+    def to_json(*_args)
+      S_Base.dump_json(self)
+    end
 
-  # A value from JSON text; raises Fastwire::DecodeError.
-  def self.from_json(text, limits = nil)
-    S_Base.from_json(text, limits)
-  end
+    # A value from JSON text; raises Fastwire::DecodeError.
+    def self.from_json(text, limits = nil)
+      S_Base.from_json(text, limits)
+    end
   end
 
   class Derived < Base
-  attr_accessor :serial, :weight
+    attr_accessor :serial, :weight
 
-  def initialize(
-    name: +"",
-    level: 1,
-    serial: 0,
-    weight: 0.25
-  )
-    @name = name
-    @level = level
-    @serial = serial
-    @weight = weight
-  end
+    def initialize(
+      name: +"",
+      level: 1,
+      serial: 0,
+      weight: 0.25
+    )
+      @name = name
+      @level = level
+      @serial = serial
+      @weight = weight
+    end
 
-  # The fields in declaration order (the codecs' view).
-  def _fw_values
-    [@name, @level, @serial, @weight]
-  end
+    # The fields in declaration order (the codecs' view).
+    def _fw_values
+      [@name, @level, @serial, @weight]
+    end
 
-  def _fw_set(name, level, serial, weight)
-    @name = name
-    @level = level
-    @serial = serial
-    @weight = weight
-    self
-  end
+    def _fw_set(name, level, serial, weight)
+      @name = name
+      @level = level
+      @serial = serial
+      @weight = weight
+      self
+    end
 
-  # Equal by its [key] fields.
-  def ==(other)
-    other.class == self.class && @name == other.name && @serial == other.serial
-  end
-  alias eql? ==
+    # Equal by its [key] fields.
+    def ==(other)
+      other.class == self.class && @name == other.name && @serial == other.serial
+    end
+    alias eql? ==
 
-  def hash
-    [self.class, @name, @serial].hash
-  end
+    def hash
+      [self.class, @name, @serial].hash
+    end
 
-  # Ordered by its [key] fields.
-  def <=>(other)
-    return nil unless other.class == self.class
+    # Ordered by its [key] fields.
+    def <=>(other)
+      return nil unless other.class == self.class
 
-    [@name, @serial] <=> [other.name, other.serial]
-  end
-  include Comparable
+      [@name, @serial] <=> [other.name, other.serial]
+    end
+    include Comparable
 
-  # As the C++ printout: Name(field=value,...).
-  def to_s
-    S_Derived.text(self)
-  end
-  alias inspect to_s
+    # As the C++ printout: Name(field=value,...).
+    def to_s
+      S_Derived.text(self)
+    end
+    alias inspect to_s
 
-  # This value as compact JSON text.
-  def to_json(*_args)
-    S_Derived.dump_json(self)
-  end
+    # This value as compact JSON text.
+    def to_json(*_args)
+      S_Derived.dump_json(self)
+    end
 
-  # A value from JSON text; raises Fastwire::DecodeError.
-  def self.from_json(text, limits = nil)
-    S_Derived.from_json(text, limits)
-  end
+    # A value from JSON text; raises Fastwire::DecodeError.
+    def self.from_json(text, limits = nil)
+      S_Derived.from_json(text, limits)
+    end
   end
 
   class MoreDerived < Derived
-  attr_accessor :last
+    attr_accessor :last
 
-  def initialize(
-    name: +"",
-    level: 1,
-    serial: 0,
-    weight: 0.25,
-    last: false
-  )
-    @name = name
-    @level = level
-    @serial = serial
-    @weight = weight
-    @last = last
-  end
+    def initialize(
+      name: +"",
+      level: 1,
+      serial: 0,
+      weight: 0.25,
+      last: false
+    )
+      @name = name
+      @level = level
+      @serial = serial
+      @weight = weight
+      @last = last
+    end
 
-  # The fields in declaration order (the codecs' view).
-  def _fw_values
-    [@name, @level, @serial, @weight, @last]
-  end
+    # The fields in declaration order (the codecs' view).
+    def _fw_values
+      [@name, @level, @serial, @weight, @last]
+    end
 
-  def _fw_set(name, level, serial, weight, last)
-    @name = name
-    @level = level
-    @serial = serial
-    @weight = weight
-    @last = last
-    self
-  end
+    def _fw_set(name, level, serial, weight, last)
+      @name = name
+      @level = level
+      @serial = serial
+      @weight = weight
+      @last = last
+      self
+    end
 
-  # Equal by its [key] fields.
-  def ==(other)
-    other.class == self.class && @name == other.name && @serial == other.serial
-  end
-  alias eql? ==
+    # Equal by its [key] fields.
+    def ==(other)
+      other.class == self.class && @name == other.name && @serial == other.serial
+    end
+    alias eql? ==
 
-  def hash
-    [self.class, @name, @serial].hash
-  end
+    def hash
+      [self.class, @name, @serial].hash
+    end
 
-  # Ordered by its [key] fields.
-  def <=>(other)
-    return nil unless other.class == self.class
+    # Ordered by its [key] fields.
+    def <=>(other)
+      return nil unless other.class == self.class
 
-    [@name, @serial] <=> [other.name, other.serial]
-  end
-  include Comparable
+      [@name, @serial] <=> [other.name, other.serial]
+    end
+    include Comparable
 
-  # As the C++ printout: Name(field=value,...).
-  def to_s
-    S_MoreDerived.text(self)
-  end
-  alias inspect to_s
+    # As the C++ printout: Name(field=value,...).
+    def to_s
+      S_MoreDerived.text(self)
+    end
+    alias inspect to_s
 
-  # This value as compact JSON text.
-  def to_json(*_args)
-    S_MoreDerived.dump_json(self)
-  end
+    # This value as compact JSON text.
+    def to_json(*_args)
+      S_MoreDerived.dump_json(self)
+    end
 
-  # A value from JSON text; raises Fastwire::DecodeError.
-  def self.from_json(text, limits = nil)
-    S_MoreDerived.from_json(text, limits)
-  end
+    # A value from JSON text; raises Fastwire::DecodeError.
+    def self.from_json(text, limits = nil)
+      S_MoreDerived.from_json(text, limits)
+    end
   end
 
   class Wallet < Proto::Balance
-  attr_accessor :reserved
+    attr_accessor :reserved
 
-  def initialize(
-    currency: +"",
-    amount: 0.0,
-    reserved: Fastwire::Decimal::ZERO
-  )
-    @currency = currency
-    @amount = amount
-    @reserved = reserved
-  end
+    def initialize(
+      currency: +"",
+      amount: 0.0,
+      reserved: Fastwire::Decimal::ZERO
+    )
+      @currency = currency
+      @amount = amount
+      @reserved = reserved
+    end
 
-  # The fields in declaration order (the codecs' view).
-  def _fw_values
-    [@currency, @amount, @reserved]
-  end
+    # The fields in declaration order (the codecs' view).
+    def _fw_values
+      [@currency, @amount, @reserved]
+    end
 
-  def _fw_set(currency, amount, reserved)
-    @currency = currency
-    @amount = amount
-    @reserved = reserved
-    self
-  end
+    def _fw_set(currency, amount, reserved)
+      @currency = currency
+      @amount = amount
+      @reserved = reserved
+      self
+    end
 
-  # Equal by its [key] fields.
-  def ==(other)
-    other.class == self.class && @currency == other.currency
-  end
-  alias eql? ==
+    # Equal by its [key] fields.
+    def ==(other)
+      other.class == self.class && @currency == other.currency
+    end
+    alias eql? ==
 
-  def hash
-    [self.class, @currency].hash
-  end
+    def hash
+      [self.class, @currency].hash
+    end
 
-  # Ordered by its [key] fields.
-  def <=>(other)
-    return nil unless other.class == self.class
+    # Ordered by its [key] fields.
+    def <=>(other)
+      return nil unless other.class == self.class
 
-    [@currency] <=> [other.currency]
-  end
-  include Comparable
+      [@currency] <=> [other.currency]
+    end
+    include Comparable
 
-  # As the C++ printout: Name(field=value,...).
-  def to_s
-    S_Wallet.text(self)
-  end
-  alias inspect to_s
+    # As the C++ printout: Name(field=value,...).
+    def to_s
+      S_Wallet.text(self)
+    end
+    alias inspect to_s
 
-  # This value as compact JSON text.
-  def to_json(*_args)
-    S_Wallet.dump_json(self)
-  end
+    # This value as compact JSON text.
+    def to_json(*_args)
+      S_Wallet.dump_json(self)
+    end
 
-  # A value from JSON text; raises Fastwire::DecodeError.
-  def self.from_json(text, limits = nil)
-    S_Wallet.from_json(text, limits)
-  end
+    # A value from JSON text; raises Fastwire::DecodeError.
+    def self.from_json(text, limits = nil)
+      S_Wallet.from_json(text, limits)
+    end
   end
 
   class ExAccount < Protoex::Account
-  attr_accessor :refs, :extra
+    attr_accessor :refs, :extra
 
-  def initialize(
-    uid: 0,
-    name: +"",
-    state: Protoex::State::INITIALIZED | Protoex::State::BAD | Protoex::State::SAD,
-    wallet: Protoex::Balance.new,
-    asset: nil,
-    orders: [],
-    refs: EnumRefs::VALUE10,
-    extra: Protoex::State::GOOD | Protoex::State::SAD
-  )
-    @uid = uid
-    @name = name
-    @state = state
-    @wallet = wallet
-    @asset = asset
-    @orders = orders
-    @refs = refs
-    @extra = extra
-  end
+    def initialize(
+      uid: 0,
+      name: +"",
+      state: Protoex::State::INITIALIZED | Protoex::State::BAD | Protoex::State::SAD,
+      wallet: Protoex::Balance.new,
+      asset: nil,
+      orders: [],
+      refs: EnumRefs::VALUE10,
+      extra: Protoex::State::GOOD | Protoex::State::SAD
+    )
+      @uid = uid
+      @name = name
+      @state = state
+      @wallet = wallet
+      @asset = asset
+      @orders = orders
+      @refs = refs
+      @extra = extra
+    end
 
-  # The fields in declaration order (the codecs' view).
-  def _fw_values
-    [@uid, @name, @state, @wallet, @asset, @orders, @refs, @extra]
-  end
+    # The fields in declaration order (the codecs' view).
+    def _fw_values
+      [@uid, @name, @state, @wallet, @asset, @orders, @refs, @extra]
+    end
 
-  def _fw_set(uid, name, state, wallet, asset, orders, refs, extra)
-    @uid = uid
-    @name = name
-    @state = state
-    @wallet = wallet
-    @asset = asset
-    @orders = orders
-    @refs = refs
-    @extra = extra
-    self
-  end
+    def _fw_set(uid, name, state, wallet, asset, orders, refs, extra)
+      @uid = uid
+      @name = name
+      @state = state
+      @wallet = wallet
+      @asset = asset
+      @orders = orders
+      @refs = refs
+      @extra = extra
+      self
+    end
 
-  # Equal by its [key] fields.
-  def ==(other)
-    other.class == self.class && @uid == other.uid
-  end
-  alias eql? ==
+    # Equal by its [key] fields.
+    def ==(other)
+      other.class == self.class && @uid == other.uid
+    end
+    alias eql? ==
 
-  def hash
-    [self.class, @uid].hash
-  end
+    def hash
+      [self.class, @uid].hash
+    end
 
-  # Ordered by its [key] fields.
-  def <=>(other)
-    return nil unless other.class == self.class
+    # Ordered by its [key] fields.
+    def <=>(other)
+      return nil unless other.class == self.class
 
-    [@uid] <=> [other.uid]
-  end
-  include Comparable
+      [@uid] <=> [other.uid]
+    end
+    include Comparable
 
-  # As the C++ printout: Name(field=value,...).
-  def to_s
-    S_ExAccount.text(self)
-  end
-  alias inspect to_s
+    # As the C++ printout: Name(field=value,...).
+    def to_s
+      S_ExAccount.text(self)
+    end
+    alias inspect to_s
 
-  # This value as compact JSON text.
-  def to_json(*_args)
-    S_ExAccount.dump_json(self)
-  end
+    # This value as compact JSON text.
+    def to_json(*_args)
+      S_ExAccount.dump_json(self)
+    end
 
-  # A value from JSON text; raises Fastwire::DecodeError.
-  def self.from_json(text, limits = nil)
-    S_ExAccount.from_json(text, limits)
-  end
+    # A value from JSON text; raises Fastwire::DecodeError.
+    def self.from_json(text, limits = nil)
+      S_ExAccount.from_json(text, limits)
+    end
   end
 
   # Request / response / reject and messages.
   class Ping
-  attr_accessor :id, :sent
+    attr_accessor :id, :sent
 
-  def initialize(
-    id: Fastwire::UUID.uuid1,
-    sent: Fastwire.utc
-  )
-    @id = id
-    @sent = sent
-  end
+    def initialize(
+      id: Fastwire::UUID.uuid1,
+      sent: Fastwire.utc
+    )
+      @id = id
+      @sent = sent
+    end
 
-  # The fields in declaration order (the codecs' view).
-  def _fw_values
-    [@id, @sent]
-  end
+    # The fields in declaration order (the codecs' view).
+    def _fw_values
+      [@id, @sent]
+    end
 
-  def _fw_set(id, sent)
-    @id = id
-    @sent = sent
-    self
-  end
+    def _fw_set(id, sent)
+      @id = id
+      @sent = sent
+      self
+    end
 
-  # Equal by its [key] fields.
-  def ==(other)
-    other.class == self.class && @id == other.id
-  end
-  alias eql? ==
+    # Equal by its [key] fields.
+    def ==(other)
+      other.class == self.class && @id == other.id
+    end
+    alias eql? ==
 
-  def hash
-    [self.class, @id].hash
-  end
+    def hash
+      [self.class, @id].hash
+    end
 
-  # Ordered by its [key] fields.
-  def <=>(other)
-    return nil unless other.class == self.class
+    # Ordered by its [key] fields.
+    def <=>(other)
+      return nil unless other.class == self.class
 
-    [@id] <=> [other.id]
-  end
-  include Comparable
+      [@id] <=> [other.id]
+    end
+    include Comparable
 
-  # As the C++ printout: Name(field=value,...).
-  def to_s
-    S_Ping.text(self)
-  end
-  alias inspect to_s
+    # As the C++ printout: Name(field=value,...).
+    def to_s
+      S_Ping.text(self)
+    end
+    alias inspect to_s
 
-  # This value as compact JSON text.
-  def to_json(*_args)
-    S_Ping.dump_json(self)
-  end
+    # This value as compact JSON text.
+    def to_json(*_args)
+      S_Ping.dump_json(self)
+    end
 
-  # A value from JSON text; raises Fastwire::DecodeError.
-  def self.from_json(text, limits = nil)
-    S_Ping.from_json(text, limits)
-  end
+    # A value from JSON text; raises Fastwire::DecodeError.
+    def self.from_json(text, limits = nil)
+      S_Ping.from_json(text, limits)
+    end
   end
 
   class Pong
-  attr_accessor :id, :received
+    attr_accessor :id, :received
 
-  def initialize(
-    id: Fastwire::UUID::NIL,
-    received: 0
-  )
-    @id = id
-    @received = received
-  end
+    def initialize(
+      id: Fastwire::UUID::NIL,
+      received: 0
+    )
+      @id = id
+      @received = received
+    end
 
-  # The fields in declaration order (the codecs' view).
-  def _fw_values
-    [@id, @received]
-  end
+    # The fields in declaration order (the codecs' view).
+    def _fw_values
+      [@id, @received]
+    end
 
-  def _fw_set(id, received)
-    @id = id
-    @received = received
-    self
-  end
+    def _fw_set(id, received)
+      @id = id
+      @received = received
+      self
+    end
 
-  # Equal by its [key] fields.
-  def ==(other)
-    other.class == self.class && @id == other.id
-  end
-  alias eql? ==
+    # Equal by its [key] fields.
+    def ==(other)
+      other.class == self.class && @id == other.id
+    end
+    alias eql? ==
 
-  def hash
-    [self.class, @id].hash
-  end
+    def hash
+      [self.class, @id].hash
+    end
 
-  # Ordered by its [key] fields.
-  def <=>(other)
-    return nil unless other.class == self.class
+    # Ordered by its [key] fields.
+    def <=>(other)
+      return nil unless other.class == self.class
 
-    [@id] <=> [other.id]
-  end
-  include Comparable
+      [@id] <=> [other.id]
+    end
+    include Comparable
 
-  # As the C++ printout: Name(field=value,...).
-  def to_s
-    S_Pong.text(self)
-  end
-  alias inspect to_s
+    # As the C++ printout: Name(field=value,...).
+    def to_s
+      S_Pong.text(self)
+    end
+    alias inspect to_s
 
-  # This value as compact JSON text.
-  def to_json(*_args)
-    S_Pong.dump_json(self)
-  end
+    # This value as compact JSON text.
+    def to_json(*_args)
+      S_Pong.dump_json(self)
+    end
 
-  # A value from JSON text; raises Fastwire::DecodeError.
-  def self.from_json(text, limits = nil)
-    S_Pong.from_json(text, limits)
-  end
+    # A value from JSON text; raises Fastwire::DecodeError.
+    def self.from_json(text, limits = nil)
+      S_Pong.from_json(text, limits)
+    end
   end
 
   class Refused
-  attr_accessor :id, :reason
+    attr_accessor :id, :reason
 
-  def initialize(
-    id: Fastwire::UUID::NIL,
-    reason: +""
-  )
-    @id = id
-    @reason = reason
-  end
+    def initialize(
+      id: Fastwire::UUID::NIL,
+      reason: +""
+    )
+      @id = id
+      @reason = reason
+    end
 
-  # The fields in declaration order (the codecs' view).
-  def _fw_values
-    [@id, @reason]
-  end
+    # The fields in declaration order (the codecs' view).
+    def _fw_values
+      [@id, @reason]
+    end
 
-  def _fw_set(id, reason)
-    @id = id
-    @reason = reason
-    self
-  end
+    def _fw_set(id, reason)
+      @id = id
+      @reason = reason
+      self
+    end
 
-  # Equal by its [key] fields.
-  def ==(other)
-    other.class == self.class && @id == other.id
-  end
-  alias eql? ==
+    # Equal by its [key] fields.
+    def ==(other)
+      other.class == self.class && @id == other.id
+    end
+    alias eql? ==
 
-  def hash
-    [self.class, @id].hash
-  end
+    def hash
+      [self.class, @id].hash
+    end
 
-  # Ordered by its [key] fields.
-  def <=>(other)
-    return nil unless other.class == self.class
+    # Ordered by its [key] fields.
+    def <=>(other)
+      return nil unless other.class == self.class
 
-    [@id] <=> [other.id]
-  end
-  include Comparable
+      [@id] <=> [other.id]
+    end
+    include Comparable
 
-  # As the C++ printout: Name(field=value,...).
-  def to_s
-    S_Refused.text(self)
-  end
-  alias inspect to_s
+    # As the C++ printout: Name(field=value,...).
+    def to_s
+      S_Refused.text(self)
+    end
+    alias inspect to_s
 
-  # This value as compact JSON text.
-  def to_json(*_args)
-    S_Refused.dump_json(self)
-  end
+    # This value as compact JSON text.
+    def to_json(*_args)
+      S_Refused.dump_json(self)
+    end
 
-  # A value from JSON text; raises Fastwire::DecodeError.
-  def self.from_json(text, limits = nil)
-    S_Refused.from_json(text, limits)
-  end
+    # A value from JSON text; raises Fastwire::DecodeError.
+    def self.from_json(text, limits = nil)
+      S_Refused.from_json(text, limits)
+    end
   end
 
   class Failure
-  attr_accessor :id, :error
+    attr_accessor :id, :error
 
-  def initialize(
-    id: Fastwire::UUID::NIL,
-    error: +""
-  )
-    @id = id
-    @error = error
-  end
+    def initialize(
+      id: Fastwire::UUID::NIL,
+      error: +""
+    )
+      @id = id
+      @error = error
+    end
 
-  # The fields in declaration order (the codecs' view).
-  def _fw_values
-    [@id, @error]
-  end
+    # The fields in declaration order (the codecs' view).
+    def _fw_values
+      [@id, @error]
+    end
 
-  def _fw_set(id, error)
-    @id = id
-    @error = error
-    self
-  end
+    def _fw_set(id, error)
+      @id = id
+      @error = error
+      self
+    end
 
-  # Equal by its [key] fields.
-  def ==(other)
-    other.class == self.class && @id == other.id
-  end
-  alias eql? ==
+    # Equal by its [key] fields.
+    def ==(other)
+      other.class == self.class && @id == other.id
+    end
+    alias eql? ==
 
-  def hash
-    [self.class, @id].hash
-  end
+    def hash
+      [self.class, @id].hash
+    end
 
-  # Ordered by its [key] fields.
-  def <=>(other)
-    return nil unless other.class == self.class
+    # Ordered by its [key] fields.
+    def <=>(other)
+      return nil unless other.class == self.class
 
-    [@id] <=> [other.id]
-  end
-  include Comparable
+      [@id] <=> [other.id]
+    end
+    include Comparable
 
-  # As the C++ printout: Name(field=value,...).
-  def to_s
-    S_Failure.text(self)
-  end
-  alias inspect to_s
+    # As the C++ printout: Name(field=value,...).
+    def to_s
+      S_Failure.text(self)
+    end
+    alias inspect to_s
 
-  # This value as compact JSON text.
-  def to_json(*_args)
-    S_Failure.dump_json(self)
-  end
+    # This value as compact JSON text.
+    def to_json(*_args)
+      S_Failure.dump_json(self)
+    end
 
-  # A value from JSON text; raises Fastwire::DecodeError.
-  def self.from_json(text, limits = nil)
-    S_Failure.from_json(text, limits)
-  end
+    # A value from JSON text; raises Fastwire::DecodeError.
+    def self.from_json(text, limits = nil)
+      S_Failure.from_json(text, limits)
+    end
   end
 
   class PingRequest < Ping
-  attr_accessor :note
+    attr_accessor :note
 
-  def initialize(
-    id: Fastwire::UUID.uuid1,
-    sent: Fastwire.utc,
-    note: "are you there?"
-  )
-    @id = id
-    @sent = sent
-    @note = note
-  end
+    def initialize(
+      id: Fastwire::UUID.uuid1,
+      sent: Fastwire.utc,
+      note: "are you there?"
+    )
+      @id = id
+      @sent = sent
+      @note = note
+    end
 
-  # The fields in declaration order (the codecs' view).
-  def _fw_values
-    [@id, @sent, @note]
-  end
+    # The fields in declaration order (the codecs' view).
+    def _fw_values
+      [@id, @sent, @note]
+    end
 
-  def _fw_set(id, sent, note)
-    @id = id
-    @sent = sent
-    @note = note
-    self
-  end
+    def _fw_set(id, sent, note)
+      @id = id
+      @sent = sent
+      @note = note
+      self
+    end
 
-  # Equal by its [key] fields.
-  def ==(other)
-    other.class == self.class && @id == other.id
-  end
-  alias eql? ==
+    # Equal by its [key] fields.
+    def ==(other)
+      other.class == self.class && @id == other.id
+    end
+    alias eql? ==
 
-  def hash
-    [self.class, @id].hash
-  end
+    def hash
+      [self.class, @id].hash
+    end
 
-  # Ordered by its [key] fields.
-  def <=>(other)
-    return nil unless other.class == self.class
+    # Ordered by its [key] fields.
+    def <=>(other)
+      return nil unless other.class == self.class
 
-    [@id] <=> [other.id]
-  end
-  include Comparable
+      [@id] <=> [other.id]
+    end
+    include Comparable
 
-  # As the C++ printout: Name(field=value,...).
-  def to_s
-    S_PingRequest.text(self)
-  end
-  alias inspect to_s
+    # As the C++ printout: Name(field=value,...).
+    def to_s
+      S_PingRequest.text(self)
+    end
+    alias inspect to_s
 
-  # This value as compact JSON text.
-  def to_json(*_args)
-    S_PingRequest.dump_json(self)
-  end
+    # This value as compact JSON text.
+    def to_json(*_args)
+      S_PingRequest.dump_json(self)
+    end
 
-  # A value from JSON text; raises Fastwire::DecodeError.
-  def self.from_json(text, limits = nil)
-    S_PingRequest.from_json(text, limits)
-  end
+    # A value from JSON text; raises Fastwire::DecodeError.
+    def self.from_json(text, limits = nil)
+      S_PingRequest.from_json(text, limits)
+    end
   end
 
   class Notify
-  attr_accessor :id, :text
+    attr_accessor :id, :text
 
-  def initialize(
-    id: Fastwire::UUID.uuid4,
-    text: +""
-  )
-    @id = id
-    @text = text
-  end
+    def initialize(
+      id: Fastwire::UUID.uuid4,
+      text: +""
+    )
+      @id = id
+      @text = text
+    end
 
-  # The fields in declaration order (the codecs' view).
-  def _fw_values
-    [@id, @text]
-  end
+    # The fields in declaration order (the codecs' view).
+    def _fw_values
+      [@id, @text]
+    end
 
-  def _fw_set(id, text)
-    @id = id
-    @text = text
-    self
-  end
+    def _fw_set(id, text)
+      @id = id
+      @text = text
+      self
+    end
 
-  # Equal by its [key] fields.
-  def ==(other)
-    other.class == self.class && @id == other.id
-  end
-  alias eql? ==
+    # Equal by its [key] fields.
+    def ==(other)
+      other.class == self.class && @id == other.id
+    end
+    alias eql? ==
 
-  def hash
-    [self.class, @id].hash
-  end
+    def hash
+      [self.class, @id].hash
+    end
 
-  # Ordered by its [key] fields.
-  def <=>(other)
-    return nil unless other.class == self.class
+    # Ordered by its [key] fields.
+    def <=>(other)
+      return nil unless other.class == self.class
 
-    [@id] <=> [other.id]
-  end
-  include Comparable
+      [@id] <=> [other.id]
+    end
+    include Comparable
 
-  # As the C++ printout: Name(field=value,...).
-  def to_s
-    S_Notify.text(self)
-  end
-  alias inspect to_s
+    # As the C++ printout: Name(field=value,...).
+    def to_s
+      S_Notify.text(self)
+    end
+    alias inspect to_s
 
-  # This value as compact JSON text.
-  def to_json(*_args)
-    S_Notify.dump_json(self)
-  end
+    # This value as compact JSON text.
+    def to_json(*_args)
+      S_Notify.dump_json(self)
+    end
 
-  # A value from JSON text; raises Fastwire::DecodeError.
-  def self.from_json(text, limits = nil)
-    S_Notify.from_json(text, limits)
-  end
+    # A value from JSON text; raises Fastwire::DecodeError.
+    def self.from_json(text, limits = nil)
+      S_Notify.from_json(text, limits)
+    end
   end
 
   class Empty
-  def initialize; end
+    def initialize; end
 
-  # The fields in declaration order (the codecs' view).
-  def _fw_values
-    []
-  end
+    # The fields in declaration order (the codecs' view).
+    def _fw_values
+      []
+    end
 
-  def _fw_set()
-    self
-  end
+    def _fw_set()
+      self
+    end
 
-  # Equal by every field.
-  def ==(other)
-    other.class == self.class
-  end
-  alias eql? ==
+    # Equal by every field.
+    def ==(other)
+      other.class == self.class
+    end
+    alias eql? ==
 
-  def hash
-    [self.class].hash
-  end
+    def hash
+      [self.class].hash
+    end
 
-  # As the C++ printout: Name(field=value,...).
-  def to_s
-    S_Empty.text(self)
-  end
-  alias inspect to_s
+    # As the C++ printout: Name(field=value,...).
+    def to_s
+      S_Empty.text(self)
+    end
+    alias inspect to_s
 
-  # This value as compact JSON text.
-  def to_json(*_args)
-    S_Empty.dump_json(self)
-  end
+    # This value as compact JSON text.
+    def to_json(*_args)
+      S_Empty.dump_json(self)
+    end
 
-  # A value from JSON text; raises Fastwire::DecodeError.
-  def self.from_json(text, limits = nil)
-    S_Empty.from_json(text, limits)
-  end
+    # A value from JSON text; raises Fastwire::DecodeError.
+    def self.from_json(text, limits = nil)
+      S_Empty.from_json(text, limits)
+    end
   end
 
   # Codecs: how each type is written and read (the field tables come from
@@ -1351,516 +1351,2265 @@ module Everything
   S_Empty = Fastwire::StructCodec.new(Empty, "Empty", 311)
 
   S_Primitives.define(
-  [
-    ["f_bool", Fastwire::BOOL, 8, false],
-    ["f_byte", Fastwire::BYTE, 9, false],
-    ["f_char", Fastwire::CHAR, 10, false],
-    ["f_wchar", Fastwire::WCHAR, 11, false],
-    ["f_int8", Fastwire::INT8, 15, false],
-    ["f_uint8", Fastwire::UINT8, 16, false],
-    ["f_int16", Fastwire::INT16, 17, false],
-    ["f_uint16", Fastwire::UINT16, 19, false],
-    ["f_int32", Fastwire::INT32, 21, false],
-    ["f_uint32", Fastwire::UINT32, 25, false],
-    ["f_int64", Fastwire::INT64, 29, false],
-    ["f_uint64", Fastwire::UINT64, 37, false],
-    ["f_float", Fastwire::FLOAT, 45, false],
-    ["f_double", Fastwire::DOUBLE, 49, false],
-    ["f_decimal", Fastwire::DECIMAL, 57, false],
-    ["f_string", Fastwire::STRING, 73, false],
-    ["f_bytes", Fastwire::BYTES, 77, false],
-    ["f_epoch", Fastwire::TIMESTAMP, 81, false],
-    ["f_utc", Fastwire::TIMESTAMP, 89, false],
-    ["f_ns", Fastwire::TIMESTAMP, 97, false],
-    ["f_uuid0", Fastwire::UUID_, 105, false],
-    ["f_uuid1", Fastwire::UUID_, 121, false],
-    ["f_uuid4", Fastwire::UUID_, 137, false],
-    ["f_uuid", Fastwire::UUID_, 153, false],
-    ["password", Fastwire::STRING, 169, true],
-    ["legacy", Fastwire::INT32, 173, false],
-  ],
-  177,
-  "CCCVcCs<S<l<L<q<Q<L<Ea16VVQ<Q<Q<a16a16a16a16Vl<",
-  [[0, 15, "CCCVcCs<S<l<L<q<Q<L<Ea16"], [17, 7, "Q<Q<Q<a16a16a16a16"], [25, 1, "l<"]]
+    [
+      ["f_bool", Fastwire::BOOL, 8, false],
+      ["f_byte", Fastwire::BYTE, 9, false],
+      ["f_char", Fastwire::CHAR, 10, false],
+      ["f_wchar", Fastwire::WCHAR, 11, false],
+      ["f_int8", Fastwire::INT8, 15, false],
+      ["f_uint8", Fastwire::UINT8, 16, false],
+      ["f_int16", Fastwire::INT16, 17, false],
+      ["f_uint16", Fastwire::UINT16, 19, false],
+      ["f_int32", Fastwire::INT32, 21, false],
+      ["f_uint32", Fastwire::UINT32, 25, false],
+      ["f_int64", Fastwire::INT64, 29, false],
+      ["f_uint64", Fastwire::UINT64, 37, false],
+      ["f_float", Fastwire::FLOAT, 45, false],
+      ["f_double", Fastwire::DOUBLE, 49, false],
+      ["f_decimal", Fastwire::DECIMAL, 57, false],
+      ["f_string", Fastwire::STRING, 73, false],
+      ["f_bytes", Fastwire::BYTES, 77, false],
+      ["f_epoch", Fastwire::TIMESTAMP, 81, false],
+      ["f_utc", Fastwire::TIMESTAMP, 89, false],
+      ["f_ns", Fastwire::TIMESTAMP, 97, false],
+      ["f_uuid0", Fastwire::UUID_, 105, false],
+      ["f_uuid1", Fastwire::UUID_, 121, false],
+      ["f_uuid4", Fastwire::UUID_, 137, false],
+      ["f_uuid", Fastwire::UUID_, 153, false],
+      ["password", Fastwire::STRING, 169, true],
+      ["legacy", Fastwire::INT32, 173, false],
+    ],
+    177,
+    "CCCVcCs<S<l<L<q<Q<L<Ea16VVQ<Q<Q<a16a16a16a16Vl<",
+    [[0, 15, "CCCVcCs<S<l<L<q<Q<L<Ea16"], [17, 7, "Q<Q<Q<a16a16a16a16"], [25, 1, "l<"]]
   )
 
+  F_Optionals_f_bool = Fastwire.optional(Fastwire::BOOL)
+  F_Optionals_f_int32 = Fastwire.optional(Fastwire::INT32)
+  F_Optionals_f_string = Fastwire.optional(Fastwire::STRING)
+  F_Optionals_f_decimal = Fastwire.optional(Fastwire::DECIMAL)
+  F_Optionals_f_uuid = Fastwire.optional(Fastwire::UUID_)
+  F_Optionals_f_time = Fastwire.optional(Fastwire::TIMESTAMP)
+  F_Optionals_f_enum = Fastwire.optional(E_EnumByte)
+  F_Optionals_f_flags = Fastwire.optional(E_Flags)
+  F_Optionals_f_struct = Fastwire.optional(S_Primitives)
+  F_Optionals_f_order = Fastwire.optional(Proto::S_Order)
+  F_Optionals_f_reset = Fastwire.optional(Fastwire::INT64)
   S_Optionals.define(
-  [
-    ["f_bool", Fastwire.optional(Fastwire::BOOL), 8, false],
-    ["f_int32", Fastwire.optional(Fastwire::INT32), 13, false],
-    ["f_string", Fastwire.optional(Fastwire::STRING), 18, false],
-    ["f_decimal", Fastwire.optional(Fastwire::DECIMAL), 23, false],
-    ["f_uuid", Fastwire.optional(Fastwire::UUID_), 28, false],
-    ["f_time", Fastwire.optional(Fastwire::TIMESTAMP), 33, false],
-    ["f_enum", Fastwire.optional(E_EnumByte), 38, false],
-    ["f_flags", Fastwire.optional(E_Flags), 43, false],
-    ["f_struct", Fastwire.optional(S_Primitives), 48, false],
-    ["f_order", Fastwire.optional(Proto::S_Order), 53, false],
-    ["f_reset", Fastwire.optional(Fastwire::INT64), 58, false],
-    ["f_resetReset", Fastwire::BOOL, 63, false],
-  ],
-  64,
-  "CVCVCVCVCVCVCVCVCVCVCVC",
-  [[11, 1, "C"]]
+    [
+      ["f_bool", F_Optionals_f_bool, 8, false],
+      ["f_int32", F_Optionals_f_int32, 13, false],
+      ["f_string", F_Optionals_f_string, 18, false],
+      ["f_decimal", F_Optionals_f_decimal, 23, false],
+      ["f_uuid", F_Optionals_f_uuid, 28, false],
+      ["f_time", F_Optionals_f_time, 33, false],
+      ["f_enum", F_Optionals_f_enum, 38, false],
+      ["f_flags", F_Optionals_f_flags, 43, false],
+      ["f_struct", F_Optionals_f_struct, 48, false],
+      ["f_order", F_Optionals_f_order, 53, false],
+      ["f_reset", F_Optionals_f_reset, 58, false],
+      ["f_resetReset", Fastwire::BOOL, 63, false],
+    ],
+    64,
+    "CVCVCVCVCVCVCVCVCVCVCVC",
+    [[11, 1, "C"]]
   )
 
+  F_Collections_f_array = Fastwire.array(Fastwire::INT32, 3)
+  F_Collections_f_array_optional = Fastwire.array(Fastwire.optional(Fastwire::STRING), 2)
+  F_Collections_f_array_struct = Fastwire.array(S_Primitives, 2)
+  F_Collections_f_vector = Fastwire.vector(Fastwire::BYTE)
+  F_Collections_f_vector_optional = Fastwire.vector(Fastwire.optional(E_EnumByte))
+  F_Collections_f_vector_struct = Fastwire.vector(Proto::S_Order)
+  F_Collections_f_list = Fastwire.list(Fastwire::STRING)
+  F_Collections_f_list_optional = Fastwire.list(Fastwire.optional(S_Optionals))
+  F_Collections_f_set = Fastwire.set(Fastwire::INT64)
+  F_Collections_f_set_struct = Fastwire.set(Proto::S_Balance)
+  F_Collections_f_map = Fastwire.map(Fastwire::INT32, Fastwire::STRING)
+  F_Collections_f_map_optional = Fastwire.map(Fastwire::STRING, Fastwire.optional(Fastwire::DOUBLE))
+  F_Collections_f_map_enum_key = Fastwire.map(E_EnumByte, S_Optionals)
+  F_Collections_f_hash = Fastwire.hash_map(Fastwire::UUID_, Fastwire::BYTES)
+  F_Collections_f_hash_optional = Fastwire.hash_map(Fastwire::STRING, Fastwire.optional(S_Primitives))
+  F_Collections_f_hash_struct_key = Fastwire.hash_map(Proto::S_Order, S_Optionals)
   S_Collections.define(
-  [
-    ["f_array", Fastwire.array(Fastwire::INT32, 3), 8, false],
-    ["f_array_optional", Fastwire.array(Fastwire.optional(Fastwire::STRING), 2), 20, false],
-    ["f_array_struct", Fastwire.array(S_Primitives, 2), 30, false],
-    ["f_vector", Fastwire.vector(Fastwire::BYTE), 38, false],
-    ["f_vector_optional", Fastwire.vector(Fastwire.optional(E_EnumByte)), 42, false],
-    ["f_vector_struct", Fastwire.vector(Proto::S_Order), 46, false],
-    ["f_list", Fastwire.list(Fastwire::STRING), 50, false],
-    ["f_list_optional", Fastwire.list(Fastwire.optional(S_Optionals)), 54, false],
-    ["f_set", Fastwire.set(Fastwire::INT64), 58, false],
-    ["f_set_struct", Fastwire.set(Proto::S_Balance), 62, false],
-    ["f_map", Fastwire.map(Fastwire::INT32, Fastwire::STRING), 66, false],
-    ["f_map_optional", Fastwire.map(Fastwire::STRING, Fastwire.optional(Fastwire::DOUBLE)), 70, false],
-    ["f_map_enum_key", Fastwire.map(E_EnumByte, S_Optionals), 74, false],
-    ["f_hash", Fastwire.hash_map(Fastwire::UUID_, Fastwire::BYTES), 78, false],
-    ["f_hash_optional", Fastwire.hash_map(Fastwire::STRING, Fastwire.optional(S_Primitives)), 82, false],
-    ["f_hash_struct_key", Fastwire.hash_map(Proto::S_Order, S_Optionals), 86, false],
-  ],
-  90,
-  "l<l<l<CVCVVVVVVVVVVVVVVVV",
-  []
+    [
+      ["f_array", F_Collections_f_array, 8, false],
+      ["f_array_optional", F_Collections_f_array_optional, 20, false],
+      ["f_array_struct", F_Collections_f_array_struct, 30, false],
+      ["f_vector", F_Collections_f_vector, 38, false],
+      ["f_vector_optional", F_Collections_f_vector_optional, 42, false],
+      ["f_vector_struct", F_Collections_f_vector_struct, 46, false],
+      ["f_list", F_Collections_f_list, 50, false],
+      ["f_list_optional", F_Collections_f_list_optional, 54, false],
+      ["f_set", F_Collections_f_set, 58, false],
+      ["f_set_struct", F_Collections_f_set_struct, 62, false],
+      ["f_map", F_Collections_f_map, 66, false],
+      ["f_map_optional", F_Collections_f_map_optional, 70, false],
+      ["f_map_enum_key", F_Collections_f_map_enum_key, 74, false],
+      ["f_hash", F_Collections_f_hash, 78, false],
+      ["f_hash_optional", F_Collections_f_hash_optional, 82, false],
+      ["f_hash_struct_key", F_Collections_f_hash_struct_key, 86, false],
+    ],
+    90,
+    "l<l<l<CVCVVVVVVVVVVVVVVVV",
+    []
   )
 
   S_Fixed.define(
-  [
-    ["id", Fastwire::INT32, 8, false],
-  ],
-  12,
-  "l<",
-  [[0, 1, "l<"]]
+    [
+      ["id", Fastwire::INT32, 8, false],
+    ],
+    12,
+    "l<",
+    [[0, 1, "l<"]]
   )
 
   S_Next.define(
-  [
-    ["id", Fastwire::UUID_, 8, false],
-  ],
-  24,
-  "a16",
-  [[0, 1, "a16"]]
+    [
+      ["id", Fastwire::UUID_, 8, false],
+    ],
+    24,
+    "a16",
+    [[0, 1, "a16"]]
   )
 
   S_Shifted.define(
-  [
-    ["amount", Fastwire::DECIMAL, 8, false],
-  ],
-  24,
-  "a16",
-  [[0, 1, "a16"]]
+    [
+      ["amount", Fastwire::DECIMAL, 8, false],
+    ],
+    24,
+    "a16",
+    [[0, 1, "a16"]]
   )
 
   S_Base.define(
-  [
-    ["name", Fastwire::STRING, 8, false],
-    ["level", Fastwire::INT8, 12, false],
-  ],
-  13,
-  "Vc",
-  [[1, 1, "c"]]
+    [
+      ["name", Fastwire::STRING, 8, false],
+      ["level", Fastwire::INT8, 12, false],
+    ],
+    13,
+    "Vc",
+    [[1, 1, "c"]]
   )
 
   S_Derived.define(
-  [
-    ["name", Fastwire::STRING, 8, false],
-    ["level", Fastwire::INT8, 12, false],
-    ["serial", Fastwire::INT32, 13, false],
-    ["weight", Fastwire::DOUBLE, 17, false],
-  ],
-  25,
-  "Vcl<E",
-  [[1, 3, "cl<E"]]
+    [
+      ["name", Fastwire::STRING, 8, false],
+      ["level", Fastwire::INT8, 12, false],
+      ["serial", Fastwire::INT32, 13, false],
+      ["weight", Fastwire::DOUBLE, 17, false],
+    ],
+    25,
+    "Vcl<E",
+    [[1, 3, "cl<E"]]
   )
 
   S_MoreDerived.define(
-  [
-    ["name", Fastwire::STRING, 8, false],
-    ["level", Fastwire::INT8, 12, false],
-    ["serial", Fastwire::INT32, 13, false],
-    ["weight", Fastwire::DOUBLE, 17, false],
-    ["last", Fastwire::BOOL, 25, false],
-  ],
-  26,
-  "Vcl<EC",
-  [[1, 4, "cl<EC"]]
+    [
+      ["name", Fastwire::STRING, 8, false],
+      ["level", Fastwire::INT8, 12, false],
+      ["serial", Fastwire::INT32, 13, false],
+      ["weight", Fastwire::DOUBLE, 17, false],
+      ["last", Fastwire::BOOL, 25, false],
+    ],
+    26,
+    "Vcl<EC",
+    [[1, 4, "cl<EC"]]
   )
 
   S_Wallet.define(
-  [
-    ["currency", Fastwire::STRING, 8, false],
-    ["amount", Fastwire::DOUBLE, 12, false],
-    ["reserved", Fastwire::DECIMAL, 20, false],
-  ],
-  36,
-  "VEa16",
-  [[1, 2, "Ea16"]]
+    [
+      ["currency", Fastwire::STRING, 8, false],
+      ["amount", Fastwire::DOUBLE, 12, false],
+      ["reserved", Fastwire::DECIMAL, 20, false],
+    ],
+    36,
+    "VEa16",
+    [[1, 2, "Ea16"]]
   )
 
+  F_ExAccount_asset = Fastwire.optional(Protoex::S_Balance)
+  F_ExAccount_orders = Fastwire.vector(Protoex::S_Order)
   S_ExAccount.define(
-  [
-    ["uid", Fastwire::INT32, 8, false],
-    ["name", Fastwire::STRING, 12, false],
-    ["state", Protoex::E_State, 16, false],
-    ["wallet", Protoex::S_Balance, 17, false],
-    ["asset", Fastwire.optional(Protoex::S_Balance), 21, false],
-    ["orders", Fastwire.vector(Protoex::S_Order), 26, false],
-    ["refs", E_EnumRefs, 30, false],
-    ["extra", Protoex::E_State, 32, false],
-  ],
-  33,
-  "l<VCVCVVs<C",
-  [[0, 1, "l<"], [2, 1, "C"], [6, 2, "s<C"]]
+    [
+      ["uid", Fastwire::INT32, 8, false],
+      ["name", Fastwire::STRING, 12, false],
+      ["state", Protoex::E_State, 16, false],
+      ["wallet", Protoex::S_Balance, 17, false],
+      ["asset", F_ExAccount_asset, 21, false],
+      ["orders", F_ExAccount_orders, 26, false],
+      ["refs", E_EnumRefs, 30, false],
+      ["extra", Protoex::E_State, 32, false],
+    ],
+    33,
+    "l<VCVCVVs<C",
+    [[0, 1, "l<"], [2, 1, "C"], [6, 2, "s<C"]]
   )
 
   S_Ping.define(
-  [
-    ["id", Fastwire::UUID_, 8, false],
-    ["sent", Fastwire::TIMESTAMP, 24, false],
-  ],
-  32,
-  "a16Q<",
-  [[0, 2, "a16Q<"]]
+    [
+      ["id", Fastwire::UUID_, 8, false],
+      ["sent", Fastwire::TIMESTAMP, 24, false],
+    ],
+    32,
+    "a16Q<",
+    [[0, 2, "a16Q<"]]
   )
 
   S_Pong.define(
-  [
-    ["id", Fastwire::UUID_, 8, false],
-    ["received", Fastwire::TIMESTAMP, 24, false],
-  ],
-  32,
-  "a16Q<",
-  [[0, 2, "a16Q<"]]
+    [
+      ["id", Fastwire::UUID_, 8, false],
+      ["received", Fastwire::TIMESTAMP, 24, false],
+    ],
+    32,
+    "a16Q<",
+    [[0, 2, "a16Q<"]]
   )
 
   S_Refused.define(
-  [
-    ["id", Fastwire::UUID_, 8, false],
-    ["reason", Fastwire::STRING, 24, false],
-  ],
-  28,
-  "a16V",
-  [[0, 1, "a16"]]
+    [
+      ["id", Fastwire::UUID_, 8, false],
+      ["reason", Fastwire::STRING, 24, false],
+    ],
+    28,
+    "a16V",
+    [[0, 1, "a16"]]
   )
 
   S_Failure.define(
-  [
-    ["id", Fastwire::UUID_, 8, false],
-    ["error", Fastwire::STRING, 24, false],
-  ],
-  28,
-  "a16V",
-  [[0, 1, "a16"]]
+    [
+      ["id", Fastwire::UUID_, 8, false],
+      ["error", Fastwire::STRING, 24, false],
+    ],
+    28,
+    "a16V",
+    [[0, 1, "a16"]]
   )
 
   S_PingRequest.define(
-  [
-    ["id", Fastwire::UUID_, 8, false],
-    ["sent", Fastwire::TIMESTAMP, 24, false],
-    ["note", Fastwire::STRING, 32, false],
-  ],
-  36,
-  "a16Q<V",
-  [[0, 2, "a16Q<"]]
+    [
+      ["id", Fastwire::UUID_, 8, false],
+      ["sent", Fastwire::TIMESTAMP, 24, false],
+      ["note", Fastwire::STRING, 32, false],
+    ],
+    36,
+    "a16Q<V",
+    [[0, 2, "a16Q<"]]
   )
 
   S_Notify.define(
-  [
-    ["id", Fastwire::UUID_, 8, false],
-    ["text", Fastwire::STRING, 24, false],
-  ],
-  28,
-  "a16V",
-  [[0, 1, "a16"]]
+    [
+      ["id", Fastwire::UUID_, 8, false],
+      ["text", Fastwire::STRING, 24, false],
+    ],
+    28,
+    "a16V",
+    [[0, 1, "a16"]]
   )
 
   S_Empty.define(
-  [
-  ],
-  8,
-  "",
-  []
+    [
+    ],
+    8,
+    "",
+    []
   )
+
+  # Primitives: straight-line paths (177-byte body, type 110).
+  class << S_Primitives
+    def vput(buf, base, v)
+      raise Fastwire::EncodeError.new("Primitives expected, got #{v.class}", "wrong_type") unless v.is_a?(Primitives)
+
+      pos = buf.bytesize
+      buf << "\0" * 177
+      vals = [177, 110]
+      x = v.f_bool
+      x = Fastwire::BOOL.to_wire(x)
+      vals << x
+      x = v.f_byte
+      raise Fastwire.out_of_range("Primitives.f_byte", x, "byte") unless x.is_a?(Integer) && x >= 0 && x <= 255
+      vals << x
+      x = v.f_char
+      raise Fastwire.out_of_range("Primitives.f_char", x, "char") unless x.is_a?(Integer) && x >= 0 && x <= 255
+      vals << x
+      x = v.f_wchar
+      raise Fastwire.out_of_range("Primitives.f_wchar", x, "wchar") unless x.is_a?(Integer) && x >= 0 && x <= 4294967295
+      vals << x
+      x = v.f_int8
+      raise Fastwire.out_of_range("Primitives.f_int8", x, "int8") unless x.is_a?(Integer) && x >= -128 && x <= 127
+      vals << x
+      x = v.f_uint8
+      raise Fastwire.out_of_range("Primitives.f_uint8", x, "uint8") unless x.is_a?(Integer) && x >= 0 && x <= 255
+      vals << x
+      x = v.f_int16
+      raise Fastwire.out_of_range("Primitives.f_int16", x, "int16") unless x.is_a?(Integer) && x >= -32768 && x <= 32767
+      vals << x
+      x = v.f_uint16
+      raise Fastwire.out_of_range("Primitives.f_uint16", x, "uint16") unless x.is_a?(Integer) && x >= 0 && x <= 65535
+      vals << x
+      x = v.f_int32
+      raise Fastwire.out_of_range("Primitives.f_int32", x, "int32") unless x.is_a?(Integer) && x >= -2147483648 && x <= 2147483647
+      vals << x
+      x = v.f_uint32
+      raise Fastwire.out_of_range("Primitives.f_uint32", x, "uint32") unless x.is_a?(Integer) && x >= 0 && x <= 4294967295
+      vals << x
+      x = v.f_int64
+      raise Fastwire.out_of_range("Primitives.f_int64", x, "int64") unless x.is_a?(Integer) && x >= -9223372036854775808 && x <= 9223372036854775807
+      vals << x
+      x = v.f_uint64
+      raise Fastwire.out_of_range("Primitives.f_uint64", x, "uint64") unless x.is_a?(Integer) && x >= 0 && x <= 18446744073709551615
+      vals << x
+      x = v.f_float
+      x = Fastwire::FLOAT.to_wire(x)
+      vals << x
+      x = v.f_double
+      x = Fastwire::DOUBLE.to_wire(x) unless x.is_a?(Float)
+      vals << x
+      x = v.f_decimal
+      x = Fastwire::DecimalCodec.bytes(x)
+      vals << x
+      vals << Fastwire.vput_str(buf, pos, v.f_string)
+      vals << Fastwire.vput_str(buf, pos, v.f_bytes)
+      x = v.f_epoch
+      raise Fastwire.out_of_range("Primitives.f_epoch", x, "uint64") unless x.is_a?(Integer) && x >= 0 && x <= 18446744073709551615
+      vals << x
+      x = v.f_utc
+      raise Fastwire.out_of_range("Primitives.f_utc", x, "uint64") unless x.is_a?(Integer) && x >= 0 && x <= 18446744073709551615
+      vals << x
+      x = v.f_ns
+      raise Fastwire.out_of_range("Primitives.f_ns", x, "uint64") unless x.is_a?(Integer) && x >= 0 && x <= 18446744073709551615
+      vals << x
+      x = v.f_uuid0
+      x = Fastwire::UUID_.to_wire(x)
+      vals << x
+      x = v.f_uuid1
+      x = Fastwire::UUID_.to_wire(x)
+      vals << x
+      x = v.f_uuid4
+      x = Fastwire::UUID_.to_wire(x)
+      vals << x
+      x = v.f_uuid
+      x = Fastwire::UUID_.to_wire(x)
+      vals << x
+      vals << Fastwire.vput_str(buf, pos, v.password)
+      x = v.legacy
+      raise Fastwire.out_of_range("Primitives.legacy", x, "int32") unless x.is_a?(Integer) && x >= -2147483648 && x <= 2147483647
+      vals << x
+      buf[pos, 177] = vals.pack("VVCCCVcCs<S<l<L<q<Q<L<Ea16VVQ<Q<Q<a16a16a16a16Vl<")
+      pos - base
+    end
+
+    def vget(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 177 && d.positive?
+        raw = r.buf.unpack("VVCCCVcCs<S<l<L<q<Q<eEa16VVQ<Q<Q<a16a16a16a16Vl<", offset: pos)
+        stored = raw[0]
+        if stored >= 177 && raw[1] == 110 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          return Primitives.allocate._fw_set(
+            raw[2] != 0,
+            raw[3],
+            raw[4],
+            raw[5],
+            raw[6],
+            raw[7],
+            raw[8],
+            raw[9],
+            raw[10],
+            raw[11],
+            raw[12],
+            raw[13],
+            raw[14],
+            raw[15],
+            Fastwire::DecimalCodec.of(raw[16]),
+            Fastwire.vget_str(r, pos, raw[17], pos + 77),
+            Fastwire.vget_bytes(r, pos, raw[18], pos + 81),
+            raw[19],
+            raw[20],
+            raw[21],
+            Fastwire::UUID.new(raw[22]),
+            Fastwire::UUID.new(raw[23]),
+            Fastwire::UUID.new(raw[24]),
+            Fastwire::UUID.new(raw[25]),
+            Fastwire.vget_str(r, pos, raw[26], pos + 173),
+            raw[27]
+          )
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def vverify(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 177 && d.positive?
+        raw = r.buf.unpack("VVCCCVcCs<S<l<L<q<Q<L<Ea16VVQ<Q<Q<a16a16a16a16Vl<", offset: pos)
+        stored = raw[0]
+        if stored >= 177 && raw[1] == 110 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          Fastwire.fail!("bad_value", "decimal scale") if raw[16].getbyte(14) > 28
+          Fastwire.vcheck_str(r, pos, raw[17], pos + 77)
+          Fastwire.vcheck_str(r, pos, raw[18], pos + 81)
+          Fastwire.vcheck_str(r, pos, raw[26], pos + 173)
+          return
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def fput(buf, v)
+      raise Fastwire::EncodeError.new("Primitives expected, got #{v.class}", "wrong_type") unless v.is_a?(Primitives)
+      x0 = v.f_bool
+      x0 = Fastwire::BOOL.to_wire(x0)
+      x1 = v.f_byte
+      raise Fastwire.out_of_range("Primitives.f_byte", x1, "byte") unless x1.is_a?(Integer) && x1 >= 0 && x1 <= 255
+      x2 = v.f_char
+      raise Fastwire.out_of_range("Primitives.f_char", x2, "char") unless x2.is_a?(Integer) && x2 >= 0 && x2 <= 255
+      x3 = v.f_wchar
+      raise Fastwire.out_of_range("Primitives.f_wchar", x3, "wchar") unless x3.is_a?(Integer) && x3 >= 0 && x3 <= 4294967295
+      x4 = v.f_int8
+      raise Fastwire.out_of_range("Primitives.f_int8", x4, "int8") unless x4.is_a?(Integer) && x4 >= -128 && x4 <= 127
+      x5 = v.f_uint8
+      raise Fastwire.out_of_range("Primitives.f_uint8", x5, "uint8") unless x5.is_a?(Integer) && x5 >= 0 && x5 <= 255
+      x6 = v.f_int16
+      raise Fastwire.out_of_range("Primitives.f_int16", x6, "int16") unless x6.is_a?(Integer) && x6 >= -32768 && x6 <= 32767
+      x7 = v.f_uint16
+      raise Fastwire.out_of_range("Primitives.f_uint16", x7, "uint16") unless x7.is_a?(Integer) && x7 >= 0 && x7 <= 65535
+      x8 = v.f_int32
+      raise Fastwire.out_of_range("Primitives.f_int32", x8, "int32") unless x8.is_a?(Integer) && x8 >= -2147483648 && x8 <= 2147483647
+      x9 = v.f_uint32
+      raise Fastwire.out_of_range("Primitives.f_uint32", x9, "uint32") unless x9.is_a?(Integer) && x9 >= 0 && x9 <= 4294967295
+      x10 = v.f_int64
+      raise Fastwire.out_of_range("Primitives.f_int64", x10, "int64") unless x10.is_a?(Integer) && x10 >= -9223372036854775808 && x10 <= 9223372036854775807
+      x11 = v.f_uint64
+      raise Fastwire.out_of_range("Primitives.f_uint64", x11, "uint64") unless x11.is_a?(Integer) && x11 >= 0 && x11 <= 18446744073709551615
+      x12 = v.f_float
+      x12 = Fastwire::FLOAT.to_wire(x12)
+      x13 = v.f_double
+      x13 = Fastwire::DOUBLE.to_wire(x13) unless x13.is_a?(Float)
+      x14 = v.f_decimal
+      x14 = Fastwire::DecimalCodec.bytes(x14)
+      [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14].pack("CCCVcCs<S<l<L<q<Q<L<Ea16", buffer: buf)
+      Fastwire.fput_str(buf, v.f_string)
+      Fastwire.fput_str(buf, v.f_bytes)
+      x17 = v.f_epoch
+      raise Fastwire.out_of_range("Primitives.f_epoch", x17, "uint64") unless x17.is_a?(Integer) && x17 >= 0 && x17 <= 18446744073709551615
+      x18 = v.f_utc
+      raise Fastwire.out_of_range("Primitives.f_utc", x18, "uint64") unless x18.is_a?(Integer) && x18 >= 0 && x18 <= 18446744073709551615
+      x19 = v.f_ns
+      raise Fastwire.out_of_range("Primitives.f_ns", x19, "uint64") unless x19.is_a?(Integer) && x19 >= 0 && x19 <= 18446744073709551615
+      x20 = v.f_uuid0
+      x20 = Fastwire::UUID_.to_wire(x20)
+      x21 = v.f_uuid1
+      x21 = Fastwire::UUID_.to_wire(x21)
+      x22 = v.f_uuid4
+      x22 = Fastwire::UUID_.to_wire(x22)
+      x23 = v.f_uuid
+      x23 = Fastwire::UUID_.to_wire(x23)
+      [x17, x18, x19, x20, x21, x22, x23].pack("Q<Q<Q<a16a16a16a16", buffer: buf)
+      Fastwire.fput_str(buf, v.password)
+      x25 = v.legacy
+      raise Fastwire.out_of_range("Primitives.legacy", x25, "int32") unless x25.is_a?(Integer) && x25 >= -2147483648 && x25 <= 2147483647
+      [x25].pack("l<", buffer: buf)
+    end
+
+    def fget(r, d)
+      Fastwire.too_deep! if d < 1
+      buf = r.buf
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 65 > r.end_
+      a0 = buf.unpack("CCCVcCs<S<l<L<q<Q<eEa16", offset: p)
+      r.pos = p + 65
+      a15 = Fastwire.fget_str(r)
+      a16 = Fastwire.fget_bytes(r)
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 88 > r.end_
+      a17 = buf.unpack("Q<Q<Q<a16a16a16a16", offset: p)
+      r.pos = p + 88
+      a24 = Fastwire.fget_str(r)
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 4 > r.end_
+      a25 = buf.unpack1("l<", offset: p)
+      r.pos = p + 4
+      Primitives.allocate._fw_set(a0[0] != 0, a0[1], a0[2], a0[3], a0[4], a0[5], a0[6], a0[7], a0[8], a0[9], a0[10], a0[11], a0[12], a0[13], Fastwire::DecimalCodec.of(a0[14]), a15, a16, a17[0], a17[1], a17[2], Fastwire::UUID.new(a17[3]), Fastwire::UUID.new(a17[4]), Fastwire::UUID.new(a17[5]), Fastwire::UUID.new(a17[6]), a24, a25)
+    end
+
+    def fcheck(r, d)
+      Fastwire.too_deep! if d < 1
+      buf = r.buf
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 65 > r.end_
+      Fastwire.fail!("bad_value", "decimal scale") if buf.getbyte(p + 63) > 28
+      r.pos = p + 65
+      Fastwire.fcheck_str(r)
+      Fastwire.fcheck_str(r)
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 88 > r.end_
+      r.pos = p + 88
+      Fastwire.fcheck_str(r)
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 4 > r.end_
+      r.pos = p + 4
+      nil
+    end
+  end
+
+  # Optionals: straight-line paths (64-byte body, type 111).
+  class << S_Optionals
+    def vput(buf, base, v)
+      raise Fastwire::EncodeError.new("Optionals expected, got #{v.class}", "wrong_type") unless v.is_a?(Optionals)
+
+      pos = buf.bytesize
+      buf << "\0" * 64
+      vals = [64, 111]
+      F_Optionals_f_bool.vwrite(vals, buf, pos, v.f_bool)
+      F_Optionals_f_int32.vwrite(vals, buf, pos, v.f_int32)
+      F_Optionals_f_string.vwrite(vals, buf, pos, v.f_string)
+      F_Optionals_f_decimal.vwrite(vals, buf, pos, v.f_decimal)
+      F_Optionals_f_uuid.vwrite(vals, buf, pos, v.f_uuid)
+      F_Optionals_f_time.vwrite(vals, buf, pos, v.f_time)
+      F_Optionals_f_enum.vwrite(vals, buf, pos, v.f_enum)
+      F_Optionals_f_flags.vwrite(vals, buf, pos, v.f_flags)
+      F_Optionals_f_struct.vwrite(vals, buf, pos, v.f_struct)
+      F_Optionals_f_order.vwrite(vals, buf, pos, v.f_order)
+      F_Optionals_f_reset.vwrite(vals, buf, pos, v.f_reset)
+      x = v.f_resetReset
+      x = Fastwire::BOOL.to_wire(x)
+      vals << x
+      buf[pos, 64] = vals.pack("VVCVCVCVCVCVCVCVCVCVCVCVC")
+      pos - base
+    end
+
+    def vget(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 64 && d.positive?
+        raw = r.buf.unpack("VVCVCVCVCVCVCVCVCVCVCVCVC", offset: pos)
+        stored = raw[0]
+        if stored >= 64 && raw[1] == 111 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          d -= 1
+          return Optionals.allocate._fw_set(
+            F_Optionals_f_bool.vread(r, raw, 2, pos + 8, pos, d),
+            F_Optionals_f_int32.vread(r, raw, 4, pos + 13, pos, d),
+            F_Optionals_f_string.vread(r, raw, 6, pos + 18, pos, d),
+            F_Optionals_f_decimal.vread(r, raw, 8, pos + 23, pos, d),
+            F_Optionals_f_uuid.vread(r, raw, 10, pos + 28, pos, d),
+            F_Optionals_f_time.vread(r, raw, 12, pos + 33, pos, d),
+            F_Optionals_f_enum.vread(r, raw, 14, pos + 38, pos, d),
+            F_Optionals_f_flags.vread(r, raw, 16, pos + 43, pos, d),
+            F_Optionals_f_struct.vread(r, raw, 18, pos + 48, pos, d),
+            F_Optionals_f_order.vread(r, raw, 20, pos + 53, pos, d),
+            F_Optionals_f_reset.vread(r, raw, 22, pos + 58, pos, d),
+            raw[24] != 0
+          )
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def vverify(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 64 && d.positive?
+        raw = r.buf.unpack("VVCVCVCVCVCVCVCVCVCVCVCVC", offset: pos)
+        stored = raw[0]
+        if stored >= 64 && raw[1] == 111 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          d -= 1
+          F_Optionals_f_bool.vcheck(r, raw, 2, pos + 8, pos, d)
+          F_Optionals_f_int32.vcheck(r, raw, 4, pos + 13, pos, d)
+          F_Optionals_f_string.vcheck(r, raw, 6, pos + 18, pos, d)
+          F_Optionals_f_decimal.vcheck(r, raw, 8, pos + 23, pos, d)
+          F_Optionals_f_uuid.vcheck(r, raw, 10, pos + 28, pos, d)
+          F_Optionals_f_time.vcheck(r, raw, 12, pos + 33, pos, d)
+          F_Optionals_f_enum.vcheck(r, raw, 14, pos + 38, pos, d)
+          F_Optionals_f_flags.vcheck(r, raw, 16, pos + 43, pos, d)
+          F_Optionals_f_struct.vcheck(r, raw, 18, pos + 48, pos, d)
+          F_Optionals_f_order.vcheck(r, raw, 20, pos + 53, pos, d)
+          F_Optionals_f_reset.vcheck(r, raw, 22, pos + 58, pos, d)
+          return
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def fput(buf, v)
+      raise Fastwire::EncodeError.new("Optionals expected, got #{v.class}", "wrong_type") unless v.is_a?(Optionals)
+      F_Optionals_f_bool.fput(buf, v.f_bool)
+      F_Optionals_f_int32.fput(buf, v.f_int32)
+      F_Optionals_f_string.fput(buf, v.f_string)
+      F_Optionals_f_decimal.fput(buf, v.f_decimal)
+      F_Optionals_f_uuid.fput(buf, v.f_uuid)
+      F_Optionals_f_time.fput(buf, v.f_time)
+      F_Optionals_f_enum.fput(buf, v.f_enum)
+      F_Optionals_f_flags.fput(buf, v.f_flags)
+      F_Optionals_f_struct.fput(buf, v.f_struct)
+      F_Optionals_f_order.fput(buf, v.f_order)
+      F_Optionals_f_reset.fput(buf, v.f_reset)
+      x11 = v.f_resetReset
+      x11 = Fastwire::BOOL.to_wire(x11)
+      [x11].pack("C", buffer: buf)
+    end
+
+    def fget(r, d)
+      Fastwire.too_deep! if d < 1
+      d -= 1
+      buf = r.buf
+      a0 = F_Optionals_f_bool.fget(r, d)
+      a1 = F_Optionals_f_int32.fget(r, d)
+      a2 = F_Optionals_f_string.fget(r, d)
+      a3 = F_Optionals_f_decimal.fget(r, d)
+      a4 = F_Optionals_f_uuid.fget(r, d)
+      a5 = F_Optionals_f_time.fget(r, d)
+      a6 = F_Optionals_f_enum.fget(r, d)
+      a7 = F_Optionals_f_flags.fget(r, d)
+      a8 = F_Optionals_f_struct.fget(r, d)
+      a9 = F_Optionals_f_order.fget(r, d)
+      a10 = F_Optionals_f_reset.fget(r, d)
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 1 > r.end_
+      a11 = buf.unpack1("C", offset: p)
+      r.pos = p + 1
+      Optionals.allocate._fw_set(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11 != 0)
+    end
+
+    def fcheck(r, d)
+      Fastwire.too_deep! if d < 1
+      d -= 1
+      F_Optionals_f_bool.fcheck(r, d)
+      F_Optionals_f_int32.fcheck(r, d)
+      F_Optionals_f_string.fcheck(r, d)
+      F_Optionals_f_decimal.fcheck(r, d)
+      F_Optionals_f_uuid.fcheck(r, d)
+      F_Optionals_f_time.fcheck(r, d)
+      F_Optionals_f_enum.fcheck(r, d)
+      F_Optionals_f_flags.fcheck(r, d)
+      F_Optionals_f_struct.fcheck(r, d)
+      F_Optionals_f_order.fcheck(r, d)
+      F_Optionals_f_reset.fcheck(r, d)
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 1 > r.end_
+      r.pos = p + 1
+      nil
+    end
+  end
+
+  # Collections: straight-line paths (90-byte body, type 112).
+  class << S_Collections
+    def vput(buf, base, v)
+      raise Fastwire::EncodeError.new("Collections expected, got #{v.class}", "wrong_type") unless v.is_a?(Collections)
+
+      pos = buf.bytesize
+      buf << "\0" * 90
+      vals = [90, 112]
+      F_Collections_f_array.vwrite(vals, buf, pos, v.f_array)
+      F_Collections_f_array_optional.vwrite(vals, buf, pos, v.f_array_optional)
+      F_Collections_f_array_struct.vwrite(vals, buf, pos, v.f_array_struct)
+      F_Collections_f_vector.vwrite(vals, buf, pos, v.f_vector)
+      F_Collections_f_vector_optional.vwrite(vals, buf, pos, v.f_vector_optional)
+      F_Collections_f_vector_struct.vwrite(vals, buf, pos, v.f_vector_struct)
+      F_Collections_f_list.vwrite(vals, buf, pos, v.f_list)
+      F_Collections_f_list_optional.vwrite(vals, buf, pos, v.f_list_optional)
+      F_Collections_f_set.vwrite(vals, buf, pos, v.f_set)
+      F_Collections_f_set_struct.vwrite(vals, buf, pos, v.f_set_struct)
+      F_Collections_f_map.vwrite(vals, buf, pos, v.f_map)
+      F_Collections_f_map_optional.vwrite(vals, buf, pos, v.f_map_optional)
+      F_Collections_f_map_enum_key.vwrite(vals, buf, pos, v.f_map_enum_key)
+      F_Collections_f_hash.vwrite(vals, buf, pos, v.f_hash)
+      F_Collections_f_hash_optional.vwrite(vals, buf, pos, v.f_hash_optional)
+      F_Collections_f_hash_struct_key.vwrite(vals, buf, pos, v.f_hash_struct_key)
+      buf[pos, 90] = vals.pack("VVl<l<l<CVCVVVVVVVVVVVVVVVV")
+      pos - base
+    end
+
+    def vget(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 90 && d.positive?
+        raw = r.buf.unpack("VVl<l<l<CVCVVVVVVVVVVVVVVVV", offset: pos)
+        stored = raw[0]
+        if stored >= 90 && raw[1] == 112 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          d -= 1
+          return Collections.allocate._fw_set(
+            F_Collections_f_array.vget_slot(r, pos + 8, pos, d),
+            F_Collections_f_array_optional.vget_slot(r, pos + 20, pos, d),
+            F_Collections_f_array_struct.vget_slot(r, pos + 30, pos, d),
+            F_Collections_f_vector.vread(r, raw, 11, pos + 38, pos, d),
+            F_Collections_f_vector_optional.vread(r, raw, 12, pos + 42, pos, d),
+            F_Collections_f_vector_struct.vread(r, raw, 13, pos + 46, pos, d),
+            F_Collections_f_list.vread(r, raw, 14, pos + 50, pos, d),
+            F_Collections_f_list_optional.vread(r, raw, 15, pos + 54, pos, d),
+            F_Collections_f_set.vread(r, raw, 16, pos + 58, pos, d),
+            F_Collections_f_set_struct.vread(r, raw, 17, pos + 62, pos, d),
+            F_Collections_f_map.vread(r, raw, 18, pos + 66, pos, d),
+            F_Collections_f_map_optional.vread(r, raw, 19, pos + 70, pos, d),
+            F_Collections_f_map_enum_key.vread(r, raw, 20, pos + 74, pos, d),
+            F_Collections_f_hash.vread(r, raw, 21, pos + 78, pos, d),
+            F_Collections_f_hash_optional.vread(r, raw, 22, pos + 82, pos, d),
+            F_Collections_f_hash_struct_key.vread(r, raw, 23, pos + 86, pos, d)
+          )
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def vverify(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 90 && d.positive?
+        raw = r.buf.unpack("VVl<l<l<CVCVVVVVVVVVVVVVVVV", offset: pos)
+        stored = raw[0]
+        if stored >= 90 && raw[1] == 112 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          d -= 1
+          F_Collections_f_array.vcheck_slot(r, pos + 8, pos, d)
+          F_Collections_f_array_optional.vcheck_slot(r, pos + 20, pos, d)
+          F_Collections_f_array_struct.vcheck_slot(r, pos + 30, pos, d)
+          F_Collections_f_vector.vcheck(r, raw, 11, pos + 38, pos, d)
+          F_Collections_f_vector_optional.vcheck(r, raw, 12, pos + 42, pos, d)
+          F_Collections_f_vector_struct.vcheck(r, raw, 13, pos + 46, pos, d)
+          F_Collections_f_list.vcheck(r, raw, 14, pos + 50, pos, d)
+          F_Collections_f_list_optional.vcheck(r, raw, 15, pos + 54, pos, d)
+          F_Collections_f_set.vcheck(r, raw, 16, pos + 58, pos, d)
+          F_Collections_f_set_struct.vcheck(r, raw, 17, pos + 62, pos, d)
+          F_Collections_f_map.vcheck(r, raw, 18, pos + 66, pos, d)
+          F_Collections_f_map_optional.vcheck(r, raw, 19, pos + 70, pos, d)
+          F_Collections_f_map_enum_key.vcheck(r, raw, 20, pos + 74, pos, d)
+          F_Collections_f_hash.vcheck(r, raw, 21, pos + 78, pos, d)
+          F_Collections_f_hash_optional.vcheck(r, raw, 22, pos + 82, pos, d)
+          F_Collections_f_hash_struct_key.vcheck(r, raw, 23, pos + 86, pos, d)
+          return
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def fput(buf, v)
+      raise Fastwire::EncodeError.new("Collections expected, got #{v.class}", "wrong_type") unless v.is_a?(Collections)
+      F_Collections_f_array.fput(buf, v.f_array)
+      F_Collections_f_array_optional.fput(buf, v.f_array_optional)
+      F_Collections_f_array_struct.fput(buf, v.f_array_struct)
+      F_Collections_f_vector.fput(buf, v.f_vector)
+      F_Collections_f_vector_optional.fput(buf, v.f_vector_optional)
+      F_Collections_f_vector_struct.fput(buf, v.f_vector_struct)
+      F_Collections_f_list.fput(buf, v.f_list)
+      F_Collections_f_list_optional.fput(buf, v.f_list_optional)
+      F_Collections_f_set.fput(buf, v.f_set)
+      F_Collections_f_set_struct.fput(buf, v.f_set_struct)
+      F_Collections_f_map.fput(buf, v.f_map)
+      F_Collections_f_map_optional.fput(buf, v.f_map_optional)
+      F_Collections_f_map_enum_key.fput(buf, v.f_map_enum_key)
+      F_Collections_f_hash.fput(buf, v.f_hash)
+      F_Collections_f_hash_optional.fput(buf, v.f_hash_optional)
+      F_Collections_f_hash_struct_key.fput(buf, v.f_hash_struct_key)
+    end
+
+    def fget(r, d)
+      Fastwire.too_deep! if d < 1
+      d -= 1
+      a0 = F_Collections_f_array.fget(r, d)
+      a1 = F_Collections_f_array_optional.fget(r, d)
+      a2 = F_Collections_f_array_struct.fget(r, d)
+      a3 = F_Collections_f_vector.fget(r, d)
+      a4 = F_Collections_f_vector_optional.fget(r, d)
+      a5 = F_Collections_f_vector_struct.fget(r, d)
+      a6 = F_Collections_f_list.fget(r, d)
+      a7 = F_Collections_f_list_optional.fget(r, d)
+      a8 = F_Collections_f_set.fget(r, d)
+      a9 = F_Collections_f_set_struct.fget(r, d)
+      a10 = F_Collections_f_map.fget(r, d)
+      a11 = F_Collections_f_map_optional.fget(r, d)
+      a12 = F_Collections_f_map_enum_key.fget(r, d)
+      a13 = F_Collections_f_hash.fget(r, d)
+      a14 = F_Collections_f_hash_optional.fget(r, d)
+      a15 = F_Collections_f_hash_struct_key.fget(r, d)
+      Collections.allocate._fw_set(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15)
+    end
+
+    def fcheck(r, d)
+      Fastwire.too_deep! if d < 1
+      d -= 1
+      F_Collections_f_array.fcheck(r, d)
+      F_Collections_f_array_optional.fcheck(r, d)
+      F_Collections_f_array_struct.fcheck(r, d)
+      F_Collections_f_vector.fcheck(r, d)
+      F_Collections_f_vector_optional.fcheck(r, d)
+      F_Collections_f_vector_struct.fcheck(r, d)
+      F_Collections_f_list.fcheck(r, d)
+      F_Collections_f_list_optional.fcheck(r, d)
+      F_Collections_f_set.fcheck(r, d)
+      F_Collections_f_set_struct.fcheck(r, d)
+      F_Collections_f_map.fcheck(r, d)
+      F_Collections_f_map_optional.fcheck(r, d)
+      F_Collections_f_map_enum_key.fcheck(r, d)
+      F_Collections_f_hash.fcheck(r, d)
+      F_Collections_f_hash_optional.fcheck(r, d)
+      F_Collections_f_hash_struct_key.fcheck(r, d)
+      nil
+    end
+  end
+
+  # Fixed: straight-line paths (12-byte body, type 500).
+  class << S_Fixed
+    def vput(buf, base, v)
+      raise Fastwire::EncodeError.new("Fixed expected, got #{v.class}", "wrong_type") unless v.is_a?(Fixed)
+
+      pos = buf.bytesize
+      buf << "\0" * 12
+      vals = [12, 500]
+      x = v.id
+      raise Fastwire.out_of_range("Fixed.id", x, "int32") unless x.is_a?(Integer) && x >= -2147483648 && x <= 2147483647
+      vals << x
+      buf[pos, 12] = vals.pack("VVl<")
+      pos - base
+    end
+
+    def vget(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 12 && d.positive?
+        raw = r.buf.unpack("VVl<", offset: pos)
+        stored = raw[0]
+        if stored >= 12 && raw[1] == 500 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          return Fixed.allocate._fw_set(
+            raw[2]
+          )
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def vverify(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 12 && d.positive?
+        raw = r.buf.unpack("VVl<", offset: pos)
+        stored = raw[0]
+        if stored >= 12 && raw[1] == 500 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          return
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def fput(buf, v)
+      raise Fastwire::EncodeError.new("Fixed expected, got #{v.class}", "wrong_type") unless v.is_a?(Fixed)
+      x0 = v.id
+      raise Fastwire.out_of_range("Fixed.id", x0, "int32") unless x0.is_a?(Integer) && x0 >= -2147483648 && x0 <= 2147483647
+      [x0].pack("l<", buffer: buf)
+    end
+
+    def fget(r, d)
+      Fastwire.too_deep! if d < 1
+      buf = r.buf
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 4 > r.end_
+      a0 = buf.unpack1("l<", offset: p)
+      r.pos = p + 4
+      Fixed.allocate._fw_set(a0)
+    end
+
+    def fcheck(r, d)
+      Fastwire.too_deep! if d < 1
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 4 > r.end_
+      r.pos = p + 4
+      nil
+    end
+  end
+
+  # Next: straight-line paths (24-byte body, type 113).
+  class << S_Next
+    def vput(buf, base, v)
+      raise Fastwire::EncodeError.new("Next expected, got #{v.class}", "wrong_type") unless v.is_a?(Next)
+
+      pos = buf.bytesize
+      buf << "\0" * 24
+      vals = [24, 113]
+      x = v.id
+      x = Fastwire::UUID_.to_wire(x)
+      vals << x
+      buf[pos, 24] = vals.pack("VVa16")
+      pos - base
+    end
+
+    def vget(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 24 && d.positive?
+        raw = r.buf.unpack("VVa16", offset: pos)
+        stored = raw[0]
+        if stored >= 24 && raw[1] == 113 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          return Next.allocate._fw_set(
+            Fastwire::UUID.new(raw[2])
+          )
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def vverify(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 24 && d.positive?
+        raw = r.buf.unpack("VVa16", offset: pos)
+        stored = raw[0]
+        if stored >= 24 && raw[1] == 113 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          return
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def fput(buf, v)
+      raise Fastwire::EncodeError.new("Next expected, got #{v.class}", "wrong_type") unless v.is_a?(Next)
+      x0 = v.id
+      x0 = Fastwire::UUID_.to_wire(x0)
+      [x0].pack("a16", buffer: buf)
+    end
+
+    def fget(r, d)
+      Fastwire.too_deep! if d < 1
+      buf = r.buf
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 16 > r.end_
+      a0 = buf.unpack1("a16", offset: p)
+      r.pos = p + 16
+      Next.allocate._fw_set(Fastwire::UUID.new(a0))
+    end
+
+    def fcheck(r, d)
+      Fastwire.too_deep! if d < 1
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 16 > r.end_
+      r.pos = p + 16
+      nil
+    end
+  end
+
+  # Shifted: straight-line paths (24-byte body, type 300).
+  class << S_Shifted
+    def vput(buf, base, v)
+      raise Fastwire::EncodeError.new("Shifted expected, got #{v.class}", "wrong_type") unless v.is_a?(Shifted)
+
+      pos = buf.bytesize
+      buf << "\0" * 24
+      vals = [24, 300]
+      x = v.amount
+      x = Fastwire::DecimalCodec.bytes(x)
+      vals << x
+      buf[pos, 24] = vals.pack("VVa16")
+      pos - base
+    end
+
+    def vget(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 24 && d.positive?
+        raw = r.buf.unpack("VVa16", offset: pos)
+        stored = raw[0]
+        if stored >= 24 && raw[1] == 300 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          return Shifted.allocate._fw_set(
+            Fastwire::DecimalCodec.of(raw[2])
+          )
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def vverify(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 24 && d.positive?
+        raw = r.buf.unpack("VVa16", offset: pos)
+        stored = raw[0]
+        if stored >= 24 && raw[1] == 300 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          Fastwire.fail!("bad_value", "decimal scale") if raw[2].getbyte(14) > 28
+          return
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def fput(buf, v)
+      raise Fastwire::EncodeError.new("Shifted expected, got #{v.class}", "wrong_type") unless v.is_a?(Shifted)
+      x0 = v.amount
+      x0 = Fastwire::DecimalCodec.bytes(x0)
+      [x0].pack("a16", buffer: buf)
+    end
+
+    def fget(r, d)
+      Fastwire.too_deep! if d < 1
+      buf = r.buf
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 16 > r.end_
+      a0 = buf.unpack1("a16", offset: p)
+      r.pos = p + 16
+      Shifted.allocate._fw_set(Fastwire::DecimalCodec.of(a0))
+    end
+
+    def fcheck(r, d)
+      Fastwire.too_deep! if d < 1
+      buf = r.buf
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 16 > r.end_
+      Fastwire.fail!("bad_value", "decimal scale") if buf.getbyte(p + 14) > 28
+      r.pos = p + 16
+      nil
+    end
+  end
+
+  # Base: straight-line paths (13-byte body, type 301).
+  class << S_Base
+    def vput(buf, base, v)
+      raise Fastwire::EncodeError.new("Base expected, got #{v.class}", "wrong_type") unless v.is_a?(Base)
+
+      pos = buf.bytesize
+      buf << "\0" * 13
+      vals = [13, 301]
+      vals << Fastwire.vput_str(buf, pos, v.name)
+      x = v.level
+      raise Fastwire.out_of_range("Base.level", x, "int8") unless x.is_a?(Integer) && x >= -128 && x <= 127
+      vals << x
+      buf[pos, 13] = vals.pack("VVVc")
+      pos - base
+    end
+
+    def vget(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 13 && d.positive?
+        raw = r.buf.unpack("VVVc", offset: pos)
+        stored = raw[0]
+        if stored >= 13 && raw[1] == 301 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          return Base.allocate._fw_set(
+            Fastwire.vget_str(r, pos, raw[2], pos + 12),
+            raw[3]
+          )
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def vverify(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 13 && d.positive?
+        raw = r.buf.unpack("VVVc", offset: pos)
+        stored = raw[0]
+        if stored >= 13 && raw[1] == 301 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          Fastwire.vcheck_str(r, pos, raw[2], pos + 12)
+          return
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def fput(buf, v)
+      raise Fastwire::EncodeError.new("Base expected, got #{v.class}", "wrong_type") unless v.is_a?(Base)
+      Fastwire.fput_str(buf, v.name)
+      x1 = v.level
+      raise Fastwire.out_of_range("Base.level", x1, "int8") unless x1.is_a?(Integer) && x1 >= -128 && x1 <= 127
+      [x1].pack("c", buffer: buf)
+    end
+
+    def fget(r, d)
+      Fastwire.too_deep! if d < 1
+      buf = r.buf
+      a0 = Fastwire.fget_str(r)
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 1 > r.end_
+      a1 = buf.unpack1("c", offset: p)
+      r.pos = p + 1
+      Base.allocate._fw_set(a0, a1)
+    end
+
+    def fcheck(r, d)
+      Fastwire.too_deep! if d < 1
+      Fastwire.fcheck_str(r)
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 1 > r.end_
+      r.pos = p + 1
+      nil
+    end
+  end
+
+  # Derived: straight-line paths (25-byte body, type 302).
+  class << S_Derived
+    def vput(buf, base, v)
+      raise Fastwire::EncodeError.new("Derived expected, got #{v.class}", "wrong_type") unless v.is_a?(Derived)
+
+      pos = buf.bytesize
+      buf << "\0" * 25
+      vals = [25, 302]
+      vals << Fastwire.vput_str(buf, pos, v.name)
+      x = v.level
+      raise Fastwire.out_of_range("Derived.level", x, "int8") unless x.is_a?(Integer) && x >= -128 && x <= 127
+      vals << x
+      x = v.serial
+      raise Fastwire.out_of_range("Derived.serial", x, "int32") unless x.is_a?(Integer) && x >= -2147483648 && x <= 2147483647
+      vals << x
+      x = v.weight
+      x = Fastwire::DOUBLE.to_wire(x) unless x.is_a?(Float)
+      vals << x
+      buf[pos, 25] = vals.pack("VVVcl<E")
+      pos - base
+    end
+
+    def vget(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 25 && d.positive?
+        raw = r.buf.unpack("VVVcl<E", offset: pos)
+        stored = raw[0]
+        if stored >= 25 && raw[1] == 302 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          return Derived.allocate._fw_set(
+            Fastwire.vget_str(r, pos, raw[2], pos + 12),
+            raw[3],
+            raw[4],
+            raw[5]
+          )
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def vverify(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 25 && d.positive?
+        raw = r.buf.unpack("VVVcl<E", offset: pos)
+        stored = raw[0]
+        if stored >= 25 && raw[1] == 302 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          Fastwire.vcheck_str(r, pos, raw[2], pos + 12)
+          return
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def fput(buf, v)
+      raise Fastwire::EncodeError.new("Derived expected, got #{v.class}", "wrong_type") unless v.is_a?(Derived)
+      Fastwire.fput_str(buf, v.name)
+      x1 = v.level
+      raise Fastwire.out_of_range("Derived.level", x1, "int8") unless x1.is_a?(Integer) && x1 >= -128 && x1 <= 127
+      x2 = v.serial
+      raise Fastwire.out_of_range("Derived.serial", x2, "int32") unless x2.is_a?(Integer) && x2 >= -2147483648 && x2 <= 2147483647
+      x3 = v.weight
+      x3 = Fastwire::DOUBLE.to_wire(x3) unless x3.is_a?(Float)
+      [x1, x2, x3].pack("cl<E", buffer: buf)
+    end
+
+    def fget(r, d)
+      Fastwire.too_deep! if d < 1
+      buf = r.buf
+      a0 = Fastwire.fget_str(r)
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 13 > r.end_
+      a1 = buf.unpack("cl<E", offset: p)
+      r.pos = p + 13
+      Derived.allocate._fw_set(a0, a1[0], a1[1], a1[2])
+    end
+
+    def fcheck(r, d)
+      Fastwire.too_deep! if d < 1
+      Fastwire.fcheck_str(r)
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 13 > r.end_
+      r.pos = p + 13
+      nil
+    end
+  end
+
+  # MoreDerived: straight-line paths (26-byte body, type 303).
+  class << S_MoreDerived
+    def vput(buf, base, v)
+      raise Fastwire::EncodeError.new("MoreDerived expected, got #{v.class}", "wrong_type") unless v.is_a?(MoreDerived)
+
+      pos = buf.bytesize
+      buf << "\0" * 26
+      vals = [26, 303]
+      vals << Fastwire.vput_str(buf, pos, v.name)
+      x = v.level
+      raise Fastwire.out_of_range("MoreDerived.level", x, "int8") unless x.is_a?(Integer) && x >= -128 && x <= 127
+      vals << x
+      x = v.serial
+      raise Fastwire.out_of_range("MoreDerived.serial", x, "int32") unless x.is_a?(Integer) && x >= -2147483648 && x <= 2147483647
+      vals << x
+      x = v.weight
+      x = Fastwire::DOUBLE.to_wire(x) unless x.is_a?(Float)
+      vals << x
+      x = v.last
+      x = Fastwire::BOOL.to_wire(x)
+      vals << x
+      buf[pos, 26] = vals.pack("VVVcl<EC")
+      pos - base
+    end
+
+    def vget(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 26 && d.positive?
+        raw = r.buf.unpack("VVVcl<EC", offset: pos)
+        stored = raw[0]
+        if stored >= 26 && raw[1] == 303 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          return MoreDerived.allocate._fw_set(
+            Fastwire.vget_str(r, pos, raw[2], pos + 12),
+            raw[3],
+            raw[4],
+            raw[5],
+            raw[6] != 0
+          )
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def vverify(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 26 && d.positive?
+        raw = r.buf.unpack("VVVcl<EC", offset: pos)
+        stored = raw[0]
+        if stored >= 26 && raw[1] == 303 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          Fastwire.vcheck_str(r, pos, raw[2], pos + 12)
+          return
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def fput(buf, v)
+      raise Fastwire::EncodeError.new("MoreDerived expected, got #{v.class}", "wrong_type") unless v.is_a?(MoreDerived)
+      Fastwire.fput_str(buf, v.name)
+      x1 = v.level
+      raise Fastwire.out_of_range("MoreDerived.level", x1, "int8") unless x1.is_a?(Integer) && x1 >= -128 && x1 <= 127
+      x2 = v.serial
+      raise Fastwire.out_of_range("MoreDerived.serial", x2, "int32") unless x2.is_a?(Integer) && x2 >= -2147483648 && x2 <= 2147483647
+      x3 = v.weight
+      x3 = Fastwire::DOUBLE.to_wire(x3) unless x3.is_a?(Float)
+      x4 = v.last
+      x4 = Fastwire::BOOL.to_wire(x4)
+      [x1, x2, x3, x4].pack("cl<EC", buffer: buf)
+    end
+
+    def fget(r, d)
+      Fastwire.too_deep! if d < 1
+      buf = r.buf
+      a0 = Fastwire.fget_str(r)
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 14 > r.end_
+      a1 = buf.unpack("cl<EC", offset: p)
+      r.pos = p + 14
+      MoreDerived.allocate._fw_set(a0, a1[0], a1[1], a1[2], a1[3] != 0)
+    end
+
+    def fcheck(r, d)
+      Fastwire.too_deep! if d < 1
+      Fastwire.fcheck_str(r)
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 14 > r.end_
+      r.pos = p + 14
+      nil
+    end
+  end
+
+  # Wallet: straight-line paths (36-byte body, type 2).
+  class << S_Wallet
+    def vput(buf, base, v)
+      raise Fastwire::EncodeError.new("Wallet expected, got #{v.class}", "wrong_type") unless v.is_a?(Wallet)
+
+      pos = buf.bytesize
+      buf << "\0" * 36
+      vals = [36, 2]
+      vals << Fastwire.vput_str(buf, pos, v.currency)
+      x = v.amount
+      x = Fastwire::DOUBLE.to_wire(x) unless x.is_a?(Float)
+      vals << x
+      x = v.reserved
+      x = Fastwire::DecimalCodec.bytes(x)
+      vals << x
+      buf[pos, 36] = vals.pack("VVVEa16")
+      pos - base
+    end
+
+    def vget(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 36 && d.positive?
+        raw = r.buf.unpack("VVVEa16", offset: pos)
+        stored = raw[0]
+        if stored >= 36 && raw[1] == 2 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          return Wallet.allocate._fw_set(
+            Fastwire.vget_str(r, pos, raw[2], pos + 12),
+            raw[3],
+            Fastwire::DecimalCodec.of(raw[4])
+          )
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def vverify(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 36 && d.positive?
+        raw = r.buf.unpack("VVVEa16", offset: pos)
+        stored = raw[0]
+        if stored >= 36 && raw[1] == 2 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          Fastwire.vcheck_str(r, pos, raw[2], pos + 12)
+          Fastwire.fail!("bad_value", "decimal scale") if raw[4].getbyte(14) > 28
+          return
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def fput(buf, v)
+      raise Fastwire::EncodeError.new("Wallet expected, got #{v.class}", "wrong_type") unless v.is_a?(Wallet)
+      Fastwire.fput_str(buf, v.currency)
+      x1 = v.amount
+      x1 = Fastwire::DOUBLE.to_wire(x1) unless x1.is_a?(Float)
+      x2 = v.reserved
+      x2 = Fastwire::DecimalCodec.bytes(x2)
+      [x1, x2].pack("Ea16", buffer: buf)
+    end
+
+    def fget(r, d)
+      Fastwire.too_deep! if d < 1
+      buf = r.buf
+      a0 = Fastwire.fget_str(r)
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 24 > r.end_
+      a1 = buf.unpack("Ea16", offset: p)
+      r.pos = p + 24
+      Wallet.allocate._fw_set(a0, a1[0], Fastwire::DecimalCodec.of(a1[1]))
+    end
+
+    def fcheck(r, d)
+      Fastwire.too_deep! if d < 1
+      buf = r.buf
+      Fastwire.fcheck_str(r)
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 24 > r.end_
+      Fastwire.fail!("bad_value", "decimal scale") if buf.getbyte(p + 22) > 28
+      r.pos = p + 24
+      nil
+    end
+  end
+
+  # ExAccount: straight-line paths (33-byte body, type 304).
+  class << S_ExAccount
+    def vput(buf, base, v)
+      raise Fastwire::EncodeError.new("ExAccount expected, got #{v.class}", "wrong_type") unless v.is_a?(ExAccount)
+
+      pos = buf.bytesize
+      buf << "\0" * 33
+      vals = [33, 304]
+      x = v.uid
+      raise Fastwire.out_of_range("ExAccount.uid", x, "int32") unless x.is_a?(Integer) && x >= -2147483648 && x <= 2147483647
+      vals << x
+      vals << Fastwire.vput_str(buf, pos, v.name)
+      x = v.state
+      raise Fastwire.out_of_range("ExAccount.state", x, "byte") unless x.is_a?(Integer) && x >= 0 && x <= 255
+      vals << x
+      vals << Protoex::S_Balance.vput(buf, pos, v.wallet)
+      F_ExAccount_asset.vwrite(vals, buf, pos, v.asset)
+      F_ExAccount_orders.vwrite(vals, buf, pos, v.orders)
+      x = v.refs
+      raise Fastwire.out_of_range("ExAccount.refs", x, "int16") unless x.is_a?(Integer) && x >= -32768 && x <= 32767
+      vals << x
+      x = v.extra
+      raise Fastwire.out_of_range("ExAccount.extra", x, "byte") unless x.is_a?(Integer) && x >= 0 && x <= 255
+      vals << x
+      buf[pos, 33] = vals.pack("VVl<VCVCVVs<C")
+      pos - base
+    end
+
+    def vget(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 33 && d.positive?
+        raw = r.buf.unpack("VVl<VCVCVVs<C", offset: pos)
+        stored = raw[0]
+        if stored >= 33 && raw[1] == 304 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          d -= 1
+          return ExAccount.allocate._fw_set(
+            raw[2],
+            Fastwire.vget_str(r, pos, raw[3], pos + 16),
+            raw[4],
+            Protoex::S_Balance.vget(r, pos, raw[5], pos + 21, d),
+            F_ExAccount_asset.vread(r, raw, 6, pos + 21, pos, d),
+            F_ExAccount_orders.vread(r, raw, 8, pos + 26, pos, d),
+            raw[9],
+            raw[10]
+          )
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def vverify(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 33 && d.positive?
+        raw = r.buf.unpack("VVl<VCVCVVs<C", offset: pos)
+        stored = raw[0]
+        if stored >= 33 && raw[1] == 304 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          d -= 1
+          Fastwire.vcheck_str(r, pos, raw[3], pos + 16)
+          Protoex::S_Balance.vverify(r, pos, raw[5], pos + 21, d)
+          F_ExAccount_asset.vcheck(r, raw, 6, pos + 21, pos, d)
+          F_ExAccount_orders.vcheck(r, raw, 8, pos + 26, pos, d)
+          return
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def fput(buf, v)
+      raise Fastwire::EncodeError.new("ExAccount expected, got #{v.class}", "wrong_type") unless v.is_a?(ExAccount)
+      x0 = v.uid
+      raise Fastwire.out_of_range("ExAccount.uid", x0, "int32") unless x0.is_a?(Integer) && x0 >= -2147483648 && x0 <= 2147483647
+      [x0].pack("l<", buffer: buf)
+      Fastwire.fput_str(buf, v.name)
+      x2 = v.state
+      raise Fastwire.out_of_range("ExAccount.state", x2, "byte") unless x2.is_a?(Integer) && x2 >= 0 && x2 <= 255
+      [x2].pack("C", buffer: buf)
+      Protoex::S_Balance.fput(buf, v.wallet)
+      F_ExAccount_asset.fput(buf, v.asset)
+      F_ExAccount_orders.fput(buf, v.orders)
+      x6 = v.refs
+      raise Fastwire.out_of_range("ExAccount.refs", x6, "int16") unless x6.is_a?(Integer) && x6 >= -32768 && x6 <= 32767
+      x7 = v.extra
+      raise Fastwire.out_of_range("ExAccount.extra", x7, "byte") unless x7.is_a?(Integer) && x7 >= 0 && x7 <= 255
+      [x6, x7].pack("s<C", buffer: buf)
+    end
+
+    def fget(r, d)
+      Fastwire.too_deep! if d < 1
+      d -= 1
+      buf = r.buf
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 4 > r.end_
+      a0 = buf.unpack1("l<", offset: p)
+      r.pos = p + 4
+      a1 = Fastwire.fget_str(r)
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 1 > r.end_
+      a2 = buf.unpack1("C", offset: p)
+      r.pos = p + 1
+      a3 = Protoex::S_Balance.fget(r, d)
+      a4 = F_ExAccount_asset.fget(r, d)
+      a5 = F_ExAccount_orders.fget(r, d)
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 3 > r.end_
+      a6 = buf.unpack("s<C", offset: p)
+      r.pos = p + 3
+      ExAccount.allocate._fw_set(a0, a1, a2, a3, a4, a5, a6[0], a6[1])
+    end
+
+    def fcheck(r, d)
+      Fastwire.too_deep! if d < 1
+      d -= 1
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 4 > r.end_
+      r.pos = p + 4
+      Fastwire.fcheck_str(r)
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 1 > r.end_
+      r.pos = p + 1
+      Protoex::S_Balance.fcheck(r, d)
+      F_ExAccount_asset.fcheck(r, d)
+      F_ExAccount_orders.fcheck(r, d)
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 3 > r.end_
+      r.pos = p + 3
+      nil
+    end
+  end
+
+  # Ping: straight-line paths (32-byte body, type 305).
+  class << S_Ping
+    def vput(buf, base, v)
+      raise Fastwire::EncodeError.new("Ping expected, got #{v.class}", "wrong_type") unless v.is_a?(Ping)
+
+      pos = buf.bytesize
+      buf << "\0" * 32
+      vals = [32, 305]
+      x = v.id
+      x = Fastwire::UUID_.to_wire(x)
+      vals << x
+      x = v.sent
+      raise Fastwire.out_of_range("Ping.sent", x, "uint64") unless x.is_a?(Integer) && x >= 0 && x <= 18446744073709551615
+      vals << x
+      buf[pos, 32] = vals.pack("VVa16Q<")
+      pos - base
+    end
+
+    def vget(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 32 && d.positive?
+        raw = r.buf.unpack("VVa16Q<", offset: pos)
+        stored = raw[0]
+        if stored >= 32 && raw[1] == 305 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          return Ping.allocate._fw_set(
+            Fastwire::UUID.new(raw[2]),
+            raw[3]
+          )
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def vverify(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 32 && d.positive?
+        raw = r.buf.unpack("VVa16Q<", offset: pos)
+        stored = raw[0]
+        if stored >= 32 && raw[1] == 305 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          return
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def fput(buf, v)
+      raise Fastwire::EncodeError.new("Ping expected, got #{v.class}", "wrong_type") unless v.is_a?(Ping)
+      x0 = v.id
+      x0 = Fastwire::UUID_.to_wire(x0)
+      x1 = v.sent
+      raise Fastwire.out_of_range("Ping.sent", x1, "uint64") unless x1.is_a?(Integer) && x1 >= 0 && x1 <= 18446744073709551615
+      [x0, x1].pack("a16Q<", buffer: buf)
+    end
+
+    def fget(r, d)
+      Fastwire.too_deep! if d < 1
+      buf = r.buf
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 24 > r.end_
+      a0 = buf.unpack("a16Q<", offset: p)
+      r.pos = p + 24
+      Ping.allocate._fw_set(Fastwire::UUID.new(a0[0]), a0[1])
+    end
+
+    def fcheck(r, d)
+      Fastwire.too_deep! if d < 1
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 24 > r.end_
+      r.pos = p + 24
+      nil
+    end
+  end
+
+  # Pong: straight-line paths (32-byte body, type 306).
+  class << S_Pong
+    def vput(buf, base, v)
+      raise Fastwire::EncodeError.new("Pong expected, got #{v.class}", "wrong_type") unless v.is_a?(Pong)
+
+      pos = buf.bytesize
+      buf << "\0" * 32
+      vals = [32, 306]
+      x = v.id
+      x = Fastwire::UUID_.to_wire(x)
+      vals << x
+      x = v.received
+      raise Fastwire.out_of_range("Pong.received", x, "uint64") unless x.is_a?(Integer) && x >= 0 && x <= 18446744073709551615
+      vals << x
+      buf[pos, 32] = vals.pack("VVa16Q<")
+      pos - base
+    end
+
+    def vget(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 32 && d.positive?
+        raw = r.buf.unpack("VVa16Q<", offset: pos)
+        stored = raw[0]
+        if stored >= 32 && raw[1] == 306 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          return Pong.allocate._fw_set(
+            Fastwire::UUID.new(raw[2]),
+            raw[3]
+          )
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def vverify(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 32 && d.positive?
+        raw = r.buf.unpack("VVa16Q<", offset: pos)
+        stored = raw[0]
+        if stored >= 32 && raw[1] == 306 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          return
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def fput(buf, v)
+      raise Fastwire::EncodeError.new("Pong expected, got #{v.class}", "wrong_type") unless v.is_a?(Pong)
+      x0 = v.id
+      x0 = Fastwire::UUID_.to_wire(x0)
+      x1 = v.received
+      raise Fastwire.out_of_range("Pong.received", x1, "uint64") unless x1.is_a?(Integer) && x1 >= 0 && x1 <= 18446744073709551615
+      [x0, x1].pack("a16Q<", buffer: buf)
+    end
+
+    def fget(r, d)
+      Fastwire.too_deep! if d < 1
+      buf = r.buf
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 24 > r.end_
+      a0 = buf.unpack("a16Q<", offset: p)
+      r.pos = p + 24
+      Pong.allocate._fw_set(Fastwire::UUID.new(a0[0]), a0[1])
+    end
+
+    def fcheck(r, d)
+      Fastwire.too_deep! if d < 1
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 24 > r.end_
+      r.pos = p + 24
+      nil
+    end
+  end
+
+  # Refused: straight-line paths (28-byte body, type 307).
+  class << S_Refused
+    def vput(buf, base, v)
+      raise Fastwire::EncodeError.new("Refused expected, got #{v.class}", "wrong_type") unless v.is_a?(Refused)
+
+      pos = buf.bytesize
+      buf << "\0" * 28
+      vals = [28, 307]
+      x = v.id
+      x = Fastwire::UUID_.to_wire(x)
+      vals << x
+      vals << Fastwire.vput_str(buf, pos, v.reason)
+      buf[pos, 28] = vals.pack("VVa16V")
+      pos - base
+    end
+
+    def vget(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 28 && d.positive?
+        raw = r.buf.unpack("VVa16V", offset: pos)
+        stored = raw[0]
+        if stored >= 28 && raw[1] == 307 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          return Refused.allocate._fw_set(
+            Fastwire::UUID.new(raw[2]),
+            Fastwire.vget_str(r, pos, raw[3], pos + 28)
+          )
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def vverify(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 28 && d.positive?
+        raw = r.buf.unpack("VVa16V", offset: pos)
+        stored = raw[0]
+        if stored >= 28 && raw[1] == 307 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          Fastwire.vcheck_str(r, pos, raw[3], pos + 28)
+          return
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def fput(buf, v)
+      raise Fastwire::EncodeError.new("Refused expected, got #{v.class}", "wrong_type") unless v.is_a?(Refused)
+      x0 = v.id
+      x0 = Fastwire::UUID_.to_wire(x0)
+      [x0].pack("a16", buffer: buf)
+      Fastwire.fput_str(buf, v.reason)
+    end
+
+    def fget(r, d)
+      Fastwire.too_deep! if d < 1
+      buf = r.buf
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 16 > r.end_
+      a0 = buf.unpack1("a16", offset: p)
+      r.pos = p + 16
+      a1 = Fastwire.fget_str(r)
+      Refused.allocate._fw_set(Fastwire::UUID.new(a0), a1)
+    end
+
+    def fcheck(r, d)
+      Fastwire.too_deep! if d < 1
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 16 > r.end_
+      r.pos = p + 16
+      Fastwire.fcheck_str(r)
+      nil
+    end
+  end
+
+  # Failure: straight-line paths (28-byte body, type 308).
+  class << S_Failure
+    def vput(buf, base, v)
+      raise Fastwire::EncodeError.new("Failure expected, got #{v.class}", "wrong_type") unless v.is_a?(Failure)
+
+      pos = buf.bytesize
+      buf << "\0" * 28
+      vals = [28, 308]
+      x = v.id
+      x = Fastwire::UUID_.to_wire(x)
+      vals << x
+      vals << Fastwire.vput_str(buf, pos, v.error)
+      buf[pos, 28] = vals.pack("VVa16V")
+      pos - base
+    end
+
+    def vget(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 28 && d.positive?
+        raw = r.buf.unpack("VVa16V", offset: pos)
+        stored = raw[0]
+        if stored >= 28 && raw[1] == 308 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          return Failure.allocate._fw_set(
+            Fastwire::UUID.new(raw[2]),
+            Fastwire.vget_str(r, pos, raw[3], pos + 28)
+          )
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def vverify(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 28 && d.positive?
+        raw = r.buf.unpack("VVa16V", offset: pos)
+        stored = raw[0]
+        if stored >= 28 && raw[1] == 308 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          Fastwire.vcheck_str(r, pos, raw[3], pos + 28)
+          return
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def fput(buf, v)
+      raise Fastwire::EncodeError.new("Failure expected, got #{v.class}", "wrong_type") unless v.is_a?(Failure)
+      x0 = v.id
+      x0 = Fastwire::UUID_.to_wire(x0)
+      [x0].pack("a16", buffer: buf)
+      Fastwire.fput_str(buf, v.error)
+    end
+
+    def fget(r, d)
+      Fastwire.too_deep! if d < 1
+      buf = r.buf
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 16 > r.end_
+      a0 = buf.unpack1("a16", offset: p)
+      r.pos = p + 16
+      a1 = Fastwire.fget_str(r)
+      Failure.allocate._fw_set(Fastwire::UUID.new(a0), a1)
+    end
+
+    def fcheck(r, d)
+      Fastwire.too_deep! if d < 1
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 16 > r.end_
+      r.pos = p + 16
+      Fastwire.fcheck_str(r)
+      nil
+    end
+  end
+
+  # PingRequest: straight-line paths (36-byte body, type 309).
+  class << S_PingRequest
+    def vput(buf, base, v)
+      raise Fastwire::EncodeError.new("PingRequest expected, got #{v.class}", "wrong_type") unless v.is_a?(PingRequest)
+
+      pos = buf.bytesize
+      buf << "\0" * 36
+      vals = [36, 309]
+      x = v.id
+      x = Fastwire::UUID_.to_wire(x)
+      vals << x
+      x = v.sent
+      raise Fastwire.out_of_range("PingRequest.sent", x, "uint64") unless x.is_a?(Integer) && x >= 0 && x <= 18446744073709551615
+      vals << x
+      vals << Fastwire.vput_str(buf, pos, v.note)
+      buf[pos, 36] = vals.pack("VVa16Q<V")
+      pos - base
+    end
+
+    def vget(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 36 && d.positive?
+        raw = r.buf.unpack("VVa16Q<V", offset: pos)
+        stored = raw[0]
+        if stored >= 36 && raw[1] == 309 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          return PingRequest.allocate._fw_set(
+            Fastwire::UUID.new(raw[2]),
+            raw[3],
+            Fastwire.vget_str(r, pos, raw[4], pos + 36)
+          )
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def vverify(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 36 && d.positive?
+        raw = r.buf.unpack("VVa16Q<V", offset: pos)
+        stored = raw[0]
+        if stored >= 36 && raw[1] == 309 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          Fastwire.vcheck_str(r, pos, raw[4], pos + 36)
+          return
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def fput(buf, v)
+      raise Fastwire::EncodeError.new("PingRequest expected, got #{v.class}", "wrong_type") unless v.is_a?(PingRequest)
+      x0 = v.id
+      x0 = Fastwire::UUID_.to_wire(x0)
+      x1 = v.sent
+      raise Fastwire.out_of_range("PingRequest.sent", x1, "uint64") unless x1.is_a?(Integer) && x1 >= 0 && x1 <= 18446744073709551615
+      [x0, x1].pack("a16Q<", buffer: buf)
+      Fastwire.fput_str(buf, v.note)
+    end
+
+    def fget(r, d)
+      Fastwire.too_deep! if d < 1
+      buf = r.buf
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 24 > r.end_
+      a0 = buf.unpack("a16Q<", offset: p)
+      r.pos = p + 24
+      a2 = Fastwire.fget_str(r)
+      PingRequest.allocate._fw_set(Fastwire::UUID.new(a0[0]), a0[1], a2)
+    end
+
+    def fcheck(r, d)
+      Fastwire.too_deep! if d < 1
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 24 > r.end_
+      r.pos = p + 24
+      Fastwire.fcheck_str(r)
+      nil
+    end
+  end
+
+  # Notify: straight-line paths (28-byte body, type 310).
+  class << S_Notify
+    def vput(buf, base, v)
+      raise Fastwire::EncodeError.new("Notify expected, got #{v.class}", "wrong_type") unless v.is_a?(Notify)
+
+      pos = buf.bytesize
+      buf << "\0" * 28
+      vals = [28, 310]
+      x = v.id
+      x = Fastwire::UUID_.to_wire(x)
+      vals << x
+      vals << Fastwire.vput_str(buf, pos, v.text)
+      buf[pos, 28] = vals.pack("VVa16V")
+      pos - base
+    end
+
+    def vget(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 28 && d.positive?
+        raw = r.buf.unpack("VVa16V", offset: pos)
+        stored = raw[0]
+        if stored >= 28 && raw[1] == 310 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          return Notify.allocate._fw_set(
+            Fastwire::UUID.new(raw[2]),
+            Fastwire.vget_str(r, pos, raw[3], pos + 28)
+          )
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def vverify(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 28 && d.positive?
+        raw = r.buf.unpack("VVa16V", offset: pos)
+        stored = raw[0]
+        if stored >= 28 && raw[1] == 310 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          Fastwire.vcheck_str(r, pos, raw[3], pos + 28)
+          return
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def fput(buf, v)
+      raise Fastwire::EncodeError.new("Notify expected, got #{v.class}", "wrong_type") unless v.is_a?(Notify)
+      x0 = v.id
+      x0 = Fastwire::UUID_.to_wire(x0)
+      [x0].pack("a16", buffer: buf)
+      Fastwire.fput_str(buf, v.text)
+    end
+
+    def fget(r, d)
+      Fastwire.too_deep! if d < 1
+      buf = r.buf
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 16 > r.end_
+      a0 = buf.unpack1("a16", offset: p)
+      r.pos = p + 16
+      a1 = Fastwire.fget_str(r)
+      Notify.allocate._fw_set(Fastwire::UUID.new(a0), a1)
+    end
+
+    def fcheck(r, d)
+      Fastwire.too_deep! if d < 1
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 16 > r.end_
+      r.pos = p + 16
+      Fastwire.fcheck_str(r)
+      nil
+    end
+  end
+
+  # Empty: straight-line paths (8-byte body, type 311).
+  class << S_Empty
+    def vput(buf, base, v)
+      raise Fastwire::EncodeError.new("Empty expected, got #{v.class}", "wrong_type") unless v.is_a?(Empty)
+
+      pos = buf.bytesize
+      buf << "\0" * 8
+      vals = [8, 311]
+      buf[pos, 8] = vals.pack("VV")
+      pos - base
+    end
+
+    def vget(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 8 && d.positive?
+        raw = r.buf.unpack("VV", offset: pos)
+        stored = raw[0]
+        if stored >= 8 && raw[1] == 311 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          return Empty.allocate._fw_set
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def vverify(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 8 && d.positive?
+        raw = r.buf.unpack("VV", offset: pos)
+        stored = raw[0]
+        if stored >= 8 && raw[1] == 311 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          return
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def fput(buf, v)
+      raise Fastwire::EncodeError.new("Empty expected, got #{v.class}", "wrong_type") unless v.is_a?(Empty)
+    end
+
+    def fget(r, d)
+      Fastwire.too_deep! if d < 1
+      Empty.allocate._fw_set
+    end
+
+    def fcheck(r, d)
+      Fastwire.too_deep! if d < 1
+      nil
+    end
+  end
 
   # Primitives as a versioned root model: serialize, verify, deserialize.
   class PrimitivesModel < Fastwire::Model
-  self.codec = S_Primitives
+    self.codec = S_Primitives
   end
 
   # Primitives as a final (compact) root model.
   class PrimitivesFinalModel < Fastwire::FinalModel
-  self.codec = S_Primitives
+    self.codec = S_Primitives
   end
 
   # Optionals as a versioned root model: serialize, verify, deserialize.
   class OptionalsModel < Fastwire::Model
-  self.codec = S_Optionals
+    self.codec = S_Optionals
   end
 
   # Optionals as a final (compact) root model.
   class OptionalsFinalModel < Fastwire::FinalModel
-  self.codec = S_Optionals
+    self.codec = S_Optionals
   end
 
   # Collections as a versioned root model: serialize, verify, deserialize.
   class CollectionsModel < Fastwire::Model
-  self.codec = S_Collections
+    self.codec = S_Collections
   end
 
   # Collections as a final (compact) root model.
   class CollectionsFinalModel < Fastwire::FinalModel
-  self.codec = S_Collections
+    self.codec = S_Collections
   end
 
   # Fixed as a versioned root model: serialize, verify, deserialize.
   class FixedModel < Fastwire::Model
-  self.codec = S_Fixed
+    self.codec = S_Fixed
   end
 
   # Fixed as a final (compact) root model.
   class FixedFinalModel < Fastwire::FinalModel
-  self.codec = S_Fixed
+    self.codec = S_Fixed
   end
 
   # Next as a versioned root model: serialize, verify, deserialize.
   class NextModel < Fastwire::Model
-  self.codec = S_Next
+    self.codec = S_Next
   end
 
   # Next as a final (compact) root model.
   class NextFinalModel < Fastwire::FinalModel
-  self.codec = S_Next
+    self.codec = S_Next
   end
 
   # Shifted as a versioned root model: serialize, verify, deserialize.
   class ShiftedModel < Fastwire::Model
-  self.codec = S_Shifted
+    self.codec = S_Shifted
   end
 
   # Shifted as a final (compact) root model.
   class ShiftedFinalModel < Fastwire::FinalModel
-  self.codec = S_Shifted
+    self.codec = S_Shifted
   end
 
   # Base as a versioned root model: serialize, verify, deserialize.
   class BaseModel < Fastwire::Model
-  self.codec = S_Base
+    self.codec = S_Base
   end
 
   # Base as a final (compact) root model.
   class BaseFinalModel < Fastwire::FinalModel
-  self.codec = S_Base
+    self.codec = S_Base
   end
 
   # Derived as a versioned root model: serialize, verify, deserialize.
   class DerivedModel < Fastwire::Model
-  self.codec = S_Derived
+    self.codec = S_Derived
   end
 
   # Derived as a final (compact) root model.
   class DerivedFinalModel < Fastwire::FinalModel
-  self.codec = S_Derived
+    self.codec = S_Derived
   end
 
   # MoreDerived as a versioned root model: serialize, verify, deserialize.
   class MoreDerivedModel < Fastwire::Model
-  self.codec = S_MoreDerived
+    self.codec = S_MoreDerived
   end
 
   # MoreDerived as a final (compact) root model.
   class MoreDerivedFinalModel < Fastwire::FinalModel
-  self.codec = S_MoreDerived
+    self.codec = S_MoreDerived
   end
 
   # Wallet as a versioned root model: serialize, verify, deserialize.
   class WalletModel < Fastwire::Model
-  self.codec = S_Wallet
+    self.codec = S_Wallet
   end
 
   # Wallet as a final (compact) root model.
   class WalletFinalModel < Fastwire::FinalModel
-  self.codec = S_Wallet
+    self.codec = S_Wallet
   end
 
   # ExAccount as a versioned root model: serialize, verify, deserialize.
   class ExAccountModel < Fastwire::Model
-  self.codec = S_ExAccount
+    self.codec = S_ExAccount
   end
 
   # ExAccount as a final (compact) root model.
   class ExAccountFinalModel < Fastwire::FinalModel
-  self.codec = S_ExAccount
+    self.codec = S_ExAccount
   end
 
   # Ping as a versioned root model: serialize, verify, deserialize.
   class PingModel < Fastwire::Model
-  self.codec = S_Ping
+    self.codec = S_Ping
   end
 
   # Ping as a final (compact) root model.
   class PingFinalModel < Fastwire::FinalModel
-  self.codec = S_Ping
+    self.codec = S_Ping
   end
 
   # Pong as a versioned root model: serialize, verify, deserialize.
   class PongModel < Fastwire::Model
-  self.codec = S_Pong
+    self.codec = S_Pong
   end
 
   # Pong as a final (compact) root model.
   class PongFinalModel < Fastwire::FinalModel
-  self.codec = S_Pong
+    self.codec = S_Pong
   end
 
   # Refused as a versioned root model: serialize, verify, deserialize.
   class RefusedModel < Fastwire::Model
-  self.codec = S_Refused
+    self.codec = S_Refused
   end
 
   # Refused as a final (compact) root model.
   class RefusedFinalModel < Fastwire::FinalModel
-  self.codec = S_Refused
+    self.codec = S_Refused
   end
 
   # Failure as a versioned root model: serialize, verify, deserialize.
   class FailureModel < Fastwire::Model
-  self.codec = S_Failure
+    self.codec = S_Failure
   end
 
   # Failure as a final (compact) root model.
   class FailureFinalModel < Fastwire::FinalModel
-  self.codec = S_Failure
+    self.codec = S_Failure
   end
 
   # PingRequest as a versioned root model: serialize, verify, deserialize.
   class PingRequestModel < Fastwire::Model
-  self.codec = S_PingRequest
+    self.codec = S_PingRequest
   end
 
   # PingRequest as a final (compact) root model.
   class PingRequestFinalModel < Fastwire::FinalModel
-  self.codec = S_PingRequest
+    self.codec = S_PingRequest
   end
 
   # Notify as a versioned root model: serialize, verify, deserialize.
   class NotifyModel < Fastwire::Model
-  self.codec = S_Notify
+    self.codec = S_Notify
   end
 
   # Notify as a final (compact) root model.
   class NotifyFinalModel < Fastwire::FinalModel
-  self.codec = S_Notify
+    self.codec = S_Notify
   end
 
   # Empty as a versioned root model: serialize, verify, deserialize.
   class EmptyModel < Fastwire::Model
-  self.codec = S_Empty
+    self.codec = S_Empty
   end
 
   # Empty as a final (compact) root model.
   class EmptyFinalModel < Fastwire::FinalModel
-  self.codec = S_Empty
+    self.codec = S_Empty
   end
 
   # Sends what the everything package's protocol sends (versioned): its
   # messages, or its structs when it declares none.
   class Sender < Fastwire::Sender
-  MODELS = {
-    Ping => PingModel.new,
-    Pong => PongModel.new,
-    Refused => RefusedModel.new,
-    Failure => FailureModel.new,
-    PingRequest => PingRequestModel.new,
-    Notify => NotifyModel.new,
-    Empty => EmptyModel.new,
-  }.freeze
+    MODELS = {
+      Ping => PingModel.new,
+      Pong => PongModel.new,
+      Refused => RefusedModel.new,
+      Failure => FailureModel.new,
+      PingRequest => PingRequestModel.new,
+      Notify => NotifyModel.new,
+      Empty => EmptyModel.new,
+    }.freeze
   end
 
   # Receives what the everything package's protocol sends (versioned):
   # override the on_receive_<message> hooks.
   class Receiver < Fastwire::Receiver
-  HANDLERS = {
-    305 => [PingModel.new, :on_receive_ping],
-    306 => [PongModel.new, :on_receive_pong],
-    307 => [RefusedModel.new, :on_receive_refused],
-    308 => [FailureModel.new, :on_receive_failure],
-    309 => [PingRequestModel.new, :on_receive_ping_request],
-    310 => [NotifyModel.new, :on_receive_notify],
-    311 => [EmptyModel.new, :on_receive_empty],
-  }.freeze
+    HANDLERS = {
+      305 => [PingModel.new, :on_receive_ping],
+      306 => [PongModel.new, :on_receive_pong],
+      307 => [RefusedModel.new, :on_receive_refused],
+      308 => [FailureModel.new, :on_receive_failure],
+      309 => [PingRequestModel.new, :on_receive_ping_request],
+      310 => [NotifyModel.new, :on_receive_notify],
+      311 => [EmptyModel.new, :on_receive_empty],
+    }.freeze
 
-  # Called for each Ping received.
-  def on_receive_ping(value); end
+    # Called for each Ping received.
+    def on_receive_ping(value); end
 
-  # Called for each Pong received.
-  def on_receive_pong(value); end
+    # Called for each Pong received.
+    def on_receive_pong(value); end
 
-  # Called for each Refused received.
-  def on_receive_refused(value); end
+    # Called for each Refused received.
+    def on_receive_refused(value); end
 
-  # Called for each Failure received.
-  def on_receive_failure(value); end
+    # Called for each Failure received.
+    def on_receive_failure(value); end
 
-  # Called for each PingRequest received.
-  def on_receive_ping_request(value); end
+    # Called for each PingRequest received.
+    def on_receive_ping_request(value); end
 
-  # Called for each Notify received.
-  def on_receive_notify(value); end
+    # Called for each Notify received.
+    def on_receive_notify(value); end
 
-  # Called for each Empty received.
-  def on_receive_empty(value); end
+    # Called for each Empty received.
+    def on_receive_empty(value); end
   end
 
   # Sends what the everything package's protocol sends (final): its
   # messages, or its structs when it declares none.
   class FinalSender < Fastwire::FinalSender
-  MODELS = {
-    Ping => PingFinalModel.new,
-    Pong => PongFinalModel.new,
-    Refused => RefusedFinalModel.new,
-    Failure => FailureFinalModel.new,
-    PingRequest => PingRequestFinalModel.new,
-    Notify => NotifyFinalModel.new,
-    Empty => EmptyFinalModel.new,
-  }.freeze
+    MODELS = {
+      Ping => PingFinalModel.new,
+      Pong => PongFinalModel.new,
+      Refused => RefusedFinalModel.new,
+      Failure => FailureFinalModel.new,
+      PingRequest => PingRequestFinalModel.new,
+      Notify => NotifyFinalModel.new,
+      Empty => EmptyFinalModel.new,
+    }.freeze
   end
 
   # Receives what the everything package's protocol sends (final):
   # override the on_receive_<message> hooks.
   class FinalReceiver < Fastwire::FinalReceiver
-  HANDLERS = {
-    305 => [PingFinalModel.new, :on_receive_ping],
-    306 => [PongFinalModel.new, :on_receive_pong],
-    307 => [RefusedFinalModel.new, :on_receive_refused],
-    308 => [FailureFinalModel.new, :on_receive_failure],
-    309 => [PingRequestFinalModel.new, :on_receive_ping_request],
-    310 => [NotifyFinalModel.new, :on_receive_notify],
-    311 => [EmptyFinalModel.new, :on_receive_empty],
-  }.freeze
+    HANDLERS = {
+      305 => [PingFinalModel.new, :on_receive_ping],
+      306 => [PongFinalModel.new, :on_receive_pong],
+      307 => [RefusedFinalModel.new, :on_receive_refused],
+      308 => [FailureFinalModel.new, :on_receive_failure],
+      309 => [PingRequestFinalModel.new, :on_receive_ping_request],
+      310 => [NotifyFinalModel.new, :on_receive_notify],
+      311 => [EmptyFinalModel.new, :on_receive_empty],
+    }.freeze
 
-  # Called for each Ping received.
-  def on_receive_ping(value); end
+    # Called for each Ping received.
+    def on_receive_ping(value); end
 
-  # Called for each Pong received.
-  def on_receive_pong(value); end
+    # Called for each Pong received.
+    def on_receive_pong(value); end
 
-  # Called for each Refused received.
-  def on_receive_refused(value); end
+    # Called for each Refused received.
+    def on_receive_refused(value); end
 
-  # Called for each Failure received.
-  def on_receive_failure(value); end
+    # Called for each Failure received.
+    def on_receive_failure(value); end
 
-  # Called for each PingRequest received.
-  def on_receive_ping_request(value); end
+    # Called for each PingRequest received.
+    def on_receive_ping_request(value); end
 
-  # Called for each Notify received.
-  def on_receive_notify(value); end
+    # Called for each Notify received.
+    def on_receive_notify(value); end
 
-  # Called for each Empty received.
-  def on_receive_empty(value); end
+    # Called for each Empty received.
+    def on_receive_empty(value); end
   end
 end

@@ -17,143 +17,143 @@ Fastwire.check_version("0.1.0", "protocol_fbe.rb")
 module Protocol
   # An order, sent on its own
   class OrderMessage
-  attr_accessor :body
+    attr_accessor :body
 
-  def initialize(
-    body: Proto::Order.new
-  )
-    @body = body
-  end
+    def initialize(
+      body: Proto::Order.new
+    )
+      @body = body
+    end
 
-  # The fields in declaration order (the codecs' view).
-  def _fw_values
-    [@body]
-  end
+    # The fields in declaration order (the codecs' view).
+    def _fw_values
+      [@body]
+    end
 
-  def _fw_set(body)
-    @body = body
-    self
-  end
+    def _fw_set(body)
+      @body = body
+      self
+    end
 
-  # Equal by every field.
-  def ==(other)
-    other.class == self.class && @body == other.body
-  end
-  alias eql? ==
+    # Equal by every field.
+    def ==(other)
+      other.class == self.class && @body == other.body
+    end
+    alias eql? ==
 
-  def hash
-    [self.class, @body].hash
-  end
+    def hash
+      [self.class, @body].hash
+    end
 
-  # As the C++ printout: Name(field=value,...).
-  def to_s
-    S_OrderMessage.text(self)
-  end
-  alias inspect to_s
+    # As the C++ printout: Name(field=value,...).
+    def to_s
+      S_OrderMessage.text(self)
+    end
+    alias inspect to_s
 
-  # This value as compact JSON text.
-  def to_json(*_args)
-    S_OrderMessage.dump_json(self)
-  end
+    # This value as compact JSON text.
+    def to_json(*_args)
+      S_OrderMessage.dump_json(self)
+    end
 
-  # A value from JSON text; raises Fastwire::DecodeError.
-  def self.from_json(text, limits = nil)
-    S_OrderMessage.from_json(text, limits)
-  end
+    # A value from JSON text; raises Fastwire::DecodeError.
+    def self.from_json(text, limits = nil)
+      S_OrderMessage.from_json(text, limits)
+    end
   end
 
   # A balance, sent on its own
   class BalanceMessage
-  attr_accessor :body
+    attr_accessor :body
 
-  def initialize(
-    body: Proto::Balance.new
-  )
-    @body = body
-  end
+    def initialize(
+      body: Proto::Balance.new
+    )
+      @body = body
+    end
 
-  # The fields in declaration order (the codecs' view).
-  def _fw_values
-    [@body]
-  end
+    # The fields in declaration order (the codecs' view).
+    def _fw_values
+      [@body]
+    end
 
-  def _fw_set(body)
-    @body = body
-    self
-  end
+    def _fw_set(body)
+      @body = body
+      self
+    end
 
-  # Equal by every field.
-  def ==(other)
-    other.class == self.class && @body == other.body
-  end
-  alias eql? ==
+    # Equal by every field.
+    def ==(other)
+      other.class == self.class && @body == other.body
+    end
+    alias eql? ==
 
-  def hash
-    [self.class, @body].hash
-  end
+    def hash
+      [self.class, @body].hash
+    end
 
-  # As the C++ printout: Name(field=value,...).
-  def to_s
-    S_BalanceMessage.text(self)
-  end
-  alias inspect to_s
+    # As the C++ printout: Name(field=value,...).
+    def to_s
+      S_BalanceMessage.text(self)
+    end
+    alias inspect to_s
 
-  # This value as compact JSON text.
-  def to_json(*_args)
-    S_BalanceMessage.dump_json(self)
-  end
+    # This value as compact JSON text.
+    def to_json(*_args)
+      S_BalanceMessage.dump_json(self)
+    end
 
-  # A value from JSON text; raises Fastwire::DecodeError.
-  def self.from_json(text, limits = nil)
-    S_BalanceMessage.from_json(text, limits)
-  end
+    # A value from JSON text; raises Fastwire::DecodeError.
+    def self.from_json(text, limits = nil)
+      S_BalanceMessage.from_json(text, limits)
+    end
   end
 
   # A whole account
   class AccountMessage
-  attr_accessor :body
+    attr_accessor :body
 
-  def initialize(
-    body: Proto::Account.new
-  )
-    @body = body
-  end
+    def initialize(
+      body: Proto::Account.new
+    )
+      @body = body
+    end
 
-  # The fields in declaration order (the codecs' view).
-  def _fw_values
-    [@body]
-  end
+    # The fields in declaration order (the codecs' view).
+    def _fw_values
+      [@body]
+    end
 
-  def _fw_set(body)
-    @body = body
-    self
-  end
+    def _fw_set(body)
+      @body = body
+      self
+    end
 
-  # Equal by every field.
-  def ==(other)
-    other.class == self.class && @body == other.body
-  end
-  alias eql? ==
+    # Equal by every field.
+    def ==(other)
+      other.class == self.class && @body == other.body
+    end
+    alias eql? ==
 
-  def hash
-    [self.class, @body].hash
-  end
+    def hash
+      [self.class, @body].hash
+    end
 
-  # As the C++ printout: Name(field=value,...).
-  def to_s
-    S_AccountMessage.text(self)
-  end
-  alias inspect to_s
+    # As the C++ printout: Name(field=value,...).
+    def to_s
+      S_AccountMessage.text(self)
+    end
+    alias inspect to_s
 
-  # This value as compact JSON text.
-  def to_json(*_args)
-    S_AccountMessage.dump_json(self)
-  end
+    # This value as compact JSON text.
+    def to_json(*_args)
+      S_AccountMessage.dump_json(self)
+    end
 
-  # A value from JSON text; raises Fastwire::DecodeError.
-  def self.from_json(text, limits = nil)
-    S_AccountMessage.from_json(text, limits)
-  end
+    # A value from JSON text; raises Fastwire::DecodeError.
+    def self.from_json(text, limits = nil)
+      S_AccountMessage.from_json(text, limits)
+    end
   end
 
   # Codecs: how each type is written and read (the field tables come from
@@ -163,117 +163,309 @@ module Protocol
   S_AccountMessage = Fastwire::StructCodec.new(AccountMessage, "AccountMessage", 3)
 
   S_OrderMessage.define(
-  [
-    ["body", Proto::S_Order, 8, false],
-  ],
-  12,
-  "V",
-  []
+    [
+      ["body", Proto::S_Order, 8, false],
+    ],
+    12,
+    "V",
+    []
   )
 
   S_BalanceMessage.define(
-  [
-    ["body", Proto::S_Balance, 8, false],
-  ],
-  12,
-  "V",
-  []
+    [
+      ["body", Proto::S_Balance, 8, false],
+    ],
+    12,
+    "V",
+    []
   )
 
   S_AccountMessage.define(
-  [
-    ["body", Proto::S_Account, 8, false],
-  ],
-  12,
-  "V",
-  []
+    [
+      ["body", Proto::S_Account, 8, false],
+    ],
+    12,
+    "V",
+    []
   )
+
+  # OrderMessage: straight-line paths (12-byte body, type 1).
+  class << S_OrderMessage
+    def vput(buf, base, v)
+      raise Fastwire::EncodeError.new("OrderMessage expected, got #{v.class}", "wrong_type") unless v.is_a?(OrderMessage)
+
+      pos = buf.bytesize
+      buf << "\0" * 12
+      vals = [12, 1]
+      vals << Proto::S_Order.vput(buf, pos, v.body)
+      buf[pos, 12] = vals.pack("VVV")
+      pos - base
+    end
+
+    def vget(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 12 && d.positive?
+        raw = r.buf.unpack("VVV", offset: pos)
+        stored = raw[0]
+        if stored >= 12 && raw[1] == 1 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          d -= 1
+          return OrderMessage.allocate._fw_set(
+            Proto::S_Order.vget(r, pos, raw[2], pos + 12, d)
+          )
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def vverify(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 12 && d.positive?
+        raw = r.buf.unpack("VVV", offset: pos)
+        stored = raw[0]
+        if stored >= 12 && raw[1] == 1 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          d -= 1
+          Proto::S_Order.vverify(r, pos, raw[2], pos + 12, d)
+          return
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def fput(buf, v)
+      raise Fastwire::EncodeError.new("OrderMessage expected, got #{v.class}", "wrong_type") unless v.is_a?(OrderMessage)
+      Proto::S_Order.fput(buf, v.body)
+    end
+
+    def fget(r, d)
+      Fastwire.too_deep! if d < 1
+      d -= 1
+      a0 = Proto::S_Order.fget(r, d)
+      OrderMessage.allocate._fw_set(a0)
+    end
+
+    def fcheck(r, d)
+      Fastwire.too_deep! if d < 1
+      d -= 1
+      Proto::S_Order.fcheck(r, d)
+      nil
+    end
+  end
+
+  # BalanceMessage: straight-line paths (12-byte body, type 2).
+  class << S_BalanceMessage
+    def vput(buf, base, v)
+      raise Fastwire::EncodeError.new("BalanceMessage expected, got #{v.class}", "wrong_type") unless v.is_a?(BalanceMessage)
+
+      pos = buf.bytesize
+      buf << "\0" * 12
+      vals = [12, 2]
+      vals << Proto::S_Balance.vput(buf, pos, v.body)
+      buf[pos, 12] = vals.pack("VVV")
+      pos - base
+    end
+
+    def vget(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 12 && d.positive?
+        raw = r.buf.unpack("VVV", offset: pos)
+        stored = raw[0]
+        if stored >= 12 && raw[1] == 2 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          d -= 1
+          return BalanceMessage.allocate._fw_set(
+            Proto::S_Balance.vget(r, pos, raw[2], pos + 12, d)
+          )
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def vverify(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 12 && d.positive?
+        raw = r.buf.unpack("VVV", offset: pos)
+        stored = raw[0]
+        if stored >= 12 && raw[1] == 2 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          d -= 1
+          Proto::S_Balance.vverify(r, pos, raw[2], pos + 12, d)
+          return
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def fput(buf, v)
+      raise Fastwire::EncodeError.new("BalanceMessage expected, got #{v.class}", "wrong_type") unless v.is_a?(BalanceMessage)
+      Proto::S_Balance.fput(buf, v.body)
+    end
+
+    def fget(r, d)
+      Fastwire.too_deep! if d < 1
+      d -= 1
+      a0 = Proto::S_Balance.fget(r, d)
+      BalanceMessage.allocate._fw_set(a0)
+    end
+
+    def fcheck(r, d)
+      Fastwire.too_deep! if d < 1
+      d -= 1
+      Proto::S_Balance.fcheck(r, d)
+      nil
+    end
+  end
+
+  # AccountMessage: straight-line paths (12-byte body, type 3).
+  class << S_AccountMessage
+    def vput(buf, base, v)
+      raise Fastwire::EncodeError.new("AccountMessage expected, got #{v.class}", "wrong_type") unless v.is_a?(AccountMessage)
+
+      pos = buf.bytesize
+      buf << "\0" * 12
+      vals = [12, 3]
+      vals << Proto::S_Account.vput(buf, pos, v.body)
+      buf[pos, 12] = vals.pack("VVV")
+      pos - base
+    end
+
+    def vget(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 12 && d.positive?
+        raw = r.buf.unpack("VVV", offset: pos)
+        stored = raw[0]
+        if stored >= 12 && raw[1] == 3 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          d -= 1
+          return AccountMessage.allocate._fw_set(
+            Proto::S_Account.vget(r, pos, raw[2], pos + 12, d)
+          )
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def vverify(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 12 && d.positive?
+        raw = r.buf.unpack("VVV", offset: pos)
+        stored = raw[0]
+        if stored >= 12 && raw[1] == 3 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          d -= 1
+          Proto::S_Account.vverify(r, pos, raw[2], pos + 12, d)
+          return
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def fput(buf, v)
+      raise Fastwire::EncodeError.new("AccountMessage expected, got #{v.class}", "wrong_type") unless v.is_a?(AccountMessage)
+      Proto::S_Account.fput(buf, v.body)
+    end
+
+    def fget(r, d)
+      Fastwire.too_deep! if d < 1
+      d -= 1
+      a0 = Proto::S_Account.fget(r, d)
+      AccountMessage.allocate._fw_set(a0)
+    end
+
+    def fcheck(r, d)
+      Fastwire.too_deep! if d < 1
+      d -= 1
+      Proto::S_Account.fcheck(r, d)
+      nil
+    end
+  end
 
   # OrderMessage as a versioned root model: serialize, verify, deserialize.
   class OrderMessageModel < Fastwire::Model
-  self.codec = S_OrderMessage
+    self.codec = S_OrderMessage
   end
 
   # OrderMessage as a final (compact) root model.
   class OrderMessageFinalModel < Fastwire::FinalModel
-  self.codec = S_OrderMessage
+    self.codec = S_OrderMessage
   end
 
   # BalanceMessage as a versioned root model: serialize, verify, deserialize.
   class BalanceMessageModel < Fastwire::Model
-  self.codec = S_BalanceMessage
+    self.codec = S_BalanceMessage
   end
 
   # BalanceMessage as a final (compact) root model.
   class BalanceMessageFinalModel < Fastwire::FinalModel
-  self.codec = S_BalanceMessage
+    self.codec = S_BalanceMessage
   end
 
   # AccountMessage as a versioned root model: serialize, verify, deserialize.
   class AccountMessageModel < Fastwire::Model
-  self.codec = S_AccountMessage
+    self.codec = S_AccountMessage
   end
 
   # AccountMessage as a final (compact) root model.
   class AccountMessageFinalModel < Fastwire::FinalModel
-  self.codec = S_AccountMessage
+    self.codec = S_AccountMessage
   end
 
   # Sends what the protocol package's protocol sends (versioned): its
   # messages, or its structs when it declares none.
   class Sender < Fastwire::Sender
-  MODELS = {
-    OrderMessage => OrderMessageModel.new,
-    BalanceMessage => BalanceMessageModel.new,
-    AccountMessage => AccountMessageModel.new,
-  }.freeze
+    MODELS = {
+      OrderMessage => OrderMessageModel.new,
+      BalanceMessage => BalanceMessageModel.new,
+      AccountMessage => AccountMessageModel.new,
+    }.freeze
   end
 
   # Receives what the protocol package's protocol sends (versioned):
   # override the on_receive_<message> hooks.
   class Receiver < Fastwire::Receiver
-  HANDLERS = {
-    1 => [OrderMessageModel.new, :on_receive_order_message],
-    2 => [BalanceMessageModel.new, :on_receive_balance_message],
-    3 => [AccountMessageModel.new, :on_receive_account_message],
-  }.freeze
+    HANDLERS = {
+      1 => [OrderMessageModel.new, :on_receive_order_message],
+      2 => [BalanceMessageModel.new, :on_receive_balance_message],
+      3 => [AccountMessageModel.new, :on_receive_account_message],
+    }.freeze
 
-  # Called for each OrderMessage received.
-  def on_receive_order_message(value); end
+    # Called for each OrderMessage received.
+    def on_receive_order_message(value); end
 
-  # Called for each BalanceMessage received.
-  def on_receive_balance_message(value); end
+    # Called for each BalanceMessage received.
+    def on_receive_balance_message(value); end
 
-  # Called for each AccountMessage received.
-  def on_receive_account_message(value); end
+    # Called for each AccountMessage received.
+    def on_receive_account_message(value); end
   end
 
   # Sends what the protocol package's protocol sends (final): its
   # messages, or its structs when it declares none.
   class FinalSender < Fastwire::FinalSender
-  MODELS = {
-    OrderMessage => OrderMessageFinalModel.new,
-    BalanceMessage => BalanceMessageFinalModel.new,
-    AccountMessage => AccountMessageFinalModel.new,
-  }.freeze
+    MODELS = {
+      OrderMessage => OrderMessageFinalModel.new,
+      BalanceMessage => BalanceMessageFinalModel.new,
+      AccountMessage => AccountMessageFinalModel.new,
+    }.freeze
   end
 
   # Receives what the protocol package's protocol sends (final):
   # override the on_receive_<message> hooks.
   class FinalReceiver < Fastwire::FinalReceiver
-  HANDLERS = {
-    1 => [OrderMessageFinalModel.new, :on_receive_order_message],
-    2 => [BalanceMessageFinalModel.new, :on_receive_balance_message],
-    3 => [AccountMessageFinalModel.new, :on_receive_account_message],
-  }.freeze
+    HANDLERS = {
+      1 => [OrderMessageFinalModel.new, :on_receive_order_message],
+      2 => [BalanceMessageFinalModel.new, :on_receive_balance_message],
+      3 => [AccountMessageFinalModel.new, :on_receive_account_message],
+    }.freeze
 
-  # Called for each OrderMessage received.
-  def on_receive_order_message(value); end
+    # Called for each OrderMessage received.
+    def on_receive_order_message(value); end
 
-  # Called for each BalanceMessage received.
-  def on_receive_balance_message(value); end
+    # Called for each BalanceMessage received.
+    def on_receive_balance_message(value); end
 
-  # Called for each AccountMessage received.
-  def on_receive_account_message(value); end
+    # Called for each AccountMessage received.
+    def on_receive_account_message(value); end
   end
 end

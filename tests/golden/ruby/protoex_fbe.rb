@@ -11,237 +11,237 @@ Fastwire.check_version("0.1.0", "protoex_fbe.rb")
 module Protoex
   # Order side, with a new value
   module OrderSide
-  BUY = 0
-  SELL = 1
-  TELL = 2
+    BUY = 0
+    SELL = 1
+    TELL = 2
   end
 
   # Order type, with a new value
   module OrderType
-  MARKET = 0
-  LIMIT = 1
-  STOP = 2
-  STOPLIMIT = 3
+    MARKET = 0
+    LIMIT = 1
+    STOP = 2
+    STOPLIMIT = 3
   end
 
   # Account state, with new flags
   module State
-  UNKNOWN = 0
-  INVALID = 1
-  INITIALIZED = 2
-  CALCULATED = 4
-  BROKEN = 8
-  HAPPY = 16
-  SAD = 32
-  GOOD = 22
-  BAD = 41
+    UNKNOWN = 0
+    INVALID = 1
+    INITIALIZED = 2
+    CALCULATED = 4
+    BROKEN = 8
+    HAPPY = 16
+    SAD = 32
+    GOOD = 22
+    BAD = 41
   end
 
   # Order, with take-profit and stop-loss levels appended
   class Order
-  attr_accessor :uid, :symbol, :side, :type, :price, :volume, :tp, :sl
+    attr_accessor :uid, :symbol, :side, :type, :price, :volume, :tp, :sl
 
-  def initialize(
-    uid: 0,
-    symbol: +"",
-    side: 0,
-    type: 0,
-    price: 0.0,
-    volume: 0.0,
-    tp: 10.0,
-    sl: -10.0
-  )
-    @uid = uid
-    @symbol = symbol
-    @side = side
-    @type = type
-    @price = price
-    @volume = volume
-    @tp = tp
-    @sl = sl
-  end
+    def initialize(
+      uid: 0,
+      symbol: +"",
+      side: 0,
+      type: 0,
+      price: 0.0,
+      volume: 0.0,
+      tp: 10.0,
+      sl: -10.0
+    )
+      @uid = uid
+      @symbol = symbol
+      @side = side
+      @type = type
+      @price = price
+      @volume = volume
+      @tp = tp
+      @sl = sl
+    end
 
-  # The fields in declaration order (the codecs' view).
-  def _fw_values
-    [@uid, @symbol, @side, @type, @price, @volume, @tp, @sl]
-  end
+    # The fields in declaration order (the codecs' view).
+    def _fw_values
+      [@uid, @symbol, @side, @type, @price, @volume, @tp, @sl]
+    end
 
-  def _fw_set(uid, symbol, side, type, price, volume, tp, sl)
-    @uid = uid
-    @symbol = symbol
-    @side = side
-    @type = type
-    @price = price
-    @volume = volume
-    @tp = tp
-    @sl = sl
-    self
-  end
+    def _fw_set(uid, symbol, side, type, price, volume, tp, sl)
+      @uid = uid
+      @symbol = symbol
+      @side = side
+      @type = type
+      @price = price
+      @volume = volume
+      @tp = tp
+      @sl = sl
+      self
+    end
 
-  # Equal by its [key] fields.
-  def ==(other)
-    other.class == self.class && @uid == other.uid
-  end
-  alias eql? ==
+    # Equal by its [key] fields.
+    def ==(other)
+      other.class == self.class && @uid == other.uid
+    end
+    alias eql? ==
 
-  def hash
-    [self.class, @uid].hash
-  end
+    def hash
+      [self.class, @uid].hash
+    end
 
-  # Ordered by its [key] fields.
-  def <=>(other)
-    return nil unless other.class == self.class
+    # Ordered by its [key] fields.
+    def <=>(other)
+      return nil unless other.class == self.class
 
-    [@uid] <=> [other.uid]
-  end
-  include Comparable
+      [@uid] <=> [other.uid]
+    end
+    include Comparable
 
-  # As the C++ printout: Name(field=value,...).
-  def to_s
-    S_Order.text(self)
-  end
-  alias inspect to_s
+    # As the C++ printout: Name(field=value,...).
+    def to_s
+      S_Order.text(self)
+    end
+    alias inspect to_s
 
-  # This value as compact JSON text.
-  def to_json(*_args)
-    S_Order.dump_json(self)
-  end
+    # This value as compact JSON text.
+    def to_json(*_args)
+      S_Order.dump_json(self)
+    end
 
-  # A value from JSON text; raises Fastwire::DecodeError.
-  def self.from_json(text, limits = nil)
-    S_Order.from_json(text, limits)
-  end
+    # A value from JSON text; raises Fastwire::DecodeError.
+    def self.from_json(text, limits = nil)
+      S_Order.from_json(text, limits)
+    end
   end
 
   # Balance extends the imported one and keeps its type number
   class Balance < Proto::Balance
-  attr_accessor :locked
+    attr_accessor :locked
 
-  def initialize(
-    currency: +"",
-    amount: 0.0,
-    locked: 0.0
-  )
-    @currency = currency
-    @amount = amount
-    @locked = locked
-  end
+    def initialize(
+      currency: +"",
+      amount: 0.0,
+      locked: 0.0
+    )
+      @currency = currency
+      @amount = amount
+      @locked = locked
+    end
 
-  # The fields in declaration order (the codecs' view).
-  def _fw_values
-    [@currency, @amount, @locked]
-  end
+    # The fields in declaration order (the codecs' view).
+    def _fw_values
+      [@currency, @amount, @locked]
+    end
 
-  def _fw_set(currency, amount, locked)
-    @currency = currency
-    @amount = amount
-    @locked = locked
-    self
-  end
+    def _fw_set(currency, amount, locked)
+      @currency = currency
+      @amount = amount
+      @locked = locked
+      self
+    end
 
-  # Equal by its [key] fields.
-  def ==(other)
-    other.class == self.class && @currency == other.currency
-  end
-  alias eql? ==
+    # Equal by its [key] fields.
+    def ==(other)
+      other.class == self.class && @currency == other.currency
+    end
+    alias eql? ==
 
-  def hash
-    [self.class, @currency].hash
-  end
+    def hash
+      [self.class, @currency].hash
+    end
 
-  # Ordered by its [key] fields.
-  def <=>(other)
-    return nil unless other.class == self.class
+    # Ordered by its [key] fields.
+    def <=>(other)
+      return nil unless other.class == self.class
 
-    [@currency] <=> [other.currency]
-  end
-  include Comparable
+      [@currency] <=> [other.currency]
+    end
+    include Comparable
 
-  # As the C++ printout: Name(field=value,...).
-  def to_s
-    S_Balance.text(self)
-  end
-  alias inspect to_s
+    # As the C++ printout: Name(field=value,...).
+    def to_s
+      S_Balance.text(self)
+    end
+    alias inspect to_s
 
-  # This value as compact JSON text.
-  def to_json(*_args)
-    S_Balance.dump_json(self)
-  end
+    # This value as compact JSON text.
+    def to_json(*_args)
+      S_Balance.dump_json(self)
+    end
 
-  # A value from JSON text; raises Fastwire::DecodeError.
-  def self.from_json(text, limits = nil)
-    S_Balance.from_json(text, limits)
-  end
+    # A value from JSON text; raises Fastwire::DecodeError.
+    def self.from_json(text, limits = nil)
+      S_Balance.from_json(text, limits)
+    end
   end
 
   # Account, built from the extended types
   class Account
-  attr_accessor :uid, :name, :state, :wallet, :asset, :orders
+    attr_accessor :uid, :name, :state, :wallet, :asset, :orders
 
-  def initialize(
-    uid: 0,
-    name: +"",
-    state: State::INITIALIZED | State::BAD | State::SAD,
-    wallet: Balance.new,
-    asset: nil,
-    orders: []
-  )
-    @uid = uid
-    @name = name
-    @state = state
-    @wallet = wallet
-    @asset = asset
-    @orders = orders
-  end
+    def initialize(
+      uid: 0,
+      name: +"",
+      state: State::INITIALIZED | State::BAD | State::SAD,
+      wallet: Balance.new,
+      asset: nil,
+      orders: []
+    )
+      @uid = uid
+      @name = name
+      @state = state
+      @wallet = wallet
+      @asset = asset
+      @orders = orders
+    end
 
-  # The fields in declaration order (the codecs' view).
-  def _fw_values
-    [@uid, @name, @state, @wallet, @asset, @orders]
-  end
+    # The fields in declaration order (the codecs' view).
+    def _fw_values
+      [@uid, @name, @state, @wallet, @asset, @orders]
+    end
 
-  def _fw_set(uid, name, state, wallet, asset, orders)
-    @uid = uid
-    @name = name
-    @state = state
-    @wallet = wallet
-    @asset = asset
-    @orders = orders
-    self
-  end
+    def _fw_set(uid, name, state, wallet, asset, orders)
+      @uid = uid
+      @name = name
+      @state = state
+      @wallet = wallet
+      @asset = asset
+      @orders = orders
+      self
+    end
 
-  # Equal by its [key] fields.
-  def ==(other)
-    other.class == self.class && @uid == other.uid
-  end
-  alias eql? ==
+    # Equal by its [key] fields.
+    def ==(other)
+      other.class == self.class && @uid == other.uid
+    end
+    alias eql? ==
 
-  def hash
-    [self.class, @uid].hash
-  end
+    def hash
+      [self.class, @uid].hash
+    end
 
-  # Ordered by its [key] fields.
-  def <=>(other)
-    return nil unless other.class == self.class
+    # Ordered by its [key] fields.
+    def <=>(other)
+      return nil unless other.class == self.class
 
-    [@uid] <=> [other.uid]
-  end
-  include Comparable
+      [@uid] <=> [other.uid]
+    end
+    include Comparable
 
-  # As the C++ printout: Name(field=value,...).
-  def to_s
-    S_Account.text(self)
-  end
-  alias inspect to_s
+    # As the C++ printout: Name(field=value,...).
+    def to_s
+      S_Account.text(self)
+    end
+    alias inspect to_s
 
-  # This value as compact JSON text.
-  def to_json(*_args)
-    S_Account.dump_json(self)
-  end
+    # This value as compact JSON text.
+    def to_json(*_args)
+      S_Account.dump_json(self)
+    end
 
-  # A value from JSON text; raises Fastwire::DecodeError.
-  def self.from_json(text, limits = nil)
-    S_Account.from_json(text, limits)
-  end
+    # A value from JSON text; raises Fastwire::DecodeError.
+    def self.from_json(text, limits = nil)
+      S_Account.from_json(text, limits)
+    end
   end
 
   # Codecs: how each type is written and read (the field tables come from
@@ -254,131 +254,444 @@ module Protoex
   S_Account = Fastwire::StructCodec.new(Account, "Account", 3)
 
   S_Order.define(
-  [
-    ["uid", Fastwire::INT32, 8, false],
-    ["symbol", Fastwire::STRING, 12, false],
-    ["side", E_OrderSide, 16, false],
-    ["type", E_OrderType, 17, false],
-    ["price", Fastwire::DOUBLE, 18, false],
-    ["volume", Fastwire::DOUBLE, 26, false],
-    ["tp", Fastwire::DOUBLE, 34, false],
-    ["sl", Fastwire::DOUBLE, 42, false],
-  ],
-  50,
-  "l<VCCEEEE",
-  [[0, 1, "l<"], [2, 6, "CCEEEE"]]
+    [
+      ["uid", Fastwire::INT32, 8, false],
+      ["symbol", Fastwire::STRING, 12, false],
+      ["side", E_OrderSide, 16, false],
+      ["type", E_OrderType, 17, false],
+      ["price", Fastwire::DOUBLE, 18, false],
+      ["volume", Fastwire::DOUBLE, 26, false],
+      ["tp", Fastwire::DOUBLE, 34, false],
+      ["sl", Fastwire::DOUBLE, 42, false],
+    ],
+    50,
+    "l<VCCEEEE",
+    [[0, 1, "l<"], [2, 6, "CCEEEE"]]
   )
 
   S_Balance.define(
-  [
-    ["currency", Fastwire::STRING, 8, false],
-    ["amount", Fastwire::DOUBLE, 12, false],
-    ["locked", Fastwire::DOUBLE, 20, false],
-  ],
-  28,
-  "VEE",
-  [[1, 2, "EE"]]
+    [
+      ["currency", Fastwire::STRING, 8, false],
+      ["amount", Fastwire::DOUBLE, 12, false],
+      ["locked", Fastwire::DOUBLE, 20, false],
+    ],
+    28,
+    "VEE",
+    [[1, 2, "EE"]]
   )
 
+  F_Account_asset = Fastwire.optional(S_Balance)
+  F_Account_orders = Fastwire.vector(S_Order)
   S_Account.define(
-  [
-    ["uid", Fastwire::INT32, 8, false],
-    ["name", Fastwire::STRING, 12, false],
-    ["state", E_State, 16, false],
-    ["wallet", S_Balance, 17, false],
-    ["asset", Fastwire.optional(S_Balance), 21, false],
-    ["orders", Fastwire.vector(S_Order), 26, false],
-  ],
-  30,
-  "l<VCVCVV",
-  [[0, 1, "l<"], [2, 1, "C"]]
+    [
+      ["uid", Fastwire::INT32, 8, false],
+      ["name", Fastwire::STRING, 12, false],
+      ["state", E_State, 16, false],
+      ["wallet", S_Balance, 17, false],
+      ["asset", F_Account_asset, 21, false],
+      ["orders", F_Account_orders, 26, false],
+    ],
+    30,
+    "l<VCVCVV",
+    [[0, 1, "l<"], [2, 1, "C"]]
   )
+
+  # Order: straight-line paths (50-byte body, type 1).
+  class << S_Order
+    def vput(buf, base, v)
+      raise Fastwire::EncodeError.new("Order expected, got #{v.class}", "wrong_type") unless v.is_a?(Order)
+
+      pos = buf.bytesize
+      buf << "\0" * 50
+      vals = [50, 1]
+      x = v.uid
+      raise Fastwire.out_of_range("Order.uid", x, "int32") unless x.is_a?(Integer) && x >= -2147483648 && x <= 2147483647
+      vals << x
+      vals << Fastwire.vput_str(buf, pos, v.symbol)
+      x = v.side
+      raise Fastwire.out_of_range("Order.side", x, "byte") unless x.is_a?(Integer) && x >= 0 && x <= 255
+      vals << x
+      x = v.type
+      raise Fastwire.out_of_range("Order.type", x, "byte") unless x.is_a?(Integer) && x >= 0 && x <= 255
+      vals << x
+      x = v.price
+      x = Fastwire::DOUBLE.to_wire(x) unless x.is_a?(Float)
+      vals << x
+      x = v.volume
+      x = Fastwire::DOUBLE.to_wire(x) unless x.is_a?(Float)
+      vals << x
+      x = v.tp
+      x = Fastwire::DOUBLE.to_wire(x) unless x.is_a?(Float)
+      vals << x
+      x = v.sl
+      x = Fastwire::DOUBLE.to_wire(x) unless x.is_a?(Float)
+      vals << x
+      buf[pos, 50] = vals.pack("VVl<VCCEEEE")
+      pos - base
+    end
+
+    def vget(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 50 && d.positive?
+        raw = r.buf.unpack("VVl<VCCEEEE", offset: pos)
+        stored = raw[0]
+        if stored >= 50 && raw[1] == 1 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          return Order.allocate._fw_set(
+            raw[2],
+            Fastwire.vget_str(r, pos, raw[3], pos + 16),
+            raw[4],
+            raw[5],
+            raw[6],
+            raw[7],
+            raw[8],
+            raw[9]
+          )
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def vverify(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 50 && d.positive?
+        raw = r.buf.unpack("VVl<VCCEEEE", offset: pos)
+        stored = raw[0]
+        if stored >= 50 && raw[1] == 1 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          Fastwire.vcheck_str(r, pos, raw[3], pos + 16)
+          return
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def fput(buf, v)
+      raise Fastwire::EncodeError.new("Order expected, got #{v.class}", "wrong_type") unless v.is_a?(Order)
+      x0 = v.uid
+      raise Fastwire.out_of_range("Order.uid", x0, "int32") unless x0.is_a?(Integer) && x0 >= -2147483648 && x0 <= 2147483647
+      [x0].pack("l<", buffer: buf)
+      Fastwire.fput_str(buf, v.symbol)
+      x2 = v.side
+      raise Fastwire.out_of_range("Order.side", x2, "byte") unless x2.is_a?(Integer) && x2 >= 0 && x2 <= 255
+      x3 = v.type
+      raise Fastwire.out_of_range("Order.type", x3, "byte") unless x3.is_a?(Integer) && x3 >= 0 && x3 <= 255
+      x4 = v.price
+      x4 = Fastwire::DOUBLE.to_wire(x4) unless x4.is_a?(Float)
+      x5 = v.volume
+      x5 = Fastwire::DOUBLE.to_wire(x5) unless x5.is_a?(Float)
+      x6 = v.tp
+      x6 = Fastwire::DOUBLE.to_wire(x6) unless x6.is_a?(Float)
+      x7 = v.sl
+      x7 = Fastwire::DOUBLE.to_wire(x7) unless x7.is_a?(Float)
+      [x2, x3, x4, x5, x6, x7].pack("CCEEEE", buffer: buf)
+    end
+
+    def fget(r, d)
+      Fastwire.too_deep! if d < 1
+      buf = r.buf
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 4 > r.end_
+      a0 = buf.unpack1("l<", offset: p)
+      r.pos = p + 4
+      a1 = Fastwire.fget_str(r)
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 34 > r.end_
+      a2 = buf.unpack("CCEEEE", offset: p)
+      r.pos = p + 34
+      Order.allocate._fw_set(a0, a1, a2[0], a2[1], a2[2], a2[3], a2[4], a2[5])
+    end
+
+    def fcheck(r, d)
+      Fastwire.too_deep! if d < 1
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 4 > r.end_
+      r.pos = p + 4
+      Fastwire.fcheck_str(r)
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 34 > r.end_
+      r.pos = p + 34
+      nil
+    end
+  end
+
+  # Balance: straight-line paths (28-byte body, type 2).
+  class << S_Balance
+    def vput(buf, base, v)
+      raise Fastwire::EncodeError.new("Balance expected, got #{v.class}", "wrong_type") unless v.is_a?(Balance)
+
+      pos = buf.bytesize
+      buf << "\0" * 28
+      vals = [28, 2]
+      vals << Fastwire.vput_str(buf, pos, v.currency)
+      x = v.amount
+      x = Fastwire::DOUBLE.to_wire(x) unless x.is_a?(Float)
+      vals << x
+      x = v.locked
+      x = Fastwire::DOUBLE.to_wire(x) unless x.is_a?(Float)
+      vals << x
+      buf[pos, 28] = vals.pack("VVVEE")
+      pos - base
+    end
+
+    def vget(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 28 && d.positive?
+        raw = r.buf.unpack("VVVEE", offset: pos)
+        stored = raw[0]
+        if stored >= 28 && raw[1] == 2 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          return Balance.allocate._fw_set(
+            Fastwire.vget_str(r, pos, raw[2], pos + 12),
+            raw[3],
+            raw[4]
+          )
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def vverify(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 28 && d.positive?
+        raw = r.buf.unpack("VVVEE", offset: pos)
+        stored = raw[0]
+        if stored >= 28 && raw[1] == 2 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          Fastwire.vcheck_str(r, pos, raw[2], pos + 12)
+          return
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def fput(buf, v)
+      raise Fastwire::EncodeError.new("Balance expected, got #{v.class}", "wrong_type") unless v.is_a?(Balance)
+      Fastwire.fput_str(buf, v.currency)
+      x1 = v.amount
+      x1 = Fastwire::DOUBLE.to_wire(x1) unless x1.is_a?(Float)
+      x2 = v.locked
+      x2 = Fastwire::DOUBLE.to_wire(x2) unless x2.is_a?(Float)
+      [x1, x2].pack("EE", buffer: buf)
+    end
+
+    def fget(r, d)
+      Fastwire.too_deep! if d < 1
+      buf = r.buf
+      a0 = Fastwire.fget_str(r)
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 16 > r.end_
+      a1 = buf.unpack("EE", offset: p)
+      r.pos = p + 16
+      Balance.allocate._fw_set(a0, a1[0], a1[1])
+    end
+
+    def fcheck(r, d)
+      Fastwire.too_deep! if d < 1
+      Fastwire.fcheck_str(r)
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 16 > r.end_
+      r.pos = p + 16
+      nil
+    end
+  end
+
+  # Account: straight-line paths (30-byte body, type 3).
+  class << S_Account
+    def vput(buf, base, v)
+      raise Fastwire::EncodeError.new("Account expected, got #{v.class}", "wrong_type") unless v.is_a?(Account)
+
+      pos = buf.bytesize
+      buf << "\0" * 30
+      vals = [30, 3]
+      x = v.uid
+      raise Fastwire.out_of_range("Account.uid", x, "int32") unless x.is_a?(Integer) && x >= -2147483648 && x <= 2147483647
+      vals << x
+      vals << Fastwire.vput_str(buf, pos, v.name)
+      x = v.state
+      raise Fastwire.out_of_range("Account.state", x, "byte") unless x.is_a?(Integer) && x >= 0 && x <= 255
+      vals << x
+      vals << S_Balance.vput(buf, pos, v.wallet)
+      F_Account_asset.vwrite(vals, buf, pos, v.asset)
+      F_Account_orders.vwrite(vals, buf, pos, v.orders)
+      buf[pos, 30] = vals.pack("VVl<VCVCVV")
+      pos - base
+    end
+
+    def vget(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 30 && d.positive?
+        raw = r.buf.unpack("VVl<VCVCVV", offset: pos)
+        stored = raw[0]
+        if stored >= 30 && raw[1] == 3 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          d -= 1
+          return Account.allocate._fw_set(
+            raw[2],
+            Fastwire.vget_str(r, pos, raw[3], pos + 16),
+            raw[4],
+            S_Balance.vget(r, pos, raw[5], pos + 21, d),
+            F_Account_asset.vread(r, raw, 6, pos + 21, pos, d),
+            F_Account_orders.vread(r, raw, 8, pos + 26, pos, d)
+          )
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def vverify(r, base, off, slot_end, d)
+      pos = base + off
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 30 && d.positive?
+        raw = r.buf.unpack("VVl<VCVCVV", offset: pos)
+        stored = raw[0]
+        if stored >= 30 && raw[1] == 3 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+          r.budget = budget
+          d -= 1
+          Fastwire.vcheck_str(r, pos, raw[3], pos + 16)
+          S_Balance.vverify(r, pos, raw[5], pos + 21, d)
+          F_Account_asset.vcheck(r, raw, 6, pos + 21, pos, d)
+          F_Account_orders.vcheck(r, raw, 8, pos + 26, pos, d)
+          return
+        end
+      end
+      super # an older version, or an error: the checked walk says which
+    end
+
+    def fput(buf, v)
+      raise Fastwire::EncodeError.new("Account expected, got #{v.class}", "wrong_type") unless v.is_a?(Account)
+      x0 = v.uid
+      raise Fastwire.out_of_range("Account.uid", x0, "int32") unless x0.is_a?(Integer) && x0 >= -2147483648 && x0 <= 2147483647
+      [x0].pack("l<", buffer: buf)
+      Fastwire.fput_str(buf, v.name)
+      x2 = v.state
+      raise Fastwire.out_of_range("Account.state", x2, "byte") unless x2.is_a?(Integer) && x2 >= 0 && x2 <= 255
+      [x2].pack("C", buffer: buf)
+      S_Balance.fput(buf, v.wallet)
+      F_Account_asset.fput(buf, v.asset)
+      F_Account_orders.fput(buf, v.orders)
+    end
+
+    def fget(r, d)
+      Fastwire.too_deep! if d < 1
+      d -= 1
+      buf = r.buf
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 4 > r.end_
+      a0 = buf.unpack1("l<", offset: p)
+      r.pos = p + 4
+      a1 = Fastwire.fget_str(r)
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 1 > r.end_
+      a2 = buf.unpack1("C", offset: p)
+      r.pos = p + 1
+      a3 = S_Balance.fget(r, d)
+      a4 = F_Account_asset.fget(r, d)
+      a5 = F_Account_orders.fget(r, d)
+      Account.allocate._fw_set(a0, a1, a2, a3, a4, a5)
+    end
+
+    def fcheck(r, d)
+      Fastwire.too_deep! if d < 1
+      d -= 1
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 4 > r.end_
+      r.pos = p + 4
+      Fastwire.fcheck_str(r)
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 1 > r.end_
+      r.pos = p + 1
+      S_Balance.fcheck(r, d)
+      F_Account_asset.fcheck(r, d)
+      F_Account_orders.fcheck(r, d)
+      nil
+    end
+  end
 
   # Order as a versioned root model: serialize, verify, deserialize.
   class OrderModel < Fastwire::Model
-  self.codec = S_Order
+    self.codec = S_Order
   end
 
   # Order as a final (compact) root model.
   class OrderFinalModel < Fastwire::FinalModel
-  self.codec = S_Order
+    self.codec = S_Order
   end
 
   # Balance as a versioned root model: serialize, verify, deserialize.
   class BalanceModel < Fastwire::Model
-  self.codec = S_Balance
+    self.codec = S_Balance
   end
 
   # Balance as a final (compact) root model.
   class BalanceFinalModel < Fastwire::FinalModel
-  self.codec = S_Balance
+    self.codec = S_Balance
   end
 
   # Account as a versioned root model: serialize, verify, deserialize.
   class AccountModel < Fastwire::Model
-  self.codec = S_Account
+    self.codec = S_Account
   end
 
   # Account as a final (compact) root model.
   class AccountFinalModel < Fastwire::FinalModel
-  self.codec = S_Account
+    self.codec = S_Account
   end
 
   # Sends what the protoex package's protocol sends (versioned): its
   # messages, or its structs when it declares none.
   class Sender < Fastwire::Sender
-  MODELS = {
-    Order => OrderModel.new,
-    Balance => BalanceModel.new,
-    Account => AccountModel.new,
-  }.freeze
+    MODELS = {
+      Order => OrderModel.new,
+      Balance => BalanceModel.new,
+      Account => AccountModel.new,
+    }.freeze
   end
 
   # Receives what the protoex package's protocol sends (versioned):
   # override the on_receive_<message> hooks.
   class Receiver < Fastwire::Receiver
-  HANDLERS = {
-    1 => [OrderModel.new, :on_receive_order],
-    2 => [BalanceModel.new, :on_receive_balance],
-    3 => [AccountModel.new, :on_receive_account],
-  }.freeze
+    HANDLERS = {
+      1 => [OrderModel.new, :on_receive_order],
+      2 => [BalanceModel.new, :on_receive_balance],
+      3 => [AccountModel.new, :on_receive_account],
+    }.freeze
 
-  # Called for each Order received.
-  def on_receive_order(value); end
+    # Called for each Order received.
+    def on_receive_order(value); end
 
-  # Called for each Balance received.
-  def on_receive_balance(value); end
+    # Called for each Balance received.
+    def on_receive_balance(value); end
 
-  # Called for each Account received.
-  def on_receive_account(value); end
+    # Called for each Account received.
+    def on_receive_account(value); end
   end
 
   # Sends what the protoex package's protocol sends (final): its
   # messages, or its structs when it declares none.
   class FinalSender < Fastwire::FinalSender
-  MODELS = {
-    Order => OrderFinalModel.new,
-    Balance => BalanceFinalModel.new,
-    Account => AccountFinalModel.new,
-  }.freeze
+    MODELS = {
+      Order => OrderFinalModel.new,
+      Balance => BalanceFinalModel.new,
+      Account => AccountFinalModel.new,
+    }.freeze
   end
 
   # Receives what the protoex package's protocol sends (final):
   # override the on_receive_<message> hooks.
   class FinalReceiver < Fastwire::FinalReceiver
-  HANDLERS = {
-    1 => [OrderFinalModel.new, :on_receive_order],
-    2 => [BalanceFinalModel.new, :on_receive_balance],
-    3 => [AccountFinalModel.new, :on_receive_account],
-  }.freeze
+    HANDLERS = {
+      1 => [OrderFinalModel.new, :on_receive_order],
+      2 => [BalanceFinalModel.new, :on_receive_balance],
+      3 => [AccountFinalModel.new, :on_receive_account],
+    }.freeze
 
-  # Called for each Order received.
-  def on_receive_order(value); end
+    # Called for each Order received.
+    def on_receive_order(value); end
 
-  # Called for each Balance received.
-  def on_receive_balance(value); end
+    # Called for each Balance received.
+    def on_receive_balance(value); end
 
-  # Called for each Account received.
-  def on_receive_account(value); end
+    # Called for each Account received.
+    def on_receive_account(value); end
   end
 end

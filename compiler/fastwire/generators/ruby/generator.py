@@ -143,11 +143,16 @@ class _Module:
 
     # ---- output ------------------------------------------------------------------------
     def out(self, line: str = "") -> None:
-        self.lines.append(("  " * self.level + line) if line else "")
+        # The Printer reads 4 spaces as one level and writes its own unit (2 spaces).
+        self.lines.append(("    " * self.level + line) if line else "")
 
     def block(self, text: str) -> None:
+        """Lines at the current level; text indented by 2 spaces a level inside."""
         for line in text.split("\n"):
-            self.out(line)
+            body = line.lstrip(" ")
+            self.level += (len(line) - len(body)) // 2
+            self.out(body)
+            self.level -= (len(line) - len(body)) // 2
 
     def render(self) -> str:
         source = os.path.basename(self.pkg.path)
@@ -424,13 +429,18 @@ class _Module:
         for s in structs:
             layout = self.model.struct(s.qualified_name)
             self.out()
+            for f, fl in zip(s.all_fields, layout.fields):
+                if self.kind(fl.wire) == "other":
+                    self.out(f"{self.field_const(s, f)} = {self.codec_expr(f.type)}")
             self.out(f"S_{s.name}.define(")
             self.level += 1
             self.out("[")
             self.level += 1
             for f, fl in zip(s.all_fields, layout.fields):
                 hidden = "true" if f.hidden else "false"
-                self.out(f'[{ruby_string(f.name)}, {self.codec_expr(f.type)}, {fl.offset}, {hidden}],')
+                codec = (self.field_const(s, f) if self.kind(fl.wire) == "other"
+                         else self.codec_expr(f.type))
+                self.out(f'[{ruby_string(f.name)}, {codec}, {fl.offset}, {hidden}],')
             self.level -= 1
             self.out("],")
             self.out(f"{layout.body_size},")
@@ -443,6 +453,8 @@ class _Module:
             self.out(f"[{runs}]")
             self.level -= 1
             self.out(")")
+        for s in structs:
+            self.emit_fast_paths(s)
 
     def emit_models(self) -> None:
         for s in self.pkg.structs:
@@ -501,3 +513,308 @@ class _Module:
                 self.out(f"def on_receive_{snake(m.name)}(value); end")
             self.level -= 1
             self.out("end")
+
+    # ---- fast paths --------------------------------------------------------------------
+    # Straight-line methods per struct, set on its codec object (they take over from the
+    # runtime's table-driven walk, which stays the slow path: older versions, errors).
+
+    def field_const(self, s: ir.StructType, f: ir.Field) -> str:
+        return f"F_{s.name}_{f.name}"
+
+    @staticmethod
+    def kind(w: lower.WireType) -> str:
+        if w.kind in ("scalar", "enum", "flags"):
+            assert w.scalar is not None
+            if w.scalar in ("bool", "float", "double"):
+                return w.scalar
+            return "int"
+        if w.kind == "timestamp":
+            return "int"
+        if w.kind in ("decimal", "uuid", "string", "bytes", "struct"):
+            return w.kind
+        return "other"  # optional, array, sequence, map: the runtime's codec
+
+    @staticmethod
+    def read_directive(w: lower.WireType) -> str:
+        """As directive(), but a float is read as a float ("e" keeps a NaN's payload;
+        only writing one goes through its bits)."""
+        if w.kind == "scalar" and w.scalar == "float":
+            return "e"
+        return _Module.directive(w)
+
+    def check(self, var: str, w: lower.WireType, where: str) -> List[str]:
+        """Lines that leave the wire value of `var` in `var` (range-checked)."""
+        k = self.kind(w)
+        if k == "int":
+            scalar = "uint64" if w.kind == "timestamp" else w.scalar
+            assert scalar is not None
+            lo, hi = INT_RANGES[scalar]
+            return [f"raise Fastwire.out_of_range({ruby_string(where)}, {var}, \"{scalar}\") "
+                    f"unless {var}.is_a?(Integer) && {var} >= {lo} && {var} <= {hi}"]
+        if k == "bool":
+            return [f"{var} = Fastwire::BOOL.to_wire({var})"]
+        if k == "double":
+            return [f"{var} = Fastwire::DOUBLE.to_wire({var}) unless {var}.is_a?(Float)"]
+        if k == "float":
+            return [f"{var} = Fastwire::FLOAT.to_wire({var})"]
+        if k == "decimal":
+            return [f"{var} = Fastwire::DecimalCodec.bytes({var})"]
+        if k == "uuid":
+            return [f"{var} = Fastwire::UUID_.to_wire({var})"]
+        raise AssertionError(k)
+
+    @staticmethod
+    def convert(expr: str, w: lower.WireType) -> str:
+        """A value read by read_directive() as the field's Ruby value."""
+        k = _Module.kind(w)
+        if k == "bool":
+            return f"{expr} != 0"
+        if k == "decimal":
+            return f"Fastwire::DecimalCodec.of({expr})"
+        if k == "uuid":
+            return f"Fastwire::UUID.new({expr})"
+        return expr
+
+    def emit_fast_paths(self, s: ir.StructType) -> None:
+        layout = self.model.struct(s.qualified_name)
+        fields = list(zip(s.all_fields, layout.fields))
+        cls = class_name(s.name)
+        codec = f"S_{s.name}"
+        body, tn = layout.body_size, s.type_number
+        vfmt = "VV" + "".join(self.directive(fl.wire) for fl in layout.fields)
+        gfmt = "VV" + "".join(self.read_directive(fl.wire) for fl in layout.fields)
+        raw_index = []
+        i = 2
+        for fl in layout.fields:
+            raw_index.append(i)
+            i += len(_directives(self.directive(fl.wire)))
+        self.out()
+        self.out(f"# {cls}: straight-line paths ({body}-byte body, type {tn}).")
+        self.out(f"class << {codec}")
+        self.level += 1
+        # -- versioned write
+        self.out("def vput(buf, base, v)")
+        self.level += 1
+        self.out(f'raise Fastwire::EncodeError.new("{cls} expected, got #{{v.class}}", "wrong_type") '
+                 f"unless v.is_a?({cls})")
+        self.out()
+        self.out("pos = buf.bytesize")
+        self.out(f'buf << "\\0" * {body}')
+        self.out(f"vals = [{body}, {tn}]")
+        for f, fl in fields:
+            a = attr_name(f.name)
+            k = self.kind(fl.wire)
+            if k in ("string", "bytes"):
+                self.out(f"vals << Fastwire.vput_str(buf, pos, v.{a})")
+            elif k == "struct":
+                self.out(f"vals << {self.plain_codec(f.type.value)}.vput(buf, pos, v.{a})")
+            elif k == "other":
+                self.out(f"{self.field_const(s, f)}.vwrite(vals, buf, pos, v.{a})")
+            else:
+                self.out(f"x = v.{a}")
+                for line in self.check("x", fl.wire, f"{s.name}.{f.name}"):
+                    self.out(line)
+                self.out("vals << x")
+        self.out(f'buf[pos, {body}] = vals.pack("{vfmt}")')
+        self.out("pos - base")
+        self.level -= 1
+        self.out("end")
+        # -- versioned read and verify
+        for method in ("vget", "vverify"):
+            self.out()
+            self.out(f"def {method}(r, base, off, slot_end, d)")
+            self.level += 1
+            self.out("pos = base + off")
+            self.out(f"if off != 0 && pos >= slot_end && pos <= r.end_ - {body} && d.positive?")
+            self.level += 1
+            fmt = gfmt if method == "vget" else vfmt
+            self.out(f'raw = r.buf.unpack("{fmt}", offset: pos)')
+            self.out("stored = raw[0]")
+            self.out(f"if stored >= {body} && raw[1] == {tn} && stored <= r.end_ - pos && "
+                     "(budget = r.budget - stored) >= 0")
+            self.level += 1
+            self.out("r.budget = budget")
+            if any(self.kind(fl.wire) in ("struct", "other") for fl in layout.fields):
+                self.out("d -= 1")
+            if method == "vget":
+                args = []
+                for (f, fl), ri in zip(fields, raw_index):
+                    k = self.kind(fl.wire)
+                    slot_end = f"pos + {fl.offset + fl.wire.slot}"
+                    if k == "string":
+                        args.append(f"Fastwire.vget_str(r, pos, raw[{ri}], {slot_end})")
+                    elif k == "bytes":
+                        args.append(f"Fastwire.vget_bytes(r, pos, raw[{ri}], {slot_end})")
+                    elif k == "struct":
+                        args.append(f"{self.plain_codec(f.type.value)}.vget(r, pos, raw[{ri}], "
+                                    f"{slot_end}, d)")
+                    elif k == "other":
+                        c = self.field_const(s, f)
+                        args.append(f"{c}.vget_slot(r, pos + {fl.offset}, pos, d)"
+                                    if fl.wire.kind == "array"
+                                    else f"{c}.vread(r, raw, {ri}, pos + {fl.offset}, pos, d)")
+                    else:
+                        args.append(self.convert(f"raw[{ri}]", fl.wire))
+                if args:
+                    self.out(f"return {cls}.allocate._fw_set(")
+                    self.level += 1
+                    for n, arg in enumerate(args):
+                        self.out(arg + ("," if n + 1 < len(args) else ""))
+                    self.level -= 1
+                    self.out(")")
+                else:
+                    self.out(f"return {cls}.allocate._fw_set")
+            else:
+                for (f, fl), ri in zip(fields, raw_index):
+                    k = self.kind(fl.wire)
+                    slot_end = f"pos + {fl.offset + fl.wire.slot}"
+                    if k in ("string", "bytes"):
+                        self.out(f"Fastwire.vcheck_str(r, pos, raw[{ri}], {slot_end})")
+                    elif k == "struct":
+                        self.out(f"{self.plain_codec(f.type.value)}.vverify(r, pos, raw[{ri}], "
+                                 f"{slot_end}, d)")
+                    elif k == "decimal":
+                        self.out(f'Fastwire.fail!("bad_value", "decimal scale") '
+                                 f"if raw[{ri}].getbyte(14) > 28")
+                    elif k == "other":
+                        c = self.field_const(s, f)
+                        self.out(f"{c}.vcheck_slot(r, pos + {fl.offset}, pos, d)"
+                                 if fl.wire.kind == "array"
+                                 else f"{c}.vcheck(r, raw, {ri}, pos + {fl.offset}, pos, d)")
+                self.out("return")
+            self.level -= 1
+            self.out("end")
+            self.level -= 1
+            self.out("end")
+            self.out("super # an older version, or an error: the checked walk says which")
+            self.level -= 1
+            self.out("end")
+        if self.options.final:
+            self.emit_final_paths(s, layout, fields)
+        self.level -= 1
+        self.out("end")
+
+    def emit_final_paths(self, s: ir.StructType, layout: lower.StructLayout,
+                         fields: list) -> None:
+        cls = class_name(s.name)
+        runs = {r.first: r for r in layout.final_runs}
+        nested = any(self.kind(fl.wire) in ("struct", "other") for fl in layout.fields)
+        # -- write
+        self.out()
+        self.out("def fput(buf, v)")
+        self.level += 1
+        self.out(f'raise Fastwire::EncodeError.new("{cls} expected, got #{{v.class}}", "wrong_type") '
+                 f"unless v.is_a?({cls})")
+        i = 0
+        while i < len(fields):
+            f, fl = fields[i]
+            if i in runs:
+                run = runs[i]
+                names = []
+                for j in run.indexes:
+                    g, gl = fields[j]
+                    var = f"x{j}"
+                    self.out(f"{var} = v.{attr_name(g.name)}")
+                    for line in self.check(var, gl.wire, f"{s.name}.{g.name}"):
+                        self.out(line)
+                    names.append(var)
+                fmt = "".join(self.directive(fields[j][1].wire) for j in run.indexes)
+                self.out(f'[{", ".join(names)}].pack("{fmt}", buffer: buf)')
+                i += run.count
+                continue
+            k = self.kind(fl.wire)
+            a = attr_name(f.name)
+            if k in ("string", "bytes"):
+                self.out(f"Fastwire.fput_str(buf, v.{a})")
+            elif k == "struct":
+                self.out(f"{self.plain_codec(f.type.value)}.fput(buf, v.{a})")
+            else:
+                self.out(f"{self.field_const(s, f)}.fput(buf, v.{a})")
+            i += 1
+        self.level -= 1
+        self.out("end")
+        # -- read and check
+        for method in ("fget", "fcheck"):
+            self.out()
+            self.out(f"def {method}(r, d)")
+            self.level += 1
+            self.out("Fastwire.too_deep! if d < 1")
+            if nested:
+                self.out("d -= 1")
+            decimals = any(self.kind(fl.wire) == "decimal" for fl in layout.fields)
+            if any(i in runs for i in range(len(fields))) and (method == "fget" or decimals):
+                self.out("buf = r.buf")
+            args: List[str] = []
+            i = 0
+            while i < len(fields):
+                f, fl = fields[i]
+                if i in runs:
+                    run = runs[i]
+                    self.out("p = r.pos")
+                    self.out(f'Fastwire.fail!("truncated") if p + {run.size} > r.end_')
+                    if method == "fget":
+                        fmt = "".join(self.read_directive(fields[j][1].wire) for j in run.indexes)
+                        if run.count == 1:
+                            self.out(f'a{i} = buf.unpack1("{fmt}", offset: p)')
+                            args.append(self.convert(f"a{i}", fl.wire))
+                        else:
+                            self.out(f'a{i} = buf.unpack("{fmt}", offset: p)')
+                            for n, j in enumerate(run.indexes):
+                                args.append(self.convert(f"a{i}[{n}]", fields[j][1].wire))
+                    else:
+                        for j, o in zip(run.indexes, run.offsets):
+                            if self.kind(fields[j][1].wire) == "decimal":
+                                self.out(f'Fastwire.fail!("bad_value", "decimal scale") '
+                                         f"if buf.getbyte(p + {o + 14}) > 28")
+                    self.out(f"r.pos = p + {run.size}")
+                    i += run.count
+                    continue
+                k = self.kind(fl.wire)
+                if method == "fget":
+                    expr = {"string": "Fastwire.fget_str(r)", "bytes": "Fastwire.fget_bytes(r)"}.get(k)
+                    if k == "struct":
+                        expr = f"{self.plain_codec(f.type.value)}.fget(r, d)"
+                    elif expr is None:
+                        expr = f"{self.field_const(s, f)}.fget(r, d)"
+                    self.out(f"a{i} = {expr}")
+                    args.append(f"a{i}")
+                else:
+                    if k in ("string", "bytes"):
+                        self.out("Fastwire.fcheck_str(r)")
+                    elif k == "struct":
+                        self.out(f"{self.plain_codec(f.type.value)}.fcheck(r, d)")
+                    else:
+                        self.out(f"{self.field_const(s, f)}.fcheck(r, d)")
+                i += 1
+            if method == "fget":
+                self.out(f"{cls}.allocate._fw_set({', '.join(args)})" if args
+                         else f"{cls}.allocate._fw_set")
+            else:
+                self.out("nil")
+            self.level -= 1
+            self.out("end")
+
+
+INT_RANGES: Dict[str, tuple] = {
+    "byte": (0, 0xFF), "char": (0, 0xFF), "uint8": (0, 0xFF), "int8": (-0x80, 0x7F),
+    "wchar": (0, 0xFFFFFFFF), "int16": (-0x8000, 0x7FFF), "uint16": (0, 0xFFFF),
+    "int32": (-0x80000000, 0x7FFFFFFF), "uint32": (0, 0xFFFFFFFF),
+    "int64": (-0x8000000000000000, 0x7FFFFFFFFFFFFFFF), "uint64": (0, 0xFFFFFFFFFFFFFFFF),
+}
+
+
+def _directives(fmt: str) -> List[str]:
+    """A pack format split into its directives ("l<VCV" -> ["l<", "V", "C", "V"])."""
+    out: List[str] = []
+    i = 0
+    while i < len(fmt):
+        if fmt[i] == "a":
+            out.append(fmt[i:i + 3])
+            i += 3
+        elif i + 1 < len(fmt) and fmt[i + 1] == "<":
+            out.append(fmt[i:i + 2])
+            i += 2
+        else:
+            out.append(fmt[i])
+            i += 1
+    return out
