@@ -53,12 +53,24 @@ module Fastwire
     FINAL = false
 
     attr_reader :limits
+    # A transport's hook: called with each decoded value before its on_receive_ hook;
+    # a true answer means the value was taken (a response to a pending request).
+    attr_accessor :intercept
 
     def initialize(limits = nil)
-      @limits = limits || DEFAULT_LIMITS
       @pending = String.new(encoding: Encoding::BINARY)
       @final = self.class::FINAL
+      @intercept = nil
+      self.limits = limits.is_a?(Limits) ? limits : DEFAULT_LIMITS
+    end
+
+    def limits=(limits)
+      @limits = limits
       @handlers = self.class::HANDLERS.transform_values { |m, hook| [m.class.new(@limits), hook] }
+    end
+
+    def final?
+      @final
     end
 
     # Bytes received that do not complete a message yet.
@@ -117,6 +129,8 @@ module Fastwire
       rescue DecodeError => e
         return on_receive_error(e, message)
       end
+      return if @intercept&.call(value)
+
       __send__(hook, value)
     end
 

@@ -3527,6 +3527,11 @@ module Everything
       Notify => NotifyModel.new,
       Empty => EmptyModel.new,
     }.freeze
+    # [request] => [its [response], its [reject]s]: what a transport's
+    # request() waits for.
+    REQUESTS = {
+      PingRequest => [Pong, [Failure, Refused]],
+    }.freeze
   end
 
   # Receives what the everything package's protocol sends (versioned):
@@ -3575,6 +3580,11 @@ module Everything
       PingRequest => PingRequestFinalModel.new,
       Notify => NotifyFinalModel.new,
       Empty => EmptyFinalModel.new,
+    }.freeze
+    # [request] => [its [response], its [reject]s]: what a transport's
+    # request() waits for.
+    REQUESTS = {
+      PingRequest => [Pong, [Failure, Refused]],
     }.freeze
   end
 

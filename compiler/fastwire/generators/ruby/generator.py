@@ -494,6 +494,18 @@ class _Module:
                 self.out(f"{class_name(m.name)} => {m.name}{model}.new,")
             self.level -= 1
             self.out("}.freeze")
+            requests = [m for m in sent if m.request and m.response is not None]
+            if requests:
+                self.out("# [request] => [its [response], its [reject]s]: what a transport's")
+                self.out("# request() waits for.")
+                self.out("REQUESTS = {")
+                self.level += 1
+                for m in requests:
+                    assert m.response is not None
+                    rejects = ", ".join(self.type_name(r.type) for r in m.rejects)
+                    self.out(f"{class_name(m.name)} => [{self.type_name(m.response)}, [{rejects}]],")
+                self.level -= 1
+                self.out("}.freeze")
             self.level -= 1
             self.out("end")
             self.out()
