@@ -148,3 +148,97 @@ module Fastwire
     FINAL = true
   end
 end
+
+module Fastwire
+  # Receives the protocol's messages without building values: each message of a known
+  # type is verified and its bytes passed to on_proxy_<message>(data), for forwarding or
+  # storing. The generated Proxy of each package sets HANDLERS.
+  class Proxy < Receiver
+    def dispatch(message)
+      type = type_of(message)
+      return on_receive_error(DecodeError.new("truncated", "root offset"), message) if type.nil?
+
+      model, hook = @handlers[type]
+      return on_receive_unknown(type, message) if model.nil?
+
+      begin
+        model.validate(message)
+      rescue DecodeError => e
+        return on_receive_error(e, message)
+      end
+      __send__(hook, message)
+    end
+  end
+
+  # Sender and Receiver in one, with requests matched to their responses on the [id]
+  # field (the generated Client of each package: its Receiver's hooks, its Sender's
+  # MODELS and REQUESTS). Bytes go out through on_send (default: kept in `buffer`) and
+  # come in through receive. A request not answered by its deadline fails when
+  # `watchdog` runs; over a socket, Fastwire::Transport::Client does this by itself.
+  module ClientMethods
+    def initialize(limits = nil)
+      super
+      @buffer = String.new(capacity: 4096, encoding: Encoding::BINARY)
+      @models = self.class::MODELS
+      @requests = self.class.const_defined?(:REQUESTS) ? self.class::REQUESTS : {}
+      @waiting = {}
+      self.intercept = method(:take_response)
+    end
+
+    attr_reader :buffer
+
+    def send_message(value)
+      model = @models[value.class] ||
+              raise(EncodeError.new("#{value.class} is not a message of this protocol", "wrong_type"))
+      n = model.serialize_into(@buffer, value)
+      taken = on_send(@buffer)
+      @buffer = @buffer.byteslice(taken..) if taken.positive?
+      n
+    end
+
+    def on_send(_data)
+      0
+    end
+
+    # Sends a [request]; returns a Transport::Pending whose value is its response.
+    def request(request, timeout: 10.0)
+      response, rejects = @requests.fetch(request.class) { raise ArgumentError, "#{request.class} is not a request" }
+      pending = Transport::Pending.new(response, rejects, Transport.now + timeout)
+      @waiting[request.id] = pending
+      send_message(request)
+      pending
+    end
+
+    # Fails the requests whose deadline passed.
+    def watchdog(now = Transport.now)
+      @waiting.delete_if do |_, p|
+        next false unless p.deadline <= now
+
+        p.fail(Transport::RequestError.new(:timeout, "no response within the timeout"))
+        true
+      end
+    end
+
+    private
+
+    def take_response(value)
+      return false unless value.respond_to?(:id) && (p = @waiting[value.id])
+      return false unless value.is_a?(p.response) || p.rejects.any? { |r| value.is_a?(r) }
+
+      @waiting.delete(value.id)
+      if value.is_a?(p.response)
+        p.resolve(value)
+      else
+        p.fail(Transport::RequestError.new(:rejected, "rejected: #{value}", value))
+      end
+      true
+    end
+  end
+end
+
+module Fastwire
+  # Proxy in the final format.
+  class FinalProxy < Proxy
+    FINAL = true
+  end
+end

@@ -3569,6 +3569,49 @@ module Everything
     def on_receive_empty(value); end
   end
 
+  # Receives what the everything package's protocol sends (versioned) without
+  # reading it: override on_proxy_<message>(data) to forward verified bytes.
+  class Proxy < Fastwire::Proxy
+    HANDLERS = {
+      305 => [PingModel.new, :on_proxy_ping],
+      306 => [PongModel.new, :on_proxy_pong],
+      307 => [RefusedModel.new, :on_proxy_refused],
+      308 => [FailureModel.new, :on_proxy_failure],
+      309 => [PingRequestModel.new, :on_proxy_ping_request],
+      310 => [NotifyModel.new, :on_proxy_notify],
+      311 => [EmptyModel.new, :on_proxy_empty],
+    }.freeze
+
+    # Called with the bytes of each Ping received.
+    def on_proxy_ping(data); end
+
+    # Called with the bytes of each Pong received.
+    def on_proxy_pong(data); end
+
+    # Called with the bytes of each Refused received.
+    def on_proxy_refused(data); end
+
+    # Called with the bytes of each Failure received.
+    def on_proxy_failure(data); end
+
+    # Called with the bytes of each PingRequest received.
+    def on_proxy_ping_request(data); end
+
+    # Called with the bytes of each Notify received.
+    def on_proxy_notify(data); end
+
+    # Called with the bytes of each Empty received.
+    def on_proxy_empty(data); end
+  end
+
+  # Sender and Receiver in one: send_message, receive, and
+  # request(q) matched to its response on the [id] field.
+  class Client < Receiver
+    include Fastwire::ClientMethods
+    MODELS = Sender::MODELS
+    REQUESTS = Sender::REQUESTS
+  end
+
   # Sends what the everything package's protocol sends (final): its
   # messages, or its structs when it declares none.
   class FinalSender < Fastwire::FinalSender
@@ -3621,5 +3664,48 @@ module Everything
 
     # Called for each Empty received.
     def on_receive_empty(value); end
+  end
+
+  # Receives what the everything package's protocol sends (final) without
+  # reading it: override on_proxy_<message>(data) to forward verified bytes.
+  class FinalProxy < Fastwire::FinalProxy
+    HANDLERS = {
+      305 => [PingFinalModel.new, :on_proxy_ping],
+      306 => [PongFinalModel.new, :on_proxy_pong],
+      307 => [RefusedFinalModel.new, :on_proxy_refused],
+      308 => [FailureFinalModel.new, :on_proxy_failure],
+      309 => [PingRequestFinalModel.new, :on_proxy_ping_request],
+      310 => [NotifyFinalModel.new, :on_proxy_notify],
+      311 => [EmptyFinalModel.new, :on_proxy_empty],
+    }.freeze
+
+    # Called with the bytes of each Ping received.
+    def on_proxy_ping(data); end
+
+    # Called with the bytes of each Pong received.
+    def on_proxy_pong(data); end
+
+    # Called with the bytes of each Refused received.
+    def on_proxy_refused(data); end
+
+    # Called with the bytes of each Failure received.
+    def on_proxy_failure(data); end
+
+    # Called with the bytes of each PingRequest received.
+    def on_proxy_ping_request(data); end
+
+    # Called with the bytes of each Notify received.
+    def on_proxy_notify(data); end
+
+    # Called with the bytes of each Empty received.
+    def on_proxy_empty(data); end
+  end
+
+  # FinalSender and FinalReceiver in one: send_message, receive, and
+  # request(q) matched to its response on the [id] field.
+  class FinalClient < FinalReceiver
+    include Fastwire::ClientMethods
+    MODELS = FinalSender::MODELS
+    REQUESTS = FinalSender::REQUESTS
   end
 end

@@ -629,6 +629,32 @@ module Proto
     def on_receive_account(value); end
   end
 
+  # Receives what the proto package's protocol sends (versioned) without
+  # reading it: override on_proxy_<message>(data) to forward verified bytes.
+  class Proxy < Fastwire::Proxy
+    HANDLERS = {
+      1 => [OrderModel.new, :on_proxy_order],
+      2 => [BalanceModel.new, :on_proxy_balance],
+      3 => [AccountModel.new, :on_proxy_account],
+    }.freeze
+
+    # Called with the bytes of each Order received.
+    def on_proxy_order(data); end
+
+    # Called with the bytes of each Balance received.
+    def on_proxy_balance(data); end
+
+    # Called with the bytes of each Account received.
+    def on_proxy_account(data); end
+  end
+
+  # Sender and Receiver in one: send_message, receive, and
+  # request(q) matched to its response on the [id] field.
+  class Client < Receiver
+    include Fastwire::ClientMethods
+    MODELS = Sender::MODELS
+  end
+
   # Sends what the proto package's protocol sends (final): its
   # messages, or its structs when it declares none.
   class FinalSender < Fastwire::FinalSender
@@ -656,5 +682,31 @@ module Proto
 
     # Called for each Account received.
     def on_receive_account(value); end
+  end
+
+  # Receives what the proto package's protocol sends (final) without
+  # reading it: override on_proxy_<message>(data) to forward verified bytes.
+  class FinalProxy < Fastwire::FinalProxy
+    HANDLERS = {
+      1 => [OrderFinalModel.new, :on_proxy_order],
+      2 => [BalanceFinalModel.new, :on_proxy_balance],
+      3 => [AccountFinalModel.new, :on_proxy_account],
+    }.freeze
+
+    # Called with the bytes of each Order received.
+    def on_proxy_order(data); end
+
+    # Called with the bytes of each Balance received.
+    def on_proxy_balance(data); end
+
+    # Called with the bytes of each Account received.
+    def on_proxy_account(data); end
+  end
+
+  # FinalSender and FinalReceiver in one: send_message, receive, and
+  # request(q) matched to its response on the [id] field.
+  class FinalClient < FinalReceiver
+    include Fastwire::ClientMethods
+    MODELS = FinalSender::MODELS
   end
 end

@@ -440,6 +440,32 @@ module Protocol
     def on_receive_account_message(value); end
   end
 
+  # Receives what the protocol package's protocol sends (versioned) without
+  # reading it: override on_proxy_<message>(data) to forward verified bytes.
+  class Proxy < Fastwire::Proxy
+    HANDLERS = {
+      1 => [OrderMessageModel.new, :on_proxy_order_message],
+      2 => [BalanceMessageModel.new, :on_proxy_balance_message],
+      3 => [AccountMessageModel.new, :on_proxy_account_message],
+    }.freeze
+
+    # Called with the bytes of each OrderMessage received.
+    def on_proxy_order_message(data); end
+
+    # Called with the bytes of each BalanceMessage received.
+    def on_proxy_balance_message(data); end
+
+    # Called with the bytes of each AccountMessage received.
+    def on_proxy_account_message(data); end
+  end
+
+  # Sender and Receiver in one: send_message, receive, and
+  # request(q) matched to its response on the [id] field.
+  class Client < Receiver
+    include Fastwire::ClientMethods
+    MODELS = Sender::MODELS
+  end
+
   # Sends what the protocol package's protocol sends (final): its
   # messages, or its structs when it declares none.
   class FinalSender < Fastwire::FinalSender
@@ -467,5 +493,31 @@ module Protocol
 
     # Called for each AccountMessage received.
     def on_receive_account_message(value); end
+  end
+
+  # Receives what the protocol package's protocol sends (final) without
+  # reading it: override on_proxy_<message>(data) to forward verified bytes.
+  class FinalProxy < Fastwire::FinalProxy
+    HANDLERS = {
+      1 => [OrderMessageFinalModel.new, :on_proxy_order_message],
+      2 => [BalanceMessageFinalModel.new, :on_proxy_balance_message],
+      3 => [AccountMessageFinalModel.new, :on_proxy_account_message],
+    }.freeze
+
+    # Called with the bytes of each OrderMessage received.
+    def on_proxy_order_message(data); end
+
+    # Called with the bytes of each BalanceMessage received.
+    def on_proxy_balance_message(data); end
+
+    # Called with the bytes of each AccountMessage received.
+    def on_proxy_account_message(data); end
+  end
+
+  # FinalSender and FinalReceiver in one: send_message, receive, and
+  # request(q) matched to its response on the [id] field.
+  class FinalClient < FinalReceiver
+    include Fastwire::ClientMethods
+    MODELS = FinalSender::MODELS
   end
 end

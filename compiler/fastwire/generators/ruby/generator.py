@@ -525,6 +525,34 @@ class _Module:
                 self.out(f"def on_receive_{snake(m.name)}(value); end")
             self.level -= 1
             self.out("end")
+            self.out()
+            self.out(f"# Receives what the {self.pkg.name} package's protocol sends ({fmt}) without")
+            self.out("# reading it: override on_proxy_<message>(data) to forward verified bytes.")
+            self.out(f"class {prefix}Proxy < Fastwire::{prefix}Proxy")
+            self.level += 1
+            self.out("HANDLERS = {")
+            self.level += 1
+            for m in sent:
+                self.out(f"{m.type_number} => [{m.name}{model}.new, :on_proxy_{snake(m.name)}],")
+            self.level -= 1
+            self.out("}.freeze")
+            for m in sent:
+                self.out()
+                self.out(f"# Called with the bytes of each {class_name(m.name)} received.")
+                self.out(f"def on_proxy_{snake(m.name)}(data); end")
+            self.level -= 1
+            self.out("end")
+            self.out()
+            self.out(f"# {prefix}Sender and {prefix}Receiver in one: send_message, receive, and")
+            self.out("# request(q) matched to its response on the [id] field.")
+            self.out(f"class {prefix}Client < {prefix}Receiver")
+            self.level += 1
+            self.out("include Fastwire::ClientMethods")
+            self.out(f"MODELS = {prefix}Sender::MODELS")
+            if any(m.request and m.response is not None for m in sent):
+                self.out(f"REQUESTS = {prefix}Sender::REQUESTS")
+            self.level -= 1
+            self.out("end")
 
     # ---- fast paths --------------------------------------------------------------------
     # Straight-line methods per struct, set on its codec object (they take over from the
