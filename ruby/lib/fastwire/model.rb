@@ -93,6 +93,12 @@ module Fastwire
     end
 
     def deserialize(buf, offset = 0)
+      if offset.zero? && buf.encoding == Encoding::BINARY && (n = buf.bytesize) >= 16
+        full, at = buf.unpack("VV")
+        if full == n && full <= @limits.max_message_size # the usual case: exactly one message
+          return @codec.vget(Reader.new(buf, full - 8, @limits.max_zero_size_elements), 0, at, 8, @limits.max_depth)
+        end
+      end
       r, at = root(buf, offset)
       @codec.vget(r, 0, at, 8, @limits.max_depth)
     end

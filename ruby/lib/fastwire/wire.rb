@@ -1173,8 +1173,16 @@ module Fastwire
   def self.vget_str(r, base, off, slot_end)
     return +"" if off.zero?
 
-    pos = vblock(r, base + off, slot_end)
-    r.buf.byteslice(pos + 4, r.buf.unpack1("V", offset: pos)).force_encoding(Encoding::UTF_8)
+    pos = base + off
+    buf = r.buf
+    end_ = r.end_
+    if pos >= slot_end && pos <= end_ - 4 && (n = buf.unpack1("V", offset: pos)) <= end_ - pos - 4 &&
+       (budget = r.budget - 4 - n) >= 0
+      r.budget = budget
+      return buf.byteslice(pos + 4, n).force_encoding(Encoding::UTF_8)
+    end
+    vblock(r, pos, slot_end) # raises the precise error
+    raise DecodeError, "truncated"
   end
 
   def self.vget_bytes(r, base, off, slot_end)

@@ -1620,82 +1620,63 @@ module Everything
     def vput(buf, base, v)
       raise Fastwire::EncodeError.new("Primitives expected, got #{v.class}", "wrong_type") unless v.is_a?(Primitives)
 
+      x0 = v.f_bool
+      x0 = Fastwire::BOOL.to_wire(x0)
+      x1 = v.f_byte
+      raise Fastwire.out_of_range("Primitives.f_byte", x1, "byte") unless x1.is_a?(Integer) && x1 >= 0 && x1 <= 255
+      x2 = v.f_char
+      raise Fastwire.out_of_range("Primitives.f_char", x2, "char") unless x2.is_a?(Integer) && x2 >= 0 && x2 <= 255
+      x3 = v.f_wchar
+      raise Fastwire.out_of_range("Primitives.f_wchar", x3, "wchar") unless x3.is_a?(Integer) && x3 >= 0 && x3 <= 4294967295
+      x4 = v.f_int8
+      raise Fastwire.out_of_range("Primitives.f_int8", x4, "int8") unless x4.is_a?(Integer) && x4 >= -128 && x4 <= 127
+      x5 = v.f_uint8
+      raise Fastwire.out_of_range("Primitives.f_uint8", x5, "uint8") unless x5.is_a?(Integer) && x5 >= 0 && x5 <= 255
+      x6 = v.f_int16
+      raise Fastwire.out_of_range("Primitives.f_int16", x6, "int16") unless x6.is_a?(Integer) && x6 >= -32768 && x6 <= 32767
+      x7 = v.f_uint16
+      raise Fastwire.out_of_range("Primitives.f_uint16", x7, "uint16") unless x7.is_a?(Integer) && x7 >= 0 && x7 <= 65535
+      x8 = v.f_int32
+      raise Fastwire.out_of_range("Primitives.f_int32", x8, "int32") unless x8.is_a?(Integer) && x8 >= -2147483648 && x8 <= 2147483647
+      x9 = v.f_uint32
+      raise Fastwire.out_of_range("Primitives.f_uint32", x9, "uint32") unless x9.is_a?(Integer) && x9 >= 0 && x9 <= 4294967295
+      x10 = v.f_int64
+      raise Fastwire.out_of_range("Primitives.f_int64", x10, "int64") unless x10.is_a?(Integer) && x10 >= -9223372036854775808 && x10 <= 9223372036854775807
+      x11 = v.f_uint64
+      raise Fastwire.out_of_range("Primitives.f_uint64", x11, "uint64") unless x11.is_a?(Integer) && x11 >= 0 && x11 <= 18446744073709551615
+      x12 = v.f_float
+      x12 = Fastwire::FLOAT.to_wire(x12)
+      x13 = v.f_double
+      x13 = Fastwire::DOUBLE.to_wire(x13) unless x13.is_a?(Float)
+      x14 = v.f_decimal
+      x14 = Fastwire::DecimalCodec.bytes(x14)
+      s15 = v.f_string
+      raise Fastwire::EncodeError.new("Primitives.f_string: string expected", "wrong_type") unless s15.is_a?(String)
+      n15 = s15.bytesize
+      s16 = v.f_bytes
+      raise Fastwire::EncodeError.new("Primitives.f_bytes: bytes expected", "wrong_type") unless s16.is_a?(String)
+      n16 = s16.bytesize
+      x17 = v.f_epoch
+      raise Fastwire.out_of_range("Primitives.f_epoch", x17, "uint64") unless x17.is_a?(Integer) && x17 >= 0 && x17 <= 18446744073709551615
+      x18 = v.f_utc
+      raise Fastwire.out_of_range("Primitives.f_utc", x18, "uint64") unless x18.is_a?(Integer) && x18 >= 0 && x18 <= 18446744073709551615
+      x19 = v.f_ns
+      raise Fastwire.out_of_range("Primitives.f_ns", x19, "uint64") unless x19.is_a?(Integer) && x19 >= 0 && x19 <= 18446744073709551615
+      x20 = v.f_uuid0
+      x20 = Fastwire::UUID_.to_wire(x20)
+      x21 = v.f_uuid1
+      x21 = Fastwire::UUID_.to_wire(x21)
+      x22 = v.f_uuid4
+      x22 = Fastwire::UUID_.to_wire(x22)
+      x23 = v.f_uuid
+      x23 = Fastwire::UUID_.to_wire(x23)
+      s24 = v.password
+      raise Fastwire::EncodeError.new("Primitives.password: string expected", "wrong_type") unless s24.is_a?(String)
+      n24 = s24.bytesize
+      x25 = v.legacy
+      raise Fastwire.out_of_range("Primitives.legacy", x25, "int32") unless x25.is_a?(Integer) && x25 >= -2147483648 && x25 <= 2147483647
       pos = buf.bytesize
-      buf << "\0" * 177
-      vals = [177, 110]
-      x = v.f_bool
-      x = Fastwire::BOOL.to_wire(x)
-      vals << x
-      x = v.f_byte
-      raise Fastwire.out_of_range("Primitives.f_byte", x, "byte") unless x.is_a?(Integer) && x >= 0 && x <= 255
-      vals << x
-      x = v.f_char
-      raise Fastwire.out_of_range("Primitives.f_char", x, "char") unless x.is_a?(Integer) && x >= 0 && x <= 255
-      vals << x
-      x = v.f_wchar
-      raise Fastwire.out_of_range("Primitives.f_wchar", x, "wchar") unless x.is_a?(Integer) && x >= 0 && x <= 4294967295
-      vals << x
-      x = v.f_int8
-      raise Fastwire.out_of_range("Primitives.f_int8", x, "int8") unless x.is_a?(Integer) && x >= -128 && x <= 127
-      vals << x
-      x = v.f_uint8
-      raise Fastwire.out_of_range("Primitives.f_uint8", x, "uint8") unless x.is_a?(Integer) && x >= 0 && x <= 255
-      vals << x
-      x = v.f_int16
-      raise Fastwire.out_of_range("Primitives.f_int16", x, "int16") unless x.is_a?(Integer) && x >= -32768 && x <= 32767
-      vals << x
-      x = v.f_uint16
-      raise Fastwire.out_of_range("Primitives.f_uint16", x, "uint16") unless x.is_a?(Integer) && x >= 0 && x <= 65535
-      vals << x
-      x = v.f_int32
-      raise Fastwire.out_of_range("Primitives.f_int32", x, "int32") unless x.is_a?(Integer) && x >= -2147483648 && x <= 2147483647
-      vals << x
-      x = v.f_uint32
-      raise Fastwire.out_of_range("Primitives.f_uint32", x, "uint32") unless x.is_a?(Integer) && x >= 0 && x <= 4294967295
-      vals << x
-      x = v.f_int64
-      raise Fastwire.out_of_range("Primitives.f_int64", x, "int64") unless x.is_a?(Integer) && x >= -9223372036854775808 && x <= 9223372036854775807
-      vals << x
-      x = v.f_uint64
-      raise Fastwire.out_of_range("Primitives.f_uint64", x, "uint64") unless x.is_a?(Integer) && x >= 0 && x <= 18446744073709551615
-      vals << x
-      x = v.f_float
-      x = Fastwire::FLOAT.to_wire(x)
-      vals << x
-      x = v.f_double
-      x = Fastwire::DOUBLE.to_wire(x) unless x.is_a?(Float)
-      vals << x
-      x = v.f_decimal
-      x = Fastwire::DecimalCodec.bytes(x)
-      vals << x
-      vals << Fastwire.vput_str(buf, pos, v.f_string)
-      vals << Fastwire.vput_str(buf, pos, v.f_bytes)
-      x = v.f_epoch
-      raise Fastwire.out_of_range("Primitives.f_epoch", x, "uint64") unless x.is_a?(Integer) && x >= 0 && x <= 18446744073709551615
-      vals << x
-      x = v.f_utc
-      raise Fastwire.out_of_range("Primitives.f_utc", x, "uint64") unless x.is_a?(Integer) && x >= 0 && x <= 18446744073709551615
-      vals << x
-      x = v.f_ns
-      raise Fastwire.out_of_range("Primitives.f_ns", x, "uint64") unless x.is_a?(Integer) && x >= 0 && x <= 18446744073709551615
-      vals << x
-      x = v.f_uuid0
-      x = Fastwire::UUID_.to_wire(x)
-      vals << x
-      x = v.f_uuid1
-      x = Fastwire::UUID_.to_wire(x)
-      vals << x
-      x = v.f_uuid4
-      x = Fastwire::UUID_.to_wire(x)
-      vals << x
-      x = v.f_uuid
-      x = Fastwire::UUID_.to_wire(x)
-      vals << x
-      vals << Fastwire.vput_str(buf, pos, v.password)
-      x = v.legacy
-      raise Fastwire.out_of_range("Primitives.legacy", x, "int32") unless x.is_a?(Integer) && x >= -2147483648 && x <= 2147483647
-      vals << x
-      buf[pos, 177] = vals.pack("VVCCCVcCs<S<l<L<q<Q<L<Ea16VVQ<Q<Q<a16a16a16a16Vl<")
+      [177, 110, x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, 177, 177 + 4 + n15, x17, x18, x19, x20, x21, x22, x23, 177 + 4 + n15 + 4 + n16, x25, n15, s15, n16, s16, n24, s24].pack("VVCCCVcCs<S<l<L<q<Q<L<Ea16VVQ<Q<Q<a16a16a16a16Vl<Va*Va*Va*", buffer: buf)
       pos - base
     end
 
@@ -2151,13 +2132,10 @@ module Everything
     def vput(buf, base, v)
       raise Fastwire::EncodeError.new("Fixed expected, got #{v.class}", "wrong_type") unless v.is_a?(Fixed)
 
+      x0 = v.id
+      raise Fastwire.out_of_range("Fixed.id", x0, "int32") unless x0.is_a?(Integer) && x0 >= -2147483648 && x0 <= 2147483647
       pos = buf.bytesize
-      buf << "\0" * 12
-      vals = [12, 500]
-      x = v.id
-      raise Fastwire.out_of_range("Fixed.id", x, "int32") unless x.is_a?(Integer) && x >= -2147483648 && x <= 2147483647
-      vals << x
-      buf[pos, 12] = vals.pack("VVl<")
+      [12, 500, x0].pack("VVl<", buffer: buf)
       pos - base
     end
 
@@ -2220,13 +2198,10 @@ module Everything
     def vput(buf, base, v)
       raise Fastwire::EncodeError.new("Next expected, got #{v.class}", "wrong_type") unless v.is_a?(Next)
 
+      x0 = v.id
+      x0 = Fastwire::UUID_.to_wire(x0)
       pos = buf.bytesize
-      buf << "\0" * 24
-      vals = [24, 113]
-      x = v.id
-      x = Fastwire::UUID_.to_wire(x)
-      vals << x
-      buf[pos, 24] = vals.pack("VVa16")
+      [24, 113, x0].pack("VVa16", buffer: buf)
       pos - base
     end
 
@@ -2289,13 +2264,10 @@ module Everything
     def vput(buf, base, v)
       raise Fastwire::EncodeError.new("Shifted expected, got #{v.class}", "wrong_type") unless v.is_a?(Shifted)
 
+      x0 = v.amount
+      x0 = Fastwire::DecimalCodec.bytes(x0)
       pos = buf.bytesize
-      buf << "\0" * 24
-      vals = [24, 300]
-      x = v.amount
-      x = Fastwire::DecimalCodec.bytes(x)
-      vals << x
-      buf[pos, 24] = vals.pack("VVa16")
+      [24, 300, x0].pack("VVa16", buffer: buf)
       pos - base
     end
 
@@ -2361,14 +2333,13 @@ module Everything
     def vput(buf, base, v)
       raise Fastwire::EncodeError.new("Base expected, got #{v.class}", "wrong_type") unless v.is_a?(Base)
 
+      s0 = v.name
+      raise Fastwire::EncodeError.new("Base.name: string expected", "wrong_type") unless s0.is_a?(String)
+      n0 = s0.bytesize
+      x1 = v.level
+      raise Fastwire.out_of_range("Base.level", x1, "int8") unless x1.is_a?(Integer) && x1 >= -128 && x1 <= 127
       pos = buf.bytesize
-      buf << "\0" * 13
-      vals = [13, 301]
-      vals << Fastwire.vput_str(buf, pos, v.name)
-      x = v.level
-      raise Fastwire.out_of_range("Base.level", x, "int8") unless x.is_a?(Integer) && x >= -128 && x <= 127
-      vals << x
-      buf[pos, 13] = vals.pack("VVVc")
+      [13, 301, 13, x1, n0, s0].pack("VVVcVa*", buffer: buf)
       pos - base
     end
 
@@ -2436,20 +2407,17 @@ module Everything
     def vput(buf, base, v)
       raise Fastwire::EncodeError.new("Derived expected, got #{v.class}", "wrong_type") unless v.is_a?(Derived)
 
+      s0 = v.name
+      raise Fastwire::EncodeError.new("Derived.name: string expected", "wrong_type") unless s0.is_a?(String)
+      n0 = s0.bytesize
+      x1 = v.level
+      raise Fastwire.out_of_range("Derived.level", x1, "int8") unless x1.is_a?(Integer) && x1 >= -128 && x1 <= 127
+      x2 = v.serial
+      raise Fastwire.out_of_range("Derived.serial", x2, "int32") unless x2.is_a?(Integer) && x2 >= -2147483648 && x2 <= 2147483647
+      x3 = v.weight
+      x3 = Fastwire::DOUBLE.to_wire(x3) unless x3.is_a?(Float)
       pos = buf.bytesize
-      buf << "\0" * 25
-      vals = [25, 302]
-      vals << Fastwire.vput_str(buf, pos, v.name)
-      x = v.level
-      raise Fastwire.out_of_range("Derived.level", x, "int8") unless x.is_a?(Integer) && x >= -128 && x <= 127
-      vals << x
-      x = v.serial
-      raise Fastwire.out_of_range("Derived.serial", x, "int32") unless x.is_a?(Integer) && x >= -2147483648 && x <= 2147483647
-      vals << x
-      x = v.weight
-      x = Fastwire::DOUBLE.to_wire(x) unless x.is_a?(Float)
-      vals << x
-      buf[pos, 25] = vals.pack("VVVcl<E")
+      [25, 302, 25, x1, x2, x3, n0, s0].pack("VVVcl<EVa*", buffer: buf)
       pos - base
     end
 
@@ -2523,23 +2491,19 @@ module Everything
     def vput(buf, base, v)
       raise Fastwire::EncodeError.new("MoreDerived expected, got #{v.class}", "wrong_type") unless v.is_a?(MoreDerived)
 
+      s0 = v.name
+      raise Fastwire::EncodeError.new("MoreDerived.name: string expected", "wrong_type") unless s0.is_a?(String)
+      n0 = s0.bytesize
+      x1 = v.level
+      raise Fastwire.out_of_range("MoreDerived.level", x1, "int8") unless x1.is_a?(Integer) && x1 >= -128 && x1 <= 127
+      x2 = v.serial
+      raise Fastwire.out_of_range("MoreDerived.serial", x2, "int32") unless x2.is_a?(Integer) && x2 >= -2147483648 && x2 <= 2147483647
+      x3 = v.weight
+      x3 = Fastwire::DOUBLE.to_wire(x3) unless x3.is_a?(Float)
+      x4 = v.last
+      x4 = Fastwire::BOOL.to_wire(x4)
       pos = buf.bytesize
-      buf << "\0" * 26
-      vals = [26, 303]
-      vals << Fastwire.vput_str(buf, pos, v.name)
-      x = v.level
-      raise Fastwire.out_of_range("MoreDerived.level", x, "int8") unless x.is_a?(Integer) && x >= -128 && x <= 127
-      vals << x
-      x = v.serial
-      raise Fastwire.out_of_range("MoreDerived.serial", x, "int32") unless x.is_a?(Integer) && x >= -2147483648 && x <= 2147483647
-      vals << x
-      x = v.weight
-      x = Fastwire::DOUBLE.to_wire(x) unless x.is_a?(Float)
-      vals << x
-      x = v.last
-      x = Fastwire::BOOL.to_wire(x)
-      vals << x
-      buf[pos, 26] = vals.pack("VVVcl<EC")
+      [26, 303, 26, x1, x2, x3, x4, n0, s0].pack("VVVcl<ECVa*", buffer: buf)
       pos - base
     end
 
@@ -2616,17 +2580,15 @@ module Everything
     def vput(buf, base, v)
       raise Fastwire::EncodeError.new("Wallet expected, got #{v.class}", "wrong_type") unless v.is_a?(Wallet)
 
+      s0 = v.currency
+      raise Fastwire::EncodeError.new("Wallet.currency: string expected", "wrong_type") unless s0.is_a?(String)
+      n0 = s0.bytesize
+      x1 = v.amount
+      x1 = Fastwire::DOUBLE.to_wire(x1) unless x1.is_a?(Float)
+      x2 = v.reserved
+      x2 = Fastwire::DecimalCodec.bytes(x2)
       pos = buf.bytesize
-      buf << "\0" * 36
-      vals = [36, 2]
-      vals << Fastwire.vput_str(buf, pos, v.currency)
-      x = v.amount
-      x = Fastwire::DOUBLE.to_wire(x) unless x.is_a?(Float)
-      vals << x
-      x = v.reserved
-      x = Fastwire::DecimalCodec.bytes(x)
-      vals << x
-      buf[pos, 36] = vals.pack("VVVEa16")
+      [36, 2, 36, x1, x2, n0, s0].pack("VVVEa16Va*", buffer: buf)
       pos - base
     end
 
@@ -2831,16 +2793,12 @@ module Everything
     def vput(buf, base, v)
       raise Fastwire::EncodeError.new("Ping expected, got #{v.class}", "wrong_type") unless v.is_a?(Ping)
 
+      x0 = v.id
+      x0 = Fastwire::UUID_.to_wire(x0)
+      x1 = v.sent
+      raise Fastwire.out_of_range("Ping.sent", x1, "uint64") unless x1.is_a?(Integer) && x1 >= 0 && x1 <= 18446744073709551615
       pos = buf.bytesize
-      buf << "\0" * 32
-      vals = [32, 305]
-      x = v.id
-      x = Fastwire::UUID_.to_wire(x)
-      vals << x
-      x = v.sent
-      raise Fastwire.out_of_range("Ping.sent", x, "uint64") unless x.is_a?(Integer) && x >= 0 && x <= 18446744073709551615
-      vals << x
-      buf[pos, 32] = vals.pack("VVa16Q<")
+      [32, 305, x0, x1].pack("VVa16Q<", buffer: buf)
       pos - base
     end
 
@@ -2906,16 +2864,12 @@ module Everything
     def vput(buf, base, v)
       raise Fastwire::EncodeError.new("Pong expected, got #{v.class}", "wrong_type") unless v.is_a?(Pong)
 
+      x0 = v.id
+      x0 = Fastwire::UUID_.to_wire(x0)
+      x1 = v.received
+      raise Fastwire.out_of_range("Pong.received", x1, "uint64") unless x1.is_a?(Integer) && x1 >= 0 && x1 <= 18446744073709551615
       pos = buf.bytesize
-      buf << "\0" * 32
-      vals = [32, 306]
-      x = v.id
-      x = Fastwire::UUID_.to_wire(x)
-      vals << x
-      x = v.received
-      raise Fastwire.out_of_range("Pong.received", x, "uint64") unless x.is_a?(Integer) && x >= 0 && x <= 18446744073709551615
-      vals << x
-      buf[pos, 32] = vals.pack("VVa16Q<")
+      [32, 306, x0, x1].pack("VVa16Q<", buffer: buf)
       pos - base
     end
 
@@ -2981,14 +2935,13 @@ module Everything
     def vput(buf, base, v)
       raise Fastwire::EncodeError.new("Refused expected, got #{v.class}", "wrong_type") unless v.is_a?(Refused)
 
+      x0 = v.id
+      x0 = Fastwire::UUID_.to_wire(x0)
+      s1 = v.reason
+      raise Fastwire::EncodeError.new("Refused.reason: string expected", "wrong_type") unless s1.is_a?(String)
+      n1 = s1.bytesize
       pos = buf.bytesize
-      buf << "\0" * 28
-      vals = [28, 307]
-      x = v.id
-      x = Fastwire::UUID_.to_wire(x)
-      vals << x
-      vals << Fastwire.vput_str(buf, pos, v.reason)
-      buf[pos, 28] = vals.pack("VVa16V")
+      [28, 307, x0, 28, n1, s1].pack("VVa16VVa*", buffer: buf)
       pos - base
     end
 
@@ -3056,14 +3009,13 @@ module Everything
     def vput(buf, base, v)
       raise Fastwire::EncodeError.new("Failure expected, got #{v.class}", "wrong_type") unless v.is_a?(Failure)
 
+      x0 = v.id
+      x0 = Fastwire::UUID_.to_wire(x0)
+      s1 = v.error
+      raise Fastwire::EncodeError.new("Failure.error: string expected", "wrong_type") unless s1.is_a?(String)
+      n1 = s1.bytesize
       pos = buf.bytesize
-      buf << "\0" * 28
-      vals = [28, 308]
-      x = v.id
-      x = Fastwire::UUID_.to_wire(x)
-      vals << x
-      vals << Fastwire.vput_str(buf, pos, v.error)
-      buf[pos, 28] = vals.pack("VVa16V")
+      [28, 308, x0, 28, n1, s1].pack("VVa16VVa*", buffer: buf)
       pos - base
     end
 
@@ -3131,17 +3083,15 @@ module Everything
     def vput(buf, base, v)
       raise Fastwire::EncodeError.new("PingRequest expected, got #{v.class}", "wrong_type") unless v.is_a?(PingRequest)
 
+      x0 = v.id
+      x0 = Fastwire::UUID_.to_wire(x0)
+      x1 = v.sent
+      raise Fastwire.out_of_range("PingRequest.sent", x1, "uint64") unless x1.is_a?(Integer) && x1 >= 0 && x1 <= 18446744073709551615
+      s2 = v.note
+      raise Fastwire::EncodeError.new("PingRequest.note: string expected", "wrong_type") unless s2.is_a?(String)
+      n2 = s2.bytesize
       pos = buf.bytesize
-      buf << "\0" * 36
-      vals = [36, 309]
-      x = v.id
-      x = Fastwire::UUID_.to_wire(x)
-      vals << x
-      x = v.sent
-      raise Fastwire.out_of_range("PingRequest.sent", x, "uint64") unless x.is_a?(Integer) && x >= 0 && x <= 18446744073709551615
-      vals << x
-      vals << Fastwire.vput_str(buf, pos, v.note)
-      buf[pos, 36] = vals.pack("VVa16Q<V")
+      [36, 309, x0, x1, 36, n2, s2].pack("VVa16Q<VVa*", buffer: buf)
       pos - base
     end
 
@@ -3212,14 +3162,13 @@ module Everything
     def vput(buf, base, v)
       raise Fastwire::EncodeError.new("Notify expected, got #{v.class}", "wrong_type") unless v.is_a?(Notify)
 
+      x0 = v.id
+      x0 = Fastwire::UUID_.to_wire(x0)
+      s1 = v.text
+      raise Fastwire::EncodeError.new("Notify.text: string expected", "wrong_type") unless s1.is_a?(String)
+      n1 = s1.bytesize
       pos = buf.bytesize
-      buf << "\0" * 28
-      vals = [28, 310]
-      x = v.id
-      x = Fastwire::UUID_.to_wire(x)
-      vals << x
-      vals << Fastwire.vput_str(buf, pos, v.text)
-      buf[pos, 28] = vals.pack("VVa16V")
+      [28, 310, x0, 28, n1, s1].pack("VVa16VVa*", buffer: buf)
       pos - base
     end
 
@@ -3288,9 +3237,7 @@ module Everything
       raise Fastwire::EncodeError.new("Empty expected, got #{v.class}", "wrong_type") unless v.is_a?(Empty)
 
       pos = buf.bytesize
-      buf << "\0" * 8
-      vals = [8, 311]
-      buf[pos, 8] = vals.pack("VV")
+      [8, 311].pack("VV", buffer: buf)
       pos - base
     end
 

@@ -282,26 +282,21 @@ module Proto
     def vput(buf, base, v)
       raise Fastwire::EncodeError.new("Order expected, got #{v.class}", "wrong_type") unless v.is_a?(Order)
 
+      x0 = v.uid
+      raise Fastwire.out_of_range("Order.uid", x0, "int32") unless x0.is_a?(Integer) && x0 >= -2147483648 && x0 <= 2147483647
+      s1 = v.symbol
+      raise Fastwire::EncodeError.new("Order.symbol: string expected", "wrong_type") unless s1.is_a?(String)
+      n1 = s1.bytesize
+      x2 = v.side
+      raise Fastwire.out_of_range("Order.side", x2, "byte") unless x2.is_a?(Integer) && x2 >= 0 && x2 <= 255
+      x3 = v.type
+      raise Fastwire.out_of_range("Order.type", x3, "byte") unless x3.is_a?(Integer) && x3 >= 0 && x3 <= 255
+      x4 = v.price
+      x4 = Fastwire::DOUBLE.to_wire(x4) unless x4.is_a?(Float)
+      x5 = v.volume
+      x5 = Fastwire::DOUBLE.to_wire(x5) unless x5.is_a?(Float)
       pos = buf.bytesize
-      buf << "\0" * 34
-      vals = [34, 1]
-      x = v.uid
-      raise Fastwire.out_of_range("Order.uid", x, "int32") unless x.is_a?(Integer) && x >= -2147483648 && x <= 2147483647
-      vals << x
-      vals << Fastwire.vput_str(buf, pos, v.symbol)
-      x = v.side
-      raise Fastwire.out_of_range("Order.side", x, "byte") unless x.is_a?(Integer) && x >= 0 && x <= 255
-      vals << x
-      x = v.type
-      raise Fastwire.out_of_range("Order.type", x, "byte") unless x.is_a?(Integer) && x >= 0 && x <= 255
-      vals << x
-      x = v.price
-      x = Fastwire::DOUBLE.to_wire(x) unless x.is_a?(Float)
-      vals << x
-      x = v.volume
-      x = Fastwire::DOUBLE.to_wire(x) unless x.is_a?(Float)
-      vals << x
-      buf[pos, 34] = vals.pack("VVl<VCCEE")
+      [34, 1, x0, 34, x2, x3, x4, x5, n1, s1].pack("VVl<VCCEEVa*", buffer: buf)
       pos - base
     end
 
@@ -389,14 +384,13 @@ module Proto
     def vput(buf, base, v)
       raise Fastwire::EncodeError.new("Balance expected, got #{v.class}", "wrong_type") unless v.is_a?(Balance)
 
+      s0 = v.currency
+      raise Fastwire::EncodeError.new("Balance.currency: string expected", "wrong_type") unless s0.is_a?(String)
+      n0 = s0.bytesize
+      x1 = v.amount
+      x1 = Fastwire::DOUBLE.to_wire(x1) unless x1.is_a?(Float)
       pos = buf.bytesize
-      buf << "\0" * 20
-      vals = [20, 2]
-      vals << Fastwire.vput_str(buf, pos, v.currency)
-      x = v.amount
-      x = Fastwire::DOUBLE.to_wire(x) unless x.is_a?(Float)
-      vals << x
-      buf[pos, 20] = vals.pack("VVVE")
+      [20, 2, 20, x1, n0, s0].pack("VVVEVa*", buffer: buf)
       pos - base
     end
 

@@ -638,6 +638,9 @@ class _Module:
         self.out(f'raise Fastwire::EncodeError.new("{cls} expected, got #{{v.class}}", "wrong_type") '
                  f"unless v.is_a?({cls})")
         self.out()
+        if all(self.kind(fl.wire) not in ("struct", "other") for fl in layout.fields):
+            self.emit_flat_vput(s, layout, fields)
+            return self.emit_fast_reads(s, layout, fields, vfmt, gfmt, raw_index)
         self.out("pos = buf.bytesize")
         self.out(f'buf << "\\0" * {body}')
         self.out(f"vals = [{body}, {tn}]")
@@ -659,6 +662,44 @@ class _Module:
         self.out("pos - base")
         self.level -= 1
         self.out("end")
+        self.emit_fast_reads(s, layout, fields, vfmt, gfmt, raw_index)
+
+    def emit_flat_vput(self, s: ir.StructType, layout: lower.StructLayout, fields: list) -> None:
+        """A struct of values and strings: its blocks follow the body in field order, so
+        every offset is known before writing; body and blocks are one pack."""
+        body, tn = layout.body_size, s.type_number
+        vals = [str(body), str(tn)]
+        tail: List[str] = []
+        fmt = "VV"
+        at = str(body)
+        for n, (f, fl) in enumerate(fields):
+            a = attr_name(f.name)
+            k = self.kind(fl.wire)
+            fmt += self.directive(fl.wire)
+            if k in ("string", "bytes"):
+                self.out(f"s{n} = v.{a}")
+                self.out(f'raise Fastwire::EncodeError.new("{s.name}.{f.name}: {k} expected", '
+                         f'"wrong_type") unless s{n}.is_a?(String)')
+                self.out(f"n{n} = s{n}.bytesize")
+                vals.append(at)
+                at = f"{at} + 4 + n{n}"
+                tail += [f"n{n}", f"s{n}"]
+            else:
+                self.out(f"x{n} = v.{a}")
+                for line in self.check(f"x{n}", fl.wire, f"{s.name}.{f.name}"):
+                    self.out(line)
+                vals.append(f"x{n}")
+        fmt += "Va*" * (len(tail) // 2)
+        self.out("pos = buf.bytesize")
+        self.out(f'[{", ".join(vals + tail)}].pack("{fmt}", buffer: buf)')
+        self.out("pos - base")
+        self.level -= 1
+        self.out("end")
+
+    def emit_fast_reads(self, s: ir.StructType, layout: lower.StructLayout, fields: list,
+                        vfmt: str, gfmt: str, raw_index: List[int]) -> None:
+        cls = class_name(s.name)
+        body, tn = layout.body_size, s.type_number
         # -- versioned read and verify
         for method in ("vget", "vverify"):
             self.out()
