@@ -5,8 +5,8 @@
 #
 #   make bench-ruby          # or: FASTWIRE_RUBY_GEN=gen ruby ruby/bench/account_bench.rb
 #
-# Prints one line per case with the mean time per operation (microseconds) and the
-# spread benchmark-ips reports.
+# Prints one line per case: benchmark-ips's mean wall time per operation and its spread,
+# and the median CPU time per operation (see cpu_us).
 REPO = File.expand_path("../..", __dir__)
 $LOAD_PATH.unshift(File.join(REPO, "ruby", "lib"))
 require "benchmark/ips"
@@ -35,18 +35,39 @@ json = account.to_json
 raise "not the seed" unless vdata.bytesize == 252 && fdata.bytesize == 152
 
 time = Float(ENV.fetch("FASTWIRE_BENCH_SECONDS", "2"))
+cases = {
+  "versioned serialize" => -> { versioned.serialize(account) },
+  "versioned deserialize" => -> { versioned.deserialize(vdata) },
+  "versioned verify" => -> { versioned.verify(vdata) },
+  "final serialize" => -> { final.serialize(account) },
+  "final deserialize" => -> { final.deserialize(fdata) },
+  "final verify" => -> { final.verify(fdata) },
+  "json serialize" => -> { account.to_json },
+  "json deserialize" => -> { Proto::Account.from_json(json) }
+}
 report = Benchmark.ips(quiet: true) do |x|
   x.config(time: time, warmup: 1)
-  x.report("versioned serialize") { versioned.serialize(account) }
-  x.report("versioned deserialize") { versioned.deserialize(vdata) }
-  x.report("versioned verify") { versioned.verify(vdata) }
-  x.report("final serialize") { final.serialize(account) }
-  x.report("final deserialize") { final.deserialize(fdata) }
-  x.report("final verify") { final.verify(fdata) }
-  x.report("json serialize") { account.to_json }
-  x.report("json deserialize") { Proto::Account.from_json(json) }
+  cases.each { |label, fn| x.report(label) { fn.call } }
 end
-puts format("%-24s %12s %10s", "seed account (Ruby #{RUBY_VERSION})", "us/op", "+-%")
+
+# CPU time per operation (this process's user + system time), the median of five runs
+# of about time/5 seconds each: on a shared machine it moves far less than wall time.
+def cpu_us(fn, seconds)
+  runs = Array.new(5) do
+    n = 0
+    start = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
+    stop = start + seconds
+    while (now = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)) < stop
+      100.times { fn.call }
+      n += 100
+    end
+    1e6 * (now - start) / n
+  end
+  runs.sort[2]
+end
+
+puts format("%-24s %14s %8s %16s", "seed account (Ruby #{RUBY_VERSION}#{defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled? ? ', YJIT' : ''})",
+            "ips us/op", "+-%", "CPU us/op (med)")
 report.entries.each do |e|
-  puts format("%-24s %12.2f %10.1f", e.label, 1e6 / e.ips, 100.0 * e.error_percentage / 100)
+  puts format("%-24s %14.2f %8.1f %16.2f", e.label, 1e6 / e.ips, e.error_percentage, cpu_us(cases[e.label], time / 5))
 end

@@ -95,6 +95,13 @@ class TestTypes < Minitest::Test
     assert_equal "too_deep", assert_raises(Fastwire::DecodeError) { Everything::Primitives.from_json(deep) }.code
   end
 
+  def test_printout_of_chars_and_text_that_is_not_utf8
+    p = Everything::Primitives.new(f_char: 233, f_wchar: 0x1F600, f_string: "\u20AC")
+    assert_includes p.to_s, "f_char='\u00E9',f_wchar='U+1F600'"
+    p.f_string = "\xFF\u20AC".dup.force_encoding(Encoding::UTF_8) # bytes read that are not UTF-8 (a fuzz finding)
+    assert_includes p.to_s, "f_char='\u00E9'"
+  end
+
   def test_uuid
     u = Fastwire::UUID.parse("123e4567-e89b-12d3-a456-426655440000")
     assert_equal "123e4567-e89b-12d3-a456-426655440000", u.to_s

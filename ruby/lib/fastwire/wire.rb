@@ -243,7 +243,7 @@ module Fastwire
   # char: a one-byte code unit, printed as a character.
   class CharCodec < IntCodec
     def text(v)
-      "'#{v.chr}'"
+      "'#{v.chr(Encoding::UTF_8)}'"
     end
   end
 
