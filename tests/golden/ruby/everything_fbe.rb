@@ -1850,8 +1850,24 @@ module Everything
       F_Optionals_f_time.vwrite(vals, buf, pos, v.f_time)
       F_Optionals_f_enum.vwrite(vals, buf, pos, v.f_enum)
       F_Optionals_f_flags.vwrite(vals, buf, pos, v.f_flags)
-      F_Optionals_f_struct.vwrite(vals, buf, pos, v.f_struct)
-      F_Optionals_f_order.vwrite(vals, buf, pos, v.f_order)
+      x = v.f_struct
+      if x.nil?
+        vals << 0 << 0
+      else
+        at = buf.bytesize
+        buf << "\x04\0\0\0"
+        S_Primitives.vput(buf, at, x)
+        vals << 1 << (at - pos)
+      end
+      x = v.f_order
+      if x.nil?
+        vals << 0 << 0
+      else
+        at = buf.bytesize
+        buf << "\x04\0\0\0"
+        Proto::S_Order.vput(buf, at, x)
+        vals << 1 << (at - pos)
+      end
       F_Optionals_f_reset.vwrite(vals, buf, pos, v.f_reset)
       x = v.f_resetReset
       x = Fastwire::BOOL.to_wire(x)
@@ -1986,7 +2002,16 @@ module Everything
       F_Collections_f_array_struct.vwrite(vals, buf, pos, v.f_array_struct)
       F_Collections_f_vector.vwrite(vals, buf, pos, v.f_vector)
       F_Collections_f_vector_optional.vwrite(vals, buf, pos, v.f_vector_optional)
-      F_Collections_f_vector_struct.vwrite(vals, buf, pos, v.f_vector_struct)
+      x = v.f_vector_struct
+      raise Fastwire::EncodeError.new("Collections.f_vector_struct: Array expected", "wrong_type") unless x.is_a?(Array)
+      at = buf.bytesize
+      vals << (at - pos)
+      n = x.size
+      [n].pack("V", buffer: buf)
+      if n.positive?
+        buf << "\0" * (4 * n)
+        buf[at + 4, 4 * n] = x.map { |e| Proto::S_Order.vput(buf, pos, e) }.pack("V*")
+      end
       F_Collections_f_list.vwrite(vals, buf, pos, v.f_list)
       F_Collections_f_list_optional.vwrite(vals, buf, pos, v.f_list_optional)
       F_Collections_f_set.vwrite(vals, buf, pos, v.f_set)
@@ -2673,8 +2698,25 @@ module Everything
       raise Fastwire.out_of_range("ExAccount.state", x, "byte") unless x.is_a?(Integer) && x >= 0 && x <= 255
       vals << x
       vals << Protoex::S_Balance.vput(buf, pos, v.wallet)
-      F_ExAccount_asset.vwrite(vals, buf, pos, v.asset)
-      F_ExAccount_orders.vwrite(vals, buf, pos, v.orders)
+      x = v.asset
+      if x.nil?
+        vals << 0 << 0
+      else
+        at = buf.bytesize
+        buf << "\x04\0\0\0"
+        Protoex::S_Balance.vput(buf, at, x)
+        vals << 1 << (at - pos)
+      end
+      x = v.orders
+      raise Fastwire::EncodeError.new("ExAccount.orders: Array expected", "wrong_type") unless x.is_a?(Array)
+      at = buf.bytesize
+      vals << (at - pos)
+      n = x.size
+      [n].pack("V", buffer: buf)
+      if n.positive?
+        buf << "\0" * (4 * n)
+        buf[at + 4, 4 * n] = x.map { |e| Protoex::S_Order.vput(buf, pos, e) }.pack("V*")
+      end
       x = v.refs
       raise Fastwire.out_of_range("ExAccount.refs", x, "int16") unless x.is_a?(Integer) && x >= -32768 && x <= 32767
       vals << x

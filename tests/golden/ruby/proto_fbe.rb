@@ -469,8 +469,25 @@ module Proto
       raise Fastwire.out_of_range("Account.state", x, "byte") unless x.is_a?(Integer) && x >= 0 && x <= 255
       vals << x
       vals << S_Balance.vput(buf, pos, v.wallet)
-      F_Account_asset.vwrite(vals, buf, pos, v.asset)
-      F_Account_orders.vwrite(vals, buf, pos, v.orders)
+      x = v.asset
+      if x.nil?
+        vals << 0 << 0
+      else
+        at = buf.bytesize
+        buf << "\x04\0\0\0"
+        S_Balance.vput(buf, at, x)
+        vals << 1 << (at - pos)
+      end
+      x = v.orders
+      raise Fastwire::EncodeError.new("Account.orders: Array expected", "wrong_type") unless x.is_a?(Array)
+      at = buf.bytesize
+      vals << (at - pos)
+      n = x.size
+      [n].pack("V", buffer: buf)
+      if n.positive?
+        buf << "\0" * (4 * n)
+        buf[at + 4, 4 * n] = x.map { |e| S_Order.vput(buf, pos, e) }.pack("V*")
+      end
       buf[pos, 30] = vals.pack("VVl<VCVCVV")
       pos - base
     end

@@ -575,6 +575,15 @@ class _Module:
         return "other"  # optional, array, sequence, map: the runtime's codec
 
     @staticmethod
+    def struct_optional(w: lower.WireType) -> bool:
+        return w.kind == "optional" and w.element is not None and w.element.kind == "struct"
+
+    @staticmethod
+    def struct_vector(w: lower.WireType) -> bool:
+        return (w.kind == "sequence" and w.collection in ("vector", "list")
+                and w.element is not None and w.element.kind == "struct")
+
+    @staticmethod
     def read_directive(w: lower.WireType) -> str:
         """As directive(), but a float is read as a float ("e" keeps a NaN's payload;
         only writing one goes through its bits)."""
@@ -651,6 +660,32 @@ class _Module:
                 self.out(f"vals << Fastwire.vput_str(buf, pos, v.{a})")
             elif k == "struct":
                 self.out(f"vals << {self.plain_codec(f.type.value)}.vput(buf, pos, v.{a})")
+            elif k == "other" and self.struct_optional(fl.wire):
+                # T? of a struct: its block is the struct's offset (4: the body follows)
+                inner = self.plain_codec(f.type.value)
+                self.out(f"x = v.{a}")
+                self.out("if x.nil?")
+                self.out("  vals << 0 << 0")
+                self.out("else")
+                self.out("  at = buf.bytesize")
+                self.out('  buf << "\\x04\\0\\0\\0"')
+                self.out(f"  {inner}.vput(buf, at, x)")
+                self.out("  vals << 1 << (at - pos)")
+                self.out("end")
+            elif k == "other" and self.struct_vector(fl.wire):
+                # T[] / T() of a struct: [count][offsets], then the bodies
+                inner = self.plain_codec(f.type.value)
+                self.out(f"x = v.{a}")
+                self.out(f'raise Fastwire::EncodeError.new("{s.name}.{f.name}: Array expected", '
+                         '"wrong_type") unless x.is_a?(Array)')
+                self.out("at = buf.bytesize")
+                self.out("vals << (at - pos)")
+                self.out("n = x.size")
+                self.out("[n].pack(\"V\", buffer: buf)")
+                self.out("if n.positive?")
+                self.out('  buf << "\\0" * (4 * n)')
+                self.out(f"  buf[at + 4, 4 * n] = x.map {{ |e| {inner}.vput(buf, pos, e) }}.pack(\"V*\")")
+                self.out("end")
             elif k == "other":
                 self.out(f"{self.field_const(s, f)}.vwrite(vals, buf, pos, v.{a})")
             else:
