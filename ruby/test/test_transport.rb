@@ -188,6 +188,19 @@ class TestTransport < Minitest::Test
     end
   end
 
+  def test_a_server_on_every_address_takes_ipv4_and_ipv6
+    handler = self.class.handler(Service::Receiver)
+    server = T::Server.new(handler, Service::Sender, "::", 0).start
+    %w[127.0.0.1 ::1].each do |host|
+      c = T::Client.new(Service::Receiver, Service::Sender)
+      c.connect(host, server.port)
+      assert_equal 1, c.request(Service::OrderRequest.new(order: Proto::Order.new(volume: 1.0))).seq
+      c.close
+    end
+  ensure
+    server&.stop
+  end
+
   def test_a_garbage_peer_is_dropped_with_a_logged_reason
     with_server do |server, _handler, logs|
       good = client_for(server.port)
