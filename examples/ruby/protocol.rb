@@ -38,17 +38,17 @@ sender.send_message(Proto::Order.new(uid: 1, symbol: "EURUSD", side: Proto::Orde
                                      type: Proto::OrderType::MARKET, price: 1.23456, volume: 1000.0))
 sender.send_message(Proto::Balance.new(currency: "USD", amount: 1000.0))
 sender.send_message(Proto::Account.new(
-  uid: 1, name: "Test", state: Proto::State::GOOD,
-  wallet: Proto::Balance.new(currency: "USD", amount: 1000.0),
-  asset: Proto::Balance.new(currency: "EUR", amount: 100.0),
-  orders: [
-    Proto::Order.new(uid: 1, symbol: "EURUSD", side: Proto::OrderSide::BUY,
-                     type: Proto::OrderType::MARKET, price: 1.23456, volume: 1000.0),
-    Proto::Order.new(uid: 2, symbol: "EURUSD", side: Proto::OrderSide::SELL,
-                     type: Proto::OrderType::LIMIT, price: 1.0, volume: 100.0),
-    Proto::Order.new(uid: 3, symbol: "EURUSD", side: Proto::OrderSide::BUY,
-                     type: Proto::OrderType::STOP, price: 1.5, volume: 10.0)
-  ]
-))
+                      uid: 1, name: "Test", state: Proto::State::GOOD,
+                      wallet: Proto::Balance.new(currency: "USD", amount: 1000.0),
+                      asset: Proto::Balance.new(currency: "EUR", amount: 100.0),
+                      orders: [
+                        Proto::Order.new(uid: 1, symbol: "EURUSD", side: Proto::OrderSide::BUY,
+                                         type: Proto::OrderType::MARKET, price: 1.23456, volume: 1000.0),
+                        Proto::Order.new(uid: 2, symbol: "EURUSD", side: Proto::OrderSide::SELL,
+                                         type: Proto::OrderType::LIMIT, price: 1.0, volume: 100.0),
+                        Proto::Order.new(uid: 3, symbol: "EURUSD", side: Proto::OrderSide::BUY,
+                                         type: Proto::OrderType::STOP, price: 1.5, volume: 10.0)
+                      ]
+                    ))
 
 MyReceiver.new.receive(sender.buffer) # everything the sender queued

@@ -1608,8 +1608,7 @@ module Everything
   )
 
   S_Empty.define(
-    [
-    ],
+    [],
     8,
     "",
     []
@@ -1624,26 +1623,37 @@ module Everything
       x0 = Fastwire::BOOL.to_wire(x0)
       x1 = v.f_byte
       raise Fastwire.out_of_range("Primitives.f_byte", x1, "byte") unless x1.is_a?(Integer) && x1 >= 0 && x1 <= 255
+
       x2 = v.f_char
       raise Fastwire.out_of_range("Primitives.f_char", x2, "char") unless x2.is_a?(Integer) && x2 >= 0 && x2 <= 255
+
       x3 = v.f_wchar
       raise Fastwire.out_of_range("Primitives.f_wchar", x3, "wchar") unless x3.is_a?(Integer) && x3 >= 0 && x3 <= 4294967295
+
       x4 = v.f_int8
       raise Fastwire.out_of_range("Primitives.f_int8", x4, "int8") unless x4.is_a?(Integer) && x4 >= -128 && x4 <= 127
+
       x5 = v.f_uint8
       raise Fastwire.out_of_range("Primitives.f_uint8", x5, "uint8") unless x5.is_a?(Integer) && x5 >= 0 && x5 <= 255
+
       x6 = v.f_int16
       raise Fastwire.out_of_range("Primitives.f_int16", x6, "int16") unless x6.is_a?(Integer) && x6 >= -32768 && x6 <= 32767
+
       x7 = v.f_uint16
       raise Fastwire.out_of_range("Primitives.f_uint16", x7, "uint16") unless x7.is_a?(Integer) && x7 >= 0 && x7 <= 65535
+
       x8 = v.f_int32
       raise Fastwire.out_of_range("Primitives.f_int32", x8, "int32") unless x8.is_a?(Integer) && x8 >= -2147483648 && x8 <= 2147483647
+
       x9 = v.f_uint32
       raise Fastwire.out_of_range("Primitives.f_uint32", x9, "uint32") unless x9.is_a?(Integer) && x9 >= 0 && x9 <= 4294967295
+
       x10 = v.f_int64
       raise Fastwire.out_of_range("Primitives.f_int64", x10, "int64") unless x10.is_a?(Integer) && x10 >= -9223372036854775808 && x10 <= 9223372036854775807
+
       x11 = v.f_uint64
       raise Fastwire.out_of_range("Primitives.f_uint64", x11, "uint64") unless x11.is_a?(Integer) && x11 >= 0 && x11 <= 18446744073709551615
+
       x12 = v.f_float
       x12 = Fastwire::FLOAT.to_wire(x12)
       x13 = v.f_double
@@ -1652,16 +1662,21 @@ module Everything
       x14 = Fastwire::DecimalCodec.bytes(x14)
       s15 = v.f_string
       raise Fastwire::EncodeError.new("Primitives.f_string: string expected", "wrong_type") unless s15.is_a?(String)
+
       n15 = s15.bytesize
       s16 = v.f_bytes
       raise Fastwire::EncodeError.new("Primitives.f_bytes: bytes expected", "wrong_type") unless s16.is_a?(String)
+
       n16 = s16.bytesize
       x17 = v.f_epoch
       raise Fastwire.out_of_range("Primitives.f_epoch", x17, "uint64") unless x17.is_a?(Integer) && x17 >= 0 && x17 <= 18446744073709551615
+
       x18 = v.f_utc
       raise Fastwire.out_of_range("Primitives.f_utc", x18, "uint64") unless x18.is_a?(Integer) && x18 >= 0 && x18 <= 18446744073709551615
+
       x19 = v.f_ns
       raise Fastwire.out_of_range("Primitives.f_ns", x19, "uint64") unless x19.is_a?(Integer) && x19 >= 0 && x19 <= 18446744073709551615
+
       x20 = v.f_uuid0
       x20 = Fastwire::UUID_.to_wire(x20)
       x21 = v.f_uuid1
@@ -1672,9 +1687,11 @@ module Everything
       x23 = Fastwire::UUID_.to_wire(x23)
       s24 = v.password
       raise Fastwire::EncodeError.new("Primitives.password: string expected", "wrong_type") unless s24.is_a?(String)
+
       n24 = s24.bytesize
       x25 = v.legacy
       raise Fastwire.out_of_range("Primitives.legacy", x25, "int32") unless x25.is_a?(Integer) && x25 >= -2147483648 && x25 <= 2147483647
+
       pos = buf.bytesize
       [177, 110, x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, 177, 177 + 4 + n15, x17, x18, x19, x20, x21, x22, x23, 177 + 4 + n15 + 4 + n16, x25, n15, s15, n16, s16, n24, s24].pack("VVCCCVcCs<S<l<L<q<Q<L<Ea16VVQ<Q<Q<a16a16a16a16Vl<Va*Va*Va*", buffer: buf)
       pos - base
@@ -1739,30 +1756,42 @@ module Everything
 
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Primitives expected, got #{v.class}", "wrong_type") unless v.is_a?(Primitives)
+
       x0 = v.f_bool
       x0 = Fastwire::BOOL.to_wire(x0)
       x1 = v.f_byte
       raise Fastwire.out_of_range("Primitives.f_byte", x1, "byte") unless x1.is_a?(Integer) && x1 >= 0 && x1 <= 255
+
       x2 = v.f_char
       raise Fastwire.out_of_range("Primitives.f_char", x2, "char") unless x2.is_a?(Integer) && x2 >= 0 && x2 <= 255
+
       x3 = v.f_wchar
       raise Fastwire.out_of_range("Primitives.f_wchar", x3, "wchar") unless x3.is_a?(Integer) && x3 >= 0 && x3 <= 4294967295
+
       x4 = v.f_int8
       raise Fastwire.out_of_range("Primitives.f_int8", x4, "int8") unless x4.is_a?(Integer) && x4 >= -128 && x4 <= 127
+
       x5 = v.f_uint8
       raise Fastwire.out_of_range("Primitives.f_uint8", x5, "uint8") unless x5.is_a?(Integer) && x5 >= 0 && x5 <= 255
+
       x6 = v.f_int16
       raise Fastwire.out_of_range("Primitives.f_int16", x6, "int16") unless x6.is_a?(Integer) && x6 >= -32768 && x6 <= 32767
+
       x7 = v.f_uint16
       raise Fastwire.out_of_range("Primitives.f_uint16", x7, "uint16") unless x7.is_a?(Integer) && x7 >= 0 && x7 <= 65535
+
       x8 = v.f_int32
       raise Fastwire.out_of_range("Primitives.f_int32", x8, "int32") unless x8.is_a?(Integer) && x8 >= -2147483648 && x8 <= 2147483647
+
       x9 = v.f_uint32
       raise Fastwire.out_of_range("Primitives.f_uint32", x9, "uint32") unless x9.is_a?(Integer) && x9 >= 0 && x9 <= 4294967295
+
       x10 = v.f_int64
       raise Fastwire.out_of_range("Primitives.f_int64", x10, "int64") unless x10.is_a?(Integer) && x10 >= -9223372036854775808 && x10 <= 9223372036854775807
+
       x11 = v.f_uint64
       raise Fastwire.out_of_range("Primitives.f_uint64", x11, "uint64") unless x11.is_a?(Integer) && x11 >= 0 && x11 <= 18446744073709551615
+
       x12 = v.f_float
       x12 = Fastwire::FLOAT.to_wire(x12)
       x13 = v.f_double
@@ -1774,10 +1803,13 @@ module Everything
       Fastwire.fput_str(buf, v.f_bytes)
       x17 = v.f_epoch
       raise Fastwire.out_of_range("Primitives.f_epoch", x17, "uint64") unless x17.is_a?(Integer) && x17 >= 0 && x17 <= 18446744073709551615
+
       x18 = v.f_utc
       raise Fastwire.out_of_range("Primitives.f_utc", x18, "uint64") unless x18.is_a?(Integer) && x18 >= 0 && x18 <= 18446744073709551615
+
       x19 = v.f_ns
       raise Fastwire.out_of_range("Primitives.f_ns", x19, "uint64") unless x19.is_a?(Integer) && x19 >= 0 && x19 <= 18446744073709551615
+
       x20 = v.f_uuid0
       x20 = Fastwire::UUID_.to_wire(x20)
       x21 = v.f_uuid1
@@ -1790,6 +1822,7 @@ module Everything
       Fastwire.fput_str(buf, v.password)
       x25 = v.legacy
       raise Fastwire.out_of_range("Primitives.legacy", x25, "int32") unless x25.is_a?(Integer) && x25 >= -2147483648 && x25 <= 2147483647
+
       [x25].pack("l<", buffer: buf)
     end
 
@@ -1930,6 +1963,7 @@ module Everything
 
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Optionals expected, got #{v.class}", "wrong_type") unless v.is_a?(Optionals)
+
       F_Optionals_f_bool.fput(buf, v.f_bool)
       F_Optionals_f_int32.fput(buf, v.f_int32)
       F_Optionals_f_string.fput(buf, v.f_string)
@@ -2004,6 +2038,7 @@ module Everything
       F_Collections_f_vector_optional.vwrite(vals, buf, pos, v.f_vector_optional)
       x = v.f_vector_struct
       raise Fastwire::EncodeError.new("Collections.f_vector_struct: Array expected", "wrong_type") unless x.is_a?(Array)
+
       at = buf.bytesize
       vals << (at - pos)
       n = x.size
@@ -2089,6 +2124,7 @@ module Everything
 
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Collections expected, got #{v.class}", "wrong_type") unless v.is_a?(Collections)
+
       F_Collections_f_array.fput(buf, v.f_array)
       F_Collections_f_array_optional.fput(buf, v.f_array_optional)
       F_Collections_f_array_struct.fput(buf, v.f_array_struct)
@@ -2159,6 +2195,7 @@ module Everything
 
       x0 = v.id
       raise Fastwire.out_of_range("Fixed.id", x0, "int32") unless x0.is_a?(Integer) && x0 >= -2147483648 && x0 <= 2147483647
+
       pos = buf.bytesize
       [12, 500, x0].pack("VVl<", buffer: buf)
       pos - base
@@ -2194,8 +2231,10 @@ module Everything
 
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Fixed expected, got #{v.class}", "wrong_type") unless v.is_a?(Fixed)
+
       x0 = v.id
       raise Fastwire.out_of_range("Fixed.id", x0, "int32") unless x0.is_a?(Integer) && x0 >= -2147483648 && x0 <= 2147483647
+
       [x0].pack("l<", buffer: buf)
     end
 
@@ -2260,6 +2299,7 @@ module Everything
 
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Next expected, got #{v.class}", "wrong_type") unless v.is_a?(Next)
+
       x0 = v.id
       x0 = Fastwire::UUID_.to_wire(x0)
       [x0].pack("a16", buffer: buf)
@@ -2327,6 +2367,7 @@ module Everything
 
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Shifted expected, got #{v.class}", "wrong_type") unless v.is_a?(Shifted)
+
       x0 = v.amount
       x0 = Fastwire::DecimalCodec.bytes(x0)
       [x0].pack("a16", buffer: buf)
@@ -2360,9 +2401,11 @@ module Everything
 
       s0 = v.name
       raise Fastwire::EncodeError.new("Base.name: string expected", "wrong_type") unless s0.is_a?(String)
+
       n0 = s0.bytesize
       x1 = v.level
       raise Fastwire.out_of_range("Base.level", x1, "int8") unless x1.is_a?(Integer) && x1 >= -128 && x1 <= 127
+
       pos = buf.bytesize
       [13, 301, 13, x1, n0, s0].pack("VVVcVa*", buffer: buf)
       pos - base
@@ -2400,9 +2443,11 @@ module Everything
 
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Base expected, got #{v.class}", "wrong_type") unless v.is_a?(Base)
+
       Fastwire.fput_str(buf, v.name)
       x1 = v.level
       raise Fastwire.out_of_range("Base.level", x1, "int8") unless x1.is_a?(Integer) && x1 >= -128 && x1 <= 127
+
       [x1].pack("c", buffer: buf)
     end
 
@@ -2434,11 +2479,14 @@ module Everything
 
       s0 = v.name
       raise Fastwire::EncodeError.new("Derived.name: string expected", "wrong_type") unless s0.is_a?(String)
+
       n0 = s0.bytesize
       x1 = v.level
       raise Fastwire.out_of_range("Derived.level", x1, "int8") unless x1.is_a?(Integer) && x1 >= -128 && x1 <= 127
+
       x2 = v.serial
       raise Fastwire.out_of_range("Derived.serial", x2, "int32") unless x2.is_a?(Integer) && x2 >= -2147483648 && x2 <= 2147483647
+
       x3 = v.weight
       x3 = Fastwire::DOUBLE.to_wire(x3) unless x3.is_a?(Float)
       pos = buf.bytesize
@@ -2480,11 +2528,14 @@ module Everything
 
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Derived expected, got #{v.class}", "wrong_type") unless v.is_a?(Derived)
+
       Fastwire.fput_str(buf, v.name)
       x1 = v.level
       raise Fastwire.out_of_range("Derived.level", x1, "int8") unless x1.is_a?(Integer) && x1 >= -128 && x1 <= 127
+
       x2 = v.serial
       raise Fastwire.out_of_range("Derived.serial", x2, "int32") unless x2.is_a?(Integer) && x2 >= -2147483648 && x2 <= 2147483647
+
       x3 = v.weight
       x3 = Fastwire::DOUBLE.to_wire(x3) unless x3.is_a?(Float)
       [x1, x2, x3].pack("cl<E", buffer: buf)
@@ -2518,11 +2569,14 @@ module Everything
 
       s0 = v.name
       raise Fastwire::EncodeError.new("MoreDerived.name: string expected", "wrong_type") unless s0.is_a?(String)
+
       n0 = s0.bytesize
       x1 = v.level
       raise Fastwire.out_of_range("MoreDerived.level", x1, "int8") unless x1.is_a?(Integer) && x1 >= -128 && x1 <= 127
+
       x2 = v.serial
       raise Fastwire.out_of_range("MoreDerived.serial", x2, "int32") unless x2.is_a?(Integer) && x2 >= -2147483648 && x2 <= 2147483647
+
       x3 = v.weight
       x3 = Fastwire::DOUBLE.to_wire(x3) unless x3.is_a?(Float)
       x4 = v.last
@@ -2567,11 +2621,14 @@ module Everything
 
     def fput(buf, v)
       raise Fastwire::EncodeError.new("MoreDerived expected, got #{v.class}", "wrong_type") unless v.is_a?(MoreDerived)
+
       Fastwire.fput_str(buf, v.name)
       x1 = v.level
       raise Fastwire.out_of_range("MoreDerived.level", x1, "int8") unless x1.is_a?(Integer) && x1 >= -128 && x1 <= 127
+
       x2 = v.serial
       raise Fastwire.out_of_range("MoreDerived.serial", x2, "int32") unless x2.is_a?(Integer) && x2 >= -2147483648 && x2 <= 2147483647
+
       x3 = v.weight
       x3 = Fastwire::DOUBLE.to_wire(x3) unless x3.is_a?(Float)
       x4 = v.last
@@ -2607,6 +2664,7 @@ module Everything
 
       s0 = v.currency
       raise Fastwire::EncodeError.new("Wallet.currency: string expected", "wrong_type") unless s0.is_a?(String)
+
       n0 = s0.bytesize
       x1 = v.amount
       x1 = Fastwire::DOUBLE.to_wire(x1) unless x1.is_a?(Float)
@@ -2651,6 +2709,7 @@ module Everything
 
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Wallet expected, got #{v.class}", "wrong_type") unless v.is_a?(Wallet)
+
       Fastwire.fput_str(buf, v.currency)
       x1 = v.amount
       x1 = Fastwire::DOUBLE.to_wire(x1) unless x1.is_a?(Float)
@@ -2692,10 +2751,12 @@ module Everything
       vals = [33, 304]
       x = v.uid
       raise Fastwire.out_of_range("ExAccount.uid", x, "int32") unless x.is_a?(Integer) && x >= -2147483648 && x <= 2147483647
+
       vals << x
       vals << Fastwire.vput_str(buf, pos, v.name)
       x = v.state
       raise Fastwire.out_of_range("ExAccount.state", x, "byte") unless x.is_a?(Integer) && x >= 0 && x <= 255
+
       vals << x
       vals << Protoex::S_Balance.vput(buf, pos, v.wallet)
       x = v.asset
@@ -2709,6 +2770,7 @@ module Everything
       end
       x = v.orders
       raise Fastwire::EncodeError.new("ExAccount.orders: Array expected", "wrong_type") unless x.is_a?(Array)
+
       at = buf.bytesize
       vals << (at - pos)
       n = x.size
@@ -2719,9 +2781,11 @@ module Everything
       end
       x = v.refs
       raise Fastwire.out_of_range("ExAccount.refs", x, "int16") unless x.is_a?(Integer) && x >= -32768 && x <= 32767
+
       vals << x
       x = v.extra
       raise Fastwire.out_of_range("ExAccount.extra", x, "byte") unless x.is_a?(Integer) && x >= 0 && x <= 255
+
       vals << x
       buf[pos, 33] = vals.pack("VVl<VCVCVVs<C")
       pos - base
@@ -2770,20 +2834,25 @@ module Everything
 
     def fput(buf, v)
       raise Fastwire::EncodeError.new("ExAccount expected, got #{v.class}", "wrong_type") unless v.is_a?(ExAccount)
+
       x0 = v.uid
       raise Fastwire.out_of_range("ExAccount.uid", x0, "int32") unless x0.is_a?(Integer) && x0 >= -2147483648 && x0 <= 2147483647
+
       [x0].pack("l<", buffer: buf)
       Fastwire.fput_str(buf, v.name)
       x2 = v.state
       raise Fastwire.out_of_range("ExAccount.state", x2, "byte") unless x2.is_a?(Integer) && x2 >= 0 && x2 <= 255
+
       [x2].pack("C", buffer: buf)
       Protoex::S_Balance.fput(buf, v.wallet)
       F_ExAccount_asset.fput(buf, v.asset)
       F_ExAccount_orders.fput(buf, v.orders)
       x6 = v.refs
       raise Fastwire.out_of_range("ExAccount.refs", x6, "int16") unless x6.is_a?(Integer) && x6 >= -32768 && x6 <= 32767
+
       x7 = v.extra
       raise Fastwire.out_of_range("ExAccount.extra", x7, "byte") unless x7.is_a?(Integer) && x7 >= 0 && x7 <= 255
+
       [x6, x7].pack("s<C", buffer: buf)
     end
 
@@ -2839,6 +2908,7 @@ module Everything
       x0 = Fastwire::UUID_.to_wire(x0)
       x1 = v.sent
       raise Fastwire.out_of_range("Ping.sent", x1, "uint64") unless x1.is_a?(Integer) && x1 >= 0 && x1 <= 18446744073709551615
+
       pos = buf.bytesize
       [32, 305, x0, x1].pack("VVa16Q<", buffer: buf)
       pos - base
@@ -2875,10 +2945,12 @@ module Everything
 
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Ping expected, got #{v.class}", "wrong_type") unless v.is_a?(Ping)
+
       x0 = v.id
       x0 = Fastwire::UUID_.to_wire(x0)
       x1 = v.sent
       raise Fastwire.out_of_range("Ping.sent", x1, "uint64") unless x1.is_a?(Integer) && x1 >= 0 && x1 <= 18446744073709551615
+
       [x0, x1].pack("a16Q<", buffer: buf)
     end
 
@@ -2910,6 +2982,7 @@ module Everything
       x0 = Fastwire::UUID_.to_wire(x0)
       x1 = v.received
       raise Fastwire.out_of_range("Pong.received", x1, "uint64") unless x1.is_a?(Integer) && x1 >= 0 && x1 <= 18446744073709551615
+
       pos = buf.bytesize
       [32, 306, x0, x1].pack("VVa16Q<", buffer: buf)
       pos - base
@@ -2946,10 +3019,12 @@ module Everything
 
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Pong expected, got #{v.class}", "wrong_type") unless v.is_a?(Pong)
+
       x0 = v.id
       x0 = Fastwire::UUID_.to_wire(x0)
       x1 = v.received
       raise Fastwire.out_of_range("Pong.received", x1, "uint64") unless x1.is_a?(Integer) && x1 >= 0 && x1 <= 18446744073709551615
+
       [x0, x1].pack("a16Q<", buffer: buf)
     end
 
@@ -2981,6 +3056,7 @@ module Everything
       x0 = Fastwire::UUID_.to_wire(x0)
       s1 = v.reason
       raise Fastwire::EncodeError.new("Refused.reason: string expected", "wrong_type") unless s1.is_a?(String)
+
       n1 = s1.bytesize
       pos = buf.bytesize
       [28, 307, x0, 28, n1, s1].pack("VVa16VVa*", buffer: buf)
@@ -3019,6 +3095,7 @@ module Everything
 
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Refused expected, got #{v.class}", "wrong_type") unless v.is_a?(Refused)
+
       x0 = v.id
       x0 = Fastwire::UUID_.to_wire(x0)
       [x0].pack("a16", buffer: buf)
@@ -3055,6 +3132,7 @@ module Everything
       x0 = Fastwire::UUID_.to_wire(x0)
       s1 = v.error
       raise Fastwire::EncodeError.new("Failure.error: string expected", "wrong_type") unless s1.is_a?(String)
+
       n1 = s1.bytesize
       pos = buf.bytesize
       [28, 308, x0, 28, n1, s1].pack("VVa16VVa*", buffer: buf)
@@ -3093,6 +3171,7 @@ module Everything
 
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Failure expected, got #{v.class}", "wrong_type") unless v.is_a?(Failure)
+
       x0 = v.id
       x0 = Fastwire::UUID_.to_wire(x0)
       [x0].pack("a16", buffer: buf)
@@ -3129,8 +3208,10 @@ module Everything
       x0 = Fastwire::UUID_.to_wire(x0)
       x1 = v.sent
       raise Fastwire.out_of_range("PingRequest.sent", x1, "uint64") unless x1.is_a?(Integer) && x1 >= 0 && x1 <= 18446744073709551615
+
       s2 = v.note
       raise Fastwire::EncodeError.new("PingRequest.note: string expected", "wrong_type") unless s2.is_a?(String)
+
       n2 = s2.bytesize
       pos = buf.bytesize
       [36, 309, x0, x1, 36, n2, s2].pack("VVa16Q<VVa*", buffer: buf)
@@ -3170,10 +3251,12 @@ module Everything
 
     def fput(buf, v)
       raise Fastwire::EncodeError.new("PingRequest expected, got #{v.class}", "wrong_type") unless v.is_a?(PingRequest)
+
       x0 = v.id
       x0 = Fastwire::UUID_.to_wire(x0)
       x1 = v.sent
       raise Fastwire.out_of_range("PingRequest.sent", x1, "uint64") unless x1.is_a?(Integer) && x1 >= 0 && x1 <= 18446744073709551615
+
       [x0, x1].pack("a16Q<", buffer: buf)
       Fastwire.fput_str(buf, v.note)
     end
@@ -3208,6 +3291,7 @@ module Everything
       x0 = Fastwire::UUID_.to_wire(x0)
       s1 = v.text
       raise Fastwire::EncodeError.new("Notify.text: string expected", "wrong_type") unless s1.is_a?(String)
+
       n1 = s1.bytesize
       pos = buf.bytesize
       [28, 310, x0, 28, n1, s1].pack("VVa16VVa*", buffer: buf)
@@ -3246,6 +3330,7 @@ module Everything
 
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Notify expected, got #{v.class}", "wrong_type") unless v.is_a?(Notify)
+
       x0 = v.id
       x0 = Fastwire::UUID_.to_wire(x0)
       [x0].pack("a16", buffer: buf)

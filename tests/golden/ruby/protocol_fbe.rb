@@ -235,6 +235,7 @@ module Protocol
 
     def fput(buf, v)
       raise Fastwire::EncodeError.new("OrderMessage expected, got #{v.class}", "wrong_type") unless v.is_a?(OrderMessage)
+
       Proto::S_Order.fput(buf, v.body)
     end
 
@@ -299,6 +300,7 @@ module Protocol
 
     def fput(buf, v)
       raise Fastwire::EncodeError.new("BalanceMessage expected, got #{v.class}", "wrong_type") unless v.is_a?(BalanceMessage)
+
       Proto::S_Balance.fput(buf, v.body)
     end
 
@@ -363,6 +365,7 @@ module Protocol
 
     def fput(buf, v)
       raise Fastwire::EncodeError.new("AccountMessage expected, got #{v.class}", "wrong_type") unless v.is_a?(AccountMessage)
+
       Proto::S_Account.fput(buf, v.body)
     end
 

@@ -303,13 +303,17 @@ module Protoex
 
       x0 = v.uid
       raise Fastwire.out_of_range("Order.uid", x0, "int32") unless x0.is_a?(Integer) && x0 >= -2147483648 && x0 <= 2147483647
+
       s1 = v.symbol
       raise Fastwire::EncodeError.new("Order.symbol: string expected", "wrong_type") unless s1.is_a?(String)
+
       n1 = s1.bytesize
       x2 = v.side
       raise Fastwire.out_of_range("Order.side", x2, "byte") unless x2.is_a?(Integer) && x2 >= 0 && x2 <= 255
+
       x3 = v.type
       raise Fastwire.out_of_range("Order.type", x3, "byte") unless x3.is_a?(Integer) && x3 >= 0 && x3 <= 255
+
       x4 = v.price
       x4 = Fastwire::DOUBLE.to_wire(x4) unless x4.is_a?(Float)
       x5 = v.volume
@@ -361,14 +365,18 @@ module Protoex
 
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Order expected, got #{v.class}", "wrong_type") unless v.is_a?(Order)
+
       x0 = v.uid
       raise Fastwire.out_of_range("Order.uid", x0, "int32") unless x0.is_a?(Integer) && x0 >= -2147483648 && x0 <= 2147483647
+
       [x0].pack("l<", buffer: buf)
       Fastwire.fput_str(buf, v.symbol)
       x2 = v.side
       raise Fastwire.out_of_range("Order.side", x2, "byte") unless x2.is_a?(Integer) && x2 >= 0 && x2 <= 255
+
       x3 = v.type
       raise Fastwire.out_of_range("Order.type", x3, "byte") unless x3.is_a?(Integer) && x3 >= 0 && x3 <= 255
+
       x4 = v.price
       x4 = Fastwire::DOUBLE.to_wire(x4) unless x4.is_a?(Float)
       x5 = v.volume
@@ -415,6 +423,7 @@ module Protoex
 
       s0 = v.currency
       raise Fastwire::EncodeError.new("Balance.currency: string expected", "wrong_type") unless s0.is_a?(String)
+
       n0 = s0.bytesize
       x1 = v.amount
       x1 = Fastwire::DOUBLE.to_wire(x1) unless x1.is_a?(Float)
@@ -458,6 +467,7 @@ module Protoex
 
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Balance expected, got #{v.class}", "wrong_type") unless v.is_a?(Balance)
+
       Fastwire.fput_str(buf, v.currency)
       x1 = v.amount
       x1 = Fastwire::DOUBLE.to_wire(x1) unless x1.is_a?(Float)
@@ -497,10 +507,12 @@ module Protoex
       vals = [30, 3]
       x = v.uid
       raise Fastwire.out_of_range("Account.uid", x, "int32") unless x.is_a?(Integer) && x >= -2147483648 && x <= 2147483647
+
       vals << x
       vals << Fastwire.vput_str(buf, pos, v.name)
       x = v.state
       raise Fastwire.out_of_range("Account.state", x, "byte") unless x.is_a?(Integer) && x >= 0 && x <= 255
+
       vals << x
       vals << S_Balance.vput(buf, pos, v.wallet)
       x = v.asset
@@ -514,6 +526,7 @@ module Protoex
       end
       x = v.orders
       raise Fastwire::EncodeError.new("Account.orders: Array expected", "wrong_type") unless x.is_a?(Array)
+
       at = buf.bytesize
       vals << (at - pos)
       n = x.size
@@ -567,12 +580,15 @@ module Protoex
 
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Account expected, got #{v.class}", "wrong_type") unless v.is_a?(Account)
+
       x0 = v.uid
       raise Fastwire.out_of_range("Account.uid", x0, "int32") unless x0.is_a?(Integer) && x0 >= -2147483648 && x0 <= 2147483647
+
       [x0].pack("l<", buffer: buf)
       Fastwire.fput_str(buf, v.name)
       x2 = v.state
       raise Fastwire.out_of_range("Account.state", x2, "byte") unless x2.is_a?(Integer) && x2 >= 0 && x2 <= 255
+
       [x2].pack("C", buffer: buf)
       S_Balance.fput(buf, v.wallet)
       F_Account_asset.fput(buf, v.asset)

@@ -24,6 +24,7 @@ table of its own is the type table (wire kind -> pack directive and runtime code
 from __future__ import annotations
 
 import os
+import re
 from typing import Dict, List, Optional
 
 from ... import __version__, ir, lower
@@ -189,8 +190,11 @@ class _Module:
         self.level -= 1
         self.out("end")
         printer = Printer(indent=2)
-        for line in self.lines:
+        for i, line in enumerate(self.lines):
             printer.value(line) if line else printer.blank()
+            following = self.lines[i + 1].strip() if i + 1 < len(self.lines) else ""
+            if _GUARD.match(line) and following and following not in ("end", "else"):
+                printer.blank()  # a blank line after a guard clause (RuboCop's layout)
         return printer.text()
 
     def ordered_structs(self) -> List[ir.StructType]:
@@ -434,7 +438,7 @@ class _Module:
                     self.out(f"{self.field_const(s, f)} = {self.codec_expr(f.type)}")
             self.out(f"S_{s.name}.define(")
             self.level += 1
-            self.out("[")
+            self.out("[" if layout.fields else "[],")
             self.level += 1
             for f, fl in zip(s.all_fields, layout.fields):
                 hidden = "true" if f.hidden else "false"
@@ -442,7 +446,8 @@ class _Module:
                          else self.codec_expr(f.type))
                 self.out(f'[{ruby_string(f.name)}, {codec}, {fl.offset}, {hidden}],')
             self.level -= 1
-            self.out("],")
+            if layout.fields:
+                self.out("],")
             self.out(f"{layout.body_size},")
             vfmt = "".join(self.directive(fl.wire) for fl in layout.fields)
             self.out(f'"{vfmt}",')
@@ -910,6 +915,9 @@ class _Module:
             self.level -= 1
             self.out("end")
 
+
+# A guard clause: a line that leaves the method (or raises) under a condition.
+_GUARD = re.compile(r"^\s*(raise|return|next|break|fail)\b.* (if|unless) ")
 
 INT_RANGES: Dict[str, tuple] = {
     "byte": (0, 0xFF), "char": (0, 0xFF), "uint8": (0, 0xFF), "int8": (-0x80, 0x7F),
