@@ -1234,3 +1234,30 @@ module Fastwire
     fail!("too_deep")
   end
 end
+
+module Fastwire
+  # A set optional struct at base + off: its block holds the struct's offset (relative
+  # to the block). A null one is handled by the caller.
+  def self.vget_opt_struct(r, base, off, slot_end, codec, d)
+    Fastwire.fail!("bad_offset", "a set optional with offset 0") if off.zero?
+    pos = base + off
+    fail!("truncated") if pos > r.end_
+    fail!("bad_offset") if pos < slot_end
+    fail!("truncated") if pos + 4 > r.end_
+    budget = r.budget - 4
+    fail!("over_budget") if budget.negative?
+    r.budget = budget
+    codec.vget(r, pos, r.buf.unpack1("V", offset: pos), pos + 4, d)
+  end
+
+  # A vector or list of structs at base + off: [count][offsets].
+  def self.vget_structs(r, base, off, slot_end, codec, d)
+    return [] if off.zero?
+
+    at, n = vcount(r, base, off, slot_end, 4)
+    return [] if n.zero?
+
+    offsets = r.buf.unpack("V#{n}", offset: at)
+    Array.new(n) { |j| codec.vget(r, base, offsets[j], at + (4 * j) + 4, d) }
+  end
+end

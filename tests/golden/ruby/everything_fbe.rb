@@ -1926,8 +1926,8 @@ module Everything
             F_Optionals_f_time.vread(r, raw, 12, pos + 33, pos, d),
             F_Optionals_f_enum.vread(r, raw, 14, pos + 38, pos, d),
             F_Optionals_f_flags.vread(r, raw, 16, pos + 43, pos, d),
-            F_Optionals_f_struct.vread(r, raw, 18, pos + 48, pos, d),
-            F_Optionals_f_order.vread(r, raw, 20, pos + 53, pos, d),
+            (raw[18].zero? ? nil : Fastwire.vget_opt_struct(r, pos, raw[19], pos + 53, S_Primitives, d)),
+            (raw[20].zero? ? nil : Fastwire.vget_opt_struct(r, pos, raw[21], pos + 58, Proto::S_Order, d)),
             F_Optionals_f_reset.vread(r, raw, 22, pos + 58, pos, d),
             raw[24] != 0
           )
@@ -2075,7 +2075,7 @@ module Everything
             F_Collections_f_array_struct.vget_slot(r, pos + 30, pos, d),
             F_Collections_f_vector.vread(r, raw, 11, pos + 38, pos, d),
             F_Collections_f_vector_optional.vread(r, raw, 12, pos + 42, pos, d),
-            F_Collections_f_vector_struct.vread(r, raw, 13, pos + 46, pos, d),
+            Fastwire.vget_structs(r, pos, raw[13], pos + 50, Proto::S_Order, d),
             F_Collections_f_list.vread(r, raw, 14, pos + 50, pos, d),
             F_Collections_f_list_optional.vread(r, raw, 15, pos + 54, pos, d),
             F_Collections_f_set.vread(r, raw, 16, pos + 58, pos, d),
@@ -2804,8 +2804,8 @@ module Everything
             Fastwire.vget_str(r, pos, raw[3], pos + 16),
             raw[4],
             Protoex::S_Balance.vget(r, pos, raw[5], pos + 21, d),
-            F_ExAccount_asset.vread(r, raw, 6, pos + 21, pos, d),
-            F_ExAccount_orders.vread(r, raw, 8, pos + 26, pos, d),
+            (raw[6].zero? ? nil : Fastwire.vget_opt_struct(r, pos, raw[7], pos + 26, Protoex::S_Balance, d)),
+            Fastwire.vget_structs(r, pos, raw[8], pos + 30, Protoex::S_Order, d),
             raw[9],
             raw[10]
           )

@@ -518,8 +518,8 @@ module Proto
             Fastwire.vget_str(r, pos, raw[3], pos + 16),
             raw[4],
             S_Balance.vget(r, pos, raw[5], pos + 21, d),
-            F_Account_asset.vread(r, raw, 6, pos + 21, pos, d),
-            F_Account_orders.vread(r, raw, 8, pos + 26, pos, d)
+            (raw[6].zero? ? nil : Fastwire.vget_opt_struct(r, pos, raw[7], pos + 26, S_Balance, d)),
+            Fastwire.vget_structs(r, pos, raw[8], pos + 30, S_Order, d)
           )
         end
       end

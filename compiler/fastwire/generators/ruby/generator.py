@@ -769,6 +769,13 @@ class _Module:
                     elif k == "struct":
                         args.append(f"{self.plain_codec(f.type.value)}.vget(r, pos, raw[{ri}], "
                                     f"{slot_end}, d)")
+                    elif k == "other" and self.struct_optional(fl.wire):
+                        inner = self.plain_codec(f.type.value)
+                        args.append(f"(raw[{ri}].zero? ? nil : Fastwire.vget_opt_struct(r, pos, "
+                                    f"raw[{ri + 1}], {slot_end}, {inner}, d))")
+                    elif k == "other" and self.struct_vector(fl.wire):
+                        inner = self.plain_codec(f.type.value)
+                        args.append(f"Fastwire.vget_structs(r, pos, raw[{ri}], {slot_end}, {inner}, d)")
                     elif k == "other":
                         c = self.field_const(s, f)
                         args.append(f"{c}.vget_slot(r, pos + {fl.offset}, pos, d)"
