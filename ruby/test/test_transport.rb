@@ -216,6 +216,46 @@ class TestTransport < Minitest::Test
     end
   end
 
+  def test_a_peer_sending_a_byte_at_a_time_is_dropped_after_message_timeout
+    with_server(options: T::Options.new(message_timeout: 0.5)) do |server, _handler, logs|
+      slow = TCPSocket.new("127.0.0.1", server.port)
+      data = Service::Sender.new.tap { |s| s.send_message(Service::OrderMessage.new(body: Proto::Order.new)) }.buffer
+      started = T.now
+      begin
+        data.each_byte do |b|
+          slow.write(b.chr)
+          sleep 0.1
+        end
+      rescue SystemCallError
+        nil # the server closed it
+      end
+      line = nil
+      Timeout.timeout(5) { line = logs.pop until line&.include?("closed") }
+      assert_match(/closed: message incomplete after 500 ms \(\d+ bytes received\)/, line)
+      assert_operator T.now - started, :<, 3
+      slow.close
+    end
+  end
+
+  def test_a_peer_that_does_not_read_is_dropped
+    options = T::Options.new(max_queued_bytes: 256 * 1024, write_timeout: 0.5)
+    with_server(options: options) do |server, _handler, logs|
+      peer = TCPSocket.new("127.0.0.1", server.port)
+      big = Service::AccountMessage.new(body: Proto::Account.new(name: "x" * 12_000))
+      data = Service::Sender.new.tap { |s| s.send_message(big) }.buffer
+      deadline = T.now + 10
+      begin
+        peer.write(data) while T.now < deadline # echoes are never read
+      rescue SystemCallError, IOError
+        nil # the server closed it
+      end
+      line = nil
+      Timeout.timeout(5) { line = logs.pop until line&.include?("closed") }
+      assert_match(/closed: (send queue full \(\d+ bytes queued, \d+ more, limit 262144\)|peer not reading: )/, line)
+      peer.close
+    end
+  end
+
   def test_requests_time_out_by_themselves
     with_server(silent: true) do |server, _handler, _logs|
       client = client_for(server.port, options: T::Options.new(request_timeout: 0.2))

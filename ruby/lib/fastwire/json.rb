@@ -39,6 +39,9 @@ module Fastwire
       return (1.0 / x).negative? ? "-0.0" : "0.0" if x.zero?
 
       text = x.to_s # shortest digits: "123.456", "1.0e+20", "5.0e-324"
+      # From 1e-4 up to 1e16 Ruby writes the digits positionally, as the rule does.
+      return text unless text.include?("e")
+
       sign = ""
       if text.start_with?("-")
         sign = "-"

@@ -261,6 +261,7 @@ module Fastwire
           end
           pending = @receiver.pending
           @partial_since = pending.zero? ? nil : (@partial_since || Transport.now)
+          return if @partial_since && check_input_timeouts # a trickle keeps the socket readable
         end
       end
 
