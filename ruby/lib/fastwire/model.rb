@@ -87,6 +87,13 @@ module Fastwire
 
     # Checks the model at offset; returns its size or raises DecodeError.
     def validate(buf, offset = 0)
+      if offset.zero? && buf.encoding == Encoding::BINARY && (n = buf.bytesize) >= 16
+        full, at = buf.unpack("VV")
+        if full == n && full <= @limits.max_message_size # the usual case: exactly one message
+          @codec.vverify(Reader.new(buf, full - 8, @limits.max_zero_size_elements), 0, at, 8, @limits.max_depth)
+          return full
+        end
+      end
       r, at = root(buf, offset)
       @codec.vverify(r, 0, at, 8, @limits.max_depth)
       r.end_

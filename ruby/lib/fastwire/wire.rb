@@ -1261,3 +1261,28 @@ module Fastwire
     Array.new(n) { |j| codec.vget(r, base, offsets[j], at + (4 * j) + 4, d) }
   end
 end
+
+module Fastwire
+  # Verifies a set optional struct (see vget_opt_struct).
+  def self.vcheck_opt_struct(r, base, off, slot_end, codec, d)
+    Fastwire.fail!("bad_offset", "a set optional with offset 0") if off.zero?
+    pos = base + off
+    fail!("truncated") if pos > r.end_
+    fail!("bad_offset") if pos < slot_end
+    fail!("truncated") if pos + 4 > r.end_
+    budget = r.budget - 4
+    fail!("over_budget") if budget.negative?
+    r.budget = budget
+    codec.vverify(r, pos, r.buf.unpack1("V", offset: pos), pos + 4, d)
+  end
+
+  # Verifies a vector or list of structs (see vget_structs).
+  def self.vcheck_structs(r, base, off, slot_end, codec, d)
+    return if off.zero?
+
+    at, n = vcount(r, base, off, slot_end, 4)
+    return if n.zero?
+
+    r.buf.unpack("V#{n}", offset: at).each_with_index { |o, j| codec.vverify(r, base, o, at + (4 * j) + 4, d) }
+  end
+end

@@ -1740,14 +1740,14 @@ module Everything
     def vverify(r, base, off, slot_end, d)
       pos = base + off
       if off != 0 && pos >= slot_end && pos <= r.end_ - 177 && d.positive?
-        raw = r.buf.unpack("VVCCCVcCs<S<l<L<q<Q<L<Ea16VVQ<Q<Q<a16a16a16a16Vl<", offset: pos)
+        raw = r.buf.unpack("VVx63Cx1VVx88V", offset: pos)
         stored = raw[0]
         if stored >= 177 && raw[1] == 110 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
-          Fastwire.fail!("bad_value", "decimal scale") if raw[16].getbyte(14) > 28
-          Fastwire.vcheck_str(r, pos, raw[17], pos + 77)
-          Fastwire.vcheck_str(r, pos, raw[18], pos + 81)
-          Fastwire.vcheck_str(r, pos, raw[26], pos + 173)
+          Fastwire.fail!("bad_value", "decimal scale") if raw[2] > 28
+          Fastwire.vcheck_str(r, pos, raw[3], pos + 77)
+          Fastwire.vcheck_str(r, pos, raw[4], pos + 81)
+          Fastwire.vcheck_str(r, pos, raw[5], pos + 173)
           return
         end
       end
@@ -1939,7 +1939,7 @@ module Everything
     def vverify(r, base, off, slot_end, d)
       pos = base + off
       if off != 0 && pos >= slot_end && pos <= r.end_ - 64 && d.positive?
-        raw = r.buf.unpack("VVCVCVCVCVCVCVCVCVCVCVCVC", offset: pos)
+        raw = r.buf.unpack("VVCVCVCVCVCVCVCVCVCVCVCV", offset: pos)
         stored = raw[0]
         if stored >= 64 && raw[1] == 111 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
@@ -1952,8 +1952,8 @@ module Everything
           F_Optionals_f_time.vcheck(r, raw, 12, pos + 33, pos, d)
           F_Optionals_f_enum.vcheck(r, raw, 14, pos + 38, pos, d)
           F_Optionals_f_flags.vcheck(r, raw, 16, pos + 43, pos, d)
-          F_Optionals_f_struct.vcheck(r, raw, 18, pos + 48, pos, d)
-          F_Optionals_f_order.vcheck(r, raw, 20, pos + 53, pos, d)
+          Fastwire.vcheck_opt_struct(r, pos, raw[19], pos + 53, S_Primitives, d) unless raw[18].zero?
+          Fastwire.vcheck_opt_struct(r, pos, raw[21], pos + 58, Proto::S_Order, d) unless raw[20].zero?
           F_Optionals_f_reset.vcheck(r, raw, 22, pos + 58, pos, d)
           return
         end
@@ -2095,7 +2095,7 @@ module Everything
     def vverify(r, base, off, slot_end, d)
       pos = base + off
       if off != 0 && pos >= slot_end && pos <= r.end_ - 90 && d.positive?
-        raw = r.buf.unpack("VVl<l<l<CVCVVVVVVVVVVVVVVVV", offset: pos)
+        raw = r.buf.unpack("VVx30VVVVVVVVVVVVV", offset: pos)
         stored = raw[0]
         if stored >= 90 && raw[1] == 112 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
@@ -2103,19 +2103,19 @@ module Everything
           F_Collections_f_array.vcheck_slot(r, pos + 8, pos, d)
           F_Collections_f_array_optional.vcheck_slot(r, pos + 20, pos, d)
           F_Collections_f_array_struct.vcheck_slot(r, pos + 30, pos, d)
-          F_Collections_f_vector.vcheck(r, raw, 11, pos + 38, pos, d)
-          F_Collections_f_vector_optional.vcheck(r, raw, 12, pos + 42, pos, d)
-          F_Collections_f_vector_struct.vcheck(r, raw, 13, pos + 46, pos, d)
-          F_Collections_f_list.vcheck(r, raw, 14, pos + 50, pos, d)
-          F_Collections_f_list_optional.vcheck(r, raw, 15, pos + 54, pos, d)
-          F_Collections_f_set.vcheck(r, raw, 16, pos + 58, pos, d)
-          F_Collections_f_set_struct.vcheck(r, raw, 17, pos + 62, pos, d)
-          F_Collections_f_map.vcheck(r, raw, 18, pos + 66, pos, d)
-          F_Collections_f_map_optional.vcheck(r, raw, 19, pos + 70, pos, d)
-          F_Collections_f_map_enum_key.vcheck(r, raw, 20, pos + 74, pos, d)
-          F_Collections_f_hash.vcheck(r, raw, 21, pos + 78, pos, d)
-          F_Collections_f_hash_optional.vcheck(r, raw, 22, pos + 82, pos, d)
-          F_Collections_f_hash_struct_key.vcheck(r, raw, 23, pos + 86, pos, d)
+          F_Collections_f_vector.vcheck(r, raw, 2, pos + 38, pos, d)
+          F_Collections_f_vector_optional.vcheck(r, raw, 3, pos + 42, pos, d)
+          Fastwire.vcheck_structs(r, pos, raw[4], pos + 50, Proto::S_Order, d)
+          F_Collections_f_list.vcheck(r, raw, 5, pos + 50, pos, d)
+          F_Collections_f_list_optional.vcheck(r, raw, 6, pos + 54, pos, d)
+          F_Collections_f_set.vcheck(r, raw, 7, pos + 58, pos, d)
+          F_Collections_f_set_struct.vcheck(r, raw, 8, pos + 62, pos, d)
+          F_Collections_f_map.vcheck(r, raw, 9, pos + 66, pos, d)
+          F_Collections_f_map_optional.vcheck(r, raw, 10, pos + 70, pos, d)
+          F_Collections_f_map_enum_key.vcheck(r, raw, 11, pos + 74, pos, d)
+          F_Collections_f_hash.vcheck(r, raw, 12, pos + 78, pos, d)
+          F_Collections_f_hash_optional.vcheck(r, raw, 13, pos + 82, pos, d)
+          F_Collections_f_hash_struct_key.vcheck(r, raw, 14, pos + 86, pos, d)
           return
         end
       end
@@ -2219,7 +2219,7 @@ module Everything
     def vverify(r, base, off, slot_end, d)
       pos = base + off
       if off != 0 && pos >= slot_end && pos <= r.end_ - 12 && d.positive?
-        raw = r.buf.unpack("VVl<", offset: pos)
+        raw = r.buf.unpack("VV", offset: pos)
         stored = raw[0]
         if stored >= 12 && raw[1] == 500 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
@@ -2287,7 +2287,7 @@ module Everything
     def vverify(r, base, off, slot_end, d)
       pos = base + off
       if off != 0 && pos >= slot_end && pos <= r.end_ - 24 && d.positive?
-        raw = r.buf.unpack("VVa16", offset: pos)
+        raw = r.buf.unpack("VV", offset: pos)
         stored = raw[0]
         if stored >= 24 && raw[1] == 113 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
@@ -2354,11 +2354,11 @@ module Everything
     def vverify(r, base, off, slot_end, d)
       pos = base + off
       if off != 0 && pos >= slot_end && pos <= r.end_ - 24 && d.positive?
-        raw = r.buf.unpack("VVa16", offset: pos)
+        raw = r.buf.unpack("VVx14C", offset: pos)
         stored = raw[0]
         if stored >= 24 && raw[1] == 300 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
-          Fastwire.fail!("bad_value", "decimal scale") if raw[2].getbyte(14) > 28
+          Fastwire.fail!("bad_value", "decimal scale") if raw[2] > 28
           return
         end
       end
@@ -2430,7 +2430,7 @@ module Everything
     def vverify(r, base, off, slot_end, d)
       pos = base + off
       if off != 0 && pos >= slot_end && pos <= r.end_ - 13 && d.positive?
-        raw = r.buf.unpack("VVVc", offset: pos)
+        raw = r.buf.unpack("VVV", offset: pos)
         stored = raw[0]
         if stored >= 13 && raw[1] == 301 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
@@ -2515,7 +2515,7 @@ module Everything
     def vverify(r, base, off, slot_end, d)
       pos = base + off
       if off != 0 && pos >= slot_end && pos <= r.end_ - 25 && d.positive?
-        raw = r.buf.unpack("VVVcl<E", offset: pos)
+        raw = r.buf.unpack("VVV", offset: pos)
         stored = raw[0]
         if stored >= 25 && raw[1] == 302 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
@@ -2608,7 +2608,7 @@ module Everything
     def vverify(r, base, off, slot_end, d)
       pos = base + off
       if off != 0 && pos >= slot_end && pos <= r.end_ - 26 && d.positive?
-        raw = r.buf.unpack("VVVcl<EC", offset: pos)
+        raw = r.buf.unpack("VVV", offset: pos)
         stored = raw[0]
         if stored >= 26 && raw[1] == 303 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
@@ -2695,12 +2695,12 @@ module Everything
     def vverify(r, base, off, slot_end, d)
       pos = base + off
       if off != 0 && pos >= slot_end && pos <= r.end_ - 36 && d.positive?
-        raw = r.buf.unpack("VVVEa16", offset: pos)
+        raw = r.buf.unpack("VVVx22C", offset: pos)
         stored = raw[0]
         if stored >= 36 && raw[1] == 2 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
           Fastwire.vcheck_str(r, pos, raw[2], pos + 12)
-          Fastwire.fail!("bad_value", "decimal scale") if raw[4].getbyte(14) > 28
+          Fastwire.fail!("bad_value", "decimal scale") if raw[3] > 28
           return
         end
       end
@@ -2817,15 +2817,15 @@ module Everything
     def vverify(r, base, off, slot_end, d)
       pos = base + off
       if off != 0 && pos >= slot_end && pos <= r.end_ - 33 && d.positive?
-        raw = r.buf.unpack("VVl<VCVCVVs<C", offset: pos)
+        raw = r.buf.unpack("VVx4Vx1VCVV", offset: pos)
         stored = raw[0]
         if stored >= 33 && raw[1] == 304 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
           d -= 1
-          Fastwire.vcheck_str(r, pos, raw[3], pos + 16)
-          Protoex::S_Balance.vverify(r, pos, raw[5], pos + 21, d)
-          F_ExAccount_asset.vcheck(r, raw, 6, pos + 21, pos, d)
-          F_ExAccount_orders.vcheck(r, raw, 8, pos + 26, pos, d)
+          Fastwire.vcheck_str(r, pos, raw[2], pos + 16)
+          Protoex::S_Balance.vverify(r, pos, raw[3], pos + 21, d)
+          Fastwire.vcheck_opt_struct(r, pos, raw[5], pos + 26, Protoex::S_Balance, d) unless raw[4].zero?
+          Fastwire.vcheck_structs(r, pos, raw[6], pos + 30, Protoex::S_Order, d)
           return
         end
       end
@@ -2933,7 +2933,7 @@ module Everything
     def vverify(r, base, off, slot_end, d)
       pos = base + off
       if off != 0 && pos >= slot_end && pos <= r.end_ - 32 && d.positive?
-        raw = r.buf.unpack("VVa16Q<", offset: pos)
+        raw = r.buf.unpack("VV", offset: pos)
         stored = raw[0]
         if stored >= 32 && raw[1] == 305 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
@@ -3007,7 +3007,7 @@ module Everything
     def vverify(r, base, off, slot_end, d)
       pos = base + off
       if off != 0 && pos >= slot_end && pos <= r.end_ - 32 && d.positive?
-        raw = r.buf.unpack("VVa16Q<", offset: pos)
+        raw = r.buf.unpack("VV", offset: pos)
         stored = raw[0]
         if stored >= 32 && raw[1] == 306 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
@@ -3082,11 +3082,11 @@ module Everything
     def vverify(r, base, off, slot_end, d)
       pos = base + off
       if off != 0 && pos >= slot_end && pos <= r.end_ - 28 && d.positive?
-        raw = r.buf.unpack("VVa16V", offset: pos)
+        raw = r.buf.unpack("VVx16V", offset: pos)
         stored = raw[0]
         if stored >= 28 && raw[1] == 307 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
-          Fastwire.vcheck_str(r, pos, raw[3], pos + 28)
+          Fastwire.vcheck_str(r, pos, raw[2], pos + 28)
           return
         end
       end
@@ -3158,11 +3158,11 @@ module Everything
     def vverify(r, base, off, slot_end, d)
       pos = base + off
       if off != 0 && pos >= slot_end && pos <= r.end_ - 28 && d.positive?
-        raw = r.buf.unpack("VVa16V", offset: pos)
+        raw = r.buf.unpack("VVx16V", offset: pos)
         stored = raw[0]
         if stored >= 28 && raw[1] == 308 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
-          Fastwire.vcheck_str(r, pos, raw[3], pos + 28)
+          Fastwire.vcheck_str(r, pos, raw[2], pos + 28)
           return
         end
       end
@@ -3238,11 +3238,11 @@ module Everything
     def vverify(r, base, off, slot_end, d)
       pos = base + off
       if off != 0 && pos >= slot_end && pos <= r.end_ - 36 && d.positive?
-        raw = r.buf.unpack("VVa16Q<V", offset: pos)
+        raw = r.buf.unpack("VVx24V", offset: pos)
         stored = raw[0]
         if stored >= 36 && raw[1] == 309 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
-          Fastwire.vcheck_str(r, pos, raw[4], pos + 36)
+          Fastwire.vcheck_str(r, pos, raw[2], pos + 36)
           return
         end
       end
@@ -3317,11 +3317,11 @@ module Everything
     def vverify(r, base, off, slot_end, d)
       pos = base + off
       if off != 0 && pos >= slot_end && pos <= r.end_ - 28 && d.positive?
-        raw = r.buf.unpack("VVa16V", offset: pos)
+        raw = r.buf.unpack("VVx16V", offset: pos)
         stored = raw[0]
         if stored >= 28 && raw[1] == 310 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
-          Fastwire.vcheck_str(r, pos, raw[3], pos + 28)
+          Fastwire.vcheck_str(r, pos, raw[2], pos + 28)
           return
         end
       end

@@ -327,11 +327,11 @@ module Proto
     def vverify(r, base, off, slot_end, d)
       pos = base + off
       if off != 0 && pos >= slot_end && pos <= r.end_ - 34 && d.positive?
-        raw = r.buf.unpack("VVl<VCCEE", offset: pos)
+        raw = r.buf.unpack("VVx4V", offset: pos)
         stored = raw[0]
         if stored >= 34 && raw[1] == 1 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
-          Fastwire.vcheck_str(r, pos, raw[3], pos + 16)
+          Fastwire.vcheck_str(r, pos, raw[2], pos + 16)
           return
         end
       end
@@ -422,7 +422,7 @@ module Proto
     def vverify(r, base, off, slot_end, d)
       pos = base + off
       if off != 0 && pos >= slot_end && pos <= r.end_ - 20 && d.positive?
-        raw = r.buf.unpack("VVVE", offset: pos)
+        raw = r.buf.unpack("VVV", offset: pos)
         stored = raw[0]
         if stored >= 20 && raw[1] == 2 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
@@ -529,15 +529,15 @@ module Proto
     def vverify(r, base, off, slot_end, d)
       pos = base + off
       if off != 0 && pos >= slot_end && pos <= r.end_ - 30 && d.positive?
-        raw = r.buf.unpack("VVl<VCVCVV", offset: pos)
+        raw = r.buf.unpack("VVx4Vx1VCVV", offset: pos)
         stored = raw[0]
         if stored >= 30 && raw[1] == 3 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
           d -= 1
-          Fastwire.vcheck_str(r, pos, raw[3], pos + 16)
-          S_Balance.vverify(r, pos, raw[5], pos + 21, d)
-          F_Account_asset.vcheck(r, raw, 6, pos + 21, pos, d)
-          F_Account_orders.vcheck(r, raw, 8, pos + 26, pos, d)
+          Fastwire.vcheck_str(r, pos, raw[2], pos + 16)
+          S_Balance.vverify(r, pos, raw[3], pos + 21, d)
+          Fastwire.vcheck_opt_struct(r, pos, raw[5], pos + 26, S_Balance, d) unless raw[4].zero?
+          Fastwire.vcheck_structs(r, pos, raw[6], pos + 30, S_Order, d)
           return
         end
       end

@@ -740,6 +740,25 @@ class _Module:
                         vfmt: str, gfmt: str, raw_index: List[int]) -> None:
         cls = class_name(s.name)
         body, tn = layout.body_size, s.type_number
+        # Verify reads only what it checks: offsets, optional flags, decimal scale bytes.
+        check_fmt, check_index = "VV", []
+        at, skip = 2, 0
+        for fl in layout.fields:
+            k = self.kind(fl.wire)
+            if k in ("string", "bytes", "struct") or (k == "other" and fl.wire.kind != "array"):
+                part = self.directive(fl.wire)
+                n = len(_directives(part))
+            elif k == "decimal":
+                skip += 14
+                part, n = "C", 1
+            else:
+                skip += fl.wire.slot
+                check_index.append(-1)
+                continue
+            check_fmt += (f"x{skip}" if skip else "") + part
+            skip = 1 if k == "decimal" else 0
+            check_index.append(at)
+            at += n
         # -- versioned read and verify
         for method in ("vget", "vverify"):
             self.out()
@@ -748,7 +767,7 @@ class _Module:
             self.out("pos = base + off")
             self.out(f"if off != 0 && pos >= slot_end && pos <= r.end_ - {body} && d.positive?")
             self.level += 1
-            fmt = gfmt if method == "vget" else vfmt
+            fmt = gfmt if method == "vget" else check_fmt
             self.out(f'raw = r.buf.unpack("{fmt}", offset: pos)')
             self.out("stored = raw[0]")
             self.out(f"if stored >= {body} && raw[1] == {tn} && stored <= r.end_ - pos && "
@@ -793,7 +812,7 @@ class _Module:
                 else:
                     self.out(f"return {cls}.allocate._fw_set")
             else:
-                for (f, fl), ri in zip(fields, raw_index):
+                for (f, fl), ri in zip(fields, check_index):
                     k = self.kind(fl.wire)
                     slot_end = f"pos + {fl.offset + fl.wire.slot}"
                     if k in ("string", "bytes"):
@@ -802,8 +821,14 @@ class _Module:
                         self.out(f"{self.plain_codec(f.type.value)}.vverify(r, pos, raw[{ri}], "
                                  f"{slot_end}, d)")
                     elif k == "decimal":
-                        self.out(f'Fastwire.fail!("bad_value", "decimal scale") '
-                                 f"if raw[{ri}].getbyte(14) > 28")
+                        self.out(f'Fastwire.fail!("bad_value", "decimal scale") if raw[{ri}] > 28')
+                    elif k == "other" and self.struct_optional(fl.wire):
+                        inner = self.plain_codec(f.type.value)
+                        self.out(f"Fastwire.vcheck_opt_struct(r, pos, raw[{ri + 1}], {slot_end}, {inner}, d) "
+                                 f"unless raw[{ri}].zero?")
+                    elif k == "other" and self.struct_vector(fl.wire):
+                        inner = self.plain_codec(f.type.value)
+                        self.out(f"Fastwire.vcheck_structs(r, pos, raw[{ri}], {slot_end}, {inner}, d)")
                     elif k == "other":
                         c = self.field_const(s, f)
                         self.out(f"{c}.vcheck_slot(r, pos + {fl.offset}, pos, d)"
