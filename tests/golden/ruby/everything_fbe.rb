@@ -1798,9 +1798,12 @@ module Everything
       x13 = Fastwire::DOUBLE.to_wire(x13) unless x13.is_a?(Float)
       x14 = v.f_decimal
       x14 = Fastwire::DecimalCodec.bytes(x14)
-      [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14].pack("CCCVcCs<S<l<L<q<Q<L<Ea16", buffer: buf)
-      Fastwire.fput_str(buf, v.f_string)
-      Fastwire.fput_str(buf, v.f_bytes)
+      s15 = v.f_string
+      raise Fastwire::EncodeError.new("Primitives.f_string: string expected", "wrong_type") unless s15.is_a?(String)
+
+      s16 = v.f_bytes
+      raise Fastwire::EncodeError.new("Primitives.f_bytes: string expected", "wrong_type") unless s16.is_a?(String)
+
       x17 = v.f_epoch
       raise Fastwire.out_of_range("Primitives.f_epoch", x17, "uint64") unless x17.is_a?(Integer) && x17 >= 0 && x17 <= 18446744073709551615
 
@@ -1818,12 +1821,13 @@ module Everything
       x22 = Fastwire::UUID_.to_wire(x22)
       x23 = v.f_uuid
       x23 = Fastwire::UUID_.to_wire(x23)
-      [x17, x18, x19, x20, x21, x22, x23].pack("Q<Q<Q<a16a16a16a16", buffer: buf)
-      Fastwire.fput_str(buf, v.password)
+      s24 = v.password
+      raise Fastwire::EncodeError.new("Primitives.password: string expected", "wrong_type") unless s24.is_a?(String)
+
       x25 = v.legacy
       raise Fastwire.out_of_range("Primitives.legacy", x25, "int32") unless x25.is_a?(Integer) && x25 >= -2147483648 && x25 <= 2147483647
 
-      [x25].pack("l<", buffer: buf)
+      [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, s15.bytesize, s15, s16.bytesize, s16, x17, x18, x19, x20, x21, x22, x23, s24.bytesize, s24, x25].pack("CCCVcCs<S<l<L<q<Q<L<Ea16Va*Va*Q<Q<Q<a16a16a16a16Va*l<", buffer: buf)
     end
 
     def fget(r, d)
@@ -2444,11 +2448,13 @@ module Everything
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Base expected, got #{v.class}", "wrong_type") unless v.is_a?(Base)
 
-      Fastwire.fput_str(buf, v.name)
+      s0 = v.name
+      raise Fastwire::EncodeError.new("Base.name: string expected", "wrong_type") unless s0.is_a?(String)
+
       x1 = v.level
       raise Fastwire.out_of_range("Base.level", x1, "int8") unless x1.is_a?(Integer) && x1 >= -128 && x1 <= 127
 
-      [x1].pack("c", buffer: buf)
+      [s0.bytesize, s0, x1].pack("Va*c", buffer: buf)
     end
 
     def fget(r, d)
@@ -2529,7 +2535,9 @@ module Everything
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Derived expected, got #{v.class}", "wrong_type") unless v.is_a?(Derived)
 
-      Fastwire.fput_str(buf, v.name)
+      s0 = v.name
+      raise Fastwire::EncodeError.new("Derived.name: string expected", "wrong_type") unless s0.is_a?(String)
+
       x1 = v.level
       raise Fastwire.out_of_range("Derived.level", x1, "int8") unless x1.is_a?(Integer) && x1 >= -128 && x1 <= 127
 
@@ -2538,7 +2546,7 @@ module Everything
 
       x3 = v.weight
       x3 = Fastwire::DOUBLE.to_wire(x3) unless x3.is_a?(Float)
-      [x1, x2, x3].pack("cl<E", buffer: buf)
+      [s0.bytesize, s0, x1, x2, x3].pack("Va*cl<E", buffer: buf)
     end
 
     def fget(r, d)
@@ -2622,7 +2630,9 @@ module Everything
     def fput(buf, v)
       raise Fastwire::EncodeError.new("MoreDerived expected, got #{v.class}", "wrong_type") unless v.is_a?(MoreDerived)
 
-      Fastwire.fput_str(buf, v.name)
+      s0 = v.name
+      raise Fastwire::EncodeError.new("MoreDerived.name: string expected", "wrong_type") unless s0.is_a?(String)
+
       x1 = v.level
       raise Fastwire.out_of_range("MoreDerived.level", x1, "int8") unless x1.is_a?(Integer) && x1 >= -128 && x1 <= 127
 
@@ -2633,7 +2643,7 @@ module Everything
       x3 = Fastwire::DOUBLE.to_wire(x3) unless x3.is_a?(Float)
       x4 = v.last
       x4 = Fastwire::BOOL.to_wire(x4)
-      [x1, x2, x3, x4].pack("cl<EC", buffer: buf)
+      [s0.bytesize, s0, x1, x2, x3, x4].pack("Va*cl<EC", buffer: buf)
     end
 
     def fget(r, d)
@@ -2710,12 +2720,14 @@ module Everything
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Wallet expected, got #{v.class}", "wrong_type") unless v.is_a?(Wallet)
 
-      Fastwire.fput_str(buf, v.currency)
+      s0 = v.currency
+      raise Fastwire::EncodeError.new("Wallet.currency: string expected", "wrong_type") unless s0.is_a?(String)
+
       x1 = v.amount
       x1 = Fastwire::DOUBLE.to_wire(x1) unless x1.is_a?(Float)
       x2 = v.reserved
       x2 = Fastwire::DecimalCodec.bytes(x2)
-      [x1, x2].pack("Ea16", buffer: buf)
+      [s0.bytesize, s0, x1, x2].pack("Va*Ea16", buffer: buf)
     end
 
     def fget(r, d)
@@ -3098,8 +3110,10 @@ module Everything
 
       x0 = v.id
       x0 = Fastwire::UUID_.to_wire(x0)
-      [x0].pack("a16", buffer: buf)
-      Fastwire.fput_str(buf, v.reason)
+      s1 = v.reason
+      raise Fastwire::EncodeError.new("Refused.reason: string expected", "wrong_type") unless s1.is_a?(String)
+
+      [x0, s1.bytesize, s1].pack("a16Va*", buffer: buf)
     end
 
     def fget(r, d)
@@ -3174,8 +3188,10 @@ module Everything
 
       x0 = v.id
       x0 = Fastwire::UUID_.to_wire(x0)
-      [x0].pack("a16", buffer: buf)
-      Fastwire.fput_str(buf, v.error)
+      s1 = v.error
+      raise Fastwire::EncodeError.new("Failure.error: string expected", "wrong_type") unless s1.is_a?(String)
+
+      [x0, s1.bytesize, s1].pack("a16Va*", buffer: buf)
     end
 
     def fget(r, d)
@@ -3257,8 +3273,10 @@ module Everything
       x1 = v.sent
       raise Fastwire.out_of_range("PingRequest.sent", x1, "uint64") unless x1.is_a?(Integer) && x1 >= 0 && x1 <= 18446744073709551615
 
-      [x0, x1].pack("a16Q<", buffer: buf)
-      Fastwire.fput_str(buf, v.note)
+      s2 = v.note
+      raise Fastwire::EncodeError.new("PingRequest.note: string expected", "wrong_type") unless s2.is_a?(String)
+
+      [x0, x1, s2.bytesize, s2].pack("a16Q<Va*", buffer: buf)
     end
 
     def fget(r, d)
@@ -3333,8 +3351,10 @@ module Everything
 
       x0 = v.id
       x0 = Fastwire::UUID_.to_wire(x0)
-      [x0].pack("a16", buffer: buf)
-      Fastwire.fput_str(buf, v.text)
+      s1 = v.text
+      raise Fastwire::EncodeError.new("Notify.text: string expected", "wrong_type") unless s1.is_a?(String)
+
+      [x0, s1.bytesize, s1].pack("a16Va*", buffer: buf)
     end
 
     def fget(r, d)

@@ -344,8 +344,9 @@ module Proto
       x0 = v.uid
       raise Fastwire.out_of_range("Order.uid", x0, "int32") unless x0.is_a?(Integer) && x0 >= -2147483648 && x0 <= 2147483647
 
-      [x0].pack("l<", buffer: buf)
-      Fastwire.fput_str(buf, v.symbol)
+      s1 = v.symbol
+      raise Fastwire::EncodeError.new("Order.symbol: string expected", "wrong_type") unless s1.is_a?(String)
+
       x2 = v.side
       raise Fastwire.out_of_range("Order.side", x2, "byte") unless x2.is_a?(Integer) && x2 >= 0 && x2 <= 255
 
@@ -356,7 +357,7 @@ module Proto
       x4 = Fastwire::DOUBLE.to_wire(x4) unless x4.is_a?(Float)
       x5 = v.volume
       x5 = Fastwire::DOUBLE.to_wire(x5) unless x5.is_a?(Float)
-      [x2, x3, x4, x5].pack("CCEE", buffer: buf)
+      [x0, s1.bytesize, s1, x2, x3, x4, x5].pack("l<Va*CCEE", buffer: buf)
     end
 
     def fget(r, d)
@@ -436,10 +437,12 @@ module Proto
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Balance expected, got #{v.class}", "wrong_type") unless v.is_a?(Balance)
 
-      Fastwire.fput_str(buf, v.currency)
+      s0 = v.currency
+      raise Fastwire::EncodeError.new("Balance.currency: string expected", "wrong_type") unless s0.is_a?(String)
+
       x1 = v.amount
       x1 = Fastwire::DOUBLE.to_wire(x1) unless x1.is_a?(Float)
-      [x1].pack("E", buffer: buf)
+      [s0.bytesize, s0, x1].pack("Va*E", buffer: buf)
     end
 
     def fget(r, d)

@@ -369,8 +369,9 @@ module Protoex
       x0 = v.uid
       raise Fastwire.out_of_range("Order.uid", x0, "int32") unless x0.is_a?(Integer) && x0 >= -2147483648 && x0 <= 2147483647
 
-      [x0].pack("l<", buffer: buf)
-      Fastwire.fput_str(buf, v.symbol)
+      s1 = v.symbol
+      raise Fastwire::EncodeError.new("Order.symbol: string expected", "wrong_type") unless s1.is_a?(String)
+
       x2 = v.side
       raise Fastwire.out_of_range("Order.side", x2, "byte") unless x2.is_a?(Integer) && x2 >= 0 && x2 <= 255
 
@@ -385,7 +386,7 @@ module Protoex
       x6 = Fastwire::DOUBLE.to_wire(x6) unless x6.is_a?(Float)
       x7 = v.sl
       x7 = Fastwire::DOUBLE.to_wire(x7) unless x7.is_a?(Float)
-      [x2, x3, x4, x5, x6, x7].pack("CCEEEE", buffer: buf)
+      [x0, s1.bytesize, s1, x2, x3, x4, x5, x6, x7].pack("l<Va*CCEEEE", buffer: buf)
     end
 
     def fget(r, d)
@@ -468,12 +469,14 @@ module Protoex
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Balance expected, got #{v.class}", "wrong_type") unless v.is_a?(Balance)
 
-      Fastwire.fput_str(buf, v.currency)
+      s0 = v.currency
+      raise Fastwire::EncodeError.new("Balance.currency: string expected", "wrong_type") unless s0.is_a?(String)
+
       x1 = v.amount
       x1 = Fastwire::DOUBLE.to_wire(x1) unless x1.is_a?(Float)
       x2 = v.locked
       x2 = Fastwire::DOUBLE.to_wire(x2) unless x2.is_a?(Float)
-      [x1, x2].pack("EE", buffer: buf)
+      [s0.bytesize, s0, x1, x2].pack("Va*EE", buffer: buf)
     end
 
     def fget(r, d)

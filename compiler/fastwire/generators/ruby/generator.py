@@ -858,8 +858,28 @@ class _Module:
         self.level += 1
         self.out(f'raise Fastwire::EncodeError.new("{cls} expected, got #{{v.class}}", "wrong_type") '
                  f"unless v.is_a?({cls})")
+        if fields and not nested:  # values and strings: one pack
+            vals, fmt = [], ""
+            for n, (f, fl) in enumerate(fields):
+                a = attr_name(f.name)
+                if self.kind(fl.wire) in ("string", "bytes"):
+                    self.out(f"s{n} = v.{a}")
+                    self.out(f'raise Fastwire::EncodeError.new("{s.name}.{f.name}: string expected", '
+                             f'"wrong_type") unless s{n}.is_a?(String)')
+                    vals += [f"s{n}.bytesize", f"s{n}"]
+                    fmt += "Va*"
+                else:
+                    self.out(f"x{n} = v.{a}")
+                    for line in self.check(f"x{n}", fl.wire, f"{s.name}.{f.name}"):
+                        self.out(line)
+                    vals.append(f"x{n}")
+                    fmt += self.directive(fl.wire)
+            self.out(f'[{", ".join(vals)}].pack("{fmt}", buffer: buf)')
+            fields_left = 0
+        else:
+            fields_left = len(fields)
         i = 0
-        while i < len(fields):
+        while i < fields_left:
             f, fl = fields[i]
             if i in runs:
                 run = runs[i]
