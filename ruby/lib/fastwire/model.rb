@@ -144,6 +144,20 @@ module Fastwire
       r
     end
 
+    # A reader of the model at offset, its header checked: at once for the usual case (a
+    # binary String holding exactly one message), else through root.
+    def reader(buf, offset)
+      if offset.zero? && buf.encoding == Encoding::BINARY && (n = buf.bytesize) >= 8
+        size, found = buf.unpack("VV")
+        if size == n && size <= @limits.max_message_size && found == @codec.type
+          r = Reader.new(buf, 0, @limits.max_zero_size_elements)
+          r.pos = 8
+          return r
+        end
+      end
+      root(buf, offset)
+    end
+
     def finish(r)
       return if r.pos == r.end_
 
@@ -151,14 +165,14 @@ module Fastwire
     end
 
     def validate(buf, offset = 0)
-      r = root(buf, offset)
+      r = reader(buf, offset)
       @codec.fcheck(r, @limits.max_depth)
       finish(r)
       r.end_
     end
 
     def deserialize(buf, offset = 0)
-      r = root(buf, offset)
+      r = reader(buf, offset)
       value = @codec.fget(r, @limits.max_depth)
       finish(r)
       value

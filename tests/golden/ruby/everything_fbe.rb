@@ -1834,16 +1834,22 @@ module Everything
       Fastwire.too_deep! if d < 1
       buf = r.buf
       p = r.pos
-      Fastwire.fail!("truncated") if p + 65 > r.end_
-      a0 = buf.unpack("CCCVcCs<S<l<L<q<Q<eEa16", offset: p)
-      r.pos = p + 65
-      a15 = Fastwire.fget_str(r)
+      Fastwire.fail!("truncated") if p + 69 > r.end_
+      a0 = buf.unpack("CCCVcCs<S<l<L<q<Q<eEa16V", offset: p)
+      n = a0[15]
+      q = p + 69
+      Fastwire.fail!("truncated") if n > r.end_ - q
+      a15 = buf.byteslice(q, n).force_encoding(Encoding::UTF_8)
+      r.pos = q + n
       a16 = Fastwire.fget_bytes(r)
       p = r.pos
-      Fastwire.fail!("truncated") if p + 88 > r.end_
-      a17 = buf.unpack("Q<Q<Q<a16a16a16a16", offset: p)
-      r.pos = p + 88
-      a24 = Fastwire.fget_str(r)
+      Fastwire.fail!("truncated") if p + 92 > r.end_
+      a17 = buf.unpack("Q<Q<Q<a16a16a16a16V", offset: p)
+      n = a17[7]
+      q = p + 92
+      Fastwire.fail!("truncated") if n > r.end_ - q
+      a24 = buf.byteslice(q, n).force_encoding(Encoding::UTF_8)
+      r.pos = q + n
       p = r.pos
       Fastwire.fail!("truncated") if p + 4 > r.end_
       a25 = buf.unpack1("l<", offset: p)
@@ -2873,10 +2879,13 @@ module Everything
       d -= 1
       buf = r.buf
       p = r.pos
-      Fastwire.fail!("truncated") if p + 4 > r.end_
-      a0 = buf.unpack1("l<", offset: p)
-      r.pos = p + 4
-      a1 = Fastwire.fget_str(r)
+      Fastwire.fail!("truncated") if p + 8 > r.end_
+      a0 = buf.unpack("l<V", offset: p)
+      n = a0[1]
+      q = p + 8
+      Fastwire.fail!("truncated") if n > r.end_ - q
+      a1 = buf.byteslice(q, n).force_encoding(Encoding::UTF_8)
+      r.pos = q + n
       p = r.pos
       Fastwire.fail!("truncated") if p + 1 > r.end_
       a2 = buf.unpack1("C", offset: p)
@@ -2888,7 +2897,7 @@ module Everything
       Fastwire.fail!("truncated") if p + 3 > r.end_
       a6 = buf.unpack("s<C", offset: p)
       r.pos = p + 3
-      ExAccount.allocate._fw_set(a0, a1, a2, a3, a4, a5, a6[0], a6[1])
+      ExAccount.allocate._fw_set(a0[0], a1, a2, a3, a4, a5, a6[0], a6[1])
     end
 
     def fcheck(r, d)
@@ -3120,11 +3129,14 @@ module Everything
       Fastwire.too_deep! if d < 1
       buf = r.buf
       p = r.pos
-      Fastwire.fail!("truncated") if p + 16 > r.end_
-      a0 = buf.unpack1("a16", offset: p)
-      r.pos = p + 16
-      a1 = Fastwire.fget_str(r)
-      Refused.allocate._fw_set(Fastwire::UUID.new(a0), a1)
+      Fastwire.fail!("truncated") if p + 20 > r.end_
+      a0 = buf.unpack("a16V", offset: p)
+      n = a0[1]
+      q = p + 20
+      Fastwire.fail!("truncated") if n > r.end_ - q
+      a1 = buf.byteslice(q, n).force_encoding(Encoding::UTF_8)
+      r.pos = q + n
+      Refused.allocate._fw_set(Fastwire::UUID.new(a0[0]), a1)
     end
 
     def fcheck(r, d)
@@ -3198,11 +3210,14 @@ module Everything
       Fastwire.too_deep! if d < 1
       buf = r.buf
       p = r.pos
-      Fastwire.fail!("truncated") if p + 16 > r.end_
-      a0 = buf.unpack1("a16", offset: p)
-      r.pos = p + 16
-      a1 = Fastwire.fget_str(r)
-      Failure.allocate._fw_set(Fastwire::UUID.new(a0), a1)
+      Fastwire.fail!("truncated") if p + 20 > r.end_
+      a0 = buf.unpack("a16V", offset: p)
+      n = a0[1]
+      q = p + 20
+      Fastwire.fail!("truncated") if n > r.end_ - q
+      a1 = buf.byteslice(q, n).force_encoding(Encoding::UTF_8)
+      r.pos = q + n
+      Failure.allocate._fw_set(Fastwire::UUID.new(a0[0]), a1)
     end
 
     def fcheck(r, d)
@@ -3283,10 +3298,13 @@ module Everything
       Fastwire.too_deep! if d < 1
       buf = r.buf
       p = r.pos
-      Fastwire.fail!("truncated") if p + 24 > r.end_
-      a0 = buf.unpack("a16Q<", offset: p)
-      r.pos = p + 24
-      a2 = Fastwire.fget_str(r)
+      Fastwire.fail!("truncated") if p + 28 > r.end_
+      a0 = buf.unpack("a16Q<V", offset: p)
+      n = a0[2]
+      q = p + 28
+      Fastwire.fail!("truncated") if n > r.end_ - q
+      a2 = buf.byteslice(q, n).force_encoding(Encoding::UTF_8)
+      r.pos = q + n
       PingRequest.allocate._fw_set(Fastwire::UUID.new(a0[0]), a0[1], a2)
     end
 
@@ -3361,11 +3379,14 @@ module Everything
       Fastwire.too_deep! if d < 1
       buf = r.buf
       p = r.pos
-      Fastwire.fail!("truncated") if p + 16 > r.end_
-      a0 = buf.unpack1("a16", offset: p)
-      r.pos = p + 16
-      a1 = Fastwire.fget_str(r)
-      Notify.allocate._fw_set(Fastwire::UUID.new(a0), a1)
+      Fastwire.fail!("truncated") if p + 20 > r.end_
+      a0 = buf.unpack("a16V", offset: p)
+      n = a0[1]
+      q = p + 20
+      Fastwire.fail!("truncated") if n > r.end_ - q
+      a1 = buf.byteslice(q, n).force_encoding(Encoding::UTF_8)
+      r.pos = q + n
+      Notify.allocate._fw_set(Fastwire::UUID.new(a0[0]), a1)
     end
 
     def fcheck(r, d)

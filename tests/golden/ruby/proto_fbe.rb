@@ -364,15 +364,18 @@ module Proto
       Fastwire.too_deep! if d < 1
       buf = r.buf
       p = r.pos
-      Fastwire.fail!("truncated") if p + 4 > r.end_
-      a0 = buf.unpack1("l<", offset: p)
-      r.pos = p + 4
-      a1 = Fastwire.fget_str(r)
+      Fastwire.fail!("truncated") if p + 8 > r.end_
+      a0 = buf.unpack("l<V", offset: p)
+      n = a0[1]
+      q = p + 8
+      Fastwire.fail!("truncated") if n > r.end_ - q
+      a1 = buf.byteslice(q, n).force_encoding(Encoding::UTF_8)
+      r.pos = q + n
       p = r.pos
       Fastwire.fail!("truncated") if p + 18 > r.end_
       a2 = buf.unpack("CCEE", offset: p)
       r.pos = p + 18
-      Order.allocate._fw_set(a0, a1, a2[0], a2[1], a2[2], a2[3])
+      Order.allocate._fw_set(a0[0], a1, a2[0], a2[1], a2[2], a2[3])
     end
 
     def fcheck(r, d)
@@ -569,10 +572,13 @@ module Proto
       d -= 1
       buf = r.buf
       p = r.pos
-      Fastwire.fail!("truncated") if p + 4 > r.end_
-      a0 = buf.unpack1("l<", offset: p)
-      r.pos = p + 4
-      a1 = Fastwire.fget_str(r)
+      Fastwire.fail!("truncated") if p + 8 > r.end_
+      a0 = buf.unpack("l<V", offset: p)
+      n = a0[1]
+      q = p + 8
+      Fastwire.fail!("truncated") if n > r.end_ - q
+      a1 = buf.byteslice(q, n).force_encoding(Encoding::UTF_8)
+      r.pos = q + n
       p = r.pos
       Fastwire.fail!("truncated") if p + 1 > r.end_
       a2 = buf.unpack1("C", offset: p)
@@ -580,7 +586,7 @@ module Proto
       a3 = S_Balance.fget(r, d)
       a4 = F_Account_asset.fget(r, d)
       a5 = F_Account_orders.fget(r, d)
-      Account.allocate._fw_set(a0, a1, a2, a3, a4, a5)
+      Account.allocate._fw_set(a0[0], a1, a2, a3, a4, a5)
     end
 
     def fcheck(r, d)

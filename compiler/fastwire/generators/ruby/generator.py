@@ -921,6 +921,27 @@ class _Module:
             i = 0
             while i < len(fields):
                 f, fl = fields[i]
+                nxt = run_end = i + runs[i].count if i in runs else -1
+                if (method == "fget" and i in runs and nxt < len(fields)
+                        and self.kind(fields[nxt][1].wire) in ("string", "bytes")):
+                    # the run and the length of the string after it in one unpack
+                    run = runs[i]
+                    fmt = "".join(self.read_directive(fields[j][1].wire) for j in run.indexes)
+                    self.out("p = r.pos")
+                    self.out(f'Fastwire.fail!("truncated") if p + {run.size + 4} > r.end_')
+                    self.out(f'a{i} = buf.unpack("{fmt}V", offset: p)')
+                    for n, j in enumerate(run.indexes):
+                        args.append(self.convert(f"a{i}[{n}]", fields[j][1].wire))
+                    self.out(f"n = a{i}[{run.count}]")
+                    self.out(f"q = p + {run.size + 4}")
+                    self.out('Fastwire.fail!("truncated") if n > r.end_ - q')
+                    utf8 = (".force_encoding(Encoding::UTF_8)"
+                            if self.kind(fields[nxt][1].wire) == "string" else "")
+                    self.out(f"a{nxt} = buf.byteslice(q, n){utf8}")
+                    self.out("r.pos = q + n")
+                    args.append(f"a{nxt}")
+                    i = run_end + 1
+                    continue
                 if i in runs:
                     run = runs[i]
                     self.out("p = r.pos")
