@@ -1699,11 +1699,17 @@ module Everything
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 177 && d.positive?
-        raw = r.buf.unpack("VVCCCVcCs<S<l<L<q<Q<eEa16VVQ<Q<Q<a16a16a16a16Vl<", offset: pos)
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 181 && d.positive?
+        raw = r.buf.unpack("VVCCCVcCs<S<l<L<q<Q<eEa16VVQ<Q<Q<a16a16a16a16Vl<V", offset: pos)
         stored = raw[0]
         if stored >= 177 && raw[1] == 110 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
+          if raw[17] == 177 && (n = raw[28]) <= r.end_ - pos - 181 && (budget = r.budget - 4 - n) >= 0
+            r.budget = budget
+            s15 = r.buf.byteslice(pos + 181, n).force_encoding(Encoding::UTF_8)
+          else
+            s15 = Fastwire.vget_str(r, pos, raw[17], pos + 77)
+          end
           return Primitives.allocate._fw_set(
             raw[2] != 0,
             raw[3],
@@ -1720,7 +1726,7 @@ module Everything
             raw[14],
             raw[15],
             Fastwire::DecimalCodec.of(raw[16]),
-            Fastwire.vget_str(r, pos, raw[17], pos + 77),
+            s15,
             Fastwire.vget_bytes(r, pos, raw[18], pos + 81),
             raw[19],
             raw[20],
@@ -2423,13 +2429,19 @@ module Everything
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 13 && d.positive?
-        raw = r.buf.unpack("VVVc", offset: pos)
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 17 && d.positive?
+        raw = r.buf.unpack("VVVcV", offset: pos)
         stored = raw[0]
         if stored >= 13 && raw[1] == 301 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
+          if raw[2] == 13 && (n = raw[4]) <= r.end_ - pos - 17 && (budget = r.budget - 4 - n) >= 0
+            r.budget = budget
+            s0 = r.buf.byteslice(pos + 17, n).force_encoding(Encoding::UTF_8)
+          else
+            s0 = Fastwire.vget_str(r, pos, raw[2], pos + 12)
+          end
           return Base.allocate._fw_set(
-            Fastwire.vget_str(r, pos, raw[2], pos + 12),
+            s0,
             raw[3]
           )
         end
@@ -2508,13 +2520,19 @@ module Everything
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 25 && d.positive?
-        raw = r.buf.unpack("VVVcl<E", offset: pos)
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 29 && d.positive?
+        raw = r.buf.unpack("VVVcl<EV", offset: pos)
         stored = raw[0]
         if stored >= 25 && raw[1] == 302 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
+          if raw[2] == 25 && (n = raw[6]) <= r.end_ - pos - 29 && (budget = r.budget - 4 - n) >= 0
+            r.budget = budget
+            s0 = r.buf.byteslice(pos + 29, n).force_encoding(Encoding::UTF_8)
+          else
+            s0 = Fastwire.vget_str(r, pos, raw[2], pos + 12)
+          end
           return Derived.allocate._fw_set(
-            Fastwire.vget_str(r, pos, raw[2], pos + 12),
+            s0,
             raw[3],
             raw[4],
             raw[5]
@@ -2602,13 +2620,19 @@ module Everything
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 26 && d.positive?
-        raw = r.buf.unpack("VVVcl<EC", offset: pos)
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 30 && d.positive?
+        raw = r.buf.unpack("VVVcl<ECV", offset: pos)
         stored = raw[0]
         if stored >= 26 && raw[1] == 303 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
+          if raw[2] == 26 && (n = raw[7]) <= r.end_ - pos - 30 && (budget = r.budget - 4 - n) >= 0
+            r.budget = budget
+            s0 = r.buf.byteslice(pos + 30, n).force_encoding(Encoding::UTF_8)
+          else
+            s0 = Fastwire.vget_str(r, pos, raw[2], pos + 12)
+          end
           return MoreDerived.allocate._fw_set(
-            Fastwire.vget_str(r, pos, raw[2], pos + 12),
+            s0,
             raw[3],
             raw[4],
             raw[5],
@@ -2693,13 +2717,19 @@ module Everything
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 36 && d.positive?
-        raw = r.buf.unpack("VVVEa16", offset: pos)
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 40 && d.positive?
+        raw = r.buf.unpack("VVVEa16V", offset: pos)
         stored = raw[0]
         if stored >= 36 && raw[1] == 2 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
+          if raw[2] == 36 && (n = raw[5]) <= r.end_ - pos - 40 && (budget = r.budget - 4 - n) >= 0
+            r.budget = budget
+            s0 = r.buf.byteslice(pos + 40, n).force_encoding(Encoding::UTF_8)
+          else
+            s0 = Fastwire.vget_str(r, pos, raw[2], pos + 12)
+          end
           return Wallet.allocate._fw_set(
-            Fastwire.vget_str(r, pos, raw[2], pos + 12),
+            s0,
             raw[3],
             Fastwire::DecimalCodec.of(raw[4])
           )
@@ -3086,14 +3116,20 @@ module Everything
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 28 && d.positive?
-        raw = r.buf.unpack("VVa16V", offset: pos)
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 32 && d.positive?
+        raw = r.buf.unpack("VVa16VV", offset: pos)
         stored = raw[0]
         if stored >= 28 && raw[1] == 307 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
+          if raw[3] == 28 && (n = raw[4]) <= r.end_ - pos - 32 && (budget = r.budget - 4 - n) >= 0
+            r.budget = budget
+            s1 = r.buf.byteslice(pos + 32, n).force_encoding(Encoding::UTF_8)
+          else
+            s1 = Fastwire.vget_str(r, pos, raw[3], pos + 28)
+          end
           return Refused.allocate._fw_set(
             Fastwire::UUID.new(raw[2]),
-            Fastwire.vget_str(r, pos, raw[3], pos + 28)
+            s1
           )
         end
       end
@@ -3167,14 +3203,20 @@ module Everything
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 28 && d.positive?
-        raw = r.buf.unpack("VVa16V", offset: pos)
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 32 && d.positive?
+        raw = r.buf.unpack("VVa16VV", offset: pos)
         stored = raw[0]
         if stored >= 28 && raw[1] == 308 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
+          if raw[3] == 28 && (n = raw[4]) <= r.end_ - pos - 32 && (budget = r.budget - 4 - n) >= 0
+            r.budget = budget
+            s1 = r.buf.byteslice(pos + 32, n).force_encoding(Encoding::UTF_8)
+          else
+            s1 = Fastwire.vget_str(r, pos, raw[3], pos + 28)
+          end
           return Failure.allocate._fw_set(
             Fastwire::UUID.new(raw[2]),
-            Fastwire.vget_str(r, pos, raw[3], pos + 28)
+            s1
           )
         end
       end
@@ -3251,15 +3293,21 @@ module Everything
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 36 && d.positive?
-        raw = r.buf.unpack("VVa16Q<V", offset: pos)
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 40 && d.positive?
+        raw = r.buf.unpack("VVa16Q<VV", offset: pos)
         stored = raw[0]
         if stored >= 36 && raw[1] == 309 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
+          if raw[4] == 36 && (n = raw[5]) <= r.end_ - pos - 40 && (budget = r.budget - 4 - n) >= 0
+            r.budget = budget
+            s2 = r.buf.byteslice(pos + 40, n).force_encoding(Encoding::UTF_8)
+          else
+            s2 = Fastwire.vget_str(r, pos, raw[4], pos + 36)
+          end
           return PingRequest.allocate._fw_set(
             Fastwire::UUID.new(raw[2]),
             raw[3],
-            Fastwire.vget_str(r, pos, raw[4], pos + 36)
+            s2
           )
         end
       end
@@ -3336,14 +3384,20 @@ module Everything
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 28 && d.positive?
-        raw = r.buf.unpack("VVa16V", offset: pos)
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 32 && d.positive?
+        raw = r.buf.unpack("VVa16VV", offset: pos)
         stored = raw[0]
         if stored >= 28 && raw[1] == 310 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
+          if raw[3] == 28 && (n = raw[4]) <= r.end_ - pos - 32 && (budget = r.budget - 4 - n) >= 0
+            r.budget = budget
+            s1 = r.buf.byteslice(pos + 32, n).force_encoding(Encoding::UTF_8)
+          else
+            s1 = Fastwire.vget_str(r, pos, raw[3], pos + 28)
+          end
           return Notify.allocate._fw_set(
             Fastwire::UUID.new(raw[2]),
-            Fastwire.vget_str(r, pos, raw[3], pos + 28)
+            s1
           )
         end
       end

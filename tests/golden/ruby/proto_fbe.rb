@@ -306,14 +306,20 @@ module Proto
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 34 && d.positive?
-        raw = r.buf.unpack("VVl<VCCEE", offset: pos)
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 38 && d.positive?
+        raw = r.buf.unpack("VVl<VCCEEV", offset: pos)
         stored = raw[0]
         if stored >= 34 && raw[1] == 1 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
+          if raw[3] == 34 && (n = raw[8]) <= r.end_ - pos - 38 && (budget = r.budget - 4 - n) >= 0
+            r.budget = budget
+            s1 = r.buf.byteslice(pos + 38, n).force_encoding(Encoding::UTF_8)
+          else
+            s1 = Fastwire.vget_str(r, pos, raw[3], pos + 16)
+          end
           return Order.allocate._fw_set(
             raw[2],
-            Fastwire.vget_str(r, pos, raw[3], pos + 16),
+            s1,
             raw[4],
             raw[5],
             raw[6],
@@ -409,13 +415,19 @@ module Proto
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 20 && d.positive?
-        raw = r.buf.unpack("VVVE", offset: pos)
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 24 && d.positive?
+        raw = r.buf.unpack("VVVEV", offset: pos)
         stored = raw[0]
         if stored >= 20 && raw[1] == 2 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
+          if raw[2] == 20 && (n = raw[4]) <= r.end_ - pos - 24 && (budget = r.budget - 4 - n) >= 0
+            r.budget = budget
+            s0 = r.buf.byteslice(pos + 24, n).force_encoding(Encoding::UTF_8)
+          else
+            s0 = Fastwire.vget_str(r, pos, raw[2], pos + 12)
+          end
           return Balance.allocate._fw_set(
-            Fastwire.vget_str(r, pos, raw[2], pos + 12),
+            s0,
             raw[3]
           )
         end

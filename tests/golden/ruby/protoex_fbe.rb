@@ -329,14 +329,20 @@ module Protoex
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 50 && d.positive?
-        raw = r.buf.unpack("VVl<VCCEEEE", offset: pos)
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 54 && d.positive?
+        raw = r.buf.unpack("VVl<VCCEEEEV", offset: pos)
         stored = raw[0]
         if stored >= 50 && raw[1] == 1 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
+          if raw[3] == 50 && (n = raw[10]) <= r.end_ - pos - 54 && (budget = r.budget - 4 - n) >= 0
+            r.budget = budget
+            s1 = r.buf.byteslice(pos + 54, n).force_encoding(Encoding::UTF_8)
+          else
+            s1 = Fastwire.vget_str(r, pos, raw[3], pos + 16)
+          end
           return Order.allocate._fw_set(
             raw[2],
-            Fastwire.vget_str(r, pos, raw[3], pos + 16),
+            s1,
             raw[4],
             raw[5],
             raw[6],
@@ -440,13 +446,19 @@ module Protoex
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 28 && d.positive?
-        raw = r.buf.unpack("VVVEE", offset: pos)
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 32 && d.positive?
+        raw = r.buf.unpack("VVVEEV", offset: pos)
         stored = raw[0]
         if stored >= 28 && raw[1] == 2 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
+          if raw[2] == 28 && (n = raw[5]) <= r.end_ - pos - 32 && (budget = r.budget - 4 - n) >= 0
+            r.budget = budget
+            s0 = r.buf.byteslice(pos + 32, n).force_encoding(Encoding::UTF_8)
+          else
+            s0 = Fastwire.vget_str(r, pos, raw[2], pos + 12)
+          end
           return Balance.allocate._fw_set(
-            Fastwire.vget_str(r, pos, raw[2], pos + 12),
+            s0,
             raw[3],
             raw[4]
           )

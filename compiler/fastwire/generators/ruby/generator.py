@@ -765,9 +765,19 @@ class _Module:
             self.out(f"def {method}(r, base, off, slot_end, d)")
             self.level += 1
             self.out("pos = base + off")
-            self.out(f"if off != 0 && pos >= slot_end && pos <= r.end_ - {body} && d.positive?")
+            # A struct of values and strings: its first string is read with the body (the
+            # length after it, where writers put the block), when it is there.
+            first = None
+            if method == "vget" and not any(self.kind(fl.wire) in ("struct", "other")
+                                            for fl in layout.fields):
+                first = next((n for n, fl in enumerate(layout.fields)
+                              if self.kind(fl.wire) in ("string", "bytes")), None)
+            need = body + (4 if first is not None else 0)
+            self.out(f"if off != 0 && pos >= slot_end && pos <= r.end_ - {need} && d.positive?")
             self.level += 1
             fmt = gfmt if method == "vget" else check_fmt
+            if first is not None:
+                fmt += "V"
             self.out(f'raw = r.buf.unpack("{fmt}", offset: pos)')
             self.out("stored = raw[0]")
             self.out(f"if stored >= {body} && raw[1] == {tn} && stored <= r.end_ - pos && "
@@ -778,10 +788,25 @@ class _Module:
                 self.out("d -= 1")
             if method == "vget":
                 args = []
-                for (f, fl), ri in zip(fields, raw_index):
+                if first is not None:
+                    fl = layout.fields[first]
+                    ri = raw_index[first]
+                    last = len(_directives(fmt)) - 1
+                    utf8 = ".force_encoding(Encoding::UTF_8)" if self.kind(fl.wire) == "string" else ""
+                    reader = "vget_str" if self.kind(fl.wire) == "string" else "vget_bytes"
+                    self.out(f"if raw[{ri}] == {body} && (n = raw[{last}]) <= r.end_ - pos - "
+                             f"{body + 4} && (budget = r.budget - 4 - n) >= 0")
+                    self.out("  r.budget = budget")
+                    self.out(f"  s{first} = r.buf.byteslice(pos + {body + 4}, n){utf8}")
+                    self.out("else")
+                    self.out(f"  s{first} = Fastwire.{reader}(r, pos, raw[{ri}], pos + {fl.offset + 4})")
+                    self.out("end")
+                for n_field, ((f, fl), ri) in enumerate(zip(fields, raw_index)):
                     k = self.kind(fl.wire)
                     slot_end = f"pos + {fl.offset + fl.wire.slot}"
-                    if k == "string":
+                    if n_field == first:
+                        args.append(f"s{first}")
+                    elif k == "string":
                         args.append(f"Fastwire.vget_str(r, pos, raw[{ri}], {slot_end})")
                     elif k == "bytes":
                         args.append(f"Fastwire.vget_bytes(r, pos, raw[{ri}], {slot_end})")
