@@ -129,17 +129,25 @@ module Fastwire
 
     # The recursive-descent reader behind parse.
     class Parser
+      QUOTED = /"([^"\\\x00-\x1f]*)"/.freeze # a string without escapes
+      SPACE = [32, 9, 10, 13].freeze
+
       def initialize(text, max_depth)
+        @text = text
         @s = StringScanner.new(text)
         @max_depth = max_depth
       end
 
       def run
-        @s.skip(WS)
+        ws
         v = value(0)
-        @s.skip(WS)
+        ws
         bad("extra text after the value") unless @s.eos?
         v
+      end
+
+      def ws
+        @s.skip(WS) if SPACE.include?(@text.getbyte(@s.pos))
       end
 
       def bad(what)
@@ -147,20 +155,19 @@ module Fastwire
       end
 
       def value(depth)
-        c = @s.peek(1)
-        case c
-        when "{" then object(depth + 1)
-        when "[" then array(depth + 1)
-        when '"' then string
-        when "t" then literal("true", true)
-        when "f" then literal("false", false)
-        when "n" then literal("null", nil)
+        case @text.getbyte(@s.pos)
+        when 123 then object(depth + 1) # {
+        when 91 then array(depth + 1) # [
+        when 34 then string # "
+        when 116 then literal(/true/, true)
+        when 102 then literal(/false/, false)
+        when 110 then literal(/null/, nil)
         else number
         end
       end
 
       def literal(word, v)
-        bad("not JSON") unless @s.skip(word == "true" ? /true/ : word == "false" ? /false/ : /null/)
+        bad("not JSON") unless @s.skip(word)
         v
       end
 
@@ -181,23 +188,30 @@ module Fastwire
         deeper(depth)
         @s.pos += 1
         h = {}
-        @s.skip(WS)
-        if @s.skip(/\}/)
+        ws
+        if @text.getbyte(@s.pos) == 125 # }
+          @s.pos += 1
           return h
         end
 
         loop do
-          bad("object key expected") unless @s.peek(1) == '"'
+          bad("object key expected") unless @text.getbyte(@s.pos) == 34
           k = string
-          @s.skip(WS)
-          bad("':' expected") unless @s.skip(/:/)
-          @s.skip(WS)
+          ws
+          bad("':' expected") unless @text.getbyte(@s.pos) == 58
+          @s.pos += 1
+          ws
           h[k] = value(depth)
-          @s.skip(WS)
-          next @s.skip(WS) if @s.skip(/,/)
-          break if @s.skip(/\}/)
-
-          bad("',' or '}' expected")
+          ws
+          c = @text.getbyte(@s.pos)
+          if c == 44 # ,
+            @s.pos += 1
+            ws
+            next
+          end
+          bad("',' or '}' expected") unless c == 125
+          @s.pos += 1
+          break
         end
         h
       end
@@ -206,21 +220,31 @@ module Fastwire
         deeper(depth)
         @s.pos += 1
         a = []
-        @s.skip(WS)
-        return a if @s.skip(/\]/)
+        ws
+        if @text.getbyte(@s.pos) == 93 # ]
+          @s.pos += 1
+          return a
+        end
 
         loop do
           a << value(depth)
-          @s.skip(WS)
-          next @s.skip(WS) if @s.skip(/,/)
-          break if @s.skip(/\]/)
-
-          bad("',' or ']' expected")
+          ws
+          c = @text.getbyte(@s.pos)
+          if c == 44 # ,
+            @s.pos += 1
+            ws
+            next
+          end
+          bad("',' or ']' expected") unless c == 93
+          @s.pos += 1
+          break
         end
         a
       end
 
       def string
+        return @s[1] if @s.scan(QUOTED)
+
         @s.pos += 1
         out = nil
         loop do
