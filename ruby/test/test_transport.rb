@@ -256,6 +256,36 @@ class TestTransport < Minitest::Test
     end
   end
 
+  def test_an_idle_connection_is_closed_gracefully
+    with_server(options: T::Options.new(idle_timeout: 0.3)) do |server, _handler, logs|
+      client = client_for(server.port)
+      line = nil
+      Timeout.timeout(5) { line = logs.pop until line&.include?("closed") }
+      assert_match(/closed: idle for 300 ms\z/, line)
+      Timeout.timeout(5) { sleep 0.01 while client.connected? }
+      client.close
+    end
+  end
+
+  def test_a_client_reconnects_after_a_drop
+    handler = self.class.handler(Service::Receiver)
+    first = T::Server.new(handler, Service::Sender, "127.0.0.1", 0).start
+    port = first.port
+    client = client_for(port, options: T::Options.new(reconnect_delay: 0.05, reconnect_max_delay: 0.2))
+    assert_equal 1, client.request(Service::OrderRequest.new(order: Proto::Order.new(volume: 1.0))).seq
+    first.stop
+    Timeout.timeout(5) { sleep 0.01 while client.connected? }
+    err = assert_raises(T::RequestError) { client.request(Service::OrderRequest.new(order: Proto::Order.new(volume: 1.0))) }
+    assert_equal :disconnected, err.kind
+    second = T::Server.new(handler, Service::Sender, "127.0.0.1", port).start
+    Timeout.timeout(10) { sleep 0.01 until client.connected? }
+    assert_equal 2, client.connects
+    assert_equal 1, client.request(Service::OrderRequest.new(order: Proto::Order.new(volume: 1.0))).seq
+    client.close
+  ensure
+    second&.stop
+  end
+
   def test_requests_time_out_by_themselves
     with_server(silent: true) do |server, _handler, _logs|
       client = client_for(server.port, options: T::Options.new(request_timeout: 0.2))

@@ -35,11 +35,12 @@ module Fastwire
     # The policies (seconds; nil turns a timeout off).
     Options = Struct.new(:max_queued_bytes, :overflow, :write_timeout, :message_timeout,
                          :idle_timeout, :receive_limits, :max_connections, :connect_timeout,
-                         :request_timeout, :shutdown_timeout, keyword_init: true) do
+                         :request_timeout, :shutdown_timeout, :reconnect_delay, :reconnect_max_delay,
+                         keyword_init: true) do
       def initialize(max_queued_bytes: 8 << 20, overflow: :disconnect, write_timeout: 10.0,
                      message_timeout: 10.0, idle_timeout: nil, receive_limits: DEFAULT_LIMITS,
                      max_connections: 10_000, connect_timeout: 5.0, request_timeout: 10.0,
-                     shutdown_timeout: 5.0)
+                     shutdown_timeout: 5.0, reconnect_delay: nil, reconnect_max_delay: 5.0)
         super
       end
 
@@ -559,20 +560,36 @@ module Fastwire
         @connection = nil
       end
 
+      # Connects (TransportError when it cannot). With reconnect_delay set, a dropped
+      # connection is made again after that delay, doubling up to reconnect_max_delay;
+      # requests pending at the drop fail and are not sent again.
       def connect(host, port)
+        @host = host
+        @port = port
+        @closing = false
+        open_connection
+        @timer = Thread.new { timer_loop }
+        self
+      end
+
+      # Connections made so far (reconnections included).
+      def connects
+        @mutex.synchronize { @connects || 0 }
+      end
+
+      def open_connection
         begin
-          socket = Socket.tcp(host, port, connect_timeout: @options.connect_timeout)
+          socket = Socket.tcp(@host, @port, connect_timeout: @options.connect_timeout)
         rescue SystemCallError, SocketError, IOError => e
-          raise TransportError, "cannot connect to #{host}:#{port}: #{e.message}"
+          raise TransportError, "cannot connect to #{@host}:#{@port}: #{e.message}"
         end
         socket.setsockopt(Socket::IPPROTO_TCP, Socket::TCP_NODELAY, 1)
         @receiver = @receiver_class.new(@options.receive_limits)
         @receiver.intercept = method(:take_response)
-        @connection = Connection.new(socket, @receiver, @models, @options, "connection to #{host}:#{port}",
-                                     @log) { |_c, reason| fail_all(reason) }
+        @connection = Connection.new(socket, @receiver, @models, @options, "connection to #{@host}:#{@port}",
+                                     @log) { |_c, reason| dropped(reason) }
+        @mutex.synchronize { @connects = (@connects || 0) + 1 }
         @connection.start
-        @timer = Thread.new { timer_loop }
-        self
       end
 
       def connected?
@@ -619,6 +636,7 @@ module Fastwire
       def close
         return unless @connection
 
+        @closing = true
         @connection.shutdown("closed by the client")
         @connection.wait_closed(@options.shutdown_timeout + 1)
         @timer&.join
@@ -645,6 +663,25 @@ module Fastwire
         true
       end
 
+      def dropped(reason)
+        fail_all(reason)
+        return if @closing || @options.reconnect_delay.nil?
+
+        Thread.new do
+          delay = @options.reconnect_delay
+          until @closing
+            sleep delay
+            begin
+              open_connection unless @closing
+              break
+            rescue TransportError => e
+              @log&.call("connection to #{@host}:#{@port}: reconnect failed: #{e.message}")
+              delay = [delay * 2, @options.reconnect_max_delay].min
+            end
+          end
+        end
+      end
+
       def fail_all(reason)
         failed = @mutex.synchronize do
           all = @pending.values
@@ -656,7 +693,7 @@ module Fastwire
 
       def timer_loop
         tick = @options.tick
-        until @connection.closed?
+        until @closing ? @connection.closed? : (@connection.closed? && @options.reconnect_delay.nil?)
           sleep tick
           now = Transport.now
           expired = @mutex.synchronize do
