@@ -72,6 +72,8 @@ def test_a_version_bump_leaves_the_goldens_current(lang, monkeypatch):
     monkeypatch.setattr(python_module, "__version__", "17.23.4")
     import fastwire.generators.go.generator as go_generator
     monkeypatch.setattr(go_generator, "__version__", "17.23.4")
+    import fastwire.generators.ruby.generator as ruby_generator
+    monkeypatch.setattr(ruby_generator, "__version__", "17.23.4")
     path = LANGUAGES[lang].golden_schemas[0]
     for rel, content in generated(lang, path).items():
         with open(os.path.join(GOLDEN, lang, rel), encoding="utf-8") as fh:

@@ -73,6 +73,14 @@ LANGUAGES: Dict[str, Language] = {
         golden_schemas=("schemas/protocol.fbe", "schemas/everything.fbe"),
         testee=Testee(run=["build/conformance/go/testee"],
                       prepare=["{python}", "conformance/go/build.py"])),
+    "ruby": Language(
+        "ruby", "Ruby", "ruby", flags=("ruby",),
+        golden_schemas=("schemas/protocol.fbe", "schemas/everything.fbe"),
+        testee=Testee(
+            run=["ruby", "conformance/ruby/testee.rb", "build/conformance/ruby"],
+            prepare=["{python}", "-m", "fastwire", "compile", *CONFORMANCE_SCHEMAS, "--lang",
+                     "ruby", "--final", "--json", "--proto", "-q", "-o",
+                     "build/conformance/ruby"])),
 }
 
 # Conformance testees that are not a language of their own: the dynamic codec
@@ -97,7 +105,7 @@ GENERATORS.update({name: lang.generate for name, lang in LANGUAGES.items()})
 # Languages the reference compiler's flags name, and the ones fastwire plans on top.
 PLANNED: Dict[str, str] = {
     "java": "Java", "javascript": "JavaScript", "kotlin": "Kotlin",
-    "csharp": "C#", "ruby": "Ruby", "swift": "Swift", "rust": "Rust",
+    "csharp": "C#", "swift": "Swift", "rust": "Rust",
     "typescript": "TypeScript",
 }
 PLANNED.update({name: lang.display for name, lang in LANGUAGES.items()})

@@ -33,10 +33,18 @@ RESERVED: Dict[str, FrozenSet[str]] = {
         complex copy delete imag len make max min new panic print println real recover
         fw bytes cmp math strconv time a b c d e f i k m n p q r s v w x pos stored ok body
         slot base end start buf data lim full err typ msg known rest set blk""".split()),
+    # Ruby's keywords, and the methods of Object a field's accessor must not replace.
+    "ruby": frozenset("""
+        BEGIN END __ENCODING__ __FILE__ __LINE__ alias and begin break case class def
+        defined do else elsif end ensure false for if in module next nil not or redo rescue
+        retry return self super then true undef unless until when while yield
+        hash send object_id method methods freeze dup clone inspect to_s display tap
+        itself extend instance_variables initialize public_send format raise require
+        loop puts print p fail""".split()),
 }
 
 # How a reserved name is escaped: this suffix is appended (until the name is free).
-ESCAPE_SUFFIX: Dict[str, str] = {"cpp": "_", "python": "_", "go": "_"}
+ESCAPE_SUFFIX: Dict[str, str] = {"cpp": "_", "python": "_", "go": "_", "ruby": "_"}
 
 # Generated file names per language and role; {package} is the schema package's name.
 # One place per language, so a renaming scheme changes one row. Python modules end in
@@ -48,6 +56,7 @@ FILES: Dict[str, Dict[str, str]] = {
             "final_protocol": "{package}_final_protocol.h"},
     "python": {"module": "{package}_fbe.py"},
     "go": {"module": "{package}.fbe.go"},
+    "ruby": {"module": "{package}_fbe.rb"},
 }
 
 

@@ -1,0 +1,4 @@
+# frozen_string_literal: true
+
+require "minitest/autorun"
+require_relative "support"

@@ -1,0 +1,120 @@
+# frozen_string_literal: true
+
+require_relative "test_helper"
+
+# The type mapping: defaults, range checks on write, decimals, uuids, equality and
+# hashing by the shared rule, sets and maps, JSON forms.
+class TestTypes < Minitest::Test
+  def test_defaults_from_the_schema
+    p = Everything::Primitives.new
+    assert_equal [true, 0xFF, 33, 0x20AC, -128, 255], [p.f_bool, p.f_byte, p.f_char, p.f_wchar, p.f_int8, p.f_uint8]
+    assert_equal 0xFFFFFFFFFFFFFFFF, p.f_uint64
+    assert_equal "123456.123456", p.f_decimal.to_s
+    assert_equal "Hello, \"world\"!\n", p.f_string
+    assert_equal "123e4567-e89b-12d3-a456-426655440000", p.f_uuid.to_s
+    assert_equal Fastwire::UUID::NIL, p.f_uuid0
+    refute_equal Everything::Primitives.new.f_uuid4, p.f_uuid4 # computed per object
+    assert_operator p.f_utc, :>, 1_700_000_000 * 1_000_000_000
+    assert_equal Proto::State::INITIALIZED | Proto::State::BAD, Proto::Account.new.state
+    o = Everything::Optionals.new
+    assert_nil o.f_bool
+    assert_equal 42, o.f_int32
+    assert_equal "-0.001", o.f_decimal.to_s
+  end
+
+  def test_integers_are_range_checked_on_write
+    model = Everything::PrimitivesModel.new
+    [[:f_int8=, 128], [:f_uint8=, -1], [:f_int64=, 1 << 63], [:f_uint64=, 1 << 64], [:f_int32=, "1"]].each do |setter, bad|
+      p = Everything::Primitives.new
+      p.public_send(setter, bad)
+      assert_raises(Fastwire::EncodeError) { model.serialize(p) }
+      assert_raises(Fastwire::EncodeError) { Everything::PrimitivesFinalModel.new.serialize(p) }
+    end
+    assert_raises(Fastwire::EncodeError) { model.serialize(Proto::Order.new) }
+    c = Everything::Collections.new(f_array: [1, 2])
+    assert_raises(Fastwire::EncodeError) { Everything::CollectionsModel.new.serialize(c) }
+  end
+
+  def test_decimal_keeps_its_scale_and_takes_bigdecimal
+    o = Everything::Optionals.new(f_decimal: BigDecimal("1.50"))
+    back = Everything::OptionalsModel.new.deserialize(Everything::OptionalsModel.new.serialize(o))
+    assert_equal "1.5", back.f_decimal.to_s
+    assert_equal BigDecimal("1.5"), back.f_decimal.to_d
+    d = Fastwire::Decimal.parse("1.50")
+    assert_equal "1.50", d.to_s
+    assert_equal Fastwire::Decimal.parse("1.5"), d
+    assert_equal Fastwire::Decimal.parse("1.5").hash, d.hash
+    assert_raises(Fastwire::EncodeError) { Fastwire::Decimal.from(BigDecimal("1e40")) }
+    assert_raises(Fastwire::DecodeError) { Fastwire::Decimal.parse("1e999999999") }
+    assert_equal "0", Fastwire::Decimal.parse("0e999999999").to_s
+  end
+
+  def test_equality_by_keys_and_every_field
+    a = Proto::Order.new(uid: 1, symbol: "A")
+    b = Proto::Order.new(uid: 1, symbol: "B")
+    assert_equal a, b
+    assert_equal a.hash, b.hash
+    assert a.eql?(b)
+    assert_operator Proto::Order.new(uid: 0), :<, a
+    assert_equal 1, { a => 1, b => 2 }.size
+    refute_equal Everything::Optionals.new(f_int32: 1), Everything::Optionals.new(f_int32: 2)
+    assert_equal Everything::Empty.new, Everything::Empty.new
+  end
+
+  def test_sets_and_maps_are_written_in_order_and_keep_the_first_equal_key
+    c = Everything::Collections.new(f_set: Set[3, 1, 2], f_map: { 5 => "five", -1 => "minus" },
+                                    f_set_struct: Set[Proto::Balance.new(currency: "Z"), Proto::Balance.new(currency: "A")])
+    json = c.to_json
+    assert_includes json, '"f_set":[1,2,3]'
+    assert_includes json, '"f_map":{"-1":"minus","5":"five"}'
+    assert_includes json, '"f_set_struct":[{"currency":"A"'
+    back = Everything::CollectionsFinalModel.new.deserialize(Everything::CollectionsFinalModel.new.serialize(c))
+    assert_equal Set[1, 2, 3], back.f_set
+    assert_equal({ -1 => "minus", 5 => "five" }, back.f_map)
+    j = Everything::Collections.from_json('{"f_map":{"7":"a","0007":"b"}}')
+    assert_equal({ 7 => "a" }, j.f_map)
+  end
+
+  def test_json_forms
+    p = Everything::Primitives.new(f_double: Float::NAN, f_float: 1.5e10, f_int64: -(1 << 63), f_uint64: (1 << 64) - 1,
+                                   f_bytes: "\x00\xFF".b, f_string: "\u0001\u001F/\u007F")
+    j = p.to_json
+    assert_includes j, '"f_double":"NaN"'
+    assert_includes j, '"f_float":15000000512.0'
+    assert_includes j, '"f_int64":-9223372036854775808'
+    assert_includes j, '"f_uint64":18446744073709551615'
+    assert_includes j, '"f_bytes":"AP8="'
+    assert_includes j, '"f_string":"\\u0001\\u001F/' + "\u007F\""
+    back = Everything::Primitives.from_json(j)
+    assert back.f_double.nan?
+    assert_equal (1 << 64) - 1, back.f_uint64
+    # (text cut after a value inside an object or array: a fuzz finding)
+    ['{"f_int8":128}', '{"f_int8":null}', '{"f_double":NaN}', '{"f_string":"\ud800"}', "[1]", '{"f_bool":1}',
+     '{"f_bool":true', '{"zz":[1', '{"zz":[1,]}', '{"zz":{"a":1,}}'].each do |bad|
+      assert_raises(Fastwire::DecodeError, bad) { Everything::Primitives.from_json(bad) }
+    end
+    deep = "{\"zz\":#{'[' * 64}#{']' * 64}}"
+    assert_equal "too_deep", assert_raises(Fastwire::DecodeError) { Everything::Primitives.from_json(deep) }.code
+  end
+
+  def test_printout_of_chars_and_text_that_is_not_utf8
+    p = Everything::Primitives.new(f_char: 233, f_wchar: 0x1F600, f_string: "\u20AC")
+    assert_includes p.to_s, "f_char='\u00E9',f_wchar='U+1F600'"
+    p.f_string = "\xFF\u20AC".dup.force_encoding(Encoding::UTF_8) # bytes read that are not UTF-8 (a fuzz finding)
+    assert_includes p.to_s, "f_char='\u00E9'"
+  end
+
+  def test_uuid
+    u = Fastwire::UUID.parse("123e4567-e89b-12d3-a456-426655440000")
+    assert_equal "123e4567-e89b-12d3-a456-426655440000", u.to_s
+    assert_equal u, Fastwire::UUID.new(u.bytes)
+    assert_nil Fastwire::UUID.parse("not-a-uuid")
+    assert_equal 4, Fastwire::UUID.uuid4.bytes.getbyte(6) >> 4
+    assert_equal 1, Fastwire::UUID.uuid1.bytes.getbyte(6) >> 4
+  end
+
+  def test_version_check
+    assert_raises(Fastwire::VersionError) { Fastwire.check_version("9.9.0", "x") }
+    Fastwire.check_version(Fastwire::VERSION, "x")
+  end
+end
