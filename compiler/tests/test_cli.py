@@ -121,8 +121,9 @@ def test_reference_flags_select_several_languages():
 def test_language_without_generator_is_one_line(tmp_path):
     r = run_cli("--ruby", "--input=schemas/proto.fbe", f"--output={tmp_path}")
     assert r.returncode == 1
+    from fastwire.generators import LANGUAGES
     assert r.stderr == ("fastwire: error: the Ruby generator is not available yet "
-                        "(available: cpp, python)\n")
+                        f"(available: {', '.join(sorted(LANGUAGES))})\n")
 
 
 def test_usage_errors_exit_2():
@@ -264,17 +265,18 @@ def test_compile_help_lists_available_languages():
     r = run_cli("compile", "--help")
     text = " ".join(r.stdout.split())
     assert r.returncode == 0
-    assert "available today: cpp, python;" in text
-    assert "planned: csharp, go, java, javascript, kotlin, ruby, rust, swift, typescript" in text
+    from fastwire.generators import LANGUAGES, PLANNED
+    assert f"available today: {', '.join(sorted(LANGUAGES))};" in text
+    assert f"planned: {', '.join(sorted(set(PLANNED) - set(LANGUAGES)))}" in text
 
 
 def test_every_lang_has_a_reference_flag():
-    from fastwire.generators import PLANNED
+    from fastwire.generators import LANGUAGES, PLANNED
     for lang in PLANNED:
         assert cli.parse_arguments([f"--{lang}", "-i", "x.fbe"]).lang == [lang]
     r = run_cli("--typescript", "-i", "schemas/proto.fbe")
     assert r.stderr == ("fastwire: error: the TypeScript generator is not available yet "
-                        "(available: cpp, python)\n")
+                        f"(available: {', '.join(sorted(LANGUAGES))})\n")
 
 
 def test_ignored_flag_says_so(tmp_path):

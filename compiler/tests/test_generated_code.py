@@ -240,3 +240,51 @@ def test_type_number_warnings_only_where_a_receiver_cannot_tell(tmp_path):
     assert len(warnings(clash)) == 1 and "'A'" in warnings(clash)[0]
     no_messages = "package w\nstruct A(1) { int32 x; }\nstruct B { int32 y; }\n"
     assert len(warnings(no_messages)) == 1  # structs are what it sends
+
+
+# ---- C#: the same schemas compile with Mono's mcs (csharp/build.py builds the runtime) ----
+
+def csharp_compiles(tmp, texts: dict) -> None:
+    """Generates C# for each {name: schema text} and compiles it all with the runtime."""
+    if shutil.which("mcs") is None:
+        pytest.skip("no mcs (Mono)")
+    sys.path.insert(0, os.path.join(REPO, "csharp"))
+    try:
+        import build as csharp_build  # csharp/build.py
+    finally:
+        del sys.path[0]
+    dll = csharp_build.build_runtime()
+    sources = []
+    for name, text in texts.items():
+        folder = os.path.join(tmp, "csharp", name)
+        os.makedirs(folder, exist_ok=True)
+        path = os.path.join(folder, f"{name}.fbe")
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        reporter = Reporter()
+        schema = compile_schema(path, reporter)
+        assert schema is not None, [d.render() for d in reporter.diagnostics]
+        for rel, content in GENERATORS["csharp"](schema, OPTIONS).items():
+            target = os.path.join(folder, rel)
+            with open(target, "w", encoding="utf-8") as fh:
+                fh.write(content)
+            sources.append(target)
+    done = subprocess.run(["mcs", *csharp_build.MCS_FLAGS, "-target:library", "-out:" +
+                           os.path.join(tmp, "csharp", "all.dll"), "-r:" + dll,
+                           "-r:System.Numerics.dll", *sources], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout[:4000]
+
+
+def test_csharp_fixed_cases_compile(tmp_path):
+    csharp_compiles(str(tmp_path), {"dollar": DOLLAR, "p": HASH_KEY})
+
+
+def test_random_valid_schemas_compile_in_csharp(tmp_path):
+    count = int(os.environ.get("FASTWIRE_FUZZ_SCHEMAS", "20"))
+    seed = int(os.environ.get("FASTWIRE_FUZZ_SEED", str(random.randrange(1 << 30))))
+    rnd = random.Random(seed)
+    texts = {f"fuzz{i}": random_schema(rnd, f"fuzz{i}") for i in range(count)}
+    try:
+        csharp_compiles(str(tmp_path), texts)
+    except AssertionError as err:
+        raise AssertionError(f"FASTWIRE_FUZZ_SEED={seed}: {err}") from err

@@ -68,6 +68,11 @@ LANGUAGES: Dict[str, Language] = {
             prepare=["{python}", "-m", "fastwire", "compile", *CONFORMANCE_SCHEMAS, "--lang",
                      "python", "--final", "--json", "--proto", "-q", "-o",
                      "build/conformance/python"])),
+    "csharp": Language(
+        "csharp", "C#", "csharp", flags=("csharp",),
+        golden_schemas=("schemas/protocol.fbe", "schemas/everything.fbe"),
+        testee=Testee(run=["build/conformance/csharp/testee"],
+                      prepare=["{python}", "conformance/csharp/build.py"])),
 }
 
 # Conformance testees that are not a language of their own (none yet).
@@ -86,7 +91,7 @@ GENERATORS.update({name: lang.generate for name, lang in LANGUAGES.items()})
 # Languages the reference compiler's flags name, and the ones fastwire plans on top.
 PLANNED: Dict[str, str] = {
     "go": "Go", "java": "Java", "javascript": "JavaScript", "kotlin": "Kotlin",
-    "csharp": "C#", "ruby": "Ruby", "swift": "Swift", "rust": "Rust",
+    "ruby": "Ruby", "swift": "Swift", "rust": "Rust",
     "typescript": "TypeScript",
 }
 PLANNED.update({name: lang.display for name, lang in LANGUAGES.items()})

@@ -25,10 +25,18 @@ RESERVED: Dict[str, FrozenSet[str]] = {
         xor_eq char8_t char16_t char32_t concept requires co_await co_return co_yield
         consteval constinit NULL errno assert std fastwire""".split()),
     "python": frozenset(keyword.kwlist),
+    "csharp": frozenset("""
+        abstract as base bool break byte case catch char checked class const continue decimal
+        default delegate do double else enum event explicit extern false finally fixed float for
+        foreach goto if implicit in int interface internal is lock long namespace new null object
+        operator out override params private protected public readonly ref return sbyte sealed
+        short sizeof stackalloc static string struct switch this throw true try typeof uint ulong
+        unchecked unsafe ushort using virtual void volatile while global Fastwire System Fbe
+        FbeEnums FbePackage Instance""".split()),
 }
 
 # How a reserved name is escaped: this suffix is appended (until the name is free).
-ESCAPE_SUFFIX: Dict[str, str] = {"cpp": "_", "python": "_"}
+ESCAPE_SUFFIX: Dict[str, str] = {"cpp": "_", "python": "_", "csharp": "_"}
 
 # Generated file names per language and role; {package} is the schema package's name.
 # One place per language, so a renaming scheme changes one row. Python modules end in
@@ -39,6 +47,7 @@ FILES: Dict[str, Dict[str, str]] = {
             "json": "{package}_json.h", "protocol": "{package}_protocol.h",
             "final_protocol": "{package}_final_protocol.h"},
     "python": {"module": "{package}_fbe.py"},
+    "csharp": {"module": "{package}.cs"},
 }
 
 

@@ -1,0 +1,113 @@
+"""Builds the fastwire C# runtime with Debian's Mono compiler (mcs): csharp/Fastwire/*.cs
+into build/csharp/Fastwire.dll (C# 7.2 at most, what mcs accepts; the code itself keeps to
+C# 6). `python3 csharp/build.py` builds it; other build scripts import build_runtime().
+Does nothing when the sources are older than the assembly."""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import subprocess
+import sys
+from typing import List
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+OUT = os.path.join(REPO, "build", "csharp")
+DLL = os.path.join(OUT, "Fastwire.dll")
+MCS_FLAGS = ["-langversion:7.2", "-optimize+", "-nowarn:1591", "-warnaserror+", "-nologo"]
+
+
+def fresh(target: str, inputs: List[str]) -> bool:
+    if not os.path.exists(target):
+        return False
+    t = os.path.getmtime(target)
+    return all(os.path.getmtime(i) <= t for i in inputs if os.path.exists(i))
+
+
+def mcs(args: List[str]) -> None:
+    if shutil.which("mcs") is None:
+        sys.exit("csharp: mcs not found: install Mono (scripts/bootstrap csharp: mono-devel)")
+    cmd = ["mcs", *MCS_FLAGS, *args]
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if r.returncode != 0:
+        sys.stdout.write(r.stdout)
+        sys.exit(f"csharp: mcs failed ({r.returncode})")
+
+
+def build_runtime() -> str:
+    sources = sorted(glob.glob(os.path.join(HERE, "Fastwire", "*.cs")))
+    if not fresh(DLL, sources + [__file__]):
+        os.makedirs(OUT, exist_ok=True)
+        mcs(["-target:library", "-out:" + DLL, "-r:System.Numerics.dll", *sources])
+    return DLL
+
+
+def copy_runtime(folder: str) -> None:
+    """Puts Fastwire.dll beside an executable in `folder` (Mono looks there first)."""
+    target = os.path.join(folder, "Fastwire.dll")
+    if os.path.abspath(target) != os.path.abspath(DLL):
+        shutil.copy2(DLL, target)
+
+
+GEN = os.path.join(OUT, "gen")
+SCHEMAS = ["schemas/protocol.fbe", "schemas/everything.fbe", "conformance/schemas/hostile.fbe"]
+NUNIT = "/usr/lib/cli/nunit.framework-2.6.3/nunit.framework.dll"
+TESTS = os.path.join(OUT, "Fastwire.Tests.dll")
+
+
+def generate(out: str, schemas: List[str], *flags: str) -> List[str]:
+    """Generates C# for `schemas` into `out` (emptied first); returns the files."""
+    os.makedirs(out, exist_ok=True)
+    for old in glob.glob(os.path.join(out, "*.cs")):
+        os.remove(old)
+    env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "compiler"))
+    subprocess.run([sys.executable, "-m", "fastwire", "compile", *schemas, "--lang", "csharp",
+                    "--final", "--json", "--proto", "-q", "-o", out, *flags], cwd=REPO, env=env,
+                   check=True)
+    return sorted(glob.glob(os.path.join(out, "*.cs")))
+
+
+def compiler_inputs() -> List[str]:
+    return (glob.glob(os.path.join(REPO, "schemas", "*.fbe"))
+            + glob.glob(os.path.join(REPO, "conformance", "schemas", "*.fbe"))
+            + glob.glob(os.path.join(REPO, "compiler", "fastwire", "**", "*.py"), recursive=True))
+
+
+def build_tests() -> str:
+    dll = build_runtime()
+    sources = sorted(glob.glob(os.path.join(HERE, "Tests", "*.cs")))
+    if fresh(TESTS, [dll, __file__, *sources, *compiler_inputs()]):
+        return TESTS
+    gen = generate(GEN, SCHEMAS)
+    mcs(["-target:library", "-out:" + TESTS, "-r:" + dll, "-r:" + NUNIT, "-r:System.Numerics.dll",
+         *sources, *gen])
+    return TESTS
+
+
+def run_tests() -> int:
+    tests = build_tests()
+    if shutil.which("nunit-console") is None:
+        sys.exit("csharp: nunit-console not found: install nunit-console (scripts/bootstrap csharp)")
+    r = subprocess.run(["nunit-console", "-nologo", "-noshadow", "-nodots",
+                        "-xml=" + os.path.join(OUT, "TestResult.xml"), tests],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                       env=dict(os.environ, FASTWIRE_REPO=REPO))
+    out = r.stdout
+    if r.returncode != 0:
+        sys.stdout.write(out)
+    else:
+        summary = [line for line in out.splitlines() if line.startswith("Tests run")]
+        print("csharp: NUnit: " + (summary[0] if summary else "passed"))
+    return r.returncode
+
+
+if __name__ == "__main__":
+    command = sys.argv[1] if len(sys.argv) > 1 else "runtime"
+    if command == "runtime":
+        print(build_runtime())
+    elif command == "test":
+        sys.exit(run_tests())
+    else:
+        sys.exit(f"usage: {sys.argv[0]} [runtime|test]")
