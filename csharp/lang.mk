@@ -1,10 +1,20 @@
 # C#: built with Debian's Mono (mcs) by csharp/build.py, tested with NUnit 2.6
 # (nunit-console), outputs under build/csharp. Included by the top-level Makefile.
-.PHONY: test-csharp bench-csharp fuzz-csharp
+#   test-csharp   NUnit tests, the conformance suite, the transport over loopback (20,000
+#                 messages) and the C# client against examples/cpp/server (both formats)
+#   soak-csharp   the loopback transport test with 1,000,000 messages per format
+#   bench-csharp  the Stopwatch benchmark of the seed account (csharp/Bench)
+.PHONY: test-csharp soak-csharp bench-csharp
 
 test-csharp:
 	@$(BOOTSTRAP) csharp
 	$(PYTHON) csharp/build.py test
 	$(PYTHON) conformance/run.py --lang csharp
+	FASTWIRE_CPP_SERVER=$(CURDIR)/$(BUILD)/examples/cpp/server $(PYTHON) csharp/build.py transport
+
+soak-csharp:
+	@$(BOOTSTRAP) csharp
+	FASTWIRE_CSHARP_MESSAGES=1000000 FASTWIRE_CPP_SERVER=$(CURDIR)/$(BUILD)/examples/cpp/server \
+		$(PYTHON) csharp/build.py transport
 
 LANGUAGE_TESTS += test-csharp

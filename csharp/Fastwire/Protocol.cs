@@ -8,14 +8,15 @@ namespace Fastwire
     /// <summary>Where a Sender's bytes go (a socket, a buffer, a test).</summary>
     public interface ISink
     {
-        void Write(byte[] data, int offset, int count);
+        /// <summary>Takes one whole message, or refuses it (false: e.g. a full send queue).</summary>
+        bool Write(byte[] data, int offset, int count);
     }
 
     /// <summary>A sink that collects everything in memory.</summary>
     public sealed class MemorySink : ISink
     {
         public readonly WriteBuffer Buffer = new WriteBuffer();
-        public void Write(byte[] data, int offset, int count) { Buffer.Append(data, offset, count); }
+        public bool Write(byte[] data, int offset, int count) { Buffer.Append(data, offset, count); return true; }
     }
 
     public static class Arrays
@@ -36,14 +37,13 @@ namespace Fastwire
 
         protected SenderBase(ISink sink, bool final) { this.sink = sink; Final = final; }
 
-        /// <summary>Serializes the value as one message and writes it to the sink; returns its size.</summary>
-        protected int SendValue<T>(StructCodec<T> codec, T value) where T : class
+        /// <summary>Serializes the value as one message and hands it to the sink; false when the sink refused it.</summary>
+        protected bool SendValue<T>(StructCodec<T> codec, T value) where T : class
         {
             lock (buffer)
             {
                 int n = Final ? codec.FinalModel.Serialize(value, buffer) : codec.Model.Serialize(value, buffer);
-                sink.Write(buffer.Data, 0, n);
-                return n;
+                return sink.Write(buffer.Data, 0, n);
             }
         }
     }
@@ -120,6 +120,12 @@ namespace Fastwire
             return offset - start;
         }
 
+        /// <summary>
+        /// Sees every decoded message before its OnReceive hook; true when it took the message
+        /// (a generated Client completes its requests here).
+        /// </summary>
+        protected virtual bool Intercept(object message) { return false; }
+
         /// <summary>Reads one message with this receiver's limits.</summary>
         protected T Read<T>(StructCodec<T> codec, byte[] buffer, int offset, int size) where T : class
         {
@@ -131,5 +137,128 @@ namespace Fastwire
 
         /// <summary>A message of a type this package does not send; ignored by default.</summary>
         protected virtual void OnUnknown(uint type, byte[] buffer, int offset, int size) { }
+    }
+
+    public enum RequestErrorKind { Rejected, Timeout, Disconnected, Overflow }
+
+    /// <summary>Why a request failed; Reject holds the [reject] message when it was rejected.</summary>
+    public sealed class RequestException : Exception
+    {
+        public RequestErrorKind Kind { get; private set; }
+        public object Reject { get; private set; }
+        public RequestException(RequestErrorKind kind, string message, object reject = null) : base(message)
+        {
+            Kind = kind; Reject = reject;
+        }
+    }
+
+    /// <summary>A generated Client: its requests, and where it sends.</summary>
+    public interface IRequester
+    {
+        RequestTracker Requests { get; }
+        void Attach(ISink sink);
+    }
+
+    /// <summary>
+    /// Requests waiting for their response, matched on the [id] uuid. Timeouts are checked
+    /// by Tick, which the transport calls on its timer (no application watchdog).
+    /// </summary>
+    public sealed class RequestTracker
+    {
+        sealed class Entry
+        {
+            public Action<object> Done;
+            public Action<Exception> Fail;
+            public Type Response;
+            public Type[] Rejects;
+            public long Deadline; // Stopwatch ticks
+        }
+
+        readonly Dictionary<Guid, Entry> pending = new Dictionary<Guid, Entry>();
+        static readonly System.Diagnostics.Stopwatch Clock = System.Diagnostics.Stopwatch.StartNew();
+        /// <summary>The timeout of a request made without one.</summary>
+        public TimeSpan DefaultTimeout = TimeSpan.FromSeconds(10);
+
+        public int Count { get { lock (pending) return pending.Count; } }
+
+        /// <summary>Registers a request, then sends it with `send`; the task completes with the response.</summary>
+        public System.Threading.Tasks.Task<T> Start<T>(Guid id, Type[] rejects, Func<bool> send, TimeSpan? timeout) where T : class
+        {
+            var tcs = new System.Threading.Tasks.TaskCompletionSource<T>(System.Threading.Tasks.TaskCreationOptions.RunContinuationsAsynchronously);
+            var e = new Entry
+            {
+                Done = m => tcs.TrySetResult((T)m),
+                Fail = x => tcs.TrySetException(x),
+                Response = typeof(T),
+                Rejects = rejects,
+                Deadline = Clock.ElapsedTicks + (long)((timeout ?? DefaultTimeout).TotalSeconds * System.Diagnostics.Stopwatch.Frequency),
+            };
+            lock (pending)
+            {
+                if (pending.ContainsKey(id)) { tcs.TrySetException(new InvalidOperationException("a request with this id is pending")); return tcs.Task; }
+                pending[id] = e;
+            }
+            bool sent;
+            try { sent = send(); }
+            catch (RequestException x) { Remove(id); tcs.TrySetException(x); return tcs.Task; }
+            if (!sent)
+            {
+                Remove(id);
+                tcs.TrySetException(new RequestException(RequestErrorKind.Overflow, "the request could not be queued"));
+            }
+            return tcs.Task;
+        }
+
+        void Remove(Guid id) { lock (pending) pending.Remove(id); }
+
+        /// <summary>A response or a reject with this id: completes its request (true), else false.</summary>
+        public bool Complete(Guid id, object message)
+        {
+            Entry e;
+            lock (pending)
+            {
+                if (!pending.TryGetValue(id, out e)) return false;
+                Type t = message.GetType();
+                bool reject = Array.IndexOf(e.Rejects, t) >= 0;
+                if (t != e.Response && !reject) return false;
+                pending.Remove(id);
+                if (reject)
+                {
+                    e.Fail(new RequestException(RequestErrorKind.Rejected, "rejected: " + t.Name, message));
+                    return true;
+                }
+            }
+            e.Done(message);
+            return true;
+        }
+
+        /// <summary>Fails the requests whose time is up.</summary>
+        public void Tick()
+        {
+            long now = Clock.ElapsedTicks;
+            List<Entry> late = null;
+            lock (pending)
+            {
+                foreach (var kv in pending)
+                    if (kv.Value.Deadline <= now) (late ?? (late = new List<Entry>())).Add(kv.Value);
+                if (late == null) return;
+                var ids = new List<Guid>();
+                foreach (var kv in pending) if (kv.Value.Deadline <= now) ids.Add(kv.Key);
+                foreach (var id in ids) pending.Remove(id);
+            }
+            foreach (var e in late) e.Fail(new RequestException(RequestErrorKind.Timeout, "timeout"));
+        }
+
+        /// <summary>Fails every pending request (the connection dropped or closed).</summary>
+        public void FailAll(RequestErrorKind kind, string reason)
+        {
+            List<Entry> all;
+            lock (pending)
+            {
+                all = new List<Entry>(pending.Values);
+                pending.Clear();
+            }
+            foreach (var e in all) e.Fail(new RequestException(kind, reason));
+        }
     }
 }

@@ -2973,13 +2973,13 @@ namespace com.example.fastwire.everything.Fbe
     public class Sender : global::Fastwire.SenderBase
     {
         public Sender(global::Fastwire.ISink sink, bool final = false) : base(sink, final) { }
-        public int Send(global::com.example.fastwire.everything.Ping value) { return SendValue(Ping.Instance, value); }
-        public int Send(global::com.example.fastwire.everything.Pong value) { return SendValue(Pong.Instance, value); }
-        public int Send(global::com.example.fastwire.everything.Refused value) { return SendValue(Refused.Instance, value); }
-        public int Send(global::com.example.fastwire.everything.Failure value) { return SendValue(Failure.Instance, value); }
-        public int Send(global::com.example.fastwire.everything.PingRequest value) { return SendValue(PingRequest.Instance, value); }
-        public int Send(global::com.example.fastwire.everything.Notify value) { return SendValue(Notify.Instance, value); }
-        public int Send(global::com.example.fastwire.everything.Empty value) { return SendValue(Empty.Instance, value); }
+        public bool Send(global::com.example.fastwire.everything.Ping value) { return SendValue(Ping.Instance, value); }
+        public bool Send(global::com.example.fastwire.everything.Pong value) { return SendValue(Pong.Instance, value); }
+        public bool Send(global::com.example.fastwire.everything.Refused value) { return SendValue(Refused.Instance, value); }
+        public bool Send(global::com.example.fastwire.everything.Failure value) { return SendValue(Failure.Instance, value); }
+        public bool Send(global::com.example.fastwire.everything.PingRequest value) { return SendValue(PingRequest.Instance, value); }
+        public bool Send(global::com.example.fastwire.everything.Notify value) { return SendValue(Notify.Instance, value); }
+        public bool Send(global::com.example.fastwire.everything.Empty value) { return SendValue(Empty.Instance, value); }
     }
 
     /// <summary>
@@ -2995,13 +2995,13 @@ namespace com.example.fastwire.everything.Fbe
         {
             switch (type)
             {
-                case 305U: OnReceive(Read(Ping.Instance, buffer, offset, size)); return true;
-                case 306U: OnReceive(Read(Pong.Instance, buffer, offset, size)); return true;
-                case 307U: OnReceive(Read(Refused.Instance, buffer, offset, size)); return true;
-                case 308U: OnReceive(Read(Failure.Instance, buffer, offset, size)); return true;
-                case 309U: OnReceive(Read(PingRequest.Instance, buffer, offset, size)); return true;
-                case 310U: OnReceive(Read(Notify.Instance, buffer, offset, size)); return true;
-                case 311U: OnReceive(Read(Empty.Instance, buffer, offset, size)); return true;
+                case 305U: { var m = Read(Ping.Instance, buffer, offset, size); if (!Intercept(m)) OnReceive(m); return true; }
+                case 306U: { var m = Read(Pong.Instance, buffer, offset, size); if (!Intercept(m)) OnReceive(m); return true; }
+                case 307U: { var m = Read(Refused.Instance, buffer, offset, size); if (!Intercept(m)) OnReceive(m); return true; }
+                case 308U: { var m = Read(Failure.Instance, buffer, offset, size); if (!Intercept(m)) OnReceive(m); return true; }
+                case 309U: { var m = Read(PingRequest.Instance, buffer, offset, size); if (!Intercept(m)) OnReceive(m); return true; }
+                case 310U: { var m = Read(Notify.Instance, buffer, offset, size); if (!Intercept(m)) OnReceive(m); return true; }
+                case 311U: { var m = Read(Empty.Instance, buffer, offset, size); if (!Intercept(m)) OnReceive(m); return true; }
                 default: return false;
             }
         }
@@ -3019,5 +3019,43 @@ namespace com.example.fastwire.everything.Fbe
         protected virtual void OnReceive(global::com.example.fastwire.everything.Notify value) { }
 
         protected virtual void OnReceive(global::com.example.fastwire.everything.Empty value) { }
+    }
+
+    /// <summary>
+    /// A Receiver that answers Request(): responses and rejects are matched to their
+    /// request by [id] (other messages go to the OnReceive hooks). Attach a sink (a
+    /// transport client does) to send.
+    /// </summary>
+    public class Client : Receiver, global::Fastwire.IRequester
+    {
+        readonly global::Fastwire.RequestTracker requests = new global::Fastwire.RequestTracker();
+        public global::Fastwire.RequestTracker Requests { get { return requests; } }
+        public Sender Sender { get; private set; }
+
+        public Client(bool final = false, global::Fastwire.Limits limits = null) : base(final, limits) { }
+
+        public void Attach(global::Fastwire.ISink sink) { Sender = new Sender(sink, Final); }
+
+        /// <summary>Sends the request; the task completes with its response, or fails
+        /// with a RequestException.</summary>
+        public global::System.Threading.Tasks.Task<global::com.example.fastwire.everything.Pong> Request(
+            global::com.example.fastwire.everything.PingRequest request, global::System.TimeSpan? timeout = null)
+        {
+            var sender = Sender;
+            if (sender == null)
+                throw new global::Fastwire.RequestException(
+                    global::Fastwire.RequestErrorKind.Disconnected, "not connected");
+            return requests.Start<global::com.example.fastwire.everything.Pong>(request.id,
+                new global::System.Type[] { typeof(global::com.example.fastwire.everything.Failure), typeof(global::com.example.fastwire.everything.Refused) }, () => sender.Send(request), timeout);
+        }
+
+        protected override bool Intercept(object message)
+        {
+            var type = message.GetType();
+            if (type == typeof(global::com.example.fastwire.everything.Pong)) return requests.Complete(((global::com.example.fastwire.everything.Pong)message).id, message);
+            if (type == typeof(global::com.example.fastwire.everything.Failure)) return requests.Complete(((global::com.example.fastwire.everything.Failure)message).id, message);
+            if (type == typeof(global::com.example.fastwire.everything.Refused)) return requests.Complete(((global::com.example.fastwire.everything.Refused)message).id, message);
+            return false;
+        }
     }
 }

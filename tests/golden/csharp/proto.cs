@@ -507,9 +507,9 @@ namespace com.chronoxor.proto.Fbe
     public class Sender : global::Fastwire.SenderBase
     {
         public Sender(global::Fastwire.ISink sink, bool final = false) : base(sink, final) { }
-        public int Send(global::com.chronoxor.proto.Order value) { return SendValue(Order.Instance, value); }
-        public int Send(global::com.chronoxor.proto.Balance value) { return SendValue(Balance.Instance, value); }
-        public int Send(global::com.chronoxor.proto.Account value) { return SendValue(Account.Instance, value); }
+        public bool Send(global::com.chronoxor.proto.Order value) { return SendValue(Order.Instance, value); }
+        public bool Send(global::com.chronoxor.proto.Balance value) { return SendValue(Balance.Instance, value); }
+        public bool Send(global::com.chronoxor.proto.Account value) { return SendValue(Account.Instance, value); }
     }
 
     /// <summary>
@@ -525,9 +525,9 @@ namespace com.chronoxor.proto.Fbe
         {
             switch (type)
             {
-                case 1U: OnReceive(Read(Order.Instance, buffer, offset, size)); return true;
-                case 2U: OnReceive(Read(Balance.Instance, buffer, offset, size)); return true;
-                case 3U: OnReceive(Read(Account.Instance, buffer, offset, size)); return true;
+                case 1U: { var m = Read(Order.Instance, buffer, offset, size); if (!Intercept(m)) OnReceive(m); return true; }
+                case 2U: { var m = Read(Balance.Instance, buffer, offset, size); if (!Intercept(m)) OnReceive(m); return true; }
+                case 3U: { var m = Read(Account.Instance, buffer, offset, size); if (!Intercept(m)) OnReceive(m); return true; }
                 default: return false;
             }
         }

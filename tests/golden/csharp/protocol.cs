@@ -322,9 +322,9 @@ namespace com.chronoxor.protocol.Fbe
     public class Sender : global::Fastwire.SenderBase
     {
         public Sender(global::Fastwire.ISink sink, bool final = false) : base(sink, final) { }
-        public int Send(global::com.chronoxor.protocol.OrderMessage value) { return SendValue(OrderMessage.Instance, value); }
-        public int Send(global::com.chronoxor.protocol.BalanceMessage value) { return SendValue(BalanceMessage.Instance, value); }
-        public int Send(global::com.chronoxor.protocol.AccountMessage value) { return SendValue(AccountMessage.Instance, value); }
+        public bool Send(global::com.chronoxor.protocol.OrderMessage value) { return SendValue(OrderMessage.Instance, value); }
+        public bool Send(global::com.chronoxor.protocol.BalanceMessage value) { return SendValue(BalanceMessage.Instance, value); }
+        public bool Send(global::com.chronoxor.protocol.AccountMessage value) { return SendValue(AccountMessage.Instance, value); }
     }
 
     /// <summary>
@@ -340,9 +340,9 @@ namespace com.chronoxor.protocol.Fbe
         {
             switch (type)
             {
-                case 1U: OnReceive(Read(OrderMessage.Instance, buffer, offset, size)); return true;
-                case 2U: OnReceive(Read(BalanceMessage.Instance, buffer, offset, size)); return true;
-                case 3U: OnReceive(Read(AccountMessage.Instance, buffer, offset, size)); return true;
+                case 1U: { var m = Read(OrderMessage.Instance, buffer, offset, size); if (!Intercept(m)) OnReceive(m); return true; }
+                case 2U: { var m = Read(BalanceMessage.Instance, buffer, offset, size); if (!Intercept(m)) OnReceive(m); return true; }
+                case 3U: { var m = Read(AccountMessage.Instance, buffer, offset, size); if (!Intercept(m)) OnReceive(m); return true; }
                 default: return false;
             }
         }

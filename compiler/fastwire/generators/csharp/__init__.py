@@ -547,7 +547,7 @@ class _Package:
     # ---- protocol ------------------------------------------------------------------------
     def emit_protocol(self, layout: lower.PackageLayout) -> None:
         p = self.p
-        sends = [self.lookup(q) for q in layout.sends]
+        sends = [t for t in (self.lookup(q) for q in layout.sends) if isinstance(t, ir.StructType)]
         p.print("""
             /// <summary>
             /// What package $pkg$'s protocol sends: each message as a root model of its own
@@ -560,7 +560,7 @@ class _Package:
         p.indent()
         for s in sends:
             n = cs_ident(s.name)
-            p.print(f"public int Send({self.type_name(s.qualified_name)} value) "
+            p.print(f"public bool Send({self.type_name(s.qualified_name)} value) "
                     f"{{ return SendValue({n}.Instance, value); }}")
         p.outdent()
         p.print("}")
@@ -585,8 +585,9 @@ class _Package:
         p.indent()
         for s in sends:
             n = cs_ident(s.name)
-            p.print(f"case {self.model.struct(s.qualified_name).type_number}U: "
-                    f"OnReceive(Read({n}.Instance, buffer, offset, size)); return true;")
+            p.print(f"case {self.model.struct(s.qualified_name).type_number}U: {{ var m = "
+                    f"Read({n}.Instance, buffer, offset, size); if (!Intercept(m)) OnReceive(m); "
+                    "return true; }")
         p.print("default: return false;")
         p.outdent()
         p.print("}")
@@ -595,6 +596,76 @@ class _Package:
         for s in sends:
             p.blank()
             p.print(f"protected virtual void OnReceive({self.type_name(s.qualified_name)} value) {{ }}")
+        p.outdent()
+        p.print("}")
+        self.emit_client(sends)
+
+    def emit_client(self, sends: List[ir.StructType]) -> None:
+        """The Client: a Receiver that matches responses and rejects to its requests."""
+        p = self.p
+        sent = {s.qualified_name for s in sends}
+        requests = [s for s in sends if s.request and s.response is not None
+                    and s.response.qualified_name in sent and s.id_field is not None]
+        if not requests:
+            return
+        answers: List[ir.StructType] = []
+        p.blank()
+        p.print("""
+            /// <summary>
+            /// A Receiver that answers Request(): responses and rejects are matched to their
+            /// request by [id] (other messages go to the OnReceive hooks). Attach a sink (a
+            /// transport client does) to send.
+            /// </summary>
+            public class Client : Receiver, global::Fastwire.IRequester
+            {
+                readonly global::Fastwire.RequestTracker requests = new global::Fastwire.RequestTracker();
+                public global::Fastwire.RequestTracker Requests { get { return requests; } }
+                public Sender Sender { get; private set; }
+
+                public Client(bool final = false, global::Fastwire.Limits limits = null) : base(final, limits) { }
+
+                public void Attach(global::Fastwire.ISink sink) { Sender = new Sender(sink, Final); }
+        """)
+        p.indent()
+        for q in requests:
+            assert q.response is not None and q.id_field is not None
+            resp = self.lookup(q.response.qualified_name)
+            assert isinstance(resp, ir.StructType)
+            rejects = [self.lookup(r.type.qualified_name) for r in q.rejects
+                       if r.type.qualified_name in sent]
+            for t in [resp, *rejects]:
+                if isinstance(t, ir.StructType) and t.id_field is not None and t not in answers:
+                    answers.append(t)
+            types = ", ".join(f"typeof({self.type_name(r.qualified_name)})" for r in rejects)
+            qid = self.field_names(q)[q.id_field.name]
+            p.blank()
+            resp_t = self.type_name(resp.qualified_name)
+            p.print("""
+                /// <summary>Sends the request; the task completes with its response, or fails
+                /// with a RequestException.</summary>
+                public global::System.Threading.Tasks.Task<$resp$> Request(
+                    $req$ request, global::System.TimeSpan? timeout = null)
+                {
+                    var sender = Sender;
+                    if (sender == null)
+                        throw new global::Fastwire.RequestException(
+                            global::Fastwire.RequestErrorKind.Disconnected, "not connected");
+                    return requests.Start<$resp$>(request.$qid$,
+                        new global::System.Type[] { $types$ }, () => sender.Send(request), timeout);
+                }
+            """, resp=resp_t, req=self.type_name(q.qualified_name), qid=qid, types=types)
+        p.blank()
+        p.print("protected override bool Intercept(object message)\n{")
+        p.indent()
+        p.print("var type = message.GetType();")
+        for t in answers:
+            assert t.id_field is not None
+            tn = self.type_name(t.qualified_name)
+            tid = self.field_names(t)[t.id_field.name]
+            p.print(f"if (type == typeof({tn})) return requests.Complete((({tn})message).{tid}, message);")
+        p.print("return false;")
+        p.outdent()
+        p.print("}")
         p.outdent()
         p.print("}")
 
