@@ -155,6 +155,19 @@ def run_transport() -> int:
     return 0
 
 
+BENCH = os.path.join(OUT, "bench.exe")
+
+
+def run_bench(args: List[str]) -> int:
+    """csharp/Bench/Bench.cs over schemas/proto.fbe, run with mono (optimizations on)."""
+    dll = build_runtime()
+    source = os.path.join(HERE, "Bench", "Bench.cs")
+    if not fresh(BENCH, [dll, __file__, source, *compiler_inputs()]):
+        gen = generate(os.path.join(OUT, "gen-bench"), ["schemas/proto.fbe"])
+        mcs(["-target:exe", "-out:" + BENCH, "-r:" + dll, "-r:System.Numerics.dll", source, *gen])
+    return subprocess.run(["mono", "--optimize=all", BENCH, *args]).returncode
+
+
 if __name__ == "__main__":
     command = sys.argv[1] if len(sys.argv) > 1 else "runtime"
     if command == "runtime":
@@ -163,5 +176,7 @@ if __name__ == "__main__":
         sys.exit(run_tests())
     elif command == "transport":
         sys.exit(run_transport())
+    elif command == "bench":
+        sys.exit(run_bench(sys.argv[2:]))
     else:
-        sys.exit(f"usage: {sys.argv[0]} [runtime|test|transport]")
+        sys.exit(f"usage: {sys.argv[0]} [runtime|test|transport|bench [N RUNS]]")

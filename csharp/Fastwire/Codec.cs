@@ -257,8 +257,8 @@ namespace Fastwire
     public sealed class FloatCodec : ValueCodec<float>
     {
         public FloatCodec() : base(4) { }
-        public override float Read(byte[] b, int p) { return BitConverter.ToSingle(BitConverter.GetBytes(Le.U32(b, p)), 0); }
-        public override void Write(byte[] b, int p, float v) { Le.Put(b, p, BitConverter.ToUInt32(BitConverter.GetBytes(v), 0)); }
+        public override float Read(byte[] b, int p) { return Le.F32(b, p); }
+        public override void Write(byte[] b, int p, float v) { Le.PutF32(b, p, v); }
         public override void JPut(StringBuilder sb, float v) { JsonText.Double(sb, v); }
         public override float JGet(JsonNode j, JsonState s)
         {

@@ -74,6 +74,17 @@ namespace Fastwire
         }
         public static void Put(byte[] b, int p, ushort v) { b[p] = (byte)v; b[p + 1] = (byte)(v >> 8); }
         public static void Put(byte[] b, int p, ulong v) { Put(b, p, (uint)v); Put(b, p + 4, (uint)(v >> 32)); }
+        public static double F64(byte[] b, int p) { return BitConverter.Int64BitsToDouble((long)U64(b, p)); }
+        public static void PutF64(byte[] b, int p, double v) { Put(b, p, (ulong)BitConverter.DoubleToInt64Bits(v)); }
+        public static float F32(byte[] b, int p) { var u = new FloatBits { U = U32(b, p) }; return u.F; }
+        public static void PutF32(byte[] b, int p, float v) { var u = new FloatBits { F = v }; Put(b, p, u.U); }
+
+        [System.Runtime.InteropServices.StructLayout(System.Runtime.InteropServices.LayoutKind.Explicit)]
+        struct FloatBits
+        {
+            [System.Runtime.InteropServices.FieldOffset(0)] public float F;
+            [System.Runtime.InteropServices.FieldOffset(0)] public uint U;
+        }
     }
 
     /// <summary>

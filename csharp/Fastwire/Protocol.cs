@@ -262,3 +262,111 @@ namespace Fastwire
         }
     }
 }
+
+namespace Fastwire
+{
+    /// <summary>Selects a generated struct's constructor that sets no defaults (readers set every field).</summary>
+    public sealed class Bare
+    {
+        public static readonly Bare Value = new Bare();
+        Bare() { }
+    }
+
+    /// <summary>Strings and bytes in both formats, for generated code.</summary>
+    public static class Wire
+    {
+        public static void VPutString(WriteBuffer w, int slot, int bas, string v)
+        {
+            if (v == null) throw new FastwireException(ErrorCode.WrongType, "a null string");
+            int n = Utf8.Count(v);
+            int at = w.Reserve(4 + n);
+            byte[] b = w.Data;
+            Le.Put(b, at, (uint)n);
+            Utf8.Encode(v, b, at + 4);
+            Le.Put(b, slot, (uint)(at - bas));
+        }
+
+        public static void VPutBytes(WriteBuffer w, int slot, int bas, byte[] v)
+        {
+            int at = w.Reserve(4 + v.Length);
+            byte[] b = w.Data;
+            Le.Put(b, at, (uint)v.Length);
+            Buffer.BlockCopy(v, 0, b, at + 4, v.Length);
+            Le.Put(b, slot, (uint)(at - bas));
+        }
+
+        public static string VGetString(Reader r, int slot, int bas)
+        {
+            uint off = Le.U32(r.B, slot);
+            if (off == 0) return "";
+            int n;
+            int p = r.Block(bas, off, slot + 4, out n);
+            return Utf8.Decode(r.B, p, n);
+        }
+
+        public static byte[] VGetBytes(Reader r, int slot, int bas)
+        {
+            uint off = Le.U32(r.B, slot);
+            if (off == 0) return new byte[0];
+            int n;
+            int p = r.Block(bas, off, slot + 4, out n);
+            var v = new byte[n];
+            Buffer.BlockCopy(r.B, p, v, 0, n);
+            return v;
+        }
+
+        public static void VCheckText(Reader r, int slot, int bas)
+        {
+            uint off = Le.U32(r.B, slot);
+            if (off == 0) return;
+            int n;
+            r.Block(bas, off, slot + 4, out n);
+        }
+
+        public static void FPutString(WriteBuffer w, string v)
+        {
+            if (v == null) throw new FastwireException(ErrorCode.WrongType, "a null string");
+            int n = Utf8.Count(v);
+            int at = w.Reserve(4 + n);
+            Le.Put(w.Data, at, (uint)n);
+            Utf8.Encode(v, w.Data, at + 4);
+        }
+
+        public static void FPutBytes(WriteBuffer w, byte[] v)
+        {
+            int at = w.Reserve(4 + v.Length);
+            Le.Put(w.Data, at, (uint)v.Length);
+            Buffer.BlockCopy(v, 0, w.Data, at + 4, v.Length);
+        }
+
+        static int Length(Reader r, int p)
+        {
+            if ((long)p + 4 > r.End) throw FastwireException.Truncated();
+            uint n = Le.U32(r.B, p);
+            if (n > r.End - (long)p - 4) throw FastwireException.Truncated();
+            return (int)n;
+        }
+
+        public static string FGetString(Reader r, ref int p)
+        {
+            int n = Length(r, p);
+            string v = Utf8.Decode(r.B, p + 4, n);
+            p += 4 + n;
+            return v;
+        }
+
+        public static byte[] FGetBytes(Reader r, ref int p)
+        {
+            int n = Length(r, p);
+            var v = new byte[n];
+            Buffer.BlockCopy(r.B, p + 4, v, 0, n);
+            p += 4 + n;
+            return v;
+        }
+
+        public static void FCheckText(Reader r, ref int p)
+        {
+            p += 4 + Length(r, p);
+        }
+    }
+}

@@ -42,62 +42,9 @@ namespace Fastwire
         public abstract T New();
         public override T Zero() { return New(); }
 
-        protected abstract void VPutFields(WriteBuffer w, int pos, T v);
-        /// <summary>Reads the fields whose slots lie within `stored` (an older writer's body is shorter).</summary>
-        protected abstract void VGetFields(Reader r, int pos, int stored, int d, T v);
-        protected abstract void VCheckFields(Reader r, int pos, int stored, int d);
-        protected abstract void FPutFields(WriteBuffer w, T v);
-        protected abstract void FGetFields(Reader r, ref int p, int d, T v);
-        protected abstract void FCheckFields(Reader r, ref int p, int d);
         protected abstract void JPutFields(StringBuilder sb, T v);
         /// <summary>Sets the field named `key` from j; false for a key not in the schema.</summary>
         protected abstract bool JGetField(string key, JsonNode j, JsonState s, T v);
-
-        public override void VPut(WriteBuffer w, int slot, int bas, T v)
-        {
-            if (v == null) throw new FastwireException(ErrorCode.WrongType, name + " is null");
-            int pos = w.Append(Body);
-            Le.Put(w.Data, pos, (uint)Body);
-            Le.Put(w.Data, pos + 4, Type);
-            VPutFields(w, pos, v);
-            Le.Put(w.Data, slot, (uint)(pos - bas));
-        }
-
-        public override T VGet(Reader r, int slot, int bas, int d)
-        {
-            int stored;
-            int pos = r.Enter(bas, Le.U32(r.B, slot), slot + 4, Type, d, out stored);
-            T v = New();
-            VGetFields(r, pos, stored, d - 1, v);
-            return v;
-        }
-
-        public override void VCheck(Reader r, int slot, int bas, int d)
-        {
-            int stored;
-            int pos = r.Enter(bas, Le.U32(r.B, slot), slot + 4, Type, d, out stored);
-            VCheckFields(r, pos, stored, d - 1);
-        }
-
-        public override void FPut(WriteBuffer w, T v)
-        {
-            if (v == null) throw new FastwireException(ErrorCode.WrongType, name + " is null");
-            FPutFields(w, v);
-        }
-
-        public override T FGet(Reader r, ref int p, int d)
-        {
-            if (d < 1) throw new FastwireException(ErrorCode.TooDeep);
-            T v = New();
-            FGetFields(r, ref p, d - 1, v);
-            return v;
-        }
-
-        public override void FCheck(Reader r, ref int p, int d)
-        {
-            if (d < 1) throw new FastwireException(ErrorCode.TooDeep);
-            FCheckFields(r, ref p, d - 1);
-        }
 
         public override void JPut(StringBuilder sb, T v)
         {

@@ -183,40 +183,67 @@ namespace com.example.fastwire.everything
     /// Every primitive, with defaults of every kind.
     public partial class Primitives : global::System.IEquatable<Primitives>
     {
-        public bool f_bool = true;
-        public byte f_byte = (byte)255;
-        public char f_char = (char)(33);
-        public uint f_wchar = 8364U;
-        public sbyte f_int8 = (sbyte)(-128);
-        public byte f_uint8 = (byte)255;
-        public short f_int16 = (short)(-32768);
-        public ushort f_uint16 = (ushort)65535;
-        public int f_int32 = -123;
-        public uint f_uint32 = 4294967295U;
-        public long f_int64 = long.MinValue;
-        public ulong f_uint64 = 18446744073709551615UL;
-        public float f_float = 15000000000.0f;
-        public double f_double = -1.23456e+125d;
-        public decimal f_decimal = new decimal(unchecked((int)0xBE8EF240), 28, 0, false, 6);
-        public string f_string = "Hello, \"world\"!\u000A";
-        public byte[] f_bytes = new byte[0];
-        public global::Fastwire.Timestamp f_epoch = new global::Fastwire.Timestamp(0UL);
+        public bool f_bool;
+        public byte f_byte;
+        public char f_char;
+        public uint f_wchar;
+        public sbyte f_int8;
+        public byte f_uint8;
+        public short f_int16;
+        public ushort f_uint16;
+        public int f_int32;
+        public uint f_uint32;
+        public long f_int64;
+        public ulong f_uint64;
+        public float f_float;
+        public double f_double;
+        public decimal f_decimal;
+        public string f_string;
+        public byte[] f_bytes;
+        public global::Fastwire.Timestamp f_epoch;
         public global::Fastwire.Timestamp f_utc;
-        public global::Fastwire.Timestamp f_ns = new global::Fastwire.Timestamp(1000000000UL);
-        public global::System.Guid f_uuid0 = new global::System.Guid("00000000-0000-0000-0000-000000000000");
+        public global::Fastwire.Timestamp f_ns;
+        public global::System.Guid f_uuid0;
         public global::System.Guid f_uuid1;
         public global::System.Guid f_uuid4;
-        public global::System.Guid f_uuid = new global::System.Guid("123e4567-e89b-12d3-a456-426655440000");
-        public string password = "secret";
+        public global::System.Guid f_uuid;
+        public string password;
         [global::System.Obsolete]
-        public int legacy = 0;
+        public int legacy;
 
+        /// <summary>A value with the schema's defaults.</summary>
         public Primitives()
         {
+            f_bool = true;
+            f_byte = (byte)255;
+            f_char = (char)(33);
+            f_wchar = 8364U;
+            f_int8 = (sbyte)(-128);
+            f_uint8 = (byte)255;
+            f_int16 = (short)(-32768);
+            f_uint16 = (ushort)65535;
+            f_int32 = -123;
+            f_uint32 = 4294967295U;
+            f_int64 = long.MinValue;
+            f_uint64 = 18446744073709551615UL;
+            f_float = 15000000000.0f;
+            f_double = -1.23456e+125d;
+            f_decimal = new decimal(unchecked((int)0xBE8EF240), 28, 0, false, 6);
+            f_string = "Hello, \"world\"!\u000A";
+            f_bytes = new byte[0];
+            f_epoch = new global::Fastwire.Timestamp(0UL);
             f_utc = global::Fastwire.Timestamp.Now;
+            f_ns = new global::Fastwire.Timestamp(1000000000UL);
+            f_uuid0 = new global::System.Guid("00000000-0000-0000-0000-000000000000");
             f_uuid1 = global::Fastwire.Uuid.NewTimeBased();
             f_uuid4 = global::System.Guid.NewGuid();
+            f_uuid = new global::System.Guid("123e4567-e89b-12d3-a456-426655440000");
+            password = "secret";
+            legacy = 0;
         }
+
+        /// <summary>A value whose every field the caller sets (readers).</summary>
+        public Primitives(global::Fastwire.Bare bare) { }
 
         public override bool Equals(object obj) { return Equals(obj as Primitives); }
 
@@ -270,24 +297,34 @@ namespace com.example.fastwire.everything
     /// Optionals, including the "reseter" form T~ that adds a &lt;name>Reset flag.
     public partial class Optionals : global::System.IEquatable<Optionals>
     {
-        public bool? f_bool = null;
-        public int? f_int32 = 42;
-        public string f_string = "maybe";
-        public decimal? f_decimal = new decimal(1, 0, 0, true, 3);
+        public bool? f_bool;
+        public int? f_int32;
+        public string f_string;
+        public decimal? f_decimal;
         public global::System.Guid? f_uuid;
         public global::Fastwire.Timestamp? f_time;
-        public global::com.example.fastwire.everything.EnumByte? f_enum = global::com.example.fastwire.everything.EnumByte.a2;
-        public global::com.example.fastwire.everything.Flags? f_flags = global::com.example.fastwire.everything.Flags.a | global::com.example.fastwire.everything.Flags.c;
+        public global::com.example.fastwire.everything.EnumByte? f_enum;
+        public global::com.example.fastwire.everything.Flags? f_flags;
         public global::com.example.fastwire.everything.Primitives f_struct;
         public global::com.chronoxor.proto.Order f_order;
         public long? f_reset;
         public bool f_resetReset;
 
+        /// <summary>A value with the schema's defaults.</summary>
         public Optionals()
         {
+            f_bool = null;
+            f_int32 = 42;
+            f_string = "maybe";
+            f_decimal = new decimal(1, 0, 0, true, 3);
             f_uuid = global::System.Guid.NewGuid();
             f_time = global::Fastwire.Timestamp.Now;
+            f_enum = global::com.example.fastwire.everything.EnumByte.a2;
+            f_flags = global::com.example.fastwire.everything.Flags.a | global::com.example.fastwire.everything.Flags.c;
         }
+
+        /// <summary>A value whose every field the caller sets (readers).</summary>
+        public Optionals(global::Fastwire.Bare bare) { }
 
         public override bool Equals(object obj) { return Equals(obj as Optionals); }
 
@@ -328,26 +365,46 @@ namespace com.example.fastwire.everything
     /// Every collection, with optional elements where the grammar allows them.
     public partial class Collections : global::System.IEquatable<Collections>
     {
-        public int[] f_array = new int[3];
-        public string[] f_array_optional = new string[2];
-        public global::com.example.fastwire.everything.Primitives[] f_array_struct = global::Fastwire.Arrays.New<global::com.example.fastwire.everything.Primitives>(2, () => new global::com.example.fastwire.everything.Primitives());
-        public global::System.Collections.Generic.List<byte> f_vector = new global::System.Collections.Generic.List<byte>();
-        public global::System.Collections.Generic.List<global::com.example.fastwire.everything.EnumByte?> f_vector_optional = new global::System.Collections.Generic.List<global::com.example.fastwire.everything.EnumByte?>();
-        public global::System.Collections.Generic.List<global::com.chronoxor.proto.Order> f_vector_struct = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>();
-        public global::System.Collections.Generic.List<string> f_list = new global::System.Collections.Generic.List<string>();
-        public global::System.Collections.Generic.List<global::com.example.fastwire.everything.Optionals> f_list_optional = new global::System.Collections.Generic.List<global::com.example.fastwire.everything.Optionals>();
-        public global::System.Collections.Generic.SortedSet<long> f_set = new global::System.Collections.Generic.SortedSet<long>();
-        public global::System.Collections.Generic.SortedSet<global::com.chronoxor.proto.Balance> f_set_struct = new global::System.Collections.Generic.SortedSet<global::com.chronoxor.proto.Balance>();
-        public global::System.Collections.Generic.SortedDictionary<int, string> f_map = new global::System.Collections.Generic.SortedDictionary<int, string>();
-        public global::System.Collections.Generic.SortedDictionary<string, double?> f_map_optional = new global::System.Collections.Generic.SortedDictionary<string, double?>(global::Fastwire.StringOrder.Instance);
-        public global::System.Collections.Generic.SortedDictionary<global::com.example.fastwire.everything.EnumByte, global::com.example.fastwire.everything.Optionals> f_map_enum_key = new global::System.Collections.Generic.SortedDictionary<global::com.example.fastwire.everything.EnumByte, global::com.example.fastwire.everything.Optionals>();
-        public global::System.Collections.Generic.Dictionary<global::System.Guid, byte[]> f_hash = new global::System.Collections.Generic.Dictionary<global::System.Guid, byte[]>();
-        public global::System.Collections.Generic.Dictionary<string, global::com.example.fastwire.everything.Primitives> f_hash_optional = new global::System.Collections.Generic.Dictionary<string, global::com.example.fastwire.everything.Primitives>();
-        public global::System.Collections.Generic.Dictionary<global::com.chronoxor.proto.Order, global::com.example.fastwire.everything.Optionals> f_hash_struct_key = new global::System.Collections.Generic.Dictionary<global::com.chronoxor.proto.Order, global::com.example.fastwire.everything.Optionals>();
+        public int[] f_array;
+        public string[] f_array_optional;
+        public global::com.example.fastwire.everything.Primitives[] f_array_struct;
+        public global::System.Collections.Generic.List<byte> f_vector;
+        public global::System.Collections.Generic.List<global::com.example.fastwire.everything.EnumByte?> f_vector_optional;
+        public global::System.Collections.Generic.List<global::com.chronoxor.proto.Order> f_vector_struct;
+        public global::System.Collections.Generic.List<string> f_list;
+        public global::System.Collections.Generic.List<global::com.example.fastwire.everything.Optionals> f_list_optional;
+        public global::System.Collections.Generic.SortedSet<long> f_set;
+        public global::System.Collections.Generic.SortedSet<global::com.chronoxor.proto.Balance> f_set_struct;
+        public global::System.Collections.Generic.SortedDictionary<int, string> f_map;
+        public global::System.Collections.Generic.SortedDictionary<string, double?> f_map_optional;
+        public global::System.Collections.Generic.SortedDictionary<global::com.example.fastwire.everything.EnumByte, global::com.example.fastwire.everything.Optionals> f_map_enum_key;
+        public global::System.Collections.Generic.Dictionary<global::System.Guid, byte[]> f_hash;
+        public global::System.Collections.Generic.Dictionary<string, global::com.example.fastwire.everything.Primitives> f_hash_optional;
+        public global::System.Collections.Generic.Dictionary<global::com.chronoxor.proto.Order, global::com.example.fastwire.everything.Optionals> f_hash_struct_key;
 
+        /// <summary>A value with the schema's defaults.</summary>
         public Collections()
         {
+            f_array = new int[3];
+            f_array_optional = new string[2];
+            f_array_struct = global::Fastwire.Arrays.New<global::com.example.fastwire.everything.Primitives>(2, () => new global::com.example.fastwire.everything.Primitives());
+            f_vector = new global::System.Collections.Generic.List<byte>();
+            f_vector_optional = new global::System.Collections.Generic.List<global::com.example.fastwire.everything.EnumByte?>();
+            f_vector_struct = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>();
+            f_list = new global::System.Collections.Generic.List<string>();
+            f_list_optional = new global::System.Collections.Generic.List<global::com.example.fastwire.everything.Optionals>();
+            f_set = new global::System.Collections.Generic.SortedSet<long>();
+            f_set_struct = new global::System.Collections.Generic.SortedSet<global::com.chronoxor.proto.Balance>();
+            f_map = new global::System.Collections.Generic.SortedDictionary<int, string>();
+            f_map_optional = new global::System.Collections.Generic.SortedDictionary<string, double?>(global::Fastwire.StringOrder.Instance);
+            f_map_enum_key = new global::System.Collections.Generic.SortedDictionary<global::com.example.fastwire.everything.EnumByte, global::com.example.fastwire.everything.Optionals>();
+            f_hash = new global::System.Collections.Generic.Dictionary<global::System.Guid, byte[]>();
+            f_hash_optional = new global::System.Collections.Generic.Dictionary<string, global::com.example.fastwire.everything.Primitives>();
+            f_hash_struct_key = new global::System.Collections.Generic.Dictionary<global::com.chronoxor.proto.Order, global::com.example.fastwire.everything.Optionals>();
         }
+
+        /// <summary>A value whose every field the caller sets (readers).</summary>
+        public Collections(global::Fastwire.Bare bare) { }
 
         public override bool Equals(object obj) { return Equals(obj as Collections); }
 
@@ -378,9 +435,13 @@ namespace com.example.fastwire.everything
     {
         public int id;
 
+        /// <summary>A value with the schema's defaults.</summary>
         public Fixed()
         {
         }
+
+        /// <summary>A value whose every field the caller sets (readers).</summary>
+        public Fixed(global::Fastwire.Bare bare) { }
 
         public override bool Equals(object obj) { return Equals(obj as Fixed); }
 
@@ -421,10 +482,14 @@ namespace com.example.fastwire.everything
     {
         public global::System.Guid id;
 
+        /// <summary>A value with the schema's defaults.</summary>
         public Next()
         {
             id = global::Fastwire.Uuid.NewTimeBased();
         }
+
+        /// <summary>A value whose every field the caller sets (readers).</summary>
+        public Next(global::Fastwire.Bare bare) { }
 
         public override bool Equals(object obj) { return Equals(obj as Next); }
 
@@ -463,11 +528,16 @@ namespace com.example.fastwire.everything
 
     public partial class Shifted : global::System.IEquatable<Shifted>
     {
-        public decimal amount = new decimal(5, 0, 0, false, 1);
+        public decimal amount;
 
+        /// <summary>A value with the schema's defaults.</summary>
         public Shifted()
         {
+            amount = new decimal(5, 0, 0, false, 1);
         }
+
+        /// <summary>A value whose every field the caller sets (readers).</summary>
+        public Shifted(global::Fastwire.Bare bare) { }
 
         public override bool Equals(object obj) { return Equals(obj as Shifted); }
 
@@ -497,12 +567,18 @@ namespace com.example.fastwire.everything
     /// Inheritance: from a local struct, and from an imported one keeping its number.
     public partial class Base : global::System.IEquatable<Base>, global::System.IComparable<Base>, global::System.IComparable
     {
-        public string name = "";
-        public sbyte level = (sbyte)1;
+        public string name;
+        public sbyte level;
 
+        /// <summary>A value with the schema's defaults.</summary>
         public Base()
         {
+            name = "";
+            level = (sbyte)1;
         }
+
+        /// <summary>A value whose every field the caller sets (readers).</summary>
+        public Base(global::Fastwire.Bare bare) { }
 
         public override bool Equals(object obj) { return Equals(obj as Base); }
 
@@ -542,11 +618,16 @@ namespace com.example.fastwire.everything
     public partial class Derived : global::com.example.fastwire.everything.Base, global::System.IEquatable<Derived>, global::System.IComparable<Derived>, global::System.IComparable
     {
         public int serial;
-        public double weight = 0.25d;
+        public double weight;
 
-        public Derived()
+        /// <summary>A value with the schema's defaults.</summary>
+        public Derived() : base()
         {
+            weight = 0.25d;
         }
+
+        /// <summary>A value whose every field the caller sets (readers).</summary>
+        public Derived(global::Fastwire.Bare bare) : base(bare) { }
 
         public override bool Equals(object obj) { return Equals(obj as Derived); }
 
@@ -589,9 +670,13 @@ namespace com.example.fastwire.everything
     {
         public bool last;
 
-        public MoreDerived()
+        /// <summary>A value with the schema's defaults.</summary>
+        public MoreDerived() : base()
         {
         }
+
+        /// <summary>A value whose every field the caller sets (readers).</summary>
+        public MoreDerived(global::Fastwire.Bare bare) : base(bare) { }
 
         public override bool Equals(object obj) { return Equals(obj as MoreDerived); }
 
@@ -632,11 +717,16 @@ namespace com.example.fastwire.everything
 
     public partial class Wallet : global::com.chronoxor.proto.Balance, global::System.IEquatable<Wallet>, global::System.IComparable<Wallet>, global::System.IComparable
     {
-        public decimal reserved = new decimal(0, 0, 0, false, 0);
+        public decimal reserved;
 
-        public Wallet()
+        /// <summary>A value with the schema's defaults.</summary>
+        public Wallet() : base()
         {
+            reserved = new decimal(0, 0, 0, false, 0);
         }
+
+        /// <summary>A value whose every field the caller sets (readers).</summary>
+        public Wallet(global::Fastwire.Bare bare) : base(bare) { }
 
         public override bool Equals(object obj) { return Equals(obj as Wallet); }
 
@@ -675,12 +765,18 @@ namespace com.example.fastwire.everything
 
     public partial class ExAccount : global::com.chronoxor.protoex.Account, global::System.IEquatable<ExAccount>, global::System.IComparable<ExAccount>, global::System.IComparable
     {
-        public global::com.example.fastwire.everything.EnumRefs refs = global::com.example.fastwire.everything.EnumRefs.value10;
-        public global::com.chronoxor.protoex.State extra = global::com.chronoxor.protoex.State.good | global::com.chronoxor.protoex.State.sad;
+        public global::com.example.fastwire.everything.EnumRefs refs;
+        public global::com.chronoxor.protoex.State extra;
 
-        public ExAccount()
+        /// <summary>A value with the schema's defaults.</summary>
+        public ExAccount() : base()
         {
+            refs = global::com.example.fastwire.everything.EnumRefs.value10;
+            extra = global::com.chronoxor.protoex.State.good | global::com.chronoxor.protoex.State.sad;
         }
+
+        /// <summary>A value whose every field the caller sets (readers).</summary>
+        public ExAccount(global::Fastwire.Bare bare) : base(bare) { }
 
         public override bool Equals(object obj) { return Equals(obj as ExAccount); }
 
@@ -723,11 +819,15 @@ namespace com.example.fastwire.everything
         public global::System.Guid id;
         public global::Fastwire.Timestamp sent;
 
+        /// <summary>A value with the schema's defaults.</summary>
         public Ping()
         {
             id = global::Fastwire.Uuid.NewTimeBased();
             sent = global::Fastwire.Timestamp.Now;
         }
+
+        /// <summary>A value whose every field the caller sets (readers).</summary>
+        public Ping(global::Fastwire.Bare bare) { }
 
         public override bool Equals(object obj) { return Equals(obj as Ping); }
 
@@ -766,12 +866,18 @@ namespace com.example.fastwire.everything
 
     public partial class Pong : global::System.IEquatable<Pong>, global::System.IComparable<Pong>, global::System.IComparable
     {
-        public global::System.Guid id = new global::System.Guid("00000000-0000-0000-0000-000000000000");
-        public global::Fastwire.Timestamp received = new global::Fastwire.Timestamp(0UL);
+        public global::System.Guid id;
+        public global::Fastwire.Timestamp received;
 
+        /// <summary>A value with the schema's defaults.</summary>
         public Pong()
         {
+            id = new global::System.Guid("00000000-0000-0000-0000-000000000000");
+            received = new global::Fastwire.Timestamp(0UL);
         }
+
+        /// <summary>A value whose every field the caller sets (readers).</summary>
+        public Pong(global::Fastwire.Bare bare) { }
 
         public override bool Equals(object obj) { return Equals(obj as Pong); }
 
@@ -810,12 +916,18 @@ namespace com.example.fastwire.everything
 
     public partial class Refused : global::System.IEquatable<Refused>, global::System.IComparable<Refused>, global::System.IComparable
     {
-        public global::System.Guid id = new global::System.Guid("00000000-0000-0000-0000-000000000000");
-        public string reason = "";
+        public global::System.Guid id;
+        public string reason;
 
+        /// <summary>A value with the schema's defaults.</summary>
         public Refused()
         {
+            id = new global::System.Guid("00000000-0000-0000-0000-000000000000");
+            reason = "";
         }
+
+        /// <summary>A value whose every field the caller sets (readers).</summary>
+        public Refused(global::Fastwire.Bare bare) { }
 
         public override bool Equals(object obj) { return Equals(obj as Refused); }
 
@@ -854,12 +966,18 @@ namespace com.example.fastwire.everything
 
     public partial class Failure : global::System.IEquatable<Failure>, global::System.IComparable<Failure>, global::System.IComparable
     {
-        public global::System.Guid id = new global::System.Guid("00000000-0000-0000-0000-000000000000");
-        public string error = "";
+        public global::System.Guid id;
+        public string error;
 
+        /// <summary>A value with the schema's defaults.</summary>
         public Failure()
         {
+            id = new global::System.Guid("00000000-0000-0000-0000-000000000000");
+            error = "";
         }
+
+        /// <summary>A value whose every field the caller sets (readers).</summary>
+        public Failure(global::Fastwire.Bare bare) { }
 
         public override bool Equals(object obj) { return Equals(obj as Failure); }
 
@@ -898,11 +1016,16 @@ namespace com.example.fastwire.everything
 
     public partial class PingRequest : global::com.example.fastwire.everything.Ping, global::System.IEquatable<PingRequest>, global::System.IComparable<PingRequest>, global::System.IComparable
     {
-        public string note = "are you there?";
+        public string note;
 
-        public PingRequest()
+        /// <summary>A value with the schema's defaults.</summary>
+        public PingRequest() : base()
         {
+            note = "are you there?";
         }
+
+        /// <summary>A value whose every field the caller sets (readers).</summary>
+        public PingRequest(global::Fastwire.Bare bare) : base(bare) { }
 
         public override bool Equals(object obj) { return Equals(obj as PingRequest); }
 
@@ -942,12 +1065,17 @@ namespace com.example.fastwire.everything
     public partial class Notify : global::System.IEquatable<Notify>, global::System.IComparable<Notify>, global::System.IComparable
     {
         public global::System.Guid id;
-        public string text = "";
+        public string text;
 
+        /// <summary>A value with the schema's defaults.</summary>
         public Notify()
         {
             id = global::System.Guid.NewGuid();
+            text = "";
         }
+
+        /// <summary>A value whose every field the caller sets (readers).</summary>
+        public Notify(global::Fastwire.Bare bare) { }
 
         public override bool Equals(object obj) { return Equals(obj as Notify); }
 
@@ -987,9 +1115,13 @@ namespace com.example.fastwire.everything
     public partial class Empty : global::System.IEquatable<Empty>
     {
 
+        /// <summary>A value with the schema's defaults.</summary>
         public Empty()
         {
         }
+
+        /// <summary>A value whose every field the caller sets (readers).</summary>
+        public Empty(global::Fastwire.Bare bare) { }
 
         public override bool Equals(object obj) { return Equals(obj as Empty); }
 
@@ -1083,195 +1215,268 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.Primitives New() { return new global::com.example.fastwire.everything.Primitives(); }
 
-        protected override void VPutFields(global::Fastwire.WriteBuffer w, int pos, global::com.example.fastwire.everything.Primitives v)
+        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Primitives v)
         {
-            F0.VPut(w, pos + 8, pos, v.f_bool);
-            F1.VPut(w, pos + 9, pos, v.f_byte);
-            F2.VPut(w, pos + 10, pos, v.f_char);
-            F3.VPut(w, pos + 11, pos, v.f_wchar);
-            F4.VPut(w, pos + 15, pos, v.f_int8);
-            F5.VPut(w, pos + 16, pos, v.f_uint8);
-            F6.VPut(w, pos + 17, pos, v.f_int16);
-            F7.VPut(w, pos + 19, pos, v.f_uint16);
-            F8.VPut(w, pos + 21, pos, v.f_int32);
-            F9.VPut(w, pos + 25, pos, v.f_uint32);
-            F10.VPut(w, pos + 29, pos, v.f_int64);
-            F11.VPut(w, pos + 37, pos, v.f_uint64);
-            F12.VPut(w, pos + 45, pos, v.f_float);
-            F13.VPut(w, pos + 49, pos, v.f_double);
-            F14.VPut(w, pos + 57, pos, v.f_decimal);
-            F15.VPut(w, pos + 73, pos, v.f_string);
-            F16.VPut(w, pos + 77, pos, v.f_bytes);
-            F17.VPut(w, pos + 81, pos, v.f_epoch);
-            F18.VPut(w, pos + 89, pos, v.f_utc);
-            F19.VPut(w, pos + 97, pos, v.f_ns);
-            F20.VPut(w, pos + 105, pos, v.f_uuid0);
-            F21.VPut(w, pos + 121, pos, v.f_uuid1);
-            F22.VPut(w, pos + 137, pos, v.f_uuid4);
-            F23.VPut(w, pos + 153, pos, v.f_uuid);
-            F24.VPut(w, pos + 169, pos, v.password);
-            F25.VPut(w, pos + 173, pos, v.legacy);
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Primitives is null");
+            int pos = w.Append(177);
+            byte[] b = w.Data;
+            global::Fastwire.Le.Put(b, pos, 177U);
+            global::Fastwire.Le.Put(b, pos + 4, 110U);
+            b[pos + 8] = v.f_bool ? (byte)1 : (byte)0;
+            b[pos + 9] = (byte)v.f_byte;
+            b[pos + 10] = (byte)v.f_char;
+            global::Fastwire.Le.Put(b, pos + 11, (uint)v.f_wchar);
+            b[pos + 15] = (byte)v.f_int8;
+            b[pos + 16] = (byte)v.f_uint8;
+            global::Fastwire.Le.Put(b, pos + 17, (ushort)v.f_int16);
+            global::Fastwire.Le.Put(b, pos + 19, (ushort)v.f_uint16);
+            global::Fastwire.Le.Put(b, pos + 21, (uint)v.f_int32);
+            global::Fastwire.Le.Put(b, pos + 25, (uint)v.f_uint32);
+            global::Fastwire.Le.Put(b, pos + 29, (ulong)v.f_int64);
+            global::Fastwire.Le.Put(b, pos + 37, (ulong)v.f_uint64);
+            global::Fastwire.Le.PutF32(b, pos + 45, v.f_float);
+            global::Fastwire.Le.PutF64(b, pos + 49, v.f_double);
+            global::Fastwire.Decimals.Write(b, pos + 57, v.f_decimal);
+            global::Fastwire.Le.Put(b, pos + 81, v.f_epoch.Nanoseconds);
+            global::Fastwire.Le.Put(b, pos + 89, v.f_utc.Nanoseconds);
+            global::Fastwire.Le.Put(b, pos + 97, v.f_ns.Nanoseconds);
+            global::Fastwire.Uuid.Write(b, pos + 105, v.f_uuid0);
+            global::Fastwire.Uuid.Write(b, pos + 121, v.f_uuid1);
+            global::Fastwire.Uuid.Write(b, pos + 137, v.f_uuid4);
+            global::Fastwire.Uuid.Write(b, pos + 153, v.f_uuid);
+            global::Fastwire.Le.Put(b, pos + 173, (uint)v.legacy);
+            global::Fastwire.Wire.VPutString(w, pos + 73, pos, v.f_string);
+            global::Fastwire.Wire.VPutBytes(w, pos + 77, pos, v.f_bytes);
+            global::Fastwire.Wire.VPutString(w, pos + 169, pos, v.password);
+            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        protected override void VGetFields(global::Fastwire.Reader r, int pos, int stored, int d, global::com.example.fastwire.everything.Primitives v)
+        public global::com.example.fastwire.everything.Primitives VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 110U, d, out stored);
+            byte[] b = r.B;
+            d -= 1;
+            global::com.example.fastwire.everything.Primitives v;
             if (stored >= 177)
             {
-                v.f_bool = F0.VGet(r, pos + 8, pos, d);
-                v.f_byte = F1.VGet(r, pos + 9, pos, d);
-                v.f_char = F2.VGet(r, pos + 10, pos, d);
-                v.f_wchar = F3.VGet(r, pos + 11, pos, d);
-                v.f_int8 = F4.VGet(r, pos + 15, pos, d);
-                v.f_uint8 = F5.VGet(r, pos + 16, pos, d);
-                v.f_int16 = F6.VGet(r, pos + 17, pos, d);
-                v.f_uint16 = F7.VGet(r, pos + 19, pos, d);
-                v.f_int32 = F8.VGet(r, pos + 21, pos, d);
-                v.f_uint32 = F9.VGet(r, pos + 25, pos, d);
-                v.f_int64 = F10.VGet(r, pos + 29, pos, d);
-                v.f_uint64 = F11.VGet(r, pos + 37, pos, d);
-                v.f_float = F12.VGet(r, pos + 45, pos, d);
-                v.f_double = F13.VGet(r, pos + 49, pos, d);
-                v.f_decimal = F14.VGet(r, pos + 57, pos, d);
-                v.f_string = F15.VGet(r, pos + 73, pos, d);
-                v.f_bytes = F16.VGet(r, pos + 77, pos, d);
-                v.f_epoch = F17.VGet(r, pos + 81, pos, d);
-                v.f_utc = F18.VGet(r, pos + 89, pos, d);
-                v.f_ns = F19.VGet(r, pos + 97, pos, d);
-                v.f_uuid0 = F20.VGet(r, pos + 105, pos, d);
-                v.f_uuid1 = F21.VGet(r, pos + 121, pos, d);
-                v.f_uuid4 = F22.VGet(r, pos + 137, pos, d);
-                v.f_uuid = F23.VGet(r, pos + 153, pos, d);
-                v.password = F24.VGet(r, pos + 169, pos, d);
-                v.legacy = F25.VGet(r, pos + 173, pos, d);
+                v = new global::com.example.fastwire.everything.Primitives(global::Fastwire.Bare.Value);
+                v.f_bool = b[pos + 8] != 0;
+                v.f_byte = b[pos + 9];
+                v.f_char = (char)b[pos + 10];
+                v.f_wchar = global::Fastwire.Le.U32(b, pos + 11);
+                v.f_int8 = (sbyte)b[pos + 15];
+                v.f_uint8 = b[pos + 16];
+                v.f_int16 = (short)global::Fastwire.Le.U16(b, pos + 17);
+                v.f_uint16 = global::Fastwire.Le.U16(b, pos + 19);
+                v.f_int32 = global::Fastwire.Le.I32(b, pos + 21);
+                v.f_uint32 = global::Fastwire.Le.U32(b, pos + 25);
+                v.f_int64 = (long)global::Fastwire.Le.U64(b, pos + 29);
+                v.f_uint64 = global::Fastwire.Le.U64(b, pos + 37);
+                v.f_float = global::Fastwire.Le.F32(b, pos + 45);
+                v.f_double = global::Fastwire.Le.F64(b, pos + 49);
+                v.f_decimal = global::Fastwire.Decimals.Read(b, pos + 57);
+                v.f_string = global::Fastwire.Wire.VGetString(r, pos + 73, pos);
+                v.f_bytes = global::Fastwire.Wire.VGetBytes(r, pos + 77, pos);
+                v.f_epoch = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 81));
+                v.f_utc = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 89));
+                v.f_ns = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 97));
+                v.f_uuid0 = global::Fastwire.Uuid.Read(b, pos + 105);
+                v.f_uuid1 = global::Fastwire.Uuid.Read(b, pos + 121);
+                v.f_uuid4 = global::Fastwire.Uuid.Read(b, pos + 137);
+                v.f_uuid = global::Fastwire.Uuid.Read(b, pos + 153);
+                v.password = global::Fastwire.Wire.VGetString(r, pos + 169, pos);
+                v.legacy = global::Fastwire.Le.I32(b, pos + 173);
             }
             else
             {
-                if (stored >= 9) v.f_bool = F0.VGet(r, pos + 8, pos, d);
-                if (stored >= 10) v.f_byte = F1.VGet(r, pos + 9, pos, d);
-                if (stored >= 11) v.f_char = F2.VGet(r, pos + 10, pos, d);
-                if (stored >= 15) v.f_wchar = F3.VGet(r, pos + 11, pos, d);
-                if (stored >= 16) v.f_int8 = F4.VGet(r, pos + 15, pos, d);
-                if (stored >= 17) v.f_uint8 = F5.VGet(r, pos + 16, pos, d);
-                if (stored >= 19) v.f_int16 = F6.VGet(r, pos + 17, pos, d);
-                if (stored >= 21) v.f_uint16 = F7.VGet(r, pos + 19, pos, d);
-                if (stored >= 25) v.f_int32 = F8.VGet(r, pos + 21, pos, d);
-                if (stored >= 29) v.f_uint32 = F9.VGet(r, pos + 25, pos, d);
-                if (stored >= 37) v.f_int64 = F10.VGet(r, pos + 29, pos, d);
-                if (stored >= 45) v.f_uint64 = F11.VGet(r, pos + 37, pos, d);
-                if (stored >= 49) v.f_float = F12.VGet(r, pos + 45, pos, d);
-                if (stored >= 57) v.f_double = F13.VGet(r, pos + 49, pos, d);
-                if (stored >= 73) v.f_decimal = F14.VGet(r, pos + 57, pos, d);
-                if (stored >= 77) v.f_string = F15.VGet(r, pos + 73, pos, d);
-                if (stored >= 81) v.f_bytes = F16.VGet(r, pos + 77, pos, d);
-                if (stored >= 89) v.f_epoch = F17.VGet(r, pos + 81, pos, d);
-                if (stored >= 97) v.f_utc = F18.VGet(r, pos + 89, pos, d);
-                if (stored >= 105) v.f_ns = F19.VGet(r, pos + 97, pos, d);
-                if (stored >= 121) v.f_uuid0 = F20.VGet(r, pos + 105, pos, d);
-                if (stored >= 137) v.f_uuid1 = F21.VGet(r, pos + 121, pos, d);
-                if (stored >= 153) v.f_uuid4 = F22.VGet(r, pos + 137, pos, d);
-                if (stored >= 169) v.f_uuid = F23.VGet(r, pos + 153, pos, d);
-                if (stored >= 173) v.password = F24.VGet(r, pos + 169, pos, d);
-                if (stored >= 177) v.legacy = F25.VGet(r, pos + 173, pos, d);
+                v = new global::com.example.fastwire.everything.Primitives();
+                if (stored >= 9)
+                    v.f_bool = b[pos + 8] != 0;
+                if (stored >= 10)
+                    v.f_byte = b[pos + 9];
+                if (stored >= 11)
+                    v.f_char = (char)b[pos + 10];
+                if (stored >= 15)
+                    v.f_wchar = global::Fastwire.Le.U32(b, pos + 11);
+                if (stored >= 16)
+                    v.f_int8 = (sbyte)b[pos + 15];
+                if (stored >= 17)
+                    v.f_uint8 = b[pos + 16];
+                if (stored >= 19)
+                    v.f_int16 = (short)global::Fastwire.Le.U16(b, pos + 17);
+                if (stored >= 21)
+                    v.f_uint16 = global::Fastwire.Le.U16(b, pos + 19);
+                if (stored >= 25)
+                    v.f_int32 = global::Fastwire.Le.I32(b, pos + 21);
+                if (stored >= 29)
+                    v.f_uint32 = global::Fastwire.Le.U32(b, pos + 25);
+                if (stored >= 37)
+                    v.f_int64 = (long)global::Fastwire.Le.U64(b, pos + 29);
+                if (stored >= 45)
+                    v.f_uint64 = global::Fastwire.Le.U64(b, pos + 37);
+                if (stored >= 49)
+                    v.f_float = global::Fastwire.Le.F32(b, pos + 45);
+                if (stored >= 57)
+                    v.f_double = global::Fastwire.Le.F64(b, pos + 49);
+                if (stored >= 73)
+                    v.f_decimal = global::Fastwire.Decimals.Read(b, pos + 57);
+                if (stored >= 77)
+                    v.f_string = global::Fastwire.Wire.VGetString(r, pos + 73, pos);
+                if (stored >= 81)
+                    v.f_bytes = global::Fastwire.Wire.VGetBytes(r, pos + 77, pos);
+                if (stored >= 89)
+                    v.f_epoch = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 81));
+                if (stored >= 97)
+                    v.f_utc = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 89));
+                if (stored >= 105)
+                    v.f_ns = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 97));
+                if (stored >= 121)
+                    v.f_uuid0 = global::Fastwire.Uuid.Read(b, pos + 105);
+                if (stored >= 137)
+                    v.f_uuid1 = global::Fastwire.Uuid.Read(b, pos + 121);
+                if (stored >= 153)
+                    v.f_uuid4 = global::Fastwire.Uuid.Read(b, pos + 137);
+                if (stored >= 169)
+                    v.f_uuid = global::Fastwire.Uuid.Read(b, pos + 153);
+                if (stored >= 173)
+                    v.password = global::Fastwire.Wire.VGetString(r, pos + 169, pos);
+                if (stored >= 177)
+                    v.legacy = global::Fastwire.Le.I32(b, pos + 173);
+            }
+            return v;
+        }
+
+        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        {
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 110U, d, out stored);
+            byte[] b = r.B;
+            d -= 1;
+            if (stored >= 73)
+            global::Fastwire.Decimals.Check(b, pos + 57);
+            if (stored >= 77)
+            global::Fastwire.Wire.VCheckText(r, pos + 73, pos);
+            if (stored >= 81)
+            global::Fastwire.Wire.VCheckText(r, pos + 77, pos);
+            if (stored >= 173)
+            global::Fastwire.Wire.VCheckText(r, pos + 169, pos);
+        }
+
+        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Primitives v)
+        {
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Primitives is null");
+            {
+                int at = w.Reserve(65);
+                byte[] b = w.Data;
+                b[at + 0] = v.f_bool ? (byte)1 : (byte)0;
+                b[at + 1] = (byte)v.f_byte;
+                b[at + 2] = (byte)v.f_char;
+                global::Fastwire.Le.Put(b, at + 3, (uint)v.f_wchar);
+                b[at + 7] = (byte)v.f_int8;
+                b[at + 8] = (byte)v.f_uint8;
+                global::Fastwire.Le.Put(b, at + 9, (ushort)v.f_int16);
+                global::Fastwire.Le.Put(b, at + 11, (ushort)v.f_uint16);
+                global::Fastwire.Le.Put(b, at + 13, (uint)v.f_int32);
+                global::Fastwire.Le.Put(b, at + 17, (uint)v.f_uint32);
+                global::Fastwire.Le.Put(b, at + 21, (ulong)v.f_int64);
+                global::Fastwire.Le.Put(b, at + 29, (ulong)v.f_uint64);
+                global::Fastwire.Le.PutF32(b, at + 37, v.f_float);
+                global::Fastwire.Le.PutF64(b, at + 41, v.f_double);
+                global::Fastwire.Decimals.Write(b, at + 49, v.f_decimal);
+            }
+            global::Fastwire.Wire.FPutString(w, v.f_string);
+            global::Fastwire.Wire.FPutBytes(w, v.f_bytes);
+            {
+                int at = w.Reserve(88);
+                byte[] b = w.Data;
+                global::Fastwire.Le.Put(b, at + 0, v.f_epoch.Nanoseconds);
+                global::Fastwire.Le.Put(b, at + 8, v.f_utc.Nanoseconds);
+                global::Fastwire.Le.Put(b, at + 16, v.f_ns.Nanoseconds);
+                global::Fastwire.Uuid.Write(b, at + 24, v.f_uuid0);
+                global::Fastwire.Uuid.Write(b, at + 40, v.f_uuid1);
+                global::Fastwire.Uuid.Write(b, at + 56, v.f_uuid4);
+                global::Fastwire.Uuid.Write(b, at + 72, v.f_uuid);
+            }
+            global::Fastwire.Wire.FPutString(w, v.password);
+            {
+                int at = w.Reserve(4);
+                byte[] b = w.Data;
+                global::Fastwire.Le.Put(b, at + 0, (uint)v.legacy);
             }
         }
 
-        protected override void VCheckFields(global::Fastwire.Reader r, int pos, int stored, int d)
+        public global::com.example.fastwire.everything.Primitives FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            if (stored >= 73) F14.VCheck(r, pos + 57, pos, d);
-            if (stored >= 77) F15.VCheck(r, pos + 73, pos, d);
-            if (stored >= 81) F16.VCheck(r, pos + 77, pos, d);
-            if (stored >= 173) F24.VCheck(r, pos + 169, pos, d);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            var v = new global::com.example.fastwire.everything.Primitives(global::Fastwire.Bare.Value);
+            {
+                r.Need(p, 65);
+                byte[] b = r.B;
+                v.f_bool = b[p + 0] != 0;
+                v.f_byte = b[p + 1];
+                v.f_char = (char)b[p + 2];
+                v.f_wchar = global::Fastwire.Le.U32(b, p + 3);
+                v.f_int8 = (sbyte)b[p + 7];
+                v.f_uint8 = b[p + 8];
+                v.f_int16 = (short)global::Fastwire.Le.U16(b, p + 9);
+                v.f_uint16 = global::Fastwire.Le.U16(b, p + 11);
+                v.f_int32 = global::Fastwire.Le.I32(b, p + 13);
+                v.f_uint32 = global::Fastwire.Le.U32(b, p + 17);
+                v.f_int64 = (long)global::Fastwire.Le.U64(b, p + 21);
+                v.f_uint64 = global::Fastwire.Le.U64(b, p + 29);
+                v.f_float = global::Fastwire.Le.F32(b, p + 37);
+                v.f_double = global::Fastwire.Le.F64(b, p + 41);
+                v.f_decimal = global::Fastwire.Decimals.Read(b, p + 49);
+                p += 65;
+            }
+            v.f_string = global::Fastwire.Wire.FGetString(r, ref p);
+            v.f_bytes = global::Fastwire.Wire.FGetBytes(r, ref p);
+            {
+                r.Need(p, 88);
+                byte[] b = r.B;
+                v.f_epoch = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, p + 0));
+                v.f_utc = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, p + 8));
+                v.f_ns = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, p + 16));
+                v.f_uuid0 = global::Fastwire.Uuid.Read(b, p + 24);
+                v.f_uuid1 = global::Fastwire.Uuid.Read(b, p + 40);
+                v.f_uuid4 = global::Fastwire.Uuid.Read(b, p + 56);
+                v.f_uuid = global::Fastwire.Uuid.Read(b, p + 72);
+                p += 88;
+            }
+            v.password = global::Fastwire.Wire.FGetString(r, ref p);
+            {
+                r.Need(p, 4);
+                byte[] b = r.B;
+                v.legacy = global::Fastwire.Le.I32(b, p + 0);
+                p += 4;
+            }
+            return v;
         }
 
-        protected override void FPutFields(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Primitives v)
+        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            F0.FPut(w, v.f_bool);
-            F1.FPut(w, v.f_byte);
-            F2.FPut(w, v.f_char);
-            F3.FPut(w, v.f_wchar);
-            F4.FPut(w, v.f_int8);
-            F5.FPut(w, v.f_uint8);
-            F6.FPut(w, v.f_int16);
-            F7.FPut(w, v.f_uint16);
-            F8.FPut(w, v.f_int32);
-            F9.FPut(w, v.f_uint32);
-            F10.FPut(w, v.f_int64);
-            F11.FPut(w, v.f_uint64);
-            F12.FPut(w, v.f_float);
-            F13.FPut(w, v.f_double);
-            F14.FPut(w, v.f_decimal);
-            F15.FPut(w, v.f_string);
-            F16.FPut(w, v.f_bytes);
-            F17.FPut(w, v.f_epoch);
-            F18.FPut(w, v.f_utc);
-            F19.FPut(w, v.f_ns);
-            F20.FPut(w, v.f_uuid0);
-            F21.FPut(w, v.f_uuid1);
-            F22.FPut(w, v.f_uuid4);
-            F23.FPut(w, v.f_uuid);
-            F24.FPut(w, v.password);
-            F25.FPut(w, v.legacy);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            r.Need(p, 65);
+            global::Fastwire.Decimals.Check(r.B, p + 49);
+            p += 65;
+            global::Fastwire.Wire.FCheckText(r, ref p);
+            global::Fastwire.Wire.FCheckText(r, ref p);
+            r.Need(p, 88);
+            p += 88;
+            global::Fastwire.Wire.FCheckText(r, ref p);
+            r.Need(p, 4);
+            p += 4;
         }
 
-        protected override void FGetFields(global::Fastwire.Reader r, ref int p, int d, global::com.example.fastwire.everything.Primitives v)
-        {
-            v.f_bool = F0.FGet(r, ref p, d);
-            v.f_byte = F1.FGet(r, ref p, d);
-            v.f_char = F2.FGet(r, ref p, d);
-            v.f_wchar = F3.FGet(r, ref p, d);
-            v.f_int8 = F4.FGet(r, ref p, d);
-            v.f_uint8 = F5.FGet(r, ref p, d);
-            v.f_int16 = F6.FGet(r, ref p, d);
-            v.f_uint16 = F7.FGet(r, ref p, d);
-            v.f_int32 = F8.FGet(r, ref p, d);
-            v.f_uint32 = F9.FGet(r, ref p, d);
-            v.f_int64 = F10.FGet(r, ref p, d);
-            v.f_uint64 = F11.FGet(r, ref p, d);
-            v.f_float = F12.FGet(r, ref p, d);
-            v.f_double = F13.FGet(r, ref p, d);
-            v.f_decimal = F14.FGet(r, ref p, d);
-            v.f_string = F15.FGet(r, ref p, d);
-            v.f_bytes = F16.FGet(r, ref p, d);
-            v.f_epoch = F17.FGet(r, ref p, d);
-            v.f_utc = F18.FGet(r, ref p, d);
-            v.f_ns = F19.FGet(r, ref p, d);
-            v.f_uuid0 = F20.FGet(r, ref p, d);
-            v.f_uuid1 = F21.FGet(r, ref p, d);
-            v.f_uuid4 = F22.FGet(r, ref p, d);
-            v.f_uuid = F23.FGet(r, ref p, d);
-            v.password = F24.FGet(r, ref p, d);
-            v.legacy = F25.FGet(r, ref p, d);
-        }
-
-        protected override void FCheckFields(global::Fastwire.Reader r, ref int p, int d)
-        {
-            F0.FCheck(r, ref p, d);
-            F1.FCheck(r, ref p, d);
-            F2.FCheck(r, ref p, d);
-            F3.FCheck(r, ref p, d);
-            F4.FCheck(r, ref p, d);
-            F5.FCheck(r, ref p, d);
-            F6.FCheck(r, ref p, d);
-            F7.FCheck(r, ref p, d);
-            F8.FCheck(r, ref p, d);
-            F9.FCheck(r, ref p, d);
-            F10.FCheck(r, ref p, d);
-            F11.FCheck(r, ref p, d);
-            F12.FCheck(r, ref p, d);
-            F13.FCheck(r, ref p, d);
-            F14.FCheck(r, ref p, d);
-            F15.FCheck(r, ref p, d);
-            F16.FCheck(r, ref p, d);
-            F17.FCheck(r, ref p, d);
-            F18.FCheck(r, ref p, d);
-            F19.FCheck(r, ref p, d);
-            F20.FCheck(r, ref p, d);
-            F21.FCheck(r, ref p, d);
-            F22.FCheck(r, ref p, d);
-            F23.FCheck(r, ref p, d);
-            F24.FCheck(r, ref p, d);
-            F25.FCheck(r, ref p, d);
-        }
+        public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Primitives v) { VPutAt(w, slot, bas, v); }
+        public override global::com.example.fastwire.everything.Primitives VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
+        public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
+        public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Primitives v) { FPutAt(w, v); }
+        public override global::com.example.fastwire.everything.Primitives FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Primitives v)
         {
@@ -1386,8 +1591,14 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.Optionals New() { return new global::com.example.fastwire.everything.Optionals(); }
 
-        protected override void VPutFields(global::Fastwire.WriteBuffer w, int pos, global::com.example.fastwire.everything.Optionals v)
+        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Optionals v)
         {
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Optionals is null");
+            int pos = w.Append(64);
+            byte[] b = w.Data;
+            global::Fastwire.Le.Put(b, pos, 64U);
+            global::Fastwire.Le.Put(b, pos + 4, 111U);
+            b[pos + 63] = v.f_resetReset ? (byte)1 : (byte)0;
             F0.VPut(w, pos + 8, pos, v.f_bool);
             F1.VPut(w, pos + 13, pos, v.f_int32);
             F2.VPut(w, pos + 18, pos, v.f_string);
@@ -1396,16 +1607,34 @@ namespace com.example.fastwire.everything.Fbe
             F5.VPut(w, pos + 33, pos, v.f_time);
             F6.VPut(w, pos + 38, pos, v.f_enum);
             F7.VPut(w, pos + 43, pos, v.f_flags);
-            F8.VPut(w, pos + 48, pos, v.f_struct);
-            F9.VPut(w, pos + 53, pos, v.f_order);
+            if (v.f_struct != null)
+            {
+                int blk = w.Append(4);
+                w.Data[pos + 48] = 1;
+                global::Fastwire.Le.Put(w.Data, pos + 48 + 1, (uint)(blk - pos));
+                global::com.example.fastwire.everything.Fbe.Primitives.Instance.VPutAt(w, blk, blk, v.f_struct);
+            }
+            if (v.f_order != null)
+            {
+                int blk = w.Append(4);
+                w.Data[pos + 53] = 1;
+                global::Fastwire.Le.Put(w.Data, pos + 53 + 1, (uint)(blk - pos));
+                global::com.chronoxor.proto.Fbe.Order.Instance.VPutAt(w, blk, blk, v.f_order);
+            }
             F10.VPut(w, pos + 58, pos, v.f_reset);
-            F11.VPut(w, pos + 63, pos, v.f_resetReset);
+            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        protected override void VGetFields(global::Fastwire.Reader r, int pos, int stored, int d, global::com.example.fastwire.everything.Optionals v)
+        public global::com.example.fastwire.everything.Optionals VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 111U, d, out stored);
+            byte[] b = r.B;
+            d -= 1;
+            global::com.example.fastwire.everything.Optionals v;
             if (stored >= 64)
             {
+                v = new global::com.example.fastwire.everything.Optionals(global::Fastwire.Bare.Value);
                 v.f_bool = F0.VGet(r, pos + 8, pos, d);
                 v.f_int32 = F1.VGet(r, pos + 13, pos, d);
                 v.f_string = F2.VGet(r, pos + 18, pos, d);
@@ -1414,45 +1643,111 @@ namespace com.example.fastwire.everything.Fbe
                 v.f_time = F5.VGet(r, pos + 33, pos, d);
                 v.f_enum = F6.VGet(r, pos + 38, pos, d);
                 v.f_flags = F7.VGet(r, pos + 43, pos, d);
-                v.f_struct = F8.VGet(r, pos + 48, pos, d);
-                v.f_order = F9.VGet(r, pos + 53, pos, d);
+                if (b[pos + 48] == 0) v.f_struct = null;
+                else
+                {
+                    int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 48 + 1), pos + 48 + 5, 4);
+                    v.f_struct = global::com.example.fastwire.everything.Fbe.Primitives.Instance.VGetAt(r, q, q, d);
+                }
+                if (b[pos + 53] == 0) v.f_order = null;
+                else
+                {
+                    int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 53 + 1), pos + 53 + 5, 4);
+                    v.f_order = global::com.chronoxor.proto.Fbe.Order.Instance.VGetAt(r, q, q, d);
+                }
                 v.f_reset = F10.VGet(r, pos + 58, pos, d);
-                v.f_resetReset = F11.VGet(r, pos + 63, pos, d);
+                v.f_resetReset = b[pos + 63] != 0;
             }
             else
             {
-                if (stored >= 13) v.f_bool = F0.VGet(r, pos + 8, pos, d);
-                if (stored >= 18) v.f_int32 = F1.VGet(r, pos + 13, pos, d);
-                if (stored >= 23) v.f_string = F2.VGet(r, pos + 18, pos, d);
-                if (stored >= 28) v.f_decimal = F3.VGet(r, pos + 23, pos, d);
-                if (stored >= 33) v.f_uuid = F4.VGet(r, pos + 28, pos, d);
-                if (stored >= 38) v.f_time = F5.VGet(r, pos + 33, pos, d);
-                if (stored >= 43) v.f_enum = F6.VGet(r, pos + 38, pos, d);
-                if (stored >= 48) v.f_flags = F7.VGet(r, pos + 43, pos, d);
-                if (stored >= 53) v.f_struct = F8.VGet(r, pos + 48, pos, d);
-                if (stored >= 58) v.f_order = F9.VGet(r, pos + 53, pos, d);
-                if (stored >= 63) v.f_reset = F10.VGet(r, pos + 58, pos, d);
-                if (stored >= 64) v.f_resetReset = F11.VGet(r, pos + 63, pos, d);
+                v = new global::com.example.fastwire.everything.Optionals();
+                if (stored >= 13)
+                    v.f_bool = F0.VGet(r, pos + 8, pos, d);
+                if (stored >= 18)
+                    v.f_int32 = F1.VGet(r, pos + 13, pos, d);
+                if (stored >= 23)
+                    v.f_string = F2.VGet(r, pos + 18, pos, d);
+                if (stored >= 28)
+                    v.f_decimal = F3.VGet(r, pos + 23, pos, d);
+                if (stored >= 33)
+                    v.f_uuid = F4.VGet(r, pos + 28, pos, d);
+                if (stored >= 38)
+                    v.f_time = F5.VGet(r, pos + 33, pos, d);
+                if (stored >= 43)
+                    v.f_enum = F6.VGet(r, pos + 38, pos, d);
+                if (stored >= 48)
+                    v.f_flags = F7.VGet(r, pos + 43, pos, d);
+                if (stored >= 53)
+                {
+                    if (b[pos + 48] == 0) v.f_struct = null;
+                    else
+                    {
+                        int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 48 + 1), pos + 48 + 5, 4);
+                        v.f_struct = global::com.example.fastwire.everything.Fbe.Primitives.Instance.VGetAt(r, q, q, d);
+                    }
+                }
+                if (stored >= 58)
+                {
+                    if (b[pos + 53] == 0) v.f_order = null;
+                    else
+                    {
+                        int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 53 + 1), pos + 53 + 5, 4);
+                        v.f_order = global::com.chronoxor.proto.Fbe.Order.Instance.VGetAt(r, q, q, d);
+                    }
+                }
+                if (stored >= 63)
+                    v.f_reset = F10.VGet(r, pos + 58, pos, d);
+                if (stored >= 64)
+                    v.f_resetReset = b[pos + 63] != 0;
             }
+            return v;
         }
 
-        protected override void VCheckFields(global::Fastwire.Reader r, int pos, int stored, int d)
+        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            if (stored >= 13) F0.VCheck(r, pos + 8, pos, d);
-            if (stored >= 18) F1.VCheck(r, pos + 13, pos, d);
-            if (stored >= 23) F2.VCheck(r, pos + 18, pos, d);
-            if (stored >= 28) F3.VCheck(r, pos + 23, pos, d);
-            if (stored >= 33) F4.VCheck(r, pos + 28, pos, d);
-            if (stored >= 38) F5.VCheck(r, pos + 33, pos, d);
-            if (stored >= 43) F6.VCheck(r, pos + 38, pos, d);
-            if (stored >= 48) F7.VCheck(r, pos + 43, pos, d);
-            if (stored >= 53) F8.VCheck(r, pos + 48, pos, d);
-            if (stored >= 58) F9.VCheck(r, pos + 53, pos, d);
-            if (stored >= 63) F10.VCheck(r, pos + 58, pos, d);
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 111U, d, out stored);
+            byte[] b = r.B;
+            d -= 1;
+            if (stored >= 13)
+            F0.VCheck(r, pos + 8, pos, d);
+            if (stored >= 18)
+            F1.VCheck(r, pos + 13, pos, d);
+            if (stored >= 23)
+            F2.VCheck(r, pos + 18, pos, d);
+            if (stored >= 28)
+            F3.VCheck(r, pos + 23, pos, d);
+            if (stored >= 33)
+            F4.VCheck(r, pos + 28, pos, d);
+            if (stored >= 38)
+            F5.VCheck(r, pos + 33, pos, d);
+            if (stored >= 43)
+            F6.VCheck(r, pos + 38, pos, d);
+            if (stored >= 48)
+            F7.VCheck(r, pos + 43, pos, d);
+            if (stored >= 53)
+            {
+                if (b[pos + 48] != 0)
+                {
+                    int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 48 + 1), pos + 48 + 5, 4);
+                    global::com.example.fastwire.everything.Fbe.Primitives.Instance.VCheckAt(r, q, q, d);
+                }
+            }
+            if (stored >= 58)
+            {
+                if (b[pos + 53] != 0)
+                {
+                    int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 53 + 1), pos + 53 + 5, 4);
+                    global::com.chronoxor.proto.Fbe.Order.Instance.VCheckAt(r, q, q, d);
+                }
+            }
+            if (stored >= 63)
+            F10.VCheck(r, pos + 58, pos, d);
         }
 
-        protected override void FPutFields(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Optionals v)
+        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Optionals v)
         {
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Optionals is null");
             F0.FPut(w, v.f_bool);
             F1.FPut(w, v.f_int32);
             F2.FPut(w, v.f_string);
@@ -1461,14 +1756,29 @@ namespace com.example.fastwire.everything.Fbe
             F5.FPut(w, v.f_time);
             F6.FPut(w, v.f_enum);
             F7.FPut(w, v.f_flags);
-            F8.FPut(w, v.f_struct);
-            F9.FPut(w, v.f_order);
+            {
+                int at = w.Reserve(1);
+                w.Data[at] = v.f_struct != null ? (byte)1 : (byte)0;
+                if (v.f_struct != null) global::com.example.fastwire.everything.Fbe.Primitives.Instance.FPutAt(w, v.f_struct);
+            }
+            {
+                int at = w.Reserve(1);
+                w.Data[at] = v.f_order != null ? (byte)1 : (byte)0;
+                if (v.f_order != null) global::com.chronoxor.proto.Fbe.Order.Instance.FPutAt(w, v.f_order);
+            }
             F10.FPut(w, v.f_reset);
-            F11.FPut(w, v.f_resetReset);
+            {
+                int at = w.Reserve(1);
+                byte[] b = w.Data;
+                b[at + 0] = v.f_resetReset ? (byte)1 : (byte)0;
+            }
         }
 
-        protected override void FGetFields(global::Fastwire.Reader r, ref int p, int d, global::com.example.fastwire.everything.Optionals v)
+        public global::com.example.fastwire.everything.Optionals FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            var v = new global::com.example.fastwire.everything.Optionals(global::Fastwire.Bare.Value);
             v.f_bool = F0.FGet(r, ref p, d);
             v.f_int32 = F1.FGet(r, ref p, d);
             v.f_string = F2.FGet(r, ref p, d);
@@ -1477,14 +1787,26 @@ namespace com.example.fastwire.everything.Fbe
             v.f_time = F5.FGet(r, ref p, d);
             v.f_enum = F6.FGet(r, ref p, d);
             v.f_flags = F7.FGet(r, ref p, d);
-            v.f_struct = F8.FGet(r, ref p, d);
-            v.f_order = F9.FGet(r, ref p, d);
+            r.Need(p, 1);
+            if (r.B[p++] == 0) v.f_struct = null;
+            else v.f_struct = global::com.example.fastwire.everything.Fbe.Primitives.Instance.FGetAt(r, ref p, d);
+            r.Need(p, 1);
+            if (r.B[p++] == 0) v.f_order = null;
+            else v.f_order = global::com.chronoxor.proto.Fbe.Order.Instance.FGetAt(r, ref p, d);
             v.f_reset = F10.FGet(r, ref p, d);
-            v.f_resetReset = F11.FGet(r, ref p, d);
+            {
+                r.Need(p, 1);
+                byte[] b = r.B;
+                v.f_resetReset = b[p + 0] != 0;
+                p += 1;
+            }
+            return v;
         }
 
-        protected override void FCheckFields(global::Fastwire.Reader r, ref int p, int d)
+        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
             F0.FCheck(r, ref p, d);
             F1.FCheck(r, ref p, d);
             F2.FCheck(r, ref p, d);
@@ -1493,11 +1815,21 @@ namespace com.example.fastwire.everything.Fbe
             F5.FCheck(r, ref p, d);
             F6.FCheck(r, ref p, d);
             F7.FCheck(r, ref p, d);
-            F8.FCheck(r, ref p, d);
-            F9.FCheck(r, ref p, d);
+            r.Need(p, 1);
+            if (r.B[p++] != 0) global::com.example.fastwire.everything.Fbe.Primitives.Instance.FCheckAt(r, ref p, d);
+            r.Need(p, 1);
+            if (r.B[p++] != 0) global::com.chronoxor.proto.Fbe.Order.Instance.FCheckAt(r, ref p, d);
             F10.FCheck(r, ref p, d);
-            F11.FCheck(r, ref p, d);
+            r.Need(p, 1);
+            p += 1;
         }
+
+        public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Optionals v) { VPutAt(w, slot, bas, v); }
+        public override global::com.example.fastwire.everything.Optionals VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
+        public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
+        public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Optionals v) { FPutAt(w, v); }
+        public override global::com.example.fastwire.everything.Optionals FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Optionals v)
         {
@@ -1574,14 +1906,25 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.Collections New() { return new global::com.example.fastwire.everything.Collections(); }
 
-        protected override void VPutFields(global::Fastwire.WriteBuffer w, int pos, global::com.example.fastwire.everything.Collections v)
+        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Collections v)
         {
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Collections is null");
+            int pos = w.Append(90);
+            global::Fastwire.Le.Put(w.Data, pos, 90U);
+            global::Fastwire.Le.Put(w.Data, pos + 4, 112U);
             F0.VPut(w, pos + 8, pos, v.f_array);
             F1.VPut(w, pos + 20, pos, v.f_array_optional);
             F2.VPut(w, pos + 30, pos, v.f_array_struct);
             F3.VPut(w, pos + 38, pos, v.f_vector);
             F4.VPut(w, pos + 42, pos, v.f_vector_optional);
-            F5.VPut(w, pos + 46, pos, v.f_vector_struct);
+            {
+                var list = v.f_vector_struct;
+                int n = list.Count;
+                int blk = w.Append(4 + 4 * n);
+                global::Fastwire.Le.Put(w.Data, blk, (uint)n);
+                for (int i = 0; i < n; i++) global::com.chronoxor.proto.Fbe.Order.Instance.VPutAt(w, blk + 4 + 4 * i, pos, list[i]);
+                global::Fastwire.Le.Put(w.Data, pos + 46, (uint)(blk - pos));
+            }
             F6.VPut(w, pos + 50, pos, v.f_list);
             F7.VPut(w, pos + 54, pos, v.f_list_optional);
             F8.VPut(w, pos + 58, pos, v.f_set);
@@ -1592,18 +1935,37 @@ namespace com.example.fastwire.everything.Fbe
             F13.VPut(w, pos + 78, pos, v.f_hash);
             F14.VPut(w, pos + 82, pos, v.f_hash_optional);
             F15.VPut(w, pos + 86, pos, v.f_hash_struct_key);
+            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        protected override void VGetFields(global::Fastwire.Reader r, int pos, int stored, int d, global::com.example.fastwire.everything.Collections v)
+        public global::com.example.fastwire.everything.Collections VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 112U, d, out stored);
+            byte[] b = r.B;
+            d -= 1;
+            global::com.example.fastwire.everything.Collections v;
             if (stored >= 90)
             {
+                v = new global::com.example.fastwire.everything.Collections(global::Fastwire.Bare.Value);
                 v.f_array = F0.VGet(r, pos + 8, pos, d);
                 v.f_array_optional = F1.VGet(r, pos + 20, pos, d);
                 v.f_array_struct = F2.VGet(r, pos + 30, pos, d);
                 v.f_vector = F3.VGet(r, pos + 38, pos, d);
                 v.f_vector_optional = F4.VGet(r, pos + 42, pos, d);
-                v.f_vector_struct = F5.VGet(r, pos + 46, pos, d);
+                {
+                    uint off = global::Fastwire.Le.U32(b, pos + 46);
+                    global::System.Collections.Generic.List<global::com.chronoxor.proto.Order> list;
+                    if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>();
+                    else
+                    {
+                        int n;
+                        int q = r.Count(pos, off, pos + 46 + 4, 4, out n);
+                        list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>(n);
+                        for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.proto.Fbe.Order.Instance.VGetAt(r, q + 4 * i, pos, d));
+                    }
+                    v.f_vector_struct = list;
+                }
                 v.f_list = F6.VGet(r, pos + 50, pos, d);
                 v.f_list_optional = F7.VGet(r, pos + 54, pos, d);
                 v.f_set = F8.VGet(r, pos + 58, pos, d);
@@ -1617,52 +1979,119 @@ namespace com.example.fastwire.everything.Fbe
             }
             else
             {
-                if (stored >= 20) v.f_array = F0.VGet(r, pos + 8, pos, d);
-                if (stored >= 30) v.f_array_optional = F1.VGet(r, pos + 20, pos, d);
-                if (stored >= 38) v.f_array_struct = F2.VGet(r, pos + 30, pos, d);
-                if (stored >= 42) v.f_vector = F3.VGet(r, pos + 38, pos, d);
-                if (stored >= 46) v.f_vector_optional = F4.VGet(r, pos + 42, pos, d);
-                if (stored >= 50) v.f_vector_struct = F5.VGet(r, pos + 46, pos, d);
-                if (stored >= 54) v.f_list = F6.VGet(r, pos + 50, pos, d);
-                if (stored >= 58) v.f_list_optional = F7.VGet(r, pos + 54, pos, d);
-                if (stored >= 62) v.f_set = F8.VGet(r, pos + 58, pos, d);
-                if (stored >= 66) v.f_set_struct = F9.VGet(r, pos + 62, pos, d);
-                if (stored >= 70) v.f_map = F10.VGet(r, pos + 66, pos, d);
-                if (stored >= 74) v.f_map_optional = F11.VGet(r, pos + 70, pos, d);
-                if (stored >= 78) v.f_map_enum_key = F12.VGet(r, pos + 74, pos, d);
-                if (stored >= 82) v.f_hash = F13.VGet(r, pos + 78, pos, d);
-                if (stored >= 86) v.f_hash_optional = F14.VGet(r, pos + 82, pos, d);
-                if (stored >= 90) v.f_hash_struct_key = F15.VGet(r, pos + 86, pos, d);
+                v = new global::com.example.fastwire.everything.Collections();
+                if (stored >= 20)
+                    v.f_array = F0.VGet(r, pos + 8, pos, d);
+                if (stored >= 30)
+                    v.f_array_optional = F1.VGet(r, pos + 20, pos, d);
+                if (stored >= 38)
+                    v.f_array_struct = F2.VGet(r, pos + 30, pos, d);
+                if (stored >= 42)
+                    v.f_vector = F3.VGet(r, pos + 38, pos, d);
+                if (stored >= 46)
+                    v.f_vector_optional = F4.VGet(r, pos + 42, pos, d);
+                if (stored >= 50)
+                {
+                    {
+                        uint off = global::Fastwire.Le.U32(b, pos + 46);
+                        global::System.Collections.Generic.List<global::com.chronoxor.proto.Order> list;
+                        if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>();
+                        else
+                        {
+                            int n;
+                            int q = r.Count(pos, off, pos + 46 + 4, 4, out n);
+                            list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>(n);
+                            for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.proto.Fbe.Order.Instance.VGetAt(r, q + 4 * i, pos, d));
+                        }
+                        v.f_vector_struct = list;
+                    }
+                }
+                if (stored >= 54)
+                    v.f_list = F6.VGet(r, pos + 50, pos, d);
+                if (stored >= 58)
+                    v.f_list_optional = F7.VGet(r, pos + 54, pos, d);
+                if (stored >= 62)
+                    v.f_set = F8.VGet(r, pos + 58, pos, d);
+                if (stored >= 66)
+                    v.f_set_struct = F9.VGet(r, pos + 62, pos, d);
+                if (stored >= 70)
+                    v.f_map = F10.VGet(r, pos + 66, pos, d);
+                if (stored >= 74)
+                    v.f_map_optional = F11.VGet(r, pos + 70, pos, d);
+                if (stored >= 78)
+                    v.f_map_enum_key = F12.VGet(r, pos + 74, pos, d);
+                if (stored >= 82)
+                    v.f_hash = F13.VGet(r, pos + 78, pos, d);
+                if (stored >= 86)
+                    v.f_hash_optional = F14.VGet(r, pos + 82, pos, d);
+                if (stored >= 90)
+                    v.f_hash_struct_key = F15.VGet(r, pos + 86, pos, d);
             }
+            return v;
         }
 
-        protected override void VCheckFields(global::Fastwire.Reader r, int pos, int stored, int d)
+        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            if (stored >= 30) F1.VCheck(r, pos + 20, pos, d);
-            if (stored >= 38) F2.VCheck(r, pos + 30, pos, d);
-            if (stored >= 42) F3.VCheck(r, pos + 38, pos, d);
-            if (stored >= 46) F4.VCheck(r, pos + 42, pos, d);
-            if (stored >= 50) F5.VCheck(r, pos + 46, pos, d);
-            if (stored >= 54) F6.VCheck(r, pos + 50, pos, d);
-            if (stored >= 58) F7.VCheck(r, pos + 54, pos, d);
-            if (stored >= 62) F8.VCheck(r, pos + 58, pos, d);
-            if (stored >= 66) F9.VCheck(r, pos + 62, pos, d);
-            if (stored >= 70) F10.VCheck(r, pos + 66, pos, d);
-            if (stored >= 74) F11.VCheck(r, pos + 70, pos, d);
-            if (stored >= 78) F12.VCheck(r, pos + 74, pos, d);
-            if (stored >= 82) F13.VCheck(r, pos + 78, pos, d);
-            if (stored >= 86) F14.VCheck(r, pos + 82, pos, d);
-            if (stored >= 90) F15.VCheck(r, pos + 86, pos, d);
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 112U, d, out stored);
+            byte[] b = r.B;
+            d -= 1;
+            if (stored >= 30)
+            F1.VCheck(r, pos + 20, pos, d);
+            if (stored >= 38)
+            F2.VCheck(r, pos + 30, pos, d);
+            if (stored >= 42)
+            F3.VCheck(r, pos + 38, pos, d);
+            if (stored >= 46)
+            F4.VCheck(r, pos + 42, pos, d);
+            if (stored >= 50)
+            {
+                {
+                    uint off = global::Fastwire.Le.U32(b, pos + 46);
+                    if (off != 0)
+                    {
+                        int n;
+                        int q = r.Count(pos, off, pos + 46 + 4, 4, out n);
+                        for (int i = 0; i < n; i++) global::com.chronoxor.proto.Fbe.Order.Instance.VCheckAt(r, q + 4 * i, pos, d);
+                    }
+                }
+            }
+            if (stored >= 54)
+            F6.VCheck(r, pos + 50, pos, d);
+            if (stored >= 58)
+            F7.VCheck(r, pos + 54, pos, d);
+            if (stored >= 62)
+            F8.VCheck(r, pos + 58, pos, d);
+            if (stored >= 66)
+            F9.VCheck(r, pos + 62, pos, d);
+            if (stored >= 70)
+            F10.VCheck(r, pos + 66, pos, d);
+            if (stored >= 74)
+            F11.VCheck(r, pos + 70, pos, d);
+            if (stored >= 78)
+            F12.VCheck(r, pos + 74, pos, d);
+            if (stored >= 82)
+            F13.VCheck(r, pos + 78, pos, d);
+            if (stored >= 86)
+            F14.VCheck(r, pos + 82, pos, d);
+            if (stored >= 90)
+            F15.VCheck(r, pos + 86, pos, d);
         }
 
-        protected override void FPutFields(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Collections v)
+        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Collections v)
         {
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Collections is null");
             F0.FPut(w, v.f_array);
             F1.FPut(w, v.f_array_optional);
             F2.FPut(w, v.f_array_struct);
             F3.FPut(w, v.f_vector);
             F4.FPut(w, v.f_vector_optional);
-            F5.FPut(w, v.f_vector_struct);
+            {
+                var list = v.f_vector_struct;
+                int at = w.Reserve(4);
+                global::Fastwire.Le.Put(w.Data, at, (uint)list.Count);
+                for (int i = 0; i < list.Count; i++) global::com.chronoxor.proto.Fbe.Order.Instance.FPutAt(w, list[i]);
+            }
             F6.FPut(w, v.f_list);
             F7.FPut(w, v.f_list_optional);
             F8.FPut(w, v.f_set);
@@ -1675,14 +2104,23 @@ namespace com.example.fastwire.everything.Fbe
             F15.FPut(w, v.f_hash_struct_key);
         }
 
-        protected override void FGetFields(global::Fastwire.Reader r, ref int p, int d, global::com.example.fastwire.everything.Collections v)
+        public global::com.example.fastwire.everything.Collections FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            var v = new global::com.example.fastwire.everything.Collections(global::Fastwire.Bare.Value);
             v.f_array = F0.FGet(r, ref p, d);
             v.f_array_optional = F1.FGet(r, ref p, d);
             v.f_array_struct = F2.FGet(r, ref p, d);
             v.f_vector = F3.FGet(r, ref p, d);
             v.f_vector_optional = F4.FGet(r, ref p, d);
-            v.f_vector_struct = F5.FGet(r, ref p, d);
+            {
+                int n = r.FinalCount(p, 26);
+                p += 4;
+                var list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>(n);
+                for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.proto.Fbe.Order.Instance.FGetAt(r, ref p, d));
+                v.f_vector_struct = list;
+            }
             v.f_list = F6.FGet(r, ref p, d);
             v.f_list_optional = F7.FGet(r, ref p, d);
             v.f_set = F8.FGet(r, ref p, d);
@@ -1693,16 +2131,23 @@ namespace com.example.fastwire.everything.Fbe
             v.f_hash = F13.FGet(r, ref p, d);
             v.f_hash_optional = F14.FGet(r, ref p, d);
             v.f_hash_struct_key = F15.FGet(r, ref p, d);
+            return v;
         }
 
-        protected override void FCheckFields(global::Fastwire.Reader r, ref int p, int d)
+        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
             F0.FCheck(r, ref p, d);
             F1.FCheck(r, ref p, d);
             F2.FCheck(r, ref p, d);
             F3.FCheck(r, ref p, d);
             F4.FCheck(r, ref p, d);
-            F5.FCheck(r, ref p, d);
+            {
+                int n = r.FinalCount(p, 26);
+                p += 4;
+                for (int i = 0; i < n; i++) global::com.chronoxor.proto.Fbe.Order.Instance.FCheckAt(r, ref p, d);
+            }
             F6.FCheck(r, ref p, d);
             F7.FCheck(r, ref p, d);
             F8.FCheck(r, ref p, d);
@@ -1714,6 +2159,13 @@ namespace com.example.fastwire.everything.Fbe
             F14.FCheck(r, ref p, d);
             F15.FCheck(r, ref p, d);
         }
+
+        public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Collections v) { VPutAt(w, slot, bas, v); }
+        public override global::com.example.fastwire.everything.Collections VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
+        public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
+        public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Collections v) { FPutAt(w, v); }
+        public override global::com.example.fastwire.everything.Collections FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Collections v)
         {
@@ -1787,41 +2239,82 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.Fixed New() { return new global::com.example.fastwire.everything.Fixed(); }
 
-        protected override void VPutFields(global::Fastwire.WriteBuffer w, int pos, global::com.example.fastwire.everything.Fixed v)
+        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Fixed v)
         {
-            F0.VPut(w, pos + 8, pos, v.id);
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Fixed is null");
+            int pos = w.Append(12);
+            byte[] b = w.Data;
+            global::Fastwire.Le.Put(b, pos, 12U);
+            global::Fastwire.Le.Put(b, pos + 4, 500U);
+            global::Fastwire.Le.Put(b, pos + 8, (uint)v.id);
+            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        protected override void VGetFields(global::Fastwire.Reader r, int pos, int stored, int d, global::com.example.fastwire.everything.Fixed v)
+        public global::com.example.fastwire.everything.Fixed VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 500U, d, out stored);
+            byte[] b = r.B;
+            d -= 1;
+            global::com.example.fastwire.everything.Fixed v;
             if (stored >= 12)
             {
-                v.id = F0.VGet(r, pos + 8, pos, d);
+                v = new global::com.example.fastwire.everything.Fixed(global::Fastwire.Bare.Value);
+                v.id = global::Fastwire.Le.I32(b, pos + 8);
             }
             else
             {
-                if (stored >= 12) v.id = F0.VGet(r, pos + 8, pos, d);
+                v = new global::com.example.fastwire.everything.Fixed();
+                if (stored >= 12)
+                    v.id = global::Fastwire.Le.I32(b, pos + 8);
+            }
+            return v;
+        }
+
+        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        {
+            int stored;
+            r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 500U, d, out stored);
+        }
+
+        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Fixed v)
+        {
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Fixed is null");
+            {
+                int at = w.Reserve(4);
+                byte[] b = w.Data;
+                global::Fastwire.Le.Put(b, at + 0, (uint)v.id);
             }
         }
 
-        protected override void VCheckFields(global::Fastwire.Reader r, int pos, int stored, int d)
+        public global::com.example.fastwire.everything.Fixed FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            var v = new global::com.example.fastwire.everything.Fixed(global::Fastwire.Bare.Value);
+            {
+                r.Need(p, 4);
+                byte[] b = r.B;
+                v.id = global::Fastwire.Le.I32(b, p + 0);
+                p += 4;
+            }
+            return v;
         }
 
-        protected override void FPutFields(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Fixed v)
+        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            F0.FPut(w, v.id);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            r.Need(p, 4);
+            p += 4;
         }
 
-        protected override void FGetFields(global::Fastwire.Reader r, ref int p, int d, global::com.example.fastwire.everything.Fixed v)
-        {
-            v.id = F0.FGet(r, ref p, d);
-        }
-
-        protected override void FCheckFields(global::Fastwire.Reader r, ref int p, int d)
-        {
-            F0.FCheck(r, ref p, d);
-        }
+        public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Fixed v) { VPutAt(w, slot, bas, v); }
+        public override global::com.example.fastwire.everything.Fixed VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
+        public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
+        public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Fixed v) { FPutAt(w, v); }
+        public override global::com.example.fastwire.everything.Fixed FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Fixed v)
         {
@@ -1850,41 +2343,82 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.Next New() { return new global::com.example.fastwire.everything.Next(); }
 
-        protected override void VPutFields(global::Fastwire.WriteBuffer w, int pos, global::com.example.fastwire.everything.Next v)
+        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Next v)
         {
-            F0.VPut(w, pos + 8, pos, v.id);
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Next is null");
+            int pos = w.Append(24);
+            byte[] b = w.Data;
+            global::Fastwire.Le.Put(b, pos, 24U);
+            global::Fastwire.Le.Put(b, pos + 4, 113U);
+            global::Fastwire.Uuid.Write(b, pos + 8, v.id);
+            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        protected override void VGetFields(global::Fastwire.Reader r, int pos, int stored, int d, global::com.example.fastwire.everything.Next v)
+        public global::com.example.fastwire.everything.Next VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 113U, d, out stored);
+            byte[] b = r.B;
+            d -= 1;
+            global::com.example.fastwire.everything.Next v;
             if (stored >= 24)
             {
-                v.id = F0.VGet(r, pos + 8, pos, d);
+                v = new global::com.example.fastwire.everything.Next(global::Fastwire.Bare.Value);
+                v.id = global::Fastwire.Uuid.Read(b, pos + 8);
             }
             else
             {
-                if (stored >= 24) v.id = F0.VGet(r, pos + 8, pos, d);
+                v = new global::com.example.fastwire.everything.Next();
+                if (stored >= 24)
+                    v.id = global::Fastwire.Uuid.Read(b, pos + 8);
+            }
+            return v;
+        }
+
+        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        {
+            int stored;
+            r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 113U, d, out stored);
+        }
+
+        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Next v)
+        {
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Next is null");
+            {
+                int at = w.Reserve(16);
+                byte[] b = w.Data;
+                global::Fastwire.Uuid.Write(b, at + 0, v.id);
             }
         }
 
-        protected override void VCheckFields(global::Fastwire.Reader r, int pos, int stored, int d)
+        public global::com.example.fastwire.everything.Next FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            var v = new global::com.example.fastwire.everything.Next(global::Fastwire.Bare.Value);
+            {
+                r.Need(p, 16);
+                byte[] b = r.B;
+                v.id = global::Fastwire.Uuid.Read(b, p + 0);
+                p += 16;
+            }
+            return v;
         }
 
-        protected override void FPutFields(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Next v)
+        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            F0.FPut(w, v.id);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            r.Need(p, 16);
+            p += 16;
         }
 
-        protected override void FGetFields(global::Fastwire.Reader r, ref int p, int d, global::com.example.fastwire.everything.Next v)
-        {
-            v.id = F0.FGet(r, ref p, d);
-        }
-
-        protected override void FCheckFields(global::Fastwire.Reader r, ref int p, int d)
-        {
-            F0.FCheck(r, ref p, d);
-        }
+        public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Next v) { VPutAt(w, slot, bas, v); }
+        public override global::com.example.fastwire.everything.Next VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
+        public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
+        public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Next v) { FPutAt(w, v); }
+        public override global::com.example.fastwire.everything.Next FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Next v)
         {
@@ -1913,42 +2447,87 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.Shifted New() { return new global::com.example.fastwire.everything.Shifted(); }
 
-        protected override void VPutFields(global::Fastwire.WriteBuffer w, int pos, global::com.example.fastwire.everything.Shifted v)
+        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Shifted v)
         {
-            F0.VPut(w, pos + 8, pos, v.amount);
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Shifted is null");
+            int pos = w.Append(24);
+            byte[] b = w.Data;
+            global::Fastwire.Le.Put(b, pos, 24U);
+            global::Fastwire.Le.Put(b, pos + 4, 300U);
+            global::Fastwire.Decimals.Write(b, pos + 8, v.amount);
+            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        protected override void VGetFields(global::Fastwire.Reader r, int pos, int stored, int d, global::com.example.fastwire.everything.Shifted v)
+        public global::com.example.fastwire.everything.Shifted VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 300U, d, out stored);
+            byte[] b = r.B;
+            d -= 1;
+            global::com.example.fastwire.everything.Shifted v;
             if (stored >= 24)
             {
-                v.amount = F0.VGet(r, pos + 8, pos, d);
+                v = new global::com.example.fastwire.everything.Shifted(global::Fastwire.Bare.Value);
+                v.amount = global::Fastwire.Decimals.Read(b, pos + 8);
             }
             else
             {
-                if (stored >= 24) v.amount = F0.VGet(r, pos + 8, pos, d);
+                v = new global::com.example.fastwire.everything.Shifted();
+                if (stored >= 24)
+                    v.amount = global::Fastwire.Decimals.Read(b, pos + 8);
+            }
+            return v;
+        }
+
+        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        {
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 300U, d, out stored);
+            byte[] b = r.B;
+            d -= 1;
+            if (stored >= 24)
+            global::Fastwire.Decimals.Check(b, pos + 8);
+        }
+
+        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Shifted v)
+        {
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Shifted is null");
+            {
+                int at = w.Reserve(16);
+                byte[] b = w.Data;
+                global::Fastwire.Decimals.Write(b, at + 0, v.amount);
             }
         }
 
-        protected override void VCheckFields(global::Fastwire.Reader r, int pos, int stored, int d)
+        public global::com.example.fastwire.everything.Shifted FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            if (stored >= 24) F0.VCheck(r, pos + 8, pos, d);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            var v = new global::com.example.fastwire.everything.Shifted(global::Fastwire.Bare.Value);
+            {
+                r.Need(p, 16);
+                byte[] b = r.B;
+                v.amount = global::Fastwire.Decimals.Read(b, p + 0);
+                p += 16;
+            }
+            return v;
         }
 
-        protected override void FPutFields(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Shifted v)
+        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            F0.FPut(w, v.amount);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            r.Need(p, 16);
+            global::Fastwire.Decimals.Check(r.B, p + 0);
+            p += 16;
         }
 
-        protected override void FGetFields(global::Fastwire.Reader r, ref int p, int d, global::com.example.fastwire.everything.Shifted v)
-        {
-            v.amount = F0.FGet(r, ref p, d);
-        }
-
-        protected override void FCheckFields(global::Fastwire.Reader r, ref int p, int d)
-        {
-            F0.FCheck(r, ref p, d);
-        }
+        public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Shifted v) { VPutAt(w, slot, bas, v); }
+        public override global::com.example.fastwire.everything.Shifted VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
+        public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
+        public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Shifted v) { FPutAt(w, v); }
+        public override global::com.example.fastwire.everything.Shifted FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Shifted v)
         {
@@ -1978,48 +2557,92 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.Base New() { return new global::com.example.fastwire.everything.Base(); }
 
-        protected override void VPutFields(global::Fastwire.WriteBuffer w, int pos, global::com.example.fastwire.everything.Base v)
+        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Base v)
         {
-            F0.VPut(w, pos + 8, pos, v.name);
-            F1.VPut(w, pos + 12, pos, v.level);
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Base is null");
+            int pos = w.Append(13);
+            byte[] b = w.Data;
+            global::Fastwire.Le.Put(b, pos, 13U);
+            global::Fastwire.Le.Put(b, pos + 4, 301U);
+            b[pos + 12] = (byte)v.level;
+            global::Fastwire.Wire.VPutString(w, pos + 8, pos, v.name);
+            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        protected override void VGetFields(global::Fastwire.Reader r, int pos, int stored, int d, global::com.example.fastwire.everything.Base v)
+        public global::com.example.fastwire.everything.Base VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 301U, d, out stored);
+            byte[] b = r.B;
+            d -= 1;
+            global::com.example.fastwire.everything.Base v;
             if (stored >= 13)
             {
-                v.name = F0.VGet(r, pos + 8, pos, d);
-                v.level = F1.VGet(r, pos + 12, pos, d);
+                v = new global::com.example.fastwire.everything.Base(global::Fastwire.Bare.Value);
+                v.name = global::Fastwire.Wire.VGetString(r, pos + 8, pos);
+                v.level = (sbyte)b[pos + 12];
             }
             else
             {
-                if (stored >= 12) v.name = F0.VGet(r, pos + 8, pos, d);
-                if (stored >= 13) v.level = F1.VGet(r, pos + 12, pos, d);
+                v = new global::com.example.fastwire.everything.Base();
+                if (stored >= 12)
+                    v.name = global::Fastwire.Wire.VGetString(r, pos + 8, pos);
+                if (stored >= 13)
+                    v.level = (sbyte)b[pos + 12];
+            }
+            return v;
+        }
+
+        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        {
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 301U, d, out stored);
+            d -= 1;
+            if (stored >= 12)
+            global::Fastwire.Wire.VCheckText(r, pos + 8, pos);
+        }
+
+        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Base v)
+        {
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Base is null");
+            global::Fastwire.Wire.FPutString(w, v.name);
+            {
+                int at = w.Reserve(1);
+                byte[] b = w.Data;
+                b[at + 0] = (byte)v.level;
             }
         }
 
-        protected override void VCheckFields(global::Fastwire.Reader r, int pos, int stored, int d)
+        public global::com.example.fastwire.everything.Base FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            if (stored >= 12) F0.VCheck(r, pos + 8, pos, d);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            var v = new global::com.example.fastwire.everything.Base(global::Fastwire.Bare.Value);
+            v.name = global::Fastwire.Wire.FGetString(r, ref p);
+            {
+                r.Need(p, 1);
+                byte[] b = r.B;
+                v.level = (sbyte)b[p + 0];
+                p += 1;
+            }
+            return v;
         }
 
-        protected override void FPutFields(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Base v)
+        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            F0.FPut(w, v.name);
-            F1.FPut(w, v.level);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            global::Fastwire.Wire.FCheckText(r, ref p);
+            r.Need(p, 1);
+            p += 1;
         }
 
-        protected override void FGetFields(global::Fastwire.Reader r, ref int p, int d, global::com.example.fastwire.everything.Base v)
-        {
-            v.name = F0.FGet(r, ref p, d);
-            v.level = F1.FGet(r, ref p, d);
-        }
-
-        protected override void FCheckFields(global::Fastwire.Reader r, ref int p, int d)
-        {
-            F0.FCheck(r, ref p, d);
-            F1.FCheck(r, ref p, d);
-        }
+        public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Base v) { VPutAt(w, slot, bas, v); }
+        public override global::com.example.fastwire.everything.Base VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
+        public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
+        public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Base v) { FPutAt(w, v); }
+        public override global::com.example.fastwire.everything.Base FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Base v)
         {
@@ -2054,60 +2677,104 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.Derived New() { return new global::com.example.fastwire.everything.Derived(); }
 
-        protected override void VPutFields(global::Fastwire.WriteBuffer w, int pos, global::com.example.fastwire.everything.Derived v)
+        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Derived v)
         {
-            F0.VPut(w, pos + 8, pos, v.name);
-            F1.VPut(w, pos + 12, pos, v.level);
-            F2.VPut(w, pos + 13, pos, v.serial);
-            F3.VPut(w, pos + 17, pos, v.weight);
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Derived is null");
+            int pos = w.Append(25);
+            byte[] b = w.Data;
+            global::Fastwire.Le.Put(b, pos, 25U);
+            global::Fastwire.Le.Put(b, pos + 4, 302U);
+            b[pos + 12] = (byte)v.level;
+            global::Fastwire.Le.Put(b, pos + 13, (uint)v.serial);
+            global::Fastwire.Le.PutF64(b, pos + 17, v.weight);
+            global::Fastwire.Wire.VPutString(w, pos + 8, pos, v.name);
+            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        protected override void VGetFields(global::Fastwire.Reader r, int pos, int stored, int d, global::com.example.fastwire.everything.Derived v)
+        public global::com.example.fastwire.everything.Derived VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 302U, d, out stored);
+            byte[] b = r.B;
+            d -= 1;
+            global::com.example.fastwire.everything.Derived v;
             if (stored >= 25)
             {
-                v.name = F0.VGet(r, pos + 8, pos, d);
-                v.level = F1.VGet(r, pos + 12, pos, d);
-                v.serial = F2.VGet(r, pos + 13, pos, d);
-                v.weight = F3.VGet(r, pos + 17, pos, d);
+                v = new global::com.example.fastwire.everything.Derived(global::Fastwire.Bare.Value);
+                v.name = global::Fastwire.Wire.VGetString(r, pos + 8, pos);
+                v.level = (sbyte)b[pos + 12];
+                v.serial = global::Fastwire.Le.I32(b, pos + 13);
+                v.weight = global::Fastwire.Le.F64(b, pos + 17);
             }
             else
             {
-                if (stored >= 12) v.name = F0.VGet(r, pos + 8, pos, d);
-                if (stored >= 13) v.level = F1.VGet(r, pos + 12, pos, d);
-                if (stored >= 17) v.serial = F2.VGet(r, pos + 13, pos, d);
-                if (stored >= 25) v.weight = F3.VGet(r, pos + 17, pos, d);
+                v = new global::com.example.fastwire.everything.Derived();
+                if (stored >= 12)
+                    v.name = global::Fastwire.Wire.VGetString(r, pos + 8, pos);
+                if (stored >= 13)
+                    v.level = (sbyte)b[pos + 12];
+                if (stored >= 17)
+                    v.serial = global::Fastwire.Le.I32(b, pos + 13);
+                if (stored >= 25)
+                    v.weight = global::Fastwire.Le.F64(b, pos + 17);
+            }
+            return v;
+        }
+
+        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        {
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 302U, d, out stored);
+            d -= 1;
+            if (stored >= 12)
+            global::Fastwire.Wire.VCheckText(r, pos + 8, pos);
+        }
+
+        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Derived v)
+        {
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Derived is null");
+            global::Fastwire.Wire.FPutString(w, v.name);
+            {
+                int at = w.Reserve(13);
+                byte[] b = w.Data;
+                b[at + 0] = (byte)v.level;
+                global::Fastwire.Le.Put(b, at + 1, (uint)v.serial);
+                global::Fastwire.Le.PutF64(b, at + 5, v.weight);
             }
         }
 
-        protected override void VCheckFields(global::Fastwire.Reader r, int pos, int stored, int d)
+        public global::com.example.fastwire.everything.Derived FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            if (stored >= 12) F0.VCheck(r, pos + 8, pos, d);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            var v = new global::com.example.fastwire.everything.Derived(global::Fastwire.Bare.Value);
+            v.name = global::Fastwire.Wire.FGetString(r, ref p);
+            {
+                r.Need(p, 13);
+                byte[] b = r.B;
+                v.level = (sbyte)b[p + 0];
+                v.serial = global::Fastwire.Le.I32(b, p + 1);
+                v.weight = global::Fastwire.Le.F64(b, p + 5);
+                p += 13;
+            }
+            return v;
         }
 
-        protected override void FPutFields(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Derived v)
+        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            F0.FPut(w, v.name);
-            F1.FPut(w, v.level);
-            F2.FPut(w, v.serial);
-            F3.FPut(w, v.weight);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            global::Fastwire.Wire.FCheckText(r, ref p);
+            r.Need(p, 13);
+            p += 13;
         }
 
-        protected override void FGetFields(global::Fastwire.Reader r, ref int p, int d, global::com.example.fastwire.everything.Derived v)
-        {
-            v.name = F0.FGet(r, ref p, d);
-            v.level = F1.FGet(r, ref p, d);
-            v.serial = F2.FGet(r, ref p, d);
-            v.weight = F3.FGet(r, ref p, d);
-        }
-
-        protected override void FCheckFields(global::Fastwire.Reader r, ref int p, int d)
-        {
-            F0.FCheck(r, ref p, d);
-            F1.FCheck(r, ref p, d);
-            F2.FCheck(r, ref p, d);
-            F3.FCheck(r, ref p, d);
-        }
+        public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Derived v) { VPutAt(w, slot, bas, v); }
+        public override global::com.example.fastwire.everything.Derived VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
+        public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
+        public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Derived v) { FPutAt(w, v); }
+        public override global::com.example.fastwire.everything.Derived FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Derived v)
         {
@@ -2149,66 +2816,110 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.MoreDerived New() { return new global::com.example.fastwire.everything.MoreDerived(); }
 
-        protected override void VPutFields(global::Fastwire.WriteBuffer w, int pos, global::com.example.fastwire.everything.MoreDerived v)
+        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.MoreDerived v)
         {
-            F0.VPut(w, pos + 8, pos, v.name);
-            F1.VPut(w, pos + 12, pos, v.level);
-            F2.VPut(w, pos + 13, pos, v.serial);
-            F3.VPut(w, pos + 17, pos, v.weight);
-            F4.VPut(w, pos + 25, pos, v.last);
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.MoreDerived is null");
+            int pos = w.Append(26);
+            byte[] b = w.Data;
+            global::Fastwire.Le.Put(b, pos, 26U);
+            global::Fastwire.Le.Put(b, pos + 4, 303U);
+            b[pos + 12] = (byte)v.level;
+            global::Fastwire.Le.Put(b, pos + 13, (uint)v.serial);
+            global::Fastwire.Le.PutF64(b, pos + 17, v.weight);
+            b[pos + 25] = v.last ? (byte)1 : (byte)0;
+            global::Fastwire.Wire.VPutString(w, pos + 8, pos, v.name);
+            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        protected override void VGetFields(global::Fastwire.Reader r, int pos, int stored, int d, global::com.example.fastwire.everything.MoreDerived v)
+        public global::com.example.fastwire.everything.MoreDerived VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 303U, d, out stored);
+            byte[] b = r.B;
+            d -= 1;
+            global::com.example.fastwire.everything.MoreDerived v;
             if (stored >= 26)
             {
-                v.name = F0.VGet(r, pos + 8, pos, d);
-                v.level = F1.VGet(r, pos + 12, pos, d);
-                v.serial = F2.VGet(r, pos + 13, pos, d);
-                v.weight = F3.VGet(r, pos + 17, pos, d);
-                v.last = F4.VGet(r, pos + 25, pos, d);
+                v = new global::com.example.fastwire.everything.MoreDerived(global::Fastwire.Bare.Value);
+                v.name = global::Fastwire.Wire.VGetString(r, pos + 8, pos);
+                v.level = (sbyte)b[pos + 12];
+                v.serial = global::Fastwire.Le.I32(b, pos + 13);
+                v.weight = global::Fastwire.Le.F64(b, pos + 17);
+                v.last = b[pos + 25] != 0;
             }
             else
             {
-                if (stored >= 12) v.name = F0.VGet(r, pos + 8, pos, d);
-                if (stored >= 13) v.level = F1.VGet(r, pos + 12, pos, d);
-                if (stored >= 17) v.serial = F2.VGet(r, pos + 13, pos, d);
-                if (stored >= 25) v.weight = F3.VGet(r, pos + 17, pos, d);
-                if (stored >= 26) v.last = F4.VGet(r, pos + 25, pos, d);
+                v = new global::com.example.fastwire.everything.MoreDerived();
+                if (stored >= 12)
+                    v.name = global::Fastwire.Wire.VGetString(r, pos + 8, pos);
+                if (stored >= 13)
+                    v.level = (sbyte)b[pos + 12];
+                if (stored >= 17)
+                    v.serial = global::Fastwire.Le.I32(b, pos + 13);
+                if (stored >= 25)
+                    v.weight = global::Fastwire.Le.F64(b, pos + 17);
+                if (stored >= 26)
+                    v.last = b[pos + 25] != 0;
+            }
+            return v;
+        }
+
+        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        {
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 303U, d, out stored);
+            d -= 1;
+            if (stored >= 12)
+            global::Fastwire.Wire.VCheckText(r, pos + 8, pos);
+        }
+
+        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.MoreDerived v)
+        {
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.MoreDerived is null");
+            global::Fastwire.Wire.FPutString(w, v.name);
+            {
+                int at = w.Reserve(14);
+                byte[] b = w.Data;
+                b[at + 0] = (byte)v.level;
+                global::Fastwire.Le.Put(b, at + 1, (uint)v.serial);
+                global::Fastwire.Le.PutF64(b, at + 5, v.weight);
+                b[at + 13] = v.last ? (byte)1 : (byte)0;
             }
         }
 
-        protected override void VCheckFields(global::Fastwire.Reader r, int pos, int stored, int d)
+        public global::com.example.fastwire.everything.MoreDerived FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            if (stored >= 12) F0.VCheck(r, pos + 8, pos, d);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            var v = new global::com.example.fastwire.everything.MoreDerived(global::Fastwire.Bare.Value);
+            v.name = global::Fastwire.Wire.FGetString(r, ref p);
+            {
+                r.Need(p, 14);
+                byte[] b = r.B;
+                v.level = (sbyte)b[p + 0];
+                v.serial = global::Fastwire.Le.I32(b, p + 1);
+                v.weight = global::Fastwire.Le.F64(b, p + 5);
+                v.last = b[p + 13] != 0;
+                p += 14;
+            }
+            return v;
         }
 
-        protected override void FPutFields(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.MoreDerived v)
+        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            F0.FPut(w, v.name);
-            F1.FPut(w, v.level);
-            F2.FPut(w, v.serial);
-            F3.FPut(w, v.weight);
-            F4.FPut(w, v.last);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            global::Fastwire.Wire.FCheckText(r, ref p);
+            r.Need(p, 14);
+            p += 14;
         }
 
-        protected override void FGetFields(global::Fastwire.Reader r, ref int p, int d, global::com.example.fastwire.everything.MoreDerived v)
-        {
-            v.name = F0.FGet(r, ref p, d);
-            v.level = F1.FGet(r, ref p, d);
-            v.serial = F2.FGet(r, ref p, d);
-            v.weight = F3.FGet(r, ref p, d);
-            v.last = F4.FGet(r, ref p, d);
-        }
-
-        protected override void FCheckFields(global::Fastwire.Reader r, ref int p, int d)
-        {
-            F0.FCheck(r, ref p, d);
-            F1.FCheck(r, ref p, d);
-            F2.FCheck(r, ref p, d);
-            F3.FCheck(r, ref p, d);
-            F4.FCheck(r, ref p, d);
-        }
+        public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.MoreDerived v) { VPutAt(w, slot, bas, v); }
+        public override global::com.example.fastwire.everything.MoreDerived VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
+        public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
+        public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.MoreDerived v) { FPutAt(w, v); }
+        public override global::com.example.fastwire.everything.MoreDerived FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.MoreDerived v)
         {
@@ -2251,55 +2962,102 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.Wallet New() { return new global::com.example.fastwire.everything.Wallet(); }
 
-        protected override void VPutFields(global::Fastwire.WriteBuffer w, int pos, global::com.example.fastwire.everything.Wallet v)
+        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Wallet v)
         {
-            F0.VPut(w, pos + 8, pos, v.currency);
-            F1.VPut(w, pos + 12, pos, v.amount);
-            F2.VPut(w, pos + 20, pos, v.reserved);
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Wallet is null");
+            int pos = w.Append(36);
+            byte[] b = w.Data;
+            global::Fastwire.Le.Put(b, pos, 36U);
+            global::Fastwire.Le.Put(b, pos + 4, 2U);
+            global::Fastwire.Le.PutF64(b, pos + 12, v.amount);
+            global::Fastwire.Decimals.Write(b, pos + 20, v.reserved);
+            global::Fastwire.Wire.VPutString(w, pos + 8, pos, v.currency);
+            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        protected override void VGetFields(global::Fastwire.Reader r, int pos, int stored, int d, global::com.example.fastwire.everything.Wallet v)
+        public global::com.example.fastwire.everything.Wallet VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 2U, d, out stored);
+            byte[] b = r.B;
+            d -= 1;
+            global::com.example.fastwire.everything.Wallet v;
             if (stored >= 36)
             {
-                v.currency = F0.VGet(r, pos + 8, pos, d);
-                v.amount = F1.VGet(r, pos + 12, pos, d);
-                v.reserved = F2.VGet(r, pos + 20, pos, d);
+                v = new global::com.example.fastwire.everything.Wallet(global::Fastwire.Bare.Value);
+                v.currency = global::Fastwire.Wire.VGetString(r, pos + 8, pos);
+                v.amount = global::Fastwire.Le.F64(b, pos + 12);
+                v.reserved = global::Fastwire.Decimals.Read(b, pos + 20);
             }
             else
             {
-                if (stored >= 12) v.currency = F0.VGet(r, pos + 8, pos, d);
-                if (stored >= 20) v.amount = F1.VGet(r, pos + 12, pos, d);
-                if (stored >= 36) v.reserved = F2.VGet(r, pos + 20, pos, d);
+                v = new global::com.example.fastwire.everything.Wallet();
+                if (stored >= 12)
+                    v.currency = global::Fastwire.Wire.VGetString(r, pos + 8, pos);
+                if (stored >= 20)
+                    v.amount = global::Fastwire.Le.F64(b, pos + 12);
+                if (stored >= 36)
+                    v.reserved = global::Fastwire.Decimals.Read(b, pos + 20);
+            }
+            return v;
+        }
+
+        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        {
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 2U, d, out stored);
+            byte[] b = r.B;
+            d -= 1;
+            if (stored >= 12)
+            global::Fastwire.Wire.VCheckText(r, pos + 8, pos);
+            if (stored >= 36)
+            global::Fastwire.Decimals.Check(b, pos + 20);
+        }
+
+        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Wallet v)
+        {
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Wallet is null");
+            global::Fastwire.Wire.FPutString(w, v.currency);
+            {
+                int at = w.Reserve(24);
+                byte[] b = w.Data;
+                global::Fastwire.Le.PutF64(b, at + 0, v.amount);
+                global::Fastwire.Decimals.Write(b, at + 8, v.reserved);
             }
         }
 
-        protected override void VCheckFields(global::Fastwire.Reader r, int pos, int stored, int d)
+        public global::com.example.fastwire.everything.Wallet FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            if (stored >= 12) F0.VCheck(r, pos + 8, pos, d);
-            if (stored >= 36) F2.VCheck(r, pos + 20, pos, d);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            var v = new global::com.example.fastwire.everything.Wallet(global::Fastwire.Bare.Value);
+            v.currency = global::Fastwire.Wire.FGetString(r, ref p);
+            {
+                r.Need(p, 24);
+                byte[] b = r.B;
+                v.amount = global::Fastwire.Le.F64(b, p + 0);
+                v.reserved = global::Fastwire.Decimals.Read(b, p + 8);
+                p += 24;
+            }
+            return v;
         }
 
-        protected override void FPutFields(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Wallet v)
+        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            F0.FPut(w, v.currency);
-            F1.FPut(w, v.amount);
-            F2.FPut(w, v.reserved);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            global::Fastwire.Wire.FCheckText(r, ref p);
+            r.Need(p, 24);
+            global::Fastwire.Decimals.Check(r.B, p + 8);
+            p += 24;
         }
 
-        protected override void FGetFields(global::Fastwire.Reader r, ref int p, int d, global::com.example.fastwire.everything.Wallet v)
-        {
-            v.currency = F0.FGet(r, ref p, d);
-            v.amount = F1.FGet(r, ref p, d);
-            v.reserved = F2.FGet(r, ref p, d);
-        }
-
-        protected override void FCheckFields(global::Fastwire.Reader r, ref int p, int d)
-        {
-            F0.FCheck(r, ref p, d);
-            F1.FCheck(r, ref p, d);
-            F2.FCheck(r, ref p, d);
-        }
+        public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Wallet v) { VPutAt(w, slot, bas, v); }
+        public override global::com.example.fastwire.everything.Wallet VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
+        public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
+        public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Wallet v) { FPutAt(w, v); }
+        public override global::com.example.fastwire.everything.Wallet FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Wallet v)
         {
@@ -2331,7 +3089,6 @@ namespace com.example.fastwire.everything.Fbe
         static readonly global::Fastwire.Int32Codec F0 = global::Fastwire.Codecs.Int32;
         static readonly global::Fastwire.StringCodec F1 = global::Fastwire.Codecs.String;
         static readonly global::Fastwire.EnumCodec<global::com.chronoxor.protoex.State, byte> F2 = global::com.chronoxor.protoex.Fbe.FbeEnums.State;
-        static readonly global::com.chronoxor.protoex.Fbe.Balance F3 = global::com.chronoxor.protoex.Fbe.Balance.Instance;
         static readonly global::Fastwire.Codec<global::com.chronoxor.protoex.Balance> F4 = new global::Fastwire.OptionalRefCodec<global::com.chronoxor.protoex.Balance>(global::com.chronoxor.protoex.Fbe.Balance.Instance);
         static readonly global::Fastwire.Codec<global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>> F5 = new global::Fastwire.ListCodec<global::com.chronoxor.protoex.Order>(global::com.chronoxor.protoex.Fbe.Order.Instance);
         static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumRefs, short> F6 = global::com.example.fastwire.everything.Fbe.FbeEnums.EnumRefs;
@@ -2341,87 +3098,249 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.ExAccount New() { return new global::com.example.fastwire.everything.ExAccount(); }
 
-        protected override void VPutFields(global::Fastwire.WriteBuffer w, int pos, global::com.example.fastwire.everything.ExAccount v)
+        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.ExAccount v)
         {
-            F0.VPut(w, pos + 8, pos, v.uid);
-            F1.VPut(w, pos + 12, pos, v.name);
-            F2.VPut(w, pos + 16, pos, v.state);
-            F3.VPut(w, pos + 17, pos, v.wallet);
-            F4.VPut(w, pos + 21, pos, v.asset);
-            F5.VPut(w, pos + 26, pos, v.orders);
-            F6.VPut(w, pos + 30, pos, v.refs);
-            F7.VPut(w, pos + 32, pos, v.extra);
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.ExAccount is null");
+            int pos = w.Append(33);
+            byte[] b = w.Data;
+            global::Fastwire.Le.Put(b, pos, 33U);
+            global::Fastwire.Le.Put(b, pos + 4, 304U);
+            global::Fastwire.Le.Put(b, pos + 8, (uint)v.uid);
+            b[pos + 16] = (byte)v.state;
+            global::Fastwire.Le.Put(b, pos + 30, (ushort)v.refs);
+            b[pos + 32] = (byte)v.extra;
+            global::Fastwire.Wire.VPutString(w, pos + 12, pos, v.name);
+            global::com.chronoxor.protoex.Fbe.Balance.Instance.VPutAt(w, pos + 17, pos, v.wallet);
+            if (v.asset != null)
+            {
+                int blk = w.Append(4);
+                w.Data[pos + 21] = 1;
+                global::Fastwire.Le.Put(w.Data, pos + 21 + 1, (uint)(blk - pos));
+                global::com.chronoxor.protoex.Fbe.Balance.Instance.VPutAt(w, blk, blk, v.asset);
+            }
+            {
+                var list = v.orders;
+                int n = list.Count;
+                int blk = w.Append(4 + 4 * n);
+                global::Fastwire.Le.Put(w.Data, blk, (uint)n);
+                for (int i = 0; i < n; i++) global::com.chronoxor.protoex.Fbe.Order.Instance.VPutAt(w, blk + 4 + 4 * i, pos, list[i]);
+                global::Fastwire.Le.Put(w.Data, pos + 26, (uint)(blk - pos));
+            }
+            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        protected override void VGetFields(global::Fastwire.Reader r, int pos, int stored, int d, global::com.example.fastwire.everything.ExAccount v)
+        public global::com.example.fastwire.everything.ExAccount VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 304U, d, out stored);
+            byte[] b = r.B;
+            d -= 1;
+            global::com.example.fastwire.everything.ExAccount v;
             if (stored >= 33)
             {
-                v.uid = F0.VGet(r, pos + 8, pos, d);
-                v.name = F1.VGet(r, pos + 12, pos, d);
-                v.state = F2.VGet(r, pos + 16, pos, d);
-                v.wallet = F3.VGet(r, pos + 17, pos, d);
-                v.asset = F4.VGet(r, pos + 21, pos, d);
-                v.orders = F5.VGet(r, pos + 26, pos, d);
-                v.refs = F6.VGet(r, pos + 30, pos, d);
-                v.extra = F7.VGet(r, pos + 32, pos, d);
+                v = new global::com.example.fastwire.everything.ExAccount(global::Fastwire.Bare.Value);
+                v.uid = global::Fastwire.Le.I32(b, pos + 8);
+                v.name = global::Fastwire.Wire.VGetString(r, pos + 12, pos);
+                v.state = (global::com.chronoxor.protoex.State)(b[pos + 16]);
+                v.wallet = global::com.chronoxor.protoex.Fbe.Balance.Instance.VGetAt(r, pos + 17, pos, d);
+                if (b[pos + 21] == 0) v.asset = null;
+                else
+                {
+                    int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 21 + 1), pos + 21 + 5, 4);
+                    v.asset = global::com.chronoxor.protoex.Fbe.Balance.Instance.VGetAt(r, q, q, d);
+                }
+                {
+                    uint off = global::Fastwire.Le.U32(b, pos + 26);
+                    global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order> list;
+                    if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>();
+                    else
+                    {
+                        int n;
+                        int q = r.Count(pos, off, pos + 26 + 4, 4, out n);
+                        list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>(n);
+                        for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.protoex.Fbe.Order.Instance.VGetAt(r, q + 4 * i, pos, d));
+                    }
+                    v.orders = list;
+                }
+                v.refs = (global::com.example.fastwire.everything.EnumRefs)((short)global::Fastwire.Le.U16(b, pos + 30));
+                v.extra = (global::com.chronoxor.protoex.State)(b[pos + 32]);
             }
             else
             {
-                if (stored >= 12) v.uid = F0.VGet(r, pos + 8, pos, d);
-                if (stored >= 16) v.name = F1.VGet(r, pos + 12, pos, d);
-                if (stored >= 17) v.state = F2.VGet(r, pos + 16, pos, d);
-                if (stored >= 21) v.wallet = F3.VGet(r, pos + 17, pos, d);
-                if (stored >= 26) v.asset = F4.VGet(r, pos + 21, pos, d);
-                if (stored >= 30) v.orders = F5.VGet(r, pos + 26, pos, d);
-                if (stored >= 32) v.refs = F6.VGet(r, pos + 30, pos, d);
-                if (stored >= 33) v.extra = F7.VGet(r, pos + 32, pos, d);
+                v = new global::com.example.fastwire.everything.ExAccount();
+                if (stored >= 12)
+                    v.uid = global::Fastwire.Le.I32(b, pos + 8);
+                if (stored >= 16)
+                    v.name = global::Fastwire.Wire.VGetString(r, pos + 12, pos);
+                if (stored >= 17)
+                    v.state = (global::com.chronoxor.protoex.State)(b[pos + 16]);
+                if (stored >= 21)
+                    v.wallet = global::com.chronoxor.protoex.Fbe.Balance.Instance.VGetAt(r, pos + 17, pos, d);
+                if (stored >= 26)
+                {
+                    if (b[pos + 21] == 0) v.asset = null;
+                    else
+                    {
+                        int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 21 + 1), pos + 21 + 5, 4);
+                        v.asset = global::com.chronoxor.protoex.Fbe.Balance.Instance.VGetAt(r, q, q, d);
+                    }
+                }
+                if (stored >= 30)
+                {
+                    {
+                        uint off = global::Fastwire.Le.U32(b, pos + 26);
+                        global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order> list;
+                        if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>();
+                        else
+                        {
+                            int n;
+                            int q = r.Count(pos, off, pos + 26 + 4, 4, out n);
+                            list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>(n);
+                            for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.protoex.Fbe.Order.Instance.VGetAt(r, q + 4 * i, pos, d));
+                        }
+                        v.orders = list;
+                    }
+                }
+                if (stored >= 32)
+                    v.refs = (global::com.example.fastwire.everything.EnumRefs)((short)global::Fastwire.Le.U16(b, pos + 30));
+                if (stored >= 33)
+                    v.extra = (global::com.chronoxor.protoex.State)(b[pos + 32]);
+            }
+            return v;
+        }
+
+        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        {
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 304U, d, out stored);
+            byte[] b = r.B;
+            d -= 1;
+            if (stored >= 16)
+            global::Fastwire.Wire.VCheckText(r, pos + 12, pos);
+            if (stored >= 21)
+            global::com.chronoxor.protoex.Fbe.Balance.Instance.VCheckAt(r, pos + 17, pos, d);
+            if (stored >= 26)
+            {
+                if (b[pos + 21] != 0)
+                {
+                    int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 21 + 1), pos + 21 + 5, 4);
+                    global::com.chronoxor.protoex.Fbe.Balance.Instance.VCheckAt(r, q, q, d);
+                }
+            }
+            if (stored >= 30)
+            {
+                {
+                    uint off = global::Fastwire.Le.U32(b, pos + 26);
+                    if (off != 0)
+                    {
+                        int n;
+                        int q = r.Count(pos, off, pos + 26 + 4, 4, out n);
+                        for (int i = 0; i < n; i++) global::com.chronoxor.protoex.Fbe.Order.Instance.VCheckAt(r, q + 4 * i, pos, d);
+                    }
+                }
             }
         }
 
-        protected override void VCheckFields(global::Fastwire.Reader r, int pos, int stored, int d)
+        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.ExAccount v)
         {
-            if (stored >= 16) F1.VCheck(r, pos + 12, pos, d);
-            if (stored >= 21) F3.VCheck(r, pos + 17, pos, d);
-            if (stored >= 26) F4.VCheck(r, pos + 21, pos, d);
-            if (stored >= 30) F5.VCheck(r, pos + 26, pos, d);
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.ExAccount is null");
+            {
+                int at = w.Reserve(4);
+                byte[] b = w.Data;
+                global::Fastwire.Le.Put(b, at + 0, (uint)v.uid);
+            }
+            global::Fastwire.Wire.FPutString(w, v.name);
+            {
+                int at = w.Reserve(1);
+                byte[] b = w.Data;
+                b[at + 0] = (byte)v.state;
+            }
+            global::com.chronoxor.protoex.Fbe.Balance.Instance.FPutAt(w, v.wallet);
+            {
+                int at = w.Reserve(1);
+                w.Data[at] = v.asset != null ? (byte)1 : (byte)0;
+                if (v.asset != null) global::com.chronoxor.protoex.Fbe.Balance.Instance.FPutAt(w, v.asset);
+            }
+            {
+                var list = v.orders;
+                int at = w.Reserve(4);
+                global::Fastwire.Le.Put(w.Data, at, (uint)list.Count);
+                for (int i = 0; i < list.Count; i++) global::com.chronoxor.protoex.Fbe.Order.Instance.FPutAt(w, list[i]);
+            }
+            {
+                int at = w.Reserve(3);
+                byte[] b = w.Data;
+                global::Fastwire.Le.Put(b, at + 0, (ushort)v.refs);
+                b[at + 2] = (byte)v.extra;
+            }
         }
 
-        protected override void FPutFields(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.ExAccount v)
+        public global::com.example.fastwire.everything.ExAccount FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            F0.FPut(w, v.uid);
-            F1.FPut(w, v.name);
-            F2.FPut(w, v.state);
-            F3.FPut(w, v.wallet);
-            F4.FPut(w, v.asset);
-            F5.FPut(w, v.orders);
-            F6.FPut(w, v.refs);
-            F7.FPut(w, v.extra);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            var v = new global::com.example.fastwire.everything.ExAccount(global::Fastwire.Bare.Value);
+            {
+                r.Need(p, 4);
+                byte[] b = r.B;
+                v.uid = global::Fastwire.Le.I32(b, p + 0);
+                p += 4;
+            }
+            v.name = global::Fastwire.Wire.FGetString(r, ref p);
+            {
+                r.Need(p, 1);
+                byte[] b = r.B;
+                v.state = (global::com.chronoxor.protoex.State)(b[p + 0]);
+                p += 1;
+            }
+            v.wallet = global::com.chronoxor.protoex.Fbe.Balance.Instance.FGetAt(r, ref p, d);
+            r.Need(p, 1);
+            if (r.B[p++] == 0) v.asset = null;
+            else v.asset = global::com.chronoxor.protoex.Fbe.Balance.Instance.FGetAt(r, ref p, d);
+            {
+                int n = r.FinalCount(p, 42);
+                p += 4;
+                var list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>(n);
+                for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.protoex.Fbe.Order.Instance.FGetAt(r, ref p, d));
+                v.orders = list;
+            }
+            {
+                r.Need(p, 3);
+                byte[] b = r.B;
+                v.refs = (global::com.example.fastwire.everything.EnumRefs)((short)global::Fastwire.Le.U16(b, p + 0));
+                v.extra = (global::com.chronoxor.protoex.State)(b[p + 2]);
+                p += 3;
+            }
+            return v;
         }
 
-        protected override void FGetFields(global::Fastwire.Reader r, ref int p, int d, global::com.example.fastwire.everything.ExAccount v)
+        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            v.uid = F0.FGet(r, ref p, d);
-            v.name = F1.FGet(r, ref p, d);
-            v.state = F2.FGet(r, ref p, d);
-            v.wallet = F3.FGet(r, ref p, d);
-            v.asset = F4.FGet(r, ref p, d);
-            v.orders = F5.FGet(r, ref p, d);
-            v.refs = F6.FGet(r, ref p, d);
-            v.extra = F7.FGet(r, ref p, d);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            r.Need(p, 4);
+            p += 4;
+            global::Fastwire.Wire.FCheckText(r, ref p);
+            r.Need(p, 1);
+            p += 1;
+            global::com.chronoxor.protoex.Fbe.Balance.Instance.FCheckAt(r, ref p, d);
+            r.Need(p, 1);
+            if (r.B[p++] != 0) global::com.chronoxor.protoex.Fbe.Balance.Instance.FCheckAt(r, ref p, d);
+            {
+                int n = r.FinalCount(p, 42);
+                p += 4;
+                for (int i = 0; i < n; i++) global::com.chronoxor.protoex.Fbe.Order.Instance.FCheckAt(r, ref p, d);
+            }
+            r.Need(p, 3);
+            p += 3;
         }
 
-        protected override void FCheckFields(global::Fastwire.Reader r, ref int p, int d)
-        {
-            F0.FCheck(r, ref p, d);
-            F1.FCheck(r, ref p, d);
-            F2.FCheck(r, ref p, d);
-            F3.FCheck(r, ref p, d);
-            F4.FCheck(r, ref p, d);
-            F5.FCheck(r, ref p, d);
-            F6.FCheck(r, ref p, d);
-            F7.FCheck(r, ref p, d);
-        }
+        public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.ExAccount v) { VPutAt(w, slot, bas, v); }
+        public override global::com.example.fastwire.everything.ExAccount VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
+        public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
+        public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.ExAccount v) { FPutAt(w, v); }
+        public override global::com.example.fastwire.everything.ExAccount FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.ExAccount v)
         {
@@ -2432,7 +3351,7 @@ namespace com.example.fastwire.everything.Fbe
             sb.Append(",\"state\":");
             F2.JPut(sb, v.state);
             sb.Append(",\"wallet\":");
-            F3.JPut(sb, v.wallet);
+            global::com.chronoxor.protoex.Fbe.Balance.Instance.JPut(sb, v.wallet);
             sb.Append(",\"asset\":");
             F4.JPut(sb, v.asset);
             sb.Append(",\"orders\":");
@@ -2451,7 +3370,7 @@ namespace com.example.fastwire.everything.Fbe
                 case "uid": v.uid = F0.JGet(j, s); return true;
                 case "name": v.name = F1.JGet(j, s); return true;
                 case "state": v.state = F2.JGet(j, s); return true;
-                case "wallet": v.wallet = F3.JGet(j, s); return true;
+                case "wallet": v.wallet = global::com.chronoxor.protoex.Fbe.Balance.Instance.JGet(j, s); return true;
                 case "asset": v.asset = F4.JGet(j, s); return true;
                 case "orders": v.orders = F5.JGet(j, s); return true;
                 case "refs": v.refs = F6.JGet(j, s); return true;
@@ -2472,47 +3391,88 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.Ping New() { return new global::com.example.fastwire.everything.Ping(); }
 
-        protected override void VPutFields(global::Fastwire.WriteBuffer w, int pos, global::com.example.fastwire.everything.Ping v)
+        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Ping v)
         {
-            F0.VPut(w, pos + 8, pos, v.id);
-            F1.VPut(w, pos + 24, pos, v.sent);
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Ping is null");
+            int pos = w.Append(32);
+            byte[] b = w.Data;
+            global::Fastwire.Le.Put(b, pos, 32U);
+            global::Fastwire.Le.Put(b, pos + 4, 305U);
+            global::Fastwire.Uuid.Write(b, pos + 8, v.id);
+            global::Fastwire.Le.Put(b, pos + 24, v.sent.Nanoseconds);
+            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        protected override void VGetFields(global::Fastwire.Reader r, int pos, int stored, int d, global::com.example.fastwire.everything.Ping v)
+        public global::com.example.fastwire.everything.Ping VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 305U, d, out stored);
+            byte[] b = r.B;
+            d -= 1;
+            global::com.example.fastwire.everything.Ping v;
             if (stored >= 32)
             {
-                v.id = F0.VGet(r, pos + 8, pos, d);
-                v.sent = F1.VGet(r, pos + 24, pos, d);
+                v = new global::com.example.fastwire.everything.Ping(global::Fastwire.Bare.Value);
+                v.id = global::Fastwire.Uuid.Read(b, pos + 8);
+                v.sent = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 24));
             }
             else
             {
-                if (stored >= 24) v.id = F0.VGet(r, pos + 8, pos, d);
-                if (stored >= 32) v.sent = F1.VGet(r, pos + 24, pos, d);
+                v = new global::com.example.fastwire.everything.Ping();
+                if (stored >= 24)
+                    v.id = global::Fastwire.Uuid.Read(b, pos + 8);
+                if (stored >= 32)
+                    v.sent = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 24));
+            }
+            return v;
+        }
+
+        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        {
+            int stored;
+            r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 305U, d, out stored);
+        }
+
+        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Ping v)
+        {
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Ping is null");
+            {
+                int at = w.Reserve(24);
+                byte[] b = w.Data;
+                global::Fastwire.Uuid.Write(b, at + 0, v.id);
+                global::Fastwire.Le.Put(b, at + 16, v.sent.Nanoseconds);
             }
         }
 
-        protected override void VCheckFields(global::Fastwire.Reader r, int pos, int stored, int d)
+        public global::com.example.fastwire.everything.Ping FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            var v = new global::com.example.fastwire.everything.Ping(global::Fastwire.Bare.Value);
+            {
+                r.Need(p, 24);
+                byte[] b = r.B;
+                v.id = global::Fastwire.Uuid.Read(b, p + 0);
+                v.sent = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, p + 16));
+                p += 24;
+            }
+            return v;
         }
 
-        protected override void FPutFields(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Ping v)
+        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            F0.FPut(w, v.id);
-            F1.FPut(w, v.sent);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            r.Need(p, 24);
+            p += 24;
         }
 
-        protected override void FGetFields(global::Fastwire.Reader r, ref int p, int d, global::com.example.fastwire.everything.Ping v)
-        {
-            v.id = F0.FGet(r, ref p, d);
-            v.sent = F1.FGet(r, ref p, d);
-        }
-
-        protected override void FCheckFields(global::Fastwire.Reader r, ref int p, int d)
-        {
-            F0.FCheck(r, ref p, d);
-            F1.FCheck(r, ref p, d);
-        }
+        public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Ping v) { VPutAt(w, slot, bas, v); }
+        public override global::com.example.fastwire.everything.Ping VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
+        public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
+        public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Ping v) { FPutAt(w, v); }
+        public override global::com.example.fastwire.everything.Ping FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Ping v)
         {
@@ -2545,47 +3505,88 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.Pong New() { return new global::com.example.fastwire.everything.Pong(); }
 
-        protected override void VPutFields(global::Fastwire.WriteBuffer w, int pos, global::com.example.fastwire.everything.Pong v)
+        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Pong v)
         {
-            F0.VPut(w, pos + 8, pos, v.id);
-            F1.VPut(w, pos + 24, pos, v.received);
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Pong is null");
+            int pos = w.Append(32);
+            byte[] b = w.Data;
+            global::Fastwire.Le.Put(b, pos, 32U);
+            global::Fastwire.Le.Put(b, pos + 4, 306U);
+            global::Fastwire.Uuid.Write(b, pos + 8, v.id);
+            global::Fastwire.Le.Put(b, pos + 24, v.received.Nanoseconds);
+            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        protected override void VGetFields(global::Fastwire.Reader r, int pos, int stored, int d, global::com.example.fastwire.everything.Pong v)
+        public global::com.example.fastwire.everything.Pong VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 306U, d, out stored);
+            byte[] b = r.B;
+            d -= 1;
+            global::com.example.fastwire.everything.Pong v;
             if (stored >= 32)
             {
-                v.id = F0.VGet(r, pos + 8, pos, d);
-                v.received = F1.VGet(r, pos + 24, pos, d);
+                v = new global::com.example.fastwire.everything.Pong(global::Fastwire.Bare.Value);
+                v.id = global::Fastwire.Uuid.Read(b, pos + 8);
+                v.received = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 24));
             }
             else
             {
-                if (stored >= 24) v.id = F0.VGet(r, pos + 8, pos, d);
-                if (stored >= 32) v.received = F1.VGet(r, pos + 24, pos, d);
+                v = new global::com.example.fastwire.everything.Pong();
+                if (stored >= 24)
+                    v.id = global::Fastwire.Uuid.Read(b, pos + 8);
+                if (stored >= 32)
+                    v.received = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 24));
+            }
+            return v;
+        }
+
+        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        {
+            int stored;
+            r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 306U, d, out stored);
+        }
+
+        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Pong v)
+        {
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Pong is null");
+            {
+                int at = w.Reserve(24);
+                byte[] b = w.Data;
+                global::Fastwire.Uuid.Write(b, at + 0, v.id);
+                global::Fastwire.Le.Put(b, at + 16, v.received.Nanoseconds);
             }
         }
 
-        protected override void VCheckFields(global::Fastwire.Reader r, int pos, int stored, int d)
+        public global::com.example.fastwire.everything.Pong FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            var v = new global::com.example.fastwire.everything.Pong(global::Fastwire.Bare.Value);
+            {
+                r.Need(p, 24);
+                byte[] b = r.B;
+                v.id = global::Fastwire.Uuid.Read(b, p + 0);
+                v.received = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, p + 16));
+                p += 24;
+            }
+            return v;
         }
 
-        protected override void FPutFields(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Pong v)
+        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            F0.FPut(w, v.id);
-            F1.FPut(w, v.received);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            r.Need(p, 24);
+            p += 24;
         }
 
-        protected override void FGetFields(global::Fastwire.Reader r, ref int p, int d, global::com.example.fastwire.everything.Pong v)
-        {
-            v.id = F0.FGet(r, ref p, d);
-            v.received = F1.FGet(r, ref p, d);
-        }
-
-        protected override void FCheckFields(global::Fastwire.Reader r, ref int p, int d)
-        {
-            F0.FCheck(r, ref p, d);
-            F1.FCheck(r, ref p, d);
-        }
+        public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Pong v) { VPutAt(w, slot, bas, v); }
+        public override global::com.example.fastwire.everything.Pong VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
+        public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
+        public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Pong v) { FPutAt(w, v); }
+        public override global::com.example.fastwire.everything.Pong FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Pong v)
         {
@@ -2618,48 +3619,92 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.Refused New() { return new global::com.example.fastwire.everything.Refused(); }
 
-        protected override void VPutFields(global::Fastwire.WriteBuffer w, int pos, global::com.example.fastwire.everything.Refused v)
+        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Refused v)
         {
-            F0.VPut(w, pos + 8, pos, v.id);
-            F1.VPut(w, pos + 24, pos, v.reason);
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Refused is null");
+            int pos = w.Append(28);
+            byte[] b = w.Data;
+            global::Fastwire.Le.Put(b, pos, 28U);
+            global::Fastwire.Le.Put(b, pos + 4, 307U);
+            global::Fastwire.Uuid.Write(b, pos + 8, v.id);
+            global::Fastwire.Wire.VPutString(w, pos + 24, pos, v.reason);
+            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        protected override void VGetFields(global::Fastwire.Reader r, int pos, int stored, int d, global::com.example.fastwire.everything.Refused v)
+        public global::com.example.fastwire.everything.Refused VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 307U, d, out stored);
+            byte[] b = r.B;
+            d -= 1;
+            global::com.example.fastwire.everything.Refused v;
             if (stored >= 28)
             {
-                v.id = F0.VGet(r, pos + 8, pos, d);
-                v.reason = F1.VGet(r, pos + 24, pos, d);
+                v = new global::com.example.fastwire.everything.Refused(global::Fastwire.Bare.Value);
+                v.id = global::Fastwire.Uuid.Read(b, pos + 8);
+                v.reason = global::Fastwire.Wire.VGetString(r, pos + 24, pos);
             }
             else
             {
-                if (stored >= 24) v.id = F0.VGet(r, pos + 8, pos, d);
-                if (stored >= 28) v.reason = F1.VGet(r, pos + 24, pos, d);
+                v = new global::com.example.fastwire.everything.Refused();
+                if (stored >= 24)
+                    v.id = global::Fastwire.Uuid.Read(b, pos + 8);
+                if (stored >= 28)
+                    v.reason = global::Fastwire.Wire.VGetString(r, pos + 24, pos);
             }
+            return v;
         }
 
-        protected override void VCheckFields(global::Fastwire.Reader r, int pos, int stored, int d)
+        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            if (stored >= 28) F1.VCheck(r, pos + 24, pos, d);
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 307U, d, out stored);
+            d -= 1;
+            if (stored >= 28)
+            global::Fastwire.Wire.VCheckText(r, pos + 24, pos);
         }
 
-        protected override void FPutFields(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Refused v)
+        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Refused v)
         {
-            F0.FPut(w, v.id);
-            F1.FPut(w, v.reason);
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Refused is null");
+            {
+                int at = w.Reserve(16);
+                byte[] b = w.Data;
+                global::Fastwire.Uuid.Write(b, at + 0, v.id);
+            }
+            global::Fastwire.Wire.FPutString(w, v.reason);
         }
 
-        protected override void FGetFields(global::Fastwire.Reader r, ref int p, int d, global::com.example.fastwire.everything.Refused v)
+        public global::com.example.fastwire.everything.Refused FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            v.id = F0.FGet(r, ref p, d);
-            v.reason = F1.FGet(r, ref p, d);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            var v = new global::com.example.fastwire.everything.Refused(global::Fastwire.Bare.Value);
+            {
+                r.Need(p, 16);
+                byte[] b = r.B;
+                v.id = global::Fastwire.Uuid.Read(b, p + 0);
+                p += 16;
+            }
+            v.reason = global::Fastwire.Wire.FGetString(r, ref p);
+            return v;
         }
 
-        protected override void FCheckFields(global::Fastwire.Reader r, ref int p, int d)
+        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            F0.FCheck(r, ref p, d);
-            F1.FCheck(r, ref p, d);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            r.Need(p, 16);
+            p += 16;
+            global::Fastwire.Wire.FCheckText(r, ref p);
         }
+
+        public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Refused v) { VPutAt(w, slot, bas, v); }
+        public override global::com.example.fastwire.everything.Refused VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
+        public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
+        public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Refused v) { FPutAt(w, v); }
+        public override global::com.example.fastwire.everything.Refused FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Refused v)
         {
@@ -2692,48 +3737,92 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.Failure New() { return new global::com.example.fastwire.everything.Failure(); }
 
-        protected override void VPutFields(global::Fastwire.WriteBuffer w, int pos, global::com.example.fastwire.everything.Failure v)
+        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Failure v)
         {
-            F0.VPut(w, pos + 8, pos, v.id);
-            F1.VPut(w, pos + 24, pos, v.error);
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Failure is null");
+            int pos = w.Append(28);
+            byte[] b = w.Data;
+            global::Fastwire.Le.Put(b, pos, 28U);
+            global::Fastwire.Le.Put(b, pos + 4, 308U);
+            global::Fastwire.Uuid.Write(b, pos + 8, v.id);
+            global::Fastwire.Wire.VPutString(w, pos + 24, pos, v.error);
+            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        protected override void VGetFields(global::Fastwire.Reader r, int pos, int stored, int d, global::com.example.fastwire.everything.Failure v)
+        public global::com.example.fastwire.everything.Failure VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 308U, d, out stored);
+            byte[] b = r.B;
+            d -= 1;
+            global::com.example.fastwire.everything.Failure v;
             if (stored >= 28)
             {
-                v.id = F0.VGet(r, pos + 8, pos, d);
-                v.error = F1.VGet(r, pos + 24, pos, d);
+                v = new global::com.example.fastwire.everything.Failure(global::Fastwire.Bare.Value);
+                v.id = global::Fastwire.Uuid.Read(b, pos + 8);
+                v.error = global::Fastwire.Wire.VGetString(r, pos + 24, pos);
             }
             else
             {
-                if (stored >= 24) v.id = F0.VGet(r, pos + 8, pos, d);
-                if (stored >= 28) v.error = F1.VGet(r, pos + 24, pos, d);
+                v = new global::com.example.fastwire.everything.Failure();
+                if (stored >= 24)
+                    v.id = global::Fastwire.Uuid.Read(b, pos + 8);
+                if (stored >= 28)
+                    v.error = global::Fastwire.Wire.VGetString(r, pos + 24, pos);
             }
+            return v;
         }
 
-        protected override void VCheckFields(global::Fastwire.Reader r, int pos, int stored, int d)
+        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            if (stored >= 28) F1.VCheck(r, pos + 24, pos, d);
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 308U, d, out stored);
+            d -= 1;
+            if (stored >= 28)
+            global::Fastwire.Wire.VCheckText(r, pos + 24, pos);
         }
 
-        protected override void FPutFields(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Failure v)
+        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Failure v)
         {
-            F0.FPut(w, v.id);
-            F1.FPut(w, v.error);
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Failure is null");
+            {
+                int at = w.Reserve(16);
+                byte[] b = w.Data;
+                global::Fastwire.Uuid.Write(b, at + 0, v.id);
+            }
+            global::Fastwire.Wire.FPutString(w, v.error);
         }
 
-        protected override void FGetFields(global::Fastwire.Reader r, ref int p, int d, global::com.example.fastwire.everything.Failure v)
+        public global::com.example.fastwire.everything.Failure FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            v.id = F0.FGet(r, ref p, d);
-            v.error = F1.FGet(r, ref p, d);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            var v = new global::com.example.fastwire.everything.Failure(global::Fastwire.Bare.Value);
+            {
+                r.Need(p, 16);
+                byte[] b = r.B;
+                v.id = global::Fastwire.Uuid.Read(b, p + 0);
+                p += 16;
+            }
+            v.error = global::Fastwire.Wire.FGetString(r, ref p);
+            return v;
         }
 
-        protected override void FCheckFields(global::Fastwire.Reader r, ref int p, int d)
+        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            F0.FCheck(r, ref p, d);
-            F1.FCheck(r, ref p, d);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            r.Need(p, 16);
+            p += 16;
+            global::Fastwire.Wire.FCheckText(r, ref p);
         }
+
+        public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Failure v) { VPutAt(w, slot, bas, v); }
+        public override global::com.example.fastwire.everything.Failure VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
+        public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
+        public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Failure v) { FPutAt(w, v); }
+        public override global::com.example.fastwire.everything.Failure FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Failure v)
         {
@@ -2767,54 +3856,98 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.PingRequest New() { return new global::com.example.fastwire.everything.PingRequest(); }
 
-        protected override void VPutFields(global::Fastwire.WriteBuffer w, int pos, global::com.example.fastwire.everything.PingRequest v)
+        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.PingRequest v)
         {
-            F0.VPut(w, pos + 8, pos, v.id);
-            F1.VPut(w, pos + 24, pos, v.sent);
-            F2.VPut(w, pos + 32, pos, v.note);
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.PingRequest is null");
+            int pos = w.Append(36);
+            byte[] b = w.Data;
+            global::Fastwire.Le.Put(b, pos, 36U);
+            global::Fastwire.Le.Put(b, pos + 4, 309U);
+            global::Fastwire.Uuid.Write(b, pos + 8, v.id);
+            global::Fastwire.Le.Put(b, pos + 24, v.sent.Nanoseconds);
+            global::Fastwire.Wire.VPutString(w, pos + 32, pos, v.note);
+            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        protected override void VGetFields(global::Fastwire.Reader r, int pos, int stored, int d, global::com.example.fastwire.everything.PingRequest v)
+        public global::com.example.fastwire.everything.PingRequest VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 309U, d, out stored);
+            byte[] b = r.B;
+            d -= 1;
+            global::com.example.fastwire.everything.PingRequest v;
             if (stored >= 36)
             {
-                v.id = F0.VGet(r, pos + 8, pos, d);
-                v.sent = F1.VGet(r, pos + 24, pos, d);
-                v.note = F2.VGet(r, pos + 32, pos, d);
+                v = new global::com.example.fastwire.everything.PingRequest(global::Fastwire.Bare.Value);
+                v.id = global::Fastwire.Uuid.Read(b, pos + 8);
+                v.sent = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 24));
+                v.note = global::Fastwire.Wire.VGetString(r, pos + 32, pos);
             }
             else
             {
-                if (stored >= 24) v.id = F0.VGet(r, pos + 8, pos, d);
-                if (stored >= 32) v.sent = F1.VGet(r, pos + 24, pos, d);
-                if (stored >= 36) v.note = F2.VGet(r, pos + 32, pos, d);
+                v = new global::com.example.fastwire.everything.PingRequest();
+                if (stored >= 24)
+                    v.id = global::Fastwire.Uuid.Read(b, pos + 8);
+                if (stored >= 32)
+                    v.sent = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 24));
+                if (stored >= 36)
+                    v.note = global::Fastwire.Wire.VGetString(r, pos + 32, pos);
             }
+            return v;
         }
 
-        protected override void VCheckFields(global::Fastwire.Reader r, int pos, int stored, int d)
+        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            if (stored >= 36) F2.VCheck(r, pos + 32, pos, d);
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 309U, d, out stored);
+            d -= 1;
+            if (stored >= 36)
+            global::Fastwire.Wire.VCheckText(r, pos + 32, pos);
         }
 
-        protected override void FPutFields(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.PingRequest v)
+        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.PingRequest v)
         {
-            F0.FPut(w, v.id);
-            F1.FPut(w, v.sent);
-            F2.FPut(w, v.note);
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.PingRequest is null");
+            {
+                int at = w.Reserve(24);
+                byte[] b = w.Data;
+                global::Fastwire.Uuid.Write(b, at + 0, v.id);
+                global::Fastwire.Le.Put(b, at + 16, v.sent.Nanoseconds);
+            }
+            global::Fastwire.Wire.FPutString(w, v.note);
         }
 
-        protected override void FGetFields(global::Fastwire.Reader r, ref int p, int d, global::com.example.fastwire.everything.PingRequest v)
+        public global::com.example.fastwire.everything.PingRequest FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            v.id = F0.FGet(r, ref p, d);
-            v.sent = F1.FGet(r, ref p, d);
-            v.note = F2.FGet(r, ref p, d);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            var v = new global::com.example.fastwire.everything.PingRequest(global::Fastwire.Bare.Value);
+            {
+                r.Need(p, 24);
+                byte[] b = r.B;
+                v.id = global::Fastwire.Uuid.Read(b, p + 0);
+                v.sent = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, p + 16));
+                p += 24;
+            }
+            v.note = global::Fastwire.Wire.FGetString(r, ref p);
+            return v;
         }
 
-        protected override void FCheckFields(global::Fastwire.Reader r, ref int p, int d)
+        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            F0.FCheck(r, ref p, d);
-            F1.FCheck(r, ref p, d);
-            F2.FCheck(r, ref p, d);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            r.Need(p, 24);
+            p += 24;
+            global::Fastwire.Wire.FCheckText(r, ref p);
         }
+
+        public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.PingRequest v) { VPutAt(w, slot, bas, v); }
+        public override global::com.example.fastwire.everything.PingRequest VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
+        public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
+        public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.PingRequest v) { FPutAt(w, v); }
+        public override global::com.example.fastwire.everything.PingRequest FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.PingRequest v)
         {
@@ -2850,48 +3983,92 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.Notify New() { return new global::com.example.fastwire.everything.Notify(); }
 
-        protected override void VPutFields(global::Fastwire.WriteBuffer w, int pos, global::com.example.fastwire.everything.Notify v)
+        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Notify v)
         {
-            F0.VPut(w, pos + 8, pos, v.id);
-            F1.VPut(w, pos + 24, pos, v.text);
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Notify is null");
+            int pos = w.Append(28);
+            byte[] b = w.Data;
+            global::Fastwire.Le.Put(b, pos, 28U);
+            global::Fastwire.Le.Put(b, pos + 4, 310U);
+            global::Fastwire.Uuid.Write(b, pos + 8, v.id);
+            global::Fastwire.Wire.VPutString(w, pos + 24, pos, v.text);
+            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        protected override void VGetFields(global::Fastwire.Reader r, int pos, int stored, int d, global::com.example.fastwire.everything.Notify v)
+        public global::com.example.fastwire.everything.Notify VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 310U, d, out stored);
+            byte[] b = r.B;
+            d -= 1;
+            global::com.example.fastwire.everything.Notify v;
             if (stored >= 28)
             {
-                v.id = F0.VGet(r, pos + 8, pos, d);
-                v.text = F1.VGet(r, pos + 24, pos, d);
+                v = new global::com.example.fastwire.everything.Notify(global::Fastwire.Bare.Value);
+                v.id = global::Fastwire.Uuid.Read(b, pos + 8);
+                v.text = global::Fastwire.Wire.VGetString(r, pos + 24, pos);
             }
             else
             {
-                if (stored >= 24) v.id = F0.VGet(r, pos + 8, pos, d);
-                if (stored >= 28) v.text = F1.VGet(r, pos + 24, pos, d);
+                v = new global::com.example.fastwire.everything.Notify();
+                if (stored >= 24)
+                    v.id = global::Fastwire.Uuid.Read(b, pos + 8);
+                if (stored >= 28)
+                    v.text = global::Fastwire.Wire.VGetString(r, pos + 24, pos);
             }
+            return v;
         }
 
-        protected override void VCheckFields(global::Fastwire.Reader r, int pos, int stored, int d)
+        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            if (stored >= 28) F1.VCheck(r, pos + 24, pos, d);
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 310U, d, out stored);
+            d -= 1;
+            if (stored >= 28)
+            global::Fastwire.Wire.VCheckText(r, pos + 24, pos);
         }
 
-        protected override void FPutFields(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Notify v)
+        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Notify v)
         {
-            F0.FPut(w, v.id);
-            F1.FPut(w, v.text);
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Notify is null");
+            {
+                int at = w.Reserve(16);
+                byte[] b = w.Data;
+                global::Fastwire.Uuid.Write(b, at + 0, v.id);
+            }
+            global::Fastwire.Wire.FPutString(w, v.text);
         }
 
-        protected override void FGetFields(global::Fastwire.Reader r, ref int p, int d, global::com.example.fastwire.everything.Notify v)
+        public global::com.example.fastwire.everything.Notify FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            v.id = F0.FGet(r, ref p, d);
-            v.text = F1.FGet(r, ref p, d);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            var v = new global::com.example.fastwire.everything.Notify(global::Fastwire.Bare.Value);
+            {
+                r.Need(p, 16);
+                byte[] b = r.B;
+                v.id = global::Fastwire.Uuid.Read(b, p + 0);
+                p += 16;
+            }
+            v.text = global::Fastwire.Wire.FGetString(r, ref p);
+            return v;
         }
 
-        protected override void FCheckFields(global::Fastwire.Reader r, ref int p, int d)
+        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            F0.FCheck(r, ref p, d);
-            F1.FCheck(r, ref p, d);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            r.Need(p, 16);
+            p += 16;
+            global::Fastwire.Wire.FCheckText(r, ref p);
         }
+
+        public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Notify v) { VPutAt(w, slot, bas, v); }
+        public override global::com.example.fastwire.everything.Notify VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
+        public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
+        public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Notify v) { FPutAt(w, v); }
+        public override global::com.example.fastwire.everything.Notify FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Notify v)
         {
@@ -2922,29 +4099,53 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.Empty New() { return new global::com.example.fastwire.everything.Empty(); }
 
-        protected override void VPutFields(global::Fastwire.WriteBuffer w, int pos, global::com.example.fastwire.everything.Empty v)
+        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Empty v)
         {
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Empty is null");
+            int pos = w.Append(8);
+            global::Fastwire.Le.Put(w.Data, pos, 8U);
+            global::Fastwire.Le.Put(w.Data, pos + 4, 311U);
+            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        protected override void VGetFields(global::Fastwire.Reader r, int pos, int stored, int d, global::com.example.fastwire.everything.Empty v)
+        public global::com.example.fastwire.everything.Empty VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
+            int stored;
+            r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 311U, d, out stored);
+            return new global::com.example.fastwire.everything.Empty();
         }
 
-        protected override void VCheckFields(global::Fastwire.Reader r, int pos, int stored, int d)
+        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
+            int stored;
+            r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 311U, d, out stored);
         }
 
-        protected override void FPutFields(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Empty v)
+        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Empty v)
         {
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Empty is null");
         }
 
-        protected override void FGetFields(global::Fastwire.Reader r, ref int p, int d, global::com.example.fastwire.everything.Empty v)
+        public global::com.example.fastwire.everything.Empty FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            var v = new global::com.example.fastwire.everything.Empty(global::Fastwire.Bare.Value);
+            return v;
         }
 
-        protected override void FCheckFields(global::Fastwire.Reader r, ref int p, int d)
+        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
         }
+
+        public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Empty v) { VPutAt(w, slot, bas, v); }
+        public override global::com.example.fastwire.everything.Empty VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
+        public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
+        public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Empty v) { FPutAt(w, v); }
+        public override global::com.example.fastwire.everything.Empty FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Empty v)
         {

@@ -7,11 +7,16 @@ namespace com.chronoxor.protocol
     /// An order, sent on its own
     public partial class OrderMessage : global::System.IEquatable<OrderMessage>
     {
-        public global::com.chronoxor.proto.Order body = new global::com.chronoxor.proto.Order();
+        public global::com.chronoxor.proto.Order body;
 
+        /// <summary>A value with the schema's defaults.</summary>
         public OrderMessage()
         {
+            body = new global::com.chronoxor.proto.Order();
         }
+
+        /// <summary>A value whose every field the caller sets (readers).</summary>
+        public OrderMessage(global::Fastwire.Bare bare) { }
 
         public override bool Equals(object obj) { return Equals(obj as OrderMessage); }
 
@@ -41,11 +46,16 @@ namespace com.chronoxor.protocol
     /// A balance, sent on its own
     public partial class BalanceMessage : global::System.IEquatable<BalanceMessage>
     {
-        public global::com.chronoxor.proto.Balance body = new global::com.chronoxor.proto.Balance();
+        public global::com.chronoxor.proto.Balance body;
 
+        /// <summary>A value with the schema's defaults.</summary>
         public BalanceMessage()
         {
+            body = new global::com.chronoxor.proto.Balance();
         }
+
+        /// <summary>A value whose every field the caller sets (readers).</summary>
+        public BalanceMessage(global::Fastwire.Bare bare) { }
 
         public override bool Equals(object obj) { return Equals(obj as BalanceMessage); }
 
@@ -75,11 +85,16 @@ namespace com.chronoxor.protocol
     /// A whole account
     public partial class AccountMessage : global::System.IEquatable<AccountMessage>
     {
-        public global::com.chronoxor.proto.Account body = new global::com.chronoxor.proto.Account();
+        public global::com.chronoxor.proto.Account body;
 
+        /// <summary>A value with the schema's defaults.</summary>
         public AccountMessage()
         {
+            body = new global::com.chronoxor.proto.Account();
         }
+
+        /// <summary>A value whose every field the caller sets (readers).</summary>
+        public AccountMessage(global::Fastwire.Bare bare) { }
 
         public override bool Equals(object obj) { return Equals(obj as AccountMessage); }
 
@@ -118,53 +133,83 @@ namespace com.chronoxor.protocol.Fbe
     public sealed class OrderMessage : global::Fastwire.StructCodec<global::com.chronoxor.protocol.OrderMessage>
     {
         public static readonly OrderMessage Instance = new OrderMessage();
-        static readonly global::com.chronoxor.proto.Fbe.Order F0 = global::com.chronoxor.proto.Fbe.Order.Instance;
 
         OrderMessage() : base("protocol.OrderMessage", 1U, 12, 26) { }
 
         public override global::com.chronoxor.protocol.OrderMessage New() { return new global::com.chronoxor.protocol.OrderMessage(); }
 
-        protected override void VPutFields(global::Fastwire.WriteBuffer w, int pos, global::com.chronoxor.protocol.OrderMessage v)
+        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.protocol.OrderMessage v)
         {
-            F0.VPut(w, pos + 8, pos, v.body);
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "protocol.OrderMessage is null");
+            int pos = w.Append(12);
+            global::Fastwire.Le.Put(w.Data, pos, 12U);
+            global::Fastwire.Le.Put(w.Data, pos + 4, 1U);
+            global::com.chronoxor.proto.Fbe.Order.Instance.VPutAt(w, pos + 8, pos, v.body);
+            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        protected override void VGetFields(global::Fastwire.Reader r, int pos, int stored, int d, global::com.chronoxor.protocol.OrderMessage v)
+        public global::com.chronoxor.protocol.OrderMessage VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 1U, d, out stored);
+            d -= 1;
+            global::com.chronoxor.protocol.OrderMessage v;
             if (stored >= 12)
             {
-                v.body = F0.VGet(r, pos + 8, pos, d);
+                v = new global::com.chronoxor.protocol.OrderMessage(global::Fastwire.Bare.Value);
+                v.body = global::com.chronoxor.proto.Fbe.Order.Instance.VGetAt(r, pos + 8, pos, d);
             }
             else
             {
-                if (stored >= 12) v.body = F0.VGet(r, pos + 8, pos, d);
+                v = new global::com.chronoxor.protocol.OrderMessage();
+                if (stored >= 12)
+                    v.body = global::com.chronoxor.proto.Fbe.Order.Instance.VGetAt(r, pos + 8, pos, d);
             }
+            return v;
         }
 
-        protected override void VCheckFields(global::Fastwire.Reader r, int pos, int stored, int d)
+        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            if (stored >= 12) F0.VCheck(r, pos + 8, pos, d);
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 1U, d, out stored);
+            d -= 1;
+            if (stored >= 12)
+            global::com.chronoxor.proto.Fbe.Order.Instance.VCheckAt(r, pos + 8, pos, d);
         }
 
-        protected override void FPutFields(global::Fastwire.WriteBuffer w, global::com.chronoxor.protocol.OrderMessage v)
+        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.chronoxor.protocol.OrderMessage v)
         {
-            F0.FPut(w, v.body);
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "protocol.OrderMessage is null");
+            global::com.chronoxor.proto.Fbe.Order.Instance.FPutAt(w, v.body);
         }
 
-        protected override void FGetFields(global::Fastwire.Reader r, ref int p, int d, global::com.chronoxor.protocol.OrderMessage v)
+        public global::com.chronoxor.protocol.OrderMessage FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            v.body = F0.FGet(r, ref p, d);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            var v = new global::com.chronoxor.protocol.OrderMessage(global::Fastwire.Bare.Value);
+            v.body = global::com.chronoxor.proto.Fbe.Order.Instance.FGetAt(r, ref p, d);
+            return v;
         }
 
-        protected override void FCheckFields(global::Fastwire.Reader r, ref int p, int d)
+        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            F0.FCheck(r, ref p, d);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            global::com.chronoxor.proto.Fbe.Order.Instance.FCheckAt(r, ref p, d);
         }
+
+        public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.protocol.OrderMessage v) { VPutAt(w, slot, bas, v); }
+        public override global::com.chronoxor.protocol.OrderMessage VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
+        public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
+        public override void FPut(global::Fastwire.WriteBuffer w, global::com.chronoxor.protocol.OrderMessage v) { FPutAt(w, v); }
+        public override global::com.chronoxor.protocol.OrderMessage FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.chronoxor.protocol.OrderMessage v)
         {
             sb.Append("{\"body\":");
-            F0.JPut(sb, v.body);
+            global::com.chronoxor.proto.Fbe.Order.Instance.JPut(sb, v.body);
             sb.Append('}');
         }
 
@@ -172,7 +217,7 @@ namespace com.chronoxor.protocol.Fbe
         {
             switch (key)
             {
-                case "body": v.body = F0.JGet(j, s); return true;
+                case "body": v.body = global::com.chronoxor.proto.Fbe.Order.Instance.JGet(j, s); return true;
                 default: return false;
             }
         }
@@ -182,53 +227,83 @@ namespace com.chronoxor.protocol.Fbe
     public sealed class BalanceMessage : global::Fastwire.StructCodec<global::com.chronoxor.protocol.BalanceMessage>
     {
         public static readonly BalanceMessage Instance = new BalanceMessage();
-        static readonly global::com.chronoxor.proto.Fbe.Balance F0 = global::com.chronoxor.proto.Fbe.Balance.Instance;
 
         BalanceMessage() : base("protocol.BalanceMessage", 2U, 12, 12) { }
 
         public override global::com.chronoxor.protocol.BalanceMessage New() { return new global::com.chronoxor.protocol.BalanceMessage(); }
 
-        protected override void VPutFields(global::Fastwire.WriteBuffer w, int pos, global::com.chronoxor.protocol.BalanceMessage v)
+        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.protocol.BalanceMessage v)
         {
-            F0.VPut(w, pos + 8, pos, v.body);
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "protocol.BalanceMessage is null");
+            int pos = w.Append(12);
+            global::Fastwire.Le.Put(w.Data, pos, 12U);
+            global::Fastwire.Le.Put(w.Data, pos + 4, 2U);
+            global::com.chronoxor.proto.Fbe.Balance.Instance.VPutAt(w, pos + 8, pos, v.body);
+            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        protected override void VGetFields(global::Fastwire.Reader r, int pos, int stored, int d, global::com.chronoxor.protocol.BalanceMessage v)
+        public global::com.chronoxor.protocol.BalanceMessage VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 2U, d, out stored);
+            d -= 1;
+            global::com.chronoxor.protocol.BalanceMessage v;
             if (stored >= 12)
             {
-                v.body = F0.VGet(r, pos + 8, pos, d);
+                v = new global::com.chronoxor.protocol.BalanceMessage(global::Fastwire.Bare.Value);
+                v.body = global::com.chronoxor.proto.Fbe.Balance.Instance.VGetAt(r, pos + 8, pos, d);
             }
             else
             {
-                if (stored >= 12) v.body = F0.VGet(r, pos + 8, pos, d);
+                v = new global::com.chronoxor.protocol.BalanceMessage();
+                if (stored >= 12)
+                    v.body = global::com.chronoxor.proto.Fbe.Balance.Instance.VGetAt(r, pos + 8, pos, d);
             }
+            return v;
         }
 
-        protected override void VCheckFields(global::Fastwire.Reader r, int pos, int stored, int d)
+        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            if (stored >= 12) F0.VCheck(r, pos + 8, pos, d);
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 2U, d, out stored);
+            d -= 1;
+            if (stored >= 12)
+            global::com.chronoxor.proto.Fbe.Balance.Instance.VCheckAt(r, pos + 8, pos, d);
         }
 
-        protected override void FPutFields(global::Fastwire.WriteBuffer w, global::com.chronoxor.protocol.BalanceMessage v)
+        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.chronoxor.protocol.BalanceMessage v)
         {
-            F0.FPut(w, v.body);
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "protocol.BalanceMessage is null");
+            global::com.chronoxor.proto.Fbe.Balance.Instance.FPutAt(w, v.body);
         }
 
-        protected override void FGetFields(global::Fastwire.Reader r, ref int p, int d, global::com.chronoxor.protocol.BalanceMessage v)
+        public global::com.chronoxor.protocol.BalanceMessage FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            v.body = F0.FGet(r, ref p, d);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            var v = new global::com.chronoxor.protocol.BalanceMessage(global::Fastwire.Bare.Value);
+            v.body = global::com.chronoxor.proto.Fbe.Balance.Instance.FGetAt(r, ref p, d);
+            return v;
         }
 
-        protected override void FCheckFields(global::Fastwire.Reader r, ref int p, int d)
+        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            F0.FCheck(r, ref p, d);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            global::com.chronoxor.proto.Fbe.Balance.Instance.FCheckAt(r, ref p, d);
         }
+
+        public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.protocol.BalanceMessage v) { VPutAt(w, slot, bas, v); }
+        public override global::com.chronoxor.protocol.BalanceMessage VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
+        public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
+        public override void FPut(global::Fastwire.WriteBuffer w, global::com.chronoxor.protocol.BalanceMessage v) { FPutAt(w, v); }
+        public override global::com.chronoxor.protocol.BalanceMessage FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.chronoxor.protocol.BalanceMessage v)
         {
             sb.Append("{\"body\":");
-            F0.JPut(sb, v.body);
+            global::com.chronoxor.proto.Fbe.Balance.Instance.JPut(sb, v.body);
             sb.Append('}');
         }
 
@@ -236,7 +311,7 @@ namespace com.chronoxor.protocol.Fbe
         {
             switch (key)
             {
-                case "body": v.body = F0.JGet(j, s); return true;
+                case "body": v.body = global::com.chronoxor.proto.Fbe.Balance.Instance.JGet(j, s); return true;
                 default: return false;
             }
         }
@@ -246,53 +321,83 @@ namespace com.chronoxor.protocol.Fbe
     public sealed class AccountMessage : global::Fastwire.StructCodec<global::com.chronoxor.protocol.AccountMessage>
     {
         public static readonly AccountMessage Instance = new AccountMessage();
-        static readonly global::com.chronoxor.proto.Fbe.Account F0 = global::com.chronoxor.proto.Fbe.Account.Instance;
 
         AccountMessage() : base("protocol.AccountMessage", 3U, 12, 26) { }
 
         public override global::com.chronoxor.protocol.AccountMessage New() { return new global::com.chronoxor.protocol.AccountMessage(); }
 
-        protected override void VPutFields(global::Fastwire.WriteBuffer w, int pos, global::com.chronoxor.protocol.AccountMessage v)
+        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.protocol.AccountMessage v)
         {
-            F0.VPut(w, pos + 8, pos, v.body);
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "protocol.AccountMessage is null");
+            int pos = w.Append(12);
+            global::Fastwire.Le.Put(w.Data, pos, 12U);
+            global::Fastwire.Le.Put(w.Data, pos + 4, 3U);
+            global::com.chronoxor.proto.Fbe.Account.Instance.VPutAt(w, pos + 8, pos, v.body);
+            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        protected override void VGetFields(global::Fastwire.Reader r, int pos, int stored, int d, global::com.chronoxor.protocol.AccountMessage v)
+        public global::com.chronoxor.protocol.AccountMessage VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 3U, d, out stored);
+            d -= 1;
+            global::com.chronoxor.protocol.AccountMessage v;
             if (stored >= 12)
             {
-                v.body = F0.VGet(r, pos + 8, pos, d);
+                v = new global::com.chronoxor.protocol.AccountMessage(global::Fastwire.Bare.Value);
+                v.body = global::com.chronoxor.proto.Fbe.Account.Instance.VGetAt(r, pos + 8, pos, d);
             }
             else
             {
-                if (stored >= 12) v.body = F0.VGet(r, pos + 8, pos, d);
+                v = new global::com.chronoxor.protocol.AccountMessage();
+                if (stored >= 12)
+                    v.body = global::com.chronoxor.proto.Fbe.Account.Instance.VGetAt(r, pos + 8, pos, d);
             }
+            return v;
         }
 
-        protected override void VCheckFields(global::Fastwire.Reader r, int pos, int stored, int d)
+        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            if (stored >= 12) F0.VCheck(r, pos + 8, pos, d);
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 3U, d, out stored);
+            d -= 1;
+            if (stored >= 12)
+            global::com.chronoxor.proto.Fbe.Account.Instance.VCheckAt(r, pos + 8, pos, d);
         }
 
-        protected override void FPutFields(global::Fastwire.WriteBuffer w, global::com.chronoxor.protocol.AccountMessage v)
+        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.chronoxor.protocol.AccountMessage v)
         {
-            F0.FPut(w, v.body);
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "protocol.AccountMessage is null");
+            global::com.chronoxor.proto.Fbe.Account.Instance.FPutAt(w, v.body);
         }
 
-        protected override void FGetFields(global::Fastwire.Reader r, ref int p, int d, global::com.chronoxor.protocol.AccountMessage v)
+        public global::com.chronoxor.protocol.AccountMessage FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            v.body = F0.FGet(r, ref p, d);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            var v = new global::com.chronoxor.protocol.AccountMessage(global::Fastwire.Bare.Value);
+            v.body = global::com.chronoxor.proto.Fbe.Account.Instance.FGetAt(r, ref p, d);
+            return v;
         }
 
-        protected override void FCheckFields(global::Fastwire.Reader r, ref int p, int d)
+        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            F0.FCheck(r, ref p, d);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            global::com.chronoxor.proto.Fbe.Account.Instance.FCheckAt(r, ref p, d);
         }
+
+        public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.protocol.AccountMessage v) { VPutAt(w, slot, bas, v); }
+        public override global::com.chronoxor.protocol.AccountMessage VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
+        public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
+        public override void FPut(global::Fastwire.WriteBuffer w, global::com.chronoxor.protocol.AccountMessage v) { FPutAt(w, v); }
+        public override global::com.chronoxor.protocol.AccountMessage FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.chronoxor.protocol.AccountMessage v)
         {
             sb.Append("{\"body\":");
-            F0.JPut(sb, v.body);
+            global::com.chronoxor.proto.Fbe.Account.Instance.JPut(sb, v.body);
             sb.Append('}');
         }
 
@@ -300,7 +405,7 @@ namespace com.chronoxor.protocol.Fbe
         {
             switch (key)
             {
-                case "body": v.body = F0.JGet(j, s); return true;
+                case "body": v.body = global::com.chronoxor.proto.Fbe.Account.Instance.JGet(j, s); return true;
                 default: return false;
             }
         }

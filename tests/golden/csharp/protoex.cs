@@ -40,17 +40,26 @@ namespace com.chronoxor.protoex
     public partial class Order : global::System.IEquatable<Order>, global::System.IComparable<Order>, global::System.IComparable
     {
         public int uid;
-        public string symbol = "";
+        public string symbol;
         public global::com.chronoxor.protoex.OrderSide side;
         public global::com.chronoxor.protoex.OrderType type;
-        public double price = 0.0d;
-        public double volume = 0.0d;
-        public double tp = 10.0d;
-        public double sl = -10.0d;
+        public double price;
+        public double volume;
+        public double tp;
+        public double sl;
 
+        /// <summary>A value with the schema's defaults.</summary>
         public Order()
         {
+            symbol = "";
+            price = 0.0d;
+            volume = 0.0d;
+            tp = 10.0d;
+            sl = -10.0d;
         }
+
+        /// <summary>A value whose every field the caller sets (readers).</summary>
+        public Order(global::Fastwire.Bare bare) { }
 
         public override bool Equals(object obj) { return Equals(obj as Order); }
 
@@ -92,9 +101,13 @@ namespace com.chronoxor.protoex
     {
         public double locked;
 
-        public Balance()
+        /// <summary>A value with the schema's defaults.</summary>
+        public Balance() : base()
         {
         }
+
+        /// <summary>A value whose every field the caller sets (readers).</summary>
+        public Balance(global::Fastwire.Bare bare) : base(bare) { }
 
         public override bool Equals(object obj) { return Equals(obj as Balance); }
 
@@ -135,15 +148,23 @@ namespace com.chronoxor.protoex
     public partial class Account : global::System.IEquatable<Account>, global::System.IComparable<Account>, global::System.IComparable
     {
         public int uid;
-        public string name = "";
-        public global::com.chronoxor.protoex.State state = global::com.chronoxor.protoex.State.initialized | global::com.chronoxor.protoex.State.bad | global::com.chronoxor.protoex.State.sad;
-        public global::com.chronoxor.protoex.Balance wallet = new global::com.chronoxor.protoex.Balance();
+        public string name;
+        public global::com.chronoxor.protoex.State state;
+        public global::com.chronoxor.protoex.Balance wallet;
         public global::com.chronoxor.protoex.Balance asset;
-        public global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order> orders = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>();
+        public global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order> orders;
 
+        /// <summary>A value with the schema's defaults.</summary>
         public Account()
         {
+            name = "";
+            state = global::com.chronoxor.protoex.State.initialized | global::com.chronoxor.protoex.State.bad | global::com.chronoxor.protoex.State.sad;
+            wallet = new global::com.chronoxor.protoex.Balance();
+            orders = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>();
         }
+
+        /// <summary>A value whose every field the caller sets (readers).</summary>
+        public Account(global::Fastwire.Bare bare) { }
 
         public override bool Equals(object obj) { return Equals(obj as Account); }
 
@@ -208,84 +229,139 @@ namespace com.chronoxor.protoex.Fbe
 
         public override global::com.chronoxor.protoex.Order New() { return new global::com.chronoxor.protoex.Order(); }
 
-        protected override void VPutFields(global::Fastwire.WriteBuffer w, int pos, global::com.chronoxor.protoex.Order v)
+        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.protoex.Order v)
         {
-            F0.VPut(w, pos + 8, pos, v.uid);
-            F1.VPut(w, pos + 12, pos, v.symbol);
-            F2.VPut(w, pos + 16, pos, v.side);
-            F3.VPut(w, pos + 17, pos, v.type);
-            F4.VPut(w, pos + 18, pos, v.price);
-            F5.VPut(w, pos + 26, pos, v.volume);
-            F6.VPut(w, pos + 34, pos, v.tp);
-            F7.VPut(w, pos + 42, pos, v.sl);
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "protoex.Order is null");
+            int pos = w.Append(50);
+            byte[] b = w.Data;
+            global::Fastwire.Le.Put(b, pos, 50U);
+            global::Fastwire.Le.Put(b, pos + 4, 1U);
+            global::Fastwire.Le.Put(b, pos + 8, (uint)v.uid);
+            b[pos + 16] = (byte)v.side;
+            b[pos + 17] = (byte)v.type;
+            global::Fastwire.Le.PutF64(b, pos + 18, v.price);
+            global::Fastwire.Le.PutF64(b, pos + 26, v.volume);
+            global::Fastwire.Le.PutF64(b, pos + 34, v.tp);
+            global::Fastwire.Le.PutF64(b, pos + 42, v.sl);
+            global::Fastwire.Wire.VPutString(w, pos + 12, pos, v.symbol);
+            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        protected override void VGetFields(global::Fastwire.Reader r, int pos, int stored, int d, global::com.chronoxor.protoex.Order v)
+        public global::com.chronoxor.protoex.Order VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 1U, d, out stored);
+            byte[] b = r.B;
+            d -= 1;
+            global::com.chronoxor.protoex.Order v;
             if (stored >= 50)
             {
-                v.uid = F0.VGet(r, pos + 8, pos, d);
-                v.symbol = F1.VGet(r, pos + 12, pos, d);
-                v.side = F2.VGet(r, pos + 16, pos, d);
-                v.type = F3.VGet(r, pos + 17, pos, d);
-                v.price = F4.VGet(r, pos + 18, pos, d);
-                v.volume = F5.VGet(r, pos + 26, pos, d);
-                v.tp = F6.VGet(r, pos + 34, pos, d);
-                v.sl = F7.VGet(r, pos + 42, pos, d);
+                v = new global::com.chronoxor.protoex.Order(global::Fastwire.Bare.Value);
+                v.uid = global::Fastwire.Le.I32(b, pos + 8);
+                v.symbol = global::Fastwire.Wire.VGetString(r, pos + 12, pos);
+                v.side = (global::com.chronoxor.protoex.OrderSide)(b[pos + 16]);
+                v.type = (global::com.chronoxor.protoex.OrderType)(b[pos + 17]);
+                v.price = global::Fastwire.Le.F64(b, pos + 18);
+                v.volume = global::Fastwire.Le.F64(b, pos + 26);
+                v.tp = global::Fastwire.Le.F64(b, pos + 34);
+                v.sl = global::Fastwire.Le.F64(b, pos + 42);
             }
             else
             {
-                if (stored >= 12) v.uid = F0.VGet(r, pos + 8, pos, d);
-                if (stored >= 16) v.symbol = F1.VGet(r, pos + 12, pos, d);
-                if (stored >= 17) v.side = F2.VGet(r, pos + 16, pos, d);
-                if (stored >= 18) v.type = F3.VGet(r, pos + 17, pos, d);
-                if (stored >= 26) v.price = F4.VGet(r, pos + 18, pos, d);
-                if (stored >= 34) v.volume = F5.VGet(r, pos + 26, pos, d);
-                if (stored >= 42) v.tp = F6.VGet(r, pos + 34, pos, d);
-                if (stored >= 50) v.sl = F7.VGet(r, pos + 42, pos, d);
+                v = new global::com.chronoxor.protoex.Order();
+                if (stored >= 12)
+                    v.uid = global::Fastwire.Le.I32(b, pos + 8);
+                if (stored >= 16)
+                    v.symbol = global::Fastwire.Wire.VGetString(r, pos + 12, pos);
+                if (stored >= 17)
+                    v.side = (global::com.chronoxor.protoex.OrderSide)(b[pos + 16]);
+                if (stored >= 18)
+                    v.type = (global::com.chronoxor.protoex.OrderType)(b[pos + 17]);
+                if (stored >= 26)
+                    v.price = global::Fastwire.Le.F64(b, pos + 18);
+                if (stored >= 34)
+                    v.volume = global::Fastwire.Le.F64(b, pos + 26);
+                if (stored >= 42)
+                    v.tp = global::Fastwire.Le.F64(b, pos + 34);
+                if (stored >= 50)
+                    v.sl = global::Fastwire.Le.F64(b, pos + 42);
+            }
+            return v;
+        }
+
+        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        {
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 1U, d, out stored);
+            d -= 1;
+            if (stored >= 16)
+            global::Fastwire.Wire.VCheckText(r, pos + 12, pos);
+        }
+
+        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.chronoxor.protoex.Order v)
+        {
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "protoex.Order is null");
+            {
+                int at = w.Reserve(4);
+                byte[] b = w.Data;
+                global::Fastwire.Le.Put(b, at + 0, (uint)v.uid);
+            }
+            global::Fastwire.Wire.FPutString(w, v.symbol);
+            {
+                int at = w.Reserve(34);
+                byte[] b = w.Data;
+                b[at + 0] = (byte)v.side;
+                b[at + 1] = (byte)v.type;
+                global::Fastwire.Le.PutF64(b, at + 2, v.price);
+                global::Fastwire.Le.PutF64(b, at + 10, v.volume);
+                global::Fastwire.Le.PutF64(b, at + 18, v.tp);
+                global::Fastwire.Le.PutF64(b, at + 26, v.sl);
             }
         }
 
-        protected override void VCheckFields(global::Fastwire.Reader r, int pos, int stored, int d)
+        public global::com.chronoxor.protoex.Order FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            if (stored >= 16) F1.VCheck(r, pos + 12, pos, d);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            var v = new global::com.chronoxor.protoex.Order(global::Fastwire.Bare.Value);
+            {
+                r.Need(p, 4);
+                byte[] b = r.B;
+                v.uid = global::Fastwire.Le.I32(b, p + 0);
+                p += 4;
+            }
+            v.symbol = global::Fastwire.Wire.FGetString(r, ref p);
+            {
+                r.Need(p, 34);
+                byte[] b = r.B;
+                v.side = (global::com.chronoxor.protoex.OrderSide)(b[p + 0]);
+                v.type = (global::com.chronoxor.protoex.OrderType)(b[p + 1]);
+                v.price = global::Fastwire.Le.F64(b, p + 2);
+                v.volume = global::Fastwire.Le.F64(b, p + 10);
+                v.tp = global::Fastwire.Le.F64(b, p + 18);
+                v.sl = global::Fastwire.Le.F64(b, p + 26);
+                p += 34;
+            }
+            return v;
         }
 
-        protected override void FPutFields(global::Fastwire.WriteBuffer w, global::com.chronoxor.protoex.Order v)
+        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            F0.FPut(w, v.uid);
-            F1.FPut(w, v.symbol);
-            F2.FPut(w, v.side);
-            F3.FPut(w, v.type);
-            F4.FPut(w, v.price);
-            F5.FPut(w, v.volume);
-            F6.FPut(w, v.tp);
-            F7.FPut(w, v.sl);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            r.Need(p, 4);
+            p += 4;
+            global::Fastwire.Wire.FCheckText(r, ref p);
+            r.Need(p, 34);
+            p += 34;
         }
 
-        protected override void FGetFields(global::Fastwire.Reader r, ref int p, int d, global::com.chronoxor.protoex.Order v)
-        {
-            v.uid = F0.FGet(r, ref p, d);
-            v.symbol = F1.FGet(r, ref p, d);
-            v.side = F2.FGet(r, ref p, d);
-            v.type = F3.FGet(r, ref p, d);
-            v.price = F4.FGet(r, ref p, d);
-            v.volume = F5.FGet(r, ref p, d);
-            v.tp = F6.FGet(r, ref p, d);
-            v.sl = F7.FGet(r, ref p, d);
-        }
-
-        protected override void FCheckFields(global::Fastwire.Reader r, ref int p, int d)
-        {
-            F0.FCheck(r, ref p, d);
-            F1.FCheck(r, ref p, d);
-            F2.FCheck(r, ref p, d);
-            F3.FCheck(r, ref p, d);
-            F4.FCheck(r, ref p, d);
-            F5.FCheck(r, ref p, d);
-            F6.FCheck(r, ref p, d);
-            F7.FCheck(r, ref p, d);
-        }
+        public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.protoex.Order v) { VPutAt(w, slot, bas, v); }
+        public override global::com.chronoxor.protoex.Order VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
+        public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
+        public override void FPut(global::Fastwire.WriteBuffer w, global::com.chronoxor.protoex.Order v) { FPutAt(w, v); }
+        public override global::com.chronoxor.protoex.Order FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.chronoxor.protoex.Order v)
         {
@@ -337,54 +413,98 @@ namespace com.chronoxor.protoex.Fbe
 
         public override global::com.chronoxor.protoex.Balance New() { return new global::com.chronoxor.protoex.Balance(); }
 
-        protected override void VPutFields(global::Fastwire.WriteBuffer w, int pos, global::com.chronoxor.protoex.Balance v)
+        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.protoex.Balance v)
         {
-            F0.VPut(w, pos + 8, pos, v.currency);
-            F1.VPut(w, pos + 12, pos, v.amount);
-            F2.VPut(w, pos + 20, pos, v.locked);
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "protoex.Balance is null");
+            int pos = w.Append(28);
+            byte[] b = w.Data;
+            global::Fastwire.Le.Put(b, pos, 28U);
+            global::Fastwire.Le.Put(b, pos + 4, 2U);
+            global::Fastwire.Le.PutF64(b, pos + 12, v.amount);
+            global::Fastwire.Le.PutF64(b, pos + 20, v.locked);
+            global::Fastwire.Wire.VPutString(w, pos + 8, pos, v.currency);
+            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        protected override void VGetFields(global::Fastwire.Reader r, int pos, int stored, int d, global::com.chronoxor.protoex.Balance v)
+        public global::com.chronoxor.protoex.Balance VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 2U, d, out stored);
+            byte[] b = r.B;
+            d -= 1;
+            global::com.chronoxor.protoex.Balance v;
             if (stored >= 28)
             {
-                v.currency = F0.VGet(r, pos + 8, pos, d);
-                v.amount = F1.VGet(r, pos + 12, pos, d);
-                v.locked = F2.VGet(r, pos + 20, pos, d);
+                v = new global::com.chronoxor.protoex.Balance(global::Fastwire.Bare.Value);
+                v.currency = global::Fastwire.Wire.VGetString(r, pos + 8, pos);
+                v.amount = global::Fastwire.Le.F64(b, pos + 12);
+                v.locked = global::Fastwire.Le.F64(b, pos + 20);
             }
             else
             {
-                if (stored >= 12) v.currency = F0.VGet(r, pos + 8, pos, d);
-                if (stored >= 20) v.amount = F1.VGet(r, pos + 12, pos, d);
-                if (stored >= 28) v.locked = F2.VGet(r, pos + 20, pos, d);
+                v = new global::com.chronoxor.protoex.Balance();
+                if (stored >= 12)
+                    v.currency = global::Fastwire.Wire.VGetString(r, pos + 8, pos);
+                if (stored >= 20)
+                    v.amount = global::Fastwire.Le.F64(b, pos + 12);
+                if (stored >= 28)
+                    v.locked = global::Fastwire.Le.F64(b, pos + 20);
+            }
+            return v;
+        }
+
+        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        {
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 2U, d, out stored);
+            d -= 1;
+            if (stored >= 12)
+            global::Fastwire.Wire.VCheckText(r, pos + 8, pos);
+        }
+
+        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.chronoxor.protoex.Balance v)
+        {
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "protoex.Balance is null");
+            global::Fastwire.Wire.FPutString(w, v.currency);
+            {
+                int at = w.Reserve(16);
+                byte[] b = w.Data;
+                global::Fastwire.Le.PutF64(b, at + 0, v.amount);
+                global::Fastwire.Le.PutF64(b, at + 8, v.locked);
             }
         }
 
-        protected override void VCheckFields(global::Fastwire.Reader r, int pos, int stored, int d)
+        public global::com.chronoxor.protoex.Balance FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            if (stored >= 12) F0.VCheck(r, pos + 8, pos, d);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            var v = new global::com.chronoxor.protoex.Balance(global::Fastwire.Bare.Value);
+            v.currency = global::Fastwire.Wire.FGetString(r, ref p);
+            {
+                r.Need(p, 16);
+                byte[] b = r.B;
+                v.amount = global::Fastwire.Le.F64(b, p + 0);
+                v.locked = global::Fastwire.Le.F64(b, p + 8);
+                p += 16;
+            }
+            return v;
         }
 
-        protected override void FPutFields(global::Fastwire.WriteBuffer w, global::com.chronoxor.protoex.Balance v)
+        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            F0.FPut(w, v.currency);
-            F1.FPut(w, v.amount);
-            F2.FPut(w, v.locked);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            global::Fastwire.Wire.FCheckText(r, ref p);
+            r.Need(p, 16);
+            p += 16;
         }
 
-        protected override void FGetFields(global::Fastwire.Reader r, ref int p, int d, global::com.chronoxor.protoex.Balance v)
-        {
-            v.currency = F0.FGet(r, ref p, d);
-            v.amount = F1.FGet(r, ref p, d);
-            v.locked = F2.FGet(r, ref p, d);
-        }
-
-        protected override void FCheckFields(global::Fastwire.Reader r, ref int p, int d)
-        {
-            F0.FCheck(r, ref p, d);
-            F1.FCheck(r, ref p, d);
-            F2.FCheck(r, ref p, d);
-        }
+        public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.protoex.Balance v) { VPutAt(w, slot, bas, v); }
+        public override global::com.chronoxor.protoex.Balance VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
+        public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
+        public override void FPut(global::Fastwire.WriteBuffer w, global::com.chronoxor.protoex.Balance v) { FPutAt(w, v); }
+        public override global::com.chronoxor.protoex.Balance FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.chronoxor.protoex.Balance v)
         {
@@ -416,7 +536,6 @@ namespace com.chronoxor.protoex.Fbe
         static readonly global::Fastwire.Int32Codec F0 = global::Fastwire.Codecs.Int32;
         static readonly global::Fastwire.StringCodec F1 = global::Fastwire.Codecs.String;
         static readonly global::Fastwire.EnumCodec<global::com.chronoxor.protoex.State, byte> F2 = global::com.chronoxor.protoex.Fbe.FbeEnums.State;
-        static readonly global::com.chronoxor.protoex.Fbe.Balance F3 = global::com.chronoxor.protoex.Fbe.Balance.Instance;
         static readonly global::Fastwire.Codec<global::com.chronoxor.protoex.Balance> F4 = new global::Fastwire.OptionalRefCodec<global::com.chronoxor.protoex.Balance>(global::com.chronoxor.protoex.Fbe.Balance.Instance);
         static readonly global::Fastwire.Codec<global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>> F5 = new global::Fastwire.ListCodec<global::com.chronoxor.protoex.Order>(global::com.chronoxor.protoex.Fbe.Order.Instance);
 
@@ -424,75 +543,226 @@ namespace com.chronoxor.protoex.Fbe
 
         public override global::com.chronoxor.protoex.Account New() { return new global::com.chronoxor.protoex.Account(); }
 
-        protected override void VPutFields(global::Fastwire.WriteBuffer w, int pos, global::com.chronoxor.protoex.Account v)
+        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.protoex.Account v)
         {
-            F0.VPut(w, pos + 8, pos, v.uid);
-            F1.VPut(w, pos + 12, pos, v.name);
-            F2.VPut(w, pos + 16, pos, v.state);
-            F3.VPut(w, pos + 17, pos, v.wallet);
-            F4.VPut(w, pos + 21, pos, v.asset);
-            F5.VPut(w, pos + 26, pos, v.orders);
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "protoex.Account is null");
+            int pos = w.Append(30);
+            byte[] b = w.Data;
+            global::Fastwire.Le.Put(b, pos, 30U);
+            global::Fastwire.Le.Put(b, pos + 4, 3U);
+            global::Fastwire.Le.Put(b, pos + 8, (uint)v.uid);
+            b[pos + 16] = (byte)v.state;
+            global::Fastwire.Wire.VPutString(w, pos + 12, pos, v.name);
+            global::com.chronoxor.protoex.Fbe.Balance.Instance.VPutAt(w, pos + 17, pos, v.wallet);
+            if (v.asset != null)
+            {
+                int blk = w.Append(4);
+                w.Data[pos + 21] = 1;
+                global::Fastwire.Le.Put(w.Data, pos + 21 + 1, (uint)(blk - pos));
+                global::com.chronoxor.protoex.Fbe.Balance.Instance.VPutAt(w, blk, blk, v.asset);
+            }
+            {
+                var list = v.orders;
+                int n = list.Count;
+                int blk = w.Append(4 + 4 * n);
+                global::Fastwire.Le.Put(w.Data, blk, (uint)n);
+                for (int i = 0; i < n; i++) global::com.chronoxor.protoex.Fbe.Order.Instance.VPutAt(w, blk + 4 + 4 * i, pos, list[i]);
+                global::Fastwire.Le.Put(w.Data, pos + 26, (uint)(blk - pos));
+            }
+            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        protected override void VGetFields(global::Fastwire.Reader r, int pos, int stored, int d, global::com.chronoxor.protoex.Account v)
+        public global::com.chronoxor.protoex.Account VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 3U, d, out stored);
+            byte[] b = r.B;
+            d -= 1;
+            global::com.chronoxor.protoex.Account v;
             if (stored >= 30)
             {
-                v.uid = F0.VGet(r, pos + 8, pos, d);
-                v.name = F1.VGet(r, pos + 12, pos, d);
-                v.state = F2.VGet(r, pos + 16, pos, d);
-                v.wallet = F3.VGet(r, pos + 17, pos, d);
-                v.asset = F4.VGet(r, pos + 21, pos, d);
-                v.orders = F5.VGet(r, pos + 26, pos, d);
+                v = new global::com.chronoxor.protoex.Account(global::Fastwire.Bare.Value);
+                v.uid = global::Fastwire.Le.I32(b, pos + 8);
+                v.name = global::Fastwire.Wire.VGetString(r, pos + 12, pos);
+                v.state = (global::com.chronoxor.protoex.State)(b[pos + 16]);
+                v.wallet = global::com.chronoxor.protoex.Fbe.Balance.Instance.VGetAt(r, pos + 17, pos, d);
+                if (b[pos + 21] == 0) v.asset = null;
+                else
+                {
+                    int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 21 + 1), pos + 21 + 5, 4);
+                    v.asset = global::com.chronoxor.protoex.Fbe.Balance.Instance.VGetAt(r, q, q, d);
+                }
+                {
+                    uint off = global::Fastwire.Le.U32(b, pos + 26);
+                    global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order> list;
+                    if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>();
+                    else
+                    {
+                        int n;
+                        int q = r.Count(pos, off, pos + 26 + 4, 4, out n);
+                        list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>(n);
+                        for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.protoex.Fbe.Order.Instance.VGetAt(r, q + 4 * i, pos, d));
+                    }
+                    v.orders = list;
+                }
             }
             else
             {
-                if (stored >= 12) v.uid = F0.VGet(r, pos + 8, pos, d);
-                if (stored >= 16) v.name = F1.VGet(r, pos + 12, pos, d);
-                if (stored >= 17) v.state = F2.VGet(r, pos + 16, pos, d);
-                if (stored >= 21) v.wallet = F3.VGet(r, pos + 17, pos, d);
-                if (stored >= 26) v.asset = F4.VGet(r, pos + 21, pos, d);
-                if (stored >= 30) v.orders = F5.VGet(r, pos + 26, pos, d);
+                v = new global::com.chronoxor.protoex.Account();
+                if (stored >= 12)
+                    v.uid = global::Fastwire.Le.I32(b, pos + 8);
+                if (stored >= 16)
+                    v.name = global::Fastwire.Wire.VGetString(r, pos + 12, pos);
+                if (stored >= 17)
+                    v.state = (global::com.chronoxor.protoex.State)(b[pos + 16]);
+                if (stored >= 21)
+                    v.wallet = global::com.chronoxor.protoex.Fbe.Balance.Instance.VGetAt(r, pos + 17, pos, d);
+                if (stored >= 26)
+                {
+                    if (b[pos + 21] == 0) v.asset = null;
+                    else
+                    {
+                        int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 21 + 1), pos + 21 + 5, 4);
+                        v.asset = global::com.chronoxor.protoex.Fbe.Balance.Instance.VGetAt(r, q, q, d);
+                    }
+                }
+                if (stored >= 30)
+                {
+                    {
+                        uint off = global::Fastwire.Le.U32(b, pos + 26);
+                        global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order> list;
+                        if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>();
+                        else
+                        {
+                            int n;
+                            int q = r.Count(pos, off, pos + 26 + 4, 4, out n);
+                            list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>(n);
+                            for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.protoex.Fbe.Order.Instance.VGetAt(r, q + 4 * i, pos, d));
+                        }
+                        v.orders = list;
+                    }
+                }
+            }
+            return v;
+        }
+
+        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        {
+            int stored;
+            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 3U, d, out stored);
+            byte[] b = r.B;
+            d -= 1;
+            if (stored >= 16)
+            global::Fastwire.Wire.VCheckText(r, pos + 12, pos);
+            if (stored >= 21)
+            global::com.chronoxor.protoex.Fbe.Balance.Instance.VCheckAt(r, pos + 17, pos, d);
+            if (stored >= 26)
+            {
+                if (b[pos + 21] != 0)
+                {
+                    int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 21 + 1), pos + 21 + 5, 4);
+                    global::com.chronoxor.protoex.Fbe.Balance.Instance.VCheckAt(r, q, q, d);
+                }
+            }
+            if (stored >= 30)
+            {
+                {
+                    uint off = global::Fastwire.Le.U32(b, pos + 26);
+                    if (off != 0)
+                    {
+                        int n;
+                        int q = r.Count(pos, off, pos + 26 + 4, 4, out n);
+                        for (int i = 0; i < n; i++) global::com.chronoxor.protoex.Fbe.Order.Instance.VCheckAt(r, q + 4 * i, pos, d);
+                    }
+                }
             }
         }
 
-        protected override void VCheckFields(global::Fastwire.Reader r, int pos, int stored, int d)
+        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.chronoxor.protoex.Account v)
         {
-            if (stored >= 16) F1.VCheck(r, pos + 12, pos, d);
-            if (stored >= 21) F3.VCheck(r, pos + 17, pos, d);
-            if (stored >= 26) F4.VCheck(r, pos + 21, pos, d);
-            if (stored >= 30) F5.VCheck(r, pos + 26, pos, d);
+            if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "protoex.Account is null");
+            {
+                int at = w.Reserve(4);
+                byte[] b = w.Data;
+                global::Fastwire.Le.Put(b, at + 0, (uint)v.uid);
+            }
+            global::Fastwire.Wire.FPutString(w, v.name);
+            {
+                int at = w.Reserve(1);
+                byte[] b = w.Data;
+                b[at + 0] = (byte)v.state;
+            }
+            global::com.chronoxor.protoex.Fbe.Balance.Instance.FPutAt(w, v.wallet);
+            {
+                int at = w.Reserve(1);
+                w.Data[at] = v.asset != null ? (byte)1 : (byte)0;
+                if (v.asset != null) global::com.chronoxor.protoex.Fbe.Balance.Instance.FPutAt(w, v.asset);
+            }
+            {
+                var list = v.orders;
+                int at = w.Reserve(4);
+                global::Fastwire.Le.Put(w.Data, at, (uint)list.Count);
+                for (int i = 0; i < list.Count; i++) global::com.chronoxor.protoex.Fbe.Order.Instance.FPutAt(w, list[i]);
+            }
         }
 
-        protected override void FPutFields(global::Fastwire.WriteBuffer w, global::com.chronoxor.protoex.Account v)
+        public global::com.chronoxor.protoex.Account FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            F0.FPut(w, v.uid);
-            F1.FPut(w, v.name);
-            F2.FPut(w, v.state);
-            F3.FPut(w, v.wallet);
-            F4.FPut(w, v.asset);
-            F5.FPut(w, v.orders);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            var v = new global::com.chronoxor.protoex.Account(global::Fastwire.Bare.Value);
+            {
+                r.Need(p, 4);
+                byte[] b = r.B;
+                v.uid = global::Fastwire.Le.I32(b, p + 0);
+                p += 4;
+            }
+            v.name = global::Fastwire.Wire.FGetString(r, ref p);
+            {
+                r.Need(p, 1);
+                byte[] b = r.B;
+                v.state = (global::com.chronoxor.protoex.State)(b[p + 0]);
+                p += 1;
+            }
+            v.wallet = global::com.chronoxor.protoex.Fbe.Balance.Instance.FGetAt(r, ref p, d);
+            r.Need(p, 1);
+            if (r.B[p++] == 0) v.asset = null;
+            else v.asset = global::com.chronoxor.protoex.Fbe.Balance.Instance.FGetAt(r, ref p, d);
+            {
+                int n = r.FinalCount(p, 42);
+                p += 4;
+                var list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>(n);
+                for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.protoex.Fbe.Order.Instance.FGetAt(r, ref p, d));
+                v.orders = list;
+            }
+            return v;
         }
 
-        protected override void FGetFields(global::Fastwire.Reader r, ref int p, int d, global::com.chronoxor.protoex.Account v)
+        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
-            v.uid = F0.FGet(r, ref p, d);
-            v.name = F1.FGet(r, ref p, d);
-            v.state = F2.FGet(r, ref p, d);
-            v.wallet = F3.FGet(r, ref p, d);
-            v.asset = F4.FGet(r, ref p, d);
-            v.orders = F5.FGet(r, ref p, d);
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            d -= 1;
+            r.Need(p, 4);
+            p += 4;
+            global::Fastwire.Wire.FCheckText(r, ref p);
+            r.Need(p, 1);
+            p += 1;
+            global::com.chronoxor.protoex.Fbe.Balance.Instance.FCheckAt(r, ref p, d);
+            r.Need(p, 1);
+            if (r.B[p++] != 0) global::com.chronoxor.protoex.Fbe.Balance.Instance.FCheckAt(r, ref p, d);
+            {
+                int n = r.FinalCount(p, 42);
+                p += 4;
+                for (int i = 0; i < n; i++) global::com.chronoxor.protoex.Fbe.Order.Instance.FCheckAt(r, ref p, d);
+            }
         }
 
-        protected override void FCheckFields(global::Fastwire.Reader r, ref int p, int d)
-        {
-            F0.FCheck(r, ref p, d);
-            F1.FCheck(r, ref p, d);
-            F2.FCheck(r, ref p, d);
-            F3.FCheck(r, ref p, d);
-            F4.FCheck(r, ref p, d);
-            F5.FCheck(r, ref p, d);
-        }
+        public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.protoex.Account v) { VPutAt(w, slot, bas, v); }
+        public override global::com.chronoxor.protoex.Account VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
+        public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
+        public override void FPut(global::Fastwire.WriteBuffer w, global::com.chronoxor.protoex.Account v) { FPutAt(w, v); }
+        public override global::com.chronoxor.protoex.Account FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.chronoxor.protoex.Account v)
         {
@@ -503,7 +773,7 @@ namespace com.chronoxor.protoex.Fbe
             sb.Append(",\"state\":");
             F2.JPut(sb, v.state);
             sb.Append(",\"wallet\":");
-            F3.JPut(sb, v.wallet);
+            global::com.chronoxor.protoex.Fbe.Balance.Instance.JPut(sb, v.wallet);
             sb.Append(",\"asset\":");
             F4.JPut(sb, v.asset);
             sb.Append(",\"orders\":");
@@ -518,7 +788,7 @@ namespace com.chronoxor.protoex.Fbe
                 case "uid": v.uid = F0.JGet(j, s); return true;
                 case "name": v.name = F1.JGet(j, s); return true;
                 case "state": v.state = F2.JGet(j, s); return true;
-                case "wallet": v.wallet = F3.JGet(j, s); return true;
+                case "wallet": v.wallet = global::com.chronoxor.protoex.Fbe.Balance.Instance.JGet(j, s); return true;
                 case "asset": v.asset = F4.JGet(j, s); return true;
                 case "orders": v.orders = F5.JGet(j, s); return true;
                 default: return false;

@@ -386,7 +386,7 @@ class _Package:
         if s.deprecated:
             p.print("[global::System.Obsolete]")
         with p.block(f"public partial class {name}{base} {ifaces}\n{{", "}"):
-            computed: List[Tuple[str, str]] = []
+            inits: List[Tuple[str, str]] = []
             for fl, f, lit in zip(layout.fields, s.all_fields, layout.defaults):
                 if f.name not in own:
                     continue
@@ -395,17 +395,20 @@ class _Package:
                 self.doc(f.doc)
                 if f.deprecated:
                     p.print("[global::System.Obsolete]")
-                if lit is not None and lit.kind == "computed":
-                    computed.append((names[f.name], init))
-                    init = ""
-                p.value(f"public {t} {names[f.name]}{' = ' + init if init else ''};")
+                p.value(f"public {t} {names[f.name]};")
+                if init:
+                    inits.append((names[f.name], init))
             p.blank()
-            p.print(f"public {name}()\n{{")
+            p.print("/// <summary>A value with the schema's defaults.</summary>")
+            p.print(f"public {name}(){' : base()' if s.base else ''}\n{{")
             p.indent()
-            for n, init in computed:
+            for n, init in inits:
                 p.value(f"{n} = {init};")
             p.outdent()
             p.print("}")
+            p.blank()
+            p.print("/// <summary>A value whose every field the caller sets (readers).</summary>")
+            p.print(f"public {name}(global::Fastwire.Bare bare){' : base(bare)' if s.base else ''} {{ }}")
             p.blank()
             eq = layout.equality
             wires = {fl.name: fl.wire for fl in layout.fields}
@@ -459,6 +462,245 @@ class _Package:
                 """)
 
     # ---- codecs --------------------------------------------------------------------------
+    # Hot paths are inlined: fixed-size values read and written in place (the final
+    # format's runs with one bounds check each), strings, nested structs, optional structs
+    # and vectors of structs through non-generic calls; everything else goes through the
+    # runtime's composed codecs (fields F0, F1, ...).
+
+    def inline_kind(self, w: lower.WireType) -> str:
+        k = w.kind
+        if k in ("scalar", "enum", "flags", "uuid", "decimal", "timestamp"):
+            return "value"
+        if k in ("string", "bytes"):
+            return "text"
+        if k == "struct":
+            return "struct"
+        if k == "optional" and w.element is not None and w.element.kind == "struct":
+            return "optstruct"
+        if (k == "sequence" and w.collection in ("vector", "list") and w.element is not None
+                and w.element.kind == "struct"):
+            return "structs"
+        return "codec"
+
+    def read_value(self, w: lower.WireType, at: str) -> str:
+        """An expression reading the fixed-size value of wire type w at `at` (in b)."""
+        k = w.kind
+        if k == "uuid":
+            return f"{RT}.Uuid.Read(b, {at})"
+        if k == "decimal":
+            return f"{RT}.Decimals.Read(b, {at})"
+        if k == "timestamp":
+            return f"new {RT}.Timestamp({RT}.Le.U64(b, {at}))"
+        assert w.scalar is not None
+        sc = w.scalar
+        raw = {
+            "bool": f"b[{at}] != 0", "byte": f"b[{at}]", "uint8": f"b[{at}]",
+            "char": f"(char)b[{at}]", "int8": f"(sbyte)b[{at}]",
+            "int16": f"(short){RT}.Le.U16(b, {at})", "uint16": f"{RT}.Le.U16(b, {at})",
+            "int32": f"{RT}.Le.I32(b, {at})", "uint32": f"{RT}.Le.U32(b, {at})",
+            "wchar": f"{RT}.Le.U32(b, {at})", "int64": f"(long){RT}.Le.U64(b, {at})",
+            "uint64": f"{RT}.Le.U64(b, {at})", "float": f"{RT}.Le.F32(b, {at})",
+            "double": f"{RT}.Le.F64(b, {at})"}[sc]
+        if k in ("enum", "flags"):
+            assert w.ref is not None
+            if sc == "char":
+                raw = f"b[{at}]"
+            return f"({self.type_name(w.ref)})({raw})"
+        return raw
+
+    def write_value(self, w: lower.WireType, at: str, v: str) -> str:
+        """A statement writing value v of wire type w at `at` (in b)."""
+        k = w.kind
+        if k == "uuid":
+            return f"{RT}.Uuid.Write(b, {at}, {v});"
+        if k == "decimal":
+            return f"{RT}.Decimals.Write(b, {at}, {v});"
+        if k == "timestamp":
+            return f"{RT}.Le.Put(b, {at}, {v}.Nanoseconds);"
+        assert w.scalar is not None
+        sc = w.scalar
+        if sc == "bool":
+            return f"b[{at}] = {v} ? (byte)1 : (byte)0;"
+        if sc in ("byte", "uint8", "char", "int8"):
+            return f"b[{at}] = (byte){v};"
+        if sc in ("int16", "uint16"):
+            return f"{RT}.Le.Put(b, {at}, (ushort){v});"
+        if sc in ("int32", "uint32", "wchar"):
+            return f"{RT}.Le.Put(b, {at}, (uint){v});"
+        if sc in ("int64", "uint64"):
+            return f"{RT}.Le.Put(b, {at}, (ulong){v});"
+        if sc == "float":
+            return f"{RT}.Le.PutF32(b, {at}, {v});"
+        return f"{RT}.Le.PutF64(b, {at}, {v});"
+
+    def vput(self, fl: lower.FieldLayout, v: str) -> List[str]:
+        """Statements writing a field's heap blocks and slot (not fixed-size values)."""
+        w = fl.wire
+        k = self.inline_kind(w)
+        slot = f"pos + {fl.offset}"
+        if k == "text":
+            fn = "String" if w.kind == "string" else "Bytes"
+            return [f"{RT}.Wire.VPut{fn}(w, {slot}, pos, {v});"]
+        if k == "struct":
+            assert w.ref is not None
+            return [f"{self.codec_name(w.ref)}.Instance.VPutAt(w, {slot}, pos, {v});"]
+        if k == "optstruct":
+            assert w.element is not None and w.element.ref is not None
+            c = self.codec_name(w.element.ref)
+            return [f"if ({v} != null)", "{",
+                    "    int blk = w.Append(4);",
+                    f"    w.Data[{slot}] = 1;",
+                    f"    {RT}.Le.Put(w.Data, {slot} + 1, (uint)(blk - pos));",
+                    f"    {c}.Instance.VPutAt(w, blk, blk, {v});", "}"]
+        if k == "structs":
+            assert w.element is not None and w.element.ref is not None
+            c = self.codec_name(w.element.ref)
+            return ["{", f"    var list = {v};", "    int n = list.Count;",
+                    "    int blk = w.Append(4 + 4 * n);",
+                    f"    {RT}.Le.Put(w.Data, blk, (uint)n);",
+                    f"    for (int i = 0; i < n; i++) {c}.Instance.VPutAt(w, blk + 4 + 4 * i, pos, list[i]);",
+                    f"    {RT}.Le.Put(w.Data, {slot}, (uint)(blk - pos));", "}"]
+        return [f"F{fl.index}.VPut(w, {slot}, pos, {v});"]
+
+    def vget(self, fl: lower.FieldLayout, target: str) -> List[str]:
+        w = fl.wire
+        k = self.inline_kind(w)
+        slot = f"pos + {fl.offset}"
+        if k == "value":
+            return [f"{target} = {self.read_value(w, slot)};"]
+        if k == "text":
+            fn = "String" if w.kind == "string" else "Bytes"
+            return [f"{target} = {RT}.Wire.VGet{fn}(r, {slot}, pos);"]
+        if k == "struct":
+            assert w.ref is not None
+            return [f"{target} = {self.codec_name(w.ref)}.Instance.VGetAt(r, {slot}, pos, d);"]
+        if k == "optstruct":
+            assert w.element is not None and w.element.ref is not None
+            c = self.codec_name(w.element.ref)
+            return [f"if (b[{slot}] == 0) {target} = null;", "else", "{",
+                    f"    int q = r.Optional(pos, {RT}.Le.U32(b, {slot} + 1), {slot} + 5, 4);",
+                    f"    {target} = {c}.Instance.VGetAt(r, q, q, d);", "}"]
+        if k == "structs":
+            assert w.element is not None and w.element.ref is not None
+            c = self.codec_name(w.element.ref)
+            t = self.cs_type(w)
+            return ["{", f"    uint off = {RT}.Le.U32(b, {slot});", f"    {t} list;",
+                    f"    if (off == 0) list = new {t}();", "    else", "    {",
+                    "        int n;", f"        int q = r.Count(pos, off, {slot} + 4, 4, out n);",
+                    f"        list = new {t}(n);",
+                    f"        for (int i = 0; i < n; i++) list.Add({c}.Instance.VGetAt(r, q + 4 * i, pos, d));",
+                    "    }", f"    {target} = list;", "}"]
+        return [f"{target} = F{fl.index}.VGet(r, {slot}, pos, d);"]
+
+    def vcheck(self, fl: lower.FieldLayout) -> List[str]:
+        w = fl.wire
+        k = self.inline_kind(w)
+        slot = f"pos + {fl.offset}"
+        if self.trivial(w):
+            return []
+        if k == "value":  # a decimal
+            return [f"{RT}.Decimals.Check(b, {slot});"]
+        if k == "text":
+            return [f"{RT}.Wire.VCheckText(r, {slot}, pos);"]
+        if k == "struct":
+            assert w.ref is not None
+            return [f"{self.codec_name(w.ref)}.Instance.VCheckAt(r, {slot}, pos, d);"]
+        if k == "optstruct":
+            assert w.element is not None and w.element.ref is not None
+            c = self.codec_name(w.element.ref)
+            return [f"if (b[{slot}] != 0)", "{",
+                    f"    int q = r.Optional(pos, {RT}.Le.U32(b, {slot} + 1), {slot} + 5, 4);",
+                    f"    {c}.Instance.VCheckAt(r, q, q, d);", "}"]
+        if k == "structs":
+            assert w.element is not None and w.element.ref is not None
+            c = self.codec_name(w.element.ref)
+            return ["{", f"    uint off = {RT}.Le.U32(b, {slot});", "    if (off != 0)", "    {",
+                    "        int n;", f"        int q = r.Count(pos, off, {slot} + 4, 4, out n);",
+                    f"        for (int i = 0; i < n; i++) {c}.Instance.VCheckAt(r, q + 4 * i, pos, d);",
+                    "    }", "}"]
+        return [f"F{fl.index}.VCheck(r, {slot}, pos, d);"]
+
+    def final_groups(self, layout: lower.StructLayout) -> List[Tuple[str, object]]:
+        """("run", FinalRun) for the model's runs of fixed-size values, ("field", layout)
+        for every other field, in order."""
+        runs = {r.first: r for r in layout.final_runs}
+        out: List[Tuple[str, object]] = []
+        i = 0
+        while i < len(layout.fields):
+            if i in runs:
+                out.append(("run", runs[i]))
+                i += runs[i].count
+            else:
+                out.append(("field", layout.fields[i]))
+                i += 1
+        return out
+
+    def fput(self, fl: lower.FieldLayout, v: str) -> List[str]:
+        w = fl.wire
+        k = self.inline_kind(w)
+        if k == "text":
+            fn = "String" if w.kind == "string" else "Bytes"
+            return [f"{RT}.Wire.FPut{fn}(w, {v});"]
+        if k == "struct":
+            assert w.ref is not None
+            return [f"{self.codec_name(w.ref)}.Instance.FPutAt(w, {v});"]
+        if k == "optstruct":
+            assert w.element is not None and w.element.ref is not None
+            c = self.codec_name(w.element.ref)
+            return ["{", "    int at = w.Reserve(1);", f"    w.Data[at] = {v} != null ? (byte)1 : (byte)0;",
+                    f"    if ({v} != null) {c}.Instance.FPutAt(w, {v});", "}"]
+        if k == "structs":
+            assert w.element is not None and w.element.ref is not None
+            c = self.codec_name(w.element.ref)
+            return ["{", f"    var list = {v};", "    int at = w.Reserve(4);",
+                    f"    {RT}.Le.Put(w.Data, at, (uint)list.Count);",
+                    f"    for (int i = 0; i < list.Count; i++) {c}.Instance.FPutAt(w, list[i]);", "}"]
+        return [f"F{fl.index}.FPut(w, {v});"]
+
+    def fget(self, fl: lower.FieldLayout, target: str) -> List[str]:
+        w = fl.wire
+        k = self.inline_kind(w)
+        if k == "text":
+            fn = "String" if w.kind == "string" else "Bytes"
+            return [f"{target} = {RT}.Wire.FGet{fn}(r, ref p);"]
+        if k == "struct":
+            assert w.ref is not None
+            return [f"{target} = {self.codec_name(w.ref)}.Instance.FGetAt(r, ref p, d);"]
+        if k == "optstruct":
+            assert w.element is not None and w.element.ref is not None
+            c = self.codec_name(w.element.ref)
+            return ["r.Need(p, 1);", f"if (r.B[p++] == 0) {target} = null;",
+                    f"else {target} = {c}.Instance.FGetAt(r, ref p, d);"]
+        if k == "structs":
+            assert w.element is not None and w.element.ref is not None
+            c = self.codec_name(w.element.ref)
+            t = self.cs_type(w)
+            fmin = w.element.final_min
+            return ["{", f"    int n = r.FinalCount(p, {fmin});", "    p += 4;",
+                    f"    var list = new {t}({'n' if fmin else 'global::System.Math.Min(n, 1024)'});",
+                    f"    for (int i = 0; i < n; i++) list.Add({c}.Instance.FGetAt(r, ref p, d));",
+                    f"    {target} = list;", "}"]
+        return [f"{target} = F{fl.index}.FGet(r, ref p, d);"]
+
+    def fcheck(self, fl: lower.FieldLayout) -> List[str]:
+        w = fl.wire
+        k = self.inline_kind(w)
+        if k == "text":
+            return [f"{RT}.Wire.FCheckText(r, ref p);"]
+        if k == "struct":
+            assert w.ref is not None
+            return [f"{self.codec_name(w.ref)}.Instance.FCheckAt(r, ref p, d);"]
+        if k == "optstruct":
+            assert w.element is not None and w.element.ref is not None
+            c = self.codec_name(w.element.ref)
+            return ["r.Need(p, 1);", f"if (r.B[p++] != 0) {c}.Instance.FCheckAt(r, ref p, d);"]
+        if k == "structs":
+            assert w.element is not None and w.element.ref is not None
+            c = self.codec_name(w.element.ref)
+            return ["{", f"    int n = r.FinalCount(p, {w.element.final_min});", "    p += 4;",
+                    f"    for (int i = 0; i < n; i++) {c}.Instance.FCheckAt(r, ref p, d);", "}"]
+        return [f"F{fl.index}.FCheck(r, ref p, d);"]
+
     def emit_codec(self, s: ir.StructType) -> None:
         p = self.p
         layout = self.model.struct(s.qualified_name)
@@ -466,63 +708,138 @@ class _Package:
         t = self.type_name(s.qualified_name)
         name = cs_ident(s.name)
         fields = list(zip(layout.fields, s.all_fields))
+        attr = {fl.index: "v." + names[f.name] for fl, f in fields}
+        body, type_number = layout.body_size, layout.type_number
+        rt = RT
         with p.block(f"/// <summary>The codec of {s.qualified_name}: its root models, JSON, "
                      f"and its place in other types.</summary>\n"
                      f"public sealed class {name} : global::Fastwire.StructCodec<{t}>\n{{", "}"):
             p.print(f"public static readonly {name} Instance = new {name}();")
-            for fl, _ in fields:
-                ct, cx = self.codec(fl.wire)
-                p.print(f"static readonly {ct} F{fl.index} = {cx};")
+            for fl, _ in fields:  # for the generic paths (JSON, collections)
+                if self.inline_kind(fl.wire) != "struct":
+                    ct, cx = self.codec(fl.wire)
+                    p.print(f"static readonly {ct} F{fl.index} = {cx};")
             p.blank()
-            p.print(f'{name}() : base("{s.qualified_name}", {layout.type_number}U, '
-                    f'{layout.body_size}, {layout.final_min}) {{ }}')
+            p.print(f'{name}() : base("{s.qualified_name}", {type_number}U, {body}, '
+                    f'{layout.final_min}) {{ }}')
             p.blank()
             p.print(f"public override {t} New() {{ return new {t}(); }}")
             # versioned
-            self.method("protected override void VPutFields(global::Fastwire.WriteBuffer w, "
-                        f"int pos, {t} v)",
-                        [f"F{fl.index}.VPut(w, pos + {fl.offset}, pos, v.{names[f.name]});"
-                         for fl, f in fields])
-            full = [f"v.{names[f.name]} = F{fl.index}.VGet(r, pos + {fl.offset}, pos, d);"
-                    for fl, f in fields]
-            older = [f"if (stored >= {fl.offset + fl.slot}) v.{names[f.name]} = "
-                     f"F{fl.index}.VGet(r, pos + {fl.offset}, pos, d);" for fl, f in fields]
-            body = []
+            values = [fl for fl, _ in fields if self.inline_kind(fl.wire) == "value"]
+            puts = [f"if (v == null) throw new {rt}.FastwireException({rt}.ErrorCode.WrongType, "
+                    f'"{s.qualified_name} is null");',
+                    f"int pos = w.Append({body});", "byte[] b = w.Data;",
+                    f"{rt}.Le.Put(b, pos, {body}U);", f"{rt}.Le.Put(b, pos + 4, {type_number}U);"]
+            if not values:
+                puts[2:5] = [f"{rt}.Le.Put(w.Data, pos, {body}U);",
+                             f"{rt}.Le.Put(w.Data, pos + 4, {type_number}U);"]
+            puts += [self.write_value(fl.wire, f"pos + {fl.offset}", attr[fl.index]) for fl in values]
+            for fl, _ in fields:
+                if self.inline_kind(fl.wire) != "value":
+                    puts += self.vput(fl, attr[fl.index])
+            puts.append(f"{rt}.Le.Put(w.Data, slot, (uint)(pos - bas));")
+            self.method(f"public void VPutAt({rt}.WriteBuffer w, int slot, int bas, {t} v)", puts)
+            full: List[str] = []
+            older: List[str] = []
+            for fl, _ in fields:
+                lines = self.vget(fl, attr[fl.index])
+                full += lines
+                older.append(f"if (stored >= {fl.offset + fl.slot})")
+                older += ["    " + lines[0]] if len(lines) == 1 else \
+                    ["{"] + ["    " + x for x in lines] + ["}"]
+            gets = ["int stored;",
+                    f"int pos = r.Enter(bas, {rt}.Le.U32(r.B, slot), slot + 4, {type_number}U, d, out stored);"]
             if fields:
-                body = [f"if (stored >= {layout.body_size})", "{"] + ["    " + x for x in full] + \
-                       ["}", "else", "{"] + ["    " + x for x in older] + ["}"]
-            self.method("protected override void VGetFields(global::Fastwire.Reader r, int pos, "
-                        f"int stored, int d, {t} v)", body)
-            checks = [f"if (stored >= {fl.offset + fl.slot}) F{fl.index}.VCheck(r, pos + "
-                      f"{fl.offset}, pos, d);" for fl, f in fields if not self.trivial(fl.wire)]
-            self.method("protected override void VCheckFields(global::Fastwire.Reader r, int pos, "
-                        "int stored, int d)", checks)
+                uses_b = any("b[" in x or "(b," in x for x in full)
+                gets += (["byte[] b = r.B;"] if uses_b else []) + ["d -= 1;", f"{t} v;", f"if (stored >= {body})", "{",
+                         f"    v = new {t}({rt}.Bare.Value);"] + ["    " + x for x in full] + \
+                        ["}", "else", "{", f"    v = new {t}();"] + ["    " + x for x in older] + \
+                        ["}", "return v;"]
+            else:
+                gets = ["int stored;",
+                        f"r.Enter(bas, {rt}.Le.U32(r.B, slot), slot + 4, {type_number}U, d, out stored);",
+                        f"return new {t}();"]
+            self.method(f"public {t} VGetAt({rt}.Reader r, int slot, int bas, int d)", gets)
+            checks = ["int stored;",
+                      f"int pos = r.Enter(bas, {rt}.Le.U32(r.B, slot), slot + 4, {type_number}U, d, out stored);"]
+            body_checks: List[str] = []
+            for fl, _ in fields:
+                lines = self.vcheck(fl)
+                if not lines:
+                    continue
+                cond = [] if fl.offset + fl.slot <= 8 else [f"if (stored >= {fl.offset + fl.slot})"]
+                body_checks += cond + (lines if len(lines) == 1 else ["{"] + ["    " + x for x in lines] + ["}"])
+            if body_checks:
+                uses_b = any("b[" in x or "(b," in x for x in body_checks)
+                checks += (["byte[] b = r.B;"] if uses_b else []) + ["d -= 1;"] + body_checks
+            else:
+                checks = [f"r.Enter(bas, {rt}.Le.U32(r.B, slot), slot + 4, {type_number}U, d, out stored);"]
+                checks.insert(0, "int stored;")
+            self.method(f"public void VCheckAt({rt}.Reader r, int slot, int bas, int d)", checks)
             # final
-            self.method(f"protected override void FPutFields(global::Fastwire.WriteBuffer w, {t} v)",
-                        [f"F{fl.index}.FPut(w, v.{names[f.name]});" for fl, f in fields])
-            self.method("protected override void FGetFields(global::Fastwire.Reader r, ref int p, "
-                        f"int d, {t} v)",
-                        [f"v.{names[f.name]} = F{fl.index}.FGet(r, ref p, d);" for fl, f in fields])
-            self.method("protected override void FCheckFields(global::Fastwire.Reader r, ref int p, "
-                        "int d)", [f"F{fl.index}.FCheck(r, ref p, d);" for fl, f in fields])
+            fputs = [f"if (v == null) throw new {rt}.FastwireException({rt}.ErrorCode.WrongType, "
+                     f'"{s.qualified_name} is null");']
+            fgets = [f"if (d < 1) throw new {rt}.FastwireException({rt}.ErrorCode.TooDeep);", "d -= 1;",
+                     f"var v = new {t}({rt}.Bare.Value);"]
+            fchecks = [f"if (d < 1) throw new {rt}.FastwireException({rt}.ErrorCode.TooDeep);", "d -= 1;"]
+            for kind, item in self.final_groups(layout):
+                if kind == "run":
+                    run = item
+                    assert isinstance(run, lower.FinalRun)
+                    fputs += ["{", f"    int at = w.Reserve({run.size});", "    byte[] b = w.Data;"]
+                    fgets += ["{", f"    r.Need(p, {run.size});", "    byte[] b = r.B;"]
+                    fchecks += [f"r.Need(p, {run.size});"]
+                    decimals = []
+                    for j, off in zip(run.indexes, run.offsets):
+                        fl = layout.fields[j]
+                        fputs.append("    " + self.write_value(fl.wire, f"at + {off}", attr[j]))
+                        fgets.append(f"    {attr[j]} = {self.read_value(fl.wire, f'p + {off}')};")
+                        if fl.wire.kind == "decimal":
+                            decimals.append(f"{rt}.Decimals.Check(r.B, p + {off});")
+                    fchecks += decimals + [f"p += {run.size};"]
+                    fputs.append("}")
+                    fgets += [f"    p += {run.size};", "}"]
+                else:
+                    assert isinstance(item, lower.FieldLayout)
+                    fputs += self.fput(item, attr[item.index])
+                    fgets += self.fget(item, attr[item.index])
+                    fchecks += self.fcheck(item)
+            fgets.append("return v;")
+            self.method(f"public void FPutAt({rt}.WriteBuffer w, {t} v)", fputs)
+            self.method(f"public {t} FGetAt({rt}.Reader r, ref int p, int d)", fgets)
+            self.method(f"public void FCheckAt({rt}.Reader r, ref int p, int d)", fchecks)
+            p.blank()
+            p.print(f"""
+                public override void VPut({rt}.WriteBuffer w, int slot, int bas, {t} v) {{ VPutAt(w, slot, bas, v); }}
+                public override {t} VGet({rt}.Reader r, int slot, int bas, int d) {{ return VGetAt(r, slot, bas, d); }}
+                public override void VCheck({rt}.Reader r, int slot, int bas, int d) {{ VCheckAt(r, slot, bas, d); }}
+                public override void FPut({rt}.WriteBuffer w, {t} v) {{ FPutAt(w, v); }}
+                public override {t} FGet({rt}.Reader r, ref int p, int d) {{ return FGetAt(r, ref p, d); }}
+                public override void FCheck({rt}.Reader r, ref int p, int d) {{ FCheckAt(r, ref p, d); }}
+            """)
             # json
-            puts: List[str] = []
+            jputs: List[str] = []
             sep = "{"
             for fl, f in fields:
-                puts.append(f"sb.Append({cs_string(sep + cs_json_key(f.name) + ':')});")
-                puts.append(f"F{fl.index}.JPut(sb, v.{names[f.name]});")
+                jputs.append(f"sb.Append({cs_string(sep + cs_json_key(f.name) + ':')});")
+                jputs.append(f"{self.json_codec(fl)}.JPut(sb, {attr[fl.index]});")
                 sep = ","
-            puts.append("sb.Append('}');" if fields else 'sb.Append("{}");')
+            jputs.append("sb.Append('}');" if fields else 'sb.Append("{}");')
             self.method("protected override void JPutFields(global::System.Text.StringBuilder sb, "
-                        f"{t} v)", puts)
-            gets = ["switch (key)", "{"]
+                        f"{t} v)", jputs)
+            jgets = ["switch (key)", "{"]
             for fl, f in fields:
-                gets.append(f"    case {cs_string(f.name)}: v.{names[f.name]} = "
-                            f"F{fl.index}.JGet(j, s); return true;")
-            gets += ["    default: return false;", "}"]
+                jgets.append(f"    case {cs_string(f.name)}: {attr[fl.index]} = "
+                             f"{self.json_codec(fl)}.JGet(j, s); return true;")
+            jgets += ["    default: return false;", "}"]
             self.method("protected override bool JGetField(string key, global::Fastwire.JsonNode j, "
                         f"global::Fastwire.JsonState s, {t} v)",
-                        gets if fields else ["return false;"])
+                        jgets if fields else ["return false;"])
+
+    def json_codec(self, fl: lower.FieldLayout) -> str:
+        if self.inline_kind(fl.wire) == "struct":
+            return self.codec(fl.wire)[1]
+        return f"F{fl.index}"
 
     @staticmethod
     def trivial(w: lower.WireType) -> bool:
