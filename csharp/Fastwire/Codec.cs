@@ -125,7 +125,14 @@ namespace Fastwire
                 if (t[k] < '0' || t[k] > '9') throw new FastwireException(key ? ErrorCode.InvalidArgument : ErrorCode.BadValue, name + " expected, got " + Decimals.Short(t));
             while (i < t.Length - 1 && t[i] == '0') i++;
             if (t.Length - i > 20) throw new FastwireException(ErrorCode.OutOfRange, Decimals.Short(t) + " does not fit " + name);
-            decimal v = decimal.Parse(t.Substring(i), NumberStyles.None, CultureInfo.InvariantCulture);
+            decimal v;
+            if (t.Length - i <= 18)
+            {
+                long x = 0;
+                for (int k = i; k < t.Length; k++) x = x * 10 + (t[k] - '0');
+                v = x;
+            }
+            else v = decimal.Parse(t.Substring(i), NumberStyles.None, CultureInfo.InvariantCulture);
             if (neg) v = -v;
             if (v < lo || v > hi) throw new FastwireException(ErrorCode.OutOfRange, Decimals.Short(t) + " does not fit " + name);
             return FromInteger(v);

@@ -334,12 +334,37 @@ namespace Fastwire
                 digits = ((long)a).ToString(CultureInfo.InvariantCulture);
                 k = 0;
             }
-            else Shortest(bits & long.MaxValue, out digits, out k);
+            else if (!Fast15(a, out digits, out k)) Shortest(bits & long.MaxValue, out digits, out k);
             int z = digits.Length;
             while (z > 1 && digits[z - 1] == '0') z--;
             k += digits.Length - z;
             digits = digits.Substring(0, z);
             return Layout(neg, digits, k);
+        }
+
+        // The 15-digit form, when it reads back to x: then it is the shortest (any shorter
+        // form would be these digits with trailing zeros). Checked with the exact reader.
+        static bool Fast15(double a, out string digits, out int k)
+        {
+            digits = null;
+            k = 0;
+            if (a < 2.2250738585072014e-308) return false; // subnormal: fewer bits, the argument fails
+            string t = a.ToString("G15", CultureInfo.InvariantCulture);
+            int e = t.IndexOfAny(new[] { 'E', 'e' });
+            string mant = e < 0 ? t : t.Substring(0, e);
+            int exp = e < 0 ? 0 : int.Parse(t.Substring(e + 1), NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture);
+            int dot = mant.IndexOf('.');
+            int frac = dot < 0 ? 0 : mant.Length - dot - 1;
+            string d = (dot < 0 ? mant : mant.Remove(dot, 1)).TrimStart('0');
+            if (d.Length == 0) return false;
+            try
+            {
+                if (ParseDouble(t) != a) return false;
+            }
+            catch (FastwireException) { return false; }
+            digits = d;
+            k = exp - frac;
+            return true;
         }
 
         static string Layout(bool neg, string d, int k)
