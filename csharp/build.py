@@ -168,6 +168,25 @@ def run_bench(args: List[str]) -> int:
     return subprocess.run(["mono", "--optimize=all", BENCH, *args]).returncode
 
 
+def run_examples() -> int:
+    """examples/csharp: the account round trip and the protocol example, each run once."""
+    dll = build_runtime()
+    folder = os.path.join(REPO, "examples", "csharp")
+    gen = None
+    for name in ("Account", "Protocol"):
+        exe = os.path.join(OUT, f"example-{name.lower()}.exe")
+        source = os.path.join(folder, f"{name}.cs")
+        if not fresh(exe, [dll, __file__, source, *compiler_inputs()]):
+            gen = gen or generate(os.path.join(OUT, "gen-examples"), ["schemas/protocol.fbe"])
+            mcs(["-target:exe", "-out:" + exe, "-r:" + dll, "-r:System.Numerics.dll", source, *gen])
+        r = subprocess.run(["mono", exe], stdout=subprocess.PIPE, text=True)
+        sys.stdout.write(r.stdout)
+        if r.returncode != 0:
+            print(f"csharp: example {name} failed ({r.returncode})", file=sys.stderr)
+            return 1
+    return 0
+
+
 if __name__ == "__main__":
     command = sys.argv[1] if len(sys.argv) > 1 else "runtime"
     if command == "runtime":
@@ -176,7 +195,9 @@ if __name__ == "__main__":
         sys.exit(run_tests())
     elif command == "transport":
         sys.exit(run_transport())
+    elif command == "examples":
+        sys.exit(run_examples())
     elif command == "bench":
         sys.exit(run_bench(sys.argv[2:]))
     else:
-        sys.exit(f"usage: {sys.argv[0]} [runtime|test|transport|bench [N RUNS]]")
+        sys.exit(f"usage: {sys.argv[0]} [runtime|test|transport|examples|bench [N RUNS]]")

@@ -1,15 +1,17 @@
 # C#: built with Debian's Mono (mcs) by csharp/build.py, tested with NUnit 2.6
 # (nunit-console), outputs under build/csharp. Included by the top-level Makefile.
-#   test-csharp   NUnit tests, the conformance suite, the transport over loopback (20,000
-#                 messages) and the C# client against examples/cpp/server (both formats)
+#   test-csharp   NUnit tests, the conformance suite, the examples, the transport over
+#                 loopback (20,000 messages per format) and the C# client against
+#                 examples/cpp/server (both formats)
 #   soak-csharp   the loopback transport test with 1,000,000 messages per format
-#   bench-csharp  the Stopwatch benchmark of the seed account (csharp/Bench)
+#   bench-csharp  the Stopwatch benchmark of the seed account (csharp/Bench/Bench.cs)
 .PHONY: test-csharp soak-csharp bench-csharp
 
 test-csharp:
 	@$(BOOTSTRAP) csharp
 	$(PYTHON) csharp/build.py test
 	$(PYTHON) conformance/run.py --lang csharp
+	$(PYTHON) csharp/build.py examples
 	FASTWIRE_CPP_SERVER=$(CURDIR)/$(BUILD)/examples/cpp/server $(PYTHON) csharp/build.py transport
 
 soak-csharp:
@@ -17,4 +19,9 @@ soak-csharp:
 	FASTWIRE_CSHARP_MESSAGES=1000000 FASTWIRE_CPP_SERVER=$(CURDIR)/$(BUILD)/examples/cpp/server \
 		$(PYTHON) csharp/build.py transport
 
+bench-csharp:
+	@$(BOOTSTRAP) csharp
+	$(PYTHON) csharp/build.py bench
+
 LANGUAGE_TESTS += test-csharp
+LANGUAGE_BENCHES += bench-csharp
