@@ -54,19 +54,21 @@ static class Bench
             new KeyValuePair<string, Action>("serialize (final)", () => final.Serialize(account, w)),
             new KeyValuePair<string, Action>("deserialize (versioned)", () => model.Deserialize(v)),
             new KeyValuePair<string, Action>("deserialize (final)", () => final.Deserialize(f)),
+            new KeyValuePair<string, Action>("deserialize, no string pool (versioned)", () => { Utf8.Pooling = false; model.Deserialize(v); Utf8.Pooling = true; }),
+            new KeyValuePair<string, Action>("deserialize, no string pool (final)", () => { Utf8.Pooling = false; final.Deserialize(f); Utf8.Pooling = true; }),
             new KeyValuePair<string, Action>("verify (versioned)", () => model.Verify(v)),
             new KeyValuePair<string, Action>("verify (final)", () => final.Verify(f)),
             new KeyValuePair<string, Action>("to JSON", () => codec.ToJson(account)),
             new KeyValuePair<string, Action>("from JSON", () => codec.FromJson(json)),
         };
         Console.WriteLine("fastwire C# on Mono, seed account: " + v.Length + " bytes versioned, " + f.Length + " final, " + json.Length + " JSON");
-        Console.WriteLine(string.Format("{0,-26} {1,10} {2,10} {3,10} {4,12}", "operation", "median ns", "min", "max", "CPU ns (med)"));
+        Console.WriteLine(string.Format("{0,-40} {1,10} {2,10} {3,10} {4,12}", "operation", "median ns", "min", "max", "CPU ns (med)"));
         foreach (var op in ops)
         {
             int count = op.Key.Contains("JSON") ? n / 10 : n;
             double cpu;
             double[] ns = Runs(op.Value, count, runs, out cpu);
-            Console.WriteLine(string.Format("{0,-26} {1,10:F1} {2,10:F1} {3,10:F1} {4,12:F1}", op.Key, ns[runs / 2], ns[0], ns[runs - 1], cpu));
+            Console.WriteLine(string.Format("{0,-40} {1,10:F1} {2,10:F1} {3,10:F1} {4,12:F1}", op.Key, ns[runs / 2], ns[0], ns[runs - 1], cpu));
         }
         return 0;
     }

@@ -222,7 +222,45 @@ namespace Fastwire
     /// </summary>
     public static class Utf8
     {
+        /// <summary>
+        /// Short strings (up to 32 bytes) read from messages are pooled: a read that finds the
+        /// same bytes as a recent one returns that (immutable) string instead of allocating a
+        /// new one. Symbols, currencies and names repeat in most data. Set false to turn it off.
+        /// </summary>
+        public static bool Pooling = true;
+
+        sealed class Pooled
+        {
+            public readonly byte[] Bytes;
+            public readonly string Text;
+            public Pooled(byte[] bytes, string text) { Bytes = bytes; Text = text; }
+        }
+
+        static readonly Pooled[] Pool = new Pooled[1024];
+
         public static string Decode(byte[] b, int p, int n)
+        {
+            if (n == 0) return "";
+            if (n > 32 || !Pooling) return DecodeNew(b, p, n);
+            uint h = 2166136261;
+            for (int i = 0; i < n; i++) h = (h ^ b[p + i]) * 16777619;
+            int slot = (int)(h & 1023);
+            Pooled e = Pool[slot];
+            if (e != null && e.Bytes.Length == n)
+            {
+                byte[] k = e.Bytes;
+                int i = 0;
+                while (i < n && k[i] == b[p + i]) i++;
+                if (i == n) return e.Text;
+            }
+            string text = DecodeNew(b, p, n);
+            var key = new byte[n];
+            Buffer.BlockCopy(b, p, key, 0, n);
+            Pool[slot] = new Pooled(key, text);
+            return text;
+        }
+
+        static string DecodeNew(byte[] b, int p, int n)
         {
             int end = p + n;
             int i = p;
