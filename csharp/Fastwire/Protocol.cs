@@ -133,6 +133,13 @@ namespace Fastwire
                          : new Model<T>(codec, Limits).Deserialize(buffer, offset, size);
         }
 
+        /// <summary>Verifies one message with this receiver's limits (a Proxy's check); throws FastwireException.</summary>
+        protected void Verify<T>(StructCodec<T> codec, byte[] buffer, int offset, int size) where T : class
+        {
+            if (Final) new FinalModel<T>(codec, Limits).Validate(buffer, offset, size);
+            else new Model<T>(codec, Limits).Validate(buffer, offset, size);
+        }
+
         protected abstract bool Dispatch(uint type, byte[] buffer, int offset, int size);
 
         /// <summary>A message of a type this package does not send; ignored by default.</summary>

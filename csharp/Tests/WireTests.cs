@@ -401,6 +401,27 @@ namespace Fastwire.Tests
             }
         }
 
+        sealed class Forward : protocol.Fbe.Proxy
+        {
+            public readonly List<uint> Types = new List<uint>();
+            public Forward(bool final) : base(final) { }
+            protected override void OnProxy(protocol.Fbe.OrderMessage c, uint type, byte[] b, int o, int n) { Types.Add(type); }
+            protected override void OnProxy(protocol.Fbe.BalanceMessage c, uint type, byte[] b, int o, int n) { Types.Add(type); }
+            protected override void OnProxy(protocol.Fbe.AccountMessage c, uint type, byte[] b, int o, int n) { Types.Add(type); }
+        }
+
+        [Test]
+        public void ProxyVerifiesWithoutDeserializing()
+        {
+            foreach (bool final in new[] { false, true })
+            {
+                byte[] stream = Vectors.Hex(final ? "protocol.final.hex" : "protocol.hex");
+                var p = new Forward(final);
+                p.Receive(stream, 0, stream.Length);
+                CollectionAssert.AreEqual(new uint[] { 1, 2, 3 }, p.Types);
+            }
+        }
+
         [Test]
         public void OversizedMessageIsRejected()
         {

@@ -4223,6 +4223,45 @@ namespace com.example.fastwire.everything.Fbe
     }
 
     /// <summary>
+    /// Reassembles package everything's messages and hands each one, verified but not
+    /// deserialized, to the OnProxy overload of its type (the codec says which), e.g.
+    /// to forward it. A message that does not verify raises FastwireException.
+    /// </summary>
+    public class Proxy : global::Fastwire.ReceiverBase
+    {
+        public Proxy(bool final = false, global::Fastwire.Limits limits = null) : base(final, limits) { }
+
+        protected override bool Dispatch(uint type, byte[] buffer, int offset, int size)
+        {
+            switch (type)
+            {
+                case 305U: Verify(Ping.Instance, buffer, offset, size); OnProxy(Ping.Instance, type, buffer, offset, size); return true;
+                case 306U: Verify(Pong.Instance, buffer, offset, size); OnProxy(Pong.Instance, type, buffer, offset, size); return true;
+                case 307U: Verify(Refused.Instance, buffer, offset, size); OnProxy(Refused.Instance, type, buffer, offset, size); return true;
+                case 308U: Verify(Failure.Instance, buffer, offset, size); OnProxy(Failure.Instance, type, buffer, offset, size); return true;
+                case 309U: Verify(PingRequest.Instance, buffer, offset, size); OnProxy(PingRequest.Instance, type, buffer, offset, size); return true;
+                case 310U: Verify(Notify.Instance, buffer, offset, size); OnProxy(Notify.Instance, type, buffer, offset, size); return true;
+                case 311U: Verify(Empty.Instance, buffer, offset, size); OnProxy(Empty.Instance, type, buffer, offset, size); return true;
+                default: return false;
+            }
+        }
+
+        protected virtual void OnProxy(Ping codec, uint type, byte[] buffer, int offset, int size) { }
+
+        protected virtual void OnProxy(Pong codec, uint type, byte[] buffer, int offset, int size) { }
+
+        protected virtual void OnProxy(Refused codec, uint type, byte[] buffer, int offset, int size) { }
+
+        protected virtual void OnProxy(Failure codec, uint type, byte[] buffer, int offset, int size) { }
+
+        protected virtual void OnProxy(PingRequest codec, uint type, byte[] buffer, int offset, int size) { }
+
+        protected virtual void OnProxy(Notify codec, uint type, byte[] buffer, int offset, int size) { }
+
+        protected virtual void OnProxy(Empty codec, uint type, byte[] buffer, int offset, int size) { }
+    }
+
+    /// <summary>
     /// A Receiver that answers Request(): responses and rejects are matched to their
     /// request by [id] (other messages go to the OnReceive hooks). Attach a sink (a
     /// transport client does) to send.

@@ -458,4 +458,31 @@ namespace com.chronoxor.protocol.Fbe
 
         protected virtual void OnReceive(global::com.chronoxor.protocol.AccountMessage value) { }
     }
+
+    /// <summary>
+    /// Reassembles package protocol's messages and hands each one, verified but not
+    /// deserialized, to the OnProxy overload of its type (the codec says which), e.g.
+    /// to forward it. A message that does not verify raises FastwireException.
+    /// </summary>
+    public class Proxy : global::Fastwire.ReceiverBase
+    {
+        public Proxy(bool final = false, global::Fastwire.Limits limits = null) : base(final, limits) { }
+
+        protected override bool Dispatch(uint type, byte[] buffer, int offset, int size)
+        {
+            switch (type)
+            {
+                case 1U: Verify(OrderMessage.Instance, buffer, offset, size); OnProxy(OrderMessage.Instance, type, buffer, offset, size); return true;
+                case 2U: Verify(BalanceMessage.Instance, buffer, offset, size); OnProxy(BalanceMessage.Instance, type, buffer, offset, size); return true;
+                case 3U: Verify(AccountMessage.Instance, buffer, offset, size); OnProxy(AccountMessage.Instance, type, buffer, offset, size); return true;
+                default: return false;
+            }
+        }
+
+        protected virtual void OnProxy(OrderMessage codec, uint type, byte[] buffer, int offset, int size) { }
+
+        protected virtual void OnProxy(BalanceMessage codec, uint type, byte[] buffer, int offset, int size) { }
+
+        protected virtual void OnProxy(AccountMessage codec, uint type, byte[] buffer, int offset, int size) { }
+    }
 }

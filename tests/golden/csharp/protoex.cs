@@ -843,4 +843,31 @@ namespace com.chronoxor.protoex.Fbe
 
         protected virtual void OnReceive(global::com.chronoxor.protoex.Account value) { }
     }
+
+    /// <summary>
+    /// Reassembles package protoex's messages and hands each one, verified but not
+    /// deserialized, to the OnProxy overload of its type (the codec says which), e.g.
+    /// to forward it. A message that does not verify raises FastwireException.
+    /// </summary>
+    public class Proxy : global::Fastwire.ReceiverBase
+    {
+        public Proxy(bool final = false, global::Fastwire.Limits limits = null) : base(final, limits) { }
+
+        protected override bool Dispatch(uint type, byte[] buffer, int offset, int size)
+        {
+            switch (type)
+            {
+                case 1U: Verify(Order.Instance, buffer, offset, size); OnProxy(Order.Instance, type, buffer, offset, size); return true;
+                case 2U: Verify(Balance.Instance, buffer, offset, size); OnProxy(Balance.Instance, type, buffer, offset, size); return true;
+                case 3U: Verify(Account.Instance, buffer, offset, size); OnProxy(Account.Instance, type, buffer, offset, size); return true;
+                default: return false;
+            }
+        }
+
+        protected virtual void OnProxy(Order codec, uint type, byte[] buffer, int offset, int size) { }
+
+        protected virtual void OnProxy(Balance codec, uint type, byte[] buffer, int offset, int size) { }
+
+        protected virtual void OnProxy(Account codec, uint type, byte[] buffer, int offset, int size) { }
+    }
 }

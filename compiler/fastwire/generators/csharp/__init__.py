@@ -915,7 +915,47 @@ class _Package:
             p.print(f"protected virtual void OnReceive({self.type_name(s.qualified_name)} value) {{ }}")
         p.outdent()
         p.print("}")
+        self.emit_proxy(sends)
         self.emit_client(sends)
+
+    def emit_proxy(self, sends: List[ir.StructType]) -> None:
+        """The Proxy: each message verified, then handed on as bytes, not deserialized."""
+        p = self.p
+        p.blank()
+        p.print("""
+            /// <summary>
+            /// Reassembles package $pkg$'s messages and hands each one, verified but not
+            /// deserialized, to the OnProxy overload of its type (the codec says which), e.g.
+            /// to forward it. A message that does not verify raises FastwireException.
+            /// </summary>
+            public class Proxy : global::Fastwire.ReceiverBase
+            {
+                public Proxy(bool final = false, global::Fastwire.Limits limits = null) : base(final, limits) { }
+
+                protected override bool Dispatch(uint type, byte[] buffer, int offset, int size)
+                {
+                    switch (type)
+                    {
+        """, pkg=self.pkg.name)
+        p.indent()
+        p.indent()
+        p.indent()
+        for s in sends:
+            n = cs_ident(s.name)
+            p.print(f"case {self.model.struct(s.qualified_name).type_number}U: Verify({n}.Instance, "
+                    f"buffer, offset, size); OnProxy({n}.Instance, type, buffer, offset, size); "
+                    "return true;")
+        p.print("default: return false;")
+        p.outdent()
+        p.print("}")
+        p.outdent()
+        p.print("}")
+        for s in sends:
+            p.blank()
+            p.print(f"protected virtual void OnProxy({cs_ident(s.name)} codec, uint type, byte[] buffer, "
+                    "int offset, int size) { }")
+        p.outdent()
+        p.print("}")
 
     def emit_client(self, sends: List[ir.StructType]) -> None:
         """The Client: a Receiver that matches responses and rejects to its requests."""
