@@ -174,6 +174,26 @@ static class TransportCheck
             Check(Kind(c.Request(new service.OrderRequest { order = lost })) == RequestErrorKind.Timeout, "timeout");
             Check(t0.ElapsedMilliseconds < 300 + 500, "timeout on time: " + t0.ElapsedMilliseconds + " ms");
             Console.WriteLine("requests: accepted, rejected, timed out after " + t0.ElapsedMilliseconds + " ms");
+            // many clients at once, each answered on its own connection (its own seq count)
+            var clients = new List<Client>();
+            var handlers = new List<Collector>();
+            for (int k = 0; k < 50; k++)
+            {
+                var h = new Collector(final);
+                var cl = new Client(h, new Options(), log);
+                cl.Connect("127.0.0.1", server.Port);
+                clients.Add(cl);
+                handlers.Add(h);
+            }
+            var tasks = new List<System.Threading.Tasks.Task<service.OrderAck>>();
+            for (int round = 0; round < 10; round++)
+                foreach (var h in handlers) tasks.Add(h.Request(new service.OrderRequest { order = SeedOrder() }));
+            System.Threading.Tasks.Task.WaitAll(tasks.ToArray());
+            for (int k = 0; k < handlers.Count; k++)
+                for (int round = 0; round < 10; round++)
+                    Check(tasks[round * handlers.Count + k].Result.seq == round + 1, "client " + k + " round " + round);
+            foreach (var cl in clients) cl.Close();
+            Console.WriteLine("50 clients at once: 10 requests each, each answered on its own connection in order");
             // a garbage peer is dropped with its reason
             using (var raw = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp))
             {
