@@ -184,6 +184,12 @@ def run_examples() -> int:
         if r.returncode != 0:
             print(f"csharp: example {name} failed ({r.returncode})", file=sys.stderr)
             return 1
+        expected = os.path.join(REPO, "examples", "cpp", f"expected_{name.lower()}.txt")
+        with open(expected, encoding="utf-8") as fh:
+            if r.stdout != fh.read():
+                print(f"csharp: example {name}'s output differs from {expected}", file=sys.stderr)
+                return 1
+        print(f"csharp: example {name}: the output of examples/cpp/{name.lower()}.cpp")
     return 0
 
 

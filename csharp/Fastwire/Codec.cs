@@ -35,6 +35,9 @@ namespace Fastwire
         public abstract void JPut(StringBuilder sb, T v);
         public abstract T JGet(JsonNode j, JsonState s);
 
+        /// <summary>The printout (ToString of generated types), as the C++ runtime's operator&lt;&lt; prints.</summary>
+        public virtual void Text(StringBuilder sb, T v) { JPut(sb, v); }
+
         /// <summary>A map key's text (JSON object keys are strings).</summary>
         public virtual string KeyText(T v) { throw new FastwireException(ErrorCode.WrongType, "not a map key"); }
         public virtual T KeyParse(string s, bool lone) { throw new FastwireException(ErrorCode.WrongType, "not a map key"); }
@@ -108,8 +111,8 @@ namespace Fastwire
         protected IntCodec(string name, int size, decimal lo, decimal hi) : base(size) { this.name = name; this.lo = lo; this.hi = hi; }
         public abstract T FromInteger(decimal v);
         public abstract decimal ToInteger(T v);
-        public abstract void Text(StringBuilder sb, T v);
-        public override void JPut(StringBuilder sb, T v) { Text(sb, v); }
+        public abstract void Digits(StringBuilder sb, T v);
+        public override void JPut(StringBuilder sb, T v) { Digits(sb, v); }
         public override T JGet(JsonNode j, JsonState s)
         {
             if (j.Kind != JsonKind.Number) throw WrongJson(name, j);
@@ -137,7 +140,7 @@ namespace Fastwire
             if (v < lo || v > hi) throw new FastwireException(ErrorCode.OutOfRange, Decimals.Short(t) + " does not fit " + name);
             return FromInteger(v);
         }
-        public override string KeyText(T v) { var sb = new StringBuilder(); Text(sb, v); return sb.ToString(); }
+        public override string KeyText(T v) { var sb = new StringBuilder(); Digits(sb, v); return sb.ToString(); }
         public override T KeyParse(string s, bool lone) { return Parse(s, true); }
     }
 
@@ -148,7 +151,7 @@ namespace Fastwire
         public override void Write(byte[] b, int p, byte v) { b[p] = v; }
         public override byte FromInteger(decimal v) { return (byte)v; }
         public override decimal ToInteger(byte v) { return v; }
-        public override void Text(StringBuilder sb, byte v) { sb.Append(v); }
+        public override void Digits(StringBuilder sb, byte v) { sb.Append(v); }
     }
 
     public sealed class CharCodec : IntCodec<char>
@@ -158,7 +161,8 @@ namespace Fastwire
         public override void Write(byte[] b, int p, char v) { b[p] = (byte)v; }
         public override char FromInteger(decimal v) { return (char)(int)v; }
         public override decimal ToInteger(char v) { return (byte)v; }
-        public override void Text(StringBuilder sb, char v) { sb.Append((int)(byte)v); }
+        public override void Digits(StringBuilder sb, char v) { sb.Append((int)(byte)v); }
+        public override void Text(StringBuilder sb, char v) { sb.Append('\'').Append((char)(byte)v).Append('\''); }
     }
 
     public sealed class SByteCodec : IntCodec<sbyte>
@@ -168,7 +172,7 @@ namespace Fastwire
         public override void Write(byte[] b, int p, sbyte v) { b[p] = (byte)v; }
         public override sbyte FromInteger(decimal v) { return (sbyte)v; }
         public override decimal ToInteger(sbyte v) { return v; }
-        public override void Text(StringBuilder sb, sbyte v) { sb.Append(v); }
+        public override void Digits(StringBuilder sb, sbyte v) { sb.Append(v); }
     }
 
     public sealed class Int16Codec : IntCodec<short>
@@ -178,7 +182,7 @@ namespace Fastwire
         public override void Write(byte[] b, int p, short v) { Le.Put(b, p, (ushort)v); }
         public override short FromInteger(decimal v) { return (short)v; }
         public override decimal ToInteger(short v) { return v; }
-        public override void Text(StringBuilder sb, short v) { sb.Append(v); }
+        public override void Digits(StringBuilder sb, short v) { sb.Append(v); }
     }
 
     public sealed class UInt16Codec : IntCodec<ushort>
@@ -188,7 +192,7 @@ namespace Fastwire
         public override void Write(byte[] b, int p, ushort v) { Le.Put(b, p, v); }
         public override ushort FromInteger(decimal v) { return (ushort)v; }
         public override decimal ToInteger(ushort v) { return v; }
-        public override void Text(StringBuilder sb, ushort v) { sb.Append(v); }
+        public override void Digits(StringBuilder sb, ushort v) { sb.Append(v); }
     }
 
     public sealed class Int32Codec : IntCodec<int>
@@ -198,17 +202,24 @@ namespace Fastwire
         public override void Write(byte[] b, int p, int v) { Le.Put(b, p, (uint)v); }
         public override int FromInteger(decimal v) { return (int)v; }
         public override decimal ToInteger(int v) { return v; }
-        public override void Text(StringBuilder sb, int v) { sb.Append(v); }
+        public override void Digits(StringBuilder sb, int v) { sb.Append(v); }
     }
 
     public sealed class UInt32Codec : IntCodec<uint>
     {
-        public UInt32Codec(string name = "uint32") : base(name, 4, 0, uint.MaxValue) { }
+        readonly bool wchar;
+        public UInt32Codec(string name = "uint32") : base(name, 4, 0, uint.MaxValue) { wchar = name == "wchar"; }
+        public override void Text(StringBuilder sb, uint v)
+        {
+            if (!wchar) { sb.Append(v); return; }
+            if (v >= 0x20 && v < 0x7F) sb.Append('\'').Append((char)v).Append('\'');
+            else sb.Append("'U+").Append(v.ToString("X")).Append('\'');
+        }
         public override uint Read(byte[] b, int p) { return Le.U32(b, p); }
         public override void Write(byte[] b, int p, uint v) { Le.Put(b, p, v); }
         public override uint FromInteger(decimal v) { return (uint)v; }
         public override decimal ToInteger(uint v) { return v; }
-        public override void Text(StringBuilder sb, uint v) { sb.Append(v); }
+        public override void Digits(StringBuilder sb, uint v) { sb.Append(v); }
     }
 
     public sealed class Int64Codec : IntCodec<long>
@@ -218,7 +229,7 @@ namespace Fastwire
         public override void Write(byte[] b, int p, long v) { Le.Put(b, p, (ulong)v); }
         public override long FromInteger(decimal v) { return (long)v; }
         public override decimal ToInteger(long v) { return v; }
-        public override void Text(StringBuilder sb, long v) { sb.Append(v); }
+        public override void Digits(StringBuilder sb, long v) { sb.Append(v); }
     }
 
     public sealed class UInt64Codec : IntCodec<ulong>
@@ -228,7 +239,7 @@ namespace Fastwire
         public override void Write(byte[] b, int p, ulong v) { Le.Put(b, p, v); }
         public override ulong FromInteger(decimal v) { return (ulong)v; }
         public override decimal ToInteger(ulong v) { return v; }
-        public override void Text(StringBuilder sb, ulong v) { sb.Append(v); }
+        public override void Digits(StringBuilder sb, ulong v) { sb.Append(v); }
     }
 
     public sealed class TimestampCodec : IntCodec<Timestamp>
@@ -238,7 +249,7 @@ namespace Fastwire
         public override void Write(byte[] b, int p, Timestamp v) { Le.Put(b, p, v.Nanoseconds); }
         public override Timestamp FromInteger(decimal v) { return new Timestamp((ulong)v); }
         public override decimal ToInteger(Timestamp v) { return v.Nanoseconds; }
-        public override void Text(StringBuilder sb, Timestamp v) { sb.Append(v.Nanoseconds); }
+        public override void Digits(StringBuilder sb, Timestamp v) { sb.Append(v.Nanoseconds); }
     }
 
     /// <summary>An enum or flags type over its underlying integer; unknown values are kept.</summary>
@@ -256,8 +267,35 @@ namespace Fastwire
         public override void Write(byte[] b, int p, TEnum v) { inner.Write(b, p, to(v)); }
         public override TEnum FromInteger(decimal v) { return of(inner.FromInteger(v)); }
         public override decimal ToInteger(TEnum v) { return inner.ToInteger(to(v)); }
-        public override void Text(StringBuilder sb, TEnum v) { inner.Text(sb, to(v)); }
+        public override void Digits(StringBuilder sb, TEnum v) { inner.Digits(sb, to(v)); }
         public override TEnum JGet(JsonNode j, JsonState s) { return of(inner.JGet(j, s)); }
+
+        /// <summary>(value, name) in declaration order, aliases included, for the printout.</summary>
+        public KeyValuePair<decimal, string>[] Names = new KeyValuePair<decimal, string>[0];
+        public bool IsFlags;
+
+        public override void Text(StringBuilder sb, TEnum v)
+        {
+            decimal x = ToInteger(v);
+            if (!IsFlags)
+            {
+                foreach (var kv in Names) if (kv.Key == x) { sb.Append(kv.Value); return; }
+                sb.Append("<unknown>");
+                return;
+            }
+            ulong bits = unchecked((ulong)(long)(x < 0 ? x : 0) | (x >= 0 ? (ulong)x : 0));
+            bool first = true;
+            foreach (var kv in Names)
+            {
+                ulong f = kv.Key < 0 ? unchecked((ulong)(long)kv.Key) : (ulong)kv.Key;
+                if (f != 0 && (bits & f) == f)
+                {
+                    if (!first) sb.Append('|');
+                    first = false;
+                    sb.Append(kv.Value);
+                }
+            }
+        }
         public override TEnum KeyParse(string s, bool lone) { return of(inner.KeyParse(s, lone)); }
     }
 
@@ -267,6 +305,7 @@ namespace Fastwire
         public override float Read(byte[] b, int p) { return Le.F32(b, p); }
         public override void Write(byte[] b, int p, float v) { Le.PutF32(b, p, v); }
         public override void JPut(StringBuilder sb, float v) { JsonText.Double(sb, v); }
+        public override void Text(StringBuilder sb, float v) { sb.Append(Print.G(v)); }
         public override float JGet(JsonNode j, JsonState s)
         {
             double x = DoubleCodec.Get(j, "float");
@@ -290,6 +329,7 @@ namespace Fastwire
         public override double Read(byte[] b, int p) { return BitConverter.Int64BitsToDouble((long)Le.U64(b, p)); }
         public override void Write(byte[] b, int p, double v) { Le.Put(b, p, (ulong)BitConverter.DoubleToInt64Bits(v)); }
         public override void JPut(StringBuilder sb, double v) { JsonText.Double(sb, v); }
+        public override void Text(StringBuilder sb, double v) { sb.Append(Print.G(v)); }
         public override double JGet(JsonNode j, JsonState s) { return Get(j, "double"); }
 
         /// <summary>The NaN C++ reads "NaN" as: positive, quiet (double.NaN is negative on .NET).</summary>
@@ -346,6 +386,7 @@ namespace Fastwire
         public override void Write(byte[] b, int p, decimal v) { Decimals.Write(b, p, v); }
         public override void Check(byte[] b, int p) { Decimals.Check(b, p); }
         public override void JPut(StringBuilder sb, decimal v) { sb.Append('"').Append(Decimals.Text(v)).Append('"'); }
+        public override void Text(StringBuilder sb, decimal v) { sb.Append(Decimals.Text(v)); }
         public override decimal JGet(JsonNode j, JsonState s)
         {
             if (j.Kind == JsonKind.String || j.Kind == JsonKind.Number) return Decimals.Parse(j.Text);
@@ -433,6 +474,7 @@ namespace Fastwire
             p += 4 + (int)n;
         }
         public override void JPut(StringBuilder sb, string v) { JsonText.String(sb, v); }
+        public override void Text(StringBuilder sb, string v) { sb.Append('"').Append(v).Append('"'); }
         public override string JGet(JsonNode j, JsonState s)
         {
             if (j.Kind != JsonKind.String) throw WrongJson("string", j);
@@ -500,6 +542,7 @@ namespace Fastwire
             p += 4 + (int)n;
         }
         public override void JPut(StringBuilder sb, byte[] v) { JsonText.Base64(sb, v); }
+        public override void Text(StringBuilder sb, byte[] v) { sb.Append("bytes[").Append(v.Length).Append(']'); }
         public override byte[] JGet(JsonNode j, JsonState s)
         {
             if (j.Kind != JsonKind.String) throw WrongJson("base64 string", j);

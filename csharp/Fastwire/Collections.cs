@@ -57,6 +57,10 @@ namespace Fastwire
             if (j.Kind == JsonKind.Null) return null;
             return inner.JGet(j, s);
         }
+        public override void Text(StringBuilder sb, T? v)
+        {
+            if (v.HasValue) inner.Text(sb, v.Value); else sb.Append("null");
+        }
     }
 
     /// <summary>T? of a reference type (string, bytes, structs): null or the value.</summary>
@@ -110,6 +114,10 @@ namespace Fastwire
         {
             if (j.Kind == JsonKind.Null) return null;
             return inner.JGet(j, s);
+        }
+        public override void Text(StringBuilder sb, T v)
+        {
+            if (v != null) inner.Text(sb, v); else sb.Append("null");
         }
         public override IEqualityComparer<T> Equality { get { return inner.Equality; } }
     }
@@ -169,6 +177,12 @@ namespace Fastwire
             for (int i = 0; i < v.Length; i++) { if (i > 0) sb.Append(','); e.JPut(sb, v[i]); }
             sb.Append(']');
         }
+        public override void Text(StringBuilder sb, T[] v)
+        {
+            sb.Append('[').Append(v.Length).Append("][");
+            for (int i = 0; i < v.Length; i++) { if (i > 0) sb.Append(','); e.Text(sb, v[i]); }
+            sb.Append(']');
+        }
         public override T[] JGet(JsonNode j, JsonState s)
         {
             if (j.Kind != JsonKind.Array) throw WrongJson("an array", j);
@@ -184,7 +198,15 @@ namespace Fastwire
     public sealed class ListCodec<T> : Codec<List<T>>
     {
         readonly Codec<T> e;
-        public ListCodec(Codec<T> elem) : base(4, 4, false) { e = elem; }
+        readonly bool list;
+        /// <summary>list: a T() (printed with &lt; &gt;), else a vector T[].</summary>
+        public ListCodec(Codec<T> elem, bool list = false) : base(4, 4, false) { e = elem; this.list = list; }
+        public override void Text(StringBuilder sb, List<T> v)
+        {
+            sb.Append('[').Append(v.Count).Append(']').Append(list ? '<' : '[');
+            for (int i = 0; i < v.Count; i++) { if (i > 0) sb.Append(','); e.Text(sb, v[i]); }
+            sb.Append(list ? '>' : ']');
+        }
         public override List<T> Zero() { return new List<T>(); }
         public override void VPut(WriteBuffer w, int slot, int bas, List<T> v)
         {
@@ -254,6 +276,13 @@ namespace Fastwire
     {
         readonly Codec<T> e;
         public SetCodec(Codec<T> elem) : base(4, 4, false) { e = elem; }
+        public override void Text(StringBuilder sb, SortedSet<T> v)
+        {
+            sb.Append('[').Append(v.Count).Append("]{");
+            bool first = true;
+            foreach (T x in v) { if (!first) sb.Append(','); first = false; e.Text(sb, x); }
+            sb.Append('}');
+        }
         public override SortedSet<T> Zero() { return new SortedSet<T>(e.Order); }
         public override void VPut(WriteBuffer w, int slot, int bas, SortedSet<T> v)
         {
@@ -332,6 +361,25 @@ namespace Fastwire
         protected readonly Codec<V> v;
         readonly bool pairs;
         protected DictCodec(Codec<K> key, Codec<V> value, bool structKey) : base(4, 4, false) { k = key; v = value; pairs = structKey; }
+
+        protected abstract bool Sorted { get; }
+
+        public override void Text(StringBuilder sb, TD m)
+        {
+            sb.Append('[').Append(m.Count).Append(']').Append(Sorted ? '<' : '[');
+            bool first = true;
+            foreach (var kv in m)
+            {
+                if (!first) sb.Append(',');
+                first = false;
+                sb.Append('{');
+                k.Text(sb, kv.Key);
+                sb.Append("->");
+                v.Text(sb, kv.Value);
+                sb.Append('}');
+            }
+            sb.Append(Sorted ? '>' : ']');
+        }
 
         static void Add(TD d, K key, V value)
         {
@@ -466,11 +514,13 @@ namespace Fastwire
     {
         public MapCodec(Codec<K> key, Codec<V> value, bool structKey = false) : base(key, value, structKey) { }
         public override SortedDictionary<K, V> Zero() { return new SortedDictionary<K, V>(k.Order); }
+        protected override bool Sorted { get { return true; } }
     }
 
     public sealed class HashCodec<K, V> : DictCodec<Dictionary<K, V>, K, V>
     {
         public HashCodec(Codec<K> key, Codec<V> value, bool structKey = false) : base(key, value, structKey) { }
         public override Dictionary<K, V> Zero() { return new Dictionary<K, V>(k.Equality); }
+        protected override bool Sorted { get { return false; } }
     }
 }

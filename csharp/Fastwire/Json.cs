@@ -569,4 +569,16 @@ namespace Fastwire
             catch (FormatException) { throw new FastwireException(ErrorCode.InvalidArgument, "malformed base64"); }
         }
     }
+
+    /// <summary>The printout's numbers, as C's printf("%g") writes them.</summary>
+    public static class Print
+    {
+        public static string G(double x)
+        {
+            if (double.IsNaN(x)) return BitConverter.DoubleToInt64Bits(x) < 0 ? "-nan" : "nan";
+            if (double.IsInfinity(x)) return x > 0 ? "inf" : "-inf";
+            if (x == 0) return BitConverter.DoubleToInt64Bits(x) < 0 ? "-0" : "0";
+            return x.ToString("G6", CultureInfo.InvariantCulture).Replace('E', 'e');
+        }
+    }
 }

@@ -43,6 +43,20 @@ namespace Fastwire
         public override T Zero() { return New(); }
 
         protected abstract void JPutFields(StringBuilder sb, T v);
+        protected abstract void TextFields(StringBuilder sb, T v);
+
+        public override void Text(StringBuilder sb, T v)
+        {
+            if (v == null) sb.Append("null"); else TextFields(sb, v);
+        }
+
+        /// <summary>The printout: Name(field=value,...), as the C++ runtime prints.</summary>
+        public string Print(T v)
+        {
+            var sb = new StringBuilder(128);
+            Text(sb, v);
+            return sb.ToString();
+        }
         /// <summary>Sets the field named `key` from j; false for a key not in the schema.</summary>
         protected abstract bool JGetField(string key, JsonNode j, JsonState s, T v);
 

@@ -291,7 +291,8 @@ namespace com.example.fastwire.everything
         /// <summary>A value from JSON text; FastwireException when it is not one.</summary>
         public static Primitives FromJson(string text) { return global::com.example.fastwire.everything.Fbe.Primitives.Instance.FromJson(text); }
 
-        public override string ToString() { return ToJson(); }
+        /// <summary>The printout, as the C++ runtime prints: Primitives(field=value,...).</summary>
+        public override string ToString() { return global::com.example.fastwire.everything.Fbe.Primitives.Instance.Print(this); }
     }
 
     /// Optionals, including the "reseter" form T~ that adds a &lt;name>Reset flag.
@@ -359,7 +360,8 @@ namespace com.example.fastwire.everything
         /// <summary>A value from JSON text; FastwireException when it is not one.</summary>
         public static Optionals FromJson(string text) { return global::com.example.fastwire.everything.Fbe.Optionals.Instance.FromJson(text); }
 
-        public override string ToString() { return ToJson(); }
+        /// <summary>The printout, as the C++ runtime prints: Optionals(field=value,...).</summary>
+        public override string ToString() { return global::com.example.fastwire.everything.Fbe.Optionals.Instance.Print(this); }
     }
 
     /// Every collection, with optional elements where the grammar allows them.
@@ -427,7 +429,8 @@ namespace com.example.fastwire.everything
         /// <summary>A value from JSON text; FastwireException when it is not one.</summary>
         public static Collections FromJson(string text) { return global::com.example.fastwire.everything.Fbe.Collections.Instance.FromJson(text); }
 
-        public override string ToString() { return ToJson(); }
+        /// <summary>The printout, as the C++ runtime prints: Collections(field=value,...).</summary>
+        public override string ToString() { return global::com.example.fastwire.everything.Fbe.Collections.Instance.Print(this); }
     }
 
     /// Fixed and continued type numbers.
@@ -475,7 +478,8 @@ namespace com.example.fastwire.everything
         /// <summary>A value from JSON text; FastwireException when it is not one.</summary>
         public static Fixed FromJson(string text) { return global::com.example.fastwire.everything.Fbe.Fixed.Instance.FromJson(text); }
 
-        public override string ToString() { return ToJson(); }
+        /// <summary>The printout, as the C++ runtime prints: Fixed(field=value,...).</summary>
+        public override string ToString() { return global::com.example.fastwire.everything.Fbe.Fixed.Instance.Print(this); }
     }
 
     public partial class Next : global::System.IEquatable<Next>, global::System.IComparable<Next>, global::System.IComparable
@@ -523,7 +527,8 @@ namespace com.example.fastwire.everything
         /// <summary>A value from JSON text; FastwireException when it is not one.</summary>
         public static Next FromJson(string text) { return global::com.example.fastwire.everything.Fbe.Next.Instance.FromJson(text); }
 
-        public override string ToString() { return ToJson(); }
+        /// <summary>The printout, as the C++ runtime prints: Next(field=value,...).</summary>
+        public override string ToString() { return global::com.example.fastwire.everything.Fbe.Next.Instance.Print(this); }
     }
 
     public partial class Shifted : global::System.IEquatable<Shifted>
@@ -561,7 +566,8 @@ namespace com.example.fastwire.everything
         /// <summary>A value from JSON text; FastwireException when it is not one.</summary>
         public static Shifted FromJson(string text) { return global::com.example.fastwire.everything.Fbe.Shifted.Instance.FromJson(text); }
 
-        public override string ToString() { return ToJson(); }
+        /// <summary>The printout, as the C++ runtime prints: Shifted(field=value,...).</summary>
+        public override string ToString() { return global::com.example.fastwire.everything.Fbe.Shifted.Instance.Print(this); }
     }
 
     /// Inheritance: from a local struct, and from an imported one keeping its number.
@@ -612,7 +618,8 @@ namespace com.example.fastwire.everything
         /// <summary>A value from JSON text; FastwireException when it is not one.</summary>
         public static Base FromJson(string text) { return global::com.example.fastwire.everything.Fbe.Base.Instance.FromJson(text); }
 
-        public override string ToString() { return ToJson(); }
+        /// <summary>The printout, as the C++ runtime prints: Base(field=value,...).</summary>
+        public override string ToString() { return global::com.example.fastwire.everything.Fbe.Base.Instance.Print(this); }
     }
 
     public partial class Derived : global::com.example.fastwire.everything.Base, global::System.IEquatable<Derived>, global::System.IComparable<Derived>, global::System.IComparable
@@ -663,7 +670,8 @@ namespace com.example.fastwire.everything
         /// <summary>A value from JSON text; FastwireException when it is not one.</summary>
         public static new Derived FromJson(string text) { return global::com.example.fastwire.everything.Fbe.Derived.Instance.FromJson(text); }
 
-        public override string ToString() { return ToJson(); }
+        /// <summary>The printout, as the C++ runtime prints: Derived(field=value,...).</summary>
+        public override string ToString() { return global::com.example.fastwire.everything.Fbe.Derived.Instance.Print(this); }
     }
 
     public partial class MoreDerived : global::com.example.fastwire.everything.Derived, global::System.IEquatable<MoreDerived>, global::System.IComparable<MoreDerived>, global::System.IComparable
@@ -712,7 +720,8 @@ namespace com.example.fastwire.everything
         /// <summary>A value from JSON text; FastwireException when it is not one.</summary>
         public static new MoreDerived FromJson(string text) { return global::com.example.fastwire.everything.Fbe.MoreDerived.Instance.FromJson(text); }
 
-        public override string ToString() { return ToJson(); }
+        /// <summary>The printout, as the C++ runtime prints: MoreDerived(field=value,...).</summary>
+        public override string ToString() { return global::com.example.fastwire.everything.Fbe.MoreDerived.Instance.Print(this); }
     }
 
     public partial class Wallet : global::com.chronoxor.proto.Balance, global::System.IEquatable<Wallet>, global::System.IComparable<Wallet>, global::System.IComparable
@@ -760,7 +769,8 @@ namespace com.example.fastwire.everything
         /// <summary>A value from JSON text; FastwireException when it is not one.</summary>
         public static new Wallet FromJson(string text) { return global::com.example.fastwire.everything.Fbe.Wallet.Instance.FromJson(text); }
 
-        public override string ToString() { return ToJson(); }
+        /// <summary>The printout, as the C++ runtime prints: Wallet(field=value,...).</summary>
+        public override string ToString() { return global::com.example.fastwire.everything.Fbe.Wallet.Instance.Print(this); }
     }
 
     public partial class ExAccount : global::com.chronoxor.protoex.Account, global::System.IEquatable<ExAccount>, global::System.IComparable<ExAccount>, global::System.IComparable
@@ -810,7 +820,8 @@ namespace com.example.fastwire.everything
         /// <summary>A value from JSON text; FastwireException when it is not one.</summary>
         public static new ExAccount FromJson(string text) { return global::com.example.fastwire.everything.Fbe.ExAccount.Instance.FromJson(text); }
 
-        public override string ToString() { return ToJson(); }
+        /// <summary>The printout, as the C++ runtime prints: ExAccount(field=value,...).</summary>
+        public override string ToString() { return global::com.example.fastwire.everything.Fbe.ExAccount.Instance.Print(this); }
     }
 
     /// Request / response / reject and messages.
@@ -861,7 +872,8 @@ namespace com.example.fastwire.everything
         /// <summary>A value from JSON text; FastwireException when it is not one.</summary>
         public static Ping FromJson(string text) { return global::com.example.fastwire.everything.Fbe.Ping.Instance.FromJson(text); }
 
-        public override string ToString() { return ToJson(); }
+        /// <summary>The printout, as the C++ runtime prints: Ping(field=value,...).</summary>
+        public override string ToString() { return global::com.example.fastwire.everything.Fbe.Ping.Instance.Print(this); }
     }
 
     public partial class Pong : global::System.IEquatable<Pong>, global::System.IComparable<Pong>, global::System.IComparable
@@ -911,7 +923,8 @@ namespace com.example.fastwire.everything
         /// <summary>A value from JSON text; FastwireException when it is not one.</summary>
         public static Pong FromJson(string text) { return global::com.example.fastwire.everything.Fbe.Pong.Instance.FromJson(text); }
 
-        public override string ToString() { return ToJson(); }
+        /// <summary>The printout, as the C++ runtime prints: Pong(field=value,...).</summary>
+        public override string ToString() { return global::com.example.fastwire.everything.Fbe.Pong.Instance.Print(this); }
     }
 
     public partial class Refused : global::System.IEquatable<Refused>, global::System.IComparable<Refused>, global::System.IComparable
@@ -961,7 +974,8 @@ namespace com.example.fastwire.everything
         /// <summary>A value from JSON text; FastwireException when it is not one.</summary>
         public static Refused FromJson(string text) { return global::com.example.fastwire.everything.Fbe.Refused.Instance.FromJson(text); }
 
-        public override string ToString() { return ToJson(); }
+        /// <summary>The printout, as the C++ runtime prints: Refused(field=value,...).</summary>
+        public override string ToString() { return global::com.example.fastwire.everything.Fbe.Refused.Instance.Print(this); }
     }
 
     public partial class Failure : global::System.IEquatable<Failure>, global::System.IComparable<Failure>, global::System.IComparable
@@ -1011,7 +1025,8 @@ namespace com.example.fastwire.everything
         /// <summary>A value from JSON text; FastwireException when it is not one.</summary>
         public static Failure FromJson(string text) { return global::com.example.fastwire.everything.Fbe.Failure.Instance.FromJson(text); }
 
-        public override string ToString() { return ToJson(); }
+        /// <summary>The printout, as the C++ runtime prints: Failure(field=value,...).</summary>
+        public override string ToString() { return global::com.example.fastwire.everything.Fbe.Failure.Instance.Print(this); }
     }
 
     public partial class PingRequest : global::com.example.fastwire.everything.Ping, global::System.IEquatable<PingRequest>, global::System.IComparable<PingRequest>, global::System.IComparable
@@ -1059,7 +1074,8 @@ namespace com.example.fastwire.everything
         /// <summary>A value from JSON text; FastwireException when it is not one.</summary>
         public static new PingRequest FromJson(string text) { return global::com.example.fastwire.everything.Fbe.PingRequest.Instance.FromJson(text); }
 
-        public override string ToString() { return ToJson(); }
+        /// <summary>The printout, as the C++ runtime prints: PingRequest(field=value,...).</summary>
+        public override string ToString() { return global::com.example.fastwire.everything.Fbe.PingRequest.Instance.Print(this); }
     }
 
     public partial class Notify : global::System.IEquatable<Notify>, global::System.IComparable<Notify>, global::System.IComparable
@@ -1109,7 +1125,8 @@ namespace com.example.fastwire.everything
         /// <summary>A value from JSON text; FastwireException when it is not one.</summary>
         public static Notify FromJson(string text) { return global::com.example.fastwire.everything.Fbe.Notify.Instance.FromJson(text); }
 
-        public override string ToString() { return ToJson(); }
+        /// <summary>The printout, as the C++ runtime prints: Notify(field=value,...).</summary>
+        public override string ToString() { return global::com.example.fastwire.everything.Fbe.Notify.Instance.Print(this); }
     }
 
     public partial class Empty : global::System.IEquatable<Empty>
@@ -1144,7 +1161,8 @@ namespace com.example.fastwire.everything
         /// <summary>A value from JSON text; FastwireException when it is not one.</summary>
         public static Empty FromJson(string text) { return global::com.example.fastwire.everything.Fbe.Empty.Instance.FromJson(text); }
 
-        public override string ToString() { return ToJson(); }
+        /// <summary>The printout, as the C++ runtime prints: Empty(field=value,...).</summary>
+        public override string ToString() { return global::com.example.fastwire.everything.Fbe.Empty.Instance.Print(this); }
     }
 }
 
@@ -1153,31 +1171,131 @@ namespace com.example.fastwire.everything.Fbe
     /// <summary>The codecs of package everything's enums and flags.</summary>
     public static class FbeEnums
     {
-        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumDefault, int> EnumDefault = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumDefault, int>(global::Fastwire.Codecs.Int32, x => (global::com.example.fastwire.everything.EnumDefault)x, x => (int)x);
-        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumByte, byte> EnumByte = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumByte, byte>(global::Fastwire.Codecs.Byte, x => (global::com.example.fastwire.everything.EnumByte)x, x => (byte)x);
-        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumChar, byte> EnumChar = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumChar, byte>(global::Fastwire.Codecs.Byte, x => (global::com.example.fastwire.everything.EnumChar)x, x => (byte)x);
-        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumWChar, uint> EnumWChar = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumWChar, uint>(global::Fastwire.Codecs.UInt32, x => (global::com.example.fastwire.everything.EnumWChar)x, x => (uint)x);
-        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumInt8, sbyte> EnumInt8 = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumInt8, sbyte>(global::Fastwire.Codecs.Int8, x => (global::com.example.fastwire.everything.EnumInt8)x, x => (sbyte)x);
-        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumUInt8, byte> EnumUInt8 = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumUInt8, byte>(global::Fastwire.Codecs.Byte, x => (global::com.example.fastwire.everything.EnumUInt8)x, x => (byte)x);
-        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumInt16, short> EnumInt16 = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumInt16, short>(global::Fastwire.Codecs.Int16, x => (global::com.example.fastwire.everything.EnumInt16)x, x => (short)x);
-        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumUInt16, ushort> EnumUInt16 = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumUInt16, ushort>(global::Fastwire.Codecs.UInt16, x => (global::com.example.fastwire.everything.EnumUInt16)x, x => (ushort)x);
-        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumInt32, int> EnumInt32 = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumInt32, int>(global::Fastwire.Codecs.Int32, x => (global::com.example.fastwire.everything.EnumInt32)x, x => (int)x);
-        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumUInt32, uint> EnumUInt32 = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumUInt32, uint>(global::Fastwire.Codecs.UInt32, x => (global::com.example.fastwire.everything.EnumUInt32)x, x => (uint)x);
-        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumInt64, long> EnumInt64 = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumInt64, long>(global::Fastwire.Codecs.Int64, x => (global::com.example.fastwire.everything.EnumInt64)x, x => (long)x);
-        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumUInt64, ulong> EnumUInt64 = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumUInt64, ulong>(global::Fastwire.Codecs.UInt64, x => (global::com.example.fastwire.everything.EnumUInt64)x, x => (ulong)x);
-        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumRefs, short> EnumRefs = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumRefs, short>(global::Fastwire.Codecs.Int16, x => (global::com.example.fastwire.everything.EnumRefs)x, x => (short)x);
-        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumEmpty, int> EnumEmpty = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumEmpty, int>(global::Fastwire.Codecs.Int32, x => (global::com.example.fastwire.everything.EnumEmpty)x, x => (int)x);
-        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsByte, byte> FlagsByte = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsByte, byte>(global::Fastwire.Codecs.Byte, x => (global::com.example.fastwire.everything.FlagsByte)x, x => (byte)x);
-        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsInt8, sbyte> FlagsInt8 = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsInt8, sbyte>(global::Fastwire.Codecs.Int8, x => (global::com.example.fastwire.everything.FlagsInt8)x, x => (sbyte)x);
-        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsUInt8, byte> FlagsUInt8 = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsUInt8, byte>(global::Fastwire.Codecs.Byte, x => (global::com.example.fastwire.everything.FlagsUInt8)x, x => (byte)x);
-        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsInt16, short> FlagsInt16 = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsInt16, short>(global::Fastwire.Codecs.Int16, x => (global::com.example.fastwire.everything.FlagsInt16)x, x => (short)x);
-        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsUInt16, ushort> FlagsUInt16 = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsUInt16, ushort>(global::Fastwire.Codecs.UInt16, x => (global::com.example.fastwire.everything.FlagsUInt16)x, x => (ushort)x);
-        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsInt32, int> FlagsInt32 = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsInt32, int>(global::Fastwire.Codecs.Int32, x => (global::com.example.fastwire.everything.FlagsInt32)x, x => (int)x);
-        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsUInt32, uint> FlagsUInt32 = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsUInt32, uint>(global::Fastwire.Codecs.UInt32, x => (global::com.example.fastwire.everything.FlagsUInt32)x, x => (uint)x);
-        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsInt64, long> FlagsInt64 = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsInt64, long>(global::Fastwire.Codecs.Int64, x => (global::com.example.fastwire.everything.FlagsInt64)x, x => (long)x);
-        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsUInt64, ulong> FlagsUInt64 = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsUInt64, ulong>(global::Fastwire.Codecs.UInt64, x => (global::com.example.fastwire.everything.FlagsUInt64)x, x => (ulong)x);
-        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.Flags, int> Flags = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.Flags, int>(global::Fastwire.Codecs.Int32, x => (global::com.example.fastwire.everything.Flags)x, x => (int)x);
-        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsEmpty, int> FlagsEmpty = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsEmpty, int>(global::Fastwire.Codecs.Int32, x => (global::com.example.fastwire.everything.FlagsEmpty)x, x => (int)x);
+        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumDefault, int> EnumDefault = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumDefault, int>(global::Fastwire.Codecs.Int32, x => (global::com.example.fastwire.everything.EnumDefault)x, x => (int)x)
+        {
+            IsFlags = false,
+            Names = new global::System.Collections.Generic.KeyValuePair<decimal, string>[] { new global::System.Collections.Generic.KeyValuePair<decimal, string>(0m, "zero"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(1m, "one"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(2m, "two"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(3m, "three") },
+        };
+        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumByte, byte> EnumByte = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumByte, byte>(global::Fastwire.Codecs.Byte, x => (global::com.example.fastwire.everything.EnumByte)x, x => (byte)x)
+        {
+            IsFlags = false,
+            Names = new global::System.Collections.Generic.KeyValuePair<decimal, string>[] { new global::System.Collections.Generic.KeyValuePair<decimal, string>(0m, "a0"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(1m, "a1"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(254m, "a2"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(255m, "a3") },
+        };
+        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumChar, byte> EnumChar = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumChar, byte>(global::Fastwire.Codecs.Byte, x => (global::com.example.fastwire.everything.EnumChar)x, x => (byte)x)
+        {
+            IsFlags = false,
+            Names = new global::System.Collections.Generic.KeyValuePair<decimal, string>[] { new global::System.Collections.Generic.KeyValuePair<decimal, string>(48m, "c0"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(49m, "c1"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(50m, "c2"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(122m, "cz") },
+        };
+        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumWChar, uint> EnumWChar = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumWChar, uint>(global::Fastwire.Codecs.UInt32, x => (global::com.example.fastwire.everything.EnumWChar)x, x => (uint)x)
+        {
+            IsFlags = false,
+            Names = new global::System.Collections.Generic.KeyValuePair<decimal, string>[] { new global::System.Collections.Generic.KeyValuePair<decimal, string>(65m, "w0"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(128512m, "w1"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(128513m, "w2") },
+        };
+        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumInt8, sbyte> EnumInt8 = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumInt8, sbyte>(global::Fastwire.Codecs.Int8, x => (global::com.example.fastwire.everything.EnumInt8)x, x => (sbyte)x)
+        {
+            IsFlags = false,
+            Names = new global::System.Collections.Generic.KeyValuePair<decimal, string>[] { new global::System.Collections.Generic.KeyValuePair<decimal, string>(-128m, "i0"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(-127m, "i1"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(127m, "i2") },
+        };
+        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumUInt8, byte> EnumUInt8 = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumUInt8, byte>(global::Fastwire.Codecs.Byte, x => (global::com.example.fastwire.everything.EnumUInt8)x, x => (byte)x)
+        {
+            IsFlags = false,
+            Names = new global::System.Collections.Generic.KeyValuePair<decimal, string>[] { new global::System.Collections.Generic.KeyValuePair<decimal, string>(0m, "u0"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(255m, "u1") },
+        };
+        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumInt16, short> EnumInt16 = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumInt16, short>(global::Fastwire.Codecs.Int16, x => (global::com.example.fastwire.everything.EnumInt16)x, x => (short)x)
+        {
+            IsFlags = false,
+            Names = new global::System.Collections.Generic.KeyValuePair<decimal, string>[] { new global::System.Collections.Generic.KeyValuePair<decimal, string>(-32768m, "i0"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(32767m, "i1") },
+        };
+        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumUInt16, ushort> EnumUInt16 = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumUInt16, ushort>(global::Fastwire.Codecs.UInt16, x => (global::com.example.fastwire.everything.EnumUInt16)x, x => (ushort)x)
+        {
+            IsFlags = false,
+            Names = new global::System.Collections.Generic.KeyValuePair<decimal, string>[] { new global::System.Collections.Generic.KeyValuePair<decimal, string>(0m, "u0"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(65535m, "u1") },
+        };
+        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumInt32, int> EnumInt32 = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumInt32, int>(global::Fastwire.Codecs.Int32, x => (global::com.example.fastwire.everything.EnumInt32)x, x => (int)x)
+        {
+            IsFlags = false,
+            Names = new global::System.Collections.Generic.KeyValuePair<decimal, string>[] { new global::System.Collections.Generic.KeyValuePair<decimal, string>(-2147483648m, "i0"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(2147483647m, "i1") },
+        };
+        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumUInt32, uint> EnumUInt32 = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumUInt32, uint>(global::Fastwire.Codecs.UInt32, x => (global::com.example.fastwire.everything.EnumUInt32)x, x => (uint)x)
+        {
+            IsFlags = false,
+            Names = new global::System.Collections.Generic.KeyValuePair<decimal, string>[] { new global::System.Collections.Generic.KeyValuePair<decimal, string>(0m, "u0"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(4294967295m, "u1") },
+        };
+        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumInt64, long> EnumInt64 = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumInt64, long>(global::Fastwire.Codecs.Int64, x => (global::com.example.fastwire.everything.EnumInt64)x, x => (long)x)
+        {
+            IsFlags = false,
+            Names = new global::System.Collections.Generic.KeyValuePair<decimal, string>[] { new global::System.Collections.Generic.KeyValuePair<decimal, string>(-9223372036854775808m, "i0"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(9223372036854775807m, "i1") },
+        };
+        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumUInt64, ulong> EnumUInt64 = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumUInt64, ulong>(global::Fastwire.Codecs.UInt64, x => (global::com.example.fastwire.everything.EnumUInt64)x, x => (ulong)x)
+        {
+            IsFlags = false,
+            Names = new global::System.Collections.Generic.KeyValuePair<decimal, string>[] { new global::System.Collections.Generic.KeyValuePair<decimal, string>(0m, "u0"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(18446744073709551615m, "u1") },
+        };
+        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumRefs, short> EnumRefs = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumRefs, short>(global::Fastwire.Codecs.Int16, x => (global::com.example.fastwire.everything.EnumRefs)x, x => (short)x)
+        {
+            IsFlags = false,
+            Names = new global::System.Collections.Generic.KeyValuePair<decimal, string>[] { new global::System.Collections.Generic.KeyValuePair<decimal, string>(1m, "value1"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(2m, "value2"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(1m, "value9"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(2m, "value10"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(-5m, "old"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(-4m, "secret") },
+        };
+        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumEmpty, int> EnumEmpty = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.EnumEmpty, int>(global::Fastwire.Codecs.Int32, x => (global::com.example.fastwire.everything.EnumEmpty)x, x => (int)x)
+        {
+            IsFlags = false,
+            Names = new global::System.Collections.Generic.KeyValuePair<decimal, string>[] {  },
+        };
+        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsByte, byte> FlagsByte = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsByte, byte>(global::Fastwire.Codecs.Byte, x => (global::com.example.fastwire.everything.FlagsByte)x, x => (byte)x)
+        {
+            IsFlags = true,
+            Names = new global::System.Collections.Generic.KeyValuePair<decimal, string>[] { new global::System.Collections.Generic.KeyValuePair<decimal, string>(0m, "none"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(1m, "f1"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(2m, "f2"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(3m, "both") },
+        };
+        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsInt8, sbyte> FlagsInt8 = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsInt8, sbyte>(global::Fastwire.Codecs.Int8, x => (global::com.example.fastwire.everything.FlagsInt8)x, x => (sbyte)x)
+        {
+            IsFlags = true,
+            Names = new global::System.Collections.Generic.KeyValuePair<decimal, string>[] { new global::System.Collections.Generic.KeyValuePair<decimal, string>(1m, "f1"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(2m, "f2") },
+        };
+        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsUInt8, byte> FlagsUInt8 = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsUInt8, byte>(global::Fastwire.Codecs.Byte, x => (global::com.example.fastwire.everything.FlagsUInt8)x, x => (byte)x)
+        {
+            IsFlags = true,
+            Names = new global::System.Collections.Generic.KeyValuePair<decimal, string>[] { new global::System.Collections.Generic.KeyValuePair<decimal, string>(1m, "f1"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(128m, "f2") },
+        };
+        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsInt16, short> FlagsInt16 = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsInt16, short>(global::Fastwire.Codecs.Int16, x => (global::com.example.fastwire.everything.FlagsInt16)x, x => (short)x)
+        {
+            IsFlags = true,
+            Names = new global::System.Collections.Generic.KeyValuePair<decimal, string>[] { new global::System.Collections.Generic.KeyValuePair<decimal, string>(1m, "f1") },
+        };
+        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsUInt16, ushort> FlagsUInt16 = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsUInt16, ushort>(global::Fastwire.Codecs.UInt16, x => (global::com.example.fastwire.everything.FlagsUInt16)x, x => (ushort)x)
+        {
+            IsFlags = true,
+            Names = new global::System.Collections.Generic.KeyValuePair<decimal, string>[] { new global::System.Collections.Generic.KeyValuePair<decimal, string>(1m, "f1"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(32768m, "top") },
+        };
+        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsInt32, int> FlagsInt32 = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsInt32, int>(global::Fastwire.Codecs.Int32, x => (global::com.example.fastwire.everything.FlagsInt32)x, x => (int)x)
+        {
+            IsFlags = true,
+            Names = new global::System.Collections.Generic.KeyValuePair<decimal, string>[] { new global::System.Collections.Generic.KeyValuePair<decimal, string>(1m, "f1") },
+        };
+        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsUInt32, uint> FlagsUInt32 = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsUInt32, uint>(global::Fastwire.Codecs.UInt32, x => (global::com.example.fastwire.everything.FlagsUInt32)x, x => (uint)x)
+        {
+            IsFlags = true,
+            Names = new global::System.Collections.Generic.KeyValuePair<decimal, string>[] { new global::System.Collections.Generic.KeyValuePair<decimal, string>(1m, "f1"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(2147483648m, "top") },
+        };
+        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsInt64, long> FlagsInt64 = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsInt64, long>(global::Fastwire.Codecs.Int64, x => (global::com.example.fastwire.everything.FlagsInt64)x, x => (long)x)
+        {
+            IsFlags = true,
+            Names = new global::System.Collections.Generic.KeyValuePair<decimal, string>[] { new global::System.Collections.Generic.KeyValuePair<decimal, string>(1m, "f1") },
+        };
+        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsUInt64, ulong> FlagsUInt64 = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsUInt64, ulong>(global::Fastwire.Codecs.UInt64, x => (global::com.example.fastwire.everything.FlagsUInt64)x, x => (ulong)x)
+        {
+            IsFlags = true,
+            Names = new global::System.Collections.Generic.KeyValuePair<decimal, string>[] { new global::System.Collections.Generic.KeyValuePair<decimal, string>(1m, "f1"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(9223372036854775808m, "top"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(9223372036854775809m, "all") },
+        };
+        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.Flags, int> Flags = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.Flags, int>(global::Fastwire.Codecs.Int32, x => (global::com.example.fastwire.everything.Flags)x, x => (int)x)
+        {
+            IsFlags = true,
+            Names = new global::System.Collections.Generic.KeyValuePair<decimal, string>[] { new global::System.Collections.Generic.KeyValuePair<decimal, string>(1m, "a"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(2m, "b"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(4m, "c"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(3m, "ab"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(7m, "abc") },
+        };
+        public static readonly global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsEmpty, int> FlagsEmpty = new global::Fastwire.EnumCodec<global::com.example.fastwire.everything.FlagsEmpty, int>(global::Fastwire.Codecs.Int32, x => (global::com.example.fastwire.everything.FlagsEmpty)x, x => (int)x)
+        {
+            IsFlags = true,
+            Names = new global::System.Collections.Generic.KeyValuePair<decimal, string>[] {  },
+        };
     }
 
     /// <summary>The codec of everything.Primitives: its root models, JSON, and its place in other types.</summary>
@@ -1535,6 +1653,63 @@ namespace com.example.fastwire.everything.Fbe
             sb.Append('}');
         }
 
+        protected override void TextFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Primitives v)
+        {
+            sb.Append("Primitives(");
+            sb.Append("f_bool=");
+            F0.Text(sb, v.f_bool);
+            sb.Append(",f_byte=");
+            F1.Text(sb, v.f_byte);
+            sb.Append(",f_char=");
+            F2.Text(sb, v.f_char);
+            sb.Append(",f_wchar=");
+            F3.Text(sb, v.f_wchar);
+            sb.Append(",f_int8=");
+            F4.Text(sb, v.f_int8);
+            sb.Append(",f_uint8=");
+            F5.Text(sb, v.f_uint8);
+            sb.Append(",f_int16=");
+            F6.Text(sb, v.f_int16);
+            sb.Append(",f_uint16=");
+            F7.Text(sb, v.f_uint16);
+            sb.Append(",f_int32=");
+            F8.Text(sb, v.f_int32);
+            sb.Append(",f_uint32=");
+            F9.Text(sb, v.f_uint32);
+            sb.Append(",f_int64=");
+            F10.Text(sb, v.f_int64);
+            sb.Append(",f_uint64=");
+            F11.Text(sb, v.f_uint64);
+            sb.Append(",f_float=");
+            F12.Text(sb, v.f_float);
+            sb.Append(",f_double=");
+            F13.Text(sb, v.f_double);
+            sb.Append(",f_decimal=");
+            F14.Text(sb, v.f_decimal);
+            sb.Append(",f_string=");
+            F15.Text(sb, v.f_string);
+            sb.Append(",f_bytes=");
+            F16.Text(sb, v.f_bytes);
+            sb.Append(",f_epoch=");
+            F17.Text(sb, v.f_epoch);
+            sb.Append(",f_utc=");
+            F18.Text(sb, v.f_utc);
+            sb.Append(",f_ns=");
+            F19.Text(sb, v.f_ns);
+            sb.Append(",f_uuid0=");
+            F20.Text(sb, v.f_uuid0);
+            sb.Append(",f_uuid1=");
+            F21.Text(sb, v.f_uuid1);
+            sb.Append(",f_uuid4=");
+            F22.Text(sb, v.f_uuid4);
+            sb.Append(",f_uuid=");
+            F23.Text(sb, v.f_uuid);
+            sb.Append(",password=***");
+            sb.Append(",legacy=");
+            F25.Text(sb, v.legacy);
+            sb.Append(')');
+        }
+
         protected override bool JGetField(string key, global::Fastwire.JsonNode j, global::Fastwire.JsonState s, global::com.example.fastwire.everything.Primitives v)
         {
             switch (key)
@@ -1860,6 +2035,36 @@ namespace com.example.fastwire.everything.Fbe
             sb.Append('}');
         }
 
+        protected override void TextFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Optionals v)
+        {
+            sb.Append("Optionals(");
+            sb.Append("f_bool=");
+            F0.Text(sb, v.f_bool);
+            sb.Append(",f_int32=");
+            F1.Text(sb, v.f_int32);
+            sb.Append(",f_string=");
+            F2.Text(sb, v.f_string);
+            sb.Append(",f_decimal=");
+            F3.Text(sb, v.f_decimal);
+            sb.Append(",f_uuid=");
+            F4.Text(sb, v.f_uuid);
+            sb.Append(",f_time=");
+            F5.Text(sb, v.f_time);
+            sb.Append(",f_enum=");
+            F6.Text(sb, v.f_enum);
+            sb.Append(",f_flags=");
+            F7.Text(sb, v.f_flags);
+            sb.Append(",f_struct=");
+            F8.Text(sb, v.f_struct);
+            sb.Append(",f_order=");
+            F9.Text(sb, v.f_order);
+            sb.Append(",f_reset=");
+            F10.Text(sb, v.f_reset);
+            sb.Append(",f_resetReset=");
+            F11.Text(sb, v.f_resetReset);
+            sb.Append(')');
+        }
+
         protected override bool JGetField(string key, global::Fastwire.JsonNode j, global::Fastwire.JsonState s, global::com.example.fastwire.everything.Optionals v)
         {
             switch (key)
@@ -1891,8 +2096,8 @@ namespace com.example.fastwire.everything.Fbe
         static readonly global::Fastwire.Codec<global::System.Collections.Generic.List<byte>> F3 = new global::Fastwire.ListCodec<byte>(global::Fastwire.Codecs.Byte);
         static readonly global::Fastwire.Codec<global::System.Collections.Generic.List<global::com.example.fastwire.everything.EnumByte?>> F4 = new global::Fastwire.ListCodec<global::com.example.fastwire.everything.EnumByte?>(new global::Fastwire.OptionalValueCodec<global::com.example.fastwire.everything.EnumByte>(global::com.example.fastwire.everything.Fbe.FbeEnums.EnumByte));
         static readonly global::Fastwire.Codec<global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>> F5 = new global::Fastwire.ListCodec<global::com.chronoxor.proto.Order>(global::com.chronoxor.proto.Fbe.Order.Instance);
-        static readonly global::Fastwire.Codec<global::System.Collections.Generic.List<string>> F6 = new global::Fastwire.ListCodec<string>(global::Fastwire.Codecs.String);
-        static readonly global::Fastwire.Codec<global::System.Collections.Generic.List<global::com.example.fastwire.everything.Optionals>> F7 = new global::Fastwire.ListCodec<global::com.example.fastwire.everything.Optionals>(new global::Fastwire.OptionalRefCodec<global::com.example.fastwire.everything.Optionals>(global::com.example.fastwire.everything.Fbe.Optionals.Instance));
+        static readonly global::Fastwire.Codec<global::System.Collections.Generic.List<string>> F6 = new global::Fastwire.ListCodec<string>(global::Fastwire.Codecs.String, true);
+        static readonly global::Fastwire.Codec<global::System.Collections.Generic.List<global::com.example.fastwire.everything.Optionals>> F7 = new global::Fastwire.ListCodec<global::com.example.fastwire.everything.Optionals>(new global::Fastwire.OptionalRefCodec<global::com.example.fastwire.everything.Optionals>(global::com.example.fastwire.everything.Fbe.Optionals.Instance), true);
         static readonly global::Fastwire.Codec<global::System.Collections.Generic.SortedSet<long>> F8 = new global::Fastwire.SetCodec<long>(global::Fastwire.Codecs.Int64);
         static readonly global::Fastwire.Codec<global::System.Collections.Generic.SortedSet<global::com.chronoxor.proto.Balance>> F9 = new global::Fastwire.SetCodec<global::com.chronoxor.proto.Balance>(global::com.chronoxor.proto.Fbe.Balance.Instance);
         static readonly global::Fastwire.Codec<global::System.Collections.Generic.SortedDictionary<int, string>> F10 = new global::Fastwire.MapCodec<int, string>(global::Fastwire.Codecs.Int32, global::Fastwire.Codecs.String, false);
@@ -2204,6 +2409,44 @@ namespace com.example.fastwire.everything.Fbe
             sb.Append('}');
         }
 
+        protected override void TextFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Collections v)
+        {
+            sb.Append("Collections(");
+            sb.Append("f_array=");
+            F0.Text(sb, v.f_array);
+            sb.Append(",f_array_optional=");
+            F1.Text(sb, v.f_array_optional);
+            sb.Append(",f_array_struct=");
+            F2.Text(sb, v.f_array_struct);
+            sb.Append(",f_vector=");
+            F3.Text(sb, v.f_vector);
+            sb.Append(",f_vector_optional=");
+            F4.Text(sb, v.f_vector_optional);
+            sb.Append(",f_vector_struct=");
+            F5.Text(sb, v.f_vector_struct);
+            sb.Append(",f_list=");
+            F6.Text(sb, v.f_list);
+            sb.Append(",f_list_optional=");
+            F7.Text(sb, v.f_list_optional);
+            sb.Append(",f_set=");
+            F8.Text(sb, v.f_set);
+            sb.Append(",f_set_struct=");
+            F9.Text(sb, v.f_set_struct);
+            sb.Append(",f_map=");
+            F10.Text(sb, v.f_map);
+            sb.Append(",f_map_optional=");
+            F11.Text(sb, v.f_map_optional);
+            sb.Append(",f_map_enum_key=");
+            F12.Text(sb, v.f_map_enum_key);
+            sb.Append(",f_hash=");
+            F13.Text(sb, v.f_hash);
+            sb.Append(",f_hash_optional=");
+            F14.Text(sb, v.f_hash_optional);
+            sb.Append(",f_hash_struct_key=");
+            F15.Text(sb, v.f_hash_struct_key);
+            sb.Append(')');
+        }
+
         protected override bool JGetField(string key, global::Fastwire.JsonNode j, global::Fastwire.JsonState s, global::com.example.fastwire.everything.Collections v)
         {
             switch (key)
@@ -2323,6 +2566,14 @@ namespace com.example.fastwire.everything.Fbe
             sb.Append('}');
         }
 
+        protected override void TextFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Fixed v)
+        {
+            sb.Append("Fixed(");
+            sb.Append("id=");
+            F0.Text(sb, v.id);
+            sb.Append(')');
+        }
+
         protected override bool JGetField(string key, global::Fastwire.JsonNode j, global::Fastwire.JsonState s, global::com.example.fastwire.everything.Fixed v)
         {
             switch (key)
@@ -2425,6 +2676,14 @@ namespace com.example.fastwire.everything.Fbe
             sb.Append("{\"id\":");
             F0.JPut(sb, v.id);
             sb.Append('}');
+        }
+
+        protected override void TextFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Next v)
+        {
+            sb.Append("Next(");
+            sb.Append("id=");
+            F0.Text(sb, v.id);
+            sb.Append(')');
         }
 
         protected override bool JGetField(string key, global::Fastwire.JsonNode j, global::Fastwire.JsonState s, global::com.example.fastwire.everything.Next v)
@@ -2534,6 +2793,14 @@ namespace com.example.fastwire.everything.Fbe
             sb.Append("{\"amount\":");
             F0.JPut(sb, v.amount);
             sb.Append('}');
+        }
+
+        protected override void TextFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Shifted v)
+        {
+            sb.Append("Shifted(");
+            sb.Append("amount=");
+            F0.Text(sb, v.amount);
+            sb.Append(')');
         }
 
         protected override bool JGetField(string key, global::Fastwire.JsonNode j, global::Fastwire.JsonState s, global::com.example.fastwire.everything.Shifted v)
@@ -2651,6 +2918,16 @@ namespace com.example.fastwire.everything.Fbe
             sb.Append(",\"level\":");
             F1.JPut(sb, v.level);
             sb.Append('}');
+        }
+
+        protected override void TextFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Base v)
+        {
+            sb.Append("Base(");
+            sb.Append("name=");
+            F0.Text(sb, v.name);
+            sb.Append(",level=");
+            F1.Text(sb, v.level);
+            sb.Append(')');
         }
 
         protected override bool JGetField(string key, global::Fastwire.JsonNode j, global::Fastwire.JsonState s, global::com.example.fastwire.everything.Base v)
@@ -2787,6 +3064,17 @@ namespace com.example.fastwire.everything.Fbe
             sb.Append(",\"weight\":");
             F3.JPut(sb, v.weight);
             sb.Append('}');
+        }
+
+        protected override void TextFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Derived v)
+        {
+            sb.Append("Derived(");
+            global::com.example.fastwire.everything.Fbe.Base.Instance.Text(sb, v);
+            sb.Append(",serial=");
+            F2.Text(sb, v.serial);
+            sb.Append(",weight=");
+            F3.Text(sb, v.weight);
+            sb.Append(')');
         }
 
         protected override bool JGetField(string key, global::Fastwire.JsonNode j, global::Fastwire.JsonState s, global::com.example.fastwire.everything.Derived v)
@@ -2936,6 +3224,15 @@ namespace com.example.fastwire.everything.Fbe
             sb.Append('}');
         }
 
+        protected override void TextFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.MoreDerived v)
+        {
+            sb.Append("MoreDerived(");
+            global::com.example.fastwire.everything.Fbe.Derived.Instance.Text(sb, v);
+            sb.Append(",last=");
+            F4.Text(sb, v.last);
+            sb.Append(')');
+        }
+
         protected override bool JGetField(string key, global::Fastwire.JsonNode j, global::Fastwire.JsonState s, global::com.example.fastwire.everything.MoreDerived v)
         {
             switch (key)
@@ -3068,6 +3365,15 @@ namespace com.example.fastwire.everything.Fbe
             sb.Append(",\"reserved\":");
             F2.JPut(sb, v.reserved);
             sb.Append('}');
+        }
+
+        protected override void TextFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Wallet v)
+        {
+            sb.Append("Wallet(");
+            global::com.chronoxor.proto.Fbe.Balance.Instance.Text(sb, v);
+            sb.Append(",reserved=");
+            F2.Text(sb, v.reserved);
+            sb.Append(')');
         }
 
         protected override bool JGetField(string key, global::Fastwire.JsonNode j, global::Fastwire.JsonState s, global::com.example.fastwire.everything.Wallet v)
@@ -3363,6 +3669,17 @@ namespace com.example.fastwire.everything.Fbe
             sb.Append('}');
         }
 
+        protected override void TextFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.ExAccount v)
+        {
+            sb.Append("ExAccount(");
+            global::com.chronoxor.protoex.Fbe.Account.Instance.Text(sb, v);
+            sb.Append(",refs=");
+            F6.Text(sb, v.refs);
+            sb.Append(",extra=");
+            F7.Text(sb, v.extra);
+            sb.Append(')');
+        }
+
         protected override bool JGetField(string key, global::Fastwire.JsonNode j, global::Fastwire.JsonState s, global::com.example.fastwire.everything.ExAccount v)
         {
             switch (key)
@@ -3483,6 +3800,16 @@ namespace com.example.fastwire.everything.Fbe
             sb.Append('}');
         }
 
+        protected override void TextFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Ping v)
+        {
+            sb.Append("Ping(");
+            sb.Append("id=");
+            F0.Text(sb, v.id);
+            sb.Append(",sent=");
+            F1.Text(sb, v.sent);
+            sb.Append(')');
+        }
+
         protected override bool JGetField(string key, global::Fastwire.JsonNode j, global::Fastwire.JsonState s, global::com.example.fastwire.everything.Ping v)
         {
             switch (key)
@@ -3595,6 +3922,16 @@ namespace com.example.fastwire.everything.Fbe
             sb.Append(",\"received\":");
             F1.JPut(sb, v.received);
             sb.Append('}');
+        }
+
+        protected override void TextFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Pong v)
+        {
+            sb.Append("Pong(");
+            sb.Append("id=");
+            F0.Text(sb, v.id);
+            sb.Append(",received=");
+            F1.Text(sb, v.received);
+            sb.Append(')');
         }
 
         protected override bool JGetField(string key, global::Fastwire.JsonNode j, global::Fastwire.JsonState s, global::com.example.fastwire.everything.Pong v)
@@ -3715,6 +4052,16 @@ namespace com.example.fastwire.everything.Fbe
             sb.Append('}');
         }
 
+        protected override void TextFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Refused v)
+        {
+            sb.Append("Refused(");
+            sb.Append("id=");
+            F0.Text(sb, v.id);
+            sb.Append(",reason=");
+            F1.Text(sb, v.reason);
+            sb.Append(')');
+        }
+
         protected override bool JGetField(string key, global::Fastwire.JsonNode j, global::Fastwire.JsonState s, global::com.example.fastwire.everything.Refused v)
         {
             switch (key)
@@ -3831,6 +4178,16 @@ namespace com.example.fastwire.everything.Fbe
             sb.Append(",\"error\":");
             F1.JPut(sb, v.error);
             sb.Append('}');
+        }
+
+        protected override void TextFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Failure v)
+        {
+            sb.Append("Failure(");
+            sb.Append("id=");
+            F0.Text(sb, v.id);
+            sb.Append(",error=");
+            F1.Text(sb, v.error);
+            sb.Append(')');
         }
 
         protected override bool JGetField(string key, global::Fastwire.JsonNode j, global::Fastwire.JsonState s, global::com.example.fastwire.everything.Failure v)
@@ -3960,6 +4317,15 @@ namespace com.example.fastwire.everything.Fbe
             sb.Append('}');
         }
 
+        protected override void TextFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.PingRequest v)
+        {
+            sb.Append("PingRequest(");
+            global::com.example.fastwire.everything.Fbe.Ping.Instance.Text(sb, v);
+            sb.Append(",note=");
+            F2.Text(sb, v.note);
+            sb.Append(')');
+        }
+
         protected override bool JGetField(string key, global::Fastwire.JsonNode j, global::Fastwire.JsonState s, global::com.example.fastwire.everything.PingRequest v)
         {
             switch (key)
@@ -4079,6 +4445,16 @@ namespace com.example.fastwire.everything.Fbe
             sb.Append('}');
         }
 
+        protected override void TextFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Notify v)
+        {
+            sb.Append("Notify(");
+            sb.Append("id=");
+            F0.Text(sb, v.id);
+            sb.Append(",text=");
+            F1.Text(sb, v.text);
+            sb.Append(')');
+        }
+
         protected override bool JGetField(string key, global::Fastwire.JsonNode j, global::Fastwire.JsonState s, global::com.example.fastwire.everything.Notify v)
         {
             switch (key)
@@ -4150,6 +4526,12 @@ namespace com.example.fastwire.everything.Fbe
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Empty v)
         {
             sb.Append("{}");
+        }
+
+        protected override void TextFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Empty v)
+        {
+            sb.Append("Empty(");
+            sb.Append(')');
         }
 
         protected override bool JGetField(string key, global::Fastwire.JsonNode j, global::Fastwire.JsonState s, global::com.example.fastwire.everything.Empty v)

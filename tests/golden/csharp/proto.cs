@@ -85,7 +85,8 @@ namespace com.chronoxor.proto
         /// <summary>A value from JSON text; FastwireException when it is not one.</summary>
         public static Order FromJson(string text) { return global::com.chronoxor.proto.Fbe.Order.Instance.FromJson(text); }
 
-        public override string ToString() { return ToJson(); }
+        /// <summary>The printout, as the C++ runtime prints: Order(field=value,...).</summary>
+        public override string ToString() { return global::com.chronoxor.proto.Fbe.Order.Instance.Print(this); }
     }
 
     /// Account balance declaration
@@ -136,7 +137,8 @@ namespace com.chronoxor.proto
         /// <summary>A value from JSON text; FastwireException when it is not one.</summary>
         public static Balance FromJson(string text) { return global::com.chronoxor.proto.Fbe.Balance.Instance.FromJson(text); }
 
-        public override string ToString() { return ToJson(); }
+        /// <summary>The printout, as the C++ runtime prints: Balance(field=value,...).</summary>
+        public override string ToString() { return global::com.chronoxor.proto.Fbe.Balance.Instance.Print(this); }
     }
 
     /// Account declaration
@@ -193,7 +195,8 @@ namespace com.chronoxor.proto
         /// <summary>A value from JSON text; FastwireException when it is not one.</summary>
         public static Account FromJson(string text) { return global::com.chronoxor.proto.Fbe.Account.Instance.FromJson(text); }
 
-        public override string ToString() { return ToJson(); }
+        /// <summary>The printout, as the C++ runtime prints: Account(field=value,...).</summary>
+        public override string ToString() { return global::com.chronoxor.proto.Fbe.Account.Instance.Print(this); }
     }
 }
 
@@ -202,9 +205,21 @@ namespace com.chronoxor.proto.Fbe
     /// <summary>The codecs of package proto's enums and flags.</summary>
     public static class FbeEnums
     {
-        public static readonly global::Fastwire.EnumCodec<global::com.chronoxor.proto.OrderSide, byte> OrderSide = new global::Fastwire.EnumCodec<global::com.chronoxor.proto.OrderSide, byte>(global::Fastwire.Codecs.Byte, x => (global::com.chronoxor.proto.OrderSide)x, x => (byte)x);
-        public static readonly global::Fastwire.EnumCodec<global::com.chronoxor.proto.OrderType, byte> OrderType = new global::Fastwire.EnumCodec<global::com.chronoxor.proto.OrderType, byte>(global::Fastwire.Codecs.Byte, x => (global::com.chronoxor.proto.OrderType)x, x => (byte)x);
-        public static readonly global::Fastwire.EnumCodec<global::com.chronoxor.proto.State, byte> State = new global::Fastwire.EnumCodec<global::com.chronoxor.proto.State, byte>(global::Fastwire.Codecs.Byte, x => (global::com.chronoxor.proto.State)x, x => (byte)x);
+        public static readonly global::Fastwire.EnumCodec<global::com.chronoxor.proto.OrderSide, byte> OrderSide = new global::Fastwire.EnumCodec<global::com.chronoxor.proto.OrderSide, byte>(global::Fastwire.Codecs.Byte, x => (global::com.chronoxor.proto.OrderSide)x, x => (byte)x)
+        {
+            IsFlags = false,
+            Names = new global::System.Collections.Generic.KeyValuePair<decimal, string>[] { new global::System.Collections.Generic.KeyValuePair<decimal, string>(0m, "buy"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(1m, "sell") },
+        };
+        public static readonly global::Fastwire.EnumCodec<global::com.chronoxor.proto.OrderType, byte> OrderType = new global::Fastwire.EnumCodec<global::com.chronoxor.proto.OrderType, byte>(global::Fastwire.Codecs.Byte, x => (global::com.chronoxor.proto.OrderType)x, x => (byte)x)
+        {
+            IsFlags = false,
+            Names = new global::System.Collections.Generic.KeyValuePair<decimal, string>[] { new global::System.Collections.Generic.KeyValuePair<decimal, string>(0m, "market"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(1m, "limit"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(2m, "stop") },
+        };
+        public static readonly global::Fastwire.EnumCodec<global::com.chronoxor.proto.State, byte> State = new global::Fastwire.EnumCodec<global::com.chronoxor.proto.State, byte>(global::Fastwire.Codecs.Byte, x => (global::com.chronoxor.proto.State)x, x => (byte)x)
+        {
+            IsFlags = true,
+            Names = new global::System.Collections.Generic.KeyValuePair<decimal, string>[] { new global::System.Collections.Generic.KeyValuePair<decimal, string>(0m, "unknown"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(1m, "invalid"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(2m, "initialized"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(4m, "calculated"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(8m, "broken"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(6m, "good"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(9m, "bad") },
+        };
     }
 
     /// <summary>The codec of proto.Order: its root models, JSON, and its place in other types.</summary>
@@ -361,6 +376,24 @@ namespace com.chronoxor.proto.Fbe
             sb.Append('}');
         }
 
+        protected override void TextFields(global::System.Text.StringBuilder sb, global::com.chronoxor.proto.Order v)
+        {
+            sb.Append("Order(");
+            sb.Append("uid=");
+            F0.Text(sb, v.uid);
+            sb.Append(",symbol=");
+            F1.Text(sb, v.symbol);
+            sb.Append(",side=");
+            F2.Text(sb, v.side);
+            sb.Append(",type=");
+            F3.Text(sb, v.type);
+            sb.Append(",price=");
+            F4.Text(sb, v.price);
+            sb.Append(",volume=");
+            F5.Text(sb, v.volume);
+            sb.Append(')');
+        }
+
         protected override bool JGetField(string key, global::Fastwire.JsonNode j, global::Fastwire.JsonState s, global::com.chronoxor.proto.Order v)
         {
             switch (key)
@@ -481,6 +514,16 @@ namespace com.chronoxor.proto.Fbe
             sb.Append(",\"amount\":");
             F1.JPut(sb, v.amount);
             sb.Append('}');
+        }
+
+        protected override void TextFields(global::System.Text.StringBuilder sb, global::com.chronoxor.proto.Balance v)
+        {
+            sb.Append("Balance(");
+            sb.Append("currency=");
+            F0.Text(sb, v.currency);
+            sb.Append(",amount=");
+            F1.Text(sb, v.amount);
+            sb.Append(')');
         }
 
         protected override bool JGetField(string key, global::Fastwire.JsonNode j, global::Fastwire.JsonState s, global::com.chronoxor.proto.Balance v)
@@ -744,6 +787,24 @@ namespace com.chronoxor.proto.Fbe
             sb.Append(",\"orders\":");
             F5.JPut(sb, v.orders);
             sb.Append('}');
+        }
+
+        protected override void TextFields(global::System.Text.StringBuilder sb, global::com.chronoxor.proto.Account v)
+        {
+            sb.Append("Account(");
+            sb.Append("uid=");
+            F0.Text(sb, v.uid);
+            sb.Append(",name=");
+            F1.Text(sb, v.name);
+            sb.Append(",state=");
+            F2.Text(sb, v.state);
+            sb.Append(",wallet=");
+            global::com.chronoxor.proto.Fbe.Balance.Instance.Text(sb, v.wallet);
+            sb.Append(",asset=");
+            F4.Text(sb, v.asset);
+            sb.Append(",orders=");
+            F5.Text(sb, v.orders);
+            sb.Append(')');
         }
 
         protected override bool JGetField(string key, global::Fastwire.JsonNode j, global::Fastwire.JsonState s, global::com.chronoxor.proto.Account v)

@@ -40,7 +40,8 @@ namespace com.chronoxor.protocol
         /// <summary>A value from JSON text; FastwireException when it is not one.</summary>
         public static OrderMessage FromJson(string text) { return global::com.chronoxor.protocol.Fbe.OrderMessage.Instance.FromJson(text); }
 
-        public override string ToString() { return ToJson(); }
+        /// <summary>The printout, as the C++ runtime prints: OrderMessage(field=value,...).</summary>
+        public override string ToString() { return global::com.chronoxor.protocol.Fbe.OrderMessage.Instance.Print(this); }
     }
 
     /// A balance, sent on its own
@@ -79,7 +80,8 @@ namespace com.chronoxor.protocol
         /// <summary>A value from JSON text; FastwireException when it is not one.</summary>
         public static BalanceMessage FromJson(string text) { return global::com.chronoxor.protocol.Fbe.BalanceMessage.Instance.FromJson(text); }
 
-        public override string ToString() { return ToJson(); }
+        /// <summary>The printout, as the C++ runtime prints: BalanceMessage(field=value,...).</summary>
+        public override string ToString() { return global::com.chronoxor.protocol.Fbe.BalanceMessage.Instance.Print(this); }
     }
 
     /// A whole account
@@ -118,7 +120,8 @@ namespace com.chronoxor.protocol
         /// <summary>A value from JSON text; FastwireException when it is not one.</summary>
         public static AccountMessage FromJson(string text) { return global::com.chronoxor.protocol.Fbe.AccountMessage.Instance.FromJson(text); }
 
-        public override string ToString() { return ToJson(); }
+        /// <summary>The printout, as the C++ runtime prints: AccountMessage(field=value,...).</summary>
+        public override string ToString() { return global::com.chronoxor.protocol.Fbe.AccountMessage.Instance.Print(this); }
     }
 }
 
@@ -211,6 +214,14 @@ namespace com.chronoxor.protocol.Fbe
             sb.Append("{\"body\":");
             global::com.chronoxor.proto.Fbe.Order.Instance.JPut(sb, v.body);
             sb.Append('}');
+        }
+
+        protected override void TextFields(global::System.Text.StringBuilder sb, global::com.chronoxor.protocol.OrderMessage v)
+        {
+            sb.Append("OrderMessage(");
+            sb.Append("body=");
+            global::com.chronoxor.proto.Fbe.Order.Instance.Text(sb, v.body);
+            sb.Append(')');
         }
 
         protected override bool JGetField(string key, global::Fastwire.JsonNode j, global::Fastwire.JsonState s, global::com.chronoxor.protocol.OrderMessage v)
@@ -307,6 +318,14 @@ namespace com.chronoxor.protocol.Fbe
             sb.Append('}');
         }
 
+        protected override void TextFields(global::System.Text.StringBuilder sb, global::com.chronoxor.protocol.BalanceMessage v)
+        {
+            sb.Append("BalanceMessage(");
+            sb.Append("body=");
+            global::com.chronoxor.proto.Fbe.Balance.Instance.Text(sb, v.body);
+            sb.Append(')');
+        }
+
         protected override bool JGetField(string key, global::Fastwire.JsonNode j, global::Fastwire.JsonState s, global::com.chronoxor.protocol.BalanceMessage v)
         {
             switch (key)
@@ -399,6 +418,14 @@ namespace com.chronoxor.protocol.Fbe
             sb.Append("{\"body\":");
             global::com.chronoxor.proto.Fbe.Account.Instance.JPut(sb, v.body);
             sb.Append('}');
+        }
+
+        protected override void TextFields(global::System.Text.StringBuilder sb, global::com.chronoxor.protocol.AccountMessage v)
+        {
+            sb.Append("AccountMessage(");
+            sb.Append("body=");
+            global::com.chronoxor.proto.Fbe.Account.Instance.Text(sb, v.body);
+            sb.Append(')');
         }
 
         protected override bool JGetField(string key, global::Fastwire.JsonNode j, global::Fastwire.JsonState s, global::com.chronoxor.protocol.AccountMessage v)

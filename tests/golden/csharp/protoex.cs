@@ -93,7 +93,8 @@ namespace com.chronoxor.protoex
         /// <summary>A value from JSON text; FastwireException when it is not one.</summary>
         public static Order FromJson(string text) { return global::com.chronoxor.protoex.Fbe.Order.Instance.FromJson(text); }
 
-        public override string ToString() { return ToJson(); }
+        /// <summary>The printout, as the C++ runtime prints: Order(field=value,...).</summary>
+        public override string ToString() { return global::com.chronoxor.protoex.Fbe.Order.Instance.Print(this); }
     }
 
     /// Balance extends the imported one and keeps its type number
@@ -141,7 +142,8 @@ namespace com.chronoxor.protoex
         /// <summary>A value from JSON text; FastwireException when it is not one.</summary>
         public static new Balance FromJson(string text) { return global::com.chronoxor.protoex.Fbe.Balance.Instance.FromJson(text); }
 
-        public override string ToString() { return ToJson(); }
+        /// <summary>The printout, as the C++ runtime prints: Balance(field=value,...).</summary>
+        public override string ToString() { return global::com.chronoxor.protoex.Fbe.Balance.Instance.Print(this); }
     }
 
     /// Account, built from the extended types
@@ -198,7 +200,8 @@ namespace com.chronoxor.protoex
         /// <summary>A value from JSON text; FastwireException when it is not one.</summary>
         public static Account FromJson(string text) { return global::com.chronoxor.protoex.Fbe.Account.Instance.FromJson(text); }
 
-        public override string ToString() { return ToJson(); }
+        /// <summary>The printout, as the C++ runtime prints: Account(field=value,...).</summary>
+        public override string ToString() { return global::com.chronoxor.protoex.Fbe.Account.Instance.Print(this); }
     }
 }
 
@@ -207,9 +210,21 @@ namespace com.chronoxor.protoex.Fbe
     /// <summary>The codecs of package protoex's enums and flags.</summary>
     public static class FbeEnums
     {
-        public static readonly global::Fastwire.EnumCodec<global::com.chronoxor.protoex.OrderSide, byte> OrderSide = new global::Fastwire.EnumCodec<global::com.chronoxor.protoex.OrderSide, byte>(global::Fastwire.Codecs.Byte, x => (global::com.chronoxor.protoex.OrderSide)x, x => (byte)x);
-        public static readonly global::Fastwire.EnumCodec<global::com.chronoxor.protoex.OrderType, byte> OrderType = new global::Fastwire.EnumCodec<global::com.chronoxor.protoex.OrderType, byte>(global::Fastwire.Codecs.Byte, x => (global::com.chronoxor.protoex.OrderType)x, x => (byte)x);
-        public static readonly global::Fastwire.EnumCodec<global::com.chronoxor.protoex.State, byte> State = new global::Fastwire.EnumCodec<global::com.chronoxor.protoex.State, byte>(global::Fastwire.Codecs.Byte, x => (global::com.chronoxor.protoex.State)x, x => (byte)x);
+        public static readonly global::Fastwire.EnumCodec<global::com.chronoxor.protoex.OrderSide, byte> OrderSide = new global::Fastwire.EnumCodec<global::com.chronoxor.protoex.OrderSide, byte>(global::Fastwire.Codecs.Byte, x => (global::com.chronoxor.protoex.OrderSide)x, x => (byte)x)
+        {
+            IsFlags = false,
+            Names = new global::System.Collections.Generic.KeyValuePair<decimal, string>[] { new global::System.Collections.Generic.KeyValuePair<decimal, string>(0m, "buy"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(1m, "sell"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(2m, "tell") },
+        };
+        public static readonly global::Fastwire.EnumCodec<global::com.chronoxor.protoex.OrderType, byte> OrderType = new global::Fastwire.EnumCodec<global::com.chronoxor.protoex.OrderType, byte>(global::Fastwire.Codecs.Byte, x => (global::com.chronoxor.protoex.OrderType)x, x => (byte)x)
+        {
+            IsFlags = false,
+            Names = new global::System.Collections.Generic.KeyValuePair<decimal, string>[] { new global::System.Collections.Generic.KeyValuePair<decimal, string>(0m, "market"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(1m, "limit"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(2m, "stop"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(3m, "stoplimit") },
+        };
+        public static readonly global::Fastwire.EnumCodec<global::com.chronoxor.protoex.State, byte> State = new global::Fastwire.EnumCodec<global::com.chronoxor.protoex.State, byte>(global::Fastwire.Codecs.Byte, x => (global::com.chronoxor.protoex.State)x, x => (byte)x)
+        {
+            IsFlags = true,
+            Names = new global::System.Collections.Generic.KeyValuePair<decimal, string>[] { new global::System.Collections.Generic.KeyValuePair<decimal, string>(0m, "unknown"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(1m, "invalid"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(2m, "initialized"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(4m, "calculated"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(8m, "broken"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(16m, "happy"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(32m, "sad"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(22m, "good"), new global::System.Collections.Generic.KeyValuePair<decimal, string>(41m, "bad") },
+        };
     }
 
     /// <summary>The codec of protoex.Order: its root models, JSON, and its place in other types.</summary>
@@ -384,6 +399,28 @@ namespace com.chronoxor.protoex.Fbe
             sb.Append('}');
         }
 
+        protected override void TextFields(global::System.Text.StringBuilder sb, global::com.chronoxor.protoex.Order v)
+        {
+            sb.Append("Order(");
+            sb.Append("uid=");
+            F0.Text(sb, v.uid);
+            sb.Append(",symbol=");
+            F1.Text(sb, v.symbol);
+            sb.Append(",side=");
+            F2.Text(sb, v.side);
+            sb.Append(",type=");
+            F3.Text(sb, v.type);
+            sb.Append(",price=");
+            F4.Text(sb, v.price);
+            sb.Append(",volume=");
+            F5.Text(sb, v.volume);
+            sb.Append(",tp=");
+            F6.Text(sb, v.tp);
+            sb.Append(",sl=");
+            F7.Text(sb, v.sl);
+            sb.Append(')');
+        }
+
         protected override bool JGetField(string key, global::Fastwire.JsonNode j, global::Fastwire.JsonState s, global::com.chronoxor.protoex.Order v)
         {
             switch (key)
@@ -515,6 +552,15 @@ namespace com.chronoxor.protoex.Fbe
             sb.Append(",\"locked\":");
             F2.JPut(sb, v.locked);
             sb.Append('}');
+        }
+
+        protected override void TextFields(global::System.Text.StringBuilder sb, global::com.chronoxor.protoex.Balance v)
+        {
+            sb.Append("Balance(");
+            global::com.chronoxor.proto.Fbe.Balance.Instance.Text(sb, v);
+            sb.Append(",locked=");
+            F2.Text(sb, v.locked);
+            sb.Append(')');
         }
 
         protected override bool JGetField(string key, global::Fastwire.JsonNode j, global::Fastwire.JsonState s, global::com.chronoxor.protoex.Balance v)
@@ -779,6 +825,24 @@ namespace com.chronoxor.protoex.Fbe
             sb.Append(",\"orders\":");
             F5.JPut(sb, v.orders);
             sb.Append('}');
+        }
+
+        protected override void TextFields(global::System.Text.StringBuilder sb, global::com.chronoxor.protoex.Account v)
+        {
+            sb.Append("Account(");
+            sb.Append("uid=");
+            F0.Text(sb, v.uid);
+            sb.Append(",name=");
+            F1.Text(sb, v.name);
+            sb.Append(",state=");
+            F2.Text(sb, v.state);
+            sb.Append(",wallet=");
+            global::com.chronoxor.protoex.Fbe.Balance.Instance.Text(sb, v.wallet);
+            sb.Append(",asset=");
+            F4.Text(sb, v.asset);
+            sb.Append(",orders=");
+            F5.Text(sb, v.orders);
+            sb.Append(')');
         }
 
         protected override bool JGetField(string key, global::Fastwire.JsonNode j, global::Fastwire.JsonState s, global::com.chronoxor.protoex.Account v)

@@ -182,7 +182,8 @@ class _Package:
         if k == "sequence":
             if w.collection == "set":
                 return ctype, f"new {RT}.SetCodec<{et}>({ex})"
-            return ctype, f"new {RT}.ListCodec<{et}>({ex})"
+            lst = ", true" if w.collection == "list" else ""
+            return ctype, f"new {RT}.ListCodec<{et}>({ex}{lst})"
         assert w.key is not None
         kt = self.cs_type(w.key)
         _, kx = self.codec(w.key)
@@ -366,10 +367,20 @@ class _Package:
             for t in enums:
                 base = ENUM_BASE[t.base]
                 et = self.type_name(t.qualified_name)
+                names = ", ".join(
+                    f"new global::System.Collections.Generic.KeyValuePair<decimal, string>({v.value}m, "
+                    f"{cs_string(v.name)})" for v in t.values)
                 p.print("public static readonly global::Fastwire.EnumCodec<$et$, $b$> $n$ = "
                         "new global::Fastwire.EnumCodec<$et$, $b$>(global::Fastwire.Codecs.$c$, "
-                        "x => ($et$)x, x => ($b$)x);", et=et, b=base, n=cs_ident(t.name),
+                        "x => ($et$)x, x => ($b$)x)", et=et, b=base, n=cs_ident(t.name),
                         c=ENUM_BASE_CODEC[base])
+                p.print("{")
+                p.indent()
+                p.value(f"IsFlags = {'true' if t.kind == 'flags' else 'false'},")
+                p.value("Names = new global::System.Collections.Generic.KeyValuePair<decimal, string>[] { "
+                        + names + " },")
+                p.outdent()
+                p.print("};")
 
     # ---- classes -------------------------------------------------------------------------
     def emit_class(self, s: ir.StructType) -> None:
@@ -458,8 +469,12 @@ class _Package:
                     /// <summary>A value from JSON text; FastwireException when it is not one.</summary>
                     public static {new}{name} FromJson(string text) {{ return {codec}.Instance.FromJson(text); }}
 
-                    public override string ToString() {{ return ToJson(); }}
                 """)
+            p.blank()
+            p.print(f"""
+                /// <summary>The printout, as the C++ runtime prints: {name}(field=value,...).</summary>
+                public override string ToString() {{ return {codec}.Instance.Print(this); }}
+            """)
 
     # ---- codecs --------------------------------------------------------------------------
     # Hot paths are inlined: fixed-size values read and written in place (the final
@@ -827,6 +842,25 @@ class _Package:
             jputs.append("sb.Append('}');" if fields else 'sb.Append("{}");')
             self.method("protected override void JPutFields(global::System.Text.StringBuilder sb, "
                         f"{t} v)", jputs)
+            texts = [f'sb.Append("{s.name}(");']
+            own = {f.name for f in s.fields}
+            first = True
+            if s.base is not None:
+                texts.append(f"{self.codec_name(s.base.qualified_name)}.Instance.Text(sb, v);")
+                first = False
+            for fl, f in fields:
+                if f.name not in own:
+                    continue
+                label = ("" if first else ",") + f.name + "="
+                first = False
+                if f.hidden:
+                    texts.append(f"sb.Append({cs_string(label + '***')});")
+                    continue
+                texts.append(f"sb.Append({cs_string(label)});")
+                texts.append(f"{self.json_codec(fl)}.Text(sb, {attr[fl.index]});")
+            texts.append("sb.Append(')');")
+            self.method("protected override void TextFields(global::System.Text.StringBuilder sb, "
+                        f"{t} v)", texts)
             jgets = ["switch (key)", "{"]
             for fl, f in fields:
                 jgets.append(f"    case {cs_string(f.name)}: {attr[fl.index]} = "
