@@ -16,6 +16,7 @@ namespace Fastwire
         public abstract object DeserializeObject(byte[] data, bool final, Limits limits);
         public abstract void VerifyBytes(byte[] data, bool final, Limits limits);
         public abstract string ObjectToJson(object value);
+        public abstract string ObjectToText(object value);
         public abstract object ObjectFromJson(byte[] utf8, Limits limits);
     }
 
@@ -122,6 +123,7 @@ namespace Fastwire
                 else new Model<T>(c, limits).Validate(data, 0, data.Length);
             }
             public override string ObjectToJson(object value) { return c.ToJson((T)value); }
+            public override string ObjectToText(object value) { return c.Print((T)value); }
             public override object ObjectFromJson(byte[] utf8, Limits limits) { return c.FromJson(utf8, limits); }
         }
     }
