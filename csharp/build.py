@@ -193,6 +193,20 @@ def run_examples() -> int:
     return 0
 
 
+FUZZ = os.path.join(OUT, "fuzz.exe")
+
+
+def run_fuzz(seconds: str) -> int:
+    """csharp/Fuzz/Fuzz.cs with the conformance schemas' code: mutants of the corpus for
+    `seconds` (make test: 10; make fuzz-csharp: FUZZ_SECONDS)."""
+    dll = build_runtime()
+    source = os.path.join(HERE, "Fuzz", "Fuzz.cs")
+    if not fresh(FUZZ, [dll, __file__, source, *compiler_inputs()]):
+        gen = generate(os.path.join(OUT, "gen-fuzz"), SCHEMAS)
+        mcs(["-target:exe", "-out:" + FUZZ, "-r:" + dll, "-r:System.Numerics.dll", source, *gen])
+    return subprocess.run(["mono", FUZZ, seconds, REPO]).returncode
+
+
 if __name__ == "__main__":
     command = sys.argv[1] if len(sys.argv) > 1 else "runtime"
     if command == "runtime":
@@ -201,9 +215,11 @@ if __name__ == "__main__":
         sys.exit(run_tests())
     elif command == "transport":
         sys.exit(run_transport())
+    elif command == "fuzz":
+        sys.exit(run_fuzz(sys.argv[2] if len(sys.argv) > 2 else "10"))
     elif command == "examples":
         sys.exit(run_examples())
     elif command == "bench":
         sys.exit(run_bench(sys.argv[2:]))
     else:
-        sys.exit(f"usage: {sys.argv[0]} [runtime|test|transport|examples|bench [N RUNS]]")
+        sys.exit(f"usage: {sys.argv[0]} [runtime|test|transport|examples|fuzz [SECONDS]|bench [N RUNS]]")

@@ -5,19 +5,26 @@
 #                 examples/cpp/server (both formats)
 #   soak-csharp   the loopback transport test with 1,000,000 messages per format
 #   bench-csharp  the Stopwatch benchmark of the seed account (csharp/Bench/Bench.cs)
-.PHONY: test-csharp soak-csharp bench-csharp
+#   fuzz-csharp   the corpus-mutation fuzzer of verify/deserialize for FUZZ_SECONDS (no
+#                 coverage-guided .NET fuzzer is reachable here; make test runs it 10 s)
+.PHONY: test-csharp soak-csharp bench-csharp fuzz-csharp
 
 test-csharp:
 	@$(BOOTSTRAP) csharp
 	$(PYTHON) csharp/build.py test
 	$(PYTHON) conformance/run.py --lang csharp
 	$(PYTHON) csharp/build.py examples
+	$(PYTHON) csharp/build.py fuzz 10
 	FASTWIRE_CPP_SERVER=$(CURDIR)/$(BUILD)/examples/cpp/server $(PYTHON) csharp/build.py transport
 
 soak-csharp:
 	@$(BOOTSTRAP) csharp
 	FASTWIRE_CSHARP_MESSAGES=1000000 FASTWIRE_CPP_SERVER=$(CURDIR)/$(BUILD)/examples/cpp/server \
 		$(PYTHON) csharp/build.py transport
+
+fuzz-csharp:
+	@$(BOOTSTRAP) csharp
+	$(PYTHON) csharp/build.py fuzz $(FUZZ_SECONDS)
 
 bench-csharp:
 	@$(BOOTSTRAP) csharp
