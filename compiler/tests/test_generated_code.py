@@ -248,11 +248,12 @@ def csharp_compiles(tmp, texts: dict) -> None:
     """Generates C# for each {name: schema text} and compiles it all with the runtime."""
     if shutil.which("mcs") is None:
         pytest.skip("no mcs (Mono)")
-    sys.path.insert(0, os.path.join(REPO, "csharp"))
-    try:
-        import build as csharp_build  # csharp/build.py
-    finally:
-        del sys.path[0]
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("fastwire_csharp_build",
+                                                  os.path.join(REPO, "csharp", "build.py"))
+    assert spec is not None and spec.loader is not None
+    csharp_build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(csharp_build)
     dll = csharp_build.build_runtime()
     sources = []
     for name, text in texts.items():

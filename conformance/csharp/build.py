@@ -6,15 +6,18 @@ Mono's mcs. Does nothing when nothing changed (the inputs' times against the out
 from __future__ import annotations
 
 import glob
+import importlib.util
 import os
 import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(REPO, "csharp"))
-
-import build as runtime_build  # noqa: E402  (csharp/build.py)
+_spec = importlib.util.spec_from_file_location("fastwire_csharp_build",
+                                               os.path.join(REPO, "csharp", "build.py"))
+assert _spec is not None and _spec.loader is not None
+runtime_build = importlib.util.module_from_spec(_spec)  # csharp/build.py
+_spec.loader.exec_module(runtime_build)
 
 OUT = os.path.join(REPO, "build", "conformance", "csharp")
 EXE = os.path.join(OUT, "testee.exe")
