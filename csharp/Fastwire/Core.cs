@@ -167,21 +167,66 @@ namespace Fastwire
         /// <summary>A [u32 length][bytes] block at base+off; returns the payload position.</summary>
         public int Block(int bas, uint off, int slotEnd, out int n)
         {
+            int end = End;
+            if (off <= (uint)(end - bas))
+            {
+                int pos = bas + (int)off;
+                if (pos >= slotEnd && pos <= end - 4)
+                {
+                    byte[] b = B;
+                    uint len = (uint)(b[pos] | b[pos + 1] << 8 | b[pos + 2] << 16 | b[pos + 3] << 24);
+                    long budget = Budget - 4 - len;
+                    if (len <= (uint)(end - pos - 4) && budget >= 0)
+                    {
+                        Budget = budget;
+                        n = (int)len;
+                        return pos + 4;
+                    }
+                }
+            }
+            n = 0;
+            return BlockError(bas, off, slotEnd);
+        }
+
+        int BlockError(int bas, uint off, int slotEnd)
+        {
             long pos = (long)bas + off;
             if (pos > End) throw FastwireException.Truncated();
             if (pos < slotEnd) throw new FastwireException(ErrorCode.BadOffset);
             if (pos + 4 > End) throw FastwireException.Truncated();
             uint len = Le.U32(B, (int)pos);
             if (len > End - pos - 4) throw FastwireException.Truncated();
-            long budget = Budget - 4 - len;
-            if (budget < 0) throw new FastwireException(ErrorCode.OverBudget);
-            Budget = budget;
-            n = (int)len;
-            return (int)pos + 4;
+            throw new FastwireException(ErrorCode.OverBudget);
         }
 
         /// <summary>A struct body at base+off: forward, inside, size &gt;= 8, the type, the depth.</summary>
         public int Enter(int bas, uint off, int slotEnd, uint type, int d, out int stored)
+        {
+            int end = End;
+            // The usual case in one condition (positions fit an int: the message is an array).
+            if (off != 0 && off <= (uint)(end - bas))
+            {
+                int pos = bas + (int)off;
+                if (pos >= slotEnd && pos <= end - 8)
+                {
+                    byte[] b = B;
+                    uint size = (uint)(b[pos] | b[pos + 1] << 8 | b[pos + 2] << 16 | b[pos + 3] << 24);
+                    uint found = (uint)(b[pos + 4] | b[pos + 5] << 8 | b[pos + 6] << 16 | b[pos + 7] << 24);
+                    long budget = Budget - size;
+                    if (size >= 8 && size <= (uint)(end - pos) && found == type && d > 0 && budget >= 0)
+                    {
+                        Budget = budget;
+                        stored = (int)size;
+                        return pos;
+                    }
+                }
+            }
+            stored = 0;
+            return EnterError(bas, off, slotEnd, type, d);
+        }
+
+        // The precise error of Enter, in the C++ runtime's order.
+        int EnterError(int bas, uint off, int slotEnd, uint type, int d)
         {
             if (off == 0) throw new FastwireException(ErrorCode.BadOffset, "struct at offset 0");
             long pos = (long)bas + off;
@@ -194,42 +239,72 @@ namespace Fastwire
             uint found = Le.U32(B, (int)pos + 4);
             if (found != type) throw new FastwireException(ErrorCode.BadType, found + " where " + type + " was expected");
             if (d < 1) throw new FastwireException(ErrorCode.TooDeep);
-            long budget = Budget - size;
-            if (budget < 0) throw new FastwireException(ErrorCode.OverBudget);
-            Budget = budget;
-            stored = (int)size;
-            return (int)pos;
+            throw new FastwireException(ErrorCode.OverBudget);
         }
 
         /// <summary>A [u32 count][count x elemSlot] block; returns the first element's position.</summary>
         public int Count(int bas, uint off, int slotEnd, int elemSlot, out int n)
+        {
+            int end = End;
+            if (off <= (uint)(end - bas))
+            {
+                int pos = bas + (int)off;
+                if (pos >= slotEnd && pos <= end - 4)
+                {
+                    byte[] b = B;
+                    uint count = (uint)(b[pos] | b[pos + 1] << 8 | b[pos + 2] << 16 | b[pos + 3] << 24);
+                    if (count <= (uint)(end - pos - 4) / (uint)elemSlot)
+                    {
+                        long budget = Budget - 4 - (long)count * elemSlot;
+                        if (budget >= 0)
+                        {
+                            Budget = budget;
+                            n = (int)count;
+                            return pos + 4;
+                        }
+                    }
+                }
+            }
+            n = 0;
+            return CountError(bas, off, slotEnd, elemSlot);
+        }
+
+        int CountError(int bas, uint off, int slotEnd, int elemSlot)
         {
             long pos = (long)bas + off;
             if (pos > End) throw FastwireException.Truncated();
             if (pos < slotEnd) throw new FastwireException(ErrorCode.BadOffset);
             if (pos + 4 > End) throw FastwireException.Truncated();
             uint count = Le.U32(B, (int)pos);
-            long left = End - pos - 4;
-            if (count > left / elemSlot) throw FastwireException.Truncated();
-            long budget = Budget - 4 - (long)count * elemSlot;
-            if (budget < 0) throw new FastwireException(ErrorCode.OverBudget);
-            Budget = budget;
-            n = (int)count;
-            return (int)pos + 4;
+            if (count > (End - pos - 4) / elemSlot) throw FastwireException.Truncated();
+            throw new FastwireException(ErrorCode.OverBudget);
         }
 
         /// <summary>A set optional's value block of `need` bytes.</summary>
         public int Optional(int bas, uint off, int slotEnd, int need)
+        {
+            int end = End;
+            if (off != 0 && off <= (uint)(end - bas))
+            {
+                int pos = bas + (int)off;
+                long budget = Budget - need;
+                if (pos >= slotEnd && pos <= end - need && budget >= 0)
+                {
+                    Budget = budget;
+                    return pos;
+                }
+            }
+            return OptionalError(bas, off, slotEnd, need);
+        }
+
+        int OptionalError(int bas, uint off, int slotEnd, int need)
         {
             if (off == 0) throw new FastwireException(ErrorCode.BadOffset, "a set optional with offset 0");
             long pos = (long)bas + off;
             if (pos > End) throw FastwireException.Truncated();
             if (pos < slotEnd) throw new FastwireException(ErrorCode.BadOffset);
             if (pos + need > End) throw FastwireException.Truncated();
-            long budget = Budget - need;
-            if (budget < 0) throw new FastwireException(ErrorCode.OverBudget);
-            Budget = budget;
-            return (int)pos;
+            throw new FastwireException(ErrorCode.OverBudget);
         }
 
         // ---- final -------------------------------------------------------------------
