@@ -285,6 +285,8 @@ namespace Fastwire
         public static void VPutString(WriteBuffer w, int slot, int bas, string v)
         {
             if (v == null) throw new FastwireException(ErrorCode.WrongType, "a null string");
+            int at0 = PutAscii(w, v);
+            if (at0 >= 0) { Le.Put(w.Data, slot, (uint)(at0 - bas)); return; }
             int n = Utf8.Count(v);
             int at = w.Reserve(4 + n);
             byte[] b = w.Data;
@@ -330,9 +332,27 @@ namespace Fastwire
             r.Block(bas, off, slot + 4, out n);
         }
 
+        // [u32 length][bytes] of an ASCII string in one pass; -1 (nothing written) when it is not ASCII.
+        static int PutAscii(WriteBuffer w, string v)
+        {
+            int len = v.Length;
+            int at = w.Reserve(4 + len);
+            byte[] b = w.Data;
+            int p = at + 4;
+            for (int i = 0; i < len; i++)
+            {
+                char c = v[i];
+                if (c >= 0x80) { w.Size = at; return -1; }
+                b[p + i] = (byte)c;
+            }
+            Le.Put(b, at, (uint)len);
+            return at;
+        }
+
         public static void FPutString(WriteBuffer w, string v)
         {
             if (v == null) throw new FastwireException(ErrorCode.WrongType, "a null string");
+            if (PutAscii(w, v) >= 0) return;
             int n = Utf8.Count(v);
             int at = w.Reserve(4 + n);
             Le.Put(w.Data, at, (uint)n);
