@@ -1333,7 +1333,7 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.Primitives New() { return new global::com.example.fastwire.everything.Primitives(); }
 
-        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Primitives v)
+        public static void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Primitives v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Primitives is null");
             int pos = w.Append(177);
@@ -1369,7 +1369,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        public global::com.example.fastwire.everything.Primitives VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static global::com.example.fastwire.everything.Primitives VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 110U, d, out stored);
@@ -1465,7 +1465,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 110U, d, out stored);
@@ -1481,7 +1481,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Wire.VCheckText(r, pos + 169, pos);
         }
 
-        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Primitives v)
+        public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Primitives v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Primitives is null");
             {
@@ -1524,7 +1524,7 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public global::com.example.fastwire.everything.Primitives FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Primitives FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -1573,7 +1573,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -1766,7 +1766,7 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.Optionals New() { return new global::com.example.fastwire.everything.Optionals(); }
 
-        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Optionals v)
+        public static void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Optionals v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Optionals is null");
             int pos = w.Append(64);
@@ -1787,20 +1787,20 @@ namespace com.example.fastwire.everything.Fbe
                 int blk = w.Append(4);
                 w.Data[pos + 48] = 1;
                 global::Fastwire.Le.Put(w.Data, pos + 48 + 1, (uint)(blk - pos));
-                global::com.example.fastwire.everything.Fbe.Primitives.Instance.VPutAt(w, blk, blk, v.f_struct);
+                global::com.example.fastwire.everything.Fbe.Primitives.VPutAt(w, blk, blk, v.f_struct);
             }
             if (v.f_order != null)
             {
                 int blk = w.Append(4);
                 w.Data[pos + 53] = 1;
                 global::Fastwire.Le.Put(w.Data, pos + 53 + 1, (uint)(blk - pos));
-                global::com.chronoxor.proto.Fbe.Order.Instance.VPutAt(w, blk, blk, v.f_order);
+                global::com.chronoxor.proto.Fbe.Order.VPutAt(w, blk, blk, v.f_order);
             }
             F10.VPut(w, pos + 58, pos, v.f_reset);
             global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        public global::com.example.fastwire.everything.Optionals VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static global::com.example.fastwire.everything.Optionals VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 111U, d, out stored);
@@ -1822,13 +1822,13 @@ namespace com.example.fastwire.everything.Fbe
                 else
                 {
                     int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 48 + 1), pos + 48 + 5, 4);
-                    v.f_struct = global::com.example.fastwire.everything.Fbe.Primitives.Instance.VGetAt(r, q, q, d);
+                    v.f_struct = global::com.example.fastwire.everything.Fbe.Primitives.VGetAt(r, q, q, d);
                 }
                 if (b[pos + 53] == 0) v.f_order = null;
                 else
                 {
                     int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 53 + 1), pos + 53 + 5, 4);
-                    v.f_order = global::com.chronoxor.proto.Fbe.Order.Instance.VGetAt(r, q, q, d);
+                    v.f_order = global::com.chronoxor.proto.Fbe.Order.VGetAt(r, q, q, d);
                 }
                 v.f_reset = F10.VGet(r, pos + 58, pos, d);
                 v.f_resetReset = b[pos + 63] != 0;
@@ -1858,7 +1858,7 @@ namespace com.example.fastwire.everything.Fbe
                     else
                     {
                         int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 48 + 1), pos + 48 + 5, 4);
-                        v.f_struct = global::com.example.fastwire.everything.Fbe.Primitives.Instance.VGetAt(r, q, q, d);
+                        v.f_struct = global::com.example.fastwire.everything.Fbe.Primitives.VGetAt(r, q, q, d);
                     }
                 }
                 if (stored >= 58)
@@ -1867,7 +1867,7 @@ namespace com.example.fastwire.everything.Fbe
                     else
                     {
                         int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 53 + 1), pos + 53 + 5, 4);
-                        v.f_order = global::com.chronoxor.proto.Fbe.Order.Instance.VGetAt(r, q, q, d);
+                        v.f_order = global::com.chronoxor.proto.Fbe.Order.VGetAt(r, q, q, d);
                     }
                 }
                 if (stored >= 63)
@@ -1878,7 +1878,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 111U, d, out stored);
@@ -1905,7 +1905,7 @@ namespace com.example.fastwire.everything.Fbe
                 if (b[pos + 48] != 0)
                 {
                     int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 48 + 1), pos + 48 + 5, 4);
-                    global::com.example.fastwire.everything.Fbe.Primitives.Instance.VCheckAt(r, q, q, d);
+                    global::com.example.fastwire.everything.Fbe.Primitives.VCheckAt(r, q, q, d);
                 }
             }
             if (stored >= 58)
@@ -1913,14 +1913,14 @@ namespace com.example.fastwire.everything.Fbe
                 if (b[pos + 53] != 0)
                 {
                     int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 53 + 1), pos + 53 + 5, 4);
-                    global::com.chronoxor.proto.Fbe.Order.Instance.VCheckAt(r, q, q, d);
+                    global::com.chronoxor.proto.Fbe.Order.VCheckAt(r, q, q, d);
                 }
             }
             if (stored >= 63)
             F10.VCheck(r, pos + 58, pos, d);
         }
 
-        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Optionals v)
+        public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Optionals v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Optionals is null");
             F0.FPut(w, v.f_bool);
@@ -1934,12 +1934,12 @@ namespace com.example.fastwire.everything.Fbe
             {
                 int at = w.Reserve(1);
                 w.Data[at] = v.f_struct != null ? (byte)1 : (byte)0;
-                if (v.f_struct != null) global::com.example.fastwire.everything.Fbe.Primitives.Instance.FPutAt(w, v.f_struct);
+                if (v.f_struct != null) global::com.example.fastwire.everything.Fbe.Primitives.FPutAt(w, v.f_struct);
             }
             {
                 int at = w.Reserve(1);
                 w.Data[at] = v.f_order != null ? (byte)1 : (byte)0;
-                if (v.f_order != null) global::com.chronoxor.proto.Fbe.Order.Instance.FPutAt(w, v.f_order);
+                if (v.f_order != null) global::com.chronoxor.proto.Fbe.Order.FPutAt(w, v.f_order);
             }
             F10.FPut(w, v.f_reset);
             {
@@ -1949,7 +1949,7 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public global::com.example.fastwire.everything.Optionals FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Optionals FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -1964,10 +1964,10 @@ namespace com.example.fastwire.everything.Fbe
             v.f_flags = F7.FGet(r, ref p, d);
             r.Need(p, 1);
             if (r.B[p++] == 0) v.f_struct = null;
-            else v.f_struct = global::com.example.fastwire.everything.Fbe.Primitives.Instance.FGetAt(r, ref p, d);
+            else v.f_struct = global::com.example.fastwire.everything.Fbe.Primitives.FGetAt(r, ref p, d);
             r.Need(p, 1);
             if (r.B[p++] == 0) v.f_order = null;
-            else v.f_order = global::com.chronoxor.proto.Fbe.Order.Instance.FGetAt(r, ref p, d);
+            else v.f_order = global::com.chronoxor.proto.Fbe.Order.FGetAt(r, ref p, d);
             v.f_reset = F10.FGet(r, ref p, d);
             {
                 r.Need(p, 1);
@@ -1978,7 +1978,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -1991,9 +1991,9 @@ namespace com.example.fastwire.everything.Fbe
             F6.FCheck(r, ref p, d);
             F7.FCheck(r, ref p, d);
             r.Need(p, 1);
-            if (r.B[p++] != 0) global::com.example.fastwire.everything.Fbe.Primitives.Instance.FCheckAt(r, ref p, d);
+            if (r.B[p++] != 0) global::com.example.fastwire.everything.Fbe.Primitives.FCheckAt(r, ref p, d);
             r.Need(p, 1);
-            if (r.B[p++] != 0) global::com.chronoxor.proto.Fbe.Order.Instance.FCheckAt(r, ref p, d);
+            if (r.B[p++] != 0) global::com.chronoxor.proto.Fbe.Order.FCheckAt(r, ref p, d);
             F10.FCheck(r, ref p, d);
             r.Need(p, 1);
             p += 1;
@@ -2111,7 +2111,7 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.Collections New() { return new global::com.example.fastwire.everything.Collections(); }
 
-        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Collections v)
+        public static void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Collections v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Collections is null");
             int pos = w.Append(90);
@@ -2127,7 +2127,7 @@ namespace com.example.fastwire.everything.Fbe
                 int n = list.Count;
                 int blk = w.Append(4 + 4 * n);
                 global::Fastwire.Le.Put(w.Data, blk, (uint)n);
-                for (int i = 0; i < n; i++) global::com.chronoxor.proto.Fbe.Order.Instance.VPutAt(w, blk + 4 + 4 * i, pos, list[i]);
+                for (int i = 0; i < n; i++) global::com.chronoxor.proto.Fbe.Order.VPutAt(w, blk + 4 + 4 * i, pos, list[i]);
                 global::Fastwire.Le.Put(w.Data, pos + 46, (uint)(blk - pos));
             }
             F6.VPut(w, pos + 50, pos, v.f_list);
@@ -2143,7 +2143,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        public global::com.example.fastwire.everything.Collections VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static global::com.example.fastwire.everything.Collections VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 112U, d, out stored);
@@ -2167,7 +2167,7 @@ namespace com.example.fastwire.everything.Fbe
                         int n;
                         int q = r.Count(pos, off, pos + 46 + 4, 4, out n);
                         list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>(n);
-                        for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.proto.Fbe.Order.Instance.VGetAt(r, q + 4 * i, pos, d));
+                        for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.proto.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
                     }
                     v.f_vector_struct = list;
                 }
@@ -2206,7 +2206,7 @@ namespace com.example.fastwire.everything.Fbe
                             int n;
                             int q = r.Count(pos, off, pos + 46 + 4, 4, out n);
                             list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>(n);
-                            for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.proto.Fbe.Order.Instance.VGetAt(r, q + 4 * i, pos, d));
+                            for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.proto.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
                         }
                         v.f_vector_struct = list;
                     }
@@ -2235,7 +2235,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 112U, d, out stored);
@@ -2257,7 +2257,7 @@ namespace com.example.fastwire.everything.Fbe
                     {
                         int n;
                         int q = r.Count(pos, off, pos + 46 + 4, 4, out n);
-                        for (int i = 0; i < n; i++) global::com.chronoxor.proto.Fbe.Order.Instance.VCheckAt(r, q + 4 * i, pos, d);
+                        for (int i = 0; i < n; i++) global::com.chronoxor.proto.Fbe.Order.VCheckAt(r, q + 4 * i, pos, d);
                     }
                 }
             }
@@ -2283,7 +2283,7 @@ namespace com.example.fastwire.everything.Fbe
             F15.VCheck(r, pos + 86, pos, d);
         }
 
-        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Collections v)
+        public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Collections v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Collections is null");
             F0.FPut(w, v.f_array);
@@ -2295,7 +2295,7 @@ namespace com.example.fastwire.everything.Fbe
                 var list = v.f_vector_struct;
                 int at = w.Reserve(4);
                 global::Fastwire.Le.Put(w.Data, at, (uint)list.Count);
-                for (int i = 0; i < list.Count; i++) global::com.chronoxor.proto.Fbe.Order.Instance.FPutAt(w, list[i]);
+                for (int i = 0; i < list.Count; i++) global::com.chronoxor.proto.Fbe.Order.FPutAt(w, list[i]);
             }
             F6.FPut(w, v.f_list);
             F7.FPut(w, v.f_list_optional);
@@ -2309,7 +2309,7 @@ namespace com.example.fastwire.everything.Fbe
             F15.FPut(w, v.f_hash_struct_key);
         }
 
-        public global::com.example.fastwire.everything.Collections FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Collections FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -2323,7 +2323,7 @@ namespace com.example.fastwire.everything.Fbe
                 int n = r.FinalCount(p, 26);
                 p += 4;
                 var list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>(n);
-                for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.proto.Fbe.Order.Instance.FGetAt(r, ref p, d));
+                for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.proto.Fbe.Order.FGetAt(r, ref p, d));
                 v.f_vector_struct = list;
             }
             v.f_list = F6.FGet(r, ref p, d);
@@ -2339,7 +2339,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -2351,7 +2351,7 @@ namespace com.example.fastwire.everything.Fbe
             {
                 int n = r.FinalCount(p, 26);
                 p += 4;
-                for (int i = 0; i < n; i++) global::com.chronoxor.proto.Fbe.Order.Instance.FCheckAt(r, ref p, d);
+                for (int i = 0; i < n; i++) global::com.chronoxor.proto.Fbe.Order.FCheckAt(r, ref p, d);
             }
             F6.FCheck(r, ref p, d);
             F7.FCheck(r, ref p, d);
@@ -2482,7 +2482,7 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.Fixed New() { return new global::com.example.fastwire.everything.Fixed(); }
 
-        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Fixed v)
+        public static void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Fixed v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Fixed is null");
             int pos = w.Append(12);
@@ -2493,7 +2493,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        public global::com.example.fastwire.everything.Fixed VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static global::com.example.fastwire.everything.Fixed VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 500U, d, out stored);
@@ -2514,13 +2514,13 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 500U, d, out stored);
         }
 
-        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Fixed v)
+        public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Fixed v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Fixed is null");
             {
@@ -2530,7 +2530,7 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public global::com.example.fastwire.everything.Fixed FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Fixed FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -2544,7 +2544,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -2594,7 +2594,7 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.Next New() { return new global::com.example.fastwire.everything.Next(); }
 
-        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Next v)
+        public static void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Next v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Next is null");
             int pos = w.Append(24);
@@ -2605,7 +2605,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        public global::com.example.fastwire.everything.Next VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static global::com.example.fastwire.everything.Next VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 113U, d, out stored);
@@ -2626,13 +2626,13 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 113U, d, out stored);
         }
 
-        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Next v)
+        public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Next v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Next is null");
             {
@@ -2642,7 +2642,7 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public global::com.example.fastwire.everything.Next FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Next FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -2656,7 +2656,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -2706,7 +2706,7 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.Shifted New() { return new global::com.example.fastwire.everything.Shifted(); }
 
-        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Shifted v)
+        public static void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Shifted v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Shifted is null");
             int pos = w.Append(24);
@@ -2717,7 +2717,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        public global::com.example.fastwire.everything.Shifted VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static global::com.example.fastwire.everything.Shifted VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 300U, d, out stored);
@@ -2738,7 +2738,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 300U, d, out stored);
@@ -2748,7 +2748,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Decimals.Check(b, pos + 8);
         }
 
-        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Shifted v)
+        public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Shifted v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Shifted is null");
             {
@@ -2758,7 +2758,7 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public global::com.example.fastwire.everything.Shifted FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Shifted FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -2772,7 +2772,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -2824,7 +2824,7 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.Base New() { return new global::com.example.fastwire.everything.Base(); }
 
-        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Base v)
+        public static void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Base v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Base is null");
             int pos = w.Append(13);
@@ -2836,7 +2836,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        public global::com.example.fastwire.everything.Base VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static global::com.example.fastwire.everything.Base VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 301U, d, out stored);
@@ -2860,7 +2860,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 301U, d, out stored);
@@ -2869,7 +2869,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Wire.VCheckText(r, pos + 8, pos);
         }
 
-        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Base v)
+        public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Base v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Base is null");
             global::Fastwire.Wire.FPutString(w, v.name);
@@ -2880,7 +2880,7 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public global::com.example.fastwire.everything.Base FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Base FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -2895,7 +2895,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -2954,7 +2954,7 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.Derived New() { return new global::com.example.fastwire.everything.Derived(); }
 
-        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Derived v)
+        public static void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Derived v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Derived is null");
             int pos = w.Append(25);
@@ -2968,7 +2968,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        public global::com.example.fastwire.everything.Derived VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static global::com.example.fastwire.everything.Derived VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 302U, d, out stored);
@@ -2998,7 +2998,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 302U, d, out stored);
@@ -3007,7 +3007,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Wire.VCheckText(r, pos + 8, pos);
         }
 
-        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Derived v)
+        public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Derived v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Derived is null");
             global::Fastwire.Wire.FPutString(w, v.name);
@@ -3020,7 +3020,7 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public global::com.example.fastwire.everything.Derived FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Derived FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -3037,7 +3037,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -3104,7 +3104,7 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.MoreDerived New() { return new global::com.example.fastwire.everything.MoreDerived(); }
 
-        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.MoreDerived v)
+        public static void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.MoreDerived v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.MoreDerived is null");
             int pos = w.Append(26);
@@ -3119,7 +3119,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        public global::com.example.fastwire.everything.MoreDerived VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static global::com.example.fastwire.everything.MoreDerived VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 303U, d, out stored);
@@ -3152,7 +3152,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 303U, d, out stored);
@@ -3161,7 +3161,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Wire.VCheckText(r, pos + 8, pos);
         }
 
-        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.MoreDerived v)
+        public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.MoreDerived v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.MoreDerived is null");
             global::Fastwire.Wire.FPutString(w, v.name);
@@ -3175,7 +3175,7 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public global::com.example.fastwire.everything.MoreDerived FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.MoreDerived FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -3193,7 +3193,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -3259,7 +3259,7 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.Wallet New() { return new global::com.example.fastwire.everything.Wallet(); }
 
-        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Wallet v)
+        public static void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Wallet v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Wallet is null");
             int pos = w.Append(36);
@@ -3272,7 +3272,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        public global::com.example.fastwire.everything.Wallet VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static global::com.example.fastwire.everything.Wallet VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 2U, d, out stored);
@@ -3299,7 +3299,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 2U, d, out stored);
@@ -3311,7 +3311,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Decimals.Check(b, pos + 20);
         }
 
-        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Wallet v)
+        public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Wallet v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Wallet is null");
             global::Fastwire.Wire.FPutString(w, v.currency);
@@ -3323,7 +3323,7 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public global::com.example.fastwire.everything.Wallet FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Wallet FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -3339,7 +3339,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -3404,7 +3404,7 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.ExAccount New() { return new global::com.example.fastwire.everything.ExAccount(); }
 
-        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.ExAccount v)
+        public static void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.ExAccount v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.ExAccount is null");
             int pos = w.Append(33);
@@ -3416,26 +3416,26 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Le.Put(b, pos + 30, (ushort)v.refs);
             b[pos + 32] = (byte)v.extra;
             global::Fastwire.Wire.VPutString(w, pos + 12, pos, v.name);
-            global::com.chronoxor.protoex.Fbe.Balance.Instance.VPutAt(w, pos + 17, pos, v.wallet);
+            global::com.chronoxor.protoex.Fbe.Balance.VPutAt(w, pos + 17, pos, v.wallet);
             if (v.asset != null)
             {
                 int blk = w.Append(4);
                 w.Data[pos + 21] = 1;
                 global::Fastwire.Le.Put(w.Data, pos + 21 + 1, (uint)(blk - pos));
-                global::com.chronoxor.protoex.Fbe.Balance.Instance.VPutAt(w, blk, blk, v.asset);
+                global::com.chronoxor.protoex.Fbe.Balance.VPutAt(w, blk, blk, v.asset);
             }
             {
                 var list = v.orders;
                 int n = list.Count;
                 int blk = w.Append(4 + 4 * n);
                 global::Fastwire.Le.Put(w.Data, blk, (uint)n);
-                for (int i = 0; i < n; i++) global::com.chronoxor.protoex.Fbe.Order.Instance.VPutAt(w, blk + 4 + 4 * i, pos, list[i]);
+                for (int i = 0; i < n; i++) global::com.chronoxor.protoex.Fbe.Order.VPutAt(w, blk + 4 + 4 * i, pos, list[i]);
                 global::Fastwire.Le.Put(w.Data, pos + 26, (uint)(blk - pos));
             }
             global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        public global::com.example.fastwire.everything.ExAccount VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static global::com.example.fastwire.everything.ExAccount VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 304U, d, out stored);
@@ -3448,12 +3448,12 @@ namespace com.example.fastwire.everything.Fbe
                 v.uid = global::Fastwire.Le.I32(b, pos + 8);
                 v.name = global::Fastwire.Wire.VGetString(r, pos + 12, pos);
                 v.state = (global::com.chronoxor.protoex.State)(b[pos + 16]);
-                v.wallet = global::com.chronoxor.protoex.Fbe.Balance.Instance.VGetAt(r, pos + 17, pos, d);
+                v.wallet = global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, pos + 17, pos, d);
                 if (b[pos + 21] == 0) v.asset = null;
                 else
                 {
                     int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 21 + 1), pos + 21 + 5, 4);
-                    v.asset = global::com.chronoxor.protoex.Fbe.Balance.Instance.VGetAt(r, q, q, d);
+                    v.asset = global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, q, q, d);
                 }
                 {
                     uint off = global::Fastwire.Le.U32(b, pos + 26);
@@ -3464,7 +3464,7 @@ namespace com.example.fastwire.everything.Fbe
                         int n;
                         int q = r.Count(pos, off, pos + 26 + 4, 4, out n);
                         list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>(n);
-                        for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.protoex.Fbe.Order.Instance.VGetAt(r, q + 4 * i, pos, d));
+                        for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.protoex.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
                     }
                     v.orders = list;
                 }
@@ -3481,14 +3481,14 @@ namespace com.example.fastwire.everything.Fbe
                 if (stored >= 17)
                     v.state = (global::com.chronoxor.protoex.State)(b[pos + 16]);
                 if (stored >= 21)
-                    v.wallet = global::com.chronoxor.protoex.Fbe.Balance.Instance.VGetAt(r, pos + 17, pos, d);
+                    v.wallet = global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, pos + 17, pos, d);
                 if (stored >= 26)
                 {
                     if (b[pos + 21] == 0) v.asset = null;
                     else
                     {
                         int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 21 + 1), pos + 21 + 5, 4);
-                        v.asset = global::com.chronoxor.protoex.Fbe.Balance.Instance.VGetAt(r, q, q, d);
+                        v.asset = global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, q, q, d);
                     }
                 }
                 if (stored >= 30)
@@ -3502,7 +3502,7 @@ namespace com.example.fastwire.everything.Fbe
                             int n;
                             int q = r.Count(pos, off, pos + 26 + 4, 4, out n);
                             list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>(n);
-                            for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.protoex.Fbe.Order.Instance.VGetAt(r, q + 4 * i, pos, d));
+                            for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.protoex.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
                         }
                         v.orders = list;
                     }
@@ -3515,7 +3515,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 304U, d, out stored);
@@ -3524,13 +3524,13 @@ namespace com.example.fastwire.everything.Fbe
             if (stored >= 16)
             global::Fastwire.Wire.VCheckText(r, pos + 12, pos);
             if (stored >= 21)
-            global::com.chronoxor.protoex.Fbe.Balance.Instance.VCheckAt(r, pos + 17, pos, d);
+            global::com.chronoxor.protoex.Fbe.Balance.VCheckAt(r, pos + 17, pos, d);
             if (stored >= 26)
             {
                 if (b[pos + 21] != 0)
                 {
                     int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 21 + 1), pos + 21 + 5, 4);
-                    global::com.chronoxor.protoex.Fbe.Balance.Instance.VCheckAt(r, q, q, d);
+                    global::com.chronoxor.protoex.Fbe.Balance.VCheckAt(r, q, q, d);
                 }
             }
             if (stored >= 30)
@@ -3541,13 +3541,13 @@ namespace com.example.fastwire.everything.Fbe
                     {
                         int n;
                         int q = r.Count(pos, off, pos + 26 + 4, 4, out n);
-                        for (int i = 0; i < n; i++) global::com.chronoxor.protoex.Fbe.Order.Instance.VCheckAt(r, q + 4 * i, pos, d);
+                        for (int i = 0; i < n; i++) global::com.chronoxor.protoex.Fbe.Order.VCheckAt(r, q + 4 * i, pos, d);
                     }
                 }
             }
         }
 
-        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.ExAccount v)
+        public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.ExAccount v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.ExAccount is null");
             {
@@ -3561,17 +3561,17 @@ namespace com.example.fastwire.everything.Fbe
                 byte[] b = w.Data;
                 b[at + 0] = (byte)v.state;
             }
-            global::com.chronoxor.protoex.Fbe.Balance.Instance.FPutAt(w, v.wallet);
+            global::com.chronoxor.protoex.Fbe.Balance.FPutAt(w, v.wallet);
             {
                 int at = w.Reserve(1);
                 w.Data[at] = v.asset != null ? (byte)1 : (byte)0;
-                if (v.asset != null) global::com.chronoxor.protoex.Fbe.Balance.Instance.FPutAt(w, v.asset);
+                if (v.asset != null) global::com.chronoxor.protoex.Fbe.Balance.FPutAt(w, v.asset);
             }
             {
                 var list = v.orders;
                 int at = w.Reserve(4);
                 global::Fastwire.Le.Put(w.Data, at, (uint)list.Count);
-                for (int i = 0; i < list.Count; i++) global::com.chronoxor.protoex.Fbe.Order.Instance.FPutAt(w, list[i]);
+                for (int i = 0; i < list.Count; i++) global::com.chronoxor.protoex.Fbe.Order.FPutAt(w, list[i]);
             }
             {
                 int at = w.Reserve(3);
@@ -3581,7 +3581,7 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public global::com.example.fastwire.everything.ExAccount FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.ExAccount FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -3599,15 +3599,15 @@ namespace com.example.fastwire.everything.Fbe
                 v.state = (global::com.chronoxor.protoex.State)(b[p + 0]);
                 p += 1;
             }
-            v.wallet = global::com.chronoxor.protoex.Fbe.Balance.Instance.FGetAt(r, ref p, d);
+            v.wallet = global::com.chronoxor.protoex.Fbe.Balance.FGetAt(r, ref p, d);
             r.Need(p, 1);
             if (r.B[p++] == 0) v.asset = null;
-            else v.asset = global::com.chronoxor.protoex.Fbe.Balance.Instance.FGetAt(r, ref p, d);
+            else v.asset = global::com.chronoxor.protoex.Fbe.Balance.FGetAt(r, ref p, d);
             {
                 int n = r.FinalCount(p, 42);
                 p += 4;
                 var list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>(n);
-                for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.protoex.Fbe.Order.Instance.FGetAt(r, ref p, d));
+                for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.protoex.Fbe.Order.FGetAt(r, ref p, d));
                 v.orders = list;
             }
             {
@@ -3620,7 +3620,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -3629,13 +3629,13 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Wire.FCheckText(r, ref p);
             r.Need(p, 1);
             p += 1;
-            global::com.chronoxor.protoex.Fbe.Balance.Instance.FCheckAt(r, ref p, d);
+            global::com.chronoxor.protoex.Fbe.Balance.FCheckAt(r, ref p, d);
             r.Need(p, 1);
-            if (r.B[p++] != 0) global::com.chronoxor.protoex.Fbe.Balance.Instance.FCheckAt(r, ref p, d);
+            if (r.B[p++] != 0) global::com.chronoxor.protoex.Fbe.Balance.FCheckAt(r, ref p, d);
             {
                 int n = r.FinalCount(p, 42);
                 p += 4;
-                for (int i = 0; i < n; i++) global::com.chronoxor.protoex.Fbe.Order.Instance.FCheckAt(r, ref p, d);
+                for (int i = 0; i < n; i++) global::com.chronoxor.protoex.Fbe.Order.FCheckAt(r, ref p, d);
             }
             r.Need(p, 3);
             p += 3;
@@ -3708,7 +3708,7 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.Ping New() { return new global::com.example.fastwire.everything.Ping(); }
 
-        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Ping v)
+        public static void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Ping v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Ping is null");
             int pos = w.Append(32);
@@ -3720,7 +3720,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        public global::com.example.fastwire.everything.Ping VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static global::com.example.fastwire.everything.Ping VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 305U, d, out stored);
@@ -3744,13 +3744,13 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 305U, d, out stored);
         }
 
-        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Ping v)
+        public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Ping v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Ping is null");
             {
@@ -3761,7 +3761,7 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public global::com.example.fastwire.everything.Ping FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Ping FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -3776,7 +3776,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -3832,7 +3832,7 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.Pong New() { return new global::com.example.fastwire.everything.Pong(); }
 
-        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Pong v)
+        public static void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Pong v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Pong is null");
             int pos = w.Append(32);
@@ -3844,7 +3844,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        public global::com.example.fastwire.everything.Pong VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static global::com.example.fastwire.everything.Pong VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 306U, d, out stored);
@@ -3868,13 +3868,13 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 306U, d, out stored);
         }
 
-        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Pong v)
+        public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Pong v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Pong is null");
             {
@@ -3885,7 +3885,7 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public global::com.example.fastwire.everything.Pong FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Pong FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -3900,7 +3900,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -3956,7 +3956,7 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.Refused New() { return new global::com.example.fastwire.everything.Refused(); }
 
-        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Refused v)
+        public static void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Refused v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Refused is null");
             int pos = w.Append(28);
@@ -3968,7 +3968,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        public global::com.example.fastwire.everything.Refused VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static global::com.example.fastwire.everything.Refused VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 307U, d, out stored);
@@ -3992,7 +3992,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 307U, d, out stored);
@@ -4001,7 +4001,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Wire.VCheckText(r, pos + 24, pos);
         }
 
-        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Refused v)
+        public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Refused v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Refused is null");
             {
@@ -4012,7 +4012,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Wire.FPutString(w, v.reason);
         }
 
-        public global::com.example.fastwire.everything.Refused FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Refused FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -4027,7 +4027,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -4084,7 +4084,7 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.Failure New() { return new global::com.example.fastwire.everything.Failure(); }
 
-        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Failure v)
+        public static void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Failure v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Failure is null");
             int pos = w.Append(28);
@@ -4096,7 +4096,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        public global::com.example.fastwire.everything.Failure VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static global::com.example.fastwire.everything.Failure VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 308U, d, out stored);
@@ -4120,7 +4120,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 308U, d, out stored);
@@ -4129,7 +4129,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Wire.VCheckText(r, pos + 24, pos);
         }
 
-        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Failure v)
+        public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Failure v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Failure is null");
             {
@@ -4140,7 +4140,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Wire.FPutString(w, v.error);
         }
 
-        public global::com.example.fastwire.everything.Failure FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Failure FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -4155,7 +4155,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -4213,7 +4213,7 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.PingRequest New() { return new global::com.example.fastwire.everything.PingRequest(); }
 
-        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.PingRequest v)
+        public static void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.PingRequest v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.PingRequest is null");
             int pos = w.Append(36);
@@ -4226,7 +4226,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        public global::com.example.fastwire.everything.PingRequest VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static global::com.example.fastwire.everything.PingRequest VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 309U, d, out stored);
@@ -4253,7 +4253,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 309U, d, out stored);
@@ -4262,7 +4262,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Wire.VCheckText(r, pos + 32, pos);
         }
 
-        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.PingRequest v)
+        public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.PingRequest v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.PingRequest is null");
             {
@@ -4274,7 +4274,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Wire.FPutString(w, v.note);
         }
 
-        public global::com.example.fastwire.everything.PingRequest FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.PingRequest FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -4290,7 +4290,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -4349,7 +4349,7 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.Notify New() { return new global::com.example.fastwire.everything.Notify(); }
 
-        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Notify v)
+        public static void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Notify v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Notify is null");
             int pos = w.Append(28);
@@ -4361,7 +4361,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        public global::com.example.fastwire.everything.Notify VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static global::com.example.fastwire.everything.Notify VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 310U, d, out stored);
@@ -4385,7 +4385,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 310U, d, out stored);
@@ -4394,7 +4394,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Wire.VCheckText(r, pos + 24, pos);
         }
 
-        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Notify v)
+        public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Notify v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Notify is null");
             {
@@ -4405,7 +4405,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Wire.FPutString(w, v.text);
         }
 
-        public global::com.example.fastwire.everything.Notify FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Notify FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -4420,7 +4420,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -4475,7 +4475,7 @@ namespace com.example.fastwire.everything.Fbe
 
         public override global::com.example.fastwire.everything.Empty New() { return new global::com.example.fastwire.everything.Empty(); }
 
-        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Empty v)
+        public static void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Empty v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Empty is null");
             int pos = w.Append(8);
@@ -4484,25 +4484,25 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        public global::com.example.fastwire.everything.Empty VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static global::com.example.fastwire.everything.Empty VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 311U, d, out stored);
             return new global::com.example.fastwire.everything.Empty();
         }
 
-        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 311U, d, out stored);
         }
 
-        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Empty v)
+        public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Empty v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Empty is null");
         }
 
-        public global::com.example.fastwire.everything.Empty FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Empty FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -4510,7 +4510,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;

@@ -237,7 +237,7 @@ namespace com.chronoxor.proto.Fbe
 
         public override global::com.chronoxor.proto.Order New() { return new global::com.chronoxor.proto.Order(); }
 
-        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.proto.Order v)
+        public static void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.proto.Order v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "proto.Order is null");
             int pos = w.Append(34);
@@ -253,7 +253,7 @@ namespace com.chronoxor.proto.Fbe
             global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        public global::com.chronoxor.proto.Order VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static global::com.chronoxor.proto.Order VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 1U, d, out stored);
@@ -289,7 +289,7 @@ namespace com.chronoxor.proto.Fbe
             return v;
         }
 
-        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 1U, d, out stored);
@@ -298,7 +298,7 @@ namespace com.chronoxor.proto.Fbe
             global::Fastwire.Wire.VCheckText(r, pos + 12, pos);
         }
 
-        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.chronoxor.proto.Order v)
+        public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.chronoxor.proto.Order v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "proto.Order is null");
             {
@@ -317,7 +317,7 @@ namespace com.chronoxor.proto.Fbe
             }
         }
 
-        public global::com.chronoxor.proto.Order FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.chronoxor.proto.Order FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -341,7 +341,7 @@ namespace com.chronoxor.proto.Fbe
             return v;
         }
 
-        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -420,7 +420,7 @@ namespace com.chronoxor.proto.Fbe
 
         public override global::com.chronoxor.proto.Balance New() { return new global::com.chronoxor.proto.Balance(); }
 
-        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.proto.Balance v)
+        public static void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.proto.Balance v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "proto.Balance is null");
             int pos = w.Append(20);
@@ -432,7 +432,7 @@ namespace com.chronoxor.proto.Fbe
             global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        public global::com.chronoxor.proto.Balance VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static global::com.chronoxor.proto.Balance VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 2U, d, out stored);
@@ -456,7 +456,7 @@ namespace com.chronoxor.proto.Fbe
             return v;
         }
 
-        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 2U, d, out stored);
@@ -465,7 +465,7 @@ namespace com.chronoxor.proto.Fbe
             global::Fastwire.Wire.VCheckText(r, pos + 8, pos);
         }
 
-        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.chronoxor.proto.Balance v)
+        public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.chronoxor.proto.Balance v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "proto.Balance is null");
             global::Fastwire.Wire.FPutString(w, v.currency);
@@ -476,7 +476,7 @@ namespace com.chronoxor.proto.Fbe
             }
         }
 
-        public global::com.chronoxor.proto.Balance FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.chronoxor.proto.Balance FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -491,7 +491,7 @@ namespace com.chronoxor.proto.Fbe
             return v;
         }
 
-        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -551,7 +551,7 @@ namespace com.chronoxor.proto.Fbe
 
         public override global::com.chronoxor.proto.Account New() { return new global::com.chronoxor.proto.Account(); }
 
-        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.proto.Account v)
+        public static void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.proto.Account v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "proto.Account is null");
             int pos = w.Append(30);
@@ -561,26 +561,26 @@ namespace com.chronoxor.proto.Fbe
             global::Fastwire.Le.Put(b, pos + 8, (uint)v.uid);
             b[pos + 16] = (byte)v.state;
             global::Fastwire.Wire.VPutString(w, pos + 12, pos, v.name);
-            global::com.chronoxor.proto.Fbe.Balance.Instance.VPutAt(w, pos + 17, pos, v.wallet);
+            global::com.chronoxor.proto.Fbe.Balance.VPutAt(w, pos + 17, pos, v.wallet);
             if (v.asset != null)
             {
                 int blk = w.Append(4);
                 w.Data[pos + 21] = 1;
                 global::Fastwire.Le.Put(w.Data, pos + 21 + 1, (uint)(blk - pos));
-                global::com.chronoxor.proto.Fbe.Balance.Instance.VPutAt(w, blk, blk, v.asset);
+                global::com.chronoxor.proto.Fbe.Balance.VPutAt(w, blk, blk, v.asset);
             }
             {
                 var list = v.orders;
                 int n = list.Count;
                 int blk = w.Append(4 + 4 * n);
                 global::Fastwire.Le.Put(w.Data, blk, (uint)n);
-                for (int i = 0; i < n; i++) global::com.chronoxor.proto.Fbe.Order.Instance.VPutAt(w, blk + 4 + 4 * i, pos, list[i]);
+                for (int i = 0; i < n; i++) global::com.chronoxor.proto.Fbe.Order.VPutAt(w, blk + 4 + 4 * i, pos, list[i]);
                 global::Fastwire.Le.Put(w.Data, pos + 26, (uint)(blk - pos));
             }
             global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        public global::com.chronoxor.proto.Account VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static global::com.chronoxor.proto.Account VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 3U, d, out stored);
@@ -593,12 +593,12 @@ namespace com.chronoxor.proto.Fbe
                 v.uid = global::Fastwire.Le.I32(b, pos + 8);
                 v.name = global::Fastwire.Wire.VGetString(r, pos + 12, pos);
                 v.state = (global::com.chronoxor.proto.State)(b[pos + 16]);
-                v.wallet = global::com.chronoxor.proto.Fbe.Balance.Instance.VGetAt(r, pos + 17, pos, d);
+                v.wallet = global::com.chronoxor.proto.Fbe.Balance.VGetAt(r, pos + 17, pos, d);
                 if (b[pos + 21] == 0) v.asset = null;
                 else
                 {
                     int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 21 + 1), pos + 21 + 5, 4);
-                    v.asset = global::com.chronoxor.proto.Fbe.Balance.Instance.VGetAt(r, q, q, d);
+                    v.asset = global::com.chronoxor.proto.Fbe.Balance.VGetAt(r, q, q, d);
                 }
                 {
                     uint off = global::Fastwire.Le.U32(b, pos + 26);
@@ -609,7 +609,7 @@ namespace com.chronoxor.proto.Fbe
                         int n;
                         int q = r.Count(pos, off, pos + 26 + 4, 4, out n);
                         list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>(n);
-                        for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.proto.Fbe.Order.Instance.VGetAt(r, q + 4 * i, pos, d));
+                        for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.proto.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
                     }
                     v.orders = list;
                 }
@@ -624,14 +624,14 @@ namespace com.chronoxor.proto.Fbe
                 if (stored >= 17)
                     v.state = (global::com.chronoxor.proto.State)(b[pos + 16]);
                 if (stored >= 21)
-                    v.wallet = global::com.chronoxor.proto.Fbe.Balance.Instance.VGetAt(r, pos + 17, pos, d);
+                    v.wallet = global::com.chronoxor.proto.Fbe.Balance.VGetAt(r, pos + 17, pos, d);
                 if (stored >= 26)
                 {
                     if (b[pos + 21] == 0) v.asset = null;
                     else
                     {
                         int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 21 + 1), pos + 21 + 5, 4);
-                        v.asset = global::com.chronoxor.proto.Fbe.Balance.Instance.VGetAt(r, q, q, d);
+                        v.asset = global::com.chronoxor.proto.Fbe.Balance.VGetAt(r, q, q, d);
                     }
                 }
                 if (stored >= 30)
@@ -645,7 +645,7 @@ namespace com.chronoxor.proto.Fbe
                             int n;
                             int q = r.Count(pos, off, pos + 26 + 4, 4, out n);
                             list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>(n);
-                            for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.proto.Fbe.Order.Instance.VGetAt(r, q + 4 * i, pos, d));
+                            for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.proto.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
                         }
                         v.orders = list;
                     }
@@ -654,7 +654,7 @@ namespace com.chronoxor.proto.Fbe
             return v;
         }
 
-        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 3U, d, out stored);
@@ -663,13 +663,13 @@ namespace com.chronoxor.proto.Fbe
             if (stored >= 16)
             global::Fastwire.Wire.VCheckText(r, pos + 12, pos);
             if (stored >= 21)
-            global::com.chronoxor.proto.Fbe.Balance.Instance.VCheckAt(r, pos + 17, pos, d);
+            global::com.chronoxor.proto.Fbe.Balance.VCheckAt(r, pos + 17, pos, d);
             if (stored >= 26)
             {
                 if (b[pos + 21] != 0)
                 {
                     int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 21 + 1), pos + 21 + 5, 4);
-                    global::com.chronoxor.proto.Fbe.Balance.Instance.VCheckAt(r, q, q, d);
+                    global::com.chronoxor.proto.Fbe.Balance.VCheckAt(r, q, q, d);
                 }
             }
             if (stored >= 30)
@@ -680,13 +680,13 @@ namespace com.chronoxor.proto.Fbe
                     {
                         int n;
                         int q = r.Count(pos, off, pos + 26 + 4, 4, out n);
-                        for (int i = 0; i < n; i++) global::com.chronoxor.proto.Fbe.Order.Instance.VCheckAt(r, q + 4 * i, pos, d);
+                        for (int i = 0; i < n; i++) global::com.chronoxor.proto.Fbe.Order.VCheckAt(r, q + 4 * i, pos, d);
                     }
                 }
             }
         }
 
-        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.chronoxor.proto.Account v)
+        public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.chronoxor.proto.Account v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "proto.Account is null");
             {
@@ -700,21 +700,21 @@ namespace com.chronoxor.proto.Fbe
                 byte[] b = w.Data;
                 b[at + 0] = (byte)v.state;
             }
-            global::com.chronoxor.proto.Fbe.Balance.Instance.FPutAt(w, v.wallet);
+            global::com.chronoxor.proto.Fbe.Balance.FPutAt(w, v.wallet);
             {
                 int at = w.Reserve(1);
                 w.Data[at] = v.asset != null ? (byte)1 : (byte)0;
-                if (v.asset != null) global::com.chronoxor.proto.Fbe.Balance.Instance.FPutAt(w, v.asset);
+                if (v.asset != null) global::com.chronoxor.proto.Fbe.Balance.FPutAt(w, v.asset);
             }
             {
                 var list = v.orders;
                 int at = w.Reserve(4);
                 global::Fastwire.Le.Put(w.Data, at, (uint)list.Count);
-                for (int i = 0; i < list.Count; i++) global::com.chronoxor.proto.Fbe.Order.Instance.FPutAt(w, list[i]);
+                for (int i = 0; i < list.Count; i++) global::com.chronoxor.proto.Fbe.Order.FPutAt(w, list[i]);
             }
         }
 
-        public global::com.chronoxor.proto.Account FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.chronoxor.proto.Account FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -732,21 +732,21 @@ namespace com.chronoxor.proto.Fbe
                 v.state = (global::com.chronoxor.proto.State)(b[p + 0]);
                 p += 1;
             }
-            v.wallet = global::com.chronoxor.proto.Fbe.Balance.Instance.FGetAt(r, ref p, d);
+            v.wallet = global::com.chronoxor.proto.Fbe.Balance.FGetAt(r, ref p, d);
             r.Need(p, 1);
             if (r.B[p++] == 0) v.asset = null;
-            else v.asset = global::com.chronoxor.proto.Fbe.Balance.Instance.FGetAt(r, ref p, d);
+            else v.asset = global::com.chronoxor.proto.Fbe.Balance.FGetAt(r, ref p, d);
             {
                 int n = r.FinalCount(p, 26);
                 p += 4;
                 var list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>(n);
-                for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.proto.Fbe.Order.Instance.FGetAt(r, ref p, d));
+                for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.proto.Fbe.Order.FGetAt(r, ref p, d));
                 v.orders = list;
             }
             return v;
         }
 
-        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -755,13 +755,13 @@ namespace com.chronoxor.proto.Fbe
             global::Fastwire.Wire.FCheckText(r, ref p);
             r.Need(p, 1);
             p += 1;
-            global::com.chronoxor.proto.Fbe.Balance.Instance.FCheckAt(r, ref p, d);
+            global::com.chronoxor.proto.Fbe.Balance.FCheckAt(r, ref p, d);
             r.Need(p, 1);
-            if (r.B[p++] != 0) global::com.chronoxor.proto.Fbe.Balance.Instance.FCheckAt(r, ref p, d);
+            if (r.B[p++] != 0) global::com.chronoxor.proto.Fbe.Balance.FCheckAt(r, ref p, d);
             {
                 int n = r.FinalCount(p, 26);
                 p += 4;
-                for (int i = 0; i < n; i++) global::com.chronoxor.proto.Fbe.Order.Instance.FCheckAt(r, ref p, d);
+                for (int i = 0; i < n; i++) global::com.chronoxor.proto.Fbe.Order.FCheckAt(r, ref p, d);
             }
         }
 

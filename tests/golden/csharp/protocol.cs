@@ -141,17 +141,17 @@ namespace com.chronoxor.protocol.Fbe
 
         public override global::com.chronoxor.protocol.OrderMessage New() { return new global::com.chronoxor.protocol.OrderMessage(); }
 
-        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.protocol.OrderMessage v)
+        public static void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.protocol.OrderMessage v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "protocol.OrderMessage is null");
             int pos = w.Append(12);
             global::Fastwire.Le.Put(w.Data, pos, 12U);
             global::Fastwire.Le.Put(w.Data, pos + 4, 1U);
-            global::com.chronoxor.proto.Fbe.Order.Instance.VPutAt(w, pos + 8, pos, v.body);
+            global::com.chronoxor.proto.Fbe.Order.VPutAt(w, pos + 8, pos, v.body);
             global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        public global::com.chronoxor.protocol.OrderMessage VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static global::com.chronoxor.protocol.OrderMessage VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 1U, d, out stored);
@@ -160,46 +160,46 @@ namespace com.chronoxor.protocol.Fbe
             if (stored >= 12)
             {
                 v = new global::com.chronoxor.protocol.OrderMessage(global::Fastwire.Bare.Value);
-                v.body = global::com.chronoxor.proto.Fbe.Order.Instance.VGetAt(r, pos + 8, pos, d);
+                v.body = global::com.chronoxor.proto.Fbe.Order.VGetAt(r, pos + 8, pos, d);
             }
             else
             {
                 v = new global::com.chronoxor.protocol.OrderMessage();
                 if (stored >= 12)
-                    v.body = global::com.chronoxor.proto.Fbe.Order.Instance.VGetAt(r, pos + 8, pos, d);
+                    v.body = global::com.chronoxor.proto.Fbe.Order.VGetAt(r, pos + 8, pos, d);
             }
             return v;
         }
 
-        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 1U, d, out stored);
             d -= 1;
             if (stored >= 12)
-            global::com.chronoxor.proto.Fbe.Order.Instance.VCheckAt(r, pos + 8, pos, d);
+            global::com.chronoxor.proto.Fbe.Order.VCheckAt(r, pos + 8, pos, d);
         }
 
-        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.chronoxor.protocol.OrderMessage v)
+        public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.chronoxor.protocol.OrderMessage v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "protocol.OrderMessage is null");
-            global::com.chronoxor.proto.Fbe.Order.Instance.FPutAt(w, v.body);
+            global::com.chronoxor.proto.Fbe.Order.FPutAt(w, v.body);
         }
 
-        public global::com.chronoxor.protocol.OrderMessage FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.chronoxor.protocol.OrderMessage FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             var v = new global::com.chronoxor.protocol.OrderMessage(global::Fastwire.Bare.Value);
-            v.body = global::com.chronoxor.proto.Fbe.Order.Instance.FGetAt(r, ref p, d);
+            v.body = global::com.chronoxor.proto.Fbe.Order.FGetAt(r, ref p, d);
             return v;
         }
 
-        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
-            global::com.chronoxor.proto.Fbe.Order.Instance.FCheckAt(r, ref p, d);
+            global::com.chronoxor.proto.Fbe.Order.FCheckAt(r, ref p, d);
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.protocol.OrderMessage v) { VPutAt(w, slot, bas, v); }
@@ -243,17 +243,17 @@ namespace com.chronoxor.protocol.Fbe
 
         public override global::com.chronoxor.protocol.BalanceMessage New() { return new global::com.chronoxor.protocol.BalanceMessage(); }
 
-        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.protocol.BalanceMessage v)
+        public static void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.protocol.BalanceMessage v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "protocol.BalanceMessage is null");
             int pos = w.Append(12);
             global::Fastwire.Le.Put(w.Data, pos, 12U);
             global::Fastwire.Le.Put(w.Data, pos + 4, 2U);
-            global::com.chronoxor.proto.Fbe.Balance.Instance.VPutAt(w, pos + 8, pos, v.body);
+            global::com.chronoxor.proto.Fbe.Balance.VPutAt(w, pos + 8, pos, v.body);
             global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        public global::com.chronoxor.protocol.BalanceMessage VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static global::com.chronoxor.protocol.BalanceMessage VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 2U, d, out stored);
@@ -262,46 +262,46 @@ namespace com.chronoxor.protocol.Fbe
             if (stored >= 12)
             {
                 v = new global::com.chronoxor.protocol.BalanceMessage(global::Fastwire.Bare.Value);
-                v.body = global::com.chronoxor.proto.Fbe.Balance.Instance.VGetAt(r, pos + 8, pos, d);
+                v.body = global::com.chronoxor.proto.Fbe.Balance.VGetAt(r, pos + 8, pos, d);
             }
             else
             {
                 v = new global::com.chronoxor.protocol.BalanceMessage();
                 if (stored >= 12)
-                    v.body = global::com.chronoxor.proto.Fbe.Balance.Instance.VGetAt(r, pos + 8, pos, d);
+                    v.body = global::com.chronoxor.proto.Fbe.Balance.VGetAt(r, pos + 8, pos, d);
             }
             return v;
         }
 
-        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 2U, d, out stored);
             d -= 1;
             if (stored >= 12)
-            global::com.chronoxor.proto.Fbe.Balance.Instance.VCheckAt(r, pos + 8, pos, d);
+            global::com.chronoxor.proto.Fbe.Balance.VCheckAt(r, pos + 8, pos, d);
         }
 
-        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.chronoxor.protocol.BalanceMessage v)
+        public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.chronoxor.protocol.BalanceMessage v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "protocol.BalanceMessage is null");
-            global::com.chronoxor.proto.Fbe.Balance.Instance.FPutAt(w, v.body);
+            global::com.chronoxor.proto.Fbe.Balance.FPutAt(w, v.body);
         }
 
-        public global::com.chronoxor.protocol.BalanceMessage FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.chronoxor.protocol.BalanceMessage FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             var v = new global::com.chronoxor.protocol.BalanceMessage(global::Fastwire.Bare.Value);
-            v.body = global::com.chronoxor.proto.Fbe.Balance.Instance.FGetAt(r, ref p, d);
+            v.body = global::com.chronoxor.proto.Fbe.Balance.FGetAt(r, ref p, d);
             return v;
         }
 
-        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
-            global::com.chronoxor.proto.Fbe.Balance.Instance.FCheckAt(r, ref p, d);
+            global::com.chronoxor.proto.Fbe.Balance.FCheckAt(r, ref p, d);
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.protocol.BalanceMessage v) { VPutAt(w, slot, bas, v); }
@@ -345,17 +345,17 @@ namespace com.chronoxor.protocol.Fbe
 
         public override global::com.chronoxor.protocol.AccountMessage New() { return new global::com.chronoxor.protocol.AccountMessage(); }
 
-        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.protocol.AccountMessage v)
+        public static void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.protocol.AccountMessage v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "protocol.AccountMessage is null");
             int pos = w.Append(12);
             global::Fastwire.Le.Put(w.Data, pos, 12U);
             global::Fastwire.Le.Put(w.Data, pos + 4, 3U);
-            global::com.chronoxor.proto.Fbe.Account.Instance.VPutAt(w, pos + 8, pos, v.body);
+            global::com.chronoxor.proto.Fbe.Account.VPutAt(w, pos + 8, pos, v.body);
             global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        public global::com.chronoxor.protocol.AccountMessage VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static global::com.chronoxor.protocol.AccountMessage VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 3U, d, out stored);
@@ -364,46 +364,46 @@ namespace com.chronoxor.protocol.Fbe
             if (stored >= 12)
             {
                 v = new global::com.chronoxor.protocol.AccountMessage(global::Fastwire.Bare.Value);
-                v.body = global::com.chronoxor.proto.Fbe.Account.Instance.VGetAt(r, pos + 8, pos, d);
+                v.body = global::com.chronoxor.proto.Fbe.Account.VGetAt(r, pos + 8, pos, d);
             }
             else
             {
                 v = new global::com.chronoxor.protocol.AccountMessage();
                 if (stored >= 12)
-                    v.body = global::com.chronoxor.proto.Fbe.Account.Instance.VGetAt(r, pos + 8, pos, d);
+                    v.body = global::com.chronoxor.proto.Fbe.Account.VGetAt(r, pos + 8, pos, d);
             }
             return v;
         }
 
-        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 3U, d, out stored);
             d -= 1;
             if (stored >= 12)
-            global::com.chronoxor.proto.Fbe.Account.Instance.VCheckAt(r, pos + 8, pos, d);
+            global::com.chronoxor.proto.Fbe.Account.VCheckAt(r, pos + 8, pos, d);
         }
 
-        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.chronoxor.protocol.AccountMessage v)
+        public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.chronoxor.protocol.AccountMessage v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "protocol.AccountMessage is null");
-            global::com.chronoxor.proto.Fbe.Account.Instance.FPutAt(w, v.body);
+            global::com.chronoxor.proto.Fbe.Account.FPutAt(w, v.body);
         }
 
-        public global::com.chronoxor.protocol.AccountMessage FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.chronoxor.protocol.AccountMessage FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             var v = new global::com.chronoxor.protocol.AccountMessage(global::Fastwire.Bare.Value);
-            v.body = global::com.chronoxor.proto.Fbe.Account.Instance.FGetAt(r, ref p, d);
+            v.body = global::com.chronoxor.proto.Fbe.Account.FGetAt(r, ref p, d);
             return v;
         }
 
-        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
-            global::com.chronoxor.proto.Fbe.Account.Instance.FCheckAt(r, ref p, d);
+            global::com.chronoxor.proto.Fbe.Account.FCheckAt(r, ref p, d);
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.protocol.AccountMessage v) { VPutAt(w, slot, bas, v); }

@@ -244,7 +244,7 @@ namespace com.chronoxor.protoex.Fbe
 
         public override global::com.chronoxor.protoex.Order New() { return new global::com.chronoxor.protoex.Order(); }
 
-        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.protoex.Order v)
+        public static void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.protoex.Order v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "protoex.Order is null");
             int pos = w.Append(50);
@@ -262,7 +262,7 @@ namespace com.chronoxor.protoex.Fbe
             global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        public global::com.chronoxor.protoex.Order VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static global::com.chronoxor.protoex.Order VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 1U, d, out stored);
@@ -304,7 +304,7 @@ namespace com.chronoxor.protoex.Fbe
             return v;
         }
 
-        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 1U, d, out stored);
@@ -313,7 +313,7 @@ namespace com.chronoxor.protoex.Fbe
             global::Fastwire.Wire.VCheckText(r, pos + 12, pos);
         }
 
-        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.chronoxor.protoex.Order v)
+        public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.chronoxor.protoex.Order v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "protoex.Order is null");
             {
@@ -334,7 +334,7 @@ namespace com.chronoxor.protoex.Fbe
             }
         }
 
-        public global::com.chronoxor.protoex.Order FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.chronoxor.protoex.Order FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -360,7 +360,7 @@ namespace com.chronoxor.protoex.Fbe
             return v;
         }
 
-        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -450,7 +450,7 @@ namespace com.chronoxor.protoex.Fbe
 
         public override global::com.chronoxor.protoex.Balance New() { return new global::com.chronoxor.protoex.Balance(); }
 
-        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.protoex.Balance v)
+        public static void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.protoex.Balance v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "protoex.Balance is null");
             int pos = w.Append(28);
@@ -463,7 +463,7 @@ namespace com.chronoxor.protoex.Fbe
             global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        public global::com.chronoxor.protoex.Balance VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static global::com.chronoxor.protoex.Balance VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 2U, d, out stored);
@@ -490,7 +490,7 @@ namespace com.chronoxor.protoex.Fbe
             return v;
         }
 
-        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 2U, d, out stored);
@@ -499,7 +499,7 @@ namespace com.chronoxor.protoex.Fbe
             global::Fastwire.Wire.VCheckText(r, pos + 8, pos);
         }
 
-        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.chronoxor.protoex.Balance v)
+        public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.chronoxor.protoex.Balance v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "protoex.Balance is null");
             global::Fastwire.Wire.FPutString(w, v.currency);
@@ -511,7 +511,7 @@ namespace com.chronoxor.protoex.Fbe
             }
         }
 
-        public global::com.chronoxor.protoex.Balance FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.chronoxor.protoex.Balance FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -527,7 +527,7 @@ namespace com.chronoxor.protoex.Fbe
             return v;
         }
 
-        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -589,7 +589,7 @@ namespace com.chronoxor.protoex.Fbe
 
         public override global::com.chronoxor.protoex.Account New() { return new global::com.chronoxor.protoex.Account(); }
 
-        public void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.protoex.Account v)
+        public static void VPutAt(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.protoex.Account v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "protoex.Account is null");
             int pos = w.Append(30);
@@ -599,26 +599,26 @@ namespace com.chronoxor.protoex.Fbe
             global::Fastwire.Le.Put(b, pos + 8, (uint)v.uid);
             b[pos + 16] = (byte)v.state;
             global::Fastwire.Wire.VPutString(w, pos + 12, pos, v.name);
-            global::com.chronoxor.protoex.Fbe.Balance.Instance.VPutAt(w, pos + 17, pos, v.wallet);
+            global::com.chronoxor.protoex.Fbe.Balance.VPutAt(w, pos + 17, pos, v.wallet);
             if (v.asset != null)
             {
                 int blk = w.Append(4);
                 w.Data[pos + 21] = 1;
                 global::Fastwire.Le.Put(w.Data, pos + 21 + 1, (uint)(blk - pos));
-                global::com.chronoxor.protoex.Fbe.Balance.Instance.VPutAt(w, blk, blk, v.asset);
+                global::com.chronoxor.protoex.Fbe.Balance.VPutAt(w, blk, blk, v.asset);
             }
             {
                 var list = v.orders;
                 int n = list.Count;
                 int blk = w.Append(4 + 4 * n);
                 global::Fastwire.Le.Put(w.Data, blk, (uint)n);
-                for (int i = 0; i < n; i++) global::com.chronoxor.protoex.Fbe.Order.Instance.VPutAt(w, blk + 4 + 4 * i, pos, list[i]);
+                for (int i = 0; i < n; i++) global::com.chronoxor.protoex.Fbe.Order.VPutAt(w, blk + 4 + 4 * i, pos, list[i]);
                 global::Fastwire.Le.Put(w.Data, pos + 26, (uint)(blk - pos));
             }
             global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
         }
 
-        public global::com.chronoxor.protoex.Account VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static global::com.chronoxor.protoex.Account VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 3U, d, out stored);
@@ -631,12 +631,12 @@ namespace com.chronoxor.protoex.Fbe
                 v.uid = global::Fastwire.Le.I32(b, pos + 8);
                 v.name = global::Fastwire.Wire.VGetString(r, pos + 12, pos);
                 v.state = (global::com.chronoxor.protoex.State)(b[pos + 16]);
-                v.wallet = global::com.chronoxor.protoex.Fbe.Balance.Instance.VGetAt(r, pos + 17, pos, d);
+                v.wallet = global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, pos + 17, pos, d);
                 if (b[pos + 21] == 0) v.asset = null;
                 else
                 {
                     int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 21 + 1), pos + 21 + 5, 4);
-                    v.asset = global::com.chronoxor.protoex.Fbe.Balance.Instance.VGetAt(r, q, q, d);
+                    v.asset = global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, q, q, d);
                 }
                 {
                     uint off = global::Fastwire.Le.U32(b, pos + 26);
@@ -647,7 +647,7 @@ namespace com.chronoxor.protoex.Fbe
                         int n;
                         int q = r.Count(pos, off, pos + 26 + 4, 4, out n);
                         list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>(n);
-                        for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.protoex.Fbe.Order.Instance.VGetAt(r, q + 4 * i, pos, d));
+                        for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.protoex.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
                     }
                     v.orders = list;
                 }
@@ -662,14 +662,14 @@ namespace com.chronoxor.protoex.Fbe
                 if (stored >= 17)
                     v.state = (global::com.chronoxor.protoex.State)(b[pos + 16]);
                 if (stored >= 21)
-                    v.wallet = global::com.chronoxor.protoex.Fbe.Balance.Instance.VGetAt(r, pos + 17, pos, d);
+                    v.wallet = global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, pos + 17, pos, d);
                 if (stored >= 26)
                 {
                     if (b[pos + 21] == 0) v.asset = null;
                     else
                     {
                         int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 21 + 1), pos + 21 + 5, 4);
-                        v.asset = global::com.chronoxor.protoex.Fbe.Balance.Instance.VGetAt(r, q, q, d);
+                        v.asset = global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, q, q, d);
                     }
                 }
                 if (stored >= 30)
@@ -683,7 +683,7 @@ namespace com.chronoxor.protoex.Fbe
                             int n;
                             int q = r.Count(pos, off, pos + 26 + 4, 4, out n);
                             list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>(n);
-                            for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.protoex.Fbe.Order.Instance.VGetAt(r, q + 4 * i, pos, d));
+                            for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.protoex.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
                         }
                         v.orders = list;
                     }
@@ -692,7 +692,7 @@ namespace com.chronoxor.protoex.Fbe
             return v;
         }
 
-        public void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
+        public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
             int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 3U, d, out stored);
@@ -701,13 +701,13 @@ namespace com.chronoxor.protoex.Fbe
             if (stored >= 16)
             global::Fastwire.Wire.VCheckText(r, pos + 12, pos);
             if (stored >= 21)
-            global::com.chronoxor.protoex.Fbe.Balance.Instance.VCheckAt(r, pos + 17, pos, d);
+            global::com.chronoxor.protoex.Fbe.Balance.VCheckAt(r, pos + 17, pos, d);
             if (stored >= 26)
             {
                 if (b[pos + 21] != 0)
                 {
                     int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 21 + 1), pos + 21 + 5, 4);
-                    global::com.chronoxor.protoex.Fbe.Balance.Instance.VCheckAt(r, q, q, d);
+                    global::com.chronoxor.protoex.Fbe.Balance.VCheckAt(r, q, q, d);
                 }
             }
             if (stored >= 30)
@@ -718,13 +718,13 @@ namespace com.chronoxor.protoex.Fbe
                     {
                         int n;
                         int q = r.Count(pos, off, pos + 26 + 4, 4, out n);
-                        for (int i = 0; i < n; i++) global::com.chronoxor.protoex.Fbe.Order.Instance.VCheckAt(r, q + 4 * i, pos, d);
+                        for (int i = 0; i < n; i++) global::com.chronoxor.protoex.Fbe.Order.VCheckAt(r, q + 4 * i, pos, d);
                     }
                 }
             }
         }
 
-        public void FPutAt(global::Fastwire.WriteBuffer w, global::com.chronoxor.protoex.Account v)
+        public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.chronoxor.protoex.Account v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "protoex.Account is null");
             {
@@ -738,21 +738,21 @@ namespace com.chronoxor.protoex.Fbe
                 byte[] b = w.Data;
                 b[at + 0] = (byte)v.state;
             }
-            global::com.chronoxor.protoex.Fbe.Balance.Instance.FPutAt(w, v.wallet);
+            global::com.chronoxor.protoex.Fbe.Balance.FPutAt(w, v.wallet);
             {
                 int at = w.Reserve(1);
                 w.Data[at] = v.asset != null ? (byte)1 : (byte)0;
-                if (v.asset != null) global::com.chronoxor.protoex.Fbe.Balance.Instance.FPutAt(w, v.asset);
+                if (v.asset != null) global::com.chronoxor.protoex.Fbe.Balance.FPutAt(w, v.asset);
             }
             {
                 var list = v.orders;
                 int at = w.Reserve(4);
                 global::Fastwire.Le.Put(w.Data, at, (uint)list.Count);
-                for (int i = 0; i < list.Count; i++) global::com.chronoxor.protoex.Fbe.Order.Instance.FPutAt(w, list[i]);
+                for (int i = 0; i < list.Count; i++) global::com.chronoxor.protoex.Fbe.Order.FPutAt(w, list[i]);
             }
         }
 
-        public global::com.chronoxor.protoex.Account FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.chronoxor.protoex.Account FGetAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -770,21 +770,21 @@ namespace com.chronoxor.protoex.Fbe
                 v.state = (global::com.chronoxor.protoex.State)(b[p + 0]);
                 p += 1;
             }
-            v.wallet = global::com.chronoxor.protoex.Fbe.Balance.Instance.FGetAt(r, ref p, d);
+            v.wallet = global::com.chronoxor.protoex.Fbe.Balance.FGetAt(r, ref p, d);
             r.Need(p, 1);
             if (r.B[p++] == 0) v.asset = null;
-            else v.asset = global::com.chronoxor.protoex.Fbe.Balance.Instance.FGetAt(r, ref p, d);
+            else v.asset = global::com.chronoxor.protoex.Fbe.Balance.FGetAt(r, ref p, d);
             {
                 int n = r.FinalCount(p, 42);
                 p += 4;
                 var list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>(n);
-                for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.protoex.Fbe.Order.Instance.FGetAt(r, ref p, d));
+                for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.protoex.Fbe.Order.FGetAt(r, ref p, d));
                 v.orders = list;
             }
             return v;
         }
 
-        public void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -793,13 +793,13 @@ namespace com.chronoxor.protoex.Fbe
             global::Fastwire.Wire.FCheckText(r, ref p);
             r.Need(p, 1);
             p += 1;
-            global::com.chronoxor.protoex.Fbe.Balance.Instance.FCheckAt(r, ref p, d);
+            global::com.chronoxor.protoex.Fbe.Balance.FCheckAt(r, ref p, d);
             r.Need(p, 1);
-            if (r.B[p++] != 0) global::com.chronoxor.protoex.Fbe.Balance.Instance.FCheckAt(r, ref p, d);
+            if (r.B[p++] != 0) global::com.chronoxor.protoex.Fbe.Balance.FCheckAt(r, ref p, d);
             {
                 int n = r.FinalCount(p, 42);
                 p += 4;
-                for (int i = 0; i < n; i++) global::com.chronoxor.protoex.Fbe.Order.Instance.FCheckAt(r, ref p, d);
+                for (int i = 0; i < n; i++) global::com.chronoxor.protoex.Fbe.Order.FCheckAt(r, ref p, d);
             }
         }
 

@@ -558,7 +558,7 @@ class _Package:
             return [f"{RT}.Wire.VPut{fn}(w, {slot}, pos, {v});"]
         if k == "struct":
             assert w.ref is not None
-            return [f"{self.codec_name(w.ref)}.Instance.VPutAt(w, {slot}, pos, {v});"]
+            return [f"{self.codec_name(w.ref)}.VPutAt(w, {slot}, pos, {v});"]
         if k == "optstruct":
             assert w.element is not None and w.element.ref is not None
             c = self.codec_name(w.element.ref)
@@ -566,14 +566,14 @@ class _Package:
                     "    int blk = w.Append(4);",
                     f"    w.Data[{slot}] = 1;",
                     f"    {RT}.Le.Put(w.Data, {slot} + 1, (uint)(blk - pos));",
-                    f"    {c}.Instance.VPutAt(w, blk, blk, {v});", "}"]
+                    f"    {c}.VPutAt(w, blk, blk, {v});", "}"]
         if k == "structs":
             assert w.element is not None and w.element.ref is not None
             c = self.codec_name(w.element.ref)
             return ["{", f"    var list = {v};", "    int n = list.Count;",
                     "    int blk = w.Append(4 + 4 * n);",
                     f"    {RT}.Le.Put(w.Data, blk, (uint)n);",
-                    f"    for (int i = 0; i < n; i++) {c}.Instance.VPutAt(w, blk + 4 + 4 * i, pos, list[i]);",
+                    f"    for (int i = 0; i < n; i++) {c}.VPutAt(w, blk + 4 + 4 * i, pos, list[i]);",
                     f"    {RT}.Le.Put(w.Data, {slot}, (uint)(blk - pos));", "}"]
         return [f"F{fl.index}.VPut(w, {slot}, pos, {v});"]
 
@@ -588,13 +588,13 @@ class _Package:
             return [f"{target} = {RT}.Wire.VGet{fn}(r, {slot}, pos);"]
         if k == "struct":
             assert w.ref is not None
-            return [f"{target} = {self.codec_name(w.ref)}.Instance.VGetAt(r, {slot}, pos, d);"]
+            return [f"{target} = {self.codec_name(w.ref)}.VGetAt(r, {slot}, pos, d);"]
         if k == "optstruct":
             assert w.element is not None and w.element.ref is not None
             c = self.codec_name(w.element.ref)
             return [f"if (b[{slot}] == 0) {target} = null;", "else", "{",
                     f"    int q = r.Optional(pos, {RT}.Le.U32(b, {slot} + 1), {slot} + 5, 4);",
-                    f"    {target} = {c}.Instance.VGetAt(r, q, q, d);", "}"]
+                    f"    {target} = {c}.VGetAt(r, q, q, d);", "}"]
         if k == "structs":
             assert w.element is not None and w.element.ref is not None
             c = self.codec_name(w.element.ref)
@@ -603,7 +603,7 @@ class _Package:
                     f"    if (off == 0) list = new {t}();", "    else", "    {",
                     "        int n;", f"        int q = r.Count(pos, off, {slot} + 4, 4, out n);",
                     f"        list = new {t}(n);",
-                    f"        for (int i = 0; i < n; i++) list.Add({c}.Instance.VGetAt(r, q + 4 * i, pos, d));",
+                    f"        for (int i = 0; i < n; i++) list.Add({c}.VGetAt(r, q + 4 * i, pos, d));",
                     "    }", f"    {target} = list;", "}"]
         return [f"{target} = F{fl.index}.VGet(r, {slot}, pos, d);"]
 
@@ -619,19 +619,19 @@ class _Package:
             return [f"{RT}.Wire.VCheckText(r, {slot}, pos);"]
         if k == "struct":
             assert w.ref is not None
-            return [f"{self.codec_name(w.ref)}.Instance.VCheckAt(r, {slot}, pos, d);"]
+            return [f"{self.codec_name(w.ref)}.VCheckAt(r, {slot}, pos, d);"]
         if k == "optstruct":
             assert w.element is not None and w.element.ref is not None
             c = self.codec_name(w.element.ref)
             return [f"if (b[{slot}] != 0)", "{",
                     f"    int q = r.Optional(pos, {RT}.Le.U32(b, {slot} + 1), {slot} + 5, 4);",
-                    f"    {c}.Instance.VCheckAt(r, q, q, d);", "}"]
+                    f"    {c}.VCheckAt(r, q, q, d);", "}"]
         if k == "structs":
             assert w.element is not None and w.element.ref is not None
             c = self.codec_name(w.element.ref)
             return ["{", f"    uint off = {RT}.Le.U32(b, {slot});", "    if (off != 0)", "    {",
                     "        int n;", f"        int q = r.Count(pos, off, {slot} + 4, 4, out n);",
-                    f"        for (int i = 0; i < n; i++) {c}.Instance.VCheckAt(r, q + 4 * i, pos, d);",
+                    f"        for (int i = 0; i < n; i++) {c}.VCheckAt(r, q + 4 * i, pos, d);",
                     "    }", "}"]
         return [f"F{fl.index}.VCheck(r, {slot}, pos, d);"]
 
@@ -658,18 +658,18 @@ class _Package:
             return [f"{RT}.Wire.FPut{fn}(w, {v});"]
         if k == "struct":
             assert w.ref is not None
-            return [f"{self.codec_name(w.ref)}.Instance.FPutAt(w, {v});"]
+            return [f"{self.codec_name(w.ref)}.FPutAt(w, {v});"]
         if k == "optstruct":
             assert w.element is not None and w.element.ref is not None
             c = self.codec_name(w.element.ref)
             return ["{", "    int at = w.Reserve(1);", f"    w.Data[at] = {v} != null ? (byte)1 : (byte)0;",
-                    f"    if ({v} != null) {c}.Instance.FPutAt(w, {v});", "}"]
+                    f"    if ({v} != null) {c}.FPutAt(w, {v});", "}"]
         if k == "structs":
             assert w.element is not None and w.element.ref is not None
             c = self.codec_name(w.element.ref)
             return ["{", f"    var list = {v};", "    int at = w.Reserve(4);",
                     f"    {RT}.Le.Put(w.Data, at, (uint)list.Count);",
-                    f"    for (int i = 0; i < list.Count; i++) {c}.Instance.FPutAt(w, list[i]);", "}"]
+                    f"    for (int i = 0; i < list.Count; i++) {c}.FPutAt(w, list[i]);", "}"]
         return [f"F{fl.index}.FPut(w, {v});"]
 
     def fget(self, fl: lower.FieldLayout, target: str) -> List[str]:
@@ -680,12 +680,12 @@ class _Package:
             return [f"{target} = {RT}.Wire.FGet{fn}(r, ref p);"]
         if k == "struct":
             assert w.ref is not None
-            return [f"{target} = {self.codec_name(w.ref)}.Instance.FGetAt(r, ref p, d);"]
+            return [f"{target} = {self.codec_name(w.ref)}.FGetAt(r, ref p, d);"]
         if k == "optstruct":
             assert w.element is not None and w.element.ref is not None
             c = self.codec_name(w.element.ref)
             return ["r.Need(p, 1);", f"if (r.B[p++] == 0) {target} = null;",
-                    f"else {target} = {c}.Instance.FGetAt(r, ref p, d);"]
+                    f"else {target} = {c}.FGetAt(r, ref p, d);"]
         if k == "structs":
             assert w.element is not None and w.element.ref is not None
             c = self.codec_name(w.element.ref)
@@ -693,7 +693,7 @@ class _Package:
             fmin = w.element.final_min
             return ["{", f"    int n = r.FinalCount(p, {fmin});", "    p += 4;",
                     f"    var list = new {t}({'n' if fmin else 'global::System.Math.Min(n, 1024)'});",
-                    f"    for (int i = 0; i < n; i++) list.Add({c}.Instance.FGetAt(r, ref p, d));",
+                    f"    for (int i = 0; i < n; i++) list.Add({c}.FGetAt(r, ref p, d));",
                     f"    {target} = list;", "}"]
         return [f"{target} = F{fl.index}.FGet(r, ref p, d);"]
 
@@ -704,16 +704,16 @@ class _Package:
             return [f"{RT}.Wire.FCheckText(r, ref p);"]
         if k == "struct":
             assert w.ref is not None
-            return [f"{self.codec_name(w.ref)}.Instance.FCheckAt(r, ref p, d);"]
+            return [f"{self.codec_name(w.ref)}.FCheckAt(r, ref p, d);"]
         if k == "optstruct":
             assert w.element is not None and w.element.ref is not None
             c = self.codec_name(w.element.ref)
-            return ["r.Need(p, 1);", f"if (r.B[p++] != 0) {c}.Instance.FCheckAt(r, ref p, d);"]
+            return ["r.Need(p, 1);", f"if (r.B[p++] != 0) {c}.FCheckAt(r, ref p, d);"]
         if k == "structs":
             assert w.element is not None and w.element.ref is not None
             c = self.codec_name(w.element.ref)
             return ["{", f"    int n = r.FinalCount(p, {w.element.final_min});", "    p += 4;",
-                    f"    for (int i = 0; i < n; i++) {c}.Instance.FCheckAt(r, ref p, d);", "}"]
+                    f"    for (int i = 0; i < n; i++) {c}.FCheckAt(r, ref p, d);", "}"]
         return [f"F{fl.index}.FCheck(r, ref p, d);"]
 
     def emit_codec(self, s: ir.StructType) -> None:
@@ -753,7 +753,7 @@ class _Package:
                 if self.inline_kind(fl.wire) != "value":
                     puts += self.vput(fl, attr[fl.index])
             puts.append(f"{rt}.Le.Put(w.Data, slot, (uint)(pos - bas));")
-            self.method(f"public void VPutAt({rt}.WriteBuffer w, int slot, int bas, {t} v)", puts)
+            self.method(f"public static void VPutAt({rt}.WriteBuffer w, int slot, int bas, {t} v)", puts)
             full: List[str] = []
             older: List[str] = []
             for fl, _ in fields:
@@ -774,7 +774,7 @@ class _Package:
                 gets = ["int stored;",
                         f"r.Enter(bas, {rt}.Le.U32(r.B, slot), slot + 4, {type_number}U, d, out stored);",
                         f"return new {t}();"]
-            self.method(f"public {t} VGetAt({rt}.Reader r, int slot, int bas, int d)", gets)
+            self.method(f"public static {t} VGetAt({rt}.Reader r, int slot, int bas, int d)", gets)
             checks = ["int stored;",
                       f"int pos = r.Enter(bas, {rt}.Le.U32(r.B, slot), slot + 4, {type_number}U, d, out stored);"]
             body_checks: List[str] = []
@@ -790,7 +790,7 @@ class _Package:
             else:
                 checks = [f"r.Enter(bas, {rt}.Le.U32(r.B, slot), slot + 4, {type_number}U, d, out stored);"]
                 checks.insert(0, "int stored;")
-            self.method(f"public void VCheckAt({rt}.Reader r, int slot, int bas, int d)", checks)
+            self.method(f"public static void VCheckAt({rt}.Reader r, int slot, int bas, int d)", checks)
             # final
             fputs = [f"if (v == null) throw new {rt}.FastwireException({rt}.ErrorCode.WrongType, "
                      f'"{s.qualified_name} is null");']
@@ -820,9 +820,9 @@ class _Package:
                     fgets += self.fget(item, attr[item.index])
                     fchecks += self.fcheck(item)
             fgets.append("return v;")
-            self.method(f"public void FPutAt({rt}.WriteBuffer w, {t} v)", fputs)
-            self.method(f"public {t} FGetAt({rt}.Reader r, ref int p, int d)", fgets)
-            self.method(f"public void FCheckAt({rt}.Reader r, ref int p, int d)", fchecks)
+            self.method(f"public static void FPutAt({rt}.WriteBuffer w, {t} v)", fputs)
+            self.method(f"public static {t} FGetAt({rt}.Reader r, ref int p, int d)", fgets)
+            self.method(f"public static void FCheckAt({rt}.Reader r, ref int p, int d)", fchecks)
             p.blank()
             p.print(f"""
                 public override void VPut({rt}.WriteBuffer w, int slot, int bas, {t} v) {{ VPutAt(w, slot, bas, v); }}
