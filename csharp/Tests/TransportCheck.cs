@@ -210,6 +210,34 @@ static class TransportCheck
             Thread.Sleep(50);
             lock (logs) Check(logs.Any(l => l.Contains("closed: protocol error:")), "garbage logged: " + string.Join(" | ", logs));
             Console.WriteLine("garbage peer: " + logs.First(l => l.Contains("protocol error")));
+            // back-pressure: a peer that sends but never reads fills its send queue and is dropped
+            {
+                var small = new Server(conn => new Echo(conn, final), "127.0.0.1", 0,
+                                       new Options { MaxQueuedBytes = 64 * 1024 }, log);
+                small.Start();
+                var sink = new MemorySink();
+                var flood = new service.Fbe.Sender(sink, final);
+                for (int i = 0; i < 2000; i++) Send(flood, seeds[2]);
+                byte[] bytes = sink.Buffer.ToArray();
+                using (var raw = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp))
+                {
+                    raw.Connect("127.0.0.1", small.Port);
+                    raw.ReceiveBufferSize = 4096;
+                    raw.SendTimeout = 10000;
+                    var deadline = DateTime.UtcNow.AddSeconds(30);
+                    bool dropped = false;
+                    while (!dropped && DateTime.UtcNow < deadline)
+                    {
+                        try { raw.Send(bytes); }
+                        catch (SocketException) { dropped = true; }
+                        lock (logs) dropped |= logs.Any(l => l.Contains("send queue full"));
+                    }
+                    Check(dropped, "a peer that does not read is dropped");
+                }
+                Thread.Sleep(50);
+                lock (logs) Console.WriteLine("overflow: " + logs.First(l => l.Contains("send queue full")));
+                small.Stop();
+            }
             // a client's close loses nothing it queued
             long before = Interlocked.Read(ref Echo.Received);
             var c2 = new Collector(final);
