@@ -125,11 +125,11 @@ static class TransportCheck
     {
         readonly service.Fbe.Sender reply;
         long seq;
-        public static long Received;
+        public static long Received, Refused;
         public Echo(Connection c, bool final) : base(final) { reply = new service.Fbe.Sender(c, final); }
         protected override void OnReceive(service.OrderMessage v) { Interlocked.Increment(ref Received); reply.Send(v); }
         protected override void OnReceive(service.BalanceMessage v) { Interlocked.Increment(ref Received); reply.Send(v); }
-        protected override void OnReceive(service.AccountMessage v) { Interlocked.Increment(ref Received); reply.Send(v); }
+        protected override void OnReceive(service.AccountMessage v) { Interlocked.Increment(ref Received); if (!reply.Send(v)) Interlocked.Increment(ref Refused); }
         protected override void OnReceive(service.OrderRequest q)
         {
             if (q.order.uid == 999) return;
@@ -237,6 +237,28 @@ static class TransportCheck
                 Thread.Sleep(50);
                 lock (logs) Console.WriteLine("overflow: " + logs.First(l => l.Contains("send queue full")));
                 small.Stop();
+            }
+            // the fail policy: the sends that do not fit are refused, the connection stays
+            {
+                var failing = new Server(conn => new Echo(conn, final), "127.0.0.1", 0,
+                                         new Options { MaxQueuedBytes = 64 * 1024, Overflow = Overflow.Fail }, log);
+                failing.Start();
+                var sink = new MemorySink();
+                var flood = new service.Fbe.Sender(sink, final);
+                for (int i = 0; i < 2000; i++) Send(flood, seeds[2]);
+                byte[] bytes = sink.Buffer.ToArray();
+                long refusedBefore = Interlocked.Read(ref Echo.Refused);
+                using (var raw = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp))
+                {
+                    raw.Connect("127.0.0.1", failing.Port);
+                    raw.ReceiveBufferSize = 4096;
+                    var deadline = DateTime.UtcNow.AddSeconds(30);
+                    while (Interlocked.Read(ref Echo.Refused) == refusedBefore && DateTime.UtcNow < deadline) raw.Send(bytes);
+                    Check(Interlocked.Read(ref Echo.Refused) > refusedBefore, "sends refused");
+                    Check(failing.Connections == 1, "the connection stays");
+                }
+                Console.WriteLine("fail policy: " + (Interlocked.Read(ref Echo.Refused) - refusedBefore) + " sends refused, the connection stayed");
+                failing.Stop();
             }
             // a client's close loses nothing it queued
             long before = Interlocked.Read(ref Echo.Received);
