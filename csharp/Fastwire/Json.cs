@@ -493,6 +493,14 @@ namespace Fastwire
             long dexp = exp - frac + (d.Length - tz);
             d = d.Substring(0, tz);
             long n10 = d.Length + dexp; // value in [10^(n10-1), 10^n10)
+            if (d.Length > 800)
+            {
+                // 800 digits decide the rounding of any double; what follows only matters as
+                // "more than nothing" (a sticky digit), so the work stays linear in the text.
+                int cut = d.Length - 800;
+                d = d.Substring(0, 800) + "1"; // the cut digits end in a nonzero one
+                dexp += cut - 1;
+            }
             if (n10 > 310) throw new FastwireException(ErrorCode.OutOfRange, Decimals.Short(t) + " does not fit a double");
             if (n10 < -330) return zero;
             double r;

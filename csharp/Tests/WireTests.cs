@@ -317,6 +317,12 @@ namespace Fastwire.Tests
             Assert.AreEqual(1e300, JsonText.ParseDouble("1" + new string('0', 300)));
             foreach (string bad in new[] { "1e999999", "-1e400", "1.7976931348623159e308", "1" + new string('0', 400) })
                 Assert.AreEqual(ErrorCode.OutOfRange, Assert.Throws<FastwireException>(() => JsonText.ParseDouble(bad)).Code);
+            // a long number costs time linear in its length, and still rounds exactly
+            var sw = System.Diagnostics.Stopwatch.StartNew();
+            Assert.AreEqual(0.1, JsonText.ParseDouble("0.1" + new string('0', 200000) + "1"));
+            Assert.AreEqual(1.0000000000000002, JsonText.ParseDouble("1.00000000000000011102230246251565404236316680908203125" + new string('0', 100000) + "1"));
+            Assert.AreEqual(1.0, JsonText.ParseDouble("1.00000000000000011102230246251565404236316680908203125"));
+            Assert.Less(sw.ElapsedMilliseconds, 2000);
             var rnd = new Random(7);
             var bytes = new byte[8];
             for (int i = 0; i < 20000; i++)
