@@ -59,6 +59,8 @@ namespace Fastwire.Net
         long lastProgress, messageStart, lastReceive, shutdownDeadline;
         long received;
 
+        [ThreadStatic] static Connection receiving; // the connection whose receive callback this thread runs
+
         public readonly long Id;
         public readonly string Remote;
         public string Name { get; private set; }
@@ -99,6 +101,7 @@ namespace Fastwire.Net
                         ThreadPool.QueueUserWorkItem(_ => Abort(why));
                         return false;
                     }
+                    if (receiving == this) return false; // blocking here would stop this connection's reads: fail at once
                     long until = Now + (long)o.WriteTimeout.TotalMilliseconds;
                     while (queue.Size + count > o.MaxQueuedBytes && !closed)
                     {
@@ -193,9 +196,11 @@ namespace Fastwire.Net
                 received += n;
                 if (inputStopped || closed) { if (!closed) Receive(); return; }
             }
+            receiving = this;
             try { receiver.Receive(readBuffer, 0, n); }
             catch (FastwireException e) { Abort("protocol error: " + e.Message + " at stream offset " + received); return; }
             catch (Exception e) { Abort("handler failed: " + e.GetType().Name + ": " + e.Message); return; }
+            finally { receiving = null; }
             lock (gate)
             {
                 if (receiver.Pending == 0) messageStart = 0;
