@@ -125,11 +125,16 @@ static class TransportCheck
     {
         readonly service.Fbe.Sender reply;
         long seq;
-        public static long Received, Refused;
-        public Echo(Connection c, bool final) : base(final) { reply = new service.Fbe.Sender(c, final); }
-        protected override void OnReceive(service.OrderMessage v) { Interlocked.Increment(ref Received); reply.Send(v); }
-        protected override void OnReceive(service.BalanceMessage v) { Interlocked.Increment(ref Received); reply.Send(v); }
-        protected override void OnReceive(service.AccountMessage v) { Interlocked.Increment(ref Received); if (!reply.Send(v)) Interlocked.Increment(ref Refused); }
+        public static long Refused;
+        readonly long[] received; // per server: [0] messages received by its connections
+        public Echo(Connection c, bool final, long[] received = null) : base(final)
+        {
+            reply = new service.Fbe.Sender(c, final);
+            this.received = received ?? new long[1];
+        }
+        protected override void OnReceive(service.OrderMessage v) { Interlocked.Increment(ref received[0]); reply.Send(v); }
+        protected override void OnReceive(service.BalanceMessage v) { Interlocked.Increment(ref received[0]); reply.Send(v); }
+        protected override void OnReceive(service.AccountMessage v) { Interlocked.Increment(ref received[0]); if (!reply.Send(v)) Interlocked.Increment(ref Refused); }
         protected override void OnReceive(service.OrderRequest q)
         {
             if (q.order.uid == 999) return;
@@ -145,7 +150,8 @@ static class TransportCheck
         foreach (bool final in new[] { false, true })
         {
             lock (logs) logs.Clear();
-            var server = new Server(conn => new Echo(conn, final), "127.0.0.1", 0, new Options(), log);
+            var counted = new long[1];
+            var server = new Server(conn => new Echo(conn, final, counted), "127.0.0.1", 0, new Options(), log);
             server.Start();
             var c = new Collector(final);
             var opts = new Options { RequestTimeout = TimeSpan.FromMilliseconds(300) };
@@ -261,13 +267,13 @@ static class TransportCheck
                 failing.Stop();
             }
             // a client's close loses nothing it queued
-            long before = Interlocked.Read(ref Echo.Received);
+            long before = Interlocked.Read(ref counted[0]);
             var c2 = new Collector(final);
             var client2 = new Client(c2, new Options(), log);
             client2.Connect("127.0.0.1", server.Port);
             for (int i = 0; i < 5000; i++) Check(Send(c2.Sender, seeds[i % 3]), "queued");
             client2.Close();
-            Check(Interlocked.Read(ref Echo.Received) - before == 5000, "close flushed: " + (Interlocked.Read(ref Echo.Received) - before));
+            Check(Interlocked.Read(ref counted[0]) - before == 5000, "close flushed: " + (Interlocked.Read(ref counted[0]) - before));
             Check(c2.Got.Count == 5000, "echoes after close: " + c2.Got.Count);
             Console.WriteLine("client close: 5000 queued, 5000 received and echoed");
             // the server's stop: what the client is waiting for fails as disconnected, nothing hangs
