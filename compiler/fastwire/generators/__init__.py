@@ -81,6 +81,11 @@ LANGUAGES: Dict[str, Language] = {
             prepare=["{python}", "-m", "fastwire", "compile", *CONFORMANCE_SCHEMAS, "--lang",
                      "ruby", "--final", "--json", "--proto", "-q", "-o",
                      "build/conformance/ruby"])),
+    "csharp": Language(
+        "csharp", "C#", "csharp", flags=("csharp",),
+        golden_schemas=("schemas/protocol.fbe", "schemas/everything.fbe"),
+        testee=Testee(run=["build/conformance/csharp/testee"],
+                      prepare=["{python}", "conformance/csharp/build.py"])),
 }
 
 # Conformance testees that are not a language of their own: the dynamic codec
@@ -104,9 +109,8 @@ GENERATORS.update({name: lang.generate for name, lang in LANGUAGES.items()})
 
 # Languages the reference compiler's flags name, and the ones fastwire plans on top.
 PLANNED: Dict[str, str] = {
-    "java": "Java", "javascript": "JavaScript", "kotlin": "Kotlin",
-    "csharp": "C#", "swift": "Swift", "rust": "Rust",
-    "typescript": "TypeScript",
+    "java": "Java", "javascript": "JavaScript", "kotlin": "Kotlin", "swift": "Swift",
+    "rust": "Rust", "typescript": "TypeScript"
 }
 PLANNED.update({name: lang.display for name, lang in LANGUAGES.items()})
 

@@ -41,10 +41,18 @@ RESERVED: Dict[str, FrozenSet[str]] = {
         hash send object_id method methods freeze dup clone inspect to_s display tap
         itself extend instance_variables initialize public_send format raise require
         loop puts print p fail""".split()),
+    "csharp": frozenset("""
+        abstract as base bool break byte case catch char checked class const continue decimal
+        default delegate do double else enum event explicit extern false finally fixed float for
+        foreach goto if implicit in int interface internal is lock long namespace new null object
+        operator out override params private protected public readonly ref return sbyte sealed
+        short sizeof stackalloc static string struct switch this throw true try typeof uint ulong
+        unchecked unsafe ushort using virtual void volatile while global Fastwire System Fbe
+        FbeEnums FbePackage Instance""".split()),
 }
 
 # How a reserved name is escaped: this suffix is appended (until the name is free).
-ESCAPE_SUFFIX: Dict[str, str] = {"cpp": "_", "python": "_", "go": "_", "ruby": "_"}
+ESCAPE_SUFFIX: Dict[str, str] = {"cpp": "_", "python": "_", "go": "_", "ruby": "_", "csharp": "_"}
 
 # Generated file names per language and role; {package} is the schema package's name.
 # One place per language, so a renaming scheme changes one row. Python modules end in
@@ -57,6 +65,7 @@ FILES: Dict[str, Dict[str, str]] = {
     "python": {"module": "{package}_fbe.py"},
     "go": {"module": "{package}.fbe.go"},
     "ruby": {"module": "{package}_fbe.rb"},
+    "csharp": {"module": "{package}.cs"},
 }
 
 

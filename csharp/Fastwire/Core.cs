@@ -1,0 +1,335 @@
+// fastwire C# runtime: errors, limits, the write buffer and the checked reader.
+// Everything is little-endian, unaligned and unpadded (docs/wire-format.md).
+using System;
+using System.Collections.Generic;
+
+namespace Fastwire
+{
+    /// <summary>What a read, verify or write rejected (docs/security.md, "Error codes").</summary>
+    public enum ErrorCode
+    {
+        Truncated, BadOffset, BadSize, BadType, BadValue, TooDeep, TooLarge, OverBudget,
+        InvalidArgument, OutOfRange, WrongType, WrongLength,
+    }
+
+    /// <summary>
+    /// The one exception type of fastwire: malformed input (binary or JSON) and values that
+    /// cannot be written. Readers never throw anything else on bad input (no
+    /// IndexOutOfRangeException, no OutOfMemoryException from a declared count).
+    /// </summary>
+    public sealed class FastwireException : Exception
+    {
+        public ErrorCode Code { get; private set; }
+
+        public FastwireException(ErrorCode code, string message = null)
+            : base(message == null ? CodeName(code) : CodeName(code) + ": " + message)
+        {
+            Code = code;
+        }
+
+        public static string CodeName(ErrorCode code)
+        {
+            switch (code)
+            {
+                case ErrorCode.Truncated: return "truncated";
+                case ErrorCode.BadOffset: return "bad_offset";
+                case ErrorCode.BadSize: return "bad_size";
+                case ErrorCode.BadType: return "bad_type";
+                case ErrorCode.BadValue: return "bad_value";
+                case ErrorCode.TooDeep: return "too_deep";
+                case ErrorCode.TooLarge: return "too_large";
+                case ErrorCode.OverBudget: return "over_budget";
+                case ErrorCode.InvalidArgument: return "invalid_argument";
+                case ErrorCode.OutOfRange: return "out_of_range";
+                case ErrorCode.WrongType: return "wrong_type";
+                default: return "wrong_length";
+            }
+        }
+
+        internal static FastwireException Truncated() { return new FastwireException(ErrorCode.Truncated); }
+    }
+
+    /// <summary>The limits of docs/security.md, per model or receiver.</summary>
+    public sealed class Limits
+    {
+        public const int MaxDepthCap = 4096;
+        public int MaxDepth = 64;
+        public long MaxMessageSize = 64L << 20;
+        public long MaxZeroSizeElements = 65536;
+        public static readonly Limits Default = new Limits();
+
+        internal int Depth { get { return Math.Max(0, Math.Min(MaxDepth, MaxDepthCap)); } }
+    }
+
+    /// <summary>Little-endian loads and stores.</summary>
+    public static class Le
+    {
+        public static uint U32(byte[] b, int p) { return (uint)(b[p] | b[p + 1] << 8 | b[p + 2] << 16 | b[p + 3] << 24); }
+        public static int I32(byte[] b, int p) { return b[p] | b[p + 1] << 8 | b[p + 2] << 16 | b[p + 3] << 24; }
+        public static ushort U16(byte[] b, int p) { return (ushort)(b[p] | b[p + 1] << 8); }
+        public static ulong U64(byte[] b, int p) { return U32(b, p) | (ulong)U32(b, p + 4) << 32; }
+        public static void Put(byte[] b, int p, uint v)
+        {
+            b[p] = (byte)v; b[p + 1] = (byte)(v >> 8); b[p + 2] = (byte)(v >> 16); b[p + 3] = (byte)(v >> 24);
+        }
+        public static void Put(byte[] b, int p, ushort v) { b[p] = (byte)v; b[p + 1] = (byte)(v >> 8); }
+        public static void Put(byte[] b, int p, ulong v) { Put(b, p, (uint)v); Put(b, p + 4, (uint)(v >> 32)); }
+        public static double F64(byte[] b, int p) { return BitConverter.Int64BitsToDouble((long)U64(b, p)); }
+        public static void PutF64(byte[] b, int p, double v) { Put(b, p, (ulong)BitConverter.DoubleToInt64Bits(v)); }
+        public static float F32(byte[] b, int p) { var u = new FloatBits { U = U32(b, p) }; return u.F; }
+        public static void PutF32(byte[] b, int p, float v) { var u = new FloatBits { F = v }; Put(b, p, u.U); }
+
+        [System.Runtime.InteropServices.StructLayout(System.Runtime.InteropServices.LayoutKind.Explicit)]
+        struct FloatBits
+        {
+            [System.Runtime.InteropServices.FieldOffset(0)] public float F;
+            [System.Runtime.InteropServices.FieldOffset(0)] public uint U;
+        }
+    }
+
+    /// <summary>
+    /// A growable byte buffer that serializers write into; reuse one across messages
+    /// (Reset) to serialize without allocating.
+    /// </summary>
+    public sealed class WriteBuffer
+    {
+        public byte[] Data;
+        public int Size;
+
+        public WriteBuffer(int capacity = 256) { Data = new byte[Math.Max(capacity, 16)]; }
+
+        public void Reset() { Size = 0; }
+
+        /// <summary>Appends n zero bytes; returns where they start.</summary>
+        public int Append(int n)
+        {
+            int at = Size;
+            long need = (long)at + n;
+            if (need > Data.Length) Grow(need);
+            else Array.Clear(Data, at, n);
+            Size = (int)need;
+            return at;
+        }
+
+        /// <summary>Appends n bytes whose content the caller writes at once (not zeroed).</summary>
+        public int Reserve(int n)
+        {
+            int at = Size;
+            long need = (long)at + n;
+            if (need > Data.Length) Grow(need);
+            Size = (int)need;
+            return at;
+        }
+
+        void Grow(long need)
+        {
+            if (need > 0xFFFFFFFFL || need > int.MaxValue - 64)
+                throw new FastwireException(ErrorCode.TooLarge, "a message larger than 4 GiB - 1");
+            long cap = Math.Max(need, Math.Min((long)Data.Length * 2, int.MaxValue - 64));
+            var d = new byte[cap];
+            Buffer.BlockCopy(Data, 0, d, 0, Size);
+            Data = d;
+        }
+
+        public void Append(byte[] src, int offset, int count)
+        {
+            int at = Reserve(count);
+            Buffer.BlockCopy(src, offset, Data, at, count);
+        }
+
+        public byte[] ToArray()
+        {
+            var r = new byte[Size];
+            Buffer.BlockCopy(Data, 0, r, 0, Size);
+            return r;
+        }
+    }
+
+    /// <summary>
+    /// One message being read or verified: its bytes, where it ends, the visit budget
+    /// (versioned: bytes the walk may still visit) and the zero-size element allowance
+    /// (final). Positions are absolute indexes into B.
+    /// </summary>
+    public sealed class Reader
+    {
+        public byte[] B;
+        public int End;
+        public long Budget;
+        public long ZeroLeft;
+
+        public Reader(byte[] b, int end, long budget, long zeroLeft)
+        {
+            B = b; End = end; Budget = budget; ZeroLeft = zeroLeft;
+        }
+
+        // ---- versioned ---------------------------------------------------------------
+
+        /// <summary>A [u32 length][bytes] block at base+off; returns the payload position.</summary>
+        public int Block(int bas, uint off, int slotEnd, out int n)
+        {
+            int end = End;
+            if (off <= (uint)(end - bas))
+            {
+                int pos = bas + (int)off;
+                if (pos >= slotEnd && pos <= end - 4)
+                {
+                    byte[] b = B;
+                    uint len = (uint)(b[pos] | b[pos + 1] << 8 | b[pos + 2] << 16 | b[pos + 3] << 24);
+                    long budget = Budget - 4 - len;
+                    if (len <= (uint)(end - pos - 4) && budget >= 0)
+                    {
+                        Budget = budget;
+                        n = (int)len;
+                        return pos + 4;
+                    }
+                }
+            }
+            n = 0;
+            return BlockError(bas, off, slotEnd);
+        }
+
+        int BlockError(int bas, uint off, int slotEnd)
+        {
+            long pos = (long)bas + off;
+            if (pos > End) throw FastwireException.Truncated();
+            if (pos < slotEnd) throw new FastwireException(ErrorCode.BadOffset);
+            if (pos + 4 > End) throw FastwireException.Truncated();
+            uint len = Le.U32(B, (int)pos);
+            if (len > End - pos - 4) throw FastwireException.Truncated();
+            throw new FastwireException(ErrorCode.OverBudget);
+        }
+
+        /// <summary>A struct body at base+off: forward, inside, size &gt;= 8, the type, the depth.</summary>
+        public int Enter(int bas, uint off, int slotEnd, uint type, int d, out int stored)
+        {
+            int end = End;
+            // The usual case in one condition (positions fit an int: the message is an array).
+            if (off != 0 && off <= (uint)(end - bas))
+            {
+                int pos = bas + (int)off;
+                if (pos >= slotEnd && pos <= end - 8)
+                {
+                    byte[] b = B;
+                    uint size = (uint)(b[pos] | b[pos + 1] << 8 | b[pos + 2] << 16 | b[pos + 3] << 24);
+                    uint found = (uint)(b[pos + 4] | b[pos + 5] << 8 | b[pos + 6] << 16 | b[pos + 7] << 24);
+                    long budget = Budget - size;
+                    if (size >= 8 && size <= (uint)(end - pos) && found == type && d > 0 && budget >= 0)
+                    {
+                        Budget = budget;
+                        stored = (int)size;
+                        return pos;
+                    }
+                }
+            }
+            stored = 0;
+            return EnterError(bas, off, slotEnd, type, d);
+        }
+
+        // The precise error of Enter, in the C++ runtime's order.
+        int EnterError(int bas, uint off, int slotEnd, uint type, int d)
+        {
+            if (off == 0) throw new FastwireException(ErrorCode.BadOffset, "struct at offset 0");
+            long pos = (long)bas + off;
+            if (pos > End) throw FastwireException.Truncated();
+            if (pos < slotEnd) throw new FastwireException(ErrorCode.BadOffset);
+            if (pos + 8 > End) throw FastwireException.Truncated();
+            uint size = Le.U32(B, (int)pos);
+            if (size < 8) throw new FastwireException(ErrorCode.BadSize);
+            if (size > End - pos) throw FastwireException.Truncated();
+            uint found = Le.U32(B, (int)pos + 4);
+            if (found != type) throw new FastwireException(ErrorCode.BadType, found + " where " + type + " was expected");
+            if (d < 1) throw new FastwireException(ErrorCode.TooDeep);
+            throw new FastwireException(ErrorCode.OverBudget);
+        }
+
+        /// <summary>A [u32 count][count x elemSlot] block; returns the first element's position.</summary>
+        public int Count(int bas, uint off, int slotEnd, int elemSlot, out int n)
+        {
+            int end = End;
+            if (off <= (uint)(end - bas))
+            {
+                int pos = bas + (int)off;
+                if (pos >= slotEnd && pos <= end - 4)
+                {
+                    byte[] b = B;
+                    uint count = (uint)(b[pos] | b[pos + 1] << 8 | b[pos + 2] << 16 | b[pos + 3] << 24);
+                    if (count <= (uint)(end - pos - 4) / (uint)elemSlot)
+                    {
+                        long budget = Budget - 4 - (long)count * elemSlot;
+                        if (budget >= 0)
+                        {
+                            Budget = budget;
+                            n = (int)count;
+                            return pos + 4;
+                        }
+                    }
+                }
+            }
+            n = 0;
+            return CountError(bas, off, slotEnd, elemSlot);
+        }
+
+        int CountError(int bas, uint off, int slotEnd, int elemSlot)
+        {
+            long pos = (long)bas + off;
+            if (pos > End) throw FastwireException.Truncated();
+            if (pos < slotEnd) throw new FastwireException(ErrorCode.BadOffset);
+            if (pos + 4 > End) throw FastwireException.Truncated();
+            uint count = Le.U32(B, (int)pos);
+            if (count > (End - pos - 4) / elemSlot) throw FastwireException.Truncated();
+            throw new FastwireException(ErrorCode.OverBudget);
+        }
+
+        /// <summary>A set optional's value block of `need` bytes.</summary>
+        public int Optional(int bas, uint off, int slotEnd, int need)
+        {
+            int end = End;
+            if (off != 0 && off <= (uint)(end - bas))
+            {
+                int pos = bas + (int)off;
+                long budget = Budget - need;
+                if (pos >= slotEnd && pos <= end - need && budget >= 0)
+                {
+                    Budget = budget;
+                    return pos;
+                }
+            }
+            return OptionalError(bas, off, slotEnd, need);
+        }
+
+        int OptionalError(int bas, uint off, int slotEnd, int need)
+        {
+            if (off == 0) throw new FastwireException(ErrorCode.BadOffset, "a set optional with offset 0");
+            long pos = (long)bas + off;
+            if (pos > End) throw FastwireException.Truncated();
+            if (pos < slotEnd) throw new FastwireException(ErrorCode.BadOffset);
+            if (pos + need > End) throw FastwireException.Truncated();
+            throw new FastwireException(ErrorCode.OverBudget);
+        }
+
+        // ---- final -------------------------------------------------------------------
+
+        /// <summary>Checks that n bytes are left at p.</summary>
+        public void Need(int p, int n)
+        {
+            if ((long)p + n > End) throw FastwireException.Truncated();
+        }
+
+        /// <summary>A final count at p, checked against the bytes left (or the zero-size allowance).</summary>
+        public int FinalCount(int p, int elemMin)
+        {
+            if ((long)p + 4 > End) throw FastwireException.Truncated();
+            uint n = Le.U32(B, p);
+            if (elemMin > 0)
+            {
+                if (n > (End - (long)p - 4) / elemMin) throw FastwireException.Truncated();
+            }
+            else
+            {
+                ZeroLeft -= n;
+                if (ZeroLeft < 0) throw new FastwireException(ErrorCode.OverBudget, n + " elements of zero size");
+            }
+            return (int)n;
+        }
+    }
+}

@@ -1,0 +1,315 @@
+// The C# transport's checks over real loopback sockets (csharp/build.py transport):
+//   transport.exe loopback N       a C# server and client: N mixed messages echoed, each once,
+//                                  in order, equal; requests, rejects, timeouts; a garbage
+//                                  peer dropped with its reason logged; a client's close
+//                                  loses nothing queued; a server's stop answers what it got
+//   transport.exe cpp HOST PORT [--final]   against examples/cpp/server: each message type
+//                                  echoed, an accepted and a rejected order
+using System;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.Linq;
+using System.Net.Sockets;
+using System.Threading;
+using Fastwire;
+using Fastwire.Net;
+using proto = com.chronoxor.proto;
+using service = com.fastwire.service;
+
+static class TransportCheck
+{
+    static void Check(bool ok, string what)
+    {
+        if (!ok) throw new Exception("check failed: " + what);
+    }
+
+    public static proto.Account SeedAccount()
+    {
+        var a = new proto.Account { uid = 1, name = "Test", state = proto.State.initialized | proto.State.calculated };
+        a.wallet = new proto.Balance { currency = "USD", amount = 1000.0 };
+        a.asset = new proto.Balance { currency = "EUR", amount = 100.0 };
+        a.orders.Add(SeedOrder());
+        a.orders.Add(new proto.Order { uid = 2, symbol = "EURUSD", side = proto.OrderSide.sell, type = proto.OrderType.limit, price = 1.0, volume = 100.0 });
+        a.orders.Add(new proto.Order { uid = 3, symbol = "EURUSD", side = proto.OrderSide.buy, type = proto.OrderType.stop, price = 1.5, volume = 10.0 });
+        return a;
+    }
+
+    public static proto.Order SeedOrder()
+    {
+        return new proto.Order { uid = 1, symbol = "EURUSD", side = proto.OrderSide.buy, type = proto.OrderType.market, price = 1.23456, volume = 1000.0 };
+    }
+
+    // Collects what arrives (echoes) in order.
+    sealed class Collector : service.Fbe.Client
+    {
+        public readonly List<object> Got = new List<object>();
+        public readonly SemaphoreSlim Arrived = new SemaphoreSlim(0);
+        public Collector(bool final) : base(final) { }
+        void Add(object m) { lock (Got) Got.Add(m); Arrived.Release(); }
+        protected override void OnReceive(service.OrderMessage v) { Add(v); }
+        protected override void OnReceive(service.BalanceMessage v) { Add(v); }
+        protected override void OnReceive(service.AccountMessage v) { Add(v); }
+    }
+
+    static object[] Seeds()
+    {
+        return new object[] {
+            new service.OrderMessage { body = SeedOrder() },
+            new service.BalanceMessage { body = new proto.Balance { currency = "USD", amount = 1000.0 } },
+            new service.AccountMessage { body = SeedAccount() },
+        };
+    }
+
+    static bool Send(service.Fbe.Sender s, object m)
+    {
+        if (m is service.OrderMessage) return s.Send((service.OrderMessage)m);
+        if (m is service.BalanceMessage) return s.Send((service.BalanceMessage)m);
+        return s.Send((service.AccountMessage)m);
+    }
+
+    static bool SameMessage(object a, object b)
+    {
+        var x = a as service.OrderMessage;
+        if (x != null) { var y = b as service.OrderMessage; return y != null && x.body.ToJson() == y.body.ToJson(); }
+        var bx = a as service.BalanceMessage;
+        if (bx != null) { var by = b as service.BalanceMessage; return by != null && bx.body.ToJson() == by.body.ToJson(); }
+        var ax = (service.AccountMessage)a;
+        var ay = b as service.AccountMessage;
+        return ay != null && ax.body.ToJson() == ay.body.ToJson();
+    }
+
+    static void Wait(Collector c, int n, int seconds)
+    {
+        var deadline = DateTime.UtcNow.AddSeconds(seconds);
+        while (true)
+        {
+            lock (c.Got) if (c.Got.Count >= n) return;
+            if (DateTime.UtcNow > deadline) throw new Exception("timed out waiting for " + n + " messages, got " + c.Got.Count);
+            c.Arrived.Wait(100);
+        }
+    }
+
+    static int Cpp(string host, int port, bool final)
+    {
+        var c = new Collector(final);
+        var client = new Client(c, new Options(), line => Console.Error.WriteLine("client: " + line));
+        client.Connect(host, port);
+        var seeds = Seeds();
+        foreach (var m in seeds) Check(Send(c.Sender, m), "queued");
+        Wait(c, seeds.Length, 10);
+        for (int i = 0; i < seeds.Length; i++) Check(SameMessage(seeds[i], c.Got[i]), "echo " + i + " equal");
+        Console.WriteLine("echoes: order, balance, account");
+        var ack = c.Request(new service.OrderRequest { order = SeedOrder() }).Result;
+        Check(ack.seq == 1 && ack.order.ToJson() == SeedOrder().ToJson(), "ack");
+        Console.WriteLine("accepted: seq " + ack.seq);
+        var bad = SeedOrder();
+        bad.volume = 0;
+        try
+        {
+            c.Request(new service.OrderRequest { order = bad }).Wait();
+            Check(false, "a zero-volume order is rejected");
+        }
+        catch (AggregateException e)
+        {
+            var r = e.InnerException as RequestException;
+            Check(r != null && r.Kind == RequestErrorKind.Rejected, "rejected");
+            Console.WriteLine("rejected: " + ((service.OrderReject)r.Reject).reason);
+        }
+        client.Close();
+        Console.WriteLine("ok");
+        return 0;
+    }
+
+    // The loopback server's handler: echoes messages, answers orders, ignores uid 999 (timeouts).
+    sealed class Echo : service.Fbe.Receiver
+    {
+        readonly service.Fbe.Sender reply;
+        long seq;
+        public static long Refused;
+        readonly long[] received; // per server: [0] messages received by its connections
+        public Echo(Connection c, bool final, long[] received = null) : base(final)
+        {
+            reply = new service.Fbe.Sender(c, final);
+            this.received = received ?? new long[1];
+        }
+        protected override void OnReceive(service.OrderMessage v) { Interlocked.Increment(ref received[0]); reply.Send(v); }
+        protected override void OnReceive(service.BalanceMessage v) { Interlocked.Increment(ref received[0]); reply.Send(v); }
+        protected override void OnReceive(service.AccountMessage v) { Interlocked.Increment(ref received[0]); if (!reply.Send(v)) Interlocked.Increment(ref Refused); }
+        protected override void OnReceive(service.OrderRequest q)
+        {
+            if (q.order.uid == 999) return;
+            if (q.order.volume <= 0) reply.Send(new service.OrderReject { id = q.id, reason = "volume must be positive" });
+            else reply.Send(new service.OrderAck { id = q.id, seq = ++seq, order = q.order });
+        }
+    }
+
+    static int Loopback(int n)
+    {
+        var logs = new List<string>();
+        Action<string> log = line => { lock (logs) logs.Add(line); };
+        foreach (bool final in new[] { false, true })
+        {
+            lock (logs) logs.Clear();
+            var counted = new long[1];
+            var server = new Server(conn => new Echo(conn, final, counted), "127.0.0.1", 0, new Options(), log);
+            server.Start();
+            var c = new Collector(final);
+            var opts = new Options { RequestTimeout = TimeSpan.FromMilliseconds(300) };
+            var client = new Client(c, opts, log);
+            client.Connect("127.0.0.1", server.Port);
+            var seeds = Seeds();
+            var sw = Stopwatch.StartNew();
+            int window = 2000;
+            for (int i = 0; i < n; i++)
+            {
+                if (i >= window) Wait(c, i - window + 1, 30);
+                Check(Send(c.Sender, seeds[i % 3]), "queued " + i);
+            }
+            Wait(c, n, 60);
+            for (int i = 0; i < n; i++) Check(SameMessage(seeds[i % 3], c.Got[i]), "echo " + i);
+            Check(c.Got.Count == n, "each once");
+            Console.WriteLine((final ? "final" : "versioned") + ": " + n + " messages echoed in order in " + sw.ElapsedMilliseconds + " ms");
+            // requests: accepted, rejected, timed out by the transport itself
+            Check(c.Request(new service.OrderRequest { order = SeedOrder() }).Result.seq == 1, "ack");
+            var bad = SeedOrder();
+            bad.volume = -1;
+            Check(Kind(c.Request(new service.OrderRequest { order = bad })) == RequestErrorKind.Rejected, "reject");
+            var lost = SeedOrder();
+            lost.uid = 999;
+            var t0 = Stopwatch.StartNew();
+            Check(Kind(c.Request(new service.OrderRequest { order = lost })) == RequestErrorKind.Timeout, "timeout");
+            Check(t0.ElapsedMilliseconds < 300 + 500, "timeout on time: " + t0.ElapsedMilliseconds + " ms");
+            Console.WriteLine("requests: accepted, rejected, timed out after " + t0.ElapsedMilliseconds + " ms");
+            // many clients at once, each answered on its own connection (its own seq count)
+            var clients = new List<Client>();
+            var handlers = new List<Collector>();
+            for (int k = 0; k < 50; k++)
+            {
+                var h = new Collector(final);
+                var cl = new Client(h, new Options(), log);
+                cl.Connect("127.0.0.1", server.Port);
+                clients.Add(cl);
+                handlers.Add(h);
+            }
+            var tasks = new List<System.Threading.Tasks.Task<service.OrderAck>>();
+            for (int round = 0; round < 10; round++)
+                foreach (var h in handlers) tasks.Add(h.Request(new service.OrderRequest { order = SeedOrder() }));
+            System.Threading.Tasks.Task.WaitAll(tasks.ToArray());
+            for (int k = 0; k < handlers.Count; k++)
+                for (int round = 0; round < 10; round++)
+                    Check(tasks[round * handlers.Count + k].Result.seq == round + 1, "client " + k + " round " + round);
+            foreach (var cl in clients) cl.Close();
+            Console.WriteLine("50 clients at once: 10 requests each, each answered on its own connection in order");
+            // a garbage peer is dropped with its reason
+            using (var raw = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp))
+            {
+                raw.Connect("127.0.0.1", server.Port);
+                var junk = new byte[4096];
+                new Random(1).NextBytes(junk);
+                raw.Send(junk);
+                var buf = new byte[16];
+                raw.ReceiveTimeout = 5000;
+                int got;
+                try { got = raw.Receive(buf); } catch (SocketException) { got = 0; }
+                Check(got == 0, "garbage peer closed");
+            }
+            Thread.Sleep(50);
+            lock (logs) Check(logs.Any(l => l.Contains("closed: protocol error:")), "garbage logged: " + string.Join(" | ", logs));
+            Console.WriteLine("garbage peer: " + logs.First(l => l.Contains("protocol error")));
+            // back-pressure: a peer that sends but never reads fills its send queue and is dropped
+            {
+                var small = new Server(conn => new Echo(conn, final), "127.0.0.1", 0,
+                                       new Options { MaxQueuedBytes = 64 * 1024 }, log);
+                small.Start();
+                var sink = new MemorySink();
+                var flood = new service.Fbe.Sender(sink, final);
+                for (int i = 0; i < 2000; i++) Send(flood, seeds[2]);
+                byte[] bytes = sink.Buffer.ToArray();
+                using (var raw = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp))
+                {
+                    raw.Connect("127.0.0.1", small.Port);
+                    raw.ReceiveBufferSize = 4096;
+                    raw.SendTimeout = 10000;
+                    var deadline = DateTime.UtcNow.AddSeconds(30);
+                    bool dropped = false;
+                    while (!dropped && DateTime.UtcNow < deadline)
+                    {
+                        try { raw.Send(bytes); }
+                        catch (SocketException) { dropped = true; }
+                        lock (logs) dropped |= logs.Any(l => l.Contains("send queue full"));
+                    }
+                    Check(dropped, "a peer that does not read is dropped");
+                }
+                Thread.Sleep(50);
+                lock (logs) Console.WriteLine("overflow: " + logs.First(l => l.Contains("send queue full")));
+                small.Stop();
+            }
+            // the fail policy: the sends that do not fit are refused, the connection stays
+            {
+                var failing = new Server(conn => new Echo(conn, final), "127.0.0.1", 0,
+                                         new Options { MaxQueuedBytes = 64 * 1024, Overflow = Overflow.Fail }, log);
+                failing.Start();
+                var sink = new MemorySink();
+                var flood = new service.Fbe.Sender(sink, final);
+                for (int i = 0; i < 2000; i++) Send(flood, seeds[2]);
+                byte[] bytes = sink.Buffer.ToArray();
+                long refusedBefore = Interlocked.Read(ref Echo.Refused);
+                using (var raw = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp))
+                {
+                    raw.Connect("127.0.0.1", failing.Port);
+                    raw.ReceiveBufferSize = 4096;
+                    var deadline = DateTime.UtcNow.AddSeconds(30);
+                    while (Interlocked.Read(ref Echo.Refused) == refusedBefore && DateTime.UtcNow < deadline) raw.Send(bytes);
+                    Check(Interlocked.Read(ref Echo.Refused) > refusedBefore, "sends refused");
+                    Check(failing.Connections == 1, "the connection stays");
+                }
+                Console.WriteLine("fail policy: " + (Interlocked.Read(ref Echo.Refused) - refusedBefore) + " sends refused, the connection stayed");
+                failing.Stop();
+            }
+            // a client's close loses nothing it queued
+            long before = Interlocked.Read(ref counted[0]);
+            var c2 = new Collector(final);
+            var client2 = new Client(c2, new Options(), log);
+            client2.Connect("127.0.0.1", server.Port);
+            for (int i = 0; i < 5000; i++) Check(Send(c2.Sender, seeds[i % 3]), "queued");
+            client2.Close();
+            Check(Interlocked.Read(ref counted[0]) - before == 5000, "close flushed: " + (Interlocked.Read(ref counted[0]) - before));
+            Check(c2.Got.Count == 5000, "echoes after close: " + c2.Got.Count);
+            Console.WriteLine("client close: 5000 queued, 5000 received and echoed");
+            // the server's stop: what the client is waiting for fails as disconnected, nothing hangs
+            var pending = c.Request(new service.OrderRequest { order = lost }, TimeSpan.FromSeconds(30));
+            server.Stop();
+            Check(Kind(pending) == RequestErrorKind.Disconnected, "disconnected on stop");
+            Check(!client.Connected, "client sees the close");
+            Console.WriteLine("server stop: pending request failed as disconnected");
+        }
+        Console.WriteLine("ok");
+        return 0;
+    }
+
+    static RequestErrorKind? Kind(System.Threading.Tasks.Task t)
+    {
+        try { t.Wait(); return null; }
+        catch (AggregateException e)
+        {
+            var r = e.InnerException as RequestException;
+            return r == null ? (RequestErrorKind?)null : r.Kind;
+        }
+    }
+
+    static int Main(string[] args)
+    {
+        try
+        {
+            if (args.Length >= 2 && args[0] == "loopback") return Loopback(int.Parse(args[1]));
+            if (args.Length >= 3 && args[0] == "cpp") return Cpp(args[1], int.Parse(args[2]), args.Contains("--final"));
+            Console.Error.WriteLine("usage: transport.exe loopback N | cpp HOST PORT [--final]");
+            return 2;
+        }
+        catch (Exception e)
+        {
+            Console.Error.WriteLine("FAILED: " + e);
+            return 1;
+        }
+    }
+}
