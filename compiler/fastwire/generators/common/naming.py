@@ -25,10 +25,22 @@ RESERVED: Dict[str, FrozenSet[str]] = {
         xor_eq char8_t char16_t char32_t concept requires co_await co_return co_yield
         consteval constinit NULL errno assert std fastwire""".split()),
     "python": frozenset(keyword.kwlist),
+    # JavaScript's reserved words (TypeScript's are the same), the names a generated
+    # class's own members take, and the globals generated types refer to.
+    "typescript": frozenset("""
+        break case catch class const continue debugger default delete do else enum export
+        extends false finally for function if import in instanceof new null return super
+        switch this throw true try typeof var void while with implements interface let
+        package private protected public static yield await arguments eval undefined NaN
+        Infinity constructor prototype equals toJson fromJson toString valueOf rt
+        Map Set Array Object String Number Boolean BigInt Uint8Array Math JSON Error
+        Promise Symbol Date""".split()),
 }
+RESERVED["javascript"] = RESERVED["typescript"]
 
 # How a reserved name is escaped: this suffix is appended (until the name is free).
-ESCAPE_SUFFIX: Dict[str, str] = {"cpp": "_", "python": "_"}
+ESCAPE_SUFFIX: Dict[str, str] = {"cpp": "_", "python": "_", "typescript": "_",
+                                 "javascript": "_"}
 
 # Generated file names per language and role; {package} is the schema package's name.
 # One place per language, so a renaming scheme changes one row. Python modules end in
@@ -39,6 +51,8 @@ FILES: Dict[str, Dict[str, str]] = {
             "json": "{package}_json.h", "protocol": "{package}_protocol.h",
             "final_protocol": "{package}_final_protocol.h"},
     "python": {"module": "{package}_fbe.py"},
+    "typescript": {"module": "{package}.ts"},
+    "javascript": {"module": "{package}.js", "types": "{package}.d.ts"},
 }
 
 

@@ -1,0 +1,393 @@
+"""One package's ES module, in TypeScript or as JavaScript plus a `.d.ts`.
+
+Every line holding schema text is printed as a value (Printer.value), never as a template.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from typing import List, Tuple
+
+from ... import __version__, ir, lower
+from ..common import naming
+from ..options import Options
+from ..printer import Printer
+
+RUNTIME = "@fastwire/runtime"
+LANG = "typescript"
+
+# wire scalar -> (runtime codec, TypeScript type)
+SCALARS = {
+    "bool": ("BOOL", "boolean"), "byte": ("BYTE", "number"), "char": ("CHAR", "number"),
+    "wchar": ("WCHAR", "number"), "int8": ("INT8", "number"), "uint8": ("UINT8", "number"),
+    "int16": ("INT16", "number"), "uint16": ("UINT16", "number"),
+    "int32": ("INT32", "number"), "uint32": ("UINT32", "number"),
+    "int64": ("INT64", "bigint"), "uint64": ("UINT64", "bigint"),
+    "float": ("FLOAT", "number"), "double": ("DOUBLE", "number"),
+}
+# other plain kinds -> (runtime codec, TypeScript type)
+PLAIN = {
+    "decimal": ("DECIMAL", "rt.Decimal"), "uuid": ("UUID", "string"),
+    "timestamp": ("TIMESTAMP", "bigint"), "string": ("STRING", "string"),
+    "bytes": ("BYTES", "Uint8Array"),
+}
+ZERO = {"boolean": "false", "number": "0", "bigint": "0n", "string": '""'}
+
+
+def js_string(text: str) -> str:
+    """A JavaScript string literal (JSON's, with U+2028/U+2029 escaped as JSON allows)."""
+    return json.dumps(text, ensure_ascii=True)
+
+
+def number_text(value: float) -> str:
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    if value == 0 and math.copysign(1.0, value) < 0:
+        return "-0"
+    return repr(float(value))
+
+
+class Module:
+    def __init__(self, schema: ir.Schema, pkg: ir.Package, options: Options,
+                 model: lower.WireModel, flavor: str) -> None:
+        self.schema = schema
+        self.pkg = pkg
+        self.options = options
+        self.model = model
+        self.ts = flavor == "ts"
+        self.layout = model.package(pkg.name)
+
+    # ---- names ---------------------------------------------------------------------------
+    def local(self, name: str) -> str:
+        return naming.ident(LANG, name)
+
+    def qual(self, package: str, name: str) -> str:
+        n = self.local(name)
+        return n if package == self.pkg.name else f"${package}.{n}"
+
+    def ref_name(self, ref: ir.TypeRef) -> str:
+        assert ref.package is not None
+        return self.qual(ref.package, ref.name)
+
+    def prop(self, f: ir.Field) -> str:
+        return naming.ident(LANG, f.name)
+
+    # ---- types and codecs ----------------------------------------------------------------
+    def enum_type(self, qualified: str) -> ir.EnumType:
+        package, _, name = qualified.rpartition(".")
+        t = self.schema.package(package).type(name)
+        assert isinstance(t, ir.EnumType)
+        return t
+
+    def wire_ref(self, qualified: str) -> str:
+        package, _, name = qualified.rpartition(".")
+        return self.qual(package, name)
+
+    def codec(self, w: lower.WireType) -> str:
+        k = w.kind
+        if k == "scalar":
+            assert w.scalar is not None
+            return "rt." + SCALARS[w.scalar][0]
+        if k in PLAIN:
+            return "rt." + PLAIN[k][0]
+        if k in ("enum", "flags", "struct"):
+            assert w.ref is not None
+            return self.wire_ref(w.ref) + "Codec"
+        assert w.element is not None
+        inner = self.codec(w.element)
+        if k == "optional":
+            return f"rt.optional({inner})"
+        if k == "array":
+            return f"rt.array({inner}, {w.length})"
+        if k == "sequence":
+            fn = {"vector": "vector", "list": "list", "set": "set"}[w.collection or "vector"]
+            return f"rt.{fn}({inner})"
+        assert w.key is not None and k == "map"
+        return f"rt.{w.collection}({self.codec(w.key)}, {inner})"
+
+    def type_of(self, w: lower.WireType) -> str:
+        k = w.kind
+        if k == "scalar":
+            assert w.scalar is not None
+            return SCALARS[w.scalar][1]
+        if k in PLAIN:
+            return PLAIN[k][1]
+        if k in ("enum", "flags", "struct"):
+            assert w.ref is not None
+            return self.wire_ref(w.ref)
+        assert w.element is not None
+        inner = self.type_of(w.element)
+        if k == "optional":
+            return f"{inner} | null"
+        if k in ("array", "sequence"):
+            return f"({inner})[]" if " " in inner else f"{inner}[]"
+        assert w.key is not None
+        return f"Map<{self.type_of(w.key)}, {inner}>"
+
+    def base_type(self, scalar: str) -> str:
+        return SCALARS[scalar][1]
+
+    # ---- defaults ------------------------------------------------------------------------
+    def zero(self, w: lower.WireType) -> str:
+        k = w.kind
+        if k == "scalar" or k in ("enum", "flags"):
+            assert w.scalar is not None
+            return ZERO[SCALARS[w.scalar][1]]
+        if k == "decimal":
+            return "rt.Decimal.ZERO"
+        if k == "uuid":
+            return "rt.NIL_UUID"
+        if k == "timestamp":
+            return "0n"
+        if k == "string":
+            return '""'
+        if k == "bytes":
+            return "new Uint8Array(0)"
+        if k == "struct":
+            assert w.ref is not None
+            return f"new {self.wire_ref(w.ref)}()"
+        if k == "optional":
+            return "null"
+        if k == "array":
+            assert w.element is not None and w.length is not None
+            z = self.zero(w.element)
+            if w.length <= 8:
+                return "[" + ", ".join([z] * w.length) + "]"
+            return f"Array.from({{ length: {w.length} }}, () => {z})"
+        if k == "sequence":
+            return "[]"
+        return "new Map()"
+
+    def literal(self, lit: lower.Literal, w: lower.WireType) -> str:
+        target = w.element if w.kind == "optional" and w.element is not None else w
+        if lit.kind == "null":
+            return "null"
+        if lit.kind == "bool":
+            return "true" if lit.value else "false"
+        if lit.kind == "computed":
+            return {"utc": "rt.utc()", "uuid1": "rt.uuid1()", "uuid4": "rt.uuid4()"}[str(lit.value)]
+        if lit.kind == "integer":
+            assert isinstance(lit.value, int)
+            big = target.kind == "timestamp" or (target.scalar in ("int64", "uint64"))
+            return f"{lit.value}n" if big else str(lit.value)
+        if lit.kind == "float":
+            assert isinstance(lit.value, float)
+            return number_text(lit.value)
+        if lit.kind == "decimal":
+            return (f"new rt.Decimal({lit.coefficient}n, {lit.scale}, "
+                    f"{'true' if lit.negative else 'false'})")
+        if lit.kind == "string":
+            return js_string(str(lit.value))
+        if lit.kind == "uuid":
+            raw = lit.raw
+            assert isinstance(raw, bytes)
+            h = raw.hex()
+            return js_string(f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}")
+        raise AssertionError(lit.kind)
+
+    def default(self, s: lower.StructLayout, i: int) -> str:
+        lit = s.defaults[i]
+        w = s.fields[i].wire
+        return self.zero(w) if lit is None else self.literal(lit, w)
+
+    # ---- output --------------------------------------------------------------------------
+    def header(self, p: Printer) -> None:
+        source = os.path.basename(self.pkg.path) if self.pkg.path else self.pkg.name
+        p.value(f"// Generated by fastwire {__version__} from {source}: do not edit.")
+        domain = f" (domain {self.pkg.domain})" if self.pkg.domain else ""
+        p.value(f"// Package {self.pkg.name}{domain}")
+        p.value(f'import * as rt from "{RUNTIME}";')
+        for name in self.layout.imports:
+            spec = "./" + naming.file_name("javascript", name, "module")
+            p.value(f'import * as ${name} from "{spec}";')
+
+    def structs(self) -> List[ir.StructType]:
+        by = {s.qualified_name: s for s in self.pkg.structs}
+        return [by[q] for q in self.layout.emission_order]
+
+    def render(self) -> str:
+        p = Printer(indent=self.options.indent or 2, tabs=self.options.tabs)
+        self.header(p)
+        for t in self.pkg.types:
+            if isinstance(t, ir.EnumType):
+                self.emit_enum(p, t, "ts")
+        for s in self.structs():
+            self.emit_class(p, s, "ts")
+        self.emit_codecs(p, "ts")
+        for s in self.structs():
+            self.emit_models(p, s, "ts")
+        if self.options.proto:
+            self.emit_protocol(p, "ts")
+        return "\n".join(p.lines) + "\n"
+
+    def render_js(self) -> Tuple[str, str]:
+        js = Printer(indent=self.options.indent or 2, tabs=self.options.tabs)
+        dts = Printer(indent=self.options.indent or 2, tabs=self.options.tabs)
+        self.header(js)
+        self.header(dts)
+        for t in self.pkg.types:
+            if isinstance(t, ir.EnumType):
+                self.emit_enum(js, t, "js")
+                self.emit_enum(dts, t, "dts")
+        for s in self.structs():
+            self.emit_class(js, s, "js")
+            self.emit_class(dts, s, "dts")
+        self.emit_codecs(js, "js")
+        self.emit_codecs(dts, "dts")
+        for s in self.structs():
+            self.emit_models(js, s, "js")
+            self.emit_models(dts, s, "dts")
+        if self.options.proto:
+            self.emit_protocol(js, "js")
+            self.emit_protocol(dts, "dts")
+        return "\n".join(js.lines) + "\n", "\n".join(dts.lines) + "\n"
+
+    # ---- enums ---------------------------------------------------------------------------
+    def emit_enum(self, p: Printer, t: ir.EnumType, mode: str) -> None:
+        name = self.local(t.name)
+        big = self.base_type(t.base) == "bigint"
+        members = [(js_string(v.name), f"{v.value}n" if big else str(v.value)) for v in t.values]
+        p.value("")
+        if t.doc:
+            p.value("/** " + t.doc.replace("*/", "* /").replace("\n", " ") + " */")
+        if mode == "dts":
+            p.value(f"export declare const {name}: {{")
+            p.indent()
+            for k, v in members:
+                p.value(f"readonly {k}: {v};")
+            p.outdent()
+            p.value("};")
+        else:
+            p.value(f"export const {name} = Object.freeze({{")
+            p.indent()
+            for k, v in members:
+                p.value(f"{k}: {v},")
+            p.outdent()
+            p.value("} as const);" if mode == "ts" else "});")
+        if mode != "js":
+            p.value(f"/** A {t.kind} value of {self.pkg.name}.{t.name}: any {t.base} "
+                    f"(names in {name}). */")
+            p.value(f"export type {name} = {self.base_type(t.base)};")
+        fn = "flagsOf" if t.kind == "flags" else "enumOf"
+        base = "rt." + SCALARS[t.base][0]
+        if mode == "dts":
+            p.value(f"export declare const {name}Codec: rt.EnumCodec<{name}>;")
+        elif mode == "ts":
+            p.value(f"export const {name}Codec: rt.EnumCodec<{name}> = rt.{fn}<{name}>("
+                    f"{js_string(t.qualified_name)}, {base}, {name});")
+        else:
+            p.value(f"export const {name}Codec = rt.{fn}({js_string(t.qualified_name)}, {base}, {name});")
+
+    # ---- classes -------------------------------------------------------------------------
+    def emit_class(self, p: Printer, s: ir.StructType, mode: str) -> None:
+        name = self.local(s.name)
+        lay = self.model.struct(s.qualified_name)
+        p.value("")
+        doc = s.doc or f"{s.kind} {s.qualified_name} (type {s.type_number})"
+        p.value("/** " + doc.replace("*/", "* /").replace("\n", " ") + " */")
+        p.value(f"export {'declare ' if mode == 'dts' else ''}class {name} {{")
+        p.indent()
+        if mode != "js":
+            for f, fl in zip(s.all_fields, lay.fields):
+                if f.doc:
+                    p.value("/** " + f.doc.replace("*/", "* /").replace("\n", " ") + " */")
+                p.value(f"{self.prop(f)}: {self.type_of(fl.wire)};")
+        init = f"init?: Partial<{name}>" if mode != "js" else "init"
+        if mode == "dts":
+            p.value(f"constructor({init});")
+        else:
+            p.value(f"constructor({init}) {{")
+            p.indent()
+            for i, f in enumerate(s.all_fields):
+                p.value(f"this.{self.prop(f)} = {self.default(lay, i)};")
+            p.value("if (init !== undefined) Object.assign(this, init);")
+            p.outdent()
+            p.value("}")
+        other = f"other: {name}" if mode != "js" else "other"
+        self.method(p, mode, f"equals({other})", ": boolean", f"return {name}Codec.equals(this, other);",
+                    "By the schema's equality: the [key] fields, else every field.")
+        if self.options.json:
+            self.method(p, mode, "toJson()", ": string", f"return {name}Codec.toJson(this);",
+                        "fastwire's JSON text of the value.")
+            args = "text: string | Uint8Array, limits?: rt.Limits" if mode != "js" else "text, limits"
+            self.method(p, mode, f"static fromJson({args})", f": {name}",
+                        f"return rt.fromJson({name}Codec, text, limits);",
+                        "A value from JSON text; throws rt.DecodeError.")
+        p.outdent()
+        p.value("}")
+
+    def method(self, p: Printer, mode: str, sig: str, ret: str, body: str, doc: str) -> None:
+        p.value(f"/** {doc} */")
+        if mode == "dts":
+            p.value(f"{sig}{ret};")
+            return
+        p.value(f"{sig}{ret if mode == 'ts' else ''} {{")
+        p.indent()
+        p.value(body)
+        p.outdent()
+        p.value("}")
+
+    # ---- codecs --------------------------------------------------------------------------
+    def emit_codecs(self, p: Printer, mode: str) -> None:
+        structs = self.structs()
+        if not structs:
+            return
+        p.value("")
+        for s in structs:
+            name = self.local(s.name)
+            if mode == "dts":
+                p.value(f"export declare const {name}Codec: rt.StructCodec<{name}>;")
+            else:
+                t = f": rt.StructCodec<{name}>" if mode == "ts" else ""
+                p.value(f"export const {name}Codec{t} = new rt.StructCodec({name}, "
+                        f"{js_string(s.qualified_name)}, {s.type_number});")
+        if mode == "dts":
+            return
+        for s in structs:
+            name = self.local(s.name)
+            lay = self.model.struct(s.qualified_name)
+            p.value("")
+            p.value(f"{name}Codec.define([")
+            p.indent()
+            for f, fl in zip(s.all_fields, lay.fields):
+                p.value(f"{{ name: {js_string(f.name)}, prop: {js_string(self.prop(f))}, "
+                        f"codec: {self.codec(fl.wire)}, offset: {fl.offset} }},")
+            p.outdent()
+            fsize = "null" if lay.final_size is None else str(lay.final_size)
+            eq = ", ".join(js_string(e) for e in lay.equality)
+            p.value(f"], {lay.body_size}, {lay.final_min}, {fsize}, [{eq}]);")
+
+    def emit_models(self, p: Printer, s: ir.StructType, mode: str) -> None:
+        name = self.local(s.name)
+        kinds = [("Model", "versioned")] + ([("FinalModel", "final")] if self.options.final else [])
+        for kind, what in kinds:
+            p.value("")
+            p.value(f"/** {s.qualified_name} as one root model in the {what} format. */")
+            if mode == "dts":
+                p.value(f"export declare class {name}{kind} extends rt.{kind}<{name}> {{")
+                p.indent()
+                p.value("constructor(limits?: rt.Limits);")
+                p.outdent()
+                p.value("}")
+                continue
+            gen = f"<{name}>" if mode == "ts" else ""
+            arg = "limits?: rt.Limits" if mode == "ts" else "limits"
+            p.value(f"export class {name}{kind} extends rt.{kind}{gen} {{")
+            p.indent()
+            p.value(f"constructor({arg}) {{")
+            p.indent()
+            p.value(f"super({name}Codec, limits);")
+            p.outdent()
+            p.value("}")
+            p.outdent()
+            p.value("}")
+
+    # ---- protocol ------------------------------------------------------------------------
+    def emit_protocol(self, p: Printer, mode: str) -> None:
+        pass
+
+

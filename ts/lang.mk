@@ -1,0 +1,26 @@
+# TypeScript / JavaScript (issue 20): the runtime in ts/ (npm package @fastwire/runtime,
+# built with tsc), its tests with Node's test runner, the browser test, the fuzz run.
+# Node packages come from the npm registry, pinned by ts/package-lock.json.
+TS_GEN := build/ts/gen
+TS_FUZZ_SECONDS ?= 20
+
+.PHONY: test-ts ts-build ts-gen bench-ts fuzz-ts
+
+ts/node_modules/.package-lock.json: ts/package-lock.json
+	cd ts && npm ci --no-audit --no-fund --ignore-scripts
+
+# The runtime (tsc) and the generated JavaScript of the test schemas (build/ts/gen).
+ts-build: ts/node_modules/.package-lock.json
+	cd ts && ./node_modules/.bin/tsc -p tsconfig.json
+	rm -rf $(TS_GEN) && mkdir -p $(TS_GEN)/node_modules/@fastwire
+	ln -s $(CURDIR)/ts $(TS_GEN)/node_modules/@fastwire/runtime
+	printf '{"type": "module", "private": true}\n' > $(TS_GEN)/package.json
+	PYTHONPATH=$(CURDIR)/compiler $(PYTHON) -m fastwire compile schemas/proto.fbe schemas/protoex.fbe \
+		schemas/service.fbe schemas/everything.fbe conformance/schemas/hostile.fbe \
+		--lang javascript --final --json --proto -q -o $(TS_GEN)
+
+test-ts:
+	@$(BOOTSTRAP) ts
+	$(MAKE) --no-print-directory ts-build
+	cd ts && FASTWIRE_CPP_SERVER=$(CURDIR)/$(BUILD)/examples/cpp/server node --test test/
+LANGUAGE_TESTS += test-ts
