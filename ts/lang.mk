@@ -24,3 +24,10 @@ test-ts:
 	$(MAKE) --no-print-directory ts-build
 	cd ts && FASTWIRE_CPP_SERVER=$(CURDIR)/$(BUILD)/examples/cpp/server node --test test/
 LANGUAGE_TESTS += test-ts
+
+# The full-size loopback run of the issue: 1,000,000 mixed messages through `net`.
+.PHONY: soak-ts
+soak-ts:
+	$(MAKE) --no-print-directory ts-build
+	cd ts && FASTWIRE_TS_MESSAGES=1000000 FASTWIRE_CPP_SERVER=$(CURDIR)/$(BUILD)/examples/cpp/server \
+		node --test --test-name-pattern loopback test/transport.test.mjs

@@ -10,3 +10,4 @@ export * from "./wire.js";
 export * from "./json.js";
 export * from "./codecs.js";
 export * from "./model.js";
+export * from "./protocol.js";

@@ -115,3 +115,45 @@ export declare class AccountModel extends rt.Model<Account> {
 export declare class AccountFinalModel extends rt.FinalModel<Account> {
     constructor(limits?: rt.Limits);
 }
+
+/** Sends what the proto package's protocol sends (versioned): its messages, or its structs when it declares none. */
+export declare class Sender extends rt.Sender {
+    constructor();
+}
+
+/** Receives what the proto package's protocol sends (versioned): override the on<Message> hooks. */
+export declare class Receiver extends rt.Receiver {
+    constructor(limits?: rt.Limits);
+    /** Called for each proto.Order received. */
+    onOrder(value: Order): void;
+    /** Called for each proto.Balance received. */
+    onBalance(value: Balance): void;
+    /** Called for each proto.Account received. */
+    onAccount(value: Account): void;
+}
+
+/** A Sender and a Receiver with requests matched to their responses. */
+export declare class Client extends rt.Client<Sender, Receiver> {
+    constructor(receiver?: Receiver);
+}
+
+/** Sends what the proto package's protocol sends (final): its messages, or its structs when it declares none. */
+export declare class FinalSender extends rt.Sender {
+    constructor();
+}
+
+/** Receives what the proto package's protocol sends (final): override the on<Message> hooks. */
+export declare class FinalReceiver extends rt.Receiver {
+    constructor(limits?: rt.Limits);
+    /** Called for each proto.Order received. */
+    onOrder(value: Order): void;
+    /** Called for each proto.Balance received. */
+    onBalance(value: Balance): void;
+    /** Called for each proto.Account received. */
+    onAccount(value: Account): void;
+}
+
+/** A FinalSender and a FinalReceiver with requests matched to their responses. */
+export declare class FinalClient extends rt.Client<FinalSender, FinalReceiver> {
+    constructor(receiver?: FinalReceiver);
+}

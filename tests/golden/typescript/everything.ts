@@ -1160,3 +1160,144 @@ export class EmptyFinalModel extends rt.FinalModel<Empty> {
         super(EmptyCodec, limits);
     }
 }
+
+/** The [request] messages of everything: their responses, rejects and [id]. */
+export const REQUESTS: readonly rt.RequestSpec[] = [
+    { request: PingRequest, response: Pong, rejects: [Failure, Refused], id: "id" },
+];
+
+/** Sends what the everything package's protocol sends (versioned): its messages, or its structs when it declares none. */
+export class Sender extends rt.Sender {
+    constructor() {
+        super(false);
+        this.register(Ping, new PingModel());
+        this.register(Pong, new PongModel());
+        this.register(Refused, new RefusedModel());
+        this.register(Failure, new FailureModel());
+        this.register(PingRequest, new PingRequestModel());
+        this.register(Notify, new NotifyModel());
+        this.register(Empty, new EmptyModel());
+    }
+}
+
+/** Receives what the everything package's protocol sends (versioned): override the on<Message> hooks. */
+export class Receiver extends rt.Receiver {
+    constructor(limits?: rt.Limits) {
+        super(false, limits);
+        this.handle(new PingModel(this.limits), (v) => this.onPing(v));
+        this.handle(new PongModel(this.limits), (v) => this.onPong(v));
+        this.handle(new RefusedModel(this.limits), (v) => this.onRefused(v));
+        this.handle(new FailureModel(this.limits), (v) => this.onFailure(v));
+        this.handle(new PingRequestModel(this.limits), (v) => this.onPingRequest(v));
+        this.handle(new NotifyModel(this.limits), (v) => this.onNotify(v));
+        this.handle(new EmptyModel(this.limits), (v) => this.onEmpty(v));
+    }
+    /** Called for each everything.Ping received. */
+    onPing(value: Ping): void {
+        void value;
+    }
+    /** Called for each everything.Pong received. */
+    onPong(value: Pong): void {
+        void value;
+    }
+    /** Called for each everything.Refused received. */
+    onRefused(value: Refused): void {
+        void value;
+    }
+    /** Called for each everything.Failure received. */
+    onFailure(value: Failure): void {
+        void value;
+    }
+    /** Called for each everything.PingRequest received. */
+    onPingRequest(value: PingRequest): void {
+        void value;
+    }
+    /** Called for each everything.Notify received. */
+    onNotify(value: Notify): void {
+        void value;
+    }
+    /** Called for each everything.Empty received. */
+    onEmpty(value: Empty): void {
+        void value;
+    }
+}
+
+/** A Sender and a Receiver with requests matched to their responses. */
+export class Client extends rt.Client<Sender, Receiver> {
+    constructor(receiver?: Receiver) {
+        super(new Sender(), receiver ?? new Receiver(), REQUESTS);
+    }
+    /** Sends a request; resolves with its response, or rejects with an rt.RequestError. */
+    request(q: PingRequest, timeoutMs?: number): Promise<Pong>;
+    request(q: object, timeoutMs?: number): Promise<object> {
+        return this.call(q, timeoutMs);
+    }
+}
+
+/** Sends what the everything package's protocol sends (final): its messages, or its structs when it declares none. */
+export class FinalSender extends rt.Sender {
+    constructor() {
+        super(true);
+        this.register(Ping, new PingFinalModel());
+        this.register(Pong, new PongFinalModel());
+        this.register(Refused, new RefusedFinalModel());
+        this.register(Failure, new FailureFinalModel());
+        this.register(PingRequest, new PingRequestFinalModel());
+        this.register(Notify, new NotifyFinalModel());
+        this.register(Empty, new EmptyFinalModel());
+    }
+}
+
+/** Receives what the everything package's protocol sends (final): override the on<Message> hooks. */
+export class FinalReceiver extends rt.Receiver {
+    constructor(limits?: rt.Limits) {
+        super(true, limits);
+        this.handle(new PingFinalModel(this.limits), (v) => this.onPing(v));
+        this.handle(new PongFinalModel(this.limits), (v) => this.onPong(v));
+        this.handle(new RefusedFinalModel(this.limits), (v) => this.onRefused(v));
+        this.handle(new FailureFinalModel(this.limits), (v) => this.onFailure(v));
+        this.handle(new PingRequestFinalModel(this.limits), (v) => this.onPingRequest(v));
+        this.handle(new NotifyFinalModel(this.limits), (v) => this.onNotify(v));
+        this.handle(new EmptyFinalModel(this.limits), (v) => this.onEmpty(v));
+    }
+    /** Called for each everything.Ping received. */
+    onPing(value: Ping): void {
+        void value;
+    }
+    /** Called for each everything.Pong received. */
+    onPong(value: Pong): void {
+        void value;
+    }
+    /** Called for each everything.Refused received. */
+    onRefused(value: Refused): void {
+        void value;
+    }
+    /** Called for each everything.Failure received. */
+    onFailure(value: Failure): void {
+        void value;
+    }
+    /** Called for each everything.PingRequest received. */
+    onPingRequest(value: PingRequest): void {
+        void value;
+    }
+    /** Called for each everything.Notify received. */
+    onNotify(value: Notify): void {
+        void value;
+    }
+    /** Called for each everything.Empty received. */
+    onEmpty(value: Empty): void {
+        void value;
+    }
+}
+
+/** A FinalSender and a FinalReceiver with requests matched to their responses. */
+export class FinalClient extends rt.Client<FinalSender, FinalReceiver> {
+    constructor(receiver?: FinalReceiver) {
+        super(new FinalSender(), receiver ?? new FinalReceiver(), REQUESTS);
+    }
+    /** Sends a request; resolves with its response, or rejects with an rt.RequestError. */
+    request(q: PingRequest, timeoutMs?: number): Promise<Pong>;
+    request(q: object, timeoutMs?: number): Promise<object> {
+        return this.call(q, timeoutMs);
+    }
+}

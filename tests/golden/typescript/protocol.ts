@@ -123,3 +123,81 @@ export class AccountMessageFinalModel extends rt.FinalModel<AccountMessage> {
         super(AccountMessageCodec, limits);
     }
 }
+
+/** Sends what the protocol package's protocol sends (versioned): its messages, or its structs when it declares none. */
+export class Sender extends rt.Sender {
+    constructor() {
+        super(false);
+        this.register(OrderMessage, new OrderMessageModel());
+        this.register(BalanceMessage, new BalanceMessageModel());
+        this.register(AccountMessage, new AccountMessageModel());
+    }
+}
+
+/** Receives what the protocol package's protocol sends (versioned): override the on<Message> hooks. */
+export class Receiver extends rt.Receiver {
+    constructor(limits?: rt.Limits) {
+        super(false, limits);
+        this.handle(new OrderMessageModel(this.limits), (v) => this.onOrderMessage(v));
+        this.handle(new BalanceMessageModel(this.limits), (v) => this.onBalanceMessage(v));
+        this.handle(new AccountMessageModel(this.limits), (v) => this.onAccountMessage(v));
+    }
+    /** Called for each protocol.OrderMessage received. */
+    onOrderMessage(value: OrderMessage): void {
+        void value;
+    }
+    /** Called for each protocol.BalanceMessage received. */
+    onBalanceMessage(value: BalanceMessage): void {
+        void value;
+    }
+    /** Called for each protocol.AccountMessage received. */
+    onAccountMessage(value: AccountMessage): void {
+        void value;
+    }
+}
+
+/** A Sender and a Receiver with requests matched to their responses. */
+export class Client extends rt.Client<Sender, Receiver> {
+    constructor(receiver?: Receiver) {
+        super(new Sender(), receiver ?? new Receiver(), []);
+    }
+}
+
+/** Sends what the protocol package's protocol sends (final): its messages, or its structs when it declares none. */
+export class FinalSender extends rt.Sender {
+    constructor() {
+        super(true);
+        this.register(OrderMessage, new OrderMessageFinalModel());
+        this.register(BalanceMessage, new BalanceMessageFinalModel());
+        this.register(AccountMessage, new AccountMessageFinalModel());
+    }
+}
+
+/** Receives what the protocol package's protocol sends (final): override the on<Message> hooks. */
+export class FinalReceiver extends rt.Receiver {
+    constructor(limits?: rt.Limits) {
+        super(true, limits);
+        this.handle(new OrderMessageFinalModel(this.limits), (v) => this.onOrderMessage(v));
+        this.handle(new BalanceMessageFinalModel(this.limits), (v) => this.onBalanceMessage(v));
+        this.handle(new AccountMessageFinalModel(this.limits), (v) => this.onAccountMessage(v));
+    }
+    /** Called for each protocol.OrderMessage received. */
+    onOrderMessage(value: OrderMessage): void {
+        void value;
+    }
+    /** Called for each protocol.BalanceMessage received. */
+    onBalanceMessage(value: BalanceMessage): void {
+        void value;
+    }
+    /** Called for each protocol.AccountMessage received. */
+    onAccountMessage(value: AccountMessage): void {
+        void value;
+    }
+}
+
+/** A FinalSender and a FinalReceiver with requests matched to their responses. */
+export class FinalClient extends rt.Client<FinalSender, FinalReceiver> {
+    constructor(receiver?: FinalReceiver) {
+        super(new FinalSender(), receiver ?? new FinalReceiver(), []);
+    }
+}

@@ -202,3 +202,81 @@ export class AccountFinalModel extends rt.FinalModel<Account> {
         super(AccountCodec, limits);
     }
 }
+
+/** Sends what the protoex package's protocol sends (versioned): its messages, or its structs when it declares none. */
+export class Sender extends rt.Sender {
+    constructor() {
+        super(false);
+        this.register(Order, new OrderModel());
+        this.register(Balance, new BalanceModel());
+        this.register(Account, new AccountModel());
+    }
+}
+
+/** Receives what the protoex package's protocol sends (versioned): override the on<Message> hooks. */
+export class Receiver extends rt.Receiver {
+    constructor(limits?: rt.Limits) {
+        super(false, limits);
+        this.handle(new OrderModel(this.limits), (v) => this.onOrder(v));
+        this.handle(new BalanceModel(this.limits), (v) => this.onBalance(v));
+        this.handle(new AccountModel(this.limits), (v) => this.onAccount(v));
+    }
+    /** Called for each protoex.Order received. */
+    onOrder(value: Order): void {
+        void value;
+    }
+    /** Called for each protoex.Balance received. */
+    onBalance(value: Balance): void {
+        void value;
+    }
+    /** Called for each protoex.Account received. */
+    onAccount(value: Account): void {
+        void value;
+    }
+}
+
+/** A Sender and a Receiver with requests matched to their responses. */
+export class Client extends rt.Client<Sender, Receiver> {
+    constructor(receiver?: Receiver) {
+        super(new Sender(), receiver ?? new Receiver(), []);
+    }
+}
+
+/** Sends what the protoex package's protocol sends (final): its messages, or its structs when it declares none. */
+export class FinalSender extends rt.Sender {
+    constructor() {
+        super(true);
+        this.register(Order, new OrderFinalModel());
+        this.register(Balance, new BalanceFinalModel());
+        this.register(Account, new AccountFinalModel());
+    }
+}
+
+/** Receives what the protoex package's protocol sends (final): override the on<Message> hooks. */
+export class FinalReceiver extends rt.Receiver {
+    constructor(limits?: rt.Limits) {
+        super(true, limits);
+        this.handle(new OrderFinalModel(this.limits), (v) => this.onOrder(v));
+        this.handle(new BalanceFinalModel(this.limits), (v) => this.onBalance(v));
+        this.handle(new AccountFinalModel(this.limits), (v) => this.onAccount(v));
+    }
+    /** Called for each protoex.Order received. */
+    onOrder(value: Order): void {
+        void value;
+    }
+    /** Called for each protoex.Balance received. */
+    onBalance(value: Balance): void {
+        void value;
+    }
+    /** Called for each protoex.Account received. */
+    onAccount(value: Account): void {
+        void value;
+    }
+}
+
+/** A FinalSender and a FinalReceiver with requests matched to their responses. */
+export class FinalClient extends rt.Client<FinalSender, FinalReceiver> {
+    constructor(receiver?: FinalReceiver) {
+        super(new FinalSender(), receiver ?? new FinalReceiver(), []);
+    }
+}
