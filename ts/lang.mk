@@ -2,6 +2,7 @@
 # built with tsc), its tests with Node's test runner, the browser test, the fuzz run.
 # Node packages come from the npm registry, pinned by ts/package-lock.json.
 TS_GEN := build/ts/gen
+FASTWIRE_CPP_SERVER ?= $(CURDIR)/$(BUILD)/examples/cpp/server
 TS_FUZZ_SECONDS ?= 20
 
 .PHONY: test-ts ts-build ts-gen bench-ts fuzz-ts
@@ -22,12 +23,12 @@ ts-build: ts/node_modules/.package-lock.json
 test-ts:
 	@$(BOOTSTRAP) ts
 	$(MAKE) --no-print-directory ts-build
-	cd ts && FASTWIRE_CPP_SERVER=$(CURDIR)/$(BUILD)/examples/cpp/server node --test test/
+	cd ts && FASTWIRE_CPP_SERVER=$(FASTWIRE_CPP_SERVER) node --test test/
 LANGUAGE_TESTS += test-ts
 
 # The full-size loopback run of the issue: 1,000,000 mixed messages through `net`.
 .PHONY: soak-ts
 soak-ts:
 	$(MAKE) --no-print-directory ts-build
-	cd ts && FASTWIRE_TS_MESSAGES=1000000 FASTWIRE_CPP_SERVER=$(CURDIR)/$(BUILD)/examples/cpp/server \
+	cd ts && FASTWIRE_TS_MESSAGES=1000000 FASTWIRE_CPP_SERVER=$(FASTWIRE_CPP_SERVER) \
 		node --test --test-name-pattern loopback test/transport.test.mjs
