@@ -23,7 +23,7 @@ ts-build: ts/node_modules/.package-lock.json
 test-ts:
 	@$(BOOTSTRAP) ts
 	$(MAKE) --no-print-directory ts-build
-	cd ts && FASTWIRE_CPP_SERVER=$(FASTWIRE_CPP_SERVER) node --test test/
+	cd ts && FASTWIRE_CPP_SERVER=$(FASTWIRE_CPP_SERVER) node --test test/*.test.mjs
 LANGUAGE_TESTS += test-ts
 
 # The full-size loopback run of the issue: 1,000,000 mixed messages through `net`.
