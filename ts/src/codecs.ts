@@ -76,7 +76,8 @@ function wrongJson(name: string, j: JsonValue): never {
   return fail("bad_value", `${name} expected, got ${what}`);
 }
 
-function needFinal(r: Reader, n: number): number {
+/** Claims `n` bytes at the final cursor; returns their position (truncated when absent). */
+export function needFinal(r: Reader, n: number): number {
   const p = r.p;
   if (n > r.end - p) fail("truncated");
   r.p = p + n;
@@ -311,7 +312,7 @@ export class DecimalCodec extends Scalar<Decimal> {
     v.setUint32(pos + 8, Number(c >> 64n), true);
     v.setUint32(pos + 12, ((d.scale << 16) | (d.negative ? 0x80000000 : 0)) >>> 0, true);
   }
-  override vcheck(r: Reader, pos: number): void {
+  override vcheck(r: Reader, pos: number, _base = 0, _d = 0): void {
     if (r.buf[pos + 14]! > 28) fail("bad_value", "decimal scale above 28");
   }
   override fcheck(r: Reader): void {
@@ -1165,12 +1166,16 @@ export class StructCodec<T extends object> extends Codec<T> {
   }
 
   vget(r: Reader, pos: number, base: number, d: number): T {
-    return this.getAt(r, base, r.u32(pos), pos + 4, d);
+    return this.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
   }
 
   getAt(r: Reader, base: number, off: number, slotEnd: number, d: number): T {
     const at = this.enter(r, base, off, slotEnd, d);
-    const stored = r.p;
+    return this.getOlder(r, at, r.p, d);
+  }
+
+  /** The fields of a body at `at` of `stored` bytes (fields beyond it keep defaults). */
+  getOlder(r: Reader, at: number, stored: number, d: number): T {
     const v = new this.cls() as Record<string, unknown>;
     for (const f of this.fields) {
       if (f.offset + f.codec.slot > stored) break; // an older writer: defaults from here on
@@ -1180,12 +1185,15 @@ export class StructCodec<T extends object> extends Codec<T> {
   }
 
   vcheck(r: Reader, pos: number, base: number, d: number): void {
-    this.checkAt(r, base, r.u32(pos), pos + 4, d);
+    this.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
   }
 
   checkAt(r: Reader, base: number, off: number, slotEnd: number, d: number): void {
     const at = this.enter(r, base, off, slotEnd, d);
-    const stored = r.p;
+    this.checkOlder(r, at, r.p, d);
+  }
+
+  checkOlder(r: Reader, at: number, stored: number, d: number): void {
     for (const f of this.fields) {
       if (f.offset + f.codec.slot > stored) break;
       f.codec.vcheck(r, at + f.offset, at, d - 1);
@@ -1253,6 +1261,10 @@ export class StructCodec<T extends object> extends Codec<T> {
     return JSON.stringify(this.equality.map((f) => String(f.codec.keyId(o[f.prop]))));
   }
 }
+
+/** Passed to a generated class's constructor by readers: no defaults are computed (every
+ * field is assigned next, in declaration order). */
+export const RAW: object = Object.freeze({});
 
 // ---- constructors for generated code ---------------------------------------------------
 

@@ -26,9 +26,21 @@ export function asDecodeError(err: unknown): DecodeError {
   throw err;
 }
 
+// The DataView of the last buffer read: reading many messages from one buffer (a
+// benchmark, a receiver's chunk) makes one DataView, not one per message.
+let lastBuf: Uint8Array | null = null;
+let lastView: DataView | null = null;
+
+/** A reader of the `size` bytes at `offset`: positions stay those of `buf`, the message's
+ * root is read with its base at `offset`, and nothing past offset + size is read. */
 function view(buf: Uint8Array, offset: number, size: number): Reader {
-  const bytes = buf.subarray(offset, offset + size);
-  return new Reader(bytes, new DataView(bytes.buffer, bytes.byteOffset, size), size, 0, 0);
+  let dv = lastView;
+  if (buf !== lastBuf || dv === null) {
+    dv = new DataView(buf.buffer, buf.byteOffset, buf.length);
+    lastBuf = buf;
+    lastView = dv;
+  }
+  return new Reader(buf, dv, offset + size, 0, 0);
 }
 
 abstract class ModelBase<T extends object> {
@@ -110,17 +122,17 @@ export class Model<T extends object> extends ModelBase<T> {
   validate(buf: Uint8Array, offset = 0): number {
     const r = this.root(buf, offset);
     try {
-      this.codec.checkAt(r, 0, r.u32(4), 8, this.limits.maxDepth);
+      this.codec.checkAt(r, offset, r.u32(offset + 4), offset + 8, this.limits.maxDepth);
     } catch (err) {
       throw asDecodeError(err);
     }
-    return r.end;
+    return r.end - offset;
   }
 
   deserialize(buf: Uint8Array, offset = 0): T {
     const r = this.root(buf, offset);
     try {
-      return this.codec.getAt(r, 0, r.u32(4), 8, this.limits.maxDepth);
+      return this.codec.getAt(r, offset, r.u32(offset + 4), offset + 8, this.limits.maxDepth);
     } catch (err) {
       throw asDecodeError(err);
     }
@@ -150,10 +162,10 @@ export class FinalModel<T extends object> extends ModelBase<T> {
     if (size > avail) fail("truncated");
     if (size < 8) fail("bad_size");
     const r = view(buf, offset, size);
-    const found = r.u32(4);
+    const found = r.u32(offset + 4);
     if (found !== this.codec.type) fail("bad_type", `${found} where ${this.codec.type} was expected`);
     r.zcap = this.limits.maxZeroSizeElements;
-    r.p = 8;
+    r.p = offset + 8;
     return r;
   }
 
@@ -165,7 +177,7 @@ export class FinalModel<T extends object> extends ModelBase<T> {
       throw asDecodeError(err);
     }
     if (r.p !== r.end) fail(r.p > r.end ? "truncated" : "bad_size");
-    return r.end;
+    return r.end - offset;
   }
 
   deserialize(buf: Uint8Array, offset = 0): T {

@@ -153,12 +153,12 @@ export class Receiver {
         return 0;
       }
       this.append(chunk.subarray(0, missing));
-      const message = this.pend.subarray(0, need);
+      const message = this.pend.slice(0, need);
       this.pendLen = 0;
       this.offset += missing;
       pos = missing;
       handled++;
-      this.dispatch(message.slice());
+      this.dispatch(message, 0, need);
       this.pend = this.pend.length > 65536 ? new Uint8Array(0) : this.pend;
     }
     const min = this.final ? 8 : 16;
@@ -174,7 +174,7 @@ export class Receiver {
       if (data.length - pos < size) break;
       this.offset += size;
       handled++;
-      this.dispatch(data.subarray(pos, pos + size));
+      this.dispatch(data, pos, size);
       pos += size;
     }
     if (pos < data.length) {
@@ -209,33 +209,34 @@ export class Receiver {
     this.pendLen = need;
   }
 
-  /** The type number of one complete message, or -1 when its root offset is bad. */
-  typeOf(message: Uint8Array): number {
-    const v = new DataView(message.buffer, message.byteOffset, message.length);
-    if (this.final) return v.getUint32(4, true);
-    const root = v.getUint32(4, true);
-    if (root > message.length - 8) return -1;
-    return v.getUint32(root + 4, true);
+  /** The type number of the complete message of `size` bytes at `pos`, or -1 when its
+   * root offset is bad. */
+  typeOf(buf: Uint8Array, pos = 0, size = buf.length - pos): number {
+    const u32 = (p: number) => (buf[p]! | (buf[p + 1]! << 8) | (buf[p + 2]! << 16) | (buf[p + 3]! << 24)) >>> 0;
+    if (this.final) return u32(pos + 4);
+    const root = u32(pos + 4);
+    if (root > size - 8) return -1;
+    return u32(pos + root + 4);
   }
 
-  /** Handles one complete message. */
-  protected dispatch(message: Uint8Array): void {
-    const type = this.typeOf(message);
+  /** Handles the complete message of `size` bytes at `pos`. */
+  protected dispatch(buf: Uint8Array, pos: number, size: number): void {
+    const type = this.typeOf(buf, pos, size);
     if (type < 0) {
-      this.onError(new DecodeError("truncated", "root offset"), message);
+      this.onError(new DecodeError("truncated", "root offset"), buf.slice(pos, pos + size));
       return;
     }
     const h = this.handlers.get(type);
     if (h === undefined) {
-      this.onUnknown(type, message);
+      this.onUnknown(type, buf.slice(pos, pos + size));
       return;
     }
     let value: object;
     try {
-      value = h.model.deserialize(message);
+      value = h.model.deserialize(buf, pos);
     } catch (err) {
       if (err instanceof DecodeError) {
-        this.onError(err, message);
+        this.onError(err, buf.slice(pos, pos + size));
         return;
       }
       throw err;
@@ -260,7 +261,8 @@ export class Receiver {
 /** Passes messages on as bytes (after checking those of known types): `onMessage(type,
  * data)` for each; unknown types go to onUnknown, malformed ones to onError. */
 export class Proxy extends Receiver {
-  protected override dispatch(message: Uint8Array): void {
+  protected override dispatch(buf: Uint8Array, pos: number, size: number): void {
+    const message = buf.slice(pos, pos + size);
     const type = this.typeOf(message);
     if (type < 0) {
       this.onError(new DecodeError("truncated", "root offset"), message);

@@ -233,18 +233,36 @@ export function utc(): bigint {
 const decoder = new TextDecoder("utf-8", { fatal: true });
 const encoder = new TextEncoder();
 
+const fromCodes = String.fromCharCode;
+
+/** Up to 8 ASCII bytes as a string: one call with the codes as arguments (much faster
+ * than concatenation or apply for the short strings messages are full of). */
+function ascii8(b: Uint8Array, p: number, n: number): string {
+  const f = fromCodes;
+  switch (n) {
+    case 1: return f(b[p + 0]!);
+    case 2: return f(b[p + 0]!, b[p + 1]!);
+    case 3: return f(b[p + 0]!, b[p + 1]!, b[p + 2]!);
+    case 4: return f(b[p + 0]!, b[p + 1]!, b[p + 2]!, b[p + 3]!);
+    case 5: return f(b[p + 0]!, b[p + 1]!, b[p + 2]!, b[p + 3]!, b[p + 4]!);
+    case 6: return f(b[p + 0]!, b[p + 1]!, b[p + 2]!, b[p + 3]!, b[p + 4]!, b[p + 5]!);
+    case 7: return f(b[p + 0]!, b[p + 1]!, b[p + 2]!, b[p + 3]!, b[p + 4]!, b[p + 5]!, b[p + 6]!);
+    case 8: return f(b[p + 0]!, b[p + 1]!, b[p + 2]!, b[p + 3]!, b[p + 4]!, b[p + 5]!, b[p + 6]!, b[p + 7]!);
+    default: return "";
+  }
+}
+
 /** The text of `n` UTF-8 bytes at `p`. */
 export function utf8Decode(b: Uint8Array, p: number, n: number): string {
-  if (n < 24) {
-    let s = "";
+  if (n <= 24) {
     const end = p + n;
     let i = p;
-    for (; i < end; i++) {
-      const c = b[i]!;
-      if (c >= 0x80) break;
-      s += String.fromCharCode(c);
+    while (i < end && b[i]! < 0x80) i++;
+    if (i === end) {
+      if (n <= 8) return ascii8(b, p, n);
+      if (n <= 16) return ascii8(b, p, 8) + ascii8(b, p + 8, n - 8);
+      return ascii8(b, p, 8) + ascii8(b, p + 8, 8) + ascii8(b, p + 16, n - 16);
     }
-    if (i === end) return s;
   }
   try {
     return decoder.decode(b.subarray(p, p + n));

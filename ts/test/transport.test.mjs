@@ -250,7 +250,7 @@ test("back-pressure: overflow fail refuses, disconnect closes", async () => {
 });
 
 test("graceful stop: every reply queued before the stop reaches its client", async () => {
-  const server = tsServer();
+  const server = tsServer({}, process.env.FASTWIRE_TS_LOG ? console.error : null);
   const port = await server.listen("127.0.0.1", 0);
   const Recv = collecting(service.Receiver);
   const receiver = new Recv();

@@ -147,3 +147,16 @@ test("a reused writer serializes many messages", () => {
   assert.equal(w.len, total);
   assert.ok(m.verify(w.bytes(), 252 * 99));
 });
+
+test("a buffer that grows while a nested body is written (regression)", () => {
+  const a = seed();
+  a.name = "y".repeat(5000);
+  a.wallet.currency = "z".repeat(3000);
+  for (const M of [proto.AccountModel, proto.AccountFinalModel]) {
+    const m = new M();
+    const w = new rt.Writer(1);
+    m.serializeInto(w, a);
+    const back = m.deserialize(w.bytes());
+    assert.equal(back.toJson(), a.toJson());
+  }
+});

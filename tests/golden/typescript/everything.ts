@@ -220,33 +220,34 @@ export const FlagsEmptyCodec: rt.EnumCodec<FlagsEmpty> = rt.flagsOf<FlagsEmpty>(
 
 /** Every primitive, with defaults of every kind. */
 export class Primitives {
-    f_bool: boolean;
-    f_byte: number;
-    f_char: number;
-    f_wchar: number;
-    f_int8: number;
-    f_uint8: number;
-    f_int16: number;
-    f_uint16: number;
-    f_int32: number;
-    f_uint32: number;
-    f_int64: bigint;
-    f_uint64: bigint;
-    f_float: number;
-    f_double: number;
-    f_decimal: rt.Decimal;
-    f_string: string;
-    f_bytes: Uint8Array;
-    f_epoch: bigint;
-    f_utc: bigint;
-    f_ns: bigint;
-    f_uuid0: string;
-    f_uuid1: string;
-    f_uuid4: string;
-    f_uuid: string;
-    password: string;
-    legacy: number;
+    f_bool!: boolean;
+    f_byte!: number;
+    f_char!: number;
+    f_wchar!: number;
+    f_int8!: number;
+    f_uint8!: number;
+    f_int16!: number;
+    f_uint16!: number;
+    f_int32!: number;
+    f_uint32!: number;
+    f_int64!: bigint;
+    f_uint64!: bigint;
+    f_float!: number;
+    f_double!: number;
+    f_decimal!: rt.Decimal;
+    f_string!: string;
+    f_bytes!: Uint8Array;
+    f_epoch!: bigint;
+    f_utc!: bigint;
+    f_ns!: bigint;
+    f_uuid0!: string;
+    f_uuid1!: string;
+    f_uuid4!: string;
+    f_uuid!: string;
+    password!: string;
+    legacy!: number;
     constructor(init?: Partial<Primitives>) {
+        if ((init as object | undefined) === rt.RAW) return; // a reader assigns every field
         this.f_bool = true;
         this.f_byte = 255;
         this.f_char = 33;
@@ -291,19 +292,20 @@ export class Primitives {
 
 /** Optionals, including the "reseter" form T~ that adds a <name>Reset flag. */
 export class Optionals {
-    f_bool: boolean | null;
-    f_int32: number | null;
-    f_string: string | null;
-    f_decimal: rt.Decimal | null;
-    f_uuid: string | null;
-    f_time: bigint | null;
-    f_enum: EnumByte | null;
-    f_flags: Flags | null;
-    f_struct: Primitives | null;
-    f_order: $proto.Order | null;
-    f_reset: bigint | null;
-    f_resetReset: boolean;
+    f_bool!: boolean | null;
+    f_int32!: number | null;
+    f_string!: string | null;
+    f_decimal!: rt.Decimal | null;
+    f_uuid!: string | null;
+    f_time!: bigint | null;
+    f_enum!: EnumByte | null;
+    f_flags!: Flags | null;
+    f_struct!: Primitives | null;
+    f_order!: $proto.Order | null;
+    f_reset!: bigint | null;
+    f_resetReset!: boolean;
     constructor(init?: Partial<Optionals>) {
+        if ((init as object | undefined) === rt.RAW) return; // a reader assigns every field
         this.f_bool = null;
         this.f_int32 = 42;
         this.f_string = "maybe";
@@ -334,23 +336,24 @@ export class Optionals {
 
 /** Every collection, with optional elements where the grammar allows them. */
 export class Collections {
-    f_array: number[];
-    f_array_optional: (string | null)[];
-    f_array_struct: Primitives[];
-    f_vector: number[];
-    f_vector_optional: (EnumByte | null)[];
-    f_vector_struct: $proto.Order[];
-    f_list: string[];
-    f_list_optional: (Optionals | null)[];
-    f_set: bigint[];
-    f_set_struct: $proto.Balance[];
-    f_map: Map<number, string>;
-    f_map_optional: Map<string, number | null>;
-    f_map_enum_key: Map<EnumByte, Optionals>;
-    f_hash: Map<string, Uint8Array>;
-    f_hash_optional: Map<string, Primitives | null>;
-    f_hash_struct_key: Map<$proto.Order, Optionals>;
+    f_array!: number[];
+    f_array_optional!: (string | null)[];
+    f_array_struct!: Primitives[];
+    f_vector!: number[];
+    f_vector_optional!: (EnumByte | null)[];
+    f_vector_struct!: $proto.Order[];
+    f_list!: string[];
+    f_list_optional!: (Optionals | null)[];
+    f_set!: bigint[];
+    f_set_struct!: $proto.Balance[];
+    f_map!: Map<number, string>;
+    f_map_optional!: Map<string, number | null>;
+    f_map_enum_key!: Map<EnumByte, Optionals>;
+    f_hash!: Map<string, Uint8Array>;
+    f_hash_optional!: Map<string, Primitives | null>;
+    f_hash_struct_key!: Map<$proto.Order, Optionals>;
     constructor(init?: Partial<Collections>) {
+        if ((init as object | undefined) === rt.RAW) return; // a reader assigns every field
         this.f_array = [0, 0, 0];
         this.f_array_optional = [null, null];
         this.f_array_struct = [new Primitives(), new Primitives()];
@@ -385,8 +388,9 @@ export class Collections {
 
 /** Fixed and continued type numbers. */
 export class Fixed {
-    id: number;
+    id!: number;
     constructor(init?: Partial<Fixed>) {
+        if ((init as object | undefined) === rt.RAW) return; // a reader assigns every field
         this.id = 0;
         if (init !== undefined) Object.assign(this, init);
     }
@@ -406,8 +410,9 @@ export class Fixed {
 
 /** struct everything.Next (type 113) */
 export class Next {
-    id: string;
+    id!: string;
     constructor(init?: Partial<Next>) {
+        if ((init as object | undefined) === rt.RAW) return; // a reader assigns every field
         this.id = rt.uuid1();
         if (init !== undefined) Object.assign(this, init);
     }
@@ -427,8 +432,9 @@ export class Next {
 
 /** struct everything.Shifted (type 300) */
 export class Shifted {
-    amount: rt.Decimal;
+    amount!: rt.Decimal;
     constructor(init?: Partial<Shifted>) {
+        if ((init as object | undefined) === rt.RAW) return; // a reader assigns every field
         this.amount = new rt.Decimal(5n, 1, false);
         if (init !== undefined) Object.assign(this, init);
     }
@@ -448,9 +454,10 @@ export class Shifted {
 
 /** Inheritance: from a local struct, and from an imported one keeping its number. */
 export class Base {
-    name: string;
-    level: number;
+    name!: string;
+    level!: number;
     constructor(init?: Partial<Base>) {
+        if ((init as object | undefined) === rt.RAW) return; // a reader assigns every field
         this.name = "";
         this.level = 1;
         if (init !== undefined) Object.assign(this, init);
@@ -471,11 +478,12 @@ export class Base {
 
 /** struct everything.Derived (type 302) */
 export class Derived {
-    name: string;
-    level: number;
-    serial: number;
-    weight: number;
+    name!: string;
+    level!: number;
+    serial!: number;
+    weight!: number;
     constructor(init?: Partial<Derived>) {
+        if ((init as object | undefined) === rt.RAW) return; // a reader assigns every field
         this.name = "";
         this.level = 1;
         this.serial = 0;
@@ -498,12 +506,13 @@ export class Derived {
 
 /** struct everything.MoreDerived (type 303) */
 export class MoreDerived {
-    name: string;
-    level: number;
-    serial: number;
-    weight: number;
-    last: boolean;
+    name!: string;
+    level!: number;
+    serial!: number;
+    weight!: number;
+    last!: boolean;
     constructor(init?: Partial<MoreDerived>) {
+        if ((init as object | undefined) === rt.RAW) return; // a reader assigns every field
         this.name = "";
         this.level = 1;
         this.serial = 0;
@@ -527,10 +536,11 @@ export class MoreDerived {
 
 /** struct everything.Wallet (type 2) */
 export class Wallet {
-    currency: string;
-    amount: number;
-    reserved: rt.Decimal;
+    currency!: string;
+    amount!: number;
+    reserved!: rt.Decimal;
     constructor(init?: Partial<Wallet>) {
+        if ((init as object | undefined) === rt.RAW) return; // a reader assigns every field
         this.currency = "";
         this.amount = 0.0;
         this.reserved = new rt.Decimal(0n, 0, false);
@@ -552,15 +562,16 @@ export class Wallet {
 
 /** struct everything.ExAccount (type 304) */
 export class ExAccount {
-    uid: number;
-    name: string;
-    state: $protoex.State;
-    wallet: $protoex.Balance;
-    asset: $protoex.Balance | null;
-    orders: $protoex.Order[];
-    refs: EnumRefs;
-    extra: $protoex.State;
+    uid!: number;
+    name!: string;
+    state!: $protoex.State;
+    wallet!: $protoex.Balance;
+    asset!: $protoex.Balance | null;
+    orders!: $protoex.Order[];
+    refs!: EnumRefs;
+    extra!: $protoex.State;
     constructor(init?: Partial<ExAccount>) {
+        if ((init as object | undefined) === rt.RAW) return; // a reader assigns every field
         this.uid = 0;
         this.name = "";
         this.state = 43;
@@ -587,9 +598,10 @@ export class ExAccount {
 
 /** Request / response / reject and messages. */
 export class Ping {
-    id: string;
-    sent: bigint;
+    id!: string;
+    sent!: bigint;
     constructor(init?: Partial<Ping>) {
+        if ((init as object | undefined) === rt.RAW) return; // a reader assigns every field
         this.id = rt.uuid1();
         this.sent = rt.utc();
         if (init !== undefined) Object.assign(this, init);
@@ -610,9 +622,10 @@ export class Ping {
 
 /** message everything.Pong (type 306) */
 export class Pong {
-    id: string;
-    received: bigint;
+    id!: string;
+    received!: bigint;
     constructor(init?: Partial<Pong>) {
+        if ((init as object | undefined) === rt.RAW) return; // a reader assigns every field
         this.id = "00000000-0000-0000-0000-000000000000";
         this.received = 0n;
         if (init !== undefined) Object.assign(this, init);
@@ -633,9 +646,10 @@ export class Pong {
 
 /** message everything.Refused (type 307) */
 export class Refused {
-    id: string;
-    reason: string;
+    id!: string;
+    reason!: string;
     constructor(init?: Partial<Refused>) {
+        if ((init as object | undefined) === rt.RAW) return; // a reader assigns every field
         this.id = "00000000-0000-0000-0000-000000000000";
         this.reason = "";
         if (init !== undefined) Object.assign(this, init);
@@ -656,9 +670,10 @@ export class Refused {
 
 /** message everything.Failure (type 308) */
 export class Failure {
-    id: string;
-    error: string;
+    id!: string;
+    error!: string;
     constructor(init?: Partial<Failure>) {
+        if ((init as object | undefined) === rt.RAW) return; // a reader assigns every field
         this.id = "00000000-0000-0000-0000-000000000000";
         this.error = "";
         if (init !== undefined) Object.assign(this, init);
@@ -679,10 +694,11 @@ export class Failure {
 
 /** message everything.PingRequest (type 309) */
 export class PingRequest {
-    id: string;
-    sent: bigint;
-    note: string;
+    id!: string;
+    sent!: bigint;
+    note!: string;
     constructor(init?: Partial<PingRequest>) {
+        if ((init as object | undefined) === rt.RAW) return; // a reader assigns every field
         this.id = rt.uuid1();
         this.sent = rt.utc();
         this.note = "are you there?";
@@ -704,9 +720,10 @@ export class PingRequest {
 
 /** message everything.Notify (type 310) */
 export class Notify {
-    id: string;
-    text: string;
+    id!: string;
+    text!: string;
     constructor(init?: Partial<Notify>) {
+        if ((init as object | undefined) === rt.RAW) return; // a reader assigns every field
         this.id = rt.uuid4();
         this.text = "";
         if (init !== undefined) Object.assign(this, init);
@@ -728,6 +745,7 @@ export class Notify {
 /** message everything.Empty (type 311) */
 export class Empty {
     constructor(init?: Partial<Empty>) {
+        if ((init as object | undefined) === rt.RAW) return; // a reader assigns every field
         if (init !== undefined) Object.assign(this, init);
     }
     /** By the schema's equality: the [key] fields, else every field. */
@@ -791,6 +809,190 @@ PrimitivesCodec.define([
     { name: "password", prop: "password", codec: rt.STRING, offset: 169 },
     { name: "legacy", prop: "legacy", codec: rt.INT32, offset: 173 },
 ], 177, 169, null, ["f_bool", "f_byte", "f_char", "f_wchar", "f_int8", "f_uint8", "f_int16", "f_uint16", "f_int32", "f_uint32", "f_int64", "f_uint64", "f_float", "f_double", "f_decimal", "f_string", "f_bytes", "f_epoch", "f_utc", "f_ns", "f_uuid0", "f_uuid1", "f_uuid4", "f_uuid", "password", "legacy"]);
+const _F_Primitives: readonly rt.Codec<any>[] = PrimitivesCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+PrimitivesCodec.put = (w: rt.Writer, v: Primitives): number => {
+    const at = w.reserve(177);
+    const dv = w.view;
+    dv.setUint32(at, 177, true);
+    dv.setUint32(at + 4, 110, true);
+    dv.setUint8(at + 8, v.f_bool ? 1 : 0);
+    dv.setUint8(at + 9, v.f_byte);
+    dv.setUint8(at + 10, v.f_char);
+    dv.setUint32(at + 11, v.f_wchar, true);
+    dv.setInt8(at + 15, v.f_int8);
+    dv.setUint8(at + 16, v.f_uint8);
+    dv.setInt16(at + 17, v.f_int16, true);
+    dv.setUint16(at + 19, v.f_uint16, true);
+    dv.setInt32(at + 21, v.f_int32, true);
+    dv.setUint32(at + 25, v.f_uint32, true);
+    dv.setBigInt64(at + 29, v.f_int64, true);
+    dv.setBigUint64(at + 37, v.f_uint64, true);
+    dv.setFloat32(at + 45, v.f_float, true);
+    dv.setFloat64(at + 49, v.f_double, true);
+    rt.DECIMAL.write(w, at + 57, v.f_decimal);
+    dv.setBigUint64(at + 81, v.f_epoch, true);
+    dv.setBigUint64(at + 89, v.f_utc, true);
+    dv.setBigUint64(at + 97, v.f_ns, true);
+    rt.UUID.write(w, at + 105, v.f_uuid0);
+    rt.UUID.write(w, at + 121, v.f_uuid1);
+    rt.UUID.write(w, at + 137, v.f_uuid4);
+    rt.UUID.write(w, at + 153, v.f_uuid);
+    dv.setInt32(at + 173, v.legacy, true);
+    _F_Primitives[15]!.vput(w, at + 73, at, v.f_string);
+    _F_Primitives[16]!.vput(w, at + 77, at, v.f_bytes);
+    _F_Primitives[24]!.vput(w, at + 169, at, v.password);
+    return at;
+};
+PrimitivesCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): Primitives => {
+    const at = PrimitivesCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 177) return PrimitivesCodec.getOlder(r, at, r.p, d);
+    const dv = r.view;
+    const v = new Primitives(rt.RAW as Partial<Primitives>);
+    v.f_bool = dv.getUint8(at + 8) !== 0;
+    v.f_byte = dv.getUint8(at + 9);
+    v.f_char = dv.getUint8(at + 10);
+    v.f_wchar = dv.getUint32(at + 11, true);
+    v.f_int8 = dv.getInt8(at + 15);
+    v.f_uint8 = dv.getUint8(at + 16);
+    v.f_int16 = dv.getInt16(at + 17, true);
+    v.f_uint16 = dv.getUint16(at + 19, true);
+    v.f_int32 = dv.getInt32(at + 21, true);
+    v.f_uint32 = dv.getUint32(at + 25, true);
+    v.f_int64 = dv.getBigInt64(at + 29, true);
+    v.f_uint64 = dv.getBigUint64(at + 37, true);
+    v.f_float = dv.getFloat32(at + 45, true);
+    v.f_double = dv.getFloat64(at + 49, true);
+    v.f_decimal = rt.DECIMAL.read(r, at + 57);
+    v.f_string = _F_Primitives[15]!.vget(r, at + 73, at, d - 1);
+    v.f_bytes = _F_Primitives[16]!.vget(r, at + 77, at, d - 1);
+    v.f_epoch = dv.getBigUint64(at + 81, true);
+    v.f_utc = dv.getBigUint64(at + 89, true);
+    v.f_ns = dv.getBigUint64(at + 97, true);
+    v.f_uuid0 = rt.UUID.read(r, at + 105);
+    v.f_uuid1 = rt.UUID.read(r, at + 121);
+    v.f_uuid4 = rt.UUID.read(r, at + 137);
+    v.f_uuid = rt.UUID.read(r, at + 153);
+    v.password = _F_Primitives[24]!.vget(r, at + 169, at, d - 1);
+    v.legacy = dv.getInt32(at + 173, true);
+    return v;
+};
+PrimitivesCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Primitives => PrimitivesCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+PrimitivesCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => PrimitivesCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+PrimitivesCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
+    const at = PrimitivesCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 177) return PrimitivesCodec.checkOlder(r, at, r.p, d);
+    rt.DECIMAL.vcheck(r, at + 57, at, d);
+    _F_Primitives[15]!.vcheck(r, at + 73, at, d - 1);
+    _F_Primitives[16]!.vcheck(r, at + 77, at, d - 1);
+    _F_Primitives[24]!.vcheck(r, at + 169, at, d - 1);
+};
+PrimitivesCodec.fput = (w: rt.Writer, v: Primitives): void => {
+    w.ensure(65);
+    {
+        const dv = w.view;
+        const p = w.len;
+        dv.setUint8(p + 0, v.f_bool ? 1 : 0);
+        dv.setUint8(p + 1, v.f_byte);
+        dv.setUint8(p + 2, v.f_char);
+        dv.setUint32(p + 3, v.f_wchar, true);
+        dv.setInt8(p + 7, v.f_int8);
+        dv.setUint8(p + 8, v.f_uint8);
+        dv.setInt16(p + 9, v.f_int16, true);
+        dv.setUint16(p + 11, v.f_uint16, true);
+        dv.setInt32(p + 13, v.f_int32, true);
+        dv.setUint32(p + 17, v.f_uint32, true);
+        dv.setBigInt64(p + 21, v.f_int64, true);
+        dv.setBigUint64(p + 29, v.f_uint64, true);
+        dv.setFloat32(p + 37, v.f_float, true);
+        dv.setFloat64(p + 41, v.f_double, true);
+        rt.DECIMAL.write(w, p + 49, v.f_decimal);
+        w.len = p + 65;
+    }
+    _F_Primitives[15]!.fput(w, v.f_string);
+    _F_Primitives[16]!.fput(w, v.f_bytes);
+    w.ensure(88);
+    {
+        const dv = w.view;
+        const p = w.len;
+        dv.setBigUint64(p + 0, v.f_epoch, true);
+        dv.setBigUint64(p + 8, v.f_utc, true);
+        dv.setBigUint64(p + 16, v.f_ns, true);
+        rt.UUID.write(w, p + 24, v.f_uuid0);
+        rt.UUID.write(w, p + 40, v.f_uuid1);
+        rt.UUID.write(w, p + 56, v.f_uuid4);
+        rt.UUID.write(w, p + 72, v.f_uuid);
+        w.len = p + 88;
+    }
+    _F_Primitives[24]!.fput(w, v.password);
+    w.ensure(4);
+    {
+        const dv = w.view;
+        const p = w.len;
+        dv.setInt32(p + 0, v.legacy, true);
+        w.len = p + 4;
+    }
+};
+PrimitivesCodec.fget = (r: rt.Reader, d: number): Primitives => {
+    if (d < 1) rt.fail("too_deep");
+    const v = new Primitives(rt.RAW as Partial<Primitives>);
+    {
+        const p = rt.needFinal(r, 65);
+        const dv = r.view;
+        v.f_bool = dv.getUint8(p + 0) !== 0;
+        v.f_byte = dv.getUint8(p + 1);
+        v.f_char = dv.getUint8(p + 2);
+        v.f_wchar = dv.getUint32(p + 3, true);
+        v.f_int8 = dv.getInt8(p + 7);
+        v.f_uint8 = dv.getUint8(p + 8);
+        v.f_int16 = dv.getInt16(p + 9, true);
+        v.f_uint16 = dv.getUint16(p + 11, true);
+        v.f_int32 = dv.getInt32(p + 13, true);
+        v.f_uint32 = dv.getUint32(p + 17, true);
+        v.f_int64 = dv.getBigInt64(p + 21, true);
+        v.f_uint64 = dv.getBigUint64(p + 29, true);
+        v.f_float = dv.getFloat32(p + 37, true);
+        v.f_double = dv.getFloat64(p + 41, true);
+        v.f_decimal = rt.DECIMAL.read(r, p + 49);
+    }
+    v.f_string = _F_Primitives[15]!.fget(r, d - 1);
+    v.f_bytes = _F_Primitives[16]!.fget(r, d - 1);
+    {
+        const p = rt.needFinal(r, 88);
+        const dv = r.view;
+        v.f_epoch = dv.getBigUint64(p + 0, true);
+        v.f_utc = dv.getBigUint64(p + 8, true);
+        v.f_ns = dv.getBigUint64(p + 16, true);
+        v.f_uuid0 = rt.UUID.read(r, p + 24);
+        v.f_uuid1 = rt.UUID.read(r, p + 40);
+        v.f_uuid4 = rt.UUID.read(r, p + 56);
+        v.f_uuid = rt.UUID.read(r, p + 72);
+    }
+    v.password = _F_Primitives[24]!.fget(r, d - 1);
+    {
+        const p = rt.needFinal(r, 4);
+        const dv = r.view;
+        v.legacy = dv.getInt32(p + 0, true);
+    }
+    return v;
+};
+PrimitivesCodec.fcheck = (r: rt.Reader, d: number): void => {
+    if (d < 1) rt.fail("too_deep");
+    {
+        const p = rt.needFinal(r, 65);
+        rt.DECIMAL.vcheck(r, p + 49, 0, d);
+    }
+    _F_Primitives[15]!.fcheck(r, d - 1);
+    _F_Primitives[16]!.fcheck(r, d - 1);
+    {
+        const p = rt.needFinal(r, 88);
+        void p;
+    }
+    _F_Primitives[24]!.fcheck(r, d - 1);
+    {
+        const p = rt.needFinal(r, 4);
+        void p;
+    }
+};
 
 OptionalsCodec.define([
     { name: "f_bool", prop: "f_bool", codec: rt.optional(rt.BOOL), offset: 8 },
@@ -806,6 +1008,121 @@ OptionalsCodec.define([
     { name: "f_reset", prop: "f_reset", codec: rt.optional(rt.INT64), offset: 58 },
     { name: "f_resetReset", prop: "f_resetReset", codec: rt.BOOL, offset: 63 },
 ], 64, 12, null, ["f_bool", "f_int32", "f_string", "f_decimal", "f_uuid", "f_time", "f_enum", "f_flags", "f_struct", "f_order", "f_reset", "f_resetReset"]);
+const _F_Optionals: readonly rt.Codec<any>[] = OptionalsCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+OptionalsCodec.put = (w: rt.Writer, v: Optionals): number => {
+    const at = w.reserve(64);
+    const dv = w.view;
+    dv.setUint32(at, 64, true);
+    dv.setUint32(at + 4, 111, true);
+    dv.setUint8(at + 63, v.f_resetReset ? 1 : 0);
+    _F_Optionals[0]!.vput(w, at + 8, at, v.f_bool);
+    _F_Optionals[1]!.vput(w, at + 13, at, v.f_int32);
+    _F_Optionals[2]!.vput(w, at + 18, at, v.f_string);
+    _F_Optionals[3]!.vput(w, at + 23, at, v.f_decimal);
+    _F_Optionals[4]!.vput(w, at + 28, at, v.f_uuid);
+    _F_Optionals[5]!.vput(w, at + 33, at, v.f_time);
+    _F_Optionals[6]!.vput(w, at + 38, at, v.f_enum);
+    _F_Optionals[7]!.vput(w, at + 43, at, v.f_flags);
+    _F_Optionals[8]!.vput(w, at + 48, at, v.f_struct);
+    _F_Optionals[9]!.vput(w, at + 53, at, v.f_order);
+    _F_Optionals[10]!.vput(w, at + 58, at, v.f_reset);
+    return at;
+};
+OptionalsCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): Optionals => {
+    const at = OptionalsCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 64) return OptionalsCodec.getOlder(r, at, r.p, d);
+    const dv = r.view;
+    const v = new Optionals(rt.RAW as Partial<Optionals>);
+    v.f_bool = _F_Optionals[0]!.vget(r, at + 8, at, d - 1);
+    v.f_int32 = _F_Optionals[1]!.vget(r, at + 13, at, d - 1);
+    v.f_string = _F_Optionals[2]!.vget(r, at + 18, at, d - 1);
+    v.f_decimal = _F_Optionals[3]!.vget(r, at + 23, at, d - 1);
+    v.f_uuid = _F_Optionals[4]!.vget(r, at + 28, at, d - 1);
+    v.f_time = _F_Optionals[5]!.vget(r, at + 33, at, d - 1);
+    v.f_enum = _F_Optionals[6]!.vget(r, at + 38, at, d - 1);
+    v.f_flags = _F_Optionals[7]!.vget(r, at + 43, at, d - 1);
+    v.f_struct = _F_Optionals[8]!.vget(r, at + 48, at, d - 1);
+    v.f_order = _F_Optionals[9]!.vget(r, at + 53, at, d - 1);
+    v.f_reset = _F_Optionals[10]!.vget(r, at + 58, at, d - 1);
+    v.f_resetReset = dv.getUint8(at + 63) !== 0;
+    return v;
+};
+OptionalsCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Optionals => OptionalsCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+OptionalsCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => OptionalsCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+OptionalsCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
+    const at = OptionalsCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 64) return OptionalsCodec.checkOlder(r, at, r.p, d);
+    _F_Optionals[0]!.vcheck(r, at + 8, at, d - 1);
+    _F_Optionals[1]!.vcheck(r, at + 13, at, d - 1);
+    _F_Optionals[2]!.vcheck(r, at + 18, at, d - 1);
+    _F_Optionals[3]!.vcheck(r, at + 23, at, d - 1);
+    _F_Optionals[4]!.vcheck(r, at + 28, at, d - 1);
+    _F_Optionals[5]!.vcheck(r, at + 33, at, d - 1);
+    _F_Optionals[6]!.vcheck(r, at + 38, at, d - 1);
+    _F_Optionals[7]!.vcheck(r, at + 43, at, d - 1);
+    _F_Optionals[8]!.vcheck(r, at + 48, at, d - 1);
+    _F_Optionals[9]!.vcheck(r, at + 53, at, d - 1);
+    _F_Optionals[10]!.vcheck(r, at + 58, at, d - 1);
+};
+OptionalsCodec.fput = (w: rt.Writer, v: Optionals): void => {
+    _F_Optionals[0]!.fput(w, v.f_bool);
+    _F_Optionals[1]!.fput(w, v.f_int32);
+    _F_Optionals[2]!.fput(w, v.f_string);
+    _F_Optionals[3]!.fput(w, v.f_decimal);
+    _F_Optionals[4]!.fput(w, v.f_uuid);
+    _F_Optionals[5]!.fput(w, v.f_time);
+    _F_Optionals[6]!.fput(w, v.f_enum);
+    _F_Optionals[7]!.fput(w, v.f_flags);
+    _F_Optionals[8]!.fput(w, v.f_struct);
+    _F_Optionals[9]!.fput(w, v.f_order);
+    _F_Optionals[10]!.fput(w, v.f_reset);
+    w.ensure(1);
+    {
+        const dv = w.view;
+        const p = w.len;
+        dv.setUint8(p + 0, v.f_resetReset ? 1 : 0);
+        w.len = p + 1;
+    }
+};
+OptionalsCodec.fget = (r: rt.Reader, d: number): Optionals => {
+    if (d < 1) rt.fail("too_deep");
+    const v = new Optionals(rt.RAW as Partial<Optionals>);
+    v.f_bool = _F_Optionals[0]!.fget(r, d - 1);
+    v.f_int32 = _F_Optionals[1]!.fget(r, d - 1);
+    v.f_string = _F_Optionals[2]!.fget(r, d - 1);
+    v.f_decimal = _F_Optionals[3]!.fget(r, d - 1);
+    v.f_uuid = _F_Optionals[4]!.fget(r, d - 1);
+    v.f_time = _F_Optionals[5]!.fget(r, d - 1);
+    v.f_enum = _F_Optionals[6]!.fget(r, d - 1);
+    v.f_flags = _F_Optionals[7]!.fget(r, d - 1);
+    v.f_struct = _F_Optionals[8]!.fget(r, d - 1);
+    v.f_order = _F_Optionals[9]!.fget(r, d - 1);
+    v.f_reset = _F_Optionals[10]!.fget(r, d - 1);
+    {
+        const p = rt.needFinal(r, 1);
+        const dv = r.view;
+        v.f_resetReset = dv.getUint8(p + 0) !== 0;
+    }
+    return v;
+};
+OptionalsCodec.fcheck = (r: rt.Reader, d: number): void => {
+    if (d < 1) rt.fail("too_deep");
+    _F_Optionals[0]!.fcheck(r, d - 1);
+    _F_Optionals[1]!.fcheck(r, d - 1);
+    _F_Optionals[2]!.fcheck(r, d - 1);
+    _F_Optionals[3]!.fcheck(r, d - 1);
+    _F_Optionals[4]!.fcheck(r, d - 1);
+    _F_Optionals[5]!.fcheck(r, d - 1);
+    _F_Optionals[6]!.fcheck(r, d - 1);
+    _F_Optionals[7]!.fcheck(r, d - 1);
+    _F_Optionals[8]!.fcheck(r, d - 1);
+    _F_Optionals[9]!.fcheck(r, d - 1);
+    _F_Optionals[10]!.fcheck(r, d - 1);
+    {
+        const p = rt.needFinal(r, 1);
+        void p;
+    }
+};
 
 CollectionsCodec.define([
     { name: "f_array", prop: "f_array", codec: rt.array(rt.INT32, 3), offset: 8 },
@@ -825,23 +1142,356 @@ CollectionsCodec.define([
     { name: "f_hash_optional", prop: "f_hash_optional", codec: rt.hash(rt.STRING, rt.optional(PrimitivesCodec)), offset: 82 },
     { name: "f_hash_struct_key", prop: "f_hash_struct_key", codec: rt.hash($proto.OrderCodec, OptionalsCodec), offset: 86 },
 ], 90, 404, null, ["f_array", "f_array_optional", "f_array_struct", "f_vector", "f_vector_optional", "f_vector_struct", "f_list", "f_list_optional", "f_set", "f_set_struct", "f_map", "f_map_optional", "f_map_enum_key", "f_hash", "f_hash_optional", "f_hash_struct_key"]);
+const _F_Collections: readonly rt.Codec<any>[] = CollectionsCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+CollectionsCodec.put = (w: rt.Writer, v: Collections): number => {
+    const at = w.reserve(90);
+    const dv = w.view;
+    dv.setUint32(at, 90, true);
+    dv.setUint32(at + 4, 112, true);
+    _F_Collections[0]!.vput(w, at + 8, at, v.f_array);
+    _F_Collections[1]!.vput(w, at + 20, at, v.f_array_optional);
+    _F_Collections[2]!.vput(w, at + 30, at, v.f_array_struct);
+    _F_Collections[3]!.vput(w, at + 38, at, v.f_vector);
+    _F_Collections[4]!.vput(w, at + 42, at, v.f_vector_optional);
+    _F_Collections[5]!.vput(w, at + 46, at, v.f_vector_struct);
+    _F_Collections[6]!.vput(w, at + 50, at, v.f_list);
+    _F_Collections[7]!.vput(w, at + 54, at, v.f_list_optional);
+    _F_Collections[8]!.vput(w, at + 58, at, v.f_set);
+    _F_Collections[9]!.vput(w, at + 62, at, v.f_set_struct);
+    _F_Collections[10]!.vput(w, at + 66, at, v.f_map);
+    _F_Collections[11]!.vput(w, at + 70, at, v.f_map_optional);
+    _F_Collections[12]!.vput(w, at + 74, at, v.f_map_enum_key);
+    _F_Collections[13]!.vput(w, at + 78, at, v.f_hash);
+    _F_Collections[14]!.vput(w, at + 82, at, v.f_hash_optional);
+    _F_Collections[15]!.vput(w, at + 86, at, v.f_hash_struct_key);
+    return at;
+};
+CollectionsCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): Collections => {
+    const at = CollectionsCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 90) return CollectionsCodec.getOlder(r, at, r.p, d);
+
+    const v = new Collections(rt.RAW as Partial<Collections>);
+    v.f_array = _F_Collections[0]!.vget(r, at + 8, at, d - 1);
+    v.f_array_optional = _F_Collections[1]!.vget(r, at + 20, at, d - 1);
+    v.f_array_struct = _F_Collections[2]!.vget(r, at + 30, at, d - 1);
+    v.f_vector = _F_Collections[3]!.vget(r, at + 38, at, d - 1);
+    v.f_vector_optional = _F_Collections[4]!.vget(r, at + 42, at, d - 1);
+    v.f_vector_struct = _F_Collections[5]!.vget(r, at + 46, at, d - 1);
+    v.f_list = _F_Collections[6]!.vget(r, at + 50, at, d - 1);
+    v.f_list_optional = _F_Collections[7]!.vget(r, at + 54, at, d - 1);
+    v.f_set = _F_Collections[8]!.vget(r, at + 58, at, d - 1);
+    v.f_set_struct = _F_Collections[9]!.vget(r, at + 62, at, d - 1);
+    v.f_map = _F_Collections[10]!.vget(r, at + 66, at, d - 1);
+    v.f_map_optional = _F_Collections[11]!.vget(r, at + 70, at, d - 1);
+    v.f_map_enum_key = _F_Collections[12]!.vget(r, at + 74, at, d - 1);
+    v.f_hash = _F_Collections[13]!.vget(r, at + 78, at, d - 1);
+    v.f_hash_optional = _F_Collections[14]!.vget(r, at + 82, at, d - 1);
+    v.f_hash_struct_key = _F_Collections[15]!.vget(r, at + 86, at, d - 1);
+    return v;
+};
+CollectionsCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Collections => CollectionsCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+CollectionsCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => CollectionsCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+CollectionsCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
+    const at = CollectionsCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 90) return CollectionsCodec.checkOlder(r, at, r.p, d);
+    _F_Collections[0]!.vcheck(r, at + 8, at, d - 1);
+    _F_Collections[1]!.vcheck(r, at + 20, at, d - 1);
+    _F_Collections[2]!.vcheck(r, at + 30, at, d - 1);
+    _F_Collections[3]!.vcheck(r, at + 38, at, d - 1);
+    _F_Collections[4]!.vcheck(r, at + 42, at, d - 1);
+    _F_Collections[5]!.vcheck(r, at + 46, at, d - 1);
+    _F_Collections[6]!.vcheck(r, at + 50, at, d - 1);
+    _F_Collections[7]!.vcheck(r, at + 54, at, d - 1);
+    _F_Collections[8]!.vcheck(r, at + 58, at, d - 1);
+    _F_Collections[9]!.vcheck(r, at + 62, at, d - 1);
+    _F_Collections[10]!.vcheck(r, at + 66, at, d - 1);
+    _F_Collections[11]!.vcheck(r, at + 70, at, d - 1);
+    _F_Collections[12]!.vcheck(r, at + 74, at, d - 1);
+    _F_Collections[13]!.vcheck(r, at + 78, at, d - 1);
+    _F_Collections[14]!.vcheck(r, at + 82, at, d - 1);
+    _F_Collections[15]!.vcheck(r, at + 86, at, d - 1);
+};
+CollectionsCodec.fput = (w: rt.Writer, v: Collections): void => {
+    _F_Collections[0]!.fput(w, v.f_array);
+    _F_Collections[1]!.fput(w, v.f_array_optional);
+    _F_Collections[2]!.fput(w, v.f_array_struct);
+    _F_Collections[3]!.fput(w, v.f_vector);
+    _F_Collections[4]!.fput(w, v.f_vector_optional);
+    _F_Collections[5]!.fput(w, v.f_vector_struct);
+    _F_Collections[6]!.fput(w, v.f_list);
+    _F_Collections[7]!.fput(w, v.f_list_optional);
+    _F_Collections[8]!.fput(w, v.f_set);
+    _F_Collections[9]!.fput(w, v.f_set_struct);
+    _F_Collections[10]!.fput(w, v.f_map);
+    _F_Collections[11]!.fput(w, v.f_map_optional);
+    _F_Collections[12]!.fput(w, v.f_map_enum_key);
+    _F_Collections[13]!.fput(w, v.f_hash);
+    _F_Collections[14]!.fput(w, v.f_hash_optional);
+    _F_Collections[15]!.fput(w, v.f_hash_struct_key);
+};
+CollectionsCodec.fget = (r: rt.Reader, d: number): Collections => {
+    if (d < 1) rt.fail("too_deep");
+    const v = new Collections(rt.RAW as Partial<Collections>);
+    v.f_array = _F_Collections[0]!.fget(r, d - 1);
+    v.f_array_optional = _F_Collections[1]!.fget(r, d - 1);
+    v.f_array_struct = _F_Collections[2]!.fget(r, d - 1);
+    v.f_vector = _F_Collections[3]!.fget(r, d - 1);
+    v.f_vector_optional = _F_Collections[4]!.fget(r, d - 1);
+    v.f_vector_struct = _F_Collections[5]!.fget(r, d - 1);
+    v.f_list = _F_Collections[6]!.fget(r, d - 1);
+    v.f_list_optional = _F_Collections[7]!.fget(r, d - 1);
+    v.f_set = _F_Collections[8]!.fget(r, d - 1);
+    v.f_set_struct = _F_Collections[9]!.fget(r, d - 1);
+    v.f_map = _F_Collections[10]!.fget(r, d - 1);
+    v.f_map_optional = _F_Collections[11]!.fget(r, d - 1);
+    v.f_map_enum_key = _F_Collections[12]!.fget(r, d - 1);
+    v.f_hash = _F_Collections[13]!.fget(r, d - 1);
+    v.f_hash_optional = _F_Collections[14]!.fget(r, d - 1);
+    v.f_hash_struct_key = _F_Collections[15]!.fget(r, d - 1);
+    return v;
+};
+CollectionsCodec.fcheck = (r: rt.Reader, d: number): void => {
+    if (d < 1) rt.fail("too_deep");
+    _F_Collections[0]!.fcheck(r, d - 1);
+    _F_Collections[1]!.fcheck(r, d - 1);
+    _F_Collections[2]!.fcheck(r, d - 1);
+    _F_Collections[3]!.fcheck(r, d - 1);
+    _F_Collections[4]!.fcheck(r, d - 1);
+    _F_Collections[5]!.fcheck(r, d - 1);
+    _F_Collections[6]!.fcheck(r, d - 1);
+    _F_Collections[7]!.fcheck(r, d - 1);
+    _F_Collections[8]!.fcheck(r, d - 1);
+    _F_Collections[9]!.fcheck(r, d - 1);
+    _F_Collections[10]!.fcheck(r, d - 1);
+    _F_Collections[11]!.fcheck(r, d - 1);
+    _F_Collections[12]!.fcheck(r, d - 1);
+    _F_Collections[13]!.fcheck(r, d - 1);
+    _F_Collections[14]!.fcheck(r, d - 1);
+    _F_Collections[15]!.fcheck(r, d - 1);
+};
 
 FixedCodec.define([
     { name: "id", prop: "id", codec: rt.INT32, offset: 8 },
 ], 12, 4, 4, ["id"]);
+const _F_Fixed: readonly rt.Codec<any>[] = FixedCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+void _F_Fixed;
+FixedCodec.put = (w: rt.Writer, v: Fixed): number => {
+    const at = w.reserve(12);
+    const dv = w.view;
+    dv.setUint32(at, 12, true);
+    dv.setUint32(at + 4, 500, true);
+    dv.setInt32(at + 8, v.id, true);
+    return at;
+};
+FixedCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): Fixed => {
+    const at = FixedCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 12) return FixedCodec.getOlder(r, at, r.p, d);
+    const dv = r.view;
+    const v = new Fixed(rt.RAW as Partial<Fixed>);
+    v.id = dv.getInt32(at + 8, true);
+    return v;
+};
+FixedCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Fixed => FixedCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+FixedCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => FixedCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+FixedCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
+    const at = FixedCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 12) return FixedCodec.checkOlder(r, at, r.p, d);
+};
+FixedCodec.fput = (w: rt.Writer, v: Fixed): void => {
+    w.ensure(4);
+    {
+        const dv = w.view;
+        const p = w.len;
+        dv.setInt32(p + 0, v.id, true);
+        w.len = p + 4;
+    }
+};
+FixedCodec.fget = (r: rt.Reader, d: number): Fixed => {
+    if (d < 1) rt.fail("too_deep");
+    const v = new Fixed(rt.RAW as Partial<Fixed>);
+    {
+        const p = rt.needFinal(r, 4);
+        const dv = r.view;
+        v.id = dv.getInt32(p + 0, true);
+    }
+    return v;
+};
+FixedCodec.fcheck = (r: rt.Reader, d: number): void => {
+    if (d < 1) rt.fail("too_deep");
+    {
+        const p = rt.needFinal(r, 4);
+        void p;
+    }
+};
 
 NextCodec.define([
     { name: "id", prop: "id", codec: rt.UUID, offset: 8 },
 ], 24, 16, 16, ["id"]);
+const _F_Next: readonly rt.Codec<any>[] = NextCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+void _F_Next;
+NextCodec.put = (w: rt.Writer, v: Next): number => {
+    const at = w.reserve(24);
+    const dv = w.view;
+    dv.setUint32(at, 24, true);
+    dv.setUint32(at + 4, 113, true);
+    rt.UUID.write(w, at + 8, v.id);
+    return at;
+};
+NextCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): Next => {
+    const at = NextCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 24) return NextCodec.getOlder(r, at, r.p, d);
+    const dv = r.view;
+    const v = new Next(rt.RAW as Partial<Next>);
+    v.id = rt.UUID.read(r, at + 8);
+    return v;
+};
+NextCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Next => NextCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+NextCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => NextCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+NextCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
+    const at = NextCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 24) return NextCodec.checkOlder(r, at, r.p, d);
+};
+NextCodec.fput = (w: rt.Writer, v: Next): void => {
+    w.ensure(16);
+    {
+        const dv = w.view;
+        const p = w.len;
+        rt.UUID.write(w, p + 0, v.id);
+        w.len = p + 16;
+    }
+};
+NextCodec.fget = (r: rt.Reader, d: number): Next => {
+    if (d < 1) rt.fail("too_deep");
+    const v = new Next(rt.RAW as Partial<Next>);
+    {
+        const p = rt.needFinal(r, 16);
+        const dv = r.view;
+        v.id = rt.UUID.read(r, p + 0);
+    }
+    return v;
+};
+NextCodec.fcheck = (r: rt.Reader, d: number): void => {
+    if (d < 1) rt.fail("too_deep");
+    {
+        const p = rt.needFinal(r, 16);
+        void p;
+    }
+};
 
 ShiftedCodec.define([
     { name: "amount", prop: "amount", codec: rt.DECIMAL, offset: 8 },
 ], 24, 16, 16, ["amount"]);
+const _F_Shifted: readonly rt.Codec<any>[] = ShiftedCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+void _F_Shifted;
+ShiftedCodec.put = (w: rt.Writer, v: Shifted): number => {
+    const at = w.reserve(24);
+    const dv = w.view;
+    dv.setUint32(at, 24, true);
+    dv.setUint32(at + 4, 300, true);
+    rt.DECIMAL.write(w, at + 8, v.amount);
+    return at;
+};
+ShiftedCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): Shifted => {
+    const at = ShiftedCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 24) return ShiftedCodec.getOlder(r, at, r.p, d);
+    const dv = r.view;
+    const v = new Shifted(rt.RAW as Partial<Shifted>);
+    v.amount = rt.DECIMAL.read(r, at + 8);
+    return v;
+};
+ShiftedCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Shifted => ShiftedCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+ShiftedCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => ShiftedCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+ShiftedCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
+    const at = ShiftedCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 24) return ShiftedCodec.checkOlder(r, at, r.p, d);
+    rt.DECIMAL.vcheck(r, at + 8, at, d);
+};
+ShiftedCodec.fput = (w: rt.Writer, v: Shifted): void => {
+    w.ensure(16);
+    {
+        const dv = w.view;
+        const p = w.len;
+        rt.DECIMAL.write(w, p + 0, v.amount);
+        w.len = p + 16;
+    }
+};
+ShiftedCodec.fget = (r: rt.Reader, d: number): Shifted => {
+    if (d < 1) rt.fail("too_deep");
+    const v = new Shifted(rt.RAW as Partial<Shifted>);
+    {
+        const p = rt.needFinal(r, 16);
+        const dv = r.view;
+        v.amount = rt.DECIMAL.read(r, p + 0);
+    }
+    return v;
+};
+ShiftedCodec.fcheck = (r: rt.Reader, d: number): void => {
+    if (d < 1) rt.fail("too_deep");
+    {
+        const p = rt.needFinal(r, 16);
+        rt.DECIMAL.vcheck(r, p + 0, 0, d);
+    }
+};
 
 BaseCodec.define([
     { name: "name", prop: "name", codec: rt.STRING, offset: 8 },
     { name: "level", prop: "level", codec: rt.INT8, offset: 12 },
 ], 13, 5, null, ["name"]);
+const _F_Base: readonly rt.Codec<any>[] = BaseCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+BaseCodec.put = (w: rt.Writer, v: Base): number => {
+    const at = w.reserve(13);
+    const dv = w.view;
+    dv.setUint32(at, 13, true);
+    dv.setUint32(at + 4, 301, true);
+    dv.setInt8(at + 12, v.level);
+    _F_Base[0]!.vput(w, at + 8, at, v.name);
+    return at;
+};
+BaseCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): Base => {
+    const at = BaseCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 13) return BaseCodec.getOlder(r, at, r.p, d);
+    const dv = r.view;
+    const v = new Base(rt.RAW as Partial<Base>);
+    v.name = _F_Base[0]!.vget(r, at + 8, at, d - 1);
+    v.level = dv.getInt8(at + 12);
+    return v;
+};
+BaseCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Base => BaseCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+BaseCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => BaseCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+BaseCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
+    const at = BaseCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 13) return BaseCodec.checkOlder(r, at, r.p, d);
+    _F_Base[0]!.vcheck(r, at + 8, at, d - 1);
+};
+BaseCodec.fput = (w: rt.Writer, v: Base): void => {
+    _F_Base[0]!.fput(w, v.name);
+    w.ensure(1);
+    {
+        const dv = w.view;
+        const p = w.len;
+        dv.setInt8(p + 0, v.level);
+        w.len = p + 1;
+    }
+};
+BaseCodec.fget = (r: rt.Reader, d: number): Base => {
+    if (d < 1) rt.fail("too_deep");
+    const v = new Base(rt.RAW as Partial<Base>);
+    v.name = _F_Base[0]!.fget(r, d - 1);
+    {
+        const p = rt.needFinal(r, 1);
+        const dv = r.view;
+        v.level = dv.getInt8(p + 0);
+    }
+    return v;
+};
+BaseCodec.fcheck = (r: rt.Reader, d: number): void => {
+    if (d < 1) rt.fail("too_deep");
+    _F_Base[0]!.fcheck(r, d - 1);
+    {
+        const p = rt.needFinal(r, 1);
+        void p;
+    }
+};
 
 DerivedCodec.define([
     { name: "name", prop: "name", codec: rt.STRING, offset: 8 },
@@ -849,6 +1499,69 @@ DerivedCodec.define([
     { name: "serial", prop: "serial", codec: rt.INT32, offset: 13 },
     { name: "weight", prop: "weight", codec: rt.DOUBLE, offset: 17 },
 ], 25, 17, null, ["name", "serial"]);
+const _F_Derived: readonly rt.Codec<any>[] = DerivedCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+DerivedCodec.put = (w: rt.Writer, v: Derived): number => {
+    const at = w.reserve(25);
+    const dv = w.view;
+    dv.setUint32(at, 25, true);
+    dv.setUint32(at + 4, 302, true);
+    dv.setInt8(at + 12, v.level);
+    dv.setInt32(at + 13, v.serial, true);
+    dv.setFloat64(at + 17, v.weight, true);
+    _F_Derived[0]!.vput(w, at + 8, at, v.name);
+    return at;
+};
+DerivedCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): Derived => {
+    const at = DerivedCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 25) return DerivedCodec.getOlder(r, at, r.p, d);
+    const dv = r.view;
+    const v = new Derived(rt.RAW as Partial<Derived>);
+    v.name = _F_Derived[0]!.vget(r, at + 8, at, d - 1);
+    v.level = dv.getInt8(at + 12);
+    v.serial = dv.getInt32(at + 13, true);
+    v.weight = dv.getFloat64(at + 17, true);
+    return v;
+};
+DerivedCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Derived => DerivedCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+DerivedCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => DerivedCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+DerivedCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
+    const at = DerivedCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 25) return DerivedCodec.checkOlder(r, at, r.p, d);
+    _F_Derived[0]!.vcheck(r, at + 8, at, d - 1);
+};
+DerivedCodec.fput = (w: rt.Writer, v: Derived): void => {
+    _F_Derived[0]!.fput(w, v.name);
+    w.ensure(13);
+    {
+        const dv = w.view;
+        const p = w.len;
+        dv.setInt8(p + 0, v.level);
+        dv.setInt32(p + 1, v.serial, true);
+        dv.setFloat64(p + 5, v.weight, true);
+        w.len = p + 13;
+    }
+};
+DerivedCodec.fget = (r: rt.Reader, d: number): Derived => {
+    if (d < 1) rt.fail("too_deep");
+    const v = new Derived(rt.RAW as Partial<Derived>);
+    v.name = _F_Derived[0]!.fget(r, d - 1);
+    {
+        const p = rt.needFinal(r, 13);
+        const dv = r.view;
+        v.level = dv.getInt8(p + 0);
+        v.serial = dv.getInt32(p + 1, true);
+        v.weight = dv.getFloat64(p + 5, true);
+    }
+    return v;
+};
+DerivedCodec.fcheck = (r: rt.Reader, d: number): void => {
+    if (d < 1) rt.fail("too_deep");
+    _F_Derived[0]!.fcheck(r, d - 1);
+    {
+        const p = rt.needFinal(r, 13);
+        void p;
+    }
+};
 
 MoreDerivedCodec.define([
     { name: "name", prop: "name", codec: rt.STRING, offset: 8 },
@@ -857,12 +1570,139 @@ MoreDerivedCodec.define([
     { name: "weight", prop: "weight", codec: rt.DOUBLE, offset: 17 },
     { name: "last", prop: "last", codec: rt.BOOL, offset: 25 },
 ], 26, 18, null, ["name", "serial"]);
+const _F_MoreDerived: readonly rt.Codec<any>[] = MoreDerivedCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+MoreDerivedCodec.put = (w: rt.Writer, v: MoreDerived): number => {
+    const at = w.reserve(26);
+    const dv = w.view;
+    dv.setUint32(at, 26, true);
+    dv.setUint32(at + 4, 303, true);
+    dv.setInt8(at + 12, v.level);
+    dv.setInt32(at + 13, v.serial, true);
+    dv.setFloat64(at + 17, v.weight, true);
+    dv.setUint8(at + 25, v.last ? 1 : 0);
+    _F_MoreDerived[0]!.vput(w, at + 8, at, v.name);
+    return at;
+};
+MoreDerivedCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): MoreDerived => {
+    const at = MoreDerivedCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 26) return MoreDerivedCodec.getOlder(r, at, r.p, d);
+    const dv = r.view;
+    const v = new MoreDerived(rt.RAW as Partial<MoreDerived>);
+    v.name = _F_MoreDerived[0]!.vget(r, at + 8, at, d - 1);
+    v.level = dv.getInt8(at + 12);
+    v.serial = dv.getInt32(at + 13, true);
+    v.weight = dv.getFloat64(at + 17, true);
+    v.last = dv.getUint8(at + 25) !== 0;
+    return v;
+};
+MoreDerivedCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): MoreDerived => MoreDerivedCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+MoreDerivedCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => MoreDerivedCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+MoreDerivedCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
+    const at = MoreDerivedCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 26) return MoreDerivedCodec.checkOlder(r, at, r.p, d);
+    _F_MoreDerived[0]!.vcheck(r, at + 8, at, d - 1);
+};
+MoreDerivedCodec.fput = (w: rt.Writer, v: MoreDerived): void => {
+    _F_MoreDerived[0]!.fput(w, v.name);
+    w.ensure(14);
+    {
+        const dv = w.view;
+        const p = w.len;
+        dv.setInt8(p + 0, v.level);
+        dv.setInt32(p + 1, v.serial, true);
+        dv.setFloat64(p + 5, v.weight, true);
+        dv.setUint8(p + 13, v.last ? 1 : 0);
+        w.len = p + 14;
+    }
+};
+MoreDerivedCodec.fget = (r: rt.Reader, d: number): MoreDerived => {
+    if (d < 1) rt.fail("too_deep");
+    const v = new MoreDerived(rt.RAW as Partial<MoreDerived>);
+    v.name = _F_MoreDerived[0]!.fget(r, d - 1);
+    {
+        const p = rt.needFinal(r, 14);
+        const dv = r.view;
+        v.level = dv.getInt8(p + 0);
+        v.serial = dv.getInt32(p + 1, true);
+        v.weight = dv.getFloat64(p + 5, true);
+        v.last = dv.getUint8(p + 13) !== 0;
+    }
+    return v;
+};
+MoreDerivedCodec.fcheck = (r: rt.Reader, d: number): void => {
+    if (d < 1) rt.fail("too_deep");
+    _F_MoreDerived[0]!.fcheck(r, d - 1);
+    {
+        const p = rt.needFinal(r, 14);
+        void p;
+    }
+};
 
 WalletCodec.define([
     { name: "currency", prop: "currency", codec: rt.STRING, offset: 8 },
     { name: "amount", prop: "amount", codec: rt.DOUBLE, offset: 12 },
     { name: "reserved", prop: "reserved", codec: rt.DECIMAL, offset: 20 },
 ], 36, 28, null, ["currency"]);
+const _F_Wallet: readonly rt.Codec<any>[] = WalletCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+WalletCodec.put = (w: rt.Writer, v: Wallet): number => {
+    const at = w.reserve(36);
+    const dv = w.view;
+    dv.setUint32(at, 36, true);
+    dv.setUint32(at + 4, 2, true);
+    dv.setFloat64(at + 12, v.amount, true);
+    rt.DECIMAL.write(w, at + 20, v.reserved);
+    _F_Wallet[0]!.vput(w, at + 8, at, v.currency);
+    return at;
+};
+WalletCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): Wallet => {
+    const at = WalletCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 36) return WalletCodec.getOlder(r, at, r.p, d);
+    const dv = r.view;
+    const v = new Wallet(rt.RAW as Partial<Wallet>);
+    v.currency = _F_Wallet[0]!.vget(r, at + 8, at, d - 1);
+    v.amount = dv.getFloat64(at + 12, true);
+    v.reserved = rt.DECIMAL.read(r, at + 20);
+    return v;
+};
+WalletCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Wallet => WalletCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+WalletCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => WalletCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+WalletCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
+    const at = WalletCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 36) return WalletCodec.checkOlder(r, at, r.p, d);
+    _F_Wallet[0]!.vcheck(r, at + 8, at, d - 1);
+    rt.DECIMAL.vcheck(r, at + 20, at, d);
+};
+WalletCodec.fput = (w: rt.Writer, v: Wallet): void => {
+    _F_Wallet[0]!.fput(w, v.currency);
+    w.ensure(24);
+    {
+        const dv = w.view;
+        const p = w.len;
+        dv.setFloat64(p + 0, v.amount, true);
+        rt.DECIMAL.write(w, p + 8, v.reserved);
+        w.len = p + 24;
+    }
+};
+WalletCodec.fget = (r: rt.Reader, d: number): Wallet => {
+    if (d < 1) rt.fail("too_deep");
+    const v = new Wallet(rt.RAW as Partial<Wallet>);
+    v.currency = _F_Wallet[0]!.fget(r, d - 1);
+    {
+        const p = rt.needFinal(r, 24);
+        const dv = r.view;
+        v.amount = dv.getFloat64(p + 0, true);
+        v.reserved = rt.DECIMAL.read(r, p + 8);
+    }
+    return v;
+};
+WalletCodec.fcheck = (r: rt.Reader, d: number): void => {
+    if (d < 1) rt.fail("too_deep");
+    _F_Wallet[0]!.fcheck(r, d - 1);
+    {
+        const p = rt.needFinal(r, 24);
+        rt.DECIMAL.vcheck(r, p + 8, 0, d);
+    }
+};
 
 ExAccountCodec.define([
     { name: "uid", prop: "uid", codec: rt.INT32, offset: 8 },
@@ -874,40 +1714,519 @@ ExAccountCodec.define([
     { name: "refs", prop: "refs", codec: EnumRefsCodec, offset: 30 },
     { name: "extra", prop: "extra", codec: $protoex.StateCodec, offset: 32 },
 ], 33, 37, null, ["uid"]);
+const _F_ExAccount: readonly rt.Codec<any>[] = ExAccountCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+ExAccountCodec.put = (w: rt.Writer, v: ExAccount): number => {
+    const at = w.reserve(33);
+    const dv = w.view;
+    dv.setUint32(at, 33, true);
+    dv.setUint32(at + 4, 304, true);
+    dv.setInt32(at + 8, v.uid, true);
+    dv.setUint8(at + 16, v.state);
+    dv.setInt16(at + 30, v.refs, true);
+    dv.setUint8(at + 32, v.extra);
+    _F_ExAccount[1]!.vput(w, at + 12, at, v.name);
+    const o3 = $protoex.BalanceCodec.put(w, v.wallet);
+    w.view.setUint32(at + 17, o3 - at, true);
+    _F_ExAccount[4]!.vput(w, at + 21, at, v.asset);
+    _F_ExAccount[5]!.vput(w, at + 26, at, v.orders);
+    return at;
+};
+ExAccountCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): ExAccount => {
+    const at = ExAccountCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 33) return ExAccountCodec.getOlder(r, at, r.p, d);
+    const dv = r.view;
+    const v = new ExAccount(rt.RAW as Partial<ExAccount>);
+    v.uid = dv.getInt32(at + 8, true);
+    v.name = _F_ExAccount[1]!.vget(r, at + 12, at, d - 1);
+    v.state = dv.getUint8(at + 16);
+    v.wallet = $protoex.BalanceCodec.getAt(r, at, r.view.getUint32(at + 17, true), at + 21, d - 1);
+    v.asset = _F_ExAccount[4]!.vget(r, at + 21, at, d - 1);
+    v.orders = _F_ExAccount[5]!.vget(r, at + 26, at, d - 1);
+    v.refs = dv.getInt16(at + 30, true);
+    v.extra = dv.getUint8(at + 32);
+    return v;
+};
+ExAccountCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): ExAccount => ExAccountCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+ExAccountCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => ExAccountCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+ExAccountCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
+    const at = ExAccountCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 33) return ExAccountCodec.checkOlder(r, at, r.p, d);
+    _F_ExAccount[1]!.vcheck(r, at + 12, at, d - 1);
+    $protoex.BalanceCodec.checkAt(r, at, r.view.getUint32(at + 17, true), at + 21, d - 1);
+    _F_ExAccount[4]!.vcheck(r, at + 21, at, d - 1);
+    _F_ExAccount[5]!.vcheck(r, at + 26, at, d - 1);
+};
+ExAccountCodec.fput = (w: rt.Writer, v: ExAccount): void => {
+    w.ensure(4);
+    {
+        const dv = w.view;
+        const p = w.len;
+        dv.setInt32(p + 0, v.uid, true);
+        w.len = p + 4;
+    }
+    _F_ExAccount[1]!.fput(w, v.name);
+    w.ensure(1);
+    {
+        const dv = w.view;
+        const p = w.len;
+        dv.setUint8(p + 0, v.state);
+        w.len = p + 1;
+    }
+    $protoex.BalanceCodec.fput(w, v.wallet);
+    _F_ExAccount[4]!.fput(w, v.asset);
+    _F_ExAccount[5]!.fput(w, v.orders);
+    w.ensure(3);
+    {
+        const dv = w.view;
+        const p = w.len;
+        dv.setInt16(p + 0, v.refs, true);
+        dv.setUint8(p + 2, v.extra);
+        w.len = p + 3;
+    }
+};
+ExAccountCodec.fget = (r: rt.Reader, d: number): ExAccount => {
+    if (d < 1) rt.fail("too_deep");
+    const v = new ExAccount(rt.RAW as Partial<ExAccount>);
+    {
+        const p = rt.needFinal(r, 4);
+        const dv = r.view;
+        v.uid = dv.getInt32(p + 0, true);
+    }
+    v.name = _F_ExAccount[1]!.fget(r, d - 1);
+    {
+        const p = rt.needFinal(r, 1);
+        const dv = r.view;
+        v.state = dv.getUint8(p + 0);
+    }
+    v.wallet = $protoex.BalanceCodec.fget(r, d - 1);
+    v.asset = _F_ExAccount[4]!.fget(r, d - 1);
+    v.orders = _F_ExAccount[5]!.fget(r, d - 1);
+    {
+        const p = rt.needFinal(r, 3);
+        const dv = r.view;
+        v.refs = dv.getInt16(p + 0, true);
+        v.extra = dv.getUint8(p + 2);
+    }
+    return v;
+};
+ExAccountCodec.fcheck = (r: rt.Reader, d: number): void => {
+    if (d < 1) rt.fail("too_deep");
+    {
+        const p = rt.needFinal(r, 4);
+        void p;
+    }
+    _F_ExAccount[1]!.fcheck(r, d - 1);
+    {
+        const p = rt.needFinal(r, 1);
+        void p;
+    }
+    $protoex.BalanceCodec.fcheck(r, d - 1);
+    _F_ExAccount[4]!.fcheck(r, d - 1);
+    _F_ExAccount[5]!.fcheck(r, d - 1);
+    {
+        const p = rt.needFinal(r, 3);
+        void p;
+    }
+};
 
 PingCodec.define([
     { name: "id", prop: "id", codec: rt.UUID, offset: 8 },
     { name: "sent", prop: "sent", codec: rt.TIMESTAMP, offset: 24 },
 ], 32, 24, 24, ["id"]);
+const _F_Ping: readonly rt.Codec<any>[] = PingCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+void _F_Ping;
+PingCodec.put = (w: rt.Writer, v: Ping): number => {
+    const at = w.reserve(32);
+    const dv = w.view;
+    dv.setUint32(at, 32, true);
+    dv.setUint32(at + 4, 305, true);
+    rt.UUID.write(w, at + 8, v.id);
+    dv.setBigUint64(at + 24, v.sent, true);
+    return at;
+};
+PingCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): Ping => {
+    const at = PingCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 32) return PingCodec.getOlder(r, at, r.p, d);
+    const dv = r.view;
+    const v = new Ping(rt.RAW as Partial<Ping>);
+    v.id = rt.UUID.read(r, at + 8);
+    v.sent = dv.getBigUint64(at + 24, true);
+    return v;
+};
+PingCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Ping => PingCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+PingCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => PingCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+PingCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
+    const at = PingCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 32) return PingCodec.checkOlder(r, at, r.p, d);
+};
+PingCodec.fput = (w: rt.Writer, v: Ping): void => {
+    w.ensure(24);
+    {
+        const dv = w.view;
+        const p = w.len;
+        rt.UUID.write(w, p + 0, v.id);
+        dv.setBigUint64(p + 16, v.sent, true);
+        w.len = p + 24;
+    }
+};
+PingCodec.fget = (r: rt.Reader, d: number): Ping => {
+    if (d < 1) rt.fail("too_deep");
+    const v = new Ping(rt.RAW as Partial<Ping>);
+    {
+        const p = rt.needFinal(r, 24);
+        const dv = r.view;
+        v.id = rt.UUID.read(r, p + 0);
+        v.sent = dv.getBigUint64(p + 16, true);
+    }
+    return v;
+};
+PingCodec.fcheck = (r: rt.Reader, d: number): void => {
+    if (d < 1) rt.fail("too_deep");
+    {
+        const p = rt.needFinal(r, 24);
+        void p;
+    }
+};
 
 PongCodec.define([
     { name: "id", prop: "id", codec: rt.UUID, offset: 8 },
     { name: "received", prop: "received", codec: rt.TIMESTAMP, offset: 24 },
 ], 32, 24, 24, ["id"]);
+const _F_Pong: readonly rt.Codec<any>[] = PongCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+void _F_Pong;
+PongCodec.put = (w: rt.Writer, v: Pong): number => {
+    const at = w.reserve(32);
+    const dv = w.view;
+    dv.setUint32(at, 32, true);
+    dv.setUint32(at + 4, 306, true);
+    rt.UUID.write(w, at + 8, v.id);
+    dv.setBigUint64(at + 24, v.received, true);
+    return at;
+};
+PongCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): Pong => {
+    const at = PongCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 32) return PongCodec.getOlder(r, at, r.p, d);
+    const dv = r.view;
+    const v = new Pong(rt.RAW as Partial<Pong>);
+    v.id = rt.UUID.read(r, at + 8);
+    v.received = dv.getBigUint64(at + 24, true);
+    return v;
+};
+PongCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Pong => PongCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+PongCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => PongCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+PongCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
+    const at = PongCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 32) return PongCodec.checkOlder(r, at, r.p, d);
+};
+PongCodec.fput = (w: rt.Writer, v: Pong): void => {
+    w.ensure(24);
+    {
+        const dv = w.view;
+        const p = w.len;
+        rt.UUID.write(w, p + 0, v.id);
+        dv.setBigUint64(p + 16, v.received, true);
+        w.len = p + 24;
+    }
+};
+PongCodec.fget = (r: rt.Reader, d: number): Pong => {
+    if (d < 1) rt.fail("too_deep");
+    const v = new Pong(rt.RAW as Partial<Pong>);
+    {
+        const p = rt.needFinal(r, 24);
+        const dv = r.view;
+        v.id = rt.UUID.read(r, p + 0);
+        v.received = dv.getBigUint64(p + 16, true);
+    }
+    return v;
+};
+PongCodec.fcheck = (r: rt.Reader, d: number): void => {
+    if (d < 1) rt.fail("too_deep");
+    {
+        const p = rt.needFinal(r, 24);
+        void p;
+    }
+};
 
 RefusedCodec.define([
     { name: "id", prop: "id", codec: rt.UUID, offset: 8 },
     { name: "reason", prop: "reason", codec: rt.STRING, offset: 24 },
 ], 28, 20, null, ["id"]);
+const _F_Refused: readonly rt.Codec<any>[] = RefusedCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+RefusedCodec.put = (w: rt.Writer, v: Refused): number => {
+    const at = w.reserve(28);
+    const dv = w.view;
+    dv.setUint32(at, 28, true);
+    dv.setUint32(at + 4, 307, true);
+    rt.UUID.write(w, at + 8, v.id);
+    _F_Refused[1]!.vput(w, at + 24, at, v.reason);
+    return at;
+};
+RefusedCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): Refused => {
+    const at = RefusedCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 28) return RefusedCodec.getOlder(r, at, r.p, d);
+    const dv = r.view;
+    const v = new Refused(rt.RAW as Partial<Refused>);
+    v.id = rt.UUID.read(r, at + 8);
+    v.reason = _F_Refused[1]!.vget(r, at + 24, at, d - 1);
+    return v;
+};
+RefusedCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Refused => RefusedCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+RefusedCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => RefusedCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+RefusedCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
+    const at = RefusedCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 28) return RefusedCodec.checkOlder(r, at, r.p, d);
+    _F_Refused[1]!.vcheck(r, at + 24, at, d - 1);
+};
+RefusedCodec.fput = (w: rt.Writer, v: Refused): void => {
+    w.ensure(16);
+    {
+        const dv = w.view;
+        const p = w.len;
+        rt.UUID.write(w, p + 0, v.id);
+        w.len = p + 16;
+    }
+    _F_Refused[1]!.fput(w, v.reason);
+};
+RefusedCodec.fget = (r: rt.Reader, d: number): Refused => {
+    if (d < 1) rt.fail("too_deep");
+    const v = new Refused(rt.RAW as Partial<Refused>);
+    {
+        const p = rt.needFinal(r, 16);
+        const dv = r.view;
+        v.id = rt.UUID.read(r, p + 0);
+    }
+    v.reason = _F_Refused[1]!.fget(r, d - 1);
+    return v;
+};
+RefusedCodec.fcheck = (r: rt.Reader, d: number): void => {
+    if (d < 1) rt.fail("too_deep");
+    {
+        const p = rt.needFinal(r, 16);
+        void p;
+    }
+    _F_Refused[1]!.fcheck(r, d - 1);
+};
 
 FailureCodec.define([
     { name: "id", prop: "id", codec: rt.UUID, offset: 8 },
     { name: "error", prop: "error", codec: rt.STRING, offset: 24 },
 ], 28, 20, null, ["id"]);
+const _F_Failure: readonly rt.Codec<any>[] = FailureCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+FailureCodec.put = (w: rt.Writer, v: Failure): number => {
+    const at = w.reserve(28);
+    const dv = w.view;
+    dv.setUint32(at, 28, true);
+    dv.setUint32(at + 4, 308, true);
+    rt.UUID.write(w, at + 8, v.id);
+    _F_Failure[1]!.vput(w, at + 24, at, v.error);
+    return at;
+};
+FailureCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): Failure => {
+    const at = FailureCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 28) return FailureCodec.getOlder(r, at, r.p, d);
+    const dv = r.view;
+    const v = new Failure(rt.RAW as Partial<Failure>);
+    v.id = rt.UUID.read(r, at + 8);
+    v.error = _F_Failure[1]!.vget(r, at + 24, at, d - 1);
+    return v;
+};
+FailureCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Failure => FailureCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+FailureCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => FailureCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+FailureCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
+    const at = FailureCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 28) return FailureCodec.checkOlder(r, at, r.p, d);
+    _F_Failure[1]!.vcheck(r, at + 24, at, d - 1);
+};
+FailureCodec.fput = (w: rt.Writer, v: Failure): void => {
+    w.ensure(16);
+    {
+        const dv = w.view;
+        const p = w.len;
+        rt.UUID.write(w, p + 0, v.id);
+        w.len = p + 16;
+    }
+    _F_Failure[1]!.fput(w, v.error);
+};
+FailureCodec.fget = (r: rt.Reader, d: number): Failure => {
+    if (d < 1) rt.fail("too_deep");
+    const v = new Failure(rt.RAW as Partial<Failure>);
+    {
+        const p = rt.needFinal(r, 16);
+        const dv = r.view;
+        v.id = rt.UUID.read(r, p + 0);
+    }
+    v.error = _F_Failure[1]!.fget(r, d - 1);
+    return v;
+};
+FailureCodec.fcheck = (r: rt.Reader, d: number): void => {
+    if (d < 1) rt.fail("too_deep");
+    {
+        const p = rt.needFinal(r, 16);
+        void p;
+    }
+    _F_Failure[1]!.fcheck(r, d - 1);
+};
 
 PingRequestCodec.define([
     { name: "id", prop: "id", codec: rt.UUID, offset: 8 },
     { name: "sent", prop: "sent", codec: rt.TIMESTAMP, offset: 24 },
     { name: "note", prop: "note", codec: rt.STRING, offset: 32 },
 ], 36, 28, null, ["id"]);
+const _F_PingRequest: readonly rt.Codec<any>[] = PingRequestCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+PingRequestCodec.put = (w: rt.Writer, v: PingRequest): number => {
+    const at = w.reserve(36);
+    const dv = w.view;
+    dv.setUint32(at, 36, true);
+    dv.setUint32(at + 4, 309, true);
+    rt.UUID.write(w, at + 8, v.id);
+    dv.setBigUint64(at + 24, v.sent, true);
+    _F_PingRequest[2]!.vput(w, at + 32, at, v.note);
+    return at;
+};
+PingRequestCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): PingRequest => {
+    const at = PingRequestCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 36) return PingRequestCodec.getOlder(r, at, r.p, d);
+    const dv = r.view;
+    const v = new PingRequest(rt.RAW as Partial<PingRequest>);
+    v.id = rt.UUID.read(r, at + 8);
+    v.sent = dv.getBigUint64(at + 24, true);
+    v.note = _F_PingRequest[2]!.vget(r, at + 32, at, d - 1);
+    return v;
+};
+PingRequestCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): PingRequest => PingRequestCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+PingRequestCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => PingRequestCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+PingRequestCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
+    const at = PingRequestCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 36) return PingRequestCodec.checkOlder(r, at, r.p, d);
+    _F_PingRequest[2]!.vcheck(r, at + 32, at, d - 1);
+};
+PingRequestCodec.fput = (w: rt.Writer, v: PingRequest): void => {
+    w.ensure(24);
+    {
+        const dv = w.view;
+        const p = w.len;
+        rt.UUID.write(w, p + 0, v.id);
+        dv.setBigUint64(p + 16, v.sent, true);
+        w.len = p + 24;
+    }
+    _F_PingRequest[2]!.fput(w, v.note);
+};
+PingRequestCodec.fget = (r: rt.Reader, d: number): PingRequest => {
+    if (d < 1) rt.fail("too_deep");
+    const v = new PingRequest(rt.RAW as Partial<PingRequest>);
+    {
+        const p = rt.needFinal(r, 24);
+        const dv = r.view;
+        v.id = rt.UUID.read(r, p + 0);
+        v.sent = dv.getBigUint64(p + 16, true);
+    }
+    v.note = _F_PingRequest[2]!.fget(r, d - 1);
+    return v;
+};
+PingRequestCodec.fcheck = (r: rt.Reader, d: number): void => {
+    if (d < 1) rt.fail("too_deep");
+    {
+        const p = rt.needFinal(r, 24);
+        void p;
+    }
+    _F_PingRequest[2]!.fcheck(r, d - 1);
+};
 
 NotifyCodec.define([
     { name: "id", prop: "id", codec: rt.UUID, offset: 8 },
     { name: "text", prop: "text", codec: rt.STRING, offset: 24 },
 ], 28, 20, null, ["id"]);
+const _F_Notify: readonly rt.Codec<any>[] = NotifyCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+NotifyCodec.put = (w: rt.Writer, v: Notify): number => {
+    const at = w.reserve(28);
+    const dv = w.view;
+    dv.setUint32(at, 28, true);
+    dv.setUint32(at + 4, 310, true);
+    rt.UUID.write(w, at + 8, v.id);
+    _F_Notify[1]!.vput(w, at + 24, at, v.text);
+    return at;
+};
+NotifyCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): Notify => {
+    const at = NotifyCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 28) return NotifyCodec.getOlder(r, at, r.p, d);
+    const dv = r.view;
+    const v = new Notify(rt.RAW as Partial<Notify>);
+    v.id = rt.UUID.read(r, at + 8);
+    v.text = _F_Notify[1]!.vget(r, at + 24, at, d - 1);
+    return v;
+};
+NotifyCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Notify => NotifyCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+NotifyCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => NotifyCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+NotifyCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
+    const at = NotifyCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 28) return NotifyCodec.checkOlder(r, at, r.p, d);
+    _F_Notify[1]!.vcheck(r, at + 24, at, d - 1);
+};
+NotifyCodec.fput = (w: rt.Writer, v: Notify): void => {
+    w.ensure(16);
+    {
+        const dv = w.view;
+        const p = w.len;
+        rt.UUID.write(w, p + 0, v.id);
+        w.len = p + 16;
+    }
+    _F_Notify[1]!.fput(w, v.text);
+};
+NotifyCodec.fget = (r: rt.Reader, d: number): Notify => {
+    if (d < 1) rt.fail("too_deep");
+    const v = new Notify(rt.RAW as Partial<Notify>);
+    {
+        const p = rt.needFinal(r, 16);
+        const dv = r.view;
+        v.id = rt.UUID.read(r, p + 0);
+    }
+    v.text = _F_Notify[1]!.fget(r, d - 1);
+    return v;
+};
+NotifyCodec.fcheck = (r: rt.Reader, d: number): void => {
+    if (d < 1) rt.fail("too_deep");
+    {
+        const p = rt.needFinal(r, 16);
+        void p;
+    }
+    _F_Notify[1]!.fcheck(r, d - 1);
+};
 
 EmptyCodec.define([
 ], 8, 0, 0, []);
+const _F_Empty: readonly rt.Codec<any>[] = EmptyCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+void _F_Empty;
+EmptyCodec.put = (w: rt.Writer, v: Empty): number => {
+    const at = w.reserve(8);
+    const dv = w.view;
+    dv.setUint32(at, 8, true);
+    dv.setUint32(at + 4, 311, true);
+    return at;
+};
+EmptyCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): Empty => {
+    const at = EmptyCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 8) return EmptyCodec.getOlder(r, at, r.p, d);
+
+    const v = new Empty(rt.RAW as Partial<Empty>);
+    return v;
+};
+EmptyCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Empty => EmptyCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+EmptyCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => EmptyCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+EmptyCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
+    const at = EmptyCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 8) return EmptyCodec.checkOlder(r, at, r.p, d);
+};
+EmptyCodec.fput = (w: rt.Writer, v: Empty): void => {
+};
+EmptyCodec.fget = (r: rt.Reader, d: number): Empty => {
+    if (d < 1) rt.fail("too_deep");
+    const v = new Empty(rt.RAW as Partial<Empty>);
+    return v;
+};
+EmptyCodec.fcheck = (r: rt.Reader, d: number): void => {
+    if (d < 1) rt.fail("too_deep");
+    void r;
+};
 
 /** everything.Primitives as one root model in the versioned format. */
 export class PrimitivesModel extends rt.Model<Primitives> {

@@ -5,8 +5,9 @@ import * as $proto from "./proto.js";
 
 /** An order, sent on its own */
 export class OrderMessage {
-    body: $proto.Order;
+    body!: $proto.Order;
     constructor(init?: Partial<OrderMessage>) {
+        if ((init as object | undefined) === rt.RAW) return; // a reader assigns every field
         this.body = new $proto.Order();
         if (init !== undefined) Object.assign(this, init);
     }
@@ -26,8 +27,9 @@ export class OrderMessage {
 
 /** A balance, sent on its own */
 export class BalanceMessage {
-    body: $proto.Balance;
+    body!: $proto.Balance;
     constructor(init?: Partial<BalanceMessage>) {
+        if ((init as object | undefined) === rt.RAW) return; // a reader assigns every field
         this.body = new $proto.Balance();
         if (init !== undefined) Object.assign(this, init);
     }
@@ -47,8 +49,9 @@ export class BalanceMessage {
 
 /** A whole account */
 export class AccountMessage {
-    body: $proto.Account;
+    body!: $proto.Account;
     constructor(init?: Partial<AccountMessage>) {
+        if ((init as object | undefined) === rt.RAW) return; // a reader assigns every field
         this.body = new $proto.Account();
         if (init !== undefined) Object.assign(this, init);
     }
@@ -73,14 +76,128 @@ export const AccountMessageCodec: rt.StructCodec<AccountMessage> = new rt.Struct
 OrderMessageCodec.define([
     { name: "body", prop: "body", codec: $proto.OrderCodec, offset: 8 },
 ], 12, 26, null, ["body"]);
+const _F_OrderMessage: readonly rt.Codec<any>[] = OrderMessageCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+OrderMessageCodec.put = (w: rt.Writer, v: OrderMessage): number => {
+    const at = w.reserve(12);
+    const dv = w.view;
+    dv.setUint32(at, 12, true);
+    dv.setUint32(at + 4, 1, true);
+    const o0 = $proto.OrderCodec.put(w, v.body);
+    w.view.setUint32(at + 8, o0 - at, true);
+    return at;
+};
+OrderMessageCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): OrderMessage => {
+    const at = OrderMessageCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 12) return OrderMessageCodec.getOlder(r, at, r.p, d);
+
+    const v = new OrderMessage(rt.RAW as Partial<OrderMessage>);
+    v.body = $proto.OrderCodec.getAt(r, at, r.view.getUint32(at + 8, true), at + 12, d - 1);
+    return v;
+};
+OrderMessageCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): OrderMessage => OrderMessageCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+OrderMessageCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => OrderMessageCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+OrderMessageCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
+    const at = OrderMessageCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 12) return OrderMessageCodec.checkOlder(r, at, r.p, d);
+    $proto.OrderCodec.checkAt(r, at, r.view.getUint32(at + 8, true), at + 12, d - 1);
+};
+OrderMessageCodec.fput = (w: rt.Writer, v: OrderMessage): void => {
+    $proto.OrderCodec.fput(w, v.body);
+};
+OrderMessageCodec.fget = (r: rt.Reader, d: number): OrderMessage => {
+    if (d < 1) rt.fail("too_deep");
+    const v = new OrderMessage(rt.RAW as Partial<OrderMessage>);
+    v.body = $proto.OrderCodec.fget(r, d - 1);
+    return v;
+};
+OrderMessageCodec.fcheck = (r: rt.Reader, d: number): void => {
+    if (d < 1) rt.fail("too_deep");
+    $proto.OrderCodec.fcheck(r, d - 1);
+};
 
 BalanceMessageCodec.define([
     { name: "body", prop: "body", codec: $proto.BalanceCodec, offset: 8 },
 ], 12, 12, null, ["body"]);
+const _F_BalanceMessage: readonly rt.Codec<any>[] = BalanceMessageCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+BalanceMessageCodec.put = (w: rt.Writer, v: BalanceMessage): number => {
+    const at = w.reserve(12);
+    const dv = w.view;
+    dv.setUint32(at, 12, true);
+    dv.setUint32(at + 4, 2, true);
+    const o0 = $proto.BalanceCodec.put(w, v.body);
+    w.view.setUint32(at + 8, o0 - at, true);
+    return at;
+};
+BalanceMessageCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): BalanceMessage => {
+    const at = BalanceMessageCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 12) return BalanceMessageCodec.getOlder(r, at, r.p, d);
+
+    const v = new BalanceMessage(rt.RAW as Partial<BalanceMessage>);
+    v.body = $proto.BalanceCodec.getAt(r, at, r.view.getUint32(at + 8, true), at + 12, d - 1);
+    return v;
+};
+BalanceMessageCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): BalanceMessage => BalanceMessageCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+BalanceMessageCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => BalanceMessageCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+BalanceMessageCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
+    const at = BalanceMessageCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 12) return BalanceMessageCodec.checkOlder(r, at, r.p, d);
+    $proto.BalanceCodec.checkAt(r, at, r.view.getUint32(at + 8, true), at + 12, d - 1);
+};
+BalanceMessageCodec.fput = (w: rt.Writer, v: BalanceMessage): void => {
+    $proto.BalanceCodec.fput(w, v.body);
+};
+BalanceMessageCodec.fget = (r: rt.Reader, d: number): BalanceMessage => {
+    if (d < 1) rt.fail("too_deep");
+    const v = new BalanceMessage(rt.RAW as Partial<BalanceMessage>);
+    v.body = $proto.BalanceCodec.fget(r, d - 1);
+    return v;
+};
+BalanceMessageCodec.fcheck = (r: rt.Reader, d: number): void => {
+    if (d < 1) rt.fail("too_deep");
+    $proto.BalanceCodec.fcheck(r, d - 1);
+};
 
 AccountMessageCodec.define([
     { name: "body", prop: "body", codec: $proto.AccountCodec, offset: 8 },
 ], 12, 26, null, ["body"]);
+const _F_AccountMessage: readonly rt.Codec<any>[] = AccountMessageCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+AccountMessageCodec.put = (w: rt.Writer, v: AccountMessage): number => {
+    const at = w.reserve(12);
+    const dv = w.view;
+    dv.setUint32(at, 12, true);
+    dv.setUint32(at + 4, 3, true);
+    const o0 = $proto.AccountCodec.put(w, v.body);
+    w.view.setUint32(at + 8, o0 - at, true);
+    return at;
+};
+AccountMessageCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): AccountMessage => {
+    const at = AccountMessageCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 12) return AccountMessageCodec.getOlder(r, at, r.p, d);
+
+    const v = new AccountMessage(rt.RAW as Partial<AccountMessage>);
+    v.body = $proto.AccountCodec.getAt(r, at, r.view.getUint32(at + 8, true), at + 12, d - 1);
+    return v;
+};
+AccountMessageCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): AccountMessage => AccountMessageCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+AccountMessageCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => AccountMessageCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+AccountMessageCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
+    const at = AccountMessageCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 12) return AccountMessageCodec.checkOlder(r, at, r.p, d);
+    $proto.AccountCodec.checkAt(r, at, r.view.getUint32(at + 8, true), at + 12, d - 1);
+};
+AccountMessageCodec.fput = (w: rt.Writer, v: AccountMessage): void => {
+    $proto.AccountCodec.fput(w, v.body);
+};
+AccountMessageCodec.fget = (r: rt.Reader, d: number): AccountMessage => {
+    if (d < 1) rt.fail("too_deep");
+    const v = new AccountMessage(rt.RAW as Partial<AccountMessage>);
+    v.body = $proto.AccountCodec.fget(r, d - 1);
+    return v;
+};
+AccountMessageCodec.fcheck = (r: rt.Reader, d: number): void => {
+    if (d < 1) rt.fail("too_deep");
+    $proto.AccountCodec.fcheck(r, d - 1);
+};
 
 /** protocol.OrderMessage as one root model in the versioned format. */
 export class OrderMessageModel extends rt.Model<OrderMessage> {

@@ -42,15 +42,16 @@ export const StateCodec: rt.EnumCodec<State> = rt.flagsOf<State>("protoex.State"
 
 /** Order, with take-profit and stop-loss levels appended */
 export class Order {
-    uid: number;
-    symbol: string;
-    side: OrderSide;
-    type: OrderType;
-    price: number;
-    volume: number;
-    tp: number;
-    sl: number;
+    uid!: number;
+    symbol!: string;
+    side!: OrderSide;
+    type!: OrderType;
+    price!: number;
+    volume!: number;
+    tp!: number;
+    sl!: number;
     constructor(init?: Partial<Order>) {
+        if ((init as object | undefined) === rt.RAW) return; // a reader assigns every field
         this.uid = 0;
         this.symbol = "";
         this.side = 0;
@@ -77,10 +78,11 @@ export class Order {
 
 /** Balance extends the imported one and keeps its type number */
 export class Balance {
-    currency: string;
-    amount: number;
-    locked: number;
+    currency!: string;
+    amount!: number;
+    locked!: number;
     constructor(init?: Partial<Balance>) {
+        if ((init as object | undefined) === rt.RAW) return; // a reader assigns every field
         this.currency = "";
         this.amount = 0.0;
         this.locked = 0;
@@ -102,13 +104,14 @@ export class Balance {
 
 /** Account, built from the extended types */
 export class Account {
-    uid: number;
-    name: string;
-    state: State;
-    wallet: Balance;
-    asset: Balance | null;
-    orders: Order[];
+    uid!: number;
+    name!: string;
+    state!: State;
+    wallet!: Balance;
+    asset!: Balance | null;
+    orders!: Order[];
     constructor(init?: Partial<Account>) {
+        if ((init as object | undefined) === rt.RAW) return; // a reader assigns every field
         this.uid = 0;
         this.name = "";
         this.state = 43;
@@ -145,12 +148,164 @@ OrderCodec.define([
     { name: "tp", prop: "tp", codec: rt.DOUBLE, offset: 34 },
     { name: "sl", prop: "sl", codec: rt.DOUBLE, offset: 42 },
 ], 50, 42, null, ["uid"]);
+const _F_Order: readonly rt.Codec<any>[] = OrderCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+OrderCodec.put = (w: rt.Writer, v: Order): number => {
+    const at = w.reserve(50);
+    const dv = w.view;
+    dv.setUint32(at, 50, true);
+    dv.setUint32(at + 4, 1, true);
+    dv.setInt32(at + 8, v.uid, true);
+    dv.setUint8(at + 16, v.side);
+    dv.setUint8(at + 17, v.type);
+    dv.setFloat64(at + 18, v.price, true);
+    dv.setFloat64(at + 26, v.volume, true);
+    dv.setFloat64(at + 34, v.tp, true);
+    dv.setFloat64(at + 42, v.sl, true);
+    _F_Order[1]!.vput(w, at + 12, at, v.symbol);
+    return at;
+};
+OrderCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): Order => {
+    const at = OrderCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 50) return OrderCodec.getOlder(r, at, r.p, d);
+    const dv = r.view;
+    const v = new Order(rt.RAW as Partial<Order>);
+    v.uid = dv.getInt32(at + 8, true);
+    v.symbol = _F_Order[1]!.vget(r, at + 12, at, d - 1);
+    v.side = dv.getUint8(at + 16);
+    v.type = dv.getUint8(at + 17);
+    v.price = dv.getFloat64(at + 18, true);
+    v.volume = dv.getFloat64(at + 26, true);
+    v.tp = dv.getFloat64(at + 34, true);
+    v.sl = dv.getFloat64(at + 42, true);
+    return v;
+};
+OrderCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Order => OrderCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+OrderCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => OrderCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+OrderCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
+    const at = OrderCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 50) return OrderCodec.checkOlder(r, at, r.p, d);
+    _F_Order[1]!.vcheck(r, at + 12, at, d - 1);
+};
+OrderCodec.fput = (w: rt.Writer, v: Order): void => {
+    w.ensure(4);
+    {
+        const dv = w.view;
+        const p = w.len;
+        dv.setInt32(p + 0, v.uid, true);
+        w.len = p + 4;
+    }
+    _F_Order[1]!.fput(w, v.symbol);
+    w.ensure(34);
+    {
+        const dv = w.view;
+        const p = w.len;
+        dv.setUint8(p + 0, v.side);
+        dv.setUint8(p + 1, v.type);
+        dv.setFloat64(p + 2, v.price, true);
+        dv.setFloat64(p + 10, v.volume, true);
+        dv.setFloat64(p + 18, v.tp, true);
+        dv.setFloat64(p + 26, v.sl, true);
+        w.len = p + 34;
+    }
+};
+OrderCodec.fget = (r: rt.Reader, d: number): Order => {
+    if (d < 1) rt.fail("too_deep");
+    const v = new Order(rt.RAW as Partial<Order>);
+    {
+        const p = rt.needFinal(r, 4);
+        const dv = r.view;
+        v.uid = dv.getInt32(p + 0, true);
+    }
+    v.symbol = _F_Order[1]!.fget(r, d - 1);
+    {
+        const p = rt.needFinal(r, 34);
+        const dv = r.view;
+        v.side = dv.getUint8(p + 0);
+        v.type = dv.getUint8(p + 1);
+        v.price = dv.getFloat64(p + 2, true);
+        v.volume = dv.getFloat64(p + 10, true);
+        v.tp = dv.getFloat64(p + 18, true);
+        v.sl = dv.getFloat64(p + 26, true);
+    }
+    return v;
+};
+OrderCodec.fcheck = (r: rt.Reader, d: number): void => {
+    if (d < 1) rt.fail("too_deep");
+    {
+        const p = rt.needFinal(r, 4);
+        void p;
+    }
+    _F_Order[1]!.fcheck(r, d - 1);
+    {
+        const p = rt.needFinal(r, 34);
+        void p;
+    }
+};
 
 BalanceCodec.define([
     { name: "currency", prop: "currency", codec: rt.STRING, offset: 8 },
     { name: "amount", prop: "amount", codec: rt.DOUBLE, offset: 12 },
     { name: "locked", prop: "locked", codec: rt.DOUBLE, offset: 20 },
 ], 28, 20, null, ["currency"]);
+const _F_Balance: readonly rt.Codec<any>[] = BalanceCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+BalanceCodec.put = (w: rt.Writer, v: Balance): number => {
+    const at = w.reserve(28);
+    const dv = w.view;
+    dv.setUint32(at, 28, true);
+    dv.setUint32(at + 4, 2, true);
+    dv.setFloat64(at + 12, v.amount, true);
+    dv.setFloat64(at + 20, v.locked, true);
+    _F_Balance[0]!.vput(w, at + 8, at, v.currency);
+    return at;
+};
+BalanceCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): Balance => {
+    const at = BalanceCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 28) return BalanceCodec.getOlder(r, at, r.p, d);
+    const dv = r.view;
+    const v = new Balance(rt.RAW as Partial<Balance>);
+    v.currency = _F_Balance[0]!.vget(r, at + 8, at, d - 1);
+    v.amount = dv.getFloat64(at + 12, true);
+    v.locked = dv.getFloat64(at + 20, true);
+    return v;
+};
+BalanceCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Balance => BalanceCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+BalanceCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => BalanceCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+BalanceCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
+    const at = BalanceCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 28) return BalanceCodec.checkOlder(r, at, r.p, d);
+    _F_Balance[0]!.vcheck(r, at + 8, at, d - 1);
+};
+BalanceCodec.fput = (w: rt.Writer, v: Balance): void => {
+    _F_Balance[0]!.fput(w, v.currency);
+    w.ensure(16);
+    {
+        const dv = w.view;
+        const p = w.len;
+        dv.setFloat64(p + 0, v.amount, true);
+        dv.setFloat64(p + 8, v.locked, true);
+        w.len = p + 16;
+    }
+};
+BalanceCodec.fget = (r: rt.Reader, d: number): Balance => {
+    if (d < 1) rt.fail("too_deep");
+    const v = new Balance(rt.RAW as Partial<Balance>);
+    v.currency = _F_Balance[0]!.fget(r, d - 1);
+    {
+        const p = rt.needFinal(r, 16);
+        const dv = r.view;
+        v.amount = dv.getFloat64(p + 0, true);
+        v.locked = dv.getFloat64(p + 8, true);
+    }
+    return v;
+};
+BalanceCodec.fcheck = (r: rt.Reader, d: number): void => {
+    if (d < 1) rt.fail("too_deep");
+    _F_Balance[0]!.fcheck(r, d - 1);
+    {
+        const p = rt.needFinal(r, 16);
+        void p;
+    }
+};
 
 AccountCodec.define([
     { name: "uid", prop: "uid", codec: rt.INT32, offset: 8 },
@@ -160,6 +315,98 @@ AccountCodec.define([
     { name: "asset", prop: "asset", codec: rt.optional(BalanceCodec), offset: 21 },
     { name: "orders", prop: "orders", codec: rt.vector(OrderCodec), offset: 26 },
 ], 30, 34, null, ["uid"]);
+const _F_Account: readonly rt.Codec<any>[] = AccountCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+AccountCodec.put = (w: rt.Writer, v: Account): number => {
+    const at = w.reserve(30);
+    const dv = w.view;
+    dv.setUint32(at, 30, true);
+    dv.setUint32(at + 4, 3, true);
+    dv.setInt32(at + 8, v.uid, true);
+    dv.setUint8(at + 16, v.state);
+    _F_Account[1]!.vput(w, at + 12, at, v.name);
+    const o3 = BalanceCodec.put(w, v.wallet);
+    w.view.setUint32(at + 17, o3 - at, true);
+    _F_Account[4]!.vput(w, at + 21, at, v.asset);
+    _F_Account[5]!.vput(w, at + 26, at, v.orders);
+    return at;
+};
+AccountCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): Account => {
+    const at = AccountCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 30) return AccountCodec.getOlder(r, at, r.p, d);
+    const dv = r.view;
+    const v = new Account(rt.RAW as Partial<Account>);
+    v.uid = dv.getInt32(at + 8, true);
+    v.name = _F_Account[1]!.vget(r, at + 12, at, d - 1);
+    v.state = dv.getUint8(at + 16);
+    v.wallet = BalanceCodec.getAt(r, at, r.view.getUint32(at + 17, true), at + 21, d - 1);
+    v.asset = _F_Account[4]!.vget(r, at + 21, at, d - 1);
+    v.orders = _F_Account[5]!.vget(r, at + 26, at, d - 1);
+    return v;
+};
+AccountCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Account => AccountCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+AccountCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => AccountCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+AccountCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
+    const at = AccountCodec.enter(r, base, off, slotEnd, d);
+    if (r.p < 30) return AccountCodec.checkOlder(r, at, r.p, d);
+    _F_Account[1]!.vcheck(r, at + 12, at, d - 1);
+    BalanceCodec.checkAt(r, at, r.view.getUint32(at + 17, true), at + 21, d - 1);
+    _F_Account[4]!.vcheck(r, at + 21, at, d - 1);
+    _F_Account[5]!.vcheck(r, at + 26, at, d - 1);
+};
+AccountCodec.fput = (w: rt.Writer, v: Account): void => {
+    w.ensure(4);
+    {
+        const dv = w.view;
+        const p = w.len;
+        dv.setInt32(p + 0, v.uid, true);
+        w.len = p + 4;
+    }
+    _F_Account[1]!.fput(w, v.name);
+    w.ensure(1);
+    {
+        const dv = w.view;
+        const p = w.len;
+        dv.setUint8(p + 0, v.state);
+        w.len = p + 1;
+    }
+    BalanceCodec.fput(w, v.wallet);
+    _F_Account[4]!.fput(w, v.asset);
+    _F_Account[5]!.fput(w, v.orders);
+};
+AccountCodec.fget = (r: rt.Reader, d: number): Account => {
+    if (d < 1) rt.fail("too_deep");
+    const v = new Account(rt.RAW as Partial<Account>);
+    {
+        const p = rt.needFinal(r, 4);
+        const dv = r.view;
+        v.uid = dv.getInt32(p + 0, true);
+    }
+    v.name = _F_Account[1]!.fget(r, d - 1);
+    {
+        const p = rt.needFinal(r, 1);
+        const dv = r.view;
+        v.state = dv.getUint8(p + 0);
+    }
+    v.wallet = BalanceCodec.fget(r, d - 1);
+    v.asset = _F_Account[4]!.fget(r, d - 1);
+    v.orders = _F_Account[5]!.fget(r, d - 1);
+    return v;
+};
+AccountCodec.fcheck = (r: rt.Reader, d: number): void => {
+    if (d < 1) rt.fail("too_deep");
+    {
+        const p = rt.needFinal(r, 4);
+        void p;
+    }
+    _F_Account[1]!.fcheck(r, d - 1);
+    {
+        const p = rt.needFinal(r, 1);
+        void p;
+    }
+    BalanceCodec.fcheck(r, d - 1);
+    _F_Account[4]!.fcheck(r, d - 1);
+    _F_Account[5]!.fcheck(r, d - 1);
+};
 
 /** protoex.Order as one root model in the versioned format. */
 export class OrderModel extends rt.Model<Order> {

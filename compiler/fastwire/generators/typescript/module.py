@@ -33,6 +33,13 @@ PLAIN = {
     "timestamp": ("TIMESTAMP", "bigint"), "string": ("STRING", "string"),
     "bytes": ("BYTES", "Uint8Array"),
 }
+# wire scalar -> (DataView accessor, size)
+DATAVIEW = {
+    "byte": ("Uint8", 1), "char": ("Uint8", 1), "uint8": ("Uint8", 1), "int8": ("Int8", 1),
+    "int16": ("Int16", 2), "uint16": ("Uint16", 2), "int32": ("Int32", 4),
+    "uint32": ("Uint32", 4), "wchar": ("Uint32", 4), "int64": ("BigInt64", 8),
+    "uint64": ("BigUint64", 8), "float": ("Float32", 4), "double": ("Float64", 8),
+}
 ZERO = {"boolean": "false", "number": "0", "bigint": "0n", "string": '""'}
 
 
@@ -295,13 +302,16 @@ class Module:
             for f, fl in zip(s.all_fields, lay.fields):
                 if f.doc:
                     p.value("/** " + f.doc.replace("*/", "* /").replace("\n", " ") + " */")
-                p.value(f"{self.prop(f)}: {self.type_of(fl.wire)};")
+                bang = "!" if mode == "ts" else ""
+                p.value(f"{self.prop(f)}{bang}: {self.type_of(fl.wire)};")
         init = f"init?: Partial<{name}>" if mode != "js" else "init"
         if mode == "dts":
             p.value(f"constructor({init});")
         else:
             p.value(f"constructor({init}) {{")
             p.indent()
+            raw = "(init as object | undefined)" if mode == "ts" else "init"
+            p.value(f"if ({raw} === rt.RAW) return; // a reader assigns every field")
             for i, f in enumerate(s.all_fields):
                 p.value(f"this.{self.prop(f)} = {self.default(lay, i)};")
             p.value("if (init !== undefined) Object.assign(this, init);")
@@ -360,6 +370,186 @@ class Module:
             fsize = "null" if lay.final_size is None else str(lay.final_size)
             eq = ", ".join(js_string(e) for e in lay.equality)
             p.value(f"], {lay.body_size}, {lay.final_min}, {fsize}, [{eq}]);")
+            self.emit_fast(p, s, mode)
+
+    # ---- hot paths: straight-line code per struct over the lowered layout -------------
+    def dv_read(self, w: lower.WireType, pos: str, view: str = "dv") -> str:
+        if w.kind == "decimal":
+            return f"rt.DECIMAL.read(r, {pos})"
+        if w.kind == "uuid":
+            return f"rt.UUID.read(r, {pos})"
+        scalar = "uint64" if w.kind == "timestamp" else w.scalar
+        assert scalar is not None
+        if scalar == "bool":
+            return f"{view}.getUint8({pos}) !== 0"
+        t, size = DATAVIEW[scalar]
+        return f"{view}.get{t}({pos}{', true' if size > 1 else ''})"
+
+    def dv_write(self, w: lower.WireType, pos: str, value: str, view: str = "dv") -> str:
+        if w.kind == "decimal":
+            return f"rt.DECIMAL.write(w, {pos}, {value});"
+        if w.kind == "uuid":
+            return f"rt.UUID.write(w, {pos}, {value});"
+        scalar = "uint64" if w.kind == "timestamp" else w.scalar
+        assert scalar is not None
+        if scalar == "bool":
+            return f"{view}.setUint8({pos}, {value} ? 1 : 0);"
+        t, size = DATAVIEW[scalar]
+        return f"{view}.set{t}({pos}, {value}{', true' if size > 1 else ''});"
+
+    def emit_fast(self, p: Printer, s: ir.StructType, mode: str) -> None:
+        name = self.local(s.name)
+        lay = self.model.struct(s.qualified_name)
+        ts = mode == "ts"
+        c = f"{name}Codec"
+        F = f"_F_{name}"
+
+        def t(text: str) -> str:
+            return text if ts else ""
+
+        bang = "!" if ts else ""
+        fields = list(zip(s.all_fields, lay.fields))
+        values = [(f, fl) for f, fl in fields if fl.wire.is_value]
+        others = [(f, fl) for f, fl in fields if not fl.wire.is_value]
+        nested = bool(others)
+        p.value(f"const {F}{t(': readonly rt.Codec<any>[]')} = {c}.fields.map((f) => f.codec);"
+                + (" // eslint-disable-line @typescript-eslint/no-explicit-any" if ts else ""))
+        if not others:
+            p.value(f"void {F};")
+        cls = f"new {name}(rt.RAW{t(f' as Partial<{name}>')})"
+        # versioned write: the header and the values at once, then each field's blocks in order
+        p.value(f"{c}.put = (w{t(': rt.Writer')}, v{t(f': {name}')}){t(': number')} => {{")
+        p.indent()
+        p.value(f"const at = w.reserve({lay.body_size});")
+        p.value("const dv = w.view;")
+        p.value(f"dv.setUint32(at, {lay.body_size}, true);")
+        p.value(f"dv.setUint32(at + 4, {lay.type_number}, true);")
+        for f, fl in values:
+            p.value(self.dv_write(fl.wire, f"at + {fl.offset}", f"v.{self.prop(f)}"))
+        for f, fl in others:
+            if fl.wire.kind == "struct":
+                sc = self.codec(fl.wire)
+                # (the body is put first: it may grow the buffer, and so replace w.view)
+                p.value(f"const o{fl.index} = {sc}.put(w, v.{self.prop(f)});")
+                p.value(f"w.view.setUint32(at + {fl.offset}, o{fl.index} - at, true);")
+            else:
+                p.value(f"{F}[{fl.index}]{bang}.vput(w, at + {fl.offset}, at, v.{self.prop(f)});")
+        p.value("return at;")
+        p.outdent()
+        p.value("};")
+        # versioned read: this version or a newer one in line; an older one generically
+        sig = (f"(r{t(': rt.Reader')}, base{t(': number')}, off{t(': number')}, "
+               f"slotEnd{t(': number')}, d{t(': number')})")
+        p.value(f"{c}.getAt = {sig}{t(f': {name}')} => {{")
+        p.indent()
+        p.value(f"const at = {c}.enter(r, base, off, slotEnd, d);")
+        p.value(f"if (r.p < {lay.body_size}) return {c}.getOlder(r, at, r.p, d);")
+        p.value("const dv = r.view;" if values else "")
+        p.value(f"const v = {cls};")
+        for f, fl in fields:
+            if fl.wire.is_value:
+                p.value(f"v.{self.prop(f)} = {self.dv_read(fl.wire, f'at + {fl.offset}')};")
+            elif fl.wire.kind == "struct":
+                p.value(f"v.{self.prop(f)} = {self.codec(fl.wire)}.getAt(r, at, "
+                        f"r.view.getUint32(at + {fl.offset}, true), at + {fl.offset + 4}, d - 1);")
+            else:
+                p.value(f"v.{self.prop(f)} = {F}[{fl.index}]{bang}.vget(r, at + {fl.offset}, at, d - 1);")
+        p.value("return v;")
+        p.outdent()
+        p.value("};")
+        slot = f"(r{t(': rt.Reader')}, pos{t(': number')}, base{t(': number')}, d{t(': number')})"
+        p.value(f"{c}.vget = {slot}{t(f': {name}')} => {c}.getAt(r, base, r.view.getUint32(pos, true), "
+                "pos + 4, d);")
+        p.value(f"{c}.vcheck = {slot}{t(': void')} => {c}.checkAt(r, base, r.view.getUint32(pos, true), "
+                "pos + 4, d);")
+        p.value(f"{c}.checkAt = {sig}{t(': void')} => {{")
+        p.indent()
+        p.value(f"const at = {c}.enter(r, base, off, slotEnd, d);")
+        p.value(f"if (r.p < {lay.body_size}) return {c}.checkOlder(r, at, r.p, d);")
+        for _f, fl in fields:
+            if fl.wire.kind == "decimal":
+                p.value(f"rt.DECIMAL.vcheck(r, at + {fl.offset}, at, d);")
+            elif fl.wire.kind == "struct":
+                p.value(f"{self.codec(fl.wire)}.checkAt(r, at, r.view.getUint32(at + {fl.offset}, true), "
+                        f"at + {fl.offset + 4}, d - 1);")
+            elif not fl.wire.is_value:
+                p.value(f"{F}[{fl.index}]{bang}.vcheck(r, at + {fl.offset}, at, d - 1);")
+        p.outdent()
+        p.value("};")
+        if not self.options.final:
+            return
+        runs = {run.first: run for run in lay.final_runs}
+        # final write: runs of values at once
+        p.value(f"{c}.fput = (w{t(': rt.Writer')}, v{t(f': {name}')}){t(': void')} => {{")
+        p.indent()
+        i = 0
+        while i < len(fields):
+            f, fl = fields[i]
+            run = runs.get(i)
+            if run is not None:
+                p.value(f"w.ensure({run.size});")
+                p.value("{")
+                p.indent()
+                p.value("const dv = w.view;")
+                p.value("const p = w.len;")
+                for k in run.indexes:
+                    g, gl = fields[k]
+                    p.value(self.dv_write(gl.wire, f"p + {run.offsets[k - run.first]}", f"v.{self.prop(g)}"))
+                p.value(f"w.len = p + {run.size};")
+                p.outdent()
+                p.value("}")
+                i += run.count
+                continue
+            if fl.wire.kind == "struct":
+                p.value(f"{self.codec(fl.wire)}.fput(w, v.{self.prop(f)});")
+            else:
+                p.value(f"{F}[{fl.index}]{bang}.fput(w, v.{self.prop(f)});")
+            i += 1
+        p.outdent()
+        p.value("};")
+        for what in ("fget", "fcheck"):
+            get = what == "fget"
+            ret = f": {name}" if get else ": void"
+            p.value(f"{c}.{what} = (r{t(': rt.Reader')}, d{t(': number')}){t(ret)} => {{")
+            p.indent()
+            p.value('if (d < 1) rt.fail("too_deep");')
+            if get:
+                p.value(f"const v = {cls};")
+            i = 0
+            while i < len(fields):
+                f, fl = fields[i]
+                run = runs.get(i)
+                if run is not None:
+                    p.value("{")
+                    p.indent()
+                    p.value(f"const p = rt.needFinal(r, {run.size});")
+                    if get:
+                        p.value("const dv = r.view;")
+                    for k in run.indexes:
+                        g, gl = fields[k]
+                        pos = f"p + {run.offsets[k - run.first]}"
+                        if get:
+                            p.value(f"v.{self.prop(g)} = {self.dv_read(gl.wire, pos)};")
+                        elif gl.wire.kind == "decimal":
+                            p.value(f"rt.DECIMAL.vcheck(r, {pos}, 0, d);")
+                    if not get and not any(fields[k][1].wire.kind == "decimal" for k in run.indexes):
+                        p.value("void p;")
+                    p.outdent()
+                    p.value("}")
+                    i += run.count
+                    continue
+                target = self.codec(fl.wire) if fl.wire.kind == "struct" else f"{F}[{fl.index}]{bang}"
+                if get:
+                    p.value(f"v.{self.prop(f)} = {target}.fget(r, d - 1);")
+                else:
+                    p.value(f"{target}.fcheck(r, d - 1);")
+                i += 1
+            if get:
+                p.value("return v;")
+            elif not nested and not values:
+                p.value("void r;")
+            p.outdent()
+            p.value("};")
 
     def emit_models(self, p: Printer, s: ir.StructType, mode: str) -> None:
         name = self.local(s.name)
