@@ -3,7 +3,7 @@
 # Node packages come from the npm registry, pinned by ts/package-lock.json.
 TS_GEN := build/ts/gen
 FASTWIRE_CPP_SERVER ?= $(CURDIR)/$(BUILD)/examples/cpp/server
-TS_FUZZ_SECONDS ?= 20
+TS_FUZZ_SECONDS ?= 15
 
 .PHONY: test-ts ts-build ts-gen bench-ts fuzz-ts
 
@@ -20,11 +20,27 @@ ts-build: ts/node_modules/.package-lock.json
 		schemas/service.fbe schemas/everything.fbe conformance/schemas/hostile.fbe \
 		--lang javascript --final --json --proto -q -o $(TS_GEN)
 
+# Unit, transport (with examples/cpp/server), browser and install tests; the examples,
+# whose output must be the C++ examples'; a bounded fuzz run.
 test-ts:
 	@$(BOOTSTRAP) ts
 	$(MAKE) --no-print-directory ts-build
 	cd ts && FASTWIRE_CPP_SERVER=$(FASTWIRE_CPP_SERVER) node --test test/*.test.mjs
+	node examples/ts/account.mjs $(TS_GEN) | diff - examples/cpp/expected_account.txt
+	node examples/ts/protocol.mjs $(TS_GEN) | diff - examples/cpp/expected_protocol.txt
+	cd ts && node fuzz/run.mjs $(TS_FUZZ_SECONDS)
 LANGUAGE_TESTS += test-ts
+
+# The fuzz run as long as asked: make fuzz-ts FUZZ_SECONDS=3600
+fuzz-ts:
+	$(MAKE) --no-print-directory ts-build
+	cd ts && node fuzz/run.mjs $(FUZZ_SECONDS)
+
+# The seed account benchmark (tinybench medians), with fastwire C++ of the same session.
+bench-ts:
+	$(MAKE) --no-print-directory ts-build
+	cd ts && FASTWIRE_CPP_BENCH=$(CURDIR)/$(BUILD)/cpp/bench/fastwire_account_bench node bench/account.bench.mjs
+LANGUAGE_BENCHES += bench-ts
 
 # The full-size loopback run of the issue: 1,000,000 mixed messages through `net`.
 .PHONY: soak-ts

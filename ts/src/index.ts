@@ -11,3 +11,4 @@ export * from "./json.js";
 export * from "./codecs.js";
 export * from "./model.js";
 export * from "./protocol.js";
+export * from "./print.js";

@@ -46,6 +46,8 @@ export declare class Order {
     constructor(init?: Partial<Order>);
     /** By the schema's equality: the [key] fields, else every field. */
     equals(other: Order): boolean;
+    /** The printout, as C++'s operator<< writes it. */
+    toString(): string;
     /** fastwire's JSON text of the value. */
     toJson(): string;
     /** A value from JSON text; throws rt.DecodeError. */
@@ -59,6 +61,8 @@ export declare class Balance {
     constructor(init?: Partial<Balance>);
     /** By the schema's equality: the [key] fields, else every field. */
     equals(other: Balance): boolean;
+    /** The printout, as C++'s operator<< writes it. */
+    toString(): string;
     /** fastwire's JSON text of the value. */
     toJson(): string;
     /** A value from JSON text; throws rt.DecodeError. */
@@ -76,6 +80,8 @@ export declare class Account {
     constructor(init?: Partial<Account>);
     /** By the schema's equality: the [key] fields, else every field. */
     equals(other: Account): boolean;
+    /** The printout, as C++'s operator<< writes it. */
+    toString(): string;
     /** fastwire's JSON text of the value. */
     toJson(): string;
     /** A value from JSON text; throws rt.DecodeError. */

@@ -45,6 +45,10 @@ export class Order {
     equals(other) {
         return OrderCodec.equals(this, other);
     }
+    /** The printout, as C++'s operator<< writes it. */
+    toString() {
+        return rt.text(OrderCodec, this);
+    }
     /** fastwire's JSON text of the value. */
     toJson() {
         return OrderCodec.toJson(this);
@@ -66,6 +70,10 @@ export class Balance {
     /** By the schema's equality: the [key] fields, else every field. */
     equals(other) {
         return BalanceCodec.equals(this, other);
+    }
+    /** The printout, as C++'s operator<< writes it. */
+    toString() {
+        return rt.text(BalanceCodec, this);
     }
     /** fastwire's JSON text of the value. */
     toJson() {
@@ -92,6 +100,10 @@ export class Account {
     /** By the schema's equality: the [key] fields, else every field. */
     equals(other) {
         return AccountCodec.equals(this, other);
+    }
+    /** The printout, as C++'s operator<< writes it. */
+    toString() {
+        return rt.text(AccountCodec, this);
     }
     /** fastwire's JSON text of the value. */
     toJson() {

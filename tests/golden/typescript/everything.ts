@@ -280,6 +280,10 @@ export class Primitives {
     equals(other: Primitives): boolean {
         return PrimitivesCodec.equals(this, other);
     }
+    /** The printout, as C++'s operator<< writes it. */
+    toString(): string {
+        return rt.text(PrimitivesCodec, this);
+    }
     /** fastwire's JSON text of the value. */
     toJson(): string {
         return PrimitivesCodec.toJson(this);
@@ -323,6 +327,10 @@ export class Optionals {
     /** By the schema's equality: the [key] fields, else every field. */
     equals(other: Optionals): boolean {
         return OptionalsCodec.equals(this, other);
+    }
+    /** The printout, as C++'s operator<< writes it. */
+    toString(): string {
+        return rt.text(OptionalsCodec, this);
     }
     /** fastwire's JSON text of the value. */
     toJson(): string {
@@ -376,6 +384,10 @@ export class Collections {
     equals(other: Collections): boolean {
         return CollectionsCodec.equals(this, other);
     }
+    /** The printout, as C++'s operator<< writes it. */
+    toString(): string {
+        return rt.text(CollectionsCodec, this);
+    }
     /** fastwire's JSON text of the value. */
     toJson(): string {
         return CollectionsCodec.toJson(this);
@@ -397,6 +409,10 @@ export class Fixed {
     /** By the schema's equality: the [key] fields, else every field. */
     equals(other: Fixed): boolean {
         return FixedCodec.equals(this, other);
+    }
+    /** The printout, as C++'s operator<< writes it. */
+    toString(): string {
+        return rt.text(FixedCodec, this);
     }
     /** fastwire's JSON text of the value. */
     toJson(): string {
@@ -420,6 +436,10 @@ export class Next {
     equals(other: Next): boolean {
         return NextCodec.equals(this, other);
     }
+    /** The printout, as C++'s operator<< writes it. */
+    toString(): string {
+        return rt.text(NextCodec, this);
+    }
     /** fastwire's JSON text of the value. */
     toJson(): string {
         return NextCodec.toJson(this);
@@ -441,6 +461,10 @@ export class Shifted {
     /** By the schema's equality: the [key] fields, else every field. */
     equals(other: Shifted): boolean {
         return ShiftedCodec.equals(this, other);
+    }
+    /** The printout, as C++'s operator<< writes it. */
+    toString(): string {
+        return rt.text(ShiftedCodec, this);
     }
     /** fastwire's JSON text of the value. */
     toJson(): string {
@@ -465,6 +489,10 @@ export class Base {
     /** By the schema's equality: the [key] fields, else every field. */
     equals(other: Base): boolean {
         return BaseCodec.equals(this, other);
+    }
+    /** The printout, as C++'s operator<< writes it. */
+    toString(): string {
+        return rt.text(BaseCodec, this);
     }
     /** fastwire's JSON text of the value. */
     toJson(): string {
@@ -493,6 +521,10 @@ export class Derived {
     /** By the schema's equality: the [key] fields, else every field. */
     equals(other: Derived): boolean {
         return DerivedCodec.equals(this, other);
+    }
+    /** The printout, as C++'s operator<< writes it. */
+    toString(): string {
+        return rt.text(DerivedCodec, this);
     }
     /** fastwire's JSON text of the value. */
     toJson(): string {
@@ -524,6 +556,10 @@ export class MoreDerived {
     equals(other: MoreDerived): boolean {
         return MoreDerivedCodec.equals(this, other);
     }
+    /** The printout, as C++'s operator<< writes it. */
+    toString(): string {
+        return rt.text(MoreDerivedCodec, this);
+    }
     /** fastwire's JSON text of the value. */
     toJson(): string {
         return MoreDerivedCodec.toJson(this);
@@ -549,6 +585,10 @@ export class Wallet {
     /** By the schema's equality: the [key] fields, else every field. */
     equals(other: Wallet): boolean {
         return WalletCodec.equals(this, other);
+    }
+    /** The printout, as C++'s operator<< writes it. */
+    toString(): string {
+        return rt.text(WalletCodec, this);
     }
     /** fastwire's JSON text of the value. */
     toJson(): string {
@@ -586,6 +626,10 @@ export class ExAccount {
     equals(other: ExAccount): boolean {
         return ExAccountCodec.equals(this, other);
     }
+    /** The printout, as C++'s operator<< writes it. */
+    toString(): string {
+        return rt.text(ExAccountCodec, this);
+    }
     /** fastwire's JSON text of the value. */
     toJson(): string {
         return ExAccountCodec.toJson(this);
@@ -609,6 +653,10 @@ export class Ping {
     /** By the schema's equality: the [key] fields, else every field. */
     equals(other: Ping): boolean {
         return PingCodec.equals(this, other);
+    }
+    /** The printout, as C++'s operator<< writes it. */
+    toString(): string {
+        return rt.text(PingCodec, this);
     }
     /** fastwire's JSON text of the value. */
     toJson(): string {
@@ -634,6 +682,10 @@ export class Pong {
     equals(other: Pong): boolean {
         return PongCodec.equals(this, other);
     }
+    /** The printout, as C++'s operator<< writes it. */
+    toString(): string {
+        return rt.text(PongCodec, this);
+    }
     /** fastwire's JSON text of the value. */
     toJson(): string {
         return PongCodec.toJson(this);
@@ -658,6 +710,10 @@ export class Refused {
     equals(other: Refused): boolean {
         return RefusedCodec.equals(this, other);
     }
+    /** The printout, as C++'s operator<< writes it. */
+    toString(): string {
+        return rt.text(RefusedCodec, this);
+    }
     /** fastwire's JSON text of the value. */
     toJson(): string {
         return RefusedCodec.toJson(this);
@@ -681,6 +737,10 @@ export class Failure {
     /** By the schema's equality: the [key] fields, else every field. */
     equals(other: Failure): boolean {
         return FailureCodec.equals(this, other);
+    }
+    /** The printout, as C++'s operator<< writes it. */
+    toString(): string {
+        return rt.text(FailureCodec, this);
     }
     /** fastwire's JSON text of the value. */
     toJson(): string {
@@ -708,6 +768,10 @@ export class PingRequest {
     equals(other: PingRequest): boolean {
         return PingRequestCodec.equals(this, other);
     }
+    /** The printout, as C++'s operator<< writes it. */
+    toString(): string {
+        return rt.text(PingRequestCodec, this);
+    }
     /** fastwire's JSON text of the value. */
     toJson(): string {
         return PingRequestCodec.toJson(this);
@@ -732,6 +796,10 @@ export class Notify {
     equals(other: Notify): boolean {
         return NotifyCodec.equals(this, other);
     }
+    /** The printout, as C++'s operator<< writes it. */
+    toString(): string {
+        return rt.text(NotifyCodec, this);
+    }
     /** fastwire's JSON text of the value. */
     toJson(): string {
         return NotifyCodec.toJson(this);
@@ -751,6 +819,10 @@ export class Empty {
     /** By the schema's equality: the [key] fields, else every field. */
     equals(other: Empty): boolean {
         return EmptyCodec.equals(this, other);
+    }
+    /** The printout, as C++'s operator<< writes it. */
+    toString(): string {
+        return rt.text(EmptyCodec, this);
     }
     /** fastwire's JSON text of the value. */
     toJson(): string {

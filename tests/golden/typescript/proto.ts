@@ -57,6 +57,10 @@ export class Order {
     equals(other: Order): boolean {
         return OrderCodec.equals(this, other);
     }
+    /** The printout, as C++'s operator<< writes it. */
+    toString(): string {
+        return rt.text(OrderCodec, this);
+    }
     /** fastwire's JSON text of the value. */
     toJson(): string {
         return OrderCodec.toJson(this);
@@ -80,6 +84,10 @@ export class Balance {
     /** By the schema's equality: the [key] fields, else every field. */
     equals(other: Balance): boolean {
         return BalanceCodec.equals(this, other);
+    }
+    /** The printout, as C++'s operator<< writes it. */
+    toString(): string {
+        return rt.text(BalanceCodec, this);
     }
     /** fastwire's JSON text of the value. */
     toJson(): string {
@@ -112,6 +120,10 @@ export class Account {
     /** By the schema's equality: the [key] fields, else every field. */
     equals(other: Account): boolean {
         return AccountCodec.equals(this, other);
+    }
+    /** The printout, as C++'s operator<< writes it. */
+    toString(): string {
+        return rt.text(AccountCodec, this);
     }
     /** fastwire's JSON text of the value. */
     toJson(): string {

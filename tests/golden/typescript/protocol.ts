@@ -15,6 +15,10 @@ export class OrderMessage {
     equals(other: OrderMessage): boolean {
         return OrderMessageCodec.equals(this, other);
     }
+    /** The printout, as C++'s operator<< writes it. */
+    toString(): string {
+        return rt.text(OrderMessageCodec, this);
+    }
     /** fastwire's JSON text of the value. */
     toJson(): string {
         return OrderMessageCodec.toJson(this);
@@ -37,6 +41,10 @@ export class BalanceMessage {
     equals(other: BalanceMessage): boolean {
         return BalanceMessageCodec.equals(this, other);
     }
+    /** The printout, as C++'s operator<< writes it. */
+    toString(): string {
+        return rt.text(BalanceMessageCodec, this);
+    }
     /** fastwire's JSON text of the value. */
     toJson(): string {
         return BalanceMessageCodec.toJson(this);
@@ -58,6 +66,10 @@ export class AccountMessage {
     /** By the schema's equality: the [key] fields, else every field. */
     equals(other: AccountMessage): boolean {
         return AccountMessageCodec.equals(this, other);
+    }
+    /** The printout, as C++'s operator<< writes it. */
+    toString(): string {
+        return rt.text(AccountMessageCodec, this);
     }
     /** fastwire's JSON text of the value. */
     toJson(): string {

@@ -320,6 +320,8 @@ class Module:
         other = f"other: {name}" if mode != "js" else "other"
         self.method(p, mode, f"equals({other})", ": boolean", f"return {name}Codec.equals(this, other);",
                     "By the schema's equality: the [key] fields, else every field.")
+        self.method(p, mode, "toString()", ": string", f"return rt.text({name}Codec, this);",
+                    "The printout, as C++'s operator<< writes it.")
         if self.options.json:
             self.method(p, mode, "toJson()", ": string", f"return {name}Codec.toJson(this);",
                         "fastwire's JSON text of the value.")
