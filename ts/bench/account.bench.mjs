@@ -43,7 +43,7 @@ console.table(rows);
 const cpp = process.env.FASTWIRE_CPP_BENCH;
 if (cpp && existsSync(cpp)) {
   const out = execFileSync(cpp, ["--benchmark_repetitions=5", "--benchmark_report_aggregates_only=true",
-    "--benchmark_format=json", `--benchmark_min_time=${quick ? "0.05s" : "0.2s"}`], { encoding: "utf8", maxBuffer: 1 << 24 });
+    "--benchmark_format=json", `--benchmark_min_time=${quick ? "0.05" : "0.2"}`], { encoding: "utf8", maxBuffer: 1 << 24 });
   const data = JSON.parse(out.slice(out.indexOf("{")));
   const med = data.benchmarks.filter((b) => b.aggregate_name === "median");
   console.log("fastwire C++, same session (google-benchmark medians of 5):");
