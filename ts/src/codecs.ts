@@ -68,6 +68,10 @@ export abstract class Codec<T> {
   }
 }
 
+/** A codec of any type (a struct's field table holds several). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyCodec = Codec<any>;
+
 export type CodecOf<C> = C extends Codec<infer T> ? T : never;
 
 function wrongJson(name: string, j: JsonValue): never {
@@ -1097,6 +1101,8 @@ export interface Field {
   readonly prop: string;
   readonly codec: Codec<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
   readonly offset: number;
+  /** a [key] field: equality, ordering and hashing use the key fields (else every field) */
+  readonly key?: boolean;
 }
 
 /** A generated struct: its fields over their codecs; usable in collections and optionals. */
@@ -1112,12 +1118,13 @@ export class StructCodec<T extends object> extends Codec<T> {
   }
 
   /** Binds the fields (called once, after every struct of the package exists). */
-  define(fields: readonly Field[], body: number, fmin: number, fsize: number | null, equality: readonly string[]): this {
+  define(body: number, fmin: number, fsize: number | null, fields: readonly Field[]): this {
     this.fields = fields;
     this.body = body;
     this.fmin = fmin;
     this.fsize = fsize;
-    this.equality = equality.map((n) => fields.find((f) => f.name === n)!);
+    const keys = fields.filter((f) => f.key === true);
+    this.equality = keys.length > 0 ? keys : fields;
     return this;
   }
 

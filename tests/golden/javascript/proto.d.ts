@@ -4,8 +4,8 @@ import * as rt from "@fastwire/runtime";
 
 /** Order side declaration */
 export declare const OrderSide: {
-    readonly "buy": 0;
-    readonly "sell": 1;
+    readonly buy: 0;
+    readonly sell: 1;
 };
 /** A enum value of proto.OrderSide: any byte (names in OrderSide). */
 export type OrderSide = number;
@@ -13,9 +13,9 @@ export declare const OrderSideCodec: rt.EnumCodec<OrderSide>;
 
 /** Order type declaration */
 export declare const OrderType: {
-    readonly "market": 0;
-    readonly "limit": 1;
-    readonly "stop": 2;
+    readonly market: 0;
+    readonly limit: 1;
+    readonly stop: 2;
 };
 /** A enum value of proto.OrderType: any byte (names in OrderType). */
 export type OrderType = number;
@@ -23,13 +23,13 @@ export declare const OrderTypeCodec: rt.EnumCodec<OrderType>;
 
 /** Account state declaration */
 export declare const State: {
-    readonly "unknown": 0;
-    readonly "invalid": 1;
-    readonly "initialized": 2;
-    readonly "calculated": 4;
-    readonly "broken": 8;
-    readonly "good": 6;
-    readonly "bad": 9;
+    readonly unknown: 0;
+    readonly invalid: 1;
+    readonly initialized: 2;
+    readonly calculated: 4;
+    readonly broken: 8;
+    readonly good: 6;
+    readonly bad: 9;
 };
 /** A flags value of proto.State: any byte (names in State). */
 export type State = number;

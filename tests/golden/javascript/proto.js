@@ -4,28 +4,28 @@ import * as rt from "@fastwire/runtime";
 
 /** Order side declaration */
 export const OrderSide = Object.freeze({
-    "buy": 0,
-    "sell": 1,
+    buy: 0,
+    sell: 1,
 });
 export const OrderSideCodec = rt.enumOf("proto.OrderSide", rt.BYTE, OrderSide);
 
 /** Order type declaration */
 export const OrderType = Object.freeze({
-    "market": 0,
-    "limit": 1,
-    "stop": 2,
+    market: 0,
+    limit: 1,
+    stop: 2,
 });
 export const OrderTypeCodec = rt.enumOf("proto.OrderType", rt.BYTE, OrderType);
 
 /** Account state declaration */
 export const State = Object.freeze({
-    "unknown": 0,
-    "invalid": 1,
-    "initialized": 2,
-    "calculated": 4,
-    "broken": 8,
-    "good": 6,
-    "bad": 9,
+    unknown: 0,
+    invalid: 1,
+    initialized: 2,
+    calculated: 4,
+    broken: 8,
+    good: 6,
+    bad: 9,
 });
 export const StateCodec = rt.flagsOf("proto.State", rt.BYTE, State);
 
@@ -119,14 +119,14 @@ export const OrderCodec = new rt.StructCodec(Order, "proto.Order", 1);
 export const BalanceCodec = new rt.StructCodec(Balance, "proto.Balance", 2);
 export const AccountCodec = new rt.StructCodec(Account, "proto.Account", 3);
 
-OrderCodec.define([
-    { name: "uid", prop: "uid", codec: rt.INT32, offset: 8 },
+OrderCodec.define(34, 26, null, [
+    { name: "uid", prop: "uid", codec: rt.INT32, offset: 8, key: true },
     { name: "symbol", prop: "symbol", codec: rt.STRING, offset: 12 },
     { name: "side", prop: "side", codec: OrderSideCodec, offset: 16 },
     { name: "type", prop: "type", codec: OrderTypeCodec, offset: 17 },
     { name: "price", prop: "price", codec: rt.DOUBLE, offset: 18 },
     { name: "volume", prop: "volume", codec: rt.DOUBLE, offset: 26 },
-], 34, 26, null, ["uid"]);
+]);
 const _F_Order = OrderCodec.fields.map((f) => f.codec);
 OrderCodec.put = (w, v) => {
     const at = w.reserve(34);
@@ -213,10 +213,10 @@ OrderCodec.fcheck = (r, d) => {
     }
 };
 
-BalanceCodec.define([
-    { name: "currency", prop: "currency", codec: rt.STRING, offset: 8 },
+BalanceCodec.define(20, 12, null, [
+    { name: "currency", prop: "currency", codec: rt.STRING, offset: 8, key: true },
     { name: "amount", prop: "amount", codec: rt.DOUBLE, offset: 12 },
-], 20, 12, null, ["currency"]);
+]);
 const _F_Balance = BalanceCodec.fields.map((f) => f.codec);
 BalanceCodec.put = (w, v) => {
     const at = w.reserve(20);
@@ -273,14 +273,14 @@ BalanceCodec.fcheck = (r, d) => {
     }
 };
 
-AccountCodec.define([
-    { name: "uid", prop: "uid", codec: rt.INT32, offset: 8 },
+AccountCodec.define(30, 26, null, [
+    { name: "uid", prop: "uid", codec: rt.INT32, offset: 8, key: true },
     { name: "name", prop: "name", codec: rt.STRING, offset: 12 },
     { name: "state", prop: "state", codec: StateCodec, offset: 16 },
     { name: "wallet", prop: "wallet", codec: BalanceCodec, offset: 17 },
     { name: "asset", prop: "asset", codec: rt.optional(BalanceCodec), offset: 21 },
     { name: "orders", prop: "orders", codec: rt.vector(OrderCodec), offset: 26 },
-], 30, 26, null, ["uid"]);
+]);
 const _F_Account = AccountCodec.fields.map((f) => f.codec);
 AccountCodec.put = (w, v) => {
     const at = w.reserve(30);

@@ -6,217 +6,295 @@ import * as $protoex from "./protoex.js";
 
 /** Enums of every underlying type, with implicit, literal, char and reference values. */
 export const EnumDefault = Object.freeze({
-    "zero": 0,
-    "one": 1,
-    "two": 2,
-    "three": 3,
+    zero: 0,
+    one: 1,
+    two: 2,
+    three: 3,
 } as const);
 /** A enum value of everything.EnumDefault: any int32 (names in EnumDefault). */
 export type EnumDefault = number;
-export const EnumDefaultCodec: rt.EnumCodec<EnumDefault> = rt.enumOf<EnumDefault>("everything.EnumDefault", rt.INT32, EnumDefault);
+export const EnumDefaultCodec: rt.EnumCodec<EnumDefault> = rt.enumOf<EnumDefault>(
+    "everything.EnumDefault",
+    rt.INT32,
+    EnumDefault,
+);
 
 export const EnumByte = Object.freeze({
-    "a0": 0,
-    "a1": 1,
-    "a2": 254,
-    "a3": 255,
+    a0: 0,
+    a1: 1,
+    a2: 254,
+    a3: 255,
 } as const);
 /** A enum value of everything.EnumByte: any byte (names in EnumByte). */
 export type EnumByte = number;
 export const EnumByteCodec: rt.EnumCodec<EnumByte> = rt.enumOf<EnumByte>("everything.EnumByte", rt.BYTE, EnumByte);
 
 export const EnumChar = Object.freeze({
-    "c0": 48,
-    "c1": 49,
-    "c2": 50,
-    "cz": 122,
+    c0: 48,
+    c1: 49,
+    c2: 50,
+    cz: 122,
 } as const);
 /** A enum value of everything.EnumChar: any char (names in EnumChar). */
 export type EnumChar = number;
 export const EnumCharCodec: rt.EnumCodec<EnumChar> = rt.enumOf<EnumChar>("everything.EnumChar", rt.CHAR, EnumChar);
 
 export const EnumWChar = Object.freeze({
-    "w0": 65,
-    "w1": 128512,
-    "w2": 128513,
+    w0: 65,
+    w1: 128512,
+    w2: 128513,
 } as const);
 /** A enum value of everything.EnumWChar: any wchar (names in EnumWChar). */
 export type EnumWChar = number;
-export const EnumWCharCodec: rt.EnumCodec<EnumWChar> = rt.enumOf<EnumWChar>("everything.EnumWChar", rt.WCHAR, EnumWChar);
+export const EnumWCharCodec: rt.EnumCodec<EnumWChar> = rt.enumOf<EnumWChar>(
+    "everything.EnumWChar",
+    rt.WCHAR,
+    EnumWChar,
+);
 
 export const EnumInt8 = Object.freeze({
-    "i0": -128,
-    "i1": -127,
-    "i2": 127,
+    i0: -128,
+    i1: -127,
+    i2: 127,
 } as const);
 /** A enum value of everything.EnumInt8: any int8 (names in EnumInt8). */
 export type EnumInt8 = number;
 export const EnumInt8Codec: rt.EnumCodec<EnumInt8> = rt.enumOf<EnumInt8>("everything.EnumInt8", rt.INT8, EnumInt8);
 
 export const EnumUInt8 = Object.freeze({
-    "u0": 0,
-    "u1": 255,
+    u0: 0,
+    u1: 255,
 } as const);
 /** A enum value of everything.EnumUInt8: any uint8 (names in EnumUInt8). */
 export type EnumUInt8 = number;
-export const EnumUInt8Codec: rt.EnumCodec<EnumUInt8> = rt.enumOf<EnumUInt8>("everything.EnumUInt8", rt.UINT8, EnumUInt8);
+export const EnumUInt8Codec: rt.EnumCodec<EnumUInt8> = rt.enumOf<EnumUInt8>(
+    "everything.EnumUInt8",
+    rt.UINT8,
+    EnumUInt8,
+);
 
 export const EnumInt16 = Object.freeze({
-    "i0": -32768,
-    "i1": 32767,
+    i0: -32768,
+    i1: 32767,
 } as const);
 /** A enum value of everything.EnumInt16: any int16 (names in EnumInt16). */
 export type EnumInt16 = number;
-export const EnumInt16Codec: rt.EnumCodec<EnumInt16> = rt.enumOf<EnumInt16>("everything.EnumInt16", rt.INT16, EnumInt16);
+export const EnumInt16Codec: rt.EnumCodec<EnumInt16> = rt.enumOf<EnumInt16>(
+    "everything.EnumInt16",
+    rt.INT16,
+    EnumInt16,
+);
 
 export const EnumUInt16 = Object.freeze({
-    "u0": 0,
-    "u1": 65535,
+    u0: 0,
+    u1: 65535,
 } as const);
 /** A enum value of everything.EnumUInt16: any uint16 (names in EnumUInt16). */
 export type EnumUInt16 = number;
-export const EnumUInt16Codec: rt.EnumCodec<EnumUInt16> = rt.enumOf<EnumUInt16>("everything.EnumUInt16", rt.UINT16, EnumUInt16);
+export const EnumUInt16Codec: rt.EnumCodec<EnumUInt16> = rt.enumOf<EnumUInt16>(
+    "everything.EnumUInt16",
+    rt.UINT16,
+    EnumUInt16,
+);
 
 export const EnumInt32 = Object.freeze({
-    "i0": -2147483648,
-    "i1": 2147483647,
+    i0: -2147483648,
+    i1: 2147483647,
 } as const);
 /** A enum value of everything.EnumInt32: any int32 (names in EnumInt32). */
 export type EnumInt32 = number;
-export const EnumInt32Codec: rt.EnumCodec<EnumInt32> = rt.enumOf<EnumInt32>("everything.EnumInt32", rt.INT32, EnumInt32);
+export const EnumInt32Codec: rt.EnumCodec<EnumInt32> = rt.enumOf<EnumInt32>(
+    "everything.EnumInt32",
+    rt.INT32,
+    EnumInt32,
+);
 
 export const EnumUInt32 = Object.freeze({
-    "u0": 0,
-    "u1": 4294967295,
+    u0: 0,
+    u1: 4294967295,
 } as const);
 /** A enum value of everything.EnumUInt32: any uint32 (names in EnumUInt32). */
 export type EnumUInt32 = number;
-export const EnumUInt32Codec: rt.EnumCodec<EnumUInt32> = rt.enumOf<EnumUInt32>("everything.EnumUInt32", rt.UINT32, EnumUInt32);
+export const EnumUInt32Codec: rt.EnumCodec<EnumUInt32> = rt.enumOf<EnumUInt32>(
+    "everything.EnumUInt32",
+    rt.UINT32,
+    EnumUInt32,
+);
 
 export const EnumInt64 = Object.freeze({
-    "i0": -9223372036854775808n,
-    "i1": 9223372036854775807n,
+    i0: -9223372036854775808n,
+    i1: 9223372036854775807n,
 } as const);
 /** A enum value of everything.EnumInt64: any int64 (names in EnumInt64). */
 export type EnumInt64 = bigint;
-export const EnumInt64Codec: rt.EnumCodec<EnumInt64> = rt.enumOf<EnumInt64>("everything.EnumInt64", rt.INT64, EnumInt64);
+export const EnumInt64Codec: rt.EnumCodec<EnumInt64> = rt.enumOf<EnumInt64>(
+    "everything.EnumInt64",
+    rt.INT64,
+    EnumInt64,
+);
 
 export const EnumUInt64 = Object.freeze({
-    "u0": 0n,
-    "u1": 18446744073709551615n,
+    u0: 0n,
+    u1: 18446744073709551615n,
 } as const);
 /** A enum value of everything.EnumUInt64: any uint64 (names in EnumUInt64). */
 export type EnumUInt64 = bigint;
-export const EnumUInt64Codec: rt.EnumCodec<EnumUInt64> = rt.enumOf<EnumUInt64>("everything.EnumUInt64", rt.UINT64, EnumUInt64);
+export const EnumUInt64Codec: rt.EnumCodec<EnumUInt64> = rt.enumOf<EnumUInt64>(
+    "everything.EnumUInt64",
+    rt.UINT64,
+    EnumUInt64,
+);
 
 /** Values referring to other values continue from them, as in C. */
 export const EnumRefs = Object.freeze({
-    "value1": 1,
-    "value2": 2,
-    "value9": 1,
-    "value10": 2,
-    "old": -5,
-    "secret": -4,
+    value1: 1,
+    value2: 2,
+    value9: 1,
+    value10: 2,
+    old: -5,
+    secret: -4,
 } as const);
 /** A enum value of everything.EnumRefs: any int16 (names in EnumRefs). */
 export type EnumRefs = number;
 export const EnumRefsCodec: rt.EnumCodec<EnumRefs> = rt.enumOf<EnumRefs>("everything.EnumRefs", rt.INT16, EnumRefs);
 
-export const EnumEmpty = Object.freeze({
-} as const);
+export const EnumEmpty = Object.freeze({} as const);
 /** A enum value of everything.EnumEmpty: any int32 (names in EnumEmpty). */
 export type EnumEmpty = number;
-export const EnumEmptyCodec: rt.EnumCodec<EnumEmpty> = rt.enumOf<EnumEmpty>("everything.EnumEmpty", rt.INT32, EnumEmpty);
+export const EnumEmptyCodec: rt.EnumCodec<EnumEmpty> = rt.enumOf<EnumEmpty>(
+    "everything.EnumEmpty",
+    rt.INT32,
+    EnumEmpty,
+);
 
 /** Flags of every allowed underlying type, with '|' expressions. */
 export const FlagsByte = Object.freeze({
-    "none": 0,
-    "f1": 1,
-    "f2": 2,
-    "both": 3,
+    none: 0,
+    f1: 1,
+    f2: 2,
+    both: 3,
 } as const);
 /** A flags value of everything.FlagsByte: any byte (names in FlagsByte). */
 export type FlagsByte = number;
-export const FlagsByteCodec: rt.EnumCodec<FlagsByte> = rt.flagsOf<FlagsByte>("everything.FlagsByte", rt.BYTE, FlagsByte);
+export const FlagsByteCodec: rt.EnumCodec<FlagsByte> = rt.flagsOf<FlagsByte>(
+    "everything.FlagsByte",
+    rt.BYTE,
+    FlagsByte,
+);
 
 export const FlagsInt8 = Object.freeze({
-    "f1": 1,
-    "f2": 2,
+    f1: 1,
+    f2: 2,
 } as const);
 /** A flags value of everything.FlagsInt8: any int8 (names in FlagsInt8). */
 export type FlagsInt8 = number;
-export const FlagsInt8Codec: rt.EnumCodec<FlagsInt8> = rt.flagsOf<FlagsInt8>("everything.FlagsInt8", rt.INT8, FlagsInt8);
+export const FlagsInt8Codec: rt.EnumCodec<FlagsInt8> = rt.flagsOf<FlagsInt8>(
+    "everything.FlagsInt8",
+    rt.INT8,
+    FlagsInt8,
+);
 
 export const FlagsUInt8 = Object.freeze({
-    "f1": 1,
-    "f2": 128,
+    f1: 1,
+    f2: 128,
 } as const);
 /** A flags value of everything.FlagsUInt8: any uint8 (names in FlagsUInt8). */
 export type FlagsUInt8 = number;
-export const FlagsUInt8Codec: rt.EnumCodec<FlagsUInt8> = rt.flagsOf<FlagsUInt8>("everything.FlagsUInt8", rt.UINT8, FlagsUInt8);
+export const FlagsUInt8Codec: rt.EnumCodec<FlagsUInt8> = rt.flagsOf<FlagsUInt8>(
+    "everything.FlagsUInt8",
+    rt.UINT8,
+    FlagsUInt8,
+);
 
 export const FlagsInt16 = Object.freeze({
-    "f1": 1,
+    f1: 1,
 } as const);
 /** A flags value of everything.FlagsInt16: any int16 (names in FlagsInt16). */
 export type FlagsInt16 = number;
-export const FlagsInt16Codec: rt.EnumCodec<FlagsInt16> = rt.flagsOf<FlagsInt16>("everything.FlagsInt16", rt.INT16, FlagsInt16);
+export const FlagsInt16Codec: rt.EnumCodec<FlagsInt16> = rt.flagsOf<FlagsInt16>(
+    "everything.FlagsInt16",
+    rt.INT16,
+    FlagsInt16,
+);
 
 export const FlagsUInt16 = Object.freeze({
-    "f1": 1,
-    "top": 32768,
+    f1: 1,
+    top: 32768,
 } as const);
 /** A flags value of everything.FlagsUInt16: any uint16 (names in FlagsUInt16). */
 export type FlagsUInt16 = number;
-export const FlagsUInt16Codec: rt.EnumCodec<FlagsUInt16> = rt.flagsOf<FlagsUInt16>("everything.FlagsUInt16", rt.UINT16, FlagsUInt16);
+export const FlagsUInt16Codec: rt.EnumCodec<FlagsUInt16> = rt.flagsOf<FlagsUInt16>(
+    "everything.FlagsUInt16",
+    rt.UINT16,
+    FlagsUInt16,
+);
 
 export const FlagsInt32 = Object.freeze({
-    "f1": 1,
+    f1: 1,
 } as const);
 /** A flags value of everything.FlagsInt32: any int32 (names in FlagsInt32). */
 export type FlagsInt32 = number;
-export const FlagsInt32Codec: rt.EnumCodec<FlagsInt32> = rt.flagsOf<FlagsInt32>("everything.FlagsInt32", rt.INT32, FlagsInt32);
+export const FlagsInt32Codec: rt.EnumCodec<FlagsInt32> = rt.flagsOf<FlagsInt32>(
+    "everything.FlagsInt32",
+    rt.INT32,
+    FlagsInt32,
+);
 
 export const FlagsUInt32 = Object.freeze({
-    "f1": 1,
-    "top": 2147483648,
+    f1: 1,
+    top: 2147483648,
 } as const);
 /** A flags value of everything.FlagsUInt32: any uint32 (names in FlagsUInt32). */
 export type FlagsUInt32 = number;
-export const FlagsUInt32Codec: rt.EnumCodec<FlagsUInt32> = rt.flagsOf<FlagsUInt32>("everything.FlagsUInt32", rt.UINT32, FlagsUInt32);
+export const FlagsUInt32Codec: rt.EnumCodec<FlagsUInt32> = rt.flagsOf<FlagsUInt32>(
+    "everything.FlagsUInt32",
+    rt.UINT32,
+    FlagsUInt32,
+);
 
 export const FlagsInt64 = Object.freeze({
-    "f1": 1n,
+    f1: 1n,
 } as const);
 /** A flags value of everything.FlagsInt64: any int64 (names in FlagsInt64). */
 export type FlagsInt64 = bigint;
-export const FlagsInt64Codec: rt.EnumCodec<FlagsInt64> = rt.flagsOf<FlagsInt64>("everything.FlagsInt64", rt.INT64, FlagsInt64);
+export const FlagsInt64Codec: rt.EnumCodec<FlagsInt64> = rt.flagsOf<FlagsInt64>(
+    "everything.FlagsInt64",
+    rt.INT64,
+    FlagsInt64,
+);
 
 export const FlagsUInt64 = Object.freeze({
-    "f1": 1n,
-    "top": 9223372036854775808n,
-    "all": 9223372036854775809n,
+    f1: 1n,
+    top: 9223372036854775808n,
+    all: 9223372036854775809n,
 } as const);
 /** A flags value of everything.FlagsUInt64: any uint64 (names in FlagsUInt64). */
 export type FlagsUInt64 = bigint;
-export const FlagsUInt64Codec: rt.EnumCodec<FlagsUInt64> = rt.flagsOf<FlagsUInt64>("everything.FlagsUInt64", rt.UINT64, FlagsUInt64);
+export const FlagsUInt64Codec: rt.EnumCodec<FlagsUInt64> = rt.flagsOf<FlagsUInt64>(
+    "everything.FlagsUInt64",
+    rt.UINT64,
+    FlagsUInt64,
+);
 
 export const Flags = Object.freeze({
-    "a": 1,
-    "b": 2,
-    "c": 4,
-    "ab": 3,
-    "abc": 7,
+    a: 1,
+    b: 2,
+    c: 4,
+    ab: 3,
+    abc: 7,
 } as const);
 /** A flags value of everything.Flags: any int32 (names in Flags). */
 export type Flags = number;
 export const FlagsCodec: rt.EnumCodec<Flags> = rt.flagsOf<Flags>("everything.Flags", rt.INT32, Flags);
 
-export const FlagsEmpty = Object.freeze({
-} as const);
+export const FlagsEmpty = Object.freeze({} as const);
 /** A flags value of everything.FlagsEmpty: any int32 (names in FlagsEmpty). */
 export type FlagsEmpty = number;
-export const FlagsEmptyCodec: rt.EnumCodec<FlagsEmpty> = rt.flagsOf<FlagsEmpty>("everything.FlagsEmpty", rt.INT32, FlagsEmpty);
+export const FlagsEmptyCodec: rt.EnumCodec<FlagsEmpty> = rt.flagsOf<FlagsEmpty>(
+    "everything.FlagsEmpty",
+    rt.INT32,
+    FlagsEmpty,
+);
 
 /** Every primitive, with defaults of every kind. */
 export class Primitives {
@@ -261,9 +339,9 @@ export class Primitives {
         this.f_int64 = -9223372036854775808n;
         this.f_uint64 = 18446744073709551615n;
         this.f_float = 15000000000.0;
-        this.f_double = -1.23456e+125;
+        this.f_double = -1.23456e125;
         this.f_decimal = new rt.Decimal(123456123456n, 6, false);
-        this.f_string = "Hello, \"world\"!\n";
+        this.f_string = 'Hello, "world"!\n';
         this.f_bytes = new Uint8Array(0);
         this.f_epoch = 0n;
         this.f_utc = rt.utc();
@@ -836,24 +914,36 @@ export class Empty {
 
 export const PrimitivesCodec: rt.StructCodec<Primitives> = new rt.StructCodec(Primitives, "everything.Primitives", 110);
 export const OptionalsCodec: rt.StructCodec<Optionals> = new rt.StructCodec(Optionals, "everything.Optionals", 111);
-export const CollectionsCodec: rt.StructCodec<Collections> = new rt.StructCodec(Collections, "everything.Collections", 112);
+export const CollectionsCodec: rt.StructCodec<Collections> = new rt.StructCodec(
+    Collections,
+    "everything.Collections",
+    112,
+);
 export const FixedCodec: rt.StructCodec<Fixed> = new rt.StructCodec(Fixed, "everything.Fixed", 500);
 export const NextCodec: rt.StructCodec<Next> = new rt.StructCodec(Next, "everything.Next", 113);
 export const ShiftedCodec: rt.StructCodec<Shifted> = new rt.StructCodec(Shifted, "everything.Shifted", 300);
 export const BaseCodec: rt.StructCodec<Base> = new rt.StructCodec(Base, "everything.Base", 301);
 export const DerivedCodec: rt.StructCodec<Derived> = new rt.StructCodec(Derived, "everything.Derived", 302);
-export const MoreDerivedCodec: rt.StructCodec<MoreDerived> = new rt.StructCodec(MoreDerived, "everything.MoreDerived", 303);
+export const MoreDerivedCodec: rt.StructCodec<MoreDerived> = new rt.StructCodec(
+    MoreDerived,
+    "everything.MoreDerived",
+    303,
+);
 export const WalletCodec: rt.StructCodec<Wallet> = new rt.StructCodec(Wallet, "everything.Wallet", 2);
 export const ExAccountCodec: rt.StructCodec<ExAccount> = new rt.StructCodec(ExAccount, "everything.ExAccount", 304);
 export const PingCodec: rt.StructCodec<Ping> = new rt.StructCodec(Ping, "everything.Ping", 305);
 export const PongCodec: rt.StructCodec<Pong> = new rt.StructCodec(Pong, "everything.Pong", 306);
 export const RefusedCodec: rt.StructCodec<Refused> = new rt.StructCodec(Refused, "everything.Refused", 307);
 export const FailureCodec: rt.StructCodec<Failure> = new rt.StructCodec(Failure, "everything.Failure", 308);
-export const PingRequestCodec: rt.StructCodec<PingRequest> = new rt.StructCodec(PingRequest, "everything.PingRequest", 309);
+export const PingRequestCodec: rt.StructCodec<PingRequest> = new rt.StructCodec(
+    PingRequest,
+    "everything.PingRequest",
+    309,
+);
 export const NotifyCodec: rt.StructCodec<Notify> = new rt.StructCodec(Notify, "everything.Notify", 310);
 export const EmptyCodec: rt.StructCodec<Empty> = new rt.StructCodec(Empty, "everything.Empty", 311);
 
-PrimitivesCodec.define([
+PrimitivesCodec.define(177, 169, null, [
     { name: "f_bool", prop: "f_bool", codec: rt.BOOL, offset: 8 },
     { name: "f_byte", prop: "f_byte", codec: rt.BYTE, offset: 9 },
     { name: "f_char", prop: "f_char", codec: rt.CHAR, offset: 10 },
@@ -880,8 +970,8 @@ PrimitivesCodec.define([
     { name: "f_uuid", prop: "f_uuid", codec: rt.UUID, offset: 153 },
     { name: "password", prop: "password", codec: rt.STRING, offset: 169 },
     { name: "legacy", prop: "legacy", codec: rt.INT32, offset: 173 },
-], 177, 169, null, ["f_bool", "f_byte", "f_char", "f_wchar", "f_int8", "f_uint8", "f_int16", "f_uint16", "f_int32", "f_uint32", "f_int64", "f_uint64", "f_float", "f_double", "f_decimal", "f_string", "f_bytes", "f_epoch", "f_utc", "f_ns", "f_uuid0", "f_uuid1", "f_uuid4", "f_uuid", "password", "legacy"]);
-const _F_Primitives: readonly rt.Codec<any>[] = PrimitivesCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+]);
+const _F_Primitives: readonly rt.AnyCodec[] = PrimitivesCodec.fields.map((f) => f.codec);
 PrimitivesCodec.put = (w: rt.Writer, v: Primitives): number => {
     const at = w.reserve(177);
     const dv = w.view;
@@ -948,8 +1038,10 @@ PrimitivesCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: numbe
     v.legacy = dv.getInt32(at + 173, true);
     return v;
 };
-PrimitivesCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Primitives => PrimitivesCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-PrimitivesCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => PrimitivesCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+PrimitivesCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Primitives =>
+    PrimitivesCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+PrimitivesCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
+    PrimitivesCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 PrimitivesCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = PrimitivesCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 177) return PrimitivesCodec.checkOlder(r, at, r.p, d);
@@ -1066,7 +1158,7 @@ PrimitivesCodec.fcheck = (r: rt.Reader, d: number): void => {
     }
 };
 
-OptionalsCodec.define([
+OptionalsCodec.define(64, 12, null, [
     { name: "f_bool", prop: "f_bool", codec: rt.optional(rt.BOOL), offset: 8 },
     { name: "f_int32", prop: "f_int32", codec: rt.optional(rt.INT32), offset: 13 },
     { name: "f_string", prop: "f_string", codec: rt.optional(rt.STRING), offset: 18 },
@@ -1079,8 +1171,8 @@ OptionalsCodec.define([
     { name: "f_order", prop: "f_order", codec: rt.optional($proto.OrderCodec), offset: 53 },
     { name: "f_reset", prop: "f_reset", codec: rt.optional(rt.INT64), offset: 58 },
     { name: "f_resetReset", prop: "f_resetReset", codec: rt.BOOL, offset: 63 },
-], 64, 12, null, ["f_bool", "f_int32", "f_string", "f_decimal", "f_uuid", "f_time", "f_enum", "f_flags", "f_struct", "f_order", "f_reset", "f_resetReset"]);
-const _F_Optionals: readonly rt.Codec<any>[] = OptionalsCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+]);
+const _F_Optionals: readonly rt.AnyCodec[] = OptionalsCodec.fields.map((f) => f.codec);
 OptionalsCodec.put = (w: rt.Writer, v: Optionals): number => {
     const at = w.reserve(64);
     const dv = w.view;
@@ -1119,8 +1211,10 @@ OptionalsCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number
     v.f_resetReset = dv.getUint8(at + 63) !== 0;
     return v;
 };
-OptionalsCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Optionals => OptionalsCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-OptionalsCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => OptionalsCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+OptionalsCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Optionals =>
+    OptionalsCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+OptionalsCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
+    OptionalsCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 OptionalsCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = OptionalsCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 64) return OptionalsCodec.checkOlder(r, at, r.p, d);
@@ -1196,7 +1290,7 @@ OptionalsCodec.fcheck = (r: rt.Reader, d: number): void => {
     }
 };
 
-CollectionsCodec.define([
+CollectionsCodec.define(90, 404, null, [
     { name: "f_array", prop: "f_array", codec: rt.array(rt.INT32, 3), offset: 8 },
     { name: "f_array_optional", prop: "f_array_optional", codec: rt.array(rt.optional(rt.STRING), 2), offset: 20 },
     { name: "f_array_struct", prop: "f_array_struct", codec: rt.array(PrimitivesCodec, 2), offset: 30 },
@@ -1211,10 +1305,20 @@ CollectionsCodec.define([
     { name: "f_map_optional", prop: "f_map_optional", codec: rt.map(rt.STRING, rt.optional(rt.DOUBLE)), offset: 70 },
     { name: "f_map_enum_key", prop: "f_map_enum_key", codec: rt.map(EnumByteCodec, OptionalsCodec), offset: 74 },
     { name: "f_hash", prop: "f_hash", codec: rt.hash(rt.UUID, rt.BYTES), offset: 78 },
-    { name: "f_hash_optional", prop: "f_hash_optional", codec: rt.hash(rt.STRING, rt.optional(PrimitivesCodec)), offset: 82 },
-    { name: "f_hash_struct_key", prop: "f_hash_struct_key", codec: rt.hash($proto.OrderCodec, OptionalsCodec), offset: 86 },
-], 90, 404, null, ["f_array", "f_array_optional", "f_array_struct", "f_vector", "f_vector_optional", "f_vector_struct", "f_list", "f_list_optional", "f_set", "f_set_struct", "f_map", "f_map_optional", "f_map_enum_key", "f_hash", "f_hash_optional", "f_hash_struct_key"]);
-const _F_Collections: readonly rt.Codec<any>[] = CollectionsCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+    {
+        name: "f_hash_optional",
+        prop: "f_hash_optional",
+        codec: rt.hash(rt.STRING, rt.optional(PrimitivesCodec)),
+        offset: 82,
+    },
+    {
+        name: "f_hash_struct_key",
+        prop: "f_hash_struct_key",
+        codec: rt.hash($proto.OrderCodec, OptionalsCodec),
+        offset: 86,
+    },
+]);
+const _F_Collections: readonly rt.AnyCodec[] = CollectionsCodec.fields.map((f) => f.codec);
 CollectionsCodec.put = (w: rt.Writer, v: Collections): number => {
     const at = w.reserve(90);
     const dv = w.view;
@@ -1241,7 +1345,6 @@ CollectionsCodec.put = (w: rt.Writer, v: Collections): number => {
 CollectionsCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): Collections => {
     const at = CollectionsCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 90) return CollectionsCodec.getOlder(r, at, r.p, d);
-
     const v = new Collections(rt.RAW as Partial<Collections>);
     v.f_array = _F_Collections[0]!.vget(r, at + 8, at, d - 1);
     v.f_array_optional = _F_Collections[1]!.vget(r, at + 20, at, d - 1);
@@ -1261,8 +1364,10 @@ CollectionsCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: numb
     v.f_hash_struct_key = _F_Collections[15]!.vget(r, at + 86, at, d - 1);
     return v;
 };
-CollectionsCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Collections => CollectionsCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-CollectionsCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => CollectionsCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+CollectionsCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Collections =>
+    CollectionsCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+CollectionsCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
+    CollectionsCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 CollectionsCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = CollectionsCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 90) return CollectionsCodec.checkOlder(r, at, r.p, d);
@@ -1342,10 +1447,8 @@ CollectionsCodec.fcheck = (r: rt.Reader, d: number): void => {
     _F_Collections[15]!.fcheck(r, d - 1);
 };
 
-FixedCodec.define([
-    { name: "id", prop: "id", codec: rt.INT32, offset: 8 },
-], 12, 4, 4, ["id"]);
-const _F_Fixed: readonly rt.Codec<any>[] = FixedCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+FixedCodec.define(12, 4, 4, [{ name: "id", prop: "id", codec: rt.INT32, offset: 8, key: true }]);
+const _F_Fixed: readonly rt.AnyCodec[] = FixedCodec.fields.map((f) => f.codec);
 void _F_Fixed;
 FixedCodec.put = (w: rt.Writer, v: Fixed): number => {
     const at = w.reserve(12);
@@ -1363,8 +1466,10 @@ FixedCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d:
     v.id = dv.getInt32(at + 8, true);
     return v;
 };
-FixedCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Fixed => FixedCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-FixedCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => FixedCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+FixedCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Fixed =>
+    FixedCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+FixedCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
+    FixedCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 FixedCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = FixedCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 12) return FixedCodec.checkOlder(r, at, r.p, d);
@@ -1396,10 +1501,8 @@ FixedCodec.fcheck = (r: rt.Reader, d: number): void => {
     }
 };
 
-NextCodec.define([
-    { name: "id", prop: "id", codec: rt.UUID, offset: 8 },
-], 24, 16, 16, ["id"]);
-const _F_Next: readonly rt.Codec<any>[] = NextCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+NextCodec.define(24, 16, 16, [{ name: "id", prop: "id", codec: rt.UUID, offset: 8, key: true }]);
+const _F_Next: readonly rt.AnyCodec[] = NextCodec.fields.map((f) => f.codec);
 void _F_Next;
 NextCodec.put = (w: rt.Writer, v: Next): number => {
     const at = w.reserve(24);
@@ -1417,8 +1520,10 @@ NextCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: 
     v.id = rt.UUID.read(r, at + 8);
     return v;
 };
-NextCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Next => NextCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-NextCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => NextCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+NextCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Next =>
+    NextCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+NextCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
+    NextCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 NextCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = NextCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 24) return NextCodec.checkOlder(r, at, r.p, d);
@@ -1450,10 +1555,8 @@ NextCodec.fcheck = (r: rt.Reader, d: number): void => {
     }
 };
 
-ShiftedCodec.define([
-    { name: "amount", prop: "amount", codec: rt.DECIMAL, offset: 8 },
-], 24, 16, 16, ["amount"]);
-const _F_Shifted: readonly rt.Codec<any>[] = ShiftedCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+ShiftedCodec.define(24, 16, 16, [{ name: "amount", prop: "amount", codec: rt.DECIMAL, offset: 8 }]);
+const _F_Shifted: readonly rt.AnyCodec[] = ShiftedCodec.fields.map((f) => f.codec);
 void _F_Shifted;
 ShiftedCodec.put = (w: rt.Writer, v: Shifted): number => {
     const at = w.reserve(24);
@@ -1471,8 +1574,10 @@ ShiftedCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, 
     v.amount = rt.DECIMAL.read(r, at + 8);
     return v;
 };
-ShiftedCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Shifted => ShiftedCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-ShiftedCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => ShiftedCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+ShiftedCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Shifted =>
+    ShiftedCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+ShiftedCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
+    ShiftedCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 ShiftedCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = ShiftedCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 24) return ShiftedCodec.checkOlder(r, at, r.p, d);
@@ -1505,11 +1610,11 @@ ShiftedCodec.fcheck = (r: rt.Reader, d: number): void => {
     }
 };
 
-BaseCodec.define([
-    { name: "name", prop: "name", codec: rt.STRING, offset: 8 },
+BaseCodec.define(13, 5, null, [
+    { name: "name", prop: "name", codec: rt.STRING, offset: 8, key: true },
     { name: "level", prop: "level", codec: rt.INT8, offset: 12 },
-], 13, 5, null, ["name"]);
-const _F_Base: readonly rt.Codec<any>[] = BaseCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+]);
+const _F_Base: readonly rt.AnyCodec[] = BaseCodec.fields.map((f) => f.codec);
 BaseCodec.put = (w: rt.Writer, v: Base): number => {
     const at = w.reserve(13);
     const dv = w.view;
@@ -1528,8 +1633,10 @@ BaseCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: 
     v.level = dv.getInt8(at + 12);
     return v;
 };
-BaseCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Base => BaseCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-BaseCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => BaseCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+BaseCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Base =>
+    BaseCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+BaseCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
+    BaseCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 BaseCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = BaseCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 13) return BaseCodec.checkOlder(r, at, r.p, d);
@@ -1565,13 +1672,13 @@ BaseCodec.fcheck = (r: rt.Reader, d: number): void => {
     }
 };
 
-DerivedCodec.define([
-    { name: "name", prop: "name", codec: rt.STRING, offset: 8 },
+DerivedCodec.define(25, 17, null, [
+    { name: "name", prop: "name", codec: rt.STRING, offset: 8, key: true },
     { name: "level", prop: "level", codec: rt.INT8, offset: 12 },
-    { name: "serial", prop: "serial", codec: rt.INT32, offset: 13 },
+    { name: "serial", prop: "serial", codec: rt.INT32, offset: 13, key: true },
     { name: "weight", prop: "weight", codec: rt.DOUBLE, offset: 17 },
-], 25, 17, null, ["name", "serial"]);
-const _F_Derived: readonly rt.Codec<any>[] = DerivedCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+]);
+const _F_Derived: readonly rt.AnyCodec[] = DerivedCodec.fields.map((f) => f.codec);
 DerivedCodec.put = (w: rt.Writer, v: Derived): number => {
     const at = w.reserve(25);
     const dv = w.view;
@@ -1594,8 +1701,10 @@ DerivedCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, 
     v.weight = dv.getFloat64(at + 17, true);
     return v;
 };
-DerivedCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Derived => DerivedCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-DerivedCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => DerivedCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+DerivedCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Derived =>
+    DerivedCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+DerivedCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
+    DerivedCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 DerivedCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = DerivedCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 25) return DerivedCodec.checkOlder(r, at, r.p, d);
@@ -1635,14 +1744,14 @@ DerivedCodec.fcheck = (r: rt.Reader, d: number): void => {
     }
 };
 
-MoreDerivedCodec.define([
-    { name: "name", prop: "name", codec: rt.STRING, offset: 8 },
+MoreDerivedCodec.define(26, 18, null, [
+    { name: "name", prop: "name", codec: rt.STRING, offset: 8, key: true },
     { name: "level", prop: "level", codec: rt.INT8, offset: 12 },
-    { name: "serial", prop: "serial", codec: rt.INT32, offset: 13 },
+    { name: "serial", prop: "serial", codec: rt.INT32, offset: 13, key: true },
     { name: "weight", prop: "weight", codec: rt.DOUBLE, offset: 17 },
     { name: "last", prop: "last", codec: rt.BOOL, offset: 25 },
-], 26, 18, null, ["name", "serial"]);
-const _F_MoreDerived: readonly rt.Codec<any>[] = MoreDerivedCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+]);
+const _F_MoreDerived: readonly rt.AnyCodec[] = MoreDerivedCodec.fields.map((f) => f.codec);
 MoreDerivedCodec.put = (w: rt.Writer, v: MoreDerived): number => {
     const at = w.reserve(26);
     const dv = w.view;
@@ -1667,8 +1776,10 @@ MoreDerivedCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: numb
     v.last = dv.getUint8(at + 25) !== 0;
     return v;
 };
-MoreDerivedCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): MoreDerived => MoreDerivedCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-MoreDerivedCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => MoreDerivedCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+MoreDerivedCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): MoreDerived =>
+    MoreDerivedCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+MoreDerivedCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
+    MoreDerivedCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 MoreDerivedCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = MoreDerivedCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 26) return MoreDerivedCodec.checkOlder(r, at, r.p, d);
@@ -1710,12 +1821,12 @@ MoreDerivedCodec.fcheck = (r: rt.Reader, d: number): void => {
     }
 };
 
-WalletCodec.define([
-    { name: "currency", prop: "currency", codec: rt.STRING, offset: 8 },
+WalletCodec.define(36, 28, null, [
+    { name: "currency", prop: "currency", codec: rt.STRING, offset: 8, key: true },
     { name: "amount", prop: "amount", codec: rt.DOUBLE, offset: 12 },
     { name: "reserved", prop: "reserved", codec: rt.DECIMAL, offset: 20 },
-], 36, 28, null, ["currency"]);
-const _F_Wallet: readonly rt.Codec<any>[] = WalletCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+]);
+const _F_Wallet: readonly rt.AnyCodec[] = WalletCodec.fields.map((f) => f.codec);
 WalletCodec.put = (w: rt.Writer, v: Wallet): number => {
     const at = w.reserve(36);
     const dv = w.view;
@@ -1736,8 +1847,10 @@ WalletCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d
     v.reserved = rt.DECIMAL.read(r, at + 20);
     return v;
 };
-WalletCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Wallet => WalletCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-WalletCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => WalletCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+WalletCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Wallet =>
+    WalletCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+WalletCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
+    WalletCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 WalletCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = WalletCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 36) return WalletCodec.checkOlder(r, at, r.p, d);
@@ -1776,8 +1889,8 @@ WalletCodec.fcheck = (r: rt.Reader, d: number): void => {
     }
 };
 
-ExAccountCodec.define([
-    { name: "uid", prop: "uid", codec: rt.INT32, offset: 8 },
+ExAccountCodec.define(33, 37, null, [
+    { name: "uid", prop: "uid", codec: rt.INT32, offset: 8, key: true },
     { name: "name", prop: "name", codec: rt.STRING, offset: 12 },
     { name: "state", prop: "state", codec: $protoex.StateCodec, offset: 16 },
     { name: "wallet", prop: "wallet", codec: $protoex.BalanceCodec, offset: 17 },
@@ -1785,8 +1898,8 @@ ExAccountCodec.define([
     { name: "orders", prop: "orders", codec: rt.vector($protoex.OrderCodec), offset: 26 },
     { name: "refs", prop: "refs", codec: EnumRefsCodec, offset: 30 },
     { name: "extra", prop: "extra", codec: $protoex.StateCodec, offset: 32 },
-], 33, 37, null, ["uid"]);
-const _F_ExAccount: readonly rt.Codec<any>[] = ExAccountCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+]);
+const _F_ExAccount: readonly rt.AnyCodec[] = ExAccountCodec.fields.map((f) => f.codec);
 ExAccountCodec.put = (w: rt.Writer, v: ExAccount): number => {
     const at = w.reserve(33);
     const dv = w.view;
@@ -1818,8 +1931,10 @@ ExAccountCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number
     v.extra = dv.getUint8(at + 32);
     return v;
 };
-ExAccountCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): ExAccount => ExAccountCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-ExAccountCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => ExAccountCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+ExAccountCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): ExAccount =>
+    ExAccountCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+ExAccountCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
+    ExAccountCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 ExAccountCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = ExAccountCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 33) return ExAccountCodec.checkOlder(r, at, r.p, d);
@@ -1901,11 +2016,11 @@ ExAccountCodec.fcheck = (r: rt.Reader, d: number): void => {
     }
 };
 
-PingCodec.define([
-    { name: "id", prop: "id", codec: rt.UUID, offset: 8 },
+PingCodec.define(32, 24, 24, [
+    { name: "id", prop: "id", codec: rt.UUID, offset: 8, key: true },
     { name: "sent", prop: "sent", codec: rt.TIMESTAMP, offset: 24 },
-], 32, 24, 24, ["id"]);
-const _F_Ping: readonly rt.Codec<any>[] = PingCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+]);
+const _F_Ping: readonly rt.AnyCodec[] = PingCodec.fields.map((f) => f.codec);
 void _F_Ping;
 PingCodec.put = (w: rt.Writer, v: Ping): number => {
     const at = w.reserve(32);
@@ -1925,8 +2040,10 @@ PingCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: 
     v.sent = dv.getBigUint64(at + 24, true);
     return v;
 };
-PingCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Ping => PingCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-PingCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => PingCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+PingCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Ping =>
+    PingCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+PingCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
+    PingCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 PingCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = PingCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 32) return PingCodec.checkOlder(r, at, r.p, d);
@@ -1960,11 +2077,11 @@ PingCodec.fcheck = (r: rt.Reader, d: number): void => {
     }
 };
 
-PongCodec.define([
-    { name: "id", prop: "id", codec: rt.UUID, offset: 8 },
+PongCodec.define(32, 24, 24, [
+    { name: "id", prop: "id", codec: rt.UUID, offset: 8, key: true },
     { name: "received", prop: "received", codec: rt.TIMESTAMP, offset: 24 },
-], 32, 24, 24, ["id"]);
-const _F_Pong: readonly rt.Codec<any>[] = PongCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+]);
+const _F_Pong: readonly rt.AnyCodec[] = PongCodec.fields.map((f) => f.codec);
 void _F_Pong;
 PongCodec.put = (w: rt.Writer, v: Pong): number => {
     const at = w.reserve(32);
@@ -1984,8 +2101,10 @@ PongCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: 
     v.received = dv.getBigUint64(at + 24, true);
     return v;
 };
-PongCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Pong => PongCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-PongCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => PongCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+PongCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Pong =>
+    PongCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+PongCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
+    PongCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 PongCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = PongCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 32) return PongCodec.checkOlder(r, at, r.p, d);
@@ -2019,11 +2138,11 @@ PongCodec.fcheck = (r: rt.Reader, d: number): void => {
     }
 };
 
-RefusedCodec.define([
-    { name: "id", prop: "id", codec: rt.UUID, offset: 8 },
+RefusedCodec.define(28, 20, null, [
+    { name: "id", prop: "id", codec: rt.UUID, offset: 8, key: true },
     { name: "reason", prop: "reason", codec: rt.STRING, offset: 24 },
-], 28, 20, null, ["id"]);
-const _F_Refused: readonly rt.Codec<any>[] = RefusedCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+]);
+const _F_Refused: readonly rt.AnyCodec[] = RefusedCodec.fields.map((f) => f.codec);
 RefusedCodec.put = (w: rt.Writer, v: Refused): number => {
     const at = w.reserve(28);
     const dv = w.view;
@@ -2042,8 +2161,10 @@ RefusedCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, 
     v.reason = _F_Refused[1]!.vget(r, at + 24, at, d - 1);
     return v;
 };
-RefusedCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Refused => RefusedCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-RefusedCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => RefusedCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+RefusedCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Refused =>
+    RefusedCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+RefusedCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
+    RefusedCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 RefusedCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = RefusedCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 28) return RefusedCodec.checkOlder(r, at, r.p, d);
@@ -2079,11 +2200,11 @@ RefusedCodec.fcheck = (r: rt.Reader, d: number): void => {
     _F_Refused[1]!.fcheck(r, d - 1);
 };
 
-FailureCodec.define([
-    { name: "id", prop: "id", codec: rt.UUID, offset: 8 },
+FailureCodec.define(28, 20, null, [
+    { name: "id", prop: "id", codec: rt.UUID, offset: 8, key: true },
     { name: "error", prop: "error", codec: rt.STRING, offset: 24 },
-], 28, 20, null, ["id"]);
-const _F_Failure: readonly rt.Codec<any>[] = FailureCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+]);
+const _F_Failure: readonly rt.AnyCodec[] = FailureCodec.fields.map((f) => f.codec);
 FailureCodec.put = (w: rt.Writer, v: Failure): number => {
     const at = w.reserve(28);
     const dv = w.view;
@@ -2102,8 +2223,10 @@ FailureCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, 
     v.error = _F_Failure[1]!.vget(r, at + 24, at, d - 1);
     return v;
 };
-FailureCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Failure => FailureCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-FailureCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => FailureCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+FailureCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Failure =>
+    FailureCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+FailureCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
+    FailureCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 FailureCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = FailureCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 28) return FailureCodec.checkOlder(r, at, r.p, d);
@@ -2139,12 +2262,12 @@ FailureCodec.fcheck = (r: rt.Reader, d: number): void => {
     _F_Failure[1]!.fcheck(r, d - 1);
 };
 
-PingRequestCodec.define([
-    { name: "id", prop: "id", codec: rt.UUID, offset: 8 },
+PingRequestCodec.define(36, 28, null, [
+    { name: "id", prop: "id", codec: rt.UUID, offset: 8, key: true },
     { name: "sent", prop: "sent", codec: rt.TIMESTAMP, offset: 24 },
     { name: "note", prop: "note", codec: rt.STRING, offset: 32 },
-], 36, 28, null, ["id"]);
-const _F_PingRequest: readonly rt.Codec<any>[] = PingRequestCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+]);
+const _F_PingRequest: readonly rt.AnyCodec[] = PingRequestCodec.fields.map((f) => f.codec);
 PingRequestCodec.put = (w: rt.Writer, v: PingRequest): number => {
     const at = w.reserve(36);
     const dv = w.view;
@@ -2165,8 +2288,10 @@ PingRequestCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: numb
     v.note = _F_PingRequest[2]!.vget(r, at + 32, at, d - 1);
     return v;
 };
-PingRequestCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): PingRequest => PingRequestCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-PingRequestCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => PingRequestCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+PingRequestCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): PingRequest =>
+    PingRequestCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+PingRequestCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
+    PingRequestCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 PingRequestCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = PingRequestCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 36) return PingRequestCodec.checkOlder(r, at, r.p, d);
@@ -2204,11 +2329,11 @@ PingRequestCodec.fcheck = (r: rt.Reader, d: number): void => {
     _F_PingRequest[2]!.fcheck(r, d - 1);
 };
 
-NotifyCodec.define([
-    { name: "id", prop: "id", codec: rt.UUID, offset: 8 },
+NotifyCodec.define(28, 20, null, [
+    { name: "id", prop: "id", codec: rt.UUID, offset: 8, key: true },
     { name: "text", prop: "text", codec: rt.STRING, offset: 24 },
-], 28, 20, null, ["id"]);
-const _F_Notify: readonly rt.Codec<any>[] = NotifyCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+]);
+const _F_Notify: readonly rt.AnyCodec[] = NotifyCodec.fields.map((f) => f.codec);
 NotifyCodec.put = (w: rt.Writer, v: Notify): number => {
     const at = w.reserve(28);
     const dv = w.view;
@@ -2227,8 +2352,10 @@ NotifyCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d
     v.text = _F_Notify[1]!.vget(r, at + 24, at, d - 1);
     return v;
 };
-NotifyCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Notify => NotifyCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-NotifyCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => NotifyCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+NotifyCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Notify =>
+    NotifyCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+NotifyCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
+    NotifyCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 NotifyCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = NotifyCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 28) return NotifyCodec.checkOlder(r, at, r.p, d);
@@ -2264,9 +2391,8 @@ NotifyCodec.fcheck = (r: rt.Reader, d: number): void => {
     _F_Notify[1]!.fcheck(r, d - 1);
 };
 
-EmptyCodec.define([
-], 8, 0, 0, []);
-const _F_Empty: readonly rt.Codec<any>[] = EmptyCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+EmptyCodec.define(8, 0, 0, []);
+const _F_Empty: readonly rt.AnyCodec[] = EmptyCodec.fields.map((f) => f.codec);
 void _F_Empty;
 EmptyCodec.put = (w: rt.Writer, v: Empty): number => {
     const at = w.reserve(8);
@@ -2278,18 +2404,18 @@ EmptyCodec.put = (w: rt.Writer, v: Empty): number => {
 EmptyCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): Empty => {
     const at = EmptyCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 8) return EmptyCodec.getOlder(r, at, r.p, d);
-
     const v = new Empty(rt.RAW as Partial<Empty>);
     return v;
 };
-EmptyCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Empty => EmptyCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-EmptyCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => EmptyCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+EmptyCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Empty =>
+    EmptyCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+EmptyCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
+    EmptyCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 EmptyCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = EmptyCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 8) return EmptyCodec.checkOlder(r, at, r.p, d);
 };
-EmptyCodec.fput = (w: rt.Writer, v: Empty): void => {
-};
+EmptyCodec.fput = (w: rt.Writer, v: Empty): void => {};
 EmptyCodec.fget = (r: rt.Reader, d: number): Empty => {
     if (d < 1) rt.fail("too_deep");
     const v = new Empty(rt.RAW as Partial<Empty>);

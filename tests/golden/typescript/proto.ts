@@ -4,8 +4,8 @@ import * as rt from "@fastwire/runtime";
 
 /** Order side declaration */
 export const OrderSide = Object.freeze({
-    "buy": 0,
-    "sell": 1,
+    buy: 0,
+    sell: 1,
 } as const);
 /** A enum value of proto.OrderSide: any byte (names in OrderSide). */
 export type OrderSide = number;
@@ -13,9 +13,9 @@ export const OrderSideCodec: rt.EnumCodec<OrderSide> = rt.enumOf<OrderSide>("pro
 
 /** Order type declaration */
 export const OrderType = Object.freeze({
-    "market": 0,
-    "limit": 1,
-    "stop": 2,
+    market: 0,
+    limit: 1,
+    stop: 2,
 } as const);
 /** A enum value of proto.OrderType: any byte (names in OrderType). */
 export type OrderType = number;
@@ -23,13 +23,13 @@ export const OrderTypeCodec: rt.EnumCodec<OrderType> = rt.enumOf<OrderType>("pro
 
 /** Account state declaration */
 export const State = Object.freeze({
-    "unknown": 0,
-    "invalid": 1,
-    "initialized": 2,
-    "calculated": 4,
-    "broken": 8,
-    "good": 6,
-    "bad": 9,
+    unknown: 0,
+    invalid: 1,
+    initialized: 2,
+    calculated: 4,
+    broken: 8,
+    good: 6,
+    bad: 9,
 } as const);
 /** A flags value of proto.State: any byte (names in State). */
 export type State = number;
@@ -139,15 +139,15 @@ export const OrderCodec: rt.StructCodec<Order> = new rt.StructCodec(Order, "prot
 export const BalanceCodec: rt.StructCodec<Balance> = new rt.StructCodec(Balance, "proto.Balance", 2);
 export const AccountCodec: rt.StructCodec<Account> = new rt.StructCodec(Account, "proto.Account", 3);
 
-OrderCodec.define([
-    { name: "uid", prop: "uid", codec: rt.INT32, offset: 8 },
+OrderCodec.define(34, 26, null, [
+    { name: "uid", prop: "uid", codec: rt.INT32, offset: 8, key: true },
     { name: "symbol", prop: "symbol", codec: rt.STRING, offset: 12 },
     { name: "side", prop: "side", codec: OrderSideCodec, offset: 16 },
     { name: "type", prop: "type", codec: OrderTypeCodec, offset: 17 },
     { name: "price", prop: "price", codec: rt.DOUBLE, offset: 18 },
     { name: "volume", prop: "volume", codec: rt.DOUBLE, offset: 26 },
-], 34, 26, null, ["uid"]);
-const _F_Order: readonly rt.Codec<any>[] = OrderCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+]);
+const _F_Order: readonly rt.AnyCodec[] = OrderCodec.fields.map((f) => f.codec);
 OrderCodec.put = (w: rt.Writer, v: Order): number => {
     const at = w.reserve(34);
     const dv = w.view;
@@ -174,8 +174,10 @@ OrderCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d:
     v.volume = dv.getFloat64(at + 26, true);
     return v;
 };
-OrderCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Order => OrderCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-OrderCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => OrderCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+OrderCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Order =>
+    OrderCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+OrderCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
+    OrderCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 OrderCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = OrderCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 34) return OrderCodec.checkOlder(r, at, r.p, d);
@@ -233,11 +235,11 @@ OrderCodec.fcheck = (r: rt.Reader, d: number): void => {
     }
 };
 
-BalanceCodec.define([
-    { name: "currency", prop: "currency", codec: rt.STRING, offset: 8 },
+BalanceCodec.define(20, 12, null, [
+    { name: "currency", prop: "currency", codec: rt.STRING, offset: 8, key: true },
     { name: "amount", prop: "amount", codec: rt.DOUBLE, offset: 12 },
-], 20, 12, null, ["currency"]);
-const _F_Balance: readonly rt.Codec<any>[] = BalanceCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+]);
+const _F_Balance: readonly rt.AnyCodec[] = BalanceCodec.fields.map((f) => f.codec);
 BalanceCodec.put = (w: rt.Writer, v: Balance): number => {
     const at = w.reserve(20);
     const dv = w.view;
@@ -256,8 +258,10 @@ BalanceCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, 
     v.amount = dv.getFloat64(at + 12, true);
     return v;
 };
-BalanceCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Balance => BalanceCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-BalanceCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => BalanceCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+BalanceCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Balance =>
+    BalanceCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+BalanceCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
+    BalanceCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 BalanceCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = BalanceCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 20) return BalanceCodec.checkOlder(r, at, r.p, d);
@@ -293,15 +297,15 @@ BalanceCodec.fcheck = (r: rt.Reader, d: number): void => {
     }
 };
 
-AccountCodec.define([
-    { name: "uid", prop: "uid", codec: rt.INT32, offset: 8 },
+AccountCodec.define(30, 26, null, [
+    { name: "uid", prop: "uid", codec: rt.INT32, offset: 8, key: true },
     { name: "name", prop: "name", codec: rt.STRING, offset: 12 },
     { name: "state", prop: "state", codec: StateCodec, offset: 16 },
     { name: "wallet", prop: "wallet", codec: BalanceCodec, offset: 17 },
     { name: "asset", prop: "asset", codec: rt.optional(BalanceCodec), offset: 21 },
     { name: "orders", prop: "orders", codec: rt.vector(OrderCodec), offset: 26 },
-], 30, 26, null, ["uid"]);
-const _F_Account: readonly rt.Codec<any>[] = AccountCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+]);
+const _F_Account: readonly rt.AnyCodec[] = AccountCodec.fields.map((f) => f.codec);
 AccountCodec.put = (w: rt.Writer, v: Account): number => {
     const at = w.reserve(30);
     const dv = w.view;
@@ -329,8 +333,10 @@ AccountCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, 
     v.orders = _F_Account[5]!.vget(r, at + 26, at, d - 1);
     return v;
 };
-AccountCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Account => AccountCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-AccountCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => AccountCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+AccountCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Account =>
+    AccountCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+AccountCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
+    AccountCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 AccountCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = AccountCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 30) return AccountCodec.checkOlder(r, at, r.p, d);

@@ -81,14 +81,24 @@ export class AccountMessage {
     }
 }
 
-export const OrderMessageCodec: rt.StructCodec<OrderMessage> = new rt.StructCodec(OrderMessage, "protocol.OrderMessage", 1);
-export const BalanceMessageCodec: rt.StructCodec<BalanceMessage> = new rt.StructCodec(BalanceMessage, "protocol.BalanceMessage", 2);
-export const AccountMessageCodec: rt.StructCodec<AccountMessage> = new rt.StructCodec(AccountMessage, "protocol.AccountMessage", 3);
+export const OrderMessageCodec: rt.StructCodec<OrderMessage> = new rt.StructCodec(
+    OrderMessage,
+    "protocol.OrderMessage",
+    1,
+);
+export const BalanceMessageCodec: rt.StructCodec<BalanceMessage> = new rt.StructCodec(
+    BalanceMessage,
+    "protocol.BalanceMessage",
+    2,
+);
+export const AccountMessageCodec: rt.StructCodec<AccountMessage> = new rt.StructCodec(
+    AccountMessage,
+    "protocol.AccountMessage",
+    3,
+);
 
-OrderMessageCodec.define([
-    { name: "body", prop: "body", codec: $proto.OrderCodec, offset: 8 },
-], 12, 26, null, ["body"]);
-const _F_OrderMessage: readonly rt.Codec<any>[] = OrderMessageCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+OrderMessageCodec.define(12, 26, null, [{ name: "body", prop: "body", codec: $proto.OrderCodec, offset: 8 }]);
+const _F_OrderMessage: readonly rt.AnyCodec[] = OrderMessageCodec.fields.map((f) => f.codec);
 OrderMessageCodec.put = (w: rt.Writer, v: OrderMessage): number => {
     const at = w.reserve(12);
     const dv = w.view;
@@ -101,13 +111,14 @@ OrderMessageCodec.put = (w: rt.Writer, v: OrderMessage): number => {
 OrderMessageCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): OrderMessage => {
     const at = OrderMessageCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 12) return OrderMessageCodec.getOlder(r, at, r.p, d);
-
     const v = new OrderMessage(rt.RAW as Partial<OrderMessage>);
     v.body = $proto.OrderCodec.getAt(r, at, r.view.getUint32(at + 8, true), at + 12, d - 1);
     return v;
 };
-OrderMessageCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): OrderMessage => OrderMessageCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-OrderMessageCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => OrderMessageCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+OrderMessageCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): OrderMessage =>
+    OrderMessageCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+OrderMessageCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
+    OrderMessageCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 OrderMessageCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = OrderMessageCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 12) return OrderMessageCodec.checkOlder(r, at, r.p, d);
@@ -127,10 +138,8 @@ OrderMessageCodec.fcheck = (r: rt.Reader, d: number): void => {
     $proto.OrderCodec.fcheck(r, d - 1);
 };
 
-BalanceMessageCodec.define([
-    { name: "body", prop: "body", codec: $proto.BalanceCodec, offset: 8 },
-], 12, 12, null, ["body"]);
-const _F_BalanceMessage: readonly rt.Codec<any>[] = BalanceMessageCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+BalanceMessageCodec.define(12, 12, null, [{ name: "body", prop: "body", codec: $proto.BalanceCodec, offset: 8 }]);
+const _F_BalanceMessage: readonly rt.AnyCodec[] = BalanceMessageCodec.fields.map((f) => f.codec);
 BalanceMessageCodec.put = (w: rt.Writer, v: BalanceMessage): number => {
     const at = w.reserve(12);
     const dv = w.view;
@@ -143,13 +152,14 @@ BalanceMessageCodec.put = (w: rt.Writer, v: BalanceMessage): number => {
 BalanceMessageCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): BalanceMessage => {
     const at = BalanceMessageCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 12) return BalanceMessageCodec.getOlder(r, at, r.p, d);
-
     const v = new BalanceMessage(rt.RAW as Partial<BalanceMessage>);
     v.body = $proto.BalanceCodec.getAt(r, at, r.view.getUint32(at + 8, true), at + 12, d - 1);
     return v;
 };
-BalanceMessageCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): BalanceMessage => BalanceMessageCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-BalanceMessageCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => BalanceMessageCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+BalanceMessageCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): BalanceMessage =>
+    BalanceMessageCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+BalanceMessageCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
+    BalanceMessageCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 BalanceMessageCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = BalanceMessageCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 12) return BalanceMessageCodec.checkOlder(r, at, r.p, d);
@@ -169,10 +179,8 @@ BalanceMessageCodec.fcheck = (r: rt.Reader, d: number): void => {
     $proto.BalanceCodec.fcheck(r, d - 1);
 };
 
-AccountMessageCodec.define([
-    { name: "body", prop: "body", codec: $proto.AccountCodec, offset: 8 },
-], 12, 26, null, ["body"]);
-const _F_AccountMessage: readonly rt.Codec<any>[] = AccountMessageCodec.fields.map((f) => f.codec); // eslint-disable-line @typescript-eslint/no-explicit-any
+AccountMessageCodec.define(12, 26, null, [{ name: "body", prop: "body", codec: $proto.AccountCodec, offset: 8 }]);
+const _F_AccountMessage: readonly rt.AnyCodec[] = AccountMessageCodec.fields.map((f) => f.codec);
 AccountMessageCodec.put = (w: rt.Writer, v: AccountMessage): number => {
     const at = w.reserve(12);
     const dv = w.view;
@@ -185,13 +193,14 @@ AccountMessageCodec.put = (w: rt.Writer, v: AccountMessage): number => {
 AccountMessageCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): AccountMessage => {
     const at = AccountMessageCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 12) return AccountMessageCodec.getOlder(r, at, r.p, d);
-
     const v = new AccountMessage(rt.RAW as Partial<AccountMessage>);
     v.body = $proto.AccountCodec.getAt(r, at, r.view.getUint32(at + 8, true), at + 12, d - 1);
     return v;
 };
-AccountMessageCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): AccountMessage => AccountMessageCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
-AccountMessageCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void => AccountMessageCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+AccountMessageCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): AccountMessage =>
+    AccountMessageCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
+AccountMessageCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
+    AccountMessageCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 AccountMessageCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = AccountMessageCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 12) return AccountMessageCodec.checkOlder(r, at, r.p, d);

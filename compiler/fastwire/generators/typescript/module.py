@@ -44,8 +44,21 @@ ZERO = {"boolean": "false", "number": "0", "bigint": "0n", "string": '""'}
 
 
 def js_string(text: str) -> str:
-    """A JavaScript string literal (JSON's, with U+2028/U+2029 escaped as JSON allows)."""
-    return json.dumps(text, ensure_ascii=True)
+    """A JavaScript string literal as prettier writes it: JSON's escapes (ASCII only), in
+    double quotes unless the text holds more double quotes than single ones."""
+    body = json.dumps(text, ensure_ascii=True)[1:-1]
+    if text.count('"') <= text.count("'"):
+        return '"' + body + '"'
+    out, i = [], 0
+    while i < len(body):
+        if body[i] == "\\":
+            pair = body[i:i + 2]
+            out.append('"' if pair == '\\"' else pair)
+            i += 2
+            continue
+        out.append("\\'" if body[i] == "'" else body[i])
+        i += 1
+    return "'" + "".join(out) + "'"
 
 
 def number_text(value: float) -> str:
@@ -55,7 +68,7 @@ def number_text(value: float) -> str:
         return "Infinity" if value > 0 else "-Infinity"
     if value == 0 and math.copysign(1.0, value) < 0:
         return "-0"
-    return repr(float(value))
+    return repr(float(value)).replace("e+", "e")
 
 
 class Module:
@@ -216,6 +229,17 @@ class Module:
         by = {s.qualified_name: s for s in self.pkg.structs}
         return [by[q] for q in self.layout.emission_order]
 
+    def finish(self, p: Printer) -> str:
+        """The lines as prettier (printWidth 120, tabWidth of the indent) lays them out:
+        a call too long for a line gets one argument a line; an arrow function whose
+        expression body is too long continues on the next line; a parameter list too long
+        gets one parameter a line."""
+        unit = p.unit
+        out: List[str] = []
+        for line in p.lines:
+            out.extend(fit(line, unit))
+        return "\n".join(out) + "\n"
+
     def render(self) -> str:
         p = Printer(indent=self.options.indent or 2, tabs=self.options.tabs)
         self.header(p)
@@ -229,7 +253,7 @@ class Module:
             self.emit_models(p, s, "ts")
         if self.options.proto:
             self.emit_protocol(p, "ts")
-        return "\n".join(p.lines) + "\n"
+        return self.finish(p)
 
     def render_js(self) -> Tuple[str, str]:
         js = Printer(indent=self.options.indent or 2, tabs=self.options.tabs)
@@ -251,17 +275,20 @@ class Module:
         if self.options.proto:
             self.emit_protocol(js, "js")
             self.emit_protocol(dts, "dts")
-        return "\n".join(js.lines) + "\n", "\n".join(dts.lines) + "\n"
+        return self.finish(js), self.finish(dts)
 
     # ---- enums ---------------------------------------------------------------------------
     def emit_enum(self, p: Printer, t: ir.EnumType, mode: str) -> None:
         name = self.local(t.name)
         big = self.base_type(t.base) == "bigint"
-        members = [(js_string(v.name), f"{v.value}n" if big else str(v.value)) for v in t.values]
+        members = [(v.name, f"{v.value}n" if big else str(v.value)) for v in t.values]
         p.value("")
         if t.doc:
             p.value("/** " + t.doc.replace("*/", "* /").replace("\n", " ") + " */")
-        if mode == "dts":
+        if not members:
+            p.value(f"export declare const {name}: {{}};" if mode == "dts" else
+                    f"export const {name} = Object.freeze({{}}{' as const' if mode == 'ts' else ''});")
+        elif mode == "dts":
             p.value(f"export declare const {name}: {{")
             p.indent()
             for k, v in members:
@@ -363,15 +390,35 @@ class Module:
             name = self.local(s.name)
             lay = self.model.struct(s.qualified_name)
             p.value("")
-            p.value(f"{name}Codec.define([")
-            p.indent()
-            for f, fl in zip(s.all_fields, lay.fields):
-                p.value(f"{{ name: {js_string(f.name)}, prop: {js_string(self.prop(f))}, "
-                        f"codec: {self.codec(fl.wire)}, offset: {fl.offset} }},")
-            p.outdent()
             fsize = "null" if lay.final_size is None else str(lay.final_size)
-            eq = ", ".join(js_string(e) for e in lay.equality)
-            p.value(f"], {lay.body_size}, {lay.final_min}, {fsize}, [{eq}]);")
+            entries = []
+            for f, fl in zip(s.all_fields, lay.fields):
+                key = ", key: true" if lay.keyed and f.name in lay.equality else ""
+                entries.append((f"name: {js_string(f.name)}", f"prop: {js_string(self.prop(f))}",
+                                f"codec: {self.codec(fl.wire)}", f"offset: {fl.offset}{key}"))
+            head = f"{name}Codec.define({lay.body_size}, {lay.final_min}, {fsize}, ["
+            one = head + ", ".join("{ " + ", ".join(e) + " }" for e in entries) + "]);"
+            if len(one) <= WIDTH:  # as prettier: an array that fits stays on its line
+                p.value(one)
+            else:
+                p.value(head)
+                p.indent()
+                unit = p.unit
+                for e in entries:
+                    line = "{ " + ", ".join(e) + " },"
+                    if len(unit + line) <= WIDTH:
+                        p.value(line)
+                    else:  # an object too long for its line: a property a line
+                        p.value("{")
+                        p.indent()
+                        for prop in e:
+                            for part in prop.split(", key"):
+                                p.value((part if part.startswith(("name", "prop", "codec", "offset"))
+                                         else "key" + part) + ",")
+                        p.outdent()
+                        p.value("},")
+                p.outdent()
+                p.value("]);")
             self.emit_fast(p, s, mode)
 
     # ---- hot paths: straight-line code per struct over the lowered layout -------------
@@ -414,8 +461,7 @@ class Module:
         values = [(f, fl) for f, fl in fields if fl.wire.is_value]
         others = [(f, fl) for f, fl in fields if not fl.wire.is_value]
         nested = bool(others)
-        p.value(f"const {F}{t(': readonly rt.Codec<any>[]')} = {c}.fields.map((f) => f.codec);"
-                + (" // eslint-disable-line @typescript-eslint/no-explicit-any" if ts else ""))
+        p.value(f"const {F}{t(': readonly rt.AnyCodec[]')} = {c}.fields.map((f) => f.codec);")
         if not others:
             p.value(f"void {F};")
         cls = f"new {name}(rt.RAW{t(f' as Partial<{name}>')})"
@@ -446,7 +492,8 @@ class Module:
         p.indent()
         p.value(f"const at = {c}.enter(r, base, off, slotEnd, d);")
         p.value(f"if (r.p < {lay.body_size}) return {c}.getOlder(r, at, r.p, d);")
-        p.value("const dv = r.view;" if values else "")
+        if values:
+            p.value("const dv = r.view;")
         p.value(f"const v = {cls};")
         for f, fl in fields:
             if fl.wire.is_value:
@@ -482,7 +529,10 @@ class Module:
             return
         runs = {run.first: run for run in lay.final_runs}
         # final write: runs of values at once
-        p.value(f"{c}.fput = (w{t(': rt.Writer')}, v{t(f': {name}')}){t(': void')} => {{")
+        if not fields:
+            p.value(f"{c}.fput = (w{t(': rt.Writer')}, v{t(f': {name}')}){t(': void')} => {{}};")
+        else:
+            p.value(f"{c}.fput = (w{t(': rt.Writer')}, v{t(f': {name}')}){t(': void')} => {{")
         p.indent()
         i = 0
         while i < len(fields):
@@ -508,7 +558,8 @@ class Module:
                 p.value(f"{F}[{fl.index}]{bang}.fput(w, v.{self.prop(f)});")
             i += 1
         p.outdent()
-        p.value("};")
+        if fields:
+            p.value("};")
         for what in ("fget", "fcheck"):
             get = what == "fget"
             ret = f": {name}" if get else ": void"
@@ -595,17 +646,25 @@ class Module:
             if dts:
                 p.value("export declare const REQUESTS: readonly rt.RequestSpec[];")
             else:
-                p.value("export const REQUESTS" + (": readonly rt.RequestSpec[]" if ts else "") + " = [")
-                p.indent()
+                head = "export const REQUESTS" + (": readonly rt.RequestSpec[]" if ts else "") + " = ["
+                items = []
                 for s in requests:
                     assert s.response is not None
                     rejects = ", ".join(self.ref_name(r.type) for r in s.rejects)
                     idf = s.id_field
                     ident = self.prop(idf) if idf is not None else "id"
-                    p.value(f"{{ request: {self.local(s.name)}, response: {self.ref_name(s.response)}, "
-                            f"rejects: [{rejects}], id: {js_string(ident)} }},")
-                p.outdent()
-                p.value("];")
+                    items.append(f"{{ request: {self.local(s.name)}, response: {self.ref_name(s.response)}, "
+                                 f"rejects: [{rejects}], id: {js_string(ident)} }}")
+                one = head + ", ".join(items) + "];"
+                if len(one) <= WIDTH:  # as prettier: an array that fits stays on its line
+                    p.value(one)
+                else:
+                    p.value(head)
+                    p.indent()
+                    for item in items:
+                        p.value(item + ",")
+                    p.outdent()
+                    p.value("];")
         for prefix, final, model in families:
             fmt = "final" if final == "true" else "versioned"
             # Sender
@@ -696,3 +755,93 @@ class Module:
             p.value("}")
 
 
+
+
+WIDTH = 120
+
+
+def split_top(text: str) -> List[str]:
+    """`text` split at the commas outside brackets and strings."""
+    parts, depth, start, quote, i = [], 0, 0, "", 0
+    while i < len(text):
+        c = text[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c in "\"'`":
+            quote = c
+        elif c in "([{<" and not (c == "<" and text[i - 1:i] == " "):
+            depth += 1
+        elif c in ")]}>" and not (c == ">" and text[i - 1:i] in ("=", " ")):
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+        i += 1
+    parts.append(text[start:].strip())
+    return [x for x in parts if x]
+
+
+def matching(text: str, open_at: int) -> int:
+    """The index of the bracket closing the one at `open_at` (-1: none)."""
+    depth, quote, i = 0, "", open_at
+    while i < len(text):
+        c = text[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c in "\"'`":
+            quote = c
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return -1
+
+
+def fit(line: str, unit: str) -> List[str]:
+    if len(line) <= WIDTH or line.lstrip().startswith(("//", "/*", "*")):
+        return [line]
+    indent = line[:len(line) - len(line.lstrip())]
+    body = line.lstrip()
+    # an arrow function: the parameters, or the expression body, on lines of their own
+    arrow = body.find(") => ") if "= (" in body else -1
+    if arrow < 0 and "= (" in body:
+        arrow = body.find("): ")
+    if "= (" in body and " => " in body:
+        open_at = body.index("= (") + 2
+        close = matching(body, open_at)
+        head, params, rest = body[:open_at + 1], body[open_at + 1:close], body[close:]
+        if rest.endswith("=> {") or rest.endswith("{"):
+            if len(line) > WIDTH:
+                return ([indent + head] + [indent + unit + a + "," for a in split_top(params)]
+                        + [indent + rest])
+        at = body.index(" => ") + 4
+        first = indent + body[:at - 1]
+        if len(first) <= WIDTH:
+            return [first] + fit(indent + unit + body[at:], unit)
+    # a call statement: one argument a line
+    if body.endswith(");"):
+        close = len(body) - 2
+        depth, i = 0, close
+        while i >= 0:
+            if body[i] == ")":
+                depth += 1
+            elif body[i] == "(":
+                depth -= 1
+                if depth == 0:
+                    break
+            i -= 1
+        if i > 0:
+            args = split_top(body[i + 1:close])
+            if args:
+                return ([indent + body[:i + 1]] + [indent + unit + a + "," for a in args]
+                        + [indent + ");"])
+    return [line]
