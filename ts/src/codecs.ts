@@ -466,7 +466,7 @@ export function flagsOf<T extends number | bigint>(name: string, base: Codec<T>,
 // ---- blocks: strings, bytes, collections -----------------------------------------------
 
 /** Finds a [u32 length][length bytes] block; returns the payload position (length in r.p). */
-function vblock(r: Reader, base: number, off: number, slotEnd: number): number {
+export function vblock(r: Reader, base: number, off: number, slotEnd: number): number {
   const pos = base + off;
   const end = r.end;
   if (pos > end) fail("truncated");
@@ -482,7 +482,7 @@ function vblock(r: Reader, base: number, off: number, slotEnd: number): number {
 }
 
 /** Finds a [u32 count][count x elemSlot] block; returns the first element (count in r.p). */
-function vcount(r: Reader, base: number, off: number, slotEnd: number, elemSlot: number): number {
+export function vcount(r: Reader, base: number, off: number, slotEnd: number, elemSlot: number): number {
   const pos = base + off;
   const end = r.end;
   if (pos > end) fail("truncated");
@@ -498,7 +498,7 @@ function vcount(r: Reader, base: number, off: number, slotEnd: number, elemSlot:
 }
 
 /** Reads a final-format count and checks it against the bytes left. */
-function fcount(r: Reader, elemMin: number): number {
+export function fcount(r: Reader, elemMin: number): number {
   const p = needFinal(r, 4);
   const n = r.u32(p);
   if (elemMin > 0) {
@@ -559,6 +559,31 @@ export function compareStrings(a: string, b: string): number {
     }
   }
   return a.length - b.length;
+}
+
+/** The string whose offset is at `pos` (generated code calls these directly). */
+export function vgetString(r: Reader, pos: number, base: number): string {
+  const off = r.view.getUint32(pos, true);
+  if (off === 0) return "";
+  const p = vblock(r, base, off, pos + 4);
+  return utf8Decode(r.buf, p, r.p);
+}
+
+/** Checks the string or bytes block whose offset is at `pos`. */
+export function vcheckText(r: Reader, pos: number, base: number): void {
+  const off = r.view.getUint32(pos, true);
+  if (off !== 0) vblock(r, base, off, pos + 4);
+}
+
+/** The string at the final cursor. */
+export function fgetString(r: Reader): string {
+  const n = r.view.getUint32(needFinal(r, 4), true);
+  return utf8Decode(r.buf, needFinal(r, n), n);
+}
+
+/** Checks the string or bytes at the final cursor. */
+export function fcheckText(r: Reader): void {
+  needFinal(r, r.view.getUint32(needFinal(r, 4), true));
 }
 
 export class StringCodec extends Codec<string> {

@@ -31,21 +31,31 @@ export function asDecodeError(err: unknown): DecodeError {
 let lastBuf: Uint8Array | null = null;
 let lastView: DataView | null = null;
 
-/** A reader of the `size` bytes at `offset`: positions stay those of `buf`, the message's
- * root is read with its base at `offset`, and nothing past offset + size is read. */
-function view(buf: Uint8Array, offset: number, size: number): Reader {
+/** `r` set to read the `size` bytes at `offset`: positions stay those of `buf`, the
+ * message's root is read with its base at `offset`, and nothing past offset + size is read. */
+function view(r: Reader, buf: Uint8Array, offset: number, size: number): Reader {
   let dv = lastView;
   if (buf !== lastBuf || dv === null) {
     dv = new DataView(buf.buffer, buf.byteOffset, buf.length);
     lastBuf = buf;
     lastView = dv;
   }
-  return new Reader(buf, dv, offset + size, 0, 0);
+  r.buf = buf;
+  r.view = dv;
+  r.end = offset + size;
+  r.budget = 0;
+  r.zcap = 0;
+  r.p = 0;
+  return r;
 }
+
+const NOTHING = new Uint8Array(0);
 
 abstract class ModelBase<T extends object> {
   readonly limits: Limits;
   private writer = new Writer(512);
+  /** the reader of every read and verify (no allocation per message; not re-entrant) */
+  protected readonly reader = new Reader(NOTHING, new DataView(NOTHING.buffer), 0, 0, 0);
   constructor(readonly codec: StructCodec<T>, limits?: Limits) {
     this.limits = limits ?? DEFAULT_LIMITS;
   }
@@ -113,7 +123,7 @@ export class Model<T extends object> extends ModelBase<T> {
     if (full > this.limits.maxMessageSize) fail("too_large", `${full} bytes`);
     if (full > avail) fail("truncated");
     if (full < 16) fail("bad_size");
-    const r = view(buf, offset, full);
+    const r = view(this.reader, buf, offset, full);
     r.budget = full - 8;
     r.zcap = this.limits.maxZeroSizeElements;
     return r;
@@ -161,7 +171,7 @@ export class FinalModel<T extends object> extends ModelBase<T> {
     if (size > this.limits.maxMessageSize) fail("too_large", `${size} bytes`);
     if (size > avail) fail("truncated");
     if (size < 8) fail("bad_size");
-    const r = view(buf, offset, size);
+    const r = view(this.reader, buf, offset, size);
     const found = r.u32(offset + 4);
     if (found !== this.codec.type) fail("bad_type", `${found} where ${this.codec.type} was expected`);
     r.zcap = this.limits.maxZeroSizeElements;

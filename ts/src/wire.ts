@@ -74,9 +74,9 @@ export class Reader {
   /** the final format's cursor */
   p = 0;
   constructor(
-    readonly buf: Uint8Array,
-    readonly view: DataView,
-    readonly end: number,
+    public buf: Uint8Array,
+    public view: DataView,
+    public end: number,
     public budget: number,
     public zcap: number,
   ) {}

@@ -147,7 +147,7 @@ OrderCodec.getAt = (r, base, off, slotEnd, d) => {
     const dv = r.view;
     const v = new Order(rt.RAW);
     v.uid = dv.getInt32(at + 8, true);
-    v.symbol = _F_Order[1].vget(r, at + 12, at, d - 1);
+    v.symbol = rt.vgetString(r, at + 12, at);
     v.side = dv.getUint8(at + 16);
     v.type = dv.getUint8(at + 17);
     v.price = dv.getFloat64(at + 18, true);
@@ -159,7 +159,7 @@ OrderCodec.vcheck = (r, pos, base, d) => OrderCodec.checkAt(r, base, r.view.getU
 OrderCodec.checkAt = (r, base, off, slotEnd, d) => {
     const at = OrderCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 34) return OrderCodec.checkOlder(r, at, r.p, d);
-    _F_Order[1].vcheck(r, at + 12, at, d - 1);
+    rt.vcheckText(r, at + 12, at);
 };
 OrderCodec.fput = (w, v) => {
     w.ensure(4);
@@ -189,7 +189,7 @@ OrderCodec.fget = (r, d) => {
         const dv = r.view;
         v.uid = dv.getInt32(p + 0, true);
     }
-    v.symbol = _F_Order[1].fget(r, d - 1);
+    v.symbol = rt.fgetString(r);
     {
         const p = rt.needFinal(r, 18);
         const dv = r.view;
@@ -206,7 +206,7 @@ OrderCodec.fcheck = (r, d) => {
         const p = rt.needFinal(r, 4);
         void p;
     }
-    _F_Order[1].fcheck(r, d - 1);
+    rt.fcheckText(r);
     {
         const p = rt.needFinal(r, 18);
         void p;
@@ -232,7 +232,7 @@ BalanceCodec.getAt = (r, base, off, slotEnd, d) => {
     if (r.p < 20) return BalanceCodec.getOlder(r, at, r.p, d);
     const dv = r.view;
     const v = new Balance(rt.RAW);
-    v.currency = _F_Balance[0].vget(r, at + 8, at, d - 1);
+    v.currency = rt.vgetString(r, at + 8, at);
     v.amount = dv.getFloat64(at + 12, true);
     return v;
 };
@@ -241,7 +241,7 @@ BalanceCodec.vcheck = (r, pos, base, d) => BalanceCodec.checkAt(r, base, r.view.
 BalanceCodec.checkAt = (r, base, off, slotEnd, d) => {
     const at = BalanceCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 20) return BalanceCodec.checkOlder(r, at, r.p, d);
-    _F_Balance[0].vcheck(r, at + 8, at, d - 1);
+    rt.vcheckText(r, at + 8, at);
 };
 BalanceCodec.fput = (w, v) => {
     _F_Balance[0].fput(w, v.currency);
@@ -256,7 +256,7 @@ BalanceCodec.fput = (w, v) => {
 BalanceCodec.fget = (r, d) => {
     if (d < 1) rt.fail("too_deep");
     const v = new Balance(rt.RAW);
-    v.currency = _F_Balance[0].fget(r, d - 1);
+    v.currency = rt.fgetString(r);
     {
         const p = rt.needFinal(r, 8);
         const dv = r.view;
@@ -266,7 +266,7 @@ BalanceCodec.fget = (r, d) => {
 };
 BalanceCodec.fcheck = (r, d) => {
     if (d < 1) rt.fail("too_deep");
-    _F_Balance[0].fcheck(r, d - 1);
+    rt.fcheckText(r);
     {
         const p = rt.needFinal(r, 8);
         void p;
@@ -302,11 +302,22 @@ AccountCodec.getAt = (r, base, off, slotEnd, d) => {
     const dv = r.view;
     const v = new Account(rt.RAW);
     v.uid = dv.getInt32(at + 8, true);
-    v.name = _F_Account[1].vget(r, at + 12, at, d - 1);
+    v.name = rt.vgetString(r, at + 12, at);
     v.state = dv.getUint8(at + 16);
     v.wallet = BalanceCodec.getAt(r, at, r.view.getUint32(at + 17, true), at + 21, d - 1);
     v.asset = _F_Account[4].vget(r, at + 21, at, d - 1);
-    v.orders = _F_Account[5].vget(r, at + 26, at, d - 1);
+    {
+        const so = r.view.getUint32(at + 26, true);
+        const out = [];
+        if (so !== 0) {
+            let p = rt.vcount(r, at, so, at + 30, 4);
+            const n = r.p;
+            for (let i = 0; i < n; i++, p += 4) {
+                out.push(OrderCodec.getAt(r, at, r.view.getUint32(p, true), p + 4, d - 1));
+            }
+        }
+        v.orders = out;
+    }
     return v;
 };
 AccountCodec.vget = (r, pos, base, d) => AccountCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
@@ -314,10 +325,19 @@ AccountCodec.vcheck = (r, pos, base, d) => AccountCodec.checkAt(r, base, r.view.
 AccountCodec.checkAt = (r, base, off, slotEnd, d) => {
     const at = AccountCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 30) return AccountCodec.checkOlder(r, at, r.p, d);
-    _F_Account[1].vcheck(r, at + 12, at, d - 1);
+    rt.vcheckText(r, at + 12, at);
     BalanceCodec.checkAt(r, at, r.view.getUint32(at + 17, true), at + 21, d - 1);
     _F_Account[4].vcheck(r, at + 21, at, d - 1);
-    _F_Account[5].vcheck(r, at + 26, at, d - 1);
+    {
+        const so = r.view.getUint32(at + 26, true);
+        if (so !== 0) {
+            let p = rt.vcount(r, at, so, at + 30, 4);
+            const n = r.p;
+            for (let i = 0; i < n; i++, p += 4) {
+                OrderCodec.checkAt(r, at, r.view.getUint32(p, true), p + 4, d - 1);
+            }
+        }
+    }
 };
 AccountCodec.fput = (w, v) => {
     w.ensure(4);
@@ -347,7 +367,7 @@ AccountCodec.fget = (r, d) => {
         const dv = r.view;
         v.uid = dv.getInt32(p + 0, true);
     }
-    v.name = _F_Account[1].fget(r, d - 1);
+    v.name = rt.fgetString(r);
     {
         const p = rt.needFinal(r, 1);
         const dv = r.view;
@@ -355,7 +375,14 @@ AccountCodec.fget = (r, d) => {
     }
     v.wallet = BalanceCodec.fget(r, d - 1);
     v.asset = _F_Account[4].fget(r, d - 1);
-    v.orders = _F_Account[5].fget(r, d - 1);
+    {
+        const n = rt.fcount(r, 26);
+        const out = [];
+        for (let i = 0; i < n; i++) {
+            out.push(OrderCodec.fget(r, d - 1));
+        }
+        v.orders = out;
+    }
     return v;
 };
 AccountCodec.fcheck = (r, d) => {
@@ -364,14 +391,19 @@ AccountCodec.fcheck = (r, d) => {
         const p = rt.needFinal(r, 4);
         void p;
     }
-    _F_Account[1].fcheck(r, d - 1);
+    rt.fcheckText(r);
     {
         const p = rt.needFinal(r, 1);
         void p;
     }
     BalanceCodec.fcheck(r, d - 1);
     _F_Account[4].fcheck(r, d - 1);
-    _F_Account[5].fcheck(r, d - 1);
+    {
+        const n = rt.fcount(r, 26);
+        for (let i = 0; i < n; i++) {
+            OrderCodec.fcheck(r, d - 1);
+        }
+    }
 };
 
 /** proto.Order as one root model in the versioned format. */

@@ -1025,7 +1025,7 @@ PrimitivesCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: numbe
     v.f_float = dv.getFloat32(at + 45, true);
     v.f_double = dv.getFloat64(at + 49, true);
     v.f_decimal = rt.DECIMAL.read(r, at + 57);
-    v.f_string = _F_Primitives[15]!.vget(r, at + 73, at, d - 1);
+    v.f_string = rt.vgetString(r, at + 73, at);
     v.f_bytes = _F_Primitives[16]!.vget(r, at + 77, at, d - 1);
     v.f_epoch = dv.getBigUint64(at + 81, true);
     v.f_utc = dv.getBigUint64(at + 89, true);
@@ -1034,7 +1034,7 @@ PrimitivesCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: numbe
     v.f_uuid1 = rt.UUID.read(r, at + 121);
     v.f_uuid4 = rt.UUID.read(r, at + 137);
     v.f_uuid = rt.UUID.read(r, at + 153);
-    v.password = _F_Primitives[24]!.vget(r, at + 169, at, d - 1);
+    v.password = rt.vgetString(r, at + 169, at);
     v.legacy = dv.getInt32(at + 173, true);
     return v;
 };
@@ -1046,9 +1046,9 @@ PrimitivesCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: num
     const at = PrimitivesCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 177) return PrimitivesCodec.checkOlder(r, at, r.p, d);
     rt.DECIMAL.vcheck(r, at + 57, at, d);
-    _F_Primitives[15]!.vcheck(r, at + 73, at, d - 1);
-    _F_Primitives[16]!.vcheck(r, at + 77, at, d - 1);
-    _F_Primitives[24]!.vcheck(r, at + 169, at, d - 1);
+    rt.vcheckText(r, at + 73, at);
+    rt.vcheckText(r, at + 77, at);
+    rt.vcheckText(r, at + 169, at);
 };
 PrimitivesCodec.fput = (w: rt.Writer, v: Primitives): void => {
     w.ensure(65);
@@ -1118,7 +1118,7 @@ PrimitivesCodec.fget = (r: rt.Reader, d: number): Primitives => {
         v.f_double = dv.getFloat64(p + 41, true);
         v.f_decimal = rt.DECIMAL.read(r, p + 49);
     }
-    v.f_string = _F_Primitives[15]!.fget(r, d - 1);
+    v.f_string = rt.fgetString(r);
     v.f_bytes = _F_Primitives[16]!.fget(r, d - 1);
     {
         const p = rt.needFinal(r, 88);
@@ -1131,7 +1131,7 @@ PrimitivesCodec.fget = (r: rt.Reader, d: number): Primitives => {
         v.f_uuid4 = rt.UUID.read(r, p + 56);
         v.f_uuid = rt.UUID.read(r, p + 72);
     }
-    v.password = _F_Primitives[24]!.fget(r, d - 1);
+    v.password = rt.fgetString(r);
     {
         const p = rt.needFinal(r, 4);
         const dv = r.view;
@@ -1145,13 +1145,13 @@ PrimitivesCodec.fcheck = (r: rt.Reader, d: number): void => {
         const p = rt.needFinal(r, 65);
         rt.DECIMAL.vcheck(r, p + 49, 0, d);
     }
-    _F_Primitives[15]!.fcheck(r, d - 1);
-    _F_Primitives[16]!.fcheck(r, d - 1);
+    rt.fcheckText(r);
+    rt.fcheckText(r);
     {
         const p = rt.needFinal(r, 88);
         void p;
     }
-    _F_Primitives[24]!.fcheck(r, d - 1);
+    rt.fcheckText(r);
     {
         const p = rt.needFinal(r, 4);
         void p;
@@ -1351,7 +1351,18 @@ CollectionsCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: numb
     v.f_array_struct = _F_Collections[2]!.vget(r, at + 30, at, d - 1);
     v.f_vector = _F_Collections[3]!.vget(r, at + 38, at, d - 1);
     v.f_vector_optional = _F_Collections[4]!.vget(r, at + 42, at, d - 1);
-    v.f_vector_struct = _F_Collections[5]!.vget(r, at + 46, at, d - 1);
+    {
+        const so = r.view.getUint32(at + 46, true);
+        const out: $proto.Order[] = [];
+        if (so !== 0) {
+            let p = rt.vcount(r, at, so, at + 50, 4);
+            const n = r.p;
+            for (let i = 0; i < n; i++, p += 4) {
+                out.push($proto.OrderCodec.getAt(r, at, r.view.getUint32(p, true), p + 4, d - 1));
+            }
+        }
+        v.f_vector_struct = out;
+    }
     v.f_list = _F_Collections[6]!.vget(r, at + 50, at, d - 1);
     v.f_list_optional = _F_Collections[7]!.vget(r, at + 54, at, d - 1);
     v.f_set = _F_Collections[8]!.vget(r, at + 58, at, d - 1);
@@ -1376,7 +1387,16 @@ CollectionsCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: nu
     _F_Collections[2]!.vcheck(r, at + 30, at, d - 1);
     _F_Collections[3]!.vcheck(r, at + 38, at, d - 1);
     _F_Collections[4]!.vcheck(r, at + 42, at, d - 1);
-    _F_Collections[5]!.vcheck(r, at + 46, at, d - 1);
+    {
+        const so = r.view.getUint32(at + 46, true);
+        if (so !== 0) {
+            let p = rt.vcount(r, at, so, at + 50, 4);
+            const n = r.p;
+            for (let i = 0; i < n; i++, p += 4) {
+                $proto.OrderCodec.checkAt(r, at, r.view.getUint32(p, true), p + 4, d - 1);
+            }
+        }
+    }
     _F_Collections[6]!.vcheck(r, at + 50, at, d - 1);
     _F_Collections[7]!.vcheck(r, at + 54, at, d - 1);
     _F_Collections[8]!.vcheck(r, at + 58, at, d - 1);
@@ -1414,7 +1434,14 @@ CollectionsCodec.fget = (r: rt.Reader, d: number): Collections => {
     v.f_array_struct = _F_Collections[2]!.fget(r, d - 1);
     v.f_vector = _F_Collections[3]!.fget(r, d - 1);
     v.f_vector_optional = _F_Collections[4]!.fget(r, d - 1);
-    v.f_vector_struct = _F_Collections[5]!.fget(r, d - 1);
+    {
+        const n = rt.fcount(r, 26);
+        const out: $proto.Order[] = [];
+        for (let i = 0; i < n; i++) {
+            out.push($proto.OrderCodec.fget(r, d - 1));
+        }
+        v.f_vector_struct = out;
+    }
     v.f_list = _F_Collections[6]!.fget(r, d - 1);
     v.f_list_optional = _F_Collections[7]!.fget(r, d - 1);
     v.f_set = _F_Collections[8]!.fget(r, d - 1);
@@ -1434,7 +1461,12 @@ CollectionsCodec.fcheck = (r: rt.Reader, d: number): void => {
     _F_Collections[2]!.fcheck(r, d - 1);
     _F_Collections[3]!.fcheck(r, d - 1);
     _F_Collections[4]!.fcheck(r, d - 1);
-    _F_Collections[5]!.fcheck(r, d - 1);
+    {
+        const n = rt.fcount(r, 26);
+        for (let i = 0; i < n; i++) {
+            $proto.OrderCodec.fcheck(r, d - 1);
+        }
+    }
     _F_Collections[6]!.fcheck(r, d - 1);
     _F_Collections[7]!.fcheck(r, d - 1);
     _F_Collections[8]!.fcheck(r, d - 1);
@@ -1629,7 +1661,7 @@ BaseCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: 
     if (r.p < 13) return BaseCodec.getOlder(r, at, r.p, d);
     const dv = r.view;
     const v = new Base(rt.RAW as Partial<Base>);
-    v.name = _F_Base[0]!.vget(r, at + 8, at, d - 1);
+    v.name = rt.vgetString(r, at + 8, at);
     v.level = dv.getInt8(at + 12);
     return v;
 };
@@ -1640,7 +1672,7 @@ BaseCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
 BaseCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = BaseCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 13) return BaseCodec.checkOlder(r, at, r.p, d);
-    _F_Base[0]!.vcheck(r, at + 8, at, d - 1);
+    rt.vcheckText(r, at + 8, at);
 };
 BaseCodec.fput = (w: rt.Writer, v: Base): void => {
     _F_Base[0]!.fput(w, v.name);
@@ -1655,7 +1687,7 @@ BaseCodec.fput = (w: rt.Writer, v: Base): void => {
 BaseCodec.fget = (r: rt.Reader, d: number): Base => {
     if (d < 1) rt.fail("too_deep");
     const v = new Base(rt.RAW as Partial<Base>);
-    v.name = _F_Base[0]!.fget(r, d - 1);
+    v.name = rt.fgetString(r);
     {
         const p = rt.needFinal(r, 1);
         const dv = r.view;
@@ -1665,7 +1697,7 @@ BaseCodec.fget = (r: rt.Reader, d: number): Base => {
 };
 BaseCodec.fcheck = (r: rt.Reader, d: number): void => {
     if (d < 1) rt.fail("too_deep");
-    _F_Base[0]!.fcheck(r, d - 1);
+    rt.fcheckText(r);
     {
         const p = rt.needFinal(r, 1);
         void p;
@@ -1695,7 +1727,7 @@ DerivedCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, 
     if (r.p < 25) return DerivedCodec.getOlder(r, at, r.p, d);
     const dv = r.view;
     const v = new Derived(rt.RAW as Partial<Derived>);
-    v.name = _F_Derived[0]!.vget(r, at + 8, at, d - 1);
+    v.name = rt.vgetString(r, at + 8, at);
     v.level = dv.getInt8(at + 12);
     v.serial = dv.getInt32(at + 13, true);
     v.weight = dv.getFloat64(at + 17, true);
@@ -1708,7 +1740,7 @@ DerivedCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void
 DerivedCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = DerivedCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 25) return DerivedCodec.checkOlder(r, at, r.p, d);
-    _F_Derived[0]!.vcheck(r, at + 8, at, d - 1);
+    rt.vcheckText(r, at + 8, at);
 };
 DerivedCodec.fput = (w: rt.Writer, v: Derived): void => {
     _F_Derived[0]!.fput(w, v.name);
@@ -1725,7 +1757,7 @@ DerivedCodec.fput = (w: rt.Writer, v: Derived): void => {
 DerivedCodec.fget = (r: rt.Reader, d: number): Derived => {
     if (d < 1) rt.fail("too_deep");
     const v = new Derived(rt.RAW as Partial<Derived>);
-    v.name = _F_Derived[0]!.fget(r, d - 1);
+    v.name = rt.fgetString(r);
     {
         const p = rt.needFinal(r, 13);
         const dv = r.view;
@@ -1737,7 +1769,7 @@ DerivedCodec.fget = (r: rt.Reader, d: number): Derived => {
 };
 DerivedCodec.fcheck = (r: rt.Reader, d: number): void => {
     if (d < 1) rt.fail("too_deep");
-    _F_Derived[0]!.fcheck(r, d - 1);
+    rt.fcheckText(r);
     {
         const p = rt.needFinal(r, 13);
         void p;
@@ -1769,7 +1801,7 @@ MoreDerivedCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: numb
     if (r.p < 26) return MoreDerivedCodec.getOlder(r, at, r.p, d);
     const dv = r.view;
     const v = new MoreDerived(rt.RAW as Partial<MoreDerived>);
-    v.name = _F_MoreDerived[0]!.vget(r, at + 8, at, d - 1);
+    v.name = rt.vgetString(r, at + 8, at);
     v.level = dv.getInt8(at + 12);
     v.serial = dv.getInt32(at + 13, true);
     v.weight = dv.getFloat64(at + 17, true);
@@ -1783,7 +1815,7 @@ MoreDerivedCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): 
 MoreDerivedCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = MoreDerivedCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 26) return MoreDerivedCodec.checkOlder(r, at, r.p, d);
-    _F_MoreDerived[0]!.vcheck(r, at + 8, at, d - 1);
+    rt.vcheckText(r, at + 8, at);
 };
 MoreDerivedCodec.fput = (w: rt.Writer, v: MoreDerived): void => {
     _F_MoreDerived[0]!.fput(w, v.name);
@@ -1801,7 +1833,7 @@ MoreDerivedCodec.fput = (w: rt.Writer, v: MoreDerived): void => {
 MoreDerivedCodec.fget = (r: rt.Reader, d: number): MoreDerived => {
     if (d < 1) rt.fail("too_deep");
     const v = new MoreDerived(rt.RAW as Partial<MoreDerived>);
-    v.name = _F_MoreDerived[0]!.fget(r, d - 1);
+    v.name = rt.fgetString(r);
     {
         const p = rt.needFinal(r, 14);
         const dv = r.view;
@@ -1814,7 +1846,7 @@ MoreDerivedCodec.fget = (r: rt.Reader, d: number): MoreDerived => {
 };
 MoreDerivedCodec.fcheck = (r: rt.Reader, d: number): void => {
     if (d < 1) rt.fail("too_deep");
-    _F_MoreDerived[0]!.fcheck(r, d - 1);
+    rt.fcheckText(r);
     {
         const p = rt.needFinal(r, 14);
         void p;
@@ -1842,7 +1874,7 @@ WalletCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d
     if (r.p < 36) return WalletCodec.getOlder(r, at, r.p, d);
     const dv = r.view;
     const v = new Wallet(rt.RAW as Partial<Wallet>);
-    v.currency = _F_Wallet[0]!.vget(r, at + 8, at, d - 1);
+    v.currency = rt.vgetString(r, at + 8, at);
     v.amount = dv.getFloat64(at + 12, true);
     v.reserved = rt.DECIMAL.read(r, at + 20);
     return v;
@@ -1854,7 +1886,7 @@ WalletCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void 
 WalletCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = WalletCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 36) return WalletCodec.checkOlder(r, at, r.p, d);
-    _F_Wallet[0]!.vcheck(r, at + 8, at, d - 1);
+    rt.vcheckText(r, at + 8, at);
     rt.DECIMAL.vcheck(r, at + 20, at, d);
 };
 WalletCodec.fput = (w: rt.Writer, v: Wallet): void => {
@@ -1871,7 +1903,7 @@ WalletCodec.fput = (w: rt.Writer, v: Wallet): void => {
 WalletCodec.fget = (r: rt.Reader, d: number): Wallet => {
     if (d < 1) rt.fail("too_deep");
     const v = new Wallet(rt.RAW as Partial<Wallet>);
-    v.currency = _F_Wallet[0]!.fget(r, d - 1);
+    v.currency = rt.fgetString(r);
     {
         const p = rt.needFinal(r, 24);
         const dv = r.view;
@@ -1882,7 +1914,7 @@ WalletCodec.fget = (r: rt.Reader, d: number): Wallet => {
 };
 WalletCodec.fcheck = (r: rt.Reader, d: number): void => {
     if (d < 1) rt.fail("too_deep");
-    _F_Wallet[0]!.fcheck(r, d - 1);
+    rt.fcheckText(r);
     {
         const p = rt.needFinal(r, 24);
         rt.DECIMAL.vcheck(r, p + 8, 0, d);
@@ -1922,11 +1954,22 @@ ExAccountCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number
     const dv = r.view;
     const v = new ExAccount(rt.RAW as Partial<ExAccount>);
     v.uid = dv.getInt32(at + 8, true);
-    v.name = _F_ExAccount[1]!.vget(r, at + 12, at, d - 1);
+    v.name = rt.vgetString(r, at + 12, at);
     v.state = dv.getUint8(at + 16);
     v.wallet = $protoex.BalanceCodec.getAt(r, at, r.view.getUint32(at + 17, true), at + 21, d - 1);
     v.asset = _F_ExAccount[4]!.vget(r, at + 21, at, d - 1);
-    v.orders = _F_ExAccount[5]!.vget(r, at + 26, at, d - 1);
+    {
+        const so = r.view.getUint32(at + 26, true);
+        const out: $protoex.Order[] = [];
+        if (so !== 0) {
+            let p = rt.vcount(r, at, so, at + 30, 4);
+            const n = r.p;
+            for (let i = 0; i < n; i++, p += 4) {
+                out.push($protoex.OrderCodec.getAt(r, at, r.view.getUint32(p, true), p + 4, d - 1));
+            }
+        }
+        v.orders = out;
+    }
     v.refs = dv.getInt16(at + 30, true);
     v.extra = dv.getUint8(at + 32);
     return v;
@@ -1938,10 +1981,19 @@ ExAccountCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): vo
 ExAccountCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = ExAccountCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 33) return ExAccountCodec.checkOlder(r, at, r.p, d);
-    _F_ExAccount[1]!.vcheck(r, at + 12, at, d - 1);
+    rt.vcheckText(r, at + 12, at);
     $protoex.BalanceCodec.checkAt(r, at, r.view.getUint32(at + 17, true), at + 21, d - 1);
     _F_ExAccount[4]!.vcheck(r, at + 21, at, d - 1);
-    _F_ExAccount[5]!.vcheck(r, at + 26, at, d - 1);
+    {
+        const so = r.view.getUint32(at + 26, true);
+        if (so !== 0) {
+            let p = rt.vcount(r, at, so, at + 30, 4);
+            const n = r.p;
+            for (let i = 0; i < n; i++, p += 4) {
+                $protoex.OrderCodec.checkAt(r, at, r.view.getUint32(p, true), p + 4, d - 1);
+            }
+        }
+    }
 };
 ExAccountCodec.fput = (w: rt.Writer, v: ExAccount): void => {
     w.ensure(4);
@@ -1979,7 +2031,7 @@ ExAccountCodec.fget = (r: rt.Reader, d: number): ExAccount => {
         const dv = r.view;
         v.uid = dv.getInt32(p + 0, true);
     }
-    v.name = _F_ExAccount[1]!.fget(r, d - 1);
+    v.name = rt.fgetString(r);
     {
         const p = rt.needFinal(r, 1);
         const dv = r.view;
@@ -1987,7 +2039,14 @@ ExAccountCodec.fget = (r: rt.Reader, d: number): ExAccount => {
     }
     v.wallet = $protoex.BalanceCodec.fget(r, d - 1);
     v.asset = _F_ExAccount[4]!.fget(r, d - 1);
-    v.orders = _F_ExAccount[5]!.fget(r, d - 1);
+    {
+        const n = rt.fcount(r, 42);
+        const out: $protoex.Order[] = [];
+        for (let i = 0; i < n; i++) {
+            out.push($protoex.OrderCodec.fget(r, d - 1));
+        }
+        v.orders = out;
+    }
     {
         const p = rt.needFinal(r, 3);
         const dv = r.view;
@@ -2002,14 +2061,19 @@ ExAccountCodec.fcheck = (r: rt.Reader, d: number): void => {
         const p = rt.needFinal(r, 4);
         void p;
     }
-    _F_ExAccount[1]!.fcheck(r, d - 1);
+    rt.fcheckText(r);
     {
         const p = rt.needFinal(r, 1);
         void p;
     }
     $protoex.BalanceCodec.fcheck(r, d - 1);
     _F_ExAccount[4]!.fcheck(r, d - 1);
-    _F_ExAccount[5]!.fcheck(r, d - 1);
+    {
+        const n = rt.fcount(r, 42);
+        for (let i = 0; i < n; i++) {
+            $protoex.OrderCodec.fcheck(r, d - 1);
+        }
+    }
     {
         const p = rt.needFinal(r, 3);
         void p;
@@ -2158,7 +2222,7 @@ RefusedCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, 
     const dv = r.view;
     const v = new Refused(rt.RAW as Partial<Refused>);
     v.id = rt.UUID.read(r, at + 8);
-    v.reason = _F_Refused[1]!.vget(r, at + 24, at, d - 1);
+    v.reason = rt.vgetString(r, at + 24, at);
     return v;
 };
 RefusedCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Refused =>
@@ -2168,7 +2232,7 @@ RefusedCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void
 RefusedCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = RefusedCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 28) return RefusedCodec.checkOlder(r, at, r.p, d);
-    _F_Refused[1]!.vcheck(r, at + 24, at, d - 1);
+    rt.vcheckText(r, at + 24, at);
 };
 RefusedCodec.fput = (w: rt.Writer, v: Refused): void => {
     w.ensure(16);
@@ -2188,7 +2252,7 @@ RefusedCodec.fget = (r: rt.Reader, d: number): Refused => {
         const dv = r.view;
         v.id = rt.UUID.read(r, p + 0);
     }
-    v.reason = _F_Refused[1]!.fget(r, d - 1);
+    v.reason = rt.fgetString(r);
     return v;
 };
 RefusedCodec.fcheck = (r: rt.Reader, d: number): void => {
@@ -2197,7 +2261,7 @@ RefusedCodec.fcheck = (r: rt.Reader, d: number): void => {
         const p = rt.needFinal(r, 16);
         void p;
     }
-    _F_Refused[1]!.fcheck(r, d - 1);
+    rt.fcheckText(r);
 };
 
 FailureCodec.define(28, 20, null, [
@@ -2220,7 +2284,7 @@ FailureCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, 
     const dv = r.view;
     const v = new Failure(rt.RAW as Partial<Failure>);
     v.id = rt.UUID.read(r, at + 8);
-    v.error = _F_Failure[1]!.vget(r, at + 24, at, d - 1);
+    v.error = rt.vgetString(r, at + 24, at);
     return v;
 };
 FailureCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Failure =>
@@ -2230,7 +2294,7 @@ FailureCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void
 FailureCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = FailureCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 28) return FailureCodec.checkOlder(r, at, r.p, d);
-    _F_Failure[1]!.vcheck(r, at + 24, at, d - 1);
+    rt.vcheckText(r, at + 24, at);
 };
 FailureCodec.fput = (w: rt.Writer, v: Failure): void => {
     w.ensure(16);
@@ -2250,7 +2314,7 @@ FailureCodec.fget = (r: rt.Reader, d: number): Failure => {
         const dv = r.view;
         v.id = rt.UUID.read(r, p + 0);
     }
-    v.error = _F_Failure[1]!.fget(r, d - 1);
+    v.error = rt.fgetString(r);
     return v;
 };
 FailureCodec.fcheck = (r: rt.Reader, d: number): void => {
@@ -2259,7 +2323,7 @@ FailureCodec.fcheck = (r: rt.Reader, d: number): void => {
         const p = rt.needFinal(r, 16);
         void p;
     }
-    _F_Failure[1]!.fcheck(r, d - 1);
+    rt.fcheckText(r);
 };
 
 PingRequestCodec.define(36, 28, null, [
@@ -2285,7 +2349,7 @@ PingRequestCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: numb
     const v = new PingRequest(rt.RAW as Partial<PingRequest>);
     v.id = rt.UUID.read(r, at + 8);
     v.sent = dv.getBigUint64(at + 24, true);
-    v.note = _F_PingRequest[2]!.vget(r, at + 32, at, d - 1);
+    v.note = rt.vgetString(r, at + 32, at);
     return v;
 };
 PingRequestCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): PingRequest =>
@@ -2295,7 +2359,7 @@ PingRequestCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): 
 PingRequestCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = PingRequestCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 36) return PingRequestCodec.checkOlder(r, at, r.p, d);
-    _F_PingRequest[2]!.vcheck(r, at + 32, at, d - 1);
+    rt.vcheckText(r, at + 32, at);
 };
 PingRequestCodec.fput = (w: rt.Writer, v: PingRequest): void => {
     w.ensure(24);
@@ -2317,7 +2381,7 @@ PingRequestCodec.fget = (r: rt.Reader, d: number): PingRequest => {
         v.id = rt.UUID.read(r, p + 0);
         v.sent = dv.getBigUint64(p + 16, true);
     }
-    v.note = _F_PingRequest[2]!.fget(r, d - 1);
+    v.note = rt.fgetString(r);
     return v;
 };
 PingRequestCodec.fcheck = (r: rt.Reader, d: number): void => {
@@ -2326,7 +2390,7 @@ PingRequestCodec.fcheck = (r: rt.Reader, d: number): void => {
         const p = rt.needFinal(r, 24);
         void p;
     }
-    _F_PingRequest[2]!.fcheck(r, d - 1);
+    rt.fcheckText(r);
 };
 
 NotifyCodec.define(28, 20, null, [
@@ -2349,7 +2413,7 @@ NotifyCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d
     const dv = r.view;
     const v = new Notify(rt.RAW as Partial<Notify>);
     v.id = rt.UUID.read(r, at + 8);
-    v.text = _F_Notify[1]!.vget(r, at + 24, at, d - 1);
+    v.text = rt.vgetString(r, at + 24, at);
     return v;
 };
 NotifyCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Notify =>
@@ -2359,7 +2423,7 @@ NotifyCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void 
 NotifyCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = NotifyCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 28) return NotifyCodec.checkOlder(r, at, r.p, d);
-    _F_Notify[1]!.vcheck(r, at + 24, at, d - 1);
+    rt.vcheckText(r, at + 24, at);
 };
 NotifyCodec.fput = (w: rt.Writer, v: Notify): void => {
     w.ensure(16);
@@ -2379,7 +2443,7 @@ NotifyCodec.fget = (r: rt.Reader, d: number): Notify => {
         const dv = r.view;
         v.id = rt.UUID.read(r, p + 0);
     }
-    v.text = _F_Notify[1]!.fget(r, d - 1);
+    v.text = rt.fgetString(r);
     return v;
 };
 NotifyCodec.fcheck = (r: rt.Reader, d: number): void => {
@@ -2388,7 +2452,7 @@ NotifyCodec.fcheck = (r: rt.Reader, d: number): void => {
         const p = rt.needFinal(r, 16);
         void p;
     }
-    _F_Notify[1]!.fcheck(r, d - 1);
+    rt.fcheckText(r);
 };
 
 EmptyCodec.define(8, 0, 0, []);

@@ -167,7 +167,7 @@ OrderCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d:
     const dv = r.view;
     const v = new Order(rt.RAW as Partial<Order>);
     v.uid = dv.getInt32(at + 8, true);
-    v.symbol = _F_Order[1]!.vget(r, at + 12, at, d - 1);
+    v.symbol = rt.vgetString(r, at + 12, at);
     v.side = dv.getUint8(at + 16);
     v.type = dv.getUint8(at + 17);
     v.price = dv.getFloat64(at + 18, true);
@@ -181,7 +181,7 @@ OrderCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =
 OrderCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = OrderCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 34) return OrderCodec.checkOlder(r, at, r.p, d);
-    _F_Order[1]!.vcheck(r, at + 12, at, d - 1);
+    rt.vcheckText(r, at + 12, at);
 };
 OrderCodec.fput = (w: rt.Writer, v: Order): void => {
     w.ensure(4);
@@ -211,7 +211,7 @@ OrderCodec.fget = (r: rt.Reader, d: number): Order => {
         const dv = r.view;
         v.uid = dv.getInt32(p + 0, true);
     }
-    v.symbol = _F_Order[1]!.fget(r, d - 1);
+    v.symbol = rt.fgetString(r);
     {
         const p = rt.needFinal(r, 18);
         const dv = r.view;
@@ -228,7 +228,7 @@ OrderCodec.fcheck = (r: rt.Reader, d: number): void => {
         const p = rt.needFinal(r, 4);
         void p;
     }
-    _F_Order[1]!.fcheck(r, d - 1);
+    rt.fcheckText(r);
     {
         const p = rt.needFinal(r, 18);
         void p;
@@ -254,7 +254,7 @@ BalanceCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, 
     if (r.p < 20) return BalanceCodec.getOlder(r, at, r.p, d);
     const dv = r.view;
     const v = new Balance(rt.RAW as Partial<Balance>);
-    v.currency = _F_Balance[0]!.vget(r, at + 8, at, d - 1);
+    v.currency = rt.vgetString(r, at + 8, at);
     v.amount = dv.getFloat64(at + 12, true);
     return v;
 };
@@ -265,7 +265,7 @@ BalanceCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void
 BalanceCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = BalanceCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 20) return BalanceCodec.checkOlder(r, at, r.p, d);
-    _F_Balance[0]!.vcheck(r, at + 8, at, d - 1);
+    rt.vcheckText(r, at + 8, at);
 };
 BalanceCodec.fput = (w: rt.Writer, v: Balance): void => {
     _F_Balance[0]!.fput(w, v.currency);
@@ -280,7 +280,7 @@ BalanceCodec.fput = (w: rt.Writer, v: Balance): void => {
 BalanceCodec.fget = (r: rt.Reader, d: number): Balance => {
     if (d < 1) rt.fail("too_deep");
     const v = new Balance(rt.RAW as Partial<Balance>);
-    v.currency = _F_Balance[0]!.fget(r, d - 1);
+    v.currency = rt.fgetString(r);
     {
         const p = rt.needFinal(r, 8);
         const dv = r.view;
@@ -290,7 +290,7 @@ BalanceCodec.fget = (r: rt.Reader, d: number): Balance => {
 };
 BalanceCodec.fcheck = (r: rt.Reader, d: number): void => {
     if (d < 1) rt.fail("too_deep");
-    _F_Balance[0]!.fcheck(r, d - 1);
+    rt.fcheckText(r);
     {
         const p = rt.needFinal(r, 8);
         void p;
@@ -326,11 +326,22 @@ AccountCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, 
     const dv = r.view;
     const v = new Account(rt.RAW as Partial<Account>);
     v.uid = dv.getInt32(at + 8, true);
-    v.name = _F_Account[1]!.vget(r, at + 12, at, d - 1);
+    v.name = rt.vgetString(r, at + 12, at);
     v.state = dv.getUint8(at + 16);
     v.wallet = BalanceCodec.getAt(r, at, r.view.getUint32(at + 17, true), at + 21, d - 1);
     v.asset = _F_Account[4]!.vget(r, at + 21, at, d - 1);
-    v.orders = _F_Account[5]!.vget(r, at + 26, at, d - 1);
+    {
+        const so = r.view.getUint32(at + 26, true);
+        const out: Order[] = [];
+        if (so !== 0) {
+            let p = rt.vcount(r, at, so, at + 30, 4);
+            const n = r.p;
+            for (let i = 0; i < n; i++, p += 4) {
+                out.push(OrderCodec.getAt(r, at, r.view.getUint32(p, true), p + 4, d - 1));
+            }
+        }
+        v.orders = out;
+    }
     return v;
 };
 AccountCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Account =>
@@ -340,10 +351,19 @@ AccountCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void
 AccountCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
     const at = AccountCodec.enter(r, base, off, slotEnd, d);
     if (r.p < 30) return AccountCodec.checkOlder(r, at, r.p, d);
-    _F_Account[1]!.vcheck(r, at + 12, at, d - 1);
+    rt.vcheckText(r, at + 12, at);
     BalanceCodec.checkAt(r, at, r.view.getUint32(at + 17, true), at + 21, d - 1);
     _F_Account[4]!.vcheck(r, at + 21, at, d - 1);
-    _F_Account[5]!.vcheck(r, at + 26, at, d - 1);
+    {
+        const so = r.view.getUint32(at + 26, true);
+        if (so !== 0) {
+            let p = rt.vcount(r, at, so, at + 30, 4);
+            const n = r.p;
+            for (let i = 0; i < n; i++, p += 4) {
+                OrderCodec.checkAt(r, at, r.view.getUint32(p, true), p + 4, d - 1);
+            }
+        }
+    }
 };
 AccountCodec.fput = (w: rt.Writer, v: Account): void => {
     w.ensure(4);
@@ -373,7 +393,7 @@ AccountCodec.fget = (r: rt.Reader, d: number): Account => {
         const dv = r.view;
         v.uid = dv.getInt32(p + 0, true);
     }
-    v.name = _F_Account[1]!.fget(r, d - 1);
+    v.name = rt.fgetString(r);
     {
         const p = rt.needFinal(r, 1);
         const dv = r.view;
@@ -381,7 +401,14 @@ AccountCodec.fget = (r: rt.Reader, d: number): Account => {
     }
     v.wallet = BalanceCodec.fget(r, d - 1);
     v.asset = _F_Account[4]!.fget(r, d - 1);
-    v.orders = _F_Account[5]!.fget(r, d - 1);
+    {
+        const n = rt.fcount(r, 26);
+        const out: Order[] = [];
+        for (let i = 0; i < n; i++) {
+            out.push(OrderCodec.fget(r, d - 1));
+        }
+        v.orders = out;
+    }
     return v;
 };
 AccountCodec.fcheck = (r: rt.Reader, d: number): void => {
@@ -390,14 +417,19 @@ AccountCodec.fcheck = (r: rt.Reader, d: number): void => {
         const p = rt.needFinal(r, 4);
         void p;
     }
-    _F_Account[1]!.fcheck(r, d - 1);
+    rt.fcheckText(r);
     {
         const p = rt.needFinal(r, 1);
         void p;
     }
     BalanceCodec.fcheck(r, d - 1);
     _F_Account[4]!.fcheck(r, d - 1);
-    _F_Account[5]!.fcheck(r, d - 1);
+    {
+        const n = rt.fcount(r, 26);
+        for (let i = 0; i < n; i++) {
+            OrderCodec.fcheck(r, d - 1);
+        }
+    }
 };
 
 /** proto.Order as one root model in the versioned format. */

@@ -446,6 +446,48 @@ class Module:
         t, size = DATAVIEW[scalar]
         return f"{view}.set{t}({pos}, {value}{', true' if size > 1 else ''});"
 
+    @staticmethod
+    def struct_seq(w: lower.WireType) -> bool:
+        """A vector or list of structs: read and checked by loops in the generated code."""
+        return (w.kind == "sequence" and w.collection in ("vector", "list")
+                and w.element is not None and w.element.kind == "struct")
+
+    def emit_seq_get(self, p: Printer, prop: str, w: lower.WireType, offset: int, versioned: bool,
+                     ts: bool, check: bool) -> None:
+        assert w.element is not None
+        ec = self.codec(w.element)
+        p.value("{")
+        p.indent()
+        if versioned:
+            p.value(f"const so = r.view.getUint32(at + {offset}, true);")
+            if not check:
+                p.value(f"const out{': ' + self.type_of(w) if ts else ''} = [];")
+            p.value("if (so !== 0) {")
+            p.indent()
+            p.value(f"let p = rt.vcount(r, at, so, at + {offset + 4}, 4);")
+            p.value("const n = r.p;")
+            p.value("for (let i = 0; i < n; i++, p += 4) {")
+            p.indent()
+            call = f"{ec}.{'checkAt' if check else 'getAt'}(r, at, r.view.getUint32(p, true), p + 4, d - 1)"
+            p.value(f"{call};" if check else f"out.push({call});")
+            p.outdent()
+            p.value("}")
+            p.outdent()
+            p.value("}")
+        else:
+            p.value(f"const n = rt.fcount(r, {w.element.final_min});")
+            if not check:
+                p.value(f"const out{': ' + self.type_of(w) if ts else ''} = [];")
+            p.value("for (let i = 0; i < n; i++) {")
+            p.indent()
+            p.value(f"{ec}.fcheck(r, d - 1);" if check else f"out.push({ec}.fget(r, d - 1));")
+            p.outdent()
+            p.value("}")
+        if not check:
+            p.value(f"v.{prop} = out;")
+        p.outdent()
+        p.value("}")
+
     def emit_fast(self, p: Printer, s: ir.StructType, mode: str) -> None:
         name = self.local(s.name)
         lay = self.model.struct(s.qualified_name)
@@ -501,6 +543,10 @@ class Module:
             elif fl.wire.kind == "struct":
                 p.value(f"v.{self.prop(f)} = {self.codec(fl.wire)}.getAt(r, at, "
                         f"r.view.getUint32(at + {fl.offset}, true), at + {fl.offset + 4}, d - 1);")
+            elif fl.wire.kind == "string":
+                p.value(f"v.{self.prop(f)} = rt.vgetString(r, at + {fl.offset}, at);")
+            elif self.struct_seq(fl.wire):
+                self.emit_seq_get(p, self.prop(f), fl.wire, fl.offset, True, ts, False)
             else:
                 p.value(f"v.{self.prop(f)} = {F}[{fl.index}]{bang}.vget(r, at + {fl.offset}, at, d - 1);")
         p.value("return v;")
@@ -521,6 +567,10 @@ class Module:
             elif fl.wire.kind == "struct":
                 p.value(f"{self.codec(fl.wire)}.checkAt(r, at, r.view.getUint32(at + {fl.offset}, true), "
                         f"at + {fl.offset + 4}, d - 1);")
+            elif fl.wire.kind in ("string", "bytes"):
+                p.value(f"rt.vcheckText(r, at + {fl.offset}, at);")
+            elif self.struct_seq(fl.wire):
+                self.emit_seq_get(p, "", fl.wire, fl.offset, True, ts, True)
             elif not fl.wire.is_value:
                 p.value(f"{F}[{fl.index}]{bang}.vcheck(r, at + {fl.offset}, at, d - 1);")
         p.outdent()
@@ -592,7 +642,13 @@ class Module:
                     i += run.count
                     continue
                 target = self.codec(fl.wire) if fl.wire.kind == "struct" else f"{F}[{fl.index}]{bang}"
-                if get:
+                if fl.wire.kind == "string" and get:
+                    p.value(f"v.{self.prop(f)} = rt.fgetString(r);")
+                elif fl.wire.kind in ("string", "bytes") and not get:
+                    p.value("rt.fcheckText(r);")
+                elif self.struct_seq(fl.wire):
+                    self.emit_seq_get(p, self.prop(f), fl.wire, 0, False, ts, not get)
+                elif get:
                     p.value(f"v.{self.prop(f)} = {target}.fget(r, d - 1);")
                 else:
                     p.value(f"{target}.fcheck(r, d - 1);")
