@@ -274,3 +274,34 @@ test("graceful stop: every reply queued before the stop reaches its client", asy
   assert.equal(receiver.got.length, N);
   receiver.got.forEach((m, i) => assert.equal(m.body.uid, i));
 });
+
+test("WebSocket in Node: a ws server and client exchange messages and a request", async () => {
+  const { WebSocketServer, WebSocket } = await import("ws");
+  const { serveWebSocket, connectWebSocket } = await import("@fastwire/runtime/websocket");
+  const wss = new WebSocketServer({ host: "127.0.0.1", port: 0 });
+  await new Promise((r) => wss.once("listening", r));
+  let n = 0n;
+  wss.on("connection", (ws) => {
+    class Handler extends service.Receiver {
+      constructor(link) {
+        super();
+        this.link = link;
+      }
+      onOrderRequest(q) { this.link.send(new service.OrderAck({ id: q.id, seq: ++n, order: q.order })); }
+      onAccountMessage(m) { this.link.send(m); }
+    }
+    serveWebSocket(ws, (link) => new Handler(link), new service.Sender());
+  });
+  const Recv = collecting(service.Receiver);
+  const receiver = new Recv();
+  const client = new service.Client(receiver);
+  const link = await connectWebSocket(`ws://127.0.0.1:${wss.address().port}/`, client, {}, (u) => new WebSocket(u));
+  const m = new service.AccountMessage({ body: seedAccount() });
+  assert.ok(link.send(m));
+  assert.equal((await receiver.next()).toJson(), m.toJson());
+  const ack = await client.request(new service.OrderRequest({ order: seedOrder(5) }));
+  assert.equal(ack.seq, 1n);
+  link.close();
+  await assert.rejects(client.request(new service.OrderRequest({ order: seedOrder(6) })), (e) => e.kind === "disconnected");
+  await new Promise((r) => wss.close(r));
+});
