@@ -220,7 +220,9 @@ export function fromJson<T extends object>(codec: StructCodec<T>, text: string |
   let s: string;
   if (typeof text === "string") {
     s = text;
-    if (s.length > limits.maxMessageSize || new TextEncoder().encode(s).length > limits.maxMessageSize) {
+    // (UTF-8 takes at most 3 bytes per UTF-16 unit: most texts need no encoding to know)
+    if (s.length > limits.maxMessageSize ||
+        (s.length * 3 > limits.maxMessageSize && new TextEncoder().encode(s).length > limits.maxMessageSize)) {
       fail("too_large", "JSON text longer than maxMessageSize");
     }
   } else {
