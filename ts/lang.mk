@@ -20,14 +20,18 @@ ts-build: ts/node_modules/.package-lock.json
 		schemas/service.fbe schemas/everything.fbe conformance/schemas/hostile.fbe \
 		--lang javascript --final --json --proto -q -o $(TS_GEN)
 
-# Generated code as prettier formats it (goldens and the test schemas' modules); unit, transport (with examples/cpp/server), browser and install tests; the examples,
+# Generated code as prettier formats it (goldens and the test schemas' modules), the
+# JavaScript flavor's .d.ts files under tsc --strict; unit, transport (with examples/cpp/server), browser and install tests; the examples,
 # whose output must be the C++ examples'; a bounded fuzz run.
 test-ts:
 	@$(BOOTSTRAP) ts
 	$(MAKE) --no-print-directory ts-build
 	cd ts && ./node_modules/.bin/prettier --config .prettierrc.json --check \
 		../tests/golden/typescript ../tests/golden/javascript '../$(TS_GEN)/*.js' '../$(TS_GEN)/*.d.ts'
-	cd ts && FASTWIRE_CPP_SERVER=$(FASTWIRE_CPP_SERVER) node --test test/*.test.mjs
+	printf '%s\n' '{"compilerOptions": {"target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext",' \
+		'"strict": true, "noEmit": true, "types": []}, "include": ["*.d.ts"]}' > $(TS_GEN)/tsconfig.json
+	ts/node_modules/.bin/tsc -p $(TS_GEN)
+	cd ts && PYTHON=$(PYTHON) FASTWIRE_CPP_SERVER=$(FASTWIRE_CPP_SERVER) node --test test/*.test.mjs
 	node examples/ts/account.mjs $(TS_GEN) | diff - examples/cpp/expected_account.txt
 	node examples/ts/protocol.mjs $(TS_GEN) | diff - examples/cpp/expected_protocol.txt
 	cd ts && node fuzz/run.mjs $(TS_FUZZ_SECONDS)

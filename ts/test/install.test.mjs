@@ -20,7 +20,7 @@ test("a fresh npm project installs the runtime, generates proto.fbe, round-trips
   try {
     writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "user", private: true, type: "module" }));
     run("npm", ["install", "--no-audit", "--no-fund", "--offline", join(REPO, "ts")], dir);
-    run("python3", ["-m", "fastwire", "compile", join(REPO, "schemas", "proto.fbe"), "--lang", "typescript",
+    run(process.env.PYTHON ?? "python3", ["-m", "fastwire", "compile", join(REPO, "schemas", "proto.fbe"), "--lang", "typescript",
       "--final", "--json", "-o", join(dir, "gen")], dir, { PYTHONPATH: join(REPO, "compiler") });
     writeFileSync(join(dir, "main.ts"), `
 import { Account, AccountModel, AccountFinalModel, Balance, Order, OrderSide, OrderType, State } from "./gen/proto.js";
