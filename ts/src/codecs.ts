@@ -706,6 +706,22 @@ function chargeZeroSize(n: number): void {
 
 // ---- optional --------------------------------------------------------------------------
 
+/** The value block of the set optional whose slot is at `pos` ([u8 flag][u32 offset]),
+ * `need` bytes long, checked and charged to the budget (generated code calls it). */
+export function voptional(r: Reader, base: number, pos: number, need: number): number {
+  const off = r.view.getUint32(pos + 1, true);
+  if (off === 0) fail("bad_offset", "a set optional with offset 0");
+  const at = base + off;
+  const end = r.end;
+  if (at > end) fail("truncated");
+  if (at < pos + 5) fail("bad_offset");
+  if (at + need > end) fail("truncated");
+  const budget = r.budget - need;
+  if (budget < 0) fail("over_budget");
+  r.budget = budget;
+  return at;
+}
+
 /** T?: versioned [u8 flag][u32 offset] -> a block of slot(T) bytes holding the value (the
  * base moves to the block); final [u8 flag] and the value when set. null when absent. */
 export class OptionalCodec<T> extends Codec<T | null> {

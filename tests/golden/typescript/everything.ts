@@ -1205,8 +1205,16 @@ OptionalsCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number
     v.f_time = _F_Optionals[5]!.vget(r, at + 33, at, d - 1);
     v.f_enum = _F_Optionals[6]!.vget(r, at + 38, at, d - 1);
     v.f_flags = _F_Optionals[7]!.vget(r, at + 43, at, d - 1);
-    v.f_struct = _F_Optionals[8]!.vget(r, at + 48, at, d - 1);
-    v.f_order = _F_Optionals[9]!.vget(r, at + 53, at, d - 1);
+    if (r.buf[at + 48] === 0) v.f_struct = null;
+    else {
+        const b = rt.voptional(r, at, at + 48, 4);
+        v.f_struct = PrimitivesCodec.getAt(r, b, r.view.getUint32(b, true), b + 4, d - 1);
+    }
+    if (r.buf[at + 53] === 0) v.f_order = null;
+    else {
+        const b = rt.voptional(r, at, at + 53, 4);
+        v.f_order = $proto.OrderCodec.getAt(r, b, r.view.getUint32(b, true), b + 4, d - 1);
+    }
     v.f_reset = _F_Optionals[10]!.vget(r, at + 58, at, d - 1);
     v.f_resetReset = dv.getUint8(at + 63) !== 0;
     return v;
@@ -1226,8 +1234,14 @@ OptionalsCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: numb
     _F_Optionals[5]!.vcheck(r, at + 33, at, d - 1);
     _F_Optionals[6]!.vcheck(r, at + 38, at, d - 1);
     _F_Optionals[7]!.vcheck(r, at + 43, at, d - 1);
-    _F_Optionals[8]!.vcheck(r, at + 48, at, d - 1);
-    _F_Optionals[9]!.vcheck(r, at + 53, at, d - 1);
+    if (r.buf[at + 48] !== 0) {
+        const b = rt.voptional(r, at, at + 48, 4);
+        PrimitivesCodec.checkAt(r, b, r.view.getUint32(b, true), b + 4, d - 1);
+    }
+    if (r.buf[at + 53] !== 0) {
+        const b = rt.voptional(r, at, at + 53, 4);
+        $proto.OrderCodec.checkAt(r, b, r.view.getUint32(b, true), b + 4, d - 1);
+    }
     _F_Optionals[10]!.vcheck(r, at + 58, at, d - 1);
 };
 OptionalsCodec.fput = (w: rt.Writer, v: Optionals): void => {
@@ -1957,7 +1971,11 @@ ExAccountCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number
     v.name = rt.vgetString(r, at + 12, at);
     v.state = dv.getUint8(at + 16);
     v.wallet = $protoex.BalanceCodec.getAt(r, at, r.view.getUint32(at + 17, true), at + 21, d - 1);
-    v.asset = _F_ExAccount[4]!.vget(r, at + 21, at, d - 1);
+    if (r.buf[at + 21] === 0) v.asset = null;
+    else {
+        const b = rt.voptional(r, at, at + 21, 4);
+        v.asset = $protoex.BalanceCodec.getAt(r, b, r.view.getUint32(b, true), b + 4, d - 1);
+    }
     {
         const so = r.view.getUint32(at + 26, true);
         const out: $protoex.Order[] = [];
@@ -1983,7 +2001,10 @@ ExAccountCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: numb
     if (r.p < 33) return ExAccountCodec.checkOlder(r, at, r.p, d);
     rt.vcheckText(r, at + 12, at);
     $protoex.BalanceCodec.checkAt(r, at, r.view.getUint32(at + 17, true), at + 21, d - 1);
-    _F_ExAccount[4]!.vcheck(r, at + 21, at, d - 1);
+    if (r.buf[at + 21] !== 0) {
+        const b = rt.voptional(r, at, at + 21, 4);
+        $protoex.BalanceCodec.checkAt(r, b, r.view.getUint32(b, true), b + 4, d - 1);
+    }
     {
         const so = r.view.getUint32(at + 26, true);
         if (so !== 0) {

@@ -329,7 +329,11 @@ AccountCodec.getAt = (r: rt.Reader, base: number, off: number, slotEnd: number, 
     v.name = rt.vgetString(r, at + 12, at);
     v.state = dv.getUint8(at + 16);
     v.wallet = BalanceCodec.getAt(r, at, r.view.getUint32(at + 17, true), at + 21, d - 1);
-    v.asset = _F_Account[4]!.vget(r, at + 21, at, d - 1);
+    if (r.buf[at + 21] === 0) v.asset = null;
+    else {
+        const b = rt.voptional(r, at, at + 21, 4);
+        v.asset = BalanceCodec.getAt(r, b, r.view.getUint32(b, true), b + 4, d - 1);
+    }
     {
         const so = r.view.getUint32(at + 26, true);
         const out: Order[] = [];
@@ -353,7 +357,10 @@ AccountCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number
     if (r.p < 30) return AccountCodec.checkOlder(r, at, r.p, d);
     rt.vcheckText(r, at + 12, at);
     BalanceCodec.checkAt(r, at, r.view.getUint32(at + 17, true), at + 21, d - 1);
-    _F_Account[4]!.vcheck(r, at + 21, at, d - 1);
+    if (r.buf[at + 21] !== 0) {
+        const b = rt.voptional(r, at, at + 21, 4);
+        BalanceCodec.checkAt(r, b, r.view.getUint32(b, true), b + 4, d - 1);
+    }
     {
         const so = r.view.getUint32(at + 26, true);
         if (so !== 0) {

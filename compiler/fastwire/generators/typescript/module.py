@@ -452,6 +452,30 @@ class Module:
         return (w.kind == "sequence" and w.collection in ("vector", "list")
                 and w.element is not None and w.element.kind == "struct")
 
+    @staticmethod
+    def optional_struct(w: lower.WireType) -> bool:
+        return w.kind == "optional" and w.element is not None and w.element.kind == "struct"
+
+    def emit_opt_struct(self, p: Printer, prop: str, w: lower.WireType, offset: int, check: bool) -> None:
+        """A struct optional, versioned: its value block found and its body read in line."""
+        assert w.element is not None
+        ec = self.codec(w.element)
+        if check:
+            p.value(f"if (r.buf[at + {offset}] !== 0) {{")
+            p.indent()
+            p.value(f"const b = rt.voptional(r, at, at + {offset}, 4);")
+            p.value(f"{ec}.checkAt(r, b, r.view.getUint32(b, true), b + 4, d - 1);")
+            p.outdent()
+            p.value("}")
+            return
+        p.value(f"if (r.buf[at + {offset}] === 0) v.{prop} = null;")
+        p.value("else {")
+        p.indent()
+        p.value(f"const b = rt.voptional(r, at, at + {offset}, 4);")
+        p.value(f"v.{prop} = {ec}.getAt(r, b, r.view.getUint32(b, true), b + 4, d - 1);")
+        p.outdent()
+        p.value("}")
+
     def emit_seq_get(self, p: Printer, prop: str, w: lower.WireType, offset: int, versioned: bool,
                      ts: bool, check: bool) -> None:
         assert w.element is not None
@@ -545,6 +569,8 @@ class Module:
                         f"r.view.getUint32(at + {fl.offset}, true), at + {fl.offset + 4}, d - 1);")
             elif fl.wire.kind == "string":
                 p.value(f"v.{self.prop(f)} = rt.vgetString(r, at + {fl.offset}, at);")
+            elif self.optional_struct(fl.wire):
+                self.emit_opt_struct(p, self.prop(f), fl.wire, fl.offset, False)
             elif self.struct_seq(fl.wire):
                 self.emit_seq_get(p, self.prop(f), fl.wire, fl.offset, True, ts, False)
             else:
@@ -569,6 +595,8 @@ class Module:
                         f"at + {fl.offset + 4}, d - 1);")
             elif fl.wire.kind in ("string", "bytes"):
                 p.value(f"rt.vcheckText(r, at + {fl.offset}, at);")
+            elif self.optional_struct(fl.wire):
+                self.emit_opt_struct(p, "", fl.wire, fl.offset, True)
             elif self.struct_seq(fl.wire):
                 self.emit_seq_get(p, "", fl.wire, fl.offset, True, ts, True)
             elif not fl.wire.is_value:
