@@ -1275,8 +1275,8 @@ OptionalsCodec.fget = (r: rt.Reader, d: number): Optionals => {
     v.f_time = _F_Optionals[5]!.fget(r, d - 1);
     v.f_enum = _F_Optionals[6]!.fget(r, d - 1);
     v.f_flags = _F_Optionals[7]!.fget(r, d - 1);
-    v.f_struct = _F_Optionals[8]!.fget(r, d - 1);
-    v.f_order = _F_Optionals[9]!.fget(r, d - 1);
+    v.f_struct = r.buf[rt.needFinal(r, 1)] !== 0 ? PrimitivesCodec.fget(r, d - 1) : null;
+    v.f_order = r.buf[rt.needFinal(r, 1)] !== 0 ? $proto.OrderCodec.fget(r, d - 1) : null;
     v.f_reset = _F_Optionals[10]!.fget(r, d - 1);
     {
         const p = rt.needFinal(r, 1);
@@ -1295,8 +1295,8 @@ OptionalsCodec.fcheck = (r: rt.Reader, d: number): void => {
     _F_Optionals[5]!.fcheck(r, d - 1);
     _F_Optionals[6]!.fcheck(r, d - 1);
     _F_Optionals[7]!.fcheck(r, d - 1);
-    _F_Optionals[8]!.fcheck(r, d - 1);
-    _F_Optionals[9]!.fcheck(r, d - 1);
+    if (r.buf[rt.needFinal(r, 1)] !== 0) PrimitivesCodec.fcheck(r, d - 1);
+    if (r.buf[rt.needFinal(r, 1)] !== 0) $proto.OrderCodec.fcheck(r, d - 1);
     _F_Optionals[10]!.fcheck(r, d - 1);
     {
         const p = rt.needFinal(r, 1);
@@ -2059,7 +2059,7 @@ ExAccountCodec.fget = (r: rt.Reader, d: number): ExAccount => {
         v.state = dv.getUint8(p + 0);
     }
     v.wallet = $protoex.BalanceCodec.fget(r, d - 1);
-    v.asset = _F_ExAccount[4]!.fget(r, d - 1);
+    v.asset = r.buf[rt.needFinal(r, 1)] !== 0 ? $protoex.BalanceCodec.fget(r, d - 1) : null;
     {
         const n = rt.fcount(r, 42);
         const out: $protoex.Order[] = [];
@@ -2088,7 +2088,7 @@ ExAccountCodec.fcheck = (r: rt.Reader, d: number): void => {
         void p;
     }
     $protoex.BalanceCodec.fcheck(r, d - 1);
-    _F_ExAccount[4]!.fcheck(r, d - 1);
+    if (r.buf[rt.needFinal(r, 1)] !== 0) $protoex.BalanceCodec.fcheck(r, d - 1);
     {
         const n = rt.fcount(r, 42);
         for (let i = 0; i < n; i++) {

@@ -407,7 +407,7 @@ AccountCodec.fget = (r: rt.Reader, d: number): Account => {
         v.state = dv.getUint8(p + 0);
     }
     v.wallet = BalanceCodec.fget(r, d - 1);
-    v.asset = _F_Account[4]!.fget(r, d - 1);
+    v.asset = r.buf[rt.needFinal(r, 1)] !== 0 ? BalanceCodec.fget(r, d - 1) : null;
     {
         const n = rt.fcount(r, 26);
         const out: Order[] = [];
@@ -430,7 +430,7 @@ AccountCodec.fcheck = (r: rt.Reader, d: number): void => {
         void p;
     }
     BalanceCodec.fcheck(r, d - 1);
-    _F_Account[4]!.fcheck(r, d - 1);
+    if (r.buf[rt.needFinal(r, 1)] !== 0) BalanceCodec.fcheck(r, d - 1);
     {
         const n = rt.fcount(r, 26);
         for (let i = 0; i < n; i++) {

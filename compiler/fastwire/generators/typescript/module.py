@@ -676,6 +676,13 @@ class Module:
                     p.value("rt.fcheckText(r);")
                 elif self.struct_seq(fl.wire):
                     self.emit_seq_get(p, self.prop(f), fl.wire, 0, False, ts, not get)
+                elif self.optional_struct(fl.wire):
+                    assert fl.wire.element is not None
+                    ec = self.codec(fl.wire.element)
+                    if get:
+                        p.value(f"v.{self.prop(f)} = r.buf[rt.needFinal(r, 1)] !== 0 ? {ec}.fget(r, d - 1) : null;")
+                    else:
+                        p.value(f"if (r.buf[rt.needFinal(r, 1)] !== 0) {ec}.fcheck(r, d - 1);")
                 elif get:
                     p.value(f"v.{self.prop(f)} = {target}.fget(r, d - 1);")
                 else:
