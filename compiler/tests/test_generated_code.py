@@ -437,3 +437,41 @@ def test_random_valid_schemas_compile_in_csharp(tmp_path):
         csharp_compiles(str(tmp_path), texts)
     except AssertionError as err:
         raise AssertionError(f"FASTWIRE_FUZZ_SEED={seed}: {err}") from err
+
+
+def test_random_valid_schemas_generate_typescript_that_compiles(tmp_path):
+    """The TypeScript generator on the same random schemas: `tsc --strict` accepts the
+    modules (skipped until `make test-ts` has installed ts/node_modules and built ts/dist)."""
+    import json as _json
+    import subprocess as _subprocess
+    tsc = os.path.join(REPO, "ts", "node_modules", ".bin", "tsc")
+    if not (os.path.exists(tsc) and os.path.exists(os.path.join(REPO, "ts", "dist", "index.d.ts"))):
+        pytest.skip("ts/node_modules or ts/dist missing (make test-ts)")
+    count = int(os.environ.get("FASTWIRE_FUZZ_SCHEMAS", "20"))
+    seed = int(os.environ.get("FASTWIRE_FUZZ_SEED", str(random.randrange(1 << 30))))
+    rnd = random.Random(seed)
+    folder = os.path.join(str(tmp_path), "typescript")
+    for i in range(count):
+        name = f"fuzz{i}"
+        text = random_schema(rnd, name)
+        path = os.path.join(str(tmp_path), f"{name}.fbe")
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        reporter = Reporter()
+        schema = compile_schema(path, reporter)
+        assert schema is not None, text
+        for rel, content in GENERATORS["typescript"](schema, OPTIONS).items():
+            os.makedirs(folder, exist_ok=True)
+            with open(os.path.join(folder, rel), "w", encoding="utf-8") as fh:
+                fh.write(content)
+    link = os.path.join(folder, "node_modules", "@fastwire")
+    os.makedirs(link)
+    os.symlink(os.path.join(REPO, "ts"), os.path.join(link, "runtime"))
+    with open(os.path.join(folder, "tsconfig.json"), "w", encoding="utf-8") as fh:
+        _json.dump({"compilerOptions": {"target": "ES2022", "module": "NodeNext",
+                                        "moduleResolution": "NodeNext", "strict": True,
+                                        "noEmit": True, "skipLibCheck": True, "types": []},
+                    "include": ["*.ts"]}, fh)
+    r = _subprocess.run([tsc, "-p", folder], stdout=_subprocess.PIPE, stderr=_subprocess.STDOUT,
+                        text=True)
+    assert r.returncode == 0, f"FASTWIRE_FUZZ_SEED={seed}:\n{r.stdout[:4000]}"

@@ -86,6 +86,14 @@ LANGUAGES: Dict[str, Language] = {
         golden_schemas=("schemas/protocol.fbe", "schemas/everything.fbe"),
         testee=Testee(run=["build/conformance/csharp/testee"],
                       prepare=["{python}", "conformance/csharp/build.py"])),
+    "typescript": Language(
+        "typescript", "TypeScript", "typescript", flags=("typescript",),
+        golden_schemas=("schemas/protocol.fbe", "schemas/everything.fbe"),
+        testee=Testee(run=["build/conformance/typescript/testee"],
+                      prepare=["{python}", "conformance/typescript/build.py"])),
+    "javascript": Language(
+        "javascript", "JavaScript", "javascript", flags=("javascript",),
+        golden_schemas=("schemas/proto.fbe",)),
 }
 
 # Conformance testees that are not a language of their own: the dynamic codec
@@ -109,14 +117,13 @@ GENERATORS.update({name: lang.generate for name, lang in LANGUAGES.items()})
 
 # Languages the reference compiler's flags name, and the ones fastwire plans on top.
 PLANNED: Dict[str, str] = {
-    "java": "Java", "javascript": "JavaScript", "kotlin": "Kotlin", "swift": "Swift",
-    "rust": "Rust", "typescript": "TypeScript"
+    "java": "Java", "kotlin": "Kotlin", "swift": "Swift", "rust": "Rust"
 }
 PLANNED.update({name: lang.display for name, lang in LANGUAGES.items()})
 
 # The reference compiler's language flags and the language each one selects.
 REFERENCE_FLAGS: Dict[str, str] = {"csharp": "csharp", "go": "go", "java": "java",
-                                   "javascript": "javascript", "kotlin": "kotlin",
+                                   "kotlin": "kotlin",
                                    "ruby": "ruby", "swift": "swift"}
 for _lang in LANGUAGES.values():
     REFERENCE_FLAGS.update({flag: _lang.name for flag in _lang.flags})

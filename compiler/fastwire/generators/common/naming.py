@@ -49,10 +49,24 @@ RESERVED: Dict[str, FrozenSet[str]] = {
         short sizeof stackalloc static string struct switch this throw true try typeof uint ulong
         unchecked unsafe ushort using virtual void volatile while global Fastwire System Fbe
         FbeEnums FbePackage Instance""".split()),
+    # JavaScript's reserved words (TypeScript's are the same), the names a generated
+    # class's own members take, and the globals generated types refer to.
+    "typescript": frozenset("""
+        break case catch class const continue debugger default delete do else enum export
+        extends false finally for function if import in instanceof new null return super
+        switch this throw true try typeof var void while with implements interface let
+        package private protected public static yield await arguments eval undefined NaN
+        Infinity constructor prototype equals toJson fromJson toString valueOf rt
+        Map Set Array Object String Number Boolean BigInt Uint8Array Math JSON Error
+        Promise Symbol Date""".split()),
 }
+RESERVED["javascript"] = RESERVED["typescript"]
 
 # How a reserved name is escaped: this suffix is appended (until the name is free).
-ESCAPE_SUFFIX: Dict[str, str] = {"cpp": "_", "python": "_", "go": "_", "ruby": "_", "csharp": "_"}
+ESCAPE_SUFFIX: Dict[str, str] = {
+    "cpp": "_", "python": "_", "go": "_", "ruby": "_", "csharp": "_", "typescript": "_",
+    "javascript": "_"
+}
 
 # Generated file names per language and role; {package} is the schema package's name.
 # One place per language, so a renaming scheme changes one row. Python modules end in
@@ -66,6 +80,8 @@ FILES: Dict[str, Dict[str, str]] = {
     "go": {"module": "{package}.fbe.go"},
     "ruby": {"module": "{package}_fbe.rb"},
     "csharp": {"module": "{package}.cs"},
+    "typescript": {"module": "{package}.ts"},
+    "javascript": {"module": "{package}.js", "types": "{package}.d.ts"},
 }
 
 

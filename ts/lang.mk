@@ -1,0 +1,56 @@
+# TypeScript / JavaScript (issue 20): the runtime in ts/ (npm package @fastwire/runtime,
+# built with tsc), its tests with Node's test runner, the browser test, the fuzz run.
+# Node packages come from the npm registry, pinned by ts/package-lock.json.
+TS_GEN := build/ts/gen
+FASTWIRE_CPP_SERVER ?= $(CURDIR)/$(BUILD)/examples/cpp/server
+TS_FUZZ_SECONDS ?= 15
+
+.PHONY: test-ts ts-build ts-gen bench-ts fuzz-ts
+
+ts/node_modules/.package-lock.json: ts/package-lock.json
+	cd ts && npm ci --no-audit --no-fund --ignore-scripts
+
+# The runtime (tsc) and the generated JavaScript of the test schemas (build/ts/gen).
+ts-build: ts/node_modules/.package-lock.json
+	cd ts && ./node_modules/.bin/tsc -p tsconfig.json
+	rm -rf $(TS_GEN) && mkdir -p $(TS_GEN)/node_modules/@fastwire
+	ln -s $(CURDIR)/ts $(TS_GEN)/node_modules/@fastwire/runtime
+	printf '{"type": "module", "private": true}\n' > $(TS_GEN)/package.json
+	PYTHONPATH=$(CURDIR)/compiler $(PYTHON) -m fastwire compile schemas/proto.fbe schemas/protoex.fbe \
+		schemas/service.fbe schemas/everything.fbe conformance/schemas/hostile.fbe \
+		--lang javascript --final --json --proto -q -o $(TS_GEN)
+
+# Generated code as prettier formats it (goldens and the test schemas' modules), the
+# JavaScript flavor's .d.ts files under tsc --strict; unit, transport (with examples/cpp/server), browser and install tests; the examples,
+# whose output must be the C++ examples'; a bounded fuzz run.
+test-ts:
+	@$(BOOTSTRAP) ts
+	$(MAKE) --no-print-directory ts-build
+	cd ts && ./node_modules/.bin/prettier --config .prettierrc.json --check \
+		../tests/golden/typescript ../tests/golden/javascript '../$(TS_GEN)/*.js' '../$(TS_GEN)/*.d.ts'
+	printf '%s\n' '{"compilerOptions": {"target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext",' \
+		'"strict": true, "noEmit": true, "types": []}, "include": ["*.d.ts"]}' > $(TS_GEN)/tsconfig.json
+	ts/node_modules/.bin/tsc -p $(TS_GEN)
+	cd ts && PYTHON=$(PYTHON) FASTWIRE_CPP_SERVER=$(FASTWIRE_CPP_SERVER) node --test test/*.test.mjs
+	node examples/ts/account.mjs $(TS_GEN) | diff - examples/cpp/expected_account.txt
+	node examples/ts/protocol.mjs $(TS_GEN) | diff - examples/cpp/expected_protocol.txt
+	cd ts && node fuzz/run.mjs $(TS_FUZZ_SECONDS)
+LANGUAGE_TESTS += test-ts
+
+# The fuzz run as long as asked: make fuzz-ts FUZZ_SECONDS=3600
+fuzz-ts:
+	$(MAKE) --no-print-directory ts-build
+	cd ts && node fuzz/run.mjs $(FUZZ_SECONDS)
+
+# The seed account benchmark (tinybench medians), with fastwire C++ of the same session.
+bench-ts:
+	$(MAKE) --no-print-directory ts-build
+	cd ts && FASTWIRE_CPP_BENCH=$(CURDIR)/$(BUILD)/cpp/bench/fastwire_account_bench node bench/account.bench.mjs
+LANGUAGE_BENCHES += bench-ts
+
+# The full-size loopback run of the issue: 1,000,000 mixed messages through `net`.
+.PHONY: soak-ts
+soak-ts:
+	$(MAKE) --no-print-directory ts-build
+	cd ts && FASTWIRE_TS_MESSAGES=1000000 FASTWIRE_CPP_SERVER=$(FASTWIRE_CPP_SERVER) \
+		node --test --test-name-pattern loopback test/transport.test.mjs
