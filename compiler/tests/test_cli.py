@@ -121,8 +121,9 @@ def test_reference_flags_select_several_languages():
 def test_language_without_generator_is_one_line(tmp_path):
     r = run_cli("--ruby", "--input=schemas/proto.fbe", f"--output={tmp_path}")
     assert r.returncode == 1
+    # The list grows as languages land (each branch adds one): take it from the CLI.
     assert r.stderr == ("fastwire: error: the Ruby generator is not available yet "
-                        "(available: cpp, python)\n")
+                        f"(available: {', '.join(cli._available())})\n")
 
 
 def test_usage_errors_exit_2():
@@ -264,8 +265,10 @@ def test_compile_help_lists_available_languages():
     r = run_cli("compile", "--help")
     text = " ".join(r.stdout.split())
     assert r.returncode == 0
-    assert "available today: cpp, python;" in text
-    assert "planned: csharp, go, java, javascript, kotlin, ruby, rust, swift, typescript" in text
+    # Both lists change as languages land: the languages move from one to the other.
+    assert f"available today: {', '.join(cli._available())};" in text
+    assert f"planned: {', '.join(cli._planned_only())}" in text
+    assert "cpp" in cli._available() and "python" in cli._available()
 
 
 def test_every_lang_has_a_reference_flag():
@@ -274,7 +277,7 @@ def test_every_lang_has_a_reference_flag():
         assert cli.parse_arguments([f"--{lang}", "-i", "x.fbe"]).lang == [lang]
     r = run_cli("--typescript", "-i", "schemas/proto.fbe")
     assert r.stderr == ("fastwire: error: the TypeScript generator is not available yet "
-                        "(available: cpp, python)\n")
+                        f"(available: {', '.join(cli._available())})\n")
 
 
 def test_ignored_flag_says_so(tmp_path):

@@ -70,6 +70,8 @@ def test_a_version_bump_leaves_the_goldens_current(lang, monkeypatch):
     import fastwire.generators.python.module as python_module
     monkeypatch.setattr(cpp_extras, "__version__", "17.23.4")
     monkeypatch.setattr(python_module, "__version__", "17.23.4")
+    import fastwire.generators.rust as rust_generator
+    monkeypatch.setattr(rust_generator, "__version__", "17.23.4")
     path = LANGUAGES[lang].golden_schemas[0]
     for rel, content in generated(lang, path).items():
         with open(os.path.join(GOLDEN, lang, rel), encoding="utf-8") as fh:

@@ -68,6 +68,11 @@ LANGUAGES: Dict[str, Language] = {
             prepare=["{python}", "-m", "fastwire", "compile", *CONFORMANCE_SCHEMAS, "--lang",
                      "python", "--final", "--json", "--proto", "-q", "-o",
                      "build/conformance/python"])),
+    "rust": Language(
+        "rust", "Rust", "rust", flags=("rust",),
+        golden_schemas=("schemas/protocol.fbe", "schemas/everything.fbe"),
+        testee=Testee(run=["build/rust/target/debug/fastwire-testee"],
+                      prepare=["{python}", "conformance/rust/build.py"])),
 }
 
 # Conformance testees that are not a language of their own (none yet).
@@ -86,7 +91,7 @@ GENERATORS.update({name: lang.generate for name, lang in LANGUAGES.items()})
 # Languages the reference compiler's flags name, and the ones fastwire plans on top.
 PLANNED: Dict[str, str] = {
     "go": "Go", "java": "Java", "javascript": "JavaScript", "kotlin": "Kotlin",
-    "csharp": "C#", "ruby": "Ruby", "swift": "Swift", "rust": "Rust",
+    "csharp": "C#", "ruby": "Ruby", "swift": "Swift",
     "typescript": "TypeScript",
 }
 PLANNED.update({name: lang.display for name, lang in LANGUAGES.items()})

@@ -25,10 +25,16 @@ RESERVED: Dict[str, FrozenSet[str]] = {
         xor_eq char8_t char16_t char32_t concept requires co_await co_return co_yield
         consteval constinit NULL errno assert std fastwire""".split()),
     "python": frozenset(keyword.kwlist),
+    "rust": frozenset("""
+        as async await break const continue crate dyn else enum extern false fn for if impl
+        in let loop match mod move mut pub ref return self Self static struct super trait
+        true type unsafe use where while abstract become box do final macro override priv
+        typeof unsized virtual yield try gen union fastwire std core alloc Option Some None
+        Result Ok Err Vec String Box Default""".split()),
 }
 
 # How a reserved name is escaped: this suffix is appended (until the name is free).
-ESCAPE_SUFFIX: Dict[str, str] = {"cpp": "_", "python": "_"}
+ESCAPE_SUFFIX: Dict[str, str] = {"cpp": "_", "python": "_", "rust": "_"}
 
 # Generated file names per language and role; {package} is the schema package's name.
 # One place per language, so a renaming scheme changes one row. Python modules end in
@@ -39,6 +45,7 @@ FILES: Dict[str, Dict[str, str]] = {
             "json": "{package}_json.h", "protocol": "{package}_protocol.h",
             "final_protocol": "{package}_final_protocol.h"},
     "python": {"module": "{package}_fbe.py"},
+    "rust": {"module": "{package}.rs"},
 }
 
 

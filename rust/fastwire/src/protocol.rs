@@ -1,0 +1,1 @@
+//! The protocol: Sender/Receiver over byte chunks (docs/transport.md).
