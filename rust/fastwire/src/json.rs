@@ -516,7 +516,7 @@ macro_rules! int {
                 let _ = write!(out, "{}", self);
             }
             fn key_read(s: &str) -> Result<Self> {
-                let x = integer(s).map_err(|_| Error::InvalidValue)?;
+                let x = integer(s).map_err(|e| if e == Error::WrongType { Error::InvalidValue } else { e })?;
                 <$t>::try_from(x).map_err(|_| Error::OutOfRange)
             }
         }

@@ -6,10 +6,7 @@
 use fastwire::{Limits, Struct, Visitor};
 use std::io::{Read, Write};
 
-#[allow(dead_code)] // the testee uses the conversions only
-mod gen {
-    include!(concat!(env!("OUT_DIR"), "/fastwire.rs"));
-}
+use fastwire_testee::gen;
 
 const VERSIONED: u8 = 1;
 const FINAL: u8 = 2;
