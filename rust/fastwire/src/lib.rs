@@ -22,6 +22,7 @@ pub mod final_format;
 pub mod json;
 mod key;
 mod model;
+pub mod net;
 pub mod protocol;
 mod types;
 pub mod versioned;

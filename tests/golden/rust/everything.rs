@@ -4810,3 +4810,124 @@ pub fn visit_struct<V: ::fastwire::Visitor>(name: &str, visitor: V) -> Option<V:
         _ => None,
     }
 }
+
+/// The messages of package `everything`'s protocol: what its senders send and its
+/// receivers dispatch on, by type number.
+#[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)] // built once per message, then matched
+pub enum Message {
+    Ping(Ping),
+    Pong(Pong),
+    Refused(Refused),
+    Failure(Failure),
+    PingRequest(PingRequest),
+    Notify(Notify),
+    Empty(Empty),
+}
+
+impl From<Ping> for Message {
+    fn from(m: Ping) -> Self {
+        Message::Ping(m)
+    }
+}
+
+impl From<Pong> for Message {
+    fn from(m: Pong) -> Self {
+        Message::Pong(m)
+    }
+}
+
+impl From<Refused> for Message {
+    fn from(m: Refused) -> Self {
+        Message::Refused(m)
+    }
+}
+
+impl From<Failure> for Message {
+    fn from(m: Failure) -> Self {
+        Message::Failure(m)
+    }
+}
+
+impl From<PingRequest> for Message {
+    fn from(m: PingRequest) -> Self {
+        Message::PingRequest(m)
+    }
+}
+
+impl From<Notify> for Message {
+    fn from(m: Notify) -> Self {
+        Message::Notify(m)
+    }
+}
+
+impl From<Empty> for Message {
+    fn from(m: Empty) -> Self {
+        Message::Empty(m)
+    }
+}
+
+impl ::fastwire::protocol::Protocol for Message {
+    fn type_number(&self) -> u32 {
+        match self {
+            Message::Ping(_) => 305,
+            Message::Pong(_) => 306,
+            Message::Refused(_) => 307,
+            Message::Failure(_) => 308,
+            Message::PingRequest(_) => 309,
+            Message::Notify(_) => 310,
+            Message::Empty(_) => 311,
+        }
+    }
+
+    fn serialize(&self, format: ::fastwire::protocol::Format, buf: &mut Vec<u8>) -> ::fastwire::Result<usize> {
+        match self {
+            Message::Ping(m) => ::fastwire::protocol::serialize(m, format, buf),
+            Message::Pong(m) => ::fastwire::protocol::serialize(m, format, buf),
+            Message::Refused(m) => ::fastwire::protocol::serialize(m, format, buf),
+            Message::Failure(m) => ::fastwire::protocol::serialize(m, format, buf),
+            Message::PingRequest(m) => ::fastwire::protocol::serialize(m, format, buf),
+            Message::Notify(m) => ::fastwire::protocol::serialize(m, format, buf),
+            Message::Empty(m) => ::fastwire::protocol::serialize(m, format, buf),
+        }
+    }
+
+    fn deserialize(
+        type_number: u32,
+        data: &[u8],
+        format: ::fastwire::protocol::Format,
+        limits: &::fastwire::Limits,
+    ) -> Option<::fastwire::Result<Self>> {
+        match type_number {
+            305 => Some(::fastwire::protocol::deserialize(data, format, limits).map(Message::Ping)),
+            306 => Some(::fastwire::protocol::deserialize(data, format, limits).map(Message::Pong)),
+            307 => Some(::fastwire::protocol::deserialize(data, format, limits).map(Message::Refused)),
+            308 => Some(::fastwire::protocol::deserialize(data, format, limits).map(Message::Failure)),
+            309 => Some(::fastwire::protocol::deserialize(data, format, limits).map(Message::PingRequest)),
+            310 => Some(::fastwire::protocol::deserialize(data, format, limits).map(Message::Notify)),
+            311 => Some(::fastwire::protocol::deserialize(data, format, limits).map(Message::Empty)),
+            _ => None,
+        }
+    }
+
+    fn id(&self) -> Option<::fastwire::Uuid> {
+        match self {
+            Message::Ping(m) => Some(m.id),
+            Message::Pong(m) => Some(m.id),
+            Message::Refused(m) => Some(m.id),
+            Message::Failure(m) => Some(m.id),
+            Message::PingRequest(m) => Some(m.id),
+            Message::Notify(m) => Some(m.id),
+            _ => None,
+        }
+    }
+
+    fn reply(&self) -> ::fastwire::protocol::Reply {
+        match self {
+            Message::Pong(_) => ::fastwire::protocol::Reply::Response,
+            Message::Refused(_) => ::fastwire::protocol::Reply::Reject,
+            Message::Failure(_) => ::fastwire::protocol::Reply::Reject,
+            _ => ::fastwire::protocol::Reply::None,
+        }
+    }
+}

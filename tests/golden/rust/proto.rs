@@ -800,3 +800,71 @@ pub fn visit_struct<V: ::fastwire::Visitor>(name: &str, visitor: V) -> Option<V:
         _ => None,
     }
 }
+
+/// The messages of package `proto`'s protocol: what its senders send and its
+/// receivers dispatch on, by type number.
+#[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)] // built once per message, then matched
+pub enum Message {
+    Order(Order),
+    Balance(Balance),
+    Account(Account),
+}
+
+impl From<Order> for Message {
+    fn from(m: Order) -> Self {
+        Message::Order(m)
+    }
+}
+
+impl From<Balance> for Message {
+    fn from(m: Balance) -> Self {
+        Message::Balance(m)
+    }
+}
+
+impl From<Account> for Message {
+    fn from(m: Account) -> Self {
+        Message::Account(m)
+    }
+}
+
+impl ::fastwire::protocol::Protocol for Message {
+    fn type_number(&self) -> u32 {
+        match self {
+            Message::Order(_) => 1,
+            Message::Balance(_) => 2,
+            Message::Account(_) => 3,
+        }
+    }
+
+    fn serialize(&self, format: ::fastwire::protocol::Format, buf: &mut Vec<u8>) -> ::fastwire::Result<usize> {
+        match self {
+            Message::Order(m) => ::fastwire::protocol::serialize(m, format, buf),
+            Message::Balance(m) => ::fastwire::protocol::serialize(m, format, buf),
+            Message::Account(m) => ::fastwire::protocol::serialize(m, format, buf),
+        }
+    }
+
+    fn deserialize(
+        type_number: u32,
+        data: &[u8],
+        format: ::fastwire::protocol::Format,
+        limits: &::fastwire::Limits,
+    ) -> Option<::fastwire::Result<Self>> {
+        match type_number {
+            1 => Some(::fastwire::protocol::deserialize(data, format, limits).map(Message::Order)),
+            2 => Some(::fastwire::protocol::deserialize(data, format, limits).map(Message::Balance)),
+            3 => Some(::fastwire::protocol::deserialize(data, format, limits).map(Message::Account)),
+            _ => None,
+        }
+    }
+
+    fn id(&self) -> Option<::fastwire::Uuid> {
+        None
+    }
+
+    fn reply(&self) -> ::fastwire::protocol::Reply {
+        ::fastwire::protocol::Reply::None
+    }
+}

@@ -342,3 +342,71 @@ pub fn visit_struct<V: ::fastwire::Visitor>(name: &str, visitor: V) -> Option<V:
         _ => None,
     }
 }
+
+/// The messages of package `protocol`'s protocol: what its senders send and its
+/// receivers dispatch on, by type number.
+#[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)] // built once per message, then matched
+pub enum Message {
+    OrderMessage(OrderMessage),
+    BalanceMessage(BalanceMessage),
+    AccountMessage(AccountMessage),
+}
+
+impl From<OrderMessage> for Message {
+    fn from(m: OrderMessage) -> Self {
+        Message::OrderMessage(m)
+    }
+}
+
+impl From<BalanceMessage> for Message {
+    fn from(m: BalanceMessage) -> Self {
+        Message::BalanceMessage(m)
+    }
+}
+
+impl From<AccountMessage> for Message {
+    fn from(m: AccountMessage) -> Self {
+        Message::AccountMessage(m)
+    }
+}
+
+impl ::fastwire::protocol::Protocol for Message {
+    fn type_number(&self) -> u32 {
+        match self {
+            Message::OrderMessage(_) => 1,
+            Message::BalanceMessage(_) => 2,
+            Message::AccountMessage(_) => 3,
+        }
+    }
+
+    fn serialize(&self, format: ::fastwire::protocol::Format, buf: &mut Vec<u8>) -> ::fastwire::Result<usize> {
+        match self {
+            Message::OrderMessage(m) => ::fastwire::protocol::serialize(m, format, buf),
+            Message::BalanceMessage(m) => ::fastwire::protocol::serialize(m, format, buf),
+            Message::AccountMessage(m) => ::fastwire::protocol::serialize(m, format, buf),
+        }
+    }
+
+    fn deserialize(
+        type_number: u32,
+        data: &[u8],
+        format: ::fastwire::protocol::Format,
+        limits: &::fastwire::Limits,
+    ) -> Option<::fastwire::Result<Self>> {
+        match type_number {
+            1 => Some(::fastwire::protocol::deserialize(data, format, limits).map(Message::OrderMessage)),
+            2 => Some(::fastwire::protocol::deserialize(data, format, limits).map(Message::BalanceMessage)),
+            3 => Some(::fastwire::protocol::deserialize(data, format, limits).map(Message::AccountMessage)),
+            _ => None,
+        }
+    }
+
+    fn id(&self) -> Option<::fastwire::Uuid> {
+        None
+    }
+
+    fn reply(&self) -> ::fastwire::protocol::Reply {
+        ::fastwire::protocol::Reply::None
+    }
+}
