@@ -208,7 +208,7 @@ class _Module:
                   "    pub fn name(self) -> Option<&'static str> {",
                   "        match self.0 {")
         seen = set()
-        for c, v in consts:
+        for _c, v in consts:
             if v.value in seen:
                 continue
             seen.add(v.value)
@@ -347,7 +347,7 @@ class _Module:
             self.emit(f"pub struct {name} {{}}")
         else:
             self.emit(f"pub struct {name} {{")
-            for (f, fl, _), n in zip(fields, names):
+            for (f, _fl, _), n in zip(fields, names):
                 self.doc(f.doc, "    ")
                 if f.deprecated:
                     self.emit("    #[deprecated]")
@@ -356,7 +356,7 @@ class _Module:
         if not plain:
             self.emit("", f"impl Default for {name} {{", "    fn default() -> Self {")
             self.emit(f"        {name} {{")
-            for (f, fl, lit), n in zip(fields, names):
+            for (f, _fl, lit), n in zip(fields, names):
                 self.emit(f"            {n}: {self.default_expr(f, lit)},")
             self.emit("        }")
             self.emit("    }", "}")
@@ -436,7 +436,7 @@ class _Module:
             e(f"        if stored < {layout.body_size} {{",
               "            return self.v_read_older(r, pos, stored, depth);",
               "        }")
-            for (f, fl, _), n in zip(fields, names):
+            for (_f, fl, _), n in zip(fields, names):
                 e(f"        self.{n}.v_read(r, pos + {fl.offset}, pos, depth)?;")
         e("        Ok(())", "    }", "")
         # versioned verify
@@ -446,7 +446,7 @@ class _Module:
           f"        {u}stored: usize,",
           f"        {u}depth: u32,",
           "    ) -> ::fastwire::Result<()> {")
-        for (f, fl, _), n in zip(fields, names):
+        for (_f, fl, _), n in zip(fields, names):
             e(f"        if {fl.offset + fl.slot} <= stored {{",
               f"            ::fastwire::versioned::verify_field(|v: &Self| &v.{n}, r, pos + {fl.offset}, pos, depth)?;",
               "        }")
@@ -460,7 +460,7 @@ class _Module:
           "        p: usize,",
           f"        {u}depth: u32,",
           "    ) -> ::fastwire::Result<usize> {")
-        for (f, fl, _), n in zip(fields, names):
+        for n in names:
             e(f"        let p = self.{n}.f_read(r, p, depth)?;")
         e("        Ok(p)", "    }", "")
         e("    fn f_verify_fields(",
@@ -468,7 +468,7 @@ class _Module:
           "        p: usize,",
           f"        {u}depth: u32,",
           "    ) -> ::fastwire::Result<usize> {")
-        for (f, fl, _), n in zip(fields, names):
+        for n in names:
             e(f"        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.{n}, r, p, depth)?;")
         e("        Ok(p)", "    }", "")
         # json
@@ -485,7 +485,7 @@ class _Module:
           "    ) -> ::fastwire::Result<()> {")
         if fields:
             e("        match name {")
-            for (f, fl, _), n in zip(fields, names):
+            for (f, _fl, _), n in zip(fields, names):
                 e(f'            "{f.name}" => self.{n}.j_read(v, ctx),')
             e("            _ => Ok(()),", "        }")
         else:
@@ -505,7 +505,7 @@ class _Module:
               "        depth: u32,",
               "    ) -> ::fastwire::Result<()> {",
               "        let defaults = Self::default();")
-            for (f, fl, _), n in zip(fields, names):
+            for (_f, fl, _), n in zip(fields, names):
                 e(f"        if {fl.offset + fl.slot} <= stored {{",
                   f"            self.{n}.v_read(r, pos + {fl.offset}, pos, depth)?;",
                   "        } else {",
@@ -571,7 +571,8 @@ class _Module:
         e("        }",
           "    }",
           "",
-          "    fn serialize(&self, format: ::fastwire::protocol::Format, buf: &mut Vec<u8>) -> ::fastwire::Result<usize> {",
+          "    fn serialize(&self, format: ::fastwire::protocol::Format, buf: &mut Vec<u8>) "
+          "-> ::fastwire::Result<usize> {",
           "        match self {")
         for s in sends:
             e(f"            Message::{type_name(s.name)}(m) => ::fastwire::protocol::serialize(m, format, buf),")
@@ -587,7 +588,8 @@ class _Module:
           "        match type_number {")
         for s in sends:
             n = type_name(s.name)
-            e(f"            {s.type_number} => Some(::fastwire::protocol::deserialize(data, format, limits).map(Message::{n})),")
+            e(f"            {s.type_number} => "
+              f"Some(::fastwire::protocol::deserialize(data, format, limits).map(Message::{n})),")
         e("            _ => None,",
           "        }",
           "    }",
