@@ -22,8 +22,14 @@ pub fn seed_account() -> proto::Account {
         uid: 1,
         name: "Test".into(),
         state: proto::State::INITIALIZED | proto::State::CALCULATED,
-        wallet: proto::Balance { currency: "USD".into(), amount: 1000.0 },
-        asset: Some(proto::Balance { currency: "EUR".into(), amount: 100.0 }),
+        wallet: proto::Balance {
+            currency: "USD".into(),
+            amount: 1000.0,
+        },
+        asset: Some(proto::Balance {
+            currency: "EUR".into(),
+            amount: 100.0,
+        }),
         orders: vec![order(1, 0, 0, 1.23456, 1000.0), order(2, 1, 1, 1.0, 100.0), order(3, 0, 2, 1.5, 10.0)],
     }
 }
