@@ -16,7 +16,7 @@ test-rust:
 	$(CARGO) fmt $(RUST_MANIFEST) --all -- --check
 	rustfmt --edition 2021 --config-path rust/rustfmt.toml --check tests/golden/rust/*.rs
 	$(CARGO) clippy $(RUST_MANIFEST) -j$(JOBS) --all-targets -- -D warnings
-	FASTWIRE_CPP_SERVER=$(CURDIR)/$(BUILD)/examples/cpp/server $(CARGO) test $(RUST_MANIFEST) -j$(JOBS) -q
+	FASTWIRE_CPP_SERVER=$(abspath $(BUILD))/examples/cpp/server $(CARGO) test $(RUST_MANIFEST) -j$(JOBS) -q
 
 LANGUAGE_TESTS += test-rust
 

@@ -36,6 +36,19 @@ impl<'a> Reader<'a> {
     pub fn bytes<const N: usize>(&self, p: usize) -> Result<[u8; N]> {
         self.data.get(p..p + N).and_then(|s| s.try_into().ok()).ok_or(Error::Truncated)
     }
+    /// The N bytes at p, to read values at constant positions of.
+    #[inline]
+    pub fn array<const N: usize>(&self, p: usize) -> Result<&'a [u8; N]> {
+        self.data.get(p..p + N).and_then(|s| s.try_into().ok()).ok_or(Error::Truncated)
+    }
+    /// The position N bytes after p, when they are in the message.
+    #[inline]
+    pub fn skip(&self, p: usize, n: usize) -> Result<usize> {
+        if n > self.data.len().saturating_sub(p) {
+            return Err(Error::Truncated);
+        }
+        Ok(p + n)
+    }
     /// A byte at p.
     #[inline]
     pub fn u8(&self, p: usize) -> Result<u8> {

@@ -19,6 +19,7 @@
 
 mod error;
 pub mod final_format;
+pub mod fixed;
 pub mod json;
 mod key;
 mod model;
@@ -28,6 +29,7 @@ mod types;
 pub mod versioned;
 
 pub use error::{Error, Result};
+pub use fixed::Fixed;
 pub use key::{Key, Ordered};
 pub use model::*;
 pub use types::{Bytes, Decimal, Text, Timestamp, Uuid};
@@ -101,8 +103,10 @@ pub trait Struct: Sized + Default + Clone {
     /// The fewest bytes the fields take in the final format.
     const FINAL_MIN: usize;
 
+    /// Heap bytes the fields append in the versioned format.
+    fn v_extra_fields(&self) -> usize;
     /// Writes the slots of a body that starts at `body` (header written, slots zero).
-    fn v_write_fields(&self, buf: &mut Vec<u8>, body: usize);
+    fn v_write_fields(&self, buf: &mut versioned::Writer<'_>, body: usize);
     /// Reads the fields of the body at `pos` whose stored size is `stored`.
     fn v_read_fields(&mut self, r: &mut versioned::Reader<'_>, pos: usize, stored: usize, depth: u32) -> Result<()>;
     /// Verifies the fields of the body at `pos`.

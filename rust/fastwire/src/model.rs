@@ -36,15 +36,19 @@ fn check_size(buf: &[u8], start: usize) -> Result<usize> {
 /// Appends `value` as a versioned root model; returns its size. `TooLarge` above 4 GiB - 1
 /// (the buffer is then left as it was).
 pub fn serialize<S: Struct>(value: &S, buf: &mut Vec<u8>) -> Result<usize> {
+    let n = 8 + S::BODY + value.v_extra_fields();
+    if n > u32::MAX as usize {
+        return Err(Error::TooLarge);
+    }
     let start = buf.len();
-    buf.resize(start + 8 + S::BODY, 0);
-    let body = start + 8;
-    versioned::put_u32(buf, start + 4, 8);
-    versioned::put_u32(buf, body, S::BODY as u32);
-    versioned::put_u32(buf, body + 4, S::TYPE);
-    value.v_write_fields(buf, body);
-    let n = check_size(buf, start).inspect_err(|_| buf.truncate(start))?;
-    versioned::put_u32(buf, start, n as u32);
+    buf.resize(start + n, 0);
+    let mut w = versioned::Writer::new(&mut buf[start..], 8 + S::BODY);
+    versioned::put_u32(&mut w, 0, n as u32);
+    versioned::put_u32(&mut w, 4, 8);
+    versioned::put_u32(&mut w, 8, S::BODY as u32);
+    versioned::put_u32(&mut w, 12, S::TYPE);
+    value.v_write_fields(&mut w, 8);
+    debug_assert_eq!(w.tail(), n);
     Ok(n)
 }
 
@@ -168,7 +172,11 @@ macro_rules! impl_struct {
         impl $crate::versioned::Codec for $t {
             const SLOT: usize = 4;
             #[inline]
-            fn v_write(&self, buf: &mut ::std::vec::Vec<u8>, slot: usize, base: usize) {
+            fn v_extra(&self) -> usize {
+                $crate::versioned::struct_extra(self)
+            }
+            #[inline]
+            fn v_write(&self, buf: &mut $crate::versioned::Writer<'_>, slot: usize, base: usize) {
                 $crate::versioned::struct_write(self, buf, slot, base)
             }
             #[inline]
@@ -238,7 +246,11 @@ macro_rules! impl_enum {
         impl $crate::versioned::Codec for $t {
             const SLOT: usize = ::std::mem::size_of::<$n>();
             #[inline]
-            fn v_write(&self, buf: &mut ::std::vec::Vec<u8>, slot: usize, base: usize) {
+            fn v_extra(&self) -> usize {
+                0
+            }
+            #[inline]
+            fn v_write(&self, buf: &mut $crate::versioned::Writer<'_>, slot: usize, base: usize) {
                 $crate::versioned::Codec::v_write(&self.0, buf, slot, base)
             }
             #[inline]
@@ -289,6 +301,16 @@ macro_rules! impl_enum {
             fn j_read(&mut self, v: &$crate::json::Value<'_>, ctx: &mut $crate::json::Context) -> $crate::Result<()> {
                 self.0 = $crate::json::read_enum::<$n>(v, ctx, |s| <$t>::from_name(s).map(|e| e.0))?;
                 ::std::result::Result::Ok(())
+            }
+        }
+        impl $crate::Fixed for $t {
+            #[inline(always)]
+            fn load(b: &[u8]) -> $crate::Result<Self> {
+                <$n as $crate::Fixed>::load(b).map(Self)
+            }
+            #[inline(always)]
+            fn store(&self, b: &mut [u8]) {
+                $crate::Fixed::store(&self.0, b)
             }
         }
         impl $crate::json::KeyText for $t {

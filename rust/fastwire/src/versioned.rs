@@ -41,6 +41,11 @@ impl<'a> Reader<'a> {
     pub fn bytes<const N: usize>(&self, pos: usize) -> Result<[u8; N]> {
         self.data.get(pos..pos + N).and_then(|s| s.try_into().ok()).ok_or(Error::Truncated)
     }
+    /// The N bytes at pos, to read values at constant positions of.
+    #[inline]
+    pub fn array<const N: usize>(&self, pos: usize) -> Result<&'a [u8; N]> {
+        self.data.get(pos..pos + N).and_then(|s| s.try_into().ok()).ok_or(Error::Truncated)
+    }
     /// A byte at pos.
     #[inline]
     pub fn u8(&self, pos: usize) -> Result<u8> {
@@ -157,21 +162,62 @@ pub fn put_u32(buf: &mut [u8], pos: usize, v: u32) {
     buf[pos..pos + 4].copy_from_slice(&v.to_le_bytes());
 }
 
-/// Appends `n` zero bytes; returns where they start.
+/// Appends `n` bytes (zero, the message was zero-filled); returns where they start.
 #[inline]
-pub fn alloc(buf: &mut Vec<u8>, n: usize) -> usize {
-    let at = buf.len();
-    buf.resize(at + n, 0);
+pub fn alloc(buf: &mut Writer<'_>, n: usize) -> usize {
+    let at = buf.tail;
+    buf.tail += n;
     at
+}
+
+/// A message being written: every byte of it allocated and zeroed at once (its size is
+/// computed first, from `v_extra`), heap blocks carved from `tail`.
+pub struct Writer<'a> {
+    out: &'a mut [u8],
+    tail: usize,
+}
+
+impl<'a> Writer<'a> {
+    /// The N bytes of a body at `pos`, to store values at constant positions of.
+    #[inline]
+    pub fn array_mut<const N: usize>(&mut self, pos: usize) -> &mut [u8; N] {
+        (&mut self.out[pos..pos + N]).try_into().unwrap_or_else(|_| unreachable!("the body was allocated"))
+    }
+    /// A writer over `out`, whose first `used` bytes are taken.
+    pub fn new(out: &'a mut [u8], used: usize) -> Self {
+        Writer {
+            out,
+            tail: used,
+        }
+    }
+    /// Where the next block goes.
+    pub fn tail(&self) -> usize {
+        self.tail
+    }
+}
+
+impl std::ops::Deref for Writer<'_> {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        self.out
+    }
+}
+
+impl std::ops::DerefMut for Writer<'_> {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        self.out
+    }
 }
 
 /// How a type sits in the versioned format.
 pub trait Codec: Sized {
     /// Bytes of its slot.
     const SLOT: usize;
+    /// Heap bytes the value appends (0 for values that sit in their slot).
+    fn v_extra(&self) -> usize;
     /// Stores the slot at `slot` (zeroed before) and appends the heap blocks; offsets
     /// are relative to `base`.
-    fn v_write(&self, buf: &mut Vec<u8>, slot: usize, base: usize);
+    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize);
     /// Reads the value from the slot at `slot`, reusing `self`'s memory.
     fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()>;
     /// Checks the value as v_read does, storing nothing.
@@ -183,7 +229,11 @@ macro_rules! number {
         impl Codec for $t {
             const SLOT: usize = std::mem::size_of::<$t>();
             #[inline]
-            fn v_write(&self, buf: &mut Vec<u8>, slot: usize, _base: usize) {
+            fn v_extra(&self) -> usize {
+                0
+            }
+            #[inline]
+            fn v_write(&self, buf: &mut Writer<'_>, slot: usize, _base: usize) {
                 buf[slot..slot + Self::SLOT].copy_from_slice(&self.to_le_bytes());
             }
             #[inline]
@@ -203,7 +253,11 @@ number!(u8, i8, u16, i16, u32, i32, u64, i64, f32, f64);
 impl Codec for bool {
     const SLOT: usize = 1;
     #[inline]
-    fn v_write(&self, buf: &mut Vec<u8>, slot: usize, _base: usize) {
+    fn v_extra(&self) -> usize {
+        0
+    }
+    #[inline]
+    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, _base: usize) {
         buf[slot] = *self as u8;
     }
     #[inline]
@@ -220,7 +274,11 @@ impl Codec for bool {
 impl Codec for Timestamp {
     const SLOT: usize = 8;
     #[inline]
-    fn v_write(&self, buf: &mut Vec<u8>, slot: usize, base: usize) {
+    fn v_extra(&self) -> usize {
+        0
+    }
+    #[inline]
+    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
         self.0.v_write(buf, slot, base)
     }
     #[inline]
@@ -236,7 +294,11 @@ impl Codec for Timestamp {
 impl Codec for Uuid {
     const SLOT: usize = 16;
     #[inline]
-    fn v_write(&self, buf: &mut Vec<u8>, slot: usize, _base: usize) {
+    fn v_extra(&self) -> usize {
+        0
+    }
+    #[inline]
+    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, _base: usize) {
         buf[slot..slot + 16].copy_from_slice(&self.0);
     }
     #[inline]
@@ -253,7 +315,11 @@ impl Codec for Uuid {
 impl Codec for Decimal {
     const SLOT: usize = 16;
     #[inline]
-    fn v_write(&self, buf: &mut Vec<u8>, slot: usize, _base: usize) {
+    fn v_extra(&self) -> usize {
+        0
+    }
+    #[inline]
+    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, _base: usize) {
         buf[slot..slot + 16].copy_from_slice(&self.to_bytes());
     }
     #[inline]
@@ -271,17 +337,21 @@ impl Codec for Decimal {
 }
 
 #[inline]
-fn write_text(buf: &mut Vec<u8>, slot: usize, base: usize, b: &[u8]) {
-    let at = buf.len();
+fn write_text(buf: &mut Writer<'_>, slot: usize, base: usize, b: &[u8]) {
+    let at = alloc(buf, 4 + b.len());
     put_u32(buf, slot, (at - base) as u32);
-    buf.extend_from_slice(&(b.len() as u32).to_le_bytes());
-    buf.extend_from_slice(b);
+    put_u32(buf, at, b.len() as u32);
+    buf[at + 4..at + 4 + b.len()].copy_from_slice(b);
 }
 
 impl Codec for Text {
     const SLOT: usize = 4;
     #[inline]
-    fn v_write(&self, buf: &mut Vec<u8>, slot: usize, base: usize) {
+    fn v_extra(&self) -> usize {
+        4 + self.len()
+    }
+    #[inline]
+    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
         write_text(buf, slot, base, self.as_bytes())
     }
     #[inline]
@@ -300,7 +370,11 @@ impl Codec for Text {
 
 impl Codec for Bytes {
     const SLOT: usize = 4;
-    fn v_write(&self, buf: &mut Vec<u8>, slot: usize, base: usize) {
+    #[inline]
+    fn v_extra(&self) -> usize {
+        4 + self.0.len()
+    }
+    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
         write_text(buf, slot, base, &self.0)
     }
     fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, _depth: u32) -> Result<()> {
@@ -316,7 +390,11 @@ impl Codec for Bytes {
 
 impl<T: Codec + Default> Codec for Option<T> {
     const SLOT: usize = 5;
-    fn v_write(&self, buf: &mut Vec<u8>, slot: usize, base: usize) {
+    #[inline]
+    fn v_extra(&self) -> usize {
+        self.as_ref().map_or(0, |v| T::SLOT + v.v_extra())
+    }
+    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
         if let Some(v) = self {
             let blk = alloc(buf, T::SLOT);
             buf[slot] = 1;
@@ -345,7 +423,11 @@ impl<T: Codec + Default> Codec for Option<T> {
 
 impl<T: Codec, const N: usize> Codec for [T; N] {
     const SLOT: usize = N * T::SLOT;
-    fn v_write(&self, buf: &mut Vec<u8>, slot: usize, base: usize) {
+    #[inline]
+    fn v_extra(&self) -> usize {
+        self.iter().map(Codec::v_extra).sum()
+    }
+    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
         for (i, e) in self.iter().enumerate() {
             e.v_write(buf, slot + i * T::SLOT, base);
         }
@@ -366,7 +448,7 @@ impl<T: Codec, const N: usize> Codec for [T; N] {
 
 /// Writes `[count][slots]` for `n` elements; returns the first element slot.
 #[inline]
-fn write_block(buf: &mut Vec<u8>, slot: usize, base: usize, n: usize, elem_slot: usize) -> usize {
+fn write_block(buf: &mut Writer<'_>, slot: usize, base: usize, n: usize, elem_slot: usize) -> usize {
     let blk = alloc(buf, 4 + n * elem_slot);
     put_u32(buf, slot, (blk - base) as u32);
     put_u32(buf, blk, n as u32);
@@ -375,7 +457,11 @@ fn write_block(buf: &mut Vec<u8>, slot: usize, base: usize, n: usize, elem_slot:
 
 impl<T: Codec + Default> Codec for Vec<T> {
     const SLOT: usize = 4;
-    fn v_write(&self, buf: &mut Vec<u8>, slot: usize, base: usize) {
+    #[inline]
+    fn v_extra(&self) -> usize {
+        4 + self.len() * T::SLOT + self.iter().map(Codec::v_extra).sum::<usize>()
+    }
+    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
         let p = write_block(buf, slot, base, self.len(), T::SLOT);
         for (i, e) in self.iter().enumerate() {
             e.v_write(buf, p + i * T::SLOT, base);
@@ -407,7 +493,11 @@ impl<T: Codec + Default> Codec for Vec<T> {
 
 impl<T: Codec + Default + Ord> Codec for BTreeSet<T> {
     const SLOT: usize = 4;
-    fn v_write(&self, buf: &mut Vec<u8>, slot: usize, base: usize) {
+    #[inline]
+    fn v_extra(&self) -> usize {
+        4 + self.len() * T::SLOT + self.iter().map(Codec::v_extra).sum::<usize>()
+    }
+    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
         let p = write_block(buf, slot, base, self.len(), T::SLOT);
         for (i, e) in self.iter().enumerate() {
             e.v_write(buf, p + i * T::SLOT, base);
@@ -472,7 +562,11 @@ impl<K: Hash + Eq, V> MapLike<K, V> for HashMap<K, V> {
     }
 }
 
-fn map_write<K: Codec, V: Codec, M: MapLike<K, V>>(m: &M, buf: &mut Vec<u8>, slot: usize, base: usize) {
+fn map_extra<K: Codec, V: Codec, M: MapLike<K, V>>(m: &M) -> usize {
+    4 + m.count() * (K::SLOT + V::SLOT) + m.entries().map(|(k, v)| k.v_extra() + v.v_extra()).sum::<usize>()
+}
+
+fn map_write<K: Codec, V: Codec, M: MapLike<K, V>>(m: &M, buf: &mut Writer<'_>, slot: usize, base: usize) {
     let pair = K::SLOT + V::SLOT;
     let p = write_block(buf, slot, base, m.count(), pair);
     for (i, (k, v)) in m.entries().enumerate() {
@@ -513,7 +607,11 @@ fn map_verify<K: Codec, V: Codec>(r: &mut Reader<'_>, slot: usize, base: usize, 
 
 impl<K: Codec + Default + Ord, V: Codec + Default> Codec for BTreeMap<K, V> {
     const SLOT: usize = 4;
-    fn v_write(&self, buf: &mut Vec<u8>, slot: usize, base: usize) {
+    #[inline]
+    fn v_extra(&self) -> usize {
+        map_extra(self)
+    }
+    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
         map_write(self, buf, slot, base)
     }
     fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
@@ -526,7 +624,11 @@ impl<K: Codec + Default + Ord, V: Codec + Default> Codec for BTreeMap<K, V> {
 
 impl<K: Codec + Default + Hash + Eq, V: Codec + Default> Codec for HashMap<K, V> {
     const SLOT: usize = 4;
-    fn v_write(&self, buf: &mut Vec<u8>, slot: usize, base: usize) {
+    #[inline]
+    fn v_extra(&self) -> usize {
+        map_extra(self)
+    }
+    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
         map_write(self, buf, slot, base)
     }
     fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
@@ -539,7 +641,11 @@ impl<K: Codec + Default + Hash + Eq, V: Codec + Default> Codec for HashMap<K, V>
 
 impl<T: Codec> Codec for Ordered<T> {
     const SLOT: usize = T::SLOT;
-    fn v_write(&self, buf: &mut Vec<u8>, slot: usize, base: usize) {
+    #[inline]
+    fn v_extra(&self) -> usize {
+        self.0.v_extra()
+    }
+    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
         self.0.v_write(buf, slot, base)
     }
     fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
@@ -550,9 +656,15 @@ impl<T: Codec> Codec for Ordered<T> {
     }
 }
 
+/// Heap bytes of a struct field: its body and what its fields append.
+#[inline]
+pub fn struct_extra<S: Struct>(v: &S) -> usize {
+    S::BODY + v.v_extra_fields()
+}
+
 /// A struct field: the slot holds the offset of its body `[size][type][slots]`.
 #[inline]
-pub fn struct_write<S: Struct>(v: &S, buf: &mut Vec<u8>, slot: usize, base: usize) {
+pub fn struct_write<S: Struct>(v: &S, buf: &mut Writer<'_>, slot: usize, base: usize) {
     let body = alloc(buf, S::BODY);
     put_u32(buf, slot, (body - base) as u32);
     put_u32(buf, body, S::BODY as u32);

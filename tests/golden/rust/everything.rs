@@ -1069,33 +1069,38 @@ impl ::fastwire::Struct for Primitives {
     const BODY: usize = 177;
     const FINAL_MIN: usize = 169;
 
-    fn v_write_fields(&self, buf: &mut Vec<u8>, body: usize) {
-        self.f_bool.v_write(buf, body + 8, body);
-        self.f_byte.v_write(buf, body + 9, body);
-        self.f_char.v_write(buf, body + 10, body);
-        self.f_wchar.v_write(buf, body + 11, body);
-        self.f_int8.v_write(buf, body + 15, body);
-        self.f_uint8.v_write(buf, body + 16, body);
-        self.f_int16.v_write(buf, body + 17, body);
-        self.f_uint16.v_write(buf, body + 19, body);
-        self.f_int32.v_write(buf, body + 21, body);
-        self.f_uint32.v_write(buf, body + 25, body);
-        self.f_int64.v_write(buf, body + 29, body);
-        self.f_uint64.v_write(buf, body + 37, body);
-        self.f_float.v_write(buf, body + 45, body);
-        self.f_double.v_write(buf, body + 49, body);
-        self.f_decimal.v_write(buf, body + 57, body);
+    fn v_extra_fields(&self) -> usize {
+        self.f_string.v_extra() + self.f_bytes.v_extra() + self.password.v_extra()
+    }
+
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
+        let b = buf.array_mut::<177>(body);
+        ::fastwire::Fixed::store(&self.f_bool, &mut b[8..9]);
+        ::fastwire::Fixed::store(&self.f_byte, &mut b[9..10]);
+        ::fastwire::Fixed::store(&self.f_char, &mut b[10..11]);
+        ::fastwire::Fixed::store(&self.f_wchar, &mut b[11..15]);
+        ::fastwire::Fixed::store(&self.f_int8, &mut b[15..16]);
+        ::fastwire::Fixed::store(&self.f_uint8, &mut b[16..17]);
+        ::fastwire::Fixed::store(&self.f_int16, &mut b[17..19]);
+        ::fastwire::Fixed::store(&self.f_uint16, &mut b[19..21]);
+        ::fastwire::Fixed::store(&self.f_int32, &mut b[21..25]);
+        ::fastwire::Fixed::store(&self.f_uint32, &mut b[25..29]);
+        ::fastwire::Fixed::store(&self.f_int64, &mut b[29..37]);
+        ::fastwire::Fixed::store(&self.f_uint64, &mut b[37..45]);
+        ::fastwire::Fixed::store(&self.f_float, &mut b[45..49]);
+        ::fastwire::Fixed::store(&self.f_double, &mut b[49..57]);
+        ::fastwire::Fixed::store(&self.f_decimal, &mut b[57..73]);
+        ::fastwire::Fixed::store(&self.f_epoch, &mut b[81..89]);
+        ::fastwire::Fixed::store(&self.f_utc, &mut b[89..97]);
+        ::fastwire::Fixed::store(&self.f_ns, &mut b[97..105]);
+        ::fastwire::Fixed::store(&self.f_uuid0, &mut b[105..121]);
+        ::fastwire::Fixed::store(&self.f_uuid1, &mut b[121..137]);
+        ::fastwire::Fixed::store(&self.f_uuid4, &mut b[137..153]);
+        ::fastwire::Fixed::store(&self.f_uuid, &mut b[153..169]);
+        ::fastwire::Fixed::store(&self.legacy, &mut b[173..177]);
         self.f_string.v_write(buf, body + 73, body);
         self.f_bytes.v_write(buf, body + 77, body);
-        self.f_epoch.v_write(buf, body + 81, body);
-        self.f_utc.v_write(buf, body + 89, body);
-        self.f_ns.v_write(buf, body + 97, body);
-        self.f_uuid0.v_write(buf, body + 105, body);
-        self.f_uuid1.v_write(buf, body + 121, body);
-        self.f_uuid4.v_write(buf, body + 137, body);
-        self.f_uuid.v_write(buf, body + 153, body);
         self.password.v_write(buf, body + 169, body);
-        self.legacy.v_write(buf, body + 173, body);
     }
 
     fn v_read_fields(
@@ -1108,32 +1113,33 @@ impl ::fastwire::Struct for Primitives {
         if stored < 177 {
             return self.v_read_older(r, pos, stored, depth);
         }
-        self.f_bool.v_read(r, pos + 8, pos, depth)?;
-        self.f_byte.v_read(r, pos + 9, pos, depth)?;
-        self.f_char.v_read(r, pos + 10, pos, depth)?;
-        self.f_wchar.v_read(r, pos + 11, pos, depth)?;
-        self.f_int8.v_read(r, pos + 15, pos, depth)?;
-        self.f_uint8.v_read(r, pos + 16, pos, depth)?;
-        self.f_int16.v_read(r, pos + 17, pos, depth)?;
-        self.f_uint16.v_read(r, pos + 19, pos, depth)?;
-        self.f_int32.v_read(r, pos + 21, pos, depth)?;
-        self.f_uint32.v_read(r, pos + 25, pos, depth)?;
-        self.f_int64.v_read(r, pos + 29, pos, depth)?;
-        self.f_uint64.v_read(r, pos + 37, pos, depth)?;
-        self.f_float.v_read(r, pos + 45, pos, depth)?;
-        self.f_double.v_read(r, pos + 49, pos, depth)?;
-        self.f_decimal.v_read(r, pos + 57, pos, depth)?;
+        let b = r.array::<177>(pos)?;
+        self.f_bool = ::fastwire::Fixed::load(&b[8..9])?;
+        self.f_byte = ::fastwire::Fixed::load(&b[9..10])?;
+        self.f_char = ::fastwire::Fixed::load(&b[10..11])?;
+        self.f_wchar = ::fastwire::Fixed::load(&b[11..15])?;
+        self.f_int8 = ::fastwire::Fixed::load(&b[15..16])?;
+        self.f_uint8 = ::fastwire::Fixed::load(&b[16..17])?;
+        self.f_int16 = ::fastwire::Fixed::load(&b[17..19])?;
+        self.f_uint16 = ::fastwire::Fixed::load(&b[19..21])?;
+        self.f_int32 = ::fastwire::Fixed::load(&b[21..25])?;
+        self.f_uint32 = ::fastwire::Fixed::load(&b[25..29])?;
+        self.f_int64 = ::fastwire::Fixed::load(&b[29..37])?;
+        self.f_uint64 = ::fastwire::Fixed::load(&b[37..45])?;
+        self.f_float = ::fastwire::Fixed::load(&b[45..49])?;
+        self.f_double = ::fastwire::Fixed::load(&b[49..57])?;
+        self.f_decimal = ::fastwire::Fixed::load(&b[57..73])?;
         self.f_string.v_read(r, pos + 73, pos, depth)?;
         self.f_bytes.v_read(r, pos + 77, pos, depth)?;
-        self.f_epoch.v_read(r, pos + 81, pos, depth)?;
-        self.f_utc.v_read(r, pos + 89, pos, depth)?;
-        self.f_ns.v_read(r, pos + 97, pos, depth)?;
-        self.f_uuid0.v_read(r, pos + 105, pos, depth)?;
-        self.f_uuid1.v_read(r, pos + 121, pos, depth)?;
-        self.f_uuid4.v_read(r, pos + 137, pos, depth)?;
-        self.f_uuid.v_read(r, pos + 153, pos, depth)?;
+        self.f_epoch = ::fastwire::Fixed::load(&b[81..89])?;
+        self.f_utc = ::fastwire::Fixed::load(&b[89..97])?;
+        self.f_ns = ::fastwire::Fixed::load(&b[97..105])?;
+        self.f_uuid0 = ::fastwire::Fixed::load(&b[105..121])?;
+        self.f_uuid1 = ::fastwire::Fixed::load(&b[121..137])?;
+        self.f_uuid4 = ::fastwire::Fixed::load(&b[137..153])?;
+        self.f_uuid = ::fastwire::Fixed::load(&b[153..169])?;
         self.password.v_read(r, pos + 169, pos, depth)?;
-        self.legacy.v_read(r, pos + 173, pos, depth)?;
+        self.legacy = ::fastwire::Fixed::load(&b[173..177])?;
         Ok(())
     }
 
@@ -1143,48 +1149,6 @@ impl ::fastwire::Struct for Primitives {
         stored: usize,
         depth: u32,
     ) -> ::fastwire::Result<()> {
-        if 9 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.f_bool, r, pos + 8, pos, depth)?;
-        }
-        if 10 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.f_byte, r, pos + 9, pos, depth)?;
-        }
-        if 11 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.f_char, r, pos + 10, pos, depth)?;
-        }
-        if 15 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.f_wchar, r, pos + 11, pos, depth)?;
-        }
-        if 16 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.f_int8, r, pos + 15, pos, depth)?;
-        }
-        if 17 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.f_uint8, r, pos + 16, pos, depth)?;
-        }
-        if 19 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.f_int16, r, pos + 17, pos, depth)?;
-        }
-        if 21 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.f_uint16, r, pos + 19, pos, depth)?;
-        }
-        if 25 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.f_int32, r, pos + 21, pos, depth)?;
-        }
-        if 29 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.f_uint32, r, pos + 25, pos, depth)?;
-        }
-        if 37 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.f_int64, r, pos + 29, pos, depth)?;
-        }
-        if 45 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.f_uint64, r, pos + 37, pos, depth)?;
-        }
-        if 49 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.f_float, r, pos + 45, pos, depth)?;
-        }
-        if 57 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.f_double, r, pos + 49, pos, depth)?;
-        }
         if 73 <= stored {
             ::fastwire::versioned::verify_field(|v: &Self| &v.f_decimal, r, pos + 57, pos, depth)?;
         }
@@ -1194,63 +1158,45 @@ impl ::fastwire::Struct for Primitives {
         if 81 <= stored {
             ::fastwire::versioned::verify_field(|v: &Self| &v.f_bytes, r, pos + 77, pos, depth)?;
         }
-        if 89 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.f_epoch, r, pos + 81, pos, depth)?;
-        }
-        if 97 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.f_utc, r, pos + 89, pos, depth)?;
-        }
-        if 105 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.f_ns, r, pos + 97, pos, depth)?;
-        }
-        if 121 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.f_uuid0, r, pos + 105, pos, depth)?;
-        }
-        if 137 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.f_uuid1, r, pos + 121, pos, depth)?;
-        }
-        if 153 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.f_uuid4, r, pos + 137, pos, depth)?;
-        }
-        if 169 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.f_uuid, r, pos + 153, pos, depth)?;
-        }
         if 173 <= stored {
             ::fastwire::versioned::verify_field(|v: &Self| &v.password, r, pos + 169, pos, depth)?;
-        }
-        if 177 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.legacy, r, pos + 173, pos, depth)?;
         }
         Ok(())
     }
 
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        self.f_bool.f_write(buf);
-        self.f_byte.f_write(buf);
-        self.f_char.f_write(buf);
-        self.f_wchar.f_write(buf);
-        self.f_int8.f_write(buf);
-        self.f_uint8.f_write(buf);
-        self.f_int16.f_write(buf);
-        self.f_uint16.f_write(buf);
-        self.f_int32.f_write(buf);
-        self.f_uint32.f_write(buf);
-        self.f_int64.f_write(buf);
-        self.f_uint64.f_write(buf);
-        self.f_float.f_write(buf);
-        self.f_double.f_write(buf);
-        self.f_decimal.f_write(buf);
+        let mut b = [0u8; 65];
+        ::fastwire::Fixed::store(&self.f_bool, &mut b[0..1]);
+        ::fastwire::Fixed::store(&self.f_byte, &mut b[1..2]);
+        ::fastwire::Fixed::store(&self.f_char, &mut b[2..3]);
+        ::fastwire::Fixed::store(&self.f_wchar, &mut b[3..7]);
+        ::fastwire::Fixed::store(&self.f_int8, &mut b[7..8]);
+        ::fastwire::Fixed::store(&self.f_uint8, &mut b[8..9]);
+        ::fastwire::Fixed::store(&self.f_int16, &mut b[9..11]);
+        ::fastwire::Fixed::store(&self.f_uint16, &mut b[11..13]);
+        ::fastwire::Fixed::store(&self.f_int32, &mut b[13..17]);
+        ::fastwire::Fixed::store(&self.f_uint32, &mut b[17..21]);
+        ::fastwire::Fixed::store(&self.f_int64, &mut b[21..29]);
+        ::fastwire::Fixed::store(&self.f_uint64, &mut b[29..37]);
+        ::fastwire::Fixed::store(&self.f_float, &mut b[37..41]);
+        ::fastwire::Fixed::store(&self.f_double, &mut b[41..49]);
+        ::fastwire::Fixed::store(&self.f_decimal, &mut b[49..65]);
+        buf.extend_from_slice(&b);
         self.f_string.f_write(buf);
         self.f_bytes.f_write(buf);
-        self.f_epoch.f_write(buf);
-        self.f_utc.f_write(buf);
-        self.f_ns.f_write(buf);
-        self.f_uuid0.f_write(buf);
-        self.f_uuid1.f_write(buf);
-        self.f_uuid4.f_write(buf);
-        self.f_uuid.f_write(buf);
+        let mut b = [0u8; 88];
+        ::fastwire::Fixed::store(&self.f_epoch, &mut b[0..8]);
+        ::fastwire::Fixed::store(&self.f_utc, &mut b[8..16]);
+        ::fastwire::Fixed::store(&self.f_ns, &mut b[16..24]);
+        ::fastwire::Fixed::store(&self.f_uuid0, &mut b[24..40]);
+        ::fastwire::Fixed::store(&self.f_uuid1, &mut b[40..56]);
+        ::fastwire::Fixed::store(&self.f_uuid4, &mut b[56..72]);
+        ::fastwire::Fixed::store(&self.f_uuid, &mut b[72..88]);
+        buf.extend_from_slice(&b);
         self.password.f_write(buf);
-        self.legacy.f_write(buf);
+        let mut b = [0u8; 4];
+        ::fastwire::Fixed::store(&self.legacy, &mut b[0..4]);
+        buf.extend_from_slice(&b);
     }
 
     fn f_read_fields(
@@ -1259,32 +1205,38 @@ impl ::fastwire::Struct for Primitives {
         p: usize,
         depth: u32,
     ) -> ::fastwire::Result<usize> {
-        let p = self.f_bool.f_read(r, p, depth)?;
-        let p = self.f_byte.f_read(r, p, depth)?;
-        let p = self.f_char.f_read(r, p, depth)?;
-        let p = self.f_wchar.f_read(r, p, depth)?;
-        let p = self.f_int8.f_read(r, p, depth)?;
-        let p = self.f_uint8.f_read(r, p, depth)?;
-        let p = self.f_int16.f_read(r, p, depth)?;
-        let p = self.f_uint16.f_read(r, p, depth)?;
-        let p = self.f_int32.f_read(r, p, depth)?;
-        let p = self.f_uint32.f_read(r, p, depth)?;
-        let p = self.f_int64.f_read(r, p, depth)?;
-        let p = self.f_uint64.f_read(r, p, depth)?;
-        let p = self.f_float.f_read(r, p, depth)?;
-        let p = self.f_double.f_read(r, p, depth)?;
-        let p = self.f_decimal.f_read(r, p, depth)?;
+        let b = r.array::<65>(p)?;
+        self.f_bool = ::fastwire::Fixed::load(&b[0..1])?;
+        self.f_byte = ::fastwire::Fixed::load(&b[1..2])?;
+        self.f_char = ::fastwire::Fixed::load(&b[2..3])?;
+        self.f_wchar = ::fastwire::Fixed::load(&b[3..7])?;
+        self.f_int8 = ::fastwire::Fixed::load(&b[7..8])?;
+        self.f_uint8 = ::fastwire::Fixed::load(&b[8..9])?;
+        self.f_int16 = ::fastwire::Fixed::load(&b[9..11])?;
+        self.f_uint16 = ::fastwire::Fixed::load(&b[11..13])?;
+        self.f_int32 = ::fastwire::Fixed::load(&b[13..17])?;
+        self.f_uint32 = ::fastwire::Fixed::load(&b[17..21])?;
+        self.f_int64 = ::fastwire::Fixed::load(&b[21..29])?;
+        self.f_uint64 = ::fastwire::Fixed::load(&b[29..37])?;
+        self.f_float = ::fastwire::Fixed::load(&b[37..41])?;
+        self.f_double = ::fastwire::Fixed::load(&b[41..49])?;
+        self.f_decimal = ::fastwire::Fixed::load(&b[49..65])?;
+        let p = p + 65;
         let p = self.f_string.f_read(r, p, depth)?;
         let p = self.f_bytes.f_read(r, p, depth)?;
-        let p = self.f_epoch.f_read(r, p, depth)?;
-        let p = self.f_utc.f_read(r, p, depth)?;
-        let p = self.f_ns.f_read(r, p, depth)?;
-        let p = self.f_uuid0.f_read(r, p, depth)?;
-        let p = self.f_uuid1.f_read(r, p, depth)?;
-        let p = self.f_uuid4.f_read(r, p, depth)?;
-        let p = self.f_uuid.f_read(r, p, depth)?;
+        let b = r.array::<88>(p)?;
+        self.f_epoch = ::fastwire::Fixed::load(&b[0..8])?;
+        self.f_utc = ::fastwire::Fixed::load(&b[8..16])?;
+        self.f_ns = ::fastwire::Fixed::load(&b[16..24])?;
+        self.f_uuid0 = ::fastwire::Fixed::load(&b[24..40])?;
+        self.f_uuid1 = ::fastwire::Fixed::load(&b[40..56])?;
+        self.f_uuid4 = ::fastwire::Fixed::load(&b[56..72])?;
+        self.f_uuid = ::fastwire::Fixed::load(&b[72..88])?;
+        let p = p + 88;
         let p = self.password.f_read(r, p, depth)?;
-        let p = self.legacy.f_read(r, p, depth)?;
+        let b = r.array::<4>(p)?;
+        self.legacy = ::fastwire::Fixed::load(&b[0..4])?;
+        let p = p + 4;
         Ok(p)
     }
 
@@ -1293,32 +1245,14 @@ impl ::fastwire::Struct for Primitives {
         p: usize,
         depth: u32,
     ) -> ::fastwire::Result<usize> {
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_bool, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_byte, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_char, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_wchar, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_int8, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_uint8, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_int16, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_uint16, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_int32, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_uint32, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_int64, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_uint64, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_float, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_double, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_decimal, r, p, depth)?;
+        let b = r.array::<65>(p)?;
+        ::fastwire::fixed::check_decimal(&b[49..65])?;
+        let p = p + 65;
         let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_string, r, p, depth)?;
         let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_bytes, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_epoch, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_utc, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_ns, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_uuid0, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_uuid1, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_uuid4, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_uuid, r, p, depth)?;
+        let p = r.skip(p, 88)?;
         let p = ::fastwire::final_format::verify_field(|v: &Self| &v.password, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.legacy, r, p, depth)?;
+        let p = r.skip(p, 4)?;
         Ok(p)
     }
 
@@ -1604,7 +1538,23 @@ impl ::fastwire::Struct for Optionals {
     const BODY: usize = 64;
     const FINAL_MIN: usize = 12;
 
-    fn v_write_fields(&self, buf: &mut Vec<u8>, body: usize) {
+    fn v_extra_fields(&self) -> usize {
+        self.f_bool.v_extra()
+            + self.f_int32.v_extra()
+            + self.f_string.v_extra()
+            + self.f_decimal.v_extra()
+            + self.f_uuid.v_extra()
+            + self.f_time.v_extra()
+            + self.f_enum.v_extra()
+            + self.f_flags.v_extra()
+            + self.f_struct.v_extra()
+            + self.f_order.v_extra()
+            + self.f_reset.v_extra()
+    }
+
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
+        let b = buf.array_mut::<64>(body);
+        ::fastwire::Fixed::store(&self.f_reset_reset, &mut b[63..64]);
         self.f_bool.v_write(buf, body + 8, body);
         self.f_int32.v_write(buf, body + 13, body);
         self.f_string.v_write(buf, body + 18, body);
@@ -1616,7 +1566,6 @@ impl ::fastwire::Struct for Optionals {
         self.f_struct.v_write(buf, body + 48, body);
         self.f_order.v_write(buf, body + 53, body);
         self.f_reset.v_write(buf, body + 58, body);
-        self.f_reset_reset.v_write(buf, body + 63, body);
     }
 
     fn v_read_fields(
@@ -1629,6 +1578,7 @@ impl ::fastwire::Struct for Optionals {
         if stored < 64 {
             return self.v_read_older(r, pos, stored, depth);
         }
+        let b = r.array::<64>(pos)?;
         self.f_bool.v_read(r, pos + 8, pos, depth)?;
         self.f_int32.v_read(r, pos + 13, pos, depth)?;
         self.f_string.v_read(r, pos + 18, pos, depth)?;
@@ -1640,7 +1590,7 @@ impl ::fastwire::Struct for Optionals {
         self.f_struct.v_read(r, pos + 48, pos, depth)?;
         self.f_order.v_read(r, pos + 53, pos, depth)?;
         self.f_reset.v_read(r, pos + 58, pos, depth)?;
-        self.f_reset_reset.v_read(r, pos + 63, pos, depth)?;
+        self.f_reset_reset = ::fastwire::Fixed::load(&b[63..64])?;
         Ok(())
     }
 
@@ -1683,9 +1633,6 @@ impl ::fastwire::Struct for Optionals {
         if 63 <= stored {
             ::fastwire::versioned::verify_field(|v: &Self| &v.f_reset, r, pos + 58, pos, depth)?;
         }
-        if 64 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.f_reset_reset, r, pos + 63, pos, depth)?;
-        }
         Ok(())
     }
 
@@ -1701,7 +1648,9 @@ impl ::fastwire::Struct for Optionals {
         self.f_struct.f_write(buf);
         self.f_order.f_write(buf);
         self.f_reset.f_write(buf);
-        self.f_reset_reset.f_write(buf);
+        let mut b = [0u8; 1];
+        ::fastwire::Fixed::store(&self.f_reset_reset, &mut b[0..1]);
+        buf.extend_from_slice(&b);
     }
 
     fn f_read_fields(
@@ -1721,7 +1670,9 @@ impl ::fastwire::Struct for Optionals {
         let p = self.f_struct.f_read(r, p, depth)?;
         let p = self.f_order.f_read(r, p, depth)?;
         let p = self.f_reset.f_read(r, p, depth)?;
-        let p = self.f_reset_reset.f_read(r, p, depth)?;
+        let b = r.array::<1>(p)?;
+        self.f_reset_reset = ::fastwire::Fixed::load(&b[0..1])?;
+        let p = p + 1;
         Ok(p)
     }
 
@@ -1741,7 +1692,7 @@ impl ::fastwire::Struct for Optionals {
         let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_struct, r, p, depth)?;
         let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_order, r, p, depth)?;
         let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_reset, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_reset_reset, r, p, depth)?;
+        let p = r.skip(p, 1)?;
         Ok(p)
     }
 
@@ -1923,7 +1874,26 @@ impl ::fastwire::Struct for Collections {
     const BODY: usize = 90;
     const FINAL_MIN: usize = 404;
 
-    fn v_write_fields(&self, buf: &mut Vec<u8>, body: usize) {
+    fn v_extra_fields(&self) -> usize {
+        self.f_array.v_extra()
+            + self.f_array_optional.v_extra()
+            + self.f_array_struct.v_extra()
+            + self.f_vector.v_extra()
+            + self.f_vector_optional.v_extra()
+            + self.f_vector_struct.v_extra()
+            + self.f_list.v_extra()
+            + self.f_list_optional.v_extra()
+            + self.f_set.v_extra()
+            + self.f_set_struct.v_extra()
+            + self.f_map.v_extra()
+            + self.f_map_optional.v_extra()
+            + self.f_map_enum_key.v_extra()
+            + self.f_hash.v_extra()
+            + self.f_hash_optional.v_extra()
+            + self.f_hash_struct_key.v_extra()
+    }
+
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         self.f_array.v_write(buf, body + 8, body);
         self.f_array_optional.v_write(buf, body + 20, body);
         self.f_array_struct.v_write(buf, body + 30, body);
@@ -2304,8 +2274,13 @@ impl ::fastwire::Struct for Fixed {
     const BODY: usize = 12;
     const FINAL_MIN: usize = 4;
 
-    fn v_write_fields(&self, buf: &mut Vec<u8>, body: usize) {
-        self.id.v_write(buf, body + 8, body);
+    fn v_extra_fields(&self) -> usize {
+        0
+    }
+
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
+        let b = buf.array_mut::<12>(body);
+        ::fastwire::Fixed::store(&self.id, &mut b[8..12]);
     }
 
     fn v_read_fields(
@@ -2318,42 +2293,44 @@ impl ::fastwire::Struct for Fixed {
         if stored < 12 {
             return self.v_read_older(r, pos, stored, depth);
         }
-        self.id.v_read(r, pos + 8, pos, depth)?;
+        let b = r.array::<12>(pos)?;
+        self.id = ::fastwire::Fixed::load(&b[8..12])?;
         Ok(())
     }
 
     fn v_verify_fields(
-        r: &mut ::fastwire::versioned::Reader<'_>,
-        pos: usize,
-        stored: usize,
-        depth: u32,
+        _r: &mut ::fastwire::versioned::Reader<'_>,
+        _pos: usize,
+        _stored: usize,
+        _depth: u32,
     ) -> ::fastwire::Result<()> {
-        if 12 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.id, r, pos + 8, pos, depth)?;
-        }
         Ok(())
     }
 
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        self.id.f_write(buf);
+        let mut b = [0u8; 4];
+        ::fastwire::Fixed::store(&self.id, &mut b[0..4]);
+        buf.extend_from_slice(&b);
     }
 
     fn f_read_fields(
         &mut self,
         r: &mut ::fastwire::final_format::Reader<'_>,
         p: usize,
-        depth: u32,
+        _depth: u32,
     ) -> ::fastwire::Result<usize> {
-        let p = self.id.f_read(r, p, depth)?;
+        let b = r.array::<4>(p)?;
+        self.id = ::fastwire::Fixed::load(&b[0..4])?;
+        let p = p + 4;
         Ok(p)
     }
 
     fn f_verify_fields(
         r: &mut ::fastwire::final_format::Reader<'_>,
         p: usize,
-        depth: u32,
+        _depth: u32,
     ) -> ::fastwire::Result<usize> {
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.id, r, p, depth)?;
+        let p = r.skip(p, 4)?;
         Ok(p)
     }
 
@@ -2452,8 +2429,13 @@ impl ::fastwire::Struct for Next {
     const BODY: usize = 24;
     const FINAL_MIN: usize = 16;
 
-    fn v_write_fields(&self, buf: &mut Vec<u8>, body: usize) {
-        self.id.v_write(buf, body + 8, body);
+    fn v_extra_fields(&self) -> usize {
+        0
+    }
+
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
+        let b = buf.array_mut::<24>(body);
+        ::fastwire::Fixed::store(&self.id, &mut b[8..24]);
     }
 
     fn v_read_fields(
@@ -2466,42 +2448,44 @@ impl ::fastwire::Struct for Next {
         if stored < 24 {
             return self.v_read_older(r, pos, stored, depth);
         }
-        self.id.v_read(r, pos + 8, pos, depth)?;
+        let b = r.array::<24>(pos)?;
+        self.id = ::fastwire::Fixed::load(&b[8..24])?;
         Ok(())
     }
 
     fn v_verify_fields(
-        r: &mut ::fastwire::versioned::Reader<'_>,
-        pos: usize,
-        stored: usize,
-        depth: u32,
+        _r: &mut ::fastwire::versioned::Reader<'_>,
+        _pos: usize,
+        _stored: usize,
+        _depth: u32,
     ) -> ::fastwire::Result<()> {
-        if 24 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.id, r, pos + 8, pos, depth)?;
-        }
         Ok(())
     }
 
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        self.id.f_write(buf);
+        let mut b = [0u8; 16];
+        ::fastwire::Fixed::store(&self.id, &mut b[0..16]);
+        buf.extend_from_slice(&b);
     }
 
     fn f_read_fields(
         &mut self,
         r: &mut ::fastwire::final_format::Reader<'_>,
         p: usize,
-        depth: u32,
+        _depth: u32,
     ) -> ::fastwire::Result<usize> {
-        let p = self.id.f_read(r, p, depth)?;
+        let b = r.array::<16>(p)?;
+        self.id = ::fastwire::Fixed::load(&b[0..16])?;
+        let p = p + 16;
         Ok(p)
     }
 
     fn f_verify_fields(
         r: &mut ::fastwire::final_format::Reader<'_>,
         p: usize,
-        depth: u32,
+        _depth: u32,
     ) -> ::fastwire::Result<usize> {
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.id, r, p, depth)?;
+        let p = r.skip(p, 16)?;
         Ok(p)
     }
 
@@ -2564,8 +2548,13 @@ impl ::fastwire::Struct for Shifted {
     const BODY: usize = 24;
     const FINAL_MIN: usize = 16;
 
-    fn v_write_fields(&self, buf: &mut Vec<u8>, body: usize) {
-        self.amount.v_write(buf, body + 8, body);
+    fn v_extra_fields(&self) -> usize {
+        0
+    }
+
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
+        let b = buf.array_mut::<24>(body);
+        ::fastwire::Fixed::store(&self.amount, &mut b[8..24]);
     }
 
     fn v_read_fields(
@@ -2578,7 +2567,8 @@ impl ::fastwire::Struct for Shifted {
         if stored < 24 {
             return self.v_read_older(r, pos, stored, depth);
         }
-        self.amount.v_read(r, pos + 8, pos, depth)?;
+        let b = r.array::<24>(pos)?;
+        self.amount = ::fastwire::Fixed::load(&b[8..24])?;
         Ok(())
     }
 
@@ -2595,25 +2585,31 @@ impl ::fastwire::Struct for Shifted {
     }
 
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        self.amount.f_write(buf);
+        let mut b = [0u8; 16];
+        ::fastwire::Fixed::store(&self.amount, &mut b[0..16]);
+        buf.extend_from_slice(&b);
     }
 
     fn f_read_fields(
         &mut self,
         r: &mut ::fastwire::final_format::Reader<'_>,
         p: usize,
-        depth: u32,
+        _depth: u32,
     ) -> ::fastwire::Result<usize> {
-        let p = self.amount.f_read(r, p, depth)?;
+        let b = r.array::<16>(p)?;
+        self.amount = ::fastwire::Fixed::load(&b[0..16])?;
+        let p = p + 16;
         Ok(p)
     }
 
     fn f_verify_fields(
         r: &mut ::fastwire::final_format::Reader<'_>,
         p: usize,
-        depth: u32,
+        _depth: u32,
     ) -> ::fastwire::Result<usize> {
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.amount, r, p, depth)?;
+        let b = r.array::<16>(p)?;
+        ::fastwire::fixed::check_decimal(&b[0..16])?;
+        let p = p + 16;
         Ok(p)
     }
 
@@ -2715,9 +2711,14 @@ impl ::fastwire::Struct for Base {
     const BODY: usize = 13;
     const FINAL_MIN: usize = 5;
 
-    fn v_write_fields(&self, buf: &mut Vec<u8>, body: usize) {
+    fn v_extra_fields(&self) -> usize {
+        self.name.v_extra()
+    }
+
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
+        let b = buf.array_mut::<13>(body);
+        ::fastwire::Fixed::store(&self.level, &mut b[12..13]);
         self.name.v_write(buf, body + 8, body);
-        self.level.v_write(buf, body + 12, body);
     }
 
     fn v_read_fields(
@@ -2730,8 +2731,9 @@ impl ::fastwire::Struct for Base {
         if stored < 13 {
             return self.v_read_older(r, pos, stored, depth);
         }
+        let b = r.array::<13>(pos)?;
         self.name.v_read(r, pos + 8, pos, depth)?;
-        self.level.v_read(r, pos + 12, pos, depth)?;
+        self.level = ::fastwire::Fixed::load(&b[12..13])?;
         Ok(())
     }
 
@@ -2744,15 +2746,14 @@ impl ::fastwire::Struct for Base {
         if 12 <= stored {
             ::fastwire::versioned::verify_field(|v: &Self| &v.name, r, pos + 8, pos, depth)?;
         }
-        if 13 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.level, r, pos + 12, pos, depth)?;
-        }
         Ok(())
     }
 
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
         self.name.f_write(buf);
-        self.level.f_write(buf);
+        let mut b = [0u8; 1];
+        ::fastwire::Fixed::store(&self.level, &mut b[0..1]);
+        buf.extend_from_slice(&b);
     }
 
     fn f_read_fields(
@@ -2762,7 +2763,9 @@ impl ::fastwire::Struct for Base {
         depth: u32,
     ) -> ::fastwire::Result<usize> {
         let p = self.name.f_read(r, p, depth)?;
-        let p = self.level.f_read(r, p, depth)?;
+        let b = r.array::<1>(p)?;
+        self.level = ::fastwire::Fixed::load(&b[0..1])?;
+        let p = p + 1;
         Ok(p)
     }
 
@@ -2772,7 +2775,7 @@ impl ::fastwire::Struct for Base {
         depth: u32,
     ) -> ::fastwire::Result<usize> {
         let p = ::fastwire::final_format::verify_field(|v: &Self| &v.name, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.level, r, p, depth)?;
+        let p = r.skip(p, 1)?;
         Ok(p)
     }
 
@@ -2887,11 +2890,16 @@ impl ::fastwire::Struct for Derived {
     const BODY: usize = 25;
     const FINAL_MIN: usize = 17;
 
-    fn v_write_fields(&self, buf: &mut Vec<u8>, body: usize) {
+    fn v_extra_fields(&self) -> usize {
+        self.name.v_extra()
+    }
+
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
+        let b = buf.array_mut::<25>(body);
+        ::fastwire::Fixed::store(&self.level, &mut b[12..13]);
+        ::fastwire::Fixed::store(&self.serial, &mut b[13..17]);
+        ::fastwire::Fixed::store(&self.weight, &mut b[17..25]);
         self.name.v_write(buf, body + 8, body);
-        self.level.v_write(buf, body + 12, body);
-        self.serial.v_write(buf, body + 13, body);
-        self.weight.v_write(buf, body + 17, body);
     }
 
     fn v_read_fields(
@@ -2904,10 +2912,11 @@ impl ::fastwire::Struct for Derived {
         if stored < 25 {
             return self.v_read_older(r, pos, stored, depth);
         }
+        let b = r.array::<25>(pos)?;
         self.name.v_read(r, pos + 8, pos, depth)?;
-        self.level.v_read(r, pos + 12, pos, depth)?;
-        self.serial.v_read(r, pos + 13, pos, depth)?;
-        self.weight.v_read(r, pos + 17, pos, depth)?;
+        self.level = ::fastwire::Fixed::load(&b[12..13])?;
+        self.serial = ::fastwire::Fixed::load(&b[13..17])?;
+        self.weight = ::fastwire::Fixed::load(&b[17..25])?;
         Ok(())
     }
 
@@ -2920,23 +2929,16 @@ impl ::fastwire::Struct for Derived {
         if 12 <= stored {
             ::fastwire::versioned::verify_field(|v: &Self| &v.name, r, pos + 8, pos, depth)?;
         }
-        if 13 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.level, r, pos + 12, pos, depth)?;
-        }
-        if 17 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.serial, r, pos + 13, pos, depth)?;
-        }
-        if 25 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.weight, r, pos + 17, pos, depth)?;
-        }
         Ok(())
     }
 
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
         self.name.f_write(buf);
-        self.level.f_write(buf);
-        self.serial.f_write(buf);
-        self.weight.f_write(buf);
+        let mut b = [0u8; 13];
+        ::fastwire::Fixed::store(&self.level, &mut b[0..1]);
+        ::fastwire::Fixed::store(&self.serial, &mut b[1..5]);
+        ::fastwire::Fixed::store(&self.weight, &mut b[5..13]);
+        buf.extend_from_slice(&b);
     }
 
     fn f_read_fields(
@@ -2946,9 +2948,11 @@ impl ::fastwire::Struct for Derived {
         depth: u32,
     ) -> ::fastwire::Result<usize> {
         let p = self.name.f_read(r, p, depth)?;
-        let p = self.level.f_read(r, p, depth)?;
-        let p = self.serial.f_read(r, p, depth)?;
-        let p = self.weight.f_read(r, p, depth)?;
+        let b = r.array::<13>(p)?;
+        self.level = ::fastwire::Fixed::load(&b[0..1])?;
+        self.serial = ::fastwire::Fixed::load(&b[1..5])?;
+        self.weight = ::fastwire::Fixed::load(&b[5..13])?;
+        let p = p + 13;
         Ok(p)
     }
 
@@ -2958,9 +2962,7 @@ impl ::fastwire::Struct for Derived {
         depth: u32,
     ) -> ::fastwire::Result<usize> {
         let p = ::fastwire::final_format::verify_field(|v: &Self| &v.name, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.level, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.serial, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.weight, r, p, depth)?;
+        let p = r.skip(p, 13)?;
         Ok(p)
     }
 
@@ -3093,12 +3095,17 @@ impl ::fastwire::Struct for MoreDerived {
     const BODY: usize = 26;
     const FINAL_MIN: usize = 18;
 
-    fn v_write_fields(&self, buf: &mut Vec<u8>, body: usize) {
+    fn v_extra_fields(&self) -> usize {
+        self.name.v_extra()
+    }
+
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
+        let b = buf.array_mut::<26>(body);
+        ::fastwire::Fixed::store(&self.level, &mut b[12..13]);
+        ::fastwire::Fixed::store(&self.serial, &mut b[13..17]);
+        ::fastwire::Fixed::store(&self.weight, &mut b[17..25]);
+        ::fastwire::Fixed::store(&self.last, &mut b[25..26]);
         self.name.v_write(buf, body + 8, body);
-        self.level.v_write(buf, body + 12, body);
-        self.serial.v_write(buf, body + 13, body);
-        self.weight.v_write(buf, body + 17, body);
-        self.last.v_write(buf, body + 25, body);
     }
 
     fn v_read_fields(
@@ -3111,11 +3118,12 @@ impl ::fastwire::Struct for MoreDerived {
         if stored < 26 {
             return self.v_read_older(r, pos, stored, depth);
         }
+        let b = r.array::<26>(pos)?;
         self.name.v_read(r, pos + 8, pos, depth)?;
-        self.level.v_read(r, pos + 12, pos, depth)?;
-        self.serial.v_read(r, pos + 13, pos, depth)?;
-        self.weight.v_read(r, pos + 17, pos, depth)?;
-        self.last.v_read(r, pos + 25, pos, depth)?;
+        self.level = ::fastwire::Fixed::load(&b[12..13])?;
+        self.serial = ::fastwire::Fixed::load(&b[13..17])?;
+        self.weight = ::fastwire::Fixed::load(&b[17..25])?;
+        self.last = ::fastwire::Fixed::load(&b[25..26])?;
         Ok(())
     }
 
@@ -3128,27 +3136,17 @@ impl ::fastwire::Struct for MoreDerived {
         if 12 <= stored {
             ::fastwire::versioned::verify_field(|v: &Self| &v.name, r, pos + 8, pos, depth)?;
         }
-        if 13 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.level, r, pos + 12, pos, depth)?;
-        }
-        if 17 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.serial, r, pos + 13, pos, depth)?;
-        }
-        if 25 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.weight, r, pos + 17, pos, depth)?;
-        }
-        if 26 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.last, r, pos + 25, pos, depth)?;
-        }
         Ok(())
     }
 
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
         self.name.f_write(buf);
-        self.level.f_write(buf);
-        self.serial.f_write(buf);
-        self.weight.f_write(buf);
-        self.last.f_write(buf);
+        let mut b = [0u8; 14];
+        ::fastwire::Fixed::store(&self.level, &mut b[0..1]);
+        ::fastwire::Fixed::store(&self.serial, &mut b[1..5]);
+        ::fastwire::Fixed::store(&self.weight, &mut b[5..13]);
+        ::fastwire::Fixed::store(&self.last, &mut b[13..14]);
+        buf.extend_from_slice(&b);
     }
 
     fn f_read_fields(
@@ -3158,10 +3156,12 @@ impl ::fastwire::Struct for MoreDerived {
         depth: u32,
     ) -> ::fastwire::Result<usize> {
         let p = self.name.f_read(r, p, depth)?;
-        let p = self.level.f_read(r, p, depth)?;
-        let p = self.serial.f_read(r, p, depth)?;
-        let p = self.weight.f_read(r, p, depth)?;
-        let p = self.last.f_read(r, p, depth)?;
+        let b = r.array::<14>(p)?;
+        self.level = ::fastwire::Fixed::load(&b[0..1])?;
+        self.serial = ::fastwire::Fixed::load(&b[1..5])?;
+        self.weight = ::fastwire::Fixed::load(&b[5..13])?;
+        self.last = ::fastwire::Fixed::load(&b[13..14])?;
+        let p = p + 14;
         Ok(p)
     }
 
@@ -3171,10 +3171,7 @@ impl ::fastwire::Struct for MoreDerived {
         depth: u32,
     ) -> ::fastwire::Result<usize> {
         let p = ::fastwire::final_format::verify_field(|v: &Self| &v.name, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.level, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.serial, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.weight, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.last, r, p, depth)?;
+        let p = r.skip(p, 14)?;
         Ok(p)
     }
 
@@ -3309,10 +3306,15 @@ impl ::fastwire::Struct for Wallet {
     const BODY: usize = 36;
     const FINAL_MIN: usize = 28;
 
-    fn v_write_fields(&self, buf: &mut Vec<u8>, body: usize) {
+    fn v_extra_fields(&self) -> usize {
+        self.currency.v_extra()
+    }
+
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
+        let b = buf.array_mut::<36>(body);
+        ::fastwire::Fixed::store(&self.amount, &mut b[12..20]);
+        ::fastwire::Fixed::store(&self.reserved, &mut b[20..36]);
         self.currency.v_write(buf, body + 8, body);
-        self.amount.v_write(buf, body + 12, body);
-        self.reserved.v_write(buf, body + 20, body);
     }
 
     fn v_read_fields(
@@ -3325,9 +3327,10 @@ impl ::fastwire::Struct for Wallet {
         if stored < 36 {
             return self.v_read_older(r, pos, stored, depth);
         }
+        let b = r.array::<36>(pos)?;
         self.currency.v_read(r, pos + 8, pos, depth)?;
-        self.amount.v_read(r, pos + 12, pos, depth)?;
-        self.reserved.v_read(r, pos + 20, pos, depth)?;
+        self.amount = ::fastwire::Fixed::load(&b[12..20])?;
+        self.reserved = ::fastwire::Fixed::load(&b[20..36])?;
         Ok(())
     }
 
@@ -3340,9 +3343,6 @@ impl ::fastwire::Struct for Wallet {
         if 12 <= stored {
             ::fastwire::versioned::verify_field(|v: &Self| &v.currency, r, pos + 8, pos, depth)?;
         }
-        if 20 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.amount, r, pos + 12, pos, depth)?;
-        }
         if 36 <= stored {
             ::fastwire::versioned::verify_field(|v: &Self| &v.reserved, r, pos + 20, pos, depth)?;
         }
@@ -3351,8 +3351,10 @@ impl ::fastwire::Struct for Wallet {
 
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
         self.currency.f_write(buf);
-        self.amount.f_write(buf);
-        self.reserved.f_write(buf);
+        let mut b = [0u8; 24];
+        ::fastwire::Fixed::store(&self.amount, &mut b[0..8]);
+        ::fastwire::Fixed::store(&self.reserved, &mut b[8..24]);
+        buf.extend_from_slice(&b);
     }
 
     fn f_read_fields(
@@ -3362,8 +3364,10 @@ impl ::fastwire::Struct for Wallet {
         depth: u32,
     ) -> ::fastwire::Result<usize> {
         let p = self.currency.f_read(r, p, depth)?;
-        let p = self.amount.f_read(r, p, depth)?;
-        let p = self.reserved.f_read(r, p, depth)?;
+        let b = r.array::<24>(p)?;
+        self.amount = ::fastwire::Fixed::load(&b[0..8])?;
+        self.reserved = ::fastwire::Fixed::load(&b[8..24])?;
+        let p = p + 24;
         Ok(p)
     }
 
@@ -3373,8 +3377,9 @@ impl ::fastwire::Struct for Wallet {
         depth: u32,
     ) -> ::fastwire::Result<usize> {
         let p = ::fastwire::final_format::verify_field(|v: &Self| &v.currency, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.amount, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.reserved, r, p, depth)?;
+        let b = r.array::<24>(p)?;
+        ::fastwire::fixed::check_decimal(&b[8..24])?;
+        let p = p + 24;
         Ok(p)
     }
 
@@ -3503,15 +3508,20 @@ impl ::fastwire::Struct for ExAccount {
     const BODY: usize = 33;
     const FINAL_MIN: usize = 37;
 
-    fn v_write_fields(&self, buf: &mut Vec<u8>, body: usize) {
-        self.uid.v_write(buf, body + 8, body);
+    fn v_extra_fields(&self) -> usize {
+        self.name.v_extra() + self.wallet.v_extra() + self.asset.v_extra() + self.orders.v_extra()
+    }
+
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
+        let b = buf.array_mut::<33>(body);
+        ::fastwire::Fixed::store(&self.uid, &mut b[8..12]);
+        ::fastwire::Fixed::store(&self.state, &mut b[16..17]);
+        ::fastwire::Fixed::store(&self.refs, &mut b[30..32]);
+        ::fastwire::Fixed::store(&self.extra, &mut b[32..33]);
         self.name.v_write(buf, body + 12, body);
-        self.state.v_write(buf, body + 16, body);
         self.wallet.v_write(buf, body + 17, body);
         self.asset.v_write(buf, body + 21, body);
         self.orders.v_write(buf, body + 26, body);
-        self.refs.v_write(buf, body + 30, body);
-        self.extra.v_write(buf, body + 32, body);
     }
 
     fn v_read_fields(
@@ -3524,14 +3534,15 @@ impl ::fastwire::Struct for ExAccount {
         if stored < 33 {
             return self.v_read_older(r, pos, stored, depth);
         }
-        self.uid.v_read(r, pos + 8, pos, depth)?;
+        let b = r.array::<33>(pos)?;
+        self.uid = ::fastwire::Fixed::load(&b[8..12])?;
         self.name.v_read(r, pos + 12, pos, depth)?;
-        self.state.v_read(r, pos + 16, pos, depth)?;
+        self.state = ::fastwire::Fixed::load(&b[16..17])?;
         self.wallet.v_read(r, pos + 17, pos, depth)?;
         self.asset.v_read(r, pos + 21, pos, depth)?;
         self.orders.v_read(r, pos + 26, pos, depth)?;
-        self.refs.v_read(r, pos + 30, pos, depth)?;
-        self.extra.v_read(r, pos + 32, pos, depth)?;
+        self.refs = ::fastwire::Fixed::load(&b[30..32])?;
+        self.extra = ::fastwire::Fixed::load(&b[32..33])?;
         Ok(())
     }
 
@@ -3541,14 +3552,8 @@ impl ::fastwire::Struct for ExAccount {
         stored: usize,
         depth: u32,
     ) -> ::fastwire::Result<()> {
-        if 12 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.uid, r, pos + 8, pos, depth)?;
-        }
         if 16 <= stored {
             ::fastwire::versioned::verify_field(|v: &Self| &v.name, r, pos + 12, pos, depth)?;
-        }
-        if 17 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.state, r, pos + 16, pos, depth)?;
         }
         if 21 <= stored {
             ::fastwire::versioned::verify_field(|v: &Self| &v.wallet, r, pos + 17, pos, depth)?;
@@ -3559,24 +3564,24 @@ impl ::fastwire::Struct for ExAccount {
         if 30 <= stored {
             ::fastwire::versioned::verify_field(|v: &Self| &v.orders, r, pos + 26, pos, depth)?;
         }
-        if 32 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.refs, r, pos + 30, pos, depth)?;
-        }
-        if 33 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.extra, r, pos + 32, pos, depth)?;
-        }
         Ok(())
     }
 
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        self.uid.f_write(buf);
+        let mut b = [0u8; 4];
+        ::fastwire::Fixed::store(&self.uid, &mut b[0..4]);
+        buf.extend_from_slice(&b);
         self.name.f_write(buf);
-        self.state.f_write(buf);
+        let mut b = [0u8; 1];
+        ::fastwire::Fixed::store(&self.state, &mut b[0..1]);
+        buf.extend_from_slice(&b);
         self.wallet.f_write(buf);
         self.asset.f_write(buf);
         self.orders.f_write(buf);
-        self.refs.f_write(buf);
-        self.extra.f_write(buf);
+        let mut b = [0u8; 3];
+        ::fastwire::Fixed::store(&self.refs, &mut b[0..2]);
+        ::fastwire::Fixed::store(&self.extra, &mut b[2..3]);
+        buf.extend_from_slice(&b);
     }
 
     fn f_read_fields(
@@ -3585,14 +3590,20 @@ impl ::fastwire::Struct for ExAccount {
         p: usize,
         depth: u32,
     ) -> ::fastwire::Result<usize> {
-        let p = self.uid.f_read(r, p, depth)?;
+        let b = r.array::<4>(p)?;
+        self.uid = ::fastwire::Fixed::load(&b[0..4])?;
+        let p = p + 4;
         let p = self.name.f_read(r, p, depth)?;
-        let p = self.state.f_read(r, p, depth)?;
+        let b = r.array::<1>(p)?;
+        self.state = ::fastwire::Fixed::load(&b[0..1])?;
+        let p = p + 1;
         let p = self.wallet.f_read(r, p, depth)?;
         let p = self.asset.f_read(r, p, depth)?;
         let p = self.orders.f_read(r, p, depth)?;
-        let p = self.refs.f_read(r, p, depth)?;
-        let p = self.extra.f_read(r, p, depth)?;
+        let b = r.array::<3>(p)?;
+        self.refs = ::fastwire::Fixed::load(&b[0..2])?;
+        self.extra = ::fastwire::Fixed::load(&b[2..3])?;
+        let p = p + 3;
         Ok(p)
     }
 
@@ -3601,14 +3612,13 @@ impl ::fastwire::Struct for ExAccount {
         p: usize,
         depth: u32,
     ) -> ::fastwire::Result<usize> {
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.uid, r, p, depth)?;
+        let p = r.skip(p, 4)?;
         let p = ::fastwire::final_format::verify_field(|v: &Self| &v.name, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.state, r, p, depth)?;
+        let p = r.skip(p, 1)?;
         let p = ::fastwire::final_format::verify_field(|v: &Self| &v.wallet, r, p, depth)?;
         let p = ::fastwire::final_format::verify_field(|v: &Self| &v.asset, r, p, depth)?;
         let p = ::fastwire::final_format::verify_field(|v: &Self| &v.orders, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.refs, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.extra, r, p, depth)?;
+        let p = r.skip(p, 3)?;
         Ok(p)
     }
 
@@ -3766,9 +3776,14 @@ impl ::fastwire::Struct for Ping {
     const BODY: usize = 32;
     const FINAL_MIN: usize = 24;
 
-    fn v_write_fields(&self, buf: &mut Vec<u8>, body: usize) {
-        self.id.v_write(buf, body + 8, body);
-        self.sent.v_write(buf, body + 24, body);
+    fn v_extra_fields(&self) -> usize {
+        0
+    }
+
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
+        let b = buf.array_mut::<32>(body);
+        ::fastwire::Fixed::store(&self.id, &mut b[8..24]);
+        ::fastwire::Fixed::store(&self.sent, &mut b[24..32]);
     }
 
     fn v_read_fields(
@@ -3781,49 +3796,47 @@ impl ::fastwire::Struct for Ping {
         if stored < 32 {
             return self.v_read_older(r, pos, stored, depth);
         }
-        self.id.v_read(r, pos + 8, pos, depth)?;
-        self.sent.v_read(r, pos + 24, pos, depth)?;
+        let b = r.array::<32>(pos)?;
+        self.id = ::fastwire::Fixed::load(&b[8..24])?;
+        self.sent = ::fastwire::Fixed::load(&b[24..32])?;
         Ok(())
     }
 
     fn v_verify_fields(
-        r: &mut ::fastwire::versioned::Reader<'_>,
-        pos: usize,
-        stored: usize,
-        depth: u32,
+        _r: &mut ::fastwire::versioned::Reader<'_>,
+        _pos: usize,
+        _stored: usize,
+        _depth: u32,
     ) -> ::fastwire::Result<()> {
-        if 24 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.id, r, pos + 8, pos, depth)?;
-        }
-        if 32 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.sent, r, pos + 24, pos, depth)?;
-        }
         Ok(())
     }
 
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        self.id.f_write(buf);
-        self.sent.f_write(buf);
+        let mut b = [0u8; 24];
+        ::fastwire::Fixed::store(&self.id, &mut b[0..16]);
+        ::fastwire::Fixed::store(&self.sent, &mut b[16..24]);
+        buf.extend_from_slice(&b);
     }
 
     fn f_read_fields(
         &mut self,
         r: &mut ::fastwire::final_format::Reader<'_>,
         p: usize,
-        depth: u32,
+        _depth: u32,
     ) -> ::fastwire::Result<usize> {
-        let p = self.id.f_read(r, p, depth)?;
-        let p = self.sent.f_read(r, p, depth)?;
+        let b = r.array::<24>(p)?;
+        self.id = ::fastwire::Fixed::load(&b[0..16])?;
+        self.sent = ::fastwire::Fixed::load(&b[16..24])?;
+        let p = p + 24;
         Ok(p)
     }
 
     fn f_verify_fields(
         r: &mut ::fastwire::final_format::Reader<'_>,
         p: usize,
-        depth: u32,
+        _depth: u32,
     ) -> ::fastwire::Result<usize> {
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.id, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.sent, r, p, depth)?;
+        let p = r.skip(p, 24)?;
         Ok(p)
     }
 
@@ -3932,9 +3945,14 @@ impl ::fastwire::Struct for Pong {
     const BODY: usize = 32;
     const FINAL_MIN: usize = 24;
 
-    fn v_write_fields(&self, buf: &mut Vec<u8>, body: usize) {
-        self.id.v_write(buf, body + 8, body);
-        self.received.v_write(buf, body + 24, body);
+    fn v_extra_fields(&self) -> usize {
+        0
+    }
+
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
+        let b = buf.array_mut::<32>(body);
+        ::fastwire::Fixed::store(&self.id, &mut b[8..24]);
+        ::fastwire::Fixed::store(&self.received, &mut b[24..32]);
     }
 
     fn v_read_fields(
@@ -3947,49 +3965,47 @@ impl ::fastwire::Struct for Pong {
         if stored < 32 {
             return self.v_read_older(r, pos, stored, depth);
         }
-        self.id.v_read(r, pos + 8, pos, depth)?;
-        self.received.v_read(r, pos + 24, pos, depth)?;
+        let b = r.array::<32>(pos)?;
+        self.id = ::fastwire::Fixed::load(&b[8..24])?;
+        self.received = ::fastwire::Fixed::load(&b[24..32])?;
         Ok(())
     }
 
     fn v_verify_fields(
-        r: &mut ::fastwire::versioned::Reader<'_>,
-        pos: usize,
-        stored: usize,
-        depth: u32,
+        _r: &mut ::fastwire::versioned::Reader<'_>,
+        _pos: usize,
+        _stored: usize,
+        _depth: u32,
     ) -> ::fastwire::Result<()> {
-        if 24 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.id, r, pos + 8, pos, depth)?;
-        }
-        if 32 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.received, r, pos + 24, pos, depth)?;
-        }
         Ok(())
     }
 
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        self.id.f_write(buf);
-        self.received.f_write(buf);
+        let mut b = [0u8; 24];
+        ::fastwire::Fixed::store(&self.id, &mut b[0..16]);
+        ::fastwire::Fixed::store(&self.received, &mut b[16..24]);
+        buf.extend_from_slice(&b);
     }
 
     fn f_read_fields(
         &mut self,
         r: &mut ::fastwire::final_format::Reader<'_>,
         p: usize,
-        depth: u32,
+        _depth: u32,
     ) -> ::fastwire::Result<usize> {
-        let p = self.id.f_read(r, p, depth)?;
-        let p = self.received.f_read(r, p, depth)?;
+        let b = r.array::<24>(p)?;
+        self.id = ::fastwire::Fixed::load(&b[0..16])?;
+        self.received = ::fastwire::Fixed::load(&b[16..24])?;
+        let p = p + 24;
         Ok(p)
     }
 
     fn f_verify_fields(
         r: &mut ::fastwire::final_format::Reader<'_>,
         p: usize,
-        depth: u32,
+        _depth: u32,
     ) -> ::fastwire::Result<usize> {
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.id, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.received, r, p, depth)?;
+        let p = r.skip(p, 24)?;
         Ok(p)
     }
 
@@ -4098,8 +4114,13 @@ impl ::fastwire::Struct for Refused {
     const BODY: usize = 28;
     const FINAL_MIN: usize = 20;
 
-    fn v_write_fields(&self, buf: &mut Vec<u8>, body: usize) {
-        self.id.v_write(buf, body + 8, body);
+    fn v_extra_fields(&self) -> usize {
+        self.reason.v_extra()
+    }
+
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
+        let b = buf.array_mut::<28>(body);
+        ::fastwire::Fixed::store(&self.id, &mut b[8..24]);
         self.reason.v_write(buf, body + 24, body);
     }
 
@@ -4113,7 +4134,8 @@ impl ::fastwire::Struct for Refused {
         if stored < 28 {
             return self.v_read_older(r, pos, stored, depth);
         }
-        self.id.v_read(r, pos + 8, pos, depth)?;
+        let b = r.array::<28>(pos)?;
+        self.id = ::fastwire::Fixed::load(&b[8..24])?;
         self.reason.v_read(r, pos + 24, pos, depth)?;
         Ok(())
     }
@@ -4124,9 +4146,6 @@ impl ::fastwire::Struct for Refused {
         stored: usize,
         depth: u32,
     ) -> ::fastwire::Result<()> {
-        if 24 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.id, r, pos + 8, pos, depth)?;
-        }
         if 28 <= stored {
             ::fastwire::versioned::verify_field(|v: &Self| &v.reason, r, pos + 24, pos, depth)?;
         }
@@ -4134,7 +4153,9 @@ impl ::fastwire::Struct for Refused {
     }
 
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        self.id.f_write(buf);
+        let mut b = [0u8; 16];
+        ::fastwire::Fixed::store(&self.id, &mut b[0..16]);
+        buf.extend_from_slice(&b);
         self.reason.f_write(buf);
     }
 
@@ -4144,7 +4165,9 @@ impl ::fastwire::Struct for Refused {
         p: usize,
         depth: u32,
     ) -> ::fastwire::Result<usize> {
-        let p = self.id.f_read(r, p, depth)?;
+        let b = r.array::<16>(p)?;
+        self.id = ::fastwire::Fixed::load(&b[0..16])?;
+        let p = p + 16;
         let p = self.reason.f_read(r, p, depth)?;
         Ok(p)
     }
@@ -4154,7 +4177,7 @@ impl ::fastwire::Struct for Refused {
         p: usize,
         depth: u32,
     ) -> ::fastwire::Result<usize> {
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.id, r, p, depth)?;
+        let p = r.skip(p, 16)?;
         let p = ::fastwire::final_format::verify_field(|v: &Self| &v.reason, r, p, depth)?;
         Ok(p)
     }
@@ -4264,8 +4287,13 @@ impl ::fastwire::Struct for Failure {
     const BODY: usize = 28;
     const FINAL_MIN: usize = 20;
 
-    fn v_write_fields(&self, buf: &mut Vec<u8>, body: usize) {
-        self.id.v_write(buf, body + 8, body);
+    fn v_extra_fields(&self) -> usize {
+        self.error.v_extra()
+    }
+
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
+        let b = buf.array_mut::<28>(body);
+        ::fastwire::Fixed::store(&self.id, &mut b[8..24]);
         self.error.v_write(buf, body + 24, body);
     }
 
@@ -4279,7 +4307,8 @@ impl ::fastwire::Struct for Failure {
         if stored < 28 {
             return self.v_read_older(r, pos, stored, depth);
         }
-        self.id.v_read(r, pos + 8, pos, depth)?;
+        let b = r.array::<28>(pos)?;
+        self.id = ::fastwire::Fixed::load(&b[8..24])?;
         self.error.v_read(r, pos + 24, pos, depth)?;
         Ok(())
     }
@@ -4290,9 +4319,6 @@ impl ::fastwire::Struct for Failure {
         stored: usize,
         depth: u32,
     ) -> ::fastwire::Result<()> {
-        if 24 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.id, r, pos + 8, pos, depth)?;
-        }
         if 28 <= stored {
             ::fastwire::versioned::verify_field(|v: &Self| &v.error, r, pos + 24, pos, depth)?;
         }
@@ -4300,7 +4326,9 @@ impl ::fastwire::Struct for Failure {
     }
 
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        self.id.f_write(buf);
+        let mut b = [0u8; 16];
+        ::fastwire::Fixed::store(&self.id, &mut b[0..16]);
+        buf.extend_from_slice(&b);
         self.error.f_write(buf);
     }
 
@@ -4310,7 +4338,9 @@ impl ::fastwire::Struct for Failure {
         p: usize,
         depth: u32,
     ) -> ::fastwire::Result<usize> {
-        let p = self.id.f_read(r, p, depth)?;
+        let b = r.array::<16>(p)?;
+        self.id = ::fastwire::Fixed::load(&b[0..16])?;
+        let p = p + 16;
         let p = self.error.f_read(r, p, depth)?;
         Ok(p)
     }
@@ -4320,7 +4350,7 @@ impl ::fastwire::Struct for Failure {
         p: usize,
         depth: u32,
     ) -> ::fastwire::Result<usize> {
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.id, r, p, depth)?;
+        let p = r.skip(p, 16)?;
         let p = ::fastwire::final_format::verify_field(|v: &Self| &v.error, r, p, depth)?;
         Ok(p)
     }
@@ -4432,9 +4462,14 @@ impl ::fastwire::Struct for PingRequest {
     const BODY: usize = 36;
     const FINAL_MIN: usize = 28;
 
-    fn v_write_fields(&self, buf: &mut Vec<u8>, body: usize) {
-        self.id.v_write(buf, body + 8, body);
-        self.sent.v_write(buf, body + 24, body);
+    fn v_extra_fields(&self) -> usize {
+        self.note.v_extra()
+    }
+
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
+        let b = buf.array_mut::<36>(body);
+        ::fastwire::Fixed::store(&self.id, &mut b[8..24]);
+        ::fastwire::Fixed::store(&self.sent, &mut b[24..32]);
         self.note.v_write(buf, body + 32, body);
     }
 
@@ -4448,8 +4483,9 @@ impl ::fastwire::Struct for PingRequest {
         if stored < 36 {
             return self.v_read_older(r, pos, stored, depth);
         }
-        self.id.v_read(r, pos + 8, pos, depth)?;
-        self.sent.v_read(r, pos + 24, pos, depth)?;
+        let b = r.array::<36>(pos)?;
+        self.id = ::fastwire::Fixed::load(&b[8..24])?;
+        self.sent = ::fastwire::Fixed::load(&b[24..32])?;
         self.note.v_read(r, pos + 32, pos, depth)?;
         Ok(())
     }
@@ -4460,12 +4496,6 @@ impl ::fastwire::Struct for PingRequest {
         stored: usize,
         depth: u32,
     ) -> ::fastwire::Result<()> {
-        if 24 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.id, r, pos + 8, pos, depth)?;
-        }
-        if 32 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.sent, r, pos + 24, pos, depth)?;
-        }
         if 36 <= stored {
             ::fastwire::versioned::verify_field(|v: &Self| &v.note, r, pos + 32, pos, depth)?;
         }
@@ -4473,8 +4503,10 @@ impl ::fastwire::Struct for PingRequest {
     }
 
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        self.id.f_write(buf);
-        self.sent.f_write(buf);
+        let mut b = [0u8; 24];
+        ::fastwire::Fixed::store(&self.id, &mut b[0..16]);
+        ::fastwire::Fixed::store(&self.sent, &mut b[16..24]);
+        buf.extend_from_slice(&b);
         self.note.f_write(buf);
     }
 
@@ -4484,8 +4516,10 @@ impl ::fastwire::Struct for PingRequest {
         p: usize,
         depth: u32,
     ) -> ::fastwire::Result<usize> {
-        let p = self.id.f_read(r, p, depth)?;
-        let p = self.sent.f_read(r, p, depth)?;
+        let b = r.array::<24>(p)?;
+        self.id = ::fastwire::Fixed::load(&b[0..16])?;
+        self.sent = ::fastwire::Fixed::load(&b[16..24])?;
+        let p = p + 24;
         let p = self.note.f_read(r, p, depth)?;
         Ok(p)
     }
@@ -4495,8 +4529,7 @@ impl ::fastwire::Struct for PingRequest {
         p: usize,
         depth: u32,
     ) -> ::fastwire::Result<usize> {
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.id, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.sent, r, p, depth)?;
+        let p = r.skip(p, 24)?;
         let p = ::fastwire::final_format::verify_field(|v: &Self| &v.note, r, p, depth)?;
         Ok(p)
     }
@@ -4614,8 +4647,13 @@ impl ::fastwire::Struct for Notify {
     const BODY: usize = 28;
     const FINAL_MIN: usize = 20;
 
-    fn v_write_fields(&self, buf: &mut Vec<u8>, body: usize) {
-        self.id.v_write(buf, body + 8, body);
+    fn v_extra_fields(&self) -> usize {
+        self.text.v_extra()
+    }
+
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
+        let b = buf.array_mut::<28>(body);
+        ::fastwire::Fixed::store(&self.id, &mut b[8..24]);
         self.text.v_write(buf, body + 24, body);
     }
 
@@ -4629,7 +4667,8 @@ impl ::fastwire::Struct for Notify {
         if stored < 28 {
             return self.v_read_older(r, pos, stored, depth);
         }
-        self.id.v_read(r, pos + 8, pos, depth)?;
+        let b = r.array::<28>(pos)?;
+        self.id = ::fastwire::Fixed::load(&b[8..24])?;
         self.text.v_read(r, pos + 24, pos, depth)?;
         Ok(())
     }
@@ -4640,9 +4679,6 @@ impl ::fastwire::Struct for Notify {
         stored: usize,
         depth: u32,
     ) -> ::fastwire::Result<()> {
-        if 24 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.id, r, pos + 8, pos, depth)?;
-        }
         if 28 <= stored {
             ::fastwire::versioned::verify_field(|v: &Self| &v.text, r, pos + 24, pos, depth)?;
         }
@@ -4650,7 +4686,9 @@ impl ::fastwire::Struct for Notify {
     }
 
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        self.id.f_write(buf);
+        let mut b = [0u8; 16];
+        ::fastwire::Fixed::store(&self.id, &mut b[0..16]);
+        buf.extend_from_slice(&b);
         self.text.f_write(buf);
     }
 
@@ -4660,7 +4698,9 @@ impl ::fastwire::Struct for Notify {
         p: usize,
         depth: u32,
     ) -> ::fastwire::Result<usize> {
-        let p = self.id.f_read(r, p, depth)?;
+        let b = r.array::<16>(p)?;
+        self.id = ::fastwire::Fixed::load(&b[0..16])?;
+        let p = p + 16;
         let p = self.text.f_read(r, p, depth)?;
         Ok(p)
     }
@@ -4670,7 +4710,7 @@ impl ::fastwire::Struct for Notify {
         p: usize,
         depth: u32,
     ) -> ::fastwire::Result<usize> {
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.id, r, p, depth)?;
+        let p = r.skip(p, 16)?;
         let p = ::fastwire::final_format::verify_field(|v: &Self| &v.text, r, p, depth)?;
         Ok(p)
     }
@@ -4732,7 +4772,11 @@ impl ::fastwire::Struct for Empty {
     const BODY: usize = 8;
     const FINAL_MIN: usize = 0;
 
-    fn v_write_fields(&self, _buf: &mut Vec<u8>, _body: usize) {}
+    fn v_extra_fields(&self) -> usize {
+        0
+    }
+
+    fn v_write_fields(&self, _buf: &mut ::fastwire::versioned::Writer<'_>, _body: usize) {}
 
     fn v_read_fields(
         &mut self,

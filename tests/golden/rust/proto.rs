@@ -213,13 +213,18 @@ impl ::fastwire::Struct for Order {
     const BODY: usize = 34;
     const FINAL_MIN: usize = 26;
 
-    fn v_write_fields(&self, buf: &mut Vec<u8>, body: usize) {
-        self.uid.v_write(buf, body + 8, body);
+    fn v_extra_fields(&self) -> usize {
+        self.symbol.v_extra()
+    }
+
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
+        let b = buf.array_mut::<34>(body);
+        ::fastwire::Fixed::store(&self.uid, &mut b[8..12]);
+        ::fastwire::Fixed::store(&self.side, &mut b[16..17]);
+        ::fastwire::Fixed::store(&self.type_, &mut b[17..18]);
+        ::fastwire::Fixed::store(&self.price, &mut b[18..26]);
+        ::fastwire::Fixed::store(&self.volume, &mut b[26..34]);
         self.symbol.v_write(buf, body + 12, body);
-        self.side.v_write(buf, body + 16, body);
-        self.type_.v_write(buf, body + 17, body);
-        self.price.v_write(buf, body + 18, body);
-        self.volume.v_write(buf, body + 26, body);
     }
 
     fn v_read_fields(
@@ -232,12 +237,13 @@ impl ::fastwire::Struct for Order {
         if stored < 34 {
             return self.v_read_older(r, pos, stored, depth);
         }
-        self.uid.v_read(r, pos + 8, pos, depth)?;
+        let b = r.array::<34>(pos)?;
+        self.uid = ::fastwire::Fixed::load(&b[8..12])?;
         self.symbol.v_read(r, pos + 12, pos, depth)?;
-        self.side.v_read(r, pos + 16, pos, depth)?;
-        self.type_.v_read(r, pos + 17, pos, depth)?;
-        self.price.v_read(r, pos + 18, pos, depth)?;
-        self.volume.v_read(r, pos + 26, pos, depth)?;
+        self.side = ::fastwire::Fixed::load(&b[16..17])?;
+        self.type_ = ::fastwire::Fixed::load(&b[17..18])?;
+        self.price = ::fastwire::Fixed::load(&b[18..26])?;
+        self.volume = ::fastwire::Fixed::load(&b[26..34])?;
         Ok(())
     }
 
@@ -247,34 +253,23 @@ impl ::fastwire::Struct for Order {
         stored: usize,
         depth: u32,
     ) -> ::fastwire::Result<()> {
-        if 12 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.uid, r, pos + 8, pos, depth)?;
-        }
         if 16 <= stored {
             ::fastwire::versioned::verify_field(|v: &Self| &v.symbol, r, pos + 12, pos, depth)?;
-        }
-        if 17 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.side, r, pos + 16, pos, depth)?;
-        }
-        if 18 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.type_, r, pos + 17, pos, depth)?;
-        }
-        if 26 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.price, r, pos + 18, pos, depth)?;
-        }
-        if 34 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.volume, r, pos + 26, pos, depth)?;
         }
         Ok(())
     }
 
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        self.uid.f_write(buf);
+        let mut b = [0u8; 4];
+        ::fastwire::Fixed::store(&self.uid, &mut b[0..4]);
+        buf.extend_from_slice(&b);
         self.symbol.f_write(buf);
-        self.side.f_write(buf);
-        self.type_.f_write(buf);
-        self.price.f_write(buf);
-        self.volume.f_write(buf);
+        let mut b = [0u8; 18];
+        ::fastwire::Fixed::store(&self.side, &mut b[0..1]);
+        ::fastwire::Fixed::store(&self.type_, &mut b[1..2]);
+        ::fastwire::Fixed::store(&self.price, &mut b[2..10]);
+        ::fastwire::Fixed::store(&self.volume, &mut b[10..18]);
+        buf.extend_from_slice(&b);
     }
 
     fn f_read_fields(
@@ -283,12 +278,16 @@ impl ::fastwire::Struct for Order {
         p: usize,
         depth: u32,
     ) -> ::fastwire::Result<usize> {
-        let p = self.uid.f_read(r, p, depth)?;
+        let b = r.array::<4>(p)?;
+        self.uid = ::fastwire::Fixed::load(&b[0..4])?;
+        let p = p + 4;
         let p = self.symbol.f_read(r, p, depth)?;
-        let p = self.side.f_read(r, p, depth)?;
-        let p = self.type_.f_read(r, p, depth)?;
-        let p = self.price.f_read(r, p, depth)?;
-        let p = self.volume.f_read(r, p, depth)?;
+        let b = r.array::<18>(p)?;
+        self.side = ::fastwire::Fixed::load(&b[0..1])?;
+        self.type_ = ::fastwire::Fixed::load(&b[1..2])?;
+        self.price = ::fastwire::Fixed::load(&b[2..10])?;
+        self.volume = ::fastwire::Fixed::load(&b[10..18])?;
+        let p = p + 18;
         Ok(p)
     }
 
@@ -297,12 +296,9 @@ impl ::fastwire::Struct for Order {
         p: usize,
         depth: u32,
     ) -> ::fastwire::Result<usize> {
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.uid, r, p, depth)?;
+        let p = r.skip(p, 4)?;
         let p = ::fastwire::final_format::verify_field(|v: &Self| &v.symbol, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.side, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.type_, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.price, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.volume, r, p, depth)?;
+        let p = r.skip(p, 18)?;
         Ok(p)
     }
 
@@ -444,9 +440,14 @@ impl ::fastwire::Struct for Balance {
     const BODY: usize = 20;
     const FINAL_MIN: usize = 12;
 
-    fn v_write_fields(&self, buf: &mut Vec<u8>, body: usize) {
+    fn v_extra_fields(&self) -> usize {
+        self.currency.v_extra()
+    }
+
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
+        let b = buf.array_mut::<20>(body);
+        ::fastwire::Fixed::store(&self.amount, &mut b[12..20]);
         self.currency.v_write(buf, body + 8, body);
-        self.amount.v_write(buf, body + 12, body);
     }
 
     fn v_read_fields(
@@ -459,8 +460,9 @@ impl ::fastwire::Struct for Balance {
         if stored < 20 {
             return self.v_read_older(r, pos, stored, depth);
         }
+        let b = r.array::<20>(pos)?;
         self.currency.v_read(r, pos + 8, pos, depth)?;
-        self.amount.v_read(r, pos + 12, pos, depth)?;
+        self.amount = ::fastwire::Fixed::load(&b[12..20])?;
         Ok(())
     }
 
@@ -473,15 +475,14 @@ impl ::fastwire::Struct for Balance {
         if 12 <= stored {
             ::fastwire::versioned::verify_field(|v: &Self| &v.currency, r, pos + 8, pos, depth)?;
         }
-        if 20 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.amount, r, pos + 12, pos, depth)?;
-        }
         Ok(())
     }
 
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
         self.currency.f_write(buf);
-        self.amount.f_write(buf);
+        let mut b = [0u8; 8];
+        ::fastwire::Fixed::store(&self.amount, &mut b[0..8]);
+        buf.extend_from_slice(&b);
     }
 
     fn f_read_fields(
@@ -491,7 +492,9 @@ impl ::fastwire::Struct for Balance {
         depth: u32,
     ) -> ::fastwire::Result<usize> {
         let p = self.currency.f_read(r, p, depth)?;
-        let p = self.amount.f_read(r, p, depth)?;
+        let b = r.array::<8>(p)?;
+        self.amount = ::fastwire::Fixed::load(&b[0..8])?;
+        let p = p + 8;
         Ok(p)
     }
 
@@ -501,7 +504,7 @@ impl ::fastwire::Struct for Balance {
         depth: u32,
     ) -> ::fastwire::Result<usize> {
         let p = ::fastwire::final_format::verify_field(|v: &Self| &v.currency, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.amount, r, p, depth)?;
+        let p = r.skip(p, 8)?;
         Ok(p)
     }
 
@@ -619,10 +622,15 @@ impl ::fastwire::Struct for Account {
     const BODY: usize = 30;
     const FINAL_MIN: usize = 26;
 
-    fn v_write_fields(&self, buf: &mut Vec<u8>, body: usize) {
-        self.uid.v_write(buf, body + 8, body);
+    fn v_extra_fields(&self) -> usize {
+        self.name.v_extra() + self.wallet.v_extra() + self.asset.v_extra() + self.orders.v_extra()
+    }
+
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
+        let b = buf.array_mut::<30>(body);
+        ::fastwire::Fixed::store(&self.uid, &mut b[8..12]);
+        ::fastwire::Fixed::store(&self.state, &mut b[16..17]);
         self.name.v_write(buf, body + 12, body);
-        self.state.v_write(buf, body + 16, body);
         self.wallet.v_write(buf, body + 17, body);
         self.asset.v_write(buf, body + 21, body);
         self.orders.v_write(buf, body + 26, body);
@@ -638,9 +646,10 @@ impl ::fastwire::Struct for Account {
         if stored < 30 {
             return self.v_read_older(r, pos, stored, depth);
         }
-        self.uid.v_read(r, pos + 8, pos, depth)?;
+        let b = r.array::<30>(pos)?;
+        self.uid = ::fastwire::Fixed::load(&b[8..12])?;
         self.name.v_read(r, pos + 12, pos, depth)?;
-        self.state.v_read(r, pos + 16, pos, depth)?;
+        self.state = ::fastwire::Fixed::load(&b[16..17])?;
         self.wallet.v_read(r, pos + 17, pos, depth)?;
         self.asset.v_read(r, pos + 21, pos, depth)?;
         self.orders.v_read(r, pos + 26, pos, depth)?;
@@ -653,14 +662,8 @@ impl ::fastwire::Struct for Account {
         stored: usize,
         depth: u32,
     ) -> ::fastwire::Result<()> {
-        if 12 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.uid, r, pos + 8, pos, depth)?;
-        }
         if 16 <= stored {
             ::fastwire::versioned::verify_field(|v: &Self| &v.name, r, pos + 12, pos, depth)?;
-        }
-        if 17 <= stored {
-            ::fastwire::versioned::verify_field(|v: &Self| &v.state, r, pos + 16, pos, depth)?;
         }
         if 21 <= stored {
             ::fastwire::versioned::verify_field(|v: &Self| &v.wallet, r, pos + 17, pos, depth)?;
@@ -675,9 +678,13 @@ impl ::fastwire::Struct for Account {
     }
 
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        self.uid.f_write(buf);
+        let mut b = [0u8; 4];
+        ::fastwire::Fixed::store(&self.uid, &mut b[0..4]);
+        buf.extend_from_slice(&b);
         self.name.f_write(buf);
-        self.state.f_write(buf);
+        let mut b = [0u8; 1];
+        ::fastwire::Fixed::store(&self.state, &mut b[0..1]);
+        buf.extend_from_slice(&b);
         self.wallet.f_write(buf);
         self.asset.f_write(buf);
         self.orders.f_write(buf);
@@ -689,9 +696,13 @@ impl ::fastwire::Struct for Account {
         p: usize,
         depth: u32,
     ) -> ::fastwire::Result<usize> {
-        let p = self.uid.f_read(r, p, depth)?;
+        let b = r.array::<4>(p)?;
+        self.uid = ::fastwire::Fixed::load(&b[0..4])?;
+        let p = p + 4;
         let p = self.name.f_read(r, p, depth)?;
-        let p = self.state.f_read(r, p, depth)?;
+        let b = r.array::<1>(p)?;
+        self.state = ::fastwire::Fixed::load(&b[0..1])?;
+        let p = p + 1;
         let p = self.wallet.f_read(r, p, depth)?;
         let p = self.asset.f_read(r, p, depth)?;
         let p = self.orders.f_read(r, p, depth)?;
@@ -703,9 +714,9 @@ impl ::fastwire::Struct for Account {
         p: usize,
         depth: u32,
     ) -> ::fastwire::Result<usize> {
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.uid, r, p, depth)?;
+        let p = r.skip(p, 4)?;
         let p = ::fastwire::final_format::verify_field(|v: &Self| &v.name, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.state, r, p, depth)?;
+        let p = r.skip(p, 1)?;
         let p = ::fastwire::final_format::verify_field(|v: &Self| &v.wallet, r, p, depth)?;
         let p = ::fastwire::final_format::verify_field(|v: &Self| &v.asset, r, p, depth)?;
         let p = ::fastwire::final_format::verify_field(|v: &Self| &v.orders, r, p, depth)?;

@@ -31,7 +31,11 @@ impl ::fastwire::Struct for OrderMessage {
     const BODY: usize = 12;
     const FINAL_MIN: usize = 26;
 
-    fn v_write_fields(&self, buf: &mut Vec<u8>, body: usize) {
+    fn v_extra_fields(&self) -> usize {
+        self.body.v_extra()
+    }
+
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         self.body.v_write(buf, body + 8, body);
     }
 
@@ -136,7 +140,11 @@ impl ::fastwire::Struct for BalanceMessage {
     const BODY: usize = 12;
     const FINAL_MIN: usize = 12;
 
-    fn v_write_fields(&self, buf: &mut Vec<u8>, body: usize) {
+    fn v_extra_fields(&self) -> usize {
+        self.body.v_extra()
+    }
+
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         self.body.v_write(buf, body + 8, body);
     }
 
@@ -241,7 +249,11 @@ impl ::fastwire::Struct for AccountMessage {
     const BODY: usize = 12;
     const FINAL_MIN: usize = 26;
 
-    fn v_write_fields(&self, buf: &mut Vec<u8>, body: usize) {
+    fn v_extra_fields(&self) -> usize {
+        self.body.v_extra()
+    }
+
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         self.body.v_write(buf, body + 8, body);
     }
 

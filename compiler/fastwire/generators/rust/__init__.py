@@ -421,9 +421,24 @@ class _Module:
           f"    const FINAL_MIN: usize = {layout.final_min};",
           "")
         # versioned write
-        self.fn_body(f"fn v_write_fields(&self, {u}buf: &mut Vec<u8>, {u}body: usize)",
-                     [f"self.{n}.v_write(buf, body + {fl.offset}, body);"
-                      for (f, fl, _), n in zip(fields, names)])
+        # Heap bytes: only fields that are not one value in their slot have any.
+        terms = [f"self.{n}.v_extra()" for (_f, fl, _), n in zip(fields, names)
+                 if not fl.wire.is_value]
+        extra = " + ".join(terms) or "0"
+        if len(extra) + 8 > 120:  # as rustfmt breaks a long sum
+            extra = "\n    + ".join(terms)
+        self.fn_body("fn v_extra_fields(&self) -> usize", extra.split("\n"))
+        # Values in their slot are stored at constant positions of the body; then the
+        # fields with heap blocks, in field order (the blocks' order).
+        body = layout.body_size
+        values = [(fl, n) for (_f, fl, _), n in zip(fields, names) if fl.wire.is_value]
+        write = [f"let b = buf.array_mut::<{body}>(body);"] if values else []
+        write += [f"::fastwire::Fixed::store(&self.{n}, &mut b[{fl.offset}..{fl.offset + fl.slot}]);"
+                  for fl, n in values]
+        write += [f"self.{n}.v_write(buf, body + {fl.offset}, body);"
+                  for (_f, fl, _), n in zip(fields, names) if not fl.wire.is_value]
+        self.fn_body(f"fn v_write_fields(&self, {u}buf: &mut ::fastwire::versioned::Writer<'_>, "
+                     f"{u}body: usize)", write)
         # versioned read
         e("    fn v_read_fields(",
           "        &mut self,",
@@ -436,40 +451,83 @@ class _Module:
             e(f"        if stored < {layout.body_size} {{",
               "            return self.v_read_older(r, pos, stored, depth);",
               "        }")
+            if values:
+                e(f"        let b = r.array::<{body}>(pos)?;")
             for (_f, fl, _), n in zip(fields, names):
-                e(f"        self.{n}.v_read(r, pos + {fl.offset}, pos, depth)?;")
+                if fl.wire.is_value:
+                    e(f"        self.{n} = ::fastwire::Fixed::load(&b[{fl.offset}..{fl.offset + fl.slot}])?;")
+                else:
+                    e(f"        self.{n}.v_read(r, pos + {fl.offset}, pos, depth)?;")
         e("        Ok(())", "    }", "")
         # versioned verify
+        checked = [fl for (_f, fl, _) in fields if not fl.wire.is_value or fl.wire.kind == "decimal"]
+        vu = "" if checked else "_"  # parameters a verify with nothing to check does not use
         e("    fn v_verify_fields(",
-          f"        {u}r: &mut ::fastwire::versioned::Reader<'_>,",
-          f"        {u}pos: usize,",
-          f"        {u}stored: usize,",
-          f"        {u}depth: u32,",
+          f"        {vu}r: &mut ::fastwire::versioned::Reader<'_>,",
+          f"        {vu}pos: usize,",
+          f"        {vu}stored: usize,",
+          f"        {vu}depth: u32,",
           "    ) -> ::fastwire::Result<()> {")
         for (_f, fl, _), n in zip(fields, names):
+            if fl.wire.is_value and fl.wire.kind != "decimal":
+                continue  # any bytes are a value: nothing to check
             e(f"        if {fl.offset + fl.slot} <= stored {{",
               f"            ::fastwire::versioned::verify_field(|v: &Self| &v.{n}, r, pos + {fl.offset}, pos, depth)?;",
               "        }")
         e("        Ok(())", "    }", "")
         # final
-        self.fn_body(f"fn f_write_fields(&self, {u}buf: &mut Vec<u8>)",
-                     [f"self.{n}.f_write(buf);" for n in names])
+        runs = {run.first: run for run in layout.final_runs}
+        fwrite: List[str] = []
+        fread: List[str] = []
+        fverify: List[str] = []
+        i = 0
+        while i < len(fields):
+            run = runs.get(i)
+            if run is None:
+                n = names[i]
+                fwrite.append(f"self.{n}.f_write(buf);")
+                fread.append(f"let p = self.{n}.f_read(r, p, depth)?;")
+                fverify.append(f"let p = ::fastwire::final_format::verify_field(|v: &Self| &v.{n}, r, p, depth)?;")
+                i += 1
+                continue
+            # A run of fixed-size values: one bounds check, then constant positions.
+            size = run.size
+            members = [(fields[j][1], names[j], run.offsets[j - run.first]) for j in run.indexes]
+            fwrite.append(f"let mut b = [0u8; {size}];")
+            fread.append(f"let b = r.array::<{size}>(p)?;")
+            decimals = [(o, fl) for fl, _n, o in members if fl.wire.kind == "decimal"]
+            if decimals:
+                fverify.append(f"let b = r.array::<{size}>(p)?;")
+                fverify += [f"::fastwire::fixed::check_decimal(&b[{o}..{o + 16}])?;" for o, _ in decimals]
+                fverify.append(f"let p = p + {size};")
+            else:
+                fverify.append(f"let p = r.skip(p, {size})?;")
+            for fl, n, o in members:
+                end = o + (fl.wire.final_size or 0)
+                fwrite.append(f"::fastwire::Fixed::store(&self.{n}, &mut b[{o}..{end}]);")
+                fread.append(f"self.{n} = ::fastwire::Fixed::load(&b[{o}..{end}])?;")
+            fwrite.append("buf.extend_from_slice(&b);")
+            fread.append(f"let p = p + {size};")
+            i += run.count
+        self.fn_body(f"fn f_write_fields(&self, {u}buf: &mut Vec<u8>)", fwrite)
+        # depth goes to the fields outside the runs of values only
+        du = "" if any(not fl.wire.is_value for (_f, fl, _) in fields) else "_"
         e("    fn f_read_fields(",
           "        &mut self,",
           f"        {u}r: &mut ::fastwire::final_format::Reader<'_>,",
           "        p: usize,",
-          f"        {u}depth: u32,",
+          f"        {du}depth: u32,",
           "    ) -> ::fastwire::Result<usize> {")
-        for n in names:
-            e(f"        let p = self.{n}.f_read(r, p, depth)?;")
+        for line in fread:
+            e(f"        {line}")
         e("        Ok(p)", "    }", "")
         e("    fn f_verify_fields(",
           f"        {u}r: &mut ::fastwire::final_format::Reader<'_>,",
           "        p: usize,",
-          f"        {u}depth: u32,",
+          f"        {du}depth: u32,",
           "    ) -> ::fastwire::Result<usize> {")
-        for n in names:
-            e(f"        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.{n}, r, p, depth)?;")
+        for line in fverify:
+            e(f"        {line}")
         e("        Ok(p)", "    }", "")
         # json
         self.fn_body(f"fn j_write_fields(&self, {u}out: &mut String)",
