@@ -105,11 +105,19 @@ class _Module:
                 self.emit(f"//! {line}".rstrip())
         self.emit("",
                   "#![allow(deprecated)] // deprecated fields are still read and written",
-                  "",
-                  "use ::fastwire::final_format::Codec as _;",
-                  "use ::fastwire::json::Codec as _;",
-                  "use ::fastwire::versioned::Codec as _;",
-                  "",
+                  "")
+        # The codec traits' methods, where a struct calls them: every field goes through
+        # JSON and an older version's read; fields outside the final runs of values
+        # through the final codec.
+        fields = [f for s in p.structs for f in self.model.struct(s.qualified_name).fields]
+        uses = []
+        if any(not f.wire.is_value for f in fields):
+            uses.append("use ::fastwire::final_format::Codec as _;")
+        if fields:
+            uses += ["use ::fastwire::json::Codec as _;", "use ::fastwire::versioned::Codec as _;"]
+        if uses:
+            self.emit(*uses, "")
+        self.emit(
                   f'const _: () = assert!(::fastwire::check_version("{__version__}"), '
                   '"generated for another fastwire runtime version");')
         for t in p.types:
