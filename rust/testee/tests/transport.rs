@@ -396,3 +396,34 @@ fn graceful_close_and_stop_lose_nothing_queued() {
     assert_eq!(rx.try_iter().count(), n, "and every echo queued before the close arrived");
     server.stop();
 }
+
+#[test]
+fn the_cpp_client_talks_to_a_rust_server_in_both_formats() {
+    let server_path = std::env::var("FASTWIRE_CPP_SERVER").unwrap_or_else(|_| {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../build/release/examples/cpp/server").to_string()
+    });
+    let client_path = std::path::Path::new(&server_path).with_file_name("client");
+    assert!(client_path.exists(), "the C++ example client is missing at {}", client_path.display());
+    for (flag, format) in [(None, Format::Versioned), (Some("--final"), Format::Final)] {
+        let server = echo_server(
+            Options {
+                format,
+                ..Options::default()
+            },
+            net::no_log(),
+        );
+        let mut cmd = Command::new(&client_path);
+        cmd.args(["127.0.0.1", &server.port().to_string()]);
+        if let Some(f) = flag {
+            cmd.arg(f);
+        }
+        let out = cmd.output().expect("run the C++ client");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && text.trim_end().ends_with("ok"),
+            "{text}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        server.stop();
+    }
+}
