@@ -55,7 +55,8 @@ impl Visitor for Check<'_> {
                 if ok {
                     let mut a = Vec::new();
                     fastwire::serialize_final(&v, &mut a).unwrap();
-                    assert_eq!(&a[..], &data[..a.len()], "final data reads and writes back");
+                    // Not byte for byte: a nonzero flag or bool reads as set and writes 1.
+                    fastwire::verify_final_with::<S>(&a, &limits).unwrap();
                     let back: S = fastwire::deserialize_final(&a).unwrap();
                     let mut b = Vec::new();
                     fastwire::serialize_final(&back, &mut b).unwrap();
