@@ -65,15 +65,18 @@ fn push_double(out: &mut String, x: f64) {
         out.push_str(if x.is_sign_negative() { "-0.0" } else { "0.0" });
         return;
     }
-    // `{:e}` gives the shortest round-trip digits: "-1.2345e-7".
-    let e = format!("{:e}", x);
-    let (mant, exp) = e.split_once('e').unwrap_or((&e, "0"));
+    // `{:e}` gives the shortest round-trip digits: "-1.2345e-7" (into a stack buffer).
+    let mut e = Small::default();
+    let _ = write!(e, "{:e}", x.abs());
+    let text = e.as_str();
+    let (mant, exp) = text.split_once('e').unwrap_or((text, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
-    let (neg, mant) = match mant.strip_prefix('-') {
-        Some(m) => (true, m),
-        None => (false, mant),
-    };
-    let digits: String = mant.chars().filter(|c| *c != '.').collect();
+    let neg = x < 0.0;
+    let mut d = Small::default();
+    for c in mant.chars().filter(|c| *c != '.') {
+        let _ = d.write_char(c);
+    }
+    let digits = d.as_str();
     let nd = digits.len() as i32;
     let n = exp + 1; // digits before the point
     if neg {
@@ -81,7 +84,7 @@ fn push_double(out: &mut String, x: f64) {
     }
     let k = n - nd;
     if k >= 0 && n <= 21 {
-        out.push_str(&digits);
+        out.push_str(digits);
         for _ in 0..k {
             out.push('0');
         }
@@ -95,7 +98,7 @@ fn push_double(out: &mut String, x: f64) {
         for _ in 0..(-n) {
             out.push('0');
         }
-        out.push_str(&digits);
+        out.push_str(digits);
     } else {
         out.push_str(&digits[..1]);
         if nd > 1 {
@@ -103,6 +106,29 @@ fn push_double(out: &mut String, x: f64) {
             out.push_str(&digits[1..]);
         }
         let _ = write!(out, "e{}", n - 1);
+    }
+}
+
+/// A short text on the stack (a double's digits and exponent: at most 24 bytes).
+#[derive(Default)]
+struct Small {
+    buf: [u8; 32],
+    len: usize,
+}
+
+impl Small {
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.buf[..self.len]).unwrap_or("")
+    }
+}
+
+impl std::fmt::Write for Small {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let b = s.as_bytes();
+        let end = self.len + b.len();
+        self.buf.get_mut(self.len..end).ok_or(std::fmt::Error)?.copy_from_slice(b);
+        self.len = end;
+        Ok(())
     }
 }
 
