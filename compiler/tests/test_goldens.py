@@ -81,6 +81,8 @@ def test_a_version_bump_leaves_the_goldens_current(lang, monkeypatch):
             monkeypatch.setattr(module, "__version__", "17.23.4")
     import fastwire.generators.typescript.module as typescript_module
     monkeypatch.setattr(typescript_module, "__version__", "17.23.4")
+    import fastwire.generators.rust as rust_generator
+    monkeypatch.setattr(rust_generator, "__version__", "17.23.4")
     path = LANGUAGES[lang].golden_schemas[0]
     for rel, content in generated(lang, path).items():
         with open(os.path.join(GOLDEN, lang, rel), encoding="utf-8") as fh:

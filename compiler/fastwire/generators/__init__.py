@@ -94,6 +94,11 @@ LANGUAGES: Dict[str, Language] = {
     "javascript": Language(
         "javascript", "JavaScript", "javascript", flags=("javascript",),
         golden_schemas=("schemas/proto.fbe",)),
+    "rust": Language(
+        "rust", "Rust", "rust", flags=("rust",),
+        golden_schemas=("schemas/protocol.fbe", "schemas/everything.fbe"),
+        testee=Testee(run=["build/rust/target/debug/fastwire-testee"],
+                      prepare=["{python}", "conformance/rust/build.py"])),
 }
 
 # Conformance testees that are not a language of their own: the dynamic codec
@@ -117,7 +122,7 @@ GENERATORS.update({name: lang.generate for name, lang in LANGUAGES.items()})
 
 # Languages the reference compiler's flags name, and the ones fastwire plans on top.
 PLANNED: Dict[str, str] = {
-    "java": "Java", "kotlin": "Kotlin", "swift": "Swift", "rust": "Rust"
+    "java": "Java", "kotlin": "Kotlin", "swift": "Swift"
 }
 PLANNED.update({name: lang.display for name, lang in LANGUAGES.items()})
 

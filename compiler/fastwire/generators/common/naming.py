@@ -59,13 +59,19 @@ RESERVED: Dict[str, FrozenSet[str]] = {
         Infinity constructor prototype equals toJson fromJson toString valueOf rt
         Map Set Array Object String Number Boolean BigInt Uint8Array Math JSON Error
         Promise Symbol Date""".split()),
+    "rust": frozenset("""
+        as async await break const continue crate dyn else enum extern false fn for if impl
+        in let loop match mod move mut pub ref return self Self static struct super trait
+        true type unsafe use where while abstract become box do final macro override priv
+        typeof unsized virtual yield try gen union fastwire std core alloc Option Some None
+        Result Ok Err Vec String Box Default""".split()),
 }
 RESERVED["javascript"] = RESERVED["typescript"]
 
 # How a reserved name is escaped: this suffix is appended (until the name is free).
 ESCAPE_SUFFIX: Dict[str, str] = {
     "cpp": "_", "python": "_", "go": "_", "ruby": "_", "csharp": "_", "typescript": "_",
-    "javascript": "_"
+    "javascript": "_", "rust": "_"
 }
 
 # Generated file names per language and role; {package} is the schema package's name.
@@ -82,6 +88,7 @@ FILES: Dict[str, Dict[str, str]] = {
     "csharp": {"module": "{package}.cs"},
     "typescript": {"module": "{package}.ts"},
     "javascript": {"module": "{package}.js", "types": "{package}.d.ts"},
+    "rust": {"module": "{package}.rs"},
 }
 
 

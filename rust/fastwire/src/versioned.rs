@@ -1,0 +1,700 @@
+//! The versioned format (docs/wire-format.md): a codec per Rust type.
+//!
+//! A value sits in a fixed-size slot; what has variable size lives in heap blocks after
+//! the body, reached through offsets relative to a base (the enclosing struct body or an
+//! optional's value block). Writers append blocks in the reference's depth-first order.
+//! Readers check every offset, size and count (docs/security.md): an offset leads
+//! forward to a block inside the message, a count fits the bytes left, every block
+//! reached is charged to a budget of the message size, nesting is bounded, decimal
+//! scales are at most 28.
+
+use crate::error::{Error, Result};
+use crate::key::Ordered;
+use crate::types::{Bytes, Decimal, Text, Timestamp, Uuid};
+use crate::Struct;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::hash::Hash;
+
+/// One message being read or verified: its bytes and the budget of bytes a walk may
+/// still visit.
+pub struct Reader<'a> {
+    data: &'a [u8],
+    budget: i64,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader over exactly one message (`data` is the root model), with the budget of a
+    /// whole message: its size minus the root header.
+    pub fn new(data: &'a [u8]) -> Self {
+        Reader {
+            data,
+            budget: data.len() as i64 - 8,
+        }
+    }
+    /// The message's bytes.
+    #[inline]
+    pub fn data(&self) -> &'a [u8] {
+        self.data
+    }
+    /// N bytes at pos.
+    #[inline]
+    pub fn bytes<const N: usize>(&self, pos: usize) -> Result<[u8; N]> {
+        self.data.get(pos..pos + N).and_then(|s| s.try_into().ok()).ok_or(Error::Truncated)
+    }
+    /// The N bytes at pos, to read values at constant positions of.
+    #[inline]
+    pub fn array<const N: usize>(&self, pos: usize) -> Result<&'a [u8; N]> {
+        self.data.get(pos..pos + N).and_then(|s| s.try_into().ok()).ok_or(Error::Truncated)
+    }
+    /// A byte at pos.
+    #[inline]
+    pub fn u8(&self, pos: usize) -> Result<u8> {
+        self.data.get(pos).copied().ok_or(Error::Truncated)
+    }
+    /// A u32 at pos.
+    #[inline]
+    pub fn u32(&self, pos: usize) -> Result<u32> {
+        Ok(u32::from_le_bytes(self.bytes(pos)?))
+    }
+    /// Charges n bytes of visited blocks.
+    #[inline]
+    pub fn charge(&mut self, n: usize) -> Result<()> {
+        self.budget -= n as i64;
+        if self.budget < 0 {
+            return Err(Error::OverBudget);
+        }
+        Ok(())
+    }
+
+    /// The block an offset read from a slot ending at `slot_end` leads to: at or after
+    /// slot_end, with `need` bytes inside the message.
+    #[inline]
+    pub fn locate(&self, base: usize, offset: u32, slot_end: usize, need: usize) -> Result<usize> {
+        let pos = base + offset as usize;
+        if pos < slot_end {
+            return Err(Error::BadOffset);
+        }
+        if need > self.data.len() || pos > self.data.len() - need {
+            return Err(Error::Truncated);
+        }
+        Ok(pos)
+    }
+
+    /// For strings and collections, where offset 0 means empty (None).
+    #[inline]
+    pub fn locate_or_empty(&self, base: usize, offset: u32, slot_end: usize) -> Result<Option<usize>> {
+        let pos = base + offset as usize;
+        if pos < slot_end {
+            if offset != 0 {
+                return Err(Error::BadOffset);
+            }
+            return Ok(None);
+        }
+        if pos + 4 > self.data.len() {
+            return Err(Error::Truncated);
+        }
+        Ok(Some(pos))
+    }
+
+    /// A `[u32 length][bytes]` block from the offset in the slot at `slot`: the payload's
+    /// range (empty for offset 0), charged.
+    #[inline]
+    pub fn text(&mut self, slot: usize, base: usize) -> Result<(usize, usize)> {
+        let off = self.u32(slot)?;
+        match self.locate_or_empty(base, off, slot + 4)? {
+            None => Ok((0, 0)),
+            Some(blk) => {
+                let n = self.u32(blk)? as usize;
+                if n > self.data.len() - blk - 4 {
+                    return Err(Error::Truncated);
+                }
+                self.charge(4 + n)?;
+                Ok((blk + 4, n))
+            }
+        }
+    }
+
+    /// A `[u32 count][count x elem_slot]` block: (first element slot, count), charged.
+    #[inline]
+    pub fn block(&mut self, slot: usize, base: usize, elem_slot: usize) -> Result<(usize, usize)> {
+        let off = self.u32(slot)?;
+        match self.locate_or_empty(base, off, slot + 4)? {
+            None => Ok((0, 0)),
+            Some(blk) => {
+                let n = self.u32(blk)? as usize;
+                if n > (self.data.len() - blk - 4) / elem_slot {
+                    return Err(Error::Truncated);
+                }
+                self.charge(4 + n * elem_slot)?;
+                Ok((blk + 4, n))
+            }
+        }
+    }
+
+    /// Finds and checks a struct body from the offset in the slot at `slot`: forward,
+    /// inside the message, size >= 8, the type expected, a level left; charged.
+    /// Returns (body position, stored size).
+    #[inline]
+    pub fn enter(&mut self, slot: usize, base: usize, type_number: u32, depth: u32) -> Result<(usize, usize)> {
+        let off = self.u32(slot)?;
+        let pos = self.locate(base, off, slot + 4, 8)?;
+        let stored = self.u32(pos)? as usize;
+        if stored < 8 {
+            return Err(Error::BadSize);
+        }
+        if stored > self.data.len() - pos {
+            return Err(Error::Truncated);
+        }
+        if self.u32(pos + 4)? != type_number {
+            return Err(Error::BadType);
+        }
+        if depth == 0 {
+            return Err(Error::TooDeep);
+        }
+        self.charge(stored)?;
+        Ok((pos, stored))
+    }
+}
+
+/// Stores a u32 at pos (trusted side: pos lies in the buffer).
+#[inline]
+pub fn put_u32(buf: &mut [u8], pos: usize, v: u32) {
+    buf[pos..pos + 4].copy_from_slice(&v.to_le_bytes());
+}
+
+/// Appends `n` bytes (zero, the message was zero-filled); returns where they start.
+#[inline]
+pub fn alloc(buf: &mut Writer<'_>, n: usize) -> usize {
+    let at = buf.tail;
+    buf.tail += n;
+    at
+}
+
+/// A message being written: every byte of it allocated and zeroed at once (its size is
+/// computed first, from `v_extra`), heap blocks carved from `tail`.
+pub struct Writer<'a> {
+    out: &'a mut [u8],
+    tail: usize,
+}
+
+impl<'a> Writer<'a> {
+    /// The N bytes of a body at `pos`, to store values at constant positions of.
+    #[inline]
+    pub fn array_mut<const N: usize>(&mut self, pos: usize) -> &mut [u8; N] {
+        (&mut self.out[pos..pos + N]).try_into().unwrap_or_else(|_| unreachable!("the body was allocated"))
+    }
+    /// A writer over `out`, whose first `used` bytes are taken.
+    pub fn new(out: &'a mut [u8], used: usize) -> Self {
+        Writer {
+            out,
+            tail: used,
+        }
+    }
+    /// Where the next block goes.
+    pub fn tail(&self) -> usize {
+        self.tail
+    }
+}
+
+impl std::ops::Deref for Writer<'_> {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        self.out
+    }
+}
+
+impl std::ops::DerefMut for Writer<'_> {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        self.out
+    }
+}
+
+/// How a type sits in the versioned format.
+pub trait Codec: Sized {
+    /// Bytes of its slot.
+    const SLOT: usize;
+    /// Heap bytes the value appends (0 for values that sit in their slot).
+    fn v_extra(&self) -> usize;
+    /// Stores the slot at `slot` (zeroed before) and appends the heap blocks; offsets
+    /// are relative to `base`.
+    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize);
+    /// Reads the value from the slot at `slot`, reusing `self`'s memory.
+    fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()>;
+    /// Checks the value as v_read does, storing nothing.
+    fn v_verify(r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()>;
+}
+
+macro_rules! number {
+    ($($t:ty),*) => {$(
+        impl Codec for $t {
+            const SLOT: usize = std::mem::size_of::<$t>();
+            #[inline]
+            fn v_extra(&self) -> usize {
+                0
+            }
+            #[inline]
+            fn v_write(&self, buf: &mut Writer<'_>, slot: usize, _base: usize) {
+                buf[slot..slot + Self::SLOT].copy_from_slice(&self.to_le_bytes());
+            }
+            #[inline]
+            fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, _base: usize, _depth: u32) -> Result<()> {
+                *self = <$t>::from_le_bytes(r.bytes(slot)?);
+                Ok(())
+            }
+            #[inline]
+            fn v_verify(_r: &mut Reader<'_>, _slot: usize, _base: usize, _depth: u32) -> Result<()> {
+                Ok(())
+            }
+        }
+    )*};
+}
+number!(u8, i8, u16, i16, u32, i32, u64, i64, f32, f64);
+
+impl Codec for bool {
+    const SLOT: usize = 1;
+    #[inline]
+    fn v_extra(&self) -> usize {
+        0
+    }
+    #[inline]
+    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, _base: usize) {
+        buf[slot] = *self as u8;
+    }
+    #[inline]
+    fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, _base: usize, _depth: u32) -> Result<()> {
+        *self = r.u8(slot)? != 0;
+        Ok(())
+    }
+    #[inline]
+    fn v_verify(_r: &mut Reader<'_>, _slot: usize, _base: usize, _depth: u32) -> Result<()> {
+        Ok(())
+    }
+}
+
+impl Codec for Timestamp {
+    const SLOT: usize = 8;
+    #[inline]
+    fn v_extra(&self) -> usize {
+        0
+    }
+    #[inline]
+    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
+        self.0.v_write(buf, slot, base)
+    }
+    #[inline]
+    fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
+        self.0.v_read(r, slot, base, depth)
+    }
+    #[inline]
+    fn v_verify(_r: &mut Reader<'_>, _slot: usize, _base: usize, _depth: u32) -> Result<()> {
+        Ok(())
+    }
+}
+
+impl Codec for Uuid {
+    const SLOT: usize = 16;
+    #[inline]
+    fn v_extra(&self) -> usize {
+        0
+    }
+    #[inline]
+    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, _base: usize) {
+        buf[slot..slot + 16].copy_from_slice(&self.0);
+    }
+    #[inline]
+    fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, _base: usize, _depth: u32) -> Result<()> {
+        self.0 = r.bytes(slot)?;
+        Ok(())
+    }
+    #[inline]
+    fn v_verify(_r: &mut Reader<'_>, _slot: usize, _base: usize, _depth: u32) -> Result<()> {
+        Ok(())
+    }
+}
+
+impl Codec for Decimal {
+    const SLOT: usize = 16;
+    #[inline]
+    fn v_extra(&self) -> usize {
+        0
+    }
+    #[inline]
+    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, _base: usize) {
+        buf[slot..slot + 16].copy_from_slice(&self.to_bytes());
+    }
+    #[inline]
+    fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, _base: usize, _depth: u32) -> Result<()> {
+        *self = Decimal::from_bytes(&r.bytes(slot)?)?;
+        Ok(())
+    }
+    #[inline]
+    fn v_verify(r: &mut Reader<'_>, slot: usize, _base: usize, _depth: u32) -> Result<()> {
+        if r.u8(slot + 14)? > 28 {
+            return Err(Error::BadValue);
+        }
+        Ok(())
+    }
+}
+
+#[inline]
+fn write_text(buf: &mut Writer<'_>, slot: usize, base: usize, b: &[u8]) {
+    let at = alloc(buf, 4 + b.len());
+    put_u32(buf, slot, (at - base) as u32);
+    put_u32(buf, at, b.len() as u32);
+    buf[at + 4..at + 4 + b.len()].copy_from_slice(b);
+}
+
+impl Codec for Text {
+    const SLOT: usize = 4;
+    #[inline]
+    fn v_extra(&self) -> usize {
+        4 + self.len()
+    }
+    #[inline]
+    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
+        write_text(buf, slot, base, self.as_bytes())
+    }
+    #[inline]
+    fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, _depth: u32) -> Result<()> {
+        let (p, n) = r.text(slot, base)?;
+        let v = self.bytes_mut();
+        v.clear();
+        v.extend_from_slice(&r.data()[p..p + n]);
+        Ok(())
+    }
+    #[inline]
+    fn v_verify(r: &mut Reader<'_>, slot: usize, base: usize, _depth: u32) -> Result<()> {
+        r.text(slot, base).map(|_| ())
+    }
+}
+
+impl Codec for Bytes {
+    const SLOT: usize = 4;
+    #[inline]
+    fn v_extra(&self) -> usize {
+        4 + self.0.len()
+    }
+    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
+        write_text(buf, slot, base, &self.0)
+    }
+    fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, _depth: u32) -> Result<()> {
+        let (p, n) = r.text(slot, base)?;
+        self.0.clear();
+        self.0.extend_from_slice(&r.data()[p..p + n]);
+        Ok(())
+    }
+    fn v_verify(r: &mut Reader<'_>, slot: usize, base: usize, _depth: u32) -> Result<()> {
+        r.text(slot, base).map(|_| ())
+    }
+}
+
+impl<T: Codec + Default> Codec for Option<T> {
+    const SLOT: usize = 5;
+    #[inline]
+    fn v_extra(&self) -> usize {
+        self.as_ref().map_or(0, |v| T::SLOT + v.v_extra())
+    }
+    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
+        if let Some(v) = self {
+            let blk = alloc(buf, T::SLOT);
+            buf[slot] = 1;
+            put_u32(buf, slot + 1, (blk - base) as u32);
+            v.v_write(buf, blk, blk);
+        }
+    }
+    fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
+        if r.u8(slot)? == 0 {
+            *self = None;
+            return Ok(());
+        }
+        let pos = r.locate(base, r.u32(slot + 1)?, slot + 5, T::SLOT)?;
+        r.charge(T::SLOT)?;
+        self.get_or_insert_with(T::default).v_read(r, pos, pos, depth)
+    }
+    fn v_verify(r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
+        if r.u8(slot)? == 0 {
+            return Ok(());
+        }
+        let pos = r.locate(base, r.u32(slot + 1)?, slot + 5, T::SLOT)?;
+        r.charge(T::SLOT)?;
+        T::v_verify(r, pos, pos, depth)
+    }
+}
+
+impl<T: Codec, const N: usize> Codec for [T; N] {
+    const SLOT: usize = N * T::SLOT;
+    #[inline]
+    fn v_extra(&self) -> usize {
+        self.iter().map(Codec::v_extra).sum()
+    }
+    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
+        for (i, e) in self.iter().enumerate() {
+            e.v_write(buf, slot + i * T::SLOT, base);
+        }
+    }
+    fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
+        for (i, e) in self.iter_mut().enumerate() {
+            e.v_read(r, slot + i * T::SLOT, base, depth)?;
+        }
+        Ok(())
+    }
+    fn v_verify(r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
+        for i in 0..N {
+            T::v_verify(r, slot + i * T::SLOT, base, depth)?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes `[count][slots]` for `n` elements; returns the first element slot.
+#[inline]
+fn write_block(buf: &mut Writer<'_>, slot: usize, base: usize, n: usize, elem_slot: usize) -> usize {
+    let blk = alloc(buf, 4 + n * elem_slot);
+    put_u32(buf, slot, (blk - base) as u32);
+    put_u32(buf, blk, n as u32);
+    blk + 4
+}
+
+impl<T: Codec + Default> Codec for Vec<T> {
+    const SLOT: usize = 4;
+    #[inline]
+    fn v_extra(&self) -> usize {
+        4 + self.len() * T::SLOT + self.iter().map(Codec::v_extra).sum::<usize>()
+    }
+    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
+        let p = write_block(buf, slot, base, self.len(), T::SLOT);
+        for (i, e) in self.iter().enumerate() {
+            e.v_write(buf, p + i * T::SLOT, base);
+        }
+    }
+    fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
+        let (p, n) = r.block(slot, base, T::SLOT)?;
+        self.truncate(n);
+        let have = self.len();
+        for (i, e) in self.iter_mut().enumerate() {
+            e.v_read(r, p + i * T::SLOT, base, depth)?;
+        }
+        self.reserve(n - have);
+        for i in have..n {
+            let mut e = T::default();
+            e.v_read(r, p + i * T::SLOT, base, depth)?;
+            self.push(e);
+        }
+        Ok(())
+    }
+    fn v_verify(r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
+        let (p, n) = r.block(slot, base, T::SLOT)?;
+        for i in 0..n {
+            T::v_verify(r, p + i * T::SLOT, base, depth)?;
+        }
+        Ok(())
+    }
+}
+
+impl<T: Codec + Default + Ord> Codec for BTreeSet<T> {
+    const SLOT: usize = 4;
+    #[inline]
+    fn v_extra(&self) -> usize {
+        4 + self.len() * T::SLOT + self.iter().map(Codec::v_extra).sum::<usize>()
+    }
+    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
+        let p = write_block(buf, slot, base, self.len(), T::SLOT);
+        for (i, e) in self.iter().enumerate() {
+            e.v_write(buf, p + i * T::SLOT, base);
+        }
+    }
+    fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
+        let (p, n) = r.block(slot, base, T::SLOT)?;
+        self.clear();
+        for i in 0..n {
+            let mut e = T::default();
+            e.v_read(r, p + i * T::SLOT, base, depth)?;
+            if !self.contains(&e) {
+                self.insert(e); // the first of equal elements stays
+            }
+        }
+        Ok(())
+    }
+    fn v_verify(r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
+        <Vec<T>>::v_verify(r, slot, base, depth)
+    }
+}
+
+/// The map-like collections, read and written the same way.
+pub trait MapLike<K, V>: Default {
+    /// Entries in writing order.
+    fn entries(&self) -> Box<dyn Iterator<Item = (&K, &V)> + '_>;
+    /// The number of entries.
+    fn count(&self) -> usize;
+    /// Empties the map.
+    fn clear_all(&mut self);
+    /// Adds an entry unless an equal key is there (the first stays).
+    fn add(&mut self, k: K, v: V);
+}
+
+impl<K: Ord, V> MapLike<K, V> for BTreeMap<K, V> {
+    fn entries(&self) -> Box<dyn Iterator<Item = (&K, &V)> + '_> {
+        Box::new(self.iter())
+    }
+    fn count(&self) -> usize {
+        self.len()
+    }
+    fn clear_all(&mut self) {
+        self.clear()
+    }
+    fn add(&mut self, k: K, v: V) {
+        self.entry(k).or_insert(v);
+    }
+}
+
+impl<K: Hash + Eq, V> MapLike<K, V> for HashMap<K, V> {
+    fn entries(&self) -> Box<dyn Iterator<Item = (&K, &V)> + '_> {
+        Box::new(self.iter())
+    }
+    fn count(&self) -> usize {
+        self.len()
+    }
+    fn clear_all(&mut self) {
+        self.clear()
+    }
+    fn add(&mut self, k: K, v: V) {
+        self.entry(k).or_insert(v);
+    }
+}
+
+fn map_extra<K: Codec, V: Codec, M: MapLike<K, V>>(m: &M) -> usize {
+    4 + m.count() * (K::SLOT + V::SLOT) + m.entries().map(|(k, v)| k.v_extra() + v.v_extra()).sum::<usize>()
+}
+
+fn map_write<K: Codec, V: Codec, M: MapLike<K, V>>(m: &M, buf: &mut Writer<'_>, slot: usize, base: usize) {
+    let pair = K::SLOT + V::SLOT;
+    let p = write_block(buf, slot, base, m.count(), pair);
+    for (i, (k, v)) in m.entries().enumerate() {
+        k.v_write(buf, p + i * pair, base);
+        v.v_write(buf, p + i * pair + K::SLOT, base);
+    }
+}
+
+fn map_read<K: Codec + Default, V: Codec + Default, M: MapLike<K, V>>(
+    m: &mut M,
+    r: &mut Reader<'_>,
+    slot: usize,
+    base: usize,
+    depth: u32,
+) -> Result<()> {
+    let pair = K::SLOT + V::SLOT;
+    let (p, n) = r.block(slot, base, pair)?;
+    m.clear_all();
+    for i in 0..n {
+        let mut k = K::default();
+        k.v_read(r, p + i * pair, base, depth)?;
+        let mut v = V::default();
+        v.v_read(r, p + i * pair + K::SLOT, base, depth)?;
+        m.add(k, v);
+    }
+    Ok(())
+}
+
+fn map_verify<K: Codec, V: Codec>(r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
+    let pair = K::SLOT + V::SLOT;
+    let (p, n) = r.block(slot, base, pair)?;
+    for i in 0..n {
+        K::v_verify(r, p + i * pair, base, depth)?;
+        V::v_verify(r, p + i * pair + K::SLOT, base, depth)?;
+    }
+    Ok(())
+}
+
+impl<K: Codec + Default + Ord, V: Codec + Default> Codec for BTreeMap<K, V> {
+    const SLOT: usize = 4;
+    #[inline]
+    fn v_extra(&self) -> usize {
+        map_extra(self)
+    }
+    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
+        map_write(self, buf, slot, base)
+    }
+    fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
+        map_read(self, r, slot, base, depth)
+    }
+    fn v_verify(r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
+        map_verify::<K, V>(r, slot, base, depth)
+    }
+}
+
+impl<K: Codec + Default + Hash + Eq, V: Codec + Default> Codec for HashMap<K, V> {
+    const SLOT: usize = 4;
+    #[inline]
+    fn v_extra(&self) -> usize {
+        map_extra(self)
+    }
+    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
+        map_write(self, buf, slot, base)
+    }
+    fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
+        map_read(self, r, slot, base, depth)
+    }
+    fn v_verify(r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
+        map_verify::<K, V>(r, slot, base, depth)
+    }
+}
+
+impl<T: Codec> Codec for Ordered<T> {
+    const SLOT: usize = T::SLOT;
+    #[inline]
+    fn v_extra(&self) -> usize {
+        self.0.v_extra()
+    }
+    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
+        self.0.v_write(buf, slot, base)
+    }
+    fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
+        self.0.v_read(r, slot, base, depth)
+    }
+    fn v_verify(r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
+        T::v_verify(r, slot, base, depth)
+    }
+}
+
+/// Heap bytes of a struct field: its body and what its fields append.
+#[inline]
+pub fn struct_extra<S: Struct>(v: &S) -> usize {
+    S::BODY + v.v_extra_fields()
+}
+
+/// A struct field: the slot holds the offset of its body `[size][type][slots]`.
+#[inline]
+pub fn struct_write<S: Struct>(v: &S, buf: &mut Writer<'_>, slot: usize, base: usize) {
+    let body = alloc(buf, S::BODY);
+    put_u32(buf, slot, (body - base) as u32);
+    put_u32(buf, body, S::BODY as u32);
+    put_u32(buf, body + 4, S::TYPE);
+    v.v_write_fields(buf, body);
+}
+
+/// Reads a struct field (its body found, checked and entered).
+#[inline]
+pub fn struct_read<S: Struct>(v: &mut S, r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
+    let (pos, stored) = r.enter(slot, base, S::TYPE, depth)?;
+    v.v_read_fields(r, pos, stored, depth - 1)
+}
+
+/// Verifies a struct field.
+#[inline]
+pub fn struct_verify<S: Struct>(r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
+    let (pos, stored) = r.enter(slot, base, S::TYPE, depth)?;
+    S::v_verify_fields(r, pos, stored, depth - 1)
+}
+
+/// Verifies a field's slot by the field's type (named through an accessor, which keeps
+/// generated code short): `verify_field(|v: &Account| &v.orders, r, slot, base, depth)`.
+#[inline]
+pub fn verify_field<S, T: Codec>(
+    _field: fn(&S) -> &T,
+    r: &mut Reader<'_>,
+    slot: usize,
+    base: usize,
+    depth: u32,
+) -> Result<()> {
+    T::v_verify(r, slot, base, depth)
+}

@@ -1,0 +1,54 @@
+# Rust (rust/, a cargo workspace): the runtime crate `fastwire`, the build helper
+# `fastwire-build`, the conformance testee and its tests. Included by the root Makefile.
+#
+#   make test-rust     rustfmt --check (runtime and generated code), clippy -D warnings,
+#                      cargo test (unit, golden, malformed, property, transport tests)
+#   make bench-rust    the criterion benchmark (rust/bench), medians
+#   make fuzz-rust     the cargo-fuzz targets for longer (FUZZ_SECONDS)
+
+RUST_TARGET_DIR := $(CURDIR)/build/rust/target
+CARGO := CARGO_TARGET_DIR=$(RUST_TARGET_DIR) FASTWIRE_PYTHON=$(PYTHON) cargo
+RUST_MANIFEST := --manifest-path rust/Cargo.toml
+
+.PHONY: test-rust
+test-rust:
+	@$(BOOTSTRAP) rust
+	$(CARGO) fmt $(RUST_MANIFEST) --all -- --check
+	rustfmt --edition 2021 --config-path rust/rustfmt.toml --check tests/golden/rust/*.rs
+	$(CARGO) clippy $(RUST_MANIFEST) -j$(JOBS) --all-targets -- -D warnings
+	FASTWIRE_CPP_SERVER=$(abspath $(BUILD))/examples/cpp/server $(CARGO) test $(RUST_MANIFEST) -j$(JOBS) -q
+
+LANGUAGE_TESTS += test-rust
+
+# The fuzz target (rust/fuzz: libFuzzer via libfuzzer-sys, nightly, AddressSanitizer):
+# a short run in make test (skipped, with a message, where no nightly toolchain is), and
+# as long as asked in make fuzz-rust FUZZ_SECONDS=3600.
+RUST_FUZZ_SECONDS ?= 20
+.PHONY: test-rust-fuzz fuzz-rust
+test-rust-fuzz:
+	@$(BOOTSTRAP) rust
+	JOBS=$(JOBS) rust/fuzz/run.sh $(RUST_FUZZ_SECONDS)
+fuzz-rust:
+	@$(BOOTSTRAP) rust
+	JOBS=$(JOBS) rust/fuzz/run.sh $(or $(FUZZ_SECONDS),600)
+LANGUAGE_TESTS += test-rust-fuzz
+
+# The criterion benchmark of the seed account (rust/bench), then fastwire C++'s account
+# benchmark in the same session for scale; medians, with the load.
+.PHONY: bench-rust
+bench-rust:
+	@$(BOOTSTRAP) rust
+	@uptime
+	$(CARGO) bench $(RUST_MANIFEST) -j$(JOBS) -p fastwire-bench --bench account -- --noplot
+	$(PYTHON) rust/bench/medians.py $(RUST_TARGET_DIR)/criterion
+	@if [ -x $(BUILD)/cpp/bench/fastwire_account_bench ]; then \
+	    $(BUILD)/cpp/bench/fastwire_account_bench --benchmark_repetitions=5 \
+	        --benchmark_report_aggregates_only=true | grep -E 'median'; fi
+LANGUAGE_BENCHES += bench-rust
+
+# The transport's full-size run: FASTWIRE_RUST_MESSAGES mixed messages (make test: a million).
+.PHONY: soak-rust
+soak-rust:
+	@$(BOOTSTRAP) rust
+	FASTWIRE_RUST_MESSAGES=10000000 $(CARGO) test $(RUST_MANIFEST) -j$(JOBS) -q -p fastwire-testee \
+	    --test transport mixed

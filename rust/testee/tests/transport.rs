@@ -1,0 +1,429 @@
+//! The std::net transport (docs/transport.md) over real loopback sockets: against the C++
+//! example server (every message type, request/response, reject), and Rust to Rust
+//! (mixed messages in order, garbage peers, timeouts, overflow, graceful shutdown).
+
+use fastwire::net::{self, Client, Handler, Options, Overflow, Peer, RequestError, Server};
+use fastwire::protocol::Format;
+use fastwire::Uuid;
+use fastwire_testee::gen::{proto, service};
+use service::Message;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, Command, Stdio};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::{Duration, Instant};
+
+fn order(uid: i32, volume: f64) -> proto::Order {
+    proto::Order {
+        uid,
+        symbol: "EURUSD".into(),
+        price: 1.23456,
+        volume,
+        ..Default::default()
+    }
+}
+
+fn account() -> proto::Account {
+    proto::Account {
+        uid: 1,
+        name: "Test".into(),
+        state: proto::State::GOOD,
+        wallet: proto::Balance {
+            currency: "USD".into(),
+            amount: 1000.0,
+        },
+        asset: Some(proto::Balance {
+            currency: "EUR".into(),
+            amount: 100.0,
+        }),
+        orders: vec![order(1, 1000.0), order(2, 100.0)],
+    }
+}
+
+fn bytes(m: &Message, format: Format) -> Vec<u8> {
+    let mut v = Vec::new();
+    fastwire::protocol::Protocol::serialize(m, format, &mut v).unwrap();
+    v
+}
+
+/// A log that keeps its lines.
+fn keep() -> (net::Log, Arc<Mutex<Vec<String>>>) {
+    let lines = Arc::new(Mutex::new(Vec::new()));
+    let l = lines.clone();
+    (Arc::new(move |s: &str| l.lock().unwrap().push(s.to_string())), lines)
+}
+
+struct CppServer(Child, u16);
+
+impl CppServer {
+    fn start(final_format: bool) -> CppServer {
+        let path = std::env::var("FASTWIRE_CPP_SERVER").unwrap_or_else(|_| {
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../../build/release/examples/cpp/server").to_string()
+        });
+        assert!(
+            std::path::Path::new(&path).exists(),
+            "the C++ example server is missing at {path}: build it (make build) or set FASTWIRE_CPP_SERVER"
+        );
+        let mut cmd = Command::new(&path);
+        cmd.args(["127.0.0.1", "0"]);
+        if final_format {
+            cmd.arg("--final");
+        }
+        let mut child = cmd.stdout(Stdio::piped()).stderr(Stdio::null()).spawn().expect("start the C++ server");
+        let mut line = String::new();
+        BufReader::new(child.stdout.as_mut().unwrap()).read_line(&mut line).unwrap();
+        let port = line.split_whitespace().nth(2).and_then(|p| p.parse().ok()).expect("listening HOST PORT");
+        CppServer(child, port)
+    }
+}
+
+impl Drop for CppServer {
+    fn drop(&mut self) {
+        let _ = Command::new("kill").arg("-TERM").arg(self.0.id().to_string()).status();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn exchanges_with_the_cpp_server_in_both_formats() {
+    for (final_format, format) in [(false, Format::Versioned), (true, Format::Final)] {
+        let server = CppServer::start(final_format);
+        let (tx, rx) = mpsc::channel();
+        let options = Options {
+            format,
+            ..Options::default()
+        };
+        let client =
+            Client::<Message>::connect("127.0.0.1", server.1, options, move |m| tx.send(m).unwrap(), net::no_log())
+                .expect("connect");
+        let sent = [
+            Message::from(service::OrderMessage {
+                body: order(1, 1000.0),
+            }),
+            Message::from(service::BalanceMessage {
+                body: proto::Balance {
+                    currency: "USD".into(),
+                    amount: 1000.0,
+                },
+            }),
+            Message::from(service::AccountMessage {
+                body: account(),
+            }),
+        ];
+        for m in &sent {
+            assert!(client.send(m));
+        }
+        for m in &sent {
+            let echo = rx.recv_timeout(Duration::from_secs(5)).expect("echo");
+            assert_eq!(bytes(&echo, format), bytes(m, format), "echoed unchanged");
+        }
+        let q = service::OrderRequest {
+            id: Uuid::new_v1(),
+            order: order(7, 10.0),
+        };
+        match client.request(q.clone().into()) {
+            Ok(Message::OrderAck(ack)) => {
+                assert_eq!((ack.id, ack.seq, ack.order.uid), (q.id, 1, 7));
+            }
+            other => panic!("expected an ack, got {other:?}"),
+        }
+        let q = service::OrderRequest {
+            id: Uuid::new_v1(),
+            order: order(8, 0.0),
+        };
+        match client.request(q.clone().into()) {
+            Err(RequestError::Rejected(Message::OrderReject(r))) => {
+                assert_eq!(r.id, q.id);
+                assert_eq!(r.reason, "volume must be positive");
+            }
+            other => panic!("expected a reject, got {other:?}"),
+        }
+        client.close();
+    }
+}
+
+/// Echoes every message; answers OrderRequest like the example server.
+struct Echo {
+    seq: i64,
+}
+
+impl Handler<Message> for Echo {
+    fn on_message(&mut self, peer: &Peer, m: Message) -> Result<(), String> {
+        match m {
+            Message::OrderRequest(q) if q.order.volume > 0.0 => {
+                self.seq += 1;
+                peer.send(&Message::from(service::OrderAck {
+                    id: q.id,
+                    seq: self.seq,
+                    order: q.order,
+                }));
+            }
+            Message::OrderRequest(q) => {
+                peer.send(&Message::from(service::OrderReject {
+                    id: q.id,
+                    reason: "volume must be positive".into(),
+                }));
+            }
+            other => {
+                peer.send(&other);
+            }
+        }
+        Ok(())
+    }
+}
+
+fn echo_server(options: Options, log: net::Log) -> Server {
+    Server::start(
+        "127.0.0.1",
+        0,
+        options,
+        |_: &Peer| Echo {
+            seq: 0,
+        },
+        log,
+    )
+    .unwrap()
+}
+
+fn mixed(i: usize) -> Message {
+    match i % 3 {
+        0 => service::OrderMessage {
+            body: order(i as i32, 1.0),
+        }
+        .into(),
+        1 => service::BalanceMessage {
+            body: proto::Balance {
+                currency: "EUR".into(),
+                amount: i as f64,
+            },
+        }
+        .into(),
+        _ => service::AccountMessage {
+            body: proto::Account {
+                uid: i as i32,
+                ..Default::default()
+            },
+        }
+        .into(),
+    }
+}
+
+fn key(m: &Message) -> (u32, i64) {
+    match m {
+        Message::OrderMessage(o) => (1, o.body.uid as i64),
+        Message::BalanceMessage(b) => (2, b.body.amount as i64),
+        Message::AccountMessage(a) => (3, a.body.uid as i64),
+        _ => (0, 0),
+    }
+}
+
+/// Mixed messages, each received once, in order, equal: a million (FASTWIRE_RUST_MESSAGES
+/// sets another count).
+#[test]
+fn mixed_messages_arrive_once_in_order_and_equal() {
+    let n: usize = std::env::var("FASTWIRE_RUST_MESSAGES").ok().and_then(|s| s.parse().ok()).unwrap_or(1_000_000);
+    let server = echo_server(Options::default(), net::no_log());
+    let (tx, rx) = mpsc::channel();
+    let options = Options {
+        overflow: Overflow::Block,
+        ..Options::default()
+    };
+    let client =
+        Client::<Message>::connect("127.0.0.1", server.port(), options, move |m| tx.send(m).unwrap(), net::no_log())
+            .unwrap();
+    let reader = std::thread::spawn(move || {
+        for i in 0..n {
+            let m = rx.recv_timeout(Duration::from_secs(20)).expect("message");
+            let want = mixed(i);
+            assert_eq!(key(&m), key(&want), "message {i}");
+            assert_eq!(bytes(&m, Format::Versioned), bytes(&want, Format::Versioned));
+        }
+        assert!(rx.recv_timeout(Duration::from_millis(50)).is_err(), "nothing doubled");
+    });
+    for i in 0..n {
+        assert!(client.send(&mixed(i)), "send {i}");
+    }
+    reader.join().unwrap();
+    client.close();
+    server.stop();
+}
+
+#[test]
+fn a_garbage_peer_is_dropped_with_a_logged_reason() {
+    let (log, lines) = keep();
+    let server = echo_server(Options::default(), log);
+    let good =
+        Client::<Message>::connect("127.0.0.1", server.port(), Options::default(), |_| {}, net::no_log()).unwrap();
+    let mut bad = std::net::TcpStream::connect(("127.0.0.1", server.port())).unwrap();
+    bad.write_all(&[0xFF; 64]).unwrap();
+    let mut sink = Vec::new();
+    let _ = bad.read_to_end(&mut sink); // the server closes it
+    let start = Instant::now();
+    while !lines.lock().unwrap().iter().any(|l| l.contains("protocol error: bad message size 4294967295")) {
+        assert!(start.elapsed() < Duration::from_secs(5), "{:?}", lines.lock().unwrap());
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // The well-behaved client is untouched.
+    let q = service::OrderRequest {
+        id: Uuid::new_v1(),
+        order: order(1, 1.0),
+    };
+    assert!(matches!(good.request(q.into()), Ok(Message::OrderAck(_))));
+    good.close();
+    server.stop();
+}
+
+/// A server that never answers.
+struct Silent;
+impl Handler<Message> for Silent {
+    fn on_message(&mut self, _: &Peer, _: Message) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+#[test]
+fn requests_time_out_by_themselves_and_fail_on_disconnect() {
+    let server = Server::start("127.0.0.1", 0, Options::default(), |_: &Peer| Silent, net::no_log()).unwrap();
+    let options = Options {
+        request_timeout: Duration::from_millis(100),
+        ..Options::default()
+    };
+    let client = Client::<Message>::connect("127.0.0.1", server.port(), options, |_| {}, net::no_log()).unwrap();
+    let start = Instant::now();
+    let q = service::OrderRequest {
+        id: Uuid::new_v1(),
+        order: order(1, 1.0),
+    };
+    assert!(matches!(client.request(q.into()), Err(RequestError::Timeout)));
+    let took = start.elapsed();
+    assert!(took >= Duration::from_millis(100) && took < Duration::from_millis(1000), "{took:?}");
+    let q = service::OrderRequest {
+        id: Uuid::new_v1(),
+        order: order(2, 1.0),
+    };
+    let pending = client.request_async(q.into(), Some(Duration::from_secs(30)));
+    server.stop();
+    assert!(matches!(pending.wait(), Err(RequestError::Disconnected)));
+    client.close();
+}
+
+#[test]
+fn a_full_queue_disconnects_or_fails_by_policy() {
+    // A peer that never reads: its queue fills.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let _hold = std::thread::spawn(move || {
+        let (s, _) = listener.accept().unwrap();
+        std::thread::sleep(Duration::from_secs(3));
+        drop(s);
+    });
+    let options = Options {
+        max_queued_bytes: 64 << 10,
+        overflow: Overflow::Fail,
+        ..Options::default()
+    };
+    let client = Client::<Message>::connect("127.0.0.1", port, options, |_| {}, net::no_log()).unwrap();
+    let big: Message = service::AccountMessage {
+        body: proto::Account {
+            name: "x".repeat(16 << 10).into(),
+            ..Default::default()
+        },
+    }
+    .into();
+    let mut refused = false;
+    for _ in 0..2000 {
+        if !client.send(&big) {
+            refused = true;
+            break;
+        }
+    }
+    assert!(refused, "the fail policy refuses a message beyond the bound");
+    assert!(client.connected(), "and keeps the connection");
+    assert!(client.queued() <= 64 << 10);
+    drop(client);
+
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let _hold = std::thread::spawn(move || {
+        let (s, _) = listener.accept().unwrap();
+        std::thread::sleep(Duration::from_secs(3));
+        drop(s);
+    });
+    let (log, lines) = keep();
+    let options = Options {
+        max_queued_bytes: 64 << 10,
+        shutdown_timeout: Duration::from_millis(100),
+        ..Options::default()
+    };
+    let client = Client::<Message>::connect("127.0.0.1", port, options, |_| {}, log).unwrap();
+    for _ in 0..2000 {
+        if !client.send(&big) {
+            break;
+        }
+    }
+    assert!(!client.connected());
+    assert!(lines.lock().unwrap().iter().any(|l| l.contains("send queue full")), "{:?}", lines.lock().unwrap());
+}
+
+#[test]
+fn graceful_close_and_stop_lose_nothing_queued() {
+    let count = Arc::new(Mutex::new(0usize));
+    struct Count(Arc<Mutex<usize>>);
+    impl Handler<Message> for Count {
+        fn on_message(&mut self, peer: &Peer, m: Message) -> Result<(), String> {
+            *self.0.lock().unwrap() += 1;
+            peer.send(&m);
+            Ok(())
+        }
+    }
+    let c = count.clone();
+    let server =
+        Server::start("127.0.0.1", 0, Options::default(), move |_: &Peer| Count(c.clone()), net::no_log()).unwrap();
+    let (tx, rx) = mpsc::channel();
+    let client = Client::<Message>::connect(
+        "127.0.0.1",
+        server.port(),
+        Options::default(),
+        move |m| tx.send(m).unwrap(),
+        net::no_log(),
+    )
+    .unwrap();
+    let n = 20_000;
+    for i in 0..n {
+        assert!(client.send(&mixed(i)));
+    }
+    client.close(); // flushes everything queued, then waits for the server's close
+    assert_eq!(*count.lock().unwrap(), n, "the server got every queued message");
+    assert_eq!(rx.try_iter().count(), n, "and every echo queued before the close arrived");
+    server.stop();
+}
+
+#[test]
+fn the_cpp_client_talks_to_a_rust_server_in_both_formats() {
+    let server_path = std::env::var("FASTWIRE_CPP_SERVER").unwrap_or_else(|_| {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../build/release/examples/cpp/server").to_string()
+    });
+    let client_path = std::path::Path::new(&server_path).with_file_name("client");
+    assert!(client_path.exists(), "the C++ example client is missing at {}", client_path.display());
+    for (flag, format) in [(None, Format::Versioned), (Some("--final"), Format::Final)] {
+        let server = echo_server(
+            Options {
+                format,
+                ..Options::default()
+            },
+            net::no_log(),
+        );
+        let mut cmd = Command::new(&client_path);
+        cmd.args(["127.0.0.1", &server.port().to_string()]);
+        if let Some(f) = flag {
+            cmd.arg(f);
+        }
+        let out = cmd.output().expect("run the C++ client");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && text.trim_end().ends_with("ok"),
+            "{text}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        server.stop();
+    }
+}
