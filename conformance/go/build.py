@@ -58,9 +58,9 @@ def main() -> int:
              "", "import ("]
     lines += [f'\t"{MODULE}/gen/{p}"' for p in pkgs]
     lines += [")", "", "var registry = map[string]entry{"]
-    for q, (p, s) in sorted(structs.items()):
-        lines.append(f'\t"{q}": {{func() value {{ v := {p}.New{s}(); return &v }}, '
-                     f"{p}.Verify{s}, {p}.Verify{s}Final}},")
+    for q, (pkg, name) in sorted(structs.items()):
+        lines.append(f'\t"{q}": {{func() value {{ v := {pkg}.New{name}(); return &v }}, '
+                     f"{pkg}.Verify{name}, {pkg}.Verify{name}Final}},")
     lines += ["}", ""]
     src = os.path.join(OUT, "src")
     write_if_changed(os.path.join(src, "registry.go"), "\n".join(lines))
