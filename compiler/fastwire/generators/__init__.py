@@ -68,6 +68,14 @@ LANGUAGES: Dict[str, Language] = {
             prepare=["{python}", "-m", "fastwire", "compile", *CONFORMANCE_SCHEMAS, "--lang",
                      "python", "--final", "--json", "--proto", "-q", "-o",
                      "build/conformance/python"])),
+    "java": Language(
+        "java", "Java", "java", flags=("java",),
+        golden_schemas=("schemas/protocol.fbe", "schemas/everything.fbe"),
+        testee=Testee(
+            run=["java", "-XX:TieredStopAtLevel=1", "-Xss16m", "-cp",
+                 "build/java/gen-java/classes:build/java/fastwire-runtime/classes",
+                 "dev.fastwire.conformance.Testee", "build/conformance/java/packages.txt"],
+            prepare=["{python}", "conformance/java/build.py", "java"])),
 }
 
 # Conformance testees that are not a language of their own (none yet).
@@ -85,7 +93,7 @@ GENERATORS.update({name: lang.generate for name, lang in LANGUAGES.items()})
 
 # Languages the reference compiler's flags name, and the ones fastwire plans on top.
 PLANNED: Dict[str, str] = {
-    "go": "Go", "java": "Java", "javascript": "JavaScript", "kotlin": "Kotlin",
+    "go": "Go", "javascript": "JavaScript", "kotlin": "Kotlin",
     "csharp": "C#", "ruby": "Ruby", "swift": "Swift", "rust": "Rust",
     "typescript": "TypeScript",
 }

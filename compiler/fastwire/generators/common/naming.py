@@ -25,10 +25,21 @@ RESERVED: Dict[str, FrozenSet[str]] = {
         xor_eq char8_t char16_t char32_t concept requires co_await co_return co_yield
         consteval constinit NULL errno assert std fastwire""".split()),
     "python": frozenset(keyword.kwlist),
+    "java": frozenset("""
+        abstract assert boolean break byte case catch char class const continue default do
+        double else enum extends final finally float for goto if implements import
+        instanceof int interface long native new package private protected public return
+        short static strictfp super switch synchronized this throw throws transient try void
+        volatile while true false null var yield record sealed permits _ CODEC TYPE Codec
+        Fields""".split()),
+    "kotlin": frozenset("""
+        as break class continue do else false for fun if in interface is null object package
+        return super this throw true try typealias typeof val var when while CODEC TYPE
+        Codec Fields""".split()),
 }
 
 # How a reserved name is escaped: this suffix is appended (until the name is free).
-ESCAPE_SUFFIX: Dict[str, str] = {"cpp": "_", "python": "_"}
+ESCAPE_SUFFIX: Dict[str, str] = {"cpp": "_", "python": "_", "java": "_", "kotlin": "_"}
 
 # Generated file names per language and role; {package} is the schema package's name.
 # One place per language, so a renaming scheme changes one row. Python modules end in
@@ -39,6 +50,9 @@ FILES: Dict[str, Dict[str, str]] = {
             "json": "{package}_json.h", "protocol": "{package}_protocol.h",
             "final_protocol": "{package}_final_protocol.h"},
     "python": {"module": "{package}_fbe.py"},
+    # One folder per package (the domain and the package name), one file per type.
+    "java": {"type": "{package}/{type}.java"},
+    "kotlin": {"type": "{package}/{type}.kt"},
 }
 
 
