@@ -381,8 +381,7 @@ class JavaGen:
             f"@Override public int compareTo({n} o) {{ return dev.fastwire.Scalar.{base}.compare(value, o.value); }}")
         if flags:
             out.open("@Override public String toString() {")
-            out("if (name != null) return name;",
-                "StringBuilder sb = new StringBuilder();")
+            out("StringBuilder sb = new StringBuilder();")
             out.open(f"for ({n} e : NAMED) {{")
             out("if (e.value != 0 && (value & e.value) == e.value) "
                 "sb.append(sb.length() > 0 ? \"|\" : \"\").append(e.name);")

@@ -41,7 +41,6 @@ public final class State implements Comparable<State> {
     @Override public int hashCode() { return Long.hashCode(value); }
     @Override public int compareTo(State o) { return dev.fastwire.Scalar.BYTE.compare(value, o.value); }
     @Override public String toString() {
-        if (name != null) return name;
         StringBuilder sb = new StringBuilder();
         for (State e : NAMED) {
             if (e.value != 0 && (value & e.value) == e.value) sb.append(sb.length() > 0 ? "|" : "").append(e.name);

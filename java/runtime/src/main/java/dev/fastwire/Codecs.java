@@ -67,7 +67,7 @@ public final class Codecs {
     }
 
     /** An integer type held in a Java box T, through its long value. */
-    public static final class Int<T> extends Fixed<T> {
+    public static class Int<T> extends Fixed<T> {
         public final Scalar kind;
         private final LongFunction<T> box;
         private final ToLongFunction<T> unbox;
@@ -129,7 +129,12 @@ public final class Codecs {
 
     /** An enum or flags type: a generated class over its raw long value. */
     public static <T> Int<T> enumOf(Scalar base, LongFunction<T> of, ToLongFunction<T> raw) {
-        return new Int<>(base, of, raw);
+        return new Int<>(base, of, raw) {
+            @Override
+            public String text(T v) {
+                return String.valueOf(v);
+            }
+        };
     }
 
     public static final Fixed<Boolean> BOOL = new Fixed<>("bool", 1) {

@@ -36,7 +36,6 @@ public final class Flags implements Comparable<Flags> {
     @Override public int hashCode() { return Long.hashCode(value); }
     @Override public int compareTo(Flags o) { return dev.fastwire.Scalar.INT32.compare(value, o.value); }
     @Override public String toString() {
-        if (name != null) return name;
         StringBuilder sb = new StringBuilder();
         for (Flags e : NAMED) {
             if (e.value != 0 && (value & e.value) == e.value) sb.append(sb.length() > 0 ? "|" : "").append(e.name);

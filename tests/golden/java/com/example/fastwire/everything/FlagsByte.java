@@ -36,7 +36,6 @@ public final class FlagsByte implements Comparable<FlagsByte> {
     @Override public int hashCode() { return Long.hashCode(value); }
     @Override public int compareTo(FlagsByte o) { return dev.fastwire.Scalar.BYTE.compare(value, o.value); }
     @Override public String toString() {
-        if (name != null) return name;
         StringBuilder sb = new StringBuilder();
         for (FlagsByte e : NAMED) {
             if (e.value != 0 && (value & e.value) == e.value) sb.append(sb.length() > 0 ? "|" : "").append(e.name);

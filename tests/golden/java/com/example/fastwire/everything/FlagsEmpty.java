@@ -31,7 +31,6 @@ public final class FlagsEmpty implements Comparable<FlagsEmpty> {
     @Override public int hashCode() { return Long.hashCode(value); }
     @Override public int compareTo(FlagsEmpty o) { return dev.fastwire.Scalar.INT32.compare(value, o.value); }
     @Override public String toString() {
-        if (name != null) return name;
         StringBuilder sb = new StringBuilder();
         for (FlagsEmpty e : NAMED) {
             if (e.value != 0 && (value & e.value) == e.value) sb.append(sb.length() > 0 ? "|" : "").append(e.name);

@@ -32,7 +32,6 @@ public final class FlagsInt16 implements Comparable<FlagsInt16> {
     @Override public int hashCode() { return Long.hashCode(value); }
     @Override public int compareTo(FlagsInt16 o) { return dev.fastwire.Scalar.INT16.compare(value, o.value); }
     @Override public String toString() {
-        if (name != null) return name;
         StringBuilder sb = new StringBuilder();
         for (FlagsInt16 e : NAMED) {
             if (e.value != 0 && (value & e.value) == e.value) sb.append(sb.length() > 0 ? "|" : "").append(e.name);

@@ -32,7 +32,6 @@ public final class FlagsInt32 implements Comparable<FlagsInt32> {
     @Override public int hashCode() { return Long.hashCode(value); }
     @Override public int compareTo(FlagsInt32 o) { return dev.fastwire.Scalar.INT32.compare(value, o.value); }
     @Override public String toString() {
-        if (name != null) return name;
         StringBuilder sb = new StringBuilder();
         for (FlagsInt32 e : NAMED) {
             if (e.value != 0 && (value & e.value) == e.value) sb.append(sb.length() > 0 ? "|" : "").append(e.name);

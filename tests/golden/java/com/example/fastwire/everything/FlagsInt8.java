@@ -33,7 +33,6 @@ public final class FlagsInt8 implements Comparable<FlagsInt8> {
     @Override public int hashCode() { return Long.hashCode(value); }
     @Override public int compareTo(FlagsInt8 o) { return dev.fastwire.Scalar.INT8.compare(value, o.value); }
     @Override public String toString() {
-        if (name != null) return name;
         StringBuilder sb = new StringBuilder();
         for (FlagsInt8 e : NAMED) {
             if (e.value != 0 && (value & e.value) == e.value) sb.append(sb.length() > 0 ? "|" : "").append(e.name);

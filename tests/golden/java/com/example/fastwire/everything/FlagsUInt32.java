@@ -33,7 +33,6 @@ public final class FlagsUInt32 implements Comparable<FlagsUInt32> {
     @Override public int hashCode() { return Long.hashCode(value); }
     @Override public int compareTo(FlagsUInt32 o) { return dev.fastwire.Scalar.UINT32.compare(value, o.value); }
     @Override public String toString() {
-        if (name != null) return name;
         StringBuilder sb = new StringBuilder();
         for (FlagsUInt32 e : NAMED) {
             if (e.value != 0 && (value & e.value) == e.value) sb.append(sb.length() > 0 ? "|" : "").append(e.name);

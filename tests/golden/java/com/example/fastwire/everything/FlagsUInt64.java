@@ -34,7 +34,6 @@ public final class FlagsUInt64 implements Comparable<FlagsUInt64> {
     @Override public int hashCode() { return Long.hashCode(value); }
     @Override public int compareTo(FlagsUInt64 o) { return dev.fastwire.Scalar.UINT64.compare(value, o.value); }
     @Override public String toString() {
-        if (name != null) return name;
         StringBuilder sb = new StringBuilder();
         for (FlagsUInt64 e : NAMED) {
             if (e.value != 0 && (value & e.value) == e.value) sb.append(sb.length() > 0 ? "|" : "").append(e.name);
