@@ -39,17 +39,12 @@ def fingerprint(lang: str) -> str:
 
 
 def maven(args: list) -> int:
-    base = ["mvn", "-q", "-B", "-T", "1", "-f", os.path.join(REPO, "java", "pom.xml")]
-    r = subprocess.run(["nice", "-n", "5", *base, "-o", *args], cwd=REPO,
+    """java/mvn.sh: offline once the dependencies are cached, online the first time."""
+    r = subprocess.run([os.path.join(REPO, "java", "mvn.sh"), *args], cwd=REPO,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    if r.returncode == 0:
-        return 0
-    r2 = subprocess.run(["nice", "-n", "5", *base, *args], cwd=REPO,
-                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    if r2.returncode != 0:
-        sys.stdout.write(r.stdout.decode(errors="replace")[-4000:])
-        sys.stdout.write(r2.stdout.decode(errors="replace")[-8000:])
-    return r2.returncode
+    if r.returncode != 0:
+        sys.stdout.write(r.stdout.decode(errors="replace")[-8000:])
+    return r.returncode
 
 
 def generate(lang: str) -> None:

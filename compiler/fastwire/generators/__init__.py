@@ -76,6 +76,15 @@ LANGUAGES: Dict[str, Language] = {
                  "build/java/gen-java/classes:build/java/fastwire-runtime/classes",
                  "dev.fastwire.conformance.Testee", "build/conformance/java/packages.txt"],
             prepare=["{python}", "conformance/java/build.py", "java"])),
+    "kotlin": Language(
+        "kotlin", "Kotlin", "kotlin", flags=("kotlin",),
+        golden_schemas=("schemas/protocol.fbe", "schemas/everything.fbe"),
+        testee=Testee(
+            run=["java", "-XX:TieredStopAtLevel=1", "-Xss16m", "-cp",
+                 "build/java/gen-kotlin/classes:build/java/fastwire-runtime/classes:"
+                 "build/java/kotlin-stdlib.jar",
+                 "dev.fastwire.conformance.Testee", "build/conformance/kotlin/packages.txt"],
+            prepare=["{python}", "conformance/java/build.py", "kotlin"])),
 }
 
 # Conformance testees that are not a language of their own (none yet).
@@ -93,7 +102,7 @@ GENERATORS.update({name: lang.generate for name, lang in LANGUAGES.items()})
 
 # Languages the reference compiler's flags name, and the ones fastwire plans on top.
 PLANNED: Dict[str, str] = {
-    "go": "Go", "javascript": "JavaScript", "kotlin": "Kotlin",
+    "go": "Go", "javascript": "JavaScript",
     "csharp": "C#", "ruby": "Ruby", "swift": "Swift", "rust": "Rust",
     "typescript": "TypeScript",
 }
