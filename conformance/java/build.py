@@ -2,7 +2,8 @@
 schemas/service.fbe, for the transport tests) for Java or Kotlin, then builds it with its
 tests' module through Maven (java/gen-java or java/gen-kotlin).
 
-    python3 conformance/java/build.py java      # or kotlin
+    python3 conformance/java/build.py java      # or kotlin, or both
+    python3 conformance/java/build.py --test java kotlin   # and run the tests (make test-java)
 
 Quick when nothing changed: the build is skipped when a fingerprint of its inputs (the
 compiler, the runtime, the module, the testee) matches the last successful build.
@@ -63,23 +64,31 @@ def generate(lang: str) -> None:
 
 
 def main() -> int:
-    lang = sys.argv[1] if len(sys.argv) > 1 else "java"
-    stamp = os.path.join(REPO, "build", "conformance", lang, ".built")
-    fp = fingerprint(lang)
-    if os.path.exists(stamp) and open(stamp).read() == fp:
+    args = sys.argv[1:]
+    test = "--test" in args
+    langs = [a for a in args if not a.startswith("--")] or ["java"]
+    stamps = {lang: os.path.join(REPO, "build", "conformance", lang, ".built") for lang in langs}
+    prints = {lang: fingerprint(lang) for lang in langs}
+    stale = [lang for lang in langs
+             if not (os.path.exists(stamps[lang]) and open(stamps[lang]).read() == prints[lang])]
+    if not stale and not test:
         return 0
-    print(f"conformance/java/build.py: generating and building the {lang} testee", file=sys.stderr)
-    if os.path.exists(stamp):
-        os.remove(stamp)
-    src = os.path.join(REPO, "build", "conformance", lang, "src")
-    if os.path.isdir(src):
-        import shutil
-        shutil.rmtree(src)
-    generate(lang)
-    if maven(["-pl", f"gen-{lang}", "-am", "package", "-DskipTests"]) != 0:
+    for lang in stale:
+        print(f"conformance/java/build.py: generating the {lang} code", file=sys.stderr)
+        if os.path.exists(stamps[lang]):
+            os.remove(stamps[lang])
+        src = os.path.join(REPO, "build", "conformance", lang, "src")
+        if os.path.isdir(src):
+            import shutil
+            shutil.rmtree(src)
+        generate(lang)
+    modules = ",".join(f"gen-{lang}" for lang in langs)
+    goals = ["install"] if test else ["package", "-DskipTests"]
+    if maven(["-pl", modules, "-am", *goals]) != 0:
         return 1
-    with open(stamp, "w") as fh:
-        fh.write(fp)
+    for lang in langs:
+        with open(stamps[lang], "w") as fh:
+            fh.write(prints[lang])
     return 0
 
 
