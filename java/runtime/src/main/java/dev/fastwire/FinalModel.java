@@ -28,6 +28,11 @@ public final class FinalModel<T> {
     }
 
     public int serialize(Writer w, T v) {
+        return write(w, codec, v);
+    }
+
+    /** Appends v as a final root model of `codec` to w; returns its size. */
+    public static <T> int write(Writer w, StructCodec<T> codec, T v) {
         int start = w.allocRaw(8);
         codec.fput(w, v);
         int size = w.size - start;
@@ -46,7 +51,19 @@ public final class FinalModel<T> {
         return writer;
     }
 
+    /** Reads one final root model of `codec` at buf[off..] with a reader and limits. */
+    public static <T> T read(Reader reader, Limits limits, StructCodec<T> codec, byte[] buf, int off, int len, T reuse) {
+        Reader r = root(reader, limits, codec, buf, off, len);
+        T v = codec.fget(r, limits.maxDepth, reuse);
+        end(r);
+        return v;
+    }
+
     private Reader root(byte[] buf, int off, int len) {
+        return root(reader, limits, codec, buf, off, len);
+    }
+
+    private static <T> Reader root(Reader reader, Limits limits, StructCodec<T> codec, byte[] buf, int off, int len) {
         if (len < 8 || off < 0 || off + len > buf.length) throw Reader.fail("truncated");
         long size = ((int) Writer.I32.get(buf, off)) & 0xFFFFFFFFL;
         if (size > limits.maxMessageSize) throw new DecodeException("too_large", size + " bytes");

@@ -37,6 +37,11 @@ public final class Model<T> {
 
     /** Appends v as a root model to w; returns its size. */
     public int serialize(Writer w, T v) {
+        return write(w, codec, v);
+    }
+
+    /** Appends v as a versioned root model of `codec` to w; returns its size. */
+    public static <T> int write(Writer w, StructCodec<T> codec, T v) {
         int start = w.alloc(8);
         codec.vput(w, start + 4, start, v);
         int size = w.size - start;
@@ -56,7 +61,17 @@ public final class Model<T> {
         return writer;
     }
 
+    /** Reads one versioned root model of `codec` at buf[off..] with a reader and limits. */
+    public static <T> T read(Reader reader, Limits limits, StructCodec<T> codec, byte[] buf, int off, int len, T reuse) {
+        Reader r = root(reader, limits, buf, off, len);
+        return codec.vget(r, off + 4, off, limits.maxDepth, reuse);
+    }
+
     private Reader root(byte[] buf, int off, int len) {
+        return root(reader, limits, buf, off, len);
+    }
+
+    private static Reader root(Reader reader, Limits limits, byte[] buf, int off, int len) {
         if (len < 8 || off < 0 || off + len > buf.length) throw Reader.fail("truncated");
         long full = ((int) Writer.I32.get(buf, off)) & 0xFFFFFFFFL;
         if (full > limits.maxMessageSize) throw new DecodeException("too_large", full + " bytes");
