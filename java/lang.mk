@@ -10,3 +10,14 @@ test-java:
 	FASTWIRE_CPP_SERVER=$(FASTWIRE_CPP_SERVER) $(PYTHON) conformance/java/build.py --test java kotlin
 
 LANGUAGE_TESTS += test-java
+
+# The JMH benchmark of the seed account, Java and Kotlin, medians (java/bench/run.py), with
+# fastwire C++'s account benchmark in the same run when it is built.
+.PHONY: bench-java
+bench-java:
+	@$(BOOTSTRAP) java
+	$(PYTHON) conformance/java/build.py java kotlin
+	java/mvn.sh -pl bench-java,bench-kotlin -am package -DskipTests
+	$(PYTHON) java/bench/run.py $(if $(wildcard $(BUILD)/cpp/bench/fastwire_account_bench),--cpp $(BUILD)/cpp/bench/fastwire_account_bench)
+
+LANGUAGE_BENCHES += bench-java

@@ -79,7 +79,12 @@ public final class FinalModel<T> {
     }
 
     public int verify(byte[] buf, int off, int len) {
-        Reader r = root(buf, off, len);
+        return check(reader, limits, codec, buf, off, len);
+    }
+
+    /** verify() with a given reader and limits. */
+    public static <T> int check(Reader reader, Limits limits, StructCodec<T> codec, byte[] buf, int off, int len) {
+        Reader r = root(reader, limits, codec, buf, off, len);
         codec.fcheck(r, limits.maxDepth);
         end(r);
         return r.end - off;

@@ -82,7 +82,12 @@ public final class Model<T> {
 
     /** Checks the model at buf[off..]; returns its size or throws DecodeException. */
     public int verify(byte[] buf, int off, int len) {
-        Reader r = root(buf, off, len);
+        return check(reader, limits, codec, buf, off, len);
+    }
+
+    /** verify() with a given reader and limits. */
+    public static <T> int check(Reader reader, Limits limits, StructCodec<T> codec, byte[] buf, int off, int len) {
+        Reader r = root(reader, limits, buf, off, len);
         codec.vcheck(r, off + 4, off, limits.maxDepth);
         return r.end - off;
     }
