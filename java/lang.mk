@@ -8,6 +8,17 @@ FASTWIRE_CPP_SERVER ?= $(CURDIR)/$(BUILD)/examples/cpp/server
 test-java:
 	@$(BOOTSTRAP) java
 	FASTWIRE_CPP_SERVER=$(FASTWIRE_CPP_SERVER) $(PYTHON) conformance/java/build.py --test java kotlin
+	JAZZER_FUZZ=1 java/mvn.sh -pl gen-java -am test -Dtest=FuzzTargetsTest -Dsurefire.failIfNoSpecifiedTests=false
+
+# Longer fuzzing: the Jazzer target again and again (20 s a run, its corpus kept under
+# build/java/gen-java/surefire-work/.cifuzz-corpus), for JAVA_FUZZ_RUNS runs.
+JAVA_FUZZ_RUNS ?= 15
+.PHONY: fuzz-java
+fuzz-java:
+	@$(BOOTSTRAP) java
+	$(PYTHON) conformance/java/build.py java
+	for i in $$(seq $(JAVA_FUZZ_RUNS)); do \
+	    JAZZER_FUZZ=1 java/mvn.sh -pl gen-java -am test -Dtest=FuzzTargetsTest -Dsurefire.failIfNoSpecifiedTests=false || exit 1; done
 
 LANGUAGE_TESTS += test-java
 
