@@ -169,6 +169,7 @@ public final class Codecs {
         @Override public String keyText(Float v) { return JsonWriter.doubleKey(v.doubleValue()); }
         @Override public Float keyParse(String s, Limits l) { return (float) floatKey(s, true); }
         @Override public Comparator<Float> comparator() { return Float::compare; }
+        @Override public String text(Float v) { return printG(v); }
         @Override public boolean equal(Float a, Float b) { return Float.floatToRawIntBits(a) == Float.floatToRawIntBits(b) || a.floatValue() == b.floatValue(); }
     };
 
@@ -181,7 +182,28 @@ public final class Codecs {
         @Override public String keyText(Double v) { return JsonWriter.doubleKey(v); }
         @Override public Double keyParse(String s, Limits l) { return floatKey(s, false); }
         @Override public Comparator<Double> comparator() { return Double::compare; }
+        @Override public String text(Double v) { return printG(v); }
     };
+
+    /** A double as C++'s {@code std::ostream << double} prints it (printf %g). */
+    public static String printG(double x) {
+        if (Double.isNaN(x)) return "nan";
+        if (Double.isInfinite(x)) return x > 0 ? "inf" : "-inf";
+        if (x == 0) return 1 / x < 0 ? "-0" : "0";
+        java.math.BigDecimal d = new java.math.BigDecimal(x).round(new java.math.MathContext(6, java.math.RoundingMode.HALF_EVEN));
+        int exp = d.precision() - d.scale() - 1;
+        if (exp < -4 || exp >= 6) {
+            java.math.BigDecimal m = d.movePointLeft(exp).stripTrailingZeros();
+            String e = String.format("%02d", Math.abs(exp));
+            return m.toPlainString() + "e" + (exp < 0 ? "-" : "+") + e;
+        }
+        String t = d.toPlainString();
+        if (t.indexOf('.') >= 0) {
+            t = t.replaceAll("0+$", "");
+            if (t.endsWith(".")) t = t.substring(0, t.length() - 1);
+        }
+        return t;
+    }
 
     static double floatKey(String s, boolean single) {
         switch (s) {
