@@ -292,18 +292,11 @@ public final class Codecs {
         @Override public String zero() { return ""; }
         @Override String of(byte[] buf, int p, int n) { return Utf8.decode(buf, p, n); }
         @Override public void vput(Writer w, int pos, int base, String v) {
-            int n = Utf8.length(v);
-            int at = w.allocRaw(4 + n);
-            byte[] b = w.buf;
-            Writer.I32.set(b, at, n);
-            Utf8.encode(v, b, at + 4);
-            Writer.I32.set(b, pos, at - base);
+            int at = Utf8.put(w, v);
+            Writer.I32.set(w.buf, pos, at - base);
         }
         @Override public void fput(Writer w, String v) {
-            int n = Utf8.length(v);
-            int at = w.allocRaw(4 + n);
-            Writer.I32.set(w.buf, at, n);
-            Utf8.encode(v, w.buf, at + 4);
+            Utf8.put(w, v);
         }
         @Override public void jput(JsonWriter w, String v) { w.string(v); }
         @Override public String jget(JsonReader r) { return r.readString("string"); }

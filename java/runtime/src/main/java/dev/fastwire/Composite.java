@@ -39,7 +39,7 @@ final class Composite {
                 w.i32(pos + 1, 0);
                 return;
             }
-            int q = w.alloc(inner.slot);
+            int q = w.allocRaw(inner.slot);  // the value's slot is written next
             w.buf[pos] = 1;
             w.i32(pos + 1, q - base);
             inner.vput(w, q, q, v);
@@ -223,7 +223,7 @@ final class Composite {
     static <T> int vblock(Writer w, int n, int slot) {
         long size = 4 + (long) n * slot;
         if (size > Integer.MAX_VALUE) throw new EncodeException("collection too large");
-        int at = w.alloc((int) size);
+        int at = w.allocRaw((int) size);  // every element's slot is written by the caller
         w.i32(at, n);
         return at + 4;
     }

@@ -150,6 +150,56 @@ public final class JsonWriter {
             layout(sb, d.substring(0, len), k);
             return;
         }
+        // JDK 17's Double.toString gives digits that read back, but not always the fewest:
+        // drop digits while the shorter text still reads back to v (one check usually).
+        String t = Double.toString(v);
+        int e = t.indexOf('E');
+        int exp = e < 0 ? 0 : Integer.parseInt(t.substring(e + 1));
+        String mant = e < 0 ? t : t.substring(0, e);
+        int dot = mant.indexOf('.');
+        StringBuilder digits = new StringBuilder(mant.length());
+        digits.append(mant, 0, dot).append(mant, dot + 1, mant.length());
+        int k = exp - (mant.length() - dot - 1);
+        int lead = 0;
+        while (lead < digits.length() - 1 && digits.charAt(lead) == '0') lead++;
+        String d = digits.substring(lead);
+        int z = d.length();
+        while (z > 1 && d.charAt(z - 1) == '0') z--;
+        k += d.length() - z;
+        d = d.substring(0, z);
+        while (d.length() > 1) {
+            char last = d.charAt(d.length() - 1);
+            if (last == '5') {
+                shortestSlow(sb, v);
+                return;
+            }
+            String shorter = d.substring(0, d.length() - 1);
+            if (last > '5') shorter = increment(shorter);
+            int k2 = k + 1;
+            if (shorter.length() > d.length() - 1) {  // 99.. rounded up to 100..
+                shorter = shorter.substring(0, shorter.length() - 1);
+                k2++;
+            }
+            if (Double.parseDouble(shorter + "E" + k2) != v) break;
+            int zz = shorter.length();
+            while (zz > 1 && shorter.charAt(zz - 1) == '0') zz--;
+            d = shorter.substring(0, zz);
+            k = k2 + (shorter.length() - zz);
+        }
+        layout(sb, d, k);
+    }
+
+    private static String increment(String digits) {
+        char[] c = digits.toCharArray();
+        int i = c.length - 1;
+        while (i >= 0 && c[i] == '9') c[i--] = '0';
+        if (i < 0) return "1" + new String(c);
+        c[i]++;
+        return new String(c);
+    }
+
+    /** The shortest digits by exact rounding (the slow, always right way). */
+    private static void shortestSlow(StringBuilder sb, double v) {
         BigDecimal exact = new BigDecimal(v);
         BigDecimal best = null;
         for (int p = 1; p <= 17; p++) {

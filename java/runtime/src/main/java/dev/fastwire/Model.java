@@ -42,7 +42,7 @@ public final class Model<T> {
 
     /** Appends v as a versioned root model of `codec` to w; returns its size. */
     public static <T> int write(Writer w, StructCodec<T> codec, T v) {
-        int start = w.alloc(8);
+        int start = w.allocRaw(8);
         codec.vput(w, start + 4, start, v);
         int size = w.size - start;
         w.i32(start, size);

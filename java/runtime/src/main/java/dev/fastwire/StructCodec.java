@@ -56,7 +56,7 @@ public abstract class StructCodec<T> extends Codec<T> {
     /** Appends v's body (and its heap blocks); returns the body's position. */
     public int vbody(Writer w, T v) {
         if (v == null) throw new EncodeException(name + " is null (not an optional)");
-        int body = w.alloc(bodySize);
+        int body = w.allocRaw(bodySize);  // every slot is written by vfields
         w.i32(body, bodySize);
         w.i32(body + 4, type);
         vfields(w, body, v);

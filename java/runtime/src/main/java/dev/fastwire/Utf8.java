@@ -135,6 +135,31 @@ public final class Utf8 {
         }
     }
 
+    /**
+     * Appends [u32 length][s as UTF-8] to w; returns the block's position. One pass for
+     * ASCII text (the usual case), two otherwise.
+     */
+    public static int put(Writer w, String s) {
+        int n = s.length();
+        int at = w.allocRaw(4 + n);
+        byte[] b = w.buf;
+        int p = at + 4;
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (c >= 0x80) {
+                w.size = at;
+                int len = length(s);
+                at = w.allocRaw(4 + len);
+                Writer.I32.set(w.buf, at, len);
+                encode(s, w.buf, at + 4);
+                return at;
+            }
+            b[p + i] = (byte) c;
+        }
+        Writer.I32.set(b, at, n);
+        return at;
+    }
+
     /** s as UTF-8 bytes (lone escaped bytes restored). */
     public static byte[] bytes(String s) {
         byte[] out = new byte[length(s)];
