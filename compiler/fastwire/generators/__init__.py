@@ -75,7 +75,7 @@ LANGUAGES: Dict[str, Language] = {
             run=["java", "-XX:TieredStopAtLevel=1", "-Xss16m", "-cp",
                  "build/java/gen-java/classes:build/java/fastwire-runtime/classes",
                  "dev.fastwire.conformance.Testee", "build/conformance/java/packages.txt"],
-            prepare=["{python}", "conformance/java/build.py", "java"])),
+            prepare=["{python}", "conformance/java/prepare.py", "java"])),
     "kotlin": Language(
         "kotlin", "Kotlin", "kotlin", flags=("kotlin",),
         golden_schemas=("schemas/protocol.fbe", "schemas/everything.fbe"),
@@ -84,7 +84,7 @@ LANGUAGES: Dict[str, Language] = {
                  "build/java/gen-kotlin/classes:build/java/fastwire-runtime/classes:"
                  "build/java/kotlin-stdlib.jar",
                  "dev.fastwire.conformance.Testee", "build/conformance/kotlin/packages.txt"],
-            prepare=["{python}", "conformance/java/build.py", "kotlin"])),
+            prepare=["{python}", "conformance/java/prepare.py", "kotlin"])),
 }
 
 # Conformance testees that are not a language of their own (none yet).

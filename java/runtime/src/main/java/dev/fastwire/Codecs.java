@@ -256,12 +256,17 @@ public final class Codecs {
 
         abstract T of(byte[] buf, int p, int n);
 
+        /** The value in buf[p, p + n), or `reuse` when it holds exactly those bytes. */
+        T of(byte[] buf, int p, int n, T reuse) {
+            return of(buf, p, n);
+        }
+
         @Override
         public T vget(Reader r, int pos, int base, int depth, T reuse) {
             long off = r.u32(pos);
             if (off == 0) return zero();
             int p = r.block(base, off, pos + 4);
-            return of(r.buf, p, r.len);
+            return of(r.buf, p, r.len, reuse);
         }
 
         @Override
@@ -273,7 +278,7 @@ public final class Codecs {
         @Override
         public T fget(Reader r, int depth, T reuse) {
             int n = length(r);
-            return of(r.buf, r.take(n), n);
+            return of(r.buf, r.take(n), n, reuse);
         }
 
         @Override
@@ -291,6 +296,9 @@ public final class Codecs {
     public static final Text<String> STRING = new Text<>("string") {
         @Override public String zero() { return ""; }
         @Override String of(byte[] buf, int p, int n) { return Utf8.decode(buf, p, n); }
+        @Override String of(byte[] buf, int p, int n, String reuse) {
+            return reuse != null && Utf8.sameAscii(reuse, buf, p, n) ? reuse : Utf8.decode(buf, p, n);
+        }
         @Override public void vput(Writer w, int pos, int base, String v) {
             int at = Utf8.put(w, v);
             Writer.I32.set(w.buf, pos, at - base);

@@ -72,6 +72,15 @@ public final class Utf8 {
         return sb.toString();
     }
 
+    /** True when s is ASCII text equal to buf[p, p + n) (a reused string can be kept). */
+    public static boolean sameAscii(String s, byte[] buf, int p, int n) {
+        if (s.length() != n) return false;
+        for (int i = 0; i < n; i++) {
+            if (s.charAt(i) != buf[p + i]) return false;  // bytes >= 0x80 are negative: never equal
+        }
+        return true;
+    }
+
     /** The UTF-8 length of s (a lone surrogate U+DC80..U+DCFF counts one byte). */
     public static int length(String s) {
         int n = s.length();

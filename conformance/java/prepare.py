@@ -2,8 +2,8 @@
 schemas/service.fbe, for the transport tests) for Java or Kotlin, then builds it with its
 tests' module through Maven (java/gen-java or java/gen-kotlin).
 
-    python3 conformance/java/build.py java      # or kotlin, or both
-    python3 conformance/java/build.py --test java kotlin   # and run the tests (make test-java)
+    python3 conformance/java/prepare.py java      # or kotlin, or both
+    python3 conformance/java/prepare.py --test java kotlin   # and run the tests (make test-java)
 
 Quick when nothing changed: the build is skipped when a fingerprint of its inputs (the
 compiler, the runtime, the module, the testee) matches the last successful build.
@@ -74,7 +74,7 @@ def main() -> int:
     if not stale and not test:
         return 0
     for lang in stale:
-        print(f"conformance/java/build.py: generating the {lang} code", file=sys.stderr)
+        print(f"conformance/java/prepare.py: generating the {lang} code", file=sys.stderr)
         if os.path.exists(stamps[lang]):
             os.remove(stamps[lang])
         src = os.path.join(REPO, "build", "conformance", lang, "src")
