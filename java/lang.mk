@@ -9,6 +9,7 @@ test-java:
 	@$(BOOTSTRAP) java
 	FASTWIRE_CPP_SERVER=$(FASTWIRE_CPP_SERVER) $(PYTHON) conformance/java/prepare.py --test java kotlin
 	JAZZER_FUZZ=1 java/mvn.sh -pl gen-java -am test -Dtest=FuzzTargetsTest -Dsurefire.failIfNoSpecifiedTests=false
+	java/install-check.sh
 
 # Longer fuzzing: the Jazzer target again and again (20 s a run, its corpus kept under
 # build/java/gen-java/surefire-work/.cifuzz-corpus), for JAVA_FUZZ_RUNS runs.
