@@ -350,6 +350,11 @@ class JavaGen:
             out(f"public static final {n} {self.ident(v.name)} = new {n}({raw}, {jstring(v.name)});")
         names = ", ".join(self.ident(canonical[v]) for v in canonical)
         out(f"private static final {n}[] NAMED = {{{names}}};",
+            f"private static final {n}[] BY_LOW_BYTE = new {n}[256];  // the named values by their low byte",
+            "static {",
+            f"{self.unit}for (int i = NAMED.length - 1; i >= 0; i--) "
+            "BY_LOW_BYTE[(int) NAMED[i].value & 0xFF] = NAMED[i];",
+            "}",
             f"public static final dev.fastwire.Codecs.Int<{n}> CODEC = "
             f"dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.{base}, {n}::of, e -> e.value);",
             "",
@@ -364,6 +369,8 @@ class JavaGen:
             "",
             "/** The constant of a value, or a new instance for a value without a name. */")
         out.open(f"public static {n} of(long value) {{")
+        out(f"{n} hit = BY_LOW_BYTE[(int) value & 0xFF];",
+            "if (hit != null && hit.value == value) return hit;")
         out.open(f"for ({n} e : NAMED) {{")
         out("if (e.value == value) return e;")
         out.close()

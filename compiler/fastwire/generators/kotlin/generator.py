@@ -351,12 +351,17 @@ class KotlinGen:
             out(f"@JvmField val {self.ident(v.name)}: {n} = {n}({raw}, {kstring(v.name)})")
         names = ", ".join(self.ident(canonical[v]) for v in canonical)
         out(f"private val NAMED: Array<{n}> = arrayOf({names})",
+            f"private val BY_LOW_BYTE: Array<{n}?> = arrayOfNulls<{n}>(256).also {{ t ->",
+            f"{self.unit}for (i in NAMED.indices.reversed()) t[NAMED[i].value.toInt() and 0xFF] = NAMED[i]",
+            "}",
             f"@JvmField val CODEC: dev.fastwire.Codecs.Int<{n}> = "
             f"dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.{base}, {{ of(it) }}, {{ it.value }})",
             "",
             "/** The constant of a value, or a new instance for a value without a name. */")
         out.open(f"@JvmStatic fun of(value: Long): {n} {{")
-        out("for (e in NAMED) if (e.value == value) return e",
+        out("val hit = BY_LOW_BYTE[value.toInt() and 0xFF]",
+            "if (hit != null && hit.value == value) return hit",
+            "for (e in NAMED) if (e.value == value) return e",
             f"return {n}(value, null)")
         out.close()
         out.close()

@@ -8,6 +8,10 @@ public final class OrderType implements Comparable<OrderType> {
     public static final OrderType limit = new OrderType(1L, "limit");
     public static final OrderType stop = new OrderType(2L, "stop");
     private static final OrderType[] NAMED = {market, limit, stop};
+    private static final OrderType[] BY_LOW_BYTE = new OrderType[256];  // the named values by their low byte
+    static {
+        for (int i = NAMED.length - 1; i >= 0; i--) BY_LOW_BYTE[(int) NAMED[i].value & 0xFF] = NAMED[i];
+    }
     public static final dev.fastwire.Codecs.Int<OrderType> CODEC = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.BYTE, OrderType::of, e -> e.value);
 
     /** The raw value: signed types sign-extended, unsigned ones zero-extended (uint64: its bits). */
@@ -21,6 +25,8 @@ public final class OrderType implements Comparable<OrderType> {
 
     /** The constant of a value, or a new instance for a value without a name. */
     public static OrderType of(long value) {
+        OrderType hit = BY_LOW_BYTE[(int) value & 0xFF];
+        if (hit != null && hit.value == value) return hit;
         for (OrderType e : NAMED) {
             if (e.value == value) return e;
         }

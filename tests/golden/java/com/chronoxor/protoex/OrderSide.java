@@ -8,6 +8,10 @@ public final class OrderSide implements Comparable<OrderSide> {
     public static final OrderSide sell = new OrderSide(1L, "sell");
     public static final OrderSide tell = new OrderSide(2L, "tell");
     private static final OrderSide[] NAMED = {buy, sell, tell};
+    private static final OrderSide[] BY_LOW_BYTE = new OrderSide[256];  // the named values by their low byte
+    static {
+        for (int i = NAMED.length - 1; i >= 0; i--) BY_LOW_BYTE[(int) NAMED[i].value & 0xFF] = NAMED[i];
+    }
     public static final dev.fastwire.Codecs.Int<OrderSide> CODEC = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.BYTE, OrderSide::of, e -> e.value);
 
     /** The raw value: signed types sign-extended, unsigned ones zero-extended (uint64: its bits). */
@@ -21,6 +25,8 @@ public final class OrderSide implements Comparable<OrderSide> {
 
     /** The constant of a value, or a new instance for a value without a name. */
     public static OrderSide of(long value) {
+        OrderSide hit = BY_LOW_BYTE[(int) value & 0xFF];
+        if (hit != null && hit.value == value) return hit;
         for (OrderSide e : NAMED) {
             if (e.value == value) return e;
         }

@@ -14,6 +14,10 @@ public final class State implements Comparable<State> {
     public static final State good = new State(22L, "good");
     public static final State bad = new State(41L, "bad");
     private static final State[] NAMED = {unknown, invalid, initialized, calculated, broken, happy, sad, good, bad};
+    private static final State[] BY_LOW_BYTE = new State[256];  // the named values by their low byte
+    static {
+        for (int i = NAMED.length - 1; i >= 0; i--) BY_LOW_BYTE[(int) NAMED[i].value & 0xFF] = NAMED[i];
+    }
     public static final dev.fastwire.Codecs.Int<State> CODEC = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.BYTE, State::of, e -> e.value);
 
     /** The raw value: signed types sign-extended, unsigned ones zero-extended (uint64: its bits). */
@@ -27,6 +31,8 @@ public final class State implements Comparable<State> {
 
     /** The constant of a value, or a new instance for a value without a name. */
     public static State of(long value) {
+        State hit = BY_LOW_BYTE[(int) value & 0xFF];
+        if (hit != null && hit.value == value) return hit;
         for (State e : NAMED) {
             if (e.value == value) return e;
         }

@@ -10,10 +10,15 @@ class OrderSide private constructor(@JvmField val value: Long, private val label
         @JvmField val buy: OrderSide = OrderSide(0L, "buy")
         @JvmField val sell: OrderSide = OrderSide(1L, "sell")
         private val NAMED: Array<OrderSide> = arrayOf(buy, sell)
+        private val BY_LOW_BYTE: Array<OrderSide?> = arrayOfNulls<OrderSide>(256).also { t ->
+            for (i in NAMED.indices.reversed()) t[NAMED[i].value.toInt() and 0xFF] = NAMED[i]
+        }
         @JvmField val CODEC: dev.fastwire.Codecs.Int<OrderSide> = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.BYTE, { of(it) }, { it.value })
 
         /** The constant of a value, or a new instance for a value without a name. */
         @JvmStatic fun of(value: Long): OrderSide {
+            val hit = BY_LOW_BYTE[value.toInt() and 0xFF]
+            if (hit != null && hit.value == value) return hit
             for (e in NAMED) if (e.value == value) return e
             return OrderSide(value, null)
         }

@@ -11,10 +11,15 @@ class OrderType private constructor(@JvmField val value: Long, private val label
         @JvmField val limit: OrderType = OrderType(1L, "limit")
         @JvmField val stop: OrderType = OrderType(2L, "stop")
         private val NAMED: Array<OrderType> = arrayOf(market, limit, stop)
+        private val BY_LOW_BYTE: Array<OrderType?> = arrayOfNulls<OrderType>(256).also { t ->
+            for (i in NAMED.indices.reversed()) t[NAMED[i].value.toInt() and 0xFF] = NAMED[i]
+        }
         @JvmField val CODEC: dev.fastwire.Codecs.Int<OrderType> = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.BYTE, { of(it) }, { it.value })
 
         /** The constant of a value, or a new instance for a value without a name. */
         @JvmStatic fun of(value: Long): OrderType {
+            val hit = BY_LOW_BYTE[value.toInt() and 0xFF]
+            if (hit != null && hit.value == value) return hit
             for (e in NAMED) if (e.value == value) return e
             return OrderType(value, null)
         }

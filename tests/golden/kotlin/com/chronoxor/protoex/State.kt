@@ -17,10 +17,15 @@ class State private constructor(@JvmField val value: Long, private val label: St
         @JvmField val good: State = State(22L, "good")
         @JvmField val bad: State = State(41L, "bad")
         private val NAMED: Array<State> = arrayOf(unknown, invalid, initialized, calculated, broken, happy, sad, good, bad)
+        private val BY_LOW_BYTE: Array<State?> = arrayOfNulls<State>(256).also { t ->
+            for (i in NAMED.indices.reversed()) t[NAMED[i].value.toInt() and 0xFF] = NAMED[i]
+        }
         @JvmField val CODEC: dev.fastwire.Codecs.Int<State> = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.BYTE, { of(it) }, { it.value })
 
         /** The constant of a value, or a new instance for a value without a name. */
         @JvmStatic fun of(value: Long): State {
+            val hit = BY_LOW_BYTE[value.toInt() and 0xFF]
+            if (hit != null && hit.value == value) return hit
             for (e in NAMED) if (e.value == value) return e
             return State(value, null)
         }

@@ -8,6 +8,10 @@ public final class EnumByte implements Comparable<EnumByte> {
     public static final EnumByte a2 = new EnumByte(254L, "a2");
     public static final EnumByte a3 = new EnumByte(255L, "a3");
     private static final EnumByte[] NAMED = {a0, a1, a2, a3};
+    private static final EnumByte[] BY_LOW_BYTE = new EnumByte[256];  // the named values by their low byte
+    static {
+        for (int i = NAMED.length - 1; i >= 0; i--) BY_LOW_BYTE[(int) NAMED[i].value & 0xFF] = NAMED[i];
+    }
     public static final dev.fastwire.Codecs.Int<EnumByte> CODEC = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.BYTE, EnumByte::of, e -> e.value);
 
     /** The raw value: signed types sign-extended, unsigned ones zero-extended (uint64: its bits). */
@@ -21,6 +25,8 @@ public final class EnumByte implements Comparable<EnumByte> {
 
     /** The constant of a value, or a new instance for a value without a name. */
     public static EnumByte of(long value) {
+        EnumByte hit = BY_LOW_BYTE[(int) value & 0xFF];
+        if (hit != null && hit.value == value) return hit;
         for (EnumByte e : NAMED) {
             if (e.value == value) return e;
         }

@@ -8,6 +8,10 @@ public final class EnumChar implements Comparable<EnumChar> {
     public static final EnumChar c2 = new EnumChar(50L, "c2");
     public static final EnumChar cz = new EnumChar(122L, "cz");
     private static final EnumChar[] NAMED = {c0, c1, c2, cz};
+    private static final EnumChar[] BY_LOW_BYTE = new EnumChar[256];  // the named values by their low byte
+    static {
+        for (int i = NAMED.length - 1; i >= 0; i--) BY_LOW_BYTE[(int) NAMED[i].value & 0xFF] = NAMED[i];
+    }
     public static final dev.fastwire.Codecs.Int<EnumChar> CODEC = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.CHAR, EnumChar::of, e -> e.value);
 
     /** The raw value: signed types sign-extended, unsigned ones zero-extended (uint64: its bits). */
@@ -21,6 +25,8 @@ public final class EnumChar implements Comparable<EnumChar> {
 
     /** The constant of a value, or a new instance for a value without a name. */
     public static EnumChar of(long value) {
+        EnumChar hit = BY_LOW_BYTE[(int) value & 0xFF];
+        if (hit != null && hit.value == value) return hit;
         for (EnumChar e : NAMED) {
             if (e.value == value) return e;
         }

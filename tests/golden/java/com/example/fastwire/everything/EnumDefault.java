@@ -9,6 +9,10 @@ public final class EnumDefault implements Comparable<EnumDefault> {
     public static final EnumDefault two = new EnumDefault(2L, "two");
     public static final EnumDefault three = new EnumDefault(3L, "three");
     private static final EnumDefault[] NAMED = {zero, one, two, three};
+    private static final EnumDefault[] BY_LOW_BYTE = new EnumDefault[256];  // the named values by their low byte
+    static {
+        for (int i = NAMED.length - 1; i >= 0; i--) BY_LOW_BYTE[(int) NAMED[i].value & 0xFF] = NAMED[i];
+    }
     public static final dev.fastwire.Codecs.Int<EnumDefault> CODEC = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.INT32, EnumDefault::of, e -> e.value);
 
     /** The raw value: signed types sign-extended, unsigned ones zero-extended (uint64: its bits). */
@@ -22,6 +26,8 @@ public final class EnumDefault implements Comparable<EnumDefault> {
 
     /** The constant of a value, or a new instance for a value without a name. */
     public static EnumDefault of(long value) {
+        EnumDefault hit = BY_LOW_BYTE[(int) value & 0xFF];
+        if (hit != null && hit.value == value) return hit;
         for (EnumDefault e : NAMED) {
             if (e.value == value) return e;
         }

@@ -4,6 +4,10 @@ package com.example.fastwire.everything;
 // enum EnumEmpty : int32. Values without a name are kept (of() makes them).
 public final class EnumEmpty implements Comparable<EnumEmpty> {
     private static final EnumEmpty[] NAMED = {};
+    private static final EnumEmpty[] BY_LOW_BYTE = new EnumEmpty[256];  // the named values by their low byte
+    static {
+        for (int i = NAMED.length - 1; i >= 0; i--) BY_LOW_BYTE[(int) NAMED[i].value & 0xFF] = NAMED[i];
+    }
     public static final dev.fastwire.Codecs.Int<EnumEmpty> CODEC = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.INT32, EnumEmpty::of, e -> e.value);
 
     /** The raw value: signed types sign-extended, unsigned ones zero-extended (uint64: its bits). */
@@ -17,6 +21,8 @@ public final class EnumEmpty implements Comparable<EnumEmpty> {
 
     /** The constant of a value, or a new instance for a value without a name. */
     public static EnumEmpty of(long value) {
+        EnumEmpty hit = BY_LOW_BYTE[(int) value & 0xFF];
+        if (hit != null && hit.value == value) return hit;
         for (EnumEmpty e : NAMED) {
             if (e.value == value) return e;
         }

@@ -6,6 +6,10 @@ public final class EnumInt16 implements Comparable<EnumInt16> {
     public static final EnumInt16 i0 = new EnumInt16(-32768L, "i0");
     public static final EnumInt16 i1 = new EnumInt16(32767L, "i1");
     private static final EnumInt16[] NAMED = {i0, i1};
+    private static final EnumInt16[] BY_LOW_BYTE = new EnumInt16[256];  // the named values by their low byte
+    static {
+        for (int i = NAMED.length - 1; i >= 0; i--) BY_LOW_BYTE[(int) NAMED[i].value & 0xFF] = NAMED[i];
+    }
     public static final dev.fastwire.Codecs.Int<EnumInt16> CODEC = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.INT16, EnumInt16::of, e -> e.value);
 
     /** The raw value: signed types sign-extended, unsigned ones zero-extended (uint64: its bits). */
@@ -19,6 +23,8 @@ public final class EnumInt16 implements Comparable<EnumInt16> {
 
     /** The constant of a value, or a new instance for a value without a name. */
     public static EnumInt16 of(long value) {
+        EnumInt16 hit = BY_LOW_BYTE[(int) value & 0xFF];
+        if (hit != null && hit.value == value) return hit;
         for (EnumInt16 e : NAMED) {
             if (e.value == value) return e;
         }

@@ -6,6 +6,10 @@ public final class EnumInt32 implements Comparable<EnumInt32> {
     public static final EnumInt32 i0 = new EnumInt32(-2147483648L, "i0");
     public static final EnumInt32 i1 = new EnumInt32(2147483647L, "i1");
     private static final EnumInt32[] NAMED = {i0, i1};
+    private static final EnumInt32[] BY_LOW_BYTE = new EnumInt32[256];  // the named values by their low byte
+    static {
+        for (int i = NAMED.length - 1; i >= 0; i--) BY_LOW_BYTE[(int) NAMED[i].value & 0xFF] = NAMED[i];
+    }
     public static final dev.fastwire.Codecs.Int<EnumInt32> CODEC = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.INT32, EnumInt32::of, e -> e.value);
 
     /** The raw value: signed types sign-extended, unsigned ones zero-extended (uint64: its bits). */
@@ -19,6 +23,8 @@ public final class EnumInt32 implements Comparable<EnumInt32> {
 
     /** The constant of a value, or a new instance for a value without a name. */
     public static EnumInt32 of(long value) {
+        EnumInt32 hit = BY_LOW_BYTE[(int) value & 0xFF];
+        if (hit != null && hit.value == value) return hit;
         for (EnumInt32 e : NAMED) {
             if (e.value == value) return e;
         }

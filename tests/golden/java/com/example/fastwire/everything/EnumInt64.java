@@ -6,6 +6,10 @@ public final class EnumInt64 implements Comparable<EnumInt64> {
     public static final EnumInt64 i0 = new EnumInt64(Long.MIN_VALUE, "i0");
     public static final EnumInt64 i1 = new EnumInt64(9223372036854775807L, "i1");
     private static final EnumInt64[] NAMED = {i0, i1};
+    private static final EnumInt64[] BY_LOW_BYTE = new EnumInt64[256];  // the named values by their low byte
+    static {
+        for (int i = NAMED.length - 1; i >= 0; i--) BY_LOW_BYTE[(int) NAMED[i].value & 0xFF] = NAMED[i];
+    }
     public static final dev.fastwire.Codecs.Int<EnumInt64> CODEC = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.INT64, EnumInt64::of, e -> e.value);
 
     /** The raw value: signed types sign-extended, unsigned ones zero-extended (uint64: its bits). */
@@ -19,6 +23,8 @@ public final class EnumInt64 implements Comparable<EnumInt64> {
 
     /** The constant of a value, or a new instance for a value without a name. */
     public static EnumInt64 of(long value) {
+        EnumInt64 hit = BY_LOW_BYTE[(int) value & 0xFF];
+        if (hit != null && hit.value == value) return hit;
         for (EnumInt64 e : NAMED) {
             if (e.value == value) return e;
         }

@@ -7,6 +7,10 @@ public final class EnumInt8 implements Comparable<EnumInt8> {
     public static final EnumInt8 i1 = new EnumInt8(-127L, "i1");
     public static final EnumInt8 i2 = new EnumInt8(127L, "i2");
     private static final EnumInt8[] NAMED = {i0, i1, i2};
+    private static final EnumInt8[] BY_LOW_BYTE = new EnumInt8[256];  // the named values by their low byte
+    static {
+        for (int i = NAMED.length - 1; i >= 0; i--) BY_LOW_BYTE[(int) NAMED[i].value & 0xFF] = NAMED[i];
+    }
     public static final dev.fastwire.Codecs.Int<EnumInt8> CODEC = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.INT8, EnumInt8::of, e -> e.value);
 
     /** The raw value: signed types sign-extended, unsigned ones zero-extended (uint64: its bits). */
@@ -20,6 +24,8 @@ public final class EnumInt8 implements Comparable<EnumInt8> {
 
     /** The constant of a value, or a new instance for a value without a name. */
     public static EnumInt8 of(long value) {
+        EnumInt8 hit = BY_LOW_BYTE[(int) value & 0xFF];
+        if (hit != null && hit.value == value) return hit;
         for (EnumInt8 e : NAMED) {
             if (e.value == value) return e;
         }

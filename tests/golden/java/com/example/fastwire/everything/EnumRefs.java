@@ -11,6 +11,10 @@ public final class EnumRefs implements Comparable<EnumRefs> {
     public static final EnumRefs old = new EnumRefs(-5L, "old");
     public static final EnumRefs secret = new EnumRefs(-4L, "secret");
     private static final EnumRefs[] NAMED = {value1, value2, old, secret};
+    private static final EnumRefs[] BY_LOW_BYTE = new EnumRefs[256];  // the named values by their low byte
+    static {
+        for (int i = NAMED.length - 1; i >= 0; i--) BY_LOW_BYTE[(int) NAMED[i].value & 0xFF] = NAMED[i];
+    }
     public static final dev.fastwire.Codecs.Int<EnumRefs> CODEC = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.INT16, EnumRefs::of, e -> e.value);
 
     /** The raw value: signed types sign-extended, unsigned ones zero-extended (uint64: its bits). */
@@ -24,6 +28,8 @@ public final class EnumRefs implements Comparable<EnumRefs> {
 
     /** The constant of a value, or a new instance for a value without a name. */
     public static EnumRefs of(long value) {
+        EnumRefs hit = BY_LOW_BYTE[(int) value & 0xFF];
+        if (hit != null && hit.value == value) return hit;
         for (EnumRefs e : NAMED) {
             if (e.value == value) return e;
         }

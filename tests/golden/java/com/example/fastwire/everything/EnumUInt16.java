@@ -6,6 +6,10 @@ public final class EnumUInt16 implements Comparable<EnumUInt16> {
     public static final EnumUInt16 u0 = new EnumUInt16(0L, "u0");
     public static final EnumUInt16 u1 = new EnumUInt16(65535L, "u1");
     private static final EnumUInt16[] NAMED = {u0, u1};
+    private static final EnumUInt16[] BY_LOW_BYTE = new EnumUInt16[256];  // the named values by their low byte
+    static {
+        for (int i = NAMED.length - 1; i >= 0; i--) BY_LOW_BYTE[(int) NAMED[i].value & 0xFF] = NAMED[i];
+    }
     public static final dev.fastwire.Codecs.Int<EnumUInt16> CODEC = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.UINT16, EnumUInt16::of, e -> e.value);
 
     /** The raw value: signed types sign-extended, unsigned ones zero-extended (uint64: its bits). */
@@ -19,6 +23,8 @@ public final class EnumUInt16 implements Comparable<EnumUInt16> {
 
     /** The constant of a value, or a new instance for a value without a name. */
     public static EnumUInt16 of(long value) {
+        EnumUInt16 hit = BY_LOW_BYTE[(int) value & 0xFF];
+        if (hit != null && hit.value == value) return hit;
         for (EnumUInt16 e : NAMED) {
             if (e.value == value) return e;
         }

@@ -6,6 +6,10 @@ public final class EnumUInt32 implements Comparable<EnumUInt32> {
     public static final EnumUInt32 u0 = new EnumUInt32(0L, "u0");
     public static final EnumUInt32 u1 = new EnumUInt32(4294967295L, "u1");
     private static final EnumUInt32[] NAMED = {u0, u1};
+    private static final EnumUInt32[] BY_LOW_BYTE = new EnumUInt32[256];  // the named values by their low byte
+    static {
+        for (int i = NAMED.length - 1; i >= 0; i--) BY_LOW_BYTE[(int) NAMED[i].value & 0xFF] = NAMED[i];
+    }
     public static final dev.fastwire.Codecs.Int<EnumUInt32> CODEC = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.UINT32, EnumUInt32::of, e -> e.value);
 
     /** The raw value: signed types sign-extended, unsigned ones zero-extended (uint64: its bits). */
@@ -19,6 +23,8 @@ public final class EnumUInt32 implements Comparable<EnumUInt32> {
 
     /** The constant of a value, or a new instance for a value without a name. */
     public static EnumUInt32 of(long value) {
+        EnumUInt32 hit = BY_LOW_BYTE[(int) value & 0xFF];
+        if (hit != null && hit.value == value) return hit;
         for (EnumUInt32 e : NAMED) {
             if (e.value == value) return e;
         }

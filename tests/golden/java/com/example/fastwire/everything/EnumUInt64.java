@@ -6,6 +6,10 @@ public final class EnumUInt64 implements Comparable<EnumUInt64> {
     public static final EnumUInt64 u0 = new EnumUInt64(0L, "u0");
     public static final EnumUInt64 u1 = new EnumUInt64(-1L, "u1");
     private static final EnumUInt64[] NAMED = {u0, u1};
+    private static final EnumUInt64[] BY_LOW_BYTE = new EnumUInt64[256];  // the named values by their low byte
+    static {
+        for (int i = NAMED.length - 1; i >= 0; i--) BY_LOW_BYTE[(int) NAMED[i].value & 0xFF] = NAMED[i];
+    }
     public static final dev.fastwire.Codecs.Int<EnumUInt64> CODEC = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.UINT64, EnumUInt64::of, e -> e.value);
 
     /** The raw value: signed types sign-extended, unsigned ones zero-extended (uint64: its bits). */
@@ -19,6 +23,8 @@ public final class EnumUInt64 implements Comparable<EnumUInt64> {
 
     /** The constant of a value, or a new instance for a value without a name. */
     public static EnumUInt64 of(long value) {
+        EnumUInt64 hit = BY_LOW_BYTE[(int) value & 0xFF];
+        if (hit != null && hit.value == value) return hit;
         for (EnumUInt64 e : NAMED) {
             if (e.value == value) return e;
         }

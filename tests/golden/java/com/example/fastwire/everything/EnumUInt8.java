@@ -6,6 +6,10 @@ public final class EnumUInt8 implements Comparable<EnumUInt8> {
     public static final EnumUInt8 u0 = new EnumUInt8(0L, "u0");
     public static final EnumUInt8 u1 = new EnumUInt8(255L, "u1");
     private static final EnumUInt8[] NAMED = {u0, u1};
+    private static final EnumUInt8[] BY_LOW_BYTE = new EnumUInt8[256];  // the named values by their low byte
+    static {
+        for (int i = NAMED.length - 1; i >= 0; i--) BY_LOW_BYTE[(int) NAMED[i].value & 0xFF] = NAMED[i];
+    }
     public static final dev.fastwire.Codecs.Int<EnumUInt8> CODEC = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.UINT8, EnumUInt8::of, e -> e.value);
 
     /** The raw value: signed types sign-extended, unsigned ones zero-extended (uint64: its bits). */
@@ -19,6 +23,8 @@ public final class EnumUInt8 implements Comparable<EnumUInt8> {
 
     /** The constant of a value, or a new instance for a value without a name. */
     public static EnumUInt8 of(long value) {
+        EnumUInt8 hit = BY_LOW_BYTE[(int) value & 0xFF];
+        if (hit != null && hit.value == value) return hit;
         for (EnumUInt8 e : NAMED) {
             if (e.value == value) return e;
         }

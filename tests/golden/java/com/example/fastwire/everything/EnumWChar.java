@@ -7,6 +7,10 @@ public final class EnumWChar implements Comparable<EnumWChar> {
     public static final EnumWChar w1 = new EnumWChar(128512L, "w1");
     public static final EnumWChar w2 = new EnumWChar(128513L, "w2");
     private static final EnumWChar[] NAMED = {w0, w1, w2};
+    private static final EnumWChar[] BY_LOW_BYTE = new EnumWChar[256];  // the named values by their low byte
+    static {
+        for (int i = NAMED.length - 1; i >= 0; i--) BY_LOW_BYTE[(int) NAMED[i].value & 0xFF] = NAMED[i];
+    }
     public static final dev.fastwire.Codecs.Int<EnumWChar> CODEC = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.WCHAR, EnumWChar::of, e -> e.value);
 
     /** The raw value: signed types sign-extended, unsigned ones zero-extended (uint64: its bits). */
@@ -20,6 +24,8 @@ public final class EnumWChar implements Comparable<EnumWChar> {
 
     /** The constant of a value, or a new instance for a value without a name. */
     public static EnumWChar of(long value) {
+        EnumWChar hit = BY_LOW_BYTE[(int) value & 0xFF];
+        if (hit != null && hit.value == value) return hit;
         for (EnumWChar e : NAMED) {
             if (e.value == value) return e;
         }

@@ -9,6 +9,10 @@ public final class Flags implements Comparable<Flags> {
     public static final Flags ab = new Flags(3L, "ab");
     public static final Flags abc = new Flags(7L, "abc");
     private static final Flags[] NAMED = {a, b, c, ab, abc};
+    private static final Flags[] BY_LOW_BYTE = new Flags[256];  // the named values by their low byte
+    static {
+        for (int i = NAMED.length - 1; i >= 0; i--) BY_LOW_BYTE[(int) NAMED[i].value & 0xFF] = NAMED[i];
+    }
     public static final dev.fastwire.Codecs.Int<Flags> CODEC = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.INT32, Flags::of, e -> e.value);
 
     /** The raw value: signed types sign-extended, unsigned ones zero-extended (uint64: its bits). */
@@ -22,6 +26,8 @@ public final class Flags implements Comparable<Flags> {
 
     /** The constant of a value, or a new instance for a value without a name. */
     public static Flags of(long value) {
+        Flags hit = BY_LOW_BYTE[(int) value & 0xFF];
+        if (hit != null && hit.value == value) return hit;
         for (Flags e : NAMED) {
             if (e.value == value) return e;
         }

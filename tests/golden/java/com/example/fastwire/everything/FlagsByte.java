@@ -9,6 +9,10 @@ public final class FlagsByte implements Comparable<FlagsByte> {
     public static final FlagsByte f2 = new FlagsByte(2L, "f2");
     public static final FlagsByte both = new FlagsByte(3L, "both");
     private static final FlagsByte[] NAMED = {none, f1, f2, both};
+    private static final FlagsByte[] BY_LOW_BYTE = new FlagsByte[256];  // the named values by their low byte
+    static {
+        for (int i = NAMED.length - 1; i >= 0; i--) BY_LOW_BYTE[(int) NAMED[i].value & 0xFF] = NAMED[i];
+    }
     public static final dev.fastwire.Codecs.Int<FlagsByte> CODEC = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.BYTE, FlagsByte::of, e -> e.value);
 
     /** The raw value: signed types sign-extended, unsigned ones zero-extended (uint64: its bits). */
@@ -22,6 +26,8 @@ public final class FlagsByte implements Comparable<FlagsByte> {
 
     /** The constant of a value, or a new instance for a value without a name. */
     public static FlagsByte of(long value) {
+        FlagsByte hit = BY_LOW_BYTE[(int) value & 0xFF];
+        if (hit != null && hit.value == value) return hit;
         for (FlagsByte e : NAMED) {
             if (e.value == value) return e;
         }

@@ -4,6 +4,10 @@ package com.example.fastwire.everything;
 // flags FlagsEmpty : int32. Values without a name are kept (of() makes them).
 public final class FlagsEmpty implements Comparable<FlagsEmpty> {
     private static final FlagsEmpty[] NAMED = {};
+    private static final FlagsEmpty[] BY_LOW_BYTE = new FlagsEmpty[256];  // the named values by their low byte
+    static {
+        for (int i = NAMED.length - 1; i >= 0; i--) BY_LOW_BYTE[(int) NAMED[i].value & 0xFF] = NAMED[i];
+    }
     public static final dev.fastwire.Codecs.Int<FlagsEmpty> CODEC = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.INT32, FlagsEmpty::of, e -> e.value);
 
     /** The raw value: signed types sign-extended, unsigned ones zero-extended (uint64: its bits). */
@@ -17,6 +21,8 @@ public final class FlagsEmpty implements Comparable<FlagsEmpty> {
 
     /** The constant of a value, or a new instance for a value without a name. */
     public static FlagsEmpty of(long value) {
+        FlagsEmpty hit = BY_LOW_BYTE[(int) value & 0xFF];
+        if (hit != null && hit.value == value) return hit;
         for (FlagsEmpty e : NAMED) {
             if (e.value == value) return e;
         }

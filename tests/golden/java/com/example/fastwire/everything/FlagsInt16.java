@@ -5,6 +5,10 @@ package com.example.fastwire.everything;
 public final class FlagsInt16 implements Comparable<FlagsInt16> {
     public static final FlagsInt16 f1 = new FlagsInt16(1L, "f1");
     private static final FlagsInt16[] NAMED = {f1};
+    private static final FlagsInt16[] BY_LOW_BYTE = new FlagsInt16[256];  // the named values by their low byte
+    static {
+        for (int i = NAMED.length - 1; i >= 0; i--) BY_LOW_BYTE[(int) NAMED[i].value & 0xFF] = NAMED[i];
+    }
     public static final dev.fastwire.Codecs.Int<FlagsInt16> CODEC = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.INT16, FlagsInt16::of, e -> e.value);
 
     /** The raw value: signed types sign-extended, unsigned ones zero-extended (uint64: its bits). */
@@ -18,6 +22,8 @@ public final class FlagsInt16 implements Comparable<FlagsInt16> {
 
     /** The constant of a value, or a new instance for a value without a name. */
     public static FlagsInt16 of(long value) {
+        FlagsInt16 hit = BY_LOW_BYTE[(int) value & 0xFF];
+        if (hit != null && hit.value == value) return hit;
         for (FlagsInt16 e : NAMED) {
             if (e.value == value) return e;
         }

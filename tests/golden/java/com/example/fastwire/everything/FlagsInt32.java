@@ -5,6 +5,10 @@ package com.example.fastwire.everything;
 public final class FlagsInt32 implements Comparable<FlagsInt32> {
     public static final FlagsInt32 f1 = new FlagsInt32(1L, "f1");
     private static final FlagsInt32[] NAMED = {f1};
+    private static final FlagsInt32[] BY_LOW_BYTE = new FlagsInt32[256];  // the named values by their low byte
+    static {
+        for (int i = NAMED.length - 1; i >= 0; i--) BY_LOW_BYTE[(int) NAMED[i].value & 0xFF] = NAMED[i];
+    }
     public static final dev.fastwire.Codecs.Int<FlagsInt32> CODEC = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.INT32, FlagsInt32::of, e -> e.value);
 
     /** The raw value: signed types sign-extended, unsigned ones zero-extended (uint64: its bits). */
@@ -18,6 +22,8 @@ public final class FlagsInt32 implements Comparable<FlagsInt32> {
 
     /** The constant of a value, or a new instance for a value without a name. */
     public static FlagsInt32 of(long value) {
+        FlagsInt32 hit = BY_LOW_BYTE[(int) value & 0xFF];
+        if (hit != null && hit.value == value) return hit;
         for (FlagsInt32 e : NAMED) {
             if (e.value == value) return e;
         }

@@ -5,6 +5,10 @@ package com.example.fastwire.everything;
 public final class FlagsInt64 implements Comparable<FlagsInt64> {
     public static final FlagsInt64 f1 = new FlagsInt64(1L, "f1");
     private static final FlagsInt64[] NAMED = {f1};
+    private static final FlagsInt64[] BY_LOW_BYTE = new FlagsInt64[256];  // the named values by their low byte
+    static {
+        for (int i = NAMED.length - 1; i >= 0; i--) BY_LOW_BYTE[(int) NAMED[i].value & 0xFF] = NAMED[i];
+    }
     public static final dev.fastwire.Codecs.Int<FlagsInt64> CODEC = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.INT64, FlagsInt64::of, e -> e.value);
 
     /** The raw value: signed types sign-extended, unsigned ones zero-extended (uint64: its bits). */
@@ -18,6 +22,8 @@ public final class FlagsInt64 implements Comparable<FlagsInt64> {
 
     /** The constant of a value, or a new instance for a value without a name. */
     public static FlagsInt64 of(long value) {
+        FlagsInt64 hit = BY_LOW_BYTE[(int) value & 0xFF];
+        if (hit != null && hit.value == value) return hit;
         for (FlagsInt64 e : NAMED) {
             if (e.value == value) return e;
         }

@@ -6,6 +6,10 @@ public final class FlagsInt8 implements Comparable<FlagsInt8> {
     public static final FlagsInt8 f1 = new FlagsInt8(1L, "f1");
     public static final FlagsInt8 f2 = new FlagsInt8(2L, "f2");
     private static final FlagsInt8[] NAMED = {f1, f2};
+    private static final FlagsInt8[] BY_LOW_BYTE = new FlagsInt8[256];  // the named values by their low byte
+    static {
+        for (int i = NAMED.length - 1; i >= 0; i--) BY_LOW_BYTE[(int) NAMED[i].value & 0xFF] = NAMED[i];
+    }
     public static final dev.fastwire.Codecs.Int<FlagsInt8> CODEC = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.INT8, FlagsInt8::of, e -> e.value);
 
     /** The raw value: signed types sign-extended, unsigned ones zero-extended (uint64: its bits). */
@@ -19,6 +23,8 @@ public final class FlagsInt8 implements Comparable<FlagsInt8> {
 
     /** The constant of a value, or a new instance for a value without a name. */
     public static FlagsInt8 of(long value) {
+        FlagsInt8 hit = BY_LOW_BYTE[(int) value & 0xFF];
+        if (hit != null && hit.value == value) return hit;
         for (FlagsInt8 e : NAMED) {
             if (e.value == value) return e;
         }

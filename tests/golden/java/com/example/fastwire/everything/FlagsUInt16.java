@@ -6,6 +6,10 @@ public final class FlagsUInt16 implements Comparable<FlagsUInt16> {
     public static final FlagsUInt16 f1 = new FlagsUInt16(1L, "f1");
     public static final FlagsUInt16 top = new FlagsUInt16(32768L, "top");
     private static final FlagsUInt16[] NAMED = {f1, top};
+    private static final FlagsUInt16[] BY_LOW_BYTE = new FlagsUInt16[256];  // the named values by their low byte
+    static {
+        for (int i = NAMED.length - 1; i >= 0; i--) BY_LOW_BYTE[(int) NAMED[i].value & 0xFF] = NAMED[i];
+    }
     public static final dev.fastwire.Codecs.Int<FlagsUInt16> CODEC = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.UINT16, FlagsUInt16::of, e -> e.value);
 
     /** The raw value: signed types sign-extended, unsigned ones zero-extended (uint64: its bits). */
@@ -19,6 +23,8 @@ public final class FlagsUInt16 implements Comparable<FlagsUInt16> {
 
     /** The constant of a value, or a new instance for a value without a name. */
     public static FlagsUInt16 of(long value) {
+        FlagsUInt16 hit = BY_LOW_BYTE[(int) value & 0xFF];
+        if (hit != null && hit.value == value) return hit;
         for (FlagsUInt16 e : NAMED) {
             if (e.value == value) return e;
         }

@@ -6,6 +6,10 @@ public final class FlagsUInt32 implements Comparable<FlagsUInt32> {
     public static final FlagsUInt32 f1 = new FlagsUInt32(1L, "f1");
     public static final FlagsUInt32 top = new FlagsUInt32(2147483648L, "top");
     private static final FlagsUInt32[] NAMED = {f1, top};
+    private static final FlagsUInt32[] BY_LOW_BYTE = new FlagsUInt32[256];  // the named values by their low byte
+    static {
+        for (int i = NAMED.length - 1; i >= 0; i--) BY_LOW_BYTE[(int) NAMED[i].value & 0xFF] = NAMED[i];
+    }
     public static final dev.fastwire.Codecs.Int<FlagsUInt32> CODEC = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.UINT32, FlagsUInt32::of, e -> e.value);
 
     /** The raw value: signed types sign-extended, unsigned ones zero-extended (uint64: its bits). */
@@ -19,6 +23,8 @@ public final class FlagsUInt32 implements Comparable<FlagsUInt32> {
 
     /** The constant of a value, or a new instance for a value without a name. */
     public static FlagsUInt32 of(long value) {
+        FlagsUInt32 hit = BY_LOW_BYTE[(int) value & 0xFF];
+        if (hit != null && hit.value == value) return hit;
         for (FlagsUInt32 e : NAMED) {
             if (e.value == value) return e;
         }

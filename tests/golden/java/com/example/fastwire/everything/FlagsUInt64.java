@@ -7,6 +7,10 @@ public final class FlagsUInt64 implements Comparable<FlagsUInt64> {
     public static final FlagsUInt64 top = new FlagsUInt64(Long.MIN_VALUE, "top");
     public static final FlagsUInt64 all = new FlagsUInt64(-9223372036854775807L, "all");
     private static final FlagsUInt64[] NAMED = {f1, top, all};
+    private static final FlagsUInt64[] BY_LOW_BYTE = new FlagsUInt64[256];  // the named values by their low byte
+    static {
+        for (int i = NAMED.length - 1; i >= 0; i--) BY_LOW_BYTE[(int) NAMED[i].value & 0xFF] = NAMED[i];
+    }
     public static final dev.fastwire.Codecs.Int<FlagsUInt64> CODEC = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.UINT64, FlagsUInt64::of, e -> e.value);
 
     /** The raw value: signed types sign-extended, unsigned ones zero-extended (uint64: its bits). */
@@ -20,6 +24,8 @@ public final class FlagsUInt64 implements Comparable<FlagsUInt64> {
 
     /** The constant of a value, or a new instance for a value without a name. */
     public static FlagsUInt64 of(long value) {
+        FlagsUInt64 hit = BY_LOW_BYTE[(int) value & 0xFF];
+        if (hit != null && hit.value == value) return hit;
         for (FlagsUInt64 e : NAMED) {
             if (e.value == value) return e;
         }

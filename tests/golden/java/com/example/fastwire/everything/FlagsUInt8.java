@@ -6,6 +6,10 @@ public final class FlagsUInt8 implements Comparable<FlagsUInt8> {
     public static final FlagsUInt8 f1 = new FlagsUInt8(1L, "f1");
     public static final FlagsUInt8 f2 = new FlagsUInt8(128L, "f2");
     private static final FlagsUInt8[] NAMED = {f1, f2};
+    private static final FlagsUInt8[] BY_LOW_BYTE = new FlagsUInt8[256];  // the named values by their low byte
+    static {
+        for (int i = NAMED.length - 1; i >= 0; i--) BY_LOW_BYTE[(int) NAMED[i].value & 0xFF] = NAMED[i];
+    }
     public static final dev.fastwire.Codecs.Int<FlagsUInt8> CODEC = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.UINT8, FlagsUInt8::of, e -> e.value);
 
     /** The raw value: signed types sign-extended, unsigned ones zero-extended (uint64: its bits). */
@@ -19,6 +23,8 @@ public final class FlagsUInt8 implements Comparable<FlagsUInt8> {
 
     /** The constant of a value, or a new instance for a value without a name. */
     public static FlagsUInt8 of(long value) {
+        FlagsUInt8 hit = BY_LOW_BYTE[(int) value & 0xFF];
+        if (hit != null && hit.value == value) return hit;
         for (FlagsUInt8 e : NAMED) {
             if (e.value == value) return e;
         }

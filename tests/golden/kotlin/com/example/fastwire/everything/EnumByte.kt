@@ -11,10 +11,15 @@ class EnumByte private constructor(@JvmField val value: Long, private val label:
         @JvmField val a2: EnumByte = EnumByte(254L, "a2")
         @JvmField val a3: EnumByte = EnumByte(255L, "a3")
         private val NAMED: Array<EnumByte> = arrayOf(a0, a1, a2, a3)
+        private val BY_LOW_BYTE: Array<EnumByte?> = arrayOfNulls<EnumByte>(256).also { t ->
+            for (i in NAMED.indices.reversed()) t[NAMED[i].value.toInt() and 0xFF] = NAMED[i]
+        }
         @JvmField val CODEC: dev.fastwire.Codecs.Int<EnumByte> = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.BYTE, { of(it) }, { it.value })
 
         /** The constant of a value, or a new instance for a value without a name. */
         @JvmStatic fun of(value: Long): EnumByte {
+            val hit = BY_LOW_BYTE[value.toInt() and 0xFF]
+            if (hit != null && hit.value == value) return hit
             for (e in NAMED) if (e.value == value) return e
             return EnumByte(value, null)
         }

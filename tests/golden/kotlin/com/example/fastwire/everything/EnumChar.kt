@@ -11,10 +11,15 @@ class EnumChar private constructor(@JvmField val value: Long, private val label:
         @JvmField val c2: EnumChar = EnumChar(50L, "c2")
         @JvmField val cz: EnumChar = EnumChar(122L, "cz")
         private val NAMED: Array<EnumChar> = arrayOf(c0, c1, c2, cz)
+        private val BY_LOW_BYTE: Array<EnumChar?> = arrayOfNulls<EnumChar>(256).also { t ->
+            for (i in NAMED.indices.reversed()) t[NAMED[i].value.toInt() and 0xFF] = NAMED[i]
+        }
         @JvmField val CODEC: dev.fastwire.Codecs.Int<EnumChar> = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.CHAR, { of(it) }, { it.value })
 
         /** The constant of a value, or a new instance for a value without a name. */
         @JvmStatic fun of(value: Long): EnumChar {
+            val hit = BY_LOW_BYTE[value.toInt() and 0xFF]
+            if (hit != null && hit.value == value) return hit
             for (e in NAMED) if (e.value == value) return e
             return EnumChar(value, null)
         }

@@ -12,10 +12,15 @@ class EnumDefault private constructor(@JvmField val value: Long, private val lab
         @JvmField val two: EnumDefault = EnumDefault(2L, "two")
         @JvmField val three: EnumDefault = EnumDefault(3L, "three")
         private val NAMED: Array<EnumDefault> = arrayOf(zero, one, two, three)
+        private val BY_LOW_BYTE: Array<EnumDefault?> = arrayOfNulls<EnumDefault>(256).also { t ->
+            for (i in NAMED.indices.reversed()) t[NAMED[i].value.toInt() and 0xFF] = NAMED[i]
+        }
         @JvmField val CODEC: dev.fastwire.Codecs.Int<EnumDefault> = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.INT32, { of(it) }, { it.value })
 
         /** The constant of a value, or a new instance for a value without a name. */
         @JvmStatic fun of(value: Long): EnumDefault {
+            val hit = BY_LOW_BYTE[value.toInt() and 0xFF]
+            if (hit != null && hit.value == value) return hit
             for (e in NAMED) if (e.value == value) return e
             return EnumDefault(value, null)
         }

@@ -9,10 +9,15 @@ class EnumInt16 private constructor(@JvmField val value: Long, private val label
         @JvmField val i0: EnumInt16 = EnumInt16(-32768L, "i0")
         @JvmField val i1: EnumInt16 = EnumInt16(32767L, "i1")
         private val NAMED: Array<EnumInt16> = arrayOf(i0, i1)
+        private val BY_LOW_BYTE: Array<EnumInt16?> = arrayOfNulls<EnumInt16>(256).also { t ->
+            for (i in NAMED.indices.reversed()) t[NAMED[i].value.toInt() and 0xFF] = NAMED[i]
+        }
         @JvmField val CODEC: dev.fastwire.Codecs.Int<EnumInt16> = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.INT16, { of(it) }, { it.value })
 
         /** The constant of a value, or a new instance for a value without a name. */
         @JvmStatic fun of(value: Long): EnumInt16 {
+            val hit = BY_LOW_BYTE[value.toInt() and 0xFF]
+            if (hit != null && hit.value == value) return hit
             for (e in NAMED) if (e.value == value) return e
             return EnumInt16(value, null)
         }

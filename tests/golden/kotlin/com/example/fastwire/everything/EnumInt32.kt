@@ -9,10 +9,15 @@ class EnumInt32 private constructor(@JvmField val value: Long, private val label
         @JvmField val i0: EnumInt32 = EnumInt32(-2147483648L, "i0")
         @JvmField val i1: EnumInt32 = EnumInt32(2147483647L, "i1")
         private val NAMED: Array<EnumInt32> = arrayOf(i0, i1)
+        private val BY_LOW_BYTE: Array<EnumInt32?> = arrayOfNulls<EnumInt32>(256).also { t ->
+            for (i in NAMED.indices.reversed()) t[NAMED[i].value.toInt() and 0xFF] = NAMED[i]
+        }
         @JvmField val CODEC: dev.fastwire.Codecs.Int<EnumInt32> = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.INT32, { of(it) }, { it.value })
 
         /** The constant of a value, or a new instance for a value without a name. */
         @JvmStatic fun of(value: Long): EnumInt32 {
+            val hit = BY_LOW_BYTE[value.toInt() and 0xFF]
+            if (hit != null && hit.value == value) return hit
             for (e in NAMED) if (e.value == value) return e
             return EnumInt32(value, null)
         }

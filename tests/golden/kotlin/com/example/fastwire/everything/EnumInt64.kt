@@ -9,10 +9,15 @@ class EnumInt64 private constructor(@JvmField val value: Long, private val label
         @JvmField val i0: EnumInt64 = EnumInt64(Long.MIN_VALUE, "i0")
         @JvmField val i1: EnumInt64 = EnumInt64(9223372036854775807L, "i1")
         private val NAMED: Array<EnumInt64> = arrayOf(i0, i1)
+        private val BY_LOW_BYTE: Array<EnumInt64?> = arrayOfNulls<EnumInt64>(256).also { t ->
+            for (i in NAMED.indices.reversed()) t[NAMED[i].value.toInt() and 0xFF] = NAMED[i]
+        }
         @JvmField val CODEC: dev.fastwire.Codecs.Int<EnumInt64> = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.INT64, { of(it) }, { it.value })
 
         /** The constant of a value, or a new instance for a value without a name. */
         @JvmStatic fun of(value: Long): EnumInt64 {
+            val hit = BY_LOW_BYTE[value.toInt() and 0xFF]
+            if (hit != null && hit.value == value) return hit
             for (e in NAMED) if (e.value == value) return e
             return EnumInt64(value, null)
         }

@@ -10,10 +10,15 @@ class EnumInt8 private constructor(@JvmField val value: Long, private val label:
         @JvmField val i1: EnumInt8 = EnumInt8(-127L, "i1")
         @JvmField val i2: EnumInt8 = EnumInt8(127L, "i2")
         private val NAMED: Array<EnumInt8> = arrayOf(i0, i1, i2)
+        private val BY_LOW_BYTE: Array<EnumInt8?> = arrayOfNulls<EnumInt8>(256).also { t ->
+            for (i in NAMED.indices.reversed()) t[NAMED[i].value.toInt() and 0xFF] = NAMED[i]
+        }
         @JvmField val CODEC: dev.fastwire.Codecs.Int<EnumInt8> = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.INT8, { of(it) }, { it.value })
 
         /** The constant of a value, or a new instance for a value without a name. */
         @JvmStatic fun of(value: Long): EnumInt8 {
+            val hit = BY_LOW_BYTE[value.toInt() and 0xFF]
+            if (hit != null && hit.value == value) return hit
             for (e in NAMED) if (e.value == value) return e
             return EnumInt8(value, null)
         }

@@ -14,10 +14,15 @@ class EnumRefs private constructor(@JvmField val value: Long, private val label:
         @JvmField val old: EnumRefs = EnumRefs(-5L, "old")
         @JvmField val secret: EnumRefs = EnumRefs(-4L, "secret")
         private val NAMED: Array<EnumRefs> = arrayOf(value1, value2, old, secret)
+        private val BY_LOW_BYTE: Array<EnumRefs?> = arrayOfNulls<EnumRefs>(256).also { t ->
+            for (i in NAMED.indices.reversed()) t[NAMED[i].value.toInt() and 0xFF] = NAMED[i]
+        }
         @JvmField val CODEC: dev.fastwire.Codecs.Int<EnumRefs> = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.INT16, { of(it) }, { it.value })
 
         /** The constant of a value, or a new instance for a value without a name. */
         @JvmStatic fun of(value: Long): EnumRefs {
+            val hit = BY_LOW_BYTE[value.toInt() and 0xFF]
+            if (hit != null && hit.value == value) return hit
             for (e in NAMED) if (e.value == value) return e
             return EnumRefs(value, null)
         }

@@ -9,10 +9,15 @@ class EnumUInt16 private constructor(@JvmField val value: Long, private val labe
         @JvmField val u0: EnumUInt16 = EnumUInt16(0L, "u0")
         @JvmField val u1: EnumUInt16 = EnumUInt16(65535L, "u1")
         private val NAMED: Array<EnumUInt16> = arrayOf(u0, u1)
+        private val BY_LOW_BYTE: Array<EnumUInt16?> = arrayOfNulls<EnumUInt16>(256).also { t ->
+            for (i in NAMED.indices.reversed()) t[NAMED[i].value.toInt() and 0xFF] = NAMED[i]
+        }
         @JvmField val CODEC: dev.fastwire.Codecs.Int<EnumUInt16> = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.UINT16, { of(it) }, { it.value })
 
         /** The constant of a value, or a new instance for a value without a name. */
         @JvmStatic fun of(value: Long): EnumUInt16 {
+            val hit = BY_LOW_BYTE[value.toInt() and 0xFF]
+            if (hit != null && hit.value == value) return hit
             for (e in NAMED) if (e.value == value) return e
             return EnumUInt16(value, null)
         }

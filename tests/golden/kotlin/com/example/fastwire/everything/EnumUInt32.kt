@@ -9,10 +9,15 @@ class EnumUInt32 private constructor(@JvmField val value: Long, private val labe
         @JvmField val u0: EnumUInt32 = EnumUInt32(0L, "u0")
         @JvmField val u1: EnumUInt32 = EnumUInt32(4294967295L, "u1")
         private val NAMED: Array<EnumUInt32> = arrayOf(u0, u1)
+        private val BY_LOW_BYTE: Array<EnumUInt32?> = arrayOfNulls<EnumUInt32>(256).also { t ->
+            for (i in NAMED.indices.reversed()) t[NAMED[i].value.toInt() and 0xFF] = NAMED[i]
+        }
         @JvmField val CODEC: dev.fastwire.Codecs.Int<EnumUInt32> = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.UINT32, { of(it) }, { it.value })
 
         /** The constant of a value, or a new instance for a value without a name. */
         @JvmStatic fun of(value: Long): EnumUInt32 {
+            val hit = BY_LOW_BYTE[value.toInt() and 0xFF]
+            if (hit != null && hit.value == value) return hit
             for (e in NAMED) if (e.value == value) return e
             return EnumUInt32(value, null)
         }

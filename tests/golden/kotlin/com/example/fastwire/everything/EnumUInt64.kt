@@ -9,10 +9,15 @@ class EnumUInt64 private constructor(@JvmField val value: Long, private val labe
         @JvmField val u0: EnumUInt64 = EnumUInt64(0L, "u0")
         @JvmField val u1: EnumUInt64 = EnumUInt64(-1L, "u1")
         private val NAMED: Array<EnumUInt64> = arrayOf(u0, u1)
+        private val BY_LOW_BYTE: Array<EnumUInt64?> = arrayOfNulls<EnumUInt64>(256).also { t ->
+            for (i in NAMED.indices.reversed()) t[NAMED[i].value.toInt() and 0xFF] = NAMED[i]
+        }
         @JvmField val CODEC: dev.fastwire.Codecs.Int<EnumUInt64> = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.UINT64, { of(it) }, { it.value })
 
         /** The constant of a value, or a new instance for a value without a name. */
         @JvmStatic fun of(value: Long): EnumUInt64 {
+            val hit = BY_LOW_BYTE[value.toInt() and 0xFF]
+            if (hit != null && hit.value == value) return hit
             for (e in NAMED) if (e.value == value) return e
             return EnumUInt64(value, null)
         }

@@ -9,10 +9,15 @@ class EnumUInt8 private constructor(@JvmField val value: Long, private val label
         @JvmField val u0: EnumUInt8 = EnumUInt8(0L, "u0")
         @JvmField val u1: EnumUInt8 = EnumUInt8(255L, "u1")
         private val NAMED: Array<EnumUInt8> = arrayOf(u0, u1)
+        private val BY_LOW_BYTE: Array<EnumUInt8?> = arrayOfNulls<EnumUInt8>(256).also { t ->
+            for (i in NAMED.indices.reversed()) t[NAMED[i].value.toInt() and 0xFF] = NAMED[i]
+        }
         @JvmField val CODEC: dev.fastwire.Codecs.Int<EnumUInt8> = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.UINT8, { of(it) }, { it.value })
 
         /** The constant of a value, or a new instance for a value without a name. */
         @JvmStatic fun of(value: Long): EnumUInt8 {
+            val hit = BY_LOW_BYTE[value.toInt() and 0xFF]
+            if (hit != null && hit.value == value) return hit
             for (e in NAMED) if (e.value == value) return e
             return EnumUInt8(value, null)
         }

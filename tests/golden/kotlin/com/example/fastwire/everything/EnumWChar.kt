@@ -10,10 +10,15 @@ class EnumWChar private constructor(@JvmField val value: Long, private val label
         @JvmField val w1: EnumWChar = EnumWChar(128512L, "w1")
         @JvmField val w2: EnumWChar = EnumWChar(128513L, "w2")
         private val NAMED: Array<EnumWChar> = arrayOf(w0, w1, w2)
+        private val BY_LOW_BYTE: Array<EnumWChar?> = arrayOfNulls<EnumWChar>(256).also { t ->
+            for (i in NAMED.indices.reversed()) t[NAMED[i].value.toInt() and 0xFF] = NAMED[i]
+        }
         @JvmField val CODEC: dev.fastwire.Codecs.Int<EnumWChar> = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.WCHAR, { of(it) }, { it.value })
 
         /** The constant of a value, or a new instance for a value without a name. */
         @JvmStatic fun of(value: Long): EnumWChar {
+            val hit = BY_LOW_BYTE[value.toInt() and 0xFF]
+            if (hit != null && hit.value == value) return hit
             for (e in NAMED) if (e.value == value) return e
             return EnumWChar(value, null)
         }

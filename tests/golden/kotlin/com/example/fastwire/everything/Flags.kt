@@ -12,10 +12,15 @@ class Flags private constructor(@JvmField val value: Long, private val label: St
         @JvmField val ab: Flags = Flags(3L, "ab")
         @JvmField val abc: Flags = Flags(7L, "abc")
         private val NAMED: Array<Flags> = arrayOf(a, b, c, ab, abc)
+        private val BY_LOW_BYTE: Array<Flags?> = arrayOfNulls<Flags>(256).also { t ->
+            for (i in NAMED.indices.reversed()) t[NAMED[i].value.toInt() and 0xFF] = NAMED[i]
+        }
         @JvmField val CODEC: dev.fastwire.Codecs.Int<Flags> = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.INT32, { of(it) }, { it.value })
 
         /** The constant of a value, or a new instance for a value without a name. */
         @JvmStatic fun of(value: Long): Flags {
+            val hit = BY_LOW_BYTE[value.toInt() and 0xFF]
+            if (hit != null && hit.value == value) return hit
             for (e in NAMED) if (e.value == value) return e
             return Flags(value, null)
         }

@@ -12,10 +12,15 @@ class FlagsByte private constructor(@JvmField val value: Long, private val label
         @JvmField val f2: FlagsByte = FlagsByte(2L, "f2")
         @JvmField val both: FlagsByte = FlagsByte(3L, "both")
         private val NAMED: Array<FlagsByte> = arrayOf(none, f1, f2, both)
+        private val BY_LOW_BYTE: Array<FlagsByte?> = arrayOfNulls<FlagsByte>(256).also { t ->
+            for (i in NAMED.indices.reversed()) t[NAMED[i].value.toInt() and 0xFF] = NAMED[i]
+        }
         @JvmField val CODEC: dev.fastwire.Codecs.Int<FlagsByte> = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.BYTE, { of(it) }, { it.value })
 
         /** The constant of a value, or a new instance for a value without a name. */
         @JvmStatic fun of(value: Long): FlagsByte {
+            val hit = BY_LOW_BYTE[value.toInt() and 0xFF]
+            if (hit != null && hit.value == value) return hit
             for (e in NAMED) if (e.value == value) return e
             return FlagsByte(value, null)
         }

@@ -7,10 +7,15 @@ package com.example.fastwire.everything
 class FlagsEmpty private constructor(@JvmField val value: Long, private val label: String?) : Comparable<FlagsEmpty> {
     companion object {
         private val NAMED: Array<FlagsEmpty> = arrayOf()
+        private val BY_LOW_BYTE: Array<FlagsEmpty?> = arrayOfNulls<FlagsEmpty>(256).also { t ->
+            for (i in NAMED.indices.reversed()) t[NAMED[i].value.toInt() and 0xFF] = NAMED[i]
+        }
         @JvmField val CODEC: dev.fastwire.Codecs.Int<FlagsEmpty> = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.INT32, { of(it) }, { it.value })
 
         /** The constant of a value, or a new instance for a value without a name. */
         @JvmStatic fun of(value: Long): FlagsEmpty {
+            val hit = BY_LOW_BYTE[value.toInt() and 0xFF]
+            if (hit != null && hit.value == value) return hit
             for (e in NAMED) if (e.value == value) return e
             return FlagsEmpty(value, null)
         }

@@ -8,10 +8,15 @@ class FlagsInt16 private constructor(@JvmField val value: Long, private val labe
     companion object {
         @JvmField val f1: FlagsInt16 = FlagsInt16(1L, "f1")
         private val NAMED: Array<FlagsInt16> = arrayOf(f1)
+        private val BY_LOW_BYTE: Array<FlagsInt16?> = arrayOfNulls<FlagsInt16>(256).also { t ->
+            for (i in NAMED.indices.reversed()) t[NAMED[i].value.toInt() and 0xFF] = NAMED[i]
+        }
         @JvmField val CODEC: dev.fastwire.Codecs.Int<FlagsInt16> = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.INT16, { of(it) }, { it.value })
 
         /** The constant of a value, or a new instance for a value without a name. */
         @JvmStatic fun of(value: Long): FlagsInt16 {
+            val hit = BY_LOW_BYTE[value.toInt() and 0xFF]
+            if (hit != null && hit.value == value) return hit
             for (e in NAMED) if (e.value == value) return e
             return FlagsInt16(value, null)
         }

@@ -8,10 +8,15 @@ class FlagsInt32 private constructor(@JvmField val value: Long, private val labe
     companion object {
         @JvmField val f1: FlagsInt32 = FlagsInt32(1L, "f1")
         private val NAMED: Array<FlagsInt32> = arrayOf(f1)
+        private val BY_LOW_BYTE: Array<FlagsInt32?> = arrayOfNulls<FlagsInt32>(256).also { t ->
+            for (i in NAMED.indices.reversed()) t[NAMED[i].value.toInt() and 0xFF] = NAMED[i]
+        }
         @JvmField val CODEC: dev.fastwire.Codecs.Int<FlagsInt32> = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.INT32, { of(it) }, { it.value })
 
         /** The constant of a value, or a new instance for a value without a name. */
         @JvmStatic fun of(value: Long): FlagsInt32 {
+            val hit = BY_LOW_BYTE[value.toInt() and 0xFF]
+            if (hit != null && hit.value == value) return hit
             for (e in NAMED) if (e.value == value) return e
             return FlagsInt32(value, null)
         }

@@ -8,10 +8,15 @@ class FlagsInt64 private constructor(@JvmField val value: Long, private val labe
     companion object {
         @JvmField val f1: FlagsInt64 = FlagsInt64(1L, "f1")
         private val NAMED: Array<FlagsInt64> = arrayOf(f1)
+        private val BY_LOW_BYTE: Array<FlagsInt64?> = arrayOfNulls<FlagsInt64>(256).also { t ->
+            for (i in NAMED.indices.reversed()) t[NAMED[i].value.toInt() and 0xFF] = NAMED[i]
+        }
         @JvmField val CODEC: dev.fastwire.Codecs.Int<FlagsInt64> = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.INT64, { of(it) }, { it.value })
 
         /** The constant of a value, or a new instance for a value without a name. */
         @JvmStatic fun of(value: Long): FlagsInt64 {
+            val hit = BY_LOW_BYTE[value.toInt() and 0xFF]
+            if (hit != null && hit.value == value) return hit
             for (e in NAMED) if (e.value == value) return e
             return FlagsInt64(value, null)
         }

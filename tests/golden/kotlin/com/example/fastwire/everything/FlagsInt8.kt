@@ -9,10 +9,15 @@ class FlagsInt8 private constructor(@JvmField val value: Long, private val label
         @JvmField val f1: FlagsInt8 = FlagsInt8(1L, "f1")
         @JvmField val f2: FlagsInt8 = FlagsInt8(2L, "f2")
         private val NAMED: Array<FlagsInt8> = arrayOf(f1, f2)
+        private val BY_LOW_BYTE: Array<FlagsInt8?> = arrayOfNulls<FlagsInt8>(256).also { t ->
+            for (i in NAMED.indices.reversed()) t[NAMED[i].value.toInt() and 0xFF] = NAMED[i]
+        }
         @JvmField val CODEC: dev.fastwire.Codecs.Int<FlagsInt8> = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.INT8, { of(it) }, { it.value })
 
         /** The constant of a value, or a new instance for a value without a name. */
         @JvmStatic fun of(value: Long): FlagsInt8 {
+            val hit = BY_LOW_BYTE[value.toInt() and 0xFF]
+            if (hit != null && hit.value == value) return hit
             for (e in NAMED) if (e.value == value) return e
             return FlagsInt8(value, null)
         }

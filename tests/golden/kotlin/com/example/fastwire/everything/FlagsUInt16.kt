@@ -9,10 +9,15 @@ class FlagsUInt16 private constructor(@JvmField val value: Long, private val lab
         @JvmField val f1: FlagsUInt16 = FlagsUInt16(1L, "f1")
         @JvmField val top: FlagsUInt16 = FlagsUInt16(32768L, "top")
         private val NAMED: Array<FlagsUInt16> = arrayOf(f1, top)
+        private val BY_LOW_BYTE: Array<FlagsUInt16?> = arrayOfNulls<FlagsUInt16>(256).also { t ->
+            for (i in NAMED.indices.reversed()) t[NAMED[i].value.toInt() and 0xFF] = NAMED[i]
+        }
         @JvmField val CODEC: dev.fastwire.Codecs.Int<FlagsUInt16> = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.UINT16, { of(it) }, { it.value })
 
         /** The constant of a value, or a new instance for a value without a name. */
         @JvmStatic fun of(value: Long): FlagsUInt16 {
+            val hit = BY_LOW_BYTE[value.toInt() and 0xFF]
+            if (hit != null && hit.value == value) return hit
             for (e in NAMED) if (e.value == value) return e
             return FlagsUInt16(value, null)
         }

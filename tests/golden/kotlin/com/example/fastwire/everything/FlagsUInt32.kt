@@ -9,10 +9,15 @@ class FlagsUInt32 private constructor(@JvmField val value: Long, private val lab
         @JvmField val f1: FlagsUInt32 = FlagsUInt32(1L, "f1")
         @JvmField val top: FlagsUInt32 = FlagsUInt32(2147483648L, "top")
         private val NAMED: Array<FlagsUInt32> = arrayOf(f1, top)
+        private val BY_LOW_BYTE: Array<FlagsUInt32?> = arrayOfNulls<FlagsUInt32>(256).also { t ->
+            for (i in NAMED.indices.reversed()) t[NAMED[i].value.toInt() and 0xFF] = NAMED[i]
+        }
         @JvmField val CODEC: dev.fastwire.Codecs.Int<FlagsUInt32> = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.UINT32, { of(it) }, { it.value })
 
         /** The constant of a value, or a new instance for a value without a name. */
         @JvmStatic fun of(value: Long): FlagsUInt32 {
+            val hit = BY_LOW_BYTE[value.toInt() and 0xFF]
+            if (hit != null && hit.value == value) return hit
             for (e in NAMED) if (e.value == value) return e
             return FlagsUInt32(value, null)
         }

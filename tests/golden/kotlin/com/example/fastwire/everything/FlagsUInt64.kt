@@ -10,10 +10,15 @@ class FlagsUInt64 private constructor(@JvmField val value: Long, private val lab
         @JvmField val top: FlagsUInt64 = FlagsUInt64(Long.MIN_VALUE, "top")
         @JvmField val all: FlagsUInt64 = FlagsUInt64(-9223372036854775807L, "all")
         private val NAMED: Array<FlagsUInt64> = arrayOf(f1, top, all)
+        private val BY_LOW_BYTE: Array<FlagsUInt64?> = arrayOfNulls<FlagsUInt64>(256).also { t ->
+            for (i in NAMED.indices.reversed()) t[NAMED[i].value.toInt() and 0xFF] = NAMED[i]
+        }
         @JvmField val CODEC: dev.fastwire.Codecs.Int<FlagsUInt64> = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.UINT64, { of(it) }, { it.value })
 
         /** The constant of a value, or a new instance for a value without a name. */
         @JvmStatic fun of(value: Long): FlagsUInt64 {
+            val hit = BY_LOW_BYTE[value.toInt() and 0xFF]
+            if (hit != null && hit.value == value) return hit
             for (e in NAMED) if (e.value == value) return e
             return FlagsUInt64(value, null)
         }

@@ -9,10 +9,15 @@ class FlagsUInt8 private constructor(@JvmField val value: Long, private val labe
         @JvmField val f1: FlagsUInt8 = FlagsUInt8(1L, "f1")
         @JvmField val f2: FlagsUInt8 = FlagsUInt8(128L, "f2")
         private val NAMED: Array<FlagsUInt8> = arrayOf(f1, f2)
+        private val BY_LOW_BYTE: Array<FlagsUInt8?> = arrayOfNulls<FlagsUInt8>(256).also { t ->
+            for (i in NAMED.indices.reversed()) t[NAMED[i].value.toInt() and 0xFF] = NAMED[i]
+        }
         @JvmField val CODEC: dev.fastwire.Codecs.Int<FlagsUInt8> = dev.fastwire.Codecs.enumOf(dev.fastwire.Scalar.UINT8, { of(it) }, { it.value })
 
         /** The constant of a value, or a new instance for a value without a name. */
         @JvmStatic fun of(value: Long): FlagsUInt8 {
+            val hit = BY_LOW_BYTE[value.toInt() and 0xFF]
+            if (hit != null && hit.value == value) return hit
             for (e in NAMED) if (e.value == value) return e
             return FlagsUInt8(value, null)
         }
