@@ -514,3 +514,42 @@ def test_random_valid_schemas_generate_rust_that_builds_clippy_clean(tmp_path):
                            "warnings"], cwd=tmp_path / "crate", env=env, capture_output=True,
                           text=True)
     assert done.returncode == 0, f"FASTWIRE_FUZZ_SEED={seed}: {done.stderr[:4000]}"
+
+
+# ---- Java and Kotlin: random valid schemas ------------------------------------------------
+
+def test_random_valid_schemas_generate_java_that_compiles_and_kotlin(tmp_path):
+    """Random valid schemas generate Java that javac compiles against the JVM runtime
+    (java/runtime, compiled here too), and Kotlin (compiled by make test-java's Maven build
+    for the conformance schemas only: kotlinc is not on the PATH)."""
+    import shutil
+    count = int(os.environ.get("FASTWIRE_FUZZ_SCHEMAS", "20"))
+    seed = int(os.environ.get("FASTWIRE_FUZZ_SEED", str(random.randrange(1 << 30))))
+    rnd = random.Random(seed)
+    java_files = []
+    for i in range(count):
+        name = f"jfuzz{i}"
+        text = random_schema(rnd, name)
+        path = os.path.join(str(tmp_path), f"{name}.fbe")
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        reporter = Reporter()
+        schema = compile_schema(path, reporter)
+        assert schema is not None, [d.render() for d in reporter.diagnostics] + [text]
+        for lang in ("java", "kotlin"):
+            for rel, content in GENERATORS[lang](schema, OPTIONS).items():
+                target = os.path.join(str(tmp_path), lang, rel)
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                with open(target, "w", encoding="utf-8") as fh:
+                    fh.write(content)
+                if lang == "java":
+                    java_files.append(target)
+    javac = shutil.which("javac")
+    if javac is None:
+        pytest.skip("no javac")
+    runtime = [os.path.join(d, f) for d, _, fs in os.walk(os.path.join(REPO, "java", "runtime", "src"))
+               for f in fs if f.endswith(".java")]
+    out = os.path.join(str(tmp_path), "classes")
+    done = subprocess.run([javac, "-nowarn", "-encoding", "UTF-8", "-d", out, *runtime, *java_files],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, f"FASTWIRE_FUZZ_SEED={seed}: " + done.stderr[:4000]

@@ -99,6 +99,23 @@ LANGUAGES: Dict[str, Language] = {
         golden_schemas=("schemas/protocol.fbe", "schemas/everything.fbe"),
         testee=Testee(run=["build/rust/target/debug/fastwire-testee"],
                       prepare=["{python}", "conformance/rust/build.py"])),
+    "java": Language(
+        "java", "Java", "java", flags=("java",),
+        golden_schemas=("schemas/protocol.fbe", "schemas/everything.fbe"),
+        testee=Testee(
+            run=["java", "-XX:TieredStopAtLevel=1", "-Xss16m", "-cp",
+                 "build/java/gen-java/classes:build/java/fastwire-runtime/classes",
+                 "dev.fastwire.conformance.Testee", "build/conformance/java/packages.txt"],
+            prepare=["{python}", "conformance/java/prepare.py", "java"])),
+    "kotlin": Language(
+        "kotlin", "Kotlin", "kotlin", flags=("kotlin",),
+        golden_schemas=("schemas/protocol.fbe", "schemas/everything.fbe"),
+        testee=Testee(
+            run=["java", "-XX:TieredStopAtLevel=1", "-Xss16m", "-cp",
+                 "build/java/gen-kotlin/classes:build/java/fastwire-runtime/classes:"
+                 "build/java/kotlin-stdlib.jar",
+                 "dev.fastwire.conformance.Testee", "build/conformance/kotlin/packages.txt"],
+            prepare=["{python}", "conformance/java/prepare.py", "kotlin"])),
 }
 
 # Conformance testees that are not a language of their own: the dynamic codec
@@ -122,7 +139,7 @@ GENERATORS.update({name: lang.generate for name, lang in LANGUAGES.items()})
 
 # Languages the reference compiler's flags name, and the ones fastwire plans on top.
 PLANNED: Dict[str, str] = {
-    "java": "Java", "kotlin": "Kotlin", "swift": "Swift"
+    "swift": "Swift"
 }
 PLANNED.update({name: lang.display for name, lang in LANGUAGES.items()})
 

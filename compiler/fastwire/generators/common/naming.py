@@ -65,13 +65,24 @@ RESERVED: Dict[str, FrozenSet[str]] = {
         true type unsafe use where while abstract become box do final macro override priv
         typeof unsized virtual yield try gen union fastwire std core alloc Option Some None
         Result Ok Err Vec String Box Default""".split()),
+    "java": frozenset("""
+        abstract assert boolean break byte case catch char class const continue default do
+        double else enum extends final finally float for goto if implements import
+        instanceof int interface long native new package private protected public return
+        short static strictfp super switch synchronized this throw throws transient try void
+        volatile while true false null var yield record sealed permits _ CODEC TYPE Codec
+        Fields""".split()),
+    "kotlin": frozenset("""
+        as break class continue do else false for fun if in interface is null object package
+        return super this throw true try typealias typeof val var when while CODEC TYPE
+        Codec Fields""".split()),
 }
 RESERVED["javascript"] = RESERVED["typescript"]
 
 # How a reserved name is escaped: this suffix is appended (until the name is free).
 ESCAPE_SUFFIX: Dict[str, str] = {
     "cpp": "_", "python": "_", "go": "_", "ruby": "_", "csharp": "_", "typescript": "_",
-    "javascript": "_", "rust": "_"
+    "javascript": "_", "rust": "_", "java": "_", "kotlin": "_"
 }
 
 # Generated file names per language and role; {package} is the schema package's name.
@@ -89,6 +100,9 @@ FILES: Dict[str, Dict[str, str]] = {
     "typescript": {"module": "{package}.ts"},
     "javascript": {"module": "{package}.js", "types": "{package}.d.ts"},
     "rust": {"module": "{package}.rs"},
+    # One folder per package (the domain and the package name), one file per type.
+    "java": {"type": "{package}/{type}.java"},
+    "kotlin": {"type": "{package}/{type}.kt"},
 }
 
 

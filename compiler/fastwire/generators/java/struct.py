@@ -1,0 +1,379 @@
+"""A struct's Java class and its codec (versioned, final, JSON), from the lowered model."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional
+
+from ... import ir, lower
+from .generator import READ, READ_RAW, SIZE_ADD, SIZE_CAST, SIZE_PUT, Lines, jstring
+
+if TYPE_CHECKING:
+    from .generator import JavaGen
+
+VALUE = ("scalar", "timestamp", "decimal", "uuid", "enum", "flags")
+
+
+def comparable_root(g: "JavaGen", s: ir.StructType) -> Optional[ir.StructType]:
+    """The base-most struct of s's chain that has [key] fields (it implements Comparable)."""
+    chain = [s]
+    while chain[-1].base is not None:
+        b = g.schema.lookup(chain[-1].base)
+        assert isinstance(b, ir.StructType)
+        chain.append(b)
+    for t in reversed(chain):
+        if t.key_fields:
+            return t
+    return None
+
+
+def fname(g: "JavaGen", f: lower.FieldLayout) -> str:
+    return g.ident(f.name)
+
+
+def emit_struct(g: "JavaGen", out: Lines, pkg: ir.Package, s: ir.StructType) -> None:
+    layout = g.model.struct(s.qualified_name)
+    n = s.name
+    base = None
+    if s.base is not None:
+        b = g.schema.lookup(s.base)
+        assert isinstance(b, ir.StructType)
+        base = b
+    nbase = len(base.all_fields) if base is not None else 0
+    own = layout.fields[nbase:]
+    root = comparable_root(g, s)
+    g.doc(out, s.doc)
+    ext = f" extends {g.qualified(base.qualified_name)}" if base is not None else ""
+    impl = f" implements Comparable<{g.qualified(root.qualified_name)}>" \
+        if root is s else ""
+    out.open(f"public class {n}{ext}{impl} {{")
+    out("public static final Codec CODEC = new Codec();",
+        f"public static final int TYPE = {layout.type_number};", "")
+    irf = {f.name: f for f in s.all_fields}
+    for f in own:
+        fi = irf[f.name]
+        g.doc(out, fi.doc)
+        if fi.deprecated:
+            out("@Deprecated")
+        out(f"public {g.jtype(f.wire)} {fname(g, f)};")
+    out("")
+    out("/** A value with the schema's defaults. */")
+    out.open(f"public {n}() {{")
+    for f in own:
+        out(f"{fname(g, f)} = {g.default(f.wire, layout.defaults[f.index], fcodec(f))};")
+    out.close()
+    out("")
+    emit_equality(g, out, s, layout, root)
+    emit_to_string(g, out, s, layout)
+    emit_fields(g, out, s, layout)
+    emit_codec(g, out, s, layout)
+    out.close()
+
+
+def fcodec(f: lower.FieldLayout) -> str:
+    return f"Fields.F_{f.name}"
+
+
+def is_value(w: lower.WireType) -> bool:
+    return w.kind in VALUE
+
+
+def emit_fields(g: "JavaGen", out: Lines, s: ir.StructType, layout: lower.StructLayout) -> None:
+    """The field codecs, made on first use (after every CODEC exists: recursive types)."""
+    out("/** The fields' codecs, made on first use (after every struct's CODEC exists). */")
+    out.open("static final class Fields {")
+    for f in layout.fields:
+        out(f"static final dev.fastwire.Codec<{g.jtype(f.wire, True)}> F_{f.name} = {g.codec(f.wire)};")
+    out.close()
+    out("")
+
+
+def eq_expr(g: "JavaGen", f: lower.FieldLayout, a: str, b: str) -> str:
+    w = f.wire
+    if w.kind in ("scalar", "timestamp"):
+        return f"{a} == {b}"
+    if w.kind in ("enum", "flags", "string", "uuid"):
+        return f"java.util.Objects.equals({a}, {b})"
+    return f"{fcodec(f)}.equal({a}, {b})"
+
+
+def hash_expr(g: "JavaGen", f: lower.FieldLayout, a: str) -> str:
+    w = f.wire
+    if w.kind in ("scalar", "timestamp"):
+        return f"{g.jtype(w, True)}.hashCode({a})"
+    return f"{fcodec(f)}.hash({a})"
+
+
+def cmp_expr(g: "JavaGen", f: lower.FieldLayout, a: str, b: str) -> str:
+    w = f.wire
+    sc = g.scalar_of(w)
+    if sc in ("byte",):
+        return f"Integer.compare({a} & 0xFF, {b} & 0xFF)"
+    if sc in ("wchar",):
+        return f"Integer.compareUnsigned({a}, {b})"
+    if sc in ("uint64", "timestamp"):
+        return f"Long.compareUnsigned({a}, {b})"
+    if sc is not None and sc not in ("decimal", "uuid"):
+        return f"{g.jtype(w, True)}.compare({a}, {b})"
+    return f"{fcodec(f)}.comparator().compare({a}, {b})"
+
+
+def emit_equality(g: "JavaGen", out: Lines, s: ir.StructType, layout: lower.StructLayout,
+                  root: Optional[ir.StructType]) -> None:
+    n = s.name
+    eq = [layout.field(name) for name in layout.equality]
+    out("/** Equal by the [key] fields (every field when there is none), as in every language. */")
+    out("@Override")
+    out.open("public boolean equals(Object o) {")
+    out("if (this == o) return true;",
+        "if (o == null || o.getClass() != getClass()) return false;")
+    if eq:
+        out(f"{n} other = ({n}) o;")
+    conds = [eq_expr(g, f, fname(g, f), "other." + fname(g, f)) for f in eq]
+    out("return " + (" && ".join(conds) if conds else "true") + ";")
+    out.close()
+    out("")
+    out("@Override")
+    out.open("public int hashCode() {")
+    out("int h = 17;")
+    for f in eq:
+        out(f"h = 31 * h + {hash_expr(g, f, fname(g, f))};")
+    out("return h;")
+    out.close()
+    out("")
+    if root is not None:
+        rt = g.qualified(root.qualified_name)
+        keys = [layout.field(name) for name in layout.equality]
+        out("/** Ordered by the [key] fields, in declaration order. */")
+        out("@Override")
+        out.open(f"public int compareTo({rt} o) {{")
+        if root is not s:
+            out(f"if (!(o instanceof {n})) return {rt}.CODEC.comparator().compare(this, o);")
+        out(f"{n} other = ({n}) o;", "int c;")
+        for f in keys:
+            out(f"if ((c = {cmp_expr(g, f, fname(g, f), 'other.' + fname(g, f))}) != 0) return c;")
+        out("return 0;")
+        out.close()
+        out("")
+
+
+def emit_to_string(g: "JavaGen", out: Lines, s: ir.StructType, layout: lower.StructLayout) -> None:
+    irf = {f.name: f for f in s.all_fields}
+    out("@Override")
+    out.open("public String toString() {")
+    out(f"StringBuilder sb = new StringBuilder({jstring(s.name + '(')});")
+    for i, f in enumerate(layout.fields):
+        sep = "," if i else ""
+        if irf[f.name].hidden:
+            out(f"sb.append({jstring(sep + f.name + '=***')});")
+        else:
+            out(f"sb.append({jstring(sep + f.name + '=')}).append({fcodec(f)}.text({fname(g, f)}));")
+    out("return sb.append(')').toString();")
+    out.close()
+    out("")
+
+
+def emit_codec(g: "JavaGen", out: Lines, s: ir.StructType, layout: lower.StructLayout) -> None:
+    n = s.name
+    u = g.unit
+    out(f"/** {n}'s codec: the versioned format, the final format and JSON. */")
+    out.open(f"public static final class Codec extends dev.fastwire.StructCodec<{n}> {{")
+    out.open("Codec() {")
+    out(f"super({n}.class, {jstring(s.qualified_name)}, {layout.type_number}, {layout.body_size}, {layout.final_min});")
+    out.close()
+    out("")
+    out(f"@Override public {n} create() {{ return new {n}(); }}", "")
+
+    # versioned write
+    out("@Override")
+    out.open(f"protected void vfields(dev.fastwire.Writer w, int body, {n} v) {{")
+    for f in layout.fields:
+        out(vput_stmt(g, f, f"body + {f.offset}", "body", "v." + fname(g, f)))
+    out.close()
+    out("")
+
+    # versioned read
+    out("@Override")
+    out.open(f"protected void vread(dev.fastwire.Reader r, int body, int size, int depth, {n} v) {{")
+    for f in layout.fields:
+        end = f.offset + f.slot
+        read = vget_expr(g, f, f"body + {f.offset}", "v." + fname(g, f))
+        dflt = g.default(f.wire, layout.defaults[f.index], fcodec(f))
+        out(f"if (size >= {end}) v.{fname(g, f)} = {read};",
+            f"else v.{fname(g, f)} = {dflt};")
+    out.close()
+    out("")
+    out("@Override")
+    out.open("protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) {")
+    for f in layout.fields:
+        st = vcheck_stmt(g, f, f"body + {f.offset}")
+        if st:
+            out(f"if (size >= {f.offset + f.slot}) {st}")
+    out.close()
+    out("")
+
+    # final
+    out("@Override")
+    out.open(f"protected void ffields(dev.fastwire.Writer w, {n} v) {{")
+    for f in layout.fields:
+        out(fput_stmt(g, f, "v." + fname(g, f)))
+    out.close()
+    out("")
+    runs = {r.first: r for r in layout.final_runs}
+    for verify in (False, True):
+        out("@Override")
+        if verify:
+            out.open("protected void fverify(dev.fastwire.Reader r, int depth) {")
+        else:
+            out.open(f"protected void fread(dev.fastwire.Reader r, int depth, {n} v) {{")
+        i = 0
+        fields = layout.fields
+        declared = False
+        while i < len(fields):
+            if i in runs:
+                run = runs[i]
+                needs = not verify or any(fields[j].wire.kind == "decimal" for j in run.indexes)
+                if needs:
+                    out(f"{'' if declared else 'int '}p = r.take({run.size});")
+                    declared = True
+                else:
+                    out(f"r.take({run.size});")
+                for k, j in enumerate(run.indexes):
+                    f = fields[j]
+                    at = f"p + {run.offsets[k]}" if run.offsets[k] else "p"
+                    if verify:
+                        if f.wire.kind == "decimal":
+                            out(f"dev.fastwire.Reader.checkScale(r.u8({at} + 14));")
+                    else:
+                        out(f"v.{fname(g, f)} = {value_read(g, f.wire, at)};")
+                i += run.count
+                continue
+            f = fields[i]
+            if verify:
+                out(f"{fcodec_of(g, f)}.fcheck(r, depth);")
+            else:
+                out(f"v.{fname(g, f)} = {fcodec_of(g, f)}.fget(r, depth, v.{fname(g, f)});")
+            i += 1
+        out.close()
+        out("")
+
+    # JSON
+    out("@Override")
+    out.open(f"protected void jfields(dev.fastwire.JsonWriter w, {n} v) {{")
+    for i, f in enumerate(layout.fields):
+        key = ("," if i else "") + '"' + f.name + '":'
+        out(f"w.key({jstring(key)});")
+        out(jput_stmt(g, f, "v." + fname(g, f)))
+    out.close()
+    out("")
+    out("@Override")
+    out.open(f"protected boolean jfield(dev.fastwire.JsonReader r, {n} v) {{")
+    out.open("switch (r.key) {")
+    for f in layout.fields:
+        out(f"case {jstring(f.name)}: v.{fname(g, f)} = {fcodec_of(g, f)}.jget(r); return true;")
+    out("default: return false;")
+    out.close()
+    out.close()
+    out.close()
+    del u
+
+
+def fcodec_of(g: "JavaGen", f: lower.FieldLayout) -> str:
+    """The codec expression for a field in generated code (struct fields: their CODEC)."""
+    if f.wire.kind == "struct":
+        return g.codec(f.wire)
+    return fcodec(f)
+
+
+def value_read(g: "JavaGen", w: lower.WireType, p: str) -> str:
+    if w.kind in ("enum", "flags"):
+        assert w.ref is not None and w.scalar is not None
+        return f"{g.qualified(w.ref)}.of({READ_RAW[w.scalar].format(p=p)})"
+    sc = g.scalar_of(w)
+    assert sc is not None
+    return READ[sc].format(p=p)
+
+
+def vget_expr(g: "JavaGen", f: lower.FieldLayout, p: str, cur: str) -> str:
+    w = f.wire
+    if is_value(w):
+        return value_read(g, w, p)
+    return f"{fcodec_of(g, f)}.vget(r, {p}, body, depth, {cur})"
+
+
+def vcheck_stmt(g: "JavaGen", f: lower.FieldLayout, p: str) -> Optional[str]:
+    w = f.wire
+    if w.kind == "decimal":
+        return f"dev.fastwire.Reader.checkScale(r.u8({p} + 14));"
+    if is_value(w):
+        return None
+    if w.kind == "array" and w.element is not None and w.element.kind in (
+            "scalar", "timestamp", "uuid", "enum", "flags"):
+        return None
+    return f"{fcodec_of(g, f)}.vcheck(r, {p}, body, depth);"
+
+
+def raw_value(g: "JavaGen", w: lower.WireType, v: str) -> str:
+    """A value kind's raw bits for writing (enums: their value)."""
+    if w.kind in ("enum", "flags"):
+        return f"{v}.value"
+    return v
+
+
+def vput_stmt(g: "JavaGen", f: lower.FieldLayout, p: str, base: str, v: str) -> str:
+    w = f.wire
+    if w.kind in ("scalar", "timestamp", "enum", "flags"):
+        sc = w.scalar if w.kind != "timestamp" else "uint64"
+        assert sc is not None
+        if sc == "bool":
+            return f"w.buf[{p}] = (byte) ({v} ? 1 : 0);"
+        if sc == "float":
+            return f"w.f32({p}, {v});"
+        if sc == "double":
+            return f"w.f64({p}, {v});"
+        size = ir.PRIMITIVE_SIZES[sc] or 8
+        return f"w.{SIZE_PUT[size]}({p}, {SIZE_CAST[size]}{raw_value(g, w, v)});"
+    if w.kind == "decimal":
+        return f"dev.fastwire.Decimals.write(w.buf, {p}, {v});"
+    if w.kind == "uuid":
+        return f"dev.fastwire.Uuids.write(w.buf, {p}, {v});"
+    return f"{fcodec_of(g, f)}.vput(w, {p}, {base}, {v});"
+
+
+def fput_stmt(g: "JavaGen", f: lower.FieldLayout, v: str) -> str:
+    w = f.wire
+    if w.kind in ("scalar", "timestamp", "enum", "flags"):
+        sc = w.scalar if w.kind != "timestamp" else "uint64"
+        assert sc is not None
+        if sc == "bool":
+            return f"w.addU8({v} ? 1 : 0);"
+        if sc == "float":
+            return f"w.addF32({v});"
+        if sc == "double":
+            return f"w.addF64({v});"
+        size = ir.PRIMITIVE_SIZES[sc] or 8
+        return f"w.{SIZE_ADD[size]}({SIZE_CAST[size]}{raw_value(g, w, v)});"
+    if w.kind == "decimal":
+        return f"dev.fastwire.Decimals.write(w.buf, w.allocRaw(16), {v});"
+    if w.kind == "uuid":
+        return f"dev.fastwire.Uuids.write(w.buf, w.allocRaw(16), {v});"
+    return f"{fcodec_of(g, f)}.fput(w, {v});"
+
+
+def jput_stmt(g: "JavaGen", f: lower.FieldLayout, v: str) -> str:
+    w = f.wire
+    sc = w.scalar if w.kind == "scalar" else ("uint64" if w.kind == "timestamp" else None)
+    if sc is None:
+        return f"{fcodec_of(g, f)}.jput(w, {v});"
+    if sc == "bool":
+        return f"w.bool({v});"
+    if sc in ("float", "double"):
+        return f"w.number({v});"
+    if sc in ("byte", "char", "uint8"):
+        return f"w.integer({v} & 0xFF);"
+    if sc == "uint16":
+        return f"w.integer({v} & 0xFFFF);"
+    if sc in ("wchar", "uint32"):
+        return f"w.integer({v} & 0xFFFFFFFFL);"
+    if sc == "uint64":
+        return f"w.unsigned({v});"
+    return f"w.integer({v});"

@@ -1,0 +1,124 @@
+package dev.fastwire.tests;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.chronoxor.proto.Account;
+import com.chronoxor.proto.Balance;
+import com.chronoxor.proto.Order;
+import dev.fastwire.DecodeException;
+import dev.fastwire.FinalModel;
+import dev.fastwire.Model;
+import dev.fastwire.StructCodec;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every truncation and single-byte change (7 kinds per byte) of every golden vector, in both
+ * formats: verify and deserialize agree (both accept, or both throw DecodeException and
+ * nothing else), and an accepted input deserializes, re-serializes and verifies again.
+ */
+class MutationTest {
+    static final int[] CHANGES = {0x00, 0xFF, 0x01, 0x80, 0x7F};
+
+    interface Codec3<T> {
+        int verify(byte[] b);
+
+        T read(byte[] b);
+
+        byte[] write(T v);
+    }
+
+    static <T> void check(String what, byte[] input, Codec3<T> c) {
+        String verifyError = null;
+        try {
+            c.verify(input);
+        } catch (DecodeException e) {
+            verifyError = e.code();
+        } catch (RuntimeException | Error e) {
+            fail(what + ": verify threw " + e);
+        }
+        T value = null;
+        String readError = null;
+        try {
+            value = c.read(input);
+        } catch (DecodeException e) {
+            readError = e.code();
+        } catch (RuntimeException | Error e) {
+            fail(what + ": deserialize threw " + e);
+        }
+        if ((verifyError == null) != (readError == null)) {
+            fail(what + ": verify says " + verifyError + ", deserialize " + readError);
+        }
+        if (value != null) {
+            byte[] again = c.write(value);
+            c.verify(again);
+            assertArrayEquals(again, c.write(c.read(again)), what);
+        }
+    }
+
+    static <T> void all(String name, StructCodec<T> codec) {
+        Model<T> m = new Model<>(codec);
+        FinalModel<T> f = new FinalModel<>(codec);
+        Codec3<T> versioned = new Codec3<>() {
+            public int verify(byte[] b) { return m.verify(b); }
+            public T read(byte[] b) { return m.deserialize(b); }
+            public byte[] write(T v) { return m.serialize(v); }
+        };
+        Codec3<T> fin = new Codec3<>() {
+            public int verify(byte[] b) { return f.verify(b); }
+            public T read(byte[] b) { return f.deserialize(b); }
+            public byte[] write(T v) { return f.serialize(v); }
+        };
+        int cases = 0;
+        for (Object[] fmt : new Object[][] {{".fbe.hex", versioned}, {".final.hex", fin}}) {
+            byte[] v = Vectors.hex(name + fmt[0]);
+            @SuppressWarnings("unchecked")
+            Codec3<T> c = (Codec3<T>) fmt[1];
+            for (int n = 0; n < v.length; n++) {
+                byte[] cut = java.util.Arrays.copyOf(v, n);
+                String what = name + fmt[0] + " cut at " + n;
+                try {
+                    c.verify(cut);
+                    fail(what + ": accepted");
+                } catch (DecodeException e) {
+                    // expected
+                }
+                check(what, cut, c);
+                cases++;
+            }
+            Function<Integer, Integer>[] kinds = kinds();
+            for (int p = 0; p < v.length; p++) {
+                for (Function<Integer, Integer> k : kinds) {
+                    byte[] b = v.clone();
+                    b[p] = (byte) (int) k.apply(v[p] & 0xFF);
+                    check(name + fmt[0] + " byte " + p, b, c);
+                    cases++;
+                }
+            }
+        }
+        assertEquals(true, cases > 0);
+    }
+
+    @SuppressWarnings("unchecked")
+    static Function<Integer, Integer>[] kinds() {
+        return new Function[] {x -> 0, x -> 0xFF, x -> (int) x ^ 1, x -> (int) x ^ 0x80, x -> ((int) x + 1) & 0xFF,
+            x -> ((int) x - 1) & 0xFF, x -> 0x7F};
+    }
+
+    @Test
+    void account() {
+        all("account", Account.CODEC);
+    }
+
+    @Test
+    void order() {
+        all("order", Order.CODEC);
+    }
+
+    @Test
+    void balance() {
+        all("balance", Balance.CODEC);
+    }
+}

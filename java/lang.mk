@@ -1,0 +1,35 @@
+# Java and Kotlin (java/): one JVM runtime (java/runtime), the code generated for the
+# conformance schemas in each language (java/gen-java, java/gen-kotlin, built by
+# conformance/java/prepare.py) with their JUnit 5 tests; java/mvn.sh runs Maven offline
+# once ~/.m2 has what it needs. Build output goes to build/java.
+.PHONY: test-java
+FASTWIRE_CPP_SERVER ?= $(CURDIR)/$(BUILD)/examples/cpp/server
+
+test-java:
+	@$(BOOTSTRAP) java
+	FASTWIRE_CPP_SERVER=$(FASTWIRE_CPP_SERVER) $(PYTHON) conformance/java/prepare.py --test java kotlin
+	JAZZER_FUZZ=1 java/mvn.sh -pl gen-java -am test -Dtest=FuzzTargetsTest -Dsurefire.failIfNoSpecifiedTests=false
+	java/install-check.sh
+
+# Longer fuzzing: the Jazzer target again and again (20 s a run, its corpus kept under
+# build/java/gen-java/surefire-work/.cifuzz-corpus), for JAVA_FUZZ_RUNS runs.
+JAVA_FUZZ_RUNS ?= 15
+.PHONY: fuzz-java
+fuzz-java:
+	@$(BOOTSTRAP) java
+	$(PYTHON) conformance/java/prepare.py java
+	for i in $$(seq $(JAVA_FUZZ_RUNS)); do \
+	    JAZZER_FUZZ=1 java/mvn.sh -pl gen-java -am test -Dtest=FuzzTargetsTest -Dsurefire.failIfNoSpecifiedTests=false || exit 1; done
+
+LANGUAGE_TESTS += test-java
+
+# The JMH benchmark of the seed account, Java and Kotlin, medians (java/bench/run.py), with
+# fastwire C++'s account benchmark in the same run when it is built.
+.PHONY: bench-java
+bench-java:
+	@$(BOOTSTRAP) java
+	$(PYTHON) conformance/java/prepare.py java kotlin
+	java/mvn.sh -pl bench-java,bench-kotlin -am package -DskipTests
+	$(PYTHON) java/bench/run.py $(if $(wildcard $(BUILD)/cpp/bench/fastwire_account_bench),--cpp $(BUILD)/cpp/bench/fastwire_account_bench)
+
+LANGUAGE_BENCHES += bench-java
