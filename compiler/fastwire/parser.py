@@ -31,9 +31,10 @@ class ParseError(Exception):
 
 
 # A field parse_field would read as `Type name;`, `Type name = 12;` or `Type name = "text";`,
-# after its type: on one line, the name, an optional plain decimal (at most 18 digits) or
-# string (no escape, no quote), then ';'.
-_PLAIN_FIELD = re.compile(r'[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*'
+# after its type: on one line, `?` and/or `[]` glued to the type, the name, an optional plain
+# decimal (at most 18 digits) or string (no escape, no quote), then ';'. (No space is needed
+# before the name: the type's token ended where a name character would have continued it.)
+_PLAIN_FIELD = re.compile(r'(\??)((?:\[\])?)[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*'
                           r'(?:=[ \t]*(-?[0-9]{1,18}|"[^"\\\n]*")[ \t]*)?;')
 
 
@@ -507,8 +508,9 @@ class Parser:
 
     def _plain_field(self) -> Optional[ast.FieldDecl]:
         """The fast path for the commonest fields, read with one regular expression on one
-        line: `Type name;`, `Type name = 12;`, `Type name = "text";` (a one-part type, no
-        attributes, a plain decimal or a string without escapes). None for anything else,
+        line: `Type name;`, `Type? name;`, `Type[] name;`, `Type name = 12;`, `Type name =
+        "text";` (a one-part type, no attributes, a plain decimal or a string without
+        escapes). None for anything else,
         read by parse_field. The result is what parse_field makes of the same text."""
         tok = self.tok
         if tok.kind != IDENT or self._ahead or (tok.text in RESERVED and tok.text not in BUILTIN_TYPES):
@@ -516,16 +518,20 @@ class Parser:
         lexer = self._lexer
         pos = lexer.pos
         m = _PLAIN_FIELD.match(lexer.text, pos)
-        if m is None or m.group(1) in RESERVED:
+        if m is None or m.group(3) in RESERVED:
             return None
         source, line, col = lexer.source, lexer.line, lexer.col  # the place of `pos`
-        name = intern(m.group(1))
+        name = intern(m.group(3))
         base = ast.Name(self._one(tok.text), tok.location)
         ftype = ast.TypeExpr(base, location=base.location)
+        if m.group(1):
+            ftype.optional = True
+        if m.group(2):
+            ftype.container = "vector"
         default = None
-        if m.group(2) is not None:
-            at = col + m.start(2) - pos
-            text = m.group(2)
+        if m.group(4) is not None:
+            at = col + m.start(4) - pos
+            text = m.group(4)
             if text[0] == '"':
                 default = ast.Literal("string", text[1:-1], Location(source, line, at, len(text)), text)
             else:
@@ -535,7 +541,7 @@ class Parser:
         lexer.pos, lexer.col = end, col + end - pos
         self.prev = semicolon
         self.tok = self._read(semicolon)
-        return ast.FieldDecl(name, Location(source, line, col + m.start(1) - pos, len(name)), ftype,
+        return ast.FieldDecl(name, Location(source, line, col + m.start(3) - pos, len(name)), ftype,
                              default, doc=tok.doc)
 
     def parse_type_name(self, what: str) -> ast.Name:

@@ -53,6 +53,17 @@ struct Plain
     int32 z.w;
     int32? opt;
     int32[] vec;
+    int32?[] optvec;
+    Other? o1;
+    Other[] v1;
+    Other?[]v2;
+    int32? o2 = null;
+    int32? o3 = 7;
+    int32[]? bad1;
+    int32? [] spaced;
+    int32 ?spaced2;
+    int32[4] arr;
+    int32[]x;
     int32 unterminated = "abc;
     int32 after;
 }
@@ -95,4 +106,4 @@ def test_the_fast_path_is_taken(monkeypatch):
     Parser = parser_module.Parser
     Parser(SourceFile("t.fbe", "package t\nstruct S { int32 a; string b = \"x\"; S? c; }\n"),
            Reporter()).parse_file()
-    assert taken == [True, True, False]
+    assert taken == [True, True, True]
