@@ -14,6 +14,7 @@ import argparse
 import difflib
 import gc
 import os
+import re
 import sys
 from typing import List, Optional, Sequence
 
@@ -227,6 +228,11 @@ def _print_diagnostics(reporter: Reporter) -> None:
         print(f"{n} error{'s' if n != 1 else ''} generated.", file=sys.stderr)
 
 
+# A Go import path as the go command accepts one: '/'-separated elements, none empty, '.'
+# or '..', of ASCII letters, digits and -._~ (no element starting with '.').
+_GO_IMPORT = re.compile(r"[A-Za-z0-9_~-][A-Za-z0-9._~-]*(?:/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)*")
+
+
 def run(argv: Sequence[str], retained: Optional[List[object]] = None) -> int:
     """Runs the command line `argv`; returns the exit status. What each schema's compilation
     built is appended to `retained`, when given, to be freed by the caller (or never)."""
@@ -240,6 +246,11 @@ def run(argv: Sequence[str], retained: Optional[List[object]] = None) -> int:
         return EXIT_USAGE
     if ns.indent < 0 or ns.indent > 16:
         print("fastwire: error: --indent must be between 0 and 16", file=sys.stderr)
+        return EXIT_USAGE
+    go_import = getattr(ns, "go_import", "")
+    if go_import and not _GO_IMPORT.fullmatch(go_import):
+        print(f"fastwire: error: --go-import: {go_import!r} is not a Go import path (elements "
+              f"of letters, digits and '-._~', separated by '/')", file=sys.stderr)
         return EXIT_USAGE
 
     langs: List[str] = []
@@ -267,7 +278,7 @@ def run(argv: Sequence[str], retained: Optional[List[object]] = None) -> int:
     written: List[str] = []  # every output, once, across all the schemas
     inputs: List[str] = []  # every schema read, imports included
     options = Options(final=ns.final, json=ns.json, proto=ns.proto, indent=ns.indent,
-                      tabs=ns.tabs, go_import=getattr(ns, "go_import", ""))
+                      tabs=ns.tabs, go_import=go_import)
     for path in ns.schemas:
         reporter = Reporter()
         schema = compile_schema(path, reporter, ns.include, retained)

@@ -294,3 +294,13 @@ def test_unchanged_files_are_not_reported_as_written(tmp_path):
     second = run_cli(*args)
     assert second.stderr == (f"fastwire: wrote {tmp_path}/proto.h\n"
                              f"fastwire: unchanged: {tmp_path}/proto_models.h\n")
+
+
+@pytest.mark.parametrize("path", ["bad path", 'a"b', "../x", "a//b", "/abs", "x/"])
+def test_a_go_import_path_that_go_would_reject_is_a_usage_error(path, tmp_path):
+    r = run_cli("compile", "schemas/proto.fbe", "--lang", "go", "--go-import", path,
+                "-o", str(tmp_path))
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr == (f"fastwire: error: --go-import: {path!r} is not a Go import path "
+                        "(elements of letters, digits and '-._~', separated by '/')\n")
+    assert list(tmp_path.iterdir()) == []
