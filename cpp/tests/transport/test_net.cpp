@@ -93,6 +93,9 @@ TEST(Net, ManyClientsAnswerEachTheirOwn) {
         clients.push_back(std::make_unique<fastwire::net::client<service::Client>>(io));
         clients.back()->connect("127.0.0.1", srv.port());
     }
+    // A client's connect returns when TCP has connected; the server may not have accepted
+    // the last ones yet (seen on a loaded machine): give it up to 5 s.
+    for (int i = 0; i < 500 && srv.connections() < 50u; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     EXPECT_EQ(srv.connections(), 50u);
     for (int round = 0; round < 20; ++round) {
         std::vector<std::future<service::OrderAck>> f;
