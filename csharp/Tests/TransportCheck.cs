@@ -240,7 +240,14 @@ static class TransportCheck
                     }
                     Check(dropped, "a peer that does not read is dropped");
                 }
-                Thread.Sleep(50);
+                // The send can fail (the server closed) before the server's log line is written:
+                // wait for it, up to 5 s.
+                for (int i = 0; i < 500; i++)
+                {
+                    lock (logs) if (logs.Any(l => l.Contains("send queue full"))) break;
+                    Thread.Sleep(10);
+                }
+                lock (logs) Check(logs.Any(l => l.Contains("send queue full")), "overflow logged: " + string.Join(" | ", logs));
                 lock (logs) Console.WriteLine("overflow: " + logs.First(l => l.Contains("send queue full")));
                 small.Stop();
             }
