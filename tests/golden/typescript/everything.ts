@@ -11,7 +11,7 @@ export const EnumDefault = Object.freeze({
     two: 2,
     three: 3,
 } as const);
-/** A enum value of everything.EnumDefault: any int32 (names in EnumDefault). */
+/** An enum value of everything.EnumDefault: any int32 (names in EnumDefault). */
 export type EnumDefault = number;
 export const EnumDefaultCodec: rt.EnumCodec<EnumDefault> = rt.enumOf<EnumDefault>(
     "everything.EnumDefault",
@@ -25,7 +25,7 @@ export const EnumByte = Object.freeze({
     a2: 254,
     a3: 255,
 } as const);
-/** A enum value of everything.EnumByte: any byte (names in EnumByte). */
+/** An enum value of everything.EnumByte: any byte (names in EnumByte). */
 export type EnumByte = number;
 export const EnumByteCodec: rt.EnumCodec<EnumByte> = rt.enumOf<EnumByte>("everything.EnumByte", rt.BYTE, EnumByte);
 
@@ -35,7 +35,7 @@ export const EnumChar = Object.freeze({
     c2: 50,
     cz: 122,
 } as const);
-/** A enum value of everything.EnumChar: any char (names in EnumChar). */
+/** An enum value of everything.EnumChar: any char (names in EnumChar). */
 export type EnumChar = number;
 export const EnumCharCodec: rt.EnumCodec<EnumChar> = rt.enumOf<EnumChar>("everything.EnumChar", rt.CHAR, EnumChar);
 
@@ -44,7 +44,7 @@ export const EnumWChar = Object.freeze({
     w1: 128512,
     w2: 128513,
 } as const);
-/** A enum value of everything.EnumWChar: any wchar (names in EnumWChar). */
+/** An enum value of everything.EnumWChar: any wchar (names in EnumWChar). */
 export type EnumWChar = number;
 export const EnumWCharCodec: rt.EnumCodec<EnumWChar> = rt.enumOf<EnumWChar>(
     "everything.EnumWChar",
@@ -57,7 +57,7 @@ export const EnumInt8 = Object.freeze({
     i1: -127,
     i2: 127,
 } as const);
-/** A enum value of everything.EnumInt8: any int8 (names in EnumInt8). */
+/** An enum value of everything.EnumInt8: any int8 (names in EnumInt8). */
 export type EnumInt8 = number;
 export const EnumInt8Codec: rt.EnumCodec<EnumInt8> = rt.enumOf<EnumInt8>("everything.EnumInt8", rt.INT8, EnumInt8);
 
@@ -65,7 +65,7 @@ export const EnumUInt8 = Object.freeze({
     u0: 0,
     u1: 255,
 } as const);
-/** A enum value of everything.EnumUInt8: any uint8 (names in EnumUInt8). */
+/** An enum value of everything.EnumUInt8: any uint8 (names in EnumUInt8). */
 export type EnumUInt8 = number;
 export const EnumUInt8Codec: rt.EnumCodec<EnumUInt8> = rt.enumOf<EnumUInt8>(
     "everything.EnumUInt8",
@@ -77,7 +77,7 @@ export const EnumInt16 = Object.freeze({
     i0: -32768,
     i1: 32767,
 } as const);
-/** A enum value of everything.EnumInt16: any int16 (names in EnumInt16). */
+/** An enum value of everything.EnumInt16: any int16 (names in EnumInt16). */
 export type EnumInt16 = number;
 export const EnumInt16Codec: rt.EnumCodec<EnumInt16> = rt.enumOf<EnumInt16>(
     "everything.EnumInt16",
@@ -89,7 +89,7 @@ export const EnumUInt16 = Object.freeze({
     u0: 0,
     u1: 65535,
 } as const);
-/** A enum value of everything.EnumUInt16: any uint16 (names in EnumUInt16). */
+/** An enum value of everything.EnumUInt16: any uint16 (names in EnumUInt16). */
 export type EnumUInt16 = number;
 export const EnumUInt16Codec: rt.EnumCodec<EnumUInt16> = rt.enumOf<EnumUInt16>(
     "everything.EnumUInt16",
@@ -101,7 +101,7 @@ export const EnumInt32 = Object.freeze({
     i0: -2147483648,
     i1: 2147483647,
 } as const);
-/** A enum value of everything.EnumInt32: any int32 (names in EnumInt32). */
+/** An enum value of everything.EnumInt32: any int32 (names in EnumInt32). */
 export type EnumInt32 = number;
 export const EnumInt32Codec: rt.EnumCodec<EnumInt32> = rt.enumOf<EnumInt32>(
     "everything.EnumInt32",
@@ -113,7 +113,7 @@ export const EnumUInt32 = Object.freeze({
     u0: 0,
     u1: 4294967295,
 } as const);
-/** A enum value of everything.EnumUInt32: any uint32 (names in EnumUInt32). */
+/** An enum value of everything.EnumUInt32: any uint32 (names in EnumUInt32). */
 export type EnumUInt32 = number;
 export const EnumUInt32Codec: rt.EnumCodec<EnumUInt32> = rt.enumOf<EnumUInt32>(
     "everything.EnumUInt32",
@@ -125,7 +125,7 @@ export const EnumInt64 = Object.freeze({
     i0: -9223372036854775808n,
     i1: 9223372036854775807n,
 } as const);
-/** A enum value of everything.EnumInt64: any int64 (names in EnumInt64). */
+/** An enum value of everything.EnumInt64: any int64 (names in EnumInt64). */
 export type EnumInt64 = bigint;
 export const EnumInt64Codec: rt.EnumCodec<EnumInt64> = rt.enumOf<EnumInt64>(
     "everything.EnumInt64",
@@ -137,7 +137,7 @@ export const EnumUInt64 = Object.freeze({
     u0: 0n,
     u1: 18446744073709551615n,
 } as const);
-/** A enum value of everything.EnumUInt64: any uint64 (names in EnumUInt64). */
+/** An enum value of everything.EnumUInt64: any uint64 (names in EnumUInt64). */
 export type EnumUInt64 = bigint;
 export const EnumUInt64Codec: rt.EnumCodec<EnumUInt64> = rt.enumOf<EnumUInt64>(
     "everything.EnumUInt64",
@@ -154,12 +154,12 @@ export const EnumRefs = Object.freeze({
     old: -5,
     secret: -4,
 } as const);
-/** A enum value of everything.EnumRefs: any int16 (names in EnumRefs). */
+/** An enum value of everything.EnumRefs: any int16 (names in EnumRefs). */
 export type EnumRefs = number;
 export const EnumRefsCodec: rt.EnumCodec<EnumRefs> = rt.enumOf<EnumRefs>("everything.EnumRefs", rt.INT16, EnumRefs);
 
 export const EnumEmpty = Object.freeze({} as const);
-/** A enum value of everything.EnumEmpty: any int32 (names in EnumEmpty). */
+/** An enum value of everything.EnumEmpty: any int32 (names in EnumEmpty). */
 export type EnumEmpty = number;
 export const EnumEmptyCodec: rt.EnumCodec<EnumEmpty> = rt.enumOf<EnumEmpty>(
     "everything.EnumEmpty",

@@ -7,7 +7,7 @@ export const OrderSide = Object.freeze({
     buy: 0,
     sell: 1,
 } as const);
-/** A enum value of proto.OrderSide: any byte (names in OrderSide). */
+/** An enum value of proto.OrderSide: any byte (names in OrderSide). */
 export type OrderSide = number;
 export const OrderSideCodec: rt.EnumCodec<OrderSide> = rt.enumOf<OrderSide>("proto.OrderSide", rt.BYTE, OrderSide);
 
@@ -17,7 +17,7 @@ export const OrderType = Object.freeze({
     limit: 1,
     stop: 2,
 } as const);
-/** A enum value of proto.OrderType: any byte (names in OrderType). */
+/** An enum value of proto.OrderType: any byte (names in OrderType). */
 export type OrderType = number;
 export const OrderTypeCodec: rt.EnumCodec<OrderType> = rt.enumOf<OrderType>("proto.OrderType", rt.BYTE, OrderType);
 

@@ -9,7 +9,7 @@ export const OrderSide = Object.freeze({
     sell: 1,
     tell: 2,
 } as const);
-/** A enum value of protoex.OrderSide: any byte (names in OrderSide). */
+/** An enum value of protoex.OrderSide: any byte (names in OrderSide). */
 export type OrderSide = number;
 export const OrderSideCodec: rt.EnumCodec<OrderSide> = rt.enumOf<OrderSide>("protoex.OrderSide", rt.BYTE, OrderSide);
 
@@ -20,7 +20,7 @@ export const OrderType = Object.freeze({
     stop: 2,
     stoplimit: 3,
 } as const);
-/** A enum value of protoex.OrderType: any byte (names in OrderType). */
+/** An enum value of protoex.OrderType: any byte (names in OrderType). */
 export type OrderType = number;
 export const OrderTypeCodec: rt.EnumCodec<OrderType> = rt.enumOf<OrderType>("protoex.OrderType", rt.BYTE, OrderType);
 

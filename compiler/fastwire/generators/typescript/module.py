@@ -303,7 +303,7 @@ class Module:
             p.outdent()
             p.value("} as const);" if mode == "ts" else "});")
         if mode != "js":
-            p.value(f"/** A {t.kind} value of {self.pkg.name}.{t.name}: any {t.base} "
+            p.value(f"/** {'An' if t.kind == 'enum' else 'A'} {t.kind} value of {self.pkg.name}.{t.name}: any {t.base} "
                     f"(names in {name}). */")
             p.value(f"export type {name} = {self.base_type(t.base)};")
         fn = "flagsOf" if t.kind == "flags" else "enumOf"
