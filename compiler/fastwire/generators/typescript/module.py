@@ -742,10 +742,21 @@ class Module:
         p.indent()
         p.value('if (d < 1) rt.fail("too_deep");')
         body: List[str] = []
+        in_reader = False  # the cursor is in r.p (after a generic codec's fcheck), not in p
+
+        def local() -> None:
+            nonlocal in_reader
+            if in_reader:
+                body.append("p = r.p;")
+                in_reader = False
+
         i = 0
         while i < len(fields):
             f, fl = fields[i]
             run = runs.get(i)
+            if run is not None or fl.wire.kind in ("string", "bytes", "struct") or self.optional_struct(fl.wire) \
+                    or self.struct_seq(fl.wire):
+                local()
             if run is not None:
                 body.append(f'if ({run.size} > end - p) rt.fail("truncated");')
                 for k in run.indexes:
@@ -787,9 +798,10 @@ class Module:
                 body.append("    }")
                 body.append("}")
             else:
-                body.append("r.p = p;")
+                if not in_reader:
+                    body.append("r.p = p;")
+                    in_reader = True
                 body.append(f"{F}[{fl.index}]{bang}.fcheck(r, d - 1);")
-                body.append("p = r.p;")
             i += 1
         text = "\n".join(body)
         if "end" in text:
@@ -798,7 +810,7 @@ class Module:
             p.value("const dv = r.view;")
         for line in body:
             p.value(line)
-        p.value("return p;")
+        p.value("return r.p;" if in_reader else "return p;")
         p.outdent()
         p.value("};")
         p.value(f"{c}.fcheck = (r{t(': rt.Reader')}, d{t(': number')}){t(': void')} => {{")
