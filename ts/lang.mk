@@ -22,7 +22,7 @@ ts-build: ts/node_modules/.package-lock.json
 
 # Generated code as prettier formats it (goldens and the test schemas' modules), the
 # JavaScript flavor's .d.ts files under tsc --strict; unit, transport (with examples/cpp/server), browser and install tests; the examples,
-# whose output must be the C++ examples'; a bounded fuzz run.
+# whose output must be the C++ examples'; a bounded Jazzer.js run.
 test-ts:
 	@$(BOOTSTRAP) ts
 	$(MAKE) --no-print-directory ts-build
@@ -34,13 +34,30 @@ test-ts:
 	cd ts && PYTHON=$(PYTHON) FASTWIRE_CPP_SERVER=$(FASTWIRE_CPP_SERVER) node --test test/*.test.mjs
 	node examples/ts/account.mjs $(TS_GEN) | diff - examples/cpp/expected_account.txt
 	node examples/ts/protocol.mjs $(TS_GEN) | diff - examples/cpp/expected_protocol.txt
-	cd ts && node fuzz/run.mjs $(TS_FUZZ_SECONDS)
+	$(MAKE) --no-print-directory ts-jazzer
+	$(TS_JAZZER)$(TS_FUZZ_SECONDS)
 LANGUAGE_TESTS += test-ts
 
-# The fuzz run as long as asked: make fuzz-ts FUZZ_SECONDS=3600
+# Jazzer.js (@jazzer.js/core 2.1.0, pinned by ts/package-lock.json): its native addon built
+# here against Debian's libFuzzer, the CommonJS build it instruments (ts/fuzz/jazzer-build.sh),
+# the seed corpus (golden vectors, every conformance type's messages and JSON). New inputs
+# are kept in build/ts/fuzz/corpus, findings written to build/ts/fuzz/crash-*; inputs in
+# ts/fuzz/regressions (if any) are replayed by every run. A finding fails the run (exit 77).
+TS_JAZZER = cd ts && mkdir -p ../build/ts/fuzz/corpus && node_modules/.bin/jazzer fuzz/jazzer.cjs \
+	../build/ts/fuzz/corpus ../build/ts/fuzz/seeds $(if $(wildcard ts/fuzz/regressions),fuzz/regressions) \
+	--sync -- -artifact_prefix=../build/ts/fuzz/ -print_final_stats=1 -max_total_time=
+.PHONY: ts-jazzer
+ts-jazzer:
+	cd ts && fuzz/jazzer-build.sh
+	cd ts && node fuzz/run.mjs --corpus ../build/ts/fuzz/seeds
+
+# Jazzer.js as long as asked: make fuzz-ts FUZZ_SECONDS=3600 (make fuzz runs it too)
 fuzz-ts:
+	@$(BOOTSTRAP) ts
 	$(MAKE) --no-print-directory ts-build
-	cd ts && node fuzz/run.mjs $(FUZZ_SECONDS)
+	$(MAKE) --no-print-directory ts-jazzer
+	$(TS_JAZZER)$(FUZZ_SECONDS)
+fuzz: fuzz-ts
 
 # The seed account benchmark (tinybench medians), with fastwire C++ of the same session.
 bench-ts:

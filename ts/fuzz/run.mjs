@@ -4,13 +4,14 @@
 // mutators do, without coverage feedback. Findings are written to build/ts/fuzz/ and
 // replayed from ts/fuzz/regressions/ on every run.
 //   node fuzz/run.mjs SECONDS [SEED]
+//   node fuzz/run.mjs --corpus DIR       (writes the seed corpus for Jazzer.js)
 import { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { fuzz, TARGETS } from "./target.mjs";
 import { REPO } from "../test/helpers.mjs";
 
 const seconds = Number(process.argv[2] ?? 10);
-let seed = Number(process.argv[3] ?? Date.now() % 1e9);
+let seed = Number(process.argv[3] ?? Date.now() % 1e9) || 1;
 const startSeed = seed;
 function rand(n) {
   seed = (seed * 1103515245 + 12345) % 2147483648;
@@ -29,6 +30,15 @@ TARGETS.forEach((t, k) => {
   corpus.push(Uint8Array.from([k | 0x80, ...t.final.serialize(v)]));
   corpus.push(Uint8Array.from([k, ...new TextEncoder().encode(t.codec.toJson(v))]));
 });
+// `--corpus DIR`: writes these seeds to DIR (Jazzer.js's starting corpus) and stops
+const corpusAt = process.argv.indexOf("--corpus");
+if (corpusAt > 0) {
+  const dir = process.argv[corpusAt + 1];
+  mkdirSync(dir, { recursive: true });
+  corpus.forEach((b, k) => writeFileSync(join(dir, `seed-${k}`), b));
+  console.log(`fuzz: ${corpus.length} seeds in ${dir}`);
+  process.exit(0);
+}
 const regressions = join(REPO, "ts", "fuzz", "regressions");
 if (existsSync(regressions)) for (const f of readdirSync(regressions)) fuzz(readFileSync(join(regressions, f)));
 

@@ -502,12 +502,17 @@ export function fcount(r: Reader, elemMin: number): number {
   const p = needFinal(r, 4);
   const n = r.u32(p);
   if (elemMin > 0) {
-    if (n > Math.floor((r.end - p - 4) / elemMin)) fail("truncated");
+    if (n * elemMin > r.end - p - 4) fail("truncated"); // (exact: below 2^53)
   } else {
-    r.zcap -= n;
-    if (r.zcap < 0) fail("over_budget", `${n} elements of zero size`);
+    zeroSized(r, n);
   }
   return n;
+}
+
+/** Charges `n` elements of zero final size to the message's allowance. */
+export function zeroSized(r: Reader, n: number): void {
+  r.zcap -= n;
+  if (r.zcap < 0) fail("over_budget", `${n} elements of zero size`);
 }
 
 /** Appends [u32 length][UTF-8]; returns the block's position. */
@@ -1258,6 +1263,14 @@ export class StructCodec<T extends object> extends Codec<T> {
     const v = new this.cls() as Record<string, unknown>;
     for (const f of this.fields) v[f.prop] = f.codec.fget(r, d - 1);
     return v as T;
+  }
+
+  /** Checks the body at final position `p`; returns where it ends (generated code
+   * replaces this and fcheck with straight-line code that keeps the cursor in a local). */
+  fskip(r: Reader, p: number, d: number): number {
+    r.p = p;
+    this.fcheck(r, d);
+    return r.p;
   }
 
   fcheck(r: Reader, d: number): void {

@@ -7,7 +7,7 @@ export declare const OrderSide: {
     readonly buy: 0;
     readonly sell: 1;
 };
-/** A enum value of proto.OrderSide: any byte (names in OrderSide). */
+/** An enum value of proto.OrderSide: any byte (names in OrderSide). */
 export type OrderSide = number;
 export declare const OrderSideCodec: rt.EnumCodec<OrderSide>;
 
@@ -17,7 +17,7 @@ export declare const OrderType: {
     readonly limit: 1;
     readonly stop: 2;
 };
-/** A enum value of proto.OrderType: any byte (names in OrderType). */
+/** An enum value of proto.OrderType: any byte (names in OrderType). */
 export type OrderType = number;
 export declare const OrderTypeCodec: rt.EnumCodec<OrderType>;
 

@@ -157,9 +157,26 @@ OrderCodec.getAt = (r, base, off, slotEnd, d) => {
 OrderCodec.vget = (r, pos, base, d) => OrderCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 OrderCodec.vcheck = (r, pos, base, d) => OrderCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 OrderCodec.checkAt = (r, base, off, slotEnd, d) => {
-    const at = OrderCodec.enter(r, base, off, slotEnd, d);
-    if (r.p < 34) return OrderCodec.checkOlder(r, at, r.p, d);
-    rt.vcheckText(r, at + 12, at);
+    const end = r.end;
+    const at = base + off;
+    if (off === 0 || at < slotEnd || at + 8 > end) OrderCodec.enter(r, base, off, slotEnd, d);
+    const dv = r.view;
+    const stored = dv.getUint32(at, true);
+    if (stored < 8 || stored > end - at || dv.getUint32(at + 4, true) !== 1 || d < 1 || stored > r.budget) {
+        OrderCodec.enter(r, base, off, slotEnd, d);
+    }
+    r.budget -= stored;
+    if (stored < 34) return OrderCodec.checkOlder(r, at, stored, d);
+    {
+        const o = dv.getUint32(at + 12, true);
+        if (o !== 0) {
+            const q = at + o;
+            if (q < at + 16 || q + 4 > end) rt.vblock(r, at, o, at + 16);
+            const n = dv.getUint32(q, true) + 4;
+            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 16);
+            r.budget -= n;
+        }
+    }
 };
 OrderCodec.fput = (w, v) => {
     w.ensure(4);
@@ -200,17 +217,25 @@ OrderCodec.fget = (r, d) => {
     }
     return v;
 };
-OrderCodec.fcheck = (r, d) => {
+OrderCodec.fskip = (r, p, d) => {
     if (d < 1) rt.fail("too_deep");
+    const end = r.end;
+    const dv = r.view;
+    if (4 > end - p) rt.fail("truncated");
+    p += 4;
     {
-        const p = rt.needFinal(r, 4);
-        void p;
+        if (4 > end - p) rt.fail("truncated");
+        const n = dv.getUint32(p, true);
+        p += 4;
+        if (n > end - p) rt.fail("truncated");
+        p += n;
     }
-    rt.fcheckText(r);
-    {
-        const p = rt.needFinal(r, 18);
-        void p;
-    }
+    if (18 > end - p) rt.fail("truncated");
+    p += 18;
+    return p;
+};
+OrderCodec.fcheck = (r, d) => {
+    r.p = OrderCodec.fskip(r, r.p, d);
 };
 
 BalanceCodec.define(20, 12, null, [
@@ -239,9 +264,26 @@ BalanceCodec.getAt = (r, base, off, slotEnd, d) => {
 BalanceCodec.vget = (r, pos, base, d) => BalanceCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 BalanceCodec.vcheck = (r, pos, base, d) => BalanceCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 BalanceCodec.checkAt = (r, base, off, slotEnd, d) => {
-    const at = BalanceCodec.enter(r, base, off, slotEnd, d);
-    if (r.p < 20) return BalanceCodec.checkOlder(r, at, r.p, d);
-    rt.vcheckText(r, at + 8, at);
+    const end = r.end;
+    const at = base + off;
+    if (off === 0 || at < slotEnd || at + 8 > end) BalanceCodec.enter(r, base, off, slotEnd, d);
+    const dv = r.view;
+    const stored = dv.getUint32(at, true);
+    if (stored < 8 || stored > end - at || dv.getUint32(at + 4, true) !== 2 || d < 1 || stored > r.budget) {
+        BalanceCodec.enter(r, base, off, slotEnd, d);
+    }
+    r.budget -= stored;
+    if (stored < 20) return BalanceCodec.checkOlder(r, at, stored, d);
+    {
+        const o = dv.getUint32(at + 8, true);
+        if (o !== 0) {
+            const q = at + o;
+            if (q < at + 12 || q + 4 > end) rt.vblock(r, at, o, at + 12);
+            const n = dv.getUint32(q, true) + 4;
+            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 12);
+            r.budget -= n;
+        }
+    }
 };
 BalanceCodec.fput = (w, v) => {
     _F_Balance[0].fput(w, v.currency);
@@ -264,13 +306,23 @@ BalanceCodec.fget = (r, d) => {
     }
     return v;
 };
-BalanceCodec.fcheck = (r, d) => {
+BalanceCodec.fskip = (r, p, d) => {
     if (d < 1) rt.fail("too_deep");
-    rt.fcheckText(r);
+    const end = r.end;
+    const dv = r.view;
     {
-        const p = rt.needFinal(r, 8);
-        void p;
+        if (4 > end - p) rt.fail("truncated");
+        const n = dv.getUint32(p, true);
+        p += 4;
+        if (n > end - p) rt.fail("truncated");
+        p += n;
     }
+    if (8 > end - p) rt.fail("truncated");
+    p += 8;
+    return p;
+};
+BalanceCodec.fcheck = (r, d) => {
+    r.p = BalanceCodec.fskip(r, r.p, d);
 };
 
 AccountCodec.define(30, 26, null, [
@@ -327,10 +379,27 @@ AccountCodec.getAt = (r, base, off, slotEnd, d) => {
 AccountCodec.vget = (r, pos, base, d) => AccountCodec.getAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 AccountCodec.vcheck = (r, pos, base, d) => AccountCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 AccountCodec.checkAt = (r, base, off, slotEnd, d) => {
-    const at = AccountCodec.enter(r, base, off, slotEnd, d);
-    if (r.p < 30) return AccountCodec.checkOlder(r, at, r.p, d);
-    rt.vcheckText(r, at + 12, at);
-    BalanceCodec.checkAt(r, at, r.view.getUint32(at + 17, true), at + 21, d - 1);
+    const end = r.end;
+    const at = base + off;
+    if (off === 0 || at < slotEnd || at + 8 > end) AccountCodec.enter(r, base, off, slotEnd, d);
+    const dv = r.view;
+    const stored = dv.getUint32(at, true);
+    if (stored < 8 || stored > end - at || dv.getUint32(at + 4, true) !== 3 || d < 1 || stored > r.budget) {
+        AccountCodec.enter(r, base, off, slotEnd, d);
+    }
+    r.budget -= stored;
+    if (stored < 30) return AccountCodec.checkOlder(r, at, stored, d);
+    {
+        const o = dv.getUint32(at + 12, true);
+        if (o !== 0) {
+            const q = at + o;
+            if (q < at + 16 || q + 4 > end) rt.vblock(r, at, o, at + 16);
+            const n = dv.getUint32(q, true) + 4;
+            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 16);
+            r.budget -= n;
+        }
+    }
+    BalanceCodec.checkAt(r, at, dv.getUint32(at + 17, true), at + 21, d - 1);
     if (r.buf[at + 21] !== 0) {
         const b = rt.voptional(r, at, at + 21, 4);
         BalanceCodec.checkAt(r, b, r.view.getUint32(b, true), b + 4, d - 1);
@@ -392,25 +461,37 @@ AccountCodec.fget = (r, d) => {
     }
     return v;
 };
-AccountCodec.fcheck = (r, d) => {
+AccountCodec.fskip = (r, p, d) => {
     if (d < 1) rt.fail("too_deep");
+    const end = r.end;
+    const dv = r.view;
+    if (4 > end - p) rt.fail("truncated");
+    p += 4;
     {
-        const p = rt.needFinal(r, 4);
-        void p;
+        if (4 > end - p) rt.fail("truncated");
+        const n = dv.getUint32(p, true);
+        p += 4;
+        if (n > end - p) rt.fail("truncated");
+        p += n;
     }
-    rt.fcheckText(r);
+    if (1 > end - p) rt.fail("truncated");
+    p += 1;
+    p = BalanceCodec.fskip(r, p, d - 1);
+    if (1 > end - p) rt.fail("truncated");
+    if (r.buf[p++] !== 0) p = BalanceCodec.fskip(r, p, d - 1);
     {
-        const p = rt.needFinal(r, 1);
-        void p;
-    }
-    BalanceCodec.fcheck(r, d - 1);
-    if (r.buf[rt.needFinal(r, 1)] !== 0) BalanceCodec.fcheck(r, d - 1);
-    {
-        const n = rt.fcount(r, 26);
+        if (4 > end - p) rt.fail("truncated");
+        const n = dv.getUint32(p, true);
+        p += 4;
+        if (n * 26 > end - p) rt.fail("truncated");
         for (let i = 0; i < n; i++) {
-            OrderCodec.fcheck(r, d - 1);
+            p = OrderCodec.fskip(r, p, d - 1);
         }
     }
+    return p;
+};
+AccountCodec.fcheck = (r, d) => {
+    r.p = AccountCodec.fskip(r, r.p, d);
 };
 
 /** proto.Order as one root model in the versioned format. */

@@ -11,7 +11,7 @@ export const EnumDefault = Object.freeze({
     two: 2,
     three: 3,
 } as const);
-/** A enum value of everything.EnumDefault: any int32 (names in EnumDefault). */
+/** An enum value of everything.EnumDefault: any int32 (names in EnumDefault). */
 export type EnumDefault = number;
 export const EnumDefaultCodec: rt.EnumCodec<EnumDefault> = rt.enumOf<EnumDefault>(
     "everything.EnumDefault",
@@ -25,7 +25,7 @@ export const EnumByte = Object.freeze({
     a2: 254,
     a3: 255,
 } as const);
-/** A enum value of everything.EnumByte: any byte (names in EnumByte). */
+/** An enum value of everything.EnumByte: any byte (names in EnumByte). */
 export type EnumByte = number;
 export const EnumByteCodec: rt.EnumCodec<EnumByte> = rt.enumOf<EnumByte>("everything.EnumByte", rt.BYTE, EnumByte);
 
@@ -35,7 +35,7 @@ export const EnumChar = Object.freeze({
     c2: 50,
     cz: 122,
 } as const);
-/** A enum value of everything.EnumChar: any char (names in EnumChar). */
+/** An enum value of everything.EnumChar: any char (names in EnumChar). */
 export type EnumChar = number;
 export const EnumCharCodec: rt.EnumCodec<EnumChar> = rt.enumOf<EnumChar>("everything.EnumChar", rt.CHAR, EnumChar);
 
@@ -44,7 +44,7 @@ export const EnumWChar = Object.freeze({
     w1: 128512,
     w2: 128513,
 } as const);
-/** A enum value of everything.EnumWChar: any wchar (names in EnumWChar). */
+/** An enum value of everything.EnumWChar: any wchar (names in EnumWChar). */
 export type EnumWChar = number;
 export const EnumWCharCodec: rt.EnumCodec<EnumWChar> = rt.enumOf<EnumWChar>(
     "everything.EnumWChar",
@@ -57,7 +57,7 @@ export const EnumInt8 = Object.freeze({
     i1: -127,
     i2: 127,
 } as const);
-/** A enum value of everything.EnumInt8: any int8 (names in EnumInt8). */
+/** An enum value of everything.EnumInt8: any int8 (names in EnumInt8). */
 export type EnumInt8 = number;
 export const EnumInt8Codec: rt.EnumCodec<EnumInt8> = rt.enumOf<EnumInt8>("everything.EnumInt8", rt.INT8, EnumInt8);
 
@@ -65,7 +65,7 @@ export const EnumUInt8 = Object.freeze({
     u0: 0,
     u1: 255,
 } as const);
-/** A enum value of everything.EnumUInt8: any uint8 (names in EnumUInt8). */
+/** An enum value of everything.EnumUInt8: any uint8 (names in EnumUInt8). */
 export type EnumUInt8 = number;
 export const EnumUInt8Codec: rt.EnumCodec<EnumUInt8> = rt.enumOf<EnumUInt8>(
     "everything.EnumUInt8",
@@ -77,7 +77,7 @@ export const EnumInt16 = Object.freeze({
     i0: -32768,
     i1: 32767,
 } as const);
-/** A enum value of everything.EnumInt16: any int16 (names in EnumInt16). */
+/** An enum value of everything.EnumInt16: any int16 (names in EnumInt16). */
 export type EnumInt16 = number;
 export const EnumInt16Codec: rt.EnumCodec<EnumInt16> = rt.enumOf<EnumInt16>(
     "everything.EnumInt16",
@@ -89,7 +89,7 @@ export const EnumUInt16 = Object.freeze({
     u0: 0,
     u1: 65535,
 } as const);
-/** A enum value of everything.EnumUInt16: any uint16 (names in EnumUInt16). */
+/** An enum value of everything.EnumUInt16: any uint16 (names in EnumUInt16). */
 export type EnumUInt16 = number;
 export const EnumUInt16Codec: rt.EnumCodec<EnumUInt16> = rt.enumOf<EnumUInt16>(
     "everything.EnumUInt16",
@@ -101,7 +101,7 @@ export const EnumInt32 = Object.freeze({
     i0: -2147483648,
     i1: 2147483647,
 } as const);
-/** A enum value of everything.EnumInt32: any int32 (names in EnumInt32). */
+/** An enum value of everything.EnumInt32: any int32 (names in EnumInt32). */
 export type EnumInt32 = number;
 export const EnumInt32Codec: rt.EnumCodec<EnumInt32> = rt.enumOf<EnumInt32>(
     "everything.EnumInt32",
@@ -113,7 +113,7 @@ export const EnumUInt32 = Object.freeze({
     u0: 0,
     u1: 4294967295,
 } as const);
-/** A enum value of everything.EnumUInt32: any uint32 (names in EnumUInt32). */
+/** An enum value of everything.EnumUInt32: any uint32 (names in EnumUInt32). */
 export type EnumUInt32 = number;
 export const EnumUInt32Codec: rt.EnumCodec<EnumUInt32> = rt.enumOf<EnumUInt32>(
     "everything.EnumUInt32",
@@ -125,7 +125,7 @@ export const EnumInt64 = Object.freeze({
     i0: -9223372036854775808n,
     i1: 9223372036854775807n,
 } as const);
-/** A enum value of everything.EnumInt64: any int64 (names in EnumInt64). */
+/** An enum value of everything.EnumInt64: any int64 (names in EnumInt64). */
 export type EnumInt64 = bigint;
 export const EnumInt64Codec: rt.EnumCodec<EnumInt64> = rt.enumOf<EnumInt64>(
     "everything.EnumInt64",
@@ -137,7 +137,7 @@ export const EnumUInt64 = Object.freeze({
     u0: 0n,
     u1: 18446744073709551615n,
 } as const);
-/** A enum value of everything.EnumUInt64: any uint64 (names in EnumUInt64). */
+/** An enum value of everything.EnumUInt64: any uint64 (names in EnumUInt64). */
 export type EnumUInt64 = bigint;
 export const EnumUInt64Codec: rt.EnumCodec<EnumUInt64> = rt.enumOf<EnumUInt64>(
     "everything.EnumUInt64",
@@ -154,12 +154,12 @@ export const EnumRefs = Object.freeze({
     old: -5,
     secret: -4,
 } as const);
-/** A enum value of everything.EnumRefs: any int16 (names in EnumRefs). */
+/** An enum value of everything.EnumRefs: any int16 (names in EnumRefs). */
 export type EnumRefs = number;
 export const EnumRefsCodec: rt.EnumCodec<EnumRefs> = rt.enumOf<EnumRefs>("everything.EnumRefs", rt.INT16, EnumRefs);
 
 export const EnumEmpty = Object.freeze({} as const);
-/** A enum value of everything.EnumEmpty: any int32 (names in EnumEmpty). */
+/** An enum value of everything.EnumEmpty: any int32 (names in EnumEmpty). */
 export type EnumEmpty = number;
 export const EnumEmptyCodec: rt.EnumCodec<EnumEmpty> = rt.enumOf<EnumEmpty>(
     "everything.EnumEmpty",
@@ -1043,12 +1043,47 @@ PrimitivesCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Pri
 PrimitivesCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
     PrimitivesCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 PrimitivesCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
-    const at = PrimitivesCodec.enter(r, base, off, slotEnd, d);
-    if (r.p < 177) return PrimitivesCodec.checkOlder(r, at, r.p, d);
-    rt.DECIMAL.vcheck(r, at + 57, at, d);
-    rt.vcheckText(r, at + 73, at);
-    rt.vcheckText(r, at + 77, at);
-    rt.vcheckText(r, at + 169, at);
+    const end = r.end;
+    const at = base + off;
+    if (off === 0 || at < slotEnd || at + 8 > end) PrimitivesCodec.enter(r, base, off, slotEnd, d);
+    const dv = r.view;
+    const stored = dv.getUint32(at, true);
+    if (stored < 8 || stored > end - at || dv.getUint32(at + 4, true) !== 110 || d < 1 || stored > r.budget) {
+        PrimitivesCodec.enter(r, base, off, slotEnd, d);
+    }
+    r.budget -= stored;
+    if (stored < 177) return PrimitivesCodec.checkOlder(r, at, stored, d);
+    if (r.buf[at + 71]! > 28) rt.DECIMAL.vcheck(r, at + 57, at, d);
+    {
+        const o = dv.getUint32(at + 73, true);
+        if (o !== 0) {
+            const q = at + o;
+            if (q < at + 77 || q + 4 > end) rt.vblock(r, at, o, at + 77);
+            const n = dv.getUint32(q, true) + 4;
+            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 77);
+            r.budget -= n;
+        }
+    }
+    {
+        const o = dv.getUint32(at + 77, true);
+        if (o !== 0) {
+            const q = at + o;
+            if (q < at + 81 || q + 4 > end) rt.vblock(r, at, o, at + 81);
+            const n = dv.getUint32(q, true) + 4;
+            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 81);
+            r.budget -= n;
+        }
+    }
+    {
+        const o = dv.getUint32(at + 169, true);
+        if (o !== 0) {
+            const q = at + o;
+            if (q < at + 173 || q + 4 > end) rt.vblock(r, at, o, at + 173);
+            const n = dv.getUint32(q, true) + 4;
+            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 173);
+            r.budget -= n;
+        }
+    }
 };
 PrimitivesCodec.fput = (w: rt.Writer, v: Primitives): void => {
     w.ensure(65);
@@ -1139,23 +1174,42 @@ PrimitivesCodec.fget = (r: rt.Reader, d: number): Primitives => {
     }
     return v;
 };
-PrimitivesCodec.fcheck = (r: rt.Reader, d: number): void => {
+PrimitivesCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
+    const end = r.end;
+    const dv = r.view;
+    if (65 > end - p) rt.fail("truncated");
+    if (r.buf[p + 49 + 14]! > 28) rt.DECIMAL.vcheck(r, p + 49, 0, d);
+    p += 65;
     {
-        const p = rt.needFinal(r, 65);
-        rt.DECIMAL.vcheck(r, p + 49, 0, d);
+        if (4 > end - p) rt.fail("truncated");
+        const n = dv.getUint32(p, true);
+        p += 4;
+        if (n > end - p) rt.fail("truncated");
+        p += n;
     }
-    rt.fcheckText(r);
-    rt.fcheckText(r);
     {
-        const p = rt.needFinal(r, 88);
-        void p;
+        if (4 > end - p) rt.fail("truncated");
+        const n = dv.getUint32(p, true);
+        p += 4;
+        if (n > end - p) rt.fail("truncated");
+        p += n;
     }
-    rt.fcheckText(r);
+    if (88 > end - p) rt.fail("truncated");
+    p += 88;
     {
-        const p = rt.needFinal(r, 4);
-        void p;
+        if (4 > end - p) rt.fail("truncated");
+        const n = dv.getUint32(p, true);
+        p += 4;
+        if (n > end - p) rt.fail("truncated");
+        p += n;
     }
+    if (4 > end - p) rt.fail("truncated");
+    p += 4;
+    return p;
+};
+PrimitivesCodec.fcheck = (r: rt.Reader, d: number): void => {
+    r.p = PrimitivesCodec.fskip(r, r.p, d);
 };
 
 OptionalsCodec.define(64, 12, null, [
@@ -1224,8 +1278,16 @@ OptionalsCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Opti
 OptionalsCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
     OptionalsCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 OptionalsCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
-    const at = OptionalsCodec.enter(r, base, off, slotEnd, d);
-    if (r.p < 64) return OptionalsCodec.checkOlder(r, at, r.p, d);
+    const end = r.end;
+    const at = base + off;
+    if (off === 0 || at < slotEnd || at + 8 > end) OptionalsCodec.enter(r, base, off, slotEnd, d);
+    const dv = r.view;
+    const stored = dv.getUint32(at, true);
+    if (stored < 8 || stored > end - at || dv.getUint32(at + 4, true) !== 111 || d < 1 || stored > r.budget) {
+        OptionalsCodec.enter(r, base, off, slotEnd, d);
+    }
+    r.budget -= stored;
+    if (stored < 64) return OptionalsCodec.checkOlder(r, at, stored, d);
     _F_Optionals[0]!.vcheck(r, at + 8, at, d - 1);
     _F_Optionals[1]!.vcheck(r, at + 13, at, d - 1);
     _F_Optionals[2]!.vcheck(r, at + 18, at, d - 1);
@@ -1285,8 +1347,10 @@ OptionalsCodec.fget = (r: rt.Reader, d: number): Optionals => {
     }
     return v;
 };
-OptionalsCodec.fcheck = (r: rt.Reader, d: number): void => {
+OptionalsCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
+    const end = r.end;
+    r.p = p;
     _F_Optionals[0]!.fcheck(r, d - 1);
     _F_Optionals[1]!.fcheck(r, d - 1);
     _F_Optionals[2]!.fcheck(r, d - 1);
@@ -1295,13 +1359,20 @@ OptionalsCodec.fcheck = (r: rt.Reader, d: number): void => {
     _F_Optionals[5]!.fcheck(r, d - 1);
     _F_Optionals[6]!.fcheck(r, d - 1);
     _F_Optionals[7]!.fcheck(r, d - 1);
-    if (r.buf[rt.needFinal(r, 1)] !== 0) PrimitivesCodec.fcheck(r, d - 1);
-    if (r.buf[rt.needFinal(r, 1)] !== 0) $proto.OrderCodec.fcheck(r, d - 1);
+    p = r.p;
+    if (1 > end - p) rt.fail("truncated");
+    if (r.buf[p++] !== 0) p = PrimitivesCodec.fskip(r, p, d - 1);
+    if (1 > end - p) rt.fail("truncated");
+    if (r.buf[p++] !== 0) p = $proto.OrderCodec.fskip(r, p, d - 1);
+    r.p = p;
     _F_Optionals[10]!.fcheck(r, d - 1);
-    {
-        const p = rt.needFinal(r, 1);
-        void p;
-    }
+    p = r.p;
+    if (1 > end - p) rt.fail("truncated");
+    p += 1;
+    return p;
+};
+OptionalsCodec.fcheck = (r: rt.Reader, d: number): void => {
+    r.p = OptionalsCodec.fskip(r, r.p, d);
 };
 
 CollectionsCodec.define(90, 404, null, [
@@ -1394,8 +1465,16 @@ CollectionsCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Co
 CollectionsCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
     CollectionsCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 CollectionsCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
-    const at = CollectionsCodec.enter(r, base, off, slotEnd, d);
-    if (r.p < 90) return CollectionsCodec.checkOlder(r, at, r.p, d);
+    const end = r.end;
+    const at = base + off;
+    if (off === 0 || at < slotEnd || at + 8 > end) CollectionsCodec.enter(r, base, off, slotEnd, d);
+    const dv = r.view;
+    const stored = dv.getUint32(at, true);
+    if (stored < 8 || stored > end - at || dv.getUint32(at + 4, true) !== 112 || d < 1 || stored > r.budget) {
+        CollectionsCodec.enter(r, base, off, slotEnd, d);
+    }
+    r.budget -= stored;
+    if (stored < 90) return CollectionsCodec.checkOlder(r, at, stored, d);
     _F_Collections[0]!.vcheck(r, at + 8, at, d - 1);
     _F_Collections[1]!.vcheck(r, at + 20, at, d - 1);
     _F_Collections[2]!.vcheck(r, at + 30, at, d - 1);
@@ -1468,19 +1547,27 @@ CollectionsCodec.fget = (r: rt.Reader, d: number): Collections => {
     v.f_hash_struct_key = _F_Collections[15]!.fget(r, d - 1);
     return v;
 };
-CollectionsCodec.fcheck = (r: rt.Reader, d: number): void => {
+CollectionsCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
+    const end = r.end;
+    const dv = r.view;
+    r.p = p;
     _F_Collections[0]!.fcheck(r, d - 1);
     _F_Collections[1]!.fcheck(r, d - 1);
     _F_Collections[2]!.fcheck(r, d - 1);
     _F_Collections[3]!.fcheck(r, d - 1);
     _F_Collections[4]!.fcheck(r, d - 1);
+    p = r.p;
     {
-        const n = rt.fcount(r, 26);
+        if (4 > end - p) rt.fail("truncated");
+        const n = dv.getUint32(p, true);
+        p += 4;
+        if (n * 26 > end - p) rt.fail("truncated");
         for (let i = 0; i < n; i++) {
-            $proto.OrderCodec.fcheck(r, d - 1);
+            p = $proto.OrderCodec.fskip(r, p, d - 1);
         }
     }
+    r.p = p;
     _F_Collections[6]!.fcheck(r, d - 1);
     _F_Collections[7]!.fcheck(r, d - 1);
     _F_Collections[8]!.fcheck(r, d - 1);
@@ -1491,6 +1578,10 @@ CollectionsCodec.fcheck = (r: rt.Reader, d: number): void => {
     _F_Collections[13]!.fcheck(r, d - 1);
     _F_Collections[14]!.fcheck(r, d - 1);
     _F_Collections[15]!.fcheck(r, d - 1);
+    return r.p;
+};
+CollectionsCodec.fcheck = (r: rt.Reader, d: number): void => {
+    r.p = CollectionsCodec.fskip(r, r.p, d);
 };
 
 FixedCodec.define(12, 4, 4, [{ name: "id", prop: "id", codec: rt.INT32, offset: 8, key: true }]);
@@ -1517,8 +1608,16 @@ FixedCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Fixed =>
 FixedCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
     FixedCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 FixedCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
-    const at = FixedCodec.enter(r, base, off, slotEnd, d);
-    if (r.p < 12) return FixedCodec.checkOlder(r, at, r.p, d);
+    const end = r.end;
+    const at = base + off;
+    if (off === 0 || at < slotEnd || at + 8 > end) FixedCodec.enter(r, base, off, slotEnd, d);
+    const dv = r.view;
+    const stored = dv.getUint32(at, true);
+    if (stored < 8 || stored > end - at || dv.getUint32(at + 4, true) !== 500 || d < 1 || stored > r.budget) {
+        FixedCodec.enter(r, base, off, slotEnd, d);
+    }
+    r.budget -= stored;
+    if (stored < 12) return FixedCodec.checkOlder(r, at, stored, d);
 };
 FixedCodec.fput = (w: rt.Writer, v: Fixed): void => {
     w.ensure(4);
@@ -1539,12 +1638,15 @@ FixedCodec.fget = (r: rt.Reader, d: number): Fixed => {
     }
     return v;
 };
-FixedCodec.fcheck = (r: rt.Reader, d: number): void => {
+FixedCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
-    {
-        const p = rt.needFinal(r, 4);
-        void p;
-    }
+    const end = r.end;
+    if (4 > end - p) rt.fail("truncated");
+    p += 4;
+    return p;
+};
+FixedCodec.fcheck = (r: rt.Reader, d: number): void => {
+    r.p = FixedCodec.fskip(r, r.p, d);
 };
 
 NextCodec.define(24, 16, 16, [{ name: "id", prop: "id", codec: rt.UUID, offset: 8, key: true }]);
@@ -1571,8 +1673,16 @@ NextCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Next =>
 NextCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
     NextCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 NextCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
-    const at = NextCodec.enter(r, base, off, slotEnd, d);
-    if (r.p < 24) return NextCodec.checkOlder(r, at, r.p, d);
+    const end = r.end;
+    const at = base + off;
+    if (off === 0 || at < slotEnd || at + 8 > end) NextCodec.enter(r, base, off, slotEnd, d);
+    const dv = r.view;
+    const stored = dv.getUint32(at, true);
+    if (stored < 8 || stored > end - at || dv.getUint32(at + 4, true) !== 113 || d < 1 || stored > r.budget) {
+        NextCodec.enter(r, base, off, slotEnd, d);
+    }
+    r.budget -= stored;
+    if (stored < 24) return NextCodec.checkOlder(r, at, stored, d);
 };
 NextCodec.fput = (w: rt.Writer, v: Next): void => {
     w.ensure(16);
@@ -1593,12 +1703,15 @@ NextCodec.fget = (r: rt.Reader, d: number): Next => {
     }
     return v;
 };
-NextCodec.fcheck = (r: rt.Reader, d: number): void => {
+NextCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
-    {
-        const p = rt.needFinal(r, 16);
-        void p;
-    }
+    const end = r.end;
+    if (16 > end - p) rt.fail("truncated");
+    p += 16;
+    return p;
+};
+NextCodec.fcheck = (r: rt.Reader, d: number): void => {
+    r.p = NextCodec.fskip(r, r.p, d);
 };
 
 ShiftedCodec.define(24, 16, 16, [{ name: "amount", prop: "amount", codec: rt.DECIMAL, offset: 8 }]);
@@ -1625,9 +1738,17 @@ ShiftedCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Shifte
 ShiftedCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
     ShiftedCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 ShiftedCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
-    const at = ShiftedCodec.enter(r, base, off, slotEnd, d);
-    if (r.p < 24) return ShiftedCodec.checkOlder(r, at, r.p, d);
-    rt.DECIMAL.vcheck(r, at + 8, at, d);
+    const end = r.end;
+    const at = base + off;
+    if (off === 0 || at < slotEnd || at + 8 > end) ShiftedCodec.enter(r, base, off, slotEnd, d);
+    const dv = r.view;
+    const stored = dv.getUint32(at, true);
+    if (stored < 8 || stored > end - at || dv.getUint32(at + 4, true) !== 300 || d < 1 || stored > r.budget) {
+        ShiftedCodec.enter(r, base, off, slotEnd, d);
+    }
+    r.budget -= stored;
+    if (stored < 24) return ShiftedCodec.checkOlder(r, at, stored, d);
+    if (r.buf[at + 22]! > 28) rt.DECIMAL.vcheck(r, at + 8, at, d);
 };
 ShiftedCodec.fput = (w: rt.Writer, v: Shifted): void => {
     w.ensure(16);
@@ -1648,12 +1769,16 @@ ShiftedCodec.fget = (r: rt.Reader, d: number): Shifted => {
     }
     return v;
 };
-ShiftedCodec.fcheck = (r: rt.Reader, d: number): void => {
+ShiftedCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
-    {
-        const p = rt.needFinal(r, 16);
-        rt.DECIMAL.vcheck(r, p + 0, 0, d);
-    }
+    const end = r.end;
+    if (16 > end - p) rt.fail("truncated");
+    if (r.buf[p + 0 + 14]! > 28) rt.DECIMAL.vcheck(r, p + 0, 0, d);
+    p += 16;
+    return p;
+};
+ShiftedCodec.fcheck = (r: rt.Reader, d: number): void => {
+    r.p = ShiftedCodec.fskip(r, r.p, d);
 };
 
 BaseCodec.define(13, 5, null, [
@@ -1684,9 +1809,26 @@ BaseCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Base =>
 BaseCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
     BaseCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 BaseCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
-    const at = BaseCodec.enter(r, base, off, slotEnd, d);
-    if (r.p < 13) return BaseCodec.checkOlder(r, at, r.p, d);
-    rt.vcheckText(r, at + 8, at);
+    const end = r.end;
+    const at = base + off;
+    if (off === 0 || at < slotEnd || at + 8 > end) BaseCodec.enter(r, base, off, slotEnd, d);
+    const dv = r.view;
+    const stored = dv.getUint32(at, true);
+    if (stored < 8 || stored > end - at || dv.getUint32(at + 4, true) !== 301 || d < 1 || stored > r.budget) {
+        BaseCodec.enter(r, base, off, slotEnd, d);
+    }
+    r.budget -= stored;
+    if (stored < 13) return BaseCodec.checkOlder(r, at, stored, d);
+    {
+        const o = dv.getUint32(at + 8, true);
+        if (o !== 0) {
+            const q = at + o;
+            if (q < at + 12 || q + 4 > end) rt.vblock(r, at, o, at + 12);
+            const n = dv.getUint32(q, true) + 4;
+            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 12);
+            r.budget -= n;
+        }
+    }
 };
 BaseCodec.fput = (w: rt.Writer, v: Base): void => {
     _F_Base[0]!.fput(w, v.name);
@@ -1709,13 +1851,23 @@ BaseCodec.fget = (r: rt.Reader, d: number): Base => {
     }
     return v;
 };
-BaseCodec.fcheck = (r: rt.Reader, d: number): void => {
+BaseCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
-    rt.fcheckText(r);
+    const end = r.end;
+    const dv = r.view;
     {
-        const p = rt.needFinal(r, 1);
-        void p;
+        if (4 > end - p) rt.fail("truncated");
+        const n = dv.getUint32(p, true);
+        p += 4;
+        if (n > end - p) rt.fail("truncated");
+        p += n;
     }
+    if (1 > end - p) rt.fail("truncated");
+    p += 1;
+    return p;
+};
+BaseCodec.fcheck = (r: rt.Reader, d: number): void => {
+    r.p = BaseCodec.fskip(r, r.p, d);
 };
 
 DerivedCodec.define(25, 17, null, [
@@ -1752,9 +1904,26 @@ DerivedCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Derive
 DerivedCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
     DerivedCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 DerivedCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
-    const at = DerivedCodec.enter(r, base, off, slotEnd, d);
-    if (r.p < 25) return DerivedCodec.checkOlder(r, at, r.p, d);
-    rt.vcheckText(r, at + 8, at);
+    const end = r.end;
+    const at = base + off;
+    if (off === 0 || at < slotEnd || at + 8 > end) DerivedCodec.enter(r, base, off, slotEnd, d);
+    const dv = r.view;
+    const stored = dv.getUint32(at, true);
+    if (stored < 8 || stored > end - at || dv.getUint32(at + 4, true) !== 302 || d < 1 || stored > r.budget) {
+        DerivedCodec.enter(r, base, off, slotEnd, d);
+    }
+    r.budget -= stored;
+    if (stored < 25) return DerivedCodec.checkOlder(r, at, stored, d);
+    {
+        const o = dv.getUint32(at + 8, true);
+        if (o !== 0) {
+            const q = at + o;
+            if (q < at + 12 || q + 4 > end) rt.vblock(r, at, o, at + 12);
+            const n = dv.getUint32(q, true) + 4;
+            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 12);
+            r.budget -= n;
+        }
+    }
 };
 DerivedCodec.fput = (w: rt.Writer, v: Derived): void => {
     _F_Derived[0]!.fput(w, v.name);
@@ -1781,13 +1950,23 @@ DerivedCodec.fget = (r: rt.Reader, d: number): Derived => {
     }
     return v;
 };
-DerivedCodec.fcheck = (r: rt.Reader, d: number): void => {
+DerivedCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
-    rt.fcheckText(r);
+    const end = r.end;
+    const dv = r.view;
     {
-        const p = rt.needFinal(r, 13);
-        void p;
+        if (4 > end - p) rt.fail("truncated");
+        const n = dv.getUint32(p, true);
+        p += 4;
+        if (n > end - p) rt.fail("truncated");
+        p += n;
     }
+    if (13 > end - p) rt.fail("truncated");
+    p += 13;
+    return p;
+};
+DerivedCodec.fcheck = (r: rt.Reader, d: number): void => {
+    r.p = DerivedCodec.fskip(r, r.p, d);
 };
 
 MoreDerivedCodec.define(26, 18, null, [
@@ -1827,9 +2006,26 @@ MoreDerivedCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Mo
 MoreDerivedCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
     MoreDerivedCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 MoreDerivedCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
-    const at = MoreDerivedCodec.enter(r, base, off, slotEnd, d);
-    if (r.p < 26) return MoreDerivedCodec.checkOlder(r, at, r.p, d);
-    rt.vcheckText(r, at + 8, at);
+    const end = r.end;
+    const at = base + off;
+    if (off === 0 || at < slotEnd || at + 8 > end) MoreDerivedCodec.enter(r, base, off, slotEnd, d);
+    const dv = r.view;
+    const stored = dv.getUint32(at, true);
+    if (stored < 8 || stored > end - at || dv.getUint32(at + 4, true) !== 303 || d < 1 || stored > r.budget) {
+        MoreDerivedCodec.enter(r, base, off, slotEnd, d);
+    }
+    r.budget -= stored;
+    if (stored < 26) return MoreDerivedCodec.checkOlder(r, at, stored, d);
+    {
+        const o = dv.getUint32(at + 8, true);
+        if (o !== 0) {
+            const q = at + o;
+            if (q < at + 12 || q + 4 > end) rt.vblock(r, at, o, at + 12);
+            const n = dv.getUint32(q, true) + 4;
+            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 12);
+            r.budget -= n;
+        }
+    }
 };
 MoreDerivedCodec.fput = (w: rt.Writer, v: MoreDerived): void => {
     _F_MoreDerived[0]!.fput(w, v.name);
@@ -1858,13 +2054,23 @@ MoreDerivedCodec.fget = (r: rt.Reader, d: number): MoreDerived => {
     }
     return v;
 };
-MoreDerivedCodec.fcheck = (r: rt.Reader, d: number): void => {
+MoreDerivedCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
-    rt.fcheckText(r);
+    const end = r.end;
+    const dv = r.view;
     {
-        const p = rt.needFinal(r, 14);
-        void p;
+        if (4 > end - p) rt.fail("truncated");
+        const n = dv.getUint32(p, true);
+        p += 4;
+        if (n > end - p) rt.fail("truncated");
+        p += n;
     }
+    if (14 > end - p) rt.fail("truncated");
+    p += 14;
+    return p;
+};
+MoreDerivedCodec.fcheck = (r: rt.Reader, d: number): void => {
+    r.p = MoreDerivedCodec.fskip(r, r.p, d);
 };
 
 WalletCodec.define(36, 28, null, [
@@ -1898,10 +2104,27 @@ WalletCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Wallet 
 WalletCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
     WalletCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 WalletCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
-    const at = WalletCodec.enter(r, base, off, slotEnd, d);
-    if (r.p < 36) return WalletCodec.checkOlder(r, at, r.p, d);
-    rt.vcheckText(r, at + 8, at);
-    rt.DECIMAL.vcheck(r, at + 20, at, d);
+    const end = r.end;
+    const at = base + off;
+    if (off === 0 || at < slotEnd || at + 8 > end) WalletCodec.enter(r, base, off, slotEnd, d);
+    const dv = r.view;
+    const stored = dv.getUint32(at, true);
+    if (stored < 8 || stored > end - at || dv.getUint32(at + 4, true) !== 2 || d < 1 || stored > r.budget) {
+        WalletCodec.enter(r, base, off, slotEnd, d);
+    }
+    r.budget -= stored;
+    if (stored < 36) return WalletCodec.checkOlder(r, at, stored, d);
+    {
+        const o = dv.getUint32(at + 8, true);
+        if (o !== 0) {
+            const q = at + o;
+            if (q < at + 12 || q + 4 > end) rt.vblock(r, at, o, at + 12);
+            const n = dv.getUint32(q, true) + 4;
+            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 12);
+            r.budget -= n;
+        }
+    }
+    if (r.buf[at + 34]! > 28) rt.DECIMAL.vcheck(r, at + 20, at, d);
 };
 WalletCodec.fput = (w: rt.Writer, v: Wallet): void => {
     _F_Wallet[0]!.fput(w, v.currency);
@@ -1926,13 +2149,24 @@ WalletCodec.fget = (r: rt.Reader, d: number): Wallet => {
     }
     return v;
 };
-WalletCodec.fcheck = (r: rt.Reader, d: number): void => {
+WalletCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
-    rt.fcheckText(r);
+    const end = r.end;
+    const dv = r.view;
     {
-        const p = rt.needFinal(r, 24);
-        rt.DECIMAL.vcheck(r, p + 8, 0, d);
+        if (4 > end - p) rt.fail("truncated");
+        const n = dv.getUint32(p, true);
+        p += 4;
+        if (n > end - p) rt.fail("truncated");
+        p += n;
     }
+    if (24 > end - p) rt.fail("truncated");
+    if (r.buf[p + 8 + 14]! > 28) rt.DECIMAL.vcheck(r, p + 8, 0, d);
+    p += 24;
+    return p;
+};
+WalletCodec.fcheck = (r: rt.Reader, d: number): void => {
+    r.p = WalletCodec.fskip(r, r.p, d);
 };
 
 ExAccountCodec.define(33, 37, null, [
@@ -1997,10 +2231,27 @@ ExAccountCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): ExAc
 ExAccountCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
     ExAccountCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 ExAccountCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
-    const at = ExAccountCodec.enter(r, base, off, slotEnd, d);
-    if (r.p < 33) return ExAccountCodec.checkOlder(r, at, r.p, d);
-    rt.vcheckText(r, at + 12, at);
-    $protoex.BalanceCodec.checkAt(r, at, r.view.getUint32(at + 17, true), at + 21, d - 1);
+    const end = r.end;
+    const at = base + off;
+    if (off === 0 || at < slotEnd || at + 8 > end) ExAccountCodec.enter(r, base, off, slotEnd, d);
+    const dv = r.view;
+    const stored = dv.getUint32(at, true);
+    if (stored < 8 || stored > end - at || dv.getUint32(at + 4, true) !== 304 || d < 1 || stored > r.budget) {
+        ExAccountCodec.enter(r, base, off, slotEnd, d);
+    }
+    r.budget -= stored;
+    if (stored < 33) return ExAccountCodec.checkOlder(r, at, stored, d);
+    {
+        const o = dv.getUint32(at + 12, true);
+        if (o !== 0) {
+            const q = at + o;
+            if (q < at + 16 || q + 4 > end) rt.vblock(r, at, o, at + 16);
+            const n = dv.getUint32(q, true) + 4;
+            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 16);
+            r.budget -= n;
+        }
+    }
+    $protoex.BalanceCodec.checkAt(r, at, dv.getUint32(at + 17, true), at + 21, d - 1);
     if (r.buf[at + 21] !== 0) {
         const b = rt.voptional(r, at, at + 21, 4);
         $protoex.BalanceCodec.checkAt(r, b, r.view.getUint32(b, true), b + 4, d - 1);
@@ -2076,29 +2327,39 @@ ExAccountCodec.fget = (r: rt.Reader, d: number): ExAccount => {
     }
     return v;
 };
-ExAccountCodec.fcheck = (r: rt.Reader, d: number): void => {
+ExAccountCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
+    const end = r.end;
+    const dv = r.view;
+    if (4 > end - p) rt.fail("truncated");
+    p += 4;
     {
-        const p = rt.needFinal(r, 4);
-        void p;
+        if (4 > end - p) rt.fail("truncated");
+        const n = dv.getUint32(p, true);
+        p += 4;
+        if (n > end - p) rt.fail("truncated");
+        p += n;
     }
-    rt.fcheckText(r);
+    if (1 > end - p) rt.fail("truncated");
+    p += 1;
+    p = $protoex.BalanceCodec.fskip(r, p, d - 1);
+    if (1 > end - p) rt.fail("truncated");
+    if (r.buf[p++] !== 0) p = $protoex.BalanceCodec.fskip(r, p, d - 1);
     {
-        const p = rt.needFinal(r, 1);
-        void p;
-    }
-    $protoex.BalanceCodec.fcheck(r, d - 1);
-    if (r.buf[rt.needFinal(r, 1)] !== 0) $protoex.BalanceCodec.fcheck(r, d - 1);
-    {
-        const n = rt.fcount(r, 42);
+        if (4 > end - p) rt.fail("truncated");
+        const n = dv.getUint32(p, true);
+        p += 4;
+        if (n * 42 > end - p) rt.fail("truncated");
         for (let i = 0; i < n; i++) {
-            $protoex.OrderCodec.fcheck(r, d - 1);
+            p = $protoex.OrderCodec.fskip(r, p, d - 1);
         }
     }
-    {
-        const p = rt.needFinal(r, 3);
-        void p;
-    }
+    if (3 > end - p) rt.fail("truncated");
+    p += 3;
+    return p;
+};
+ExAccountCodec.fcheck = (r: rt.Reader, d: number): void => {
+    r.p = ExAccountCodec.fskip(r, r.p, d);
 };
 
 PingCodec.define(32, 24, 24, [
@@ -2130,8 +2391,16 @@ PingCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Ping =>
 PingCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
     PingCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 PingCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
-    const at = PingCodec.enter(r, base, off, slotEnd, d);
-    if (r.p < 32) return PingCodec.checkOlder(r, at, r.p, d);
+    const end = r.end;
+    const at = base + off;
+    if (off === 0 || at < slotEnd || at + 8 > end) PingCodec.enter(r, base, off, slotEnd, d);
+    const dv = r.view;
+    const stored = dv.getUint32(at, true);
+    if (stored < 8 || stored > end - at || dv.getUint32(at + 4, true) !== 305 || d < 1 || stored > r.budget) {
+        PingCodec.enter(r, base, off, slotEnd, d);
+    }
+    r.budget -= stored;
+    if (stored < 32) return PingCodec.checkOlder(r, at, stored, d);
 };
 PingCodec.fput = (w: rt.Writer, v: Ping): void => {
     w.ensure(24);
@@ -2154,12 +2423,15 @@ PingCodec.fget = (r: rt.Reader, d: number): Ping => {
     }
     return v;
 };
-PingCodec.fcheck = (r: rt.Reader, d: number): void => {
+PingCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
-    {
-        const p = rt.needFinal(r, 24);
-        void p;
-    }
+    const end = r.end;
+    if (24 > end - p) rt.fail("truncated");
+    p += 24;
+    return p;
+};
+PingCodec.fcheck = (r: rt.Reader, d: number): void => {
+    r.p = PingCodec.fskip(r, r.p, d);
 };
 
 PongCodec.define(32, 24, 24, [
@@ -2191,8 +2463,16 @@ PongCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Pong =>
 PongCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
     PongCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 PongCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
-    const at = PongCodec.enter(r, base, off, slotEnd, d);
-    if (r.p < 32) return PongCodec.checkOlder(r, at, r.p, d);
+    const end = r.end;
+    const at = base + off;
+    if (off === 0 || at < slotEnd || at + 8 > end) PongCodec.enter(r, base, off, slotEnd, d);
+    const dv = r.view;
+    const stored = dv.getUint32(at, true);
+    if (stored < 8 || stored > end - at || dv.getUint32(at + 4, true) !== 306 || d < 1 || stored > r.budget) {
+        PongCodec.enter(r, base, off, slotEnd, d);
+    }
+    r.budget -= stored;
+    if (stored < 32) return PongCodec.checkOlder(r, at, stored, d);
 };
 PongCodec.fput = (w: rt.Writer, v: Pong): void => {
     w.ensure(24);
@@ -2215,12 +2495,15 @@ PongCodec.fget = (r: rt.Reader, d: number): Pong => {
     }
     return v;
 };
-PongCodec.fcheck = (r: rt.Reader, d: number): void => {
+PongCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
-    {
-        const p = rt.needFinal(r, 24);
-        void p;
-    }
+    const end = r.end;
+    if (24 > end - p) rt.fail("truncated");
+    p += 24;
+    return p;
+};
+PongCodec.fcheck = (r: rt.Reader, d: number): void => {
+    r.p = PongCodec.fskip(r, r.p, d);
 };
 
 RefusedCodec.define(28, 20, null, [
@@ -2251,9 +2534,26 @@ RefusedCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Refuse
 RefusedCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
     RefusedCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 RefusedCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
-    const at = RefusedCodec.enter(r, base, off, slotEnd, d);
-    if (r.p < 28) return RefusedCodec.checkOlder(r, at, r.p, d);
-    rt.vcheckText(r, at + 24, at);
+    const end = r.end;
+    const at = base + off;
+    if (off === 0 || at < slotEnd || at + 8 > end) RefusedCodec.enter(r, base, off, slotEnd, d);
+    const dv = r.view;
+    const stored = dv.getUint32(at, true);
+    if (stored < 8 || stored > end - at || dv.getUint32(at + 4, true) !== 307 || d < 1 || stored > r.budget) {
+        RefusedCodec.enter(r, base, off, slotEnd, d);
+    }
+    r.budget -= stored;
+    if (stored < 28) return RefusedCodec.checkOlder(r, at, stored, d);
+    {
+        const o = dv.getUint32(at + 24, true);
+        if (o !== 0) {
+            const q = at + o;
+            if (q < at + 28 || q + 4 > end) rt.vblock(r, at, o, at + 28);
+            const n = dv.getUint32(q, true) + 4;
+            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 28);
+            r.budget -= n;
+        }
+    }
 };
 RefusedCodec.fput = (w: rt.Writer, v: Refused): void => {
     w.ensure(16);
@@ -2276,13 +2576,23 @@ RefusedCodec.fget = (r: rt.Reader, d: number): Refused => {
     v.reason = rt.fgetString(r);
     return v;
 };
-RefusedCodec.fcheck = (r: rt.Reader, d: number): void => {
+RefusedCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
+    const end = r.end;
+    const dv = r.view;
+    if (16 > end - p) rt.fail("truncated");
+    p += 16;
     {
-        const p = rt.needFinal(r, 16);
-        void p;
+        if (4 > end - p) rt.fail("truncated");
+        const n = dv.getUint32(p, true);
+        p += 4;
+        if (n > end - p) rt.fail("truncated");
+        p += n;
     }
-    rt.fcheckText(r);
+    return p;
+};
+RefusedCodec.fcheck = (r: rt.Reader, d: number): void => {
+    r.p = RefusedCodec.fskip(r, r.p, d);
 };
 
 FailureCodec.define(28, 20, null, [
@@ -2313,9 +2623,26 @@ FailureCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Failur
 FailureCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
     FailureCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 FailureCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
-    const at = FailureCodec.enter(r, base, off, slotEnd, d);
-    if (r.p < 28) return FailureCodec.checkOlder(r, at, r.p, d);
-    rt.vcheckText(r, at + 24, at);
+    const end = r.end;
+    const at = base + off;
+    if (off === 0 || at < slotEnd || at + 8 > end) FailureCodec.enter(r, base, off, slotEnd, d);
+    const dv = r.view;
+    const stored = dv.getUint32(at, true);
+    if (stored < 8 || stored > end - at || dv.getUint32(at + 4, true) !== 308 || d < 1 || stored > r.budget) {
+        FailureCodec.enter(r, base, off, slotEnd, d);
+    }
+    r.budget -= stored;
+    if (stored < 28) return FailureCodec.checkOlder(r, at, stored, d);
+    {
+        const o = dv.getUint32(at + 24, true);
+        if (o !== 0) {
+            const q = at + o;
+            if (q < at + 28 || q + 4 > end) rt.vblock(r, at, o, at + 28);
+            const n = dv.getUint32(q, true) + 4;
+            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 28);
+            r.budget -= n;
+        }
+    }
 };
 FailureCodec.fput = (w: rt.Writer, v: Failure): void => {
     w.ensure(16);
@@ -2338,13 +2665,23 @@ FailureCodec.fget = (r: rt.Reader, d: number): Failure => {
     v.error = rt.fgetString(r);
     return v;
 };
-FailureCodec.fcheck = (r: rt.Reader, d: number): void => {
+FailureCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
+    const end = r.end;
+    const dv = r.view;
+    if (16 > end - p) rt.fail("truncated");
+    p += 16;
     {
-        const p = rt.needFinal(r, 16);
-        void p;
+        if (4 > end - p) rt.fail("truncated");
+        const n = dv.getUint32(p, true);
+        p += 4;
+        if (n > end - p) rt.fail("truncated");
+        p += n;
     }
-    rt.fcheckText(r);
+    return p;
+};
+FailureCodec.fcheck = (r: rt.Reader, d: number): void => {
+    r.p = FailureCodec.fskip(r, r.p, d);
 };
 
 PingRequestCodec.define(36, 28, null, [
@@ -2378,9 +2715,26 @@ PingRequestCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Pi
 PingRequestCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
     PingRequestCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 PingRequestCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
-    const at = PingRequestCodec.enter(r, base, off, slotEnd, d);
-    if (r.p < 36) return PingRequestCodec.checkOlder(r, at, r.p, d);
-    rt.vcheckText(r, at + 32, at);
+    const end = r.end;
+    const at = base + off;
+    if (off === 0 || at < slotEnd || at + 8 > end) PingRequestCodec.enter(r, base, off, slotEnd, d);
+    const dv = r.view;
+    const stored = dv.getUint32(at, true);
+    if (stored < 8 || stored > end - at || dv.getUint32(at + 4, true) !== 309 || d < 1 || stored > r.budget) {
+        PingRequestCodec.enter(r, base, off, slotEnd, d);
+    }
+    r.budget -= stored;
+    if (stored < 36) return PingRequestCodec.checkOlder(r, at, stored, d);
+    {
+        const o = dv.getUint32(at + 32, true);
+        if (o !== 0) {
+            const q = at + o;
+            if (q < at + 36 || q + 4 > end) rt.vblock(r, at, o, at + 36);
+            const n = dv.getUint32(q, true) + 4;
+            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 36);
+            r.budget -= n;
+        }
+    }
 };
 PingRequestCodec.fput = (w: rt.Writer, v: PingRequest): void => {
     w.ensure(24);
@@ -2405,13 +2759,23 @@ PingRequestCodec.fget = (r: rt.Reader, d: number): PingRequest => {
     v.note = rt.fgetString(r);
     return v;
 };
-PingRequestCodec.fcheck = (r: rt.Reader, d: number): void => {
+PingRequestCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
+    const end = r.end;
+    const dv = r.view;
+    if (24 > end - p) rt.fail("truncated");
+    p += 24;
     {
-        const p = rt.needFinal(r, 24);
-        void p;
+        if (4 > end - p) rt.fail("truncated");
+        const n = dv.getUint32(p, true);
+        p += 4;
+        if (n > end - p) rt.fail("truncated");
+        p += n;
     }
-    rt.fcheckText(r);
+    return p;
+};
+PingRequestCodec.fcheck = (r: rt.Reader, d: number): void => {
+    r.p = PingRequestCodec.fskip(r, r.p, d);
 };
 
 NotifyCodec.define(28, 20, null, [
@@ -2442,9 +2806,26 @@ NotifyCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Notify 
 NotifyCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
     NotifyCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 NotifyCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
-    const at = NotifyCodec.enter(r, base, off, slotEnd, d);
-    if (r.p < 28) return NotifyCodec.checkOlder(r, at, r.p, d);
-    rt.vcheckText(r, at + 24, at);
+    const end = r.end;
+    const at = base + off;
+    if (off === 0 || at < slotEnd || at + 8 > end) NotifyCodec.enter(r, base, off, slotEnd, d);
+    const dv = r.view;
+    const stored = dv.getUint32(at, true);
+    if (stored < 8 || stored > end - at || dv.getUint32(at + 4, true) !== 310 || d < 1 || stored > r.budget) {
+        NotifyCodec.enter(r, base, off, slotEnd, d);
+    }
+    r.budget -= stored;
+    if (stored < 28) return NotifyCodec.checkOlder(r, at, stored, d);
+    {
+        const o = dv.getUint32(at + 24, true);
+        if (o !== 0) {
+            const q = at + o;
+            if (q < at + 28 || q + 4 > end) rt.vblock(r, at, o, at + 28);
+            const n = dv.getUint32(q, true) + 4;
+            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 28);
+            r.budget -= n;
+        }
+    }
 };
 NotifyCodec.fput = (w: rt.Writer, v: Notify): void => {
     w.ensure(16);
@@ -2467,13 +2848,23 @@ NotifyCodec.fget = (r: rt.Reader, d: number): Notify => {
     v.text = rt.fgetString(r);
     return v;
 };
-NotifyCodec.fcheck = (r: rt.Reader, d: number): void => {
+NotifyCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
+    const end = r.end;
+    const dv = r.view;
+    if (16 > end - p) rt.fail("truncated");
+    p += 16;
     {
-        const p = rt.needFinal(r, 16);
-        void p;
+        if (4 > end - p) rt.fail("truncated");
+        const n = dv.getUint32(p, true);
+        p += 4;
+        if (n > end - p) rt.fail("truncated");
+        p += n;
     }
-    rt.fcheckText(r);
+    return p;
+};
+NotifyCodec.fcheck = (r: rt.Reader, d: number): void => {
+    r.p = NotifyCodec.fskip(r, r.p, d);
 };
 
 EmptyCodec.define(8, 0, 0, []);
@@ -2497,8 +2888,16 @@ EmptyCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Empty =>
 EmptyCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
     EmptyCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 EmptyCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
-    const at = EmptyCodec.enter(r, base, off, slotEnd, d);
-    if (r.p < 8) return EmptyCodec.checkOlder(r, at, r.p, d);
+    const end = r.end;
+    const at = base + off;
+    if (off === 0 || at < slotEnd || at + 8 > end) EmptyCodec.enter(r, base, off, slotEnd, d);
+    const dv = r.view;
+    const stored = dv.getUint32(at, true);
+    if (stored < 8 || stored > end - at || dv.getUint32(at + 4, true) !== 311 || d < 1 || stored > r.budget) {
+        EmptyCodec.enter(r, base, off, slotEnd, d);
+    }
+    r.budget -= stored;
+    if (stored < 8) return EmptyCodec.checkOlder(r, at, stored, d);
 };
 EmptyCodec.fput = (w: rt.Writer, v: Empty): void => {};
 EmptyCodec.fget = (r: rt.Reader, d: number): Empty => {
@@ -2506,9 +2905,12 @@ EmptyCodec.fget = (r: rt.Reader, d: number): Empty => {
     const v = new Empty(rt.RAW as Partial<Empty>);
     return v;
 };
-EmptyCodec.fcheck = (r: rt.Reader, d: number): void => {
+EmptyCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
-    void r;
+    return p;
+};
+EmptyCodec.fcheck = (r: rt.Reader, d: number): void => {
+    r.p = EmptyCodec.fskip(r, r.p, d);
 };
 
 /** everything.Primitives as one root model in the versioned format. */

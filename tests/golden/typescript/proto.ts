@@ -7,7 +7,7 @@ export const OrderSide = Object.freeze({
     buy: 0,
     sell: 1,
 } as const);
-/** A enum value of proto.OrderSide: any byte (names in OrderSide). */
+/** An enum value of proto.OrderSide: any byte (names in OrderSide). */
 export type OrderSide = number;
 export const OrderSideCodec: rt.EnumCodec<OrderSide> = rt.enumOf<OrderSide>("proto.OrderSide", rt.BYTE, OrderSide);
 
@@ -17,7 +17,7 @@ export const OrderType = Object.freeze({
     limit: 1,
     stop: 2,
 } as const);
-/** A enum value of proto.OrderType: any byte (names in OrderType). */
+/** An enum value of proto.OrderType: any byte (names in OrderType). */
 export type OrderType = number;
 export const OrderTypeCodec: rt.EnumCodec<OrderType> = rt.enumOf<OrderType>("proto.OrderType", rt.BYTE, OrderType);
 
@@ -179,9 +179,26 @@ OrderCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Order =>
 OrderCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
     OrderCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 OrderCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
-    const at = OrderCodec.enter(r, base, off, slotEnd, d);
-    if (r.p < 34) return OrderCodec.checkOlder(r, at, r.p, d);
-    rt.vcheckText(r, at + 12, at);
+    const end = r.end;
+    const at = base + off;
+    if (off === 0 || at < slotEnd || at + 8 > end) OrderCodec.enter(r, base, off, slotEnd, d);
+    const dv = r.view;
+    const stored = dv.getUint32(at, true);
+    if (stored < 8 || stored > end - at || dv.getUint32(at + 4, true) !== 1 || d < 1 || stored > r.budget) {
+        OrderCodec.enter(r, base, off, slotEnd, d);
+    }
+    r.budget -= stored;
+    if (stored < 34) return OrderCodec.checkOlder(r, at, stored, d);
+    {
+        const o = dv.getUint32(at + 12, true);
+        if (o !== 0) {
+            const q = at + o;
+            if (q < at + 16 || q + 4 > end) rt.vblock(r, at, o, at + 16);
+            const n = dv.getUint32(q, true) + 4;
+            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 16);
+            r.budget -= n;
+        }
+    }
 };
 OrderCodec.fput = (w: rt.Writer, v: Order): void => {
     w.ensure(4);
@@ -222,17 +239,25 @@ OrderCodec.fget = (r: rt.Reader, d: number): Order => {
     }
     return v;
 };
-OrderCodec.fcheck = (r: rt.Reader, d: number): void => {
+OrderCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
+    const end = r.end;
+    const dv = r.view;
+    if (4 > end - p) rt.fail("truncated");
+    p += 4;
     {
-        const p = rt.needFinal(r, 4);
-        void p;
+        if (4 > end - p) rt.fail("truncated");
+        const n = dv.getUint32(p, true);
+        p += 4;
+        if (n > end - p) rt.fail("truncated");
+        p += n;
     }
-    rt.fcheckText(r);
-    {
-        const p = rt.needFinal(r, 18);
-        void p;
-    }
+    if (18 > end - p) rt.fail("truncated");
+    p += 18;
+    return p;
+};
+OrderCodec.fcheck = (r: rt.Reader, d: number): void => {
+    r.p = OrderCodec.fskip(r, r.p, d);
 };
 
 BalanceCodec.define(20, 12, null, [
@@ -263,9 +288,26 @@ BalanceCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Balanc
 BalanceCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
     BalanceCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 BalanceCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
-    const at = BalanceCodec.enter(r, base, off, slotEnd, d);
-    if (r.p < 20) return BalanceCodec.checkOlder(r, at, r.p, d);
-    rt.vcheckText(r, at + 8, at);
+    const end = r.end;
+    const at = base + off;
+    if (off === 0 || at < slotEnd || at + 8 > end) BalanceCodec.enter(r, base, off, slotEnd, d);
+    const dv = r.view;
+    const stored = dv.getUint32(at, true);
+    if (stored < 8 || stored > end - at || dv.getUint32(at + 4, true) !== 2 || d < 1 || stored > r.budget) {
+        BalanceCodec.enter(r, base, off, slotEnd, d);
+    }
+    r.budget -= stored;
+    if (stored < 20) return BalanceCodec.checkOlder(r, at, stored, d);
+    {
+        const o = dv.getUint32(at + 8, true);
+        if (o !== 0) {
+            const q = at + o;
+            if (q < at + 12 || q + 4 > end) rt.vblock(r, at, o, at + 12);
+            const n = dv.getUint32(q, true) + 4;
+            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 12);
+            r.budget -= n;
+        }
+    }
 };
 BalanceCodec.fput = (w: rt.Writer, v: Balance): void => {
     _F_Balance[0]!.fput(w, v.currency);
@@ -288,13 +330,23 @@ BalanceCodec.fget = (r: rt.Reader, d: number): Balance => {
     }
     return v;
 };
-BalanceCodec.fcheck = (r: rt.Reader, d: number): void => {
+BalanceCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
-    rt.fcheckText(r);
+    const end = r.end;
+    const dv = r.view;
     {
-        const p = rt.needFinal(r, 8);
-        void p;
+        if (4 > end - p) rt.fail("truncated");
+        const n = dv.getUint32(p, true);
+        p += 4;
+        if (n > end - p) rt.fail("truncated");
+        p += n;
     }
+    if (8 > end - p) rt.fail("truncated");
+    p += 8;
+    return p;
+};
+BalanceCodec.fcheck = (r: rt.Reader, d: number): void => {
+    r.p = BalanceCodec.fskip(r, r.p, d);
 };
 
 AccountCodec.define(30, 26, null, [
@@ -353,10 +405,27 @@ AccountCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): Accoun
 AccountCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
     AccountCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 AccountCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
-    const at = AccountCodec.enter(r, base, off, slotEnd, d);
-    if (r.p < 30) return AccountCodec.checkOlder(r, at, r.p, d);
-    rt.vcheckText(r, at + 12, at);
-    BalanceCodec.checkAt(r, at, r.view.getUint32(at + 17, true), at + 21, d - 1);
+    const end = r.end;
+    const at = base + off;
+    if (off === 0 || at < slotEnd || at + 8 > end) AccountCodec.enter(r, base, off, slotEnd, d);
+    const dv = r.view;
+    const stored = dv.getUint32(at, true);
+    if (stored < 8 || stored > end - at || dv.getUint32(at + 4, true) !== 3 || d < 1 || stored > r.budget) {
+        AccountCodec.enter(r, base, off, slotEnd, d);
+    }
+    r.budget -= stored;
+    if (stored < 30) return AccountCodec.checkOlder(r, at, stored, d);
+    {
+        const o = dv.getUint32(at + 12, true);
+        if (o !== 0) {
+            const q = at + o;
+            if (q < at + 16 || q + 4 > end) rt.vblock(r, at, o, at + 16);
+            const n = dv.getUint32(q, true) + 4;
+            if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + 16);
+            r.budget -= n;
+        }
+    }
+    BalanceCodec.checkAt(r, at, dv.getUint32(at + 17, true), at + 21, d - 1);
     if (r.buf[at + 21] !== 0) {
         const b = rt.voptional(r, at, at + 21, 4);
         BalanceCodec.checkAt(r, b, r.view.getUint32(b, true), b + 4, d - 1);
@@ -418,25 +487,37 @@ AccountCodec.fget = (r: rt.Reader, d: number): Account => {
     }
     return v;
 };
-AccountCodec.fcheck = (r: rt.Reader, d: number): void => {
+AccountCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
+    const end = r.end;
+    const dv = r.view;
+    if (4 > end - p) rt.fail("truncated");
+    p += 4;
     {
-        const p = rt.needFinal(r, 4);
-        void p;
+        if (4 > end - p) rt.fail("truncated");
+        const n = dv.getUint32(p, true);
+        p += 4;
+        if (n > end - p) rt.fail("truncated");
+        p += n;
     }
-    rt.fcheckText(r);
+    if (1 > end - p) rt.fail("truncated");
+    p += 1;
+    p = BalanceCodec.fskip(r, p, d - 1);
+    if (1 > end - p) rt.fail("truncated");
+    if (r.buf[p++] !== 0) p = BalanceCodec.fskip(r, p, d - 1);
     {
-        const p = rt.needFinal(r, 1);
-        void p;
-    }
-    BalanceCodec.fcheck(r, d - 1);
-    if (r.buf[rt.needFinal(r, 1)] !== 0) BalanceCodec.fcheck(r, d - 1);
-    {
-        const n = rt.fcount(r, 26);
+        if (4 > end - p) rt.fail("truncated");
+        const n = dv.getUint32(p, true);
+        p += 4;
+        if (n * 26 > end - p) rt.fail("truncated");
         for (let i = 0; i < n; i++) {
-            OrderCodec.fcheck(r, d - 1);
+            p = OrderCodec.fskip(r, p, d - 1);
         }
     }
+    return p;
+};
+AccountCodec.fcheck = (r: rt.Reader, d: number): void => {
+    r.p = AccountCodec.fskip(r, r.p, d);
 };
 
 /** proto.Order as one root model in the versioned format. */

@@ -120,9 +120,17 @@ OrderMessageCodec.vget = (r: rt.Reader, pos: number, base: number, d: number): O
 OrderMessageCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
     OrderMessageCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 OrderMessageCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
-    const at = OrderMessageCodec.enter(r, base, off, slotEnd, d);
-    if (r.p < 12) return OrderMessageCodec.checkOlder(r, at, r.p, d);
-    $proto.OrderCodec.checkAt(r, at, r.view.getUint32(at + 8, true), at + 12, d - 1);
+    const end = r.end;
+    const at = base + off;
+    if (off === 0 || at < slotEnd || at + 8 > end) OrderMessageCodec.enter(r, base, off, slotEnd, d);
+    const dv = r.view;
+    const stored = dv.getUint32(at, true);
+    if (stored < 8 || stored > end - at || dv.getUint32(at + 4, true) !== 1 || d < 1 || stored > r.budget) {
+        OrderMessageCodec.enter(r, base, off, slotEnd, d);
+    }
+    r.budget -= stored;
+    if (stored < 12) return OrderMessageCodec.checkOlder(r, at, stored, d);
+    $proto.OrderCodec.checkAt(r, at, dv.getUint32(at + 8, true), at + 12, d - 1);
 };
 OrderMessageCodec.fput = (w: rt.Writer, v: OrderMessage): void => {
     $proto.OrderCodec.fput(w, v.body);
@@ -133,9 +141,13 @@ OrderMessageCodec.fget = (r: rt.Reader, d: number): OrderMessage => {
     v.body = $proto.OrderCodec.fget(r, d - 1);
     return v;
 };
-OrderMessageCodec.fcheck = (r: rt.Reader, d: number): void => {
+OrderMessageCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
-    $proto.OrderCodec.fcheck(r, d - 1);
+    p = $proto.OrderCodec.fskip(r, p, d - 1);
+    return p;
+};
+OrderMessageCodec.fcheck = (r: rt.Reader, d: number): void => {
+    r.p = OrderMessageCodec.fskip(r, r.p, d);
 };
 
 BalanceMessageCodec.define(12, 12, null, [{ name: "body", prop: "body", codec: $proto.BalanceCodec, offset: 8 }]);
@@ -161,9 +173,17 @@ BalanceMessageCodec.vget = (r: rt.Reader, pos: number, base: number, d: number):
 BalanceMessageCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
     BalanceMessageCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 BalanceMessageCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
-    const at = BalanceMessageCodec.enter(r, base, off, slotEnd, d);
-    if (r.p < 12) return BalanceMessageCodec.checkOlder(r, at, r.p, d);
-    $proto.BalanceCodec.checkAt(r, at, r.view.getUint32(at + 8, true), at + 12, d - 1);
+    const end = r.end;
+    const at = base + off;
+    if (off === 0 || at < slotEnd || at + 8 > end) BalanceMessageCodec.enter(r, base, off, slotEnd, d);
+    const dv = r.view;
+    const stored = dv.getUint32(at, true);
+    if (stored < 8 || stored > end - at || dv.getUint32(at + 4, true) !== 2 || d < 1 || stored > r.budget) {
+        BalanceMessageCodec.enter(r, base, off, slotEnd, d);
+    }
+    r.budget -= stored;
+    if (stored < 12) return BalanceMessageCodec.checkOlder(r, at, stored, d);
+    $proto.BalanceCodec.checkAt(r, at, dv.getUint32(at + 8, true), at + 12, d - 1);
 };
 BalanceMessageCodec.fput = (w: rt.Writer, v: BalanceMessage): void => {
     $proto.BalanceCodec.fput(w, v.body);
@@ -174,9 +194,13 @@ BalanceMessageCodec.fget = (r: rt.Reader, d: number): BalanceMessage => {
     v.body = $proto.BalanceCodec.fget(r, d - 1);
     return v;
 };
-BalanceMessageCodec.fcheck = (r: rt.Reader, d: number): void => {
+BalanceMessageCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
-    $proto.BalanceCodec.fcheck(r, d - 1);
+    p = $proto.BalanceCodec.fskip(r, p, d - 1);
+    return p;
+};
+BalanceMessageCodec.fcheck = (r: rt.Reader, d: number): void => {
+    r.p = BalanceMessageCodec.fskip(r, r.p, d);
 };
 
 AccountMessageCodec.define(12, 26, null, [{ name: "body", prop: "body", codec: $proto.AccountCodec, offset: 8 }]);
@@ -202,9 +226,17 @@ AccountMessageCodec.vget = (r: rt.Reader, pos: number, base: number, d: number):
 AccountMessageCodec.vcheck = (r: rt.Reader, pos: number, base: number, d: number): void =>
     AccountMessageCodec.checkAt(r, base, r.view.getUint32(pos, true), pos + 4, d);
 AccountMessageCodec.checkAt = (r: rt.Reader, base: number, off: number, slotEnd: number, d: number): void => {
-    const at = AccountMessageCodec.enter(r, base, off, slotEnd, d);
-    if (r.p < 12) return AccountMessageCodec.checkOlder(r, at, r.p, d);
-    $proto.AccountCodec.checkAt(r, at, r.view.getUint32(at + 8, true), at + 12, d - 1);
+    const end = r.end;
+    const at = base + off;
+    if (off === 0 || at < slotEnd || at + 8 > end) AccountMessageCodec.enter(r, base, off, slotEnd, d);
+    const dv = r.view;
+    const stored = dv.getUint32(at, true);
+    if (stored < 8 || stored > end - at || dv.getUint32(at + 4, true) !== 3 || d < 1 || stored > r.budget) {
+        AccountMessageCodec.enter(r, base, off, slotEnd, d);
+    }
+    r.budget -= stored;
+    if (stored < 12) return AccountMessageCodec.checkOlder(r, at, stored, d);
+    $proto.AccountCodec.checkAt(r, at, dv.getUint32(at + 8, true), at + 12, d - 1);
 };
 AccountMessageCodec.fput = (w: rt.Writer, v: AccountMessage): void => {
     $proto.AccountCodec.fput(w, v.body);
@@ -215,9 +247,13 @@ AccountMessageCodec.fget = (r: rt.Reader, d: number): AccountMessage => {
     v.body = $proto.AccountCodec.fget(r, d - 1);
     return v;
 };
-AccountMessageCodec.fcheck = (r: rt.Reader, d: number): void => {
+AccountMessageCodec.fskip = (r: rt.Reader, p: number, d: number): number => {
     if (d < 1) rt.fail("too_deep");
-    $proto.AccountCodec.fcheck(r, d - 1);
+    p = $proto.AccountCodec.fskip(r, p, d - 1);
+    return p;
+};
+AccountMessageCodec.fcheck = (r: rt.Reader, d: number): void => {
+    r.p = AccountMessageCodec.fskip(r, r.p, d);
 };
 
 /** protocol.OrderMessage as one root model in the versioned format. */

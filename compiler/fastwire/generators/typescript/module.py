@@ -303,7 +303,7 @@ class Module:
             p.outdent()
             p.value("} as const);" if mode == "ts" else "});")
         if mode != "js":
-            p.value(f"/** A {t.kind} value of {self.pkg.name}.{t.name}: any {t.base} "
+            p.value(f"/** {'An' if t.kind == 'enum' else 'A'} {t.kind} value of {self.pkg.name}.{t.name}: any {t.base} "
                     f"(names in {name}). */")
             p.value(f"export type {name} = {self.base_type(t.base)};")
         fn = "flagsOf" if t.kind == "flags" else "enumOf"
@@ -583,18 +583,45 @@ class Module:
                 "pos + 4, d);")
         p.value(f"{c}.vcheck = {slot}{t(': void')} => {c}.checkAt(r, base, r.view.getUint32(pos, true), "
                 "pos + 4, d);")
+        # versioned check: the header's checks as two conditions (when one fails, the
+        # generic enter() runs to throw the precise error), the budget kept in a local
+        # (written back around nested calls), text blocks checked in line
         p.value(f"{c}.checkAt = {sig}{t(': void')} => {{")
         p.indent()
-        p.value(f"const at = {c}.enter(r, base, off, slotEnd, d);")
-        p.value(f"if (r.p < {lay.body_size}) return {c}.checkOlder(r, at, r.p, d);")
+        p.value("const end = r.end;")
+        p.value("const at = base + off;")
+        p.value(f"if (off === 0 || at < slotEnd || at + 8 > end) {c}.enter(r, base, off, slotEnd, d);")
+        p.value("const dv = r.view;")
+        p.value("const stored = dv.getUint32(at, true);")
+        p.value(f"if (stored < 8 || stored > end - at || dv.getUint32(at + 4, true) !== {lay.type_number} || "
+                "d < 1 || stored > r.budget) {")
+        p.indent()
+        p.value(f"{c}.enter(r, base, off, slotEnd, d);")
+        p.outdent()
+        p.value("}")
+        p.value("r.budget -= stored;")
+        p.value(f"if (stored < {lay.body_size}) return {c}.checkOlder(r, at, stored, d);")
         for _f, fl in fields:
             if fl.wire.kind == "decimal":
-                p.value(f"rt.DECIMAL.vcheck(r, at + {fl.offset}, at, d);")
+                p.value(f"if (r.buf[at + {fl.offset + 14}]{bang} > 28) rt.DECIMAL.vcheck(r, at + {fl.offset}, at, d);")
             elif fl.wire.kind == "struct":
-                p.value(f"{self.codec(fl.wire)}.checkAt(r, at, r.view.getUint32(at + {fl.offset}, true), "
+                p.value(f"{self.codec(fl.wire)}.checkAt(r, at, dv.getUint32(at + {fl.offset}, true), "
                         f"at + {fl.offset + 4}, d - 1);")
             elif fl.wire.kind in ("string", "bytes"):
-                p.value(f"rt.vcheckText(r, at + {fl.offset}, at);")
+                p.value("{")
+                p.indent()
+                p.value(f"const o = dv.getUint32(at + {fl.offset}, true);")
+                p.value("if (o !== 0) {")
+                p.indent()
+                p.value("const q = at + o;")
+                p.value(f"if (q < at + {fl.offset + 4} || q + 4 > end) rt.vblock(r, at, o, at + {fl.offset + 4});")
+                p.value("const n = dv.getUint32(q, true) + 4;")
+                p.value(f"if (n > end - q || n > r.budget) rt.vblock(r, at, o, at + {fl.offset + 4});")
+                p.value("r.budget -= n;")
+                p.outdent()
+                p.value("}")
+                p.outdent()
+                p.value("}")
             elif self.optional_struct(fl.wire):
                 self.emit_opt_struct(p, "", fl.wire, fl.offset, True)
             elif self.struct_seq(fl.wire):
@@ -638,7 +665,7 @@ class Module:
         p.outdent()
         if fields:
             p.value("};")
-        for what in ("fget", "fcheck"):
+        for what in ("fget",):
             get = what == "fget"
             ret = f": {name}" if get else ": void"
             p.value(f"{c}.{what} = (r{t(': rt.Reader')}, d{t(': number')}){t(ret)} => {{")
@@ -694,6 +721,103 @@ class Module:
                 p.value("void r;")
             p.outdent()
             p.value("};")
+        self.emit_fskip(p, s, mode)
+
+    def emit_fskip(self, p: Printer, s: ir.StructType, mode: str) -> None:
+        """The final check: the cursor in a local (fskip returns where the struct ends), one
+        bounds check per run of values and per length or count; nested structs by fskip."""
+        name = self.local(s.name)
+        lay = self.model.struct(s.qualified_name)
+        ts = mode == "ts"
+        c = f"{name}Codec"
+        F = f"_F_{name}"
+
+        def t(text: str) -> str:
+            return text if ts else ""
+
+        bang = "!" if ts else ""
+        fields = list(zip(s.all_fields, lay.fields))
+        runs = {run.first: run for run in lay.final_runs}
+        p.value(f"{c}.fskip = (r{t(': rt.Reader')}, p{t(': number')}, d{t(': number')}){t(': number')} => {{")
+        p.indent()
+        p.value('if (d < 1) rt.fail("too_deep");')
+        body: List[str] = []
+        in_reader = False  # the cursor is in r.p (after a generic codec's fcheck), not in p
+
+        def local() -> None:
+            nonlocal in_reader
+            if in_reader:
+                body.append("p = r.p;")
+                in_reader = False
+
+        i = 0
+        while i < len(fields):
+            f, fl = fields[i]
+            run = runs.get(i)
+            if run is not None or fl.wire.kind in ("string", "bytes", "struct") or self.optional_struct(fl.wire) \
+                    or self.struct_seq(fl.wire):
+                local()
+            if run is not None:
+                body.append(f'if ({run.size} > end - p) rt.fail("truncated");')
+                for k in run.indexes:
+                    gl = fields[k][1]
+                    if gl.wire.kind == "decimal":
+                        pos = f"p + {run.offsets[k - run.first]}"
+                        body.append(f"if (r.buf[{pos} + 14]{bang} > 28) rt.DECIMAL.vcheck(r, {pos}, 0, d);")
+                body.append(f"p += {run.size};")
+                i += run.count
+                continue
+            w = fl.wire
+            if w.kind in ("string", "bytes"):
+                body.append("{")
+                body.append('    if (4 > end - p) rt.fail("truncated");')
+                body.append("    const n = dv.getUint32(p, true);")
+                body.append("    p += 4;")
+                body.append('    if (n > end - p) rt.fail("truncated");')
+                body.append("    p += n;")
+                body.append("}")
+            elif w.kind == "struct":
+                body.append(f"p = {self.codec(w)}.fskip(r, p, d - 1);")
+            elif self.optional_struct(w):
+                assert w.element is not None
+                body.append('if (1 > end - p) rt.fail("truncated");')
+                body.append(f"if (r.buf[p++] !== 0) p = {self.codec(w.element)}.fskip(r, p, d - 1);")
+            elif self.struct_seq(w):
+                assert w.element is not None
+                emin = w.element.final_min
+                body.append("{")
+                body.append('    if (4 > end - p) rt.fail("truncated");')
+                body.append("    const n = dv.getUint32(p, true);")
+                body.append("    p += 4;")
+                if emin > 0:
+                    body.append(f'    if (n * {emin} > end - p) rt.fail("truncated");')
+                else:
+                    body.append("    rt.zeroSized(r, n);")
+                body.append("    for (let i = 0; i < n; i++) {")
+                body.append(f"        p = {self.codec(w.element)}.fskip(r, p, d - 1);")
+                body.append("    }")
+                body.append("}")
+            else:
+                if not in_reader:
+                    body.append("r.p = p;")
+                    in_reader = True
+                body.append(f"{F}[{fl.index}]{bang}.fcheck(r, d - 1);")
+            i += 1
+        text = "\n".join(body)
+        if "end" in text:
+            p.value("const end = r.end;")
+        if "dv." in text:
+            p.value("const dv = r.view;")
+        for line in body:
+            p.value(line)
+        p.value("return r.p;" if in_reader else "return p;")
+        p.outdent()
+        p.value("};")
+        p.value(f"{c}.fcheck = (r{t(': rt.Reader')}, d{t(': number')}){t(': void')} => {{")
+        p.indent()
+        p.value(f"r.p = {c}.fskip(r, r.p, d);")
+        p.outdent()
+        p.value("};")
 
     def emit_models(self, p: Printer, s: ir.StructType, mode: str) -> None:
         name = self.local(s.name)
