@@ -18,19 +18,24 @@ type Writer struct {
 // Alloc appends n bytes (not cleared: every writer stores each byte) and returns their
 // position.
 func (w *Writer) Alloc(n int) int {
-	p := len(w.Buf)
-	if cap(w.Buf)-p < n {
-		w.grow(n)
+	b := w.Buf
+	p := len(b)
+	if p+n > cap(b) {
+		b = w.Grow(n)
 	}
-	w.Buf = w.Buf[:p+n]
+	w.Buf = b[:p+n]
 	return p
 }
 
+// Grow makes room for n more bytes after len(w.Buf) and returns w.Buf (kept out of line
+// so that Alloc and the generated writers' own allocation inline).
+//
 //go:noinline
-func (w *Writer) grow(n int) {
+func (w *Writer) Grow(n int) []byte {
 	nb := make([]byte, len(w.Buf), 2*cap(w.Buf)+n)
 	copy(nb, w.Buf)
 	w.Buf = nb
+	return nb
 }
 
 // PutU32 stores v at position p.
@@ -136,21 +141,24 @@ func PutDecimal(b []byte, d Decimal) {
 
 // Loads (the caller checked the bounds).
 
-func U16(b []byte, p int) uint16  { return le.Uint16(b[p:]) }
-func U32(b []byte, p int) uint32  { return le.Uint32(b[p:]) }
-func U64(b []byte, p int) uint64  { return le.Uint64(b[p:]) }
-func F32(b []byte, p int) float32 { return math.Float32frombits(le.Uint32(b[p:])) }
-func F64(b []byte, p int) float64 { return math.Float64frombits(le.Uint64(b[p:])) }
+// Each slices exactly the bytes it touches (b[p:p+n:p+n]): one bounds check, and none
+// when the compiler can prove it (a constant p in a slice of known length).
+
+func U16(b []byte, p int) uint16  { return le.Uint16(b[p : p+2 : p+2]) }
+func U32(b []byte, p int) uint32  { return le.Uint32(b[p : p+4 : p+4]) }
+func U64(b []byte, p int) uint64  { return le.Uint64(b[p : p+8 : p+8]) }
+func F32(b []byte, p int) float32 { return math.Float32frombits(le.Uint32(b[p : p+4 : p+4])) }
+func F64(b []byte, p int) float64 { return math.Float64frombits(le.Uint64(b[p : p+8 : p+8])) }
 func PutU16(b []byte, p int, v uint16) {
-	le.PutUint16(b[p:], v)
+	le.PutUint16(b[p:p+2:p+2], v)
 }
-func PutU32(b []byte, p int, v uint32) { le.PutUint32(b[p:], v) }
-func PutU64(b []byte, p int, v uint64) { le.PutUint64(b[p:], v) }
+func PutU32(b []byte, p int, v uint32) { le.PutUint32(b[p:p+4:p+4], v) }
+func PutU64(b []byte, p int, v uint64) { le.PutUint64(b[p:p+8:p+8], v) }
 func PutF32(b []byte, p int, v float32) {
-	le.PutUint32(b[p:], math.Float32bits(v))
+	le.PutUint32(b[p:p+4:p+4], math.Float32bits(v))
 }
 func PutF64(b []byte, p int, v float64) {
-	le.PutUint64(b[p:], math.Float64bits(v))
+	le.PutUint64(b[p:p+8:p+8], math.Float64bits(v))
 }
 func B2U(v bool) byte {
 	if v {

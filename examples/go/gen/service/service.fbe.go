@@ -89,9 +89,16 @@ func VerifyOrderMessageLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *OrderMessage) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(12)
-	b := w.Buf[pos : pos+12 : pos+12]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 12
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+12 : pos+12]
 	fw.PutU32(b, 0, 12)
 	fw.PutU32(b, 4, 1)
 	s.Body.FwPutV(w, pos+8, pos)
@@ -100,12 +107,14 @@ func (s *OrderMessage) FwPutV(w *fw.Writer, slot, base int) {
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *OrderMessage) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 1 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -128,25 +137,117 @@ func (s *OrderMessage) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVOrderMessage verifies the OrderMessage body the slot leads to (generated code).
 func FwVerifyVOrderMessage(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 1 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 1) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 12 {
-		proto.FwVerifyVOrder(r, pos+8, pos)
+		{
+			slot, base := pos+8, pos
+			pos := base + int(fw.U32(d, slot))
+			stored, typ := 0, uint32(0)
+			if pos >= slot+4 && pos <= size-8 {
+				h := d[pos : pos+8 : pos+8]
+				stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+			}
+			if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
+				left -= int64(stored)
+				if stored >= 34 {
+					blk1 := pos + int(fw.U32(d, pos+12))
+					n2 := -1
+					if blk1 >= pos+12+4 && blk1 <= size-4 {
+						n2 = int(fw.U32(d, blk1))
+					}
+					if n2 >= 0 && n2 <= size-blk1-4 {
+						left -= int64(4 + n2)
+					} else {
+						r.Left = left
+						r.Text(pos+12, pos)
+						left = r.Left
+					}
+				} else {
+					if 16 <= stored {
+						blk3 := pos + int(fw.U32(d, pos+12))
+						n4 := -1
+						if blk3 >= pos+12+4 && blk3 <= size-4 {
+							n4 = int(fw.U32(d, blk3))
+						}
+						if n4 >= 0 && n4 <= size-blk3-4 {
+							left -= int64(4 + n4)
+						} else {
+							r.Left = left
+							r.Text(pos+12, pos)
+							left = r.Left
+						}
+					}
+				}
+			} else {
+				r.Left = left
+				r.Enter(slot, base, 1) // records why
+				left = r.Left
+			}
+		}
 	} else {
 		if 12 <= stored {
-			proto.FwVerifyVOrder(r, pos+8, pos)
+			{
+				slot, base := pos+8, pos
+				pos := base + int(fw.U32(d, slot))
+				stored, typ := 0, uint32(0)
+				if pos >= slot+4 && pos <= size-8 {
+					h := d[pos : pos+8 : pos+8]
+					stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+				}
+				if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
+					left -= int64(stored)
+					if stored >= 34 {
+						blk5 := pos + int(fw.U32(d, pos+12))
+						n6 := -1
+						if blk5 >= pos+12+4 && blk5 <= size-4 {
+							n6 = int(fw.U32(d, blk5))
+						}
+						if n6 >= 0 && n6 <= size-blk5-4 {
+							left -= int64(4 + n6)
+						} else {
+							r.Left = left
+							r.Text(pos+12, pos)
+							left = r.Left
+						}
+					} else {
+						if 16 <= stored {
+							blk7 := pos + int(fw.U32(d, pos+12))
+							n8 := -1
+							if blk7 >= pos+12+4 && blk7 <= size-4 {
+								n8 = int(fw.U32(d, blk7))
+							}
+							if n8 >= 0 && n8 <= size-blk7-4 {
+								left -= int64(4 + n8)
+							} else {
+								r.Left = left
+								r.Text(pos+12, pos)
+								left = r.Left
+							}
+						}
+					}
+				} else {
+					r.Left = left
+					r.Enter(slot, base, 1) // records why
+					left = r.Left
+				}
+			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -216,8 +317,21 @@ func FwVerifyFOrderMessage(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	if p = proto.FwVerifyFOrder(r, p, end); p < 0 {
-		return -1
+	{
+		end := end
+		if r.Depth == 0 {
+			return r.Fail(fw.ErrTooDeep)
+		}
+		p += 4
+		n9 := int(fw.U32(d, p))
+		if n9 > end-18-p-4 {
+			return r.Fail(fw.ErrTruncated)
+		}
+		p += 4 + n9
+		p += 1
+		p += 1
+		p += 8
+		p += 8
 	}
 	r.Leave()
 	return p
@@ -335,9 +449,16 @@ func VerifyBalanceMessageLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *BalanceMessage) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(12)
-	b := w.Buf[pos : pos+12 : pos+12]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 12
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+12 : pos+12]
 	fw.PutU32(b, 0, 12)
 	fw.PutU32(b, 4, 2)
 	s.Body.FwPutV(w, pos+8, pos)
@@ -346,12 +467,14 @@ func (s *BalanceMessage) FwPutV(w *fw.Writer, slot, base int) {
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *BalanceMessage) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 2 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -374,25 +497,117 @@ func (s *BalanceMessage) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVBalanceMessage verifies the BalanceMessage body the slot leads to (generated code).
 func FwVerifyVBalanceMessage(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 2 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 2) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 12 {
-		proto.FwVerifyVBalance(r, pos+8, pos)
+		{
+			slot, base := pos+8, pos
+			pos := base + int(fw.U32(d, slot))
+			stored, typ := 0, uint32(0)
+			if pos >= slot+4 && pos <= size-8 {
+				h := d[pos : pos+8 : pos+8]
+				stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+			}
+			if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
+				left -= int64(stored)
+				if stored >= 20 {
+					blk10 := pos + int(fw.U32(d, pos+8))
+					n11 := -1
+					if blk10 >= pos+8+4 && blk10 <= size-4 {
+						n11 = int(fw.U32(d, blk10))
+					}
+					if n11 >= 0 && n11 <= size-blk10-4 {
+						left -= int64(4 + n11)
+					} else {
+						r.Left = left
+						r.Text(pos+8, pos)
+						left = r.Left
+					}
+				} else {
+					if 12 <= stored {
+						blk12 := pos + int(fw.U32(d, pos+8))
+						n13 := -1
+						if blk12 >= pos+8+4 && blk12 <= size-4 {
+							n13 = int(fw.U32(d, blk12))
+						}
+						if n13 >= 0 && n13 <= size-blk12-4 {
+							left -= int64(4 + n13)
+						} else {
+							r.Left = left
+							r.Text(pos+8, pos)
+							left = r.Left
+						}
+					}
+				}
+			} else {
+				r.Left = left
+				r.Enter(slot, base, 2) // records why
+				left = r.Left
+			}
+		}
 	} else {
 		if 12 <= stored {
-			proto.FwVerifyVBalance(r, pos+8, pos)
+			{
+				slot, base := pos+8, pos
+				pos := base + int(fw.U32(d, slot))
+				stored, typ := 0, uint32(0)
+				if pos >= slot+4 && pos <= size-8 {
+					h := d[pos : pos+8 : pos+8]
+					stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+				}
+				if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
+					left -= int64(stored)
+					if stored >= 20 {
+						blk14 := pos + int(fw.U32(d, pos+8))
+						n15 := -1
+						if blk14 >= pos+8+4 && blk14 <= size-4 {
+							n15 = int(fw.U32(d, blk14))
+						}
+						if n15 >= 0 && n15 <= size-blk14-4 {
+							left -= int64(4 + n15)
+						} else {
+							r.Left = left
+							r.Text(pos+8, pos)
+							left = r.Left
+						}
+					} else {
+						if 12 <= stored {
+							blk16 := pos + int(fw.U32(d, pos+8))
+							n17 := -1
+							if blk16 >= pos+8+4 && blk16 <= size-4 {
+								n17 = int(fw.U32(d, blk16))
+							}
+							if n17 >= 0 && n17 <= size-blk16-4 {
+								left -= int64(4 + n17)
+							} else {
+								r.Left = left
+								r.Text(pos+8, pos)
+								left = r.Left
+							}
+						}
+					}
+				} else {
+					r.Left = left
+					r.Enter(slot, base, 2) // records why
+					left = r.Left
+				}
+			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -462,8 +677,17 @@ func FwVerifyFBalanceMessage(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	if p = proto.FwVerifyFBalance(r, p, end); p < 0 {
-		return -1
+	{
+		end := end
+		if r.Depth == 0 {
+			return r.Fail(fw.ErrTooDeep)
+		}
+		n18 := int(fw.U32(d, p))
+		if n18 > end-8-p-4 {
+			return r.Fail(fw.ErrTruncated)
+		}
+		p += 4 + n18
+		p += 8
 	}
 	r.Leave()
 	return p
@@ -581,9 +805,16 @@ func VerifyAccountMessageLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *AccountMessage) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(12)
-	b := w.Buf[pos : pos+12 : pos+12]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 12
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+12 : pos+12]
 	fw.PutU32(b, 0, 12)
 	fw.PutU32(b, 4, 3)
 	s.Body.FwPutV(w, pos+8, pos)
@@ -592,12 +823,14 @@ func (s *AccountMessage) FwPutV(w *fw.Writer, slot, base int) {
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *AccountMessage) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 3 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 3 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -620,25 +853,33 @@ func (s *AccountMessage) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVAccountMessage verifies the AccountMessage body the slot leads to (generated code).
 func FwVerifyVAccountMessage(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 3 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 3 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 3) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 12 {
+		r.Left = left
 		proto.FwVerifyVAccount(r, pos+8, pos)
+		left = r.Left
 	} else {
 		if 12 <= stored {
+			r.Left = left
 			proto.FwVerifyVAccount(r, pos+8, pos)
+			left = r.Left
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -841,9 +1082,16 @@ func VerifyOrderRequestLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *OrderRequest) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(28)
-	b := w.Buf[pos : pos+28 : pos+28]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 28
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+28 : pos+28]
 	fw.PutU32(b, 0, 28)
 	fw.PutU32(b, 4, 4)
 	copy(b[8:], s.Id[:])
@@ -853,12 +1101,14 @@ func (s *OrderRequest) FwPutV(w *fw.Writer, slot, base int) {
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *OrderRequest) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 4 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 4 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -888,25 +1138,117 @@ func (s *OrderRequest) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVOrderRequest verifies the OrderRequest body the slot leads to (generated code).
 func FwVerifyVOrderRequest(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 4 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 4 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 4) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 28 {
-		proto.FwVerifyVOrder(r, pos+24, pos)
+		{
+			slot, base := pos+24, pos
+			pos := base + int(fw.U32(d, slot))
+			stored, typ := 0, uint32(0)
+			if pos >= slot+4 && pos <= size-8 {
+				h := d[pos : pos+8 : pos+8]
+				stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+			}
+			if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
+				left -= int64(stored)
+				if stored >= 34 {
+					blk19 := pos + int(fw.U32(d, pos+12))
+					n20 := -1
+					if blk19 >= pos+12+4 && blk19 <= size-4 {
+						n20 = int(fw.U32(d, blk19))
+					}
+					if n20 >= 0 && n20 <= size-blk19-4 {
+						left -= int64(4 + n20)
+					} else {
+						r.Left = left
+						r.Text(pos+12, pos)
+						left = r.Left
+					}
+				} else {
+					if 16 <= stored {
+						blk21 := pos + int(fw.U32(d, pos+12))
+						n22 := -1
+						if blk21 >= pos+12+4 && blk21 <= size-4 {
+							n22 = int(fw.U32(d, blk21))
+						}
+						if n22 >= 0 && n22 <= size-blk21-4 {
+							left -= int64(4 + n22)
+						} else {
+							r.Left = left
+							r.Text(pos+12, pos)
+							left = r.Left
+						}
+					}
+				}
+			} else {
+				r.Left = left
+				r.Enter(slot, base, 1) // records why
+				left = r.Left
+			}
+		}
 	} else {
 		if 28 <= stored {
-			proto.FwVerifyVOrder(r, pos+24, pos)
+			{
+				slot, base := pos+24, pos
+				pos := base + int(fw.U32(d, slot))
+				stored, typ := 0, uint32(0)
+				if pos >= slot+4 && pos <= size-8 {
+					h := d[pos : pos+8 : pos+8]
+					stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+				}
+				if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
+					left -= int64(stored)
+					if stored >= 34 {
+						blk23 := pos + int(fw.U32(d, pos+12))
+						n24 := -1
+						if blk23 >= pos+12+4 && blk23 <= size-4 {
+							n24 = int(fw.U32(d, blk23))
+						}
+						if n24 >= 0 && n24 <= size-blk23-4 {
+							left -= int64(4 + n24)
+						} else {
+							r.Left = left
+							r.Text(pos+12, pos)
+							left = r.Left
+						}
+					} else {
+						if 16 <= stored {
+							blk25 := pos + int(fw.U32(d, pos+12))
+							n26 := -1
+							if blk25 >= pos+12+4 && blk25 <= size-4 {
+								n26 = int(fw.U32(d, blk25))
+							}
+							if n26 >= 0 && n26 <= size-blk25-4 {
+								left -= int64(4 + n26)
+							} else {
+								r.Left = left
+								r.Text(pos+12, pos)
+								left = r.Left
+							}
+						}
+					}
+				} else {
+					r.Left = left
+					r.Enter(slot, base, 1) // records why
+					left = r.Left
+				}
+			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -980,8 +1322,21 @@ func FwVerifyFOrderRequest(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 16
-	if p = proto.FwVerifyFOrder(r, p, end); p < 0 {
-		return -1
+	{
+		end := end
+		if r.Depth == 0 {
+			return r.Fail(fw.ErrTooDeep)
+		}
+		p += 4
+		n27 := int(fw.U32(d, p))
+		if n27 > end-18-p-4 {
+			return r.Fail(fw.ErrTruncated)
+		}
+		p += 4 + n27
+		p += 1
+		p += 1
+		p += 8
+		p += 8
 	}
 	r.Leave()
 	return p
@@ -1120,9 +1475,16 @@ func VerifyOrderAckLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *OrderAck) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(36)
-	b := w.Buf[pos : pos+36 : pos+36]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 36
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+36 : pos+36]
 	fw.PutU32(b, 0, 36)
 	fw.PutU32(b, 4, 5)
 	copy(b[8:], s.Id[:])
@@ -1133,12 +1495,14 @@ func (s *OrderAck) FwPutV(w *fw.Writer, slot, base int) {
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *OrderAck) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 5 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 5 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -1174,25 +1538,117 @@ func (s *OrderAck) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVOrderAck verifies the OrderAck body the slot leads to (generated code).
 func FwVerifyVOrderAck(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 5 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 5 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 5) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 36 {
-		proto.FwVerifyVOrder(r, pos+32, pos)
+		{
+			slot, base := pos+32, pos
+			pos := base + int(fw.U32(d, slot))
+			stored, typ := 0, uint32(0)
+			if pos >= slot+4 && pos <= size-8 {
+				h := d[pos : pos+8 : pos+8]
+				stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+			}
+			if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
+				left -= int64(stored)
+				if stored >= 34 {
+					blk28 := pos + int(fw.U32(d, pos+12))
+					n29 := -1
+					if blk28 >= pos+12+4 && blk28 <= size-4 {
+						n29 = int(fw.U32(d, blk28))
+					}
+					if n29 >= 0 && n29 <= size-blk28-4 {
+						left -= int64(4 + n29)
+					} else {
+						r.Left = left
+						r.Text(pos+12, pos)
+						left = r.Left
+					}
+				} else {
+					if 16 <= stored {
+						blk30 := pos + int(fw.U32(d, pos+12))
+						n31 := -1
+						if blk30 >= pos+12+4 && blk30 <= size-4 {
+							n31 = int(fw.U32(d, blk30))
+						}
+						if n31 >= 0 && n31 <= size-blk30-4 {
+							left -= int64(4 + n31)
+						} else {
+							r.Left = left
+							r.Text(pos+12, pos)
+							left = r.Left
+						}
+					}
+				}
+			} else {
+				r.Left = left
+				r.Enter(slot, base, 1) // records why
+				left = r.Left
+			}
+		}
 	} else {
 		if 36 <= stored {
-			proto.FwVerifyVOrder(r, pos+32, pos)
+			{
+				slot, base := pos+32, pos
+				pos := base + int(fw.U32(d, slot))
+				stored, typ := 0, uint32(0)
+				if pos >= slot+4 && pos <= size-8 {
+					h := d[pos : pos+8 : pos+8]
+					stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+				}
+				if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
+					left -= int64(stored)
+					if stored >= 34 {
+						blk32 := pos + int(fw.U32(d, pos+12))
+						n33 := -1
+						if blk32 >= pos+12+4 && blk32 <= size-4 {
+							n33 = int(fw.U32(d, blk32))
+						}
+						if n33 >= 0 && n33 <= size-blk32-4 {
+							left -= int64(4 + n33)
+						} else {
+							r.Left = left
+							r.Text(pos+12, pos)
+							left = r.Left
+						}
+					} else {
+						if 16 <= stored {
+							blk34 := pos + int(fw.U32(d, pos+12))
+							n35 := -1
+							if blk34 >= pos+12+4 && blk34 <= size-4 {
+								n35 = int(fw.U32(d, blk34))
+							}
+							if n35 >= 0 && n35 <= size-blk34-4 {
+								left -= int64(4 + n35)
+							} else {
+								r.Left = left
+								r.Text(pos+12, pos)
+								left = r.Left
+							}
+						}
+					}
+				} else {
+					r.Left = left
+					r.Enter(slot, base, 1) // records why
+					left = r.Left
+				}
+			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -1252,8 +1708,8 @@ func (s *OrderAck) FwGetF(r *fw.FReader, p, end int) int {
 	_ = d
 	copy(s.Id[:], d[p:p+16])
 	p += 16
-	q1 := d[p : p+8 : p+8]
-	s.Seq = int64(fw.U64(q1, 0))
+	q36 := d[p : p+8 : p+8]
+	s.Seq = int64(fw.U64(q36, 0))
 	p += 8
 	if p = s.Order.FwGetF(r, p, end); p < 0 {
 		return -1
@@ -1271,8 +1727,21 @@ func FwVerifyFOrderAck(r *fw.FReader, p, end int) int {
 	_ = d
 	p += 16
 	p += 8
-	if p = proto.FwVerifyFOrder(r, p, end); p < 0 {
-		return -1
+	{
+		end := end
+		if r.Depth == 0 {
+			return r.Fail(fw.ErrTooDeep)
+		}
+		p += 4
+		n37 := int(fw.U32(d, p))
+		if n37 > end-18-p-4 {
+			return r.Fail(fw.ErrTruncated)
+		}
+		p += 4 + n37
+		p += 1
+		p += 1
+		p += 8
+		p += 8
 	}
 	r.Leave()
 	return p
@@ -1413,27 +1882,36 @@ func VerifyOrderRejectLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *OrderReject) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(28)
-	b := w.Buf[pos : pos+28 : pos+28]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 28 + 4 + len(s.Reason)
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+28 : pos+28]
 	fw.PutU32(b, 0, 28)
 	fw.PutU32(b, 4, 6)
 	copy(b[8:], s.Id[:])
-	blk2 := w.Alloc(4 + len(s.Reason))
-	fw.PutU32(w.Buf, pos+24, uint32(blk2-pos))
-	fw.PutU32(w.Buf, blk2, uint32(len(s.Reason)))
-	copy(w.Buf[blk2+4:], s.Reason)
+	q := pos + 28
+	fw.PutU32(b, 24, 28)
+	fw.PutU32(buf, q, uint32(len(s.Reason)))
+	copy(buf[q+4:], s.Reason)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *OrderReject) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 6 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 6 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -1463,43 +1941,51 @@ func (s *OrderReject) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVOrderReject verifies the OrderReject body the slot leads to (generated code).
 func FwVerifyVOrderReject(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 6 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 6 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 6) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 28 {
-		blk3 := pos + int(fw.U32(d, pos+24))
-		n4 := -1
-		if blk3 >= pos+24+4 && blk3 <= r.Size-4 {
-			n4 = int(fw.U32(d, blk3))
+		blk38 := pos + int(fw.U32(d, pos+24))
+		n39 := -1
+		if blk38 >= pos+24+4 && blk38 <= size-4 {
+			n39 = int(fw.U32(d, blk38))
 		}
-		if n4 >= 0 && n4 <= r.Size-blk3-4 {
-			r.Left -= int64(4 + n4)
+		if n39 >= 0 && n39 <= size-blk38-4 {
+			left -= int64(4 + n39)
 		} else {
+			r.Left = left
 			r.Text(pos+24, pos)
+			left = r.Left
 		}
 	} else {
 		if 28 <= stored {
-			blk5 := pos + int(fw.U32(d, pos+24))
-			n6 := -1
-			if blk5 >= pos+24+4 && blk5 <= r.Size-4 {
-				n6 = int(fw.U32(d, blk5))
+			blk40 := pos + int(fw.U32(d, pos+24))
+			n41 := -1
+			if blk40 >= pos+24+4 && blk40 <= size-4 {
+				n41 = int(fw.U32(d, blk40))
 			}
-			if n6 >= 0 && n6 <= r.Size-blk5-4 {
-				r.Left -= int64(4 + n6)
+			if n41 >= 0 && n41 <= size-blk40-4 {
+				left -= int64(4 + n41)
 			} else {
+				r.Left = left
 				r.Text(pos+24, pos)
+				left = r.Left
 			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -1573,9 +2059,11 @@ func FwVerifyFOrderReject(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 16
-	if _, p = r.Text(p, end); p < 0 {
-		return -1
+	n42 := int(fw.U32(d, p))
+	if n42 > end-p-4 {
+		return r.Fail(fw.ErrTruncated)
 	}
+	p += 4 + n42
 	r.Leave()
 	return p
 }

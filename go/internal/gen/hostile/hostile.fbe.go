@@ -96,9 +96,16 @@ func VerifyNodeLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Node) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(16)
-	b := w.Buf[pos : pos+16 : pos+16]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 16
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+16 : pos+16]
 	fw.PutU32(b, 0, 16)
 	fw.PutU32(b, 4, 1)
 	fw.PutU32(b, 8, uint32(s.Value))
@@ -111,12 +118,14 @@ func (s *Node) FwPutV(w *fw.Writer, slot, base int) {
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Node) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 1 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -164,33 +173,65 @@ func (s *Node) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVNode verifies the Node body the slot leads to (generated code).
 func FwVerifyVNode(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 1 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 1) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 16 {
-		if p12, n13, ok14 := r.Block(pos+12, pos, 4); ok14 {
-			for i15 := 0; i15 < n13 && r.OK(); i15++ {
-				FwVerifyVNode(r, p12+i15*4, pos)
+		p12, n13, ok14 := 0, 0, false
+		blk15 := pos + int(fw.U32(d, pos+12))
+		if blk15 >= pos+12+4 && blk15 <= size-4 && int(fw.U32(d, blk15))*4 <= size-blk15-4 {
+			n13 = int(fw.U32(d, blk15))
+			p12 = blk15 + 4
+			left -= int64(4 + n13*4)
+			ok14 = left >= 0
+		} else {
+			r.Left = left
+			p12, n13, ok14 = r.Block(pos+12, pos, 4)
+			left = r.Left
+		}
+		if ok14 {
+			for i16 := 0; i16 < n13 && r.Left >= 0; i16++ {
+				r.Left = left
+				FwVerifyVNode(r, p12+i16*4, pos)
+				left = r.Left
 			}
 		}
 	} else {
 		if 16 <= stored {
-			if p16, n17, ok18 := r.Block(pos+12, pos, 4); ok18 {
-				for i19 := 0; i19 < n17 && r.OK(); i19++ {
-					FwVerifyVNode(r, p16+i19*4, pos)
+			p17, n18, ok19 := 0, 0, false
+			blk20 := pos + int(fw.U32(d, pos+12))
+			if blk20 >= pos+12+4 && blk20 <= size-4 && int(fw.U32(d, blk20))*4 <= size-blk20-4 {
+				n18 = int(fw.U32(d, blk20))
+				p17 = blk20 + 4
+				left -= int64(4 + n18*4)
+				ok19 = left >= 0
+			} else {
+				r.Left = left
+				p17, n18, ok19 = r.Block(pos+12, pos, 4)
+				left = r.Left
+			}
+			if ok19 {
+				for i21 := 0; i21 < n18 && r.Left >= 0; i21++ {
+					r.Left = left
+					FwVerifyVNode(r, p17+i21*4, pos)
+					left = r.Left
 				}
 			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -237,8 +278,8 @@ func VerifyNodeFinalLimits(data []byte, lim *fw.Limits) error {
 func (s *Node) FwPutF(b []byte) []byte {
 	b = fw.AppendU32(b, uint32(s.Value))
 	b = fw.AppendU32(b, uint32(len(s.Children)))
-	for i20 := range s.Children {
-		b = s.Children[i20].FwPutF(b)
+	for i22 := range s.Children {
+		b = s.Children[i22].FwPutF(b)
 	}
 	return b
 }
@@ -250,19 +291,19 @@ func (s *Node) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q21 := d[p : p+4 : p+4]
-	s.Value = int32(fw.U32(q21, 0))
+	q23 := d[p : p+4 : p+4]
+	s.Value = int32(fw.U32(q23, 0))
 	p += 4
-	n22, ok23 := r.Count(p, end, 8)
-	if !ok23 {
+	n24, ok25 := r.Count(p, end, 8)
+	if !ok25 {
 		return -1
 	}
 	p += 4
-	s.Children = fw.Resize(s.Children, n22)
-	rest25 := n22 * 8
-	for i24 := range s.Children {
-		rest25 -= 8
-		if p = s.Children[i24].FwGetF(r, p, end-rest25); p < 0 {
+	s.Children = fw.Resize(s.Children, n24)
+	rest27 := n24 * 8
+	for i26 := range s.Children {
+		rest27 -= 8
+		if p = s.Children[i26].FwGetF(r, p, end-rest27); p < 0 {
 			return -1
 		}
 	}
@@ -278,15 +319,15 @@ func FwVerifyFNode(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 4
-	n26, ok27 := r.Count(p, end, 8)
-	if !ok27 {
+	n28, ok29 := r.Count(p, end, 8)
+	if !ok29 {
 		return -1
 	}
 	p += 4
-	rest29 := n26 * 8
-	for i28 := 0; i28 < n26; i28++ {
-		rest29 -= 8
-		if p = FwVerifyFNode(r, p, end-rest29); p < 0 {
+	rest31 := n28 * 8
+	for i30 := 0; i30 < n28; i30++ {
+		rest31 -= 8
+		if p = FwVerifyFNode(r, p, end-rest31); p < 0 {
 			return -1
 		}
 	}
@@ -306,11 +347,11 @@ func (s *Node) AppendJSON(b []byte) []byte {
 	b = strconv.AppendInt(b, int64(s.Value), 10)
 	b = append(b, ",\"children\":"...)
 	b = append(b, '[')
-	for i30 := range s.Children {
-		if i30 > 0 {
+	for i32 := range s.Children {
+		if i32 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Children[i30].AppendJSON(b)
+		b = s.Children[i32].AppendJSON(b)
 	}
 	b = append(b, ']')
 	return append(b, '}')
@@ -342,13 +383,13 @@ func (s *Node) FwGetJSON(p *fw.JSONParser) {
 			s.Children = s.Children[:0]
 			if p.Array() {
 				for p.More() {
-					var e31 Node
-					e31 = NewNode()
-					e31.FwGetJSON(p)
+					var e33 Node
+					e33 = NewNode()
+					e33.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.Children = append(s.Children, e31)
+					s.Children = append(s.Children, e33)
 				}
 			}
 		default:
@@ -423,23 +464,31 @@ func VerifyNothingLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Nothing) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(8)
-	b := w.Buf[pos : pos+8 : pos+8]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 8
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+8 : pos+8]
 	fw.PutU32(b, 0, 8)
 	fw.PutU32(b, 4, 2)
-	_ = pos
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Nothing) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 2 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -453,12 +502,14 @@ func (s *Nothing) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVNothing verifies the Nothing body the slot leads to (generated code).
 func FwVerifyVNothing(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 2 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -596,26 +647,26 @@ func (s *Bag) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.Items)), 10)
 	b = append(b, ']', '[')
-	for i32 := range s.Items {
-		if i32 > 0 {
+	for i34 := range s.Items {
+		if i34 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Items[i32].FwPrint(b)
+		b = s.Items[i34].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",names="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.Names)), 10)
 	b = append(b, ']', '[')
-	for i33 := range s.Names {
-		if i33 > 0 {
+	for i35 := range s.Names {
+		if i35 > 0 {
 			b = append(b, ',')
 		}
-		if s.Names[i33] == nil {
+		if s.Names[i35] == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '"')
-			b = append(b, (*s.Names[i33])...)
+			b = append(b, (*s.Names[i35])...)
 			b = append(b, '"')
 		}
 	}
@@ -624,12 +675,12 @@ func (s *Bag) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.Words)), 10)
 	b = append(b, ']', '[')
-	for i34 := range s.Words {
-		if i34 > 0 {
+	for i36 := range s.Words {
+		if i36 > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '"')
-		b = append(b, s.Words[i34]...)
+		b = append(b, s.Words[i36]...)
 		b = append(b, '"')
 	}
 	b = append(b, ']')
@@ -685,33 +736,40 @@ func VerifyBagLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Bag) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(24)
-	b := w.Buf[pos : pos+24 : pos+24]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 24
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+24 : pos+24]
 	fw.PutU32(b, 0, 24)
 	fw.PutU32(b, 4, 3)
-	p35 := w.VBlock(pos+8, pos, len(s.Items), 4)
-	for i36 := range s.Items {
-		s.Items[i36].FwPutV(w, p35+i36*4, pos)
+	p37 := w.VBlock(pos+8, pos, len(s.Items), 4)
+	for i38 := range s.Items {
+		s.Items[i38].FwPutV(w, p37+i38*4, pos)
 	}
-	p37 := w.VBlock(pos+12, pos, len(s.Names), 5)
-	for i38 := range s.Names {
-		if s.Names[i38] == nil {
-			fw.VNull(w, p37+i38*5)
+	p39 := w.VBlock(pos+12, pos, len(s.Names), 5)
+	for i40 := range s.Names {
+		if s.Names[i40] == nil {
+			fw.VNull(w, p39+i40*5)
 		} else {
-			blk39 := w.VOptional(p37+i38*5, pos, 4)
-			blk40 := w.Alloc(4 + len((*s.Names[i38])))
-			fw.PutU32(w.Buf, blk39, uint32(blk40-blk39))
-			fw.PutU32(w.Buf, blk40, uint32(len((*s.Names[i38]))))
-			copy(w.Buf[blk40+4:], (*s.Names[i38]))
+			blk41 := w.VOptional(p39+i40*5, pos, 4)
+			blk42 := w.Alloc(4 + len((*s.Names[i40])))
+			fw.PutU32(w.Buf, blk41, uint32(blk42-blk41))
+			fw.PutU32(w.Buf, blk42, uint32(len((*s.Names[i40]))))
+			copy(w.Buf[blk42+4:], (*s.Names[i40]))
 		}
 	}
-	p41 := w.VBlock(pos+16, pos, len(s.Words), 4)
-	for i42 := range s.Words {
-		blk43 := w.Alloc(4 + len(s.Words[i42]))
-		fw.PutU32(w.Buf, p41+i42*4, uint32(blk43-pos))
-		fw.PutU32(w.Buf, blk43, uint32(len(s.Words[i42])))
-		copy(w.Buf[blk43+4:], s.Words[i42])
+	p43 := w.VBlock(pos+16, pos, len(s.Words), 4)
+	for i44 := range s.Words {
+		blk45 := w.Alloc(4 + len(s.Words[i44]))
+		fw.PutU32(w.Buf, p43+i44*4, uint32(blk45-pos))
+		fw.PutU32(w.Buf, blk45, uint32(len(s.Words[i44])))
+		copy(w.Buf[blk45+4:], s.Words[i44])
 	}
 	w.VBytes(pos+20, pos, s.Blob)
 }
@@ -719,12 +777,14 @@ func (s *Bag) FwPutV(w *fw.Writer, slot, base int) {
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Bag) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 3 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 3 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -732,39 +792,39 @@ func (s *Bag) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 24 {
-		p44, n45, ok46 := r.Block(pos+8, pos, 4)
-		if ok46 {
-			s.Items = fw.Resize(s.Items, n45)
-			for i47 := range s.Items {
-				s.Items[i47].FwGetV(r, p44+i47*4, pos)
+		p46, n47, ok48 := r.Block(pos+8, pos, 4)
+		if ok48 {
+			s.Items = fw.Resize(s.Items, n47)
+			for i49 := range s.Items {
+				s.Items[i49].FwGetV(r, p46+i49*4, pos)
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p48, n49, ok50 := r.Block(pos+12, pos, 5)
-		if ok50 {
-			s.Names = fw.Resize(s.Names, n49)
-			for i51 := range s.Names {
-				p52, set53, ok54 := r.Optional(p48+i51*5, pos, 4)
-				if !set53 {
-					s.Names[i51] = nil
-				} else if ok54 {
-					if s.Names[i51] == nil {
-						s.Names[i51] = new(string)
+		p50, n51, ok52 := r.Block(pos+12, pos, 5)
+		if ok52 {
+			s.Names = fw.Resize(s.Names, n51)
+			for i53 := range s.Names {
+				p54, set55, ok56 := r.Optional(p50+i53*5, pos, 4)
+				if !set55 {
+					s.Names[i53] = nil
+				} else if ok56 {
+					if s.Names[i53] == nil {
+						s.Names[i53] = new(string)
 					}
-					r.String(p52, p52, &(*s.Names[i51]))
+					r.String(p54, p54, &(*s.Names[i53]))
 				}
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p55, n56, ok57 := r.Block(pos+16, pos, 4)
-		if ok57 {
-			s.Words = fw.Resize(s.Words, n56)
-			for i58 := range s.Words {
-				r.String(p55+i58*4, pos, &s.Words[i58])
+		p57, n58, ok59 := r.Block(pos+16, pos, 4)
+		if ok59 {
+			s.Words = fw.Resize(s.Words, n58)
+			for i60 := range s.Words {
+				r.String(p57+i60*4, pos, &s.Words[i60])
 				if !r.OK() {
 					break
 				}
@@ -774,11 +834,11 @@ func (s *Bag) FwGetV(r *fw.VReader, slot, base int) {
 	} else {
 		d := NewBag()
 		if 12 <= stored {
-			p59, n60, ok61 := r.Block(pos+8, pos, 4)
-			if ok61 {
-				s.Items = fw.Resize(s.Items, n60)
-				for i62 := range s.Items {
-					s.Items[i62].FwGetV(r, p59+i62*4, pos)
+			p61, n62, ok63 := r.Block(pos+8, pos, 4)
+			if ok63 {
+				s.Items = fw.Resize(s.Items, n62)
+				for i64 := range s.Items {
+					s.Items[i64].FwGetV(r, p61+i64*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -788,18 +848,18 @@ func (s *Bag) FwGetV(r *fw.VReader, slot, base int) {
 			s.Items = d.Items
 		}
 		if 16 <= stored {
-			p63, n64, ok65 := r.Block(pos+12, pos, 5)
-			if ok65 {
-				s.Names = fw.Resize(s.Names, n64)
-				for i66 := range s.Names {
-					p67, set68, ok69 := r.Optional(p63+i66*5, pos, 4)
-					if !set68 {
-						s.Names[i66] = nil
-					} else if ok69 {
-						if s.Names[i66] == nil {
-							s.Names[i66] = new(string)
+			p65, n66, ok67 := r.Block(pos+12, pos, 5)
+			if ok67 {
+				s.Names = fw.Resize(s.Names, n66)
+				for i68 := range s.Names {
+					p69, set70, ok71 := r.Optional(p65+i68*5, pos, 4)
+					if !set70 {
+						s.Names[i68] = nil
+					} else if ok71 {
+						if s.Names[i68] == nil {
+							s.Names[i68] = new(string)
 						}
-						r.String(p67, p67, &(*s.Names[i66]))
+						r.String(p69, p69, &(*s.Names[i68]))
 					}
 					if !r.OK() {
 						break
@@ -810,11 +870,11 @@ func (s *Bag) FwGetV(r *fw.VReader, slot, base int) {
 			s.Names = d.Names
 		}
 		if 20 <= stored {
-			p70, n71, ok72 := r.Block(pos+16, pos, 4)
-			if ok72 {
-				s.Words = fw.Resize(s.Words, n71)
-				for i73 := range s.Words {
-					r.String(p70+i73*4, pos, &s.Words[i73])
+			p72, n73, ok74 := r.Block(pos+16, pos, 4)
+			if ok74 {
+				s.Words = fw.Resize(s.Words, n73)
+				for i75 := range s.Words {
+					r.String(p72+i75*4, pos, &s.Words[i75])
 					if !r.OK() {
 						break
 					}
@@ -835,119 +895,253 @@ func (s *Bag) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVBag verifies the Bag body the slot leads to (generated code).
 func FwVerifyVBag(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 3 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 3 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 3) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 24 {
-		if p74, n75, ok76 := r.Block(pos+8, pos, 4); ok76 {
-			for i77 := 0; i77 < n75 && r.OK(); i77++ {
-				FwVerifyVNothing(r, p74+i77*4, pos)
-			}
-		}
-		if p78, n79, ok80 := r.Block(pos+12, pos, 5); ok80 {
-			for i81 := 0; i81 < n79 && r.OK(); i81++ {
-				if p82, set83, ok84 := r.Optional(p78+i81*5, pos, 4); set83 && ok84 {
-					blk85 := p82 + int(fw.U32(d, p82))
-					n86 := -1
-					if blk85 >= p82+4 && blk85 <= r.Size-4 {
-						n86 = int(fw.U32(d, blk85))
-					}
-					if n86 >= 0 && n86 <= r.Size-blk85-4 {
-						r.Left -= int64(4 + n86)
-					} else {
-						r.Text(p82, p82)
-					}
-				}
-			}
-		}
-		if p87, n88, ok89 := r.Block(pos+16, pos, 4); ok89 {
-			for i90 := 0; i90 < n88 && r.OK(); i90++ {
-				blk91 := pos + int(fw.U32(d, p87+i90*4))
-				n92 := -1
-				if blk91 >= p87+i90*4+4 && blk91 <= r.Size-4 {
-					n92 = int(fw.U32(d, blk91))
-				}
-				if n92 >= 0 && n92 <= r.Size-blk91-4 {
-					r.Left -= int64(4 + n92)
-				} else {
-					r.Text(p87+i90*4, pos)
-				}
-			}
-		}
-		blk93 := pos + int(fw.U32(d, pos+20))
-		n94 := -1
-		if blk93 >= pos+20+4 && blk93 <= r.Size-4 {
-			n94 = int(fw.U32(d, blk93))
-		}
-		if n94 >= 0 && n94 <= r.Size-blk93-4 {
-			r.Left -= int64(4 + n94)
+		p76, n77, ok78 := 0, 0, false
+		blk79 := pos + int(fw.U32(d, pos+8))
+		if blk79 >= pos+8+4 && blk79 <= size-4 && int(fw.U32(d, blk79))*4 <= size-blk79-4 {
+			n77 = int(fw.U32(d, blk79))
+			p76 = blk79 + 4
+			left -= int64(4 + n77*4)
+			ok78 = left >= 0
 		} else {
+			r.Left = left
+			p76, n77, ok78 = r.Block(pos+8, pos, 4)
+			left = r.Left
+		}
+		if ok78 {
+			for i80 := 0; i80 < n77 && r.Left >= 0; i80++ {
+				{
+					slot, base := p76+i80*4, pos
+					pos := base + int(fw.U32(d, slot))
+					stored, typ := 0, uint32(0)
+					if pos >= slot+4 && pos <= size-8 {
+						h := d[pos : pos+8 : pos+8]
+						stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+					}
+					if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
+						left -= int64(stored)
+					} else {
+						r.Left = left
+						r.Enter(slot, base, 2) // records why
+						left = r.Left
+					}
+				}
+			}
+		}
+		p81, n82, ok83 := 0, 0, false
+		blk84 := pos + int(fw.U32(d, pos+12))
+		if blk84 >= pos+12+4 && blk84 <= size-4 && int(fw.U32(d, blk84))*5 <= size-blk84-4 {
+			n82 = int(fw.U32(d, blk84))
+			p81 = blk84 + 4
+			left -= int64(4 + n82*5)
+			ok83 = left >= 0
+		} else {
+			r.Left = left
+			p81, n82, ok83 = r.Block(pos+12, pos, 5)
+			left = r.Left
+		}
+		if ok83 {
+			for i85 := 0; i85 < n82 && r.Left >= 0; i85++ {
+				if d[p81+i85*5] != 0 {
+					p86 := pos + int(fw.U32(d, p81+i85*5+1))
+					if p86 >= p81+i85*5+5 && p86 <= size-4 {
+						left -= 4
+						blk87 := p86 + int(fw.U32(d, p86))
+						n88 := -1
+						if blk87 >= p86+4 && blk87 <= size-4 {
+							n88 = int(fw.U32(d, blk87))
+						}
+						if n88 >= 0 && n88 <= size-blk87-4 {
+							left -= int64(4 + n88)
+						} else {
+							r.Left = left
+							r.Text(p86, p86)
+							left = r.Left
+						}
+					} else {
+						r.Left = left
+						r.Optional(p81+i85*5, pos, 4) // records why
+						left = r.Left
+					}
+				}
+			}
+		}
+		p89, n90, ok91 := 0, 0, false
+		blk92 := pos + int(fw.U32(d, pos+16))
+		if blk92 >= pos+16+4 && blk92 <= size-4 && int(fw.U32(d, blk92))*4 <= size-blk92-4 {
+			n90 = int(fw.U32(d, blk92))
+			p89 = blk92 + 4
+			left -= int64(4 + n90*4)
+			ok91 = left >= 0
+		} else {
+			r.Left = left
+			p89, n90, ok91 = r.Block(pos+16, pos, 4)
+			left = r.Left
+		}
+		if ok91 {
+			for i93 := 0; i93 < n90 && r.Left >= 0; i93++ {
+				blk94 := pos + int(fw.U32(d, p89+i93*4))
+				n95 := -1
+				if blk94 >= p89+i93*4+4 && blk94 <= size-4 {
+					n95 = int(fw.U32(d, blk94))
+				}
+				if n95 >= 0 && n95 <= size-blk94-4 {
+					left -= int64(4 + n95)
+				} else {
+					r.Left = left
+					r.Text(p89+i93*4, pos)
+					left = r.Left
+				}
+			}
+		}
+		blk96 := pos + int(fw.U32(d, pos+20))
+		n97 := -1
+		if blk96 >= pos+20+4 && blk96 <= size-4 {
+			n97 = int(fw.U32(d, blk96))
+		}
+		if n97 >= 0 && n97 <= size-blk96-4 {
+			left -= int64(4 + n97)
+		} else {
+			r.Left = left
 			r.Text(pos+20, pos)
+			left = r.Left
 		}
 	} else {
 		if 12 <= stored {
-			if p95, n96, ok97 := r.Block(pos+8, pos, 4); ok97 {
-				for i98 := 0; i98 < n96 && r.OK(); i98++ {
-					FwVerifyVNothing(r, p95+i98*4, pos)
+			p98, n99, ok100 := 0, 0, false
+			blk101 := pos + int(fw.U32(d, pos+8))
+			if blk101 >= pos+8+4 && blk101 <= size-4 && int(fw.U32(d, blk101))*4 <= size-blk101-4 {
+				n99 = int(fw.U32(d, blk101))
+				p98 = blk101 + 4
+				left -= int64(4 + n99*4)
+				ok100 = left >= 0
+			} else {
+				r.Left = left
+				p98, n99, ok100 = r.Block(pos+8, pos, 4)
+				left = r.Left
+			}
+			if ok100 {
+				for i102 := 0; i102 < n99 && r.Left >= 0; i102++ {
+					{
+						slot, base := p98+i102*4, pos
+						pos := base + int(fw.U32(d, slot))
+						stored, typ := 0, uint32(0)
+						if pos >= slot+4 && pos <= size-8 {
+							h := d[pos : pos+8 : pos+8]
+							stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+						}
+						if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
+							left -= int64(stored)
+						} else {
+							r.Left = left
+							r.Enter(slot, base, 2) // records why
+							left = r.Left
+						}
+					}
 				}
 			}
 		}
 		if 16 <= stored {
-			if p99, n100, ok101 := r.Block(pos+12, pos, 5); ok101 {
-				for i102 := 0; i102 < n100 && r.OK(); i102++ {
-					if p103, set104, ok105 := r.Optional(p99+i102*5, pos, 4); set104 && ok105 {
-						blk106 := p103 + int(fw.U32(d, p103))
-						n107 := -1
-						if blk106 >= p103+4 && blk106 <= r.Size-4 {
-							n107 = int(fw.U32(d, blk106))
-						}
-						if n107 >= 0 && n107 <= r.Size-blk106-4 {
-							r.Left -= int64(4 + n107)
+			p103, n104, ok105 := 0, 0, false
+			blk106 := pos + int(fw.U32(d, pos+12))
+			if blk106 >= pos+12+4 && blk106 <= size-4 && int(fw.U32(d, blk106))*5 <= size-blk106-4 {
+				n104 = int(fw.U32(d, blk106))
+				p103 = blk106 + 4
+				left -= int64(4 + n104*5)
+				ok105 = left >= 0
+			} else {
+				r.Left = left
+				p103, n104, ok105 = r.Block(pos+12, pos, 5)
+				left = r.Left
+			}
+			if ok105 {
+				for i107 := 0; i107 < n104 && r.Left >= 0; i107++ {
+					if d[p103+i107*5] != 0 {
+						p108 := pos + int(fw.U32(d, p103+i107*5+1))
+						if p108 >= p103+i107*5+5 && p108 <= size-4 {
+							left -= 4
+							blk109 := p108 + int(fw.U32(d, p108))
+							n110 := -1
+							if blk109 >= p108+4 && blk109 <= size-4 {
+								n110 = int(fw.U32(d, blk109))
+							}
+							if n110 >= 0 && n110 <= size-blk109-4 {
+								left -= int64(4 + n110)
+							} else {
+								r.Left = left
+								r.Text(p108, p108)
+								left = r.Left
+							}
 						} else {
-							r.Text(p103, p103)
+							r.Left = left
+							r.Optional(p103+i107*5, pos, 4) // records why
+							left = r.Left
 						}
 					}
 				}
 			}
 		}
 		if 20 <= stored {
-			if p108, n109, ok110 := r.Block(pos+16, pos, 4); ok110 {
-				for i111 := 0; i111 < n109 && r.OK(); i111++ {
-					blk112 := pos + int(fw.U32(d, p108+i111*4))
-					n113 := -1
-					if blk112 >= p108+i111*4+4 && blk112 <= r.Size-4 {
-						n113 = int(fw.U32(d, blk112))
+			p111, n112, ok113 := 0, 0, false
+			blk114 := pos + int(fw.U32(d, pos+16))
+			if blk114 >= pos+16+4 && blk114 <= size-4 && int(fw.U32(d, blk114))*4 <= size-blk114-4 {
+				n112 = int(fw.U32(d, blk114))
+				p111 = blk114 + 4
+				left -= int64(4 + n112*4)
+				ok113 = left >= 0
+			} else {
+				r.Left = left
+				p111, n112, ok113 = r.Block(pos+16, pos, 4)
+				left = r.Left
+			}
+			if ok113 {
+				for i115 := 0; i115 < n112 && r.Left >= 0; i115++ {
+					blk116 := pos + int(fw.U32(d, p111+i115*4))
+					n117 := -1
+					if blk116 >= p111+i115*4+4 && blk116 <= size-4 {
+						n117 = int(fw.U32(d, blk116))
 					}
-					if n113 >= 0 && n113 <= r.Size-blk112-4 {
-						r.Left -= int64(4 + n113)
+					if n117 >= 0 && n117 <= size-blk116-4 {
+						left -= int64(4 + n117)
 					} else {
-						r.Text(p108+i111*4, pos)
+						r.Left = left
+						r.Text(p111+i115*4, pos)
+						left = r.Left
 					}
 				}
 			}
 		}
 		if 24 <= stored {
-			blk114 := pos + int(fw.U32(d, pos+20))
-			n115 := -1
-			if blk114 >= pos+20+4 && blk114 <= r.Size-4 {
-				n115 = int(fw.U32(d, blk114))
+			blk118 := pos + int(fw.U32(d, pos+20))
+			n119 := -1
+			if blk118 >= pos+20+4 && blk118 <= size-4 {
+				n119 = int(fw.U32(d, blk118))
 			}
-			if n115 >= 0 && n115 <= r.Size-blk114-4 {
-				r.Left -= int64(4 + n115)
+			if n119 >= 0 && n119 <= size-blk118-4 {
+				left -= int64(4 + n119)
 			} else {
+				r.Left = left
 				r.Text(pos+20, pos)
+				left = r.Left
 			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -993,21 +1187,21 @@ func VerifyBagFinalLimits(data []byte, lim *fw.Limits) error {
 // FwPutF appends s's fields in the final format (generated code).
 func (s *Bag) FwPutF(b []byte) []byte {
 	b = fw.AppendU32(b, uint32(len(s.Items)))
-	for i116 := range s.Items {
-		b = s.Items[i116].FwPutF(b)
+	for i120 := range s.Items {
+		b = s.Items[i120].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.Names)))
-	for i117 := range s.Names {
-		if s.Names[i117] == nil {
+	for i121 := range s.Names {
+		if s.Names[i121] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = fw.AppendString(b, (*s.Names[i117]))
+			b = fw.AppendString(b, (*s.Names[i121]))
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.Words)))
-	for i118 := range s.Words {
-		b = fw.AppendString(b, s.Words[i118])
+	for i122 := range s.Words {
+		b = fw.AppendString(b, s.Words[i122])
 	}
 	b = fw.AppendBytes(b, s.Blob)
 	return b
@@ -1020,52 +1214,52 @@ func (s *Bag) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n119, ok120 := r.Count(p, end-12, 0)
-	if !ok120 {
+	n123, ok124 := r.Count(p, end-12, 0)
+	if !ok124 {
 		return -1
 	}
 	p += 4
-	s.Items = fw.Resize(s.Items, n119)
-	for i121 := range s.Items {
-		if p = s.Items[i121].FwGetF(r, p, end-12); p < 0 {
+	s.Items = fw.Resize(s.Items, n123)
+	for i125 := range s.Items {
+		if p = s.Items[i125].FwGetF(r, p, end-12); p < 0 {
 			return -1
 		}
 	}
-	n122, ok123 := r.Count(p, end-8, 1)
-	if !ok123 {
-		return -1
-	}
-	p += 4
-	s.Names = fw.Resize(s.Names, n122)
-	rest125 := n122 * 1
-	for i124 := range s.Names {
-		rest125 -= 1
-		if d[p] == 0 {
-			s.Names[i124] = nil
-			p++
-		} else {
-			p++
-			if 4 > end-8-rest125-p {
-				return r.Fail(fw.ErrTruncated)
-			}
-			if s.Names[i124] == nil {
-				s.Names[i124] = new(string)
-			}
-			if p = r.String(p, end-8-rest125, &(*s.Names[i124])); p < 0 {
-				return -1
-			}
-		}
-	}
-	n126, ok127 := r.Count(p, end-4, 4)
+	n126, ok127 := r.Count(p, end-8, 1)
 	if !ok127 {
 		return -1
 	}
 	p += 4
-	s.Words = fw.Resize(s.Words, n126)
-	rest129 := n126 * 4
-	for i128 := range s.Words {
-		rest129 -= 4
-		if p = r.String(p, end-4-rest129, &s.Words[i128]); p < 0 {
+	s.Names = fw.Resize(s.Names, n126)
+	rest129 := n126 * 1
+	for i128 := range s.Names {
+		rest129 -= 1
+		if d[p] == 0 {
+			s.Names[i128] = nil
+			p++
+		} else {
+			p++
+			if 4 > end-8-rest129-p {
+				return r.Fail(fw.ErrTruncated)
+			}
+			if s.Names[i128] == nil {
+				s.Names[i128] = new(string)
+			}
+			if p = r.String(p, end-8-rest129, &(*s.Names[i128])); p < 0 {
+				return -1
+			}
+		}
+	}
+	n130, ok131 := r.Count(p, end-4, 4)
+	if !ok131 {
+		return -1
+	}
+	p += 4
+	s.Words = fw.Resize(s.Words, n130)
+	rest133 := n130 * 4
+	for i132 := range s.Words {
+		rest133 -= 4
+		if p = r.String(p, end-4-rest133, &s.Words[i132]); p < 0 {
 			return -1
 		}
 	}
@@ -1083,51 +1277,59 @@ func FwVerifyFBag(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n130, ok131 := r.Count(p, end-12, 0)
-	if !ok131 {
+	n134, ok135 := r.Count(p, end-12, 0)
+	if !ok135 {
 		return -1
 	}
 	p += 4
-	for i132 := 0; i132 < n130; i132++ {
-		if p = FwVerifyFNothing(r, p, end-12); p < 0 {
-			return -1
-		}
-	}
-	n133, ok134 := r.Count(p, end-8, 1)
-	if !ok134 {
-		return -1
-	}
-	p += 4
-	rest136 := n133 * 1
-	for i135 := 0; i135 < n133; i135++ {
-		rest136 -= 1
-		if d[p] == 0 {
-			p++
-		} else {
-			p++
-			if 4 > end-8-rest136-p {
-				return r.Fail(fw.ErrTruncated)
-			}
-			if _, p = r.Text(p, end-8-rest136); p < 0 {
-				return -1
+	for i136 := 0; i136 < n134; i136++ {
+		{
+			if r.Depth == 0 {
+				return r.Fail(fw.ErrTooDeep)
 			}
 		}
 	}
-	n137, ok138 := r.Count(p, end-4, 4)
+	n137, ok138 := r.Count(p, end-8, 1)
 	if !ok138 {
 		return -1
 	}
 	p += 4
-	rest140 := n137 * 4
+	rest140 := n137 * 1
 	for i139 := 0; i139 < n137; i139++ {
-		rest140 -= 4
-		if _, p = r.Text(p, end-4-rest140); p < 0 {
-			return -1
+		rest140 -= 1
+		if d[p] == 0 {
+			p++
+		} else {
+			p++
+			if 4 > end-8-rest140-p {
+				return r.Fail(fw.ErrTruncated)
+			}
+			n141 := int(fw.U32(d, p))
+			if n141 > end-8-rest140-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n141
 		}
 	}
-	if _, p = r.Text(p, end); p < 0 {
+	n142, ok143 := r.Count(p, end-4, 4)
+	if !ok143 {
 		return -1
 	}
+	p += 4
+	rest145 := n142 * 4
+	for i144 := 0; i144 < n142; i144++ {
+		rest145 -= 4
+		n146 := int(fw.U32(d, p))
+		if n146 > end-4-rest145-p-4 {
+			return r.Fail(fw.ErrTruncated)
+		}
+		p += 4 + n146
+	}
+	n147 := int(fw.U32(d, p))
+	if n147 > end-p-4 {
+		return r.Fail(fw.ErrTruncated)
+	}
+	p += 4 + n147
 	r.Leave()
 	return p
 }
@@ -1142,33 +1344,33 @@ func (s *Bag) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"items\":"...)
 	b = append(b, '[')
-	for i141 := range s.Items {
-		if i141 > 0 {
+	for i148 := range s.Items {
+		if i148 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Items[i141].AppendJSON(b)
+		b = s.Items[i148].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"names\":"...)
 	b = append(b, '[')
-	for i142 := range s.Names {
-		if i142 > 0 {
+	for i149 := range s.Names {
+		if i149 > 0 {
 			b = append(b, ',')
 		}
-		if s.Names[i142] == nil {
+		if s.Names[i149] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendJSONString(b, (*s.Names[i142]))
+			b = fw.AppendJSONString(b, (*s.Names[i149]))
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"words\":"...)
 	b = append(b, '[')
-	for i143 := range s.Words {
-		if i143 > 0 {
+	for i150 := range s.Words {
+		if i150 > 0 {
 			b = append(b, ',')
 		}
-		b = fw.AppendJSONString(b, s.Words[i143])
+		b = fw.AppendJSONString(b, s.Words[i150])
 	}
 	b = append(b, ']')
 	b = append(b, ",\"blob\":"...)
@@ -1200,45 +1402,45 @@ func (s *Bag) FwGetJSON(p *fw.JSONParser) {
 			s.Items = s.Items[:0]
 			if p.Array() {
 				for p.More() {
-					var e144 Nothing
-					e144 = NewNothing()
-					e144.FwGetJSON(p)
+					var e151 Nothing
+					e151 = NewNothing()
+					e151.FwGetJSON(p)
 					p.ChargeZero()
 					if p.Err != nil {
 						break
 					}
-					s.Items = append(s.Items, e144)
+					s.Items = append(s.Items, e151)
 				}
 			}
 		case "names":
 			s.Names = s.Names[:0]
 			if p.Array() {
 				for p.More() {
-					var e145 *string
+					var e152 *string
 					if p.Null() {
-						e145 = nil
+						e152 = nil
 					} else {
-						if e145 == nil {
-							e145 = new(string)
+						if e152 == nil {
+							e152 = new(string)
 						}
-						p.String(&(*e145))
+						p.String(&(*e152))
 					}
 					if p.Err != nil {
 						break
 					}
-					s.Names = append(s.Names, e145)
+					s.Names = append(s.Names, e152)
 				}
 			}
 		case "words":
 			s.Words = s.Words[:0]
 			if p.Array() {
 				for p.More() {
-					var e146 string
-					p.String(&e146)
+					var e153 string
+					p.String(&e153)
 					if p.Err != nil {
 						break
 					}
-					s.Words = append(s.Words, e146)
+					s.Words = append(s.Words, e153)
 				}
 			}
 		case "blob":

@@ -734,9 +734,16 @@ func VerifyPrimitivesLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Primitives) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(177)
-	b := w.Buf[pos : pos+177 : pos+177]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 177 + 4 + len(s.FString) + 4 + len(s.FBytes) + 4 + len(s.Password)
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+177 : pos+177]
 	fw.PutU32(b, 0, 177)
 	fw.PutU32(b, 4, 110)
 	b[8] = fw.B2U(s.FBool)
@@ -762,26 +769,31 @@ func (s *Primitives) FwPutV(w *fw.Writer, slot, base int) {
 	copy(b[137:], s.FUuid4[:])
 	copy(b[153:], s.FUuid[:])
 	fw.PutU32(b, 173, uint32(s.Legacy))
-	blk1 := w.Alloc(4 + len(s.FString))
-	fw.PutU32(w.Buf, pos+73, uint32(blk1-pos))
-	fw.PutU32(w.Buf, blk1, uint32(len(s.FString)))
-	copy(w.Buf[blk1+4:], s.FString)
-	w.VBytes(pos+77, pos, s.FBytes)
-	blk2 := w.Alloc(4 + len(s.Password))
-	fw.PutU32(w.Buf, pos+169, uint32(blk2-pos))
-	fw.PutU32(w.Buf, blk2, uint32(len(s.Password)))
-	copy(w.Buf[blk2+4:], s.Password)
+	q := pos + 177
+	fw.PutU32(b, 73, 177)
+	fw.PutU32(buf, q, uint32(len(s.FString)))
+	copy(buf[q+4:], s.FString)
+	q += 4 + len(s.FString)
+	fw.PutU32(b, 77, uint32(q-pos))
+	fw.PutU32(buf, q, uint32(len(s.FBytes)))
+	copy(buf[q+4:], s.FBytes)
+	q += 4 + len(s.FBytes)
+	fw.PutU32(b, 169, uint32(q-pos))
+	fw.PutU32(buf, q, uint32(len(s.Password)))
+	copy(buf[q+4:], s.Password)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Primitives) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 110 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 110 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -955,91 +967,111 @@ func (s *Primitives) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVPrimitives verifies the Primitives body the slot leads to (generated code).
 func FwVerifyVPrimitives(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 110 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 110 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 110) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 177 {
+		r.Left = left
 		fw.VCheckDecimal(r, pos+57)
-		blk3 := pos + int(fw.U32(d, pos+73))
+		left = r.Left
+		blk1 := pos + int(fw.U32(d, pos+73))
+		n2 := -1
+		if blk1 >= pos+73+4 && blk1 <= size-4 {
+			n2 = int(fw.U32(d, blk1))
+		}
+		if n2 >= 0 && n2 <= size-blk1-4 {
+			left -= int64(4 + n2)
+		} else {
+			r.Left = left
+			r.Text(pos+73, pos)
+			left = r.Left
+		}
+		blk3 := pos + int(fw.U32(d, pos+77))
 		n4 := -1
-		if blk3 >= pos+73+4 && blk3 <= r.Size-4 {
+		if blk3 >= pos+77+4 && blk3 <= size-4 {
 			n4 = int(fw.U32(d, blk3))
 		}
-		if n4 >= 0 && n4 <= r.Size-blk3-4 {
-			r.Left -= int64(4 + n4)
+		if n4 >= 0 && n4 <= size-blk3-4 {
+			left -= int64(4 + n4)
 		} else {
-			r.Text(pos+73, pos)
+			r.Left = left
+			r.Text(pos+77, pos)
+			left = r.Left
 		}
-		blk5 := pos + int(fw.U32(d, pos+77))
+		blk5 := pos + int(fw.U32(d, pos+169))
 		n6 := -1
-		if blk5 >= pos+77+4 && blk5 <= r.Size-4 {
+		if blk5 >= pos+169+4 && blk5 <= size-4 {
 			n6 = int(fw.U32(d, blk5))
 		}
-		if n6 >= 0 && n6 <= r.Size-blk5-4 {
-			r.Left -= int64(4 + n6)
+		if n6 >= 0 && n6 <= size-blk5-4 {
+			left -= int64(4 + n6)
 		} else {
-			r.Text(pos+77, pos)
-		}
-		blk7 := pos + int(fw.U32(d, pos+169))
-		n8 := -1
-		if blk7 >= pos+169+4 && blk7 <= r.Size-4 {
-			n8 = int(fw.U32(d, blk7))
-		}
-		if n8 >= 0 && n8 <= r.Size-blk7-4 {
-			r.Left -= int64(4 + n8)
-		} else {
+			r.Left = left
 			r.Text(pos+169, pos)
+			left = r.Left
 		}
 	} else {
 		if 73 <= stored {
+			r.Left = left
 			fw.VCheckDecimal(r, pos+57)
+			left = r.Left
 		}
 		if 77 <= stored {
-			blk9 := pos + int(fw.U32(d, pos+73))
-			n10 := -1
-			if blk9 >= pos+73+4 && blk9 <= r.Size-4 {
-				n10 = int(fw.U32(d, blk9))
+			blk7 := pos + int(fw.U32(d, pos+73))
+			n8 := -1
+			if blk7 >= pos+73+4 && blk7 <= size-4 {
+				n8 = int(fw.U32(d, blk7))
 			}
-			if n10 >= 0 && n10 <= r.Size-blk9-4 {
-				r.Left -= int64(4 + n10)
+			if n8 >= 0 && n8 <= size-blk7-4 {
+				left -= int64(4 + n8)
 			} else {
+				r.Left = left
 				r.Text(pos+73, pos)
+				left = r.Left
 			}
 		}
 		if 81 <= stored {
-			blk11 := pos + int(fw.U32(d, pos+77))
-			n12 := -1
-			if blk11 >= pos+77+4 && blk11 <= r.Size-4 {
-				n12 = int(fw.U32(d, blk11))
+			blk9 := pos + int(fw.U32(d, pos+77))
+			n10 := -1
+			if blk9 >= pos+77+4 && blk9 <= size-4 {
+				n10 = int(fw.U32(d, blk9))
 			}
-			if n12 >= 0 && n12 <= r.Size-blk11-4 {
-				r.Left -= int64(4 + n12)
+			if n10 >= 0 && n10 <= size-blk9-4 {
+				left -= int64(4 + n10)
 			} else {
+				r.Left = left
 				r.Text(pos+77, pos)
+				left = r.Left
 			}
 		}
 		if 173 <= stored {
-			blk13 := pos + int(fw.U32(d, pos+169))
-			n14 := -1
-			if blk13 >= pos+169+4 && blk13 <= r.Size-4 {
-				n14 = int(fw.U32(d, blk13))
+			blk11 := pos + int(fw.U32(d, pos+169))
+			n12 := -1
+			if blk11 >= pos+169+4 && blk11 <= size-4 {
+				n12 = int(fw.U32(d, blk11))
 			}
-			if n14 >= 0 && n14 <= r.Size-blk13-4 {
-				r.Left -= int64(4 + n14)
+			if n12 >= 0 && n12 <= size-blk11-4 {
+				left -= int64(4 + n12)
 			} else {
+				r.Left = left
 				r.Text(pos+169, pos)
+				left = r.Left
 			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -1120,21 +1152,21 @@ func (s *Primitives) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q15 := d[p : p+49 : p+49]
-	s.FBool = q15[0] != 0
-	s.FByte = byte(q15[1])
-	s.FChar = byte(q15[2])
-	s.FWchar = rune(fw.U32(q15, 3))
-	s.FInt8 = int8(q15[7])
-	s.FUint8 = uint8(q15[8])
-	s.FInt16 = int16(fw.U16(q15, 9))
-	s.FUint16 = uint16(fw.U16(q15, 11))
-	s.FInt32 = int32(fw.U32(q15, 13))
-	s.FUint32 = uint32(fw.U32(q15, 17))
-	s.FInt64 = int64(fw.U64(q15, 21))
-	s.FUint64 = uint64(fw.U64(q15, 29))
-	s.FFloat = fw.F32(q15, 37)
-	s.FDouble = fw.F64(q15, 41)
+	q13 := d[p : p+49 : p+49]
+	s.FBool = q13[0] != 0
+	s.FByte = byte(q13[1])
+	s.FChar = byte(q13[2])
+	s.FWchar = rune(fw.U32(q13, 3))
+	s.FInt8 = int8(q13[7])
+	s.FUint8 = uint8(q13[8])
+	s.FInt16 = int16(fw.U16(q13, 9))
+	s.FUint16 = uint16(fw.U16(q13, 11))
+	s.FInt32 = int32(fw.U32(q13, 13))
+	s.FUint32 = uint32(fw.U32(q13, 17))
+	s.FInt64 = int64(fw.U64(q13, 21))
+	s.FUint64 = uint64(fw.U64(q13, 29))
+	s.FFloat = fw.F32(q13, 37)
+	s.FDouble = fw.F64(q13, 41)
 	p += 49
 	if !r.Decimal(p, &s.FDecimal) {
 		return -1
@@ -1146,10 +1178,10 @@ func (s *Primitives) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.Bytes(p, end-96, &s.FBytes); p < 0 {
 		return -1
 	}
-	q16 := d[p : p+24 : p+24]
-	s.FEpoch = fw.Timestamp(fw.U64(q16, 0))
-	s.FUtc = fw.Timestamp(fw.U64(q16, 8))
-	s.FNs = fw.Timestamp(fw.U64(q16, 16))
+	q14 := d[p : p+24 : p+24]
+	s.FEpoch = fw.Timestamp(fw.U64(q14, 0))
+	s.FUtc = fw.Timestamp(fw.U64(q14, 8))
+	s.FNs = fw.Timestamp(fw.U64(q14, 16))
 	p += 24
 	copy(s.FUuid0[:], d[p:p+16])
 	p += 16
@@ -1162,8 +1194,8 @@ func (s *Primitives) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-4, &s.Password); p < 0 {
 		return -1
 	}
-	q17 := d[p : p+4 : p+4]
-	s.Legacy = int32(fw.U32(q17, 0))
+	q15 := d[p : p+4 : p+4]
+	s.Legacy = int32(fw.U32(q15, 0))
 	p += 4
 	r.Leave()
 	return p
@@ -1194,12 +1226,16 @@ func FwVerifyFPrimitives(r *fw.FReader, p, end int) int {
 		return -1
 	}
 	p += 16
-	if _, p = r.Text(p, end-100); p < 0 {
-		return -1
+	n16 := int(fw.U32(d, p))
+	if n16 > end-100-p-4 {
+		return r.Fail(fw.ErrTruncated)
 	}
-	if _, p = r.Text(p, end-96); p < 0 {
-		return -1
+	p += 4 + n16
+	n17 := int(fw.U32(d, p))
+	if n17 > end-96-p-4 {
+		return r.Fail(fw.ErrTruncated)
 	}
+	p += 4 + n17
 	p += 8
 	p += 8
 	p += 8
@@ -1207,9 +1243,11 @@ func FwVerifyFPrimitives(r *fw.FReader, p, end int) int {
 	p += 16
 	p += 16
 	p += 16
-	if _, p = r.Text(p, end-4); p < 0 {
-		return -1
+	n18 := int(fw.U32(d, p))
+	if n18 > end-4-p-4 {
+		return r.Fail(fw.ErrTruncated)
 	}
+	p += 4 + n18
 	p += 4
 	r.Leave()
 	return p
@@ -1514,92 +1552,101 @@ func VerifyOptionalsLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Optionals) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(64)
-	b := w.Buf[pos : pos+64 : pos+64]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 64
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+64 : pos+64]
 	fw.PutU32(b, 0, 64)
 	fw.PutU32(b, 4, 111)
 	b[63] = fw.B2U(s.FResetReset)
 	if s.FBool == nil {
 		fw.VNull(w, pos+8)
 	} else {
-		blk18 := w.VOptional(pos+8, pos, 1)
-		w.Buf[blk18] = fw.B2U((*s.FBool))
+		blk19 := w.VOptional(pos+8, pos, 1)
+		w.Buf[blk19] = fw.B2U((*s.FBool))
 	}
 	if s.FInt32 == nil {
 		fw.VNull(w, pos+13)
 	} else {
-		blk19 := w.VOptional(pos+13, pos, 4)
-		fw.PutU32(w.Buf, blk19, uint32((*s.FInt32)))
+		blk20 := w.VOptional(pos+13, pos, 4)
+		fw.PutU32(w.Buf, blk20, uint32((*s.FInt32)))
 	}
 	if s.FString == nil {
 		fw.VNull(w, pos+18)
 	} else {
-		blk20 := w.VOptional(pos+18, pos, 4)
-		blk21 := w.Alloc(4 + len((*s.FString)))
-		fw.PutU32(w.Buf, blk20, uint32(blk21-blk20))
-		fw.PutU32(w.Buf, blk21, uint32(len((*s.FString))))
-		copy(w.Buf[blk21+4:], (*s.FString))
+		blk21 := w.VOptional(pos+18, pos, 4)
+		blk22 := w.Alloc(4 + len((*s.FString)))
+		fw.PutU32(w.Buf, blk21, uint32(blk22-blk21))
+		fw.PutU32(w.Buf, blk22, uint32(len((*s.FString))))
+		copy(w.Buf[blk22+4:], (*s.FString))
 	}
 	if s.FDecimal == nil {
 		fw.VNull(w, pos+23)
 	} else {
-		blk22 := w.VOptional(pos+23, pos, 16)
-		fw.PutDecimal(w.Buf[blk22:], (*s.FDecimal))
+		blk23 := w.VOptional(pos+23, pos, 16)
+		fw.PutDecimal(w.Buf[blk23:], (*s.FDecimal))
 	}
 	if s.FUuid == nil {
 		fw.VNull(w, pos+28)
 	} else {
-		blk23 := w.VOptional(pos+28, pos, 16)
-		copy(w.Buf[blk23:], (*s.FUuid)[:])
+		blk24 := w.VOptional(pos+28, pos, 16)
+		copy(w.Buf[blk24:], (*s.FUuid)[:])
 	}
 	if s.FTime == nil {
 		fw.VNull(w, pos+33)
 	} else {
-		blk24 := w.VOptional(pos+33, pos, 8)
-		fw.PutU64(w.Buf, blk24, uint64((*s.FTime)))
+		blk25 := w.VOptional(pos+33, pos, 8)
+		fw.PutU64(w.Buf, blk25, uint64((*s.FTime)))
 	}
 	if s.FEnum == nil {
 		fw.VNull(w, pos+38)
 	} else {
-		blk25 := w.VOptional(pos+38, pos, 1)
-		w.Buf[blk25] = byte((*s.FEnum))
+		blk26 := w.VOptional(pos+38, pos, 1)
+		w.Buf[blk26] = byte((*s.FEnum))
 	}
 	if s.FFlags == nil {
 		fw.VNull(w, pos+43)
 	} else {
-		blk26 := w.VOptional(pos+43, pos, 4)
-		fw.PutU32(w.Buf, blk26, uint32((*s.FFlags)))
+		blk27 := w.VOptional(pos+43, pos, 4)
+		fw.PutU32(w.Buf, blk27, uint32((*s.FFlags)))
 	}
 	if s.FStruct == nil {
 		fw.VNull(w, pos+48)
 	} else {
-		blk27 := w.VOptional(pos+48, pos, 4)
-		s.FStruct.FwPutV(w, blk27, blk27)
+		blk28 := w.VOptional(pos+48, pos, 4)
+		s.FStruct.FwPutV(w, blk28, blk28)
 	}
 	if s.FOrder == nil {
 		fw.VNull(w, pos+53)
 	} else {
-		blk28 := w.VOptional(pos+53, pos, 4)
-		s.FOrder.FwPutV(w, blk28, blk28)
+		blk29 := w.VOptional(pos+53, pos, 4)
+		s.FOrder.FwPutV(w, blk29, blk29)
 	}
 	if s.FReset == nil {
 		fw.VNull(w, pos+58)
 	} else {
-		blk29 := w.VOptional(pos+58, pos, 8)
-		fw.PutU64(w.Buf, blk29, uint64((*s.FReset)))
+		blk30 := w.VOptional(pos+58, pos, 8)
+		fw.PutU64(w.Buf, blk30, uint64((*s.FReset)))
 	}
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Optionals) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 111 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 111 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -1609,246 +1656,246 @@ func (s *Optionals) FwGetV(r *fw.VReader, slot, base int) {
 	if stored >= 64 {
 		body := d[pos : pos+64 : pos+64]
 		s.FResetReset = body[63] != 0
-		p30, set31, ok32 := r.Optional(pos+8, pos, 1)
-		if !set31 {
+		p31, set32, ok33 := r.Optional(pos+8, pos, 1)
+		if !set32 {
 			s.FBool = nil
-		} else if ok32 {
+		} else if ok33 {
 			if s.FBool == nil {
 				s.FBool = new(bool)
 			}
-			(*s.FBool) = r.Data[p30] != 0
+			(*s.FBool) = r.Data[p31] != 0
 		}
-		p33, set34, ok35 := r.Optional(pos+13, pos, 4)
-		if !set34 {
+		p34, set35, ok36 := r.Optional(pos+13, pos, 4)
+		if !set35 {
 			s.FInt32 = nil
-		} else if ok35 {
+		} else if ok36 {
 			if s.FInt32 == nil {
 				s.FInt32 = new(int32)
 			}
-			(*s.FInt32) = int32(fw.U32(r.Data, p33))
+			(*s.FInt32) = int32(fw.U32(r.Data, p34))
 		}
-		p36, set37, ok38 := r.Optional(pos+18, pos, 4)
-		if !set37 {
+		p37, set38, ok39 := r.Optional(pos+18, pos, 4)
+		if !set38 {
 			s.FString = nil
-		} else if ok38 {
+		} else if ok39 {
 			if s.FString == nil {
 				s.FString = new(string)
 			}
-			r.String(p36, p36, &(*s.FString))
+			r.String(p37, p37, &(*s.FString))
 		}
-		p39, set40, ok41 := r.Optional(pos+23, pos, 16)
-		if !set40 {
+		p40, set41, ok42 := r.Optional(pos+23, pos, 16)
+		if !set41 {
 			s.FDecimal = nil
-		} else if ok41 {
+		} else if ok42 {
 			if s.FDecimal == nil {
 				s.FDecimal = new(fw.Decimal)
 			}
-			(*s.FDecimal) = fw.VDecimal(r, p39)
+			(*s.FDecimal) = fw.VDecimal(r, p40)
 		}
-		p42, set43, ok44 := r.Optional(pos+28, pos, 16)
-		if !set43 {
+		p43, set44, ok45 := r.Optional(pos+28, pos, 16)
+		if !set44 {
 			s.FUuid = nil
-		} else if ok44 {
+		} else if ok45 {
 			if s.FUuid == nil {
 				s.FUuid = new(fw.UUID)
 			}
-			(*s.FUuid) = fw.UUIDAt(r.Data, p42)
+			(*s.FUuid) = fw.UUIDAt(r.Data, p43)
 		}
-		p45, set46, ok47 := r.Optional(pos+33, pos, 8)
-		if !set46 {
+		p46, set47, ok48 := r.Optional(pos+33, pos, 8)
+		if !set47 {
 			s.FTime = nil
-		} else if ok47 {
+		} else if ok48 {
 			if s.FTime == nil {
 				s.FTime = new(fw.Timestamp)
 			}
-			(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p45))
+			(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p46))
 		}
-		p48, set49, ok50 := r.Optional(pos+38, pos, 1)
-		if !set49 {
+		p49, set50, ok51 := r.Optional(pos+38, pos, 1)
+		if !set50 {
 			s.FEnum = nil
-		} else if ok50 {
+		} else if ok51 {
 			if s.FEnum == nil {
 				s.FEnum = new(EnumByte)
 			}
-			(*s.FEnum) = EnumByte(r.Data[p48])
+			(*s.FEnum) = EnumByte(r.Data[p49])
 		}
-		p51, set52, ok53 := r.Optional(pos+43, pos, 4)
-		if !set52 {
+		p52, set53, ok54 := r.Optional(pos+43, pos, 4)
+		if !set53 {
 			s.FFlags = nil
-		} else if ok53 {
+		} else if ok54 {
 			if s.FFlags == nil {
 				s.FFlags = new(Flags)
 			}
-			(*s.FFlags) = Flags(fw.U32(r.Data, p51))
+			(*s.FFlags) = Flags(fw.U32(r.Data, p52))
 		}
-		p54, set55, ok56 := r.Optional(pos+48, pos, 4)
-		if !set55 {
+		p55, set56, ok57 := r.Optional(pos+48, pos, 4)
+		if !set56 {
 			s.FStruct = nil
-		} else if ok56 {
+		} else if ok57 {
 			if s.FStruct == nil {
 				s.FStruct = new(Primitives)
 			}
-			s.FStruct.FwGetV(r, p54, p54)
+			s.FStruct.FwGetV(r, p55, p55)
 		}
-		p57, set58, ok59 := r.Optional(pos+53, pos, 4)
-		if !set58 {
+		p58, set59, ok60 := r.Optional(pos+53, pos, 4)
+		if !set59 {
 			s.FOrder = nil
-		} else if ok59 {
+		} else if ok60 {
 			if s.FOrder == nil {
 				s.FOrder = new(proto.Order)
 			}
-			s.FOrder.FwGetV(r, p57, p57)
+			s.FOrder.FwGetV(r, p58, p58)
 		}
-		p60, set61, ok62 := r.Optional(pos+58, pos, 8)
-		if !set61 {
+		p61, set62, ok63 := r.Optional(pos+58, pos, 8)
+		if !set62 {
 			s.FReset = nil
-		} else if ok62 {
+		} else if ok63 {
 			if s.FReset == nil {
 				s.FReset = new(int64)
 			}
-			(*s.FReset) = int64(fw.U64(r.Data, p60))
+			(*s.FReset) = int64(fw.U64(r.Data, p61))
 		}
 	} else {
 		d := NewOptionals()
 		if 13 <= stored {
-			p63, set64, ok65 := r.Optional(pos+8, pos, 1)
-			if !set64 {
+			p64, set65, ok66 := r.Optional(pos+8, pos, 1)
+			if !set65 {
 				s.FBool = nil
-			} else if ok65 {
+			} else if ok66 {
 				if s.FBool == nil {
 					s.FBool = new(bool)
 				}
-				(*s.FBool) = r.Data[p63] != 0
+				(*s.FBool) = r.Data[p64] != 0
 			}
 		} else {
 			s.FBool = d.FBool
 		}
 		if 18 <= stored {
-			p66, set67, ok68 := r.Optional(pos+13, pos, 4)
-			if !set67 {
+			p67, set68, ok69 := r.Optional(pos+13, pos, 4)
+			if !set68 {
 				s.FInt32 = nil
-			} else if ok68 {
+			} else if ok69 {
 				if s.FInt32 == nil {
 					s.FInt32 = new(int32)
 				}
-				(*s.FInt32) = int32(fw.U32(r.Data, p66))
+				(*s.FInt32) = int32(fw.U32(r.Data, p67))
 			}
 		} else {
 			s.FInt32 = d.FInt32
 		}
 		if 23 <= stored {
-			p69, set70, ok71 := r.Optional(pos+18, pos, 4)
-			if !set70 {
+			p70, set71, ok72 := r.Optional(pos+18, pos, 4)
+			if !set71 {
 				s.FString = nil
-			} else if ok71 {
+			} else if ok72 {
 				if s.FString == nil {
 					s.FString = new(string)
 				}
-				r.String(p69, p69, &(*s.FString))
+				r.String(p70, p70, &(*s.FString))
 			}
 		} else {
 			s.FString = d.FString
 		}
 		if 28 <= stored {
-			p72, set73, ok74 := r.Optional(pos+23, pos, 16)
-			if !set73 {
+			p73, set74, ok75 := r.Optional(pos+23, pos, 16)
+			if !set74 {
 				s.FDecimal = nil
-			} else if ok74 {
+			} else if ok75 {
 				if s.FDecimal == nil {
 					s.FDecimal = new(fw.Decimal)
 				}
-				(*s.FDecimal) = fw.VDecimal(r, p72)
+				(*s.FDecimal) = fw.VDecimal(r, p73)
 			}
 		} else {
 			s.FDecimal = d.FDecimal
 		}
 		if 33 <= stored {
-			p75, set76, ok77 := r.Optional(pos+28, pos, 16)
-			if !set76 {
+			p76, set77, ok78 := r.Optional(pos+28, pos, 16)
+			if !set77 {
 				s.FUuid = nil
-			} else if ok77 {
+			} else if ok78 {
 				if s.FUuid == nil {
 					s.FUuid = new(fw.UUID)
 				}
-				(*s.FUuid) = fw.UUIDAt(r.Data, p75)
+				(*s.FUuid) = fw.UUIDAt(r.Data, p76)
 			}
 		} else {
 			s.FUuid = d.FUuid
 		}
 		if 38 <= stored {
-			p78, set79, ok80 := r.Optional(pos+33, pos, 8)
-			if !set79 {
+			p79, set80, ok81 := r.Optional(pos+33, pos, 8)
+			if !set80 {
 				s.FTime = nil
-			} else if ok80 {
+			} else if ok81 {
 				if s.FTime == nil {
 					s.FTime = new(fw.Timestamp)
 				}
-				(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p78))
+				(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p79))
 			}
 		} else {
 			s.FTime = d.FTime
 		}
 		if 43 <= stored {
-			p81, set82, ok83 := r.Optional(pos+38, pos, 1)
-			if !set82 {
+			p82, set83, ok84 := r.Optional(pos+38, pos, 1)
+			if !set83 {
 				s.FEnum = nil
-			} else if ok83 {
+			} else if ok84 {
 				if s.FEnum == nil {
 					s.FEnum = new(EnumByte)
 				}
-				(*s.FEnum) = EnumByte(r.Data[p81])
+				(*s.FEnum) = EnumByte(r.Data[p82])
 			}
 		} else {
 			s.FEnum = d.FEnum
 		}
 		if 48 <= stored {
-			p84, set85, ok86 := r.Optional(pos+43, pos, 4)
-			if !set85 {
+			p85, set86, ok87 := r.Optional(pos+43, pos, 4)
+			if !set86 {
 				s.FFlags = nil
-			} else if ok86 {
+			} else if ok87 {
 				if s.FFlags == nil {
 					s.FFlags = new(Flags)
 				}
-				(*s.FFlags) = Flags(fw.U32(r.Data, p84))
+				(*s.FFlags) = Flags(fw.U32(r.Data, p85))
 			}
 		} else {
 			s.FFlags = d.FFlags
 		}
 		if 53 <= stored {
-			p87, set88, ok89 := r.Optional(pos+48, pos, 4)
-			if !set88 {
+			p88, set89, ok90 := r.Optional(pos+48, pos, 4)
+			if !set89 {
 				s.FStruct = nil
-			} else if ok89 {
+			} else if ok90 {
 				if s.FStruct == nil {
 					s.FStruct = new(Primitives)
 				}
-				s.FStruct.FwGetV(r, p87, p87)
+				s.FStruct.FwGetV(r, p88, p88)
 			}
 		} else {
 			s.FStruct = d.FStruct
 		}
 		if 58 <= stored {
-			p90, set91, ok92 := r.Optional(pos+53, pos, 4)
-			if !set91 {
+			p91, set92, ok93 := r.Optional(pos+53, pos, 4)
+			if !set92 {
 				s.FOrder = nil
-			} else if ok92 {
+			} else if ok93 {
 				if s.FOrder == nil {
 					s.FOrder = new(proto.Order)
 				}
-				s.FOrder.FwGetV(r, p90, p90)
+				s.FOrder.FwGetV(r, p91, p91)
 			}
 		} else {
 			s.FOrder = d.FOrder
 		}
 		if 63 <= stored {
-			p93, set94, ok95 := r.Optional(pos+58, pos, 8)
-			if !set94 {
+			p94, set95, ok96 := r.Optional(pos+58, pos, 8)
+			if !set95 {
 				s.FReset = nil
-			} else if ok95 {
+			} else if ok96 {
 				if s.FReset == nil {
 					s.FReset = new(int64)
 				}
-				(*s.FReset) = int64(fw.U64(r.Data, p93))
+				(*s.FReset) = int64(fw.U64(r.Data, p94))
 			}
 		} else {
 			s.FReset = d.FReset
@@ -1865,127 +1912,597 @@ func (s *Optionals) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVOptionals verifies the Optionals body the slot leads to (generated code).
 func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 111 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 111 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 111) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 64 {
-		if p96, set97, ok98 := r.Optional(pos+8, pos, 1); set97 && ok98 {
-			_ = p96
-		}
-		if p99, set100, ok101 := r.Optional(pos+13, pos, 4); set100 && ok101 {
-			_ = p99
-		}
-		if p102, set103, ok104 := r.Optional(pos+18, pos, 4); set103 && ok104 {
-			blk105 := p102 + int(fw.U32(d, p102))
-			n106 := -1
-			if blk105 >= p102+4 && blk105 <= r.Size-4 {
-				n106 = int(fw.U32(d, blk105))
-			}
-			if n106 >= 0 && n106 <= r.Size-blk105-4 {
-				r.Left -= int64(4 + n106)
+		if d[pos+8] != 0 {
+			p97 := pos + int(fw.U32(d, pos+8+1))
+			if p97 >= pos+8+5 && p97 <= size-1 {
+				left -= 1
 			} else {
-				r.Text(p102, p102)
+				r.Left = left
+				r.Optional(pos+8, pos, 1) // records why
+				left = r.Left
 			}
 		}
-		if p107, set108, ok109 := r.Optional(pos+23, pos, 16); set108 && ok109 {
-			fw.VCheckDecimal(r, p107)
+		if d[pos+13] != 0 {
+			p98 := pos + int(fw.U32(d, pos+13+1))
+			if p98 >= pos+13+5 && p98 <= size-4 {
+				left -= 4
+			} else {
+				r.Left = left
+				r.Optional(pos+13, pos, 4) // records why
+				left = r.Left
+			}
 		}
-		if p110, set111, ok112 := r.Optional(pos+28, pos, 16); set111 && ok112 {
-			_ = p110
+		if d[pos+18] != 0 {
+			p99 := pos + int(fw.U32(d, pos+18+1))
+			if p99 >= pos+18+5 && p99 <= size-4 {
+				left -= 4
+				blk100 := p99 + int(fw.U32(d, p99))
+				n101 := -1
+				if blk100 >= p99+4 && blk100 <= size-4 {
+					n101 = int(fw.U32(d, blk100))
+				}
+				if n101 >= 0 && n101 <= size-blk100-4 {
+					left -= int64(4 + n101)
+				} else {
+					r.Left = left
+					r.Text(p99, p99)
+					left = r.Left
+				}
+			} else {
+				r.Left = left
+				r.Optional(pos+18, pos, 4) // records why
+				left = r.Left
+			}
 		}
-		if p113, set114, ok115 := r.Optional(pos+33, pos, 8); set114 && ok115 {
-			_ = p113
+		if d[pos+23] != 0 {
+			p102 := pos + int(fw.U32(d, pos+23+1))
+			if p102 >= pos+23+5 && p102 <= size-16 {
+				left -= 16
+				r.Left = left
+				fw.VCheckDecimal(r, p102)
+				left = r.Left
+			} else {
+				r.Left = left
+				r.Optional(pos+23, pos, 16) // records why
+				left = r.Left
+			}
 		}
-		if p116, set117, ok118 := r.Optional(pos+38, pos, 1); set117 && ok118 {
-			_ = p116
+		if d[pos+28] != 0 {
+			p103 := pos + int(fw.U32(d, pos+28+1))
+			if p103 >= pos+28+5 && p103 <= size-16 {
+				left -= 16
+			} else {
+				r.Left = left
+				r.Optional(pos+28, pos, 16) // records why
+				left = r.Left
+			}
 		}
-		if p119, set120, ok121 := r.Optional(pos+43, pos, 4); set120 && ok121 {
-			_ = p119
+		if d[pos+33] != 0 {
+			p104 := pos + int(fw.U32(d, pos+33+1))
+			if p104 >= pos+33+5 && p104 <= size-8 {
+				left -= 8
+			} else {
+				r.Left = left
+				r.Optional(pos+33, pos, 8) // records why
+				left = r.Left
+			}
 		}
-		if p122, set123, ok124 := r.Optional(pos+48, pos, 4); set123 && ok124 {
-			FwVerifyVPrimitives(r, p122, p122)
+		if d[pos+38] != 0 {
+			p105 := pos + int(fw.U32(d, pos+38+1))
+			if p105 >= pos+38+5 && p105 <= size-1 {
+				left -= 1
+			} else {
+				r.Left = left
+				r.Optional(pos+38, pos, 1) // records why
+				left = r.Left
+			}
 		}
-		if p125, set126, ok127 := r.Optional(pos+53, pos, 4); set126 && ok127 {
-			proto.FwVerifyVOrder(r, p125, p125)
+		if d[pos+43] != 0 {
+			p106 := pos + int(fw.U32(d, pos+43+1))
+			if p106 >= pos+43+5 && p106 <= size-4 {
+				left -= 4
+			} else {
+				r.Left = left
+				r.Optional(pos+43, pos, 4) // records why
+				left = r.Left
+			}
 		}
-		if p128, set129, ok130 := r.Optional(pos+58, pos, 8); set129 && ok130 {
-			_ = p128
+		if d[pos+48] != 0 {
+			p107 := pos + int(fw.U32(d, pos+48+1))
+			if p107 >= pos+48+5 && p107 <= size-4 {
+				left -= 4
+				{
+					slot, base := p107, p107
+					pos := base + int(fw.U32(d, slot))
+					stored, typ := 0, uint32(0)
+					if pos >= slot+4 && pos <= size-8 {
+						h := d[pos : pos+8 : pos+8]
+						stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+					}
+					if stored >= 8 && stored <= size-pos && typ == 110 && r.Depth > 0 {
+						left -= int64(stored)
+						if stored >= 177 {
+							r.Left = left
+							fw.VCheckDecimal(r, pos+57)
+							left = r.Left
+							blk108 := pos + int(fw.U32(d, pos+73))
+							n109 := -1
+							if blk108 >= pos+73+4 && blk108 <= size-4 {
+								n109 = int(fw.U32(d, blk108))
+							}
+							if n109 >= 0 && n109 <= size-blk108-4 {
+								left -= int64(4 + n109)
+							} else {
+								r.Left = left
+								r.Text(pos+73, pos)
+								left = r.Left
+							}
+							blk110 := pos + int(fw.U32(d, pos+77))
+							n111 := -1
+							if blk110 >= pos+77+4 && blk110 <= size-4 {
+								n111 = int(fw.U32(d, blk110))
+							}
+							if n111 >= 0 && n111 <= size-blk110-4 {
+								left -= int64(4 + n111)
+							} else {
+								r.Left = left
+								r.Text(pos+77, pos)
+								left = r.Left
+							}
+							blk112 := pos + int(fw.U32(d, pos+169))
+							n113 := -1
+							if blk112 >= pos+169+4 && blk112 <= size-4 {
+								n113 = int(fw.U32(d, blk112))
+							}
+							if n113 >= 0 && n113 <= size-blk112-4 {
+								left -= int64(4 + n113)
+							} else {
+								r.Left = left
+								r.Text(pos+169, pos)
+								left = r.Left
+							}
+						} else {
+							if 73 <= stored {
+								r.Left = left
+								fw.VCheckDecimal(r, pos+57)
+								left = r.Left
+							}
+							if 77 <= stored {
+								blk114 := pos + int(fw.U32(d, pos+73))
+								n115 := -1
+								if blk114 >= pos+73+4 && blk114 <= size-4 {
+									n115 = int(fw.U32(d, blk114))
+								}
+								if n115 >= 0 && n115 <= size-blk114-4 {
+									left -= int64(4 + n115)
+								} else {
+									r.Left = left
+									r.Text(pos+73, pos)
+									left = r.Left
+								}
+							}
+							if 81 <= stored {
+								blk116 := pos + int(fw.U32(d, pos+77))
+								n117 := -1
+								if blk116 >= pos+77+4 && blk116 <= size-4 {
+									n117 = int(fw.U32(d, blk116))
+								}
+								if n117 >= 0 && n117 <= size-blk116-4 {
+									left -= int64(4 + n117)
+								} else {
+									r.Left = left
+									r.Text(pos+77, pos)
+									left = r.Left
+								}
+							}
+							if 173 <= stored {
+								blk118 := pos + int(fw.U32(d, pos+169))
+								n119 := -1
+								if blk118 >= pos+169+4 && blk118 <= size-4 {
+									n119 = int(fw.U32(d, blk118))
+								}
+								if n119 >= 0 && n119 <= size-blk118-4 {
+									left -= int64(4 + n119)
+								} else {
+									r.Left = left
+									r.Text(pos+169, pos)
+									left = r.Left
+								}
+							}
+						}
+					} else {
+						r.Left = left
+						r.Enter(slot, base, 110) // records why
+						left = r.Left
+					}
+				}
+			} else {
+				r.Left = left
+				r.Optional(pos+48, pos, 4) // records why
+				left = r.Left
+			}
+		}
+		if d[pos+53] != 0 {
+			p120 := pos + int(fw.U32(d, pos+53+1))
+			if p120 >= pos+53+5 && p120 <= size-4 {
+				left -= 4
+				{
+					slot, base := p120, p120
+					pos := base + int(fw.U32(d, slot))
+					stored, typ := 0, uint32(0)
+					if pos >= slot+4 && pos <= size-8 {
+						h := d[pos : pos+8 : pos+8]
+						stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+					}
+					if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
+						left -= int64(stored)
+						if stored >= 34 {
+							blk121 := pos + int(fw.U32(d, pos+12))
+							n122 := -1
+							if blk121 >= pos+12+4 && blk121 <= size-4 {
+								n122 = int(fw.U32(d, blk121))
+							}
+							if n122 >= 0 && n122 <= size-blk121-4 {
+								left -= int64(4 + n122)
+							} else {
+								r.Left = left
+								r.Text(pos+12, pos)
+								left = r.Left
+							}
+						} else {
+							if 16 <= stored {
+								blk123 := pos + int(fw.U32(d, pos+12))
+								n124 := -1
+								if blk123 >= pos+12+4 && blk123 <= size-4 {
+									n124 = int(fw.U32(d, blk123))
+								}
+								if n124 >= 0 && n124 <= size-blk123-4 {
+									left -= int64(4 + n124)
+								} else {
+									r.Left = left
+									r.Text(pos+12, pos)
+									left = r.Left
+								}
+							}
+						}
+					} else {
+						r.Left = left
+						r.Enter(slot, base, 1) // records why
+						left = r.Left
+					}
+				}
+			} else {
+				r.Left = left
+				r.Optional(pos+53, pos, 4) // records why
+				left = r.Left
+			}
+		}
+		if d[pos+58] != 0 {
+			p125 := pos + int(fw.U32(d, pos+58+1))
+			if p125 >= pos+58+5 && p125 <= size-8 {
+				left -= 8
+			} else {
+				r.Left = left
+				r.Optional(pos+58, pos, 8) // records why
+				left = r.Left
+			}
 		}
 	} else {
 		if 13 <= stored {
-			if p131, set132, ok133 := r.Optional(pos+8, pos, 1); set132 && ok133 {
-				_ = p131
+			if d[pos+8] != 0 {
+				p126 := pos + int(fw.U32(d, pos+8+1))
+				if p126 >= pos+8+5 && p126 <= size-1 {
+					left -= 1
+				} else {
+					r.Left = left
+					r.Optional(pos+8, pos, 1) // records why
+					left = r.Left
+				}
 			}
 		}
 		if 18 <= stored {
-			if p134, set135, ok136 := r.Optional(pos+13, pos, 4); set135 && ok136 {
-				_ = p134
+			if d[pos+13] != 0 {
+				p127 := pos + int(fw.U32(d, pos+13+1))
+				if p127 >= pos+13+5 && p127 <= size-4 {
+					left -= 4
+				} else {
+					r.Left = left
+					r.Optional(pos+13, pos, 4) // records why
+					left = r.Left
+				}
 			}
 		}
 		if 23 <= stored {
-			if p137, set138, ok139 := r.Optional(pos+18, pos, 4); set138 && ok139 {
-				blk140 := p137 + int(fw.U32(d, p137))
-				n141 := -1
-				if blk140 >= p137+4 && blk140 <= r.Size-4 {
-					n141 = int(fw.U32(d, blk140))
-				}
-				if n141 >= 0 && n141 <= r.Size-blk140-4 {
-					r.Left -= int64(4 + n141)
+			if d[pos+18] != 0 {
+				p128 := pos + int(fw.U32(d, pos+18+1))
+				if p128 >= pos+18+5 && p128 <= size-4 {
+					left -= 4
+					blk129 := p128 + int(fw.U32(d, p128))
+					n130 := -1
+					if blk129 >= p128+4 && blk129 <= size-4 {
+						n130 = int(fw.U32(d, blk129))
+					}
+					if n130 >= 0 && n130 <= size-blk129-4 {
+						left -= int64(4 + n130)
+					} else {
+						r.Left = left
+						r.Text(p128, p128)
+						left = r.Left
+					}
 				} else {
-					r.Text(p137, p137)
+					r.Left = left
+					r.Optional(pos+18, pos, 4) // records why
+					left = r.Left
 				}
 			}
 		}
 		if 28 <= stored {
-			if p142, set143, ok144 := r.Optional(pos+23, pos, 16); set143 && ok144 {
-				fw.VCheckDecimal(r, p142)
+			if d[pos+23] != 0 {
+				p131 := pos + int(fw.U32(d, pos+23+1))
+				if p131 >= pos+23+5 && p131 <= size-16 {
+					left -= 16
+					r.Left = left
+					fw.VCheckDecimal(r, p131)
+					left = r.Left
+				} else {
+					r.Left = left
+					r.Optional(pos+23, pos, 16) // records why
+					left = r.Left
+				}
 			}
 		}
 		if 33 <= stored {
-			if p145, set146, ok147 := r.Optional(pos+28, pos, 16); set146 && ok147 {
-				_ = p145
+			if d[pos+28] != 0 {
+				p132 := pos + int(fw.U32(d, pos+28+1))
+				if p132 >= pos+28+5 && p132 <= size-16 {
+					left -= 16
+				} else {
+					r.Left = left
+					r.Optional(pos+28, pos, 16) // records why
+					left = r.Left
+				}
 			}
 		}
 		if 38 <= stored {
-			if p148, set149, ok150 := r.Optional(pos+33, pos, 8); set149 && ok150 {
-				_ = p148
+			if d[pos+33] != 0 {
+				p133 := pos + int(fw.U32(d, pos+33+1))
+				if p133 >= pos+33+5 && p133 <= size-8 {
+					left -= 8
+				} else {
+					r.Left = left
+					r.Optional(pos+33, pos, 8) // records why
+					left = r.Left
+				}
 			}
 		}
 		if 43 <= stored {
-			if p151, set152, ok153 := r.Optional(pos+38, pos, 1); set152 && ok153 {
-				_ = p151
+			if d[pos+38] != 0 {
+				p134 := pos + int(fw.U32(d, pos+38+1))
+				if p134 >= pos+38+5 && p134 <= size-1 {
+					left -= 1
+				} else {
+					r.Left = left
+					r.Optional(pos+38, pos, 1) // records why
+					left = r.Left
+				}
 			}
 		}
 		if 48 <= stored {
-			if p154, set155, ok156 := r.Optional(pos+43, pos, 4); set155 && ok156 {
-				_ = p154
+			if d[pos+43] != 0 {
+				p135 := pos + int(fw.U32(d, pos+43+1))
+				if p135 >= pos+43+5 && p135 <= size-4 {
+					left -= 4
+				} else {
+					r.Left = left
+					r.Optional(pos+43, pos, 4) // records why
+					left = r.Left
+				}
 			}
 		}
 		if 53 <= stored {
-			if p157, set158, ok159 := r.Optional(pos+48, pos, 4); set158 && ok159 {
-				FwVerifyVPrimitives(r, p157, p157)
+			if d[pos+48] != 0 {
+				p136 := pos + int(fw.U32(d, pos+48+1))
+				if p136 >= pos+48+5 && p136 <= size-4 {
+					left -= 4
+					{
+						slot, base := p136, p136
+						pos := base + int(fw.U32(d, slot))
+						stored, typ := 0, uint32(0)
+						if pos >= slot+4 && pos <= size-8 {
+							h := d[pos : pos+8 : pos+8]
+							stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+						}
+						if stored >= 8 && stored <= size-pos && typ == 110 && r.Depth > 0 {
+							left -= int64(stored)
+							if stored >= 177 {
+								r.Left = left
+								fw.VCheckDecimal(r, pos+57)
+								left = r.Left
+								blk137 := pos + int(fw.U32(d, pos+73))
+								n138 := -1
+								if blk137 >= pos+73+4 && blk137 <= size-4 {
+									n138 = int(fw.U32(d, blk137))
+								}
+								if n138 >= 0 && n138 <= size-blk137-4 {
+									left -= int64(4 + n138)
+								} else {
+									r.Left = left
+									r.Text(pos+73, pos)
+									left = r.Left
+								}
+								blk139 := pos + int(fw.U32(d, pos+77))
+								n140 := -1
+								if blk139 >= pos+77+4 && blk139 <= size-4 {
+									n140 = int(fw.U32(d, blk139))
+								}
+								if n140 >= 0 && n140 <= size-blk139-4 {
+									left -= int64(4 + n140)
+								} else {
+									r.Left = left
+									r.Text(pos+77, pos)
+									left = r.Left
+								}
+								blk141 := pos + int(fw.U32(d, pos+169))
+								n142 := -1
+								if blk141 >= pos+169+4 && blk141 <= size-4 {
+									n142 = int(fw.U32(d, blk141))
+								}
+								if n142 >= 0 && n142 <= size-blk141-4 {
+									left -= int64(4 + n142)
+								} else {
+									r.Left = left
+									r.Text(pos+169, pos)
+									left = r.Left
+								}
+							} else {
+								if 73 <= stored {
+									r.Left = left
+									fw.VCheckDecimal(r, pos+57)
+									left = r.Left
+								}
+								if 77 <= stored {
+									blk143 := pos + int(fw.U32(d, pos+73))
+									n144 := -1
+									if blk143 >= pos+73+4 && blk143 <= size-4 {
+										n144 = int(fw.U32(d, blk143))
+									}
+									if n144 >= 0 && n144 <= size-blk143-4 {
+										left -= int64(4 + n144)
+									} else {
+										r.Left = left
+										r.Text(pos+73, pos)
+										left = r.Left
+									}
+								}
+								if 81 <= stored {
+									blk145 := pos + int(fw.U32(d, pos+77))
+									n146 := -1
+									if blk145 >= pos+77+4 && blk145 <= size-4 {
+										n146 = int(fw.U32(d, blk145))
+									}
+									if n146 >= 0 && n146 <= size-blk145-4 {
+										left -= int64(4 + n146)
+									} else {
+										r.Left = left
+										r.Text(pos+77, pos)
+										left = r.Left
+									}
+								}
+								if 173 <= stored {
+									blk147 := pos + int(fw.U32(d, pos+169))
+									n148 := -1
+									if blk147 >= pos+169+4 && blk147 <= size-4 {
+										n148 = int(fw.U32(d, blk147))
+									}
+									if n148 >= 0 && n148 <= size-blk147-4 {
+										left -= int64(4 + n148)
+									} else {
+										r.Left = left
+										r.Text(pos+169, pos)
+										left = r.Left
+									}
+								}
+							}
+						} else {
+							r.Left = left
+							r.Enter(slot, base, 110) // records why
+							left = r.Left
+						}
+					}
+				} else {
+					r.Left = left
+					r.Optional(pos+48, pos, 4) // records why
+					left = r.Left
+				}
 			}
 		}
 		if 58 <= stored {
-			if p160, set161, ok162 := r.Optional(pos+53, pos, 4); set161 && ok162 {
-				proto.FwVerifyVOrder(r, p160, p160)
+			if d[pos+53] != 0 {
+				p149 := pos + int(fw.U32(d, pos+53+1))
+				if p149 >= pos+53+5 && p149 <= size-4 {
+					left -= 4
+					{
+						slot, base := p149, p149
+						pos := base + int(fw.U32(d, slot))
+						stored, typ := 0, uint32(0)
+						if pos >= slot+4 && pos <= size-8 {
+							h := d[pos : pos+8 : pos+8]
+							stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+						}
+						if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
+							left -= int64(stored)
+							if stored >= 34 {
+								blk150 := pos + int(fw.U32(d, pos+12))
+								n151 := -1
+								if blk150 >= pos+12+4 && blk150 <= size-4 {
+									n151 = int(fw.U32(d, blk150))
+								}
+								if n151 >= 0 && n151 <= size-blk150-4 {
+									left -= int64(4 + n151)
+								} else {
+									r.Left = left
+									r.Text(pos+12, pos)
+									left = r.Left
+								}
+							} else {
+								if 16 <= stored {
+									blk152 := pos + int(fw.U32(d, pos+12))
+									n153 := -1
+									if blk152 >= pos+12+4 && blk152 <= size-4 {
+										n153 = int(fw.U32(d, blk152))
+									}
+									if n153 >= 0 && n153 <= size-blk152-4 {
+										left -= int64(4 + n153)
+									} else {
+										r.Left = left
+										r.Text(pos+12, pos)
+										left = r.Left
+									}
+								}
+							}
+						} else {
+							r.Left = left
+							r.Enter(slot, base, 1) // records why
+							left = r.Left
+						}
+					}
+				} else {
+					r.Left = left
+					r.Optional(pos+53, pos, 4) // records why
+					left = r.Left
+				}
 			}
 		}
 		if 63 <= stored {
-			if p163, set164, ok165 := r.Optional(pos+58, pos, 8); set164 && ok165 {
-				_ = p163
+			if d[pos+58] != 0 {
+				p154 := pos + int(fw.U32(d, pos+58+1))
+				if p154 >= pos+58+5 && p154 <= size-8 {
+					left -= 8
+				} else {
+					r.Left = left
+					r.Optional(pos+58, pos, 8) // records why
+					left = r.Left
+				}
 			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -2266,8 +2783,8 @@ func (s *Optionals) FwGetF(r *fw.FReader, p, end int) int {
 		(*s.FReset) = int64(fw.U64(d, p))
 		p += 8
 	}
-	q166 := d[p : p+1 : p+1]
-	s.FResetReset = q166[0] != 0
+	q155 := d[p : p+1 : p+1]
+	s.FResetReset = q155[0] != 0
 	p += 1
 	r.Leave()
 	return p
@@ -2305,9 +2822,11 @@ func FwVerifyFOptionals(r *fw.FReader, p, end int) int {
 		if 4 > end-9-p {
 			return r.Fail(fw.ErrTruncated)
 		}
-		if _, p = r.Text(p, end-9); p < 0 {
-			return -1
+		n156 := int(fw.U32(d, p))
+		if n156 > end-9-p-4 {
+			return r.Fail(fw.ErrTruncated)
 		}
+		p += 4 + n156
 	}
 	if d[p] == 0 {
 		p++
@@ -2364,8 +2883,52 @@ func FwVerifyFOptionals(r *fw.FReader, p, end int) int {
 		if 169 > end-3-p {
 			return r.Fail(fw.ErrTruncated)
 		}
-		if p = FwVerifyFPrimitives(r, p, end-3); p < 0 {
-			return -1
+		{
+			end := end - 3
+			if r.Depth == 0 {
+				return r.Fail(fw.ErrTooDeep)
+			}
+			p += 1
+			p += 1
+			p += 1
+			p += 4
+			p += 1
+			p += 1
+			p += 2
+			p += 2
+			p += 4
+			p += 4
+			p += 8
+			p += 8
+			p += 4
+			p += 8
+			if !r.CheckDecimal(p) {
+				return -1
+			}
+			p += 16
+			n157 := int(fw.U32(d, p))
+			if n157 > end-100-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n157
+			n158 := int(fw.U32(d, p))
+			if n158 > end-96-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n158
+			p += 8
+			p += 8
+			p += 8
+			p += 16
+			p += 16
+			p += 16
+			p += 16
+			n159 := int(fw.U32(d, p))
+			if n159 > end-4-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n159
+			p += 4
 		}
 	}
 	if d[p] == 0 {
@@ -2375,8 +2938,21 @@ func FwVerifyFOptionals(r *fw.FReader, p, end int) int {
 		if 26 > end-2-p {
 			return r.Fail(fw.ErrTruncated)
 		}
-		if p = proto.FwVerifyFOrder(r, p, end-2); p < 0 {
-			return -1
+		{
+			end := end - 2
+			if r.Depth == 0 {
+				return r.Fail(fw.ErrTooDeep)
+			}
+			p += 4
+			n160 := int(fw.U32(d, p))
+			if n160 > end-18-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n160
+			p += 1
+			p += 1
+			p += 8
+			p += 8
 		}
 	}
 	if d[p] == 0 {
@@ -2625,8 +3201,8 @@ func (*Collections) FBEType() uint32 { return 112 }
 // NewCollections is a Collections holding the schema's defaults.
 func NewCollections() Collections {
 	var s Collections
-	for i167 := range s.FArrayStruct {
-		s.FArrayStruct[i167] = NewPrimitives()
+	for i161 := range s.FArrayStruct {
+		s.FArrayStruct[i161] = NewPrimitives()
 	}
 	return s
 }
@@ -2641,26 +3217,26 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FArray)), 10)
 	b = append(b, ']', '[')
-	for i168 := range s.FArray {
-		if i168 > 0 {
+	for i162 := range s.FArray {
+		if i162 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(s.FArray[i168]), 10)
+		b = strconv.AppendInt(b, int64(s.FArray[i162]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_array_optional="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FArrayOptional)), 10)
 	b = append(b, ']', '[')
-	for i169 := range s.FArrayOptional {
-		if i169 > 0 {
+	for i163 := range s.FArrayOptional {
+		if i163 > 0 {
 			b = append(b, ',')
 		}
-		if s.FArrayOptional[i169] == nil {
+		if s.FArrayOptional[i163] == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '"')
-			b = append(b, (*s.FArrayOptional[i169])...)
+			b = append(b, (*s.FArrayOptional[i163])...)
 			b = append(b, '"')
 		}
 	}
@@ -2669,36 +3245,36 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FArrayStruct)), 10)
 	b = append(b, ']', '[')
-	for i170 := range s.FArrayStruct {
-		if i170 > 0 {
+	for i164 := range s.FArrayStruct {
+		if i164 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FArrayStruct[i170].FwPrint(b)
+		b = s.FArrayStruct[i164].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_vector="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FVector)), 10)
 	b = append(b, ']', '[')
-	for i171 := range s.FVector {
-		if i171 > 0 {
+	for i165 := range s.FVector {
+		if i165 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendUint(b, uint64(s.FVector[i171]), 10)
+		b = strconv.AppendUint(b, uint64(s.FVector[i165]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_vector_optional="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FVectorOptional)), 10)
 	b = append(b, ']', '[')
-	for i172 := range s.FVectorOptional {
-		if i172 > 0 {
+	for i166 := range s.FVectorOptional {
+		if i166 > 0 {
 			b = append(b, ',')
 		}
-		if s.FVectorOptional[i172] == nil {
+		if s.FVectorOptional[i166] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = append(b, (*s.FVectorOptional[i172]).String()...)
+			b = append(b, (*s.FVectorOptional[i166]).String()...)
 		}
 	}
 	b = append(b, ']')
@@ -2706,23 +3282,23 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FVectorStruct)), 10)
 	b = append(b, ']', '[')
-	for i173 := range s.FVectorStruct {
-		if i173 > 0 {
+	for i167 := range s.FVectorStruct {
+		if i167 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FVectorStruct[i173].FwPrint(b)
+		b = s.FVectorStruct[i167].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_list="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FList)), 10)
 	b = append(b, ']', '<')
-	for i174 := range s.FList {
-		if i174 > 0 {
+	for i168 := range s.FList {
+		if i168 > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '"')
-		b = append(b, s.FList[i174]...)
+		b = append(b, s.FList[i168]...)
 		b = append(b, '"')
 	}
 	b = append(b, '>')
@@ -2730,57 +3306,57 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FListOptional)), 10)
 	b = append(b, ']', '<')
-	for i175 := range s.FListOptional {
-		if i175 > 0 {
+	for i169 := range s.FListOptional {
+		if i169 > 0 {
 			b = append(b, ',')
 		}
-		if s.FListOptional[i175] == nil {
+		if s.FListOptional[i169] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = s.FListOptional[i175].FwPrint(b)
+			b = s.FListOptional[i169].FwPrint(b)
 		}
 	}
 	b = append(b, '>')
 	b = append(b, ",f_set="...)
-	set176 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	set170 := fw.SortedSet(s.FSet, cmp.Compare[int64])
 	b = append(b, '[')
-	b = strconv.AppendInt(b, int64(len(set176)), 10)
+	b = strconv.AppendInt(b, int64(len(set170)), 10)
 	b = append(b, ']', '{')
-	for i177 := range set176 {
-		if i177 > 0 {
+	for i171 := range set170 {
+		if i171 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(set176[i177]), 10)
+		b = strconv.AppendInt(b, int64(set170[i171]), 10)
 	}
 	b = append(b, '}')
 	b = append(b, ",f_set_struct="...)
-	set178 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	set172 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
 	b = append(b, '[')
-	b = strconv.AppendInt(b, int64(len(set178)), 10)
+	b = strconv.AppendInt(b, int64(len(set172)), 10)
 	b = append(b, ']', '{')
-	for i179 := range set178 {
-		if i179 > 0 {
+	for i173 := range set172 {
+		if i173 > 0 {
 			b = append(b, ',')
 		}
-		b = set178[i179].FwPrint(b)
+		b = set172[i173].FwPrint(b)
 	}
 	b = append(b, '}')
 	b = append(b, ",f_map="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FMap)), 10)
 	b = append(b, ']', '<')
-	i180 := 0
-	for _, k181 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v182 := s.FMap[k181]
-		if i180 > 0 {
+	i174 := 0
+	for _, k175 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v176 := s.FMap[k175]
+		if i174 > 0 {
 			b = append(b, ',')
 		}
-		i180++
+		i174++
 		b = append(b, '{')
-		b = strconv.AppendInt(b, int64(k181), 10)
+		b = strconv.AppendInt(b, int64(k175), 10)
 		b = append(b, "->"...)
 		b = append(b, '"')
-		b = append(b, v182...)
+		b = append(b, v176...)
 		b = append(b, '"')
 		b = append(b, '}')
 	}
@@ -2789,22 +3365,22 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FMapOptional)), 10)
 	b = append(b, ']', '<')
-	i183 := 0
-	for _, k184 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v185 := s.FMapOptional[k184]
-		if i183 > 0 {
+	i177 := 0
+	for _, k178 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v179 := s.FMapOptional[k178]
+		if i177 > 0 {
 			b = append(b, ',')
 		}
-		i183++
+		i177++
 		b = append(b, '{')
 		b = append(b, '"')
-		b = append(b, k184...)
+		b = append(b, k178...)
 		b = append(b, '"')
 		b = append(b, "->"...)
-		if v185 == nil {
+		if v179 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendPrintFloat(b, float64((*v185)))
+			b = fw.AppendPrintFloat(b, float64((*v179)))
 		}
 		b = append(b, '}')
 	}
@@ -2813,17 +3389,17 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FMapEnumKey)), 10)
 	b = append(b, ']', '<')
-	i186 := 0
-	for _, k187 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v188 := s.FMapEnumKey[k187]
-		if i186 > 0 {
+	i180 := 0
+	for _, k181 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v182 := s.FMapEnumKey[k181]
+		if i180 > 0 {
 			b = append(b, ',')
 		}
-		i186++
+		i180++
 		b = append(b, '{')
-		b = append(b, k187.String()...)
+		b = append(b, k181.String()...)
 		b = append(b, "->"...)
-		b = v188.FwPrint(b)
+		b = v182.FwPrint(b)
 		b = append(b, '}')
 	}
 	b = append(b, '>')
@@ -2831,19 +3407,19 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FHash)), 10)
 	b = append(b, ']', '[')
-	i189 := 0
-	for k190, v191 := range s.FHash {
-		if i189 > 0 {
+	i183 := 0
+	for k184, v185 := range s.FHash {
+		if i183 > 0 {
 			b = append(b, ',')
 		}
-		i189++
+		i183++
 		b = append(b, '{')
 		b = append(b, '"')
-		b = k190.AppendText(b)
+		b = k184.AppendText(b)
 		b = append(b, '"')
 		b = append(b, "->"...)
 		b = append(b, "bytes["...)
-		b = strconv.AppendInt(b, int64(len(v191)), 10)
+		b = strconv.AppendInt(b, int64(len(v185)), 10)
 		b = append(b, ']')
 		b = append(b, '}')
 	}
@@ -2852,21 +3428,21 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FHashOptional)), 10)
 	b = append(b, ']', '[')
-	i192 := 0
-	for k193, v194 := range s.FHashOptional {
-		if i192 > 0 {
+	i186 := 0
+	for k187, v188 := range s.FHashOptional {
+		if i186 > 0 {
 			b = append(b, ',')
 		}
-		i192++
+		i186++
 		b = append(b, '{')
 		b = append(b, '"')
-		b = append(b, k193...)
+		b = append(b, k187...)
 		b = append(b, '"')
 		b = append(b, "->"...)
-		if v194 == nil {
+		if v188 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = v194.FwPrint(b)
+			b = v188.FwPrint(b)
 		}
 		b = append(b, '}')
 	}
@@ -2875,14 +3451,14 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FHashStructKey)), 10)
 	b = append(b, ']', '[')
-	for i195 := range s.FHashStructKey {
-		if i195 > 0 {
+	for i189 := range s.FHashStructKey {
+		if i189 > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '{')
-		b = s.FHashStructKey[i195].Key.FwPrint(b)
+		b = s.FHashStructKey[i189].Key.FwPrint(b)
 		b = append(b, "->"...)
-		b = s.FHashStructKey[i195].Value.FwPrint(b)
+		b = s.FHashStructKey[i189].Value.FwPrint(b)
 		b = append(b, '}')
 	}
 	b = append(b, ']')
@@ -2934,140 +3510,149 @@ func VerifyCollectionsLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Collections) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(90)
-	b := w.Buf[pos : pos+90 : pos+90]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 90
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+90 : pos+90]
 	fw.PutU32(b, 0, 90)
 	fw.PutU32(b, 4, 112)
-	for i196 := range s.FArray {
-		fw.PutU32(w.Buf, pos+8+i196*4, uint32(s.FArray[i196]))
+	for i190 := range s.FArray {
+		fw.PutU32(w.Buf, pos+8+i190*4, uint32(s.FArray[i190]))
 	}
-	for i197 := range s.FArrayOptional {
-		if s.FArrayOptional[i197] == nil {
-			fw.VNull(w, pos+20+i197*5)
+	for i191 := range s.FArrayOptional {
+		if s.FArrayOptional[i191] == nil {
+			fw.VNull(w, pos+20+i191*5)
 		} else {
-			blk198 := w.VOptional(pos+20+i197*5, pos, 4)
-			blk199 := w.Alloc(4 + len((*s.FArrayOptional[i197])))
-			fw.PutU32(w.Buf, blk198, uint32(blk199-blk198))
-			fw.PutU32(w.Buf, blk199, uint32(len((*s.FArrayOptional[i197]))))
-			copy(w.Buf[blk199+4:], (*s.FArrayOptional[i197]))
+			blk192 := w.VOptional(pos+20+i191*5, pos, 4)
+			blk193 := w.Alloc(4 + len((*s.FArrayOptional[i191])))
+			fw.PutU32(w.Buf, blk192, uint32(blk193-blk192))
+			fw.PutU32(w.Buf, blk193, uint32(len((*s.FArrayOptional[i191]))))
+			copy(w.Buf[blk193+4:], (*s.FArrayOptional[i191]))
 		}
 	}
-	for i200 := range s.FArrayStruct {
-		s.FArrayStruct[i200].FwPutV(w, pos+30+i200*4, pos)
+	for i194 := range s.FArrayStruct {
+		s.FArrayStruct[i194].FwPutV(w, pos+30+i194*4, pos)
 	}
-	p201 := w.VBlock(pos+38, pos, len(s.FVector), 1)
-	for i202 := range s.FVector {
-		w.Buf[p201+i202*1] = byte(s.FVector[i202])
+	p195 := w.VBlock(pos+38, pos, len(s.FVector), 1)
+	for i196 := range s.FVector {
+		w.Buf[p195+i196*1] = byte(s.FVector[i196])
 	}
-	p203 := w.VBlock(pos+42, pos, len(s.FVectorOptional), 5)
-	for i204 := range s.FVectorOptional {
-		if s.FVectorOptional[i204] == nil {
-			fw.VNull(w, p203+i204*5)
+	p197 := w.VBlock(pos+42, pos, len(s.FVectorOptional), 5)
+	for i198 := range s.FVectorOptional {
+		if s.FVectorOptional[i198] == nil {
+			fw.VNull(w, p197+i198*5)
 		} else {
-			blk205 := w.VOptional(p203+i204*5, pos, 1)
-			w.Buf[blk205] = byte((*s.FVectorOptional[i204]))
+			blk199 := w.VOptional(p197+i198*5, pos, 1)
+			w.Buf[blk199] = byte((*s.FVectorOptional[i198]))
 		}
 	}
-	p206 := w.VBlock(pos+46, pos, len(s.FVectorStruct), 4)
-	for i207 := range s.FVectorStruct {
-		s.FVectorStruct[i207].FwPutV(w, p206+i207*4, pos)
+	p200 := w.VBlock(pos+46, pos, len(s.FVectorStruct), 4)
+	for i201 := range s.FVectorStruct {
+		s.FVectorStruct[i201].FwPutV(w, p200+i201*4, pos)
 	}
-	p208 := w.VBlock(pos+50, pos, len(s.FList), 4)
-	for i209 := range s.FList {
-		blk210 := w.Alloc(4 + len(s.FList[i209]))
-		fw.PutU32(w.Buf, p208+i209*4, uint32(blk210-pos))
-		fw.PutU32(w.Buf, blk210, uint32(len(s.FList[i209])))
-		copy(w.Buf[blk210+4:], s.FList[i209])
+	p202 := w.VBlock(pos+50, pos, len(s.FList), 4)
+	for i203 := range s.FList {
+		blk204 := w.Alloc(4 + len(s.FList[i203]))
+		fw.PutU32(w.Buf, p202+i203*4, uint32(blk204-pos))
+		fw.PutU32(w.Buf, blk204, uint32(len(s.FList[i203])))
+		copy(w.Buf[blk204+4:], s.FList[i203])
 	}
-	p211 := w.VBlock(pos+54, pos, len(s.FListOptional), 5)
-	for i212 := range s.FListOptional {
-		if s.FListOptional[i212] == nil {
-			fw.VNull(w, p211+i212*5)
+	p205 := w.VBlock(pos+54, pos, len(s.FListOptional), 5)
+	for i206 := range s.FListOptional {
+		if s.FListOptional[i206] == nil {
+			fw.VNull(w, p205+i206*5)
 		} else {
-			blk213 := w.VOptional(p211+i212*5, pos, 4)
-			s.FListOptional[i212].FwPutV(w, blk213, blk213)
+			blk207 := w.VOptional(p205+i206*5, pos, 4)
+			s.FListOptional[i206].FwPutV(w, blk207, blk207)
 		}
 	}
-	set214 := fw.SortedSet(s.FSet, cmp.Compare[int64])
-	p215 := w.VBlock(pos+58, pos, len(set214), 8)
-	for i216 := range set214 {
-		fw.PutU64(w.Buf, p215+i216*8, uint64(set214[i216]))
+	set208 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	p209 := w.VBlock(pos+58, pos, len(set208), 8)
+	for i210 := range set208 {
+		fw.PutU64(w.Buf, p209+i210*8, uint64(set208[i210]))
 	}
-	set217 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
-	p218 := w.VBlock(pos+62, pos, len(set217), 4)
-	for i219 := range set217 {
-		set217[i219].FwPutV(w, p218+i219*4, pos)
+	set211 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	p212 := w.VBlock(pos+62, pos, len(set211), 4)
+	for i213 := range set211 {
+		set211[i213].FwPutV(w, p212+i213*4, pos)
 	}
-	p220 := w.VBlock(pos+66, pos, len(s.FMap), 8)
-	for _, k221 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v222 := s.FMap[k221]
-		fw.PutU32(w.Buf, p220, uint32(k221))
-		blk223 := w.Alloc(4 + len(v222))
-		fw.PutU32(w.Buf, p220+4, uint32(blk223-pos))
-		fw.PutU32(w.Buf, blk223, uint32(len(v222)))
-		copy(w.Buf[blk223+4:], v222)
-		p220 += 8
+	p214 := w.VBlock(pos+66, pos, len(s.FMap), 8)
+	for _, k215 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v216 := s.FMap[k215]
+		fw.PutU32(w.Buf, p214, uint32(k215))
+		blk217 := w.Alloc(4 + len(v216))
+		fw.PutU32(w.Buf, p214+4, uint32(blk217-pos))
+		fw.PutU32(w.Buf, blk217, uint32(len(v216)))
+		copy(w.Buf[blk217+4:], v216)
+		p214 += 8
 	}
-	p224 := w.VBlock(pos+70, pos, len(s.FMapOptional), 9)
-	for _, k225 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v226 := s.FMapOptional[k225]
-		blk227 := w.Alloc(4 + len(k225))
-		fw.PutU32(w.Buf, p224, uint32(blk227-pos))
-		fw.PutU32(w.Buf, blk227, uint32(len(k225)))
-		copy(w.Buf[blk227+4:], k225)
-		if v226 == nil {
-			fw.VNull(w, p224+4)
+	p218 := w.VBlock(pos+70, pos, len(s.FMapOptional), 9)
+	for _, k219 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v220 := s.FMapOptional[k219]
+		blk221 := w.Alloc(4 + len(k219))
+		fw.PutU32(w.Buf, p218, uint32(blk221-pos))
+		fw.PutU32(w.Buf, blk221, uint32(len(k219)))
+		copy(w.Buf[blk221+4:], k219)
+		if v220 == nil {
+			fw.VNull(w, p218+4)
 		} else {
-			blk228 := w.VOptional(p224+4, pos, 8)
-			fw.PutF64(w.Buf, blk228, float64((*v226)))
+			blk222 := w.VOptional(p218+4, pos, 8)
+			fw.PutF64(w.Buf, blk222, float64((*v220)))
 		}
-		p224 += 9
+		p218 += 9
 	}
-	p229 := w.VBlock(pos+74, pos, len(s.FMapEnumKey), 5)
-	for _, k230 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v231 := s.FMapEnumKey[k230]
-		w.Buf[p229] = byte(k230)
-		v231.FwPutV(w, p229+1, pos)
-		p229 += 5
+	p223 := w.VBlock(pos+74, pos, len(s.FMapEnumKey), 5)
+	for _, k224 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v225 := s.FMapEnumKey[k224]
+		w.Buf[p223] = byte(k224)
+		v225.FwPutV(w, p223+1, pos)
+		p223 += 5
 	}
-	p232 := w.VBlock(pos+78, pos, len(s.FHash), 20)
-	for k233, v234 := range s.FHash {
-		copy(w.Buf[p232:], k233[:])
-		w.VBytes(p232+16, pos, v234)
-		p232 += 20
+	p226 := w.VBlock(pos+78, pos, len(s.FHash), 20)
+	for k227, v228 := range s.FHash {
+		copy(w.Buf[p226:], k227[:])
+		w.VBytes(p226+16, pos, v228)
+		p226 += 20
 	}
-	p235 := w.VBlock(pos+82, pos, len(s.FHashOptional), 9)
-	for k236, v237 := range s.FHashOptional {
-		blk238 := w.Alloc(4 + len(k236))
-		fw.PutU32(w.Buf, p235, uint32(blk238-pos))
-		fw.PutU32(w.Buf, blk238, uint32(len(k236)))
-		copy(w.Buf[blk238+4:], k236)
-		if v237 == nil {
-			fw.VNull(w, p235+4)
+	p229 := w.VBlock(pos+82, pos, len(s.FHashOptional), 9)
+	for k230, v231 := range s.FHashOptional {
+		blk232 := w.Alloc(4 + len(k230))
+		fw.PutU32(w.Buf, p229, uint32(blk232-pos))
+		fw.PutU32(w.Buf, blk232, uint32(len(k230)))
+		copy(w.Buf[blk232+4:], k230)
+		if v231 == nil {
+			fw.VNull(w, p229+4)
 		} else {
-			blk239 := w.VOptional(p235+4, pos, 4)
-			v237.FwPutV(w, blk239, blk239)
+			blk233 := w.VOptional(p229+4, pos, 4)
+			v231.FwPutV(w, blk233, blk233)
 		}
-		p235 += 9
+		p229 += 9
 	}
-	p240 := w.VBlock(pos+86, pos, len(s.FHashStructKey), 8)
-	for i241 := range s.FHashStructKey {
-		s.FHashStructKey[i241].Key.FwPutV(w, p240, pos)
-		s.FHashStructKey[i241].Value.FwPutV(w, p240+4, pos)
-		p240 += 8
+	p234 := w.VBlock(pos+86, pos, len(s.FHashStructKey), 8)
+	for i235 := range s.FHashStructKey {
+		s.FHashStructKey[i235].Key.FwPutV(w, p234, pos)
+		s.FHashStructKey[i235].Value.FwPutV(w, p234+4, pos)
+		p234 += 8
 	}
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 112 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 112 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -3075,289 +3660,289 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 90 {
-		for i242 := range s.FArray {
-			s.FArray[i242] = int32(fw.U32(r.Data, pos+8+i242*4))
+		for i236 := range s.FArray {
+			s.FArray[i236] = int32(fw.U32(r.Data, pos+8+i236*4))
 		}
-		for i243 := range s.FArrayOptional {
+		for i237 := range s.FArrayOptional {
 			if !r.OK() {
 				break
 			}
-			p244, set245, ok246 := r.Optional(pos+20+i243*5, pos, 4)
-			if !set245 {
-				s.FArrayOptional[i243] = nil
-			} else if ok246 {
-				if s.FArrayOptional[i243] == nil {
-					s.FArrayOptional[i243] = new(string)
+			p238, set239, ok240 := r.Optional(pos+20+i237*5, pos, 4)
+			if !set239 {
+				s.FArrayOptional[i237] = nil
+			} else if ok240 {
+				if s.FArrayOptional[i237] == nil {
+					s.FArrayOptional[i237] = new(string)
 				}
-				r.String(p244, p244, &(*s.FArrayOptional[i243]))
+				r.String(p238, p238, &(*s.FArrayOptional[i237]))
 			}
 		}
-		for i247 := range s.FArrayStruct {
+		for i241 := range s.FArrayStruct {
 			if !r.OK() {
 				break
 			}
-			s.FArrayStruct[i247].FwGetV(r, pos+30+i247*4, pos)
+			s.FArrayStruct[i241].FwGetV(r, pos+30+i241*4, pos)
 		}
-		p248, n249, ok250 := r.Block(pos+38, pos, 1)
-		if ok250 {
-			s.FVector = fw.Resize(s.FVector, n249)
-			for i251 := range s.FVector {
-				s.FVector[i251] = byte(r.Data[p248+i251*1])
+		p242, n243, ok244 := r.Block(pos+38, pos, 1)
+		if ok244 {
+			s.FVector = fw.Resize(s.FVector, n243)
+			for i245 := range s.FVector {
+				s.FVector[i245] = byte(r.Data[p242+i245*1])
 			}
 		}
-		p252, n253, ok254 := r.Block(pos+42, pos, 5)
-		if ok254 {
-			s.FVectorOptional = fw.Resize(s.FVectorOptional, n253)
-			for i255 := range s.FVectorOptional {
-				p256, set257, ok258 := r.Optional(p252+i255*5, pos, 1)
-				if !set257 {
-					s.FVectorOptional[i255] = nil
-				} else if ok258 {
-					if s.FVectorOptional[i255] == nil {
-						s.FVectorOptional[i255] = new(EnumByte)
+		p246, n247, ok248 := r.Block(pos+42, pos, 5)
+		if ok248 {
+			s.FVectorOptional = fw.Resize(s.FVectorOptional, n247)
+			for i249 := range s.FVectorOptional {
+				p250, set251, ok252 := r.Optional(p246+i249*5, pos, 1)
+				if !set251 {
+					s.FVectorOptional[i249] = nil
+				} else if ok252 {
+					if s.FVectorOptional[i249] == nil {
+						s.FVectorOptional[i249] = new(EnumByte)
 					}
-					(*s.FVectorOptional[i255]) = EnumByte(r.Data[p256])
+					(*s.FVectorOptional[i249]) = EnumByte(r.Data[p250])
 				}
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p259, n260, ok261 := r.Block(pos+46, pos, 4)
-		if ok261 {
-			s.FVectorStruct = fw.Resize(s.FVectorStruct, n260)
-			for i262 := range s.FVectorStruct {
-				s.FVectorStruct[i262].FwGetV(r, p259+i262*4, pos)
+		p253, n254, ok255 := r.Block(pos+46, pos, 4)
+		if ok255 {
+			s.FVectorStruct = fw.Resize(s.FVectorStruct, n254)
+			for i256 := range s.FVectorStruct {
+				s.FVectorStruct[i256].FwGetV(r, p253+i256*4, pos)
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p263, n264, ok265 := r.Block(pos+50, pos, 4)
-		if ok265 {
-			s.FList = fw.Resize(s.FList, n264)
-			for i266 := range s.FList {
-				r.String(p263+i266*4, pos, &s.FList[i266])
+		p257, n258, ok259 := r.Block(pos+50, pos, 4)
+		if ok259 {
+			s.FList = fw.Resize(s.FList, n258)
+			for i260 := range s.FList {
+				r.String(p257+i260*4, pos, &s.FList[i260])
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p267, n268, ok269 := r.Block(pos+54, pos, 5)
-		if ok269 {
-			s.FListOptional = fw.Resize(s.FListOptional, n268)
-			for i270 := range s.FListOptional {
-				p271, set272, ok273 := r.Optional(p267+i270*5, pos, 4)
-				if !set272 {
-					s.FListOptional[i270] = nil
-				} else if ok273 {
-					if s.FListOptional[i270] == nil {
-						s.FListOptional[i270] = new(Optionals)
+		p261, n262, ok263 := r.Block(pos+54, pos, 5)
+		if ok263 {
+			s.FListOptional = fw.Resize(s.FListOptional, n262)
+			for i264 := range s.FListOptional {
+				p265, set266, ok267 := r.Optional(p261+i264*5, pos, 4)
+				if !set266 {
+					s.FListOptional[i264] = nil
+				} else if ok267 {
+					if s.FListOptional[i264] == nil {
+						s.FListOptional[i264] = new(Optionals)
 					}
-					s.FListOptional[i270].FwGetV(r, p271, p271)
+					s.FListOptional[i264].FwGetV(r, p265, p265)
 				}
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p274, n275, ok276 := r.Block(pos+58, pos, 8)
-		if ok276 {
-			s.FSet = fw.Resize(s.FSet, n275)
-			for i277 := range s.FSet {
-				s.FSet[i277] = int64(fw.U64(r.Data, p274+i277*8))
+		p268, n269, ok270 := r.Block(pos+58, pos, 8)
+		if ok270 {
+			s.FSet = fw.Resize(s.FSet, n269)
+			for i271 := range s.FSet {
+				s.FSet[i271] = int64(fw.U64(r.Data, p268+i271*8))
 			}
 			s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
 		}
-		p278, n279, ok280 := r.Block(pos+62, pos, 4)
-		if ok280 {
-			s.FSetStruct = fw.Resize(s.FSetStruct, n279)
-			for i281 := range s.FSetStruct {
-				s.FSetStruct[i281].FwGetV(r, p278+i281*4, pos)
+		p272, n273, ok274 := r.Block(pos+62, pos, 4)
+		if ok274 {
+			s.FSetStruct = fw.Resize(s.FSetStruct, n273)
+			for i275 := range s.FSetStruct {
+				s.FSetStruct[i275].FwGetV(r, p272+i275*4, pos)
 				if !r.OK() {
 					break
 				}
 			}
 			s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
 		}
-		p282, n283, ok284 := r.Block(pos+66, pos, 8)
+		p276, n277, ok278 := r.Block(pos+66, pos, 8)
+		if ok278 {
+			s.FMap = fw.ClearMap(s.FMap, n277)
+			for i279 := 0; i279 < n277; i279++ {
+				var k280 int32
+				var v281 string
+				k280 = int32(fw.U32(r.Data, p276))
+				r.String(p276+4, pos, &v281)
+				if !r.OK() {
+					break
+				}
+				if _, dup := s.FMap[k280]; !dup {
+					s.FMap[k280] = v281
+				}
+				p276 += 8
+			}
+		}
+		p282, n283, ok284 := r.Block(pos+70, pos, 9)
 		if ok284 {
-			s.FMap = fw.ClearMap(s.FMap, n283)
+			s.FMapOptional = fw.ClearMap(s.FMapOptional, n283)
 			for i285 := 0; i285 < n283; i285++ {
-				var k286 int32
-				var v287 string
-				k286 = int32(fw.U32(r.Data, p282))
-				r.String(p282+4, pos, &v287)
-				if !r.OK() {
-					break
-				}
-				if _, dup := s.FMap[k286]; !dup {
-					s.FMap[k286] = v287
-				}
-				p282 += 8
-			}
-		}
-		p288, n289, ok290 := r.Block(pos+70, pos, 9)
-		if ok290 {
-			s.FMapOptional = fw.ClearMap(s.FMapOptional, n289)
-			for i291 := 0; i291 < n289; i291++ {
-				var k292 string
-				var v293 *float64
-				r.String(p288, pos, &k292)
-				p294, set295, ok296 := r.Optional(p288+4, pos, 8)
-				if !set295 {
-					v293 = nil
-				} else if ok296 {
-					if v293 == nil {
-						v293 = new(float64)
+				var k286 string
+				var v287 *float64
+				r.String(p282, pos, &k286)
+				p288, set289, ok290 := r.Optional(p282+4, pos, 8)
+				if !set289 {
+					v287 = nil
+				} else if ok290 {
+					if v287 == nil {
+						v287 = new(float64)
 					}
-					(*v293) = fw.F64(r.Data, p294)
+					(*v287) = fw.F64(r.Data, p288)
 				}
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FMapOptional[k292]; !dup {
-					s.FMapOptional[k292] = v293
+				if _, dup := s.FMapOptional[k286]; !dup {
+					s.FMapOptional[k286] = v287
 				}
-				p288 += 9
+				p282 += 9
 			}
 		}
-		p297, n298, ok299 := r.Block(pos+74, pos, 5)
+		p291, n292, ok293 := r.Block(pos+74, pos, 5)
+		if ok293 {
+			s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n292)
+			for i294 := 0; i294 < n292; i294++ {
+				var k295 EnumByte
+				var v296 Optionals
+				k295 = EnumByte(r.Data[p291])
+				v296.FwGetV(r, p291+1, pos)
+				if !r.OK() {
+					break
+				}
+				if _, dup := s.FMapEnumKey[k295]; !dup {
+					s.FMapEnumKey[k295] = v296
+				}
+				p291 += 5
+			}
+		}
+		p297, n298, ok299 := r.Block(pos+78, pos, 20)
 		if ok299 {
-			s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n298)
+			s.FHash = fw.ClearMap(s.FHash, n298)
 			for i300 := 0; i300 < n298; i300++ {
-				var k301 EnumByte
-				var v302 Optionals
-				k301 = EnumByte(r.Data[p297])
-				v302.FwGetV(r, p297+1, pos)
+				var k301 fw.UUID
+				var v302 []byte
+				k301 = fw.UUIDAt(r.Data, p297)
+				r.Bytes(p297+16, pos, &v302)
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FMapEnumKey[k301]; !dup {
-					s.FMapEnumKey[k301] = v302
+				if _, dup := s.FHash[k301]; !dup {
+					s.FHash[k301] = v302
 				}
-				p297 += 5
+				p297 += 20
 			}
 		}
-		p303, n304, ok305 := r.Block(pos+78, pos, 20)
+		p303, n304, ok305 := r.Block(pos+82, pos, 9)
 		if ok305 {
-			s.FHash = fw.ClearMap(s.FHash, n304)
+			s.FHashOptional = fw.ClearMap(s.FHashOptional, n304)
 			for i306 := 0; i306 < n304; i306++ {
-				var k307 fw.UUID
-				var v308 []byte
-				k307 = fw.UUIDAt(r.Data, p303)
-				r.Bytes(p303+16, pos, &v308)
-				if !r.OK() {
-					break
-				}
-				if _, dup := s.FHash[k307]; !dup {
-					s.FHash[k307] = v308
-				}
-				p303 += 20
-			}
-		}
-		p309, n310, ok311 := r.Block(pos+82, pos, 9)
-		if ok311 {
-			s.FHashOptional = fw.ClearMap(s.FHashOptional, n310)
-			for i312 := 0; i312 < n310; i312++ {
-				var k313 string
-				var v314 *Primitives
-				r.String(p309, pos, &k313)
-				p315, set316, ok317 := r.Optional(p309+4, pos, 4)
-				if !set316 {
-					v314 = nil
-				} else if ok317 {
-					if v314 == nil {
-						v314 = new(Primitives)
+				var k307 string
+				var v308 *Primitives
+				r.String(p303, pos, &k307)
+				p309, set310, ok311 := r.Optional(p303+4, pos, 4)
+				if !set310 {
+					v308 = nil
+				} else if ok311 {
+					if v308 == nil {
+						v308 = new(Primitives)
 					}
-					v314.FwGetV(r, p315, p315)
+					v308.FwGetV(r, p309, p309)
 				}
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FHashOptional[k313]; !dup {
-					s.FHashOptional[k313] = v314
+				if _, dup := s.FHashOptional[k307]; !dup {
+					s.FHashOptional[k307] = v308
 				}
-				p309 += 9
+				p303 += 9
 			}
 		}
-		p318, n319, ok320 := r.Block(pos+86, pos, 8)
-		if ok320 {
+		p312, n313, ok314 := r.Block(pos+86, pos, 8)
+		if ok314 {
 			s.FHashStructKey = s.FHashStructKey[:0]
-			for i321 := 0; i321 < n319; i321++ {
-				var k322 proto.Order
-				var v323 Optionals
-				k322.FwGetV(r, p318, pos)
-				v323.FwGetV(r, p318+4, pos)
+			for i315 := 0; i315 < n313; i315++ {
+				var k316 proto.Order
+				var v317 Optionals
+				k316.FwGetV(r, p312, pos)
+				v317.FwGetV(r, p312+4, pos)
 				if !r.OK() {
 					break
 				}
-				s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k322, Value: v323})
-				p318 += 8
+				s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k316, Value: v317})
+				p312 += 8
 			}
 			s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
 		}
 	} else {
 		d := NewCollections()
 		if 20 <= stored {
-			for i324 := range s.FArray {
-				s.FArray[i324] = int32(fw.U32(r.Data, pos+8+i324*4))
+			for i318 := range s.FArray {
+				s.FArray[i318] = int32(fw.U32(r.Data, pos+8+i318*4))
 			}
 		} else {
 			s.FArray = d.FArray
 		}
 		if 30 <= stored {
-			for i325 := range s.FArrayOptional {
+			for i319 := range s.FArrayOptional {
 				if !r.OK() {
 					break
 				}
-				p326, set327, ok328 := r.Optional(pos+20+i325*5, pos, 4)
-				if !set327 {
-					s.FArrayOptional[i325] = nil
-				} else if ok328 {
-					if s.FArrayOptional[i325] == nil {
-						s.FArrayOptional[i325] = new(string)
+				p320, set321, ok322 := r.Optional(pos+20+i319*5, pos, 4)
+				if !set321 {
+					s.FArrayOptional[i319] = nil
+				} else if ok322 {
+					if s.FArrayOptional[i319] == nil {
+						s.FArrayOptional[i319] = new(string)
 					}
-					r.String(p326, p326, &(*s.FArrayOptional[i325]))
+					r.String(p320, p320, &(*s.FArrayOptional[i319]))
 				}
 			}
 		} else {
 			s.FArrayOptional = d.FArrayOptional
 		}
 		if 38 <= stored {
-			for i329 := range s.FArrayStruct {
+			for i323 := range s.FArrayStruct {
 				if !r.OK() {
 					break
 				}
-				s.FArrayStruct[i329].FwGetV(r, pos+30+i329*4, pos)
+				s.FArrayStruct[i323].FwGetV(r, pos+30+i323*4, pos)
 			}
 		} else {
 			s.FArrayStruct = d.FArrayStruct
 		}
 		if 42 <= stored {
-			p330, n331, ok332 := r.Block(pos+38, pos, 1)
-			if ok332 {
-				s.FVector = fw.Resize(s.FVector, n331)
-				for i333 := range s.FVector {
-					s.FVector[i333] = byte(r.Data[p330+i333*1])
+			p324, n325, ok326 := r.Block(pos+38, pos, 1)
+			if ok326 {
+				s.FVector = fw.Resize(s.FVector, n325)
+				for i327 := range s.FVector {
+					s.FVector[i327] = byte(r.Data[p324+i327*1])
 				}
 			}
 		} else {
 			s.FVector = d.FVector
 		}
 		if 46 <= stored {
-			p334, n335, ok336 := r.Block(pos+42, pos, 5)
-			if ok336 {
-				s.FVectorOptional = fw.Resize(s.FVectorOptional, n335)
-				for i337 := range s.FVectorOptional {
-					p338, set339, ok340 := r.Optional(p334+i337*5, pos, 1)
-					if !set339 {
-						s.FVectorOptional[i337] = nil
-					} else if ok340 {
-						if s.FVectorOptional[i337] == nil {
-							s.FVectorOptional[i337] = new(EnumByte)
+			p328, n329, ok330 := r.Block(pos+42, pos, 5)
+			if ok330 {
+				s.FVectorOptional = fw.Resize(s.FVectorOptional, n329)
+				for i331 := range s.FVectorOptional {
+					p332, set333, ok334 := r.Optional(p328+i331*5, pos, 1)
+					if !set333 {
+						s.FVectorOptional[i331] = nil
+					} else if ok334 {
+						if s.FVectorOptional[i331] == nil {
+							s.FVectorOptional[i331] = new(EnumByte)
 						}
-						(*s.FVectorOptional[i337]) = EnumByte(r.Data[p338])
+						(*s.FVectorOptional[i331]) = EnumByte(r.Data[p332])
 					}
 					if !r.OK() {
 						break
@@ -3368,11 +3953,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FVectorOptional = d.FVectorOptional
 		}
 		if 50 <= stored {
-			p341, n342, ok343 := r.Block(pos+46, pos, 4)
-			if ok343 {
-				s.FVectorStruct = fw.Resize(s.FVectorStruct, n342)
-				for i344 := range s.FVectorStruct {
-					s.FVectorStruct[i344].FwGetV(r, p341+i344*4, pos)
+			p335, n336, ok337 := r.Block(pos+46, pos, 4)
+			if ok337 {
+				s.FVectorStruct = fw.Resize(s.FVectorStruct, n336)
+				for i338 := range s.FVectorStruct {
+					s.FVectorStruct[i338].FwGetV(r, p335+i338*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -3382,11 +3967,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FVectorStruct = d.FVectorStruct
 		}
 		if 54 <= stored {
-			p345, n346, ok347 := r.Block(pos+50, pos, 4)
-			if ok347 {
-				s.FList = fw.Resize(s.FList, n346)
-				for i348 := range s.FList {
-					r.String(p345+i348*4, pos, &s.FList[i348])
+			p339, n340, ok341 := r.Block(pos+50, pos, 4)
+			if ok341 {
+				s.FList = fw.Resize(s.FList, n340)
+				for i342 := range s.FList {
+					r.String(p339+i342*4, pos, &s.FList[i342])
 					if !r.OK() {
 						break
 					}
@@ -3396,18 +3981,18 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FList = d.FList
 		}
 		if 58 <= stored {
-			p349, n350, ok351 := r.Block(pos+54, pos, 5)
-			if ok351 {
-				s.FListOptional = fw.Resize(s.FListOptional, n350)
-				for i352 := range s.FListOptional {
-					p353, set354, ok355 := r.Optional(p349+i352*5, pos, 4)
-					if !set354 {
-						s.FListOptional[i352] = nil
-					} else if ok355 {
-						if s.FListOptional[i352] == nil {
-							s.FListOptional[i352] = new(Optionals)
+			p343, n344, ok345 := r.Block(pos+54, pos, 5)
+			if ok345 {
+				s.FListOptional = fw.Resize(s.FListOptional, n344)
+				for i346 := range s.FListOptional {
+					p347, set348, ok349 := r.Optional(p343+i346*5, pos, 4)
+					if !set348 {
+						s.FListOptional[i346] = nil
+					} else if ok349 {
+						if s.FListOptional[i346] == nil {
+							s.FListOptional[i346] = new(Optionals)
 						}
-						s.FListOptional[i352].FwGetV(r, p353, p353)
+						s.FListOptional[i346].FwGetV(r, p347, p347)
 					}
 					if !r.OK() {
 						break
@@ -3418,11 +4003,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FListOptional = d.FListOptional
 		}
 		if 62 <= stored {
-			p356, n357, ok358 := r.Block(pos+58, pos, 8)
-			if ok358 {
-				s.FSet = fw.Resize(s.FSet, n357)
-				for i359 := range s.FSet {
-					s.FSet[i359] = int64(fw.U64(r.Data, p356+i359*8))
+			p350, n351, ok352 := r.Block(pos+58, pos, 8)
+			if ok352 {
+				s.FSet = fw.Resize(s.FSet, n351)
+				for i353 := range s.FSet {
+					s.FSet[i353] = int64(fw.U64(r.Data, p350+i353*8))
 				}
 				s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
 			}
@@ -3430,11 +4015,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FSet = d.FSet
 		}
 		if 66 <= stored {
-			p360, n361, ok362 := r.Block(pos+62, pos, 4)
-			if ok362 {
-				s.FSetStruct = fw.Resize(s.FSetStruct, n361)
-				for i363 := range s.FSetStruct {
-					s.FSetStruct[i363].FwGetV(r, p360+i363*4, pos)
+			p354, n355, ok356 := r.Block(pos+62, pos, 4)
+			if ok356 {
+				s.FSetStruct = fw.Resize(s.FSetStruct, n355)
+				for i357 := range s.FSetStruct {
+					s.FSetStruct[i357].FwGetV(r, p354+i357*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -3445,140 +4030,140 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FSetStruct = d.FSetStruct
 		}
 		if 70 <= stored {
-			p364, n365, ok366 := r.Block(pos+66, pos, 8)
-			if ok366 {
-				s.FMap = fw.ClearMap(s.FMap, n365)
-				for i367 := 0; i367 < n365; i367++ {
-					var k368 int32
-					var v369 string
-					k368 = int32(fw.U32(r.Data, p364))
-					r.String(p364+4, pos, &v369)
+			p358, n359, ok360 := r.Block(pos+66, pos, 8)
+			if ok360 {
+				s.FMap = fw.ClearMap(s.FMap, n359)
+				for i361 := 0; i361 < n359; i361++ {
+					var k362 int32
+					var v363 string
+					k362 = int32(fw.U32(r.Data, p358))
+					r.String(p358+4, pos, &v363)
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FMap[k368]; !dup {
-						s.FMap[k368] = v369
+					if _, dup := s.FMap[k362]; !dup {
+						s.FMap[k362] = v363
 					}
-					p364 += 8
+					p358 += 8
 				}
 			}
 		} else {
 			s.FMap = d.FMap
 		}
 		if 74 <= stored {
-			p370, n371, ok372 := r.Block(pos+70, pos, 9)
-			if ok372 {
-				s.FMapOptional = fw.ClearMap(s.FMapOptional, n371)
-				for i373 := 0; i373 < n371; i373++ {
-					var k374 string
-					var v375 *float64
-					r.String(p370, pos, &k374)
-					p376, set377, ok378 := r.Optional(p370+4, pos, 8)
-					if !set377 {
-						v375 = nil
-					} else if ok378 {
-						if v375 == nil {
-							v375 = new(float64)
+			p364, n365, ok366 := r.Block(pos+70, pos, 9)
+			if ok366 {
+				s.FMapOptional = fw.ClearMap(s.FMapOptional, n365)
+				for i367 := 0; i367 < n365; i367++ {
+					var k368 string
+					var v369 *float64
+					r.String(p364, pos, &k368)
+					p370, set371, ok372 := r.Optional(p364+4, pos, 8)
+					if !set371 {
+						v369 = nil
+					} else if ok372 {
+						if v369 == nil {
+							v369 = new(float64)
 						}
-						(*v375) = fw.F64(r.Data, p376)
+						(*v369) = fw.F64(r.Data, p370)
 					}
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FMapOptional[k374]; !dup {
-						s.FMapOptional[k374] = v375
+					if _, dup := s.FMapOptional[k368]; !dup {
+						s.FMapOptional[k368] = v369
 					}
-					p370 += 9
+					p364 += 9
 				}
 			}
 		} else {
 			s.FMapOptional = d.FMapOptional
 		}
 		if 78 <= stored {
-			p379, n380, ok381 := r.Block(pos+74, pos, 5)
-			if ok381 {
-				s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n380)
-				for i382 := 0; i382 < n380; i382++ {
-					var k383 EnumByte
-					var v384 Optionals
-					k383 = EnumByte(r.Data[p379])
-					v384.FwGetV(r, p379+1, pos)
+			p373, n374, ok375 := r.Block(pos+74, pos, 5)
+			if ok375 {
+				s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n374)
+				for i376 := 0; i376 < n374; i376++ {
+					var k377 EnumByte
+					var v378 Optionals
+					k377 = EnumByte(r.Data[p373])
+					v378.FwGetV(r, p373+1, pos)
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FMapEnumKey[k383]; !dup {
-						s.FMapEnumKey[k383] = v384
+					if _, dup := s.FMapEnumKey[k377]; !dup {
+						s.FMapEnumKey[k377] = v378
 					}
-					p379 += 5
+					p373 += 5
 				}
 			}
 		} else {
 			s.FMapEnumKey = d.FMapEnumKey
 		}
 		if 82 <= stored {
-			p385, n386, ok387 := r.Block(pos+78, pos, 20)
-			if ok387 {
-				s.FHash = fw.ClearMap(s.FHash, n386)
-				for i388 := 0; i388 < n386; i388++ {
-					var k389 fw.UUID
-					var v390 []byte
-					k389 = fw.UUIDAt(r.Data, p385)
-					r.Bytes(p385+16, pos, &v390)
+			p379, n380, ok381 := r.Block(pos+78, pos, 20)
+			if ok381 {
+				s.FHash = fw.ClearMap(s.FHash, n380)
+				for i382 := 0; i382 < n380; i382++ {
+					var k383 fw.UUID
+					var v384 []byte
+					k383 = fw.UUIDAt(r.Data, p379)
+					r.Bytes(p379+16, pos, &v384)
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FHash[k389]; !dup {
-						s.FHash[k389] = v390
+					if _, dup := s.FHash[k383]; !dup {
+						s.FHash[k383] = v384
 					}
-					p385 += 20
+					p379 += 20
 				}
 			}
 		} else {
 			s.FHash = d.FHash
 		}
 		if 86 <= stored {
-			p391, n392, ok393 := r.Block(pos+82, pos, 9)
-			if ok393 {
-				s.FHashOptional = fw.ClearMap(s.FHashOptional, n392)
-				for i394 := 0; i394 < n392; i394++ {
-					var k395 string
-					var v396 *Primitives
-					r.String(p391, pos, &k395)
-					p397, set398, ok399 := r.Optional(p391+4, pos, 4)
-					if !set398 {
-						v396 = nil
-					} else if ok399 {
-						if v396 == nil {
-							v396 = new(Primitives)
+			p385, n386, ok387 := r.Block(pos+82, pos, 9)
+			if ok387 {
+				s.FHashOptional = fw.ClearMap(s.FHashOptional, n386)
+				for i388 := 0; i388 < n386; i388++ {
+					var k389 string
+					var v390 *Primitives
+					r.String(p385, pos, &k389)
+					p391, set392, ok393 := r.Optional(p385+4, pos, 4)
+					if !set392 {
+						v390 = nil
+					} else if ok393 {
+						if v390 == nil {
+							v390 = new(Primitives)
 						}
-						v396.FwGetV(r, p397, p397)
+						v390.FwGetV(r, p391, p391)
 					}
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FHashOptional[k395]; !dup {
-						s.FHashOptional[k395] = v396
+					if _, dup := s.FHashOptional[k389]; !dup {
+						s.FHashOptional[k389] = v390
 					}
-					p391 += 9
+					p385 += 9
 				}
 			}
 		} else {
 			s.FHashOptional = d.FHashOptional
 		}
 		if 90 <= stored {
-			p400, n401, ok402 := r.Block(pos+86, pos, 8)
-			if ok402 {
+			p394, n395, ok396 := r.Block(pos+86, pos, 8)
+			if ok396 {
 				s.FHashStructKey = s.FHashStructKey[:0]
-				for i403 := 0; i403 < n401; i403++ {
-					var k404 proto.Order
-					var v405 Optionals
-					k404.FwGetV(r, p400, pos)
-					v405.FwGetV(r, p400+4, pos)
+				for i397 := 0; i397 < n395; i397++ {
+					var k398 proto.Order
+					var v399 Optionals
+					k398.FwGetV(r, p394, pos)
+					v399.FwGetV(r, p394+4, pos)
 					if !r.OK() {
 						break
 					}
-					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k404, Value: v405})
-					p400 += 8
+					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k398, Value: v399})
+					p394 += 8
 				}
 				s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
 			}
@@ -3592,323 +4177,1391 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVCollections verifies the Collections body the slot leads to (generated code).
 func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 112 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 112 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 112) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 90 {
-		for i406 := 0; i406 < 2 && r.OK(); i406++ {
-			if p407, set408, ok409 := r.Optional(pos+20+i406*5, pos, 4); set408 && ok409 {
-				blk410 := p407 + int(fw.U32(d, p407))
-				n411 := -1
-				if blk410 >= p407+4 && blk410 <= r.Size-4 {
-					n411 = int(fw.U32(d, blk410))
-				}
-				if n411 >= 0 && n411 <= r.Size-blk410-4 {
-					r.Left -= int64(4 + n411)
+		for i400 := 0; i400 < 2 && left >= 0; i400++ {
+			if d[pos+20+i400*5] != 0 {
+				p401 := pos + int(fw.U32(d, pos+20+i400*5+1))
+				if p401 >= pos+20+i400*5+5 && p401 <= size-4 {
+					left -= 4
+					blk402 := p401 + int(fw.U32(d, p401))
+					n403 := -1
+					if blk402 >= p401+4 && blk402 <= size-4 {
+						n403 = int(fw.U32(d, blk402))
+					}
+					if n403 >= 0 && n403 <= size-blk402-4 {
+						left -= int64(4 + n403)
+					} else {
+						r.Left = left
+						r.Text(p401, p401)
+						left = r.Left
+					}
 				} else {
-					r.Text(p407, p407)
+					r.Left = left
+					r.Optional(pos+20+i400*5, pos, 4) // records why
+					left = r.Left
 				}
 			}
 		}
-		for i412 := 0; i412 < 2 && r.OK(); i412++ {
-			FwVerifyVPrimitives(r, pos+30+i412*4, pos)
+		for i404 := 0; i404 < 2 && left >= 0; i404++ {
+			{
+				slot, base := pos+30+i404*4, pos
+				pos := base + int(fw.U32(d, slot))
+				stored, typ := 0, uint32(0)
+				if pos >= slot+4 && pos <= size-8 {
+					h := d[pos : pos+8 : pos+8]
+					stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+				}
+				if stored >= 8 && stored <= size-pos && typ == 110 && r.Depth > 0 {
+					left -= int64(stored)
+					if stored >= 177 {
+						r.Left = left
+						fw.VCheckDecimal(r, pos+57)
+						left = r.Left
+						blk405 := pos + int(fw.U32(d, pos+73))
+						n406 := -1
+						if blk405 >= pos+73+4 && blk405 <= size-4 {
+							n406 = int(fw.U32(d, blk405))
+						}
+						if n406 >= 0 && n406 <= size-blk405-4 {
+							left -= int64(4 + n406)
+						} else {
+							r.Left = left
+							r.Text(pos+73, pos)
+							left = r.Left
+						}
+						blk407 := pos + int(fw.U32(d, pos+77))
+						n408 := -1
+						if blk407 >= pos+77+4 && blk407 <= size-4 {
+							n408 = int(fw.U32(d, blk407))
+						}
+						if n408 >= 0 && n408 <= size-blk407-4 {
+							left -= int64(4 + n408)
+						} else {
+							r.Left = left
+							r.Text(pos+77, pos)
+							left = r.Left
+						}
+						blk409 := pos + int(fw.U32(d, pos+169))
+						n410 := -1
+						if blk409 >= pos+169+4 && blk409 <= size-4 {
+							n410 = int(fw.U32(d, blk409))
+						}
+						if n410 >= 0 && n410 <= size-blk409-4 {
+							left -= int64(4 + n410)
+						} else {
+							r.Left = left
+							r.Text(pos+169, pos)
+							left = r.Left
+						}
+					} else {
+						if 73 <= stored {
+							r.Left = left
+							fw.VCheckDecimal(r, pos+57)
+							left = r.Left
+						}
+						if 77 <= stored {
+							blk411 := pos + int(fw.U32(d, pos+73))
+							n412 := -1
+							if blk411 >= pos+73+4 && blk411 <= size-4 {
+								n412 = int(fw.U32(d, blk411))
+							}
+							if n412 >= 0 && n412 <= size-blk411-4 {
+								left -= int64(4 + n412)
+							} else {
+								r.Left = left
+								r.Text(pos+73, pos)
+								left = r.Left
+							}
+						}
+						if 81 <= stored {
+							blk413 := pos + int(fw.U32(d, pos+77))
+							n414 := -1
+							if blk413 >= pos+77+4 && blk413 <= size-4 {
+								n414 = int(fw.U32(d, blk413))
+							}
+							if n414 >= 0 && n414 <= size-blk413-4 {
+								left -= int64(4 + n414)
+							} else {
+								r.Left = left
+								r.Text(pos+77, pos)
+								left = r.Left
+							}
+						}
+						if 173 <= stored {
+							blk415 := pos + int(fw.U32(d, pos+169))
+							n416 := -1
+							if blk415 >= pos+169+4 && blk415 <= size-4 {
+								n416 = int(fw.U32(d, blk415))
+							}
+							if n416 >= 0 && n416 <= size-blk415-4 {
+								left -= int64(4 + n416)
+							} else {
+								r.Left = left
+								r.Text(pos+169, pos)
+								left = r.Left
+							}
+						}
+					}
+				} else {
+					r.Left = left
+					r.Enter(slot, base, 110) // records why
+					left = r.Left
+				}
+			}
 		}
+		r.Left = left
 		r.Block(pos+38, pos, 1)
-		if p417, n418, ok419 := r.Block(pos+42, pos, 5); ok419 {
-			for i420 := 0; i420 < n418 && r.OK(); i420++ {
-				if p421, set422, ok423 := r.Optional(p417+i420*5, pos, 1); set422 && ok423 {
-					_ = p421
+		left = r.Left
+		p417, n418, ok419 := 0, 0, false
+		blk420 := pos + int(fw.U32(d, pos+42))
+		if blk420 >= pos+42+4 && blk420 <= size-4 && int(fw.U32(d, blk420))*5 <= size-blk420-4 {
+			n418 = int(fw.U32(d, blk420))
+			p417 = blk420 + 4
+			left -= int64(4 + n418*5)
+			ok419 = left >= 0
+		} else {
+			r.Left = left
+			p417, n418, ok419 = r.Block(pos+42, pos, 5)
+			left = r.Left
+		}
+		if ok419 {
+			for i421 := 0; i421 < n418 && r.Left >= 0; i421++ {
+				if d[p417+i421*5] != 0 {
+					p422 := pos + int(fw.U32(d, p417+i421*5+1))
+					if p422 >= p417+i421*5+5 && p422 <= size-1 {
+						left -= 1
+					} else {
+						r.Left = left
+						r.Optional(p417+i421*5, pos, 1) // records why
+						left = r.Left
+					}
 				}
 			}
 		}
-		if p424, n425, ok426 := r.Block(pos+46, pos, 4); ok426 {
-			for i427 := 0; i427 < n425 && r.OK(); i427++ {
-				proto.FwVerifyVOrder(r, p424+i427*4, pos)
+		p423, n424, ok425 := 0, 0, false
+		blk426 := pos + int(fw.U32(d, pos+46))
+		if blk426 >= pos+46+4 && blk426 <= size-4 && int(fw.U32(d, blk426))*4 <= size-blk426-4 {
+			n424 = int(fw.U32(d, blk426))
+			p423 = blk426 + 4
+			left -= int64(4 + n424*4)
+			ok425 = left >= 0
+		} else {
+			r.Left = left
+			p423, n424, ok425 = r.Block(pos+46, pos, 4)
+			left = r.Left
+		}
+		if ok425 {
+			for i427 := 0; i427 < n424 && r.Left >= 0; i427++ {
+				{
+					slot, base := p423+i427*4, pos
+					pos := base + int(fw.U32(d, slot))
+					stored, typ := 0, uint32(0)
+					if pos >= slot+4 && pos <= size-8 {
+						h := d[pos : pos+8 : pos+8]
+						stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+					}
+					if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
+						left -= int64(stored)
+						if stored >= 34 {
+							blk428 := pos + int(fw.U32(d, pos+12))
+							n429 := -1
+							if blk428 >= pos+12+4 && blk428 <= size-4 {
+								n429 = int(fw.U32(d, blk428))
+							}
+							if n429 >= 0 && n429 <= size-blk428-4 {
+								left -= int64(4 + n429)
+							} else {
+								r.Left = left
+								r.Text(pos+12, pos)
+								left = r.Left
+							}
+						} else {
+							if 16 <= stored {
+								blk430 := pos + int(fw.U32(d, pos+12))
+								n431 := -1
+								if blk430 >= pos+12+4 && blk430 <= size-4 {
+									n431 = int(fw.U32(d, blk430))
+								}
+								if n431 >= 0 && n431 <= size-blk430-4 {
+									left -= int64(4 + n431)
+								} else {
+									r.Left = left
+									r.Text(pos+12, pos)
+									left = r.Left
+								}
+							}
+						}
+					} else {
+						r.Left = left
+						r.Enter(slot, base, 1) // records why
+						left = r.Left
+					}
+				}
 			}
 		}
-		if p428, n429, ok430 := r.Block(pos+50, pos, 4); ok430 {
-			for i431 := 0; i431 < n429 && r.OK(); i431++ {
-				blk432 := pos + int(fw.U32(d, p428+i431*4))
-				n433 := -1
-				if blk432 >= p428+i431*4+4 && blk432 <= r.Size-4 {
-					n433 = int(fw.U32(d, blk432))
+		p432, n433, ok434 := 0, 0, false
+		blk435 := pos + int(fw.U32(d, pos+50))
+		if blk435 >= pos+50+4 && blk435 <= size-4 && int(fw.U32(d, blk435))*4 <= size-blk435-4 {
+			n433 = int(fw.U32(d, blk435))
+			p432 = blk435 + 4
+			left -= int64(4 + n433*4)
+			ok434 = left >= 0
+		} else {
+			r.Left = left
+			p432, n433, ok434 = r.Block(pos+50, pos, 4)
+			left = r.Left
+		}
+		if ok434 {
+			for i436 := 0; i436 < n433 && r.Left >= 0; i436++ {
+				blk437 := pos + int(fw.U32(d, p432+i436*4))
+				n438 := -1
+				if blk437 >= p432+i436*4+4 && blk437 <= size-4 {
+					n438 = int(fw.U32(d, blk437))
 				}
-				if n433 >= 0 && n433 <= r.Size-blk432-4 {
-					r.Left -= int64(4 + n433)
+				if n438 >= 0 && n438 <= size-blk437-4 {
+					left -= int64(4 + n438)
 				} else {
-					r.Text(p428+i431*4, pos)
+					r.Left = left
+					r.Text(p432+i436*4, pos)
+					left = r.Left
 				}
 			}
 		}
-		if p434, n435, ok436 := r.Block(pos+54, pos, 5); ok436 {
-			for i437 := 0; i437 < n435 && r.OK(); i437++ {
-				if p438, set439, ok440 := r.Optional(p434+i437*5, pos, 4); set439 && ok440 {
-					FwVerifyVOptionals(r, p438, p438)
+		p439, n440, ok441 := 0, 0, false
+		blk442 := pos + int(fw.U32(d, pos+54))
+		if blk442 >= pos+54+4 && blk442 <= size-4 && int(fw.U32(d, blk442))*5 <= size-blk442-4 {
+			n440 = int(fw.U32(d, blk442))
+			p439 = blk442 + 4
+			left -= int64(4 + n440*5)
+			ok441 = left >= 0
+		} else {
+			r.Left = left
+			p439, n440, ok441 = r.Block(pos+54, pos, 5)
+			left = r.Left
+		}
+		if ok441 {
+			for i443 := 0; i443 < n440 && r.Left >= 0; i443++ {
+				if d[p439+i443*5] != 0 {
+					p444 := pos + int(fw.U32(d, p439+i443*5+1))
+					if p444 >= p439+i443*5+5 && p444 <= size-4 {
+						left -= 4
+						r.Left = left
+						FwVerifyVOptionals(r, p444, p444)
+						left = r.Left
+					} else {
+						r.Left = left
+						r.Optional(p439+i443*5, pos, 4) // records why
+						left = r.Left
+					}
 				}
 			}
 		}
+		r.Left = left
 		r.Block(pos+58, pos, 8)
-		if p445, n446, ok447 := r.Block(pos+62, pos, 4); ok447 {
-			for i448 := 0; i448 < n446 && r.OK(); i448++ {
-				proto.FwVerifyVBalance(r, p445+i448*4, pos)
+		left = r.Left
+		p445, n446, ok447 := 0, 0, false
+		blk448 := pos + int(fw.U32(d, pos+62))
+		if blk448 >= pos+62+4 && blk448 <= size-4 && int(fw.U32(d, blk448))*4 <= size-blk448-4 {
+			n446 = int(fw.U32(d, blk448))
+			p445 = blk448 + 4
+			left -= int64(4 + n446*4)
+			ok447 = left >= 0
+		} else {
+			r.Left = left
+			p445, n446, ok447 = r.Block(pos+62, pos, 4)
+			left = r.Left
+		}
+		if ok447 {
+			for i449 := 0; i449 < n446 && r.Left >= 0; i449++ {
+				{
+					slot, base := p445+i449*4, pos
+					pos := base + int(fw.U32(d, slot))
+					stored, typ := 0, uint32(0)
+					if pos >= slot+4 && pos <= size-8 {
+						h := d[pos : pos+8 : pos+8]
+						stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+					}
+					if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
+						left -= int64(stored)
+						if stored >= 20 {
+							blk450 := pos + int(fw.U32(d, pos+8))
+							n451 := -1
+							if blk450 >= pos+8+4 && blk450 <= size-4 {
+								n451 = int(fw.U32(d, blk450))
+							}
+							if n451 >= 0 && n451 <= size-blk450-4 {
+								left -= int64(4 + n451)
+							} else {
+								r.Left = left
+								r.Text(pos+8, pos)
+								left = r.Left
+							}
+						} else {
+							if 12 <= stored {
+								blk452 := pos + int(fw.U32(d, pos+8))
+								n453 := -1
+								if blk452 >= pos+8+4 && blk452 <= size-4 {
+									n453 = int(fw.U32(d, blk452))
+								}
+								if n453 >= 0 && n453 <= size-blk452-4 {
+									left -= int64(4 + n453)
+								} else {
+									r.Left = left
+									r.Text(pos+8, pos)
+									left = r.Left
+								}
+							}
+						}
+					} else {
+						r.Left = left
+						r.Enter(slot, base, 2) // records why
+						left = r.Left
+					}
+				}
 			}
 		}
-		if p449, n450, ok451 := r.Block(pos+66, pos, 8); ok451 {
-			for i452 := 0; i452 < n450 && r.OK(); i452++ {
-				blk453 := pos + int(fw.U32(d, p449+i452*8+4))
-				n454 := -1
-				if blk453 >= p449+i452*8+4+4 && blk453 <= r.Size-4 {
-					n454 = int(fw.U32(d, blk453))
-				}
-				if n454 >= 0 && n454 <= r.Size-blk453-4 {
-					r.Left -= int64(4 + n454)
-				} else {
-					r.Text(p449+i452*8+4, pos)
-				}
-			}
+		p454, n455, ok456 := 0, 0, false
+		blk457 := pos + int(fw.U32(d, pos+66))
+		if blk457 >= pos+66+4 && blk457 <= size-4 && int(fw.U32(d, blk457))*8 <= size-blk457-4 {
+			n455 = int(fw.U32(d, blk457))
+			p454 = blk457 + 4
+			left -= int64(4 + n455*8)
+			ok456 = left >= 0
+		} else {
+			r.Left = left
+			p454, n455, ok456 = r.Block(pos+66, pos, 8)
+			left = r.Left
 		}
-		if p455, n456, ok457 := r.Block(pos+70, pos, 9); ok457 {
-			for i458 := 0; i458 < n456 && r.OK(); i458++ {
-				blk459 := pos + int(fw.U32(d, p455+i458*9))
+		if ok456 {
+			for i458 := 0; i458 < n455 && r.Left >= 0; i458++ {
+				blk459 := pos + int(fw.U32(d, p454+i458*8+4))
 				n460 := -1
-				if blk459 >= p455+i458*9+4 && blk459 <= r.Size-4 {
+				if blk459 >= p454+i458*8+4+4 && blk459 <= size-4 {
 					n460 = int(fw.U32(d, blk459))
 				}
-				if n460 >= 0 && n460 <= r.Size-blk459-4 {
-					r.Left -= int64(4 + n460)
+				if n460 >= 0 && n460 <= size-blk459-4 {
+					left -= int64(4 + n460)
 				} else {
-					r.Text(p455+i458*9, pos)
+					r.Left = left
+					r.Text(p454+i458*8+4, pos)
+					left = r.Left
 				}
-				if r.OK() {
-					if p461, set462, ok463 := r.Optional(p455+i458*9+4, pos, 8); set462 && ok463 {
-						_ = p461
+			}
+		}
+		p461, n462, ok463 := 0, 0, false
+		blk464 := pos + int(fw.U32(d, pos+70))
+		if blk464 >= pos+70+4 && blk464 <= size-4 && int(fw.U32(d, blk464))*9 <= size-blk464-4 {
+			n462 = int(fw.U32(d, blk464))
+			p461 = blk464 + 4
+			left -= int64(4 + n462*9)
+			ok463 = left >= 0
+		} else {
+			r.Left = left
+			p461, n462, ok463 = r.Block(pos+70, pos, 9)
+			left = r.Left
+		}
+		if ok463 {
+			for i465 := 0; i465 < n462 && r.Left >= 0; i465++ {
+				blk466 := pos + int(fw.U32(d, p461+i465*9))
+				n467 := -1
+				if blk466 >= p461+i465*9+4 && blk466 <= size-4 {
+					n467 = int(fw.U32(d, blk466))
+				}
+				if n467 >= 0 && n467 <= size-blk466-4 {
+					left -= int64(4 + n467)
+				} else {
+					r.Left = left
+					r.Text(p461+i465*9, pos)
+					left = r.Left
+				}
+				if left >= 0 {
+					if d[p461+i465*9+4] != 0 {
+						p468 := pos + int(fw.U32(d, p461+i465*9+4+1))
+						if p468 >= p461+i465*9+4+5 && p468 <= size-8 {
+							left -= 8
+						} else {
+							r.Left = left
+							r.Optional(p461+i465*9+4, pos, 8) // records why
+							left = r.Left
+						}
 					}
 				}
 			}
 		}
-		if p464, n465, ok466 := r.Block(pos+74, pos, 5); ok466 {
-			for i467 := 0; i467 < n465 && r.OK(); i467++ {
-				FwVerifyVOptionals(r, p464+i467*5+1, pos)
+		p469, n470, ok471 := 0, 0, false
+		blk472 := pos + int(fw.U32(d, pos+74))
+		if blk472 >= pos+74+4 && blk472 <= size-4 && int(fw.U32(d, blk472))*5 <= size-blk472-4 {
+			n470 = int(fw.U32(d, blk472))
+			p469 = blk472 + 4
+			left -= int64(4 + n470*5)
+			ok471 = left >= 0
+		} else {
+			r.Left = left
+			p469, n470, ok471 = r.Block(pos+74, pos, 5)
+			left = r.Left
+		}
+		if ok471 {
+			for i473 := 0; i473 < n470 && r.Left >= 0; i473++ {
+				r.Left = left
+				FwVerifyVOptionals(r, p469+i473*5+1, pos)
+				left = r.Left
 			}
 		}
-		if p468, n469, ok470 := r.Block(pos+78, pos, 20); ok470 {
-			for i471 := 0; i471 < n469 && r.OK(); i471++ {
-				blk472 := pos + int(fw.U32(d, p468+i471*20+16))
-				n473 := -1
-				if blk472 >= p468+i471*20+16+4 && blk472 <= r.Size-4 {
-					n473 = int(fw.U32(d, blk472))
+		p474, n475, ok476 := 0, 0, false
+		blk477 := pos + int(fw.U32(d, pos+78))
+		if blk477 >= pos+78+4 && blk477 <= size-4 && int(fw.U32(d, blk477))*20 <= size-blk477-4 {
+			n475 = int(fw.U32(d, blk477))
+			p474 = blk477 + 4
+			left -= int64(4 + n475*20)
+			ok476 = left >= 0
+		} else {
+			r.Left = left
+			p474, n475, ok476 = r.Block(pos+78, pos, 20)
+			left = r.Left
+		}
+		if ok476 {
+			for i478 := 0; i478 < n475 && r.Left >= 0; i478++ {
+				blk479 := pos + int(fw.U32(d, p474+i478*20+16))
+				n480 := -1
+				if blk479 >= p474+i478*20+16+4 && blk479 <= size-4 {
+					n480 = int(fw.U32(d, blk479))
 				}
-				if n473 >= 0 && n473 <= r.Size-blk472-4 {
-					r.Left -= int64(4 + n473)
+				if n480 >= 0 && n480 <= size-blk479-4 {
+					left -= int64(4 + n480)
 				} else {
-					r.Text(p468+i471*20+16, pos)
+					r.Left = left
+					r.Text(p474+i478*20+16, pos)
+					left = r.Left
 				}
 			}
 		}
-		if p474, n475, ok476 := r.Block(pos+82, pos, 9); ok476 {
-			for i477 := 0; i477 < n475 && r.OK(); i477++ {
-				blk478 := pos + int(fw.U32(d, p474+i477*9))
-				n479 := -1
-				if blk478 >= p474+i477*9+4 && blk478 <= r.Size-4 {
-					n479 = int(fw.U32(d, blk478))
+		p481, n482, ok483 := 0, 0, false
+		blk484 := pos + int(fw.U32(d, pos+82))
+		if blk484 >= pos+82+4 && blk484 <= size-4 && int(fw.U32(d, blk484))*9 <= size-blk484-4 {
+			n482 = int(fw.U32(d, blk484))
+			p481 = blk484 + 4
+			left -= int64(4 + n482*9)
+			ok483 = left >= 0
+		} else {
+			r.Left = left
+			p481, n482, ok483 = r.Block(pos+82, pos, 9)
+			left = r.Left
+		}
+		if ok483 {
+			for i485 := 0; i485 < n482 && r.Left >= 0; i485++ {
+				blk486 := pos + int(fw.U32(d, p481+i485*9))
+				n487 := -1
+				if blk486 >= p481+i485*9+4 && blk486 <= size-4 {
+					n487 = int(fw.U32(d, blk486))
 				}
-				if n479 >= 0 && n479 <= r.Size-blk478-4 {
-					r.Left -= int64(4 + n479)
+				if n487 >= 0 && n487 <= size-blk486-4 {
+					left -= int64(4 + n487)
 				} else {
-					r.Text(p474+i477*9, pos)
+					r.Left = left
+					r.Text(p481+i485*9, pos)
+					left = r.Left
 				}
-				if r.OK() {
-					if p480, set481, ok482 := r.Optional(p474+i477*9+4, pos, 4); set481 && ok482 {
-						FwVerifyVPrimitives(r, p480, p480)
+				if left >= 0 {
+					if d[p481+i485*9+4] != 0 {
+						p488 := pos + int(fw.U32(d, p481+i485*9+4+1))
+						if p488 >= p481+i485*9+4+5 && p488 <= size-4 {
+							left -= 4
+							{
+								slot, base := p488, p488
+								pos := base + int(fw.U32(d, slot))
+								stored, typ := 0, uint32(0)
+								if pos >= slot+4 && pos <= size-8 {
+									h := d[pos : pos+8 : pos+8]
+									stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+								}
+								if stored >= 8 && stored <= size-pos && typ == 110 && r.Depth > 0 {
+									left -= int64(stored)
+									if stored >= 177 {
+										r.Left = left
+										fw.VCheckDecimal(r, pos+57)
+										left = r.Left
+										blk489 := pos + int(fw.U32(d, pos+73))
+										n490 := -1
+										if blk489 >= pos+73+4 && blk489 <= size-4 {
+											n490 = int(fw.U32(d, blk489))
+										}
+										if n490 >= 0 && n490 <= size-blk489-4 {
+											left -= int64(4 + n490)
+										} else {
+											r.Left = left
+											r.Text(pos+73, pos)
+											left = r.Left
+										}
+										blk491 := pos + int(fw.U32(d, pos+77))
+										n492 := -1
+										if blk491 >= pos+77+4 && blk491 <= size-4 {
+											n492 = int(fw.U32(d, blk491))
+										}
+										if n492 >= 0 && n492 <= size-blk491-4 {
+											left -= int64(4 + n492)
+										} else {
+											r.Left = left
+											r.Text(pos+77, pos)
+											left = r.Left
+										}
+										blk493 := pos + int(fw.U32(d, pos+169))
+										n494 := -1
+										if blk493 >= pos+169+4 && blk493 <= size-4 {
+											n494 = int(fw.U32(d, blk493))
+										}
+										if n494 >= 0 && n494 <= size-blk493-4 {
+											left -= int64(4 + n494)
+										} else {
+											r.Left = left
+											r.Text(pos+169, pos)
+											left = r.Left
+										}
+									} else {
+										if 73 <= stored {
+											r.Left = left
+											fw.VCheckDecimal(r, pos+57)
+											left = r.Left
+										}
+										if 77 <= stored {
+											blk495 := pos + int(fw.U32(d, pos+73))
+											n496 := -1
+											if blk495 >= pos+73+4 && blk495 <= size-4 {
+												n496 = int(fw.U32(d, blk495))
+											}
+											if n496 >= 0 && n496 <= size-blk495-4 {
+												left -= int64(4 + n496)
+											} else {
+												r.Left = left
+												r.Text(pos+73, pos)
+												left = r.Left
+											}
+										}
+										if 81 <= stored {
+											blk497 := pos + int(fw.U32(d, pos+77))
+											n498 := -1
+											if blk497 >= pos+77+4 && blk497 <= size-4 {
+												n498 = int(fw.U32(d, blk497))
+											}
+											if n498 >= 0 && n498 <= size-blk497-4 {
+												left -= int64(4 + n498)
+											} else {
+												r.Left = left
+												r.Text(pos+77, pos)
+												left = r.Left
+											}
+										}
+										if 173 <= stored {
+											blk499 := pos + int(fw.U32(d, pos+169))
+											n500 := -1
+											if blk499 >= pos+169+4 && blk499 <= size-4 {
+												n500 = int(fw.U32(d, blk499))
+											}
+											if n500 >= 0 && n500 <= size-blk499-4 {
+												left -= int64(4 + n500)
+											} else {
+												r.Left = left
+												r.Text(pos+169, pos)
+												left = r.Left
+											}
+										}
+									}
+								} else {
+									r.Left = left
+									r.Enter(slot, base, 110) // records why
+									left = r.Left
+								}
+							}
+						} else {
+							r.Left = left
+							r.Optional(p481+i485*9+4, pos, 4) // records why
+							left = r.Left
+						}
 					}
 				}
 			}
 		}
-		if p483, n484, ok485 := r.Block(pos+86, pos, 8); ok485 {
-			for i486 := 0; i486 < n484 && r.OK(); i486++ {
-				proto.FwVerifyVOrder(r, p483+i486*8, pos)
-				if r.OK() {
-					FwVerifyVOptionals(r, p483+i486*8+4, pos)
+		p501, n502, ok503 := 0, 0, false
+		blk504 := pos + int(fw.U32(d, pos+86))
+		if blk504 >= pos+86+4 && blk504 <= size-4 && int(fw.U32(d, blk504))*8 <= size-blk504-4 {
+			n502 = int(fw.U32(d, blk504))
+			p501 = blk504 + 4
+			left -= int64(4 + n502*8)
+			ok503 = left >= 0
+		} else {
+			r.Left = left
+			p501, n502, ok503 = r.Block(pos+86, pos, 8)
+			left = r.Left
+		}
+		if ok503 {
+			for i505 := 0; i505 < n502 && r.Left >= 0; i505++ {
+				{
+					slot, base := p501+i505*8, pos
+					pos := base + int(fw.U32(d, slot))
+					stored, typ := 0, uint32(0)
+					if pos >= slot+4 && pos <= size-8 {
+						h := d[pos : pos+8 : pos+8]
+						stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+					}
+					if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
+						left -= int64(stored)
+						if stored >= 34 {
+							blk506 := pos + int(fw.U32(d, pos+12))
+							n507 := -1
+							if blk506 >= pos+12+4 && blk506 <= size-4 {
+								n507 = int(fw.U32(d, blk506))
+							}
+							if n507 >= 0 && n507 <= size-blk506-4 {
+								left -= int64(4 + n507)
+							} else {
+								r.Left = left
+								r.Text(pos+12, pos)
+								left = r.Left
+							}
+						} else {
+							if 16 <= stored {
+								blk508 := pos + int(fw.U32(d, pos+12))
+								n509 := -1
+								if blk508 >= pos+12+4 && blk508 <= size-4 {
+									n509 = int(fw.U32(d, blk508))
+								}
+								if n509 >= 0 && n509 <= size-blk508-4 {
+									left -= int64(4 + n509)
+								} else {
+									r.Left = left
+									r.Text(pos+12, pos)
+									left = r.Left
+								}
+							}
+						}
+					} else {
+						r.Left = left
+						r.Enter(slot, base, 1) // records why
+						left = r.Left
+					}
+				}
+				if left >= 0 {
+					r.Left = left
+					FwVerifyVOptionals(r, p501+i505*8+4, pos)
+					left = r.Left
 				}
 			}
 		}
 	} else {
 		if 30 <= stored {
-			for i487 := 0; i487 < 2 && r.OK(); i487++ {
-				if p488, set489, ok490 := r.Optional(pos+20+i487*5, pos, 4); set489 && ok490 {
-					blk491 := p488 + int(fw.U32(d, p488))
-					n492 := -1
-					if blk491 >= p488+4 && blk491 <= r.Size-4 {
-						n492 = int(fw.U32(d, blk491))
-					}
-					if n492 >= 0 && n492 <= r.Size-blk491-4 {
-						r.Left -= int64(4 + n492)
+			for i510 := 0; i510 < 2 && left >= 0; i510++ {
+				if d[pos+20+i510*5] != 0 {
+					p511 := pos + int(fw.U32(d, pos+20+i510*5+1))
+					if p511 >= pos+20+i510*5+5 && p511 <= size-4 {
+						left -= 4
+						blk512 := p511 + int(fw.U32(d, p511))
+						n513 := -1
+						if blk512 >= p511+4 && blk512 <= size-4 {
+							n513 = int(fw.U32(d, blk512))
+						}
+						if n513 >= 0 && n513 <= size-blk512-4 {
+							left -= int64(4 + n513)
+						} else {
+							r.Left = left
+							r.Text(p511, p511)
+							left = r.Left
+						}
 					} else {
-						r.Text(p488, p488)
+						r.Left = left
+						r.Optional(pos+20+i510*5, pos, 4) // records why
+						left = r.Left
 					}
 				}
 			}
 		}
 		if 38 <= stored {
-			for i493 := 0; i493 < 2 && r.OK(); i493++ {
-				FwVerifyVPrimitives(r, pos+30+i493*4, pos)
+			for i514 := 0; i514 < 2 && left >= 0; i514++ {
+				{
+					slot, base := pos+30+i514*4, pos
+					pos := base + int(fw.U32(d, slot))
+					stored, typ := 0, uint32(0)
+					if pos >= slot+4 && pos <= size-8 {
+						h := d[pos : pos+8 : pos+8]
+						stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+					}
+					if stored >= 8 && stored <= size-pos && typ == 110 && r.Depth > 0 {
+						left -= int64(stored)
+						if stored >= 177 {
+							r.Left = left
+							fw.VCheckDecimal(r, pos+57)
+							left = r.Left
+							blk515 := pos + int(fw.U32(d, pos+73))
+							n516 := -1
+							if blk515 >= pos+73+4 && blk515 <= size-4 {
+								n516 = int(fw.U32(d, blk515))
+							}
+							if n516 >= 0 && n516 <= size-blk515-4 {
+								left -= int64(4 + n516)
+							} else {
+								r.Left = left
+								r.Text(pos+73, pos)
+								left = r.Left
+							}
+							blk517 := pos + int(fw.U32(d, pos+77))
+							n518 := -1
+							if blk517 >= pos+77+4 && blk517 <= size-4 {
+								n518 = int(fw.U32(d, blk517))
+							}
+							if n518 >= 0 && n518 <= size-blk517-4 {
+								left -= int64(4 + n518)
+							} else {
+								r.Left = left
+								r.Text(pos+77, pos)
+								left = r.Left
+							}
+							blk519 := pos + int(fw.U32(d, pos+169))
+							n520 := -1
+							if blk519 >= pos+169+4 && blk519 <= size-4 {
+								n520 = int(fw.U32(d, blk519))
+							}
+							if n520 >= 0 && n520 <= size-blk519-4 {
+								left -= int64(4 + n520)
+							} else {
+								r.Left = left
+								r.Text(pos+169, pos)
+								left = r.Left
+							}
+						} else {
+							if 73 <= stored {
+								r.Left = left
+								fw.VCheckDecimal(r, pos+57)
+								left = r.Left
+							}
+							if 77 <= stored {
+								blk521 := pos + int(fw.U32(d, pos+73))
+								n522 := -1
+								if blk521 >= pos+73+4 && blk521 <= size-4 {
+									n522 = int(fw.U32(d, blk521))
+								}
+								if n522 >= 0 && n522 <= size-blk521-4 {
+									left -= int64(4 + n522)
+								} else {
+									r.Left = left
+									r.Text(pos+73, pos)
+									left = r.Left
+								}
+							}
+							if 81 <= stored {
+								blk523 := pos + int(fw.U32(d, pos+77))
+								n524 := -1
+								if blk523 >= pos+77+4 && blk523 <= size-4 {
+									n524 = int(fw.U32(d, blk523))
+								}
+								if n524 >= 0 && n524 <= size-blk523-4 {
+									left -= int64(4 + n524)
+								} else {
+									r.Left = left
+									r.Text(pos+77, pos)
+									left = r.Left
+								}
+							}
+							if 173 <= stored {
+								blk525 := pos + int(fw.U32(d, pos+169))
+								n526 := -1
+								if blk525 >= pos+169+4 && blk525 <= size-4 {
+									n526 = int(fw.U32(d, blk525))
+								}
+								if n526 >= 0 && n526 <= size-blk525-4 {
+									left -= int64(4 + n526)
+								} else {
+									r.Left = left
+									r.Text(pos+169, pos)
+									left = r.Left
+								}
+							}
+						}
+					} else {
+						r.Left = left
+						r.Enter(slot, base, 110) // records why
+						left = r.Left
+					}
+				}
 			}
 		}
 		if 42 <= stored {
+			r.Left = left
 			r.Block(pos+38, pos, 1)
+			left = r.Left
 		}
 		if 46 <= stored {
-			if p498, n499, ok500 := r.Block(pos+42, pos, 5); ok500 {
-				for i501 := 0; i501 < n499 && r.OK(); i501++ {
-					if p502, set503, ok504 := r.Optional(p498+i501*5, pos, 1); set503 && ok504 {
-						_ = p502
+			p527, n528, ok529 := 0, 0, false
+			blk530 := pos + int(fw.U32(d, pos+42))
+			if blk530 >= pos+42+4 && blk530 <= size-4 && int(fw.U32(d, blk530))*5 <= size-blk530-4 {
+				n528 = int(fw.U32(d, blk530))
+				p527 = blk530 + 4
+				left -= int64(4 + n528*5)
+				ok529 = left >= 0
+			} else {
+				r.Left = left
+				p527, n528, ok529 = r.Block(pos+42, pos, 5)
+				left = r.Left
+			}
+			if ok529 {
+				for i531 := 0; i531 < n528 && r.Left >= 0; i531++ {
+					if d[p527+i531*5] != 0 {
+						p532 := pos + int(fw.U32(d, p527+i531*5+1))
+						if p532 >= p527+i531*5+5 && p532 <= size-1 {
+							left -= 1
+						} else {
+							r.Left = left
+							r.Optional(p527+i531*5, pos, 1) // records why
+							left = r.Left
+						}
 					}
 				}
 			}
 		}
 		if 50 <= stored {
-			if p505, n506, ok507 := r.Block(pos+46, pos, 4); ok507 {
-				for i508 := 0; i508 < n506 && r.OK(); i508++ {
-					proto.FwVerifyVOrder(r, p505+i508*4, pos)
+			p533, n534, ok535 := 0, 0, false
+			blk536 := pos + int(fw.U32(d, pos+46))
+			if blk536 >= pos+46+4 && blk536 <= size-4 && int(fw.U32(d, blk536))*4 <= size-blk536-4 {
+				n534 = int(fw.U32(d, blk536))
+				p533 = blk536 + 4
+				left -= int64(4 + n534*4)
+				ok535 = left >= 0
+			} else {
+				r.Left = left
+				p533, n534, ok535 = r.Block(pos+46, pos, 4)
+				left = r.Left
+			}
+			if ok535 {
+				for i537 := 0; i537 < n534 && r.Left >= 0; i537++ {
+					{
+						slot, base := p533+i537*4, pos
+						pos := base + int(fw.U32(d, slot))
+						stored, typ := 0, uint32(0)
+						if pos >= slot+4 && pos <= size-8 {
+							h := d[pos : pos+8 : pos+8]
+							stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+						}
+						if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
+							left -= int64(stored)
+							if stored >= 34 {
+								blk538 := pos + int(fw.U32(d, pos+12))
+								n539 := -1
+								if blk538 >= pos+12+4 && blk538 <= size-4 {
+									n539 = int(fw.U32(d, blk538))
+								}
+								if n539 >= 0 && n539 <= size-blk538-4 {
+									left -= int64(4 + n539)
+								} else {
+									r.Left = left
+									r.Text(pos+12, pos)
+									left = r.Left
+								}
+							} else {
+								if 16 <= stored {
+									blk540 := pos + int(fw.U32(d, pos+12))
+									n541 := -1
+									if blk540 >= pos+12+4 && blk540 <= size-4 {
+										n541 = int(fw.U32(d, blk540))
+									}
+									if n541 >= 0 && n541 <= size-blk540-4 {
+										left -= int64(4 + n541)
+									} else {
+										r.Left = left
+										r.Text(pos+12, pos)
+										left = r.Left
+									}
+								}
+							}
+						} else {
+							r.Left = left
+							r.Enter(slot, base, 1) // records why
+							left = r.Left
+						}
+					}
 				}
 			}
 		}
 		if 54 <= stored {
-			if p509, n510, ok511 := r.Block(pos+50, pos, 4); ok511 {
-				for i512 := 0; i512 < n510 && r.OK(); i512++ {
-					blk513 := pos + int(fw.U32(d, p509+i512*4))
-					n514 := -1
-					if blk513 >= p509+i512*4+4 && blk513 <= r.Size-4 {
-						n514 = int(fw.U32(d, blk513))
+			p542, n543, ok544 := 0, 0, false
+			blk545 := pos + int(fw.U32(d, pos+50))
+			if blk545 >= pos+50+4 && blk545 <= size-4 && int(fw.U32(d, blk545))*4 <= size-blk545-4 {
+				n543 = int(fw.U32(d, blk545))
+				p542 = blk545 + 4
+				left -= int64(4 + n543*4)
+				ok544 = left >= 0
+			} else {
+				r.Left = left
+				p542, n543, ok544 = r.Block(pos+50, pos, 4)
+				left = r.Left
+			}
+			if ok544 {
+				for i546 := 0; i546 < n543 && r.Left >= 0; i546++ {
+					blk547 := pos + int(fw.U32(d, p542+i546*4))
+					n548 := -1
+					if blk547 >= p542+i546*4+4 && blk547 <= size-4 {
+						n548 = int(fw.U32(d, blk547))
 					}
-					if n514 >= 0 && n514 <= r.Size-blk513-4 {
-						r.Left -= int64(4 + n514)
+					if n548 >= 0 && n548 <= size-blk547-4 {
+						left -= int64(4 + n548)
 					} else {
-						r.Text(p509+i512*4, pos)
+						r.Left = left
+						r.Text(p542+i546*4, pos)
+						left = r.Left
 					}
 				}
 			}
 		}
 		if 58 <= stored {
-			if p515, n516, ok517 := r.Block(pos+54, pos, 5); ok517 {
-				for i518 := 0; i518 < n516 && r.OK(); i518++ {
-					if p519, set520, ok521 := r.Optional(p515+i518*5, pos, 4); set520 && ok521 {
-						FwVerifyVOptionals(r, p519, p519)
+			p549, n550, ok551 := 0, 0, false
+			blk552 := pos + int(fw.U32(d, pos+54))
+			if blk552 >= pos+54+4 && blk552 <= size-4 && int(fw.U32(d, blk552))*5 <= size-blk552-4 {
+				n550 = int(fw.U32(d, blk552))
+				p549 = blk552 + 4
+				left -= int64(4 + n550*5)
+				ok551 = left >= 0
+			} else {
+				r.Left = left
+				p549, n550, ok551 = r.Block(pos+54, pos, 5)
+				left = r.Left
+			}
+			if ok551 {
+				for i553 := 0; i553 < n550 && r.Left >= 0; i553++ {
+					if d[p549+i553*5] != 0 {
+						p554 := pos + int(fw.U32(d, p549+i553*5+1))
+						if p554 >= p549+i553*5+5 && p554 <= size-4 {
+							left -= 4
+							r.Left = left
+							FwVerifyVOptionals(r, p554, p554)
+							left = r.Left
+						} else {
+							r.Left = left
+							r.Optional(p549+i553*5, pos, 4) // records why
+							left = r.Left
+						}
 					}
 				}
 			}
 		}
 		if 62 <= stored {
+			r.Left = left
 			r.Block(pos+58, pos, 8)
+			left = r.Left
 		}
 		if 66 <= stored {
-			if p526, n527, ok528 := r.Block(pos+62, pos, 4); ok528 {
-				for i529 := 0; i529 < n527 && r.OK(); i529++ {
-					proto.FwVerifyVBalance(r, p526+i529*4, pos)
+			p555, n556, ok557 := 0, 0, false
+			blk558 := pos + int(fw.U32(d, pos+62))
+			if blk558 >= pos+62+4 && blk558 <= size-4 && int(fw.U32(d, blk558))*4 <= size-blk558-4 {
+				n556 = int(fw.U32(d, blk558))
+				p555 = blk558 + 4
+				left -= int64(4 + n556*4)
+				ok557 = left >= 0
+			} else {
+				r.Left = left
+				p555, n556, ok557 = r.Block(pos+62, pos, 4)
+				left = r.Left
+			}
+			if ok557 {
+				for i559 := 0; i559 < n556 && r.Left >= 0; i559++ {
+					{
+						slot, base := p555+i559*4, pos
+						pos := base + int(fw.U32(d, slot))
+						stored, typ := 0, uint32(0)
+						if pos >= slot+4 && pos <= size-8 {
+							h := d[pos : pos+8 : pos+8]
+							stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+						}
+						if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
+							left -= int64(stored)
+							if stored >= 20 {
+								blk560 := pos + int(fw.U32(d, pos+8))
+								n561 := -1
+								if blk560 >= pos+8+4 && blk560 <= size-4 {
+									n561 = int(fw.U32(d, blk560))
+								}
+								if n561 >= 0 && n561 <= size-blk560-4 {
+									left -= int64(4 + n561)
+								} else {
+									r.Left = left
+									r.Text(pos+8, pos)
+									left = r.Left
+								}
+							} else {
+								if 12 <= stored {
+									blk562 := pos + int(fw.U32(d, pos+8))
+									n563 := -1
+									if blk562 >= pos+8+4 && blk562 <= size-4 {
+										n563 = int(fw.U32(d, blk562))
+									}
+									if n563 >= 0 && n563 <= size-blk562-4 {
+										left -= int64(4 + n563)
+									} else {
+										r.Left = left
+										r.Text(pos+8, pos)
+										left = r.Left
+									}
+								}
+							}
+						} else {
+							r.Left = left
+							r.Enter(slot, base, 2) // records why
+							left = r.Left
+						}
+					}
 				}
 			}
 		}
 		if 70 <= stored {
-			if p530, n531, ok532 := r.Block(pos+66, pos, 8); ok532 {
-				for i533 := 0; i533 < n531 && r.OK(); i533++ {
-					blk534 := pos + int(fw.U32(d, p530+i533*8+4))
-					n535 := -1
-					if blk534 >= p530+i533*8+4+4 && blk534 <= r.Size-4 {
-						n535 = int(fw.U32(d, blk534))
+			p564, n565, ok566 := 0, 0, false
+			blk567 := pos + int(fw.U32(d, pos+66))
+			if blk567 >= pos+66+4 && blk567 <= size-4 && int(fw.U32(d, blk567))*8 <= size-blk567-4 {
+				n565 = int(fw.U32(d, blk567))
+				p564 = blk567 + 4
+				left -= int64(4 + n565*8)
+				ok566 = left >= 0
+			} else {
+				r.Left = left
+				p564, n565, ok566 = r.Block(pos+66, pos, 8)
+				left = r.Left
+			}
+			if ok566 {
+				for i568 := 0; i568 < n565 && r.Left >= 0; i568++ {
+					blk569 := pos + int(fw.U32(d, p564+i568*8+4))
+					n570 := -1
+					if blk569 >= p564+i568*8+4+4 && blk569 <= size-4 {
+						n570 = int(fw.U32(d, blk569))
 					}
-					if n535 >= 0 && n535 <= r.Size-blk534-4 {
-						r.Left -= int64(4 + n535)
+					if n570 >= 0 && n570 <= size-blk569-4 {
+						left -= int64(4 + n570)
 					} else {
-						r.Text(p530+i533*8+4, pos)
+						r.Left = left
+						r.Text(p564+i568*8+4, pos)
+						left = r.Left
 					}
 				}
 			}
 		}
 		if 74 <= stored {
-			if p536, n537, ok538 := r.Block(pos+70, pos, 9); ok538 {
-				for i539 := 0; i539 < n537 && r.OK(); i539++ {
-					blk540 := pos + int(fw.U32(d, p536+i539*9))
-					n541 := -1
-					if blk540 >= p536+i539*9+4 && blk540 <= r.Size-4 {
-						n541 = int(fw.U32(d, blk540))
+			p571, n572, ok573 := 0, 0, false
+			blk574 := pos + int(fw.U32(d, pos+70))
+			if blk574 >= pos+70+4 && blk574 <= size-4 && int(fw.U32(d, blk574))*9 <= size-blk574-4 {
+				n572 = int(fw.U32(d, blk574))
+				p571 = blk574 + 4
+				left -= int64(4 + n572*9)
+				ok573 = left >= 0
+			} else {
+				r.Left = left
+				p571, n572, ok573 = r.Block(pos+70, pos, 9)
+				left = r.Left
+			}
+			if ok573 {
+				for i575 := 0; i575 < n572 && r.Left >= 0; i575++ {
+					blk576 := pos + int(fw.U32(d, p571+i575*9))
+					n577 := -1
+					if blk576 >= p571+i575*9+4 && blk576 <= size-4 {
+						n577 = int(fw.U32(d, blk576))
 					}
-					if n541 >= 0 && n541 <= r.Size-blk540-4 {
-						r.Left -= int64(4 + n541)
+					if n577 >= 0 && n577 <= size-blk576-4 {
+						left -= int64(4 + n577)
 					} else {
-						r.Text(p536+i539*9, pos)
+						r.Left = left
+						r.Text(p571+i575*9, pos)
+						left = r.Left
 					}
-					if r.OK() {
-						if p542, set543, ok544 := r.Optional(p536+i539*9+4, pos, 8); set543 && ok544 {
-							_ = p542
+					if left >= 0 {
+						if d[p571+i575*9+4] != 0 {
+							p578 := pos + int(fw.U32(d, p571+i575*9+4+1))
+							if p578 >= p571+i575*9+4+5 && p578 <= size-8 {
+								left -= 8
+							} else {
+								r.Left = left
+								r.Optional(p571+i575*9+4, pos, 8) // records why
+								left = r.Left
+							}
 						}
 					}
 				}
 			}
 		}
 		if 78 <= stored {
-			if p545, n546, ok547 := r.Block(pos+74, pos, 5); ok547 {
-				for i548 := 0; i548 < n546 && r.OK(); i548++ {
-					FwVerifyVOptionals(r, p545+i548*5+1, pos)
+			p579, n580, ok581 := 0, 0, false
+			blk582 := pos + int(fw.U32(d, pos+74))
+			if blk582 >= pos+74+4 && blk582 <= size-4 && int(fw.U32(d, blk582))*5 <= size-blk582-4 {
+				n580 = int(fw.U32(d, blk582))
+				p579 = blk582 + 4
+				left -= int64(4 + n580*5)
+				ok581 = left >= 0
+			} else {
+				r.Left = left
+				p579, n580, ok581 = r.Block(pos+74, pos, 5)
+				left = r.Left
+			}
+			if ok581 {
+				for i583 := 0; i583 < n580 && r.Left >= 0; i583++ {
+					r.Left = left
+					FwVerifyVOptionals(r, p579+i583*5+1, pos)
+					left = r.Left
 				}
 			}
 		}
 		if 82 <= stored {
-			if p549, n550, ok551 := r.Block(pos+78, pos, 20); ok551 {
-				for i552 := 0; i552 < n550 && r.OK(); i552++ {
-					blk553 := pos + int(fw.U32(d, p549+i552*20+16))
-					n554 := -1
-					if blk553 >= p549+i552*20+16+4 && blk553 <= r.Size-4 {
-						n554 = int(fw.U32(d, blk553))
+			p584, n585, ok586 := 0, 0, false
+			blk587 := pos + int(fw.U32(d, pos+78))
+			if blk587 >= pos+78+4 && blk587 <= size-4 && int(fw.U32(d, blk587))*20 <= size-blk587-4 {
+				n585 = int(fw.U32(d, blk587))
+				p584 = blk587 + 4
+				left -= int64(4 + n585*20)
+				ok586 = left >= 0
+			} else {
+				r.Left = left
+				p584, n585, ok586 = r.Block(pos+78, pos, 20)
+				left = r.Left
+			}
+			if ok586 {
+				for i588 := 0; i588 < n585 && r.Left >= 0; i588++ {
+					blk589 := pos + int(fw.U32(d, p584+i588*20+16))
+					n590 := -1
+					if blk589 >= p584+i588*20+16+4 && blk589 <= size-4 {
+						n590 = int(fw.U32(d, blk589))
 					}
-					if n554 >= 0 && n554 <= r.Size-blk553-4 {
-						r.Left -= int64(4 + n554)
+					if n590 >= 0 && n590 <= size-blk589-4 {
+						left -= int64(4 + n590)
 					} else {
-						r.Text(p549+i552*20+16, pos)
+						r.Left = left
+						r.Text(p584+i588*20+16, pos)
+						left = r.Left
 					}
 				}
 			}
 		}
 		if 86 <= stored {
-			if p555, n556, ok557 := r.Block(pos+82, pos, 9); ok557 {
-				for i558 := 0; i558 < n556 && r.OK(); i558++ {
-					blk559 := pos + int(fw.U32(d, p555+i558*9))
-					n560 := -1
-					if blk559 >= p555+i558*9+4 && blk559 <= r.Size-4 {
-						n560 = int(fw.U32(d, blk559))
+			p591, n592, ok593 := 0, 0, false
+			blk594 := pos + int(fw.U32(d, pos+82))
+			if blk594 >= pos+82+4 && blk594 <= size-4 && int(fw.U32(d, blk594))*9 <= size-blk594-4 {
+				n592 = int(fw.U32(d, blk594))
+				p591 = blk594 + 4
+				left -= int64(4 + n592*9)
+				ok593 = left >= 0
+			} else {
+				r.Left = left
+				p591, n592, ok593 = r.Block(pos+82, pos, 9)
+				left = r.Left
+			}
+			if ok593 {
+				for i595 := 0; i595 < n592 && r.Left >= 0; i595++ {
+					blk596 := pos + int(fw.U32(d, p591+i595*9))
+					n597 := -1
+					if blk596 >= p591+i595*9+4 && blk596 <= size-4 {
+						n597 = int(fw.U32(d, blk596))
 					}
-					if n560 >= 0 && n560 <= r.Size-blk559-4 {
-						r.Left -= int64(4 + n560)
+					if n597 >= 0 && n597 <= size-blk596-4 {
+						left -= int64(4 + n597)
 					} else {
-						r.Text(p555+i558*9, pos)
+						r.Left = left
+						r.Text(p591+i595*9, pos)
+						left = r.Left
 					}
-					if r.OK() {
-						if p561, set562, ok563 := r.Optional(p555+i558*9+4, pos, 4); set562 && ok563 {
-							FwVerifyVPrimitives(r, p561, p561)
+					if left >= 0 {
+						if d[p591+i595*9+4] != 0 {
+							p598 := pos + int(fw.U32(d, p591+i595*9+4+1))
+							if p598 >= p591+i595*9+4+5 && p598 <= size-4 {
+								left -= 4
+								{
+									slot, base := p598, p598
+									pos := base + int(fw.U32(d, slot))
+									stored, typ := 0, uint32(0)
+									if pos >= slot+4 && pos <= size-8 {
+										h := d[pos : pos+8 : pos+8]
+										stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+									}
+									if stored >= 8 && stored <= size-pos && typ == 110 && r.Depth > 0 {
+										left -= int64(stored)
+										if stored >= 177 {
+											r.Left = left
+											fw.VCheckDecimal(r, pos+57)
+											left = r.Left
+											blk599 := pos + int(fw.U32(d, pos+73))
+											n600 := -1
+											if blk599 >= pos+73+4 && blk599 <= size-4 {
+												n600 = int(fw.U32(d, blk599))
+											}
+											if n600 >= 0 && n600 <= size-blk599-4 {
+												left -= int64(4 + n600)
+											} else {
+												r.Left = left
+												r.Text(pos+73, pos)
+												left = r.Left
+											}
+											blk601 := pos + int(fw.U32(d, pos+77))
+											n602 := -1
+											if blk601 >= pos+77+4 && blk601 <= size-4 {
+												n602 = int(fw.U32(d, blk601))
+											}
+											if n602 >= 0 && n602 <= size-blk601-4 {
+												left -= int64(4 + n602)
+											} else {
+												r.Left = left
+												r.Text(pos+77, pos)
+												left = r.Left
+											}
+											blk603 := pos + int(fw.U32(d, pos+169))
+											n604 := -1
+											if blk603 >= pos+169+4 && blk603 <= size-4 {
+												n604 = int(fw.U32(d, blk603))
+											}
+											if n604 >= 0 && n604 <= size-blk603-4 {
+												left -= int64(4 + n604)
+											} else {
+												r.Left = left
+												r.Text(pos+169, pos)
+												left = r.Left
+											}
+										} else {
+											if 73 <= stored {
+												r.Left = left
+												fw.VCheckDecimal(r, pos+57)
+												left = r.Left
+											}
+											if 77 <= stored {
+												blk605 := pos + int(fw.U32(d, pos+73))
+												n606 := -1
+												if blk605 >= pos+73+4 && blk605 <= size-4 {
+													n606 = int(fw.U32(d, blk605))
+												}
+												if n606 >= 0 && n606 <= size-blk605-4 {
+													left -= int64(4 + n606)
+												} else {
+													r.Left = left
+													r.Text(pos+73, pos)
+													left = r.Left
+												}
+											}
+											if 81 <= stored {
+												blk607 := pos + int(fw.U32(d, pos+77))
+												n608 := -1
+												if blk607 >= pos+77+4 && blk607 <= size-4 {
+													n608 = int(fw.U32(d, blk607))
+												}
+												if n608 >= 0 && n608 <= size-blk607-4 {
+													left -= int64(4 + n608)
+												} else {
+													r.Left = left
+													r.Text(pos+77, pos)
+													left = r.Left
+												}
+											}
+											if 173 <= stored {
+												blk609 := pos + int(fw.U32(d, pos+169))
+												n610 := -1
+												if blk609 >= pos+169+4 && blk609 <= size-4 {
+													n610 = int(fw.U32(d, blk609))
+												}
+												if n610 >= 0 && n610 <= size-blk609-4 {
+													left -= int64(4 + n610)
+												} else {
+													r.Left = left
+													r.Text(pos+169, pos)
+													left = r.Left
+												}
+											}
+										}
+									} else {
+										r.Left = left
+										r.Enter(slot, base, 110) // records why
+										left = r.Left
+									}
+								}
+							} else {
+								r.Left = left
+								r.Optional(p591+i595*9+4, pos, 4) // records why
+								left = r.Left
+							}
 						}
 					}
 				}
 			}
 		}
 		if 90 <= stored {
-			if p564, n565, ok566 := r.Block(pos+86, pos, 8); ok566 {
-				for i567 := 0; i567 < n565 && r.OK(); i567++ {
-					proto.FwVerifyVOrder(r, p564+i567*8, pos)
-					if r.OK() {
-						FwVerifyVOptionals(r, p564+i567*8+4, pos)
+			p611, n612, ok613 := 0, 0, false
+			blk614 := pos + int(fw.U32(d, pos+86))
+			if blk614 >= pos+86+4 && blk614 <= size-4 && int(fw.U32(d, blk614))*8 <= size-blk614-4 {
+				n612 = int(fw.U32(d, blk614))
+				p611 = blk614 + 4
+				left -= int64(4 + n612*8)
+				ok613 = left >= 0
+			} else {
+				r.Left = left
+				p611, n612, ok613 = r.Block(pos+86, pos, 8)
+				left = r.Left
+			}
+			if ok613 {
+				for i615 := 0; i615 < n612 && r.Left >= 0; i615++ {
+					{
+						slot, base := p611+i615*8, pos
+						pos := base + int(fw.U32(d, slot))
+						stored, typ := 0, uint32(0)
+						if pos >= slot+4 && pos <= size-8 {
+							h := d[pos : pos+8 : pos+8]
+							stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+						}
+						if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
+							left -= int64(stored)
+							if stored >= 34 {
+								blk616 := pos + int(fw.U32(d, pos+12))
+								n617 := -1
+								if blk616 >= pos+12+4 && blk616 <= size-4 {
+									n617 = int(fw.U32(d, blk616))
+								}
+								if n617 >= 0 && n617 <= size-blk616-4 {
+									left -= int64(4 + n617)
+								} else {
+									r.Left = left
+									r.Text(pos+12, pos)
+									left = r.Left
+								}
+							} else {
+								if 16 <= stored {
+									blk618 := pos + int(fw.U32(d, pos+12))
+									n619 := -1
+									if blk618 >= pos+12+4 && blk618 <= size-4 {
+										n619 = int(fw.U32(d, blk618))
+									}
+									if n619 >= 0 && n619 <= size-blk618-4 {
+										left -= int64(4 + n619)
+									} else {
+										r.Left = left
+										r.Text(pos+12, pos)
+										left = r.Left
+									}
+								}
+							}
+						} else {
+							r.Left = left
+							r.Enter(slot, base, 1) // records why
+							left = r.Left
+						}
+					}
+					if left >= 0 {
+						r.Left = left
+						FwVerifyVOptionals(r, p611+i615*8+4, pos)
+						left = r.Left
 					}
 				}
 			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -3953,100 +5606,100 @@ func VerifyCollectionsFinalLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutF appends s's fields in the final format (generated code).
 func (s *Collections) FwPutF(b []byte) []byte {
-	for i568 := range s.FArray {
-		b = fw.AppendU32(b, uint32(s.FArray[i568]))
+	for i620 := range s.FArray {
+		b = fw.AppendU32(b, uint32(s.FArray[i620]))
 	}
-	for i569 := range s.FArrayOptional {
-		if s.FArrayOptional[i569] == nil {
+	for i621 := range s.FArrayOptional {
+		if s.FArrayOptional[i621] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = fw.AppendString(b, (*s.FArrayOptional[i569]))
+			b = fw.AppendString(b, (*s.FArrayOptional[i621]))
 		}
 	}
-	for i570 := range s.FArrayStruct {
-		b = s.FArrayStruct[i570].FwPutF(b)
+	for i622 := range s.FArrayStruct {
+		b = s.FArrayStruct[i622].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FVector)))
 	b = append(b, s.FVector...)
 	b = fw.AppendU32(b, uint32(len(s.FVectorOptional)))
-	for i571 := range s.FVectorOptional {
-		if s.FVectorOptional[i571] == nil {
+	for i623 := range s.FVectorOptional {
+		if s.FVectorOptional[i623] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = append(b, byte((*s.FVectorOptional[i571])))
+			b = append(b, byte((*s.FVectorOptional[i623])))
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.FVectorStruct)))
-	for i572 := range s.FVectorStruct {
-		b = s.FVectorStruct[i572].FwPutF(b)
+	for i624 := range s.FVectorStruct {
+		b = s.FVectorStruct[i624].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FList)))
-	for i573 := range s.FList {
-		b = fw.AppendString(b, s.FList[i573])
+	for i625 := range s.FList {
+		b = fw.AppendString(b, s.FList[i625])
 	}
 	b = fw.AppendU32(b, uint32(len(s.FListOptional)))
-	for i574 := range s.FListOptional {
-		if s.FListOptional[i574] == nil {
+	for i626 := range s.FListOptional {
+		if s.FListOptional[i626] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = s.FListOptional[i574].FwPutF(b)
+			b = s.FListOptional[i626].FwPutF(b)
 		}
 	}
-	set575 := fw.SortedSet(s.FSet, cmp.Compare[int64])
-	b = fw.AppendU32(b, uint32(len(set575)))
-	for i576 := range set575 {
-		b = fw.AppendU64(b, uint64(set575[i576]))
+	set627 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	b = fw.AppendU32(b, uint32(len(set627)))
+	for i628 := range set627 {
+		b = fw.AppendU64(b, uint64(set627[i628]))
 	}
-	set577 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
-	b = fw.AppendU32(b, uint32(len(set577)))
-	for i578 := range set577 {
-		b = set577[i578].FwPutF(b)
+	set629 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	b = fw.AppendU32(b, uint32(len(set629)))
+	for i630 := range set629 {
+		b = set629[i630].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FMap)))
-	for _, k579 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v580 := s.FMap[k579]
-		b = fw.AppendU32(b, uint32(k579))
-		b = fw.AppendString(b, v580)
+	for _, k631 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v632 := s.FMap[k631]
+		b = fw.AppendU32(b, uint32(k631))
+		b = fw.AppendString(b, v632)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FMapOptional)))
-	for _, k581 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v582 := s.FMapOptional[k581]
-		b = fw.AppendString(b, k581)
-		if v582 == nil {
+	for _, k633 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v634 := s.FMapOptional[k633]
+		b = fw.AppendString(b, k633)
+		if v634 == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = fw.AppendF64(b, float64((*v582)))
+			b = fw.AppendF64(b, float64((*v634)))
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.FMapEnumKey)))
-	for _, k583 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v584 := s.FMapEnumKey[k583]
-		b = append(b, byte(k583))
-		b = v584.FwPutF(b)
+	for _, k635 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v636 := s.FMapEnumKey[k635]
+		b = append(b, byte(k635))
+		b = v636.FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FHash)))
-	for k585, v586 := range s.FHash {
-		b = append(b, k585[:]...)
-		b = fw.AppendBytes(b, v586)
+	for k637, v638 := range s.FHash {
+		b = append(b, k637[:]...)
+		b = fw.AppendBytes(b, v638)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FHashOptional)))
-	for k587, v588 := range s.FHashOptional {
-		b = fw.AppendString(b, k587)
-		if v588 == nil {
+	for k639, v640 := range s.FHashOptional {
+		b = fw.AppendString(b, k639)
+		if v640 == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = v588.FwPutF(b)
+			b = v640.FwPutF(b)
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.FHashStructKey)))
-	for i589 := range s.FHashStructKey {
-		b = s.FHashStructKey[i589].Key.FwPutF(b)
-		b = s.FHashStructKey[i589].Value.FwPutF(b)
+	for i641 := range s.FHashStructKey {
+		b = s.FHashStructKey[i641].Key.FwPutF(b)
+		b = s.FHashStructKey[i641].Value.FwPutF(b)
 	}
 	return b
 }
@@ -4058,286 +5711,286 @@ func (s *Collections) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	for i590 := range s.FArray {
-		s.FArray[i590] = int32(fw.U32(d, p))
+	for i642 := range s.FArray {
+		s.FArray[i642] = int32(fw.U32(d, p))
 		p += 4
 	}
-	rest592 := 2
-	for i591 := range s.FArrayOptional {
-		rest592 -= 1
+	rest644 := 2
+	for i643 := range s.FArrayOptional {
+		rest644 -= 1
 		if d[p] == 0 {
-			s.FArrayOptional[i591] = nil
+			s.FArrayOptional[i643] = nil
 			p++
 		} else {
 			p++
-			if 4 > end-390-rest592-p {
+			if 4 > end-390-rest644-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if s.FArrayOptional[i591] == nil {
-				s.FArrayOptional[i591] = new(string)
+			if s.FArrayOptional[i643] == nil {
+				s.FArrayOptional[i643] = new(string)
 			}
-			if p = r.String(p, end-390-rest592, &(*s.FArrayOptional[i591])); p < 0 {
+			if p = r.String(p, end-390-rest644, &(*s.FArrayOptional[i643])); p < 0 {
 				return -1
 			}
 		}
 	}
-	rest594 := 338
-	for i593 := range s.FArrayStruct {
-		rest594 -= 169
-		if p = s.FArrayStruct[i593].FwGetF(r, p, end-52-rest594); p < 0 {
+	rest646 := 338
+	for i645 := range s.FArrayStruct {
+		rest646 -= 169
+		if p = s.FArrayStruct[i645].FwGetF(r, p, end-52-rest646); p < 0 {
 			return -1
 		}
 	}
-	n595, ok596 := r.Count(p, end-48, 1)
-	if !ok596 {
+	n647, ok648 := r.Count(p, end-48, 1)
+	if !ok648 {
 		return -1
 	}
 	p += 4
-	s.FVector = append(s.FVector[:0], d[p:p+n595]...)
-	p += n595
-	n598, ok599 := r.Count(p, end-44, 1)
-	if !ok599 {
+	s.FVector = append(s.FVector[:0], d[p:p+n647]...)
+	p += n647
+	n650, ok651 := r.Count(p, end-44, 1)
+	if !ok651 {
 		return -1
 	}
 	p += 4
-	s.FVectorOptional = fw.Resize(s.FVectorOptional, n598)
-	rest601 := n598 * 1
-	for i600 := range s.FVectorOptional {
-		rest601 -= 1
+	s.FVectorOptional = fw.Resize(s.FVectorOptional, n650)
+	rest653 := n650 * 1
+	for i652 := range s.FVectorOptional {
+		rest653 -= 1
 		if d[p] == 0 {
-			s.FVectorOptional[i600] = nil
+			s.FVectorOptional[i652] = nil
 			p++
 		} else {
 			p++
-			if 1 > end-44-rest601-p {
+			if 1 > end-44-rest653-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if s.FVectorOptional[i600] == nil {
-				s.FVectorOptional[i600] = new(EnumByte)
+			if s.FVectorOptional[i652] == nil {
+				s.FVectorOptional[i652] = new(EnumByte)
 			}
-			(*s.FVectorOptional[i600]) = EnumByte(d[p])
+			(*s.FVectorOptional[i652]) = EnumByte(d[p])
 			p += 1
 		}
 	}
-	n602, ok603 := r.Count(p, end-40, 26)
-	if !ok603 {
+	n654, ok655 := r.Count(p, end-40, 26)
+	if !ok655 {
 		return -1
 	}
 	p += 4
-	s.FVectorStruct = fw.Resize(s.FVectorStruct, n602)
-	rest605 := n602 * 26
-	for i604 := range s.FVectorStruct {
-		rest605 -= 26
-		if p = s.FVectorStruct[i604].FwGetF(r, p, end-40-rest605); p < 0 {
+	s.FVectorStruct = fw.Resize(s.FVectorStruct, n654)
+	rest657 := n654 * 26
+	for i656 := range s.FVectorStruct {
+		rest657 -= 26
+		if p = s.FVectorStruct[i656].FwGetF(r, p, end-40-rest657); p < 0 {
 			return -1
 		}
 	}
-	n606, ok607 := r.Count(p, end-36, 4)
-	if !ok607 {
+	n658, ok659 := r.Count(p, end-36, 4)
+	if !ok659 {
 		return -1
 	}
 	p += 4
-	s.FList = fw.Resize(s.FList, n606)
-	rest609 := n606 * 4
-	for i608 := range s.FList {
-		rest609 -= 4
-		if p = r.String(p, end-36-rest609, &s.FList[i608]); p < 0 {
+	s.FList = fw.Resize(s.FList, n658)
+	rest661 := n658 * 4
+	for i660 := range s.FList {
+		rest661 -= 4
+		if p = r.String(p, end-36-rest661, &s.FList[i660]); p < 0 {
 			return -1
 		}
 	}
-	n610, ok611 := r.Count(p, end-32, 1)
-	if !ok611 {
+	n662, ok663 := r.Count(p, end-32, 1)
+	if !ok663 {
 		return -1
 	}
 	p += 4
-	s.FListOptional = fw.Resize(s.FListOptional, n610)
-	rest613 := n610 * 1
-	for i612 := range s.FListOptional {
-		rest613 -= 1
+	s.FListOptional = fw.Resize(s.FListOptional, n662)
+	rest665 := n662 * 1
+	for i664 := range s.FListOptional {
+		rest665 -= 1
 		if d[p] == 0 {
-			s.FListOptional[i612] = nil
+			s.FListOptional[i664] = nil
 			p++
 		} else {
 			p++
-			if 12 > end-32-rest613-p {
+			if 12 > end-32-rest665-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if s.FListOptional[i612] == nil {
-				s.FListOptional[i612] = new(Optionals)
+			if s.FListOptional[i664] == nil {
+				s.FListOptional[i664] = new(Optionals)
 			}
-			if p = s.FListOptional[i612].FwGetF(r, p, end-32-rest613); p < 0 {
+			if p = s.FListOptional[i664].FwGetF(r, p, end-32-rest665); p < 0 {
 				return -1
 			}
 		}
 	}
-	n614, ok615 := r.Count(p, end-28, 8)
-	if !ok615 {
+	n666, ok667 := r.Count(p, end-28, 8)
+	if !ok667 {
 		return -1
 	}
 	p += 4
-	s.FSet = fw.Resize(s.FSet, n614)
-	for i616 := range s.FSet {
-		s.FSet[i616] = int64(fw.U64(d, p))
+	s.FSet = fw.Resize(s.FSet, n666)
+	for i668 := range s.FSet {
+		s.FSet[i668] = int64(fw.U64(d, p))
 		p += 8
 	}
 	s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
-	n617, ok618 := r.Count(p, end-24, 12)
-	if !ok618 {
+	n669, ok670 := r.Count(p, end-24, 12)
+	if !ok670 {
 		return -1
 	}
 	p += 4
-	s.FSetStruct = fw.Resize(s.FSetStruct, n617)
-	rest620 := n617 * 12
-	for i619 := range s.FSetStruct {
-		rest620 -= 12
-		if p = s.FSetStruct[i619].FwGetF(r, p, end-24-rest620); p < 0 {
+	s.FSetStruct = fw.Resize(s.FSetStruct, n669)
+	rest672 := n669 * 12
+	for i671 := range s.FSetStruct {
+		rest672 -= 12
+		if p = s.FSetStruct[i671].FwGetF(r, p, end-24-rest672); p < 0 {
 			return -1
 		}
 	}
 	s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
-	n621, ok622 := r.Count(p, end-20, 8)
-	if !ok622 {
+	n673, ok674 := r.Count(p, end-20, 8)
+	if !ok674 {
 		return -1
 	}
 	p += 4
-	s.FMap = fw.ClearMap(s.FMap, n621)
-	rest624 := n621 * 8
-	for i623 := 0; i623 < n621; i623++ {
-		rest624 -= 8
-		var k625 int32
-		var v626 string
-		k625 = int32(fw.U32(d, p))
+	s.FMap = fw.ClearMap(s.FMap, n673)
+	rest676 := n673 * 8
+	for i675 := 0; i675 < n673; i675++ {
+		rest676 -= 8
+		var k677 int32
+		var v678 string
+		k677 = int32(fw.U32(d, p))
 		p += 4
-		if p = r.String(p, end-20-rest624, &v626); p < 0 {
+		if p = r.String(p, end-20-rest676, &v678); p < 0 {
 			return -1
 		}
-		if _, dup := s.FMap[k625]; !dup {
-			s.FMap[k625] = v626
+		if _, dup := s.FMap[k677]; !dup {
+			s.FMap[k677] = v678
 		}
 	}
-	n627, ok628 := r.Count(p, end-16, 5)
-	if !ok628 {
+	n679, ok680 := r.Count(p, end-16, 5)
+	if !ok680 {
 		return -1
 	}
 	p += 4
-	s.FMapOptional = fw.ClearMap(s.FMapOptional, n627)
-	rest630 := n627 * 5
-	for i629 := 0; i629 < n627; i629++ {
-		rest630 -= 5
-		var k631 string
-		var v632 *float64
-		if p = r.String(p, end-16-rest630-1, &k631); p < 0 {
+	s.FMapOptional = fw.ClearMap(s.FMapOptional, n679)
+	rest682 := n679 * 5
+	for i681 := 0; i681 < n679; i681++ {
+		rest682 -= 5
+		var k683 string
+		var v684 *float64
+		if p = r.String(p, end-16-rest682-1, &k683); p < 0 {
 			return -1
 		}
 		if d[p] == 0 {
-			v632 = nil
+			v684 = nil
 			p++
 		} else {
 			p++
-			if 8 > end-16-rest630-p {
+			if 8 > end-16-rest682-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if v632 == nil {
-				v632 = new(float64)
+			if v684 == nil {
+				v684 = new(float64)
 			}
-			(*v632) = fw.F64(d, p)
+			(*v684) = fw.F64(d, p)
 			p += 8
 		}
-		if _, dup := s.FMapOptional[k631]; !dup {
-			s.FMapOptional[k631] = v632
+		if _, dup := s.FMapOptional[k683]; !dup {
+			s.FMapOptional[k683] = v684
 		}
 	}
-	n633, ok634 := r.Count(p, end-12, 13)
-	if !ok634 {
+	n685, ok686 := r.Count(p, end-12, 13)
+	if !ok686 {
 		return -1
 	}
 	p += 4
-	s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n633)
-	rest636 := n633 * 13
-	for i635 := 0; i635 < n633; i635++ {
-		rest636 -= 13
-		var k637 EnumByte
-		var v638 Optionals
-		k637 = EnumByte(d[p])
+	s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n685)
+	rest688 := n685 * 13
+	for i687 := 0; i687 < n685; i687++ {
+		rest688 -= 13
+		var k689 EnumByte
+		var v690 Optionals
+		k689 = EnumByte(d[p])
 		p += 1
-		if p = v638.FwGetF(r, p, end-12-rest636); p < 0 {
+		if p = v690.FwGetF(r, p, end-12-rest688); p < 0 {
 			return -1
 		}
-		if _, dup := s.FMapEnumKey[k637]; !dup {
-			s.FMapEnumKey[k637] = v638
+		if _, dup := s.FMapEnumKey[k689]; !dup {
+			s.FMapEnumKey[k689] = v690
 		}
 	}
-	n639, ok640 := r.Count(p, end-8, 20)
-	if !ok640 {
+	n691, ok692 := r.Count(p, end-8, 20)
+	if !ok692 {
 		return -1
 	}
 	p += 4
-	s.FHash = fw.ClearMap(s.FHash, n639)
-	rest642 := n639 * 20
-	for i641 := 0; i641 < n639; i641++ {
-		rest642 -= 20
-		var k643 fw.UUID
-		var v644 []byte
-		copy(k643[:], d[p:p+16])
+	s.FHash = fw.ClearMap(s.FHash, n691)
+	rest694 := n691 * 20
+	for i693 := 0; i693 < n691; i693++ {
+		rest694 -= 20
+		var k695 fw.UUID
+		var v696 []byte
+		copy(k695[:], d[p:p+16])
 		p += 16
-		if p = r.Bytes(p, end-8-rest642, &v644); p < 0 {
+		if p = r.Bytes(p, end-8-rest694, &v696); p < 0 {
 			return -1
 		}
-		if _, dup := s.FHash[k643]; !dup {
-			s.FHash[k643] = v644
+		if _, dup := s.FHash[k695]; !dup {
+			s.FHash[k695] = v696
 		}
 	}
-	n645, ok646 := r.Count(p, end-4, 5)
-	if !ok646 {
+	n697, ok698 := r.Count(p, end-4, 5)
+	if !ok698 {
 		return -1
 	}
 	p += 4
-	s.FHashOptional = fw.ClearMap(s.FHashOptional, n645)
-	rest648 := n645 * 5
-	for i647 := 0; i647 < n645; i647++ {
-		rest648 -= 5
-		var k649 string
-		var v650 *Primitives
-		if p = r.String(p, end-4-rest648-1, &k649); p < 0 {
+	s.FHashOptional = fw.ClearMap(s.FHashOptional, n697)
+	rest700 := n697 * 5
+	for i699 := 0; i699 < n697; i699++ {
+		rest700 -= 5
+		var k701 string
+		var v702 *Primitives
+		if p = r.String(p, end-4-rest700-1, &k701); p < 0 {
 			return -1
 		}
 		if d[p] == 0 {
-			v650 = nil
+			v702 = nil
 			p++
 		} else {
 			p++
-			if 169 > end-4-rest648-p {
+			if 169 > end-4-rest700-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if v650 == nil {
-				v650 = new(Primitives)
+			if v702 == nil {
+				v702 = new(Primitives)
 			}
-			if p = v650.FwGetF(r, p, end-4-rest648); p < 0 {
+			if p = v702.FwGetF(r, p, end-4-rest700); p < 0 {
 				return -1
 			}
 		}
-		if _, dup := s.FHashOptional[k649]; !dup {
-			s.FHashOptional[k649] = v650
+		if _, dup := s.FHashOptional[k701]; !dup {
+			s.FHashOptional[k701] = v702
 		}
 	}
-	n651, ok652 := r.Count(p, end, 38)
-	if !ok652 {
+	n703, ok704 := r.Count(p, end, 38)
+	if !ok704 {
 		return -1
 	}
 	p += 4
 	s.FHashStructKey = s.FHashStructKey[:0]
-	rest654 := n651 * 38
-	for i653 := 0; i653 < n651; i653++ {
-		rest654 -= 38
-		var k655 proto.Order
-		var v656 Optionals
-		if p = k655.FwGetF(r, p, end-rest654-12); p < 0 {
+	rest706 := n703 * 38
+	for i705 := 0; i705 < n703; i705++ {
+		rest706 -= 38
+		var k707 proto.Order
+		var v708 Optionals
+		if p = k707.FwGetF(r, p, end-rest706-12); p < 0 {
 			return -1
 		}
-		if p = v656.FwGetF(r, p, end-rest654); p < 0 {
+		if p = v708.FwGetF(r, p, end-rest706); p < 0 {
 			return -1
 		}
-		s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k655, Value: v656})
+		s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k707, Value: v708})
 	}
 	s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
 	r.Leave()
@@ -4352,209 +6005,344 @@ func FwVerifyFCollections(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 12
-	rest658 := 2
-	for i657 := 0; i657 < 2; i657++ {
-		rest658 -= 1
+	rest710 := 2
+	for i709 := 0; i709 < 2; i709++ {
+		rest710 -= 1
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 4 > end-390-rest658-p {
+			if 4 > end-390-rest710-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if _, p = r.Text(p, end-390-rest658); p < 0 {
+			n711 := int(fw.U32(d, p))
+			if n711 > end-390-rest710-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n711
+		}
+	}
+	rest713 := 338
+	for i712 := 0; i712 < 2; i712++ {
+		rest713 -= 169
+		{
+			end := end - 52 - rest713
+			if r.Depth == 0 {
+				return r.Fail(fw.ErrTooDeep)
+			}
+			p += 1
+			p += 1
+			p += 1
+			p += 4
+			p += 1
+			p += 1
+			p += 2
+			p += 2
+			p += 4
+			p += 4
+			p += 8
+			p += 8
+			p += 4
+			p += 8
+			if !r.CheckDecimal(p) {
 				return -1
 			}
+			p += 16
+			n714 := int(fw.U32(d, p))
+			if n714 > end-100-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n714
+			n715 := int(fw.U32(d, p))
+			if n715 > end-96-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n715
+			p += 8
+			p += 8
+			p += 8
+			p += 16
+			p += 16
+			p += 16
+			p += 16
+			n716 := int(fw.U32(d, p))
+			if n716 > end-4-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n716
+			p += 4
 		}
 	}
-	rest660 := 338
-	for i659 := 0; i659 < 2; i659++ {
-		rest660 -= 169
-		if p = FwVerifyFPrimitives(r, p, end-52-rest660); p < 0 {
-			return -1
-		}
-	}
-	n661, ok662 := r.Count(p, end-48, 1)
-	if !ok662 {
+	n717, ok718 := r.Count(p, end-48, 1)
+	if !ok718 {
 		return -1
 	}
 	p += 4
-	p += n661 * 1
-	n664, ok665 := r.Count(p, end-44, 1)
-	if !ok665 {
+	p += n717 * 1
+	n720, ok721 := r.Count(p, end-44, 1)
+	if !ok721 {
 		return -1
 	}
 	p += 4
-	rest667 := n664 * 1
-	for i666 := 0; i666 < n664; i666++ {
-		rest667 -= 1
+	rest723 := n720 * 1
+	for i722 := 0; i722 < n720; i722++ {
+		rest723 -= 1
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 1 > end-44-rest667-p {
+			if 1 > end-44-rest723-p {
 				return r.Fail(fw.ErrTruncated)
 			}
 			p += 1
 		}
 	}
-	n668, ok669 := r.Count(p, end-40, 26)
-	if !ok669 {
+	n724, ok725 := r.Count(p, end-40, 26)
+	if !ok725 {
 		return -1
 	}
 	p += 4
-	rest671 := n668 * 26
-	for i670 := 0; i670 < n668; i670++ {
-		rest671 -= 26
-		if p = proto.FwVerifyFOrder(r, p, end-40-rest671); p < 0 {
-			return -1
+	rest727 := n724 * 26
+	for i726 := 0; i726 < n724; i726++ {
+		rest727 -= 26
+		{
+			end := end - 40 - rest727
+			if r.Depth == 0 {
+				return r.Fail(fw.ErrTooDeep)
+			}
+			p += 4
+			n728 := int(fw.U32(d, p))
+			if n728 > end-18-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n728
+			p += 1
+			p += 1
+			p += 8
+			p += 8
 		}
 	}
-	n672, ok673 := r.Count(p, end-36, 4)
-	if !ok673 {
+	n729, ok730 := r.Count(p, end-36, 4)
+	if !ok730 {
 		return -1
 	}
 	p += 4
-	rest675 := n672 * 4
-	for i674 := 0; i674 < n672; i674++ {
-		rest675 -= 4
-		if _, p = r.Text(p, end-36-rest675); p < 0 {
-			return -1
+	rest732 := n729 * 4
+	for i731 := 0; i731 < n729; i731++ {
+		rest732 -= 4
+		n733 := int(fw.U32(d, p))
+		if n733 > end-36-rest732-p-4 {
+			return r.Fail(fw.ErrTruncated)
 		}
+		p += 4 + n733
 	}
-	n676, ok677 := r.Count(p, end-32, 1)
-	if !ok677 {
+	n734, ok735 := r.Count(p, end-32, 1)
+	if !ok735 {
 		return -1
 	}
 	p += 4
-	rest679 := n676 * 1
-	for i678 := 0; i678 < n676; i678++ {
-		rest679 -= 1
+	rest737 := n734 * 1
+	for i736 := 0; i736 < n734; i736++ {
+		rest737 -= 1
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 12 > end-32-rest679-p {
+			if 12 > end-32-rest737-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if p = FwVerifyFOptionals(r, p, end-32-rest679); p < 0 {
+			if p = FwVerifyFOptionals(r, p, end-32-rest737); p < 0 {
 				return -1
 			}
 		}
 	}
-	n680, ok681 := r.Count(p, end-28, 8)
-	if !ok681 {
+	n738, ok739 := r.Count(p, end-28, 8)
+	if !ok739 {
 		return -1
 	}
 	p += 4
-	p += n680 * 8
-	n683, ok684 := r.Count(p, end-24, 12)
-	if !ok684 {
+	p += n738 * 8
+	n741, ok742 := r.Count(p, end-24, 12)
+	if !ok742 {
 		return -1
 	}
 	p += 4
-	rest686 := n683 * 12
-	for i685 := 0; i685 < n683; i685++ {
-		rest686 -= 12
-		if p = proto.FwVerifyFBalance(r, p, end-24-rest686); p < 0 {
-			return -1
+	rest744 := n741 * 12
+	for i743 := 0; i743 < n741; i743++ {
+		rest744 -= 12
+		{
+			end := end - 24 - rest744
+			if r.Depth == 0 {
+				return r.Fail(fw.ErrTooDeep)
+			}
+			n745 := int(fw.U32(d, p))
+			if n745 > end-8-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n745
+			p += 8
 		}
 	}
-	n687, ok688 := r.Count(p, end-20, 8)
-	if !ok688 {
+	n746, ok747 := r.Count(p, end-20, 8)
+	if !ok747 {
 		return -1
 	}
 	p += 4
-	rest690 := n687 * 8
-	for i689 := 0; i689 < n687; i689++ {
-		rest690 -= 8
+	rest749 := n746 * 8
+	for i748 := 0; i748 < n746; i748++ {
+		rest749 -= 8
 		p += 4
-		if _, p = r.Text(p, end-20-rest690); p < 0 {
-			return -1
+		n750 := int(fw.U32(d, p))
+		if n750 > end-20-rest749-p-4 {
+			return r.Fail(fw.ErrTruncated)
 		}
+		p += 4 + n750
 	}
-	n691, ok692 := r.Count(p, end-16, 5)
-	if !ok692 {
+	n751, ok752 := r.Count(p, end-16, 5)
+	if !ok752 {
 		return -1
 	}
 	p += 4
-	rest694 := n691 * 5
-	for i693 := 0; i693 < n691; i693++ {
-		rest694 -= 5
-		if _, p = r.Text(p, end-16-rest694-1); p < 0 {
-			return -1
+	rest754 := n751 * 5
+	for i753 := 0; i753 < n751; i753++ {
+		rest754 -= 5
+		n755 := int(fw.U32(d, p))
+		if n755 > end-16-rest754-1-p-4 {
+			return r.Fail(fw.ErrTruncated)
 		}
+		p += 4 + n755
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 8 > end-16-rest694-p {
+			if 8 > end-16-rest754-p {
 				return r.Fail(fw.ErrTruncated)
 			}
 			p += 8
 		}
 	}
-	n695, ok696 := r.Count(p, end-12, 13)
-	if !ok696 {
+	n756, ok757 := r.Count(p, end-12, 13)
+	if !ok757 {
 		return -1
 	}
 	p += 4
-	rest698 := n695 * 13
-	for i697 := 0; i697 < n695; i697++ {
-		rest698 -= 13
+	rest759 := n756 * 13
+	for i758 := 0; i758 < n756; i758++ {
+		rest759 -= 13
 		p += 1
-		if p = FwVerifyFOptionals(r, p, end-12-rest698); p < 0 {
+		if p = FwVerifyFOptionals(r, p, end-12-rest759); p < 0 {
 			return -1
 		}
 	}
-	n699, ok700 := r.Count(p, end-8, 20)
-	if !ok700 {
+	n760, ok761 := r.Count(p, end-8, 20)
+	if !ok761 {
 		return -1
 	}
 	p += 4
-	rest702 := n699 * 20
-	for i701 := 0; i701 < n699; i701++ {
-		rest702 -= 20
+	rest763 := n760 * 20
+	for i762 := 0; i762 < n760; i762++ {
+		rest763 -= 20
 		p += 16
-		if _, p = r.Text(p, end-8-rest702); p < 0 {
-			return -1
+		n764 := int(fw.U32(d, p))
+		if n764 > end-8-rest763-p-4 {
+			return r.Fail(fw.ErrTruncated)
 		}
+		p += 4 + n764
 	}
-	n703, ok704 := r.Count(p, end-4, 5)
-	if !ok704 {
+	n765, ok766 := r.Count(p, end-4, 5)
+	if !ok766 {
 		return -1
 	}
 	p += 4
-	rest706 := n703 * 5
-	for i705 := 0; i705 < n703; i705++ {
-		rest706 -= 5
-		if _, p = r.Text(p, end-4-rest706-1); p < 0 {
-			return -1
+	rest768 := n765 * 5
+	for i767 := 0; i767 < n765; i767++ {
+		rest768 -= 5
+		n769 := int(fw.U32(d, p))
+		if n769 > end-4-rest768-1-p-4 {
+			return r.Fail(fw.ErrTruncated)
 		}
+		p += 4 + n769
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 169 > end-4-rest706-p {
+			if 169 > end-4-rest768-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if p = FwVerifyFPrimitives(r, p, end-4-rest706); p < 0 {
-				return -1
+			{
+				end := end - 4 - rest768
+				if r.Depth == 0 {
+					return r.Fail(fw.ErrTooDeep)
+				}
+				p += 1
+				p += 1
+				p += 1
+				p += 4
+				p += 1
+				p += 1
+				p += 2
+				p += 2
+				p += 4
+				p += 4
+				p += 8
+				p += 8
+				p += 4
+				p += 8
+				if !r.CheckDecimal(p) {
+					return -1
+				}
+				p += 16
+				n770 := int(fw.U32(d, p))
+				if n770 > end-100-p-4 {
+					return r.Fail(fw.ErrTruncated)
+				}
+				p += 4 + n770
+				n771 := int(fw.U32(d, p))
+				if n771 > end-96-p-4 {
+					return r.Fail(fw.ErrTruncated)
+				}
+				p += 4 + n771
+				p += 8
+				p += 8
+				p += 8
+				p += 16
+				p += 16
+				p += 16
+				p += 16
+				n772 := int(fw.U32(d, p))
+				if n772 > end-4-p-4 {
+					return r.Fail(fw.ErrTruncated)
+				}
+				p += 4 + n772
+				p += 4
 			}
 		}
 	}
-	n707, ok708 := r.Count(p, end, 38)
-	if !ok708 {
+	n773, ok774 := r.Count(p, end, 38)
+	if !ok774 {
 		return -1
 	}
 	p += 4
-	rest710 := n707 * 38
-	for i709 := 0; i709 < n707; i709++ {
-		rest710 -= 38
-		if p = proto.FwVerifyFOrder(r, p, end-rest710-12); p < 0 {
-			return -1
+	rest776 := n773 * 38
+	for i775 := 0; i775 < n773; i775++ {
+		rest776 -= 38
+		{
+			end := end - rest776 - 12
+			if r.Depth == 0 {
+				return r.Fail(fw.ErrTooDeep)
+			}
+			p += 4
+			n777 := int(fw.U32(d, p))
+			if n777 > end-18-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n777
+			p += 1
+			p += 1
+			p += 8
+			p += 8
 		}
-		if p = FwVerifyFOptionals(r, p, end-rest710); p < 0 {
+		if p = FwVerifyFOptionals(r, p, end-rest776); p < 0 {
 			return -1
 		}
 	}
@@ -4572,198 +6360,198 @@ func (s *Collections) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"f_array\":"...)
 	b = append(b, '[')
-	for i711 := range s.FArray {
-		if i711 > 0 {
+	for i778 := range s.FArray {
+		if i778 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(s.FArray[i711]), 10)
+		b = strconv.AppendInt(b, int64(s.FArray[i778]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_array_optional\":"...)
 	b = append(b, '[')
-	for i712 := range s.FArrayOptional {
-		if i712 > 0 {
+	for i779 := range s.FArrayOptional {
+		if i779 > 0 {
 			b = append(b, ',')
 		}
-		if s.FArrayOptional[i712] == nil {
+		if s.FArrayOptional[i779] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendJSONString(b, (*s.FArrayOptional[i712]))
+			b = fw.AppendJSONString(b, (*s.FArrayOptional[i779]))
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_array_struct\":"...)
 	b = append(b, '[')
-	for i713 := range s.FArrayStruct {
-		if i713 > 0 {
+	for i780 := range s.FArrayStruct {
+		if i780 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FArrayStruct[i713].AppendJSON(b)
+		b = s.FArrayStruct[i780].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_vector\":"...)
 	b = append(b, '[')
-	for i714 := range s.FVector {
-		if i714 > 0 {
+	for i781 := range s.FVector {
+		if i781 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendUint(b, uint64(s.FVector[i714]), 10)
+		b = strconv.AppendUint(b, uint64(s.FVector[i781]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_vector_optional\":"...)
 	b = append(b, '[')
-	for i715 := range s.FVectorOptional {
-		if i715 > 0 {
+	for i782 := range s.FVectorOptional {
+		if i782 > 0 {
 			b = append(b, ',')
 		}
-		if s.FVectorOptional[i715] == nil {
+		if s.FVectorOptional[i782] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = strconv.AppendUint(b, uint64((*s.FVectorOptional[i715])), 10)
+			b = strconv.AppendUint(b, uint64((*s.FVectorOptional[i782])), 10)
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_vector_struct\":"...)
 	b = append(b, '[')
-	for i716 := range s.FVectorStruct {
-		if i716 > 0 {
+	for i783 := range s.FVectorStruct {
+		if i783 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FVectorStruct[i716].AppendJSON(b)
+		b = s.FVectorStruct[i783].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_list\":"...)
 	b = append(b, '[')
-	for i717 := range s.FList {
-		if i717 > 0 {
+	for i784 := range s.FList {
+		if i784 > 0 {
 			b = append(b, ',')
 		}
-		b = fw.AppendJSONString(b, s.FList[i717])
+		b = fw.AppendJSONString(b, s.FList[i784])
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_list_optional\":"...)
 	b = append(b, '[')
-	for i718 := range s.FListOptional {
-		if i718 > 0 {
+	for i785 := range s.FListOptional {
+		if i785 > 0 {
 			b = append(b, ',')
 		}
-		if s.FListOptional[i718] == nil {
+		if s.FListOptional[i785] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = s.FListOptional[i718].AppendJSON(b)
+			b = s.FListOptional[i785].AppendJSON(b)
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_set\":"...)
-	set719 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	set786 := fw.SortedSet(s.FSet, cmp.Compare[int64])
 	b = append(b, '[')
-	for i720 := range set719 {
-		if i720 > 0 {
+	for i787 := range set786 {
+		if i787 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(set719[i720]), 10)
+		b = strconv.AppendInt(b, int64(set786[i787]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_set_struct\":"...)
-	set721 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	set788 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
 	b = append(b, '[')
-	for i722 := range set721 {
-		if i722 > 0 {
+	for i789 := range set788 {
+		if i789 > 0 {
 			b = append(b, ',')
 		}
-		b = set721[i722].AppendJSON(b)
+		b = set788[i789].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_map\":"...)
 	b = append(b, '{')
-	first725 := true
-	for _, k723 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v724 := s.FMap[k723]
-		if !first725 {
+	first792 := true
+	for _, k790 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v791 := s.FMap[k790]
+		if !first792 {
 			b = append(b, ',')
 		}
-		first725 = false
+		first792 = false
 		b = append(b, '"')
-		b = strconv.AppendInt(b, int64(k723), 10)
+		b = strconv.AppendInt(b, int64(k790), 10)
 		b = append(b, '"')
 		b = append(b, ':')
-		b = fw.AppendJSONString(b, v724)
+		b = fw.AppendJSONString(b, v791)
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_map_optional\":"...)
 	b = append(b, '{')
-	first728 := true
-	for _, k726 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v727 := s.FMapOptional[k726]
-		if !first728 {
+	first795 := true
+	for _, k793 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v794 := s.FMapOptional[k793]
+		if !first795 {
 			b = append(b, ',')
 		}
-		first728 = false
-		b = fw.AppendJSONString(b, k726)
+		first795 = false
+		b = fw.AppendJSONString(b, k793)
 		b = append(b, ':')
-		if v727 == nil {
+		if v794 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendDouble(b, float64((*v727)))
+			b = fw.AppendDouble(b, float64((*v794)))
 		}
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_map_enum_key\":"...)
 	b = append(b, '{')
-	first731 := true
-	for _, k729 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v730 := s.FMapEnumKey[k729]
-		if !first731 {
+	first798 := true
+	for _, k796 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v797 := s.FMapEnumKey[k796]
+		if !first798 {
 			b = append(b, ',')
 		}
-		first731 = false
+		first798 = false
 		b = append(b, '"')
-		b = strconv.AppendUint(b, uint64(k729), 10)
+		b = strconv.AppendUint(b, uint64(k796), 10)
 		b = append(b, '"')
 		b = append(b, ':')
-		b = v730.AppendJSON(b)
+		b = v797.AppendJSON(b)
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_hash\":"...)
 	b = append(b, '{')
-	first734 := true
-	for k732, v733 := range s.FHash {
-		if !first734 {
+	first801 := true
+	for k799, v800 := range s.FHash {
+		if !first801 {
 			b = append(b, ',')
 		}
-		first734 = false
-		b = fw.AppendJSONUUID(b, k732)
+		first801 = false
+		b = fw.AppendJSONUUID(b, k799)
 		b = append(b, ':')
-		b = fw.AppendJSONBytes(b, v733)
+		b = fw.AppendJSONBytes(b, v800)
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_hash_optional\":"...)
 	b = append(b, '{')
-	first737 := true
-	for k735, v736 := range s.FHashOptional {
-		if !first737 {
+	first804 := true
+	for k802, v803 := range s.FHashOptional {
+		if !first804 {
 			b = append(b, ',')
 		}
-		first737 = false
-		b = fw.AppendJSONString(b, k735)
+		first804 = false
+		b = fw.AppendJSONString(b, k802)
 		b = append(b, ':')
-		if v736 == nil {
+		if v803 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = v736.AppendJSON(b)
+			b = v803.AppendJSON(b)
 		}
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_hash_struct_key\":"...)
 	b = append(b, '[')
-	for i738 := range s.FHashStructKey {
-		if i738 > 0 {
+	for i805 := range s.FHashStructKey {
+		if i805 > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '[')
-		b = s.FHashStructKey[i738].Key.AppendJSON(b)
+		b = s.FHashStructKey[i805].Key.AppendJSON(b)
 		b = append(b, ',')
-		b = s.FHashStructKey[i738].Value.AppendJSON(b)
+		b = s.FHashStructKey[i805].Value.AppendJSON(b)
 		b = append(b, ']')
 	}
 	b = append(b, ']')
@@ -4792,53 +6580,53 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 		switch string(p.Key) {
 		case "f_array":
 			if p.Array() {
-				i739 := 0
+				i806 := 0
 				for p.More() {
-					if i739 == 3 {
+					if i806 == 3 {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					s.FArray[i739] = int32(p.Int(-2147483648, 2147483647))
-					i739++
+					s.FArray[i806] = int32(p.Int(-2147483648, 2147483647))
+					i806++
 				}
-				if i739 != 3 {
+				if i806 != 3 {
 					p.Fail(fw.ErrInvalidArgument)
 				}
 			}
 		case "f_array_optional":
 			if p.Array() {
-				i740 := 0
+				i807 := 0
 				for p.More() {
-					if i740 == 2 {
+					if i807 == 2 {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
 					if p.Null() {
-						s.FArrayOptional[i740] = nil
+						s.FArrayOptional[i807] = nil
 					} else {
-						if s.FArrayOptional[i740] == nil {
-							s.FArrayOptional[i740] = new(string)
+						if s.FArrayOptional[i807] == nil {
+							s.FArrayOptional[i807] = new(string)
 						}
-						p.String(&(*s.FArrayOptional[i740]))
+						p.String(&(*s.FArrayOptional[i807]))
 					}
-					i740++
+					i807++
 				}
-				if i740 != 2 {
+				if i807 != 2 {
 					p.Fail(fw.ErrInvalidArgument)
 				}
 			}
 		case "f_array_struct":
 			if p.Array() {
-				i741 := 0
+				i808 := 0
 				for p.More() {
-					if i741 == 2 {
+					if i808 == 2 {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					s.FArrayStruct[i741].FwGetJSON(p)
-					i741++
+					s.FArrayStruct[i808].FwGetJSON(p)
+					i808++
 				}
-				if i741 != 2 {
+				if i808 != 2 {
 					p.Fail(fw.ErrInvalidArgument)
 				}
 			}
@@ -4846,87 +6634,87 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FVector = s.FVector[:0]
 			if p.Array() {
 				for p.More() {
-					var e742 byte
-					e742 = byte(p.Uint(255))
+					var e809 byte
+					e809 = byte(p.Uint(255))
 					if p.Err != nil {
 						break
 					}
-					s.FVector = append(s.FVector, e742)
+					s.FVector = append(s.FVector, e809)
 				}
 			}
 		case "f_vector_optional":
 			s.FVectorOptional = s.FVectorOptional[:0]
 			if p.Array() {
 				for p.More() {
-					var e743 *EnumByte
+					var e810 *EnumByte
 					if p.Null() {
-						e743 = nil
+						e810 = nil
 					} else {
-						if e743 == nil {
-							e743 = new(EnumByte)
+						if e810 == nil {
+							e810 = new(EnumByte)
 						}
-						(*e743) = EnumByte(p.Uint(255))
+						(*e810) = EnumByte(p.Uint(255))
 					}
 					if p.Err != nil {
 						break
 					}
-					s.FVectorOptional = append(s.FVectorOptional, e743)
+					s.FVectorOptional = append(s.FVectorOptional, e810)
 				}
 			}
 		case "f_vector_struct":
 			s.FVectorStruct = s.FVectorStruct[:0]
 			if p.Array() {
 				for p.More() {
-					var e744 proto.Order
-					e744 = proto.NewOrder()
-					e744.FwGetJSON(p)
+					var e811 proto.Order
+					e811 = proto.NewOrder()
+					e811.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.FVectorStruct = append(s.FVectorStruct, e744)
+					s.FVectorStruct = append(s.FVectorStruct, e811)
 				}
 			}
 		case "f_list":
 			s.FList = s.FList[:0]
 			if p.Array() {
 				for p.More() {
-					var e745 string
-					p.String(&e745)
+					var e812 string
+					p.String(&e812)
 					if p.Err != nil {
 						break
 					}
-					s.FList = append(s.FList, e745)
+					s.FList = append(s.FList, e812)
 				}
 			}
 		case "f_list_optional":
 			s.FListOptional = s.FListOptional[:0]
 			if p.Array() {
 				for p.More() {
-					var e746 *Optionals
+					var e813 *Optionals
 					if p.Null() {
-						e746 = nil
+						e813 = nil
 					} else {
-						if e746 == nil {
-							e746 = new(Optionals)
+						if e813 == nil {
+							e813 = new(Optionals)
 						}
-						e746.FwGetJSON(p)
+						e813.FwGetJSON(p)
 					}
 					if p.Err != nil {
 						break
 					}
-					s.FListOptional = append(s.FListOptional, e746)
+					s.FListOptional = append(s.FListOptional, e813)
 				}
 			}
 		case "f_set":
 			s.FSet = s.FSet[:0]
 			if p.Array() {
 				for p.More() {
-					var e747 int64
-					e747 = int64(p.Int(-9223372036854775808, 9223372036854775807))
+					var e814 int64
+					e814 = int64(p.Int(-9223372036854775808, 9223372036854775807))
 					if p.Err != nil {
 						break
 					}
-					s.FSet = append(s.FSet, e747)
+					s.FSet = append(s.FSet, e814)
 				}
 			}
 			s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
@@ -4934,13 +6722,13 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FSetStruct = s.FSetStruct[:0]
 			if p.Array() {
 				for p.More() {
-					var e748 proto.Balance
-					e748 = proto.NewBalance()
-					e748.FwGetJSON(p)
+					var e815 proto.Balance
+					e815 = proto.NewBalance()
+					e815.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.FSetStruct = append(s.FSetStruct, e748)
+					s.FSetStruct = append(s.FSetStruct, e815)
 				}
 			}
 			s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
@@ -4948,14 +6736,14 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FMap = fw.ClearMap(s.FMap, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k749 := int32(p.KeyInt(-2147483648, 2147483647))
-					var v750 string
-					p.String(&v750)
+					k816 := int32(p.KeyInt(-2147483648, 2147483647))
+					var v817 string
+					p.String(&v817)
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FMap[k749]; !dup {
-						s.FMap[k749] = v750
+					if _, dup := s.FMap[k816]; !dup {
+						s.FMap[k816] = v817
 					}
 				}
 			}
@@ -4963,21 +6751,21 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FMapOptional = fw.ClearMap(s.FMapOptional, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k751 := p.KeyString()
-					var v752 *float64
+					k818 := p.KeyString()
+					var v819 *float64
 					if p.Null() {
-						v752 = nil
+						v819 = nil
 					} else {
-						if v752 == nil {
-							v752 = new(float64)
+						if v819 == nil {
+							v819 = new(float64)
 						}
-						(*v752) = float64(p.Double())
+						(*v819) = float64(p.Double())
 					}
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FMapOptional[k751]; !dup {
-						s.FMapOptional[k751] = v752
+					if _, dup := s.FMapOptional[k818]; !dup {
+						s.FMapOptional[k818] = v819
 					}
 				}
 			}
@@ -4985,14 +6773,14 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k753 := EnumByte(p.KeyUint(255))
-					var v754 Optionals
-					v754.FwGetJSON(p)
+					k820 := EnumByte(p.KeyUint(255))
+					var v821 Optionals
+					v821.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FMapEnumKey[k753]; !dup {
-						s.FMapEnumKey[k753] = v754
+					if _, dup := s.FMapEnumKey[k820]; !dup {
+						s.FMapEnumKey[k820] = v821
 					}
 				}
 			}
@@ -5000,14 +6788,14 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FHash = fw.ClearMap(s.FHash, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k755 := p.KeyUUID()
-					var v756 []byte
-					p.Bytes(&v756)
+					k822 := p.KeyUUID()
+					var v823 []byte
+					p.Bytes(&v823)
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FHash[k755]; !dup {
-						s.FHash[k755] = v756
+					if _, dup := s.FHash[k822]; !dup {
+						s.FHash[k822] = v823
 					}
 				}
 			}
@@ -5015,21 +6803,21 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FHashOptional = fw.ClearMap(s.FHashOptional, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k757 := p.KeyString()
-					var v758 *Primitives
+					k824 := p.KeyString()
+					var v825 *Primitives
 					if p.Null() {
-						v758 = nil
+						v825 = nil
 					} else {
-						if v758 == nil {
-							v758 = new(Primitives)
+						if v825 == nil {
+							v825 = new(Primitives)
 						}
-						v758.FwGetJSON(p)
+						v825.FwGetJSON(p)
 					}
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FHashOptional[k757]; !dup {
-						s.FHashOptional[k757] = v758
+					if _, dup := s.FHashOptional[k824]; !dup {
+						s.FHashOptional[k824] = v825
 					}
 				}
 			}
@@ -5041,21 +6829,21 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					var k759 proto.Order
-					var v760 Optionals
-					k759.FwGetJSON(p)
+					var k826 proto.Order
+					var v827 Optionals
+					k826.FwGetJSON(p)
 					if !p.More() {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					v760.FwGetJSON(p)
+					v827.FwGetJSON(p)
 					if p.More() {
 						p.Fail(fw.ErrInvalidArgument)
 					}
 					if p.Err != nil {
 						break
 					}
-					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k759, Value: v760})
+					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k826, Value: v827})
 				}
 			}
 			s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
@@ -5143,9 +6931,16 @@ func VerifyFixedLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Fixed) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(12)
-	b := w.Buf[pos : pos+12 : pos+12]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 12
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+12 : pos+12]
 	fw.PutU32(b, 0, 12)
 	fw.PutU32(b, 4, 500)
 	fw.PutU32(b, 8, uint32(s.Id))
@@ -5154,12 +6949,14 @@ func (s *Fixed) FwPutV(w *fw.Writer, slot, base int) {
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Fixed) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 500 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 500 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -5183,12 +6980,14 @@ func (s *Fixed) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVFixed verifies the Fixed body the slot leads to (generated code).
 func FwVerifyVFixed(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 500 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 500 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -5251,8 +7050,8 @@ func (s *Fixed) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q761 := d[p : p+4 : p+4]
-	s.Id = int32(fw.U32(q761, 0))
+	q828 := d[p : p+4 : p+4]
+	s.Id = int32(fw.U32(q828, 0))
 	p += 4
 	r.Leave()
 	return p
@@ -5392,9 +7191,16 @@ func VerifyNextLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Next) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(24)
-	b := w.Buf[pos : pos+24 : pos+24]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 24
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+24 : pos+24]
 	fw.PutU32(b, 0, 24)
 	fw.PutU32(b, 4, 113)
 	copy(b[8:], s.Id[:])
@@ -5403,12 +7209,14 @@ func (s *Next) FwPutV(w *fw.Writer, slot, base int) {
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Next) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 113 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 113 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -5432,12 +7240,14 @@ func (s *Next) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVNext verifies the Next body the slot leads to (generated code).
 func FwVerifyVNext(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 113 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 113 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -5630,9 +7440,16 @@ func VerifyShiftedLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Shifted) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(24)
-	b := w.Buf[pos : pos+24 : pos+24]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 24
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+24 : pos+24]
 	fw.PutU32(b, 0, 24)
 	fw.PutU32(b, 4, 300)
 	fw.PutDecimal(b[8:], s.Amount)
@@ -5641,12 +7458,14 @@ func (s *Shifted) FwPutV(w *fw.Writer, slot, base int) {
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Shifted) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 300 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 300 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -5669,25 +7488,33 @@ func (s *Shifted) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVShifted verifies the Shifted body the slot leads to (generated code).
 func FwVerifyVShifted(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 300 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 300 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 300) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 24 {
+		r.Left = left
 		fw.VCheckDecimal(r, pos+8)
+		left = r.Left
 	} else {
 		if 24 <= stored {
+			r.Left = left
 			fw.VCheckDecimal(r, pos+8)
+			left = r.Left
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -5891,27 +7718,36 @@ func VerifyBaseLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Base) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(13)
-	b := w.Buf[pos : pos+13 : pos+13]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 13 + 4 + len(s.Name)
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+13 : pos+13]
 	fw.PutU32(b, 0, 13)
 	fw.PutU32(b, 4, 301)
 	b[12] = byte(s.Level)
-	blk762 := w.Alloc(4 + len(s.Name))
-	fw.PutU32(w.Buf, pos+8, uint32(blk762-pos))
-	fw.PutU32(w.Buf, blk762, uint32(len(s.Name)))
-	copy(w.Buf[blk762+4:], s.Name)
+	q := pos + 13
+	fw.PutU32(b, 8, 13)
+	fw.PutU32(buf, q, uint32(len(s.Name)))
+	copy(buf[q+4:], s.Name)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Base) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 301 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 301 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -5941,43 +7777,51 @@ func (s *Base) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVBase verifies the Base body the slot leads to (generated code).
 func FwVerifyVBase(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 301 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 301 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 301) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 13 {
-		blk763 := pos + int(fw.U32(d, pos+8))
-		n764 := -1
-		if blk763 >= pos+8+4 && blk763 <= r.Size-4 {
-			n764 = int(fw.U32(d, blk763))
+		blk829 := pos + int(fw.U32(d, pos+8))
+		n830 := -1
+		if blk829 >= pos+8+4 && blk829 <= size-4 {
+			n830 = int(fw.U32(d, blk829))
 		}
-		if n764 >= 0 && n764 <= r.Size-blk763-4 {
-			r.Left -= int64(4 + n764)
+		if n830 >= 0 && n830 <= size-blk829-4 {
+			left -= int64(4 + n830)
 		} else {
+			r.Left = left
 			r.Text(pos+8, pos)
+			left = r.Left
 		}
 	} else {
 		if 12 <= stored {
-			blk765 := pos + int(fw.U32(d, pos+8))
-			n766 := -1
-			if blk765 >= pos+8+4 && blk765 <= r.Size-4 {
-				n766 = int(fw.U32(d, blk765))
+			blk831 := pos + int(fw.U32(d, pos+8))
+			n832 := -1
+			if blk831 >= pos+8+4 && blk831 <= size-4 {
+				n832 = int(fw.U32(d, blk831))
 			}
-			if n766 >= 0 && n766 <= r.Size-blk765-4 {
-				r.Left -= int64(4 + n766)
+			if n832 >= 0 && n832 <= size-blk831-4 {
+				left -= int64(4 + n832)
 			} else {
+				r.Left = left
 				r.Text(pos+8, pos)
+				left = r.Left
 			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -6037,8 +7881,8 @@ func (s *Base) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-1, &s.Name); p < 0 {
 		return -1
 	}
-	q767 := d[p : p+1 : p+1]
-	s.Level = int8(q767[0])
+	q833 := d[p : p+1 : p+1]
+	s.Level = int8(q833[0])
 	p += 1
 	r.Leave()
 	return p
@@ -6051,9 +7895,11 @@ func FwVerifyFBase(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	if _, p = r.Text(p, end-1); p < 0 {
-		return -1
+	n834 := int(fw.U32(d, p))
+	if n834 > end-1-p-4 {
+		return r.Fail(fw.ErrTruncated)
 	}
+	p += 4 + n834
 	p += 1
 	r.Leave()
 	return p
@@ -6200,29 +8046,38 @@ func VerifyDerivedLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Derived) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(25)
-	b := w.Buf[pos : pos+25 : pos+25]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 25 + 4 + len(s.Name)
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+25 : pos+25]
 	fw.PutU32(b, 0, 25)
 	fw.PutU32(b, 4, 302)
 	b[12] = byte(s.Level)
 	fw.PutU32(b, 13, uint32(s.Serial))
 	fw.PutF64(b, 17, float64(s.Weight))
-	blk768 := w.Alloc(4 + len(s.Name))
-	fw.PutU32(w.Buf, pos+8, uint32(blk768-pos))
-	fw.PutU32(w.Buf, blk768, uint32(len(s.Name)))
-	copy(w.Buf[blk768+4:], s.Name)
+	q := pos + 25
+	fw.PutU32(b, 8, 25)
+	fw.PutU32(buf, q, uint32(len(s.Name)))
+	copy(buf[q+4:], s.Name)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Derived) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 302 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 302 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -6264,43 +8119,51 @@ func (s *Derived) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVDerived verifies the Derived body the slot leads to (generated code).
 func FwVerifyVDerived(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 302 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 302 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 302) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 25 {
-		blk769 := pos + int(fw.U32(d, pos+8))
-		n770 := -1
-		if blk769 >= pos+8+4 && blk769 <= r.Size-4 {
-			n770 = int(fw.U32(d, blk769))
+		blk835 := pos + int(fw.U32(d, pos+8))
+		n836 := -1
+		if blk835 >= pos+8+4 && blk835 <= size-4 {
+			n836 = int(fw.U32(d, blk835))
 		}
-		if n770 >= 0 && n770 <= r.Size-blk769-4 {
-			r.Left -= int64(4 + n770)
+		if n836 >= 0 && n836 <= size-blk835-4 {
+			left -= int64(4 + n836)
 		} else {
+			r.Left = left
 			r.Text(pos+8, pos)
+			left = r.Left
 		}
 	} else {
 		if 12 <= stored {
-			blk771 := pos + int(fw.U32(d, pos+8))
-			n772 := -1
-			if blk771 >= pos+8+4 && blk771 <= r.Size-4 {
-				n772 = int(fw.U32(d, blk771))
+			blk837 := pos + int(fw.U32(d, pos+8))
+			n838 := -1
+			if blk837 >= pos+8+4 && blk837 <= size-4 {
+				n838 = int(fw.U32(d, blk837))
 			}
-			if n772 >= 0 && n772 <= r.Size-blk771-4 {
-				r.Left -= int64(4 + n772)
+			if n838 >= 0 && n838 <= size-blk837-4 {
+				left -= int64(4 + n838)
 			} else {
+				r.Left = left
 				r.Text(pos+8, pos)
+				left = r.Left
 			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -6362,10 +8225,10 @@ func (s *Derived) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-13, &s.Name); p < 0 {
 		return -1
 	}
-	q773 := d[p : p+13 : p+13]
-	s.Level = int8(q773[0])
-	s.Serial = int32(fw.U32(q773, 1))
-	s.Weight = fw.F64(q773, 5)
+	q839 := d[p : p+13 : p+13]
+	s.Level = int8(q839[0])
+	s.Serial = int32(fw.U32(q839, 1))
+	s.Weight = fw.F64(q839, 5)
 	p += 13
 	r.Leave()
 	return p
@@ -6378,9 +8241,11 @@ func FwVerifyFDerived(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	if _, p = r.Text(p, end-13); p < 0 {
-		return -1
+	n840 := int(fw.U32(d, p))
+	if n840 > end-13-p-4 {
+		return r.Fail(fw.ErrTruncated)
 	}
+	p += 4 + n840
 	p += 1
 	p += 4
 	p += 8
@@ -6542,30 +8407,39 @@ func VerifyMoreDerivedLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *MoreDerived) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(26)
-	b := w.Buf[pos : pos+26 : pos+26]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 26 + 4 + len(s.Name)
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+26 : pos+26]
 	fw.PutU32(b, 0, 26)
 	fw.PutU32(b, 4, 303)
 	b[12] = byte(s.Level)
 	fw.PutU32(b, 13, uint32(s.Serial))
 	fw.PutF64(b, 17, float64(s.Weight))
 	b[25] = fw.B2U(s.Last)
-	blk774 := w.Alloc(4 + len(s.Name))
-	fw.PutU32(w.Buf, pos+8, uint32(blk774-pos))
-	fw.PutU32(w.Buf, blk774, uint32(len(s.Name)))
-	copy(w.Buf[blk774+4:], s.Name)
+	q := pos + 26
+	fw.PutU32(b, 8, 26)
+	fw.PutU32(buf, q, uint32(len(s.Name)))
+	copy(buf[q+4:], s.Name)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *MoreDerived) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 303 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 303 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -6613,43 +8487,51 @@ func (s *MoreDerived) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVMoreDerived verifies the MoreDerived body the slot leads to (generated code).
 func FwVerifyVMoreDerived(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 303 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 303 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 303) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 26 {
-		blk775 := pos + int(fw.U32(d, pos+8))
-		n776 := -1
-		if blk775 >= pos+8+4 && blk775 <= r.Size-4 {
-			n776 = int(fw.U32(d, blk775))
+		blk841 := pos + int(fw.U32(d, pos+8))
+		n842 := -1
+		if blk841 >= pos+8+4 && blk841 <= size-4 {
+			n842 = int(fw.U32(d, blk841))
 		}
-		if n776 >= 0 && n776 <= r.Size-blk775-4 {
-			r.Left -= int64(4 + n776)
+		if n842 >= 0 && n842 <= size-blk841-4 {
+			left -= int64(4 + n842)
 		} else {
+			r.Left = left
 			r.Text(pos+8, pos)
+			left = r.Left
 		}
 	} else {
 		if 12 <= stored {
-			blk777 := pos + int(fw.U32(d, pos+8))
-			n778 := -1
-			if blk777 >= pos+8+4 && blk777 <= r.Size-4 {
-				n778 = int(fw.U32(d, blk777))
+			blk843 := pos + int(fw.U32(d, pos+8))
+			n844 := -1
+			if blk843 >= pos+8+4 && blk843 <= size-4 {
+				n844 = int(fw.U32(d, blk843))
 			}
-			if n778 >= 0 && n778 <= r.Size-blk777-4 {
-				r.Left -= int64(4 + n778)
+			if n844 >= 0 && n844 <= size-blk843-4 {
+				left -= int64(4 + n844)
 			} else {
+				r.Left = left
 				r.Text(pos+8, pos)
+				left = r.Left
 			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -6712,11 +8594,11 @@ func (s *MoreDerived) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-14, &s.Name); p < 0 {
 		return -1
 	}
-	q779 := d[p : p+14 : p+14]
-	s.Level = int8(q779[0])
-	s.Serial = int32(fw.U32(q779, 1))
-	s.Weight = fw.F64(q779, 5)
-	s.Last = q779[13] != 0
+	q845 := d[p : p+14 : p+14]
+	s.Level = int8(q845[0])
+	s.Serial = int32(fw.U32(q845, 1))
+	s.Weight = fw.F64(q845, 5)
+	s.Last = q845[13] != 0
 	p += 14
 	r.Leave()
 	return p
@@ -6729,9 +8611,11 @@ func FwVerifyFMoreDerived(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	if _, p = r.Text(p, end-14); p < 0 {
-		return -1
+	n846 := int(fw.U32(d, p))
+	if n846 > end-14-p-4 {
+		return r.Fail(fw.ErrTruncated)
 	}
+	p += 4 + n846
 	p += 1
 	p += 4
 	p += 8
@@ -6887,28 +8771,37 @@ func VerifyWalletLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Wallet) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(36)
-	b := w.Buf[pos : pos+36 : pos+36]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 36 + 4 + len(s.Currency)
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+36 : pos+36]
 	fw.PutU32(b, 0, 36)
 	fw.PutU32(b, 4, 2)
 	fw.PutF64(b, 12, float64(s.Amount))
 	fw.PutDecimal(b[20:], s.Reserved)
-	blk780 := w.Alloc(4 + len(s.Currency))
-	fw.PutU32(w.Buf, pos+8, uint32(blk780-pos))
-	fw.PutU32(w.Buf, blk780, uint32(len(s.Currency)))
-	copy(w.Buf[blk780+4:], s.Currency)
+	q := pos + 36
+	fw.PutU32(b, 8, 36)
+	fw.PutU32(buf, q, uint32(len(s.Currency)))
+	copy(buf[q+4:], s.Currency)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Wallet) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 2 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -6944,47 +8837,59 @@ func (s *Wallet) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVWallet verifies the Wallet body the slot leads to (generated code).
 func FwVerifyVWallet(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 2 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 2) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 36 {
-		blk781 := pos + int(fw.U32(d, pos+8))
-		n782 := -1
-		if blk781 >= pos+8+4 && blk781 <= r.Size-4 {
-			n782 = int(fw.U32(d, blk781))
+		blk847 := pos + int(fw.U32(d, pos+8))
+		n848 := -1
+		if blk847 >= pos+8+4 && blk847 <= size-4 {
+			n848 = int(fw.U32(d, blk847))
 		}
-		if n782 >= 0 && n782 <= r.Size-blk781-4 {
-			r.Left -= int64(4 + n782)
+		if n848 >= 0 && n848 <= size-blk847-4 {
+			left -= int64(4 + n848)
 		} else {
+			r.Left = left
 			r.Text(pos+8, pos)
+			left = r.Left
 		}
+		r.Left = left
 		fw.VCheckDecimal(r, pos+20)
+		left = r.Left
 	} else {
 		if 12 <= stored {
-			blk783 := pos + int(fw.U32(d, pos+8))
-			n784 := -1
-			if blk783 >= pos+8+4 && blk783 <= r.Size-4 {
-				n784 = int(fw.U32(d, blk783))
+			blk849 := pos + int(fw.U32(d, pos+8))
+			n850 := -1
+			if blk849 >= pos+8+4 && blk849 <= size-4 {
+				n850 = int(fw.U32(d, blk849))
 			}
-			if n784 >= 0 && n784 <= r.Size-blk783-4 {
-				r.Left -= int64(4 + n784)
+			if n850 >= 0 && n850 <= size-blk849-4 {
+				left -= int64(4 + n850)
 			} else {
+				r.Left = left
 				r.Text(pos+8, pos)
+				left = r.Left
 			}
 		}
 		if 36 <= stored {
+			r.Left = left
 			fw.VCheckDecimal(r, pos+20)
+			left = r.Left
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -7045,8 +8950,8 @@ func (s *Wallet) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-24, &s.Currency); p < 0 {
 		return -1
 	}
-	q785 := d[p : p+8 : p+8]
-	s.Amount = fw.F64(q785, 0)
+	q851 := d[p : p+8 : p+8]
+	s.Amount = fw.F64(q851, 0)
 	p += 8
 	if !r.Decimal(p, &s.Reserved) {
 		return -1
@@ -7063,9 +8968,11 @@ func FwVerifyFWallet(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	if _, p = r.Text(p, end-24); p < 0 {
-		return -1
+	n852 := int(fw.U32(d, p))
+	if n852 > end-24-p-4 {
+		return r.Fail(fw.ErrTruncated)
 	}
+	p += 4 + n852
 	p += 8
 	if !r.CheckDecimal(p) {
 		return -1
@@ -7176,11 +9083,11 @@ func (s *ExAccount) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.Orders)), 10)
 	b = append(b, ']', '[')
-	for i786 := range s.Orders {
-		if i786 > 0 {
+	for i853 := range s.Orders {
+		if i853 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i786].FwPrint(b)
+		b = s.Orders[i853].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ')')
@@ -7244,41 +9151,50 @@ func VerifyExAccountLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *ExAccount) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(33)
-	b := w.Buf[pos : pos+33 : pos+33]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 33 + 4 + len(s.Name)
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+33 : pos+33]
 	fw.PutU32(b, 0, 33)
 	fw.PutU32(b, 4, 304)
 	fw.PutU32(b, 8, uint32(s.Uid))
 	b[16] = byte(s.State)
 	fw.PutU16(b, 30, uint16(s.Refs))
 	b[32] = byte(s.Extra)
-	blk787 := w.Alloc(4 + len(s.Name))
-	fw.PutU32(w.Buf, pos+12, uint32(blk787-pos))
-	fw.PutU32(w.Buf, blk787, uint32(len(s.Name)))
-	copy(w.Buf[blk787+4:], s.Name)
+	q := pos + 33
+	fw.PutU32(b, 12, 33)
+	fw.PutU32(buf, q, uint32(len(s.Name)))
+	copy(buf[q+4:], s.Name)
 	s.Wallet.FwPutV(w, pos+17, pos)
 	if s.Asset == nil {
 		fw.VNull(w, pos+21)
 	} else {
-		blk788 := w.VOptional(pos+21, pos, 4)
-		s.Asset.FwPutV(w, blk788, blk788)
+		blk854 := w.VOptional(pos+21, pos, 4)
+		s.Asset.FwPutV(w, blk854, blk854)
 	}
-	p789 := w.VBlock(pos+26, pos, len(s.Orders), 4)
-	for i790 := range s.Orders {
-		s.Orders[i790].FwPutV(w, p789+i790*4, pos)
+	p855 := w.VBlock(pos+26, pos, len(s.Orders), 4)
+	for i856 := range s.Orders {
+		s.Orders[i856].FwPutV(w, p855+i856*4, pos)
 	}
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *ExAccount) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 304 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 304 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -7293,20 +9209,20 @@ func (s *ExAccount) FwGetV(r *fw.VReader, slot, base int) {
 		s.Extra = protoex.State(body[32])
 		r.String(pos+12, pos, &s.Name)
 		s.Wallet.FwGetV(r, pos+17, pos)
-		p791, set792, ok793 := r.Optional(pos+21, pos, 4)
-		if !set792 {
+		p857, set858, ok859 := r.Optional(pos+21, pos, 4)
+		if !set858 {
 			s.Asset = nil
-		} else if ok793 {
+		} else if ok859 {
 			if s.Asset == nil {
 				s.Asset = new(protoex.Balance)
 			}
-			s.Asset.FwGetV(r, p791, p791)
+			s.Asset.FwGetV(r, p857, p857)
 		}
-		p794, n795, ok796 := r.Block(pos+26, pos, 4)
-		if ok796 {
-			s.Orders = fw.Resize(s.Orders, n795)
-			for i797 := range s.Orders {
-				s.Orders[i797].FwGetV(r, p794+i797*4, pos)
+		p860, n861, ok862 := r.Block(pos+26, pos, 4)
+		if ok862 {
+			s.Orders = fw.Resize(s.Orders, n861)
+			for i863 := range s.Orders {
+				s.Orders[i863].FwGetV(r, p860+i863*4, pos)
 				if !r.OK() {
 					break
 				}
@@ -7335,24 +9251,24 @@ func (s *ExAccount) FwGetV(r *fw.VReader, slot, base int) {
 			s.Wallet = d.Wallet
 		}
 		if 26 <= stored {
-			p798, set799, ok800 := r.Optional(pos+21, pos, 4)
-			if !set799 {
+			p864, set865, ok866 := r.Optional(pos+21, pos, 4)
+			if !set865 {
 				s.Asset = nil
-			} else if ok800 {
+			} else if ok866 {
 				if s.Asset == nil {
 					s.Asset = new(protoex.Balance)
 				}
-				s.Asset.FwGetV(r, p798, p798)
+				s.Asset.FwGetV(r, p864, p864)
 			}
 		} else {
 			s.Asset = d.Asset
 		}
 		if 30 <= stored {
-			p801, n802, ok803 := r.Block(pos+26, pos, 4)
-			if ok803 {
-				s.Orders = fw.Resize(s.Orders, n802)
-				for i804 := range s.Orders {
-					s.Orders[i804].FwGetV(r, p801+i804*4, pos)
+			p867, n868, ok869 := r.Block(pos+26, pos, 4)
+			if ok869 {
+				s.Orders = fw.Resize(s.Orders, n868)
+				for i870 := range s.Orders {
+					s.Orders[i870].FwGetV(r, p867+i870*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -7378,67 +9294,379 @@ func (s *ExAccount) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVExAccount verifies the ExAccount body the slot leads to (generated code).
 func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 304 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 304 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 304) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 33 {
-		blk805 := pos + int(fw.U32(d, pos+12))
-		n806 := -1
-		if blk805 >= pos+12+4 && blk805 <= r.Size-4 {
-			n806 = int(fw.U32(d, blk805))
+		blk871 := pos + int(fw.U32(d, pos+12))
+		n872 := -1
+		if blk871 >= pos+12+4 && blk871 <= size-4 {
+			n872 = int(fw.U32(d, blk871))
 		}
-		if n806 >= 0 && n806 <= r.Size-blk805-4 {
-			r.Left -= int64(4 + n806)
+		if n872 >= 0 && n872 <= size-blk871-4 {
+			left -= int64(4 + n872)
 		} else {
+			r.Left = left
 			r.Text(pos+12, pos)
+			left = r.Left
 		}
-		protoex.FwVerifyVBalance(r, pos+17, pos)
-		if p807, set808, ok809 := r.Optional(pos+21, pos, 4); set808 && ok809 {
-			protoex.FwVerifyVBalance(r, p807, p807)
+		{
+			slot, base := pos+17, pos
+			pos := base + int(fw.U32(d, slot))
+			stored, typ := 0, uint32(0)
+			if pos >= slot+4 && pos <= size-8 {
+				h := d[pos : pos+8 : pos+8]
+				stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+			}
+			if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
+				left -= int64(stored)
+				if stored >= 28 {
+					blk873 := pos + int(fw.U32(d, pos+8))
+					n874 := -1
+					if blk873 >= pos+8+4 && blk873 <= size-4 {
+						n874 = int(fw.U32(d, blk873))
+					}
+					if n874 >= 0 && n874 <= size-blk873-4 {
+						left -= int64(4 + n874)
+					} else {
+						r.Left = left
+						r.Text(pos+8, pos)
+						left = r.Left
+					}
+				} else {
+					if 12 <= stored {
+						blk875 := pos + int(fw.U32(d, pos+8))
+						n876 := -1
+						if blk875 >= pos+8+4 && blk875 <= size-4 {
+							n876 = int(fw.U32(d, blk875))
+						}
+						if n876 >= 0 && n876 <= size-blk875-4 {
+							left -= int64(4 + n876)
+						} else {
+							r.Left = left
+							r.Text(pos+8, pos)
+							left = r.Left
+						}
+					}
+				}
+			} else {
+				r.Left = left
+				r.Enter(slot, base, 2) // records why
+				left = r.Left
+			}
 		}
-		if p810, n811, ok812 := r.Block(pos+26, pos, 4); ok812 {
-			for i813 := 0; i813 < n811 && r.OK(); i813++ {
-				protoex.FwVerifyVOrder(r, p810+i813*4, pos)
+		if d[pos+21] != 0 {
+			p877 := pos + int(fw.U32(d, pos+21+1))
+			if p877 >= pos+21+5 && p877 <= size-4 {
+				left -= 4
+				{
+					slot, base := p877, p877
+					pos := base + int(fw.U32(d, slot))
+					stored, typ := 0, uint32(0)
+					if pos >= slot+4 && pos <= size-8 {
+						h := d[pos : pos+8 : pos+8]
+						stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+					}
+					if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
+						left -= int64(stored)
+						if stored >= 28 {
+							blk878 := pos + int(fw.U32(d, pos+8))
+							n879 := -1
+							if blk878 >= pos+8+4 && blk878 <= size-4 {
+								n879 = int(fw.U32(d, blk878))
+							}
+							if n879 >= 0 && n879 <= size-blk878-4 {
+								left -= int64(4 + n879)
+							} else {
+								r.Left = left
+								r.Text(pos+8, pos)
+								left = r.Left
+							}
+						} else {
+							if 12 <= stored {
+								blk880 := pos + int(fw.U32(d, pos+8))
+								n881 := -1
+								if blk880 >= pos+8+4 && blk880 <= size-4 {
+									n881 = int(fw.U32(d, blk880))
+								}
+								if n881 >= 0 && n881 <= size-blk880-4 {
+									left -= int64(4 + n881)
+								} else {
+									r.Left = left
+									r.Text(pos+8, pos)
+									left = r.Left
+								}
+							}
+						}
+					} else {
+						r.Left = left
+						r.Enter(slot, base, 2) // records why
+						left = r.Left
+					}
+				}
+			} else {
+				r.Left = left
+				r.Optional(pos+21, pos, 4) // records why
+				left = r.Left
+			}
+		}
+		p882, n883, ok884 := 0, 0, false
+		blk885 := pos + int(fw.U32(d, pos+26))
+		if blk885 >= pos+26+4 && blk885 <= size-4 && int(fw.U32(d, blk885))*4 <= size-blk885-4 {
+			n883 = int(fw.U32(d, blk885))
+			p882 = blk885 + 4
+			left -= int64(4 + n883*4)
+			ok884 = left >= 0
+		} else {
+			r.Left = left
+			p882, n883, ok884 = r.Block(pos+26, pos, 4)
+			left = r.Left
+		}
+		if ok884 {
+			for i886 := 0; i886 < n883 && r.Left >= 0; i886++ {
+				{
+					slot, base := p882+i886*4, pos
+					pos := base + int(fw.U32(d, slot))
+					stored, typ := 0, uint32(0)
+					if pos >= slot+4 && pos <= size-8 {
+						h := d[pos : pos+8 : pos+8]
+						stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+					}
+					if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
+						left -= int64(stored)
+						if stored >= 50 {
+							blk887 := pos + int(fw.U32(d, pos+12))
+							n888 := -1
+							if blk887 >= pos+12+4 && blk887 <= size-4 {
+								n888 = int(fw.U32(d, blk887))
+							}
+							if n888 >= 0 && n888 <= size-blk887-4 {
+								left -= int64(4 + n888)
+							} else {
+								r.Left = left
+								r.Text(pos+12, pos)
+								left = r.Left
+							}
+						} else {
+							if 16 <= stored {
+								blk889 := pos + int(fw.U32(d, pos+12))
+								n890 := -1
+								if blk889 >= pos+12+4 && blk889 <= size-4 {
+									n890 = int(fw.U32(d, blk889))
+								}
+								if n890 >= 0 && n890 <= size-blk889-4 {
+									left -= int64(4 + n890)
+								} else {
+									r.Left = left
+									r.Text(pos+12, pos)
+									left = r.Left
+								}
+							}
+						}
+					} else {
+						r.Left = left
+						r.Enter(slot, base, 1) // records why
+						left = r.Left
+					}
+				}
 			}
 		}
 	} else {
 		if 16 <= stored {
-			blk814 := pos + int(fw.U32(d, pos+12))
-			n815 := -1
-			if blk814 >= pos+12+4 && blk814 <= r.Size-4 {
-				n815 = int(fw.U32(d, blk814))
+			blk891 := pos + int(fw.U32(d, pos+12))
+			n892 := -1
+			if blk891 >= pos+12+4 && blk891 <= size-4 {
+				n892 = int(fw.U32(d, blk891))
 			}
-			if n815 >= 0 && n815 <= r.Size-blk814-4 {
-				r.Left -= int64(4 + n815)
+			if n892 >= 0 && n892 <= size-blk891-4 {
+				left -= int64(4 + n892)
 			} else {
+				r.Left = left
 				r.Text(pos+12, pos)
+				left = r.Left
 			}
 		}
 		if 21 <= stored {
-			protoex.FwVerifyVBalance(r, pos+17, pos)
+			{
+				slot, base := pos+17, pos
+				pos := base + int(fw.U32(d, slot))
+				stored, typ := 0, uint32(0)
+				if pos >= slot+4 && pos <= size-8 {
+					h := d[pos : pos+8 : pos+8]
+					stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+				}
+				if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
+					left -= int64(stored)
+					if stored >= 28 {
+						blk893 := pos + int(fw.U32(d, pos+8))
+						n894 := -1
+						if blk893 >= pos+8+4 && blk893 <= size-4 {
+							n894 = int(fw.U32(d, blk893))
+						}
+						if n894 >= 0 && n894 <= size-blk893-4 {
+							left -= int64(4 + n894)
+						} else {
+							r.Left = left
+							r.Text(pos+8, pos)
+							left = r.Left
+						}
+					} else {
+						if 12 <= stored {
+							blk895 := pos + int(fw.U32(d, pos+8))
+							n896 := -1
+							if blk895 >= pos+8+4 && blk895 <= size-4 {
+								n896 = int(fw.U32(d, blk895))
+							}
+							if n896 >= 0 && n896 <= size-blk895-4 {
+								left -= int64(4 + n896)
+							} else {
+								r.Left = left
+								r.Text(pos+8, pos)
+								left = r.Left
+							}
+						}
+					}
+				} else {
+					r.Left = left
+					r.Enter(slot, base, 2) // records why
+					left = r.Left
+				}
+			}
 		}
 		if 26 <= stored {
-			if p816, set817, ok818 := r.Optional(pos+21, pos, 4); set817 && ok818 {
-				protoex.FwVerifyVBalance(r, p816, p816)
+			if d[pos+21] != 0 {
+				p897 := pos + int(fw.U32(d, pos+21+1))
+				if p897 >= pos+21+5 && p897 <= size-4 {
+					left -= 4
+					{
+						slot, base := p897, p897
+						pos := base + int(fw.U32(d, slot))
+						stored, typ := 0, uint32(0)
+						if pos >= slot+4 && pos <= size-8 {
+							h := d[pos : pos+8 : pos+8]
+							stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+						}
+						if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
+							left -= int64(stored)
+							if stored >= 28 {
+								blk898 := pos + int(fw.U32(d, pos+8))
+								n899 := -1
+								if blk898 >= pos+8+4 && blk898 <= size-4 {
+									n899 = int(fw.U32(d, blk898))
+								}
+								if n899 >= 0 && n899 <= size-blk898-4 {
+									left -= int64(4 + n899)
+								} else {
+									r.Left = left
+									r.Text(pos+8, pos)
+									left = r.Left
+								}
+							} else {
+								if 12 <= stored {
+									blk900 := pos + int(fw.U32(d, pos+8))
+									n901 := -1
+									if blk900 >= pos+8+4 && blk900 <= size-4 {
+										n901 = int(fw.U32(d, blk900))
+									}
+									if n901 >= 0 && n901 <= size-blk900-4 {
+										left -= int64(4 + n901)
+									} else {
+										r.Left = left
+										r.Text(pos+8, pos)
+										left = r.Left
+									}
+								}
+							}
+						} else {
+							r.Left = left
+							r.Enter(slot, base, 2) // records why
+							left = r.Left
+						}
+					}
+				} else {
+					r.Left = left
+					r.Optional(pos+21, pos, 4) // records why
+					left = r.Left
+				}
 			}
 		}
 		if 30 <= stored {
-			if p819, n820, ok821 := r.Block(pos+26, pos, 4); ok821 {
-				for i822 := 0; i822 < n820 && r.OK(); i822++ {
-					protoex.FwVerifyVOrder(r, p819+i822*4, pos)
+			p902, n903, ok904 := 0, 0, false
+			blk905 := pos + int(fw.U32(d, pos+26))
+			if blk905 >= pos+26+4 && blk905 <= size-4 && int(fw.U32(d, blk905))*4 <= size-blk905-4 {
+				n903 = int(fw.U32(d, blk905))
+				p902 = blk905 + 4
+				left -= int64(4 + n903*4)
+				ok904 = left >= 0
+			} else {
+				r.Left = left
+				p902, n903, ok904 = r.Block(pos+26, pos, 4)
+				left = r.Left
+			}
+			if ok904 {
+				for i906 := 0; i906 < n903 && r.Left >= 0; i906++ {
+					{
+						slot, base := p902+i906*4, pos
+						pos := base + int(fw.U32(d, slot))
+						stored, typ := 0, uint32(0)
+						if pos >= slot+4 && pos <= size-8 {
+							h := d[pos : pos+8 : pos+8]
+							stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+						}
+						if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
+							left -= int64(stored)
+							if stored >= 50 {
+								blk907 := pos + int(fw.U32(d, pos+12))
+								n908 := -1
+								if blk907 >= pos+12+4 && blk907 <= size-4 {
+									n908 = int(fw.U32(d, blk907))
+								}
+								if n908 >= 0 && n908 <= size-blk907-4 {
+									left -= int64(4 + n908)
+								} else {
+									r.Left = left
+									r.Text(pos+12, pos)
+									left = r.Left
+								}
+							} else {
+								if 16 <= stored {
+									blk909 := pos + int(fw.U32(d, pos+12))
+									n910 := -1
+									if blk909 >= pos+12+4 && blk909 <= size-4 {
+										n910 = int(fw.U32(d, blk909))
+									}
+									if n910 >= 0 && n910 <= size-blk909-4 {
+										left -= int64(4 + n910)
+									} else {
+										r.Left = left
+										r.Text(pos+12, pos)
+										left = r.Left
+									}
+								}
+							}
+						} else {
+							r.Left = left
+							r.Enter(slot, base, 1) // records why
+							left = r.Left
+						}
+					}
 				}
 			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -7494,8 +9722,8 @@ func (s *ExAccount) FwPutF(b []byte) []byte {
 		b = s.Asset.FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.Orders)))
-	for i823 := range s.Orders {
-		b = s.Orders[i823].FwPutF(b)
+	for i911 := range s.Orders {
+		b = s.Orders[i911].FwPutF(b)
 	}
 	b = fw.AppendU16(b, uint16(s.Refs))
 	b = append(b, byte(s.Extra))
@@ -7509,14 +9737,14 @@ func (s *ExAccount) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q824 := d[p : p+4 : p+4]
-	s.Uid = int32(fw.U32(q824, 0))
+	q912 := d[p : p+4 : p+4]
+	s.Uid = int32(fw.U32(q912, 0))
 	p += 4
 	if p = r.String(p, end-29, &s.Name); p < 0 {
 		return -1
 	}
-	q825 := d[p : p+1 : p+1]
-	s.State = protoex.State(q825[0])
+	q913 := d[p : p+1 : p+1]
+	s.State = protoex.State(q913[0])
 	p += 1
 	if p = s.Wallet.FwGetF(r, p, end-8); p < 0 {
 		return -1
@@ -7536,22 +9764,22 @@ func (s *ExAccount) FwGetF(r *fw.FReader, p, end int) int {
 			return -1
 		}
 	}
-	n826, ok827 := r.Count(p, end-3, 42)
-	if !ok827 {
+	n914, ok915 := r.Count(p, end-3, 42)
+	if !ok915 {
 		return -1
 	}
 	p += 4
-	s.Orders = fw.Resize(s.Orders, n826)
-	rest829 := n826 * 42
-	for i828 := range s.Orders {
-		rest829 -= 42
-		if p = s.Orders[i828].FwGetF(r, p, end-3-rest829); p < 0 {
+	s.Orders = fw.Resize(s.Orders, n914)
+	rest917 := n914 * 42
+	for i916 := range s.Orders {
+		rest917 -= 42
+		if p = s.Orders[i916].FwGetF(r, p, end-3-rest917); p < 0 {
 			return -1
 		}
 	}
-	q830 := d[p : p+3 : p+3]
-	s.Refs = EnumRefs(fw.U16(q830, 0))
-	s.Extra = protoex.State(q830[2])
+	q918 := d[p : p+3 : p+3]
+	s.Refs = EnumRefs(fw.U16(q918, 0))
+	s.Extra = protoex.State(q918[2])
 	p += 3
 	r.Leave()
 	return p
@@ -7565,12 +9793,24 @@ func FwVerifyFExAccount(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 4
-	if _, p = r.Text(p, end-29); p < 0 {
-		return -1
+	n919 := int(fw.U32(d, p))
+	if n919 > end-29-p-4 {
+		return r.Fail(fw.ErrTruncated)
 	}
+	p += 4 + n919
 	p += 1
-	if p = protoex.FwVerifyFBalance(r, p, end-8); p < 0 {
-		return -1
+	{
+		end := end - 8
+		if r.Depth == 0 {
+			return r.Fail(fw.ErrTooDeep)
+		}
+		n920 := int(fw.U32(d, p))
+		if n920 > end-16-p-4 {
+			return r.Fail(fw.ErrTruncated)
+		}
+		p += 4 + n920
+		p += 8
+		p += 8
 	}
 	if d[p] == 0 {
 		p++
@@ -7579,20 +9819,45 @@ func FwVerifyFExAccount(r *fw.FReader, p, end int) int {
 		if 20 > end-7-p {
 			return r.Fail(fw.ErrTruncated)
 		}
-		if p = protoex.FwVerifyFBalance(r, p, end-7); p < 0 {
-			return -1
+		{
+			end := end - 7
+			if r.Depth == 0 {
+				return r.Fail(fw.ErrTooDeep)
+			}
+			n921 := int(fw.U32(d, p))
+			if n921 > end-16-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n921
+			p += 8
+			p += 8
 		}
 	}
-	n831, ok832 := r.Count(p, end-3, 42)
-	if !ok832 {
+	n922, ok923 := r.Count(p, end-3, 42)
+	if !ok923 {
 		return -1
 	}
 	p += 4
-	rest834 := n831 * 42
-	for i833 := 0; i833 < n831; i833++ {
-		rest834 -= 42
-		if p = protoex.FwVerifyFOrder(r, p, end-3-rest834); p < 0 {
-			return -1
+	rest925 := n922 * 42
+	for i924 := 0; i924 < n922; i924++ {
+		rest925 -= 42
+		{
+			end := end - 3 - rest925
+			if r.Depth == 0 {
+				return r.Fail(fw.ErrTooDeep)
+			}
+			p += 4
+			n926 := int(fw.U32(d, p))
+			if n926 > end-34-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n926
+			p += 1
+			p += 1
+			p += 8
+			p += 8
+			p += 8
+			p += 8
 		}
 	}
 	p += 2
@@ -7625,11 +9890,11 @@ func (s *ExAccount) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, ",\"orders\":"...)
 	b = append(b, '[')
-	for i835 := range s.Orders {
-		if i835 > 0 {
+	for i927 := range s.Orders {
+		if i927 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i835].AppendJSON(b)
+		b = s.Orders[i927].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"refs\":"...)
@@ -7680,13 +9945,13 @@ func (s *ExAccount) FwGetJSON(p *fw.JSONParser) {
 			s.Orders = s.Orders[:0]
 			if p.Array() {
 				for p.More() {
-					var e836 protoex.Order
-					e836 = protoex.NewOrder()
-					e836.FwGetJSON(p)
+					var e928 protoex.Order
+					e928 = protoex.NewOrder()
+					e928.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.Orders = append(s.Orders, e836)
+					s.Orders = append(s.Orders, e928)
 				}
 			}
 		case "refs":
@@ -7784,9 +10049,16 @@ func VerifyPingLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Ping) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(32)
-	b := w.Buf[pos : pos+32 : pos+32]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 32
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+32 : pos+32]
 	fw.PutU32(b, 0, 32)
 	fw.PutU32(b, 4, 305)
 	copy(b[8:], s.Id[:])
@@ -7796,12 +10068,14 @@ func (s *Ping) FwPutV(w *fw.Writer, slot, base int) {
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Ping) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 305 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 305 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -7831,12 +10105,14 @@ func (s *Ping) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVPing verifies the Ping body the slot leads to (generated code).
 func FwVerifyVPing(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 305 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 305 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -7902,8 +10178,8 @@ func (s *Ping) FwGetF(r *fw.FReader, p, end int) int {
 	_ = d
 	copy(s.Id[:], d[p:p+16])
 	p += 16
-	q837 := d[p : p+8 : p+8]
-	s.Sent = fw.Timestamp(fw.U64(q837, 0))
+	q929 := d[p : p+8 : p+8]
+	s.Sent = fw.Timestamp(fw.U64(q929, 0))
 	p += 8
 	r.Leave()
 	return p
@@ -8052,9 +10328,16 @@ func VerifyPongLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Pong) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(32)
-	b := w.Buf[pos : pos+32 : pos+32]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 32
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+32 : pos+32]
 	fw.PutU32(b, 0, 32)
 	fw.PutU32(b, 4, 306)
 	copy(b[8:], s.Id[:])
@@ -8064,12 +10347,14 @@ func (s *Pong) FwPutV(w *fw.Writer, slot, base int) {
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Pong) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 306 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 306 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -8099,12 +10384,14 @@ func (s *Pong) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVPong verifies the Pong body the slot leads to (generated code).
 func FwVerifyVPong(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 306 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 306 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -8170,8 +10457,8 @@ func (s *Pong) FwGetF(r *fw.FReader, p, end int) int {
 	_ = d
 	copy(s.Id[:], d[p:p+16])
 	p += 16
-	q838 := d[p : p+8 : p+8]
-	s.Received = fw.Timestamp(fw.U64(q838, 0))
+	q930 := d[p : p+8 : p+8]
+	s.Received = fw.Timestamp(fw.U64(q930, 0))
 	p += 8
 	r.Leave()
 	return p
@@ -8321,27 +10608,36 @@ func VerifyRefusedLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Refused) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(28)
-	b := w.Buf[pos : pos+28 : pos+28]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 28 + 4 + len(s.Reason)
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+28 : pos+28]
 	fw.PutU32(b, 0, 28)
 	fw.PutU32(b, 4, 307)
 	copy(b[8:], s.Id[:])
-	blk839 := w.Alloc(4 + len(s.Reason))
-	fw.PutU32(w.Buf, pos+24, uint32(blk839-pos))
-	fw.PutU32(w.Buf, blk839, uint32(len(s.Reason)))
-	copy(w.Buf[blk839+4:], s.Reason)
+	q := pos + 28
+	fw.PutU32(b, 24, 28)
+	fw.PutU32(buf, q, uint32(len(s.Reason)))
+	copy(buf[q+4:], s.Reason)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Refused) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 307 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 307 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -8371,43 +10667,51 @@ func (s *Refused) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVRefused verifies the Refused body the slot leads to (generated code).
 func FwVerifyVRefused(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 307 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 307 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 307) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 28 {
-		blk840 := pos + int(fw.U32(d, pos+24))
-		n841 := -1
-		if blk840 >= pos+24+4 && blk840 <= r.Size-4 {
-			n841 = int(fw.U32(d, blk840))
+		blk931 := pos + int(fw.U32(d, pos+24))
+		n932 := -1
+		if blk931 >= pos+24+4 && blk931 <= size-4 {
+			n932 = int(fw.U32(d, blk931))
 		}
-		if n841 >= 0 && n841 <= r.Size-blk840-4 {
-			r.Left -= int64(4 + n841)
+		if n932 >= 0 && n932 <= size-blk931-4 {
+			left -= int64(4 + n932)
 		} else {
+			r.Left = left
 			r.Text(pos+24, pos)
+			left = r.Left
 		}
 	} else {
 		if 28 <= stored {
-			blk842 := pos + int(fw.U32(d, pos+24))
-			n843 := -1
-			if blk842 >= pos+24+4 && blk842 <= r.Size-4 {
-				n843 = int(fw.U32(d, blk842))
+			blk933 := pos + int(fw.U32(d, pos+24))
+			n934 := -1
+			if blk933 >= pos+24+4 && blk933 <= size-4 {
+				n934 = int(fw.U32(d, blk933))
 			}
-			if n843 >= 0 && n843 <= r.Size-blk842-4 {
-				r.Left -= int64(4 + n843)
+			if n934 >= 0 && n934 <= size-blk933-4 {
+				left -= int64(4 + n934)
 			} else {
+				r.Left = left
 				r.Text(pos+24, pos)
+				left = r.Left
 			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -8481,9 +10785,11 @@ func FwVerifyFRefused(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 16
-	if _, p = r.Text(p, end); p < 0 {
-		return -1
+	n935 := int(fw.U32(d, p))
+	if n935 > end-p-4 {
+		return r.Fail(fw.ErrTruncated)
 	}
+	p += 4 + n935
 	r.Leave()
 	return p
 }
@@ -8619,27 +10925,36 @@ func VerifyFailureLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Failure) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(28)
-	b := w.Buf[pos : pos+28 : pos+28]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 28 + 4 + len(s.Error)
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+28 : pos+28]
 	fw.PutU32(b, 0, 28)
 	fw.PutU32(b, 4, 308)
 	copy(b[8:], s.Id[:])
-	blk844 := w.Alloc(4 + len(s.Error))
-	fw.PutU32(w.Buf, pos+24, uint32(blk844-pos))
-	fw.PutU32(w.Buf, blk844, uint32(len(s.Error)))
-	copy(w.Buf[blk844+4:], s.Error)
+	q := pos + 28
+	fw.PutU32(b, 24, 28)
+	fw.PutU32(buf, q, uint32(len(s.Error)))
+	copy(buf[q+4:], s.Error)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Failure) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 308 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 308 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -8669,43 +10984,51 @@ func (s *Failure) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVFailure verifies the Failure body the slot leads to (generated code).
 func FwVerifyVFailure(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 308 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 308 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 308) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 28 {
-		blk845 := pos + int(fw.U32(d, pos+24))
-		n846 := -1
-		if blk845 >= pos+24+4 && blk845 <= r.Size-4 {
-			n846 = int(fw.U32(d, blk845))
+		blk936 := pos + int(fw.U32(d, pos+24))
+		n937 := -1
+		if blk936 >= pos+24+4 && blk936 <= size-4 {
+			n937 = int(fw.U32(d, blk936))
 		}
-		if n846 >= 0 && n846 <= r.Size-blk845-4 {
-			r.Left -= int64(4 + n846)
+		if n937 >= 0 && n937 <= size-blk936-4 {
+			left -= int64(4 + n937)
 		} else {
+			r.Left = left
 			r.Text(pos+24, pos)
+			left = r.Left
 		}
 	} else {
 		if 28 <= stored {
-			blk847 := pos + int(fw.U32(d, pos+24))
-			n848 := -1
-			if blk847 >= pos+24+4 && blk847 <= r.Size-4 {
-				n848 = int(fw.U32(d, blk847))
+			blk938 := pos + int(fw.U32(d, pos+24))
+			n939 := -1
+			if blk938 >= pos+24+4 && blk938 <= size-4 {
+				n939 = int(fw.U32(d, blk938))
 			}
-			if n848 >= 0 && n848 <= r.Size-blk847-4 {
-				r.Left -= int64(4 + n848)
+			if n939 >= 0 && n939 <= size-blk938-4 {
+				left -= int64(4 + n939)
 			} else {
+				r.Left = left
 				r.Text(pos+24, pos)
+				left = r.Left
 			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -8779,9 +11102,11 @@ func FwVerifyFFailure(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 16
-	if _, p = r.Text(p, end); p < 0 {
-		return -1
+	n940 := int(fw.U32(d, p))
+	if n940 > end-p-4 {
+		return r.Fail(fw.ErrTruncated)
 	}
+	p += 4 + n940
 	r.Leave()
 	return p
 }
@@ -8924,28 +11249,37 @@ func VerifyPingRequestLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *PingRequest) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(36)
-	b := w.Buf[pos : pos+36 : pos+36]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 36 + 4 + len(s.Note)
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+36 : pos+36]
 	fw.PutU32(b, 0, 36)
 	fw.PutU32(b, 4, 309)
 	copy(b[8:], s.Id[:])
 	fw.PutU64(b, 24, uint64(s.Sent))
-	blk849 := w.Alloc(4 + len(s.Note))
-	fw.PutU32(w.Buf, pos+32, uint32(blk849-pos))
-	fw.PutU32(w.Buf, blk849, uint32(len(s.Note)))
-	copy(w.Buf[blk849+4:], s.Note)
+	q := pos + 36
+	fw.PutU32(b, 32, 36)
+	fw.PutU32(buf, q, uint32(len(s.Note)))
+	copy(buf[q+4:], s.Note)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *PingRequest) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 309 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 309 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -8981,43 +11315,51 @@ func (s *PingRequest) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVPingRequest verifies the PingRequest body the slot leads to (generated code).
 func FwVerifyVPingRequest(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 309 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 309 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 309) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 36 {
-		blk850 := pos + int(fw.U32(d, pos+32))
-		n851 := -1
-		if blk850 >= pos+32+4 && blk850 <= r.Size-4 {
-			n851 = int(fw.U32(d, blk850))
+		blk941 := pos + int(fw.U32(d, pos+32))
+		n942 := -1
+		if blk941 >= pos+32+4 && blk941 <= size-4 {
+			n942 = int(fw.U32(d, blk941))
 		}
-		if n851 >= 0 && n851 <= r.Size-blk850-4 {
-			r.Left -= int64(4 + n851)
+		if n942 >= 0 && n942 <= size-blk941-4 {
+			left -= int64(4 + n942)
 		} else {
+			r.Left = left
 			r.Text(pos+32, pos)
+			left = r.Left
 		}
 	} else {
 		if 36 <= stored {
-			blk852 := pos + int(fw.U32(d, pos+32))
-			n853 := -1
-			if blk852 >= pos+32+4 && blk852 <= r.Size-4 {
-				n853 = int(fw.U32(d, blk852))
+			blk943 := pos + int(fw.U32(d, pos+32))
+			n944 := -1
+			if blk943 >= pos+32+4 && blk943 <= size-4 {
+				n944 = int(fw.U32(d, blk943))
 			}
-			if n853 >= 0 && n853 <= r.Size-blk852-4 {
-				r.Left -= int64(4 + n853)
+			if n944 >= 0 && n944 <= size-blk943-4 {
+				left -= int64(4 + n944)
 			} else {
+				r.Left = left
 				r.Text(pos+32, pos)
+				left = r.Left
 			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -9077,8 +11419,8 @@ func (s *PingRequest) FwGetF(r *fw.FReader, p, end int) int {
 	_ = d
 	copy(s.Id[:], d[p:p+16])
 	p += 16
-	q854 := d[p : p+8 : p+8]
-	s.Sent = fw.Timestamp(fw.U64(q854, 0))
+	q945 := d[p : p+8 : p+8]
+	s.Sent = fw.Timestamp(fw.U64(q945, 0))
 	p += 8
 	if p = r.String(p, end, &s.Note); p < 0 {
 		return -1
@@ -9096,9 +11438,11 @@ func FwVerifyFPingRequest(r *fw.FReader, p, end int) int {
 	_ = d
 	p += 16
 	p += 8
-	if _, p = r.Text(p, end); p < 0 {
-		return -1
+	n946 := int(fw.U32(d, p))
+	if n946 > end-p-4 {
+		return r.Fail(fw.ErrTruncated)
 	}
+	p += 4 + n946
 	r.Leave()
 	return p
 }
@@ -9238,27 +11582,36 @@ func VerifyNotifyLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Notify) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(28)
-	b := w.Buf[pos : pos+28 : pos+28]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 28 + 4 + len(s.Text)
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+28 : pos+28]
 	fw.PutU32(b, 0, 28)
 	fw.PutU32(b, 4, 310)
 	copy(b[8:], s.Id[:])
-	blk855 := w.Alloc(4 + len(s.Text))
-	fw.PutU32(w.Buf, pos+24, uint32(blk855-pos))
-	fw.PutU32(w.Buf, blk855, uint32(len(s.Text)))
-	copy(w.Buf[blk855+4:], s.Text)
+	q := pos + 28
+	fw.PutU32(b, 24, 28)
+	fw.PutU32(buf, q, uint32(len(s.Text)))
+	copy(buf[q+4:], s.Text)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Notify) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 310 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 310 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -9288,43 +11641,51 @@ func (s *Notify) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVNotify verifies the Notify body the slot leads to (generated code).
 func FwVerifyVNotify(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 310 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 310 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 310) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 28 {
-		blk856 := pos + int(fw.U32(d, pos+24))
-		n857 := -1
-		if blk856 >= pos+24+4 && blk856 <= r.Size-4 {
-			n857 = int(fw.U32(d, blk856))
+		blk947 := pos + int(fw.U32(d, pos+24))
+		n948 := -1
+		if blk947 >= pos+24+4 && blk947 <= size-4 {
+			n948 = int(fw.U32(d, blk947))
 		}
-		if n857 >= 0 && n857 <= r.Size-blk856-4 {
-			r.Left -= int64(4 + n857)
+		if n948 >= 0 && n948 <= size-blk947-4 {
+			left -= int64(4 + n948)
 		} else {
+			r.Left = left
 			r.Text(pos+24, pos)
+			left = r.Left
 		}
 	} else {
 		if 28 <= stored {
-			blk858 := pos + int(fw.U32(d, pos+24))
-			n859 := -1
-			if blk858 >= pos+24+4 && blk858 <= r.Size-4 {
-				n859 = int(fw.U32(d, blk858))
+			blk949 := pos + int(fw.U32(d, pos+24))
+			n950 := -1
+			if blk949 >= pos+24+4 && blk949 <= size-4 {
+				n950 = int(fw.U32(d, blk949))
 			}
-			if n859 >= 0 && n859 <= r.Size-blk858-4 {
-				r.Left -= int64(4 + n859)
+			if n950 >= 0 && n950 <= size-blk949-4 {
+				left -= int64(4 + n950)
 			} else {
+				r.Left = left
 				r.Text(pos+24, pos)
+				left = r.Left
 			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -9398,9 +11759,11 @@ func FwVerifyFNotify(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 16
-	if _, p = r.Text(p, end); p < 0 {
-		return -1
+	n951 := int(fw.U32(d, p))
+	if n951 > end-p-4 {
+		return r.Fail(fw.ErrTruncated)
 	}
+	p += 4 + n951
 	r.Leave()
 	return p
 }
@@ -9516,23 +11879,31 @@ func VerifyEmptyLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Empty) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(8)
-	b := w.Buf[pos : pos+8 : pos+8]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 8
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+8 : pos+8]
 	fw.PutU32(b, 0, 8)
 	fw.PutU32(b, 4, 311)
-	_ = pos
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Empty) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 311 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 311 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -9546,12 +11917,14 @@ func (s *Empty) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVEmpty verifies the Empty body the slot leads to (generated code).
 func FwVerifyVEmpty(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 311 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 311 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {

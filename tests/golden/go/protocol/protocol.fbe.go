@@ -89,9 +89,16 @@ func VerifyOrderMessageLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *OrderMessage) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(12)
-	b := w.Buf[pos : pos+12 : pos+12]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 12
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+12 : pos+12]
 	fw.PutU32(b, 0, 12)
 	fw.PutU32(b, 4, 1)
 	s.Body.FwPutV(w, pos+8, pos)
@@ -100,12 +107,14 @@ func (s *OrderMessage) FwPutV(w *fw.Writer, slot, base int) {
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *OrderMessage) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 1 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -128,25 +137,117 @@ func (s *OrderMessage) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVOrderMessage verifies the OrderMessage body the slot leads to (generated code).
 func FwVerifyVOrderMessage(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 1 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 1) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 12 {
-		proto.FwVerifyVOrder(r, pos+8, pos)
+		{
+			slot, base := pos+8, pos
+			pos := base + int(fw.U32(d, slot))
+			stored, typ := 0, uint32(0)
+			if pos >= slot+4 && pos <= size-8 {
+				h := d[pos : pos+8 : pos+8]
+				stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+			}
+			if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
+				left -= int64(stored)
+				if stored >= 34 {
+					blk1 := pos + int(fw.U32(d, pos+12))
+					n2 := -1
+					if blk1 >= pos+12+4 && blk1 <= size-4 {
+						n2 = int(fw.U32(d, blk1))
+					}
+					if n2 >= 0 && n2 <= size-blk1-4 {
+						left -= int64(4 + n2)
+					} else {
+						r.Left = left
+						r.Text(pos+12, pos)
+						left = r.Left
+					}
+				} else {
+					if 16 <= stored {
+						blk3 := pos + int(fw.U32(d, pos+12))
+						n4 := -1
+						if blk3 >= pos+12+4 && blk3 <= size-4 {
+							n4 = int(fw.U32(d, blk3))
+						}
+						if n4 >= 0 && n4 <= size-blk3-4 {
+							left -= int64(4 + n4)
+						} else {
+							r.Left = left
+							r.Text(pos+12, pos)
+							left = r.Left
+						}
+					}
+				}
+			} else {
+				r.Left = left
+				r.Enter(slot, base, 1) // records why
+				left = r.Left
+			}
+		}
 	} else {
 		if 12 <= stored {
-			proto.FwVerifyVOrder(r, pos+8, pos)
+			{
+				slot, base := pos+8, pos
+				pos := base + int(fw.U32(d, slot))
+				stored, typ := 0, uint32(0)
+				if pos >= slot+4 && pos <= size-8 {
+					h := d[pos : pos+8 : pos+8]
+					stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+				}
+				if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
+					left -= int64(stored)
+					if stored >= 34 {
+						blk5 := pos + int(fw.U32(d, pos+12))
+						n6 := -1
+						if blk5 >= pos+12+4 && blk5 <= size-4 {
+							n6 = int(fw.U32(d, blk5))
+						}
+						if n6 >= 0 && n6 <= size-blk5-4 {
+							left -= int64(4 + n6)
+						} else {
+							r.Left = left
+							r.Text(pos+12, pos)
+							left = r.Left
+						}
+					} else {
+						if 16 <= stored {
+							blk7 := pos + int(fw.U32(d, pos+12))
+							n8 := -1
+							if blk7 >= pos+12+4 && blk7 <= size-4 {
+								n8 = int(fw.U32(d, blk7))
+							}
+							if n8 >= 0 && n8 <= size-blk7-4 {
+								left -= int64(4 + n8)
+							} else {
+								r.Left = left
+								r.Text(pos+12, pos)
+								left = r.Left
+							}
+						}
+					}
+				} else {
+					r.Left = left
+					r.Enter(slot, base, 1) // records why
+					left = r.Left
+				}
+			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -216,8 +317,21 @@ func FwVerifyFOrderMessage(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	if p = proto.FwVerifyFOrder(r, p, end); p < 0 {
-		return -1
+	{
+		end := end
+		if r.Depth == 0 {
+			return r.Fail(fw.ErrTooDeep)
+		}
+		p += 4
+		n9 := int(fw.U32(d, p))
+		if n9 > end-18-p-4 {
+			return r.Fail(fw.ErrTruncated)
+		}
+		p += 4 + n9
+		p += 1
+		p += 1
+		p += 8
+		p += 8
 	}
 	r.Leave()
 	return p
@@ -335,9 +449,16 @@ func VerifyBalanceMessageLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *BalanceMessage) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(12)
-	b := w.Buf[pos : pos+12 : pos+12]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 12
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+12 : pos+12]
 	fw.PutU32(b, 0, 12)
 	fw.PutU32(b, 4, 2)
 	s.Body.FwPutV(w, pos+8, pos)
@@ -346,12 +467,14 @@ func (s *BalanceMessage) FwPutV(w *fw.Writer, slot, base int) {
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *BalanceMessage) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 2 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -374,25 +497,117 @@ func (s *BalanceMessage) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVBalanceMessage verifies the BalanceMessage body the slot leads to (generated code).
 func FwVerifyVBalanceMessage(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 2 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 2) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 12 {
-		proto.FwVerifyVBalance(r, pos+8, pos)
+		{
+			slot, base := pos+8, pos
+			pos := base + int(fw.U32(d, slot))
+			stored, typ := 0, uint32(0)
+			if pos >= slot+4 && pos <= size-8 {
+				h := d[pos : pos+8 : pos+8]
+				stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+			}
+			if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
+				left -= int64(stored)
+				if stored >= 20 {
+					blk10 := pos + int(fw.U32(d, pos+8))
+					n11 := -1
+					if blk10 >= pos+8+4 && blk10 <= size-4 {
+						n11 = int(fw.U32(d, blk10))
+					}
+					if n11 >= 0 && n11 <= size-blk10-4 {
+						left -= int64(4 + n11)
+					} else {
+						r.Left = left
+						r.Text(pos+8, pos)
+						left = r.Left
+					}
+				} else {
+					if 12 <= stored {
+						blk12 := pos + int(fw.U32(d, pos+8))
+						n13 := -1
+						if blk12 >= pos+8+4 && blk12 <= size-4 {
+							n13 = int(fw.U32(d, blk12))
+						}
+						if n13 >= 0 && n13 <= size-blk12-4 {
+							left -= int64(4 + n13)
+						} else {
+							r.Left = left
+							r.Text(pos+8, pos)
+							left = r.Left
+						}
+					}
+				}
+			} else {
+				r.Left = left
+				r.Enter(slot, base, 2) // records why
+				left = r.Left
+			}
+		}
 	} else {
 		if 12 <= stored {
-			proto.FwVerifyVBalance(r, pos+8, pos)
+			{
+				slot, base := pos+8, pos
+				pos := base + int(fw.U32(d, slot))
+				stored, typ := 0, uint32(0)
+				if pos >= slot+4 && pos <= size-8 {
+					h := d[pos : pos+8 : pos+8]
+					stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+				}
+				if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
+					left -= int64(stored)
+					if stored >= 20 {
+						blk14 := pos + int(fw.U32(d, pos+8))
+						n15 := -1
+						if blk14 >= pos+8+4 && blk14 <= size-4 {
+							n15 = int(fw.U32(d, blk14))
+						}
+						if n15 >= 0 && n15 <= size-blk14-4 {
+							left -= int64(4 + n15)
+						} else {
+							r.Left = left
+							r.Text(pos+8, pos)
+							left = r.Left
+						}
+					} else {
+						if 12 <= stored {
+							blk16 := pos + int(fw.U32(d, pos+8))
+							n17 := -1
+							if blk16 >= pos+8+4 && blk16 <= size-4 {
+								n17 = int(fw.U32(d, blk16))
+							}
+							if n17 >= 0 && n17 <= size-blk16-4 {
+								left -= int64(4 + n17)
+							} else {
+								r.Left = left
+								r.Text(pos+8, pos)
+								left = r.Left
+							}
+						}
+					}
+				} else {
+					r.Left = left
+					r.Enter(slot, base, 2) // records why
+					left = r.Left
+				}
+			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -462,8 +677,17 @@ func FwVerifyFBalanceMessage(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	if p = proto.FwVerifyFBalance(r, p, end); p < 0 {
-		return -1
+	{
+		end := end
+		if r.Depth == 0 {
+			return r.Fail(fw.ErrTooDeep)
+		}
+		n18 := int(fw.U32(d, p))
+		if n18 > end-8-p-4 {
+			return r.Fail(fw.ErrTruncated)
+		}
+		p += 4 + n18
+		p += 8
 	}
 	r.Leave()
 	return p
@@ -581,9 +805,16 @@ func VerifyAccountMessageLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *AccountMessage) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(12)
-	b := w.Buf[pos : pos+12 : pos+12]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 12
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+12 : pos+12]
 	fw.PutU32(b, 0, 12)
 	fw.PutU32(b, 4, 3)
 	s.Body.FwPutV(w, pos+8, pos)
@@ -592,12 +823,14 @@ func (s *AccountMessage) FwPutV(w *fw.Writer, slot, base int) {
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *AccountMessage) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 3 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 3 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -620,25 +853,33 @@ func (s *AccountMessage) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVAccountMessage verifies the AccountMessage body the slot leads to (generated code).
 func FwVerifyVAccountMessage(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 3 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 3 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 3) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 12 {
+		r.Left = left
 		proto.FwVerifyVAccount(r, pos+8, pos)
+		left = r.Left
 	} else {
 		if 12 <= stored {
+			r.Left = left
 			proto.FwVerifyVAccount(r, pos+8, pos)
+			left = r.Left
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 

@@ -213,9 +213,16 @@ func VerifyOrderLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Order) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(50)
-	b := w.Buf[pos : pos+50 : pos+50]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 50 + 4 + len(s.Symbol)
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+50 : pos+50]
 	fw.PutU32(b, 0, 50)
 	fw.PutU32(b, 4, 1)
 	fw.PutU32(b, 8, uint32(s.Uid))
@@ -225,21 +232,23 @@ func (s *Order) FwPutV(w *fw.Writer, slot, base int) {
 	fw.PutF64(b, 26, float64(s.Volume))
 	fw.PutF64(b, 34, float64(s.Tp))
 	fw.PutF64(b, 42, float64(s.Sl))
-	blk1 := w.Alloc(4 + len(s.Symbol))
-	fw.PutU32(w.Buf, pos+12, uint32(blk1-pos))
-	fw.PutU32(w.Buf, blk1, uint32(len(s.Symbol)))
-	copy(w.Buf[blk1+4:], s.Symbol)
+	q := pos + 50
+	fw.PutU32(b, 12, 50)
+	fw.PutU32(buf, q, uint32(len(s.Symbol)))
+	copy(buf[q+4:], s.Symbol)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Order) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 1 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -305,43 +314,51 @@ func (s *Order) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVOrder verifies the Order body the slot leads to (generated code).
 func FwVerifyVOrder(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 1 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 1) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 50 {
-		blk2 := pos + int(fw.U32(d, pos+12))
-		n3 := -1
-		if blk2 >= pos+12+4 && blk2 <= r.Size-4 {
-			n3 = int(fw.U32(d, blk2))
+		blk1 := pos + int(fw.U32(d, pos+12))
+		n2 := -1
+		if blk1 >= pos+12+4 && blk1 <= size-4 {
+			n2 = int(fw.U32(d, blk1))
 		}
-		if n3 >= 0 && n3 <= r.Size-blk2-4 {
-			r.Left -= int64(4 + n3)
+		if n2 >= 0 && n2 <= size-blk1-4 {
+			left -= int64(4 + n2)
 		} else {
+			r.Left = left
 			r.Text(pos+12, pos)
+			left = r.Left
 		}
 	} else {
 		if 16 <= stored {
-			blk4 := pos + int(fw.U32(d, pos+12))
-			n5 := -1
-			if blk4 >= pos+12+4 && blk4 <= r.Size-4 {
-				n5 = int(fw.U32(d, blk4))
+			blk3 := pos + int(fw.U32(d, pos+12))
+			n4 := -1
+			if blk3 >= pos+12+4 && blk3 <= size-4 {
+				n4 = int(fw.U32(d, blk3))
 			}
-			if n5 >= 0 && n5 <= r.Size-blk4-4 {
-				r.Left -= int64(4 + n5)
+			if n4 >= 0 && n4 <= size-blk3-4 {
+				left -= int64(4 + n4)
 			} else {
+				r.Left = left
 				r.Text(pos+12, pos)
+				left = r.Left
 			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -404,19 +421,19 @@ func (s *Order) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q6 := d[p : p+4 : p+4]
-	s.Uid = int32(fw.U32(q6, 0))
+	q5 := d[p : p+4 : p+4]
+	s.Uid = int32(fw.U32(q5, 0))
 	p += 4
 	if p = r.String(p, end-34, &s.Symbol); p < 0 {
 		return -1
 	}
-	q7 := d[p : p+34 : p+34]
-	s.Side = OrderSide(q7[0])
-	s.Type = OrderType(q7[1])
-	s.Price = fw.F64(q7, 2)
-	s.Volume = fw.F64(q7, 10)
-	s.Tp = fw.F64(q7, 18)
-	s.Sl = fw.F64(q7, 26)
+	q6 := d[p : p+34 : p+34]
+	s.Side = OrderSide(q6[0])
+	s.Type = OrderType(q6[1])
+	s.Price = fw.F64(q6, 2)
+	s.Volume = fw.F64(q6, 10)
+	s.Tp = fw.F64(q6, 18)
+	s.Sl = fw.F64(q6, 26)
 	p += 34
 	r.Leave()
 	return p
@@ -430,9 +447,11 @@ func FwVerifyFOrder(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 4
-	if _, p = r.Text(p, end-34); p < 0 {
-		return -1
+	n7 := int(fw.U32(d, p))
+	if n7 > end-34-p-4 {
+		return r.Fail(fw.ErrTruncated)
 	}
+	p += 4 + n7
 	p += 1
 	p += 1
 	p += 8
@@ -601,28 +620,37 @@ func VerifyBalanceLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Balance) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(28)
-	b := w.Buf[pos : pos+28 : pos+28]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 28 + 4 + len(s.Currency)
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+28 : pos+28]
 	fw.PutU32(b, 0, 28)
 	fw.PutU32(b, 4, 2)
 	fw.PutF64(b, 12, float64(s.Amount))
 	fw.PutF64(b, 20, float64(s.Locked))
-	blk8 := w.Alloc(4 + len(s.Currency))
-	fw.PutU32(w.Buf, pos+8, uint32(blk8-pos))
-	fw.PutU32(w.Buf, blk8, uint32(len(s.Currency)))
-	copy(w.Buf[blk8+4:], s.Currency)
+	q := pos + 28
+	fw.PutU32(b, 8, 28)
+	fw.PutU32(buf, q, uint32(len(s.Currency)))
+	copy(buf[q+4:], s.Currency)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Balance) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 2 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -658,43 +686,51 @@ func (s *Balance) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVBalance verifies the Balance body the slot leads to (generated code).
 func FwVerifyVBalance(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 2 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 2) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 28 {
-		blk9 := pos + int(fw.U32(d, pos+8))
-		n10 := -1
-		if blk9 >= pos+8+4 && blk9 <= r.Size-4 {
-			n10 = int(fw.U32(d, blk9))
+		blk8 := pos + int(fw.U32(d, pos+8))
+		n9 := -1
+		if blk8 >= pos+8+4 && blk8 <= size-4 {
+			n9 = int(fw.U32(d, blk8))
 		}
-		if n10 >= 0 && n10 <= r.Size-blk9-4 {
-			r.Left -= int64(4 + n10)
+		if n9 >= 0 && n9 <= size-blk8-4 {
+			left -= int64(4 + n9)
 		} else {
+			r.Left = left
 			r.Text(pos+8, pos)
+			left = r.Left
 		}
 	} else {
 		if 12 <= stored {
-			blk11 := pos + int(fw.U32(d, pos+8))
-			n12 := -1
-			if blk11 >= pos+8+4 && blk11 <= r.Size-4 {
-				n12 = int(fw.U32(d, blk11))
+			blk10 := pos + int(fw.U32(d, pos+8))
+			n11 := -1
+			if blk10 >= pos+8+4 && blk10 <= size-4 {
+				n11 = int(fw.U32(d, blk10))
 			}
-			if n12 >= 0 && n12 <= r.Size-blk11-4 {
-				r.Left -= int64(4 + n12)
+			if n11 >= 0 && n11 <= size-blk10-4 {
+				left -= int64(4 + n11)
 			} else {
+				r.Left = left
 				r.Text(pos+8, pos)
+				left = r.Left
 			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -755,9 +791,9 @@ func (s *Balance) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-16, &s.Currency); p < 0 {
 		return -1
 	}
-	q13 := d[p : p+16 : p+16]
-	s.Amount = fw.F64(q13, 0)
-	s.Locked = fw.F64(q13, 8)
+	q12 := d[p : p+16 : p+16]
+	s.Amount = fw.F64(q12, 0)
+	s.Locked = fw.F64(q12, 8)
 	p += 16
 	r.Leave()
 	return p
@@ -770,9 +806,11 @@ func FwVerifyFBalance(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	if _, p = r.Text(p, end-16); p < 0 {
-		return -1
+	n13 := int(fw.U32(d, p))
+	if n13 > end-16-p-4 {
+		return r.Fail(fw.ErrTruncated)
 	}
+	p += 4 + n13
 	p += 8
 	p += 8
 	r.Leave()
@@ -938,39 +976,48 @@ func VerifyAccountLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Account) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(30)
-	b := w.Buf[pos : pos+30 : pos+30]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 30 + 4 + len(s.Name)
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+30 : pos+30]
 	fw.PutU32(b, 0, 30)
 	fw.PutU32(b, 4, 3)
 	fw.PutU32(b, 8, uint32(s.Uid))
 	b[16] = byte(s.State)
-	blk15 := w.Alloc(4 + len(s.Name))
-	fw.PutU32(w.Buf, pos+12, uint32(blk15-pos))
-	fw.PutU32(w.Buf, blk15, uint32(len(s.Name)))
-	copy(w.Buf[blk15+4:], s.Name)
+	q := pos + 30
+	fw.PutU32(b, 12, 30)
+	fw.PutU32(buf, q, uint32(len(s.Name)))
+	copy(buf[q+4:], s.Name)
 	s.Wallet.FwPutV(w, pos+17, pos)
 	if s.Asset == nil {
 		fw.VNull(w, pos+21)
 	} else {
-		blk16 := w.VOptional(pos+21, pos, 4)
-		s.Asset.FwPutV(w, blk16, blk16)
+		blk15 := w.VOptional(pos+21, pos, 4)
+		s.Asset.FwPutV(w, blk15, blk15)
 	}
-	p17 := w.VBlock(pos+26, pos, len(s.Orders), 4)
-	for i18 := range s.Orders {
-		s.Orders[i18].FwPutV(w, p17+i18*4, pos)
+	p16 := w.VBlock(pos+26, pos, len(s.Orders), 4)
+	for i17 := range s.Orders {
+		s.Orders[i17].FwPutV(w, p16+i17*4, pos)
 	}
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Account) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 3 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 3 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -983,20 +1030,20 @@ func (s *Account) FwGetV(r *fw.VReader, slot, base int) {
 		s.State = State(body[16])
 		r.String(pos+12, pos, &s.Name)
 		s.Wallet.FwGetV(r, pos+17, pos)
-		p19, set20, ok21 := r.Optional(pos+21, pos, 4)
-		if !set20 {
+		p18, set19, ok20 := r.Optional(pos+21, pos, 4)
+		if !set19 {
 			s.Asset = nil
-		} else if ok21 {
+		} else if ok20 {
 			if s.Asset == nil {
 				s.Asset = new(Balance)
 			}
-			s.Asset.FwGetV(r, p19, p19)
+			s.Asset.FwGetV(r, p18, p18)
 		}
-		p22, n23, ok24 := r.Block(pos+26, pos, 4)
-		if ok24 {
-			s.Orders = fw.Resize(s.Orders, n23)
-			for i25 := range s.Orders {
-				s.Orders[i25].FwGetV(r, p22+i25*4, pos)
+		p21, n22, ok23 := r.Block(pos+26, pos, 4)
+		if ok23 {
+			s.Orders = fw.Resize(s.Orders, n22)
+			for i24 := range s.Orders {
+				s.Orders[i24].FwGetV(r, p21+i24*4, pos)
 				if !r.OK() {
 					break
 				}
@@ -1025,24 +1072,24 @@ func (s *Account) FwGetV(r *fw.VReader, slot, base int) {
 			s.Wallet = d.Wallet
 		}
 		if 26 <= stored {
-			p26, set27, ok28 := r.Optional(pos+21, pos, 4)
-			if !set27 {
+			p25, set26, ok27 := r.Optional(pos+21, pos, 4)
+			if !set26 {
 				s.Asset = nil
-			} else if ok28 {
+			} else if ok27 {
 				if s.Asset == nil {
 					s.Asset = new(Balance)
 				}
-				s.Asset.FwGetV(r, p26, p26)
+				s.Asset.FwGetV(r, p25, p25)
 			}
 		} else {
 			s.Asset = d.Asset
 		}
 		if 30 <= stored {
-			p29, n30, ok31 := r.Block(pos+26, pos, 4)
-			if ok31 {
-				s.Orders = fw.Resize(s.Orders, n30)
-				for i32 := range s.Orders {
-					s.Orders[i32].FwGetV(r, p29+i32*4, pos)
+			p28, n29, ok30 := r.Block(pos+26, pos, 4)
+			if ok30 {
+				s.Orders = fw.Resize(s.Orders, n29)
+				for i31 := range s.Orders {
+					s.Orders[i31].FwGetV(r, p28+i31*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -1058,67 +1105,379 @@ func (s *Account) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVAccount verifies the Account body the slot leads to (generated code).
 func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 3 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 3 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 3) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 30 {
-		blk33 := pos + int(fw.U32(d, pos+12))
-		n34 := -1
-		if blk33 >= pos+12+4 && blk33 <= r.Size-4 {
-			n34 = int(fw.U32(d, blk33))
+		blk32 := pos + int(fw.U32(d, pos+12))
+		n33 := -1
+		if blk32 >= pos+12+4 && blk32 <= size-4 {
+			n33 = int(fw.U32(d, blk32))
 		}
-		if n34 >= 0 && n34 <= r.Size-blk33-4 {
-			r.Left -= int64(4 + n34)
+		if n33 >= 0 && n33 <= size-blk32-4 {
+			left -= int64(4 + n33)
 		} else {
+			r.Left = left
 			r.Text(pos+12, pos)
+			left = r.Left
 		}
-		FwVerifyVBalance(r, pos+17, pos)
-		if p35, set36, ok37 := r.Optional(pos+21, pos, 4); set36 && ok37 {
-			FwVerifyVBalance(r, p35, p35)
+		{
+			slot, base := pos+17, pos
+			pos := base + int(fw.U32(d, slot))
+			stored, typ := 0, uint32(0)
+			if pos >= slot+4 && pos <= size-8 {
+				h := d[pos : pos+8 : pos+8]
+				stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+			}
+			if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
+				left -= int64(stored)
+				if stored >= 28 {
+					blk34 := pos + int(fw.U32(d, pos+8))
+					n35 := -1
+					if blk34 >= pos+8+4 && blk34 <= size-4 {
+						n35 = int(fw.U32(d, blk34))
+					}
+					if n35 >= 0 && n35 <= size-blk34-4 {
+						left -= int64(4 + n35)
+					} else {
+						r.Left = left
+						r.Text(pos+8, pos)
+						left = r.Left
+					}
+				} else {
+					if 12 <= stored {
+						blk36 := pos + int(fw.U32(d, pos+8))
+						n37 := -1
+						if blk36 >= pos+8+4 && blk36 <= size-4 {
+							n37 = int(fw.U32(d, blk36))
+						}
+						if n37 >= 0 && n37 <= size-blk36-4 {
+							left -= int64(4 + n37)
+						} else {
+							r.Left = left
+							r.Text(pos+8, pos)
+							left = r.Left
+						}
+					}
+				}
+			} else {
+				r.Left = left
+				r.Enter(slot, base, 2) // records why
+				left = r.Left
+			}
 		}
-		if p38, n39, ok40 := r.Block(pos+26, pos, 4); ok40 {
-			for i41 := 0; i41 < n39 && r.OK(); i41++ {
-				FwVerifyVOrder(r, p38+i41*4, pos)
+		if d[pos+21] != 0 {
+			p38 := pos + int(fw.U32(d, pos+21+1))
+			if p38 >= pos+21+5 && p38 <= size-4 {
+				left -= 4
+				{
+					slot, base := p38, p38
+					pos := base + int(fw.U32(d, slot))
+					stored, typ := 0, uint32(0)
+					if pos >= slot+4 && pos <= size-8 {
+						h := d[pos : pos+8 : pos+8]
+						stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+					}
+					if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
+						left -= int64(stored)
+						if stored >= 28 {
+							blk39 := pos + int(fw.U32(d, pos+8))
+							n40 := -1
+							if blk39 >= pos+8+4 && blk39 <= size-4 {
+								n40 = int(fw.U32(d, blk39))
+							}
+							if n40 >= 0 && n40 <= size-blk39-4 {
+								left -= int64(4 + n40)
+							} else {
+								r.Left = left
+								r.Text(pos+8, pos)
+								left = r.Left
+							}
+						} else {
+							if 12 <= stored {
+								blk41 := pos + int(fw.U32(d, pos+8))
+								n42 := -1
+								if blk41 >= pos+8+4 && blk41 <= size-4 {
+									n42 = int(fw.U32(d, blk41))
+								}
+								if n42 >= 0 && n42 <= size-blk41-4 {
+									left -= int64(4 + n42)
+								} else {
+									r.Left = left
+									r.Text(pos+8, pos)
+									left = r.Left
+								}
+							}
+						}
+					} else {
+						r.Left = left
+						r.Enter(slot, base, 2) // records why
+						left = r.Left
+					}
+				}
+			} else {
+				r.Left = left
+				r.Optional(pos+21, pos, 4) // records why
+				left = r.Left
+			}
+		}
+		p43, n44, ok45 := 0, 0, false
+		blk46 := pos + int(fw.U32(d, pos+26))
+		if blk46 >= pos+26+4 && blk46 <= size-4 && int(fw.U32(d, blk46))*4 <= size-blk46-4 {
+			n44 = int(fw.U32(d, blk46))
+			p43 = blk46 + 4
+			left -= int64(4 + n44*4)
+			ok45 = left >= 0
+		} else {
+			r.Left = left
+			p43, n44, ok45 = r.Block(pos+26, pos, 4)
+			left = r.Left
+		}
+		if ok45 {
+			for i47 := 0; i47 < n44 && r.Left >= 0; i47++ {
+				{
+					slot, base := p43+i47*4, pos
+					pos := base + int(fw.U32(d, slot))
+					stored, typ := 0, uint32(0)
+					if pos >= slot+4 && pos <= size-8 {
+						h := d[pos : pos+8 : pos+8]
+						stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+					}
+					if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
+						left -= int64(stored)
+						if stored >= 50 {
+							blk48 := pos + int(fw.U32(d, pos+12))
+							n49 := -1
+							if blk48 >= pos+12+4 && blk48 <= size-4 {
+								n49 = int(fw.U32(d, blk48))
+							}
+							if n49 >= 0 && n49 <= size-blk48-4 {
+								left -= int64(4 + n49)
+							} else {
+								r.Left = left
+								r.Text(pos+12, pos)
+								left = r.Left
+							}
+						} else {
+							if 16 <= stored {
+								blk50 := pos + int(fw.U32(d, pos+12))
+								n51 := -1
+								if blk50 >= pos+12+4 && blk50 <= size-4 {
+									n51 = int(fw.U32(d, blk50))
+								}
+								if n51 >= 0 && n51 <= size-blk50-4 {
+									left -= int64(4 + n51)
+								} else {
+									r.Left = left
+									r.Text(pos+12, pos)
+									left = r.Left
+								}
+							}
+						}
+					} else {
+						r.Left = left
+						r.Enter(slot, base, 1) // records why
+						left = r.Left
+					}
+				}
 			}
 		}
 	} else {
 		if 16 <= stored {
-			blk42 := pos + int(fw.U32(d, pos+12))
-			n43 := -1
-			if blk42 >= pos+12+4 && blk42 <= r.Size-4 {
-				n43 = int(fw.U32(d, blk42))
+			blk52 := pos + int(fw.U32(d, pos+12))
+			n53 := -1
+			if blk52 >= pos+12+4 && blk52 <= size-4 {
+				n53 = int(fw.U32(d, blk52))
 			}
-			if n43 >= 0 && n43 <= r.Size-blk42-4 {
-				r.Left -= int64(4 + n43)
+			if n53 >= 0 && n53 <= size-blk52-4 {
+				left -= int64(4 + n53)
 			} else {
+				r.Left = left
 				r.Text(pos+12, pos)
+				left = r.Left
 			}
 		}
 		if 21 <= stored {
-			FwVerifyVBalance(r, pos+17, pos)
+			{
+				slot, base := pos+17, pos
+				pos := base + int(fw.U32(d, slot))
+				stored, typ := 0, uint32(0)
+				if pos >= slot+4 && pos <= size-8 {
+					h := d[pos : pos+8 : pos+8]
+					stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+				}
+				if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
+					left -= int64(stored)
+					if stored >= 28 {
+						blk54 := pos + int(fw.U32(d, pos+8))
+						n55 := -1
+						if blk54 >= pos+8+4 && blk54 <= size-4 {
+							n55 = int(fw.U32(d, blk54))
+						}
+						if n55 >= 0 && n55 <= size-blk54-4 {
+							left -= int64(4 + n55)
+						} else {
+							r.Left = left
+							r.Text(pos+8, pos)
+							left = r.Left
+						}
+					} else {
+						if 12 <= stored {
+							blk56 := pos + int(fw.U32(d, pos+8))
+							n57 := -1
+							if blk56 >= pos+8+4 && blk56 <= size-4 {
+								n57 = int(fw.U32(d, blk56))
+							}
+							if n57 >= 0 && n57 <= size-blk56-4 {
+								left -= int64(4 + n57)
+							} else {
+								r.Left = left
+								r.Text(pos+8, pos)
+								left = r.Left
+							}
+						}
+					}
+				} else {
+					r.Left = left
+					r.Enter(slot, base, 2) // records why
+					left = r.Left
+				}
+			}
 		}
 		if 26 <= stored {
-			if p44, set45, ok46 := r.Optional(pos+21, pos, 4); set45 && ok46 {
-				FwVerifyVBalance(r, p44, p44)
+			if d[pos+21] != 0 {
+				p58 := pos + int(fw.U32(d, pos+21+1))
+				if p58 >= pos+21+5 && p58 <= size-4 {
+					left -= 4
+					{
+						slot, base := p58, p58
+						pos := base + int(fw.U32(d, slot))
+						stored, typ := 0, uint32(0)
+						if pos >= slot+4 && pos <= size-8 {
+							h := d[pos : pos+8 : pos+8]
+							stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+						}
+						if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
+							left -= int64(stored)
+							if stored >= 28 {
+								blk59 := pos + int(fw.U32(d, pos+8))
+								n60 := -1
+								if blk59 >= pos+8+4 && blk59 <= size-4 {
+									n60 = int(fw.U32(d, blk59))
+								}
+								if n60 >= 0 && n60 <= size-blk59-4 {
+									left -= int64(4 + n60)
+								} else {
+									r.Left = left
+									r.Text(pos+8, pos)
+									left = r.Left
+								}
+							} else {
+								if 12 <= stored {
+									blk61 := pos + int(fw.U32(d, pos+8))
+									n62 := -1
+									if blk61 >= pos+8+4 && blk61 <= size-4 {
+										n62 = int(fw.U32(d, blk61))
+									}
+									if n62 >= 0 && n62 <= size-blk61-4 {
+										left -= int64(4 + n62)
+									} else {
+										r.Left = left
+										r.Text(pos+8, pos)
+										left = r.Left
+									}
+								}
+							}
+						} else {
+							r.Left = left
+							r.Enter(slot, base, 2) // records why
+							left = r.Left
+						}
+					}
+				} else {
+					r.Left = left
+					r.Optional(pos+21, pos, 4) // records why
+					left = r.Left
+				}
 			}
 		}
 		if 30 <= stored {
-			if p47, n48, ok49 := r.Block(pos+26, pos, 4); ok49 {
-				for i50 := 0; i50 < n48 && r.OK(); i50++ {
-					FwVerifyVOrder(r, p47+i50*4, pos)
+			p63, n64, ok65 := 0, 0, false
+			blk66 := pos + int(fw.U32(d, pos+26))
+			if blk66 >= pos+26+4 && blk66 <= size-4 && int(fw.U32(d, blk66))*4 <= size-blk66-4 {
+				n64 = int(fw.U32(d, blk66))
+				p63 = blk66 + 4
+				left -= int64(4 + n64*4)
+				ok65 = left >= 0
+			} else {
+				r.Left = left
+				p63, n64, ok65 = r.Block(pos+26, pos, 4)
+				left = r.Left
+			}
+			if ok65 {
+				for i67 := 0; i67 < n64 && r.Left >= 0; i67++ {
+					{
+						slot, base := p63+i67*4, pos
+						pos := base + int(fw.U32(d, slot))
+						stored, typ := 0, uint32(0)
+						if pos >= slot+4 && pos <= size-8 {
+							h := d[pos : pos+8 : pos+8]
+							stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+						}
+						if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
+							left -= int64(stored)
+							if stored >= 50 {
+								blk68 := pos + int(fw.U32(d, pos+12))
+								n69 := -1
+								if blk68 >= pos+12+4 && blk68 <= size-4 {
+									n69 = int(fw.U32(d, blk68))
+								}
+								if n69 >= 0 && n69 <= size-blk68-4 {
+									left -= int64(4 + n69)
+								} else {
+									r.Left = left
+									r.Text(pos+12, pos)
+									left = r.Left
+								}
+							} else {
+								if 16 <= stored {
+									blk70 := pos + int(fw.U32(d, pos+12))
+									n71 := -1
+									if blk70 >= pos+12+4 && blk70 <= size-4 {
+										n71 = int(fw.U32(d, blk70))
+									}
+									if n71 >= 0 && n71 <= size-blk70-4 {
+										left -= int64(4 + n71)
+									} else {
+										r.Left = left
+										r.Text(pos+12, pos)
+										left = r.Left
+									}
+								}
+							}
+						} else {
+							r.Left = left
+							r.Enter(slot, base, 1) // records why
+							left = r.Left
+						}
+					}
 				}
 			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -1174,8 +1533,8 @@ func (s *Account) FwPutF(b []byte) []byte {
 		b = s.Asset.FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.Orders)))
-	for i51 := range s.Orders {
-		b = s.Orders[i51].FwPutF(b)
+	for i72 := range s.Orders {
+		b = s.Orders[i72].FwPutF(b)
 	}
 	return b
 }
@@ -1187,14 +1546,14 @@ func (s *Account) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q52 := d[p : p+4 : p+4]
-	s.Uid = int32(fw.U32(q52, 0))
+	q73 := d[p : p+4 : p+4]
+	s.Uid = int32(fw.U32(q73, 0))
 	p += 4
 	if p = r.String(p, end-26, &s.Name); p < 0 {
 		return -1
 	}
-	q53 := d[p : p+1 : p+1]
-	s.State = State(q53[0])
+	q74 := d[p : p+1 : p+1]
+	s.State = State(q74[0])
 	p += 1
 	if p = s.Wallet.FwGetF(r, p, end-5); p < 0 {
 		return -1
@@ -1214,16 +1573,16 @@ func (s *Account) FwGetF(r *fw.FReader, p, end int) int {
 			return -1
 		}
 	}
-	n54, ok55 := r.Count(p, end, 42)
-	if !ok55 {
+	n75, ok76 := r.Count(p, end, 42)
+	if !ok76 {
 		return -1
 	}
 	p += 4
-	s.Orders = fw.Resize(s.Orders, n54)
-	rest57 := n54 * 42
-	for i56 := range s.Orders {
-		rest57 -= 42
-		if p = s.Orders[i56].FwGetF(r, p, end-rest57); p < 0 {
+	s.Orders = fw.Resize(s.Orders, n75)
+	rest78 := n75 * 42
+	for i77 := range s.Orders {
+		rest78 -= 42
+		if p = s.Orders[i77].FwGetF(r, p, end-rest78); p < 0 {
 			return -1
 		}
 	}
@@ -1239,12 +1598,24 @@ func FwVerifyFAccount(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 4
-	if _, p = r.Text(p, end-26); p < 0 {
-		return -1
+	n79 := int(fw.U32(d, p))
+	if n79 > end-26-p-4 {
+		return r.Fail(fw.ErrTruncated)
 	}
+	p += 4 + n79
 	p += 1
-	if p = FwVerifyFBalance(r, p, end-5); p < 0 {
-		return -1
+	{
+		end := end - 5
+		if r.Depth == 0 {
+			return r.Fail(fw.ErrTooDeep)
+		}
+		n80 := int(fw.U32(d, p))
+		if n80 > end-16-p-4 {
+			return r.Fail(fw.ErrTruncated)
+		}
+		p += 4 + n80
+		p += 8
+		p += 8
 	}
 	if d[p] == 0 {
 		p++
@@ -1253,20 +1624,45 @@ func FwVerifyFAccount(r *fw.FReader, p, end int) int {
 		if 20 > end-4-p {
 			return r.Fail(fw.ErrTruncated)
 		}
-		if p = FwVerifyFBalance(r, p, end-4); p < 0 {
-			return -1
+		{
+			end := end - 4
+			if r.Depth == 0 {
+				return r.Fail(fw.ErrTooDeep)
+			}
+			n81 := int(fw.U32(d, p))
+			if n81 > end-16-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n81
+			p += 8
+			p += 8
 		}
 	}
-	n58, ok59 := r.Count(p, end, 42)
-	if !ok59 {
+	n82, ok83 := r.Count(p, end, 42)
+	if !ok83 {
 		return -1
 	}
 	p += 4
-	rest61 := n58 * 42
-	for i60 := 0; i60 < n58; i60++ {
-		rest61 -= 42
-		if p = FwVerifyFOrder(r, p, end-rest61); p < 0 {
-			return -1
+	rest85 := n82 * 42
+	for i84 := 0; i84 < n82; i84++ {
+		rest85 -= 42
+		{
+			end := end - rest85
+			if r.Depth == 0 {
+				return r.Fail(fw.ErrTooDeep)
+			}
+			p += 4
+			n86 := int(fw.U32(d, p))
+			if n86 > end-34-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n86
+			p += 1
+			p += 1
+			p += 8
+			p += 8
+			p += 8
+			p += 8
 		}
 	}
 	r.Leave()
@@ -1297,11 +1693,11 @@ func (s *Account) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, ",\"orders\":"...)
 	b = append(b, '[')
-	for i62 := range s.Orders {
-		if i62 > 0 {
+	for i87 := range s.Orders {
+		if i87 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i62].AppendJSON(b)
+		b = s.Orders[i87].AppendJSON(b)
 	}
 	b = append(b, ']')
 	return append(b, '}')
@@ -1348,13 +1744,13 @@ func (s *Account) FwGetJSON(p *fw.JSONParser) {
 			s.Orders = s.Orders[:0]
 			if p.Array() {
 				for p.More() {
-					var e63 Order
-					e63 = NewOrder()
-					e63.FwGetJSON(p)
+					var e88 Order
+					e88 = NewOrder()
+					e88.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.Orders = append(s.Orders, e63)
+					s.Orders = append(s.Orders, e88)
 				}
 			}
 		default:
