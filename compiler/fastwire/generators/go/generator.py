@@ -796,14 +796,34 @@ class _Package:
         self.close()
         return p, n, ok
 
+    def emit_alloc(self, n: str) -> str:
+        """w.Alloc(n) spelled out (the compiler would not inline it); the position's name."""
+        p = self.var("blk")
+        self.o(f"{p} := len(w.Buf)")
+        self.open(f"if {p}+{n} > cap(w.Buf) {{")
+        self.o(f"w.Grow({n.replace('+', ' + ')})")
+        self.close()
+        self.o(f"w.Buf = w.Buf[:{p}+{n}]")
+        return p
+
+    def emit_vblock(self, slot: str, base: str, count: str, elem: int) -> str:
+        """w.VBlock spelled out: the position of the first element slot."""
+        c = self.var("c")
+        self.o(f"{c} := {count}")
+        blk = self.emit_alloc(f"4+{c}*{elem}")
+        self.o(f"fw.PutU32(w.Buf, {slot}, uint32({blk}-{base}))")
+        self.o(f"fw.PutU32(w.Buf, {blk}, uint32({c}))")
+        p = self.var("p")
+        self.o(f"{p} := {blk} + 4")
+        return p
+
     def vput(self, w: lower.WireType, v: str, slot: str, base: str) -> None:
         k = w.kind
         if w.is_value:
             self.o(self.store_value(w, v, "w.Buf", slot))
             return
         if k == "string":
-            blk = self.var("blk")
-            self.o(f"{blk} := w.Alloc(4 + len({v}))")
+            blk = self.emit_alloc(f"4+len({v})")
             self.o(f"fw.PutU32(w.Buf, {slot}, uint32({blk}-{base}))")
             self.o(f"fw.PutU32(w.Buf, {blk}, uint32(len({v})))")
             self.o(f"copy(w.Buf[{blk}+4:], {v})")
@@ -818,8 +838,9 @@ class _Package:
             self.o(f"fw.VNull(w, {slot})")
             self.close("} else {")
             self.level += 1
-            b = self.var("blk")
-            self.o(f"{b} := w.VOptional({slot}, {base}, {e.slot})")
+            b = self.emit_alloc(str(e.slot))
+            self.o(f"w.Buf[{slot}] = 1")
+            self.o(f"fw.PutU32(w.Buf, {slot}+1, uint32({b}-{base}))")
             self.vput(e, v if e.kind == "struct" else f"(*{v})", b, b)
             self.close()
         elif k == "array":
@@ -835,17 +856,15 @@ class _Package:
             if w.collection == "set":
                 src = self.var("set")
                 self.o(f"{src} := fw.SortedSet({v}, {self.compare_fn(e)})")
-            p = self.var("p")
+            p = self.emit_vblock(slot, base, f"len({src})", e.slot)
             i = self.var("i")
-            self.o(f"{p} := w.VBlock({slot}, {base}, len({src}), {e.slot})")
             self.open(f"for {i} := range {src} {{")
             self.vput(e, f"{src}[{i}]", f"{p}+{i}*{e.slot}", base)
             self.close()
         elif k == "map":
             assert w.element is not None and w.key is not None
             ks, es = w.key.slot, w.element.slot
-            p = self.var("p")
-            self.o(f"{p} := w.VBlock({slot}, {base}, len({v}), {ks + es})")
+            p = self.emit_vblock(slot, base, f"len({v})", ks + es)
             if self.pair_map(w):
                 src = v
                 if w.collection == "map":

@@ -109,9 +109,17 @@ func (s *Node) FwPutV(w *fw.Writer, slot, base int) {
 	fw.PutU32(b, 0, 16)
 	fw.PutU32(b, 4, 1)
 	fw.PutU32(b, 8, uint32(s.Value))
-	p2 := w.VBlock(pos+12, pos, len(s.Children), 4)
-	for i3 := range s.Children {
-		s.Children[i3].FwPutV(w, p2+i3*4, pos)
+	c2 := len(s.Children)
+	blk3 := len(w.Buf)
+	if blk3+4+c2*4 > cap(w.Buf) {
+		w.Grow(4 + c2*4)
+	}
+	w.Buf = w.Buf[:blk3+4+c2*4]
+	fw.PutU32(w.Buf, pos+12, uint32(blk3-pos))
+	fw.PutU32(w.Buf, blk3, uint32(c2))
+	p4 := blk3 + 4
+	for i5 := range s.Children {
+		s.Children[i5].FwPutV(w, p4+i5*4, pos)
 	}
 }
 
@@ -135,11 +143,11 @@ func (s *Node) FwGetV(r *fw.VReader, slot, base int) {
 	if stored >= 16 {
 		body := d[pos : pos+16 : pos+16]
 		s.Value = int32(fw.U32(body, 8))
-		p4, n5, ok6 := r.Block(pos+12, pos, 4)
-		if ok6 {
-			s.Children = fw.Resize(s.Children, n5)
-			for i7 := range s.Children {
-				s.Children[i7].FwGetV(r, p4+i7*4, pos)
+		p6, n7, ok8 := r.Block(pos+12, pos, 4)
+		if ok8 {
+			s.Children = fw.Resize(s.Children, n7)
+			for i9 := range s.Children {
+				s.Children[i9].FwGetV(r, p6+i9*4, pos)
 				if !r.OK() {
 					break
 				}
@@ -153,11 +161,11 @@ func (s *Node) FwGetV(r *fw.VReader, slot, base int) {
 			s.Value = d.Value
 		}
 		if 16 <= stored {
-			p8, n9, ok10 := r.Block(pos+12, pos, 4)
-			if ok10 {
-				s.Children = fw.Resize(s.Children, n9)
-				for i11 := range s.Children {
-					s.Children[i11].FwGetV(r, p8+i11*4, pos)
+			p10, n11, ok12 := r.Block(pos+12, pos, 4)
+			if ok12 {
+				s.Children = fw.Resize(s.Children, n11)
+				for i13 := range s.Children {
+					s.Children[i13].FwGetV(r, p10+i13*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -189,43 +197,43 @@ func FwVerifyVNode(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 16 {
-		p12, n13, ok14 := 0, 0, false
-		blk15 := pos + int(fw.U32(d, pos+12))
-		if blk15 >= pos+12+4 && blk15 <= size-4 && int(fw.U32(d, blk15))*4 <= size-blk15-4 {
-			n13 = int(fw.U32(d, blk15))
-			p12 = blk15 + 4
-			left -= int64(4 + n13*4)
-			ok14 = left >= 0
+		p14, n15, ok16 := 0, 0, false
+		blk17 := pos + int(fw.U32(d, pos+12))
+		if blk17 >= pos+12+4 && blk17 <= size-4 && int(fw.U32(d, blk17))*4 <= size-blk17-4 {
+			n15 = int(fw.U32(d, blk17))
+			p14 = blk17 + 4
+			left -= int64(4 + n15*4)
+			ok16 = left >= 0
 		} else {
 			r.Left = left
-			p12, n13, ok14 = r.Block(pos+12, pos, 4)
+			p14, n15, ok16 = r.Block(pos+12, pos, 4)
 			left = r.Left
 		}
-		if ok14 {
-			for i16 := 0; i16 < n13 && r.Left >= 0; i16++ {
+		if ok16 {
+			for i18 := 0; i18 < n15 && r.Left >= 0; i18++ {
 				r.Left = left
-				FwVerifyVNode(r, p12+i16*4, pos)
+				FwVerifyVNode(r, p14+i18*4, pos)
 				left = r.Left
 			}
 		}
 	} else {
 		if 16 <= stored {
-			p17, n18, ok19 := 0, 0, false
-			blk20 := pos + int(fw.U32(d, pos+12))
-			if blk20 >= pos+12+4 && blk20 <= size-4 && int(fw.U32(d, blk20))*4 <= size-blk20-4 {
-				n18 = int(fw.U32(d, blk20))
-				p17 = blk20 + 4
-				left -= int64(4 + n18*4)
-				ok19 = left >= 0
+			p19, n20, ok21 := 0, 0, false
+			blk22 := pos + int(fw.U32(d, pos+12))
+			if blk22 >= pos+12+4 && blk22 <= size-4 && int(fw.U32(d, blk22))*4 <= size-blk22-4 {
+				n20 = int(fw.U32(d, blk22))
+				p19 = blk22 + 4
+				left -= int64(4 + n20*4)
+				ok21 = left >= 0
 			} else {
 				r.Left = left
-				p17, n18, ok19 = r.Block(pos+12, pos, 4)
+				p19, n20, ok21 = r.Block(pos+12, pos, 4)
 				left = r.Left
 			}
-			if ok19 {
-				for i21 := 0; i21 < n18 && r.Left >= 0; i21++ {
+			if ok21 {
+				for i23 := 0; i23 < n20 && r.Left >= 0; i23++ {
 					r.Left = left
-					FwVerifyVNode(r, p17+i21*4, pos)
+					FwVerifyVNode(r, p19+i23*4, pos)
 					left = r.Left
 				}
 			}
@@ -278,8 +286,8 @@ func VerifyNodeFinalLimits(data []byte, lim *fw.Limits) error {
 func (s *Node) FwPutF(b []byte) []byte {
 	b = fw.AppendU32(b, uint32(s.Value))
 	b = fw.AppendU32(b, uint32(len(s.Children)))
-	for i22 := range s.Children {
-		b = s.Children[i22].FwPutF(b)
+	for i24 := range s.Children {
+		b = s.Children[i24].FwPutF(b)
 	}
 	return b
 }
@@ -291,19 +299,19 @@ func (s *Node) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q23 := d[p : p+4 : p+4]
-	s.Value = int32(fw.U32(q23, 0))
+	q25 := d[p : p+4 : p+4]
+	s.Value = int32(fw.U32(q25, 0))
 	p += 4
-	n24, ok25 := r.Count(p, end, 8)
-	if !ok25 {
+	n26, ok27 := r.Count(p, end, 8)
+	if !ok27 {
 		return -1
 	}
 	p += 4
-	s.Children = fw.Resize(s.Children, n24)
-	rest27 := n24 * 8
-	for i26 := range s.Children {
-		rest27 -= 8
-		if p = s.Children[i26].FwGetF(r, p, end-rest27); p < 0 {
+	s.Children = fw.Resize(s.Children, n26)
+	rest29 := n26 * 8
+	for i28 := range s.Children {
+		rest29 -= 8
+		if p = s.Children[i28].FwGetF(r, p, end-rest29); p < 0 {
 			return -1
 		}
 	}
@@ -319,15 +327,15 @@ func FwVerifyFNode(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 4
-	n28, ok29 := r.Count(p, end, 8)
-	if !ok29 {
+	n30, ok31 := r.Count(p, end, 8)
+	if !ok31 {
 		return -1
 	}
 	p += 4
-	rest31 := n28 * 8
-	for i30 := 0; i30 < n28; i30++ {
-		rest31 -= 8
-		if p = FwVerifyFNode(r, p, end-rest31); p < 0 {
+	rest33 := n30 * 8
+	for i32 := 0; i32 < n30; i32++ {
+		rest33 -= 8
+		if p = FwVerifyFNode(r, p, end-rest33); p < 0 {
 			return -1
 		}
 	}
@@ -347,11 +355,11 @@ func (s *Node) AppendJSON(b []byte) []byte {
 	b = strconv.AppendInt(b, int64(s.Value), 10)
 	b = append(b, ",\"children\":"...)
 	b = append(b, '[')
-	for i32 := range s.Children {
-		if i32 > 0 {
+	for i34 := range s.Children {
+		if i34 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Children[i32].AppendJSON(b)
+		b = s.Children[i34].AppendJSON(b)
 	}
 	b = append(b, ']')
 	return append(b, '}')
@@ -383,13 +391,13 @@ func (s *Node) FwGetJSON(p *fw.JSONParser) {
 			s.Children = s.Children[:0]
 			if p.Array() {
 				for p.More() {
-					var e33 Node
-					e33 = NewNode()
-					e33.FwGetJSON(p)
+					var e35 Node
+					e35 = NewNode()
+					e35.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.Children = append(s.Children, e33)
+					s.Children = append(s.Children, e35)
 				}
 			}
 		default:
@@ -647,26 +655,26 @@ func (s *Bag) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.Items)), 10)
 	b = append(b, ']', '[')
-	for i34 := range s.Items {
-		if i34 > 0 {
+	for i36 := range s.Items {
+		if i36 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Items[i34].FwPrint(b)
+		b = s.Items[i36].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",names="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.Names)), 10)
 	b = append(b, ']', '[')
-	for i35 := range s.Names {
-		if i35 > 0 {
+	for i37 := range s.Names {
+		if i37 > 0 {
 			b = append(b, ',')
 		}
-		if s.Names[i35] == nil {
+		if s.Names[i37] == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '"')
-			b = append(b, (*s.Names[i35])...)
+			b = append(b, (*s.Names[i37])...)
 			b = append(b, '"')
 		}
 	}
@@ -675,12 +683,12 @@ func (s *Bag) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.Words)), 10)
 	b = append(b, ']', '[')
-	for i36 := range s.Words {
-		if i36 > 0 {
+	for i38 := range s.Words {
+		if i38 > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '"')
-		b = append(b, s.Words[i36]...)
+		b = append(b, s.Words[i38]...)
 		b = append(b, '"')
 	}
 	b = append(b, ']')
@@ -748,28 +756,66 @@ func (s *Bag) FwPutV(w *fw.Writer, slot, base int) {
 	b := buf[pos : pos+24 : pos+24]
 	fw.PutU32(b, 0, 24)
 	fw.PutU32(b, 4, 3)
-	p37 := w.VBlock(pos+8, pos, len(s.Items), 4)
-	for i38 := range s.Items {
-		s.Items[i38].FwPutV(w, p37+i38*4, pos)
+	c39 := len(s.Items)
+	blk40 := len(w.Buf)
+	if blk40+4+c39*4 > cap(w.Buf) {
+		w.Grow(4 + c39*4)
 	}
-	p39 := w.VBlock(pos+12, pos, len(s.Names), 5)
-	for i40 := range s.Names {
-		if s.Names[i40] == nil {
-			fw.VNull(w, p39+i40*5)
+	w.Buf = w.Buf[:blk40+4+c39*4]
+	fw.PutU32(w.Buf, pos+8, uint32(blk40-pos))
+	fw.PutU32(w.Buf, blk40, uint32(c39))
+	p41 := blk40 + 4
+	for i42 := range s.Items {
+		s.Items[i42].FwPutV(w, p41+i42*4, pos)
+	}
+	c43 := len(s.Names)
+	blk44 := len(w.Buf)
+	if blk44+4+c43*5 > cap(w.Buf) {
+		w.Grow(4 + c43*5)
+	}
+	w.Buf = w.Buf[:blk44+4+c43*5]
+	fw.PutU32(w.Buf, pos+12, uint32(blk44-pos))
+	fw.PutU32(w.Buf, blk44, uint32(c43))
+	p45 := blk44 + 4
+	for i46 := range s.Names {
+		if s.Names[i46] == nil {
+			fw.VNull(w, p45+i46*5)
 		} else {
-			blk41 := w.VOptional(p39+i40*5, pos, 4)
-			blk42 := w.Alloc(4 + len((*s.Names[i40])))
-			fw.PutU32(w.Buf, blk41, uint32(blk42-blk41))
-			fw.PutU32(w.Buf, blk42, uint32(len((*s.Names[i40]))))
-			copy(w.Buf[blk42+4:], (*s.Names[i40]))
+			blk47 := len(w.Buf)
+			if blk47+4 > cap(w.Buf) {
+				w.Grow(4)
+			}
+			w.Buf = w.Buf[:blk47+4]
+			w.Buf[p45+i46*5] = 1
+			fw.PutU32(w.Buf, p45+i46*5+1, uint32(blk47-pos))
+			blk48 := len(w.Buf)
+			if blk48+4+len((*s.Names[i46])) > cap(w.Buf) {
+				w.Grow(4 + len((*s.Names[i46])))
+			}
+			w.Buf = w.Buf[:blk48+4+len((*s.Names[i46]))]
+			fw.PutU32(w.Buf, blk47, uint32(blk48-blk47))
+			fw.PutU32(w.Buf, blk48, uint32(len((*s.Names[i46]))))
+			copy(w.Buf[blk48+4:], (*s.Names[i46]))
 		}
 	}
-	p43 := w.VBlock(pos+16, pos, len(s.Words), 4)
-	for i44 := range s.Words {
-		blk45 := w.Alloc(4 + len(s.Words[i44]))
-		fw.PutU32(w.Buf, p43+i44*4, uint32(blk45-pos))
-		fw.PutU32(w.Buf, blk45, uint32(len(s.Words[i44])))
-		copy(w.Buf[blk45+4:], s.Words[i44])
+	c49 := len(s.Words)
+	blk50 := len(w.Buf)
+	if blk50+4+c49*4 > cap(w.Buf) {
+		w.Grow(4 + c49*4)
+	}
+	w.Buf = w.Buf[:blk50+4+c49*4]
+	fw.PutU32(w.Buf, pos+16, uint32(blk50-pos))
+	fw.PutU32(w.Buf, blk50, uint32(c49))
+	p51 := blk50 + 4
+	for i52 := range s.Words {
+		blk53 := len(w.Buf)
+		if blk53+4+len(s.Words[i52]) > cap(w.Buf) {
+			w.Grow(4 + len(s.Words[i52]))
+		}
+		w.Buf = w.Buf[:blk53+4+len(s.Words[i52])]
+		fw.PutU32(w.Buf, p51+i52*4, uint32(blk53-pos))
+		fw.PutU32(w.Buf, blk53, uint32(len(s.Words[i52])))
+		copy(w.Buf[blk53+4:], s.Words[i52])
 	}
 	w.VBytes(pos+20, pos, s.Blob)
 }
@@ -792,39 +838,39 @@ func (s *Bag) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 24 {
-		p46, n47, ok48 := r.Block(pos+8, pos, 4)
-		if ok48 {
-			s.Items = fw.Resize(s.Items, n47)
-			for i49 := range s.Items {
-				s.Items[i49].FwGetV(r, p46+i49*4, pos)
+		p54, n55, ok56 := r.Block(pos+8, pos, 4)
+		if ok56 {
+			s.Items = fw.Resize(s.Items, n55)
+			for i57 := range s.Items {
+				s.Items[i57].FwGetV(r, p54+i57*4, pos)
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p50, n51, ok52 := r.Block(pos+12, pos, 5)
-		if ok52 {
-			s.Names = fw.Resize(s.Names, n51)
-			for i53 := range s.Names {
-				p54, set55, ok56 := r.Optional(p50+i53*5, pos, 4)
-				if !set55 {
-					s.Names[i53] = nil
-				} else if ok56 {
-					if s.Names[i53] == nil {
-						s.Names[i53] = new(string)
+		p58, n59, ok60 := r.Block(pos+12, pos, 5)
+		if ok60 {
+			s.Names = fw.Resize(s.Names, n59)
+			for i61 := range s.Names {
+				p62, set63, ok64 := r.Optional(p58+i61*5, pos, 4)
+				if !set63 {
+					s.Names[i61] = nil
+				} else if ok64 {
+					if s.Names[i61] == nil {
+						s.Names[i61] = new(string)
 					}
-					r.String(p54, p54, &(*s.Names[i53]))
+					r.String(p62, p62, &(*s.Names[i61]))
 				}
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p57, n58, ok59 := r.Block(pos+16, pos, 4)
-		if ok59 {
-			s.Words = fw.Resize(s.Words, n58)
-			for i60 := range s.Words {
-				r.String(p57+i60*4, pos, &s.Words[i60])
+		p65, n66, ok67 := r.Block(pos+16, pos, 4)
+		if ok67 {
+			s.Words = fw.Resize(s.Words, n66)
+			for i68 := range s.Words {
+				r.String(p65+i68*4, pos, &s.Words[i68])
 				if !r.OK() {
 					break
 				}
@@ -834,11 +880,11 @@ func (s *Bag) FwGetV(r *fw.VReader, slot, base int) {
 	} else {
 		d := NewBag()
 		if 12 <= stored {
-			p61, n62, ok63 := r.Block(pos+8, pos, 4)
-			if ok63 {
-				s.Items = fw.Resize(s.Items, n62)
-				for i64 := range s.Items {
-					s.Items[i64].FwGetV(r, p61+i64*4, pos)
+			p69, n70, ok71 := r.Block(pos+8, pos, 4)
+			if ok71 {
+				s.Items = fw.Resize(s.Items, n70)
+				for i72 := range s.Items {
+					s.Items[i72].FwGetV(r, p69+i72*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -848,18 +894,18 @@ func (s *Bag) FwGetV(r *fw.VReader, slot, base int) {
 			s.Items = d.Items
 		}
 		if 16 <= stored {
-			p65, n66, ok67 := r.Block(pos+12, pos, 5)
-			if ok67 {
-				s.Names = fw.Resize(s.Names, n66)
-				for i68 := range s.Names {
-					p69, set70, ok71 := r.Optional(p65+i68*5, pos, 4)
-					if !set70 {
-						s.Names[i68] = nil
-					} else if ok71 {
-						if s.Names[i68] == nil {
-							s.Names[i68] = new(string)
+			p73, n74, ok75 := r.Block(pos+12, pos, 5)
+			if ok75 {
+				s.Names = fw.Resize(s.Names, n74)
+				for i76 := range s.Names {
+					p77, set78, ok79 := r.Optional(p73+i76*5, pos, 4)
+					if !set78 {
+						s.Names[i76] = nil
+					} else if ok79 {
+						if s.Names[i76] == nil {
+							s.Names[i76] = new(string)
 						}
-						r.String(p69, p69, &(*s.Names[i68]))
+						r.String(p77, p77, &(*s.Names[i76]))
 					}
 					if !r.OK() {
 						break
@@ -870,11 +916,11 @@ func (s *Bag) FwGetV(r *fw.VReader, slot, base int) {
 			s.Names = d.Names
 		}
 		if 20 <= stored {
-			p72, n73, ok74 := r.Block(pos+16, pos, 4)
-			if ok74 {
-				s.Words = fw.Resize(s.Words, n73)
-				for i75 := range s.Words {
-					r.String(p72+i75*4, pos, &s.Words[i75])
+			p80, n81, ok82 := r.Block(pos+16, pos, 4)
+			if ok82 {
+				s.Words = fw.Resize(s.Words, n81)
+				for i83 := range s.Words {
+					r.String(p80+i83*4, pos, &s.Words[i83])
 					if !r.OK() {
 						break
 					}
@@ -911,22 +957,22 @@ func FwVerifyVBag(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 24 {
-		p76, n77, ok78 := 0, 0, false
-		blk79 := pos + int(fw.U32(d, pos+8))
-		if blk79 >= pos+8+4 && blk79 <= size-4 && int(fw.U32(d, blk79))*4 <= size-blk79-4 {
-			n77 = int(fw.U32(d, blk79))
-			p76 = blk79 + 4
-			left -= int64(4 + n77*4)
-			ok78 = left >= 0
+		p84, n85, ok86 := 0, 0, false
+		blk87 := pos + int(fw.U32(d, pos+8))
+		if blk87 >= pos+8+4 && blk87 <= size-4 && int(fw.U32(d, blk87))*4 <= size-blk87-4 {
+			n85 = int(fw.U32(d, blk87))
+			p84 = blk87 + 4
+			left -= int64(4 + n85*4)
+			ok86 = left >= 0
 		} else {
 			r.Left = left
-			p76, n77, ok78 = r.Block(pos+8, pos, 4)
+			p84, n85, ok86 = r.Block(pos+8, pos, 4)
 			left = r.Left
 		}
-		if ok78 {
-			for i80 := 0; i80 < n77 && r.Left >= 0; i80++ {
+		if ok86 {
+			for i88 := 0; i88 < n85 && r.Left >= 0; i88++ {
 				{
-					slot, base := p76+i80*4, pos
+					slot, base := p84+i88*4, pos
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -943,79 +989,79 @@ func FwVerifyVBag(r *fw.VReader, slot, base int) {
 				}
 			}
 		}
-		p81, n82, ok83 := 0, 0, false
-		blk84 := pos + int(fw.U32(d, pos+12))
-		if blk84 >= pos+12+4 && blk84 <= size-4 && int(fw.U32(d, blk84))*5 <= size-blk84-4 {
-			n82 = int(fw.U32(d, blk84))
-			p81 = blk84 + 4
-			left -= int64(4 + n82*5)
-			ok83 = left >= 0
+		p89, n90, ok91 := 0, 0, false
+		blk92 := pos + int(fw.U32(d, pos+12))
+		if blk92 >= pos+12+4 && blk92 <= size-4 && int(fw.U32(d, blk92))*5 <= size-blk92-4 {
+			n90 = int(fw.U32(d, blk92))
+			p89 = blk92 + 4
+			left -= int64(4 + n90*5)
+			ok91 = left >= 0
 		} else {
 			r.Left = left
-			p81, n82, ok83 = r.Block(pos+12, pos, 5)
+			p89, n90, ok91 = r.Block(pos+12, pos, 5)
 			left = r.Left
 		}
-		if ok83 {
-			for i85 := 0; i85 < n82 && r.Left >= 0; i85++ {
-				if d[p81+i85*5] != 0 {
-					p86 := pos + int(fw.U32(d, p81+i85*5+1))
-					if p86 >= p81+i85*5+5 && p86 <= size-4 {
+		if ok91 {
+			for i93 := 0; i93 < n90 && r.Left >= 0; i93++ {
+				if d[p89+i93*5] != 0 {
+					p94 := pos + int(fw.U32(d, p89+i93*5+1))
+					if p94 >= p89+i93*5+5 && p94 <= size-4 {
 						left -= 4
-						blk87 := p86 + int(fw.U32(d, p86))
-						n88 := -1
-						if blk87 >= p86+4 && blk87 <= size-4 {
-							n88 = int(fw.U32(d, blk87))
+						blk95 := p94 + int(fw.U32(d, p94))
+						n96 := -1
+						if blk95 >= p94+4 && blk95 <= size-4 {
+							n96 = int(fw.U32(d, blk95))
 						}
-						if n88 >= 0 && n88 <= size-blk87-4 {
-							left -= int64(4 + n88)
+						if n96 >= 0 && n96 <= size-blk95-4 {
+							left -= int64(4 + n96)
 						} else {
 							r.Left = left
-							r.Text(p86, p86)
+							r.Text(p94, p94)
 							left = r.Left
 						}
 					} else {
 						r.Left = left
-						r.Optional(p81+i85*5, pos, 4) // records why
+						r.Optional(p89+i93*5, pos, 4) // records why
 						left = r.Left
 					}
 				}
 			}
 		}
-		p89, n90, ok91 := 0, 0, false
-		blk92 := pos + int(fw.U32(d, pos+16))
-		if blk92 >= pos+16+4 && blk92 <= size-4 && int(fw.U32(d, blk92))*4 <= size-blk92-4 {
-			n90 = int(fw.U32(d, blk92))
-			p89 = blk92 + 4
-			left -= int64(4 + n90*4)
-			ok91 = left >= 0
+		p97, n98, ok99 := 0, 0, false
+		blk100 := pos + int(fw.U32(d, pos+16))
+		if blk100 >= pos+16+4 && blk100 <= size-4 && int(fw.U32(d, blk100))*4 <= size-blk100-4 {
+			n98 = int(fw.U32(d, blk100))
+			p97 = blk100 + 4
+			left -= int64(4 + n98*4)
+			ok99 = left >= 0
 		} else {
 			r.Left = left
-			p89, n90, ok91 = r.Block(pos+16, pos, 4)
+			p97, n98, ok99 = r.Block(pos+16, pos, 4)
 			left = r.Left
 		}
-		if ok91 {
-			for i93 := 0; i93 < n90 && r.Left >= 0; i93++ {
-				blk94 := pos + int(fw.U32(d, p89+i93*4))
-				n95 := -1
-				if blk94 >= p89+i93*4+4 && blk94 <= size-4 {
-					n95 = int(fw.U32(d, blk94))
+		if ok99 {
+			for i101 := 0; i101 < n98 && r.Left >= 0; i101++ {
+				blk102 := pos + int(fw.U32(d, p97+i101*4))
+				n103 := -1
+				if blk102 >= p97+i101*4+4 && blk102 <= size-4 {
+					n103 = int(fw.U32(d, blk102))
 				}
-				if n95 >= 0 && n95 <= size-blk94-4 {
-					left -= int64(4 + n95)
+				if n103 >= 0 && n103 <= size-blk102-4 {
+					left -= int64(4 + n103)
 				} else {
 					r.Left = left
-					r.Text(p89+i93*4, pos)
+					r.Text(p97+i101*4, pos)
 					left = r.Left
 				}
 			}
 		}
-		blk96 := pos + int(fw.U32(d, pos+20))
-		n97 := -1
-		if blk96 >= pos+20+4 && blk96 <= size-4 {
-			n97 = int(fw.U32(d, blk96))
+		blk104 := pos + int(fw.U32(d, pos+20))
+		n105 := -1
+		if blk104 >= pos+20+4 && blk104 <= size-4 {
+			n105 = int(fw.U32(d, blk104))
 		}
-		if n97 >= 0 && n97 <= size-blk96-4 {
-			left -= int64(4 + n97)
+		if n105 >= 0 && n105 <= size-blk104-4 {
+			left -= int64(4 + n105)
 		} else {
 			r.Left = left
 			r.Text(pos+20, pos)
@@ -1023,22 +1069,22 @@ func FwVerifyVBag(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 12 <= stored {
-			p98, n99, ok100 := 0, 0, false
-			blk101 := pos + int(fw.U32(d, pos+8))
-			if blk101 >= pos+8+4 && blk101 <= size-4 && int(fw.U32(d, blk101))*4 <= size-blk101-4 {
-				n99 = int(fw.U32(d, blk101))
-				p98 = blk101 + 4
-				left -= int64(4 + n99*4)
-				ok100 = left >= 0
+			p106, n107, ok108 := 0, 0, false
+			blk109 := pos + int(fw.U32(d, pos+8))
+			if blk109 >= pos+8+4 && blk109 <= size-4 && int(fw.U32(d, blk109))*4 <= size-blk109-4 {
+				n107 = int(fw.U32(d, blk109))
+				p106 = blk109 + 4
+				left -= int64(4 + n107*4)
+				ok108 = left >= 0
 			} else {
 				r.Left = left
-				p98, n99, ok100 = r.Block(pos+8, pos, 4)
+				p106, n107, ok108 = r.Block(pos+8, pos, 4)
 				left = r.Left
 			}
-			if ok100 {
-				for i102 := 0; i102 < n99 && r.Left >= 0; i102++ {
+			if ok108 {
+				for i110 := 0; i110 < n107 && r.Left >= 0; i110++ {
 					{
-						slot, base := p98+i102*4, pos
+						slot, base := p106+i110*4, pos
 						pos := base + int(fw.U32(d, slot))
 						stored, typ := 0, uint32(0)
 						if pos >= slot+4 && pos <= size-8 {
@@ -1057,39 +1103,39 @@ func FwVerifyVBag(r *fw.VReader, slot, base int) {
 			}
 		}
 		if 16 <= stored {
-			p103, n104, ok105 := 0, 0, false
-			blk106 := pos + int(fw.U32(d, pos+12))
-			if blk106 >= pos+12+4 && blk106 <= size-4 && int(fw.U32(d, blk106))*5 <= size-blk106-4 {
-				n104 = int(fw.U32(d, blk106))
-				p103 = blk106 + 4
-				left -= int64(4 + n104*5)
-				ok105 = left >= 0
+			p111, n112, ok113 := 0, 0, false
+			blk114 := pos + int(fw.U32(d, pos+12))
+			if blk114 >= pos+12+4 && blk114 <= size-4 && int(fw.U32(d, blk114))*5 <= size-blk114-4 {
+				n112 = int(fw.U32(d, blk114))
+				p111 = blk114 + 4
+				left -= int64(4 + n112*5)
+				ok113 = left >= 0
 			} else {
 				r.Left = left
-				p103, n104, ok105 = r.Block(pos+12, pos, 5)
+				p111, n112, ok113 = r.Block(pos+12, pos, 5)
 				left = r.Left
 			}
-			if ok105 {
-				for i107 := 0; i107 < n104 && r.Left >= 0; i107++ {
-					if d[p103+i107*5] != 0 {
-						p108 := pos + int(fw.U32(d, p103+i107*5+1))
-						if p108 >= p103+i107*5+5 && p108 <= size-4 {
+			if ok113 {
+				for i115 := 0; i115 < n112 && r.Left >= 0; i115++ {
+					if d[p111+i115*5] != 0 {
+						p116 := pos + int(fw.U32(d, p111+i115*5+1))
+						if p116 >= p111+i115*5+5 && p116 <= size-4 {
 							left -= 4
-							blk109 := p108 + int(fw.U32(d, p108))
-							n110 := -1
-							if blk109 >= p108+4 && blk109 <= size-4 {
-								n110 = int(fw.U32(d, blk109))
+							blk117 := p116 + int(fw.U32(d, p116))
+							n118 := -1
+							if blk117 >= p116+4 && blk117 <= size-4 {
+								n118 = int(fw.U32(d, blk117))
 							}
-							if n110 >= 0 && n110 <= size-blk109-4 {
-								left -= int64(4 + n110)
+							if n118 >= 0 && n118 <= size-blk117-4 {
+								left -= int64(4 + n118)
 							} else {
 								r.Left = left
-								r.Text(p108, p108)
+								r.Text(p116, p116)
 								left = r.Left
 							}
 						} else {
 							r.Left = left
-							r.Optional(p103+i107*5, pos, 4) // records why
+							r.Optional(p111+i115*5, pos, 4) // records why
 							left = r.Left
 						}
 					}
@@ -1097,43 +1143,43 @@ func FwVerifyVBag(r *fw.VReader, slot, base int) {
 			}
 		}
 		if 20 <= stored {
-			p111, n112, ok113 := 0, 0, false
-			blk114 := pos + int(fw.U32(d, pos+16))
-			if blk114 >= pos+16+4 && blk114 <= size-4 && int(fw.U32(d, blk114))*4 <= size-blk114-4 {
-				n112 = int(fw.U32(d, blk114))
-				p111 = blk114 + 4
-				left -= int64(4 + n112*4)
-				ok113 = left >= 0
+			p119, n120, ok121 := 0, 0, false
+			blk122 := pos + int(fw.U32(d, pos+16))
+			if blk122 >= pos+16+4 && blk122 <= size-4 && int(fw.U32(d, blk122))*4 <= size-blk122-4 {
+				n120 = int(fw.U32(d, blk122))
+				p119 = blk122 + 4
+				left -= int64(4 + n120*4)
+				ok121 = left >= 0
 			} else {
 				r.Left = left
-				p111, n112, ok113 = r.Block(pos+16, pos, 4)
+				p119, n120, ok121 = r.Block(pos+16, pos, 4)
 				left = r.Left
 			}
-			if ok113 {
-				for i115 := 0; i115 < n112 && r.Left >= 0; i115++ {
-					blk116 := pos + int(fw.U32(d, p111+i115*4))
-					n117 := -1
-					if blk116 >= p111+i115*4+4 && blk116 <= size-4 {
-						n117 = int(fw.U32(d, blk116))
+			if ok121 {
+				for i123 := 0; i123 < n120 && r.Left >= 0; i123++ {
+					blk124 := pos + int(fw.U32(d, p119+i123*4))
+					n125 := -1
+					if blk124 >= p119+i123*4+4 && blk124 <= size-4 {
+						n125 = int(fw.U32(d, blk124))
 					}
-					if n117 >= 0 && n117 <= size-blk116-4 {
-						left -= int64(4 + n117)
+					if n125 >= 0 && n125 <= size-blk124-4 {
+						left -= int64(4 + n125)
 					} else {
 						r.Left = left
-						r.Text(p111+i115*4, pos)
+						r.Text(p119+i123*4, pos)
 						left = r.Left
 					}
 				}
 			}
 		}
 		if 24 <= stored {
-			blk118 := pos + int(fw.U32(d, pos+20))
-			n119 := -1
-			if blk118 >= pos+20+4 && blk118 <= size-4 {
-				n119 = int(fw.U32(d, blk118))
+			blk126 := pos + int(fw.U32(d, pos+20))
+			n127 := -1
+			if blk126 >= pos+20+4 && blk126 <= size-4 {
+				n127 = int(fw.U32(d, blk126))
 			}
-			if n119 >= 0 && n119 <= size-blk118-4 {
-				left -= int64(4 + n119)
+			if n127 >= 0 && n127 <= size-blk126-4 {
+				left -= int64(4 + n127)
 			} else {
 				r.Left = left
 				r.Text(pos+20, pos)
@@ -1187,21 +1233,21 @@ func VerifyBagFinalLimits(data []byte, lim *fw.Limits) error {
 // FwPutF appends s's fields in the final format (generated code).
 func (s *Bag) FwPutF(b []byte) []byte {
 	b = fw.AppendU32(b, uint32(len(s.Items)))
-	for i120 := range s.Items {
-		b = s.Items[i120].FwPutF(b)
+	for i128 := range s.Items {
+		b = s.Items[i128].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.Names)))
-	for i121 := range s.Names {
-		if s.Names[i121] == nil {
+	for i129 := range s.Names {
+		if s.Names[i129] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = fw.AppendString(b, (*s.Names[i121]))
+			b = fw.AppendString(b, (*s.Names[i129]))
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.Words)))
-	for i122 := range s.Words {
-		b = fw.AppendString(b, s.Words[i122])
+	for i130 := range s.Words {
+		b = fw.AppendString(b, s.Words[i130])
 	}
 	b = fw.AppendBytes(b, s.Blob)
 	return b
@@ -1214,52 +1260,52 @@ func (s *Bag) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n123, ok124 := r.Count(p, end-12, 0)
-	if !ok124 {
+	n131, ok132 := r.Count(p, end-12, 0)
+	if !ok132 {
 		return -1
 	}
 	p += 4
-	s.Items = fw.Resize(s.Items, n123)
-	for i125 := range s.Items {
-		if p = s.Items[i125].FwGetF(r, p, end-12); p < 0 {
+	s.Items = fw.Resize(s.Items, n131)
+	for i133 := range s.Items {
+		if p = s.Items[i133].FwGetF(r, p, end-12); p < 0 {
 			return -1
 		}
 	}
-	n126, ok127 := r.Count(p, end-8, 1)
-	if !ok127 {
+	n134, ok135 := r.Count(p, end-8, 1)
+	if !ok135 {
 		return -1
 	}
 	p += 4
-	s.Names = fw.Resize(s.Names, n126)
-	rest129 := n126 * 1
-	for i128 := range s.Names {
-		rest129 -= 1
+	s.Names = fw.Resize(s.Names, n134)
+	rest137 := n134 * 1
+	for i136 := range s.Names {
+		rest137 -= 1
 		if d[p] == 0 {
-			s.Names[i128] = nil
+			s.Names[i136] = nil
 			p++
 		} else {
 			p++
-			if 4 > end-8-rest129-p {
+			if 4 > end-8-rest137-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if s.Names[i128] == nil {
-				s.Names[i128] = new(string)
+			if s.Names[i136] == nil {
+				s.Names[i136] = new(string)
 			}
-			if p = r.String(p, end-8-rest129, &(*s.Names[i128])); p < 0 {
+			if p = r.String(p, end-8-rest137, &(*s.Names[i136])); p < 0 {
 				return -1
 			}
 		}
 	}
-	n130, ok131 := r.Count(p, end-4, 4)
-	if !ok131 {
+	n138, ok139 := r.Count(p, end-4, 4)
+	if !ok139 {
 		return -1
 	}
 	p += 4
-	s.Words = fw.Resize(s.Words, n130)
-	rest133 := n130 * 4
-	for i132 := range s.Words {
-		rest133 -= 4
-		if p = r.String(p, end-4-rest133, &s.Words[i132]); p < 0 {
+	s.Words = fw.Resize(s.Words, n138)
+	rest141 := n138 * 4
+	for i140 := range s.Words {
+		rest141 -= 4
+		if p = r.String(p, end-4-rest141, &s.Words[i140]); p < 0 {
 			return -1
 		}
 	}
@@ -1277,59 +1323,59 @@ func FwVerifyFBag(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n134, ok135 := r.Count(p, end-12, 0)
-	if !ok135 {
+	n142, ok143 := r.Count(p, end-12, 0)
+	if !ok143 {
 		return -1
 	}
 	p += 4
-	for i136 := 0; i136 < n134; i136++ {
+	for i144 := 0; i144 < n142; i144++ {
 		{
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
 		}
 	}
-	n137, ok138 := r.Count(p, end-8, 1)
-	if !ok138 {
+	n145, ok146 := r.Count(p, end-8, 1)
+	if !ok146 {
 		return -1
 	}
 	p += 4
-	rest140 := n137 * 1
-	for i139 := 0; i139 < n137; i139++ {
-		rest140 -= 1
+	rest148 := n145 * 1
+	for i147 := 0; i147 < n145; i147++ {
+		rest148 -= 1
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 4 > end-8-rest140-p {
+			if 4 > end-8-rest148-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			n141 := int(fw.U32(d, p))
-			if n141 > end-8-rest140-p-4 {
+			n149 := int(fw.U32(d, p))
+			if n149 > end-8-rest148-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n141
+			p += 4 + n149
 		}
 	}
-	n142, ok143 := r.Count(p, end-4, 4)
-	if !ok143 {
+	n150, ok151 := r.Count(p, end-4, 4)
+	if !ok151 {
 		return -1
 	}
 	p += 4
-	rest145 := n142 * 4
-	for i144 := 0; i144 < n142; i144++ {
-		rest145 -= 4
-		n146 := int(fw.U32(d, p))
-		if n146 > end-4-rest145-p-4 {
+	rest153 := n150 * 4
+	for i152 := 0; i152 < n150; i152++ {
+		rest153 -= 4
+		n154 := int(fw.U32(d, p))
+		if n154 > end-4-rest153-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n146
+		p += 4 + n154
 	}
-	n147 := int(fw.U32(d, p))
-	if n147 > end-p-4 {
+	n155 := int(fw.U32(d, p))
+	if n155 > end-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n147
+	p += 4 + n155
 	r.Leave()
 	return p
 }
@@ -1344,33 +1390,33 @@ func (s *Bag) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"items\":"...)
 	b = append(b, '[')
-	for i148 := range s.Items {
-		if i148 > 0 {
+	for i156 := range s.Items {
+		if i156 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Items[i148].AppendJSON(b)
+		b = s.Items[i156].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"names\":"...)
 	b = append(b, '[')
-	for i149 := range s.Names {
-		if i149 > 0 {
+	for i157 := range s.Names {
+		if i157 > 0 {
 			b = append(b, ',')
 		}
-		if s.Names[i149] == nil {
+		if s.Names[i157] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendJSONString(b, (*s.Names[i149]))
+			b = fw.AppendJSONString(b, (*s.Names[i157]))
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"words\":"...)
 	b = append(b, '[')
-	for i150 := range s.Words {
-		if i150 > 0 {
+	for i158 := range s.Words {
+		if i158 > 0 {
 			b = append(b, ',')
 		}
-		b = fw.AppendJSONString(b, s.Words[i150])
+		b = fw.AppendJSONString(b, s.Words[i158])
 	}
 	b = append(b, ']')
 	b = append(b, ",\"blob\":"...)
@@ -1402,45 +1448,45 @@ func (s *Bag) FwGetJSON(p *fw.JSONParser) {
 			s.Items = s.Items[:0]
 			if p.Array() {
 				for p.More() {
-					var e151 Nothing
-					e151 = NewNothing()
-					e151.FwGetJSON(p)
+					var e159 Nothing
+					e159 = NewNothing()
+					e159.FwGetJSON(p)
 					p.ChargeZero()
 					if p.Err != nil {
 						break
 					}
-					s.Items = append(s.Items, e151)
+					s.Items = append(s.Items, e159)
 				}
 			}
 		case "names":
 			s.Names = s.Names[:0]
 			if p.Array() {
 				for p.More() {
-					var e152 *string
+					var e160 *string
 					if p.Null() {
-						e152 = nil
+						e160 = nil
 					} else {
-						if e152 == nil {
-							e152 = new(string)
+						if e160 == nil {
+							e160 = new(string)
 						}
-						p.String(&(*e152))
+						p.String(&(*e160))
 					}
 					if p.Err != nil {
 						break
 					}
-					s.Names = append(s.Names, e152)
+					s.Names = append(s.Names, e160)
 				}
 			}
 		case "words":
 			s.Words = s.Words[:0]
 			if p.Array() {
 				for p.More() {
-					var e153 string
-					p.String(&e153)
+					var e161 string
+					p.String(&e161)
 					if p.Err != nil {
 						break
 					}
-					s.Words = append(s.Words, e153)
+					s.Words = append(s.Words, e161)
 				}
 			}
 		case "blob":

@@ -1568,20 +1568,42 @@ func (s *Optionals) FwPutV(w *fw.Writer, slot, base int) {
 	if s.FBool == nil {
 		fw.VNull(w, pos+8)
 	} else {
-		blk19 := w.VOptional(pos+8, pos, 1)
+		blk19 := len(w.Buf)
+		if blk19+1 > cap(w.Buf) {
+			w.Grow(1)
+		}
+		w.Buf = w.Buf[:blk19+1]
+		w.Buf[pos+8] = 1
+		fw.PutU32(w.Buf, pos+8+1, uint32(blk19-pos))
 		w.Buf[blk19] = fw.B2U((*s.FBool))
 	}
 	if s.FInt32 == nil {
 		fw.VNull(w, pos+13)
 	} else {
-		blk20 := w.VOptional(pos+13, pos, 4)
+		blk20 := len(w.Buf)
+		if blk20+4 > cap(w.Buf) {
+			w.Grow(4)
+		}
+		w.Buf = w.Buf[:blk20+4]
+		w.Buf[pos+13] = 1
+		fw.PutU32(w.Buf, pos+13+1, uint32(blk20-pos))
 		fw.PutU32(w.Buf, blk20, uint32((*s.FInt32)))
 	}
 	if s.FString == nil {
 		fw.VNull(w, pos+18)
 	} else {
-		blk21 := w.VOptional(pos+18, pos, 4)
-		blk22 := w.Alloc(4 + len((*s.FString)))
+		blk21 := len(w.Buf)
+		if blk21+4 > cap(w.Buf) {
+			w.Grow(4)
+		}
+		w.Buf = w.Buf[:blk21+4]
+		w.Buf[pos+18] = 1
+		fw.PutU32(w.Buf, pos+18+1, uint32(blk21-pos))
+		blk22 := len(w.Buf)
+		if blk22+4+len((*s.FString)) > cap(w.Buf) {
+			w.Grow(4 + len((*s.FString)))
+		}
+		w.Buf = w.Buf[:blk22+4+len((*s.FString))]
 		fw.PutU32(w.Buf, blk21, uint32(blk22-blk21))
 		fw.PutU32(w.Buf, blk22, uint32(len((*s.FString))))
 		copy(w.Buf[blk22+4:], (*s.FString))
@@ -1589,49 +1611,97 @@ func (s *Optionals) FwPutV(w *fw.Writer, slot, base int) {
 	if s.FDecimal == nil {
 		fw.VNull(w, pos+23)
 	} else {
-		blk23 := w.VOptional(pos+23, pos, 16)
+		blk23 := len(w.Buf)
+		if blk23+16 > cap(w.Buf) {
+			w.Grow(16)
+		}
+		w.Buf = w.Buf[:blk23+16]
+		w.Buf[pos+23] = 1
+		fw.PutU32(w.Buf, pos+23+1, uint32(blk23-pos))
 		fw.PutDecimal(w.Buf[blk23:], (*s.FDecimal))
 	}
 	if s.FUuid == nil {
 		fw.VNull(w, pos+28)
 	} else {
-		blk24 := w.VOptional(pos+28, pos, 16)
+		blk24 := len(w.Buf)
+		if blk24+16 > cap(w.Buf) {
+			w.Grow(16)
+		}
+		w.Buf = w.Buf[:blk24+16]
+		w.Buf[pos+28] = 1
+		fw.PutU32(w.Buf, pos+28+1, uint32(blk24-pos))
 		copy(w.Buf[blk24:], (*s.FUuid)[:])
 	}
 	if s.FTime == nil {
 		fw.VNull(w, pos+33)
 	} else {
-		blk25 := w.VOptional(pos+33, pos, 8)
+		blk25 := len(w.Buf)
+		if blk25+8 > cap(w.Buf) {
+			w.Grow(8)
+		}
+		w.Buf = w.Buf[:blk25+8]
+		w.Buf[pos+33] = 1
+		fw.PutU32(w.Buf, pos+33+1, uint32(blk25-pos))
 		fw.PutU64(w.Buf, blk25, uint64((*s.FTime)))
 	}
 	if s.FEnum == nil {
 		fw.VNull(w, pos+38)
 	} else {
-		blk26 := w.VOptional(pos+38, pos, 1)
+		blk26 := len(w.Buf)
+		if blk26+1 > cap(w.Buf) {
+			w.Grow(1)
+		}
+		w.Buf = w.Buf[:blk26+1]
+		w.Buf[pos+38] = 1
+		fw.PutU32(w.Buf, pos+38+1, uint32(blk26-pos))
 		w.Buf[blk26] = byte((*s.FEnum))
 	}
 	if s.FFlags == nil {
 		fw.VNull(w, pos+43)
 	} else {
-		blk27 := w.VOptional(pos+43, pos, 4)
+		blk27 := len(w.Buf)
+		if blk27+4 > cap(w.Buf) {
+			w.Grow(4)
+		}
+		w.Buf = w.Buf[:blk27+4]
+		w.Buf[pos+43] = 1
+		fw.PutU32(w.Buf, pos+43+1, uint32(blk27-pos))
 		fw.PutU32(w.Buf, blk27, uint32((*s.FFlags)))
 	}
 	if s.FStruct == nil {
 		fw.VNull(w, pos+48)
 	} else {
-		blk28 := w.VOptional(pos+48, pos, 4)
+		blk28 := len(w.Buf)
+		if blk28+4 > cap(w.Buf) {
+			w.Grow(4)
+		}
+		w.Buf = w.Buf[:blk28+4]
+		w.Buf[pos+48] = 1
+		fw.PutU32(w.Buf, pos+48+1, uint32(blk28-pos))
 		s.FStruct.FwPutV(w, blk28, blk28)
 	}
 	if s.FOrder == nil {
 		fw.VNull(w, pos+53)
 	} else {
-		blk29 := w.VOptional(pos+53, pos, 4)
+		blk29 := len(w.Buf)
+		if blk29+4 > cap(w.Buf) {
+			w.Grow(4)
+		}
+		w.Buf = w.Buf[:blk29+4]
+		w.Buf[pos+53] = 1
+		fw.PutU32(w.Buf, pos+53+1, uint32(blk29-pos))
 		s.FOrder.FwPutV(w, blk29, blk29)
 	}
 	if s.FReset == nil {
 		fw.VNull(w, pos+58)
 	} else {
-		blk30 := w.VOptional(pos+58, pos, 8)
+		blk30 := len(w.Buf)
+		if blk30+8 > cap(w.Buf) {
+			w.Grow(8)
+		}
+		w.Buf = w.Buf[:blk30+8]
+		w.Buf[pos+58] = 1
+		fw.PutU32(w.Buf, pos+58+1, uint32(blk30-pos))
 		fw.PutU64(w.Buf, blk30, uint64((*s.FReset)))
 	}
 }
@@ -3529,8 +3599,18 @@ func (s *Collections) FwPutV(w *fw.Writer, slot, base int) {
 		if s.FArrayOptional[i191] == nil {
 			fw.VNull(w, pos+20+i191*5)
 		} else {
-			blk192 := w.VOptional(pos+20+i191*5, pos, 4)
-			blk193 := w.Alloc(4 + len((*s.FArrayOptional[i191])))
+			blk192 := len(w.Buf)
+			if blk192+4 > cap(w.Buf) {
+				w.Grow(4)
+			}
+			w.Buf = w.Buf[:blk192+4]
+			w.Buf[pos+20+i191*5] = 1
+			fw.PutU32(w.Buf, pos+20+i191*5+1, uint32(blk192-pos))
+			blk193 := len(w.Buf)
+			if blk193+4+len((*s.FArrayOptional[i191])) > cap(w.Buf) {
+				w.Grow(4 + len((*s.FArrayOptional[i191])))
+			}
+			w.Buf = w.Buf[:blk193+4+len((*s.FArrayOptional[i191]))]
 			fw.PutU32(w.Buf, blk192, uint32(blk193-blk192))
 			fw.PutU32(w.Buf, blk193, uint32(len((*s.FArrayOptional[i191]))))
 			copy(w.Buf[blk193+4:], (*s.FArrayOptional[i191]))
@@ -3539,106 +3619,250 @@ func (s *Collections) FwPutV(w *fw.Writer, slot, base int) {
 	for i194 := range s.FArrayStruct {
 		s.FArrayStruct[i194].FwPutV(w, pos+30+i194*4, pos)
 	}
-	p195 := w.VBlock(pos+38, pos, len(s.FVector), 1)
-	for i196 := range s.FVector {
-		w.Buf[p195+i196*1] = byte(s.FVector[i196])
+	c195 := len(s.FVector)
+	blk196 := len(w.Buf)
+	if blk196+4+c195*1 > cap(w.Buf) {
+		w.Grow(4 + c195*1)
 	}
-	p197 := w.VBlock(pos+42, pos, len(s.FVectorOptional), 5)
-	for i198 := range s.FVectorOptional {
-		if s.FVectorOptional[i198] == nil {
-			fw.VNull(w, p197+i198*5)
+	w.Buf = w.Buf[:blk196+4+c195*1]
+	fw.PutU32(w.Buf, pos+38, uint32(blk196-pos))
+	fw.PutU32(w.Buf, blk196, uint32(c195))
+	p197 := blk196 + 4
+	for i198 := range s.FVector {
+		w.Buf[p197+i198*1] = byte(s.FVector[i198])
+	}
+	c199 := len(s.FVectorOptional)
+	blk200 := len(w.Buf)
+	if blk200+4+c199*5 > cap(w.Buf) {
+		w.Grow(4 + c199*5)
+	}
+	w.Buf = w.Buf[:blk200+4+c199*5]
+	fw.PutU32(w.Buf, pos+42, uint32(blk200-pos))
+	fw.PutU32(w.Buf, blk200, uint32(c199))
+	p201 := blk200 + 4
+	for i202 := range s.FVectorOptional {
+		if s.FVectorOptional[i202] == nil {
+			fw.VNull(w, p201+i202*5)
 		} else {
-			blk199 := w.VOptional(p197+i198*5, pos, 1)
-			w.Buf[blk199] = byte((*s.FVectorOptional[i198]))
+			blk203 := len(w.Buf)
+			if blk203+1 > cap(w.Buf) {
+				w.Grow(1)
+			}
+			w.Buf = w.Buf[:blk203+1]
+			w.Buf[p201+i202*5] = 1
+			fw.PutU32(w.Buf, p201+i202*5+1, uint32(blk203-pos))
+			w.Buf[blk203] = byte((*s.FVectorOptional[i202]))
 		}
 	}
-	p200 := w.VBlock(pos+46, pos, len(s.FVectorStruct), 4)
-	for i201 := range s.FVectorStruct {
-		s.FVectorStruct[i201].FwPutV(w, p200+i201*4, pos)
+	c204 := len(s.FVectorStruct)
+	blk205 := len(w.Buf)
+	if blk205+4+c204*4 > cap(w.Buf) {
+		w.Grow(4 + c204*4)
 	}
-	p202 := w.VBlock(pos+50, pos, len(s.FList), 4)
-	for i203 := range s.FList {
-		blk204 := w.Alloc(4 + len(s.FList[i203]))
-		fw.PutU32(w.Buf, p202+i203*4, uint32(blk204-pos))
-		fw.PutU32(w.Buf, blk204, uint32(len(s.FList[i203])))
-		copy(w.Buf[blk204+4:], s.FList[i203])
+	w.Buf = w.Buf[:blk205+4+c204*4]
+	fw.PutU32(w.Buf, pos+46, uint32(blk205-pos))
+	fw.PutU32(w.Buf, blk205, uint32(c204))
+	p206 := blk205 + 4
+	for i207 := range s.FVectorStruct {
+		s.FVectorStruct[i207].FwPutV(w, p206+i207*4, pos)
 	}
-	p205 := w.VBlock(pos+54, pos, len(s.FListOptional), 5)
-	for i206 := range s.FListOptional {
-		if s.FListOptional[i206] == nil {
-			fw.VNull(w, p205+i206*5)
+	c208 := len(s.FList)
+	blk209 := len(w.Buf)
+	if blk209+4+c208*4 > cap(w.Buf) {
+		w.Grow(4 + c208*4)
+	}
+	w.Buf = w.Buf[:blk209+4+c208*4]
+	fw.PutU32(w.Buf, pos+50, uint32(blk209-pos))
+	fw.PutU32(w.Buf, blk209, uint32(c208))
+	p210 := blk209 + 4
+	for i211 := range s.FList {
+		blk212 := len(w.Buf)
+		if blk212+4+len(s.FList[i211]) > cap(w.Buf) {
+			w.Grow(4 + len(s.FList[i211]))
+		}
+		w.Buf = w.Buf[:blk212+4+len(s.FList[i211])]
+		fw.PutU32(w.Buf, p210+i211*4, uint32(blk212-pos))
+		fw.PutU32(w.Buf, blk212, uint32(len(s.FList[i211])))
+		copy(w.Buf[blk212+4:], s.FList[i211])
+	}
+	c213 := len(s.FListOptional)
+	blk214 := len(w.Buf)
+	if blk214+4+c213*5 > cap(w.Buf) {
+		w.Grow(4 + c213*5)
+	}
+	w.Buf = w.Buf[:blk214+4+c213*5]
+	fw.PutU32(w.Buf, pos+54, uint32(blk214-pos))
+	fw.PutU32(w.Buf, blk214, uint32(c213))
+	p215 := blk214 + 4
+	for i216 := range s.FListOptional {
+		if s.FListOptional[i216] == nil {
+			fw.VNull(w, p215+i216*5)
 		} else {
-			blk207 := w.VOptional(p205+i206*5, pos, 4)
-			s.FListOptional[i206].FwPutV(w, blk207, blk207)
+			blk217 := len(w.Buf)
+			if blk217+4 > cap(w.Buf) {
+				w.Grow(4)
+			}
+			w.Buf = w.Buf[:blk217+4]
+			w.Buf[p215+i216*5] = 1
+			fw.PutU32(w.Buf, p215+i216*5+1, uint32(blk217-pos))
+			s.FListOptional[i216].FwPutV(w, blk217, blk217)
 		}
 	}
-	set208 := fw.SortedSet(s.FSet, cmp.Compare[int64])
-	p209 := w.VBlock(pos+58, pos, len(set208), 8)
-	for i210 := range set208 {
-		fw.PutU64(w.Buf, p209+i210*8, uint64(set208[i210]))
+	set218 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	c219 := len(set218)
+	blk220 := len(w.Buf)
+	if blk220+4+c219*8 > cap(w.Buf) {
+		w.Grow(4 + c219*8)
 	}
-	set211 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
-	p212 := w.VBlock(pos+62, pos, len(set211), 4)
-	for i213 := range set211 {
-		set211[i213].FwPutV(w, p212+i213*4, pos)
+	w.Buf = w.Buf[:blk220+4+c219*8]
+	fw.PutU32(w.Buf, pos+58, uint32(blk220-pos))
+	fw.PutU32(w.Buf, blk220, uint32(c219))
+	p221 := blk220 + 4
+	for i222 := range set218 {
+		fw.PutU64(w.Buf, p221+i222*8, uint64(set218[i222]))
 	}
-	p214 := w.VBlock(pos+66, pos, len(s.FMap), 8)
-	for _, k215 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v216 := s.FMap[k215]
-		fw.PutU32(w.Buf, p214, uint32(k215))
-		blk217 := w.Alloc(4 + len(v216))
-		fw.PutU32(w.Buf, p214+4, uint32(blk217-pos))
-		fw.PutU32(w.Buf, blk217, uint32(len(v216)))
-		copy(w.Buf[blk217+4:], v216)
-		p214 += 8
+	set223 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	c224 := len(set223)
+	blk225 := len(w.Buf)
+	if blk225+4+c224*4 > cap(w.Buf) {
+		w.Grow(4 + c224*4)
 	}
-	p218 := w.VBlock(pos+70, pos, len(s.FMapOptional), 9)
-	for _, k219 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v220 := s.FMapOptional[k219]
-		blk221 := w.Alloc(4 + len(k219))
-		fw.PutU32(w.Buf, p218, uint32(blk221-pos))
-		fw.PutU32(w.Buf, blk221, uint32(len(k219)))
-		copy(w.Buf[blk221+4:], k219)
-		if v220 == nil {
-			fw.VNull(w, p218+4)
-		} else {
-			blk222 := w.VOptional(p218+4, pos, 8)
-			fw.PutF64(w.Buf, blk222, float64((*v220)))
+	w.Buf = w.Buf[:blk225+4+c224*4]
+	fw.PutU32(w.Buf, pos+62, uint32(blk225-pos))
+	fw.PutU32(w.Buf, blk225, uint32(c224))
+	p226 := blk225 + 4
+	for i227 := range set223 {
+		set223[i227].FwPutV(w, p226+i227*4, pos)
+	}
+	c228 := len(s.FMap)
+	blk229 := len(w.Buf)
+	if blk229+4+c228*8 > cap(w.Buf) {
+		w.Grow(4 + c228*8)
+	}
+	w.Buf = w.Buf[:blk229+4+c228*8]
+	fw.PutU32(w.Buf, pos+66, uint32(blk229-pos))
+	fw.PutU32(w.Buf, blk229, uint32(c228))
+	p230 := blk229 + 4
+	for _, k231 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v232 := s.FMap[k231]
+		fw.PutU32(w.Buf, p230, uint32(k231))
+		blk233 := len(w.Buf)
+		if blk233+4+len(v232) > cap(w.Buf) {
+			w.Grow(4 + len(v232))
 		}
-		p218 += 9
+		w.Buf = w.Buf[:blk233+4+len(v232)]
+		fw.PutU32(w.Buf, p230+4, uint32(blk233-pos))
+		fw.PutU32(w.Buf, blk233, uint32(len(v232)))
+		copy(w.Buf[blk233+4:], v232)
+		p230 += 8
 	}
-	p223 := w.VBlock(pos+74, pos, len(s.FMapEnumKey), 5)
-	for _, k224 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v225 := s.FMapEnumKey[k224]
-		w.Buf[p223] = byte(k224)
-		v225.FwPutV(w, p223+1, pos)
-		p223 += 5
+	c234 := len(s.FMapOptional)
+	blk235 := len(w.Buf)
+	if blk235+4+c234*9 > cap(w.Buf) {
+		w.Grow(4 + c234*9)
 	}
-	p226 := w.VBlock(pos+78, pos, len(s.FHash), 20)
-	for k227, v228 := range s.FHash {
-		copy(w.Buf[p226:], k227[:])
-		w.VBytes(p226+16, pos, v228)
-		p226 += 20
-	}
-	p229 := w.VBlock(pos+82, pos, len(s.FHashOptional), 9)
-	for k230, v231 := range s.FHashOptional {
-		blk232 := w.Alloc(4 + len(k230))
-		fw.PutU32(w.Buf, p229, uint32(blk232-pos))
-		fw.PutU32(w.Buf, blk232, uint32(len(k230)))
-		copy(w.Buf[blk232+4:], k230)
-		if v231 == nil {
-			fw.VNull(w, p229+4)
-		} else {
-			blk233 := w.VOptional(p229+4, pos, 4)
-			v231.FwPutV(w, blk233, blk233)
+	w.Buf = w.Buf[:blk235+4+c234*9]
+	fw.PutU32(w.Buf, pos+70, uint32(blk235-pos))
+	fw.PutU32(w.Buf, blk235, uint32(c234))
+	p236 := blk235 + 4
+	for _, k237 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v238 := s.FMapOptional[k237]
+		blk239 := len(w.Buf)
+		if blk239+4+len(k237) > cap(w.Buf) {
+			w.Grow(4 + len(k237))
 		}
-		p229 += 9
+		w.Buf = w.Buf[:blk239+4+len(k237)]
+		fw.PutU32(w.Buf, p236, uint32(blk239-pos))
+		fw.PutU32(w.Buf, blk239, uint32(len(k237)))
+		copy(w.Buf[blk239+4:], k237)
+		if v238 == nil {
+			fw.VNull(w, p236+4)
+		} else {
+			blk240 := len(w.Buf)
+			if blk240+8 > cap(w.Buf) {
+				w.Grow(8)
+			}
+			w.Buf = w.Buf[:blk240+8]
+			w.Buf[p236+4] = 1
+			fw.PutU32(w.Buf, p236+4+1, uint32(blk240-pos))
+			fw.PutF64(w.Buf, blk240, float64((*v238)))
+		}
+		p236 += 9
 	}
-	p234 := w.VBlock(pos+86, pos, len(s.FHashStructKey), 8)
-	for i235 := range s.FHashStructKey {
-		s.FHashStructKey[i235].Key.FwPutV(w, p234, pos)
-		s.FHashStructKey[i235].Value.FwPutV(w, p234+4, pos)
-		p234 += 8
+	c241 := len(s.FMapEnumKey)
+	blk242 := len(w.Buf)
+	if blk242+4+c241*5 > cap(w.Buf) {
+		w.Grow(4 + c241*5)
+	}
+	w.Buf = w.Buf[:blk242+4+c241*5]
+	fw.PutU32(w.Buf, pos+74, uint32(blk242-pos))
+	fw.PutU32(w.Buf, blk242, uint32(c241))
+	p243 := blk242 + 4
+	for _, k244 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v245 := s.FMapEnumKey[k244]
+		w.Buf[p243] = byte(k244)
+		v245.FwPutV(w, p243+1, pos)
+		p243 += 5
+	}
+	c246 := len(s.FHash)
+	blk247 := len(w.Buf)
+	if blk247+4+c246*20 > cap(w.Buf) {
+		w.Grow(4 + c246*20)
+	}
+	w.Buf = w.Buf[:blk247+4+c246*20]
+	fw.PutU32(w.Buf, pos+78, uint32(blk247-pos))
+	fw.PutU32(w.Buf, blk247, uint32(c246))
+	p248 := blk247 + 4
+	for k249, v250 := range s.FHash {
+		copy(w.Buf[p248:], k249[:])
+		w.VBytes(p248+16, pos, v250)
+		p248 += 20
+	}
+	c251 := len(s.FHashOptional)
+	blk252 := len(w.Buf)
+	if blk252+4+c251*9 > cap(w.Buf) {
+		w.Grow(4 + c251*9)
+	}
+	w.Buf = w.Buf[:blk252+4+c251*9]
+	fw.PutU32(w.Buf, pos+82, uint32(blk252-pos))
+	fw.PutU32(w.Buf, blk252, uint32(c251))
+	p253 := blk252 + 4
+	for k254, v255 := range s.FHashOptional {
+		blk256 := len(w.Buf)
+		if blk256+4+len(k254) > cap(w.Buf) {
+			w.Grow(4 + len(k254))
+		}
+		w.Buf = w.Buf[:blk256+4+len(k254)]
+		fw.PutU32(w.Buf, p253, uint32(blk256-pos))
+		fw.PutU32(w.Buf, blk256, uint32(len(k254)))
+		copy(w.Buf[blk256+4:], k254)
+		if v255 == nil {
+			fw.VNull(w, p253+4)
+		} else {
+			blk257 := len(w.Buf)
+			if blk257+4 > cap(w.Buf) {
+				w.Grow(4)
+			}
+			w.Buf = w.Buf[:blk257+4]
+			w.Buf[p253+4] = 1
+			fw.PutU32(w.Buf, p253+4+1, uint32(blk257-pos))
+			v255.FwPutV(w, blk257, blk257)
+		}
+		p253 += 9
+	}
+	c258 := len(s.FHashStructKey)
+	blk259 := len(w.Buf)
+	if blk259+4+c258*8 > cap(w.Buf) {
+		w.Grow(4 + c258*8)
+	}
+	w.Buf = w.Buf[:blk259+4+c258*8]
+	fw.PutU32(w.Buf, pos+86, uint32(blk259-pos))
+	fw.PutU32(w.Buf, blk259, uint32(c258))
+	p260 := blk259 + 4
+	for i261 := range s.FHashStructKey {
+		s.FHashStructKey[i261].Key.FwPutV(w, p260, pos)
+		s.FHashStructKey[i261].Value.FwPutV(w, p260+4, pos)
+		p260 += 8
 	}
 }
 
@@ -3660,289 +3884,289 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 90 {
-		for i236 := range s.FArray {
-			s.FArray[i236] = int32(fw.U32(r.Data, pos+8+i236*4))
+		for i262 := range s.FArray {
+			s.FArray[i262] = int32(fw.U32(r.Data, pos+8+i262*4))
 		}
-		for i237 := range s.FArrayOptional {
+		for i263 := range s.FArrayOptional {
 			if !r.OK() {
 				break
 			}
-			p238, set239, ok240 := r.Optional(pos+20+i237*5, pos, 4)
-			if !set239 {
-				s.FArrayOptional[i237] = nil
-			} else if ok240 {
-				if s.FArrayOptional[i237] == nil {
-					s.FArrayOptional[i237] = new(string)
+			p264, set265, ok266 := r.Optional(pos+20+i263*5, pos, 4)
+			if !set265 {
+				s.FArrayOptional[i263] = nil
+			} else if ok266 {
+				if s.FArrayOptional[i263] == nil {
+					s.FArrayOptional[i263] = new(string)
 				}
-				r.String(p238, p238, &(*s.FArrayOptional[i237]))
+				r.String(p264, p264, &(*s.FArrayOptional[i263]))
 			}
 		}
-		for i241 := range s.FArrayStruct {
+		for i267 := range s.FArrayStruct {
 			if !r.OK() {
 				break
 			}
-			s.FArrayStruct[i241].FwGetV(r, pos+30+i241*4, pos)
+			s.FArrayStruct[i267].FwGetV(r, pos+30+i267*4, pos)
 		}
-		p242, n243, ok244 := r.Block(pos+38, pos, 1)
-		if ok244 {
-			s.FVector = fw.Resize(s.FVector, n243)
-			for i245 := range s.FVector {
-				s.FVector[i245] = byte(r.Data[p242+i245*1])
-			}
-		}
-		p246, n247, ok248 := r.Block(pos+42, pos, 5)
-		if ok248 {
-			s.FVectorOptional = fw.Resize(s.FVectorOptional, n247)
-			for i249 := range s.FVectorOptional {
-				p250, set251, ok252 := r.Optional(p246+i249*5, pos, 1)
-				if !set251 {
-					s.FVectorOptional[i249] = nil
-				} else if ok252 {
-					if s.FVectorOptional[i249] == nil {
-						s.FVectorOptional[i249] = new(EnumByte)
-					}
-					(*s.FVectorOptional[i249]) = EnumByte(r.Data[p250])
-				}
-				if !r.OK() {
-					break
-				}
-			}
-		}
-		p253, n254, ok255 := r.Block(pos+46, pos, 4)
-		if ok255 {
-			s.FVectorStruct = fw.Resize(s.FVectorStruct, n254)
-			for i256 := range s.FVectorStruct {
-				s.FVectorStruct[i256].FwGetV(r, p253+i256*4, pos)
-				if !r.OK() {
-					break
-				}
-			}
-		}
-		p257, n258, ok259 := r.Block(pos+50, pos, 4)
-		if ok259 {
-			s.FList = fw.Resize(s.FList, n258)
-			for i260 := range s.FList {
-				r.String(p257+i260*4, pos, &s.FList[i260])
-				if !r.OK() {
-					break
-				}
-			}
-		}
-		p261, n262, ok263 := r.Block(pos+54, pos, 5)
-		if ok263 {
-			s.FListOptional = fw.Resize(s.FListOptional, n262)
-			for i264 := range s.FListOptional {
-				p265, set266, ok267 := r.Optional(p261+i264*5, pos, 4)
-				if !set266 {
-					s.FListOptional[i264] = nil
-				} else if ok267 {
-					if s.FListOptional[i264] == nil {
-						s.FListOptional[i264] = new(Optionals)
-					}
-					s.FListOptional[i264].FwGetV(r, p265, p265)
-				}
-				if !r.OK() {
-					break
-				}
-			}
-		}
-		p268, n269, ok270 := r.Block(pos+58, pos, 8)
+		p268, n269, ok270 := r.Block(pos+38, pos, 1)
 		if ok270 {
-			s.FSet = fw.Resize(s.FSet, n269)
-			for i271 := range s.FSet {
-				s.FSet[i271] = int64(fw.U64(r.Data, p268+i271*8))
+			s.FVector = fw.Resize(s.FVector, n269)
+			for i271 := range s.FVector {
+				s.FVector[i271] = byte(r.Data[p268+i271*1])
+			}
+		}
+		p272, n273, ok274 := r.Block(pos+42, pos, 5)
+		if ok274 {
+			s.FVectorOptional = fw.Resize(s.FVectorOptional, n273)
+			for i275 := range s.FVectorOptional {
+				p276, set277, ok278 := r.Optional(p272+i275*5, pos, 1)
+				if !set277 {
+					s.FVectorOptional[i275] = nil
+				} else if ok278 {
+					if s.FVectorOptional[i275] == nil {
+						s.FVectorOptional[i275] = new(EnumByte)
+					}
+					(*s.FVectorOptional[i275]) = EnumByte(r.Data[p276])
+				}
+				if !r.OK() {
+					break
+				}
+			}
+		}
+		p279, n280, ok281 := r.Block(pos+46, pos, 4)
+		if ok281 {
+			s.FVectorStruct = fw.Resize(s.FVectorStruct, n280)
+			for i282 := range s.FVectorStruct {
+				s.FVectorStruct[i282].FwGetV(r, p279+i282*4, pos)
+				if !r.OK() {
+					break
+				}
+			}
+		}
+		p283, n284, ok285 := r.Block(pos+50, pos, 4)
+		if ok285 {
+			s.FList = fw.Resize(s.FList, n284)
+			for i286 := range s.FList {
+				r.String(p283+i286*4, pos, &s.FList[i286])
+				if !r.OK() {
+					break
+				}
+			}
+		}
+		p287, n288, ok289 := r.Block(pos+54, pos, 5)
+		if ok289 {
+			s.FListOptional = fw.Resize(s.FListOptional, n288)
+			for i290 := range s.FListOptional {
+				p291, set292, ok293 := r.Optional(p287+i290*5, pos, 4)
+				if !set292 {
+					s.FListOptional[i290] = nil
+				} else if ok293 {
+					if s.FListOptional[i290] == nil {
+						s.FListOptional[i290] = new(Optionals)
+					}
+					s.FListOptional[i290].FwGetV(r, p291, p291)
+				}
+				if !r.OK() {
+					break
+				}
+			}
+		}
+		p294, n295, ok296 := r.Block(pos+58, pos, 8)
+		if ok296 {
+			s.FSet = fw.Resize(s.FSet, n295)
+			for i297 := range s.FSet {
+				s.FSet[i297] = int64(fw.U64(r.Data, p294+i297*8))
 			}
 			s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
 		}
-		p272, n273, ok274 := r.Block(pos+62, pos, 4)
-		if ok274 {
-			s.FSetStruct = fw.Resize(s.FSetStruct, n273)
-			for i275 := range s.FSetStruct {
-				s.FSetStruct[i275].FwGetV(r, p272+i275*4, pos)
+		p298, n299, ok300 := r.Block(pos+62, pos, 4)
+		if ok300 {
+			s.FSetStruct = fw.Resize(s.FSetStruct, n299)
+			for i301 := range s.FSetStruct {
+				s.FSetStruct[i301].FwGetV(r, p298+i301*4, pos)
 				if !r.OK() {
 					break
 				}
 			}
 			s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
 		}
-		p276, n277, ok278 := r.Block(pos+66, pos, 8)
-		if ok278 {
-			s.FMap = fw.ClearMap(s.FMap, n277)
-			for i279 := 0; i279 < n277; i279++ {
-				var k280 int32
-				var v281 string
-				k280 = int32(fw.U32(r.Data, p276))
-				r.String(p276+4, pos, &v281)
+		p302, n303, ok304 := r.Block(pos+66, pos, 8)
+		if ok304 {
+			s.FMap = fw.ClearMap(s.FMap, n303)
+			for i305 := 0; i305 < n303; i305++ {
+				var k306 int32
+				var v307 string
+				k306 = int32(fw.U32(r.Data, p302))
+				r.String(p302+4, pos, &v307)
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FMap[k280]; !dup {
-					s.FMap[k280] = v281
+				if _, dup := s.FMap[k306]; !dup {
+					s.FMap[k306] = v307
 				}
-				p276 += 8
+				p302 += 8
 			}
 		}
-		p282, n283, ok284 := r.Block(pos+70, pos, 9)
-		if ok284 {
-			s.FMapOptional = fw.ClearMap(s.FMapOptional, n283)
-			for i285 := 0; i285 < n283; i285++ {
-				var k286 string
-				var v287 *float64
-				r.String(p282, pos, &k286)
-				p288, set289, ok290 := r.Optional(p282+4, pos, 8)
-				if !set289 {
-					v287 = nil
-				} else if ok290 {
-					if v287 == nil {
-						v287 = new(float64)
+		p308, n309, ok310 := r.Block(pos+70, pos, 9)
+		if ok310 {
+			s.FMapOptional = fw.ClearMap(s.FMapOptional, n309)
+			for i311 := 0; i311 < n309; i311++ {
+				var k312 string
+				var v313 *float64
+				r.String(p308, pos, &k312)
+				p314, set315, ok316 := r.Optional(p308+4, pos, 8)
+				if !set315 {
+					v313 = nil
+				} else if ok316 {
+					if v313 == nil {
+						v313 = new(float64)
 					}
-					(*v287) = fw.F64(r.Data, p288)
+					(*v313) = fw.F64(r.Data, p314)
 				}
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FMapOptional[k286]; !dup {
-					s.FMapOptional[k286] = v287
+				if _, dup := s.FMapOptional[k312]; !dup {
+					s.FMapOptional[k312] = v313
 				}
-				p282 += 9
+				p308 += 9
 			}
 		}
-		p291, n292, ok293 := r.Block(pos+74, pos, 5)
-		if ok293 {
-			s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n292)
-			for i294 := 0; i294 < n292; i294++ {
-				var k295 EnumByte
-				var v296 Optionals
-				k295 = EnumByte(r.Data[p291])
-				v296.FwGetV(r, p291+1, pos)
+		p317, n318, ok319 := r.Block(pos+74, pos, 5)
+		if ok319 {
+			s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n318)
+			for i320 := 0; i320 < n318; i320++ {
+				var k321 EnumByte
+				var v322 Optionals
+				k321 = EnumByte(r.Data[p317])
+				v322.FwGetV(r, p317+1, pos)
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FMapEnumKey[k295]; !dup {
-					s.FMapEnumKey[k295] = v296
+				if _, dup := s.FMapEnumKey[k321]; !dup {
+					s.FMapEnumKey[k321] = v322
 				}
-				p291 += 5
+				p317 += 5
 			}
 		}
-		p297, n298, ok299 := r.Block(pos+78, pos, 20)
-		if ok299 {
-			s.FHash = fw.ClearMap(s.FHash, n298)
-			for i300 := 0; i300 < n298; i300++ {
-				var k301 fw.UUID
-				var v302 []byte
-				k301 = fw.UUIDAt(r.Data, p297)
-				r.Bytes(p297+16, pos, &v302)
+		p323, n324, ok325 := r.Block(pos+78, pos, 20)
+		if ok325 {
+			s.FHash = fw.ClearMap(s.FHash, n324)
+			for i326 := 0; i326 < n324; i326++ {
+				var k327 fw.UUID
+				var v328 []byte
+				k327 = fw.UUIDAt(r.Data, p323)
+				r.Bytes(p323+16, pos, &v328)
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FHash[k301]; !dup {
-					s.FHash[k301] = v302
+				if _, dup := s.FHash[k327]; !dup {
+					s.FHash[k327] = v328
 				}
-				p297 += 20
+				p323 += 20
 			}
 		}
-		p303, n304, ok305 := r.Block(pos+82, pos, 9)
-		if ok305 {
-			s.FHashOptional = fw.ClearMap(s.FHashOptional, n304)
-			for i306 := 0; i306 < n304; i306++ {
-				var k307 string
-				var v308 *Primitives
-				r.String(p303, pos, &k307)
-				p309, set310, ok311 := r.Optional(p303+4, pos, 4)
-				if !set310 {
-					v308 = nil
-				} else if ok311 {
-					if v308 == nil {
-						v308 = new(Primitives)
+		p329, n330, ok331 := r.Block(pos+82, pos, 9)
+		if ok331 {
+			s.FHashOptional = fw.ClearMap(s.FHashOptional, n330)
+			for i332 := 0; i332 < n330; i332++ {
+				var k333 string
+				var v334 *Primitives
+				r.String(p329, pos, &k333)
+				p335, set336, ok337 := r.Optional(p329+4, pos, 4)
+				if !set336 {
+					v334 = nil
+				} else if ok337 {
+					if v334 == nil {
+						v334 = new(Primitives)
 					}
-					v308.FwGetV(r, p309, p309)
+					v334.FwGetV(r, p335, p335)
 				}
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FHashOptional[k307]; !dup {
-					s.FHashOptional[k307] = v308
+				if _, dup := s.FHashOptional[k333]; !dup {
+					s.FHashOptional[k333] = v334
 				}
-				p303 += 9
+				p329 += 9
 			}
 		}
-		p312, n313, ok314 := r.Block(pos+86, pos, 8)
-		if ok314 {
+		p338, n339, ok340 := r.Block(pos+86, pos, 8)
+		if ok340 {
 			s.FHashStructKey = s.FHashStructKey[:0]
-			for i315 := 0; i315 < n313; i315++ {
-				var k316 proto.Order
-				var v317 Optionals
-				k316.FwGetV(r, p312, pos)
-				v317.FwGetV(r, p312+4, pos)
+			for i341 := 0; i341 < n339; i341++ {
+				var k342 proto.Order
+				var v343 Optionals
+				k342.FwGetV(r, p338, pos)
+				v343.FwGetV(r, p338+4, pos)
 				if !r.OK() {
 					break
 				}
-				s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k316, Value: v317})
-				p312 += 8
+				s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k342, Value: v343})
+				p338 += 8
 			}
 			s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
 		}
 	} else {
 		d := NewCollections()
 		if 20 <= stored {
-			for i318 := range s.FArray {
-				s.FArray[i318] = int32(fw.U32(r.Data, pos+8+i318*4))
+			for i344 := range s.FArray {
+				s.FArray[i344] = int32(fw.U32(r.Data, pos+8+i344*4))
 			}
 		} else {
 			s.FArray = d.FArray
 		}
 		if 30 <= stored {
-			for i319 := range s.FArrayOptional {
+			for i345 := range s.FArrayOptional {
 				if !r.OK() {
 					break
 				}
-				p320, set321, ok322 := r.Optional(pos+20+i319*5, pos, 4)
-				if !set321 {
-					s.FArrayOptional[i319] = nil
-				} else if ok322 {
-					if s.FArrayOptional[i319] == nil {
-						s.FArrayOptional[i319] = new(string)
+				p346, set347, ok348 := r.Optional(pos+20+i345*5, pos, 4)
+				if !set347 {
+					s.FArrayOptional[i345] = nil
+				} else if ok348 {
+					if s.FArrayOptional[i345] == nil {
+						s.FArrayOptional[i345] = new(string)
 					}
-					r.String(p320, p320, &(*s.FArrayOptional[i319]))
+					r.String(p346, p346, &(*s.FArrayOptional[i345]))
 				}
 			}
 		} else {
 			s.FArrayOptional = d.FArrayOptional
 		}
 		if 38 <= stored {
-			for i323 := range s.FArrayStruct {
+			for i349 := range s.FArrayStruct {
 				if !r.OK() {
 					break
 				}
-				s.FArrayStruct[i323].FwGetV(r, pos+30+i323*4, pos)
+				s.FArrayStruct[i349].FwGetV(r, pos+30+i349*4, pos)
 			}
 		} else {
 			s.FArrayStruct = d.FArrayStruct
 		}
 		if 42 <= stored {
-			p324, n325, ok326 := r.Block(pos+38, pos, 1)
-			if ok326 {
-				s.FVector = fw.Resize(s.FVector, n325)
-				for i327 := range s.FVector {
-					s.FVector[i327] = byte(r.Data[p324+i327*1])
+			p350, n351, ok352 := r.Block(pos+38, pos, 1)
+			if ok352 {
+				s.FVector = fw.Resize(s.FVector, n351)
+				for i353 := range s.FVector {
+					s.FVector[i353] = byte(r.Data[p350+i353*1])
 				}
 			}
 		} else {
 			s.FVector = d.FVector
 		}
 		if 46 <= stored {
-			p328, n329, ok330 := r.Block(pos+42, pos, 5)
-			if ok330 {
-				s.FVectorOptional = fw.Resize(s.FVectorOptional, n329)
-				for i331 := range s.FVectorOptional {
-					p332, set333, ok334 := r.Optional(p328+i331*5, pos, 1)
-					if !set333 {
-						s.FVectorOptional[i331] = nil
-					} else if ok334 {
-						if s.FVectorOptional[i331] == nil {
-							s.FVectorOptional[i331] = new(EnumByte)
+			p354, n355, ok356 := r.Block(pos+42, pos, 5)
+			if ok356 {
+				s.FVectorOptional = fw.Resize(s.FVectorOptional, n355)
+				for i357 := range s.FVectorOptional {
+					p358, set359, ok360 := r.Optional(p354+i357*5, pos, 1)
+					if !set359 {
+						s.FVectorOptional[i357] = nil
+					} else if ok360 {
+						if s.FVectorOptional[i357] == nil {
+							s.FVectorOptional[i357] = new(EnumByte)
 						}
-						(*s.FVectorOptional[i331]) = EnumByte(r.Data[p332])
+						(*s.FVectorOptional[i357]) = EnumByte(r.Data[p358])
 					}
 					if !r.OK() {
 						break
@@ -3953,11 +4177,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FVectorOptional = d.FVectorOptional
 		}
 		if 50 <= stored {
-			p335, n336, ok337 := r.Block(pos+46, pos, 4)
-			if ok337 {
-				s.FVectorStruct = fw.Resize(s.FVectorStruct, n336)
-				for i338 := range s.FVectorStruct {
-					s.FVectorStruct[i338].FwGetV(r, p335+i338*4, pos)
+			p361, n362, ok363 := r.Block(pos+46, pos, 4)
+			if ok363 {
+				s.FVectorStruct = fw.Resize(s.FVectorStruct, n362)
+				for i364 := range s.FVectorStruct {
+					s.FVectorStruct[i364].FwGetV(r, p361+i364*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -3967,11 +4191,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FVectorStruct = d.FVectorStruct
 		}
 		if 54 <= stored {
-			p339, n340, ok341 := r.Block(pos+50, pos, 4)
-			if ok341 {
-				s.FList = fw.Resize(s.FList, n340)
-				for i342 := range s.FList {
-					r.String(p339+i342*4, pos, &s.FList[i342])
+			p365, n366, ok367 := r.Block(pos+50, pos, 4)
+			if ok367 {
+				s.FList = fw.Resize(s.FList, n366)
+				for i368 := range s.FList {
+					r.String(p365+i368*4, pos, &s.FList[i368])
 					if !r.OK() {
 						break
 					}
@@ -3981,18 +4205,18 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FList = d.FList
 		}
 		if 58 <= stored {
-			p343, n344, ok345 := r.Block(pos+54, pos, 5)
-			if ok345 {
-				s.FListOptional = fw.Resize(s.FListOptional, n344)
-				for i346 := range s.FListOptional {
-					p347, set348, ok349 := r.Optional(p343+i346*5, pos, 4)
-					if !set348 {
-						s.FListOptional[i346] = nil
-					} else if ok349 {
-						if s.FListOptional[i346] == nil {
-							s.FListOptional[i346] = new(Optionals)
+			p369, n370, ok371 := r.Block(pos+54, pos, 5)
+			if ok371 {
+				s.FListOptional = fw.Resize(s.FListOptional, n370)
+				for i372 := range s.FListOptional {
+					p373, set374, ok375 := r.Optional(p369+i372*5, pos, 4)
+					if !set374 {
+						s.FListOptional[i372] = nil
+					} else if ok375 {
+						if s.FListOptional[i372] == nil {
+							s.FListOptional[i372] = new(Optionals)
 						}
-						s.FListOptional[i346].FwGetV(r, p347, p347)
+						s.FListOptional[i372].FwGetV(r, p373, p373)
 					}
 					if !r.OK() {
 						break
@@ -4003,11 +4227,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FListOptional = d.FListOptional
 		}
 		if 62 <= stored {
-			p350, n351, ok352 := r.Block(pos+58, pos, 8)
-			if ok352 {
-				s.FSet = fw.Resize(s.FSet, n351)
-				for i353 := range s.FSet {
-					s.FSet[i353] = int64(fw.U64(r.Data, p350+i353*8))
+			p376, n377, ok378 := r.Block(pos+58, pos, 8)
+			if ok378 {
+				s.FSet = fw.Resize(s.FSet, n377)
+				for i379 := range s.FSet {
+					s.FSet[i379] = int64(fw.U64(r.Data, p376+i379*8))
 				}
 				s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
 			}
@@ -4015,11 +4239,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FSet = d.FSet
 		}
 		if 66 <= stored {
-			p354, n355, ok356 := r.Block(pos+62, pos, 4)
-			if ok356 {
-				s.FSetStruct = fw.Resize(s.FSetStruct, n355)
-				for i357 := range s.FSetStruct {
-					s.FSetStruct[i357].FwGetV(r, p354+i357*4, pos)
+			p380, n381, ok382 := r.Block(pos+62, pos, 4)
+			if ok382 {
+				s.FSetStruct = fw.Resize(s.FSetStruct, n381)
+				for i383 := range s.FSetStruct {
+					s.FSetStruct[i383].FwGetV(r, p380+i383*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -4030,140 +4254,140 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FSetStruct = d.FSetStruct
 		}
 		if 70 <= stored {
-			p358, n359, ok360 := r.Block(pos+66, pos, 8)
-			if ok360 {
-				s.FMap = fw.ClearMap(s.FMap, n359)
-				for i361 := 0; i361 < n359; i361++ {
-					var k362 int32
-					var v363 string
-					k362 = int32(fw.U32(r.Data, p358))
-					r.String(p358+4, pos, &v363)
+			p384, n385, ok386 := r.Block(pos+66, pos, 8)
+			if ok386 {
+				s.FMap = fw.ClearMap(s.FMap, n385)
+				for i387 := 0; i387 < n385; i387++ {
+					var k388 int32
+					var v389 string
+					k388 = int32(fw.U32(r.Data, p384))
+					r.String(p384+4, pos, &v389)
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FMap[k362]; !dup {
-						s.FMap[k362] = v363
+					if _, dup := s.FMap[k388]; !dup {
+						s.FMap[k388] = v389
 					}
-					p358 += 8
+					p384 += 8
 				}
 			}
 		} else {
 			s.FMap = d.FMap
 		}
 		if 74 <= stored {
-			p364, n365, ok366 := r.Block(pos+70, pos, 9)
-			if ok366 {
-				s.FMapOptional = fw.ClearMap(s.FMapOptional, n365)
-				for i367 := 0; i367 < n365; i367++ {
-					var k368 string
-					var v369 *float64
-					r.String(p364, pos, &k368)
-					p370, set371, ok372 := r.Optional(p364+4, pos, 8)
-					if !set371 {
-						v369 = nil
-					} else if ok372 {
-						if v369 == nil {
-							v369 = new(float64)
+			p390, n391, ok392 := r.Block(pos+70, pos, 9)
+			if ok392 {
+				s.FMapOptional = fw.ClearMap(s.FMapOptional, n391)
+				for i393 := 0; i393 < n391; i393++ {
+					var k394 string
+					var v395 *float64
+					r.String(p390, pos, &k394)
+					p396, set397, ok398 := r.Optional(p390+4, pos, 8)
+					if !set397 {
+						v395 = nil
+					} else if ok398 {
+						if v395 == nil {
+							v395 = new(float64)
 						}
-						(*v369) = fw.F64(r.Data, p370)
+						(*v395) = fw.F64(r.Data, p396)
 					}
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FMapOptional[k368]; !dup {
-						s.FMapOptional[k368] = v369
+					if _, dup := s.FMapOptional[k394]; !dup {
+						s.FMapOptional[k394] = v395
 					}
-					p364 += 9
+					p390 += 9
 				}
 			}
 		} else {
 			s.FMapOptional = d.FMapOptional
 		}
 		if 78 <= stored {
-			p373, n374, ok375 := r.Block(pos+74, pos, 5)
-			if ok375 {
-				s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n374)
-				for i376 := 0; i376 < n374; i376++ {
-					var k377 EnumByte
-					var v378 Optionals
-					k377 = EnumByte(r.Data[p373])
-					v378.FwGetV(r, p373+1, pos)
+			p399, n400, ok401 := r.Block(pos+74, pos, 5)
+			if ok401 {
+				s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n400)
+				for i402 := 0; i402 < n400; i402++ {
+					var k403 EnumByte
+					var v404 Optionals
+					k403 = EnumByte(r.Data[p399])
+					v404.FwGetV(r, p399+1, pos)
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FMapEnumKey[k377]; !dup {
-						s.FMapEnumKey[k377] = v378
+					if _, dup := s.FMapEnumKey[k403]; !dup {
+						s.FMapEnumKey[k403] = v404
 					}
-					p373 += 5
+					p399 += 5
 				}
 			}
 		} else {
 			s.FMapEnumKey = d.FMapEnumKey
 		}
 		if 82 <= stored {
-			p379, n380, ok381 := r.Block(pos+78, pos, 20)
-			if ok381 {
-				s.FHash = fw.ClearMap(s.FHash, n380)
-				for i382 := 0; i382 < n380; i382++ {
-					var k383 fw.UUID
-					var v384 []byte
-					k383 = fw.UUIDAt(r.Data, p379)
-					r.Bytes(p379+16, pos, &v384)
+			p405, n406, ok407 := r.Block(pos+78, pos, 20)
+			if ok407 {
+				s.FHash = fw.ClearMap(s.FHash, n406)
+				for i408 := 0; i408 < n406; i408++ {
+					var k409 fw.UUID
+					var v410 []byte
+					k409 = fw.UUIDAt(r.Data, p405)
+					r.Bytes(p405+16, pos, &v410)
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FHash[k383]; !dup {
-						s.FHash[k383] = v384
+					if _, dup := s.FHash[k409]; !dup {
+						s.FHash[k409] = v410
 					}
-					p379 += 20
+					p405 += 20
 				}
 			}
 		} else {
 			s.FHash = d.FHash
 		}
 		if 86 <= stored {
-			p385, n386, ok387 := r.Block(pos+82, pos, 9)
-			if ok387 {
-				s.FHashOptional = fw.ClearMap(s.FHashOptional, n386)
-				for i388 := 0; i388 < n386; i388++ {
-					var k389 string
-					var v390 *Primitives
-					r.String(p385, pos, &k389)
-					p391, set392, ok393 := r.Optional(p385+4, pos, 4)
-					if !set392 {
-						v390 = nil
-					} else if ok393 {
-						if v390 == nil {
-							v390 = new(Primitives)
+			p411, n412, ok413 := r.Block(pos+82, pos, 9)
+			if ok413 {
+				s.FHashOptional = fw.ClearMap(s.FHashOptional, n412)
+				for i414 := 0; i414 < n412; i414++ {
+					var k415 string
+					var v416 *Primitives
+					r.String(p411, pos, &k415)
+					p417, set418, ok419 := r.Optional(p411+4, pos, 4)
+					if !set418 {
+						v416 = nil
+					} else if ok419 {
+						if v416 == nil {
+							v416 = new(Primitives)
 						}
-						v390.FwGetV(r, p391, p391)
+						v416.FwGetV(r, p417, p417)
 					}
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FHashOptional[k389]; !dup {
-						s.FHashOptional[k389] = v390
+					if _, dup := s.FHashOptional[k415]; !dup {
+						s.FHashOptional[k415] = v416
 					}
-					p385 += 9
+					p411 += 9
 				}
 			}
 		} else {
 			s.FHashOptional = d.FHashOptional
 		}
 		if 90 <= stored {
-			p394, n395, ok396 := r.Block(pos+86, pos, 8)
-			if ok396 {
+			p420, n421, ok422 := r.Block(pos+86, pos, 8)
+			if ok422 {
 				s.FHashStructKey = s.FHashStructKey[:0]
-				for i397 := 0; i397 < n395; i397++ {
-					var k398 proto.Order
-					var v399 Optionals
-					k398.FwGetV(r, p394, pos)
-					v399.FwGetV(r, p394+4, pos)
+				for i423 := 0; i423 < n421; i423++ {
+					var k424 proto.Order
+					var v425 Optionals
+					k424.FwGetV(r, p420, pos)
+					v425.FwGetV(r, p420+4, pos)
 					if !r.OK() {
 						break
 					}
-					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k398, Value: v399})
-					p394 += 8
+					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k424, Value: v425})
+					p420 += 8
 				}
 				s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
 			}
@@ -4193,33 +4417,33 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 90 {
-		for i400 := 0; i400 < 2 && left >= 0; i400++ {
-			if d[pos+20+i400*5] != 0 {
-				p401 := pos + int(fw.U32(d, pos+20+i400*5+1))
-				if p401 >= pos+20+i400*5+5 && p401 <= size-4 {
+		for i426 := 0; i426 < 2 && left >= 0; i426++ {
+			if d[pos+20+i426*5] != 0 {
+				p427 := pos + int(fw.U32(d, pos+20+i426*5+1))
+				if p427 >= pos+20+i426*5+5 && p427 <= size-4 {
 					left -= 4
-					blk402 := p401 + int(fw.U32(d, p401))
-					n403 := -1
-					if blk402 >= p401+4 && blk402 <= size-4 {
-						n403 = int(fw.U32(d, blk402))
+					blk428 := p427 + int(fw.U32(d, p427))
+					n429 := -1
+					if blk428 >= p427+4 && blk428 <= size-4 {
+						n429 = int(fw.U32(d, blk428))
 					}
-					if n403 >= 0 && n403 <= size-blk402-4 {
-						left -= int64(4 + n403)
+					if n429 >= 0 && n429 <= size-blk428-4 {
+						left -= int64(4 + n429)
 					} else {
 						r.Left = left
-						r.Text(p401, p401)
+						r.Text(p427, p427)
 						left = r.Left
 					}
 				} else {
 					r.Left = left
-					r.Optional(pos+20+i400*5, pos, 4) // records why
+					r.Optional(pos+20+i426*5, pos, 4) // records why
 					left = r.Left
 				}
 			}
 		}
-		for i404 := 0; i404 < 2 && left >= 0; i404++ {
+		for i430 := 0; i430 < 2 && left >= 0; i430++ {
 			{
-				slot, base := pos+30+i404*4, pos
+				slot, base := pos+30+i430*4, pos
 				pos := base + int(fw.U32(d, slot))
 				stored, typ := 0, uint32(0)
 				if pos >= slot+4 && pos <= size-8 {
@@ -4232,37 +4456,37 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 						r.Left = left
 						fw.VCheckDecimal(r, pos+57)
 						left = r.Left
-						blk405 := pos + int(fw.U32(d, pos+73))
-						n406 := -1
-						if blk405 >= pos+73+4 && blk405 <= size-4 {
-							n406 = int(fw.U32(d, blk405))
+						blk431 := pos + int(fw.U32(d, pos+73))
+						n432 := -1
+						if blk431 >= pos+73+4 && blk431 <= size-4 {
+							n432 = int(fw.U32(d, blk431))
 						}
-						if n406 >= 0 && n406 <= size-blk405-4 {
-							left -= int64(4 + n406)
+						if n432 >= 0 && n432 <= size-blk431-4 {
+							left -= int64(4 + n432)
 						} else {
 							r.Left = left
 							r.Text(pos+73, pos)
 							left = r.Left
 						}
-						blk407 := pos + int(fw.U32(d, pos+77))
-						n408 := -1
-						if blk407 >= pos+77+4 && blk407 <= size-4 {
-							n408 = int(fw.U32(d, blk407))
+						blk433 := pos + int(fw.U32(d, pos+77))
+						n434 := -1
+						if blk433 >= pos+77+4 && blk433 <= size-4 {
+							n434 = int(fw.U32(d, blk433))
 						}
-						if n408 >= 0 && n408 <= size-blk407-4 {
-							left -= int64(4 + n408)
+						if n434 >= 0 && n434 <= size-blk433-4 {
+							left -= int64(4 + n434)
 						} else {
 							r.Left = left
 							r.Text(pos+77, pos)
 							left = r.Left
 						}
-						blk409 := pos + int(fw.U32(d, pos+169))
-						n410 := -1
-						if blk409 >= pos+169+4 && blk409 <= size-4 {
-							n410 = int(fw.U32(d, blk409))
+						blk435 := pos + int(fw.U32(d, pos+169))
+						n436 := -1
+						if blk435 >= pos+169+4 && blk435 <= size-4 {
+							n436 = int(fw.U32(d, blk435))
 						}
-						if n410 >= 0 && n410 <= size-blk409-4 {
-							left -= int64(4 + n410)
+						if n436 >= 0 && n436 <= size-blk435-4 {
+							left -= int64(4 + n436)
 						} else {
 							r.Left = left
 							r.Text(pos+169, pos)
@@ -4275,13 +4499,13 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							left = r.Left
 						}
 						if 77 <= stored {
-							blk411 := pos + int(fw.U32(d, pos+73))
-							n412 := -1
-							if blk411 >= pos+73+4 && blk411 <= size-4 {
-								n412 = int(fw.U32(d, blk411))
+							blk437 := pos + int(fw.U32(d, pos+73))
+							n438 := -1
+							if blk437 >= pos+73+4 && blk437 <= size-4 {
+								n438 = int(fw.U32(d, blk437))
 							}
-							if n412 >= 0 && n412 <= size-blk411-4 {
-								left -= int64(4 + n412)
+							if n438 >= 0 && n438 <= size-blk437-4 {
+								left -= int64(4 + n438)
 							} else {
 								r.Left = left
 								r.Text(pos+73, pos)
@@ -4289,13 +4513,13 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							}
 						}
 						if 81 <= stored {
-							blk413 := pos + int(fw.U32(d, pos+77))
-							n414 := -1
-							if blk413 >= pos+77+4 && blk413 <= size-4 {
-								n414 = int(fw.U32(d, blk413))
+							blk439 := pos + int(fw.U32(d, pos+77))
+							n440 := -1
+							if blk439 >= pos+77+4 && blk439 <= size-4 {
+								n440 = int(fw.U32(d, blk439))
 							}
-							if n414 >= 0 && n414 <= size-blk413-4 {
-								left -= int64(4 + n414)
+							if n440 >= 0 && n440 <= size-blk439-4 {
+								left -= int64(4 + n440)
 							} else {
 								r.Left = left
 								r.Text(pos+77, pos)
@@ -4303,13 +4527,13 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							}
 						}
 						if 173 <= stored {
-							blk415 := pos + int(fw.U32(d, pos+169))
-							n416 := -1
-							if blk415 >= pos+169+4 && blk415 <= size-4 {
-								n416 = int(fw.U32(d, blk415))
+							blk441 := pos + int(fw.U32(d, pos+169))
+							n442 := -1
+							if blk441 >= pos+169+4 && blk441 <= size-4 {
+								n442 = int(fw.U32(d, blk441))
 							}
-							if n416 >= 0 && n416 <= size-blk415-4 {
-								left -= int64(4 + n416)
+							if n442 >= 0 && n442 <= size-blk441-4 {
+								left -= int64(4 + n442)
 							} else {
 								r.Left = left
 								r.Text(pos+169, pos)
@@ -4327,48 +4551,48 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 		r.Left = left
 		r.Block(pos+38, pos, 1)
 		left = r.Left
-		p417, n418, ok419 := 0, 0, false
-		blk420 := pos + int(fw.U32(d, pos+42))
-		if blk420 >= pos+42+4 && blk420 <= size-4 && int(fw.U32(d, blk420))*5 <= size-blk420-4 {
-			n418 = int(fw.U32(d, blk420))
-			p417 = blk420 + 4
-			left -= int64(4 + n418*5)
-			ok419 = left >= 0
+		p443, n444, ok445 := 0, 0, false
+		blk446 := pos + int(fw.U32(d, pos+42))
+		if blk446 >= pos+42+4 && blk446 <= size-4 && int(fw.U32(d, blk446))*5 <= size-blk446-4 {
+			n444 = int(fw.U32(d, blk446))
+			p443 = blk446 + 4
+			left -= int64(4 + n444*5)
+			ok445 = left >= 0
 		} else {
 			r.Left = left
-			p417, n418, ok419 = r.Block(pos+42, pos, 5)
+			p443, n444, ok445 = r.Block(pos+42, pos, 5)
 			left = r.Left
 		}
-		if ok419 {
-			for i421 := 0; i421 < n418 && r.Left >= 0; i421++ {
-				if d[p417+i421*5] != 0 {
-					p422 := pos + int(fw.U32(d, p417+i421*5+1))
-					if p422 >= p417+i421*5+5 && p422 <= size-1 {
+		if ok445 {
+			for i447 := 0; i447 < n444 && r.Left >= 0; i447++ {
+				if d[p443+i447*5] != 0 {
+					p448 := pos + int(fw.U32(d, p443+i447*5+1))
+					if p448 >= p443+i447*5+5 && p448 <= size-1 {
 						left -= 1
 					} else {
 						r.Left = left
-						r.Optional(p417+i421*5, pos, 1) // records why
+						r.Optional(p443+i447*5, pos, 1) // records why
 						left = r.Left
 					}
 				}
 			}
 		}
-		p423, n424, ok425 := 0, 0, false
-		blk426 := pos + int(fw.U32(d, pos+46))
-		if blk426 >= pos+46+4 && blk426 <= size-4 && int(fw.U32(d, blk426))*4 <= size-blk426-4 {
-			n424 = int(fw.U32(d, blk426))
-			p423 = blk426 + 4
-			left -= int64(4 + n424*4)
-			ok425 = left >= 0
+		p449, n450, ok451 := 0, 0, false
+		blk452 := pos + int(fw.U32(d, pos+46))
+		if blk452 >= pos+46+4 && blk452 <= size-4 && int(fw.U32(d, blk452))*4 <= size-blk452-4 {
+			n450 = int(fw.U32(d, blk452))
+			p449 = blk452 + 4
+			left -= int64(4 + n450*4)
+			ok451 = left >= 0
 		} else {
 			r.Left = left
-			p423, n424, ok425 = r.Block(pos+46, pos, 4)
+			p449, n450, ok451 = r.Block(pos+46, pos, 4)
 			left = r.Left
 		}
-		if ok425 {
-			for i427 := 0; i427 < n424 && r.Left >= 0; i427++ {
+		if ok451 {
+			for i453 := 0; i453 < n450 && r.Left >= 0; i453++ {
 				{
-					slot, base := p423+i427*4, pos
+					slot, base := p449+i453*4, pos
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -4378,13 +4602,13 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 					if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 						left -= int64(stored)
 						if stored >= 34 {
-							blk428 := pos + int(fw.U32(d, pos+12))
-							n429 := -1
-							if blk428 >= pos+12+4 && blk428 <= size-4 {
-								n429 = int(fw.U32(d, blk428))
+							blk454 := pos + int(fw.U32(d, pos+12))
+							n455 := -1
+							if blk454 >= pos+12+4 && blk454 <= size-4 {
+								n455 = int(fw.U32(d, blk454))
 							}
-							if n429 >= 0 && n429 <= size-blk428-4 {
-								left -= int64(4 + n429)
+							if n455 >= 0 && n455 <= size-blk454-4 {
+								left -= int64(4 + n455)
 							} else {
 								r.Left = left
 								r.Text(pos+12, pos)
@@ -4392,13 +4616,13 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							}
 						} else {
 							if 16 <= stored {
-								blk430 := pos + int(fw.U32(d, pos+12))
-								n431 := -1
-								if blk430 >= pos+12+4 && blk430 <= size-4 {
-									n431 = int(fw.U32(d, blk430))
+								blk456 := pos + int(fw.U32(d, pos+12))
+								n457 := -1
+								if blk456 >= pos+12+4 && blk456 <= size-4 {
+									n457 = int(fw.U32(d, blk456))
 								}
-								if n431 >= 0 && n431 <= size-blk430-4 {
-									left -= int64(4 + n431)
+								if n457 >= 0 && n457 <= size-blk456-4 {
+									left -= int64(4 + n457)
 								} else {
 									r.Left = left
 									r.Text(pos+12, pos)
@@ -4414,58 +4638,58 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 				}
 			}
 		}
-		p432, n433, ok434 := 0, 0, false
-		blk435 := pos + int(fw.U32(d, pos+50))
-		if blk435 >= pos+50+4 && blk435 <= size-4 && int(fw.U32(d, blk435))*4 <= size-blk435-4 {
-			n433 = int(fw.U32(d, blk435))
-			p432 = blk435 + 4
-			left -= int64(4 + n433*4)
-			ok434 = left >= 0
+		p458, n459, ok460 := 0, 0, false
+		blk461 := pos + int(fw.U32(d, pos+50))
+		if blk461 >= pos+50+4 && blk461 <= size-4 && int(fw.U32(d, blk461))*4 <= size-blk461-4 {
+			n459 = int(fw.U32(d, blk461))
+			p458 = blk461 + 4
+			left -= int64(4 + n459*4)
+			ok460 = left >= 0
 		} else {
 			r.Left = left
-			p432, n433, ok434 = r.Block(pos+50, pos, 4)
+			p458, n459, ok460 = r.Block(pos+50, pos, 4)
 			left = r.Left
 		}
-		if ok434 {
-			for i436 := 0; i436 < n433 && r.Left >= 0; i436++ {
-				blk437 := pos + int(fw.U32(d, p432+i436*4))
-				n438 := -1
-				if blk437 >= p432+i436*4+4 && blk437 <= size-4 {
-					n438 = int(fw.U32(d, blk437))
+		if ok460 {
+			for i462 := 0; i462 < n459 && r.Left >= 0; i462++ {
+				blk463 := pos + int(fw.U32(d, p458+i462*4))
+				n464 := -1
+				if blk463 >= p458+i462*4+4 && blk463 <= size-4 {
+					n464 = int(fw.U32(d, blk463))
 				}
-				if n438 >= 0 && n438 <= size-blk437-4 {
-					left -= int64(4 + n438)
+				if n464 >= 0 && n464 <= size-blk463-4 {
+					left -= int64(4 + n464)
 				} else {
 					r.Left = left
-					r.Text(p432+i436*4, pos)
+					r.Text(p458+i462*4, pos)
 					left = r.Left
 				}
 			}
 		}
-		p439, n440, ok441 := 0, 0, false
-		blk442 := pos + int(fw.U32(d, pos+54))
-		if blk442 >= pos+54+4 && blk442 <= size-4 && int(fw.U32(d, blk442))*5 <= size-blk442-4 {
-			n440 = int(fw.U32(d, blk442))
-			p439 = blk442 + 4
-			left -= int64(4 + n440*5)
-			ok441 = left >= 0
+		p465, n466, ok467 := 0, 0, false
+		blk468 := pos + int(fw.U32(d, pos+54))
+		if blk468 >= pos+54+4 && blk468 <= size-4 && int(fw.U32(d, blk468))*5 <= size-blk468-4 {
+			n466 = int(fw.U32(d, blk468))
+			p465 = blk468 + 4
+			left -= int64(4 + n466*5)
+			ok467 = left >= 0
 		} else {
 			r.Left = left
-			p439, n440, ok441 = r.Block(pos+54, pos, 5)
+			p465, n466, ok467 = r.Block(pos+54, pos, 5)
 			left = r.Left
 		}
-		if ok441 {
-			for i443 := 0; i443 < n440 && r.Left >= 0; i443++ {
-				if d[p439+i443*5] != 0 {
-					p444 := pos + int(fw.U32(d, p439+i443*5+1))
-					if p444 >= p439+i443*5+5 && p444 <= size-4 {
+		if ok467 {
+			for i469 := 0; i469 < n466 && r.Left >= 0; i469++ {
+				if d[p465+i469*5] != 0 {
+					p470 := pos + int(fw.U32(d, p465+i469*5+1))
+					if p470 >= p465+i469*5+5 && p470 <= size-4 {
 						left -= 4
 						r.Left = left
-						FwVerifyVOptionals(r, p444, p444)
+						FwVerifyVOptionals(r, p470, p470)
 						left = r.Left
 					} else {
 						r.Left = left
-						r.Optional(p439+i443*5, pos, 4) // records why
+						r.Optional(p465+i469*5, pos, 4) // records why
 						left = r.Left
 					}
 				}
@@ -4474,22 +4698,22 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 		r.Left = left
 		r.Block(pos+58, pos, 8)
 		left = r.Left
-		p445, n446, ok447 := 0, 0, false
-		blk448 := pos + int(fw.U32(d, pos+62))
-		if blk448 >= pos+62+4 && blk448 <= size-4 && int(fw.U32(d, blk448))*4 <= size-blk448-4 {
-			n446 = int(fw.U32(d, blk448))
-			p445 = blk448 + 4
-			left -= int64(4 + n446*4)
-			ok447 = left >= 0
+		p471, n472, ok473 := 0, 0, false
+		blk474 := pos + int(fw.U32(d, pos+62))
+		if blk474 >= pos+62+4 && blk474 <= size-4 && int(fw.U32(d, blk474))*4 <= size-blk474-4 {
+			n472 = int(fw.U32(d, blk474))
+			p471 = blk474 + 4
+			left -= int64(4 + n472*4)
+			ok473 = left >= 0
 		} else {
 			r.Left = left
-			p445, n446, ok447 = r.Block(pos+62, pos, 4)
+			p471, n472, ok473 = r.Block(pos+62, pos, 4)
 			left = r.Left
 		}
-		if ok447 {
-			for i449 := 0; i449 < n446 && r.Left >= 0; i449++ {
+		if ok473 {
+			for i475 := 0; i475 < n472 && r.Left >= 0; i475++ {
 				{
-					slot, base := p445+i449*4, pos
+					slot, base := p471+i475*4, pos
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -4499,13 +4723,13 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 					if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 						left -= int64(stored)
 						if stored >= 20 {
-							blk450 := pos + int(fw.U32(d, pos+8))
-							n451 := -1
-							if blk450 >= pos+8+4 && blk450 <= size-4 {
-								n451 = int(fw.U32(d, blk450))
+							blk476 := pos + int(fw.U32(d, pos+8))
+							n477 := -1
+							if blk476 >= pos+8+4 && blk476 <= size-4 {
+								n477 = int(fw.U32(d, blk476))
 							}
-							if n451 >= 0 && n451 <= size-blk450-4 {
-								left -= int64(4 + n451)
+							if n477 >= 0 && n477 <= size-blk476-4 {
+								left -= int64(4 + n477)
 							} else {
 								r.Left = left
 								r.Text(pos+8, pos)
@@ -4513,13 +4737,13 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							}
 						} else {
 							if 12 <= stored {
-								blk452 := pos + int(fw.U32(d, pos+8))
-								n453 := -1
-								if blk452 >= pos+8+4 && blk452 <= size-4 {
-									n453 = int(fw.U32(d, blk452))
+								blk478 := pos + int(fw.U32(d, pos+8))
+								n479 := -1
+								if blk478 >= pos+8+4 && blk478 <= size-4 {
+									n479 = int(fw.U32(d, blk478))
 								}
-								if n453 >= 0 && n453 <= size-blk452-4 {
-									left -= int64(4 + n453)
+								if n479 >= 0 && n479 <= size-blk478-4 {
+									left -= int64(4 + n479)
 								} else {
 									r.Left = left
 									r.Text(pos+8, pos)
@@ -4535,154 +4759,154 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 				}
 			}
 		}
-		p454, n455, ok456 := 0, 0, false
-		blk457 := pos + int(fw.U32(d, pos+66))
-		if blk457 >= pos+66+4 && blk457 <= size-4 && int(fw.U32(d, blk457))*8 <= size-blk457-4 {
-			n455 = int(fw.U32(d, blk457))
-			p454 = blk457 + 4
-			left -= int64(4 + n455*8)
-			ok456 = left >= 0
+		p480, n481, ok482 := 0, 0, false
+		blk483 := pos + int(fw.U32(d, pos+66))
+		if blk483 >= pos+66+4 && blk483 <= size-4 && int(fw.U32(d, blk483))*8 <= size-blk483-4 {
+			n481 = int(fw.U32(d, blk483))
+			p480 = blk483 + 4
+			left -= int64(4 + n481*8)
+			ok482 = left >= 0
 		} else {
 			r.Left = left
-			p454, n455, ok456 = r.Block(pos+66, pos, 8)
+			p480, n481, ok482 = r.Block(pos+66, pos, 8)
 			left = r.Left
 		}
-		if ok456 {
-			for i458 := 0; i458 < n455 && r.Left >= 0; i458++ {
-				blk459 := pos + int(fw.U32(d, p454+i458*8+4))
-				n460 := -1
-				if blk459 >= p454+i458*8+4+4 && blk459 <= size-4 {
-					n460 = int(fw.U32(d, blk459))
+		if ok482 {
+			for i484 := 0; i484 < n481 && r.Left >= 0; i484++ {
+				blk485 := pos + int(fw.U32(d, p480+i484*8+4))
+				n486 := -1
+				if blk485 >= p480+i484*8+4+4 && blk485 <= size-4 {
+					n486 = int(fw.U32(d, blk485))
 				}
-				if n460 >= 0 && n460 <= size-blk459-4 {
-					left -= int64(4 + n460)
+				if n486 >= 0 && n486 <= size-blk485-4 {
+					left -= int64(4 + n486)
 				} else {
 					r.Left = left
-					r.Text(p454+i458*8+4, pos)
+					r.Text(p480+i484*8+4, pos)
 					left = r.Left
 				}
 			}
 		}
-		p461, n462, ok463 := 0, 0, false
-		blk464 := pos + int(fw.U32(d, pos+70))
-		if blk464 >= pos+70+4 && blk464 <= size-4 && int(fw.U32(d, blk464))*9 <= size-blk464-4 {
-			n462 = int(fw.U32(d, blk464))
-			p461 = blk464 + 4
-			left -= int64(4 + n462*9)
-			ok463 = left >= 0
+		p487, n488, ok489 := 0, 0, false
+		blk490 := pos + int(fw.U32(d, pos+70))
+		if blk490 >= pos+70+4 && blk490 <= size-4 && int(fw.U32(d, blk490))*9 <= size-blk490-4 {
+			n488 = int(fw.U32(d, blk490))
+			p487 = blk490 + 4
+			left -= int64(4 + n488*9)
+			ok489 = left >= 0
 		} else {
 			r.Left = left
-			p461, n462, ok463 = r.Block(pos+70, pos, 9)
+			p487, n488, ok489 = r.Block(pos+70, pos, 9)
 			left = r.Left
 		}
-		if ok463 {
-			for i465 := 0; i465 < n462 && r.Left >= 0; i465++ {
-				blk466 := pos + int(fw.U32(d, p461+i465*9))
-				n467 := -1
-				if blk466 >= p461+i465*9+4 && blk466 <= size-4 {
-					n467 = int(fw.U32(d, blk466))
+		if ok489 {
+			for i491 := 0; i491 < n488 && r.Left >= 0; i491++ {
+				blk492 := pos + int(fw.U32(d, p487+i491*9))
+				n493 := -1
+				if blk492 >= p487+i491*9+4 && blk492 <= size-4 {
+					n493 = int(fw.U32(d, blk492))
 				}
-				if n467 >= 0 && n467 <= size-blk466-4 {
-					left -= int64(4 + n467)
+				if n493 >= 0 && n493 <= size-blk492-4 {
+					left -= int64(4 + n493)
 				} else {
 					r.Left = left
-					r.Text(p461+i465*9, pos)
+					r.Text(p487+i491*9, pos)
 					left = r.Left
 				}
 				if left >= 0 {
-					if d[p461+i465*9+4] != 0 {
-						p468 := pos + int(fw.U32(d, p461+i465*9+4+1))
-						if p468 >= p461+i465*9+4+5 && p468 <= size-8 {
+					if d[p487+i491*9+4] != 0 {
+						p494 := pos + int(fw.U32(d, p487+i491*9+4+1))
+						if p494 >= p487+i491*9+4+5 && p494 <= size-8 {
 							left -= 8
 						} else {
 							r.Left = left
-							r.Optional(p461+i465*9+4, pos, 8) // records why
+							r.Optional(p487+i491*9+4, pos, 8) // records why
 							left = r.Left
 						}
 					}
 				}
 			}
 		}
-		p469, n470, ok471 := 0, 0, false
-		blk472 := pos + int(fw.U32(d, pos+74))
-		if blk472 >= pos+74+4 && blk472 <= size-4 && int(fw.U32(d, blk472))*5 <= size-blk472-4 {
-			n470 = int(fw.U32(d, blk472))
-			p469 = blk472 + 4
-			left -= int64(4 + n470*5)
-			ok471 = left >= 0
+		p495, n496, ok497 := 0, 0, false
+		blk498 := pos + int(fw.U32(d, pos+74))
+		if blk498 >= pos+74+4 && blk498 <= size-4 && int(fw.U32(d, blk498))*5 <= size-blk498-4 {
+			n496 = int(fw.U32(d, blk498))
+			p495 = blk498 + 4
+			left -= int64(4 + n496*5)
+			ok497 = left >= 0
 		} else {
 			r.Left = left
-			p469, n470, ok471 = r.Block(pos+74, pos, 5)
+			p495, n496, ok497 = r.Block(pos+74, pos, 5)
 			left = r.Left
 		}
-		if ok471 {
-			for i473 := 0; i473 < n470 && r.Left >= 0; i473++ {
+		if ok497 {
+			for i499 := 0; i499 < n496 && r.Left >= 0; i499++ {
 				r.Left = left
-				FwVerifyVOptionals(r, p469+i473*5+1, pos)
+				FwVerifyVOptionals(r, p495+i499*5+1, pos)
 				left = r.Left
 			}
 		}
-		p474, n475, ok476 := 0, 0, false
-		blk477 := pos + int(fw.U32(d, pos+78))
-		if blk477 >= pos+78+4 && blk477 <= size-4 && int(fw.U32(d, blk477))*20 <= size-blk477-4 {
-			n475 = int(fw.U32(d, blk477))
-			p474 = blk477 + 4
-			left -= int64(4 + n475*20)
-			ok476 = left >= 0
+		p500, n501, ok502 := 0, 0, false
+		blk503 := pos + int(fw.U32(d, pos+78))
+		if blk503 >= pos+78+4 && blk503 <= size-4 && int(fw.U32(d, blk503))*20 <= size-blk503-4 {
+			n501 = int(fw.U32(d, blk503))
+			p500 = blk503 + 4
+			left -= int64(4 + n501*20)
+			ok502 = left >= 0
 		} else {
 			r.Left = left
-			p474, n475, ok476 = r.Block(pos+78, pos, 20)
+			p500, n501, ok502 = r.Block(pos+78, pos, 20)
 			left = r.Left
 		}
-		if ok476 {
-			for i478 := 0; i478 < n475 && r.Left >= 0; i478++ {
-				blk479 := pos + int(fw.U32(d, p474+i478*20+16))
-				n480 := -1
-				if blk479 >= p474+i478*20+16+4 && blk479 <= size-4 {
-					n480 = int(fw.U32(d, blk479))
+		if ok502 {
+			for i504 := 0; i504 < n501 && r.Left >= 0; i504++ {
+				blk505 := pos + int(fw.U32(d, p500+i504*20+16))
+				n506 := -1
+				if blk505 >= p500+i504*20+16+4 && blk505 <= size-4 {
+					n506 = int(fw.U32(d, blk505))
 				}
-				if n480 >= 0 && n480 <= size-blk479-4 {
-					left -= int64(4 + n480)
+				if n506 >= 0 && n506 <= size-blk505-4 {
+					left -= int64(4 + n506)
 				} else {
 					r.Left = left
-					r.Text(p474+i478*20+16, pos)
+					r.Text(p500+i504*20+16, pos)
 					left = r.Left
 				}
 			}
 		}
-		p481, n482, ok483 := 0, 0, false
-		blk484 := pos + int(fw.U32(d, pos+82))
-		if blk484 >= pos+82+4 && blk484 <= size-4 && int(fw.U32(d, blk484))*9 <= size-blk484-4 {
-			n482 = int(fw.U32(d, blk484))
-			p481 = blk484 + 4
-			left -= int64(4 + n482*9)
-			ok483 = left >= 0
+		p507, n508, ok509 := 0, 0, false
+		blk510 := pos + int(fw.U32(d, pos+82))
+		if blk510 >= pos+82+4 && blk510 <= size-4 && int(fw.U32(d, blk510))*9 <= size-blk510-4 {
+			n508 = int(fw.U32(d, blk510))
+			p507 = blk510 + 4
+			left -= int64(4 + n508*9)
+			ok509 = left >= 0
 		} else {
 			r.Left = left
-			p481, n482, ok483 = r.Block(pos+82, pos, 9)
+			p507, n508, ok509 = r.Block(pos+82, pos, 9)
 			left = r.Left
 		}
-		if ok483 {
-			for i485 := 0; i485 < n482 && r.Left >= 0; i485++ {
-				blk486 := pos + int(fw.U32(d, p481+i485*9))
-				n487 := -1
-				if blk486 >= p481+i485*9+4 && blk486 <= size-4 {
-					n487 = int(fw.U32(d, blk486))
+		if ok509 {
+			for i511 := 0; i511 < n508 && r.Left >= 0; i511++ {
+				blk512 := pos + int(fw.U32(d, p507+i511*9))
+				n513 := -1
+				if blk512 >= p507+i511*9+4 && blk512 <= size-4 {
+					n513 = int(fw.U32(d, blk512))
 				}
-				if n487 >= 0 && n487 <= size-blk486-4 {
-					left -= int64(4 + n487)
+				if n513 >= 0 && n513 <= size-blk512-4 {
+					left -= int64(4 + n513)
 				} else {
 					r.Left = left
-					r.Text(p481+i485*9, pos)
+					r.Text(p507+i511*9, pos)
 					left = r.Left
 				}
 				if left >= 0 {
-					if d[p481+i485*9+4] != 0 {
-						p488 := pos + int(fw.U32(d, p481+i485*9+4+1))
-						if p488 >= p481+i485*9+4+5 && p488 <= size-4 {
+					if d[p507+i511*9+4] != 0 {
+						p514 := pos + int(fw.U32(d, p507+i511*9+4+1))
+						if p514 >= p507+i511*9+4+5 && p514 <= size-4 {
 							left -= 4
 							{
-								slot, base := p488, p488
+								slot, base := p514, p514
 								pos := base + int(fw.U32(d, slot))
 								stored, typ := 0, uint32(0)
 								if pos >= slot+4 && pos <= size-8 {
@@ -4695,37 +4919,37 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 										r.Left = left
 										fw.VCheckDecimal(r, pos+57)
 										left = r.Left
-										blk489 := pos + int(fw.U32(d, pos+73))
-										n490 := -1
-										if blk489 >= pos+73+4 && blk489 <= size-4 {
-											n490 = int(fw.U32(d, blk489))
+										blk515 := pos + int(fw.U32(d, pos+73))
+										n516 := -1
+										if blk515 >= pos+73+4 && blk515 <= size-4 {
+											n516 = int(fw.U32(d, blk515))
 										}
-										if n490 >= 0 && n490 <= size-blk489-4 {
-											left -= int64(4 + n490)
+										if n516 >= 0 && n516 <= size-blk515-4 {
+											left -= int64(4 + n516)
 										} else {
 											r.Left = left
 											r.Text(pos+73, pos)
 											left = r.Left
 										}
-										blk491 := pos + int(fw.U32(d, pos+77))
-										n492 := -1
-										if blk491 >= pos+77+4 && blk491 <= size-4 {
-											n492 = int(fw.U32(d, blk491))
+										blk517 := pos + int(fw.U32(d, pos+77))
+										n518 := -1
+										if blk517 >= pos+77+4 && blk517 <= size-4 {
+											n518 = int(fw.U32(d, blk517))
 										}
-										if n492 >= 0 && n492 <= size-blk491-4 {
-											left -= int64(4 + n492)
+										if n518 >= 0 && n518 <= size-blk517-4 {
+											left -= int64(4 + n518)
 										} else {
 											r.Left = left
 											r.Text(pos+77, pos)
 											left = r.Left
 										}
-										blk493 := pos + int(fw.U32(d, pos+169))
-										n494 := -1
-										if blk493 >= pos+169+4 && blk493 <= size-4 {
-											n494 = int(fw.U32(d, blk493))
+										blk519 := pos + int(fw.U32(d, pos+169))
+										n520 := -1
+										if blk519 >= pos+169+4 && blk519 <= size-4 {
+											n520 = int(fw.U32(d, blk519))
 										}
-										if n494 >= 0 && n494 <= size-blk493-4 {
-											left -= int64(4 + n494)
+										if n520 >= 0 && n520 <= size-blk519-4 {
+											left -= int64(4 + n520)
 										} else {
 											r.Left = left
 											r.Text(pos+169, pos)
@@ -4738,13 +4962,13 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 											left = r.Left
 										}
 										if 77 <= stored {
-											blk495 := pos + int(fw.U32(d, pos+73))
-											n496 := -1
-											if blk495 >= pos+73+4 && blk495 <= size-4 {
-												n496 = int(fw.U32(d, blk495))
+											blk521 := pos + int(fw.U32(d, pos+73))
+											n522 := -1
+											if blk521 >= pos+73+4 && blk521 <= size-4 {
+												n522 = int(fw.U32(d, blk521))
 											}
-											if n496 >= 0 && n496 <= size-blk495-4 {
-												left -= int64(4 + n496)
+											if n522 >= 0 && n522 <= size-blk521-4 {
+												left -= int64(4 + n522)
 											} else {
 												r.Left = left
 												r.Text(pos+73, pos)
@@ -4752,13 +4976,13 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 											}
 										}
 										if 81 <= stored {
-											blk497 := pos + int(fw.U32(d, pos+77))
-											n498 := -1
-											if blk497 >= pos+77+4 && blk497 <= size-4 {
-												n498 = int(fw.U32(d, blk497))
+											blk523 := pos + int(fw.U32(d, pos+77))
+											n524 := -1
+											if blk523 >= pos+77+4 && blk523 <= size-4 {
+												n524 = int(fw.U32(d, blk523))
 											}
-											if n498 >= 0 && n498 <= size-blk497-4 {
-												left -= int64(4 + n498)
+											if n524 >= 0 && n524 <= size-blk523-4 {
+												left -= int64(4 + n524)
 											} else {
 												r.Left = left
 												r.Text(pos+77, pos)
@@ -4766,13 +4990,13 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 											}
 										}
 										if 173 <= stored {
-											blk499 := pos + int(fw.U32(d, pos+169))
-											n500 := -1
-											if blk499 >= pos+169+4 && blk499 <= size-4 {
-												n500 = int(fw.U32(d, blk499))
+											blk525 := pos + int(fw.U32(d, pos+169))
+											n526 := -1
+											if blk525 >= pos+169+4 && blk525 <= size-4 {
+												n526 = int(fw.U32(d, blk525))
 											}
-											if n500 >= 0 && n500 <= size-blk499-4 {
-												left -= int64(4 + n500)
+											if n526 >= 0 && n526 <= size-blk525-4 {
+												left -= int64(4 + n526)
 											} else {
 												r.Left = left
 												r.Text(pos+169, pos)
@@ -4788,29 +5012,29 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							}
 						} else {
 							r.Left = left
-							r.Optional(p481+i485*9+4, pos, 4) // records why
+							r.Optional(p507+i511*9+4, pos, 4) // records why
 							left = r.Left
 						}
 					}
 				}
 			}
 		}
-		p501, n502, ok503 := 0, 0, false
-		blk504 := pos + int(fw.U32(d, pos+86))
-		if blk504 >= pos+86+4 && blk504 <= size-4 && int(fw.U32(d, blk504))*8 <= size-blk504-4 {
-			n502 = int(fw.U32(d, blk504))
-			p501 = blk504 + 4
-			left -= int64(4 + n502*8)
-			ok503 = left >= 0
+		p527, n528, ok529 := 0, 0, false
+		blk530 := pos + int(fw.U32(d, pos+86))
+		if blk530 >= pos+86+4 && blk530 <= size-4 && int(fw.U32(d, blk530))*8 <= size-blk530-4 {
+			n528 = int(fw.U32(d, blk530))
+			p527 = blk530 + 4
+			left -= int64(4 + n528*8)
+			ok529 = left >= 0
 		} else {
 			r.Left = left
-			p501, n502, ok503 = r.Block(pos+86, pos, 8)
+			p527, n528, ok529 = r.Block(pos+86, pos, 8)
 			left = r.Left
 		}
-		if ok503 {
-			for i505 := 0; i505 < n502 && r.Left >= 0; i505++ {
+		if ok529 {
+			for i531 := 0; i531 < n528 && r.Left >= 0; i531++ {
 				{
-					slot, base := p501+i505*8, pos
+					slot, base := p527+i531*8, pos
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -4820,13 +5044,13 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 					if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 						left -= int64(stored)
 						if stored >= 34 {
-							blk506 := pos + int(fw.U32(d, pos+12))
-							n507 := -1
-							if blk506 >= pos+12+4 && blk506 <= size-4 {
-								n507 = int(fw.U32(d, blk506))
+							blk532 := pos + int(fw.U32(d, pos+12))
+							n533 := -1
+							if blk532 >= pos+12+4 && blk532 <= size-4 {
+								n533 = int(fw.U32(d, blk532))
 							}
-							if n507 >= 0 && n507 <= size-blk506-4 {
-								left -= int64(4 + n507)
+							if n533 >= 0 && n533 <= size-blk532-4 {
+								left -= int64(4 + n533)
 							} else {
 								r.Left = left
 								r.Text(pos+12, pos)
@@ -4834,13 +5058,13 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							}
 						} else {
 							if 16 <= stored {
-								blk508 := pos + int(fw.U32(d, pos+12))
-								n509 := -1
-								if blk508 >= pos+12+4 && blk508 <= size-4 {
-									n509 = int(fw.U32(d, blk508))
+								blk534 := pos + int(fw.U32(d, pos+12))
+								n535 := -1
+								if blk534 >= pos+12+4 && blk534 <= size-4 {
+									n535 = int(fw.U32(d, blk534))
 								}
-								if n509 >= 0 && n509 <= size-blk508-4 {
-									left -= int64(4 + n509)
+								if n535 >= 0 && n535 <= size-blk534-4 {
+									left -= int64(4 + n535)
 								} else {
 									r.Left = left
 									r.Text(pos+12, pos)
@@ -4856,42 +5080,42 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 				}
 				if left >= 0 {
 					r.Left = left
-					FwVerifyVOptionals(r, p501+i505*8+4, pos)
+					FwVerifyVOptionals(r, p527+i531*8+4, pos)
 					left = r.Left
 				}
 			}
 		}
 	} else {
 		if 30 <= stored {
-			for i510 := 0; i510 < 2 && left >= 0; i510++ {
-				if d[pos+20+i510*5] != 0 {
-					p511 := pos + int(fw.U32(d, pos+20+i510*5+1))
-					if p511 >= pos+20+i510*5+5 && p511 <= size-4 {
+			for i536 := 0; i536 < 2 && left >= 0; i536++ {
+				if d[pos+20+i536*5] != 0 {
+					p537 := pos + int(fw.U32(d, pos+20+i536*5+1))
+					if p537 >= pos+20+i536*5+5 && p537 <= size-4 {
 						left -= 4
-						blk512 := p511 + int(fw.U32(d, p511))
-						n513 := -1
-						if blk512 >= p511+4 && blk512 <= size-4 {
-							n513 = int(fw.U32(d, blk512))
+						blk538 := p537 + int(fw.U32(d, p537))
+						n539 := -1
+						if blk538 >= p537+4 && blk538 <= size-4 {
+							n539 = int(fw.U32(d, blk538))
 						}
-						if n513 >= 0 && n513 <= size-blk512-4 {
-							left -= int64(4 + n513)
+						if n539 >= 0 && n539 <= size-blk538-4 {
+							left -= int64(4 + n539)
 						} else {
 							r.Left = left
-							r.Text(p511, p511)
+							r.Text(p537, p537)
 							left = r.Left
 						}
 					} else {
 						r.Left = left
-						r.Optional(pos+20+i510*5, pos, 4) // records why
+						r.Optional(pos+20+i536*5, pos, 4) // records why
 						left = r.Left
 					}
 				}
 			}
 		}
 		if 38 <= stored {
-			for i514 := 0; i514 < 2 && left >= 0; i514++ {
+			for i540 := 0; i540 < 2 && left >= 0; i540++ {
 				{
-					slot, base := pos+30+i514*4, pos
+					slot, base := pos+30+i540*4, pos
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -4904,37 +5128,37 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							r.Left = left
 							fw.VCheckDecimal(r, pos+57)
 							left = r.Left
-							blk515 := pos + int(fw.U32(d, pos+73))
-							n516 := -1
-							if blk515 >= pos+73+4 && blk515 <= size-4 {
-								n516 = int(fw.U32(d, blk515))
+							blk541 := pos + int(fw.U32(d, pos+73))
+							n542 := -1
+							if blk541 >= pos+73+4 && blk541 <= size-4 {
+								n542 = int(fw.U32(d, blk541))
 							}
-							if n516 >= 0 && n516 <= size-blk515-4 {
-								left -= int64(4 + n516)
+							if n542 >= 0 && n542 <= size-blk541-4 {
+								left -= int64(4 + n542)
 							} else {
 								r.Left = left
 								r.Text(pos+73, pos)
 								left = r.Left
 							}
-							blk517 := pos + int(fw.U32(d, pos+77))
-							n518 := -1
-							if blk517 >= pos+77+4 && blk517 <= size-4 {
-								n518 = int(fw.U32(d, blk517))
+							blk543 := pos + int(fw.U32(d, pos+77))
+							n544 := -1
+							if blk543 >= pos+77+4 && blk543 <= size-4 {
+								n544 = int(fw.U32(d, blk543))
 							}
-							if n518 >= 0 && n518 <= size-blk517-4 {
-								left -= int64(4 + n518)
+							if n544 >= 0 && n544 <= size-blk543-4 {
+								left -= int64(4 + n544)
 							} else {
 								r.Left = left
 								r.Text(pos+77, pos)
 								left = r.Left
 							}
-							blk519 := pos + int(fw.U32(d, pos+169))
-							n520 := -1
-							if blk519 >= pos+169+4 && blk519 <= size-4 {
-								n520 = int(fw.U32(d, blk519))
+							blk545 := pos + int(fw.U32(d, pos+169))
+							n546 := -1
+							if blk545 >= pos+169+4 && blk545 <= size-4 {
+								n546 = int(fw.U32(d, blk545))
 							}
-							if n520 >= 0 && n520 <= size-blk519-4 {
-								left -= int64(4 + n520)
+							if n546 >= 0 && n546 <= size-blk545-4 {
+								left -= int64(4 + n546)
 							} else {
 								r.Left = left
 								r.Text(pos+169, pos)
@@ -4947,13 +5171,13 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 								left = r.Left
 							}
 							if 77 <= stored {
-								blk521 := pos + int(fw.U32(d, pos+73))
-								n522 := -1
-								if blk521 >= pos+73+4 && blk521 <= size-4 {
-									n522 = int(fw.U32(d, blk521))
+								blk547 := pos + int(fw.U32(d, pos+73))
+								n548 := -1
+								if blk547 >= pos+73+4 && blk547 <= size-4 {
+									n548 = int(fw.U32(d, blk547))
 								}
-								if n522 >= 0 && n522 <= size-blk521-4 {
-									left -= int64(4 + n522)
+								if n548 >= 0 && n548 <= size-blk547-4 {
+									left -= int64(4 + n548)
 								} else {
 									r.Left = left
 									r.Text(pos+73, pos)
@@ -4961,13 +5185,13 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 								}
 							}
 							if 81 <= stored {
-								blk523 := pos + int(fw.U32(d, pos+77))
-								n524 := -1
-								if blk523 >= pos+77+4 && blk523 <= size-4 {
-									n524 = int(fw.U32(d, blk523))
+								blk549 := pos + int(fw.U32(d, pos+77))
+								n550 := -1
+								if blk549 >= pos+77+4 && blk549 <= size-4 {
+									n550 = int(fw.U32(d, blk549))
 								}
-								if n524 >= 0 && n524 <= size-blk523-4 {
-									left -= int64(4 + n524)
+								if n550 >= 0 && n550 <= size-blk549-4 {
+									left -= int64(4 + n550)
 								} else {
 									r.Left = left
 									r.Text(pos+77, pos)
@@ -4975,13 +5199,13 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 								}
 							}
 							if 173 <= stored {
-								blk525 := pos + int(fw.U32(d, pos+169))
-								n526 := -1
-								if blk525 >= pos+169+4 && blk525 <= size-4 {
-									n526 = int(fw.U32(d, blk525))
+								blk551 := pos + int(fw.U32(d, pos+169))
+								n552 := -1
+								if blk551 >= pos+169+4 && blk551 <= size-4 {
+									n552 = int(fw.U32(d, blk551))
 								}
-								if n526 >= 0 && n526 <= size-blk525-4 {
-									left -= int64(4 + n526)
+								if n552 >= 0 && n552 <= size-blk551-4 {
+									left -= int64(4 + n552)
 								} else {
 									r.Left = left
 									r.Text(pos+169, pos)
@@ -5003,27 +5227,27 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			left = r.Left
 		}
 		if 46 <= stored {
-			p527, n528, ok529 := 0, 0, false
-			blk530 := pos + int(fw.U32(d, pos+42))
-			if blk530 >= pos+42+4 && blk530 <= size-4 && int(fw.U32(d, blk530))*5 <= size-blk530-4 {
-				n528 = int(fw.U32(d, blk530))
-				p527 = blk530 + 4
-				left -= int64(4 + n528*5)
-				ok529 = left >= 0
+			p553, n554, ok555 := 0, 0, false
+			blk556 := pos + int(fw.U32(d, pos+42))
+			if blk556 >= pos+42+4 && blk556 <= size-4 && int(fw.U32(d, blk556))*5 <= size-blk556-4 {
+				n554 = int(fw.U32(d, blk556))
+				p553 = blk556 + 4
+				left -= int64(4 + n554*5)
+				ok555 = left >= 0
 			} else {
 				r.Left = left
-				p527, n528, ok529 = r.Block(pos+42, pos, 5)
+				p553, n554, ok555 = r.Block(pos+42, pos, 5)
 				left = r.Left
 			}
-			if ok529 {
-				for i531 := 0; i531 < n528 && r.Left >= 0; i531++ {
-					if d[p527+i531*5] != 0 {
-						p532 := pos + int(fw.U32(d, p527+i531*5+1))
-						if p532 >= p527+i531*5+5 && p532 <= size-1 {
+			if ok555 {
+				for i557 := 0; i557 < n554 && r.Left >= 0; i557++ {
+					if d[p553+i557*5] != 0 {
+						p558 := pos + int(fw.U32(d, p553+i557*5+1))
+						if p558 >= p553+i557*5+5 && p558 <= size-1 {
 							left -= 1
 						} else {
 							r.Left = left
-							r.Optional(p527+i531*5, pos, 1) // records why
+							r.Optional(p553+i557*5, pos, 1) // records why
 							left = r.Left
 						}
 					}
@@ -5031,22 +5255,22 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			}
 		}
 		if 50 <= stored {
-			p533, n534, ok535 := 0, 0, false
-			blk536 := pos + int(fw.U32(d, pos+46))
-			if blk536 >= pos+46+4 && blk536 <= size-4 && int(fw.U32(d, blk536))*4 <= size-blk536-4 {
-				n534 = int(fw.U32(d, blk536))
-				p533 = blk536 + 4
-				left -= int64(4 + n534*4)
-				ok535 = left >= 0
+			p559, n560, ok561 := 0, 0, false
+			blk562 := pos + int(fw.U32(d, pos+46))
+			if blk562 >= pos+46+4 && blk562 <= size-4 && int(fw.U32(d, blk562))*4 <= size-blk562-4 {
+				n560 = int(fw.U32(d, blk562))
+				p559 = blk562 + 4
+				left -= int64(4 + n560*4)
+				ok561 = left >= 0
 			} else {
 				r.Left = left
-				p533, n534, ok535 = r.Block(pos+46, pos, 4)
+				p559, n560, ok561 = r.Block(pos+46, pos, 4)
 				left = r.Left
 			}
-			if ok535 {
-				for i537 := 0; i537 < n534 && r.Left >= 0; i537++ {
+			if ok561 {
+				for i563 := 0; i563 < n560 && r.Left >= 0; i563++ {
 					{
-						slot, base := p533+i537*4, pos
+						slot, base := p559+i563*4, pos
 						pos := base + int(fw.U32(d, slot))
 						stored, typ := 0, uint32(0)
 						if pos >= slot+4 && pos <= size-8 {
@@ -5056,13 +5280,13 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 						if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 							left -= int64(stored)
 							if stored >= 34 {
-								blk538 := pos + int(fw.U32(d, pos+12))
-								n539 := -1
-								if blk538 >= pos+12+4 && blk538 <= size-4 {
-									n539 = int(fw.U32(d, blk538))
+								blk564 := pos + int(fw.U32(d, pos+12))
+								n565 := -1
+								if blk564 >= pos+12+4 && blk564 <= size-4 {
+									n565 = int(fw.U32(d, blk564))
 								}
-								if n539 >= 0 && n539 <= size-blk538-4 {
-									left -= int64(4 + n539)
+								if n565 >= 0 && n565 <= size-blk564-4 {
+									left -= int64(4 + n565)
 								} else {
 									r.Left = left
 									r.Text(pos+12, pos)
@@ -5070,13 +5294,13 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 								}
 							} else {
 								if 16 <= stored {
-									blk540 := pos + int(fw.U32(d, pos+12))
-									n541 := -1
-									if blk540 >= pos+12+4 && blk540 <= size-4 {
-										n541 = int(fw.U32(d, blk540))
+									blk566 := pos + int(fw.U32(d, pos+12))
+									n567 := -1
+									if blk566 >= pos+12+4 && blk566 <= size-4 {
+										n567 = int(fw.U32(d, blk566))
 									}
-									if n541 >= 0 && n541 <= size-blk540-4 {
-										left -= int64(4 + n541)
+									if n567 >= 0 && n567 <= size-blk566-4 {
+										left -= int64(4 + n567)
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -5094,60 +5318,60 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			}
 		}
 		if 54 <= stored {
-			p542, n543, ok544 := 0, 0, false
-			blk545 := pos + int(fw.U32(d, pos+50))
-			if blk545 >= pos+50+4 && blk545 <= size-4 && int(fw.U32(d, blk545))*4 <= size-blk545-4 {
-				n543 = int(fw.U32(d, blk545))
-				p542 = blk545 + 4
-				left -= int64(4 + n543*4)
-				ok544 = left >= 0
+			p568, n569, ok570 := 0, 0, false
+			blk571 := pos + int(fw.U32(d, pos+50))
+			if blk571 >= pos+50+4 && blk571 <= size-4 && int(fw.U32(d, blk571))*4 <= size-blk571-4 {
+				n569 = int(fw.U32(d, blk571))
+				p568 = blk571 + 4
+				left -= int64(4 + n569*4)
+				ok570 = left >= 0
 			} else {
 				r.Left = left
-				p542, n543, ok544 = r.Block(pos+50, pos, 4)
+				p568, n569, ok570 = r.Block(pos+50, pos, 4)
 				left = r.Left
 			}
-			if ok544 {
-				for i546 := 0; i546 < n543 && r.Left >= 0; i546++ {
-					blk547 := pos + int(fw.U32(d, p542+i546*4))
-					n548 := -1
-					if blk547 >= p542+i546*4+4 && blk547 <= size-4 {
-						n548 = int(fw.U32(d, blk547))
+			if ok570 {
+				for i572 := 0; i572 < n569 && r.Left >= 0; i572++ {
+					blk573 := pos + int(fw.U32(d, p568+i572*4))
+					n574 := -1
+					if blk573 >= p568+i572*4+4 && blk573 <= size-4 {
+						n574 = int(fw.U32(d, blk573))
 					}
-					if n548 >= 0 && n548 <= size-blk547-4 {
-						left -= int64(4 + n548)
+					if n574 >= 0 && n574 <= size-blk573-4 {
+						left -= int64(4 + n574)
 					} else {
 						r.Left = left
-						r.Text(p542+i546*4, pos)
+						r.Text(p568+i572*4, pos)
 						left = r.Left
 					}
 				}
 			}
 		}
 		if 58 <= stored {
-			p549, n550, ok551 := 0, 0, false
-			blk552 := pos + int(fw.U32(d, pos+54))
-			if blk552 >= pos+54+4 && blk552 <= size-4 && int(fw.U32(d, blk552))*5 <= size-blk552-4 {
-				n550 = int(fw.U32(d, blk552))
-				p549 = blk552 + 4
-				left -= int64(4 + n550*5)
-				ok551 = left >= 0
+			p575, n576, ok577 := 0, 0, false
+			blk578 := pos + int(fw.U32(d, pos+54))
+			if blk578 >= pos+54+4 && blk578 <= size-4 && int(fw.U32(d, blk578))*5 <= size-blk578-4 {
+				n576 = int(fw.U32(d, blk578))
+				p575 = blk578 + 4
+				left -= int64(4 + n576*5)
+				ok577 = left >= 0
 			} else {
 				r.Left = left
-				p549, n550, ok551 = r.Block(pos+54, pos, 5)
+				p575, n576, ok577 = r.Block(pos+54, pos, 5)
 				left = r.Left
 			}
-			if ok551 {
-				for i553 := 0; i553 < n550 && r.Left >= 0; i553++ {
-					if d[p549+i553*5] != 0 {
-						p554 := pos + int(fw.U32(d, p549+i553*5+1))
-						if p554 >= p549+i553*5+5 && p554 <= size-4 {
+			if ok577 {
+				for i579 := 0; i579 < n576 && r.Left >= 0; i579++ {
+					if d[p575+i579*5] != 0 {
+						p580 := pos + int(fw.U32(d, p575+i579*5+1))
+						if p580 >= p575+i579*5+5 && p580 <= size-4 {
 							left -= 4
 							r.Left = left
-							FwVerifyVOptionals(r, p554, p554)
+							FwVerifyVOptionals(r, p580, p580)
 							left = r.Left
 						} else {
 							r.Left = left
-							r.Optional(p549+i553*5, pos, 4) // records why
+							r.Optional(p575+i579*5, pos, 4) // records why
 							left = r.Left
 						}
 					}
@@ -5160,22 +5384,22 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			left = r.Left
 		}
 		if 66 <= stored {
-			p555, n556, ok557 := 0, 0, false
-			blk558 := pos + int(fw.U32(d, pos+62))
-			if blk558 >= pos+62+4 && blk558 <= size-4 && int(fw.U32(d, blk558))*4 <= size-blk558-4 {
-				n556 = int(fw.U32(d, blk558))
-				p555 = blk558 + 4
-				left -= int64(4 + n556*4)
-				ok557 = left >= 0
+			p581, n582, ok583 := 0, 0, false
+			blk584 := pos + int(fw.U32(d, pos+62))
+			if blk584 >= pos+62+4 && blk584 <= size-4 && int(fw.U32(d, blk584))*4 <= size-blk584-4 {
+				n582 = int(fw.U32(d, blk584))
+				p581 = blk584 + 4
+				left -= int64(4 + n582*4)
+				ok583 = left >= 0
 			} else {
 				r.Left = left
-				p555, n556, ok557 = r.Block(pos+62, pos, 4)
+				p581, n582, ok583 = r.Block(pos+62, pos, 4)
 				left = r.Left
 			}
-			if ok557 {
-				for i559 := 0; i559 < n556 && r.Left >= 0; i559++ {
+			if ok583 {
+				for i585 := 0; i585 < n582 && r.Left >= 0; i585++ {
 					{
-						slot, base := p555+i559*4, pos
+						slot, base := p581+i585*4, pos
 						pos := base + int(fw.U32(d, slot))
 						stored, typ := 0, uint32(0)
 						if pos >= slot+4 && pos <= size-8 {
@@ -5185,13 +5409,13 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 						if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 							left -= int64(stored)
 							if stored >= 20 {
-								blk560 := pos + int(fw.U32(d, pos+8))
-								n561 := -1
-								if blk560 >= pos+8+4 && blk560 <= size-4 {
-									n561 = int(fw.U32(d, blk560))
+								blk586 := pos + int(fw.U32(d, pos+8))
+								n587 := -1
+								if blk586 >= pos+8+4 && blk586 <= size-4 {
+									n587 = int(fw.U32(d, blk586))
 								}
-								if n561 >= 0 && n561 <= size-blk560-4 {
-									left -= int64(4 + n561)
+								if n587 >= 0 && n587 <= size-blk586-4 {
+									left -= int64(4 + n587)
 								} else {
 									r.Left = left
 									r.Text(pos+8, pos)
@@ -5199,13 +5423,13 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 								}
 							} else {
 								if 12 <= stored {
-									blk562 := pos + int(fw.U32(d, pos+8))
-									n563 := -1
-									if blk562 >= pos+8+4 && blk562 <= size-4 {
-										n563 = int(fw.U32(d, blk562))
+									blk588 := pos + int(fw.U32(d, pos+8))
+									n589 := -1
+									if blk588 >= pos+8+4 && blk588 <= size-4 {
+										n589 = int(fw.U32(d, blk588))
 									}
-									if n563 >= 0 && n563 <= size-blk562-4 {
-										left -= int64(4 + n563)
+									if n589 >= 0 && n589 <= size-blk588-4 {
+										left -= int64(4 + n589)
 									} else {
 										r.Left = left
 										r.Text(pos+8, pos)
@@ -5223,70 +5447,70 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			}
 		}
 		if 70 <= stored {
-			p564, n565, ok566 := 0, 0, false
-			blk567 := pos + int(fw.U32(d, pos+66))
-			if blk567 >= pos+66+4 && blk567 <= size-4 && int(fw.U32(d, blk567))*8 <= size-blk567-4 {
-				n565 = int(fw.U32(d, blk567))
-				p564 = blk567 + 4
-				left -= int64(4 + n565*8)
-				ok566 = left >= 0
+			p590, n591, ok592 := 0, 0, false
+			blk593 := pos + int(fw.U32(d, pos+66))
+			if blk593 >= pos+66+4 && blk593 <= size-4 && int(fw.U32(d, blk593))*8 <= size-blk593-4 {
+				n591 = int(fw.U32(d, blk593))
+				p590 = blk593 + 4
+				left -= int64(4 + n591*8)
+				ok592 = left >= 0
 			} else {
 				r.Left = left
-				p564, n565, ok566 = r.Block(pos+66, pos, 8)
+				p590, n591, ok592 = r.Block(pos+66, pos, 8)
 				left = r.Left
 			}
-			if ok566 {
-				for i568 := 0; i568 < n565 && r.Left >= 0; i568++ {
-					blk569 := pos + int(fw.U32(d, p564+i568*8+4))
-					n570 := -1
-					if blk569 >= p564+i568*8+4+4 && blk569 <= size-4 {
-						n570 = int(fw.U32(d, blk569))
+			if ok592 {
+				for i594 := 0; i594 < n591 && r.Left >= 0; i594++ {
+					blk595 := pos + int(fw.U32(d, p590+i594*8+4))
+					n596 := -1
+					if blk595 >= p590+i594*8+4+4 && blk595 <= size-4 {
+						n596 = int(fw.U32(d, blk595))
 					}
-					if n570 >= 0 && n570 <= size-blk569-4 {
-						left -= int64(4 + n570)
+					if n596 >= 0 && n596 <= size-blk595-4 {
+						left -= int64(4 + n596)
 					} else {
 						r.Left = left
-						r.Text(p564+i568*8+4, pos)
+						r.Text(p590+i594*8+4, pos)
 						left = r.Left
 					}
 				}
 			}
 		}
 		if 74 <= stored {
-			p571, n572, ok573 := 0, 0, false
-			blk574 := pos + int(fw.U32(d, pos+70))
-			if blk574 >= pos+70+4 && blk574 <= size-4 && int(fw.U32(d, blk574))*9 <= size-blk574-4 {
-				n572 = int(fw.U32(d, blk574))
-				p571 = blk574 + 4
-				left -= int64(4 + n572*9)
-				ok573 = left >= 0
+			p597, n598, ok599 := 0, 0, false
+			blk600 := pos + int(fw.U32(d, pos+70))
+			if blk600 >= pos+70+4 && blk600 <= size-4 && int(fw.U32(d, blk600))*9 <= size-blk600-4 {
+				n598 = int(fw.U32(d, blk600))
+				p597 = blk600 + 4
+				left -= int64(4 + n598*9)
+				ok599 = left >= 0
 			} else {
 				r.Left = left
-				p571, n572, ok573 = r.Block(pos+70, pos, 9)
+				p597, n598, ok599 = r.Block(pos+70, pos, 9)
 				left = r.Left
 			}
-			if ok573 {
-				for i575 := 0; i575 < n572 && r.Left >= 0; i575++ {
-					blk576 := pos + int(fw.U32(d, p571+i575*9))
-					n577 := -1
-					if blk576 >= p571+i575*9+4 && blk576 <= size-4 {
-						n577 = int(fw.U32(d, blk576))
+			if ok599 {
+				for i601 := 0; i601 < n598 && r.Left >= 0; i601++ {
+					blk602 := pos + int(fw.U32(d, p597+i601*9))
+					n603 := -1
+					if blk602 >= p597+i601*9+4 && blk602 <= size-4 {
+						n603 = int(fw.U32(d, blk602))
 					}
-					if n577 >= 0 && n577 <= size-blk576-4 {
-						left -= int64(4 + n577)
+					if n603 >= 0 && n603 <= size-blk602-4 {
+						left -= int64(4 + n603)
 					} else {
 						r.Left = left
-						r.Text(p571+i575*9, pos)
+						r.Text(p597+i601*9, pos)
 						left = r.Left
 					}
 					if left >= 0 {
-						if d[p571+i575*9+4] != 0 {
-							p578 := pos + int(fw.U32(d, p571+i575*9+4+1))
-							if p578 >= p571+i575*9+4+5 && p578 <= size-8 {
+						if d[p597+i601*9+4] != 0 {
+							p604 := pos + int(fw.U32(d, p597+i601*9+4+1))
+							if p604 >= p597+i601*9+4+5 && p604 <= size-8 {
 								left -= 8
 							} else {
 								r.Left = left
-								r.Optional(p571+i575*9+4, pos, 8) // records why
+								r.Optional(p597+i601*9+4, pos, 8) // records why
 								left = r.Left
 							}
 						}
@@ -5295,90 +5519,90 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			}
 		}
 		if 78 <= stored {
-			p579, n580, ok581 := 0, 0, false
-			blk582 := pos + int(fw.U32(d, pos+74))
-			if blk582 >= pos+74+4 && blk582 <= size-4 && int(fw.U32(d, blk582))*5 <= size-blk582-4 {
-				n580 = int(fw.U32(d, blk582))
-				p579 = blk582 + 4
-				left -= int64(4 + n580*5)
-				ok581 = left >= 0
+			p605, n606, ok607 := 0, 0, false
+			blk608 := pos + int(fw.U32(d, pos+74))
+			if blk608 >= pos+74+4 && blk608 <= size-4 && int(fw.U32(d, blk608))*5 <= size-blk608-4 {
+				n606 = int(fw.U32(d, blk608))
+				p605 = blk608 + 4
+				left -= int64(4 + n606*5)
+				ok607 = left >= 0
 			} else {
 				r.Left = left
-				p579, n580, ok581 = r.Block(pos+74, pos, 5)
+				p605, n606, ok607 = r.Block(pos+74, pos, 5)
 				left = r.Left
 			}
-			if ok581 {
-				for i583 := 0; i583 < n580 && r.Left >= 0; i583++ {
+			if ok607 {
+				for i609 := 0; i609 < n606 && r.Left >= 0; i609++ {
 					r.Left = left
-					FwVerifyVOptionals(r, p579+i583*5+1, pos)
+					FwVerifyVOptionals(r, p605+i609*5+1, pos)
 					left = r.Left
 				}
 			}
 		}
 		if 82 <= stored {
-			p584, n585, ok586 := 0, 0, false
-			blk587 := pos + int(fw.U32(d, pos+78))
-			if blk587 >= pos+78+4 && blk587 <= size-4 && int(fw.U32(d, blk587))*20 <= size-blk587-4 {
-				n585 = int(fw.U32(d, blk587))
-				p584 = blk587 + 4
-				left -= int64(4 + n585*20)
-				ok586 = left >= 0
+			p610, n611, ok612 := 0, 0, false
+			blk613 := pos + int(fw.U32(d, pos+78))
+			if blk613 >= pos+78+4 && blk613 <= size-4 && int(fw.U32(d, blk613))*20 <= size-blk613-4 {
+				n611 = int(fw.U32(d, blk613))
+				p610 = blk613 + 4
+				left -= int64(4 + n611*20)
+				ok612 = left >= 0
 			} else {
 				r.Left = left
-				p584, n585, ok586 = r.Block(pos+78, pos, 20)
+				p610, n611, ok612 = r.Block(pos+78, pos, 20)
 				left = r.Left
 			}
-			if ok586 {
-				for i588 := 0; i588 < n585 && r.Left >= 0; i588++ {
-					blk589 := pos + int(fw.U32(d, p584+i588*20+16))
-					n590 := -1
-					if blk589 >= p584+i588*20+16+4 && blk589 <= size-4 {
-						n590 = int(fw.U32(d, blk589))
+			if ok612 {
+				for i614 := 0; i614 < n611 && r.Left >= 0; i614++ {
+					blk615 := pos + int(fw.U32(d, p610+i614*20+16))
+					n616 := -1
+					if blk615 >= p610+i614*20+16+4 && blk615 <= size-4 {
+						n616 = int(fw.U32(d, blk615))
 					}
-					if n590 >= 0 && n590 <= size-blk589-4 {
-						left -= int64(4 + n590)
+					if n616 >= 0 && n616 <= size-blk615-4 {
+						left -= int64(4 + n616)
 					} else {
 						r.Left = left
-						r.Text(p584+i588*20+16, pos)
+						r.Text(p610+i614*20+16, pos)
 						left = r.Left
 					}
 				}
 			}
 		}
 		if 86 <= stored {
-			p591, n592, ok593 := 0, 0, false
-			blk594 := pos + int(fw.U32(d, pos+82))
-			if blk594 >= pos+82+4 && blk594 <= size-4 && int(fw.U32(d, blk594))*9 <= size-blk594-4 {
-				n592 = int(fw.U32(d, blk594))
-				p591 = blk594 + 4
-				left -= int64(4 + n592*9)
-				ok593 = left >= 0
+			p617, n618, ok619 := 0, 0, false
+			blk620 := pos + int(fw.U32(d, pos+82))
+			if blk620 >= pos+82+4 && blk620 <= size-4 && int(fw.U32(d, blk620))*9 <= size-blk620-4 {
+				n618 = int(fw.U32(d, blk620))
+				p617 = blk620 + 4
+				left -= int64(4 + n618*9)
+				ok619 = left >= 0
 			} else {
 				r.Left = left
-				p591, n592, ok593 = r.Block(pos+82, pos, 9)
+				p617, n618, ok619 = r.Block(pos+82, pos, 9)
 				left = r.Left
 			}
-			if ok593 {
-				for i595 := 0; i595 < n592 && r.Left >= 0; i595++ {
-					blk596 := pos + int(fw.U32(d, p591+i595*9))
-					n597 := -1
-					if blk596 >= p591+i595*9+4 && blk596 <= size-4 {
-						n597 = int(fw.U32(d, blk596))
+			if ok619 {
+				for i621 := 0; i621 < n618 && r.Left >= 0; i621++ {
+					blk622 := pos + int(fw.U32(d, p617+i621*9))
+					n623 := -1
+					if blk622 >= p617+i621*9+4 && blk622 <= size-4 {
+						n623 = int(fw.U32(d, blk622))
 					}
-					if n597 >= 0 && n597 <= size-blk596-4 {
-						left -= int64(4 + n597)
+					if n623 >= 0 && n623 <= size-blk622-4 {
+						left -= int64(4 + n623)
 					} else {
 						r.Left = left
-						r.Text(p591+i595*9, pos)
+						r.Text(p617+i621*9, pos)
 						left = r.Left
 					}
 					if left >= 0 {
-						if d[p591+i595*9+4] != 0 {
-							p598 := pos + int(fw.U32(d, p591+i595*9+4+1))
-							if p598 >= p591+i595*9+4+5 && p598 <= size-4 {
+						if d[p617+i621*9+4] != 0 {
+							p624 := pos + int(fw.U32(d, p617+i621*9+4+1))
+							if p624 >= p617+i621*9+4+5 && p624 <= size-4 {
 								left -= 4
 								{
-									slot, base := p598, p598
+									slot, base := p624, p624
 									pos := base + int(fw.U32(d, slot))
 									stored, typ := 0, uint32(0)
 									if pos >= slot+4 && pos <= size-8 {
@@ -5391,37 +5615,37 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 											r.Left = left
 											fw.VCheckDecimal(r, pos+57)
 											left = r.Left
-											blk599 := pos + int(fw.U32(d, pos+73))
-											n600 := -1
-											if blk599 >= pos+73+4 && blk599 <= size-4 {
-												n600 = int(fw.U32(d, blk599))
+											blk625 := pos + int(fw.U32(d, pos+73))
+											n626 := -1
+											if blk625 >= pos+73+4 && blk625 <= size-4 {
+												n626 = int(fw.U32(d, blk625))
 											}
-											if n600 >= 0 && n600 <= size-blk599-4 {
-												left -= int64(4 + n600)
+											if n626 >= 0 && n626 <= size-blk625-4 {
+												left -= int64(4 + n626)
 											} else {
 												r.Left = left
 												r.Text(pos+73, pos)
 												left = r.Left
 											}
-											blk601 := pos + int(fw.U32(d, pos+77))
-											n602 := -1
-											if blk601 >= pos+77+4 && blk601 <= size-4 {
-												n602 = int(fw.U32(d, blk601))
+											blk627 := pos + int(fw.U32(d, pos+77))
+											n628 := -1
+											if blk627 >= pos+77+4 && blk627 <= size-4 {
+												n628 = int(fw.U32(d, blk627))
 											}
-											if n602 >= 0 && n602 <= size-blk601-4 {
-												left -= int64(4 + n602)
+											if n628 >= 0 && n628 <= size-blk627-4 {
+												left -= int64(4 + n628)
 											} else {
 												r.Left = left
 												r.Text(pos+77, pos)
 												left = r.Left
 											}
-											blk603 := pos + int(fw.U32(d, pos+169))
-											n604 := -1
-											if blk603 >= pos+169+4 && blk603 <= size-4 {
-												n604 = int(fw.U32(d, blk603))
+											blk629 := pos + int(fw.U32(d, pos+169))
+											n630 := -1
+											if blk629 >= pos+169+4 && blk629 <= size-4 {
+												n630 = int(fw.U32(d, blk629))
 											}
-											if n604 >= 0 && n604 <= size-blk603-4 {
-												left -= int64(4 + n604)
+											if n630 >= 0 && n630 <= size-blk629-4 {
+												left -= int64(4 + n630)
 											} else {
 												r.Left = left
 												r.Text(pos+169, pos)
@@ -5434,13 +5658,13 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 												left = r.Left
 											}
 											if 77 <= stored {
-												blk605 := pos + int(fw.U32(d, pos+73))
-												n606 := -1
-												if blk605 >= pos+73+4 && blk605 <= size-4 {
-													n606 = int(fw.U32(d, blk605))
+												blk631 := pos + int(fw.U32(d, pos+73))
+												n632 := -1
+												if blk631 >= pos+73+4 && blk631 <= size-4 {
+													n632 = int(fw.U32(d, blk631))
 												}
-												if n606 >= 0 && n606 <= size-blk605-4 {
-													left -= int64(4 + n606)
+												if n632 >= 0 && n632 <= size-blk631-4 {
+													left -= int64(4 + n632)
 												} else {
 													r.Left = left
 													r.Text(pos+73, pos)
@@ -5448,13 +5672,13 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 												}
 											}
 											if 81 <= stored {
-												blk607 := pos + int(fw.U32(d, pos+77))
-												n608 := -1
-												if blk607 >= pos+77+4 && blk607 <= size-4 {
-													n608 = int(fw.U32(d, blk607))
+												blk633 := pos + int(fw.U32(d, pos+77))
+												n634 := -1
+												if blk633 >= pos+77+4 && blk633 <= size-4 {
+													n634 = int(fw.U32(d, blk633))
 												}
-												if n608 >= 0 && n608 <= size-blk607-4 {
-													left -= int64(4 + n608)
+												if n634 >= 0 && n634 <= size-blk633-4 {
+													left -= int64(4 + n634)
 												} else {
 													r.Left = left
 													r.Text(pos+77, pos)
@@ -5462,13 +5686,13 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 												}
 											}
 											if 173 <= stored {
-												blk609 := pos + int(fw.U32(d, pos+169))
-												n610 := -1
-												if blk609 >= pos+169+4 && blk609 <= size-4 {
-													n610 = int(fw.U32(d, blk609))
+												blk635 := pos + int(fw.U32(d, pos+169))
+												n636 := -1
+												if blk635 >= pos+169+4 && blk635 <= size-4 {
+													n636 = int(fw.U32(d, blk635))
 												}
-												if n610 >= 0 && n610 <= size-blk609-4 {
-													left -= int64(4 + n610)
+												if n636 >= 0 && n636 <= size-blk635-4 {
+													left -= int64(4 + n636)
 												} else {
 													r.Left = left
 													r.Text(pos+169, pos)
@@ -5484,7 +5708,7 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 								}
 							} else {
 								r.Left = left
-								r.Optional(p591+i595*9+4, pos, 4) // records why
+								r.Optional(p617+i621*9+4, pos, 4) // records why
 								left = r.Left
 							}
 						}
@@ -5493,22 +5717,22 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			}
 		}
 		if 90 <= stored {
-			p611, n612, ok613 := 0, 0, false
-			blk614 := pos + int(fw.U32(d, pos+86))
-			if blk614 >= pos+86+4 && blk614 <= size-4 && int(fw.U32(d, blk614))*8 <= size-blk614-4 {
-				n612 = int(fw.U32(d, blk614))
-				p611 = blk614 + 4
-				left -= int64(4 + n612*8)
-				ok613 = left >= 0
+			p637, n638, ok639 := 0, 0, false
+			blk640 := pos + int(fw.U32(d, pos+86))
+			if blk640 >= pos+86+4 && blk640 <= size-4 && int(fw.U32(d, blk640))*8 <= size-blk640-4 {
+				n638 = int(fw.U32(d, blk640))
+				p637 = blk640 + 4
+				left -= int64(4 + n638*8)
+				ok639 = left >= 0
 			} else {
 				r.Left = left
-				p611, n612, ok613 = r.Block(pos+86, pos, 8)
+				p637, n638, ok639 = r.Block(pos+86, pos, 8)
 				left = r.Left
 			}
-			if ok613 {
-				for i615 := 0; i615 < n612 && r.Left >= 0; i615++ {
+			if ok639 {
+				for i641 := 0; i641 < n638 && r.Left >= 0; i641++ {
 					{
-						slot, base := p611+i615*8, pos
+						slot, base := p637+i641*8, pos
 						pos := base + int(fw.U32(d, slot))
 						stored, typ := 0, uint32(0)
 						if pos >= slot+4 && pos <= size-8 {
@@ -5518,13 +5742,13 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 						if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 							left -= int64(stored)
 							if stored >= 34 {
-								blk616 := pos + int(fw.U32(d, pos+12))
-								n617 := -1
-								if blk616 >= pos+12+4 && blk616 <= size-4 {
-									n617 = int(fw.U32(d, blk616))
+								blk642 := pos + int(fw.U32(d, pos+12))
+								n643 := -1
+								if blk642 >= pos+12+4 && blk642 <= size-4 {
+									n643 = int(fw.U32(d, blk642))
 								}
-								if n617 >= 0 && n617 <= size-blk616-4 {
-									left -= int64(4 + n617)
+								if n643 >= 0 && n643 <= size-blk642-4 {
+									left -= int64(4 + n643)
 								} else {
 									r.Left = left
 									r.Text(pos+12, pos)
@@ -5532,13 +5756,13 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 								}
 							} else {
 								if 16 <= stored {
-									blk618 := pos + int(fw.U32(d, pos+12))
-									n619 := -1
-									if blk618 >= pos+12+4 && blk618 <= size-4 {
-										n619 = int(fw.U32(d, blk618))
+									blk644 := pos + int(fw.U32(d, pos+12))
+									n645 := -1
+									if blk644 >= pos+12+4 && blk644 <= size-4 {
+										n645 = int(fw.U32(d, blk644))
 									}
-									if n619 >= 0 && n619 <= size-blk618-4 {
-										left -= int64(4 + n619)
+									if n645 >= 0 && n645 <= size-blk644-4 {
+										left -= int64(4 + n645)
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -5554,7 +5778,7 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 					}
 					if left >= 0 {
 						r.Left = left
-						FwVerifyVOptionals(r, p611+i615*8+4, pos)
+						FwVerifyVOptionals(r, p637+i641*8+4, pos)
 						left = r.Left
 					}
 				}
@@ -5606,100 +5830,100 @@ func VerifyCollectionsFinalLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutF appends s's fields in the final format (generated code).
 func (s *Collections) FwPutF(b []byte) []byte {
-	for i620 := range s.FArray {
-		b = fw.AppendU32(b, uint32(s.FArray[i620]))
+	for i646 := range s.FArray {
+		b = fw.AppendU32(b, uint32(s.FArray[i646]))
 	}
-	for i621 := range s.FArrayOptional {
-		if s.FArrayOptional[i621] == nil {
+	for i647 := range s.FArrayOptional {
+		if s.FArrayOptional[i647] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = fw.AppendString(b, (*s.FArrayOptional[i621]))
+			b = fw.AppendString(b, (*s.FArrayOptional[i647]))
 		}
 	}
-	for i622 := range s.FArrayStruct {
-		b = s.FArrayStruct[i622].FwPutF(b)
+	for i648 := range s.FArrayStruct {
+		b = s.FArrayStruct[i648].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FVector)))
 	b = append(b, s.FVector...)
 	b = fw.AppendU32(b, uint32(len(s.FVectorOptional)))
-	for i623 := range s.FVectorOptional {
-		if s.FVectorOptional[i623] == nil {
+	for i649 := range s.FVectorOptional {
+		if s.FVectorOptional[i649] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = append(b, byte((*s.FVectorOptional[i623])))
+			b = append(b, byte((*s.FVectorOptional[i649])))
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.FVectorStruct)))
-	for i624 := range s.FVectorStruct {
-		b = s.FVectorStruct[i624].FwPutF(b)
+	for i650 := range s.FVectorStruct {
+		b = s.FVectorStruct[i650].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FList)))
-	for i625 := range s.FList {
-		b = fw.AppendString(b, s.FList[i625])
+	for i651 := range s.FList {
+		b = fw.AppendString(b, s.FList[i651])
 	}
 	b = fw.AppendU32(b, uint32(len(s.FListOptional)))
-	for i626 := range s.FListOptional {
-		if s.FListOptional[i626] == nil {
+	for i652 := range s.FListOptional {
+		if s.FListOptional[i652] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = s.FListOptional[i626].FwPutF(b)
+			b = s.FListOptional[i652].FwPutF(b)
 		}
 	}
-	set627 := fw.SortedSet(s.FSet, cmp.Compare[int64])
-	b = fw.AppendU32(b, uint32(len(set627)))
-	for i628 := range set627 {
-		b = fw.AppendU64(b, uint64(set627[i628]))
+	set653 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	b = fw.AppendU32(b, uint32(len(set653)))
+	for i654 := range set653 {
+		b = fw.AppendU64(b, uint64(set653[i654]))
 	}
-	set629 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
-	b = fw.AppendU32(b, uint32(len(set629)))
-	for i630 := range set629 {
-		b = set629[i630].FwPutF(b)
+	set655 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	b = fw.AppendU32(b, uint32(len(set655)))
+	for i656 := range set655 {
+		b = set655[i656].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FMap)))
-	for _, k631 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v632 := s.FMap[k631]
-		b = fw.AppendU32(b, uint32(k631))
-		b = fw.AppendString(b, v632)
+	for _, k657 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v658 := s.FMap[k657]
+		b = fw.AppendU32(b, uint32(k657))
+		b = fw.AppendString(b, v658)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FMapOptional)))
-	for _, k633 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v634 := s.FMapOptional[k633]
-		b = fw.AppendString(b, k633)
-		if v634 == nil {
+	for _, k659 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v660 := s.FMapOptional[k659]
+		b = fw.AppendString(b, k659)
+		if v660 == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = fw.AppendF64(b, float64((*v634)))
+			b = fw.AppendF64(b, float64((*v660)))
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.FMapEnumKey)))
-	for _, k635 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v636 := s.FMapEnumKey[k635]
-		b = append(b, byte(k635))
-		b = v636.FwPutF(b)
+	for _, k661 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v662 := s.FMapEnumKey[k661]
+		b = append(b, byte(k661))
+		b = v662.FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FHash)))
-	for k637, v638 := range s.FHash {
-		b = append(b, k637[:]...)
-		b = fw.AppendBytes(b, v638)
+	for k663, v664 := range s.FHash {
+		b = append(b, k663[:]...)
+		b = fw.AppendBytes(b, v664)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FHashOptional)))
-	for k639, v640 := range s.FHashOptional {
-		b = fw.AppendString(b, k639)
-		if v640 == nil {
+	for k665, v666 := range s.FHashOptional {
+		b = fw.AppendString(b, k665)
+		if v666 == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = v640.FwPutF(b)
+			b = v666.FwPutF(b)
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.FHashStructKey)))
-	for i641 := range s.FHashStructKey {
-		b = s.FHashStructKey[i641].Key.FwPutF(b)
-		b = s.FHashStructKey[i641].Value.FwPutF(b)
+	for i667 := range s.FHashStructKey {
+		b = s.FHashStructKey[i667].Key.FwPutF(b)
+		b = s.FHashStructKey[i667].Value.FwPutF(b)
 	}
 	return b
 }
@@ -5711,286 +5935,286 @@ func (s *Collections) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	for i642 := range s.FArray {
-		s.FArray[i642] = int32(fw.U32(d, p))
+	for i668 := range s.FArray {
+		s.FArray[i668] = int32(fw.U32(d, p))
 		p += 4
 	}
-	rest644 := 2
-	for i643 := range s.FArrayOptional {
-		rest644 -= 1
+	rest670 := 2
+	for i669 := range s.FArrayOptional {
+		rest670 -= 1
 		if d[p] == 0 {
-			s.FArrayOptional[i643] = nil
+			s.FArrayOptional[i669] = nil
 			p++
 		} else {
 			p++
-			if 4 > end-390-rest644-p {
+			if 4 > end-390-rest670-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if s.FArrayOptional[i643] == nil {
-				s.FArrayOptional[i643] = new(string)
+			if s.FArrayOptional[i669] == nil {
+				s.FArrayOptional[i669] = new(string)
 			}
-			if p = r.String(p, end-390-rest644, &(*s.FArrayOptional[i643])); p < 0 {
+			if p = r.String(p, end-390-rest670, &(*s.FArrayOptional[i669])); p < 0 {
 				return -1
 			}
 		}
 	}
-	rest646 := 338
-	for i645 := range s.FArrayStruct {
-		rest646 -= 169
-		if p = s.FArrayStruct[i645].FwGetF(r, p, end-52-rest646); p < 0 {
+	rest672 := 338
+	for i671 := range s.FArrayStruct {
+		rest672 -= 169
+		if p = s.FArrayStruct[i671].FwGetF(r, p, end-52-rest672); p < 0 {
 			return -1
 		}
 	}
-	n647, ok648 := r.Count(p, end-48, 1)
-	if !ok648 {
-		return -1
-	}
-	p += 4
-	s.FVector = append(s.FVector[:0], d[p:p+n647]...)
-	p += n647
-	n650, ok651 := r.Count(p, end-44, 1)
-	if !ok651 {
-		return -1
-	}
-	p += 4
-	s.FVectorOptional = fw.Resize(s.FVectorOptional, n650)
-	rest653 := n650 * 1
-	for i652 := range s.FVectorOptional {
-		rest653 -= 1
-		if d[p] == 0 {
-			s.FVectorOptional[i652] = nil
-			p++
-		} else {
-			p++
-			if 1 > end-44-rest653-p {
-				return r.Fail(fw.ErrTruncated)
-			}
-			if s.FVectorOptional[i652] == nil {
-				s.FVectorOptional[i652] = new(EnumByte)
-			}
-			(*s.FVectorOptional[i652]) = EnumByte(d[p])
-			p += 1
-		}
-	}
-	n654, ok655 := r.Count(p, end-40, 26)
-	if !ok655 {
-		return -1
-	}
-	p += 4
-	s.FVectorStruct = fw.Resize(s.FVectorStruct, n654)
-	rest657 := n654 * 26
-	for i656 := range s.FVectorStruct {
-		rest657 -= 26
-		if p = s.FVectorStruct[i656].FwGetF(r, p, end-40-rest657); p < 0 {
-			return -1
-		}
-	}
-	n658, ok659 := r.Count(p, end-36, 4)
-	if !ok659 {
-		return -1
-	}
-	p += 4
-	s.FList = fw.Resize(s.FList, n658)
-	rest661 := n658 * 4
-	for i660 := range s.FList {
-		rest661 -= 4
-		if p = r.String(p, end-36-rest661, &s.FList[i660]); p < 0 {
-			return -1
-		}
-	}
-	n662, ok663 := r.Count(p, end-32, 1)
-	if !ok663 {
-		return -1
-	}
-	p += 4
-	s.FListOptional = fw.Resize(s.FListOptional, n662)
-	rest665 := n662 * 1
-	for i664 := range s.FListOptional {
-		rest665 -= 1
-		if d[p] == 0 {
-			s.FListOptional[i664] = nil
-			p++
-		} else {
-			p++
-			if 12 > end-32-rest665-p {
-				return r.Fail(fw.ErrTruncated)
-			}
-			if s.FListOptional[i664] == nil {
-				s.FListOptional[i664] = new(Optionals)
-			}
-			if p = s.FListOptional[i664].FwGetF(r, p, end-32-rest665); p < 0 {
-				return -1
-			}
-		}
-	}
-	n666, ok667 := r.Count(p, end-28, 8)
-	if !ok667 {
-		return -1
-	}
-	p += 4
-	s.FSet = fw.Resize(s.FSet, n666)
-	for i668 := range s.FSet {
-		s.FSet[i668] = int64(fw.U64(d, p))
-		p += 8
-	}
-	s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
-	n669, ok670 := r.Count(p, end-24, 12)
-	if !ok670 {
-		return -1
-	}
-	p += 4
-	s.FSetStruct = fw.Resize(s.FSetStruct, n669)
-	rest672 := n669 * 12
-	for i671 := range s.FSetStruct {
-		rest672 -= 12
-		if p = s.FSetStruct[i671].FwGetF(r, p, end-24-rest672); p < 0 {
-			return -1
-		}
-	}
-	s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
-	n673, ok674 := r.Count(p, end-20, 8)
+	n673, ok674 := r.Count(p, end-48, 1)
 	if !ok674 {
 		return -1
 	}
 	p += 4
-	s.FMap = fw.ClearMap(s.FMap, n673)
-	rest676 := n673 * 8
-	for i675 := 0; i675 < n673; i675++ {
-		rest676 -= 8
-		var k677 int32
-		var v678 string
-		k677 = int32(fw.U32(d, p))
-		p += 4
-		if p = r.String(p, end-20-rest676, &v678); p < 0 {
-			return -1
-		}
-		if _, dup := s.FMap[k677]; !dup {
-			s.FMap[k677] = v678
-		}
-	}
-	n679, ok680 := r.Count(p, end-16, 5)
-	if !ok680 {
+	s.FVector = append(s.FVector[:0], d[p:p+n673]...)
+	p += n673
+	n676, ok677 := r.Count(p, end-44, 1)
+	if !ok677 {
 		return -1
 	}
 	p += 4
-	s.FMapOptional = fw.ClearMap(s.FMapOptional, n679)
-	rest682 := n679 * 5
-	for i681 := 0; i681 < n679; i681++ {
-		rest682 -= 5
-		var k683 string
-		var v684 *float64
-		if p = r.String(p, end-16-rest682-1, &k683); p < 0 {
-			return -1
-		}
+	s.FVectorOptional = fw.Resize(s.FVectorOptional, n676)
+	rest679 := n676 * 1
+	for i678 := range s.FVectorOptional {
+		rest679 -= 1
 		if d[p] == 0 {
-			v684 = nil
+			s.FVectorOptional[i678] = nil
 			p++
 		} else {
 			p++
-			if 8 > end-16-rest682-p {
+			if 1 > end-44-rest679-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if v684 == nil {
-				v684 = new(float64)
+			if s.FVectorOptional[i678] == nil {
+				s.FVectorOptional[i678] = new(EnumByte)
 			}
-			(*v684) = fw.F64(d, p)
-			p += 8
-		}
-		if _, dup := s.FMapOptional[k683]; !dup {
-			s.FMapOptional[k683] = v684
+			(*s.FVectorOptional[i678]) = EnumByte(d[p])
+			p += 1
 		}
 	}
-	n685, ok686 := r.Count(p, end-12, 13)
-	if !ok686 {
+	n680, ok681 := r.Count(p, end-40, 26)
+	if !ok681 {
 		return -1
 	}
 	p += 4
-	s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n685)
-	rest688 := n685 * 13
-	for i687 := 0; i687 < n685; i687++ {
-		rest688 -= 13
-		var k689 EnumByte
-		var v690 Optionals
-		k689 = EnumByte(d[p])
-		p += 1
-		if p = v690.FwGetF(r, p, end-12-rest688); p < 0 {
+	s.FVectorStruct = fw.Resize(s.FVectorStruct, n680)
+	rest683 := n680 * 26
+	for i682 := range s.FVectorStruct {
+		rest683 -= 26
+		if p = s.FVectorStruct[i682].FwGetF(r, p, end-40-rest683); p < 0 {
 			return -1
 		}
-		if _, dup := s.FMapEnumKey[k689]; !dup {
-			s.FMapEnumKey[k689] = v690
-		}
 	}
-	n691, ok692 := r.Count(p, end-8, 20)
-	if !ok692 {
+	n684, ok685 := r.Count(p, end-36, 4)
+	if !ok685 {
 		return -1
 	}
 	p += 4
-	s.FHash = fw.ClearMap(s.FHash, n691)
-	rest694 := n691 * 20
-	for i693 := 0; i693 < n691; i693++ {
-		rest694 -= 20
-		var k695 fw.UUID
-		var v696 []byte
-		copy(k695[:], d[p:p+16])
-		p += 16
-		if p = r.Bytes(p, end-8-rest694, &v696); p < 0 {
+	s.FList = fw.Resize(s.FList, n684)
+	rest687 := n684 * 4
+	for i686 := range s.FList {
+		rest687 -= 4
+		if p = r.String(p, end-36-rest687, &s.FList[i686]); p < 0 {
 			return -1
 		}
-		if _, dup := s.FHash[k695]; !dup {
-			s.FHash[k695] = v696
-		}
 	}
-	n697, ok698 := r.Count(p, end-4, 5)
-	if !ok698 {
+	n688, ok689 := r.Count(p, end-32, 1)
+	if !ok689 {
 		return -1
 	}
 	p += 4
-	s.FHashOptional = fw.ClearMap(s.FHashOptional, n697)
-	rest700 := n697 * 5
-	for i699 := 0; i699 < n697; i699++ {
-		rest700 -= 5
-		var k701 string
-		var v702 *Primitives
-		if p = r.String(p, end-4-rest700-1, &k701); p < 0 {
-			return -1
-		}
+	s.FListOptional = fw.Resize(s.FListOptional, n688)
+	rest691 := n688 * 1
+	for i690 := range s.FListOptional {
+		rest691 -= 1
 		if d[p] == 0 {
-			v702 = nil
+			s.FListOptional[i690] = nil
 			p++
 		} else {
 			p++
-			if 169 > end-4-rest700-p {
+			if 12 > end-32-rest691-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if v702 == nil {
-				v702 = new(Primitives)
+			if s.FListOptional[i690] == nil {
+				s.FListOptional[i690] = new(Optionals)
 			}
-			if p = v702.FwGetF(r, p, end-4-rest700); p < 0 {
+			if p = s.FListOptional[i690].FwGetF(r, p, end-32-rest691); p < 0 {
 				return -1
 			}
 		}
-		if _, dup := s.FHashOptional[k701]; !dup {
-			s.FHashOptional[k701] = v702
+	}
+	n692, ok693 := r.Count(p, end-28, 8)
+	if !ok693 {
+		return -1
+	}
+	p += 4
+	s.FSet = fw.Resize(s.FSet, n692)
+	for i694 := range s.FSet {
+		s.FSet[i694] = int64(fw.U64(d, p))
+		p += 8
+	}
+	s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
+	n695, ok696 := r.Count(p, end-24, 12)
+	if !ok696 {
+		return -1
+	}
+	p += 4
+	s.FSetStruct = fw.Resize(s.FSetStruct, n695)
+	rest698 := n695 * 12
+	for i697 := range s.FSetStruct {
+		rest698 -= 12
+		if p = s.FSetStruct[i697].FwGetF(r, p, end-24-rest698); p < 0 {
+			return -1
 		}
 	}
-	n703, ok704 := r.Count(p, end, 38)
-	if !ok704 {
+	s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
+	n699, ok700 := r.Count(p, end-20, 8)
+	if !ok700 {
+		return -1
+	}
+	p += 4
+	s.FMap = fw.ClearMap(s.FMap, n699)
+	rest702 := n699 * 8
+	for i701 := 0; i701 < n699; i701++ {
+		rest702 -= 8
+		var k703 int32
+		var v704 string
+		k703 = int32(fw.U32(d, p))
+		p += 4
+		if p = r.String(p, end-20-rest702, &v704); p < 0 {
+			return -1
+		}
+		if _, dup := s.FMap[k703]; !dup {
+			s.FMap[k703] = v704
+		}
+	}
+	n705, ok706 := r.Count(p, end-16, 5)
+	if !ok706 {
+		return -1
+	}
+	p += 4
+	s.FMapOptional = fw.ClearMap(s.FMapOptional, n705)
+	rest708 := n705 * 5
+	for i707 := 0; i707 < n705; i707++ {
+		rest708 -= 5
+		var k709 string
+		var v710 *float64
+		if p = r.String(p, end-16-rest708-1, &k709); p < 0 {
+			return -1
+		}
+		if d[p] == 0 {
+			v710 = nil
+			p++
+		} else {
+			p++
+			if 8 > end-16-rest708-p {
+				return r.Fail(fw.ErrTruncated)
+			}
+			if v710 == nil {
+				v710 = new(float64)
+			}
+			(*v710) = fw.F64(d, p)
+			p += 8
+		}
+		if _, dup := s.FMapOptional[k709]; !dup {
+			s.FMapOptional[k709] = v710
+		}
+	}
+	n711, ok712 := r.Count(p, end-12, 13)
+	if !ok712 {
+		return -1
+	}
+	p += 4
+	s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n711)
+	rest714 := n711 * 13
+	for i713 := 0; i713 < n711; i713++ {
+		rest714 -= 13
+		var k715 EnumByte
+		var v716 Optionals
+		k715 = EnumByte(d[p])
+		p += 1
+		if p = v716.FwGetF(r, p, end-12-rest714); p < 0 {
+			return -1
+		}
+		if _, dup := s.FMapEnumKey[k715]; !dup {
+			s.FMapEnumKey[k715] = v716
+		}
+	}
+	n717, ok718 := r.Count(p, end-8, 20)
+	if !ok718 {
+		return -1
+	}
+	p += 4
+	s.FHash = fw.ClearMap(s.FHash, n717)
+	rest720 := n717 * 20
+	for i719 := 0; i719 < n717; i719++ {
+		rest720 -= 20
+		var k721 fw.UUID
+		var v722 []byte
+		copy(k721[:], d[p:p+16])
+		p += 16
+		if p = r.Bytes(p, end-8-rest720, &v722); p < 0 {
+			return -1
+		}
+		if _, dup := s.FHash[k721]; !dup {
+			s.FHash[k721] = v722
+		}
+	}
+	n723, ok724 := r.Count(p, end-4, 5)
+	if !ok724 {
+		return -1
+	}
+	p += 4
+	s.FHashOptional = fw.ClearMap(s.FHashOptional, n723)
+	rest726 := n723 * 5
+	for i725 := 0; i725 < n723; i725++ {
+		rest726 -= 5
+		var k727 string
+		var v728 *Primitives
+		if p = r.String(p, end-4-rest726-1, &k727); p < 0 {
+			return -1
+		}
+		if d[p] == 0 {
+			v728 = nil
+			p++
+		} else {
+			p++
+			if 169 > end-4-rest726-p {
+				return r.Fail(fw.ErrTruncated)
+			}
+			if v728 == nil {
+				v728 = new(Primitives)
+			}
+			if p = v728.FwGetF(r, p, end-4-rest726); p < 0 {
+				return -1
+			}
+		}
+		if _, dup := s.FHashOptional[k727]; !dup {
+			s.FHashOptional[k727] = v728
+		}
+	}
+	n729, ok730 := r.Count(p, end, 38)
+	if !ok730 {
 		return -1
 	}
 	p += 4
 	s.FHashStructKey = s.FHashStructKey[:0]
-	rest706 := n703 * 38
-	for i705 := 0; i705 < n703; i705++ {
-		rest706 -= 38
-		var k707 proto.Order
-		var v708 Optionals
-		if p = k707.FwGetF(r, p, end-rest706-12); p < 0 {
+	rest732 := n729 * 38
+	for i731 := 0; i731 < n729; i731++ {
+		rest732 -= 38
+		var k733 proto.Order
+		var v734 Optionals
+		if p = k733.FwGetF(r, p, end-rest732-12); p < 0 {
 			return -1
 		}
-		if p = v708.FwGetF(r, p, end-rest706); p < 0 {
+		if p = v734.FwGetF(r, p, end-rest732); p < 0 {
 			return -1
 		}
-		s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k707, Value: v708})
+		s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k733, Value: v734})
 	}
 	s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
 	r.Leave()
@@ -6005,28 +6229,28 @@ func FwVerifyFCollections(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 12
-	rest710 := 2
-	for i709 := 0; i709 < 2; i709++ {
-		rest710 -= 1
+	rest736 := 2
+	for i735 := 0; i735 < 2; i735++ {
+		rest736 -= 1
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 4 > end-390-rest710-p {
+			if 4 > end-390-rest736-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			n711 := int(fw.U32(d, p))
-			if n711 > end-390-rest710-p-4 {
+			n737 := int(fw.U32(d, p))
+			if n737 > end-390-rest736-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n711
+			p += 4 + n737
 		}
 	}
-	rest713 := 338
-	for i712 := 0; i712 < 2; i712++ {
-		rest713 -= 169
+	rest739 := 338
+	for i738 := 0; i738 < 2; i738++ {
+		rest739 -= 169
 		{
-			end := end - 52 - rest713
+			end := end - 52 - rest739
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
@@ -6048,16 +6272,16 @@ func FwVerifyFCollections(r *fw.FReader, p, end int) int {
 				return -1
 			}
 			p += 16
-			n714 := int(fw.U32(d, p))
-			if n714 > end-100-p-4 {
+			n740 := int(fw.U32(d, p))
+			if n740 > end-100-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n714
-			n715 := int(fw.U32(d, p))
-			if n715 > end-96-p-4 {
+			p += 4 + n740
+			n741 := int(fw.U32(d, p))
+			if n741 > end-96-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n715
+			p += 4 + n741
 			p += 8
 			p += 8
 			p += 8
@@ -6065,212 +6289,212 @@ func FwVerifyFCollections(r *fw.FReader, p, end int) int {
 			p += 16
 			p += 16
 			p += 16
-			n716 := int(fw.U32(d, p))
-			if n716 > end-4-p-4 {
+			n742 := int(fw.U32(d, p))
+			if n742 > end-4-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n716
+			p += 4 + n742
 			p += 4
 		}
 	}
-	n717, ok718 := r.Count(p, end-48, 1)
-	if !ok718 {
+	n743, ok744 := r.Count(p, end-48, 1)
+	if !ok744 {
 		return -1
 	}
 	p += 4
-	p += n717 * 1
-	n720, ok721 := r.Count(p, end-44, 1)
-	if !ok721 {
-		return -1
-	}
-	p += 4
-	rest723 := n720 * 1
-	for i722 := 0; i722 < n720; i722++ {
-		rest723 -= 1
-		if d[p] == 0 {
-			p++
-		} else {
-			p++
-			if 1 > end-44-rest723-p {
-				return r.Fail(fw.ErrTruncated)
-			}
-			p += 1
-		}
-	}
-	n724, ok725 := r.Count(p, end-40, 26)
-	if !ok725 {
-		return -1
-	}
-	p += 4
-	rest727 := n724 * 26
-	for i726 := 0; i726 < n724; i726++ {
-		rest727 -= 26
-		{
-			end := end - 40 - rest727
-			if r.Depth == 0 {
-				return r.Fail(fw.ErrTooDeep)
-			}
-			p += 4
-			n728 := int(fw.U32(d, p))
-			if n728 > end-18-p-4 {
-				return r.Fail(fw.ErrTruncated)
-			}
-			p += 4 + n728
-			p += 1
-			p += 1
-			p += 8
-			p += 8
-		}
-	}
-	n729, ok730 := r.Count(p, end-36, 4)
-	if !ok730 {
-		return -1
-	}
-	p += 4
-	rest732 := n729 * 4
-	for i731 := 0; i731 < n729; i731++ {
-		rest732 -= 4
-		n733 := int(fw.U32(d, p))
-		if n733 > end-36-rest732-p-4 {
-			return r.Fail(fw.ErrTruncated)
-		}
-		p += 4 + n733
-	}
-	n734, ok735 := r.Count(p, end-32, 1)
-	if !ok735 {
-		return -1
-	}
-	p += 4
-	rest737 := n734 * 1
-	for i736 := 0; i736 < n734; i736++ {
-		rest737 -= 1
-		if d[p] == 0 {
-			p++
-		} else {
-			p++
-			if 12 > end-32-rest737-p {
-				return r.Fail(fw.ErrTruncated)
-			}
-			if p = FwVerifyFOptionals(r, p, end-32-rest737); p < 0 {
-				return -1
-			}
-		}
-	}
-	n738, ok739 := r.Count(p, end-28, 8)
-	if !ok739 {
-		return -1
-	}
-	p += 4
-	p += n738 * 8
-	n741, ok742 := r.Count(p, end-24, 12)
-	if !ok742 {
-		return -1
-	}
-	p += 4
-	rest744 := n741 * 12
-	for i743 := 0; i743 < n741; i743++ {
-		rest744 -= 12
-		{
-			end := end - 24 - rest744
-			if r.Depth == 0 {
-				return r.Fail(fw.ErrTooDeep)
-			}
-			n745 := int(fw.U32(d, p))
-			if n745 > end-8-p-4 {
-				return r.Fail(fw.ErrTruncated)
-			}
-			p += 4 + n745
-			p += 8
-		}
-	}
-	n746, ok747 := r.Count(p, end-20, 8)
+	p += n743 * 1
+	n746, ok747 := r.Count(p, end-44, 1)
 	if !ok747 {
 		return -1
 	}
 	p += 4
-	rest749 := n746 * 8
+	rest749 := n746 * 1
 	for i748 := 0; i748 < n746; i748++ {
-		rest749 -= 8
-		p += 4
-		n750 := int(fw.U32(d, p))
-		if n750 > end-20-rest749-p-4 {
-			return r.Fail(fw.ErrTruncated)
-		}
-		p += 4 + n750
-	}
-	n751, ok752 := r.Count(p, end-16, 5)
-	if !ok752 {
-		return -1
-	}
-	p += 4
-	rest754 := n751 * 5
-	for i753 := 0; i753 < n751; i753++ {
-		rest754 -= 5
-		n755 := int(fw.U32(d, p))
-		if n755 > end-16-rest754-1-p-4 {
-			return r.Fail(fw.ErrTruncated)
-		}
-		p += 4 + n755
+		rest749 -= 1
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 8 > end-16-rest754-p {
+			if 1 > end-44-rest749-p {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 1
+		}
+	}
+	n750, ok751 := r.Count(p, end-40, 26)
+	if !ok751 {
+		return -1
+	}
+	p += 4
+	rest753 := n750 * 26
+	for i752 := 0; i752 < n750; i752++ {
+		rest753 -= 26
+		{
+			end := end - 40 - rest753
+			if r.Depth == 0 {
+				return r.Fail(fw.ErrTooDeep)
+			}
+			p += 4
+			n754 := int(fw.U32(d, p))
+			if n754 > end-18-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n754
+			p += 1
+			p += 1
+			p += 8
+			p += 8
+		}
+	}
+	n755, ok756 := r.Count(p, end-36, 4)
+	if !ok756 {
+		return -1
+	}
+	p += 4
+	rest758 := n755 * 4
+	for i757 := 0; i757 < n755; i757++ {
+		rest758 -= 4
+		n759 := int(fw.U32(d, p))
+		if n759 > end-36-rest758-p-4 {
+			return r.Fail(fw.ErrTruncated)
+		}
+		p += 4 + n759
+	}
+	n760, ok761 := r.Count(p, end-32, 1)
+	if !ok761 {
+		return -1
+	}
+	p += 4
+	rest763 := n760 * 1
+	for i762 := 0; i762 < n760; i762++ {
+		rest763 -= 1
+		if d[p] == 0 {
+			p++
+		} else {
+			p++
+			if 12 > end-32-rest763-p {
+				return r.Fail(fw.ErrTruncated)
+			}
+			if p = FwVerifyFOptionals(r, p, end-32-rest763); p < 0 {
+				return -1
+			}
+		}
+	}
+	n764, ok765 := r.Count(p, end-28, 8)
+	if !ok765 {
+		return -1
+	}
+	p += 4
+	p += n764 * 8
+	n767, ok768 := r.Count(p, end-24, 12)
+	if !ok768 {
+		return -1
+	}
+	p += 4
+	rest770 := n767 * 12
+	for i769 := 0; i769 < n767; i769++ {
+		rest770 -= 12
+		{
+			end := end - 24 - rest770
+			if r.Depth == 0 {
+				return r.Fail(fw.ErrTooDeep)
+			}
+			n771 := int(fw.U32(d, p))
+			if n771 > end-8-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n771
+			p += 8
+		}
+	}
+	n772, ok773 := r.Count(p, end-20, 8)
+	if !ok773 {
+		return -1
+	}
+	p += 4
+	rest775 := n772 * 8
+	for i774 := 0; i774 < n772; i774++ {
+		rest775 -= 8
+		p += 4
+		n776 := int(fw.U32(d, p))
+		if n776 > end-20-rest775-p-4 {
+			return r.Fail(fw.ErrTruncated)
+		}
+		p += 4 + n776
+	}
+	n777, ok778 := r.Count(p, end-16, 5)
+	if !ok778 {
+		return -1
+	}
+	p += 4
+	rest780 := n777 * 5
+	for i779 := 0; i779 < n777; i779++ {
+		rest780 -= 5
+		n781 := int(fw.U32(d, p))
+		if n781 > end-16-rest780-1-p-4 {
+			return r.Fail(fw.ErrTruncated)
+		}
+		p += 4 + n781
+		if d[p] == 0 {
+			p++
+		} else {
+			p++
+			if 8 > end-16-rest780-p {
 				return r.Fail(fw.ErrTruncated)
 			}
 			p += 8
 		}
 	}
-	n756, ok757 := r.Count(p, end-12, 13)
-	if !ok757 {
+	n782, ok783 := r.Count(p, end-12, 13)
+	if !ok783 {
 		return -1
 	}
 	p += 4
-	rest759 := n756 * 13
-	for i758 := 0; i758 < n756; i758++ {
-		rest759 -= 13
+	rest785 := n782 * 13
+	for i784 := 0; i784 < n782; i784++ {
+		rest785 -= 13
 		p += 1
-		if p = FwVerifyFOptionals(r, p, end-12-rest759); p < 0 {
+		if p = FwVerifyFOptionals(r, p, end-12-rest785); p < 0 {
 			return -1
 		}
 	}
-	n760, ok761 := r.Count(p, end-8, 20)
-	if !ok761 {
+	n786, ok787 := r.Count(p, end-8, 20)
+	if !ok787 {
 		return -1
 	}
 	p += 4
-	rest763 := n760 * 20
-	for i762 := 0; i762 < n760; i762++ {
-		rest763 -= 20
+	rest789 := n786 * 20
+	for i788 := 0; i788 < n786; i788++ {
+		rest789 -= 20
 		p += 16
-		n764 := int(fw.U32(d, p))
-		if n764 > end-8-rest763-p-4 {
+		n790 := int(fw.U32(d, p))
+		if n790 > end-8-rest789-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n764
+		p += 4 + n790
 	}
-	n765, ok766 := r.Count(p, end-4, 5)
-	if !ok766 {
+	n791, ok792 := r.Count(p, end-4, 5)
+	if !ok792 {
 		return -1
 	}
 	p += 4
-	rest768 := n765 * 5
-	for i767 := 0; i767 < n765; i767++ {
-		rest768 -= 5
-		n769 := int(fw.U32(d, p))
-		if n769 > end-4-rest768-1-p-4 {
+	rest794 := n791 * 5
+	for i793 := 0; i793 < n791; i793++ {
+		rest794 -= 5
+		n795 := int(fw.U32(d, p))
+		if n795 > end-4-rest794-1-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n769
+		p += 4 + n795
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 169 > end-4-rest768-p {
+			if 169 > end-4-rest794-p {
 				return r.Fail(fw.ErrTruncated)
 			}
 			{
-				end := end - 4 - rest768
+				end := end - 4 - rest794
 				if r.Depth == 0 {
 					return r.Fail(fw.ErrTooDeep)
 				}
@@ -6292,16 +6516,16 @@ func FwVerifyFCollections(r *fw.FReader, p, end int) int {
 					return -1
 				}
 				p += 16
-				n770 := int(fw.U32(d, p))
-				if n770 > end-100-p-4 {
+				n796 := int(fw.U32(d, p))
+				if n796 > end-100-p-4 {
 					return r.Fail(fw.ErrTruncated)
 				}
-				p += 4 + n770
-				n771 := int(fw.U32(d, p))
-				if n771 > end-96-p-4 {
+				p += 4 + n796
+				n797 := int(fw.U32(d, p))
+				if n797 > end-96-p-4 {
 					return r.Fail(fw.ErrTruncated)
 				}
-				p += 4 + n771
+				p += 4 + n797
 				p += 8
 				p += 8
 				p += 8
@@ -6309,40 +6533,40 @@ func FwVerifyFCollections(r *fw.FReader, p, end int) int {
 				p += 16
 				p += 16
 				p += 16
-				n772 := int(fw.U32(d, p))
-				if n772 > end-4-p-4 {
+				n798 := int(fw.U32(d, p))
+				if n798 > end-4-p-4 {
 					return r.Fail(fw.ErrTruncated)
 				}
-				p += 4 + n772
+				p += 4 + n798
 				p += 4
 			}
 		}
 	}
-	n773, ok774 := r.Count(p, end, 38)
-	if !ok774 {
+	n799, ok800 := r.Count(p, end, 38)
+	if !ok800 {
 		return -1
 	}
 	p += 4
-	rest776 := n773 * 38
-	for i775 := 0; i775 < n773; i775++ {
-		rest776 -= 38
+	rest802 := n799 * 38
+	for i801 := 0; i801 < n799; i801++ {
+		rest802 -= 38
 		{
-			end := end - rest776 - 12
+			end := end - rest802 - 12
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
 			p += 4
-			n777 := int(fw.U32(d, p))
-			if n777 > end-18-p-4 {
+			n803 := int(fw.U32(d, p))
+			if n803 > end-18-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n777
+			p += 4 + n803
 			p += 1
 			p += 1
 			p += 8
 			p += 8
 		}
-		if p = FwVerifyFOptionals(r, p, end-rest776); p < 0 {
+		if p = FwVerifyFOptionals(r, p, end-rest802); p < 0 {
 			return -1
 		}
 	}
@@ -6360,198 +6584,198 @@ func (s *Collections) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"f_array\":"...)
 	b = append(b, '[')
-	for i778 := range s.FArray {
-		if i778 > 0 {
+	for i804 := range s.FArray {
+		if i804 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(s.FArray[i778]), 10)
+		b = strconv.AppendInt(b, int64(s.FArray[i804]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_array_optional\":"...)
 	b = append(b, '[')
-	for i779 := range s.FArrayOptional {
-		if i779 > 0 {
+	for i805 := range s.FArrayOptional {
+		if i805 > 0 {
 			b = append(b, ',')
 		}
-		if s.FArrayOptional[i779] == nil {
+		if s.FArrayOptional[i805] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendJSONString(b, (*s.FArrayOptional[i779]))
+			b = fw.AppendJSONString(b, (*s.FArrayOptional[i805]))
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_array_struct\":"...)
 	b = append(b, '[')
-	for i780 := range s.FArrayStruct {
-		if i780 > 0 {
+	for i806 := range s.FArrayStruct {
+		if i806 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FArrayStruct[i780].AppendJSON(b)
+		b = s.FArrayStruct[i806].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_vector\":"...)
 	b = append(b, '[')
-	for i781 := range s.FVector {
-		if i781 > 0 {
+	for i807 := range s.FVector {
+		if i807 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendUint(b, uint64(s.FVector[i781]), 10)
+		b = strconv.AppendUint(b, uint64(s.FVector[i807]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_vector_optional\":"...)
 	b = append(b, '[')
-	for i782 := range s.FVectorOptional {
-		if i782 > 0 {
+	for i808 := range s.FVectorOptional {
+		if i808 > 0 {
 			b = append(b, ',')
 		}
-		if s.FVectorOptional[i782] == nil {
+		if s.FVectorOptional[i808] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = strconv.AppendUint(b, uint64((*s.FVectorOptional[i782])), 10)
+			b = strconv.AppendUint(b, uint64((*s.FVectorOptional[i808])), 10)
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_vector_struct\":"...)
 	b = append(b, '[')
-	for i783 := range s.FVectorStruct {
-		if i783 > 0 {
+	for i809 := range s.FVectorStruct {
+		if i809 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FVectorStruct[i783].AppendJSON(b)
+		b = s.FVectorStruct[i809].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_list\":"...)
 	b = append(b, '[')
-	for i784 := range s.FList {
-		if i784 > 0 {
+	for i810 := range s.FList {
+		if i810 > 0 {
 			b = append(b, ',')
 		}
-		b = fw.AppendJSONString(b, s.FList[i784])
+		b = fw.AppendJSONString(b, s.FList[i810])
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_list_optional\":"...)
 	b = append(b, '[')
-	for i785 := range s.FListOptional {
-		if i785 > 0 {
+	for i811 := range s.FListOptional {
+		if i811 > 0 {
 			b = append(b, ',')
 		}
-		if s.FListOptional[i785] == nil {
+		if s.FListOptional[i811] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = s.FListOptional[i785].AppendJSON(b)
+			b = s.FListOptional[i811].AppendJSON(b)
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_set\":"...)
-	set786 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	set812 := fw.SortedSet(s.FSet, cmp.Compare[int64])
 	b = append(b, '[')
-	for i787 := range set786 {
-		if i787 > 0 {
+	for i813 := range set812 {
+		if i813 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(set786[i787]), 10)
+		b = strconv.AppendInt(b, int64(set812[i813]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_set_struct\":"...)
-	set788 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	set814 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
 	b = append(b, '[')
-	for i789 := range set788 {
-		if i789 > 0 {
+	for i815 := range set814 {
+		if i815 > 0 {
 			b = append(b, ',')
 		}
-		b = set788[i789].AppendJSON(b)
+		b = set814[i815].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_map\":"...)
 	b = append(b, '{')
-	first792 := true
-	for _, k790 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v791 := s.FMap[k790]
-		if !first792 {
+	first818 := true
+	for _, k816 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v817 := s.FMap[k816]
+		if !first818 {
 			b = append(b, ',')
 		}
-		first792 = false
+		first818 = false
 		b = append(b, '"')
-		b = strconv.AppendInt(b, int64(k790), 10)
+		b = strconv.AppendInt(b, int64(k816), 10)
 		b = append(b, '"')
 		b = append(b, ':')
-		b = fw.AppendJSONString(b, v791)
+		b = fw.AppendJSONString(b, v817)
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_map_optional\":"...)
 	b = append(b, '{')
-	first795 := true
-	for _, k793 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v794 := s.FMapOptional[k793]
-		if !first795 {
+	first821 := true
+	for _, k819 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v820 := s.FMapOptional[k819]
+		if !first821 {
 			b = append(b, ',')
 		}
-		first795 = false
-		b = fw.AppendJSONString(b, k793)
+		first821 = false
+		b = fw.AppendJSONString(b, k819)
 		b = append(b, ':')
-		if v794 == nil {
+		if v820 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendDouble(b, float64((*v794)))
+			b = fw.AppendDouble(b, float64((*v820)))
 		}
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_map_enum_key\":"...)
 	b = append(b, '{')
-	first798 := true
-	for _, k796 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v797 := s.FMapEnumKey[k796]
-		if !first798 {
+	first824 := true
+	for _, k822 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v823 := s.FMapEnumKey[k822]
+		if !first824 {
 			b = append(b, ',')
 		}
-		first798 = false
+		first824 = false
 		b = append(b, '"')
-		b = strconv.AppendUint(b, uint64(k796), 10)
+		b = strconv.AppendUint(b, uint64(k822), 10)
 		b = append(b, '"')
 		b = append(b, ':')
-		b = v797.AppendJSON(b)
+		b = v823.AppendJSON(b)
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_hash\":"...)
 	b = append(b, '{')
-	first801 := true
-	for k799, v800 := range s.FHash {
-		if !first801 {
+	first827 := true
+	for k825, v826 := range s.FHash {
+		if !first827 {
 			b = append(b, ',')
 		}
-		first801 = false
-		b = fw.AppendJSONUUID(b, k799)
+		first827 = false
+		b = fw.AppendJSONUUID(b, k825)
 		b = append(b, ':')
-		b = fw.AppendJSONBytes(b, v800)
+		b = fw.AppendJSONBytes(b, v826)
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_hash_optional\":"...)
 	b = append(b, '{')
-	first804 := true
-	for k802, v803 := range s.FHashOptional {
-		if !first804 {
+	first830 := true
+	for k828, v829 := range s.FHashOptional {
+		if !first830 {
 			b = append(b, ',')
 		}
-		first804 = false
-		b = fw.AppendJSONString(b, k802)
+		first830 = false
+		b = fw.AppendJSONString(b, k828)
 		b = append(b, ':')
-		if v803 == nil {
+		if v829 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = v803.AppendJSON(b)
+			b = v829.AppendJSON(b)
 		}
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_hash_struct_key\":"...)
 	b = append(b, '[')
-	for i805 := range s.FHashStructKey {
-		if i805 > 0 {
+	for i831 := range s.FHashStructKey {
+		if i831 > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '[')
-		b = s.FHashStructKey[i805].Key.AppendJSON(b)
+		b = s.FHashStructKey[i831].Key.AppendJSON(b)
 		b = append(b, ',')
-		b = s.FHashStructKey[i805].Value.AppendJSON(b)
+		b = s.FHashStructKey[i831].Value.AppendJSON(b)
 		b = append(b, ']')
 	}
 	b = append(b, ']')
@@ -6580,53 +6804,53 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 		switch string(p.Key) {
 		case "f_array":
 			if p.Array() {
-				i806 := 0
+				i832 := 0
 				for p.More() {
-					if i806 == 3 {
+					if i832 == 3 {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					s.FArray[i806] = int32(p.Int(-2147483648, 2147483647))
-					i806++
+					s.FArray[i832] = int32(p.Int(-2147483648, 2147483647))
+					i832++
 				}
-				if i806 != 3 {
+				if i832 != 3 {
 					p.Fail(fw.ErrInvalidArgument)
 				}
 			}
 		case "f_array_optional":
 			if p.Array() {
-				i807 := 0
+				i833 := 0
 				for p.More() {
-					if i807 == 2 {
+					if i833 == 2 {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
 					if p.Null() {
-						s.FArrayOptional[i807] = nil
+						s.FArrayOptional[i833] = nil
 					} else {
-						if s.FArrayOptional[i807] == nil {
-							s.FArrayOptional[i807] = new(string)
+						if s.FArrayOptional[i833] == nil {
+							s.FArrayOptional[i833] = new(string)
 						}
-						p.String(&(*s.FArrayOptional[i807]))
+						p.String(&(*s.FArrayOptional[i833]))
 					}
-					i807++
+					i833++
 				}
-				if i807 != 2 {
+				if i833 != 2 {
 					p.Fail(fw.ErrInvalidArgument)
 				}
 			}
 		case "f_array_struct":
 			if p.Array() {
-				i808 := 0
+				i834 := 0
 				for p.More() {
-					if i808 == 2 {
+					if i834 == 2 {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					s.FArrayStruct[i808].FwGetJSON(p)
-					i808++
+					s.FArrayStruct[i834].FwGetJSON(p)
+					i834++
 				}
-				if i808 != 2 {
+				if i834 != 2 {
 					p.Fail(fw.ErrInvalidArgument)
 				}
 			}
@@ -6634,87 +6858,87 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FVector = s.FVector[:0]
 			if p.Array() {
 				for p.More() {
-					var e809 byte
-					e809 = byte(p.Uint(255))
+					var e835 byte
+					e835 = byte(p.Uint(255))
 					if p.Err != nil {
 						break
 					}
-					s.FVector = append(s.FVector, e809)
+					s.FVector = append(s.FVector, e835)
 				}
 			}
 		case "f_vector_optional":
 			s.FVectorOptional = s.FVectorOptional[:0]
 			if p.Array() {
 				for p.More() {
-					var e810 *EnumByte
+					var e836 *EnumByte
 					if p.Null() {
-						e810 = nil
+						e836 = nil
 					} else {
-						if e810 == nil {
-							e810 = new(EnumByte)
+						if e836 == nil {
+							e836 = new(EnumByte)
 						}
-						(*e810) = EnumByte(p.Uint(255))
+						(*e836) = EnumByte(p.Uint(255))
 					}
 					if p.Err != nil {
 						break
 					}
-					s.FVectorOptional = append(s.FVectorOptional, e810)
+					s.FVectorOptional = append(s.FVectorOptional, e836)
 				}
 			}
 		case "f_vector_struct":
 			s.FVectorStruct = s.FVectorStruct[:0]
 			if p.Array() {
 				for p.More() {
-					var e811 proto.Order
-					e811 = proto.NewOrder()
-					e811.FwGetJSON(p)
+					var e837 proto.Order
+					e837 = proto.NewOrder()
+					e837.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.FVectorStruct = append(s.FVectorStruct, e811)
+					s.FVectorStruct = append(s.FVectorStruct, e837)
 				}
 			}
 		case "f_list":
 			s.FList = s.FList[:0]
 			if p.Array() {
 				for p.More() {
-					var e812 string
-					p.String(&e812)
+					var e838 string
+					p.String(&e838)
 					if p.Err != nil {
 						break
 					}
-					s.FList = append(s.FList, e812)
+					s.FList = append(s.FList, e838)
 				}
 			}
 		case "f_list_optional":
 			s.FListOptional = s.FListOptional[:0]
 			if p.Array() {
 				for p.More() {
-					var e813 *Optionals
+					var e839 *Optionals
 					if p.Null() {
-						e813 = nil
+						e839 = nil
 					} else {
-						if e813 == nil {
-							e813 = new(Optionals)
+						if e839 == nil {
+							e839 = new(Optionals)
 						}
-						e813.FwGetJSON(p)
+						e839.FwGetJSON(p)
 					}
 					if p.Err != nil {
 						break
 					}
-					s.FListOptional = append(s.FListOptional, e813)
+					s.FListOptional = append(s.FListOptional, e839)
 				}
 			}
 		case "f_set":
 			s.FSet = s.FSet[:0]
 			if p.Array() {
 				for p.More() {
-					var e814 int64
-					e814 = int64(p.Int(-9223372036854775808, 9223372036854775807))
+					var e840 int64
+					e840 = int64(p.Int(-9223372036854775808, 9223372036854775807))
 					if p.Err != nil {
 						break
 					}
-					s.FSet = append(s.FSet, e814)
+					s.FSet = append(s.FSet, e840)
 				}
 			}
 			s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
@@ -6722,13 +6946,13 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FSetStruct = s.FSetStruct[:0]
 			if p.Array() {
 				for p.More() {
-					var e815 proto.Balance
-					e815 = proto.NewBalance()
-					e815.FwGetJSON(p)
+					var e841 proto.Balance
+					e841 = proto.NewBalance()
+					e841.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.FSetStruct = append(s.FSetStruct, e815)
+					s.FSetStruct = append(s.FSetStruct, e841)
 				}
 			}
 			s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
@@ -6736,14 +6960,14 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FMap = fw.ClearMap(s.FMap, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k816 := int32(p.KeyInt(-2147483648, 2147483647))
-					var v817 string
-					p.String(&v817)
+					k842 := int32(p.KeyInt(-2147483648, 2147483647))
+					var v843 string
+					p.String(&v843)
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FMap[k816]; !dup {
-						s.FMap[k816] = v817
+					if _, dup := s.FMap[k842]; !dup {
+						s.FMap[k842] = v843
 					}
 				}
 			}
@@ -6751,21 +6975,21 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FMapOptional = fw.ClearMap(s.FMapOptional, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k818 := p.KeyString()
-					var v819 *float64
+					k844 := p.KeyString()
+					var v845 *float64
 					if p.Null() {
-						v819 = nil
+						v845 = nil
 					} else {
-						if v819 == nil {
-							v819 = new(float64)
+						if v845 == nil {
+							v845 = new(float64)
 						}
-						(*v819) = float64(p.Double())
+						(*v845) = float64(p.Double())
 					}
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FMapOptional[k818]; !dup {
-						s.FMapOptional[k818] = v819
+					if _, dup := s.FMapOptional[k844]; !dup {
+						s.FMapOptional[k844] = v845
 					}
 				}
 			}
@@ -6773,14 +6997,14 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k820 := EnumByte(p.KeyUint(255))
-					var v821 Optionals
-					v821.FwGetJSON(p)
+					k846 := EnumByte(p.KeyUint(255))
+					var v847 Optionals
+					v847.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FMapEnumKey[k820]; !dup {
-						s.FMapEnumKey[k820] = v821
+					if _, dup := s.FMapEnumKey[k846]; !dup {
+						s.FMapEnumKey[k846] = v847
 					}
 				}
 			}
@@ -6788,14 +7012,14 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FHash = fw.ClearMap(s.FHash, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k822 := p.KeyUUID()
-					var v823 []byte
-					p.Bytes(&v823)
+					k848 := p.KeyUUID()
+					var v849 []byte
+					p.Bytes(&v849)
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FHash[k822]; !dup {
-						s.FHash[k822] = v823
+					if _, dup := s.FHash[k848]; !dup {
+						s.FHash[k848] = v849
 					}
 				}
 			}
@@ -6803,21 +7027,21 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FHashOptional = fw.ClearMap(s.FHashOptional, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k824 := p.KeyString()
-					var v825 *Primitives
+					k850 := p.KeyString()
+					var v851 *Primitives
 					if p.Null() {
-						v825 = nil
+						v851 = nil
 					} else {
-						if v825 == nil {
-							v825 = new(Primitives)
+						if v851 == nil {
+							v851 = new(Primitives)
 						}
-						v825.FwGetJSON(p)
+						v851.FwGetJSON(p)
 					}
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FHashOptional[k824]; !dup {
-						s.FHashOptional[k824] = v825
+					if _, dup := s.FHashOptional[k850]; !dup {
+						s.FHashOptional[k850] = v851
 					}
 				}
 			}
@@ -6829,21 +7053,21 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					var k826 proto.Order
-					var v827 Optionals
-					k826.FwGetJSON(p)
+					var k852 proto.Order
+					var v853 Optionals
+					k852.FwGetJSON(p)
 					if !p.More() {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					v827.FwGetJSON(p)
+					v853.FwGetJSON(p)
 					if p.More() {
 						p.Fail(fw.ErrInvalidArgument)
 					}
 					if p.Err != nil {
 						break
 					}
-					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k826, Value: v827})
+					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k852, Value: v853})
 				}
 			}
 			s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
@@ -7050,8 +7274,8 @@ func (s *Fixed) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q828 := d[p : p+4 : p+4]
-	s.Id = int32(fw.U32(q828, 0))
+	q854 := d[p : p+4 : p+4]
+	s.Id = int32(fw.U32(q854, 0))
 	p += 4
 	r.Leave()
 	return p
@@ -7793,13 +8017,13 @@ func FwVerifyVBase(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 13 {
-		blk829 := pos + int(fw.U32(d, pos+8))
-		n830 := -1
-		if blk829 >= pos+8+4 && blk829 <= size-4 {
-			n830 = int(fw.U32(d, blk829))
+		blk855 := pos + int(fw.U32(d, pos+8))
+		n856 := -1
+		if blk855 >= pos+8+4 && blk855 <= size-4 {
+			n856 = int(fw.U32(d, blk855))
 		}
-		if n830 >= 0 && n830 <= size-blk829-4 {
-			left -= int64(4 + n830)
+		if n856 >= 0 && n856 <= size-blk855-4 {
+			left -= int64(4 + n856)
 		} else {
 			r.Left = left
 			r.Text(pos+8, pos)
@@ -7807,13 +8031,13 @@ func FwVerifyVBase(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 12 <= stored {
-			blk831 := pos + int(fw.U32(d, pos+8))
-			n832 := -1
-			if blk831 >= pos+8+4 && blk831 <= size-4 {
-				n832 = int(fw.U32(d, blk831))
+			blk857 := pos + int(fw.U32(d, pos+8))
+			n858 := -1
+			if blk857 >= pos+8+4 && blk857 <= size-4 {
+				n858 = int(fw.U32(d, blk857))
 			}
-			if n832 >= 0 && n832 <= size-blk831-4 {
-				left -= int64(4 + n832)
+			if n858 >= 0 && n858 <= size-blk857-4 {
+				left -= int64(4 + n858)
 			} else {
 				r.Left = left
 				r.Text(pos+8, pos)
@@ -7881,8 +8105,8 @@ func (s *Base) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-1, &s.Name); p < 0 {
 		return -1
 	}
-	q833 := d[p : p+1 : p+1]
-	s.Level = int8(q833[0])
+	q859 := d[p : p+1 : p+1]
+	s.Level = int8(q859[0])
 	p += 1
 	r.Leave()
 	return p
@@ -7895,11 +8119,11 @@ func FwVerifyFBase(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n834 := int(fw.U32(d, p))
-	if n834 > end-1-p-4 {
+	n860 := int(fw.U32(d, p))
+	if n860 > end-1-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n834
+	p += 4 + n860
 	p += 1
 	r.Leave()
 	return p
@@ -8135,13 +8359,13 @@ func FwVerifyVDerived(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 25 {
-		blk835 := pos + int(fw.U32(d, pos+8))
-		n836 := -1
-		if blk835 >= pos+8+4 && blk835 <= size-4 {
-			n836 = int(fw.U32(d, blk835))
+		blk861 := pos + int(fw.U32(d, pos+8))
+		n862 := -1
+		if blk861 >= pos+8+4 && blk861 <= size-4 {
+			n862 = int(fw.U32(d, blk861))
 		}
-		if n836 >= 0 && n836 <= size-blk835-4 {
-			left -= int64(4 + n836)
+		if n862 >= 0 && n862 <= size-blk861-4 {
+			left -= int64(4 + n862)
 		} else {
 			r.Left = left
 			r.Text(pos+8, pos)
@@ -8149,13 +8373,13 @@ func FwVerifyVDerived(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 12 <= stored {
-			blk837 := pos + int(fw.U32(d, pos+8))
-			n838 := -1
-			if blk837 >= pos+8+4 && blk837 <= size-4 {
-				n838 = int(fw.U32(d, blk837))
+			blk863 := pos + int(fw.U32(d, pos+8))
+			n864 := -1
+			if blk863 >= pos+8+4 && blk863 <= size-4 {
+				n864 = int(fw.U32(d, blk863))
 			}
-			if n838 >= 0 && n838 <= size-blk837-4 {
-				left -= int64(4 + n838)
+			if n864 >= 0 && n864 <= size-blk863-4 {
+				left -= int64(4 + n864)
 			} else {
 				r.Left = left
 				r.Text(pos+8, pos)
@@ -8225,10 +8449,10 @@ func (s *Derived) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-13, &s.Name); p < 0 {
 		return -1
 	}
-	q839 := d[p : p+13 : p+13]
-	s.Level = int8(q839[0])
-	s.Serial = int32(fw.U32(q839, 1))
-	s.Weight = fw.F64(q839, 5)
+	q865 := d[p : p+13 : p+13]
+	s.Level = int8(q865[0])
+	s.Serial = int32(fw.U32(q865, 1))
+	s.Weight = fw.F64(q865, 5)
 	p += 13
 	r.Leave()
 	return p
@@ -8241,11 +8465,11 @@ func FwVerifyFDerived(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n840 := int(fw.U32(d, p))
-	if n840 > end-13-p-4 {
+	n866 := int(fw.U32(d, p))
+	if n866 > end-13-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n840
+	p += 4 + n866
 	p += 1
 	p += 4
 	p += 8
@@ -8503,13 +8727,13 @@ func FwVerifyVMoreDerived(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 26 {
-		blk841 := pos + int(fw.U32(d, pos+8))
-		n842 := -1
-		if blk841 >= pos+8+4 && blk841 <= size-4 {
-			n842 = int(fw.U32(d, blk841))
+		blk867 := pos + int(fw.U32(d, pos+8))
+		n868 := -1
+		if blk867 >= pos+8+4 && blk867 <= size-4 {
+			n868 = int(fw.U32(d, blk867))
 		}
-		if n842 >= 0 && n842 <= size-blk841-4 {
-			left -= int64(4 + n842)
+		if n868 >= 0 && n868 <= size-blk867-4 {
+			left -= int64(4 + n868)
 		} else {
 			r.Left = left
 			r.Text(pos+8, pos)
@@ -8517,13 +8741,13 @@ func FwVerifyVMoreDerived(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 12 <= stored {
-			blk843 := pos + int(fw.U32(d, pos+8))
-			n844 := -1
-			if blk843 >= pos+8+4 && blk843 <= size-4 {
-				n844 = int(fw.U32(d, blk843))
+			blk869 := pos + int(fw.U32(d, pos+8))
+			n870 := -1
+			if blk869 >= pos+8+4 && blk869 <= size-4 {
+				n870 = int(fw.U32(d, blk869))
 			}
-			if n844 >= 0 && n844 <= size-blk843-4 {
-				left -= int64(4 + n844)
+			if n870 >= 0 && n870 <= size-blk869-4 {
+				left -= int64(4 + n870)
 			} else {
 				r.Left = left
 				r.Text(pos+8, pos)
@@ -8594,11 +8818,11 @@ func (s *MoreDerived) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-14, &s.Name); p < 0 {
 		return -1
 	}
-	q845 := d[p : p+14 : p+14]
-	s.Level = int8(q845[0])
-	s.Serial = int32(fw.U32(q845, 1))
-	s.Weight = fw.F64(q845, 5)
-	s.Last = q845[13] != 0
+	q871 := d[p : p+14 : p+14]
+	s.Level = int8(q871[0])
+	s.Serial = int32(fw.U32(q871, 1))
+	s.Weight = fw.F64(q871, 5)
+	s.Last = q871[13] != 0
 	p += 14
 	r.Leave()
 	return p
@@ -8611,11 +8835,11 @@ func FwVerifyFMoreDerived(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n846 := int(fw.U32(d, p))
-	if n846 > end-14-p-4 {
+	n872 := int(fw.U32(d, p))
+	if n872 > end-14-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n846
+	p += 4 + n872
 	p += 1
 	p += 4
 	p += 8
@@ -8853,13 +9077,13 @@ func FwVerifyVWallet(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 36 {
-		blk847 := pos + int(fw.U32(d, pos+8))
-		n848 := -1
-		if blk847 >= pos+8+4 && blk847 <= size-4 {
-			n848 = int(fw.U32(d, blk847))
+		blk873 := pos + int(fw.U32(d, pos+8))
+		n874 := -1
+		if blk873 >= pos+8+4 && blk873 <= size-4 {
+			n874 = int(fw.U32(d, blk873))
 		}
-		if n848 >= 0 && n848 <= size-blk847-4 {
-			left -= int64(4 + n848)
+		if n874 >= 0 && n874 <= size-blk873-4 {
+			left -= int64(4 + n874)
 		} else {
 			r.Left = left
 			r.Text(pos+8, pos)
@@ -8870,13 +9094,13 @@ func FwVerifyVWallet(r *fw.VReader, slot, base int) {
 		left = r.Left
 	} else {
 		if 12 <= stored {
-			blk849 := pos + int(fw.U32(d, pos+8))
-			n850 := -1
-			if blk849 >= pos+8+4 && blk849 <= size-4 {
-				n850 = int(fw.U32(d, blk849))
+			blk875 := pos + int(fw.U32(d, pos+8))
+			n876 := -1
+			if blk875 >= pos+8+4 && blk875 <= size-4 {
+				n876 = int(fw.U32(d, blk875))
 			}
-			if n850 >= 0 && n850 <= size-blk849-4 {
-				left -= int64(4 + n850)
+			if n876 >= 0 && n876 <= size-blk875-4 {
+				left -= int64(4 + n876)
 			} else {
 				r.Left = left
 				r.Text(pos+8, pos)
@@ -8950,8 +9174,8 @@ func (s *Wallet) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-24, &s.Currency); p < 0 {
 		return -1
 	}
-	q851 := d[p : p+8 : p+8]
-	s.Amount = fw.F64(q851, 0)
+	q877 := d[p : p+8 : p+8]
+	s.Amount = fw.F64(q877, 0)
 	p += 8
 	if !r.Decimal(p, &s.Reserved) {
 		return -1
@@ -8968,11 +9192,11 @@ func FwVerifyFWallet(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n852 := int(fw.U32(d, p))
-	if n852 > end-24-p-4 {
+	n878 := int(fw.U32(d, p))
+	if n878 > end-24-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n852
+	p += 4 + n878
 	p += 8
 	if !r.CheckDecimal(p) {
 		return -1
@@ -9083,11 +9307,11 @@ func (s *ExAccount) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.Orders)), 10)
 	b = append(b, ']', '[')
-	for i853 := range s.Orders {
-		if i853 > 0 {
+	for i879 := range s.Orders {
+		if i879 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i853].FwPrint(b)
+		b = s.Orders[i879].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ')')
@@ -9175,12 +9399,26 @@ func (s *ExAccount) FwPutV(w *fw.Writer, slot, base int) {
 	if s.Asset == nil {
 		fw.VNull(w, pos+21)
 	} else {
-		blk854 := w.VOptional(pos+21, pos, 4)
-		s.Asset.FwPutV(w, blk854, blk854)
+		blk880 := len(w.Buf)
+		if blk880+4 > cap(w.Buf) {
+			w.Grow(4)
+		}
+		w.Buf = w.Buf[:blk880+4]
+		w.Buf[pos+21] = 1
+		fw.PutU32(w.Buf, pos+21+1, uint32(blk880-pos))
+		s.Asset.FwPutV(w, blk880, blk880)
 	}
-	p855 := w.VBlock(pos+26, pos, len(s.Orders), 4)
-	for i856 := range s.Orders {
-		s.Orders[i856].FwPutV(w, p855+i856*4, pos)
+	c881 := len(s.Orders)
+	blk882 := len(w.Buf)
+	if blk882+4+c881*4 > cap(w.Buf) {
+		w.Grow(4 + c881*4)
+	}
+	w.Buf = w.Buf[:blk882+4+c881*4]
+	fw.PutU32(w.Buf, pos+26, uint32(blk882-pos))
+	fw.PutU32(w.Buf, blk882, uint32(c881))
+	p883 := blk882 + 4
+	for i884 := range s.Orders {
+		s.Orders[i884].FwPutV(w, p883+i884*4, pos)
 	}
 }
 
@@ -9209,20 +9447,20 @@ func (s *ExAccount) FwGetV(r *fw.VReader, slot, base int) {
 		s.Extra = protoex.State(body[32])
 		r.String(pos+12, pos, &s.Name)
 		s.Wallet.FwGetV(r, pos+17, pos)
-		p857, set858, ok859 := r.Optional(pos+21, pos, 4)
-		if !set858 {
+		p885, set886, ok887 := r.Optional(pos+21, pos, 4)
+		if !set886 {
 			s.Asset = nil
-		} else if ok859 {
+		} else if ok887 {
 			if s.Asset == nil {
 				s.Asset = new(protoex.Balance)
 			}
-			s.Asset.FwGetV(r, p857, p857)
+			s.Asset.FwGetV(r, p885, p885)
 		}
-		p860, n861, ok862 := r.Block(pos+26, pos, 4)
-		if ok862 {
-			s.Orders = fw.Resize(s.Orders, n861)
-			for i863 := range s.Orders {
-				s.Orders[i863].FwGetV(r, p860+i863*4, pos)
+		p888, n889, ok890 := r.Block(pos+26, pos, 4)
+		if ok890 {
+			s.Orders = fw.Resize(s.Orders, n889)
+			for i891 := range s.Orders {
+				s.Orders[i891].FwGetV(r, p888+i891*4, pos)
 				if !r.OK() {
 					break
 				}
@@ -9251,24 +9489,24 @@ func (s *ExAccount) FwGetV(r *fw.VReader, slot, base int) {
 			s.Wallet = d.Wallet
 		}
 		if 26 <= stored {
-			p864, set865, ok866 := r.Optional(pos+21, pos, 4)
-			if !set865 {
+			p892, set893, ok894 := r.Optional(pos+21, pos, 4)
+			if !set893 {
 				s.Asset = nil
-			} else if ok866 {
+			} else if ok894 {
 				if s.Asset == nil {
 					s.Asset = new(protoex.Balance)
 				}
-				s.Asset.FwGetV(r, p864, p864)
+				s.Asset.FwGetV(r, p892, p892)
 			}
 		} else {
 			s.Asset = d.Asset
 		}
 		if 30 <= stored {
-			p867, n868, ok869 := r.Block(pos+26, pos, 4)
-			if ok869 {
-				s.Orders = fw.Resize(s.Orders, n868)
-				for i870 := range s.Orders {
-					s.Orders[i870].FwGetV(r, p867+i870*4, pos)
+			p895, n896, ok897 := r.Block(pos+26, pos, 4)
+			if ok897 {
+				s.Orders = fw.Resize(s.Orders, n896)
+				for i898 := range s.Orders {
+					s.Orders[i898].FwGetV(r, p895+i898*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -9310,13 +9548,13 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 33 {
-		blk871 := pos + int(fw.U32(d, pos+12))
-		n872 := -1
-		if blk871 >= pos+12+4 && blk871 <= size-4 {
-			n872 = int(fw.U32(d, blk871))
+		blk899 := pos + int(fw.U32(d, pos+12))
+		n900 := -1
+		if blk899 >= pos+12+4 && blk899 <= size-4 {
+			n900 = int(fw.U32(d, blk899))
 		}
-		if n872 >= 0 && n872 <= size-blk871-4 {
-			left -= int64(4 + n872)
+		if n900 >= 0 && n900 <= size-blk899-4 {
+			left -= int64(4 + n900)
 		} else {
 			r.Left = left
 			r.Text(pos+12, pos)
@@ -9333,13 +9571,13 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 			if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 				left -= int64(stored)
 				if stored >= 28 {
-					blk873 := pos + int(fw.U32(d, pos+8))
-					n874 := -1
-					if blk873 >= pos+8+4 && blk873 <= size-4 {
-						n874 = int(fw.U32(d, blk873))
+					blk901 := pos + int(fw.U32(d, pos+8))
+					n902 := -1
+					if blk901 >= pos+8+4 && blk901 <= size-4 {
+						n902 = int(fw.U32(d, blk901))
 					}
-					if n874 >= 0 && n874 <= size-blk873-4 {
-						left -= int64(4 + n874)
+					if n902 >= 0 && n902 <= size-blk901-4 {
+						left -= int64(4 + n902)
 					} else {
 						r.Left = left
 						r.Text(pos+8, pos)
@@ -9347,13 +9585,13 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 					}
 				} else {
 					if 12 <= stored {
-						blk875 := pos + int(fw.U32(d, pos+8))
-						n876 := -1
-						if blk875 >= pos+8+4 && blk875 <= size-4 {
-							n876 = int(fw.U32(d, blk875))
+						blk903 := pos + int(fw.U32(d, pos+8))
+						n904 := -1
+						if blk903 >= pos+8+4 && blk903 <= size-4 {
+							n904 = int(fw.U32(d, blk903))
 						}
-						if n876 >= 0 && n876 <= size-blk875-4 {
-							left -= int64(4 + n876)
+						if n904 >= 0 && n904 <= size-blk903-4 {
+							left -= int64(4 + n904)
 						} else {
 							r.Left = left
 							r.Text(pos+8, pos)
@@ -9368,11 +9606,11 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+21] != 0 {
-			p877 := pos + int(fw.U32(d, pos+21+1))
-			if p877 >= pos+21+5 && p877 <= size-4 {
+			p905 := pos + int(fw.U32(d, pos+21+1))
+			if p905 >= pos+21+5 && p905 <= size-4 {
 				left -= 4
 				{
-					slot, base := p877, p877
+					slot, base := p905, p905
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -9382,13 +9620,13 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 					if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 						left -= int64(stored)
 						if stored >= 28 {
-							blk878 := pos + int(fw.U32(d, pos+8))
-							n879 := -1
-							if blk878 >= pos+8+4 && blk878 <= size-4 {
-								n879 = int(fw.U32(d, blk878))
+							blk906 := pos + int(fw.U32(d, pos+8))
+							n907 := -1
+							if blk906 >= pos+8+4 && blk906 <= size-4 {
+								n907 = int(fw.U32(d, blk906))
 							}
-							if n879 >= 0 && n879 <= size-blk878-4 {
-								left -= int64(4 + n879)
+							if n907 >= 0 && n907 <= size-blk906-4 {
+								left -= int64(4 + n907)
 							} else {
 								r.Left = left
 								r.Text(pos+8, pos)
@@ -9396,13 +9634,13 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 							}
 						} else {
 							if 12 <= stored {
-								blk880 := pos + int(fw.U32(d, pos+8))
-								n881 := -1
-								if blk880 >= pos+8+4 && blk880 <= size-4 {
-									n881 = int(fw.U32(d, blk880))
+								blk908 := pos + int(fw.U32(d, pos+8))
+								n909 := -1
+								if blk908 >= pos+8+4 && blk908 <= size-4 {
+									n909 = int(fw.U32(d, blk908))
 								}
-								if n881 >= 0 && n881 <= size-blk880-4 {
-									left -= int64(4 + n881)
+								if n909 >= 0 && n909 <= size-blk908-4 {
+									left -= int64(4 + n909)
 								} else {
 									r.Left = left
 									r.Text(pos+8, pos)
@@ -9422,22 +9660,22 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 				left = r.Left
 			}
 		}
-		p882, n883, ok884 := 0, 0, false
-		blk885 := pos + int(fw.U32(d, pos+26))
-		if blk885 >= pos+26+4 && blk885 <= size-4 && int(fw.U32(d, blk885))*4 <= size-blk885-4 {
-			n883 = int(fw.U32(d, blk885))
-			p882 = blk885 + 4
-			left -= int64(4 + n883*4)
-			ok884 = left >= 0
+		p910, n911, ok912 := 0, 0, false
+		blk913 := pos + int(fw.U32(d, pos+26))
+		if blk913 >= pos+26+4 && blk913 <= size-4 && int(fw.U32(d, blk913))*4 <= size-blk913-4 {
+			n911 = int(fw.U32(d, blk913))
+			p910 = blk913 + 4
+			left -= int64(4 + n911*4)
+			ok912 = left >= 0
 		} else {
 			r.Left = left
-			p882, n883, ok884 = r.Block(pos+26, pos, 4)
+			p910, n911, ok912 = r.Block(pos+26, pos, 4)
 			left = r.Left
 		}
-		if ok884 {
-			for i886 := 0; i886 < n883 && r.Left >= 0; i886++ {
+		if ok912 {
+			for i914 := 0; i914 < n911 && r.Left >= 0; i914++ {
 				{
-					slot, base := p882+i886*4, pos
+					slot, base := p910+i914*4, pos
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -9447,13 +9685,13 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 					if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 						left -= int64(stored)
 						if stored >= 50 {
-							blk887 := pos + int(fw.U32(d, pos+12))
-							n888 := -1
-							if blk887 >= pos+12+4 && blk887 <= size-4 {
-								n888 = int(fw.U32(d, blk887))
+							blk915 := pos + int(fw.U32(d, pos+12))
+							n916 := -1
+							if blk915 >= pos+12+4 && blk915 <= size-4 {
+								n916 = int(fw.U32(d, blk915))
 							}
-							if n888 >= 0 && n888 <= size-blk887-4 {
-								left -= int64(4 + n888)
+							if n916 >= 0 && n916 <= size-blk915-4 {
+								left -= int64(4 + n916)
 							} else {
 								r.Left = left
 								r.Text(pos+12, pos)
@@ -9461,13 +9699,13 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 							}
 						} else {
 							if 16 <= stored {
-								blk889 := pos + int(fw.U32(d, pos+12))
-								n890 := -1
-								if blk889 >= pos+12+4 && blk889 <= size-4 {
-									n890 = int(fw.U32(d, blk889))
+								blk917 := pos + int(fw.U32(d, pos+12))
+								n918 := -1
+								if blk917 >= pos+12+4 && blk917 <= size-4 {
+									n918 = int(fw.U32(d, blk917))
 								}
-								if n890 >= 0 && n890 <= size-blk889-4 {
-									left -= int64(4 + n890)
+								if n918 >= 0 && n918 <= size-blk917-4 {
+									left -= int64(4 + n918)
 								} else {
 									r.Left = left
 									r.Text(pos+12, pos)
@@ -9485,13 +9723,13 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 16 <= stored {
-			blk891 := pos + int(fw.U32(d, pos+12))
-			n892 := -1
-			if blk891 >= pos+12+4 && blk891 <= size-4 {
-				n892 = int(fw.U32(d, blk891))
+			blk919 := pos + int(fw.U32(d, pos+12))
+			n920 := -1
+			if blk919 >= pos+12+4 && blk919 <= size-4 {
+				n920 = int(fw.U32(d, blk919))
 			}
-			if n892 >= 0 && n892 <= size-blk891-4 {
-				left -= int64(4 + n892)
+			if n920 >= 0 && n920 <= size-blk919-4 {
+				left -= int64(4 + n920)
 			} else {
 				r.Left = left
 				r.Text(pos+12, pos)
@@ -9510,13 +9748,13 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 				if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 					left -= int64(stored)
 					if stored >= 28 {
-						blk893 := pos + int(fw.U32(d, pos+8))
-						n894 := -1
-						if blk893 >= pos+8+4 && blk893 <= size-4 {
-							n894 = int(fw.U32(d, blk893))
+						blk921 := pos + int(fw.U32(d, pos+8))
+						n922 := -1
+						if blk921 >= pos+8+4 && blk921 <= size-4 {
+							n922 = int(fw.U32(d, blk921))
 						}
-						if n894 >= 0 && n894 <= size-blk893-4 {
-							left -= int64(4 + n894)
+						if n922 >= 0 && n922 <= size-blk921-4 {
+							left -= int64(4 + n922)
 						} else {
 							r.Left = left
 							r.Text(pos+8, pos)
@@ -9524,13 +9762,13 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 						}
 					} else {
 						if 12 <= stored {
-							blk895 := pos + int(fw.U32(d, pos+8))
-							n896 := -1
-							if blk895 >= pos+8+4 && blk895 <= size-4 {
-								n896 = int(fw.U32(d, blk895))
+							blk923 := pos + int(fw.U32(d, pos+8))
+							n924 := -1
+							if blk923 >= pos+8+4 && blk923 <= size-4 {
+								n924 = int(fw.U32(d, blk923))
 							}
-							if n896 >= 0 && n896 <= size-blk895-4 {
-								left -= int64(4 + n896)
+							if n924 >= 0 && n924 <= size-blk923-4 {
+								left -= int64(4 + n924)
 							} else {
 								r.Left = left
 								r.Text(pos+8, pos)
@@ -9547,11 +9785,11 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 		}
 		if 26 <= stored {
 			if d[pos+21] != 0 {
-				p897 := pos + int(fw.U32(d, pos+21+1))
-				if p897 >= pos+21+5 && p897 <= size-4 {
+				p925 := pos + int(fw.U32(d, pos+21+1))
+				if p925 >= pos+21+5 && p925 <= size-4 {
 					left -= 4
 					{
-						slot, base := p897, p897
+						slot, base := p925, p925
 						pos := base + int(fw.U32(d, slot))
 						stored, typ := 0, uint32(0)
 						if pos >= slot+4 && pos <= size-8 {
@@ -9561,13 +9799,13 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 						if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 							left -= int64(stored)
 							if stored >= 28 {
-								blk898 := pos + int(fw.U32(d, pos+8))
-								n899 := -1
-								if blk898 >= pos+8+4 && blk898 <= size-4 {
-									n899 = int(fw.U32(d, blk898))
+								blk926 := pos + int(fw.U32(d, pos+8))
+								n927 := -1
+								if blk926 >= pos+8+4 && blk926 <= size-4 {
+									n927 = int(fw.U32(d, blk926))
 								}
-								if n899 >= 0 && n899 <= size-blk898-4 {
-									left -= int64(4 + n899)
+								if n927 >= 0 && n927 <= size-blk926-4 {
+									left -= int64(4 + n927)
 								} else {
 									r.Left = left
 									r.Text(pos+8, pos)
@@ -9575,13 +9813,13 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 								}
 							} else {
 								if 12 <= stored {
-									blk900 := pos + int(fw.U32(d, pos+8))
-									n901 := -1
-									if blk900 >= pos+8+4 && blk900 <= size-4 {
-										n901 = int(fw.U32(d, blk900))
+									blk928 := pos + int(fw.U32(d, pos+8))
+									n929 := -1
+									if blk928 >= pos+8+4 && blk928 <= size-4 {
+										n929 = int(fw.U32(d, blk928))
 									}
-									if n901 >= 0 && n901 <= size-blk900-4 {
-										left -= int64(4 + n901)
+									if n929 >= 0 && n929 <= size-blk928-4 {
+										left -= int64(4 + n929)
 									} else {
 										r.Left = left
 										r.Text(pos+8, pos)
@@ -9603,22 +9841,22 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 			}
 		}
 		if 30 <= stored {
-			p902, n903, ok904 := 0, 0, false
-			blk905 := pos + int(fw.U32(d, pos+26))
-			if blk905 >= pos+26+4 && blk905 <= size-4 && int(fw.U32(d, blk905))*4 <= size-blk905-4 {
-				n903 = int(fw.U32(d, blk905))
-				p902 = blk905 + 4
-				left -= int64(4 + n903*4)
-				ok904 = left >= 0
+			p930, n931, ok932 := 0, 0, false
+			blk933 := pos + int(fw.U32(d, pos+26))
+			if blk933 >= pos+26+4 && blk933 <= size-4 && int(fw.U32(d, blk933))*4 <= size-blk933-4 {
+				n931 = int(fw.U32(d, blk933))
+				p930 = blk933 + 4
+				left -= int64(4 + n931*4)
+				ok932 = left >= 0
 			} else {
 				r.Left = left
-				p902, n903, ok904 = r.Block(pos+26, pos, 4)
+				p930, n931, ok932 = r.Block(pos+26, pos, 4)
 				left = r.Left
 			}
-			if ok904 {
-				for i906 := 0; i906 < n903 && r.Left >= 0; i906++ {
+			if ok932 {
+				for i934 := 0; i934 < n931 && r.Left >= 0; i934++ {
 					{
-						slot, base := p902+i906*4, pos
+						slot, base := p930+i934*4, pos
 						pos := base + int(fw.U32(d, slot))
 						stored, typ := 0, uint32(0)
 						if pos >= slot+4 && pos <= size-8 {
@@ -9628,13 +9866,13 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 						if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 							left -= int64(stored)
 							if stored >= 50 {
-								blk907 := pos + int(fw.U32(d, pos+12))
-								n908 := -1
-								if blk907 >= pos+12+4 && blk907 <= size-4 {
-									n908 = int(fw.U32(d, blk907))
+								blk935 := pos + int(fw.U32(d, pos+12))
+								n936 := -1
+								if blk935 >= pos+12+4 && blk935 <= size-4 {
+									n936 = int(fw.U32(d, blk935))
 								}
-								if n908 >= 0 && n908 <= size-blk907-4 {
-									left -= int64(4 + n908)
+								if n936 >= 0 && n936 <= size-blk935-4 {
+									left -= int64(4 + n936)
 								} else {
 									r.Left = left
 									r.Text(pos+12, pos)
@@ -9642,13 +9880,13 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 								}
 							} else {
 								if 16 <= stored {
-									blk909 := pos + int(fw.U32(d, pos+12))
-									n910 := -1
-									if blk909 >= pos+12+4 && blk909 <= size-4 {
-										n910 = int(fw.U32(d, blk909))
+									blk937 := pos + int(fw.U32(d, pos+12))
+									n938 := -1
+									if blk937 >= pos+12+4 && blk937 <= size-4 {
+										n938 = int(fw.U32(d, blk937))
 									}
-									if n910 >= 0 && n910 <= size-blk909-4 {
-										left -= int64(4 + n910)
+									if n938 >= 0 && n938 <= size-blk937-4 {
+										left -= int64(4 + n938)
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -9722,8 +9960,8 @@ func (s *ExAccount) FwPutF(b []byte) []byte {
 		b = s.Asset.FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.Orders)))
-	for i911 := range s.Orders {
-		b = s.Orders[i911].FwPutF(b)
+	for i939 := range s.Orders {
+		b = s.Orders[i939].FwPutF(b)
 	}
 	b = fw.AppendU16(b, uint16(s.Refs))
 	b = append(b, byte(s.Extra))
@@ -9737,14 +9975,14 @@ func (s *ExAccount) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q912 := d[p : p+4 : p+4]
-	s.Uid = int32(fw.U32(q912, 0))
+	q940 := d[p : p+4 : p+4]
+	s.Uid = int32(fw.U32(q940, 0))
 	p += 4
 	if p = r.String(p, end-29, &s.Name); p < 0 {
 		return -1
 	}
-	q913 := d[p : p+1 : p+1]
-	s.State = protoex.State(q913[0])
+	q941 := d[p : p+1 : p+1]
+	s.State = protoex.State(q941[0])
 	p += 1
 	if p = s.Wallet.FwGetF(r, p, end-8); p < 0 {
 		return -1
@@ -9764,22 +10002,22 @@ func (s *ExAccount) FwGetF(r *fw.FReader, p, end int) int {
 			return -1
 		}
 	}
-	n914, ok915 := r.Count(p, end-3, 42)
-	if !ok915 {
+	n942, ok943 := r.Count(p, end-3, 42)
+	if !ok943 {
 		return -1
 	}
 	p += 4
-	s.Orders = fw.Resize(s.Orders, n914)
-	rest917 := n914 * 42
-	for i916 := range s.Orders {
-		rest917 -= 42
-		if p = s.Orders[i916].FwGetF(r, p, end-3-rest917); p < 0 {
+	s.Orders = fw.Resize(s.Orders, n942)
+	rest945 := n942 * 42
+	for i944 := range s.Orders {
+		rest945 -= 42
+		if p = s.Orders[i944].FwGetF(r, p, end-3-rest945); p < 0 {
 			return -1
 		}
 	}
-	q918 := d[p : p+3 : p+3]
-	s.Refs = EnumRefs(fw.U16(q918, 0))
-	s.Extra = protoex.State(q918[2])
+	q946 := d[p : p+3 : p+3]
+	s.Refs = EnumRefs(fw.U16(q946, 0))
+	s.Extra = protoex.State(q946[2])
 	p += 3
 	r.Leave()
 	return p
@@ -9793,22 +10031,22 @@ func FwVerifyFExAccount(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 4
-	n919 := int(fw.U32(d, p))
-	if n919 > end-29-p-4 {
+	n947 := int(fw.U32(d, p))
+	if n947 > end-29-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n919
+	p += 4 + n947
 	p += 1
 	{
 		end := end - 8
 		if r.Depth == 0 {
 			return r.Fail(fw.ErrTooDeep)
 		}
-		n920 := int(fw.U32(d, p))
-		if n920 > end-16-p-4 {
+		n948 := int(fw.U32(d, p))
+		if n948 > end-16-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n920
+		p += 4 + n948
 		p += 8
 		p += 8
 	}
@@ -9824,34 +10062,34 @@ func FwVerifyFExAccount(r *fw.FReader, p, end int) int {
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
-			n921 := int(fw.U32(d, p))
-			if n921 > end-16-p-4 {
+			n949 := int(fw.U32(d, p))
+			if n949 > end-16-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n921
+			p += 4 + n949
 			p += 8
 			p += 8
 		}
 	}
-	n922, ok923 := r.Count(p, end-3, 42)
-	if !ok923 {
+	n950, ok951 := r.Count(p, end-3, 42)
+	if !ok951 {
 		return -1
 	}
 	p += 4
-	rest925 := n922 * 42
-	for i924 := 0; i924 < n922; i924++ {
-		rest925 -= 42
+	rest953 := n950 * 42
+	for i952 := 0; i952 < n950; i952++ {
+		rest953 -= 42
 		{
-			end := end - 3 - rest925
+			end := end - 3 - rest953
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
 			p += 4
-			n926 := int(fw.U32(d, p))
-			if n926 > end-34-p-4 {
+			n954 := int(fw.U32(d, p))
+			if n954 > end-34-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n926
+			p += 4 + n954
 			p += 1
 			p += 1
 			p += 8
@@ -9890,11 +10128,11 @@ func (s *ExAccount) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, ",\"orders\":"...)
 	b = append(b, '[')
-	for i927 := range s.Orders {
-		if i927 > 0 {
+	for i955 := range s.Orders {
+		if i955 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i927].AppendJSON(b)
+		b = s.Orders[i955].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"refs\":"...)
@@ -9945,13 +10183,13 @@ func (s *ExAccount) FwGetJSON(p *fw.JSONParser) {
 			s.Orders = s.Orders[:0]
 			if p.Array() {
 				for p.More() {
-					var e928 protoex.Order
-					e928 = protoex.NewOrder()
-					e928.FwGetJSON(p)
+					var e956 protoex.Order
+					e956 = protoex.NewOrder()
+					e956.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.Orders = append(s.Orders, e928)
+					s.Orders = append(s.Orders, e956)
 				}
 			}
 		case "refs":
@@ -10178,8 +10416,8 @@ func (s *Ping) FwGetF(r *fw.FReader, p, end int) int {
 	_ = d
 	copy(s.Id[:], d[p:p+16])
 	p += 16
-	q929 := d[p : p+8 : p+8]
-	s.Sent = fw.Timestamp(fw.U64(q929, 0))
+	q957 := d[p : p+8 : p+8]
+	s.Sent = fw.Timestamp(fw.U64(q957, 0))
 	p += 8
 	r.Leave()
 	return p
@@ -10457,8 +10695,8 @@ func (s *Pong) FwGetF(r *fw.FReader, p, end int) int {
 	_ = d
 	copy(s.Id[:], d[p:p+16])
 	p += 16
-	q930 := d[p : p+8 : p+8]
-	s.Received = fw.Timestamp(fw.U64(q930, 0))
+	q958 := d[p : p+8 : p+8]
+	s.Received = fw.Timestamp(fw.U64(q958, 0))
 	p += 8
 	r.Leave()
 	return p
@@ -10683,13 +10921,13 @@ func FwVerifyVRefused(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 28 {
-		blk931 := pos + int(fw.U32(d, pos+24))
-		n932 := -1
-		if blk931 >= pos+24+4 && blk931 <= size-4 {
-			n932 = int(fw.U32(d, blk931))
+		blk959 := pos + int(fw.U32(d, pos+24))
+		n960 := -1
+		if blk959 >= pos+24+4 && blk959 <= size-4 {
+			n960 = int(fw.U32(d, blk959))
 		}
-		if n932 >= 0 && n932 <= size-blk931-4 {
-			left -= int64(4 + n932)
+		if n960 >= 0 && n960 <= size-blk959-4 {
+			left -= int64(4 + n960)
 		} else {
 			r.Left = left
 			r.Text(pos+24, pos)
@@ -10697,13 +10935,13 @@ func FwVerifyVRefused(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 28 <= stored {
-			blk933 := pos + int(fw.U32(d, pos+24))
-			n934 := -1
-			if blk933 >= pos+24+4 && blk933 <= size-4 {
-				n934 = int(fw.U32(d, blk933))
+			blk961 := pos + int(fw.U32(d, pos+24))
+			n962 := -1
+			if blk961 >= pos+24+4 && blk961 <= size-4 {
+				n962 = int(fw.U32(d, blk961))
 			}
-			if n934 >= 0 && n934 <= size-blk933-4 {
-				left -= int64(4 + n934)
+			if n962 >= 0 && n962 <= size-blk961-4 {
+				left -= int64(4 + n962)
 			} else {
 				r.Left = left
 				r.Text(pos+24, pos)
@@ -10785,11 +11023,11 @@ func FwVerifyFRefused(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 16
-	n935 := int(fw.U32(d, p))
-	if n935 > end-p-4 {
+	n963 := int(fw.U32(d, p))
+	if n963 > end-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n935
+	p += 4 + n963
 	r.Leave()
 	return p
 }
@@ -11000,13 +11238,13 @@ func FwVerifyVFailure(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 28 {
-		blk936 := pos + int(fw.U32(d, pos+24))
-		n937 := -1
-		if blk936 >= pos+24+4 && blk936 <= size-4 {
-			n937 = int(fw.U32(d, blk936))
+		blk964 := pos + int(fw.U32(d, pos+24))
+		n965 := -1
+		if blk964 >= pos+24+4 && blk964 <= size-4 {
+			n965 = int(fw.U32(d, blk964))
 		}
-		if n937 >= 0 && n937 <= size-blk936-4 {
-			left -= int64(4 + n937)
+		if n965 >= 0 && n965 <= size-blk964-4 {
+			left -= int64(4 + n965)
 		} else {
 			r.Left = left
 			r.Text(pos+24, pos)
@@ -11014,13 +11252,13 @@ func FwVerifyVFailure(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 28 <= stored {
-			blk938 := pos + int(fw.U32(d, pos+24))
-			n939 := -1
-			if blk938 >= pos+24+4 && blk938 <= size-4 {
-				n939 = int(fw.U32(d, blk938))
+			blk966 := pos + int(fw.U32(d, pos+24))
+			n967 := -1
+			if blk966 >= pos+24+4 && blk966 <= size-4 {
+				n967 = int(fw.U32(d, blk966))
 			}
-			if n939 >= 0 && n939 <= size-blk938-4 {
-				left -= int64(4 + n939)
+			if n967 >= 0 && n967 <= size-blk966-4 {
+				left -= int64(4 + n967)
 			} else {
 				r.Left = left
 				r.Text(pos+24, pos)
@@ -11102,11 +11340,11 @@ func FwVerifyFFailure(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 16
-	n940 := int(fw.U32(d, p))
-	if n940 > end-p-4 {
+	n968 := int(fw.U32(d, p))
+	if n968 > end-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n940
+	p += 4 + n968
 	r.Leave()
 	return p
 }
@@ -11331,13 +11569,13 @@ func FwVerifyVPingRequest(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 36 {
-		blk941 := pos + int(fw.U32(d, pos+32))
-		n942 := -1
-		if blk941 >= pos+32+4 && blk941 <= size-4 {
-			n942 = int(fw.U32(d, blk941))
+		blk969 := pos + int(fw.U32(d, pos+32))
+		n970 := -1
+		if blk969 >= pos+32+4 && blk969 <= size-4 {
+			n970 = int(fw.U32(d, blk969))
 		}
-		if n942 >= 0 && n942 <= size-blk941-4 {
-			left -= int64(4 + n942)
+		if n970 >= 0 && n970 <= size-blk969-4 {
+			left -= int64(4 + n970)
 		} else {
 			r.Left = left
 			r.Text(pos+32, pos)
@@ -11345,13 +11583,13 @@ func FwVerifyVPingRequest(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 36 <= stored {
-			blk943 := pos + int(fw.U32(d, pos+32))
-			n944 := -1
-			if blk943 >= pos+32+4 && blk943 <= size-4 {
-				n944 = int(fw.U32(d, blk943))
+			blk971 := pos + int(fw.U32(d, pos+32))
+			n972 := -1
+			if blk971 >= pos+32+4 && blk971 <= size-4 {
+				n972 = int(fw.U32(d, blk971))
 			}
-			if n944 >= 0 && n944 <= size-blk943-4 {
-				left -= int64(4 + n944)
+			if n972 >= 0 && n972 <= size-blk971-4 {
+				left -= int64(4 + n972)
 			} else {
 				r.Left = left
 				r.Text(pos+32, pos)
@@ -11419,8 +11657,8 @@ func (s *PingRequest) FwGetF(r *fw.FReader, p, end int) int {
 	_ = d
 	copy(s.Id[:], d[p:p+16])
 	p += 16
-	q945 := d[p : p+8 : p+8]
-	s.Sent = fw.Timestamp(fw.U64(q945, 0))
+	q973 := d[p : p+8 : p+8]
+	s.Sent = fw.Timestamp(fw.U64(q973, 0))
 	p += 8
 	if p = r.String(p, end, &s.Note); p < 0 {
 		return -1
@@ -11438,11 +11676,11 @@ func FwVerifyFPingRequest(r *fw.FReader, p, end int) int {
 	_ = d
 	p += 16
 	p += 8
-	n946 := int(fw.U32(d, p))
-	if n946 > end-p-4 {
+	n974 := int(fw.U32(d, p))
+	if n974 > end-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n946
+	p += 4 + n974
 	r.Leave()
 	return p
 }
@@ -11657,13 +11895,13 @@ func FwVerifyVNotify(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 28 {
-		blk947 := pos + int(fw.U32(d, pos+24))
-		n948 := -1
-		if blk947 >= pos+24+4 && blk947 <= size-4 {
-			n948 = int(fw.U32(d, blk947))
+		blk975 := pos + int(fw.U32(d, pos+24))
+		n976 := -1
+		if blk975 >= pos+24+4 && blk975 <= size-4 {
+			n976 = int(fw.U32(d, blk975))
 		}
-		if n948 >= 0 && n948 <= size-blk947-4 {
-			left -= int64(4 + n948)
+		if n976 >= 0 && n976 <= size-blk975-4 {
+			left -= int64(4 + n976)
 		} else {
 			r.Left = left
 			r.Text(pos+24, pos)
@@ -11671,13 +11909,13 @@ func FwVerifyVNotify(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 28 <= stored {
-			blk949 := pos + int(fw.U32(d, pos+24))
-			n950 := -1
-			if blk949 >= pos+24+4 && blk949 <= size-4 {
-				n950 = int(fw.U32(d, blk949))
+			blk977 := pos + int(fw.U32(d, pos+24))
+			n978 := -1
+			if blk977 >= pos+24+4 && blk977 <= size-4 {
+				n978 = int(fw.U32(d, blk977))
 			}
-			if n950 >= 0 && n950 <= size-blk949-4 {
-				left -= int64(4 + n950)
+			if n978 >= 0 && n978 <= size-blk977-4 {
+				left -= int64(4 + n978)
 			} else {
 				r.Left = left
 				r.Text(pos+24, pos)
@@ -11759,11 +11997,11 @@ func FwVerifyFNotify(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 16
-	n951 := int(fw.U32(d, p))
-	if n951 > end-p-4 {
+	n979 := int(fw.U32(d, p))
+	if n979 > end-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n951
+	p += 4 + n979
 	r.Leave()
 	return p
 }

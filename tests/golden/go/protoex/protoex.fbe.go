@@ -998,12 +998,26 @@ func (s *Account) FwPutV(w *fw.Writer, slot, base int) {
 	if s.Asset == nil {
 		fw.VNull(w, pos+21)
 	} else {
-		blk15 := w.VOptional(pos+21, pos, 4)
+		blk15 := len(w.Buf)
+		if blk15+4 > cap(w.Buf) {
+			w.Grow(4)
+		}
+		w.Buf = w.Buf[:blk15+4]
+		w.Buf[pos+21] = 1
+		fw.PutU32(w.Buf, pos+21+1, uint32(blk15-pos))
 		s.Asset.FwPutV(w, blk15, blk15)
 	}
-	p16 := w.VBlock(pos+26, pos, len(s.Orders), 4)
-	for i17 := range s.Orders {
-		s.Orders[i17].FwPutV(w, p16+i17*4, pos)
+	c16 := len(s.Orders)
+	blk17 := len(w.Buf)
+	if blk17+4+c16*4 > cap(w.Buf) {
+		w.Grow(4 + c16*4)
+	}
+	w.Buf = w.Buf[:blk17+4+c16*4]
+	fw.PutU32(w.Buf, pos+26, uint32(blk17-pos))
+	fw.PutU32(w.Buf, blk17, uint32(c16))
+	p18 := blk17 + 4
+	for i19 := range s.Orders {
+		s.Orders[i19].FwPutV(w, p18+i19*4, pos)
 	}
 }
 
@@ -1030,20 +1044,20 @@ func (s *Account) FwGetV(r *fw.VReader, slot, base int) {
 		s.State = State(body[16])
 		r.String(pos+12, pos, &s.Name)
 		s.Wallet.FwGetV(r, pos+17, pos)
-		p18, set19, ok20 := r.Optional(pos+21, pos, 4)
-		if !set19 {
+		p20, set21, ok22 := r.Optional(pos+21, pos, 4)
+		if !set21 {
 			s.Asset = nil
-		} else if ok20 {
+		} else if ok22 {
 			if s.Asset == nil {
 				s.Asset = new(Balance)
 			}
-			s.Asset.FwGetV(r, p18, p18)
+			s.Asset.FwGetV(r, p20, p20)
 		}
-		p21, n22, ok23 := r.Block(pos+26, pos, 4)
-		if ok23 {
-			s.Orders = fw.Resize(s.Orders, n22)
-			for i24 := range s.Orders {
-				s.Orders[i24].FwGetV(r, p21+i24*4, pos)
+		p23, n24, ok25 := r.Block(pos+26, pos, 4)
+		if ok25 {
+			s.Orders = fw.Resize(s.Orders, n24)
+			for i26 := range s.Orders {
+				s.Orders[i26].FwGetV(r, p23+i26*4, pos)
 				if !r.OK() {
 					break
 				}
@@ -1072,24 +1086,24 @@ func (s *Account) FwGetV(r *fw.VReader, slot, base int) {
 			s.Wallet = d.Wallet
 		}
 		if 26 <= stored {
-			p25, set26, ok27 := r.Optional(pos+21, pos, 4)
-			if !set26 {
+			p27, set28, ok29 := r.Optional(pos+21, pos, 4)
+			if !set28 {
 				s.Asset = nil
-			} else if ok27 {
+			} else if ok29 {
 				if s.Asset == nil {
 					s.Asset = new(Balance)
 				}
-				s.Asset.FwGetV(r, p25, p25)
+				s.Asset.FwGetV(r, p27, p27)
 			}
 		} else {
 			s.Asset = d.Asset
 		}
 		if 30 <= stored {
-			p28, n29, ok30 := r.Block(pos+26, pos, 4)
-			if ok30 {
-				s.Orders = fw.Resize(s.Orders, n29)
-				for i31 := range s.Orders {
-					s.Orders[i31].FwGetV(r, p28+i31*4, pos)
+			p30, n31, ok32 := r.Block(pos+26, pos, 4)
+			if ok32 {
+				s.Orders = fw.Resize(s.Orders, n31)
+				for i33 := range s.Orders {
+					s.Orders[i33].FwGetV(r, p30+i33*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -1121,13 +1135,13 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 30 {
-		blk32 := pos + int(fw.U32(d, pos+12))
-		n33 := -1
-		if blk32 >= pos+12+4 && blk32 <= size-4 {
-			n33 = int(fw.U32(d, blk32))
+		blk34 := pos + int(fw.U32(d, pos+12))
+		n35 := -1
+		if blk34 >= pos+12+4 && blk34 <= size-4 {
+			n35 = int(fw.U32(d, blk34))
 		}
-		if n33 >= 0 && n33 <= size-blk32-4 {
-			left -= int64(4 + n33)
+		if n35 >= 0 && n35 <= size-blk34-4 {
+			left -= int64(4 + n35)
 		} else {
 			r.Left = left
 			r.Text(pos+12, pos)
@@ -1144,13 +1158,13 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 			if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 				left -= int64(stored)
 				if stored >= 28 {
-					blk34 := pos + int(fw.U32(d, pos+8))
-					n35 := -1
-					if blk34 >= pos+8+4 && blk34 <= size-4 {
-						n35 = int(fw.U32(d, blk34))
+					blk36 := pos + int(fw.U32(d, pos+8))
+					n37 := -1
+					if blk36 >= pos+8+4 && blk36 <= size-4 {
+						n37 = int(fw.U32(d, blk36))
 					}
-					if n35 >= 0 && n35 <= size-blk34-4 {
-						left -= int64(4 + n35)
+					if n37 >= 0 && n37 <= size-blk36-4 {
+						left -= int64(4 + n37)
 					} else {
 						r.Left = left
 						r.Text(pos+8, pos)
@@ -1158,13 +1172,13 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 					}
 				} else {
 					if 12 <= stored {
-						blk36 := pos + int(fw.U32(d, pos+8))
-						n37 := -1
-						if blk36 >= pos+8+4 && blk36 <= size-4 {
-							n37 = int(fw.U32(d, blk36))
+						blk38 := pos + int(fw.U32(d, pos+8))
+						n39 := -1
+						if blk38 >= pos+8+4 && blk38 <= size-4 {
+							n39 = int(fw.U32(d, blk38))
 						}
-						if n37 >= 0 && n37 <= size-blk36-4 {
-							left -= int64(4 + n37)
+						if n39 >= 0 && n39 <= size-blk38-4 {
+							left -= int64(4 + n39)
 						} else {
 							r.Left = left
 							r.Text(pos+8, pos)
@@ -1179,11 +1193,11 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+21] != 0 {
-			p38 := pos + int(fw.U32(d, pos+21+1))
-			if p38 >= pos+21+5 && p38 <= size-4 {
+			p40 := pos + int(fw.U32(d, pos+21+1))
+			if p40 >= pos+21+5 && p40 <= size-4 {
 				left -= 4
 				{
-					slot, base := p38, p38
+					slot, base := p40, p40
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -1193,13 +1207,13 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 					if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 						left -= int64(stored)
 						if stored >= 28 {
-							blk39 := pos + int(fw.U32(d, pos+8))
-							n40 := -1
-							if blk39 >= pos+8+4 && blk39 <= size-4 {
-								n40 = int(fw.U32(d, blk39))
+							blk41 := pos + int(fw.U32(d, pos+8))
+							n42 := -1
+							if blk41 >= pos+8+4 && blk41 <= size-4 {
+								n42 = int(fw.U32(d, blk41))
 							}
-							if n40 >= 0 && n40 <= size-blk39-4 {
-								left -= int64(4 + n40)
+							if n42 >= 0 && n42 <= size-blk41-4 {
+								left -= int64(4 + n42)
 							} else {
 								r.Left = left
 								r.Text(pos+8, pos)
@@ -1207,13 +1221,13 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 							}
 						} else {
 							if 12 <= stored {
-								blk41 := pos + int(fw.U32(d, pos+8))
-								n42 := -1
-								if blk41 >= pos+8+4 && blk41 <= size-4 {
-									n42 = int(fw.U32(d, blk41))
+								blk43 := pos + int(fw.U32(d, pos+8))
+								n44 := -1
+								if blk43 >= pos+8+4 && blk43 <= size-4 {
+									n44 = int(fw.U32(d, blk43))
 								}
-								if n42 >= 0 && n42 <= size-blk41-4 {
-									left -= int64(4 + n42)
+								if n44 >= 0 && n44 <= size-blk43-4 {
+									left -= int64(4 + n44)
 								} else {
 									r.Left = left
 									r.Text(pos+8, pos)
@@ -1233,22 +1247,22 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 				left = r.Left
 			}
 		}
-		p43, n44, ok45 := 0, 0, false
-		blk46 := pos + int(fw.U32(d, pos+26))
-		if blk46 >= pos+26+4 && blk46 <= size-4 && int(fw.U32(d, blk46))*4 <= size-blk46-4 {
-			n44 = int(fw.U32(d, blk46))
-			p43 = blk46 + 4
-			left -= int64(4 + n44*4)
-			ok45 = left >= 0
+		p45, n46, ok47 := 0, 0, false
+		blk48 := pos + int(fw.U32(d, pos+26))
+		if blk48 >= pos+26+4 && blk48 <= size-4 && int(fw.U32(d, blk48))*4 <= size-blk48-4 {
+			n46 = int(fw.U32(d, blk48))
+			p45 = blk48 + 4
+			left -= int64(4 + n46*4)
+			ok47 = left >= 0
 		} else {
 			r.Left = left
-			p43, n44, ok45 = r.Block(pos+26, pos, 4)
+			p45, n46, ok47 = r.Block(pos+26, pos, 4)
 			left = r.Left
 		}
-		if ok45 {
-			for i47 := 0; i47 < n44 && r.Left >= 0; i47++ {
+		if ok47 {
+			for i49 := 0; i49 < n46 && r.Left >= 0; i49++ {
 				{
-					slot, base := p43+i47*4, pos
+					slot, base := p45+i49*4, pos
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -1258,13 +1272,13 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 					if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 						left -= int64(stored)
 						if stored >= 50 {
-							blk48 := pos + int(fw.U32(d, pos+12))
-							n49 := -1
-							if blk48 >= pos+12+4 && blk48 <= size-4 {
-								n49 = int(fw.U32(d, blk48))
+							blk50 := pos + int(fw.U32(d, pos+12))
+							n51 := -1
+							if blk50 >= pos+12+4 && blk50 <= size-4 {
+								n51 = int(fw.U32(d, blk50))
 							}
-							if n49 >= 0 && n49 <= size-blk48-4 {
-								left -= int64(4 + n49)
+							if n51 >= 0 && n51 <= size-blk50-4 {
+								left -= int64(4 + n51)
 							} else {
 								r.Left = left
 								r.Text(pos+12, pos)
@@ -1272,13 +1286,13 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 							}
 						} else {
 							if 16 <= stored {
-								blk50 := pos + int(fw.U32(d, pos+12))
-								n51 := -1
-								if blk50 >= pos+12+4 && blk50 <= size-4 {
-									n51 = int(fw.U32(d, blk50))
+								blk52 := pos + int(fw.U32(d, pos+12))
+								n53 := -1
+								if blk52 >= pos+12+4 && blk52 <= size-4 {
+									n53 = int(fw.U32(d, blk52))
 								}
-								if n51 >= 0 && n51 <= size-blk50-4 {
-									left -= int64(4 + n51)
+								if n53 >= 0 && n53 <= size-blk52-4 {
+									left -= int64(4 + n53)
 								} else {
 									r.Left = left
 									r.Text(pos+12, pos)
@@ -1296,13 +1310,13 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 16 <= stored {
-			blk52 := pos + int(fw.U32(d, pos+12))
-			n53 := -1
-			if blk52 >= pos+12+4 && blk52 <= size-4 {
-				n53 = int(fw.U32(d, blk52))
+			blk54 := pos + int(fw.U32(d, pos+12))
+			n55 := -1
+			if blk54 >= pos+12+4 && blk54 <= size-4 {
+				n55 = int(fw.U32(d, blk54))
 			}
-			if n53 >= 0 && n53 <= size-blk52-4 {
-				left -= int64(4 + n53)
+			if n55 >= 0 && n55 <= size-blk54-4 {
+				left -= int64(4 + n55)
 			} else {
 				r.Left = left
 				r.Text(pos+12, pos)
@@ -1321,13 +1335,13 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 				if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 					left -= int64(stored)
 					if stored >= 28 {
-						blk54 := pos + int(fw.U32(d, pos+8))
-						n55 := -1
-						if blk54 >= pos+8+4 && blk54 <= size-4 {
-							n55 = int(fw.U32(d, blk54))
+						blk56 := pos + int(fw.U32(d, pos+8))
+						n57 := -1
+						if blk56 >= pos+8+4 && blk56 <= size-4 {
+							n57 = int(fw.U32(d, blk56))
 						}
-						if n55 >= 0 && n55 <= size-blk54-4 {
-							left -= int64(4 + n55)
+						if n57 >= 0 && n57 <= size-blk56-4 {
+							left -= int64(4 + n57)
 						} else {
 							r.Left = left
 							r.Text(pos+8, pos)
@@ -1335,13 +1349,13 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 						}
 					} else {
 						if 12 <= stored {
-							blk56 := pos + int(fw.U32(d, pos+8))
-							n57 := -1
-							if blk56 >= pos+8+4 && blk56 <= size-4 {
-								n57 = int(fw.U32(d, blk56))
+							blk58 := pos + int(fw.U32(d, pos+8))
+							n59 := -1
+							if blk58 >= pos+8+4 && blk58 <= size-4 {
+								n59 = int(fw.U32(d, blk58))
 							}
-							if n57 >= 0 && n57 <= size-blk56-4 {
-								left -= int64(4 + n57)
+							if n59 >= 0 && n59 <= size-blk58-4 {
+								left -= int64(4 + n59)
 							} else {
 								r.Left = left
 								r.Text(pos+8, pos)
@@ -1358,11 +1372,11 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 		}
 		if 26 <= stored {
 			if d[pos+21] != 0 {
-				p58 := pos + int(fw.U32(d, pos+21+1))
-				if p58 >= pos+21+5 && p58 <= size-4 {
+				p60 := pos + int(fw.U32(d, pos+21+1))
+				if p60 >= pos+21+5 && p60 <= size-4 {
 					left -= 4
 					{
-						slot, base := p58, p58
+						slot, base := p60, p60
 						pos := base + int(fw.U32(d, slot))
 						stored, typ := 0, uint32(0)
 						if pos >= slot+4 && pos <= size-8 {
@@ -1372,13 +1386,13 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 						if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 							left -= int64(stored)
 							if stored >= 28 {
-								blk59 := pos + int(fw.U32(d, pos+8))
-								n60 := -1
-								if blk59 >= pos+8+4 && blk59 <= size-4 {
-									n60 = int(fw.U32(d, blk59))
+								blk61 := pos + int(fw.U32(d, pos+8))
+								n62 := -1
+								if blk61 >= pos+8+4 && blk61 <= size-4 {
+									n62 = int(fw.U32(d, blk61))
 								}
-								if n60 >= 0 && n60 <= size-blk59-4 {
-									left -= int64(4 + n60)
+								if n62 >= 0 && n62 <= size-blk61-4 {
+									left -= int64(4 + n62)
 								} else {
 									r.Left = left
 									r.Text(pos+8, pos)
@@ -1386,13 +1400,13 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 								}
 							} else {
 								if 12 <= stored {
-									blk61 := pos + int(fw.U32(d, pos+8))
-									n62 := -1
-									if blk61 >= pos+8+4 && blk61 <= size-4 {
-										n62 = int(fw.U32(d, blk61))
+									blk63 := pos + int(fw.U32(d, pos+8))
+									n64 := -1
+									if blk63 >= pos+8+4 && blk63 <= size-4 {
+										n64 = int(fw.U32(d, blk63))
 									}
-									if n62 >= 0 && n62 <= size-blk61-4 {
-										left -= int64(4 + n62)
+									if n64 >= 0 && n64 <= size-blk63-4 {
+										left -= int64(4 + n64)
 									} else {
 										r.Left = left
 										r.Text(pos+8, pos)
@@ -1414,22 +1428,22 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 			}
 		}
 		if 30 <= stored {
-			p63, n64, ok65 := 0, 0, false
-			blk66 := pos + int(fw.U32(d, pos+26))
-			if blk66 >= pos+26+4 && blk66 <= size-4 && int(fw.U32(d, blk66))*4 <= size-blk66-4 {
-				n64 = int(fw.U32(d, blk66))
-				p63 = blk66 + 4
-				left -= int64(4 + n64*4)
-				ok65 = left >= 0
+			p65, n66, ok67 := 0, 0, false
+			blk68 := pos + int(fw.U32(d, pos+26))
+			if blk68 >= pos+26+4 && blk68 <= size-4 && int(fw.U32(d, blk68))*4 <= size-blk68-4 {
+				n66 = int(fw.U32(d, blk68))
+				p65 = blk68 + 4
+				left -= int64(4 + n66*4)
+				ok67 = left >= 0
 			} else {
 				r.Left = left
-				p63, n64, ok65 = r.Block(pos+26, pos, 4)
+				p65, n66, ok67 = r.Block(pos+26, pos, 4)
 				left = r.Left
 			}
-			if ok65 {
-				for i67 := 0; i67 < n64 && r.Left >= 0; i67++ {
+			if ok67 {
+				for i69 := 0; i69 < n66 && r.Left >= 0; i69++ {
 					{
-						slot, base := p63+i67*4, pos
+						slot, base := p65+i69*4, pos
 						pos := base + int(fw.U32(d, slot))
 						stored, typ := 0, uint32(0)
 						if pos >= slot+4 && pos <= size-8 {
@@ -1439,13 +1453,13 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 						if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 							left -= int64(stored)
 							if stored >= 50 {
-								blk68 := pos + int(fw.U32(d, pos+12))
-								n69 := -1
-								if blk68 >= pos+12+4 && blk68 <= size-4 {
-									n69 = int(fw.U32(d, blk68))
+								blk70 := pos + int(fw.U32(d, pos+12))
+								n71 := -1
+								if blk70 >= pos+12+4 && blk70 <= size-4 {
+									n71 = int(fw.U32(d, blk70))
 								}
-								if n69 >= 0 && n69 <= size-blk68-4 {
-									left -= int64(4 + n69)
+								if n71 >= 0 && n71 <= size-blk70-4 {
+									left -= int64(4 + n71)
 								} else {
 									r.Left = left
 									r.Text(pos+12, pos)
@@ -1453,13 +1467,13 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 								}
 							} else {
 								if 16 <= stored {
-									blk70 := pos + int(fw.U32(d, pos+12))
-									n71 := -1
-									if blk70 >= pos+12+4 && blk70 <= size-4 {
-										n71 = int(fw.U32(d, blk70))
+									blk72 := pos + int(fw.U32(d, pos+12))
+									n73 := -1
+									if blk72 >= pos+12+4 && blk72 <= size-4 {
+										n73 = int(fw.U32(d, blk72))
 									}
-									if n71 >= 0 && n71 <= size-blk70-4 {
-										left -= int64(4 + n71)
+									if n73 >= 0 && n73 <= size-blk72-4 {
+										left -= int64(4 + n73)
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -1533,8 +1547,8 @@ func (s *Account) FwPutF(b []byte) []byte {
 		b = s.Asset.FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.Orders)))
-	for i72 := range s.Orders {
-		b = s.Orders[i72].FwPutF(b)
+	for i74 := range s.Orders {
+		b = s.Orders[i74].FwPutF(b)
 	}
 	return b
 }
@@ -1546,14 +1560,14 @@ func (s *Account) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q73 := d[p : p+4 : p+4]
-	s.Uid = int32(fw.U32(q73, 0))
+	q75 := d[p : p+4 : p+4]
+	s.Uid = int32(fw.U32(q75, 0))
 	p += 4
 	if p = r.String(p, end-26, &s.Name); p < 0 {
 		return -1
 	}
-	q74 := d[p : p+1 : p+1]
-	s.State = State(q74[0])
+	q76 := d[p : p+1 : p+1]
+	s.State = State(q76[0])
 	p += 1
 	if p = s.Wallet.FwGetF(r, p, end-5); p < 0 {
 		return -1
@@ -1573,16 +1587,16 @@ func (s *Account) FwGetF(r *fw.FReader, p, end int) int {
 			return -1
 		}
 	}
-	n75, ok76 := r.Count(p, end, 42)
-	if !ok76 {
+	n77, ok78 := r.Count(p, end, 42)
+	if !ok78 {
 		return -1
 	}
 	p += 4
-	s.Orders = fw.Resize(s.Orders, n75)
-	rest78 := n75 * 42
-	for i77 := range s.Orders {
-		rest78 -= 42
-		if p = s.Orders[i77].FwGetF(r, p, end-rest78); p < 0 {
+	s.Orders = fw.Resize(s.Orders, n77)
+	rest80 := n77 * 42
+	for i79 := range s.Orders {
+		rest80 -= 42
+		if p = s.Orders[i79].FwGetF(r, p, end-rest80); p < 0 {
 			return -1
 		}
 	}
@@ -1598,22 +1612,22 @@ func FwVerifyFAccount(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 4
-	n79 := int(fw.U32(d, p))
-	if n79 > end-26-p-4 {
+	n81 := int(fw.U32(d, p))
+	if n81 > end-26-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n79
+	p += 4 + n81
 	p += 1
 	{
 		end := end - 5
 		if r.Depth == 0 {
 			return r.Fail(fw.ErrTooDeep)
 		}
-		n80 := int(fw.U32(d, p))
-		if n80 > end-16-p-4 {
+		n82 := int(fw.U32(d, p))
+		if n82 > end-16-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n80
+		p += 4 + n82
 		p += 8
 		p += 8
 	}
@@ -1629,34 +1643,34 @@ func FwVerifyFAccount(r *fw.FReader, p, end int) int {
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
-			n81 := int(fw.U32(d, p))
-			if n81 > end-16-p-4 {
+			n83 := int(fw.U32(d, p))
+			if n83 > end-16-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n81
+			p += 4 + n83
 			p += 8
 			p += 8
 		}
 	}
-	n82, ok83 := r.Count(p, end, 42)
-	if !ok83 {
+	n84, ok85 := r.Count(p, end, 42)
+	if !ok85 {
 		return -1
 	}
 	p += 4
-	rest85 := n82 * 42
-	for i84 := 0; i84 < n82; i84++ {
-		rest85 -= 42
+	rest87 := n84 * 42
+	for i86 := 0; i86 < n84; i86++ {
+		rest87 -= 42
 		{
-			end := end - rest85
+			end := end - rest87
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
 			p += 4
-			n86 := int(fw.U32(d, p))
-			if n86 > end-34-p-4 {
+			n88 := int(fw.U32(d, p))
+			if n88 > end-34-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n86
+			p += 4 + n88
 			p += 1
 			p += 1
 			p += 8
@@ -1693,11 +1707,11 @@ func (s *Account) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, ",\"orders\":"...)
 	b = append(b, '[')
-	for i87 := range s.Orders {
-		if i87 > 0 {
+	for i89 := range s.Orders {
+		if i89 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i87].AppendJSON(b)
+		b = s.Orders[i89].AppendJSON(b)
 	}
 	b = append(b, ']')
 	return append(b, '}')
@@ -1744,13 +1758,13 @@ func (s *Account) FwGetJSON(p *fw.JSONParser) {
 			s.Orders = s.Orders[:0]
 			if p.Array() {
 				for p.More() {
-					var e88 Order
-					e88 = NewOrder()
-					e88.FwGetJSON(p)
+					var e90 Order
+					e90 = NewOrder()
+					e90.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.Orders = append(s.Orders, e88)
+					s.Orders = append(s.Orders, e90)
 				}
 			}
 		default:
