@@ -5,7 +5,8 @@
     fastwire --go --input=schemas/proto.fbe --output=gen/           # fbec's flags
 
 Each FBE package `p` becomes the Go package `p` in `<output>/p/p.fbe.go`, imported as
-`<go-import>/p` (the CLI's --go-import, as protoc's go_package; default `fastwire.gen`).
+`<go-import>/p`: the CLI's --go-import, else the compiled schema's `option go_import =
+"PATH"` (as protoc's go_package; docs/schema-language.md#options), else `fastwire.gen`.
 A package holds:
 
 - enums and flags as named integer types with constants `<Type><Value>` and `String()`
@@ -78,7 +79,11 @@ class _Package:
         self.level = 0
         self.tmp = 0
         self.imports_used: set = set()
-        self.prefix = options.go_import or DEFAULT_IMPORT
+        # --go-import, else the compiled (root) schema's `option go_import`: every package
+        # of one compilation is written under the same output folder.
+        root = next((p for p in schema.packages if p.name == schema.root), None)
+        self.prefix = (options.go_import or (root.option("go_import") if root else None)
+                       or DEFAULT_IMPORT)
 
     # ---- output ------------------------------------------------------------------------
     def o(self, line: str = "") -> None:
