@@ -393,6 +393,14 @@ func NewVReader(data []byte, full int, lim *Limits) VReader {
 	return VReader{Data: data[:full], Size: full, Left: int64(full) - 8, Depth: lim.depth()}
 }
 
+// Start begins a walk of the root model data[:full] in r (a zero VReader). Generated code
+// starts its walks so, not with `r := NewVReader(…)`: the compiler builds that value and
+// copies it with 16-byte moves, whose loads cannot be forwarded from the 8-byte stores
+// just made (a stall as long as a small message's whole walk).
+func (r *VReader) Start(data []byte, full int, lim *Limits) {
+	r.Data, r.Size, r.Left, r.Depth = data[:full], full, int64(full)-8, lim.depth()
+}
+
 // ---- final reading ------------------------------------------------------------------------
 
 // FReader walks one final root model. Positions are ints; a read returns the position
@@ -439,6 +447,12 @@ func FRoot(data []byte, lim *Limits, typ uint32, min int) (full int, err error) 
 // NewFReader starts a walk of the final root model data[:full].
 func NewFReader(data []byte, full int, lim *Limits) FReader {
 	return FReader{Data: data[:full], Zero: lim.MaxZeroSizeElements, Depth: lim.depth()}
+}
+
+// Start begins a walk of the final root model data[:full] in r (a zero FReader); see
+// VReader.Start.
+func (r *FReader) Start(data []byte, full int, lim *Limits) {
+	r.Data, r.Zero, r.Depth = data[:full], lim.MaxZeroSizeElements, lim.depth()
 }
 
 // FFinish checks that the walk ended exactly at the declared size.

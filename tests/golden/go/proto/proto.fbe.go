@@ -166,7 +166,8 @@ func (s *Order) UnmarshalFBELimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	s.FwGetV(&r, 4, 0)
 	return r.Result()
 }
@@ -182,7 +183,8 @@ func VerifyOrderLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	FwVerifyVOrder(&r, 4, 0)
 	return r.Result()
 }
@@ -344,7 +346,8 @@ func (s *Order) UnmarshalFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(s.FwGetF(&r, 8, full), full)
 }
 
@@ -359,7 +362,8 @@ func VerifyOrderFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFOrder(&r, 8, full), full)
 }
 
@@ -540,7 +544,8 @@ func (s *Balance) UnmarshalFBELimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	s.FwGetV(&r, 4, 0)
 	return r.Result()
 }
@@ -556,7 +561,8 @@ func VerifyBalanceLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	FwVerifyVBalance(&r, 4, 0)
 	return r.Result()
 }
@@ -690,7 +696,8 @@ func (s *Balance) UnmarshalFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(s.FwGetF(&r, 8, full), full)
 }
 
@@ -705,7 +712,8 @@ func VerifyBalanceFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFBalance(&r, 8, full), full)
 }
 
@@ -882,7 +890,8 @@ func (s *Account) UnmarshalFBELimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	s.FwGetV(&r, 4, 0)
 	return r.Result()
 }
@@ -898,7 +907,8 @@ func VerifyAccountLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	FwVerifyVAccount(&r, 4, 0)
 	return r.Result()
 }
@@ -1444,7 +1454,8 @@ func (s *Account) UnmarshalFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(s.FwGetF(&r, 8, full), full)
 }
 
@@ -1459,7 +1470,8 @@ func VerifyAccountFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFAccount(&r, 8, full), full)
 }
 

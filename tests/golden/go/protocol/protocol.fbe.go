@@ -66,7 +66,8 @@ func (s *OrderMessage) UnmarshalFBELimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	s.FwGetV(&r, 4, 0)
 	return r.Result()
 }
@@ -82,7 +83,8 @@ func VerifyOrderMessageLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	FwVerifyVOrderMessage(&r, 4, 0)
 	return r.Result()
 }
@@ -271,7 +273,8 @@ func (s *OrderMessage) UnmarshalFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(s.FwGetF(&r, 8, full), full)
 }
 
@@ -286,7 +289,8 @@ func VerifyOrderMessageFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFOrderMessage(&r, 8, full), full)
 }
 
@@ -426,7 +430,8 @@ func (s *BalanceMessage) UnmarshalFBELimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	s.FwGetV(&r, 4, 0)
 	return r.Result()
 }
@@ -442,7 +447,8 @@ func VerifyBalanceMessageLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	FwVerifyVBalanceMessage(&r, 4, 0)
 	return r.Result()
 }
@@ -631,7 +637,8 @@ func (s *BalanceMessage) UnmarshalFinalLimits(data []byte, lim *fw.Limits) error
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(s.FwGetF(&r, 8, full), full)
 }
 
@@ -646,7 +653,8 @@ func VerifyBalanceMessageFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFBalanceMessage(&r, 8, full), full)
 }
 
@@ -782,7 +790,8 @@ func (s *AccountMessage) UnmarshalFBELimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	s.FwGetV(&r, 4, 0)
 	return r.Result()
 }
@@ -798,7 +807,8 @@ func VerifyAccountMessageLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	FwVerifyVAccountMessage(&r, 4, 0)
 	return r.Result()
 }
@@ -903,7 +913,8 @@ func (s *AccountMessage) UnmarshalFinalLimits(data []byte, lim *fw.Limits) error
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(s.FwGetF(&r, 8, full), full)
 }
 
@@ -918,7 +929,8 @@ func VerifyAccountMessageFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFAccountMessage(&r, 8, full), full)
 }
 
