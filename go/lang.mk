@@ -23,7 +23,7 @@ fuzz-go:
 	@for t in $(GO_FUZZ_TARGETS); do \
 	    (cd go && $(GO_ENV) $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZ_SECONDS)s .) || exit 1; done
 
-# Medians of 10 runs by benchstat (pinned; fetched through the Go module proxy once), and
+# Medians of 10 runs (wall time and CPU time per op) by benchstat (pinned; fetched through the Go module proxy once), and
 # fastwire C++'s account benchmark in the same session for scale.
 BENCHSTAT = golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 bench-go:
