@@ -28,6 +28,7 @@ Every offset, slot size, final minimum and type number comes from the lowered mo
 from __future__ import annotations
 
 import os
+import re
 import struct as _struct
 from typing import Dict, List, Optional
 
@@ -775,12 +776,13 @@ class _Package:
         """r.Text's usual case spelled out for verify."""
         blk, n = self.var("blk"), self.var("n")
         self.o(f"{blk} := {base} + int(fw.U32(d, {slot}))")
-        self.o(f"{n} := -1")
         self.open(f"if {blk} >= {slot}+4 && {blk} <= size-4 {{")
-        self.o(f"{n} = int(fw.U32(d, {blk}))")
-        self.close()
-        self.open(f"if {n} >= 0 && {n} <= size-{blk}-4 {{")
+        self.open(f"if {n} := int(fw.U32(d, {blk})); {n} <= size-{blk}-4 {{")
         self.o(f"left -= int64(4 + {n})")
+        self.close("} else {")
+        self.level += 1
+        self.sync(f"r.Text({slot}, {base})")
+        self.close()
         self.close("} else {")
         self.level += 1
         self.sync(f"r.Text({slot}, {base})")
@@ -1453,14 +1455,16 @@ class _Package:
             lay = self.model.struct(w.ref or "")
             mins = [fl.wire.final_min for fl in lay.fields]
             self.open("{")
-            if not all(self.ftrivial(fl.wire) for fl in lay.fields):
-                self.o(f"end := {end.replace('-', ' - ')}")
+            at = len(self.lines)
+            self.o(f"end := {end.replace('-', ' - ')}")
             self.open("if r.Depth == 0 {")
             self.o("return r.Fail(fw.ErrTooDeep)")
             self.close()
             for fi, fl in enumerate(lay.fields):
                 aft = sum(mins[fi + 1:])
                 self.fcheck(fl.wire, f"end-{aft}" if aft else "end")
+            if not any(re.search(r"\bend\b", line) for line in self.lines[at + 1:]):
+                del self.lines[at]  # no check needs it
             self.close()
         elif k == "struct":
             assert w.ref is not None

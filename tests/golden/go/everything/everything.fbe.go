@@ -989,36 +989,42 @@ func FwVerifyVPrimitives(r *fw.VReader, slot, base int) {
 		fw.VCheckDecimal(r, pos+57)
 		left = r.Left
 		blk1 := pos + int(fw.U32(d, pos+73))
-		n2 := -1
 		if blk1 >= pos+73+4 && blk1 <= size-4 {
-			n2 = int(fw.U32(d, blk1))
-		}
-		if n2 >= 0 && n2 <= size-blk1-4 {
-			left -= int64(4 + n2)
+			if n2 := int(fw.U32(d, blk1)); n2 <= size-blk1-4 {
+				left -= int64(4 + n2)
+			} else {
+				r.Left = left
+				r.Text(pos+73, pos)
+				left = r.Left
+			}
 		} else {
 			r.Left = left
 			r.Text(pos+73, pos)
 			left = r.Left
 		}
 		blk3 := pos + int(fw.U32(d, pos+77))
-		n4 := -1
 		if blk3 >= pos+77+4 && blk3 <= size-4 {
-			n4 = int(fw.U32(d, blk3))
-		}
-		if n4 >= 0 && n4 <= size-blk3-4 {
-			left -= int64(4 + n4)
+			if n4 := int(fw.U32(d, blk3)); n4 <= size-blk3-4 {
+				left -= int64(4 + n4)
+			} else {
+				r.Left = left
+				r.Text(pos+77, pos)
+				left = r.Left
+			}
 		} else {
 			r.Left = left
 			r.Text(pos+77, pos)
 			left = r.Left
 		}
 		blk5 := pos + int(fw.U32(d, pos+169))
-		n6 := -1
 		if blk5 >= pos+169+4 && blk5 <= size-4 {
-			n6 = int(fw.U32(d, blk5))
-		}
-		if n6 >= 0 && n6 <= size-blk5-4 {
-			left -= int64(4 + n6)
+			if n6 := int(fw.U32(d, blk5)); n6 <= size-blk5-4 {
+				left -= int64(4 + n6)
+			} else {
+				r.Left = left
+				r.Text(pos+169, pos)
+				left = r.Left
+			}
 		} else {
 			r.Left = left
 			r.Text(pos+169, pos)
@@ -1032,12 +1038,14 @@ func FwVerifyVPrimitives(r *fw.VReader, slot, base int) {
 		}
 		if 77 <= stored {
 			blk7 := pos + int(fw.U32(d, pos+73))
-			n8 := -1
 			if blk7 >= pos+73+4 && blk7 <= size-4 {
-				n8 = int(fw.U32(d, blk7))
-			}
-			if n8 >= 0 && n8 <= size-blk7-4 {
-				left -= int64(4 + n8)
+				if n8 := int(fw.U32(d, blk7)); n8 <= size-blk7-4 {
+					left -= int64(4 + n8)
+				} else {
+					r.Left = left
+					r.Text(pos+73, pos)
+					left = r.Left
+				}
 			} else {
 				r.Left = left
 				r.Text(pos+73, pos)
@@ -1046,12 +1054,14 @@ func FwVerifyVPrimitives(r *fw.VReader, slot, base int) {
 		}
 		if 81 <= stored {
 			blk9 := pos + int(fw.U32(d, pos+77))
-			n10 := -1
 			if blk9 >= pos+77+4 && blk9 <= size-4 {
-				n10 = int(fw.U32(d, blk9))
-			}
-			if n10 >= 0 && n10 <= size-blk9-4 {
-				left -= int64(4 + n10)
+				if n10 := int(fw.U32(d, blk9)); n10 <= size-blk9-4 {
+					left -= int64(4 + n10)
+				} else {
+					r.Left = left
+					r.Text(pos+77, pos)
+					left = r.Left
+				}
 			} else {
 				r.Left = left
 				r.Text(pos+77, pos)
@@ -1060,12 +1070,14 @@ func FwVerifyVPrimitives(r *fw.VReader, slot, base int) {
 		}
 		if 173 <= stored {
 			blk11 := pos + int(fw.U32(d, pos+169))
-			n12 := -1
 			if blk11 >= pos+169+4 && blk11 <= size-4 {
-				n12 = int(fw.U32(d, blk11))
-			}
-			if n12 >= 0 && n12 <= size-blk11-4 {
-				left -= int64(4 + n12)
+				if n12 := int(fw.U32(d, blk11)); n12 <= size-blk11-4 {
+					left -= int64(4 + n12)
+				} else {
+					r.Left = left
+					r.Text(pos+169, pos)
+					left = r.Left
+				}
 			} else {
 				r.Left = left
 				r.Text(pos+169, pos)
@@ -2029,12 +2041,14 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 			if p99 >= pos+18+5 && p99 <= size-4 {
 				left -= 4
 				blk100 := p99 + int(fw.U32(d, p99))
-				n101 := -1
 				if blk100 >= p99+4 && blk100 <= size-4 {
-					n101 = int(fw.U32(d, blk100))
-				}
-				if n101 >= 0 && n101 <= size-blk100-4 {
-					left -= int64(4 + n101)
+					if n101 := int(fw.U32(d, blk100)); n101 <= size-blk100-4 {
+						left -= int64(4 + n101)
+					} else {
+						r.Left = left
+						r.Text(p99, p99)
+						left = r.Left
+					}
 				} else {
 					r.Left = left
 					r.Text(p99, p99)
@@ -2118,36 +2132,42 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 							fw.VCheckDecimal(r, pos+57)
 							left = r.Left
 							blk108 := pos + int(fw.U32(d, pos+73))
-							n109 := -1
 							if blk108 >= pos+73+4 && blk108 <= size-4 {
-								n109 = int(fw.U32(d, blk108))
-							}
-							if n109 >= 0 && n109 <= size-blk108-4 {
-								left -= int64(4 + n109)
+								if n109 := int(fw.U32(d, blk108)); n109 <= size-blk108-4 {
+									left -= int64(4 + n109)
+								} else {
+									r.Left = left
+									r.Text(pos+73, pos)
+									left = r.Left
+								}
 							} else {
 								r.Left = left
 								r.Text(pos+73, pos)
 								left = r.Left
 							}
 							blk110 := pos + int(fw.U32(d, pos+77))
-							n111 := -1
 							if blk110 >= pos+77+4 && blk110 <= size-4 {
-								n111 = int(fw.U32(d, blk110))
-							}
-							if n111 >= 0 && n111 <= size-blk110-4 {
-								left -= int64(4 + n111)
+								if n111 := int(fw.U32(d, blk110)); n111 <= size-blk110-4 {
+									left -= int64(4 + n111)
+								} else {
+									r.Left = left
+									r.Text(pos+77, pos)
+									left = r.Left
+								}
 							} else {
 								r.Left = left
 								r.Text(pos+77, pos)
 								left = r.Left
 							}
 							blk112 := pos + int(fw.U32(d, pos+169))
-							n113 := -1
 							if blk112 >= pos+169+4 && blk112 <= size-4 {
-								n113 = int(fw.U32(d, blk112))
-							}
-							if n113 >= 0 && n113 <= size-blk112-4 {
-								left -= int64(4 + n113)
+								if n113 := int(fw.U32(d, blk112)); n113 <= size-blk112-4 {
+									left -= int64(4 + n113)
+								} else {
+									r.Left = left
+									r.Text(pos+169, pos)
+									left = r.Left
+								}
 							} else {
 								r.Left = left
 								r.Text(pos+169, pos)
@@ -2161,12 +2181,14 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 							}
 							if 77 <= stored {
 								blk114 := pos + int(fw.U32(d, pos+73))
-								n115 := -1
 								if blk114 >= pos+73+4 && blk114 <= size-4 {
-									n115 = int(fw.U32(d, blk114))
-								}
-								if n115 >= 0 && n115 <= size-blk114-4 {
-									left -= int64(4 + n115)
+									if n115 := int(fw.U32(d, blk114)); n115 <= size-blk114-4 {
+										left -= int64(4 + n115)
+									} else {
+										r.Left = left
+										r.Text(pos+73, pos)
+										left = r.Left
+									}
 								} else {
 									r.Left = left
 									r.Text(pos+73, pos)
@@ -2175,12 +2197,14 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 							}
 							if 81 <= stored {
 								blk116 := pos + int(fw.U32(d, pos+77))
-								n117 := -1
 								if blk116 >= pos+77+4 && blk116 <= size-4 {
-									n117 = int(fw.U32(d, blk116))
-								}
-								if n117 >= 0 && n117 <= size-blk116-4 {
-									left -= int64(4 + n117)
+									if n117 := int(fw.U32(d, blk116)); n117 <= size-blk116-4 {
+										left -= int64(4 + n117)
+									} else {
+										r.Left = left
+										r.Text(pos+77, pos)
+										left = r.Left
+									}
 								} else {
 									r.Left = left
 									r.Text(pos+77, pos)
@@ -2189,12 +2213,14 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 							}
 							if 173 <= stored {
 								blk118 := pos + int(fw.U32(d, pos+169))
-								n119 := -1
 								if blk118 >= pos+169+4 && blk118 <= size-4 {
-									n119 = int(fw.U32(d, blk118))
-								}
-								if n119 >= 0 && n119 <= size-blk118-4 {
-									left -= int64(4 + n119)
+									if n119 := int(fw.U32(d, blk118)); n119 <= size-blk118-4 {
+										left -= int64(4 + n119)
+									} else {
+										r.Left = left
+										r.Text(pos+169, pos)
+										left = r.Left
+									}
 								} else {
 									r.Left = left
 									r.Text(pos+169, pos)
@@ -2230,12 +2256,14 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 						left -= int64(stored)
 						if stored >= 34 {
 							blk121 := pos + int(fw.U32(d, pos+12))
-							n122 := -1
 							if blk121 >= pos+12+4 && blk121 <= size-4 {
-								n122 = int(fw.U32(d, blk121))
-							}
-							if n122 >= 0 && n122 <= size-blk121-4 {
-								left -= int64(4 + n122)
+								if n122 := int(fw.U32(d, blk121)); n122 <= size-blk121-4 {
+									left -= int64(4 + n122)
+								} else {
+									r.Left = left
+									r.Text(pos+12, pos)
+									left = r.Left
+								}
 							} else {
 								r.Left = left
 								r.Text(pos+12, pos)
@@ -2244,12 +2272,14 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 						} else {
 							if 16 <= stored {
 								blk123 := pos + int(fw.U32(d, pos+12))
-								n124 := -1
 								if blk123 >= pos+12+4 && blk123 <= size-4 {
-									n124 = int(fw.U32(d, blk123))
-								}
-								if n124 >= 0 && n124 <= size-blk123-4 {
-									left -= int64(4 + n124)
+									if n124 := int(fw.U32(d, blk123)); n124 <= size-blk123-4 {
+										left -= int64(4 + n124)
+									} else {
+										r.Left = left
+										r.Text(pos+12, pos)
+										left = r.Left
+									}
 								} else {
 									r.Left = left
 									r.Text(pos+12, pos)
@@ -2310,12 +2340,14 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 				if p128 >= pos+18+5 && p128 <= size-4 {
 					left -= 4
 					blk129 := p128 + int(fw.U32(d, p128))
-					n130 := -1
 					if blk129 >= p128+4 && blk129 <= size-4 {
-						n130 = int(fw.U32(d, blk129))
-					}
-					if n130 >= 0 && n130 <= size-blk129-4 {
-						left -= int64(4 + n130)
+						if n130 := int(fw.U32(d, blk129)); n130 <= size-blk129-4 {
+							left -= int64(4 + n130)
+						} else {
+							r.Left = left
+							r.Text(p128, p128)
+							left = r.Left
+						}
 					} else {
 						r.Left = left
 						r.Text(p128, p128)
@@ -2411,36 +2443,42 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 								fw.VCheckDecimal(r, pos+57)
 								left = r.Left
 								blk137 := pos + int(fw.U32(d, pos+73))
-								n138 := -1
 								if blk137 >= pos+73+4 && blk137 <= size-4 {
-									n138 = int(fw.U32(d, blk137))
-								}
-								if n138 >= 0 && n138 <= size-blk137-4 {
-									left -= int64(4 + n138)
+									if n138 := int(fw.U32(d, blk137)); n138 <= size-blk137-4 {
+										left -= int64(4 + n138)
+									} else {
+										r.Left = left
+										r.Text(pos+73, pos)
+										left = r.Left
+									}
 								} else {
 									r.Left = left
 									r.Text(pos+73, pos)
 									left = r.Left
 								}
 								blk139 := pos + int(fw.U32(d, pos+77))
-								n140 := -1
 								if blk139 >= pos+77+4 && blk139 <= size-4 {
-									n140 = int(fw.U32(d, blk139))
-								}
-								if n140 >= 0 && n140 <= size-blk139-4 {
-									left -= int64(4 + n140)
+									if n140 := int(fw.U32(d, blk139)); n140 <= size-blk139-4 {
+										left -= int64(4 + n140)
+									} else {
+										r.Left = left
+										r.Text(pos+77, pos)
+										left = r.Left
+									}
 								} else {
 									r.Left = left
 									r.Text(pos+77, pos)
 									left = r.Left
 								}
 								blk141 := pos + int(fw.U32(d, pos+169))
-								n142 := -1
 								if blk141 >= pos+169+4 && blk141 <= size-4 {
-									n142 = int(fw.U32(d, blk141))
-								}
-								if n142 >= 0 && n142 <= size-blk141-4 {
-									left -= int64(4 + n142)
+									if n142 := int(fw.U32(d, blk141)); n142 <= size-blk141-4 {
+										left -= int64(4 + n142)
+									} else {
+										r.Left = left
+										r.Text(pos+169, pos)
+										left = r.Left
+									}
 								} else {
 									r.Left = left
 									r.Text(pos+169, pos)
@@ -2454,12 +2492,14 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 								}
 								if 77 <= stored {
 									blk143 := pos + int(fw.U32(d, pos+73))
-									n144 := -1
 									if blk143 >= pos+73+4 && blk143 <= size-4 {
-										n144 = int(fw.U32(d, blk143))
-									}
-									if n144 >= 0 && n144 <= size-blk143-4 {
-										left -= int64(4 + n144)
+										if n144 := int(fw.U32(d, blk143)); n144 <= size-blk143-4 {
+											left -= int64(4 + n144)
+										} else {
+											r.Left = left
+											r.Text(pos+73, pos)
+											left = r.Left
+										}
 									} else {
 										r.Left = left
 										r.Text(pos+73, pos)
@@ -2468,12 +2508,14 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 								}
 								if 81 <= stored {
 									blk145 := pos + int(fw.U32(d, pos+77))
-									n146 := -1
 									if blk145 >= pos+77+4 && blk145 <= size-4 {
-										n146 = int(fw.U32(d, blk145))
-									}
-									if n146 >= 0 && n146 <= size-blk145-4 {
-										left -= int64(4 + n146)
+										if n146 := int(fw.U32(d, blk145)); n146 <= size-blk145-4 {
+											left -= int64(4 + n146)
+										} else {
+											r.Left = left
+											r.Text(pos+77, pos)
+											left = r.Left
+										}
 									} else {
 										r.Left = left
 										r.Text(pos+77, pos)
@@ -2482,12 +2524,14 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 								}
 								if 173 <= stored {
 									blk147 := pos + int(fw.U32(d, pos+169))
-									n148 := -1
 									if blk147 >= pos+169+4 && blk147 <= size-4 {
-										n148 = int(fw.U32(d, blk147))
-									}
-									if n148 >= 0 && n148 <= size-blk147-4 {
-										left -= int64(4 + n148)
+										if n148 := int(fw.U32(d, blk147)); n148 <= size-blk147-4 {
+											left -= int64(4 + n148)
+										} else {
+											r.Left = left
+											r.Text(pos+169, pos)
+											left = r.Left
+										}
 									} else {
 										r.Left = left
 										r.Text(pos+169, pos)
@@ -2525,12 +2569,14 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 							left -= int64(stored)
 							if stored >= 34 {
 								blk150 := pos + int(fw.U32(d, pos+12))
-								n151 := -1
 								if blk150 >= pos+12+4 && blk150 <= size-4 {
-									n151 = int(fw.U32(d, blk150))
-								}
-								if n151 >= 0 && n151 <= size-blk150-4 {
-									left -= int64(4 + n151)
+									if n151 := int(fw.U32(d, blk150)); n151 <= size-blk150-4 {
+										left -= int64(4 + n151)
+									} else {
+										r.Left = left
+										r.Text(pos+12, pos)
+										left = r.Left
+									}
 								} else {
 									r.Left = left
 									r.Text(pos+12, pos)
@@ -2539,12 +2585,14 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 							} else {
 								if 16 <= stored {
 									blk152 := pos + int(fw.U32(d, pos+12))
-									n153 := -1
 									if blk152 >= pos+12+4 && blk152 <= size-4 {
-										n153 = int(fw.U32(d, blk152))
-									}
-									if n153 >= 0 && n153 <= size-blk152-4 {
-										left -= int64(4 + n153)
+										if n153 := int(fw.U32(d, blk152)); n153 <= size-blk152-4 {
+											left -= int64(4 + n153)
+										} else {
+											r.Left = left
+											r.Text(pos+12, pos)
+											left = r.Left
+										}
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -4433,12 +4481,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 				if p427 >= pos+20+i426*5+5 && p427 <= size-4 {
 					left -= 4
 					blk428 := p427 + int(fw.U32(d, p427))
-					n429 := -1
 					if blk428 >= p427+4 && blk428 <= size-4 {
-						n429 = int(fw.U32(d, blk428))
-					}
-					if n429 >= 0 && n429 <= size-blk428-4 {
-						left -= int64(4 + n429)
+						if n429 := int(fw.U32(d, blk428)); n429 <= size-blk428-4 {
+							left -= int64(4 + n429)
+						} else {
+							r.Left = left
+							r.Text(p427, p427)
+							left = r.Left
+						}
 					} else {
 						r.Left = left
 						r.Text(p427, p427)
@@ -4467,36 +4517,42 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 						fw.VCheckDecimal(r, pos+57)
 						left = r.Left
 						blk431 := pos + int(fw.U32(d, pos+73))
-						n432 := -1
 						if blk431 >= pos+73+4 && blk431 <= size-4 {
-							n432 = int(fw.U32(d, blk431))
-						}
-						if n432 >= 0 && n432 <= size-blk431-4 {
-							left -= int64(4 + n432)
+							if n432 := int(fw.U32(d, blk431)); n432 <= size-blk431-4 {
+								left -= int64(4 + n432)
+							} else {
+								r.Left = left
+								r.Text(pos+73, pos)
+								left = r.Left
+							}
 						} else {
 							r.Left = left
 							r.Text(pos+73, pos)
 							left = r.Left
 						}
 						blk433 := pos + int(fw.U32(d, pos+77))
-						n434 := -1
 						if blk433 >= pos+77+4 && blk433 <= size-4 {
-							n434 = int(fw.U32(d, blk433))
-						}
-						if n434 >= 0 && n434 <= size-blk433-4 {
-							left -= int64(4 + n434)
+							if n434 := int(fw.U32(d, blk433)); n434 <= size-blk433-4 {
+								left -= int64(4 + n434)
+							} else {
+								r.Left = left
+								r.Text(pos+77, pos)
+								left = r.Left
+							}
 						} else {
 							r.Left = left
 							r.Text(pos+77, pos)
 							left = r.Left
 						}
 						blk435 := pos + int(fw.U32(d, pos+169))
-						n436 := -1
 						if blk435 >= pos+169+4 && blk435 <= size-4 {
-							n436 = int(fw.U32(d, blk435))
-						}
-						if n436 >= 0 && n436 <= size-blk435-4 {
-							left -= int64(4 + n436)
+							if n436 := int(fw.U32(d, blk435)); n436 <= size-blk435-4 {
+								left -= int64(4 + n436)
+							} else {
+								r.Left = left
+								r.Text(pos+169, pos)
+								left = r.Left
+							}
 						} else {
 							r.Left = left
 							r.Text(pos+169, pos)
@@ -4510,12 +4566,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 						}
 						if 77 <= stored {
 							blk437 := pos + int(fw.U32(d, pos+73))
-							n438 := -1
 							if blk437 >= pos+73+4 && blk437 <= size-4 {
-								n438 = int(fw.U32(d, blk437))
-							}
-							if n438 >= 0 && n438 <= size-blk437-4 {
-								left -= int64(4 + n438)
+								if n438 := int(fw.U32(d, blk437)); n438 <= size-blk437-4 {
+									left -= int64(4 + n438)
+								} else {
+									r.Left = left
+									r.Text(pos+73, pos)
+									left = r.Left
+								}
 							} else {
 								r.Left = left
 								r.Text(pos+73, pos)
@@ -4524,12 +4582,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 						}
 						if 81 <= stored {
 							blk439 := pos + int(fw.U32(d, pos+77))
-							n440 := -1
 							if blk439 >= pos+77+4 && blk439 <= size-4 {
-								n440 = int(fw.U32(d, blk439))
-							}
-							if n440 >= 0 && n440 <= size-blk439-4 {
-								left -= int64(4 + n440)
+								if n440 := int(fw.U32(d, blk439)); n440 <= size-blk439-4 {
+									left -= int64(4 + n440)
+								} else {
+									r.Left = left
+									r.Text(pos+77, pos)
+									left = r.Left
+								}
 							} else {
 								r.Left = left
 								r.Text(pos+77, pos)
@@ -4538,12 +4598,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 						}
 						if 173 <= stored {
 							blk441 := pos + int(fw.U32(d, pos+169))
-							n442 := -1
 							if blk441 >= pos+169+4 && blk441 <= size-4 {
-								n442 = int(fw.U32(d, blk441))
-							}
-							if n442 >= 0 && n442 <= size-blk441-4 {
-								left -= int64(4 + n442)
+								if n442 := int(fw.U32(d, blk441)); n442 <= size-blk441-4 {
+									left -= int64(4 + n442)
+								} else {
+									r.Left = left
+									r.Text(pos+169, pos)
+									left = r.Left
+								}
 							} else {
 								r.Left = left
 								r.Text(pos+169, pos)
@@ -4613,12 +4675,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 						left -= int64(stored)
 						if stored >= 34 {
 							blk454 := pos + int(fw.U32(d, pos+12))
-							n455 := -1
 							if blk454 >= pos+12+4 && blk454 <= size-4 {
-								n455 = int(fw.U32(d, blk454))
-							}
-							if n455 >= 0 && n455 <= size-blk454-4 {
-								left -= int64(4 + n455)
+								if n455 := int(fw.U32(d, blk454)); n455 <= size-blk454-4 {
+									left -= int64(4 + n455)
+								} else {
+									r.Left = left
+									r.Text(pos+12, pos)
+									left = r.Left
+								}
 							} else {
 								r.Left = left
 								r.Text(pos+12, pos)
@@ -4627,12 +4691,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 						} else {
 							if 16 <= stored {
 								blk456 := pos + int(fw.U32(d, pos+12))
-								n457 := -1
 								if blk456 >= pos+12+4 && blk456 <= size-4 {
-									n457 = int(fw.U32(d, blk456))
-								}
-								if n457 >= 0 && n457 <= size-blk456-4 {
-									left -= int64(4 + n457)
+									if n457 := int(fw.U32(d, blk456)); n457 <= size-blk456-4 {
+										left -= int64(4 + n457)
+									} else {
+										r.Left = left
+										r.Text(pos+12, pos)
+										left = r.Left
+									}
 								} else {
 									r.Left = left
 									r.Text(pos+12, pos)
@@ -4663,12 +4729,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 		if ok460 {
 			for i462 := 0; i462 < n459 && r.Left >= 0; i462++ {
 				blk463 := pos + int(fw.U32(d, p458+i462*4))
-				n464 := -1
 				if blk463 >= p458+i462*4+4 && blk463 <= size-4 {
-					n464 = int(fw.U32(d, blk463))
-				}
-				if n464 >= 0 && n464 <= size-blk463-4 {
-					left -= int64(4 + n464)
+					if n464 := int(fw.U32(d, blk463)); n464 <= size-blk463-4 {
+						left -= int64(4 + n464)
+					} else {
+						r.Left = left
+						r.Text(p458+i462*4, pos)
+						left = r.Left
+					}
 				} else {
 					r.Left = left
 					r.Text(p458+i462*4, pos)
@@ -4734,12 +4802,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 						left -= int64(stored)
 						if stored >= 20 {
 							blk476 := pos + int(fw.U32(d, pos+8))
-							n477 := -1
 							if blk476 >= pos+8+4 && blk476 <= size-4 {
-								n477 = int(fw.U32(d, blk476))
-							}
-							if n477 >= 0 && n477 <= size-blk476-4 {
-								left -= int64(4 + n477)
+								if n477 := int(fw.U32(d, blk476)); n477 <= size-blk476-4 {
+									left -= int64(4 + n477)
+								} else {
+									r.Left = left
+									r.Text(pos+8, pos)
+									left = r.Left
+								}
 							} else {
 								r.Left = left
 								r.Text(pos+8, pos)
@@ -4748,12 +4818,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 						} else {
 							if 12 <= stored {
 								blk478 := pos + int(fw.U32(d, pos+8))
-								n479 := -1
 								if blk478 >= pos+8+4 && blk478 <= size-4 {
-									n479 = int(fw.U32(d, blk478))
-								}
-								if n479 >= 0 && n479 <= size-blk478-4 {
-									left -= int64(4 + n479)
+									if n479 := int(fw.U32(d, blk478)); n479 <= size-blk478-4 {
+										left -= int64(4 + n479)
+									} else {
+										r.Left = left
+										r.Text(pos+8, pos)
+										left = r.Left
+									}
 								} else {
 									r.Left = left
 									r.Text(pos+8, pos)
@@ -4784,12 +4856,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 		if ok482 {
 			for i484 := 0; i484 < n481 && r.Left >= 0; i484++ {
 				blk485 := pos + int(fw.U32(d, p480+i484*8+4))
-				n486 := -1
 				if blk485 >= p480+i484*8+4+4 && blk485 <= size-4 {
-					n486 = int(fw.U32(d, blk485))
-				}
-				if n486 >= 0 && n486 <= size-blk485-4 {
-					left -= int64(4 + n486)
+					if n486 := int(fw.U32(d, blk485)); n486 <= size-blk485-4 {
+						left -= int64(4 + n486)
+					} else {
+						r.Left = left
+						r.Text(p480+i484*8+4, pos)
+						left = r.Left
+					}
 				} else {
 					r.Left = left
 					r.Text(p480+i484*8+4, pos)
@@ -4812,12 +4886,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 		if ok489 {
 			for i491 := 0; i491 < n488 && r.Left >= 0; i491++ {
 				blk492 := pos + int(fw.U32(d, p487+i491*9))
-				n493 := -1
 				if blk492 >= p487+i491*9+4 && blk492 <= size-4 {
-					n493 = int(fw.U32(d, blk492))
-				}
-				if n493 >= 0 && n493 <= size-blk492-4 {
-					left -= int64(4 + n493)
+					if n493 := int(fw.U32(d, blk492)); n493 <= size-blk492-4 {
+						left -= int64(4 + n493)
+					} else {
+						r.Left = left
+						r.Text(p487+i491*9, pos)
+						left = r.Left
+					}
 				} else {
 					r.Left = left
 					r.Text(p487+i491*9, pos)
@@ -4871,12 +4947,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 		if ok502 {
 			for i504 := 0; i504 < n501 && r.Left >= 0; i504++ {
 				blk505 := pos + int(fw.U32(d, p500+i504*20+16))
-				n506 := -1
 				if blk505 >= p500+i504*20+16+4 && blk505 <= size-4 {
-					n506 = int(fw.U32(d, blk505))
-				}
-				if n506 >= 0 && n506 <= size-blk505-4 {
-					left -= int64(4 + n506)
+					if n506 := int(fw.U32(d, blk505)); n506 <= size-blk505-4 {
+						left -= int64(4 + n506)
+					} else {
+						r.Left = left
+						r.Text(p500+i504*20+16, pos)
+						left = r.Left
+					}
 				} else {
 					r.Left = left
 					r.Text(p500+i504*20+16, pos)
@@ -4899,12 +4977,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 		if ok509 {
 			for i511 := 0; i511 < n508 && r.Left >= 0; i511++ {
 				blk512 := pos + int(fw.U32(d, p507+i511*9))
-				n513 := -1
 				if blk512 >= p507+i511*9+4 && blk512 <= size-4 {
-					n513 = int(fw.U32(d, blk512))
-				}
-				if n513 >= 0 && n513 <= size-blk512-4 {
-					left -= int64(4 + n513)
+					if n513 := int(fw.U32(d, blk512)); n513 <= size-blk512-4 {
+						left -= int64(4 + n513)
+					} else {
+						r.Left = left
+						r.Text(p507+i511*9, pos)
+						left = r.Left
+					}
 				} else {
 					r.Left = left
 					r.Text(p507+i511*9, pos)
@@ -4930,36 +5010,42 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 										fw.VCheckDecimal(r, pos+57)
 										left = r.Left
 										blk515 := pos + int(fw.U32(d, pos+73))
-										n516 := -1
 										if blk515 >= pos+73+4 && blk515 <= size-4 {
-											n516 = int(fw.U32(d, blk515))
-										}
-										if n516 >= 0 && n516 <= size-blk515-4 {
-											left -= int64(4 + n516)
+											if n516 := int(fw.U32(d, blk515)); n516 <= size-blk515-4 {
+												left -= int64(4 + n516)
+											} else {
+												r.Left = left
+												r.Text(pos+73, pos)
+												left = r.Left
+											}
 										} else {
 											r.Left = left
 											r.Text(pos+73, pos)
 											left = r.Left
 										}
 										blk517 := pos + int(fw.U32(d, pos+77))
-										n518 := -1
 										if blk517 >= pos+77+4 && blk517 <= size-4 {
-											n518 = int(fw.U32(d, blk517))
-										}
-										if n518 >= 0 && n518 <= size-blk517-4 {
-											left -= int64(4 + n518)
+											if n518 := int(fw.U32(d, blk517)); n518 <= size-blk517-4 {
+												left -= int64(4 + n518)
+											} else {
+												r.Left = left
+												r.Text(pos+77, pos)
+												left = r.Left
+											}
 										} else {
 											r.Left = left
 											r.Text(pos+77, pos)
 											left = r.Left
 										}
 										blk519 := pos + int(fw.U32(d, pos+169))
-										n520 := -1
 										if blk519 >= pos+169+4 && blk519 <= size-4 {
-											n520 = int(fw.U32(d, blk519))
-										}
-										if n520 >= 0 && n520 <= size-blk519-4 {
-											left -= int64(4 + n520)
+											if n520 := int(fw.U32(d, blk519)); n520 <= size-blk519-4 {
+												left -= int64(4 + n520)
+											} else {
+												r.Left = left
+												r.Text(pos+169, pos)
+												left = r.Left
+											}
 										} else {
 											r.Left = left
 											r.Text(pos+169, pos)
@@ -4973,12 +5059,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 										}
 										if 77 <= stored {
 											blk521 := pos + int(fw.U32(d, pos+73))
-											n522 := -1
 											if blk521 >= pos+73+4 && blk521 <= size-4 {
-												n522 = int(fw.U32(d, blk521))
-											}
-											if n522 >= 0 && n522 <= size-blk521-4 {
-												left -= int64(4 + n522)
+												if n522 := int(fw.U32(d, blk521)); n522 <= size-blk521-4 {
+													left -= int64(4 + n522)
+												} else {
+													r.Left = left
+													r.Text(pos+73, pos)
+													left = r.Left
+												}
 											} else {
 												r.Left = left
 												r.Text(pos+73, pos)
@@ -4987,12 +5075,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 										}
 										if 81 <= stored {
 											blk523 := pos + int(fw.U32(d, pos+77))
-											n524 := -1
 											if blk523 >= pos+77+4 && blk523 <= size-4 {
-												n524 = int(fw.U32(d, blk523))
-											}
-											if n524 >= 0 && n524 <= size-blk523-4 {
-												left -= int64(4 + n524)
+												if n524 := int(fw.U32(d, blk523)); n524 <= size-blk523-4 {
+													left -= int64(4 + n524)
+												} else {
+													r.Left = left
+													r.Text(pos+77, pos)
+													left = r.Left
+												}
 											} else {
 												r.Left = left
 												r.Text(pos+77, pos)
@@ -5001,12 +5091,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 										}
 										if 173 <= stored {
 											blk525 := pos + int(fw.U32(d, pos+169))
-											n526 := -1
 											if blk525 >= pos+169+4 && blk525 <= size-4 {
-												n526 = int(fw.U32(d, blk525))
-											}
-											if n526 >= 0 && n526 <= size-blk525-4 {
-												left -= int64(4 + n526)
+												if n526 := int(fw.U32(d, blk525)); n526 <= size-blk525-4 {
+													left -= int64(4 + n526)
+												} else {
+													r.Left = left
+													r.Text(pos+169, pos)
+													left = r.Left
+												}
 											} else {
 												r.Left = left
 												r.Text(pos+169, pos)
@@ -5055,12 +5147,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 						left -= int64(stored)
 						if stored >= 34 {
 							blk532 := pos + int(fw.U32(d, pos+12))
-							n533 := -1
 							if blk532 >= pos+12+4 && blk532 <= size-4 {
-								n533 = int(fw.U32(d, blk532))
-							}
-							if n533 >= 0 && n533 <= size-blk532-4 {
-								left -= int64(4 + n533)
+								if n533 := int(fw.U32(d, blk532)); n533 <= size-blk532-4 {
+									left -= int64(4 + n533)
+								} else {
+									r.Left = left
+									r.Text(pos+12, pos)
+									left = r.Left
+								}
 							} else {
 								r.Left = left
 								r.Text(pos+12, pos)
@@ -5069,12 +5163,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 						} else {
 							if 16 <= stored {
 								blk534 := pos + int(fw.U32(d, pos+12))
-								n535 := -1
 								if blk534 >= pos+12+4 && blk534 <= size-4 {
-									n535 = int(fw.U32(d, blk534))
-								}
-								if n535 >= 0 && n535 <= size-blk534-4 {
-									left -= int64(4 + n535)
+									if n535 := int(fw.U32(d, blk534)); n535 <= size-blk534-4 {
+										left -= int64(4 + n535)
+									} else {
+										r.Left = left
+										r.Text(pos+12, pos)
+										left = r.Left
+									}
 								} else {
 									r.Left = left
 									r.Text(pos+12, pos)
@@ -5103,12 +5199,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 					if p537 >= pos+20+i536*5+5 && p537 <= size-4 {
 						left -= 4
 						blk538 := p537 + int(fw.U32(d, p537))
-						n539 := -1
 						if blk538 >= p537+4 && blk538 <= size-4 {
-							n539 = int(fw.U32(d, blk538))
-						}
-						if n539 >= 0 && n539 <= size-blk538-4 {
-							left -= int64(4 + n539)
+							if n539 := int(fw.U32(d, blk538)); n539 <= size-blk538-4 {
+								left -= int64(4 + n539)
+							} else {
+								r.Left = left
+								r.Text(p537, p537)
+								left = r.Left
+							}
 						} else {
 							r.Left = left
 							r.Text(p537, p537)
@@ -5139,36 +5237,42 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							fw.VCheckDecimal(r, pos+57)
 							left = r.Left
 							blk541 := pos + int(fw.U32(d, pos+73))
-							n542 := -1
 							if blk541 >= pos+73+4 && blk541 <= size-4 {
-								n542 = int(fw.U32(d, blk541))
-							}
-							if n542 >= 0 && n542 <= size-blk541-4 {
-								left -= int64(4 + n542)
+								if n542 := int(fw.U32(d, blk541)); n542 <= size-blk541-4 {
+									left -= int64(4 + n542)
+								} else {
+									r.Left = left
+									r.Text(pos+73, pos)
+									left = r.Left
+								}
 							} else {
 								r.Left = left
 								r.Text(pos+73, pos)
 								left = r.Left
 							}
 							blk543 := pos + int(fw.U32(d, pos+77))
-							n544 := -1
 							if blk543 >= pos+77+4 && blk543 <= size-4 {
-								n544 = int(fw.U32(d, blk543))
-							}
-							if n544 >= 0 && n544 <= size-blk543-4 {
-								left -= int64(4 + n544)
+								if n544 := int(fw.U32(d, blk543)); n544 <= size-blk543-4 {
+									left -= int64(4 + n544)
+								} else {
+									r.Left = left
+									r.Text(pos+77, pos)
+									left = r.Left
+								}
 							} else {
 								r.Left = left
 								r.Text(pos+77, pos)
 								left = r.Left
 							}
 							blk545 := pos + int(fw.U32(d, pos+169))
-							n546 := -1
 							if blk545 >= pos+169+4 && blk545 <= size-4 {
-								n546 = int(fw.U32(d, blk545))
-							}
-							if n546 >= 0 && n546 <= size-blk545-4 {
-								left -= int64(4 + n546)
+								if n546 := int(fw.U32(d, blk545)); n546 <= size-blk545-4 {
+									left -= int64(4 + n546)
+								} else {
+									r.Left = left
+									r.Text(pos+169, pos)
+									left = r.Left
+								}
 							} else {
 								r.Left = left
 								r.Text(pos+169, pos)
@@ -5182,12 +5286,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							}
 							if 77 <= stored {
 								blk547 := pos + int(fw.U32(d, pos+73))
-								n548 := -1
 								if blk547 >= pos+73+4 && blk547 <= size-4 {
-									n548 = int(fw.U32(d, blk547))
-								}
-								if n548 >= 0 && n548 <= size-blk547-4 {
-									left -= int64(4 + n548)
+									if n548 := int(fw.U32(d, blk547)); n548 <= size-blk547-4 {
+										left -= int64(4 + n548)
+									} else {
+										r.Left = left
+										r.Text(pos+73, pos)
+										left = r.Left
+									}
 								} else {
 									r.Left = left
 									r.Text(pos+73, pos)
@@ -5196,12 +5302,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							}
 							if 81 <= stored {
 								blk549 := pos + int(fw.U32(d, pos+77))
-								n550 := -1
 								if blk549 >= pos+77+4 && blk549 <= size-4 {
-									n550 = int(fw.U32(d, blk549))
-								}
-								if n550 >= 0 && n550 <= size-blk549-4 {
-									left -= int64(4 + n550)
+									if n550 := int(fw.U32(d, blk549)); n550 <= size-blk549-4 {
+										left -= int64(4 + n550)
+									} else {
+										r.Left = left
+										r.Text(pos+77, pos)
+										left = r.Left
+									}
 								} else {
 									r.Left = left
 									r.Text(pos+77, pos)
@@ -5210,12 +5318,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							}
 							if 173 <= stored {
 								blk551 := pos + int(fw.U32(d, pos+169))
-								n552 := -1
 								if blk551 >= pos+169+4 && blk551 <= size-4 {
-									n552 = int(fw.U32(d, blk551))
-								}
-								if n552 >= 0 && n552 <= size-blk551-4 {
-									left -= int64(4 + n552)
+									if n552 := int(fw.U32(d, blk551)); n552 <= size-blk551-4 {
+										left -= int64(4 + n552)
+									} else {
+										r.Left = left
+										r.Text(pos+169, pos)
+										left = r.Left
+									}
 								} else {
 									r.Left = left
 									r.Text(pos+169, pos)
@@ -5291,12 +5401,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							left -= int64(stored)
 							if stored >= 34 {
 								blk564 := pos + int(fw.U32(d, pos+12))
-								n565 := -1
 								if blk564 >= pos+12+4 && blk564 <= size-4 {
-									n565 = int(fw.U32(d, blk564))
-								}
-								if n565 >= 0 && n565 <= size-blk564-4 {
-									left -= int64(4 + n565)
+									if n565 := int(fw.U32(d, blk564)); n565 <= size-blk564-4 {
+										left -= int64(4 + n565)
+									} else {
+										r.Left = left
+										r.Text(pos+12, pos)
+										left = r.Left
+									}
 								} else {
 									r.Left = left
 									r.Text(pos+12, pos)
@@ -5305,12 +5417,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							} else {
 								if 16 <= stored {
 									blk566 := pos + int(fw.U32(d, pos+12))
-									n567 := -1
 									if blk566 >= pos+12+4 && blk566 <= size-4 {
-										n567 = int(fw.U32(d, blk566))
-									}
-									if n567 >= 0 && n567 <= size-blk566-4 {
-										left -= int64(4 + n567)
+										if n567 := int(fw.U32(d, blk566)); n567 <= size-blk566-4 {
+											left -= int64(4 + n567)
+										} else {
+											r.Left = left
+											r.Text(pos+12, pos)
+											left = r.Left
+										}
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -5343,12 +5457,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			if ok570 {
 				for i572 := 0; i572 < n569 && r.Left >= 0; i572++ {
 					blk573 := pos + int(fw.U32(d, p568+i572*4))
-					n574 := -1
 					if blk573 >= p568+i572*4+4 && blk573 <= size-4 {
-						n574 = int(fw.U32(d, blk573))
-					}
-					if n574 >= 0 && n574 <= size-blk573-4 {
-						left -= int64(4 + n574)
+						if n574 := int(fw.U32(d, blk573)); n574 <= size-blk573-4 {
+							left -= int64(4 + n574)
+						} else {
+							r.Left = left
+							r.Text(p568+i572*4, pos)
+							left = r.Left
+						}
 					} else {
 						r.Left = left
 						r.Text(p568+i572*4, pos)
@@ -5420,12 +5536,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							left -= int64(stored)
 							if stored >= 20 {
 								blk586 := pos + int(fw.U32(d, pos+8))
-								n587 := -1
 								if blk586 >= pos+8+4 && blk586 <= size-4 {
-									n587 = int(fw.U32(d, blk586))
-								}
-								if n587 >= 0 && n587 <= size-blk586-4 {
-									left -= int64(4 + n587)
+									if n587 := int(fw.U32(d, blk586)); n587 <= size-blk586-4 {
+										left -= int64(4 + n587)
+									} else {
+										r.Left = left
+										r.Text(pos+8, pos)
+										left = r.Left
+									}
 								} else {
 									r.Left = left
 									r.Text(pos+8, pos)
@@ -5434,12 +5552,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							} else {
 								if 12 <= stored {
 									blk588 := pos + int(fw.U32(d, pos+8))
-									n589 := -1
 									if blk588 >= pos+8+4 && blk588 <= size-4 {
-										n589 = int(fw.U32(d, blk588))
-									}
-									if n589 >= 0 && n589 <= size-blk588-4 {
-										left -= int64(4 + n589)
+										if n589 := int(fw.U32(d, blk588)); n589 <= size-blk588-4 {
+											left -= int64(4 + n589)
+										} else {
+											r.Left = left
+											r.Text(pos+8, pos)
+											left = r.Left
+										}
 									} else {
 										r.Left = left
 										r.Text(pos+8, pos)
@@ -5472,12 +5592,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			if ok592 {
 				for i594 := 0; i594 < n591 && r.Left >= 0; i594++ {
 					blk595 := pos + int(fw.U32(d, p590+i594*8+4))
-					n596 := -1
 					if blk595 >= p590+i594*8+4+4 && blk595 <= size-4 {
-						n596 = int(fw.U32(d, blk595))
-					}
-					if n596 >= 0 && n596 <= size-blk595-4 {
-						left -= int64(4 + n596)
+						if n596 := int(fw.U32(d, blk595)); n596 <= size-blk595-4 {
+							left -= int64(4 + n596)
+						} else {
+							r.Left = left
+							r.Text(p590+i594*8+4, pos)
+							left = r.Left
+						}
 					} else {
 						r.Left = left
 						r.Text(p590+i594*8+4, pos)
@@ -5502,12 +5624,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			if ok599 {
 				for i601 := 0; i601 < n598 && r.Left >= 0; i601++ {
 					blk602 := pos + int(fw.U32(d, p597+i601*9))
-					n603 := -1
 					if blk602 >= p597+i601*9+4 && blk602 <= size-4 {
-						n603 = int(fw.U32(d, blk602))
-					}
-					if n603 >= 0 && n603 <= size-blk602-4 {
-						left -= int64(4 + n603)
+						if n603 := int(fw.U32(d, blk602)); n603 <= size-blk602-4 {
+							left -= int64(4 + n603)
+						} else {
+							r.Left = left
+							r.Text(p597+i601*9, pos)
+							left = r.Left
+						}
 					} else {
 						r.Left = left
 						r.Text(p597+i601*9, pos)
@@ -5565,12 +5689,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			if ok612 {
 				for i614 := 0; i614 < n611 && r.Left >= 0; i614++ {
 					blk615 := pos + int(fw.U32(d, p610+i614*20+16))
-					n616 := -1
 					if blk615 >= p610+i614*20+16+4 && blk615 <= size-4 {
-						n616 = int(fw.U32(d, blk615))
-					}
-					if n616 >= 0 && n616 <= size-blk615-4 {
-						left -= int64(4 + n616)
+						if n616 := int(fw.U32(d, blk615)); n616 <= size-blk615-4 {
+							left -= int64(4 + n616)
+						} else {
+							r.Left = left
+							r.Text(p610+i614*20+16, pos)
+							left = r.Left
+						}
 					} else {
 						r.Left = left
 						r.Text(p610+i614*20+16, pos)
@@ -5595,12 +5721,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			if ok619 {
 				for i621 := 0; i621 < n618 && r.Left >= 0; i621++ {
 					blk622 := pos + int(fw.U32(d, p617+i621*9))
-					n623 := -1
 					if blk622 >= p617+i621*9+4 && blk622 <= size-4 {
-						n623 = int(fw.U32(d, blk622))
-					}
-					if n623 >= 0 && n623 <= size-blk622-4 {
-						left -= int64(4 + n623)
+						if n623 := int(fw.U32(d, blk622)); n623 <= size-blk622-4 {
+							left -= int64(4 + n623)
+						} else {
+							r.Left = left
+							r.Text(p617+i621*9, pos)
+							left = r.Left
+						}
 					} else {
 						r.Left = left
 						r.Text(p617+i621*9, pos)
@@ -5626,36 +5754,42 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 											fw.VCheckDecimal(r, pos+57)
 											left = r.Left
 											blk625 := pos + int(fw.U32(d, pos+73))
-											n626 := -1
 											if blk625 >= pos+73+4 && blk625 <= size-4 {
-												n626 = int(fw.U32(d, blk625))
-											}
-											if n626 >= 0 && n626 <= size-blk625-4 {
-												left -= int64(4 + n626)
+												if n626 := int(fw.U32(d, blk625)); n626 <= size-blk625-4 {
+													left -= int64(4 + n626)
+												} else {
+													r.Left = left
+													r.Text(pos+73, pos)
+													left = r.Left
+												}
 											} else {
 												r.Left = left
 												r.Text(pos+73, pos)
 												left = r.Left
 											}
 											blk627 := pos + int(fw.U32(d, pos+77))
-											n628 := -1
 											if blk627 >= pos+77+4 && blk627 <= size-4 {
-												n628 = int(fw.U32(d, blk627))
-											}
-											if n628 >= 0 && n628 <= size-blk627-4 {
-												left -= int64(4 + n628)
+												if n628 := int(fw.U32(d, blk627)); n628 <= size-blk627-4 {
+													left -= int64(4 + n628)
+												} else {
+													r.Left = left
+													r.Text(pos+77, pos)
+													left = r.Left
+												}
 											} else {
 												r.Left = left
 												r.Text(pos+77, pos)
 												left = r.Left
 											}
 											blk629 := pos + int(fw.U32(d, pos+169))
-											n630 := -1
 											if blk629 >= pos+169+4 && blk629 <= size-4 {
-												n630 = int(fw.U32(d, blk629))
-											}
-											if n630 >= 0 && n630 <= size-blk629-4 {
-												left -= int64(4 + n630)
+												if n630 := int(fw.U32(d, blk629)); n630 <= size-blk629-4 {
+													left -= int64(4 + n630)
+												} else {
+													r.Left = left
+													r.Text(pos+169, pos)
+													left = r.Left
+												}
 											} else {
 												r.Left = left
 												r.Text(pos+169, pos)
@@ -5669,12 +5803,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 											}
 											if 77 <= stored {
 												blk631 := pos + int(fw.U32(d, pos+73))
-												n632 := -1
 												if blk631 >= pos+73+4 && blk631 <= size-4 {
-													n632 = int(fw.U32(d, blk631))
-												}
-												if n632 >= 0 && n632 <= size-blk631-4 {
-													left -= int64(4 + n632)
+													if n632 := int(fw.U32(d, blk631)); n632 <= size-blk631-4 {
+														left -= int64(4 + n632)
+													} else {
+														r.Left = left
+														r.Text(pos+73, pos)
+														left = r.Left
+													}
 												} else {
 													r.Left = left
 													r.Text(pos+73, pos)
@@ -5683,12 +5819,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 											}
 											if 81 <= stored {
 												blk633 := pos + int(fw.U32(d, pos+77))
-												n634 := -1
 												if blk633 >= pos+77+4 && blk633 <= size-4 {
-													n634 = int(fw.U32(d, blk633))
-												}
-												if n634 >= 0 && n634 <= size-blk633-4 {
-													left -= int64(4 + n634)
+													if n634 := int(fw.U32(d, blk633)); n634 <= size-blk633-4 {
+														left -= int64(4 + n634)
+													} else {
+														r.Left = left
+														r.Text(pos+77, pos)
+														left = r.Left
+													}
 												} else {
 													r.Left = left
 													r.Text(pos+77, pos)
@@ -5697,12 +5835,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 											}
 											if 173 <= stored {
 												blk635 := pos + int(fw.U32(d, pos+169))
-												n636 := -1
 												if blk635 >= pos+169+4 && blk635 <= size-4 {
-													n636 = int(fw.U32(d, blk635))
-												}
-												if n636 >= 0 && n636 <= size-blk635-4 {
-													left -= int64(4 + n636)
+													if n636 := int(fw.U32(d, blk635)); n636 <= size-blk635-4 {
+														left -= int64(4 + n636)
+													} else {
+														r.Left = left
+														r.Text(pos+169, pos)
+														left = r.Left
+													}
 												} else {
 													r.Left = left
 													r.Text(pos+169, pos)
@@ -5753,12 +5893,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							left -= int64(stored)
 							if stored >= 34 {
 								blk642 := pos + int(fw.U32(d, pos+12))
-								n643 := -1
 								if blk642 >= pos+12+4 && blk642 <= size-4 {
-									n643 = int(fw.U32(d, blk642))
-								}
-								if n643 >= 0 && n643 <= size-blk642-4 {
-									left -= int64(4 + n643)
+									if n643 := int(fw.U32(d, blk642)); n643 <= size-blk642-4 {
+										left -= int64(4 + n643)
+									} else {
+										r.Left = left
+										r.Text(pos+12, pos)
+										left = r.Left
+									}
 								} else {
 									r.Left = left
 									r.Text(pos+12, pos)
@@ -5767,12 +5909,14 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							} else {
 								if 16 <= stored {
 									blk644 := pos + int(fw.U32(d, pos+12))
-									n645 := -1
 									if blk644 >= pos+12+4 && blk644 <= size-4 {
-										n645 = int(fw.U32(d, blk644))
-									}
-									if n645 >= 0 && n645 <= size-blk644-4 {
-										left -= int64(4 + n645)
+										if n645 := int(fw.U32(d, blk644)); n645 <= size-blk644-4 {
+											left -= int64(4 + n645)
+										} else {
+											r.Left = left
+											r.Text(pos+12, pos)
+											left = r.Left
+										}
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -8044,12 +8188,14 @@ func FwVerifyVBase(r *fw.VReader, slot, base int) {
 	left := r.Left
 	if stored >= 13 {
 		blk855 := pos + int(fw.U32(d, pos+8))
-		n856 := -1
 		if blk855 >= pos+8+4 && blk855 <= size-4 {
-			n856 = int(fw.U32(d, blk855))
-		}
-		if n856 >= 0 && n856 <= size-blk855-4 {
-			left -= int64(4 + n856)
+			if n856 := int(fw.U32(d, blk855)); n856 <= size-blk855-4 {
+				left -= int64(4 + n856)
+			} else {
+				r.Left = left
+				r.Text(pos+8, pos)
+				left = r.Left
+			}
 		} else {
 			r.Left = left
 			r.Text(pos+8, pos)
@@ -8058,12 +8204,14 @@ func FwVerifyVBase(r *fw.VReader, slot, base int) {
 	} else {
 		if 12 <= stored {
 			blk857 := pos + int(fw.U32(d, pos+8))
-			n858 := -1
 			if blk857 >= pos+8+4 && blk857 <= size-4 {
-				n858 = int(fw.U32(d, blk857))
-			}
-			if n858 >= 0 && n858 <= size-blk857-4 {
-				left -= int64(4 + n858)
+				if n858 := int(fw.U32(d, blk857)); n858 <= size-blk857-4 {
+					left -= int64(4 + n858)
+				} else {
+					r.Left = left
+					r.Text(pos+8, pos)
+					left = r.Left
+				}
 			} else {
 				r.Left = left
 				r.Text(pos+8, pos)
@@ -8390,12 +8538,14 @@ func FwVerifyVDerived(r *fw.VReader, slot, base int) {
 	left := r.Left
 	if stored >= 25 {
 		blk861 := pos + int(fw.U32(d, pos+8))
-		n862 := -1
 		if blk861 >= pos+8+4 && blk861 <= size-4 {
-			n862 = int(fw.U32(d, blk861))
-		}
-		if n862 >= 0 && n862 <= size-blk861-4 {
-			left -= int64(4 + n862)
+			if n862 := int(fw.U32(d, blk861)); n862 <= size-blk861-4 {
+				left -= int64(4 + n862)
+			} else {
+				r.Left = left
+				r.Text(pos+8, pos)
+				left = r.Left
+			}
 		} else {
 			r.Left = left
 			r.Text(pos+8, pos)
@@ -8404,12 +8554,14 @@ func FwVerifyVDerived(r *fw.VReader, slot, base int) {
 	} else {
 		if 12 <= stored {
 			blk863 := pos + int(fw.U32(d, pos+8))
-			n864 := -1
 			if blk863 >= pos+8+4 && blk863 <= size-4 {
-				n864 = int(fw.U32(d, blk863))
-			}
-			if n864 >= 0 && n864 <= size-blk863-4 {
-				left -= int64(4 + n864)
+				if n864 := int(fw.U32(d, blk863)); n864 <= size-blk863-4 {
+					left -= int64(4 + n864)
+				} else {
+					r.Left = left
+					r.Text(pos+8, pos)
+					left = r.Left
+				}
 			} else {
 				r.Left = left
 				r.Text(pos+8, pos)
@@ -8762,12 +8914,14 @@ func FwVerifyVMoreDerived(r *fw.VReader, slot, base int) {
 	left := r.Left
 	if stored >= 26 {
 		blk867 := pos + int(fw.U32(d, pos+8))
-		n868 := -1
 		if blk867 >= pos+8+4 && blk867 <= size-4 {
-			n868 = int(fw.U32(d, blk867))
-		}
-		if n868 >= 0 && n868 <= size-blk867-4 {
-			left -= int64(4 + n868)
+			if n868 := int(fw.U32(d, blk867)); n868 <= size-blk867-4 {
+				left -= int64(4 + n868)
+			} else {
+				r.Left = left
+				r.Text(pos+8, pos)
+				left = r.Left
+			}
 		} else {
 			r.Left = left
 			r.Text(pos+8, pos)
@@ -8776,12 +8930,14 @@ func FwVerifyVMoreDerived(r *fw.VReader, slot, base int) {
 	} else {
 		if 12 <= stored {
 			blk869 := pos + int(fw.U32(d, pos+8))
-			n870 := -1
 			if blk869 >= pos+8+4 && blk869 <= size-4 {
-				n870 = int(fw.U32(d, blk869))
-			}
-			if n870 >= 0 && n870 <= size-blk869-4 {
-				left -= int64(4 + n870)
+				if n870 := int(fw.U32(d, blk869)); n870 <= size-blk869-4 {
+					left -= int64(4 + n870)
+				} else {
+					r.Left = left
+					r.Text(pos+8, pos)
+					left = r.Left
+				}
 			} else {
 				r.Left = left
 				r.Text(pos+8, pos)
@@ -9116,12 +9272,14 @@ func FwVerifyVWallet(r *fw.VReader, slot, base int) {
 	left := r.Left
 	if stored >= 36 {
 		blk873 := pos + int(fw.U32(d, pos+8))
-		n874 := -1
 		if blk873 >= pos+8+4 && blk873 <= size-4 {
-			n874 = int(fw.U32(d, blk873))
-		}
-		if n874 >= 0 && n874 <= size-blk873-4 {
-			left -= int64(4 + n874)
+			if n874 := int(fw.U32(d, blk873)); n874 <= size-blk873-4 {
+				left -= int64(4 + n874)
+			} else {
+				r.Left = left
+				r.Text(pos+8, pos)
+				left = r.Left
+			}
 		} else {
 			r.Left = left
 			r.Text(pos+8, pos)
@@ -9133,12 +9291,14 @@ func FwVerifyVWallet(r *fw.VReader, slot, base int) {
 	} else {
 		if 12 <= stored {
 			blk875 := pos + int(fw.U32(d, pos+8))
-			n876 := -1
 			if blk875 >= pos+8+4 && blk875 <= size-4 {
-				n876 = int(fw.U32(d, blk875))
-			}
-			if n876 >= 0 && n876 <= size-blk875-4 {
-				left -= int64(4 + n876)
+				if n876 := int(fw.U32(d, blk875)); n876 <= size-blk875-4 {
+					left -= int64(4 + n876)
+				} else {
+					r.Left = left
+					r.Text(pos+8, pos)
+					left = r.Left
+				}
 			} else {
 				r.Left = left
 				r.Text(pos+8, pos)
@@ -9591,12 +9751,14 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 	left := r.Left
 	if stored >= 33 {
 		blk899 := pos + int(fw.U32(d, pos+12))
-		n900 := -1
 		if blk899 >= pos+12+4 && blk899 <= size-4 {
-			n900 = int(fw.U32(d, blk899))
-		}
-		if n900 >= 0 && n900 <= size-blk899-4 {
-			left -= int64(4 + n900)
+			if n900 := int(fw.U32(d, blk899)); n900 <= size-blk899-4 {
+				left -= int64(4 + n900)
+			} else {
+				r.Left = left
+				r.Text(pos+12, pos)
+				left = r.Left
+			}
 		} else {
 			r.Left = left
 			r.Text(pos+12, pos)
@@ -9614,12 +9776,14 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 				left -= int64(stored)
 				if stored >= 28 {
 					blk901 := pos + int(fw.U32(d, pos+8))
-					n902 := -1
 					if blk901 >= pos+8+4 && blk901 <= size-4 {
-						n902 = int(fw.U32(d, blk901))
-					}
-					if n902 >= 0 && n902 <= size-blk901-4 {
-						left -= int64(4 + n902)
+						if n902 := int(fw.U32(d, blk901)); n902 <= size-blk901-4 {
+							left -= int64(4 + n902)
+						} else {
+							r.Left = left
+							r.Text(pos+8, pos)
+							left = r.Left
+						}
 					} else {
 						r.Left = left
 						r.Text(pos+8, pos)
@@ -9628,12 +9792,14 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 				} else {
 					if 12 <= stored {
 						blk903 := pos + int(fw.U32(d, pos+8))
-						n904 := -1
 						if blk903 >= pos+8+4 && blk903 <= size-4 {
-							n904 = int(fw.U32(d, blk903))
-						}
-						if n904 >= 0 && n904 <= size-blk903-4 {
-							left -= int64(4 + n904)
+							if n904 := int(fw.U32(d, blk903)); n904 <= size-blk903-4 {
+								left -= int64(4 + n904)
+							} else {
+								r.Left = left
+								r.Text(pos+8, pos)
+								left = r.Left
+							}
 						} else {
 							r.Left = left
 							r.Text(pos+8, pos)
@@ -9663,12 +9829,14 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 						left -= int64(stored)
 						if stored >= 28 {
 							blk906 := pos + int(fw.U32(d, pos+8))
-							n907 := -1
 							if blk906 >= pos+8+4 && blk906 <= size-4 {
-								n907 = int(fw.U32(d, blk906))
-							}
-							if n907 >= 0 && n907 <= size-blk906-4 {
-								left -= int64(4 + n907)
+								if n907 := int(fw.U32(d, blk906)); n907 <= size-blk906-4 {
+									left -= int64(4 + n907)
+								} else {
+									r.Left = left
+									r.Text(pos+8, pos)
+									left = r.Left
+								}
 							} else {
 								r.Left = left
 								r.Text(pos+8, pos)
@@ -9677,12 +9845,14 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 						} else {
 							if 12 <= stored {
 								blk908 := pos + int(fw.U32(d, pos+8))
-								n909 := -1
 								if blk908 >= pos+8+4 && blk908 <= size-4 {
-									n909 = int(fw.U32(d, blk908))
-								}
-								if n909 >= 0 && n909 <= size-blk908-4 {
-									left -= int64(4 + n909)
+									if n909 := int(fw.U32(d, blk908)); n909 <= size-blk908-4 {
+										left -= int64(4 + n909)
+									} else {
+										r.Left = left
+										r.Text(pos+8, pos)
+										left = r.Left
+									}
 								} else {
 									r.Left = left
 									r.Text(pos+8, pos)
@@ -9728,12 +9898,14 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 						left -= int64(stored)
 						if stored >= 50 {
 							blk915 := pos + int(fw.U32(d, pos+12))
-							n916 := -1
 							if blk915 >= pos+12+4 && blk915 <= size-4 {
-								n916 = int(fw.U32(d, blk915))
-							}
-							if n916 >= 0 && n916 <= size-blk915-4 {
-								left -= int64(4 + n916)
+								if n916 := int(fw.U32(d, blk915)); n916 <= size-blk915-4 {
+									left -= int64(4 + n916)
+								} else {
+									r.Left = left
+									r.Text(pos+12, pos)
+									left = r.Left
+								}
 							} else {
 								r.Left = left
 								r.Text(pos+12, pos)
@@ -9742,12 +9914,14 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 						} else {
 							if 16 <= stored {
 								blk917 := pos + int(fw.U32(d, pos+12))
-								n918 := -1
 								if blk917 >= pos+12+4 && blk917 <= size-4 {
-									n918 = int(fw.U32(d, blk917))
-								}
-								if n918 >= 0 && n918 <= size-blk917-4 {
-									left -= int64(4 + n918)
+									if n918 := int(fw.U32(d, blk917)); n918 <= size-blk917-4 {
+										left -= int64(4 + n918)
+									} else {
+										r.Left = left
+										r.Text(pos+12, pos)
+										left = r.Left
+									}
 								} else {
 									r.Left = left
 									r.Text(pos+12, pos)
@@ -9766,12 +9940,14 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 	} else {
 		if 16 <= stored {
 			blk919 := pos + int(fw.U32(d, pos+12))
-			n920 := -1
 			if blk919 >= pos+12+4 && blk919 <= size-4 {
-				n920 = int(fw.U32(d, blk919))
-			}
-			if n920 >= 0 && n920 <= size-blk919-4 {
-				left -= int64(4 + n920)
+				if n920 := int(fw.U32(d, blk919)); n920 <= size-blk919-4 {
+					left -= int64(4 + n920)
+				} else {
+					r.Left = left
+					r.Text(pos+12, pos)
+					left = r.Left
+				}
 			} else {
 				r.Left = left
 				r.Text(pos+12, pos)
@@ -9791,12 +9967,14 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 					left -= int64(stored)
 					if stored >= 28 {
 						blk921 := pos + int(fw.U32(d, pos+8))
-						n922 := -1
 						if blk921 >= pos+8+4 && blk921 <= size-4 {
-							n922 = int(fw.U32(d, blk921))
-						}
-						if n922 >= 0 && n922 <= size-blk921-4 {
-							left -= int64(4 + n922)
+							if n922 := int(fw.U32(d, blk921)); n922 <= size-blk921-4 {
+								left -= int64(4 + n922)
+							} else {
+								r.Left = left
+								r.Text(pos+8, pos)
+								left = r.Left
+							}
 						} else {
 							r.Left = left
 							r.Text(pos+8, pos)
@@ -9805,12 +9983,14 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 					} else {
 						if 12 <= stored {
 							blk923 := pos + int(fw.U32(d, pos+8))
-							n924 := -1
 							if blk923 >= pos+8+4 && blk923 <= size-4 {
-								n924 = int(fw.U32(d, blk923))
-							}
-							if n924 >= 0 && n924 <= size-blk923-4 {
-								left -= int64(4 + n924)
+								if n924 := int(fw.U32(d, blk923)); n924 <= size-blk923-4 {
+									left -= int64(4 + n924)
+								} else {
+									r.Left = left
+									r.Text(pos+8, pos)
+									left = r.Left
+								}
 							} else {
 								r.Left = left
 								r.Text(pos+8, pos)
@@ -9842,12 +10022,14 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 							left -= int64(stored)
 							if stored >= 28 {
 								blk926 := pos + int(fw.U32(d, pos+8))
-								n927 := -1
 								if blk926 >= pos+8+4 && blk926 <= size-4 {
-									n927 = int(fw.U32(d, blk926))
-								}
-								if n927 >= 0 && n927 <= size-blk926-4 {
-									left -= int64(4 + n927)
+									if n927 := int(fw.U32(d, blk926)); n927 <= size-blk926-4 {
+										left -= int64(4 + n927)
+									} else {
+										r.Left = left
+										r.Text(pos+8, pos)
+										left = r.Left
+									}
 								} else {
 									r.Left = left
 									r.Text(pos+8, pos)
@@ -9856,12 +10038,14 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 							} else {
 								if 12 <= stored {
 									blk928 := pos + int(fw.U32(d, pos+8))
-									n929 := -1
 									if blk928 >= pos+8+4 && blk928 <= size-4 {
-										n929 = int(fw.U32(d, blk928))
-									}
-									if n929 >= 0 && n929 <= size-blk928-4 {
-										left -= int64(4 + n929)
+										if n929 := int(fw.U32(d, blk928)); n929 <= size-blk928-4 {
+											left -= int64(4 + n929)
+										} else {
+											r.Left = left
+											r.Text(pos+8, pos)
+											left = r.Left
+										}
 									} else {
 										r.Left = left
 										r.Text(pos+8, pos)
@@ -9909,12 +10093,14 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 							left -= int64(stored)
 							if stored >= 50 {
 								blk935 := pos + int(fw.U32(d, pos+12))
-								n936 := -1
 								if blk935 >= pos+12+4 && blk935 <= size-4 {
-									n936 = int(fw.U32(d, blk935))
-								}
-								if n936 >= 0 && n936 <= size-blk935-4 {
-									left -= int64(4 + n936)
+									if n936 := int(fw.U32(d, blk935)); n936 <= size-blk935-4 {
+										left -= int64(4 + n936)
+									} else {
+										r.Left = left
+										r.Text(pos+12, pos)
+										left = r.Left
+									}
 								} else {
 									r.Left = left
 									r.Text(pos+12, pos)
@@ -9923,12 +10109,14 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 							} else {
 								if 16 <= stored {
 									blk937 := pos + int(fw.U32(d, pos+12))
-									n938 := -1
 									if blk937 >= pos+12+4 && blk937 <= size-4 {
-										n938 = int(fw.U32(d, blk937))
-									}
-									if n938 >= 0 && n938 <= size-blk937-4 {
-										left -= int64(4 + n938)
+										if n938 := int(fw.U32(d, blk937)); n938 <= size-blk937-4 {
+											left -= int64(4 + n938)
+										} else {
+											r.Left = left
+											r.Text(pos+12, pos)
+											left = r.Left
+										}
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -10976,12 +11164,14 @@ func FwVerifyVRefused(r *fw.VReader, slot, base int) {
 	left := r.Left
 	if stored >= 28 {
 		blk959 := pos + int(fw.U32(d, pos+24))
-		n960 := -1
 		if blk959 >= pos+24+4 && blk959 <= size-4 {
-			n960 = int(fw.U32(d, blk959))
-		}
-		if n960 >= 0 && n960 <= size-blk959-4 {
-			left -= int64(4 + n960)
+			if n960 := int(fw.U32(d, blk959)); n960 <= size-blk959-4 {
+				left -= int64(4 + n960)
+			} else {
+				r.Left = left
+				r.Text(pos+24, pos)
+				left = r.Left
+			}
 		} else {
 			r.Left = left
 			r.Text(pos+24, pos)
@@ -10990,12 +11180,14 @@ func FwVerifyVRefused(r *fw.VReader, slot, base int) {
 	} else {
 		if 28 <= stored {
 			blk961 := pos + int(fw.U32(d, pos+24))
-			n962 := -1
 			if blk961 >= pos+24+4 && blk961 <= size-4 {
-				n962 = int(fw.U32(d, blk961))
-			}
-			if n962 >= 0 && n962 <= size-blk961-4 {
-				left -= int64(4 + n962)
+				if n962 := int(fw.U32(d, blk961)); n962 <= size-blk961-4 {
+					left -= int64(4 + n962)
+				} else {
+					r.Left = left
+					r.Text(pos+24, pos)
+					left = r.Left
+				}
 			} else {
 				r.Left = left
 				r.Text(pos+24, pos)
@@ -11297,12 +11489,14 @@ func FwVerifyVFailure(r *fw.VReader, slot, base int) {
 	left := r.Left
 	if stored >= 28 {
 		blk964 := pos + int(fw.U32(d, pos+24))
-		n965 := -1
 		if blk964 >= pos+24+4 && blk964 <= size-4 {
-			n965 = int(fw.U32(d, blk964))
-		}
-		if n965 >= 0 && n965 <= size-blk964-4 {
-			left -= int64(4 + n965)
+			if n965 := int(fw.U32(d, blk964)); n965 <= size-blk964-4 {
+				left -= int64(4 + n965)
+			} else {
+				r.Left = left
+				r.Text(pos+24, pos)
+				left = r.Left
+			}
 		} else {
 			r.Left = left
 			r.Text(pos+24, pos)
@@ -11311,12 +11505,14 @@ func FwVerifyVFailure(r *fw.VReader, slot, base int) {
 	} else {
 		if 28 <= stored {
 			blk966 := pos + int(fw.U32(d, pos+24))
-			n967 := -1
 			if blk966 >= pos+24+4 && blk966 <= size-4 {
-				n967 = int(fw.U32(d, blk966))
-			}
-			if n967 >= 0 && n967 <= size-blk966-4 {
-				left -= int64(4 + n967)
+				if n967 := int(fw.U32(d, blk966)); n967 <= size-blk966-4 {
+					left -= int64(4 + n967)
+				} else {
+					r.Left = left
+					r.Text(pos+24, pos)
+					left = r.Left
+				}
 			} else {
 				r.Left = left
 				r.Text(pos+24, pos)
@@ -11632,12 +11828,14 @@ func FwVerifyVPingRequest(r *fw.VReader, slot, base int) {
 	left := r.Left
 	if stored >= 36 {
 		blk969 := pos + int(fw.U32(d, pos+32))
-		n970 := -1
 		if blk969 >= pos+32+4 && blk969 <= size-4 {
-			n970 = int(fw.U32(d, blk969))
-		}
-		if n970 >= 0 && n970 <= size-blk969-4 {
-			left -= int64(4 + n970)
+			if n970 := int(fw.U32(d, blk969)); n970 <= size-blk969-4 {
+				left -= int64(4 + n970)
+			} else {
+				r.Left = left
+				r.Text(pos+32, pos)
+				left = r.Left
+			}
 		} else {
 			r.Left = left
 			r.Text(pos+32, pos)
@@ -11646,12 +11844,14 @@ func FwVerifyVPingRequest(r *fw.VReader, slot, base int) {
 	} else {
 		if 36 <= stored {
 			blk971 := pos + int(fw.U32(d, pos+32))
-			n972 := -1
 			if blk971 >= pos+32+4 && blk971 <= size-4 {
-				n972 = int(fw.U32(d, blk971))
-			}
-			if n972 >= 0 && n972 <= size-blk971-4 {
-				left -= int64(4 + n972)
+				if n972 := int(fw.U32(d, blk971)); n972 <= size-blk971-4 {
+					left -= int64(4 + n972)
+				} else {
+					r.Left = left
+					r.Text(pos+32, pos)
+					left = r.Left
+				}
 			} else {
 				r.Left = left
 				r.Text(pos+32, pos)
@@ -11962,12 +12162,14 @@ func FwVerifyVNotify(r *fw.VReader, slot, base int) {
 	left := r.Left
 	if stored >= 28 {
 		blk975 := pos + int(fw.U32(d, pos+24))
-		n976 := -1
 		if blk975 >= pos+24+4 && blk975 <= size-4 {
-			n976 = int(fw.U32(d, blk975))
-		}
-		if n976 >= 0 && n976 <= size-blk975-4 {
-			left -= int64(4 + n976)
+			if n976 := int(fw.U32(d, blk975)); n976 <= size-blk975-4 {
+				left -= int64(4 + n976)
+			} else {
+				r.Left = left
+				r.Text(pos+24, pos)
+				left = r.Left
+			}
 		} else {
 			r.Left = left
 			r.Text(pos+24, pos)
@@ -11976,12 +12178,14 @@ func FwVerifyVNotify(r *fw.VReader, slot, base int) {
 	} else {
 		if 28 <= stored {
 			blk977 := pos + int(fw.U32(d, pos+24))
-			n978 := -1
 			if blk977 >= pos+24+4 && blk977 <= size-4 {
-				n978 = int(fw.U32(d, blk977))
-			}
-			if n978 >= 0 && n978 <= size-blk977-4 {
-				left -= int64(4 + n978)
+				if n978 := int(fw.U32(d, blk977)); n978 <= size-blk977-4 {
+					left -= int64(4 + n978)
+				} else {
+					r.Left = left
+					r.Text(pos+24, pos)
+					left = r.Left
+				}
 			} else {
 				r.Left = left
 				r.Text(pos+24, pos)

@@ -167,12 +167,14 @@ func FwVerifyVOrderMessage(r *fw.VReader, slot, base int) {
 				left -= int64(stored)
 				if stored >= 34 {
 					blk1 := pos + int(fw.U32(d, pos+12))
-					n2 := -1
 					if blk1 >= pos+12+4 && blk1 <= size-4 {
-						n2 = int(fw.U32(d, blk1))
-					}
-					if n2 >= 0 && n2 <= size-blk1-4 {
-						left -= int64(4 + n2)
+						if n2 := int(fw.U32(d, blk1)); n2 <= size-blk1-4 {
+							left -= int64(4 + n2)
+						} else {
+							r.Left = left
+							r.Text(pos+12, pos)
+							left = r.Left
+						}
 					} else {
 						r.Left = left
 						r.Text(pos+12, pos)
@@ -181,12 +183,14 @@ func FwVerifyVOrderMessage(r *fw.VReader, slot, base int) {
 				} else {
 					if 16 <= stored {
 						blk3 := pos + int(fw.U32(d, pos+12))
-						n4 := -1
 						if blk3 >= pos+12+4 && blk3 <= size-4 {
-							n4 = int(fw.U32(d, blk3))
-						}
-						if n4 >= 0 && n4 <= size-blk3-4 {
-							left -= int64(4 + n4)
+							if n4 := int(fw.U32(d, blk3)); n4 <= size-blk3-4 {
+								left -= int64(4 + n4)
+							} else {
+								r.Left = left
+								r.Text(pos+12, pos)
+								left = r.Left
+							}
 						} else {
 							r.Left = left
 							r.Text(pos+12, pos)
@@ -214,12 +218,14 @@ func FwVerifyVOrderMessage(r *fw.VReader, slot, base int) {
 					left -= int64(stored)
 					if stored >= 34 {
 						blk5 := pos + int(fw.U32(d, pos+12))
-						n6 := -1
 						if blk5 >= pos+12+4 && blk5 <= size-4 {
-							n6 = int(fw.U32(d, blk5))
-						}
-						if n6 >= 0 && n6 <= size-blk5-4 {
-							left -= int64(4 + n6)
+							if n6 := int(fw.U32(d, blk5)); n6 <= size-blk5-4 {
+								left -= int64(4 + n6)
+							} else {
+								r.Left = left
+								r.Text(pos+12, pos)
+								left = r.Left
+							}
 						} else {
 							r.Left = left
 							r.Text(pos+12, pos)
@@ -228,12 +234,14 @@ func FwVerifyVOrderMessage(r *fw.VReader, slot, base int) {
 					} else {
 						if 16 <= stored {
 							blk7 := pos + int(fw.U32(d, pos+12))
-							n8 := -1
 							if blk7 >= pos+12+4 && blk7 <= size-4 {
-								n8 = int(fw.U32(d, blk7))
-							}
-							if n8 >= 0 && n8 <= size-blk7-4 {
-								left -= int64(4 + n8)
+								if n8 := int(fw.U32(d, blk7)); n8 <= size-blk7-4 {
+									left -= int64(4 + n8)
+								} else {
+									r.Left = left
+									r.Text(pos+12, pos)
+									left = r.Left
+								}
 							} else {
 								r.Left = left
 								r.Text(pos+12, pos)
@@ -531,12 +539,14 @@ func FwVerifyVBalanceMessage(r *fw.VReader, slot, base int) {
 				left -= int64(stored)
 				if stored >= 20 {
 					blk10 := pos + int(fw.U32(d, pos+8))
-					n11 := -1
 					if blk10 >= pos+8+4 && blk10 <= size-4 {
-						n11 = int(fw.U32(d, blk10))
-					}
-					if n11 >= 0 && n11 <= size-blk10-4 {
-						left -= int64(4 + n11)
+						if n11 := int(fw.U32(d, blk10)); n11 <= size-blk10-4 {
+							left -= int64(4 + n11)
+						} else {
+							r.Left = left
+							r.Text(pos+8, pos)
+							left = r.Left
+						}
 					} else {
 						r.Left = left
 						r.Text(pos+8, pos)
@@ -545,12 +555,14 @@ func FwVerifyVBalanceMessage(r *fw.VReader, slot, base int) {
 				} else {
 					if 12 <= stored {
 						blk12 := pos + int(fw.U32(d, pos+8))
-						n13 := -1
 						if blk12 >= pos+8+4 && blk12 <= size-4 {
-							n13 = int(fw.U32(d, blk12))
-						}
-						if n13 >= 0 && n13 <= size-blk12-4 {
-							left -= int64(4 + n13)
+							if n13 := int(fw.U32(d, blk12)); n13 <= size-blk12-4 {
+								left -= int64(4 + n13)
+							} else {
+								r.Left = left
+								r.Text(pos+8, pos)
+								left = r.Left
+							}
 						} else {
 							r.Left = left
 							r.Text(pos+8, pos)
@@ -578,12 +590,14 @@ func FwVerifyVBalanceMessage(r *fw.VReader, slot, base int) {
 					left -= int64(stored)
 					if stored >= 20 {
 						blk14 := pos + int(fw.U32(d, pos+8))
-						n15 := -1
 						if blk14 >= pos+8+4 && blk14 <= size-4 {
-							n15 = int(fw.U32(d, blk14))
-						}
-						if n15 >= 0 && n15 <= size-blk14-4 {
-							left -= int64(4 + n15)
+							if n15 := int(fw.U32(d, blk14)); n15 <= size-blk14-4 {
+								left -= int64(4 + n15)
+							} else {
+								r.Left = left
+								r.Text(pos+8, pos)
+								left = r.Left
+							}
 						} else {
 							r.Left = left
 							r.Text(pos+8, pos)
@@ -592,12 +606,14 @@ func FwVerifyVBalanceMessage(r *fw.VReader, slot, base int) {
 					} else {
 						if 12 <= stored {
 							blk16 := pos + int(fw.U32(d, pos+8))
-							n17 := -1
 							if blk16 >= pos+8+4 && blk16 <= size-4 {
-								n17 = int(fw.U32(d, blk16))
-							}
-							if n17 >= 0 && n17 <= size-blk16-4 {
-								left -= int64(4 + n17)
+								if n17 := int(fw.U32(d, blk16)); n17 <= size-blk16-4 {
+									left -= int64(4 + n17)
+								} else {
+									r.Left = left
+									r.Text(pos+8, pos)
+									left = r.Left
+								}
 							} else {
 								r.Left = left
 								r.Text(pos+8, pos)

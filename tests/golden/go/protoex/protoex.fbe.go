@@ -333,12 +333,14 @@ func FwVerifyVOrder(r *fw.VReader, slot, base int) {
 	left := r.Left
 	if stored >= 50 {
 		blk1 := pos + int(fw.U32(d, pos+12))
-		n2 := -1
 		if blk1 >= pos+12+4 && blk1 <= size-4 {
-			n2 = int(fw.U32(d, blk1))
-		}
-		if n2 >= 0 && n2 <= size-blk1-4 {
-			left -= int64(4 + n2)
+			if n2 := int(fw.U32(d, blk1)); n2 <= size-blk1-4 {
+				left -= int64(4 + n2)
+			} else {
+				r.Left = left
+				r.Text(pos+12, pos)
+				left = r.Left
+			}
 		} else {
 			r.Left = left
 			r.Text(pos+12, pos)
@@ -347,12 +349,14 @@ func FwVerifyVOrder(r *fw.VReader, slot, base int) {
 	} else {
 		if 16 <= stored {
 			blk3 := pos + int(fw.U32(d, pos+12))
-			n4 := -1
 			if blk3 >= pos+12+4 && blk3 <= size-4 {
-				n4 = int(fw.U32(d, blk3))
-			}
-			if n4 >= 0 && n4 <= size-blk3-4 {
-				left -= int64(4 + n4)
+				if n4 := int(fw.U32(d, blk3)); n4 <= size-blk3-4 {
+					left -= int64(4 + n4)
+				} else {
+					r.Left = left
+					r.Text(pos+12, pos)
+					left = r.Left
+				}
 			} else {
 				r.Left = left
 				r.Text(pos+12, pos)
@@ -709,12 +713,14 @@ func FwVerifyVBalance(r *fw.VReader, slot, base int) {
 	left := r.Left
 	if stored >= 28 {
 		blk8 := pos + int(fw.U32(d, pos+8))
-		n9 := -1
 		if blk8 >= pos+8+4 && blk8 <= size-4 {
-			n9 = int(fw.U32(d, blk8))
-		}
-		if n9 >= 0 && n9 <= size-blk8-4 {
-			left -= int64(4 + n9)
+			if n9 := int(fw.U32(d, blk8)); n9 <= size-blk8-4 {
+				left -= int64(4 + n9)
+			} else {
+				r.Left = left
+				r.Text(pos+8, pos)
+				left = r.Left
+			}
 		} else {
 			r.Left = left
 			r.Text(pos+8, pos)
@@ -723,12 +729,14 @@ func FwVerifyVBalance(r *fw.VReader, slot, base int) {
 	} else {
 		if 12 <= stored {
 			blk10 := pos + int(fw.U32(d, pos+8))
-			n11 := -1
 			if blk10 >= pos+8+4 && blk10 <= size-4 {
-				n11 = int(fw.U32(d, blk10))
-			}
-			if n11 >= 0 && n11 <= size-blk10-4 {
-				left -= int64(4 + n11)
+				if n11 := int(fw.U32(d, blk10)); n11 <= size-blk10-4 {
+					left -= int64(4 + n11)
+				} else {
+					r.Left = left
+					r.Text(pos+8, pos)
+					left = r.Left
+				}
 			} else {
 				r.Left = left
 				r.Text(pos+8, pos)
@@ -1146,12 +1154,14 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 	left := r.Left
 	if stored >= 30 {
 		blk34 := pos + int(fw.U32(d, pos+12))
-		n35 := -1
 		if blk34 >= pos+12+4 && blk34 <= size-4 {
-			n35 = int(fw.U32(d, blk34))
-		}
-		if n35 >= 0 && n35 <= size-blk34-4 {
-			left -= int64(4 + n35)
+			if n35 := int(fw.U32(d, blk34)); n35 <= size-blk34-4 {
+				left -= int64(4 + n35)
+			} else {
+				r.Left = left
+				r.Text(pos+12, pos)
+				left = r.Left
+			}
 		} else {
 			r.Left = left
 			r.Text(pos+12, pos)
@@ -1169,12 +1179,14 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 				left -= int64(stored)
 				if stored >= 28 {
 					blk36 := pos + int(fw.U32(d, pos+8))
-					n37 := -1
 					if blk36 >= pos+8+4 && blk36 <= size-4 {
-						n37 = int(fw.U32(d, blk36))
-					}
-					if n37 >= 0 && n37 <= size-blk36-4 {
-						left -= int64(4 + n37)
+						if n37 := int(fw.U32(d, blk36)); n37 <= size-blk36-4 {
+							left -= int64(4 + n37)
+						} else {
+							r.Left = left
+							r.Text(pos+8, pos)
+							left = r.Left
+						}
 					} else {
 						r.Left = left
 						r.Text(pos+8, pos)
@@ -1183,12 +1195,14 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 				} else {
 					if 12 <= stored {
 						blk38 := pos + int(fw.U32(d, pos+8))
-						n39 := -1
 						if blk38 >= pos+8+4 && blk38 <= size-4 {
-							n39 = int(fw.U32(d, blk38))
-						}
-						if n39 >= 0 && n39 <= size-blk38-4 {
-							left -= int64(4 + n39)
+							if n39 := int(fw.U32(d, blk38)); n39 <= size-blk38-4 {
+								left -= int64(4 + n39)
+							} else {
+								r.Left = left
+								r.Text(pos+8, pos)
+								left = r.Left
+							}
 						} else {
 							r.Left = left
 							r.Text(pos+8, pos)
@@ -1218,12 +1232,14 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 						left -= int64(stored)
 						if stored >= 28 {
 							blk41 := pos + int(fw.U32(d, pos+8))
-							n42 := -1
 							if blk41 >= pos+8+4 && blk41 <= size-4 {
-								n42 = int(fw.U32(d, blk41))
-							}
-							if n42 >= 0 && n42 <= size-blk41-4 {
-								left -= int64(4 + n42)
+								if n42 := int(fw.U32(d, blk41)); n42 <= size-blk41-4 {
+									left -= int64(4 + n42)
+								} else {
+									r.Left = left
+									r.Text(pos+8, pos)
+									left = r.Left
+								}
 							} else {
 								r.Left = left
 								r.Text(pos+8, pos)
@@ -1232,12 +1248,14 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 						} else {
 							if 12 <= stored {
 								blk43 := pos + int(fw.U32(d, pos+8))
-								n44 := -1
 								if blk43 >= pos+8+4 && blk43 <= size-4 {
-									n44 = int(fw.U32(d, blk43))
-								}
-								if n44 >= 0 && n44 <= size-blk43-4 {
-									left -= int64(4 + n44)
+									if n44 := int(fw.U32(d, blk43)); n44 <= size-blk43-4 {
+										left -= int64(4 + n44)
+									} else {
+										r.Left = left
+										r.Text(pos+8, pos)
+										left = r.Left
+									}
 								} else {
 									r.Left = left
 									r.Text(pos+8, pos)
@@ -1283,12 +1301,14 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 						left -= int64(stored)
 						if stored >= 50 {
 							blk50 := pos + int(fw.U32(d, pos+12))
-							n51 := -1
 							if blk50 >= pos+12+4 && blk50 <= size-4 {
-								n51 = int(fw.U32(d, blk50))
-							}
-							if n51 >= 0 && n51 <= size-blk50-4 {
-								left -= int64(4 + n51)
+								if n51 := int(fw.U32(d, blk50)); n51 <= size-blk50-4 {
+									left -= int64(4 + n51)
+								} else {
+									r.Left = left
+									r.Text(pos+12, pos)
+									left = r.Left
+								}
 							} else {
 								r.Left = left
 								r.Text(pos+12, pos)
@@ -1297,12 +1317,14 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 						} else {
 							if 16 <= stored {
 								blk52 := pos + int(fw.U32(d, pos+12))
-								n53 := -1
 								if blk52 >= pos+12+4 && blk52 <= size-4 {
-									n53 = int(fw.U32(d, blk52))
-								}
-								if n53 >= 0 && n53 <= size-blk52-4 {
-									left -= int64(4 + n53)
+									if n53 := int(fw.U32(d, blk52)); n53 <= size-blk52-4 {
+										left -= int64(4 + n53)
+									} else {
+										r.Left = left
+										r.Text(pos+12, pos)
+										left = r.Left
+									}
 								} else {
 									r.Left = left
 									r.Text(pos+12, pos)
@@ -1321,12 +1343,14 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 	} else {
 		if 16 <= stored {
 			blk54 := pos + int(fw.U32(d, pos+12))
-			n55 := -1
 			if blk54 >= pos+12+4 && blk54 <= size-4 {
-				n55 = int(fw.U32(d, blk54))
-			}
-			if n55 >= 0 && n55 <= size-blk54-4 {
-				left -= int64(4 + n55)
+				if n55 := int(fw.U32(d, blk54)); n55 <= size-blk54-4 {
+					left -= int64(4 + n55)
+				} else {
+					r.Left = left
+					r.Text(pos+12, pos)
+					left = r.Left
+				}
 			} else {
 				r.Left = left
 				r.Text(pos+12, pos)
@@ -1346,12 +1370,14 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 					left -= int64(stored)
 					if stored >= 28 {
 						blk56 := pos + int(fw.U32(d, pos+8))
-						n57 := -1
 						if blk56 >= pos+8+4 && blk56 <= size-4 {
-							n57 = int(fw.U32(d, blk56))
-						}
-						if n57 >= 0 && n57 <= size-blk56-4 {
-							left -= int64(4 + n57)
+							if n57 := int(fw.U32(d, blk56)); n57 <= size-blk56-4 {
+								left -= int64(4 + n57)
+							} else {
+								r.Left = left
+								r.Text(pos+8, pos)
+								left = r.Left
+							}
 						} else {
 							r.Left = left
 							r.Text(pos+8, pos)
@@ -1360,12 +1386,14 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 					} else {
 						if 12 <= stored {
 							blk58 := pos + int(fw.U32(d, pos+8))
-							n59 := -1
 							if blk58 >= pos+8+4 && blk58 <= size-4 {
-								n59 = int(fw.U32(d, blk58))
-							}
-							if n59 >= 0 && n59 <= size-blk58-4 {
-								left -= int64(4 + n59)
+								if n59 := int(fw.U32(d, blk58)); n59 <= size-blk58-4 {
+									left -= int64(4 + n59)
+								} else {
+									r.Left = left
+									r.Text(pos+8, pos)
+									left = r.Left
+								}
 							} else {
 								r.Left = left
 								r.Text(pos+8, pos)
@@ -1397,12 +1425,14 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 							left -= int64(stored)
 							if stored >= 28 {
 								blk61 := pos + int(fw.U32(d, pos+8))
-								n62 := -1
 								if blk61 >= pos+8+4 && blk61 <= size-4 {
-									n62 = int(fw.U32(d, blk61))
-								}
-								if n62 >= 0 && n62 <= size-blk61-4 {
-									left -= int64(4 + n62)
+									if n62 := int(fw.U32(d, blk61)); n62 <= size-blk61-4 {
+										left -= int64(4 + n62)
+									} else {
+										r.Left = left
+										r.Text(pos+8, pos)
+										left = r.Left
+									}
 								} else {
 									r.Left = left
 									r.Text(pos+8, pos)
@@ -1411,12 +1441,14 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 							} else {
 								if 12 <= stored {
 									blk63 := pos + int(fw.U32(d, pos+8))
-									n64 := -1
 									if blk63 >= pos+8+4 && blk63 <= size-4 {
-										n64 = int(fw.U32(d, blk63))
-									}
-									if n64 >= 0 && n64 <= size-blk63-4 {
-										left -= int64(4 + n64)
+										if n64 := int(fw.U32(d, blk63)); n64 <= size-blk63-4 {
+											left -= int64(4 + n64)
+										} else {
+											r.Left = left
+											r.Text(pos+8, pos)
+											left = r.Left
+										}
 									} else {
 										r.Left = left
 										r.Text(pos+8, pos)
@@ -1464,12 +1496,14 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 							left -= int64(stored)
 							if stored >= 50 {
 								blk70 := pos + int(fw.U32(d, pos+12))
-								n71 := -1
 								if blk70 >= pos+12+4 && blk70 <= size-4 {
-									n71 = int(fw.U32(d, blk70))
-								}
-								if n71 >= 0 && n71 <= size-blk70-4 {
-									left -= int64(4 + n71)
+									if n71 := int(fw.U32(d, blk70)); n71 <= size-blk70-4 {
+										left -= int64(4 + n71)
+									} else {
+										r.Left = left
+										r.Text(pos+12, pos)
+										left = r.Left
+									}
 								} else {
 									r.Left = left
 									r.Text(pos+12, pos)
@@ -1478,12 +1512,14 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 							} else {
 								if 16 <= stored {
 									blk72 := pos + int(fw.U32(d, pos+12))
-									n73 := -1
 									if blk72 >= pos+12+4 && blk72 <= size-4 {
-										n73 = int(fw.U32(d, blk72))
-									}
-									if n73 >= 0 && n73 <= size-blk72-4 {
-										left -= int64(4 + n73)
+										if n73 := int(fw.U32(d, blk72)); n73 <= size-blk72-4 {
+											left -= int64(4 + n73)
+										} else {
+											r.Left = left
+											r.Text(pos+12, pos)
+											left = r.Left
+										}
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
