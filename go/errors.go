@@ -7,6 +7,10 @@
 // errors, limits and value types (Decimal, UUID, Timestamp).
 package fastwire
 
+// The tests use code generated from the repository's schemas (not checked in).
+//
+//go:generate ./generate.sh
+
 import "errors"
 
 // The errors malformed input is rejected with (the C++ runtime's errc names). Compare

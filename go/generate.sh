@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Regenerates go/internal/gen (the code the runtime's tests, benchmarks and fuzzers use)
-# from the repository's schemas. TestGeneratedCodeIsCurrent fails when it is stale.
+# Generates go/internal/gen (the code the runtime's tests, benchmarks and fuzzers use)
+# from the repository's schemas. Not checked in (tests/golden/go is the reviewed copy):
+# make test-go, fuzz-go and bench-go run this first; by hand, run it (or `go generate`)
+# before `go test`. TestGeneratedCodeIsCurrent fails when the copy in use is stale.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rm -rf go/internal/gen

@@ -9,6 +9,7 @@ GO_FUZZ_TARGETS = FuzzVersioned FuzzFinal FuzzJSON
 .PHONY: test-go fuzz-go bench-go
 test-go:
 	@$(BOOTSTRAP) go
+	go/generate.sh
 	cd go && $(GO_ENV) $(GO) vet ./...
 	cd go && $(GO_ENV) FASTWIRE_CPP_SERVER=$(CURDIR)/$(BUILD)/examples/cpp/server $(GO) test -count=1 ./...
 	@for t in $(GO_FUZZ_TARGETS); do \
@@ -18,14 +19,16 @@ test-go:
 LANGUAGE_TESTS += test-go
 
 fuzz-go:
+	go/generate.sh
 	@for t in $(GO_FUZZ_TARGETS); do \
 	    (cd go && $(GO_ENV) $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZ_SECONDS)s .) || exit 1; done
 
-# Medians of 10 runs by benchstat (pinned; fetched through the Go module proxy once), and
+# Medians of 10 runs (wall time and CPU time per op) by benchstat (pinned; fetched through the Go module proxy once), and
 # fastwire C++'s account benchmark in the same session for scale.
 BENCHSTAT = golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 bench-go:
 	@$(BOOTSTRAP) go
+	go/generate.sh
 	@mkdir -p build && uptime
 	cd go && $(GO_ENV) $(GO) test -run '^$$' -bench Account -benchmem -count 10 . | tee $(CURDIR)/build/go-bench.txt
 	cd go && $(GO_ENV) $(GO) run $(BENCHSTAT) $(CURDIR)/build/go-bench.txt

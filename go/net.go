@@ -38,7 +38,12 @@ type Options struct {
 	ConnectTimeout  time.Duration // [5 s]
 	RequestTimeout  time.Duration // [10 s]
 	ShutdownTimeout time.Duration // graceful close [5 s]
-	Log             func(line string)
+	// ReconnectDelay: a client made by Dial reconnects this long after a drop, the delay
+	// doubling after each failed attempt up to ReconnectMaxDelay [off]. Requests pending
+	// at the drop fail (ErrDisconnected); nothing is sent again (at most once).
+	ReconnectDelay    time.Duration
+	ReconnectMaxDelay time.Duration // [5 s]
+	Log               func(line string)
 }
 
 func (o Options) withDefaults() Options {
@@ -55,6 +60,7 @@ func (o Options) withDefaults() Options {
 	def(&o.ConnectTimeout, 5*time.Second)
 	def(&o.RequestTimeout, 10*time.Second)
 	def(&o.ShutdownTimeout, 5*time.Second)
+	def(&o.ReconnectMaxDelay, 5*time.Second)
 	if o.ReceiveLimits == (Limits{}) {
 		o.ReceiveLimits = DefaultLimits
 	}
@@ -488,46 +494,143 @@ type result struct {
 }
 
 // Client is one connection to a server: Send, Request (matched on [id], timing out by
-// itself), Close.
+// itself), Close. A client made by Dial with Options.ReconnectDelay set reconnects after
+// a drop (docs/transport.md): while it is down, Send and Request fail at once with
+// ErrDisconnected.
 type Client struct {
-	conn    *Conn
-	opts    Options
-	mu      sync.Mutex
-	pending map[any]*call
+	opts     Options
+	d        ResponseDispatcher
+	addr     string // the address Dial was given ("": no reconnect)
+	mu       sync.Mutex
+	conn     *Conn // the current (or last) connection
+	pending  map[any]*call
+	closing  bool
+	connects int
+	stop     chan struct{} // closed by Close: ends a reconnect loop
 }
 
 // Dial connects to addr; d receives what is not an answer to a request.
 func Dial(addr string, opts Options, d ResponseDispatcher) (*Client, error) {
-	c, err := net.DialTimeout("tcp", addr, opts.withDefaults().ConnectTimeout)
+	opts = opts.withDefaults()
+	c, err := dialTCP(addr, opts.ConnectTimeout)
+	if err != nil {
+		return nil, err
+	}
+	cl := newClient(opts, d)
+	cl.addr = addr
+	cl.mu.Lock()
+	cl.attach(c)
+	cl.mu.Unlock()
+	return cl, nil
+}
+
+func dialTCP(addr string, timeout time.Duration) (net.Conn, error) {
+	c, err := net.DialTimeout("tcp", addr, timeout)
 	if err != nil {
 		return nil, err
 	}
 	if tc, ok := c.(*net.TCPConn); ok {
 		_ = tc.SetNoDelay(true)
 	}
-	return NewClient(c, opts, d), nil
+	return c, nil
 }
 
 // NewClient runs the client side over an established connection: any net.Conn, e.g.
-// tls.Client's for TLS, or one end of net.Pipe.
+// tls.Client's for TLS, or one end of net.Pipe. It does not reconnect.
 func NewClient(c net.Conn, opts Options, d ResponseDispatcher) *Client {
-	opts = opts.withDefaults()
-	cl := &Client{opts: opts, pending: map[any]*call{}}
-	d.SetOnResponse(cl.answer)
-	k := newConn(c, opts, "connection to "+c.RemoteAddr().String(), d)
-	k.stream.Final = opts.Final
-	k.onClose = func(string) { cl.failAll(ErrDisconnected) }
-	cl.conn = k
-	go k.writeLoop()
-	go k.readLoop()
+	cl := newClient(opts.withDefaults(), d)
+	cl.mu.Lock()
+	cl.attach(c)
+	cl.mu.Unlock()
 	return cl
 }
 
-// Conn is the client's connection.
-func (c *Client) Conn() *Conn { return c.conn }
+func newClient(opts Options, d ResponseDispatcher) *Client {
+	cl := &Client{opts: opts, d: d, pending: map[any]*call{}, stop: make(chan struct{})}
+	d.SetOnResponse(cl.answer)
+	return cl
+}
 
-// Send queues m.
-func (c *Client) Send(m Message) error { return c.conn.Send(m) }
+// attach makes c the client's connection (c.mu held).
+func (c *Client) attach(nc net.Conn) {
+	k := newConn(nc, c.opts, "connection to "+nc.RemoteAddr().String(), c.d)
+	k.stream.Final = c.opts.Final
+	k.onClose = func(string) { c.dropped() }
+	c.conn = k
+	c.connects++
+	go k.writeLoop()
+	go k.readLoop()
+}
+
+// dropped runs when the connection has closed: the pending requests fail, then the
+// client reconnects if it should.
+func (c *Client) dropped() {
+	c.failAll(ErrDisconnected)
+	c.mu.Lock()
+	again := c.addr != "" && c.opts.ReconnectDelay > 0 && !c.closing
+	c.mu.Unlock()
+	if again {
+		go c.reconnect()
+	}
+}
+
+// reconnect dials until it succeeds or the client is closed, waiting ReconnectDelay
+// first and doubling the wait after each failure, up to ReconnectMaxDelay.
+func (c *Client) reconnect() {
+	delay := c.opts.ReconnectDelay
+	for {
+		t := time.NewTimer(delay)
+		select {
+		case <-c.stop:
+			t.Stop()
+			return
+		case <-t.C:
+		}
+		nc, err := dialTCP(c.addr, c.opts.ConnectTimeout)
+		if err == nil {
+			c.mu.Lock()
+			if c.closing {
+				c.mu.Unlock()
+				_ = nc.Close()
+				return
+			}
+			c.attach(nc)
+			c.mu.Unlock()
+			c.opts.Log("reconnected to " + c.addr)
+			return
+		}
+		delay = min(2*delay, c.opts.ReconnectMaxDelay)
+		c.opts.Log(fmt.Sprintf("connect to %s failed: %v; retrying in %v", c.addr, err, delay))
+	}
+}
+
+// Conn is the client's current connection (after a drop, the closed one until the
+// client has reconnected).
+func (c *Client) Conn() *Conn {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.conn
+}
+
+// Connected tells whether the client's connection is up.
+func (c *Client) Connected() bool {
+	select {
+	case <-c.Conn().done:
+		return false
+	default:
+		return true
+	}
+}
+
+// Connects is how many connections the client has made (1 + the reconnects).
+func (c *Client) Connects() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.connects
+}
+
+// Send queues m (ErrDisconnected while the client is not connected).
+func (c *Client) Send(m Message) error { return c.Conn().Send(m) }
 
 // Request sends q and waits for the answer with q's id; timeout 0 means
 // Options.RequestTimeout. Errors: ErrRejected (*RejectedError), ErrTimeout,
@@ -539,15 +642,16 @@ func (c *Client) Request(q Request, timeout time.Duration) (Message, error) {
 	id := q.FBERequestID()
 	k := &call{ch: make(chan result, 1)}
 	c.mu.Lock()
+	conn := c.conn
 	select {
-	case <-c.conn.done:
+	case <-conn.done:
 		c.mu.Unlock()
 		return nil, ErrDisconnected
 	default:
 	}
 	c.pending[id] = k
 	c.mu.Unlock()
-	if err := c.conn.Send(q); err != nil {
+	if err := conn.Send(q); err != nil {
 		c.drop(id, k)
 		if errors.Is(err, ErrDisconnected) {
 			return nil, ErrDisconnected
@@ -604,7 +708,15 @@ func (c *Client) failAll(err error) {
 
 // Close flushes what is queued, half-closes, keeps reading (answers in flight still
 // arrive) and returns when the server has closed its side (or at ShutdownTimeout).
+// A reconnecting client stops reconnecting.
 func (c *Client) Close() {
-	c.conn.Close("closed by the client")
-	<-c.conn.done
+	c.mu.Lock()
+	if !c.closing {
+		c.closing = true
+		close(c.stop)
+	}
+	k := c.conn
+	c.mu.Unlock()
+	k.Close("closed by the client")
+	<-k.done
 }

@@ -18,19 +18,24 @@ type Writer struct {
 // Alloc appends n bytes (not cleared: every writer stores each byte) and returns their
 // position.
 func (w *Writer) Alloc(n int) int {
-	p := len(w.Buf)
-	if cap(w.Buf)-p < n {
-		w.grow(n)
+	b := w.Buf
+	p := len(b)
+	if p+n > cap(b) {
+		b = w.Grow(n)
 	}
-	w.Buf = w.Buf[:p+n]
+	w.Buf = b[:p+n]
 	return p
 }
 
+// Grow makes room for n more bytes after len(w.Buf) and returns w.Buf (kept out of line
+// so that Alloc and the generated writers' own allocation inline).
+//
 //go:noinline
-func (w *Writer) grow(n int) {
+func (w *Writer) Grow(n int) []byte {
 	nb := make([]byte, len(w.Buf), 2*cap(w.Buf)+n)
 	copy(nb, w.Buf)
 	w.Buf = nb
+	return nb
 }
 
 // PutU32 stores v at position p.
@@ -136,21 +141,24 @@ func PutDecimal(b []byte, d Decimal) {
 
 // Loads (the caller checked the bounds).
 
-func U16(b []byte, p int) uint16  { return le.Uint16(b[p:]) }
-func U32(b []byte, p int) uint32  { return le.Uint32(b[p:]) }
-func U64(b []byte, p int) uint64  { return le.Uint64(b[p:]) }
-func F32(b []byte, p int) float32 { return math.Float32frombits(le.Uint32(b[p:])) }
-func F64(b []byte, p int) float64 { return math.Float64frombits(le.Uint64(b[p:])) }
+// Each slices exactly the bytes it touches (b[p:p+n:p+n]): one bounds check, and none
+// when the compiler can prove it (a constant p in a slice of known length).
+
+func U16(b []byte, p int) uint16  { return le.Uint16(b[p : p+2 : p+2]) }
+func U32(b []byte, p int) uint32  { return le.Uint32(b[p : p+4 : p+4]) }
+func U64(b []byte, p int) uint64  { return le.Uint64(b[p : p+8 : p+8]) }
+func F32(b []byte, p int) float32 { return math.Float32frombits(le.Uint32(b[p : p+4 : p+4])) }
+func F64(b []byte, p int) float64 { return math.Float64frombits(le.Uint64(b[p : p+8 : p+8])) }
 func PutU16(b []byte, p int, v uint16) {
-	le.PutUint16(b[p:], v)
+	le.PutUint16(b[p:p+2:p+2], v)
 }
-func PutU32(b []byte, p int, v uint32) { le.PutUint32(b[p:], v) }
-func PutU64(b []byte, p int, v uint64) { le.PutUint64(b[p:], v) }
+func PutU32(b []byte, p int, v uint32) { le.PutUint32(b[p:p+4:p+4], v) }
+func PutU64(b []byte, p int, v uint64) { le.PutUint64(b[p:p+8:p+8], v) }
 func PutF32(b []byte, p int, v float32) {
-	le.PutUint32(b[p:], math.Float32bits(v))
+	le.PutUint32(b[p:p+4:p+4], math.Float32bits(v))
 }
 func PutF64(b []byte, p int, v float64) {
-	le.PutUint64(b[p:], math.Float64bits(v))
+	le.PutUint64(b[p:p+8:p+8], math.Float64bits(v))
 }
 func B2U(v bool) byte {
 	if v {
@@ -385,6 +393,14 @@ func NewVReader(data []byte, full int, lim *Limits) VReader {
 	return VReader{Data: data[:full], Size: full, Left: int64(full) - 8, Depth: lim.depth()}
 }
 
+// Start begins a walk of the root model data[:full] in r (a zero VReader). Generated code
+// starts its walks so, not with `r := NewVReader(…)`: the compiler builds that value and
+// copies it with 16-byte moves, whose loads cannot be forwarded from the 8-byte stores
+// just made (a stall as long as a small message's whole walk).
+func (r *VReader) Start(data []byte, full int, lim *Limits) {
+	r.Data, r.Size, r.Left, r.Depth = data[:full], full, int64(full)-8, lim.depth()
+}
+
 // ---- final reading ------------------------------------------------------------------------
 
 // FReader walks one final root model. Positions are ints; a read returns the position
@@ -431,6 +447,12 @@ func FRoot(data []byte, lim *Limits, typ uint32, min int) (full int, err error) 
 // NewFReader starts a walk of the final root model data[:full].
 func NewFReader(data []byte, full int, lim *Limits) FReader {
 	return FReader{Data: data[:full], Zero: lim.MaxZeroSizeElements, Depth: lim.depth()}
+}
+
+// Start begins a walk of the final root model data[:full] in r (a zero FReader); see
+// VReader.Start.
+func (r *FReader) Start(data []byte, full int, lim *Limits) {
+	r.Data, r.Zero, r.Depth = data[:full], lim.MaxZeroSizeElements, lim.depth()
 }
 
 // FFinish checks that the walk ended exactly at the declared size.

@@ -14,11 +14,10 @@ import argparse
 import difflib
 import gc
 import os
-import re
 import sys
 from typing import List, Optional, Sequence
 
-from . import __version__
+from . import __version__, syntax
 from .diagnostics import Reporter
 from .generators import GENERATORS, PLANNED, REFERENCE_FLAGS, Options
 from .resolver import compile_schema
@@ -56,7 +55,7 @@ def _common_output_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("-t", "--tabs", action="store_true", help="indent generated code with tabs")
     p.add_argument("--go-import", default="", metavar="PATH",
                    help="Go: import path of the output folder (as protoc's go_package); "
-                        "default fastwire.gen")
+                        "overrides the schema's 'option go_import'; default fastwire.gen")
     p.add_argument("-I", "--include", action="append", default=[], metavar="DIR",
                    help="also look for imported schemas in DIR")
 
@@ -230,7 +229,7 @@ def _print_diagnostics(reporter: Reporter) -> None:
 
 # A Go import path as the go command accepts one: '/'-separated elements, none empty, '.'
 # or '..', of ASCII letters, digits and -._~ (no element starting with '.').
-_GO_IMPORT = re.compile(r"[A-Za-z0-9_~-][A-Za-z0-9._~-]*(?:/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)*")
+_GO_IMPORT = syntax.GO_IMPORT_PATH
 
 
 def run(argv: Sequence[str], retained: Optional[List[object]] = None) -> int:
@@ -249,8 +248,8 @@ def run(argv: Sequence[str], retained: Optional[List[object]] = None) -> int:
         return EXIT_USAGE
     go_import = getattr(ns, "go_import", "")
     if go_import and not _GO_IMPORT.fullmatch(go_import):
-        print(f"fastwire: error: --go-import: {go_import!r} is not a Go import path (elements "
-              f"of letters, digits and '-._~', separated by '/')", file=sys.stderr)
+        print(f"fastwire: error: --go-import: {go_import!r} is not a Go import path "
+              f"({syntax.GO_IMPORT_PATH_RULE})", file=sys.stderr)
         return EXIT_USAGE
 
     langs: List[str] = []

@@ -224,6 +224,15 @@ class Package:
     types: Tuple[NamedType, ...]  # in declaration order
     path: str
     doc: Optional[str]
+    # `option NAME = "VALUE"` of the file header, in order (docs/schema-language.md#options);
+    # each is read by one generator and ignored by the others.
+    options: Tuple[Tuple[str, str], ...] = ()
+
+    def option(self, name: str) -> Optional[str]:
+        for n, v in self.options:
+            if n == name:
+                return v
+        return None
 
     @property
     def enums(self) -> Tuple[EnumType, ...]:

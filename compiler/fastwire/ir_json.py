@@ -155,6 +155,7 @@ def to_dict(schema: ir.Schema) -> Dict[str, Any]:
             "version": None if p.version is None else {"major": p.version[0],
                                                        "minor": p.version[1]},
             "imports": list(p.imports), "path": p.path, "doc": p.doc,
+            **({"options": dict(p.options)} if p.options else {}),  # only when set
             "types": [typ(p, t) for t in p.types],
             "layout": protocol(p),
         } for p in schema.packages],
@@ -223,7 +224,7 @@ def from_dict(d: Dict[str, Any]) -> ir.Schema:
         packages.append(ir.Package(
             p["name"], p["domain"], p["offset"], None if v is None else (v["major"], v["minor"]),
             tuple(p["imports"]), tuple(_r_type(t, p["name"]) for t in p["types"]), p["path"],
-            p["doc"]))
+            p["doc"], tuple(p.get("options", {}).items())))
     return ir.Schema(d["root"], tuple(packages))
 
 

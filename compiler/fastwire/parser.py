@@ -243,11 +243,11 @@ class Parser:
 
     def parse_header(self, f: ast.FileDecl) -> None:
         seen = {}
-        while self.at_word("domain", "package", "offset", "version", "import"):
+        while self.at_word("domain", "package", "offset", "version", "import", "option"):
             word = self.tok
             if word.text == "offset":
                 raise self.fail("'offset' must follow the package name: 'package NAME offset N'")
-            if word.text != "import" and word.text in seen:
+            if word.text not in ("import", "option") and word.text in seen:
                 raise self.fail(f"'{word.text}' is declared twice in the file header")
             seen[word.text] = word
             self.advance()
@@ -280,6 +280,10 @@ class Parser:
                 self.advance()
                 major, minor = tok.text.split(".")
                 f.version = (int(major), int(minor or "0"))
+            elif word.text == "option":
+                if "package" not in seen:
+                    raise self.fail("'option' must follow the package declaration", word)
+                self.parse_option(f)
             else:  # import
                 if "package" not in seen:
                     raise self.fail("'import' must follow the package declaration", word)
@@ -288,6 +292,27 @@ class Parser:
         if f.package is None:
             raise self.fail(f"expected 'package NAME' at the start of the schema, found "
                             f"{self.tok.describe()}")
+
+    def parse_option(self, f: ast.FileDecl) -> None:
+        """`option NAME = "VALUE"` (after the word 'option')."""
+        name = self.expect_name("an option name")
+        check = ast.OPTIONS.get(name.text)
+        if check is None:
+            raise self.fail(f"unknown option '{name.text}' (known: "
+                            f"{', '.join(sorted(ast.OPTIONS))})", name)
+        if any(o.name == name.text for o in f.options):
+            raise self.fail(f"option '{name.text}' is given twice", name)
+        self.expect_punct("=", f"after the option name '{name.text}'")
+        tok = self.tok
+        if tok.kind != STRING:
+            raise self.fail(f"expected a string as the value of option '{name.text}', found "
+                            f"{tok.describe()}")
+        self.advance()
+        assert isinstance(tok.value, str)
+        problem = check(tok.value)
+        if problem is not None:
+            raise self.fail(f"option '{name.text}': {problem}", tok)
+        f.options.append(ast.OptionDecl(name.text, tok.value, name.location))
 
     # -- attributes -----------------------------------------------------------
     def parse_attributes(self) -> _Attributes:
@@ -352,7 +377,7 @@ class Parser:
                 name, loc = attrs.given("response", "reject")
                 raise ParseError(f"'[{name}(...)]' requires '[request]'", loc)
             return self.parse_struct(attrs)
-        if self.at_word("package", "domain", "version", "import", "offset"):
+        if self.at_word("package", "domain", "version", "import", "offset", "option"):
             raise self.fail(f"'{tok.text}' belongs in the file header, before the first "
                             "declaration")
         raise self.fail("expected a declaration ('enum', 'flags', 'struct' or 'message'), "

@@ -194,7 +194,8 @@ class Resolver:
                     types.append(t)
             packages.append(ir.Package(d.package, d.domain, d.offset, d.version,
                                        tuple(i.name for i in d.imports if i.name in unit.imports),
-                                       tuple(types), unit.source.path, d.doc))
+                                       tuple(types), unit.source.path, d.doc,
+                                       tuple((o.name, o.value) for o in d.options)))
         return ir.Schema(root.decl.package, tuple(packages))
 
     def _declare(self, unit: _Unit) -> None:

@@ -6,8 +6,9 @@ the location of the token a diagnostic about it should point at.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
-from typing import List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from .diagnostics import Location
 
@@ -117,6 +118,32 @@ class ImportDecl:
 
 
 @dataclass(slots=True)
+class OptionDecl:
+    """`option NAME = "VALUE"` in the file header (docs/schema-language.md#options)."""
+    name: str
+    value: str
+    location: Location  # of the name
+
+
+# The options a schema may set: each is read by one generator, and the others ignore it.
+# The value's check returns an error message, or None when the value is good.
+GO_IMPORT_PATH = re.compile(
+    r"[A-Za-z0-9_~-][A-Za-z0-9._~-]*(?:/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)*")
+GO_IMPORT_PATH_RULE = "elements of letters, digits and '-._~', separated by '/'"
+
+
+def _check_go_import(value: str) -> Optional[str]:
+    if GO_IMPORT_PATH.fullmatch(value):
+        return None
+    return f"{value!r} is not a Go import path ({GO_IMPORT_PATH_RULE})"
+
+
+OPTIONS: Dict[str, Callable[[str], Optional[str]]] = {
+    "go_import": _check_go_import,  # Go: the import path of the output folder (--go-import)
+}
+
+
+@dataclass(slots=True)
 class FileDecl:
     path: str
     package: Optional[str]
@@ -126,5 +153,6 @@ class FileDecl:
     offset_location: Optional[Location] = None
     version: Optional[Tuple[int, int]] = None
     imports: List[ImportDecl] = field(default_factory=list)
+    options: List[OptionDecl] = field(default_factory=list)
     declarations: list = field(default_factory=list)  # EnumDecl | StructDecl, in order
     doc: Optional[str] = None

@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from fastwire import Reporter, cli, compile_schema
+from fastwire.generators import GENERATORS, Options
 from fastwire.ir_json import from_json, to_json
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -304,3 +305,75 @@ def test_a_go_import_path_that_go_would_reject_is_a_usage_error(path, tmp_path):
     assert r.stderr == (f"fastwire: error: --go-import: {path!r} is not a Go import path "
                         "(elements of letters, digits and '-._~', separated by '/')\n")
     assert list(tmp_path.iterdir()) == []
+
+
+# `option go_import = "PATH"` in the file header (docs/schema-language.md#options).
+OPTION_LIB = "package lib\nstruct L { int32 x; }\n"
+OPTION_APP = 'package app\noption go_import = "example.com/app/gen"\nimport lib\nstruct A { lib.L l; }\n'
+
+
+def option_schemas(tmp_path, app=OPTION_APP, lib=OPTION_LIB):
+    (tmp_path / "lib.fbe").write_text(lib)
+    (tmp_path / "app.fbe").write_text(app)
+    return str(tmp_path / "app.fbe")
+
+
+def go_imports(out) -> list:
+    text = (out / "app" / "app.fbe.go").read_text()
+    return [line.strip() for line in text.splitlines() if line.strip().endswith('/lib"')]
+
+
+def test_schema_option_go_import_sets_the_go_import_path(tmp_path):
+    out = tmp_path / "out"
+    r = run_cli("compile", option_schemas(tmp_path), "--lang", "go", "-q", "-o", str(out))
+    assert (r.returncode, r.stderr) == (0, "")
+    assert go_imports(out) == ['"example.com/app/gen/lib"']
+
+
+def test_go_import_flag_overrides_the_schema_option(tmp_path):
+    out = tmp_path / "out"
+    r = run_cli("compile", option_schemas(tmp_path), "--lang", "go", "-q", "--go-import",
+                "other.org/x/gen", "-o", str(out))
+    assert (r.returncode, r.stderr) == (0, "")
+    assert go_imports(out) == ['"other.org/x/gen/lib"']
+
+
+def test_go_import_of_an_imported_schema_does_not_apply(tmp_path):
+    # Every package of one compilation goes under the same output folder: the compiled
+    # schema's option (or the flag) names it.
+    out = tmp_path / "out"
+    app = OPTION_APP.replace('option go_import = "example.com/app/gen"\n', "")
+    lib = OPTION_LIB.replace("\n", '\noption go_import = "example.com/lib/gen"\n', 1)
+    r = run_cli("compile", option_schemas(tmp_path, app, lib), "--lang", "go", "-q",
+                "-o", str(out))
+    assert (r.returncode, r.stderr) == (0, "")
+    assert go_imports(out) == ['"fastwire.gen/lib"']
+
+
+def test_other_generators_ignore_the_option(tmp_path):
+    # The same schema with the option line commented out (same line numbers) generates the
+    # same code in every language but Go; the IR carries the option.
+    with_option = tmp_path / "a"
+    without = tmp_path / "b"
+    with_option.mkdir()
+    without.mkdir()
+    option_schemas(with_option)
+    option_schemas(without, OPTION_APP.replace("option go_import", "// option go_import"))
+    for lang in sorted(GENERATORS):
+        if lang in ("go", "ir-json"):
+            continue
+        outs = []
+        for d in (with_option, without):
+            reporter = Reporter()
+            schema = compile_schema(str(d / "app.fbe"), reporter)
+            assert schema is not None
+            outs.append(GENERATORS[lang](schema, Options()))
+        assert outs[0] == outs[1], lang
+    reporter = Reporter()
+    schema = compile_schema(str(with_option / "app.fbe"), reporter)
+    assert schema is not None
+    app = [p for p in schema.packages if p.name == "app"][0]
+    assert app.options == (("go_import", "example.com/app/gen"),)
+    doc = json.loads(to_json(schema))
+    assert [p.get("options") for p in doc["packages"]] == [None, {"go_import": "example.com/app/gen"}]
+    assert from_json(to_json(schema)) == schema

@@ -70,6 +70,28 @@ CASES = [
      (1, 1, "'import' must follow the package declaration")),
     ("header_after_declarations", P + "struct A {}\nimport proto\n",
      (3, 1, "'import' belongs in the file header, before the first declaration")),
+    # `option NAME = "VALUE"` (docs/schema-language.md#options)
+    ("option_bad_go_import", P + 'option go_import = "example.com//gen"\n',
+     (2, 20, "option 'go_import': 'example.com//gen' is not a Go import path (elements of "
+             "letters, digits and '-._~', separated by '/')")),
+    ("option_go_import_with_space", P + 'option go_import = "my app"\n',
+     (2, 20, "option 'go_import': 'my app' is not a Go import path (elements of letters, "
+             "digits and '-._~', separated by '/')")),
+    ("option_go_import_absolute", P + 'option go_import = "/abs"\n',
+     (2, 20, "option 'go_import': '/abs' is not a Go import path (elements of letters, "
+             "digits and '-._~', separated by '/')")),
+    ("option_unknown", P + 'option go_package = "x"\n',
+     (2, 8, "unknown option 'go_package' (known: go_import)")),
+    ("option_twice", P + 'option go_import = "a"\noption go_import = "b"\n',
+     (3, 8, "option 'go_import' is given twice")),
+    ("option_before_package", 'option go_import = "a"\npackage p\n',
+     (1, 1, "'option' must follow the package declaration")),
+    ("option_without_equals", P + 'option go_import "a"\n',
+     (2, 18, "expected '=' after the option name 'go_import', found '\"a\"'")),
+    ("option_not_a_string", P + "option go_import = example\n",
+     (2, 20, "expected a string as the value of option 'go_import', found 'example'")),
+    ("option_after_declarations", P + 'struct A {}\noption go_import = "a"\n',
+     (3, 1, "'option' belongs in the file header, before the first declaration")),
     ("import_not_found", P + "import nowhere\n",
      (2, 8, "cannot find 'nowhere.fbe' for 'import nowhere' (searched: {dir})")),
     ("import_self", P + "import p\n", (2, 8, "package 'p' cannot import itself")),
@@ -377,3 +399,15 @@ def test_every_case_reports_in_source_order(tmp_path, case):
     for d in heads:
         if d.phase != LEXICAL and d.location is not None and d.location.path == str(tmp_path / "bad.fbe"):
             assert not any(a <= offset(d.location) <= b for a, b in gaps), d
+
+
+def test_bad_option_value_is_rendered_with_a_caret_under_the_value(tmp_path):
+    path = tmp_path / "bad.fbe"
+    path.write_text('package p\noption go_import = "a b"\nstruct A {}\n')
+    reporter = Reporter()
+    assert compile_schema(str(path), reporter) is None
+    assert [d.render() for d in reporter.diagnostics] == [
+        f"{path}:2:20: error: option 'go_import': 'a b' is not a Go import path (elements of "
+        "letters, digits and '-._~', separated by '/')\n"
+        'option go_import = "a b"\n'
+        "                   ^~~~~"]

@@ -6,6 +6,7 @@ set -euo pipefail
 server=${1:?usage: exchange.sh PATH-TO-examples/cpp/server}
 [ -x "$server" ] || { echo "exchange.sh: the C++ example server $server is missing (make build)" >&2; exit 1; }
 cd "$(dirname "$0")"
+./generate.sh
 export GOTOOLCHAIN=local GOFLAGS=-mod=mod
 go build -o ../../build/examples/go/ ./account ./protocol ./client
 bin=../../build/examples/go

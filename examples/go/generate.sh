@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates examples/go/gen from schemas/proto.fbe and schemas/service.fbe, as a user
-# of fastwire would (go/README.md).
+# Generates examples/go/gen from schemas/proto.fbe and schemas/service.fbe, as a user of
+# fastwire would (go/README.md). Not checked in: exchange.sh runs this before it builds.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 rm -rf examples/go/gen

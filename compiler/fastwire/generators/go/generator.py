@@ -5,7 +5,8 @@
     fastwire --go --input=schemas/proto.fbe --output=gen/           # fbec's flags
 
 Each FBE package `p` becomes the Go package `p` in `<output>/p/p.fbe.go`, imported as
-`<go-import>/p` (the CLI's --go-import, as protoc's go_package; default `fastwire.gen`).
+`<go-import>/p`: the CLI's --go-import, else the compiled schema's `option go_import =
+"PATH"` (as protoc's go_package; docs/schema-language.md#options), else `fastwire.gen`.
 A package holds:
 
 - enums and flags as named integer types with constants `<Type><Value>` and `String()`
@@ -27,6 +28,7 @@ Every offset, slot size, final minimum and type number comes from the lowered mo
 from __future__ import annotations
 
 import os
+import re
 import struct as _struct
 from typing import Dict, List, Optional
 
@@ -78,7 +80,11 @@ class _Package:
         self.level = 0
         self.tmp = 0
         self.imports_used: set = set()
-        self.prefix = options.go_import or DEFAULT_IMPORT
+        # --go-import, else the compiled (root) schema's `option go_import`: every package
+        # of one compilation is written under the same output folder.
+        root = next((p for p in schema.packages if p.name == schema.root), None)
+        self.prefix = (options.go_import or (root.option("go_import") if root else None)
+                       or DEFAULT_IMPORT)
 
     # ---- output ------------------------------------------------------------------------
     def o(self, line: str = "") -> None:
@@ -589,7 +595,8 @@ class _Package:
         self.open("if err != nil {")
         self.o("return err")
         self.close()
-        self.o("r := fw.NewVReader(data, full, lim)")
+        self.o("var r fw.VReader")
+        self.o("r.Start(data, full, lim)")
         self.o("s.FwGetV(&r, 4, 0)")
         self.o("return r.Result()")
         self.close()
@@ -605,7 +612,8 @@ class _Package:
         self.open("if err != nil {")
         self.o("return err")
         self.close()
-        self.o("r := fw.NewVReader(data, full, lim)")
+        self.o("var r fw.VReader")
+        self.o("r.Start(data, full, lim)")
         self.o(f"FwVerifyV{name}(&r, 4, 0)")
         self.o("return r.Result()")
         self.close()
@@ -616,20 +624,42 @@ class _Package:
         self.open(f"func (s *{name}) FwPutV(w *fw.Writer, slot, base int) {{")
         # The body (reserved, its offset into the slot), then its fixed slots through one
         # slice of the body (no bounds checks), then the heap blocks in field order.
-        self.o(f"pos := w.Alloc({body})")
-        self.o(f"b := w.Buf[pos : pos+{body} : pos+{body}]")
-        self.o("fw.PutU32(w.Buf, slot, uint32(pos-base))")
+        # The heap blocks of the strings and bytes before the first other heap field come
+        # right after the body: they are allocated with it, at once, spelled out (the
+        # compiler would not inline w.Alloc).
+        heap = [(f, fl) for f, fl in fields if not fl.wire.is_value]
+        lead = 0
+        while lead < len(heap) and heap[lead][1].wire.kind in ("string", "bytes"):
+            lead += 1
+        size = " + ".join([str(body)] + [f"4 + len(s.{self.field_name(f)})"
+                                          for f, _ in heap[:lead]])
+        self.o(f"n := {size}")
+        self.o("buf := w.Buf")
+        self.o("pos := len(buf)")
+        self.open("if pos+n > cap(buf) {")
+        self.o("buf = w.Grow(n)")
+        self.close()
+        self.o("buf = buf[:pos+n]")
+        self.o("w.Buf = buf")
+        self.o("fw.PutU32(buf, slot, uint32(pos-base))")
+        self.o(f"b := buf[pos : pos+{body} : pos+{body}]")
         self.o(f"fw.PutU32(b, 0, {body})")
         self.o(f"fw.PutU32(b, 4, {t})")
-        values = [(f, fl) for f, fl in fields if fl.wire.is_value]
-        if values:
-            for f, fl in values:
-                self.o(self.store_value(fl.wire, f"s.{self.field_name(f)}", "b", str(fl.offset)))
         for f, fl in fields:
-            if not fl.wire.is_value:
-                self.vput(fl.wire, f"s.{self.field_name(f)}", f"pos+{fl.offset}", "pos")
-        if not fields:
-            self.o("_ = pos")
+            if fl.wire.is_value:
+                self.o(self.store_value(fl.wire, f"s.{self.field_name(f)}", "b", str(fl.offset)))
+        if lead:
+            self.o(f"q := pos + {body}")
+        for i, (f, fl) in enumerate(heap[:lead]):
+            v = f"s.{self.field_name(f)}"
+            off = str(body) if i == 0 else "uint32(q-pos)"
+            self.o(f"fw.PutU32(b, {fl.offset}, {off})")
+            self.o(f"fw.PutU32(buf, q, uint32(len({v})))")
+            self.o(f"copy(buf[q+4:], {v})")
+            if i + 1 < lead:
+                self.o(f"q += 4 + len({v})")
+        for f, fl in heap[lead:]:
+            self.vput(fl.wire, f"s.{self.field_name(f)}", f"pos+{fl.offset}", "pos")
         self.close()
         self.o()
         # Get.
@@ -667,34 +697,74 @@ class _Package:
                "code).")
         self.open(f"func FwVerifyV{name}(r *fw.VReader, slot, base int) {{")
         self.emit_enter(t)
-        checked = [(f, fl) for f, fl in fields if self.vneeds_check(fl.wire)]
-        if checked:
-            self.open(f"if stored >= {body} {{")
-            for _, fl in checked:
-                self.vcheck(fl.wire, f"pos+{fl.offset}", "pos")
-            self.close("} else {")
-            self.level += 1
-            for _, fl in checked:
-                self.open(f"if {fl.offset + fl.slot} <= stored {{")
-                self.vcheck(fl.wire, f"pos+{fl.offset}", "pos")
-                self.close()
-            self.close()
+        # The budget is kept in a local (left) while checking, written back around each
+        # call: a chain of updates through memory would be the walk's critical path.
+        if any(self.vneeds_check(fl.wire) for fl in layout.fields):
+            self.o("left := r.Left")
+            self.emit_vchecks(layout)
+            self.o("r.Left = left")
         else:
             self.o("_, _ = pos, stored")
         self.o("r.Leave()")
         self.close()
         self.o()
 
-    def emit_enter(self, t: int) -> None:
-        """r.Enter's usual case spelled out (the Go compiler would not inline it)."""
-        self.o("d := r.Data")
+    def emit_vchecks(self, layout: lower.StructLayout) -> bool:
+        """The checks of a versioned body at pos (stored bytes); False when none."""
+        checked = [fl for fl in layout.fields if self.vneeds_check(fl.wire)]
+        if not checked:
+            return False
+        self.open(f"if stored >= {layout.body_size} {{")
+        for fl in checked:
+            self.vcheck(fl.wire, f"pos+{fl.offset}", "pos")
+        self.close("} else {")
+        self.level += 1
+        for fl in checked:
+            self.open(f"if {fl.offset + fl.slot} <= stored {{")
+            self.vcheck(fl.wire, f"pos+{fl.offset}", "pos")
+            self.close()
+        self.close()
+        return True
+
+    def sync(self, stmt: str) -> None:
+        """A runtime call from verify's checks, with the local budget written back."""
+        self.o("r.Left = left")
+        self.o(stmt)
+        self.o("left = r.Left")
+
+    def emit_vleaf(self, layout: lower.StructLayout, slot: str, base: str) -> None:
+        """Verifies a struct holding no struct (a leaf) in line: no call; it enters no
+        deeper, so only the depth limit is checked."""
+        self.open("{")
+        self.o(f"slot, base := {slot}, {base}")
         self.o("pos := base + int(fw.U32(d, slot))")
-        self.o("stored := 0")
-        self.o("if pos >= slot+4 && pos <= r.Size-8 {")
-        self.o("\tstored = int(fw.U32(d, pos))")
+        self.o("stored, typ := 0, uint32(0)")
+        self.o("if pos >= slot+4 && pos <= size-8 {")
+        self.o("\th := d[pos : pos+8 : pos+8]")
+        self.o("\tstored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)")
         self.o("}")
-        self.open(f"if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == {t} && "
+        self.open(f"if stored >= 8 && stored <= size-pos && typ == {layout.type_number} && "
                   "r.Depth > 0 {")
+        self.o("left -= int64(stored)")
+        self.emit_vchecks(layout)
+        self.close("} else {")
+        self.level += 1
+        self.sync(f"r.Enter(slot, base, {layout.type_number}) // records why")
+        self.close()
+        self.close()
+
+    def emit_enter(self, t: int) -> None:
+        """r.Enter's usual case spelled out (the Go compiler would not inline it). size is
+        len(d), which is r.Size (NewVReader), kept in a register."""
+        self.o("d := r.Data")
+        self.o("size := len(d)")
+        self.o("pos := base + int(fw.U32(d, slot))")
+        self.o("stored, typ := 0, uint32(0)")
+        self.o("if pos >= slot+4 && pos <= size-8 {")
+        self.o("\th := d[pos : pos+8 : pos+8]")
+        self.o("\tstored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)")
+        self.o("}")
+        self.open(f"if stored >= 8 && stored <= size-pos && typ == {t} && r.Depth > 0 {{")
         self.o("r.Depth--")
         self.o("r.Left -= int64(stored)")
         self.close("} else {")
@@ -706,15 +776,55 @@ class _Package:
         """r.Text's usual case spelled out for verify."""
         blk, n = self.var("blk"), self.var("n")
         self.o(f"{blk} := {base} + int(fw.U32(d, {slot}))")
-        self.o(f"{n} := -1")
-        self.open(f"if {blk} >= {slot}+4 && {blk} <= r.Size-4 {{")
-        self.o(f"{n} = int(fw.U32(d, {blk}))")
-        self.close()
-        self.open(f"if {n} >= 0 && {n} <= r.Size-{blk}-4 {{")
-        self.o(f"r.Left -= int64(4 + {n})")
+        self.open(f"if {blk} >= {slot}+4 && {blk} <= size-4 {{")
+        self.open(f"if {n} := int(fw.U32(d, {blk})); {n} <= size-{blk}-4 {{")
+        self.o(f"left -= int64(4 + {n})")
         self.close("} else {")
-        self.o(f"\tr.Text({slot}, {base})")
-        self.o("}")
+        self.level += 1
+        self.sync(f"r.Text({slot}, {base})")
+        self.close()
+        self.close("} else {")
+        self.level += 1
+        self.sync(f"r.Text({slot}, {base})")
+        self.close()
+
+    def emit_block(self, slot: str, base: str, elem: int) -> tuple:
+        """r.Block's usual case spelled out: returns the names of its (pos, count, ok)."""
+        p, n, ok, blk = self.var("p"), self.var("n"), self.var("ok"), self.var("blk")
+        self.o(f"{p}, {n}, {ok} := 0, 0, false")
+        self.o(f"{blk} := {base} + int(fw.U32(d, {slot}))")
+        self.open(f"if {blk} >= {slot}+4 && {blk} <= size-4 && "
+                  f"int(fw.U32(d, {blk}))*{elem} <= size-{blk}-4 {{")
+        self.o(f"{n} = int(fw.U32(d, {blk}))")
+        self.o(f"{p} = {blk} + 4")
+        self.o(f"left -= int64(4 + {n}*{elem})")
+        self.o(f"{ok} = left >= 0")
+        self.close("} else {")
+        self.level += 1
+        self.sync(f"{p}, {n}, {ok} = r.Block({slot}, {base}, {elem})")
+        self.close()
+        return p, n, ok
+
+    def emit_alloc(self, n: str) -> str:
+        """w.Alloc(n) spelled out (the compiler would not inline it); the position's name."""
+        p = self.var("blk")
+        self.o(f"{p} := len(w.Buf)")
+        self.open(f"if {p}+{n} > cap(w.Buf) {{")
+        self.o(f"w.Grow({n.replace('+', ' + ')})")
+        self.close()
+        self.o(f"w.Buf = w.Buf[:{p}+{n}]")
+        return p
+
+    def emit_vblock(self, slot: str, base: str, count: str, elem: int) -> str:
+        """w.VBlock spelled out: the position of the first element slot."""
+        c = self.var("c")
+        self.o(f"{c} := {count}")
+        blk = self.emit_alloc(f"4+{c}*{elem}")
+        self.o(f"fw.PutU32(w.Buf, {slot}, uint32({blk}-{base}))")
+        self.o(f"fw.PutU32(w.Buf, {blk}, uint32({c}))")
+        p = self.var("p")
+        self.o(f"{p} := {blk} + 4")
+        return p
 
     def vput(self, w: lower.WireType, v: str, slot: str, base: str) -> None:
         k = w.kind
@@ -722,8 +832,7 @@ class _Package:
             self.o(self.store_value(w, v, "w.Buf", slot))
             return
         if k == "string":
-            blk = self.var("blk")
-            self.o(f"{blk} := w.Alloc(4 + len({v}))")
+            blk = self.emit_alloc(f"4+len({v})")
             self.o(f"fw.PutU32(w.Buf, {slot}, uint32({blk}-{base}))")
             self.o(f"fw.PutU32(w.Buf, {blk}, uint32(len({v})))")
             self.o(f"copy(w.Buf[{blk}+4:], {v})")
@@ -738,8 +847,9 @@ class _Package:
             self.o(f"fw.VNull(w, {slot})")
             self.close("} else {")
             self.level += 1
-            b = self.var("blk")
-            self.o(f"{b} := w.VOptional({slot}, {base}, {e.slot})")
+            b = self.emit_alloc(str(e.slot))
+            self.o(f"w.Buf[{slot}] = 1")
+            self.o(f"fw.PutU32(w.Buf, {slot}+1, uint32({b}-{base}))")
             self.vput(e, v if e.kind == "struct" else f"(*{v})", b, b)
             self.close()
         elif k == "array":
@@ -755,17 +865,15 @@ class _Package:
             if w.collection == "set":
                 src = self.var("set")
                 self.o(f"{src} := fw.SortedSet({v}, {self.compare_fn(e)})")
-            p = self.var("p")
+            p = self.emit_vblock(slot, base, f"len({src})", e.slot)
             i = self.var("i")
-            self.o(f"{p} := w.VBlock({slot}, {base}, len({src}), {e.slot})")
             self.open(f"for {i} := range {src} {{")
             self.vput(e, f"{src}[{i}]", f"{p}+{i}*{e.slot}", base)
             self.close()
         elif k == "map":
             assert w.element is not None and w.key is not None
             ks, es = w.key.slot, w.element.slot
-            p = self.var("p")
-            self.o(f"{p} := w.VBlock({slot}, {base}, len({v}), {ks + es})")
+            p = self.emit_vblock(slot, base, f"len({v})", ks + es)
             if self.pair_map(w):
                 src = v
                 if w.collection == "map":
@@ -939,39 +1047,48 @@ class _Package:
     def vcheck(self, w: lower.WireType, slot: str, base: str) -> None:
         k = w.kind
         if k == "decimal":
-            self.o(f"fw.VCheckDecimal(r, {slot})")
+            self.sync(f"fw.VCheckDecimal(r, {slot})")
         elif w.is_value:
             return
         elif k in ("string", "bytes"):
             self.emit_text_check(slot, base)
         elif k == "struct":
             assert w.ref is not None
-            self.o(f"{self.qual_fn(w.ref, 'FwVerifyV{name}')}(r, {slot}, {base})")
+            if self.model.struct(w.ref).depth == 1:
+                self.emit_vleaf(self.model.struct(w.ref), slot, base)
+            else:
+                self.sync(f"{self.qual_fn(w.ref, 'FwVerifyV{name}')}(r, {slot}, {base})")
         elif k == "optional":
             assert w.element is not None
-            p, st, ok = self.var("p"), self.var("set"), self.var("ok")
-            self.open(f"if {p}, {st}, {ok} := r.Optional({slot}, {base}, {w.element.slot}); "
-                      f"{st} && {ok} {{")
+            # r.Optional's usual case spelled out.
+            p, size = self.var("p"), w.element.slot
+            self.open(f"if d[{slot}] != 0 {{")
+            self.o(f"{p} := {base} + int(fw.U32(d, {slot}+1))")
+            self.open(f"if {p} >= {slot}+5 && {p} <= size-{size} {{")
+            self.o(f"left -= {size}")
             if self.vneeds_check(w.element):
                 self.vcheck(w.element, p, p)
-            else:
-                self.o(f"_ = {p}")
+            self.close("} else {")
+            self.level += 1
+            self.sync(f"r.Optional({slot}, {base}, {size}) // records why")
+            self.close()
             self.close()
         elif k == "array":
             assert w.element is not None
             i = self.var("i")
-            self.open(f"for {i} := 0; {i} < {w.length} && r.OK(); {i}++ {{")
+            self.open(f"for {i} := 0; {i} < {w.length} && left >= 0; {i}++ {{")
             self.vcheck(w.element, f"{slot}+{i}*{w.element.slot}", base)
             self.close()
         elif k == "sequence":
             assert w.element is not None
             e = w.element
-            p, n, ok, i = self.var("p"), self.var("n"), self.var("ok"), self.var("i")
             if not self.vneeds_check(e):
-                self.o(f"r.Block({slot}, {base}, {e.slot})")
+                self.sync(f"r.Block({slot}, {base}, {e.slot})")
                 return
-            self.open(f"if {p}, {n}, {ok} := r.Block({slot}, {base}, {e.slot}); {ok} {{")
-            self.open(f"for {i} := 0; {i} < {n} && r.OK(); {i}++ {{")
+            p, n, ok = self.emit_block(slot, base, e.slot)
+            i = self.var("i")
+            self.open(f"if {ok} {{")
+            self.open(f"for {i} := 0; {i} < {n} && r.Left >= 0; {i}++ {{")
             self.vcheck(e, f"{p}+{i}*{e.slot}", base)
             self.close()
             self.close()
@@ -979,16 +1096,17 @@ class _Package:
             assert w.element is not None and w.key is not None
             ks, es = w.key.slot, w.element.slot
             if not self.vneeds_check(w.key) and not self.vneeds_check(w.element):
-                self.o(f"r.Block({slot}, {base}, {ks + es})")
+                self.sync(f"r.Block({slot}, {base}, {ks + es})")
                 return
-            p, n, ok, i = self.var("p"), self.var("n"), self.var("ok"), self.var("i")
-            self.open(f"if {p}, {n}, {ok} := r.Block({slot}, {base}, {ks + es}); {ok} {{")
-            self.open(f"for {i} := 0; {i} < {n} && r.OK(); {i}++ {{")
+            p, n, ok = self.emit_block(slot, base, ks + es)
+            i = self.var("i")
+            self.open(f"if {ok} {{")
+            self.open(f"for {i} := 0; {i} < {n} && r.Left >= 0; {i}++ {{")
             at = f"{p}+{i}*{ks + es}"
             self.vcheck(w.key, at, base)
             if self.vneeds_check(w.element):
                 if self.vneeds_check(w.key):
-                    self.open("if r.OK() {")
+                    self.open("if left >= 0 {")
                     self.vcheck(w.element, f"{at}+{ks}", base)
                     self.close()
                 else:
@@ -1023,7 +1141,8 @@ class _Package:
         self.open("if err != nil {")
         self.o("return err")
         self.close()
-        self.o("r := fw.NewFReader(data, full, lim)")
+        self.o("var r fw.FReader")
+        self.o("r.Start(data, full, lim)")
         self.o("return r.Finish(s.FwGetF(&r, 8, full), full)")
         self.close()
         self.o()
@@ -1038,7 +1157,8 @@ class _Package:
         self.open("if err != nil {")
         self.o("return err")
         self.close()
-        self.o("r := fw.NewFReader(data, full, lim)")
+        self.o("var r fw.FReader")
+        self.o("r.Start(data, full, lim)")
         self.o(f"return r.Finish(FwVerifyF{name}(&r, 8, full), full)")
         self.close()
         self.o()
@@ -1322,8 +1442,29 @@ class _Package:
             self.close()
             self.o("p += 16")
         elif k in ("string", "bytes"):
-            self.open(f"if _, p = r.Text(p, {end}); p < 0 {{")
-            self.o(fail)
+            # r.Text spelled out, without making the payload's slice.
+            ln = self.var("n")
+            self.o(f"{ln} := int(fw.U32(d, p))")
+            self.open(f"if {ln} > {end}-p-4 {{")
+            self.o("return r.Fail(fw.ErrTruncated)")
+            self.close()
+            self.o(f"p += 4 + {ln}")
+        elif k == "struct" and self.model.struct(w.ref or "").depth == 1:
+            # A struct holding no struct (a leaf) in line: no call; it enters no deeper,
+            # so only the depth limit is checked.
+            lay = self.model.struct(w.ref or "")
+            mins = [fl.wire.final_min for fl in lay.fields]
+            self.open("{")
+            at = len(self.lines)
+            self.o(f"end := {end.replace('-', ' - ')}")
+            self.open("if r.Depth == 0 {")
+            self.o("return r.Fail(fw.ErrTooDeep)")
+            self.close()
+            for fi, fl in enumerate(lay.fields):
+                aft = sum(mins[fi + 1:])
+                self.fcheck(fl.wire, f"end-{aft}" if aft else "end")
+            if not any(re.search(r"\bend\b", line) for line in self.lines[at + 1:]):
+                del self.lines[at]  # no check needs it
             self.close()
         elif k == "struct":
             assert w.ref is not None

@@ -711,7 +711,8 @@ func (s *Primitives) UnmarshalFBELimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	s.FwGetV(&r, 4, 0)
 	return r.Result()
 }
@@ -727,16 +728,24 @@ func VerifyPrimitivesLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	FwVerifyVPrimitives(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Primitives) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(177)
-	b := w.Buf[pos : pos+177 : pos+177]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 177 + 4 + len(s.FString) + 4 + len(s.FBytes) + 4 + len(s.Password)
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+177 : pos+177]
 	fw.PutU32(b, 0, 177)
 	fw.PutU32(b, 4, 110)
 	b[8] = fw.B2U(s.FBool)
@@ -762,26 +771,31 @@ func (s *Primitives) FwPutV(w *fw.Writer, slot, base int) {
 	copy(b[137:], s.FUuid4[:])
 	copy(b[153:], s.FUuid[:])
 	fw.PutU32(b, 173, uint32(s.Legacy))
-	blk1 := w.Alloc(4 + len(s.FString))
-	fw.PutU32(w.Buf, pos+73, uint32(blk1-pos))
-	fw.PutU32(w.Buf, blk1, uint32(len(s.FString)))
-	copy(w.Buf[blk1+4:], s.FString)
-	w.VBytes(pos+77, pos, s.FBytes)
-	blk2 := w.Alloc(4 + len(s.Password))
-	fw.PutU32(w.Buf, pos+169, uint32(blk2-pos))
-	fw.PutU32(w.Buf, blk2, uint32(len(s.Password)))
-	copy(w.Buf[blk2+4:], s.Password)
+	q := pos + 177
+	fw.PutU32(b, 73, 177)
+	fw.PutU32(buf, q, uint32(len(s.FString)))
+	copy(buf[q+4:], s.FString)
+	q += 4 + len(s.FString)
+	fw.PutU32(b, 77, uint32(q-pos))
+	fw.PutU32(buf, q, uint32(len(s.FBytes)))
+	copy(buf[q+4:], s.FBytes)
+	q += 4 + len(s.FBytes)
+	fw.PutU32(b, 169, uint32(q-pos))
+	fw.PutU32(buf, q, uint32(len(s.Password)))
+	copy(buf[q+4:], s.Password)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Primitives) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 110 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 110 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -955,91 +969,123 @@ func (s *Primitives) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVPrimitives verifies the Primitives body the slot leads to (generated code).
 func FwVerifyVPrimitives(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 110 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 110 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 110) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 177 {
+		r.Left = left
 		fw.VCheckDecimal(r, pos+57)
-		blk3 := pos + int(fw.U32(d, pos+73))
-		n4 := -1
-		if blk3 >= pos+73+4 && blk3 <= r.Size-4 {
-			n4 = int(fw.U32(d, blk3))
-		}
-		if n4 >= 0 && n4 <= r.Size-blk3-4 {
-			r.Left -= int64(4 + n4)
+		left = r.Left
+		blk1 := pos + int(fw.U32(d, pos+73))
+		if blk1 >= pos+73+4 && blk1 <= size-4 {
+			if n2 := int(fw.U32(d, blk1)); n2 <= size-blk1-4 {
+				left -= int64(4 + n2)
+			} else {
+				r.Left = left
+				r.Text(pos+73, pos)
+				left = r.Left
+			}
 		} else {
+			r.Left = left
 			r.Text(pos+73, pos)
+			left = r.Left
 		}
-		blk5 := pos + int(fw.U32(d, pos+77))
-		n6 := -1
-		if blk5 >= pos+77+4 && blk5 <= r.Size-4 {
-			n6 = int(fw.U32(d, blk5))
-		}
-		if n6 >= 0 && n6 <= r.Size-blk5-4 {
-			r.Left -= int64(4 + n6)
+		blk3 := pos + int(fw.U32(d, pos+77))
+		if blk3 >= pos+77+4 && blk3 <= size-4 {
+			if n4 := int(fw.U32(d, blk3)); n4 <= size-blk3-4 {
+				left -= int64(4 + n4)
+			} else {
+				r.Left = left
+				r.Text(pos+77, pos)
+				left = r.Left
+			}
 		} else {
+			r.Left = left
 			r.Text(pos+77, pos)
+			left = r.Left
 		}
-		blk7 := pos + int(fw.U32(d, pos+169))
-		n8 := -1
-		if blk7 >= pos+169+4 && blk7 <= r.Size-4 {
-			n8 = int(fw.U32(d, blk7))
-		}
-		if n8 >= 0 && n8 <= r.Size-blk7-4 {
-			r.Left -= int64(4 + n8)
+		blk5 := pos + int(fw.U32(d, pos+169))
+		if blk5 >= pos+169+4 && blk5 <= size-4 {
+			if n6 := int(fw.U32(d, blk5)); n6 <= size-blk5-4 {
+				left -= int64(4 + n6)
+			} else {
+				r.Left = left
+				r.Text(pos+169, pos)
+				left = r.Left
+			}
 		} else {
+			r.Left = left
 			r.Text(pos+169, pos)
+			left = r.Left
 		}
 	} else {
 		if 73 <= stored {
+			r.Left = left
 			fw.VCheckDecimal(r, pos+57)
+			left = r.Left
 		}
 		if 77 <= stored {
-			blk9 := pos + int(fw.U32(d, pos+73))
-			n10 := -1
-			if blk9 >= pos+73+4 && blk9 <= r.Size-4 {
-				n10 = int(fw.U32(d, blk9))
-			}
-			if n10 >= 0 && n10 <= r.Size-blk9-4 {
-				r.Left -= int64(4 + n10)
+			blk7 := pos + int(fw.U32(d, pos+73))
+			if blk7 >= pos+73+4 && blk7 <= size-4 {
+				if n8 := int(fw.U32(d, blk7)); n8 <= size-blk7-4 {
+					left -= int64(4 + n8)
+				} else {
+					r.Left = left
+					r.Text(pos+73, pos)
+					left = r.Left
+				}
 			} else {
+				r.Left = left
 				r.Text(pos+73, pos)
+				left = r.Left
 			}
 		}
 		if 81 <= stored {
-			blk11 := pos + int(fw.U32(d, pos+77))
-			n12 := -1
-			if blk11 >= pos+77+4 && blk11 <= r.Size-4 {
-				n12 = int(fw.U32(d, blk11))
-			}
-			if n12 >= 0 && n12 <= r.Size-blk11-4 {
-				r.Left -= int64(4 + n12)
+			blk9 := pos + int(fw.U32(d, pos+77))
+			if blk9 >= pos+77+4 && blk9 <= size-4 {
+				if n10 := int(fw.U32(d, blk9)); n10 <= size-blk9-4 {
+					left -= int64(4 + n10)
+				} else {
+					r.Left = left
+					r.Text(pos+77, pos)
+					left = r.Left
+				}
 			} else {
+				r.Left = left
 				r.Text(pos+77, pos)
+				left = r.Left
 			}
 		}
 		if 173 <= stored {
-			blk13 := pos + int(fw.U32(d, pos+169))
-			n14 := -1
-			if blk13 >= pos+169+4 && blk13 <= r.Size-4 {
-				n14 = int(fw.U32(d, blk13))
-			}
-			if n14 >= 0 && n14 <= r.Size-blk13-4 {
-				r.Left -= int64(4 + n14)
+			blk11 := pos + int(fw.U32(d, pos+169))
+			if blk11 >= pos+169+4 && blk11 <= size-4 {
+				if n12 := int(fw.U32(d, blk11)); n12 <= size-blk11-4 {
+					left -= int64(4 + n12)
+				} else {
+					r.Left = left
+					r.Text(pos+169, pos)
+					left = r.Left
+				}
 			} else {
+				r.Left = left
 				r.Text(pos+169, pos)
+				left = r.Left
 			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -1063,7 +1109,8 @@ func (s *Primitives) UnmarshalFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(s.FwGetF(&r, 8, full), full)
 }
 
@@ -1078,7 +1125,8 @@ func VerifyPrimitivesFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFPrimitives(&r, 8, full), full)
 }
 
@@ -1120,21 +1168,21 @@ func (s *Primitives) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q15 := d[p : p+49 : p+49]
-	s.FBool = q15[0] != 0
-	s.FByte = byte(q15[1])
-	s.FChar = byte(q15[2])
-	s.FWchar = rune(fw.U32(q15, 3))
-	s.FInt8 = int8(q15[7])
-	s.FUint8 = uint8(q15[8])
-	s.FInt16 = int16(fw.U16(q15, 9))
-	s.FUint16 = uint16(fw.U16(q15, 11))
-	s.FInt32 = int32(fw.U32(q15, 13))
-	s.FUint32 = uint32(fw.U32(q15, 17))
-	s.FInt64 = int64(fw.U64(q15, 21))
-	s.FUint64 = uint64(fw.U64(q15, 29))
-	s.FFloat = fw.F32(q15, 37)
-	s.FDouble = fw.F64(q15, 41)
+	q13 := d[p : p+49 : p+49]
+	s.FBool = q13[0] != 0
+	s.FByte = byte(q13[1])
+	s.FChar = byte(q13[2])
+	s.FWchar = rune(fw.U32(q13, 3))
+	s.FInt8 = int8(q13[7])
+	s.FUint8 = uint8(q13[8])
+	s.FInt16 = int16(fw.U16(q13, 9))
+	s.FUint16 = uint16(fw.U16(q13, 11))
+	s.FInt32 = int32(fw.U32(q13, 13))
+	s.FUint32 = uint32(fw.U32(q13, 17))
+	s.FInt64 = int64(fw.U64(q13, 21))
+	s.FUint64 = uint64(fw.U64(q13, 29))
+	s.FFloat = fw.F32(q13, 37)
+	s.FDouble = fw.F64(q13, 41)
 	p += 49
 	if !r.Decimal(p, &s.FDecimal) {
 		return -1
@@ -1146,10 +1194,10 @@ func (s *Primitives) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.Bytes(p, end-96, &s.FBytes); p < 0 {
 		return -1
 	}
-	q16 := d[p : p+24 : p+24]
-	s.FEpoch = fw.Timestamp(fw.U64(q16, 0))
-	s.FUtc = fw.Timestamp(fw.U64(q16, 8))
-	s.FNs = fw.Timestamp(fw.U64(q16, 16))
+	q14 := d[p : p+24 : p+24]
+	s.FEpoch = fw.Timestamp(fw.U64(q14, 0))
+	s.FUtc = fw.Timestamp(fw.U64(q14, 8))
+	s.FNs = fw.Timestamp(fw.U64(q14, 16))
 	p += 24
 	copy(s.FUuid0[:], d[p:p+16])
 	p += 16
@@ -1162,8 +1210,8 @@ func (s *Primitives) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-4, &s.Password); p < 0 {
 		return -1
 	}
-	q17 := d[p : p+4 : p+4]
-	s.Legacy = int32(fw.U32(q17, 0))
+	q15 := d[p : p+4 : p+4]
+	s.Legacy = int32(fw.U32(q15, 0))
 	p += 4
 	r.Leave()
 	return p
@@ -1194,12 +1242,16 @@ func FwVerifyFPrimitives(r *fw.FReader, p, end int) int {
 		return -1
 	}
 	p += 16
-	if _, p = r.Text(p, end-100); p < 0 {
-		return -1
+	n16 := int(fw.U32(d, p))
+	if n16 > end-100-p-4 {
+		return r.Fail(fw.ErrTruncated)
 	}
-	if _, p = r.Text(p, end-96); p < 0 {
-		return -1
+	p += 4 + n16
+	n17 := int(fw.U32(d, p))
+	if n17 > end-96-p-4 {
+		return r.Fail(fw.ErrTruncated)
 	}
+	p += 4 + n17
 	p += 8
 	p += 8
 	p += 8
@@ -1207,9 +1259,11 @@ func FwVerifyFPrimitives(r *fw.FReader, p, end int) int {
 	p += 16
 	p += 16
 	p += 16
-	if _, p = r.Text(p, end-4); p < 0 {
-		return -1
+	n18 := int(fw.U32(d, p))
+	if n18 > end-4-p-4 {
+		return r.Fail(fw.ErrTruncated)
 	}
+	p += 4 + n18
 	p += 4
 	r.Leave()
 	return p
@@ -1491,7 +1545,8 @@ func (s *Optionals) UnmarshalFBELimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	s.FwGetV(&r, 4, 0)
 	return r.Result()
 }
@@ -1507,99 +1562,179 @@ func VerifyOptionalsLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	FwVerifyVOptionals(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Optionals) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(64)
-	b := w.Buf[pos : pos+64 : pos+64]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 64
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+64 : pos+64]
 	fw.PutU32(b, 0, 64)
 	fw.PutU32(b, 4, 111)
 	b[63] = fw.B2U(s.FResetReset)
 	if s.FBool == nil {
 		fw.VNull(w, pos+8)
 	} else {
-		blk18 := w.VOptional(pos+8, pos, 1)
-		w.Buf[blk18] = fw.B2U((*s.FBool))
+		blk19 := len(w.Buf)
+		if blk19+1 > cap(w.Buf) {
+			w.Grow(1)
+		}
+		w.Buf = w.Buf[:blk19+1]
+		w.Buf[pos+8] = 1
+		fw.PutU32(w.Buf, pos+8+1, uint32(blk19-pos))
+		w.Buf[blk19] = fw.B2U((*s.FBool))
 	}
 	if s.FInt32 == nil {
 		fw.VNull(w, pos+13)
 	} else {
-		blk19 := w.VOptional(pos+13, pos, 4)
-		fw.PutU32(w.Buf, blk19, uint32((*s.FInt32)))
+		blk20 := len(w.Buf)
+		if blk20+4 > cap(w.Buf) {
+			w.Grow(4)
+		}
+		w.Buf = w.Buf[:blk20+4]
+		w.Buf[pos+13] = 1
+		fw.PutU32(w.Buf, pos+13+1, uint32(blk20-pos))
+		fw.PutU32(w.Buf, blk20, uint32((*s.FInt32)))
 	}
 	if s.FString == nil {
 		fw.VNull(w, pos+18)
 	} else {
-		blk20 := w.VOptional(pos+18, pos, 4)
-		blk21 := w.Alloc(4 + len((*s.FString)))
-		fw.PutU32(w.Buf, blk20, uint32(blk21-blk20))
-		fw.PutU32(w.Buf, blk21, uint32(len((*s.FString))))
-		copy(w.Buf[blk21+4:], (*s.FString))
+		blk21 := len(w.Buf)
+		if blk21+4 > cap(w.Buf) {
+			w.Grow(4)
+		}
+		w.Buf = w.Buf[:blk21+4]
+		w.Buf[pos+18] = 1
+		fw.PutU32(w.Buf, pos+18+1, uint32(blk21-pos))
+		blk22 := len(w.Buf)
+		if blk22+4+len((*s.FString)) > cap(w.Buf) {
+			w.Grow(4 + len((*s.FString)))
+		}
+		w.Buf = w.Buf[:blk22+4+len((*s.FString))]
+		fw.PutU32(w.Buf, blk21, uint32(blk22-blk21))
+		fw.PutU32(w.Buf, blk22, uint32(len((*s.FString))))
+		copy(w.Buf[blk22+4:], (*s.FString))
 	}
 	if s.FDecimal == nil {
 		fw.VNull(w, pos+23)
 	} else {
-		blk22 := w.VOptional(pos+23, pos, 16)
-		fw.PutDecimal(w.Buf[blk22:], (*s.FDecimal))
+		blk23 := len(w.Buf)
+		if blk23+16 > cap(w.Buf) {
+			w.Grow(16)
+		}
+		w.Buf = w.Buf[:blk23+16]
+		w.Buf[pos+23] = 1
+		fw.PutU32(w.Buf, pos+23+1, uint32(blk23-pos))
+		fw.PutDecimal(w.Buf[blk23:], (*s.FDecimal))
 	}
 	if s.FUuid == nil {
 		fw.VNull(w, pos+28)
 	} else {
-		blk23 := w.VOptional(pos+28, pos, 16)
-		copy(w.Buf[blk23:], (*s.FUuid)[:])
+		blk24 := len(w.Buf)
+		if blk24+16 > cap(w.Buf) {
+			w.Grow(16)
+		}
+		w.Buf = w.Buf[:blk24+16]
+		w.Buf[pos+28] = 1
+		fw.PutU32(w.Buf, pos+28+1, uint32(blk24-pos))
+		copy(w.Buf[blk24:], (*s.FUuid)[:])
 	}
 	if s.FTime == nil {
 		fw.VNull(w, pos+33)
 	} else {
-		blk24 := w.VOptional(pos+33, pos, 8)
-		fw.PutU64(w.Buf, blk24, uint64((*s.FTime)))
+		blk25 := len(w.Buf)
+		if blk25+8 > cap(w.Buf) {
+			w.Grow(8)
+		}
+		w.Buf = w.Buf[:blk25+8]
+		w.Buf[pos+33] = 1
+		fw.PutU32(w.Buf, pos+33+1, uint32(blk25-pos))
+		fw.PutU64(w.Buf, blk25, uint64((*s.FTime)))
 	}
 	if s.FEnum == nil {
 		fw.VNull(w, pos+38)
 	} else {
-		blk25 := w.VOptional(pos+38, pos, 1)
-		w.Buf[blk25] = byte((*s.FEnum))
+		blk26 := len(w.Buf)
+		if blk26+1 > cap(w.Buf) {
+			w.Grow(1)
+		}
+		w.Buf = w.Buf[:blk26+1]
+		w.Buf[pos+38] = 1
+		fw.PutU32(w.Buf, pos+38+1, uint32(blk26-pos))
+		w.Buf[blk26] = byte((*s.FEnum))
 	}
 	if s.FFlags == nil {
 		fw.VNull(w, pos+43)
 	} else {
-		blk26 := w.VOptional(pos+43, pos, 4)
-		fw.PutU32(w.Buf, blk26, uint32((*s.FFlags)))
+		blk27 := len(w.Buf)
+		if blk27+4 > cap(w.Buf) {
+			w.Grow(4)
+		}
+		w.Buf = w.Buf[:blk27+4]
+		w.Buf[pos+43] = 1
+		fw.PutU32(w.Buf, pos+43+1, uint32(blk27-pos))
+		fw.PutU32(w.Buf, blk27, uint32((*s.FFlags)))
 	}
 	if s.FStruct == nil {
 		fw.VNull(w, pos+48)
 	} else {
-		blk27 := w.VOptional(pos+48, pos, 4)
-		s.FStruct.FwPutV(w, blk27, blk27)
+		blk28 := len(w.Buf)
+		if blk28+4 > cap(w.Buf) {
+			w.Grow(4)
+		}
+		w.Buf = w.Buf[:blk28+4]
+		w.Buf[pos+48] = 1
+		fw.PutU32(w.Buf, pos+48+1, uint32(blk28-pos))
+		s.FStruct.FwPutV(w, blk28, blk28)
 	}
 	if s.FOrder == nil {
 		fw.VNull(w, pos+53)
 	} else {
-		blk28 := w.VOptional(pos+53, pos, 4)
-		s.FOrder.FwPutV(w, blk28, blk28)
+		blk29 := len(w.Buf)
+		if blk29+4 > cap(w.Buf) {
+			w.Grow(4)
+		}
+		w.Buf = w.Buf[:blk29+4]
+		w.Buf[pos+53] = 1
+		fw.PutU32(w.Buf, pos+53+1, uint32(blk29-pos))
+		s.FOrder.FwPutV(w, blk29, blk29)
 	}
 	if s.FReset == nil {
 		fw.VNull(w, pos+58)
 	} else {
-		blk29 := w.VOptional(pos+58, pos, 8)
-		fw.PutU64(w.Buf, blk29, uint64((*s.FReset)))
+		blk30 := len(w.Buf)
+		if blk30+8 > cap(w.Buf) {
+			w.Grow(8)
+		}
+		w.Buf = w.Buf[:blk30+8]
+		w.Buf[pos+58] = 1
+		fw.PutU32(w.Buf, pos+58+1, uint32(blk30-pos))
+		fw.PutU64(w.Buf, blk30, uint64((*s.FReset)))
 	}
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Optionals) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 111 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 111 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -1609,246 +1744,246 @@ func (s *Optionals) FwGetV(r *fw.VReader, slot, base int) {
 	if stored >= 64 {
 		body := d[pos : pos+64 : pos+64]
 		s.FResetReset = body[63] != 0
-		p30, set31, ok32 := r.Optional(pos+8, pos, 1)
-		if !set31 {
+		p31, set32, ok33 := r.Optional(pos+8, pos, 1)
+		if !set32 {
 			s.FBool = nil
-		} else if ok32 {
+		} else if ok33 {
 			if s.FBool == nil {
 				s.FBool = new(bool)
 			}
-			(*s.FBool) = r.Data[p30] != 0
+			(*s.FBool) = r.Data[p31] != 0
 		}
-		p33, set34, ok35 := r.Optional(pos+13, pos, 4)
-		if !set34 {
+		p34, set35, ok36 := r.Optional(pos+13, pos, 4)
+		if !set35 {
 			s.FInt32 = nil
-		} else if ok35 {
+		} else if ok36 {
 			if s.FInt32 == nil {
 				s.FInt32 = new(int32)
 			}
-			(*s.FInt32) = int32(fw.U32(r.Data, p33))
+			(*s.FInt32) = int32(fw.U32(r.Data, p34))
 		}
-		p36, set37, ok38 := r.Optional(pos+18, pos, 4)
-		if !set37 {
+		p37, set38, ok39 := r.Optional(pos+18, pos, 4)
+		if !set38 {
 			s.FString = nil
-		} else if ok38 {
+		} else if ok39 {
 			if s.FString == nil {
 				s.FString = new(string)
 			}
-			r.String(p36, p36, &(*s.FString))
+			r.String(p37, p37, &(*s.FString))
 		}
-		p39, set40, ok41 := r.Optional(pos+23, pos, 16)
-		if !set40 {
+		p40, set41, ok42 := r.Optional(pos+23, pos, 16)
+		if !set41 {
 			s.FDecimal = nil
-		} else if ok41 {
+		} else if ok42 {
 			if s.FDecimal == nil {
 				s.FDecimal = new(fw.Decimal)
 			}
-			(*s.FDecimal) = fw.VDecimal(r, p39)
+			(*s.FDecimal) = fw.VDecimal(r, p40)
 		}
-		p42, set43, ok44 := r.Optional(pos+28, pos, 16)
-		if !set43 {
+		p43, set44, ok45 := r.Optional(pos+28, pos, 16)
+		if !set44 {
 			s.FUuid = nil
-		} else if ok44 {
+		} else if ok45 {
 			if s.FUuid == nil {
 				s.FUuid = new(fw.UUID)
 			}
-			(*s.FUuid) = fw.UUIDAt(r.Data, p42)
+			(*s.FUuid) = fw.UUIDAt(r.Data, p43)
 		}
-		p45, set46, ok47 := r.Optional(pos+33, pos, 8)
-		if !set46 {
+		p46, set47, ok48 := r.Optional(pos+33, pos, 8)
+		if !set47 {
 			s.FTime = nil
-		} else if ok47 {
+		} else if ok48 {
 			if s.FTime == nil {
 				s.FTime = new(fw.Timestamp)
 			}
-			(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p45))
+			(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p46))
 		}
-		p48, set49, ok50 := r.Optional(pos+38, pos, 1)
-		if !set49 {
+		p49, set50, ok51 := r.Optional(pos+38, pos, 1)
+		if !set50 {
 			s.FEnum = nil
-		} else if ok50 {
+		} else if ok51 {
 			if s.FEnum == nil {
 				s.FEnum = new(EnumByte)
 			}
-			(*s.FEnum) = EnumByte(r.Data[p48])
+			(*s.FEnum) = EnumByte(r.Data[p49])
 		}
-		p51, set52, ok53 := r.Optional(pos+43, pos, 4)
-		if !set52 {
+		p52, set53, ok54 := r.Optional(pos+43, pos, 4)
+		if !set53 {
 			s.FFlags = nil
-		} else if ok53 {
+		} else if ok54 {
 			if s.FFlags == nil {
 				s.FFlags = new(Flags)
 			}
-			(*s.FFlags) = Flags(fw.U32(r.Data, p51))
+			(*s.FFlags) = Flags(fw.U32(r.Data, p52))
 		}
-		p54, set55, ok56 := r.Optional(pos+48, pos, 4)
-		if !set55 {
+		p55, set56, ok57 := r.Optional(pos+48, pos, 4)
+		if !set56 {
 			s.FStruct = nil
-		} else if ok56 {
+		} else if ok57 {
 			if s.FStruct == nil {
 				s.FStruct = new(Primitives)
 			}
-			s.FStruct.FwGetV(r, p54, p54)
+			s.FStruct.FwGetV(r, p55, p55)
 		}
-		p57, set58, ok59 := r.Optional(pos+53, pos, 4)
-		if !set58 {
+		p58, set59, ok60 := r.Optional(pos+53, pos, 4)
+		if !set59 {
 			s.FOrder = nil
-		} else if ok59 {
+		} else if ok60 {
 			if s.FOrder == nil {
 				s.FOrder = new(proto.Order)
 			}
-			s.FOrder.FwGetV(r, p57, p57)
+			s.FOrder.FwGetV(r, p58, p58)
 		}
-		p60, set61, ok62 := r.Optional(pos+58, pos, 8)
-		if !set61 {
+		p61, set62, ok63 := r.Optional(pos+58, pos, 8)
+		if !set62 {
 			s.FReset = nil
-		} else if ok62 {
+		} else if ok63 {
 			if s.FReset == nil {
 				s.FReset = new(int64)
 			}
-			(*s.FReset) = int64(fw.U64(r.Data, p60))
+			(*s.FReset) = int64(fw.U64(r.Data, p61))
 		}
 	} else {
 		d := NewOptionals()
 		if 13 <= stored {
-			p63, set64, ok65 := r.Optional(pos+8, pos, 1)
-			if !set64 {
+			p64, set65, ok66 := r.Optional(pos+8, pos, 1)
+			if !set65 {
 				s.FBool = nil
-			} else if ok65 {
+			} else if ok66 {
 				if s.FBool == nil {
 					s.FBool = new(bool)
 				}
-				(*s.FBool) = r.Data[p63] != 0
+				(*s.FBool) = r.Data[p64] != 0
 			}
 		} else {
 			s.FBool = d.FBool
 		}
 		if 18 <= stored {
-			p66, set67, ok68 := r.Optional(pos+13, pos, 4)
-			if !set67 {
+			p67, set68, ok69 := r.Optional(pos+13, pos, 4)
+			if !set68 {
 				s.FInt32 = nil
-			} else if ok68 {
+			} else if ok69 {
 				if s.FInt32 == nil {
 					s.FInt32 = new(int32)
 				}
-				(*s.FInt32) = int32(fw.U32(r.Data, p66))
+				(*s.FInt32) = int32(fw.U32(r.Data, p67))
 			}
 		} else {
 			s.FInt32 = d.FInt32
 		}
 		if 23 <= stored {
-			p69, set70, ok71 := r.Optional(pos+18, pos, 4)
-			if !set70 {
+			p70, set71, ok72 := r.Optional(pos+18, pos, 4)
+			if !set71 {
 				s.FString = nil
-			} else if ok71 {
+			} else if ok72 {
 				if s.FString == nil {
 					s.FString = new(string)
 				}
-				r.String(p69, p69, &(*s.FString))
+				r.String(p70, p70, &(*s.FString))
 			}
 		} else {
 			s.FString = d.FString
 		}
 		if 28 <= stored {
-			p72, set73, ok74 := r.Optional(pos+23, pos, 16)
-			if !set73 {
+			p73, set74, ok75 := r.Optional(pos+23, pos, 16)
+			if !set74 {
 				s.FDecimal = nil
-			} else if ok74 {
+			} else if ok75 {
 				if s.FDecimal == nil {
 					s.FDecimal = new(fw.Decimal)
 				}
-				(*s.FDecimal) = fw.VDecimal(r, p72)
+				(*s.FDecimal) = fw.VDecimal(r, p73)
 			}
 		} else {
 			s.FDecimal = d.FDecimal
 		}
 		if 33 <= stored {
-			p75, set76, ok77 := r.Optional(pos+28, pos, 16)
-			if !set76 {
+			p76, set77, ok78 := r.Optional(pos+28, pos, 16)
+			if !set77 {
 				s.FUuid = nil
-			} else if ok77 {
+			} else if ok78 {
 				if s.FUuid == nil {
 					s.FUuid = new(fw.UUID)
 				}
-				(*s.FUuid) = fw.UUIDAt(r.Data, p75)
+				(*s.FUuid) = fw.UUIDAt(r.Data, p76)
 			}
 		} else {
 			s.FUuid = d.FUuid
 		}
 		if 38 <= stored {
-			p78, set79, ok80 := r.Optional(pos+33, pos, 8)
-			if !set79 {
+			p79, set80, ok81 := r.Optional(pos+33, pos, 8)
+			if !set80 {
 				s.FTime = nil
-			} else if ok80 {
+			} else if ok81 {
 				if s.FTime == nil {
 					s.FTime = new(fw.Timestamp)
 				}
-				(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p78))
+				(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p79))
 			}
 		} else {
 			s.FTime = d.FTime
 		}
 		if 43 <= stored {
-			p81, set82, ok83 := r.Optional(pos+38, pos, 1)
-			if !set82 {
+			p82, set83, ok84 := r.Optional(pos+38, pos, 1)
+			if !set83 {
 				s.FEnum = nil
-			} else if ok83 {
+			} else if ok84 {
 				if s.FEnum == nil {
 					s.FEnum = new(EnumByte)
 				}
-				(*s.FEnum) = EnumByte(r.Data[p81])
+				(*s.FEnum) = EnumByte(r.Data[p82])
 			}
 		} else {
 			s.FEnum = d.FEnum
 		}
 		if 48 <= stored {
-			p84, set85, ok86 := r.Optional(pos+43, pos, 4)
-			if !set85 {
+			p85, set86, ok87 := r.Optional(pos+43, pos, 4)
+			if !set86 {
 				s.FFlags = nil
-			} else if ok86 {
+			} else if ok87 {
 				if s.FFlags == nil {
 					s.FFlags = new(Flags)
 				}
-				(*s.FFlags) = Flags(fw.U32(r.Data, p84))
+				(*s.FFlags) = Flags(fw.U32(r.Data, p85))
 			}
 		} else {
 			s.FFlags = d.FFlags
 		}
 		if 53 <= stored {
-			p87, set88, ok89 := r.Optional(pos+48, pos, 4)
-			if !set88 {
+			p88, set89, ok90 := r.Optional(pos+48, pos, 4)
+			if !set89 {
 				s.FStruct = nil
-			} else if ok89 {
+			} else if ok90 {
 				if s.FStruct == nil {
 					s.FStruct = new(Primitives)
 				}
-				s.FStruct.FwGetV(r, p87, p87)
+				s.FStruct.FwGetV(r, p88, p88)
 			}
 		} else {
 			s.FStruct = d.FStruct
 		}
 		if 58 <= stored {
-			p90, set91, ok92 := r.Optional(pos+53, pos, 4)
-			if !set91 {
+			p91, set92, ok93 := r.Optional(pos+53, pos, 4)
+			if !set92 {
 				s.FOrder = nil
-			} else if ok92 {
+			} else if ok93 {
 				if s.FOrder == nil {
 					s.FOrder = new(proto.Order)
 				}
-				s.FOrder.FwGetV(r, p90, p90)
+				s.FOrder.FwGetV(r, p91, p91)
 			}
 		} else {
 			s.FOrder = d.FOrder
 		}
 		if 63 <= stored {
-			p93, set94, ok95 := r.Optional(pos+58, pos, 8)
-			if !set94 {
+			p94, set95, ok96 := r.Optional(pos+58, pos, 8)
+			if !set95 {
 				s.FReset = nil
-			} else if ok95 {
+			} else if ok96 {
 				if s.FReset == nil {
 					s.FReset = new(int64)
 				}
-				(*s.FReset) = int64(fw.U64(r.Data, p93))
+				(*s.FReset) = int64(fw.U64(r.Data, p94))
 			}
 		} else {
 			s.FReset = d.FReset
@@ -1865,127 +2000,633 @@ func (s *Optionals) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVOptionals verifies the Optionals body the slot leads to (generated code).
 func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 111 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 111 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 111) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 64 {
-		if p96, set97, ok98 := r.Optional(pos+8, pos, 1); set97 && ok98 {
-			_ = p96
-		}
-		if p99, set100, ok101 := r.Optional(pos+13, pos, 4); set100 && ok101 {
-			_ = p99
-		}
-		if p102, set103, ok104 := r.Optional(pos+18, pos, 4); set103 && ok104 {
-			blk105 := p102 + int(fw.U32(d, p102))
-			n106 := -1
-			if blk105 >= p102+4 && blk105 <= r.Size-4 {
-				n106 = int(fw.U32(d, blk105))
-			}
-			if n106 >= 0 && n106 <= r.Size-blk105-4 {
-				r.Left -= int64(4 + n106)
+		if d[pos+8] != 0 {
+			p97 := pos + int(fw.U32(d, pos+8+1))
+			if p97 >= pos+8+5 && p97 <= size-1 {
+				left -= 1
 			} else {
-				r.Text(p102, p102)
+				r.Left = left
+				r.Optional(pos+8, pos, 1) // records why
+				left = r.Left
 			}
 		}
-		if p107, set108, ok109 := r.Optional(pos+23, pos, 16); set108 && ok109 {
-			fw.VCheckDecimal(r, p107)
+		if d[pos+13] != 0 {
+			p98 := pos + int(fw.U32(d, pos+13+1))
+			if p98 >= pos+13+5 && p98 <= size-4 {
+				left -= 4
+			} else {
+				r.Left = left
+				r.Optional(pos+13, pos, 4) // records why
+				left = r.Left
+			}
 		}
-		if p110, set111, ok112 := r.Optional(pos+28, pos, 16); set111 && ok112 {
-			_ = p110
+		if d[pos+18] != 0 {
+			p99 := pos + int(fw.U32(d, pos+18+1))
+			if p99 >= pos+18+5 && p99 <= size-4 {
+				left -= 4
+				blk100 := p99 + int(fw.U32(d, p99))
+				if blk100 >= p99+4 && blk100 <= size-4 {
+					if n101 := int(fw.U32(d, blk100)); n101 <= size-blk100-4 {
+						left -= int64(4 + n101)
+					} else {
+						r.Left = left
+						r.Text(p99, p99)
+						left = r.Left
+					}
+				} else {
+					r.Left = left
+					r.Text(p99, p99)
+					left = r.Left
+				}
+			} else {
+				r.Left = left
+				r.Optional(pos+18, pos, 4) // records why
+				left = r.Left
+			}
 		}
-		if p113, set114, ok115 := r.Optional(pos+33, pos, 8); set114 && ok115 {
-			_ = p113
+		if d[pos+23] != 0 {
+			p102 := pos + int(fw.U32(d, pos+23+1))
+			if p102 >= pos+23+5 && p102 <= size-16 {
+				left -= 16
+				r.Left = left
+				fw.VCheckDecimal(r, p102)
+				left = r.Left
+			} else {
+				r.Left = left
+				r.Optional(pos+23, pos, 16) // records why
+				left = r.Left
+			}
 		}
-		if p116, set117, ok118 := r.Optional(pos+38, pos, 1); set117 && ok118 {
-			_ = p116
+		if d[pos+28] != 0 {
+			p103 := pos + int(fw.U32(d, pos+28+1))
+			if p103 >= pos+28+5 && p103 <= size-16 {
+				left -= 16
+			} else {
+				r.Left = left
+				r.Optional(pos+28, pos, 16) // records why
+				left = r.Left
+			}
 		}
-		if p119, set120, ok121 := r.Optional(pos+43, pos, 4); set120 && ok121 {
-			_ = p119
+		if d[pos+33] != 0 {
+			p104 := pos + int(fw.U32(d, pos+33+1))
+			if p104 >= pos+33+5 && p104 <= size-8 {
+				left -= 8
+			} else {
+				r.Left = left
+				r.Optional(pos+33, pos, 8) // records why
+				left = r.Left
+			}
 		}
-		if p122, set123, ok124 := r.Optional(pos+48, pos, 4); set123 && ok124 {
-			FwVerifyVPrimitives(r, p122, p122)
+		if d[pos+38] != 0 {
+			p105 := pos + int(fw.U32(d, pos+38+1))
+			if p105 >= pos+38+5 && p105 <= size-1 {
+				left -= 1
+			} else {
+				r.Left = left
+				r.Optional(pos+38, pos, 1) // records why
+				left = r.Left
+			}
 		}
-		if p125, set126, ok127 := r.Optional(pos+53, pos, 4); set126 && ok127 {
-			proto.FwVerifyVOrder(r, p125, p125)
+		if d[pos+43] != 0 {
+			p106 := pos + int(fw.U32(d, pos+43+1))
+			if p106 >= pos+43+5 && p106 <= size-4 {
+				left -= 4
+			} else {
+				r.Left = left
+				r.Optional(pos+43, pos, 4) // records why
+				left = r.Left
+			}
 		}
-		if p128, set129, ok130 := r.Optional(pos+58, pos, 8); set129 && ok130 {
-			_ = p128
+		if d[pos+48] != 0 {
+			p107 := pos + int(fw.U32(d, pos+48+1))
+			if p107 >= pos+48+5 && p107 <= size-4 {
+				left -= 4
+				{
+					slot, base := p107, p107
+					pos := base + int(fw.U32(d, slot))
+					stored, typ := 0, uint32(0)
+					if pos >= slot+4 && pos <= size-8 {
+						h := d[pos : pos+8 : pos+8]
+						stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+					}
+					if stored >= 8 && stored <= size-pos && typ == 110 && r.Depth > 0 {
+						left -= int64(stored)
+						if stored >= 177 {
+							r.Left = left
+							fw.VCheckDecimal(r, pos+57)
+							left = r.Left
+							blk108 := pos + int(fw.U32(d, pos+73))
+							if blk108 >= pos+73+4 && blk108 <= size-4 {
+								if n109 := int(fw.U32(d, blk108)); n109 <= size-blk108-4 {
+									left -= int64(4 + n109)
+								} else {
+									r.Left = left
+									r.Text(pos+73, pos)
+									left = r.Left
+								}
+							} else {
+								r.Left = left
+								r.Text(pos+73, pos)
+								left = r.Left
+							}
+							blk110 := pos + int(fw.U32(d, pos+77))
+							if blk110 >= pos+77+4 && blk110 <= size-4 {
+								if n111 := int(fw.U32(d, blk110)); n111 <= size-blk110-4 {
+									left -= int64(4 + n111)
+								} else {
+									r.Left = left
+									r.Text(pos+77, pos)
+									left = r.Left
+								}
+							} else {
+								r.Left = left
+								r.Text(pos+77, pos)
+								left = r.Left
+							}
+							blk112 := pos + int(fw.U32(d, pos+169))
+							if blk112 >= pos+169+4 && blk112 <= size-4 {
+								if n113 := int(fw.U32(d, blk112)); n113 <= size-blk112-4 {
+									left -= int64(4 + n113)
+								} else {
+									r.Left = left
+									r.Text(pos+169, pos)
+									left = r.Left
+								}
+							} else {
+								r.Left = left
+								r.Text(pos+169, pos)
+								left = r.Left
+							}
+						} else {
+							if 73 <= stored {
+								r.Left = left
+								fw.VCheckDecimal(r, pos+57)
+								left = r.Left
+							}
+							if 77 <= stored {
+								blk114 := pos + int(fw.U32(d, pos+73))
+								if blk114 >= pos+73+4 && blk114 <= size-4 {
+									if n115 := int(fw.U32(d, blk114)); n115 <= size-blk114-4 {
+										left -= int64(4 + n115)
+									} else {
+										r.Left = left
+										r.Text(pos+73, pos)
+										left = r.Left
+									}
+								} else {
+									r.Left = left
+									r.Text(pos+73, pos)
+									left = r.Left
+								}
+							}
+							if 81 <= stored {
+								blk116 := pos + int(fw.U32(d, pos+77))
+								if blk116 >= pos+77+4 && blk116 <= size-4 {
+									if n117 := int(fw.U32(d, blk116)); n117 <= size-blk116-4 {
+										left -= int64(4 + n117)
+									} else {
+										r.Left = left
+										r.Text(pos+77, pos)
+										left = r.Left
+									}
+								} else {
+									r.Left = left
+									r.Text(pos+77, pos)
+									left = r.Left
+								}
+							}
+							if 173 <= stored {
+								blk118 := pos + int(fw.U32(d, pos+169))
+								if blk118 >= pos+169+4 && blk118 <= size-4 {
+									if n119 := int(fw.U32(d, blk118)); n119 <= size-blk118-4 {
+										left -= int64(4 + n119)
+									} else {
+										r.Left = left
+										r.Text(pos+169, pos)
+										left = r.Left
+									}
+								} else {
+									r.Left = left
+									r.Text(pos+169, pos)
+									left = r.Left
+								}
+							}
+						}
+					} else {
+						r.Left = left
+						r.Enter(slot, base, 110) // records why
+						left = r.Left
+					}
+				}
+			} else {
+				r.Left = left
+				r.Optional(pos+48, pos, 4) // records why
+				left = r.Left
+			}
+		}
+		if d[pos+53] != 0 {
+			p120 := pos + int(fw.U32(d, pos+53+1))
+			if p120 >= pos+53+5 && p120 <= size-4 {
+				left -= 4
+				{
+					slot, base := p120, p120
+					pos := base + int(fw.U32(d, slot))
+					stored, typ := 0, uint32(0)
+					if pos >= slot+4 && pos <= size-8 {
+						h := d[pos : pos+8 : pos+8]
+						stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+					}
+					if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
+						left -= int64(stored)
+						if stored >= 34 {
+							blk121 := pos + int(fw.U32(d, pos+12))
+							if blk121 >= pos+12+4 && blk121 <= size-4 {
+								if n122 := int(fw.U32(d, blk121)); n122 <= size-blk121-4 {
+									left -= int64(4 + n122)
+								} else {
+									r.Left = left
+									r.Text(pos+12, pos)
+									left = r.Left
+								}
+							} else {
+								r.Left = left
+								r.Text(pos+12, pos)
+								left = r.Left
+							}
+						} else {
+							if 16 <= stored {
+								blk123 := pos + int(fw.U32(d, pos+12))
+								if blk123 >= pos+12+4 && blk123 <= size-4 {
+									if n124 := int(fw.U32(d, blk123)); n124 <= size-blk123-4 {
+										left -= int64(4 + n124)
+									} else {
+										r.Left = left
+										r.Text(pos+12, pos)
+										left = r.Left
+									}
+								} else {
+									r.Left = left
+									r.Text(pos+12, pos)
+									left = r.Left
+								}
+							}
+						}
+					} else {
+						r.Left = left
+						r.Enter(slot, base, 1) // records why
+						left = r.Left
+					}
+				}
+			} else {
+				r.Left = left
+				r.Optional(pos+53, pos, 4) // records why
+				left = r.Left
+			}
+		}
+		if d[pos+58] != 0 {
+			p125 := pos + int(fw.U32(d, pos+58+1))
+			if p125 >= pos+58+5 && p125 <= size-8 {
+				left -= 8
+			} else {
+				r.Left = left
+				r.Optional(pos+58, pos, 8) // records why
+				left = r.Left
+			}
 		}
 	} else {
 		if 13 <= stored {
-			if p131, set132, ok133 := r.Optional(pos+8, pos, 1); set132 && ok133 {
-				_ = p131
+			if d[pos+8] != 0 {
+				p126 := pos + int(fw.U32(d, pos+8+1))
+				if p126 >= pos+8+5 && p126 <= size-1 {
+					left -= 1
+				} else {
+					r.Left = left
+					r.Optional(pos+8, pos, 1) // records why
+					left = r.Left
+				}
 			}
 		}
 		if 18 <= stored {
-			if p134, set135, ok136 := r.Optional(pos+13, pos, 4); set135 && ok136 {
-				_ = p134
+			if d[pos+13] != 0 {
+				p127 := pos + int(fw.U32(d, pos+13+1))
+				if p127 >= pos+13+5 && p127 <= size-4 {
+					left -= 4
+				} else {
+					r.Left = left
+					r.Optional(pos+13, pos, 4) // records why
+					left = r.Left
+				}
 			}
 		}
 		if 23 <= stored {
-			if p137, set138, ok139 := r.Optional(pos+18, pos, 4); set138 && ok139 {
-				blk140 := p137 + int(fw.U32(d, p137))
-				n141 := -1
-				if blk140 >= p137+4 && blk140 <= r.Size-4 {
-					n141 = int(fw.U32(d, blk140))
-				}
-				if n141 >= 0 && n141 <= r.Size-blk140-4 {
-					r.Left -= int64(4 + n141)
+			if d[pos+18] != 0 {
+				p128 := pos + int(fw.U32(d, pos+18+1))
+				if p128 >= pos+18+5 && p128 <= size-4 {
+					left -= 4
+					blk129 := p128 + int(fw.U32(d, p128))
+					if blk129 >= p128+4 && blk129 <= size-4 {
+						if n130 := int(fw.U32(d, blk129)); n130 <= size-blk129-4 {
+							left -= int64(4 + n130)
+						} else {
+							r.Left = left
+							r.Text(p128, p128)
+							left = r.Left
+						}
+					} else {
+						r.Left = left
+						r.Text(p128, p128)
+						left = r.Left
+					}
 				} else {
-					r.Text(p137, p137)
+					r.Left = left
+					r.Optional(pos+18, pos, 4) // records why
+					left = r.Left
 				}
 			}
 		}
 		if 28 <= stored {
-			if p142, set143, ok144 := r.Optional(pos+23, pos, 16); set143 && ok144 {
-				fw.VCheckDecimal(r, p142)
+			if d[pos+23] != 0 {
+				p131 := pos + int(fw.U32(d, pos+23+1))
+				if p131 >= pos+23+5 && p131 <= size-16 {
+					left -= 16
+					r.Left = left
+					fw.VCheckDecimal(r, p131)
+					left = r.Left
+				} else {
+					r.Left = left
+					r.Optional(pos+23, pos, 16) // records why
+					left = r.Left
+				}
 			}
 		}
 		if 33 <= stored {
-			if p145, set146, ok147 := r.Optional(pos+28, pos, 16); set146 && ok147 {
-				_ = p145
+			if d[pos+28] != 0 {
+				p132 := pos + int(fw.U32(d, pos+28+1))
+				if p132 >= pos+28+5 && p132 <= size-16 {
+					left -= 16
+				} else {
+					r.Left = left
+					r.Optional(pos+28, pos, 16) // records why
+					left = r.Left
+				}
 			}
 		}
 		if 38 <= stored {
-			if p148, set149, ok150 := r.Optional(pos+33, pos, 8); set149 && ok150 {
-				_ = p148
+			if d[pos+33] != 0 {
+				p133 := pos + int(fw.U32(d, pos+33+1))
+				if p133 >= pos+33+5 && p133 <= size-8 {
+					left -= 8
+				} else {
+					r.Left = left
+					r.Optional(pos+33, pos, 8) // records why
+					left = r.Left
+				}
 			}
 		}
 		if 43 <= stored {
-			if p151, set152, ok153 := r.Optional(pos+38, pos, 1); set152 && ok153 {
-				_ = p151
+			if d[pos+38] != 0 {
+				p134 := pos + int(fw.U32(d, pos+38+1))
+				if p134 >= pos+38+5 && p134 <= size-1 {
+					left -= 1
+				} else {
+					r.Left = left
+					r.Optional(pos+38, pos, 1) // records why
+					left = r.Left
+				}
 			}
 		}
 		if 48 <= stored {
-			if p154, set155, ok156 := r.Optional(pos+43, pos, 4); set155 && ok156 {
-				_ = p154
+			if d[pos+43] != 0 {
+				p135 := pos + int(fw.U32(d, pos+43+1))
+				if p135 >= pos+43+5 && p135 <= size-4 {
+					left -= 4
+				} else {
+					r.Left = left
+					r.Optional(pos+43, pos, 4) // records why
+					left = r.Left
+				}
 			}
 		}
 		if 53 <= stored {
-			if p157, set158, ok159 := r.Optional(pos+48, pos, 4); set158 && ok159 {
-				FwVerifyVPrimitives(r, p157, p157)
+			if d[pos+48] != 0 {
+				p136 := pos + int(fw.U32(d, pos+48+1))
+				if p136 >= pos+48+5 && p136 <= size-4 {
+					left -= 4
+					{
+						slot, base := p136, p136
+						pos := base + int(fw.U32(d, slot))
+						stored, typ := 0, uint32(0)
+						if pos >= slot+4 && pos <= size-8 {
+							h := d[pos : pos+8 : pos+8]
+							stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+						}
+						if stored >= 8 && stored <= size-pos && typ == 110 && r.Depth > 0 {
+							left -= int64(stored)
+							if stored >= 177 {
+								r.Left = left
+								fw.VCheckDecimal(r, pos+57)
+								left = r.Left
+								blk137 := pos + int(fw.U32(d, pos+73))
+								if blk137 >= pos+73+4 && blk137 <= size-4 {
+									if n138 := int(fw.U32(d, blk137)); n138 <= size-blk137-4 {
+										left -= int64(4 + n138)
+									} else {
+										r.Left = left
+										r.Text(pos+73, pos)
+										left = r.Left
+									}
+								} else {
+									r.Left = left
+									r.Text(pos+73, pos)
+									left = r.Left
+								}
+								blk139 := pos + int(fw.U32(d, pos+77))
+								if blk139 >= pos+77+4 && blk139 <= size-4 {
+									if n140 := int(fw.U32(d, blk139)); n140 <= size-blk139-4 {
+										left -= int64(4 + n140)
+									} else {
+										r.Left = left
+										r.Text(pos+77, pos)
+										left = r.Left
+									}
+								} else {
+									r.Left = left
+									r.Text(pos+77, pos)
+									left = r.Left
+								}
+								blk141 := pos + int(fw.U32(d, pos+169))
+								if blk141 >= pos+169+4 && blk141 <= size-4 {
+									if n142 := int(fw.U32(d, blk141)); n142 <= size-blk141-4 {
+										left -= int64(4 + n142)
+									} else {
+										r.Left = left
+										r.Text(pos+169, pos)
+										left = r.Left
+									}
+								} else {
+									r.Left = left
+									r.Text(pos+169, pos)
+									left = r.Left
+								}
+							} else {
+								if 73 <= stored {
+									r.Left = left
+									fw.VCheckDecimal(r, pos+57)
+									left = r.Left
+								}
+								if 77 <= stored {
+									blk143 := pos + int(fw.U32(d, pos+73))
+									if blk143 >= pos+73+4 && blk143 <= size-4 {
+										if n144 := int(fw.U32(d, blk143)); n144 <= size-blk143-4 {
+											left -= int64(4 + n144)
+										} else {
+											r.Left = left
+											r.Text(pos+73, pos)
+											left = r.Left
+										}
+									} else {
+										r.Left = left
+										r.Text(pos+73, pos)
+										left = r.Left
+									}
+								}
+								if 81 <= stored {
+									blk145 := pos + int(fw.U32(d, pos+77))
+									if blk145 >= pos+77+4 && blk145 <= size-4 {
+										if n146 := int(fw.U32(d, blk145)); n146 <= size-blk145-4 {
+											left -= int64(4 + n146)
+										} else {
+											r.Left = left
+											r.Text(pos+77, pos)
+											left = r.Left
+										}
+									} else {
+										r.Left = left
+										r.Text(pos+77, pos)
+										left = r.Left
+									}
+								}
+								if 173 <= stored {
+									blk147 := pos + int(fw.U32(d, pos+169))
+									if blk147 >= pos+169+4 && blk147 <= size-4 {
+										if n148 := int(fw.U32(d, blk147)); n148 <= size-blk147-4 {
+											left -= int64(4 + n148)
+										} else {
+											r.Left = left
+											r.Text(pos+169, pos)
+											left = r.Left
+										}
+									} else {
+										r.Left = left
+										r.Text(pos+169, pos)
+										left = r.Left
+									}
+								}
+							}
+						} else {
+							r.Left = left
+							r.Enter(slot, base, 110) // records why
+							left = r.Left
+						}
+					}
+				} else {
+					r.Left = left
+					r.Optional(pos+48, pos, 4) // records why
+					left = r.Left
+				}
 			}
 		}
 		if 58 <= stored {
-			if p160, set161, ok162 := r.Optional(pos+53, pos, 4); set161 && ok162 {
-				proto.FwVerifyVOrder(r, p160, p160)
+			if d[pos+53] != 0 {
+				p149 := pos + int(fw.U32(d, pos+53+1))
+				if p149 >= pos+53+5 && p149 <= size-4 {
+					left -= 4
+					{
+						slot, base := p149, p149
+						pos := base + int(fw.U32(d, slot))
+						stored, typ := 0, uint32(0)
+						if pos >= slot+4 && pos <= size-8 {
+							h := d[pos : pos+8 : pos+8]
+							stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+						}
+						if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
+							left -= int64(stored)
+							if stored >= 34 {
+								blk150 := pos + int(fw.U32(d, pos+12))
+								if blk150 >= pos+12+4 && blk150 <= size-4 {
+									if n151 := int(fw.U32(d, blk150)); n151 <= size-blk150-4 {
+										left -= int64(4 + n151)
+									} else {
+										r.Left = left
+										r.Text(pos+12, pos)
+										left = r.Left
+									}
+								} else {
+									r.Left = left
+									r.Text(pos+12, pos)
+									left = r.Left
+								}
+							} else {
+								if 16 <= stored {
+									blk152 := pos + int(fw.U32(d, pos+12))
+									if blk152 >= pos+12+4 && blk152 <= size-4 {
+										if n153 := int(fw.U32(d, blk152)); n153 <= size-blk152-4 {
+											left -= int64(4 + n153)
+										} else {
+											r.Left = left
+											r.Text(pos+12, pos)
+											left = r.Left
+										}
+									} else {
+										r.Left = left
+										r.Text(pos+12, pos)
+										left = r.Left
+									}
+								}
+							}
+						} else {
+							r.Left = left
+							r.Enter(slot, base, 1) // records why
+							left = r.Left
+						}
+					}
+				} else {
+					r.Left = left
+					r.Optional(pos+53, pos, 4) // records why
+					left = r.Left
+				}
 			}
 		}
 		if 63 <= stored {
-			if p163, set164, ok165 := r.Optional(pos+58, pos, 8); set164 && ok165 {
-				_ = p163
+			if d[pos+58] != 0 {
+				p154 := pos + int(fw.U32(d, pos+58+1))
+				if p154 >= pos+58+5 && p154 <= size-8 {
+					left -= 8
+				} else {
+					r.Left = left
+					r.Optional(pos+58, pos, 8) // records why
+					left = r.Left
+				}
 			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -2009,7 +2650,8 @@ func (s *Optionals) UnmarshalFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(s.FwGetF(&r, 8, full), full)
 }
 
@@ -2024,7 +2666,8 @@ func VerifyOptionalsFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFOptionals(&r, 8, full), full)
 }
 
@@ -2266,8 +2909,8 @@ func (s *Optionals) FwGetF(r *fw.FReader, p, end int) int {
 		(*s.FReset) = int64(fw.U64(d, p))
 		p += 8
 	}
-	q166 := d[p : p+1 : p+1]
-	s.FResetReset = q166[0] != 0
+	q155 := d[p : p+1 : p+1]
+	s.FResetReset = q155[0] != 0
 	p += 1
 	r.Leave()
 	return p
@@ -2305,9 +2948,11 @@ func FwVerifyFOptionals(r *fw.FReader, p, end int) int {
 		if 4 > end-9-p {
 			return r.Fail(fw.ErrTruncated)
 		}
-		if _, p = r.Text(p, end-9); p < 0 {
-			return -1
+		n156 := int(fw.U32(d, p))
+		if n156 > end-9-p-4 {
+			return r.Fail(fw.ErrTruncated)
 		}
+		p += 4 + n156
 	}
 	if d[p] == 0 {
 		p++
@@ -2364,8 +3009,52 @@ func FwVerifyFOptionals(r *fw.FReader, p, end int) int {
 		if 169 > end-3-p {
 			return r.Fail(fw.ErrTruncated)
 		}
-		if p = FwVerifyFPrimitives(r, p, end-3); p < 0 {
-			return -1
+		{
+			end := end - 3
+			if r.Depth == 0 {
+				return r.Fail(fw.ErrTooDeep)
+			}
+			p += 1
+			p += 1
+			p += 1
+			p += 4
+			p += 1
+			p += 1
+			p += 2
+			p += 2
+			p += 4
+			p += 4
+			p += 8
+			p += 8
+			p += 4
+			p += 8
+			if !r.CheckDecimal(p) {
+				return -1
+			}
+			p += 16
+			n157 := int(fw.U32(d, p))
+			if n157 > end-100-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n157
+			n158 := int(fw.U32(d, p))
+			if n158 > end-96-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n158
+			p += 8
+			p += 8
+			p += 8
+			p += 16
+			p += 16
+			p += 16
+			p += 16
+			n159 := int(fw.U32(d, p))
+			if n159 > end-4-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n159
+			p += 4
 		}
 	}
 	if d[p] == 0 {
@@ -2375,8 +3064,21 @@ func FwVerifyFOptionals(r *fw.FReader, p, end int) int {
 		if 26 > end-2-p {
 			return r.Fail(fw.ErrTruncated)
 		}
-		if p = proto.FwVerifyFOrder(r, p, end-2); p < 0 {
-			return -1
+		{
+			end := end - 2
+			if r.Depth == 0 {
+				return r.Fail(fw.ErrTooDeep)
+			}
+			p += 4
+			n160 := int(fw.U32(d, p))
+			if n160 > end-18-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n160
+			p += 1
+			p += 1
+			p += 8
+			p += 8
 		}
 	}
 	if d[p] == 0 {
@@ -2625,8 +3327,8 @@ func (*Collections) FBEType() uint32 { return 112 }
 // NewCollections is a Collections holding the schema's defaults.
 func NewCollections() Collections {
 	var s Collections
-	for i167 := range s.FArrayStruct {
-		s.FArrayStruct[i167] = NewPrimitives()
+	for i161 := range s.FArrayStruct {
+		s.FArrayStruct[i161] = NewPrimitives()
 	}
 	return s
 }
@@ -2641,26 +3343,26 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FArray)), 10)
 	b = append(b, ']', '[')
-	for i168 := range s.FArray {
-		if i168 > 0 {
+	for i162 := range s.FArray {
+		if i162 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(s.FArray[i168]), 10)
+		b = strconv.AppendInt(b, int64(s.FArray[i162]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_array_optional="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FArrayOptional)), 10)
 	b = append(b, ']', '[')
-	for i169 := range s.FArrayOptional {
-		if i169 > 0 {
+	for i163 := range s.FArrayOptional {
+		if i163 > 0 {
 			b = append(b, ',')
 		}
-		if s.FArrayOptional[i169] == nil {
+		if s.FArrayOptional[i163] == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '"')
-			b = append(b, (*s.FArrayOptional[i169])...)
+			b = append(b, (*s.FArrayOptional[i163])...)
 			b = append(b, '"')
 		}
 	}
@@ -2669,36 +3371,36 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FArrayStruct)), 10)
 	b = append(b, ']', '[')
-	for i170 := range s.FArrayStruct {
-		if i170 > 0 {
+	for i164 := range s.FArrayStruct {
+		if i164 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FArrayStruct[i170].FwPrint(b)
+		b = s.FArrayStruct[i164].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_vector="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FVector)), 10)
 	b = append(b, ']', '[')
-	for i171 := range s.FVector {
-		if i171 > 0 {
+	for i165 := range s.FVector {
+		if i165 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendUint(b, uint64(s.FVector[i171]), 10)
+		b = strconv.AppendUint(b, uint64(s.FVector[i165]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_vector_optional="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FVectorOptional)), 10)
 	b = append(b, ']', '[')
-	for i172 := range s.FVectorOptional {
-		if i172 > 0 {
+	for i166 := range s.FVectorOptional {
+		if i166 > 0 {
 			b = append(b, ',')
 		}
-		if s.FVectorOptional[i172] == nil {
+		if s.FVectorOptional[i166] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = append(b, (*s.FVectorOptional[i172]).String()...)
+			b = append(b, (*s.FVectorOptional[i166]).String()...)
 		}
 	}
 	b = append(b, ']')
@@ -2706,23 +3408,23 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FVectorStruct)), 10)
 	b = append(b, ']', '[')
-	for i173 := range s.FVectorStruct {
-		if i173 > 0 {
+	for i167 := range s.FVectorStruct {
+		if i167 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FVectorStruct[i173].FwPrint(b)
+		b = s.FVectorStruct[i167].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_list="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FList)), 10)
 	b = append(b, ']', '<')
-	for i174 := range s.FList {
-		if i174 > 0 {
+	for i168 := range s.FList {
+		if i168 > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '"')
-		b = append(b, s.FList[i174]...)
+		b = append(b, s.FList[i168]...)
 		b = append(b, '"')
 	}
 	b = append(b, '>')
@@ -2730,57 +3432,57 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FListOptional)), 10)
 	b = append(b, ']', '<')
-	for i175 := range s.FListOptional {
-		if i175 > 0 {
+	for i169 := range s.FListOptional {
+		if i169 > 0 {
 			b = append(b, ',')
 		}
-		if s.FListOptional[i175] == nil {
+		if s.FListOptional[i169] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = s.FListOptional[i175].FwPrint(b)
+			b = s.FListOptional[i169].FwPrint(b)
 		}
 	}
 	b = append(b, '>')
 	b = append(b, ",f_set="...)
-	set176 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	set170 := fw.SortedSet(s.FSet, cmp.Compare[int64])
 	b = append(b, '[')
-	b = strconv.AppendInt(b, int64(len(set176)), 10)
+	b = strconv.AppendInt(b, int64(len(set170)), 10)
 	b = append(b, ']', '{')
-	for i177 := range set176 {
-		if i177 > 0 {
+	for i171 := range set170 {
+		if i171 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(set176[i177]), 10)
+		b = strconv.AppendInt(b, int64(set170[i171]), 10)
 	}
 	b = append(b, '}')
 	b = append(b, ",f_set_struct="...)
-	set178 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	set172 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
 	b = append(b, '[')
-	b = strconv.AppendInt(b, int64(len(set178)), 10)
+	b = strconv.AppendInt(b, int64(len(set172)), 10)
 	b = append(b, ']', '{')
-	for i179 := range set178 {
-		if i179 > 0 {
+	for i173 := range set172 {
+		if i173 > 0 {
 			b = append(b, ',')
 		}
-		b = set178[i179].FwPrint(b)
+		b = set172[i173].FwPrint(b)
 	}
 	b = append(b, '}')
 	b = append(b, ",f_map="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FMap)), 10)
 	b = append(b, ']', '<')
-	i180 := 0
-	for _, k181 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v182 := s.FMap[k181]
-		if i180 > 0 {
+	i174 := 0
+	for _, k175 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v176 := s.FMap[k175]
+		if i174 > 0 {
 			b = append(b, ',')
 		}
-		i180++
+		i174++
 		b = append(b, '{')
-		b = strconv.AppendInt(b, int64(k181), 10)
+		b = strconv.AppendInt(b, int64(k175), 10)
 		b = append(b, "->"...)
 		b = append(b, '"')
-		b = append(b, v182...)
+		b = append(b, v176...)
 		b = append(b, '"')
 		b = append(b, '}')
 	}
@@ -2789,22 +3491,22 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FMapOptional)), 10)
 	b = append(b, ']', '<')
-	i183 := 0
-	for _, k184 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v185 := s.FMapOptional[k184]
-		if i183 > 0 {
+	i177 := 0
+	for _, k178 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v179 := s.FMapOptional[k178]
+		if i177 > 0 {
 			b = append(b, ',')
 		}
-		i183++
+		i177++
 		b = append(b, '{')
 		b = append(b, '"')
-		b = append(b, k184...)
+		b = append(b, k178...)
 		b = append(b, '"')
 		b = append(b, "->"...)
-		if v185 == nil {
+		if v179 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendPrintFloat(b, float64((*v185)))
+			b = fw.AppendPrintFloat(b, float64((*v179)))
 		}
 		b = append(b, '}')
 	}
@@ -2813,17 +3515,17 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FMapEnumKey)), 10)
 	b = append(b, ']', '<')
-	i186 := 0
-	for _, k187 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v188 := s.FMapEnumKey[k187]
-		if i186 > 0 {
+	i180 := 0
+	for _, k181 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v182 := s.FMapEnumKey[k181]
+		if i180 > 0 {
 			b = append(b, ',')
 		}
-		i186++
+		i180++
 		b = append(b, '{')
-		b = append(b, k187.String()...)
+		b = append(b, k181.String()...)
 		b = append(b, "->"...)
-		b = v188.FwPrint(b)
+		b = v182.FwPrint(b)
 		b = append(b, '}')
 	}
 	b = append(b, '>')
@@ -2831,19 +3533,19 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FHash)), 10)
 	b = append(b, ']', '[')
-	i189 := 0
-	for k190, v191 := range s.FHash {
-		if i189 > 0 {
+	i183 := 0
+	for k184, v185 := range s.FHash {
+		if i183 > 0 {
 			b = append(b, ',')
 		}
-		i189++
+		i183++
 		b = append(b, '{')
 		b = append(b, '"')
-		b = k190.AppendText(b)
+		b = k184.AppendText(b)
 		b = append(b, '"')
 		b = append(b, "->"...)
 		b = append(b, "bytes["...)
-		b = strconv.AppendInt(b, int64(len(v191)), 10)
+		b = strconv.AppendInt(b, int64(len(v185)), 10)
 		b = append(b, ']')
 		b = append(b, '}')
 	}
@@ -2852,21 +3554,21 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FHashOptional)), 10)
 	b = append(b, ']', '[')
-	i192 := 0
-	for k193, v194 := range s.FHashOptional {
-		if i192 > 0 {
+	i186 := 0
+	for k187, v188 := range s.FHashOptional {
+		if i186 > 0 {
 			b = append(b, ',')
 		}
-		i192++
+		i186++
 		b = append(b, '{')
 		b = append(b, '"')
-		b = append(b, k193...)
+		b = append(b, k187...)
 		b = append(b, '"')
 		b = append(b, "->"...)
-		if v194 == nil {
+		if v188 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = v194.FwPrint(b)
+			b = v188.FwPrint(b)
 		}
 		b = append(b, '}')
 	}
@@ -2875,14 +3577,14 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FHashStructKey)), 10)
 	b = append(b, ']', '[')
-	for i195 := range s.FHashStructKey {
-		if i195 > 0 {
+	for i189 := range s.FHashStructKey {
+		if i189 > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '{')
-		b = s.FHashStructKey[i195].Key.FwPrint(b)
+		b = s.FHashStructKey[i189].Key.FwPrint(b)
 		b = append(b, "->"...)
-		b = s.FHashStructKey[i195].Value.FwPrint(b)
+		b = s.FHashStructKey[i189].Value.FwPrint(b)
 		b = append(b, '}')
 	}
 	b = append(b, ']')
@@ -2911,7 +3613,8 @@ func (s *Collections) UnmarshalFBELimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	s.FwGetV(&r, 4, 0)
 	return r.Result()
 }
@@ -2927,147 +3630,311 @@ func VerifyCollectionsLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	FwVerifyVCollections(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Collections) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(90)
-	b := w.Buf[pos : pos+90 : pos+90]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 90
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+90 : pos+90]
 	fw.PutU32(b, 0, 90)
 	fw.PutU32(b, 4, 112)
-	for i196 := range s.FArray {
-		fw.PutU32(w.Buf, pos+8+i196*4, uint32(s.FArray[i196]))
+	for i190 := range s.FArray {
+		fw.PutU32(w.Buf, pos+8+i190*4, uint32(s.FArray[i190]))
 	}
-	for i197 := range s.FArrayOptional {
-		if s.FArrayOptional[i197] == nil {
-			fw.VNull(w, pos+20+i197*5)
+	for i191 := range s.FArrayOptional {
+		if s.FArrayOptional[i191] == nil {
+			fw.VNull(w, pos+20+i191*5)
 		} else {
-			blk198 := w.VOptional(pos+20+i197*5, pos, 4)
-			blk199 := w.Alloc(4 + len((*s.FArrayOptional[i197])))
-			fw.PutU32(w.Buf, blk198, uint32(blk199-blk198))
-			fw.PutU32(w.Buf, blk199, uint32(len((*s.FArrayOptional[i197]))))
-			copy(w.Buf[blk199+4:], (*s.FArrayOptional[i197]))
+			blk192 := len(w.Buf)
+			if blk192+4 > cap(w.Buf) {
+				w.Grow(4)
+			}
+			w.Buf = w.Buf[:blk192+4]
+			w.Buf[pos+20+i191*5] = 1
+			fw.PutU32(w.Buf, pos+20+i191*5+1, uint32(blk192-pos))
+			blk193 := len(w.Buf)
+			if blk193+4+len((*s.FArrayOptional[i191])) > cap(w.Buf) {
+				w.Grow(4 + len((*s.FArrayOptional[i191])))
+			}
+			w.Buf = w.Buf[:blk193+4+len((*s.FArrayOptional[i191]))]
+			fw.PutU32(w.Buf, blk192, uint32(blk193-blk192))
+			fw.PutU32(w.Buf, blk193, uint32(len((*s.FArrayOptional[i191]))))
+			copy(w.Buf[blk193+4:], (*s.FArrayOptional[i191]))
 		}
 	}
-	for i200 := range s.FArrayStruct {
-		s.FArrayStruct[i200].FwPutV(w, pos+30+i200*4, pos)
+	for i194 := range s.FArrayStruct {
+		s.FArrayStruct[i194].FwPutV(w, pos+30+i194*4, pos)
 	}
-	p201 := w.VBlock(pos+38, pos, len(s.FVector), 1)
-	for i202 := range s.FVector {
-		w.Buf[p201+i202*1] = byte(s.FVector[i202])
+	c195 := len(s.FVector)
+	blk196 := len(w.Buf)
+	if blk196+4+c195*1 > cap(w.Buf) {
+		w.Grow(4 + c195*1)
 	}
-	p203 := w.VBlock(pos+42, pos, len(s.FVectorOptional), 5)
-	for i204 := range s.FVectorOptional {
-		if s.FVectorOptional[i204] == nil {
-			fw.VNull(w, p203+i204*5)
+	w.Buf = w.Buf[:blk196+4+c195*1]
+	fw.PutU32(w.Buf, pos+38, uint32(blk196-pos))
+	fw.PutU32(w.Buf, blk196, uint32(c195))
+	p197 := blk196 + 4
+	for i198 := range s.FVector {
+		w.Buf[p197+i198*1] = byte(s.FVector[i198])
+	}
+	c199 := len(s.FVectorOptional)
+	blk200 := len(w.Buf)
+	if blk200+4+c199*5 > cap(w.Buf) {
+		w.Grow(4 + c199*5)
+	}
+	w.Buf = w.Buf[:blk200+4+c199*5]
+	fw.PutU32(w.Buf, pos+42, uint32(blk200-pos))
+	fw.PutU32(w.Buf, blk200, uint32(c199))
+	p201 := blk200 + 4
+	for i202 := range s.FVectorOptional {
+		if s.FVectorOptional[i202] == nil {
+			fw.VNull(w, p201+i202*5)
 		} else {
-			blk205 := w.VOptional(p203+i204*5, pos, 1)
-			w.Buf[blk205] = byte((*s.FVectorOptional[i204]))
+			blk203 := len(w.Buf)
+			if blk203+1 > cap(w.Buf) {
+				w.Grow(1)
+			}
+			w.Buf = w.Buf[:blk203+1]
+			w.Buf[p201+i202*5] = 1
+			fw.PutU32(w.Buf, p201+i202*5+1, uint32(blk203-pos))
+			w.Buf[blk203] = byte((*s.FVectorOptional[i202]))
 		}
 	}
-	p206 := w.VBlock(pos+46, pos, len(s.FVectorStruct), 4)
+	c204 := len(s.FVectorStruct)
+	blk205 := len(w.Buf)
+	if blk205+4+c204*4 > cap(w.Buf) {
+		w.Grow(4 + c204*4)
+	}
+	w.Buf = w.Buf[:blk205+4+c204*4]
+	fw.PutU32(w.Buf, pos+46, uint32(blk205-pos))
+	fw.PutU32(w.Buf, blk205, uint32(c204))
+	p206 := blk205 + 4
 	for i207 := range s.FVectorStruct {
 		s.FVectorStruct[i207].FwPutV(w, p206+i207*4, pos)
 	}
-	p208 := w.VBlock(pos+50, pos, len(s.FList), 4)
-	for i209 := range s.FList {
-		blk210 := w.Alloc(4 + len(s.FList[i209]))
-		fw.PutU32(w.Buf, p208+i209*4, uint32(blk210-pos))
-		fw.PutU32(w.Buf, blk210, uint32(len(s.FList[i209])))
-		copy(w.Buf[blk210+4:], s.FList[i209])
+	c208 := len(s.FList)
+	blk209 := len(w.Buf)
+	if blk209+4+c208*4 > cap(w.Buf) {
+		w.Grow(4 + c208*4)
 	}
-	p211 := w.VBlock(pos+54, pos, len(s.FListOptional), 5)
-	for i212 := range s.FListOptional {
-		if s.FListOptional[i212] == nil {
-			fw.VNull(w, p211+i212*5)
+	w.Buf = w.Buf[:blk209+4+c208*4]
+	fw.PutU32(w.Buf, pos+50, uint32(blk209-pos))
+	fw.PutU32(w.Buf, blk209, uint32(c208))
+	p210 := blk209 + 4
+	for i211 := range s.FList {
+		blk212 := len(w.Buf)
+		if blk212+4+len(s.FList[i211]) > cap(w.Buf) {
+			w.Grow(4 + len(s.FList[i211]))
+		}
+		w.Buf = w.Buf[:blk212+4+len(s.FList[i211])]
+		fw.PutU32(w.Buf, p210+i211*4, uint32(blk212-pos))
+		fw.PutU32(w.Buf, blk212, uint32(len(s.FList[i211])))
+		copy(w.Buf[blk212+4:], s.FList[i211])
+	}
+	c213 := len(s.FListOptional)
+	blk214 := len(w.Buf)
+	if blk214+4+c213*5 > cap(w.Buf) {
+		w.Grow(4 + c213*5)
+	}
+	w.Buf = w.Buf[:blk214+4+c213*5]
+	fw.PutU32(w.Buf, pos+54, uint32(blk214-pos))
+	fw.PutU32(w.Buf, blk214, uint32(c213))
+	p215 := blk214 + 4
+	for i216 := range s.FListOptional {
+		if s.FListOptional[i216] == nil {
+			fw.VNull(w, p215+i216*5)
 		} else {
-			blk213 := w.VOptional(p211+i212*5, pos, 4)
-			s.FListOptional[i212].FwPutV(w, blk213, blk213)
+			blk217 := len(w.Buf)
+			if blk217+4 > cap(w.Buf) {
+				w.Grow(4)
+			}
+			w.Buf = w.Buf[:blk217+4]
+			w.Buf[p215+i216*5] = 1
+			fw.PutU32(w.Buf, p215+i216*5+1, uint32(blk217-pos))
+			s.FListOptional[i216].FwPutV(w, blk217, blk217)
 		}
 	}
-	set214 := fw.SortedSet(s.FSet, cmp.Compare[int64])
-	p215 := w.VBlock(pos+58, pos, len(set214), 8)
-	for i216 := range set214 {
-		fw.PutU64(w.Buf, p215+i216*8, uint64(set214[i216]))
+	set218 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	c219 := len(set218)
+	blk220 := len(w.Buf)
+	if blk220+4+c219*8 > cap(w.Buf) {
+		w.Grow(4 + c219*8)
 	}
-	set217 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
-	p218 := w.VBlock(pos+62, pos, len(set217), 4)
-	for i219 := range set217 {
-		set217[i219].FwPutV(w, p218+i219*4, pos)
+	w.Buf = w.Buf[:blk220+4+c219*8]
+	fw.PutU32(w.Buf, pos+58, uint32(blk220-pos))
+	fw.PutU32(w.Buf, blk220, uint32(c219))
+	p221 := blk220 + 4
+	for i222 := range set218 {
+		fw.PutU64(w.Buf, p221+i222*8, uint64(set218[i222]))
 	}
-	p220 := w.VBlock(pos+66, pos, len(s.FMap), 8)
-	for _, k221 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v222 := s.FMap[k221]
-		fw.PutU32(w.Buf, p220, uint32(k221))
-		blk223 := w.Alloc(4 + len(v222))
-		fw.PutU32(w.Buf, p220+4, uint32(blk223-pos))
-		fw.PutU32(w.Buf, blk223, uint32(len(v222)))
-		copy(w.Buf[blk223+4:], v222)
-		p220 += 8
+	set223 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	c224 := len(set223)
+	blk225 := len(w.Buf)
+	if blk225+4+c224*4 > cap(w.Buf) {
+		w.Grow(4 + c224*4)
 	}
-	p224 := w.VBlock(pos+70, pos, len(s.FMapOptional), 9)
-	for _, k225 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v226 := s.FMapOptional[k225]
-		blk227 := w.Alloc(4 + len(k225))
-		fw.PutU32(w.Buf, p224, uint32(blk227-pos))
-		fw.PutU32(w.Buf, blk227, uint32(len(k225)))
-		copy(w.Buf[blk227+4:], k225)
-		if v226 == nil {
-			fw.VNull(w, p224+4)
-		} else {
-			blk228 := w.VOptional(p224+4, pos, 8)
-			fw.PutF64(w.Buf, blk228, float64((*v226)))
+	w.Buf = w.Buf[:blk225+4+c224*4]
+	fw.PutU32(w.Buf, pos+62, uint32(blk225-pos))
+	fw.PutU32(w.Buf, blk225, uint32(c224))
+	p226 := blk225 + 4
+	for i227 := range set223 {
+		set223[i227].FwPutV(w, p226+i227*4, pos)
+	}
+	c228 := len(s.FMap)
+	blk229 := len(w.Buf)
+	if blk229+4+c228*8 > cap(w.Buf) {
+		w.Grow(4 + c228*8)
+	}
+	w.Buf = w.Buf[:blk229+4+c228*8]
+	fw.PutU32(w.Buf, pos+66, uint32(blk229-pos))
+	fw.PutU32(w.Buf, blk229, uint32(c228))
+	p230 := blk229 + 4
+	for _, k231 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v232 := s.FMap[k231]
+		fw.PutU32(w.Buf, p230, uint32(k231))
+		blk233 := len(w.Buf)
+		if blk233+4+len(v232) > cap(w.Buf) {
+			w.Grow(4 + len(v232))
 		}
-		p224 += 9
+		w.Buf = w.Buf[:blk233+4+len(v232)]
+		fw.PutU32(w.Buf, p230+4, uint32(blk233-pos))
+		fw.PutU32(w.Buf, blk233, uint32(len(v232)))
+		copy(w.Buf[blk233+4:], v232)
+		p230 += 8
 	}
-	p229 := w.VBlock(pos+74, pos, len(s.FMapEnumKey), 5)
-	for _, k230 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v231 := s.FMapEnumKey[k230]
-		w.Buf[p229] = byte(k230)
-		v231.FwPutV(w, p229+1, pos)
-		p229 += 5
+	c234 := len(s.FMapOptional)
+	blk235 := len(w.Buf)
+	if blk235+4+c234*9 > cap(w.Buf) {
+		w.Grow(4 + c234*9)
 	}
-	p232 := w.VBlock(pos+78, pos, len(s.FHash), 20)
-	for k233, v234 := range s.FHash {
-		copy(w.Buf[p232:], k233[:])
-		w.VBytes(p232+16, pos, v234)
-		p232 += 20
-	}
-	p235 := w.VBlock(pos+82, pos, len(s.FHashOptional), 9)
-	for k236, v237 := range s.FHashOptional {
-		blk238 := w.Alloc(4 + len(k236))
-		fw.PutU32(w.Buf, p235, uint32(blk238-pos))
-		fw.PutU32(w.Buf, blk238, uint32(len(k236)))
-		copy(w.Buf[blk238+4:], k236)
-		if v237 == nil {
-			fw.VNull(w, p235+4)
-		} else {
-			blk239 := w.VOptional(p235+4, pos, 4)
-			v237.FwPutV(w, blk239, blk239)
+	w.Buf = w.Buf[:blk235+4+c234*9]
+	fw.PutU32(w.Buf, pos+70, uint32(blk235-pos))
+	fw.PutU32(w.Buf, blk235, uint32(c234))
+	p236 := blk235 + 4
+	for _, k237 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v238 := s.FMapOptional[k237]
+		blk239 := len(w.Buf)
+		if blk239+4+len(k237) > cap(w.Buf) {
+			w.Grow(4 + len(k237))
 		}
-		p235 += 9
+		w.Buf = w.Buf[:blk239+4+len(k237)]
+		fw.PutU32(w.Buf, p236, uint32(blk239-pos))
+		fw.PutU32(w.Buf, blk239, uint32(len(k237)))
+		copy(w.Buf[blk239+4:], k237)
+		if v238 == nil {
+			fw.VNull(w, p236+4)
+		} else {
+			blk240 := len(w.Buf)
+			if blk240+8 > cap(w.Buf) {
+				w.Grow(8)
+			}
+			w.Buf = w.Buf[:blk240+8]
+			w.Buf[p236+4] = 1
+			fw.PutU32(w.Buf, p236+4+1, uint32(blk240-pos))
+			fw.PutF64(w.Buf, blk240, float64((*v238)))
+		}
+		p236 += 9
 	}
-	p240 := w.VBlock(pos+86, pos, len(s.FHashStructKey), 8)
-	for i241 := range s.FHashStructKey {
-		s.FHashStructKey[i241].Key.FwPutV(w, p240, pos)
-		s.FHashStructKey[i241].Value.FwPutV(w, p240+4, pos)
-		p240 += 8
+	c241 := len(s.FMapEnumKey)
+	blk242 := len(w.Buf)
+	if blk242+4+c241*5 > cap(w.Buf) {
+		w.Grow(4 + c241*5)
+	}
+	w.Buf = w.Buf[:blk242+4+c241*5]
+	fw.PutU32(w.Buf, pos+74, uint32(blk242-pos))
+	fw.PutU32(w.Buf, blk242, uint32(c241))
+	p243 := blk242 + 4
+	for _, k244 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v245 := s.FMapEnumKey[k244]
+		w.Buf[p243] = byte(k244)
+		v245.FwPutV(w, p243+1, pos)
+		p243 += 5
+	}
+	c246 := len(s.FHash)
+	blk247 := len(w.Buf)
+	if blk247+4+c246*20 > cap(w.Buf) {
+		w.Grow(4 + c246*20)
+	}
+	w.Buf = w.Buf[:blk247+4+c246*20]
+	fw.PutU32(w.Buf, pos+78, uint32(blk247-pos))
+	fw.PutU32(w.Buf, blk247, uint32(c246))
+	p248 := blk247 + 4
+	for k249, v250 := range s.FHash {
+		copy(w.Buf[p248:], k249[:])
+		w.VBytes(p248+16, pos, v250)
+		p248 += 20
+	}
+	c251 := len(s.FHashOptional)
+	blk252 := len(w.Buf)
+	if blk252+4+c251*9 > cap(w.Buf) {
+		w.Grow(4 + c251*9)
+	}
+	w.Buf = w.Buf[:blk252+4+c251*9]
+	fw.PutU32(w.Buf, pos+82, uint32(blk252-pos))
+	fw.PutU32(w.Buf, blk252, uint32(c251))
+	p253 := blk252 + 4
+	for k254, v255 := range s.FHashOptional {
+		blk256 := len(w.Buf)
+		if blk256+4+len(k254) > cap(w.Buf) {
+			w.Grow(4 + len(k254))
+		}
+		w.Buf = w.Buf[:blk256+4+len(k254)]
+		fw.PutU32(w.Buf, p253, uint32(blk256-pos))
+		fw.PutU32(w.Buf, blk256, uint32(len(k254)))
+		copy(w.Buf[blk256+4:], k254)
+		if v255 == nil {
+			fw.VNull(w, p253+4)
+		} else {
+			blk257 := len(w.Buf)
+			if blk257+4 > cap(w.Buf) {
+				w.Grow(4)
+			}
+			w.Buf = w.Buf[:blk257+4]
+			w.Buf[p253+4] = 1
+			fw.PutU32(w.Buf, p253+4+1, uint32(blk257-pos))
+			v255.FwPutV(w, blk257, blk257)
+		}
+		p253 += 9
+	}
+	c258 := len(s.FHashStructKey)
+	blk259 := len(w.Buf)
+	if blk259+4+c258*8 > cap(w.Buf) {
+		w.Grow(4 + c258*8)
+	}
+	w.Buf = w.Buf[:blk259+4+c258*8]
+	fw.PutU32(w.Buf, pos+86, uint32(blk259-pos))
+	fw.PutU32(w.Buf, blk259, uint32(c258))
+	p260 := blk259 + 4
+	for i261 := range s.FHashStructKey {
+		s.FHashStructKey[i261].Key.FwPutV(w, p260, pos)
+		s.FHashStructKey[i261].Value.FwPutV(w, p260+4, pos)
+		p260 += 8
 	}
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 112 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 112 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -3075,289 +3942,289 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 90 {
-		for i242 := range s.FArray {
-			s.FArray[i242] = int32(fw.U32(r.Data, pos+8+i242*4))
+		for i262 := range s.FArray {
+			s.FArray[i262] = int32(fw.U32(r.Data, pos+8+i262*4))
 		}
-		for i243 := range s.FArrayOptional {
+		for i263 := range s.FArrayOptional {
 			if !r.OK() {
 				break
 			}
-			p244, set245, ok246 := r.Optional(pos+20+i243*5, pos, 4)
-			if !set245 {
-				s.FArrayOptional[i243] = nil
-			} else if ok246 {
-				if s.FArrayOptional[i243] == nil {
-					s.FArrayOptional[i243] = new(string)
+			p264, set265, ok266 := r.Optional(pos+20+i263*5, pos, 4)
+			if !set265 {
+				s.FArrayOptional[i263] = nil
+			} else if ok266 {
+				if s.FArrayOptional[i263] == nil {
+					s.FArrayOptional[i263] = new(string)
 				}
-				r.String(p244, p244, &(*s.FArrayOptional[i243]))
+				r.String(p264, p264, &(*s.FArrayOptional[i263]))
 			}
 		}
-		for i247 := range s.FArrayStruct {
+		for i267 := range s.FArrayStruct {
 			if !r.OK() {
 				break
 			}
-			s.FArrayStruct[i247].FwGetV(r, pos+30+i247*4, pos)
+			s.FArrayStruct[i267].FwGetV(r, pos+30+i267*4, pos)
 		}
-		p248, n249, ok250 := r.Block(pos+38, pos, 1)
-		if ok250 {
-			s.FVector = fw.Resize(s.FVector, n249)
-			for i251 := range s.FVector {
-				s.FVector[i251] = byte(r.Data[p248+i251*1])
+		p268, n269, ok270 := r.Block(pos+38, pos, 1)
+		if ok270 {
+			s.FVector = fw.Resize(s.FVector, n269)
+			for i271 := range s.FVector {
+				s.FVector[i271] = byte(r.Data[p268+i271*1])
 			}
 		}
-		p252, n253, ok254 := r.Block(pos+42, pos, 5)
-		if ok254 {
-			s.FVectorOptional = fw.Resize(s.FVectorOptional, n253)
-			for i255 := range s.FVectorOptional {
-				p256, set257, ok258 := r.Optional(p252+i255*5, pos, 1)
-				if !set257 {
-					s.FVectorOptional[i255] = nil
-				} else if ok258 {
-					if s.FVectorOptional[i255] == nil {
-						s.FVectorOptional[i255] = new(EnumByte)
+		p272, n273, ok274 := r.Block(pos+42, pos, 5)
+		if ok274 {
+			s.FVectorOptional = fw.Resize(s.FVectorOptional, n273)
+			for i275 := range s.FVectorOptional {
+				p276, set277, ok278 := r.Optional(p272+i275*5, pos, 1)
+				if !set277 {
+					s.FVectorOptional[i275] = nil
+				} else if ok278 {
+					if s.FVectorOptional[i275] == nil {
+						s.FVectorOptional[i275] = new(EnumByte)
 					}
-					(*s.FVectorOptional[i255]) = EnumByte(r.Data[p256])
+					(*s.FVectorOptional[i275]) = EnumByte(r.Data[p276])
 				}
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p259, n260, ok261 := r.Block(pos+46, pos, 4)
-		if ok261 {
-			s.FVectorStruct = fw.Resize(s.FVectorStruct, n260)
-			for i262 := range s.FVectorStruct {
-				s.FVectorStruct[i262].FwGetV(r, p259+i262*4, pos)
+		p279, n280, ok281 := r.Block(pos+46, pos, 4)
+		if ok281 {
+			s.FVectorStruct = fw.Resize(s.FVectorStruct, n280)
+			for i282 := range s.FVectorStruct {
+				s.FVectorStruct[i282].FwGetV(r, p279+i282*4, pos)
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p263, n264, ok265 := r.Block(pos+50, pos, 4)
-		if ok265 {
-			s.FList = fw.Resize(s.FList, n264)
-			for i266 := range s.FList {
-				r.String(p263+i266*4, pos, &s.FList[i266])
+		p283, n284, ok285 := r.Block(pos+50, pos, 4)
+		if ok285 {
+			s.FList = fw.Resize(s.FList, n284)
+			for i286 := range s.FList {
+				r.String(p283+i286*4, pos, &s.FList[i286])
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p267, n268, ok269 := r.Block(pos+54, pos, 5)
-		if ok269 {
-			s.FListOptional = fw.Resize(s.FListOptional, n268)
-			for i270 := range s.FListOptional {
-				p271, set272, ok273 := r.Optional(p267+i270*5, pos, 4)
-				if !set272 {
-					s.FListOptional[i270] = nil
-				} else if ok273 {
-					if s.FListOptional[i270] == nil {
-						s.FListOptional[i270] = new(Optionals)
+		p287, n288, ok289 := r.Block(pos+54, pos, 5)
+		if ok289 {
+			s.FListOptional = fw.Resize(s.FListOptional, n288)
+			for i290 := range s.FListOptional {
+				p291, set292, ok293 := r.Optional(p287+i290*5, pos, 4)
+				if !set292 {
+					s.FListOptional[i290] = nil
+				} else if ok293 {
+					if s.FListOptional[i290] == nil {
+						s.FListOptional[i290] = new(Optionals)
 					}
-					s.FListOptional[i270].FwGetV(r, p271, p271)
+					s.FListOptional[i290].FwGetV(r, p291, p291)
 				}
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p274, n275, ok276 := r.Block(pos+58, pos, 8)
-		if ok276 {
-			s.FSet = fw.Resize(s.FSet, n275)
-			for i277 := range s.FSet {
-				s.FSet[i277] = int64(fw.U64(r.Data, p274+i277*8))
+		p294, n295, ok296 := r.Block(pos+58, pos, 8)
+		if ok296 {
+			s.FSet = fw.Resize(s.FSet, n295)
+			for i297 := range s.FSet {
+				s.FSet[i297] = int64(fw.U64(r.Data, p294+i297*8))
 			}
 			s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
 		}
-		p278, n279, ok280 := r.Block(pos+62, pos, 4)
-		if ok280 {
-			s.FSetStruct = fw.Resize(s.FSetStruct, n279)
-			for i281 := range s.FSetStruct {
-				s.FSetStruct[i281].FwGetV(r, p278+i281*4, pos)
+		p298, n299, ok300 := r.Block(pos+62, pos, 4)
+		if ok300 {
+			s.FSetStruct = fw.Resize(s.FSetStruct, n299)
+			for i301 := range s.FSetStruct {
+				s.FSetStruct[i301].FwGetV(r, p298+i301*4, pos)
 				if !r.OK() {
 					break
 				}
 			}
 			s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
 		}
-		p282, n283, ok284 := r.Block(pos+66, pos, 8)
-		if ok284 {
-			s.FMap = fw.ClearMap(s.FMap, n283)
-			for i285 := 0; i285 < n283; i285++ {
-				var k286 int32
-				var v287 string
-				k286 = int32(fw.U32(r.Data, p282))
-				r.String(p282+4, pos, &v287)
+		p302, n303, ok304 := r.Block(pos+66, pos, 8)
+		if ok304 {
+			s.FMap = fw.ClearMap(s.FMap, n303)
+			for i305 := 0; i305 < n303; i305++ {
+				var k306 int32
+				var v307 string
+				k306 = int32(fw.U32(r.Data, p302))
+				r.String(p302+4, pos, &v307)
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FMap[k286]; !dup {
-					s.FMap[k286] = v287
+				if _, dup := s.FMap[k306]; !dup {
+					s.FMap[k306] = v307
 				}
-				p282 += 8
+				p302 += 8
 			}
 		}
-		p288, n289, ok290 := r.Block(pos+70, pos, 9)
-		if ok290 {
-			s.FMapOptional = fw.ClearMap(s.FMapOptional, n289)
-			for i291 := 0; i291 < n289; i291++ {
-				var k292 string
-				var v293 *float64
-				r.String(p288, pos, &k292)
-				p294, set295, ok296 := r.Optional(p288+4, pos, 8)
-				if !set295 {
-					v293 = nil
-				} else if ok296 {
-					if v293 == nil {
-						v293 = new(float64)
+		p308, n309, ok310 := r.Block(pos+70, pos, 9)
+		if ok310 {
+			s.FMapOptional = fw.ClearMap(s.FMapOptional, n309)
+			for i311 := 0; i311 < n309; i311++ {
+				var k312 string
+				var v313 *float64
+				r.String(p308, pos, &k312)
+				p314, set315, ok316 := r.Optional(p308+4, pos, 8)
+				if !set315 {
+					v313 = nil
+				} else if ok316 {
+					if v313 == nil {
+						v313 = new(float64)
 					}
-					(*v293) = fw.F64(r.Data, p294)
+					(*v313) = fw.F64(r.Data, p314)
 				}
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FMapOptional[k292]; !dup {
-					s.FMapOptional[k292] = v293
+				if _, dup := s.FMapOptional[k312]; !dup {
+					s.FMapOptional[k312] = v313
 				}
-				p288 += 9
+				p308 += 9
 			}
 		}
-		p297, n298, ok299 := r.Block(pos+74, pos, 5)
-		if ok299 {
-			s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n298)
-			for i300 := 0; i300 < n298; i300++ {
-				var k301 EnumByte
-				var v302 Optionals
-				k301 = EnumByte(r.Data[p297])
-				v302.FwGetV(r, p297+1, pos)
+		p317, n318, ok319 := r.Block(pos+74, pos, 5)
+		if ok319 {
+			s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n318)
+			for i320 := 0; i320 < n318; i320++ {
+				var k321 EnumByte
+				var v322 Optionals
+				k321 = EnumByte(r.Data[p317])
+				v322.FwGetV(r, p317+1, pos)
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FMapEnumKey[k301]; !dup {
-					s.FMapEnumKey[k301] = v302
+				if _, dup := s.FMapEnumKey[k321]; !dup {
+					s.FMapEnumKey[k321] = v322
 				}
-				p297 += 5
+				p317 += 5
 			}
 		}
-		p303, n304, ok305 := r.Block(pos+78, pos, 20)
-		if ok305 {
-			s.FHash = fw.ClearMap(s.FHash, n304)
-			for i306 := 0; i306 < n304; i306++ {
-				var k307 fw.UUID
-				var v308 []byte
-				k307 = fw.UUIDAt(r.Data, p303)
-				r.Bytes(p303+16, pos, &v308)
+		p323, n324, ok325 := r.Block(pos+78, pos, 20)
+		if ok325 {
+			s.FHash = fw.ClearMap(s.FHash, n324)
+			for i326 := 0; i326 < n324; i326++ {
+				var k327 fw.UUID
+				var v328 []byte
+				k327 = fw.UUIDAt(r.Data, p323)
+				r.Bytes(p323+16, pos, &v328)
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FHash[k307]; !dup {
-					s.FHash[k307] = v308
+				if _, dup := s.FHash[k327]; !dup {
+					s.FHash[k327] = v328
 				}
-				p303 += 20
+				p323 += 20
 			}
 		}
-		p309, n310, ok311 := r.Block(pos+82, pos, 9)
-		if ok311 {
-			s.FHashOptional = fw.ClearMap(s.FHashOptional, n310)
-			for i312 := 0; i312 < n310; i312++ {
-				var k313 string
-				var v314 *Primitives
-				r.String(p309, pos, &k313)
-				p315, set316, ok317 := r.Optional(p309+4, pos, 4)
-				if !set316 {
-					v314 = nil
-				} else if ok317 {
-					if v314 == nil {
-						v314 = new(Primitives)
+		p329, n330, ok331 := r.Block(pos+82, pos, 9)
+		if ok331 {
+			s.FHashOptional = fw.ClearMap(s.FHashOptional, n330)
+			for i332 := 0; i332 < n330; i332++ {
+				var k333 string
+				var v334 *Primitives
+				r.String(p329, pos, &k333)
+				p335, set336, ok337 := r.Optional(p329+4, pos, 4)
+				if !set336 {
+					v334 = nil
+				} else if ok337 {
+					if v334 == nil {
+						v334 = new(Primitives)
 					}
-					v314.FwGetV(r, p315, p315)
+					v334.FwGetV(r, p335, p335)
 				}
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FHashOptional[k313]; !dup {
-					s.FHashOptional[k313] = v314
+				if _, dup := s.FHashOptional[k333]; !dup {
+					s.FHashOptional[k333] = v334
 				}
-				p309 += 9
+				p329 += 9
 			}
 		}
-		p318, n319, ok320 := r.Block(pos+86, pos, 8)
-		if ok320 {
+		p338, n339, ok340 := r.Block(pos+86, pos, 8)
+		if ok340 {
 			s.FHashStructKey = s.FHashStructKey[:0]
-			for i321 := 0; i321 < n319; i321++ {
-				var k322 proto.Order
-				var v323 Optionals
-				k322.FwGetV(r, p318, pos)
-				v323.FwGetV(r, p318+4, pos)
+			for i341 := 0; i341 < n339; i341++ {
+				var k342 proto.Order
+				var v343 Optionals
+				k342.FwGetV(r, p338, pos)
+				v343.FwGetV(r, p338+4, pos)
 				if !r.OK() {
 					break
 				}
-				s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k322, Value: v323})
-				p318 += 8
+				s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k342, Value: v343})
+				p338 += 8
 			}
 			s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
 		}
 	} else {
 		d := NewCollections()
 		if 20 <= stored {
-			for i324 := range s.FArray {
-				s.FArray[i324] = int32(fw.U32(r.Data, pos+8+i324*4))
+			for i344 := range s.FArray {
+				s.FArray[i344] = int32(fw.U32(r.Data, pos+8+i344*4))
 			}
 		} else {
 			s.FArray = d.FArray
 		}
 		if 30 <= stored {
-			for i325 := range s.FArrayOptional {
+			for i345 := range s.FArrayOptional {
 				if !r.OK() {
 					break
 				}
-				p326, set327, ok328 := r.Optional(pos+20+i325*5, pos, 4)
-				if !set327 {
-					s.FArrayOptional[i325] = nil
-				} else if ok328 {
-					if s.FArrayOptional[i325] == nil {
-						s.FArrayOptional[i325] = new(string)
+				p346, set347, ok348 := r.Optional(pos+20+i345*5, pos, 4)
+				if !set347 {
+					s.FArrayOptional[i345] = nil
+				} else if ok348 {
+					if s.FArrayOptional[i345] == nil {
+						s.FArrayOptional[i345] = new(string)
 					}
-					r.String(p326, p326, &(*s.FArrayOptional[i325]))
+					r.String(p346, p346, &(*s.FArrayOptional[i345]))
 				}
 			}
 		} else {
 			s.FArrayOptional = d.FArrayOptional
 		}
 		if 38 <= stored {
-			for i329 := range s.FArrayStruct {
+			for i349 := range s.FArrayStruct {
 				if !r.OK() {
 					break
 				}
-				s.FArrayStruct[i329].FwGetV(r, pos+30+i329*4, pos)
+				s.FArrayStruct[i349].FwGetV(r, pos+30+i349*4, pos)
 			}
 		} else {
 			s.FArrayStruct = d.FArrayStruct
 		}
 		if 42 <= stored {
-			p330, n331, ok332 := r.Block(pos+38, pos, 1)
-			if ok332 {
-				s.FVector = fw.Resize(s.FVector, n331)
-				for i333 := range s.FVector {
-					s.FVector[i333] = byte(r.Data[p330+i333*1])
+			p350, n351, ok352 := r.Block(pos+38, pos, 1)
+			if ok352 {
+				s.FVector = fw.Resize(s.FVector, n351)
+				for i353 := range s.FVector {
+					s.FVector[i353] = byte(r.Data[p350+i353*1])
 				}
 			}
 		} else {
 			s.FVector = d.FVector
 		}
 		if 46 <= stored {
-			p334, n335, ok336 := r.Block(pos+42, pos, 5)
-			if ok336 {
-				s.FVectorOptional = fw.Resize(s.FVectorOptional, n335)
-				for i337 := range s.FVectorOptional {
-					p338, set339, ok340 := r.Optional(p334+i337*5, pos, 1)
-					if !set339 {
-						s.FVectorOptional[i337] = nil
-					} else if ok340 {
-						if s.FVectorOptional[i337] == nil {
-							s.FVectorOptional[i337] = new(EnumByte)
+			p354, n355, ok356 := r.Block(pos+42, pos, 5)
+			if ok356 {
+				s.FVectorOptional = fw.Resize(s.FVectorOptional, n355)
+				for i357 := range s.FVectorOptional {
+					p358, set359, ok360 := r.Optional(p354+i357*5, pos, 1)
+					if !set359 {
+						s.FVectorOptional[i357] = nil
+					} else if ok360 {
+						if s.FVectorOptional[i357] == nil {
+							s.FVectorOptional[i357] = new(EnumByte)
 						}
-						(*s.FVectorOptional[i337]) = EnumByte(r.Data[p338])
+						(*s.FVectorOptional[i357]) = EnumByte(r.Data[p358])
 					}
 					if !r.OK() {
 						break
@@ -3368,11 +4235,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FVectorOptional = d.FVectorOptional
 		}
 		if 50 <= stored {
-			p341, n342, ok343 := r.Block(pos+46, pos, 4)
-			if ok343 {
-				s.FVectorStruct = fw.Resize(s.FVectorStruct, n342)
-				for i344 := range s.FVectorStruct {
-					s.FVectorStruct[i344].FwGetV(r, p341+i344*4, pos)
+			p361, n362, ok363 := r.Block(pos+46, pos, 4)
+			if ok363 {
+				s.FVectorStruct = fw.Resize(s.FVectorStruct, n362)
+				for i364 := range s.FVectorStruct {
+					s.FVectorStruct[i364].FwGetV(r, p361+i364*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -3382,11 +4249,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FVectorStruct = d.FVectorStruct
 		}
 		if 54 <= stored {
-			p345, n346, ok347 := r.Block(pos+50, pos, 4)
-			if ok347 {
-				s.FList = fw.Resize(s.FList, n346)
-				for i348 := range s.FList {
-					r.String(p345+i348*4, pos, &s.FList[i348])
+			p365, n366, ok367 := r.Block(pos+50, pos, 4)
+			if ok367 {
+				s.FList = fw.Resize(s.FList, n366)
+				for i368 := range s.FList {
+					r.String(p365+i368*4, pos, &s.FList[i368])
 					if !r.OK() {
 						break
 					}
@@ -3396,18 +4263,18 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FList = d.FList
 		}
 		if 58 <= stored {
-			p349, n350, ok351 := r.Block(pos+54, pos, 5)
-			if ok351 {
-				s.FListOptional = fw.Resize(s.FListOptional, n350)
-				for i352 := range s.FListOptional {
-					p353, set354, ok355 := r.Optional(p349+i352*5, pos, 4)
-					if !set354 {
-						s.FListOptional[i352] = nil
-					} else if ok355 {
-						if s.FListOptional[i352] == nil {
-							s.FListOptional[i352] = new(Optionals)
+			p369, n370, ok371 := r.Block(pos+54, pos, 5)
+			if ok371 {
+				s.FListOptional = fw.Resize(s.FListOptional, n370)
+				for i372 := range s.FListOptional {
+					p373, set374, ok375 := r.Optional(p369+i372*5, pos, 4)
+					if !set374 {
+						s.FListOptional[i372] = nil
+					} else if ok375 {
+						if s.FListOptional[i372] == nil {
+							s.FListOptional[i372] = new(Optionals)
 						}
-						s.FListOptional[i352].FwGetV(r, p353, p353)
+						s.FListOptional[i372].FwGetV(r, p373, p373)
 					}
 					if !r.OK() {
 						break
@@ -3418,11 +4285,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FListOptional = d.FListOptional
 		}
 		if 62 <= stored {
-			p356, n357, ok358 := r.Block(pos+58, pos, 8)
-			if ok358 {
-				s.FSet = fw.Resize(s.FSet, n357)
-				for i359 := range s.FSet {
-					s.FSet[i359] = int64(fw.U64(r.Data, p356+i359*8))
+			p376, n377, ok378 := r.Block(pos+58, pos, 8)
+			if ok378 {
+				s.FSet = fw.Resize(s.FSet, n377)
+				for i379 := range s.FSet {
+					s.FSet[i379] = int64(fw.U64(r.Data, p376+i379*8))
 				}
 				s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
 			}
@@ -3430,11 +4297,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FSet = d.FSet
 		}
 		if 66 <= stored {
-			p360, n361, ok362 := r.Block(pos+62, pos, 4)
-			if ok362 {
-				s.FSetStruct = fw.Resize(s.FSetStruct, n361)
-				for i363 := range s.FSetStruct {
-					s.FSetStruct[i363].FwGetV(r, p360+i363*4, pos)
+			p380, n381, ok382 := r.Block(pos+62, pos, 4)
+			if ok382 {
+				s.FSetStruct = fw.Resize(s.FSetStruct, n381)
+				for i383 := range s.FSetStruct {
+					s.FSetStruct[i383].FwGetV(r, p380+i383*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -3445,140 +4312,140 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FSetStruct = d.FSetStruct
 		}
 		if 70 <= stored {
-			p364, n365, ok366 := r.Block(pos+66, pos, 8)
-			if ok366 {
-				s.FMap = fw.ClearMap(s.FMap, n365)
-				for i367 := 0; i367 < n365; i367++ {
-					var k368 int32
-					var v369 string
-					k368 = int32(fw.U32(r.Data, p364))
-					r.String(p364+4, pos, &v369)
+			p384, n385, ok386 := r.Block(pos+66, pos, 8)
+			if ok386 {
+				s.FMap = fw.ClearMap(s.FMap, n385)
+				for i387 := 0; i387 < n385; i387++ {
+					var k388 int32
+					var v389 string
+					k388 = int32(fw.U32(r.Data, p384))
+					r.String(p384+4, pos, &v389)
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FMap[k368]; !dup {
-						s.FMap[k368] = v369
+					if _, dup := s.FMap[k388]; !dup {
+						s.FMap[k388] = v389
 					}
-					p364 += 8
+					p384 += 8
 				}
 			}
 		} else {
 			s.FMap = d.FMap
 		}
 		if 74 <= stored {
-			p370, n371, ok372 := r.Block(pos+70, pos, 9)
-			if ok372 {
-				s.FMapOptional = fw.ClearMap(s.FMapOptional, n371)
-				for i373 := 0; i373 < n371; i373++ {
-					var k374 string
-					var v375 *float64
-					r.String(p370, pos, &k374)
-					p376, set377, ok378 := r.Optional(p370+4, pos, 8)
-					if !set377 {
-						v375 = nil
-					} else if ok378 {
-						if v375 == nil {
-							v375 = new(float64)
+			p390, n391, ok392 := r.Block(pos+70, pos, 9)
+			if ok392 {
+				s.FMapOptional = fw.ClearMap(s.FMapOptional, n391)
+				for i393 := 0; i393 < n391; i393++ {
+					var k394 string
+					var v395 *float64
+					r.String(p390, pos, &k394)
+					p396, set397, ok398 := r.Optional(p390+4, pos, 8)
+					if !set397 {
+						v395 = nil
+					} else if ok398 {
+						if v395 == nil {
+							v395 = new(float64)
 						}
-						(*v375) = fw.F64(r.Data, p376)
+						(*v395) = fw.F64(r.Data, p396)
 					}
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FMapOptional[k374]; !dup {
-						s.FMapOptional[k374] = v375
+					if _, dup := s.FMapOptional[k394]; !dup {
+						s.FMapOptional[k394] = v395
 					}
-					p370 += 9
+					p390 += 9
 				}
 			}
 		} else {
 			s.FMapOptional = d.FMapOptional
 		}
 		if 78 <= stored {
-			p379, n380, ok381 := r.Block(pos+74, pos, 5)
-			if ok381 {
-				s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n380)
-				for i382 := 0; i382 < n380; i382++ {
-					var k383 EnumByte
-					var v384 Optionals
-					k383 = EnumByte(r.Data[p379])
-					v384.FwGetV(r, p379+1, pos)
+			p399, n400, ok401 := r.Block(pos+74, pos, 5)
+			if ok401 {
+				s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n400)
+				for i402 := 0; i402 < n400; i402++ {
+					var k403 EnumByte
+					var v404 Optionals
+					k403 = EnumByte(r.Data[p399])
+					v404.FwGetV(r, p399+1, pos)
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FMapEnumKey[k383]; !dup {
-						s.FMapEnumKey[k383] = v384
+					if _, dup := s.FMapEnumKey[k403]; !dup {
+						s.FMapEnumKey[k403] = v404
 					}
-					p379 += 5
+					p399 += 5
 				}
 			}
 		} else {
 			s.FMapEnumKey = d.FMapEnumKey
 		}
 		if 82 <= stored {
-			p385, n386, ok387 := r.Block(pos+78, pos, 20)
-			if ok387 {
-				s.FHash = fw.ClearMap(s.FHash, n386)
-				for i388 := 0; i388 < n386; i388++ {
-					var k389 fw.UUID
-					var v390 []byte
-					k389 = fw.UUIDAt(r.Data, p385)
-					r.Bytes(p385+16, pos, &v390)
+			p405, n406, ok407 := r.Block(pos+78, pos, 20)
+			if ok407 {
+				s.FHash = fw.ClearMap(s.FHash, n406)
+				for i408 := 0; i408 < n406; i408++ {
+					var k409 fw.UUID
+					var v410 []byte
+					k409 = fw.UUIDAt(r.Data, p405)
+					r.Bytes(p405+16, pos, &v410)
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FHash[k389]; !dup {
-						s.FHash[k389] = v390
+					if _, dup := s.FHash[k409]; !dup {
+						s.FHash[k409] = v410
 					}
-					p385 += 20
+					p405 += 20
 				}
 			}
 		} else {
 			s.FHash = d.FHash
 		}
 		if 86 <= stored {
-			p391, n392, ok393 := r.Block(pos+82, pos, 9)
-			if ok393 {
-				s.FHashOptional = fw.ClearMap(s.FHashOptional, n392)
-				for i394 := 0; i394 < n392; i394++ {
-					var k395 string
-					var v396 *Primitives
-					r.String(p391, pos, &k395)
-					p397, set398, ok399 := r.Optional(p391+4, pos, 4)
-					if !set398 {
-						v396 = nil
-					} else if ok399 {
-						if v396 == nil {
-							v396 = new(Primitives)
+			p411, n412, ok413 := r.Block(pos+82, pos, 9)
+			if ok413 {
+				s.FHashOptional = fw.ClearMap(s.FHashOptional, n412)
+				for i414 := 0; i414 < n412; i414++ {
+					var k415 string
+					var v416 *Primitives
+					r.String(p411, pos, &k415)
+					p417, set418, ok419 := r.Optional(p411+4, pos, 4)
+					if !set418 {
+						v416 = nil
+					} else if ok419 {
+						if v416 == nil {
+							v416 = new(Primitives)
 						}
-						v396.FwGetV(r, p397, p397)
+						v416.FwGetV(r, p417, p417)
 					}
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FHashOptional[k395]; !dup {
-						s.FHashOptional[k395] = v396
+					if _, dup := s.FHashOptional[k415]; !dup {
+						s.FHashOptional[k415] = v416
 					}
-					p391 += 9
+					p411 += 9
 				}
 			}
 		} else {
 			s.FHashOptional = d.FHashOptional
 		}
 		if 90 <= stored {
-			p400, n401, ok402 := r.Block(pos+86, pos, 8)
-			if ok402 {
+			p420, n421, ok422 := r.Block(pos+86, pos, 8)
+			if ok422 {
 				s.FHashStructKey = s.FHashStructKey[:0]
-				for i403 := 0; i403 < n401; i403++ {
-					var k404 proto.Order
-					var v405 Optionals
-					k404.FwGetV(r, p400, pos)
-					v405.FwGetV(r, p400+4, pos)
+				for i423 := 0; i423 < n421; i423++ {
+					var k424 proto.Order
+					var v425 Optionals
+					k424.FwGetV(r, p420, pos)
+					v425.FwGetV(r, p420+4, pos)
 					if !r.OK() {
 						break
 					}
-					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k404, Value: v405})
-					p400 += 8
+					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k424, Value: v425})
+					p420 += 8
 				}
 				s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
 			}
@@ -3592,323 +4459,1487 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVCollections verifies the Collections body the slot leads to (generated code).
 func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 112 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 112 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 112) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 90 {
-		for i406 := 0; i406 < 2 && r.OK(); i406++ {
-			if p407, set408, ok409 := r.Optional(pos+20+i406*5, pos, 4); set408 && ok409 {
-				blk410 := p407 + int(fw.U32(d, p407))
-				n411 := -1
-				if blk410 >= p407+4 && blk410 <= r.Size-4 {
-					n411 = int(fw.U32(d, blk410))
-				}
-				if n411 >= 0 && n411 <= r.Size-blk410-4 {
-					r.Left -= int64(4 + n411)
+		for i426 := 0; i426 < 2 && left >= 0; i426++ {
+			if d[pos+20+i426*5] != 0 {
+				p427 := pos + int(fw.U32(d, pos+20+i426*5+1))
+				if p427 >= pos+20+i426*5+5 && p427 <= size-4 {
+					left -= 4
+					blk428 := p427 + int(fw.U32(d, p427))
+					if blk428 >= p427+4 && blk428 <= size-4 {
+						if n429 := int(fw.U32(d, blk428)); n429 <= size-blk428-4 {
+							left -= int64(4 + n429)
+						} else {
+							r.Left = left
+							r.Text(p427, p427)
+							left = r.Left
+						}
+					} else {
+						r.Left = left
+						r.Text(p427, p427)
+						left = r.Left
+					}
 				} else {
-					r.Text(p407, p407)
+					r.Left = left
+					r.Optional(pos+20+i426*5, pos, 4) // records why
+					left = r.Left
 				}
 			}
 		}
-		for i412 := 0; i412 < 2 && r.OK(); i412++ {
-			FwVerifyVPrimitives(r, pos+30+i412*4, pos)
+		for i430 := 0; i430 < 2 && left >= 0; i430++ {
+			{
+				slot, base := pos+30+i430*4, pos
+				pos := base + int(fw.U32(d, slot))
+				stored, typ := 0, uint32(0)
+				if pos >= slot+4 && pos <= size-8 {
+					h := d[pos : pos+8 : pos+8]
+					stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+				}
+				if stored >= 8 && stored <= size-pos && typ == 110 && r.Depth > 0 {
+					left -= int64(stored)
+					if stored >= 177 {
+						r.Left = left
+						fw.VCheckDecimal(r, pos+57)
+						left = r.Left
+						blk431 := pos + int(fw.U32(d, pos+73))
+						if blk431 >= pos+73+4 && blk431 <= size-4 {
+							if n432 := int(fw.U32(d, blk431)); n432 <= size-blk431-4 {
+								left -= int64(4 + n432)
+							} else {
+								r.Left = left
+								r.Text(pos+73, pos)
+								left = r.Left
+							}
+						} else {
+							r.Left = left
+							r.Text(pos+73, pos)
+							left = r.Left
+						}
+						blk433 := pos + int(fw.U32(d, pos+77))
+						if blk433 >= pos+77+4 && blk433 <= size-4 {
+							if n434 := int(fw.U32(d, blk433)); n434 <= size-blk433-4 {
+								left -= int64(4 + n434)
+							} else {
+								r.Left = left
+								r.Text(pos+77, pos)
+								left = r.Left
+							}
+						} else {
+							r.Left = left
+							r.Text(pos+77, pos)
+							left = r.Left
+						}
+						blk435 := pos + int(fw.U32(d, pos+169))
+						if blk435 >= pos+169+4 && blk435 <= size-4 {
+							if n436 := int(fw.U32(d, blk435)); n436 <= size-blk435-4 {
+								left -= int64(4 + n436)
+							} else {
+								r.Left = left
+								r.Text(pos+169, pos)
+								left = r.Left
+							}
+						} else {
+							r.Left = left
+							r.Text(pos+169, pos)
+							left = r.Left
+						}
+					} else {
+						if 73 <= stored {
+							r.Left = left
+							fw.VCheckDecimal(r, pos+57)
+							left = r.Left
+						}
+						if 77 <= stored {
+							blk437 := pos + int(fw.U32(d, pos+73))
+							if blk437 >= pos+73+4 && blk437 <= size-4 {
+								if n438 := int(fw.U32(d, blk437)); n438 <= size-blk437-4 {
+									left -= int64(4 + n438)
+								} else {
+									r.Left = left
+									r.Text(pos+73, pos)
+									left = r.Left
+								}
+							} else {
+								r.Left = left
+								r.Text(pos+73, pos)
+								left = r.Left
+							}
+						}
+						if 81 <= stored {
+							blk439 := pos + int(fw.U32(d, pos+77))
+							if blk439 >= pos+77+4 && blk439 <= size-4 {
+								if n440 := int(fw.U32(d, blk439)); n440 <= size-blk439-4 {
+									left -= int64(4 + n440)
+								} else {
+									r.Left = left
+									r.Text(pos+77, pos)
+									left = r.Left
+								}
+							} else {
+								r.Left = left
+								r.Text(pos+77, pos)
+								left = r.Left
+							}
+						}
+						if 173 <= stored {
+							blk441 := pos + int(fw.U32(d, pos+169))
+							if blk441 >= pos+169+4 && blk441 <= size-4 {
+								if n442 := int(fw.U32(d, blk441)); n442 <= size-blk441-4 {
+									left -= int64(4 + n442)
+								} else {
+									r.Left = left
+									r.Text(pos+169, pos)
+									left = r.Left
+								}
+							} else {
+								r.Left = left
+								r.Text(pos+169, pos)
+								left = r.Left
+							}
+						}
+					}
+				} else {
+					r.Left = left
+					r.Enter(slot, base, 110) // records why
+					left = r.Left
+				}
+			}
 		}
+		r.Left = left
 		r.Block(pos+38, pos, 1)
-		if p417, n418, ok419 := r.Block(pos+42, pos, 5); ok419 {
-			for i420 := 0; i420 < n418 && r.OK(); i420++ {
-				if p421, set422, ok423 := r.Optional(p417+i420*5, pos, 1); set422 && ok423 {
-					_ = p421
+		left = r.Left
+		p443, n444, ok445 := 0, 0, false
+		blk446 := pos + int(fw.U32(d, pos+42))
+		if blk446 >= pos+42+4 && blk446 <= size-4 && int(fw.U32(d, blk446))*5 <= size-blk446-4 {
+			n444 = int(fw.U32(d, blk446))
+			p443 = blk446 + 4
+			left -= int64(4 + n444*5)
+			ok445 = left >= 0
+		} else {
+			r.Left = left
+			p443, n444, ok445 = r.Block(pos+42, pos, 5)
+			left = r.Left
+		}
+		if ok445 {
+			for i447 := 0; i447 < n444 && r.Left >= 0; i447++ {
+				if d[p443+i447*5] != 0 {
+					p448 := pos + int(fw.U32(d, p443+i447*5+1))
+					if p448 >= p443+i447*5+5 && p448 <= size-1 {
+						left -= 1
+					} else {
+						r.Left = left
+						r.Optional(p443+i447*5, pos, 1) // records why
+						left = r.Left
+					}
 				}
 			}
 		}
-		if p424, n425, ok426 := r.Block(pos+46, pos, 4); ok426 {
-			for i427 := 0; i427 < n425 && r.OK(); i427++ {
-				proto.FwVerifyVOrder(r, p424+i427*4, pos)
+		p449, n450, ok451 := 0, 0, false
+		blk452 := pos + int(fw.U32(d, pos+46))
+		if blk452 >= pos+46+4 && blk452 <= size-4 && int(fw.U32(d, blk452))*4 <= size-blk452-4 {
+			n450 = int(fw.U32(d, blk452))
+			p449 = blk452 + 4
+			left -= int64(4 + n450*4)
+			ok451 = left >= 0
+		} else {
+			r.Left = left
+			p449, n450, ok451 = r.Block(pos+46, pos, 4)
+			left = r.Left
+		}
+		if ok451 {
+			for i453 := 0; i453 < n450 && r.Left >= 0; i453++ {
+				{
+					slot, base := p449+i453*4, pos
+					pos := base + int(fw.U32(d, slot))
+					stored, typ := 0, uint32(0)
+					if pos >= slot+4 && pos <= size-8 {
+						h := d[pos : pos+8 : pos+8]
+						stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+					}
+					if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
+						left -= int64(stored)
+						if stored >= 34 {
+							blk454 := pos + int(fw.U32(d, pos+12))
+							if blk454 >= pos+12+4 && blk454 <= size-4 {
+								if n455 := int(fw.U32(d, blk454)); n455 <= size-blk454-4 {
+									left -= int64(4 + n455)
+								} else {
+									r.Left = left
+									r.Text(pos+12, pos)
+									left = r.Left
+								}
+							} else {
+								r.Left = left
+								r.Text(pos+12, pos)
+								left = r.Left
+							}
+						} else {
+							if 16 <= stored {
+								blk456 := pos + int(fw.U32(d, pos+12))
+								if blk456 >= pos+12+4 && blk456 <= size-4 {
+									if n457 := int(fw.U32(d, blk456)); n457 <= size-blk456-4 {
+										left -= int64(4 + n457)
+									} else {
+										r.Left = left
+										r.Text(pos+12, pos)
+										left = r.Left
+									}
+								} else {
+									r.Left = left
+									r.Text(pos+12, pos)
+									left = r.Left
+								}
+							}
+						}
+					} else {
+						r.Left = left
+						r.Enter(slot, base, 1) // records why
+						left = r.Left
+					}
+				}
 			}
 		}
-		if p428, n429, ok430 := r.Block(pos+50, pos, 4); ok430 {
-			for i431 := 0; i431 < n429 && r.OK(); i431++ {
-				blk432 := pos + int(fw.U32(d, p428+i431*4))
-				n433 := -1
-				if blk432 >= p428+i431*4+4 && blk432 <= r.Size-4 {
-					n433 = int(fw.U32(d, blk432))
-				}
-				if n433 >= 0 && n433 <= r.Size-blk432-4 {
-					r.Left -= int64(4 + n433)
+		p458, n459, ok460 := 0, 0, false
+		blk461 := pos + int(fw.U32(d, pos+50))
+		if blk461 >= pos+50+4 && blk461 <= size-4 && int(fw.U32(d, blk461))*4 <= size-blk461-4 {
+			n459 = int(fw.U32(d, blk461))
+			p458 = blk461 + 4
+			left -= int64(4 + n459*4)
+			ok460 = left >= 0
+		} else {
+			r.Left = left
+			p458, n459, ok460 = r.Block(pos+50, pos, 4)
+			left = r.Left
+		}
+		if ok460 {
+			for i462 := 0; i462 < n459 && r.Left >= 0; i462++ {
+				blk463 := pos + int(fw.U32(d, p458+i462*4))
+				if blk463 >= p458+i462*4+4 && blk463 <= size-4 {
+					if n464 := int(fw.U32(d, blk463)); n464 <= size-blk463-4 {
+						left -= int64(4 + n464)
+					} else {
+						r.Left = left
+						r.Text(p458+i462*4, pos)
+						left = r.Left
+					}
 				} else {
-					r.Text(p428+i431*4, pos)
+					r.Left = left
+					r.Text(p458+i462*4, pos)
+					left = r.Left
 				}
 			}
 		}
-		if p434, n435, ok436 := r.Block(pos+54, pos, 5); ok436 {
-			for i437 := 0; i437 < n435 && r.OK(); i437++ {
-				if p438, set439, ok440 := r.Optional(p434+i437*5, pos, 4); set439 && ok440 {
-					FwVerifyVOptionals(r, p438, p438)
+		p465, n466, ok467 := 0, 0, false
+		blk468 := pos + int(fw.U32(d, pos+54))
+		if blk468 >= pos+54+4 && blk468 <= size-4 && int(fw.U32(d, blk468))*5 <= size-blk468-4 {
+			n466 = int(fw.U32(d, blk468))
+			p465 = blk468 + 4
+			left -= int64(4 + n466*5)
+			ok467 = left >= 0
+		} else {
+			r.Left = left
+			p465, n466, ok467 = r.Block(pos+54, pos, 5)
+			left = r.Left
+		}
+		if ok467 {
+			for i469 := 0; i469 < n466 && r.Left >= 0; i469++ {
+				if d[p465+i469*5] != 0 {
+					p470 := pos + int(fw.U32(d, p465+i469*5+1))
+					if p470 >= p465+i469*5+5 && p470 <= size-4 {
+						left -= 4
+						r.Left = left
+						FwVerifyVOptionals(r, p470, p470)
+						left = r.Left
+					} else {
+						r.Left = left
+						r.Optional(p465+i469*5, pos, 4) // records why
+						left = r.Left
+					}
 				}
 			}
 		}
+		r.Left = left
 		r.Block(pos+58, pos, 8)
-		if p445, n446, ok447 := r.Block(pos+62, pos, 4); ok447 {
-			for i448 := 0; i448 < n446 && r.OK(); i448++ {
-				proto.FwVerifyVBalance(r, p445+i448*4, pos)
-			}
+		left = r.Left
+		p471, n472, ok473 := 0, 0, false
+		blk474 := pos + int(fw.U32(d, pos+62))
+		if blk474 >= pos+62+4 && blk474 <= size-4 && int(fw.U32(d, blk474))*4 <= size-blk474-4 {
+			n472 = int(fw.U32(d, blk474))
+			p471 = blk474 + 4
+			left -= int64(4 + n472*4)
+			ok473 = left >= 0
+		} else {
+			r.Left = left
+			p471, n472, ok473 = r.Block(pos+62, pos, 4)
+			left = r.Left
 		}
-		if p449, n450, ok451 := r.Block(pos+66, pos, 8); ok451 {
-			for i452 := 0; i452 < n450 && r.OK(); i452++ {
-				blk453 := pos + int(fw.U32(d, p449+i452*8+4))
-				n454 := -1
-				if blk453 >= p449+i452*8+4+4 && blk453 <= r.Size-4 {
-					n454 = int(fw.U32(d, blk453))
-				}
-				if n454 >= 0 && n454 <= r.Size-blk453-4 {
-					r.Left -= int64(4 + n454)
-				} else {
-					r.Text(p449+i452*8+4, pos)
-				}
-			}
-		}
-		if p455, n456, ok457 := r.Block(pos+70, pos, 9); ok457 {
-			for i458 := 0; i458 < n456 && r.OK(); i458++ {
-				blk459 := pos + int(fw.U32(d, p455+i458*9))
-				n460 := -1
-				if blk459 >= p455+i458*9+4 && blk459 <= r.Size-4 {
-					n460 = int(fw.U32(d, blk459))
-				}
-				if n460 >= 0 && n460 <= r.Size-blk459-4 {
-					r.Left -= int64(4 + n460)
-				} else {
-					r.Text(p455+i458*9, pos)
-				}
-				if r.OK() {
-					if p461, set462, ok463 := r.Optional(p455+i458*9+4, pos, 8); set462 && ok463 {
-						_ = p461
+		if ok473 {
+			for i475 := 0; i475 < n472 && r.Left >= 0; i475++ {
+				{
+					slot, base := p471+i475*4, pos
+					pos := base + int(fw.U32(d, slot))
+					stored, typ := 0, uint32(0)
+					if pos >= slot+4 && pos <= size-8 {
+						h := d[pos : pos+8 : pos+8]
+						stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+					}
+					if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
+						left -= int64(stored)
+						if stored >= 20 {
+							blk476 := pos + int(fw.U32(d, pos+8))
+							if blk476 >= pos+8+4 && blk476 <= size-4 {
+								if n477 := int(fw.U32(d, blk476)); n477 <= size-blk476-4 {
+									left -= int64(4 + n477)
+								} else {
+									r.Left = left
+									r.Text(pos+8, pos)
+									left = r.Left
+								}
+							} else {
+								r.Left = left
+								r.Text(pos+8, pos)
+								left = r.Left
+							}
+						} else {
+							if 12 <= stored {
+								blk478 := pos + int(fw.U32(d, pos+8))
+								if blk478 >= pos+8+4 && blk478 <= size-4 {
+									if n479 := int(fw.U32(d, blk478)); n479 <= size-blk478-4 {
+										left -= int64(4 + n479)
+									} else {
+										r.Left = left
+										r.Text(pos+8, pos)
+										left = r.Left
+									}
+								} else {
+									r.Left = left
+									r.Text(pos+8, pos)
+									left = r.Left
+								}
+							}
+						}
+					} else {
+						r.Left = left
+						r.Enter(slot, base, 2) // records why
+						left = r.Left
 					}
 				}
 			}
 		}
-		if p464, n465, ok466 := r.Block(pos+74, pos, 5); ok466 {
-			for i467 := 0; i467 < n465 && r.OK(); i467++ {
-				FwVerifyVOptionals(r, p464+i467*5+1, pos)
+		p480, n481, ok482 := 0, 0, false
+		blk483 := pos + int(fw.U32(d, pos+66))
+		if blk483 >= pos+66+4 && blk483 <= size-4 && int(fw.U32(d, blk483))*8 <= size-blk483-4 {
+			n481 = int(fw.U32(d, blk483))
+			p480 = blk483 + 4
+			left -= int64(4 + n481*8)
+			ok482 = left >= 0
+		} else {
+			r.Left = left
+			p480, n481, ok482 = r.Block(pos+66, pos, 8)
+			left = r.Left
+		}
+		if ok482 {
+			for i484 := 0; i484 < n481 && r.Left >= 0; i484++ {
+				blk485 := pos + int(fw.U32(d, p480+i484*8+4))
+				if blk485 >= p480+i484*8+4+4 && blk485 <= size-4 {
+					if n486 := int(fw.U32(d, blk485)); n486 <= size-blk485-4 {
+						left -= int64(4 + n486)
+					} else {
+						r.Left = left
+						r.Text(p480+i484*8+4, pos)
+						left = r.Left
+					}
+				} else {
+					r.Left = left
+					r.Text(p480+i484*8+4, pos)
+					left = r.Left
+				}
 			}
 		}
-		if p468, n469, ok470 := r.Block(pos+78, pos, 20); ok470 {
-			for i471 := 0; i471 < n469 && r.OK(); i471++ {
-				blk472 := pos + int(fw.U32(d, p468+i471*20+16))
-				n473 := -1
-				if blk472 >= p468+i471*20+16+4 && blk472 <= r.Size-4 {
-					n473 = int(fw.U32(d, blk472))
-				}
-				if n473 >= 0 && n473 <= r.Size-blk472-4 {
-					r.Left -= int64(4 + n473)
-				} else {
-					r.Text(p468+i471*20+16, pos)
-				}
-			}
+		p487, n488, ok489 := 0, 0, false
+		blk490 := pos + int(fw.U32(d, pos+70))
+		if blk490 >= pos+70+4 && blk490 <= size-4 && int(fw.U32(d, blk490))*9 <= size-blk490-4 {
+			n488 = int(fw.U32(d, blk490))
+			p487 = blk490 + 4
+			left -= int64(4 + n488*9)
+			ok489 = left >= 0
+		} else {
+			r.Left = left
+			p487, n488, ok489 = r.Block(pos+70, pos, 9)
+			left = r.Left
 		}
-		if p474, n475, ok476 := r.Block(pos+82, pos, 9); ok476 {
-			for i477 := 0; i477 < n475 && r.OK(); i477++ {
-				blk478 := pos + int(fw.U32(d, p474+i477*9))
-				n479 := -1
-				if blk478 >= p474+i477*9+4 && blk478 <= r.Size-4 {
-					n479 = int(fw.U32(d, blk478))
-				}
-				if n479 >= 0 && n479 <= r.Size-blk478-4 {
-					r.Left -= int64(4 + n479)
+		if ok489 {
+			for i491 := 0; i491 < n488 && r.Left >= 0; i491++ {
+				blk492 := pos + int(fw.U32(d, p487+i491*9))
+				if blk492 >= p487+i491*9+4 && blk492 <= size-4 {
+					if n493 := int(fw.U32(d, blk492)); n493 <= size-blk492-4 {
+						left -= int64(4 + n493)
+					} else {
+						r.Left = left
+						r.Text(p487+i491*9, pos)
+						left = r.Left
+					}
 				} else {
-					r.Text(p474+i477*9, pos)
+					r.Left = left
+					r.Text(p487+i491*9, pos)
+					left = r.Left
 				}
-				if r.OK() {
-					if p480, set481, ok482 := r.Optional(p474+i477*9+4, pos, 4); set481 && ok482 {
-						FwVerifyVPrimitives(r, p480, p480)
+				if left >= 0 {
+					if d[p487+i491*9+4] != 0 {
+						p494 := pos + int(fw.U32(d, p487+i491*9+4+1))
+						if p494 >= p487+i491*9+4+5 && p494 <= size-8 {
+							left -= 8
+						} else {
+							r.Left = left
+							r.Optional(p487+i491*9+4, pos, 8) // records why
+							left = r.Left
+						}
 					}
 				}
 			}
 		}
-		if p483, n484, ok485 := r.Block(pos+86, pos, 8); ok485 {
-			for i486 := 0; i486 < n484 && r.OK(); i486++ {
-				proto.FwVerifyVOrder(r, p483+i486*8, pos)
-				if r.OK() {
-					FwVerifyVOptionals(r, p483+i486*8+4, pos)
+		p495, n496, ok497 := 0, 0, false
+		blk498 := pos + int(fw.U32(d, pos+74))
+		if blk498 >= pos+74+4 && blk498 <= size-4 && int(fw.U32(d, blk498))*5 <= size-blk498-4 {
+			n496 = int(fw.U32(d, blk498))
+			p495 = blk498 + 4
+			left -= int64(4 + n496*5)
+			ok497 = left >= 0
+		} else {
+			r.Left = left
+			p495, n496, ok497 = r.Block(pos+74, pos, 5)
+			left = r.Left
+		}
+		if ok497 {
+			for i499 := 0; i499 < n496 && r.Left >= 0; i499++ {
+				r.Left = left
+				FwVerifyVOptionals(r, p495+i499*5+1, pos)
+				left = r.Left
+			}
+		}
+		p500, n501, ok502 := 0, 0, false
+		blk503 := pos + int(fw.U32(d, pos+78))
+		if blk503 >= pos+78+4 && blk503 <= size-4 && int(fw.U32(d, blk503))*20 <= size-blk503-4 {
+			n501 = int(fw.U32(d, blk503))
+			p500 = blk503 + 4
+			left -= int64(4 + n501*20)
+			ok502 = left >= 0
+		} else {
+			r.Left = left
+			p500, n501, ok502 = r.Block(pos+78, pos, 20)
+			left = r.Left
+		}
+		if ok502 {
+			for i504 := 0; i504 < n501 && r.Left >= 0; i504++ {
+				blk505 := pos + int(fw.U32(d, p500+i504*20+16))
+				if blk505 >= p500+i504*20+16+4 && blk505 <= size-4 {
+					if n506 := int(fw.U32(d, blk505)); n506 <= size-blk505-4 {
+						left -= int64(4 + n506)
+					} else {
+						r.Left = left
+						r.Text(p500+i504*20+16, pos)
+						left = r.Left
+					}
+				} else {
+					r.Left = left
+					r.Text(p500+i504*20+16, pos)
+					left = r.Left
+				}
+			}
+		}
+		p507, n508, ok509 := 0, 0, false
+		blk510 := pos + int(fw.U32(d, pos+82))
+		if blk510 >= pos+82+4 && blk510 <= size-4 && int(fw.U32(d, blk510))*9 <= size-blk510-4 {
+			n508 = int(fw.U32(d, blk510))
+			p507 = blk510 + 4
+			left -= int64(4 + n508*9)
+			ok509 = left >= 0
+		} else {
+			r.Left = left
+			p507, n508, ok509 = r.Block(pos+82, pos, 9)
+			left = r.Left
+		}
+		if ok509 {
+			for i511 := 0; i511 < n508 && r.Left >= 0; i511++ {
+				blk512 := pos + int(fw.U32(d, p507+i511*9))
+				if blk512 >= p507+i511*9+4 && blk512 <= size-4 {
+					if n513 := int(fw.U32(d, blk512)); n513 <= size-blk512-4 {
+						left -= int64(4 + n513)
+					} else {
+						r.Left = left
+						r.Text(p507+i511*9, pos)
+						left = r.Left
+					}
+				} else {
+					r.Left = left
+					r.Text(p507+i511*9, pos)
+					left = r.Left
+				}
+				if left >= 0 {
+					if d[p507+i511*9+4] != 0 {
+						p514 := pos + int(fw.U32(d, p507+i511*9+4+1))
+						if p514 >= p507+i511*9+4+5 && p514 <= size-4 {
+							left -= 4
+							{
+								slot, base := p514, p514
+								pos := base + int(fw.U32(d, slot))
+								stored, typ := 0, uint32(0)
+								if pos >= slot+4 && pos <= size-8 {
+									h := d[pos : pos+8 : pos+8]
+									stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+								}
+								if stored >= 8 && stored <= size-pos && typ == 110 && r.Depth > 0 {
+									left -= int64(stored)
+									if stored >= 177 {
+										r.Left = left
+										fw.VCheckDecimal(r, pos+57)
+										left = r.Left
+										blk515 := pos + int(fw.U32(d, pos+73))
+										if blk515 >= pos+73+4 && blk515 <= size-4 {
+											if n516 := int(fw.U32(d, blk515)); n516 <= size-blk515-4 {
+												left -= int64(4 + n516)
+											} else {
+												r.Left = left
+												r.Text(pos+73, pos)
+												left = r.Left
+											}
+										} else {
+											r.Left = left
+											r.Text(pos+73, pos)
+											left = r.Left
+										}
+										blk517 := pos + int(fw.U32(d, pos+77))
+										if blk517 >= pos+77+4 && blk517 <= size-4 {
+											if n518 := int(fw.U32(d, blk517)); n518 <= size-blk517-4 {
+												left -= int64(4 + n518)
+											} else {
+												r.Left = left
+												r.Text(pos+77, pos)
+												left = r.Left
+											}
+										} else {
+											r.Left = left
+											r.Text(pos+77, pos)
+											left = r.Left
+										}
+										blk519 := pos + int(fw.U32(d, pos+169))
+										if blk519 >= pos+169+4 && blk519 <= size-4 {
+											if n520 := int(fw.U32(d, blk519)); n520 <= size-blk519-4 {
+												left -= int64(4 + n520)
+											} else {
+												r.Left = left
+												r.Text(pos+169, pos)
+												left = r.Left
+											}
+										} else {
+											r.Left = left
+											r.Text(pos+169, pos)
+											left = r.Left
+										}
+									} else {
+										if 73 <= stored {
+											r.Left = left
+											fw.VCheckDecimal(r, pos+57)
+											left = r.Left
+										}
+										if 77 <= stored {
+											blk521 := pos + int(fw.U32(d, pos+73))
+											if blk521 >= pos+73+4 && blk521 <= size-4 {
+												if n522 := int(fw.U32(d, blk521)); n522 <= size-blk521-4 {
+													left -= int64(4 + n522)
+												} else {
+													r.Left = left
+													r.Text(pos+73, pos)
+													left = r.Left
+												}
+											} else {
+												r.Left = left
+												r.Text(pos+73, pos)
+												left = r.Left
+											}
+										}
+										if 81 <= stored {
+											blk523 := pos + int(fw.U32(d, pos+77))
+											if blk523 >= pos+77+4 && blk523 <= size-4 {
+												if n524 := int(fw.U32(d, blk523)); n524 <= size-blk523-4 {
+													left -= int64(4 + n524)
+												} else {
+													r.Left = left
+													r.Text(pos+77, pos)
+													left = r.Left
+												}
+											} else {
+												r.Left = left
+												r.Text(pos+77, pos)
+												left = r.Left
+											}
+										}
+										if 173 <= stored {
+											blk525 := pos + int(fw.U32(d, pos+169))
+											if blk525 >= pos+169+4 && blk525 <= size-4 {
+												if n526 := int(fw.U32(d, blk525)); n526 <= size-blk525-4 {
+													left -= int64(4 + n526)
+												} else {
+													r.Left = left
+													r.Text(pos+169, pos)
+													left = r.Left
+												}
+											} else {
+												r.Left = left
+												r.Text(pos+169, pos)
+												left = r.Left
+											}
+										}
+									}
+								} else {
+									r.Left = left
+									r.Enter(slot, base, 110) // records why
+									left = r.Left
+								}
+							}
+						} else {
+							r.Left = left
+							r.Optional(p507+i511*9+4, pos, 4) // records why
+							left = r.Left
+						}
+					}
+				}
+			}
+		}
+		p527, n528, ok529 := 0, 0, false
+		blk530 := pos + int(fw.U32(d, pos+86))
+		if blk530 >= pos+86+4 && blk530 <= size-4 && int(fw.U32(d, blk530))*8 <= size-blk530-4 {
+			n528 = int(fw.U32(d, blk530))
+			p527 = blk530 + 4
+			left -= int64(4 + n528*8)
+			ok529 = left >= 0
+		} else {
+			r.Left = left
+			p527, n528, ok529 = r.Block(pos+86, pos, 8)
+			left = r.Left
+		}
+		if ok529 {
+			for i531 := 0; i531 < n528 && r.Left >= 0; i531++ {
+				{
+					slot, base := p527+i531*8, pos
+					pos := base + int(fw.U32(d, slot))
+					stored, typ := 0, uint32(0)
+					if pos >= slot+4 && pos <= size-8 {
+						h := d[pos : pos+8 : pos+8]
+						stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+					}
+					if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
+						left -= int64(stored)
+						if stored >= 34 {
+							blk532 := pos + int(fw.U32(d, pos+12))
+							if blk532 >= pos+12+4 && blk532 <= size-4 {
+								if n533 := int(fw.U32(d, blk532)); n533 <= size-blk532-4 {
+									left -= int64(4 + n533)
+								} else {
+									r.Left = left
+									r.Text(pos+12, pos)
+									left = r.Left
+								}
+							} else {
+								r.Left = left
+								r.Text(pos+12, pos)
+								left = r.Left
+							}
+						} else {
+							if 16 <= stored {
+								blk534 := pos + int(fw.U32(d, pos+12))
+								if blk534 >= pos+12+4 && blk534 <= size-4 {
+									if n535 := int(fw.U32(d, blk534)); n535 <= size-blk534-4 {
+										left -= int64(4 + n535)
+									} else {
+										r.Left = left
+										r.Text(pos+12, pos)
+										left = r.Left
+									}
+								} else {
+									r.Left = left
+									r.Text(pos+12, pos)
+									left = r.Left
+								}
+							}
+						}
+					} else {
+						r.Left = left
+						r.Enter(slot, base, 1) // records why
+						left = r.Left
+					}
+				}
+				if left >= 0 {
+					r.Left = left
+					FwVerifyVOptionals(r, p527+i531*8+4, pos)
+					left = r.Left
 				}
 			}
 		}
 	} else {
 		if 30 <= stored {
-			for i487 := 0; i487 < 2 && r.OK(); i487++ {
-				if p488, set489, ok490 := r.Optional(pos+20+i487*5, pos, 4); set489 && ok490 {
-					blk491 := p488 + int(fw.U32(d, p488))
-					n492 := -1
-					if blk491 >= p488+4 && blk491 <= r.Size-4 {
-						n492 = int(fw.U32(d, blk491))
-					}
-					if n492 >= 0 && n492 <= r.Size-blk491-4 {
-						r.Left -= int64(4 + n492)
+			for i536 := 0; i536 < 2 && left >= 0; i536++ {
+				if d[pos+20+i536*5] != 0 {
+					p537 := pos + int(fw.U32(d, pos+20+i536*5+1))
+					if p537 >= pos+20+i536*5+5 && p537 <= size-4 {
+						left -= 4
+						blk538 := p537 + int(fw.U32(d, p537))
+						if blk538 >= p537+4 && blk538 <= size-4 {
+							if n539 := int(fw.U32(d, blk538)); n539 <= size-blk538-4 {
+								left -= int64(4 + n539)
+							} else {
+								r.Left = left
+								r.Text(p537, p537)
+								left = r.Left
+							}
+						} else {
+							r.Left = left
+							r.Text(p537, p537)
+							left = r.Left
+						}
 					} else {
-						r.Text(p488, p488)
+						r.Left = left
+						r.Optional(pos+20+i536*5, pos, 4) // records why
+						left = r.Left
 					}
 				}
 			}
 		}
 		if 38 <= stored {
-			for i493 := 0; i493 < 2 && r.OK(); i493++ {
-				FwVerifyVPrimitives(r, pos+30+i493*4, pos)
+			for i540 := 0; i540 < 2 && left >= 0; i540++ {
+				{
+					slot, base := pos+30+i540*4, pos
+					pos := base + int(fw.U32(d, slot))
+					stored, typ := 0, uint32(0)
+					if pos >= slot+4 && pos <= size-8 {
+						h := d[pos : pos+8 : pos+8]
+						stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+					}
+					if stored >= 8 && stored <= size-pos && typ == 110 && r.Depth > 0 {
+						left -= int64(stored)
+						if stored >= 177 {
+							r.Left = left
+							fw.VCheckDecimal(r, pos+57)
+							left = r.Left
+							blk541 := pos + int(fw.U32(d, pos+73))
+							if blk541 >= pos+73+4 && blk541 <= size-4 {
+								if n542 := int(fw.U32(d, blk541)); n542 <= size-blk541-4 {
+									left -= int64(4 + n542)
+								} else {
+									r.Left = left
+									r.Text(pos+73, pos)
+									left = r.Left
+								}
+							} else {
+								r.Left = left
+								r.Text(pos+73, pos)
+								left = r.Left
+							}
+							blk543 := pos + int(fw.U32(d, pos+77))
+							if blk543 >= pos+77+4 && blk543 <= size-4 {
+								if n544 := int(fw.U32(d, blk543)); n544 <= size-blk543-4 {
+									left -= int64(4 + n544)
+								} else {
+									r.Left = left
+									r.Text(pos+77, pos)
+									left = r.Left
+								}
+							} else {
+								r.Left = left
+								r.Text(pos+77, pos)
+								left = r.Left
+							}
+							blk545 := pos + int(fw.U32(d, pos+169))
+							if blk545 >= pos+169+4 && blk545 <= size-4 {
+								if n546 := int(fw.U32(d, blk545)); n546 <= size-blk545-4 {
+									left -= int64(4 + n546)
+								} else {
+									r.Left = left
+									r.Text(pos+169, pos)
+									left = r.Left
+								}
+							} else {
+								r.Left = left
+								r.Text(pos+169, pos)
+								left = r.Left
+							}
+						} else {
+							if 73 <= stored {
+								r.Left = left
+								fw.VCheckDecimal(r, pos+57)
+								left = r.Left
+							}
+							if 77 <= stored {
+								blk547 := pos + int(fw.U32(d, pos+73))
+								if blk547 >= pos+73+4 && blk547 <= size-4 {
+									if n548 := int(fw.U32(d, blk547)); n548 <= size-blk547-4 {
+										left -= int64(4 + n548)
+									} else {
+										r.Left = left
+										r.Text(pos+73, pos)
+										left = r.Left
+									}
+								} else {
+									r.Left = left
+									r.Text(pos+73, pos)
+									left = r.Left
+								}
+							}
+							if 81 <= stored {
+								blk549 := pos + int(fw.U32(d, pos+77))
+								if blk549 >= pos+77+4 && blk549 <= size-4 {
+									if n550 := int(fw.U32(d, blk549)); n550 <= size-blk549-4 {
+										left -= int64(4 + n550)
+									} else {
+										r.Left = left
+										r.Text(pos+77, pos)
+										left = r.Left
+									}
+								} else {
+									r.Left = left
+									r.Text(pos+77, pos)
+									left = r.Left
+								}
+							}
+							if 173 <= stored {
+								blk551 := pos + int(fw.U32(d, pos+169))
+								if blk551 >= pos+169+4 && blk551 <= size-4 {
+									if n552 := int(fw.U32(d, blk551)); n552 <= size-blk551-4 {
+										left -= int64(4 + n552)
+									} else {
+										r.Left = left
+										r.Text(pos+169, pos)
+										left = r.Left
+									}
+								} else {
+									r.Left = left
+									r.Text(pos+169, pos)
+									left = r.Left
+								}
+							}
+						}
+					} else {
+						r.Left = left
+						r.Enter(slot, base, 110) // records why
+						left = r.Left
+					}
+				}
 			}
 		}
 		if 42 <= stored {
+			r.Left = left
 			r.Block(pos+38, pos, 1)
+			left = r.Left
 		}
 		if 46 <= stored {
-			if p498, n499, ok500 := r.Block(pos+42, pos, 5); ok500 {
-				for i501 := 0; i501 < n499 && r.OK(); i501++ {
-					if p502, set503, ok504 := r.Optional(p498+i501*5, pos, 1); set503 && ok504 {
-						_ = p502
+			p553, n554, ok555 := 0, 0, false
+			blk556 := pos + int(fw.U32(d, pos+42))
+			if blk556 >= pos+42+4 && blk556 <= size-4 && int(fw.U32(d, blk556))*5 <= size-blk556-4 {
+				n554 = int(fw.U32(d, blk556))
+				p553 = blk556 + 4
+				left -= int64(4 + n554*5)
+				ok555 = left >= 0
+			} else {
+				r.Left = left
+				p553, n554, ok555 = r.Block(pos+42, pos, 5)
+				left = r.Left
+			}
+			if ok555 {
+				for i557 := 0; i557 < n554 && r.Left >= 0; i557++ {
+					if d[p553+i557*5] != 0 {
+						p558 := pos + int(fw.U32(d, p553+i557*5+1))
+						if p558 >= p553+i557*5+5 && p558 <= size-1 {
+							left -= 1
+						} else {
+							r.Left = left
+							r.Optional(p553+i557*5, pos, 1) // records why
+							left = r.Left
+						}
 					}
 				}
 			}
 		}
 		if 50 <= stored {
-			if p505, n506, ok507 := r.Block(pos+46, pos, 4); ok507 {
-				for i508 := 0; i508 < n506 && r.OK(); i508++ {
-					proto.FwVerifyVOrder(r, p505+i508*4, pos)
+			p559, n560, ok561 := 0, 0, false
+			blk562 := pos + int(fw.U32(d, pos+46))
+			if blk562 >= pos+46+4 && blk562 <= size-4 && int(fw.U32(d, blk562))*4 <= size-blk562-4 {
+				n560 = int(fw.U32(d, blk562))
+				p559 = blk562 + 4
+				left -= int64(4 + n560*4)
+				ok561 = left >= 0
+			} else {
+				r.Left = left
+				p559, n560, ok561 = r.Block(pos+46, pos, 4)
+				left = r.Left
+			}
+			if ok561 {
+				for i563 := 0; i563 < n560 && r.Left >= 0; i563++ {
+					{
+						slot, base := p559+i563*4, pos
+						pos := base + int(fw.U32(d, slot))
+						stored, typ := 0, uint32(0)
+						if pos >= slot+4 && pos <= size-8 {
+							h := d[pos : pos+8 : pos+8]
+							stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+						}
+						if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
+							left -= int64(stored)
+							if stored >= 34 {
+								blk564 := pos + int(fw.U32(d, pos+12))
+								if blk564 >= pos+12+4 && blk564 <= size-4 {
+									if n565 := int(fw.U32(d, blk564)); n565 <= size-blk564-4 {
+										left -= int64(4 + n565)
+									} else {
+										r.Left = left
+										r.Text(pos+12, pos)
+										left = r.Left
+									}
+								} else {
+									r.Left = left
+									r.Text(pos+12, pos)
+									left = r.Left
+								}
+							} else {
+								if 16 <= stored {
+									blk566 := pos + int(fw.U32(d, pos+12))
+									if blk566 >= pos+12+4 && blk566 <= size-4 {
+										if n567 := int(fw.U32(d, blk566)); n567 <= size-blk566-4 {
+											left -= int64(4 + n567)
+										} else {
+											r.Left = left
+											r.Text(pos+12, pos)
+											left = r.Left
+										}
+									} else {
+										r.Left = left
+										r.Text(pos+12, pos)
+										left = r.Left
+									}
+								}
+							}
+						} else {
+							r.Left = left
+							r.Enter(slot, base, 1) // records why
+							left = r.Left
+						}
+					}
 				}
 			}
 		}
 		if 54 <= stored {
-			if p509, n510, ok511 := r.Block(pos+50, pos, 4); ok511 {
-				for i512 := 0; i512 < n510 && r.OK(); i512++ {
-					blk513 := pos + int(fw.U32(d, p509+i512*4))
-					n514 := -1
-					if blk513 >= p509+i512*4+4 && blk513 <= r.Size-4 {
-						n514 = int(fw.U32(d, blk513))
-					}
-					if n514 >= 0 && n514 <= r.Size-blk513-4 {
-						r.Left -= int64(4 + n514)
+			p568, n569, ok570 := 0, 0, false
+			blk571 := pos + int(fw.U32(d, pos+50))
+			if blk571 >= pos+50+4 && blk571 <= size-4 && int(fw.U32(d, blk571))*4 <= size-blk571-4 {
+				n569 = int(fw.U32(d, blk571))
+				p568 = blk571 + 4
+				left -= int64(4 + n569*4)
+				ok570 = left >= 0
+			} else {
+				r.Left = left
+				p568, n569, ok570 = r.Block(pos+50, pos, 4)
+				left = r.Left
+			}
+			if ok570 {
+				for i572 := 0; i572 < n569 && r.Left >= 0; i572++ {
+					blk573 := pos + int(fw.U32(d, p568+i572*4))
+					if blk573 >= p568+i572*4+4 && blk573 <= size-4 {
+						if n574 := int(fw.U32(d, blk573)); n574 <= size-blk573-4 {
+							left -= int64(4 + n574)
+						} else {
+							r.Left = left
+							r.Text(p568+i572*4, pos)
+							left = r.Left
+						}
 					} else {
-						r.Text(p509+i512*4, pos)
+						r.Left = left
+						r.Text(p568+i572*4, pos)
+						left = r.Left
 					}
 				}
 			}
 		}
 		if 58 <= stored {
-			if p515, n516, ok517 := r.Block(pos+54, pos, 5); ok517 {
-				for i518 := 0; i518 < n516 && r.OK(); i518++ {
-					if p519, set520, ok521 := r.Optional(p515+i518*5, pos, 4); set520 && ok521 {
-						FwVerifyVOptionals(r, p519, p519)
+			p575, n576, ok577 := 0, 0, false
+			blk578 := pos + int(fw.U32(d, pos+54))
+			if blk578 >= pos+54+4 && blk578 <= size-4 && int(fw.U32(d, blk578))*5 <= size-blk578-4 {
+				n576 = int(fw.U32(d, blk578))
+				p575 = blk578 + 4
+				left -= int64(4 + n576*5)
+				ok577 = left >= 0
+			} else {
+				r.Left = left
+				p575, n576, ok577 = r.Block(pos+54, pos, 5)
+				left = r.Left
+			}
+			if ok577 {
+				for i579 := 0; i579 < n576 && r.Left >= 0; i579++ {
+					if d[p575+i579*5] != 0 {
+						p580 := pos + int(fw.U32(d, p575+i579*5+1))
+						if p580 >= p575+i579*5+5 && p580 <= size-4 {
+							left -= 4
+							r.Left = left
+							FwVerifyVOptionals(r, p580, p580)
+							left = r.Left
+						} else {
+							r.Left = left
+							r.Optional(p575+i579*5, pos, 4) // records why
+							left = r.Left
+						}
 					}
 				}
 			}
 		}
 		if 62 <= stored {
+			r.Left = left
 			r.Block(pos+58, pos, 8)
+			left = r.Left
 		}
 		if 66 <= stored {
-			if p526, n527, ok528 := r.Block(pos+62, pos, 4); ok528 {
-				for i529 := 0; i529 < n527 && r.OK(); i529++ {
-					proto.FwVerifyVBalance(r, p526+i529*4, pos)
+			p581, n582, ok583 := 0, 0, false
+			blk584 := pos + int(fw.U32(d, pos+62))
+			if blk584 >= pos+62+4 && blk584 <= size-4 && int(fw.U32(d, blk584))*4 <= size-blk584-4 {
+				n582 = int(fw.U32(d, blk584))
+				p581 = blk584 + 4
+				left -= int64(4 + n582*4)
+				ok583 = left >= 0
+			} else {
+				r.Left = left
+				p581, n582, ok583 = r.Block(pos+62, pos, 4)
+				left = r.Left
+			}
+			if ok583 {
+				for i585 := 0; i585 < n582 && r.Left >= 0; i585++ {
+					{
+						slot, base := p581+i585*4, pos
+						pos := base + int(fw.U32(d, slot))
+						stored, typ := 0, uint32(0)
+						if pos >= slot+4 && pos <= size-8 {
+							h := d[pos : pos+8 : pos+8]
+							stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+						}
+						if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
+							left -= int64(stored)
+							if stored >= 20 {
+								blk586 := pos + int(fw.U32(d, pos+8))
+								if blk586 >= pos+8+4 && blk586 <= size-4 {
+									if n587 := int(fw.U32(d, blk586)); n587 <= size-blk586-4 {
+										left -= int64(4 + n587)
+									} else {
+										r.Left = left
+										r.Text(pos+8, pos)
+										left = r.Left
+									}
+								} else {
+									r.Left = left
+									r.Text(pos+8, pos)
+									left = r.Left
+								}
+							} else {
+								if 12 <= stored {
+									blk588 := pos + int(fw.U32(d, pos+8))
+									if blk588 >= pos+8+4 && blk588 <= size-4 {
+										if n589 := int(fw.U32(d, blk588)); n589 <= size-blk588-4 {
+											left -= int64(4 + n589)
+										} else {
+											r.Left = left
+											r.Text(pos+8, pos)
+											left = r.Left
+										}
+									} else {
+										r.Left = left
+										r.Text(pos+8, pos)
+										left = r.Left
+									}
+								}
+							}
+						} else {
+							r.Left = left
+							r.Enter(slot, base, 2) // records why
+							left = r.Left
+						}
+					}
 				}
 			}
 		}
 		if 70 <= stored {
-			if p530, n531, ok532 := r.Block(pos+66, pos, 8); ok532 {
-				for i533 := 0; i533 < n531 && r.OK(); i533++ {
-					blk534 := pos + int(fw.U32(d, p530+i533*8+4))
-					n535 := -1
-					if blk534 >= p530+i533*8+4+4 && blk534 <= r.Size-4 {
-						n535 = int(fw.U32(d, blk534))
-					}
-					if n535 >= 0 && n535 <= r.Size-blk534-4 {
-						r.Left -= int64(4 + n535)
+			p590, n591, ok592 := 0, 0, false
+			blk593 := pos + int(fw.U32(d, pos+66))
+			if blk593 >= pos+66+4 && blk593 <= size-4 && int(fw.U32(d, blk593))*8 <= size-blk593-4 {
+				n591 = int(fw.U32(d, blk593))
+				p590 = blk593 + 4
+				left -= int64(4 + n591*8)
+				ok592 = left >= 0
+			} else {
+				r.Left = left
+				p590, n591, ok592 = r.Block(pos+66, pos, 8)
+				left = r.Left
+			}
+			if ok592 {
+				for i594 := 0; i594 < n591 && r.Left >= 0; i594++ {
+					blk595 := pos + int(fw.U32(d, p590+i594*8+4))
+					if blk595 >= p590+i594*8+4+4 && blk595 <= size-4 {
+						if n596 := int(fw.U32(d, blk595)); n596 <= size-blk595-4 {
+							left -= int64(4 + n596)
+						} else {
+							r.Left = left
+							r.Text(p590+i594*8+4, pos)
+							left = r.Left
+						}
 					} else {
-						r.Text(p530+i533*8+4, pos)
+						r.Left = left
+						r.Text(p590+i594*8+4, pos)
+						left = r.Left
 					}
 				}
 			}
 		}
 		if 74 <= stored {
-			if p536, n537, ok538 := r.Block(pos+70, pos, 9); ok538 {
-				for i539 := 0; i539 < n537 && r.OK(); i539++ {
-					blk540 := pos + int(fw.U32(d, p536+i539*9))
-					n541 := -1
-					if blk540 >= p536+i539*9+4 && blk540 <= r.Size-4 {
-						n541 = int(fw.U32(d, blk540))
-					}
-					if n541 >= 0 && n541 <= r.Size-blk540-4 {
-						r.Left -= int64(4 + n541)
+			p597, n598, ok599 := 0, 0, false
+			blk600 := pos + int(fw.U32(d, pos+70))
+			if blk600 >= pos+70+4 && blk600 <= size-4 && int(fw.U32(d, blk600))*9 <= size-blk600-4 {
+				n598 = int(fw.U32(d, blk600))
+				p597 = blk600 + 4
+				left -= int64(4 + n598*9)
+				ok599 = left >= 0
+			} else {
+				r.Left = left
+				p597, n598, ok599 = r.Block(pos+70, pos, 9)
+				left = r.Left
+			}
+			if ok599 {
+				for i601 := 0; i601 < n598 && r.Left >= 0; i601++ {
+					blk602 := pos + int(fw.U32(d, p597+i601*9))
+					if blk602 >= p597+i601*9+4 && blk602 <= size-4 {
+						if n603 := int(fw.U32(d, blk602)); n603 <= size-blk602-4 {
+							left -= int64(4 + n603)
+						} else {
+							r.Left = left
+							r.Text(p597+i601*9, pos)
+							left = r.Left
+						}
 					} else {
-						r.Text(p536+i539*9, pos)
+						r.Left = left
+						r.Text(p597+i601*9, pos)
+						left = r.Left
 					}
-					if r.OK() {
-						if p542, set543, ok544 := r.Optional(p536+i539*9+4, pos, 8); set543 && ok544 {
-							_ = p542
+					if left >= 0 {
+						if d[p597+i601*9+4] != 0 {
+							p604 := pos + int(fw.U32(d, p597+i601*9+4+1))
+							if p604 >= p597+i601*9+4+5 && p604 <= size-8 {
+								left -= 8
+							} else {
+								r.Left = left
+								r.Optional(p597+i601*9+4, pos, 8) // records why
+								left = r.Left
+							}
 						}
 					}
 				}
 			}
 		}
 		if 78 <= stored {
-			if p545, n546, ok547 := r.Block(pos+74, pos, 5); ok547 {
-				for i548 := 0; i548 < n546 && r.OK(); i548++ {
-					FwVerifyVOptionals(r, p545+i548*5+1, pos)
+			p605, n606, ok607 := 0, 0, false
+			blk608 := pos + int(fw.U32(d, pos+74))
+			if blk608 >= pos+74+4 && blk608 <= size-4 && int(fw.U32(d, blk608))*5 <= size-blk608-4 {
+				n606 = int(fw.U32(d, blk608))
+				p605 = blk608 + 4
+				left -= int64(4 + n606*5)
+				ok607 = left >= 0
+			} else {
+				r.Left = left
+				p605, n606, ok607 = r.Block(pos+74, pos, 5)
+				left = r.Left
+			}
+			if ok607 {
+				for i609 := 0; i609 < n606 && r.Left >= 0; i609++ {
+					r.Left = left
+					FwVerifyVOptionals(r, p605+i609*5+1, pos)
+					left = r.Left
 				}
 			}
 		}
 		if 82 <= stored {
-			if p549, n550, ok551 := r.Block(pos+78, pos, 20); ok551 {
-				for i552 := 0; i552 < n550 && r.OK(); i552++ {
-					blk553 := pos + int(fw.U32(d, p549+i552*20+16))
-					n554 := -1
-					if blk553 >= p549+i552*20+16+4 && blk553 <= r.Size-4 {
-						n554 = int(fw.U32(d, blk553))
-					}
-					if n554 >= 0 && n554 <= r.Size-blk553-4 {
-						r.Left -= int64(4 + n554)
+			p610, n611, ok612 := 0, 0, false
+			blk613 := pos + int(fw.U32(d, pos+78))
+			if blk613 >= pos+78+4 && blk613 <= size-4 && int(fw.U32(d, blk613))*20 <= size-blk613-4 {
+				n611 = int(fw.U32(d, blk613))
+				p610 = blk613 + 4
+				left -= int64(4 + n611*20)
+				ok612 = left >= 0
+			} else {
+				r.Left = left
+				p610, n611, ok612 = r.Block(pos+78, pos, 20)
+				left = r.Left
+			}
+			if ok612 {
+				for i614 := 0; i614 < n611 && r.Left >= 0; i614++ {
+					blk615 := pos + int(fw.U32(d, p610+i614*20+16))
+					if blk615 >= p610+i614*20+16+4 && blk615 <= size-4 {
+						if n616 := int(fw.U32(d, blk615)); n616 <= size-blk615-4 {
+							left -= int64(4 + n616)
+						} else {
+							r.Left = left
+							r.Text(p610+i614*20+16, pos)
+							left = r.Left
+						}
 					} else {
-						r.Text(p549+i552*20+16, pos)
+						r.Left = left
+						r.Text(p610+i614*20+16, pos)
+						left = r.Left
 					}
 				}
 			}
 		}
 		if 86 <= stored {
-			if p555, n556, ok557 := r.Block(pos+82, pos, 9); ok557 {
-				for i558 := 0; i558 < n556 && r.OK(); i558++ {
-					blk559 := pos + int(fw.U32(d, p555+i558*9))
-					n560 := -1
-					if blk559 >= p555+i558*9+4 && blk559 <= r.Size-4 {
-						n560 = int(fw.U32(d, blk559))
-					}
-					if n560 >= 0 && n560 <= r.Size-blk559-4 {
-						r.Left -= int64(4 + n560)
+			p617, n618, ok619 := 0, 0, false
+			blk620 := pos + int(fw.U32(d, pos+82))
+			if blk620 >= pos+82+4 && blk620 <= size-4 && int(fw.U32(d, blk620))*9 <= size-blk620-4 {
+				n618 = int(fw.U32(d, blk620))
+				p617 = blk620 + 4
+				left -= int64(4 + n618*9)
+				ok619 = left >= 0
+			} else {
+				r.Left = left
+				p617, n618, ok619 = r.Block(pos+82, pos, 9)
+				left = r.Left
+			}
+			if ok619 {
+				for i621 := 0; i621 < n618 && r.Left >= 0; i621++ {
+					blk622 := pos + int(fw.U32(d, p617+i621*9))
+					if blk622 >= p617+i621*9+4 && blk622 <= size-4 {
+						if n623 := int(fw.U32(d, blk622)); n623 <= size-blk622-4 {
+							left -= int64(4 + n623)
+						} else {
+							r.Left = left
+							r.Text(p617+i621*9, pos)
+							left = r.Left
+						}
 					} else {
-						r.Text(p555+i558*9, pos)
+						r.Left = left
+						r.Text(p617+i621*9, pos)
+						left = r.Left
 					}
-					if r.OK() {
-						if p561, set562, ok563 := r.Optional(p555+i558*9+4, pos, 4); set562 && ok563 {
-							FwVerifyVPrimitives(r, p561, p561)
+					if left >= 0 {
+						if d[p617+i621*9+4] != 0 {
+							p624 := pos + int(fw.U32(d, p617+i621*9+4+1))
+							if p624 >= p617+i621*9+4+5 && p624 <= size-4 {
+								left -= 4
+								{
+									slot, base := p624, p624
+									pos := base + int(fw.U32(d, slot))
+									stored, typ := 0, uint32(0)
+									if pos >= slot+4 && pos <= size-8 {
+										h := d[pos : pos+8 : pos+8]
+										stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+									}
+									if stored >= 8 && stored <= size-pos && typ == 110 && r.Depth > 0 {
+										left -= int64(stored)
+										if stored >= 177 {
+											r.Left = left
+											fw.VCheckDecimal(r, pos+57)
+											left = r.Left
+											blk625 := pos + int(fw.U32(d, pos+73))
+											if blk625 >= pos+73+4 && blk625 <= size-4 {
+												if n626 := int(fw.U32(d, blk625)); n626 <= size-blk625-4 {
+													left -= int64(4 + n626)
+												} else {
+													r.Left = left
+													r.Text(pos+73, pos)
+													left = r.Left
+												}
+											} else {
+												r.Left = left
+												r.Text(pos+73, pos)
+												left = r.Left
+											}
+											blk627 := pos + int(fw.U32(d, pos+77))
+											if blk627 >= pos+77+4 && blk627 <= size-4 {
+												if n628 := int(fw.U32(d, blk627)); n628 <= size-blk627-4 {
+													left -= int64(4 + n628)
+												} else {
+													r.Left = left
+													r.Text(pos+77, pos)
+													left = r.Left
+												}
+											} else {
+												r.Left = left
+												r.Text(pos+77, pos)
+												left = r.Left
+											}
+											blk629 := pos + int(fw.U32(d, pos+169))
+											if blk629 >= pos+169+4 && blk629 <= size-4 {
+												if n630 := int(fw.U32(d, blk629)); n630 <= size-blk629-4 {
+													left -= int64(4 + n630)
+												} else {
+													r.Left = left
+													r.Text(pos+169, pos)
+													left = r.Left
+												}
+											} else {
+												r.Left = left
+												r.Text(pos+169, pos)
+												left = r.Left
+											}
+										} else {
+											if 73 <= stored {
+												r.Left = left
+												fw.VCheckDecimal(r, pos+57)
+												left = r.Left
+											}
+											if 77 <= stored {
+												blk631 := pos + int(fw.U32(d, pos+73))
+												if blk631 >= pos+73+4 && blk631 <= size-4 {
+													if n632 := int(fw.U32(d, blk631)); n632 <= size-blk631-4 {
+														left -= int64(4 + n632)
+													} else {
+														r.Left = left
+														r.Text(pos+73, pos)
+														left = r.Left
+													}
+												} else {
+													r.Left = left
+													r.Text(pos+73, pos)
+													left = r.Left
+												}
+											}
+											if 81 <= stored {
+												blk633 := pos + int(fw.U32(d, pos+77))
+												if blk633 >= pos+77+4 && blk633 <= size-4 {
+													if n634 := int(fw.U32(d, blk633)); n634 <= size-blk633-4 {
+														left -= int64(4 + n634)
+													} else {
+														r.Left = left
+														r.Text(pos+77, pos)
+														left = r.Left
+													}
+												} else {
+													r.Left = left
+													r.Text(pos+77, pos)
+													left = r.Left
+												}
+											}
+											if 173 <= stored {
+												blk635 := pos + int(fw.U32(d, pos+169))
+												if blk635 >= pos+169+4 && blk635 <= size-4 {
+													if n636 := int(fw.U32(d, blk635)); n636 <= size-blk635-4 {
+														left -= int64(4 + n636)
+													} else {
+														r.Left = left
+														r.Text(pos+169, pos)
+														left = r.Left
+													}
+												} else {
+													r.Left = left
+													r.Text(pos+169, pos)
+													left = r.Left
+												}
+											}
+										}
+									} else {
+										r.Left = left
+										r.Enter(slot, base, 110) // records why
+										left = r.Left
+									}
+								}
+							} else {
+								r.Left = left
+								r.Optional(p617+i621*9+4, pos, 4) // records why
+								left = r.Left
+							}
 						}
 					}
 				}
 			}
 		}
 		if 90 <= stored {
-			if p564, n565, ok566 := r.Block(pos+86, pos, 8); ok566 {
-				for i567 := 0; i567 < n565 && r.OK(); i567++ {
-					proto.FwVerifyVOrder(r, p564+i567*8, pos)
-					if r.OK() {
-						FwVerifyVOptionals(r, p564+i567*8+4, pos)
+			p637, n638, ok639 := 0, 0, false
+			blk640 := pos + int(fw.U32(d, pos+86))
+			if blk640 >= pos+86+4 && blk640 <= size-4 && int(fw.U32(d, blk640))*8 <= size-blk640-4 {
+				n638 = int(fw.U32(d, blk640))
+				p637 = blk640 + 4
+				left -= int64(4 + n638*8)
+				ok639 = left >= 0
+			} else {
+				r.Left = left
+				p637, n638, ok639 = r.Block(pos+86, pos, 8)
+				left = r.Left
+			}
+			if ok639 {
+				for i641 := 0; i641 < n638 && r.Left >= 0; i641++ {
+					{
+						slot, base := p637+i641*8, pos
+						pos := base + int(fw.U32(d, slot))
+						stored, typ := 0, uint32(0)
+						if pos >= slot+4 && pos <= size-8 {
+							h := d[pos : pos+8 : pos+8]
+							stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+						}
+						if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
+							left -= int64(stored)
+							if stored >= 34 {
+								blk642 := pos + int(fw.U32(d, pos+12))
+								if blk642 >= pos+12+4 && blk642 <= size-4 {
+									if n643 := int(fw.U32(d, blk642)); n643 <= size-blk642-4 {
+										left -= int64(4 + n643)
+									} else {
+										r.Left = left
+										r.Text(pos+12, pos)
+										left = r.Left
+									}
+								} else {
+									r.Left = left
+									r.Text(pos+12, pos)
+									left = r.Left
+								}
+							} else {
+								if 16 <= stored {
+									blk644 := pos + int(fw.U32(d, pos+12))
+									if blk644 >= pos+12+4 && blk644 <= size-4 {
+										if n645 := int(fw.U32(d, blk644)); n645 <= size-blk644-4 {
+											left -= int64(4 + n645)
+										} else {
+											r.Left = left
+											r.Text(pos+12, pos)
+											left = r.Left
+										}
+									} else {
+										r.Left = left
+										r.Text(pos+12, pos)
+										left = r.Left
+									}
+								}
+							}
+						} else {
+							r.Left = left
+							r.Enter(slot, base, 1) // records why
+							left = r.Left
+						}
+					}
+					if left >= 0 {
+						r.Left = left
+						FwVerifyVOptionals(r, p637+i641*8+4, pos)
+						left = r.Left
 					}
 				}
 			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -3932,7 +5963,8 @@ func (s *Collections) UnmarshalFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(s.FwGetF(&r, 8, full), full)
 }
 
@@ -3947,106 +5979,107 @@ func VerifyCollectionsFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFCollections(&r, 8, full), full)
 }
 
 // FwPutF appends s's fields in the final format (generated code).
 func (s *Collections) FwPutF(b []byte) []byte {
-	for i568 := range s.FArray {
-		b = fw.AppendU32(b, uint32(s.FArray[i568]))
+	for i646 := range s.FArray {
+		b = fw.AppendU32(b, uint32(s.FArray[i646]))
 	}
-	for i569 := range s.FArrayOptional {
-		if s.FArrayOptional[i569] == nil {
+	for i647 := range s.FArrayOptional {
+		if s.FArrayOptional[i647] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = fw.AppendString(b, (*s.FArrayOptional[i569]))
+			b = fw.AppendString(b, (*s.FArrayOptional[i647]))
 		}
 	}
-	for i570 := range s.FArrayStruct {
-		b = s.FArrayStruct[i570].FwPutF(b)
+	for i648 := range s.FArrayStruct {
+		b = s.FArrayStruct[i648].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FVector)))
 	b = append(b, s.FVector...)
 	b = fw.AppendU32(b, uint32(len(s.FVectorOptional)))
-	for i571 := range s.FVectorOptional {
-		if s.FVectorOptional[i571] == nil {
+	for i649 := range s.FVectorOptional {
+		if s.FVectorOptional[i649] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = append(b, byte((*s.FVectorOptional[i571])))
+			b = append(b, byte((*s.FVectorOptional[i649])))
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.FVectorStruct)))
-	for i572 := range s.FVectorStruct {
-		b = s.FVectorStruct[i572].FwPutF(b)
+	for i650 := range s.FVectorStruct {
+		b = s.FVectorStruct[i650].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FList)))
-	for i573 := range s.FList {
-		b = fw.AppendString(b, s.FList[i573])
+	for i651 := range s.FList {
+		b = fw.AppendString(b, s.FList[i651])
 	}
 	b = fw.AppendU32(b, uint32(len(s.FListOptional)))
-	for i574 := range s.FListOptional {
-		if s.FListOptional[i574] == nil {
+	for i652 := range s.FListOptional {
+		if s.FListOptional[i652] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = s.FListOptional[i574].FwPutF(b)
+			b = s.FListOptional[i652].FwPutF(b)
 		}
 	}
-	set575 := fw.SortedSet(s.FSet, cmp.Compare[int64])
-	b = fw.AppendU32(b, uint32(len(set575)))
-	for i576 := range set575 {
-		b = fw.AppendU64(b, uint64(set575[i576]))
+	set653 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	b = fw.AppendU32(b, uint32(len(set653)))
+	for i654 := range set653 {
+		b = fw.AppendU64(b, uint64(set653[i654]))
 	}
-	set577 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
-	b = fw.AppendU32(b, uint32(len(set577)))
-	for i578 := range set577 {
-		b = set577[i578].FwPutF(b)
+	set655 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	b = fw.AppendU32(b, uint32(len(set655)))
+	for i656 := range set655 {
+		b = set655[i656].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FMap)))
-	for _, k579 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v580 := s.FMap[k579]
-		b = fw.AppendU32(b, uint32(k579))
-		b = fw.AppendString(b, v580)
+	for _, k657 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v658 := s.FMap[k657]
+		b = fw.AppendU32(b, uint32(k657))
+		b = fw.AppendString(b, v658)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FMapOptional)))
-	for _, k581 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v582 := s.FMapOptional[k581]
-		b = fw.AppendString(b, k581)
-		if v582 == nil {
+	for _, k659 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v660 := s.FMapOptional[k659]
+		b = fw.AppendString(b, k659)
+		if v660 == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = fw.AppendF64(b, float64((*v582)))
+			b = fw.AppendF64(b, float64((*v660)))
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.FMapEnumKey)))
-	for _, k583 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v584 := s.FMapEnumKey[k583]
-		b = append(b, byte(k583))
-		b = v584.FwPutF(b)
+	for _, k661 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v662 := s.FMapEnumKey[k661]
+		b = append(b, byte(k661))
+		b = v662.FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FHash)))
-	for k585, v586 := range s.FHash {
-		b = append(b, k585[:]...)
-		b = fw.AppendBytes(b, v586)
+	for k663, v664 := range s.FHash {
+		b = append(b, k663[:]...)
+		b = fw.AppendBytes(b, v664)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FHashOptional)))
-	for k587, v588 := range s.FHashOptional {
-		b = fw.AppendString(b, k587)
-		if v588 == nil {
+	for k665, v666 := range s.FHashOptional {
+		b = fw.AppendString(b, k665)
+		if v666 == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = v588.FwPutF(b)
+			b = v666.FwPutF(b)
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.FHashStructKey)))
-	for i589 := range s.FHashStructKey {
-		b = s.FHashStructKey[i589].Key.FwPutF(b)
-		b = s.FHashStructKey[i589].Value.FwPutF(b)
+	for i667 := range s.FHashStructKey {
+		b = s.FHashStructKey[i667].Key.FwPutF(b)
+		b = s.FHashStructKey[i667].Value.FwPutF(b)
 	}
 	return b
 }
@@ -4058,286 +6091,286 @@ func (s *Collections) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	for i590 := range s.FArray {
-		s.FArray[i590] = int32(fw.U32(d, p))
+	for i668 := range s.FArray {
+		s.FArray[i668] = int32(fw.U32(d, p))
 		p += 4
 	}
-	rest592 := 2
-	for i591 := range s.FArrayOptional {
-		rest592 -= 1
+	rest670 := 2
+	for i669 := range s.FArrayOptional {
+		rest670 -= 1
 		if d[p] == 0 {
-			s.FArrayOptional[i591] = nil
+			s.FArrayOptional[i669] = nil
 			p++
 		} else {
 			p++
-			if 4 > end-390-rest592-p {
+			if 4 > end-390-rest670-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if s.FArrayOptional[i591] == nil {
-				s.FArrayOptional[i591] = new(string)
+			if s.FArrayOptional[i669] == nil {
+				s.FArrayOptional[i669] = new(string)
 			}
-			if p = r.String(p, end-390-rest592, &(*s.FArrayOptional[i591])); p < 0 {
+			if p = r.String(p, end-390-rest670, &(*s.FArrayOptional[i669])); p < 0 {
 				return -1
 			}
 		}
 	}
-	rest594 := 338
-	for i593 := range s.FArrayStruct {
-		rest594 -= 169
-		if p = s.FArrayStruct[i593].FwGetF(r, p, end-52-rest594); p < 0 {
+	rest672 := 338
+	for i671 := range s.FArrayStruct {
+		rest672 -= 169
+		if p = s.FArrayStruct[i671].FwGetF(r, p, end-52-rest672); p < 0 {
 			return -1
 		}
 	}
-	n595, ok596 := r.Count(p, end-48, 1)
-	if !ok596 {
+	n673, ok674 := r.Count(p, end-48, 1)
+	if !ok674 {
 		return -1
 	}
 	p += 4
-	s.FVector = append(s.FVector[:0], d[p:p+n595]...)
-	p += n595
-	n598, ok599 := r.Count(p, end-44, 1)
-	if !ok599 {
+	s.FVector = append(s.FVector[:0], d[p:p+n673]...)
+	p += n673
+	n676, ok677 := r.Count(p, end-44, 1)
+	if !ok677 {
 		return -1
 	}
 	p += 4
-	s.FVectorOptional = fw.Resize(s.FVectorOptional, n598)
-	rest601 := n598 * 1
-	for i600 := range s.FVectorOptional {
-		rest601 -= 1
+	s.FVectorOptional = fw.Resize(s.FVectorOptional, n676)
+	rest679 := n676 * 1
+	for i678 := range s.FVectorOptional {
+		rest679 -= 1
 		if d[p] == 0 {
-			s.FVectorOptional[i600] = nil
+			s.FVectorOptional[i678] = nil
 			p++
 		} else {
 			p++
-			if 1 > end-44-rest601-p {
+			if 1 > end-44-rest679-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if s.FVectorOptional[i600] == nil {
-				s.FVectorOptional[i600] = new(EnumByte)
+			if s.FVectorOptional[i678] == nil {
+				s.FVectorOptional[i678] = new(EnumByte)
 			}
-			(*s.FVectorOptional[i600]) = EnumByte(d[p])
+			(*s.FVectorOptional[i678]) = EnumByte(d[p])
 			p += 1
 		}
 	}
-	n602, ok603 := r.Count(p, end-40, 26)
-	if !ok603 {
+	n680, ok681 := r.Count(p, end-40, 26)
+	if !ok681 {
 		return -1
 	}
 	p += 4
-	s.FVectorStruct = fw.Resize(s.FVectorStruct, n602)
-	rest605 := n602 * 26
-	for i604 := range s.FVectorStruct {
-		rest605 -= 26
-		if p = s.FVectorStruct[i604].FwGetF(r, p, end-40-rest605); p < 0 {
+	s.FVectorStruct = fw.Resize(s.FVectorStruct, n680)
+	rest683 := n680 * 26
+	for i682 := range s.FVectorStruct {
+		rest683 -= 26
+		if p = s.FVectorStruct[i682].FwGetF(r, p, end-40-rest683); p < 0 {
 			return -1
 		}
 	}
-	n606, ok607 := r.Count(p, end-36, 4)
-	if !ok607 {
+	n684, ok685 := r.Count(p, end-36, 4)
+	if !ok685 {
 		return -1
 	}
 	p += 4
-	s.FList = fw.Resize(s.FList, n606)
-	rest609 := n606 * 4
-	for i608 := range s.FList {
-		rest609 -= 4
-		if p = r.String(p, end-36-rest609, &s.FList[i608]); p < 0 {
+	s.FList = fw.Resize(s.FList, n684)
+	rest687 := n684 * 4
+	for i686 := range s.FList {
+		rest687 -= 4
+		if p = r.String(p, end-36-rest687, &s.FList[i686]); p < 0 {
 			return -1
 		}
 	}
-	n610, ok611 := r.Count(p, end-32, 1)
-	if !ok611 {
+	n688, ok689 := r.Count(p, end-32, 1)
+	if !ok689 {
 		return -1
 	}
 	p += 4
-	s.FListOptional = fw.Resize(s.FListOptional, n610)
-	rest613 := n610 * 1
-	for i612 := range s.FListOptional {
-		rest613 -= 1
+	s.FListOptional = fw.Resize(s.FListOptional, n688)
+	rest691 := n688 * 1
+	for i690 := range s.FListOptional {
+		rest691 -= 1
 		if d[p] == 0 {
-			s.FListOptional[i612] = nil
+			s.FListOptional[i690] = nil
 			p++
 		} else {
 			p++
-			if 12 > end-32-rest613-p {
+			if 12 > end-32-rest691-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if s.FListOptional[i612] == nil {
-				s.FListOptional[i612] = new(Optionals)
+			if s.FListOptional[i690] == nil {
+				s.FListOptional[i690] = new(Optionals)
 			}
-			if p = s.FListOptional[i612].FwGetF(r, p, end-32-rest613); p < 0 {
+			if p = s.FListOptional[i690].FwGetF(r, p, end-32-rest691); p < 0 {
 				return -1
 			}
 		}
 	}
-	n614, ok615 := r.Count(p, end-28, 8)
-	if !ok615 {
+	n692, ok693 := r.Count(p, end-28, 8)
+	if !ok693 {
 		return -1
 	}
 	p += 4
-	s.FSet = fw.Resize(s.FSet, n614)
-	for i616 := range s.FSet {
-		s.FSet[i616] = int64(fw.U64(d, p))
+	s.FSet = fw.Resize(s.FSet, n692)
+	for i694 := range s.FSet {
+		s.FSet[i694] = int64(fw.U64(d, p))
 		p += 8
 	}
 	s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
-	n617, ok618 := r.Count(p, end-24, 12)
-	if !ok618 {
+	n695, ok696 := r.Count(p, end-24, 12)
+	if !ok696 {
 		return -1
 	}
 	p += 4
-	s.FSetStruct = fw.Resize(s.FSetStruct, n617)
-	rest620 := n617 * 12
-	for i619 := range s.FSetStruct {
-		rest620 -= 12
-		if p = s.FSetStruct[i619].FwGetF(r, p, end-24-rest620); p < 0 {
+	s.FSetStruct = fw.Resize(s.FSetStruct, n695)
+	rest698 := n695 * 12
+	for i697 := range s.FSetStruct {
+		rest698 -= 12
+		if p = s.FSetStruct[i697].FwGetF(r, p, end-24-rest698); p < 0 {
 			return -1
 		}
 	}
 	s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
-	n621, ok622 := r.Count(p, end-20, 8)
-	if !ok622 {
+	n699, ok700 := r.Count(p, end-20, 8)
+	if !ok700 {
 		return -1
 	}
 	p += 4
-	s.FMap = fw.ClearMap(s.FMap, n621)
-	rest624 := n621 * 8
-	for i623 := 0; i623 < n621; i623++ {
-		rest624 -= 8
-		var k625 int32
-		var v626 string
-		k625 = int32(fw.U32(d, p))
+	s.FMap = fw.ClearMap(s.FMap, n699)
+	rest702 := n699 * 8
+	for i701 := 0; i701 < n699; i701++ {
+		rest702 -= 8
+		var k703 int32
+		var v704 string
+		k703 = int32(fw.U32(d, p))
 		p += 4
-		if p = r.String(p, end-20-rest624, &v626); p < 0 {
+		if p = r.String(p, end-20-rest702, &v704); p < 0 {
 			return -1
 		}
-		if _, dup := s.FMap[k625]; !dup {
-			s.FMap[k625] = v626
+		if _, dup := s.FMap[k703]; !dup {
+			s.FMap[k703] = v704
 		}
 	}
-	n627, ok628 := r.Count(p, end-16, 5)
-	if !ok628 {
+	n705, ok706 := r.Count(p, end-16, 5)
+	if !ok706 {
 		return -1
 	}
 	p += 4
-	s.FMapOptional = fw.ClearMap(s.FMapOptional, n627)
-	rest630 := n627 * 5
-	for i629 := 0; i629 < n627; i629++ {
-		rest630 -= 5
-		var k631 string
-		var v632 *float64
-		if p = r.String(p, end-16-rest630-1, &k631); p < 0 {
+	s.FMapOptional = fw.ClearMap(s.FMapOptional, n705)
+	rest708 := n705 * 5
+	for i707 := 0; i707 < n705; i707++ {
+		rest708 -= 5
+		var k709 string
+		var v710 *float64
+		if p = r.String(p, end-16-rest708-1, &k709); p < 0 {
 			return -1
 		}
 		if d[p] == 0 {
-			v632 = nil
+			v710 = nil
 			p++
 		} else {
 			p++
-			if 8 > end-16-rest630-p {
+			if 8 > end-16-rest708-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if v632 == nil {
-				v632 = new(float64)
+			if v710 == nil {
+				v710 = new(float64)
 			}
-			(*v632) = fw.F64(d, p)
+			(*v710) = fw.F64(d, p)
 			p += 8
 		}
-		if _, dup := s.FMapOptional[k631]; !dup {
-			s.FMapOptional[k631] = v632
+		if _, dup := s.FMapOptional[k709]; !dup {
+			s.FMapOptional[k709] = v710
 		}
 	}
-	n633, ok634 := r.Count(p, end-12, 13)
-	if !ok634 {
+	n711, ok712 := r.Count(p, end-12, 13)
+	if !ok712 {
 		return -1
 	}
 	p += 4
-	s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n633)
-	rest636 := n633 * 13
-	for i635 := 0; i635 < n633; i635++ {
-		rest636 -= 13
-		var k637 EnumByte
-		var v638 Optionals
-		k637 = EnumByte(d[p])
+	s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n711)
+	rest714 := n711 * 13
+	for i713 := 0; i713 < n711; i713++ {
+		rest714 -= 13
+		var k715 EnumByte
+		var v716 Optionals
+		k715 = EnumByte(d[p])
 		p += 1
-		if p = v638.FwGetF(r, p, end-12-rest636); p < 0 {
+		if p = v716.FwGetF(r, p, end-12-rest714); p < 0 {
 			return -1
 		}
-		if _, dup := s.FMapEnumKey[k637]; !dup {
-			s.FMapEnumKey[k637] = v638
+		if _, dup := s.FMapEnumKey[k715]; !dup {
+			s.FMapEnumKey[k715] = v716
 		}
 	}
-	n639, ok640 := r.Count(p, end-8, 20)
-	if !ok640 {
+	n717, ok718 := r.Count(p, end-8, 20)
+	if !ok718 {
 		return -1
 	}
 	p += 4
-	s.FHash = fw.ClearMap(s.FHash, n639)
-	rest642 := n639 * 20
-	for i641 := 0; i641 < n639; i641++ {
-		rest642 -= 20
-		var k643 fw.UUID
-		var v644 []byte
-		copy(k643[:], d[p:p+16])
+	s.FHash = fw.ClearMap(s.FHash, n717)
+	rest720 := n717 * 20
+	for i719 := 0; i719 < n717; i719++ {
+		rest720 -= 20
+		var k721 fw.UUID
+		var v722 []byte
+		copy(k721[:], d[p:p+16])
 		p += 16
-		if p = r.Bytes(p, end-8-rest642, &v644); p < 0 {
+		if p = r.Bytes(p, end-8-rest720, &v722); p < 0 {
 			return -1
 		}
-		if _, dup := s.FHash[k643]; !dup {
-			s.FHash[k643] = v644
+		if _, dup := s.FHash[k721]; !dup {
+			s.FHash[k721] = v722
 		}
 	}
-	n645, ok646 := r.Count(p, end-4, 5)
-	if !ok646 {
+	n723, ok724 := r.Count(p, end-4, 5)
+	if !ok724 {
 		return -1
 	}
 	p += 4
-	s.FHashOptional = fw.ClearMap(s.FHashOptional, n645)
-	rest648 := n645 * 5
-	for i647 := 0; i647 < n645; i647++ {
-		rest648 -= 5
-		var k649 string
-		var v650 *Primitives
-		if p = r.String(p, end-4-rest648-1, &k649); p < 0 {
+	s.FHashOptional = fw.ClearMap(s.FHashOptional, n723)
+	rest726 := n723 * 5
+	for i725 := 0; i725 < n723; i725++ {
+		rest726 -= 5
+		var k727 string
+		var v728 *Primitives
+		if p = r.String(p, end-4-rest726-1, &k727); p < 0 {
 			return -1
 		}
 		if d[p] == 0 {
-			v650 = nil
+			v728 = nil
 			p++
 		} else {
 			p++
-			if 169 > end-4-rest648-p {
+			if 169 > end-4-rest726-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if v650 == nil {
-				v650 = new(Primitives)
+			if v728 == nil {
+				v728 = new(Primitives)
 			}
-			if p = v650.FwGetF(r, p, end-4-rest648); p < 0 {
+			if p = v728.FwGetF(r, p, end-4-rest726); p < 0 {
 				return -1
 			}
 		}
-		if _, dup := s.FHashOptional[k649]; !dup {
-			s.FHashOptional[k649] = v650
+		if _, dup := s.FHashOptional[k727]; !dup {
+			s.FHashOptional[k727] = v728
 		}
 	}
-	n651, ok652 := r.Count(p, end, 38)
-	if !ok652 {
+	n729, ok730 := r.Count(p, end, 38)
+	if !ok730 {
 		return -1
 	}
 	p += 4
 	s.FHashStructKey = s.FHashStructKey[:0]
-	rest654 := n651 * 38
-	for i653 := 0; i653 < n651; i653++ {
-		rest654 -= 38
-		var k655 proto.Order
-		var v656 Optionals
-		if p = k655.FwGetF(r, p, end-rest654-12); p < 0 {
+	rest732 := n729 * 38
+	for i731 := 0; i731 < n729; i731++ {
+		rest732 -= 38
+		var k733 proto.Order
+		var v734 Optionals
+		if p = k733.FwGetF(r, p, end-rest732-12); p < 0 {
 			return -1
 		}
-		if p = v656.FwGetF(r, p, end-rest654); p < 0 {
+		if p = v734.FwGetF(r, p, end-rest732); p < 0 {
 			return -1
 		}
-		s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k655, Value: v656})
+		s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k733, Value: v734})
 	}
 	s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
 	r.Leave()
@@ -4352,209 +6385,344 @@ func FwVerifyFCollections(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 12
-	rest658 := 2
-	for i657 := 0; i657 < 2; i657++ {
-		rest658 -= 1
+	rest736 := 2
+	for i735 := 0; i735 < 2; i735++ {
+		rest736 -= 1
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 4 > end-390-rest658-p {
+			if 4 > end-390-rest736-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if _, p = r.Text(p, end-390-rest658); p < 0 {
+			n737 := int(fw.U32(d, p))
+			if n737 > end-390-rest736-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n737
+		}
+	}
+	rest739 := 338
+	for i738 := 0; i738 < 2; i738++ {
+		rest739 -= 169
+		{
+			end := end - 52 - rest739
+			if r.Depth == 0 {
+				return r.Fail(fw.ErrTooDeep)
+			}
+			p += 1
+			p += 1
+			p += 1
+			p += 4
+			p += 1
+			p += 1
+			p += 2
+			p += 2
+			p += 4
+			p += 4
+			p += 8
+			p += 8
+			p += 4
+			p += 8
+			if !r.CheckDecimal(p) {
 				return -1
 			}
+			p += 16
+			n740 := int(fw.U32(d, p))
+			if n740 > end-100-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n740
+			n741 := int(fw.U32(d, p))
+			if n741 > end-96-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n741
+			p += 8
+			p += 8
+			p += 8
+			p += 16
+			p += 16
+			p += 16
+			p += 16
+			n742 := int(fw.U32(d, p))
+			if n742 > end-4-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n742
+			p += 4
 		}
 	}
-	rest660 := 338
-	for i659 := 0; i659 < 2; i659++ {
-		rest660 -= 169
-		if p = FwVerifyFPrimitives(r, p, end-52-rest660); p < 0 {
-			return -1
-		}
-	}
-	n661, ok662 := r.Count(p, end-48, 1)
-	if !ok662 {
+	n743, ok744 := r.Count(p, end-48, 1)
+	if !ok744 {
 		return -1
 	}
 	p += 4
-	p += n661 * 1
-	n664, ok665 := r.Count(p, end-44, 1)
-	if !ok665 {
+	p += n743 * 1
+	n746, ok747 := r.Count(p, end-44, 1)
+	if !ok747 {
 		return -1
 	}
 	p += 4
-	rest667 := n664 * 1
-	for i666 := 0; i666 < n664; i666++ {
-		rest667 -= 1
+	rest749 := n746 * 1
+	for i748 := 0; i748 < n746; i748++ {
+		rest749 -= 1
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 1 > end-44-rest667-p {
+			if 1 > end-44-rest749-p {
 				return r.Fail(fw.ErrTruncated)
 			}
 			p += 1
 		}
 	}
-	n668, ok669 := r.Count(p, end-40, 26)
-	if !ok669 {
+	n750, ok751 := r.Count(p, end-40, 26)
+	if !ok751 {
 		return -1
 	}
 	p += 4
-	rest671 := n668 * 26
-	for i670 := 0; i670 < n668; i670++ {
-		rest671 -= 26
-		if p = proto.FwVerifyFOrder(r, p, end-40-rest671); p < 0 {
-			return -1
+	rest753 := n750 * 26
+	for i752 := 0; i752 < n750; i752++ {
+		rest753 -= 26
+		{
+			end := end - 40 - rest753
+			if r.Depth == 0 {
+				return r.Fail(fw.ErrTooDeep)
+			}
+			p += 4
+			n754 := int(fw.U32(d, p))
+			if n754 > end-18-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n754
+			p += 1
+			p += 1
+			p += 8
+			p += 8
 		}
 	}
-	n672, ok673 := r.Count(p, end-36, 4)
-	if !ok673 {
+	n755, ok756 := r.Count(p, end-36, 4)
+	if !ok756 {
 		return -1
 	}
 	p += 4
-	rest675 := n672 * 4
-	for i674 := 0; i674 < n672; i674++ {
-		rest675 -= 4
-		if _, p = r.Text(p, end-36-rest675); p < 0 {
-			return -1
+	rest758 := n755 * 4
+	for i757 := 0; i757 < n755; i757++ {
+		rest758 -= 4
+		n759 := int(fw.U32(d, p))
+		if n759 > end-36-rest758-p-4 {
+			return r.Fail(fw.ErrTruncated)
 		}
+		p += 4 + n759
 	}
-	n676, ok677 := r.Count(p, end-32, 1)
-	if !ok677 {
+	n760, ok761 := r.Count(p, end-32, 1)
+	if !ok761 {
 		return -1
 	}
 	p += 4
-	rest679 := n676 * 1
-	for i678 := 0; i678 < n676; i678++ {
-		rest679 -= 1
+	rest763 := n760 * 1
+	for i762 := 0; i762 < n760; i762++ {
+		rest763 -= 1
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 12 > end-32-rest679-p {
+			if 12 > end-32-rest763-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if p = FwVerifyFOptionals(r, p, end-32-rest679); p < 0 {
+			if p = FwVerifyFOptionals(r, p, end-32-rest763); p < 0 {
 				return -1
 			}
 		}
 	}
-	n680, ok681 := r.Count(p, end-28, 8)
-	if !ok681 {
+	n764, ok765 := r.Count(p, end-28, 8)
+	if !ok765 {
 		return -1
 	}
 	p += 4
-	p += n680 * 8
-	n683, ok684 := r.Count(p, end-24, 12)
-	if !ok684 {
+	p += n764 * 8
+	n767, ok768 := r.Count(p, end-24, 12)
+	if !ok768 {
 		return -1
 	}
 	p += 4
-	rest686 := n683 * 12
-	for i685 := 0; i685 < n683; i685++ {
-		rest686 -= 12
-		if p = proto.FwVerifyFBalance(r, p, end-24-rest686); p < 0 {
-			return -1
+	rest770 := n767 * 12
+	for i769 := 0; i769 < n767; i769++ {
+		rest770 -= 12
+		{
+			end := end - 24 - rest770
+			if r.Depth == 0 {
+				return r.Fail(fw.ErrTooDeep)
+			}
+			n771 := int(fw.U32(d, p))
+			if n771 > end-8-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n771
+			p += 8
 		}
 	}
-	n687, ok688 := r.Count(p, end-20, 8)
-	if !ok688 {
+	n772, ok773 := r.Count(p, end-20, 8)
+	if !ok773 {
 		return -1
 	}
 	p += 4
-	rest690 := n687 * 8
-	for i689 := 0; i689 < n687; i689++ {
-		rest690 -= 8
+	rest775 := n772 * 8
+	for i774 := 0; i774 < n772; i774++ {
+		rest775 -= 8
 		p += 4
-		if _, p = r.Text(p, end-20-rest690); p < 0 {
-			return -1
+		n776 := int(fw.U32(d, p))
+		if n776 > end-20-rest775-p-4 {
+			return r.Fail(fw.ErrTruncated)
 		}
+		p += 4 + n776
 	}
-	n691, ok692 := r.Count(p, end-16, 5)
-	if !ok692 {
+	n777, ok778 := r.Count(p, end-16, 5)
+	if !ok778 {
 		return -1
 	}
 	p += 4
-	rest694 := n691 * 5
-	for i693 := 0; i693 < n691; i693++ {
-		rest694 -= 5
-		if _, p = r.Text(p, end-16-rest694-1); p < 0 {
-			return -1
+	rest780 := n777 * 5
+	for i779 := 0; i779 < n777; i779++ {
+		rest780 -= 5
+		n781 := int(fw.U32(d, p))
+		if n781 > end-16-rest780-1-p-4 {
+			return r.Fail(fw.ErrTruncated)
 		}
+		p += 4 + n781
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 8 > end-16-rest694-p {
+			if 8 > end-16-rest780-p {
 				return r.Fail(fw.ErrTruncated)
 			}
 			p += 8
 		}
 	}
-	n695, ok696 := r.Count(p, end-12, 13)
-	if !ok696 {
+	n782, ok783 := r.Count(p, end-12, 13)
+	if !ok783 {
 		return -1
 	}
 	p += 4
-	rest698 := n695 * 13
-	for i697 := 0; i697 < n695; i697++ {
-		rest698 -= 13
+	rest785 := n782 * 13
+	for i784 := 0; i784 < n782; i784++ {
+		rest785 -= 13
 		p += 1
-		if p = FwVerifyFOptionals(r, p, end-12-rest698); p < 0 {
+		if p = FwVerifyFOptionals(r, p, end-12-rest785); p < 0 {
 			return -1
 		}
 	}
-	n699, ok700 := r.Count(p, end-8, 20)
-	if !ok700 {
+	n786, ok787 := r.Count(p, end-8, 20)
+	if !ok787 {
 		return -1
 	}
 	p += 4
-	rest702 := n699 * 20
-	for i701 := 0; i701 < n699; i701++ {
-		rest702 -= 20
+	rest789 := n786 * 20
+	for i788 := 0; i788 < n786; i788++ {
+		rest789 -= 20
 		p += 16
-		if _, p = r.Text(p, end-8-rest702); p < 0 {
-			return -1
+		n790 := int(fw.U32(d, p))
+		if n790 > end-8-rest789-p-4 {
+			return r.Fail(fw.ErrTruncated)
 		}
+		p += 4 + n790
 	}
-	n703, ok704 := r.Count(p, end-4, 5)
-	if !ok704 {
+	n791, ok792 := r.Count(p, end-4, 5)
+	if !ok792 {
 		return -1
 	}
 	p += 4
-	rest706 := n703 * 5
-	for i705 := 0; i705 < n703; i705++ {
-		rest706 -= 5
-		if _, p = r.Text(p, end-4-rest706-1); p < 0 {
-			return -1
+	rest794 := n791 * 5
+	for i793 := 0; i793 < n791; i793++ {
+		rest794 -= 5
+		n795 := int(fw.U32(d, p))
+		if n795 > end-4-rest794-1-p-4 {
+			return r.Fail(fw.ErrTruncated)
 		}
+		p += 4 + n795
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 169 > end-4-rest706-p {
+			if 169 > end-4-rest794-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if p = FwVerifyFPrimitives(r, p, end-4-rest706); p < 0 {
-				return -1
+			{
+				end := end - 4 - rest794
+				if r.Depth == 0 {
+					return r.Fail(fw.ErrTooDeep)
+				}
+				p += 1
+				p += 1
+				p += 1
+				p += 4
+				p += 1
+				p += 1
+				p += 2
+				p += 2
+				p += 4
+				p += 4
+				p += 8
+				p += 8
+				p += 4
+				p += 8
+				if !r.CheckDecimal(p) {
+					return -1
+				}
+				p += 16
+				n796 := int(fw.U32(d, p))
+				if n796 > end-100-p-4 {
+					return r.Fail(fw.ErrTruncated)
+				}
+				p += 4 + n796
+				n797 := int(fw.U32(d, p))
+				if n797 > end-96-p-4 {
+					return r.Fail(fw.ErrTruncated)
+				}
+				p += 4 + n797
+				p += 8
+				p += 8
+				p += 8
+				p += 16
+				p += 16
+				p += 16
+				p += 16
+				n798 := int(fw.U32(d, p))
+				if n798 > end-4-p-4 {
+					return r.Fail(fw.ErrTruncated)
+				}
+				p += 4 + n798
+				p += 4
 			}
 		}
 	}
-	n707, ok708 := r.Count(p, end, 38)
-	if !ok708 {
+	n799, ok800 := r.Count(p, end, 38)
+	if !ok800 {
 		return -1
 	}
 	p += 4
-	rest710 := n707 * 38
-	for i709 := 0; i709 < n707; i709++ {
-		rest710 -= 38
-		if p = proto.FwVerifyFOrder(r, p, end-rest710-12); p < 0 {
-			return -1
+	rest802 := n799 * 38
+	for i801 := 0; i801 < n799; i801++ {
+		rest802 -= 38
+		{
+			end := end - rest802 - 12
+			if r.Depth == 0 {
+				return r.Fail(fw.ErrTooDeep)
+			}
+			p += 4
+			n803 := int(fw.U32(d, p))
+			if n803 > end-18-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n803
+			p += 1
+			p += 1
+			p += 8
+			p += 8
 		}
-		if p = FwVerifyFOptionals(r, p, end-rest710); p < 0 {
+		if p = FwVerifyFOptionals(r, p, end-rest802); p < 0 {
 			return -1
 		}
 	}
@@ -4572,198 +6740,198 @@ func (s *Collections) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"f_array\":"...)
 	b = append(b, '[')
-	for i711 := range s.FArray {
-		if i711 > 0 {
+	for i804 := range s.FArray {
+		if i804 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(s.FArray[i711]), 10)
+		b = strconv.AppendInt(b, int64(s.FArray[i804]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_array_optional\":"...)
 	b = append(b, '[')
-	for i712 := range s.FArrayOptional {
-		if i712 > 0 {
+	for i805 := range s.FArrayOptional {
+		if i805 > 0 {
 			b = append(b, ',')
 		}
-		if s.FArrayOptional[i712] == nil {
+		if s.FArrayOptional[i805] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendJSONString(b, (*s.FArrayOptional[i712]))
+			b = fw.AppendJSONString(b, (*s.FArrayOptional[i805]))
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_array_struct\":"...)
 	b = append(b, '[')
-	for i713 := range s.FArrayStruct {
-		if i713 > 0 {
+	for i806 := range s.FArrayStruct {
+		if i806 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FArrayStruct[i713].AppendJSON(b)
+		b = s.FArrayStruct[i806].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_vector\":"...)
 	b = append(b, '[')
-	for i714 := range s.FVector {
-		if i714 > 0 {
+	for i807 := range s.FVector {
+		if i807 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendUint(b, uint64(s.FVector[i714]), 10)
+		b = strconv.AppendUint(b, uint64(s.FVector[i807]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_vector_optional\":"...)
 	b = append(b, '[')
-	for i715 := range s.FVectorOptional {
-		if i715 > 0 {
+	for i808 := range s.FVectorOptional {
+		if i808 > 0 {
 			b = append(b, ',')
 		}
-		if s.FVectorOptional[i715] == nil {
+		if s.FVectorOptional[i808] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = strconv.AppendUint(b, uint64((*s.FVectorOptional[i715])), 10)
+			b = strconv.AppendUint(b, uint64((*s.FVectorOptional[i808])), 10)
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_vector_struct\":"...)
 	b = append(b, '[')
-	for i716 := range s.FVectorStruct {
-		if i716 > 0 {
+	for i809 := range s.FVectorStruct {
+		if i809 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FVectorStruct[i716].AppendJSON(b)
+		b = s.FVectorStruct[i809].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_list\":"...)
 	b = append(b, '[')
-	for i717 := range s.FList {
-		if i717 > 0 {
+	for i810 := range s.FList {
+		if i810 > 0 {
 			b = append(b, ',')
 		}
-		b = fw.AppendJSONString(b, s.FList[i717])
+		b = fw.AppendJSONString(b, s.FList[i810])
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_list_optional\":"...)
 	b = append(b, '[')
-	for i718 := range s.FListOptional {
-		if i718 > 0 {
+	for i811 := range s.FListOptional {
+		if i811 > 0 {
 			b = append(b, ',')
 		}
-		if s.FListOptional[i718] == nil {
+		if s.FListOptional[i811] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = s.FListOptional[i718].AppendJSON(b)
+			b = s.FListOptional[i811].AppendJSON(b)
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_set\":"...)
-	set719 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	set812 := fw.SortedSet(s.FSet, cmp.Compare[int64])
 	b = append(b, '[')
-	for i720 := range set719 {
-		if i720 > 0 {
+	for i813 := range set812 {
+		if i813 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(set719[i720]), 10)
+		b = strconv.AppendInt(b, int64(set812[i813]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_set_struct\":"...)
-	set721 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	set814 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
 	b = append(b, '[')
-	for i722 := range set721 {
-		if i722 > 0 {
+	for i815 := range set814 {
+		if i815 > 0 {
 			b = append(b, ',')
 		}
-		b = set721[i722].AppendJSON(b)
+		b = set814[i815].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_map\":"...)
 	b = append(b, '{')
-	first725 := true
-	for _, k723 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v724 := s.FMap[k723]
-		if !first725 {
+	first818 := true
+	for _, k816 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v817 := s.FMap[k816]
+		if !first818 {
 			b = append(b, ',')
 		}
-		first725 = false
+		first818 = false
 		b = append(b, '"')
-		b = strconv.AppendInt(b, int64(k723), 10)
+		b = strconv.AppendInt(b, int64(k816), 10)
 		b = append(b, '"')
 		b = append(b, ':')
-		b = fw.AppendJSONString(b, v724)
+		b = fw.AppendJSONString(b, v817)
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_map_optional\":"...)
 	b = append(b, '{')
-	first728 := true
-	for _, k726 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v727 := s.FMapOptional[k726]
-		if !first728 {
+	first821 := true
+	for _, k819 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v820 := s.FMapOptional[k819]
+		if !first821 {
 			b = append(b, ',')
 		}
-		first728 = false
-		b = fw.AppendJSONString(b, k726)
+		first821 = false
+		b = fw.AppendJSONString(b, k819)
 		b = append(b, ':')
-		if v727 == nil {
+		if v820 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendDouble(b, float64((*v727)))
+			b = fw.AppendDouble(b, float64((*v820)))
 		}
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_map_enum_key\":"...)
 	b = append(b, '{')
-	first731 := true
-	for _, k729 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v730 := s.FMapEnumKey[k729]
-		if !first731 {
+	first824 := true
+	for _, k822 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v823 := s.FMapEnumKey[k822]
+		if !first824 {
 			b = append(b, ',')
 		}
-		first731 = false
+		first824 = false
 		b = append(b, '"')
-		b = strconv.AppendUint(b, uint64(k729), 10)
+		b = strconv.AppendUint(b, uint64(k822), 10)
 		b = append(b, '"')
 		b = append(b, ':')
-		b = v730.AppendJSON(b)
+		b = v823.AppendJSON(b)
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_hash\":"...)
 	b = append(b, '{')
-	first734 := true
-	for k732, v733 := range s.FHash {
-		if !first734 {
+	first827 := true
+	for k825, v826 := range s.FHash {
+		if !first827 {
 			b = append(b, ',')
 		}
-		first734 = false
-		b = fw.AppendJSONUUID(b, k732)
+		first827 = false
+		b = fw.AppendJSONUUID(b, k825)
 		b = append(b, ':')
-		b = fw.AppendJSONBytes(b, v733)
+		b = fw.AppendJSONBytes(b, v826)
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_hash_optional\":"...)
 	b = append(b, '{')
-	first737 := true
-	for k735, v736 := range s.FHashOptional {
-		if !first737 {
+	first830 := true
+	for k828, v829 := range s.FHashOptional {
+		if !first830 {
 			b = append(b, ',')
 		}
-		first737 = false
-		b = fw.AppendJSONString(b, k735)
+		first830 = false
+		b = fw.AppendJSONString(b, k828)
 		b = append(b, ':')
-		if v736 == nil {
+		if v829 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = v736.AppendJSON(b)
+			b = v829.AppendJSON(b)
 		}
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_hash_struct_key\":"...)
 	b = append(b, '[')
-	for i738 := range s.FHashStructKey {
-		if i738 > 0 {
+	for i831 := range s.FHashStructKey {
+		if i831 > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '[')
-		b = s.FHashStructKey[i738].Key.AppendJSON(b)
+		b = s.FHashStructKey[i831].Key.AppendJSON(b)
 		b = append(b, ',')
-		b = s.FHashStructKey[i738].Value.AppendJSON(b)
+		b = s.FHashStructKey[i831].Value.AppendJSON(b)
 		b = append(b, ']')
 	}
 	b = append(b, ']')
@@ -4792,53 +6960,53 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 		switch string(p.Key) {
 		case "f_array":
 			if p.Array() {
-				i739 := 0
+				i832 := 0
 				for p.More() {
-					if i739 == 3 {
+					if i832 == 3 {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					s.FArray[i739] = int32(p.Int(-2147483648, 2147483647))
-					i739++
+					s.FArray[i832] = int32(p.Int(-2147483648, 2147483647))
+					i832++
 				}
-				if i739 != 3 {
+				if i832 != 3 {
 					p.Fail(fw.ErrInvalidArgument)
 				}
 			}
 		case "f_array_optional":
 			if p.Array() {
-				i740 := 0
+				i833 := 0
 				for p.More() {
-					if i740 == 2 {
+					if i833 == 2 {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
 					if p.Null() {
-						s.FArrayOptional[i740] = nil
+						s.FArrayOptional[i833] = nil
 					} else {
-						if s.FArrayOptional[i740] == nil {
-							s.FArrayOptional[i740] = new(string)
+						if s.FArrayOptional[i833] == nil {
+							s.FArrayOptional[i833] = new(string)
 						}
-						p.String(&(*s.FArrayOptional[i740]))
+						p.String(&(*s.FArrayOptional[i833]))
 					}
-					i740++
+					i833++
 				}
-				if i740 != 2 {
+				if i833 != 2 {
 					p.Fail(fw.ErrInvalidArgument)
 				}
 			}
 		case "f_array_struct":
 			if p.Array() {
-				i741 := 0
+				i834 := 0
 				for p.More() {
-					if i741 == 2 {
+					if i834 == 2 {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					s.FArrayStruct[i741].FwGetJSON(p)
-					i741++
+					s.FArrayStruct[i834].FwGetJSON(p)
+					i834++
 				}
-				if i741 != 2 {
+				if i834 != 2 {
 					p.Fail(fw.ErrInvalidArgument)
 				}
 			}
@@ -4846,87 +7014,87 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FVector = s.FVector[:0]
 			if p.Array() {
 				for p.More() {
-					var e742 byte
-					e742 = byte(p.Uint(255))
+					var e835 byte
+					e835 = byte(p.Uint(255))
 					if p.Err != nil {
 						break
 					}
-					s.FVector = append(s.FVector, e742)
+					s.FVector = append(s.FVector, e835)
 				}
 			}
 		case "f_vector_optional":
 			s.FVectorOptional = s.FVectorOptional[:0]
 			if p.Array() {
 				for p.More() {
-					var e743 *EnumByte
+					var e836 *EnumByte
 					if p.Null() {
-						e743 = nil
+						e836 = nil
 					} else {
-						if e743 == nil {
-							e743 = new(EnumByte)
+						if e836 == nil {
+							e836 = new(EnumByte)
 						}
-						(*e743) = EnumByte(p.Uint(255))
+						(*e836) = EnumByte(p.Uint(255))
 					}
 					if p.Err != nil {
 						break
 					}
-					s.FVectorOptional = append(s.FVectorOptional, e743)
+					s.FVectorOptional = append(s.FVectorOptional, e836)
 				}
 			}
 		case "f_vector_struct":
 			s.FVectorStruct = s.FVectorStruct[:0]
 			if p.Array() {
 				for p.More() {
-					var e744 proto.Order
-					e744 = proto.NewOrder()
-					e744.FwGetJSON(p)
+					var e837 proto.Order
+					e837 = proto.NewOrder()
+					e837.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.FVectorStruct = append(s.FVectorStruct, e744)
+					s.FVectorStruct = append(s.FVectorStruct, e837)
 				}
 			}
 		case "f_list":
 			s.FList = s.FList[:0]
 			if p.Array() {
 				for p.More() {
-					var e745 string
-					p.String(&e745)
+					var e838 string
+					p.String(&e838)
 					if p.Err != nil {
 						break
 					}
-					s.FList = append(s.FList, e745)
+					s.FList = append(s.FList, e838)
 				}
 			}
 		case "f_list_optional":
 			s.FListOptional = s.FListOptional[:0]
 			if p.Array() {
 				for p.More() {
-					var e746 *Optionals
+					var e839 *Optionals
 					if p.Null() {
-						e746 = nil
+						e839 = nil
 					} else {
-						if e746 == nil {
-							e746 = new(Optionals)
+						if e839 == nil {
+							e839 = new(Optionals)
 						}
-						e746.FwGetJSON(p)
+						e839.FwGetJSON(p)
 					}
 					if p.Err != nil {
 						break
 					}
-					s.FListOptional = append(s.FListOptional, e746)
+					s.FListOptional = append(s.FListOptional, e839)
 				}
 			}
 		case "f_set":
 			s.FSet = s.FSet[:0]
 			if p.Array() {
 				for p.More() {
-					var e747 int64
-					e747 = int64(p.Int(-9223372036854775808, 9223372036854775807))
+					var e840 int64
+					e840 = int64(p.Int(-9223372036854775808, 9223372036854775807))
 					if p.Err != nil {
 						break
 					}
-					s.FSet = append(s.FSet, e747)
+					s.FSet = append(s.FSet, e840)
 				}
 			}
 			s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
@@ -4934,13 +7102,13 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FSetStruct = s.FSetStruct[:0]
 			if p.Array() {
 				for p.More() {
-					var e748 proto.Balance
-					e748 = proto.NewBalance()
-					e748.FwGetJSON(p)
+					var e841 proto.Balance
+					e841 = proto.NewBalance()
+					e841.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.FSetStruct = append(s.FSetStruct, e748)
+					s.FSetStruct = append(s.FSetStruct, e841)
 				}
 			}
 			s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
@@ -4948,14 +7116,14 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FMap = fw.ClearMap(s.FMap, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k749 := int32(p.KeyInt(-2147483648, 2147483647))
-					var v750 string
-					p.String(&v750)
+					k842 := int32(p.KeyInt(-2147483648, 2147483647))
+					var v843 string
+					p.String(&v843)
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FMap[k749]; !dup {
-						s.FMap[k749] = v750
+					if _, dup := s.FMap[k842]; !dup {
+						s.FMap[k842] = v843
 					}
 				}
 			}
@@ -4963,21 +7131,21 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FMapOptional = fw.ClearMap(s.FMapOptional, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k751 := p.KeyString()
-					var v752 *float64
+					k844 := p.KeyString()
+					var v845 *float64
 					if p.Null() {
-						v752 = nil
+						v845 = nil
 					} else {
-						if v752 == nil {
-							v752 = new(float64)
+						if v845 == nil {
+							v845 = new(float64)
 						}
-						(*v752) = float64(p.Double())
+						(*v845) = float64(p.Double())
 					}
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FMapOptional[k751]; !dup {
-						s.FMapOptional[k751] = v752
+					if _, dup := s.FMapOptional[k844]; !dup {
+						s.FMapOptional[k844] = v845
 					}
 				}
 			}
@@ -4985,14 +7153,14 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k753 := EnumByte(p.KeyUint(255))
-					var v754 Optionals
-					v754.FwGetJSON(p)
+					k846 := EnumByte(p.KeyUint(255))
+					var v847 Optionals
+					v847.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FMapEnumKey[k753]; !dup {
-						s.FMapEnumKey[k753] = v754
+					if _, dup := s.FMapEnumKey[k846]; !dup {
+						s.FMapEnumKey[k846] = v847
 					}
 				}
 			}
@@ -5000,14 +7168,14 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FHash = fw.ClearMap(s.FHash, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k755 := p.KeyUUID()
-					var v756 []byte
-					p.Bytes(&v756)
+					k848 := p.KeyUUID()
+					var v849 []byte
+					p.Bytes(&v849)
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FHash[k755]; !dup {
-						s.FHash[k755] = v756
+					if _, dup := s.FHash[k848]; !dup {
+						s.FHash[k848] = v849
 					}
 				}
 			}
@@ -5015,21 +7183,21 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FHashOptional = fw.ClearMap(s.FHashOptional, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k757 := p.KeyString()
-					var v758 *Primitives
+					k850 := p.KeyString()
+					var v851 *Primitives
 					if p.Null() {
-						v758 = nil
+						v851 = nil
 					} else {
-						if v758 == nil {
-							v758 = new(Primitives)
+						if v851 == nil {
+							v851 = new(Primitives)
 						}
-						v758.FwGetJSON(p)
+						v851.FwGetJSON(p)
 					}
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FHashOptional[k757]; !dup {
-						s.FHashOptional[k757] = v758
+					if _, dup := s.FHashOptional[k850]; !dup {
+						s.FHashOptional[k850] = v851
 					}
 				}
 			}
@@ -5041,21 +7209,21 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					var k759 proto.Order
-					var v760 Optionals
-					k759.FwGetJSON(p)
+					var k852 proto.Order
+					var v853 Optionals
+					k852.FwGetJSON(p)
 					if !p.More() {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					v760.FwGetJSON(p)
+					v853.FwGetJSON(p)
 					if p.More() {
 						p.Fail(fw.ErrInvalidArgument)
 					}
 					if p.Err != nil {
 						break
 					}
-					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k759, Value: v760})
+					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k852, Value: v853})
 				}
 			}
 			s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
@@ -5120,7 +7288,8 @@ func (s *Fixed) UnmarshalFBELimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	s.FwGetV(&r, 4, 0)
 	return r.Result()
 }
@@ -5136,16 +7305,24 @@ func VerifyFixedLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	FwVerifyVFixed(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Fixed) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(12)
-	b := w.Buf[pos : pos+12 : pos+12]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 12
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+12 : pos+12]
 	fw.PutU32(b, 0, 12)
 	fw.PutU32(b, 4, 500)
 	fw.PutU32(b, 8, uint32(s.Id))
@@ -5154,12 +7331,14 @@ func (s *Fixed) FwPutV(w *fw.Writer, slot, base int) {
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Fixed) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 500 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 500 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -5183,12 +7362,14 @@ func (s *Fixed) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVFixed verifies the Fixed body the slot leads to (generated code).
 func FwVerifyVFixed(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 500 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 500 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -5219,7 +7400,8 @@ func (s *Fixed) UnmarshalFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(s.FwGetF(&r, 8, full), full)
 }
 
@@ -5234,7 +7416,8 @@ func VerifyFixedFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFFixed(&r, 8, full), full)
 }
 
@@ -5251,8 +7434,8 @@ func (s *Fixed) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q761 := d[p : p+4 : p+4]
-	s.Id = int32(fw.U32(q761, 0))
+	q854 := d[p : p+4 : p+4]
+	s.Id = int32(fw.U32(q854, 0))
 	p += 4
 	r.Leave()
 	return p
@@ -5369,7 +7552,8 @@ func (s *Next) UnmarshalFBELimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	s.FwGetV(&r, 4, 0)
 	return r.Result()
 }
@@ -5385,16 +7569,24 @@ func VerifyNextLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	FwVerifyVNext(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Next) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(24)
-	b := w.Buf[pos : pos+24 : pos+24]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 24
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+24 : pos+24]
 	fw.PutU32(b, 0, 24)
 	fw.PutU32(b, 4, 113)
 	copy(b[8:], s.Id[:])
@@ -5403,12 +7595,14 @@ func (s *Next) FwPutV(w *fw.Writer, slot, base int) {
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Next) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 113 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 113 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -5432,12 +7626,14 @@ func (s *Next) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVNext verifies the Next body the slot leads to (generated code).
 func FwVerifyVNext(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 113 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 113 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -5468,7 +7664,8 @@ func (s *Next) UnmarshalFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(s.FwGetF(&r, 8, full), full)
 }
 
@@ -5483,7 +7680,8 @@ func VerifyNextFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFNext(&r, 8, full), full)
 }
 
@@ -5607,7 +7805,8 @@ func (s *Shifted) UnmarshalFBELimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	s.FwGetV(&r, 4, 0)
 	return r.Result()
 }
@@ -5623,16 +7822,24 @@ func VerifyShiftedLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	FwVerifyVShifted(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Shifted) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(24)
-	b := w.Buf[pos : pos+24 : pos+24]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 24
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+24 : pos+24]
 	fw.PutU32(b, 0, 24)
 	fw.PutU32(b, 4, 300)
 	fw.PutDecimal(b[8:], s.Amount)
@@ -5641,12 +7848,14 @@ func (s *Shifted) FwPutV(w *fw.Writer, slot, base int) {
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Shifted) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 300 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 300 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -5669,25 +7878,33 @@ func (s *Shifted) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVShifted verifies the Shifted body the slot leads to (generated code).
 func FwVerifyVShifted(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 300 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 300 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 300) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 24 {
+		r.Left = left
 		fw.VCheckDecimal(r, pos+8)
+		left = r.Left
 	} else {
 		if 24 <= stored {
+			r.Left = left
 			fw.VCheckDecimal(r, pos+8)
+			left = r.Left
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -5711,7 +7928,8 @@ func (s *Shifted) UnmarshalFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(s.FwGetF(&r, 8, full), full)
 }
 
@@ -5726,7 +7944,8 @@ func VerifyShiftedFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFShifted(&r, 8, full), full)
 }
 
@@ -5868,7 +8087,8 @@ func (s *Base) UnmarshalFBELimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	s.FwGetV(&r, 4, 0)
 	return r.Result()
 }
@@ -5884,34 +8104,44 @@ func VerifyBaseLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	FwVerifyVBase(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Base) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(13)
-	b := w.Buf[pos : pos+13 : pos+13]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 13 + 4 + len(s.Name)
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+13 : pos+13]
 	fw.PutU32(b, 0, 13)
 	fw.PutU32(b, 4, 301)
 	b[12] = byte(s.Level)
-	blk762 := w.Alloc(4 + len(s.Name))
-	fw.PutU32(w.Buf, pos+8, uint32(blk762-pos))
-	fw.PutU32(w.Buf, blk762, uint32(len(s.Name)))
-	copy(w.Buf[blk762+4:], s.Name)
+	q := pos + 13
+	fw.PutU32(b, 8, 13)
+	fw.PutU32(buf, q, uint32(len(s.Name)))
+	copy(buf[q+4:], s.Name)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Base) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 301 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 301 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -5941,43 +8171,55 @@ func (s *Base) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVBase verifies the Base body the slot leads to (generated code).
 func FwVerifyVBase(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 301 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 301 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 301) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 13 {
-		blk763 := pos + int(fw.U32(d, pos+8))
-		n764 := -1
-		if blk763 >= pos+8+4 && blk763 <= r.Size-4 {
-			n764 = int(fw.U32(d, blk763))
-		}
-		if n764 >= 0 && n764 <= r.Size-blk763-4 {
-			r.Left -= int64(4 + n764)
+		blk855 := pos + int(fw.U32(d, pos+8))
+		if blk855 >= pos+8+4 && blk855 <= size-4 {
+			if n856 := int(fw.U32(d, blk855)); n856 <= size-blk855-4 {
+				left -= int64(4 + n856)
+			} else {
+				r.Left = left
+				r.Text(pos+8, pos)
+				left = r.Left
+			}
 		} else {
+			r.Left = left
 			r.Text(pos+8, pos)
+			left = r.Left
 		}
 	} else {
 		if 12 <= stored {
-			blk765 := pos + int(fw.U32(d, pos+8))
-			n766 := -1
-			if blk765 >= pos+8+4 && blk765 <= r.Size-4 {
-				n766 = int(fw.U32(d, blk765))
-			}
-			if n766 >= 0 && n766 <= r.Size-blk765-4 {
-				r.Left -= int64(4 + n766)
+			blk857 := pos + int(fw.U32(d, pos+8))
+			if blk857 >= pos+8+4 && blk857 <= size-4 {
+				if n858 := int(fw.U32(d, blk857)); n858 <= size-blk857-4 {
+					left -= int64(4 + n858)
+				} else {
+					r.Left = left
+					r.Text(pos+8, pos)
+					left = r.Left
+				}
 			} else {
+				r.Left = left
 				r.Text(pos+8, pos)
+				left = r.Left
 			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -6001,7 +8243,8 @@ func (s *Base) UnmarshalFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(s.FwGetF(&r, 8, full), full)
 }
 
@@ -6016,7 +8259,8 @@ func VerifyBaseFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFBase(&r, 8, full), full)
 }
 
@@ -6037,8 +8281,8 @@ func (s *Base) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-1, &s.Name); p < 0 {
 		return -1
 	}
-	q767 := d[p : p+1 : p+1]
-	s.Level = int8(q767[0])
+	q859 := d[p : p+1 : p+1]
+	s.Level = int8(q859[0])
 	p += 1
 	r.Leave()
 	return p
@@ -6051,9 +8295,11 @@ func FwVerifyFBase(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	if _, p = r.Text(p, end-1); p < 0 {
-		return -1
+	n860 := int(fw.U32(d, p))
+	if n860 > end-1-p-4 {
+		return r.Fail(fw.ErrTruncated)
 	}
+	p += 4 + n860
 	p += 1
 	r.Leave()
 	return p
@@ -6177,7 +8423,8 @@ func (s *Derived) UnmarshalFBELimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	s.FwGetV(&r, 4, 0)
 	return r.Result()
 }
@@ -6193,36 +8440,46 @@ func VerifyDerivedLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	FwVerifyVDerived(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Derived) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(25)
-	b := w.Buf[pos : pos+25 : pos+25]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 25 + 4 + len(s.Name)
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+25 : pos+25]
 	fw.PutU32(b, 0, 25)
 	fw.PutU32(b, 4, 302)
 	b[12] = byte(s.Level)
 	fw.PutU32(b, 13, uint32(s.Serial))
 	fw.PutF64(b, 17, float64(s.Weight))
-	blk768 := w.Alloc(4 + len(s.Name))
-	fw.PutU32(w.Buf, pos+8, uint32(blk768-pos))
-	fw.PutU32(w.Buf, blk768, uint32(len(s.Name)))
-	copy(w.Buf[blk768+4:], s.Name)
+	q := pos + 25
+	fw.PutU32(b, 8, 25)
+	fw.PutU32(buf, q, uint32(len(s.Name)))
+	copy(buf[q+4:], s.Name)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Derived) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 302 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 302 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -6264,43 +8521,55 @@ func (s *Derived) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVDerived verifies the Derived body the slot leads to (generated code).
 func FwVerifyVDerived(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 302 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 302 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 302) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 25 {
-		blk769 := pos + int(fw.U32(d, pos+8))
-		n770 := -1
-		if blk769 >= pos+8+4 && blk769 <= r.Size-4 {
-			n770 = int(fw.U32(d, blk769))
-		}
-		if n770 >= 0 && n770 <= r.Size-blk769-4 {
-			r.Left -= int64(4 + n770)
+		blk861 := pos + int(fw.U32(d, pos+8))
+		if blk861 >= pos+8+4 && blk861 <= size-4 {
+			if n862 := int(fw.U32(d, blk861)); n862 <= size-blk861-4 {
+				left -= int64(4 + n862)
+			} else {
+				r.Left = left
+				r.Text(pos+8, pos)
+				left = r.Left
+			}
 		} else {
+			r.Left = left
 			r.Text(pos+8, pos)
+			left = r.Left
 		}
 	} else {
 		if 12 <= stored {
-			blk771 := pos + int(fw.U32(d, pos+8))
-			n772 := -1
-			if blk771 >= pos+8+4 && blk771 <= r.Size-4 {
-				n772 = int(fw.U32(d, blk771))
-			}
-			if n772 >= 0 && n772 <= r.Size-blk771-4 {
-				r.Left -= int64(4 + n772)
+			blk863 := pos + int(fw.U32(d, pos+8))
+			if blk863 >= pos+8+4 && blk863 <= size-4 {
+				if n864 := int(fw.U32(d, blk863)); n864 <= size-blk863-4 {
+					left -= int64(4 + n864)
+				} else {
+					r.Left = left
+					r.Text(pos+8, pos)
+					left = r.Left
+				}
 			} else {
+				r.Left = left
 				r.Text(pos+8, pos)
+				left = r.Left
 			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -6324,7 +8593,8 @@ func (s *Derived) UnmarshalFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(s.FwGetF(&r, 8, full), full)
 }
 
@@ -6339,7 +8609,8 @@ func VerifyDerivedFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFDerived(&r, 8, full), full)
 }
 
@@ -6362,10 +8633,10 @@ func (s *Derived) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-13, &s.Name); p < 0 {
 		return -1
 	}
-	q773 := d[p : p+13 : p+13]
-	s.Level = int8(q773[0])
-	s.Serial = int32(fw.U32(q773, 1))
-	s.Weight = fw.F64(q773, 5)
+	q865 := d[p : p+13 : p+13]
+	s.Level = int8(q865[0])
+	s.Serial = int32(fw.U32(q865, 1))
+	s.Weight = fw.F64(q865, 5)
 	p += 13
 	r.Leave()
 	return p
@@ -6378,9 +8649,11 @@ func FwVerifyFDerived(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	if _, p = r.Text(p, end-13); p < 0 {
-		return -1
+	n866 := int(fw.U32(d, p))
+	if n866 > end-13-p-4 {
+		return r.Fail(fw.ErrTruncated)
 	}
+	p += 4 + n866
 	p += 1
 	p += 4
 	p += 8
@@ -6519,7 +8792,8 @@ func (s *MoreDerived) UnmarshalFBELimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	s.FwGetV(&r, 4, 0)
 	return r.Result()
 }
@@ -6535,37 +8809,47 @@ func VerifyMoreDerivedLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	FwVerifyVMoreDerived(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *MoreDerived) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(26)
-	b := w.Buf[pos : pos+26 : pos+26]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 26 + 4 + len(s.Name)
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+26 : pos+26]
 	fw.PutU32(b, 0, 26)
 	fw.PutU32(b, 4, 303)
 	b[12] = byte(s.Level)
 	fw.PutU32(b, 13, uint32(s.Serial))
 	fw.PutF64(b, 17, float64(s.Weight))
 	b[25] = fw.B2U(s.Last)
-	blk774 := w.Alloc(4 + len(s.Name))
-	fw.PutU32(w.Buf, pos+8, uint32(blk774-pos))
-	fw.PutU32(w.Buf, blk774, uint32(len(s.Name)))
-	copy(w.Buf[blk774+4:], s.Name)
+	q := pos + 26
+	fw.PutU32(b, 8, 26)
+	fw.PutU32(buf, q, uint32(len(s.Name)))
+	copy(buf[q+4:], s.Name)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *MoreDerived) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 303 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 303 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -6613,43 +8897,55 @@ func (s *MoreDerived) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVMoreDerived verifies the MoreDerived body the slot leads to (generated code).
 func FwVerifyVMoreDerived(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 303 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 303 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 303) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 26 {
-		blk775 := pos + int(fw.U32(d, pos+8))
-		n776 := -1
-		if blk775 >= pos+8+4 && blk775 <= r.Size-4 {
-			n776 = int(fw.U32(d, blk775))
-		}
-		if n776 >= 0 && n776 <= r.Size-blk775-4 {
-			r.Left -= int64(4 + n776)
+		blk867 := pos + int(fw.U32(d, pos+8))
+		if blk867 >= pos+8+4 && blk867 <= size-4 {
+			if n868 := int(fw.U32(d, blk867)); n868 <= size-blk867-4 {
+				left -= int64(4 + n868)
+			} else {
+				r.Left = left
+				r.Text(pos+8, pos)
+				left = r.Left
+			}
 		} else {
+			r.Left = left
 			r.Text(pos+8, pos)
+			left = r.Left
 		}
 	} else {
 		if 12 <= stored {
-			blk777 := pos + int(fw.U32(d, pos+8))
-			n778 := -1
-			if blk777 >= pos+8+4 && blk777 <= r.Size-4 {
-				n778 = int(fw.U32(d, blk777))
-			}
-			if n778 >= 0 && n778 <= r.Size-blk777-4 {
-				r.Left -= int64(4 + n778)
+			blk869 := pos + int(fw.U32(d, pos+8))
+			if blk869 >= pos+8+4 && blk869 <= size-4 {
+				if n870 := int(fw.U32(d, blk869)); n870 <= size-blk869-4 {
+					left -= int64(4 + n870)
+				} else {
+					r.Left = left
+					r.Text(pos+8, pos)
+					left = r.Left
+				}
 			} else {
+				r.Left = left
 				r.Text(pos+8, pos)
+				left = r.Left
 			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -6673,7 +8969,8 @@ func (s *MoreDerived) UnmarshalFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(s.FwGetF(&r, 8, full), full)
 }
 
@@ -6688,7 +8985,8 @@ func VerifyMoreDerivedFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFMoreDerived(&r, 8, full), full)
 }
 
@@ -6712,11 +9010,11 @@ func (s *MoreDerived) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-14, &s.Name); p < 0 {
 		return -1
 	}
-	q779 := d[p : p+14 : p+14]
-	s.Level = int8(q779[0])
-	s.Serial = int32(fw.U32(q779, 1))
-	s.Weight = fw.F64(q779, 5)
-	s.Last = q779[13] != 0
+	q871 := d[p : p+14 : p+14]
+	s.Level = int8(q871[0])
+	s.Serial = int32(fw.U32(q871, 1))
+	s.Weight = fw.F64(q871, 5)
+	s.Last = q871[13] != 0
 	p += 14
 	r.Leave()
 	return p
@@ -6729,9 +9027,11 @@ func FwVerifyFMoreDerived(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	if _, p = r.Text(p, end-14); p < 0 {
-		return -1
+	n872 := int(fw.U32(d, p))
+	if n872 > end-14-p-4 {
+		return r.Fail(fw.ErrTruncated)
 	}
+	p += 4 + n872
 	p += 1
 	p += 4
 	p += 8
@@ -6864,7 +9164,8 @@ func (s *Wallet) UnmarshalFBELimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	s.FwGetV(&r, 4, 0)
 	return r.Result()
 }
@@ -6880,35 +9181,45 @@ func VerifyWalletLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	FwVerifyVWallet(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Wallet) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(36)
-	b := w.Buf[pos : pos+36 : pos+36]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 36 + 4 + len(s.Currency)
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+36 : pos+36]
 	fw.PutU32(b, 0, 36)
 	fw.PutU32(b, 4, 2)
 	fw.PutF64(b, 12, float64(s.Amount))
 	fw.PutDecimal(b[20:], s.Reserved)
-	blk780 := w.Alloc(4 + len(s.Currency))
-	fw.PutU32(w.Buf, pos+8, uint32(blk780-pos))
-	fw.PutU32(w.Buf, blk780, uint32(len(s.Currency)))
-	copy(w.Buf[blk780+4:], s.Currency)
+	q := pos + 36
+	fw.PutU32(b, 8, 36)
+	fw.PutU32(buf, q, uint32(len(s.Currency)))
+	copy(buf[q+4:], s.Currency)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Wallet) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 2 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -6944,47 +9255,63 @@ func (s *Wallet) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVWallet verifies the Wallet body the slot leads to (generated code).
 func FwVerifyVWallet(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 2 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 2) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 36 {
-		blk781 := pos + int(fw.U32(d, pos+8))
-		n782 := -1
-		if blk781 >= pos+8+4 && blk781 <= r.Size-4 {
-			n782 = int(fw.U32(d, blk781))
-		}
-		if n782 >= 0 && n782 <= r.Size-blk781-4 {
-			r.Left -= int64(4 + n782)
+		blk873 := pos + int(fw.U32(d, pos+8))
+		if blk873 >= pos+8+4 && blk873 <= size-4 {
+			if n874 := int(fw.U32(d, blk873)); n874 <= size-blk873-4 {
+				left -= int64(4 + n874)
+			} else {
+				r.Left = left
+				r.Text(pos+8, pos)
+				left = r.Left
+			}
 		} else {
+			r.Left = left
 			r.Text(pos+8, pos)
+			left = r.Left
 		}
+		r.Left = left
 		fw.VCheckDecimal(r, pos+20)
+		left = r.Left
 	} else {
 		if 12 <= stored {
-			blk783 := pos + int(fw.U32(d, pos+8))
-			n784 := -1
-			if blk783 >= pos+8+4 && blk783 <= r.Size-4 {
-				n784 = int(fw.U32(d, blk783))
-			}
-			if n784 >= 0 && n784 <= r.Size-blk783-4 {
-				r.Left -= int64(4 + n784)
+			blk875 := pos + int(fw.U32(d, pos+8))
+			if blk875 >= pos+8+4 && blk875 <= size-4 {
+				if n876 := int(fw.U32(d, blk875)); n876 <= size-blk875-4 {
+					left -= int64(4 + n876)
+				} else {
+					r.Left = left
+					r.Text(pos+8, pos)
+					left = r.Left
+				}
 			} else {
+				r.Left = left
 				r.Text(pos+8, pos)
+				left = r.Left
 			}
 		}
 		if 36 <= stored {
+			r.Left = left
 			fw.VCheckDecimal(r, pos+20)
+			left = r.Left
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -7008,7 +9335,8 @@ func (s *Wallet) UnmarshalFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(s.FwGetF(&r, 8, full), full)
 }
 
@@ -7023,7 +9351,8 @@ func VerifyWalletFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFWallet(&r, 8, full), full)
 }
 
@@ -7045,8 +9374,8 @@ func (s *Wallet) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-24, &s.Currency); p < 0 {
 		return -1
 	}
-	q785 := d[p : p+8 : p+8]
-	s.Amount = fw.F64(q785, 0)
+	q877 := d[p : p+8 : p+8]
+	s.Amount = fw.F64(q877, 0)
 	p += 8
 	if !r.Decimal(p, &s.Reserved) {
 		return -1
@@ -7063,9 +9392,11 @@ func FwVerifyFWallet(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	if _, p = r.Text(p, end-24); p < 0 {
-		return -1
+	n878 := int(fw.U32(d, p))
+	if n878 > end-24-p-4 {
+		return r.Fail(fw.ErrTruncated)
 	}
+	p += 4 + n878
 	p += 8
 	if !r.CheckDecimal(p) {
 		return -1
@@ -7176,11 +9507,11 @@ func (s *ExAccount) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.Orders)), 10)
 	b = append(b, ']', '[')
-	for i786 := range s.Orders {
-		if i786 > 0 {
+	for i879 := range s.Orders {
+		if i879 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i786].FwPrint(b)
+		b = s.Orders[i879].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ')')
@@ -7221,7 +9552,8 @@ func (s *ExAccount) UnmarshalFBELimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	s.FwGetV(&r, 4, 0)
 	return r.Result()
 }
@@ -7237,48 +9569,72 @@ func VerifyExAccountLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	FwVerifyVExAccount(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *ExAccount) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(33)
-	b := w.Buf[pos : pos+33 : pos+33]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 33 + 4 + len(s.Name)
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+33 : pos+33]
 	fw.PutU32(b, 0, 33)
 	fw.PutU32(b, 4, 304)
 	fw.PutU32(b, 8, uint32(s.Uid))
 	b[16] = byte(s.State)
 	fw.PutU16(b, 30, uint16(s.Refs))
 	b[32] = byte(s.Extra)
-	blk787 := w.Alloc(4 + len(s.Name))
-	fw.PutU32(w.Buf, pos+12, uint32(blk787-pos))
-	fw.PutU32(w.Buf, blk787, uint32(len(s.Name)))
-	copy(w.Buf[blk787+4:], s.Name)
+	q := pos + 33
+	fw.PutU32(b, 12, 33)
+	fw.PutU32(buf, q, uint32(len(s.Name)))
+	copy(buf[q+4:], s.Name)
 	s.Wallet.FwPutV(w, pos+17, pos)
 	if s.Asset == nil {
 		fw.VNull(w, pos+21)
 	} else {
-		blk788 := w.VOptional(pos+21, pos, 4)
-		s.Asset.FwPutV(w, blk788, blk788)
+		blk880 := len(w.Buf)
+		if blk880+4 > cap(w.Buf) {
+			w.Grow(4)
+		}
+		w.Buf = w.Buf[:blk880+4]
+		w.Buf[pos+21] = 1
+		fw.PutU32(w.Buf, pos+21+1, uint32(blk880-pos))
+		s.Asset.FwPutV(w, blk880, blk880)
 	}
-	p789 := w.VBlock(pos+26, pos, len(s.Orders), 4)
-	for i790 := range s.Orders {
-		s.Orders[i790].FwPutV(w, p789+i790*4, pos)
+	c881 := len(s.Orders)
+	blk882 := len(w.Buf)
+	if blk882+4+c881*4 > cap(w.Buf) {
+		w.Grow(4 + c881*4)
+	}
+	w.Buf = w.Buf[:blk882+4+c881*4]
+	fw.PutU32(w.Buf, pos+26, uint32(blk882-pos))
+	fw.PutU32(w.Buf, blk882, uint32(c881))
+	p883 := blk882 + 4
+	for i884 := range s.Orders {
+		s.Orders[i884].FwPutV(w, p883+i884*4, pos)
 	}
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *ExAccount) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 304 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 304 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -7293,20 +9649,20 @@ func (s *ExAccount) FwGetV(r *fw.VReader, slot, base int) {
 		s.Extra = protoex.State(body[32])
 		r.String(pos+12, pos, &s.Name)
 		s.Wallet.FwGetV(r, pos+17, pos)
-		p791, set792, ok793 := r.Optional(pos+21, pos, 4)
-		if !set792 {
+		p885, set886, ok887 := r.Optional(pos+21, pos, 4)
+		if !set886 {
 			s.Asset = nil
-		} else if ok793 {
+		} else if ok887 {
 			if s.Asset == nil {
 				s.Asset = new(protoex.Balance)
 			}
-			s.Asset.FwGetV(r, p791, p791)
+			s.Asset.FwGetV(r, p885, p885)
 		}
-		p794, n795, ok796 := r.Block(pos+26, pos, 4)
-		if ok796 {
-			s.Orders = fw.Resize(s.Orders, n795)
-			for i797 := range s.Orders {
-				s.Orders[i797].FwGetV(r, p794+i797*4, pos)
+		p888, n889, ok890 := r.Block(pos+26, pos, 4)
+		if ok890 {
+			s.Orders = fw.Resize(s.Orders, n889)
+			for i891 := range s.Orders {
+				s.Orders[i891].FwGetV(r, p888+i891*4, pos)
 				if !r.OK() {
 					break
 				}
@@ -7335,24 +9691,24 @@ func (s *ExAccount) FwGetV(r *fw.VReader, slot, base int) {
 			s.Wallet = d.Wallet
 		}
 		if 26 <= stored {
-			p798, set799, ok800 := r.Optional(pos+21, pos, 4)
-			if !set799 {
+			p892, set893, ok894 := r.Optional(pos+21, pos, 4)
+			if !set893 {
 				s.Asset = nil
-			} else if ok800 {
+			} else if ok894 {
 				if s.Asset == nil {
 					s.Asset = new(protoex.Balance)
 				}
-				s.Asset.FwGetV(r, p798, p798)
+				s.Asset.FwGetV(r, p892, p892)
 			}
 		} else {
 			s.Asset = d.Asset
 		}
 		if 30 <= stored {
-			p801, n802, ok803 := r.Block(pos+26, pos, 4)
-			if ok803 {
-				s.Orders = fw.Resize(s.Orders, n802)
-				for i804 := range s.Orders {
-					s.Orders[i804].FwGetV(r, p801+i804*4, pos)
+			p895, n896, ok897 := r.Block(pos+26, pos, 4)
+			if ok897 {
+				s.Orders = fw.Resize(s.Orders, n896)
+				for i898 := range s.Orders {
+					s.Orders[i898].FwGetV(r, p895+i898*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -7378,67 +9734,407 @@ func (s *ExAccount) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVExAccount verifies the ExAccount body the slot leads to (generated code).
 func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 304 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 304 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 304) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 33 {
-		blk805 := pos + int(fw.U32(d, pos+12))
-		n806 := -1
-		if blk805 >= pos+12+4 && blk805 <= r.Size-4 {
-			n806 = int(fw.U32(d, blk805))
-		}
-		if n806 >= 0 && n806 <= r.Size-blk805-4 {
-			r.Left -= int64(4 + n806)
+		blk899 := pos + int(fw.U32(d, pos+12))
+		if blk899 >= pos+12+4 && blk899 <= size-4 {
+			if n900 := int(fw.U32(d, blk899)); n900 <= size-blk899-4 {
+				left -= int64(4 + n900)
+			} else {
+				r.Left = left
+				r.Text(pos+12, pos)
+				left = r.Left
+			}
 		} else {
+			r.Left = left
 			r.Text(pos+12, pos)
+			left = r.Left
 		}
-		protoex.FwVerifyVBalance(r, pos+17, pos)
-		if p807, set808, ok809 := r.Optional(pos+21, pos, 4); set808 && ok809 {
-			protoex.FwVerifyVBalance(r, p807, p807)
+		{
+			slot, base := pos+17, pos
+			pos := base + int(fw.U32(d, slot))
+			stored, typ := 0, uint32(0)
+			if pos >= slot+4 && pos <= size-8 {
+				h := d[pos : pos+8 : pos+8]
+				stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+			}
+			if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
+				left -= int64(stored)
+				if stored >= 28 {
+					blk901 := pos + int(fw.U32(d, pos+8))
+					if blk901 >= pos+8+4 && blk901 <= size-4 {
+						if n902 := int(fw.U32(d, blk901)); n902 <= size-blk901-4 {
+							left -= int64(4 + n902)
+						} else {
+							r.Left = left
+							r.Text(pos+8, pos)
+							left = r.Left
+						}
+					} else {
+						r.Left = left
+						r.Text(pos+8, pos)
+						left = r.Left
+					}
+				} else {
+					if 12 <= stored {
+						blk903 := pos + int(fw.U32(d, pos+8))
+						if blk903 >= pos+8+4 && blk903 <= size-4 {
+							if n904 := int(fw.U32(d, blk903)); n904 <= size-blk903-4 {
+								left -= int64(4 + n904)
+							} else {
+								r.Left = left
+								r.Text(pos+8, pos)
+								left = r.Left
+							}
+						} else {
+							r.Left = left
+							r.Text(pos+8, pos)
+							left = r.Left
+						}
+					}
+				}
+			} else {
+				r.Left = left
+				r.Enter(slot, base, 2) // records why
+				left = r.Left
+			}
 		}
-		if p810, n811, ok812 := r.Block(pos+26, pos, 4); ok812 {
-			for i813 := 0; i813 < n811 && r.OK(); i813++ {
-				protoex.FwVerifyVOrder(r, p810+i813*4, pos)
+		if d[pos+21] != 0 {
+			p905 := pos + int(fw.U32(d, pos+21+1))
+			if p905 >= pos+21+5 && p905 <= size-4 {
+				left -= 4
+				{
+					slot, base := p905, p905
+					pos := base + int(fw.U32(d, slot))
+					stored, typ := 0, uint32(0)
+					if pos >= slot+4 && pos <= size-8 {
+						h := d[pos : pos+8 : pos+8]
+						stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+					}
+					if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
+						left -= int64(stored)
+						if stored >= 28 {
+							blk906 := pos + int(fw.U32(d, pos+8))
+							if blk906 >= pos+8+4 && blk906 <= size-4 {
+								if n907 := int(fw.U32(d, blk906)); n907 <= size-blk906-4 {
+									left -= int64(4 + n907)
+								} else {
+									r.Left = left
+									r.Text(pos+8, pos)
+									left = r.Left
+								}
+							} else {
+								r.Left = left
+								r.Text(pos+8, pos)
+								left = r.Left
+							}
+						} else {
+							if 12 <= stored {
+								blk908 := pos + int(fw.U32(d, pos+8))
+								if blk908 >= pos+8+4 && blk908 <= size-4 {
+									if n909 := int(fw.U32(d, blk908)); n909 <= size-blk908-4 {
+										left -= int64(4 + n909)
+									} else {
+										r.Left = left
+										r.Text(pos+8, pos)
+										left = r.Left
+									}
+								} else {
+									r.Left = left
+									r.Text(pos+8, pos)
+									left = r.Left
+								}
+							}
+						}
+					} else {
+						r.Left = left
+						r.Enter(slot, base, 2) // records why
+						left = r.Left
+					}
+				}
+			} else {
+				r.Left = left
+				r.Optional(pos+21, pos, 4) // records why
+				left = r.Left
+			}
+		}
+		p910, n911, ok912 := 0, 0, false
+		blk913 := pos + int(fw.U32(d, pos+26))
+		if blk913 >= pos+26+4 && blk913 <= size-4 && int(fw.U32(d, blk913))*4 <= size-blk913-4 {
+			n911 = int(fw.U32(d, blk913))
+			p910 = blk913 + 4
+			left -= int64(4 + n911*4)
+			ok912 = left >= 0
+		} else {
+			r.Left = left
+			p910, n911, ok912 = r.Block(pos+26, pos, 4)
+			left = r.Left
+		}
+		if ok912 {
+			for i914 := 0; i914 < n911 && r.Left >= 0; i914++ {
+				{
+					slot, base := p910+i914*4, pos
+					pos := base + int(fw.U32(d, slot))
+					stored, typ := 0, uint32(0)
+					if pos >= slot+4 && pos <= size-8 {
+						h := d[pos : pos+8 : pos+8]
+						stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+					}
+					if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
+						left -= int64(stored)
+						if stored >= 50 {
+							blk915 := pos + int(fw.U32(d, pos+12))
+							if blk915 >= pos+12+4 && blk915 <= size-4 {
+								if n916 := int(fw.U32(d, blk915)); n916 <= size-blk915-4 {
+									left -= int64(4 + n916)
+								} else {
+									r.Left = left
+									r.Text(pos+12, pos)
+									left = r.Left
+								}
+							} else {
+								r.Left = left
+								r.Text(pos+12, pos)
+								left = r.Left
+							}
+						} else {
+							if 16 <= stored {
+								blk917 := pos + int(fw.U32(d, pos+12))
+								if blk917 >= pos+12+4 && blk917 <= size-4 {
+									if n918 := int(fw.U32(d, blk917)); n918 <= size-blk917-4 {
+										left -= int64(4 + n918)
+									} else {
+										r.Left = left
+										r.Text(pos+12, pos)
+										left = r.Left
+									}
+								} else {
+									r.Left = left
+									r.Text(pos+12, pos)
+									left = r.Left
+								}
+							}
+						}
+					} else {
+						r.Left = left
+						r.Enter(slot, base, 1) // records why
+						left = r.Left
+					}
+				}
 			}
 		}
 	} else {
 		if 16 <= stored {
-			blk814 := pos + int(fw.U32(d, pos+12))
-			n815 := -1
-			if blk814 >= pos+12+4 && blk814 <= r.Size-4 {
-				n815 = int(fw.U32(d, blk814))
-			}
-			if n815 >= 0 && n815 <= r.Size-blk814-4 {
-				r.Left -= int64(4 + n815)
+			blk919 := pos + int(fw.U32(d, pos+12))
+			if blk919 >= pos+12+4 && blk919 <= size-4 {
+				if n920 := int(fw.U32(d, blk919)); n920 <= size-blk919-4 {
+					left -= int64(4 + n920)
+				} else {
+					r.Left = left
+					r.Text(pos+12, pos)
+					left = r.Left
+				}
 			} else {
+				r.Left = left
 				r.Text(pos+12, pos)
+				left = r.Left
 			}
 		}
 		if 21 <= stored {
-			protoex.FwVerifyVBalance(r, pos+17, pos)
+			{
+				slot, base := pos+17, pos
+				pos := base + int(fw.U32(d, slot))
+				stored, typ := 0, uint32(0)
+				if pos >= slot+4 && pos <= size-8 {
+					h := d[pos : pos+8 : pos+8]
+					stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+				}
+				if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
+					left -= int64(stored)
+					if stored >= 28 {
+						blk921 := pos + int(fw.U32(d, pos+8))
+						if blk921 >= pos+8+4 && blk921 <= size-4 {
+							if n922 := int(fw.U32(d, blk921)); n922 <= size-blk921-4 {
+								left -= int64(4 + n922)
+							} else {
+								r.Left = left
+								r.Text(pos+8, pos)
+								left = r.Left
+							}
+						} else {
+							r.Left = left
+							r.Text(pos+8, pos)
+							left = r.Left
+						}
+					} else {
+						if 12 <= stored {
+							blk923 := pos + int(fw.U32(d, pos+8))
+							if blk923 >= pos+8+4 && blk923 <= size-4 {
+								if n924 := int(fw.U32(d, blk923)); n924 <= size-blk923-4 {
+									left -= int64(4 + n924)
+								} else {
+									r.Left = left
+									r.Text(pos+8, pos)
+									left = r.Left
+								}
+							} else {
+								r.Left = left
+								r.Text(pos+8, pos)
+								left = r.Left
+							}
+						}
+					}
+				} else {
+					r.Left = left
+					r.Enter(slot, base, 2) // records why
+					left = r.Left
+				}
+			}
 		}
 		if 26 <= stored {
-			if p816, set817, ok818 := r.Optional(pos+21, pos, 4); set817 && ok818 {
-				protoex.FwVerifyVBalance(r, p816, p816)
+			if d[pos+21] != 0 {
+				p925 := pos + int(fw.U32(d, pos+21+1))
+				if p925 >= pos+21+5 && p925 <= size-4 {
+					left -= 4
+					{
+						slot, base := p925, p925
+						pos := base + int(fw.U32(d, slot))
+						stored, typ := 0, uint32(0)
+						if pos >= slot+4 && pos <= size-8 {
+							h := d[pos : pos+8 : pos+8]
+							stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+						}
+						if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
+							left -= int64(stored)
+							if stored >= 28 {
+								blk926 := pos + int(fw.U32(d, pos+8))
+								if blk926 >= pos+8+4 && blk926 <= size-4 {
+									if n927 := int(fw.U32(d, blk926)); n927 <= size-blk926-4 {
+										left -= int64(4 + n927)
+									} else {
+										r.Left = left
+										r.Text(pos+8, pos)
+										left = r.Left
+									}
+								} else {
+									r.Left = left
+									r.Text(pos+8, pos)
+									left = r.Left
+								}
+							} else {
+								if 12 <= stored {
+									blk928 := pos + int(fw.U32(d, pos+8))
+									if blk928 >= pos+8+4 && blk928 <= size-4 {
+										if n929 := int(fw.U32(d, blk928)); n929 <= size-blk928-4 {
+											left -= int64(4 + n929)
+										} else {
+											r.Left = left
+											r.Text(pos+8, pos)
+											left = r.Left
+										}
+									} else {
+										r.Left = left
+										r.Text(pos+8, pos)
+										left = r.Left
+									}
+								}
+							}
+						} else {
+							r.Left = left
+							r.Enter(slot, base, 2) // records why
+							left = r.Left
+						}
+					}
+				} else {
+					r.Left = left
+					r.Optional(pos+21, pos, 4) // records why
+					left = r.Left
+				}
 			}
 		}
 		if 30 <= stored {
-			if p819, n820, ok821 := r.Block(pos+26, pos, 4); ok821 {
-				for i822 := 0; i822 < n820 && r.OK(); i822++ {
-					protoex.FwVerifyVOrder(r, p819+i822*4, pos)
+			p930, n931, ok932 := 0, 0, false
+			blk933 := pos + int(fw.U32(d, pos+26))
+			if blk933 >= pos+26+4 && blk933 <= size-4 && int(fw.U32(d, blk933))*4 <= size-blk933-4 {
+				n931 = int(fw.U32(d, blk933))
+				p930 = blk933 + 4
+				left -= int64(4 + n931*4)
+				ok932 = left >= 0
+			} else {
+				r.Left = left
+				p930, n931, ok932 = r.Block(pos+26, pos, 4)
+				left = r.Left
+			}
+			if ok932 {
+				for i934 := 0; i934 < n931 && r.Left >= 0; i934++ {
+					{
+						slot, base := p930+i934*4, pos
+						pos := base + int(fw.U32(d, slot))
+						stored, typ := 0, uint32(0)
+						if pos >= slot+4 && pos <= size-8 {
+							h := d[pos : pos+8 : pos+8]
+							stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+						}
+						if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
+							left -= int64(stored)
+							if stored >= 50 {
+								blk935 := pos + int(fw.U32(d, pos+12))
+								if blk935 >= pos+12+4 && blk935 <= size-4 {
+									if n936 := int(fw.U32(d, blk935)); n936 <= size-blk935-4 {
+										left -= int64(4 + n936)
+									} else {
+										r.Left = left
+										r.Text(pos+12, pos)
+										left = r.Left
+									}
+								} else {
+									r.Left = left
+									r.Text(pos+12, pos)
+									left = r.Left
+								}
+							} else {
+								if 16 <= stored {
+									blk937 := pos + int(fw.U32(d, pos+12))
+									if blk937 >= pos+12+4 && blk937 <= size-4 {
+										if n938 := int(fw.U32(d, blk937)); n938 <= size-blk937-4 {
+											left -= int64(4 + n938)
+										} else {
+											r.Left = left
+											r.Text(pos+12, pos)
+											left = r.Left
+										}
+									} else {
+										r.Left = left
+										r.Text(pos+12, pos)
+										left = r.Left
+									}
+								}
+							}
+						} else {
+							r.Left = left
+							r.Enter(slot, base, 1) // records why
+							left = r.Left
+						}
+					}
 				}
 			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -7462,7 +10158,8 @@ func (s *ExAccount) UnmarshalFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(s.FwGetF(&r, 8, full), full)
 }
 
@@ -7477,7 +10174,8 @@ func VerifyExAccountFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFExAccount(&r, 8, full), full)
 }
 
@@ -7494,8 +10192,8 @@ func (s *ExAccount) FwPutF(b []byte) []byte {
 		b = s.Asset.FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.Orders)))
-	for i823 := range s.Orders {
-		b = s.Orders[i823].FwPutF(b)
+	for i939 := range s.Orders {
+		b = s.Orders[i939].FwPutF(b)
 	}
 	b = fw.AppendU16(b, uint16(s.Refs))
 	b = append(b, byte(s.Extra))
@@ -7509,14 +10207,14 @@ func (s *ExAccount) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q824 := d[p : p+4 : p+4]
-	s.Uid = int32(fw.U32(q824, 0))
+	q940 := d[p : p+4 : p+4]
+	s.Uid = int32(fw.U32(q940, 0))
 	p += 4
 	if p = r.String(p, end-29, &s.Name); p < 0 {
 		return -1
 	}
-	q825 := d[p : p+1 : p+1]
-	s.State = protoex.State(q825[0])
+	q941 := d[p : p+1 : p+1]
+	s.State = protoex.State(q941[0])
 	p += 1
 	if p = s.Wallet.FwGetF(r, p, end-8); p < 0 {
 		return -1
@@ -7536,22 +10234,22 @@ func (s *ExAccount) FwGetF(r *fw.FReader, p, end int) int {
 			return -1
 		}
 	}
-	n826, ok827 := r.Count(p, end-3, 42)
-	if !ok827 {
+	n942, ok943 := r.Count(p, end-3, 42)
+	if !ok943 {
 		return -1
 	}
 	p += 4
-	s.Orders = fw.Resize(s.Orders, n826)
-	rest829 := n826 * 42
-	for i828 := range s.Orders {
-		rest829 -= 42
-		if p = s.Orders[i828].FwGetF(r, p, end-3-rest829); p < 0 {
+	s.Orders = fw.Resize(s.Orders, n942)
+	rest945 := n942 * 42
+	for i944 := range s.Orders {
+		rest945 -= 42
+		if p = s.Orders[i944].FwGetF(r, p, end-3-rest945); p < 0 {
 			return -1
 		}
 	}
-	q830 := d[p : p+3 : p+3]
-	s.Refs = EnumRefs(fw.U16(q830, 0))
-	s.Extra = protoex.State(q830[2])
+	q946 := d[p : p+3 : p+3]
+	s.Refs = EnumRefs(fw.U16(q946, 0))
+	s.Extra = protoex.State(q946[2])
 	p += 3
 	r.Leave()
 	return p
@@ -7565,12 +10263,24 @@ func FwVerifyFExAccount(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 4
-	if _, p = r.Text(p, end-29); p < 0 {
-		return -1
+	n947 := int(fw.U32(d, p))
+	if n947 > end-29-p-4 {
+		return r.Fail(fw.ErrTruncated)
 	}
+	p += 4 + n947
 	p += 1
-	if p = protoex.FwVerifyFBalance(r, p, end-8); p < 0 {
-		return -1
+	{
+		end := end - 8
+		if r.Depth == 0 {
+			return r.Fail(fw.ErrTooDeep)
+		}
+		n948 := int(fw.U32(d, p))
+		if n948 > end-16-p-4 {
+			return r.Fail(fw.ErrTruncated)
+		}
+		p += 4 + n948
+		p += 8
+		p += 8
 	}
 	if d[p] == 0 {
 		p++
@@ -7579,20 +10289,45 @@ func FwVerifyFExAccount(r *fw.FReader, p, end int) int {
 		if 20 > end-7-p {
 			return r.Fail(fw.ErrTruncated)
 		}
-		if p = protoex.FwVerifyFBalance(r, p, end-7); p < 0 {
-			return -1
+		{
+			end := end - 7
+			if r.Depth == 0 {
+				return r.Fail(fw.ErrTooDeep)
+			}
+			n949 := int(fw.U32(d, p))
+			if n949 > end-16-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n949
+			p += 8
+			p += 8
 		}
 	}
-	n831, ok832 := r.Count(p, end-3, 42)
-	if !ok832 {
+	n950, ok951 := r.Count(p, end-3, 42)
+	if !ok951 {
 		return -1
 	}
 	p += 4
-	rest834 := n831 * 42
-	for i833 := 0; i833 < n831; i833++ {
-		rest834 -= 42
-		if p = protoex.FwVerifyFOrder(r, p, end-3-rest834); p < 0 {
-			return -1
+	rest953 := n950 * 42
+	for i952 := 0; i952 < n950; i952++ {
+		rest953 -= 42
+		{
+			end := end - 3 - rest953
+			if r.Depth == 0 {
+				return r.Fail(fw.ErrTooDeep)
+			}
+			p += 4
+			n954 := int(fw.U32(d, p))
+			if n954 > end-34-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n954
+			p += 1
+			p += 1
+			p += 8
+			p += 8
+			p += 8
+			p += 8
 		}
 	}
 	p += 2
@@ -7625,11 +10360,11 @@ func (s *ExAccount) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, ",\"orders\":"...)
 	b = append(b, '[')
-	for i835 := range s.Orders {
-		if i835 > 0 {
+	for i955 := range s.Orders {
+		if i955 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i835].AppendJSON(b)
+		b = s.Orders[i955].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"refs\":"...)
@@ -7680,13 +10415,13 @@ func (s *ExAccount) FwGetJSON(p *fw.JSONParser) {
 			s.Orders = s.Orders[:0]
 			if p.Array() {
 				for p.More() {
-					var e836 protoex.Order
-					e836 = protoex.NewOrder()
-					e836.FwGetJSON(p)
+					var e956 protoex.Order
+					e956 = protoex.NewOrder()
+					e956.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.Orders = append(s.Orders, e836)
+					s.Orders = append(s.Orders, e956)
 				}
 			}
 		case "refs":
@@ -7761,7 +10496,8 @@ func (s *Ping) UnmarshalFBELimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	s.FwGetV(&r, 4, 0)
 	return r.Result()
 }
@@ -7777,16 +10513,24 @@ func VerifyPingLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	FwVerifyVPing(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Ping) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(32)
-	b := w.Buf[pos : pos+32 : pos+32]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 32
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+32 : pos+32]
 	fw.PutU32(b, 0, 32)
 	fw.PutU32(b, 4, 305)
 	copy(b[8:], s.Id[:])
@@ -7796,12 +10540,14 @@ func (s *Ping) FwPutV(w *fw.Writer, slot, base int) {
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Ping) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 305 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 305 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -7831,12 +10577,14 @@ func (s *Ping) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVPing verifies the Ping body the slot leads to (generated code).
 func FwVerifyVPing(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 305 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 305 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -7867,7 +10615,8 @@ func (s *Ping) UnmarshalFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(s.FwGetF(&r, 8, full), full)
 }
 
@@ -7882,7 +10631,8 @@ func VerifyPingFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFPing(&r, 8, full), full)
 }
 
@@ -7902,8 +10652,8 @@ func (s *Ping) FwGetF(r *fw.FReader, p, end int) int {
 	_ = d
 	copy(s.Id[:], d[p:p+16])
 	p += 16
-	q837 := d[p : p+8 : p+8]
-	s.Sent = fw.Timestamp(fw.U64(q837, 0))
+	q957 := d[p : p+8 : p+8]
+	s.Sent = fw.Timestamp(fw.U64(q957, 0))
 	p += 8
 	r.Leave()
 	return p
@@ -8029,7 +10779,8 @@ func (s *Pong) UnmarshalFBELimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	s.FwGetV(&r, 4, 0)
 	return r.Result()
 }
@@ -8045,16 +10796,24 @@ func VerifyPongLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	FwVerifyVPong(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Pong) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(32)
-	b := w.Buf[pos : pos+32 : pos+32]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 32
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+32 : pos+32]
 	fw.PutU32(b, 0, 32)
 	fw.PutU32(b, 4, 306)
 	copy(b[8:], s.Id[:])
@@ -8064,12 +10823,14 @@ func (s *Pong) FwPutV(w *fw.Writer, slot, base int) {
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Pong) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 306 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 306 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -8099,12 +10860,14 @@ func (s *Pong) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVPong verifies the Pong body the slot leads to (generated code).
 func FwVerifyVPong(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 306 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 306 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -8135,7 +10898,8 @@ func (s *Pong) UnmarshalFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(s.FwGetF(&r, 8, full), full)
 }
 
@@ -8150,7 +10914,8 @@ func VerifyPongFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFPong(&r, 8, full), full)
 }
 
@@ -8170,8 +10935,8 @@ func (s *Pong) FwGetF(r *fw.FReader, p, end int) int {
 	_ = d
 	copy(s.Id[:], d[p:p+16])
 	p += 16
-	q838 := d[p : p+8 : p+8]
-	s.Received = fw.Timestamp(fw.U64(q838, 0))
+	q958 := d[p : p+8 : p+8]
+	s.Received = fw.Timestamp(fw.U64(q958, 0))
 	p += 8
 	r.Leave()
 	return p
@@ -8298,7 +11063,8 @@ func (s *Refused) UnmarshalFBELimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	s.FwGetV(&r, 4, 0)
 	return r.Result()
 }
@@ -8314,34 +11080,44 @@ func VerifyRefusedLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	FwVerifyVRefused(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Refused) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(28)
-	b := w.Buf[pos : pos+28 : pos+28]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 28 + 4 + len(s.Reason)
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+28 : pos+28]
 	fw.PutU32(b, 0, 28)
 	fw.PutU32(b, 4, 307)
 	copy(b[8:], s.Id[:])
-	blk839 := w.Alloc(4 + len(s.Reason))
-	fw.PutU32(w.Buf, pos+24, uint32(blk839-pos))
-	fw.PutU32(w.Buf, blk839, uint32(len(s.Reason)))
-	copy(w.Buf[blk839+4:], s.Reason)
+	q := pos + 28
+	fw.PutU32(b, 24, 28)
+	fw.PutU32(buf, q, uint32(len(s.Reason)))
+	copy(buf[q+4:], s.Reason)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Refused) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 307 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 307 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -8371,43 +11147,55 @@ func (s *Refused) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVRefused verifies the Refused body the slot leads to (generated code).
 func FwVerifyVRefused(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 307 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 307 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 307) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 28 {
-		blk840 := pos + int(fw.U32(d, pos+24))
-		n841 := -1
-		if blk840 >= pos+24+4 && blk840 <= r.Size-4 {
-			n841 = int(fw.U32(d, blk840))
-		}
-		if n841 >= 0 && n841 <= r.Size-blk840-4 {
-			r.Left -= int64(4 + n841)
+		blk959 := pos + int(fw.U32(d, pos+24))
+		if blk959 >= pos+24+4 && blk959 <= size-4 {
+			if n960 := int(fw.U32(d, blk959)); n960 <= size-blk959-4 {
+				left -= int64(4 + n960)
+			} else {
+				r.Left = left
+				r.Text(pos+24, pos)
+				left = r.Left
+			}
 		} else {
+			r.Left = left
 			r.Text(pos+24, pos)
+			left = r.Left
 		}
 	} else {
 		if 28 <= stored {
-			blk842 := pos + int(fw.U32(d, pos+24))
-			n843 := -1
-			if blk842 >= pos+24+4 && blk842 <= r.Size-4 {
-				n843 = int(fw.U32(d, blk842))
-			}
-			if n843 >= 0 && n843 <= r.Size-blk842-4 {
-				r.Left -= int64(4 + n843)
+			blk961 := pos + int(fw.U32(d, pos+24))
+			if blk961 >= pos+24+4 && blk961 <= size-4 {
+				if n962 := int(fw.U32(d, blk961)); n962 <= size-blk961-4 {
+					left -= int64(4 + n962)
+				} else {
+					r.Left = left
+					r.Text(pos+24, pos)
+					left = r.Left
+				}
 			} else {
+				r.Left = left
 				r.Text(pos+24, pos)
+				left = r.Left
 			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -8431,7 +11219,8 @@ func (s *Refused) UnmarshalFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(s.FwGetF(&r, 8, full), full)
 }
 
@@ -8446,7 +11235,8 @@ func VerifyRefusedFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFRefused(&r, 8, full), full)
 }
 
@@ -8481,9 +11271,11 @@ func FwVerifyFRefused(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 16
-	if _, p = r.Text(p, end); p < 0 {
-		return -1
+	n963 := int(fw.U32(d, p))
+	if n963 > end-p-4 {
+		return r.Fail(fw.ErrTruncated)
 	}
+	p += 4 + n963
 	r.Leave()
 	return p
 }
@@ -8596,7 +11388,8 @@ func (s *Failure) UnmarshalFBELimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	s.FwGetV(&r, 4, 0)
 	return r.Result()
 }
@@ -8612,34 +11405,44 @@ func VerifyFailureLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	FwVerifyVFailure(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Failure) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(28)
-	b := w.Buf[pos : pos+28 : pos+28]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 28 + 4 + len(s.Error)
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+28 : pos+28]
 	fw.PutU32(b, 0, 28)
 	fw.PutU32(b, 4, 308)
 	copy(b[8:], s.Id[:])
-	blk844 := w.Alloc(4 + len(s.Error))
-	fw.PutU32(w.Buf, pos+24, uint32(blk844-pos))
-	fw.PutU32(w.Buf, blk844, uint32(len(s.Error)))
-	copy(w.Buf[blk844+4:], s.Error)
+	q := pos + 28
+	fw.PutU32(b, 24, 28)
+	fw.PutU32(buf, q, uint32(len(s.Error)))
+	copy(buf[q+4:], s.Error)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Failure) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 308 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 308 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -8669,43 +11472,55 @@ func (s *Failure) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVFailure verifies the Failure body the slot leads to (generated code).
 func FwVerifyVFailure(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 308 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 308 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 308) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 28 {
-		blk845 := pos + int(fw.U32(d, pos+24))
-		n846 := -1
-		if blk845 >= pos+24+4 && blk845 <= r.Size-4 {
-			n846 = int(fw.U32(d, blk845))
-		}
-		if n846 >= 0 && n846 <= r.Size-blk845-4 {
-			r.Left -= int64(4 + n846)
+		blk964 := pos + int(fw.U32(d, pos+24))
+		if blk964 >= pos+24+4 && blk964 <= size-4 {
+			if n965 := int(fw.U32(d, blk964)); n965 <= size-blk964-4 {
+				left -= int64(4 + n965)
+			} else {
+				r.Left = left
+				r.Text(pos+24, pos)
+				left = r.Left
+			}
 		} else {
+			r.Left = left
 			r.Text(pos+24, pos)
+			left = r.Left
 		}
 	} else {
 		if 28 <= stored {
-			blk847 := pos + int(fw.U32(d, pos+24))
-			n848 := -1
-			if blk847 >= pos+24+4 && blk847 <= r.Size-4 {
-				n848 = int(fw.U32(d, blk847))
-			}
-			if n848 >= 0 && n848 <= r.Size-blk847-4 {
-				r.Left -= int64(4 + n848)
+			blk966 := pos + int(fw.U32(d, pos+24))
+			if blk966 >= pos+24+4 && blk966 <= size-4 {
+				if n967 := int(fw.U32(d, blk966)); n967 <= size-blk966-4 {
+					left -= int64(4 + n967)
+				} else {
+					r.Left = left
+					r.Text(pos+24, pos)
+					left = r.Left
+				}
 			} else {
+				r.Left = left
 				r.Text(pos+24, pos)
+				left = r.Left
 			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -8729,7 +11544,8 @@ func (s *Failure) UnmarshalFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(s.FwGetF(&r, 8, full), full)
 }
 
@@ -8744,7 +11560,8 @@ func VerifyFailureFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFFailure(&r, 8, full), full)
 }
 
@@ -8779,9 +11596,11 @@ func FwVerifyFFailure(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 16
-	if _, p = r.Text(p, end); p < 0 {
-		return -1
+	n968 := int(fw.U32(d, p))
+	if n968 > end-p-4 {
+		return r.Fail(fw.ErrTruncated)
 	}
+	p += 4 + n968
 	r.Leave()
 	return p
 }
@@ -8901,7 +11720,8 @@ func (s *PingRequest) UnmarshalFBELimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	s.FwGetV(&r, 4, 0)
 	return r.Result()
 }
@@ -8917,35 +11737,45 @@ func VerifyPingRequestLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	FwVerifyVPingRequest(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *PingRequest) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(36)
-	b := w.Buf[pos : pos+36 : pos+36]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 36 + 4 + len(s.Note)
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+36 : pos+36]
 	fw.PutU32(b, 0, 36)
 	fw.PutU32(b, 4, 309)
 	copy(b[8:], s.Id[:])
 	fw.PutU64(b, 24, uint64(s.Sent))
-	blk849 := w.Alloc(4 + len(s.Note))
-	fw.PutU32(w.Buf, pos+32, uint32(blk849-pos))
-	fw.PutU32(w.Buf, blk849, uint32(len(s.Note)))
-	copy(w.Buf[blk849+4:], s.Note)
+	q := pos + 36
+	fw.PutU32(b, 32, 36)
+	fw.PutU32(buf, q, uint32(len(s.Note)))
+	copy(buf[q+4:], s.Note)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *PingRequest) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 309 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 309 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -8981,43 +11811,55 @@ func (s *PingRequest) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVPingRequest verifies the PingRequest body the slot leads to (generated code).
 func FwVerifyVPingRequest(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 309 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 309 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 309) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 36 {
-		blk850 := pos + int(fw.U32(d, pos+32))
-		n851 := -1
-		if blk850 >= pos+32+4 && blk850 <= r.Size-4 {
-			n851 = int(fw.U32(d, blk850))
-		}
-		if n851 >= 0 && n851 <= r.Size-blk850-4 {
-			r.Left -= int64(4 + n851)
+		blk969 := pos + int(fw.U32(d, pos+32))
+		if blk969 >= pos+32+4 && blk969 <= size-4 {
+			if n970 := int(fw.U32(d, blk969)); n970 <= size-blk969-4 {
+				left -= int64(4 + n970)
+			} else {
+				r.Left = left
+				r.Text(pos+32, pos)
+				left = r.Left
+			}
 		} else {
+			r.Left = left
 			r.Text(pos+32, pos)
+			left = r.Left
 		}
 	} else {
 		if 36 <= stored {
-			blk852 := pos + int(fw.U32(d, pos+32))
-			n853 := -1
-			if blk852 >= pos+32+4 && blk852 <= r.Size-4 {
-				n853 = int(fw.U32(d, blk852))
-			}
-			if n853 >= 0 && n853 <= r.Size-blk852-4 {
-				r.Left -= int64(4 + n853)
+			blk971 := pos + int(fw.U32(d, pos+32))
+			if blk971 >= pos+32+4 && blk971 <= size-4 {
+				if n972 := int(fw.U32(d, blk971)); n972 <= size-blk971-4 {
+					left -= int64(4 + n972)
+				} else {
+					r.Left = left
+					r.Text(pos+32, pos)
+					left = r.Left
+				}
 			} else {
+				r.Left = left
 				r.Text(pos+32, pos)
+				left = r.Left
 			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -9041,7 +11883,8 @@ func (s *PingRequest) UnmarshalFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(s.FwGetF(&r, 8, full), full)
 }
 
@@ -9056,7 +11899,8 @@ func VerifyPingRequestFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFPingRequest(&r, 8, full), full)
 }
 
@@ -9077,8 +11921,8 @@ func (s *PingRequest) FwGetF(r *fw.FReader, p, end int) int {
 	_ = d
 	copy(s.Id[:], d[p:p+16])
 	p += 16
-	q854 := d[p : p+8 : p+8]
-	s.Sent = fw.Timestamp(fw.U64(q854, 0))
+	q973 := d[p : p+8 : p+8]
+	s.Sent = fw.Timestamp(fw.U64(q973, 0))
 	p += 8
 	if p = r.String(p, end, &s.Note); p < 0 {
 		return -1
@@ -9096,9 +11940,11 @@ func FwVerifyFPingRequest(r *fw.FReader, p, end int) int {
 	_ = d
 	p += 16
 	p += 8
-	if _, p = r.Text(p, end); p < 0 {
-		return -1
+	n974 := int(fw.U32(d, p))
+	if n974 > end-p-4 {
+		return r.Fail(fw.ErrTruncated)
 	}
+	p += 4 + n974
 	r.Leave()
 	return p
 }
@@ -9215,7 +12061,8 @@ func (s *Notify) UnmarshalFBELimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	s.FwGetV(&r, 4, 0)
 	return r.Result()
 }
@@ -9231,34 +12078,44 @@ func VerifyNotifyLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	FwVerifyVNotify(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Notify) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(28)
-	b := w.Buf[pos : pos+28 : pos+28]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 28 + 4 + len(s.Text)
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+28 : pos+28]
 	fw.PutU32(b, 0, 28)
 	fw.PutU32(b, 4, 310)
 	copy(b[8:], s.Id[:])
-	blk855 := w.Alloc(4 + len(s.Text))
-	fw.PutU32(w.Buf, pos+24, uint32(blk855-pos))
-	fw.PutU32(w.Buf, blk855, uint32(len(s.Text)))
-	copy(w.Buf[blk855+4:], s.Text)
+	q := pos + 28
+	fw.PutU32(b, 24, 28)
+	fw.PutU32(buf, q, uint32(len(s.Text)))
+	copy(buf[q+4:], s.Text)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Notify) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 310 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 310 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -9288,43 +12145,55 @@ func (s *Notify) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVNotify verifies the Notify body the slot leads to (generated code).
 func FwVerifyVNotify(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 310 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 310 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 310) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 28 {
-		blk856 := pos + int(fw.U32(d, pos+24))
-		n857 := -1
-		if blk856 >= pos+24+4 && blk856 <= r.Size-4 {
-			n857 = int(fw.U32(d, blk856))
-		}
-		if n857 >= 0 && n857 <= r.Size-blk856-4 {
-			r.Left -= int64(4 + n857)
+		blk975 := pos + int(fw.U32(d, pos+24))
+		if blk975 >= pos+24+4 && blk975 <= size-4 {
+			if n976 := int(fw.U32(d, blk975)); n976 <= size-blk975-4 {
+				left -= int64(4 + n976)
+			} else {
+				r.Left = left
+				r.Text(pos+24, pos)
+				left = r.Left
+			}
 		} else {
+			r.Left = left
 			r.Text(pos+24, pos)
+			left = r.Left
 		}
 	} else {
 		if 28 <= stored {
-			blk858 := pos + int(fw.U32(d, pos+24))
-			n859 := -1
-			if blk858 >= pos+24+4 && blk858 <= r.Size-4 {
-				n859 = int(fw.U32(d, blk858))
-			}
-			if n859 >= 0 && n859 <= r.Size-blk858-4 {
-				r.Left -= int64(4 + n859)
+			blk977 := pos + int(fw.U32(d, pos+24))
+			if blk977 >= pos+24+4 && blk977 <= size-4 {
+				if n978 := int(fw.U32(d, blk977)); n978 <= size-blk977-4 {
+					left -= int64(4 + n978)
+				} else {
+					r.Left = left
+					r.Text(pos+24, pos)
+					left = r.Left
+				}
 			} else {
+				r.Left = left
 				r.Text(pos+24, pos)
+				left = r.Left
 			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -9348,7 +12217,8 @@ func (s *Notify) UnmarshalFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(s.FwGetF(&r, 8, full), full)
 }
 
@@ -9363,7 +12233,8 @@ func VerifyNotifyFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFNotify(&r, 8, full), full)
 }
 
@@ -9398,9 +12269,11 @@ func FwVerifyFNotify(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 16
-	if _, p = r.Text(p, end); p < 0 {
-		return -1
+	n979 := int(fw.U32(d, p))
+	if n979 > end-p-4 {
+		return r.Fail(fw.ErrTruncated)
 	}
+	p += 4 + n979
 	r.Leave()
 	return p
 }
@@ -9493,7 +12366,8 @@ func (s *Empty) UnmarshalFBELimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	s.FwGetV(&r, 4, 0)
 	return r.Result()
 }
@@ -9509,30 +12383,39 @@ func VerifyEmptyLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	FwVerifyVEmpty(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Empty) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(8)
-	b := w.Buf[pos : pos+8 : pos+8]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 8
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+8 : pos+8]
 	fw.PutU32(b, 0, 8)
 	fw.PutU32(b, 4, 311)
-	_ = pos
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Empty) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 311 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 311 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -9546,12 +12429,14 @@ func (s *Empty) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVEmpty verifies the Empty body the slot leads to (generated code).
 func FwVerifyVEmpty(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 311 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 311 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -9582,7 +12467,8 @@ func (s *Empty) UnmarshalFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(s.FwGetF(&r, 8, full), full)
 }
 
@@ -9597,7 +12483,8 @@ func VerifyEmptyFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFEmpty(&r, 8, full), full)
 }
 

@@ -66,7 +66,8 @@ func (s *OrderMessage) UnmarshalFBELimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	s.FwGetV(&r, 4, 0)
 	return r.Result()
 }
@@ -82,16 +83,24 @@ func VerifyOrderMessageLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	FwVerifyVOrderMessage(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *OrderMessage) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(12)
-	b := w.Buf[pos : pos+12 : pos+12]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 12
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+12 : pos+12]
 	fw.PutU32(b, 0, 12)
 	fw.PutU32(b, 4, 1)
 	s.Body.FwPutV(w, pos+8, pos)
@@ -100,12 +109,14 @@ func (s *OrderMessage) FwPutV(w *fw.Writer, slot, base int) {
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *OrderMessage) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 1 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -128,25 +139,125 @@ func (s *OrderMessage) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVOrderMessage verifies the OrderMessage body the slot leads to (generated code).
 func FwVerifyVOrderMessage(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 1 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 1) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 12 {
-		proto.FwVerifyVOrder(r, pos+8, pos)
+		{
+			slot, base := pos+8, pos
+			pos := base + int(fw.U32(d, slot))
+			stored, typ := 0, uint32(0)
+			if pos >= slot+4 && pos <= size-8 {
+				h := d[pos : pos+8 : pos+8]
+				stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+			}
+			if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
+				left -= int64(stored)
+				if stored >= 34 {
+					blk1 := pos + int(fw.U32(d, pos+12))
+					if blk1 >= pos+12+4 && blk1 <= size-4 {
+						if n2 := int(fw.U32(d, blk1)); n2 <= size-blk1-4 {
+							left -= int64(4 + n2)
+						} else {
+							r.Left = left
+							r.Text(pos+12, pos)
+							left = r.Left
+						}
+					} else {
+						r.Left = left
+						r.Text(pos+12, pos)
+						left = r.Left
+					}
+				} else {
+					if 16 <= stored {
+						blk3 := pos + int(fw.U32(d, pos+12))
+						if blk3 >= pos+12+4 && blk3 <= size-4 {
+							if n4 := int(fw.U32(d, blk3)); n4 <= size-blk3-4 {
+								left -= int64(4 + n4)
+							} else {
+								r.Left = left
+								r.Text(pos+12, pos)
+								left = r.Left
+							}
+						} else {
+							r.Left = left
+							r.Text(pos+12, pos)
+							left = r.Left
+						}
+					}
+				}
+			} else {
+				r.Left = left
+				r.Enter(slot, base, 1) // records why
+				left = r.Left
+			}
+		}
 	} else {
 		if 12 <= stored {
-			proto.FwVerifyVOrder(r, pos+8, pos)
+			{
+				slot, base := pos+8, pos
+				pos := base + int(fw.U32(d, slot))
+				stored, typ := 0, uint32(0)
+				if pos >= slot+4 && pos <= size-8 {
+					h := d[pos : pos+8 : pos+8]
+					stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+				}
+				if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
+					left -= int64(stored)
+					if stored >= 34 {
+						blk5 := pos + int(fw.U32(d, pos+12))
+						if blk5 >= pos+12+4 && blk5 <= size-4 {
+							if n6 := int(fw.U32(d, blk5)); n6 <= size-blk5-4 {
+								left -= int64(4 + n6)
+							} else {
+								r.Left = left
+								r.Text(pos+12, pos)
+								left = r.Left
+							}
+						} else {
+							r.Left = left
+							r.Text(pos+12, pos)
+							left = r.Left
+						}
+					} else {
+						if 16 <= stored {
+							blk7 := pos + int(fw.U32(d, pos+12))
+							if blk7 >= pos+12+4 && blk7 <= size-4 {
+								if n8 := int(fw.U32(d, blk7)); n8 <= size-blk7-4 {
+									left -= int64(4 + n8)
+								} else {
+									r.Left = left
+									r.Text(pos+12, pos)
+									left = r.Left
+								}
+							} else {
+								r.Left = left
+								r.Text(pos+12, pos)
+								left = r.Left
+							}
+						}
+					}
+				} else {
+					r.Left = left
+					r.Enter(slot, base, 1) // records why
+					left = r.Left
+				}
+			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -170,7 +281,8 @@ func (s *OrderMessage) UnmarshalFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(s.FwGetF(&r, 8, full), full)
 }
 
@@ -185,7 +297,8 @@ func VerifyOrderMessageFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFOrderMessage(&r, 8, full), full)
 }
 
@@ -216,8 +329,21 @@ func FwVerifyFOrderMessage(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	if p = proto.FwVerifyFOrder(r, p, end); p < 0 {
-		return -1
+	{
+		end := end
+		if r.Depth == 0 {
+			return r.Fail(fw.ErrTooDeep)
+		}
+		p += 4
+		n9 := int(fw.U32(d, p))
+		if n9 > end-18-p-4 {
+			return r.Fail(fw.ErrTruncated)
+		}
+		p += 4 + n9
+		p += 1
+		p += 1
+		p += 8
+		p += 8
 	}
 	r.Leave()
 	return p
@@ -312,7 +438,8 @@ func (s *BalanceMessage) UnmarshalFBELimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	s.FwGetV(&r, 4, 0)
 	return r.Result()
 }
@@ -328,16 +455,24 @@ func VerifyBalanceMessageLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	FwVerifyVBalanceMessage(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *BalanceMessage) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(12)
-	b := w.Buf[pos : pos+12 : pos+12]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 12
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+12 : pos+12]
 	fw.PutU32(b, 0, 12)
 	fw.PutU32(b, 4, 2)
 	s.Body.FwPutV(w, pos+8, pos)
@@ -346,12 +481,14 @@ func (s *BalanceMessage) FwPutV(w *fw.Writer, slot, base int) {
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *BalanceMessage) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 2 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -374,25 +511,125 @@ func (s *BalanceMessage) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVBalanceMessage verifies the BalanceMessage body the slot leads to (generated code).
 func FwVerifyVBalanceMessage(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 2 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 2) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 12 {
-		proto.FwVerifyVBalance(r, pos+8, pos)
+		{
+			slot, base := pos+8, pos
+			pos := base + int(fw.U32(d, slot))
+			stored, typ := 0, uint32(0)
+			if pos >= slot+4 && pos <= size-8 {
+				h := d[pos : pos+8 : pos+8]
+				stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+			}
+			if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
+				left -= int64(stored)
+				if stored >= 20 {
+					blk10 := pos + int(fw.U32(d, pos+8))
+					if blk10 >= pos+8+4 && blk10 <= size-4 {
+						if n11 := int(fw.U32(d, blk10)); n11 <= size-blk10-4 {
+							left -= int64(4 + n11)
+						} else {
+							r.Left = left
+							r.Text(pos+8, pos)
+							left = r.Left
+						}
+					} else {
+						r.Left = left
+						r.Text(pos+8, pos)
+						left = r.Left
+					}
+				} else {
+					if 12 <= stored {
+						blk12 := pos + int(fw.U32(d, pos+8))
+						if blk12 >= pos+8+4 && blk12 <= size-4 {
+							if n13 := int(fw.U32(d, blk12)); n13 <= size-blk12-4 {
+								left -= int64(4 + n13)
+							} else {
+								r.Left = left
+								r.Text(pos+8, pos)
+								left = r.Left
+							}
+						} else {
+							r.Left = left
+							r.Text(pos+8, pos)
+							left = r.Left
+						}
+					}
+				}
+			} else {
+				r.Left = left
+				r.Enter(slot, base, 2) // records why
+				left = r.Left
+			}
+		}
 	} else {
 		if 12 <= stored {
-			proto.FwVerifyVBalance(r, pos+8, pos)
+			{
+				slot, base := pos+8, pos
+				pos := base + int(fw.U32(d, slot))
+				stored, typ := 0, uint32(0)
+				if pos >= slot+4 && pos <= size-8 {
+					h := d[pos : pos+8 : pos+8]
+					stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+				}
+				if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
+					left -= int64(stored)
+					if stored >= 20 {
+						blk14 := pos + int(fw.U32(d, pos+8))
+						if blk14 >= pos+8+4 && blk14 <= size-4 {
+							if n15 := int(fw.U32(d, blk14)); n15 <= size-blk14-4 {
+								left -= int64(4 + n15)
+							} else {
+								r.Left = left
+								r.Text(pos+8, pos)
+								left = r.Left
+							}
+						} else {
+							r.Left = left
+							r.Text(pos+8, pos)
+							left = r.Left
+						}
+					} else {
+						if 12 <= stored {
+							blk16 := pos + int(fw.U32(d, pos+8))
+							if blk16 >= pos+8+4 && blk16 <= size-4 {
+								if n17 := int(fw.U32(d, blk16)); n17 <= size-blk16-4 {
+									left -= int64(4 + n17)
+								} else {
+									r.Left = left
+									r.Text(pos+8, pos)
+									left = r.Left
+								}
+							} else {
+								r.Left = left
+								r.Text(pos+8, pos)
+								left = r.Left
+							}
+						}
+					}
+				} else {
+					r.Left = left
+					r.Enter(slot, base, 2) // records why
+					left = r.Left
+				}
+			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -416,7 +653,8 @@ func (s *BalanceMessage) UnmarshalFinalLimits(data []byte, lim *fw.Limits) error
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(s.FwGetF(&r, 8, full), full)
 }
 
@@ -431,7 +669,8 @@ func VerifyBalanceMessageFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFBalanceMessage(&r, 8, full), full)
 }
 
@@ -462,8 +701,17 @@ func FwVerifyFBalanceMessage(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	if p = proto.FwVerifyFBalance(r, p, end); p < 0 {
-		return -1
+	{
+		end := end
+		if r.Depth == 0 {
+			return r.Fail(fw.ErrTooDeep)
+		}
+		n18 := int(fw.U32(d, p))
+		if n18 > end-8-p-4 {
+			return r.Fail(fw.ErrTruncated)
+		}
+		p += 4 + n18
+		p += 8
 	}
 	r.Leave()
 	return p
@@ -558,7 +806,8 @@ func (s *AccountMessage) UnmarshalFBELimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	s.FwGetV(&r, 4, 0)
 	return r.Result()
 }
@@ -574,16 +823,24 @@ func VerifyAccountMessageLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	FwVerifyVAccountMessage(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *AccountMessage) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(12)
-	b := w.Buf[pos : pos+12 : pos+12]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 12
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+12 : pos+12]
 	fw.PutU32(b, 0, 12)
 	fw.PutU32(b, 4, 3)
 	s.Body.FwPutV(w, pos+8, pos)
@@ -592,12 +849,14 @@ func (s *AccountMessage) FwPutV(w *fw.Writer, slot, base int) {
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *AccountMessage) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 3 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 3 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -620,25 +879,33 @@ func (s *AccountMessage) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVAccountMessage verifies the AccountMessage body the slot leads to (generated code).
 func FwVerifyVAccountMessage(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 3 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 3 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 3) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 12 {
+		r.Left = left
 		proto.FwVerifyVAccount(r, pos+8, pos)
+		left = r.Left
 	} else {
 		if 12 <= stored {
+			r.Left = left
 			proto.FwVerifyVAccount(r, pos+8, pos)
+			left = r.Left
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -662,7 +929,8 @@ func (s *AccountMessage) UnmarshalFinalLimits(data []byte, lim *fw.Limits) error
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(s.FwGetF(&r, 8, full), full)
 }
 
@@ -677,7 +945,8 @@ func VerifyAccountMessageFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFAccountMessage(&r, 8, full), full)
 }
 

@@ -190,7 +190,8 @@ func (s *Order) UnmarshalFBELimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	s.FwGetV(&r, 4, 0)
 	return r.Result()
 }
@@ -206,16 +207,24 @@ func VerifyOrderLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	FwVerifyVOrder(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Order) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(50)
-	b := w.Buf[pos : pos+50 : pos+50]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 50 + 4 + len(s.Symbol)
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+50 : pos+50]
 	fw.PutU32(b, 0, 50)
 	fw.PutU32(b, 4, 1)
 	fw.PutU32(b, 8, uint32(s.Uid))
@@ -225,21 +234,23 @@ func (s *Order) FwPutV(w *fw.Writer, slot, base int) {
 	fw.PutF64(b, 26, float64(s.Volume))
 	fw.PutF64(b, 34, float64(s.Tp))
 	fw.PutF64(b, 42, float64(s.Sl))
-	blk1 := w.Alloc(4 + len(s.Symbol))
-	fw.PutU32(w.Buf, pos+12, uint32(blk1-pos))
-	fw.PutU32(w.Buf, blk1, uint32(len(s.Symbol)))
-	copy(w.Buf[blk1+4:], s.Symbol)
+	q := pos + 50
+	fw.PutU32(b, 12, 50)
+	fw.PutU32(buf, q, uint32(len(s.Symbol)))
+	copy(buf[q+4:], s.Symbol)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Order) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 1 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -305,43 +316,55 @@ func (s *Order) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVOrder verifies the Order body the slot leads to (generated code).
 func FwVerifyVOrder(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 1 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 1) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 50 {
-		blk2 := pos + int(fw.U32(d, pos+12))
-		n3 := -1
-		if blk2 >= pos+12+4 && blk2 <= r.Size-4 {
-			n3 = int(fw.U32(d, blk2))
-		}
-		if n3 >= 0 && n3 <= r.Size-blk2-4 {
-			r.Left -= int64(4 + n3)
+		blk1 := pos + int(fw.U32(d, pos+12))
+		if blk1 >= pos+12+4 && blk1 <= size-4 {
+			if n2 := int(fw.U32(d, blk1)); n2 <= size-blk1-4 {
+				left -= int64(4 + n2)
+			} else {
+				r.Left = left
+				r.Text(pos+12, pos)
+				left = r.Left
+			}
 		} else {
+			r.Left = left
 			r.Text(pos+12, pos)
+			left = r.Left
 		}
 	} else {
 		if 16 <= stored {
-			blk4 := pos + int(fw.U32(d, pos+12))
-			n5 := -1
-			if blk4 >= pos+12+4 && blk4 <= r.Size-4 {
-				n5 = int(fw.U32(d, blk4))
-			}
-			if n5 >= 0 && n5 <= r.Size-blk4-4 {
-				r.Left -= int64(4 + n5)
+			blk3 := pos + int(fw.U32(d, pos+12))
+			if blk3 >= pos+12+4 && blk3 <= size-4 {
+				if n4 := int(fw.U32(d, blk3)); n4 <= size-blk3-4 {
+					left -= int64(4 + n4)
+				} else {
+					r.Left = left
+					r.Text(pos+12, pos)
+					left = r.Left
+				}
 			} else {
+				r.Left = left
 				r.Text(pos+12, pos)
+				left = r.Left
 			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -365,7 +388,8 @@ func (s *Order) UnmarshalFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(s.FwGetF(&r, 8, full), full)
 }
 
@@ -380,7 +404,8 @@ func VerifyOrderFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFOrder(&r, 8, full), full)
 }
 
@@ -404,19 +429,19 @@ func (s *Order) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q6 := d[p : p+4 : p+4]
-	s.Uid = int32(fw.U32(q6, 0))
+	q5 := d[p : p+4 : p+4]
+	s.Uid = int32(fw.U32(q5, 0))
 	p += 4
 	if p = r.String(p, end-34, &s.Symbol); p < 0 {
 		return -1
 	}
-	q7 := d[p : p+34 : p+34]
-	s.Side = OrderSide(q7[0])
-	s.Type = OrderType(q7[1])
-	s.Price = fw.F64(q7, 2)
-	s.Volume = fw.F64(q7, 10)
-	s.Tp = fw.F64(q7, 18)
-	s.Sl = fw.F64(q7, 26)
+	q6 := d[p : p+34 : p+34]
+	s.Side = OrderSide(q6[0])
+	s.Type = OrderType(q6[1])
+	s.Price = fw.F64(q6, 2)
+	s.Volume = fw.F64(q6, 10)
+	s.Tp = fw.F64(q6, 18)
+	s.Sl = fw.F64(q6, 26)
 	p += 34
 	r.Leave()
 	return p
@@ -430,9 +455,11 @@ func FwVerifyFOrder(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 4
-	if _, p = r.Text(p, end-34); p < 0 {
-		return -1
+	n7 := int(fw.U32(d, p))
+	if n7 > end-34-p-4 {
+		return r.Fail(fw.ErrTruncated)
 	}
+	p += 4 + n7
 	p += 1
 	p += 1
 	p += 8
@@ -578,7 +605,8 @@ func (s *Balance) UnmarshalFBELimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	s.FwGetV(&r, 4, 0)
 	return r.Result()
 }
@@ -594,35 +622,45 @@ func VerifyBalanceLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	FwVerifyVBalance(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Balance) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(28)
-	b := w.Buf[pos : pos+28 : pos+28]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 28 + 4 + len(s.Currency)
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+28 : pos+28]
 	fw.PutU32(b, 0, 28)
 	fw.PutU32(b, 4, 2)
 	fw.PutF64(b, 12, float64(s.Amount))
 	fw.PutF64(b, 20, float64(s.Locked))
-	blk8 := w.Alloc(4 + len(s.Currency))
-	fw.PutU32(w.Buf, pos+8, uint32(blk8-pos))
-	fw.PutU32(w.Buf, blk8, uint32(len(s.Currency)))
-	copy(w.Buf[blk8+4:], s.Currency)
+	q := pos + 28
+	fw.PutU32(b, 8, 28)
+	fw.PutU32(buf, q, uint32(len(s.Currency)))
+	copy(buf[q+4:], s.Currency)
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Balance) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 2 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -658,43 +696,55 @@ func (s *Balance) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVBalance verifies the Balance body the slot leads to (generated code).
 func FwVerifyVBalance(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 2 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 2) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 28 {
-		blk9 := pos + int(fw.U32(d, pos+8))
-		n10 := -1
-		if blk9 >= pos+8+4 && blk9 <= r.Size-4 {
-			n10 = int(fw.U32(d, blk9))
-		}
-		if n10 >= 0 && n10 <= r.Size-blk9-4 {
-			r.Left -= int64(4 + n10)
+		blk8 := pos + int(fw.U32(d, pos+8))
+		if blk8 >= pos+8+4 && blk8 <= size-4 {
+			if n9 := int(fw.U32(d, blk8)); n9 <= size-blk8-4 {
+				left -= int64(4 + n9)
+			} else {
+				r.Left = left
+				r.Text(pos+8, pos)
+				left = r.Left
+			}
 		} else {
+			r.Left = left
 			r.Text(pos+8, pos)
+			left = r.Left
 		}
 	} else {
 		if 12 <= stored {
-			blk11 := pos + int(fw.U32(d, pos+8))
-			n12 := -1
-			if blk11 >= pos+8+4 && blk11 <= r.Size-4 {
-				n12 = int(fw.U32(d, blk11))
-			}
-			if n12 >= 0 && n12 <= r.Size-blk11-4 {
-				r.Left -= int64(4 + n12)
+			blk10 := pos + int(fw.U32(d, pos+8))
+			if blk10 >= pos+8+4 && blk10 <= size-4 {
+				if n11 := int(fw.U32(d, blk10)); n11 <= size-blk10-4 {
+					left -= int64(4 + n11)
+				} else {
+					r.Left = left
+					r.Text(pos+8, pos)
+					left = r.Left
+				}
 			} else {
+				r.Left = left
 				r.Text(pos+8, pos)
+				left = r.Left
 			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -718,7 +768,8 @@ func (s *Balance) UnmarshalFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(s.FwGetF(&r, 8, full), full)
 }
 
@@ -733,7 +784,8 @@ func VerifyBalanceFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFBalance(&r, 8, full), full)
 }
 
@@ -755,9 +807,9 @@ func (s *Balance) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-16, &s.Currency); p < 0 {
 		return -1
 	}
-	q13 := d[p : p+16 : p+16]
-	s.Amount = fw.F64(q13, 0)
-	s.Locked = fw.F64(q13, 8)
+	q12 := d[p : p+16 : p+16]
+	s.Amount = fw.F64(q12, 0)
+	s.Locked = fw.F64(q12, 8)
 	p += 16
 	r.Leave()
 	return p
@@ -770,9 +822,11 @@ func FwVerifyFBalance(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	if _, p = r.Text(p, end-16); p < 0 {
-		return -1
+	n13 := int(fw.U32(d, p))
+	if n13 > end-16-p-4 {
+		return r.Fail(fw.ErrTruncated)
 	}
+	p += 4 + n13
 	p += 8
 	p += 8
 	r.Leave()
@@ -915,7 +969,8 @@ func (s *Account) UnmarshalFBELimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	s.FwGetV(&r, 4, 0)
 	return r.Result()
 }
@@ -931,46 +986,70 @@ func VerifyAccountLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewVReader(data, full, lim)
+	var r fw.VReader
+	r.Start(data, full, lim)
 	FwVerifyVAccount(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Account) FwPutV(w *fw.Writer, slot, base int) {
-	pos := w.Alloc(30)
-	b := w.Buf[pos : pos+30 : pos+30]
-	fw.PutU32(w.Buf, slot, uint32(pos-base))
+	n := 30 + 4 + len(s.Name)
+	buf := w.Buf
+	pos := len(buf)
+	if pos+n > cap(buf) {
+		buf = w.Grow(n)
+	}
+	buf = buf[:pos+n]
+	w.Buf = buf
+	fw.PutU32(buf, slot, uint32(pos-base))
+	b := buf[pos : pos+30 : pos+30]
 	fw.PutU32(b, 0, 30)
 	fw.PutU32(b, 4, 3)
 	fw.PutU32(b, 8, uint32(s.Uid))
 	b[16] = byte(s.State)
-	blk15 := w.Alloc(4 + len(s.Name))
-	fw.PutU32(w.Buf, pos+12, uint32(blk15-pos))
-	fw.PutU32(w.Buf, blk15, uint32(len(s.Name)))
-	copy(w.Buf[blk15+4:], s.Name)
+	q := pos + 30
+	fw.PutU32(b, 12, 30)
+	fw.PutU32(buf, q, uint32(len(s.Name)))
+	copy(buf[q+4:], s.Name)
 	s.Wallet.FwPutV(w, pos+17, pos)
 	if s.Asset == nil {
 		fw.VNull(w, pos+21)
 	} else {
-		blk16 := w.VOptional(pos+21, pos, 4)
-		s.Asset.FwPutV(w, blk16, blk16)
+		blk15 := len(w.Buf)
+		if blk15+4 > cap(w.Buf) {
+			w.Grow(4)
+		}
+		w.Buf = w.Buf[:blk15+4]
+		w.Buf[pos+21] = 1
+		fw.PutU32(w.Buf, pos+21+1, uint32(blk15-pos))
+		s.Asset.FwPutV(w, blk15, blk15)
 	}
-	p17 := w.VBlock(pos+26, pos, len(s.Orders), 4)
-	for i18 := range s.Orders {
-		s.Orders[i18].FwPutV(w, p17+i18*4, pos)
+	c16 := len(s.Orders)
+	blk17 := len(w.Buf)
+	if blk17+4+c16*4 > cap(w.Buf) {
+		w.Grow(4 + c16*4)
+	}
+	w.Buf = w.Buf[:blk17+4+c16*4]
+	fw.PutU32(w.Buf, pos+26, uint32(blk17-pos))
+	fw.PutU32(w.Buf, blk17, uint32(c16))
+	p18 := blk17 + 4
+	for i19 := range s.Orders {
+		s.Orders[i19].FwPutV(w, p18+i19*4, pos)
 	}
 }
 
 // FwGetV reads s from the body the slot leads to (generated code).
 func (s *Account) FwGetV(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 3 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 3 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
@@ -983,20 +1062,20 @@ func (s *Account) FwGetV(r *fw.VReader, slot, base int) {
 		s.State = State(body[16])
 		r.String(pos+12, pos, &s.Name)
 		s.Wallet.FwGetV(r, pos+17, pos)
-		p19, set20, ok21 := r.Optional(pos+21, pos, 4)
-		if !set20 {
+		p20, set21, ok22 := r.Optional(pos+21, pos, 4)
+		if !set21 {
 			s.Asset = nil
-		} else if ok21 {
+		} else if ok22 {
 			if s.Asset == nil {
 				s.Asset = new(Balance)
 			}
-			s.Asset.FwGetV(r, p19, p19)
+			s.Asset.FwGetV(r, p20, p20)
 		}
-		p22, n23, ok24 := r.Block(pos+26, pos, 4)
-		if ok24 {
-			s.Orders = fw.Resize(s.Orders, n23)
-			for i25 := range s.Orders {
-				s.Orders[i25].FwGetV(r, p22+i25*4, pos)
+		p23, n24, ok25 := r.Block(pos+26, pos, 4)
+		if ok25 {
+			s.Orders = fw.Resize(s.Orders, n24)
+			for i26 := range s.Orders {
+				s.Orders[i26].FwGetV(r, p23+i26*4, pos)
 				if !r.OK() {
 					break
 				}
@@ -1025,24 +1104,24 @@ func (s *Account) FwGetV(r *fw.VReader, slot, base int) {
 			s.Wallet = d.Wallet
 		}
 		if 26 <= stored {
-			p26, set27, ok28 := r.Optional(pos+21, pos, 4)
-			if !set27 {
+			p27, set28, ok29 := r.Optional(pos+21, pos, 4)
+			if !set28 {
 				s.Asset = nil
-			} else if ok28 {
+			} else if ok29 {
 				if s.Asset == nil {
 					s.Asset = new(Balance)
 				}
-				s.Asset.FwGetV(r, p26, p26)
+				s.Asset.FwGetV(r, p27, p27)
 			}
 		} else {
 			s.Asset = d.Asset
 		}
 		if 30 <= stored {
-			p29, n30, ok31 := r.Block(pos+26, pos, 4)
-			if ok31 {
-				s.Orders = fw.Resize(s.Orders, n30)
-				for i32 := range s.Orders {
-					s.Orders[i32].FwGetV(r, p29+i32*4, pos)
+			p30, n31, ok32 := r.Block(pos+26, pos, 4)
+			if ok32 {
+				s.Orders = fw.Resize(s.Orders, n31)
+				for i33 := range s.Orders {
+					s.Orders[i33].FwGetV(r, p30+i33*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -1058,67 +1137,407 @@ func (s *Account) FwGetV(r *fw.VReader, slot, base int) {
 // FwVerifyVAccount verifies the Account body the slot leads to (generated code).
 func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 	d := r.Data
+	size := len(d)
 	pos := base + int(fw.U32(d, slot))
-	stored := 0
-	if pos >= slot+4 && pos <= r.Size-8 {
-		stored = int(fw.U32(d, pos))
+	stored, typ := 0, uint32(0)
+	if pos >= slot+4 && pos <= size-8 {
+		h := d[pos : pos+8 : pos+8]
+		stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
 	}
-	if stored >= 8 && stored <= r.Size-pos && fw.U32(d, pos+4) == 3 && r.Depth > 0 {
+	if stored >= 8 && stored <= size-pos && typ == 3 && r.Depth > 0 {
 		r.Depth--
 		r.Left -= int64(stored)
 	} else {
 		r.Enter(slot, base, 3) // records why
 		return
 	}
+	left := r.Left
 	if stored >= 30 {
-		blk33 := pos + int(fw.U32(d, pos+12))
-		n34 := -1
-		if blk33 >= pos+12+4 && blk33 <= r.Size-4 {
-			n34 = int(fw.U32(d, blk33))
-		}
-		if n34 >= 0 && n34 <= r.Size-blk33-4 {
-			r.Left -= int64(4 + n34)
+		blk34 := pos + int(fw.U32(d, pos+12))
+		if blk34 >= pos+12+4 && blk34 <= size-4 {
+			if n35 := int(fw.U32(d, blk34)); n35 <= size-blk34-4 {
+				left -= int64(4 + n35)
+			} else {
+				r.Left = left
+				r.Text(pos+12, pos)
+				left = r.Left
+			}
 		} else {
+			r.Left = left
 			r.Text(pos+12, pos)
+			left = r.Left
 		}
-		FwVerifyVBalance(r, pos+17, pos)
-		if p35, set36, ok37 := r.Optional(pos+21, pos, 4); set36 && ok37 {
-			FwVerifyVBalance(r, p35, p35)
+		{
+			slot, base := pos+17, pos
+			pos := base + int(fw.U32(d, slot))
+			stored, typ := 0, uint32(0)
+			if pos >= slot+4 && pos <= size-8 {
+				h := d[pos : pos+8 : pos+8]
+				stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+			}
+			if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
+				left -= int64(stored)
+				if stored >= 28 {
+					blk36 := pos + int(fw.U32(d, pos+8))
+					if blk36 >= pos+8+4 && blk36 <= size-4 {
+						if n37 := int(fw.U32(d, blk36)); n37 <= size-blk36-4 {
+							left -= int64(4 + n37)
+						} else {
+							r.Left = left
+							r.Text(pos+8, pos)
+							left = r.Left
+						}
+					} else {
+						r.Left = left
+						r.Text(pos+8, pos)
+						left = r.Left
+					}
+				} else {
+					if 12 <= stored {
+						blk38 := pos + int(fw.U32(d, pos+8))
+						if blk38 >= pos+8+4 && blk38 <= size-4 {
+							if n39 := int(fw.U32(d, blk38)); n39 <= size-blk38-4 {
+								left -= int64(4 + n39)
+							} else {
+								r.Left = left
+								r.Text(pos+8, pos)
+								left = r.Left
+							}
+						} else {
+							r.Left = left
+							r.Text(pos+8, pos)
+							left = r.Left
+						}
+					}
+				}
+			} else {
+				r.Left = left
+				r.Enter(slot, base, 2) // records why
+				left = r.Left
+			}
 		}
-		if p38, n39, ok40 := r.Block(pos+26, pos, 4); ok40 {
-			for i41 := 0; i41 < n39 && r.OK(); i41++ {
-				FwVerifyVOrder(r, p38+i41*4, pos)
+		if d[pos+21] != 0 {
+			p40 := pos + int(fw.U32(d, pos+21+1))
+			if p40 >= pos+21+5 && p40 <= size-4 {
+				left -= 4
+				{
+					slot, base := p40, p40
+					pos := base + int(fw.U32(d, slot))
+					stored, typ := 0, uint32(0)
+					if pos >= slot+4 && pos <= size-8 {
+						h := d[pos : pos+8 : pos+8]
+						stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+					}
+					if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
+						left -= int64(stored)
+						if stored >= 28 {
+							blk41 := pos + int(fw.U32(d, pos+8))
+							if blk41 >= pos+8+4 && blk41 <= size-4 {
+								if n42 := int(fw.U32(d, blk41)); n42 <= size-blk41-4 {
+									left -= int64(4 + n42)
+								} else {
+									r.Left = left
+									r.Text(pos+8, pos)
+									left = r.Left
+								}
+							} else {
+								r.Left = left
+								r.Text(pos+8, pos)
+								left = r.Left
+							}
+						} else {
+							if 12 <= stored {
+								blk43 := pos + int(fw.U32(d, pos+8))
+								if blk43 >= pos+8+4 && blk43 <= size-4 {
+									if n44 := int(fw.U32(d, blk43)); n44 <= size-blk43-4 {
+										left -= int64(4 + n44)
+									} else {
+										r.Left = left
+										r.Text(pos+8, pos)
+										left = r.Left
+									}
+								} else {
+									r.Left = left
+									r.Text(pos+8, pos)
+									left = r.Left
+								}
+							}
+						}
+					} else {
+						r.Left = left
+						r.Enter(slot, base, 2) // records why
+						left = r.Left
+					}
+				}
+			} else {
+				r.Left = left
+				r.Optional(pos+21, pos, 4) // records why
+				left = r.Left
+			}
+		}
+		p45, n46, ok47 := 0, 0, false
+		blk48 := pos + int(fw.U32(d, pos+26))
+		if blk48 >= pos+26+4 && blk48 <= size-4 && int(fw.U32(d, blk48))*4 <= size-blk48-4 {
+			n46 = int(fw.U32(d, blk48))
+			p45 = blk48 + 4
+			left -= int64(4 + n46*4)
+			ok47 = left >= 0
+		} else {
+			r.Left = left
+			p45, n46, ok47 = r.Block(pos+26, pos, 4)
+			left = r.Left
+		}
+		if ok47 {
+			for i49 := 0; i49 < n46 && r.Left >= 0; i49++ {
+				{
+					slot, base := p45+i49*4, pos
+					pos := base + int(fw.U32(d, slot))
+					stored, typ := 0, uint32(0)
+					if pos >= slot+4 && pos <= size-8 {
+						h := d[pos : pos+8 : pos+8]
+						stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+					}
+					if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
+						left -= int64(stored)
+						if stored >= 50 {
+							blk50 := pos + int(fw.U32(d, pos+12))
+							if blk50 >= pos+12+4 && blk50 <= size-4 {
+								if n51 := int(fw.U32(d, blk50)); n51 <= size-blk50-4 {
+									left -= int64(4 + n51)
+								} else {
+									r.Left = left
+									r.Text(pos+12, pos)
+									left = r.Left
+								}
+							} else {
+								r.Left = left
+								r.Text(pos+12, pos)
+								left = r.Left
+							}
+						} else {
+							if 16 <= stored {
+								blk52 := pos + int(fw.U32(d, pos+12))
+								if blk52 >= pos+12+4 && blk52 <= size-4 {
+									if n53 := int(fw.U32(d, blk52)); n53 <= size-blk52-4 {
+										left -= int64(4 + n53)
+									} else {
+										r.Left = left
+										r.Text(pos+12, pos)
+										left = r.Left
+									}
+								} else {
+									r.Left = left
+									r.Text(pos+12, pos)
+									left = r.Left
+								}
+							}
+						}
+					} else {
+						r.Left = left
+						r.Enter(slot, base, 1) // records why
+						left = r.Left
+					}
+				}
 			}
 		}
 	} else {
 		if 16 <= stored {
-			blk42 := pos + int(fw.U32(d, pos+12))
-			n43 := -1
-			if blk42 >= pos+12+4 && blk42 <= r.Size-4 {
-				n43 = int(fw.U32(d, blk42))
-			}
-			if n43 >= 0 && n43 <= r.Size-blk42-4 {
-				r.Left -= int64(4 + n43)
+			blk54 := pos + int(fw.U32(d, pos+12))
+			if blk54 >= pos+12+4 && blk54 <= size-4 {
+				if n55 := int(fw.U32(d, blk54)); n55 <= size-blk54-4 {
+					left -= int64(4 + n55)
+				} else {
+					r.Left = left
+					r.Text(pos+12, pos)
+					left = r.Left
+				}
 			} else {
+				r.Left = left
 				r.Text(pos+12, pos)
+				left = r.Left
 			}
 		}
 		if 21 <= stored {
-			FwVerifyVBalance(r, pos+17, pos)
+			{
+				slot, base := pos+17, pos
+				pos := base + int(fw.U32(d, slot))
+				stored, typ := 0, uint32(0)
+				if pos >= slot+4 && pos <= size-8 {
+					h := d[pos : pos+8 : pos+8]
+					stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+				}
+				if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
+					left -= int64(stored)
+					if stored >= 28 {
+						blk56 := pos + int(fw.U32(d, pos+8))
+						if blk56 >= pos+8+4 && blk56 <= size-4 {
+							if n57 := int(fw.U32(d, blk56)); n57 <= size-blk56-4 {
+								left -= int64(4 + n57)
+							} else {
+								r.Left = left
+								r.Text(pos+8, pos)
+								left = r.Left
+							}
+						} else {
+							r.Left = left
+							r.Text(pos+8, pos)
+							left = r.Left
+						}
+					} else {
+						if 12 <= stored {
+							blk58 := pos + int(fw.U32(d, pos+8))
+							if blk58 >= pos+8+4 && blk58 <= size-4 {
+								if n59 := int(fw.U32(d, blk58)); n59 <= size-blk58-4 {
+									left -= int64(4 + n59)
+								} else {
+									r.Left = left
+									r.Text(pos+8, pos)
+									left = r.Left
+								}
+							} else {
+								r.Left = left
+								r.Text(pos+8, pos)
+								left = r.Left
+							}
+						}
+					}
+				} else {
+					r.Left = left
+					r.Enter(slot, base, 2) // records why
+					left = r.Left
+				}
+			}
 		}
 		if 26 <= stored {
-			if p44, set45, ok46 := r.Optional(pos+21, pos, 4); set45 && ok46 {
-				FwVerifyVBalance(r, p44, p44)
+			if d[pos+21] != 0 {
+				p60 := pos + int(fw.U32(d, pos+21+1))
+				if p60 >= pos+21+5 && p60 <= size-4 {
+					left -= 4
+					{
+						slot, base := p60, p60
+						pos := base + int(fw.U32(d, slot))
+						stored, typ := 0, uint32(0)
+						if pos >= slot+4 && pos <= size-8 {
+							h := d[pos : pos+8 : pos+8]
+							stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+						}
+						if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
+							left -= int64(stored)
+							if stored >= 28 {
+								blk61 := pos + int(fw.U32(d, pos+8))
+								if blk61 >= pos+8+4 && blk61 <= size-4 {
+									if n62 := int(fw.U32(d, blk61)); n62 <= size-blk61-4 {
+										left -= int64(4 + n62)
+									} else {
+										r.Left = left
+										r.Text(pos+8, pos)
+										left = r.Left
+									}
+								} else {
+									r.Left = left
+									r.Text(pos+8, pos)
+									left = r.Left
+								}
+							} else {
+								if 12 <= stored {
+									blk63 := pos + int(fw.U32(d, pos+8))
+									if blk63 >= pos+8+4 && blk63 <= size-4 {
+										if n64 := int(fw.U32(d, blk63)); n64 <= size-blk63-4 {
+											left -= int64(4 + n64)
+										} else {
+											r.Left = left
+											r.Text(pos+8, pos)
+											left = r.Left
+										}
+									} else {
+										r.Left = left
+										r.Text(pos+8, pos)
+										left = r.Left
+									}
+								}
+							}
+						} else {
+							r.Left = left
+							r.Enter(slot, base, 2) // records why
+							left = r.Left
+						}
+					}
+				} else {
+					r.Left = left
+					r.Optional(pos+21, pos, 4) // records why
+					left = r.Left
+				}
 			}
 		}
 		if 30 <= stored {
-			if p47, n48, ok49 := r.Block(pos+26, pos, 4); ok49 {
-				for i50 := 0; i50 < n48 && r.OK(); i50++ {
-					FwVerifyVOrder(r, p47+i50*4, pos)
+			p65, n66, ok67 := 0, 0, false
+			blk68 := pos + int(fw.U32(d, pos+26))
+			if blk68 >= pos+26+4 && blk68 <= size-4 && int(fw.U32(d, blk68))*4 <= size-blk68-4 {
+				n66 = int(fw.U32(d, blk68))
+				p65 = blk68 + 4
+				left -= int64(4 + n66*4)
+				ok67 = left >= 0
+			} else {
+				r.Left = left
+				p65, n66, ok67 = r.Block(pos+26, pos, 4)
+				left = r.Left
+			}
+			if ok67 {
+				for i69 := 0; i69 < n66 && r.Left >= 0; i69++ {
+					{
+						slot, base := p65+i69*4, pos
+						pos := base + int(fw.U32(d, slot))
+						stored, typ := 0, uint32(0)
+						if pos >= slot+4 && pos <= size-8 {
+							h := d[pos : pos+8 : pos+8]
+							stored, typ = int(fw.U32(h, 0)), fw.U32(h, 4)
+						}
+						if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
+							left -= int64(stored)
+							if stored >= 50 {
+								blk70 := pos + int(fw.U32(d, pos+12))
+								if blk70 >= pos+12+4 && blk70 <= size-4 {
+									if n71 := int(fw.U32(d, blk70)); n71 <= size-blk70-4 {
+										left -= int64(4 + n71)
+									} else {
+										r.Left = left
+										r.Text(pos+12, pos)
+										left = r.Left
+									}
+								} else {
+									r.Left = left
+									r.Text(pos+12, pos)
+									left = r.Left
+								}
+							} else {
+								if 16 <= stored {
+									blk72 := pos + int(fw.U32(d, pos+12))
+									if blk72 >= pos+12+4 && blk72 <= size-4 {
+										if n73 := int(fw.U32(d, blk72)); n73 <= size-blk72-4 {
+											left -= int64(4 + n73)
+										} else {
+											r.Left = left
+											r.Text(pos+12, pos)
+											left = r.Left
+										}
+									} else {
+										r.Left = left
+										r.Text(pos+12, pos)
+										left = r.Left
+									}
+								}
+							}
+						} else {
+							r.Left = left
+							r.Enter(slot, base, 1) // records why
+							left = r.Left
+						}
+					}
 				}
 			}
 		}
 	}
+	r.Left = left
 	r.Leave()
 }
 
@@ -1142,7 +1561,8 @@ func (s *Account) UnmarshalFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(s.FwGetF(&r, 8, full), full)
 }
 
@@ -1157,7 +1577,8 @@ func VerifyAccountFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
-	r := fw.NewFReader(data, full, lim)
+	var r fw.FReader
+	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFAccount(&r, 8, full), full)
 }
 
@@ -1174,8 +1595,8 @@ func (s *Account) FwPutF(b []byte) []byte {
 		b = s.Asset.FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.Orders)))
-	for i51 := range s.Orders {
-		b = s.Orders[i51].FwPutF(b)
+	for i74 := range s.Orders {
+		b = s.Orders[i74].FwPutF(b)
 	}
 	return b
 }
@@ -1187,14 +1608,14 @@ func (s *Account) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q52 := d[p : p+4 : p+4]
-	s.Uid = int32(fw.U32(q52, 0))
+	q75 := d[p : p+4 : p+4]
+	s.Uid = int32(fw.U32(q75, 0))
 	p += 4
 	if p = r.String(p, end-26, &s.Name); p < 0 {
 		return -1
 	}
-	q53 := d[p : p+1 : p+1]
-	s.State = State(q53[0])
+	q76 := d[p : p+1 : p+1]
+	s.State = State(q76[0])
 	p += 1
 	if p = s.Wallet.FwGetF(r, p, end-5); p < 0 {
 		return -1
@@ -1214,16 +1635,16 @@ func (s *Account) FwGetF(r *fw.FReader, p, end int) int {
 			return -1
 		}
 	}
-	n54, ok55 := r.Count(p, end, 42)
-	if !ok55 {
+	n77, ok78 := r.Count(p, end, 42)
+	if !ok78 {
 		return -1
 	}
 	p += 4
-	s.Orders = fw.Resize(s.Orders, n54)
-	rest57 := n54 * 42
-	for i56 := range s.Orders {
-		rest57 -= 42
-		if p = s.Orders[i56].FwGetF(r, p, end-rest57); p < 0 {
+	s.Orders = fw.Resize(s.Orders, n77)
+	rest80 := n77 * 42
+	for i79 := range s.Orders {
+		rest80 -= 42
+		if p = s.Orders[i79].FwGetF(r, p, end-rest80); p < 0 {
 			return -1
 		}
 	}
@@ -1239,12 +1660,24 @@ func FwVerifyFAccount(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 4
-	if _, p = r.Text(p, end-26); p < 0 {
-		return -1
+	n81 := int(fw.U32(d, p))
+	if n81 > end-26-p-4 {
+		return r.Fail(fw.ErrTruncated)
 	}
+	p += 4 + n81
 	p += 1
-	if p = FwVerifyFBalance(r, p, end-5); p < 0 {
-		return -1
+	{
+		end := end - 5
+		if r.Depth == 0 {
+			return r.Fail(fw.ErrTooDeep)
+		}
+		n82 := int(fw.U32(d, p))
+		if n82 > end-16-p-4 {
+			return r.Fail(fw.ErrTruncated)
+		}
+		p += 4 + n82
+		p += 8
+		p += 8
 	}
 	if d[p] == 0 {
 		p++
@@ -1253,20 +1686,45 @@ func FwVerifyFAccount(r *fw.FReader, p, end int) int {
 		if 20 > end-4-p {
 			return r.Fail(fw.ErrTruncated)
 		}
-		if p = FwVerifyFBalance(r, p, end-4); p < 0 {
-			return -1
+		{
+			end := end - 4
+			if r.Depth == 0 {
+				return r.Fail(fw.ErrTooDeep)
+			}
+			n83 := int(fw.U32(d, p))
+			if n83 > end-16-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n83
+			p += 8
+			p += 8
 		}
 	}
-	n58, ok59 := r.Count(p, end, 42)
-	if !ok59 {
+	n84, ok85 := r.Count(p, end, 42)
+	if !ok85 {
 		return -1
 	}
 	p += 4
-	rest61 := n58 * 42
-	for i60 := 0; i60 < n58; i60++ {
-		rest61 -= 42
-		if p = FwVerifyFOrder(r, p, end-rest61); p < 0 {
-			return -1
+	rest87 := n84 * 42
+	for i86 := 0; i86 < n84; i86++ {
+		rest87 -= 42
+		{
+			end := end - rest87
+			if r.Depth == 0 {
+				return r.Fail(fw.ErrTooDeep)
+			}
+			p += 4
+			n88 := int(fw.U32(d, p))
+			if n88 > end-34-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n88
+			p += 1
+			p += 1
+			p += 8
+			p += 8
+			p += 8
+			p += 8
 		}
 	}
 	r.Leave()
@@ -1297,11 +1755,11 @@ func (s *Account) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, ",\"orders\":"...)
 	b = append(b, '[')
-	for i62 := range s.Orders {
-		if i62 > 0 {
+	for i89 := range s.Orders {
+		if i89 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i62].AppendJSON(b)
+		b = s.Orders[i89].AppendJSON(b)
 	}
 	b = append(b, ']')
 	return append(b, '}')
@@ -1348,13 +1806,13 @@ func (s *Account) FwGetJSON(p *fw.JSONParser) {
 			s.Orders = s.Orders[:0]
 			if p.Array() {
 				for p.More() {
-					var e63 Order
-					e63 = NewOrder()
-					e63.FwGetJSON(p)
+					var e90 Order
+					e90 = NewOrder()
+					e90.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.Orders = append(s.Orders, e63)
+					s.Orders = append(s.Orders, e90)
 				}
 			}
 		default:
