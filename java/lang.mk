@@ -30,6 +30,6 @@ bench-java:
 	@$(BOOTSTRAP) java
 	$(PYTHON) conformance/java/prepare.py java kotlin
 	java/mvn.sh -pl bench-java,bench-kotlin -am package -DskipTests
-	$(PYTHON) java/bench/run.py $(if $(wildcard $(BUILD)/cpp/bench/fastwire_account_bench),--cpp $(BUILD)/cpp/bench/fastwire_account_bench)
+	$(PYTHON) java/bench/run.py --cpu $(if $(wildcard $(BUILD)/cpp/bench/fastwire_account_bench),--cpp $(BUILD)/cpp/bench/fastwire_account_bench)
 
 LANGUAGE_BENCHES += bench-java
