@@ -12,14 +12,17 @@ test-java:
 	java/install-check.sh
 
 # Longer fuzzing: the Jazzer target again and again (20 s a run, its corpus kept under
-# build/java/gen-java/surefire-work/.cifuzz-corpus), for JAVA_FUZZ_RUNS runs.
-JAVA_FUZZ_RUNS ?= 15
+# build/java/gen-java/surefire-work/.cifuzz-corpus), for JAVA_FUZZ_RUNS runs: by default
+# enough runs to fill FUZZ_SECONDS. `make fuzz` runs it too (make fuzz FUZZ_SECONDS=3600).
+JAVA_FUZZ_RUNS ?= $(shell echo $$(( ($(FUZZ_SECONDS) + 19) / 20 )))
 .PHONY: fuzz-java
 fuzz-java:
 	@$(BOOTSTRAP) java
 	$(PYTHON) conformance/java/prepare.py java
 	for i in $$(seq $(JAVA_FUZZ_RUNS)); do \
 	    JAZZER_FUZZ=1 java/mvn.sh -pl gen-java -am test -Dtest=FuzzTargetsTest -Dsurefire.failIfNoSpecifiedTests=false || exit 1; done
+
+fuzz: fuzz-java
 
 LANGUAGE_TESTS += test-java
 
@@ -30,6 +33,6 @@ bench-java:
 	@$(BOOTSTRAP) java
 	$(PYTHON) conformance/java/prepare.py java kotlin
 	java/mvn.sh -pl bench-java,bench-kotlin -am package -DskipTests
-	$(PYTHON) java/bench/run.py $(if $(wildcard $(BUILD)/cpp/bench/fastwire_account_bench),--cpp $(BUILD)/cpp/bench/fastwire_account_bench)
+	$(PYTHON) java/bench/run.py --cpu $(if $(wildcard $(BUILD)/cpp/bench/fastwire_account_bench),--cpp $(BUILD)/cpp/bench/fastwire_account_bench)
 
 LANGUAGE_BENCHES += bench-java

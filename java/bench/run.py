@@ -2,9 +2,11 @@
 java/bench-kotlin, built by make bench-java) and prints the median of the measured
 iterations of each benchmark, in ns per operation, beside the goals of issue #22.
 
-    python3 java/bench/run.py [--quick] [--cpp PATH/TO/fastwire_account_bench]
+    python3 java/bench/run.py [--quick] [--cpu] [--cpp PATH/TO/fastwire_account_bench]
 
---cpp also runs fastwire C++'s account benchmark in the same session, for scale.
+--cpp also runs fastwire C++'s account benchmark in the same session, for scale. --cpu
+also times the binary operations by the thread's CPU clock (dev.fastwire.bench.CpuTime:
+the median of 25 samples), which a loaded machine disturbs far less than JMH's wall clock.
 """
 
 from __future__ import annotations
@@ -44,6 +46,15 @@ def jmh(lang: str, quick: bool) -> dict:
     return medians
 
 
+def cpu(lang: str) -> dict:
+    build = os.path.join(REPO, "build", "java", f"bench-{lang}")
+    cp = open(os.path.join(build, "classpath.txt")).read().strip()
+    cp = os.path.join(build, "classes") + os.pathsep + cp
+    r = subprocess.run(["java", f"-Dfastwire.root={REPO}", "-cp", cp, "dev.fastwire.bench.CpuTime"],
+                       check=True, stdout=subprocess.PIPE, text=True)
+    return {name: float(t) for name, t in (line.split() for line in r.stdout.splitlines())}
+
+
 def cpp(path: str) -> dict:
     r = subprocess.run([path, "--benchmark_format=json", "--benchmark_repetitions=5",
                         "--benchmark_report_aggregates_only=true"],
@@ -52,7 +63,7 @@ def cpp(path: str) -> dict:
     out = {}
     for b in data["benchmarks"]:
         if b.get("aggregate_name") == "median":
-            out[b["run_name"]] = b["real_time"]
+            out[b["run_name"]] = (b["real_time"], b["cpu_time"])
     return out
 
 
@@ -67,10 +78,15 @@ def main() -> int:
         goal = GOALS.get(name)
         print(f"{name:24} {results['java'].get(name, float('nan')):8.1f} "
               f"{results['kotlin'].get(name, float('nan')):8.1f} {goal if goal else '':>6}")
+    if "--cpu" in sys.argv:
+        times = {lang: cpu(lang) for lang in ("java", "kotlin")}
+        print("CPU-time medians, ns/op (CpuTime):")
+        for name in ORDER[:6]:
+            print(f"{name:24} {times['java'][name]:8.1f} {times['kotlin'][name]:8.1f} {GOALS[name]:>6}")
     if cpp_path:
-        print("fastwire C++ (same session, Google Benchmark medians, ns):")
-        for name, t in cpp(cpp_path).items():
-            print(f"  {name:60} {t:8.1f}")
+        print("fastwire C++ (same session, Google Benchmark medians, ns: wall, CPU):")
+        for name, (t, c) in cpp(cpp_path).items():
+            print(f"  {name:60} {t:8.1f} {c:8.1f}")
     return 0
 
 

@@ -1,7 +1,9 @@
 """The protocol of a package in Java: `<Package>Sender` (a typed send per message type),
-`<Package>Receiver` (an `onReceive` overload per message type, dispatched by type number)
-and, when the package has requests, `<Package>Client` over the runtime's socket client
-(typed requests completed by their response or reject, matched on the [id] field).
+`<Package>Receiver` (an `onReceive` overload per message type, dispatched by type number),
+`<Package>Proxy` (verifies each message and passes its bytes to an `onProxy` overload per
+message type, without deserializing) and, when the package has requests, `<Package>Client`
+over the runtime's socket client (typed requests completed by their response or reject,
+matched on the [id] field).
 What is sent comes from the lowered model (`PackageLayout.sends`)."""
 
 from __future__ import annotations
@@ -74,6 +76,30 @@ def protocol_files(g: "JavaGen", pkg: ir.Package) -> Dict[str, str]:
     out.close()
     out.close()
     files[f"{folder}/{base}Receiver.java"] = out.text()
+
+    out = g.header(pkg)
+    out("/**",
+        f" * Passes on the messages of package {pkg.name} without deserializing them: each is",
+        " * verified (the limits of setLimits), then handed as bytes to the onProxy overload of",
+        " * its type (the codec says which), e.g. to forward it. A message that does not verify",
+        " * goes to onReceiveError.",
+        " */")
+    out.open(f"public class {base}Proxy extends dev.fastwire.Receiver {{")
+    out(f"public {base}Proxy() {{", f"{u}super(false);", "}", "",
+        f"public {base}Proxy(boolean finalFormat) {{", f"{u}super(finalFormat);", "}", "")
+    for s in sends:
+        out(f"protected void onProxy({s.name}.Codec codec, int type, byte[] buf, int off, int len) {{", "}", "")
+    out("@Override")
+    out.open("protected boolean dispatch(int type, byte[] buf, int off, int len) {")
+    out.open("switch (type) {")
+    for s in sends:
+        out(f"case {s.name}.TYPE: verify({s.name}.CODEC, buf, off, len); "
+            f"onProxy({s.name}.CODEC, type, buf, off, len); return true;")
+    out("default: return false;")
+    out.close()
+    out.close()
+    out.close()
+    files[f"{folder}/{base}Proxy.java"] = out.text()
 
     reqs = requests(pkg, sends)
     if reqs:

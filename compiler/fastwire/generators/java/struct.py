@@ -174,7 +174,6 @@ def emit_to_string(g: "JavaGen", out: Lines, s: ir.StructType, layout: lower.Str
 
 def emit_codec(g: "JavaGen", out: Lines, s: ir.StructType, layout: lower.StructLayout) -> None:
     n = s.name
-    u = g.unit
     out(f"/** {n}'s codec: the versioned format, the final format and JSON. */")
     out.open(f"public static final class Codec extends dev.fastwire.StructCodec<{n}> {{")
     out.open("Codec() {")
@@ -182,28 +181,25 @@ def emit_codec(g: "JavaGen", out: Lines, s: ir.StructType, layout: lower.StructL
     out.close()
     out("")
     out(f"@Override public {n} create() {{ return new {n}(); }}", "")
+    emit_entries(g, out, s, layout)
 
     # versioned write
-    out("@Override")
-    out.open(f"protected void vfields(dev.fastwire.Writer w, int body, {n} v) {{")
+    out.open(f"static void vfields0(dev.fastwire.Writer w, int body, {n} v) {{")
     for f in layout.fields:
         out(vput_stmt(g, f, f"body + {f.offset}", "body", "v." + fname(g, f)))
     out.close()
     out("")
 
     # versioned read
-    out("@Override")
-    out.open(f"protected void vread(dev.fastwire.Reader r, int body, int size, int depth, {n} v) {{")
+    out.open(f"static void vread0(dev.fastwire.Reader r, int body, int size, int depth, {n} v) {{")
     for f in layout.fields:
         end = f.offset + f.slot
-        read = vget_expr(g, f, f"body + {f.offset}", "v." + fname(g, f))
         dflt = g.default(f.wire, layout.defaults[f.index], fcodec(f))
-        out(f"if (size >= {end}) v.{fname(g, f)} = {read};",
+        out(f"if (size >= {end}) " + vget_stmt(g, f, f"body + {f.offset}", "v." + fname(g, f)),
             f"else v.{fname(g, f)} = {dflt};")
     out.close()
     out("")
-    out("@Override")
-    out.open("protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) {")
+    out.open("static void vverify0(dev.fastwire.Reader r, int body, int size, int depth) {")
     for f in layout.fields:
         st = vcheck_stmt(g, f, f"body + {f.offset}")
         if st:
@@ -212,21 +208,31 @@ def emit_codec(g: "JavaGen", out: Lines, s: ir.StructType, layout: lower.StructL
     out("")
 
     # final
-    out("@Override")
-    out.open(f"protected void ffields(dev.fastwire.Writer w, {n} v) {{")
-    for f in layout.fields:
-        out(fput_stmt(g, f, "v." + fname(g, f)))
+    runs = {r.first: r for r in layout.final_runs}
+    fields = layout.fields
+    out.open(f"static void ffields0(dev.fastwire.Writer w, {n} v) {{")
+    i = 0
+    while i < len(fields):
+        if i in runs:
+            run = runs[i]
+            out.open(f"{{ int p = w.allocRaw({run.size});")
+            for k, j in enumerate(run.indexes):
+                f = fields[j]
+                at = f"p + {run.offsets[k]}" if run.offsets[k] else "p"
+                out(vput_stmt(g, f, at, "p", "v." + fname(g, f)))
+            out.close()
+            i += run.count
+            continue
+        out(fput_stmt(g, fields[i], "v." + fname(g, fields[i])))
+        i += 1
     out.close()
     out("")
-    runs = {r.first: r for r in layout.final_runs}
     for verify in (False, True):
-        out("@Override")
         if verify:
-            out.open("protected void fverify(dev.fastwire.Reader r, int depth) {")
+            out.open("static void fverify0(dev.fastwire.Reader r, int depth) {")
         else:
-            out.open(f"protected void fread(dev.fastwire.Reader r, int depth, {n} v) {{")
+            out.open(f"static void fread0(dev.fastwire.Reader r, int depth, {n} v) {{")
         i = 0
-        fields = layout.fields
         declared = False
         while i < len(fields):
             if i in runs:
@@ -249,12 +255,31 @@ def emit_codec(g: "JavaGen", out: Lines, s: ir.StructType, layout: lower.StructL
                 continue
             f = fields[i]
             if verify:
-                out(f"{fcodec_of(g, f)}.fcheck(r, depth);")
+                out(fcheck_stmt(g, f))
             else:
-                out(f"v.{fname(g, f)} = {fcodec_of(g, f)}.fget(r, depth, v.{fname(g, f)});")
+                out(fget_stmt(g, f, "v." + fname(g, f)))
             i += 1
         out.close()
         out("")
+
+    # the framework's entry points, over the static ones
+    W, R = "dev.fastwire.Writer", "dev.fastwire.Reader"
+    out(f"@Override protected void vfields({W} w, int body, {n} v) {{ vfields0(w, body, v); }}",
+        f"@Override protected void vread({R} r, int body, int size, int depth, {n} v) "
+        "{ vread0(r, body, size, depth, v); }",
+        f"@Override protected void vverify({R} r, int body, int size, int depth) "
+        "{ vverify0(r, body, size, depth); }",
+        f"@Override protected void ffields({W} w, {n} v) {{ ffields0(w, v); }}",
+        f"@Override protected void fread({R} r, int depth, {n} v) {{ fread0(r, depth, v); }}",
+        f"@Override protected void fverify({R} r, int depth) {{ fverify0(r, depth); }}",
+        f"@Override public void vput({W} w, int pos, int base, {n} v) {{ vput0(w, pos, base, v); }}",
+        f"@Override public {n} vget({R} r, int pos, int base, int depth, {n} reuse) "
+        "{ return vget0(r, pos, base, depth, reuse); }",
+        f"@Override public void vcheck({R} r, int pos, int base, int depth) {{ vcheck0(r, pos, base, depth); }}",
+        f"@Override public void fput({W} w, {n} v) {{ fput0(w, v); }}",
+        f"@Override public {n} fget({R} r, int depth, {n} reuse) {{ return fget0(r, depth, reuse); }}",
+        f"@Override public void fcheck({R} r, int depth) {{ fcheck0(r, depth); }}",
+        "")
 
     # JSON
     out("@Override")
@@ -274,7 +299,106 @@ def emit_codec(g: "JavaGen", out: Lines, s: ir.StructType, layout: lower.StructL
     out.close()
     out.close()
     out.close()
-    del u
+
+
+def emit_entries(g: "JavaGen", out: Lines, s: ir.StructType, layout: lower.StructLayout) -> None:
+    """Static entry points that other generated structs call directly (no virtual call)."""
+    n = s.name
+    t = layout.type_number
+    null = jstring(s.qualified_name + " is null (not an optional)")
+    fresh = f"reuse != null && reuse.getClass() == {n}.class ? reuse : new {n}()"
+    out("/** Appends v's body (and its heap blocks) and writes its offset from base at pos. */")
+    out.open(f"public static void vput0(dev.fastwire.Writer w, int pos, int base, {n} v) {{")
+    out(f"if (v == null) throw new dev.fastwire.EncodeException({null});",
+        f"int body = w.allocRaw({layout.body_size});",
+        f"w.i32(body, {layout.body_size});",
+        f"w.i32(body + 4, {t});",
+        "vfields0(w, body, v);",
+        "w.i32(pos, body - base);")
+    out.close()
+    out("")
+    out.open(f"public static {n} vget0(dev.fastwire.Reader r, int pos, int base, int depth, {n} reuse) {{")
+    out(f"int body = r.enter(base, r.u32(pos), pos + 4, {t}, depth);",
+        f"{n} v = {fresh};",
+        "vread0(r, body, r.len, depth - 1, v);",
+        "return v;")
+    out.close()
+    out("")
+    out.open("public static void vcheck0(dev.fastwire.Reader r, int pos, int base, int depth) {")
+    out(f"int body = r.enter(base, r.u32(pos), pos + 4, {t}, depth);",
+        "vverify0(r, body, r.len, depth - 1);")
+    out.close()
+    out("")
+    out.open(f"public static void fput0(dev.fastwire.Writer w, {n} v) {{")
+    out(f"if (v == null) throw new dev.fastwire.EncodeException({null});",
+        "ffields0(w, v);")
+    out.close()
+    out("")
+    out.open(f"public static {n} fget0(dev.fastwire.Reader r, int depth, {n} reuse) {{")
+    out("if (depth < 1) throw dev.fastwire.Reader.fail(\"too_deep\");",
+        f"{n} v = {fresh};",
+        "fread0(r, depth - 1, v);",
+        "return v;")
+    out.close()
+    out("")
+    out.open("public static void fcheck0(dev.fastwire.Reader r, int depth) {")
+    out("if (depth < 1) throw dev.fastwire.Reader.fail(\"too_deep\");",
+        "fverify0(r, depth - 1);")
+    out.close()
+    out("")
+
+
+def direct(w: lower.WireType) -> Optional[str]:
+    """How a field is written in line: 'string', 'bytes', 'struct', 'opt' (an optional of
+    a struct or string), 'seq' (a vector or list of structs); None: through its codec."""
+    if w.kind in ("string", "bytes", "struct"):
+        return w.kind
+    e = w.element
+    if w.kind == "optional" and e is not None and e.kind in ("struct", "string"):
+        return "opt"
+    if w.kind == "sequence" and w.collection in ("vector", "list") and e is not None \
+            and e.kind == "struct":
+        return "seq"
+    return None
+
+
+def scodec(g: "JavaGen", w: lower.WireType) -> str:
+    """A struct's codec class (its static entry points)."""
+    assert w.ref is not None
+    return g.qualified(w.ref) + ".Codec"
+
+
+def vget_stmt(g: "JavaGen", f: lower.FieldLayout, p: str, cur: str) -> str:
+    """Assigns the field read from the versioned slot at p."""
+    w = f.wire
+    d = direct(w)
+    e = w.element
+    if d == "string":
+        return f"{cur} = dev.fastwire.Direct.vgetString(r, {p}, body, {cur});"
+    if d == "bytes":
+        return f"{cur} = dev.fastwire.Direct.vgetBytes(r, {p}, body);"
+    if d == "struct":
+        return f"{cur} = {scodec(g, w)}.vget0(r, {p}, body, depth, {cur});"
+    if d == "opt":
+        assert e is not None
+        inner = (f"dev.fastwire.Direct.vgetString(r, q, q, {cur})" if e.kind == "string"
+                 else f"{scodec(g, e)}.vget0(r, q, q, depth, {cur})")
+        return (f"{{ int q = dev.fastwire.Direct.vgetOptional(r, {p}, body, {e.slot}); "
+                f"{cur} = q < 0 ? null : {inner}; }}")
+    if d == "seq":
+        assert e is not None
+        u = g.unit
+        return "\n".join([
+            f"{{ java.util.List<{g.jtype(e, True)}> out = dev.fastwire.Direct.list({cur});",
+            f"{u}int at = dev.fastwire.Direct.vgetSequence(r, {p}, body, {e.slot});",
+            f"{u}int n = at < 0 ? 0 : r.len, old = out.size();",
+            f"{u}for (int i = 0; i < n; i++) dev.fastwire.Direct.set(out, i, old, "
+            f"{scodec(g, e)}.vget0(r, at + {e.slot} * i, body, depth, i < old ? out.get(i) : null));",
+            f"{u}dev.fastwire.Direct.trim(out, n);",
+            f"{u}{cur} = out; }}"])
+    if is_value(w):
+        return f"{cur} = {value_read(g, w, p)};"
+    return f"{cur} = {fcodec_of(g, f)}.vget(r, {p}, body, depth, {cur});"
 
 
 def fcodec_of(g: "JavaGen", f: lower.FieldLayout) -> str:
@@ -293,19 +417,29 @@ def value_read(g: "JavaGen", w: lower.WireType, p: str) -> str:
     return READ[sc].format(p=p)
 
 
-def vget_expr(g: "JavaGen", f: lower.FieldLayout, p: str, cur: str) -> str:
-    w = f.wire
-    if is_value(w):
-        return value_read(g, w, p)
-    return f"{fcodec_of(g, f)}.vget(r, {p}, body, depth, {cur})"
-
-
 def vcheck_stmt(g: "JavaGen", f: lower.FieldLayout, p: str) -> Optional[str]:
     w = f.wire
     if w.kind == "decimal":
         return f"dev.fastwire.Reader.checkScale(r.u8({p} + 14));"
     if is_value(w):
         return None
+    d = direct(w)
+    e = w.element
+    if d in ("string", "bytes"):
+        return f"dev.fastwire.Direct.vcheckText(r, {p}, body);"
+    if d == "struct":
+        return f"{scodec(g, w)}.vcheck0(r, {p}, body, depth);"
+    if d == "opt":
+        assert e is not None
+        inner = ("dev.fastwire.Direct.vcheckText(r, q, q)" if e.kind == "string"
+                 else f"{scodec(g, e)}.vcheck0(r, q, q, depth)")
+        return (f"{{ int q = dev.fastwire.Direct.vgetOptional(r, {p}, body, {e.slot}); "
+                f"if (q >= 0) {inner}; }}")
+    if d == "seq":
+        assert e is not None
+        return (f"{{ int at = dev.fastwire.Direct.vgetSequence(r, {p}, body, {e.slot}); "
+                f"for (int i = 0, n = at < 0 ? 0 : r.len; i < n; i++) "
+                f"{scodec(g, e)}.vcheck0(r, at + {e.slot} * i, body, depth); }}")
     if w.kind == "array" and w.element is not None and w.element.kind in (
             "scalar", "timestamp", "uuid", "enum", "flags"):
         return None
@@ -336,6 +470,26 @@ def vput_stmt(g: "JavaGen", f: lower.FieldLayout, p: str, base: str, v: str) -> 
         return f"dev.fastwire.Decimals.write(w.buf, {p}, {v});"
     if w.kind == "uuid":
         return f"dev.fastwire.Uuids.write(w.buf, {p}, {v});"
+    d = direct(w)
+    e = w.element
+    if d == "string":
+        return f"dev.fastwire.Direct.vputString(w, {p}, {base}, {v});"
+    if d == "bytes":
+        return f"dev.fastwire.Direct.vputBytes(w, {p}, {base}, {v});"
+    if d == "struct":
+        return f"{scodec(g, w)}.vput0(w, {p}, {base}, {v});"
+    if d == "opt":
+        assert e is not None
+        inner = ("dev.fastwire.Direct.vputString(w, q, q, x)" if e.kind == "string"
+                 else f"{scodec(g, e)}.vput0(w, q, q, x)")
+        return (f"{{ {g.jtype(e, True)} x = {v}; "
+                f"int q = dev.fastwire.Direct.vputOptional(w, {p}, {base}, x != null, {e.slot}); "
+                f"if (q >= 0) {inner}; }}")
+    if d == "seq":
+        assert e is not None
+        return (f"{{ java.util.List<{g.jtype(e, True)}> x = {v}; int n = x.size(); "
+                f"int at = dev.fastwire.Direct.vputSequence(w, {p}, {base}, n, {e.slot}); "
+                f"for (int i = 0; i < n; i++) {scodec(g, e)}.vput0(w, at + {e.slot} * i, {base}, x.get(i)); }}")
     return f"{fcodec_of(g, f)}.vput(w, {p}, {base}, {v});"
 
 
@@ -356,7 +510,74 @@ def fput_stmt(g: "JavaGen", f: lower.FieldLayout, v: str) -> str:
         return f"dev.fastwire.Decimals.write(w.buf, w.allocRaw(16), {v});"
     if w.kind == "uuid":
         return f"dev.fastwire.Uuids.write(w.buf, w.allocRaw(16), {v});"
+    d = direct(w)
+    e = w.element
+    if d == "string":
+        return f"dev.fastwire.Direct.fputString(w, {v});"
+    if d == "bytes":
+        return f"dev.fastwire.Direct.fputBytes(w, {v});"
+    if d == "struct":
+        return f"{scodec(g, w)}.fput0(w, {v});"
+    if d == "opt":
+        assert e is not None
+        inner = ("dev.fastwire.Direct.fputString(w, x)" if e.kind == "string"
+                 else f"{scodec(g, e)}.fput0(w, x)")
+        return (f"{{ {g.jtype(e, True)} x = {v}; w.addU8(x != null ? 1 : 0); "
+                f"if (x != null) {inner}; }}")
+    if d == "seq":
+        assert e is not None
+        return (f"{{ java.util.List<{g.jtype(e, True)}> x = {v}; int n = x.size(); w.addI32(n); "
+                f"for (int i = 0; i < n; i++) {scodec(g, e)}.fput0(w, x.get(i)); }}")
     return f"{fcodec_of(g, f)}.fput(w, {v});"
+
+
+def fget_stmt(g: "JavaGen", f: lower.FieldLayout, cur: str) -> str:
+    """Assigns the field read at the final-format cursor."""
+    w = f.wire
+    d = direct(w)
+    e = w.element
+    if d == "string":
+        return f"{cur} = dev.fastwire.Direct.fgetString(r, {cur});"
+    if d == "bytes":
+        return f"{cur} = dev.fastwire.Direct.fgetBytes(r);"
+    if d == "struct":
+        return f"{cur} = {scodec(g, w)}.fget0(r, depth, {cur});"
+    if d == "opt":
+        assert e is not None
+        inner = (f"dev.fastwire.Direct.fgetString(r, {cur})" if e.kind == "string"
+                 else f"{scodec(g, e)}.fget0(r, depth, {cur})")
+        return f"{cur} = dev.fastwire.Direct.fpresent(r) ? {inner} : null;"
+    if d == "seq":
+        assert e is not None
+        u = g.unit
+        return "\n".join([
+            f"{{ java.util.List<{g.jtype(e, True)}> out = dev.fastwire.Direct.list({cur});",
+            f"{u}int n = r.count({e.final_min}), old = out.size();",
+            f"{u}for (int i = 0; i < n; i++) dev.fastwire.Direct.set(out, i, old, "
+            f"{scodec(g, e)}.fget0(r, depth, i < old ? out.get(i) : null));",
+            f"{u}dev.fastwire.Direct.trim(out, n);",
+            f"{u}{cur} = out; }}"])
+    return f"{cur} = {fcodec_of(g, f)}.fget(r, depth, {cur});"
+
+
+def fcheck_stmt(g: "JavaGen", f: lower.FieldLayout) -> str:
+    w = f.wire
+    d = direct(w)
+    e = w.element
+    if d in ("string", "bytes"):
+        return "dev.fastwire.Direct.fcheckText(r);"
+    if d == "struct":
+        return f"{scodec(g, w)}.fcheck0(r, depth);"
+    if d == "opt":
+        assert e is not None
+        inner = ("dev.fastwire.Direct.fcheckText(r)" if e.kind == "string"
+                 else f"{scodec(g, e)}.fcheck0(r, depth)")
+        return f"if (dev.fastwire.Direct.fpresent(r)) {inner};"
+    if d == "seq":
+        assert e is not None
+        return (f"for (int i = 0, n = r.count({e.final_min}); i < n; i++) "
+                f"{scodec(g, e)}.fcheck0(r, depth);")
+    return f"{fcodec_of(g, f)}.fcheck(r, depth);"
 
 
 def jput_stmt(g: "JavaGen", f: lower.FieldLayout, v: str) -> str:

@@ -1,6 +1,7 @@
 """The protocol of a package in Kotlin: `<Package>Sender`, `<Package>Receiver` (an open
-`onReceive` overload per message type) and, with requests, `<Package>Client` over the
-runtime's socket client. What is sent comes from the lowered model."""
+`onReceive` overload per message type), `<Package>Proxy` (verifies each message and passes
+its bytes to an open `onProxy` overload per message type) and, with requests,
+`<Package>Client` over the runtime's socket client. What is sent comes from the lowered model."""
 
 from __future__ import annotations
 
@@ -45,6 +46,25 @@ def protocol_files(g: "KotlinGen", pkg: ir.Package) -> Dict[str, str]:
     out.close()
     out.close()
     files[f"{folder}/{base}Receiver.kt"] = out.text()
+
+    out = g.header(pkg)
+    out(f"/** Passes on the messages of package {pkg.name} without deserializing them: each is verified,",
+        " * then handed as bytes to the onProxy overload of its type (the codec says which). */")
+    out.open(f"open class {base}Proxy(finalFormat: Boolean = false) : dev.fastwire.Receiver(finalFormat) {{")
+    for s in sends:
+        out(f"protected open fun onProxy(codec: {s.name}.Codec, type: Int, buf: ByteArray, off: Int, len: Int) {{",
+            "}", "")
+    out.open("override fun dispatch(type: Int, buf: ByteArray, off: Int, len: Int): Boolean {")
+    out.open("when (type) {")
+    for s in sends:
+        out(f"{s.name}.TYPE -> {{ verify({s.name}.CODEC, buf, off, len); "
+            f"onProxy({s.name}.CODEC, type, buf, off, len) }}")
+    out("else -> return false")
+    out.close()
+    out("return true")
+    out.close()
+    out.close()
+    files[f"{folder}/{base}Proxy.kt"] = out.text()
 
     reqs = requests(pkg, sends)
     if reqs:

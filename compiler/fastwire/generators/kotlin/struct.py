@@ -143,65 +143,267 @@ def value_write(g: "KotlinGen", w: lower.WireType, p: Optional[str], v: str) -> 
     return WRITE[sc][which].format(p=p, v=v)
 
 
+def direct(w: lower.WireType) -> Optional[str]:
+    """How a field is written in line: 'string', 'bytes', 'struct', 'opt' (an optional of
+    a struct or string), 'seq' (a vector or list of structs); None: through its codec."""
+    if w.kind in ("string", "bytes", "struct"):
+        return w.kind
+    e = w.element
+    if w.kind == "optional" and e is not None and e.kind in ("struct", "string"):
+        return "opt"
+    if w.kind == "sequence" and w.collection in ("vector", "list") and e is not None \
+            and e.kind == "struct":
+        return "seq"
+    return None
+
+
+def scodec(g: "KotlinGen", w: lower.WireType) -> str:
+    assert w.ref is not None
+    return g.qualified(w.ref) + ".Codec"
+
+
+D = "dev.fastwire.Direct"
+
+
+def vput_stmt(g: "KotlinGen", s: ir.StructType, f: lower.FieldLayout, p: str, base: str, v: str) -> str:
+    w = f.wire
+    if is_value(w):
+        return value_write(g, w, p, v)
+    d = direct(w)
+    e = w.element
+    if d == "string":
+        return f"{D}.vputString(w, {p}, {base}, {v})"
+    if d == "bytes":
+        return f"{D}.vputBytes(w, {p}, {base}, {v})"
+    if d == "struct":
+        return f"{scodec(g, w)}.vput0(w, {p}, {base}, {v})"
+    if d == "opt":
+        assert e is not None
+        inner = (f"{D}.vputString(w, q, q, x)" if e.kind == "string" else f"{scodec(g, e)}.vput0(w, q, q, x)")
+        return (f"run {{ val x = {v}; val q = {D}.vputOptional(w, {p}, {base}, x != null, {e.slot}); "
+                f"if (x != null) {inner} }}")
+    if d == "seq":
+        assert e is not None
+        return (f"run {{ val x = {v}; val n = x.size; val at = {D}.vputSequence(w, {p}, {base}, n, {e.slot}); "
+                f"for (i in 0 until n) {scodec(g, e)}.vput0(w, at + {e.slot} * i, {base}, x[i]) }}")
+    return f"{fcodec_of(g, s, f)}.vput(w, {p}, {base}, {v})"
+
+
+def vget_expr(g: "KotlinGen", s: ir.StructType, f: lower.FieldLayout, p: str, cur: str) -> str:
+    w = f.wire
+    if is_value(w):
+        return value_read(g, w, p)
+    d = direct(w)
+    e = w.element
+    if d == "string":
+        return f"{D}.vgetString(r, {p}, body, {cur})"
+    if d == "bytes":
+        return f"{D}.vgetBytes(r, {p}, body)"
+    if d == "struct":
+        return f"{scodec(g, w)}.vget0(r, {p}, body, depth, {cur})"
+    if d == "opt":
+        assert e is not None
+        inner = (f"{D}.vgetString(r, q, q, {cur})" if e.kind == "string"
+                 else f"{scodec(g, e)}.vget0(r, q, q, depth, {cur})")
+        return f"run {{ val q = {D}.vgetOptional(r, {p}, body, {e.slot}); if (q < 0) null else {inner} }}"
+    if d == "seq":
+        assert e is not None
+        u = g.unit
+        return "\n".join([
+            f"run {{ val out = {D}.list({cur}); val at = {D}.vgetSequence(r, {p}, body, {e.slot})",
+            f"{u}val n = if (at < 0) 0 else r.len; val old = out.size",
+            f"{u}for (i in 0 until n) {D}.set(out, i, old, "
+            f"{scodec(g, e)}.vget0(r, at + {e.slot} * i, body, depth, if (i < old) out[i] else null))",
+            f"{u}{D}.trim(out, n); out }}"])
+    return f"{fcodec_of(g, s, f)}.vget(r, {p}, body, depth, {cur})"
+
+
+def vcheck_stmt(g: "KotlinGen", s: ir.StructType, f: lower.FieldLayout, p: str) -> Optional[str]:
+    w = f.wire
+    if w.kind == "decimal":
+        return f"dev.fastwire.Reader.checkScale(r.u8({p} + 14))"
+    if is_value(w):
+        return None
+    d = direct(w)
+    e = w.element
+    if d in ("string", "bytes"):
+        return f"{D}.vcheckText(r, {p}, body)"
+    if d == "struct":
+        return f"{scodec(g, w)}.vcheck0(r, {p}, body, depth)"
+    if d == "opt":
+        assert e is not None
+        inner = (f"{D}.vcheckText(r, q, q)" if e.kind == "string" else f"{scodec(g, e)}.vcheck0(r, q, q, depth)")
+        return f"run {{ val q = {D}.vgetOptional(r, {p}, body, {e.slot}); if (q >= 0) {inner} }}"
+    if d == "seq":
+        assert e is not None
+        return (f"run {{ val at = {D}.vgetSequence(r, {p}, body, {e.slot}); "
+                f"if (at >= 0) for (i in 0 until r.len) {scodec(g, e)}.vcheck0(r, at + {e.slot} * i, body, depth) }}")
+    return f"{fcodec_of(g, s, f)}.vcheck(r, {p}, body, depth)"
+
+
+def fput_stmt(g: "KotlinGen", s: ir.StructType, f: lower.FieldLayout, v: str) -> str:
+    w = f.wire
+    if is_value(w):
+        return value_write(g, w, None, v)
+    d = direct(w)
+    e = w.element
+    if d == "string":
+        return f"{D}.fputString(w, {v})"
+    if d == "bytes":
+        return f"{D}.fputBytes(w, {v})"
+    if d == "struct":
+        return f"{scodec(g, w)}.fput0(w, {v})"
+    if d == "opt":
+        assert e is not None
+        inner = (f"{D}.fputString(w, x)" if e.kind == "string" else f"{scodec(g, e)}.fput0(w, x)")
+        return f"run {{ val x = {v}; w.addU8(if (x != null) 1 else 0); if (x != null) {inner} }}"
+    if d == "seq":
+        assert e is not None
+        return (f"run {{ val x = {v}; val n = x.size; w.addI32(n); "
+                f"for (i in 0 until n) {scodec(g, e)}.fput0(w, x[i]) }}")
+    return f"{fcodec_of(g, s, f)}.fput(w, {v})"
+
+
+def fget_expr(g: "KotlinGen", s: ir.StructType, f: lower.FieldLayout, cur: str) -> str:
+    w = f.wire
+    d = direct(w)
+    e = w.element
+    if d == "string":
+        return f"{D}.fgetString(r, {cur})"
+    if d == "bytes":
+        return f"{D}.fgetBytes(r)"
+    if d == "struct":
+        return f"{scodec(g, w)}.fget0(r, depth, {cur})"
+    if d == "opt":
+        assert e is not None
+        inner = (f"{D}.fgetString(r, {cur})" if e.kind == "string" else f"{scodec(g, e)}.fget0(r, depth, {cur})")
+        return f"if ({D}.fpresent(r)) {inner} else null"
+    if d == "seq":
+        assert e is not None
+        u = g.unit
+        return "\n".join([
+            f"run {{ val out = {D}.list({cur}); val n = r.count({e.final_min}); val old = out.size",
+            f"{u}for (i in 0 until n) {D}.set(out, i, old, "
+            f"{scodec(g, e)}.fget0(r, depth, if (i < old) out[i] else null))",
+            f"{u}{D}.trim(out, n); out }}"])
+    return f"{fcodec_of(g, s, f)}.fget(r, depth, {cur})"
+
+
+def fcheck_stmt(g: "KotlinGen", s: ir.StructType, f: lower.FieldLayout) -> str:
+    w = f.wire
+    d = direct(w)
+    e = w.element
+    if d in ("string", "bytes"):
+        return f"{D}.fcheckText(r)"
+    if d == "struct":
+        return f"{scodec(g, w)}.fcheck0(r, depth)"
+    if d == "opt":
+        assert e is not None
+        inner = (f"{D}.fcheckText(r)" if e.kind == "string" else f"{scodec(g, e)}.fcheck0(r, depth)")
+        return f"if ({D}.fpresent(r)) {inner}"
+    if d == "seq":
+        assert e is not None
+        return f"for (i in 0 until r.count({e.final_min})) {scodec(g, e)}.fcheck0(r, depth)"
+    return f"{fcodec_of(g, s, f)}.fcheck(r, depth)"
+
+
 def emit_codec(g: "KotlinGen", out: Lines, s: ir.StructType, layout: lower.StructLayout) -> None:
     n = s.name
+    t = layout.type_number
     out(f"/** {n}'s codec: the versioned format, the final format and JSON. */")
     out.open(f"class Codec internal constructor() : dev.fastwire.StructCodec<{n}>("
-             f"{n}::class.java, {kstring(s.qualified_name)}, {layout.type_number}, "
+             f"{n}::class.java, {kstring(s.qualified_name)}, {t}, "
              f"{layout.body_size}, {layout.final_min}) {{")
     out(f"override fun create(): {n} = {n}()", "")
     fields = layout.fields
+    W, R = "dev.fastwire.Writer", "dev.fastwire.Reader"
+    null = kstring(s.qualified_name + " is null (not an optional)")
 
-    out.open(f"override fun vfields(w: dev.fastwire.Writer, body: Int, v: {n}) {{")
-    for f in fields:
-        p = f"body + {f.offset}"
-        val = "v." + fname(g, f)
-        if is_value(f.wire):
-            out(value_write(g, f.wire, p, val))
-        else:
-            out(f"{fcodec_of(g, s, f)}.vput(w, {p}, body, {val})")
+    out("/** Static entry points that other generated structs call directly (no virtual call). */")
+    out.open("companion object {")
+    out.open(f"fun vput0(w: {W}, pos: Int, base: Int, v: {n}?) {{")
+    out(f"if (v == null) throw dev.fastwire.EncodeException({null})",
+        f"val body = w.allocRaw({layout.body_size})",
+        f"w.i32(body, {layout.body_size})",
+        f"w.i32(body + 4, {t})",
+        "vfields0(w, body, v)",
+        "w.i32(pos, body - base)")
+    out.close()
+    out("")
+    out.open(f"fun vget0(r: {R}, pos: Int, base: Int, depth: Int, reuse: {n}?): {n} {{")
+    out(f"val body = r.enter(base, r.u32(pos), pos + 4, {t}, depth)",
+        f"val v = reuse ?: {n}()",
+        "vread0(r, body, r.len, depth - 1, v)",
+        "return v")
+    out.close()
+    out("")
+    out.open(f"fun vcheck0(r: {R}, pos: Int, base: Int, depth: Int) {{")
+    out(f"val body = r.enter(base, r.u32(pos), pos + 4, {t}, depth)",
+        "vverify0(r, body, r.len, depth - 1)")
+    out.close()
+    out("")
+    out.open(f"fun fput0(w: {W}, v: {n}?) {{")
+    out(f"if (v == null) throw dev.fastwire.EncodeException({null})", "ffields0(w, v)")
+    out.close()
+    out("")
+    out.open(f"fun fget0(r: {R}, depth: Int, reuse: {n}?): {n} {{")
+    out("if (depth < 1) throw dev.fastwire.Reader.fail(\"too_deep\")",
+        f"val v = reuse ?: {n}()", "fread0(r, depth - 1, v)", "return v")
+    out.close()
+    out("")
+    out.open(f"fun fcheck0(r: {R}, depth: Int) {{")
+    out("if (depth < 1) throw dev.fastwire.Reader.fail(\"too_deep\")", "fverify0(r, depth - 1)")
     out.close()
     out("")
 
-    out.open(f"override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: {n}) {{")
+    out.open(f"fun vfields0(w: {W}, body: Int, v: {n}) {{")
+    for f in fields:
+        out(vput_stmt(g, s, f, f"body + {f.offset}", "body", "v." + fname(g, f)))
+    out.close()
+    out("")
+
+    out.open(f"fun vread0(r: {R}, body: Int, size: Int, depth: Int, v: {n}) {{")
     for f in fields:
         p = f"body + {f.offset}"
         end = f.offset + f.slot
         val = "v." + fname(g, f)
-        read = value_read(g, f.wire, p) if is_value(f.wire) else \
-            f"{fcodec_of(g, s, f)}.vget(r, {p}, body, depth, {val})"
         dflt = g.default(f.wire, layout.defaults[f.index], fcodec(s, f))
-        out(f"{val} = if (size >= {end}) {read} else {dflt}")
+        out(f"{val} = if (size >= {end}) {vget_expr(g, s, f, p, val)} else {dflt}")
     out.close()
     out("")
 
-    out.open("override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {")
+    out.open(f"fun vverify0(r: {R}, body: Int, size: Int, depth: Int) {{")
     for f in fields:
-        p = f"body + {f.offset}"
-        w = f.wire
-        if w.kind == "decimal":
-            out(f"if (size >= {f.offset + f.slot}) dev.fastwire.Reader.checkScale(r.u8({p} + 14))")
-        elif not is_value(w):
-            out(f"if (size >= {f.offset + f.slot}) {fcodec_of(g, s, f)}.vcheck(r, {p}, body, depth)")
-    out.close()
-    out("")
-
-    out.open(f"override fun ffields(w: dev.fastwire.Writer, v: {n}) {{")
-    for f in fields:
-        val = "v." + fname(g, f)
-        if is_value(f.wire):
-            out(value_write(g, f.wire, None, val))
-        else:
-            out(f"{fcodec_of(g, s, f)}.fput(w, {val})")
+        st = vcheck_stmt(g, s, f, f"body + {f.offset}")
+        if st:
+            out(f"if (size >= {f.offset + f.slot}) {st}")
     out.close()
     out("")
 
     runs = {r.first: r for r in layout.final_runs}
+    out.open(f"fun ffields0(w: {W}, v: {n}) {{")
+    i = 0
+    while i < len(fields):
+        if i in runs:
+            run = runs[i]
+            out.open(f"run {{ val p = w.allocRaw({run.size})")
+            for k, j in enumerate(run.indexes):
+                f = fields[j]
+                at = f"p + {run.offsets[k]}" if run.offsets[k] else "p"
+                out(value_write(g, f.wire, at, "v." + fname(g, f)))
+            out.close()
+            i += run.count
+            continue
+        out(fput_stmt(g, s, fields[i], "v." + fname(g, fields[i])))
+        i += 1
+    out.close()
+    out("")
+
     for verify in (False, True):
         if verify:
-            out.open("override fun fverify(r: dev.fastwire.Reader, depth: Int) {")
+            out.open(f"fun fverify0(r: {R}, depth: Int) {{")
         else:
-            out.open(f"override fun fread(r: dev.fastwire.Reader, depth: Int, v: {n}) {{")
+            out.open(f"fun fread0(r: {R}, depth: Int, v: {n}) {{")
         i = 0
         declared = False
         while i < len(fields):
@@ -225,14 +427,29 @@ def emit_codec(g: "KotlinGen", out: Lines, s: ir.StructType, layout: lower.Struc
                 continue
             f = fields[i]
             if verify:
-                out(f"{fcodec_of(g, s, f)}.fcheck(r, depth)")
+                out(fcheck_stmt(g, s, f))
             else:
-                out(f"v.{fname(g, f)} = {fcodec_of(g, s, f)}.fget(r, depth, v.{fname(g, f)})")
+                out(f"v.{fname(g, f)} = {fget_expr(g, s, f, 'v.' + fname(g, f))}")
             i += 1
-        if declared and verify is False:
-            pass
         out.close()
         out("")
+    out.close()
+    out("")
+
+    out(f"override fun vfields(w: {W}, body: Int, v: {n}) = vfields0(w, body, v)",
+        f"override fun vread(r: {R}, body: Int, size: Int, depth: Int, v: {n}) = vread0(r, body, size, depth, v)",
+        f"override fun vverify(r: {R}, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)",
+        f"override fun ffields(w: {W}, v: {n}) = ffields0(w, v)",
+        f"override fun fread(r: {R}, depth: Int, v: {n}) = fread0(r, depth, v)",
+        f"override fun fverify(r: {R}, depth: Int) = fverify0(r, depth)",
+        f"override fun vput(w: {W}, pos: Int, base: Int, v: {n}?) = vput0(w, pos, base, v)",
+        f"override fun vget(r: {R}, pos: Int, base: Int, depth: Int, reuse: {n}?): {n} = "
+        "vget0(r, pos, base, depth, reuse)",
+        f"override fun vcheck(r: {R}, pos: Int, base: Int, depth: Int) = vcheck0(r, pos, base, depth)",
+        f"override fun fput(w: {W}, v: {n}?) = fput0(w, v)",
+        f"override fun fget(r: {R}, depth: Int, reuse: {n}?): {n} = fget0(r, depth, reuse)",
+        f"override fun fcheck(r: {R}, depth: Int) = fcheck0(r, depth)",
+        "")
 
     out.open(f"override fun jfields(w: dev.fastwire.JsonWriter, v: {n}) {{")
     for i, f in enumerate(fields):

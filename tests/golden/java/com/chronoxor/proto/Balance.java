@@ -62,43 +62,91 @@ public class Balance implements Comparable<com.chronoxor.proto.Balance> {
 
         @Override public Balance create() { return new Balance(); }
 
-        @Override
-        protected void vfields(dev.fastwire.Writer w, int body, Balance v) {
-            Fields.F_currency.vput(w, body + 8, body, v.currency);
+        /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, Balance v) {
+            if (v == null) throw new dev.fastwire.EncodeException("proto.Balance is null (not an optional)");
+            int body = w.allocRaw(20);
+            w.i32(body, 20);
+            w.i32(body + 4, 2);
+            vfields0(w, body, v);
+            w.i32(pos, body - base);
+        }
+
+        public static Balance vget0(dev.fastwire.Reader r, int pos, int base, int depth, Balance reuse) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 2, depth);
+            Balance v = reuse != null && reuse.getClass() == Balance.class ? reuse : new Balance();
+            vread0(r, body, r.len, depth - 1, v);
+            return v;
+        }
+
+        public static void vcheck0(dev.fastwire.Reader r, int pos, int base, int depth) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 2, depth);
+            vverify0(r, body, r.len, depth - 1);
+        }
+
+        public static void fput0(dev.fastwire.Writer w, Balance v) {
+            if (v == null) throw new dev.fastwire.EncodeException("proto.Balance is null (not an optional)");
+            ffields0(w, v);
+        }
+
+        public static Balance fget0(dev.fastwire.Reader r, int depth, Balance reuse) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            Balance v = reuse != null && reuse.getClass() == Balance.class ? reuse : new Balance();
+            fread0(r, depth - 1, v);
+            return v;
+        }
+
+        public static void fcheck0(dev.fastwire.Reader r, int depth) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            fverify0(r, depth - 1);
+        }
+
+        static void vfields0(dev.fastwire.Writer w, int body, Balance v) {
+            dev.fastwire.Direct.vputString(w, body + 8, body, v.currency);
             w.f64(body + 12, v.amount);
         }
 
-        @Override
-        protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Balance v) {
-            if (size >= 12) v.currency = Fields.F_currency.vget(r, body + 8, body, depth, v.currency);
+        static void vread0(dev.fastwire.Reader r, int body, int size, int depth, Balance v) {
+            if (size >= 12) v.currency = dev.fastwire.Direct.vgetString(r, body + 8, body, v.currency);
             else v.currency = "";
             if (size >= 20) v.amount = r.f64(body + 12);
             else v.amount = 0.0;
         }
 
-        @Override
-        protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) {
-            if (size >= 12) Fields.F_currency.vcheck(r, body + 8, body, depth);
+        static void vverify0(dev.fastwire.Reader r, int body, int size, int depth) {
+            if (size >= 12) dev.fastwire.Direct.vcheckText(r, body + 8, body);
         }
 
-        @Override
-        protected void ffields(dev.fastwire.Writer w, Balance v) {
-            Fields.F_currency.fput(w, v.currency);
-            w.addF64(v.amount);
+        static void ffields0(dev.fastwire.Writer w, Balance v) {
+            dev.fastwire.Direct.fputString(w, v.currency);
+            { int p = w.allocRaw(8);
+                w.f64(p, v.amount);
+            }
         }
 
-        @Override
-        protected void fread(dev.fastwire.Reader r, int depth, Balance v) {
-            v.currency = Fields.F_currency.fget(r, depth, v.currency);
+        static void fread0(dev.fastwire.Reader r, int depth, Balance v) {
+            v.currency = dev.fastwire.Direct.fgetString(r, v.currency);
             int p = r.take(8);
             v.amount = r.f64(p);
         }
 
-        @Override
-        protected void fverify(dev.fastwire.Reader r, int depth) {
-            Fields.F_currency.fcheck(r, depth);
+        static void fverify0(dev.fastwire.Reader r, int depth) {
+            dev.fastwire.Direct.fcheckText(r);
             r.take(8);
         }
+
+        @Override protected void vfields(dev.fastwire.Writer w, int body, Balance v) { vfields0(w, body, v); }
+        @Override protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Balance v) { vread0(r, body, size, depth, v); }
+        @Override protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) { vverify0(r, body, size, depth); }
+        @Override protected void ffields(dev.fastwire.Writer w, Balance v) { ffields0(w, v); }
+        @Override protected void fread(dev.fastwire.Reader r, int depth, Balance v) { fread0(r, depth, v); }
+        @Override protected void fverify(dev.fastwire.Reader r, int depth) { fverify0(r, depth); }
+        @Override public void vput(dev.fastwire.Writer w, int pos, int base, Balance v) { vput0(w, pos, base, v); }
+        @Override public Balance vget(dev.fastwire.Reader r, int pos, int base, int depth, Balance reuse) { return vget0(r, pos, base, depth, reuse); }
+        @Override public void vcheck(dev.fastwire.Reader r, int pos, int base, int depth) { vcheck0(r, pos, base, depth); }
+        @Override public void fput(dev.fastwire.Writer w, Balance v) { fput0(w, v); }
+        @Override public Balance fget(dev.fastwire.Reader r, int depth, Balance reuse) { return fget0(r, depth, reuse); }
+        @Override public void fcheck(dev.fastwire.Reader r, int depth) { fcheck0(r, depth); }
 
         @Override
         protected void jfields(dev.fastwire.JsonWriter w, Balance v) {

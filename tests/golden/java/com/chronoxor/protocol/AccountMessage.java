@@ -49,36 +49,82 @@ public class AccountMessage {
 
         @Override public AccountMessage create() { return new AccountMessage(); }
 
-        @Override
-        protected void vfields(dev.fastwire.Writer w, int body, AccountMessage v) {
-            com.chronoxor.proto.Account.CODEC.vput(w, body + 8, body, v.body);
+        /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, AccountMessage v) {
+            if (v == null) throw new dev.fastwire.EncodeException("protocol.AccountMessage is null (not an optional)");
+            int body = w.allocRaw(12);
+            w.i32(body, 12);
+            w.i32(body + 4, 3);
+            vfields0(w, body, v);
+            w.i32(pos, body - base);
         }
 
-        @Override
-        protected void vread(dev.fastwire.Reader r, int body, int size, int depth, AccountMessage v) {
-            if (size >= 12) v.body = com.chronoxor.proto.Account.CODEC.vget(r, body + 8, body, depth, v.body);
+        public static AccountMessage vget0(dev.fastwire.Reader r, int pos, int base, int depth, AccountMessage reuse) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 3, depth);
+            AccountMessage v = reuse != null && reuse.getClass() == AccountMessage.class ? reuse : new AccountMessage();
+            vread0(r, body, r.len, depth - 1, v);
+            return v;
+        }
+
+        public static void vcheck0(dev.fastwire.Reader r, int pos, int base, int depth) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 3, depth);
+            vverify0(r, body, r.len, depth - 1);
+        }
+
+        public static void fput0(dev.fastwire.Writer w, AccountMessage v) {
+            if (v == null) throw new dev.fastwire.EncodeException("protocol.AccountMessage is null (not an optional)");
+            ffields0(w, v);
+        }
+
+        public static AccountMessage fget0(dev.fastwire.Reader r, int depth, AccountMessage reuse) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            AccountMessage v = reuse != null && reuse.getClass() == AccountMessage.class ? reuse : new AccountMessage();
+            fread0(r, depth - 1, v);
+            return v;
+        }
+
+        public static void fcheck0(dev.fastwire.Reader r, int depth) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            fverify0(r, depth - 1);
+        }
+
+        static void vfields0(dev.fastwire.Writer w, int body, AccountMessage v) {
+            com.chronoxor.proto.Account.Codec.vput0(w, body + 8, body, v.body);
+        }
+
+        static void vread0(dev.fastwire.Reader r, int body, int size, int depth, AccountMessage v) {
+            if (size >= 12) v.body = com.chronoxor.proto.Account.Codec.vget0(r, body + 8, body, depth, v.body);
             else v.body = new com.chronoxor.proto.Account();
         }
 
-        @Override
-        protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) {
-            if (size >= 12) com.chronoxor.proto.Account.CODEC.vcheck(r, body + 8, body, depth);
+        static void vverify0(dev.fastwire.Reader r, int body, int size, int depth) {
+            if (size >= 12) com.chronoxor.proto.Account.Codec.vcheck0(r, body + 8, body, depth);
         }
 
-        @Override
-        protected void ffields(dev.fastwire.Writer w, AccountMessage v) {
-            com.chronoxor.proto.Account.CODEC.fput(w, v.body);
+        static void ffields0(dev.fastwire.Writer w, AccountMessage v) {
+            com.chronoxor.proto.Account.Codec.fput0(w, v.body);
         }
 
-        @Override
-        protected void fread(dev.fastwire.Reader r, int depth, AccountMessage v) {
-            v.body = com.chronoxor.proto.Account.CODEC.fget(r, depth, v.body);
+        static void fread0(dev.fastwire.Reader r, int depth, AccountMessage v) {
+            v.body = com.chronoxor.proto.Account.Codec.fget0(r, depth, v.body);
         }
 
-        @Override
-        protected void fverify(dev.fastwire.Reader r, int depth) {
-            com.chronoxor.proto.Account.CODEC.fcheck(r, depth);
+        static void fverify0(dev.fastwire.Reader r, int depth) {
+            com.chronoxor.proto.Account.Codec.fcheck0(r, depth);
         }
+
+        @Override protected void vfields(dev.fastwire.Writer w, int body, AccountMessage v) { vfields0(w, body, v); }
+        @Override protected void vread(dev.fastwire.Reader r, int body, int size, int depth, AccountMessage v) { vread0(r, body, size, depth, v); }
+        @Override protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) { vverify0(r, body, size, depth); }
+        @Override protected void ffields(dev.fastwire.Writer w, AccountMessage v) { ffields0(w, v); }
+        @Override protected void fread(dev.fastwire.Reader r, int depth, AccountMessage v) { fread0(r, depth, v); }
+        @Override protected void fverify(dev.fastwire.Reader r, int depth) { fverify0(r, depth); }
+        @Override public void vput(dev.fastwire.Writer w, int pos, int base, AccountMessage v) { vput0(w, pos, base, v); }
+        @Override public AccountMessage vget(dev.fastwire.Reader r, int pos, int base, int depth, AccountMessage reuse) { return vget0(r, pos, base, depth, reuse); }
+        @Override public void vcheck(dev.fastwire.Reader r, int pos, int base, int depth) { vcheck0(r, pos, base, depth); }
+        @Override public void fput(dev.fastwire.Writer w, AccountMessage v) { fput0(w, v); }
+        @Override public AccountMessage fget(dev.fastwire.Reader r, int depth, AccountMessage reuse) { return fget0(r, depth, reuse); }
+        @Override public void fcheck(dev.fastwire.Reader r, int depth) { fcheck0(r, depth); }
 
         @Override
         protected void jfields(dev.fastwire.JsonWriter w, AccountMessage v) {

@@ -49,36 +49,82 @@ public class BalanceMessage {
 
         @Override public BalanceMessage create() { return new BalanceMessage(); }
 
-        @Override
-        protected void vfields(dev.fastwire.Writer w, int body, BalanceMessage v) {
-            com.chronoxor.proto.Balance.CODEC.vput(w, body + 8, body, v.body);
+        /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, BalanceMessage v) {
+            if (v == null) throw new dev.fastwire.EncodeException("protocol.BalanceMessage is null (not an optional)");
+            int body = w.allocRaw(12);
+            w.i32(body, 12);
+            w.i32(body + 4, 2);
+            vfields0(w, body, v);
+            w.i32(pos, body - base);
         }
 
-        @Override
-        protected void vread(dev.fastwire.Reader r, int body, int size, int depth, BalanceMessage v) {
-            if (size >= 12) v.body = com.chronoxor.proto.Balance.CODEC.vget(r, body + 8, body, depth, v.body);
+        public static BalanceMessage vget0(dev.fastwire.Reader r, int pos, int base, int depth, BalanceMessage reuse) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 2, depth);
+            BalanceMessage v = reuse != null && reuse.getClass() == BalanceMessage.class ? reuse : new BalanceMessage();
+            vread0(r, body, r.len, depth - 1, v);
+            return v;
+        }
+
+        public static void vcheck0(dev.fastwire.Reader r, int pos, int base, int depth) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 2, depth);
+            vverify0(r, body, r.len, depth - 1);
+        }
+
+        public static void fput0(dev.fastwire.Writer w, BalanceMessage v) {
+            if (v == null) throw new dev.fastwire.EncodeException("protocol.BalanceMessage is null (not an optional)");
+            ffields0(w, v);
+        }
+
+        public static BalanceMessage fget0(dev.fastwire.Reader r, int depth, BalanceMessage reuse) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            BalanceMessage v = reuse != null && reuse.getClass() == BalanceMessage.class ? reuse : new BalanceMessage();
+            fread0(r, depth - 1, v);
+            return v;
+        }
+
+        public static void fcheck0(dev.fastwire.Reader r, int depth) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            fverify0(r, depth - 1);
+        }
+
+        static void vfields0(dev.fastwire.Writer w, int body, BalanceMessage v) {
+            com.chronoxor.proto.Balance.Codec.vput0(w, body + 8, body, v.body);
+        }
+
+        static void vread0(dev.fastwire.Reader r, int body, int size, int depth, BalanceMessage v) {
+            if (size >= 12) v.body = com.chronoxor.proto.Balance.Codec.vget0(r, body + 8, body, depth, v.body);
             else v.body = new com.chronoxor.proto.Balance();
         }
 
-        @Override
-        protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) {
-            if (size >= 12) com.chronoxor.proto.Balance.CODEC.vcheck(r, body + 8, body, depth);
+        static void vverify0(dev.fastwire.Reader r, int body, int size, int depth) {
+            if (size >= 12) com.chronoxor.proto.Balance.Codec.vcheck0(r, body + 8, body, depth);
         }
 
-        @Override
-        protected void ffields(dev.fastwire.Writer w, BalanceMessage v) {
-            com.chronoxor.proto.Balance.CODEC.fput(w, v.body);
+        static void ffields0(dev.fastwire.Writer w, BalanceMessage v) {
+            com.chronoxor.proto.Balance.Codec.fput0(w, v.body);
         }
 
-        @Override
-        protected void fread(dev.fastwire.Reader r, int depth, BalanceMessage v) {
-            v.body = com.chronoxor.proto.Balance.CODEC.fget(r, depth, v.body);
+        static void fread0(dev.fastwire.Reader r, int depth, BalanceMessage v) {
+            v.body = com.chronoxor.proto.Balance.Codec.fget0(r, depth, v.body);
         }
 
-        @Override
-        protected void fverify(dev.fastwire.Reader r, int depth) {
-            com.chronoxor.proto.Balance.CODEC.fcheck(r, depth);
+        static void fverify0(dev.fastwire.Reader r, int depth) {
+            com.chronoxor.proto.Balance.Codec.fcheck0(r, depth);
         }
+
+        @Override protected void vfields(dev.fastwire.Writer w, int body, BalanceMessage v) { vfields0(w, body, v); }
+        @Override protected void vread(dev.fastwire.Reader r, int body, int size, int depth, BalanceMessage v) { vread0(r, body, size, depth, v); }
+        @Override protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) { vverify0(r, body, size, depth); }
+        @Override protected void ffields(dev.fastwire.Writer w, BalanceMessage v) { ffields0(w, v); }
+        @Override protected void fread(dev.fastwire.Reader r, int depth, BalanceMessage v) { fread0(r, depth, v); }
+        @Override protected void fverify(dev.fastwire.Reader r, int depth) { fverify0(r, depth); }
+        @Override public void vput(dev.fastwire.Writer w, int pos, int base, BalanceMessage v) { vput0(w, pos, base, v); }
+        @Override public BalanceMessage vget(dev.fastwire.Reader r, int pos, int base, int depth, BalanceMessage reuse) { return vget0(r, pos, base, depth, reuse); }
+        @Override public void vcheck(dev.fastwire.Reader r, int pos, int base, int depth) { vcheck0(r, pos, base, depth); }
+        @Override public void fput(dev.fastwire.Writer w, BalanceMessage v) { fput0(w, v); }
+        @Override public BalanceMessage fget(dev.fastwire.Reader r, int depth, BalanceMessage reuse) { return fget0(r, depth, reuse); }
+        @Override public void fcheck(dev.fastwire.Reader r, int depth) { fcheck0(r, depth); }
 
         @Override
         protected void jfields(dev.fastwire.JsonWriter w, BalanceMessage v) {

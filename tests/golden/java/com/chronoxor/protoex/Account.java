@@ -78,71 +78,130 @@ public class Account implements Comparable<com.chronoxor.protoex.Account> {
 
         @Override public Account create() { return new Account(); }
 
-        @Override
-        protected void vfields(dev.fastwire.Writer w, int body, Account v) {
-            w.i32(body + 8, (int) v.uid);
-            Fields.F_name.vput(w, body + 12, body, v.name);
-            w.u8(body + 16, (int) v.state.value);
-            com.chronoxor.protoex.Balance.CODEC.vput(w, body + 17, body, v.wallet);
-            Fields.F_asset.vput(w, body + 21, body, v.asset);
-            Fields.F_orders.vput(w, body + 26, body, v.orders);
+        /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, Account v) {
+            if (v == null) throw new dev.fastwire.EncodeException("protoex.Account is null (not an optional)");
+            int body = w.allocRaw(30);
+            w.i32(body, 30);
+            w.i32(body + 4, 3);
+            vfields0(w, body, v);
+            w.i32(pos, body - base);
         }
 
-        @Override
-        protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Account v) {
+        public static Account vget0(dev.fastwire.Reader r, int pos, int base, int depth, Account reuse) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 3, depth);
+            Account v = reuse != null && reuse.getClass() == Account.class ? reuse : new Account();
+            vread0(r, body, r.len, depth - 1, v);
+            return v;
+        }
+
+        public static void vcheck0(dev.fastwire.Reader r, int pos, int base, int depth) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 3, depth);
+            vverify0(r, body, r.len, depth - 1);
+        }
+
+        public static void fput0(dev.fastwire.Writer w, Account v) {
+            if (v == null) throw new dev.fastwire.EncodeException("protoex.Account is null (not an optional)");
+            ffields0(w, v);
+        }
+
+        public static Account fget0(dev.fastwire.Reader r, int depth, Account reuse) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            Account v = reuse != null && reuse.getClass() == Account.class ? reuse : new Account();
+            fread0(r, depth - 1, v);
+            return v;
+        }
+
+        public static void fcheck0(dev.fastwire.Reader r, int depth) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            fverify0(r, depth - 1);
+        }
+
+        static void vfields0(dev.fastwire.Writer w, int body, Account v) {
+            w.i32(body + 8, (int) v.uid);
+            dev.fastwire.Direct.vputString(w, body + 12, body, v.name);
+            w.u8(body + 16, (int) v.state.value);
+            com.chronoxor.protoex.Balance.Codec.vput0(w, body + 17, body, v.wallet);
+            { com.chronoxor.protoex.Balance x = v.asset; int q = dev.fastwire.Direct.vputOptional(w, body + 21, body, x != null, 4); if (q >= 0) com.chronoxor.protoex.Balance.Codec.vput0(w, q, q, x); }
+            { java.util.List<com.chronoxor.protoex.Order> x = v.orders; int n = x.size(); int at = dev.fastwire.Direct.vputSequence(w, body + 26, body, n, 4); for (int i = 0; i < n; i++) com.chronoxor.protoex.Order.Codec.vput0(w, at + 4 * i, body, x.get(i)); }
+        }
+
+        static void vread0(dev.fastwire.Reader r, int body, int size, int depth, Account v) {
             if (size >= 12) v.uid = r.i32(body + 8);
             else v.uid = 0;
-            if (size >= 16) v.name = Fields.F_name.vget(r, body + 12, body, depth, v.name);
+            if (size >= 16) v.name = dev.fastwire.Direct.vgetString(r, body + 12, body, v.name);
             else v.name = "";
             if (size >= 17) v.state = com.chronoxor.protoex.State.of(r.u8(body + 16));
             else v.state = com.chronoxor.protoex.State.of(43L);
-            if (size >= 21) v.wallet = com.chronoxor.protoex.Balance.CODEC.vget(r, body + 17, body, depth, v.wallet);
+            if (size >= 21) v.wallet = com.chronoxor.protoex.Balance.Codec.vget0(r, body + 17, body, depth, v.wallet);
             else v.wallet = new com.chronoxor.protoex.Balance();
-            if (size >= 26) v.asset = Fields.F_asset.vget(r, body + 21, body, depth, v.asset);
+            if (size >= 26) { int q = dev.fastwire.Direct.vgetOptional(r, body + 21, body, 4); v.asset = q < 0 ? null : com.chronoxor.protoex.Balance.Codec.vget0(r, q, q, depth, v.asset); }
             else v.asset = null;
-            if (size >= 30) v.orders = Fields.F_orders.vget(r, body + 26, body, depth, v.orders);
+            if (size >= 30) { java.util.List<com.chronoxor.protoex.Order> out = dev.fastwire.Direct.list(v.orders);
+                int at = dev.fastwire.Direct.vgetSequence(r, body + 26, body, 4);
+                int n = at < 0 ? 0 : r.len, old = out.size();
+                for (int i = 0; i < n; i++) dev.fastwire.Direct.set(out, i, old, com.chronoxor.protoex.Order.Codec.vget0(r, at + 4 * i, body, depth, i < old ? out.get(i) : null));
+                dev.fastwire.Direct.trim(out, n);
+                v.orders = out; }
             else v.orders = Fields.F_orders.zero();
         }
 
-        @Override
-        protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) {
-            if (size >= 16) Fields.F_name.vcheck(r, body + 12, body, depth);
-            if (size >= 21) com.chronoxor.protoex.Balance.CODEC.vcheck(r, body + 17, body, depth);
-            if (size >= 26) Fields.F_asset.vcheck(r, body + 21, body, depth);
-            if (size >= 30) Fields.F_orders.vcheck(r, body + 26, body, depth);
+        static void vverify0(dev.fastwire.Reader r, int body, int size, int depth) {
+            if (size >= 16) dev.fastwire.Direct.vcheckText(r, body + 12, body);
+            if (size >= 21) com.chronoxor.protoex.Balance.Codec.vcheck0(r, body + 17, body, depth);
+            if (size >= 26) { int q = dev.fastwire.Direct.vgetOptional(r, body + 21, body, 4); if (q >= 0) com.chronoxor.protoex.Balance.Codec.vcheck0(r, q, q, depth); }
+            if (size >= 30) { int at = dev.fastwire.Direct.vgetSequence(r, body + 26, body, 4); for (int i = 0, n = at < 0 ? 0 : r.len; i < n; i++) com.chronoxor.protoex.Order.Codec.vcheck0(r, at + 4 * i, body, depth); }
         }
 
-        @Override
-        protected void ffields(dev.fastwire.Writer w, Account v) {
-            w.addI32((int) v.uid);
-            Fields.F_name.fput(w, v.name);
-            w.addU8((int) v.state.value);
-            com.chronoxor.protoex.Balance.CODEC.fput(w, v.wallet);
-            Fields.F_asset.fput(w, v.asset);
-            Fields.F_orders.fput(w, v.orders);
+        static void ffields0(dev.fastwire.Writer w, Account v) {
+            { int p = w.allocRaw(4);
+                w.i32(p, (int) v.uid);
+            }
+            dev.fastwire.Direct.fputString(w, v.name);
+            { int p = w.allocRaw(1);
+                w.u8(p, (int) v.state.value);
+            }
+            com.chronoxor.protoex.Balance.Codec.fput0(w, v.wallet);
+            { com.chronoxor.protoex.Balance x = v.asset; w.addU8(x != null ? 1 : 0); if (x != null) com.chronoxor.protoex.Balance.Codec.fput0(w, x); }
+            { java.util.List<com.chronoxor.protoex.Order> x = v.orders; int n = x.size(); w.addI32(n); for (int i = 0; i < n; i++) com.chronoxor.protoex.Order.Codec.fput0(w, x.get(i)); }
         }
 
-        @Override
-        protected void fread(dev.fastwire.Reader r, int depth, Account v) {
+        static void fread0(dev.fastwire.Reader r, int depth, Account v) {
             int p = r.take(4);
             v.uid = r.i32(p);
-            v.name = Fields.F_name.fget(r, depth, v.name);
+            v.name = dev.fastwire.Direct.fgetString(r, v.name);
             p = r.take(1);
             v.state = com.chronoxor.protoex.State.of(r.u8(p));
-            v.wallet = com.chronoxor.protoex.Balance.CODEC.fget(r, depth, v.wallet);
-            v.asset = Fields.F_asset.fget(r, depth, v.asset);
-            v.orders = Fields.F_orders.fget(r, depth, v.orders);
+            v.wallet = com.chronoxor.protoex.Balance.Codec.fget0(r, depth, v.wallet);
+            v.asset = dev.fastwire.Direct.fpresent(r) ? com.chronoxor.protoex.Balance.Codec.fget0(r, depth, v.asset) : null;
+            { java.util.List<com.chronoxor.protoex.Order> out = dev.fastwire.Direct.list(v.orders);
+                int n = r.count(42), old = out.size();
+                for (int i = 0; i < n; i++) dev.fastwire.Direct.set(out, i, old, com.chronoxor.protoex.Order.Codec.fget0(r, depth, i < old ? out.get(i) : null));
+                dev.fastwire.Direct.trim(out, n);
+                v.orders = out; }
         }
 
-        @Override
-        protected void fverify(dev.fastwire.Reader r, int depth) {
+        static void fverify0(dev.fastwire.Reader r, int depth) {
             r.take(4);
-            Fields.F_name.fcheck(r, depth);
+            dev.fastwire.Direct.fcheckText(r);
             r.take(1);
-            com.chronoxor.protoex.Balance.CODEC.fcheck(r, depth);
-            Fields.F_asset.fcheck(r, depth);
-            Fields.F_orders.fcheck(r, depth);
+            com.chronoxor.protoex.Balance.Codec.fcheck0(r, depth);
+            if (dev.fastwire.Direct.fpresent(r)) com.chronoxor.protoex.Balance.Codec.fcheck0(r, depth);
+            for (int i = 0, n = r.count(42); i < n; i++) com.chronoxor.protoex.Order.Codec.fcheck0(r, depth);
         }
+
+        @Override protected void vfields(dev.fastwire.Writer w, int body, Account v) { vfields0(w, body, v); }
+        @Override protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Account v) { vread0(r, body, size, depth, v); }
+        @Override protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) { vverify0(r, body, size, depth); }
+        @Override protected void ffields(dev.fastwire.Writer w, Account v) { ffields0(w, v); }
+        @Override protected void fread(dev.fastwire.Reader r, int depth, Account v) { fread0(r, depth, v); }
+        @Override protected void fverify(dev.fastwire.Reader r, int depth) { fverify0(r, depth); }
+        @Override public void vput(dev.fastwire.Writer w, int pos, int base, Account v) { vput0(w, pos, base, v); }
+        @Override public Account vget(dev.fastwire.Reader r, int pos, int base, int depth, Account reuse) { return vget0(r, pos, base, depth, reuse); }
+        @Override public void vcheck(dev.fastwire.Reader r, int pos, int base, int depth) { vcheck0(r, pos, base, depth); }
+        @Override public void fput(dev.fastwire.Writer w, Account v) { fput0(w, v); }
+        @Override public Account fget(dev.fastwire.Reader r, int depth, Account reuse) { return fget0(r, depth, reuse); }
+        @Override public void fcheck(dev.fastwire.Reader r, int depth) { fcheck0(r, depth); }
 
         @Override
         protected void jfields(dev.fastwire.JsonWriter w, Account v) {

@@ -86,10 +86,48 @@ public class Order implements Comparable<com.chronoxor.protoex.Order> {
 
         @Override public Order create() { return new Order(); }
 
-        @Override
-        protected void vfields(dev.fastwire.Writer w, int body, Order v) {
+        /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, Order v) {
+            if (v == null) throw new dev.fastwire.EncodeException("protoex.Order is null (not an optional)");
+            int body = w.allocRaw(50);
+            w.i32(body, 50);
+            w.i32(body + 4, 1);
+            vfields0(w, body, v);
+            w.i32(pos, body - base);
+        }
+
+        public static Order vget0(dev.fastwire.Reader r, int pos, int base, int depth, Order reuse) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 1, depth);
+            Order v = reuse != null && reuse.getClass() == Order.class ? reuse : new Order();
+            vread0(r, body, r.len, depth - 1, v);
+            return v;
+        }
+
+        public static void vcheck0(dev.fastwire.Reader r, int pos, int base, int depth) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 1, depth);
+            vverify0(r, body, r.len, depth - 1);
+        }
+
+        public static void fput0(dev.fastwire.Writer w, Order v) {
+            if (v == null) throw new dev.fastwire.EncodeException("protoex.Order is null (not an optional)");
+            ffields0(w, v);
+        }
+
+        public static Order fget0(dev.fastwire.Reader r, int depth, Order reuse) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            Order v = reuse != null && reuse.getClass() == Order.class ? reuse : new Order();
+            fread0(r, depth - 1, v);
+            return v;
+        }
+
+        public static void fcheck0(dev.fastwire.Reader r, int depth) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            fverify0(r, depth - 1);
+        }
+
+        static void vfields0(dev.fastwire.Writer w, int body, Order v) {
             w.i32(body + 8, (int) v.uid);
-            Fields.F_symbol.vput(w, body + 12, body, v.symbol);
+            dev.fastwire.Direct.vputString(w, body + 12, body, v.symbol);
             w.u8(body + 16, (int) v.side.value);
             w.u8(body + 17, (int) v.type.value);
             w.f64(body + 18, v.price);
@@ -98,11 +136,10 @@ public class Order implements Comparable<com.chronoxor.protoex.Order> {
             w.f64(body + 42, v.sl);
         }
 
-        @Override
-        protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Order v) {
+        static void vread0(dev.fastwire.Reader r, int body, int size, int depth, Order v) {
             if (size >= 12) v.uid = r.i32(body + 8);
             else v.uid = 0;
-            if (size >= 16) v.symbol = Fields.F_symbol.vget(r, body + 12, body, depth, v.symbol);
+            if (size >= 16) v.symbol = dev.fastwire.Direct.vgetString(r, body + 12, body, v.symbol);
             else v.symbol = "";
             if (size >= 17) v.side = com.chronoxor.protoex.OrderSide.of(r.u8(body + 16));
             else v.side = com.chronoxor.protoex.OrderSide.of(0L);
@@ -118,28 +155,29 @@ public class Order implements Comparable<com.chronoxor.protoex.Order> {
             else v.sl = -10.0;
         }
 
-        @Override
-        protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) {
-            if (size >= 16) Fields.F_symbol.vcheck(r, body + 12, body, depth);
+        static void vverify0(dev.fastwire.Reader r, int body, int size, int depth) {
+            if (size >= 16) dev.fastwire.Direct.vcheckText(r, body + 12, body);
         }
 
-        @Override
-        protected void ffields(dev.fastwire.Writer w, Order v) {
-            w.addI32((int) v.uid);
-            Fields.F_symbol.fput(w, v.symbol);
-            w.addU8((int) v.side.value);
-            w.addU8((int) v.type.value);
-            w.addF64(v.price);
-            w.addF64(v.volume);
-            w.addF64(v.tp);
-            w.addF64(v.sl);
+        static void ffields0(dev.fastwire.Writer w, Order v) {
+            { int p = w.allocRaw(4);
+                w.i32(p, (int) v.uid);
+            }
+            dev.fastwire.Direct.fputString(w, v.symbol);
+            { int p = w.allocRaw(34);
+                w.u8(p, (int) v.side.value);
+                w.u8(p + 1, (int) v.type.value);
+                w.f64(p + 2, v.price);
+                w.f64(p + 10, v.volume);
+                w.f64(p + 18, v.tp);
+                w.f64(p + 26, v.sl);
+            }
         }
 
-        @Override
-        protected void fread(dev.fastwire.Reader r, int depth, Order v) {
+        static void fread0(dev.fastwire.Reader r, int depth, Order v) {
             int p = r.take(4);
             v.uid = r.i32(p);
-            v.symbol = Fields.F_symbol.fget(r, depth, v.symbol);
+            v.symbol = dev.fastwire.Direct.fgetString(r, v.symbol);
             p = r.take(34);
             v.side = com.chronoxor.protoex.OrderSide.of(r.u8(p));
             v.type = com.chronoxor.protoex.OrderType.of(r.u8(p + 1));
@@ -149,12 +187,24 @@ public class Order implements Comparable<com.chronoxor.protoex.Order> {
             v.sl = r.f64(p + 26);
         }
 
-        @Override
-        protected void fverify(dev.fastwire.Reader r, int depth) {
+        static void fverify0(dev.fastwire.Reader r, int depth) {
             r.take(4);
-            Fields.F_symbol.fcheck(r, depth);
+            dev.fastwire.Direct.fcheckText(r);
             r.take(34);
         }
+
+        @Override protected void vfields(dev.fastwire.Writer w, int body, Order v) { vfields0(w, body, v); }
+        @Override protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Order v) { vread0(r, body, size, depth, v); }
+        @Override protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) { vverify0(r, body, size, depth); }
+        @Override protected void ffields(dev.fastwire.Writer w, Order v) { ffields0(w, v); }
+        @Override protected void fread(dev.fastwire.Reader r, int depth, Order v) { fread0(r, depth, v); }
+        @Override protected void fverify(dev.fastwire.Reader r, int depth) { fverify0(r, depth); }
+        @Override public void vput(dev.fastwire.Writer w, int pos, int base, Order v) { vput0(w, pos, base, v); }
+        @Override public Order vget(dev.fastwire.Reader r, int pos, int base, int depth, Order reuse) { return vget0(r, pos, base, depth, reuse); }
+        @Override public void vcheck(dev.fastwire.Reader r, int pos, int base, int depth) { vcheck0(r, pos, base, depth); }
+        @Override public void fput(dev.fastwire.Writer w, Order v) { fput0(w, v); }
+        @Override public Order fget(dev.fastwire.Reader r, int depth, Order reuse) { return fget0(r, depth, reuse); }
+        @Override public void fcheck(dev.fastwire.Reader r, int depth) { fcheck0(r, depth); }
 
         @Override
         protected void jfields(dev.fastwire.JsonWriter w, Order v) {

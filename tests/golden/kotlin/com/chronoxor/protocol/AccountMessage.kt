@@ -40,29 +40,84 @@ data class AccountMessage(
     class Codec internal constructor() : dev.fastwire.StructCodec<AccountMessage>(AccountMessage::class.java, "protocol.AccountMessage", 3, 12, 26) {
         override fun create(): AccountMessage = AccountMessage()
 
-        override fun vfields(w: dev.fastwire.Writer, body: Int, v: AccountMessage) {
-            com.chronoxor.proto.Account.CODEC.vput(w, body + 8, body, v.body)
+        /** Static entry points that other generated structs call directly (no virtual call). */
+        companion object {
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: AccountMessage?) {
+                if (v == null) throw dev.fastwire.EncodeException("protocol.AccountMessage is null (not an optional)")
+                val body = w.allocRaw(12)
+                w.i32(body, 12)
+                w.i32(body + 4, 3)
+                vfields0(w, body, v)
+                w.i32(pos, body - base)
+            }
+
+            fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: AccountMessage?): AccountMessage {
+                val body = r.enter(base, r.u32(pos), pos + 4, 3, depth)
+                val v = reuse ?: AccountMessage()
+                vread0(r, body, r.len, depth - 1, v)
+                return v
+            }
+
+            fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
+                val body = r.enter(base, r.u32(pos), pos + 4, 3, depth)
+                vverify0(r, body, r.len, depth - 1)
+            }
+
+            fun fput0(w: dev.fastwire.Writer, v: AccountMessage?) {
+                if (v == null) throw dev.fastwire.EncodeException("protocol.AccountMessage is null (not an optional)")
+                ffields0(w, v)
+            }
+
+            fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: AccountMessage?): AccountMessage {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                val v = reuse ?: AccountMessage()
+                fread0(r, depth - 1, v)
+                return v
+            }
+
+            fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                fverify0(r, depth - 1)
+            }
+
+            fun vfields0(w: dev.fastwire.Writer, body: Int, v: AccountMessage) {
+                com.chronoxor.proto.Account.Codec.vput0(w, body + 8, body, v.body)
+            }
+
+            fun vread0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: AccountMessage) {
+                v.body = if (size >= 12) com.chronoxor.proto.Account.Codec.vget0(r, body + 8, body, depth, v.body) else com.chronoxor.proto.Account()
+            }
+
+            fun vverify0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
+                if (size >= 12) com.chronoxor.proto.Account.Codec.vcheck0(r, body + 8, body, depth)
+            }
+
+            fun ffields0(w: dev.fastwire.Writer, v: AccountMessage) {
+                com.chronoxor.proto.Account.Codec.fput0(w, v.body)
+            }
+
+            fun fread0(r: dev.fastwire.Reader, depth: Int, v: AccountMessage) {
+                v.body = com.chronoxor.proto.Account.Codec.fget0(r, depth, v.body)
+            }
+
+            fun fverify0(r: dev.fastwire.Reader, depth: Int) {
+                com.chronoxor.proto.Account.Codec.fcheck0(r, depth)
+            }
+
         }
 
-        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: AccountMessage) {
-            v.body = if (size >= 12) com.chronoxor.proto.Account.CODEC.vget(r, body + 8, body, depth, v.body) else com.chronoxor.proto.Account()
-        }
-
-        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
-            if (size >= 12) com.chronoxor.proto.Account.CODEC.vcheck(r, body + 8, body, depth)
-        }
-
-        override fun ffields(w: dev.fastwire.Writer, v: AccountMessage) {
-            com.chronoxor.proto.Account.CODEC.fput(w, v.body)
-        }
-
-        override fun fread(r: dev.fastwire.Reader, depth: Int, v: AccountMessage) {
-            v.body = com.chronoxor.proto.Account.CODEC.fget(r, depth, v.body)
-        }
-
-        override fun fverify(r: dev.fastwire.Reader, depth: Int) {
-            com.chronoxor.proto.Account.CODEC.fcheck(r, depth)
-        }
+        override fun vfields(w: dev.fastwire.Writer, body: Int, v: AccountMessage) = vfields0(w, body, v)
+        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: AccountMessage) = vread0(r, body, size, depth, v)
+        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)
+        override fun ffields(w: dev.fastwire.Writer, v: AccountMessage) = ffields0(w, v)
+        override fun fread(r: dev.fastwire.Reader, depth: Int, v: AccountMessage) = fread0(r, depth, v)
+        override fun fverify(r: dev.fastwire.Reader, depth: Int) = fverify0(r, depth)
+        override fun vput(w: dev.fastwire.Writer, pos: Int, base: Int, v: AccountMessage?) = vput0(w, pos, base, v)
+        override fun vget(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: AccountMessage?): AccountMessage = vget0(r, pos, base, depth, reuse)
+        override fun vcheck(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) = vcheck0(r, pos, base, depth)
+        override fun fput(w: dev.fastwire.Writer, v: AccountMessage?) = fput0(w, v)
+        override fun fget(r: dev.fastwire.Reader, depth: Int, reuse: AccountMessage?): AccountMessage = fget0(r, depth, reuse)
+        override fun fcheck(r: dev.fastwire.Reader, depth: Int) = fcheck0(r, depth)
 
         override fun jfields(w: dev.fastwire.JsonWriter, v: AccountMessage) {
             w.key("\"body\":")

@@ -40,29 +40,84 @@ data class BalanceMessage(
     class Codec internal constructor() : dev.fastwire.StructCodec<BalanceMessage>(BalanceMessage::class.java, "protocol.BalanceMessage", 2, 12, 12) {
         override fun create(): BalanceMessage = BalanceMessage()
 
-        override fun vfields(w: dev.fastwire.Writer, body: Int, v: BalanceMessage) {
-            com.chronoxor.proto.Balance.CODEC.vput(w, body + 8, body, v.body)
+        /** Static entry points that other generated structs call directly (no virtual call). */
+        companion object {
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: BalanceMessage?) {
+                if (v == null) throw dev.fastwire.EncodeException("protocol.BalanceMessage is null (not an optional)")
+                val body = w.allocRaw(12)
+                w.i32(body, 12)
+                w.i32(body + 4, 2)
+                vfields0(w, body, v)
+                w.i32(pos, body - base)
+            }
+
+            fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: BalanceMessage?): BalanceMessage {
+                val body = r.enter(base, r.u32(pos), pos + 4, 2, depth)
+                val v = reuse ?: BalanceMessage()
+                vread0(r, body, r.len, depth - 1, v)
+                return v
+            }
+
+            fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
+                val body = r.enter(base, r.u32(pos), pos + 4, 2, depth)
+                vverify0(r, body, r.len, depth - 1)
+            }
+
+            fun fput0(w: dev.fastwire.Writer, v: BalanceMessage?) {
+                if (v == null) throw dev.fastwire.EncodeException("protocol.BalanceMessage is null (not an optional)")
+                ffields0(w, v)
+            }
+
+            fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: BalanceMessage?): BalanceMessage {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                val v = reuse ?: BalanceMessage()
+                fread0(r, depth - 1, v)
+                return v
+            }
+
+            fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                fverify0(r, depth - 1)
+            }
+
+            fun vfields0(w: dev.fastwire.Writer, body: Int, v: BalanceMessage) {
+                com.chronoxor.proto.Balance.Codec.vput0(w, body + 8, body, v.body)
+            }
+
+            fun vread0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: BalanceMessage) {
+                v.body = if (size >= 12) com.chronoxor.proto.Balance.Codec.vget0(r, body + 8, body, depth, v.body) else com.chronoxor.proto.Balance()
+            }
+
+            fun vverify0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
+                if (size >= 12) com.chronoxor.proto.Balance.Codec.vcheck0(r, body + 8, body, depth)
+            }
+
+            fun ffields0(w: dev.fastwire.Writer, v: BalanceMessage) {
+                com.chronoxor.proto.Balance.Codec.fput0(w, v.body)
+            }
+
+            fun fread0(r: dev.fastwire.Reader, depth: Int, v: BalanceMessage) {
+                v.body = com.chronoxor.proto.Balance.Codec.fget0(r, depth, v.body)
+            }
+
+            fun fverify0(r: dev.fastwire.Reader, depth: Int) {
+                com.chronoxor.proto.Balance.Codec.fcheck0(r, depth)
+            }
+
         }
 
-        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: BalanceMessage) {
-            v.body = if (size >= 12) com.chronoxor.proto.Balance.CODEC.vget(r, body + 8, body, depth, v.body) else com.chronoxor.proto.Balance()
-        }
-
-        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
-            if (size >= 12) com.chronoxor.proto.Balance.CODEC.vcheck(r, body + 8, body, depth)
-        }
-
-        override fun ffields(w: dev.fastwire.Writer, v: BalanceMessage) {
-            com.chronoxor.proto.Balance.CODEC.fput(w, v.body)
-        }
-
-        override fun fread(r: dev.fastwire.Reader, depth: Int, v: BalanceMessage) {
-            v.body = com.chronoxor.proto.Balance.CODEC.fget(r, depth, v.body)
-        }
-
-        override fun fverify(r: dev.fastwire.Reader, depth: Int) {
-            com.chronoxor.proto.Balance.CODEC.fcheck(r, depth)
-        }
+        override fun vfields(w: dev.fastwire.Writer, body: Int, v: BalanceMessage) = vfields0(w, body, v)
+        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: BalanceMessage) = vread0(r, body, size, depth, v)
+        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)
+        override fun ffields(w: dev.fastwire.Writer, v: BalanceMessage) = ffields0(w, v)
+        override fun fread(r: dev.fastwire.Reader, depth: Int, v: BalanceMessage) = fread0(r, depth, v)
+        override fun fverify(r: dev.fastwire.Reader, depth: Int) = fverify0(r, depth)
+        override fun vput(w: dev.fastwire.Writer, pos: Int, base: Int, v: BalanceMessage?) = vput0(w, pos, base, v)
+        override fun vget(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: BalanceMessage?): BalanceMessage = vget0(r, pos, base, depth, reuse)
+        override fun vcheck(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) = vcheck0(r, pos, base, depth)
+        override fun fput(w: dev.fastwire.Writer, v: BalanceMessage?) = fput0(w, v)
+        override fun fget(r: dev.fastwire.Reader, depth: Int, reuse: BalanceMessage?): BalanceMessage = fget0(r, depth, reuse)
+        override fun fcheck(r: dev.fastwire.Reader, depth: Int) = fcheck0(r, depth)
 
         override fun jfields(w: dev.fastwire.JsonWriter, v: BalanceMessage) {
             w.key("\"body\":")

@@ -40,29 +40,84 @@ data class OrderMessage(
     class Codec internal constructor() : dev.fastwire.StructCodec<OrderMessage>(OrderMessage::class.java, "protocol.OrderMessage", 1, 12, 26) {
         override fun create(): OrderMessage = OrderMessage()
 
-        override fun vfields(w: dev.fastwire.Writer, body: Int, v: OrderMessage) {
-            com.chronoxor.proto.Order.CODEC.vput(w, body + 8, body, v.body)
+        /** Static entry points that other generated structs call directly (no virtual call). */
+        companion object {
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: OrderMessage?) {
+                if (v == null) throw dev.fastwire.EncodeException("protocol.OrderMessage is null (not an optional)")
+                val body = w.allocRaw(12)
+                w.i32(body, 12)
+                w.i32(body + 4, 1)
+                vfields0(w, body, v)
+                w.i32(pos, body - base)
+            }
+
+            fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: OrderMessage?): OrderMessage {
+                val body = r.enter(base, r.u32(pos), pos + 4, 1, depth)
+                val v = reuse ?: OrderMessage()
+                vread0(r, body, r.len, depth - 1, v)
+                return v
+            }
+
+            fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
+                val body = r.enter(base, r.u32(pos), pos + 4, 1, depth)
+                vverify0(r, body, r.len, depth - 1)
+            }
+
+            fun fput0(w: dev.fastwire.Writer, v: OrderMessage?) {
+                if (v == null) throw dev.fastwire.EncodeException("protocol.OrderMessage is null (not an optional)")
+                ffields0(w, v)
+            }
+
+            fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: OrderMessage?): OrderMessage {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                val v = reuse ?: OrderMessage()
+                fread0(r, depth - 1, v)
+                return v
+            }
+
+            fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                fverify0(r, depth - 1)
+            }
+
+            fun vfields0(w: dev.fastwire.Writer, body: Int, v: OrderMessage) {
+                com.chronoxor.proto.Order.Codec.vput0(w, body + 8, body, v.body)
+            }
+
+            fun vread0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: OrderMessage) {
+                v.body = if (size >= 12) com.chronoxor.proto.Order.Codec.vget0(r, body + 8, body, depth, v.body) else com.chronoxor.proto.Order()
+            }
+
+            fun vverify0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
+                if (size >= 12) com.chronoxor.proto.Order.Codec.vcheck0(r, body + 8, body, depth)
+            }
+
+            fun ffields0(w: dev.fastwire.Writer, v: OrderMessage) {
+                com.chronoxor.proto.Order.Codec.fput0(w, v.body)
+            }
+
+            fun fread0(r: dev.fastwire.Reader, depth: Int, v: OrderMessage) {
+                v.body = com.chronoxor.proto.Order.Codec.fget0(r, depth, v.body)
+            }
+
+            fun fverify0(r: dev.fastwire.Reader, depth: Int) {
+                com.chronoxor.proto.Order.Codec.fcheck0(r, depth)
+            }
+
         }
 
-        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: OrderMessage) {
-            v.body = if (size >= 12) com.chronoxor.proto.Order.CODEC.vget(r, body + 8, body, depth, v.body) else com.chronoxor.proto.Order()
-        }
-
-        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
-            if (size >= 12) com.chronoxor.proto.Order.CODEC.vcheck(r, body + 8, body, depth)
-        }
-
-        override fun ffields(w: dev.fastwire.Writer, v: OrderMessage) {
-            com.chronoxor.proto.Order.CODEC.fput(w, v.body)
-        }
-
-        override fun fread(r: dev.fastwire.Reader, depth: Int, v: OrderMessage) {
-            v.body = com.chronoxor.proto.Order.CODEC.fget(r, depth, v.body)
-        }
-
-        override fun fverify(r: dev.fastwire.Reader, depth: Int) {
-            com.chronoxor.proto.Order.CODEC.fcheck(r, depth)
-        }
+        override fun vfields(w: dev.fastwire.Writer, body: Int, v: OrderMessage) = vfields0(w, body, v)
+        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: OrderMessage) = vread0(r, body, size, depth, v)
+        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)
+        override fun ffields(w: dev.fastwire.Writer, v: OrderMessage) = ffields0(w, v)
+        override fun fread(r: dev.fastwire.Reader, depth: Int, v: OrderMessage) = fread0(r, depth, v)
+        override fun fverify(r: dev.fastwire.Reader, depth: Int) = fverify0(r, depth)
+        override fun vput(w: dev.fastwire.Writer, pos: Int, base: Int, v: OrderMessage?) = vput0(w, pos, base, v)
+        override fun vget(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: OrderMessage?): OrderMessage = vget0(r, pos, base, depth, reuse)
+        override fun vcheck(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) = vcheck0(r, pos, base, depth)
+        override fun fput(w: dev.fastwire.Writer, v: OrderMessage?) = fput0(w, v)
+        override fun fget(r: dev.fastwire.Reader, depth: Int, reuse: OrderMessage?): OrderMessage = fget0(r, depth, reuse)
+        override fun fcheck(r: dev.fastwire.Reader, depth: Int) = fcheck0(r, depth)
 
         override fun jfields(w: dev.fastwire.JsonWriter, v: OrderMessage) {
             w.key("\"body\":")

@@ -63,59 +63,123 @@ data class Account(
     class Codec internal constructor() : dev.fastwire.StructCodec<Account>(Account::class.java, "protoex.Account", 3, 30, 34) {
         override fun create(): Account = Account()
 
-        override fun vfields(w: dev.fastwire.Writer, body: Int, v: Account) {
-            w.i32(body + 8, v.uid)
-            Account.Fields.F_name.vput(w, body + 12, body, v.name)
-            w.u8(body + 16, v.state.value.toInt())
-            com.chronoxor.protoex.Balance.CODEC.vput(w, body + 17, body, v.wallet)
-            Account.Fields.F_asset.vput(w, body + 21, body, v.asset)
-            Account.Fields.F_orders.vput(w, body + 26, body, v.orders)
+        /** Static entry points that other generated structs call directly (no virtual call). */
+        companion object {
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Account?) {
+                if (v == null) throw dev.fastwire.EncodeException("protoex.Account is null (not an optional)")
+                val body = w.allocRaw(30)
+                w.i32(body, 30)
+                w.i32(body + 4, 3)
+                vfields0(w, body, v)
+                w.i32(pos, body - base)
+            }
+
+            fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Account?): Account {
+                val body = r.enter(base, r.u32(pos), pos + 4, 3, depth)
+                val v = reuse ?: Account()
+                vread0(r, body, r.len, depth - 1, v)
+                return v
+            }
+
+            fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
+                val body = r.enter(base, r.u32(pos), pos + 4, 3, depth)
+                vverify0(r, body, r.len, depth - 1)
+            }
+
+            fun fput0(w: dev.fastwire.Writer, v: Account?) {
+                if (v == null) throw dev.fastwire.EncodeException("protoex.Account is null (not an optional)")
+                ffields0(w, v)
+            }
+
+            fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: Account?): Account {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                val v = reuse ?: Account()
+                fread0(r, depth - 1, v)
+                return v
+            }
+
+            fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                fverify0(r, depth - 1)
+            }
+
+            fun vfields0(w: dev.fastwire.Writer, body: Int, v: Account) {
+                w.i32(body + 8, v.uid)
+                dev.fastwire.Direct.vputString(w, body + 12, body, v.name)
+                w.u8(body + 16, v.state.value.toInt())
+                com.chronoxor.protoex.Balance.Codec.vput0(w, body + 17, body, v.wallet)
+                run { val x = v.asset; val q = dev.fastwire.Direct.vputOptional(w, body + 21, body, x != null, 4); if (x != null) com.chronoxor.protoex.Balance.Codec.vput0(w, q, q, x) }
+                run { val x = v.orders; val n = x.size; val at = dev.fastwire.Direct.vputSequence(w, body + 26, body, n, 4); for (i in 0 until n) com.chronoxor.protoex.Order.Codec.vput0(w, at + 4 * i, body, x[i]) }
+            }
+
+            fun vread0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Account) {
+                v.uid = if (size >= 12) r.i32(body + 8) else 0
+                v.name = if (size >= 16) dev.fastwire.Direct.vgetString(r, body + 12, body, v.name) else ""
+                v.state = if (size >= 17) com.chronoxor.protoex.State.of(r.u8(body + 16).toLong()) else com.chronoxor.protoex.State.of(43L)
+                v.wallet = if (size >= 21) com.chronoxor.protoex.Balance.Codec.vget0(r, body + 17, body, depth, v.wallet) else com.chronoxor.protoex.Balance()
+                v.asset = if (size >= 26) run { val q = dev.fastwire.Direct.vgetOptional(r, body + 21, body, 4); if (q < 0) null else com.chronoxor.protoex.Balance.Codec.vget0(r, q, q, depth, v.asset) } else null
+                v.orders = if (size >= 30) run { val out = dev.fastwire.Direct.list(v.orders); val at = dev.fastwire.Direct.vgetSequence(r, body + 26, body, 4)
+                    val n = if (at < 0) 0 else r.len; val old = out.size
+                    for (i in 0 until n) dev.fastwire.Direct.set(out, i, old, com.chronoxor.protoex.Order.Codec.vget0(r, at + 4 * i, body, depth, if (i < old) out[i] else null))
+                    dev.fastwire.Direct.trim(out, n); out } else Account.Fields.F_orders.zero()
+            }
+
+            fun vverify0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
+                if (size >= 16) dev.fastwire.Direct.vcheckText(r, body + 12, body)
+                if (size >= 21) com.chronoxor.protoex.Balance.Codec.vcheck0(r, body + 17, body, depth)
+                if (size >= 26) run { val q = dev.fastwire.Direct.vgetOptional(r, body + 21, body, 4); if (q >= 0) com.chronoxor.protoex.Balance.Codec.vcheck0(r, q, q, depth) }
+                if (size >= 30) run { val at = dev.fastwire.Direct.vgetSequence(r, body + 26, body, 4); if (at >= 0) for (i in 0 until r.len) com.chronoxor.protoex.Order.Codec.vcheck0(r, at + 4 * i, body, depth) }
+            }
+
+            fun ffields0(w: dev.fastwire.Writer, v: Account) {
+                run { val p = w.allocRaw(4)
+                    w.i32(p, v.uid)
+                }
+                dev.fastwire.Direct.fputString(w, v.name)
+                run { val p = w.allocRaw(1)
+                    w.u8(p, v.state.value.toInt())
+                }
+                com.chronoxor.protoex.Balance.Codec.fput0(w, v.wallet)
+                run { val x = v.asset; w.addU8(if (x != null) 1 else 0); if (x != null) com.chronoxor.protoex.Balance.Codec.fput0(w, x) }
+                run { val x = v.orders; val n = x.size; w.addI32(n); for (i in 0 until n) com.chronoxor.protoex.Order.Codec.fput0(w, x[i]) }
+            }
+
+            fun fread0(r: dev.fastwire.Reader, depth: Int, v: Account) {
+                var p = r.take(4)
+                v.uid = r.i32(p)
+                v.name = dev.fastwire.Direct.fgetString(r, v.name)
+                p = r.take(1)
+                v.state = com.chronoxor.protoex.State.of(r.u8(p).toLong())
+                v.wallet = com.chronoxor.protoex.Balance.Codec.fget0(r, depth, v.wallet)
+                v.asset = if (dev.fastwire.Direct.fpresent(r)) com.chronoxor.protoex.Balance.Codec.fget0(r, depth, v.asset) else null
+                v.orders = run { val out = dev.fastwire.Direct.list(v.orders); val n = r.count(42); val old = out.size
+                    for (i in 0 until n) dev.fastwire.Direct.set(out, i, old, com.chronoxor.protoex.Order.Codec.fget0(r, depth, if (i < old) out[i] else null))
+                    dev.fastwire.Direct.trim(out, n); out }
+            }
+
+            fun fverify0(r: dev.fastwire.Reader, depth: Int) {
+                r.take(4)
+                dev.fastwire.Direct.fcheckText(r)
+                r.take(1)
+                com.chronoxor.protoex.Balance.Codec.fcheck0(r, depth)
+                if (dev.fastwire.Direct.fpresent(r)) com.chronoxor.protoex.Balance.Codec.fcheck0(r, depth)
+                for (i in 0 until r.count(42)) com.chronoxor.protoex.Order.Codec.fcheck0(r, depth)
+            }
+
         }
 
-        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Account) {
-            v.uid = if (size >= 12) r.i32(body + 8) else 0
-            v.name = if (size >= 16) Account.Fields.F_name.vget(r, body + 12, body, depth, v.name) else ""
-            v.state = if (size >= 17) com.chronoxor.protoex.State.of(r.u8(body + 16).toLong()) else com.chronoxor.protoex.State.of(43L)
-            v.wallet = if (size >= 21) com.chronoxor.protoex.Balance.CODEC.vget(r, body + 17, body, depth, v.wallet) else com.chronoxor.protoex.Balance()
-            v.asset = if (size >= 26) Account.Fields.F_asset.vget(r, body + 21, body, depth, v.asset) else null
-            v.orders = if (size >= 30) Account.Fields.F_orders.vget(r, body + 26, body, depth, v.orders) else Account.Fields.F_orders.zero()
-        }
-
-        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
-            if (size >= 16) Account.Fields.F_name.vcheck(r, body + 12, body, depth)
-            if (size >= 21) com.chronoxor.protoex.Balance.CODEC.vcheck(r, body + 17, body, depth)
-            if (size >= 26) Account.Fields.F_asset.vcheck(r, body + 21, body, depth)
-            if (size >= 30) Account.Fields.F_orders.vcheck(r, body + 26, body, depth)
-        }
-
-        override fun ffields(w: dev.fastwire.Writer, v: Account) {
-            w.addI32(v.uid)
-            Account.Fields.F_name.fput(w, v.name)
-            w.addU8(v.state.value.toInt())
-            com.chronoxor.protoex.Balance.CODEC.fput(w, v.wallet)
-            Account.Fields.F_asset.fput(w, v.asset)
-            Account.Fields.F_orders.fput(w, v.orders)
-        }
-
-        override fun fread(r: dev.fastwire.Reader, depth: Int, v: Account) {
-            var p = r.take(4)
-            v.uid = r.i32(p)
-            v.name = Account.Fields.F_name.fget(r, depth, v.name)
-            p = r.take(1)
-            v.state = com.chronoxor.protoex.State.of(r.u8(p).toLong())
-            v.wallet = com.chronoxor.protoex.Balance.CODEC.fget(r, depth, v.wallet)
-            v.asset = Account.Fields.F_asset.fget(r, depth, v.asset)
-            v.orders = Account.Fields.F_orders.fget(r, depth, v.orders)
-        }
-
-        override fun fverify(r: dev.fastwire.Reader, depth: Int) {
-            r.take(4)
-            Account.Fields.F_name.fcheck(r, depth)
-            r.take(1)
-            com.chronoxor.protoex.Balance.CODEC.fcheck(r, depth)
-            Account.Fields.F_asset.fcheck(r, depth)
-            Account.Fields.F_orders.fcheck(r, depth)
-        }
+        override fun vfields(w: dev.fastwire.Writer, body: Int, v: Account) = vfields0(w, body, v)
+        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Account) = vread0(r, body, size, depth, v)
+        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)
+        override fun ffields(w: dev.fastwire.Writer, v: Account) = ffields0(w, v)
+        override fun fread(r: dev.fastwire.Reader, depth: Int, v: Account) = fread0(r, depth, v)
+        override fun fverify(r: dev.fastwire.Reader, depth: Int) = fverify0(r, depth)
+        override fun vput(w: dev.fastwire.Writer, pos: Int, base: Int, v: Account?) = vput0(w, pos, base, v)
+        override fun vget(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Account?): Account = vget0(r, pos, base, depth, reuse)
+        override fun vcheck(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) = vcheck0(r, pos, base, depth)
+        override fun fput(w: dev.fastwire.Writer, v: Account?) = fput0(w, v)
+        override fun fget(r: dev.fastwire.Reader, depth: Int, reuse: Account?): Account = fget0(r, depth, reuse)
+        override fun fcheck(r: dev.fastwire.Reader, depth: Int) = fcheck0(r, depth)
 
         override fun jfields(w: dev.fastwire.JsonWriter, v: Account) {
             w.key("\"uid\":")

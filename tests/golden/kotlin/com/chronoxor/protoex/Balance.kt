@@ -54,39 +54,96 @@ data class Balance(
     class Codec internal constructor() : dev.fastwire.StructCodec<Balance>(Balance::class.java, "protoex.Balance", 2, 28, 20) {
         override fun create(): Balance = Balance()
 
-        override fun vfields(w: dev.fastwire.Writer, body: Int, v: Balance) {
-            Balance.Fields.F_currency.vput(w, body + 8, body, v.currency)
-            w.f64(body + 12, v.amount)
-            w.f64(body + 20, v.locked)
+        /** Static entry points that other generated structs call directly (no virtual call). */
+        companion object {
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Balance?) {
+                if (v == null) throw dev.fastwire.EncodeException("protoex.Balance is null (not an optional)")
+                val body = w.allocRaw(28)
+                w.i32(body, 28)
+                w.i32(body + 4, 2)
+                vfields0(w, body, v)
+                w.i32(pos, body - base)
+            }
+
+            fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Balance?): Balance {
+                val body = r.enter(base, r.u32(pos), pos + 4, 2, depth)
+                val v = reuse ?: Balance()
+                vread0(r, body, r.len, depth - 1, v)
+                return v
+            }
+
+            fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
+                val body = r.enter(base, r.u32(pos), pos + 4, 2, depth)
+                vverify0(r, body, r.len, depth - 1)
+            }
+
+            fun fput0(w: dev.fastwire.Writer, v: Balance?) {
+                if (v == null) throw dev.fastwire.EncodeException("protoex.Balance is null (not an optional)")
+                ffields0(w, v)
+            }
+
+            fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: Balance?): Balance {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                val v = reuse ?: Balance()
+                fread0(r, depth - 1, v)
+                return v
+            }
+
+            fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                fverify0(r, depth - 1)
+            }
+
+            fun vfields0(w: dev.fastwire.Writer, body: Int, v: Balance) {
+                dev.fastwire.Direct.vputString(w, body + 8, body, v.currency)
+                w.f64(body + 12, v.amount)
+                w.f64(body + 20, v.locked)
+            }
+
+            fun vread0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Balance) {
+                v.currency = if (size >= 12) dev.fastwire.Direct.vgetString(r, body + 8, body, v.currency) else ""
+                v.amount = if (size >= 20) r.f64(body + 12) else 0.0
+                v.locked = if (size >= 28) r.f64(body + 20) else 0.0
+            }
+
+            fun vverify0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
+                if (size >= 12) dev.fastwire.Direct.vcheckText(r, body + 8, body)
+            }
+
+            fun ffields0(w: dev.fastwire.Writer, v: Balance) {
+                dev.fastwire.Direct.fputString(w, v.currency)
+                run { val p = w.allocRaw(16)
+                    w.f64(p, v.amount)
+                    w.f64(p + 8, v.locked)
+                }
+            }
+
+            fun fread0(r: dev.fastwire.Reader, depth: Int, v: Balance) {
+                v.currency = dev.fastwire.Direct.fgetString(r, v.currency)
+                var p = r.take(16)
+                v.amount = r.f64(p)
+                v.locked = r.f64(p + 8)
+            }
+
+            fun fverify0(r: dev.fastwire.Reader, depth: Int) {
+                dev.fastwire.Direct.fcheckText(r)
+                r.take(16)
+            }
+
         }
 
-        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Balance) {
-            v.currency = if (size >= 12) Balance.Fields.F_currency.vget(r, body + 8, body, depth, v.currency) else ""
-            v.amount = if (size >= 20) r.f64(body + 12) else 0.0
-            v.locked = if (size >= 28) r.f64(body + 20) else 0.0
-        }
-
-        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
-            if (size >= 12) Balance.Fields.F_currency.vcheck(r, body + 8, body, depth)
-        }
-
-        override fun ffields(w: dev.fastwire.Writer, v: Balance) {
-            Balance.Fields.F_currency.fput(w, v.currency)
-            w.addF64(v.amount)
-            w.addF64(v.locked)
-        }
-
-        override fun fread(r: dev.fastwire.Reader, depth: Int, v: Balance) {
-            v.currency = Balance.Fields.F_currency.fget(r, depth, v.currency)
-            var p = r.take(16)
-            v.amount = r.f64(p)
-            v.locked = r.f64(p + 8)
-        }
-
-        override fun fverify(r: dev.fastwire.Reader, depth: Int) {
-            Balance.Fields.F_currency.fcheck(r, depth)
-            r.take(16)
-        }
+        override fun vfields(w: dev.fastwire.Writer, body: Int, v: Balance) = vfields0(w, body, v)
+        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Balance) = vread0(r, body, size, depth, v)
+        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)
+        override fun ffields(w: dev.fastwire.Writer, v: Balance) = ffields0(w, v)
+        override fun fread(r: dev.fastwire.Reader, depth: Int, v: Balance) = fread0(r, depth, v)
+        override fun fverify(r: dev.fastwire.Reader, depth: Int) = fverify0(r, depth)
+        override fun vput(w: dev.fastwire.Writer, pos: Int, base: Int, v: Balance?) = vput0(w, pos, base, v)
+        override fun vget(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Balance?): Balance = vget0(r, pos, base, depth, reuse)
+        override fun vcheck(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) = vcheck0(r, pos, base, depth)
+        override fun fput(w: dev.fastwire.Writer, v: Balance?) = fput0(w, v)
+        override fun fget(r: dev.fastwire.Reader, depth: Int, reuse: Balance?): Balance = fget0(r, depth, reuse)
+        override fun fcheck(r: dev.fastwire.Reader, depth: Int) = fcheck0(r, depth)
 
         override fun jfields(w: dev.fastwire.JsonWriter, v: Balance) {
             w.key("\"currency\":")

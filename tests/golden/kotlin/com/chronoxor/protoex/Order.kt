@@ -69,61 +69,120 @@ data class Order(
     class Codec internal constructor() : dev.fastwire.StructCodec<Order>(Order::class.java, "protoex.Order", 1, 50, 42) {
         override fun create(): Order = Order()
 
-        override fun vfields(w: dev.fastwire.Writer, body: Int, v: Order) {
-            w.i32(body + 8, v.uid)
-            Order.Fields.F_symbol.vput(w, body + 12, body, v.symbol)
-            w.u8(body + 16, v.side.value.toInt())
-            w.u8(body + 17, v.type.value.toInt())
-            w.f64(body + 18, v.price)
-            w.f64(body + 26, v.volume)
-            w.f64(body + 34, v.tp)
-            w.f64(body + 42, v.sl)
+        /** Static entry points that other generated structs call directly (no virtual call). */
+        companion object {
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Order?) {
+                if (v == null) throw dev.fastwire.EncodeException("protoex.Order is null (not an optional)")
+                val body = w.allocRaw(50)
+                w.i32(body, 50)
+                w.i32(body + 4, 1)
+                vfields0(w, body, v)
+                w.i32(pos, body - base)
+            }
+
+            fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Order?): Order {
+                val body = r.enter(base, r.u32(pos), pos + 4, 1, depth)
+                val v = reuse ?: Order()
+                vread0(r, body, r.len, depth - 1, v)
+                return v
+            }
+
+            fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
+                val body = r.enter(base, r.u32(pos), pos + 4, 1, depth)
+                vverify0(r, body, r.len, depth - 1)
+            }
+
+            fun fput0(w: dev.fastwire.Writer, v: Order?) {
+                if (v == null) throw dev.fastwire.EncodeException("protoex.Order is null (not an optional)")
+                ffields0(w, v)
+            }
+
+            fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: Order?): Order {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                val v = reuse ?: Order()
+                fread0(r, depth - 1, v)
+                return v
+            }
+
+            fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                fverify0(r, depth - 1)
+            }
+
+            fun vfields0(w: dev.fastwire.Writer, body: Int, v: Order) {
+                w.i32(body + 8, v.uid)
+                dev.fastwire.Direct.vputString(w, body + 12, body, v.symbol)
+                w.u8(body + 16, v.side.value.toInt())
+                w.u8(body + 17, v.type.value.toInt())
+                w.f64(body + 18, v.price)
+                w.f64(body + 26, v.volume)
+                w.f64(body + 34, v.tp)
+                w.f64(body + 42, v.sl)
+            }
+
+            fun vread0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Order) {
+                v.uid = if (size >= 12) r.i32(body + 8) else 0
+                v.symbol = if (size >= 16) dev.fastwire.Direct.vgetString(r, body + 12, body, v.symbol) else ""
+                v.side = if (size >= 17) com.chronoxor.protoex.OrderSide.of(r.u8(body + 16).toLong()) else com.chronoxor.protoex.OrderSide.of(0L)
+                v.type = if (size >= 18) com.chronoxor.protoex.OrderType.of(r.u8(body + 17).toLong()) else com.chronoxor.protoex.OrderType.of(0L)
+                v.price = if (size >= 26) r.f64(body + 18) else 0.0
+                v.volume = if (size >= 34) r.f64(body + 26) else 0.0
+                v.tp = if (size >= 42) r.f64(body + 34) else 10.0
+                v.sl = if (size >= 50) r.f64(body + 42) else -10.0
+            }
+
+            fun vverify0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
+                if (size >= 16) dev.fastwire.Direct.vcheckText(r, body + 12, body)
+            }
+
+            fun ffields0(w: dev.fastwire.Writer, v: Order) {
+                run { val p = w.allocRaw(4)
+                    w.i32(p, v.uid)
+                }
+                dev.fastwire.Direct.fputString(w, v.symbol)
+                run { val p = w.allocRaw(34)
+                    w.u8(p, v.side.value.toInt())
+                    w.u8(p + 1, v.type.value.toInt())
+                    w.f64(p + 2, v.price)
+                    w.f64(p + 10, v.volume)
+                    w.f64(p + 18, v.tp)
+                    w.f64(p + 26, v.sl)
+                }
+            }
+
+            fun fread0(r: dev.fastwire.Reader, depth: Int, v: Order) {
+                var p = r.take(4)
+                v.uid = r.i32(p)
+                v.symbol = dev.fastwire.Direct.fgetString(r, v.symbol)
+                p = r.take(34)
+                v.side = com.chronoxor.protoex.OrderSide.of(r.u8(p).toLong())
+                v.type = com.chronoxor.protoex.OrderType.of(r.u8(p + 1).toLong())
+                v.price = r.f64(p + 2)
+                v.volume = r.f64(p + 10)
+                v.tp = r.f64(p + 18)
+                v.sl = r.f64(p + 26)
+            }
+
+            fun fverify0(r: dev.fastwire.Reader, depth: Int) {
+                r.take(4)
+                dev.fastwire.Direct.fcheckText(r)
+                r.take(34)
+            }
+
         }
 
-        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Order) {
-            v.uid = if (size >= 12) r.i32(body + 8) else 0
-            v.symbol = if (size >= 16) Order.Fields.F_symbol.vget(r, body + 12, body, depth, v.symbol) else ""
-            v.side = if (size >= 17) com.chronoxor.protoex.OrderSide.of(r.u8(body + 16).toLong()) else com.chronoxor.protoex.OrderSide.of(0L)
-            v.type = if (size >= 18) com.chronoxor.protoex.OrderType.of(r.u8(body + 17).toLong()) else com.chronoxor.protoex.OrderType.of(0L)
-            v.price = if (size >= 26) r.f64(body + 18) else 0.0
-            v.volume = if (size >= 34) r.f64(body + 26) else 0.0
-            v.tp = if (size >= 42) r.f64(body + 34) else 10.0
-            v.sl = if (size >= 50) r.f64(body + 42) else -10.0
-        }
-
-        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
-            if (size >= 16) Order.Fields.F_symbol.vcheck(r, body + 12, body, depth)
-        }
-
-        override fun ffields(w: dev.fastwire.Writer, v: Order) {
-            w.addI32(v.uid)
-            Order.Fields.F_symbol.fput(w, v.symbol)
-            w.addU8(v.side.value.toInt())
-            w.addU8(v.type.value.toInt())
-            w.addF64(v.price)
-            w.addF64(v.volume)
-            w.addF64(v.tp)
-            w.addF64(v.sl)
-        }
-
-        override fun fread(r: dev.fastwire.Reader, depth: Int, v: Order) {
-            var p = r.take(4)
-            v.uid = r.i32(p)
-            v.symbol = Order.Fields.F_symbol.fget(r, depth, v.symbol)
-            p = r.take(34)
-            v.side = com.chronoxor.protoex.OrderSide.of(r.u8(p).toLong())
-            v.type = com.chronoxor.protoex.OrderType.of(r.u8(p + 1).toLong())
-            v.price = r.f64(p + 2)
-            v.volume = r.f64(p + 10)
-            v.tp = r.f64(p + 18)
-            v.sl = r.f64(p + 26)
-        }
-
-        override fun fverify(r: dev.fastwire.Reader, depth: Int) {
-            r.take(4)
-            Order.Fields.F_symbol.fcheck(r, depth)
-            r.take(34)
-        }
+        override fun vfields(w: dev.fastwire.Writer, body: Int, v: Order) = vfields0(w, body, v)
+        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Order) = vread0(r, body, size, depth, v)
+        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)
+        override fun ffields(w: dev.fastwire.Writer, v: Order) = ffields0(w, v)
+        override fun fread(r: dev.fastwire.Reader, depth: Int, v: Order) = fread0(r, depth, v)
+        override fun fverify(r: dev.fastwire.Reader, depth: Int) = fverify0(r, depth)
+        override fun vput(w: dev.fastwire.Writer, pos: Int, base: Int, v: Order?) = vput0(w, pos, base, v)
+        override fun vget(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Order?): Order = vget0(r, pos, base, depth, reuse)
+        override fun vcheck(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) = vcheck0(r, pos, base, depth)
+        override fun fput(w: dev.fastwire.Writer, v: Order?) = fput0(w, v)
+        override fun fget(r: dev.fastwire.Reader, depth: Int, reuse: Order?): Order = fget0(r, depth, reuse)
+        override fun fcheck(r: dev.fastwire.Reader, depth: Int) = fcheck0(r, depth)
 
         override fun jfields(w: dev.fastwire.JsonWriter, v: Order) {
             w.key("\"uid\":")

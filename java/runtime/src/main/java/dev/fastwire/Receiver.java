@@ -7,7 +7,9 @@ package dev.fastwire;
  * to {@link #onReceiveUnknown}; a malformed message, or a size word that cannot start a
  * message (below the header or above maxMessageSize), to {@link #onReceiveError}, which
  * throws by default. A bad size cannot be resynchronised from: the bytes queued then are
- * dropped. Memory: at most one incomplete message (bounded by maxMessageSize).
+ * dropped. Memory: at most one incomplete message (bounded by maxMessageSize). A generated
+ * {@code Proxy} is a Receiver that verifies each message and passes its bytes on without
+ * deserializing ({@link #verify}).
  */
 public abstract class Receiver {
     protected final boolean finalFormat;
@@ -55,6 +57,18 @@ public abstract class Receiver {
     protected <T> T read(StructCodec<T> codec, byte[] buf, int off, int len) {
         return finalFormat ? FinalModel.read(reader, limits, codec, buf, off, len, null)
             : Model.read(reader, limits, codec, buf, off, len, null);
+    }
+
+    /**
+     * Verifies a message of `codec` without deserializing it (a Proxy's dispatch): throws
+     * DecodeException, reported to onReceiveError, when it does not verify.
+     */
+    protected <T> void verify(StructCodec<T> codec, byte[] buf, int off, int len) {
+        if (finalFormat) {
+            FinalModel.check(reader, limits, codec, buf, off, len);
+        } else {
+            Model.check(reader, limits, codec, buf, off, len);
+        }
     }
 
     public int receive(byte[] data) {

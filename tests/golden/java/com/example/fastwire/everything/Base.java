@@ -62,43 +62,91 @@ public class Base implements Comparable<com.example.fastwire.everything.Base> {
 
         @Override public Base create() { return new Base(); }
 
-        @Override
-        protected void vfields(dev.fastwire.Writer w, int body, Base v) {
-            Fields.F_name.vput(w, body + 8, body, v.name);
+        /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, Base v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Base is null (not an optional)");
+            int body = w.allocRaw(13);
+            w.i32(body, 13);
+            w.i32(body + 4, 301);
+            vfields0(w, body, v);
+            w.i32(pos, body - base);
+        }
+
+        public static Base vget0(dev.fastwire.Reader r, int pos, int base, int depth, Base reuse) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 301, depth);
+            Base v = reuse != null && reuse.getClass() == Base.class ? reuse : new Base();
+            vread0(r, body, r.len, depth - 1, v);
+            return v;
+        }
+
+        public static void vcheck0(dev.fastwire.Reader r, int pos, int base, int depth) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 301, depth);
+            vverify0(r, body, r.len, depth - 1);
+        }
+
+        public static void fput0(dev.fastwire.Writer w, Base v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Base is null (not an optional)");
+            ffields0(w, v);
+        }
+
+        public static Base fget0(dev.fastwire.Reader r, int depth, Base reuse) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            Base v = reuse != null && reuse.getClass() == Base.class ? reuse : new Base();
+            fread0(r, depth - 1, v);
+            return v;
+        }
+
+        public static void fcheck0(dev.fastwire.Reader r, int depth) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            fverify0(r, depth - 1);
+        }
+
+        static void vfields0(dev.fastwire.Writer w, int body, Base v) {
+            dev.fastwire.Direct.vputString(w, body + 8, body, v.name);
             w.u8(body + 12, (int) v.level);
         }
 
-        @Override
-        protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Base v) {
-            if (size >= 12) v.name = Fields.F_name.vget(r, body + 8, body, depth, v.name);
+        static void vread0(dev.fastwire.Reader r, int body, int size, int depth, Base v) {
+            if (size >= 12) v.name = dev.fastwire.Direct.vgetString(r, body + 8, body, v.name);
             else v.name = "";
             if (size >= 13) v.level = r.buf[body + 12];
             else v.level = (byte) 1;
         }
 
-        @Override
-        protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) {
-            if (size >= 12) Fields.F_name.vcheck(r, body + 8, body, depth);
+        static void vverify0(dev.fastwire.Reader r, int body, int size, int depth) {
+            if (size >= 12) dev.fastwire.Direct.vcheckText(r, body + 8, body);
         }
 
-        @Override
-        protected void ffields(dev.fastwire.Writer w, Base v) {
-            Fields.F_name.fput(w, v.name);
-            w.addU8((int) v.level);
+        static void ffields0(dev.fastwire.Writer w, Base v) {
+            dev.fastwire.Direct.fputString(w, v.name);
+            { int p = w.allocRaw(1);
+                w.u8(p, (int) v.level);
+            }
         }
 
-        @Override
-        protected void fread(dev.fastwire.Reader r, int depth, Base v) {
-            v.name = Fields.F_name.fget(r, depth, v.name);
+        static void fread0(dev.fastwire.Reader r, int depth, Base v) {
+            v.name = dev.fastwire.Direct.fgetString(r, v.name);
             int p = r.take(1);
             v.level = r.buf[p];
         }
 
-        @Override
-        protected void fverify(dev.fastwire.Reader r, int depth) {
-            Fields.F_name.fcheck(r, depth);
+        static void fverify0(dev.fastwire.Reader r, int depth) {
+            dev.fastwire.Direct.fcheckText(r);
             r.take(1);
         }
+
+        @Override protected void vfields(dev.fastwire.Writer w, int body, Base v) { vfields0(w, body, v); }
+        @Override protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Base v) { vread0(r, body, size, depth, v); }
+        @Override protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) { vverify0(r, body, size, depth); }
+        @Override protected void ffields(dev.fastwire.Writer w, Base v) { ffields0(w, v); }
+        @Override protected void fread(dev.fastwire.Reader r, int depth, Base v) { fread0(r, depth, v); }
+        @Override protected void fverify(dev.fastwire.Reader r, int depth) { fverify0(r, depth); }
+        @Override public void vput(dev.fastwire.Writer w, int pos, int base, Base v) { vput0(w, pos, base, v); }
+        @Override public Base vget(dev.fastwire.Reader r, int pos, int base, int depth, Base reuse) { return vget0(r, pos, base, depth, reuse); }
+        @Override public void vcheck(dev.fastwire.Reader r, int pos, int base, int depth) { vcheck0(r, pos, base, depth); }
+        @Override public void fput(dev.fastwire.Writer w, Base v) { fput0(w, v); }
+        @Override public Base fget(dev.fastwire.Reader r, int depth, Base reuse) { return fget0(r, depth, reuse); }
+        @Override public void fcheck(dev.fastwire.Reader r, int depth) { fcheck0(r, depth); }
 
         @Override
         protected void jfields(dev.fastwire.JsonWriter w, Base v) {

@@ -124,14 +124,52 @@ public class Collections {
 
         @Override public Collections create() { return new Collections(); }
 
-        @Override
-        protected void vfields(dev.fastwire.Writer w, int body, Collections v) {
+        /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, Collections v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Collections is null (not an optional)");
+            int body = w.allocRaw(90);
+            w.i32(body, 90);
+            w.i32(body + 4, 112);
+            vfields0(w, body, v);
+            w.i32(pos, body - base);
+        }
+
+        public static Collections vget0(dev.fastwire.Reader r, int pos, int base, int depth, Collections reuse) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 112, depth);
+            Collections v = reuse != null && reuse.getClass() == Collections.class ? reuse : new Collections();
+            vread0(r, body, r.len, depth - 1, v);
+            return v;
+        }
+
+        public static void vcheck0(dev.fastwire.Reader r, int pos, int base, int depth) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 112, depth);
+            vverify0(r, body, r.len, depth - 1);
+        }
+
+        public static void fput0(dev.fastwire.Writer w, Collections v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Collections is null (not an optional)");
+            ffields0(w, v);
+        }
+
+        public static Collections fget0(dev.fastwire.Reader r, int depth, Collections reuse) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            Collections v = reuse != null && reuse.getClass() == Collections.class ? reuse : new Collections();
+            fread0(r, depth - 1, v);
+            return v;
+        }
+
+        public static void fcheck0(dev.fastwire.Reader r, int depth) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            fverify0(r, depth - 1);
+        }
+
+        static void vfields0(dev.fastwire.Writer w, int body, Collections v) {
             Fields.F_f_array.vput(w, body + 8, body, v.f_array);
             Fields.F_f_array_optional.vput(w, body + 20, body, v.f_array_optional);
             Fields.F_f_array_struct.vput(w, body + 30, body, v.f_array_struct);
             Fields.F_f_vector.vput(w, body + 38, body, v.f_vector);
             Fields.F_f_vector_optional.vput(w, body + 42, body, v.f_vector_optional);
-            Fields.F_f_vector_struct.vput(w, body + 46, body, v.f_vector_struct);
+            { java.util.List<com.chronoxor.proto.Order> x = v.f_vector_struct; int n = x.size(); int at = dev.fastwire.Direct.vputSequence(w, body + 46, body, n, 4); for (int i = 0; i < n; i++) com.chronoxor.proto.Order.Codec.vput0(w, at + 4 * i, body, x.get(i)); }
             Fields.F_f_list.vput(w, body + 50, body, v.f_list);
             Fields.F_f_list_optional.vput(w, body + 54, body, v.f_list_optional);
             Fields.F_f_set.vput(w, body + 58, body, v.f_set);
@@ -144,8 +182,7 @@ public class Collections {
             Fields.F_f_hash_struct_key.vput(w, body + 86, body, v.f_hash_struct_key);
         }
 
-        @Override
-        protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Collections v) {
+        static void vread0(dev.fastwire.Reader r, int body, int size, int depth, Collections v) {
             if (size >= 20) v.f_array = Fields.F_f_array.vget(r, body + 8, body, depth, v.f_array);
             else v.f_array = Fields.F_f_array.zero();
             if (size >= 30) v.f_array_optional = Fields.F_f_array_optional.vget(r, body + 20, body, depth, v.f_array_optional);
@@ -156,7 +193,12 @@ public class Collections {
             else v.f_vector = Fields.F_f_vector.zero();
             if (size >= 46) v.f_vector_optional = Fields.F_f_vector_optional.vget(r, body + 42, body, depth, v.f_vector_optional);
             else v.f_vector_optional = Fields.F_f_vector_optional.zero();
-            if (size >= 50) v.f_vector_struct = Fields.F_f_vector_struct.vget(r, body + 46, body, depth, v.f_vector_struct);
+            if (size >= 50) { java.util.List<com.chronoxor.proto.Order> out = dev.fastwire.Direct.list(v.f_vector_struct);
+                int at = dev.fastwire.Direct.vgetSequence(r, body + 46, body, 4);
+                int n = at < 0 ? 0 : r.len, old = out.size();
+                for (int i = 0; i < n; i++) dev.fastwire.Direct.set(out, i, old, com.chronoxor.proto.Order.Codec.vget0(r, at + 4 * i, body, depth, i < old ? out.get(i) : null));
+                dev.fastwire.Direct.trim(out, n);
+                v.f_vector_struct = out; }
             else v.f_vector_struct = Fields.F_f_vector_struct.zero();
             if (size >= 54) v.f_list = Fields.F_f_list.vget(r, body + 50, body, depth, v.f_list);
             else v.f_list = Fields.F_f_list.zero();
@@ -180,13 +222,12 @@ public class Collections {
             else v.f_hash_struct_key = Fields.F_f_hash_struct_key.zero();
         }
 
-        @Override
-        protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) {
+        static void vverify0(dev.fastwire.Reader r, int body, int size, int depth) {
             if (size >= 30) Fields.F_f_array_optional.vcheck(r, body + 20, body, depth);
             if (size >= 38) Fields.F_f_array_struct.vcheck(r, body + 30, body, depth);
             if (size >= 42) Fields.F_f_vector.vcheck(r, body + 38, body, depth);
             if (size >= 46) Fields.F_f_vector_optional.vcheck(r, body + 42, body, depth);
-            if (size >= 50) Fields.F_f_vector_struct.vcheck(r, body + 46, body, depth);
+            if (size >= 50) { int at = dev.fastwire.Direct.vgetSequence(r, body + 46, body, 4); for (int i = 0, n = at < 0 ? 0 : r.len; i < n; i++) com.chronoxor.proto.Order.Codec.vcheck0(r, at + 4 * i, body, depth); }
             if (size >= 54) Fields.F_f_list.vcheck(r, body + 50, body, depth);
             if (size >= 58) Fields.F_f_list_optional.vcheck(r, body + 54, body, depth);
             if (size >= 62) Fields.F_f_set.vcheck(r, body + 58, body, depth);
@@ -199,14 +240,13 @@ public class Collections {
             if (size >= 90) Fields.F_f_hash_struct_key.vcheck(r, body + 86, body, depth);
         }
 
-        @Override
-        protected void ffields(dev.fastwire.Writer w, Collections v) {
+        static void ffields0(dev.fastwire.Writer w, Collections v) {
             Fields.F_f_array.fput(w, v.f_array);
             Fields.F_f_array_optional.fput(w, v.f_array_optional);
             Fields.F_f_array_struct.fput(w, v.f_array_struct);
             Fields.F_f_vector.fput(w, v.f_vector);
             Fields.F_f_vector_optional.fput(w, v.f_vector_optional);
-            Fields.F_f_vector_struct.fput(w, v.f_vector_struct);
+            { java.util.List<com.chronoxor.proto.Order> x = v.f_vector_struct; int n = x.size(); w.addI32(n); for (int i = 0; i < n; i++) com.chronoxor.proto.Order.Codec.fput0(w, x.get(i)); }
             Fields.F_f_list.fput(w, v.f_list);
             Fields.F_f_list_optional.fput(w, v.f_list_optional);
             Fields.F_f_set.fput(w, v.f_set);
@@ -219,14 +259,17 @@ public class Collections {
             Fields.F_f_hash_struct_key.fput(w, v.f_hash_struct_key);
         }
 
-        @Override
-        protected void fread(dev.fastwire.Reader r, int depth, Collections v) {
+        static void fread0(dev.fastwire.Reader r, int depth, Collections v) {
             v.f_array = Fields.F_f_array.fget(r, depth, v.f_array);
             v.f_array_optional = Fields.F_f_array_optional.fget(r, depth, v.f_array_optional);
             v.f_array_struct = Fields.F_f_array_struct.fget(r, depth, v.f_array_struct);
             v.f_vector = Fields.F_f_vector.fget(r, depth, v.f_vector);
             v.f_vector_optional = Fields.F_f_vector_optional.fget(r, depth, v.f_vector_optional);
-            v.f_vector_struct = Fields.F_f_vector_struct.fget(r, depth, v.f_vector_struct);
+            { java.util.List<com.chronoxor.proto.Order> out = dev.fastwire.Direct.list(v.f_vector_struct);
+                int n = r.count(26), old = out.size();
+                for (int i = 0; i < n; i++) dev.fastwire.Direct.set(out, i, old, com.chronoxor.proto.Order.Codec.fget0(r, depth, i < old ? out.get(i) : null));
+                dev.fastwire.Direct.trim(out, n);
+                v.f_vector_struct = out; }
             v.f_list = Fields.F_f_list.fget(r, depth, v.f_list);
             v.f_list_optional = Fields.F_f_list_optional.fget(r, depth, v.f_list_optional);
             v.f_set = Fields.F_f_set.fget(r, depth, v.f_set);
@@ -239,14 +282,13 @@ public class Collections {
             v.f_hash_struct_key = Fields.F_f_hash_struct_key.fget(r, depth, v.f_hash_struct_key);
         }
 
-        @Override
-        protected void fverify(dev.fastwire.Reader r, int depth) {
+        static void fverify0(dev.fastwire.Reader r, int depth) {
             Fields.F_f_array.fcheck(r, depth);
             Fields.F_f_array_optional.fcheck(r, depth);
             Fields.F_f_array_struct.fcheck(r, depth);
             Fields.F_f_vector.fcheck(r, depth);
             Fields.F_f_vector_optional.fcheck(r, depth);
-            Fields.F_f_vector_struct.fcheck(r, depth);
+            for (int i = 0, n = r.count(26); i < n; i++) com.chronoxor.proto.Order.Codec.fcheck0(r, depth);
             Fields.F_f_list.fcheck(r, depth);
             Fields.F_f_list_optional.fcheck(r, depth);
             Fields.F_f_set.fcheck(r, depth);
@@ -258,6 +300,19 @@ public class Collections {
             Fields.F_f_hash_optional.fcheck(r, depth);
             Fields.F_f_hash_struct_key.fcheck(r, depth);
         }
+
+        @Override protected void vfields(dev.fastwire.Writer w, int body, Collections v) { vfields0(w, body, v); }
+        @Override protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Collections v) { vread0(r, body, size, depth, v); }
+        @Override protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) { vverify0(r, body, size, depth); }
+        @Override protected void ffields(dev.fastwire.Writer w, Collections v) { ffields0(w, v); }
+        @Override protected void fread(dev.fastwire.Reader r, int depth, Collections v) { fread0(r, depth, v); }
+        @Override protected void fverify(dev.fastwire.Reader r, int depth) { fverify0(r, depth); }
+        @Override public void vput(dev.fastwire.Writer w, int pos, int base, Collections v) { vput0(w, pos, base, v); }
+        @Override public Collections vget(dev.fastwire.Reader r, int pos, int base, int depth, Collections reuse) { return vget0(r, pos, base, depth, reuse); }
+        @Override public void vcheck(dev.fastwire.Reader r, int pos, int base, int depth) { vcheck0(r, pos, base, depth); }
+        @Override public void fput(dev.fastwire.Writer w, Collections v) { fput0(w, v); }
+        @Override public Collections fget(dev.fastwire.Reader r, int depth, Collections reuse) { return fget0(r, depth, reuse); }
+        @Override public void fcheck(dev.fastwire.Reader r, int depth) { fcheck0(r, depth); }
 
         @Override
         protected void jfields(dev.fastwire.JsonWriter w, Collections v) {

@@ -68,17 +68,54 @@ public class Derived extends com.example.fastwire.everything.Base {
 
         @Override public Derived create() { return new Derived(); }
 
-        @Override
-        protected void vfields(dev.fastwire.Writer w, int body, Derived v) {
-            Fields.F_name.vput(w, body + 8, body, v.name);
+        /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, Derived v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Derived is null (not an optional)");
+            int body = w.allocRaw(25);
+            w.i32(body, 25);
+            w.i32(body + 4, 302);
+            vfields0(w, body, v);
+            w.i32(pos, body - base);
+        }
+
+        public static Derived vget0(dev.fastwire.Reader r, int pos, int base, int depth, Derived reuse) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 302, depth);
+            Derived v = reuse != null && reuse.getClass() == Derived.class ? reuse : new Derived();
+            vread0(r, body, r.len, depth - 1, v);
+            return v;
+        }
+
+        public static void vcheck0(dev.fastwire.Reader r, int pos, int base, int depth) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 302, depth);
+            vverify0(r, body, r.len, depth - 1);
+        }
+
+        public static void fput0(dev.fastwire.Writer w, Derived v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Derived is null (not an optional)");
+            ffields0(w, v);
+        }
+
+        public static Derived fget0(dev.fastwire.Reader r, int depth, Derived reuse) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            Derived v = reuse != null && reuse.getClass() == Derived.class ? reuse : new Derived();
+            fread0(r, depth - 1, v);
+            return v;
+        }
+
+        public static void fcheck0(dev.fastwire.Reader r, int depth) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            fverify0(r, depth - 1);
+        }
+
+        static void vfields0(dev.fastwire.Writer w, int body, Derived v) {
+            dev.fastwire.Direct.vputString(w, body + 8, body, v.name);
             w.u8(body + 12, (int) v.level);
             w.i32(body + 13, (int) v.serial);
             w.f64(body + 17, v.weight);
         }
 
-        @Override
-        protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Derived v) {
-            if (size >= 12) v.name = Fields.F_name.vget(r, body + 8, body, depth, v.name);
+        static void vread0(dev.fastwire.Reader r, int body, int size, int depth, Derived v) {
+            if (size >= 12) v.name = dev.fastwire.Direct.vgetString(r, body + 8, body, v.name);
             else v.name = "";
             if (size >= 13) v.level = r.buf[body + 12];
             else v.level = (byte) 1;
@@ -88,33 +125,44 @@ public class Derived extends com.example.fastwire.everything.Base {
             else v.weight = 0.25;
         }
 
-        @Override
-        protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) {
-            if (size >= 12) Fields.F_name.vcheck(r, body + 8, body, depth);
+        static void vverify0(dev.fastwire.Reader r, int body, int size, int depth) {
+            if (size >= 12) dev.fastwire.Direct.vcheckText(r, body + 8, body);
         }
 
-        @Override
-        protected void ffields(dev.fastwire.Writer w, Derived v) {
-            Fields.F_name.fput(w, v.name);
-            w.addU8((int) v.level);
-            w.addI32((int) v.serial);
-            w.addF64(v.weight);
+        static void ffields0(dev.fastwire.Writer w, Derived v) {
+            dev.fastwire.Direct.fputString(w, v.name);
+            { int p = w.allocRaw(13);
+                w.u8(p, (int) v.level);
+                w.i32(p + 1, (int) v.serial);
+                w.f64(p + 5, v.weight);
+            }
         }
 
-        @Override
-        protected void fread(dev.fastwire.Reader r, int depth, Derived v) {
-            v.name = Fields.F_name.fget(r, depth, v.name);
+        static void fread0(dev.fastwire.Reader r, int depth, Derived v) {
+            v.name = dev.fastwire.Direct.fgetString(r, v.name);
             int p = r.take(13);
             v.level = r.buf[p];
             v.serial = r.i32(p + 1);
             v.weight = r.f64(p + 5);
         }
 
-        @Override
-        protected void fverify(dev.fastwire.Reader r, int depth) {
-            Fields.F_name.fcheck(r, depth);
+        static void fverify0(dev.fastwire.Reader r, int depth) {
+            dev.fastwire.Direct.fcheckText(r);
             r.take(13);
         }
+
+        @Override protected void vfields(dev.fastwire.Writer w, int body, Derived v) { vfields0(w, body, v); }
+        @Override protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Derived v) { vread0(r, body, size, depth, v); }
+        @Override protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) { vverify0(r, body, size, depth); }
+        @Override protected void ffields(dev.fastwire.Writer w, Derived v) { ffields0(w, v); }
+        @Override protected void fread(dev.fastwire.Reader r, int depth, Derived v) { fread0(r, depth, v); }
+        @Override protected void fverify(dev.fastwire.Reader r, int depth) { fverify0(r, depth); }
+        @Override public void vput(dev.fastwire.Writer w, int pos, int base, Derived v) { vput0(w, pos, base, v); }
+        @Override public Derived vget(dev.fastwire.Reader r, int pos, int base, int depth, Derived reuse) { return vget0(r, pos, base, depth, reuse); }
+        @Override public void vcheck(dev.fastwire.Reader r, int pos, int base, int depth) { vcheck0(r, pos, base, depth); }
+        @Override public void fput(dev.fastwire.Writer w, Derived v) { fput0(w, v); }
+        @Override public Derived fget(dev.fastwire.Reader r, int depth, Derived reuse) { return fget0(r, depth, reuse); }
+        @Override public void fcheck(dev.fastwire.Reader r, int depth) { fcheck0(r, depth); }
 
         @Override
         protected void jfields(dev.fastwire.JsonWriter w, Derived v) {

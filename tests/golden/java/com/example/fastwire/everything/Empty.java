@@ -42,29 +42,75 @@ public class Empty {
 
         @Override public Empty create() { return new Empty(); }
 
-        @Override
-        protected void vfields(dev.fastwire.Writer w, int body, Empty v) {
+        /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, Empty v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Empty is null (not an optional)");
+            int body = w.allocRaw(8);
+            w.i32(body, 8);
+            w.i32(body + 4, 311);
+            vfields0(w, body, v);
+            w.i32(pos, body - base);
         }
 
-        @Override
-        protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Empty v) {
+        public static Empty vget0(dev.fastwire.Reader r, int pos, int base, int depth, Empty reuse) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 311, depth);
+            Empty v = reuse != null && reuse.getClass() == Empty.class ? reuse : new Empty();
+            vread0(r, body, r.len, depth - 1, v);
+            return v;
         }
 
-        @Override
-        protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) {
+        public static void vcheck0(dev.fastwire.Reader r, int pos, int base, int depth) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 311, depth);
+            vverify0(r, body, r.len, depth - 1);
         }
 
-        @Override
-        protected void ffields(dev.fastwire.Writer w, Empty v) {
+        public static void fput0(dev.fastwire.Writer w, Empty v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Empty is null (not an optional)");
+            ffields0(w, v);
         }
 
-        @Override
-        protected void fread(dev.fastwire.Reader r, int depth, Empty v) {
+        public static Empty fget0(dev.fastwire.Reader r, int depth, Empty reuse) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            Empty v = reuse != null && reuse.getClass() == Empty.class ? reuse : new Empty();
+            fread0(r, depth - 1, v);
+            return v;
         }
 
-        @Override
-        protected void fverify(dev.fastwire.Reader r, int depth) {
+        public static void fcheck0(dev.fastwire.Reader r, int depth) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            fverify0(r, depth - 1);
         }
+
+        static void vfields0(dev.fastwire.Writer w, int body, Empty v) {
+        }
+
+        static void vread0(dev.fastwire.Reader r, int body, int size, int depth, Empty v) {
+        }
+
+        static void vverify0(dev.fastwire.Reader r, int body, int size, int depth) {
+        }
+
+        static void ffields0(dev.fastwire.Writer w, Empty v) {
+        }
+
+        static void fread0(dev.fastwire.Reader r, int depth, Empty v) {
+        }
+
+        static void fverify0(dev.fastwire.Reader r, int depth) {
+        }
+
+        @Override protected void vfields(dev.fastwire.Writer w, int body, Empty v) { vfields0(w, body, v); }
+        @Override protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Empty v) { vread0(r, body, size, depth, v); }
+        @Override protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) { vverify0(r, body, size, depth); }
+        @Override protected void ffields(dev.fastwire.Writer w, Empty v) { ffields0(w, v); }
+        @Override protected void fread(dev.fastwire.Reader r, int depth, Empty v) { fread0(r, depth, v); }
+        @Override protected void fverify(dev.fastwire.Reader r, int depth) { fverify0(r, depth); }
+        @Override public void vput(dev.fastwire.Writer w, int pos, int base, Empty v) { vput0(w, pos, base, v); }
+        @Override public Empty vget(dev.fastwire.Reader r, int pos, int base, int depth, Empty reuse) { return vget0(r, pos, base, depth, reuse); }
+        @Override public void vcheck(dev.fastwire.Reader r, int pos, int base, int depth) { vcheck0(r, pos, base, depth); }
+        @Override public void fput(dev.fastwire.Writer w, Empty v) { fput0(w, v); }
+        @Override public Empty fget(dev.fastwire.Reader r, int depth, Empty reuse) { return fget0(r, depth, reuse); }
+        @Override public void fcheck(dev.fastwire.Reader r, int depth) { fcheck0(r, depth); }
 
         @Override
         protected void jfields(dev.fastwire.JsonWriter w, Empty v) {

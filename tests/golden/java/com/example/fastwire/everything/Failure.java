@@ -61,43 +61,91 @@ public class Failure implements Comparable<com.example.fastwire.everything.Failu
 
         @Override public Failure create() { return new Failure(); }
 
-        @Override
-        protected void vfields(dev.fastwire.Writer w, int body, Failure v) {
-            dev.fastwire.Uuids.write(w.buf, body + 8, v.id);
-            Fields.F_error.vput(w, body + 24, body, v.error);
+        /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, Failure v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Failure is null (not an optional)");
+            int body = w.allocRaw(28);
+            w.i32(body, 28);
+            w.i32(body + 4, 308);
+            vfields0(w, body, v);
+            w.i32(pos, body - base);
         }
 
-        @Override
-        protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Failure v) {
+        public static Failure vget0(dev.fastwire.Reader r, int pos, int base, int depth, Failure reuse) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 308, depth);
+            Failure v = reuse != null && reuse.getClass() == Failure.class ? reuse : new Failure();
+            vread0(r, body, r.len, depth - 1, v);
+            return v;
+        }
+
+        public static void vcheck0(dev.fastwire.Reader r, int pos, int base, int depth) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 308, depth);
+            vverify0(r, body, r.len, depth - 1);
+        }
+
+        public static void fput0(dev.fastwire.Writer w, Failure v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Failure is null (not an optional)");
+            ffields0(w, v);
+        }
+
+        public static Failure fget0(dev.fastwire.Reader r, int depth, Failure reuse) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            Failure v = reuse != null && reuse.getClass() == Failure.class ? reuse : new Failure();
+            fread0(r, depth - 1, v);
+            return v;
+        }
+
+        public static void fcheck0(dev.fastwire.Reader r, int depth) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            fverify0(r, depth - 1);
+        }
+
+        static void vfields0(dev.fastwire.Writer w, int body, Failure v) {
+            dev.fastwire.Uuids.write(w.buf, body + 8, v.id);
+            dev.fastwire.Direct.vputString(w, body + 24, body, v.error);
+        }
+
+        static void vread0(dev.fastwire.Reader r, int body, int size, int depth, Failure v) {
             if (size >= 24) v.id = dev.fastwire.Uuids.get(r.buf, body + 8);
             else v.id = java.util.UUID.fromString("00000000-0000-0000-0000-000000000000");
-            if (size >= 28) v.error = Fields.F_error.vget(r, body + 24, body, depth, v.error);
+            if (size >= 28) v.error = dev.fastwire.Direct.vgetString(r, body + 24, body, v.error);
             else v.error = "";
         }
 
-        @Override
-        protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) {
-            if (size >= 28) Fields.F_error.vcheck(r, body + 24, body, depth);
+        static void vverify0(dev.fastwire.Reader r, int body, int size, int depth) {
+            if (size >= 28) dev.fastwire.Direct.vcheckText(r, body + 24, body);
         }
 
-        @Override
-        protected void ffields(dev.fastwire.Writer w, Failure v) {
-            dev.fastwire.Uuids.write(w.buf, w.allocRaw(16), v.id);
-            Fields.F_error.fput(w, v.error);
+        static void ffields0(dev.fastwire.Writer w, Failure v) {
+            { int p = w.allocRaw(16);
+                dev.fastwire.Uuids.write(w.buf, p, v.id);
+            }
+            dev.fastwire.Direct.fputString(w, v.error);
         }
 
-        @Override
-        protected void fread(dev.fastwire.Reader r, int depth, Failure v) {
+        static void fread0(dev.fastwire.Reader r, int depth, Failure v) {
             int p = r.take(16);
             v.id = dev.fastwire.Uuids.get(r.buf, p);
-            v.error = Fields.F_error.fget(r, depth, v.error);
+            v.error = dev.fastwire.Direct.fgetString(r, v.error);
         }
 
-        @Override
-        protected void fverify(dev.fastwire.Reader r, int depth) {
+        static void fverify0(dev.fastwire.Reader r, int depth) {
             r.take(16);
-            Fields.F_error.fcheck(r, depth);
+            dev.fastwire.Direct.fcheckText(r);
         }
+
+        @Override protected void vfields(dev.fastwire.Writer w, int body, Failure v) { vfields0(w, body, v); }
+        @Override protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Failure v) { vread0(r, body, size, depth, v); }
+        @Override protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) { vverify0(r, body, size, depth); }
+        @Override protected void ffields(dev.fastwire.Writer w, Failure v) { ffields0(w, v); }
+        @Override protected void fread(dev.fastwire.Reader r, int depth, Failure v) { fread0(r, depth, v); }
+        @Override protected void fverify(dev.fastwire.Reader r, int depth) { fverify0(r, depth); }
+        @Override public void vput(dev.fastwire.Writer w, int pos, int base, Failure v) { vput0(w, pos, base, v); }
+        @Override public Failure vget(dev.fastwire.Reader r, int pos, int base, int depth, Failure reuse) { return vget0(r, pos, base, depth, reuse); }
+        @Override public void vcheck(dev.fastwire.Reader r, int pos, int base, int depth) { vcheck0(r, pos, base, depth); }
+        @Override public void fput(dev.fastwire.Writer w, Failure v) { fput0(w, v); }
+        @Override public Failure fget(dev.fastwire.Reader r, int depth, Failure reuse) { return fget0(r, depth, reuse); }
+        @Override public void fcheck(dev.fastwire.Reader r, int depth) { fcheck0(r, depth); }
 
         @Override
         protected void jfields(dev.fastwire.JsonWriter w, Failure v) {

@@ -58,36 +58,84 @@ public class Fixed implements Comparable<com.example.fastwire.everything.Fixed> 
 
         @Override public Fixed create() { return new Fixed(); }
 
-        @Override
-        protected void vfields(dev.fastwire.Writer w, int body, Fixed v) {
+        /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, Fixed v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Fixed is null (not an optional)");
+            int body = w.allocRaw(12);
+            w.i32(body, 12);
+            w.i32(body + 4, 500);
+            vfields0(w, body, v);
+            w.i32(pos, body - base);
+        }
+
+        public static Fixed vget0(dev.fastwire.Reader r, int pos, int base, int depth, Fixed reuse) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 500, depth);
+            Fixed v = reuse != null && reuse.getClass() == Fixed.class ? reuse : new Fixed();
+            vread0(r, body, r.len, depth - 1, v);
+            return v;
+        }
+
+        public static void vcheck0(dev.fastwire.Reader r, int pos, int base, int depth) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 500, depth);
+            vverify0(r, body, r.len, depth - 1);
+        }
+
+        public static void fput0(dev.fastwire.Writer w, Fixed v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Fixed is null (not an optional)");
+            ffields0(w, v);
+        }
+
+        public static Fixed fget0(dev.fastwire.Reader r, int depth, Fixed reuse) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            Fixed v = reuse != null && reuse.getClass() == Fixed.class ? reuse : new Fixed();
+            fread0(r, depth - 1, v);
+            return v;
+        }
+
+        public static void fcheck0(dev.fastwire.Reader r, int depth) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            fverify0(r, depth - 1);
+        }
+
+        static void vfields0(dev.fastwire.Writer w, int body, Fixed v) {
             w.i32(body + 8, (int) v.id);
         }
 
-        @Override
-        protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Fixed v) {
+        static void vread0(dev.fastwire.Reader r, int body, int size, int depth, Fixed v) {
             if (size >= 12) v.id = r.i32(body + 8);
             else v.id = 0;
         }
 
-        @Override
-        protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) {
+        static void vverify0(dev.fastwire.Reader r, int body, int size, int depth) {
         }
 
-        @Override
-        protected void ffields(dev.fastwire.Writer w, Fixed v) {
-            w.addI32((int) v.id);
+        static void ffields0(dev.fastwire.Writer w, Fixed v) {
+            { int p = w.allocRaw(4);
+                w.i32(p, (int) v.id);
+            }
         }
 
-        @Override
-        protected void fread(dev.fastwire.Reader r, int depth, Fixed v) {
+        static void fread0(dev.fastwire.Reader r, int depth, Fixed v) {
             int p = r.take(4);
             v.id = r.i32(p);
         }
 
-        @Override
-        protected void fverify(dev.fastwire.Reader r, int depth) {
+        static void fverify0(dev.fastwire.Reader r, int depth) {
             r.take(4);
         }
+
+        @Override protected void vfields(dev.fastwire.Writer w, int body, Fixed v) { vfields0(w, body, v); }
+        @Override protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Fixed v) { vread0(r, body, size, depth, v); }
+        @Override protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) { vverify0(r, body, size, depth); }
+        @Override protected void ffields(dev.fastwire.Writer w, Fixed v) { ffields0(w, v); }
+        @Override protected void fread(dev.fastwire.Reader r, int depth, Fixed v) { fread0(r, depth, v); }
+        @Override protected void fverify(dev.fastwire.Reader r, int depth) { fverify0(r, depth); }
+        @Override public void vput(dev.fastwire.Writer w, int pos, int base, Fixed v) { vput0(w, pos, base, v); }
+        @Override public Fixed vget(dev.fastwire.Reader r, int pos, int base, int depth, Fixed reuse) { return vget0(r, pos, base, depth, reuse); }
+        @Override public void vcheck(dev.fastwire.Reader r, int pos, int base, int depth) { vcheck0(r, pos, base, depth); }
+        @Override public void fput(dev.fastwire.Writer w, Fixed v) { fput0(w, v); }
+        @Override public Fixed fget(dev.fastwire.Reader r, int depth, Fixed reuse) { return fget0(r, depth, reuse); }
+        @Override public void fcheck(dev.fastwire.Reader r, int depth) { fcheck0(r, depth); }
 
         @Override
         protected void jfields(dev.fastwire.JsonWriter w, Fixed v) {

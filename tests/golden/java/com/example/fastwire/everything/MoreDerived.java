@@ -68,18 +68,55 @@ public class MoreDerived extends com.example.fastwire.everything.Derived {
 
         @Override public MoreDerived create() { return new MoreDerived(); }
 
-        @Override
-        protected void vfields(dev.fastwire.Writer w, int body, MoreDerived v) {
-            Fields.F_name.vput(w, body + 8, body, v.name);
+        /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, MoreDerived v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.MoreDerived is null (not an optional)");
+            int body = w.allocRaw(26);
+            w.i32(body, 26);
+            w.i32(body + 4, 303);
+            vfields0(w, body, v);
+            w.i32(pos, body - base);
+        }
+
+        public static MoreDerived vget0(dev.fastwire.Reader r, int pos, int base, int depth, MoreDerived reuse) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 303, depth);
+            MoreDerived v = reuse != null && reuse.getClass() == MoreDerived.class ? reuse : new MoreDerived();
+            vread0(r, body, r.len, depth - 1, v);
+            return v;
+        }
+
+        public static void vcheck0(dev.fastwire.Reader r, int pos, int base, int depth) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 303, depth);
+            vverify0(r, body, r.len, depth - 1);
+        }
+
+        public static void fput0(dev.fastwire.Writer w, MoreDerived v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.MoreDerived is null (not an optional)");
+            ffields0(w, v);
+        }
+
+        public static MoreDerived fget0(dev.fastwire.Reader r, int depth, MoreDerived reuse) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            MoreDerived v = reuse != null && reuse.getClass() == MoreDerived.class ? reuse : new MoreDerived();
+            fread0(r, depth - 1, v);
+            return v;
+        }
+
+        public static void fcheck0(dev.fastwire.Reader r, int depth) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            fverify0(r, depth - 1);
+        }
+
+        static void vfields0(dev.fastwire.Writer w, int body, MoreDerived v) {
+            dev.fastwire.Direct.vputString(w, body + 8, body, v.name);
             w.u8(body + 12, (int) v.level);
             w.i32(body + 13, (int) v.serial);
             w.f64(body + 17, v.weight);
             w.buf[body + 25] = (byte) (v.last ? 1 : 0);
         }
 
-        @Override
-        protected void vread(dev.fastwire.Reader r, int body, int size, int depth, MoreDerived v) {
-            if (size >= 12) v.name = Fields.F_name.vget(r, body + 8, body, depth, v.name);
+        static void vread0(dev.fastwire.Reader r, int body, int size, int depth, MoreDerived v) {
+            if (size >= 12) v.name = dev.fastwire.Direct.vgetString(r, body + 8, body, v.name);
             else v.name = "";
             if (size >= 13) v.level = r.buf[body + 12];
             else v.level = (byte) 1;
@@ -91,23 +128,22 @@ public class MoreDerived extends com.example.fastwire.everything.Derived {
             else v.last = false;
         }
 
-        @Override
-        protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) {
-            if (size >= 12) Fields.F_name.vcheck(r, body + 8, body, depth);
+        static void vverify0(dev.fastwire.Reader r, int body, int size, int depth) {
+            if (size >= 12) dev.fastwire.Direct.vcheckText(r, body + 8, body);
         }
 
-        @Override
-        protected void ffields(dev.fastwire.Writer w, MoreDerived v) {
-            Fields.F_name.fput(w, v.name);
-            w.addU8((int) v.level);
-            w.addI32((int) v.serial);
-            w.addF64(v.weight);
-            w.addU8(v.last ? 1 : 0);
+        static void ffields0(dev.fastwire.Writer w, MoreDerived v) {
+            dev.fastwire.Direct.fputString(w, v.name);
+            { int p = w.allocRaw(14);
+                w.u8(p, (int) v.level);
+                w.i32(p + 1, (int) v.serial);
+                w.f64(p + 5, v.weight);
+                w.buf[p + 13] = (byte) (v.last ? 1 : 0);
+            }
         }
 
-        @Override
-        protected void fread(dev.fastwire.Reader r, int depth, MoreDerived v) {
-            v.name = Fields.F_name.fget(r, depth, v.name);
+        static void fread0(dev.fastwire.Reader r, int depth, MoreDerived v) {
+            v.name = dev.fastwire.Direct.fgetString(r, v.name);
             int p = r.take(14);
             v.level = r.buf[p];
             v.serial = r.i32(p + 1);
@@ -115,11 +151,23 @@ public class MoreDerived extends com.example.fastwire.everything.Derived {
             v.last = r.buf[p + 13] != 0;
         }
 
-        @Override
-        protected void fverify(dev.fastwire.Reader r, int depth) {
-            Fields.F_name.fcheck(r, depth);
+        static void fverify0(dev.fastwire.Reader r, int depth) {
+            dev.fastwire.Direct.fcheckText(r);
             r.take(14);
         }
+
+        @Override protected void vfields(dev.fastwire.Writer w, int body, MoreDerived v) { vfields0(w, body, v); }
+        @Override protected void vread(dev.fastwire.Reader r, int body, int size, int depth, MoreDerived v) { vread0(r, body, size, depth, v); }
+        @Override protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) { vverify0(r, body, size, depth); }
+        @Override protected void ffields(dev.fastwire.Writer w, MoreDerived v) { ffields0(w, v); }
+        @Override protected void fread(dev.fastwire.Reader r, int depth, MoreDerived v) { fread0(r, depth, v); }
+        @Override protected void fverify(dev.fastwire.Reader r, int depth) { fverify0(r, depth); }
+        @Override public void vput(dev.fastwire.Writer w, int pos, int base, MoreDerived v) { vput0(w, pos, base, v); }
+        @Override public MoreDerived vget(dev.fastwire.Reader r, int pos, int base, int depth, MoreDerived reuse) { return vget0(r, pos, base, depth, reuse); }
+        @Override public void vcheck(dev.fastwire.Reader r, int pos, int base, int depth) { vcheck0(r, pos, base, depth); }
+        @Override public void fput(dev.fastwire.Writer w, MoreDerived v) { fput0(w, v); }
+        @Override public MoreDerived fget(dev.fastwire.Reader r, int depth, MoreDerived reuse) { return fget0(r, depth, reuse); }
+        @Override public void fcheck(dev.fastwire.Reader r, int depth) { fcheck0(r, depth); }
 
         @Override
         protected void jfields(dev.fastwire.JsonWriter w, MoreDerived v) {

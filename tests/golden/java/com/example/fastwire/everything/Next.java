@@ -57,36 +57,84 @@ public class Next implements Comparable<com.example.fastwire.everything.Next> {
 
         @Override public Next create() { return new Next(); }
 
-        @Override
-        protected void vfields(dev.fastwire.Writer w, int body, Next v) {
+        /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, Next v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Next is null (not an optional)");
+            int body = w.allocRaw(24);
+            w.i32(body, 24);
+            w.i32(body + 4, 113);
+            vfields0(w, body, v);
+            w.i32(pos, body - base);
+        }
+
+        public static Next vget0(dev.fastwire.Reader r, int pos, int base, int depth, Next reuse) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 113, depth);
+            Next v = reuse != null && reuse.getClass() == Next.class ? reuse : new Next();
+            vread0(r, body, r.len, depth - 1, v);
+            return v;
+        }
+
+        public static void vcheck0(dev.fastwire.Reader r, int pos, int base, int depth) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 113, depth);
+            vverify0(r, body, r.len, depth - 1);
+        }
+
+        public static void fput0(dev.fastwire.Writer w, Next v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Next is null (not an optional)");
+            ffields0(w, v);
+        }
+
+        public static Next fget0(dev.fastwire.Reader r, int depth, Next reuse) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            Next v = reuse != null && reuse.getClass() == Next.class ? reuse : new Next();
+            fread0(r, depth - 1, v);
+            return v;
+        }
+
+        public static void fcheck0(dev.fastwire.Reader r, int depth) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            fverify0(r, depth - 1);
+        }
+
+        static void vfields0(dev.fastwire.Writer w, int body, Next v) {
             dev.fastwire.Uuids.write(w.buf, body + 8, v.id);
         }
 
-        @Override
-        protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Next v) {
+        static void vread0(dev.fastwire.Reader r, int body, int size, int depth, Next v) {
             if (size >= 24) v.id = dev.fastwire.Uuids.get(r.buf, body + 8);
             else v.id = dev.fastwire.Uuids.uuid1();
         }
 
-        @Override
-        protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) {
+        static void vverify0(dev.fastwire.Reader r, int body, int size, int depth) {
         }
 
-        @Override
-        protected void ffields(dev.fastwire.Writer w, Next v) {
-            dev.fastwire.Uuids.write(w.buf, w.allocRaw(16), v.id);
+        static void ffields0(dev.fastwire.Writer w, Next v) {
+            { int p = w.allocRaw(16);
+                dev.fastwire.Uuids.write(w.buf, p, v.id);
+            }
         }
 
-        @Override
-        protected void fread(dev.fastwire.Reader r, int depth, Next v) {
+        static void fread0(dev.fastwire.Reader r, int depth, Next v) {
             int p = r.take(16);
             v.id = dev.fastwire.Uuids.get(r.buf, p);
         }
 
-        @Override
-        protected void fverify(dev.fastwire.Reader r, int depth) {
+        static void fverify0(dev.fastwire.Reader r, int depth) {
             r.take(16);
         }
+
+        @Override protected void vfields(dev.fastwire.Writer w, int body, Next v) { vfields0(w, body, v); }
+        @Override protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Next v) { vread0(r, body, size, depth, v); }
+        @Override protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) { vverify0(r, body, size, depth); }
+        @Override protected void ffields(dev.fastwire.Writer w, Next v) { ffields0(w, v); }
+        @Override protected void fread(dev.fastwire.Reader r, int depth, Next v) { fread0(r, depth, v); }
+        @Override protected void fverify(dev.fastwire.Reader r, int depth) { fverify0(r, depth); }
+        @Override public void vput(dev.fastwire.Writer w, int pos, int base, Next v) { vput0(w, pos, base, v); }
+        @Override public Next vget(dev.fastwire.Reader r, int pos, int base, int depth, Next reuse) { return vget0(r, pos, base, depth, reuse); }
+        @Override public void vcheck(dev.fastwire.Reader r, int pos, int base, int depth) { vcheck0(r, pos, base, depth); }
+        @Override public void fput(dev.fastwire.Writer w, Next v) { fput0(w, v); }
+        @Override public Next fget(dev.fastwire.Reader r, int depth, Next reuse) { return fget0(r, depth, reuse); }
+        @Override public void fcheck(dev.fastwire.Reader r, int depth) { fcheck0(r, depth); }
 
         @Override
         protected void jfields(dev.fastwire.JsonWriter w, Next v) {

@@ -61,43 +61,91 @@ public class Notify implements Comparable<com.example.fastwire.everything.Notify
 
         @Override public Notify create() { return new Notify(); }
 
-        @Override
-        protected void vfields(dev.fastwire.Writer w, int body, Notify v) {
-            dev.fastwire.Uuids.write(w.buf, body + 8, v.id);
-            Fields.F_text.vput(w, body + 24, body, v.text);
+        /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, Notify v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Notify is null (not an optional)");
+            int body = w.allocRaw(28);
+            w.i32(body, 28);
+            w.i32(body + 4, 310);
+            vfields0(w, body, v);
+            w.i32(pos, body - base);
         }
 
-        @Override
-        protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Notify v) {
+        public static Notify vget0(dev.fastwire.Reader r, int pos, int base, int depth, Notify reuse) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 310, depth);
+            Notify v = reuse != null && reuse.getClass() == Notify.class ? reuse : new Notify();
+            vread0(r, body, r.len, depth - 1, v);
+            return v;
+        }
+
+        public static void vcheck0(dev.fastwire.Reader r, int pos, int base, int depth) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 310, depth);
+            vverify0(r, body, r.len, depth - 1);
+        }
+
+        public static void fput0(dev.fastwire.Writer w, Notify v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Notify is null (not an optional)");
+            ffields0(w, v);
+        }
+
+        public static Notify fget0(dev.fastwire.Reader r, int depth, Notify reuse) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            Notify v = reuse != null && reuse.getClass() == Notify.class ? reuse : new Notify();
+            fread0(r, depth - 1, v);
+            return v;
+        }
+
+        public static void fcheck0(dev.fastwire.Reader r, int depth) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            fverify0(r, depth - 1);
+        }
+
+        static void vfields0(dev.fastwire.Writer w, int body, Notify v) {
+            dev.fastwire.Uuids.write(w.buf, body + 8, v.id);
+            dev.fastwire.Direct.vputString(w, body + 24, body, v.text);
+        }
+
+        static void vread0(dev.fastwire.Reader r, int body, int size, int depth, Notify v) {
             if (size >= 24) v.id = dev.fastwire.Uuids.get(r.buf, body + 8);
             else v.id = dev.fastwire.Uuids.uuid4();
-            if (size >= 28) v.text = Fields.F_text.vget(r, body + 24, body, depth, v.text);
+            if (size >= 28) v.text = dev.fastwire.Direct.vgetString(r, body + 24, body, v.text);
             else v.text = "";
         }
 
-        @Override
-        protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) {
-            if (size >= 28) Fields.F_text.vcheck(r, body + 24, body, depth);
+        static void vverify0(dev.fastwire.Reader r, int body, int size, int depth) {
+            if (size >= 28) dev.fastwire.Direct.vcheckText(r, body + 24, body);
         }
 
-        @Override
-        protected void ffields(dev.fastwire.Writer w, Notify v) {
-            dev.fastwire.Uuids.write(w.buf, w.allocRaw(16), v.id);
-            Fields.F_text.fput(w, v.text);
+        static void ffields0(dev.fastwire.Writer w, Notify v) {
+            { int p = w.allocRaw(16);
+                dev.fastwire.Uuids.write(w.buf, p, v.id);
+            }
+            dev.fastwire.Direct.fputString(w, v.text);
         }
 
-        @Override
-        protected void fread(dev.fastwire.Reader r, int depth, Notify v) {
+        static void fread0(dev.fastwire.Reader r, int depth, Notify v) {
             int p = r.take(16);
             v.id = dev.fastwire.Uuids.get(r.buf, p);
-            v.text = Fields.F_text.fget(r, depth, v.text);
+            v.text = dev.fastwire.Direct.fgetString(r, v.text);
         }
 
-        @Override
-        protected void fverify(dev.fastwire.Reader r, int depth) {
+        static void fverify0(dev.fastwire.Reader r, int depth) {
             r.take(16);
-            Fields.F_text.fcheck(r, depth);
+            dev.fastwire.Direct.fcheckText(r);
         }
+
+        @Override protected void vfields(dev.fastwire.Writer w, int body, Notify v) { vfields0(w, body, v); }
+        @Override protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Notify v) { vread0(r, body, size, depth, v); }
+        @Override protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) { vverify0(r, body, size, depth); }
+        @Override protected void ffields(dev.fastwire.Writer w, Notify v) { ffields0(w, v); }
+        @Override protected void fread(dev.fastwire.Reader r, int depth, Notify v) { fread0(r, depth, v); }
+        @Override protected void fverify(dev.fastwire.Reader r, int depth) { fverify0(r, depth); }
+        @Override public void vput(dev.fastwire.Writer w, int pos, int base, Notify v) { vput0(w, pos, base, v); }
+        @Override public Notify vget(dev.fastwire.Reader r, int pos, int base, int depth, Notify reuse) { return vget0(r, pos, base, depth, reuse); }
+        @Override public void vcheck(dev.fastwire.Reader r, int pos, int base, int depth) { vcheck0(r, pos, base, depth); }
+        @Override public void fput(dev.fastwire.Writer w, Notify v) { fput0(w, v); }
+        @Override public Notify fget(dev.fastwire.Reader r, int depth, Notify reuse) { return fget0(r, depth, reuse); }
+        @Override public void fcheck(dev.fastwire.Reader r, int depth) { fcheck0(r, depth); }
 
         @Override
         protected void jfields(dev.fastwire.JsonWriter w, Notify v) {

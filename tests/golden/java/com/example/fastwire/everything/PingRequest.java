@@ -62,48 +62,96 @@ public class PingRequest extends com.example.fastwire.everything.Ping {
 
         @Override public PingRequest create() { return new PingRequest(); }
 
-        @Override
-        protected void vfields(dev.fastwire.Writer w, int body, PingRequest v) {
-            dev.fastwire.Uuids.write(w.buf, body + 8, v.id);
-            w.i64(body + 24, v.sent);
-            Fields.F_note.vput(w, body + 32, body, v.note);
+        /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, PingRequest v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.PingRequest is null (not an optional)");
+            int body = w.allocRaw(36);
+            w.i32(body, 36);
+            w.i32(body + 4, 309);
+            vfields0(w, body, v);
+            w.i32(pos, body - base);
         }
 
-        @Override
-        protected void vread(dev.fastwire.Reader r, int body, int size, int depth, PingRequest v) {
+        public static PingRequest vget0(dev.fastwire.Reader r, int pos, int base, int depth, PingRequest reuse) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 309, depth);
+            PingRequest v = reuse != null && reuse.getClass() == PingRequest.class ? reuse : new PingRequest();
+            vread0(r, body, r.len, depth - 1, v);
+            return v;
+        }
+
+        public static void vcheck0(dev.fastwire.Reader r, int pos, int base, int depth) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 309, depth);
+            vverify0(r, body, r.len, depth - 1);
+        }
+
+        public static void fput0(dev.fastwire.Writer w, PingRequest v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.PingRequest is null (not an optional)");
+            ffields0(w, v);
+        }
+
+        public static PingRequest fget0(dev.fastwire.Reader r, int depth, PingRequest reuse) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            PingRequest v = reuse != null && reuse.getClass() == PingRequest.class ? reuse : new PingRequest();
+            fread0(r, depth - 1, v);
+            return v;
+        }
+
+        public static void fcheck0(dev.fastwire.Reader r, int depth) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            fverify0(r, depth - 1);
+        }
+
+        static void vfields0(dev.fastwire.Writer w, int body, PingRequest v) {
+            dev.fastwire.Uuids.write(w.buf, body + 8, v.id);
+            w.i64(body + 24, v.sent);
+            dev.fastwire.Direct.vputString(w, body + 32, body, v.note);
+        }
+
+        static void vread0(dev.fastwire.Reader r, int body, int size, int depth, PingRequest v) {
             if (size >= 24) v.id = dev.fastwire.Uuids.get(r.buf, body + 8);
             else v.id = dev.fastwire.Uuids.uuid1();
             if (size >= 32) v.sent = r.i64(body + 24);
             else v.sent = dev.fastwire.Timestamps.utc();
-            if (size >= 36) v.note = Fields.F_note.vget(r, body + 32, body, depth, v.note);
+            if (size >= 36) v.note = dev.fastwire.Direct.vgetString(r, body + 32, body, v.note);
             else v.note = "are you there?";
         }
 
-        @Override
-        protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) {
-            if (size >= 36) Fields.F_note.vcheck(r, body + 32, body, depth);
+        static void vverify0(dev.fastwire.Reader r, int body, int size, int depth) {
+            if (size >= 36) dev.fastwire.Direct.vcheckText(r, body + 32, body);
         }
 
-        @Override
-        protected void ffields(dev.fastwire.Writer w, PingRequest v) {
-            dev.fastwire.Uuids.write(w.buf, w.allocRaw(16), v.id);
-            w.addI64(v.sent);
-            Fields.F_note.fput(w, v.note);
+        static void ffields0(dev.fastwire.Writer w, PingRequest v) {
+            { int p = w.allocRaw(24);
+                dev.fastwire.Uuids.write(w.buf, p, v.id);
+                w.i64(p + 16, v.sent);
+            }
+            dev.fastwire.Direct.fputString(w, v.note);
         }
 
-        @Override
-        protected void fread(dev.fastwire.Reader r, int depth, PingRequest v) {
+        static void fread0(dev.fastwire.Reader r, int depth, PingRequest v) {
             int p = r.take(24);
             v.id = dev.fastwire.Uuids.get(r.buf, p);
             v.sent = r.i64(p + 16);
-            v.note = Fields.F_note.fget(r, depth, v.note);
+            v.note = dev.fastwire.Direct.fgetString(r, v.note);
         }
 
-        @Override
-        protected void fverify(dev.fastwire.Reader r, int depth) {
+        static void fverify0(dev.fastwire.Reader r, int depth) {
             r.take(24);
-            Fields.F_note.fcheck(r, depth);
+            dev.fastwire.Direct.fcheckText(r);
         }
+
+        @Override protected void vfields(dev.fastwire.Writer w, int body, PingRequest v) { vfields0(w, body, v); }
+        @Override protected void vread(dev.fastwire.Reader r, int body, int size, int depth, PingRequest v) { vread0(r, body, size, depth, v); }
+        @Override protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) { vverify0(r, body, size, depth); }
+        @Override protected void ffields(dev.fastwire.Writer w, PingRequest v) { ffields0(w, v); }
+        @Override protected void fread(dev.fastwire.Reader r, int depth, PingRequest v) { fread0(r, depth, v); }
+        @Override protected void fverify(dev.fastwire.Reader r, int depth) { fverify0(r, depth); }
+        @Override public void vput(dev.fastwire.Writer w, int pos, int base, PingRequest v) { vput0(w, pos, base, v); }
+        @Override public PingRequest vget(dev.fastwire.Reader r, int pos, int base, int depth, PingRequest reuse) { return vget0(r, pos, base, depth, reuse); }
+        @Override public void vcheck(dev.fastwire.Reader r, int pos, int base, int depth) { vcheck0(r, pos, base, depth); }
+        @Override public void fput(dev.fastwire.Writer w, PingRequest v) { fput0(w, v); }
+        @Override public PingRequest fget(dev.fastwire.Reader r, int depth, PingRequest reuse) { return fget0(r, depth, reuse); }
+        @Override public void fcheck(dev.fastwire.Reader r, int depth) { fcheck0(r, depth); }
 
         @Override
         protected void jfields(dev.fastwire.JsonWriter w, PingRequest v) {

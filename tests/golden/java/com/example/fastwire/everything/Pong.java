@@ -61,41 +61,89 @@ public class Pong implements Comparable<com.example.fastwire.everything.Pong> {
 
         @Override public Pong create() { return new Pong(); }
 
-        @Override
-        protected void vfields(dev.fastwire.Writer w, int body, Pong v) {
+        /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, Pong v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Pong is null (not an optional)");
+            int body = w.allocRaw(32);
+            w.i32(body, 32);
+            w.i32(body + 4, 306);
+            vfields0(w, body, v);
+            w.i32(pos, body - base);
+        }
+
+        public static Pong vget0(dev.fastwire.Reader r, int pos, int base, int depth, Pong reuse) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 306, depth);
+            Pong v = reuse != null && reuse.getClass() == Pong.class ? reuse : new Pong();
+            vread0(r, body, r.len, depth - 1, v);
+            return v;
+        }
+
+        public static void vcheck0(dev.fastwire.Reader r, int pos, int base, int depth) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 306, depth);
+            vverify0(r, body, r.len, depth - 1);
+        }
+
+        public static void fput0(dev.fastwire.Writer w, Pong v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Pong is null (not an optional)");
+            ffields0(w, v);
+        }
+
+        public static Pong fget0(dev.fastwire.Reader r, int depth, Pong reuse) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            Pong v = reuse != null && reuse.getClass() == Pong.class ? reuse : new Pong();
+            fread0(r, depth - 1, v);
+            return v;
+        }
+
+        public static void fcheck0(dev.fastwire.Reader r, int depth) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            fverify0(r, depth - 1);
+        }
+
+        static void vfields0(dev.fastwire.Writer w, int body, Pong v) {
             dev.fastwire.Uuids.write(w.buf, body + 8, v.id);
             w.i64(body + 24, v.received);
         }
 
-        @Override
-        protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Pong v) {
+        static void vread0(dev.fastwire.Reader r, int body, int size, int depth, Pong v) {
             if (size >= 24) v.id = dev.fastwire.Uuids.get(r.buf, body + 8);
             else v.id = java.util.UUID.fromString("00000000-0000-0000-0000-000000000000");
             if (size >= 32) v.received = r.i64(body + 24);
             else v.received = 0L;
         }
 
-        @Override
-        protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) {
+        static void vverify0(dev.fastwire.Reader r, int body, int size, int depth) {
         }
 
-        @Override
-        protected void ffields(dev.fastwire.Writer w, Pong v) {
-            dev.fastwire.Uuids.write(w.buf, w.allocRaw(16), v.id);
-            w.addI64(v.received);
+        static void ffields0(dev.fastwire.Writer w, Pong v) {
+            { int p = w.allocRaw(24);
+                dev.fastwire.Uuids.write(w.buf, p, v.id);
+                w.i64(p + 16, v.received);
+            }
         }
 
-        @Override
-        protected void fread(dev.fastwire.Reader r, int depth, Pong v) {
+        static void fread0(dev.fastwire.Reader r, int depth, Pong v) {
             int p = r.take(24);
             v.id = dev.fastwire.Uuids.get(r.buf, p);
             v.received = r.i64(p + 16);
         }
 
-        @Override
-        protected void fverify(dev.fastwire.Reader r, int depth) {
+        static void fverify0(dev.fastwire.Reader r, int depth) {
             r.take(24);
         }
+
+        @Override protected void vfields(dev.fastwire.Writer w, int body, Pong v) { vfields0(w, body, v); }
+        @Override protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Pong v) { vread0(r, body, size, depth, v); }
+        @Override protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) { vverify0(r, body, size, depth); }
+        @Override protected void ffields(dev.fastwire.Writer w, Pong v) { ffields0(w, v); }
+        @Override protected void fread(dev.fastwire.Reader r, int depth, Pong v) { fread0(r, depth, v); }
+        @Override protected void fverify(dev.fastwire.Reader r, int depth) { fverify0(r, depth); }
+        @Override public void vput(dev.fastwire.Writer w, int pos, int base, Pong v) { vput0(w, pos, base, v); }
+        @Override public Pong vget(dev.fastwire.Reader r, int pos, int base, int depth, Pong reuse) { return vget0(r, pos, base, depth, reuse); }
+        @Override public void vcheck(dev.fastwire.Reader r, int pos, int base, int depth) { vcheck0(r, pos, base, depth); }
+        @Override public void fput(dev.fastwire.Writer w, Pong v) { fput0(w, v); }
+        @Override public Pong fget(dev.fastwire.Reader r, int depth, Pong reuse) { return fget0(r, depth, reuse); }
+        @Override public void fcheck(dev.fastwire.Reader r, int depth) { fcheck0(r, depth); }
 
         @Override
         protected void jfields(dev.fastwire.JsonWriter w, Pong v) {

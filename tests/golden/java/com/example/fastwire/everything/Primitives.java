@@ -175,8 +175,46 @@ public class Primitives {
 
         @Override public Primitives create() { return new Primitives(); }
 
-        @Override
-        protected void vfields(dev.fastwire.Writer w, int body, Primitives v) {
+        /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, Primitives v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Primitives is null (not an optional)");
+            int body = w.allocRaw(177);
+            w.i32(body, 177);
+            w.i32(body + 4, 110);
+            vfields0(w, body, v);
+            w.i32(pos, body - base);
+        }
+
+        public static Primitives vget0(dev.fastwire.Reader r, int pos, int base, int depth, Primitives reuse) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 110, depth);
+            Primitives v = reuse != null && reuse.getClass() == Primitives.class ? reuse : new Primitives();
+            vread0(r, body, r.len, depth - 1, v);
+            return v;
+        }
+
+        public static void vcheck0(dev.fastwire.Reader r, int pos, int base, int depth) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 110, depth);
+            vverify0(r, body, r.len, depth - 1);
+        }
+
+        public static void fput0(dev.fastwire.Writer w, Primitives v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Primitives is null (not an optional)");
+            ffields0(w, v);
+        }
+
+        public static Primitives fget0(dev.fastwire.Reader r, int depth, Primitives reuse) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            Primitives v = reuse != null && reuse.getClass() == Primitives.class ? reuse : new Primitives();
+            fread0(r, depth - 1, v);
+            return v;
+        }
+
+        public static void fcheck0(dev.fastwire.Reader r, int depth) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            fverify0(r, depth - 1);
+        }
+
+        static void vfields0(dev.fastwire.Writer w, int body, Primitives v) {
             w.buf[body + 8] = (byte) (v.f_bool ? 1 : 0);
             w.u8(body + 9, (int) v.f_byte);
             w.u8(body + 10, (int) v.f_char);
@@ -192,8 +230,8 @@ public class Primitives {
             w.f32(body + 45, v.f_float);
             w.f64(body + 49, v.f_double);
             dev.fastwire.Decimals.write(w.buf, body + 57, v.f_decimal);
-            Fields.F_f_string.vput(w, body + 73, body, v.f_string);
-            Fields.F_f_bytes.vput(w, body + 77, body, v.f_bytes);
+            dev.fastwire.Direct.vputString(w, body + 73, body, v.f_string);
+            dev.fastwire.Direct.vputBytes(w, body + 77, body, v.f_bytes);
             w.i64(body + 81, v.f_epoch);
             w.i64(body + 89, v.f_utc);
             w.i64(body + 97, v.f_ns);
@@ -201,12 +239,11 @@ public class Primitives {
             dev.fastwire.Uuids.write(w.buf, body + 121, v.f_uuid1);
             dev.fastwire.Uuids.write(w.buf, body + 137, v.f_uuid4);
             dev.fastwire.Uuids.write(w.buf, body + 153, v.f_uuid);
-            Fields.F_password.vput(w, body + 169, body, v.password);
+            dev.fastwire.Direct.vputString(w, body + 169, body, v.password);
             w.i32(body + 173, (int) v.legacy);
         }
 
-        @Override
-        protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Primitives v) {
+        static void vread0(dev.fastwire.Reader r, int body, int size, int depth, Primitives v) {
             if (size >= 9) v.f_bool = r.buf[body + 8] != 0;
             else v.f_bool = true;
             if (size >= 10) v.f_byte = r.buf[body + 9];
@@ -237,9 +274,9 @@ public class Primitives {
             else v.f_double = -1.23456e+125;
             if (size >= 73) v.f_decimal = dev.fastwire.Decimals.read(r, body + 57);
             else v.f_decimal = dev.fastwire.Decimals.parse("123456.123456");
-            if (size >= 77) v.f_string = Fields.F_f_string.vget(r, body + 73, body, depth, v.f_string);
+            if (size >= 77) v.f_string = dev.fastwire.Direct.vgetString(r, body + 73, body, v.f_string);
             else v.f_string = "Hello, \"world\"!\n";
-            if (size >= 81) v.f_bytes = Fields.F_f_bytes.vget(r, body + 77, body, depth, v.f_bytes);
+            if (size >= 81) v.f_bytes = dev.fastwire.Direct.vgetBytes(r, body + 77, body);
             else v.f_bytes = new byte[0];
             if (size >= 89) v.f_epoch = r.i64(body + 81);
             else v.f_epoch = 0L;
@@ -255,52 +292,55 @@ public class Primitives {
             else v.f_uuid4 = dev.fastwire.Uuids.uuid4();
             if (size >= 169) v.f_uuid = dev.fastwire.Uuids.get(r.buf, body + 153);
             else v.f_uuid = java.util.UUID.fromString("123e4567-e89b-12d3-a456-426655440000");
-            if (size >= 173) v.password = Fields.F_password.vget(r, body + 169, body, depth, v.password);
+            if (size >= 173) v.password = dev.fastwire.Direct.vgetString(r, body + 169, body, v.password);
             else v.password = "secret";
             if (size >= 177) v.legacy = r.i32(body + 173);
             else v.legacy = 0;
         }
 
-        @Override
-        protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) {
+        static void vverify0(dev.fastwire.Reader r, int body, int size, int depth) {
             if (size >= 73) dev.fastwire.Reader.checkScale(r.u8(body + 57 + 14));
-            if (size >= 77) Fields.F_f_string.vcheck(r, body + 73, body, depth);
-            if (size >= 81) Fields.F_f_bytes.vcheck(r, body + 77, body, depth);
-            if (size >= 173) Fields.F_password.vcheck(r, body + 169, body, depth);
+            if (size >= 77) dev.fastwire.Direct.vcheckText(r, body + 73, body);
+            if (size >= 81) dev.fastwire.Direct.vcheckText(r, body + 77, body);
+            if (size >= 173) dev.fastwire.Direct.vcheckText(r, body + 169, body);
         }
 
-        @Override
-        protected void ffields(dev.fastwire.Writer w, Primitives v) {
-            w.addU8(v.f_bool ? 1 : 0);
-            w.addU8((int) v.f_byte);
-            w.addU8((int) v.f_char);
-            w.addI32((int) v.f_wchar);
-            w.addU8((int) v.f_int8);
-            w.addU8((int) v.f_uint8);
-            w.addI16((short) v.f_int16);
-            w.addI16((short) v.f_uint16);
-            w.addI32((int) v.f_int32);
-            w.addI32((int) v.f_uint32);
-            w.addI64(v.f_int64);
-            w.addI64(v.f_uint64);
-            w.addF32(v.f_float);
-            w.addF64(v.f_double);
-            dev.fastwire.Decimals.write(w.buf, w.allocRaw(16), v.f_decimal);
-            Fields.F_f_string.fput(w, v.f_string);
-            Fields.F_f_bytes.fput(w, v.f_bytes);
-            w.addI64(v.f_epoch);
-            w.addI64(v.f_utc);
-            w.addI64(v.f_ns);
-            dev.fastwire.Uuids.write(w.buf, w.allocRaw(16), v.f_uuid0);
-            dev.fastwire.Uuids.write(w.buf, w.allocRaw(16), v.f_uuid1);
-            dev.fastwire.Uuids.write(w.buf, w.allocRaw(16), v.f_uuid4);
-            dev.fastwire.Uuids.write(w.buf, w.allocRaw(16), v.f_uuid);
-            Fields.F_password.fput(w, v.password);
-            w.addI32((int) v.legacy);
+        static void ffields0(dev.fastwire.Writer w, Primitives v) {
+            { int p = w.allocRaw(65);
+                w.buf[p] = (byte) (v.f_bool ? 1 : 0);
+                w.u8(p + 1, (int) v.f_byte);
+                w.u8(p + 2, (int) v.f_char);
+                w.i32(p + 3, (int) v.f_wchar);
+                w.u8(p + 7, (int) v.f_int8);
+                w.u8(p + 8, (int) v.f_uint8);
+                w.i16(p + 9, (short) v.f_int16);
+                w.i16(p + 11, (short) v.f_uint16);
+                w.i32(p + 13, (int) v.f_int32);
+                w.i32(p + 17, (int) v.f_uint32);
+                w.i64(p + 21, v.f_int64);
+                w.i64(p + 29, v.f_uint64);
+                w.f32(p + 37, v.f_float);
+                w.f64(p + 41, v.f_double);
+                dev.fastwire.Decimals.write(w.buf, p + 49, v.f_decimal);
+            }
+            dev.fastwire.Direct.fputString(w, v.f_string);
+            dev.fastwire.Direct.fputBytes(w, v.f_bytes);
+            { int p = w.allocRaw(88);
+                w.i64(p, v.f_epoch);
+                w.i64(p + 8, v.f_utc);
+                w.i64(p + 16, v.f_ns);
+                dev.fastwire.Uuids.write(w.buf, p + 24, v.f_uuid0);
+                dev.fastwire.Uuids.write(w.buf, p + 40, v.f_uuid1);
+                dev.fastwire.Uuids.write(w.buf, p + 56, v.f_uuid4);
+                dev.fastwire.Uuids.write(w.buf, p + 72, v.f_uuid);
+            }
+            dev.fastwire.Direct.fputString(w, v.password);
+            { int p = w.allocRaw(4);
+                w.i32(p, (int) v.legacy);
+            }
         }
 
-        @Override
-        protected void fread(dev.fastwire.Reader r, int depth, Primitives v) {
+        static void fread0(dev.fastwire.Reader r, int depth, Primitives v) {
             int p = r.take(65);
             v.f_bool = r.buf[p] != 0;
             v.f_byte = r.buf[p + 1];
@@ -317,8 +357,8 @@ public class Primitives {
             v.f_float = r.f32(p + 37);
             v.f_double = r.f64(p + 41);
             v.f_decimal = dev.fastwire.Decimals.read(r, p + 49);
-            v.f_string = Fields.F_f_string.fget(r, depth, v.f_string);
-            v.f_bytes = Fields.F_f_bytes.fget(r, depth, v.f_bytes);
+            v.f_string = dev.fastwire.Direct.fgetString(r, v.f_string);
+            v.f_bytes = dev.fastwire.Direct.fgetBytes(r);
             p = r.take(88);
             v.f_epoch = r.i64(p);
             v.f_utc = r.i64(p + 8);
@@ -327,21 +367,33 @@ public class Primitives {
             v.f_uuid1 = dev.fastwire.Uuids.get(r.buf, p + 40);
             v.f_uuid4 = dev.fastwire.Uuids.get(r.buf, p + 56);
             v.f_uuid = dev.fastwire.Uuids.get(r.buf, p + 72);
-            v.password = Fields.F_password.fget(r, depth, v.password);
+            v.password = dev.fastwire.Direct.fgetString(r, v.password);
             p = r.take(4);
             v.legacy = r.i32(p);
         }
 
-        @Override
-        protected void fverify(dev.fastwire.Reader r, int depth) {
+        static void fverify0(dev.fastwire.Reader r, int depth) {
             int p = r.take(65);
             dev.fastwire.Reader.checkScale(r.u8(p + 49 + 14));
-            Fields.F_f_string.fcheck(r, depth);
-            Fields.F_f_bytes.fcheck(r, depth);
+            dev.fastwire.Direct.fcheckText(r);
+            dev.fastwire.Direct.fcheckText(r);
             r.take(88);
-            Fields.F_password.fcheck(r, depth);
+            dev.fastwire.Direct.fcheckText(r);
             r.take(4);
         }
+
+        @Override protected void vfields(dev.fastwire.Writer w, int body, Primitives v) { vfields0(w, body, v); }
+        @Override protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Primitives v) { vread0(r, body, size, depth, v); }
+        @Override protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) { vverify0(r, body, size, depth); }
+        @Override protected void ffields(dev.fastwire.Writer w, Primitives v) { ffields0(w, v); }
+        @Override protected void fread(dev.fastwire.Reader r, int depth, Primitives v) { fread0(r, depth, v); }
+        @Override protected void fverify(dev.fastwire.Reader r, int depth) { fverify0(r, depth); }
+        @Override public void vput(dev.fastwire.Writer w, int pos, int base, Primitives v) { vput0(w, pos, base, v); }
+        @Override public Primitives vget(dev.fastwire.Reader r, int pos, int base, int depth, Primitives reuse) { return vget0(r, pos, base, depth, reuse); }
+        @Override public void vcheck(dev.fastwire.Reader r, int pos, int base, int depth) { vcheck0(r, pos, base, depth); }
+        @Override public void fput(dev.fastwire.Writer w, Primitives v) { fput0(w, v); }
+        @Override public Primitives fget(dev.fastwire.Reader r, int depth, Primitives reuse) { return fget0(r, depth, reuse); }
+        @Override public void fcheck(dev.fastwire.Reader r, int depth) { fcheck0(r, depth); }
 
         @Override
         protected void jfields(dev.fastwire.JsonWriter w, Primitives v) {

@@ -48,38 +48,86 @@ public class Shifted {
 
         @Override public Shifted create() { return new Shifted(); }
 
-        @Override
-        protected void vfields(dev.fastwire.Writer w, int body, Shifted v) {
+        /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, Shifted v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Shifted is null (not an optional)");
+            int body = w.allocRaw(24);
+            w.i32(body, 24);
+            w.i32(body + 4, 300);
+            vfields0(w, body, v);
+            w.i32(pos, body - base);
+        }
+
+        public static Shifted vget0(dev.fastwire.Reader r, int pos, int base, int depth, Shifted reuse) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 300, depth);
+            Shifted v = reuse != null && reuse.getClass() == Shifted.class ? reuse : new Shifted();
+            vread0(r, body, r.len, depth - 1, v);
+            return v;
+        }
+
+        public static void vcheck0(dev.fastwire.Reader r, int pos, int base, int depth) {
+            int body = r.enter(base, r.u32(pos), pos + 4, 300, depth);
+            vverify0(r, body, r.len, depth - 1);
+        }
+
+        public static void fput0(dev.fastwire.Writer w, Shifted v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Shifted is null (not an optional)");
+            ffields0(w, v);
+        }
+
+        public static Shifted fget0(dev.fastwire.Reader r, int depth, Shifted reuse) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            Shifted v = reuse != null && reuse.getClass() == Shifted.class ? reuse : new Shifted();
+            fread0(r, depth - 1, v);
+            return v;
+        }
+
+        public static void fcheck0(dev.fastwire.Reader r, int depth) {
+            if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
+            fverify0(r, depth - 1);
+        }
+
+        static void vfields0(dev.fastwire.Writer w, int body, Shifted v) {
             dev.fastwire.Decimals.write(w.buf, body + 8, v.amount);
         }
 
-        @Override
-        protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Shifted v) {
+        static void vread0(dev.fastwire.Reader r, int body, int size, int depth, Shifted v) {
             if (size >= 24) v.amount = dev.fastwire.Decimals.read(r, body + 8);
             else v.amount = dev.fastwire.Decimals.parse("0.5");
         }
 
-        @Override
-        protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) {
+        static void vverify0(dev.fastwire.Reader r, int body, int size, int depth) {
             if (size >= 24) dev.fastwire.Reader.checkScale(r.u8(body + 8 + 14));
         }
 
-        @Override
-        protected void ffields(dev.fastwire.Writer w, Shifted v) {
-            dev.fastwire.Decimals.write(w.buf, w.allocRaw(16), v.amount);
+        static void ffields0(dev.fastwire.Writer w, Shifted v) {
+            { int p = w.allocRaw(16);
+                dev.fastwire.Decimals.write(w.buf, p, v.amount);
+            }
         }
 
-        @Override
-        protected void fread(dev.fastwire.Reader r, int depth, Shifted v) {
+        static void fread0(dev.fastwire.Reader r, int depth, Shifted v) {
             int p = r.take(16);
             v.amount = dev.fastwire.Decimals.read(r, p);
         }
 
-        @Override
-        protected void fverify(dev.fastwire.Reader r, int depth) {
+        static void fverify0(dev.fastwire.Reader r, int depth) {
             int p = r.take(16);
             dev.fastwire.Reader.checkScale(r.u8(p + 14));
         }
+
+        @Override protected void vfields(dev.fastwire.Writer w, int body, Shifted v) { vfields0(w, body, v); }
+        @Override protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Shifted v) { vread0(r, body, size, depth, v); }
+        @Override protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) { vverify0(r, body, size, depth); }
+        @Override protected void ffields(dev.fastwire.Writer w, Shifted v) { ffields0(w, v); }
+        @Override protected void fread(dev.fastwire.Reader r, int depth, Shifted v) { fread0(r, depth, v); }
+        @Override protected void fverify(dev.fastwire.Reader r, int depth) { fverify0(r, depth); }
+        @Override public void vput(dev.fastwire.Writer w, int pos, int base, Shifted v) { vput0(w, pos, base, v); }
+        @Override public Shifted vget(dev.fastwire.Reader r, int pos, int base, int depth, Shifted reuse) { return vget0(r, pos, base, depth, reuse); }
+        @Override public void vcheck(dev.fastwire.Reader r, int pos, int base, int depth) { vcheck0(r, pos, base, depth); }
+        @Override public void fput(dev.fastwire.Writer w, Shifted v) { fput0(w, v); }
+        @Override public Shifted fget(dev.fastwire.Reader r, int depth, Shifted reuse) { return fget0(r, depth, reuse); }
+        @Override public void fcheck(dev.fastwire.Reader r, int depth) { fcheck0(r, depth); }
 
         @Override
         protected void jfields(dev.fastwire.JsonWriter w, Shifted v) {

@@ -51,35 +51,92 @@ data class Base(
     class Codec internal constructor() : dev.fastwire.StructCodec<Base>(Base::class.java, "everything.Base", 301, 13, 5) {
         override fun create(): Base = Base()
 
-        override fun vfields(w: dev.fastwire.Writer, body: Int, v: Base) {
-            Base.Fields.F_name.vput(w, body + 8, body, v.name)
-            w.u8(body + 12, v.level.toInt())
+        /** Static entry points that other generated structs call directly (no virtual call). */
+        companion object {
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Base?) {
+                if (v == null) throw dev.fastwire.EncodeException("everything.Base is null (not an optional)")
+                val body = w.allocRaw(13)
+                w.i32(body, 13)
+                w.i32(body + 4, 301)
+                vfields0(w, body, v)
+                w.i32(pos, body - base)
+            }
+
+            fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Base?): Base {
+                val body = r.enter(base, r.u32(pos), pos + 4, 301, depth)
+                val v = reuse ?: Base()
+                vread0(r, body, r.len, depth - 1, v)
+                return v
+            }
+
+            fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
+                val body = r.enter(base, r.u32(pos), pos + 4, 301, depth)
+                vverify0(r, body, r.len, depth - 1)
+            }
+
+            fun fput0(w: dev.fastwire.Writer, v: Base?) {
+                if (v == null) throw dev.fastwire.EncodeException("everything.Base is null (not an optional)")
+                ffields0(w, v)
+            }
+
+            fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: Base?): Base {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                val v = reuse ?: Base()
+                fread0(r, depth - 1, v)
+                return v
+            }
+
+            fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                fverify0(r, depth - 1)
+            }
+
+            fun vfields0(w: dev.fastwire.Writer, body: Int, v: Base) {
+                dev.fastwire.Direct.vputString(w, body + 8, body, v.name)
+                w.u8(body + 12, v.level.toInt())
+            }
+
+            fun vread0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Base) {
+                v.name = if (size >= 12) dev.fastwire.Direct.vgetString(r, body + 8, body, v.name) else ""
+                v.level = if (size >= 13) r.i8(body + 12) else (1).toByte()
+            }
+
+            fun vverify0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
+                if (size >= 12) dev.fastwire.Direct.vcheckText(r, body + 8, body)
+            }
+
+            fun ffields0(w: dev.fastwire.Writer, v: Base) {
+                dev.fastwire.Direct.fputString(w, v.name)
+                run { val p = w.allocRaw(1)
+                    w.u8(p, v.level.toInt())
+                }
+            }
+
+            fun fread0(r: dev.fastwire.Reader, depth: Int, v: Base) {
+                v.name = dev.fastwire.Direct.fgetString(r, v.name)
+                var p = r.take(1)
+                v.level = r.i8(p)
+            }
+
+            fun fverify0(r: dev.fastwire.Reader, depth: Int) {
+                dev.fastwire.Direct.fcheckText(r)
+                r.take(1)
+            }
+
         }
 
-        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Base) {
-            v.name = if (size >= 12) Base.Fields.F_name.vget(r, body + 8, body, depth, v.name) else ""
-            v.level = if (size >= 13) r.i8(body + 12) else (1).toByte()
-        }
-
-        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
-            if (size >= 12) Base.Fields.F_name.vcheck(r, body + 8, body, depth)
-        }
-
-        override fun ffields(w: dev.fastwire.Writer, v: Base) {
-            Base.Fields.F_name.fput(w, v.name)
-            w.addU8(v.level.toInt())
-        }
-
-        override fun fread(r: dev.fastwire.Reader, depth: Int, v: Base) {
-            v.name = Base.Fields.F_name.fget(r, depth, v.name)
-            var p = r.take(1)
-            v.level = r.i8(p)
-        }
-
-        override fun fverify(r: dev.fastwire.Reader, depth: Int) {
-            Base.Fields.F_name.fcheck(r, depth)
-            r.take(1)
-        }
+        override fun vfields(w: dev.fastwire.Writer, body: Int, v: Base) = vfields0(w, body, v)
+        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Base) = vread0(r, body, size, depth, v)
+        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)
+        override fun ffields(w: dev.fastwire.Writer, v: Base) = ffields0(w, v)
+        override fun fread(r: dev.fastwire.Reader, depth: Int, v: Base) = fread0(r, depth, v)
+        override fun fverify(r: dev.fastwire.Reader, depth: Int) = fverify0(r, depth)
+        override fun vput(w: dev.fastwire.Writer, pos: Int, base: Int, v: Base?) = vput0(w, pos, base, v)
+        override fun vget(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Base?): Base = vget0(r, pos, base, depth, reuse)
+        override fun vcheck(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) = vcheck0(r, pos, base, depth)
+        override fun fput(w: dev.fastwire.Writer, v: Base?) = fput0(w, v)
+        override fun fget(r: dev.fastwire.Reader, depth: Int, reuse: Base?): Base = fget0(r, depth, reuse)
+        override fun fcheck(r: dev.fastwire.Reader, depth: Int) = fcheck0(r, depth)
 
         override fun jfields(w: dev.fastwire.JsonWriter, v: Base) {
             w.key("\"name\":")

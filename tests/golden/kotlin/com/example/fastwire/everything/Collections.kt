@@ -100,119 +100,179 @@ data class Collections(
     class Codec internal constructor() : dev.fastwire.StructCodec<Collections>(Collections::class.java, "everything.Collections", 112, 90, 404) {
         override fun create(): Collections = Collections()
 
-        override fun vfields(w: dev.fastwire.Writer, body: Int, v: Collections) {
-            Collections.Fields.F_f_array.vput(w, body + 8, body, v.f_array)
-            Collections.Fields.F_f_array_optional.vput(w, body + 20, body, v.f_array_optional)
-            Collections.Fields.F_f_array_struct.vput(w, body + 30, body, v.f_array_struct)
-            Collections.Fields.F_f_vector.vput(w, body + 38, body, v.f_vector)
-            Collections.Fields.F_f_vector_optional.vput(w, body + 42, body, v.f_vector_optional)
-            Collections.Fields.F_f_vector_struct.vput(w, body + 46, body, v.f_vector_struct)
-            Collections.Fields.F_f_list.vput(w, body + 50, body, v.f_list)
-            Collections.Fields.F_f_list_optional.vput(w, body + 54, body, v.f_list_optional)
-            Collections.Fields.F_f_set.vput(w, body + 58, body, v.f_set)
-            Collections.Fields.F_f_set_struct.vput(w, body + 62, body, v.f_set_struct)
-            Collections.Fields.F_f_map.vput(w, body + 66, body, v.f_map)
-            Collections.Fields.F_f_map_optional.vput(w, body + 70, body, v.f_map_optional)
-            Collections.Fields.F_f_map_enum_key.vput(w, body + 74, body, v.f_map_enum_key)
-            Collections.Fields.F_f_hash.vput(w, body + 78, body, v.f_hash)
-            Collections.Fields.F_f_hash_optional.vput(w, body + 82, body, v.f_hash_optional)
-            Collections.Fields.F_f_hash_struct_key.vput(w, body + 86, body, v.f_hash_struct_key)
+        /** Static entry points that other generated structs call directly (no virtual call). */
+        companion object {
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Collections?) {
+                if (v == null) throw dev.fastwire.EncodeException("everything.Collections is null (not an optional)")
+                val body = w.allocRaw(90)
+                w.i32(body, 90)
+                w.i32(body + 4, 112)
+                vfields0(w, body, v)
+                w.i32(pos, body - base)
+            }
+
+            fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Collections?): Collections {
+                val body = r.enter(base, r.u32(pos), pos + 4, 112, depth)
+                val v = reuse ?: Collections()
+                vread0(r, body, r.len, depth - 1, v)
+                return v
+            }
+
+            fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
+                val body = r.enter(base, r.u32(pos), pos + 4, 112, depth)
+                vverify0(r, body, r.len, depth - 1)
+            }
+
+            fun fput0(w: dev.fastwire.Writer, v: Collections?) {
+                if (v == null) throw dev.fastwire.EncodeException("everything.Collections is null (not an optional)")
+                ffields0(w, v)
+            }
+
+            fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: Collections?): Collections {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                val v = reuse ?: Collections()
+                fread0(r, depth - 1, v)
+                return v
+            }
+
+            fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                fverify0(r, depth - 1)
+            }
+
+            fun vfields0(w: dev.fastwire.Writer, body: Int, v: Collections) {
+                Collections.Fields.F_f_array.vput(w, body + 8, body, v.f_array)
+                Collections.Fields.F_f_array_optional.vput(w, body + 20, body, v.f_array_optional)
+                Collections.Fields.F_f_array_struct.vput(w, body + 30, body, v.f_array_struct)
+                Collections.Fields.F_f_vector.vput(w, body + 38, body, v.f_vector)
+                Collections.Fields.F_f_vector_optional.vput(w, body + 42, body, v.f_vector_optional)
+                run { val x = v.f_vector_struct; val n = x.size; val at = dev.fastwire.Direct.vputSequence(w, body + 46, body, n, 4); for (i in 0 until n) com.chronoxor.proto.Order.Codec.vput0(w, at + 4 * i, body, x[i]) }
+                Collections.Fields.F_f_list.vput(w, body + 50, body, v.f_list)
+                Collections.Fields.F_f_list_optional.vput(w, body + 54, body, v.f_list_optional)
+                Collections.Fields.F_f_set.vput(w, body + 58, body, v.f_set)
+                Collections.Fields.F_f_set_struct.vput(w, body + 62, body, v.f_set_struct)
+                Collections.Fields.F_f_map.vput(w, body + 66, body, v.f_map)
+                Collections.Fields.F_f_map_optional.vput(w, body + 70, body, v.f_map_optional)
+                Collections.Fields.F_f_map_enum_key.vput(w, body + 74, body, v.f_map_enum_key)
+                Collections.Fields.F_f_hash.vput(w, body + 78, body, v.f_hash)
+                Collections.Fields.F_f_hash_optional.vput(w, body + 82, body, v.f_hash_optional)
+                Collections.Fields.F_f_hash_struct_key.vput(w, body + 86, body, v.f_hash_struct_key)
+            }
+
+            fun vread0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Collections) {
+                v.f_array = if (size >= 20) Collections.Fields.F_f_array.vget(r, body + 8, body, depth, v.f_array) else Collections.Fields.F_f_array.zero()
+                v.f_array_optional = if (size >= 30) Collections.Fields.F_f_array_optional.vget(r, body + 20, body, depth, v.f_array_optional) else Collections.Fields.F_f_array_optional.zero()
+                v.f_array_struct = if (size >= 38) Collections.Fields.F_f_array_struct.vget(r, body + 30, body, depth, v.f_array_struct) else Collections.Fields.F_f_array_struct.zero()
+                v.f_vector = if (size >= 42) Collections.Fields.F_f_vector.vget(r, body + 38, body, depth, v.f_vector) else Collections.Fields.F_f_vector.zero()
+                v.f_vector_optional = if (size >= 46) Collections.Fields.F_f_vector_optional.vget(r, body + 42, body, depth, v.f_vector_optional) else Collections.Fields.F_f_vector_optional.zero()
+                v.f_vector_struct = if (size >= 50) run { val out = dev.fastwire.Direct.list(v.f_vector_struct); val at = dev.fastwire.Direct.vgetSequence(r, body + 46, body, 4)
+                    val n = if (at < 0) 0 else r.len; val old = out.size
+                    for (i in 0 until n) dev.fastwire.Direct.set(out, i, old, com.chronoxor.proto.Order.Codec.vget0(r, at + 4 * i, body, depth, if (i < old) out[i] else null))
+                    dev.fastwire.Direct.trim(out, n); out } else Collections.Fields.F_f_vector_struct.zero()
+                v.f_list = if (size >= 54) Collections.Fields.F_f_list.vget(r, body + 50, body, depth, v.f_list) else Collections.Fields.F_f_list.zero()
+                v.f_list_optional = if (size >= 58) Collections.Fields.F_f_list_optional.vget(r, body + 54, body, depth, v.f_list_optional) else Collections.Fields.F_f_list_optional.zero()
+                v.f_set = if (size >= 62) Collections.Fields.F_f_set.vget(r, body + 58, body, depth, v.f_set) else Collections.Fields.F_f_set.zero()
+                v.f_set_struct = if (size >= 66) Collections.Fields.F_f_set_struct.vget(r, body + 62, body, depth, v.f_set_struct) else Collections.Fields.F_f_set_struct.zero()
+                v.f_map = if (size >= 70) Collections.Fields.F_f_map.vget(r, body + 66, body, depth, v.f_map) else Collections.Fields.F_f_map.zero()
+                v.f_map_optional = if (size >= 74) Collections.Fields.F_f_map_optional.vget(r, body + 70, body, depth, v.f_map_optional) else Collections.Fields.F_f_map_optional.zero()
+                v.f_map_enum_key = if (size >= 78) Collections.Fields.F_f_map_enum_key.vget(r, body + 74, body, depth, v.f_map_enum_key) else Collections.Fields.F_f_map_enum_key.zero()
+                v.f_hash = if (size >= 82) Collections.Fields.F_f_hash.vget(r, body + 78, body, depth, v.f_hash) else Collections.Fields.F_f_hash.zero()
+                v.f_hash_optional = if (size >= 86) Collections.Fields.F_f_hash_optional.vget(r, body + 82, body, depth, v.f_hash_optional) else Collections.Fields.F_f_hash_optional.zero()
+                v.f_hash_struct_key = if (size >= 90) Collections.Fields.F_f_hash_struct_key.vget(r, body + 86, body, depth, v.f_hash_struct_key) else Collections.Fields.F_f_hash_struct_key.zero()
+            }
+
+            fun vverify0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
+                if (size >= 20) Collections.Fields.F_f_array.vcheck(r, body + 8, body, depth)
+                if (size >= 30) Collections.Fields.F_f_array_optional.vcheck(r, body + 20, body, depth)
+                if (size >= 38) Collections.Fields.F_f_array_struct.vcheck(r, body + 30, body, depth)
+                if (size >= 42) Collections.Fields.F_f_vector.vcheck(r, body + 38, body, depth)
+                if (size >= 46) Collections.Fields.F_f_vector_optional.vcheck(r, body + 42, body, depth)
+                if (size >= 50) run { val at = dev.fastwire.Direct.vgetSequence(r, body + 46, body, 4); if (at >= 0) for (i in 0 until r.len) com.chronoxor.proto.Order.Codec.vcheck0(r, at + 4 * i, body, depth) }
+                if (size >= 54) Collections.Fields.F_f_list.vcheck(r, body + 50, body, depth)
+                if (size >= 58) Collections.Fields.F_f_list_optional.vcheck(r, body + 54, body, depth)
+                if (size >= 62) Collections.Fields.F_f_set.vcheck(r, body + 58, body, depth)
+                if (size >= 66) Collections.Fields.F_f_set_struct.vcheck(r, body + 62, body, depth)
+                if (size >= 70) Collections.Fields.F_f_map.vcheck(r, body + 66, body, depth)
+                if (size >= 74) Collections.Fields.F_f_map_optional.vcheck(r, body + 70, body, depth)
+                if (size >= 78) Collections.Fields.F_f_map_enum_key.vcheck(r, body + 74, body, depth)
+                if (size >= 82) Collections.Fields.F_f_hash.vcheck(r, body + 78, body, depth)
+                if (size >= 86) Collections.Fields.F_f_hash_optional.vcheck(r, body + 82, body, depth)
+                if (size >= 90) Collections.Fields.F_f_hash_struct_key.vcheck(r, body + 86, body, depth)
+            }
+
+            fun ffields0(w: dev.fastwire.Writer, v: Collections) {
+                Collections.Fields.F_f_array.fput(w, v.f_array)
+                Collections.Fields.F_f_array_optional.fput(w, v.f_array_optional)
+                Collections.Fields.F_f_array_struct.fput(w, v.f_array_struct)
+                Collections.Fields.F_f_vector.fput(w, v.f_vector)
+                Collections.Fields.F_f_vector_optional.fput(w, v.f_vector_optional)
+                run { val x = v.f_vector_struct; val n = x.size; w.addI32(n); for (i in 0 until n) com.chronoxor.proto.Order.Codec.fput0(w, x[i]) }
+                Collections.Fields.F_f_list.fput(w, v.f_list)
+                Collections.Fields.F_f_list_optional.fput(w, v.f_list_optional)
+                Collections.Fields.F_f_set.fput(w, v.f_set)
+                Collections.Fields.F_f_set_struct.fput(w, v.f_set_struct)
+                Collections.Fields.F_f_map.fput(w, v.f_map)
+                Collections.Fields.F_f_map_optional.fput(w, v.f_map_optional)
+                Collections.Fields.F_f_map_enum_key.fput(w, v.f_map_enum_key)
+                Collections.Fields.F_f_hash.fput(w, v.f_hash)
+                Collections.Fields.F_f_hash_optional.fput(w, v.f_hash_optional)
+                Collections.Fields.F_f_hash_struct_key.fput(w, v.f_hash_struct_key)
+            }
+
+            fun fread0(r: dev.fastwire.Reader, depth: Int, v: Collections) {
+                v.f_array = Collections.Fields.F_f_array.fget(r, depth, v.f_array)
+                v.f_array_optional = Collections.Fields.F_f_array_optional.fget(r, depth, v.f_array_optional)
+                v.f_array_struct = Collections.Fields.F_f_array_struct.fget(r, depth, v.f_array_struct)
+                v.f_vector = Collections.Fields.F_f_vector.fget(r, depth, v.f_vector)
+                v.f_vector_optional = Collections.Fields.F_f_vector_optional.fget(r, depth, v.f_vector_optional)
+                v.f_vector_struct = run { val out = dev.fastwire.Direct.list(v.f_vector_struct); val n = r.count(26); val old = out.size
+                    for (i in 0 until n) dev.fastwire.Direct.set(out, i, old, com.chronoxor.proto.Order.Codec.fget0(r, depth, if (i < old) out[i] else null))
+                    dev.fastwire.Direct.trim(out, n); out }
+                v.f_list = Collections.Fields.F_f_list.fget(r, depth, v.f_list)
+                v.f_list_optional = Collections.Fields.F_f_list_optional.fget(r, depth, v.f_list_optional)
+                v.f_set = Collections.Fields.F_f_set.fget(r, depth, v.f_set)
+                v.f_set_struct = Collections.Fields.F_f_set_struct.fget(r, depth, v.f_set_struct)
+                v.f_map = Collections.Fields.F_f_map.fget(r, depth, v.f_map)
+                v.f_map_optional = Collections.Fields.F_f_map_optional.fget(r, depth, v.f_map_optional)
+                v.f_map_enum_key = Collections.Fields.F_f_map_enum_key.fget(r, depth, v.f_map_enum_key)
+                v.f_hash = Collections.Fields.F_f_hash.fget(r, depth, v.f_hash)
+                v.f_hash_optional = Collections.Fields.F_f_hash_optional.fget(r, depth, v.f_hash_optional)
+                v.f_hash_struct_key = Collections.Fields.F_f_hash_struct_key.fget(r, depth, v.f_hash_struct_key)
+            }
+
+            fun fverify0(r: dev.fastwire.Reader, depth: Int) {
+                Collections.Fields.F_f_array.fcheck(r, depth)
+                Collections.Fields.F_f_array_optional.fcheck(r, depth)
+                Collections.Fields.F_f_array_struct.fcheck(r, depth)
+                Collections.Fields.F_f_vector.fcheck(r, depth)
+                Collections.Fields.F_f_vector_optional.fcheck(r, depth)
+                for (i in 0 until r.count(26)) com.chronoxor.proto.Order.Codec.fcheck0(r, depth)
+                Collections.Fields.F_f_list.fcheck(r, depth)
+                Collections.Fields.F_f_list_optional.fcheck(r, depth)
+                Collections.Fields.F_f_set.fcheck(r, depth)
+                Collections.Fields.F_f_set_struct.fcheck(r, depth)
+                Collections.Fields.F_f_map.fcheck(r, depth)
+                Collections.Fields.F_f_map_optional.fcheck(r, depth)
+                Collections.Fields.F_f_map_enum_key.fcheck(r, depth)
+                Collections.Fields.F_f_hash.fcheck(r, depth)
+                Collections.Fields.F_f_hash_optional.fcheck(r, depth)
+                Collections.Fields.F_f_hash_struct_key.fcheck(r, depth)
+            }
+
         }
 
-        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Collections) {
-            v.f_array = if (size >= 20) Collections.Fields.F_f_array.vget(r, body + 8, body, depth, v.f_array) else Collections.Fields.F_f_array.zero()
-            v.f_array_optional = if (size >= 30) Collections.Fields.F_f_array_optional.vget(r, body + 20, body, depth, v.f_array_optional) else Collections.Fields.F_f_array_optional.zero()
-            v.f_array_struct = if (size >= 38) Collections.Fields.F_f_array_struct.vget(r, body + 30, body, depth, v.f_array_struct) else Collections.Fields.F_f_array_struct.zero()
-            v.f_vector = if (size >= 42) Collections.Fields.F_f_vector.vget(r, body + 38, body, depth, v.f_vector) else Collections.Fields.F_f_vector.zero()
-            v.f_vector_optional = if (size >= 46) Collections.Fields.F_f_vector_optional.vget(r, body + 42, body, depth, v.f_vector_optional) else Collections.Fields.F_f_vector_optional.zero()
-            v.f_vector_struct = if (size >= 50) Collections.Fields.F_f_vector_struct.vget(r, body + 46, body, depth, v.f_vector_struct) else Collections.Fields.F_f_vector_struct.zero()
-            v.f_list = if (size >= 54) Collections.Fields.F_f_list.vget(r, body + 50, body, depth, v.f_list) else Collections.Fields.F_f_list.zero()
-            v.f_list_optional = if (size >= 58) Collections.Fields.F_f_list_optional.vget(r, body + 54, body, depth, v.f_list_optional) else Collections.Fields.F_f_list_optional.zero()
-            v.f_set = if (size >= 62) Collections.Fields.F_f_set.vget(r, body + 58, body, depth, v.f_set) else Collections.Fields.F_f_set.zero()
-            v.f_set_struct = if (size >= 66) Collections.Fields.F_f_set_struct.vget(r, body + 62, body, depth, v.f_set_struct) else Collections.Fields.F_f_set_struct.zero()
-            v.f_map = if (size >= 70) Collections.Fields.F_f_map.vget(r, body + 66, body, depth, v.f_map) else Collections.Fields.F_f_map.zero()
-            v.f_map_optional = if (size >= 74) Collections.Fields.F_f_map_optional.vget(r, body + 70, body, depth, v.f_map_optional) else Collections.Fields.F_f_map_optional.zero()
-            v.f_map_enum_key = if (size >= 78) Collections.Fields.F_f_map_enum_key.vget(r, body + 74, body, depth, v.f_map_enum_key) else Collections.Fields.F_f_map_enum_key.zero()
-            v.f_hash = if (size >= 82) Collections.Fields.F_f_hash.vget(r, body + 78, body, depth, v.f_hash) else Collections.Fields.F_f_hash.zero()
-            v.f_hash_optional = if (size >= 86) Collections.Fields.F_f_hash_optional.vget(r, body + 82, body, depth, v.f_hash_optional) else Collections.Fields.F_f_hash_optional.zero()
-            v.f_hash_struct_key = if (size >= 90) Collections.Fields.F_f_hash_struct_key.vget(r, body + 86, body, depth, v.f_hash_struct_key) else Collections.Fields.F_f_hash_struct_key.zero()
-        }
-
-        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
-            if (size >= 20) Collections.Fields.F_f_array.vcheck(r, body + 8, body, depth)
-            if (size >= 30) Collections.Fields.F_f_array_optional.vcheck(r, body + 20, body, depth)
-            if (size >= 38) Collections.Fields.F_f_array_struct.vcheck(r, body + 30, body, depth)
-            if (size >= 42) Collections.Fields.F_f_vector.vcheck(r, body + 38, body, depth)
-            if (size >= 46) Collections.Fields.F_f_vector_optional.vcheck(r, body + 42, body, depth)
-            if (size >= 50) Collections.Fields.F_f_vector_struct.vcheck(r, body + 46, body, depth)
-            if (size >= 54) Collections.Fields.F_f_list.vcheck(r, body + 50, body, depth)
-            if (size >= 58) Collections.Fields.F_f_list_optional.vcheck(r, body + 54, body, depth)
-            if (size >= 62) Collections.Fields.F_f_set.vcheck(r, body + 58, body, depth)
-            if (size >= 66) Collections.Fields.F_f_set_struct.vcheck(r, body + 62, body, depth)
-            if (size >= 70) Collections.Fields.F_f_map.vcheck(r, body + 66, body, depth)
-            if (size >= 74) Collections.Fields.F_f_map_optional.vcheck(r, body + 70, body, depth)
-            if (size >= 78) Collections.Fields.F_f_map_enum_key.vcheck(r, body + 74, body, depth)
-            if (size >= 82) Collections.Fields.F_f_hash.vcheck(r, body + 78, body, depth)
-            if (size >= 86) Collections.Fields.F_f_hash_optional.vcheck(r, body + 82, body, depth)
-            if (size >= 90) Collections.Fields.F_f_hash_struct_key.vcheck(r, body + 86, body, depth)
-        }
-
-        override fun ffields(w: dev.fastwire.Writer, v: Collections) {
-            Collections.Fields.F_f_array.fput(w, v.f_array)
-            Collections.Fields.F_f_array_optional.fput(w, v.f_array_optional)
-            Collections.Fields.F_f_array_struct.fput(w, v.f_array_struct)
-            Collections.Fields.F_f_vector.fput(w, v.f_vector)
-            Collections.Fields.F_f_vector_optional.fput(w, v.f_vector_optional)
-            Collections.Fields.F_f_vector_struct.fput(w, v.f_vector_struct)
-            Collections.Fields.F_f_list.fput(w, v.f_list)
-            Collections.Fields.F_f_list_optional.fput(w, v.f_list_optional)
-            Collections.Fields.F_f_set.fput(w, v.f_set)
-            Collections.Fields.F_f_set_struct.fput(w, v.f_set_struct)
-            Collections.Fields.F_f_map.fput(w, v.f_map)
-            Collections.Fields.F_f_map_optional.fput(w, v.f_map_optional)
-            Collections.Fields.F_f_map_enum_key.fput(w, v.f_map_enum_key)
-            Collections.Fields.F_f_hash.fput(w, v.f_hash)
-            Collections.Fields.F_f_hash_optional.fput(w, v.f_hash_optional)
-            Collections.Fields.F_f_hash_struct_key.fput(w, v.f_hash_struct_key)
-        }
-
-        override fun fread(r: dev.fastwire.Reader, depth: Int, v: Collections) {
-            v.f_array = Collections.Fields.F_f_array.fget(r, depth, v.f_array)
-            v.f_array_optional = Collections.Fields.F_f_array_optional.fget(r, depth, v.f_array_optional)
-            v.f_array_struct = Collections.Fields.F_f_array_struct.fget(r, depth, v.f_array_struct)
-            v.f_vector = Collections.Fields.F_f_vector.fget(r, depth, v.f_vector)
-            v.f_vector_optional = Collections.Fields.F_f_vector_optional.fget(r, depth, v.f_vector_optional)
-            v.f_vector_struct = Collections.Fields.F_f_vector_struct.fget(r, depth, v.f_vector_struct)
-            v.f_list = Collections.Fields.F_f_list.fget(r, depth, v.f_list)
-            v.f_list_optional = Collections.Fields.F_f_list_optional.fget(r, depth, v.f_list_optional)
-            v.f_set = Collections.Fields.F_f_set.fget(r, depth, v.f_set)
-            v.f_set_struct = Collections.Fields.F_f_set_struct.fget(r, depth, v.f_set_struct)
-            v.f_map = Collections.Fields.F_f_map.fget(r, depth, v.f_map)
-            v.f_map_optional = Collections.Fields.F_f_map_optional.fget(r, depth, v.f_map_optional)
-            v.f_map_enum_key = Collections.Fields.F_f_map_enum_key.fget(r, depth, v.f_map_enum_key)
-            v.f_hash = Collections.Fields.F_f_hash.fget(r, depth, v.f_hash)
-            v.f_hash_optional = Collections.Fields.F_f_hash_optional.fget(r, depth, v.f_hash_optional)
-            v.f_hash_struct_key = Collections.Fields.F_f_hash_struct_key.fget(r, depth, v.f_hash_struct_key)
-        }
-
-        override fun fverify(r: dev.fastwire.Reader, depth: Int) {
-            Collections.Fields.F_f_array.fcheck(r, depth)
-            Collections.Fields.F_f_array_optional.fcheck(r, depth)
-            Collections.Fields.F_f_array_struct.fcheck(r, depth)
-            Collections.Fields.F_f_vector.fcheck(r, depth)
-            Collections.Fields.F_f_vector_optional.fcheck(r, depth)
-            Collections.Fields.F_f_vector_struct.fcheck(r, depth)
-            Collections.Fields.F_f_list.fcheck(r, depth)
-            Collections.Fields.F_f_list_optional.fcheck(r, depth)
-            Collections.Fields.F_f_set.fcheck(r, depth)
-            Collections.Fields.F_f_set_struct.fcheck(r, depth)
-            Collections.Fields.F_f_map.fcheck(r, depth)
-            Collections.Fields.F_f_map_optional.fcheck(r, depth)
-            Collections.Fields.F_f_map_enum_key.fcheck(r, depth)
-            Collections.Fields.F_f_hash.fcheck(r, depth)
-            Collections.Fields.F_f_hash_optional.fcheck(r, depth)
-            Collections.Fields.F_f_hash_struct_key.fcheck(r, depth)
-        }
+        override fun vfields(w: dev.fastwire.Writer, body: Int, v: Collections) = vfields0(w, body, v)
+        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Collections) = vread0(r, body, size, depth, v)
+        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)
+        override fun ffields(w: dev.fastwire.Writer, v: Collections) = ffields0(w, v)
+        override fun fread(r: dev.fastwire.Reader, depth: Int, v: Collections) = fread0(r, depth, v)
+        override fun fverify(r: dev.fastwire.Reader, depth: Int) = fverify0(r, depth)
+        override fun vput(w: dev.fastwire.Writer, pos: Int, base: Int, v: Collections?) = vput0(w, pos, base, v)
+        override fun vget(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Collections?): Collections = vget0(r, pos, base, depth, reuse)
+        override fun vcheck(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) = vcheck0(r, pos, base, depth)
+        override fun fput(w: dev.fastwire.Writer, v: Collections?) = fput0(w, v)
+        override fun fget(r: dev.fastwire.Reader, depth: Int, reuse: Collections?): Collections = fget0(r, depth, reuse)
+        override fun fcheck(r: dev.fastwire.Reader, depth: Int) = fcheck0(r, depth)
 
         override fun jfields(w: dev.fastwire.JsonWriter, v: Collections) {
             w.key("\"f_array\":")

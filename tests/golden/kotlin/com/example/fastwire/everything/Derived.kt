@@ -59,43 +59,100 @@ data class Derived(
     class Codec internal constructor() : dev.fastwire.StructCodec<Derived>(Derived::class.java, "everything.Derived", 302, 25, 17) {
         override fun create(): Derived = Derived()
 
-        override fun vfields(w: dev.fastwire.Writer, body: Int, v: Derived) {
-            Derived.Fields.F_name.vput(w, body + 8, body, v.name)
-            w.u8(body + 12, v.level.toInt())
-            w.i32(body + 13, v.serial)
-            w.f64(body + 17, v.weight)
+        /** Static entry points that other generated structs call directly (no virtual call). */
+        companion object {
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Derived?) {
+                if (v == null) throw dev.fastwire.EncodeException("everything.Derived is null (not an optional)")
+                val body = w.allocRaw(25)
+                w.i32(body, 25)
+                w.i32(body + 4, 302)
+                vfields0(w, body, v)
+                w.i32(pos, body - base)
+            }
+
+            fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Derived?): Derived {
+                val body = r.enter(base, r.u32(pos), pos + 4, 302, depth)
+                val v = reuse ?: Derived()
+                vread0(r, body, r.len, depth - 1, v)
+                return v
+            }
+
+            fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
+                val body = r.enter(base, r.u32(pos), pos + 4, 302, depth)
+                vverify0(r, body, r.len, depth - 1)
+            }
+
+            fun fput0(w: dev.fastwire.Writer, v: Derived?) {
+                if (v == null) throw dev.fastwire.EncodeException("everything.Derived is null (not an optional)")
+                ffields0(w, v)
+            }
+
+            fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: Derived?): Derived {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                val v = reuse ?: Derived()
+                fread0(r, depth - 1, v)
+                return v
+            }
+
+            fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                fverify0(r, depth - 1)
+            }
+
+            fun vfields0(w: dev.fastwire.Writer, body: Int, v: Derived) {
+                dev.fastwire.Direct.vputString(w, body + 8, body, v.name)
+                w.u8(body + 12, v.level.toInt())
+                w.i32(body + 13, v.serial)
+                w.f64(body + 17, v.weight)
+            }
+
+            fun vread0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Derived) {
+                v.name = if (size >= 12) dev.fastwire.Direct.vgetString(r, body + 8, body, v.name) else ""
+                v.level = if (size >= 13) r.i8(body + 12) else (1).toByte()
+                v.serial = if (size >= 17) r.i32(body + 13) else 0
+                v.weight = if (size >= 25) r.f64(body + 17) else 0.25
+            }
+
+            fun vverify0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
+                if (size >= 12) dev.fastwire.Direct.vcheckText(r, body + 8, body)
+            }
+
+            fun ffields0(w: dev.fastwire.Writer, v: Derived) {
+                dev.fastwire.Direct.fputString(w, v.name)
+                run { val p = w.allocRaw(13)
+                    w.u8(p, v.level.toInt())
+                    w.i32(p + 1, v.serial)
+                    w.f64(p + 5, v.weight)
+                }
+            }
+
+            fun fread0(r: dev.fastwire.Reader, depth: Int, v: Derived) {
+                v.name = dev.fastwire.Direct.fgetString(r, v.name)
+                var p = r.take(13)
+                v.level = r.i8(p)
+                v.serial = r.i32(p + 1)
+                v.weight = r.f64(p + 5)
+            }
+
+            fun fverify0(r: dev.fastwire.Reader, depth: Int) {
+                dev.fastwire.Direct.fcheckText(r)
+                r.take(13)
+            }
+
         }
 
-        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Derived) {
-            v.name = if (size >= 12) Derived.Fields.F_name.vget(r, body + 8, body, depth, v.name) else ""
-            v.level = if (size >= 13) r.i8(body + 12) else (1).toByte()
-            v.serial = if (size >= 17) r.i32(body + 13) else 0
-            v.weight = if (size >= 25) r.f64(body + 17) else 0.25
-        }
-
-        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
-            if (size >= 12) Derived.Fields.F_name.vcheck(r, body + 8, body, depth)
-        }
-
-        override fun ffields(w: dev.fastwire.Writer, v: Derived) {
-            Derived.Fields.F_name.fput(w, v.name)
-            w.addU8(v.level.toInt())
-            w.addI32(v.serial)
-            w.addF64(v.weight)
-        }
-
-        override fun fread(r: dev.fastwire.Reader, depth: Int, v: Derived) {
-            v.name = Derived.Fields.F_name.fget(r, depth, v.name)
-            var p = r.take(13)
-            v.level = r.i8(p)
-            v.serial = r.i32(p + 1)
-            v.weight = r.f64(p + 5)
-        }
-
-        override fun fverify(r: dev.fastwire.Reader, depth: Int) {
-            Derived.Fields.F_name.fcheck(r, depth)
-            r.take(13)
-        }
+        override fun vfields(w: dev.fastwire.Writer, body: Int, v: Derived) = vfields0(w, body, v)
+        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Derived) = vread0(r, body, size, depth, v)
+        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)
+        override fun ffields(w: dev.fastwire.Writer, v: Derived) = ffields0(w, v)
+        override fun fread(r: dev.fastwire.Reader, depth: Int, v: Derived) = fread0(r, depth, v)
+        override fun fverify(r: dev.fastwire.Reader, depth: Int) = fverify0(r, depth)
+        override fun vput(w: dev.fastwire.Writer, pos: Int, base: Int, v: Derived?) = vput0(w, pos, base, v)
+        override fun vget(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Derived?): Derived = vget0(r, pos, base, depth, reuse)
+        override fun vcheck(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) = vcheck0(r, pos, base, depth)
+        override fun fput(w: dev.fastwire.Writer, v: Derived?) = fput0(w, v)
+        override fun fget(r: dev.fastwire.Reader, depth: Int, reuse: Derived?): Derived = fget0(r, depth, reuse)
+        override fun fcheck(r: dev.fastwire.Reader, depth: Int) = fcheck0(r, depth)
 
         override fun jfields(w: dev.fastwire.JsonWriter, v: Derived) {
             w.key("\"name\":")

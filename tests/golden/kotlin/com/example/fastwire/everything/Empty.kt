@@ -34,23 +34,78 @@ class Empty {
     class Codec internal constructor() : dev.fastwire.StructCodec<Empty>(Empty::class.java, "everything.Empty", 311, 8, 0) {
         override fun create(): Empty = Empty()
 
-        override fun vfields(w: dev.fastwire.Writer, body: Int, v: Empty) {
+        /** Static entry points that other generated structs call directly (no virtual call). */
+        companion object {
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Empty?) {
+                if (v == null) throw dev.fastwire.EncodeException("everything.Empty is null (not an optional)")
+                val body = w.allocRaw(8)
+                w.i32(body, 8)
+                w.i32(body + 4, 311)
+                vfields0(w, body, v)
+                w.i32(pos, body - base)
+            }
+
+            fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Empty?): Empty {
+                val body = r.enter(base, r.u32(pos), pos + 4, 311, depth)
+                val v = reuse ?: Empty()
+                vread0(r, body, r.len, depth - 1, v)
+                return v
+            }
+
+            fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
+                val body = r.enter(base, r.u32(pos), pos + 4, 311, depth)
+                vverify0(r, body, r.len, depth - 1)
+            }
+
+            fun fput0(w: dev.fastwire.Writer, v: Empty?) {
+                if (v == null) throw dev.fastwire.EncodeException("everything.Empty is null (not an optional)")
+                ffields0(w, v)
+            }
+
+            fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: Empty?): Empty {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                val v = reuse ?: Empty()
+                fread0(r, depth - 1, v)
+                return v
+            }
+
+            fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                fverify0(r, depth - 1)
+            }
+
+            fun vfields0(w: dev.fastwire.Writer, body: Int, v: Empty) {
+            }
+
+            fun vread0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Empty) {
+            }
+
+            fun vverify0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
+            }
+
+            fun ffields0(w: dev.fastwire.Writer, v: Empty) {
+            }
+
+            fun fread0(r: dev.fastwire.Reader, depth: Int, v: Empty) {
+            }
+
+            fun fverify0(r: dev.fastwire.Reader, depth: Int) {
+            }
+
         }
 
-        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Empty) {
-        }
-
-        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
-        }
-
-        override fun ffields(w: dev.fastwire.Writer, v: Empty) {
-        }
-
-        override fun fread(r: dev.fastwire.Reader, depth: Int, v: Empty) {
-        }
-
-        override fun fverify(r: dev.fastwire.Reader, depth: Int) {
-        }
+        override fun vfields(w: dev.fastwire.Writer, body: Int, v: Empty) = vfields0(w, body, v)
+        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Empty) = vread0(r, body, size, depth, v)
+        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)
+        override fun ffields(w: dev.fastwire.Writer, v: Empty) = ffields0(w, v)
+        override fun fread(r: dev.fastwire.Reader, depth: Int, v: Empty) = fread0(r, depth, v)
+        override fun fverify(r: dev.fastwire.Reader, depth: Int) = fverify0(r, depth)
+        override fun vput(w: dev.fastwire.Writer, pos: Int, base: Int, v: Empty?) = vput0(w, pos, base, v)
+        override fun vget(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Empty?): Empty = vget0(r, pos, base, depth, reuse)
+        override fun vcheck(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) = vcheck0(r, pos, base, depth)
+        override fun fput(w: dev.fastwire.Writer, v: Empty?) = fput0(w, v)
+        override fun fget(r: dev.fastwire.Reader, depth: Int, reuse: Empty?): Empty = fget0(r, depth, reuse)
+        override fun fcheck(r: dev.fastwire.Reader, depth: Int) = fcheck0(r, depth)
 
         override fun jfields(w: dev.fastwire.JsonWriter, v: Empty) {
         }

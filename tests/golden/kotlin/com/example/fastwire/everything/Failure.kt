@@ -50,35 +50,92 @@ data class Failure(
     class Codec internal constructor() : dev.fastwire.StructCodec<Failure>(Failure::class.java, "everything.Failure", 308, 28, 20) {
         override fun create(): Failure = Failure()
 
-        override fun vfields(w: dev.fastwire.Writer, body: Int, v: Failure) {
-            dev.fastwire.Uuids.write(w.buf, body + 8, v.id)
-            Failure.Fields.F_error.vput(w, body + 24, body, v.error)
+        /** Static entry points that other generated structs call directly (no virtual call). */
+        companion object {
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Failure?) {
+                if (v == null) throw dev.fastwire.EncodeException("everything.Failure is null (not an optional)")
+                val body = w.allocRaw(28)
+                w.i32(body, 28)
+                w.i32(body + 4, 308)
+                vfields0(w, body, v)
+                w.i32(pos, body - base)
+            }
+
+            fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Failure?): Failure {
+                val body = r.enter(base, r.u32(pos), pos + 4, 308, depth)
+                val v = reuse ?: Failure()
+                vread0(r, body, r.len, depth - 1, v)
+                return v
+            }
+
+            fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
+                val body = r.enter(base, r.u32(pos), pos + 4, 308, depth)
+                vverify0(r, body, r.len, depth - 1)
+            }
+
+            fun fput0(w: dev.fastwire.Writer, v: Failure?) {
+                if (v == null) throw dev.fastwire.EncodeException("everything.Failure is null (not an optional)")
+                ffields0(w, v)
+            }
+
+            fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: Failure?): Failure {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                val v = reuse ?: Failure()
+                fread0(r, depth - 1, v)
+                return v
+            }
+
+            fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                fverify0(r, depth - 1)
+            }
+
+            fun vfields0(w: dev.fastwire.Writer, body: Int, v: Failure) {
+                dev.fastwire.Uuids.write(w.buf, body + 8, v.id)
+                dev.fastwire.Direct.vputString(w, body + 24, body, v.error)
+            }
+
+            fun vread0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Failure) {
+                v.id = if (size >= 24) dev.fastwire.Uuids.get(r.buf, body + 8) else java.util.UUID.fromString("00000000-0000-0000-0000-000000000000")
+                v.error = if (size >= 28) dev.fastwire.Direct.vgetString(r, body + 24, body, v.error) else ""
+            }
+
+            fun vverify0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
+                if (size >= 28) dev.fastwire.Direct.vcheckText(r, body + 24, body)
+            }
+
+            fun ffields0(w: dev.fastwire.Writer, v: Failure) {
+                run { val p = w.allocRaw(16)
+                    dev.fastwire.Uuids.write(w.buf, p, v.id)
+                }
+                dev.fastwire.Direct.fputString(w, v.error)
+            }
+
+            fun fread0(r: dev.fastwire.Reader, depth: Int, v: Failure) {
+                var p = r.take(16)
+                v.id = dev.fastwire.Uuids.get(r.buf, p)
+                v.error = dev.fastwire.Direct.fgetString(r, v.error)
+            }
+
+            fun fverify0(r: dev.fastwire.Reader, depth: Int) {
+                r.take(16)
+                dev.fastwire.Direct.fcheckText(r)
+            }
+
         }
 
-        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Failure) {
-            v.id = if (size >= 24) dev.fastwire.Uuids.get(r.buf, body + 8) else java.util.UUID.fromString("00000000-0000-0000-0000-000000000000")
-            v.error = if (size >= 28) Failure.Fields.F_error.vget(r, body + 24, body, depth, v.error) else ""
-        }
-
-        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
-            if (size >= 28) Failure.Fields.F_error.vcheck(r, body + 24, body, depth)
-        }
-
-        override fun ffields(w: dev.fastwire.Writer, v: Failure) {
-            dev.fastwire.Uuids.write(w.buf, w.allocRaw(16), v.id)
-            Failure.Fields.F_error.fput(w, v.error)
-        }
-
-        override fun fread(r: dev.fastwire.Reader, depth: Int, v: Failure) {
-            var p = r.take(16)
-            v.id = dev.fastwire.Uuids.get(r.buf, p)
-            v.error = Failure.Fields.F_error.fget(r, depth, v.error)
-        }
-
-        override fun fverify(r: dev.fastwire.Reader, depth: Int) {
-            r.take(16)
-            Failure.Fields.F_error.fcheck(r, depth)
-        }
+        override fun vfields(w: dev.fastwire.Writer, body: Int, v: Failure) = vfields0(w, body, v)
+        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Failure) = vread0(r, body, size, depth, v)
+        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)
+        override fun ffields(w: dev.fastwire.Writer, v: Failure) = ffields0(w, v)
+        override fun fread(r: dev.fastwire.Reader, depth: Int, v: Failure) = fread0(r, depth, v)
+        override fun fverify(r: dev.fastwire.Reader, depth: Int) = fverify0(r, depth)
+        override fun vput(w: dev.fastwire.Writer, pos: Int, base: Int, v: Failure?) = vput0(w, pos, base, v)
+        override fun vget(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Failure?): Failure = vget0(r, pos, base, depth, reuse)
+        override fun vcheck(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) = vcheck0(r, pos, base, depth)
+        override fun fput(w: dev.fastwire.Writer, v: Failure?) = fput0(w, v)
+        override fun fget(r: dev.fastwire.Reader, depth: Int, reuse: Failure?): Failure = fget0(r, depth, reuse)
+        override fun fcheck(r: dev.fastwire.Reader, depth: Int) = fcheck0(r, depth)
 
         override fun jfields(w: dev.fastwire.JsonWriter, v: Failure) {
             w.key("\"id\":")

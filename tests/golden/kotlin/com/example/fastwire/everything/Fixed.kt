@@ -48,29 +48,86 @@ data class Fixed(
     class Codec internal constructor() : dev.fastwire.StructCodec<Fixed>(Fixed::class.java, "everything.Fixed", 500, 12, 4) {
         override fun create(): Fixed = Fixed()
 
-        override fun vfields(w: dev.fastwire.Writer, body: Int, v: Fixed) {
-            w.i32(body + 8, v.id)
+        /** Static entry points that other generated structs call directly (no virtual call). */
+        companion object {
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Fixed?) {
+                if (v == null) throw dev.fastwire.EncodeException("everything.Fixed is null (not an optional)")
+                val body = w.allocRaw(12)
+                w.i32(body, 12)
+                w.i32(body + 4, 500)
+                vfields0(w, body, v)
+                w.i32(pos, body - base)
+            }
+
+            fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Fixed?): Fixed {
+                val body = r.enter(base, r.u32(pos), pos + 4, 500, depth)
+                val v = reuse ?: Fixed()
+                vread0(r, body, r.len, depth - 1, v)
+                return v
+            }
+
+            fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
+                val body = r.enter(base, r.u32(pos), pos + 4, 500, depth)
+                vverify0(r, body, r.len, depth - 1)
+            }
+
+            fun fput0(w: dev.fastwire.Writer, v: Fixed?) {
+                if (v == null) throw dev.fastwire.EncodeException("everything.Fixed is null (not an optional)")
+                ffields0(w, v)
+            }
+
+            fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: Fixed?): Fixed {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                val v = reuse ?: Fixed()
+                fread0(r, depth - 1, v)
+                return v
+            }
+
+            fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                fverify0(r, depth - 1)
+            }
+
+            fun vfields0(w: dev.fastwire.Writer, body: Int, v: Fixed) {
+                w.i32(body + 8, v.id)
+            }
+
+            fun vread0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Fixed) {
+                v.id = if (size >= 12) r.i32(body + 8) else 0
+            }
+
+            fun vverify0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
+            }
+
+            fun ffields0(w: dev.fastwire.Writer, v: Fixed) {
+                run { val p = w.allocRaw(4)
+                    w.i32(p, v.id)
+                }
+            }
+
+            fun fread0(r: dev.fastwire.Reader, depth: Int, v: Fixed) {
+                var p = r.take(4)
+                v.id = r.i32(p)
+            }
+
+            fun fverify0(r: dev.fastwire.Reader, depth: Int) {
+                r.take(4)
+            }
+
         }
 
-        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Fixed) {
-            v.id = if (size >= 12) r.i32(body + 8) else 0
-        }
-
-        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
-        }
-
-        override fun ffields(w: dev.fastwire.Writer, v: Fixed) {
-            w.addI32(v.id)
-        }
-
-        override fun fread(r: dev.fastwire.Reader, depth: Int, v: Fixed) {
-            var p = r.take(4)
-            v.id = r.i32(p)
-        }
-
-        override fun fverify(r: dev.fastwire.Reader, depth: Int) {
-            r.take(4)
-        }
+        override fun vfields(w: dev.fastwire.Writer, body: Int, v: Fixed) = vfields0(w, body, v)
+        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Fixed) = vread0(r, body, size, depth, v)
+        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)
+        override fun ffields(w: dev.fastwire.Writer, v: Fixed) = ffields0(w, v)
+        override fun fread(r: dev.fastwire.Reader, depth: Int, v: Fixed) = fread0(r, depth, v)
+        override fun fverify(r: dev.fastwire.Reader, depth: Int) = fverify0(r, depth)
+        override fun vput(w: dev.fastwire.Writer, pos: Int, base: Int, v: Fixed?) = vput0(w, pos, base, v)
+        override fun vget(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Fixed?): Fixed = vget0(r, pos, base, depth, reuse)
+        override fun vcheck(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) = vcheck0(r, pos, base, depth)
+        override fun fput(w: dev.fastwire.Writer, v: Fixed?) = fput0(w, v)
+        override fun fget(r: dev.fastwire.Reader, depth: Int, reuse: Fixed?): Fixed = fget0(r, depth, reuse)
+        override fun fcheck(r: dev.fastwire.Reader, depth: Int) = fcheck0(r, depth)
 
         override fun jfields(w: dev.fastwire.JsonWriter, v: Fixed) {
             w.key("\"id\":")

@@ -47,29 +47,86 @@ data class Next(
     class Codec internal constructor() : dev.fastwire.StructCodec<Next>(Next::class.java, "everything.Next", 113, 24, 16) {
         override fun create(): Next = Next()
 
-        override fun vfields(w: dev.fastwire.Writer, body: Int, v: Next) {
-            dev.fastwire.Uuids.write(w.buf, body + 8, v.id)
+        /** Static entry points that other generated structs call directly (no virtual call). */
+        companion object {
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Next?) {
+                if (v == null) throw dev.fastwire.EncodeException("everything.Next is null (not an optional)")
+                val body = w.allocRaw(24)
+                w.i32(body, 24)
+                w.i32(body + 4, 113)
+                vfields0(w, body, v)
+                w.i32(pos, body - base)
+            }
+
+            fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Next?): Next {
+                val body = r.enter(base, r.u32(pos), pos + 4, 113, depth)
+                val v = reuse ?: Next()
+                vread0(r, body, r.len, depth - 1, v)
+                return v
+            }
+
+            fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
+                val body = r.enter(base, r.u32(pos), pos + 4, 113, depth)
+                vverify0(r, body, r.len, depth - 1)
+            }
+
+            fun fput0(w: dev.fastwire.Writer, v: Next?) {
+                if (v == null) throw dev.fastwire.EncodeException("everything.Next is null (not an optional)")
+                ffields0(w, v)
+            }
+
+            fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: Next?): Next {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                val v = reuse ?: Next()
+                fread0(r, depth - 1, v)
+                return v
+            }
+
+            fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                fverify0(r, depth - 1)
+            }
+
+            fun vfields0(w: dev.fastwire.Writer, body: Int, v: Next) {
+                dev.fastwire.Uuids.write(w.buf, body + 8, v.id)
+            }
+
+            fun vread0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Next) {
+                v.id = if (size >= 24) dev.fastwire.Uuids.get(r.buf, body + 8) else dev.fastwire.Uuids.uuid1()
+            }
+
+            fun vverify0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
+            }
+
+            fun ffields0(w: dev.fastwire.Writer, v: Next) {
+                run { val p = w.allocRaw(16)
+                    dev.fastwire.Uuids.write(w.buf, p, v.id)
+                }
+            }
+
+            fun fread0(r: dev.fastwire.Reader, depth: Int, v: Next) {
+                var p = r.take(16)
+                v.id = dev.fastwire.Uuids.get(r.buf, p)
+            }
+
+            fun fverify0(r: dev.fastwire.Reader, depth: Int) {
+                r.take(16)
+            }
+
         }
 
-        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Next) {
-            v.id = if (size >= 24) dev.fastwire.Uuids.get(r.buf, body + 8) else dev.fastwire.Uuids.uuid1()
-        }
-
-        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
-        }
-
-        override fun ffields(w: dev.fastwire.Writer, v: Next) {
-            dev.fastwire.Uuids.write(w.buf, w.allocRaw(16), v.id)
-        }
-
-        override fun fread(r: dev.fastwire.Reader, depth: Int, v: Next) {
-            var p = r.take(16)
-            v.id = dev.fastwire.Uuids.get(r.buf, p)
-        }
-
-        override fun fverify(r: dev.fastwire.Reader, depth: Int) {
-            r.take(16)
-        }
+        override fun vfields(w: dev.fastwire.Writer, body: Int, v: Next) = vfields0(w, body, v)
+        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Next) = vread0(r, body, size, depth, v)
+        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)
+        override fun ffields(w: dev.fastwire.Writer, v: Next) = ffields0(w, v)
+        override fun fread(r: dev.fastwire.Reader, depth: Int, v: Next) = fread0(r, depth, v)
+        override fun fverify(r: dev.fastwire.Reader, depth: Int) = fverify0(r, depth)
+        override fun vput(w: dev.fastwire.Writer, pos: Int, base: Int, v: Next?) = vput0(w, pos, base, v)
+        override fun vget(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Next?): Next = vget0(r, pos, base, depth, reuse)
+        override fun vcheck(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) = vcheck0(r, pos, base, depth)
+        override fun fput(w: dev.fastwire.Writer, v: Next?) = fput0(w, v)
+        override fun fget(r: dev.fastwire.Reader, depth: Int, reuse: Next?): Next = fget0(r, depth, reuse)
+        override fun fcheck(r: dev.fastwire.Reader, depth: Int) = fcheck0(r, depth)
 
         override fun jfields(w: dev.fastwire.JsonWriter, v: Next) {
             w.key("\"id\":")

@@ -50,35 +50,92 @@ data class Notify(
     class Codec internal constructor() : dev.fastwire.StructCodec<Notify>(Notify::class.java, "everything.Notify", 310, 28, 20) {
         override fun create(): Notify = Notify()
 
-        override fun vfields(w: dev.fastwire.Writer, body: Int, v: Notify) {
-            dev.fastwire.Uuids.write(w.buf, body + 8, v.id)
-            Notify.Fields.F_text.vput(w, body + 24, body, v.text)
+        /** Static entry points that other generated structs call directly (no virtual call). */
+        companion object {
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Notify?) {
+                if (v == null) throw dev.fastwire.EncodeException("everything.Notify is null (not an optional)")
+                val body = w.allocRaw(28)
+                w.i32(body, 28)
+                w.i32(body + 4, 310)
+                vfields0(w, body, v)
+                w.i32(pos, body - base)
+            }
+
+            fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Notify?): Notify {
+                val body = r.enter(base, r.u32(pos), pos + 4, 310, depth)
+                val v = reuse ?: Notify()
+                vread0(r, body, r.len, depth - 1, v)
+                return v
+            }
+
+            fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
+                val body = r.enter(base, r.u32(pos), pos + 4, 310, depth)
+                vverify0(r, body, r.len, depth - 1)
+            }
+
+            fun fput0(w: dev.fastwire.Writer, v: Notify?) {
+                if (v == null) throw dev.fastwire.EncodeException("everything.Notify is null (not an optional)")
+                ffields0(w, v)
+            }
+
+            fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: Notify?): Notify {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                val v = reuse ?: Notify()
+                fread0(r, depth - 1, v)
+                return v
+            }
+
+            fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                fverify0(r, depth - 1)
+            }
+
+            fun vfields0(w: dev.fastwire.Writer, body: Int, v: Notify) {
+                dev.fastwire.Uuids.write(w.buf, body + 8, v.id)
+                dev.fastwire.Direct.vputString(w, body + 24, body, v.text)
+            }
+
+            fun vread0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Notify) {
+                v.id = if (size >= 24) dev.fastwire.Uuids.get(r.buf, body + 8) else dev.fastwire.Uuids.uuid4()
+                v.text = if (size >= 28) dev.fastwire.Direct.vgetString(r, body + 24, body, v.text) else ""
+            }
+
+            fun vverify0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
+                if (size >= 28) dev.fastwire.Direct.vcheckText(r, body + 24, body)
+            }
+
+            fun ffields0(w: dev.fastwire.Writer, v: Notify) {
+                run { val p = w.allocRaw(16)
+                    dev.fastwire.Uuids.write(w.buf, p, v.id)
+                }
+                dev.fastwire.Direct.fputString(w, v.text)
+            }
+
+            fun fread0(r: dev.fastwire.Reader, depth: Int, v: Notify) {
+                var p = r.take(16)
+                v.id = dev.fastwire.Uuids.get(r.buf, p)
+                v.text = dev.fastwire.Direct.fgetString(r, v.text)
+            }
+
+            fun fverify0(r: dev.fastwire.Reader, depth: Int) {
+                r.take(16)
+                dev.fastwire.Direct.fcheckText(r)
+            }
+
         }
 
-        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Notify) {
-            v.id = if (size >= 24) dev.fastwire.Uuids.get(r.buf, body + 8) else dev.fastwire.Uuids.uuid4()
-            v.text = if (size >= 28) Notify.Fields.F_text.vget(r, body + 24, body, depth, v.text) else ""
-        }
-
-        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
-            if (size >= 28) Notify.Fields.F_text.vcheck(r, body + 24, body, depth)
-        }
-
-        override fun ffields(w: dev.fastwire.Writer, v: Notify) {
-            dev.fastwire.Uuids.write(w.buf, w.allocRaw(16), v.id)
-            Notify.Fields.F_text.fput(w, v.text)
-        }
-
-        override fun fread(r: dev.fastwire.Reader, depth: Int, v: Notify) {
-            var p = r.take(16)
-            v.id = dev.fastwire.Uuids.get(r.buf, p)
-            v.text = Notify.Fields.F_text.fget(r, depth, v.text)
-        }
-
-        override fun fverify(r: dev.fastwire.Reader, depth: Int) {
-            r.take(16)
-            Notify.Fields.F_text.fcheck(r, depth)
-        }
+        override fun vfields(w: dev.fastwire.Writer, body: Int, v: Notify) = vfields0(w, body, v)
+        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Notify) = vread0(r, body, size, depth, v)
+        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)
+        override fun ffields(w: dev.fastwire.Writer, v: Notify) = ffields0(w, v)
+        override fun fread(r: dev.fastwire.Reader, depth: Int, v: Notify) = fread0(r, depth, v)
+        override fun fverify(r: dev.fastwire.Reader, depth: Int) = fverify0(r, depth)
+        override fun vput(w: dev.fastwire.Writer, pos: Int, base: Int, v: Notify?) = vput0(w, pos, base, v)
+        override fun vget(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Notify?): Notify = vget0(r, pos, base, depth, reuse)
+        override fun vcheck(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) = vcheck0(r, pos, base, depth)
+        override fun fput(w: dev.fastwire.Writer, v: Notify?) = fput0(w, v)
+        override fun fget(r: dev.fastwire.Reader, depth: Int, reuse: Notify?): Notify = fget0(r, depth, reuse)
+        override fun fcheck(r: dev.fastwire.Reader, depth: Int) = fcheck0(r, depth)
 
         override fun jfields(w: dev.fastwire.JsonWriter, v: Notify) {
             w.key("\"id\":")

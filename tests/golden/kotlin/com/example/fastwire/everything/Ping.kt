@@ -51,33 +51,90 @@ data class Ping(
     class Codec internal constructor() : dev.fastwire.StructCodec<Ping>(Ping::class.java, "everything.Ping", 305, 32, 24) {
         override fun create(): Ping = Ping()
 
-        override fun vfields(w: dev.fastwire.Writer, body: Int, v: Ping) {
-            dev.fastwire.Uuids.write(w.buf, body + 8, v.id)
-            w.i64(body + 24, v.sent)
+        /** Static entry points that other generated structs call directly (no virtual call). */
+        companion object {
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Ping?) {
+                if (v == null) throw dev.fastwire.EncodeException("everything.Ping is null (not an optional)")
+                val body = w.allocRaw(32)
+                w.i32(body, 32)
+                w.i32(body + 4, 305)
+                vfields0(w, body, v)
+                w.i32(pos, body - base)
+            }
+
+            fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Ping?): Ping {
+                val body = r.enter(base, r.u32(pos), pos + 4, 305, depth)
+                val v = reuse ?: Ping()
+                vread0(r, body, r.len, depth - 1, v)
+                return v
+            }
+
+            fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
+                val body = r.enter(base, r.u32(pos), pos + 4, 305, depth)
+                vverify0(r, body, r.len, depth - 1)
+            }
+
+            fun fput0(w: dev.fastwire.Writer, v: Ping?) {
+                if (v == null) throw dev.fastwire.EncodeException("everything.Ping is null (not an optional)")
+                ffields0(w, v)
+            }
+
+            fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: Ping?): Ping {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                val v = reuse ?: Ping()
+                fread0(r, depth - 1, v)
+                return v
+            }
+
+            fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                fverify0(r, depth - 1)
+            }
+
+            fun vfields0(w: dev.fastwire.Writer, body: Int, v: Ping) {
+                dev.fastwire.Uuids.write(w.buf, body + 8, v.id)
+                w.i64(body + 24, v.sent)
+            }
+
+            fun vread0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Ping) {
+                v.id = if (size >= 24) dev.fastwire.Uuids.get(r.buf, body + 8) else dev.fastwire.Uuids.uuid1()
+                v.sent = if (size >= 32) r.i64(body + 24) else dev.fastwire.Timestamps.utc()
+            }
+
+            fun vverify0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
+            }
+
+            fun ffields0(w: dev.fastwire.Writer, v: Ping) {
+                run { val p = w.allocRaw(24)
+                    dev.fastwire.Uuids.write(w.buf, p, v.id)
+                    w.i64(p + 16, v.sent)
+                }
+            }
+
+            fun fread0(r: dev.fastwire.Reader, depth: Int, v: Ping) {
+                var p = r.take(24)
+                v.id = dev.fastwire.Uuids.get(r.buf, p)
+                v.sent = r.i64(p + 16)
+            }
+
+            fun fverify0(r: dev.fastwire.Reader, depth: Int) {
+                r.take(24)
+            }
+
         }
 
-        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Ping) {
-            v.id = if (size >= 24) dev.fastwire.Uuids.get(r.buf, body + 8) else dev.fastwire.Uuids.uuid1()
-            v.sent = if (size >= 32) r.i64(body + 24) else dev.fastwire.Timestamps.utc()
-        }
-
-        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
-        }
-
-        override fun ffields(w: dev.fastwire.Writer, v: Ping) {
-            dev.fastwire.Uuids.write(w.buf, w.allocRaw(16), v.id)
-            w.addI64(v.sent)
-        }
-
-        override fun fread(r: dev.fastwire.Reader, depth: Int, v: Ping) {
-            var p = r.take(24)
-            v.id = dev.fastwire.Uuids.get(r.buf, p)
-            v.sent = r.i64(p + 16)
-        }
-
-        override fun fverify(r: dev.fastwire.Reader, depth: Int) {
-            r.take(24)
-        }
+        override fun vfields(w: dev.fastwire.Writer, body: Int, v: Ping) = vfields0(w, body, v)
+        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Ping) = vread0(r, body, size, depth, v)
+        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)
+        override fun ffields(w: dev.fastwire.Writer, v: Ping) = ffields0(w, v)
+        override fun fread(r: dev.fastwire.Reader, depth: Int, v: Ping) = fread0(r, depth, v)
+        override fun fverify(r: dev.fastwire.Reader, depth: Int) = fverify0(r, depth)
+        override fun vput(w: dev.fastwire.Writer, pos: Int, base: Int, v: Ping?) = vput0(w, pos, base, v)
+        override fun vget(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Ping?): Ping = vget0(r, pos, base, depth, reuse)
+        override fun vcheck(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) = vcheck0(r, pos, base, depth)
+        override fun fput(w: dev.fastwire.Writer, v: Ping?) = fput0(w, v)
+        override fun fget(r: dev.fastwire.Reader, depth: Int, reuse: Ping?): Ping = fget0(r, depth, reuse)
+        override fun fcheck(r: dev.fastwire.Reader, depth: Int) = fcheck0(r, depth)
 
         override fun jfields(w: dev.fastwire.JsonWriter, v: Ping) {
             w.key("\"id\":")

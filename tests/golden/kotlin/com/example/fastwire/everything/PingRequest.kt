@@ -53,39 +53,96 @@ data class PingRequest(
     class Codec internal constructor() : dev.fastwire.StructCodec<PingRequest>(PingRequest::class.java, "everything.PingRequest", 309, 36, 28) {
         override fun create(): PingRequest = PingRequest()
 
-        override fun vfields(w: dev.fastwire.Writer, body: Int, v: PingRequest) {
-            dev.fastwire.Uuids.write(w.buf, body + 8, v.id)
-            w.i64(body + 24, v.sent)
-            PingRequest.Fields.F_note.vput(w, body + 32, body, v.note)
+        /** Static entry points that other generated structs call directly (no virtual call). */
+        companion object {
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: PingRequest?) {
+                if (v == null) throw dev.fastwire.EncodeException("everything.PingRequest is null (not an optional)")
+                val body = w.allocRaw(36)
+                w.i32(body, 36)
+                w.i32(body + 4, 309)
+                vfields0(w, body, v)
+                w.i32(pos, body - base)
+            }
+
+            fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: PingRequest?): PingRequest {
+                val body = r.enter(base, r.u32(pos), pos + 4, 309, depth)
+                val v = reuse ?: PingRequest()
+                vread0(r, body, r.len, depth - 1, v)
+                return v
+            }
+
+            fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
+                val body = r.enter(base, r.u32(pos), pos + 4, 309, depth)
+                vverify0(r, body, r.len, depth - 1)
+            }
+
+            fun fput0(w: dev.fastwire.Writer, v: PingRequest?) {
+                if (v == null) throw dev.fastwire.EncodeException("everything.PingRequest is null (not an optional)")
+                ffields0(w, v)
+            }
+
+            fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: PingRequest?): PingRequest {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                val v = reuse ?: PingRequest()
+                fread0(r, depth - 1, v)
+                return v
+            }
+
+            fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                fverify0(r, depth - 1)
+            }
+
+            fun vfields0(w: dev.fastwire.Writer, body: Int, v: PingRequest) {
+                dev.fastwire.Uuids.write(w.buf, body + 8, v.id)
+                w.i64(body + 24, v.sent)
+                dev.fastwire.Direct.vputString(w, body + 32, body, v.note)
+            }
+
+            fun vread0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: PingRequest) {
+                v.id = if (size >= 24) dev.fastwire.Uuids.get(r.buf, body + 8) else dev.fastwire.Uuids.uuid1()
+                v.sent = if (size >= 32) r.i64(body + 24) else dev.fastwire.Timestamps.utc()
+                v.note = if (size >= 36) dev.fastwire.Direct.vgetString(r, body + 32, body, v.note) else "are you there?"
+            }
+
+            fun vverify0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
+                if (size >= 36) dev.fastwire.Direct.vcheckText(r, body + 32, body)
+            }
+
+            fun ffields0(w: dev.fastwire.Writer, v: PingRequest) {
+                run { val p = w.allocRaw(24)
+                    dev.fastwire.Uuids.write(w.buf, p, v.id)
+                    w.i64(p + 16, v.sent)
+                }
+                dev.fastwire.Direct.fputString(w, v.note)
+            }
+
+            fun fread0(r: dev.fastwire.Reader, depth: Int, v: PingRequest) {
+                var p = r.take(24)
+                v.id = dev.fastwire.Uuids.get(r.buf, p)
+                v.sent = r.i64(p + 16)
+                v.note = dev.fastwire.Direct.fgetString(r, v.note)
+            }
+
+            fun fverify0(r: dev.fastwire.Reader, depth: Int) {
+                r.take(24)
+                dev.fastwire.Direct.fcheckText(r)
+            }
+
         }
 
-        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: PingRequest) {
-            v.id = if (size >= 24) dev.fastwire.Uuids.get(r.buf, body + 8) else dev.fastwire.Uuids.uuid1()
-            v.sent = if (size >= 32) r.i64(body + 24) else dev.fastwire.Timestamps.utc()
-            v.note = if (size >= 36) PingRequest.Fields.F_note.vget(r, body + 32, body, depth, v.note) else "are you there?"
-        }
-
-        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
-            if (size >= 36) PingRequest.Fields.F_note.vcheck(r, body + 32, body, depth)
-        }
-
-        override fun ffields(w: dev.fastwire.Writer, v: PingRequest) {
-            dev.fastwire.Uuids.write(w.buf, w.allocRaw(16), v.id)
-            w.addI64(v.sent)
-            PingRequest.Fields.F_note.fput(w, v.note)
-        }
-
-        override fun fread(r: dev.fastwire.Reader, depth: Int, v: PingRequest) {
-            var p = r.take(24)
-            v.id = dev.fastwire.Uuids.get(r.buf, p)
-            v.sent = r.i64(p + 16)
-            v.note = PingRequest.Fields.F_note.fget(r, depth, v.note)
-        }
-
-        override fun fverify(r: dev.fastwire.Reader, depth: Int) {
-            r.take(24)
-            PingRequest.Fields.F_note.fcheck(r, depth)
-        }
+        override fun vfields(w: dev.fastwire.Writer, body: Int, v: PingRequest) = vfields0(w, body, v)
+        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: PingRequest) = vread0(r, body, size, depth, v)
+        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)
+        override fun ffields(w: dev.fastwire.Writer, v: PingRequest) = ffields0(w, v)
+        override fun fread(r: dev.fastwire.Reader, depth: Int, v: PingRequest) = fread0(r, depth, v)
+        override fun fverify(r: dev.fastwire.Reader, depth: Int) = fverify0(r, depth)
+        override fun vput(w: dev.fastwire.Writer, pos: Int, base: Int, v: PingRequest?) = vput0(w, pos, base, v)
+        override fun vget(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: PingRequest?): PingRequest = vget0(r, pos, base, depth, reuse)
+        override fun vcheck(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) = vcheck0(r, pos, base, depth)
+        override fun fput(w: dev.fastwire.Writer, v: PingRequest?) = fput0(w, v)
+        override fun fget(r: dev.fastwire.Reader, depth: Int, reuse: PingRequest?): PingRequest = fget0(r, depth, reuse)
+        override fun fcheck(r: dev.fastwire.Reader, depth: Int) = fcheck0(r, depth)
 
         override fun jfields(w: dev.fastwire.JsonWriter, v: PingRequest) {
             w.key("\"id\":")

@@ -50,33 +50,90 @@ data class Pong(
     class Codec internal constructor() : dev.fastwire.StructCodec<Pong>(Pong::class.java, "everything.Pong", 306, 32, 24) {
         override fun create(): Pong = Pong()
 
-        override fun vfields(w: dev.fastwire.Writer, body: Int, v: Pong) {
-            dev.fastwire.Uuids.write(w.buf, body + 8, v.id)
-            w.i64(body + 24, v.received)
+        /** Static entry points that other generated structs call directly (no virtual call). */
+        companion object {
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Pong?) {
+                if (v == null) throw dev.fastwire.EncodeException("everything.Pong is null (not an optional)")
+                val body = w.allocRaw(32)
+                w.i32(body, 32)
+                w.i32(body + 4, 306)
+                vfields0(w, body, v)
+                w.i32(pos, body - base)
+            }
+
+            fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Pong?): Pong {
+                val body = r.enter(base, r.u32(pos), pos + 4, 306, depth)
+                val v = reuse ?: Pong()
+                vread0(r, body, r.len, depth - 1, v)
+                return v
+            }
+
+            fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
+                val body = r.enter(base, r.u32(pos), pos + 4, 306, depth)
+                vverify0(r, body, r.len, depth - 1)
+            }
+
+            fun fput0(w: dev.fastwire.Writer, v: Pong?) {
+                if (v == null) throw dev.fastwire.EncodeException("everything.Pong is null (not an optional)")
+                ffields0(w, v)
+            }
+
+            fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: Pong?): Pong {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                val v = reuse ?: Pong()
+                fread0(r, depth - 1, v)
+                return v
+            }
+
+            fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                fverify0(r, depth - 1)
+            }
+
+            fun vfields0(w: dev.fastwire.Writer, body: Int, v: Pong) {
+                dev.fastwire.Uuids.write(w.buf, body + 8, v.id)
+                w.i64(body + 24, v.received)
+            }
+
+            fun vread0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Pong) {
+                v.id = if (size >= 24) dev.fastwire.Uuids.get(r.buf, body + 8) else java.util.UUID.fromString("00000000-0000-0000-0000-000000000000")
+                v.received = if (size >= 32) r.i64(body + 24) else 0L
+            }
+
+            fun vverify0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
+            }
+
+            fun ffields0(w: dev.fastwire.Writer, v: Pong) {
+                run { val p = w.allocRaw(24)
+                    dev.fastwire.Uuids.write(w.buf, p, v.id)
+                    w.i64(p + 16, v.received)
+                }
+            }
+
+            fun fread0(r: dev.fastwire.Reader, depth: Int, v: Pong) {
+                var p = r.take(24)
+                v.id = dev.fastwire.Uuids.get(r.buf, p)
+                v.received = r.i64(p + 16)
+            }
+
+            fun fverify0(r: dev.fastwire.Reader, depth: Int) {
+                r.take(24)
+            }
+
         }
 
-        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Pong) {
-            v.id = if (size >= 24) dev.fastwire.Uuids.get(r.buf, body + 8) else java.util.UUID.fromString("00000000-0000-0000-0000-000000000000")
-            v.received = if (size >= 32) r.i64(body + 24) else 0L
-        }
-
-        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
-        }
-
-        override fun ffields(w: dev.fastwire.Writer, v: Pong) {
-            dev.fastwire.Uuids.write(w.buf, w.allocRaw(16), v.id)
-            w.addI64(v.received)
-        }
-
-        override fun fread(r: dev.fastwire.Reader, depth: Int, v: Pong) {
-            var p = r.take(24)
-            v.id = dev.fastwire.Uuids.get(r.buf, p)
-            v.received = r.i64(p + 16)
-        }
-
-        override fun fverify(r: dev.fastwire.Reader, depth: Int) {
-            r.take(24)
-        }
+        override fun vfields(w: dev.fastwire.Writer, body: Int, v: Pong) = vfields0(w, body, v)
+        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Pong) = vread0(r, body, size, depth, v)
+        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)
+        override fun ffields(w: dev.fastwire.Writer, v: Pong) = ffields0(w, v)
+        override fun fread(r: dev.fastwire.Reader, depth: Int, v: Pong) = fread0(r, depth, v)
+        override fun fverify(r: dev.fastwire.Reader, depth: Int) = fverify0(r, depth)
+        override fun vput(w: dev.fastwire.Writer, pos: Int, base: Int, v: Pong?) = vput0(w, pos, base, v)
+        override fun vget(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Pong?): Pong = vget0(r, pos, base, depth, reuse)
+        override fun vcheck(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) = vcheck0(r, pos, base, depth)
+        override fun fput(w: dev.fastwire.Writer, v: Pong?) = fput0(w, v)
+        override fun fget(r: dev.fastwire.Reader, depth: Int, reuse: Pong?): Pong = fget0(r, depth, reuse)
+        override fun fcheck(r: dev.fastwire.Reader, depth: Int) = fcheck0(r, depth)
 
         override fun jfields(w: dev.fastwire.JsonWriter, v: Pong) {
             w.key("\"id\":")

@@ -140,141 +140,202 @@ data class Primitives(
     class Codec internal constructor() : dev.fastwire.StructCodec<Primitives>(Primitives::class.java, "everything.Primitives", 110, 177, 169) {
         override fun create(): Primitives = Primitives()
 
-        override fun vfields(w: dev.fastwire.Writer, body: Int, v: Primitives) {
-            w.u8(body + 8, if (v.f_bool) 1 else 0)
-            w.u8(body + 9, v.f_byte.toInt())
-            w.u8(body + 10, v.f_char.code)
-            w.i32(body + 11, v.f_wchar.toInt())
-            w.u8(body + 15, v.f_int8.toInt())
-            w.u8(body + 16, v.f_uint8.toInt())
-            w.i16(body + 17, v.f_int16)
-            w.i16(body + 19, v.f_uint16.toShort())
-            w.i32(body + 21, v.f_int32)
-            w.i32(body + 25, v.f_uint32.toInt())
-            w.i64(body + 29, v.f_int64)
-            w.i64(body + 37, v.f_uint64.toLong())
-            w.f32(body + 45, v.f_float)
-            w.f64(body + 49, v.f_double)
-            dev.fastwire.Decimals.write(w.buf, body + 57, v.f_decimal)
-            Primitives.Fields.F_f_string.vput(w, body + 73, body, v.f_string)
-            Primitives.Fields.F_f_bytes.vput(w, body + 77, body, v.f_bytes)
-            w.i64(body + 81, v.f_epoch)
-            w.i64(body + 89, v.f_utc)
-            w.i64(body + 97, v.f_ns)
-            dev.fastwire.Uuids.write(w.buf, body + 105, v.f_uuid0)
-            dev.fastwire.Uuids.write(w.buf, body + 121, v.f_uuid1)
-            dev.fastwire.Uuids.write(w.buf, body + 137, v.f_uuid4)
-            dev.fastwire.Uuids.write(w.buf, body + 153, v.f_uuid)
-            Primitives.Fields.F_password.vput(w, body + 169, body, v.password)
-            w.i32(body + 173, v.legacy)
+        /** Static entry points that other generated structs call directly (no virtual call). */
+        companion object {
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Primitives?) {
+                if (v == null) throw dev.fastwire.EncodeException("everything.Primitives is null (not an optional)")
+                val body = w.allocRaw(177)
+                w.i32(body, 177)
+                w.i32(body + 4, 110)
+                vfields0(w, body, v)
+                w.i32(pos, body - base)
+            }
+
+            fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Primitives?): Primitives {
+                val body = r.enter(base, r.u32(pos), pos + 4, 110, depth)
+                val v = reuse ?: Primitives()
+                vread0(r, body, r.len, depth - 1, v)
+                return v
+            }
+
+            fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
+                val body = r.enter(base, r.u32(pos), pos + 4, 110, depth)
+                vverify0(r, body, r.len, depth - 1)
+            }
+
+            fun fput0(w: dev.fastwire.Writer, v: Primitives?) {
+                if (v == null) throw dev.fastwire.EncodeException("everything.Primitives is null (not an optional)")
+                ffields0(w, v)
+            }
+
+            fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: Primitives?): Primitives {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                val v = reuse ?: Primitives()
+                fread0(r, depth - 1, v)
+                return v
+            }
+
+            fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                fverify0(r, depth - 1)
+            }
+
+            fun vfields0(w: dev.fastwire.Writer, body: Int, v: Primitives) {
+                w.u8(body + 8, if (v.f_bool) 1 else 0)
+                w.u8(body + 9, v.f_byte.toInt())
+                w.u8(body + 10, v.f_char.code)
+                w.i32(body + 11, v.f_wchar.toInt())
+                w.u8(body + 15, v.f_int8.toInt())
+                w.u8(body + 16, v.f_uint8.toInt())
+                w.i16(body + 17, v.f_int16)
+                w.i16(body + 19, v.f_uint16.toShort())
+                w.i32(body + 21, v.f_int32)
+                w.i32(body + 25, v.f_uint32.toInt())
+                w.i64(body + 29, v.f_int64)
+                w.i64(body + 37, v.f_uint64.toLong())
+                w.f32(body + 45, v.f_float)
+                w.f64(body + 49, v.f_double)
+                dev.fastwire.Decimals.write(w.buf, body + 57, v.f_decimal)
+                dev.fastwire.Direct.vputString(w, body + 73, body, v.f_string)
+                dev.fastwire.Direct.vputBytes(w, body + 77, body, v.f_bytes)
+                w.i64(body + 81, v.f_epoch)
+                w.i64(body + 89, v.f_utc)
+                w.i64(body + 97, v.f_ns)
+                dev.fastwire.Uuids.write(w.buf, body + 105, v.f_uuid0)
+                dev.fastwire.Uuids.write(w.buf, body + 121, v.f_uuid1)
+                dev.fastwire.Uuids.write(w.buf, body + 137, v.f_uuid4)
+                dev.fastwire.Uuids.write(w.buf, body + 153, v.f_uuid)
+                dev.fastwire.Direct.vputString(w, body + 169, body, v.password)
+                w.i32(body + 173, v.legacy)
+            }
+
+            fun vread0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Primitives) {
+                v.f_bool = if (size >= 9) (r.buf[body + 8].toInt() != 0) else true
+                v.f_byte = if (size >= 10) r.u8(body + 9).toUByte() else 255u
+                v.f_char = if (size >= 11) Char(r.u8(body + 10)) else Char(33)
+                v.f_wchar = if (size >= 15) r.i32(body + 11).toUInt() else 8364u
+                v.f_int8 = if (size >= 16) r.i8(body + 15) else (-128).toByte()
+                v.f_uint8 = if (size >= 17) r.u8(body + 16).toUByte() else 255u
+                v.f_int16 = if (size >= 19) r.i16(body + 17) else (-32768).toShort()
+                v.f_uint16 = if (size >= 21) r.i16(body + 19).toUShort() else 65535u
+                v.f_int32 = if (size >= 25) r.i32(body + 21) else -123
+                v.f_uint32 = if (size >= 29) r.i32(body + 25).toUInt() else 4294967295u
+                v.f_int64 = if (size >= 37) r.i64(body + 29) else Long.MIN_VALUE
+                v.f_uint64 = if (size >= 45) r.i64(body + 37).toULong() else 18446744073709551615uL
+                v.f_float = if (size >= 49) r.f32(body + 45) else 15000000000.0f
+                v.f_double = if (size >= 57) r.f64(body + 49) else -1.23456e+125
+                v.f_decimal = if (size >= 73) dev.fastwire.Decimals.read(r, body + 57) else dev.fastwire.Decimals.parse("123456.123456")
+                v.f_string = if (size >= 77) dev.fastwire.Direct.vgetString(r, body + 73, body, v.f_string) else "Hello, \"world\"!\n"
+                v.f_bytes = if (size >= 81) dev.fastwire.Direct.vgetBytes(r, body + 77, body) else ByteArray(0)
+                v.f_epoch = if (size >= 89) r.i64(body + 81) else 0L
+                v.f_utc = if (size >= 97) r.i64(body + 89) else dev.fastwire.Timestamps.utc()
+                v.f_ns = if (size >= 105) r.i64(body + 97) else 1000000000L
+                v.f_uuid0 = if (size >= 121) dev.fastwire.Uuids.get(r.buf, body + 105) else java.util.UUID.fromString("00000000-0000-0000-0000-000000000000")
+                v.f_uuid1 = if (size >= 137) dev.fastwire.Uuids.get(r.buf, body + 121) else dev.fastwire.Uuids.uuid1()
+                v.f_uuid4 = if (size >= 153) dev.fastwire.Uuids.get(r.buf, body + 137) else dev.fastwire.Uuids.uuid4()
+                v.f_uuid = if (size >= 169) dev.fastwire.Uuids.get(r.buf, body + 153) else java.util.UUID.fromString("123e4567-e89b-12d3-a456-426655440000")
+                v.password = if (size >= 173) dev.fastwire.Direct.vgetString(r, body + 169, body, v.password) else "secret"
+                v.legacy = if (size >= 177) r.i32(body + 173) else 0
+            }
+
+            fun vverify0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
+                if (size >= 73) dev.fastwire.Reader.checkScale(r.u8(body + 57 + 14))
+                if (size >= 77) dev.fastwire.Direct.vcheckText(r, body + 73, body)
+                if (size >= 81) dev.fastwire.Direct.vcheckText(r, body + 77, body)
+                if (size >= 173) dev.fastwire.Direct.vcheckText(r, body + 169, body)
+            }
+
+            fun ffields0(w: dev.fastwire.Writer, v: Primitives) {
+                run { val p = w.allocRaw(65)
+                    w.u8(p, if (v.f_bool) 1 else 0)
+                    w.u8(p + 1, v.f_byte.toInt())
+                    w.u8(p + 2, v.f_char.code)
+                    w.i32(p + 3, v.f_wchar.toInt())
+                    w.u8(p + 7, v.f_int8.toInt())
+                    w.u8(p + 8, v.f_uint8.toInt())
+                    w.i16(p + 9, v.f_int16)
+                    w.i16(p + 11, v.f_uint16.toShort())
+                    w.i32(p + 13, v.f_int32)
+                    w.i32(p + 17, v.f_uint32.toInt())
+                    w.i64(p + 21, v.f_int64)
+                    w.i64(p + 29, v.f_uint64.toLong())
+                    w.f32(p + 37, v.f_float)
+                    w.f64(p + 41, v.f_double)
+                    dev.fastwire.Decimals.write(w.buf, p + 49, v.f_decimal)
+                }
+                dev.fastwire.Direct.fputString(w, v.f_string)
+                dev.fastwire.Direct.fputBytes(w, v.f_bytes)
+                run { val p = w.allocRaw(88)
+                    w.i64(p, v.f_epoch)
+                    w.i64(p + 8, v.f_utc)
+                    w.i64(p + 16, v.f_ns)
+                    dev.fastwire.Uuids.write(w.buf, p + 24, v.f_uuid0)
+                    dev.fastwire.Uuids.write(w.buf, p + 40, v.f_uuid1)
+                    dev.fastwire.Uuids.write(w.buf, p + 56, v.f_uuid4)
+                    dev.fastwire.Uuids.write(w.buf, p + 72, v.f_uuid)
+                }
+                dev.fastwire.Direct.fputString(w, v.password)
+                run { val p = w.allocRaw(4)
+                    w.i32(p, v.legacy)
+                }
+            }
+
+            fun fread0(r: dev.fastwire.Reader, depth: Int, v: Primitives) {
+                var p = r.take(65)
+                v.f_bool = (r.buf[p].toInt() != 0)
+                v.f_byte = r.u8(p + 1).toUByte()
+                v.f_char = Char(r.u8(p + 2))
+                v.f_wchar = r.i32(p + 3).toUInt()
+                v.f_int8 = r.i8(p + 7)
+                v.f_uint8 = r.u8(p + 8).toUByte()
+                v.f_int16 = r.i16(p + 9)
+                v.f_uint16 = r.i16(p + 11).toUShort()
+                v.f_int32 = r.i32(p + 13)
+                v.f_uint32 = r.i32(p + 17).toUInt()
+                v.f_int64 = r.i64(p + 21)
+                v.f_uint64 = r.i64(p + 29).toULong()
+                v.f_float = r.f32(p + 37)
+                v.f_double = r.f64(p + 41)
+                v.f_decimal = dev.fastwire.Decimals.read(r, p + 49)
+                v.f_string = dev.fastwire.Direct.fgetString(r, v.f_string)
+                v.f_bytes = dev.fastwire.Direct.fgetBytes(r)
+                p = r.take(88)
+                v.f_epoch = r.i64(p)
+                v.f_utc = r.i64(p + 8)
+                v.f_ns = r.i64(p + 16)
+                v.f_uuid0 = dev.fastwire.Uuids.get(r.buf, p + 24)
+                v.f_uuid1 = dev.fastwire.Uuids.get(r.buf, p + 40)
+                v.f_uuid4 = dev.fastwire.Uuids.get(r.buf, p + 56)
+                v.f_uuid = dev.fastwire.Uuids.get(r.buf, p + 72)
+                v.password = dev.fastwire.Direct.fgetString(r, v.password)
+                p = r.take(4)
+                v.legacy = r.i32(p)
+            }
+
+            fun fverify0(r: dev.fastwire.Reader, depth: Int) {
+                var p = r.take(65)
+                dev.fastwire.Reader.checkScale(r.u8(p + 49 + 14))
+                dev.fastwire.Direct.fcheckText(r)
+                dev.fastwire.Direct.fcheckText(r)
+                r.take(88)
+                dev.fastwire.Direct.fcheckText(r)
+                r.take(4)
+            }
+
         }
 
-        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Primitives) {
-            v.f_bool = if (size >= 9) (r.buf[body + 8].toInt() != 0) else true
-            v.f_byte = if (size >= 10) r.u8(body + 9).toUByte() else 255u
-            v.f_char = if (size >= 11) Char(r.u8(body + 10)) else Char(33)
-            v.f_wchar = if (size >= 15) r.i32(body + 11).toUInt() else 8364u
-            v.f_int8 = if (size >= 16) r.i8(body + 15) else (-128).toByte()
-            v.f_uint8 = if (size >= 17) r.u8(body + 16).toUByte() else 255u
-            v.f_int16 = if (size >= 19) r.i16(body + 17) else (-32768).toShort()
-            v.f_uint16 = if (size >= 21) r.i16(body + 19).toUShort() else 65535u
-            v.f_int32 = if (size >= 25) r.i32(body + 21) else -123
-            v.f_uint32 = if (size >= 29) r.i32(body + 25).toUInt() else 4294967295u
-            v.f_int64 = if (size >= 37) r.i64(body + 29) else Long.MIN_VALUE
-            v.f_uint64 = if (size >= 45) r.i64(body + 37).toULong() else 18446744073709551615uL
-            v.f_float = if (size >= 49) r.f32(body + 45) else 15000000000.0f
-            v.f_double = if (size >= 57) r.f64(body + 49) else -1.23456e+125
-            v.f_decimal = if (size >= 73) dev.fastwire.Decimals.read(r, body + 57) else dev.fastwire.Decimals.parse("123456.123456")
-            v.f_string = if (size >= 77) Primitives.Fields.F_f_string.vget(r, body + 73, body, depth, v.f_string) else "Hello, \"world\"!\n"
-            v.f_bytes = if (size >= 81) Primitives.Fields.F_f_bytes.vget(r, body + 77, body, depth, v.f_bytes) else ByteArray(0)
-            v.f_epoch = if (size >= 89) r.i64(body + 81) else 0L
-            v.f_utc = if (size >= 97) r.i64(body + 89) else dev.fastwire.Timestamps.utc()
-            v.f_ns = if (size >= 105) r.i64(body + 97) else 1000000000L
-            v.f_uuid0 = if (size >= 121) dev.fastwire.Uuids.get(r.buf, body + 105) else java.util.UUID.fromString("00000000-0000-0000-0000-000000000000")
-            v.f_uuid1 = if (size >= 137) dev.fastwire.Uuids.get(r.buf, body + 121) else dev.fastwire.Uuids.uuid1()
-            v.f_uuid4 = if (size >= 153) dev.fastwire.Uuids.get(r.buf, body + 137) else dev.fastwire.Uuids.uuid4()
-            v.f_uuid = if (size >= 169) dev.fastwire.Uuids.get(r.buf, body + 153) else java.util.UUID.fromString("123e4567-e89b-12d3-a456-426655440000")
-            v.password = if (size >= 173) Primitives.Fields.F_password.vget(r, body + 169, body, depth, v.password) else "secret"
-            v.legacy = if (size >= 177) r.i32(body + 173) else 0
-        }
-
-        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
-            if (size >= 73) dev.fastwire.Reader.checkScale(r.u8(body + 57 + 14))
-            if (size >= 77) Primitives.Fields.F_f_string.vcheck(r, body + 73, body, depth)
-            if (size >= 81) Primitives.Fields.F_f_bytes.vcheck(r, body + 77, body, depth)
-            if (size >= 173) Primitives.Fields.F_password.vcheck(r, body + 169, body, depth)
-        }
-
-        override fun ffields(w: dev.fastwire.Writer, v: Primitives) {
-            w.addU8(if (v.f_bool) 1 else 0)
-            w.addU8(v.f_byte.toInt())
-            w.addU8(v.f_char.code)
-            w.addI32(v.f_wchar.toInt())
-            w.addU8(v.f_int8.toInt())
-            w.addU8(v.f_uint8.toInt())
-            w.addI16(v.f_int16)
-            w.addI16(v.f_uint16.toShort())
-            w.addI32(v.f_int32)
-            w.addI32(v.f_uint32.toInt())
-            w.addI64(v.f_int64)
-            w.addI64(v.f_uint64.toLong())
-            w.addF32(v.f_float)
-            w.addF64(v.f_double)
-            dev.fastwire.Decimals.write(w.buf, w.allocRaw(16), v.f_decimal)
-            Primitives.Fields.F_f_string.fput(w, v.f_string)
-            Primitives.Fields.F_f_bytes.fput(w, v.f_bytes)
-            w.addI64(v.f_epoch)
-            w.addI64(v.f_utc)
-            w.addI64(v.f_ns)
-            dev.fastwire.Uuids.write(w.buf, w.allocRaw(16), v.f_uuid0)
-            dev.fastwire.Uuids.write(w.buf, w.allocRaw(16), v.f_uuid1)
-            dev.fastwire.Uuids.write(w.buf, w.allocRaw(16), v.f_uuid4)
-            dev.fastwire.Uuids.write(w.buf, w.allocRaw(16), v.f_uuid)
-            Primitives.Fields.F_password.fput(w, v.password)
-            w.addI32(v.legacy)
-        }
-
-        override fun fread(r: dev.fastwire.Reader, depth: Int, v: Primitives) {
-            var p = r.take(65)
-            v.f_bool = (r.buf[p].toInt() != 0)
-            v.f_byte = r.u8(p + 1).toUByte()
-            v.f_char = Char(r.u8(p + 2))
-            v.f_wchar = r.i32(p + 3).toUInt()
-            v.f_int8 = r.i8(p + 7)
-            v.f_uint8 = r.u8(p + 8).toUByte()
-            v.f_int16 = r.i16(p + 9)
-            v.f_uint16 = r.i16(p + 11).toUShort()
-            v.f_int32 = r.i32(p + 13)
-            v.f_uint32 = r.i32(p + 17).toUInt()
-            v.f_int64 = r.i64(p + 21)
-            v.f_uint64 = r.i64(p + 29).toULong()
-            v.f_float = r.f32(p + 37)
-            v.f_double = r.f64(p + 41)
-            v.f_decimal = dev.fastwire.Decimals.read(r, p + 49)
-            v.f_string = Primitives.Fields.F_f_string.fget(r, depth, v.f_string)
-            v.f_bytes = Primitives.Fields.F_f_bytes.fget(r, depth, v.f_bytes)
-            p = r.take(88)
-            v.f_epoch = r.i64(p)
-            v.f_utc = r.i64(p + 8)
-            v.f_ns = r.i64(p + 16)
-            v.f_uuid0 = dev.fastwire.Uuids.get(r.buf, p + 24)
-            v.f_uuid1 = dev.fastwire.Uuids.get(r.buf, p + 40)
-            v.f_uuid4 = dev.fastwire.Uuids.get(r.buf, p + 56)
-            v.f_uuid = dev.fastwire.Uuids.get(r.buf, p + 72)
-            v.password = Primitives.Fields.F_password.fget(r, depth, v.password)
-            p = r.take(4)
-            v.legacy = r.i32(p)
-        }
-
-        override fun fverify(r: dev.fastwire.Reader, depth: Int) {
-            var p = r.take(65)
-            dev.fastwire.Reader.checkScale(r.u8(p + 49 + 14))
-            Primitives.Fields.F_f_string.fcheck(r, depth)
-            Primitives.Fields.F_f_bytes.fcheck(r, depth)
-            r.take(88)
-            Primitives.Fields.F_password.fcheck(r, depth)
-            r.take(4)
-        }
+        override fun vfields(w: dev.fastwire.Writer, body: Int, v: Primitives) = vfields0(w, body, v)
+        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Primitives) = vread0(r, body, size, depth, v)
+        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)
+        override fun ffields(w: dev.fastwire.Writer, v: Primitives) = ffields0(w, v)
+        override fun fread(r: dev.fastwire.Reader, depth: Int, v: Primitives) = fread0(r, depth, v)
+        override fun fverify(r: dev.fastwire.Reader, depth: Int) = fverify0(r, depth)
+        override fun vput(w: dev.fastwire.Writer, pos: Int, base: Int, v: Primitives?) = vput0(w, pos, base, v)
+        override fun vget(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Primitives?): Primitives = vget0(r, pos, base, depth, reuse)
+        override fun vcheck(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) = vcheck0(r, pos, base, depth)
+        override fun fput(w: dev.fastwire.Writer, v: Primitives?) = fput0(w, v)
+        override fun fget(r: dev.fastwire.Reader, depth: Int, reuse: Primitives?): Primitives = fget0(r, depth, reuse)
+        override fun fcheck(r: dev.fastwire.Reader, depth: Int) = fcheck0(r, depth)
 
         override fun jfields(w: dev.fastwire.JsonWriter, v: Primitives) {
             w.key("\"f_bool\":")

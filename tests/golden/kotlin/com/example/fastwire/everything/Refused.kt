@@ -50,35 +50,92 @@ data class Refused(
     class Codec internal constructor() : dev.fastwire.StructCodec<Refused>(Refused::class.java, "everything.Refused", 307, 28, 20) {
         override fun create(): Refused = Refused()
 
-        override fun vfields(w: dev.fastwire.Writer, body: Int, v: Refused) {
-            dev.fastwire.Uuids.write(w.buf, body + 8, v.id)
-            Refused.Fields.F_reason.vput(w, body + 24, body, v.reason)
+        /** Static entry points that other generated structs call directly (no virtual call). */
+        companion object {
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Refused?) {
+                if (v == null) throw dev.fastwire.EncodeException("everything.Refused is null (not an optional)")
+                val body = w.allocRaw(28)
+                w.i32(body, 28)
+                w.i32(body + 4, 307)
+                vfields0(w, body, v)
+                w.i32(pos, body - base)
+            }
+
+            fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Refused?): Refused {
+                val body = r.enter(base, r.u32(pos), pos + 4, 307, depth)
+                val v = reuse ?: Refused()
+                vread0(r, body, r.len, depth - 1, v)
+                return v
+            }
+
+            fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
+                val body = r.enter(base, r.u32(pos), pos + 4, 307, depth)
+                vverify0(r, body, r.len, depth - 1)
+            }
+
+            fun fput0(w: dev.fastwire.Writer, v: Refused?) {
+                if (v == null) throw dev.fastwire.EncodeException("everything.Refused is null (not an optional)")
+                ffields0(w, v)
+            }
+
+            fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: Refused?): Refused {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                val v = reuse ?: Refused()
+                fread0(r, depth - 1, v)
+                return v
+            }
+
+            fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                fverify0(r, depth - 1)
+            }
+
+            fun vfields0(w: dev.fastwire.Writer, body: Int, v: Refused) {
+                dev.fastwire.Uuids.write(w.buf, body + 8, v.id)
+                dev.fastwire.Direct.vputString(w, body + 24, body, v.reason)
+            }
+
+            fun vread0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Refused) {
+                v.id = if (size >= 24) dev.fastwire.Uuids.get(r.buf, body + 8) else java.util.UUID.fromString("00000000-0000-0000-0000-000000000000")
+                v.reason = if (size >= 28) dev.fastwire.Direct.vgetString(r, body + 24, body, v.reason) else ""
+            }
+
+            fun vverify0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
+                if (size >= 28) dev.fastwire.Direct.vcheckText(r, body + 24, body)
+            }
+
+            fun ffields0(w: dev.fastwire.Writer, v: Refused) {
+                run { val p = w.allocRaw(16)
+                    dev.fastwire.Uuids.write(w.buf, p, v.id)
+                }
+                dev.fastwire.Direct.fputString(w, v.reason)
+            }
+
+            fun fread0(r: dev.fastwire.Reader, depth: Int, v: Refused) {
+                var p = r.take(16)
+                v.id = dev.fastwire.Uuids.get(r.buf, p)
+                v.reason = dev.fastwire.Direct.fgetString(r, v.reason)
+            }
+
+            fun fverify0(r: dev.fastwire.Reader, depth: Int) {
+                r.take(16)
+                dev.fastwire.Direct.fcheckText(r)
+            }
+
         }
 
-        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Refused) {
-            v.id = if (size >= 24) dev.fastwire.Uuids.get(r.buf, body + 8) else java.util.UUID.fromString("00000000-0000-0000-0000-000000000000")
-            v.reason = if (size >= 28) Refused.Fields.F_reason.vget(r, body + 24, body, depth, v.reason) else ""
-        }
-
-        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
-            if (size >= 28) Refused.Fields.F_reason.vcheck(r, body + 24, body, depth)
-        }
-
-        override fun ffields(w: dev.fastwire.Writer, v: Refused) {
-            dev.fastwire.Uuids.write(w.buf, w.allocRaw(16), v.id)
-            Refused.Fields.F_reason.fput(w, v.reason)
-        }
-
-        override fun fread(r: dev.fastwire.Reader, depth: Int, v: Refused) {
-            var p = r.take(16)
-            v.id = dev.fastwire.Uuids.get(r.buf, p)
-            v.reason = Refused.Fields.F_reason.fget(r, depth, v.reason)
-        }
-
-        override fun fverify(r: dev.fastwire.Reader, depth: Int) {
-            r.take(16)
-            Refused.Fields.F_reason.fcheck(r, depth)
-        }
+        override fun vfields(w: dev.fastwire.Writer, body: Int, v: Refused) = vfields0(w, body, v)
+        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Refused) = vread0(r, body, size, depth, v)
+        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)
+        override fun ffields(w: dev.fastwire.Writer, v: Refused) = ffields0(w, v)
+        override fun fread(r: dev.fastwire.Reader, depth: Int, v: Refused) = fread0(r, depth, v)
+        override fun fverify(r: dev.fastwire.Reader, depth: Int) = fverify0(r, depth)
+        override fun vput(w: dev.fastwire.Writer, pos: Int, base: Int, v: Refused?) = vput0(w, pos, base, v)
+        override fun vget(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Refused?): Refused = vget0(r, pos, base, depth, reuse)
+        override fun vcheck(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) = vcheck0(r, pos, base, depth)
+        override fun fput(w: dev.fastwire.Writer, v: Refused?) = fput0(w, v)
+        override fun fget(r: dev.fastwire.Reader, depth: Int, reuse: Refused?): Refused = fget0(r, depth, reuse)
+        override fun fcheck(r: dev.fastwire.Reader, depth: Int) = fcheck0(r, depth)
 
         override fun jfields(w: dev.fastwire.JsonWriter, v: Refused) {
             w.key("\"id\":")

@@ -39,31 +39,88 @@ data class Shifted(
     class Codec internal constructor() : dev.fastwire.StructCodec<Shifted>(Shifted::class.java, "everything.Shifted", 300, 24, 16) {
         override fun create(): Shifted = Shifted()
 
-        override fun vfields(w: dev.fastwire.Writer, body: Int, v: Shifted) {
-            dev.fastwire.Decimals.write(w.buf, body + 8, v.amount)
+        /** Static entry points that other generated structs call directly (no virtual call). */
+        companion object {
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Shifted?) {
+                if (v == null) throw dev.fastwire.EncodeException("everything.Shifted is null (not an optional)")
+                val body = w.allocRaw(24)
+                w.i32(body, 24)
+                w.i32(body + 4, 300)
+                vfields0(w, body, v)
+                w.i32(pos, body - base)
+            }
+
+            fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Shifted?): Shifted {
+                val body = r.enter(base, r.u32(pos), pos + 4, 300, depth)
+                val v = reuse ?: Shifted()
+                vread0(r, body, r.len, depth - 1, v)
+                return v
+            }
+
+            fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
+                val body = r.enter(base, r.u32(pos), pos + 4, 300, depth)
+                vverify0(r, body, r.len, depth - 1)
+            }
+
+            fun fput0(w: dev.fastwire.Writer, v: Shifted?) {
+                if (v == null) throw dev.fastwire.EncodeException("everything.Shifted is null (not an optional)")
+                ffields0(w, v)
+            }
+
+            fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: Shifted?): Shifted {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                val v = reuse ?: Shifted()
+                fread0(r, depth - 1, v)
+                return v
+            }
+
+            fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                fverify0(r, depth - 1)
+            }
+
+            fun vfields0(w: dev.fastwire.Writer, body: Int, v: Shifted) {
+                dev.fastwire.Decimals.write(w.buf, body + 8, v.amount)
+            }
+
+            fun vread0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Shifted) {
+                v.amount = if (size >= 24) dev.fastwire.Decimals.read(r, body + 8) else dev.fastwire.Decimals.parse("0.5")
+            }
+
+            fun vverify0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
+                if (size >= 24) dev.fastwire.Reader.checkScale(r.u8(body + 8 + 14))
+            }
+
+            fun ffields0(w: dev.fastwire.Writer, v: Shifted) {
+                run { val p = w.allocRaw(16)
+                    dev.fastwire.Decimals.write(w.buf, p, v.amount)
+                }
+            }
+
+            fun fread0(r: dev.fastwire.Reader, depth: Int, v: Shifted) {
+                var p = r.take(16)
+                v.amount = dev.fastwire.Decimals.read(r, p)
+            }
+
+            fun fverify0(r: dev.fastwire.Reader, depth: Int) {
+                var p = r.take(16)
+                dev.fastwire.Reader.checkScale(r.u8(p + 14))
+            }
+
         }
 
-        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Shifted) {
-            v.amount = if (size >= 24) dev.fastwire.Decimals.read(r, body + 8) else dev.fastwire.Decimals.parse("0.5")
-        }
-
-        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
-            if (size >= 24) dev.fastwire.Reader.checkScale(r.u8(body + 8 + 14))
-        }
-
-        override fun ffields(w: dev.fastwire.Writer, v: Shifted) {
-            dev.fastwire.Decimals.write(w.buf, w.allocRaw(16), v.amount)
-        }
-
-        override fun fread(r: dev.fastwire.Reader, depth: Int, v: Shifted) {
-            var p = r.take(16)
-            v.amount = dev.fastwire.Decimals.read(r, p)
-        }
-
-        override fun fverify(r: dev.fastwire.Reader, depth: Int) {
-            var p = r.take(16)
-            dev.fastwire.Reader.checkScale(r.u8(p + 14))
-        }
+        override fun vfields(w: dev.fastwire.Writer, body: Int, v: Shifted) = vfields0(w, body, v)
+        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Shifted) = vread0(r, body, size, depth, v)
+        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)
+        override fun ffields(w: dev.fastwire.Writer, v: Shifted) = ffields0(w, v)
+        override fun fread(r: dev.fastwire.Reader, depth: Int, v: Shifted) = fread0(r, depth, v)
+        override fun fverify(r: dev.fastwire.Reader, depth: Int) = fverify0(r, depth)
+        override fun vput(w: dev.fastwire.Writer, pos: Int, base: Int, v: Shifted?) = vput0(w, pos, base, v)
+        override fun vget(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Shifted?): Shifted = vget0(r, pos, base, depth, reuse)
+        override fun vcheck(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) = vcheck0(r, pos, base, depth)
+        override fun fput(w: dev.fastwire.Writer, v: Shifted?) = fput0(w, v)
+        override fun fget(r: dev.fastwire.Reader, depth: Int, reuse: Shifted?): Shifted = fget0(r, depth, reuse)
+        override fun fcheck(r: dev.fastwire.Reader, depth: Int) = fcheck0(r, depth)
 
         override fun jfields(w: dev.fastwire.JsonWriter, v: Shifted) {
             w.key("\"amount\":")

@@ -53,41 +53,98 @@ data class Wallet(
     class Codec internal constructor() : dev.fastwire.StructCodec<Wallet>(Wallet::class.java, "everything.Wallet", 2, 36, 28) {
         override fun create(): Wallet = Wallet()
 
-        override fun vfields(w: dev.fastwire.Writer, body: Int, v: Wallet) {
-            Wallet.Fields.F_currency.vput(w, body + 8, body, v.currency)
-            w.f64(body + 12, v.amount)
-            dev.fastwire.Decimals.write(w.buf, body + 20, v.reserved)
+        /** Static entry points that other generated structs call directly (no virtual call). */
+        companion object {
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Wallet?) {
+                if (v == null) throw dev.fastwire.EncodeException("everything.Wallet is null (not an optional)")
+                val body = w.allocRaw(36)
+                w.i32(body, 36)
+                w.i32(body + 4, 2)
+                vfields0(w, body, v)
+                w.i32(pos, body - base)
+            }
+
+            fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Wallet?): Wallet {
+                val body = r.enter(base, r.u32(pos), pos + 4, 2, depth)
+                val v = reuse ?: Wallet()
+                vread0(r, body, r.len, depth - 1, v)
+                return v
+            }
+
+            fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
+                val body = r.enter(base, r.u32(pos), pos + 4, 2, depth)
+                vverify0(r, body, r.len, depth - 1)
+            }
+
+            fun fput0(w: dev.fastwire.Writer, v: Wallet?) {
+                if (v == null) throw dev.fastwire.EncodeException("everything.Wallet is null (not an optional)")
+                ffields0(w, v)
+            }
+
+            fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: Wallet?): Wallet {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                val v = reuse ?: Wallet()
+                fread0(r, depth - 1, v)
+                return v
+            }
+
+            fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
+                if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
+                fverify0(r, depth - 1)
+            }
+
+            fun vfields0(w: dev.fastwire.Writer, body: Int, v: Wallet) {
+                dev.fastwire.Direct.vputString(w, body + 8, body, v.currency)
+                w.f64(body + 12, v.amount)
+                dev.fastwire.Decimals.write(w.buf, body + 20, v.reserved)
+            }
+
+            fun vread0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Wallet) {
+                v.currency = if (size >= 12) dev.fastwire.Direct.vgetString(r, body + 8, body, v.currency) else ""
+                v.amount = if (size >= 20) r.f64(body + 12) else 0.0
+                v.reserved = if (size >= 36) dev.fastwire.Decimals.read(r, body + 20) else dev.fastwire.Decimals.parse("0")
+            }
+
+            fun vverify0(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
+                if (size >= 12) dev.fastwire.Direct.vcheckText(r, body + 8, body)
+                if (size >= 36) dev.fastwire.Reader.checkScale(r.u8(body + 20 + 14))
+            }
+
+            fun ffields0(w: dev.fastwire.Writer, v: Wallet) {
+                dev.fastwire.Direct.fputString(w, v.currency)
+                run { val p = w.allocRaw(24)
+                    w.f64(p, v.amount)
+                    dev.fastwire.Decimals.write(w.buf, p + 8, v.reserved)
+                }
+            }
+
+            fun fread0(r: dev.fastwire.Reader, depth: Int, v: Wallet) {
+                v.currency = dev.fastwire.Direct.fgetString(r, v.currency)
+                var p = r.take(24)
+                v.amount = r.f64(p)
+                v.reserved = dev.fastwire.Decimals.read(r, p + 8)
+            }
+
+            fun fverify0(r: dev.fastwire.Reader, depth: Int) {
+                dev.fastwire.Direct.fcheckText(r)
+                var p = r.take(24)
+                dev.fastwire.Reader.checkScale(r.u8(p + 8 + 14))
+            }
+
         }
 
-        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Wallet) {
-            v.currency = if (size >= 12) Wallet.Fields.F_currency.vget(r, body + 8, body, depth, v.currency) else ""
-            v.amount = if (size >= 20) r.f64(body + 12) else 0.0
-            v.reserved = if (size >= 36) dev.fastwire.Decimals.read(r, body + 20) else dev.fastwire.Decimals.parse("0")
-        }
-
-        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) {
-            if (size >= 12) Wallet.Fields.F_currency.vcheck(r, body + 8, body, depth)
-            if (size >= 36) dev.fastwire.Reader.checkScale(r.u8(body + 20 + 14))
-        }
-
-        override fun ffields(w: dev.fastwire.Writer, v: Wallet) {
-            Wallet.Fields.F_currency.fput(w, v.currency)
-            w.addF64(v.amount)
-            dev.fastwire.Decimals.write(w.buf, w.allocRaw(16), v.reserved)
-        }
-
-        override fun fread(r: dev.fastwire.Reader, depth: Int, v: Wallet) {
-            v.currency = Wallet.Fields.F_currency.fget(r, depth, v.currency)
-            var p = r.take(24)
-            v.amount = r.f64(p)
-            v.reserved = dev.fastwire.Decimals.read(r, p + 8)
-        }
-
-        override fun fverify(r: dev.fastwire.Reader, depth: Int) {
-            Wallet.Fields.F_currency.fcheck(r, depth)
-            var p = r.take(24)
-            dev.fastwire.Reader.checkScale(r.u8(p + 8 + 14))
-        }
+        override fun vfields(w: dev.fastwire.Writer, body: Int, v: Wallet) = vfields0(w, body, v)
+        override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Wallet) = vread0(r, body, size, depth, v)
+        override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)
+        override fun ffields(w: dev.fastwire.Writer, v: Wallet) = ffields0(w, v)
+        override fun fread(r: dev.fastwire.Reader, depth: Int, v: Wallet) = fread0(r, depth, v)
+        override fun fverify(r: dev.fastwire.Reader, depth: Int) = fverify0(r, depth)
+        override fun vput(w: dev.fastwire.Writer, pos: Int, base: Int, v: Wallet?) = vput0(w, pos, base, v)
+        override fun vget(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Wallet?): Wallet = vget0(r, pos, base, depth, reuse)
+        override fun vcheck(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) = vcheck0(r, pos, base, depth)
+        override fun fput(w: dev.fastwire.Writer, v: Wallet?) = fput0(w, v)
+        override fun fget(r: dev.fastwire.Reader, depth: Int, reuse: Wallet?): Wallet = fget0(r, depth, reuse)
+        override fun fcheck(r: dev.fastwire.Reader, depth: Int) = fcheck0(r, depth)
 
         override fun jfields(w: dev.fastwire.JsonWriter, v: Wallet) {
             w.key("\"currency\":")

@@ -19,12 +19,15 @@ import com.fastwire.service.ServiceReceiver;
 import dev.fastwire.net.Options;
 import dev.fastwire.net.RequestException;
 import dev.fastwire.net.Server;
+import dev.fastwire.net.Tls;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -74,12 +77,36 @@ class TransportTest {
     }
 
     void exchangeWithCpp(boolean finalFormat) throws Exception {
+        exchangeWithCpp(finalFormat, null);
+    }
+
+    /** A self-signed certificate for localhost and 127.0.0.1, made with openssl: [cert, key]. */
+    static Path[] testCertificate() throws Exception {
+        Path dir = Files.createTempDirectory("fastwire-tls-");
+        dir.toFile().deleteOnExit();
+        Path cert = dir.resolve("cert.pem");
+        Path key = dir.resolve("key.pem");
+        Process p = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+            "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2", "-subj", "/CN=localhost",
+            "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", key.toString(),
+            "-out", cert.toString()).redirectErrorStream(true).start();
+        String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), "openssl could not make a certificate: " + said);
+        cert.toFile().deleteOnExit();
+        key.toFile().deleteOnExit();
+        return new Path[] {cert, key};
+    }
+
+    /** The exchange with the C++ server; over TLS when tls = [cert, key]. */
+    void exchangeWithCpp(boolean finalFormat, Path[] tls) throws Exception {
         String path = System.getenv("FASTWIRE_CPP_SERVER");
         if (path == null || !new File(path).canExecute()) {
             fail("FASTWIRE_CPP_SERVER must name the built examples/cpp/server (make build); got " + path);
         }
-        ProcessBuilder pb = finalFormat ? new ProcessBuilder(path, "127.0.0.1", "0", "--final")
-            : new ProcessBuilder(path, "127.0.0.1", "0");
+        List<String> args = new java.util.ArrayList<>(List.of(path, "127.0.0.1", "0"));
+        if (finalFormat) args.add("--final");
+        if (tls != null) args.addAll(List.of("--tls", tls[0].toString(), tls[1].toString()));
+        ProcessBuilder pb = new ProcessBuilder(args);
         pb.redirectError(ProcessBuilder.Redirect.DISCARD);
         Process server = pb.start();
         try {
@@ -90,6 +117,7 @@ class TransportTest {
             List<String> log = new CopyOnWriteArrayList<>();
             Options o = quiet(log);
             o.finalFormat = finalFormat;
+            if (tls != null) o.tls = Tls.clientContext(tls[0]);
             try (Recorder c = new Recorder(o)) {
                 c.connect("127.0.0.1", port);
                 OrderMessage om = new OrderMessage();
@@ -140,6 +168,74 @@ class TransportTest {
     @Test
     void exchangesWithTheCppServerFinal() throws Exception {
         exchangeWithCpp(true);
+    }
+
+    @Test
+    void exchangesWithTheCppServerOverTls() throws Exception {
+        Path[] tls = testCertificate();
+        exchangeWithCpp(false, tls);
+        exchangeWithCpp(true, tls);
+    }
+
+    @Test
+    void tlsBetweenJavaPeers() throws Exception {
+        Path[] tls = testCertificate();
+        List<String> log = new CopyOnWriteArrayList<>();
+        Options so = quiet(log);
+        so.tls = Tls.serverContext(tls[0], tls[1]);
+        so.connectTimeout = Duration.ofMillis(500);
+        Server server = new Server(so, conn -> new ServiceReceiver() {
+            @Override protected void onReceive(OrderRequest q) {
+                OrderAck a = new OrderAck();
+                a.id = q.id;
+                a.seq = (int) q.order.uid;
+                a.order = q.order;
+                conn.send(OrderAck.CODEC, a);
+            }
+            @Override protected void onReceive(OrderMessage m) { conn.send(OrderMessage.CODEC, m); }
+        });
+        server.start("127.0.0.1", 0);
+        try {
+            Options co = quiet(log);
+            co.tls = Tls.clientContext(tls[0]);
+            int n = 2000;
+            try (Recorder c = new Recorder(co)) {
+                c.connect("127.0.0.1", server.port());
+                for (int i = 0; i < n; i++) {
+                    OrderMessage m = new OrderMessage();
+                    m.body = order(i, 1);
+                    assertTrue(c.send(m));
+                }
+                OrderRequest q = new OrderRequest();
+                q.order = order(42, 5);
+                assertEquals(42, c.request(q).get(10, TimeUnit.SECONDS).seq);
+                for (int i = 0; i < n; i++) {
+                    OrderMessage m = (OrderMessage) c.got.poll(10, TimeUnit.SECONDS);
+                    assertEquals(i, m.body.uid);
+                }
+            }
+            // A client that does not trust the certificate fails its handshake.
+            Options stranger = quiet(log);
+            stranger.tls = javax.net.ssl.SSLContext.getDefault();
+            try (Recorder c = new Recorder(stranger)) {
+                c.connect("127.0.0.1", server.port());
+                fail("an untrusted certificate was accepted");
+            } catch (javax.net.ssl.SSLException expected) {
+                // refused
+            }
+            // A peer that connects and never starts the handshake is dropped at connectTimeout.
+            try (Socket raw = new Socket("127.0.0.1", server.port())) {
+                long until = System.currentTimeMillis() + 5000;
+                while (System.currentTimeMillis() < until
+                       && log.stream().noneMatch(l -> l.contains("TLS handshake failed") && l.contains("timed out"))) {
+                    Thread.sleep(20);
+                }
+                assertTrue(log.stream().anyMatch(l -> l.contains("TLS handshake failed") && l.contains("timed out")),
+                    "log: " + log);
+            }
+        } finally {
+            server.stop();
+        }
     }
 
     @Test

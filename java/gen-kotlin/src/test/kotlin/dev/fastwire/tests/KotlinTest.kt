@@ -3,6 +3,8 @@ package dev.fastwire.tests
 import com.chronoxor.proto.Account
 import com.chronoxor.proto.Balance
 import com.chronoxor.proto.Order
+import com.chronoxor.proto.ProtoProxy
+import com.chronoxor.proto.ProtoSender
 import com.chronoxor.proto.OrderSide
 import com.chronoxor.proto.OrderType
 import com.chronoxor.proto.State
@@ -77,5 +79,34 @@ class KotlinTest {
     fun malformedInputIsOneException() {
         assertThrows(DecodeException::class.java) { Model(Account.CODEC).deserialize(ByteArray(20) { if (it == 0) 20 else 0 }) }
         assertThrows(DecodeException::class.java) { Account.CODEC.fromJson("{\"uid\":null}") }
+    }
+
+    @Test
+    fun proxyForwardsVerifiedBytes() {
+        for (fin in listOf(false, true)) {
+            val sender = ProtoSender(fin)
+            val a = seed()
+            sender.send(a)
+            sender.send(a.orders[2])
+            val stream = sender.buffer.toByteArray()
+            val seen = mutableListOf<Int>()
+            val out = java.io.ByteArrayOutputStream()
+            val proxy = object : ProtoProxy(fin) {
+                override fun onProxy(codec: Account.Codec, type: Int, buf: ByteArray, off: Int, len: Int) {
+                    seen.add(type); out.write(buf, off, len)
+                }
+                override fun onProxy(codec: Order.Codec, type: Int, buf: ByteArray, off: Int, len: Int) {
+                    seen.add(type); out.write(buf, off, len)
+                }
+            }
+            proxy.receive(stream)
+            assertEquals(listOf(Account.TYPE, Order.TYPE), seen)
+            assertArrayEquals(stream, out.toByteArray())
+            val bad = stream.copyOf()
+            val at = String(stream, Charsets.ISO_8859_1).indexOf("EURUSD") - 4
+            bad[at + 3] = 0x7F  // the first symbol's length: past the end
+            val strict = object : ProtoProxy(fin) {}
+            assertThrows(DecodeException::class.java) { strict.receive(bad) }
+        }
     }
 }

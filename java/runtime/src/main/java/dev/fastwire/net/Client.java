@@ -46,9 +46,20 @@ public final class Client implements AutoCloseable {
 
     /** Connects (within connectTimeout). */
     public void connect(String host, int port) throws IOException {
+        long deadline = System.nanoTime() + options.connectTimeout.toNanos();
         Socket s = new Socket();
-        s.connect(new InetSocketAddress(host, port), (int) options.connectTimeout.toMillis());
-        s.setTcpNoDelay(true);
+        try {
+            s.connect(new InetSocketAddress(host, port), (int) options.connectTimeout.toMillis());
+            s.setTcpNoDelay(true);
+            if (options.tls != null) {  // the handshake within what is left of connectTimeout
+                long left = (deadline - System.nanoTime()) / 1_000_000;
+                if (left <= 0) throw new java.net.SocketTimeoutException("connect timed out");
+                s = Tls.handshake(options.tls, s, host, port, true, options.tlsServerName, left);
+            }
+        } catch (IOException e) {
+            s.close();
+            throw e;
+        }
         target = host + ":" + port;
         Connection c = new Connection(s, options, "connection to " + target, this::disconnected);
         connection = c;

@@ -297,8 +297,8 @@ public final class Connection {
             }
             // Flushed: half-close, then wait for the peer to close its side.
             try {
-                socket.shutdownOutput();
-            } catch (IOException ignored) {
+                socket.shutdownOutput();  // TCP FIN; TLS (SSLSocket): close_notify
+            } catch (IOException | UnsupportedOperationException ignored) {
                 // the peer went away
             }
             long deadline = System.nanoTime() + options.shutdownTimeout.toNanos();

@@ -24,6 +24,10 @@ public final class Options {
     public Duration connectTimeout = Duration.ofSeconds(5);
     public Duration requestTimeout = Duration.ofSeconds(10);
     public Duration shutdownTimeout = Duration.ofSeconds(5);
+    /** TLS (null: plain TCP): a context from {@link Tls#serverContext} or {@link Tls#clientContext}. */
+    public javax.net.ssl.SSLContext tls = null;
+    /** Client: the name the server's certificate must carry (null: the host connected to). */
+    public String tlsServerName = null;
     /** One line per connection accepted and closed, with the reason. */
     public Consumer<String> log = line -> System.err.println(line);
 

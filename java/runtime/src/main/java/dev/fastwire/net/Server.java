@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
- * A TCP server: listens on one address (0.0.0.0 or :: for all), serves many clients at
+ * A TCP (or, with {@link Options#tls}, TLS) server: listens on one address (0.0.0.0 or :: for all), serves many clients at
  * once, each connection with its own receiver (made by the factory, given the connection
  * to answer on) and its own bounded send queue. {@link #stop()} is graceful: it stops
  * accepting and handling input, flushes every queue, half-closes, and closes each
@@ -89,20 +89,55 @@ public final class Server implements AutoCloseable {
             } catch (IOException ignored) {
                 // not essential
             }
-            Connection[] holder = new Connection[1];
-            Connection c = new Connection(s, options, name, () -> connections.remove(holder[0]));
-            holder[0] = c;
-            connections.add(c);
-            options.log.accept(name + " accepted");
-            Receiver r;
-            try {
-                r = factory.apply(c);
-            } catch (RuntimeException e) {
-                c.abort("handler failed: " + e);
+            if (options.tls != null) {  // the handshake on its own thread, within connectTimeout
+                Socket plain = s;
+                Thread t = new Thread(() -> {
+                    Socket secure;
+                    try {
+                        secure = Tls.handshake(options.tls, plain, null, plain.getPort(), false, null,
+                            options.connectTimeout.toMillis());
+                    } catch (IOException | RuntimeException e) {
+                        options.log.accept(name + " closed: TLS handshake failed: " + e.getMessage());
+                        try {
+                            plain.close();
+                        } catch (IOException ignored) {
+                            // closed anyway
+                        }
+                        return;
+                    }
+                    open(secure, name);
+                }, name + " handshake");
+                t.setDaemon(true);
+                t.start();
                 continue;
             }
-            c.start(r);
+            open(s, name);
         }
+    }
+
+    private void open(Socket s, String name) {
+        if (stopping) {
+            options.log.accept(name + " refused");
+            try {
+                s.close();
+            } catch (IOException ignored) {
+                // refused anyway
+            }
+            return;
+        }
+        Connection[] holder = new Connection[1];
+        Connection c = new Connection(s, options, name, () -> connections.remove(holder[0]));
+        holder[0] = c;
+        connections.add(c);
+        options.log.accept(name + " accepted");
+        Receiver r;
+        try {
+            r = factory.apply(c);
+        } catch (RuntimeException e) {
+            c.abort("handler failed: " + e);
+            return;
+        }
+        c.start(r);
     }
 
     private void tickLoop() {

@@ -1,0 +1,153 @@
+package dev.fastwire;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Static helpers that generated code calls for the fields it writes and reads in line
+ * (strings, bytes, an optional's block, a sequence's block): direct calls the JIT always
+ * binds and inlines, where the composed {@link Codec}s need a virtual call per value. The
+ * checks are the ones the codecs make (see {@link Reader}).
+ */
+public final class Direct {
+    private Direct() {
+    }
+
+    // ---- string and bytes -------------------------------------------------------------
+
+    public static void vputString(Writer w, int pos, int base, String v) {
+        int at = Utf8.put(w, v);
+        Writer.I32.set(w.buf, pos, at - base);
+    }
+
+    public static String vgetString(Reader r, int pos, int base, String reuse) {
+        long off = r.u32(pos);
+        if (off == 0) return "";
+        int p = r.block(base, off, pos + 4);
+        int n = r.len;
+        return reuse != null && Utf8.sameAscii(reuse, r.buf, p, n) ? reuse : Utf8.decode(r.buf, p, n);
+    }
+
+    /** Checks a string's or bytes' block. */
+    public static void vcheckText(Reader r, int pos, int base) {
+        long off = r.u32(pos);
+        if (off != 0) r.block(base, off, pos + 4);
+    }
+
+    public static void fputString(Writer w, String v) {
+        Utf8.put(w, v);
+    }
+
+    public static String fgetString(Reader r, String reuse) {
+        int n = textLength(r);
+        int p = r.take(n);
+        return reuse != null && Utf8.sameAscii(reuse, r.buf, p, n) ? reuse : Utf8.decode(r.buf, p, n);
+    }
+
+    public static void fcheckText(Reader r) {
+        r.take(textLength(r));
+    }
+
+    private static int textLength(Reader r) {
+        long n = r.u32(r.take(4));
+        if (n > r.end - r.pos) throw Reader.fail("truncated");
+        return (int) n;
+    }
+
+    public static void vputBytes(Writer w, int pos, int base, byte[] v) {
+        Codecs.BYTES.vput(w, pos, base, v);
+    }
+
+    public static byte[] vgetBytes(Reader r, int pos, int base) {
+        long off = r.u32(pos);
+        if (off == 0) return new byte[0];
+        int p = r.block(base, off, pos + 4);
+        return java.util.Arrays.copyOfRange(r.buf, p, p + r.len);
+    }
+
+    public static void fputBytes(Writer w, byte[] v) {
+        Codecs.BYTES.fput(w, v);
+    }
+
+    public static byte[] fgetBytes(Reader r) {
+        int n = textLength(r);
+        int p = r.take(n);
+        return java.util.Arrays.copyOfRange(r.buf, p, p + n);
+    }
+
+    // ---- T? ------------------------------------------------------------------------------
+
+    /**
+     * Writes an optional's [u8 flag][u32 offset] at pos; when present, reserves the value's
+     * slot of `slot` bytes and returns its position (offsets inside it are relative to it),
+     * else returns -1.
+     */
+    public static int vputOptional(Writer w, int pos, int base, boolean present, int slot) {
+        if (!present) {
+            w.buf[pos] = 0;
+            Writer.I32.set(w.buf, pos + 1, 0);
+            return -1;
+        }
+        int q = w.allocRaw(slot);
+        w.buf[pos] = 1;
+        Writer.I32.set(w.buf, pos + 1, q - base);
+        return q;
+    }
+
+    /** The position of a present optional's value slot, checked; -1 when absent. */
+    public static int vgetOptional(Reader r, int pos, int base, int slot) {
+        if (r.buf[pos] == 0) return -1;
+        return r.optional(base, r.u32(pos + 1), pos + 5, slot);
+    }
+
+    /** The final format's presence flag, checked. */
+    public static boolean fpresent(Reader r) {
+        return r.buf[r.take(1)] != 0;
+    }
+
+    // ---- T[] and T() ---------------------------------------------------------------------
+
+    /**
+     * Appends a sequence's block of n slots of `slot` bytes, writes its offset at pos and
+     * returns the first slot's position (every slot is written by the caller).
+     */
+    public static int vputSequence(Writer w, int pos, int base, int n, int slot) {
+        long size = 4 + (long) n * slot;
+        if (size > Integer.MAX_VALUE) throw new EncodeException("collection too large");
+        int at = w.allocRaw((int) size);
+        byte[] b = w.buf;
+        Writer.I32.set(b, at, n);
+        Writer.I32.set(b, pos, at - base);
+        return at + 4;
+    }
+
+    /**
+     * The first slot of a sequence's block at pos, checked, the count in {@link Reader#len};
+     * -1 for an empty sequence (offset 0).
+     */
+    public static int vgetSequence(Reader r, int pos, int base, int slot) {
+        long off = r.u32(pos);
+        if (off == 0) return -1;
+        return r.counted(base, off, pos + 4, slot);
+    }
+
+    /** The list to fill: `reuse` when given, else a new one. */
+    public static <T> List<T> list(List<T> reuse) {
+        return reuse != null ? reuse : new ArrayList<>();
+    }
+
+    /** Sets or appends element i of a list being refilled. */
+    public static <T> void set(List<T> out, int i, int old, T x) {
+        if (i < old) {
+            out.set(i, x);
+        } else {
+            out.add(x);
+        }
+    }
+
+    /** Drops the elements after the first n of a refilled list. */
+    public static <T> void trim(List<T> out, int n) {
+        int old = out.size();
+        if (old > n) out.subList(n, old).clear();
+    }
+}
