@@ -2,6 +2,7 @@
 // Everything is little-endian, unaligned and unpadded (docs/wire-format.md).
 using System;
 using System.Collections.Generic;
+using System.Runtime.CompilerServices;
 
 namespace Fastwire
 {
@@ -58,25 +59,36 @@ namespace Fastwire
         public long MaxZeroSizeElements = 65536;
         public static readonly Limits Default = new Limits();
 
-        internal int Depth { get { return Math.Max(0, Math.Min(MaxDepth, MaxDepthCap)); } }
+        internal int Depth { [MethodImpl(MethodImplOptions.AggressiveInlining)] get { return Math.Max(0, Math.Min(MaxDepth, MaxDepthCap)); } }
     }
 
     /// <summary>Little-endian loads and stores.</summary>
     public static class Le
     {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static uint U32(byte[] b, int p) { return (uint)(b[p] | b[p + 1] << 8 | b[p + 2] << 16 | b[p + 3] << 24); }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static int I32(byte[] b, int p) { return b[p] | b[p + 1] << 8 | b[p + 2] << 16 | b[p + 3] << 24; }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static ushort U16(byte[] b, int p) { return (ushort)(b[p] | b[p + 1] << 8); }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static ulong U64(byte[] b, int p) { return U32(b, p) | (ulong)U32(b, p + 4) << 32; }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static void Put(byte[] b, int p, uint v)
         {
             b[p] = (byte)v; b[p + 1] = (byte)(v >> 8); b[p + 2] = (byte)(v >> 16); b[p + 3] = (byte)(v >> 24);
         }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static void Put(byte[] b, int p, ushort v) { b[p] = (byte)v; b[p + 1] = (byte)(v >> 8); }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static void Put(byte[] b, int p, ulong v) { Put(b, p, (uint)v); Put(b, p + 4, (uint)(v >> 32)); }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static double F64(byte[] b, int p) { return BitConverter.Int64BitsToDouble((long)U64(b, p)); }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static void PutF64(byte[] b, int p, double v) { Put(b, p, (ulong)BitConverter.DoubleToInt64Bits(v)); }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static float F32(byte[] b, int p) { var u = new FloatBits { U = U32(b, p) }; return u.F; }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static void PutF32(byte[] b, int p, float v) { var u = new FloatBits { F = v }; Put(b, p, u.U); }
 
         [System.Runtime.InteropServices.StructLayout(System.Runtime.InteropServices.LayoutKind.Explicit)]
@@ -89,35 +101,57 @@ namespace Fastwire
 
     /// <summary>
     /// A growable byte buffer that serializers write into; reuse one across messages
-    /// (Reset) to serialize without allocating.
+    /// (Reset) to serialize without allocating. The bytes past Size are kept zero (Reset
+    /// and Truncate clear what they drop), so Append hands out zeroed bytes without clearing
+    /// them one piece at a time; write into Data only below Size.
     /// </summary>
     public sealed class WriteBuffer
     {
         public byte[] Data;
-        public int Size;
+        int size;
+
+        /// <summary>Bytes written; shrink it with Truncate or Reset.</summary>
+        public int Size { get { return size; } }
 
         public WriteBuffer(int capacity = 256) { Data = new byte[Math.Max(capacity, 16)]; }
 
-        public void Reset() { Size = 0; }
+        /// <summary>Empties the buffer (its bytes are cleared, the capacity kept).</summary>
+        public void Reset() { Truncate(0); }
+
+        /// <summary>Drops the bytes from n on (cleared).</summary>
+        public void Truncate(int n)
+        {
+            if (n < 0 || n > size) throw new ArgumentOutOfRangeException("n");
+            if (size > n) Array.Clear(Data, n, size - n);
+            size = n;
+        }
 
         /// <summary>Appends n zero bytes; returns where they start.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public int Append(int n)
         {
-            int at = Size;
-            long need = (long)at + n;
-            if (need > Data.Length) Grow(need);
-            else Array.Clear(Data, at, n);
-            Size = (int)need;
+            int at = size;
+            if (n > Data.Length - at) return GrowFor(n);
+            size = at + n;
             return at;
         }
 
         /// <summary>Appends n bytes whose content the caller writes at once (not zeroed).</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public int Reserve(int n)
         {
-            int at = Size;
+            int at = size;
+            if (n > Data.Length - at) return GrowFor(n);
+            size = at + n;
+            return at;
+        }
+
+        int GrowFor(int n)
+        {
+            int at = size;
             long need = (long)at + n;
-            if (need > Data.Length) Grow(need);
-            Size = (int)need;
+            Grow(need);
+            size = (int)need;
             return at;
         }
 
@@ -127,7 +161,7 @@ namespace Fastwire
                 throw new FastwireException(ErrorCode.TooLarge, "a message larger than 4 GiB - 1");
             long cap = Math.Max(need, Math.Min((long)Data.Length * 2, int.MaxValue - 64));
             var d = new byte[cap];
-            Buffer.BlockCopy(Data, 0, d, 0, Size);
+            Buffer.BlockCopy(Data, 0, d, 0, size);
             Data = d;
         }
 
@@ -139,8 +173,8 @@ namespace Fastwire
 
         public byte[] ToArray()
         {
-            var r = new byte[Size];
-            Buffer.BlockCopy(Data, 0, r, 0, Size);
+            var r = new byte[size];
+            Buffer.BlockCopy(Data, 0, r, 0, size);
             return r;
         }
     }
@@ -165,6 +199,7 @@ namespace Fastwire
         // ---- versioned ---------------------------------------------------------------
 
         /// <summary>A [u32 length][bytes] block at base+off; returns the payload position.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public int Block(int bas, uint off, int slotEnd, out int n)
         {
             int end = End;
@@ -200,6 +235,7 @@ namespace Fastwire
         }
 
         /// <summary>A struct body at base+off: forward, inside, size &gt;= 8, the type, the depth.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public int Enter(int bas, uint off, int slotEnd, uint type, int d, out int stored)
         {
             int end = End;
@@ -243,6 +279,7 @@ namespace Fastwire
         }
 
         /// <summary>A [u32 count][count x elemSlot] block; returns the first element's position.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public int Count(int bas, uint off, int slotEnd, int elemSlot, out int n)
         {
             int end = End;
@@ -281,6 +318,7 @@ namespace Fastwire
         }
 
         /// <summary>A set optional's value block of `need` bytes.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public int Optional(int bas, uint off, int slotEnd, int need)
         {
             int end = End;
@@ -310,12 +348,14 @@ namespace Fastwire
         // ---- final -------------------------------------------------------------------
 
         /// <summary>Checks that n bytes are left at p.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void Need(int p, int n)
         {
             if ((long)p + n > End) throw FastwireException.Truncated();
         }
 
         /// <summary>A final count at p, checked against the bytes left (or the zero-size allowance).</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public int FinalCount(int p, int elemMin)
         {
             if ((long)p + 4 > End) throw FastwireException.Truncated();

@@ -1,6 +1,7 @@
 // fastwire C# runtime: the protocol's Sender and Receiver bases (docs/transport.md,
 // docs/wire-format.md "Streams"): a stream is root models one after another.
 using System;
+using System.Runtime.CompilerServices;
 using System.Collections.Generic;
 
 namespace Fastwire
@@ -304,6 +305,7 @@ namespace Fastwire
             Le.Put(b, slot, (uint)(at - bas));
         }
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static string VGetString(Reader r, int slot, int bas)
         {
             uint off = Le.U32(r.B, slot);
@@ -324,6 +326,7 @@ namespace Fastwire
             return v;
         }
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static void VCheckText(Reader r, int slot, int bas)
         {
             uint off = Le.U32(r.B, slot);
@@ -333,6 +336,7 @@ namespace Fastwire
         }
 
         // [u32 length][bytes] of an ASCII string in one pass; -1 (nothing written) when it is not ASCII.
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         static int PutAscii(WriteBuffer w, string v)
         {
             int len = v.Length;
@@ -342,7 +346,7 @@ namespace Fastwire
             for (int i = 0; i < len; i++)
             {
                 char c = v[i];
-                if (c >= 0x80) { w.Size = at; return -1; }
+                if (c >= 0x80) { w.Truncate(at); return -1; }
                 b[p + i] = (byte)c;
             }
             Le.Put(b, at, (uint)len);
@@ -366,6 +370,7 @@ namespace Fastwire
             Buffer.BlockCopy(v, 0, w.Data, at + 4, v.Length);
         }
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         static int Length(Reader r, int p)
         {
             if ((long)p + 4 > r.End) throw FastwireException.Truncated();
@@ -374,6 +379,7 @@ namespace Fastwire
             return (int)n;
         }
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static string FGetString(Reader r, ref int p)
         {
             int n = Length(r, p);
@@ -391,6 +397,7 @@ namespace Fastwire
             return v;
         }
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static void FCheckText(Reader r, ref int p)
         {
             p += 4 + Length(r, p);

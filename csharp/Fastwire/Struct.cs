@@ -1,6 +1,7 @@
 // fastwire C# runtime: the base of generated struct codecs, root models and equality helpers.
 using System;
 using System.Collections.Generic;
+using System.Runtime.CompilerServices;
 using System.Text;
 
 namespace Fastwire
@@ -159,8 +160,8 @@ namespace Fastwire
                 Le.Put(w.Data, start, (uint)size);
                 return size;
             }
-            catch (FastwireException) { w.Size = start; throw; }
-            catch (NullReferenceException e) { w.Size = start; throw new FastwireException(ErrorCode.WrongType, "a null where the schema has a value (" + e.Message + ")"); }
+            catch (FastwireException) { w.Truncate(start); throw; }
+            catch (NullReferenceException e) { w.Truncate(start); throw new FastwireException(ErrorCode.WrongType, "a null where the schema has a value (" + e.Message + ")"); }
         }
 
         public byte[] Serialize(T value)
@@ -172,6 +173,7 @@ namespace Fastwire
             }
         }
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         Reader Root(byte[] buf, int offset, int count, out uint root)
         {
             if (offset < 0 || count < 0 || (long)offset + count > buf.Length) throw new ArgumentOutOfRangeException("offset");
@@ -245,8 +247,8 @@ namespace Fastwire
                 Le.Put(w.Data, start + 4, codec.Type);
                 return size;
             }
-            catch (FastwireException) { w.Size = start; throw; }
-            catch (NullReferenceException e) { w.Size = start; throw new FastwireException(ErrorCode.WrongType, "a null where the schema has a value (" + e.Message + ")"); }
+            catch (FastwireException) { w.Truncate(start); throw; }
+            catch (NullReferenceException e) { w.Truncate(start); throw new FastwireException(ErrorCode.WrongType, "a null where the schema has a value (" + e.Message + ")"); }
         }
 
         public byte[] Serialize(T value)
@@ -258,6 +260,7 @@ namespace Fastwire
             }
         }
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         Reader Root(byte[] buf, int offset, int count)
         {
             if (offset < 0 || count < 0 || (long)offset + count > buf.Length) throw new ArgumentOutOfRangeException("offset");
