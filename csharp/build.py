@@ -40,7 +40,7 @@ def build_runtime() -> str:
     sources = sorted(glob.glob(os.path.join(HERE, "Fastwire", "*.cs")))
     if not fresh(DLL, sources + [__file__]):
         os.makedirs(OUT, exist_ok=True)
-        mcs(["-target:library", "-out:" + DLL, "-r:System.Numerics.dll", *sources])
+        mcs(["-target:library", "-unsafe", "-out:" + DLL, "-r:System.Numerics.dll", *sources])
     return DLL
 
 

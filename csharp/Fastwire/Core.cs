@@ -184,16 +184,30 @@ namespace Fastwire
     /// (versioned: bytes the walk may still visit) and the zero-size element allowance
     /// (final). Positions are absolute indexes into B.
     /// </summary>
-    public sealed class Reader
+    public sealed unsafe class Reader
     {
         public byte[] B;
         public int End;
         public long Budget;
         public long ZeroLeft;
 
+        // B pinned: the models set it inside a `fixed` block around the whole read, so the
+        // checks below read the lengths, offsets and sizes they check with one load each and
+        // no array bounds check (Mono checks every byte[] access). Each read is at a position
+        // these checks have just proven inside [0, End) (End <= B.Length).
+        internal byte* P;
+        static readonly bool Little = BitConverter.IsLittleEndian;
+
         public Reader(byte[] b, int end, long budget, long zeroLeft)
         {
             B = b; End = end; Budget = budget; ZeroLeft = zeroLeft;
+        }
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        internal uint At32(int p)
+        {
+            byte* q = P + p;
+            return Little ? *(uint*)q : (uint)(q[0] | q[1] << 8 | q[2] << 16 | q[3] << 24);
         }
 
         // ---- versioned ---------------------------------------------------------------
@@ -208,8 +222,7 @@ namespace Fastwire
                 int pos = bas + (int)off;
                 if (pos >= slotEnd && pos <= end - 4)
                 {
-                    byte[] b = B;
-                    uint len = (uint)(b[pos] | b[pos + 1] << 8 | b[pos + 2] << 16 | b[pos + 3] << 24);
+                    uint len = At32(pos);
                     long budget = Budget - 4 - len;
                     if (len <= (uint)(end - pos - 4) && budget >= 0)
                     {
@@ -245,9 +258,8 @@ namespace Fastwire
                 int pos = bas + (int)off;
                 if (pos >= slotEnd && pos <= end - 8)
                 {
-                    byte[] b = B;
-                    uint size = (uint)(b[pos] | b[pos + 1] << 8 | b[pos + 2] << 16 | b[pos + 3] << 24);
-                    uint found = (uint)(b[pos + 4] | b[pos + 5] << 8 | b[pos + 6] << 16 | b[pos + 7] << 24);
+                    uint size = At32(pos);
+                    uint found = At32(pos + 4);
                     long budget = Budget - size;
                     if (size >= 8 && size <= (uint)(end - pos) && found == type && d > 0 && budget >= 0)
                     {
@@ -288,8 +300,7 @@ namespace Fastwire
                 int pos = bas + (int)off;
                 if (pos >= slotEnd && pos <= end - 4)
                 {
-                    byte[] b = B;
-                    uint count = (uint)(b[pos] | b[pos + 1] << 8 | b[pos + 2] << 16 | b[pos + 3] << 24);
+                    uint count = At32(pos);
                     if (count <= (uint)(end - pos - 4) / (uint)elemSlot)
                     {
                         long budget = Budget - 4 - (long)count * elemSlot;
@@ -359,7 +370,7 @@ namespace Fastwire
         public int FinalCount(int p, int elemMin)
         {
             if ((long)p + 4 > End) throw FastwireException.Truncated();
-            uint n = Le.U32(B, p);
+            uint n = At32(p);
             if (elemMin > 0)
             {
                 if (n > (End - (long)p - 4) / elemMin) throw FastwireException.Truncated();

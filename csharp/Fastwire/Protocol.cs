@@ -374,7 +374,7 @@ namespace Fastwire
         static int Length(Reader r, int p)
         {
             if ((long)p + 4 > r.End) throw FastwireException.Truncated();
-            uint n = Le.U32(r.B, p);
+            uint n = r.At32(p);
             if (n > r.End - (long)p - 4) throw FastwireException.Truncated();
             return (int)n;
         }

@@ -193,11 +193,16 @@ namespace Fastwire
         }
 
         /// <summary>Checks the model at `offset`; returns its size or throws FastwireException.</summary>
-        public int Validate(byte[] buf, int offset, int count)
+        public unsafe int Validate(byte[] buf, int offset, int count)
         {
             uint root;
             Reader r = Root(buf, offset, count, out root);
-            codec.VCheck(r, 4, 0, Limits.Depth);
+            fixed (byte* p = r.B)
+            {
+                r.P = p;
+                codec.VCheck(r, 4, 0, Limits.Depth);
+                r.P = null;
+            }
             return r.End;
         }
 
@@ -212,11 +217,17 @@ namespace Fastwire
 
         public T Deserialize(byte[] buf) { return Deserialize(buf, 0, buf.Length); }
 
-        public T Deserialize(byte[] buf, int offset, int count)
+        public unsafe T Deserialize(byte[] buf, int offset, int count)
         {
             uint root;
             Reader r = Root(buf, offset, count, out root);
-            return codec.VGet(r, 4, 0, Limits.Depth);
+            fixed (byte* p = r.B)
+            {
+                r.P = p;
+                T v = codec.VGet(r, 4, 0, Limits.Depth);
+                r.P = null;
+                return v;
+            }
         }
     }
 
@@ -280,11 +291,16 @@ namespace Fastwire
             return new Reader(b, (int)size, 0, Limits.MaxZeroSizeElements);
         }
 
-        public int Validate(byte[] buf, int offset, int count)
+        public unsafe int Validate(byte[] buf, int offset, int count)
         {
             Reader r = Root(buf, offset, count);
             int p = 8;
-            codec.FCheck(r, ref p, Limits.Depth);
+            fixed (byte* q = r.B)
+            {
+                r.P = q;
+                codec.FCheck(r, ref p, Limits.Depth);
+                r.P = null;
+            }
             if (p != r.End) throw new FastwireException(p > r.End ? ErrorCode.Truncated : ErrorCode.BadSize);
             return p;
         }
@@ -299,11 +315,17 @@ namespace Fastwire
 
         public T Deserialize(byte[] buf) { return Deserialize(buf, 0, buf.Length); }
 
-        public T Deserialize(byte[] buf, int offset, int count)
+        public unsafe T Deserialize(byte[] buf, int offset, int count)
         {
             Reader r = Root(buf, offset, count);
             int p = 8;
-            T v = codec.FGet(r, ref p, Limits.Depth);
+            T v;
+            fixed (byte* q = r.B)
+            {
+                r.P = q;
+                v = codec.FGet(r, ref p, Limits.Depth);
+                r.P = null;
+            }
             if (p != r.End) throw new FastwireException(p > r.End ? ErrorCode.Truncated : ErrorCode.BadSize);
             return v;
         }
