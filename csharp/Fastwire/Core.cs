@@ -210,6 +210,25 @@ namespace Fastwire
             return Little ? *(uint*)q : (uint)(q[0] | q[1] << 8 | q[2] << 16 | q[3] << 24);
         }
 
+        // Loads for generated code, at positions it has checked (Enter, Block, Count,
+        // Optional, Need) and only while a model's read runs (P set). Not for other use: they
+        // check nothing. 64-bit values are read as two 32-bit loads (unaligned 64-bit loads
+        // fault on 32-bit ARM).
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public byte U8(int p) { return P[p]; }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public ushort U16(int p) { byte* q = P + p; return (ushort)(q[0] | q[1] << 8); }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public uint U32(int p) { return At32(p); }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public int I32(int p) { return (int)At32(p); }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public ulong U64(int p) { return At32(p) | (ulong)At32(p + 4) << 32; }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public float F32(int p) { uint u = At32(p); return *(float*)&u; }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public double F64(int p) { ulong u = At32(p) | (ulong)At32(p + 4) << 32; return *(double*)&u; }
+
         // ---- versioned ---------------------------------------------------------------
 
         /// <summary>A [u32 length][bytes] block at base+off; returns the payload position.</summary>

@@ -308,7 +308,7 @@ namespace Fastwire
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static string VGetString(Reader r, int slot, int bas)
         {
-            uint off = Le.U32(r.B, slot);
+            uint off = r.At32(slot);
             if (off == 0) return "";
             int n;
             int p = r.Block(bas, off, slot + 4, out n);
@@ -317,7 +317,7 @@ namespace Fastwire
 
         public static byte[] VGetBytes(Reader r, int slot, int bas)
         {
-            uint off = Le.U32(r.B, slot);
+            uint off = r.At32(slot);
             if (off == 0) return new byte[0];
             int n;
             int p = r.Block(bas, off, slot + 4, out n);
@@ -329,7 +329,7 @@ namespace Fastwire
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static void VCheckText(Reader r, int slot, int bas)
         {
-            uint off = Le.U32(r.B, slot);
+            uint off = r.At32(slot);
             if (off == 0) return;
             int n;
             r.Block(bas, off, slot + 4, out n);

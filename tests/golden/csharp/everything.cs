@@ -1372,71 +1372,71 @@ namespace com.example.fastwire.everything.Fbe
         public static global::com.example.fastwire.everything.Primitives VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 110U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 110U, d, out stored);
             byte[] b = r.B;
             d -= 1;
             global::com.example.fastwire.everything.Primitives v;
             if (stored >= 177)
             {
                 v = new global::com.example.fastwire.everything.Primitives(global::Fastwire.Bare.Value);
-                v.f_bool = b[pos + 8] != 0;
-                v.f_byte = b[pos + 9];
-                v.f_char = (char)b[pos + 10];
-                v.f_wchar = global::Fastwire.Le.U32(b, pos + 11);
-                v.f_int8 = (sbyte)b[pos + 15];
-                v.f_uint8 = b[pos + 16];
-                v.f_int16 = (short)global::Fastwire.Le.U16(b, pos + 17);
-                v.f_uint16 = global::Fastwire.Le.U16(b, pos + 19);
-                v.f_int32 = global::Fastwire.Le.I32(b, pos + 21);
-                v.f_uint32 = global::Fastwire.Le.U32(b, pos + 25);
-                v.f_int64 = (long)global::Fastwire.Le.U64(b, pos + 29);
-                v.f_uint64 = global::Fastwire.Le.U64(b, pos + 37);
-                v.f_float = global::Fastwire.Le.F32(b, pos + 45);
-                v.f_double = global::Fastwire.Le.F64(b, pos + 49);
+                v.f_bool = r.U8(pos + 8) != 0;
+                v.f_byte = r.U8(pos + 9);
+                v.f_char = (char)r.U8(pos + 10);
+                v.f_wchar = r.U32(pos + 11);
+                v.f_int8 = (sbyte)r.U8(pos + 15);
+                v.f_uint8 = r.U8(pos + 16);
+                v.f_int16 = (short)r.U16(pos + 17);
+                v.f_uint16 = r.U16(pos + 19);
+                v.f_int32 = r.I32(pos + 21);
+                v.f_uint32 = r.U32(pos + 25);
+                v.f_int64 = (long)r.U64(pos + 29);
+                v.f_uint64 = r.U64(pos + 37);
+                v.f_float = r.F32(pos + 45);
+                v.f_double = r.F64(pos + 49);
                 v.f_decimal = global::Fastwire.Decimals.Read(b, pos + 57);
                 v.f_string = global::Fastwire.Wire.VGetString(r, pos + 73, pos);
                 v.f_bytes = global::Fastwire.Wire.VGetBytes(r, pos + 77, pos);
-                v.f_epoch = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 81));
-                v.f_utc = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 89));
-                v.f_ns = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 97));
+                v.f_epoch = new global::Fastwire.Timestamp(r.U64(pos + 81));
+                v.f_utc = new global::Fastwire.Timestamp(r.U64(pos + 89));
+                v.f_ns = new global::Fastwire.Timestamp(r.U64(pos + 97));
                 v.f_uuid0 = global::Fastwire.Uuid.Read(b, pos + 105);
                 v.f_uuid1 = global::Fastwire.Uuid.Read(b, pos + 121);
                 v.f_uuid4 = global::Fastwire.Uuid.Read(b, pos + 137);
                 v.f_uuid = global::Fastwire.Uuid.Read(b, pos + 153);
                 v.password = global::Fastwire.Wire.VGetString(r, pos + 169, pos);
-                v.legacy = global::Fastwire.Le.I32(b, pos + 173);
+                v.legacy = r.I32(pos + 173);
             }
             else
             {
                 v = new global::com.example.fastwire.everything.Primitives();
                 if (stored >= 9)
-                    v.f_bool = b[pos + 8] != 0;
+                    v.f_bool = r.U8(pos + 8) != 0;
                 if (stored >= 10)
-                    v.f_byte = b[pos + 9];
+                    v.f_byte = r.U8(pos + 9);
                 if (stored >= 11)
-                    v.f_char = (char)b[pos + 10];
+                    v.f_char = (char)r.U8(pos + 10);
                 if (stored >= 15)
-                    v.f_wchar = global::Fastwire.Le.U32(b, pos + 11);
+                    v.f_wchar = r.U32(pos + 11);
                 if (stored >= 16)
-                    v.f_int8 = (sbyte)b[pos + 15];
+                    v.f_int8 = (sbyte)r.U8(pos + 15);
                 if (stored >= 17)
-                    v.f_uint8 = b[pos + 16];
+                    v.f_uint8 = r.U8(pos + 16);
                 if (stored >= 19)
-                    v.f_int16 = (short)global::Fastwire.Le.U16(b, pos + 17);
+                    v.f_int16 = (short)r.U16(pos + 17);
                 if (stored >= 21)
-                    v.f_uint16 = global::Fastwire.Le.U16(b, pos + 19);
+                    v.f_uint16 = r.U16(pos + 19);
                 if (stored >= 25)
-                    v.f_int32 = global::Fastwire.Le.I32(b, pos + 21);
+                    v.f_int32 = r.I32(pos + 21);
                 if (stored >= 29)
-                    v.f_uint32 = global::Fastwire.Le.U32(b, pos + 25);
+                    v.f_uint32 = r.U32(pos + 25);
                 if (stored >= 37)
-                    v.f_int64 = (long)global::Fastwire.Le.U64(b, pos + 29);
+                    v.f_int64 = (long)r.U64(pos + 29);
                 if (stored >= 45)
-                    v.f_uint64 = global::Fastwire.Le.U64(b, pos + 37);
+                    v.f_uint64 = r.U64(pos + 37);
                 if (stored >= 49)
-                    v.f_float = global::Fastwire.Le.F32(b, pos + 45);
+                    v.f_float = r.F32(pos + 45);
                 if (stored >= 57)
-                    v.f_double = global::Fastwire.Le.F64(b, pos + 49);
+                    v.f_double = r.F64(pos + 49);
                 if (stored >= 73)
                     v.f_decimal = global::Fastwire.Decimals.Read(b, pos + 57);
                 if (stored >= 77)
@@ -1444,11 +1444,11 @@ namespace com.example.fastwire.everything.Fbe
                 if (stored >= 81)
                     v.f_bytes = global::Fastwire.Wire.VGetBytes(r, pos + 77, pos);
                 if (stored >= 89)
-                    v.f_epoch = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 81));
+                    v.f_epoch = new global::Fastwire.Timestamp(r.U64(pos + 81));
                 if (stored >= 97)
-                    v.f_utc = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 89));
+                    v.f_utc = new global::Fastwire.Timestamp(r.U64(pos + 89));
                 if (stored >= 105)
-                    v.f_ns = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 97));
+                    v.f_ns = new global::Fastwire.Timestamp(r.U64(pos + 97));
                 if (stored >= 121)
                     v.f_uuid0 = global::Fastwire.Uuid.Read(b, pos + 105);
                 if (stored >= 137)
@@ -1460,7 +1460,7 @@ namespace com.example.fastwire.everything.Fbe
                 if (stored >= 173)
                     v.password = global::Fastwire.Wire.VGetString(r, pos + 169, pos);
                 if (stored >= 177)
-                    v.legacy = global::Fastwire.Le.I32(b, pos + 173);
+                    v.legacy = r.I32(pos + 173);
             }
             return v;
         }
@@ -1468,7 +1468,7 @@ namespace com.example.fastwire.everything.Fbe
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 110U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 110U, d, out stored);
             byte[] b = r.B;
             d -= 1;
             if (stored >= 73)
@@ -1532,20 +1532,20 @@ namespace com.example.fastwire.everything.Fbe
             {
                 r.Need(p, 65);
                 byte[] b = r.B;
-                v.f_bool = b[p + 0] != 0;
-                v.f_byte = b[p + 1];
-                v.f_char = (char)b[p + 2];
-                v.f_wchar = global::Fastwire.Le.U32(b, p + 3);
-                v.f_int8 = (sbyte)b[p + 7];
-                v.f_uint8 = b[p + 8];
-                v.f_int16 = (short)global::Fastwire.Le.U16(b, p + 9);
-                v.f_uint16 = global::Fastwire.Le.U16(b, p + 11);
-                v.f_int32 = global::Fastwire.Le.I32(b, p + 13);
-                v.f_uint32 = global::Fastwire.Le.U32(b, p + 17);
-                v.f_int64 = (long)global::Fastwire.Le.U64(b, p + 21);
-                v.f_uint64 = global::Fastwire.Le.U64(b, p + 29);
-                v.f_float = global::Fastwire.Le.F32(b, p + 37);
-                v.f_double = global::Fastwire.Le.F64(b, p + 41);
+                v.f_bool = r.U8(p + 0) != 0;
+                v.f_byte = r.U8(p + 1);
+                v.f_char = (char)r.U8(p + 2);
+                v.f_wchar = r.U32(p + 3);
+                v.f_int8 = (sbyte)r.U8(p + 7);
+                v.f_uint8 = r.U8(p + 8);
+                v.f_int16 = (short)r.U16(p + 9);
+                v.f_uint16 = r.U16(p + 11);
+                v.f_int32 = r.I32(p + 13);
+                v.f_uint32 = r.U32(p + 17);
+                v.f_int64 = (long)r.U64(p + 21);
+                v.f_uint64 = r.U64(p + 29);
+                v.f_float = r.F32(p + 37);
+                v.f_double = r.F64(p + 41);
                 v.f_decimal = global::Fastwire.Decimals.Read(b, p + 49);
                 p += 65;
             }
@@ -1554,9 +1554,9 @@ namespace com.example.fastwire.everything.Fbe
             {
                 r.Need(p, 88);
                 byte[] b = r.B;
-                v.f_epoch = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, p + 0));
-                v.f_utc = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, p + 8));
-                v.f_ns = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, p + 16));
+                v.f_epoch = new global::Fastwire.Timestamp(r.U64(p + 0));
+                v.f_utc = new global::Fastwire.Timestamp(r.U64(p + 8));
+                v.f_ns = new global::Fastwire.Timestamp(r.U64(p + 16));
                 v.f_uuid0 = global::Fastwire.Uuid.Read(b, p + 24);
                 v.f_uuid1 = global::Fastwire.Uuid.Read(b, p + 40);
                 v.f_uuid4 = global::Fastwire.Uuid.Read(b, p + 56);
@@ -1566,8 +1566,7 @@ namespace com.example.fastwire.everything.Fbe
             v.password = global::Fastwire.Wire.FGetString(r, ref p);
             {
                 r.Need(p, 4);
-                byte[] b = r.B;
-                v.legacy = global::Fastwire.Le.I32(b, p + 0);
+                v.legacy = r.I32(p + 0);
                 p += 4;
             }
             return v;
@@ -1803,8 +1802,7 @@ namespace com.example.fastwire.everything.Fbe
         public static global::com.example.fastwire.everything.Optionals VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 111U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 111U, d, out stored);
             d -= 1;
             global::com.example.fastwire.everything.Optionals v;
             if (stored >= 64)
@@ -1818,20 +1816,20 @@ namespace com.example.fastwire.everything.Fbe
                 v.f_time = F5.VGet(r, pos + 33, pos, d);
                 v.f_enum = F6.VGet(r, pos + 38, pos, d);
                 v.f_flags = F7.VGet(r, pos + 43, pos, d);
-                if (b[pos + 48] == 0) v.f_struct = null;
+                if (r.U8(pos + 48) == 0) v.f_struct = null;
                 else
                 {
-                    int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 48 + 1), pos + 48 + 5, 4);
+                    int q = r.Optional(pos, r.U32(pos + 48 + 1), pos + 48 + 5, 4);
                     v.f_struct = global::com.example.fastwire.everything.Fbe.Primitives.VGetAt(r, q, q, d);
                 }
-                if (b[pos + 53] == 0) v.f_order = null;
+                if (r.U8(pos + 53) == 0) v.f_order = null;
                 else
                 {
-                    int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 53 + 1), pos + 53 + 5, 4);
+                    int q = r.Optional(pos, r.U32(pos + 53 + 1), pos + 53 + 5, 4);
                     v.f_order = global::com.chronoxor.proto.Fbe.Order.VGetAt(r, q, q, d);
                 }
                 v.f_reset = F10.VGet(r, pos + 58, pos, d);
-                v.f_resetReset = b[pos + 63] != 0;
+                v.f_resetReset = r.U8(pos + 63) != 0;
             }
             else
             {
@@ -1854,26 +1852,26 @@ namespace com.example.fastwire.everything.Fbe
                     v.f_flags = F7.VGet(r, pos + 43, pos, d);
                 if (stored >= 53)
                 {
-                    if (b[pos + 48] == 0) v.f_struct = null;
+                    if (r.U8(pos + 48) == 0) v.f_struct = null;
                     else
                     {
-                        int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 48 + 1), pos + 48 + 5, 4);
+                        int q = r.Optional(pos, r.U32(pos + 48 + 1), pos + 48 + 5, 4);
                         v.f_struct = global::com.example.fastwire.everything.Fbe.Primitives.VGetAt(r, q, q, d);
                     }
                 }
                 if (stored >= 58)
                 {
-                    if (b[pos + 53] == 0) v.f_order = null;
+                    if (r.U8(pos + 53) == 0) v.f_order = null;
                     else
                     {
-                        int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 53 + 1), pos + 53 + 5, 4);
+                        int q = r.Optional(pos, r.U32(pos + 53 + 1), pos + 53 + 5, 4);
                         v.f_order = global::com.chronoxor.proto.Fbe.Order.VGetAt(r, q, q, d);
                     }
                 }
                 if (stored >= 63)
                     v.f_reset = F10.VGet(r, pos + 58, pos, d);
                 if (stored >= 64)
-                    v.f_resetReset = b[pos + 63] != 0;
+                    v.f_resetReset = r.U8(pos + 63) != 0;
             }
             return v;
         }
@@ -1881,8 +1879,7 @@ namespace com.example.fastwire.everything.Fbe
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 111U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 111U, d, out stored);
             d -= 1;
             if (stored >= 13)
             F0.VCheck(r, pos + 8, pos, d);
@@ -1902,17 +1899,17 @@ namespace com.example.fastwire.everything.Fbe
             F7.VCheck(r, pos + 43, pos, d);
             if (stored >= 53)
             {
-                if (b[pos + 48] != 0)
+                if (r.U8(pos + 48) != 0)
                 {
-                    int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 48 + 1), pos + 48 + 5, 4);
+                    int q = r.Optional(pos, r.U32(pos + 48 + 1), pos + 48 + 5, 4);
                     global::com.example.fastwire.everything.Fbe.Primitives.VCheckAt(r, q, q, d);
                 }
             }
             if (stored >= 58)
             {
-                if (b[pos + 53] != 0)
+                if (r.U8(pos + 53) != 0)
                 {
-                    int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 53 + 1), pos + 53 + 5, 4);
+                    int q = r.Optional(pos, r.U32(pos + 53 + 1), pos + 53 + 5, 4);
                     global::com.chronoxor.proto.Fbe.Order.VCheckAt(r, q, q, d);
                 }
             }
@@ -1963,16 +1960,15 @@ namespace com.example.fastwire.everything.Fbe
             v.f_enum = F6.FGet(r, ref p, d);
             v.f_flags = F7.FGet(r, ref p, d);
             r.Need(p, 1);
-            if (r.B[p++] == 0) v.f_struct = null;
+            if (r.U8(p++) == 0) v.f_struct = null;
             else v.f_struct = global::com.example.fastwire.everything.Fbe.Primitives.FGetAt(r, ref p, d);
             r.Need(p, 1);
-            if (r.B[p++] == 0) v.f_order = null;
+            if (r.U8(p++) == 0) v.f_order = null;
             else v.f_order = global::com.chronoxor.proto.Fbe.Order.FGetAt(r, ref p, d);
             v.f_reset = F10.FGet(r, ref p, d);
             {
                 r.Need(p, 1);
-                byte[] b = r.B;
-                v.f_resetReset = b[p + 0] != 0;
+                v.f_resetReset = r.U8(p + 0) != 0;
                 p += 1;
             }
             return v;
@@ -1991,9 +1987,9 @@ namespace com.example.fastwire.everything.Fbe
             F6.FCheck(r, ref p, d);
             F7.FCheck(r, ref p, d);
             r.Need(p, 1);
-            if (r.B[p++] != 0) global::com.example.fastwire.everything.Fbe.Primitives.FCheckAt(r, ref p, d);
+            if (r.U8(p++) != 0) global::com.example.fastwire.everything.Fbe.Primitives.FCheckAt(r, ref p, d);
             r.Need(p, 1);
-            if (r.B[p++] != 0) global::com.chronoxor.proto.Fbe.Order.FCheckAt(r, ref p, d);
+            if (r.U8(p++) != 0) global::com.chronoxor.proto.Fbe.Order.FCheckAt(r, ref p, d);
             F10.FCheck(r, ref p, d);
             r.Need(p, 1);
             p += 1;
@@ -2146,8 +2142,7 @@ namespace com.example.fastwire.everything.Fbe
         public static global::com.example.fastwire.everything.Collections VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 112U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 112U, d, out stored);
             d -= 1;
             global::com.example.fastwire.everything.Collections v;
             if (stored >= 90)
@@ -2159,7 +2154,7 @@ namespace com.example.fastwire.everything.Fbe
                 v.f_vector = F3.VGet(r, pos + 38, pos, d);
                 v.f_vector_optional = F4.VGet(r, pos + 42, pos, d);
                 {
-                    uint off = global::Fastwire.Le.U32(b, pos + 46);
+                    uint off = r.U32(pos + 46);
                     global::System.Collections.Generic.List<global::com.chronoxor.proto.Order> list;
                     if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>();
                     else
@@ -2198,7 +2193,7 @@ namespace com.example.fastwire.everything.Fbe
                 if (stored >= 50)
                 {
                     {
-                        uint off = global::Fastwire.Le.U32(b, pos + 46);
+                        uint off = r.U32(pos + 46);
                         global::System.Collections.Generic.List<global::com.chronoxor.proto.Order> list;
                         if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>();
                         else
@@ -2238,8 +2233,7 @@ namespace com.example.fastwire.everything.Fbe
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 112U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 112U, d, out stored);
             d -= 1;
             if (stored >= 30)
             F1.VCheck(r, pos + 20, pos, d);
@@ -2252,7 +2246,7 @@ namespace com.example.fastwire.everything.Fbe
             if (stored >= 50)
             {
                 {
-                    uint off = global::Fastwire.Le.U32(b, pos + 46);
+                    uint off = r.U32(pos + 46);
                     if (off != 0)
                     {
                         int n;
@@ -2496,20 +2490,19 @@ namespace com.example.fastwire.everything.Fbe
         public static global::com.example.fastwire.everything.Fixed VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 500U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 500U, d, out stored);
             d -= 1;
             global::com.example.fastwire.everything.Fixed v;
             if (stored >= 12)
             {
                 v = new global::com.example.fastwire.everything.Fixed(global::Fastwire.Bare.Value);
-                v.id = global::Fastwire.Le.I32(b, pos + 8);
+                v.id = r.I32(pos + 8);
             }
             else
             {
                 v = new global::com.example.fastwire.everything.Fixed();
                 if (stored >= 12)
-                    v.id = global::Fastwire.Le.I32(b, pos + 8);
+                    v.id = r.I32(pos + 8);
             }
             return v;
         }
@@ -2517,7 +2510,7 @@ namespace com.example.fastwire.everything.Fbe
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 500U, d, out stored);
+            r.Enter(bas, r.U32(slot), slot + 4, 500U, d, out stored);
         }
 
         public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Fixed v)
@@ -2537,8 +2530,7 @@ namespace com.example.fastwire.everything.Fbe
             var v = new global::com.example.fastwire.everything.Fixed(global::Fastwire.Bare.Value);
             {
                 r.Need(p, 4);
-                byte[] b = r.B;
-                v.id = global::Fastwire.Le.I32(b, p + 0);
+                v.id = r.I32(p + 0);
                 p += 4;
             }
             return v;
@@ -2608,7 +2600,7 @@ namespace com.example.fastwire.everything.Fbe
         public static global::com.example.fastwire.everything.Next VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 113U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 113U, d, out stored);
             byte[] b = r.B;
             d -= 1;
             global::com.example.fastwire.everything.Next v;
@@ -2629,7 +2621,7 @@ namespace com.example.fastwire.everything.Fbe
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 113U, d, out stored);
+            r.Enter(bas, r.U32(slot), slot + 4, 113U, d, out stored);
         }
 
         public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Next v)
@@ -2720,7 +2712,7 @@ namespace com.example.fastwire.everything.Fbe
         public static global::com.example.fastwire.everything.Shifted VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 300U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 300U, d, out stored);
             byte[] b = r.B;
             d -= 1;
             global::com.example.fastwire.everything.Shifted v;
@@ -2741,7 +2733,7 @@ namespace com.example.fastwire.everything.Fbe
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 300U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 300U, d, out stored);
             byte[] b = r.B;
             d -= 1;
             if (stored >= 24)
@@ -2839,15 +2831,14 @@ namespace com.example.fastwire.everything.Fbe
         public static global::com.example.fastwire.everything.Base VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 301U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 301U, d, out stored);
             d -= 1;
             global::com.example.fastwire.everything.Base v;
             if (stored >= 13)
             {
                 v = new global::com.example.fastwire.everything.Base(global::Fastwire.Bare.Value);
                 v.name = global::Fastwire.Wire.VGetString(r, pos + 8, pos);
-                v.level = (sbyte)b[pos + 12];
+                v.level = (sbyte)r.U8(pos + 12);
             }
             else
             {
@@ -2855,7 +2846,7 @@ namespace com.example.fastwire.everything.Fbe
                 if (stored >= 12)
                     v.name = global::Fastwire.Wire.VGetString(r, pos + 8, pos);
                 if (stored >= 13)
-                    v.level = (sbyte)b[pos + 12];
+                    v.level = (sbyte)r.U8(pos + 12);
             }
             return v;
         }
@@ -2863,7 +2854,7 @@ namespace com.example.fastwire.everything.Fbe
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 301U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 301U, d, out stored);
             d -= 1;
             if (stored >= 12)
             global::Fastwire.Wire.VCheckText(r, pos + 8, pos);
@@ -2888,8 +2879,7 @@ namespace com.example.fastwire.everything.Fbe
             v.name = global::Fastwire.Wire.FGetString(r, ref p);
             {
                 r.Need(p, 1);
-                byte[] b = r.B;
-                v.level = (sbyte)b[p + 0];
+                v.level = (sbyte)r.U8(p + 0);
                 p += 1;
             }
             return v;
@@ -2971,17 +2961,16 @@ namespace com.example.fastwire.everything.Fbe
         public static global::com.example.fastwire.everything.Derived VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 302U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 302U, d, out stored);
             d -= 1;
             global::com.example.fastwire.everything.Derived v;
             if (stored >= 25)
             {
                 v = new global::com.example.fastwire.everything.Derived(global::Fastwire.Bare.Value);
                 v.name = global::Fastwire.Wire.VGetString(r, pos + 8, pos);
-                v.level = (sbyte)b[pos + 12];
-                v.serial = global::Fastwire.Le.I32(b, pos + 13);
-                v.weight = global::Fastwire.Le.F64(b, pos + 17);
+                v.level = (sbyte)r.U8(pos + 12);
+                v.serial = r.I32(pos + 13);
+                v.weight = r.F64(pos + 17);
             }
             else
             {
@@ -2989,11 +2978,11 @@ namespace com.example.fastwire.everything.Fbe
                 if (stored >= 12)
                     v.name = global::Fastwire.Wire.VGetString(r, pos + 8, pos);
                 if (stored >= 13)
-                    v.level = (sbyte)b[pos + 12];
+                    v.level = (sbyte)r.U8(pos + 12);
                 if (stored >= 17)
-                    v.serial = global::Fastwire.Le.I32(b, pos + 13);
+                    v.serial = r.I32(pos + 13);
                 if (stored >= 25)
-                    v.weight = global::Fastwire.Le.F64(b, pos + 17);
+                    v.weight = r.F64(pos + 17);
             }
             return v;
         }
@@ -3001,7 +2990,7 @@ namespace com.example.fastwire.everything.Fbe
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 302U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 302U, d, out stored);
             d -= 1;
             if (stored >= 12)
             global::Fastwire.Wire.VCheckText(r, pos + 8, pos);
@@ -3028,10 +3017,9 @@ namespace com.example.fastwire.everything.Fbe
             v.name = global::Fastwire.Wire.FGetString(r, ref p);
             {
                 r.Need(p, 13);
-                byte[] b = r.B;
-                v.level = (sbyte)b[p + 0];
-                v.serial = global::Fastwire.Le.I32(b, p + 1);
-                v.weight = global::Fastwire.Le.F64(b, p + 5);
+                v.level = (sbyte)r.U8(p + 0);
+                v.serial = r.I32(p + 1);
+                v.weight = r.F64(p + 5);
                 p += 13;
             }
             return v;
@@ -3122,18 +3110,17 @@ namespace com.example.fastwire.everything.Fbe
         public static global::com.example.fastwire.everything.MoreDerived VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 303U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 303U, d, out stored);
             d -= 1;
             global::com.example.fastwire.everything.MoreDerived v;
             if (stored >= 26)
             {
                 v = new global::com.example.fastwire.everything.MoreDerived(global::Fastwire.Bare.Value);
                 v.name = global::Fastwire.Wire.VGetString(r, pos + 8, pos);
-                v.level = (sbyte)b[pos + 12];
-                v.serial = global::Fastwire.Le.I32(b, pos + 13);
-                v.weight = global::Fastwire.Le.F64(b, pos + 17);
-                v.last = b[pos + 25] != 0;
+                v.level = (sbyte)r.U8(pos + 12);
+                v.serial = r.I32(pos + 13);
+                v.weight = r.F64(pos + 17);
+                v.last = r.U8(pos + 25) != 0;
             }
             else
             {
@@ -3141,13 +3128,13 @@ namespace com.example.fastwire.everything.Fbe
                 if (stored >= 12)
                     v.name = global::Fastwire.Wire.VGetString(r, pos + 8, pos);
                 if (stored >= 13)
-                    v.level = (sbyte)b[pos + 12];
+                    v.level = (sbyte)r.U8(pos + 12);
                 if (stored >= 17)
-                    v.serial = global::Fastwire.Le.I32(b, pos + 13);
+                    v.serial = r.I32(pos + 13);
                 if (stored >= 25)
-                    v.weight = global::Fastwire.Le.F64(b, pos + 17);
+                    v.weight = r.F64(pos + 17);
                 if (stored >= 26)
-                    v.last = b[pos + 25] != 0;
+                    v.last = r.U8(pos + 25) != 0;
             }
             return v;
         }
@@ -3155,7 +3142,7 @@ namespace com.example.fastwire.everything.Fbe
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 303U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 303U, d, out stored);
             d -= 1;
             if (stored >= 12)
             global::Fastwire.Wire.VCheckText(r, pos + 8, pos);
@@ -3183,11 +3170,10 @@ namespace com.example.fastwire.everything.Fbe
             v.name = global::Fastwire.Wire.FGetString(r, ref p);
             {
                 r.Need(p, 14);
-                byte[] b = r.B;
-                v.level = (sbyte)b[p + 0];
-                v.serial = global::Fastwire.Le.I32(b, p + 1);
-                v.weight = global::Fastwire.Le.F64(b, p + 5);
-                v.last = b[p + 13] != 0;
+                v.level = (sbyte)r.U8(p + 0);
+                v.serial = r.I32(p + 1);
+                v.weight = r.F64(p + 5);
+                v.last = r.U8(p + 13) != 0;
                 p += 14;
             }
             return v;
@@ -3275,7 +3261,7 @@ namespace com.example.fastwire.everything.Fbe
         public static global::com.example.fastwire.everything.Wallet VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 2U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 2U, d, out stored);
             byte[] b = r.B;
             d -= 1;
             global::com.example.fastwire.everything.Wallet v;
@@ -3283,7 +3269,7 @@ namespace com.example.fastwire.everything.Fbe
             {
                 v = new global::com.example.fastwire.everything.Wallet(global::Fastwire.Bare.Value);
                 v.currency = global::Fastwire.Wire.VGetString(r, pos + 8, pos);
-                v.amount = global::Fastwire.Le.F64(b, pos + 12);
+                v.amount = r.F64(pos + 12);
                 v.reserved = global::Fastwire.Decimals.Read(b, pos + 20);
             }
             else
@@ -3292,7 +3278,7 @@ namespace com.example.fastwire.everything.Fbe
                 if (stored >= 12)
                     v.currency = global::Fastwire.Wire.VGetString(r, pos + 8, pos);
                 if (stored >= 20)
-                    v.amount = global::Fastwire.Le.F64(b, pos + 12);
+                    v.amount = r.F64(pos + 12);
                 if (stored >= 36)
                     v.reserved = global::Fastwire.Decimals.Read(b, pos + 20);
             }
@@ -3302,7 +3288,7 @@ namespace com.example.fastwire.everything.Fbe
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 2U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 2U, d, out stored);
             byte[] b = r.B;
             d -= 1;
             if (stored >= 12)
@@ -3332,7 +3318,7 @@ namespace com.example.fastwire.everything.Fbe
             {
                 r.Need(p, 24);
                 byte[] b = r.B;
-                v.amount = global::Fastwire.Le.F64(b, p + 0);
+                v.amount = r.F64(p + 0);
                 v.reserved = global::Fastwire.Decimals.Read(b, p + 8);
                 p += 24;
             }
@@ -3438,25 +3424,24 @@ namespace com.example.fastwire.everything.Fbe
         public static global::com.example.fastwire.everything.ExAccount VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 304U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 304U, d, out stored);
             d -= 1;
             global::com.example.fastwire.everything.ExAccount v;
             if (stored >= 33)
             {
                 v = new global::com.example.fastwire.everything.ExAccount(global::Fastwire.Bare.Value);
-                v.uid = global::Fastwire.Le.I32(b, pos + 8);
+                v.uid = r.I32(pos + 8);
                 v.name = global::Fastwire.Wire.VGetString(r, pos + 12, pos);
-                v.state = (global::com.chronoxor.protoex.State)(b[pos + 16]);
+                v.state = (global::com.chronoxor.protoex.State)(r.U8(pos + 16));
                 v.wallet = global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, pos + 17, pos, d);
-                if (b[pos + 21] == 0) v.asset = null;
+                if (r.U8(pos + 21) == 0) v.asset = null;
                 else
                 {
-                    int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 21 + 1), pos + 21 + 5, 4);
+                    int q = r.Optional(pos, r.U32(pos + 21 + 1), pos + 21 + 5, 4);
                     v.asset = global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, q, q, d);
                 }
                 {
-                    uint off = global::Fastwire.Le.U32(b, pos + 26);
+                    uint off = r.U32(pos + 26);
                     global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order> list;
                     if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>();
                     else
@@ -3468,33 +3453,33 @@ namespace com.example.fastwire.everything.Fbe
                     }
                     v.orders = list;
                 }
-                v.refs = (global::com.example.fastwire.everything.EnumRefs)((short)global::Fastwire.Le.U16(b, pos + 30));
-                v.extra = (global::com.chronoxor.protoex.State)(b[pos + 32]);
+                v.refs = (global::com.example.fastwire.everything.EnumRefs)((short)r.U16(pos + 30));
+                v.extra = (global::com.chronoxor.protoex.State)(r.U8(pos + 32));
             }
             else
             {
                 v = new global::com.example.fastwire.everything.ExAccount();
                 if (stored >= 12)
-                    v.uid = global::Fastwire.Le.I32(b, pos + 8);
+                    v.uid = r.I32(pos + 8);
                 if (stored >= 16)
                     v.name = global::Fastwire.Wire.VGetString(r, pos + 12, pos);
                 if (stored >= 17)
-                    v.state = (global::com.chronoxor.protoex.State)(b[pos + 16]);
+                    v.state = (global::com.chronoxor.protoex.State)(r.U8(pos + 16));
                 if (stored >= 21)
                     v.wallet = global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, pos + 17, pos, d);
                 if (stored >= 26)
                 {
-                    if (b[pos + 21] == 0) v.asset = null;
+                    if (r.U8(pos + 21) == 0) v.asset = null;
                     else
                     {
-                        int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 21 + 1), pos + 21 + 5, 4);
+                        int q = r.Optional(pos, r.U32(pos + 21 + 1), pos + 21 + 5, 4);
                         v.asset = global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, q, q, d);
                     }
                 }
                 if (stored >= 30)
                 {
                     {
-                        uint off = global::Fastwire.Le.U32(b, pos + 26);
+                        uint off = r.U32(pos + 26);
                         global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order> list;
                         if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>();
                         else
@@ -3508,9 +3493,9 @@ namespace com.example.fastwire.everything.Fbe
                     }
                 }
                 if (stored >= 32)
-                    v.refs = (global::com.example.fastwire.everything.EnumRefs)((short)global::Fastwire.Le.U16(b, pos + 30));
+                    v.refs = (global::com.example.fastwire.everything.EnumRefs)((short)r.U16(pos + 30));
                 if (stored >= 33)
-                    v.extra = (global::com.chronoxor.protoex.State)(b[pos + 32]);
+                    v.extra = (global::com.chronoxor.protoex.State)(r.U8(pos + 32));
             }
             return v;
         }
@@ -3518,8 +3503,7 @@ namespace com.example.fastwire.everything.Fbe
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 304U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 304U, d, out stored);
             d -= 1;
             if (stored >= 16)
             global::Fastwire.Wire.VCheckText(r, pos + 12, pos);
@@ -3527,16 +3511,16 @@ namespace com.example.fastwire.everything.Fbe
             global::com.chronoxor.protoex.Fbe.Balance.VCheckAt(r, pos + 17, pos, d);
             if (stored >= 26)
             {
-                if (b[pos + 21] != 0)
+                if (r.U8(pos + 21) != 0)
                 {
-                    int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 21 + 1), pos + 21 + 5, 4);
+                    int q = r.Optional(pos, r.U32(pos + 21 + 1), pos + 21 + 5, 4);
                     global::com.chronoxor.protoex.Fbe.Balance.VCheckAt(r, q, q, d);
                 }
             }
             if (stored >= 30)
             {
                 {
-                    uint off = global::Fastwire.Le.U32(b, pos + 26);
+                    uint off = r.U32(pos + 26);
                     if (off != 0)
                     {
                         int n;
@@ -3588,20 +3572,18 @@ namespace com.example.fastwire.everything.Fbe
             var v = new global::com.example.fastwire.everything.ExAccount(global::Fastwire.Bare.Value);
             {
                 r.Need(p, 4);
-                byte[] b = r.B;
-                v.uid = global::Fastwire.Le.I32(b, p + 0);
+                v.uid = r.I32(p + 0);
                 p += 4;
             }
             v.name = global::Fastwire.Wire.FGetString(r, ref p);
             {
                 r.Need(p, 1);
-                byte[] b = r.B;
-                v.state = (global::com.chronoxor.protoex.State)(b[p + 0]);
+                v.state = (global::com.chronoxor.protoex.State)(r.U8(p + 0));
                 p += 1;
             }
             v.wallet = global::com.chronoxor.protoex.Fbe.Balance.FGetAt(r, ref p, d);
             r.Need(p, 1);
-            if (r.B[p++] == 0) v.asset = null;
+            if (r.U8(p++) == 0) v.asset = null;
             else v.asset = global::com.chronoxor.protoex.Fbe.Balance.FGetAt(r, ref p, d);
             {
                 int n = r.FinalCount(p, 42);
@@ -3612,9 +3594,8 @@ namespace com.example.fastwire.everything.Fbe
             }
             {
                 r.Need(p, 3);
-                byte[] b = r.B;
-                v.refs = (global::com.example.fastwire.everything.EnumRefs)((short)global::Fastwire.Le.U16(b, p + 0));
-                v.extra = (global::com.chronoxor.protoex.State)(b[p + 2]);
+                v.refs = (global::com.example.fastwire.everything.EnumRefs)((short)r.U16(p + 0));
+                v.extra = (global::com.chronoxor.protoex.State)(r.U8(p + 2));
                 p += 3;
             }
             return v;
@@ -3631,7 +3612,7 @@ namespace com.example.fastwire.everything.Fbe
             p += 1;
             global::com.chronoxor.protoex.Fbe.Balance.FCheckAt(r, ref p, d);
             r.Need(p, 1);
-            if (r.B[p++] != 0) global::com.chronoxor.protoex.Fbe.Balance.FCheckAt(r, ref p, d);
+            if (r.U8(p++) != 0) global::com.chronoxor.protoex.Fbe.Balance.FCheckAt(r, ref p, d);
             {
                 int n = r.FinalCount(p, 42);
                 p += 4;
@@ -3723,7 +3704,7 @@ namespace com.example.fastwire.everything.Fbe
         public static global::com.example.fastwire.everything.Ping VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 305U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 305U, d, out stored);
             byte[] b = r.B;
             d -= 1;
             global::com.example.fastwire.everything.Ping v;
@@ -3731,7 +3712,7 @@ namespace com.example.fastwire.everything.Fbe
             {
                 v = new global::com.example.fastwire.everything.Ping(global::Fastwire.Bare.Value);
                 v.id = global::Fastwire.Uuid.Read(b, pos + 8);
-                v.sent = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 24));
+                v.sent = new global::Fastwire.Timestamp(r.U64(pos + 24));
             }
             else
             {
@@ -3739,7 +3720,7 @@ namespace com.example.fastwire.everything.Fbe
                 if (stored >= 24)
                     v.id = global::Fastwire.Uuid.Read(b, pos + 8);
                 if (stored >= 32)
-                    v.sent = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 24));
+                    v.sent = new global::Fastwire.Timestamp(r.U64(pos + 24));
             }
             return v;
         }
@@ -3747,7 +3728,7 @@ namespace com.example.fastwire.everything.Fbe
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 305U, d, out stored);
+            r.Enter(bas, r.U32(slot), slot + 4, 305U, d, out stored);
         }
 
         public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Ping v)
@@ -3770,7 +3751,7 @@ namespace com.example.fastwire.everything.Fbe
                 r.Need(p, 24);
                 byte[] b = r.B;
                 v.id = global::Fastwire.Uuid.Read(b, p + 0);
-                v.sent = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, p + 16));
+                v.sent = new global::Fastwire.Timestamp(r.U64(p + 16));
                 p += 24;
             }
             return v;
@@ -3847,7 +3828,7 @@ namespace com.example.fastwire.everything.Fbe
         public static global::com.example.fastwire.everything.Pong VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 306U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 306U, d, out stored);
             byte[] b = r.B;
             d -= 1;
             global::com.example.fastwire.everything.Pong v;
@@ -3855,7 +3836,7 @@ namespace com.example.fastwire.everything.Fbe
             {
                 v = new global::com.example.fastwire.everything.Pong(global::Fastwire.Bare.Value);
                 v.id = global::Fastwire.Uuid.Read(b, pos + 8);
-                v.received = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 24));
+                v.received = new global::Fastwire.Timestamp(r.U64(pos + 24));
             }
             else
             {
@@ -3863,7 +3844,7 @@ namespace com.example.fastwire.everything.Fbe
                 if (stored >= 24)
                     v.id = global::Fastwire.Uuid.Read(b, pos + 8);
                 if (stored >= 32)
-                    v.received = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 24));
+                    v.received = new global::Fastwire.Timestamp(r.U64(pos + 24));
             }
             return v;
         }
@@ -3871,7 +3852,7 @@ namespace com.example.fastwire.everything.Fbe
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 306U, d, out stored);
+            r.Enter(bas, r.U32(slot), slot + 4, 306U, d, out stored);
         }
 
         public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Pong v)
@@ -3894,7 +3875,7 @@ namespace com.example.fastwire.everything.Fbe
                 r.Need(p, 24);
                 byte[] b = r.B;
                 v.id = global::Fastwire.Uuid.Read(b, p + 0);
-                v.received = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, p + 16));
+                v.received = new global::Fastwire.Timestamp(r.U64(p + 16));
                 p += 24;
             }
             return v;
@@ -3971,7 +3952,7 @@ namespace com.example.fastwire.everything.Fbe
         public static global::com.example.fastwire.everything.Refused VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 307U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 307U, d, out stored);
             byte[] b = r.B;
             d -= 1;
             global::com.example.fastwire.everything.Refused v;
@@ -3995,7 +3976,7 @@ namespace com.example.fastwire.everything.Fbe
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 307U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 307U, d, out stored);
             d -= 1;
             if (stored >= 28)
             global::Fastwire.Wire.VCheckText(r, pos + 24, pos);
@@ -4099,7 +4080,7 @@ namespace com.example.fastwire.everything.Fbe
         public static global::com.example.fastwire.everything.Failure VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 308U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 308U, d, out stored);
             byte[] b = r.B;
             d -= 1;
             global::com.example.fastwire.everything.Failure v;
@@ -4123,7 +4104,7 @@ namespace com.example.fastwire.everything.Fbe
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 308U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 308U, d, out stored);
             d -= 1;
             if (stored >= 28)
             global::Fastwire.Wire.VCheckText(r, pos + 24, pos);
@@ -4229,7 +4210,7 @@ namespace com.example.fastwire.everything.Fbe
         public static global::com.example.fastwire.everything.PingRequest VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 309U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 309U, d, out stored);
             byte[] b = r.B;
             d -= 1;
             global::com.example.fastwire.everything.PingRequest v;
@@ -4237,7 +4218,7 @@ namespace com.example.fastwire.everything.Fbe
             {
                 v = new global::com.example.fastwire.everything.PingRequest(global::Fastwire.Bare.Value);
                 v.id = global::Fastwire.Uuid.Read(b, pos + 8);
-                v.sent = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 24));
+                v.sent = new global::Fastwire.Timestamp(r.U64(pos + 24));
                 v.note = global::Fastwire.Wire.VGetString(r, pos + 32, pos);
             }
             else
@@ -4246,7 +4227,7 @@ namespace com.example.fastwire.everything.Fbe
                 if (stored >= 24)
                     v.id = global::Fastwire.Uuid.Read(b, pos + 8);
                 if (stored >= 32)
-                    v.sent = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 24));
+                    v.sent = new global::Fastwire.Timestamp(r.U64(pos + 24));
                 if (stored >= 36)
                     v.note = global::Fastwire.Wire.VGetString(r, pos + 32, pos);
             }
@@ -4256,7 +4237,7 @@ namespace com.example.fastwire.everything.Fbe
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 309U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 309U, d, out stored);
             d -= 1;
             if (stored >= 36)
             global::Fastwire.Wire.VCheckText(r, pos + 32, pos);
@@ -4283,7 +4264,7 @@ namespace com.example.fastwire.everything.Fbe
                 r.Need(p, 24);
                 byte[] b = r.B;
                 v.id = global::Fastwire.Uuid.Read(b, p + 0);
-                v.sent = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, p + 16));
+                v.sent = new global::Fastwire.Timestamp(r.U64(p + 16));
                 p += 24;
             }
             v.note = global::Fastwire.Wire.FGetString(r, ref p);
@@ -4364,7 +4345,7 @@ namespace com.example.fastwire.everything.Fbe
         public static global::com.example.fastwire.everything.Notify VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 310U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 310U, d, out stored);
             byte[] b = r.B;
             d -= 1;
             global::com.example.fastwire.everything.Notify v;
@@ -4388,7 +4369,7 @@ namespace com.example.fastwire.everything.Fbe
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 310U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 310U, d, out stored);
             d -= 1;
             if (stored >= 28)
             global::Fastwire.Wire.VCheckText(r, pos + 24, pos);
@@ -4487,14 +4468,14 @@ namespace com.example.fastwire.everything.Fbe
         public static global::com.example.fastwire.everything.Empty VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 311U, d, out stored);
+            r.Enter(bas, r.U32(slot), slot + 4, 311U, d, out stored);
             return new global::com.example.fastwire.everything.Empty();
         }
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 311U, d, out stored);
+            r.Enter(bas, r.U32(slot), slot + 4, 311U, d, out stored);
         }
 
         public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Empty v)

@@ -256,35 +256,34 @@ namespace com.chronoxor.proto.Fbe
         public static global::com.chronoxor.proto.Order VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 1U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 1U, d, out stored);
             d -= 1;
             global::com.chronoxor.proto.Order v;
             if (stored >= 34)
             {
                 v = new global::com.chronoxor.proto.Order(global::Fastwire.Bare.Value);
-                v.uid = global::Fastwire.Le.I32(b, pos + 8);
+                v.uid = r.I32(pos + 8);
                 v.symbol = global::Fastwire.Wire.VGetString(r, pos + 12, pos);
-                v.side = (global::com.chronoxor.proto.OrderSide)(b[pos + 16]);
-                v.type = (global::com.chronoxor.proto.OrderType)(b[pos + 17]);
-                v.price = global::Fastwire.Le.F64(b, pos + 18);
-                v.volume = global::Fastwire.Le.F64(b, pos + 26);
+                v.side = (global::com.chronoxor.proto.OrderSide)(r.U8(pos + 16));
+                v.type = (global::com.chronoxor.proto.OrderType)(r.U8(pos + 17));
+                v.price = r.F64(pos + 18);
+                v.volume = r.F64(pos + 26);
             }
             else
             {
                 v = new global::com.chronoxor.proto.Order();
                 if (stored >= 12)
-                    v.uid = global::Fastwire.Le.I32(b, pos + 8);
+                    v.uid = r.I32(pos + 8);
                 if (stored >= 16)
                     v.symbol = global::Fastwire.Wire.VGetString(r, pos + 12, pos);
                 if (stored >= 17)
-                    v.side = (global::com.chronoxor.proto.OrderSide)(b[pos + 16]);
+                    v.side = (global::com.chronoxor.proto.OrderSide)(r.U8(pos + 16));
                 if (stored >= 18)
-                    v.type = (global::com.chronoxor.proto.OrderType)(b[pos + 17]);
+                    v.type = (global::com.chronoxor.proto.OrderType)(r.U8(pos + 17));
                 if (stored >= 26)
-                    v.price = global::Fastwire.Le.F64(b, pos + 18);
+                    v.price = r.F64(pos + 18);
                 if (stored >= 34)
-                    v.volume = global::Fastwire.Le.F64(b, pos + 26);
+                    v.volume = r.F64(pos + 26);
             }
             return v;
         }
@@ -292,7 +291,7 @@ namespace com.chronoxor.proto.Fbe
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 1U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 1U, d, out stored);
             d -= 1;
             if (stored >= 16)
             global::Fastwire.Wire.VCheckText(r, pos + 12, pos);
@@ -324,18 +323,16 @@ namespace com.chronoxor.proto.Fbe
             var v = new global::com.chronoxor.proto.Order(global::Fastwire.Bare.Value);
             {
                 r.Need(p, 4);
-                byte[] b = r.B;
-                v.uid = global::Fastwire.Le.I32(b, p + 0);
+                v.uid = r.I32(p + 0);
                 p += 4;
             }
             v.symbol = global::Fastwire.Wire.FGetString(r, ref p);
             {
                 r.Need(p, 18);
-                byte[] b = r.B;
-                v.side = (global::com.chronoxor.proto.OrderSide)(b[p + 0]);
-                v.type = (global::com.chronoxor.proto.OrderType)(b[p + 1]);
-                v.price = global::Fastwire.Le.F64(b, p + 2);
-                v.volume = global::Fastwire.Le.F64(b, p + 10);
+                v.side = (global::com.chronoxor.proto.OrderSide)(r.U8(p + 0));
+                v.type = (global::com.chronoxor.proto.OrderType)(r.U8(p + 1));
+                v.price = r.F64(p + 2);
+                v.volume = r.F64(p + 10);
                 p += 18;
             }
             return v;
@@ -435,15 +432,14 @@ namespace com.chronoxor.proto.Fbe
         public static global::com.chronoxor.proto.Balance VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 2U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 2U, d, out stored);
             d -= 1;
             global::com.chronoxor.proto.Balance v;
             if (stored >= 20)
             {
                 v = new global::com.chronoxor.proto.Balance(global::Fastwire.Bare.Value);
                 v.currency = global::Fastwire.Wire.VGetString(r, pos + 8, pos);
-                v.amount = global::Fastwire.Le.F64(b, pos + 12);
+                v.amount = r.F64(pos + 12);
             }
             else
             {
@@ -451,7 +447,7 @@ namespace com.chronoxor.proto.Fbe
                 if (stored >= 12)
                     v.currency = global::Fastwire.Wire.VGetString(r, pos + 8, pos);
                 if (stored >= 20)
-                    v.amount = global::Fastwire.Le.F64(b, pos + 12);
+                    v.amount = r.F64(pos + 12);
             }
             return v;
         }
@@ -459,7 +455,7 @@ namespace com.chronoxor.proto.Fbe
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 2U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 2U, d, out stored);
             d -= 1;
             if (stored >= 12)
             global::Fastwire.Wire.VCheckText(r, pos + 8, pos);
@@ -484,8 +480,7 @@ namespace com.chronoxor.proto.Fbe
             v.currency = global::Fastwire.Wire.FGetString(r, ref p);
             {
                 r.Need(p, 8);
-                byte[] b = r.B;
-                v.amount = global::Fastwire.Le.F64(b, p + 0);
+                v.amount = r.F64(p + 0);
                 p += 8;
             }
             return v;
@@ -583,25 +578,24 @@ namespace com.chronoxor.proto.Fbe
         public static global::com.chronoxor.proto.Account VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 3U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 3U, d, out stored);
             d -= 1;
             global::com.chronoxor.proto.Account v;
             if (stored >= 30)
             {
                 v = new global::com.chronoxor.proto.Account(global::Fastwire.Bare.Value);
-                v.uid = global::Fastwire.Le.I32(b, pos + 8);
+                v.uid = r.I32(pos + 8);
                 v.name = global::Fastwire.Wire.VGetString(r, pos + 12, pos);
-                v.state = (global::com.chronoxor.proto.State)(b[pos + 16]);
+                v.state = (global::com.chronoxor.proto.State)(r.U8(pos + 16));
                 v.wallet = global::com.chronoxor.proto.Fbe.Balance.VGetAt(r, pos + 17, pos, d);
-                if (b[pos + 21] == 0) v.asset = null;
+                if (r.U8(pos + 21) == 0) v.asset = null;
                 else
                 {
-                    int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 21 + 1), pos + 21 + 5, 4);
+                    int q = r.Optional(pos, r.U32(pos + 21 + 1), pos + 21 + 5, 4);
                     v.asset = global::com.chronoxor.proto.Fbe.Balance.VGetAt(r, q, q, d);
                 }
                 {
-                    uint off = global::Fastwire.Le.U32(b, pos + 26);
+                    uint off = r.U32(pos + 26);
                     global::System.Collections.Generic.List<global::com.chronoxor.proto.Order> list;
                     if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>();
                     else
@@ -618,26 +612,26 @@ namespace com.chronoxor.proto.Fbe
             {
                 v = new global::com.chronoxor.proto.Account();
                 if (stored >= 12)
-                    v.uid = global::Fastwire.Le.I32(b, pos + 8);
+                    v.uid = r.I32(pos + 8);
                 if (stored >= 16)
                     v.name = global::Fastwire.Wire.VGetString(r, pos + 12, pos);
                 if (stored >= 17)
-                    v.state = (global::com.chronoxor.proto.State)(b[pos + 16]);
+                    v.state = (global::com.chronoxor.proto.State)(r.U8(pos + 16));
                 if (stored >= 21)
                     v.wallet = global::com.chronoxor.proto.Fbe.Balance.VGetAt(r, pos + 17, pos, d);
                 if (stored >= 26)
                 {
-                    if (b[pos + 21] == 0) v.asset = null;
+                    if (r.U8(pos + 21) == 0) v.asset = null;
                     else
                     {
-                        int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 21 + 1), pos + 21 + 5, 4);
+                        int q = r.Optional(pos, r.U32(pos + 21 + 1), pos + 21 + 5, 4);
                         v.asset = global::com.chronoxor.proto.Fbe.Balance.VGetAt(r, q, q, d);
                     }
                 }
                 if (stored >= 30)
                 {
                     {
-                        uint off = global::Fastwire.Le.U32(b, pos + 26);
+                        uint off = r.U32(pos + 26);
                         global::System.Collections.Generic.List<global::com.chronoxor.proto.Order> list;
                         if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>();
                         else
@@ -657,8 +651,7 @@ namespace com.chronoxor.proto.Fbe
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 3U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 3U, d, out stored);
             d -= 1;
             if (stored >= 16)
             global::Fastwire.Wire.VCheckText(r, pos + 12, pos);
@@ -666,16 +659,16 @@ namespace com.chronoxor.proto.Fbe
             global::com.chronoxor.proto.Fbe.Balance.VCheckAt(r, pos + 17, pos, d);
             if (stored >= 26)
             {
-                if (b[pos + 21] != 0)
+                if (r.U8(pos + 21) != 0)
                 {
-                    int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 21 + 1), pos + 21 + 5, 4);
+                    int q = r.Optional(pos, r.U32(pos + 21 + 1), pos + 21 + 5, 4);
                     global::com.chronoxor.proto.Fbe.Balance.VCheckAt(r, q, q, d);
                 }
             }
             if (stored >= 30)
             {
                 {
-                    uint off = global::Fastwire.Le.U32(b, pos + 26);
+                    uint off = r.U32(pos + 26);
                     if (off != 0)
                     {
                         int n;
@@ -721,20 +714,18 @@ namespace com.chronoxor.proto.Fbe
             var v = new global::com.chronoxor.proto.Account(global::Fastwire.Bare.Value);
             {
                 r.Need(p, 4);
-                byte[] b = r.B;
-                v.uid = global::Fastwire.Le.I32(b, p + 0);
+                v.uid = r.I32(p + 0);
                 p += 4;
             }
             v.name = global::Fastwire.Wire.FGetString(r, ref p);
             {
                 r.Need(p, 1);
-                byte[] b = r.B;
-                v.state = (global::com.chronoxor.proto.State)(b[p + 0]);
+                v.state = (global::com.chronoxor.proto.State)(r.U8(p + 0));
                 p += 1;
             }
             v.wallet = global::com.chronoxor.proto.Fbe.Balance.FGetAt(r, ref p, d);
             r.Need(p, 1);
-            if (r.B[p++] == 0) v.asset = null;
+            if (r.U8(p++) == 0) v.asset = null;
             else v.asset = global::com.chronoxor.proto.Fbe.Balance.FGetAt(r, ref p, d);
             {
                 int n = r.FinalCount(p, 26);
@@ -757,7 +748,7 @@ namespace com.chronoxor.proto.Fbe
             p += 1;
             global::com.chronoxor.proto.Fbe.Balance.FCheckAt(r, ref p, d);
             r.Need(p, 1);
-            if (r.B[p++] != 0) global::com.chronoxor.proto.Fbe.Balance.FCheckAt(r, ref p, d);
+            if (r.U8(p++) != 0) global::com.chronoxor.proto.Fbe.Balance.FCheckAt(r, ref p, d);
             {
                 int n = r.FinalCount(p, 26);
                 p += 4;

@@ -154,7 +154,7 @@ namespace com.chronoxor.protocol.Fbe
         public static global::com.chronoxor.protocol.OrderMessage VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 1U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 1U, d, out stored);
             d -= 1;
             global::com.chronoxor.protocol.OrderMessage v;
             if (stored >= 12)
@@ -174,7 +174,7 @@ namespace com.chronoxor.protocol.Fbe
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 1U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 1U, d, out stored);
             d -= 1;
             if (stored >= 12)
             global::com.chronoxor.proto.Fbe.Order.VCheckAt(r, pos + 8, pos, d);
@@ -256,7 +256,7 @@ namespace com.chronoxor.protocol.Fbe
         public static global::com.chronoxor.protocol.BalanceMessage VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 2U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 2U, d, out stored);
             d -= 1;
             global::com.chronoxor.protocol.BalanceMessage v;
             if (stored >= 12)
@@ -276,7 +276,7 @@ namespace com.chronoxor.protocol.Fbe
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 2U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 2U, d, out stored);
             d -= 1;
             if (stored >= 12)
             global::com.chronoxor.proto.Fbe.Balance.VCheckAt(r, pos + 8, pos, d);
@@ -358,7 +358,7 @@ namespace com.chronoxor.protocol.Fbe
         public static global::com.chronoxor.protocol.AccountMessage VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 3U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 3U, d, out stored);
             d -= 1;
             global::com.chronoxor.protocol.AccountMessage v;
             if (stored >= 12)
@@ -378,7 +378,7 @@ namespace com.chronoxor.protocol.Fbe
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 3U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 3U, d, out stored);
             d -= 1;
             if (stored >= 12)
             global::com.chronoxor.proto.Fbe.Account.VCheckAt(r, pos + 8, pos, d);

@@ -265,41 +265,40 @@ namespace com.chronoxor.protoex.Fbe
         public static global::com.chronoxor.protoex.Order VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 1U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 1U, d, out stored);
             d -= 1;
             global::com.chronoxor.protoex.Order v;
             if (stored >= 50)
             {
                 v = new global::com.chronoxor.protoex.Order(global::Fastwire.Bare.Value);
-                v.uid = global::Fastwire.Le.I32(b, pos + 8);
+                v.uid = r.I32(pos + 8);
                 v.symbol = global::Fastwire.Wire.VGetString(r, pos + 12, pos);
-                v.side = (global::com.chronoxor.protoex.OrderSide)(b[pos + 16]);
-                v.type = (global::com.chronoxor.protoex.OrderType)(b[pos + 17]);
-                v.price = global::Fastwire.Le.F64(b, pos + 18);
-                v.volume = global::Fastwire.Le.F64(b, pos + 26);
-                v.tp = global::Fastwire.Le.F64(b, pos + 34);
-                v.sl = global::Fastwire.Le.F64(b, pos + 42);
+                v.side = (global::com.chronoxor.protoex.OrderSide)(r.U8(pos + 16));
+                v.type = (global::com.chronoxor.protoex.OrderType)(r.U8(pos + 17));
+                v.price = r.F64(pos + 18);
+                v.volume = r.F64(pos + 26);
+                v.tp = r.F64(pos + 34);
+                v.sl = r.F64(pos + 42);
             }
             else
             {
                 v = new global::com.chronoxor.protoex.Order();
                 if (stored >= 12)
-                    v.uid = global::Fastwire.Le.I32(b, pos + 8);
+                    v.uid = r.I32(pos + 8);
                 if (stored >= 16)
                     v.symbol = global::Fastwire.Wire.VGetString(r, pos + 12, pos);
                 if (stored >= 17)
-                    v.side = (global::com.chronoxor.protoex.OrderSide)(b[pos + 16]);
+                    v.side = (global::com.chronoxor.protoex.OrderSide)(r.U8(pos + 16));
                 if (stored >= 18)
-                    v.type = (global::com.chronoxor.protoex.OrderType)(b[pos + 17]);
+                    v.type = (global::com.chronoxor.protoex.OrderType)(r.U8(pos + 17));
                 if (stored >= 26)
-                    v.price = global::Fastwire.Le.F64(b, pos + 18);
+                    v.price = r.F64(pos + 18);
                 if (stored >= 34)
-                    v.volume = global::Fastwire.Le.F64(b, pos + 26);
+                    v.volume = r.F64(pos + 26);
                 if (stored >= 42)
-                    v.tp = global::Fastwire.Le.F64(b, pos + 34);
+                    v.tp = r.F64(pos + 34);
                 if (stored >= 50)
-                    v.sl = global::Fastwire.Le.F64(b, pos + 42);
+                    v.sl = r.F64(pos + 42);
             }
             return v;
         }
@@ -307,7 +306,7 @@ namespace com.chronoxor.protoex.Fbe
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 1U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 1U, d, out stored);
             d -= 1;
             if (stored >= 16)
             global::Fastwire.Wire.VCheckText(r, pos + 12, pos);
@@ -341,20 +340,18 @@ namespace com.chronoxor.protoex.Fbe
             var v = new global::com.chronoxor.protoex.Order(global::Fastwire.Bare.Value);
             {
                 r.Need(p, 4);
-                byte[] b = r.B;
-                v.uid = global::Fastwire.Le.I32(b, p + 0);
+                v.uid = r.I32(p + 0);
                 p += 4;
             }
             v.symbol = global::Fastwire.Wire.FGetString(r, ref p);
             {
                 r.Need(p, 34);
-                byte[] b = r.B;
-                v.side = (global::com.chronoxor.protoex.OrderSide)(b[p + 0]);
-                v.type = (global::com.chronoxor.protoex.OrderType)(b[p + 1]);
-                v.price = global::Fastwire.Le.F64(b, p + 2);
-                v.volume = global::Fastwire.Le.F64(b, p + 10);
-                v.tp = global::Fastwire.Le.F64(b, p + 18);
-                v.sl = global::Fastwire.Le.F64(b, p + 26);
+                v.side = (global::com.chronoxor.protoex.OrderSide)(r.U8(p + 0));
+                v.type = (global::com.chronoxor.protoex.OrderType)(r.U8(p + 1));
+                v.price = r.F64(p + 2);
+                v.volume = r.F64(p + 10);
+                v.tp = r.F64(p + 18);
+                v.sl = r.F64(p + 26);
                 p += 34;
             }
             return v;
@@ -466,16 +463,15 @@ namespace com.chronoxor.protoex.Fbe
         public static global::com.chronoxor.protoex.Balance VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 2U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 2U, d, out stored);
             d -= 1;
             global::com.chronoxor.protoex.Balance v;
             if (stored >= 28)
             {
                 v = new global::com.chronoxor.protoex.Balance(global::Fastwire.Bare.Value);
                 v.currency = global::Fastwire.Wire.VGetString(r, pos + 8, pos);
-                v.amount = global::Fastwire.Le.F64(b, pos + 12);
-                v.locked = global::Fastwire.Le.F64(b, pos + 20);
+                v.amount = r.F64(pos + 12);
+                v.locked = r.F64(pos + 20);
             }
             else
             {
@@ -483,9 +479,9 @@ namespace com.chronoxor.protoex.Fbe
                 if (stored >= 12)
                     v.currency = global::Fastwire.Wire.VGetString(r, pos + 8, pos);
                 if (stored >= 20)
-                    v.amount = global::Fastwire.Le.F64(b, pos + 12);
+                    v.amount = r.F64(pos + 12);
                 if (stored >= 28)
-                    v.locked = global::Fastwire.Le.F64(b, pos + 20);
+                    v.locked = r.F64(pos + 20);
             }
             return v;
         }
@@ -493,7 +489,7 @@ namespace com.chronoxor.protoex.Fbe
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 2U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 2U, d, out stored);
             d -= 1;
             if (stored >= 12)
             global::Fastwire.Wire.VCheckText(r, pos + 8, pos);
@@ -519,9 +515,8 @@ namespace com.chronoxor.protoex.Fbe
             v.currency = global::Fastwire.Wire.FGetString(r, ref p);
             {
                 r.Need(p, 16);
-                byte[] b = r.B;
-                v.amount = global::Fastwire.Le.F64(b, p + 0);
-                v.locked = global::Fastwire.Le.F64(b, p + 8);
+                v.amount = r.F64(p + 0);
+                v.locked = r.F64(p + 8);
                 p += 16;
             }
             return v;
@@ -621,25 +616,24 @@ namespace com.chronoxor.protoex.Fbe
         public static global::com.chronoxor.protoex.Account VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 3U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 3U, d, out stored);
             d -= 1;
             global::com.chronoxor.protoex.Account v;
             if (stored >= 30)
             {
                 v = new global::com.chronoxor.protoex.Account(global::Fastwire.Bare.Value);
-                v.uid = global::Fastwire.Le.I32(b, pos + 8);
+                v.uid = r.I32(pos + 8);
                 v.name = global::Fastwire.Wire.VGetString(r, pos + 12, pos);
-                v.state = (global::com.chronoxor.protoex.State)(b[pos + 16]);
+                v.state = (global::com.chronoxor.protoex.State)(r.U8(pos + 16));
                 v.wallet = global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, pos + 17, pos, d);
-                if (b[pos + 21] == 0) v.asset = null;
+                if (r.U8(pos + 21) == 0) v.asset = null;
                 else
                 {
-                    int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 21 + 1), pos + 21 + 5, 4);
+                    int q = r.Optional(pos, r.U32(pos + 21 + 1), pos + 21 + 5, 4);
                     v.asset = global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, q, q, d);
                 }
                 {
-                    uint off = global::Fastwire.Le.U32(b, pos + 26);
+                    uint off = r.U32(pos + 26);
                     global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order> list;
                     if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>();
                     else
@@ -656,26 +650,26 @@ namespace com.chronoxor.protoex.Fbe
             {
                 v = new global::com.chronoxor.protoex.Account();
                 if (stored >= 12)
-                    v.uid = global::Fastwire.Le.I32(b, pos + 8);
+                    v.uid = r.I32(pos + 8);
                 if (stored >= 16)
                     v.name = global::Fastwire.Wire.VGetString(r, pos + 12, pos);
                 if (stored >= 17)
-                    v.state = (global::com.chronoxor.protoex.State)(b[pos + 16]);
+                    v.state = (global::com.chronoxor.protoex.State)(r.U8(pos + 16));
                 if (stored >= 21)
                     v.wallet = global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, pos + 17, pos, d);
                 if (stored >= 26)
                 {
-                    if (b[pos + 21] == 0) v.asset = null;
+                    if (r.U8(pos + 21) == 0) v.asset = null;
                     else
                     {
-                        int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 21 + 1), pos + 21 + 5, 4);
+                        int q = r.Optional(pos, r.U32(pos + 21 + 1), pos + 21 + 5, 4);
                         v.asset = global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, q, q, d);
                     }
                 }
                 if (stored >= 30)
                 {
                     {
-                        uint off = global::Fastwire.Le.U32(b, pos + 26);
+                        uint off = r.U32(pos + 26);
                         global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order> list;
                         if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>();
                         else
@@ -695,8 +689,7 @@ namespace com.chronoxor.protoex.Fbe
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 3U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 3U, d, out stored);
             d -= 1;
             if (stored >= 16)
             global::Fastwire.Wire.VCheckText(r, pos + 12, pos);
@@ -704,16 +697,16 @@ namespace com.chronoxor.protoex.Fbe
             global::com.chronoxor.protoex.Fbe.Balance.VCheckAt(r, pos + 17, pos, d);
             if (stored >= 26)
             {
-                if (b[pos + 21] != 0)
+                if (r.U8(pos + 21) != 0)
                 {
-                    int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 21 + 1), pos + 21 + 5, 4);
+                    int q = r.Optional(pos, r.U32(pos + 21 + 1), pos + 21 + 5, 4);
                     global::com.chronoxor.protoex.Fbe.Balance.VCheckAt(r, q, q, d);
                 }
             }
             if (stored >= 30)
             {
                 {
-                    uint off = global::Fastwire.Le.U32(b, pos + 26);
+                    uint off = r.U32(pos + 26);
                     if (off != 0)
                     {
                         int n;
@@ -759,20 +752,18 @@ namespace com.chronoxor.protoex.Fbe
             var v = new global::com.chronoxor.protoex.Account(global::Fastwire.Bare.Value);
             {
                 r.Need(p, 4);
-                byte[] b = r.B;
-                v.uid = global::Fastwire.Le.I32(b, p + 0);
+                v.uid = r.I32(p + 0);
                 p += 4;
             }
             v.name = global::Fastwire.Wire.FGetString(r, ref p);
             {
                 r.Need(p, 1);
-                byte[] b = r.B;
-                v.state = (global::com.chronoxor.protoex.State)(b[p + 0]);
+                v.state = (global::com.chronoxor.protoex.State)(r.U8(p + 0));
                 p += 1;
             }
             v.wallet = global::com.chronoxor.protoex.Fbe.Balance.FGetAt(r, ref p, d);
             r.Need(p, 1);
-            if (r.B[p++] == 0) v.asset = null;
+            if (r.U8(p++) == 0) v.asset = null;
             else v.asset = global::com.chronoxor.protoex.Fbe.Balance.FGetAt(r, ref p, d);
             {
                 int n = r.FinalCount(p, 42);
@@ -795,7 +786,7 @@ namespace com.chronoxor.protoex.Fbe
             p += 1;
             global::com.chronoxor.protoex.Fbe.Balance.FCheckAt(r, ref p, d);
             r.Need(p, 1);
-            if (r.B[p++] != 0) global::com.chronoxor.protoex.Fbe.Balance.FCheckAt(r, ref p, d);
+            if (r.U8(p++) != 0) global::com.chronoxor.protoex.Fbe.Balance.FCheckAt(r, ref p, d);
             {
                 int n = r.FinalCount(p, 42);
                 p += 4;
