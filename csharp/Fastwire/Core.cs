@@ -190,6 +190,8 @@ namespace Fastwire
         public int End;
         public long Budget;
         public long ZeroLeft;
+        /// <summary>Where the last generated final reader (FGetAt) stopped.</summary>
+        public int Pos;
 
         // B pinned: the models set it inside a `fixed` block around the whole read, so the
         // checks below read the lengths, offsets and sizes they check with one load each and
@@ -231,6 +233,29 @@ namespace Fastwire
 
         // ---- versioned ---------------------------------------------------------------
 
+        /// <summary>Block without `out`: the length goes to Stored.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public int Block(int bas, uint off, int slotEnd)
+        {
+            int end = End;
+            if (off <= (uint)(end - bas))
+            {
+                int pos = bas + (int)off;
+                if (pos >= slotEnd && pos <= end - 4)
+                {
+                    uint len = At32(pos);
+                    long budget = Budget - 4 - len;
+                    if (len <= (uint)(end - pos - 4) && budget >= 0)
+                    {
+                        Budget = budget;
+                        Stored = (int)len;
+                        return pos + 4;
+                    }
+                }
+            }
+            return BlockError(bas, off, slotEnd);
+        }
+
         /// <summary>A [u32 length][bytes] block at base+off; returns the payload position.</summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public int Block(int bas, uint off, int slotEnd, out int n)
@@ -264,6 +289,60 @@ namespace Fastwire
             uint len = Le.U32(B, (int)pos);
             if (len > End - pos - 4) throw FastwireException.Truncated();
             throw new FastwireException(ErrorCode.OverBudget);
+        }
+
+        /// <summary>The body size the last Enter (without `out`) found.</summary>
+        public int Stored;
+
+        /// <summary>Enter for generated code: the body size goes to Stored (Mono keeps an
+        /// `out` local in memory, and everything around it).</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public int Enter(int bas, uint off, int slotEnd, uint type, int d)
+        {
+            int end = End;
+            if (off != 0 && off <= (uint)(end - bas))
+            {
+                int pos = bas + (int)off;
+                if (pos >= slotEnd && pos <= end - 8)
+                {
+                    uint size = At32(pos);
+                    uint found = At32(pos + 4);
+                    long budget = Budget - size;
+                    if (size >= 8 && size <= (uint)(end - pos) && found == type && d > 0 && budget >= 0)
+                    {
+                        Budget = budget;
+                        Stored = (int)size;
+                        return pos;
+                    }
+                }
+            }
+            return EnterError(bas, off, slotEnd, type, d);
+        }
+
+        /// <summary>Count for generated code: the count goes to Stored.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public int Count(int bas, uint off, int slotEnd, int elemSlot)
+        {
+            int end = End;
+            if (off <= (uint)(end - bas))
+            {
+                int pos = bas + (int)off;
+                if (pos >= slotEnd && pos <= end - 4)
+                {
+                    uint count = At32(pos);
+                    if (count <= (uint)(end - pos - 4) / (uint)elemSlot)
+                    {
+                        long budget = Budget - 4 - (long)count * elemSlot;
+                        if (budget >= 0)
+                        {
+                            Budget = budget;
+                            Stored = (int)count;
+                            return pos + 4;
+                        }
+                    }
+                }
+            }
+            return CountError(bas, off, slotEnd, elemSlot);
         }
 
         /// <summary>A struct body at base+off: forward, inside, size &gt;= 8, the type, the depth.</summary>

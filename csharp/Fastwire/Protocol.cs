@@ -310,9 +310,8 @@ namespace Fastwire
         {
             uint off = r.At32(slot);
             if (off == 0) return "";
-            int n;
-            int p = r.Block(bas, off, slot + 4, out n);
-            return Utf8.Decode(r.B, p, n);
+            int p = r.Block(bas, off, slot + 4);
+            return Utf8.Decode(r.B, p, r.Stored);
         }
 
         public static byte[] VGetBytes(Reader r, int slot, int bas)
@@ -331,8 +330,7 @@ namespace Fastwire
         {
             uint off = r.At32(slot);
             if (off == 0) return;
-            int n;
-            r.Block(bas, off, slot + 4, out n);
+            r.Block(bas, off, slot + 4);
         }
 
         // [u32 length][bytes] of an ASCII string in one pass; -1 (nothing written) when it is not ASCII.
@@ -388,6 +386,23 @@ namespace Fastwire
             return v;
         }
 
+        /// <summary>FGetString for generated code: reads at p, leaves the position after it in r.Pos.</summary>
+        public static string FGetStringAt(Reader r, int p)
+        {
+            int n = Length(r, p);
+            r.Pos = p + 4 + n;
+            return Utf8.Decode(r.B, p + 4, n);
+        }
+
+        public static byte[] FGetBytesAt(Reader r, int p)
+        {
+            int n = Length(r, p);
+            var v = new byte[n];
+            Buffer.BlockCopy(r.B, p + 4, v, 0, n);
+            r.Pos = p + 4 + n;
+            return v;
+        }
+
         public static byte[] FGetBytes(Reader r, ref int p)
         {
             int n = Length(r, p);
@@ -401,6 +416,13 @@ namespace Fastwire
         public static void FCheckText(Reader r, ref int p)
         {
             p += 4 + Length(r, p);
+        }
+
+        /// <summary>Checks a final string or bytes at p; returns the position after it.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public static int FSkipText(Reader r, int p)
+        {
+            return p + 4 + Length(r, p);
         }
     }
 }

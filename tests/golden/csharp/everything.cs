@@ -1371,8 +1371,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.Primitives VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 110U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 110U, d);
+            int stored = r.Stored;
             byte[] b = r.B;
             d -= 1;
             global::com.example.fastwire.everything.Primitives v;
@@ -1467,8 +1467,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 110U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 110U, d);
+            int stored = r.Stored;
             byte[] b = r.B;
             d -= 1;
             if (stored >= 73)
@@ -1524,7 +1524,7 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public static global::com.example.fastwire.everything.Primitives FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Primitives FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -1549,8 +1549,10 @@ namespace com.example.fastwire.everything.Fbe
                 v.f_decimal = global::Fastwire.Decimals.Read(b, p + 49);
                 p += 65;
             }
-            v.f_string = global::Fastwire.Wire.FGetString(r, ref p);
-            v.f_bytes = global::Fastwire.Wire.FGetBytes(r, ref p);
+            v.f_string = global::Fastwire.Wire.FGetStringAt(r, p);
+            p = r.Pos;
+            v.f_bytes = global::Fastwire.Wire.FGetBytesAt(r, p);
+            p = r.Pos;
             {
                 r.Need(p, 88);
                 byte[] b = r.B;
@@ -1563,37 +1565,41 @@ namespace com.example.fastwire.everything.Fbe
                 v.f_uuid = global::Fastwire.Uuid.Read(b, p + 72);
                 p += 88;
             }
-            v.password = global::Fastwire.Wire.FGetString(r, ref p);
+            v.password = global::Fastwire.Wire.FGetStringAt(r, p);
+            p = r.Pos;
             {
                 r.Need(p, 4);
                 v.legacy = r.I32(p + 0);
                 p += 4;
             }
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 65);
             global::Fastwire.Decimals.Check(r.B, p + 49);
             p += 65;
-            global::Fastwire.Wire.FCheckText(r, ref p);
-            global::Fastwire.Wire.FCheckText(r, ref p);
+            p = global::Fastwire.Wire.FSkipText(r, p);
+            p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 88);
             p += 88;
-            global::Fastwire.Wire.FCheckText(r, ref p);
+            p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 4);
             p += 4;
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Primitives v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.Primitives VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Primitives v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.Primitives FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.Primitives FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.Primitives v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Primitives v)
         {
@@ -1801,8 +1807,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.Optionals VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 111U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 111U, d);
+            int stored = r.Stored;
             d -= 1;
             global::com.example.fastwire.everything.Optionals v;
             if (stored >= 64)
@@ -1878,8 +1884,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 111U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 111U, d);
+            int stored = r.Stored;
             d -= 1;
             if (stored >= 13)
             F0.VCheck(r, pos + 8, pos, d);
@@ -1946,7 +1952,7 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public static global::com.example.fastwire.everything.Optionals FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Optionals FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -1961,20 +1967,21 @@ namespace com.example.fastwire.everything.Fbe
             v.f_flags = F7.FGet(r, ref p, d);
             r.Need(p, 1);
             if (r.U8(p++) == 0) v.f_struct = null;
-            else v.f_struct = global::com.example.fastwire.everything.Fbe.Primitives.FGetAt(r, ref p, d);
+            else { v.f_struct = global::com.example.fastwire.everything.Fbe.Primitives.FGetAt(r, p, d); p = r.Pos; }
             r.Need(p, 1);
             if (r.U8(p++) == 0) v.f_order = null;
-            else v.f_order = global::com.chronoxor.proto.Fbe.Order.FGetAt(r, ref p, d);
+            else { v.f_order = global::com.chronoxor.proto.Fbe.Order.FGetAt(r, p, d); p = r.Pos; }
             v.f_reset = F10.FGet(r, ref p, d);
             {
                 r.Need(p, 1);
                 v.f_resetReset = r.U8(p + 0) != 0;
                 p += 1;
             }
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -1987,20 +1994,22 @@ namespace com.example.fastwire.everything.Fbe
             F6.FCheck(r, ref p, d);
             F7.FCheck(r, ref p, d);
             r.Need(p, 1);
-            if (r.U8(p++) != 0) global::com.example.fastwire.everything.Fbe.Primitives.FCheckAt(r, ref p, d);
+            if (r.U8(p++) != 0) p = global::com.example.fastwire.everything.Fbe.Primitives.FCheckAt(r, p, d);
             r.Need(p, 1);
-            if (r.U8(p++) != 0) global::com.chronoxor.proto.Fbe.Order.FCheckAt(r, ref p, d);
+            if (r.U8(p++) != 0) p = global::com.chronoxor.proto.Fbe.Order.FCheckAt(r, p, d);
             F10.FCheck(r, ref p, d);
             r.Need(p, 1);
             p += 1;
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Optionals v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.Optionals VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Optionals v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.Optionals FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.Optionals FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.Optionals v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Optionals v)
         {
@@ -2141,8 +2150,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.Collections VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 112U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 112U, d);
+            int stored = r.Stored;
             d -= 1;
             global::com.example.fastwire.everything.Collections v;
             if (stored >= 90)
@@ -2159,8 +2168,8 @@ namespace com.example.fastwire.everything.Fbe
                     if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>();
                     else
                     {
-                        int n;
-                        int q = r.Count(pos, off, pos + 46 + 4, 4, out n);
+                        int q = r.Count(pos, off, pos + 46 + 4, 4);
+                        int n = r.Stored;
                         list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>(n);
                         for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.proto.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
                     }
@@ -2198,8 +2207,8 @@ namespace com.example.fastwire.everything.Fbe
                         if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>();
                         else
                         {
-                            int n;
-                            int q = r.Count(pos, off, pos + 46 + 4, 4, out n);
+                            int q = r.Count(pos, off, pos + 46 + 4, 4);
+                            int n = r.Stored;
                             list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>(n);
                             for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.proto.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
                         }
@@ -2232,8 +2241,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 112U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 112U, d);
+            int stored = r.Stored;
             d -= 1;
             if (stored >= 30)
             F1.VCheck(r, pos + 20, pos, d);
@@ -2249,8 +2258,8 @@ namespace com.example.fastwire.everything.Fbe
                     uint off = r.U32(pos + 46);
                     if (off != 0)
                     {
-                        int n;
-                        int q = r.Count(pos, off, pos + 46 + 4, 4, out n);
+                        int q = r.Count(pos, off, pos + 46 + 4, 4);
+                        int n = r.Stored;
                         for (int i = 0; i < n; i++) global::com.chronoxor.proto.Fbe.Order.VCheckAt(r, q + 4 * i, pos, d);
                     }
                 }
@@ -2303,7 +2312,7 @@ namespace com.example.fastwire.everything.Fbe
             F15.FPut(w, v.f_hash_struct_key);
         }
 
-        public static global::com.example.fastwire.everything.Collections FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Collections FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -2317,7 +2326,7 @@ namespace com.example.fastwire.everything.Fbe
                 int n = r.FinalCount(p, 26);
                 p += 4;
                 var list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>(n);
-                for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.proto.Fbe.Order.FGetAt(r, ref p, d));
+                for (int i = 0; i < n; i++) { list.Add(global::com.chronoxor.proto.Fbe.Order.FGetAt(r, p, d)); p = r.Pos; }
                 v.f_vector_struct = list;
             }
             v.f_list = F6.FGet(r, ref p, d);
@@ -2330,10 +2339,11 @@ namespace com.example.fastwire.everything.Fbe
             v.f_hash = F13.FGet(r, ref p, d);
             v.f_hash_optional = F14.FGet(r, ref p, d);
             v.f_hash_struct_key = F15.FGet(r, ref p, d);
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -2345,7 +2355,7 @@ namespace com.example.fastwire.everything.Fbe
             {
                 int n = r.FinalCount(p, 26);
                 p += 4;
-                for (int i = 0; i < n; i++) global::com.chronoxor.proto.Fbe.Order.FCheckAt(r, ref p, d);
+                for (int i = 0; i < n; i++) p = global::com.chronoxor.proto.Fbe.Order.FCheckAt(r, p, d);
             }
             F6.FCheck(r, ref p, d);
             F7.FCheck(r, ref p, d);
@@ -2357,14 +2367,16 @@ namespace com.example.fastwire.everything.Fbe
             F13.FCheck(r, ref p, d);
             F14.FCheck(r, ref p, d);
             F15.FCheck(r, ref p, d);
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Collections v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.Collections VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Collections v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.Collections FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.Collections FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.Collections v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Collections v)
         {
@@ -2489,8 +2501,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.Fixed VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 500U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 500U, d);
+            int stored = r.Stored;
             d -= 1;
             global::com.example.fastwire.everything.Fixed v;
             if (stored >= 12)
@@ -2509,8 +2521,7 @@ namespace com.example.fastwire.everything.Fbe
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            r.Enter(bas, r.U32(slot), slot + 4, 500U, d, out stored);
+            r.Enter(bas, r.U32(slot), slot + 4, 500U, d);
         }
 
         public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Fixed v)
@@ -2523,7 +2534,7 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public static global::com.example.fastwire.everything.Fixed FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Fixed FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -2533,23 +2544,26 @@ namespace com.example.fastwire.everything.Fbe
                 v.id = r.I32(p + 0);
                 p += 4;
             }
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 4);
             p += 4;
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Fixed v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.Fixed VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Fixed v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.Fixed FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.Fixed FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.Fixed v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Fixed v)
         {
@@ -2599,8 +2613,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.Next VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 113U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 113U, d);
+            int stored = r.Stored;
             byte[] b = r.B;
             d -= 1;
             global::com.example.fastwire.everything.Next v;
@@ -2620,8 +2634,7 @@ namespace com.example.fastwire.everything.Fbe
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            r.Enter(bas, r.U32(slot), slot + 4, 113U, d, out stored);
+            r.Enter(bas, r.U32(slot), slot + 4, 113U, d);
         }
 
         public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Next v)
@@ -2634,7 +2647,7 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public static global::com.example.fastwire.everything.Next FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Next FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -2645,23 +2658,26 @@ namespace com.example.fastwire.everything.Fbe
                 v.id = global::Fastwire.Uuid.Read(b, p + 0);
                 p += 16;
             }
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 16);
             p += 16;
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Next v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.Next VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Next v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.Next FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.Next FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.Next v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Next v)
         {
@@ -2711,8 +2727,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.Shifted VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 300U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 300U, d);
+            int stored = r.Stored;
             byte[] b = r.B;
             d -= 1;
             global::com.example.fastwire.everything.Shifted v;
@@ -2732,8 +2748,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 300U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 300U, d);
+            int stored = r.Stored;
             byte[] b = r.B;
             d -= 1;
             if (stored >= 24)
@@ -2750,7 +2766,7 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public static global::com.example.fastwire.everything.Shifted FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Shifted FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -2761,24 +2777,27 @@ namespace com.example.fastwire.everything.Fbe
                 v.amount = global::Fastwire.Decimals.Read(b, p + 0);
                 p += 16;
             }
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 16);
             global::Fastwire.Decimals.Check(r.B, p + 0);
             p += 16;
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Shifted v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.Shifted VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Shifted v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.Shifted FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.Shifted FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.Shifted v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Shifted v)
         {
@@ -2830,8 +2849,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.Base VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 301U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 301U, d);
+            int stored = r.Stored;
             d -= 1;
             global::com.example.fastwire.everything.Base v;
             if (stored >= 13)
@@ -2853,8 +2872,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 301U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 301U, d);
+            int stored = r.Stored;
             d -= 1;
             if (stored >= 12)
             global::Fastwire.Wire.VCheckText(r, pos + 8, pos);
@@ -2871,35 +2890,39 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public static global::com.example.fastwire.everything.Base FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Base FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             var v = new global::com.example.fastwire.everything.Base(global::Fastwire.Bare.Value);
-            v.name = global::Fastwire.Wire.FGetString(r, ref p);
+            v.name = global::Fastwire.Wire.FGetStringAt(r, p);
+            p = r.Pos;
             {
                 r.Need(p, 1);
                 v.level = (sbyte)r.U8(p + 0);
                 p += 1;
             }
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
-            global::Fastwire.Wire.FCheckText(r, ref p);
+            p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 1);
             p += 1;
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Base v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.Base VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Base v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.Base FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.Base FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.Base v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Base v)
         {
@@ -2960,8 +2983,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.Derived VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 302U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 302U, d);
+            int stored = r.Stored;
             d -= 1;
             global::com.example.fastwire.everything.Derived v;
             if (stored >= 25)
@@ -2989,8 +3012,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 302U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 302U, d);
+            int stored = r.Stored;
             d -= 1;
             if (stored >= 12)
             global::Fastwire.Wire.VCheckText(r, pos + 8, pos);
@@ -3009,12 +3032,13 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public static global::com.example.fastwire.everything.Derived FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Derived FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             var v = new global::com.example.fastwire.everything.Derived(global::Fastwire.Bare.Value);
-            v.name = global::Fastwire.Wire.FGetString(r, ref p);
+            v.name = global::Fastwire.Wire.FGetStringAt(r, p);
+            p = r.Pos;
             {
                 r.Need(p, 13);
                 v.level = (sbyte)r.U8(p + 0);
@@ -3022,24 +3046,27 @@ namespace com.example.fastwire.everything.Fbe
                 v.weight = r.F64(p + 5);
                 p += 13;
             }
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
-            global::Fastwire.Wire.FCheckText(r, ref p);
+            p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 13);
             p += 13;
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Derived v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.Derived VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Derived v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.Derived FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.Derived FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.Derived v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Derived v)
         {
@@ -3109,8 +3136,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.MoreDerived VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 303U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 303U, d);
+            int stored = r.Stored;
             d -= 1;
             global::com.example.fastwire.everything.MoreDerived v;
             if (stored >= 26)
@@ -3141,8 +3168,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 303U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 303U, d);
+            int stored = r.Stored;
             d -= 1;
             if (stored >= 12)
             global::Fastwire.Wire.VCheckText(r, pos + 8, pos);
@@ -3162,12 +3189,13 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public static global::com.example.fastwire.everything.MoreDerived FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.MoreDerived FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             var v = new global::com.example.fastwire.everything.MoreDerived(global::Fastwire.Bare.Value);
-            v.name = global::Fastwire.Wire.FGetString(r, ref p);
+            v.name = global::Fastwire.Wire.FGetStringAt(r, p);
+            p = r.Pos;
             {
                 r.Need(p, 14);
                 v.level = (sbyte)r.U8(p + 0);
@@ -3176,24 +3204,27 @@ namespace com.example.fastwire.everything.Fbe
                 v.last = r.U8(p + 13) != 0;
                 p += 14;
             }
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
-            global::Fastwire.Wire.FCheckText(r, ref p);
+            p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 14);
             p += 14;
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.MoreDerived v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.MoreDerived VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.MoreDerived v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.MoreDerived FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.MoreDerived FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.MoreDerived v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.MoreDerived v)
         {
@@ -3260,8 +3291,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.Wallet VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 2U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 2U, d);
+            int stored = r.Stored;
             byte[] b = r.B;
             d -= 1;
             global::com.example.fastwire.everything.Wallet v;
@@ -3287,8 +3318,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 2U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 2U, d);
+            int stored = r.Stored;
             byte[] b = r.B;
             d -= 1;
             if (stored >= 12)
@@ -3309,12 +3340,13 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public static global::com.example.fastwire.everything.Wallet FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Wallet FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             var v = new global::com.example.fastwire.everything.Wallet(global::Fastwire.Bare.Value);
-            v.currency = global::Fastwire.Wire.FGetString(r, ref p);
+            v.currency = global::Fastwire.Wire.FGetStringAt(r, p);
+            p = r.Pos;
             {
                 r.Need(p, 24);
                 byte[] b = r.B;
@@ -3322,25 +3354,28 @@ namespace com.example.fastwire.everything.Fbe
                 v.reserved = global::Fastwire.Decimals.Read(b, p + 8);
                 p += 24;
             }
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
-            global::Fastwire.Wire.FCheckText(r, ref p);
+            p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 24);
             global::Fastwire.Decimals.Check(r.B, p + 8);
             p += 24;
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Wallet v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.Wallet VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Wallet v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.Wallet FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.Wallet FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.Wallet v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Wallet v)
         {
@@ -3423,8 +3458,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.ExAccount VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 304U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 304U, d);
+            int stored = r.Stored;
             d -= 1;
             global::com.example.fastwire.everything.ExAccount v;
             if (stored >= 33)
@@ -3446,8 +3481,8 @@ namespace com.example.fastwire.everything.Fbe
                     if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>();
                     else
                     {
-                        int n;
-                        int q = r.Count(pos, off, pos + 26 + 4, 4, out n);
+                        int q = r.Count(pos, off, pos + 26 + 4, 4);
+                        int n = r.Stored;
                         list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>(n);
                         for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.protoex.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
                     }
@@ -3484,8 +3519,8 @@ namespace com.example.fastwire.everything.Fbe
                         if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>();
                         else
                         {
-                            int n;
-                            int q = r.Count(pos, off, pos + 26 + 4, 4, out n);
+                            int q = r.Count(pos, off, pos + 26 + 4, 4);
+                            int n = r.Stored;
                             list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>(n);
                             for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.protoex.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
                         }
@@ -3502,8 +3537,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 304U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 304U, d);
+            int stored = r.Stored;
             d -= 1;
             if (stored >= 16)
             global::Fastwire.Wire.VCheckText(r, pos + 12, pos);
@@ -3523,8 +3558,8 @@ namespace com.example.fastwire.everything.Fbe
                     uint off = r.U32(pos + 26);
                     if (off != 0)
                     {
-                        int n;
-                        int q = r.Count(pos, off, pos + 26 + 4, 4, out n);
+                        int q = r.Count(pos, off, pos + 26 + 4, 4);
+                        int n = r.Stored;
                         for (int i = 0; i < n; i++) global::com.chronoxor.protoex.Fbe.Order.VCheckAt(r, q + 4 * i, pos, d);
                     }
                 }
@@ -3565,7 +3600,7 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public static global::com.example.fastwire.everything.ExAccount FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.ExAccount FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -3575,21 +3610,23 @@ namespace com.example.fastwire.everything.Fbe
                 v.uid = r.I32(p + 0);
                 p += 4;
             }
-            v.name = global::Fastwire.Wire.FGetString(r, ref p);
+            v.name = global::Fastwire.Wire.FGetStringAt(r, p);
+            p = r.Pos;
             {
                 r.Need(p, 1);
                 v.state = (global::com.chronoxor.protoex.State)(r.U8(p + 0));
                 p += 1;
             }
-            v.wallet = global::com.chronoxor.protoex.Fbe.Balance.FGetAt(r, ref p, d);
+            v.wallet = global::com.chronoxor.protoex.Fbe.Balance.FGetAt(r, p, d);
+            p = r.Pos;
             r.Need(p, 1);
             if (r.U8(p++) == 0) v.asset = null;
-            else v.asset = global::com.chronoxor.protoex.Fbe.Balance.FGetAt(r, ref p, d);
+            else { v.asset = global::com.chronoxor.protoex.Fbe.Balance.FGetAt(r, p, d); p = r.Pos; }
             {
                 int n = r.FinalCount(p, 42);
                 p += 4;
                 var list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>(n);
-                for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.protoex.Fbe.Order.FGetAt(r, ref p, d));
+                for (int i = 0; i < n; i++) { list.Add(global::com.chronoxor.protoex.Fbe.Order.FGetAt(r, p, d)); p = r.Pos; }
                 v.orders = list;
             }
             {
@@ -3598,36 +3635,39 @@ namespace com.example.fastwire.everything.Fbe
                 v.extra = (global::com.chronoxor.protoex.State)(r.U8(p + 2));
                 p += 3;
             }
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 4);
             p += 4;
-            global::Fastwire.Wire.FCheckText(r, ref p);
+            p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 1);
             p += 1;
-            global::com.chronoxor.protoex.Fbe.Balance.FCheckAt(r, ref p, d);
+            p = global::com.chronoxor.protoex.Fbe.Balance.FCheckAt(r, p, d);
             r.Need(p, 1);
-            if (r.U8(p++) != 0) global::com.chronoxor.protoex.Fbe.Balance.FCheckAt(r, ref p, d);
+            if (r.U8(p++) != 0) p = global::com.chronoxor.protoex.Fbe.Balance.FCheckAt(r, p, d);
             {
                 int n = r.FinalCount(p, 42);
                 p += 4;
-                for (int i = 0; i < n; i++) global::com.chronoxor.protoex.Fbe.Order.FCheckAt(r, ref p, d);
+                for (int i = 0; i < n; i++) p = global::com.chronoxor.protoex.Fbe.Order.FCheckAt(r, p, d);
             }
             r.Need(p, 3);
             p += 3;
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.ExAccount v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.ExAccount VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.ExAccount v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.ExAccount FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.ExAccount FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.ExAccount v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.ExAccount v)
         {
@@ -3703,8 +3743,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.Ping VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 305U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 305U, d);
+            int stored = r.Stored;
             byte[] b = r.B;
             d -= 1;
             global::com.example.fastwire.everything.Ping v;
@@ -3727,8 +3767,7 @@ namespace com.example.fastwire.everything.Fbe
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            r.Enter(bas, r.U32(slot), slot + 4, 305U, d, out stored);
+            r.Enter(bas, r.U32(slot), slot + 4, 305U, d);
         }
 
         public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Ping v)
@@ -3742,7 +3781,7 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public static global::com.example.fastwire.everything.Ping FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Ping FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -3754,23 +3793,26 @@ namespace com.example.fastwire.everything.Fbe
                 v.sent = new global::Fastwire.Timestamp(r.U64(p + 16));
                 p += 24;
             }
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 24);
             p += 24;
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Ping v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.Ping VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Ping v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.Ping FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.Ping FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.Ping v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Ping v)
         {
@@ -3827,8 +3869,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.Pong VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 306U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 306U, d);
+            int stored = r.Stored;
             byte[] b = r.B;
             d -= 1;
             global::com.example.fastwire.everything.Pong v;
@@ -3851,8 +3893,7 @@ namespace com.example.fastwire.everything.Fbe
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            r.Enter(bas, r.U32(slot), slot + 4, 306U, d, out stored);
+            r.Enter(bas, r.U32(slot), slot + 4, 306U, d);
         }
 
         public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Pong v)
@@ -3866,7 +3907,7 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public static global::com.example.fastwire.everything.Pong FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Pong FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -3878,23 +3919,26 @@ namespace com.example.fastwire.everything.Fbe
                 v.received = new global::Fastwire.Timestamp(r.U64(p + 16));
                 p += 24;
             }
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 24);
             p += 24;
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Pong v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.Pong VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Pong v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.Pong FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.Pong FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.Pong v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Pong v)
         {
@@ -3951,8 +3995,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.Refused VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 307U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 307U, d);
+            int stored = r.Stored;
             byte[] b = r.B;
             d -= 1;
             global::com.example.fastwire.everything.Refused v;
@@ -3975,8 +4019,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 307U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 307U, d);
+            int stored = r.Stored;
             d -= 1;
             if (stored >= 28)
             global::Fastwire.Wire.VCheckText(r, pos + 24, pos);
@@ -3993,7 +4037,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Wire.FPutString(w, v.reason);
         }
 
-        public static global::com.example.fastwire.everything.Refused FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Refused FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -4004,25 +4048,29 @@ namespace com.example.fastwire.everything.Fbe
                 v.id = global::Fastwire.Uuid.Read(b, p + 0);
                 p += 16;
             }
-            v.reason = global::Fastwire.Wire.FGetString(r, ref p);
+            v.reason = global::Fastwire.Wire.FGetStringAt(r, p);
+            p = r.Pos;
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 16);
             p += 16;
-            global::Fastwire.Wire.FCheckText(r, ref p);
+            p = global::Fastwire.Wire.FSkipText(r, p);
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Refused v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.Refused VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Refused v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.Refused FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.Refused FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.Refused v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Refused v)
         {
@@ -4079,8 +4127,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.Failure VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 308U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 308U, d);
+            int stored = r.Stored;
             byte[] b = r.B;
             d -= 1;
             global::com.example.fastwire.everything.Failure v;
@@ -4103,8 +4151,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 308U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 308U, d);
+            int stored = r.Stored;
             d -= 1;
             if (stored >= 28)
             global::Fastwire.Wire.VCheckText(r, pos + 24, pos);
@@ -4121,7 +4169,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Wire.FPutString(w, v.error);
         }
 
-        public static global::com.example.fastwire.everything.Failure FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Failure FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -4132,25 +4180,29 @@ namespace com.example.fastwire.everything.Fbe
                 v.id = global::Fastwire.Uuid.Read(b, p + 0);
                 p += 16;
             }
-            v.error = global::Fastwire.Wire.FGetString(r, ref p);
+            v.error = global::Fastwire.Wire.FGetStringAt(r, p);
+            p = r.Pos;
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 16);
             p += 16;
-            global::Fastwire.Wire.FCheckText(r, ref p);
+            p = global::Fastwire.Wire.FSkipText(r, p);
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Failure v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.Failure VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Failure v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.Failure FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.Failure FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.Failure v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Failure v)
         {
@@ -4209,8 +4261,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.PingRequest VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 309U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 309U, d);
+            int stored = r.Stored;
             byte[] b = r.B;
             d -= 1;
             global::com.example.fastwire.everything.PingRequest v;
@@ -4236,8 +4288,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 309U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 309U, d);
+            int stored = r.Stored;
             d -= 1;
             if (stored >= 36)
             global::Fastwire.Wire.VCheckText(r, pos + 32, pos);
@@ -4255,7 +4307,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Wire.FPutString(w, v.note);
         }
 
-        public static global::com.example.fastwire.everything.PingRequest FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.PingRequest FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -4267,25 +4319,29 @@ namespace com.example.fastwire.everything.Fbe
                 v.sent = new global::Fastwire.Timestamp(r.U64(p + 16));
                 p += 24;
             }
-            v.note = global::Fastwire.Wire.FGetString(r, ref p);
+            v.note = global::Fastwire.Wire.FGetStringAt(r, p);
+            p = r.Pos;
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 24);
             p += 24;
-            global::Fastwire.Wire.FCheckText(r, ref p);
+            p = global::Fastwire.Wire.FSkipText(r, p);
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.PingRequest v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.PingRequest VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.PingRequest v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.PingRequest FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.PingRequest FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.PingRequest v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.PingRequest v)
         {
@@ -4344,8 +4400,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.Notify VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 310U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 310U, d);
+            int stored = r.Stored;
             byte[] b = r.B;
             d -= 1;
             global::com.example.fastwire.everything.Notify v;
@@ -4368,8 +4424,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 310U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 310U, d);
+            int stored = r.Stored;
             d -= 1;
             if (stored >= 28)
             global::Fastwire.Wire.VCheckText(r, pos + 24, pos);
@@ -4386,7 +4442,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Wire.FPutString(w, v.text);
         }
 
-        public static global::com.example.fastwire.everything.Notify FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Notify FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -4397,25 +4453,29 @@ namespace com.example.fastwire.everything.Fbe
                 v.id = global::Fastwire.Uuid.Read(b, p + 0);
                 p += 16;
             }
-            v.text = global::Fastwire.Wire.FGetString(r, ref p);
+            v.text = global::Fastwire.Wire.FGetStringAt(r, p);
+            p = r.Pos;
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 16);
             p += 16;
-            global::Fastwire.Wire.FCheckText(r, ref p);
+            p = global::Fastwire.Wire.FSkipText(r, p);
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Notify v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.Notify VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Notify v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.Notify FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.Notify FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.Notify v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Notify v)
         {
@@ -4467,15 +4527,13 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.Empty VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            r.Enter(bas, r.U32(slot), slot + 4, 311U, d, out stored);
+            r.Enter(bas, r.U32(slot), slot + 4, 311U, d);
             return new global::com.example.fastwire.everything.Empty();
         }
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            r.Enter(bas, r.U32(slot), slot + 4, 311U, d, out stored);
+            r.Enter(bas, r.U32(slot), slot + 4, 311U, d);
         }
 
         public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Empty v)
@@ -4483,26 +4541,29 @@ namespace com.example.fastwire.everything.Fbe
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Empty is null");
         }
 
-        public static global::com.example.fastwire.everything.Empty FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Empty FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             var v = new global::com.example.fastwire.everything.Empty(global::Fastwire.Bare.Value);
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Empty v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.Empty VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Empty v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.Empty FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.Empty FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.Empty v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Empty v)
         {

@@ -255,8 +255,8 @@ namespace com.chronoxor.proto.Fbe
 
         public static global::com.chronoxor.proto.Order VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 1U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 1U, d);
+            int stored = r.Stored;
             d -= 1;
             global::com.chronoxor.proto.Order v;
             if (stored >= 34)
@@ -290,8 +290,8 @@ namespace com.chronoxor.proto.Fbe
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 1U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 1U, d);
+            int stored = r.Stored;
             d -= 1;
             if (stored >= 16)
             global::Fastwire.Wire.VCheckText(r, pos + 12, pos);
@@ -316,7 +316,7 @@ namespace com.chronoxor.proto.Fbe
             }
         }
 
-        public static global::com.chronoxor.proto.Order FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.chronoxor.proto.Order FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -326,7 +326,8 @@ namespace com.chronoxor.proto.Fbe
                 v.uid = r.I32(p + 0);
                 p += 4;
             }
-            v.symbol = global::Fastwire.Wire.FGetString(r, ref p);
+            v.symbol = global::Fastwire.Wire.FGetStringAt(r, p);
+            p = r.Pos;
             {
                 r.Need(p, 18);
                 v.side = (global::com.chronoxor.proto.OrderSide)(r.U8(p + 0));
@@ -335,26 +336,29 @@ namespace com.chronoxor.proto.Fbe
                 v.volume = r.F64(p + 10);
                 p += 18;
             }
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 4);
             p += 4;
-            global::Fastwire.Wire.FCheckText(r, ref p);
+            p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 18);
             p += 18;
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.proto.Order v) { VPutAt(w, slot, bas, v); }
         public override global::com.chronoxor.proto.Order VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.chronoxor.proto.Order v) { FPutAt(w, v); }
-        public override global::com.chronoxor.proto.Order FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.chronoxor.proto.Order FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.chronoxor.proto.Order v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.chronoxor.proto.Order v)
         {
@@ -431,8 +435,8 @@ namespace com.chronoxor.proto.Fbe
 
         public static global::com.chronoxor.proto.Balance VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 2U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 2U, d);
+            int stored = r.Stored;
             d -= 1;
             global::com.chronoxor.proto.Balance v;
             if (stored >= 20)
@@ -454,8 +458,8 @@ namespace com.chronoxor.proto.Fbe
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 2U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 2U, d);
+            int stored = r.Stored;
             d -= 1;
             if (stored >= 12)
             global::Fastwire.Wire.VCheckText(r, pos + 8, pos);
@@ -472,35 +476,39 @@ namespace com.chronoxor.proto.Fbe
             }
         }
 
-        public static global::com.chronoxor.proto.Balance FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.chronoxor.proto.Balance FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             var v = new global::com.chronoxor.proto.Balance(global::Fastwire.Bare.Value);
-            v.currency = global::Fastwire.Wire.FGetString(r, ref p);
+            v.currency = global::Fastwire.Wire.FGetStringAt(r, p);
+            p = r.Pos;
             {
                 r.Need(p, 8);
                 v.amount = r.F64(p + 0);
                 p += 8;
             }
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
-            global::Fastwire.Wire.FCheckText(r, ref p);
+            p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 8);
             p += 8;
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.proto.Balance v) { VPutAt(w, slot, bas, v); }
         public override global::com.chronoxor.proto.Balance VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.chronoxor.proto.Balance v) { FPutAt(w, v); }
-        public override global::com.chronoxor.proto.Balance FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.chronoxor.proto.Balance FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.chronoxor.proto.Balance v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.chronoxor.proto.Balance v)
         {
@@ -577,8 +585,8 @@ namespace com.chronoxor.proto.Fbe
 
         public static global::com.chronoxor.proto.Account VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 3U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 3U, d);
+            int stored = r.Stored;
             d -= 1;
             global::com.chronoxor.proto.Account v;
             if (stored >= 30)
@@ -600,8 +608,8 @@ namespace com.chronoxor.proto.Fbe
                     if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>();
                     else
                     {
-                        int n;
-                        int q = r.Count(pos, off, pos + 26 + 4, 4, out n);
+                        int q = r.Count(pos, off, pos + 26 + 4, 4);
+                        int n = r.Stored;
                         list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>(n);
                         for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.proto.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
                     }
@@ -636,8 +644,8 @@ namespace com.chronoxor.proto.Fbe
                         if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>();
                         else
                         {
-                            int n;
-                            int q = r.Count(pos, off, pos + 26 + 4, 4, out n);
+                            int q = r.Count(pos, off, pos + 26 + 4, 4);
+                            int n = r.Stored;
                             list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>(n);
                             for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.proto.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
                         }
@@ -650,8 +658,8 @@ namespace com.chronoxor.proto.Fbe
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, r.U32(slot), slot + 4, 3U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 3U, d);
+            int stored = r.Stored;
             d -= 1;
             if (stored >= 16)
             global::Fastwire.Wire.VCheckText(r, pos + 12, pos);
@@ -671,8 +679,8 @@ namespace com.chronoxor.proto.Fbe
                     uint off = r.U32(pos + 26);
                     if (off != 0)
                     {
-                        int n;
-                        int q = r.Count(pos, off, pos + 26 + 4, 4, out n);
+                        int q = r.Count(pos, off, pos + 26 + 4, 4);
+                        int n = r.Stored;
                         for (int i = 0; i < n; i++) global::com.chronoxor.proto.Fbe.Order.VCheckAt(r, q + 4 * i, pos, d);
                     }
                 }
@@ -707,7 +715,7 @@ namespace com.chronoxor.proto.Fbe
             }
         }
 
-        public static global::com.chronoxor.proto.Account FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.chronoxor.proto.Account FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -717,51 +725,56 @@ namespace com.chronoxor.proto.Fbe
                 v.uid = r.I32(p + 0);
                 p += 4;
             }
-            v.name = global::Fastwire.Wire.FGetString(r, ref p);
+            v.name = global::Fastwire.Wire.FGetStringAt(r, p);
+            p = r.Pos;
             {
                 r.Need(p, 1);
                 v.state = (global::com.chronoxor.proto.State)(r.U8(p + 0));
                 p += 1;
             }
-            v.wallet = global::com.chronoxor.proto.Fbe.Balance.FGetAt(r, ref p, d);
+            v.wallet = global::com.chronoxor.proto.Fbe.Balance.FGetAt(r, p, d);
+            p = r.Pos;
             r.Need(p, 1);
             if (r.U8(p++) == 0) v.asset = null;
-            else v.asset = global::com.chronoxor.proto.Fbe.Balance.FGetAt(r, ref p, d);
+            else { v.asset = global::com.chronoxor.proto.Fbe.Balance.FGetAt(r, p, d); p = r.Pos; }
             {
                 int n = r.FinalCount(p, 26);
                 p += 4;
                 var list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>(n);
-                for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.proto.Fbe.Order.FGetAt(r, ref p, d));
+                for (int i = 0; i < n; i++) { list.Add(global::com.chronoxor.proto.Fbe.Order.FGetAt(r, p, d)); p = r.Pos; }
                 v.orders = list;
             }
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 4);
             p += 4;
-            global::Fastwire.Wire.FCheckText(r, ref p);
+            p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 1);
             p += 1;
-            global::com.chronoxor.proto.Fbe.Balance.FCheckAt(r, ref p, d);
+            p = global::com.chronoxor.proto.Fbe.Balance.FCheckAt(r, p, d);
             r.Need(p, 1);
-            if (r.U8(p++) != 0) global::com.chronoxor.proto.Fbe.Balance.FCheckAt(r, ref p, d);
+            if (r.U8(p++) != 0) p = global::com.chronoxor.proto.Fbe.Balance.FCheckAt(r, p, d);
             {
                 int n = r.FinalCount(p, 26);
                 p += 4;
-                for (int i = 0; i < n; i++) global::com.chronoxor.proto.Fbe.Order.FCheckAt(r, ref p, d);
+                for (int i = 0; i < n; i++) p = global::com.chronoxor.proto.Fbe.Order.FCheckAt(r, p, d);
             }
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.proto.Account v) { VPutAt(w, slot, bas, v); }
         public override global::com.chronoxor.proto.Account VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.chronoxor.proto.Account v) { FPutAt(w, v); }
-        public override global::com.chronoxor.proto.Account FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.chronoxor.proto.Account FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.chronoxor.proto.Account v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.chronoxor.proto.Account v)
         {
