@@ -3,13 +3,17 @@
 //                                  in order, equal; requests, rejects, timeouts; a garbage
 //                                  peer dropped with its reason logged; a client's close
 //                                  loses nothing queued; a server's stop answers what it got
-//   transport.exe cpp HOST PORT [--final]   against examples/cpp/server: each message type
-//                                  echoed, an accepted and a rejected order
+//   transport.exe cpp HOST PORT [--final] [--tls CA.pem]   against examples/cpp/server:
+//                                  each message type echoed, an accepted and a rejected order
+//   transport.exe tls CERT.p12 PASSWORD CA.pem   TLS over loopback: a C# server and client,
+//                                  a client that does not trust the server refused, a peer
+//                                  that never completes the handshake dropped in time
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
 using System.Linq;
 using System.Net.Sockets;
+using System.Security.Cryptography.X509Certificates;
 using System.Threading;
 using Fastwire;
 using Fastwire.Net;
@@ -89,11 +93,14 @@ static class TransportCheck
         }
     }
 
-    static int Cpp(string host, int port, bool final)
+    static int Cpp(string host, int port, bool final, string ca)
     {
         var c = new Collector(final);
-        var client = new Client(c, new Options(), line => Console.Error.WriteLine("client: " + line));
+        var opts = new Options();
+        if (ca != null) opts.Tls = Tls.ForClient(new X509Certificate2(ca));
+        var client = new Client(c, opts, line => Console.Error.WriteLine("client: " + line));
         client.Connect(host, port);
+        if (ca != null) Console.WriteLine("TLS handshake done");
         var seeds = Seeds();
         foreach (var m in seeds) Check(Send(c.Sender, m), "queued");
         Wait(c, seeds.Length, 10);
@@ -294,6 +301,62 @@ static class TransportCheck
         return 0;
     }
 
+    static int TlsLoopback(string p12, string password, string caFile)
+    {
+        var logs = new List<string>();
+        Action<string> log = line => { lock (logs) logs.Add(line); };
+        var cert = new X509Certificate2(p12, password);
+        var ca = new X509Certificate2(caFile);
+        foreach (bool final in new[] { false, true })
+        {
+            var counted = new long[1];
+            var server = new Server(conn => new Echo(conn, final, counted), "127.0.0.1", 0,
+                                    new Options { Tls = Tls.ForServer(cert), ConnectTimeout = TimeSpan.FromMilliseconds(500) }, log);
+            server.Start();
+            foreach (string name in new[] { "localhost", "127.0.0.1" })
+            {
+                var c = new Collector(final);
+                var client = new Client(c, new Options { Tls = new Tls { TrustedCa = ca, ServerName = name } }, log);
+                client.Connect("127.0.0.1", server.Port);
+                Check(c.Request(new service.OrderRequest { order = SeedOrder() }).Result.seq == 1, "ack over TLS");
+                var seeds = Seeds();
+                for (int i = 0; i < 3000; i++) Check(Send(c.Sender, seeds[i % 3]), "queued");
+                client.Close(); // flushes, half-closes, waits for the server's close
+                Check(c.Got.Count == 3000, "echoes over TLS after close: " + c.Got.Count);
+                for (int i = 0; i < 3000; i++) Check(SameMessage(seeds[i % 3], c.Got[i]), "echo " + i);
+            }
+            Console.WriteLine((final ? "final" : "versioned") + ": TLS request and 3000 messages echoed in order (as localhost and 127.0.0.1), close flushed");
+            // a client that does not trust the server's certificate, or expects another name, is refused
+            foreach (var bad in new[] { new Tls(), new Tls { TrustedCa = ca, ServerName = "example.com" } })
+            {
+                var stranger = new Client(new Collector(final), new Options { Tls = bad }, log);
+                bool refused = false;
+                try { stranger.Connect("127.0.0.1", server.Port); }
+                catch (Exception) { refused = true; }
+                Check(refused, "an untrusted certificate or a wrong name is refused");
+            }
+            Console.WriteLine("untrusted certificate and wrong name: refused by the client");
+            // a peer that connects and never starts the handshake is dropped at ConnectTimeout
+            using (var raw = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp))
+            {
+                raw.Connect("127.0.0.1", server.Port);
+                raw.ReceiveTimeout = 5000;
+                var t0 = Stopwatch.StartNew();
+                int got;
+                try { got = raw.Receive(new byte[16]); } catch (SocketException) { got = 0; }
+                Check(got == 0, "silent peer dropped");
+                Check(t0.ElapsedMilliseconds < 3000, "dropped in time: " + t0.ElapsedMilliseconds + " ms");
+            }
+            for (int i = 0; i < 200; i++) { lock (logs) if (logs.Any(l => l.Contains("TLS handshake not done"))) break; Thread.Sleep(10); }
+            lock (logs) Check(logs.Any(l => l.Contains("TLS handshake not done")), "handshake timeout logged: " + string.Join(" | ", logs));
+            lock (logs) Console.WriteLine("silent peer: " + logs.First(l => l.Contains("TLS handshake not done")));
+            server.Stop();
+            lock (logs) logs.Clear();
+        }
+        Console.WriteLine("ok");
+        return 0;
+    }
+
     static RequestErrorKind? Kind(System.Threading.Tasks.Task t)
     {
         try { t.Wait(); return null; }
@@ -309,8 +372,13 @@ static class TransportCheck
         try
         {
             if (args.Length >= 2 && args[0] == "loopback") return Loopback(int.Parse(args[1]));
-            if (args.Length >= 3 && args[0] == "cpp") return Cpp(args[1], int.Parse(args[2]), args.Contains("--final"));
-            Console.Error.WriteLine("usage: transport.exe loopback N | cpp HOST PORT [--final]");
+            if (args.Length >= 3 && args[0] == "cpp")
+            {
+                int t = Array.IndexOf(args, "--tls");
+                return Cpp(args[1], int.Parse(args[2]), args.Contains("--final"), t > 0 && t + 1 < args.Length ? args[t + 1] : null);
+            }
+            if (args.Length >= 4 && args[0] == "tls") return TlsLoopback(args[1], args[2], args[3]);
+            Console.Error.WriteLine("usage: transport.exe loopback N | cpp HOST PORT [--final] [--tls CA] | tls CERT.p12 PASSWORD CA.pem");
             return 2;
         }
         catch (Exception e)
