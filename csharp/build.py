@@ -123,9 +123,10 @@ def run_transport() -> int:
     import signal
     exe = build_transport()
     n = os.environ.get("FASTWIRE_CSHARP_MESSAGES", "20000")
-    r = subprocess.run(["mono", exe, "loopback", n], timeout=600)
-    if r.returncode != 0:
-        return r.returncode
+    for args in (["loopback", n], ["reconnect"]):
+        r = subprocess.run(["mono", exe, *args], timeout=600)
+        if r.returncode != 0:
+            return r.returncode
     server = os.environ.get("FASTWIRE_CPP_SERVER", "")
     if not server or not os.path.exists(server):
         print(f"csharp: examples/cpp/server not found at {server!r} (set FASTWIRE_CPP_SERVER; "

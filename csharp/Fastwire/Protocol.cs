@@ -65,6 +65,9 @@ namespace Fastwire
         /// <summary>Bytes received but not yet a whole message.</summary>
         public int Pending { get { return pendingSize; } }
 
+        /// <summary>Drops a partial message (a new stream starts: the client reconnected).</summary>
+        public void Reset() { pendingSize = 0; }
+
         /// <summary>Feeds bytes; dispatches every message completed. Throws FastwireException on malformed input.</summary>
         public void Receive(byte[] data, int offset, int count)
         {

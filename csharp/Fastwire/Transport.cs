@@ -140,6 +140,9 @@ namespace Fastwire.Net
         public TimeSpan ShutdownTimeout = TimeSpan.FromSeconds(5);
         /// <summary>Null: plain TCP.</summary>
         public Tls Tls;
+        /// <summary>Client: after a drop, reconnect after this delay, doubling up to ReconnectMaxDelay. Zero: off.</summary>
+        public TimeSpan ReconnectDelay = TimeSpan.Zero;
+        public TimeSpan ReconnectMaxDelay = TimeSpan.FromSeconds(5);
 
         internal int TickMs
         {
@@ -617,16 +620,24 @@ namespace Fastwire.Net
     /// <summary>
     /// A client: one connection; its handler is a generated Client (requests with their own
     /// timeouts, failing with `disconnected` on a drop) or any Receiver; send through the
-    /// handler's Sender, or through a Sender made on this client (an ISink).
+    /// handler's Sender, or through a Sender made on this client (an ISink). With
+    /// Options.ReconnectDelay it reconnects after a drop (not after Close), the delay doubling
+    /// up to ReconnectMaxDelay; requests pending at the drop fail and are not sent again.
     /// </summary>
     public sealed class Client : ISink
     {
         readonly ReceiverBase handler;
         readonly Options o;
         readonly Action<string> log;
+        readonly object gate = new object();
         Connection conn;
         Timer timer;
+        string host;
+        int port;
+        bool closing;
+        Thread reconnecting;
         readonly ManualResetEvent down = new ManualResetEvent(false);
+        readonly ManualResetEvent closeRequested = new ManualResetEvent(false);
 
         public Client(ReceiverBase handler, Options options = null, Action<string> log = null)
         {
@@ -637,7 +648,24 @@ namespace Fastwire.Net
 
         public bool Connected { get { var c = conn; return c != null && !c.IsClosed; } }
 
+        /// <summary>Connections made (the first and every reconnect).</summary>
+        public int Connects { get; private set; }
+
+        /// <summary>Connects (TCP, then TLS with Options.Tls) within ConnectTimeout; throws on failure.</summary>
         public void Connect(string host, int port)
+        {
+            lock (gate)
+            {
+                this.host = host; this.port = port;
+                closing = false;
+                closeRequested.Reset();
+            }
+            Open();
+            lock (gate)
+                if (timer == null) timer = new Timer(_ => Tick(), null, o.TickMs, o.TickMs);
+        }
+
+        void Open()
         {
             var started = Stopwatch.StartNew();
             IPAddress a = Addresses.Resolve(host);
@@ -648,7 +676,8 @@ namespace Fastwire.Net
                 s.Close();
                 throw new SocketException((int)SocketError.TimedOut);
             }
-            s.EndConnect(ar);
+            try { s.EndConnect(ar); }
+            catch (Exception) { s.Close(); throw; }
             SslStream ssl = null;
             if (o.Tls != null)
             {
@@ -667,12 +696,59 @@ namespace Fastwire.Net
                 try { ssl.EndAuthenticateAsClient(hs); }
                 catch (Exception) { s.Close(); throw; }
             }
-            down.Reset();
-            conn = new Connection(s, ssl, 1, "connection to " + host + ":" + port, o, log, Closed);
+            var c = new Connection(s, ssl, 1, "connection to " + host + ":" + port, o, log, Closed);
+            lock (gate)
+            {
+                if (closing) { c.Abort("closed by the client"); return; }
+                down.Reset();
+                conn = c;
+                Connects++;
+                // This reconnect is done: a drop of the new connection starts another.
+                if (reconnecting == Thread.CurrentThread) reconnecting = null;
+            }
+            handler.Reset(); // a new stream: nothing left of a message cut by the drop
             var r = handler as IRequester;
             if (r != null) r.Attach(this);
-            timer = new Timer(_ => Tick(), null, o.TickMs, o.TickMs);
-            conn.Start(handler);
+            c.Start(handler);
+        }
+
+        void Closed(Connection c, string reason)
+        {
+            var r = handler as IRequester;
+            if (r != null) r.Requests.FailAll(RequestErrorKind.Disconnected, "disconnected: " + reason);
+            lock (gate)
+            {
+                if (c != conn) return;
+                down.Set();
+                if (closing || o.ReconnectDelay <= TimeSpan.Zero || reconnecting != null) return;
+                reconnecting = new Thread(Reconnect) { IsBackground = true, Name = "fastwire reconnect" };
+                reconnecting.Start();
+            }
+        }
+
+        // After a drop: wait, try, double the wait (up to ReconnectMaxDelay), until connected or closed.
+        void Reconnect()
+        {
+            TimeSpan delay = o.ReconnectDelay;
+            try
+            {
+                while (!closeRequested.WaitOne(delay))
+                {
+                    try
+                    {
+                        Open();
+                        if (log != null) log("reconnected to " + host + ":" + port);
+                        return;
+                    }
+                    catch (Exception e)
+                    {
+                        TimeSpan next = TimeSpan.FromTicks(Math.Min(delay.Ticks * 2, o.ReconnectMaxDelay.Ticks));
+                        if (log != null) log("reconnect to " + host + ":" + port + " failed: " + Server.Innermost(e) + "; retrying in " + (long)next.TotalMilliseconds + " ms");
+                        delay = next;
+                    }
+                }
+            }
+            finally { lock (gate) if (reconnecting == Thread.CurrentThread) reconnecting = null; }
         }
 
         void Tick()
@@ -681,13 +757,6 @@ namespace Fastwire.Net
             if (c != null) c.Tick();
             var r = handler as IRequester;
             if (r != null) r.Requests.Tick();
-        }
-
-        void Closed(Connection c, string reason)
-        {
-            var r = handler as IRequester;
-            if (r != null) r.Requests.FailAll(RequestErrorKind.Disconnected, "disconnected: " + reason);
-            down.Set();
         }
 
         public bool Write(byte[] data, int offset, int count)
@@ -699,14 +768,25 @@ namespace Fastwire.Net
 
         public long Queued { get { var c = conn; return c == null ? 0 : c.Queued; } }
 
-        /// <summary>Flush what is queued, half-close, keep reading until the server closes (or ShutdownTimeout).</summary>
+        /// <summary>Flush what is queued, half-close, keep reading until the server closes (or ShutdownTimeout); no reconnect.</summary>
         public void Close()
         {
-            var c = conn;
-            if (c == null) return;
-            c.Shutdown("closed by the client", false);
-            down.WaitOne(o.ShutdownTimeout + TimeSpan.FromSeconds(1));
-            if (timer != null) timer.Dispose();
+            Connection c;
+            Thread t;
+            lock (gate)
+            {
+                closing = true;
+                closeRequested.Set();
+                c = conn;
+                t = reconnecting;
+            }
+            if (t != null) t.Join(o.ConnectTimeout + TimeSpan.FromSeconds(1));
+            if (c != null)
+            {
+                c.Shutdown("closed by the client", false);
+                down.WaitOne(o.ShutdownTimeout + TimeSpan.FromSeconds(1));
+            }
+            lock (gate) { if (timer != null) timer.Dispose(); timer = null; }
         }
     }
 }

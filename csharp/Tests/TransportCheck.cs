@@ -8,6 +8,8 @@
 //   transport.exe tls CERT.p12 PASSWORD CA.pem   TLS over loopback: a C# server and client,
 //                                  a client that does not trust the server refused, a peer
 //                                  that never completes the handshake dropped in time
+//   transport.exe reconnect        a client with ReconnectDelay: its server stopped and
+//                                  started again on the same port; the delays double
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
@@ -357,6 +359,57 @@ static class TransportCheck
         return 0;
     }
 
+    static int Reconnect()
+    {
+        var logs = new List<string>();
+        Action<string> log = line => { lock (logs) logs.Add(line); };
+        var server = new Server(conn => new Echo(conn, false), "127.0.0.1", 0, new Options(), log);
+        server.Start();
+        int port = server.Port;
+        var c = new Collector(false);
+        var client = new Client(c, new Options { ReconnectDelay = TimeSpan.FromMilliseconds(50), ReconnectMaxDelay = TimeSpan.FromMilliseconds(400) }, log);
+        client.Connect("127.0.0.1", port);
+        Check(c.Request(new service.OrderRequest { order = SeedOrder() }).Result.seq == 1, "ack before the stop");
+        // the server goes away: a pending request fails as disconnected, the client retries
+        var lost = SeedOrder();
+        lost.uid = 999;
+        var pending = c.Request(new service.OrderRequest { order = lost }, TimeSpan.FromSeconds(30));
+        server.Stop();
+        Check(Kind(pending) == RequestErrorKind.Disconnected, "pending request fails on the drop");
+        Check(!client.Connected, "client sees the drop");
+        Thread.Sleep(1500); // 50 + 100 + 200 + 400 + 400 + ... ms of failed attempts
+        string[] retries;
+        lock (logs) retries = logs.Where(l => l.StartsWith("reconnect to")).ToArray();
+        Check(retries.Length >= 4, "retries: " + string.Join(" | ", retries));
+        Check(retries[0].EndsWith("retrying in 100 ms") && retries[1].EndsWith("retrying in 200 ms")
+              && retries[2].EndsWith("retrying in 400 ms") && retries[3].EndsWith("retrying in 400 ms"),
+              "the delay doubles up to the maximum: " + string.Join(" | ", retries));
+        Console.WriteLine("server stopped: pending request disconnected; " + retries.Length + " retries, delays 50, 100, 200, 400, 400 ms");
+        // the server is back on the same port: the client reconnects by itself
+        var again = new Server(conn => new Echo(conn, false), "127.0.0.1", port, new Options(), log);
+        again.Start();
+        var deadline = DateTime.UtcNow.AddSeconds(5);
+        while (!client.Connected && DateTime.UtcNow < deadline) Thread.Sleep(10);
+        Check(client.Connected && client.Connects == 2, "reconnected (" + client.Connects + " connects)");
+        Check(c.Request(new service.OrderRequest { order = SeedOrder() }).Result.seq == 1, "ack from the new server");
+        var seeds = Seeds();
+        int before;
+        lock (c.Got) before = c.Got.Count;
+        for (int i = 0; i < 300; i++) Check(Send(c.Sender, seeds[i % 3]), "queued after the reconnect");
+        Wait(c, before + 300, 10);
+        for (int i = 0; i < 300; i++) Check(SameMessage(seeds[i % 3], c.Got[before + i]), "echo " + i);
+        lock (logs) Check(logs.Any(l => l == "reconnected to 127.0.0.1:" + port), "reconnect logged");
+        Console.WriteLine("server started again: reconnected, request answered, 300 messages echoed in order");
+        // a client's own close does not reconnect
+        client.Close();
+        Thread.Sleep(300);
+        Check(!client.Connected && client.Connects == 2 && again.Connections == 0, "no reconnect after Close");
+        Console.WriteLine("client close: no reconnect");
+        again.Stop();
+        Console.WriteLine("ok");
+        return 0;
+    }
+
     static RequestErrorKind? Kind(System.Threading.Tasks.Task t)
     {
         try { t.Wait(); return null; }
@@ -378,6 +431,7 @@ static class TransportCheck
                 return Cpp(args[1], int.Parse(args[2]), args.Contains("--final"), t > 0 && t + 1 < args.Length ? args[t + 1] : null);
             }
             if (args.Length >= 4 && args[0] == "tls") return TlsLoopback(args[1], args[2], args[3]);
+            if (args.Length >= 1 && args[0] == "reconnect") return Reconnect();
             Console.Error.WriteLine("usage: transport.exe loopback N | cpp HOST PORT [--final] [--tls CA] | tls CERT.p12 PASSWORD CA.pem");
             return 2;
         }
