@@ -123,7 +123,7 @@ def run_transport() -> int:
     import signal
     exe = build_transport()
     n = os.environ.get("FASTWIRE_CSHARP_MESSAGES", "20000")
-    for args in (["loopback", n], ["reconnect"]):
+    for args in (["loopback", n], ["reconnect"], ["block"]):
         r = subprocess.run(["mono", exe, *args], timeout=600)
         if r.returncode != 0:
             return r.returncode

@@ -242,6 +242,7 @@ namespace Fastwire.Net
             queue.Reset();
             spare = b;
             writing = true;
+            Monitor.PulseAll(gate); // the queue is empty again: senders waiting for room (block) go on
             WriteFrom(0);
         }
 

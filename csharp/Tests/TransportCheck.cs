@@ -10,6 +10,9 @@
 //                                  that never completes the handshake dropped in time
 //   transport.exe reconnect        a client with ReconnectDelay: its server stopped and
 //                                  started again on the same port; the delays double
+//   transport.exe block            the block overflow policy: a slow reader makes the sender
+//                                  wait (nothing lost, the queue within its bound); a reader
+//                                  that stops makes a send give up after WriteTimeout
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
@@ -410,6 +413,96 @@ static class TransportCheck
         return 0;
     }
 
+    // Counts what a raw peer reads, checking each message is the next seed.
+    sealed class Counter : service.Fbe.Receiver
+    {
+        public long Count, Wrong;
+        readonly object[] seeds = Seeds();
+        void Got(object m) { if (!SameMessage(seeds[Count % 3], m)) Wrong++; Count++; }
+        protected override void OnReceive(service.OrderMessage v) { Got(v); }
+        protected override void OnReceive(service.BalanceMessage v) { Got(v); }
+        protected override void OnReceive(service.AccountMessage v) { Got(v); }
+    }
+
+    static int Block()
+    {
+        const int limit = 64 * 1024;
+        const int n = 30000; // about 3.5 MB: far more than the queue (64 KB) holds
+        var listener = new TcpListener(System.Net.IPAddress.Loopback, 0);
+        listener.Server.ReceiveBufferSize = 16384; // before listen: a small window from the start
+        listener.Start();
+        int port = ((System.Net.IPEndPoint)listener.LocalEndpoint).Port;
+        var counter = new Counter();
+        bool stopReading = false;
+        var reader = new Thread(() =>
+        {
+            using (var peer = listener.AcceptSocket())
+            {
+                var buf = new byte[16384];
+                for (int k = 0; counter.Count < n; k++)
+                {
+                    int got = peer.Receive(buf);
+                    if (got == 0) return;
+                    counter.Receive(buf, 0, got);
+                    if (k % 8 == 7) Thread.Sleep(1); // a slow reader: it pauses every 128 KB at most
+                }
+                while (!Volatile.Read(ref stopReading)) Thread.Sleep(10);
+            }
+        }) { IsBackground = true };
+        reader.Start();
+        var logs = new List<string>();
+        var opts = new Options { MaxQueuedBytes = limit, Overflow = Overflow.Block, WriteTimeout = TimeSpan.FromSeconds(10) };
+        var c = new Collector(false);
+        var client = new Client(c, opts, line => { lock (logs) logs.Add(line); });
+        client.Connect("127.0.0.1", port);
+        var seeds = Seeds();
+        long maxQueued = 0, waited = 0;
+        var sw = Stopwatch.StartNew();
+        for (int i = 0; i < n; i++)
+        {
+            long t0 = sw.ElapsedTicks;
+            Check(Send(c.Sender, seeds[i % 3]), "send " + i + " waited for room and was queued");
+            if (sw.ElapsedTicks - t0 > Stopwatch.Frequency / 1000) waited++;
+            maxQueued = Math.Max(maxQueued, client.Queued);
+        }
+        var deadline = DateTime.UtcNow.AddSeconds(60);
+        while (Interlocked.Read(ref counter.Count) < n && DateTime.UtcNow < deadline) Thread.Sleep(10);
+        Check(counter.Count == n && counter.Wrong == 0, "all " + n + " received in order and equal: " + counter.Count + ", " + counter.Wrong + " wrong");
+        Check(maxQueued <= limit, "the queue stayed within its bound: " + maxQueued);
+        Check(waited > 0, "the sender waited");
+        Console.WriteLine("block: " + n + " messages to a slow reader in " + sw.ElapsedMilliseconds + " ms, all received in order; "
+                          + waited + " sends waited for room; queue at most " + maxQueued + " of " + limit + " bytes");
+        // the reader stops: a send waits WriteTimeout at most, then fails (or the stalled peer is dropped)
+        var stalled = new Options { MaxQueuedBytes = limit, Overflow = Overflow.Block, WriteTimeout = TimeSpan.FromMilliseconds(500) };
+        var listener2 = new TcpListener(System.Net.IPAddress.Loopback, 0);
+        listener2.Server.ReceiveBufferSize = 16384;
+        listener2.Start();
+        Socket idle = null;
+        var accept = new Thread(() => { idle = listener2.AcceptSocket(); }) { IsBackground = true };
+        accept.Start();
+        var c2 = new Collector(false);
+        var client2 = new Client(c2, stalled, line => { lock (logs) logs.Add(line); });
+        client2.Connect("127.0.0.1", ((System.Net.IPEndPoint)listener2.LocalEndpoint).Port);
+        var t = Stopwatch.StartNew();
+        bool refused = false;
+        for (int i = 0; i < 1000000 && !refused; i++)
+        {
+            try { refused = !Send(c2.Sender, seeds[2]); }
+            catch (RequestException) { refused = true; } // dropped as not reading: not connected
+            Check(client2.Queued <= limit, "bounded while stalled");
+        }
+        Check(refused && t.ElapsedMilliseconds < 5000, "a send to a stalled reader gives up in time: " + t.ElapsedMilliseconds + " ms");
+        Console.WriteLine("block: a reader that stopped: the send gave up after " + t.ElapsedMilliseconds + " ms (WriteTimeout 500 ms)");
+        Volatile.Write(ref stopReading, true);
+        client.Close();
+        client2.Close();
+        if (idle != null) idle.Close();
+        listener.Stop();
+        listener2.Stop();
+        Console.WriteLine("ok");
+        return 0;
+    }
+
     static RequestErrorKind? Kind(System.Threading.Tasks.Task t)
     {
         try { t.Wait(); return null; }
@@ -432,6 +525,7 @@ static class TransportCheck
             }
             if (args.Length >= 4 && args[0] == "tls") return TlsLoopback(args[1], args[2], args[3]);
             if (args.Length >= 1 && args[0] == "reconnect") return Reconnect();
+            if (args.Length >= 1 && args[0] == "block") return Block();
             Console.Error.WriteLine("usage: transport.exe loopback N | cpp HOST PORT [--final] [--tls CA] | tls CERT.p12 PASSWORD CA.pem");
             return 2;
         }
