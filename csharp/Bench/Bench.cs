@@ -1,8 +1,9 @@
 // The seed account benchmark (csharp/build.py bench, make bench-csharp): serialize,
 // deserialize and verify in both formats, and JSON both ways. No benchmark library is
 // available on Mono without NuGet (BenchmarkDotNet needs it), so this is a Stopwatch
-// harness: warm-up, then R runs of N calls each; it reports the median ns per call (and
-// the minimum and maximum run) of each operation.
+// harness: warm-up, then R runs of N calls each; it reports the median wall-clock ns per
+// call (and the minimum and maximum run) of each operation, and the median CPU ns per call
+// of this thread (the figure to compare on a loaded machine).
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
