@@ -205,6 +205,27 @@ namespace Fastwire
             B = b; End = end; Budget = budget; ZeroLeft = zeroLeft;
         }
 
+        // One reader per thread, reused by the models (a read calls no application code, so
+        // it is never in use twice on a thread); a read that throws leaves it out, and the
+        // next read makes a new one.
+        [ThreadStatic] static Reader free;
+
+        internal static Reader Rent(byte[] b, int end, long budget, long zeroLeft)
+        {
+            Reader r = free;
+            if (r == null) return new Reader(b, end, budget, zeroLeft);
+            free = null;
+            r.B = b; r.End = end; r.Budget = budget; r.ZeroLeft = zeroLeft; r.Pos = 0; r.Stored = 0;
+            return r;
+        }
+
+        internal void Release()
+        {
+            B = null; // keeps no message alive
+            P = null;
+            free = this;
+        }
+
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         internal uint At32(int p)
         {

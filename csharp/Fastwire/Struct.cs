@@ -189,7 +189,7 @@ namespace Fastwire
                 b = new byte[full];
                 Buffer.BlockCopy(buf, offset, b, 0, (int)full);
             }
-            return new Reader(b, (int)full, full - 8, Limits.MaxZeroSizeElements);
+            return Reader.Rent(b, (int)full, full - 8, Limits.MaxZeroSizeElements);
         }
 
         /// <summary>Checks the model at `offset`; returns its size or throws FastwireException.</summary>
@@ -197,13 +197,14 @@ namespace Fastwire
         {
             uint root;
             Reader r = Root(buf, offset, count, out root);
+            int end = r.End;
             fixed (byte* p = r.B)
             {
                 r.P = p;
                 codec.VCheck(r, 4, 0, Limits.Depth);
-                r.P = null;
             }
-            return r.End;
+            r.Release();
+            return end;
         }
 
         /// <summary>True when the model is valid: Deserialize will succeed.</summary>
@@ -221,13 +222,14 @@ namespace Fastwire
         {
             uint root;
             Reader r = Root(buf, offset, count, out root);
+            T v;
             fixed (byte* p = r.B)
             {
                 r.P = p;
-                T v = codec.VGet(r, 4, 0, Limits.Depth);
-                r.P = null;
-                return v;
+                v = codec.VGet(r, 4, 0, Limits.Depth);
             }
+            r.Release();
+            return v;
         }
     }
 
@@ -288,7 +290,7 @@ namespace Fastwire
                 b = new byte[size];
                 Buffer.BlockCopy(buf, offset, b, 0, (int)size);
             }
-            return new Reader(b, (int)size, 0, Limits.MaxZeroSizeElements);
+            return Reader.Rent(b, (int)size, 0, Limits.MaxZeroSizeElements);
         }
 
         public unsafe int Validate(byte[] buf, int offset, int count)
@@ -299,9 +301,10 @@ namespace Fastwire
             {
                 r.P = q;
                 codec.FCheck(r, ref p, Limits.Depth);
-                r.P = null;
             }
-            if (p != r.End) throw new FastwireException(p > r.End ? ErrorCode.Truncated : ErrorCode.BadSize);
+            int end = r.End;
+            r.Release();
+            if (p != end) throw new FastwireException(p > end ? ErrorCode.Truncated : ErrorCode.BadSize);
             return p;
         }
 
@@ -324,9 +327,10 @@ namespace Fastwire
             {
                 r.P = q;
                 v = codec.FGet(r, ref p, Limits.Depth);
-                r.P = null;
             }
-            if (p != r.End) throw new FastwireException(p > r.End ? ErrorCode.Truncated : ErrorCode.BadSize);
+            int end = r.End;
+            r.Release();
+            if (p != end) throw new FastwireException(p > end ? ErrorCode.Truncated : ErrorCode.BadSize);
             return v;
         }
     }
