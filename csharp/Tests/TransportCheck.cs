@@ -239,8 +239,8 @@ static class TransportCheck
                 byte[] bytes = sink.Buffer.ToArray();
                 using (var raw = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp))
                 {
+                    raw.ReceiveBufferSize = 4096; // before connecting: a window shrunk later stalls
                     raw.Connect("127.0.0.1", small.Port);
-                    raw.ReceiveBufferSize = 4096;
                     raw.SendTimeout = 10000;
                     var deadline = DateTime.UtcNow.AddSeconds(30);
                     bool dropped = false;
@@ -275,8 +275,8 @@ static class TransportCheck
                 long refusedBefore = Interlocked.Read(ref Echo.Refused);
                 using (var raw = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp))
                 {
-                    raw.Connect("127.0.0.1", failing.Port);
                     raw.ReceiveBufferSize = 4096;
+                    raw.Connect("127.0.0.1", failing.Port);
                     var deadline = DateTime.UtcNow.AddSeconds(30);
                     while (Interlocked.Read(ref Echo.Refused) == refusedBefore && DateTime.UtcNow < deadline) raw.Send(bytes);
                     Check(Interlocked.Read(ref Echo.Refused) > refusedBefore, "sends refused");
