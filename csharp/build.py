@@ -40,7 +40,7 @@ def build_runtime() -> str:
     sources = sorted(glob.glob(os.path.join(HERE, "Fastwire", "*.cs")))
     if not fresh(DLL, sources + [__file__]):
         os.makedirs(OUT, exist_ok=True)
-        mcs(["-target:library", "-out:" + DLL, "-r:System.Numerics.dll", *sources])
+        mcs(["-target:library", "-unsafe", "-out:" + DLL, "-r:System.Numerics.dll", *sources])
     return DLL
 
 
@@ -123,16 +123,28 @@ def run_transport() -> int:
     import signal
     exe = build_transport()
     n = os.environ.get("FASTWIRE_CSHARP_MESSAGES", "20000")
-    r = subprocess.run(["mono", exe, "loopback", n], timeout=600)
-    if r.returncode != 0:
-        return r.returncode
+    for args in (["loopback", n], ["reconnect"], ["block"]):
+        r = subprocess.run(["mono", exe, *args], timeout=600)
+        if r.returncode != 0:
+            return r.returncode
     server = os.environ.get("FASTWIRE_CPP_SERVER", "")
     if not server or not os.path.exists(server):
         print(f"csharp: examples/cpp/server not found at {server!r} (set FASTWIRE_CPP_SERVER; "
               "make builds it as $(BUILD)/examples/cpp/server)", file=sys.stderr)
         return 1
-    for fmt in ([], ["--final"]):
-        label = "final" if fmt else "versioned"
+    tls = make_certificate()
+    if tls is None:
+        print("csharp: TLS not tested: no openssl command", file=sys.stderr)
+    else:
+        r = subprocess.run(["mono", exe, "tls", tls[2], TLS_PASSWORD, tls[0]], timeout=300)
+        if r.returncode != 0:
+            return r.returncode
+    runs = [([], []), (["--final"], [])]
+    if tls is not None:
+        runs += [(["--tls", tls[0], tls[1]], ["--tls", tls[0]]),
+                 (["--final", "--tls", tls[0], tls[1]], ["--final", "--tls", tls[0]])]
+    for fmt, client_args in runs:
+        label = ("final" if "--final" in fmt else "versioned") + (", TLS" if "--tls" in fmt else "")
         proc = subprocess.Popen([server, "127.0.0.1", "0", *fmt], stdout=subprocess.PIPE,
                                 stderr=subprocess.DEVNULL, text=True)
         assert proc.stdout is not None
@@ -141,7 +153,9 @@ def run_transport() -> int:
             proc.kill()
             print(f"csharp: {server} printed {first}, not 'listening HOST PORT'", file=sys.stderr)
             return 1
-        done = subprocess.run(["mono", exe, "cpp", "127.0.0.1", first[2], *fmt],
+        host = "localhost" if "--tls" in fmt else "127.0.0.1"  # the certificate names localhost
+        done = subprocess.run(["mono", exe, "cpp", host, first[2],
+                               *(client_args if "--tls" in fmt else fmt)],
                               stdout=subprocess.PIPE, text=True, timeout=120)
         proc.send_signal(signal.SIGTERM)
         out, _ = proc.communicate(timeout=30)
@@ -153,6 +167,28 @@ def run_transport() -> int:
             return 1
         print(f"csharp: C# client -> C++ server ({label}): ok; server {out.strip()}")
     return 0
+
+
+TLS_PASSWORD = "fastwire-test"
+
+
+def make_certificate() -> "tuple[str, str, str] | None":
+    """A self-signed RSA certificate for localhost and 127.0.0.1, made at test time with
+    the openssl command (as the C++ and Python tests do): (cert.pem, key.pem, cert.p12),
+    or None without openssl. The PKCS#12 copy (for the C# server: X509Certificate2 reads no
+    PEM key in .NET Standard 2.0) uses SHA1-3DES, the encryption Mono's BoringSSL reads."""
+    if shutil.which("openssl") is None:
+        return None
+    folder = os.path.join(OUT, "tls")
+    os.makedirs(folder, exist_ok=True)
+    cert, key, p12 = (os.path.join(folder, n) for n in ("cert.pem", "key.pem", "cert.p12"))
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                    "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+                    "-keyout", key, "-out", cert], check=True, capture_output=True)
+    subprocess.run(["openssl", "pkcs12", "-export", "-in", cert, "-inkey", key, "-out", p12,
+                    "-passout", "pass:" + TLS_PASSWORD, "-certpbe", "PBE-SHA1-3DES",
+                    "-keypbe", "PBE-SHA1-3DES", "-macalg", "sha1"], check=True, capture_output=True)
+    return cert, key, p12
 
 
 BENCH = os.path.join(OUT, "bench.exe")

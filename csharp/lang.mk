@@ -1,8 +1,9 @@
 # C#: built with Debian's Mono (mcs) by csharp/build.py, tested with NUnit 2.6
 # (nunit-console), outputs under build/csharp. Included by the top-level Makefile.
 #   test-csharp   NUnit tests, the conformance suite, the examples, the transport over
-#                 loopback (20,000 messages per format) and the C# client against
-#                 examples/cpp/server (both formats)
+#                 loopback (20,000 messages per format; reconnect; the block policy; TLS
+#                 with a certificate made by openssl) and the C# client against
+#                 examples/cpp/server (both formats, TCP and TLS)
 #   soak-csharp   the loopback transport test with 1,000,000 messages per format
 #   bench-csharp  the Stopwatch benchmark of the seed account (csharp/Bench/Bench.cs)
 #   fuzz-csharp   the corpus-mutation fuzzer of verify/deserialize for FUZZ_SECONDS (no

@@ -2,6 +2,7 @@
 // Everything is little-endian, unaligned and unpadded (docs/wire-format.md).
 using System;
 using System.Collections.Generic;
+using System.Runtime.CompilerServices;
 
 namespace Fastwire
 {
@@ -58,25 +59,36 @@ namespace Fastwire
         public long MaxZeroSizeElements = 65536;
         public static readonly Limits Default = new Limits();
 
-        internal int Depth { get { return Math.Max(0, Math.Min(MaxDepth, MaxDepthCap)); } }
+        internal int Depth { [MethodImpl(MethodImplOptions.AggressiveInlining)] get { return Math.Max(0, Math.Min(MaxDepth, MaxDepthCap)); } }
     }
 
     /// <summary>Little-endian loads and stores.</summary>
     public static class Le
     {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static uint U32(byte[] b, int p) { return (uint)(b[p] | b[p + 1] << 8 | b[p + 2] << 16 | b[p + 3] << 24); }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static int I32(byte[] b, int p) { return b[p] | b[p + 1] << 8 | b[p + 2] << 16 | b[p + 3] << 24; }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static ushort U16(byte[] b, int p) { return (ushort)(b[p] | b[p + 1] << 8); }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static ulong U64(byte[] b, int p) { return U32(b, p) | (ulong)U32(b, p + 4) << 32; }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static void Put(byte[] b, int p, uint v)
         {
             b[p] = (byte)v; b[p + 1] = (byte)(v >> 8); b[p + 2] = (byte)(v >> 16); b[p + 3] = (byte)(v >> 24);
         }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static void Put(byte[] b, int p, ushort v) { b[p] = (byte)v; b[p + 1] = (byte)(v >> 8); }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static void Put(byte[] b, int p, ulong v) { Put(b, p, (uint)v); Put(b, p + 4, (uint)(v >> 32)); }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static double F64(byte[] b, int p) { return BitConverter.Int64BitsToDouble((long)U64(b, p)); }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static void PutF64(byte[] b, int p, double v) { Put(b, p, (ulong)BitConverter.DoubleToInt64Bits(v)); }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static float F32(byte[] b, int p) { var u = new FloatBits { U = U32(b, p) }; return u.F; }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static void PutF32(byte[] b, int p, float v) { var u = new FloatBits { F = v }; Put(b, p, u.U); }
 
         [System.Runtime.InteropServices.StructLayout(System.Runtime.InteropServices.LayoutKind.Explicit)]
@@ -89,35 +101,57 @@ namespace Fastwire
 
     /// <summary>
     /// A growable byte buffer that serializers write into; reuse one across messages
-    /// (Reset) to serialize without allocating.
+    /// (Reset) to serialize without allocating. The bytes past Size are kept zero (Reset
+    /// and Truncate clear what they drop), so Append hands out zeroed bytes without clearing
+    /// them one piece at a time; write into Data only below Size.
     /// </summary>
     public sealed class WriteBuffer
     {
         public byte[] Data;
-        public int Size;
+        int size;
+
+        /// <summary>Bytes written; shrink it with Truncate or Reset.</summary>
+        public int Size { get { return size; } }
 
         public WriteBuffer(int capacity = 256) { Data = new byte[Math.Max(capacity, 16)]; }
 
-        public void Reset() { Size = 0; }
+        /// <summary>Empties the buffer (its bytes are cleared, the capacity kept).</summary>
+        public void Reset() { Truncate(0); }
+
+        /// <summary>Drops the bytes from n on (cleared).</summary>
+        public void Truncate(int n)
+        {
+            if (n < 0 || n > size) throw new ArgumentOutOfRangeException("n");
+            if (size > n) Array.Clear(Data, n, size - n);
+            size = n;
+        }
 
         /// <summary>Appends n zero bytes; returns where they start.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public int Append(int n)
         {
-            int at = Size;
-            long need = (long)at + n;
-            if (need > Data.Length) Grow(need);
-            else Array.Clear(Data, at, n);
-            Size = (int)need;
+            int at = size;
+            if (n > Data.Length - at) return GrowFor(n);
+            size = at + n;
             return at;
         }
 
         /// <summary>Appends n bytes whose content the caller writes at once (not zeroed).</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public int Reserve(int n)
         {
-            int at = Size;
+            int at = size;
+            if (n > Data.Length - at) return GrowFor(n);
+            size = at + n;
+            return at;
+        }
+
+        int GrowFor(int n)
+        {
+            int at = size;
             long need = (long)at + n;
-            if (need > Data.Length) Grow(need);
-            Size = (int)need;
+            Grow(need);
+            size = (int)need;
             return at;
         }
 
@@ -127,7 +161,7 @@ namespace Fastwire
                 throw new FastwireException(ErrorCode.TooLarge, "a message larger than 4 GiB - 1");
             long cap = Math.Max(need, Math.Min((long)Data.Length * 2, int.MaxValue - 64));
             var d = new byte[cap];
-            Buffer.BlockCopy(Data, 0, d, 0, Size);
+            Buffer.BlockCopy(Data, 0, d, 0, size);
             Data = d;
         }
 
@@ -139,8 +173,8 @@ namespace Fastwire
 
         public byte[] ToArray()
         {
-            var r = new byte[Size];
-            Buffer.BlockCopy(Data, 0, r, 0, Size);
+            var r = new byte[size];
+            Buffer.BlockCopy(Data, 0, r, 0, size);
             return r;
         }
     }
@@ -150,21 +184,101 @@ namespace Fastwire
     /// (versioned: bytes the walk may still visit) and the zero-size element allowance
     /// (final). Positions are absolute indexes into B.
     /// </summary>
-    public sealed class Reader
+    public sealed unsafe class Reader
     {
         public byte[] B;
         public int End;
         public long Budget;
         public long ZeroLeft;
+        /// <summary>Where the last generated final reader (FGetAt) stopped.</summary>
+        public int Pos;
+
+        // B pinned: the models set it inside a `fixed` block around the whole read, so the
+        // checks below read the lengths, offsets and sizes they check with one load each and
+        // no array bounds check (Mono checks every byte[] access). Each read is at a position
+        // these checks have just proven inside [0, End) (End <= B.Length).
+        internal byte* P;
+        static readonly bool Little = BitConverter.IsLittleEndian;
 
         public Reader(byte[] b, int end, long budget, long zeroLeft)
         {
             B = b; End = end; Budget = budget; ZeroLeft = zeroLeft;
         }
 
+        // One reader per thread, reused by the models (a read calls no application code, so
+        // it is never in use twice on a thread); a read that throws leaves it out, and the
+        // next read makes a new one.
+        [ThreadStatic] static Reader free;
+
+        internal static Reader Rent(byte[] b, int end, long budget, long zeroLeft)
+        {
+            Reader r = free;
+            if (r == null) return new Reader(b, end, budget, zeroLeft);
+            free = null;
+            r.B = b; r.End = end; r.Budget = budget; r.ZeroLeft = zeroLeft; r.Pos = 0; r.Stored = 0;
+            return r;
+        }
+
+        internal void Release()
+        {
+            B = null; // keeps no message alive
+            P = null;
+            free = this;
+        }
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        internal uint At32(int p)
+        {
+            byte* q = P + p;
+            return Little ? *(uint*)q : (uint)(q[0] | q[1] << 8 | q[2] << 16 | q[3] << 24);
+        }
+
+        // Loads for generated code, at positions it has checked (Enter, Block, Count,
+        // Optional, Need) and only while a model's read runs (P set). Not for other use: they
+        // check nothing. 64-bit values are read as two 32-bit loads (unaligned 64-bit loads
+        // fault on 32-bit ARM).
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public byte U8(int p) { return P[p]; }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public ushort U16(int p) { byte* q = P + p; return (ushort)(q[0] | q[1] << 8); }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public uint U32(int p) { return At32(p); }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public int I32(int p) { return (int)At32(p); }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public ulong U64(int p) { return At32(p) | (ulong)At32(p + 4) << 32; }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public float F32(int p) { uint u = At32(p); return *(float*)&u; }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public double F64(int p) { ulong u = At32(p) | (ulong)At32(p + 4) << 32; return *(double*)&u; }
+
         // ---- versioned ---------------------------------------------------------------
 
+        /// <summary>Block without `out`: the length goes to Stored.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public int Block(int bas, uint off, int slotEnd)
+        {
+            int end = End;
+            if (off <= (uint)(end - bas))
+            {
+                int pos = bas + (int)off;
+                if (pos >= slotEnd && pos <= end - 4)
+                {
+                    uint len = At32(pos);
+                    long budget = Budget - 4 - len;
+                    if (len <= (uint)(end - pos - 4) && budget >= 0)
+                    {
+                        Budget = budget;
+                        Stored = (int)len;
+                        return pos + 4;
+                    }
+                }
+            }
+            return BlockError(bas, off, slotEnd);
+        }
+
         /// <summary>A [u32 length][bytes] block at base+off; returns the payload position.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public int Block(int bas, uint off, int slotEnd, out int n)
         {
             int end = End;
@@ -173,8 +287,7 @@ namespace Fastwire
                 int pos = bas + (int)off;
                 if (pos >= slotEnd && pos <= end - 4)
                 {
-                    byte[] b = B;
-                    uint len = (uint)(b[pos] | b[pos + 1] << 8 | b[pos + 2] << 16 | b[pos + 3] << 24);
+                    uint len = At32(pos);
                     long budget = Budget - 4 - len;
                     if (len <= (uint)(end - pos - 4) && budget >= 0)
                     {
@@ -199,7 +312,62 @@ namespace Fastwire
             throw new FastwireException(ErrorCode.OverBudget);
         }
 
+        /// <summary>The body size the last Enter (without `out`) found.</summary>
+        public int Stored;
+
+        /// <summary>Enter for generated code: the body size goes to Stored (Mono keeps an
+        /// `out` local in memory, and everything around it).</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public int Enter(int bas, uint off, int slotEnd, uint type, int d)
+        {
+            int end = End;
+            if (off != 0 && off <= (uint)(end - bas))
+            {
+                int pos = bas + (int)off;
+                if (pos >= slotEnd && pos <= end - 8)
+                {
+                    uint size = At32(pos);
+                    uint found = At32(pos + 4);
+                    long budget = Budget - size;
+                    if (size >= 8 && size <= (uint)(end - pos) && found == type && d > 0 && budget >= 0)
+                    {
+                        Budget = budget;
+                        Stored = (int)size;
+                        return pos;
+                    }
+                }
+            }
+            return EnterError(bas, off, slotEnd, type, d);
+        }
+
+        /// <summary>Count for generated code: the count goes to Stored.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public int Count(int bas, uint off, int slotEnd, int elemSlot)
+        {
+            int end = End;
+            if (off <= (uint)(end - bas))
+            {
+                int pos = bas + (int)off;
+                if (pos >= slotEnd && pos <= end - 4)
+                {
+                    uint count = At32(pos);
+                    if (count <= (uint)(end - pos - 4) / (uint)elemSlot)
+                    {
+                        long budget = Budget - 4 - (long)count * elemSlot;
+                        if (budget >= 0)
+                        {
+                            Budget = budget;
+                            Stored = (int)count;
+                            return pos + 4;
+                        }
+                    }
+                }
+            }
+            return CountError(bas, off, slotEnd, elemSlot);
+        }
+
         /// <summary>A struct body at base+off: forward, inside, size &gt;= 8, the type, the depth.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public int Enter(int bas, uint off, int slotEnd, uint type, int d, out int stored)
         {
             int end = End;
@@ -209,9 +377,8 @@ namespace Fastwire
                 int pos = bas + (int)off;
                 if (pos >= slotEnd && pos <= end - 8)
                 {
-                    byte[] b = B;
-                    uint size = (uint)(b[pos] | b[pos + 1] << 8 | b[pos + 2] << 16 | b[pos + 3] << 24);
-                    uint found = (uint)(b[pos + 4] | b[pos + 5] << 8 | b[pos + 6] << 16 | b[pos + 7] << 24);
+                    uint size = At32(pos);
+                    uint found = At32(pos + 4);
                     long budget = Budget - size;
                     if (size >= 8 && size <= (uint)(end - pos) && found == type && d > 0 && budget >= 0)
                     {
@@ -243,6 +410,7 @@ namespace Fastwire
         }
 
         /// <summary>A [u32 count][count x elemSlot] block; returns the first element's position.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public int Count(int bas, uint off, int slotEnd, int elemSlot, out int n)
         {
             int end = End;
@@ -251,8 +419,7 @@ namespace Fastwire
                 int pos = bas + (int)off;
                 if (pos >= slotEnd && pos <= end - 4)
                 {
-                    byte[] b = B;
-                    uint count = (uint)(b[pos] | b[pos + 1] << 8 | b[pos + 2] << 16 | b[pos + 3] << 24);
+                    uint count = At32(pos);
                     if (count <= (uint)(end - pos - 4) / (uint)elemSlot)
                     {
                         long budget = Budget - 4 - (long)count * elemSlot;
@@ -281,6 +448,7 @@ namespace Fastwire
         }
 
         /// <summary>A set optional's value block of `need` bytes.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public int Optional(int bas, uint off, int slotEnd, int need)
         {
             int end = End;
@@ -310,16 +478,18 @@ namespace Fastwire
         // ---- final -------------------------------------------------------------------
 
         /// <summary>Checks that n bytes are left at p.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void Need(int p, int n)
         {
             if ((long)p + n > End) throw FastwireException.Truncated();
         }
 
         /// <summary>A final count at p, checked against the bytes left (or the zero-size allowance).</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public int FinalCount(int p, int elemMin)
         {
             if ((long)p + 4 > End) throw FastwireException.Truncated();
-            uint n = Le.U32(B, p);
+            uint n = At32(p);
             if (elemMin > 0)
             {
                 if (n > (End - (long)p - 4) / elemMin) throw FastwireException.Truncated();

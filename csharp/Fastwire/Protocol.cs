@@ -1,6 +1,7 @@
 // fastwire C# runtime: the protocol's Sender and Receiver bases (docs/transport.md,
 // docs/wire-format.md "Streams"): a stream is root models one after another.
 using System;
+using System.Runtime.CompilerServices;
 using System.Collections.Generic;
 
 namespace Fastwire
@@ -63,6 +64,9 @@ namespace Fastwire
 
         /// <summary>Bytes received but not yet a whole message.</summary>
         public int Pending { get { return pendingSize; } }
+
+        /// <summary>Drops a partial message (a new stream starts: the client reconnected).</summary>
+        public void Reset() { pendingSize = 0; }
 
         /// <summary>Feeds bytes; dispatches every message completed. Throws FastwireException on malformed input.</summary>
         public void Receive(byte[] data, int offset, int count)
@@ -304,18 +308,18 @@ namespace Fastwire
             Le.Put(b, slot, (uint)(at - bas));
         }
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static string VGetString(Reader r, int slot, int bas)
         {
-            uint off = Le.U32(r.B, slot);
+            uint off = r.At32(slot);
             if (off == 0) return "";
-            int n;
-            int p = r.Block(bas, off, slot + 4, out n);
-            return Utf8.Decode(r.B, p, n);
+            int p = r.Block(bas, off, slot + 4);
+            return Utf8.Decode(r.B, p, r.Stored);
         }
 
         public static byte[] VGetBytes(Reader r, int slot, int bas)
         {
-            uint off = Le.U32(r.B, slot);
+            uint off = r.At32(slot);
             if (off == 0) return new byte[0];
             int n;
             int p = r.Block(bas, off, slot + 4, out n);
@@ -324,15 +328,16 @@ namespace Fastwire
             return v;
         }
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static void VCheckText(Reader r, int slot, int bas)
         {
-            uint off = Le.U32(r.B, slot);
+            uint off = r.At32(slot);
             if (off == 0) return;
-            int n;
-            r.Block(bas, off, slot + 4, out n);
+            r.Block(bas, off, slot + 4);
         }
 
         // [u32 length][bytes] of an ASCII string in one pass; -1 (nothing written) when it is not ASCII.
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         static int PutAscii(WriteBuffer w, string v)
         {
             int len = v.Length;
@@ -342,7 +347,7 @@ namespace Fastwire
             for (int i = 0; i < len; i++)
             {
                 char c = v[i];
-                if (c >= 0x80) { w.Size = at; return -1; }
+                if (c >= 0x80) { w.Truncate(at); return -1; }
                 b[p + i] = (byte)c;
             }
             Le.Put(b, at, (uint)len);
@@ -366,19 +371,38 @@ namespace Fastwire
             Buffer.BlockCopy(v, 0, w.Data, at + 4, v.Length);
         }
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         static int Length(Reader r, int p)
         {
             if ((long)p + 4 > r.End) throw FastwireException.Truncated();
-            uint n = Le.U32(r.B, p);
+            uint n = r.At32(p);
             if (n > r.End - (long)p - 4) throw FastwireException.Truncated();
             return (int)n;
         }
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static string FGetString(Reader r, ref int p)
         {
             int n = Length(r, p);
             string v = Utf8.Decode(r.B, p + 4, n);
             p += 4 + n;
+            return v;
+        }
+
+        /// <summary>FGetString for generated code: reads at p, leaves the position after it in r.Pos.</summary>
+        public static string FGetStringAt(Reader r, int p)
+        {
+            int n = Length(r, p);
+            r.Pos = p + 4 + n;
+            return Utf8.Decode(r.B, p + 4, n);
+        }
+
+        public static byte[] FGetBytesAt(Reader r, int p)
+        {
+            int n = Length(r, p);
+            var v = new byte[n];
+            Buffer.BlockCopy(r.B, p + 4, v, 0, n);
+            r.Pos = p + 4 + n;
             return v;
         }
 
@@ -391,9 +415,17 @@ namespace Fastwire
             return v;
         }
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static void FCheckText(Reader r, ref int p)
         {
             p += 4 + Length(r, p);
+        }
+
+        /// <summary>Checks a final string or bytes at p; returns the position after it.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public static int FSkipText(Reader r, int p)
+        {
+            return p + 4 + Length(r, p);
         }
     }
 }

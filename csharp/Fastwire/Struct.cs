@@ -1,6 +1,7 @@
 // fastwire C# runtime: the base of generated struct codecs, root models and equality helpers.
 using System;
 using System.Collections.Generic;
+using System.Runtime.CompilerServices;
 using System.Text;
 
 namespace Fastwire
@@ -159,8 +160,8 @@ namespace Fastwire
                 Le.Put(w.Data, start, (uint)size);
                 return size;
             }
-            catch (FastwireException) { w.Size = start; throw; }
-            catch (NullReferenceException e) { w.Size = start; throw new FastwireException(ErrorCode.WrongType, "a null where the schema has a value (" + e.Message + ")"); }
+            catch (FastwireException) { w.Truncate(start); throw; }
+            catch (NullReferenceException e) { w.Truncate(start); throw new FastwireException(ErrorCode.WrongType, "a null where the schema has a value (" + e.Message + ")"); }
         }
 
         public byte[] Serialize(T value)
@@ -172,6 +173,7 @@ namespace Fastwire
             }
         }
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         Reader Root(byte[] buf, int offset, int count, out uint root)
         {
             if (offset < 0 || count < 0 || (long)offset + count > buf.Length) throw new ArgumentOutOfRangeException("offset");
@@ -187,16 +189,22 @@ namespace Fastwire
                 b = new byte[full];
                 Buffer.BlockCopy(buf, offset, b, 0, (int)full);
             }
-            return new Reader(b, (int)full, full - 8, Limits.MaxZeroSizeElements);
+            return Reader.Rent(b, (int)full, full - 8, Limits.MaxZeroSizeElements);
         }
 
         /// <summary>Checks the model at `offset`; returns its size or throws FastwireException.</summary>
-        public int Validate(byte[] buf, int offset, int count)
+        public unsafe int Validate(byte[] buf, int offset, int count)
         {
             uint root;
             Reader r = Root(buf, offset, count, out root);
-            codec.VCheck(r, 4, 0, Limits.Depth);
-            return r.End;
+            int end = r.End;
+            fixed (byte* p = r.B)
+            {
+                r.P = p;
+                codec.VCheck(r, 4, 0, Limits.Depth);
+            }
+            r.Release();
+            return end;
         }
 
         /// <summary>True when the model is valid: Deserialize will succeed.</summary>
@@ -210,11 +218,18 @@ namespace Fastwire
 
         public T Deserialize(byte[] buf) { return Deserialize(buf, 0, buf.Length); }
 
-        public T Deserialize(byte[] buf, int offset, int count)
+        public unsafe T Deserialize(byte[] buf, int offset, int count)
         {
             uint root;
             Reader r = Root(buf, offset, count, out root);
-            return codec.VGet(r, 4, 0, Limits.Depth);
+            T v;
+            fixed (byte* p = r.B)
+            {
+                r.P = p;
+                v = codec.VGet(r, 4, 0, Limits.Depth);
+            }
+            r.Release();
+            return v;
         }
     }
 
@@ -245,8 +260,8 @@ namespace Fastwire
                 Le.Put(w.Data, start + 4, codec.Type);
                 return size;
             }
-            catch (FastwireException) { w.Size = start; throw; }
-            catch (NullReferenceException e) { w.Size = start; throw new FastwireException(ErrorCode.WrongType, "a null where the schema has a value (" + e.Message + ")"); }
+            catch (FastwireException) { w.Truncate(start); throw; }
+            catch (NullReferenceException e) { w.Truncate(start); throw new FastwireException(ErrorCode.WrongType, "a null where the schema has a value (" + e.Message + ")"); }
         }
 
         public byte[] Serialize(T value)
@@ -258,6 +273,7 @@ namespace Fastwire
             }
         }
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         Reader Root(byte[] buf, int offset, int count)
         {
             if (offset < 0 || count < 0 || (long)offset + count > buf.Length) throw new ArgumentOutOfRangeException("offset");
@@ -274,15 +290,21 @@ namespace Fastwire
                 b = new byte[size];
                 Buffer.BlockCopy(buf, offset, b, 0, (int)size);
             }
-            return new Reader(b, (int)size, 0, Limits.MaxZeroSizeElements);
+            return Reader.Rent(b, (int)size, 0, Limits.MaxZeroSizeElements);
         }
 
-        public int Validate(byte[] buf, int offset, int count)
+        public unsafe int Validate(byte[] buf, int offset, int count)
         {
             Reader r = Root(buf, offset, count);
             int p = 8;
-            codec.FCheck(r, ref p, Limits.Depth);
-            if (p != r.End) throw new FastwireException(p > r.End ? ErrorCode.Truncated : ErrorCode.BadSize);
+            fixed (byte* q = r.B)
+            {
+                r.P = q;
+                codec.FCheck(r, ref p, Limits.Depth);
+            }
+            int end = r.End;
+            r.Release();
+            if (p != end) throw new FastwireException(p > end ? ErrorCode.Truncated : ErrorCode.BadSize);
             return p;
         }
 
@@ -296,12 +318,19 @@ namespace Fastwire
 
         public T Deserialize(byte[] buf) { return Deserialize(buf, 0, buf.Length); }
 
-        public T Deserialize(byte[] buf, int offset, int count)
+        public unsafe T Deserialize(byte[] buf, int offset, int count)
         {
             Reader r = Root(buf, offset, count);
             int p = 8;
-            T v = codec.FGet(r, ref p, Limits.Depth);
-            if (p != r.End) throw new FastwireException(p > r.End ? ErrorCode.Truncated : ErrorCode.BadSize);
+            T v;
+            fixed (byte* q = r.B)
+            {
+                r.P = q;
+                v = codec.FGet(r, ref p, Limits.Depth);
+            }
+            int end = r.End;
+            r.Release();
+            if (p != end) throw new FastwireException(p > end ? ErrorCode.Truncated : ErrorCode.BadSize);
             return v;
         }
     }

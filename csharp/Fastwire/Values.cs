@@ -242,9 +242,22 @@ namespace Fastwire
         {
             if (n == 0) return "";
             if (n > 32 || !Pooling) return DecodeNew(b, p, n);
-            uint h = 2166136261;
-            for (int i = 0; i < n; i++) h = (h ^ b[p + i]) * 16777619;
-            int slot = (int)(h & 1023);
+            // The slot from the length and the first and last four bytes (a miss only costs
+            // an allocation: the bytes are compared in full below).
+            uint h;
+            if (n >= 4)
+            {
+                int q = p + n - 4;
+                h = (uint)(b[p] | b[p + 1] << 8 | b[p + 2] << 16 | b[p + 3] << 24) * 0x9E3779B1u
+                    ^ (uint)(b[q] | b[q + 1] << 8 | b[q + 2] << 16 | b[q + 3] << 24) * 0x85EBCA77u ^ (uint)n;
+            }
+            else
+            {
+                h = (uint)n;
+                for (int i = 0; i < n; i++) h = h << 8 | b[p + i];
+                h *= 0x9E3779B1u;
+            }
+            int slot = (int)(h >> 22);
             Pooled e = Pool[slot];
             if (e != null && e.Bytes.Length == n)
             {

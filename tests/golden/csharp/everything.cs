@@ -1371,72 +1371,72 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.Primitives VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 110U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 110U, d);
+            int stored = r.Stored;
             byte[] b = r.B;
             d -= 1;
             global::com.example.fastwire.everything.Primitives v;
             if (stored >= 177)
             {
                 v = new global::com.example.fastwire.everything.Primitives(global::Fastwire.Bare.Value);
-                v.f_bool = b[pos + 8] != 0;
-                v.f_byte = b[pos + 9];
-                v.f_char = (char)b[pos + 10];
-                v.f_wchar = global::Fastwire.Le.U32(b, pos + 11);
-                v.f_int8 = (sbyte)b[pos + 15];
-                v.f_uint8 = b[pos + 16];
-                v.f_int16 = (short)global::Fastwire.Le.U16(b, pos + 17);
-                v.f_uint16 = global::Fastwire.Le.U16(b, pos + 19);
-                v.f_int32 = global::Fastwire.Le.I32(b, pos + 21);
-                v.f_uint32 = global::Fastwire.Le.U32(b, pos + 25);
-                v.f_int64 = (long)global::Fastwire.Le.U64(b, pos + 29);
-                v.f_uint64 = global::Fastwire.Le.U64(b, pos + 37);
-                v.f_float = global::Fastwire.Le.F32(b, pos + 45);
-                v.f_double = global::Fastwire.Le.F64(b, pos + 49);
+                v.f_bool = r.U8(pos + 8) != 0;
+                v.f_byte = r.U8(pos + 9);
+                v.f_char = (char)r.U8(pos + 10);
+                v.f_wchar = r.U32(pos + 11);
+                v.f_int8 = (sbyte)r.U8(pos + 15);
+                v.f_uint8 = r.U8(pos + 16);
+                v.f_int16 = (short)r.U16(pos + 17);
+                v.f_uint16 = r.U16(pos + 19);
+                v.f_int32 = r.I32(pos + 21);
+                v.f_uint32 = r.U32(pos + 25);
+                v.f_int64 = (long)r.U64(pos + 29);
+                v.f_uint64 = r.U64(pos + 37);
+                v.f_float = r.F32(pos + 45);
+                v.f_double = r.F64(pos + 49);
                 v.f_decimal = global::Fastwire.Decimals.Read(b, pos + 57);
                 v.f_string = global::Fastwire.Wire.VGetString(r, pos + 73, pos);
                 v.f_bytes = global::Fastwire.Wire.VGetBytes(r, pos + 77, pos);
-                v.f_epoch = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 81));
-                v.f_utc = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 89));
-                v.f_ns = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 97));
+                v.f_epoch = new global::Fastwire.Timestamp(r.U64(pos + 81));
+                v.f_utc = new global::Fastwire.Timestamp(r.U64(pos + 89));
+                v.f_ns = new global::Fastwire.Timestamp(r.U64(pos + 97));
                 v.f_uuid0 = global::Fastwire.Uuid.Read(b, pos + 105);
                 v.f_uuid1 = global::Fastwire.Uuid.Read(b, pos + 121);
                 v.f_uuid4 = global::Fastwire.Uuid.Read(b, pos + 137);
                 v.f_uuid = global::Fastwire.Uuid.Read(b, pos + 153);
                 v.password = global::Fastwire.Wire.VGetString(r, pos + 169, pos);
-                v.legacy = global::Fastwire.Le.I32(b, pos + 173);
+                v.legacy = r.I32(pos + 173);
             }
             else
             {
                 v = new global::com.example.fastwire.everything.Primitives();
                 if (stored >= 9)
-                    v.f_bool = b[pos + 8] != 0;
+                    v.f_bool = r.U8(pos + 8) != 0;
                 if (stored >= 10)
-                    v.f_byte = b[pos + 9];
+                    v.f_byte = r.U8(pos + 9);
                 if (stored >= 11)
-                    v.f_char = (char)b[pos + 10];
+                    v.f_char = (char)r.U8(pos + 10);
                 if (stored >= 15)
-                    v.f_wchar = global::Fastwire.Le.U32(b, pos + 11);
+                    v.f_wchar = r.U32(pos + 11);
                 if (stored >= 16)
-                    v.f_int8 = (sbyte)b[pos + 15];
+                    v.f_int8 = (sbyte)r.U8(pos + 15);
                 if (stored >= 17)
-                    v.f_uint8 = b[pos + 16];
+                    v.f_uint8 = r.U8(pos + 16);
                 if (stored >= 19)
-                    v.f_int16 = (short)global::Fastwire.Le.U16(b, pos + 17);
+                    v.f_int16 = (short)r.U16(pos + 17);
                 if (stored >= 21)
-                    v.f_uint16 = global::Fastwire.Le.U16(b, pos + 19);
+                    v.f_uint16 = r.U16(pos + 19);
                 if (stored >= 25)
-                    v.f_int32 = global::Fastwire.Le.I32(b, pos + 21);
+                    v.f_int32 = r.I32(pos + 21);
                 if (stored >= 29)
-                    v.f_uint32 = global::Fastwire.Le.U32(b, pos + 25);
+                    v.f_uint32 = r.U32(pos + 25);
                 if (stored >= 37)
-                    v.f_int64 = (long)global::Fastwire.Le.U64(b, pos + 29);
+                    v.f_int64 = (long)r.U64(pos + 29);
                 if (stored >= 45)
-                    v.f_uint64 = global::Fastwire.Le.U64(b, pos + 37);
+                    v.f_uint64 = r.U64(pos + 37);
                 if (stored >= 49)
-                    v.f_float = global::Fastwire.Le.F32(b, pos + 45);
+                    v.f_float = r.F32(pos + 45);
                 if (stored >= 57)
-                    v.f_double = global::Fastwire.Le.F64(b, pos + 49);
+                    v.f_double = r.F64(pos + 49);
                 if (stored >= 73)
                     v.f_decimal = global::Fastwire.Decimals.Read(b, pos + 57);
                 if (stored >= 77)
@@ -1444,11 +1444,11 @@ namespace com.example.fastwire.everything.Fbe
                 if (stored >= 81)
                     v.f_bytes = global::Fastwire.Wire.VGetBytes(r, pos + 77, pos);
                 if (stored >= 89)
-                    v.f_epoch = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 81));
+                    v.f_epoch = new global::Fastwire.Timestamp(r.U64(pos + 81));
                 if (stored >= 97)
-                    v.f_utc = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 89));
+                    v.f_utc = new global::Fastwire.Timestamp(r.U64(pos + 89));
                 if (stored >= 105)
-                    v.f_ns = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 97));
+                    v.f_ns = new global::Fastwire.Timestamp(r.U64(pos + 97));
                 if (stored >= 121)
                     v.f_uuid0 = global::Fastwire.Uuid.Read(b, pos + 105);
                 if (stored >= 137)
@@ -1460,15 +1460,15 @@ namespace com.example.fastwire.everything.Fbe
                 if (stored >= 173)
                     v.password = global::Fastwire.Wire.VGetString(r, pos + 169, pos);
                 if (stored >= 177)
-                    v.legacy = global::Fastwire.Le.I32(b, pos + 173);
+                    v.legacy = r.I32(pos + 173);
             }
             return v;
         }
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 110U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 110U, d);
+            int stored = r.Stored;
             byte[] b = r.B;
             d -= 1;
             if (stored >= 73)
@@ -1524,7 +1524,7 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public static global::com.example.fastwire.everything.Primitives FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Primitives FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -1532,69 +1532,74 @@ namespace com.example.fastwire.everything.Fbe
             {
                 r.Need(p, 65);
                 byte[] b = r.B;
-                v.f_bool = b[p + 0] != 0;
-                v.f_byte = b[p + 1];
-                v.f_char = (char)b[p + 2];
-                v.f_wchar = global::Fastwire.Le.U32(b, p + 3);
-                v.f_int8 = (sbyte)b[p + 7];
-                v.f_uint8 = b[p + 8];
-                v.f_int16 = (short)global::Fastwire.Le.U16(b, p + 9);
-                v.f_uint16 = global::Fastwire.Le.U16(b, p + 11);
-                v.f_int32 = global::Fastwire.Le.I32(b, p + 13);
-                v.f_uint32 = global::Fastwire.Le.U32(b, p + 17);
-                v.f_int64 = (long)global::Fastwire.Le.U64(b, p + 21);
-                v.f_uint64 = global::Fastwire.Le.U64(b, p + 29);
-                v.f_float = global::Fastwire.Le.F32(b, p + 37);
-                v.f_double = global::Fastwire.Le.F64(b, p + 41);
+                v.f_bool = r.U8(p + 0) != 0;
+                v.f_byte = r.U8(p + 1);
+                v.f_char = (char)r.U8(p + 2);
+                v.f_wchar = r.U32(p + 3);
+                v.f_int8 = (sbyte)r.U8(p + 7);
+                v.f_uint8 = r.U8(p + 8);
+                v.f_int16 = (short)r.U16(p + 9);
+                v.f_uint16 = r.U16(p + 11);
+                v.f_int32 = r.I32(p + 13);
+                v.f_uint32 = r.U32(p + 17);
+                v.f_int64 = (long)r.U64(p + 21);
+                v.f_uint64 = r.U64(p + 29);
+                v.f_float = r.F32(p + 37);
+                v.f_double = r.F64(p + 41);
                 v.f_decimal = global::Fastwire.Decimals.Read(b, p + 49);
                 p += 65;
             }
-            v.f_string = global::Fastwire.Wire.FGetString(r, ref p);
-            v.f_bytes = global::Fastwire.Wire.FGetBytes(r, ref p);
+            v.f_string = global::Fastwire.Wire.FGetStringAt(r, p);
+            p = r.Pos;
+            v.f_bytes = global::Fastwire.Wire.FGetBytesAt(r, p);
+            p = r.Pos;
             {
                 r.Need(p, 88);
                 byte[] b = r.B;
-                v.f_epoch = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, p + 0));
-                v.f_utc = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, p + 8));
-                v.f_ns = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, p + 16));
+                v.f_epoch = new global::Fastwire.Timestamp(r.U64(p + 0));
+                v.f_utc = new global::Fastwire.Timestamp(r.U64(p + 8));
+                v.f_ns = new global::Fastwire.Timestamp(r.U64(p + 16));
                 v.f_uuid0 = global::Fastwire.Uuid.Read(b, p + 24);
                 v.f_uuid1 = global::Fastwire.Uuid.Read(b, p + 40);
                 v.f_uuid4 = global::Fastwire.Uuid.Read(b, p + 56);
                 v.f_uuid = global::Fastwire.Uuid.Read(b, p + 72);
                 p += 88;
             }
-            v.password = global::Fastwire.Wire.FGetString(r, ref p);
+            v.password = global::Fastwire.Wire.FGetStringAt(r, p);
+            p = r.Pos;
             {
                 r.Need(p, 4);
-                byte[] b = r.B;
-                v.legacy = global::Fastwire.Le.I32(b, p + 0);
+                v.legacy = r.I32(p + 0);
                 p += 4;
             }
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 65);
             global::Fastwire.Decimals.Check(r.B, p + 49);
             p += 65;
-            global::Fastwire.Wire.FCheckText(r, ref p);
-            global::Fastwire.Wire.FCheckText(r, ref p);
+            p = global::Fastwire.Wire.FSkipText(r, p);
+            p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 88);
             p += 88;
-            global::Fastwire.Wire.FCheckText(r, ref p);
+            p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 4);
             p += 4;
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Primitives v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.Primitives VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Primitives v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.Primitives FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.Primitives FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.Primitives v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Primitives v)
         {
@@ -1802,9 +1807,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.Optionals VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 111U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 111U, d);
+            int stored = r.Stored;
             d -= 1;
             global::com.example.fastwire.everything.Optionals v;
             if (stored >= 64)
@@ -1818,20 +1822,20 @@ namespace com.example.fastwire.everything.Fbe
                 v.f_time = F5.VGet(r, pos + 33, pos, d);
                 v.f_enum = F6.VGet(r, pos + 38, pos, d);
                 v.f_flags = F7.VGet(r, pos + 43, pos, d);
-                if (b[pos + 48] == 0) v.f_struct = null;
+                if (r.U8(pos + 48) == 0) v.f_struct = null;
                 else
                 {
-                    int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 48 + 1), pos + 48 + 5, 4);
+                    int q = r.Optional(pos, r.U32(pos + 48 + 1), pos + 48 + 5, 4);
                     v.f_struct = global::com.example.fastwire.everything.Fbe.Primitives.VGetAt(r, q, q, d);
                 }
-                if (b[pos + 53] == 0) v.f_order = null;
+                if (r.U8(pos + 53) == 0) v.f_order = null;
                 else
                 {
-                    int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 53 + 1), pos + 53 + 5, 4);
+                    int q = r.Optional(pos, r.U32(pos + 53 + 1), pos + 53 + 5, 4);
                     v.f_order = global::com.chronoxor.proto.Fbe.Order.VGetAt(r, q, q, d);
                 }
                 v.f_reset = F10.VGet(r, pos + 58, pos, d);
-                v.f_resetReset = b[pos + 63] != 0;
+                v.f_resetReset = r.U8(pos + 63) != 0;
             }
             else
             {
@@ -1854,35 +1858,34 @@ namespace com.example.fastwire.everything.Fbe
                     v.f_flags = F7.VGet(r, pos + 43, pos, d);
                 if (stored >= 53)
                 {
-                    if (b[pos + 48] == 0) v.f_struct = null;
+                    if (r.U8(pos + 48) == 0) v.f_struct = null;
                     else
                     {
-                        int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 48 + 1), pos + 48 + 5, 4);
+                        int q = r.Optional(pos, r.U32(pos + 48 + 1), pos + 48 + 5, 4);
                         v.f_struct = global::com.example.fastwire.everything.Fbe.Primitives.VGetAt(r, q, q, d);
                     }
                 }
                 if (stored >= 58)
                 {
-                    if (b[pos + 53] == 0) v.f_order = null;
+                    if (r.U8(pos + 53) == 0) v.f_order = null;
                     else
                     {
-                        int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 53 + 1), pos + 53 + 5, 4);
+                        int q = r.Optional(pos, r.U32(pos + 53 + 1), pos + 53 + 5, 4);
                         v.f_order = global::com.chronoxor.proto.Fbe.Order.VGetAt(r, q, q, d);
                     }
                 }
                 if (stored >= 63)
                     v.f_reset = F10.VGet(r, pos + 58, pos, d);
                 if (stored >= 64)
-                    v.f_resetReset = b[pos + 63] != 0;
+                    v.f_resetReset = r.U8(pos + 63) != 0;
             }
             return v;
         }
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 111U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 111U, d);
+            int stored = r.Stored;
             d -= 1;
             if (stored >= 13)
             F0.VCheck(r, pos + 8, pos, d);
@@ -1902,17 +1905,17 @@ namespace com.example.fastwire.everything.Fbe
             F7.VCheck(r, pos + 43, pos, d);
             if (stored >= 53)
             {
-                if (b[pos + 48] != 0)
+                if (r.U8(pos + 48) != 0)
                 {
-                    int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 48 + 1), pos + 48 + 5, 4);
+                    int q = r.Optional(pos, r.U32(pos + 48 + 1), pos + 48 + 5, 4);
                     global::com.example.fastwire.everything.Fbe.Primitives.VCheckAt(r, q, q, d);
                 }
             }
             if (stored >= 58)
             {
-                if (b[pos + 53] != 0)
+                if (r.U8(pos + 53) != 0)
                 {
-                    int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 53 + 1), pos + 53 + 5, 4);
+                    int q = r.Optional(pos, r.U32(pos + 53 + 1), pos + 53 + 5, 4);
                     global::com.chronoxor.proto.Fbe.Order.VCheckAt(r, q, q, d);
                 }
             }
@@ -1949,7 +1952,7 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public static global::com.example.fastwire.everything.Optionals FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Optionals FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -1963,22 +1966,22 @@ namespace com.example.fastwire.everything.Fbe
             v.f_enum = F6.FGet(r, ref p, d);
             v.f_flags = F7.FGet(r, ref p, d);
             r.Need(p, 1);
-            if (r.B[p++] == 0) v.f_struct = null;
-            else v.f_struct = global::com.example.fastwire.everything.Fbe.Primitives.FGetAt(r, ref p, d);
+            if (r.U8(p++) == 0) v.f_struct = null;
+            else { v.f_struct = global::com.example.fastwire.everything.Fbe.Primitives.FGetAt(r, p, d); p = r.Pos; }
             r.Need(p, 1);
-            if (r.B[p++] == 0) v.f_order = null;
-            else v.f_order = global::com.chronoxor.proto.Fbe.Order.FGetAt(r, ref p, d);
+            if (r.U8(p++) == 0) v.f_order = null;
+            else { v.f_order = global::com.chronoxor.proto.Fbe.Order.FGetAt(r, p, d); p = r.Pos; }
             v.f_reset = F10.FGet(r, ref p, d);
             {
                 r.Need(p, 1);
-                byte[] b = r.B;
-                v.f_resetReset = b[p + 0] != 0;
+                v.f_resetReset = r.U8(p + 0) != 0;
                 p += 1;
             }
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -1991,20 +1994,22 @@ namespace com.example.fastwire.everything.Fbe
             F6.FCheck(r, ref p, d);
             F7.FCheck(r, ref p, d);
             r.Need(p, 1);
-            if (r.B[p++] != 0) global::com.example.fastwire.everything.Fbe.Primitives.FCheckAt(r, ref p, d);
+            if (r.U8(p++) != 0) p = global::com.example.fastwire.everything.Fbe.Primitives.FCheckAt(r, p, d);
             r.Need(p, 1);
-            if (r.B[p++] != 0) global::com.chronoxor.proto.Fbe.Order.FCheckAt(r, ref p, d);
+            if (r.U8(p++) != 0) p = global::com.chronoxor.proto.Fbe.Order.FCheckAt(r, p, d);
             F10.FCheck(r, ref p, d);
             r.Need(p, 1);
             p += 1;
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Optionals v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.Optionals VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Optionals v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.Optionals FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.Optionals FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.Optionals v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Optionals v)
         {
@@ -2145,9 +2150,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.Collections VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 112U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 112U, d);
+            int stored = r.Stored;
             d -= 1;
             global::com.example.fastwire.everything.Collections v;
             if (stored >= 90)
@@ -2159,13 +2163,13 @@ namespace com.example.fastwire.everything.Fbe
                 v.f_vector = F3.VGet(r, pos + 38, pos, d);
                 v.f_vector_optional = F4.VGet(r, pos + 42, pos, d);
                 {
-                    uint off = global::Fastwire.Le.U32(b, pos + 46);
+                    uint off = r.U32(pos + 46);
                     global::System.Collections.Generic.List<global::com.chronoxor.proto.Order> list;
                     if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>();
                     else
                     {
-                        int n;
-                        int q = r.Count(pos, off, pos + 46 + 4, 4, out n);
+                        int q = r.Count(pos, off, pos + 46 + 4, 4);
+                        int n = r.Stored;
                         list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>(n);
                         for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.proto.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
                     }
@@ -2198,13 +2202,13 @@ namespace com.example.fastwire.everything.Fbe
                 if (stored >= 50)
                 {
                     {
-                        uint off = global::Fastwire.Le.U32(b, pos + 46);
+                        uint off = r.U32(pos + 46);
                         global::System.Collections.Generic.List<global::com.chronoxor.proto.Order> list;
                         if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>();
                         else
                         {
-                            int n;
-                            int q = r.Count(pos, off, pos + 46 + 4, 4, out n);
+                            int q = r.Count(pos, off, pos + 46 + 4, 4);
+                            int n = r.Stored;
                             list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>(n);
                             for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.proto.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
                         }
@@ -2237,9 +2241,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 112U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 112U, d);
+            int stored = r.Stored;
             d -= 1;
             if (stored >= 30)
             F1.VCheck(r, pos + 20, pos, d);
@@ -2252,11 +2255,11 @@ namespace com.example.fastwire.everything.Fbe
             if (stored >= 50)
             {
                 {
-                    uint off = global::Fastwire.Le.U32(b, pos + 46);
+                    uint off = r.U32(pos + 46);
                     if (off != 0)
                     {
-                        int n;
-                        int q = r.Count(pos, off, pos + 46 + 4, 4, out n);
+                        int q = r.Count(pos, off, pos + 46 + 4, 4);
+                        int n = r.Stored;
                         for (int i = 0; i < n; i++) global::com.chronoxor.proto.Fbe.Order.VCheckAt(r, q + 4 * i, pos, d);
                     }
                 }
@@ -2309,7 +2312,7 @@ namespace com.example.fastwire.everything.Fbe
             F15.FPut(w, v.f_hash_struct_key);
         }
 
-        public static global::com.example.fastwire.everything.Collections FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Collections FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -2323,7 +2326,7 @@ namespace com.example.fastwire.everything.Fbe
                 int n = r.FinalCount(p, 26);
                 p += 4;
                 var list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>(n);
-                for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.proto.Fbe.Order.FGetAt(r, ref p, d));
+                for (int i = 0; i < n; i++) { list.Add(global::com.chronoxor.proto.Fbe.Order.FGetAt(r, p, d)); p = r.Pos; }
                 v.f_vector_struct = list;
             }
             v.f_list = F6.FGet(r, ref p, d);
@@ -2336,10 +2339,11 @@ namespace com.example.fastwire.everything.Fbe
             v.f_hash = F13.FGet(r, ref p, d);
             v.f_hash_optional = F14.FGet(r, ref p, d);
             v.f_hash_struct_key = F15.FGet(r, ref p, d);
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -2351,7 +2355,7 @@ namespace com.example.fastwire.everything.Fbe
             {
                 int n = r.FinalCount(p, 26);
                 p += 4;
-                for (int i = 0; i < n; i++) global::com.chronoxor.proto.Fbe.Order.FCheckAt(r, ref p, d);
+                for (int i = 0; i < n; i++) p = global::com.chronoxor.proto.Fbe.Order.FCheckAt(r, p, d);
             }
             F6.FCheck(r, ref p, d);
             F7.FCheck(r, ref p, d);
@@ -2363,14 +2367,16 @@ namespace com.example.fastwire.everything.Fbe
             F13.FCheck(r, ref p, d);
             F14.FCheck(r, ref p, d);
             F15.FCheck(r, ref p, d);
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Collections v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.Collections VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Collections v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.Collections FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.Collections FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.Collections v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Collections v)
         {
@@ -2495,29 +2501,27 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.Fixed VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 500U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 500U, d);
+            int stored = r.Stored;
             d -= 1;
             global::com.example.fastwire.everything.Fixed v;
             if (stored >= 12)
             {
                 v = new global::com.example.fastwire.everything.Fixed(global::Fastwire.Bare.Value);
-                v.id = global::Fastwire.Le.I32(b, pos + 8);
+                v.id = r.I32(pos + 8);
             }
             else
             {
                 v = new global::com.example.fastwire.everything.Fixed();
                 if (stored >= 12)
-                    v.id = global::Fastwire.Le.I32(b, pos + 8);
+                    v.id = r.I32(pos + 8);
             }
             return v;
         }
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 500U, d, out stored);
+            r.Enter(bas, r.U32(slot), slot + 4, 500U, d);
         }
 
         public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Fixed v)
@@ -2530,34 +2534,36 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public static global::com.example.fastwire.everything.Fixed FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Fixed FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             var v = new global::com.example.fastwire.everything.Fixed(global::Fastwire.Bare.Value);
             {
                 r.Need(p, 4);
-                byte[] b = r.B;
-                v.id = global::Fastwire.Le.I32(b, p + 0);
+                v.id = r.I32(p + 0);
                 p += 4;
             }
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 4);
             p += 4;
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Fixed v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.Fixed VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Fixed v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.Fixed FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.Fixed FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.Fixed v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Fixed v)
         {
@@ -2607,8 +2613,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.Next VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 113U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 113U, d);
+            int stored = r.Stored;
             byte[] b = r.B;
             d -= 1;
             global::com.example.fastwire.everything.Next v;
@@ -2628,8 +2634,7 @@ namespace com.example.fastwire.everything.Fbe
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 113U, d, out stored);
+            r.Enter(bas, r.U32(slot), slot + 4, 113U, d);
         }
 
         public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Next v)
@@ -2642,7 +2647,7 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public static global::com.example.fastwire.everything.Next FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Next FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -2653,23 +2658,26 @@ namespace com.example.fastwire.everything.Fbe
                 v.id = global::Fastwire.Uuid.Read(b, p + 0);
                 p += 16;
             }
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 16);
             p += 16;
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Next v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.Next VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Next v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.Next FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.Next FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.Next v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Next v)
         {
@@ -2719,8 +2727,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.Shifted VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 300U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 300U, d);
+            int stored = r.Stored;
             byte[] b = r.B;
             d -= 1;
             global::com.example.fastwire.everything.Shifted v;
@@ -2740,8 +2748,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 300U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 300U, d);
+            int stored = r.Stored;
             byte[] b = r.B;
             d -= 1;
             if (stored >= 24)
@@ -2758,7 +2766,7 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public static global::com.example.fastwire.everything.Shifted FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Shifted FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -2769,24 +2777,27 @@ namespace com.example.fastwire.everything.Fbe
                 v.amount = global::Fastwire.Decimals.Read(b, p + 0);
                 p += 16;
             }
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 16);
             global::Fastwire.Decimals.Check(r.B, p + 0);
             p += 16;
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Shifted v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.Shifted VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Shifted v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.Shifted FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.Shifted FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.Shifted v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Shifted v)
         {
@@ -2838,16 +2849,15 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.Base VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 301U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 301U, d);
+            int stored = r.Stored;
             d -= 1;
             global::com.example.fastwire.everything.Base v;
             if (stored >= 13)
             {
                 v = new global::com.example.fastwire.everything.Base(global::Fastwire.Bare.Value);
                 v.name = global::Fastwire.Wire.VGetString(r, pos + 8, pos);
-                v.level = (sbyte)b[pos + 12];
+                v.level = (sbyte)r.U8(pos + 12);
             }
             else
             {
@@ -2855,15 +2865,15 @@ namespace com.example.fastwire.everything.Fbe
                 if (stored >= 12)
                     v.name = global::Fastwire.Wire.VGetString(r, pos + 8, pos);
                 if (stored >= 13)
-                    v.level = (sbyte)b[pos + 12];
+                    v.level = (sbyte)r.U8(pos + 12);
             }
             return v;
         }
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 301U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 301U, d);
+            int stored = r.Stored;
             d -= 1;
             if (stored >= 12)
             global::Fastwire.Wire.VCheckText(r, pos + 8, pos);
@@ -2880,36 +2890,39 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public static global::com.example.fastwire.everything.Base FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Base FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             var v = new global::com.example.fastwire.everything.Base(global::Fastwire.Bare.Value);
-            v.name = global::Fastwire.Wire.FGetString(r, ref p);
+            v.name = global::Fastwire.Wire.FGetStringAt(r, p);
+            p = r.Pos;
             {
                 r.Need(p, 1);
-                byte[] b = r.B;
-                v.level = (sbyte)b[p + 0];
+                v.level = (sbyte)r.U8(p + 0);
                 p += 1;
             }
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
-            global::Fastwire.Wire.FCheckText(r, ref p);
+            p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 1);
             p += 1;
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Base v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.Base VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Base v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.Base FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.Base FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.Base v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Base v)
         {
@@ -2970,18 +2983,17 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.Derived VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 302U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 302U, d);
+            int stored = r.Stored;
             d -= 1;
             global::com.example.fastwire.everything.Derived v;
             if (stored >= 25)
             {
                 v = new global::com.example.fastwire.everything.Derived(global::Fastwire.Bare.Value);
                 v.name = global::Fastwire.Wire.VGetString(r, pos + 8, pos);
-                v.level = (sbyte)b[pos + 12];
-                v.serial = global::Fastwire.Le.I32(b, pos + 13);
-                v.weight = global::Fastwire.Le.F64(b, pos + 17);
+                v.level = (sbyte)r.U8(pos + 12);
+                v.serial = r.I32(pos + 13);
+                v.weight = r.F64(pos + 17);
             }
             else
             {
@@ -2989,19 +3001,19 @@ namespace com.example.fastwire.everything.Fbe
                 if (stored >= 12)
                     v.name = global::Fastwire.Wire.VGetString(r, pos + 8, pos);
                 if (stored >= 13)
-                    v.level = (sbyte)b[pos + 12];
+                    v.level = (sbyte)r.U8(pos + 12);
                 if (stored >= 17)
-                    v.serial = global::Fastwire.Le.I32(b, pos + 13);
+                    v.serial = r.I32(pos + 13);
                 if (stored >= 25)
-                    v.weight = global::Fastwire.Le.F64(b, pos + 17);
+                    v.weight = r.F64(pos + 17);
             }
             return v;
         }
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 302U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 302U, d);
+            int stored = r.Stored;
             d -= 1;
             if (stored >= 12)
             global::Fastwire.Wire.VCheckText(r, pos + 8, pos);
@@ -3020,38 +3032,41 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public static global::com.example.fastwire.everything.Derived FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Derived FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             var v = new global::com.example.fastwire.everything.Derived(global::Fastwire.Bare.Value);
-            v.name = global::Fastwire.Wire.FGetString(r, ref p);
+            v.name = global::Fastwire.Wire.FGetStringAt(r, p);
+            p = r.Pos;
             {
                 r.Need(p, 13);
-                byte[] b = r.B;
-                v.level = (sbyte)b[p + 0];
-                v.serial = global::Fastwire.Le.I32(b, p + 1);
-                v.weight = global::Fastwire.Le.F64(b, p + 5);
+                v.level = (sbyte)r.U8(p + 0);
+                v.serial = r.I32(p + 1);
+                v.weight = r.F64(p + 5);
                 p += 13;
             }
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
-            global::Fastwire.Wire.FCheckText(r, ref p);
+            p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 13);
             p += 13;
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Derived v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.Derived VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Derived v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.Derived FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.Derived FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.Derived v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Derived v)
         {
@@ -3121,19 +3136,18 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.MoreDerived VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 303U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 303U, d);
+            int stored = r.Stored;
             d -= 1;
             global::com.example.fastwire.everything.MoreDerived v;
             if (stored >= 26)
             {
                 v = new global::com.example.fastwire.everything.MoreDerived(global::Fastwire.Bare.Value);
                 v.name = global::Fastwire.Wire.VGetString(r, pos + 8, pos);
-                v.level = (sbyte)b[pos + 12];
-                v.serial = global::Fastwire.Le.I32(b, pos + 13);
-                v.weight = global::Fastwire.Le.F64(b, pos + 17);
-                v.last = b[pos + 25] != 0;
+                v.level = (sbyte)r.U8(pos + 12);
+                v.serial = r.I32(pos + 13);
+                v.weight = r.F64(pos + 17);
+                v.last = r.U8(pos + 25) != 0;
             }
             else
             {
@@ -3141,21 +3155,21 @@ namespace com.example.fastwire.everything.Fbe
                 if (stored >= 12)
                     v.name = global::Fastwire.Wire.VGetString(r, pos + 8, pos);
                 if (stored >= 13)
-                    v.level = (sbyte)b[pos + 12];
+                    v.level = (sbyte)r.U8(pos + 12);
                 if (stored >= 17)
-                    v.serial = global::Fastwire.Le.I32(b, pos + 13);
+                    v.serial = r.I32(pos + 13);
                 if (stored >= 25)
-                    v.weight = global::Fastwire.Le.F64(b, pos + 17);
+                    v.weight = r.F64(pos + 17);
                 if (stored >= 26)
-                    v.last = b[pos + 25] != 0;
+                    v.last = r.U8(pos + 25) != 0;
             }
             return v;
         }
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 303U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 303U, d);
+            int stored = r.Stored;
             d -= 1;
             if (stored >= 12)
             global::Fastwire.Wire.VCheckText(r, pos + 8, pos);
@@ -3175,39 +3189,42 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public static global::com.example.fastwire.everything.MoreDerived FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.MoreDerived FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             var v = new global::com.example.fastwire.everything.MoreDerived(global::Fastwire.Bare.Value);
-            v.name = global::Fastwire.Wire.FGetString(r, ref p);
+            v.name = global::Fastwire.Wire.FGetStringAt(r, p);
+            p = r.Pos;
             {
                 r.Need(p, 14);
-                byte[] b = r.B;
-                v.level = (sbyte)b[p + 0];
-                v.serial = global::Fastwire.Le.I32(b, p + 1);
-                v.weight = global::Fastwire.Le.F64(b, p + 5);
-                v.last = b[p + 13] != 0;
+                v.level = (sbyte)r.U8(p + 0);
+                v.serial = r.I32(p + 1);
+                v.weight = r.F64(p + 5);
+                v.last = r.U8(p + 13) != 0;
                 p += 14;
             }
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
-            global::Fastwire.Wire.FCheckText(r, ref p);
+            p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 14);
             p += 14;
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.MoreDerived v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.MoreDerived VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.MoreDerived v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.MoreDerived FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.MoreDerived FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.MoreDerived v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.MoreDerived v)
         {
@@ -3274,8 +3291,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.Wallet VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 2U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 2U, d);
+            int stored = r.Stored;
             byte[] b = r.B;
             d -= 1;
             global::com.example.fastwire.everything.Wallet v;
@@ -3283,7 +3300,7 @@ namespace com.example.fastwire.everything.Fbe
             {
                 v = new global::com.example.fastwire.everything.Wallet(global::Fastwire.Bare.Value);
                 v.currency = global::Fastwire.Wire.VGetString(r, pos + 8, pos);
-                v.amount = global::Fastwire.Le.F64(b, pos + 12);
+                v.amount = r.F64(pos + 12);
                 v.reserved = global::Fastwire.Decimals.Read(b, pos + 20);
             }
             else
@@ -3292,7 +3309,7 @@ namespace com.example.fastwire.everything.Fbe
                 if (stored >= 12)
                     v.currency = global::Fastwire.Wire.VGetString(r, pos + 8, pos);
                 if (stored >= 20)
-                    v.amount = global::Fastwire.Le.F64(b, pos + 12);
+                    v.amount = r.F64(pos + 12);
                 if (stored >= 36)
                     v.reserved = global::Fastwire.Decimals.Read(b, pos + 20);
             }
@@ -3301,8 +3318,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 2U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 2U, d);
+            int stored = r.Stored;
             byte[] b = r.B;
             d -= 1;
             if (stored >= 12)
@@ -3323,38 +3340,42 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public static global::com.example.fastwire.everything.Wallet FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Wallet FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             var v = new global::com.example.fastwire.everything.Wallet(global::Fastwire.Bare.Value);
-            v.currency = global::Fastwire.Wire.FGetString(r, ref p);
+            v.currency = global::Fastwire.Wire.FGetStringAt(r, p);
+            p = r.Pos;
             {
                 r.Need(p, 24);
                 byte[] b = r.B;
-                v.amount = global::Fastwire.Le.F64(b, p + 0);
+                v.amount = r.F64(p + 0);
                 v.reserved = global::Fastwire.Decimals.Read(b, p + 8);
                 p += 24;
             }
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
-            global::Fastwire.Wire.FCheckText(r, ref p);
+            p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 24);
             global::Fastwire.Decimals.Check(r.B, p + 8);
             p += 24;
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Wallet v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.Wallet VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Wallet v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.Wallet FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.Wallet FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.Wallet v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Wallet v)
         {
@@ -3437,70 +3458,69 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.ExAccount VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 304U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 304U, d);
+            int stored = r.Stored;
             d -= 1;
             global::com.example.fastwire.everything.ExAccount v;
             if (stored >= 33)
             {
                 v = new global::com.example.fastwire.everything.ExAccount(global::Fastwire.Bare.Value);
-                v.uid = global::Fastwire.Le.I32(b, pos + 8);
+                v.uid = r.I32(pos + 8);
                 v.name = global::Fastwire.Wire.VGetString(r, pos + 12, pos);
-                v.state = (global::com.chronoxor.protoex.State)(b[pos + 16]);
+                v.state = (global::com.chronoxor.protoex.State)(r.U8(pos + 16));
                 v.wallet = global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, pos + 17, pos, d);
-                if (b[pos + 21] == 0) v.asset = null;
+                if (r.U8(pos + 21) == 0) v.asset = null;
                 else
                 {
-                    int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 21 + 1), pos + 21 + 5, 4);
+                    int q = r.Optional(pos, r.U32(pos + 21 + 1), pos + 21 + 5, 4);
                     v.asset = global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, q, q, d);
                 }
                 {
-                    uint off = global::Fastwire.Le.U32(b, pos + 26);
+                    uint off = r.U32(pos + 26);
                     global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order> list;
                     if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>();
                     else
                     {
-                        int n;
-                        int q = r.Count(pos, off, pos + 26 + 4, 4, out n);
+                        int q = r.Count(pos, off, pos + 26 + 4, 4);
+                        int n = r.Stored;
                         list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>(n);
                         for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.protoex.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
                     }
                     v.orders = list;
                 }
-                v.refs = (global::com.example.fastwire.everything.EnumRefs)((short)global::Fastwire.Le.U16(b, pos + 30));
-                v.extra = (global::com.chronoxor.protoex.State)(b[pos + 32]);
+                v.refs = (global::com.example.fastwire.everything.EnumRefs)((short)r.U16(pos + 30));
+                v.extra = (global::com.chronoxor.protoex.State)(r.U8(pos + 32));
             }
             else
             {
                 v = new global::com.example.fastwire.everything.ExAccount();
                 if (stored >= 12)
-                    v.uid = global::Fastwire.Le.I32(b, pos + 8);
+                    v.uid = r.I32(pos + 8);
                 if (stored >= 16)
                     v.name = global::Fastwire.Wire.VGetString(r, pos + 12, pos);
                 if (stored >= 17)
-                    v.state = (global::com.chronoxor.protoex.State)(b[pos + 16]);
+                    v.state = (global::com.chronoxor.protoex.State)(r.U8(pos + 16));
                 if (stored >= 21)
                     v.wallet = global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, pos + 17, pos, d);
                 if (stored >= 26)
                 {
-                    if (b[pos + 21] == 0) v.asset = null;
+                    if (r.U8(pos + 21) == 0) v.asset = null;
                     else
                     {
-                        int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 21 + 1), pos + 21 + 5, 4);
+                        int q = r.Optional(pos, r.U32(pos + 21 + 1), pos + 21 + 5, 4);
                         v.asset = global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, q, q, d);
                     }
                 }
                 if (stored >= 30)
                 {
                     {
-                        uint off = global::Fastwire.Le.U32(b, pos + 26);
+                        uint off = r.U32(pos + 26);
                         global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order> list;
                         if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>();
                         else
                         {
-                            int n;
-                            int q = r.Count(pos, off, pos + 26 + 4, 4, out n);
+                            int q = r.Count(pos, off, pos + 26 + 4, 4);
+                            int n = r.Stored;
                             list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>(n);
                             for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.protoex.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
                         }
@@ -3508,18 +3528,17 @@ namespace com.example.fastwire.everything.Fbe
                     }
                 }
                 if (stored >= 32)
-                    v.refs = (global::com.example.fastwire.everything.EnumRefs)((short)global::Fastwire.Le.U16(b, pos + 30));
+                    v.refs = (global::com.example.fastwire.everything.EnumRefs)((short)r.U16(pos + 30));
                 if (stored >= 33)
-                    v.extra = (global::com.chronoxor.protoex.State)(b[pos + 32]);
+                    v.extra = (global::com.chronoxor.protoex.State)(r.U8(pos + 32));
             }
             return v;
         }
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 304U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 304U, d);
+            int stored = r.Stored;
             d -= 1;
             if (stored >= 16)
             global::Fastwire.Wire.VCheckText(r, pos + 12, pos);
@@ -3527,20 +3546,20 @@ namespace com.example.fastwire.everything.Fbe
             global::com.chronoxor.protoex.Fbe.Balance.VCheckAt(r, pos + 17, pos, d);
             if (stored >= 26)
             {
-                if (b[pos + 21] != 0)
+                if (r.U8(pos + 21) != 0)
                 {
-                    int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 21 + 1), pos + 21 + 5, 4);
+                    int q = r.Optional(pos, r.U32(pos + 21 + 1), pos + 21 + 5, 4);
                     global::com.chronoxor.protoex.Fbe.Balance.VCheckAt(r, q, q, d);
                 }
             }
             if (stored >= 30)
             {
                 {
-                    uint off = global::Fastwire.Le.U32(b, pos + 26);
+                    uint off = r.U32(pos + 26);
                     if (off != 0)
                     {
-                        int n;
-                        int q = r.Count(pos, off, pos + 26 + 4, 4, out n);
+                        int q = r.Count(pos, off, pos + 26 + 4, 4);
+                        int n = r.Stored;
                         for (int i = 0; i < n; i++) global::com.chronoxor.protoex.Fbe.Order.VCheckAt(r, q + 4 * i, pos, d);
                     }
                 }
@@ -3581,72 +3600,74 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public static global::com.example.fastwire.everything.ExAccount FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.ExAccount FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             var v = new global::com.example.fastwire.everything.ExAccount(global::Fastwire.Bare.Value);
             {
                 r.Need(p, 4);
-                byte[] b = r.B;
-                v.uid = global::Fastwire.Le.I32(b, p + 0);
+                v.uid = r.I32(p + 0);
                 p += 4;
             }
-            v.name = global::Fastwire.Wire.FGetString(r, ref p);
+            v.name = global::Fastwire.Wire.FGetStringAt(r, p);
+            p = r.Pos;
             {
                 r.Need(p, 1);
-                byte[] b = r.B;
-                v.state = (global::com.chronoxor.protoex.State)(b[p + 0]);
+                v.state = (global::com.chronoxor.protoex.State)(r.U8(p + 0));
                 p += 1;
             }
-            v.wallet = global::com.chronoxor.protoex.Fbe.Balance.FGetAt(r, ref p, d);
+            v.wallet = global::com.chronoxor.protoex.Fbe.Balance.FGetAt(r, p, d);
+            p = r.Pos;
             r.Need(p, 1);
-            if (r.B[p++] == 0) v.asset = null;
-            else v.asset = global::com.chronoxor.protoex.Fbe.Balance.FGetAt(r, ref p, d);
+            if (r.U8(p++) == 0) v.asset = null;
+            else { v.asset = global::com.chronoxor.protoex.Fbe.Balance.FGetAt(r, p, d); p = r.Pos; }
             {
                 int n = r.FinalCount(p, 42);
                 p += 4;
                 var list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>(n);
-                for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.protoex.Fbe.Order.FGetAt(r, ref p, d));
+                for (int i = 0; i < n; i++) { list.Add(global::com.chronoxor.protoex.Fbe.Order.FGetAt(r, p, d)); p = r.Pos; }
                 v.orders = list;
             }
             {
                 r.Need(p, 3);
-                byte[] b = r.B;
-                v.refs = (global::com.example.fastwire.everything.EnumRefs)((short)global::Fastwire.Le.U16(b, p + 0));
-                v.extra = (global::com.chronoxor.protoex.State)(b[p + 2]);
+                v.refs = (global::com.example.fastwire.everything.EnumRefs)((short)r.U16(p + 0));
+                v.extra = (global::com.chronoxor.protoex.State)(r.U8(p + 2));
                 p += 3;
             }
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 4);
             p += 4;
-            global::Fastwire.Wire.FCheckText(r, ref p);
+            p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 1);
             p += 1;
-            global::com.chronoxor.protoex.Fbe.Balance.FCheckAt(r, ref p, d);
+            p = global::com.chronoxor.protoex.Fbe.Balance.FCheckAt(r, p, d);
             r.Need(p, 1);
-            if (r.B[p++] != 0) global::com.chronoxor.protoex.Fbe.Balance.FCheckAt(r, ref p, d);
+            if (r.U8(p++) != 0) p = global::com.chronoxor.protoex.Fbe.Balance.FCheckAt(r, p, d);
             {
                 int n = r.FinalCount(p, 42);
                 p += 4;
-                for (int i = 0; i < n; i++) global::com.chronoxor.protoex.Fbe.Order.FCheckAt(r, ref p, d);
+                for (int i = 0; i < n; i++) p = global::com.chronoxor.protoex.Fbe.Order.FCheckAt(r, p, d);
             }
             r.Need(p, 3);
             p += 3;
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.ExAccount v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.ExAccount VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.ExAccount v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.ExAccount FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.ExAccount FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.ExAccount v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.ExAccount v)
         {
@@ -3722,8 +3743,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.Ping VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 305U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 305U, d);
+            int stored = r.Stored;
             byte[] b = r.B;
             d -= 1;
             global::com.example.fastwire.everything.Ping v;
@@ -3731,7 +3752,7 @@ namespace com.example.fastwire.everything.Fbe
             {
                 v = new global::com.example.fastwire.everything.Ping(global::Fastwire.Bare.Value);
                 v.id = global::Fastwire.Uuid.Read(b, pos + 8);
-                v.sent = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 24));
+                v.sent = new global::Fastwire.Timestamp(r.U64(pos + 24));
             }
             else
             {
@@ -3739,15 +3760,14 @@ namespace com.example.fastwire.everything.Fbe
                 if (stored >= 24)
                     v.id = global::Fastwire.Uuid.Read(b, pos + 8);
                 if (stored >= 32)
-                    v.sent = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 24));
+                    v.sent = new global::Fastwire.Timestamp(r.U64(pos + 24));
             }
             return v;
         }
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 305U, d, out stored);
+            r.Enter(bas, r.U32(slot), slot + 4, 305U, d);
         }
 
         public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Ping v)
@@ -3761,7 +3781,7 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public static global::com.example.fastwire.everything.Ping FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Ping FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -3770,26 +3790,29 @@ namespace com.example.fastwire.everything.Fbe
                 r.Need(p, 24);
                 byte[] b = r.B;
                 v.id = global::Fastwire.Uuid.Read(b, p + 0);
-                v.sent = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, p + 16));
+                v.sent = new global::Fastwire.Timestamp(r.U64(p + 16));
                 p += 24;
             }
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 24);
             p += 24;
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Ping v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.Ping VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Ping v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.Ping FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.Ping FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.Ping v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Ping v)
         {
@@ -3846,8 +3869,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.Pong VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 306U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 306U, d);
+            int stored = r.Stored;
             byte[] b = r.B;
             d -= 1;
             global::com.example.fastwire.everything.Pong v;
@@ -3855,7 +3878,7 @@ namespace com.example.fastwire.everything.Fbe
             {
                 v = new global::com.example.fastwire.everything.Pong(global::Fastwire.Bare.Value);
                 v.id = global::Fastwire.Uuid.Read(b, pos + 8);
-                v.received = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 24));
+                v.received = new global::Fastwire.Timestamp(r.U64(pos + 24));
             }
             else
             {
@@ -3863,15 +3886,14 @@ namespace com.example.fastwire.everything.Fbe
                 if (stored >= 24)
                     v.id = global::Fastwire.Uuid.Read(b, pos + 8);
                 if (stored >= 32)
-                    v.received = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 24));
+                    v.received = new global::Fastwire.Timestamp(r.U64(pos + 24));
             }
             return v;
         }
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 306U, d, out stored);
+            r.Enter(bas, r.U32(slot), slot + 4, 306U, d);
         }
 
         public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Pong v)
@@ -3885,7 +3907,7 @@ namespace com.example.fastwire.everything.Fbe
             }
         }
 
-        public static global::com.example.fastwire.everything.Pong FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Pong FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -3894,26 +3916,29 @@ namespace com.example.fastwire.everything.Fbe
                 r.Need(p, 24);
                 byte[] b = r.B;
                 v.id = global::Fastwire.Uuid.Read(b, p + 0);
-                v.received = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, p + 16));
+                v.received = new global::Fastwire.Timestamp(r.U64(p + 16));
                 p += 24;
             }
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 24);
             p += 24;
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Pong v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.Pong VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Pong v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.Pong FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.Pong FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.Pong v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Pong v)
         {
@@ -3970,8 +3995,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.Refused VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 307U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 307U, d);
+            int stored = r.Stored;
             byte[] b = r.B;
             d -= 1;
             global::com.example.fastwire.everything.Refused v;
@@ -3994,8 +4019,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 307U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 307U, d);
+            int stored = r.Stored;
             d -= 1;
             if (stored >= 28)
             global::Fastwire.Wire.VCheckText(r, pos + 24, pos);
@@ -4012,7 +4037,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Wire.FPutString(w, v.reason);
         }
 
-        public static global::com.example.fastwire.everything.Refused FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Refused FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -4023,25 +4048,29 @@ namespace com.example.fastwire.everything.Fbe
                 v.id = global::Fastwire.Uuid.Read(b, p + 0);
                 p += 16;
             }
-            v.reason = global::Fastwire.Wire.FGetString(r, ref p);
+            v.reason = global::Fastwire.Wire.FGetStringAt(r, p);
+            p = r.Pos;
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 16);
             p += 16;
-            global::Fastwire.Wire.FCheckText(r, ref p);
+            p = global::Fastwire.Wire.FSkipText(r, p);
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Refused v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.Refused VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Refused v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.Refused FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.Refused FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.Refused v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Refused v)
         {
@@ -4098,8 +4127,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.Failure VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 308U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 308U, d);
+            int stored = r.Stored;
             byte[] b = r.B;
             d -= 1;
             global::com.example.fastwire.everything.Failure v;
@@ -4122,8 +4151,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 308U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 308U, d);
+            int stored = r.Stored;
             d -= 1;
             if (stored >= 28)
             global::Fastwire.Wire.VCheckText(r, pos + 24, pos);
@@ -4140,7 +4169,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Wire.FPutString(w, v.error);
         }
 
-        public static global::com.example.fastwire.everything.Failure FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Failure FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -4151,25 +4180,29 @@ namespace com.example.fastwire.everything.Fbe
                 v.id = global::Fastwire.Uuid.Read(b, p + 0);
                 p += 16;
             }
-            v.error = global::Fastwire.Wire.FGetString(r, ref p);
+            v.error = global::Fastwire.Wire.FGetStringAt(r, p);
+            p = r.Pos;
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 16);
             p += 16;
-            global::Fastwire.Wire.FCheckText(r, ref p);
+            p = global::Fastwire.Wire.FSkipText(r, p);
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Failure v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.Failure VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Failure v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.Failure FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.Failure FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.Failure v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Failure v)
         {
@@ -4228,8 +4261,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.PingRequest VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 309U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 309U, d);
+            int stored = r.Stored;
             byte[] b = r.B;
             d -= 1;
             global::com.example.fastwire.everything.PingRequest v;
@@ -4237,7 +4270,7 @@ namespace com.example.fastwire.everything.Fbe
             {
                 v = new global::com.example.fastwire.everything.PingRequest(global::Fastwire.Bare.Value);
                 v.id = global::Fastwire.Uuid.Read(b, pos + 8);
-                v.sent = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 24));
+                v.sent = new global::Fastwire.Timestamp(r.U64(pos + 24));
                 v.note = global::Fastwire.Wire.VGetString(r, pos + 32, pos);
             }
             else
@@ -4246,7 +4279,7 @@ namespace com.example.fastwire.everything.Fbe
                 if (stored >= 24)
                     v.id = global::Fastwire.Uuid.Read(b, pos + 8);
                 if (stored >= 32)
-                    v.sent = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, pos + 24));
+                    v.sent = new global::Fastwire.Timestamp(r.U64(pos + 24));
                 if (stored >= 36)
                     v.note = global::Fastwire.Wire.VGetString(r, pos + 32, pos);
             }
@@ -4255,8 +4288,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 309U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 309U, d);
+            int stored = r.Stored;
             d -= 1;
             if (stored >= 36)
             global::Fastwire.Wire.VCheckText(r, pos + 32, pos);
@@ -4274,7 +4307,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Wire.FPutString(w, v.note);
         }
 
-        public static global::com.example.fastwire.everything.PingRequest FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.PingRequest FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -4283,28 +4316,32 @@ namespace com.example.fastwire.everything.Fbe
                 r.Need(p, 24);
                 byte[] b = r.B;
                 v.id = global::Fastwire.Uuid.Read(b, p + 0);
-                v.sent = new global::Fastwire.Timestamp(global::Fastwire.Le.U64(b, p + 16));
+                v.sent = new global::Fastwire.Timestamp(r.U64(p + 16));
                 p += 24;
             }
-            v.note = global::Fastwire.Wire.FGetString(r, ref p);
+            v.note = global::Fastwire.Wire.FGetStringAt(r, p);
+            p = r.Pos;
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 24);
             p += 24;
-            global::Fastwire.Wire.FCheckText(r, ref p);
+            p = global::Fastwire.Wire.FSkipText(r, p);
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.PingRequest v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.PingRequest VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.PingRequest v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.PingRequest FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.PingRequest FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.PingRequest v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.PingRequest v)
         {
@@ -4363,8 +4400,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.Notify VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 310U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 310U, d);
+            int stored = r.Stored;
             byte[] b = r.B;
             d -= 1;
             global::com.example.fastwire.everything.Notify v;
@@ -4387,8 +4424,8 @@ namespace com.example.fastwire.everything.Fbe
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 310U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 310U, d);
+            int stored = r.Stored;
             d -= 1;
             if (stored >= 28)
             global::Fastwire.Wire.VCheckText(r, pos + 24, pos);
@@ -4405,7 +4442,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Wire.FPutString(w, v.text);
         }
 
-        public static global::com.example.fastwire.everything.Notify FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Notify FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
@@ -4416,25 +4453,29 @@ namespace com.example.fastwire.everything.Fbe
                 v.id = global::Fastwire.Uuid.Read(b, p + 0);
                 p += 16;
             }
-            v.text = global::Fastwire.Wire.FGetString(r, ref p);
+            v.text = global::Fastwire.Wire.FGetStringAt(r, p);
+            p = r.Pos;
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 16);
             p += 16;
-            global::Fastwire.Wire.FCheckText(r, ref p);
+            p = global::Fastwire.Wire.FSkipText(r, p);
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Notify v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.Notify VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Notify v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.Notify FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.Notify FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.Notify v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Notify v)
         {
@@ -4486,15 +4527,13 @@ namespace com.example.fastwire.everything.Fbe
 
         public static global::com.example.fastwire.everything.Empty VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 311U, d, out stored);
+            r.Enter(bas, r.U32(slot), slot + 4, 311U, d);
             return new global::com.example.fastwire.everything.Empty();
         }
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 311U, d, out stored);
+            r.Enter(bas, r.U32(slot), slot + 4, 311U, d);
         }
 
         public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Empty v)
@@ -4502,26 +4541,29 @@ namespace com.example.fastwire.everything.Fbe
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Empty is null");
         }
 
-        public static global::com.example.fastwire.everything.Empty FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.example.fastwire.everything.Empty FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             var v = new global::com.example.fastwire.everything.Empty(global::Fastwire.Bare.Value);
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Empty v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.Empty VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Empty v) { FPutAt(w, v); }
-        public override global::com.example.fastwire.everything.Empty FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.example.fastwire.everything.Empty FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.example.fastwire.everything.Empty v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.example.fastwire.everything.Empty v)
         {

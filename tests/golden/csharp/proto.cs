@@ -255,44 +255,43 @@ namespace com.chronoxor.proto.Fbe
 
         public static global::com.chronoxor.proto.Order VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 1U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 1U, d);
+            int stored = r.Stored;
             d -= 1;
             global::com.chronoxor.proto.Order v;
             if (stored >= 34)
             {
                 v = new global::com.chronoxor.proto.Order(global::Fastwire.Bare.Value);
-                v.uid = global::Fastwire.Le.I32(b, pos + 8);
+                v.uid = r.I32(pos + 8);
                 v.symbol = global::Fastwire.Wire.VGetString(r, pos + 12, pos);
-                v.side = (global::com.chronoxor.proto.OrderSide)(b[pos + 16]);
-                v.type = (global::com.chronoxor.proto.OrderType)(b[pos + 17]);
-                v.price = global::Fastwire.Le.F64(b, pos + 18);
-                v.volume = global::Fastwire.Le.F64(b, pos + 26);
+                v.side = (global::com.chronoxor.proto.OrderSide)(r.U8(pos + 16));
+                v.type = (global::com.chronoxor.proto.OrderType)(r.U8(pos + 17));
+                v.price = r.F64(pos + 18);
+                v.volume = r.F64(pos + 26);
             }
             else
             {
                 v = new global::com.chronoxor.proto.Order();
                 if (stored >= 12)
-                    v.uid = global::Fastwire.Le.I32(b, pos + 8);
+                    v.uid = r.I32(pos + 8);
                 if (stored >= 16)
                     v.symbol = global::Fastwire.Wire.VGetString(r, pos + 12, pos);
                 if (stored >= 17)
-                    v.side = (global::com.chronoxor.proto.OrderSide)(b[pos + 16]);
+                    v.side = (global::com.chronoxor.proto.OrderSide)(r.U8(pos + 16));
                 if (stored >= 18)
-                    v.type = (global::com.chronoxor.proto.OrderType)(b[pos + 17]);
+                    v.type = (global::com.chronoxor.proto.OrderType)(r.U8(pos + 17));
                 if (stored >= 26)
-                    v.price = global::Fastwire.Le.F64(b, pos + 18);
+                    v.price = r.F64(pos + 18);
                 if (stored >= 34)
-                    v.volume = global::Fastwire.Le.F64(b, pos + 26);
+                    v.volume = r.F64(pos + 26);
             }
             return v;
         }
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 1U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 1U, d);
+            int stored = r.Stored;
             d -= 1;
             if (stored >= 16)
             global::Fastwire.Wire.VCheckText(r, pos + 12, pos);
@@ -317,47 +316,49 @@ namespace com.chronoxor.proto.Fbe
             }
         }
 
-        public static global::com.chronoxor.proto.Order FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.chronoxor.proto.Order FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             var v = new global::com.chronoxor.proto.Order(global::Fastwire.Bare.Value);
             {
                 r.Need(p, 4);
-                byte[] b = r.B;
-                v.uid = global::Fastwire.Le.I32(b, p + 0);
+                v.uid = r.I32(p + 0);
                 p += 4;
             }
-            v.symbol = global::Fastwire.Wire.FGetString(r, ref p);
+            v.symbol = global::Fastwire.Wire.FGetStringAt(r, p);
+            p = r.Pos;
             {
                 r.Need(p, 18);
-                byte[] b = r.B;
-                v.side = (global::com.chronoxor.proto.OrderSide)(b[p + 0]);
-                v.type = (global::com.chronoxor.proto.OrderType)(b[p + 1]);
-                v.price = global::Fastwire.Le.F64(b, p + 2);
-                v.volume = global::Fastwire.Le.F64(b, p + 10);
+                v.side = (global::com.chronoxor.proto.OrderSide)(r.U8(p + 0));
+                v.type = (global::com.chronoxor.proto.OrderType)(r.U8(p + 1));
+                v.price = r.F64(p + 2);
+                v.volume = r.F64(p + 10);
                 p += 18;
             }
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 4);
             p += 4;
-            global::Fastwire.Wire.FCheckText(r, ref p);
+            p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 18);
             p += 18;
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.proto.Order v) { VPutAt(w, slot, bas, v); }
         public override global::com.chronoxor.proto.Order VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.chronoxor.proto.Order v) { FPutAt(w, v); }
-        public override global::com.chronoxor.proto.Order FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.chronoxor.proto.Order FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.chronoxor.proto.Order v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.chronoxor.proto.Order v)
         {
@@ -434,16 +435,15 @@ namespace com.chronoxor.proto.Fbe
 
         public static global::com.chronoxor.proto.Balance VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 2U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 2U, d);
+            int stored = r.Stored;
             d -= 1;
             global::com.chronoxor.proto.Balance v;
             if (stored >= 20)
             {
                 v = new global::com.chronoxor.proto.Balance(global::Fastwire.Bare.Value);
                 v.currency = global::Fastwire.Wire.VGetString(r, pos + 8, pos);
-                v.amount = global::Fastwire.Le.F64(b, pos + 12);
+                v.amount = r.F64(pos + 12);
             }
             else
             {
@@ -451,15 +451,15 @@ namespace com.chronoxor.proto.Fbe
                 if (stored >= 12)
                     v.currency = global::Fastwire.Wire.VGetString(r, pos + 8, pos);
                 if (stored >= 20)
-                    v.amount = global::Fastwire.Le.F64(b, pos + 12);
+                    v.amount = r.F64(pos + 12);
             }
             return v;
         }
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 2U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 2U, d);
+            int stored = r.Stored;
             d -= 1;
             if (stored >= 12)
             global::Fastwire.Wire.VCheckText(r, pos + 8, pos);
@@ -476,36 +476,39 @@ namespace com.chronoxor.proto.Fbe
             }
         }
 
-        public static global::com.chronoxor.proto.Balance FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.chronoxor.proto.Balance FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             var v = new global::com.chronoxor.proto.Balance(global::Fastwire.Bare.Value);
-            v.currency = global::Fastwire.Wire.FGetString(r, ref p);
+            v.currency = global::Fastwire.Wire.FGetStringAt(r, p);
+            p = r.Pos;
             {
                 r.Need(p, 8);
-                byte[] b = r.B;
-                v.amount = global::Fastwire.Le.F64(b, p + 0);
+                v.amount = r.F64(p + 0);
                 p += 8;
             }
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
-            global::Fastwire.Wire.FCheckText(r, ref p);
+            p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 8);
             p += 8;
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.proto.Balance v) { VPutAt(w, slot, bas, v); }
         public override global::com.chronoxor.proto.Balance VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.chronoxor.proto.Balance v) { FPutAt(w, v); }
-        public override global::com.chronoxor.proto.Balance FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.chronoxor.proto.Balance FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.chronoxor.proto.Balance v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.chronoxor.proto.Balance v)
         {
@@ -582,32 +585,31 @@ namespace com.chronoxor.proto.Fbe
 
         public static global::com.chronoxor.proto.Account VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 3U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 3U, d);
+            int stored = r.Stored;
             d -= 1;
             global::com.chronoxor.proto.Account v;
             if (stored >= 30)
             {
                 v = new global::com.chronoxor.proto.Account(global::Fastwire.Bare.Value);
-                v.uid = global::Fastwire.Le.I32(b, pos + 8);
+                v.uid = r.I32(pos + 8);
                 v.name = global::Fastwire.Wire.VGetString(r, pos + 12, pos);
-                v.state = (global::com.chronoxor.proto.State)(b[pos + 16]);
+                v.state = (global::com.chronoxor.proto.State)(r.U8(pos + 16));
                 v.wallet = global::com.chronoxor.proto.Fbe.Balance.VGetAt(r, pos + 17, pos, d);
-                if (b[pos + 21] == 0) v.asset = null;
+                if (r.U8(pos + 21) == 0) v.asset = null;
                 else
                 {
-                    int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 21 + 1), pos + 21 + 5, 4);
+                    int q = r.Optional(pos, r.U32(pos + 21 + 1), pos + 21 + 5, 4);
                     v.asset = global::com.chronoxor.proto.Fbe.Balance.VGetAt(r, q, q, d);
                 }
                 {
-                    uint off = global::Fastwire.Le.U32(b, pos + 26);
+                    uint off = r.U32(pos + 26);
                     global::System.Collections.Generic.List<global::com.chronoxor.proto.Order> list;
                     if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>();
                     else
                     {
-                        int n;
-                        int q = r.Count(pos, off, pos + 26 + 4, 4, out n);
+                        int q = r.Count(pos, off, pos + 26 + 4, 4);
+                        int n = r.Stored;
                         list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>(n);
                         for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.proto.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
                     }
@@ -618,32 +620,32 @@ namespace com.chronoxor.proto.Fbe
             {
                 v = new global::com.chronoxor.proto.Account();
                 if (stored >= 12)
-                    v.uid = global::Fastwire.Le.I32(b, pos + 8);
+                    v.uid = r.I32(pos + 8);
                 if (stored >= 16)
                     v.name = global::Fastwire.Wire.VGetString(r, pos + 12, pos);
                 if (stored >= 17)
-                    v.state = (global::com.chronoxor.proto.State)(b[pos + 16]);
+                    v.state = (global::com.chronoxor.proto.State)(r.U8(pos + 16));
                 if (stored >= 21)
                     v.wallet = global::com.chronoxor.proto.Fbe.Balance.VGetAt(r, pos + 17, pos, d);
                 if (stored >= 26)
                 {
-                    if (b[pos + 21] == 0) v.asset = null;
+                    if (r.U8(pos + 21) == 0) v.asset = null;
                     else
                     {
-                        int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 21 + 1), pos + 21 + 5, 4);
+                        int q = r.Optional(pos, r.U32(pos + 21 + 1), pos + 21 + 5, 4);
                         v.asset = global::com.chronoxor.proto.Fbe.Balance.VGetAt(r, q, q, d);
                     }
                 }
                 if (stored >= 30)
                 {
                     {
-                        uint off = global::Fastwire.Le.U32(b, pos + 26);
+                        uint off = r.U32(pos + 26);
                         global::System.Collections.Generic.List<global::com.chronoxor.proto.Order> list;
                         if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>();
                         else
                         {
-                            int n;
-                            int q = r.Count(pos, off, pos + 26 + 4, 4, out n);
+                            int q = r.Count(pos, off, pos + 26 + 4, 4);
+                            int n = r.Stored;
                             list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>(n);
                             for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.proto.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
                         }
@@ -656,9 +658,8 @@ namespace com.chronoxor.proto.Fbe
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 3U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 3U, d);
+            int stored = r.Stored;
             d -= 1;
             if (stored >= 16)
             global::Fastwire.Wire.VCheckText(r, pos + 12, pos);
@@ -666,20 +667,20 @@ namespace com.chronoxor.proto.Fbe
             global::com.chronoxor.proto.Fbe.Balance.VCheckAt(r, pos + 17, pos, d);
             if (stored >= 26)
             {
-                if (b[pos + 21] != 0)
+                if (r.U8(pos + 21) != 0)
                 {
-                    int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 21 + 1), pos + 21 + 5, 4);
+                    int q = r.Optional(pos, r.U32(pos + 21 + 1), pos + 21 + 5, 4);
                     global::com.chronoxor.proto.Fbe.Balance.VCheckAt(r, q, q, d);
                 }
             }
             if (stored >= 30)
             {
                 {
-                    uint off = global::Fastwire.Le.U32(b, pos + 26);
+                    uint off = r.U32(pos + 26);
                     if (off != 0)
                     {
-                        int n;
-                        int q = r.Count(pos, off, pos + 26 + 4, 4, out n);
+                        int q = r.Count(pos, off, pos + 26 + 4, 4);
+                        int n = r.Stored;
                         for (int i = 0; i < n; i++) global::com.chronoxor.proto.Fbe.Order.VCheckAt(r, q + 4 * i, pos, d);
                     }
                 }
@@ -714,63 +715,66 @@ namespace com.chronoxor.proto.Fbe
             }
         }
 
-        public static global::com.chronoxor.proto.Account FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.chronoxor.proto.Account FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             var v = new global::com.chronoxor.proto.Account(global::Fastwire.Bare.Value);
             {
                 r.Need(p, 4);
-                byte[] b = r.B;
-                v.uid = global::Fastwire.Le.I32(b, p + 0);
+                v.uid = r.I32(p + 0);
                 p += 4;
             }
-            v.name = global::Fastwire.Wire.FGetString(r, ref p);
+            v.name = global::Fastwire.Wire.FGetStringAt(r, p);
+            p = r.Pos;
             {
                 r.Need(p, 1);
-                byte[] b = r.B;
-                v.state = (global::com.chronoxor.proto.State)(b[p + 0]);
+                v.state = (global::com.chronoxor.proto.State)(r.U8(p + 0));
                 p += 1;
             }
-            v.wallet = global::com.chronoxor.proto.Fbe.Balance.FGetAt(r, ref p, d);
+            v.wallet = global::com.chronoxor.proto.Fbe.Balance.FGetAt(r, p, d);
+            p = r.Pos;
             r.Need(p, 1);
-            if (r.B[p++] == 0) v.asset = null;
-            else v.asset = global::com.chronoxor.proto.Fbe.Balance.FGetAt(r, ref p, d);
+            if (r.U8(p++) == 0) v.asset = null;
+            else { v.asset = global::com.chronoxor.proto.Fbe.Balance.FGetAt(r, p, d); p = r.Pos; }
             {
                 int n = r.FinalCount(p, 26);
                 p += 4;
                 var list = new global::System.Collections.Generic.List<global::com.chronoxor.proto.Order>(n);
-                for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.proto.Fbe.Order.FGetAt(r, ref p, d));
+                for (int i = 0; i < n; i++) { list.Add(global::com.chronoxor.proto.Fbe.Order.FGetAt(r, p, d)); p = r.Pos; }
                 v.orders = list;
             }
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 4);
             p += 4;
-            global::Fastwire.Wire.FCheckText(r, ref p);
+            p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 1);
             p += 1;
-            global::com.chronoxor.proto.Fbe.Balance.FCheckAt(r, ref p, d);
+            p = global::com.chronoxor.proto.Fbe.Balance.FCheckAt(r, p, d);
             r.Need(p, 1);
-            if (r.B[p++] != 0) global::com.chronoxor.proto.Fbe.Balance.FCheckAt(r, ref p, d);
+            if (r.U8(p++) != 0) p = global::com.chronoxor.proto.Fbe.Balance.FCheckAt(r, p, d);
             {
                 int n = r.FinalCount(p, 26);
                 p += 4;
-                for (int i = 0; i < n; i++) global::com.chronoxor.proto.Fbe.Order.FCheckAt(r, ref p, d);
+                for (int i = 0; i < n; i++) p = global::com.chronoxor.proto.Fbe.Order.FCheckAt(r, p, d);
             }
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.proto.Account v) { VPutAt(w, slot, bas, v); }
         public override global::com.chronoxor.proto.Account VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.chronoxor.proto.Account v) { FPutAt(w, v); }
-        public override global::com.chronoxor.proto.Account FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.chronoxor.proto.Account FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.chronoxor.proto.Account v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.chronoxor.proto.Account v)
         {

@@ -153,8 +153,8 @@ namespace com.chronoxor.protocol.Fbe
 
         public static global::com.chronoxor.protocol.OrderMessage VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 1U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 1U, d);
+            int stored = r.Stored;
             d -= 1;
             global::com.chronoxor.protocol.OrderMessage v;
             if (stored >= 12)
@@ -173,8 +173,8 @@ namespace com.chronoxor.protocol.Fbe
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 1U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 1U, d);
+            int stored = r.Stored;
             d -= 1;
             if (stored >= 12)
             global::com.chronoxor.proto.Fbe.Order.VCheckAt(r, pos + 8, pos, d);
@@ -186,28 +186,32 @@ namespace com.chronoxor.protocol.Fbe
             global::com.chronoxor.proto.Fbe.Order.FPutAt(w, v.body);
         }
 
-        public static global::com.chronoxor.protocol.OrderMessage FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.chronoxor.protocol.OrderMessage FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             var v = new global::com.chronoxor.protocol.OrderMessage(global::Fastwire.Bare.Value);
-            v.body = global::com.chronoxor.proto.Fbe.Order.FGetAt(r, ref p, d);
+            v.body = global::com.chronoxor.proto.Fbe.Order.FGetAt(r, p, d);
+            p = r.Pos;
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
-            global::com.chronoxor.proto.Fbe.Order.FCheckAt(r, ref p, d);
+            p = global::com.chronoxor.proto.Fbe.Order.FCheckAt(r, p, d);
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.protocol.OrderMessage v) { VPutAt(w, slot, bas, v); }
         public override global::com.chronoxor.protocol.OrderMessage VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.chronoxor.protocol.OrderMessage v) { FPutAt(w, v); }
-        public override global::com.chronoxor.protocol.OrderMessage FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.chronoxor.protocol.OrderMessage FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.chronoxor.protocol.OrderMessage v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.chronoxor.protocol.OrderMessage v)
         {
@@ -255,8 +259,8 @@ namespace com.chronoxor.protocol.Fbe
 
         public static global::com.chronoxor.protocol.BalanceMessage VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 2U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 2U, d);
+            int stored = r.Stored;
             d -= 1;
             global::com.chronoxor.protocol.BalanceMessage v;
             if (stored >= 12)
@@ -275,8 +279,8 @@ namespace com.chronoxor.protocol.Fbe
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 2U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 2U, d);
+            int stored = r.Stored;
             d -= 1;
             if (stored >= 12)
             global::com.chronoxor.proto.Fbe.Balance.VCheckAt(r, pos + 8, pos, d);
@@ -288,28 +292,32 @@ namespace com.chronoxor.protocol.Fbe
             global::com.chronoxor.proto.Fbe.Balance.FPutAt(w, v.body);
         }
 
-        public static global::com.chronoxor.protocol.BalanceMessage FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.chronoxor.protocol.BalanceMessage FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             var v = new global::com.chronoxor.protocol.BalanceMessage(global::Fastwire.Bare.Value);
-            v.body = global::com.chronoxor.proto.Fbe.Balance.FGetAt(r, ref p, d);
+            v.body = global::com.chronoxor.proto.Fbe.Balance.FGetAt(r, p, d);
+            p = r.Pos;
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
-            global::com.chronoxor.proto.Fbe.Balance.FCheckAt(r, ref p, d);
+            p = global::com.chronoxor.proto.Fbe.Balance.FCheckAt(r, p, d);
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.protocol.BalanceMessage v) { VPutAt(w, slot, bas, v); }
         public override global::com.chronoxor.protocol.BalanceMessage VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.chronoxor.protocol.BalanceMessage v) { FPutAt(w, v); }
-        public override global::com.chronoxor.protocol.BalanceMessage FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.chronoxor.protocol.BalanceMessage FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.chronoxor.protocol.BalanceMessage v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.chronoxor.protocol.BalanceMessage v)
         {
@@ -357,8 +365,8 @@ namespace com.chronoxor.protocol.Fbe
 
         public static global::com.chronoxor.protocol.AccountMessage VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 3U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 3U, d);
+            int stored = r.Stored;
             d -= 1;
             global::com.chronoxor.protocol.AccountMessage v;
             if (stored >= 12)
@@ -377,8 +385,8 @@ namespace com.chronoxor.protocol.Fbe
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 3U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 3U, d);
+            int stored = r.Stored;
             d -= 1;
             if (stored >= 12)
             global::com.chronoxor.proto.Fbe.Account.VCheckAt(r, pos + 8, pos, d);
@@ -390,28 +398,32 @@ namespace com.chronoxor.protocol.Fbe
             global::com.chronoxor.proto.Fbe.Account.FPutAt(w, v.body);
         }
 
-        public static global::com.chronoxor.protocol.AccountMessage FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.chronoxor.protocol.AccountMessage FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             var v = new global::com.chronoxor.protocol.AccountMessage(global::Fastwire.Bare.Value);
-            v.body = global::com.chronoxor.proto.Fbe.Account.FGetAt(r, ref p, d);
+            v.body = global::com.chronoxor.proto.Fbe.Account.FGetAt(r, p, d);
+            p = r.Pos;
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
-            global::com.chronoxor.proto.Fbe.Account.FCheckAt(r, ref p, d);
+            p = global::com.chronoxor.proto.Fbe.Account.FCheckAt(r, p, d);
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.protocol.AccountMessage v) { VPutAt(w, slot, bas, v); }
         public override global::com.chronoxor.protocol.AccountMessage VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.chronoxor.protocol.AccountMessage v) { FPutAt(w, v); }
-        public override global::com.chronoxor.protocol.AccountMessage FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.chronoxor.protocol.AccountMessage FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.chronoxor.protocol.AccountMessage v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.chronoxor.protocol.AccountMessage v)
         {

@@ -264,50 +264,49 @@ namespace com.chronoxor.protoex.Fbe
 
         public static global::com.chronoxor.protoex.Order VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 1U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 1U, d);
+            int stored = r.Stored;
             d -= 1;
             global::com.chronoxor.protoex.Order v;
             if (stored >= 50)
             {
                 v = new global::com.chronoxor.protoex.Order(global::Fastwire.Bare.Value);
-                v.uid = global::Fastwire.Le.I32(b, pos + 8);
+                v.uid = r.I32(pos + 8);
                 v.symbol = global::Fastwire.Wire.VGetString(r, pos + 12, pos);
-                v.side = (global::com.chronoxor.protoex.OrderSide)(b[pos + 16]);
-                v.type = (global::com.chronoxor.protoex.OrderType)(b[pos + 17]);
-                v.price = global::Fastwire.Le.F64(b, pos + 18);
-                v.volume = global::Fastwire.Le.F64(b, pos + 26);
-                v.tp = global::Fastwire.Le.F64(b, pos + 34);
-                v.sl = global::Fastwire.Le.F64(b, pos + 42);
+                v.side = (global::com.chronoxor.protoex.OrderSide)(r.U8(pos + 16));
+                v.type = (global::com.chronoxor.protoex.OrderType)(r.U8(pos + 17));
+                v.price = r.F64(pos + 18);
+                v.volume = r.F64(pos + 26);
+                v.tp = r.F64(pos + 34);
+                v.sl = r.F64(pos + 42);
             }
             else
             {
                 v = new global::com.chronoxor.protoex.Order();
                 if (stored >= 12)
-                    v.uid = global::Fastwire.Le.I32(b, pos + 8);
+                    v.uid = r.I32(pos + 8);
                 if (stored >= 16)
                     v.symbol = global::Fastwire.Wire.VGetString(r, pos + 12, pos);
                 if (stored >= 17)
-                    v.side = (global::com.chronoxor.protoex.OrderSide)(b[pos + 16]);
+                    v.side = (global::com.chronoxor.protoex.OrderSide)(r.U8(pos + 16));
                 if (stored >= 18)
-                    v.type = (global::com.chronoxor.protoex.OrderType)(b[pos + 17]);
+                    v.type = (global::com.chronoxor.protoex.OrderType)(r.U8(pos + 17));
                 if (stored >= 26)
-                    v.price = global::Fastwire.Le.F64(b, pos + 18);
+                    v.price = r.F64(pos + 18);
                 if (stored >= 34)
-                    v.volume = global::Fastwire.Le.F64(b, pos + 26);
+                    v.volume = r.F64(pos + 26);
                 if (stored >= 42)
-                    v.tp = global::Fastwire.Le.F64(b, pos + 34);
+                    v.tp = r.F64(pos + 34);
                 if (stored >= 50)
-                    v.sl = global::Fastwire.Le.F64(b, pos + 42);
+                    v.sl = r.F64(pos + 42);
             }
             return v;
         }
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 1U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 1U, d);
+            int stored = r.Stored;
             d -= 1;
             if (stored >= 16)
             global::Fastwire.Wire.VCheckText(r, pos + 12, pos);
@@ -334,49 +333,51 @@ namespace com.chronoxor.protoex.Fbe
             }
         }
 
-        public static global::com.chronoxor.protoex.Order FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.chronoxor.protoex.Order FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             var v = new global::com.chronoxor.protoex.Order(global::Fastwire.Bare.Value);
             {
                 r.Need(p, 4);
-                byte[] b = r.B;
-                v.uid = global::Fastwire.Le.I32(b, p + 0);
+                v.uid = r.I32(p + 0);
                 p += 4;
             }
-            v.symbol = global::Fastwire.Wire.FGetString(r, ref p);
+            v.symbol = global::Fastwire.Wire.FGetStringAt(r, p);
+            p = r.Pos;
             {
                 r.Need(p, 34);
-                byte[] b = r.B;
-                v.side = (global::com.chronoxor.protoex.OrderSide)(b[p + 0]);
-                v.type = (global::com.chronoxor.protoex.OrderType)(b[p + 1]);
-                v.price = global::Fastwire.Le.F64(b, p + 2);
-                v.volume = global::Fastwire.Le.F64(b, p + 10);
-                v.tp = global::Fastwire.Le.F64(b, p + 18);
-                v.sl = global::Fastwire.Le.F64(b, p + 26);
+                v.side = (global::com.chronoxor.protoex.OrderSide)(r.U8(p + 0));
+                v.type = (global::com.chronoxor.protoex.OrderType)(r.U8(p + 1));
+                v.price = r.F64(p + 2);
+                v.volume = r.F64(p + 10);
+                v.tp = r.F64(p + 18);
+                v.sl = r.F64(p + 26);
                 p += 34;
             }
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 4);
             p += 4;
-            global::Fastwire.Wire.FCheckText(r, ref p);
+            p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 34);
             p += 34;
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.protoex.Order v) { VPutAt(w, slot, bas, v); }
         public override global::com.chronoxor.protoex.Order VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.chronoxor.protoex.Order v) { FPutAt(w, v); }
-        public override global::com.chronoxor.protoex.Order FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.chronoxor.protoex.Order FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.chronoxor.protoex.Order v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.chronoxor.protoex.Order v)
         {
@@ -465,17 +466,16 @@ namespace com.chronoxor.protoex.Fbe
 
         public static global::com.chronoxor.protoex.Balance VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 2U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 2U, d);
+            int stored = r.Stored;
             d -= 1;
             global::com.chronoxor.protoex.Balance v;
             if (stored >= 28)
             {
                 v = new global::com.chronoxor.protoex.Balance(global::Fastwire.Bare.Value);
                 v.currency = global::Fastwire.Wire.VGetString(r, pos + 8, pos);
-                v.amount = global::Fastwire.Le.F64(b, pos + 12);
-                v.locked = global::Fastwire.Le.F64(b, pos + 20);
+                v.amount = r.F64(pos + 12);
+                v.locked = r.F64(pos + 20);
             }
             else
             {
@@ -483,17 +483,17 @@ namespace com.chronoxor.protoex.Fbe
                 if (stored >= 12)
                     v.currency = global::Fastwire.Wire.VGetString(r, pos + 8, pos);
                 if (stored >= 20)
-                    v.amount = global::Fastwire.Le.F64(b, pos + 12);
+                    v.amount = r.F64(pos + 12);
                 if (stored >= 28)
-                    v.locked = global::Fastwire.Le.F64(b, pos + 20);
+                    v.locked = r.F64(pos + 20);
             }
             return v;
         }
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 2U, d, out stored);
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 2U, d);
+            int stored = r.Stored;
             d -= 1;
             if (stored >= 12)
             global::Fastwire.Wire.VCheckText(r, pos + 8, pos);
@@ -511,37 +511,40 @@ namespace com.chronoxor.protoex.Fbe
             }
         }
 
-        public static global::com.chronoxor.protoex.Balance FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.chronoxor.protoex.Balance FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             var v = new global::com.chronoxor.protoex.Balance(global::Fastwire.Bare.Value);
-            v.currency = global::Fastwire.Wire.FGetString(r, ref p);
+            v.currency = global::Fastwire.Wire.FGetStringAt(r, p);
+            p = r.Pos;
             {
                 r.Need(p, 16);
-                byte[] b = r.B;
-                v.amount = global::Fastwire.Le.F64(b, p + 0);
-                v.locked = global::Fastwire.Le.F64(b, p + 8);
+                v.amount = r.F64(p + 0);
+                v.locked = r.F64(p + 8);
                 p += 16;
             }
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
-            global::Fastwire.Wire.FCheckText(r, ref p);
+            p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 16);
             p += 16;
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.protoex.Balance v) { VPutAt(w, slot, bas, v); }
         public override global::com.chronoxor.protoex.Balance VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.chronoxor.protoex.Balance v) { FPutAt(w, v); }
-        public override global::com.chronoxor.protoex.Balance FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.chronoxor.protoex.Balance FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.chronoxor.protoex.Balance v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.chronoxor.protoex.Balance v)
         {
@@ -620,32 +623,31 @@ namespace com.chronoxor.protoex.Fbe
 
         public static global::com.chronoxor.protoex.Account VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 3U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 3U, d);
+            int stored = r.Stored;
             d -= 1;
             global::com.chronoxor.protoex.Account v;
             if (stored >= 30)
             {
                 v = new global::com.chronoxor.protoex.Account(global::Fastwire.Bare.Value);
-                v.uid = global::Fastwire.Le.I32(b, pos + 8);
+                v.uid = r.I32(pos + 8);
                 v.name = global::Fastwire.Wire.VGetString(r, pos + 12, pos);
-                v.state = (global::com.chronoxor.protoex.State)(b[pos + 16]);
+                v.state = (global::com.chronoxor.protoex.State)(r.U8(pos + 16));
                 v.wallet = global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, pos + 17, pos, d);
-                if (b[pos + 21] == 0) v.asset = null;
+                if (r.U8(pos + 21) == 0) v.asset = null;
                 else
                 {
-                    int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 21 + 1), pos + 21 + 5, 4);
+                    int q = r.Optional(pos, r.U32(pos + 21 + 1), pos + 21 + 5, 4);
                     v.asset = global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, q, q, d);
                 }
                 {
-                    uint off = global::Fastwire.Le.U32(b, pos + 26);
+                    uint off = r.U32(pos + 26);
                     global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order> list;
                     if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>();
                     else
                     {
-                        int n;
-                        int q = r.Count(pos, off, pos + 26 + 4, 4, out n);
+                        int q = r.Count(pos, off, pos + 26 + 4, 4);
+                        int n = r.Stored;
                         list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>(n);
                         for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.protoex.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
                     }
@@ -656,32 +658,32 @@ namespace com.chronoxor.protoex.Fbe
             {
                 v = new global::com.chronoxor.protoex.Account();
                 if (stored >= 12)
-                    v.uid = global::Fastwire.Le.I32(b, pos + 8);
+                    v.uid = r.I32(pos + 8);
                 if (stored >= 16)
                     v.name = global::Fastwire.Wire.VGetString(r, pos + 12, pos);
                 if (stored >= 17)
-                    v.state = (global::com.chronoxor.protoex.State)(b[pos + 16]);
+                    v.state = (global::com.chronoxor.protoex.State)(r.U8(pos + 16));
                 if (stored >= 21)
                     v.wallet = global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, pos + 17, pos, d);
                 if (stored >= 26)
                 {
-                    if (b[pos + 21] == 0) v.asset = null;
+                    if (r.U8(pos + 21) == 0) v.asset = null;
                     else
                     {
-                        int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 21 + 1), pos + 21 + 5, 4);
+                        int q = r.Optional(pos, r.U32(pos + 21 + 1), pos + 21 + 5, 4);
                         v.asset = global::com.chronoxor.protoex.Fbe.Balance.VGetAt(r, q, q, d);
                     }
                 }
                 if (stored >= 30)
                 {
                     {
-                        uint off = global::Fastwire.Le.U32(b, pos + 26);
+                        uint off = r.U32(pos + 26);
                         global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order> list;
                         if (off == 0) list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>();
                         else
                         {
-                            int n;
-                            int q = r.Count(pos, off, pos + 26 + 4, 4, out n);
+                            int q = r.Count(pos, off, pos + 26 + 4, 4);
+                            int n = r.Stored;
                             list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>(n);
                             for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.protoex.Fbe.Order.VGetAt(r, q + 4 * i, pos, d));
                         }
@@ -694,9 +696,8 @@ namespace com.chronoxor.protoex.Fbe
 
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
-            int stored;
-            int pos = r.Enter(bas, global::Fastwire.Le.U32(r.B, slot), slot + 4, 3U, d, out stored);
-            byte[] b = r.B;
+            int pos = r.Enter(bas, r.U32(slot), slot + 4, 3U, d);
+            int stored = r.Stored;
             d -= 1;
             if (stored >= 16)
             global::Fastwire.Wire.VCheckText(r, pos + 12, pos);
@@ -704,20 +705,20 @@ namespace com.chronoxor.protoex.Fbe
             global::com.chronoxor.protoex.Fbe.Balance.VCheckAt(r, pos + 17, pos, d);
             if (stored >= 26)
             {
-                if (b[pos + 21] != 0)
+                if (r.U8(pos + 21) != 0)
                 {
-                    int q = r.Optional(pos, global::Fastwire.Le.U32(b, pos + 21 + 1), pos + 21 + 5, 4);
+                    int q = r.Optional(pos, r.U32(pos + 21 + 1), pos + 21 + 5, 4);
                     global::com.chronoxor.protoex.Fbe.Balance.VCheckAt(r, q, q, d);
                 }
             }
             if (stored >= 30)
             {
                 {
-                    uint off = global::Fastwire.Le.U32(b, pos + 26);
+                    uint off = r.U32(pos + 26);
                     if (off != 0)
                     {
-                        int n;
-                        int q = r.Count(pos, off, pos + 26 + 4, 4, out n);
+                        int q = r.Count(pos, off, pos + 26 + 4, 4);
+                        int n = r.Stored;
                         for (int i = 0; i < n; i++) global::com.chronoxor.protoex.Fbe.Order.VCheckAt(r, q + 4 * i, pos, d);
                     }
                 }
@@ -752,63 +753,66 @@ namespace com.chronoxor.protoex.Fbe
             }
         }
 
-        public static global::com.chronoxor.protoex.Account FGetAt(global::Fastwire.Reader r, ref int p, int d)
+        public static global::com.chronoxor.protoex.Account FGetAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             var v = new global::com.chronoxor.protoex.Account(global::Fastwire.Bare.Value);
             {
                 r.Need(p, 4);
-                byte[] b = r.B;
-                v.uid = global::Fastwire.Le.I32(b, p + 0);
+                v.uid = r.I32(p + 0);
                 p += 4;
             }
-            v.name = global::Fastwire.Wire.FGetString(r, ref p);
+            v.name = global::Fastwire.Wire.FGetStringAt(r, p);
+            p = r.Pos;
             {
                 r.Need(p, 1);
-                byte[] b = r.B;
-                v.state = (global::com.chronoxor.protoex.State)(b[p + 0]);
+                v.state = (global::com.chronoxor.protoex.State)(r.U8(p + 0));
                 p += 1;
             }
-            v.wallet = global::com.chronoxor.protoex.Fbe.Balance.FGetAt(r, ref p, d);
+            v.wallet = global::com.chronoxor.protoex.Fbe.Balance.FGetAt(r, p, d);
+            p = r.Pos;
             r.Need(p, 1);
-            if (r.B[p++] == 0) v.asset = null;
-            else v.asset = global::com.chronoxor.protoex.Fbe.Balance.FGetAt(r, ref p, d);
+            if (r.U8(p++) == 0) v.asset = null;
+            else { v.asset = global::com.chronoxor.protoex.Fbe.Balance.FGetAt(r, p, d); p = r.Pos; }
             {
                 int n = r.FinalCount(p, 42);
                 p += 4;
                 var list = new global::System.Collections.Generic.List<global::com.chronoxor.protoex.Order>(n);
-                for (int i = 0; i < n; i++) list.Add(global::com.chronoxor.protoex.Fbe.Order.FGetAt(r, ref p, d));
+                for (int i = 0; i < n; i++) { list.Add(global::com.chronoxor.protoex.Fbe.Order.FGetAt(r, p, d)); p = r.Pos; }
                 v.orders = list;
             }
+            r.Pos = p;
             return v;
         }
 
-        public static void FCheckAt(global::Fastwire.Reader r, ref int p, int d)
+        public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 4);
             p += 4;
-            global::Fastwire.Wire.FCheckText(r, ref p);
+            p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 1);
             p += 1;
-            global::com.chronoxor.protoex.Fbe.Balance.FCheckAt(r, ref p, d);
+            p = global::com.chronoxor.protoex.Fbe.Balance.FCheckAt(r, p, d);
             r.Need(p, 1);
-            if (r.B[p++] != 0) global::com.chronoxor.protoex.Fbe.Balance.FCheckAt(r, ref p, d);
+            if (r.U8(p++) != 0) p = global::com.chronoxor.protoex.Fbe.Balance.FCheckAt(r, p, d);
             {
                 int n = r.FinalCount(p, 42);
                 p += 4;
-                for (int i = 0; i < n; i++) global::com.chronoxor.protoex.Fbe.Order.FCheckAt(r, ref p, d);
+                for (int i = 0; i < n; i++) p = global::com.chronoxor.protoex.Fbe.Order.FCheckAt(r, p, d);
             }
+            return p;
         }
 
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.protoex.Account v) { VPutAt(w, slot, bas, v); }
         public override global::com.chronoxor.protoex.Account VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
         public override void FPut(global::Fastwire.WriteBuffer w, global::com.chronoxor.protoex.Account v) { FPutAt(w, v); }
-        public override global::com.chronoxor.protoex.Account FGet(global::Fastwire.Reader r, ref int p, int d) { return FGetAt(r, ref p, d); }
-        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { FCheckAt(r, ref p, d); }
+        public override global::com.chronoxor.protoex.Account FGet(global::Fastwire.Reader r, ref int p, int d)
+        { global::com.chronoxor.protoex.Account v = FGetAt(r, p, d); p = r.Pos; return v; }
+        public override void FCheck(global::Fastwire.Reader r, ref int p, int d) { p = FCheckAt(r, p, d); }
 
         protected override void JPutFields(global::System.Text.StringBuilder sb, global::com.chronoxor.protoex.Account v)
         {

@@ -505,21 +505,22 @@ class _Package:
         if k == "decimal":
             return f"{RT}.Decimals.Read(b, {at})"
         if k == "timestamp":
-            return f"new {RT}.Timestamp({RT}.Le.U64(b, {at}))"
+            return f"new {RT}.Timestamp(r.U64({at}))"
         assert w.scalar is not None
         sc = w.scalar
+        # Scalars through the reader's loads (positions the generated code has checked).
         raw = {
-            "bool": f"b[{at}] != 0", "byte": f"b[{at}]", "uint8": f"b[{at}]",
-            "char": f"(char)b[{at}]", "int8": f"(sbyte)b[{at}]",
-            "int16": f"(short){RT}.Le.U16(b, {at})", "uint16": f"{RT}.Le.U16(b, {at})",
-            "int32": f"{RT}.Le.I32(b, {at})", "uint32": f"{RT}.Le.U32(b, {at})",
-            "wchar": f"{RT}.Le.U32(b, {at})", "int64": f"(long){RT}.Le.U64(b, {at})",
-            "uint64": f"{RT}.Le.U64(b, {at})", "float": f"{RT}.Le.F32(b, {at})",
-            "double": f"{RT}.Le.F64(b, {at})"}[sc]
+            "bool": f"r.U8({at}) != 0", "byte": f"r.U8({at})", "uint8": f"r.U8({at})",
+            "char": f"(char)r.U8({at})", "int8": f"(sbyte)r.U8({at})",
+            "int16": f"(short)r.U16({at})", "uint16": f"r.U16({at})",
+            "int32": f"r.I32({at})", "uint32": f"r.U32({at})",
+            "wchar": f"r.U32({at})", "int64": f"(long)r.U64({at})",
+            "uint64": f"r.U64({at})", "float": f"r.F32({at})",
+            "double": f"r.F64({at})"}[sc]
         if k in ("enum", "flags"):
             assert w.ref is not None
             if sc == "char":
-                raw = f"b[{at}]"
+                raw = f"r.U8({at})"
             return f"({self.type_name(w.ref)})({raw})"
         return raw
 
@@ -592,16 +593,16 @@ class _Package:
         if k == "optstruct":
             assert w.element is not None and w.element.ref is not None
             c = self.codec_name(w.element.ref)
-            return [f"if (b[{slot}] == 0) {target} = null;", "else", "{",
-                    f"    int q = r.Optional(pos, {RT}.Le.U32(b, {slot} + 1), {slot} + 5, 4);",
+            return [f"if (r.U8({slot}) == 0) {target} = null;", "else", "{",
+                    f"    int q = r.Optional(pos, r.U32({slot} + 1), {slot} + 5, 4);",
                     f"    {target} = {c}.VGetAt(r, q, q, d);", "}"]
         if k == "structs":
             assert w.element is not None and w.element.ref is not None
             c = self.codec_name(w.element.ref)
             t = self.cs_type(w)
-            return ["{", f"    uint off = {RT}.Le.U32(b, {slot});", f"    {t} list;",
+            return ["{", f"    uint off = r.U32({slot});", f"    {t} list;",
                     f"    if (off == 0) list = new {t}();", "    else", "    {",
-                    "        int n;", f"        int q = r.Count(pos, off, {slot} + 4, 4, out n);",
+                    f"        int q = r.Count(pos, off, {slot} + 4, 4);", "        int n = r.Stored;",
                     f"        list = new {t}(n);",
                     f"        for (int i = 0; i < n; i++) list.Add({c}.VGetAt(r, q + 4 * i, pos, d));",
                     "    }", f"    {target} = list;", "}"]
@@ -623,14 +624,14 @@ class _Package:
         if k == "optstruct":
             assert w.element is not None and w.element.ref is not None
             c = self.codec_name(w.element.ref)
-            return [f"if (b[{slot}] != 0)", "{",
-                    f"    int q = r.Optional(pos, {RT}.Le.U32(b, {slot} + 1), {slot} + 5, 4);",
+            return [f"if (r.U8({slot}) != 0)", "{",
+                    f"    int q = r.Optional(pos, r.U32({slot} + 1), {slot} + 5, 4);",
                     f"    {c}.VCheckAt(r, q, q, d);", "}"]
         if k == "structs":
             assert w.element is not None and w.element.ref is not None
             c = self.codec_name(w.element.ref)
-            return ["{", f"    uint off = {RT}.Le.U32(b, {slot});", "    if (off != 0)", "    {",
-                    "        int n;", f"        int q = r.Count(pos, off, {slot} + 4, 4, out n);",
+            return ["{", f"    uint off = r.U32({slot});", "    if (off != 0)", "    {",
+                    f"        int q = r.Count(pos, off, {slot} + 4, 4);", "        int n = r.Stored;",
                     f"        for (int i = 0; i < n; i++) {c}.VCheckAt(r, q + 4 * i, pos, d);",
                     "    }", "}"]
         return [f"F{fl.index}.VCheck(r, {slot}, pos, d);"]
@@ -677,15 +678,15 @@ class _Package:
         k = self.inline_kind(w)
         if k == "text":
             fn = "String" if w.kind == "string" else "Bytes"
-            return [f"{target} = {RT}.Wire.FGet{fn}(r, ref p);"]
+            return [f"{target} = {RT}.Wire.FGet{fn}At(r, p);", "p = r.Pos;"]
         if k == "struct":
             assert w.ref is not None
-            return [f"{target} = {self.codec_name(w.ref)}.FGetAt(r, ref p, d);"]
+            return [f"{target} = {self.codec_name(w.ref)}.FGetAt(r, p, d);", "p = r.Pos;"]
         if k == "optstruct":
             assert w.element is not None and w.element.ref is not None
             c = self.codec_name(w.element.ref)
-            return ["r.Need(p, 1);", f"if (r.B[p++] == 0) {target} = null;",
-                    f"else {target} = {c}.FGetAt(r, ref p, d);"]
+            return ["r.Need(p, 1);", f"if (r.U8(p++) == 0) {target} = null;",
+                    f"else {{ {target} = {c}.FGetAt(r, p, d); p = r.Pos; }}"]
         if k == "structs":
             assert w.element is not None and w.element.ref is not None
             c = self.codec_name(w.element.ref)
@@ -693,7 +694,7 @@ class _Package:
             fmin = w.element.final_min
             return ["{", f"    int n = r.FinalCount(p, {fmin});", "    p += 4;",
                     f"    var list = new {t}({'n' if fmin else 'global::System.Math.Min(n, 1024)'});",
-                    f"    for (int i = 0; i < n; i++) list.Add({c}.FGetAt(r, ref p, d));",
+                    f"    for (int i = 0; i < n; i++) {{ list.Add({c}.FGetAt(r, p, d)); p = r.Pos; }}",
                     f"    {target} = list;", "}"]
         return [f"{target} = F{fl.index}.FGet(r, ref p, d);"]
 
@@ -701,19 +702,19 @@ class _Package:
         w = fl.wire
         k = self.inline_kind(w)
         if k == "text":
-            return [f"{RT}.Wire.FCheckText(r, ref p);"]
+            return [f"p = {RT}.Wire.FSkipText(r, p);"]
         if k == "struct":
             assert w.ref is not None
-            return [f"{self.codec_name(w.ref)}.FCheckAt(r, ref p, d);"]
+            return [f"p = {self.codec_name(w.ref)}.FCheckAt(r, p, d);"]
         if k == "optstruct":
             assert w.element is not None and w.element.ref is not None
             c = self.codec_name(w.element.ref)
-            return ["r.Need(p, 1);", f"if (r.B[p++] != 0) {c}.FCheckAt(r, ref p, d);"]
+            return ["r.Need(p, 1);", f"if (r.U8(p++) != 0) p = {c}.FCheckAt(r, p, d);"]
         if k == "structs":
             assert w.element is not None and w.element.ref is not None
             c = self.codec_name(w.element.ref)
             return ["{", f"    int n = r.FinalCount(p, {w.element.final_min});", "    p += 4;",
-                    f"    for (int i = 0; i < n; i++) {c}.FCheckAt(r, ref p, d);", "}"]
+                    f"    for (int i = 0; i < n; i++) p = {c}.FCheckAt(r, p, d);", "}"]
         return [f"F{fl.index}.FCheck(r, ref p, d);"]
 
     def emit_codec(self, s: ir.StructType) -> None:
@@ -762,8 +763,7 @@ class _Package:
                 older.append(f"if (stored >= {fl.offset + fl.slot})")
                 older += ["    " + lines[0]] if len(lines) == 1 else \
                     ["{"] + ["    " + x for x in lines] + ["}"]
-            gets = ["int stored;",
-                    f"int pos = r.Enter(bas, {rt}.Le.U32(r.B, slot), slot + 4, {type_number}U, d, out stored);"]
+            gets = [f"int pos = r.Enter(bas, r.U32(slot), slot + 4, {type_number}U, d);", "int stored = r.Stored;"]
             if fields:
                 uses_b = any("b[" in x or "(b," in x for x in full)
                 gets += (["byte[] b = r.B;"] if uses_b else []) + ["d -= 1;", f"{t} v;", f"if (stored >= {body})", "{",
@@ -771,12 +771,10 @@ class _Package:
                         ["}", "else", "{", f"    v = new {t}();"] + ["    " + x for x in older] + \
                         ["}", "return v;"]
             else:
-                gets = ["int stored;",
-                        f"r.Enter(bas, {rt}.Le.U32(r.B, slot), slot + 4, {type_number}U, d, out stored);",
+                gets = [f"r.Enter(bas, r.U32(slot), slot + 4, {type_number}U, d);",
                         f"return new {t}();"]
             self.method(f"public static {t} VGetAt({rt}.Reader r, int slot, int bas, int d)", gets)
-            checks = ["int stored;",
-                      f"int pos = r.Enter(bas, {rt}.Le.U32(r.B, slot), slot + 4, {type_number}U, d, out stored);"]
+            checks = [f"int pos = r.Enter(bas, r.U32(slot), slot + 4, {type_number}U, d);", "int stored = r.Stored;"]
             body_checks: List[str] = []
             for fl, _ in fields:
                 lines = self.vcheck(fl)
@@ -788,8 +786,7 @@ class _Package:
                 uses_b = any("b[" in x or "(b," in x for x in body_checks)
                 checks += (["byte[] b = r.B;"] if uses_b else []) + ["d -= 1;"] + body_checks
             else:
-                checks = [f"r.Enter(bas, {rt}.Le.U32(r.B, slot), slot + 4, {type_number}U, d, out stored);"]
-                checks.insert(0, "int stored;")
+                checks = [f"r.Enter(bas, r.U32(slot), slot + 4, {type_number}U, d);"]
             self.method(f"public static void VCheckAt({rt}.Reader r, int slot, int bas, int d)", checks)
             # final
             fputs = [f"if (v == null) throw new {rt}.FastwireException({rt}.ErrorCode.WrongType, "
@@ -802,7 +799,9 @@ class _Package:
                     run = item
                     assert isinstance(run, lower.FinalRun)
                     fputs += ["{", f"    int at = w.Reserve({run.size});", "    byte[] b = w.Data;"]
-                    fgets += ["{", f"    r.Need(p, {run.size});", "    byte[] b = r.B;"]
+                    fgets += ["{", f"    r.Need(p, {run.size});"]
+                    if any(layout.fields[j].wire.kind in ("uuid", "decimal") for j in run.indexes):
+                        fgets.append("    byte[] b = r.B;")
                     fchecks += [f"r.Need(p, {run.size});"]
                     decimals = []
                     for j, off in zip(run.indexes, run.offsets):
@@ -819,18 +818,22 @@ class _Package:
                     fputs += self.fput(item, attr[item.index])
                     fgets += self.fget(item, attr[item.index])
                     fchecks += self.fcheck(item)
-            fgets.append("return v;")
+            fgets += ["r.Pos = p;", "return v;"]
+            fchecks.append("return p;")
             self.method(f"public static void FPutAt({rt}.WriteBuffer w, {t} v)", fputs)
-            self.method(f"public static {t} FGetAt({rt}.Reader r, ref int p, int d)", fgets)
-            self.method(f"public static void FCheckAt({rt}.Reader r, ref int p, int d)", fchecks)
+            # The final readers take the position by value and give back where they stopped
+            # (FCheckAt returns it, FGetAt leaves it in r.Pos): Mono keeps a `ref int` in memory.
+            self.method(f"public static {t} FGetAt({rt}.Reader r, int p, int d)", fgets)
+            self.method(f"public static int FCheckAt({rt}.Reader r, int p, int d)", fchecks)
             p.blank()
             p.print(f"""
                 public override void VPut({rt}.WriteBuffer w, int slot, int bas, {t} v) {{ VPutAt(w, slot, bas, v); }}
                 public override {t} VGet({rt}.Reader r, int slot, int bas, int d) {{ return VGetAt(r, slot, bas, d); }}
                 public override void VCheck({rt}.Reader r, int slot, int bas, int d) {{ VCheckAt(r, slot, bas, d); }}
                 public override void FPut({rt}.WriteBuffer w, {t} v) {{ FPutAt(w, v); }}
-                public override {t} FGet({rt}.Reader r, ref int p, int d) {{ return FGetAt(r, ref p, d); }}
-                public override void FCheck({rt}.Reader r, ref int p, int d) {{ FCheckAt(r, ref p, d); }}
+                public override {t} FGet({rt}.Reader r, ref int p, int d)
+                {{ {t} v = FGetAt(r, p, d); p = r.Pos; return v; }}
+                public override void FCheck({rt}.Reader r, ref int p, int d) {{ p = FCheckAt(r, p, d); }}
             """)
             # json
             jputs: List[str] = []
