@@ -31,6 +31,8 @@ test-ts:
 	printf '%s\n' '{"compilerOptions": {"target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext",' \
 		'"strict": true, "noEmit": true, "types": []}, "include": ["*.d.ts"]}' > $(TS_GEN)/tsconfig.json
 	ts/node_modules/.bin/tsc -p $(TS_GEN)
+	FASTWIRE_REQUIRE_TS=1 $(PYTHON) -m pytest -q -p no:cacheprovider compiler/tests/test_generated_code.py \
+		-k random_valid_schemas_generate_typescript
 	cd ts && PYTHON=$(PYTHON) FASTWIRE_CPP_SERVER=$(FASTWIRE_CPP_SERVER) node --test test/*.test.mjs
 	node examples/ts/account.mjs $(TS_GEN) | diff - examples/cpp/expected_account.txt
 	node examples/ts/protocol.mjs $(TS_GEN) | diff - examples/cpp/expected_protocol.txt
