@@ -35,7 +35,12 @@ module Fastwire
       buf.bytesize - offset >= 4 ? buf.unpack1("V", offset: offset) : 0
     end
 
+    # true when the message at offset is well formed (docs/security.md). The usual case
+    # (a binary String holding exactly one message) takes the codec's fast walk; anything
+    # it cannot decide goes through validate, the checked walk.
     def verify(buf, offset = 0)
+      return true if offset.zero? && buf.encoding == Encoding::BINARY && fast_verify(buf)
+
       validate(buf, offset)
       true
     rescue DecodeError
@@ -83,6 +88,11 @@ module Fastwire
       data = offset.zero? && full == buf.bytesize ? buf : buf.byteslice(offset, full)
       data = data.b unless data.encoding == Encoding::BINARY
       [Reader.new(data, full - 8, @limits.max_zero_size_elements), data.unpack1("V", offset: 4)]
+    end
+
+    def fast_verify(buf)
+      n = buf.bytesize
+      n >= 16 && n <= @limits.max_message_size && @codec.vroot(buf, n, @limits.max_depth)
     end
 
     # Checks the model at offset; returns its size or raises DecodeError.
@@ -162,6 +172,16 @@ module Fastwire
       return if r.pos == r.end_
 
       Fastwire.fail!(r.pos > r.end_ ? "truncated" : "bad_size")
+    end
+
+    def fast_verify(buf)
+      n = buf.bytesize
+      return false if n < 8
+
+      size, found = buf.unpack("VV")
+      lim = @limits
+      size == n && size <= lim.max_message_size && found == @codec.type &&
+        @codec.fok(Reader.new(buf, 0, lim.max_zero_size_elements), buf, 8, n, lim.max_depth) == n
     end
 
     def validate(buf, offset = 0)

@@ -167,6 +167,27 @@ module Fastwire
       end
     end
 
+    # verify()'s fast walks over a binary String that is exactly one message (the
+    # generated code overrides them with straight-line ones): the budget left (versioned)
+    # or the position after the struct (final), nil when they cannot decide; malformed
+    # input may also raise DecodeError.
+    def vok(buf, _e, b, base, off, slot_end, d)
+      r = Reader.new(buf, b, 0)
+      vverify(r, base, off, slot_end, d)
+      r.budget
+    end
+
+    def vroot(buf, e, d)
+      full, at = buf.unpack("VV")
+      full == e && vok(buf, e, e - 8, 0, at, 8, d)
+    end
+
+    def fok(r, _buf, p, _e, d)
+      r.pos = p
+      fcheck(r, d)
+      r.pos
+    end
+
     # ---- final -------------------------------------------------------------------------
 
     def fput(buf, v)

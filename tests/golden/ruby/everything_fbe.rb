@@ -1760,6 +1760,63 @@ module Everything
       super # an older version, or an error: the checked walk says which
     end
 
+    def vok(buf, e, b, base, off, slot_end, d)
+      pos = base + off
+      return nil unless pos >= slot_end && pos <= e - 181 && d > 0
+
+      st, c_14, o_15, o_16, o_24, ns = buf.unpack("Q<x63Cx1VVx88Vx4V", offset: pos)
+      stored = st == 472446402737 ? 177 : ((st >> 32) == 110 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 177 && stored <= e - pos && (b -= stored) >= 0
+
+      return nil if c_14 > 28
+
+      if o_15 == 177
+        return nil if ns > e - pos - 181 || (b -= 4 + ns) < 0
+      elsif o_15 != 0
+        p = pos + o_15
+        return nil unless p >= pos + 77 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+      end
+      if o_16 != 0
+        p = pos + o_16
+        return nil unless p >= pos + 81 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+      end
+      if o_24 != 0
+        p = pos + o_24
+        return nil unless p >= pos + 173 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+      end
+      b
+    end
+
+    def vroot(buf, e, d)
+      b = e - 8
+      return nil unless e >= 189 && d > 0
+
+      hd, st, c_14, o_15, o_16, o_24, ns = buf.unpack("Q<Q<x63Cx1VVx88Vx4V")
+      return nil unless hd == e + 34359738368
+
+      pos = 8
+      stored = st == 472446402737 ? 177 : ((st >> 32) == 110 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 177 && stored <= e - pos && (b -= stored) >= 0
+
+      return nil if c_14 > 28
+
+      if o_15 == 177
+        return nil if ns > e - pos - 181 || (b -= 4 + ns) < 0
+      elsif o_15 != 0
+        p = pos + o_15
+        return nil unless p >= pos + 77 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+      end
+      if o_16 != 0
+        p = pos + o_16
+        return nil unless p >= pos + 81 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+      end
+      if o_24 != 0
+        p = pos + o_24
+        return nil unless p >= pos + 173 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+      end
+      b
+    end
+
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Primitives expected, got #{v.class}", "wrong_type") unless v.is_a?(Primitives)
 
@@ -1881,6 +1938,25 @@ module Everything
       r.pos = p + 4
       nil
     end
+
+    def fok(r, buf, p, e, d)
+      return nil if d < 1
+
+      return nil if p + 65 > e
+
+      return nil if buf.getbyte(p + 63) > 28
+
+      return nil if p + 69 > e
+
+      p += 69 + buf.unpack1("V", offset: p + 65)
+      return nil if p + 4 > e
+
+      p += 4 + buf.unpack1("V", offset: p)
+      return nil if p + 92 > e
+
+      p += 92 + buf.unpack1("V", offset: p + 88)
+      p + 4 <= e ? p + 4 : nil
+    end
   end
 
   # Optionals: straight-line paths (64-byte body, type 111).
@@ -1977,6 +2053,159 @@ module Everything
       super # an older version, or an error: the checked walk says which
     end
 
+    def vok(buf, e, b, base, off, slot_end, d)
+      pos = base + off
+      return nil unless pos >= slot_end && pos <= e - 64 && d > 0
+
+      st, f_8, o_8, f_9, o_9 = buf.unpack("Q<x40CVCV", offset: pos)
+      stored = st == 476741369920 ? 64 : ((st >> 32) == 111 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 64 && stored <= e - pos && (b -= stored) >= 0
+
+      d_ = d - 1
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Optionals_f_bool.vcheck_slot(rd, pos + 8, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Optionals_f_int32.vcheck_slot(rd, pos + 13, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Optionals_f_string.vcheck_slot(rd, pos + 18, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Optionals_f_decimal.vcheck_slot(rd, pos + 23, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Optionals_f_uuid.vcheck_slot(rd, pos + 28, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Optionals_f_time.vcheck_slot(rd, pos + 33, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Optionals_f_enum.vcheck_slot(rd, pos + 38, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Optionals_f_flags.vcheck_slot(rd, pos + 43, pos, d_)
+      b = rd.budget
+      if f_8 != 0
+        q_8 = pos + o_8
+        return nil unless q_8 >= pos + 53 && q_8 <= e - 4 && (b -= 4) >= 0
+
+        off1 = buf.unpack1("V", offset: q_8)
+        pos1 = q_8 + off1
+        return nil unless pos1 >= q_8 + 4 && pos1 <= e - 181 && d_ > 0
+
+        st1, c1_14, o1_15, o1_16, o1_24, ns1 = buf.unpack("Q<x63Cx1VVx88Vx4V", offset: pos1)
+        stored1 = st1 == 472446402737 ? 177 : ((st1 >> 32) == 110 ? st1 & 0xFFFFFFFF : 0)
+        return nil unless stored1 >= 177 && stored1 <= e - pos1 && (b -= stored1) >= 0
+
+        return nil if c1_14 > 28
+
+        if o1_15 == 177
+          return nil if ns1 > e - pos1 - 181 || (b -= 4 + ns1) < 0
+        elsif o1_15 != 0
+          p = pos1 + o1_15
+          return nil unless p >= pos1 + 77 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+        end
+        if o1_16 != 0
+          p = pos1 + o1_16
+          return nil unless p >= pos1 + 81 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+        end
+        if o1_24 != 0
+          p = pos1 + o1_24
+          return nil unless p >= pos1 + 173 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+        end
+      end
+      if f_9 != 0
+        q_9 = pos + o_9
+        return nil unless q_9 >= pos + 58 && q_9 <= e - 4 && (b -= 4) >= 0
+
+        return nil unless (b = Proto::S_Order.vok(buf, e, b, q_9, buf.unpack1("V", offset: q_9), q_9 + 4, d_))
+
+      end
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Optionals_f_reset.vcheck_slot(rd, pos + 58, pos, d_)
+      b = rd.budget
+      b
+    end
+
+    def vroot(buf, e, d)
+      b = e - 8
+      return nil unless e >= 72 && d > 0
+
+      hd, st, f_8, o_8, f_9, o_9 = buf.unpack("Q<Q<x40CVCV")
+      return nil unless hd == e + 34359738368
+
+      pos = 8
+      stored = st == 476741369920 ? 64 : ((st >> 32) == 111 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 64 && stored <= e - pos && (b -= stored) >= 0
+
+      d_ = d - 1
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Optionals_f_bool.vcheck_slot(rd, pos + 8, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Optionals_f_int32.vcheck_slot(rd, pos + 13, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Optionals_f_string.vcheck_slot(rd, pos + 18, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Optionals_f_decimal.vcheck_slot(rd, pos + 23, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Optionals_f_uuid.vcheck_slot(rd, pos + 28, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Optionals_f_time.vcheck_slot(rd, pos + 33, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Optionals_f_enum.vcheck_slot(rd, pos + 38, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Optionals_f_flags.vcheck_slot(rd, pos + 43, pos, d_)
+      b = rd.budget
+      if f_8 != 0
+        q_8 = pos + o_8
+        return nil unless q_8 >= pos + 53 && q_8 <= e - 4 && (b -= 4) >= 0
+
+        off1 = buf.unpack1("V", offset: q_8)
+        pos1 = q_8 + off1
+        return nil unless pos1 >= q_8 + 4 && pos1 <= e - 181 && d_ > 0
+
+        st1, c1_14, o1_15, o1_16, o1_24, ns1 = buf.unpack("Q<x63Cx1VVx88Vx4V", offset: pos1)
+        stored1 = st1 == 472446402737 ? 177 : ((st1 >> 32) == 110 ? st1 & 0xFFFFFFFF : 0)
+        return nil unless stored1 >= 177 && stored1 <= e - pos1 && (b -= stored1) >= 0
+
+        return nil if c1_14 > 28
+
+        if o1_15 == 177
+          return nil if ns1 > e - pos1 - 181 || (b -= 4 + ns1) < 0
+        elsif o1_15 != 0
+          p = pos1 + o1_15
+          return nil unless p >= pos1 + 77 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+        end
+        if o1_16 != 0
+          p = pos1 + o1_16
+          return nil unless p >= pos1 + 81 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+        end
+        if o1_24 != 0
+          p = pos1 + o1_24
+          return nil unless p >= pos1 + 173 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+        end
+      end
+      if f_9 != 0
+        q_9 = pos + o_9
+        return nil unless q_9 >= pos + 58 && q_9 <= e - 4 && (b -= 4) >= 0
+
+        return nil unless (b = Proto::S_Order.vok(buf, e, b, q_9, buf.unpack1("V", offset: q_9), q_9 + 4, d_))
+
+      end
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Optionals_f_reset.vcheck_slot(rd, pos + 58, pos, d_)
+      b = rd.budget
+      b
+    end
+
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Optionals expected, got #{v.class}", "wrong_type") unless v.is_a?(Optionals)
 
@@ -2036,6 +2265,54 @@ module Everything
       Fastwire.fail!("truncated") if p + 1 > r.end_
       r.pos = p + 1
       nil
+    end
+
+    def fok(r, buf, p, e, d)
+      return nil if d < 1
+
+      d -= 1
+      r.pos = p
+      F_Optionals_f_bool.fcheck(r, d)
+      p = r.pos
+      r.pos = p
+      F_Optionals_f_int32.fcheck(r, d)
+      p = r.pos
+      r.pos = p
+      F_Optionals_f_string.fcheck(r, d)
+      p = r.pos
+      r.pos = p
+      F_Optionals_f_decimal.fcheck(r, d)
+      p = r.pos
+      r.pos = p
+      F_Optionals_f_uuid.fcheck(r, d)
+      p = r.pos
+      r.pos = p
+      F_Optionals_f_time.fcheck(r, d)
+      p = r.pos
+      r.pos = p
+      F_Optionals_f_enum.fcheck(r, d)
+      p = r.pos
+      r.pos = p
+      F_Optionals_f_flags.fcheck(r, d)
+      p = r.pos
+      return nil if p >= e
+
+      if buf.getbyte(p).zero?
+        p += 1
+      elsif !(p = S_Primitives.fok(r, buf, p + 1, e, d))
+        return nil
+      end
+      return nil if p >= e
+
+      if buf.getbyte(p).zero?
+        p += 1
+      elsif !(p = Proto::S_Order.fok(r, buf, p + 1, e, d))
+        return nil
+      end
+      r.pos = p
+      F_Optionals_f_reset.fcheck(r, d)
+      p = r.pos
+      p + 1 <= e ? p + 1 : nil
     end
   end
 
@@ -2138,6 +2415,155 @@ module Everything
       super # an older version, or an error: the checked walk says which
     end
 
+    def vok(buf, e, b, base, off, slot_end, d)
+      pos = base + off
+      return nil unless pos >= slot_end && pos <= e - 90 && d > 0
+
+      st, o_5 = buf.unpack("Q<x38V", offset: pos)
+      stored = st == 481036337242 ? 90 : ((st >> 32) == 112 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 90 && stored <= e - pos && (b -= stored) >= 0
+
+      d_ = d - 1
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Collections_f_array.vcheck_slot(rd, pos + 8, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Collections_f_array_optional.vcheck_slot(rd, pos + 20, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Collections_f_array_struct.vcheck_slot(rd, pos + 30, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Collections_f_vector.vcheck_slot(rd, pos + 38, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Collections_f_vector_optional.vcheck_slot(rd, pos + 42, pos, d_)
+      b = rd.budget
+      if o_5 != 0
+        q_5 = pos + o_5
+        return nil unless q_5 >= pos + 50 && q_5 <= e - 4 && (n_5 = buf.unpack1("V", offset: q_5)) <= (e - q_5 - 4) / 4 && (b -= 4 + (4 * n_5)) >= 0
+
+        if n_5 > 0
+          return nil if d_ < 1
+
+          offs_5 = buf.unpack("V#{n_5}", offset: q_5 + 4)
+          j_5 = 0
+          while j_5 < n_5
+            return nil unless (b = Proto::S_Order.vok(buf, e, b, pos, offs_5[j_5], q_5 + 8 + (4 * j_5), d_))
+
+            j_5 += 1
+          end
+        end
+      end
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Collections_f_list.vcheck_slot(rd, pos + 50, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Collections_f_list_optional.vcheck_slot(rd, pos + 54, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Collections_f_set.vcheck_slot(rd, pos + 58, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Collections_f_set_struct.vcheck_slot(rd, pos + 62, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Collections_f_map.vcheck_slot(rd, pos + 66, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Collections_f_map_optional.vcheck_slot(rd, pos + 70, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Collections_f_map_enum_key.vcheck_slot(rd, pos + 74, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Collections_f_hash.vcheck_slot(rd, pos + 78, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Collections_f_hash_optional.vcheck_slot(rd, pos + 82, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Collections_f_hash_struct_key.vcheck_slot(rd, pos + 86, pos, d_)
+      b = rd.budget
+      b
+    end
+
+    def vroot(buf, e, d)
+      b = e - 8
+      return nil unless e >= 98 && d > 0
+
+      hd, st, o_5 = buf.unpack("Q<Q<x38V")
+      return nil unless hd == e + 34359738368
+
+      pos = 8
+      stored = st == 481036337242 ? 90 : ((st >> 32) == 112 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 90 && stored <= e - pos && (b -= stored) >= 0
+
+      d_ = d - 1
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Collections_f_array.vcheck_slot(rd, pos + 8, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Collections_f_array_optional.vcheck_slot(rd, pos + 20, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Collections_f_array_struct.vcheck_slot(rd, pos + 30, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Collections_f_vector.vcheck_slot(rd, pos + 38, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Collections_f_vector_optional.vcheck_slot(rd, pos + 42, pos, d_)
+      b = rd.budget
+      if o_5 != 0
+        q_5 = pos + o_5
+        return nil unless q_5 >= pos + 50 && q_5 <= e - 4 && (n_5 = buf.unpack1("V", offset: q_5)) <= (e - q_5 - 4) / 4 && (b -= 4 + (4 * n_5)) >= 0
+
+        if n_5 > 0
+          return nil if d_ < 1
+
+          offs_5 = buf.unpack("V#{n_5}", offset: q_5 + 4)
+          j_5 = 0
+          while j_5 < n_5
+            return nil unless (b = Proto::S_Order.vok(buf, e, b, pos, offs_5[j_5], q_5 + 8 + (4 * j_5), d_))
+
+            j_5 += 1
+          end
+        end
+      end
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Collections_f_list.vcheck_slot(rd, pos + 50, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Collections_f_list_optional.vcheck_slot(rd, pos + 54, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Collections_f_set.vcheck_slot(rd, pos + 58, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Collections_f_set_struct.vcheck_slot(rd, pos + 62, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Collections_f_map.vcheck_slot(rd, pos + 66, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Collections_f_map_optional.vcheck_slot(rd, pos + 70, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Collections_f_map_enum_key.vcheck_slot(rd, pos + 74, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Collections_f_hash.vcheck_slot(rd, pos + 78, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Collections_f_hash_optional.vcheck_slot(rd, pos + 82, pos, d_)
+      b = rd.budget
+      rd = Fastwire::Reader.new(buf, b, 0)
+      F_Collections_f_hash_struct_key.vcheck_slot(rd, pos + 86, pos, d_)
+      b = rd.budget
+      b
+    end
+
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Collections expected, got #{v.class}", "wrong_type") unless v.is_a?(Collections)
 
@@ -2202,6 +2628,69 @@ module Everything
       F_Collections_f_hash_struct_key.fcheck(r, d)
       nil
     end
+
+    def fok(r, buf, p, e, d)
+      return nil if d < 1
+
+      d -= 1
+      r.pos = p
+      F_Collections_f_array.fcheck(r, d)
+      p = r.pos
+      r.pos = p
+      F_Collections_f_array_optional.fcheck(r, d)
+      p = r.pos
+      r.pos = p
+      F_Collections_f_array_struct.fcheck(r, d)
+      p = r.pos
+      r.pos = p
+      F_Collections_f_vector.fcheck(r, d)
+      p = r.pos
+      r.pos = p
+      F_Collections_f_vector_optional.fcheck(r, d)
+      p = r.pos
+      return nil if p + 4 > e
+
+      n = buf.unpack1("V", offset: p)
+      p += 4
+      return nil if n > (e - p) / 26
+
+      while n.positive?
+        return nil unless (p = Proto::S_Order.fok(r, buf, p, e, d))
+
+        n -= 1
+      end
+      r.pos = p
+      F_Collections_f_list.fcheck(r, d)
+      p = r.pos
+      r.pos = p
+      F_Collections_f_list_optional.fcheck(r, d)
+      p = r.pos
+      r.pos = p
+      F_Collections_f_set.fcheck(r, d)
+      p = r.pos
+      r.pos = p
+      F_Collections_f_set_struct.fcheck(r, d)
+      p = r.pos
+      r.pos = p
+      F_Collections_f_map.fcheck(r, d)
+      p = r.pos
+      r.pos = p
+      F_Collections_f_map_optional.fcheck(r, d)
+      p = r.pos
+      r.pos = p
+      F_Collections_f_map_enum_key.fcheck(r, d)
+      p = r.pos
+      r.pos = p
+      F_Collections_f_hash.fcheck(r, d)
+      p = r.pos
+      r.pos = p
+      F_Collections_f_hash_optional.fcheck(r, d)
+      p = r.pos
+      r.pos = p
+      F_Collections_f_hash_struct_key.fcheck(r, d)
+      p = r.pos
+      p
+    end
   end
 
   # Fixed: straight-line paths (12-byte body, type 500).
@@ -2245,6 +2734,31 @@ module Everything
       super # an older version, or an error: the checked walk says which
     end
 
+    def vok(buf, e, b, base, off, slot_end, d)
+      pos = base + off
+      return nil unless pos >= slot_end && pos <= e - 12 && d > 0
+
+      st = buf.unpack1("Q<", offset: pos)
+      stored = st == 2147483648012 ? 12 : ((st >> 32) == 500 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 12 && stored <= e - pos && (b -= stored) >= 0
+
+      b
+    end
+
+    def vroot(buf, e, d)
+      b = e - 8
+      return nil unless e >= 20 && d > 0
+
+      hd, st = buf.unpack("Q<Q<")
+      return nil unless hd == e + 34359738368
+
+      pos = 8
+      stored = st == 2147483648012 ? 12 : ((st >> 32) == 500 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 12 && stored <= e - pos && (b -= stored) >= 0
+
+      b
+    end
+
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Fixed expected, got #{v.class}", "wrong_type") unless v.is_a?(Fixed)
 
@@ -2270,6 +2784,12 @@ module Everything
       Fastwire.fail!("truncated") if p + 4 > r.end_
       r.pos = p + 4
       nil
+    end
+
+    def fok(r, buf, p, e, d)
+      return nil if d < 1
+
+      p + 4 <= e ? p + 4 : nil
     end
   end
 
@@ -2313,6 +2833,31 @@ module Everything
       super # an older version, or an error: the checked walk says which
     end
 
+    def vok(buf, e, b, base, off, slot_end, d)
+      pos = base + off
+      return nil unless pos >= slot_end && pos <= e - 24 && d > 0
+
+      st = buf.unpack1("Q<", offset: pos)
+      stored = st == 485331304472 ? 24 : ((st >> 32) == 113 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 24 && stored <= e - pos && (b -= stored) >= 0
+
+      b
+    end
+
+    def vroot(buf, e, d)
+      b = e - 8
+      return nil unless e >= 32 && d > 0
+
+      hd, st = buf.unpack("Q<Q<")
+      return nil unless hd == e + 34359738368
+
+      pos = 8
+      stored = st == 485331304472 ? 24 : ((st >> 32) == 113 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 24 && stored <= e - pos && (b -= stored) >= 0
+
+      b
+    end
+
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Next expected, got #{v.class}", "wrong_type") unless v.is_a?(Next)
 
@@ -2337,6 +2882,12 @@ module Everything
       Fastwire.fail!("truncated") if p + 16 > r.end_
       r.pos = p + 16
       nil
+    end
+
+    def fok(r, buf, p, e, d)
+      return nil if d < 1
+
+      p + 16 <= e ? p + 16 : nil
     end
   end
 
@@ -2381,6 +2932,35 @@ module Everything
       super # an older version, or an error: the checked walk says which
     end
 
+    def vok(buf, e, b, base, off, slot_end, d)
+      pos = base + off
+      return nil unless pos >= slot_end && pos <= e - 24 && d > 0
+
+      st, c_0 = buf.unpack("Q<x14C", offset: pos)
+      stored = st == 1288490188824 ? 24 : ((st >> 32) == 300 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 24 && stored <= e - pos && (b -= stored) >= 0
+
+      return nil if c_0 > 28
+
+      b
+    end
+
+    def vroot(buf, e, d)
+      b = e - 8
+      return nil unless e >= 32 && d > 0
+
+      hd, st, c_0 = buf.unpack("Q<Q<x14C")
+      return nil unless hd == e + 34359738368
+
+      pos = 8
+      stored = st == 1288490188824 ? 24 : ((st >> 32) == 300 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 24 && stored <= e - pos && (b -= stored) >= 0
+
+      return nil if c_0 > 28
+
+      b
+    end
+
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Shifted expected, got #{v.class}", "wrong_type") unless v.is_a?(Shifted)
 
@@ -2407,6 +2987,16 @@ module Everything
       Fastwire.fail!("bad_value", "decimal scale") if buf.getbyte(p + 14) > 28
       r.pos = p + 16
       nil
+    end
+
+    def fok(r, buf, p, e, d)
+      return nil if d < 1
+
+      return nil if p + 16 > e
+
+      return nil if buf.getbyte(p + 14) > 28
+
+      p + 16 <= e ? p + 16 : nil
     end
   end
 
@@ -2463,6 +3053,43 @@ module Everything
       super # an older version, or an error: the checked walk says which
     end
 
+    def vok(buf, e, b, base, off, slot_end, d)
+      pos = base + off
+      return nil unless pos >= slot_end && pos <= e - 17 && d > 0
+
+      st, o_0, ns = buf.unpack("Q<Vx1V", offset: pos)
+      stored = st == 1292785156109 ? 13 : ((st >> 32) == 301 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 13 && stored <= e - pos && (b -= stored) >= 0
+
+      if o_0 == 13
+        return nil if ns > e - pos - 17 || (b -= 4 + ns) < 0
+      elsif o_0 != 0
+        p = pos + o_0
+        return nil unless p >= pos + 12 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+      end
+      b
+    end
+
+    def vroot(buf, e, d)
+      b = e - 8
+      return nil unless e >= 25 && d > 0
+
+      hd, st, o_0, ns = buf.unpack("Q<Q<Vx1V")
+      return nil unless hd == e + 34359738368
+
+      pos = 8
+      stored = st == 1292785156109 ? 13 : ((st >> 32) == 301 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 13 && stored <= e - pos && (b -= stored) >= 0
+
+      if o_0 == 13
+        return nil if ns > e - pos - 17 || (b -= 4 + ns) < 0
+      elsif o_0 != 0
+        p = pos + o_0
+        return nil unless p >= pos + 12 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+      end
+      b
+    end
+
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Base expected, got #{v.class}", "wrong_type") unless v.is_a?(Base)
 
@@ -2493,6 +3120,15 @@ module Everything
       Fastwire.fail!("truncated") if p + 1 > r.end_
       r.pos = p + 1
       nil
+    end
+
+    def fok(r, buf, p, e, d)
+      return nil if d < 1
+
+      return nil if p + 4 > e
+
+      p += 4 + buf.unpack1("V", offset: p)
+      p + 1 <= e ? p + 1 : nil
     end
   end
 
@@ -2556,6 +3192,43 @@ module Everything
       super # an older version, or an error: the checked walk says which
     end
 
+    def vok(buf, e, b, base, off, slot_end, d)
+      pos = base + off
+      return nil unless pos >= slot_end && pos <= e - 29 && d > 0
+
+      st, o_0, ns = buf.unpack("Q<Vx13V", offset: pos)
+      stored = st == 1297080123417 ? 25 : ((st >> 32) == 302 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 25 && stored <= e - pos && (b -= stored) >= 0
+
+      if o_0 == 25
+        return nil if ns > e - pos - 29 || (b -= 4 + ns) < 0
+      elsif o_0 != 0
+        p = pos + o_0
+        return nil unless p >= pos + 12 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+      end
+      b
+    end
+
+    def vroot(buf, e, d)
+      b = e - 8
+      return nil unless e >= 37 && d > 0
+
+      hd, st, o_0, ns = buf.unpack("Q<Q<Vx13V")
+      return nil unless hd == e + 34359738368
+
+      pos = 8
+      stored = st == 1297080123417 ? 25 : ((st >> 32) == 302 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 25 && stored <= e - pos && (b -= stored) >= 0
+
+      if o_0 == 25
+        return nil if ns > e - pos - 29 || (b -= 4 + ns) < 0
+      elsif o_0 != 0
+        p = pos + o_0
+        return nil unless p >= pos + 12 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+      end
+      b
+    end
+
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Derived expected, got #{v.class}", "wrong_type") unless v.is_a?(Derived)
 
@@ -2591,6 +3264,15 @@ module Everything
       Fastwire.fail!("truncated") if p + 13 > r.end_
       r.pos = p + 13
       nil
+    end
+
+    def fok(r, buf, p, e, d)
+      return nil if d < 1
+
+      return nil if p + 4 > e
+
+      p += 4 + buf.unpack1("V", offset: p)
+      p + 13 <= e ? p + 13 : nil
     end
   end
 
@@ -2657,6 +3339,43 @@ module Everything
       super # an older version, or an error: the checked walk says which
     end
 
+    def vok(buf, e, b, base, off, slot_end, d)
+      pos = base + off
+      return nil unless pos >= slot_end && pos <= e - 30 && d > 0
+
+      st, o_0, ns = buf.unpack("Q<Vx14V", offset: pos)
+      stored = st == 1301375090714 ? 26 : ((st >> 32) == 303 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 26 && stored <= e - pos && (b -= stored) >= 0
+
+      if o_0 == 26
+        return nil if ns > e - pos - 30 || (b -= 4 + ns) < 0
+      elsif o_0 != 0
+        p = pos + o_0
+        return nil unless p >= pos + 12 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+      end
+      b
+    end
+
+    def vroot(buf, e, d)
+      b = e - 8
+      return nil unless e >= 38 && d > 0
+
+      hd, st, o_0, ns = buf.unpack("Q<Q<Vx14V")
+      return nil unless hd == e + 34359738368
+
+      pos = 8
+      stored = st == 1301375090714 ? 26 : ((st >> 32) == 303 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 26 && stored <= e - pos && (b -= stored) >= 0
+
+      if o_0 == 26
+        return nil if ns > e - pos - 30 || (b -= 4 + ns) < 0
+      elsif o_0 != 0
+        p = pos + o_0
+        return nil unless p >= pos + 12 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+      end
+      b
+    end
+
     def fput(buf, v)
       raise Fastwire::EncodeError.new("MoreDerived expected, got #{v.class}", "wrong_type") unless v.is_a?(MoreDerived)
 
@@ -2694,6 +3413,15 @@ module Everything
       Fastwire.fail!("truncated") if p + 14 > r.end_
       r.pos = p + 14
       nil
+    end
+
+    def fok(r, buf, p, e, d)
+      return nil if d < 1
+
+      return nil if p + 4 > e
+
+      p += 4 + buf.unpack1("V", offset: p)
+      p + 14 <= e ? p + 14 : nil
     end
   end
 
@@ -2753,6 +3481,47 @@ module Everything
       super # an older version, or an error: the checked walk says which
     end
 
+    def vok(buf, e, b, base, off, slot_end, d)
+      pos = base + off
+      return nil unless pos >= slot_end && pos <= e - 40 && d > 0
+
+      st, o_0, c_2, ns = buf.unpack("Q<Vx22Cx1V", offset: pos)
+      stored = st == 8589934628 ? 36 : ((st >> 32) == 2 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 36 && stored <= e - pos && (b -= stored) >= 0
+
+      if o_0 == 36
+        return nil if ns > e - pos - 40 || (b -= 4 + ns) < 0
+      elsif o_0 != 0
+        p = pos + o_0
+        return nil unless p >= pos + 12 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+      end
+      return nil if c_2 > 28
+
+      b
+    end
+
+    def vroot(buf, e, d)
+      b = e - 8
+      return nil unless e >= 48 && d > 0
+
+      hd, st, o_0, c_2, ns = buf.unpack("Q<Q<Vx22Cx1V")
+      return nil unless hd == e + 34359738368
+
+      pos = 8
+      stored = st == 8589934628 ? 36 : ((st >> 32) == 2 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 36 && stored <= e - pos && (b -= stored) >= 0
+
+      if o_0 == 36
+        return nil if ns > e - pos - 40 || (b -= 4 + ns) < 0
+      elsif o_0 != 0
+        p = pos + o_0
+        return nil unless p >= pos + 12 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+      end
+      return nil if c_2 > 28
+
+      b
+    end
+
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Wallet expected, got #{v.class}", "wrong_type") unless v.is_a?(Wallet)
 
@@ -2786,6 +3555,19 @@ module Everything
       Fastwire.fail!("bad_value", "decimal scale") if buf.getbyte(p + 22) > 28
       r.pos = p + 24
       nil
+    end
+
+    def fok(r, buf, p, e, d)
+      return nil if d < 1
+
+      return nil if p + 4 > e
+
+      p += 4 + buf.unpack1("V", offset: p)
+      return nil if p + 24 > e
+
+      return nil if buf.getbyte(p + 22) > 28
+
+      p + 24 <= e ? p + 24 : nil
     end
   end
 
@@ -2880,6 +3662,95 @@ module Everything
       super # an older version, or an error: the checked walk says which
     end
 
+    def vok(buf, e, b, base, off, slot_end, d)
+      pos = base + off
+      return nil unless pos >= slot_end && pos <= e - 37 && d > 0
+
+      st, o_1, o_3, f_4, o_4, o_5, ns = buf.unpack("Q<x4Vx1VCVVx3V", offset: pos)
+      stored = st == 1305670058017 ? 33 : ((st >> 32) == 304 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 33 && stored <= e - pos && (b -= stored) >= 0
+
+      d_ = d - 1
+      if o_1 == 33
+        return nil if ns > e - pos - 37 || (b -= 4 + ns) < 0
+      elsif o_1 != 0
+        p = pos + o_1
+        return nil unless p >= pos + 16 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+      end
+      return nil unless (b = Protoex::S_Balance.vok(buf, e, b, pos, o_3, pos + 21, d_))
+
+      if f_4 != 0
+        q_4 = pos + o_4
+        return nil unless q_4 >= pos + 26 && q_4 <= e - 4 && (b -= 4) >= 0
+
+        return nil unless (b = Protoex::S_Balance.vok(buf, e, b, q_4, buf.unpack1("V", offset: q_4), q_4 + 4, d_))
+
+      end
+      if o_5 != 0
+        q_5 = pos + o_5
+        return nil unless q_5 >= pos + 30 && q_5 <= e - 4 && (n_5 = buf.unpack1("V", offset: q_5)) <= (e - q_5 - 4) / 4 && (b -= 4 + (4 * n_5)) >= 0
+
+        if n_5 > 0
+          return nil if d_ < 1
+
+          offs_5 = buf.unpack("V#{n_5}", offset: q_5 + 4)
+          j_5 = 0
+          while j_5 < n_5
+            return nil unless (b = Protoex::S_Order.vok(buf, e, b, pos, offs_5[j_5], q_5 + 8 + (4 * j_5), d_))
+
+            j_5 += 1
+          end
+        end
+      end
+      b
+    end
+
+    def vroot(buf, e, d)
+      b = e - 8
+      return nil unless e >= 45 && d > 0
+
+      hd, st, o_1, o_3, f_4, o_4, o_5, ns = buf.unpack("Q<Q<x4Vx1VCVVx3V")
+      return nil unless hd == e + 34359738368
+
+      pos = 8
+      stored = st == 1305670058017 ? 33 : ((st >> 32) == 304 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 33 && stored <= e - pos && (b -= stored) >= 0
+
+      d_ = d - 1
+      if o_1 == 33
+        return nil if ns > e - pos - 37 || (b -= 4 + ns) < 0
+      elsif o_1 != 0
+        p = pos + o_1
+        return nil unless p >= pos + 16 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+      end
+      return nil unless (b = Protoex::S_Balance.vok(buf, e, b, pos, o_3, pos + 21, d_))
+
+      if f_4 != 0
+        q_4 = pos + o_4
+        return nil unless q_4 >= pos + 26 && q_4 <= e - 4 && (b -= 4) >= 0
+
+        return nil unless (b = Protoex::S_Balance.vok(buf, e, b, q_4, buf.unpack1("V", offset: q_4), q_4 + 4, d_))
+
+      end
+      if o_5 != 0
+        q_5 = pos + o_5
+        return nil unless q_5 >= pos + 30 && q_5 <= e - 4 && (n_5 = buf.unpack1("V", offset: q_5)) <= (e - q_5 - 4) / 4 && (b -= 4 + (4 * n_5)) >= 0
+
+        if n_5 > 0
+          return nil if d_ < 1
+
+          offs_5 = buf.unpack("V#{n_5}", offset: q_5 + 4)
+          j_5 = 0
+          while j_5 < n_5
+            return nil unless (b = Protoex::S_Order.vok(buf, e, b, pos, offs_5[j_5], q_5 + 8 + (4 * j_5), d_))
+
+            j_5 += 1
+          end
+        end
+      end
+      b
+    end
+
     def fput(buf, v)
       raise Fastwire::EncodeError.new("ExAccount expected, got #{v.class}", "wrong_type") unless v.is_a?(ExAccount)
 
@@ -2948,6 +3819,36 @@ module Everything
       r.pos = p + 3
       nil
     end
+
+    def fok(r, buf, p, e, d)
+      return nil if d < 1
+
+      d -= 1
+      return nil if p + 8 > e
+
+      p += 8 + buf.unpack1("V", offset: p + 4)
+      return nil unless (p = Protoex::S_Balance.fok(r, buf, p + 1, e, d))
+
+      return nil if p >= e
+
+      if buf.getbyte(p).zero?
+        p += 1
+      elsif !(p = Protoex::S_Balance.fok(r, buf, p + 1, e, d))
+        return nil
+      end
+      return nil if p + 4 > e
+
+      n = buf.unpack1("V", offset: p)
+      p += 4
+      return nil if n > (e - p) / 42
+
+      while n.positive?
+        return nil unless (p = Protoex::S_Order.fok(r, buf, p, e, d))
+
+        n -= 1
+      end
+      p + 3 <= e ? p + 3 : nil
+    end
   end
 
   # Ping: straight-line paths (32-byte body, type 305).
@@ -2994,6 +3895,31 @@ module Everything
       super # an older version, or an error: the checked walk says which
     end
 
+    def vok(buf, e, b, base, off, slot_end, d)
+      pos = base + off
+      return nil unless pos >= slot_end && pos <= e - 32 && d > 0
+
+      st = buf.unpack1("Q<", offset: pos)
+      stored = st == 1309965025312 ? 32 : ((st >> 32) == 305 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 32 && stored <= e - pos && (b -= stored) >= 0
+
+      b
+    end
+
+    def vroot(buf, e, d)
+      b = e - 8
+      return nil unless e >= 40 && d > 0
+
+      hd, st = buf.unpack("Q<Q<")
+      return nil unless hd == e + 34359738368
+
+      pos = 8
+      stored = st == 1309965025312 ? 32 : ((st >> 32) == 305 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 32 && stored <= e - pos && (b -= stored) >= 0
+
+      b
+    end
+
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Ping expected, got #{v.class}", "wrong_type") unless v.is_a?(Ping)
 
@@ -3021,6 +3947,12 @@ module Everything
       Fastwire.fail!("truncated") if p + 24 > r.end_
       r.pos = p + 24
       nil
+    end
+
+    def fok(r, buf, p, e, d)
+      return nil if d < 1
+
+      p + 24 <= e ? p + 24 : nil
     end
   end
 
@@ -3068,6 +4000,31 @@ module Everything
       super # an older version, or an error: the checked walk says which
     end
 
+    def vok(buf, e, b, base, off, slot_end, d)
+      pos = base + off
+      return nil unless pos >= slot_end && pos <= e - 32 && d > 0
+
+      st = buf.unpack1("Q<", offset: pos)
+      stored = st == 1314259992608 ? 32 : ((st >> 32) == 306 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 32 && stored <= e - pos && (b -= stored) >= 0
+
+      b
+    end
+
+    def vroot(buf, e, d)
+      b = e - 8
+      return nil unless e >= 40 && d > 0
+
+      hd, st = buf.unpack("Q<Q<")
+      return nil unless hd == e + 34359738368
+
+      pos = 8
+      stored = st == 1314259992608 ? 32 : ((st >> 32) == 306 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 32 && stored <= e - pos && (b -= stored) >= 0
+
+      b
+    end
+
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Pong expected, got #{v.class}", "wrong_type") unless v.is_a?(Pong)
 
@@ -3095,6 +4052,12 @@ module Everything
       Fastwire.fail!("truncated") if p + 24 > r.end_
       r.pos = p + 24
       nil
+    end
+
+    def fok(r, buf, p, e, d)
+      return nil if d < 1
+
+      p + 24 <= e ? p + 24 : nil
     end
   end
 
@@ -3150,6 +4113,43 @@ module Everything
       super # an older version, or an error: the checked walk says which
     end
 
+    def vok(buf, e, b, base, off, slot_end, d)
+      pos = base + off
+      return nil unless pos >= slot_end && pos <= e - 32 && d > 0
+
+      st, o_1, ns = buf.unpack("Q<x16VV", offset: pos)
+      stored = st == 1318554959900 ? 28 : ((st >> 32) == 307 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 28 && stored <= e - pos && (b -= stored) >= 0
+
+      if o_1 == 28
+        return nil if ns > e - pos - 32 || (b -= 4 + ns) < 0
+      elsif o_1 != 0
+        p = pos + o_1
+        return nil unless p >= pos + 28 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+      end
+      b
+    end
+
+    def vroot(buf, e, d)
+      b = e - 8
+      return nil unless e >= 40 && d > 0
+
+      hd, st, o_1, ns = buf.unpack("Q<Q<x16VV")
+      return nil unless hd == e + 34359738368
+
+      pos = 8
+      stored = st == 1318554959900 ? 28 : ((st >> 32) == 307 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 28 && stored <= e - pos && (b -= stored) >= 0
+
+      if o_1 == 28
+        return nil if ns > e - pos - 32 || (b -= 4 + ns) < 0
+      elsif o_1 != 0
+        p = pos + o_1
+        return nil unless p >= pos + 28 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+      end
+      b
+    end
+
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Refused expected, got #{v.class}", "wrong_type") unless v.is_a?(Refused)
 
@@ -3182,6 +4182,15 @@ module Everything
       r.pos = p + 16
       Fastwire.fcheck_str(r)
       nil
+    end
+
+    def fok(r, buf, p, e, d)
+      return nil if d < 1
+
+      return nil if p + 20 > e
+
+      p += 20 + buf.unpack1("V", offset: p + 16)
+      p
     end
   end
 
@@ -3237,6 +4246,43 @@ module Everything
       super # an older version, or an error: the checked walk says which
     end
 
+    def vok(buf, e, b, base, off, slot_end, d)
+      pos = base + off
+      return nil unless pos >= slot_end && pos <= e - 32 && d > 0
+
+      st, o_1, ns = buf.unpack("Q<x16VV", offset: pos)
+      stored = st == 1322849927196 ? 28 : ((st >> 32) == 308 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 28 && stored <= e - pos && (b -= stored) >= 0
+
+      if o_1 == 28
+        return nil if ns > e - pos - 32 || (b -= 4 + ns) < 0
+      elsif o_1 != 0
+        p = pos + o_1
+        return nil unless p >= pos + 28 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+      end
+      b
+    end
+
+    def vroot(buf, e, d)
+      b = e - 8
+      return nil unless e >= 40 && d > 0
+
+      hd, st, o_1, ns = buf.unpack("Q<Q<x16VV")
+      return nil unless hd == e + 34359738368
+
+      pos = 8
+      stored = st == 1322849927196 ? 28 : ((st >> 32) == 308 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 28 && stored <= e - pos && (b -= stored) >= 0
+
+      if o_1 == 28
+        return nil if ns > e - pos - 32 || (b -= 4 + ns) < 0
+      elsif o_1 != 0
+        p = pos + o_1
+        return nil unless p >= pos + 28 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+      end
+      b
+    end
+
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Failure expected, got #{v.class}", "wrong_type") unless v.is_a?(Failure)
 
@@ -3269,6 +4315,15 @@ module Everything
       r.pos = p + 16
       Fastwire.fcheck_str(r)
       nil
+    end
+
+    def fok(r, buf, p, e, d)
+      return nil if d < 1
+
+      return nil if p + 20 > e
+
+      p += 20 + buf.unpack1("V", offset: p + 16)
+      p
     end
   end
 
@@ -3328,6 +4383,43 @@ module Everything
       super # an older version, or an error: the checked walk says which
     end
 
+    def vok(buf, e, b, base, off, slot_end, d)
+      pos = base + off
+      return nil unless pos >= slot_end && pos <= e - 40 && d > 0
+
+      st, o_2, ns = buf.unpack("Q<x24VV", offset: pos)
+      stored = st == 1327144894500 ? 36 : ((st >> 32) == 309 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 36 && stored <= e - pos && (b -= stored) >= 0
+
+      if o_2 == 36
+        return nil if ns > e - pos - 40 || (b -= 4 + ns) < 0
+      elsif o_2 != 0
+        p = pos + o_2
+        return nil unless p >= pos + 36 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+      end
+      b
+    end
+
+    def vroot(buf, e, d)
+      b = e - 8
+      return nil unless e >= 48 && d > 0
+
+      hd, st, o_2, ns = buf.unpack("Q<Q<x24VV")
+      return nil unless hd == e + 34359738368
+
+      pos = 8
+      stored = st == 1327144894500 ? 36 : ((st >> 32) == 309 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 36 && stored <= e - pos && (b -= stored) >= 0
+
+      if o_2 == 36
+        return nil if ns > e - pos - 40 || (b -= 4 + ns) < 0
+      elsif o_2 != 0
+        p = pos + o_2
+        return nil unless p >= pos + 36 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+      end
+      b
+    end
+
     def fput(buf, v)
       raise Fastwire::EncodeError.new("PingRequest expected, got #{v.class}", "wrong_type") unless v.is_a?(PingRequest)
 
@@ -3363,6 +4455,15 @@ module Everything
       r.pos = p + 24
       Fastwire.fcheck_str(r)
       nil
+    end
+
+    def fok(r, buf, p, e, d)
+      return nil if d < 1
+
+      return nil if p + 28 > e
+
+      p += 28 + buf.unpack1("V", offset: p + 24)
+      p
     end
   end
 
@@ -3418,6 +4519,43 @@ module Everything
       super # an older version, or an error: the checked walk says which
     end
 
+    def vok(buf, e, b, base, off, slot_end, d)
+      pos = base + off
+      return nil unless pos >= slot_end && pos <= e - 32 && d > 0
+
+      st, o_1, ns = buf.unpack("Q<x16VV", offset: pos)
+      stored = st == 1331439861788 ? 28 : ((st >> 32) == 310 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 28 && stored <= e - pos && (b -= stored) >= 0
+
+      if o_1 == 28
+        return nil if ns > e - pos - 32 || (b -= 4 + ns) < 0
+      elsif o_1 != 0
+        p = pos + o_1
+        return nil unless p >= pos + 28 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+      end
+      b
+    end
+
+    def vroot(buf, e, d)
+      b = e - 8
+      return nil unless e >= 40 && d > 0
+
+      hd, st, o_1, ns = buf.unpack("Q<Q<x16VV")
+      return nil unless hd == e + 34359738368
+
+      pos = 8
+      stored = st == 1331439861788 ? 28 : ((st >> 32) == 310 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 28 && stored <= e - pos && (b -= stored) >= 0
+
+      if o_1 == 28
+        return nil if ns > e - pos - 32 || (b -= 4 + ns) < 0
+      elsif o_1 != 0
+        p = pos + o_1
+        return nil unless p >= pos + 28 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+      end
+      b
+    end
+
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Notify expected, got #{v.class}", "wrong_type") unless v.is_a?(Notify)
 
@@ -3450,6 +4588,15 @@ module Everything
       r.pos = p + 16
       Fastwire.fcheck_str(r)
       nil
+    end
+
+    def fok(r, buf, p, e, d)
+      return nil if d < 1
+
+      return nil if p + 20 > e
+
+      p += 20 + buf.unpack1("V", offset: p + 16)
+      p
     end
   end
 
@@ -3489,6 +4636,31 @@ module Everything
       super # an older version, or an error: the checked walk says which
     end
 
+    def vok(buf, e, b, base, off, slot_end, d)
+      pos = base + off
+      return nil unless pos >= slot_end && pos <= e - 8 && d > 0
+
+      st = buf.unpack1("Q<", offset: pos)
+      stored = st == 1335734829064 ? 8 : ((st >> 32) == 311 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 8 && stored <= e - pos && (b -= stored) >= 0
+
+      b
+    end
+
+    def vroot(buf, e, d)
+      b = e - 8
+      return nil unless e >= 16 && d > 0
+
+      hd, st = buf.unpack("Q<Q<")
+      return nil unless hd == e + 34359738368
+
+      pos = 8
+      stored = st == 1335734829064 ? 8 : ((st >> 32) == 311 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 8 && stored <= e - pos && (b -= stored) >= 0
+
+      b
+    end
+
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Empty expected, got #{v.class}", "wrong_type") unless v.is_a?(Empty)
     end
@@ -3501,6 +4673,12 @@ module Everything
     def fcheck(r, d)
       Fastwire.too_deep! if d < 1
       nil
+    end
+
+    def fok(r, buf, p, e, d)
+      return nil if d < 1
+
+      p
     end
   end
 

@@ -233,6 +233,37 @@ module Protocol
       super # an older version, or an error: the checked walk says which
     end
 
+    def vok(buf, e, b, base, off, slot_end, d)
+      pos = base + off
+      return nil unless pos >= slot_end && pos <= e - 12 && d > 0
+
+      st, o_0 = buf.unpack("Q<V", offset: pos)
+      stored = st == 4294967308 ? 12 : ((st >> 32) == 1 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 12 && stored <= e - pos && (b -= stored) >= 0
+
+      d_ = d - 1
+      return nil unless (b = Proto::S_Order.vok(buf, e, b, pos, o_0, pos + 12, d_))
+
+      b
+    end
+
+    def vroot(buf, e, d)
+      b = e - 8
+      return nil unless e >= 20 && d > 0
+
+      hd, st, o_0 = buf.unpack("Q<Q<V")
+      return nil unless hd == e + 34359738368
+
+      pos = 8
+      stored = st == 4294967308 ? 12 : ((st >> 32) == 1 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 12 && stored <= e - pos && (b -= stored) >= 0
+
+      d_ = d - 1
+      return nil unless (b = Proto::S_Order.vok(buf, e, b, pos, o_0, pos + 12, d_))
+
+      b
+    end
+
     def fput(buf, v)
       raise Fastwire::EncodeError.new("OrderMessage expected, got #{v.class}", "wrong_type") unless v.is_a?(OrderMessage)
 
@@ -251,6 +282,15 @@ module Protocol
       d -= 1
       Proto::S_Order.fcheck(r, d)
       nil
+    end
+
+    def fok(r, buf, p, e, d)
+      return nil if d < 1
+
+      d -= 1
+      return nil unless (p = Proto::S_Order.fok(r, buf, p, e, d))
+
+      p
     end
   end
 
@@ -298,6 +338,37 @@ module Protocol
       super # an older version, or an error: the checked walk says which
     end
 
+    def vok(buf, e, b, base, off, slot_end, d)
+      pos = base + off
+      return nil unless pos >= slot_end && pos <= e - 12 && d > 0
+
+      st, o_0 = buf.unpack("Q<V", offset: pos)
+      stored = st == 8589934604 ? 12 : ((st >> 32) == 2 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 12 && stored <= e - pos && (b -= stored) >= 0
+
+      d_ = d - 1
+      return nil unless (b = Proto::S_Balance.vok(buf, e, b, pos, o_0, pos + 12, d_))
+
+      b
+    end
+
+    def vroot(buf, e, d)
+      b = e - 8
+      return nil unless e >= 20 && d > 0
+
+      hd, st, o_0 = buf.unpack("Q<Q<V")
+      return nil unless hd == e + 34359738368
+
+      pos = 8
+      stored = st == 8589934604 ? 12 : ((st >> 32) == 2 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 12 && stored <= e - pos && (b -= stored) >= 0
+
+      d_ = d - 1
+      return nil unless (b = Proto::S_Balance.vok(buf, e, b, pos, o_0, pos + 12, d_))
+
+      b
+    end
+
     def fput(buf, v)
       raise Fastwire::EncodeError.new("BalanceMessage expected, got #{v.class}", "wrong_type") unless v.is_a?(BalanceMessage)
 
@@ -316,6 +387,15 @@ module Protocol
       d -= 1
       Proto::S_Balance.fcheck(r, d)
       nil
+    end
+
+    def fok(r, buf, p, e, d)
+      return nil if d < 1
+
+      d -= 1
+      return nil unless (p = Proto::S_Balance.fok(r, buf, p, e, d))
+
+      p
     end
   end
 
@@ -363,6 +443,37 @@ module Protocol
       super # an older version, or an error: the checked walk says which
     end
 
+    def vok(buf, e, b, base, off, slot_end, d)
+      pos = base + off
+      return nil unless pos >= slot_end && pos <= e - 12 && d > 0
+
+      st, o_0 = buf.unpack("Q<V", offset: pos)
+      stored = st == 12884901900 ? 12 : ((st >> 32) == 3 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 12 && stored <= e - pos && (b -= stored) >= 0
+
+      d_ = d - 1
+      return nil unless (b = Proto::S_Account.vok(buf, e, b, pos, o_0, pos + 12, d_))
+
+      b
+    end
+
+    def vroot(buf, e, d)
+      b = e - 8
+      return nil unless e >= 20 && d > 0
+
+      hd, st, o_0 = buf.unpack("Q<Q<V")
+      return nil unless hd == e + 34359738368
+
+      pos = 8
+      stored = st == 12884901900 ? 12 : ((st >> 32) == 3 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 12 && stored <= e - pos && (b -= stored) >= 0
+
+      d_ = d - 1
+      return nil unless (b = Proto::S_Account.vok(buf, e, b, pos, o_0, pos + 12, d_))
+
+      b
+    end
+
     def fput(buf, v)
       raise Fastwire::EncodeError.new("AccountMessage expected, got #{v.class}", "wrong_type") unless v.is_a?(AccountMessage)
 
@@ -381,6 +492,15 @@ module Protocol
       d -= 1
       Proto::S_Account.fcheck(r, d)
       nil
+    end
+
+    def fok(r, buf, p, e, d)
+      return nil if d < 1
+
+      d -= 1
+      return nil unless (p = Proto::S_Account.fok(r, buf, p, e, d))
+
+      p
     end
   end
 

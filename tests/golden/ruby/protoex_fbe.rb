@@ -369,6 +369,43 @@ module Protoex
       super # an older version, or an error: the checked walk says which
     end
 
+    def vok(buf, e, b, base, off, slot_end, d)
+      pos = base + off
+      return nil unless pos >= slot_end && pos <= e - 54 && d > 0
+
+      st, o_1, ns = buf.unpack("Q<x4Vx34V", offset: pos)
+      stored = st == 4294967346 ? 50 : ((st >> 32) == 1 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 50 && stored <= e - pos && (b -= stored) >= 0
+
+      if o_1 == 50
+        return nil if ns > e - pos - 54 || (b -= 4 + ns) < 0
+      elsif o_1 != 0
+        p = pos + o_1
+        return nil unless p >= pos + 16 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+      end
+      b
+    end
+
+    def vroot(buf, e, d)
+      b = e - 8
+      return nil unless e >= 62 && d > 0
+
+      hd, st, o_1, ns = buf.unpack("Q<Q<x4Vx34V")
+      return nil unless hd == e + 34359738368
+
+      pos = 8
+      stored = st == 4294967346 ? 50 : ((st >> 32) == 1 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 50 && stored <= e - pos && (b -= stored) >= 0
+
+      if o_1 == 50
+        return nil if ns > e - pos - 54 || (b -= 4 + ns) < 0
+      elsif o_1 != 0
+        p = pos + o_1
+        return nil unless p >= pos + 16 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+      end
+      b
+    end
+
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Order expected, got #{v.class}", "wrong_type") unless v.is_a?(Order)
 
@@ -423,6 +460,15 @@ module Protoex
       Fastwire.fail!("truncated") if p + 34 > r.end_
       r.pos = p + 34
       nil
+    end
+
+    def fok(r, buf, p, e, d)
+      return nil if d < 1
+
+      return nil if p + 8 > e
+
+      p += 8 + buf.unpack1("V", offset: p + 4)
+      p + 34 <= e ? p + 34 : nil
     end
   end
 
@@ -481,6 +527,43 @@ module Protoex
       super # an older version, or an error: the checked walk says which
     end
 
+    def vok(buf, e, b, base, off, slot_end, d)
+      pos = base + off
+      return nil unless pos >= slot_end && pos <= e - 32 && d > 0
+
+      st, o_0, ns = buf.unpack("Q<Vx16V", offset: pos)
+      stored = st == 8589934620 ? 28 : ((st >> 32) == 2 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 28 && stored <= e - pos && (b -= stored) >= 0
+
+      if o_0 == 28
+        return nil if ns > e - pos - 32 || (b -= 4 + ns) < 0
+      elsif o_0 != 0
+        p = pos + o_0
+        return nil unless p >= pos + 12 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+      end
+      b
+    end
+
+    def vroot(buf, e, d)
+      b = e - 8
+      return nil unless e >= 40 && d > 0
+
+      hd, st, o_0, ns = buf.unpack("Q<Q<Vx16V")
+      return nil unless hd == e + 34359738368
+
+      pos = 8
+      stored = st == 8589934620 ? 28 : ((st >> 32) == 2 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 28 && stored <= e - pos && (b -= stored) >= 0
+
+      if o_0 == 28
+        return nil if ns > e - pos - 32 || (b -= 4 + ns) < 0
+      elsif o_0 != 0
+        p = pos + o_0
+        return nil unless p >= pos + 12 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+      end
+      b
+    end
+
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Balance expected, got #{v.class}", "wrong_type") unless v.is_a?(Balance)
 
@@ -512,6 +595,15 @@ module Protoex
       Fastwire.fail!("truncated") if p + 16 > r.end_
       r.pos = p + 16
       nil
+    end
+
+    def fok(r, buf, p, e, d)
+      return nil if d < 1
+
+      return nil if p + 4 > e
+
+      p += 4 + buf.unpack1("V", offset: p)
+      p + 16 <= e ? p + 16 : nil
     end
   end
 
@@ -596,6 +688,165 @@ module Protoex
       super # an older version, or an error: the checked walk says which
     end
 
+    def vok(buf, e, b, base, off, slot_end, d)
+      pos = base + off
+      return nil unless pos >= slot_end && pos <= e - 34 && d > 0
+
+      st, o_1, o_3, f_4, o_4, o_5, ns = buf.unpack("Q<x4Vx1VCVVV", offset: pos)
+      stored = st == 12884901918 ? 30 : ((st >> 32) == 3 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 30 && stored <= e - pos && (b -= stored) >= 0
+
+      d_ = d - 1
+      if o_1 == 30
+        return nil if ns > e - pos - 34 || (b -= 4 + ns) < 0
+      elsif o_1 != 0
+        p = pos + o_1
+        return nil unless p >= pos + 16 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+      end
+      pos1 = pos + o_3
+      return nil unless pos1 >= pos + 21 && pos1 <= e - 32 && d_ > 0
+
+      st1, o1_0, ns1 = buf.unpack("Q<Vx16V", offset: pos1)
+      stored1 = st1 == 8589934620 ? 28 : ((st1 >> 32) == 2 ? st1 & 0xFFFFFFFF : 0)
+      return nil unless stored1 >= 28 && stored1 <= e - pos1 && (b -= stored1) >= 0
+
+      if o1_0 == 28
+        return nil if ns1 > e - pos1 - 32 || (b -= 4 + ns1) < 0
+      elsif o1_0 != 0
+        p = pos1 + o1_0
+        return nil unless p >= pos1 + 12 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+      end
+      if f_4 != 0
+        q_4 = pos + o_4
+        return nil unless q_4 >= pos + 26 && q_4 <= e - 4 && (b -= 4) >= 0
+
+        off2 = buf.unpack1("V", offset: q_4)
+        pos2 = q_4 + off2
+        return nil unless pos2 >= q_4 + 4 && pos2 <= e - 32 && d_ > 0
+
+        st2, o2_0, ns2 = buf.unpack("Q<Vx16V", offset: pos2)
+        stored2 = st2 == 8589934620 ? 28 : ((st2 >> 32) == 2 ? st2 & 0xFFFFFFFF : 0)
+        return nil unless stored2 >= 28 && stored2 <= e - pos2 && (b -= stored2) >= 0
+
+        if o2_0 == 28
+          return nil if ns2 > e - pos2 - 32 || (b -= 4 + ns2) < 0
+        elsif o2_0 != 0
+          p = pos2 + o2_0
+          return nil unless p >= pos2 + 12 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+        end
+      end
+      if o_5 != 0
+        q_5 = pos + o_5
+        return nil unless q_5 >= pos + 30 && q_5 <= e - 4 && (n_5 = buf.unpack1("V", offset: q_5)) <= (e - q_5 - 4) / 4 && (b -= 4 + (4 * n_5)) >= 0
+
+        if n_5 > 0
+          return nil if d_ < 1
+
+          offs_5 = buf.unpack("V#{n_5}", offset: q_5 + 4)
+          j_5 = 0
+          while j_5 < n_5
+            off3 = offs_5[j_5]
+            pos3 = pos + off3
+            return nil unless pos3 >= q_5 + 8 + (4 * j_5) && pos3 <= e - 54
+
+            st3, o3_1, ns3 = buf.unpack("Q<x4Vx34V", offset: pos3)
+            stored3 = st3 == 4294967346 ? 50 : ((st3 >> 32) == 1 ? st3 & 0xFFFFFFFF : 0)
+            return nil unless stored3 >= 50 && stored3 <= e - pos3 && (b -= stored3) >= 0
+
+            if o3_1 == 50
+              return nil if ns3 > e - pos3 - 54 || (b -= 4 + ns3) < 0
+            elsif o3_1 != 0
+              p = pos3 + o3_1
+              return nil unless p >= pos3 + 16 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+            end
+            j_5 += 1
+          end
+        end
+      end
+      b
+    end
+
+    def vroot(buf, e, d)
+      b = e - 8
+      return nil unless e >= 42 && d > 0
+
+      hd, st, o_1, o_3, f_4, o_4, o_5, ns = buf.unpack("Q<Q<x4Vx1VCVVV")
+      return nil unless hd == e + 34359738368
+
+      pos = 8
+      stored = st == 12884901918 ? 30 : ((st >> 32) == 3 ? st & 0xFFFFFFFF : 0)
+      return nil unless stored >= 30 && stored <= e - pos && (b -= stored) >= 0
+
+      d_ = d - 1
+      if o_1 == 30
+        return nil if ns > e - pos - 34 || (b -= 4 + ns) < 0
+      elsif o_1 != 0
+        p = pos + o_1
+        return nil unless p >= pos + 16 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+      end
+      pos1 = pos + o_3
+      return nil unless pos1 >= pos + 21 && pos1 <= e - 32 && d_ > 0
+
+      st1, o1_0, ns1 = buf.unpack("Q<Vx16V", offset: pos1)
+      stored1 = st1 == 8589934620 ? 28 : ((st1 >> 32) == 2 ? st1 & 0xFFFFFFFF : 0)
+      return nil unless stored1 >= 28 && stored1 <= e - pos1 && (b -= stored1) >= 0
+
+      if o1_0 == 28
+        return nil if ns1 > e - pos1 - 32 || (b -= 4 + ns1) < 0
+      elsif o1_0 != 0
+        p = pos1 + o1_0
+        return nil unless p >= pos1 + 12 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+      end
+      if f_4 != 0
+        q_4 = pos + o_4
+        return nil unless q_4 >= pos + 26 && q_4 <= e - 4 && (b -= 4) >= 0
+
+        off2 = buf.unpack1("V", offset: q_4)
+        pos2 = q_4 + off2
+        return nil unless pos2 >= q_4 + 4 && pos2 <= e - 32 && d_ > 0
+
+        st2, o2_0, ns2 = buf.unpack("Q<Vx16V", offset: pos2)
+        stored2 = st2 == 8589934620 ? 28 : ((st2 >> 32) == 2 ? st2 & 0xFFFFFFFF : 0)
+        return nil unless stored2 >= 28 && stored2 <= e - pos2 && (b -= stored2) >= 0
+
+        if o2_0 == 28
+          return nil if ns2 > e - pos2 - 32 || (b -= 4 + ns2) < 0
+        elsif o2_0 != 0
+          p = pos2 + o2_0
+          return nil unless p >= pos2 + 12 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+        end
+      end
+      if o_5 != 0
+        q_5 = pos + o_5
+        return nil unless q_5 >= pos + 30 && q_5 <= e - 4 && (n_5 = buf.unpack1("V", offset: q_5)) <= (e - q_5 - 4) / 4 && (b -= 4 + (4 * n_5)) >= 0
+
+        if n_5 > 0
+          return nil if d_ < 1
+
+          offs_5 = buf.unpack("V#{n_5}", offset: q_5 + 4)
+          j_5 = 0
+          while j_5 < n_5
+            off3 = offs_5[j_5]
+            pos3 = pos + off3
+            return nil unless pos3 >= q_5 + 8 + (4 * j_5) && pos3 <= e - 54
+
+            st3, o3_1, ns3 = buf.unpack("Q<x4Vx34V", offset: pos3)
+            stored3 = st3 == 4294967346 ? 50 : ((st3 >> 32) == 1 ? st3 & 0xFFFFFFFF : 0)
+            return nil unless stored3 >= 50 && stored3 <= e - pos3 && (b -= stored3) >= 0
+
+            if o3_1 == 50
+              return nil if ns3 > e - pos3 - 54 || (b -= 4 + ns3) < 0
+            elsif o3_1 != 0
+              p = pos3 + o3_1
+              return nil unless p >= pos3 + 16 && p <= e - 4 && (n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0
+            end
+            j_5 += 1
+          end
+        end
+      end
+      b
+    end
+
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Account expected, got #{v.class}", "wrong_type") unless v.is_a?(Account)
 
@@ -649,6 +900,36 @@ module Protoex
       F_Account_asset.fcheck(r, d)
       F_Account_orders.fcheck(r, d)
       nil
+    end
+
+    def fok(r, buf, p, e, d)
+      return nil if d < 1
+
+      d -= 1
+      return nil if p + 8 > e
+
+      p += 8 + buf.unpack1("V", offset: p + 4)
+      return nil unless (p = S_Balance.fok(r, buf, p + 1, e, d))
+
+      return nil if p >= e
+
+      if buf.getbyte(p).zero?
+        p += 1
+      elsif !(p = S_Balance.fok(r, buf, p + 1, e, d))
+        return nil
+      end
+      return nil if p + 4 > e
+
+      n = buf.unpack1("V", offset: p)
+      p += 4
+      return nil if n > (e - p) / 42
+
+      while n.positive?
+        return nil unless (p = S_Order.fok(r, buf, p, e, d))
+
+        n -= 1
+      end
+      p
     end
   end
 

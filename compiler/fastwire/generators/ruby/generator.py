@@ -141,6 +141,7 @@ class _Module:
         self.mod = module_name(pkg.name)
         self.lines: List[str] = []
         self.level = 0
+        self._vok_tags = 0  # locals of the structs emit_vok inlines: pos, pos1, ...
 
     # ---- output ------------------------------------------------------------------------
     def out(self, line: str = "") -> None:
@@ -193,7 +194,8 @@ class _Module:
         for i, line in enumerate(self.lines):
             printer.value(line) if line else printer.blank()
             following = self.lines[i + 1].strip() if i + 1 < len(self.lines) else ""
-            if _GUARD.match(line) and following and following not in ("end", "else"):
+            if _GUARD.match(line) and following and following not in ("end", "else") \
+                    and not following.startswith("elsif "):
                 printer.blank()  # a blank line after a guard clause (RuboCop's layout)
         return printer.text()
 
@@ -867,10 +869,188 @@ class _Module:
             self.out("super # an older version, or an error: the checked walk says which")
             self.level -= 1
             self.out("end")
+        self.emit_vok(s, layout, fields)
         if self.options.final:
             self.emit_final_paths(s, layout, fields)
         self.level -= 1
         self.out("end")
+
+    def emit_vok(self, s: ir.StructType, layout: lower.StructLayout, fields: list) -> None:
+        """verify()'s fast walk of a versioned body: locals instead of the Reader, one
+        unpack for every slot it checks (and the length of the first string, where writers
+        put its block: right after the body), no call per field, the structs it holds
+        inlined (up to a few levels, recursion through a call). Returns the budget left,
+        or nil when it cannot decide (an older or unusual layout, or an error): the checked
+        walk (vverify) then says which."""
+        self.out()
+        self.out("def vok(buf, e, b, base, off, slot_end, d)")
+        self.level += 1
+        self._vok_tags = 0
+        self.vok_struct(s, "base", "off", "slot_end", "d", [s.qualified_name])
+        self.out("b")
+        self.level -= 1
+        self.out("end")
+        # the same for a root model: its header read with the body (the usual root offset 8)
+        self.out()
+        self.out("def vroot(buf, e, d)")
+        self.level += 1
+        self._vok_tags = 0
+        self.out("b = e - 8")
+        self.vok_struct(s, "0", "8", "8", "d", [s.qualified_name], root=True)
+        self.out("b")
+        self.level -= 1
+        self.out("end")
+
+    def inlinable(self, ref: ir.TypeRef, chain: List[str]) -> Optional[ir.StructType]:
+        """The struct a field refers to when vok may inline it: same package, not already
+        being walked (recursion), at most 3 levels deep."""
+        if ref.package not in (None, self.pkg.name) or len(chain) >= 3:
+            return None
+        t = self.schema.lookup(ref)
+        if not isinstance(t, ir.StructType) or t.qualified_name in chain:
+            return None
+        return t
+
+    def vok_call_or_inline(self, ref: ir.TypeRef, base: str, off: str, slot_end: str, d: str,
+                           chain: List[str], d_checked: bool = False, root: bool = False) -> None:
+        t = self.inlinable(ref, chain)
+        if t is None:
+            inner = self.plain_codec(ref)
+            self.out(f"return nil unless (b = {inner}.vok(buf, e, b, {base}, {off}, {slot_end}, {d}))")
+            self.out()
+        else:
+            self.vok_struct(t, base, off, slot_end, d, chain + [t.qualified_name], d_checked)
+
+    def vok_struct(self, s: ir.StructType, base: str, off: str, slot_end: str, d: str,
+                   chain: List[str], d_checked: bool = False, root: bool = False) -> None:
+        layout = self.model.struct(s.qualified_name)
+        fields = list(zip(s.all_fields, layout.fields))
+        t = "" if self._vok_tags == 0 else str(self._vok_tags)
+        self._vok_tags += 1
+        body, tn = layout.body_size, s.type_number
+        # size and type as one u64 (one value fewer to unpack): st == size | type << 32 for
+        # a body of this version; else split
+        fmt, names = "Q<", [f"st{t}"]
+        at = 8
+        first_text = None
+        for n, fl in enumerate(layout.fields):
+            k = self.kind(fl.wire)
+            w = fl.wire
+            if k in ("string", "bytes", "struct") or self.struct_vector(w):
+                want, part, vars_ = fl.offset, "V", [f"o{t}_{n}"]
+                if k in ("string", "bytes") and first_text is None:
+                    first_text = n
+            elif self.struct_optional(w):
+                want, part, vars_ = fl.offset, "CV", [f"f{t}_{n}", f"o{t}_{n}"]
+            elif k == "decimal":
+                want, part, vars_ = fl.offset + 14, "C", [f"c{t}_{n}"]
+            else:
+                continue
+            fmt += (f"x{want - at}" if want > at else "") + part
+            names += vars_
+            at = want + (5 if part == "CV" else 4 if part == "V" else 1)
+        need = body
+        if first_text is not None:
+            fmt += (f"x{body - at}" if body > at else "") + "V"
+            names.append(f"ns{t}")
+            need = body + 4
+        nested = any(self.kind(fl.wire) in ("struct", "other") for fl in layout.fields)
+        pos = f"pos{t}"
+        if root:
+            self.out(f"return nil unless e >= {need + 8} && {d} > 0")
+            self.out()
+            self.out(f'hd, {", ".join(names)} = buf.unpack("Q<{fmt}")')
+            self.out(f"return nil unless hd == e + {8 << 32}")  # [size][8]
+            self.out()
+            self.out(f"{pos} = 8")
+        else:
+            if not off.isidentifier():
+                self.out(f"off{t} = {off}")
+                off = f"off{t}"
+            self.out(f"{pos} = {base} + {off}")
+            # off 0 fails pos >= slot_end: every slot ends after its base
+            self.out(f"return nil unless {pos} >= {slot_end} && {pos} <= e - {need}"
+                     + ("" if d_checked else f" && {d} > 0"))
+            self.out()
+            if len(names) == 1:
+                self.out(f'{names[0]} = buf.unpack1("{fmt}", offset: {pos})')
+            else:
+                self.out(f'{", ".join(names)} = buf.unpack("{fmt}", offset: {pos})')
+        self.out(f"stored{t} = st{t} == {body | tn << 32} ? {body} : "
+                 f"((st{t} >> 32) == {tn} ? st{t} & 0xFFFFFFFF : 0)")
+        self.out(f"return nil unless stored{t} >= {body} && stored{t} <= e - {pos} && (b -= stored{t}) >= 0")
+        self.out()
+        dc = f"d{t}_"
+        if nested:
+            self.out(f"{dc} = {d} - 1")
+        for n, (f, fl) in enumerate(fields):
+            k = self.kind(fl.wire)
+            w = fl.wire
+            o = f"o{t}_{n}"
+            slot_end_n = f"{pos} + {fl.offset + w.slot}"
+            if k in ("string", "bytes"):
+                if n == first_text:
+                    self.out(f"if {o} == {body}")
+                    self.out(f"  return nil if ns{t} > e - {pos} - {body + 4} || (b -= 4 + ns{t}) < 0")
+                    self.out(f"elsif {o} != 0")
+                else:
+                    self.out(f"if {o} != 0")
+                self.level += 1
+                self.out(f"p = {pos} + {o}")
+                self.out(f'return nil unless p >= {slot_end_n} && p <= e - 4 && '
+                         f'(n = buf.unpack1("V", offset: p)) <= e - p - 4 && (b -= 4 + n) >= 0')
+                self.level -= 1
+                self.out("end")
+            elif k == "struct":
+                self.vok_call_or_inline(f.type.value, pos, o, slot_end_n, dc, chain)
+            elif self.struct_optional(w):
+                q = f"q{t}_{n}"
+                self.out(f"if f{t}_{n} != 0")
+                self.level += 1
+                self.out(f"{q} = {pos} + {o}")
+                self.out(f"return nil unless {q} >= {slot_end_n} && {q} <= e - 4 && (b -= 4) >= 0")
+                self.out()
+                self.vok_call_or_inline(f.type.value, q, f'buf.unpack1("V", offset: {q})', f"{q} + 4", dc,
+                                        chain)
+                self.level -= 1
+                self.out("end")
+            elif self.struct_vector(w):
+                q, cnt, offs, j = f"q{t}_{n}", f"n{t}_{n}", f"offs{t}_{n}", f"j{t}_{n}"
+                self.out(f"if {o} != 0")
+                self.level += 1
+                self.out(f"{q} = {pos} + {o}")
+                self.out(f'return nil unless {q} >= {slot_end_n} && {q} <= e - 4 && '
+                         f'({cnt} = buf.unpack1("V", offset: {q})) <= (e - {q} - 4) / 4 && '
+                         f"(b -= 4 + (4 * {cnt})) >= 0")
+                self.out()
+                self.out(f"if {cnt} > 0")
+                self.level += 1
+                self.out(f"return nil if {dc} < 1")
+                self.out()
+                self.level -= 1
+                self.level += 1
+                self.out(f'{offs} = buf.unpack("V#{{{cnt}}}", offset: {q} + 4)')
+                self.out(f"{j} = 0")
+                self.out(f"while {j} < {cnt}")
+                self.level += 1
+                self.vok_call_or_inline(f.type.value, pos, f"{offs}[{j}]", f"{q} + 8 + (4 * {j})", dc, chain,
+                                        d_checked=True)
+                self.out(f"{j} += 1")
+                self.level -= 1
+                self.out("end")
+                self.level -= 1
+                self.out("end")
+                self.level -= 1
+                self.out("end")
+            elif k == "decimal":
+                self.out(f"return nil if c{t}_{n} > 28")
+                self.out()
+            elif k == "other":
+                # the runtime's codec, on a Reader (it raises DecodeError when malformed)
+                qualified = self.qualify(s.package, self.field_const(s, f))
+                self.out("rd = Fastwire::Reader.new(buf, b, 0)")
+                self.out(f"{qualified}.vcheck_slot(rd, {pos} + {fl.offset}, {pos}, {dc})")
+                self.out("b = rd.budget")
 
     def emit_final_paths(self, s: ir.StructType, layout: lower.StructLayout,
                          fields: list) -> None:
@@ -1012,6 +1192,88 @@ class _Module:
                 self.out("nil")
             self.level -= 1
             self.out("end")
+        self.emit_fok(s, layout, fields)
+
+    def emit_fok(self, s: ir.StructType, layout: lower.StructLayout, fields: list) -> None:
+        """verify()'s fast walk of a final struct at p: the position after it, or nil when
+        malformed (the checked walk, fcheck, then says why). Fixed-size runs are skipped
+        by arithmetic; a bounds check stands before each read."""
+        runs = {r.first: r for r in layout.final_runs}
+        nested = any(self.kind(fl.wire) in ("struct", "other") for fl in layout.fields)
+        self.out()
+        self.out("def fok(r, buf, p, e, d)")
+        self.level += 1
+        self.out("return nil if d < 1")
+        self.out()
+        if nested:
+            self.out("d -= 1")
+        acc = 0  # fixed bytes passed since p was last moved
+
+        def at(extra: int) -> str:
+            return f"p + {acc + extra}" if acc + extra else "p"
+
+        i = 0
+        while i < len(fields):
+            f, fl = fields[i]
+            w = fl.wire
+            k = self.kind(w)
+            if i in runs:
+                run = runs[i]
+                decs = [o for j, o in zip(run.indexes, run.offsets)
+                        if self.kind(fields[j][1].wire) == "decimal"]
+                if decs:
+                    self.out(f"return nil if {at(run.size)} > e")
+                    self.out()
+                    for o in decs:
+                        self.out(f"return nil if buf.getbyte({at(o + 14)}) > 28")
+                        self.out()
+                acc += run.size
+                i += run.count
+                continue
+            if k in ("string", "bytes"):
+                self.out(f"return nil if {at(4)} > e")
+                self.out()
+                self.out(f'p += {acc + 4} + buf.unpack1("V", offset: {at(0)})')
+                acc = 0
+            elif k == "struct":
+                inner = self.plain_codec(f.type.value)
+                self.out(f"return nil unless (p = {inner}.fok(r, buf, {at(0)}, e, d))")
+                self.out()
+                acc = 0
+            elif self.struct_optional(w):
+                inner = self.plain_codec(f.type.value)
+                self.out(f"return nil if {at(0)} >= e")
+                self.out()
+                self.out(f"if buf.getbyte({at(0)}).zero?")
+                self.out(f"  p += {acc + 1}")
+                self.out(f"elsif !(p = {inner}.fok(r, buf, {at(1)}, e, d))")
+                self.out("  return nil")
+                self.out("end")
+                acc = 0
+            elif self.struct_vector(w) and w.element is not None and w.element.final_min > 0:
+                inner = self.plain_codec(f.type.value)
+                self.out(f"return nil if {at(4)} > e")
+                self.out()
+                self.out(f'n = buf.unpack1("V", offset: {at(0)})')
+                self.out(f"p += {acc + 4}")
+                self.out(f"return nil if n > (e - p) / {w.element.final_min}")
+                self.out()
+                self.out("while n.positive?")
+                self.out(f"  return nil unless (p = {inner}.fok(r, buf, p, e, d))")
+                self.out()
+                self.out("  n -= 1")
+                self.out("end")
+                acc = 0
+            else:
+                # the runtime's codec, on the Reader (it raises DecodeError when malformed)
+                self.out(f"r.pos = {at(0)}")
+                self.out(f"{self.field_const(s, f)}.fcheck(r, d)")
+                self.out("p = r.pos")
+                acc = 0
+            i += 1
+        self.out(f"{at(0)} <= e ? {at(0)} : nil" if acc else "p")
+        self.level -= 1
+        self.out("end")
 
 
 # A guard clause: a line that leaves the method (or raises) under a condition.
