@@ -48,7 +48,7 @@ module Fastwire
     end
 
     def serialize(value)
-      buf = String.new(capacity: 256, encoding: Encoding::BINARY)
+      buf = "".b
       serialize_into(buf, value)
       buf
     end
@@ -64,9 +64,8 @@ module Fastwire
   class Model < ModelBase
     def serialize_into(buf, value)
       start = buf.bytesize
-      buf << "\0\0\0\0\0\0\0\0"
       begin
-        off = @codec.vput(buf, start, value)
+        @codec.vput(buf, start, value, true) # the root: header and body in one write
       rescue EncodeError
         buf.slice!(start..)
         raise
@@ -74,7 +73,6 @@ module Fastwire
         buf.slice!(start..)
         raise encoding_error(e)
       end
-      buf[start, 8] = [buf.bytesize - start, off].pack("VV")
       buf.bytesize - start
     end
 

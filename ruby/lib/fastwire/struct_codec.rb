@@ -98,8 +98,15 @@ module Fastwire
       vals << vput(buf, base, v)
     end
 
-    # Appends the body and its blocks; returns the body's offset from base.
-    def vput(buf, base, v)
+    # Appends the body and its blocks; returns the body's offset from base. A root
+    # (root = true, base = where the message starts) gets its [size][8] header first.
+    def vput(buf, base, v, root = false)
+      if root
+        buf << "\0\0\0\0\0\0\0\0"
+        off = vput(buf, base, v)
+        buf[base, 8] = [buf.bytesize - base, off].pack("VV")
+        return off
+      end
       values = values_of(v)
       pos = buf.bytesize
       buf << @zero
