@@ -1258,7 +1258,13 @@ module Fastwire
     return [] if n.zero?
 
     offsets = r.buf.unpack("V#{n}", offset: at)
-    Array.new(n) { |j| codec.vget(r, base, offsets[j], at + (4 * j) + 4, d) }
+    out = []
+    j = 0
+    while j < n
+      out << codec.vget(r, base, offsets[j], at + (4 * j) + 4, d)
+      j += 1
+    end
+    out
   end
 end
 

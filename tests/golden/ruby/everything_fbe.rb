@@ -1715,19 +1715,20 @@ module Everything
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 181 && d.positive?
-        raw = r.buf.unpack("VVCCCVcCs<S<l<L<q<Q<eEa16VVQ<Q<Q<a16a16a16a16Vl<V", offset: pos)
-        stored = raw[0]
-        if stored >= 177 && raw[1] == 110 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 181 && d > 0
+        raw = r.buf.unpack("Q<CCCVcCs<S<l<L<q<Q<eEa16VVQ<Q<Q<a16a16a16a16Vl<V", offset: pos)
+        stored = (st = raw[0]) == 472446402737 ? 177 : ((st >> 32) == 110 ? st & 0xFFFFFFFF : 0)
+        if stored >= 177 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
-          if raw[17] == 177 && (n = raw[28]) <= r.end_ - pos - 181 && (budget = r.budget - 4 - n) >= 0
+          if raw[16] == 177 && (n = raw[27]) <= r.end_ - pos - 181 && (budget = r.budget - 4 - n) >= 0
             r.budget = budget
             s15 = r.buf.byteslice(pos + 181, n).force_encoding(Encoding::UTF_8)
           else
-            s15 = Fastwire.vget_str(r, pos, raw[17], pos + 77)
+            s15 = Fastwire.vget_str(r, pos, raw[16], pos + 77)
           end
           return Primitives.allocate._fw_set(
-            raw[2] != 0,
+            raw[1] != 0,
+            raw[2],
             raw[3],
             raw[4],
             raw[5],
@@ -1740,19 +1741,18 @@ module Everything
             raw[12],
             raw[13],
             raw[14],
-            raw[15],
-            Fastwire::DecimalCodec.of(raw[16]),
+            Fastwire::DecimalCodec.of(raw[15]),
             s15,
-            Fastwire.vget_bytes(r, pos, raw[18], pos + 81),
+            Fastwire.vget_bytes(r, pos, raw[17], pos + 81),
+            raw[18],
             raw[19],
             raw[20],
-            raw[21],
+            Fastwire::UUID.new(raw[21]),
             Fastwire::UUID.new(raw[22]),
             Fastwire::UUID.new(raw[23]),
             Fastwire::UUID.new(raw[24]),
-            Fastwire::UUID.new(raw[25]),
-            Fastwire.vget_str(r, pos, raw[26], pos + 173),
-            raw[27]
+            Fastwire.vget_str(r, pos, raw[25], pos + 173),
+            raw[26]
           )
         end
       end
@@ -1761,7 +1761,7 @@ module Everything
 
     def vverify(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 177 && d.positive?
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 177 && d > 0
         raw = r.buf.unpack("VVx63Cx1VVx88V", offset: pos)
         stored = raw[0]
         if stored >= 177 && raw[1] == 110 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
@@ -1910,30 +1910,42 @@ module Everything
     end
 
     def fget(r, d)
-      Fastwire.too_deep! if d < 1
       buf = r.buf
+      e = r.end_
       p = r.pos
-      Fastwire.fail!("truncated") if p + 69 > r.end_
-      a0 = buf.unpack("CCCVcCs<S<l<L<q<Q<eEa16V", offset: p)
-      n = a0[15]
-      q = p + 69
-      Fastwire.fail!("truncated") if n > r.end_ - q
-      a15 = buf.byteslice(q, n).force_encoding(Encoding::UTF_8)
-      r.pos = q + n
-      a16 = Fastwire.fget_bytes(r)
-      p = r.pos
-      Fastwire.fail!("truncated") if p + 92 > r.end_
-      a17 = buf.unpack("Q<Q<Q<a16a16a16a16V", offset: p)
-      n = a17[7]
-      q = p + 92
-      Fastwire.fail!("truncated") if n > r.end_ - q
-      a24 = buf.byteslice(q, n).force_encoding(Encoding::UTF_8)
-      r.pos = q + n
-      p = r.pos
-      Fastwire.fail!("truncated") if p + 4 > r.end_
-      a25 = buf.unpack1("l<", offset: p)
-      r.pos = p + 4
-      Primitives.allocate._fw_set(a0[0] != 0, a0[1], a0[2], a0[3], a0[4], a0[5], a0[6], a0[7], a0[8], a0[9], a0[10], a0[11], a0[12], a0[13], Fastwire::DecimalCodec.of(a0[14]), a15, a16, a17[0], a17[1], a17[2], Fastwire::UUID.new(a17[3]), Fastwire::UUID.new(a17[4]), Fastwire::UUID.new(a17[5]), Fastwire::UUID.new(a17[6]), a24, a25)
+      Fastwire.too_deep! if d < 1
+
+      Fastwire.fail!("truncated") if p + 69 > e
+
+      a_0 = buf.unpack("CCCVcCs<S<l<L<q<Q<eEa16V", offset: p)
+      p += 69
+      Fastwire.fail!("truncated") if a_0[15] > e - p
+
+      a_15 = buf.byteslice(p, a_0[15]).force_encoding(Encoding::UTF_8)
+      p += a_0[15]
+      Fastwire.fail!("truncated") if p + 4 > e
+
+      n = buf.unpack1("V", offset: p)
+      p += 4
+      Fastwire.fail!("truncated") if n > e - p
+
+      a_16 = buf.byteslice(p, n)
+      p += n
+      Fastwire.fail!("truncated") if p + 92 > e
+
+      a_17 = buf.unpack("Q<Q<Q<a16a16a16a16V", offset: p)
+      p += 92
+      Fastwire.fail!("truncated") if a_17[7] > e - p
+
+      a_24 = buf.byteslice(p, a_17[7]).force_encoding(Encoding::UTF_8)
+      p += a_17[7]
+      Fastwire.fail!("truncated") if p + 4 > e
+
+      a_25 = buf.unpack1("l<", offset: p)
+      p += 4
+      value = Primitives.allocate._fw_set(a_0[0] != 0, a_0[1], a_0[2], a_0[3], a_0[4], a_0[5], a_0[6], a_0[7], a_0[8], a_0[9], a_0[10], a_0[11], a_0[12], a_0[13], Fastwire::DecimalCodec.of(a_0[14]), a_15, a_16, a_17[0], a_17[1], a_17[2], Fastwire::UUID.new(a_17[3]), Fastwire::UUID.new(a_17[4]), Fastwire::UUID.new(a_17[5]), Fastwire::UUID.new(a_17[6]), a_24, a_25)
+      r.pos = p
+      value
     end
 
     def fcheck(r, d)
@@ -2031,25 +2043,25 @@ module Everything
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 64 && d.positive?
-        raw = r.buf.unpack("VVCVCVCVCVCVCVCVCVCVCVCVC", offset: pos)
-        stored = raw[0]
-        if stored >= 64 && raw[1] == 111 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 64 && d > 0
+        raw = r.buf.unpack("Q<CVCVCVCVCVCVCVCVCVCVCVC", offset: pos)
+        stored = (st = raw[0]) == 476741369920 ? 64 : ((st >> 32) == 111 ? st & 0xFFFFFFFF : 0)
+        if stored >= 64 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
           d -= 1
           return Optionals.allocate._fw_set(
-            F_Optionals_f_bool.vread(r, raw, 2, pos + 8, pos, d),
-            F_Optionals_f_int32.vread(r, raw, 4, pos + 13, pos, d),
-            F_Optionals_f_string.vread(r, raw, 6, pos + 18, pos, d),
-            F_Optionals_f_decimal.vread(r, raw, 8, pos + 23, pos, d),
-            F_Optionals_f_uuid.vread(r, raw, 10, pos + 28, pos, d),
-            F_Optionals_f_time.vread(r, raw, 12, pos + 33, pos, d),
-            F_Optionals_f_enum.vread(r, raw, 14, pos + 38, pos, d),
-            F_Optionals_f_flags.vread(r, raw, 16, pos + 43, pos, d),
-            (raw[18].zero? ? nil : Fastwire.vget_opt_struct(r, pos, raw[19], pos + 53, S_Primitives, d)),
-            (raw[20].zero? ? nil : Fastwire.vget_opt_struct(r, pos, raw[21], pos + 58, Proto::S_Order, d)),
-            F_Optionals_f_reset.vread(r, raw, 22, pos + 58, pos, d),
-            raw[24] != 0
+            F_Optionals_f_bool.vread(r, raw, 1, pos + 8, pos, d),
+            F_Optionals_f_int32.vread(r, raw, 3, pos + 13, pos, d),
+            F_Optionals_f_string.vread(r, raw, 5, pos + 18, pos, d),
+            F_Optionals_f_decimal.vread(r, raw, 7, pos + 23, pos, d),
+            F_Optionals_f_uuid.vread(r, raw, 9, pos + 28, pos, d),
+            F_Optionals_f_time.vread(r, raw, 11, pos + 33, pos, d),
+            F_Optionals_f_enum.vread(r, raw, 13, pos + 38, pos, d),
+            F_Optionals_f_flags.vread(r, raw, 15, pos + 43, pos, d),
+            (raw[17].zero? ? nil : Fastwire.vget_opt_struct(r, pos, raw[18], pos + 53, S_Primitives, d)),
+            (raw[19].zero? ? nil : Fastwire.vget_opt_struct(r, pos, raw[20], pos + 58, Proto::S_Order, d)),
+            F_Optionals_f_reset.vread(r, raw, 21, pos + 58, pos, d),
+            raw[23] != 0
           )
         end
       end
@@ -2058,7 +2070,7 @@ module Everything
 
     def vverify(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 64 && d.positive?
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 64 && d > 0
         raw = r.buf.unpack("VVCVCVCVCVCVCVCVCVCVCVCV", offset: pos)
         stored = raw[0]
         if stored >= 64 && raw[1] == 111 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
@@ -2254,25 +2266,96 @@ module Everything
     end
 
     def fget(r, d)
-      Fastwire.too_deep! if d < 1
-      d -= 1
       buf = r.buf
-      a0 = F_Optionals_f_bool.fget(r, d)
-      a1 = F_Optionals_f_int32.fget(r, d)
-      a2 = F_Optionals_f_string.fget(r, d)
-      a3 = F_Optionals_f_decimal.fget(r, d)
-      a4 = F_Optionals_f_uuid.fget(r, d)
-      a5 = F_Optionals_f_time.fget(r, d)
-      a6 = F_Optionals_f_enum.fget(r, d)
-      a7 = F_Optionals_f_flags.fget(r, d)
-      a8 = F_Optionals_f_struct.fget(r, d)
-      a9 = F_Optionals_f_order.fget(r, d)
-      a10 = F_Optionals_f_reset.fget(r, d)
+      e = r.end_
       p = r.pos
-      Fastwire.fail!("truncated") if p + 1 > r.end_
-      a11 = buf.unpack1("C", offset: p)
-      r.pos = p + 1
-      Optionals.allocate._fw_set(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11 != 0)
+      Fastwire.too_deep! if d < 1
+
+      d_ = d - 1
+      r.pos = p
+      a_0 = F_Optionals_f_bool.fget(r, d_)
+      p = r.pos
+      r.pos = p
+      a_1 = F_Optionals_f_int32.fget(r, d_)
+      p = r.pos
+      r.pos = p
+      a_2 = F_Optionals_f_string.fget(r, d_)
+      p = r.pos
+      r.pos = p
+      a_3 = F_Optionals_f_decimal.fget(r, d_)
+      p = r.pos
+      r.pos = p
+      a_4 = F_Optionals_f_uuid.fget(r, d_)
+      p = r.pos
+      r.pos = p
+      a_5 = F_Optionals_f_time.fget(r, d_)
+      p = r.pos
+      r.pos = p
+      a_6 = F_Optionals_f_enum.fget(r, d_)
+      p = r.pos
+      r.pos = p
+      a_7 = F_Optionals_f_flags.fget(r, d_)
+      p = r.pos
+      Fastwire.fail!("truncated") if p >= e
+
+      if buf.getbyte(p) == 0
+        p += 1
+        a_8 = nil
+      else
+        p += 1
+        Fastwire.too_deep! if d_ < 1
+
+        Fastwire.fail!("truncated") if p + 69 > e
+
+        a1_0 = buf.unpack("CCCVcCs<S<l<L<q<Q<eEa16V", offset: p)
+        p += 69
+        Fastwire.fail!("truncated") if a1_0[15] > e - p
+
+        a1_15 = buf.byteslice(p, a1_0[15]).force_encoding(Encoding::UTF_8)
+        p += a1_0[15]
+        Fastwire.fail!("truncated") if p + 4 > e
+
+        n = buf.unpack1("V", offset: p)
+        p += 4
+        Fastwire.fail!("truncated") if n > e - p
+
+        a1_16 = buf.byteslice(p, n)
+        p += n
+        Fastwire.fail!("truncated") if p + 92 > e
+
+        a1_17 = buf.unpack("Q<Q<Q<a16a16a16a16V", offset: p)
+        p += 92
+        Fastwire.fail!("truncated") if a1_17[7] > e - p
+
+        a1_24 = buf.byteslice(p, a1_17[7]).force_encoding(Encoding::UTF_8)
+        p += a1_17[7]
+        Fastwire.fail!("truncated") if p + 4 > e
+
+        a1_25 = buf.unpack1("l<", offset: p)
+        p += 4
+        a_8 = Primitives.allocate._fw_set(a1_0[0] != 0, a1_0[1], a1_0[2], a1_0[3], a1_0[4], a1_0[5], a1_0[6], a1_0[7], a1_0[8], a1_0[9], a1_0[10], a1_0[11], a1_0[12], a1_0[13], Fastwire::DecimalCodec.of(a1_0[14]), a1_15, a1_16, a1_17[0], a1_17[1], a1_17[2], Fastwire::UUID.new(a1_17[3]), Fastwire::UUID.new(a1_17[4]), Fastwire::UUID.new(a1_17[5]), Fastwire::UUID.new(a1_17[6]), a1_24, a1_25)
+      end
+      Fastwire.fail!("truncated") if p >= e
+
+      if buf.getbyte(p) == 0
+        p += 1
+        a_9 = nil
+      else
+        p += 1
+        r.pos = p
+        a_9 = Proto::S_Order.fget(r, d_)
+        p = r.pos
+      end
+      r.pos = p
+      a_10 = F_Optionals_f_reset.fget(r, d_)
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 1 > e
+
+      a_11 = buf.unpack1("C", offset: p)
+      p += 1
+      value = Optionals.allocate._fw_set(a_0, a_1, a_2, a_3, a_4, a_5, a_6, a_7, a_8, a_9, a_10, a_11 != 0)
+      r.pos = p
+      value
     end
 
     def fcheck(r, d)
@@ -2403,29 +2486,29 @@ module Everything
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 90 && d.positive?
-        raw = r.buf.unpack("VVl<l<l<CVCVVVVVVVVVVVVVVVV", offset: pos)
-        stored = raw[0]
-        if stored >= 90 && raw[1] == 112 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 90 && d > 0
+        raw = r.buf.unpack("Q<l<l<l<CVCVVVVVVVVVVVVVVVV", offset: pos)
+        stored = (st = raw[0]) == 481036337242 ? 90 : ((st >> 32) == 112 ? st & 0xFFFFFFFF : 0)
+        if stored >= 90 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
           d -= 1
           return Collections.allocate._fw_set(
             F_Collections_f_array.vget_slot(r, pos + 8, pos, d),
             F_Collections_f_array_optional.vget_slot(r, pos + 20, pos, d),
             F_Collections_f_array_struct.vget_slot(r, pos + 30, pos, d),
-            F_Collections_f_vector.vread(r, raw, 11, pos + 38, pos, d),
-            F_Collections_f_vector_optional.vread(r, raw, 12, pos + 42, pos, d),
-            Fastwire.vget_structs(r, pos, raw[13], pos + 50, Proto::S_Order, d),
-            F_Collections_f_list.vread(r, raw, 14, pos + 50, pos, d),
-            F_Collections_f_list_optional.vread(r, raw, 15, pos + 54, pos, d),
-            F_Collections_f_set.vread(r, raw, 16, pos + 58, pos, d),
-            F_Collections_f_set_struct.vread(r, raw, 17, pos + 62, pos, d),
-            F_Collections_f_map.vread(r, raw, 18, pos + 66, pos, d),
-            F_Collections_f_map_optional.vread(r, raw, 19, pos + 70, pos, d),
-            F_Collections_f_map_enum_key.vread(r, raw, 20, pos + 74, pos, d),
-            F_Collections_f_hash.vread(r, raw, 21, pos + 78, pos, d),
-            F_Collections_f_hash_optional.vread(r, raw, 22, pos + 82, pos, d),
-            F_Collections_f_hash_struct_key.vread(r, raw, 23, pos + 86, pos, d)
+            F_Collections_f_vector.vread(r, raw, 10, pos + 38, pos, d),
+            F_Collections_f_vector_optional.vread(r, raw, 11, pos + 42, pos, d),
+            Fastwire.vget_structs(r, pos, raw[12], pos + 50, Proto::S_Order, d),
+            F_Collections_f_list.vread(r, raw, 13, pos + 50, pos, d),
+            F_Collections_f_list_optional.vread(r, raw, 14, pos + 54, pos, d),
+            F_Collections_f_set.vread(r, raw, 15, pos + 58, pos, d),
+            F_Collections_f_set_struct.vread(r, raw, 16, pos + 62, pos, d),
+            F_Collections_f_map.vread(r, raw, 17, pos + 66, pos, d),
+            F_Collections_f_map_optional.vread(r, raw, 18, pos + 70, pos, d),
+            F_Collections_f_map_enum_key.vread(r, raw, 19, pos + 74, pos, d),
+            F_Collections_f_hash.vread(r, raw, 20, pos + 78, pos, d),
+            F_Collections_f_hash_optional.vread(r, raw, 21, pos + 82, pos, d),
+            F_Collections_f_hash_struct_key.vread(r, raw, 22, pos + 86, pos, d)
           )
         end
       end
@@ -2434,7 +2517,7 @@ module Everything
 
     def vverify(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 90 && d.positive?
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 90 && d > 0
         raw = r.buf.unpack("VVx30VVVVVVVVVVVVV", offset: pos)
         stored = raw[0]
         if stored >= 90 && raw[1] == 112 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
@@ -2633,25 +2716,75 @@ module Everything
     end
 
     def fget(r, d)
+      buf = r.buf
+      e = r.end_
+      p = r.pos
       Fastwire.too_deep! if d < 1
-      d -= 1
-      a0 = F_Collections_f_array.fget(r, d)
-      a1 = F_Collections_f_array_optional.fget(r, d)
-      a2 = F_Collections_f_array_struct.fget(r, d)
-      a3 = F_Collections_f_vector.fget(r, d)
-      a4 = F_Collections_f_vector_optional.fget(r, d)
-      a5 = F_Collections_f_vector_struct.fget(r, d)
-      a6 = F_Collections_f_list.fget(r, d)
-      a7 = F_Collections_f_list_optional.fget(r, d)
-      a8 = F_Collections_f_set.fget(r, d)
-      a9 = F_Collections_f_set_struct.fget(r, d)
-      a10 = F_Collections_f_map.fget(r, d)
-      a11 = F_Collections_f_map_optional.fget(r, d)
-      a12 = F_Collections_f_map_enum_key.fget(r, d)
-      a13 = F_Collections_f_hash.fget(r, d)
-      a14 = F_Collections_f_hash_optional.fget(r, d)
-      a15 = F_Collections_f_hash_struct_key.fget(r, d)
-      Collections.allocate._fw_set(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15)
+
+      d_ = d - 1
+      r.pos = p
+      a_0 = F_Collections_f_array.fget(r, d_)
+      p = r.pos
+      r.pos = p
+      a_1 = F_Collections_f_array_optional.fget(r, d_)
+      p = r.pos
+      r.pos = p
+      a_2 = F_Collections_f_array_struct.fget(r, d_)
+      p = r.pos
+      r.pos = p
+      a_3 = F_Collections_f_vector.fget(r, d_)
+      p = r.pos
+      r.pos = p
+      a_4 = F_Collections_f_vector_optional.fget(r, d_)
+      p = r.pos
+      Fastwire.fail!("truncated") if p + 4 > e
+
+      n_5 = buf.unpack1("V", offset: p)
+      p += 4
+      Fastwire.fail!("truncated") if n_5 > (e - p) / 26
+
+      a_5 = []
+      j_5 = 0
+      while j_5 < n_5
+        r.pos = p
+        y_5 = Proto::S_Order.fget(r, d_)
+        p = r.pos
+        a_5 << y_5
+        j_5 += 1
+      end
+      r.pos = p
+      a_6 = F_Collections_f_list.fget(r, d_)
+      p = r.pos
+      r.pos = p
+      a_7 = F_Collections_f_list_optional.fget(r, d_)
+      p = r.pos
+      r.pos = p
+      a_8 = F_Collections_f_set.fget(r, d_)
+      p = r.pos
+      r.pos = p
+      a_9 = F_Collections_f_set_struct.fget(r, d_)
+      p = r.pos
+      r.pos = p
+      a_10 = F_Collections_f_map.fget(r, d_)
+      p = r.pos
+      r.pos = p
+      a_11 = F_Collections_f_map_optional.fget(r, d_)
+      p = r.pos
+      r.pos = p
+      a_12 = F_Collections_f_map_enum_key.fget(r, d_)
+      p = r.pos
+      r.pos = p
+      a_13 = F_Collections_f_hash.fget(r, d_)
+      p = r.pos
+      r.pos = p
+      a_14 = F_Collections_f_hash_optional.fget(r, d_)
+      p = r.pos
+      r.pos = p
+      a_15 = F_Collections_f_hash_struct_key.fget(r, d_)
+      p = r.pos
+      value = Collections.allocate._fw_set(a_0, a_1, a_2, a_3, a_4, a_5, a_6, a_7, a_8, a_9, a_10, a_11, a_12, a_13, a_14, a_15)
+      r.pos = p
+      value
     end
 
     def fcheck(r, d)
@@ -2760,13 +2893,13 @@ module Everything
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 12 && d.positive?
-        raw = r.buf.unpack("VVl<", offset: pos)
-        stored = raw[0]
-        if stored >= 12 && raw[1] == 500 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 12 && d > 0
+        raw = r.buf.unpack("Q<l<", offset: pos)
+        stored = (st = raw[0]) == 2147483648012 ? 12 : ((st >> 32) == 500 ? st & 0xFFFFFFFF : 0)
+        if stored >= 12 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
           return Fixed.allocate._fw_set(
-            raw[2]
+            raw[1]
           )
         end
       end
@@ -2775,7 +2908,7 @@ module Everything
 
     def vverify(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 12 && d.positive?
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 12 && d > 0
         raw = r.buf.unpack("VV", offset: pos)
         stored = raw[0]
         if stored >= 12 && raw[1] == 500 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
@@ -2821,13 +2954,18 @@ module Everything
     end
 
     def fget(r, d)
-      Fastwire.too_deep! if d < 1
       buf = r.buf
+      e = r.end_
       p = r.pos
-      Fastwire.fail!("truncated") if p + 4 > r.end_
-      a0 = buf.unpack1("l<", offset: p)
-      r.pos = p + 4
-      Fixed.allocate._fw_set(a0)
+      Fastwire.too_deep! if d < 1
+
+      Fastwire.fail!("truncated") if p + 4 > e
+
+      a_0 = buf.unpack1("l<", offset: p)
+      p += 4
+      value = Fixed.allocate._fw_set(a_0)
+      r.pos = p
+      value
     end
 
     def fcheck(r, d)
@@ -2864,13 +3002,13 @@ module Everything
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 24 && d.positive?
-        raw = r.buf.unpack("VVa16", offset: pos)
-        stored = raw[0]
-        if stored >= 24 && raw[1] == 113 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 24 && d > 0
+        raw = r.buf.unpack("Q<a16", offset: pos)
+        stored = (st = raw[0]) == 485331304472 ? 24 : ((st >> 32) == 113 ? st & 0xFFFFFFFF : 0)
+        if stored >= 24 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
           return Next.allocate._fw_set(
-            Fastwire::UUID.new(raw[2])
+            Fastwire::UUID.new(raw[1])
           )
         end
       end
@@ -2879,7 +3017,7 @@ module Everything
 
     def vverify(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 24 && d.positive?
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 24 && d > 0
         raw = r.buf.unpack("VV", offset: pos)
         stored = raw[0]
         if stored >= 24 && raw[1] == 113 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
@@ -2924,13 +3062,18 @@ module Everything
     end
 
     def fget(r, d)
-      Fastwire.too_deep! if d < 1
       buf = r.buf
+      e = r.end_
       p = r.pos
-      Fastwire.fail!("truncated") if p + 16 > r.end_
-      a0 = buf.unpack1("a16", offset: p)
-      r.pos = p + 16
-      Next.allocate._fw_set(Fastwire::UUID.new(a0))
+      Fastwire.too_deep! if d < 1
+
+      Fastwire.fail!("truncated") if p + 16 > e
+
+      a_0 = buf.unpack1("a16", offset: p)
+      p += 16
+      value = Next.allocate._fw_set(Fastwire::UUID.new(a_0))
+      r.pos = p
+      value
     end
 
     def fcheck(r, d)
@@ -2967,13 +3110,13 @@ module Everything
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 24 && d.positive?
-        raw = r.buf.unpack("VVa16", offset: pos)
-        stored = raw[0]
-        if stored >= 24 && raw[1] == 300 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 24 && d > 0
+        raw = r.buf.unpack("Q<a16", offset: pos)
+        stored = (st = raw[0]) == 1288490188824 ? 24 : ((st >> 32) == 300 ? st & 0xFFFFFFFF : 0)
+        if stored >= 24 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
           return Shifted.allocate._fw_set(
-            Fastwire::DecimalCodec.of(raw[2])
+            Fastwire::DecimalCodec.of(raw[1])
           )
         end
       end
@@ -2982,7 +3125,7 @@ module Everything
 
     def vverify(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 24 && d.positive?
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 24 && d > 0
         raw = r.buf.unpack("VVx14C", offset: pos)
         stored = raw[0]
         if stored >= 24 && raw[1] == 300 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
@@ -3032,13 +3175,18 @@ module Everything
     end
 
     def fget(r, d)
-      Fastwire.too_deep! if d < 1
       buf = r.buf
+      e = r.end_
       p = r.pos
-      Fastwire.fail!("truncated") if p + 16 > r.end_
-      a0 = buf.unpack1("a16", offset: p)
-      r.pos = p + 16
-      Shifted.allocate._fw_set(Fastwire::DecimalCodec.of(a0))
+      Fastwire.too_deep! if d < 1
+
+      Fastwire.fail!("truncated") if p + 16 > e
+
+      a_0 = buf.unpack1("a16", offset: p)
+      p += 16
+      value = Shifted.allocate._fw_set(Fastwire::DecimalCodec.of(a_0))
+      r.pos = p
+      value
     end
 
     def fcheck(r, d)
@@ -3086,20 +3234,20 @@ module Everything
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 17 && d.positive?
-        raw = r.buf.unpack("VVVcV", offset: pos)
-        stored = raw[0]
-        if stored >= 13 && raw[1] == 301 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 17 && d > 0
+        raw = r.buf.unpack("Q<VcV", offset: pos)
+        stored = (st = raw[0]) == 1292785156109 ? 13 : ((st >> 32) == 301 ? st & 0xFFFFFFFF : 0)
+        if stored >= 13 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
-          if raw[2] == 13 && (n = raw[4]) <= r.end_ - pos - 17 && (budget = r.budget - 4 - n) >= 0
+          if raw[1] == 13 && (n = raw[3]) <= r.end_ - pos - 17 && (budget = r.budget - 4 - n) >= 0
             r.budget = budget
             s0 = r.buf.byteslice(pos + 17, n).force_encoding(Encoding::UTF_8)
           else
-            s0 = Fastwire.vget_str(r, pos, raw[2], pos + 12)
+            s0 = Fastwire.vget_str(r, pos, raw[1], pos + 12)
           end
           return Base.allocate._fw_set(
             s0,
-            raw[3]
+            raw[2]
           )
         end
       end
@@ -3108,7 +3256,7 @@ module Everything
 
     def vverify(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 13 && d.positive?
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 13 && d > 0
         raw = r.buf.unpack("VVV", offset: pos)
         stored = raw[0]
         if stored >= 13 && raw[1] == 301 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
@@ -3170,14 +3318,26 @@ module Everything
     end
 
     def fget(r, d)
-      Fastwire.too_deep! if d < 1
       buf = r.buf
-      a0 = Fastwire.fget_str(r)
+      e = r.end_
       p = r.pos
-      Fastwire.fail!("truncated") if p + 1 > r.end_
-      a1 = buf.unpack1("c", offset: p)
-      r.pos = p + 1
-      Base.allocate._fw_set(a0, a1)
+      Fastwire.too_deep! if d < 1
+
+      Fastwire.fail!("truncated") if p + 4 > e
+
+      n = buf.unpack1("V", offset: p)
+      p += 4
+      Fastwire.fail!("truncated") if n > e - p
+
+      a_0 = buf.byteslice(p, n).force_encoding(Encoding::UTF_8)
+      p += n
+      Fastwire.fail!("truncated") if p + 1 > e
+
+      a_1 = buf.unpack1("c", offset: p)
+      p += 1
+      value = Base.allocate._fw_set(a_0, a_1)
+      r.pos = p
+      value
     end
 
     def fcheck(r, d)
@@ -3228,22 +3388,22 @@ module Everything
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 29 && d.positive?
-        raw = r.buf.unpack("VVVcl<EV", offset: pos)
-        stored = raw[0]
-        if stored >= 25 && raw[1] == 302 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 29 && d > 0
+        raw = r.buf.unpack("Q<Vcl<EV", offset: pos)
+        stored = (st = raw[0]) == 1297080123417 ? 25 : ((st >> 32) == 302 ? st & 0xFFFFFFFF : 0)
+        if stored >= 25 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
-          if raw[2] == 25 && (n = raw[6]) <= r.end_ - pos - 29 && (budget = r.budget - 4 - n) >= 0
+          if raw[1] == 25 && (n = raw[5]) <= r.end_ - pos - 29 && (budget = r.budget - 4 - n) >= 0
             r.budget = budget
             s0 = r.buf.byteslice(pos + 29, n).force_encoding(Encoding::UTF_8)
           else
-            s0 = Fastwire.vget_str(r, pos, raw[2], pos + 12)
+            s0 = Fastwire.vget_str(r, pos, raw[1], pos + 12)
           end
           return Derived.allocate._fw_set(
             s0,
+            raw[2],
             raw[3],
-            raw[4],
-            raw[5]
+            raw[4]
           )
         end
       end
@@ -3252,7 +3412,7 @@ module Everything
 
     def vverify(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 25 && d.positive?
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 25 && d > 0
         raw = r.buf.unpack("VVV", offset: pos)
         stored = raw[0]
         if stored >= 25 && raw[1] == 302 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
@@ -3319,14 +3479,26 @@ module Everything
     end
 
     def fget(r, d)
-      Fastwire.too_deep! if d < 1
       buf = r.buf
-      a0 = Fastwire.fget_str(r)
+      e = r.end_
       p = r.pos
-      Fastwire.fail!("truncated") if p + 13 > r.end_
-      a1 = buf.unpack("cl<E", offset: p)
-      r.pos = p + 13
-      Derived.allocate._fw_set(a0, a1[0], a1[1], a1[2])
+      Fastwire.too_deep! if d < 1
+
+      Fastwire.fail!("truncated") if p + 4 > e
+
+      n = buf.unpack1("V", offset: p)
+      p += 4
+      Fastwire.fail!("truncated") if n > e - p
+
+      a_0 = buf.byteslice(p, n).force_encoding(Encoding::UTF_8)
+      p += n
+      Fastwire.fail!("truncated") if p + 13 > e
+
+      a_1 = buf.unpack("cl<E", offset: p)
+      p += 13
+      value = Derived.allocate._fw_set(a_0, a_1[0], a_1[1], a_1[2])
+      r.pos = p
+      value
     end
 
     def fcheck(r, d)
@@ -3379,23 +3551,23 @@ module Everything
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 30 && d.positive?
-        raw = r.buf.unpack("VVVcl<ECV", offset: pos)
-        stored = raw[0]
-        if stored >= 26 && raw[1] == 303 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 30 && d > 0
+        raw = r.buf.unpack("Q<Vcl<ECV", offset: pos)
+        stored = (st = raw[0]) == 1301375090714 ? 26 : ((st >> 32) == 303 ? st & 0xFFFFFFFF : 0)
+        if stored >= 26 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
-          if raw[2] == 26 && (n = raw[7]) <= r.end_ - pos - 30 && (budget = r.budget - 4 - n) >= 0
+          if raw[1] == 26 && (n = raw[6]) <= r.end_ - pos - 30 && (budget = r.budget - 4 - n) >= 0
             r.budget = budget
             s0 = r.buf.byteslice(pos + 30, n).force_encoding(Encoding::UTF_8)
           else
-            s0 = Fastwire.vget_str(r, pos, raw[2], pos + 12)
+            s0 = Fastwire.vget_str(r, pos, raw[1], pos + 12)
           end
           return MoreDerived.allocate._fw_set(
             s0,
+            raw[2],
             raw[3],
             raw[4],
-            raw[5],
-            raw[6] != 0
+            raw[5] != 0
           )
         end
       end
@@ -3404,7 +3576,7 @@ module Everything
 
     def vverify(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 26 && d.positive?
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 26 && d > 0
         raw = r.buf.unpack("VVV", offset: pos)
         stored = raw[0]
         if stored >= 26 && raw[1] == 303 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
@@ -3473,14 +3645,26 @@ module Everything
     end
 
     def fget(r, d)
-      Fastwire.too_deep! if d < 1
       buf = r.buf
-      a0 = Fastwire.fget_str(r)
+      e = r.end_
       p = r.pos
-      Fastwire.fail!("truncated") if p + 14 > r.end_
-      a1 = buf.unpack("cl<EC", offset: p)
-      r.pos = p + 14
-      MoreDerived.allocate._fw_set(a0, a1[0], a1[1], a1[2], a1[3] != 0)
+      Fastwire.too_deep! if d < 1
+
+      Fastwire.fail!("truncated") if p + 4 > e
+
+      n = buf.unpack1("V", offset: p)
+      p += 4
+      Fastwire.fail!("truncated") if n > e - p
+
+      a_0 = buf.byteslice(p, n).force_encoding(Encoding::UTF_8)
+      p += n
+      Fastwire.fail!("truncated") if p + 14 > e
+
+      a_1 = buf.unpack("cl<EC", offset: p)
+      p += 14
+      value = MoreDerived.allocate._fw_set(a_0, a_1[0], a_1[1], a_1[2], a_1[3] != 0)
+      r.pos = p
+      value
     end
 
     def fcheck(r, d)
@@ -3527,21 +3711,21 @@ module Everything
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 40 && d.positive?
-        raw = r.buf.unpack("VVVEa16V", offset: pos)
-        stored = raw[0]
-        if stored >= 36 && raw[1] == 2 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 40 && d > 0
+        raw = r.buf.unpack("Q<VEa16V", offset: pos)
+        stored = (st = raw[0]) == 8589934628 ? 36 : ((st >> 32) == 2 ? st & 0xFFFFFFFF : 0)
+        if stored >= 36 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
-          if raw[2] == 36 && (n = raw[5]) <= r.end_ - pos - 40 && (budget = r.budget - 4 - n) >= 0
+          if raw[1] == 36 && (n = raw[4]) <= r.end_ - pos - 40 && (budget = r.budget - 4 - n) >= 0
             r.budget = budget
             s0 = r.buf.byteslice(pos + 40, n).force_encoding(Encoding::UTF_8)
           else
-            s0 = Fastwire.vget_str(r, pos, raw[2], pos + 12)
+            s0 = Fastwire.vget_str(r, pos, raw[1], pos + 12)
           end
           return Wallet.allocate._fw_set(
             s0,
-            raw[3],
-            Fastwire::DecimalCodec.of(raw[4])
+            raw[2],
+            Fastwire::DecimalCodec.of(raw[3])
           )
         end
       end
@@ -3550,7 +3734,7 @@ module Everything
 
     def vverify(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 36 && d.positive?
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 36 && d > 0
         raw = r.buf.unpack("VVVx22C", offset: pos)
         stored = raw[0]
         if stored >= 36 && raw[1] == 2 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
@@ -3618,14 +3802,26 @@ module Everything
     end
 
     def fget(r, d)
-      Fastwire.too_deep! if d < 1
       buf = r.buf
-      a0 = Fastwire.fget_str(r)
+      e = r.end_
       p = r.pos
-      Fastwire.fail!("truncated") if p + 24 > r.end_
-      a1 = buf.unpack("Ea16", offset: p)
-      r.pos = p + 24
-      Wallet.allocate._fw_set(a0, a1[0], Fastwire::DecimalCodec.of(a1[1]))
+      Fastwire.too_deep! if d < 1
+
+      Fastwire.fail!("truncated") if p + 4 > e
+
+      n = buf.unpack1("V", offset: p)
+      p += 4
+      Fastwire.fail!("truncated") if n > e - p
+
+      a_0 = buf.byteslice(p, n).force_encoding(Encoding::UTF_8)
+      p += n
+      Fastwire.fail!("truncated") if p + 24 > e
+
+      a_1 = buf.unpack("Ea16", offset: p)
+      p += 24
+      value = Wallet.allocate._fw_set(a_0, a_1[0], Fastwire::DecimalCodec.of(a_1[1]))
+      r.pos = p
+      value
     end
 
     def fcheck(r, d)
@@ -3728,21 +3924,21 @@ module Everything
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 33 && d.positive?
-        raw = r.buf.unpack("VVl<VCVCVVs<C", offset: pos)
-        stored = raw[0]
-        if stored >= 33 && raw[1] == 304 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 33 && d > 0
+        raw = r.buf.unpack("Q<l<VCVCVVs<C", offset: pos)
+        stored = (st = raw[0]) == 1305670058017 ? 33 : ((st >> 32) == 304 ? st & 0xFFFFFFFF : 0)
+        if stored >= 33 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
           d -= 1
           return ExAccount.allocate._fw_set(
-            raw[2],
-            Fastwire.vget_str(r, pos, raw[3], pos + 16),
-            raw[4],
-            Protoex::S_Balance.vget(r, pos, raw[5], pos + 21, d),
-            (raw[6].zero? ? nil : Fastwire.vget_opt_struct(r, pos, raw[7], pos + 26, Protoex::S_Balance, d)),
-            Fastwire.vget_structs(r, pos, raw[8], pos + 30, Protoex::S_Order, d),
-            raw[9],
-            raw[10]
+            raw[1],
+            Fastwire.vget_str(r, pos, raw[2], pos + 16),
+            raw[3],
+            Protoex::S_Balance.vget(r, pos, raw[4], pos + 21, d),
+            (raw[5].zero? ? nil : Fastwire.vget_opt_struct(r, pos, raw[6], pos + 26, Protoex::S_Balance, d)),
+            Fastwire.vget_structs(r, pos, raw[7], pos + 30, Protoex::S_Order, d),
+            raw[8],
+            raw[9]
           )
         end
       end
@@ -3751,7 +3947,7 @@ module Everything
 
     def vverify(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 33 && d.positive?
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 33 && d > 0
         raw = r.buf.unpack("VVx4Vx1VCVV", offset: pos)
         stored = raw[0]
         if stored >= 33 && raw[1] == 304 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
@@ -3881,29 +4077,60 @@ module Everything
     end
 
     def fget(r, d)
-      Fastwire.too_deep! if d < 1
-      d -= 1
       buf = r.buf
+      e = r.end_
       p = r.pos
-      Fastwire.fail!("truncated") if p + 8 > r.end_
-      a0 = buf.unpack("l<V", offset: p)
-      n = a0[1]
-      q = p + 8
-      Fastwire.fail!("truncated") if n > r.end_ - q
-      a1 = buf.byteslice(q, n).force_encoding(Encoding::UTF_8)
-      r.pos = q + n
+      Fastwire.too_deep! if d < 1
+
+      d_ = d - 1
+      Fastwire.fail!("truncated") if p + 8 > e
+
+      a_0 = buf.unpack("l<V", offset: p)
+      p += 8
+      Fastwire.fail!("truncated") if a_0[1] > e - p
+
+      a_1 = buf.byteslice(p, a_0[1]).force_encoding(Encoding::UTF_8)
+      p += a_0[1]
+      Fastwire.fail!("truncated") if p + 1 > e
+
+      a_2 = buf.unpack1("C", offset: p)
+      p += 1
+      r.pos = p
+      a_3 = Protoex::S_Balance.fget(r, d_)
       p = r.pos
-      Fastwire.fail!("truncated") if p + 1 > r.end_
-      a2 = buf.unpack1("C", offset: p)
-      r.pos = p + 1
-      a3 = Protoex::S_Balance.fget(r, d)
-      a4 = F_ExAccount_asset.fget(r, d)
-      a5 = F_ExAccount_orders.fget(r, d)
-      p = r.pos
-      Fastwire.fail!("truncated") if p + 3 > r.end_
-      a6 = buf.unpack("s<C", offset: p)
-      r.pos = p + 3
-      ExAccount.allocate._fw_set(a0[0], a1, a2, a3, a4, a5, a6[0], a6[1])
+      Fastwire.fail!("truncated") if p >= e
+
+      if buf.getbyte(p) == 0
+        p += 1
+        a_4 = nil
+      else
+        p += 1
+        r.pos = p
+        a_4 = Protoex::S_Balance.fget(r, d_)
+        p = r.pos
+      end
+      Fastwire.fail!("truncated") if p + 4 > e
+
+      n_5 = buf.unpack1("V", offset: p)
+      p += 4
+      Fastwire.fail!("truncated") if n_5 > (e - p) / 42
+
+      a_5 = []
+      j_5 = 0
+      while j_5 < n_5
+        r.pos = p
+        y_5 = Protoex::S_Order.fget(r, d_)
+        p = r.pos
+        a_5 << y_5
+        j_5 += 1
+      end
+      Fastwire.fail!("truncated") if p + 3 > e
+
+      a_6 = buf.unpack("s<C", offset: p)
+      p += 3
+      value = ExAccount.allocate._fw_set(a_0[0], a_1, a_2, a_3, a_4, a_5, a_6[0], a_6[1])
+      r.pos = p
+      value
     end
 
     def fcheck(r, d)
@@ -3978,14 +4205,14 @@ module Everything
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 32 && d.positive?
-        raw = r.buf.unpack("VVa16Q<", offset: pos)
-        stored = raw[0]
-        if stored >= 32 && raw[1] == 305 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 32 && d > 0
+        raw = r.buf.unpack("Q<a16Q<", offset: pos)
+        stored = (st = raw[0]) == 1309965025312 ? 32 : ((st >> 32) == 305 ? st & 0xFFFFFFFF : 0)
+        if stored >= 32 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
           return Ping.allocate._fw_set(
-            Fastwire::UUID.new(raw[2]),
-            raw[3]
+            Fastwire::UUID.new(raw[1]),
+            raw[2]
           )
         end
       end
@@ -3994,7 +4221,7 @@ module Everything
 
     def vverify(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 32 && d.positive?
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 32 && d > 0
         raw = r.buf.unpack("VV", offset: pos)
         stored = raw[0]
         if stored >= 32 && raw[1] == 305 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
@@ -4042,13 +4269,18 @@ module Everything
     end
 
     def fget(r, d)
-      Fastwire.too_deep! if d < 1
       buf = r.buf
+      e = r.end_
       p = r.pos
-      Fastwire.fail!("truncated") if p + 24 > r.end_
-      a0 = buf.unpack("a16Q<", offset: p)
-      r.pos = p + 24
-      Ping.allocate._fw_set(Fastwire::UUID.new(a0[0]), a0[1])
+      Fastwire.too_deep! if d < 1
+
+      Fastwire.fail!("truncated") if p + 24 > e
+
+      a_0 = buf.unpack("a16Q<", offset: p)
+      p += 24
+      value = Ping.allocate._fw_set(Fastwire::UUID.new(a_0[0]), a_0[1])
+      r.pos = p
+      value
     end
 
     def fcheck(r, d)
@@ -4088,14 +4320,14 @@ module Everything
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 32 && d.positive?
-        raw = r.buf.unpack("VVa16Q<", offset: pos)
-        stored = raw[0]
-        if stored >= 32 && raw[1] == 306 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 32 && d > 0
+        raw = r.buf.unpack("Q<a16Q<", offset: pos)
+        stored = (st = raw[0]) == 1314259992608 ? 32 : ((st >> 32) == 306 ? st & 0xFFFFFFFF : 0)
+        if stored >= 32 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
           return Pong.allocate._fw_set(
-            Fastwire::UUID.new(raw[2]),
-            raw[3]
+            Fastwire::UUID.new(raw[1]),
+            raw[2]
           )
         end
       end
@@ -4104,7 +4336,7 @@ module Everything
 
     def vverify(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 32 && d.positive?
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 32 && d > 0
         raw = r.buf.unpack("VV", offset: pos)
         stored = raw[0]
         if stored >= 32 && raw[1] == 306 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
@@ -4152,13 +4384,18 @@ module Everything
     end
 
     def fget(r, d)
-      Fastwire.too_deep! if d < 1
       buf = r.buf
+      e = r.end_
       p = r.pos
-      Fastwire.fail!("truncated") if p + 24 > r.end_
-      a0 = buf.unpack("a16Q<", offset: p)
-      r.pos = p + 24
-      Pong.allocate._fw_set(Fastwire::UUID.new(a0[0]), a0[1])
+      Fastwire.too_deep! if d < 1
+
+      Fastwire.fail!("truncated") if p + 24 > e
+
+      a_0 = buf.unpack("a16Q<", offset: p)
+      p += 24
+      value = Pong.allocate._fw_set(Fastwire::UUID.new(a_0[0]), a_0[1])
+      r.pos = p
+      value
     end
 
     def fcheck(r, d)
@@ -4199,19 +4436,19 @@ module Everything
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 32 && d.positive?
-        raw = r.buf.unpack("VVa16VV", offset: pos)
-        stored = raw[0]
-        if stored >= 28 && raw[1] == 307 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 32 && d > 0
+        raw = r.buf.unpack("Q<a16VV", offset: pos)
+        stored = (st = raw[0]) == 1318554959900 ? 28 : ((st >> 32) == 307 ? st & 0xFFFFFFFF : 0)
+        if stored >= 28 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
-          if raw[3] == 28 && (n = raw[4]) <= r.end_ - pos - 32 && (budget = r.budget - 4 - n) >= 0
+          if raw[2] == 28 && (n = raw[3]) <= r.end_ - pos - 32 && (budget = r.budget - 4 - n) >= 0
             r.budget = budget
             s1 = r.buf.byteslice(pos + 32, n).force_encoding(Encoding::UTF_8)
           else
-            s1 = Fastwire.vget_str(r, pos, raw[3], pos + 28)
+            s1 = Fastwire.vget_str(r, pos, raw[2], pos + 28)
           end
           return Refused.allocate._fw_set(
-            Fastwire::UUID.new(raw[2]),
+            Fastwire::UUID.new(raw[1]),
             s1
           )
         end
@@ -4221,7 +4458,7 @@ module Everything
 
     def vverify(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 28 && d.positive?
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 28 && d > 0
         raw = r.buf.unpack("VVx16V", offset: pos)
         stored = raw[0]
         if stored >= 28 && raw[1] == 307 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
@@ -4282,17 +4519,22 @@ module Everything
     end
 
     def fget(r, d)
-      Fastwire.too_deep! if d < 1
       buf = r.buf
+      e = r.end_
       p = r.pos
-      Fastwire.fail!("truncated") if p + 20 > r.end_
-      a0 = buf.unpack("a16V", offset: p)
-      n = a0[1]
-      q = p + 20
-      Fastwire.fail!("truncated") if n > r.end_ - q
-      a1 = buf.byteslice(q, n).force_encoding(Encoding::UTF_8)
-      r.pos = q + n
-      Refused.allocate._fw_set(Fastwire::UUID.new(a0[0]), a1)
+      Fastwire.too_deep! if d < 1
+
+      Fastwire.fail!("truncated") if p + 20 > e
+
+      a_0 = buf.unpack("a16V", offset: p)
+      p += 20
+      Fastwire.fail!("truncated") if a_0[1] > e - p
+
+      a_1 = buf.byteslice(p, a_0[1]).force_encoding(Encoding::UTF_8)
+      p += a_0[1]
+      value = Refused.allocate._fw_set(Fastwire::UUID.new(a_0[0]), a_1)
+      r.pos = p
+      value
     end
 
     def fcheck(r, d)
@@ -4337,19 +4579,19 @@ module Everything
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 32 && d.positive?
-        raw = r.buf.unpack("VVa16VV", offset: pos)
-        stored = raw[0]
-        if stored >= 28 && raw[1] == 308 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 32 && d > 0
+        raw = r.buf.unpack("Q<a16VV", offset: pos)
+        stored = (st = raw[0]) == 1322849927196 ? 28 : ((st >> 32) == 308 ? st & 0xFFFFFFFF : 0)
+        if stored >= 28 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
-          if raw[3] == 28 && (n = raw[4]) <= r.end_ - pos - 32 && (budget = r.budget - 4 - n) >= 0
+          if raw[2] == 28 && (n = raw[3]) <= r.end_ - pos - 32 && (budget = r.budget - 4 - n) >= 0
             r.budget = budget
             s1 = r.buf.byteslice(pos + 32, n).force_encoding(Encoding::UTF_8)
           else
-            s1 = Fastwire.vget_str(r, pos, raw[3], pos + 28)
+            s1 = Fastwire.vget_str(r, pos, raw[2], pos + 28)
           end
           return Failure.allocate._fw_set(
-            Fastwire::UUID.new(raw[2]),
+            Fastwire::UUID.new(raw[1]),
             s1
           )
         end
@@ -4359,7 +4601,7 @@ module Everything
 
     def vverify(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 28 && d.positive?
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 28 && d > 0
         raw = r.buf.unpack("VVx16V", offset: pos)
         stored = raw[0]
         if stored >= 28 && raw[1] == 308 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
@@ -4420,17 +4662,22 @@ module Everything
     end
 
     def fget(r, d)
-      Fastwire.too_deep! if d < 1
       buf = r.buf
+      e = r.end_
       p = r.pos
-      Fastwire.fail!("truncated") if p + 20 > r.end_
-      a0 = buf.unpack("a16V", offset: p)
-      n = a0[1]
-      q = p + 20
-      Fastwire.fail!("truncated") if n > r.end_ - q
-      a1 = buf.byteslice(q, n).force_encoding(Encoding::UTF_8)
-      r.pos = q + n
-      Failure.allocate._fw_set(Fastwire::UUID.new(a0[0]), a1)
+      Fastwire.too_deep! if d < 1
+
+      Fastwire.fail!("truncated") if p + 20 > e
+
+      a_0 = buf.unpack("a16V", offset: p)
+      p += 20
+      Fastwire.fail!("truncated") if a_0[1] > e - p
+
+      a_1 = buf.byteslice(p, a_0[1]).force_encoding(Encoding::UTF_8)
+      p += a_0[1]
+      value = Failure.allocate._fw_set(Fastwire::UUID.new(a_0[0]), a_1)
+      r.pos = p
+      value
     end
 
     def fcheck(r, d)
@@ -4478,20 +4725,20 @@ module Everything
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 40 && d.positive?
-        raw = r.buf.unpack("VVa16Q<VV", offset: pos)
-        stored = raw[0]
-        if stored >= 36 && raw[1] == 309 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 40 && d > 0
+        raw = r.buf.unpack("Q<a16Q<VV", offset: pos)
+        stored = (st = raw[0]) == 1327144894500 ? 36 : ((st >> 32) == 309 ? st & 0xFFFFFFFF : 0)
+        if stored >= 36 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
-          if raw[4] == 36 && (n = raw[5]) <= r.end_ - pos - 40 && (budget = r.budget - 4 - n) >= 0
+          if raw[3] == 36 && (n = raw[4]) <= r.end_ - pos - 40 && (budget = r.budget - 4 - n) >= 0
             r.budget = budget
             s2 = r.buf.byteslice(pos + 40, n).force_encoding(Encoding::UTF_8)
           else
-            s2 = Fastwire.vget_str(r, pos, raw[4], pos + 36)
+            s2 = Fastwire.vget_str(r, pos, raw[3], pos + 36)
           end
           return PingRequest.allocate._fw_set(
-            Fastwire::UUID.new(raw[2]),
-            raw[3],
+            Fastwire::UUID.new(raw[1]),
+            raw[2],
             s2
           )
         end
@@ -4501,7 +4748,7 @@ module Everything
 
     def vverify(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 36 && d.positive?
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 36 && d > 0
         raw = r.buf.unpack("VVx24V", offset: pos)
         stored = raw[0]
         if stored >= 36 && raw[1] == 309 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
@@ -4565,17 +4812,22 @@ module Everything
     end
 
     def fget(r, d)
-      Fastwire.too_deep! if d < 1
       buf = r.buf
+      e = r.end_
       p = r.pos
-      Fastwire.fail!("truncated") if p + 28 > r.end_
-      a0 = buf.unpack("a16Q<V", offset: p)
-      n = a0[2]
-      q = p + 28
-      Fastwire.fail!("truncated") if n > r.end_ - q
-      a2 = buf.byteslice(q, n).force_encoding(Encoding::UTF_8)
-      r.pos = q + n
-      PingRequest.allocate._fw_set(Fastwire::UUID.new(a0[0]), a0[1], a2)
+      Fastwire.too_deep! if d < 1
+
+      Fastwire.fail!("truncated") if p + 28 > e
+
+      a_0 = buf.unpack("a16Q<V", offset: p)
+      p += 28
+      Fastwire.fail!("truncated") if a_0[2] > e - p
+
+      a_2 = buf.byteslice(p, a_0[2]).force_encoding(Encoding::UTF_8)
+      p += a_0[2]
+      value = PingRequest.allocate._fw_set(Fastwire::UUID.new(a_0[0]), a_0[1], a_2)
+      r.pos = p
+      value
     end
 
     def fcheck(r, d)
@@ -4620,19 +4872,19 @@ module Everything
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 32 && d.positive?
-        raw = r.buf.unpack("VVa16VV", offset: pos)
-        stored = raw[0]
-        if stored >= 28 && raw[1] == 310 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 32 && d > 0
+        raw = r.buf.unpack("Q<a16VV", offset: pos)
+        stored = (st = raw[0]) == 1331439861788 ? 28 : ((st >> 32) == 310 ? st & 0xFFFFFFFF : 0)
+        if stored >= 28 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
-          if raw[3] == 28 && (n = raw[4]) <= r.end_ - pos - 32 && (budget = r.budget - 4 - n) >= 0
+          if raw[2] == 28 && (n = raw[3]) <= r.end_ - pos - 32 && (budget = r.budget - 4 - n) >= 0
             r.budget = budget
             s1 = r.buf.byteslice(pos + 32, n).force_encoding(Encoding::UTF_8)
           else
-            s1 = Fastwire.vget_str(r, pos, raw[3], pos + 28)
+            s1 = Fastwire.vget_str(r, pos, raw[2], pos + 28)
           end
           return Notify.allocate._fw_set(
-            Fastwire::UUID.new(raw[2]),
+            Fastwire::UUID.new(raw[1]),
             s1
           )
         end
@@ -4642,7 +4894,7 @@ module Everything
 
     def vverify(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 28 && d.positive?
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 28 && d > 0
         raw = r.buf.unpack("VVx16V", offset: pos)
         stored = raw[0]
         if stored >= 28 && raw[1] == 310 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
@@ -4703,17 +4955,22 @@ module Everything
     end
 
     def fget(r, d)
-      Fastwire.too_deep! if d < 1
       buf = r.buf
+      e = r.end_
       p = r.pos
-      Fastwire.fail!("truncated") if p + 20 > r.end_
-      a0 = buf.unpack("a16V", offset: p)
-      n = a0[1]
-      q = p + 20
-      Fastwire.fail!("truncated") if n > r.end_ - q
-      a1 = buf.byteslice(q, n).force_encoding(Encoding::UTF_8)
-      r.pos = q + n
-      Notify.allocate._fw_set(Fastwire::UUID.new(a0[0]), a1)
+      Fastwire.too_deep! if d < 1
+
+      Fastwire.fail!("truncated") if p + 20 > e
+
+      a_0 = buf.unpack("a16V", offset: p)
+      p += 20
+      Fastwire.fail!("truncated") if a_0[1] > e - p
+
+      a_1 = buf.byteslice(p, a_0[1]).force_encoding(Encoding::UTF_8)
+      p += a_0[1]
+      value = Notify.allocate._fw_set(Fastwire::UUID.new(a_0[0]), a_1)
+      r.pos = p
+      value
     end
 
     def fcheck(r, d)
@@ -4752,10 +5009,10 @@ module Everything
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 8 && d.positive?
-        raw = r.buf.unpack("VV", offset: pos)
-        stored = raw[0]
-        if stored >= 8 && raw[1] == 311 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 8 && d > 0
+        raw = r.buf.unpack("Q<", offset: pos)
+        stored = (st = raw[0]) == 1335734829064 ? 8 : ((st >> 32) == 311 ? st & 0xFFFFFFFF : 0)
+        if stored >= 8 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
           return Empty.allocate._fw_set
         end
@@ -4765,7 +5022,7 @@ module Everything
 
     def vverify(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 8 && d.positive?
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 8 && d > 0
         raw = r.buf.unpack("VV", offset: pos)
         stored = raw[0]
         if stored >= 8 && raw[1] == 311 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
@@ -4806,8 +5063,12 @@ module Everything
     end
 
     def fget(r, d)
+      p = r.pos
       Fastwire.too_deep! if d < 1
-      Empty.allocate._fw_set
+
+      value = Empty.allocate._fw_set
+      r.pos = p
+      value
     end
 
     def fcheck(r, d)

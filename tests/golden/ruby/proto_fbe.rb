@@ -316,24 +316,24 @@ module Proto
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 38 && d.positive?
-        raw = r.buf.unpack("VVl<VCCEEV", offset: pos)
-        stored = raw[0]
-        if stored >= 34 && raw[1] == 1 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 38 && d > 0
+        raw = r.buf.unpack("Q<l<VCCEEV", offset: pos)
+        stored = (st = raw[0]) == 4294967330 ? 34 : ((st >> 32) == 1 ? st & 0xFFFFFFFF : 0)
+        if stored >= 34 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
-          if raw[3] == 34 && (n = raw[8]) <= r.end_ - pos - 38 && (budget = r.budget - 4 - n) >= 0
+          if raw[2] == 34 && (n = raw[7]) <= r.end_ - pos - 38 && (budget = r.budget - 4 - n) >= 0
             r.budget = budget
             s1 = r.buf.byteslice(pos + 38, n).force_encoding(Encoding::UTF_8)
           else
-            s1 = Fastwire.vget_str(r, pos, raw[3], pos + 16)
+            s1 = Fastwire.vget_str(r, pos, raw[2], pos + 16)
           end
           return Order.allocate._fw_set(
-            raw[2],
+            raw[1],
             s1,
+            raw[3],
             raw[4],
             raw[5],
-            raw[6],
-            raw[7]
+            raw[6]
           )
         end
       end
@@ -342,7 +342,7 @@ module Proto
 
     def vverify(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 34 && d.positive?
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 34 && d > 0
         raw = r.buf.unpack("VVx4V", offset: pos)
         stored = raw[0]
         if stored >= 34 && raw[1] == 1 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
@@ -414,21 +414,26 @@ module Proto
     end
 
     def fget(r, d)
-      Fastwire.too_deep! if d < 1
       buf = r.buf
+      e = r.end_
       p = r.pos
-      Fastwire.fail!("truncated") if p + 8 > r.end_
-      a0 = buf.unpack("l<V", offset: p)
-      n = a0[1]
-      q = p + 8
-      Fastwire.fail!("truncated") if n > r.end_ - q
-      a1 = buf.byteslice(q, n).force_encoding(Encoding::UTF_8)
-      r.pos = q + n
-      p = r.pos
-      Fastwire.fail!("truncated") if p + 18 > r.end_
-      a2 = buf.unpack("CCEE", offset: p)
-      r.pos = p + 18
-      Order.allocate._fw_set(a0[0], a1, a2[0], a2[1], a2[2], a2[3])
+      Fastwire.too_deep! if d < 1
+
+      Fastwire.fail!("truncated") if p + 8 > e
+
+      a_0 = buf.unpack("l<V", offset: p)
+      p += 8
+      Fastwire.fail!("truncated") if a_0[1] > e - p
+
+      a_1 = buf.byteslice(p, a_0[1]).force_encoding(Encoding::UTF_8)
+      p += a_0[1]
+      Fastwire.fail!("truncated") if p + 18 > e
+
+      a_2 = buf.unpack("CCEE", offset: p)
+      p += 18
+      value = Order.allocate._fw_set(a_0[0], a_1, a_2[0], a_2[1], a_2[2], a_2[3])
+      r.pos = p
+      value
     end
 
     def fcheck(r, d)
@@ -476,20 +481,20 @@ module Proto
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 24 && d.positive?
-        raw = r.buf.unpack("VVVEV", offset: pos)
-        stored = raw[0]
-        if stored >= 20 && raw[1] == 2 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 24 && d > 0
+        raw = r.buf.unpack("Q<VEV", offset: pos)
+        stored = (st = raw[0]) == 8589934612 ? 20 : ((st >> 32) == 2 ? st & 0xFFFFFFFF : 0)
+        if stored >= 20 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
-          if raw[2] == 20 && (n = raw[4]) <= r.end_ - pos - 24 && (budget = r.budget - 4 - n) >= 0
+          if raw[1] == 20 && (n = raw[3]) <= r.end_ - pos - 24 && (budget = r.budget - 4 - n) >= 0
             r.budget = budget
             s0 = r.buf.byteslice(pos + 24, n).force_encoding(Encoding::UTF_8)
           else
-            s0 = Fastwire.vget_str(r, pos, raw[2], pos + 12)
+            s0 = Fastwire.vget_str(r, pos, raw[1], pos + 12)
           end
           return Balance.allocate._fw_set(
             s0,
-            raw[3]
+            raw[2]
           )
         end
       end
@@ -498,7 +503,7 @@ module Proto
 
     def vverify(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 20 && d.positive?
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 20 && d > 0
         raw = r.buf.unpack("VVV", offset: pos)
         stored = raw[0]
         if stored >= 20 && raw[1] == 2 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
@@ -559,14 +564,26 @@ module Proto
     end
 
     def fget(r, d)
-      Fastwire.too_deep! if d < 1
       buf = r.buf
-      a0 = Fastwire.fget_str(r)
+      e = r.end_
       p = r.pos
-      Fastwire.fail!("truncated") if p + 8 > r.end_
-      a1 = buf.unpack1("E", offset: p)
-      r.pos = p + 8
-      Balance.allocate._fw_set(a0, a1)
+      Fastwire.too_deep! if d < 1
+
+      Fastwire.fail!("truncated") if p + 4 > e
+
+      n = buf.unpack1("V", offset: p)
+      p += 4
+      Fastwire.fail!("truncated") if n > e - p
+
+      a_0 = buf.byteslice(p, n).force_encoding(Encoding::UTF_8)
+      p += n
+      Fastwire.fail!("truncated") if p + 8 > e
+
+      a_1 = buf.unpack1("E", offset: p)
+      p += 8
+      value = Balance.allocate._fw_set(a_0, a_1)
+      r.pos = p
+      value
     end
 
     def fcheck(r, d)
@@ -678,19 +695,19 @@ module Proto
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 30 && d.positive?
-        raw = r.buf.unpack("VVl<VCVCVV", offset: pos)
-        stored = raw[0]
-        if stored >= 30 && raw[1] == 3 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 30 && d > 0
+        raw = r.buf.unpack("Q<l<VCVCVV", offset: pos)
+        stored = (st = raw[0]) == 12884901918 ? 30 : ((st >> 32) == 3 ? st & 0xFFFFFFFF : 0)
+        if stored >= 30 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
           d -= 1
           return Account.allocate._fw_set(
-            raw[2],
-            Fastwire.vget_str(r, pos, raw[3], pos + 16),
-            raw[4],
-            S_Balance.vget(r, pos, raw[5], pos + 21, d),
-            (raw[6].zero? ? nil : Fastwire.vget_opt_struct(r, pos, raw[7], pos + 26, S_Balance, d)),
-            Fastwire.vget_structs(r, pos, raw[8], pos + 30, S_Order, d)
+            raw[1],
+            Fastwire.vget_str(r, pos, raw[2], pos + 16),
+            raw[3],
+            S_Balance.vget(r, pos, raw[4], pos + 21, d),
+            (raw[5].zero? ? nil : Fastwire.vget_opt_struct(r, pos, raw[6], pos + 26, S_Balance, d)),
+            Fastwire.vget_structs(r, pos, raw[7], pos + 30, S_Order, d)
           )
         end
       end
@@ -699,7 +716,7 @@ module Proto
 
     def vverify(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 30 && d.positive?
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 30 && d > 0
         raw = r.buf.unpack("VVx4Vx1VCVV", offset: pos)
         stored = raw[0]
         if stored >= 30 && raw[1] == 3 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
@@ -892,25 +909,92 @@ module Proto
     end
 
     def fget(r, d)
-      Fastwire.too_deep! if d < 1
-      d -= 1
       buf = r.buf
+      e = r.end_
       p = r.pos
-      Fastwire.fail!("truncated") if p + 8 > r.end_
-      a0 = buf.unpack("l<V", offset: p)
-      n = a0[1]
-      q = p + 8
-      Fastwire.fail!("truncated") if n > r.end_ - q
-      a1 = buf.byteslice(q, n).force_encoding(Encoding::UTF_8)
-      r.pos = q + n
-      p = r.pos
-      Fastwire.fail!("truncated") if p + 1 > r.end_
-      a2 = buf.unpack1("C", offset: p)
-      r.pos = p + 1
-      a3 = S_Balance.fget(r, d)
-      a4 = F_Account_asset.fget(r, d)
-      a5 = F_Account_orders.fget(r, d)
-      Account.allocate._fw_set(a0[0], a1, a2, a3, a4, a5)
+      Fastwire.too_deep! if d < 1
+
+      d_ = d - 1
+      Fastwire.fail!("truncated") if p + 8 > e
+
+      a_0 = buf.unpack("l<V", offset: p)
+      p += 8
+      Fastwire.fail!("truncated") if a_0[1] > e - p
+
+      a_1 = buf.byteslice(p, a_0[1]).force_encoding(Encoding::UTF_8)
+      p += a_0[1]
+      Fastwire.fail!("truncated") if p + 1 > e
+
+      a_2 = buf.unpack1("C", offset: p)
+      p += 1
+      Fastwire.too_deep! if d_ < 1
+
+      Fastwire.fail!("truncated") if p + 4 > e
+
+      n = buf.unpack1("V", offset: p)
+      p += 4
+      Fastwire.fail!("truncated") if n > e - p
+
+      a1_0 = buf.byteslice(p, n).force_encoding(Encoding::UTF_8)
+      p += n
+      Fastwire.fail!("truncated") if p + 8 > e
+
+      a1_1 = buf.unpack1("E", offset: p)
+      p += 8
+      a_3 = Balance.allocate._fw_set(a1_0, a1_1)
+      Fastwire.fail!("truncated") if p >= e
+
+      if buf.getbyte(p) == 0
+        p += 1
+        a_4 = nil
+      else
+        p += 1
+        Fastwire.too_deep! if d_ < 1
+
+        Fastwire.fail!("truncated") if p + 4 > e
+
+        n = buf.unpack1("V", offset: p)
+        p += 4
+        Fastwire.fail!("truncated") if n > e - p
+
+        a2_0 = buf.byteslice(p, n).force_encoding(Encoding::UTF_8)
+        p += n
+        Fastwire.fail!("truncated") if p + 8 > e
+
+        a2_1 = buf.unpack1("E", offset: p)
+        p += 8
+        a_4 = Balance.allocate._fw_set(a2_0, a2_1)
+      end
+      Fastwire.fail!("truncated") if p + 4 > e
+
+      n_5 = buf.unpack1("V", offset: p)
+      p += 4
+      Fastwire.fail!("truncated") if n_5 > (e - p) / 26
+
+      a_5 = []
+      j_5 = 0
+      while j_5 < n_5
+        Fastwire.too_deep! if d_ < 1
+
+        Fastwire.fail!("truncated") if p + 8 > e
+
+        a3_0 = buf.unpack("l<V", offset: p)
+        p += 8
+        Fastwire.fail!("truncated") if a3_0[1] > e - p
+
+        a3_1 = buf.byteslice(p, a3_0[1]).force_encoding(Encoding::UTF_8)
+        p += a3_0[1]
+        Fastwire.fail!("truncated") if p + 18 > e
+
+        a3_2 = buf.unpack("CCEE", offset: p)
+        p += 18
+        y_5 = Order.allocate._fw_set(a3_0[0], a3_1, a3_2[0], a3_2[1], a3_2[2], a3_2[3])
+        a_5 << y_5
+        j_5 += 1
+      end
+      value = Account.allocate._fw_set(a_0[0], a_1, a_2, a_3, a_4, a_5)
+      r.pos = p
+      value
     end
 
     def fcheck(r, d)

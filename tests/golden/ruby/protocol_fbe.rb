@@ -227,14 +227,14 @@ module Protocol
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 12 && d.positive?
-        raw = r.buf.unpack("VVV", offset: pos)
-        stored = raw[0]
-        if stored >= 12 && raw[1] == 1 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 12 && d > 0
+        raw = r.buf.unpack("Q<V", offset: pos)
+        stored = (st = raw[0]) == 4294967308 ? 12 : ((st >> 32) == 1 ? st & 0xFFFFFFFF : 0)
+        if stored >= 12 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
           d -= 1
           return OrderMessage.allocate._fw_set(
-            Proto::S_Order.vget(r, pos, raw[2], pos + 12, d)
+            Proto::S_Order.vget(r, pos, raw[1], pos + 12, d)
           )
         end
       end
@@ -243,7 +243,7 @@ module Protocol
 
     def vverify(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 12 && d.positive?
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 12 && d > 0
         raw = r.buf.unpack("VVV", offset: pos)
         stored = raw[0]
         if stored >= 12 && raw[1] == 1 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
@@ -294,10 +294,16 @@ module Protocol
     end
 
     def fget(r, d)
+      p = r.pos
       Fastwire.too_deep! if d < 1
-      d -= 1
-      a0 = Proto::S_Order.fget(r, d)
-      OrderMessage.allocate._fw_set(a0)
+
+      d_ = d - 1
+      r.pos = p
+      a_0 = Proto::S_Order.fget(r, d_)
+      p = r.pos
+      value = OrderMessage.allocate._fw_set(a_0)
+      r.pos = p
+      value
     end
 
     def fcheck(r, d)
@@ -344,14 +350,14 @@ module Protocol
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 12 && d.positive?
-        raw = r.buf.unpack("VVV", offset: pos)
-        stored = raw[0]
-        if stored >= 12 && raw[1] == 2 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 12 && d > 0
+        raw = r.buf.unpack("Q<V", offset: pos)
+        stored = (st = raw[0]) == 8589934604 ? 12 : ((st >> 32) == 2 ? st & 0xFFFFFFFF : 0)
+        if stored >= 12 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
           d -= 1
           return BalanceMessage.allocate._fw_set(
-            Proto::S_Balance.vget(r, pos, raw[2], pos + 12, d)
+            Proto::S_Balance.vget(r, pos, raw[1], pos + 12, d)
           )
         end
       end
@@ -360,7 +366,7 @@ module Protocol
 
     def vverify(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 12 && d.positive?
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 12 && d > 0
         raw = r.buf.unpack("VVV", offset: pos)
         stored = raw[0]
         if stored >= 12 && raw[1] == 2 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
@@ -411,10 +417,16 @@ module Protocol
     end
 
     def fget(r, d)
+      p = r.pos
       Fastwire.too_deep! if d < 1
-      d -= 1
-      a0 = Proto::S_Balance.fget(r, d)
-      BalanceMessage.allocate._fw_set(a0)
+
+      d_ = d - 1
+      r.pos = p
+      a_0 = Proto::S_Balance.fget(r, d_)
+      p = r.pos
+      value = BalanceMessage.allocate._fw_set(a_0)
+      r.pos = p
+      value
     end
 
     def fcheck(r, d)
@@ -461,14 +473,14 @@ module Protocol
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 12 && d.positive?
-        raw = r.buf.unpack("VVV", offset: pos)
-        stored = raw[0]
-        if stored >= 12 && raw[1] == 3 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 12 && d > 0
+        raw = r.buf.unpack("Q<V", offset: pos)
+        stored = (st = raw[0]) == 12884901900 ? 12 : ((st >> 32) == 3 ? st & 0xFFFFFFFF : 0)
+        if stored >= 12 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
           d -= 1
           return AccountMessage.allocate._fw_set(
-            Proto::S_Account.vget(r, pos, raw[2], pos + 12, d)
+            Proto::S_Account.vget(r, pos, raw[1], pos + 12, d)
           )
         end
       end
@@ -477,7 +489,7 @@ module Protocol
 
     def vverify(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 12 && d.positive?
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 12 && d > 0
         raw = r.buf.unpack("VVV", offset: pos)
         stored = raw[0]
         if stored >= 12 && raw[1] == 3 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
@@ -528,10 +540,16 @@ module Protocol
     end
 
     def fget(r, d)
+      p = r.pos
       Fastwire.too_deep! if d < 1
-      d -= 1
-      a0 = Proto::S_Account.fget(r, d)
-      AccountMessage.allocate._fw_set(a0)
+
+      d_ = d - 1
+      r.pos = p
+      a_0 = Proto::S_Account.fget(r, d_)
+      p = r.pos
+      value = AccountMessage.allocate._fw_set(a_0)
+      r.pos = p
+      value
     end
 
     def fcheck(r, d)

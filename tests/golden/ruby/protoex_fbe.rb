@@ -339,26 +339,26 @@ module Protoex
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 54 && d.positive?
-        raw = r.buf.unpack("VVl<VCCEEEEV", offset: pos)
-        stored = raw[0]
-        if stored >= 50 && raw[1] == 1 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 54 && d > 0
+        raw = r.buf.unpack("Q<l<VCCEEEEV", offset: pos)
+        stored = (st = raw[0]) == 4294967346 ? 50 : ((st >> 32) == 1 ? st & 0xFFFFFFFF : 0)
+        if stored >= 50 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
-          if raw[3] == 50 && (n = raw[10]) <= r.end_ - pos - 54 && (budget = r.budget - 4 - n) >= 0
+          if raw[2] == 50 && (n = raw[9]) <= r.end_ - pos - 54 && (budget = r.budget - 4 - n) >= 0
             r.budget = budget
             s1 = r.buf.byteslice(pos + 54, n).force_encoding(Encoding::UTF_8)
           else
-            s1 = Fastwire.vget_str(r, pos, raw[3], pos + 16)
+            s1 = Fastwire.vget_str(r, pos, raw[2], pos + 16)
           end
           return Order.allocate._fw_set(
-            raw[2],
+            raw[1],
             s1,
+            raw[3],
             raw[4],
             raw[5],
             raw[6],
             raw[7],
-            raw[8],
-            raw[9]
+            raw[8]
           )
         end
       end
@@ -367,7 +367,7 @@ module Protoex
 
     def vverify(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 50 && d.positive?
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 50 && d > 0
         raw = r.buf.unpack("VVx4V", offset: pos)
         stored = raw[0]
         if stored >= 50 && raw[1] == 1 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
@@ -443,21 +443,26 @@ module Protoex
     end
 
     def fget(r, d)
-      Fastwire.too_deep! if d < 1
       buf = r.buf
+      e = r.end_
       p = r.pos
-      Fastwire.fail!("truncated") if p + 8 > r.end_
-      a0 = buf.unpack("l<V", offset: p)
-      n = a0[1]
-      q = p + 8
-      Fastwire.fail!("truncated") if n > r.end_ - q
-      a1 = buf.byteslice(q, n).force_encoding(Encoding::UTF_8)
-      r.pos = q + n
-      p = r.pos
-      Fastwire.fail!("truncated") if p + 34 > r.end_
-      a2 = buf.unpack("CCEEEE", offset: p)
-      r.pos = p + 34
-      Order.allocate._fw_set(a0[0], a1, a2[0], a2[1], a2[2], a2[3], a2[4], a2[5])
+      Fastwire.too_deep! if d < 1
+
+      Fastwire.fail!("truncated") if p + 8 > e
+
+      a_0 = buf.unpack("l<V", offset: p)
+      p += 8
+      Fastwire.fail!("truncated") if a_0[1] > e - p
+
+      a_1 = buf.byteslice(p, a_0[1]).force_encoding(Encoding::UTF_8)
+      p += a_0[1]
+      Fastwire.fail!("truncated") if p + 34 > e
+
+      a_2 = buf.unpack("CCEEEE", offset: p)
+      p += 34
+      value = Order.allocate._fw_set(a_0[0], a_1, a_2[0], a_2[1], a_2[2], a_2[3], a_2[4], a_2[5])
+      r.pos = p
+      value
     end
 
     def fcheck(r, d)
@@ -507,21 +512,21 @@ module Protoex
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 32 && d.positive?
-        raw = r.buf.unpack("VVVEEV", offset: pos)
-        stored = raw[0]
-        if stored >= 28 && raw[1] == 2 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 32 && d > 0
+        raw = r.buf.unpack("Q<VEEV", offset: pos)
+        stored = (st = raw[0]) == 8589934620 ? 28 : ((st >> 32) == 2 ? st & 0xFFFFFFFF : 0)
+        if stored >= 28 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
-          if raw[2] == 28 && (n = raw[5]) <= r.end_ - pos - 32 && (budget = r.budget - 4 - n) >= 0
+          if raw[1] == 28 && (n = raw[4]) <= r.end_ - pos - 32 && (budget = r.budget - 4 - n) >= 0
             r.budget = budget
             s0 = r.buf.byteslice(pos + 32, n).force_encoding(Encoding::UTF_8)
           else
-            s0 = Fastwire.vget_str(r, pos, raw[2], pos + 12)
+            s0 = Fastwire.vget_str(r, pos, raw[1], pos + 12)
           end
           return Balance.allocate._fw_set(
             s0,
-            raw[3],
-            raw[4]
+            raw[2],
+            raw[3]
           )
         end
       end
@@ -530,7 +535,7 @@ module Protoex
 
     def vverify(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 28 && d.positive?
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 28 && d > 0
         raw = r.buf.unpack("VVV", offset: pos)
         stored = raw[0]
         if stored >= 28 && raw[1] == 2 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
@@ -593,14 +598,26 @@ module Protoex
     end
 
     def fget(r, d)
-      Fastwire.too_deep! if d < 1
       buf = r.buf
-      a0 = Fastwire.fget_str(r)
+      e = r.end_
       p = r.pos
-      Fastwire.fail!("truncated") if p + 16 > r.end_
-      a1 = buf.unpack("EE", offset: p)
-      r.pos = p + 16
-      Balance.allocate._fw_set(a0, a1[0], a1[1])
+      Fastwire.too_deep! if d < 1
+
+      Fastwire.fail!("truncated") if p + 4 > e
+
+      n = buf.unpack1("V", offset: p)
+      p += 4
+      Fastwire.fail!("truncated") if n > e - p
+
+      a_0 = buf.byteslice(p, n).force_encoding(Encoding::UTF_8)
+      p += n
+      Fastwire.fail!("truncated") if p + 16 > e
+
+      a_1 = buf.unpack("EE", offset: p)
+      p += 16
+      value = Balance.allocate._fw_set(a_0, a_1[0], a_1[1])
+      r.pos = p
+      value
     end
 
     def fcheck(r, d)
@@ -716,19 +733,19 @@ module Protoex
 
     def vget(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 30 && d.positive?
-        raw = r.buf.unpack("VVl<VCVCVV", offset: pos)
-        stored = raw[0]
-        if stored >= 30 && raw[1] == 3 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 30 && d > 0
+        raw = r.buf.unpack("Q<l<VCVCVV", offset: pos)
+        stored = (st = raw[0]) == 12884901918 ? 30 : ((st >> 32) == 3 ? st & 0xFFFFFFFF : 0)
+        if stored >= 30 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
           r.budget = budget
           d -= 1
           return Account.allocate._fw_set(
-            raw[2],
-            Fastwire.vget_str(r, pos, raw[3], pos + 16),
-            raw[4],
-            S_Balance.vget(r, pos, raw[5], pos + 21, d),
-            (raw[6].zero? ? nil : Fastwire.vget_opt_struct(r, pos, raw[7], pos + 26, S_Balance, d)),
-            Fastwire.vget_structs(r, pos, raw[8], pos + 30, S_Order, d)
+            raw[1],
+            Fastwire.vget_str(r, pos, raw[2], pos + 16),
+            raw[3],
+            S_Balance.vget(r, pos, raw[4], pos + 21, d),
+            (raw[5].zero? ? nil : Fastwire.vget_opt_struct(r, pos, raw[6], pos + 26, S_Balance, d)),
+            Fastwire.vget_structs(r, pos, raw[7], pos + 30, S_Order, d)
           )
         end
       end
@@ -737,7 +754,7 @@ module Protoex
 
     def vverify(r, base, off, slot_end, d)
       pos = base + off
-      if off != 0 && pos >= slot_end && pos <= r.end_ - 30 && d.positive?
+      if off != 0 && pos >= slot_end && pos <= r.end_ - 30 && d > 0
         raw = r.buf.unpack("VVx4Vx1VCVV", offset: pos)
         stored = raw[0]
         if stored >= 30 && raw[1] == 3 && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0
@@ -930,25 +947,92 @@ module Protoex
     end
 
     def fget(r, d)
-      Fastwire.too_deep! if d < 1
-      d -= 1
       buf = r.buf
+      e = r.end_
       p = r.pos
-      Fastwire.fail!("truncated") if p + 8 > r.end_
-      a0 = buf.unpack("l<V", offset: p)
-      n = a0[1]
-      q = p + 8
-      Fastwire.fail!("truncated") if n > r.end_ - q
-      a1 = buf.byteslice(q, n).force_encoding(Encoding::UTF_8)
-      r.pos = q + n
-      p = r.pos
-      Fastwire.fail!("truncated") if p + 1 > r.end_
-      a2 = buf.unpack1("C", offset: p)
-      r.pos = p + 1
-      a3 = S_Balance.fget(r, d)
-      a4 = F_Account_asset.fget(r, d)
-      a5 = F_Account_orders.fget(r, d)
-      Account.allocate._fw_set(a0[0], a1, a2, a3, a4, a5)
+      Fastwire.too_deep! if d < 1
+
+      d_ = d - 1
+      Fastwire.fail!("truncated") if p + 8 > e
+
+      a_0 = buf.unpack("l<V", offset: p)
+      p += 8
+      Fastwire.fail!("truncated") if a_0[1] > e - p
+
+      a_1 = buf.byteslice(p, a_0[1]).force_encoding(Encoding::UTF_8)
+      p += a_0[1]
+      Fastwire.fail!("truncated") if p + 1 > e
+
+      a_2 = buf.unpack1("C", offset: p)
+      p += 1
+      Fastwire.too_deep! if d_ < 1
+
+      Fastwire.fail!("truncated") if p + 4 > e
+
+      n = buf.unpack1("V", offset: p)
+      p += 4
+      Fastwire.fail!("truncated") if n > e - p
+
+      a1_0 = buf.byteslice(p, n).force_encoding(Encoding::UTF_8)
+      p += n
+      Fastwire.fail!("truncated") if p + 16 > e
+
+      a1_1 = buf.unpack("EE", offset: p)
+      p += 16
+      a_3 = Balance.allocate._fw_set(a1_0, a1_1[0], a1_1[1])
+      Fastwire.fail!("truncated") if p >= e
+
+      if buf.getbyte(p) == 0
+        p += 1
+        a_4 = nil
+      else
+        p += 1
+        Fastwire.too_deep! if d_ < 1
+
+        Fastwire.fail!("truncated") if p + 4 > e
+
+        n = buf.unpack1("V", offset: p)
+        p += 4
+        Fastwire.fail!("truncated") if n > e - p
+
+        a2_0 = buf.byteslice(p, n).force_encoding(Encoding::UTF_8)
+        p += n
+        Fastwire.fail!("truncated") if p + 16 > e
+
+        a2_1 = buf.unpack("EE", offset: p)
+        p += 16
+        a_4 = Balance.allocate._fw_set(a2_0, a2_1[0], a2_1[1])
+      end
+      Fastwire.fail!("truncated") if p + 4 > e
+
+      n_5 = buf.unpack1("V", offset: p)
+      p += 4
+      Fastwire.fail!("truncated") if n_5 > (e - p) / 42
+
+      a_5 = []
+      j_5 = 0
+      while j_5 < n_5
+        Fastwire.too_deep! if d_ < 1
+
+        Fastwire.fail!("truncated") if p + 8 > e
+
+        a3_0 = buf.unpack("l<V", offset: p)
+        p += 8
+        Fastwire.fail!("truncated") if a3_0[1] > e - p
+
+        a3_1 = buf.byteslice(p, a3_0[1]).force_encoding(Encoding::UTF_8)
+        p += a3_0[1]
+        Fastwire.fail!("truncated") if p + 34 > e
+
+        a3_2 = buf.unpack("CCEEEE", offset: p)
+        p += 34
+        y_5 = Order.allocate._fw_set(a3_0[0], a3_1, a3_2[0], a3_2[1], a3_2[2], a3_2[3], a3_2[4], a3_2[5])
+        a_5 << y_5
+        j_5 += 1
+      end
+      value = Account.allocate._fw_set(a_0[0], a_1, a_2, a_3, a_4, a_5)
+      r.pos = p
+      value
     end
 
     def fcheck(r, d)

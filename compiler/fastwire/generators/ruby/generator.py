@@ -646,9 +646,10 @@ class _Module:
         codec = f"S_{s.name}"
         body, tn = layout.body_size, s.type_number
         vfmt = "VV" + "".join(self.directive(fl.wire) for fl in layout.fields)
-        gfmt = "VV" + "".join(self.read_directive(fl.wire) for fl in layout.fields)
+        # read: size and type as one u64 (see vok_struct)
+        gfmt = "Q<" + "".join(self.read_directive(fl.wire) for fl in layout.fields)
         raw_index = []
-        i = 2
+        i = 1
         for fl in layout.fields:
             raw_index.append(i)
             i += len(_directives(self.directive(fl.wire)))
@@ -887,15 +888,20 @@ class _Module:
                 first = next((n for n, fl in enumerate(layout.fields)
                               if self.kind(fl.wire) in ("string", "bytes")), None)
             need = body + (4 if first is not None else 0)
-            self.out(f"if off != 0 && pos >= slot_end && pos <= r.end_ - {need} && d.positive?")
+            self.out(f"if off != 0 && pos >= slot_end && pos <= r.end_ - {need} && d > 0")
             self.level += 1
             fmt = gfmt if method == "vget" else check_fmt
             if first is not None:
                 fmt += "V"
             self.out(f'raw = r.buf.unpack("{fmt}", offset: pos)')
-            self.out("stored = raw[0]")
-            self.out(f"if stored >= {body} && raw[1] == {tn} && stored <= r.end_ - pos && "
-                     "(budget = r.budget - stored) >= 0")
+            if method == "vget":
+                self.out(f"stored = (st = raw[0]) == {body | tn << 32} ? {body} : "
+                         f"((st >> 32) == {tn} ? st & 0xFFFFFFFF : 0)")
+                self.out(f"if stored >= {body} && stored <= r.end_ - pos && (budget = r.budget - stored) >= 0")
+            else:
+                self.out("stored = raw[0]")
+                self.out(f"if stored >= {body} && raw[1] == {tn} && stored <= r.end_ - pos && "
+                         "(budget = r.budget - stored) >= 0")
             self.level += 1
             self.out("r.budget = budget")
             if any(self.kind(fl.wire) in ("struct", "other") for fl in layout.fields):
@@ -1224,7 +1230,8 @@ class _Module:
         self.level -= 1
         self.out("end")
         # -- read and check
-        for method in ("fget", "fcheck"):
+        self.emit_fget(s)
+        for method in ("fcheck",):
             self.out()
             self.out(f"def {method}(r, d)")
             self.level += 1
@@ -1305,6 +1312,134 @@ class _Module:
             self.level -= 1
             self.out("end")
         self.emit_fok(s, layout, fields)
+
+    def emit_fget(self, s: ir.StructType) -> None:
+        """The final read: the position in a local, each fixed run read with the length of
+        the string after it (one unpack), the structs it holds inlined (up to a few
+        levels), r.pos written back once."""
+        self.out()
+        self.out("def fget(r, d)")
+        self.level += 1
+        start = len(self.lines)
+        self.out("p = r.pos")
+        self._vok_tags = 0
+        self.fget_struct(s, "d", [s.qualified_name], "value")
+        body = "\n".join(self.lines[start:])
+        head = (["buf = r.buf"] if re.search(r"\bbuf\b", body) else []) + \
+            (["e = r.end_"] if re.search(r"\be\b", body) else [])
+        self.lines[start:start] = ["    " * self.level + line for line in head]
+        self.out("r.pos = p")
+        self.out("value")
+        self.level -= 1
+        self.out("end")
+
+    def fget_call_or_inline(self, ref: ir.TypeRef, d: str, chain: List[str], var: str) -> None:
+        t = self.inlinable(ref, chain)
+        if t is None:
+            self.out("r.pos = p")
+            self.out(f"{var} = {self.plain_codec(ref)}.fget(r, {d})")
+            self.out("p = r.pos")
+        else:
+            self.fget_struct(t, d, chain + [t.qualified_name], var)
+
+    def fget_struct(self, s: ir.StructType, d: str, chain: List[str], var: str) -> None:
+        layout = self.model.struct(s.qualified_name)
+        fields = list(zip(s.all_fields, layout.fields))
+        t = "" if self._vok_tags == 0 else str(self._vok_tags)
+        self._vok_tags += 1
+        runs = {r.first: r for r in layout.final_runs}
+        nested = any(self.kind(fl.wire) in ("struct", "other") for fl in layout.fields)
+        self.out(f"Fastwire.too_deep! if {d} < 1")
+        self.out()
+        dc = f"d{t}_"
+        if nested:
+            self.out(f"{dc} = {d} - 1")
+        args: List[str] = []
+        i = 0
+        while i < len(fields):
+            f, fl = fields[i]
+            w = fl.wire
+            k = self.kind(w)
+            a = f"a{t}_{i}"
+            if i in runs:
+                run = runs[i]
+                fmt = "".join(self.read_directive(fields[j][1].wire) for j in run.indexes)
+                nxt = i + run.count
+                text = nxt < len(fields) and self.kind(fields[nxt][1].wire) in ("string", "bytes")
+                if text:
+                    fmt += "V"
+                size = run.size + (4 if text else 0)
+                self.out(f'Fastwire.fail!("truncated") if p + {size} > e')
+                self.out()
+                if run.count == 1 and not text:
+                    self.out(f'{a} = buf.unpack1("{fmt}", offset: p)')
+                    args.append(self.convert(a, w))
+                else:
+                    self.out(f'{a} = buf.unpack("{fmt}", offset: p)')
+                    for n, j in enumerate(run.indexes):
+                        args.append(self.convert(f"{a}[{n}]", fields[j][1].wire))
+                self.out(f"p += {size}")
+                if text:
+                    self.emit_fget_text(f"{a}[{run.count}]", f"a{t}_{nxt}", fields[nxt][1].wire)
+                    args.append(f"a{t}_{nxt}")
+                    i = nxt + 1
+                else:
+                    i = nxt
+                continue
+            if k in ("string", "bytes"):
+                self.out('Fastwire.fail!("truncated") if p + 4 > e')
+                self.out()
+                self.out('n = buf.unpack1("V", offset: p)')
+                self.out("p += 4")
+                self.emit_fget_text("n", a, w)
+            elif k == "struct":
+                self.fget_call_or_inline(f.type.value, dc, chain, a)
+            elif self.struct_optional(w):
+                self.out('Fastwire.fail!("truncated") if p >= e')
+                self.out()
+                self.out("if buf.getbyte(p) == 0")
+                self.out("  p += 1")
+                self.out(f"  {a} = nil")
+                self.out("else")
+                self.level += 1
+                self.out("p += 1")
+                self.fget_call_or_inline(f.type.value, dc, chain, a)
+                self.level -= 1
+                self.out("end")
+            elif self.struct_vector(w) and w.element is not None and w.element.final_min > 0:
+                cnt, jv = f"n{t}_{i}", f"j{t}_{i}"
+                self.out('Fastwire.fail!("truncated") if p + 4 > e')
+                self.out()
+                self.out(f'{cnt} = buf.unpack1("V", offset: p)')
+                self.out("p += 4")
+                self.out(f'Fastwire.fail!("truncated") if {cnt} > (e - p) / {w.element.final_min}')
+                self.out()
+                self.out(f"{a} = []")
+                self.out(f"{jv} = 0")
+                self.out(f"while {jv} < {cnt}")
+                self.level += 1
+                self.fget_call_or_inline(f.type.value, dc, chain, f"y{t}_{i}")
+                self.out(f"{a} << y{t}_{i}")
+                self.out(f"{jv} += 1")
+                self.level -= 1
+                self.out("end")
+            else:
+                self.out("r.pos = p")
+                self.out(f"{a} = {self.qualify(s.package, self.field_const(s, f))}.fget(r, {dc})")
+                self.out("p = r.pos")
+            args.append(a)
+            i += 1
+        cls = self.qualify(s.package, class_name(s.name))
+        self.out(f"{var} = {cls}.allocate._fw_set({', '.join(args)})" if args
+                 else f"{var} = {cls}.allocate._fw_set")
+
+    def emit_fget_text(self, n: str, var: str, w: lower.WireType) -> None:
+        """A string's (or bytes') length n was read, p is at its bytes."""
+        self.out(f'Fastwire.fail!("truncated") if {n} > e - p')
+        self.out()
+        utf8 = ".force_encoding(Encoding::UTF_8)" if self.kind(w) == "string" else ""
+        self.out(f"{var} = buf.byteslice(p, {n}){utf8}")
+        self.out(f"p += {n}")
 
     def emit_fok(self, s: ir.StructType, layout: lower.StructLayout, fields: list) -> None:
         """verify()'s fast walk of a final struct at p: the position after it, or nil when
