@@ -2013,10 +2013,83 @@ module Everything
       if x.nil?
         vals << 0 << 0
       else
-        at = buf.bytesize
-        buf << "\x04\0\0\0"
-        S_Primitives.vput(buf, at, x)
-        vals << 1 << (at - pos)
+        raise Fastwire::EncodeError.new("Primitives expected, got #{x.class}", "wrong_type") unless x.is_a?(Primitives)
+
+        x_8_0 = x.f_bool
+        x_8_0 = Fastwire::BOOL.to_wire(x_8_0)
+        x_8_1 = x.f_byte
+        raise Fastwire.out_of_range("Primitives.f_byte", x_8_1, "byte") unless x_8_1.is_a?(Integer) && x_8_1 >= 0 && x_8_1 <= 255
+
+        x_8_2 = x.f_char
+        raise Fastwire.out_of_range("Primitives.f_char", x_8_2, "char") unless x_8_2.is_a?(Integer) && x_8_2 >= 0 && x_8_2 <= 255
+
+        x_8_3 = x.f_wchar
+        raise Fastwire.out_of_range("Primitives.f_wchar", x_8_3, "wchar") unless x_8_3.is_a?(Integer) && x_8_3 >= 0 && x_8_3 <= 4294967295
+
+        x_8_4 = x.f_int8
+        raise Fastwire.out_of_range("Primitives.f_int8", x_8_4, "int8") unless x_8_4.is_a?(Integer) && x_8_4 >= -128 && x_8_4 <= 127
+
+        x_8_5 = x.f_uint8
+        raise Fastwire.out_of_range("Primitives.f_uint8", x_8_5, "uint8") unless x_8_5.is_a?(Integer) && x_8_5 >= 0 && x_8_5 <= 255
+
+        x_8_6 = x.f_int16
+        raise Fastwire.out_of_range("Primitives.f_int16", x_8_6, "int16") unless x_8_6.is_a?(Integer) && x_8_6 >= -32768 && x_8_6 <= 32767
+
+        x_8_7 = x.f_uint16
+        raise Fastwire.out_of_range("Primitives.f_uint16", x_8_7, "uint16") unless x_8_7.is_a?(Integer) && x_8_7 >= 0 && x_8_7 <= 65535
+
+        x_8_8 = x.f_int32
+        raise Fastwire.out_of_range("Primitives.f_int32", x_8_8, "int32") unless x_8_8.is_a?(Integer) && x_8_8 >= -2147483648 && x_8_8 <= 2147483647
+
+        x_8_9 = x.f_uint32
+        raise Fastwire.out_of_range("Primitives.f_uint32", x_8_9, "uint32") unless x_8_9.is_a?(Integer) && x_8_9 >= 0 && x_8_9 <= 4294967295
+
+        x_8_10 = x.f_int64
+        raise Fastwire.out_of_range("Primitives.f_int64", x_8_10, "int64") unless x_8_10.is_a?(Integer) && x_8_10 >= -9223372036854775808 && x_8_10 <= 9223372036854775807
+
+        x_8_11 = x.f_uint64
+        raise Fastwire.out_of_range("Primitives.f_uint64", x_8_11, "uint64") unless x_8_11.is_a?(Integer) && x_8_11 >= 0 && x_8_11 <= 18446744073709551615
+
+        x_8_12 = x.f_float
+        x_8_12 = Fastwire::FLOAT.to_wire(x_8_12)
+        x_8_13 = x.f_double
+        x_8_13 = Fastwire::DOUBLE.to_wire(x_8_13) unless x_8_13.is_a?(Float)
+        x_8_14 = x.f_decimal
+        x_8_14 = Fastwire::DecimalCodec.bytes(x_8_14)
+        s_8_15 = x.f_string
+        raise Fastwire::EncodeError.new("Primitives.f_string: string expected", "wrong_type") unless s_8_15.is_a?(String)
+
+        n_8_15 = s_8_15.bytesize
+        s_8_16 = x.f_bytes
+        raise Fastwire::EncodeError.new("Primitives.f_bytes: bytes expected", "wrong_type") unless s_8_16.is_a?(String)
+
+        n_8_16 = s_8_16.bytesize
+        x_8_17 = x.f_epoch
+        raise Fastwire.out_of_range("Primitives.f_epoch", x_8_17, "uint64") unless x_8_17.is_a?(Integer) && x_8_17 >= 0 && x_8_17 <= 18446744073709551615
+
+        x_8_18 = x.f_utc
+        raise Fastwire.out_of_range("Primitives.f_utc", x_8_18, "uint64") unless x_8_18.is_a?(Integer) && x_8_18 >= 0 && x_8_18 <= 18446744073709551615
+
+        x_8_19 = x.f_ns
+        raise Fastwire.out_of_range("Primitives.f_ns", x_8_19, "uint64") unless x_8_19.is_a?(Integer) && x_8_19 >= 0 && x_8_19 <= 18446744073709551615
+
+        x_8_20 = x.f_uuid0
+        x_8_20 = Fastwire::UUID_.to_wire(x_8_20)
+        x_8_21 = x.f_uuid1
+        x_8_21 = Fastwire::UUID_.to_wire(x_8_21)
+        x_8_22 = x.f_uuid4
+        x_8_22 = Fastwire::UUID_.to_wire(x_8_22)
+        x_8_23 = x.f_uuid
+        x_8_23 = Fastwire::UUID_.to_wire(x_8_23)
+        s_8_24 = x.password
+        raise Fastwire::EncodeError.new("Primitives.password: string expected", "wrong_type") unless s_8_24.is_a?(String)
+
+        n_8_24 = s_8_24.bytesize
+        x_8_25 = x.legacy
+        raise Fastwire.out_of_range("Primitives.legacy", x_8_25, "int32") unless x_8_25.is_a?(Integer) && x_8_25 >= -2147483648 && x_8_25 <= 2147483647
+
+        vals << 1 << (buf.bytesize - pos)
+        [4, 177, 110, x_8_0, x_8_1, x_8_2, x_8_3, x_8_4, x_8_5, x_8_6, x_8_7, x_8_8, x_8_9, x_8_10, x_8_11, x_8_12, x_8_13, x_8_14, 177, 177 + 4 + n_8_15, x_8_17, x_8_18, x_8_19, x_8_20, x_8_21, x_8_22, x_8_23, 177 + 4 + n_8_15 + 4 + n_8_16, x_8_25, n_8_15, s_8_15, n_8_16, s_8_16, n_8_24, s_8_24].pack("VVVCCCVcCs<S<l<L<q<Q<L<Ea16VVQ<Q<Q<a16a16a16a16Vl<Va*Va*Va*", buffer: buf)
       end
       x = v.f_order
       if x.nil?
@@ -2249,20 +2322,141 @@ module Everything
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Optionals expected, got #{v.class}", "wrong_type") unless v.is_a?(Optionals)
 
+      vals = []
+      fmt = +""
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
+      vals.clear
+      fmt.clear
       F_Optionals_f_bool.fput(buf, v.f_bool)
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
+      vals.clear
+      fmt.clear
       F_Optionals_f_int32.fput(buf, v.f_int32)
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
+      vals.clear
+      fmt.clear
       F_Optionals_f_string.fput(buf, v.f_string)
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
+      vals.clear
+      fmt.clear
       F_Optionals_f_decimal.fput(buf, v.f_decimal)
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
+      vals.clear
+      fmt.clear
       F_Optionals_f_uuid.fput(buf, v.f_uuid)
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
+      vals.clear
+      fmt.clear
       F_Optionals_f_time.fput(buf, v.f_time)
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
+      vals.clear
+      fmt.clear
       F_Optionals_f_enum.fput(buf, v.f_enum)
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
+      vals.clear
+      fmt.clear
       F_Optionals_f_flags.fput(buf, v.f_flags)
-      F_Optionals_f_struct.fput(buf, v.f_struct)
-      F_Optionals_f_order.fput(buf, v.f_order)
+      y9 = v.f_struct
+      if y9.nil?
+        vals << 0
+        fmt << "C"
+      else
+        raise Fastwire::EncodeError.new("Primitives expected, got #{y9.class}", "wrong_type") unless y9.is_a?(Primitives)
+
+        x10 = y9.f_bool
+        x10 = Fastwire::BOOL.to_wire(x10)
+        x11 = y9.f_byte
+        raise Fastwire.out_of_range("Primitives.f_byte", x11, "byte") unless x11.is_a?(Integer) && x11 >= 0 && x11 <= 255
+
+        x12 = y9.f_char
+        raise Fastwire.out_of_range("Primitives.f_char", x12, "char") unless x12.is_a?(Integer) && x12 >= 0 && x12 <= 255
+
+        x13 = y9.f_wchar
+        raise Fastwire.out_of_range("Primitives.f_wchar", x13, "wchar") unless x13.is_a?(Integer) && x13 >= 0 && x13 <= 4294967295
+
+        x14 = y9.f_int8
+        raise Fastwire.out_of_range("Primitives.f_int8", x14, "int8") unless x14.is_a?(Integer) && x14 >= -128 && x14 <= 127
+
+        x15 = y9.f_uint8
+        raise Fastwire.out_of_range("Primitives.f_uint8", x15, "uint8") unless x15.is_a?(Integer) && x15 >= 0 && x15 <= 255
+
+        x16 = y9.f_int16
+        raise Fastwire.out_of_range("Primitives.f_int16", x16, "int16") unless x16.is_a?(Integer) && x16 >= -32768 && x16 <= 32767
+
+        x17 = y9.f_uint16
+        raise Fastwire.out_of_range("Primitives.f_uint16", x17, "uint16") unless x17.is_a?(Integer) && x17 >= 0 && x17 <= 65535
+
+        x18 = y9.f_int32
+        raise Fastwire.out_of_range("Primitives.f_int32", x18, "int32") unless x18.is_a?(Integer) && x18 >= -2147483648 && x18 <= 2147483647
+
+        x19 = y9.f_uint32
+        raise Fastwire.out_of_range("Primitives.f_uint32", x19, "uint32") unless x19.is_a?(Integer) && x19 >= 0 && x19 <= 4294967295
+
+        x20 = y9.f_int64
+        raise Fastwire.out_of_range("Primitives.f_int64", x20, "int64") unless x20.is_a?(Integer) && x20 >= -9223372036854775808 && x20 <= 9223372036854775807
+
+        x21 = y9.f_uint64
+        raise Fastwire.out_of_range("Primitives.f_uint64", x21, "uint64") unless x21.is_a?(Integer) && x21 >= 0 && x21 <= 18446744073709551615
+
+        x22 = y9.f_float
+        x22 = Fastwire::FLOAT.to_wire(x22)
+        x23 = y9.f_double
+        x23 = Fastwire::DOUBLE.to_wire(x23) unless x23.is_a?(Float)
+        x24 = y9.f_decimal
+        x24 = Fastwire::DecimalCodec.bytes(x24)
+        s25 = y9.f_string
+        raise Fastwire::EncodeError.new("Primitives.f_string: string expected", "wrong_type") unless s25.is_a?(String)
+
+        s26 = y9.f_bytes
+        raise Fastwire::EncodeError.new("Primitives.f_bytes: bytes expected", "wrong_type") unless s26.is_a?(String)
+
+        x27 = y9.f_epoch
+        raise Fastwire.out_of_range("Primitives.f_epoch", x27, "uint64") unless x27.is_a?(Integer) && x27 >= 0 && x27 <= 18446744073709551615
+
+        x28 = y9.f_utc
+        raise Fastwire.out_of_range("Primitives.f_utc", x28, "uint64") unless x28.is_a?(Integer) && x28 >= 0 && x28 <= 18446744073709551615
+
+        x29 = y9.f_ns
+        raise Fastwire.out_of_range("Primitives.f_ns", x29, "uint64") unless x29.is_a?(Integer) && x29 >= 0 && x29 <= 18446744073709551615
+
+        x30 = y9.f_uuid0
+        x30 = Fastwire::UUID_.to_wire(x30)
+        x31 = y9.f_uuid1
+        x31 = Fastwire::UUID_.to_wire(x31)
+        x32 = y9.f_uuid4
+        x32 = Fastwire::UUID_.to_wire(x32)
+        x33 = y9.f_uuid
+        x33 = Fastwire::UUID_.to_wire(x33)
+        s34 = y9.password
+        raise Fastwire::EncodeError.new("Primitives.password: string expected", "wrong_type") unless s34.is_a?(String)
+
+        x35 = y9.legacy
+        raise Fastwire.out_of_range("Primitives.legacy", x35, "int32") unless x35.is_a?(Integer) && x35 >= -2147483648 && x35 <= 2147483647
+
+        vals.push(1, x10, x11, x12, x13, x14, x15, x16, x17, x18, x19, x20, x21, x22, x23, x24, s25.bytesize, s25, s26.bytesize, s26, x27, x28, x29, x30, x31, x32, x33, s34.bytesize, s34, x35)
+        fmt << "CCCCVcCs<S<l<L<q<Q<L<Ea16Va*Va*Q<Q<Q<a16a16a16a16Va*l<"
+      end
+      y36 = v.f_order
+      if y36.nil?
+        vals << 0
+        fmt << "C"
+      else
+        vals.push(1)
+        fmt << "C"
+        vals.pack(fmt, buffer: buf) unless fmt.empty?
+        vals.clear
+        fmt.clear
+        Proto::S_Order.fput(buf, y36)
+      end
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
+      vals.clear
+      fmt.clear
       F_Optionals_f_reset.fput(buf, v.f_reset)
-      x11 = v.f_resetReset
-      x11 = Fastwire::BOOL.to_wire(x11)
-      [x11].pack("C", buffer: buf)
+      x38 = v.f_resetReset
+      x38 = Fastwire::BOOL.to_wire(x38)
+      vals.push(x38)
+      fmt << "C"
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
     end
 
     def fget(r, d)
@@ -2697,22 +2891,83 @@ module Everything
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Collections expected, got #{v.class}", "wrong_type") unless v.is_a?(Collections)
 
+      vals = []
+      fmt = +""
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
+      vals.clear
+      fmt.clear
       F_Collections_f_array.fput(buf, v.f_array)
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
+      vals.clear
+      fmt.clear
       F_Collections_f_array_optional.fput(buf, v.f_array_optional)
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
+      vals.clear
+      fmt.clear
       F_Collections_f_array_struct.fput(buf, v.f_array_struct)
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
+      vals.clear
+      fmt.clear
       F_Collections_f_vector.fput(buf, v.f_vector)
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
+      vals.clear
+      fmt.clear
       F_Collections_f_vector_optional.fput(buf, v.f_vector_optional)
-      F_Collections_f_vector_struct.fput(buf, v.f_vector_struct)
+      y6 = v.f_vector_struct
+      raise Fastwire::EncodeError.new("Collections.f_vector_struct: Array expected", "wrong_type") unless y6.is_a?(Array)
+
+      vals.push(y6.size)
+      fmt << "V"
+      j6 = 0
+      while j6 < y6.size
+        z6 = y6[j6]
+        vals.pack(fmt, buffer: buf) unless fmt.empty?
+        vals.clear
+        fmt.clear
+        Proto::S_Order.fput(buf, z6)
+        j6 += 1
+      end
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
+      vals.clear
+      fmt.clear
       F_Collections_f_list.fput(buf, v.f_list)
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
+      vals.clear
+      fmt.clear
       F_Collections_f_list_optional.fput(buf, v.f_list_optional)
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
+      vals.clear
+      fmt.clear
       F_Collections_f_set.fput(buf, v.f_set)
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
+      vals.clear
+      fmt.clear
       F_Collections_f_set_struct.fput(buf, v.f_set_struct)
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
+      vals.clear
+      fmt.clear
       F_Collections_f_map.fput(buf, v.f_map)
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
+      vals.clear
+      fmt.clear
       F_Collections_f_map_optional.fput(buf, v.f_map_optional)
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
+      vals.clear
+      fmt.clear
       F_Collections_f_map_enum_key.fput(buf, v.f_map_enum_key)
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
+      vals.clear
+      fmt.clear
       F_Collections_f_hash.fput(buf, v.f_hash)
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
+      vals.clear
+      fmt.clear
       F_Collections_f_hash_optional.fput(buf, v.f_hash_optional)
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
+      vals.clear
+      fmt.clear
       F_Collections_f_hash_struct_key.fput(buf, v.f_hash_struct_key)
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
     end
 
     def fget(r, d)
@@ -3867,15 +4122,16 @@ module Everything
       raise Fastwire.out_of_range("ExAccount.uid", x, "int32") unless x.is_a?(Integer) && x >= -2147483648 && x <= 2147483647
 
       vals << x
-      x = v.name
-      raise Fastwire::EncodeError.new("ExAccount.name: string expected", "wrong_type") unless x.is_a?(String)
+      s1 = v.name
+      raise Fastwire::EncodeError.new("ExAccount.name: string expected", "wrong_type") unless s1.is_a?(String)
 
+      n1 = s1.bytesize
       vals << (buf.bytesize - pos)
-      [x.bytesize, x].pack("Va*", buffer: buf)
       x = v.state
       raise Fastwire.out_of_range("ExAccount.state", x, "byte") unless x.is_a?(Integer) && x >= 0 && x <= 255
 
       vals << x
+      [n1, s1].pack("Va*", buffer: buf)
       vals << Protoex::S_Balance.vput(buf, pos, v.wallet)
       x = v.asset
       if x.nil?
@@ -4055,25 +4311,59 @@ module Everything
     def fput(buf, v)
       raise Fastwire::EncodeError.new("ExAccount expected, got #{v.class}", "wrong_type") unless v.is_a?(ExAccount)
 
-      x0 = v.uid
-      raise Fastwire.out_of_range("ExAccount.uid", x0, "int32") unless x0.is_a?(Integer) && x0 >= -2147483648 && x0 <= 2147483647
+      vals = []
+      fmt = +""
+      x1 = v.uid
+      raise Fastwire.out_of_range("ExAccount.uid", x1, "int32") unless x1.is_a?(Integer) && x1 >= -2147483648 && x1 <= 2147483647
 
-      [x0].pack("l<", buffer: buf)
-      Fastwire.fput_str(buf, v.name)
-      x2 = v.state
-      raise Fastwire.out_of_range("ExAccount.state", x2, "byte") unless x2.is_a?(Integer) && x2 >= 0 && x2 <= 255
+      s2 = v.name
+      raise Fastwire::EncodeError.new("ExAccount.name: string expected", "wrong_type") unless s2.is_a?(String)
 
-      [x2].pack("C", buffer: buf)
-      Protoex::S_Balance.fput(buf, v.wallet)
-      F_ExAccount_asset.fput(buf, v.asset)
-      F_ExAccount_orders.fput(buf, v.orders)
-      x6 = v.refs
-      raise Fastwire.out_of_range("ExAccount.refs", x6, "int16") unless x6.is_a?(Integer) && x6 >= -32768 && x6 <= 32767
+      x3 = v.state
+      raise Fastwire.out_of_range("ExAccount.state", x3, "byte") unless x3.is_a?(Integer) && x3 >= 0 && x3 <= 255
 
-      x7 = v.extra
-      raise Fastwire.out_of_range("ExAccount.extra", x7, "byte") unless x7.is_a?(Integer) && x7 >= 0 && x7 <= 255
+      y4 = v.wallet
+      vals.push(x1, s2.bytesize, s2, x3)
+      fmt << "l<Va*C"
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
+      vals.clear
+      fmt.clear
+      Protoex::S_Balance.fput(buf, y4)
+      y5 = v.asset
+      if y5.nil?
+        vals << 0
+        fmt << "C"
+      else
+        vals.push(1)
+        fmt << "C"
+        vals.pack(fmt, buffer: buf) unless fmt.empty?
+        vals.clear
+        fmt.clear
+        Protoex::S_Balance.fput(buf, y5)
+      end
+      y6 = v.orders
+      raise Fastwire::EncodeError.new("ExAccount.orders: Array expected", "wrong_type") unless y6.is_a?(Array)
 
-      [x6, x7].pack("s<C", buffer: buf)
+      vals.push(y6.size)
+      fmt << "V"
+      j6 = 0
+      while j6 < y6.size
+        z6 = y6[j6]
+        vals.pack(fmt, buffer: buf) unless fmt.empty?
+        vals.clear
+        fmt.clear
+        Protoex::S_Order.fput(buf, z6)
+        j6 += 1
+      end
+      x7 = v.refs
+      raise Fastwire.out_of_range("ExAccount.refs", x7, "int16") unless x7.is_a?(Integer) && x7 >= -32768 && x7 <= 32767
+
+      x8 = v.extra
+      raise Fastwire.out_of_range("ExAccount.extra", x8, "byte") unless x8.is_a?(Integer) && x8 >= 0 && x8 <= 255
+
+      vals.push(x7, x8)
+      fmt << "s<C"
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
     end
 
     def fget(r, d)
@@ -5060,6 +5350,10 @@ module Everything
 
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Empty expected, got #{v.class}", "wrong_type") unless v.is_a?(Empty)
+
+      vals = []
+      fmt = +""
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
     end
 
     def fget(r, d)

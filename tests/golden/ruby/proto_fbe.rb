@@ -623,24 +623,40 @@ module Proto
       raise Fastwire.out_of_range("Account.uid", x, "int32") unless x.is_a?(Integer) && x >= -2147483648 && x <= 2147483647
 
       vals << x
-      x = v.name
-      raise Fastwire::EncodeError.new("Account.name: string expected", "wrong_type") unless x.is_a?(String)
+      s1 = v.name
+      raise Fastwire::EncodeError.new("Account.name: string expected", "wrong_type") unless s1.is_a?(String)
 
+      n1 = s1.bytesize
       vals << (buf.bytesize - pos)
-      [x.bytesize, x].pack("Va*", buffer: buf)
       x = v.state
       raise Fastwire.out_of_range("Account.state", x, "byte") unless x.is_a?(Integer) && x >= 0 && x <= 255
 
       vals << x
-      vals << S_Balance.vput(buf, pos, v.wallet)
+      y3 = v.wallet
+      raise Fastwire::EncodeError.new("Balance expected, got #{y3.class}", "wrong_type") unless y3.is_a?(Balance)
+
+      s_3_0 = y3.currency
+      raise Fastwire::EncodeError.new("Balance.currency: string expected", "wrong_type") unless s_3_0.is_a?(String)
+
+      n_3_0 = s_3_0.bytesize
+      x_3_1 = y3.amount
+      x_3_1 = Fastwire::DOUBLE.to_wire(x_3_1) unless x_3_1.is_a?(Float)
+      vals << (buf.bytesize - pos + 4 + n1)
+      [n1, s1, 20, 2, 20, x_3_1, n_3_0, s_3_0].pack("Va*VVVEVa*", buffer: buf)
       x = v.asset
       if x.nil?
         vals << 0 << 0
       else
-        at = buf.bytesize
-        buf << "\x04\0\0\0"
-        S_Balance.vput(buf, at, x)
-        vals << 1 << (at - pos)
+        raise Fastwire::EncodeError.new("Balance expected, got #{x.class}", "wrong_type") unless x.is_a?(Balance)
+
+        s_4_0 = x.currency
+        raise Fastwire::EncodeError.new("Balance.currency: string expected", "wrong_type") unless s_4_0.is_a?(String)
+
+        n_4_0 = s_4_0.bytesize
+        x_4_1 = x.amount
+        x_4_1 = Fastwire::DOUBLE.to_wire(x_4_1) unless x_4_1.is_a?(Float)
+        vals << 1 << (buf.bytesize - pos)
+        [4, 20, 2, 20, x_4_1, n_4_0, s_4_0].pack("VVVVEVa*", buffer: buf)
       end
       x = v.orders
       raise Fastwire::EncodeError.new("Account.orders: Array expected", "wrong_type") unless x.is_a?(Array)
@@ -894,18 +910,73 @@ module Proto
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Account expected, got #{v.class}", "wrong_type") unless v.is_a?(Account)
 
-      x0 = v.uid
-      raise Fastwire.out_of_range("Account.uid", x0, "int32") unless x0.is_a?(Integer) && x0 >= -2147483648 && x0 <= 2147483647
+      vals = []
+      fmt = +""
+      x1 = v.uid
+      raise Fastwire.out_of_range("Account.uid", x1, "int32") unless x1.is_a?(Integer) && x1 >= -2147483648 && x1 <= 2147483647
 
-      [x0].pack("l<", buffer: buf)
-      Fastwire.fput_str(buf, v.name)
-      x2 = v.state
-      raise Fastwire.out_of_range("Account.state", x2, "byte") unless x2.is_a?(Integer) && x2 >= 0 && x2 <= 255
+      s2 = v.name
+      raise Fastwire::EncodeError.new("Account.name: string expected", "wrong_type") unless s2.is_a?(String)
 
-      [x2].pack("C", buffer: buf)
-      S_Balance.fput(buf, v.wallet)
-      F_Account_asset.fput(buf, v.asset)
-      F_Account_orders.fput(buf, v.orders)
+      x3 = v.state
+      raise Fastwire.out_of_range("Account.state", x3, "byte") unless x3.is_a?(Integer) && x3 >= 0 && x3 <= 255
+
+      y4 = v.wallet
+      raise Fastwire::EncodeError.new("Balance expected, got #{y4.class}", "wrong_type") unless y4.is_a?(Balance)
+
+      s5 = y4.currency
+      raise Fastwire::EncodeError.new("Balance.currency: string expected", "wrong_type") unless s5.is_a?(String)
+
+      x6 = y4.amount
+      x6 = Fastwire::DOUBLE.to_wire(x6) unless x6.is_a?(Float)
+      y7 = v.asset
+      vals.push(x1, s2.bytesize, s2, x3, s5.bytesize, s5, x6)
+      fmt << "l<Va*CVa*E"
+      if y7.nil?
+        vals << 0
+        fmt << "C"
+      else
+        raise Fastwire::EncodeError.new("Balance expected, got #{y7.class}", "wrong_type") unless y7.is_a?(Balance)
+
+        s8 = y7.currency
+        raise Fastwire::EncodeError.new("Balance.currency: string expected", "wrong_type") unless s8.is_a?(String)
+
+        x9 = y7.amount
+        x9 = Fastwire::DOUBLE.to_wire(x9) unless x9.is_a?(Float)
+        vals.push(1, s8.bytesize, s8, x9)
+        fmt << "CVa*E"
+      end
+      y10 = v.orders
+      raise Fastwire::EncodeError.new("Account.orders: Array expected", "wrong_type") unless y10.is_a?(Array)
+
+      vals.push(y10.size)
+      fmt << "V"
+      j10 = 0
+      while j10 < y10.size
+        z10 = y10[j10]
+        raise Fastwire::EncodeError.new("Order expected, got #{z10.class}", "wrong_type") unless z10.is_a?(Order)
+
+        x11 = z10.uid
+        raise Fastwire.out_of_range("Order.uid", x11, "int32") unless x11.is_a?(Integer) && x11 >= -2147483648 && x11 <= 2147483647
+
+        s12 = z10.symbol
+        raise Fastwire::EncodeError.new("Order.symbol: string expected", "wrong_type") unless s12.is_a?(String)
+
+        x13 = z10.side
+        raise Fastwire.out_of_range("Order.side", x13, "byte") unless x13.is_a?(Integer) && x13 >= 0 && x13 <= 255
+
+        x14 = z10.type
+        raise Fastwire.out_of_range("Order.type", x14, "byte") unless x14.is_a?(Integer) && x14 >= 0 && x14 <= 255
+
+        x15 = z10.price
+        x15 = Fastwire::DOUBLE.to_wire(x15) unless x15.is_a?(Float)
+        x16 = z10.volume
+        x16 = Fastwire::DOUBLE.to_wire(x16) unless x16.is_a?(Float)
+        vals.push(x11, s12.bytesize, s12, x13, x14, x15, x16)
+        fmt << "l<Va*CCEE"
+        j10 += 1
+      end
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
     end
 
     def fget(r, d)

@@ -290,7 +290,14 @@ module Protocol
     def fput(buf, v)
       raise Fastwire::EncodeError.new("OrderMessage expected, got #{v.class}", "wrong_type") unless v.is_a?(OrderMessage)
 
-      Proto::S_Order.fput(buf, v.body)
+      vals = []
+      fmt = +""
+      y1 = v.body
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
+      vals.clear
+      fmt.clear
+      Proto::S_Order.fput(buf, y1)
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
     end
 
     def fget(r, d)
@@ -413,7 +420,14 @@ module Protocol
     def fput(buf, v)
       raise Fastwire::EncodeError.new("BalanceMessage expected, got #{v.class}", "wrong_type") unless v.is_a?(BalanceMessage)
 
-      Proto::S_Balance.fput(buf, v.body)
+      vals = []
+      fmt = +""
+      y1 = v.body
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
+      vals.clear
+      fmt.clear
+      Proto::S_Balance.fput(buf, y1)
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
     end
 
     def fget(r, d)
@@ -536,7 +550,14 @@ module Protocol
     def fput(buf, v)
       raise Fastwire::EncodeError.new("AccountMessage expected, got #{v.class}", "wrong_type") unless v.is_a?(AccountMessage)
 
-      Proto::S_Account.fput(buf, v.body)
+      vals = []
+      fmt = +""
+      y1 = v.body
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
+      vals.clear
+      fmt.clear
+      Proto::S_Account.fput(buf, y1)
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
     end
 
     def fget(r, d)

@@ -657,24 +657,44 @@ module Protoex
       raise Fastwire.out_of_range("Account.uid", x, "int32") unless x.is_a?(Integer) && x >= -2147483648 && x <= 2147483647
 
       vals << x
-      x = v.name
-      raise Fastwire::EncodeError.new("Account.name: string expected", "wrong_type") unless x.is_a?(String)
+      s1 = v.name
+      raise Fastwire::EncodeError.new("Account.name: string expected", "wrong_type") unless s1.is_a?(String)
 
+      n1 = s1.bytesize
       vals << (buf.bytesize - pos)
-      [x.bytesize, x].pack("Va*", buffer: buf)
       x = v.state
       raise Fastwire.out_of_range("Account.state", x, "byte") unless x.is_a?(Integer) && x >= 0 && x <= 255
 
       vals << x
-      vals << S_Balance.vput(buf, pos, v.wallet)
+      y3 = v.wallet
+      raise Fastwire::EncodeError.new("Balance expected, got #{y3.class}", "wrong_type") unless y3.is_a?(Balance)
+
+      s_3_0 = y3.currency
+      raise Fastwire::EncodeError.new("Balance.currency: string expected", "wrong_type") unless s_3_0.is_a?(String)
+
+      n_3_0 = s_3_0.bytesize
+      x_3_1 = y3.amount
+      x_3_1 = Fastwire::DOUBLE.to_wire(x_3_1) unless x_3_1.is_a?(Float)
+      x_3_2 = y3.locked
+      x_3_2 = Fastwire::DOUBLE.to_wire(x_3_2) unless x_3_2.is_a?(Float)
+      vals << (buf.bytesize - pos + 4 + n1)
+      [n1, s1, 28, 2, 28, x_3_1, x_3_2, n_3_0, s_3_0].pack("Va*VVVEEVa*", buffer: buf)
       x = v.asset
       if x.nil?
         vals << 0 << 0
       else
-        at = buf.bytesize
-        buf << "\x04\0\0\0"
-        S_Balance.vput(buf, at, x)
-        vals << 1 << (at - pos)
+        raise Fastwire::EncodeError.new("Balance expected, got #{x.class}", "wrong_type") unless x.is_a?(Balance)
+
+        s_4_0 = x.currency
+        raise Fastwire::EncodeError.new("Balance.currency: string expected", "wrong_type") unless s_4_0.is_a?(String)
+
+        n_4_0 = s_4_0.bytesize
+        x_4_1 = x.amount
+        x_4_1 = Fastwire::DOUBLE.to_wire(x_4_1) unless x_4_1.is_a?(Float)
+        x_4_2 = x.locked
+        x_4_2 = Fastwire::DOUBLE.to_wire(x_4_2) unless x_4_2.is_a?(Float)
+        vals << 1 << (buf.bytesize - pos)
+        [4, 28, 2, 28, x_4_1, x_4_2, n_4_0, s_4_0].pack("VVVVEEVa*", buffer: buf)
       end
       x = v.orders
       raise Fastwire::EncodeError.new("Account.orders: Array expected", "wrong_type") unless x.is_a?(Array)
@@ -932,18 +952,81 @@ module Protoex
     def fput(buf, v)
       raise Fastwire::EncodeError.new("Account expected, got #{v.class}", "wrong_type") unless v.is_a?(Account)
 
-      x0 = v.uid
-      raise Fastwire.out_of_range("Account.uid", x0, "int32") unless x0.is_a?(Integer) && x0 >= -2147483648 && x0 <= 2147483647
+      vals = []
+      fmt = +""
+      x1 = v.uid
+      raise Fastwire.out_of_range("Account.uid", x1, "int32") unless x1.is_a?(Integer) && x1 >= -2147483648 && x1 <= 2147483647
 
-      [x0].pack("l<", buffer: buf)
-      Fastwire.fput_str(buf, v.name)
-      x2 = v.state
-      raise Fastwire.out_of_range("Account.state", x2, "byte") unless x2.is_a?(Integer) && x2 >= 0 && x2 <= 255
+      s2 = v.name
+      raise Fastwire::EncodeError.new("Account.name: string expected", "wrong_type") unless s2.is_a?(String)
 
-      [x2].pack("C", buffer: buf)
-      S_Balance.fput(buf, v.wallet)
-      F_Account_asset.fput(buf, v.asset)
-      F_Account_orders.fput(buf, v.orders)
+      x3 = v.state
+      raise Fastwire.out_of_range("Account.state", x3, "byte") unless x3.is_a?(Integer) && x3 >= 0 && x3 <= 255
+
+      y4 = v.wallet
+      raise Fastwire::EncodeError.new("Balance expected, got #{y4.class}", "wrong_type") unless y4.is_a?(Balance)
+
+      s5 = y4.currency
+      raise Fastwire::EncodeError.new("Balance.currency: string expected", "wrong_type") unless s5.is_a?(String)
+
+      x6 = y4.amount
+      x6 = Fastwire::DOUBLE.to_wire(x6) unless x6.is_a?(Float)
+      x7 = y4.locked
+      x7 = Fastwire::DOUBLE.to_wire(x7) unless x7.is_a?(Float)
+      y8 = v.asset
+      vals.push(x1, s2.bytesize, s2, x3, s5.bytesize, s5, x6, x7)
+      fmt << "l<Va*CVa*EE"
+      if y8.nil?
+        vals << 0
+        fmt << "C"
+      else
+        raise Fastwire::EncodeError.new("Balance expected, got #{y8.class}", "wrong_type") unless y8.is_a?(Balance)
+
+        s9 = y8.currency
+        raise Fastwire::EncodeError.new("Balance.currency: string expected", "wrong_type") unless s9.is_a?(String)
+
+        x10 = y8.amount
+        x10 = Fastwire::DOUBLE.to_wire(x10) unless x10.is_a?(Float)
+        x11 = y8.locked
+        x11 = Fastwire::DOUBLE.to_wire(x11) unless x11.is_a?(Float)
+        vals.push(1, s9.bytesize, s9, x10, x11)
+        fmt << "CVa*EE"
+      end
+      y12 = v.orders
+      raise Fastwire::EncodeError.new("Account.orders: Array expected", "wrong_type") unless y12.is_a?(Array)
+
+      vals.push(y12.size)
+      fmt << "V"
+      j12 = 0
+      while j12 < y12.size
+        z12 = y12[j12]
+        raise Fastwire::EncodeError.new("Order expected, got #{z12.class}", "wrong_type") unless z12.is_a?(Order)
+
+        x13 = z12.uid
+        raise Fastwire.out_of_range("Order.uid", x13, "int32") unless x13.is_a?(Integer) && x13 >= -2147483648 && x13 <= 2147483647
+
+        s14 = z12.symbol
+        raise Fastwire::EncodeError.new("Order.symbol: string expected", "wrong_type") unless s14.is_a?(String)
+
+        x15 = z12.side
+        raise Fastwire.out_of_range("Order.side", x15, "byte") unless x15.is_a?(Integer) && x15 >= 0 && x15 <= 255
+
+        x16 = z12.type
+        raise Fastwire.out_of_range("Order.type", x16, "byte") unless x16.is_a?(Integer) && x16 >= 0 && x16 <= 255
+
+        x17 = z12.price
+        x17 = Fastwire::DOUBLE.to_wire(x17) unless x17.is_a?(Float)
+        x18 = z12.volume
+        x18 = Fastwire::DOUBLE.to_wire(x18) unless x18.is_a?(Float)
+        x19 = z12.tp
+        x19 = Fastwire::DOUBLE.to_wire(x19) unless x19.is_a?(Float)
+        x20 = z12.sl
+        x20 = Fastwire::DOUBLE.to_wire(x20) unless x20.is_a?(Float)
+        vals.push(x13, s14.bytesize, s14, x15, x16, x17, x18, x19, x20)
+        fmt << "l<Va*CCEEEE"
+        j12 += 1
+      end
+      vals.pack(fmt, buffer: buf) unless fmt.empty?
     end
 
     def fget(r, d)

@@ -675,18 +675,76 @@ class _Module:
         self.out(f"  buf << Z_{s.name}")
         self.out(f"  vals = [{body}, {tn}]")
         self.out("end")
-        for f, fl in fields:
+        # Strings and flat structs are appended by one pack (pend), their offsets from the
+        # sizes of what comes before them in it.
+        pend: List[str] = []
+        pend_fmt = ""
+        pend_size: List[str] = []
+
+        def here() -> str:
+            return " + ".join(["buf.bytesize - pos"] + pend_size)
+
+        def flush() -> None:
+            nonlocal pend_fmt
+            if pend:
+                self.out(f'[{", ".join(pend)}].pack("{pend_fmt}", buffer: buf)')
+            pend.clear()
+            pend_size.clear()
+            pend_fmt = ""
+
+        for n, (f, fl) in enumerate(fields):
             a = attr_name(f.name)
             k = self.kind(fl.wire)
+            inline = self.inlinable(f.type.value, []) if k == "struct" else None
             if k in ("string", "bytes"):
-                self.out(f"x = v.{a}")
+                self.out(f"s{n} = v.{a}")
                 self.out(f'raise Fastwire::EncodeError.new("{s.name}.{f.name}: {k} expected", '
-                         '"wrong_type") unless x.is_a?(String)')
+                         f'"wrong_type") unless s{n}.is_a?(String)')
                 self.out()
-                self.out("vals << (buf.bytesize - pos)")
-                self.out('[x.bytesize, x].pack("Va*", buffer: buf)')
-            elif k == "struct":
+                self.out(f"n{n} = s{n}.bytesize")
+                self.out(f"vals << ({here()})")
+                pend += [f"n{n}", f"s{n}"]
+                pend_fmt += "Va*"
+                pend_size.append(f"4 + n{n}")
+                continue
+            if inline is not None and self.flat(inline):
+                icls = self.qualify(inline.package, class_name(inline.name))
+                self.out(f"y{n} = v.{a}")
+                self.out(f'raise Fastwire::EncodeError.new("{inline.name} expected, got #{{y{n}.class}}", '
+                         f'"wrong_type") unless y{n}.is_a?({icls})')
+                self.out()
+                lines, ivals, ifmt, isize = self.flat_parts(inline, f"y{n}", f"_{n}_")
+                for line in lines:
+                    self.out(line)
+                self.out(f"vals << ({here()})")
+                pend += ivals
+                pend_fmt += ifmt
+                pend_size.append(f"({isize})" if "+" in isize else isize)
+                continue
+            if k in ("struct", "other"):
+                flush()
+            if k == "struct":
                 self.out(f"vals << {self.plain_codec(f.type.value)}.vput(buf, pos, v.{a})")
+            elif k == "other" and self.struct_optional(fl.wire) and \
+                    (opt := self.inlinable(f.type.value, [])) is not None and self.flat(opt):
+                # T? of a flat struct: its block is the struct's offset (4: the body
+                # follows), then the struct: one pack
+                icls = self.qualify(opt.package, class_name(opt.name))
+                self.out(f"x = v.{a}")
+                self.out("if x.nil?")
+                self.out("  vals << 0 << 0")
+                self.out("else")
+                self.level += 1
+                self.out(f'raise Fastwire::EncodeError.new("{opt.name} expected, got #{{x.class}}", '
+                         f'"wrong_type") unless x.is_a?({icls})')
+                self.out()
+                lines, ivals, ifmt, _ = self.flat_parts(opt, "x", f"_{n}_")
+                for line in lines:
+                    self.out(line)
+                self.out("vals << 1 << (buf.bytesize - pos)")
+                self.out(f'[4, {", ".join(ivals)}].pack("V{ifmt}", buffer: buf)')
+                self.level -= 1
+                self.out("end")
             elif k == "other" and self.struct_optional(fl.wire):
                 # T? of a struct: its block is the struct's offset (4: the body follows)
                 inner = self.plain_codec(f.type.value)
@@ -736,6 +794,7 @@ class _Module:
                 for line in self.check("x", fl.wire, f"{s.name}.{f.name}"):
                     self.out(line)
                 self.out("vals << x")
+        flush()
         self.out("if root")
         self.out("  vals[0] = buf.bytesize - pos + 8")
         self.out(f'  buf[pos - 8, {body + 8}] = vals.pack("VV{vfmt}")')
@@ -1200,7 +1259,17 @@ class _Module:
             self.out(f'[{", ".join(vals)}].pack("{fmt}", buffer: buf)')
             fields_left = 0
         else:
-            fields_left = len(fields)
+            fields_left = 0
+            # nested: one pack of every value (format built as it goes), the structs it
+            # holds inlined; a field the runtime's codec writes flushes the pack first
+            self.out()
+            self.out("vals = []")
+            self.out("fmt = +\"\"")
+            self._vok_tags = 1
+            self._fp_vals: List[str] = []
+            self._fp_fmt = ""
+            self.fput_fields(s, "v", [s.qualified_name])
+            self.fput_flush(pack=True)
         i = 0
         while i < fields_left:
             f, fl = fields[i]
@@ -1312,6 +1381,90 @@ class _Module:
             self.level -= 1
             self.out("end")
         self.emit_fok(s, layout, fields)
+
+    def fput_flush(self, pack: bool = False) -> None:
+        if self._fp_vals:
+            self.out(f"vals.push({', '.join(self._fp_vals)})")
+        if self._fp_fmt:
+            self.out(f'fmt << "{self._fp_fmt}"')
+        self._fp_vals, self._fp_fmt = [], ""
+        if pack:  # (pack with an empty format would make buf US-ASCII)
+            self.out("vals.pack(fmt, buffer: buf) unless fmt.empty?")
+
+    def fput_struct(self, ref: ir.TypeRef, var: str, chain: List[str]) -> None:
+        """The struct in `var` (checked), inlined, or through its codec."""
+        t = self.inlinable(ref, chain)
+        if t is None:
+            self.fput_flush(pack=True)
+            self.out("vals.clear")
+            self.out("fmt.clear")
+            self.out(f"{self.plain_codec(ref)}.fput(buf, {var})")
+            return
+        cls = self.qualify(t.package, class_name(t.name))
+        self.out(f'raise Fastwire::EncodeError.new("{t.name} expected, got #{{{var}.class}}", "wrong_type") '
+                 f"unless {var}.is_a?({cls})")
+        self.out()
+        self.fput_fields(t, var, chain + [t.qualified_name])
+
+    def fput_fields(self, s: ir.StructType, var: str, chain: List[str]) -> None:
+        layout = self.model.struct(s.qualified_name)
+        for f, fl in zip(s.all_fields, layout.fields):
+            t = self._vok_tags
+            self._vok_tags += 1
+            w = fl.wire
+            k = self.kind(w)
+            a = attr_name(f.name)
+            if k in ("string", "bytes"):
+                self.out(f"s{t} = {var}.{a}")
+                self.out(f'raise Fastwire::EncodeError.new("{s.name}.{f.name}: {k} expected", '
+                         f'"wrong_type") unless s{t}.is_a?(String)')
+                self.out()
+                self._fp_vals += [f"s{t}.bytesize", f"s{t}"]
+                self._fp_fmt += "Va*"
+            elif k == "struct":
+                self.out(f"y{t} = {var}.{a}")
+                self.fput_struct(f.type.value, f"y{t}", chain)
+            elif self.struct_optional(w):
+                self.out(f"y{t} = {var}.{a}")
+                self.fput_flush()
+                self.out(f"if y{t}.nil?")
+                self.out('  vals << 0')
+                self.out('  fmt << "C"')
+                self.out("else")
+                self.level += 1
+                self._fp_vals, self._fp_fmt = ["1"], "C"
+                self.fput_struct(f.type.value, f"y{t}", chain)
+                self.fput_flush()
+                self.level -= 1
+                self.out("end")
+            elif self.struct_vector(w):
+                self.out(f"y{t} = {var}.{a}")
+                self.out(f'raise Fastwire::EncodeError.new("{s.name}.{f.name}: Array expected", '
+                         f'"wrong_type") unless y{t}.is_a?(Array)')
+                self.out()
+                self._fp_vals.append(f"y{t}.size")
+                self._fp_fmt += "V"
+                self.fput_flush()
+                self.out(f"j{t} = 0")
+                self.out(f"while j{t} < y{t}.size")
+                self.level += 1
+                self.out(f"z{t} = y{t}[j{t}]")
+                self.fput_struct(f.type.value, f"z{t}", chain)
+                self.fput_flush()
+                self.out(f"j{t} += 1")
+                self.level -= 1
+                self.out("end")
+            elif k == "other":
+                self.fput_flush(pack=True)
+                self.out("vals.clear")
+                self.out("fmt.clear")
+                self.out(f"{self.qualify(s.package, self.field_const(s, f))}.fput(buf, {var}.{a})")
+            else:
+                self.out(f"x{t} = {var}.{a}")
+                for line in self.check(f"x{t}", w, f"{s.name}.{f.name}"):
+                    self.out(line)
+                self._fp_vals.append(f"x{t}")
+                self._fp_fmt += self.directive(w)
 
     def emit_fget(self, s: ir.StructType) -> None:
         """The final read: the position in a local, each fixed run read with the length of
