@@ -281,6 +281,7 @@ module Proto
 
   Z_Account = ("\0" * 30).b.freeze
   Z_Account_ROOT = ("\0" * 38).b.freeze
+  VF_Account_orders = Fastwire.vector_formats("VVl<VCCEEVa*")
 
   # Order: straight-line paths (34-byte body, type 1).
   class << S_Order
@@ -697,7 +698,7 @@ module Proto
           o += 34 + 4 + n_1
           j += 1
         end
-        head.concat(items).pack("V#{n + 1}" + ("VVl<VCCEEVa*" * n), buffer: buf)
+        head.concat(items).pack(VF_Account_orders[n], buffer: buf)
       end
       if root
         vals[0] = buf.bytesize - pos + 8

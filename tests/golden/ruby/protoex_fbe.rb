@@ -300,6 +300,7 @@ module Protoex
 
   Z_Account = ("\0" * 30).b.freeze
   Z_Account_ROOT = ("\0" * 38).b.freeze
+  VF_Account_orders = Fastwire.vector_formats("VVl<VCCEEEEVa*")
 
   # Order: straight-line paths (50-byte body, type 1).
   class << S_Order
@@ -739,7 +740,7 @@ module Protoex
           o += 50 + 4 + n_1
           j += 1
         end
-        head.concat(items).pack("V#{n + 1}" + ("VVl<VCCEEEEVa*" * n), buffer: buf)
+        head.concat(items).pack(VF_Account_orders[n], buffer: buf)
       end
       if root
         vals[0] = buf.bytesize - pos + 8

@@ -468,6 +468,11 @@ class _Module:
                 self.out()
                 self.out(f"Z_{s.name} = (\"\\0\" * {layout.body_size}).b.freeze")
                 self.out(f"Z_{s.name}_ROOT = (\"\\0\" * {layout.body_size + 8}).b.freeze")
+            for f, fl in zip(s.all_fields, layout.fields):
+                elem = self.inlinable(f.type.value, []) if self.struct_vector(fl.wire) else None
+                if elem is not None and self.flat(elem):
+                    one = self.flat_parts(elem, "y", "_")[2]
+                    self.out(f'VF_{s.name}_{f.name} = Fastwire.vector_formats("{one}")')
         for s in structs:
             self.emit_fast_paths(s)
 
@@ -771,7 +776,7 @@ class _Module:
                 if elem is not None and self.flat(elem):
                     # flat elements: count, offsets and every element (body, then its
                     # blocks) in one pack, the offsets from the sizes
-                    self.emit_flat_vector_vput(elem)
+                    self.emit_flat_vector_vput(elem, f"VF_{s.name}_{f.name}")
                     continue
                 self.out("if n.zero?")
                 self.out('  buf << "\\0\\0\\0\\0"')
@@ -843,7 +848,7 @@ class _Module:
         fmt += "Va*" * (len(tail) // 2)
         return lines, vals + tail, fmt, at
 
-    def emit_flat_vector_vput(self, e: ir.StructType) -> None:
+    def emit_flat_vector_vput(self, e: ir.StructType, formats: str) -> None:
         cls = self.qualify(e.package, class_name(e.name))
         lines, vals, fmt, size = self.flat_parts(e, "y", "_")
         self.out("if n.zero?")
@@ -868,7 +873,7 @@ class _Module:
         self.out("j += 1")
         self.level -= 1
         self.out("end")
-        self.out(f'head.concat(items).pack("V#{{n + 1}}" + ("{fmt}" * n), buffer: buf)')
+        self.out(f"head.concat(items).pack({formats}[n], buffer: buf)")
         self.level -= 1
         self.out("end")
 
