@@ -308,10 +308,13 @@ ARGV.each do |file|
     next unless model.is_a?(Class) && model.superclass == Fastwire::Model
 
     value = model.codec.cls.new
-    back = model.new.deserialize(model.new.serialize(value))
-    raise "#{model}: versioned round trip" unless back == value
+    data = model.new.serialize(value)
+    raise "#{model}: versioned round trip" unless model.new.deserialize(data) == value
+    raise "#{model}: verify's fast walk rejects its message" unless model.new.fast_verify(data)
     final = mod.const_get(c.to_s.sub(/Model\z/, "FinalModel")).new
-    raise "#{model}: final round trip" unless final.deserialize(final.serialize(value)) == value
+    data = final.serialize(value)
+    raise "#{model}: final round trip" unless final.deserialize(data) == value
+    raise "#{model}: final verify's fast walk rejects its message" unless final.fast_verify(data)
     raise "#{model}: JSON round trip" unless value.class.from_json(value.to_json) == value
     value.to_s
   end

@@ -63,11 +63,16 @@ def handle(request)
       value = cls.from_json(payload)
     when VERSIONED, FINAL
       m = fmt_in == VERSIONED ? model : final
+      # validate (the checked walk) gives the error; verify (its fast walk) must agree
       begin
         m.validate(payload)
       rescue Fastwire::DecodeError => e
+        raise "verify accepts what validate rejects (#{e.message})" if m.verify(payload)
+
         return [VERIFY_ERROR, e.message]
       end
+      raise "verify rejects what validate accepts" unless m.verify(payload)
+
       value = m.deserialize(payload)
     else
       return [UNSUPPORTED, "input format #{fmt_in}"]

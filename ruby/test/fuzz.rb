@@ -3,8 +3,9 @@
 # A mutation fuzzer for the Ruby runtime (Ruby has no standard coverage-guided fuzzer):
 # random changes of the golden vectors, of messages of every kind of generated type and
 # of JSON texts, for SECONDS. Every input must be rejected with Fastwire::DecodeError or
-# read safely: verify and deserialize agree, and what was read serializes to bytes that
-# verify and read back the same. Anything else stops the run with the input in hex.
+# read safely: verify, its checked walk (validate) and deserialize agree, and what was
+# read serializes to bytes that verify and read back the same. Anything else stops the
+# run with the input in hex.
 #
 #   make fuzz-ruby FUZZ_SECONDS=300        # or: ruby ruby/test/fuzz.rb SECONDS [SEED]
 require_relative "support"
@@ -49,6 +50,14 @@ end
 
 def check(model, data)
   ok = model.verify(data)
+  slow = begin
+    model.validate(data)
+    true
+  rescue Fastwire::DecodeError
+    false
+  end
+  raise "verify's fast walk and the checked walk (validate) disagree" unless ok == slow
+
   begin
     value = model.deserialize(data)
   rescue Fastwire::DecodeError

@@ -3,8 +3,8 @@
 require_relative "test_helper"
 
 # Untrusted input: every truncation and seven single-byte changes at every position of
-# each golden vector are rejected or read safely (verify and deserialize agree, an
-# accepted value re-serializes to bytes that verify); crafted attacks are rejected
+# each golden vector are rejected or read safely (verify, its checked walk and deserialize
+# agree, an accepted value re-serializes to bytes that verify); crafted attacks are rejected
 # quickly. Nothing but Fastwire::DecodeError is ever raised.
 class TestMalformed < Minitest::Test
   MODELS = {
@@ -17,6 +17,7 @@ class TestMalformed < Minitest::Test
 
   def check(model, data)
     ok = model.verify(data)
+    assert_equal checked_walk(model, data), ok, "verify's fast walk and the checked walk disagree"
     begin
       value = model.deserialize(data)
     rescue Fastwire::DecodeError
@@ -28,6 +29,14 @@ class TestMalformed < Minitest::Test
     assert model.verify(again)
     assert_equal value.to_s, model.deserialize(again).to_s
     true
+  end
+
+  # validate: the checked walk, which verify's fast walk defers to when it cannot decide.
+  def checked_walk(model, data)
+    model.validate(data)
+    true
+  rescue Fastwire::DecodeError
+    false
   end
 
   def test_every_truncation_is_rejected

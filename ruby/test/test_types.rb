@@ -113,6 +113,19 @@ class TestTypes < Minitest::Test
     assert_equal 1, Fastwire::UUID.uuid1.bytes.getbyte(6) >> 4
   end
 
+  # A struct whose fields the runtime's codecs write (arrays of structs holding non-ASCII
+  # bytes): the message stays a binary String (a fuzz finding: an empty pack format once
+  # made the buffer US-ASCII and the next append raised Encoding::CompatibilityError).
+  def test_final_serialize_keeps_the_buffer_binary
+    c = Everything::Collections.new
+    c.f_array_struct[1].f_string = "\u00e9t\u00e9"
+    c.f_map = { 1 => "\u00e9" }
+    model = Everything::CollectionsFinalModel.new
+    data = model.serialize(c)
+    assert_equal Encoding::BINARY, data.encoding
+    assert_equal c.to_s, model.deserialize(data).to_s
+  end
+
   def test_version_check
     assert_raises(Fastwire::VersionError) { Fastwire.check_version("9.9.0", "x") }
     Fastwire.check_version(Fastwire::VERSION, "x")

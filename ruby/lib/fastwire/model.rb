@@ -35,7 +35,12 @@ module Fastwire
       buf.bytesize - offset >= 4 ? buf.unpack1("V", offset: offset) : 0
     end
 
+    # true when the message at offset is well formed (docs/security.md). The usual case
+    # (a binary String holding exactly one message) takes the codec's fast walk; anything
+    # it cannot decide goes through validate, the checked walk.
     def verify(buf, offset = 0)
+      return true if offset.zero? && buf.encoding == Encoding::BINARY && fast_verify(buf)
+
       validate(buf, offset)
       true
     rescue DecodeError
@@ -43,7 +48,7 @@ module Fastwire
     end
 
     def serialize(value)
-      buf = String.new(capacity: 256, encoding: Encoding::BINARY)
+      buf = "".b
       serialize_into(buf, value)
       buf
     end
@@ -59,9 +64,8 @@ module Fastwire
   class Model < ModelBase
     def serialize_into(buf, value)
       start = buf.bytesize
-      buf << "\0\0\0\0\0\0\0\0"
       begin
-        off = @codec.vput(buf, start, value)
+        @codec.vput(buf, start, value, true) # the root: header and body in one write
       rescue EncodeError
         buf.slice!(start..)
         raise
@@ -69,7 +73,6 @@ module Fastwire
         buf.slice!(start..)
         raise encoding_error(e)
       end
-      buf[start, 8] = [buf.bytesize - start, off].pack("VV")
       buf.bytesize - start
     end
 
@@ -83,6 +86,11 @@ module Fastwire
       data = offset.zero? && full == buf.bytesize ? buf : buf.byteslice(offset, full)
       data = data.b unless data.encoding == Encoding::BINARY
       [Reader.new(data, full - 8, @limits.max_zero_size_elements), data.unpack1("V", offset: 4)]
+    end
+
+    def fast_verify(buf)
+      n = buf.bytesize
+      n >= 16 && n <= @limits.max_message_size && @codec.vroot(buf, n, @limits.max_depth)
     end
 
     # Checks the model at offset; returns its size or raises DecodeError.
@@ -162,6 +170,16 @@ module Fastwire
       return if r.pos == r.end_
 
       Fastwire.fail!(r.pos > r.end_ ? "truncated" : "bad_size")
+    end
+
+    def fast_verify(buf)
+      n = buf.bytesize
+      return false if n < 8
+
+      size, found = buf.unpack("VV")
+      lim = @limits
+      size == n && size <= lim.max_message_size && found == @codec.type &&
+        @codec.fok(Reader.new(buf, 0, lim.max_zero_size_elements), buf, 8, n, lim.max_depth) == n
     end
 
     def validate(buf, offset = 0)

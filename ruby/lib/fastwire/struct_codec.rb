@@ -98,8 +98,15 @@ module Fastwire
       vals << vput(buf, base, v)
     end
 
-    # Appends the body and its blocks; returns the body's offset from base.
-    def vput(buf, base, v)
+    # Appends the body and its blocks; returns the body's offset from base. A root
+    # (root = true, base = where the message starts) gets its [size][8] header first.
+    def vput(buf, base, v, root = false)
+      if root
+        buf << "\0\0\0\0\0\0\0\0"
+        off = vput(buf, base, v)
+        buf[base, 8] = [buf.bytesize - base, off].pack("VV")
+        return off
+      end
       values = values_of(v)
       pos = buf.bytesize
       buf << @zero
@@ -165,6 +172,27 @@ module Fastwire
       @fields.each do |f|
         f.codec.vcheck_slot(r, pos + f.offset, pos, d) if f.offset + f.codec.slot <= stored
       end
+    end
+
+    # verify()'s fast walks over a binary String that is exactly one message (the
+    # generated code overrides them with straight-line ones): the budget left (versioned)
+    # or the position after the struct (final), nil when they cannot decide; malformed
+    # input may also raise DecodeError.
+    def vok(buf, _e, b, base, off, slot_end, d)
+      r = Reader.new(buf, b, 0)
+      vverify(r, base, off, slot_end, d)
+      r.budget
+    end
+
+    def vroot(buf, e, d)
+      full, at = buf.unpack("VV")
+      full == e && vok(buf, e, e - 8, 0, at, 8, d)
+    end
+
+    def fok(r, _buf, p, _e, d)
+      r.pos = p
+      fcheck(r, d)
+      r.pos
     end
 
     # ---- final -------------------------------------------------------------------------

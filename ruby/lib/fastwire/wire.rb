@@ -1169,6 +1169,16 @@ end
 module Fastwire
   # ---- helpers of the generated fast paths ----------------------------------------------
 
+  # The pack formats of a vector of n flat structs ([count][n offsets], then each struct
+  # as `one`), by n; the first 64 are kept.
+  def self.vector_formats(one)
+    Hash.new do |h, n|
+      f = "V#{n + 1}#{one * n}".freeze
+      h[n] = f if n <= 64
+      f
+    end
+  end
+
   # A versioned string (binary: bytes) at base + off, its slot ending at slot_end.
   def self.vget_str(r, base, off, slot_end)
     return +"" if off.zero?
@@ -1258,7 +1268,13 @@ module Fastwire
     return [] if n.zero?
 
     offsets = r.buf.unpack("V#{n}", offset: at)
-    Array.new(n) { |j| codec.vget(r, base, offsets[j], at + (4 * j) + 4, d) }
+    out = []
+    j = 0
+    while j < n
+      out << codec.vget(r, base, offsets[j], at + (4 * j) + 4, d)
+      j += 1
+    end
+    out
   end
 end
 
