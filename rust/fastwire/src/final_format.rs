@@ -11,73 +11,81 @@ use crate::Struct;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::Hash;
 
-/// One message being read or verified: its bytes (exactly the model) and the zero-size
-/// elements it may still hold.
+/// One message being read or verified: the bytes not read yet (a cursor over the model's
+/// fields) and the zero-size elements it may still hold. Each read takes its bytes off
+/// the front with one length comparison: no positions, so no position arithmetic to
+/// overflow.
 pub struct Reader<'a> {
-    data: &'a [u8],
+    rest: &'a [u8],
     zero_left: usize,
 }
 
 impl<'a> Reader<'a> {
-    /// A reader over one final model.
+    /// A reader over one final model's fields.
     pub fn new(data: &'a [u8], max_zero_size_elements: usize) -> Self {
         Reader {
-            data,
+            rest: data,
             zero_left: max_zero_size_elements,
         }
     }
-    /// The message's bytes.
+    /// The bytes not read yet.
     #[inline]
-    pub fn data(&self) -> &'a [u8] {
-        self.data
+    pub fn rest(&self) -> &'a [u8] {
+        self.rest
     }
-    /// N bytes at p.
-    #[inline]
-    pub fn bytes<const N: usize>(&self, p: usize) -> Result<[u8; N]> {
-        self.data.get(p..p + N).and_then(|s| s.try_into().ok()).ok_or(Error::Truncated)
-    }
-    /// The N bytes at p, to read values at constant positions of.
-    #[inline]
-    pub fn array<const N: usize>(&self, p: usize) -> Result<&'a [u8; N]> {
-        self.data.get(p..p + N).and_then(|s| s.try_into().ok()).ok_or(Error::Truncated)
-    }
-    /// The position N bytes after p, when they are in the message.
-    #[inline]
-    pub fn skip(&self, p: usize, n: usize) -> Result<usize> {
-        if n > self.data.len().saturating_sub(p) {
-            return Err(Error::Truncated);
+    /// Takes the next N bytes, to read values at constant positions of.
+    #[inline(always)]
+    pub fn take<const N: usize>(&mut self) -> Result<&'a [u8; N]> {
+        match self.rest.split_first_chunk::<N>() {
+            Some((head, tail)) => {
+                self.rest = tail;
+                Ok(head)
+            }
+            None => Err(Error::Truncated),
         }
-        Ok(p + n)
     }
-    /// A byte at p.
-    #[inline]
-    pub fn u8(&self, p: usize) -> Result<u8> {
-        self.data.get(p).copied().ok_or(Error::Truncated)
-    }
-    /// A u32 at p.
-    #[inline]
-    pub fn u32(&self, p: usize) -> Result<u32> {
-        Ok(u32::from_le_bytes(self.bytes(p)?))
-    }
-    /// A `[u32 length][bytes]` at p: (payload position, length).
-    #[inline]
-    pub fn text(&self, p: usize) -> Result<(usize, usize)> {
-        let n = self.u32(p)? as usize;
-        if n > self.data.len() - p - 4 {
-            return Err(Error::Truncated);
+    /// Takes the next n bytes.
+    #[inline(always)]
+    pub fn take_slice(&mut self, n: usize) -> Result<&'a [u8]> {
+        match self.rest.split_at_checked(n) {
+            Some((head, tail)) => {
+                self.rest = tail;
+                Ok(head)
+            }
+            None => Err(Error::Truncated),
         }
-        Ok((p + 4, n))
     }
-    /// A count at p of elements of at least `min` bytes each (zero-size ones charged).
-    #[inline]
-    pub fn count(&mut self, p: usize, min: usize) -> Result<usize> {
-        let n = self.u32(p)? as usize;
+    /// Skips the next N bytes.
+    #[inline(always)]
+    pub fn skip<const N: usize>(&mut self) -> Result<()> {
+        self.take::<N>().map(|_| ())
+    }
+    /// The next byte.
+    #[inline(always)]
+    pub fn u8(&mut self) -> Result<u8> {
+        self.take::<1>().map(|b| b[0])
+    }
+    /// The next u32.
+    #[inline(always)]
+    pub fn u32(&mut self) -> Result<u32> {
+        self.take::<4>().map(|b| u32::from_le_bytes(*b))
+    }
+    /// A `[u32 length][bytes]`: the payload.
+    #[inline(always)]
+    pub fn text(&mut self) -> Result<&'a [u8]> {
+        let n = self.u32()? as usize;
+        self.take_slice(n)
+    }
+    /// A count of elements of at least `min` bytes each (zero-size ones charged).
+    #[inline(always)]
+    pub fn count(&mut self, min: usize) -> Result<usize> {
+        let n = self.u32()? as usize;
         if min == 0 {
             if n > self.zero_left {
                 return Err(Error::OverBudget);
             }
             self.zero_left -= n;
-        } else if n > (self.data.len() - p - 4) / min {
+        } else if n > self.rest.len() / min {
             return Err(Error::Truncated);
         }
         Ok(n)
@@ -90,10 +98,10 @@ pub trait Codec: Sized {
     const MIN: usize;
     /// Appends the value.
     fn f_write(&self, buf: &mut Vec<u8>);
-    /// Reads the value at p, reusing `self`'s memory; returns the position after it.
-    fn f_read(&mut self, r: &mut Reader<'_>, p: usize, depth: u32) -> Result<usize>;
-    /// Checks the value at p as f_read does; returns the position after it.
-    fn f_verify(r: &mut Reader<'_>, p: usize, depth: u32) -> Result<usize>;
+    /// Reads the next value, reusing `self`'s memory.
+    fn f_read(&mut self, r: &mut Reader<'_>, depth: u32) -> Result<()>;
+    /// Checks the next value as f_read does.
+    fn f_verify(r: &mut Reader<'_>, depth: u32) -> Result<()>;
 }
 
 macro_rules! number {
@@ -105,28 +113,18 @@ macro_rules! number {
                 buf.extend_from_slice(&self.to_le_bytes());
             }
             #[inline]
-            fn f_read(&mut self, r: &mut Reader<'_>, p: usize, _depth: u32) -> Result<usize> {
-                *self = <$t>::from_le_bytes(r.bytes(p)?);
-                Ok(p + <$t as Codec>::MIN)
+            fn f_read(&mut self, r: &mut Reader<'_>, _depth: u32) -> Result<()> {
+                *self = <$t>::from_le_bytes(*r.take()?);
+                Ok(())
             }
             #[inline]
-            fn f_verify(r: &mut Reader<'_>, p: usize, _depth: u32) -> Result<usize> {
-                if p + <$t as Codec>::MIN > r.data().len() {
-                    return Err(Error::Truncated);
-                }
-                Ok(p + <$t as Codec>::MIN)
+            fn f_verify(r: &mut Reader<'_>, _depth: u32) -> Result<()> {
+                r.skip::<{ std::mem::size_of::<$t>() }>()
             }
         }
     )*};
 }
 number!(u8, i8, u16, i16, u32, i32, u64, i64, f32, f64);
-
-fn fixed(r: &Reader<'_>, p: usize, n: usize) -> Result<usize> {
-    if p + n > r.data().len() {
-        return Err(Error::Truncated);
-    }
-    Ok(p + n)
-}
 
 impl Codec for bool {
     const MIN: usize = 1;
@@ -135,13 +133,13 @@ impl Codec for bool {
         buf.push(*self as u8);
     }
     #[inline]
-    fn f_read(&mut self, r: &mut Reader<'_>, p: usize, _depth: u32) -> Result<usize> {
-        *self = r.u8(p)? != 0;
-        Ok(p + 1)
+    fn f_read(&mut self, r: &mut Reader<'_>, _depth: u32) -> Result<()> {
+        *self = r.u8()? != 0;
+        Ok(())
     }
     #[inline]
-    fn f_verify(r: &mut Reader<'_>, p: usize, _depth: u32) -> Result<usize> {
-        fixed(r, p, 1)
+    fn f_verify(r: &mut Reader<'_>, _depth: u32) -> Result<()> {
+        r.skip::<1>()
     }
 }
 
@@ -152,12 +150,12 @@ impl Codec for Timestamp {
         self.0.f_write(buf)
     }
     #[inline]
-    fn f_read(&mut self, r: &mut Reader<'_>, p: usize, depth: u32) -> Result<usize> {
-        self.0.f_read(r, p, depth)
+    fn f_read(&mut self, r: &mut Reader<'_>, depth: u32) -> Result<()> {
+        self.0.f_read(r, depth)
     }
     #[inline]
-    fn f_verify(r: &mut Reader<'_>, p: usize, _depth: u32) -> Result<usize> {
-        fixed(r, p, 8)
+    fn f_verify(r: &mut Reader<'_>, _depth: u32) -> Result<()> {
+        r.skip::<8>()
     }
 }
 
@@ -168,13 +166,13 @@ impl Codec for Uuid {
         buf.extend_from_slice(&self.0);
     }
     #[inline]
-    fn f_read(&mut self, r: &mut Reader<'_>, p: usize, _depth: u32) -> Result<usize> {
-        self.0 = r.bytes(p)?;
-        Ok(p + 16)
+    fn f_read(&mut self, r: &mut Reader<'_>, _depth: u32) -> Result<()> {
+        self.0 = *r.take()?;
+        Ok(())
     }
     #[inline]
-    fn f_verify(r: &mut Reader<'_>, p: usize, _depth: u32) -> Result<usize> {
-        fixed(r, p, 16)
+    fn f_verify(r: &mut Reader<'_>, _depth: u32) -> Result<()> {
+        r.skip::<16>()
     }
 }
 
@@ -185,62 +183,66 @@ impl Codec for Decimal {
         buf.extend_from_slice(&self.to_bytes());
     }
     #[inline]
-    fn f_read(&mut self, r: &mut Reader<'_>, p: usize, _depth: u32) -> Result<usize> {
-        *self = Decimal::from_bytes(&r.bytes(p)?)?;
-        Ok(p + 16)
+    fn f_read(&mut self, r: &mut Reader<'_>, _depth: u32) -> Result<()> {
+        *self = Decimal::from_bytes(r.take()?)?;
+        Ok(())
     }
     #[inline]
-    fn f_verify(r: &mut Reader<'_>, p: usize, _depth: u32) -> Result<usize> {
-        let b: [u8; 16] = r.bytes(p)?;
+    fn f_verify(r: &mut Reader<'_>, _depth: u32) -> Result<()> {
+        let b = r.take::<16>()?;
         if b[14] > 28 {
             return Err(Error::BadValue);
         }
-        Ok(p + 16)
+        Ok(())
     }
+}
+
+/// Appends `[u32 length][bytes]`.
+#[inline]
+pub fn write_text(buf: &mut Vec<u8>, b: &[u8]) {
+    buf.extend_from_slice(&(b.len() as u32).to_le_bytes());
+    buf.extend_from_slice(b);
 }
 
 impl Codec for Text {
     const MIN: usize = 4;
     #[inline]
     fn f_write(&self, buf: &mut Vec<u8>) {
-        buf.extend_from_slice(&(self.len() as u32).to_le_bytes());
-        buf.extend_from_slice(self.as_bytes());
+        write_text(buf, self.as_bytes())
     }
     #[inline]
-    fn f_read(&mut self, r: &mut Reader<'_>, p: usize, _depth: u32) -> Result<usize> {
-        let (q, n) = r.text(p)?;
+    fn f_read(&mut self, r: &mut Reader<'_>, _depth: u32) -> Result<()> {
+        let b = r.text()?;
         let v = self.bytes_mut();
         v.clear();
-        v.extend_from_slice(&r.data()[q..q + n]);
-        Ok(q + n)
+        v.extend_from_slice(b);
+        Ok(())
     }
     #[inline]
-    fn f_verify(r: &mut Reader<'_>, p: usize, _depth: u32) -> Result<usize> {
-        let (q, n) = r.text(p)?;
-        Ok(q + n)
+    fn f_verify(r: &mut Reader<'_>, _depth: u32) -> Result<()> {
+        r.text().map(|_| ())
     }
 }
 
 impl Codec for Bytes {
     const MIN: usize = 4;
     fn f_write(&self, buf: &mut Vec<u8>) {
-        buf.extend_from_slice(&(self.0.len() as u32).to_le_bytes());
-        buf.extend_from_slice(&self.0);
+        write_text(buf, &self.0)
     }
-    fn f_read(&mut self, r: &mut Reader<'_>, p: usize, _depth: u32) -> Result<usize> {
-        let (q, n) = r.text(p)?;
+    fn f_read(&mut self, r: &mut Reader<'_>, _depth: u32) -> Result<()> {
+        let b = r.text()?;
         self.0.clear();
-        self.0.extend_from_slice(&r.data()[q..q + n]);
-        Ok(q + n)
+        self.0.extend_from_slice(b);
+        Ok(())
     }
-    fn f_verify(r: &mut Reader<'_>, p: usize, _depth: u32) -> Result<usize> {
-        let (q, n) = r.text(p)?;
-        Ok(q + n)
+    fn f_verify(r: &mut Reader<'_>, _depth: u32) -> Result<()> {
+        r.text().map(|_| ())
     }
 }
 
 impl<T: Codec + Default> Codec for Option<T> {
     const MIN: usize = 1;
+    #[inline]
     fn f_write(&self, buf: &mut Vec<u8>) {
         match self {
             Some(v) => {
@@ -250,18 +252,20 @@ impl<T: Codec + Default> Codec for Option<T> {
             None => buf.push(0),
         }
     }
-    fn f_read(&mut self, r: &mut Reader<'_>, p: usize, depth: u32) -> Result<usize> {
-        if r.u8(p)? == 0 {
+    #[inline]
+    fn f_read(&mut self, r: &mut Reader<'_>, depth: u32) -> Result<()> {
+        if r.u8()? == 0 {
             *self = None;
-            return Ok(p + 1);
+            return Ok(());
         }
-        self.get_or_insert_with(T::default).f_read(r, p + 1, depth)
+        self.get_or_insert_with(T::default).f_read(r, depth)
     }
-    fn f_verify(r: &mut Reader<'_>, p: usize, depth: u32) -> Result<usize> {
-        if r.u8(p)? == 0 {
-            return Ok(p + 1);
+    #[inline]
+    fn f_verify(r: &mut Reader<'_>, depth: u32) -> Result<()> {
+        if r.u8()? == 0 {
+            return Ok(());
         }
-        T::f_verify(r, p + 1, depth)
+        T::f_verify(r, depth)
     }
 }
 
@@ -272,51 +276,54 @@ impl<T: Codec, const N: usize> Codec for [T; N] {
             e.f_write(buf);
         }
     }
-    fn f_read(&mut self, r: &mut Reader<'_>, mut p: usize, depth: u32) -> Result<usize> {
+    fn f_read(&mut self, r: &mut Reader<'_>, depth: u32) -> Result<()> {
         for e in self.iter_mut() {
-            p = e.f_read(r, p, depth)?;
+            e.f_read(r, depth)?;
         }
-        Ok(p)
+        Ok(())
     }
-    fn f_verify(r: &mut Reader<'_>, mut p: usize, depth: u32) -> Result<usize> {
+    fn f_verify(r: &mut Reader<'_>, depth: u32) -> Result<()> {
         for _ in 0..N {
-            p = T::f_verify(r, p, depth)?;
+            T::f_verify(r, depth)?;
         }
-        Ok(p)
+        Ok(())
     }
 }
 
 impl<T: Codec + Default> Codec for Vec<T> {
     const MIN: usize = 4;
+    #[inline]
     fn f_write(&self, buf: &mut Vec<u8>) {
         buf.extend_from_slice(&(self.len() as u32).to_le_bytes());
         for e in self {
             e.f_write(buf);
         }
     }
-    fn f_read(&mut self, r: &mut Reader<'_>, p: usize, depth: u32) -> Result<usize> {
-        let n = r.count(p, T::MIN)?;
-        let mut p = p + 4;
+    #[inline]
+    fn f_read(&mut self, r: &mut Reader<'_>, depth: u32) -> Result<()> {
+        let n = r.count(T::MIN)?;
         self.truncate(n);
         let have = self.len();
         for e in self.iter_mut() {
-            p = e.f_read(r, p, depth)?;
+            e.f_read(r, depth)?;
         }
-        self.reserve(n - have);
-        for _ in have..n {
-            let mut e = T::default();
-            p = e.f_read(r, p, depth)?;
-            self.push(e);
+        if n > have {
+            self.reserve(n - have);
+            for _ in have..n {
+                let mut e = T::default();
+                e.f_read(r, depth)?;
+                self.push(e);
+            }
         }
-        Ok(p)
+        Ok(())
     }
-    fn f_verify(r: &mut Reader<'_>, p: usize, depth: u32) -> Result<usize> {
-        let n = r.count(p, T::MIN)?;
-        let mut p = p + 4;
+    #[inline]
+    fn f_verify(r: &mut Reader<'_>, depth: u32) -> Result<()> {
+        let n = r.count(T::MIN)?;
         for _ in 0..n {
-            p = T::f_verify(r, p, depth)?;
+            T::f_verify(r, depth)?;
         }
-        Ok(p)
+        Ok(())
     }
 }
 
@@ -328,21 +335,20 @@ impl<T: Codec + Default + Ord> Codec for BTreeSet<T> {
             e.f_write(buf);
         }
     }
-    fn f_read(&mut self, r: &mut Reader<'_>, p: usize, depth: u32) -> Result<usize> {
-        let n = r.count(p, T::MIN)?;
-        let mut p = p + 4;
+    fn f_read(&mut self, r: &mut Reader<'_>, depth: u32) -> Result<()> {
+        let n = r.count(T::MIN)?;
         self.clear();
         for _ in 0..n {
             let mut e = T::default();
-            p = e.f_read(r, p, depth)?;
+            e.f_read(r, depth)?;
             if !self.contains(&e) {
                 self.insert(e);
             }
         }
-        Ok(p)
+        Ok(())
     }
-    fn f_verify(r: &mut Reader<'_>, p: usize, depth: u32) -> Result<usize> {
-        <Vec<T>>::f_verify(r, p, depth)
+    fn f_verify(r: &mut Reader<'_>, depth: u32) -> Result<()> {
+        <Vec<T>>::f_verify(r, depth)
     }
 }
 
@@ -357,30 +363,27 @@ fn map_write<K: Codec, V: Codec, M: MapLike<K, V>>(m: &M, buf: &mut Vec<u8>) {
 fn map_read<K: Codec + Default, V: Codec + Default, M: MapLike<K, V>>(
     m: &mut M,
     r: &mut Reader<'_>,
-    p: usize,
     depth: u32,
-) -> Result<usize> {
-    let n = r.count(p, K::MIN + V::MIN)?;
-    let mut p = p + 4;
+) -> Result<()> {
+    let n = r.count(K::MIN + V::MIN)?;
     m.clear_all();
     for _ in 0..n {
         let mut k = K::default();
-        p = k.f_read(r, p, depth)?;
+        k.f_read(r, depth)?;
         let mut v = V::default();
-        p = v.f_read(r, p, depth)?;
+        v.f_read(r, depth)?;
         m.add(k, v);
     }
-    Ok(p)
+    Ok(())
 }
 
-fn map_verify<K: Codec, V: Codec>(r: &mut Reader<'_>, p: usize, depth: u32) -> Result<usize> {
-    let n = r.count(p, K::MIN + V::MIN)?;
-    let mut p = p + 4;
+fn map_verify<K: Codec, V: Codec>(r: &mut Reader<'_>, depth: u32) -> Result<()> {
+    let n = r.count(K::MIN + V::MIN)?;
     for _ in 0..n {
-        p = K::f_verify(r, p, depth)?;
-        p = V::f_verify(r, p, depth)?;
+        K::f_verify(r, depth)?;
+        V::f_verify(r, depth)?;
     }
-    Ok(p)
+    Ok(())
 }
 
 impl<K: Codec + Default + Ord, V: Codec + Default> Codec for BTreeMap<K, V> {
@@ -388,11 +391,11 @@ impl<K: Codec + Default + Ord, V: Codec + Default> Codec for BTreeMap<K, V> {
     fn f_write(&self, buf: &mut Vec<u8>) {
         map_write(self, buf)
     }
-    fn f_read(&mut self, r: &mut Reader<'_>, p: usize, depth: u32) -> Result<usize> {
-        map_read(self, r, p, depth)
+    fn f_read(&mut self, r: &mut Reader<'_>, depth: u32) -> Result<()> {
+        map_read(self, r, depth)
     }
-    fn f_verify(r: &mut Reader<'_>, p: usize, depth: u32) -> Result<usize> {
-        map_verify::<K, V>(r, p, depth)
+    fn f_verify(r: &mut Reader<'_>, depth: u32) -> Result<()> {
+        map_verify::<K, V>(r, depth)
     }
 }
 
@@ -401,11 +404,11 @@ impl<K: Codec + Default + Hash + Eq, V: Codec + Default> Codec for HashMap<K, V>
     fn f_write(&self, buf: &mut Vec<u8>) {
         map_write(self, buf)
     }
-    fn f_read(&mut self, r: &mut Reader<'_>, p: usize, depth: u32) -> Result<usize> {
-        map_read(self, r, p, depth)
+    fn f_read(&mut self, r: &mut Reader<'_>, depth: u32) -> Result<()> {
+        map_read(self, r, depth)
     }
-    fn f_verify(r: &mut Reader<'_>, p: usize, depth: u32) -> Result<usize> {
-        map_verify::<K, V>(r, p, depth)
+    fn f_verify(r: &mut Reader<'_>, depth: u32) -> Result<()> {
+        map_verify::<K, V>(r, depth)
     }
 }
 
@@ -414,34 +417,34 @@ impl<T: Codec> Codec for Ordered<T> {
     fn f_write(&self, buf: &mut Vec<u8>) {
         self.0.f_write(buf)
     }
-    fn f_read(&mut self, r: &mut Reader<'_>, p: usize, depth: u32) -> Result<usize> {
-        self.0.f_read(r, p, depth)
+    fn f_read(&mut self, r: &mut Reader<'_>, depth: u32) -> Result<()> {
+        self.0.f_read(r, depth)
     }
-    fn f_verify(r: &mut Reader<'_>, p: usize, depth: u32) -> Result<usize> {
-        T::f_verify(r, p, depth)
+    fn f_verify(r: &mut Reader<'_>, depth: u32) -> Result<()> {
+        T::f_verify(r, depth)
     }
 }
 
 /// Reads a struct's fields inline, one level deeper.
 #[inline]
-pub fn struct_read<S: Struct>(v: &mut S, r: &mut Reader<'_>, p: usize, depth: u32) -> Result<usize> {
+pub fn struct_read<S: Struct>(v: &mut S, r: &mut Reader<'_>, depth: u32) -> Result<()> {
     if depth == 0 {
         return Err(Error::TooDeep);
     }
-    v.f_read_fields(r, p, depth - 1)
+    v.f_read_fields(r, depth - 1)
 }
 
 /// Verifies a struct's fields inline, one level deeper.
 #[inline]
-pub fn struct_verify<S: Struct>(r: &mut Reader<'_>, p: usize, depth: u32) -> Result<usize> {
+pub fn struct_verify<S: Struct>(r: &mut Reader<'_>, depth: u32) -> Result<()> {
     if depth == 0 {
         return Err(Error::TooDeep);
     }
-    S::f_verify_fields(r, p, depth - 1)
+    S::f_verify_fields(r, depth - 1)
 }
 
-/// Verifies a field by its type (named through an accessor): returns the position after it.
+/// Verifies a field by its type (named through an accessor).
 #[inline]
-pub fn verify_field<S, T: Codec>(_field: fn(&S) -> &T, r: &mut Reader<'_>, p: usize, depth: u32) -> Result<usize> {
-    T::f_verify(r, p, depth)
+pub fn verify_field<S, T: Codec>(_field: fn(&S) -> &T, r: &mut Reader<'_>, depth: u32) -> Result<()> {
+    T::f_verify(r, depth)
 }

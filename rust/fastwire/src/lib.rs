@@ -113,10 +113,10 @@ pub trait Struct: Sized + Default + Clone {
     fn v_verify_fields(r: &mut versioned::Reader<'_>, pos: usize, stored: usize, depth: u32) -> Result<()>;
     /// Appends the fields in the final format.
     fn f_write_fields(&self, buf: &mut Vec<u8>);
-    /// Reads the fields at `p` in the final format; returns the position after them.
-    fn f_read_fields(&mut self, r: &mut final_format::Reader<'_>, p: usize, depth: u32) -> Result<usize>;
-    /// Verifies the fields at `p`; returns the position after them.
-    fn f_verify_fields(r: &mut final_format::Reader<'_>, p: usize, depth: u32) -> Result<usize>;
+    /// Reads the fields in the final format from the reader's cursor.
+    fn f_read_fields(&mut self, r: &mut final_format::Reader<'_>, depth: u32) -> Result<()>;
+    /// Verifies the fields at the reader's cursor.
+    fn f_verify_fields(r: &mut final_format::Reader<'_>, depth: u32) -> Result<()>;
     /// Appends the fields as JSON members (`"name":value,...`).
     fn j_write_fields(&self, out: &mut String);
     /// Reads the member `name` (unknown names are ignored).

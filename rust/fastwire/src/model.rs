@@ -113,9 +113,9 @@ pub fn verify_final<S: Struct>(data: &[u8]) -> Result<usize> {
 /// [`verify_final`] with other limits.
 pub fn verify_final_with<S: Struct>(data: &[u8], limits: &Limits) -> Result<usize> {
     let full = final_root::<S>(data, limits)?;
-    let mut r = final_format::Reader::new(&data[..full], limits.max_zero_size_elements);
-    let end = final_format::struct_verify::<S>(&mut r, 8, limits.depth())?;
-    if end != full {
+    let mut r = final_format::Reader::new(&data[8..full], limits.max_zero_size_elements);
+    final_format::struct_verify::<S>(&mut r, limits.depth())?;
+    if !r.rest().is_empty() {
         return Err(Error::BadSize);
     }
     Ok(full)
@@ -124,9 +124,9 @@ pub fn verify_final_with<S: Struct>(data: &[u8], limits: &Limits) -> Result<usiz
 /// Reads the final model at the start of `data` into `value`, reusing its memory.
 pub fn deserialize_final_into<S: Struct>(data: &[u8], value: &mut S, limits: &Limits) -> Result<usize> {
     let full = final_root::<S>(data, limits)?;
-    let mut r = final_format::Reader::new(&data[..full], limits.max_zero_size_elements);
-    let end = final_format::struct_read(value, &mut r, 8, limits.depth())?;
-    if end != full {
+    let mut r = final_format::Reader::new(&data[8..full], limits.max_zero_size_elements);
+    final_format::struct_read(value, &mut r, limits.depth())?;
+    if !r.rest().is_empty() {
         return Err(Error::BadSize);
     }
     Ok(full)
@@ -206,17 +206,12 @@ macro_rules! impl_struct {
                 $crate::Struct::f_write_fields(self, buf)
             }
             #[inline]
-            fn f_read(
-                &mut self,
-                r: &mut $crate::final_format::Reader<'_>,
-                p: usize,
-                depth: u32,
-            ) -> $crate::Result<usize> {
-                $crate::final_format::struct_read(self, r, p, depth)
+            fn f_read(&mut self, r: &mut $crate::final_format::Reader<'_>, depth: u32) -> $crate::Result<()> {
+                $crate::final_format::struct_read(self, r, depth)
             }
             #[inline]
-            fn f_verify(r: &mut $crate::final_format::Reader<'_>, p: usize, depth: u32) -> $crate::Result<usize> {
-                $crate::final_format::struct_verify::<$t>(r, p, depth)
+            fn f_verify(r: &mut $crate::final_format::Reader<'_>, depth: u32) -> $crate::Result<()> {
+                $crate::final_format::struct_verify::<$t>(r, depth)
             }
         }
         impl $crate::json::Codec for $t {
@@ -280,17 +275,12 @@ macro_rules! impl_enum {
                 $crate::final_format::Codec::f_write(&self.0, buf)
             }
             #[inline]
-            fn f_read(
-                &mut self,
-                r: &mut $crate::final_format::Reader<'_>,
-                p: usize,
-                depth: u32,
-            ) -> $crate::Result<usize> {
-                $crate::final_format::Codec::f_read(&mut self.0, r, p, depth)
+            fn f_read(&mut self, r: &mut $crate::final_format::Reader<'_>, depth: u32) -> $crate::Result<()> {
+                $crate::final_format::Codec::f_read(&mut self.0, r, depth)
             }
             #[inline]
-            fn f_verify(r: &mut $crate::final_format::Reader<'_>, p: usize, depth: u32) -> $crate::Result<usize> {
-                <$n as $crate::final_format::Codec>::f_verify(r, p, depth)
+            fn f_verify(r: &mut $crate::final_format::Reader<'_>, depth: u32) -> $crate::Result<()> {
+                <$n as $crate::final_format::Codec>::f_verify(r, depth)
             }
         }
         impl $crate::json::Codec for $t {

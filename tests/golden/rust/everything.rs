@@ -1199,13 +1199,8 @@ impl ::fastwire::Struct for Primitives {
         buf.extend_from_slice(&b);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let b = r.array::<65>(p)?;
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<65>()?;
         self.f_bool = ::fastwire::Fixed::load(&b[0..1])?;
         self.f_byte = ::fastwire::Fixed::load(&b[1..2])?;
         self.f_char = ::fastwire::Fixed::load(&b[2..3])?;
@@ -1221,10 +1216,9 @@ impl ::fastwire::Struct for Primitives {
         self.f_float = ::fastwire::Fixed::load(&b[37..41])?;
         self.f_double = ::fastwire::Fixed::load(&b[41..49])?;
         self.f_decimal = ::fastwire::Fixed::load(&b[49..65])?;
-        let p = p + 65;
-        let p = self.f_string.f_read(r, p, depth)?;
-        let p = self.f_bytes.f_read(r, p, depth)?;
-        let b = r.array::<88>(p)?;
+        self.f_string.f_read(r, depth)?;
+        self.f_bytes.f_read(r, depth)?;
+        let b = r.take::<88>()?;
         self.f_epoch = ::fastwire::Fixed::load(&b[0..8])?;
         self.f_utc = ::fastwire::Fixed::load(&b[8..16])?;
         self.f_ns = ::fastwire::Fixed::load(&b[16..24])?;
@@ -1232,28 +1226,21 @@ impl ::fastwire::Struct for Primitives {
         self.f_uuid1 = ::fastwire::Fixed::load(&b[40..56])?;
         self.f_uuid4 = ::fastwire::Fixed::load(&b[56..72])?;
         self.f_uuid = ::fastwire::Fixed::load(&b[72..88])?;
-        let p = p + 88;
-        let p = self.password.f_read(r, p, depth)?;
-        let b = r.array::<4>(p)?;
+        self.password.f_read(r, depth)?;
+        let b = r.take::<4>()?;
         self.legacy = ::fastwire::Fixed::load(&b[0..4])?;
-        let p = p + 4;
-        Ok(p)
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let b = r.array::<65>(p)?;
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<65>()?;
         ::fastwire::fixed::check_decimal(&b[49..65])?;
-        let p = p + 65;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_string, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_bytes, r, p, depth)?;
-        let p = r.skip(p, 88)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.password, r, p, depth)?;
-        let p = r.skip(p, 4)?;
-        Ok(p)
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_string, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_bytes, r, depth)?;
+        r.skip::<88>()?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.password, r, depth)?;
+        r.skip::<4>()?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -1653,47 +1640,37 @@ impl ::fastwire::Struct for Optionals {
         buf.extend_from_slice(&b);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = self.f_bool.f_read(r, p, depth)?;
-        let p = self.f_int32.f_read(r, p, depth)?;
-        let p = self.f_string.f_read(r, p, depth)?;
-        let p = self.f_decimal.f_read(r, p, depth)?;
-        let p = self.f_uuid.f_read(r, p, depth)?;
-        let p = self.f_time.f_read(r, p, depth)?;
-        let p = self.f_enum.f_read(r, p, depth)?;
-        let p = self.f_flags.f_read(r, p, depth)?;
-        let p = self.f_struct.f_read(r, p, depth)?;
-        let p = self.f_order.f_read(r, p, depth)?;
-        let p = self.f_reset.f_read(r, p, depth)?;
-        let b = r.array::<1>(p)?;
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        self.f_bool.f_read(r, depth)?;
+        self.f_int32.f_read(r, depth)?;
+        self.f_string.f_read(r, depth)?;
+        self.f_decimal.f_read(r, depth)?;
+        self.f_uuid.f_read(r, depth)?;
+        self.f_time.f_read(r, depth)?;
+        self.f_enum.f_read(r, depth)?;
+        self.f_flags.f_read(r, depth)?;
+        self.f_struct.f_read(r, depth)?;
+        self.f_order.f_read(r, depth)?;
+        self.f_reset.f_read(r, depth)?;
+        let b = r.take::<1>()?;
         self.f_reset_reset = ::fastwire::Fixed::load(&b[0..1])?;
-        let p = p + 1;
-        Ok(p)
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_bool, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_int32, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_string, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_decimal, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_uuid, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_time, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_enum, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_flags, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_struct, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_order, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_reset, r, p, depth)?;
-        let p = r.skip(p, 1)?;
-        Ok(p)
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_bool, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_int32, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_string, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_decimal, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_uuid, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_time, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_enum, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_flags, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_struct, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_order, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_reset, r, depth)?;
+        r.skip::<1>()?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -2017,53 +1994,44 @@ impl ::fastwire::Struct for Collections {
         self.f_hash_struct_key.f_write(buf);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = self.f_array.f_read(r, p, depth)?;
-        let p = self.f_array_optional.f_read(r, p, depth)?;
-        let p = self.f_array_struct.f_read(r, p, depth)?;
-        let p = self.f_vector.f_read(r, p, depth)?;
-        let p = self.f_vector_optional.f_read(r, p, depth)?;
-        let p = self.f_vector_struct.f_read(r, p, depth)?;
-        let p = self.f_list.f_read(r, p, depth)?;
-        let p = self.f_list_optional.f_read(r, p, depth)?;
-        let p = self.f_set.f_read(r, p, depth)?;
-        let p = self.f_set_struct.f_read(r, p, depth)?;
-        let p = self.f_map.f_read(r, p, depth)?;
-        let p = self.f_map_optional.f_read(r, p, depth)?;
-        let p = self.f_map_enum_key.f_read(r, p, depth)?;
-        let p = self.f_hash.f_read(r, p, depth)?;
-        let p = self.f_hash_optional.f_read(r, p, depth)?;
-        let p = self.f_hash_struct_key.f_read(r, p, depth)?;
-        Ok(p)
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        self.f_array.f_read(r, depth)?;
+        self.f_array_optional.f_read(r, depth)?;
+        self.f_array_struct.f_read(r, depth)?;
+        self.f_vector.f_read(r, depth)?;
+        self.f_vector_optional.f_read(r, depth)?;
+        self.f_vector_struct.f_read(r, depth)?;
+        self.f_list.f_read(r, depth)?;
+        self.f_list_optional.f_read(r, depth)?;
+        self.f_set.f_read(r, depth)?;
+        self.f_set_struct.f_read(r, depth)?;
+        self.f_map.f_read(r, depth)?;
+        self.f_map_optional.f_read(r, depth)?;
+        self.f_map_enum_key.f_read(r, depth)?;
+        self.f_hash.f_read(r, depth)?;
+        self.f_hash_optional.f_read(r, depth)?;
+        self.f_hash_struct_key.f_read(r, depth)?;
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_array, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_array_optional, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_array_struct, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_vector, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_vector_optional, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_vector_struct, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_list, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_list_optional, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_set, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_set_struct, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_map, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_map_optional, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_map_enum_key, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_hash, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_hash_optional, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_hash_struct_key, r, p, depth)?;
-        Ok(p)
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_array, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_array_optional, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_array_struct, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_vector, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_vector_optional, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_vector_struct, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_list, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_list_optional, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_set, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_set_struct, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_map, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_map_optional, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_map_enum_key, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_hash, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_hash_optional, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_hash_struct_key, r, depth)?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -2313,25 +2281,15 @@ impl ::fastwire::Struct for Fixed {
         buf.extend_from_slice(&b);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        _depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let b = r.array::<4>(p)?;
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<4>()?;
         self.id = ::fastwire::Fixed::load(&b[0..4])?;
-        let p = p + 4;
-        Ok(p)
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        _depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = r.skip(p, 4)?;
-        Ok(p)
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        r.skip::<4>()?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -2468,25 +2426,15 @@ impl ::fastwire::Struct for Next {
         buf.extend_from_slice(&b);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        _depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let b = r.array::<16>(p)?;
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<16>()?;
         self.id = ::fastwire::Fixed::load(&b[0..16])?;
-        let p = p + 16;
-        Ok(p)
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        _depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = r.skip(p, 16)?;
-        Ok(p)
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        r.skip::<16>()?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -2590,27 +2538,16 @@ impl ::fastwire::Struct for Shifted {
         buf.extend_from_slice(&b);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        _depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let b = r.array::<16>(p)?;
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<16>()?;
         self.amount = ::fastwire::Fixed::load(&b[0..16])?;
-        let p = p + 16;
-        Ok(p)
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        _depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let b = r.array::<16>(p)?;
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<16>()?;
         ::fastwire::fixed::check_decimal(&b[0..16])?;
-        let p = p + 16;
-        Ok(p)
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -2756,27 +2693,17 @@ impl ::fastwire::Struct for Base {
         buf.extend_from_slice(&b);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = self.name.f_read(r, p, depth)?;
-        let b = r.array::<1>(p)?;
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        self.name.f_read(r, depth)?;
+        let b = r.take::<1>()?;
         self.level = ::fastwire::Fixed::load(&b[0..1])?;
-        let p = p + 1;
-        Ok(p)
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.name, r, p, depth)?;
-        let p = r.skip(p, 1)?;
-        Ok(p)
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        ::fastwire::final_format::verify_field(|v: &Self| &v.name, r, depth)?;
+        r.skip::<1>()?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -2941,29 +2868,19 @@ impl ::fastwire::Struct for Derived {
         buf.extend_from_slice(&b);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = self.name.f_read(r, p, depth)?;
-        let b = r.array::<13>(p)?;
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        self.name.f_read(r, depth)?;
+        let b = r.take::<13>()?;
         self.level = ::fastwire::Fixed::load(&b[0..1])?;
         self.serial = ::fastwire::Fixed::load(&b[1..5])?;
         self.weight = ::fastwire::Fixed::load(&b[5..13])?;
-        let p = p + 13;
-        Ok(p)
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.name, r, p, depth)?;
-        let p = r.skip(p, 13)?;
-        Ok(p)
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        ::fastwire::final_format::verify_field(|v: &Self| &v.name, r, depth)?;
+        r.skip::<13>()?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -3149,30 +3066,20 @@ impl ::fastwire::Struct for MoreDerived {
         buf.extend_from_slice(&b);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = self.name.f_read(r, p, depth)?;
-        let b = r.array::<14>(p)?;
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        self.name.f_read(r, depth)?;
+        let b = r.take::<14>()?;
         self.level = ::fastwire::Fixed::load(&b[0..1])?;
         self.serial = ::fastwire::Fixed::load(&b[1..5])?;
         self.weight = ::fastwire::Fixed::load(&b[5..13])?;
         self.last = ::fastwire::Fixed::load(&b[13..14])?;
-        let p = p + 14;
-        Ok(p)
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.name, r, p, depth)?;
-        let p = r.skip(p, 14)?;
-        Ok(p)
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        ::fastwire::final_format::verify_field(|v: &Self| &v.name, r, depth)?;
+        r.skip::<14>()?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -3357,30 +3264,19 @@ impl ::fastwire::Struct for Wallet {
         buf.extend_from_slice(&b);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = self.currency.f_read(r, p, depth)?;
-        let b = r.array::<24>(p)?;
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        self.currency.f_read(r, depth)?;
+        let b = r.take::<24>()?;
         self.amount = ::fastwire::Fixed::load(&b[0..8])?;
         self.reserved = ::fastwire::Fixed::load(&b[8..24])?;
-        let p = p + 24;
-        Ok(p)
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.currency, r, p, depth)?;
-        let b = r.array::<24>(p)?;
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        ::fastwire::final_format::verify_field(|v: &Self| &v.currency, r, depth)?;
+        let b = r.take::<24>()?;
         ::fastwire::fixed::check_decimal(&b[8..24])?;
-        let p = p + 24;
-        Ok(p)
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -3584,42 +3480,30 @@ impl ::fastwire::Struct for ExAccount {
         buf.extend_from_slice(&b);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let b = r.array::<4>(p)?;
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<4>()?;
         self.uid = ::fastwire::Fixed::load(&b[0..4])?;
-        let p = p + 4;
-        let p = self.name.f_read(r, p, depth)?;
-        let b = r.array::<1>(p)?;
+        self.name.f_read(r, depth)?;
+        let b = r.take::<1>()?;
         self.state = ::fastwire::Fixed::load(&b[0..1])?;
-        let p = p + 1;
-        let p = self.wallet.f_read(r, p, depth)?;
-        let p = self.asset.f_read(r, p, depth)?;
-        let p = self.orders.f_read(r, p, depth)?;
-        let b = r.array::<3>(p)?;
+        self.wallet.f_read(r, depth)?;
+        self.asset.f_read(r, depth)?;
+        self.orders.f_read(r, depth)?;
+        let b = r.take::<3>()?;
         self.refs = ::fastwire::Fixed::load(&b[0..2])?;
         self.extra = ::fastwire::Fixed::load(&b[2..3])?;
-        let p = p + 3;
-        Ok(p)
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = r.skip(p, 4)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.name, r, p, depth)?;
-        let p = r.skip(p, 1)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.wallet, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.asset, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.orders, r, p, depth)?;
-        let p = r.skip(p, 3)?;
-        Ok(p)
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        r.skip::<4>()?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.name, r, depth)?;
+        r.skip::<1>()?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.wallet, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.asset, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.orders, r, depth)?;
+        r.skip::<3>()?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -3818,26 +3702,16 @@ impl ::fastwire::Struct for Ping {
         buf.extend_from_slice(&b);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        _depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let b = r.array::<24>(p)?;
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<24>()?;
         self.id = ::fastwire::Fixed::load(&b[0..16])?;
         self.sent = ::fastwire::Fixed::load(&b[16..24])?;
-        let p = p + 24;
-        Ok(p)
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        _depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = r.skip(p, 24)?;
-        Ok(p)
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        r.skip::<24>()?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -3987,26 +3861,16 @@ impl ::fastwire::Struct for Pong {
         buf.extend_from_slice(&b);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        _depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let b = r.array::<24>(p)?;
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<24>()?;
         self.id = ::fastwire::Fixed::load(&b[0..16])?;
         self.received = ::fastwire::Fixed::load(&b[16..24])?;
-        let p = p + 24;
-        Ok(p)
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        _depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = r.skip(p, 24)?;
-        Ok(p)
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        r.skip::<24>()?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -4159,27 +4023,17 @@ impl ::fastwire::Struct for Refused {
         self.reason.f_write(buf);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let b = r.array::<16>(p)?;
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<16>()?;
         self.id = ::fastwire::Fixed::load(&b[0..16])?;
-        let p = p + 16;
-        let p = self.reason.f_read(r, p, depth)?;
-        Ok(p)
+        self.reason.f_read(r, depth)?;
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = r.skip(p, 16)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.reason, r, p, depth)?;
-        Ok(p)
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        r.skip::<16>()?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.reason, r, depth)?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -4332,27 +4186,17 @@ impl ::fastwire::Struct for Failure {
         self.error.f_write(buf);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let b = r.array::<16>(p)?;
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<16>()?;
         self.id = ::fastwire::Fixed::load(&b[0..16])?;
-        let p = p + 16;
-        let p = self.error.f_read(r, p, depth)?;
-        Ok(p)
+        self.error.f_read(r, depth)?;
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = r.skip(p, 16)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.error, r, p, depth)?;
-        Ok(p)
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        r.skip::<16>()?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.error, r, depth)?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -4510,28 +4354,18 @@ impl ::fastwire::Struct for PingRequest {
         self.note.f_write(buf);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let b = r.array::<24>(p)?;
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<24>()?;
         self.id = ::fastwire::Fixed::load(&b[0..16])?;
         self.sent = ::fastwire::Fixed::load(&b[16..24])?;
-        let p = p + 24;
-        let p = self.note.f_read(r, p, depth)?;
-        Ok(p)
+        self.note.f_read(r, depth)?;
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = r.skip(p, 24)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.note, r, p, depth)?;
-        Ok(p)
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        r.skip::<24>()?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.note, r, depth)?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -4692,27 +4526,17 @@ impl ::fastwire::Struct for Notify {
         self.text.f_write(buf);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let b = r.array::<16>(p)?;
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<16>()?;
         self.id = ::fastwire::Fixed::load(&b[0..16])?;
-        let p = p + 16;
-        let p = self.text.f_read(r, p, depth)?;
-        Ok(p)
+        self.text.f_read(r, depth)?;
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = r.skip(p, 16)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.text, r, p, depth)?;
-        Ok(p)
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        r.skip::<16>()?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.text, r, depth)?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -4799,21 +4623,12 @@ impl ::fastwire::Struct for Empty {
 
     fn f_write_fields(&self, _buf: &mut Vec<u8>) {}
 
-    fn f_read_fields(
-        &mut self,
-        _r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        _depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        Ok(p)
+    fn f_read_fields(&mut self, _r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        Ok(())
     }
 
-    fn f_verify_fields(
-        _r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        _depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        Ok(p)
+    fn f_verify_fields(_r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        Ok(())
     }
 
     fn j_write_fields(&self, _out: &mut String) {}

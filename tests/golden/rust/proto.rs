@@ -272,34 +272,23 @@ impl ::fastwire::Struct for Order {
         buf.extend_from_slice(&b);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let b = r.array::<4>(p)?;
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<4>()?;
         self.uid = ::fastwire::Fixed::load(&b[0..4])?;
-        let p = p + 4;
-        let p = self.symbol.f_read(r, p, depth)?;
-        let b = r.array::<18>(p)?;
+        self.symbol.f_read(r, depth)?;
+        let b = r.take::<18>()?;
         self.side = ::fastwire::Fixed::load(&b[0..1])?;
         self.type_ = ::fastwire::Fixed::load(&b[1..2])?;
         self.price = ::fastwire::Fixed::load(&b[2..10])?;
         self.volume = ::fastwire::Fixed::load(&b[10..18])?;
-        let p = p + 18;
-        Ok(p)
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = r.skip(p, 4)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.symbol, r, p, depth)?;
-        let p = r.skip(p, 18)?;
-        Ok(p)
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        r.skip::<4>()?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.symbol, r, depth)?;
+        r.skip::<18>()?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -485,27 +474,17 @@ impl ::fastwire::Struct for Balance {
         buf.extend_from_slice(&b);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = self.currency.f_read(r, p, depth)?;
-        let b = r.array::<8>(p)?;
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        self.currency.f_read(r, depth)?;
+        let b = r.take::<8>()?;
         self.amount = ::fastwire::Fixed::load(&b[0..8])?;
-        let p = p + 8;
-        Ok(p)
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.currency, r, p, depth)?;
-        let p = r.skip(p, 8)?;
-        Ok(p)
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        ::fastwire::final_format::verify_field(|v: &Self| &v.currency, r, depth)?;
+        r.skip::<8>()?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -690,37 +669,26 @@ impl ::fastwire::Struct for Account {
         self.orders.f_write(buf);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let b = r.array::<4>(p)?;
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<4>()?;
         self.uid = ::fastwire::Fixed::load(&b[0..4])?;
-        let p = p + 4;
-        let p = self.name.f_read(r, p, depth)?;
-        let b = r.array::<1>(p)?;
+        self.name.f_read(r, depth)?;
+        let b = r.take::<1>()?;
         self.state = ::fastwire::Fixed::load(&b[0..1])?;
-        let p = p + 1;
-        let p = self.wallet.f_read(r, p, depth)?;
-        let p = self.asset.f_read(r, p, depth)?;
-        let p = self.orders.f_read(r, p, depth)?;
-        Ok(p)
+        self.wallet.f_read(r, depth)?;
+        self.asset.f_read(r, depth)?;
+        self.orders.f_read(r, depth)?;
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = r.skip(p, 4)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.name, r, p, depth)?;
-        let p = r.skip(p, 1)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.wallet, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.asset, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.orders, r, p, depth)?;
-        Ok(p)
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        r.skip::<4>()?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.name, r, depth)?;
+        r.skip::<1>()?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.wallet, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.asset, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.orders, r, depth)?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {

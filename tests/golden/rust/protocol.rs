@@ -69,23 +69,14 @@ impl ::fastwire::Struct for OrderMessage {
         self.body.f_write(buf);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = self.body.f_read(r, p, depth)?;
-        Ok(p)
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        self.body.f_read(r, depth)?;
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.body, r, p, depth)?;
-        Ok(p)
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        ::fastwire::final_format::verify_field(|v: &Self| &v.body, r, depth)?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -178,23 +169,14 @@ impl ::fastwire::Struct for BalanceMessage {
         self.body.f_write(buf);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = self.body.f_read(r, p, depth)?;
-        Ok(p)
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        self.body.f_read(r, depth)?;
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.body, r, p, depth)?;
-        Ok(p)
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        ::fastwire::final_format::verify_field(|v: &Self| &v.body, r, depth)?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -287,23 +269,14 @@ impl ::fastwire::Struct for AccountMessage {
         self.body.f_write(buf);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = self.body.f_read(r, p, depth)?;
-        Ok(p)
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        self.body.f_read(r, depth)?;
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.body, r, p, depth)?;
-        Ok(p)
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        ::fastwire::final_format::verify_field(|v: &Self| &v.body, r, depth)?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {

@@ -494,49 +494,43 @@ class _Module:
             if run is None:
                 n = names[i]
                 fwrite.append(f"self.{n}.f_write(buf);")
-                fread.append(f"let p = self.{n}.f_read(r, p, depth)?;")
-                fverify.append(f"let p = ::fastwire::final_format::verify_field(|v: &Self| &v.{n}, r, p, depth)?;")
+                fread.append(f"self.{n}.f_read(r, depth)?;")
+                fverify.append(f"::fastwire::final_format::verify_field(|v: &Self| &v.{n}, r, depth)?;")
                 i += 1
                 continue
             # A run of fixed-size values: one bounds check, then constant positions.
             size = run.size
             members = [(fields[j][1], names[j], run.offsets[j - run.first]) for j in run.indexes]
             fwrite.append(f"let mut b = [0u8; {size}];")
-            fread.append(f"let b = r.array::<{size}>(p)?;")
+            fread.append(f"let b = r.take::<{size}>()?;")
             decimals = [(o, fl) for fl, _n, o in members if fl.wire.kind == "decimal"]
             if decimals:
-                fverify.append(f"let b = r.array::<{size}>(p)?;")
+                fverify.append(f"let b = r.take::<{size}>()?;")
                 fverify += [f"::fastwire::fixed::check_decimal(&b[{o}..{o + 16}])?;" for o, _ in decimals]
-                fverify.append(f"let p = p + {size};")
             else:
-                fverify.append(f"let p = r.skip(p, {size})?;")
+                fverify.append(f"r.skip::<{size}>()?;")
             for fl, n, o in members:
                 end = o + (fl.wire.final_size or 0)
                 fwrite.append(f"::fastwire::Fixed::store(&self.{n}, &mut b[{o}..{end}]);")
                 fread.append(f"self.{n} = ::fastwire::Fixed::load(&b[{o}..{end}])?;")
             fwrite.append("buf.extend_from_slice(&b);")
-            fread.append(f"let p = p + {size};")
             i += run.count
         self.fn_body(f"fn f_write_fields(&self, {u}buf: &mut Vec<u8>)", fwrite)
         # depth goes to the fields outside the runs of values only
         du = "" if any(not fl.wire.is_value for (_f, fl, _) in fields) else "_"
-        e("    fn f_read_fields(",
-          "        &mut self,",
-          f"        {u}r: &mut ::fastwire::final_format::Reader<'_>,",
-          "        p: usize,",
-          f"        {du}depth: u32,",
-          "    ) -> ::fastwire::Result<usize> {")
-        for line in fread:
-            e(f"        {line}")
-        e("        Ok(p)", "    }", "")
-        e("    fn f_verify_fields(",
-          f"        {u}r: &mut ::fastwire::final_format::Reader<'_>,",
-          "        p: usize,",
-          f"        {du}depth: u32,",
-          "    ) -> ::fastwire::Result<usize> {")
-        for line in fverify:
-            e(f"        {line}")
-        e("        Ok(p)", "    }", "")
+        for fname, params, fbody in (
+                ("f_read_fields", ["&mut self", f"{u}r: &mut ::fastwire::final_format::Reader<'_>", f"{du}depth: u32"],
+                 fread),
+                ("f_verify_fields", [f"{u}r: &mut ::fastwire::final_format::Reader<'_>", f"{du}depth: u32"],
+                 fverify)):
+            one = f"    fn {fname}({', '.join(params)}) -> ::fastwire::Result<()> {{"
+            if len(one) <= 120:  # rustfmt's max_width (rust/rustfmt.toml)
+                e(one)
+            else:
+                e(f"    fn {fname}(", *[f"        {x}," for x in params], "    ) -> ::fastwire::Result<()> {")
+            for line in fbody:
+                e(f"        {line}")
+            e("        Ok(())", "    }", "")
         # json
         self.fn_body(f"fn j_write_fields(&self, {u}out: &mut String)",
                      [line for i, ((f, fl, _), n) in enumerate(zip(fields, names))
