@@ -226,15 +226,18 @@ impl Codec for Text {
 
 impl Codec for Bytes {
     const MIN: usize = 4;
+    #[inline]
     fn f_write(&self, buf: &mut Vec<u8>) {
         write_text(buf, &self.0)
     }
+    #[inline]
     fn f_read(&mut self, r: &mut Reader<'_>, _depth: u32) -> Result<()> {
         let b = r.text()?;
         self.0.clear();
         self.0.extend_from_slice(b);
         Ok(())
     }
+    #[inline]
     fn f_verify(r: &mut Reader<'_>, _depth: u32) -> Result<()> {
         r.text().map(|_| ())
     }
@@ -271,17 +274,20 @@ impl<T: Codec + Default> Codec for Option<T> {
 
 impl<T: Codec, const N: usize> Codec for [T; N] {
     const MIN: usize = N * T::MIN;
+    #[inline]
     fn f_write(&self, buf: &mut Vec<u8>) {
         for e in self {
             e.f_write(buf);
         }
     }
+    #[inline]
     fn f_read(&mut self, r: &mut Reader<'_>, depth: u32) -> Result<()> {
         for e in self.iter_mut() {
             e.f_read(r, depth)?;
         }
         Ok(())
     }
+    #[inline]
     fn f_verify(r: &mut Reader<'_>, depth: u32) -> Result<()> {
         for _ in 0..N {
             T::f_verify(r, depth)?;
@@ -414,12 +420,15 @@ impl<K: Codec + Default + Hash + Eq, V: Codec + Default> Codec for HashMap<K, V>
 
 impl<T: Codec> Codec for Ordered<T> {
     const MIN: usize = T::MIN;
+    #[inline]
     fn f_write(&self, buf: &mut Vec<u8>) {
         self.0.f_write(buf)
     }
+    #[inline]
     fn f_read(&mut self, r: &mut Reader<'_>, depth: u32) -> Result<()> {
         self.0.f_read(r, depth)
     }
+    #[inline]
     fn f_verify(r: &mut Reader<'_>, depth: u32) -> Result<()> {
         T::f_verify(r, depth)
     }

@@ -104,7 +104,7 @@ impl<'a> Reader<'a> {
         match self.locate_or_empty(base, off, slot + 4)? {
             None => Ok((0, 0)),
             Some(blk) => {
-                let n = self.u32(blk)? as usize;
+                let n = u32::from_le_bytes(*self.array::<4>(blk)?) as usize;
                 if n > self.data.len() - blk - 4 {
                     return Err(Error::Truncated);
                 }
@@ -121,7 +121,7 @@ impl<'a> Reader<'a> {
         match self.locate_or_empty(base, off, slot + 4)? {
             None => Ok((0, 0)),
             Some(blk) => {
-                let n = self.u32(blk)? as usize;
+                let n = u32::from_le_bytes(*self.array::<4>(blk)?) as usize;
                 if n > (self.data.len() - blk - 4) / elem_slot {
                     return Err(Error::Truncated);
                 }
@@ -137,15 +137,19 @@ impl<'a> Reader<'a> {
     #[inline]
     pub fn enter(&mut self, slot: usize, base: usize, type_number: u32, depth: u32) -> Result<(usize, usize)> {
         let off = self.u32(slot)?;
-        let pos = self.locate(base, off, slot + 4, 8)?;
-        let stored = self.u32(pos)? as usize;
+        let pos = base + off as usize;
+        if pos < slot + 4 {
+            return Err(Error::BadOffset);
+        }
+        let hdr = self.array::<8>(pos)?;
+        let stored = u32::from_le_bytes([hdr[0], hdr[1], hdr[2], hdr[3]]) as usize;
         if stored < 8 {
             return Err(Error::BadSize);
         }
         if stored > self.data.len() - pos {
             return Err(Error::Truncated);
         }
-        if self.u32(pos + 4)? != type_number {
+        if u32::from_le_bytes([hdr[4], hdr[5], hdr[6], hdr[7]]) != type_number {
             return Err(Error::BadType);
         }
         if depth == 0 {
@@ -374,15 +378,18 @@ impl Codec for Bytes {
     fn v_extra(&self) -> usize {
         4 + self.0.len()
     }
+    #[inline]
     fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
         write_text(buf, slot, base, &self.0)
     }
+    #[inline]
     fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, _depth: u32) -> Result<()> {
         let (p, n) = r.text(slot, base)?;
         self.0.clear();
         self.0.extend_from_slice(&r.data()[p..p + n]);
         Ok(())
     }
+    #[inline]
     fn v_verify(r: &mut Reader<'_>, slot: usize, base: usize, _depth: u32) -> Result<()> {
         r.text(slot, base).map(|_| ())
     }
@@ -394,6 +401,7 @@ impl<T: Codec + Default> Codec for Option<T> {
     fn v_extra(&self) -> usize {
         self.as_ref().map_or(0, |v| T::SLOT + v.v_extra())
     }
+    #[inline]
     fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
         if let Some(v) = self {
             let blk = alloc(buf, T::SLOT);
@@ -402,6 +410,7 @@ impl<T: Codec + Default> Codec for Option<T> {
             v.v_write(buf, blk, blk);
         }
     }
+    #[inline]
     fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
         if r.u8(slot)? == 0 {
             *self = None;
@@ -411,6 +420,7 @@ impl<T: Codec + Default> Codec for Option<T> {
         r.charge(T::SLOT)?;
         self.get_or_insert_with(T::default).v_read(r, pos, pos, depth)
     }
+    #[inline]
     fn v_verify(r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
         if r.u8(slot)? == 0 {
             return Ok(());
@@ -427,17 +437,20 @@ impl<T: Codec, const N: usize> Codec for [T; N] {
     fn v_extra(&self) -> usize {
         self.iter().map(Codec::v_extra).sum()
     }
+    #[inline]
     fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
         for (i, e) in self.iter().enumerate() {
             e.v_write(buf, slot + i * T::SLOT, base);
         }
     }
+    #[inline]
     fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
         for (i, e) in self.iter_mut().enumerate() {
             e.v_read(r, slot + i * T::SLOT, base, depth)?;
         }
         Ok(())
     }
+    #[inline]
     fn v_verify(r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
         for i in 0..N {
             T::v_verify(r, slot + i * T::SLOT, base, depth)?;
@@ -461,12 +474,14 @@ impl<T: Codec + Default> Codec for Vec<T> {
     fn v_extra(&self) -> usize {
         4 + self.len() * T::SLOT + self.iter().map(Codec::v_extra).sum::<usize>()
     }
+    #[inline]
     fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
         let p = write_block(buf, slot, base, self.len(), T::SLOT);
         for (i, e) in self.iter().enumerate() {
             e.v_write(buf, p + i * T::SLOT, base);
         }
     }
+    #[inline]
     fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
         let (p, n) = r.block(slot, base, T::SLOT)?;
         self.truncate(n);
@@ -482,6 +497,7 @@ impl<T: Codec + Default> Codec for Vec<T> {
         }
         Ok(())
     }
+    #[inline]
     fn v_verify(r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
         let (p, n) = r.block(slot, base, T::SLOT)?;
         for i in 0..n {
@@ -645,12 +661,15 @@ impl<T: Codec> Codec for Ordered<T> {
     fn v_extra(&self) -> usize {
         self.0.v_extra()
     }
+    #[inline]
     fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
         self.0.v_write(buf, slot, base)
     }
+    #[inline]
     fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
         self.0.v_read(r, slot, base, depth)
     }
+    #[inline]
     fn v_verify(r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
         T::v_verify(r, slot, base, depth)
     }

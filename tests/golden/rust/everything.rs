@@ -1069,10 +1069,12 @@ impl ::fastwire::Struct for Primitives {
     const BODY: usize = 177;
     const FINAL_MIN: usize = 169;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.f_string.v_extra() + self.f_bytes.v_extra() + self.password.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<177>(body);
         ::fastwire::Fixed::store(&self.f_bool, &mut b[8..9]);
@@ -1103,6 +1105,7 @@ impl ::fastwire::Struct for Primitives {
         self.password.v_write(buf, body + 169, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -1143,6 +1146,7 @@ impl ::fastwire::Struct for Primitives {
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -1164,6 +1168,7 @@ impl ::fastwire::Struct for Primitives {
         Ok(())
     }
 
+    #[inline]
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
         let mut b = [0u8; 65];
         ::fastwire::Fixed::store(&self.f_bool, &mut b[0..1]);
@@ -1199,6 +1204,7 @@ impl ::fastwire::Struct for Primitives {
         buf.extend_from_slice(&b);
     }
 
+    #[inline]
     fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         let b = r.take::<65>()?;
         self.f_bool = ::fastwire::Fixed::load(&b[0..1])?;
@@ -1232,6 +1238,7 @@ impl ::fastwire::Struct for Primitives {
         Ok(())
     }
 
+    #[inline]
     fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         let b = r.take::<65>()?;
         ::fastwire::fixed::check_decimal(&b[49..65])?;
@@ -1525,6 +1532,7 @@ impl ::fastwire::Struct for Optionals {
     const BODY: usize = 64;
     const FINAL_MIN: usize = 12;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.f_bool.v_extra()
             + self.f_int32.v_extra()
@@ -1539,6 +1547,7 @@ impl ::fastwire::Struct for Optionals {
             + self.f_reset.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<64>(body);
         ::fastwire::Fixed::store(&self.f_reset_reset, &mut b[63..64]);
@@ -1555,6 +1564,7 @@ impl ::fastwire::Struct for Optionals {
         self.f_reset.v_write(buf, body + 58, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -1581,6 +1591,7 @@ impl ::fastwire::Struct for Optionals {
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -1623,6 +1634,7 @@ impl ::fastwire::Struct for Optionals {
         Ok(())
     }
 
+    #[inline]
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
         self.f_bool.f_write(buf);
         self.f_int32.f_write(buf);
@@ -1640,6 +1652,7 @@ impl ::fastwire::Struct for Optionals {
         buf.extend_from_slice(&b);
     }
 
+    #[inline]
     fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         self.f_bool.f_read(r, depth)?;
         self.f_int32.f_read(r, depth)?;
@@ -1657,6 +1670,7 @@ impl ::fastwire::Struct for Optionals {
         Ok(())
     }
 
+    #[inline]
     fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         ::fastwire::final_format::verify_field(|v: &Self| &v.f_bool, r, depth)?;
         ::fastwire::final_format::verify_field(|v: &Self| &v.f_int32, r, depth)?;
@@ -1851,6 +1865,7 @@ impl ::fastwire::Struct for Collections {
     const BODY: usize = 90;
     const FINAL_MIN: usize = 404;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.f_array.v_extra()
             + self.f_array_optional.v_extra()
@@ -1870,6 +1885,7 @@ impl ::fastwire::Struct for Collections {
             + self.f_hash_struct_key.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         self.f_array.v_write(buf, body + 8, body);
         self.f_array_optional.v_write(buf, body + 20, body);
@@ -1889,6 +1905,7 @@ impl ::fastwire::Struct for Collections {
         self.f_hash_struct_key.v_write(buf, body + 86, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -1918,6 +1935,7 @@ impl ::fastwire::Struct for Collections {
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -1975,6 +1993,7 @@ impl ::fastwire::Struct for Collections {
         Ok(())
     }
 
+    #[inline]
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
         self.f_array.f_write(buf);
         self.f_array_optional.f_write(buf);
@@ -1994,6 +2013,7 @@ impl ::fastwire::Struct for Collections {
         self.f_hash_struct_key.f_write(buf);
     }
 
+    #[inline]
     fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         self.f_array.f_read(r, depth)?;
         self.f_array_optional.f_read(r, depth)?;
@@ -2014,6 +2034,7 @@ impl ::fastwire::Struct for Collections {
         Ok(())
     }
 
+    #[inline]
     fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         ::fastwire::final_format::verify_field(|v: &Self| &v.f_array, r, depth)?;
         ::fastwire::final_format::verify_field(|v: &Self| &v.f_array_optional, r, depth)?;
@@ -2242,15 +2263,18 @@ impl ::fastwire::Struct for Fixed {
     const BODY: usize = 12;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         0
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<12>(body);
         ::fastwire::Fixed::store(&self.id, &mut b[8..12]);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -2266,6 +2290,7 @@ impl ::fastwire::Struct for Fixed {
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         _r: &mut ::fastwire::versioned::Reader<'_>,
         _pos: usize,
@@ -2275,18 +2300,21 @@ impl ::fastwire::Struct for Fixed {
         Ok(())
     }
 
+    #[inline]
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
         let mut b = [0u8; 4];
         ::fastwire::Fixed::store(&self.id, &mut b[0..4]);
         buf.extend_from_slice(&b);
     }
 
+    #[inline]
     fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
         let b = r.take::<4>()?;
         self.id = ::fastwire::Fixed::load(&b[0..4])?;
         Ok(())
     }
 
+    #[inline]
     fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
         r.skip::<4>()?;
         Ok(())
@@ -2387,15 +2415,18 @@ impl ::fastwire::Struct for Next {
     const BODY: usize = 24;
     const FINAL_MIN: usize = 16;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         0
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<24>(body);
         ::fastwire::Fixed::store(&self.id, &mut b[8..24]);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -2411,6 +2442,7 @@ impl ::fastwire::Struct for Next {
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         _r: &mut ::fastwire::versioned::Reader<'_>,
         _pos: usize,
@@ -2420,18 +2452,21 @@ impl ::fastwire::Struct for Next {
         Ok(())
     }
 
+    #[inline]
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
         let mut b = [0u8; 16];
         ::fastwire::Fixed::store(&self.id, &mut b[0..16]);
         buf.extend_from_slice(&b);
     }
 
+    #[inline]
     fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
         let b = r.take::<16>()?;
         self.id = ::fastwire::Fixed::load(&b[0..16])?;
         Ok(())
     }
 
+    #[inline]
     fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
         r.skip::<16>()?;
         Ok(())
@@ -2496,15 +2531,18 @@ impl ::fastwire::Struct for Shifted {
     const BODY: usize = 24;
     const FINAL_MIN: usize = 16;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         0
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<24>(body);
         ::fastwire::Fixed::store(&self.amount, &mut b[8..24]);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -2520,6 +2558,7 @@ impl ::fastwire::Struct for Shifted {
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -2532,18 +2571,21 @@ impl ::fastwire::Struct for Shifted {
         Ok(())
     }
 
+    #[inline]
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
         let mut b = [0u8; 16];
         ::fastwire::Fixed::store(&self.amount, &mut b[0..16]);
         buf.extend_from_slice(&b);
     }
 
+    #[inline]
     fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
         let b = r.take::<16>()?;
         self.amount = ::fastwire::Fixed::load(&b[0..16])?;
         Ok(())
     }
 
+    #[inline]
     fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
         let b = r.take::<16>()?;
         ::fastwire::fixed::check_decimal(&b[0..16])?;
@@ -2648,16 +2690,19 @@ impl ::fastwire::Struct for Base {
     const BODY: usize = 13;
     const FINAL_MIN: usize = 5;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.name.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<13>(body);
         ::fastwire::Fixed::store(&self.level, &mut b[12..13]);
         self.name.v_write(buf, body + 8, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -2674,6 +2719,7 @@ impl ::fastwire::Struct for Base {
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -2686,6 +2732,7 @@ impl ::fastwire::Struct for Base {
         Ok(())
     }
 
+    #[inline]
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
         self.name.f_write(buf);
         let mut b = [0u8; 1];
@@ -2693,6 +2740,7 @@ impl ::fastwire::Struct for Base {
         buf.extend_from_slice(&b);
     }
 
+    #[inline]
     fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         self.name.f_read(r, depth)?;
         let b = r.take::<1>()?;
@@ -2700,6 +2748,7 @@ impl ::fastwire::Struct for Base {
         Ok(())
     }
 
+    #[inline]
     fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         ::fastwire::final_format::verify_field(|v: &Self| &v.name, r, depth)?;
         r.skip::<1>()?;
@@ -2817,10 +2866,12 @@ impl ::fastwire::Struct for Derived {
     const BODY: usize = 25;
     const FINAL_MIN: usize = 17;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.name.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<25>(body);
         ::fastwire::Fixed::store(&self.level, &mut b[12..13]);
@@ -2829,6 +2880,7 @@ impl ::fastwire::Struct for Derived {
         self.name.v_write(buf, body + 8, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -2847,6 +2899,7 @@ impl ::fastwire::Struct for Derived {
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -2859,6 +2912,7 @@ impl ::fastwire::Struct for Derived {
         Ok(())
     }
 
+    #[inline]
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
         self.name.f_write(buf);
         let mut b = [0u8; 13];
@@ -2868,6 +2922,7 @@ impl ::fastwire::Struct for Derived {
         buf.extend_from_slice(&b);
     }
 
+    #[inline]
     fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         self.name.f_read(r, depth)?;
         let b = r.take::<13>()?;
@@ -2877,6 +2932,7 @@ impl ::fastwire::Struct for Derived {
         Ok(())
     }
 
+    #[inline]
     fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         ::fastwire::final_format::verify_field(|v: &Self| &v.name, r, depth)?;
         r.skip::<13>()?;
@@ -3012,10 +3068,12 @@ impl ::fastwire::Struct for MoreDerived {
     const BODY: usize = 26;
     const FINAL_MIN: usize = 18;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.name.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<26>(body);
         ::fastwire::Fixed::store(&self.level, &mut b[12..13]);
@@ -3025,6 +3083,7 @@ impl ::fastwire::Struct for MoreDerived {
         self.name.v_write(buf, body + 8, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -3044,6 +3103,7 @@ impl ::fastwire::Struct for MoreDerived {
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -3056,6 +3116,7 @@ impl ::fastwire::Struct for MoreDerived {
         Ok(())
     }
 
+    #[inline]
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
         self.name.f_write(buf);
         let mut b = [0u8; 14];
@@ -3066,6 +3127,7 @@ impl ::fastwire::Struct for MoreDerived {
         buf.extend_from_slice(&b);
     }
 
+    #[inline]
     fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         self.name.f_read(r, depth)?;
         let b = r.take::<14>()?;
@@ -3076,6 +3138,7 @@ impl ::fastwire::Struct for MoreDerived {
         Ok(())
     }
 
+    #[inline]
     fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         ::fastwire::final_format::verify_field(|v: &Self| &v.name, r, depth)?;
         r.skip::<14>()?;
@@ -3213,10 +3276,12 @@ impl ::fastwire::Struct for Wallet {
     const BODY: usize = 36;
     const FINAL_MIN: usize = 28;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.currency.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<36>(body);
         ::fastwire::Fixed::store(&self.amount, &mut b[12..20]);
@@ -3224,6 +3289,7 @@ impl ::fastwire::Struct for Wallet {
         self.currency.v_write(buf, body + 8, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -3241,6 +3307,7 @@ impl ::fastwire::Struct for Wallet {
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -3256,6 +3323,7 @@ impl ::fastwire::Struct for Wallet {
         Ok(())
     }
 
+    #[inline]
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
         self.currency.f_write(buf);
         let mut b = [0u8; 24];
@@ -3264,6 +3332,7 @@ impl ::fastwire::Struct for Wallet {
         buf.extend_from_slice(&b);
     }
 
+    #[inline]
     fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         self.currency.f_read(r, depth)?;
         let b = r.take::<24>()?;
@@ -3272,6 +3341,7 @@ impl ::fastwire::Struct for Wallet {
         Ok(())
     }
 
+    #[inline]
     fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         ::fastwire::final_format::verify_field(|v: &Self| &v.currency, r, depth)?;
         let b = r.take::<24>()?;
@@ -3404,10 +3474,12 @@ impl ::fastwire::Struct for ExAccount {
     const BODY: usize = 33;
     const FINAL_MIN: usize = 37;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.name.v_extra() + self.wallet.v_extra() + self.asset.v_extra() + self.orders.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<33>(body);
         ::fastwire::Fixed::store(&self.uid, &mut b[8..12]);
@@ -3420,6 +3492,7 @@ impl ::fastwire::Struct for ExAccount {
         self.orders.v_write(buf, body + 26, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -3442,6 +3515,7 @@ impl ::fastwire::Struct for ExAccount {
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -3463,6 +3537,7 @@ impl ::fastwire::Struct for ExAccount {
         Ok(())
     }
 
+    #[inline]
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
         let mut b = [0u8; 4];
         ::fastwire::Fixed::store(&self.uid, &mut b[0..4]);
@@ -3480,6 +3555,7 @@ impl ::fastwire::Struct for ExAccount {
         buf.extend_from_slice(&b);
     }
 
+    #[inline]
     fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         let b = r.take::<4>()?;
         self.uid = ::fastwire::Fixed::load(&b[0..4])?;
@@ -3495,6 +3571,7 @@ impl ::fastwire::Struct for ExAccount {
         Ok(())
     }
 
+    #[inline]
     fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         r.skip::<4>()?;
         ::fastwire::final_format::verify_field(|v: &Self| &v.name, r, depth)?;
@@ -3660,16 +3737,19 @@ impl ::fastwire::Struct for Ping {
     const BODY: usize = 32;
     const FINAL_MIN: usize = 24;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         0
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<32>(body);
         ::fastwire::Fixed::store(&self.id, &mut b[8..24]);
         ::fastwire::Fixed::store(&self.sent, &mut b[24..32]);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -3686,6 +3766,7 @@ impl ::fastwire::Struct for Ping {
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         _r: &mut ::fastwire::versioned::Reader<'_>,
         _pos: usize,
@@ -3695,6 +3776,7 @@ impl ::fastwire::Struct for Ping {
         Ok(())
     }
 
+    #[inline]
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
         let mut b = [0u8; 24];
         ::fastwire::Fixed::store(&self.id, &mut b[0..16]);
@@ -3702,6 +3784,7 @@ impl ::fastwire::Struct for Ping {
         buf.extend_from_slice(&b);
     }
 
+    #[inline]
     fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
         let b = r.take::<24>()?;
         self.id = ::fastwire::Fixed::load(&b[0..16])?;
@@ -3709,6 +3792,7 @@ impl ::fastwire::Struct for Ping {
         Ok(())
     }
 
+    #[inline]
     fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
         r.skip::<24>()?;
         Ok(())
@@ -3819,16 +3903,19 @@ impl ::fastwire::Struct for Pong {
     const BODY: usize = 32;
     const FINAL_MIN: usize = 24;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         0
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<32>(body);
         ::fastwire::Fixed::store(&self.id, &mut b[8..24]);
         ::fastwire::Fixed::store(&self.received, &mut b[24..32]);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -3845,6 +3932,7 @@ impl ::fastwire::Struct for Pong {
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         _r: &mut ::fastwire::versioned::Reader<'_>,
         _pos: usize,
@@ -3854,6 +3942,7 @@ impl ::fastwire::Struct for Pong {
         Ok(())
     }
 
+    #[inline]
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
         let mut b = [0u8; 24];
         ::fastwire::Fixed::store(&self.id, &mut b[0..16]);
@@ -3861,6 +3950,7 @@ impl ::fastwire::Struct for Pong {
         buf.extend_from_slice(&b);
     }
 
+    #[inline]
     fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
         let b = r.take::<24>()?;
         self.id = ::fastwire::Fixed::load(&b[0..16])?;
@@ -3868,6 +3958,7 @@ impl ::fastwire::Struct for Pong {
         Ok(())
     }
 
+    #[inline]
     fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
         r.skip::<24>()?;
         Ok(())
@@ -3978,16 +4069,19 @@ impl ::fastwire::Struct for Refused {
     const BODY: usize = 28;
     const FINAL_MIN: usize = 20;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.reason.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<28>(body);
         ::fastwire::Fixed::store(&self.id, &mut b[8..24]);
         self.reason.v_write(buf, body + 24, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -4004,6 +4098,7 @@ impl ::fastwire::Struct for Refused {
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -4016,6 +4111,7 @@ impl ::fastwire::Struct for Refused {
         Ok(())
     }
 
+    #[inline]
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
         let mut b = [0u8; 16];
         ::fastwire::Fixed::store(&self.id, &mut b[0..16]);
@@ -4023,6 +4119,7 @@ impl ::fastwire::Struct for Refused {
         self.reason.f_write(buf);
     }
 
+    #[inline]
     fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         let b = r.take::<16>()?;
         self.id = ::fastwire::Fixed::load(&b[0..16])?;
@@ -4030,6 +4127,7 @@ impl ::fastwire::Struct for Refused {
         Ok(())
     }
 
+    #[inline]
     fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         r.skip::<16>()?;
         ::fastwire::final_format::verify_field(|v: &Self| &v.reason, r, depth)?;
@@ -4141,16 +4239,19 @@ impl ::fastwire::Struct for Failure {
     const BODY: usize = 28;
     const FINAL_MIN: usize = 20;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.error.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<28>(body);
         ::fastwire::Fixed::store(&self.id, &mut b[8..24]);
         self.error.v_write(buf, body + 24, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -4167,6 +4268,7 @@ impl ::fastwire::Struct for Failure {
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -4179,6 +4281,7 @@ impl ::fastwire::Struct for Failure {
         Ok(())
     }
 
+    #[inline]
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
         let mut b = [0u8; 16];
         ::fastwire::Fixed::store(&self.id, &mut b[0..16]);
@@ -4186,6 +4289,7 @@ impl ::fastwire::Struct for Failure {
         self.error.f_write(buf);
     }
 
+    #[inline]
     fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         let b = r.take::<16>()?;
         self.id = ::fastwire::Fixed::load(&b[0..16])?;
@@ -4193,6 +4297,7 @@ impl ::fastwire::Struct for Failure {
         Ok(())
     }
 
+    #[inline]
     fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         r.skip::<16>()?;
         ::fastwire::final_format::verify_field(|v: &Self| &v.error, r, depth)?;
@@ -4306,10 +4411,12 @@ impl ::fastwire::Struct for PingRequest {
     const BODY: usize = 36;
     const FINAL_MIN: usize = 28;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.note.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<36>(body);
         ::fastwire::Fixed::store(&self.id, &mut b[8..24]);
@@ -4317,6 +4424,7 @@ impl ::fastwire::Struct for PingRequest {
         self.note.v_write(buf, body + 32, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -4334,6 +4442,7 @@ impl ::fastwire::Struct for PingRequest {
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -4346,6 +4455,7 @@ impl ::fastwire::Struct for PingRequest {
         Ok(())
     }
 
+    #[inline]
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
         let mut b = [0u8; 24];
         ::fastwire::Fixed::store(&self.id, &mut b[0..16]);
@@ -4354,6 +4464,7 @@ impl ::fastwire::Struct for PingRequest {
         self.note.f_write(buf);
     }
 
+    #[inline]
     fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         let b = r.take::<24>()?;
         self.id = ::fastwire::Fixed::load(&b[0..16])?;
@@ -4362,6 +4473,7 @@ impl ::fastwire::Struct for PingRequest {
         Ok(())
     }
 
+    #[inline]
     fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         r.skip::<24>()?;
         ::fastwire::final_format::verify_field(|v: &Self| &v.note, r, depth)?;
@@ -4481,16 +4593,19 @@ impl ::fastwire::Struct for Notify {
     const BODY: usize = 28;
     const FINAL_MIN: usize = 20;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.text.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<28>(body);
         ::fastwire::Fixed::store(&self.id, &mut b[8..24]);
         self.text.v_write(buf, body + 24, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -4507,6 +4622,7 @@ impl ::fastwire::Struct for Notify {
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -4519,6 +4635,7 @@ impl ::fastwire::Struct for Notify {
         Ok(())
     }
 
+    #[inline]
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
         let mut b = [0u8; 16];
         ::fastwire::Fixed::store(&self.id, &mut b[0..16]);
@@ -4526,6 +4643,7 @@ impl ::fastwire::Struct for Notify {
         self.text.f_write(buf);
     }
 
+    #[inline]
     fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         let b = r.take::<16>()?;
         self.id = ::fastwire::Fixed::load(&b[0..16])?;
@@ -4533,6 +4651,7 @@ impl ::fastwire::Struct for Notify {
         Ok(())
     }
 
+    #[inline]
     fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         r.skip::<16>()?;
         ::fastwire::final_format::verify_field(|v: &Self| &v.text, r, depth)?;
@@ -4596,12 +4715,15 @@ impl ::fastwire::Struct for Empty {
     const BODY: usize = 8;
     const FINAL_MIN: usize = 0;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         0
     }
 
+    #[inline]
     fn v_write_fields(&self, _buf: &mut ::fastwire::versioned::Writer<'_>, _body: usize) {}
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         _r: &mut ::fastwire::versioned::Reader<'_>,
@@ -4612,6 +4734,7 @@ impl ::fastwire::Struct for Empty {
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         _r: &mut ::fastwire::versioned::Reader<'_>,
         _pos: usize,
@@ -4621,12 +4744,15 @@ impl ::fastwire::Struct for Empty {
         Ok(())
     }
 
+    #[inline]
     fn f_write_fields(&self, _buf: &mut Vec<u8>) {}
 
+    #[inline]
     fn f_read_fields(&mut self, _r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
         Ok(())
     }
 
+    #[inline]
     fn f_verify_fields(_r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
         Ok(())
     }

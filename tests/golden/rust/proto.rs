@@ -213,10 +213,12 @@ impl ::fastwire::Struct for Order {
     const BODY: usize = 34;
     const FINAL_MIN: usize = 26;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.symbol.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<34>(body);
         ::fastwire::Fixed::store(&self.uid, &mut b[8..12]);
@@ -227,6 +229,7 @@ impl ::fastwire::Struct for Order {
         self.symbol.v_write(buf, body + 12, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -247,6 +250,7 @@ impl ::fastwire::Struct for Order {
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -259,6 +263,7 @@ impl ::fastwire::Struct for Order {
         Ok(())
     }
 
+    #[inline]
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
         let mut b = [0u8; 4];
         ::fastwire::Fixed::store(&self.uid, &mut b[0..4]);
@@ -272,6 +277,7 @@ impl ::fastwire::Struct for Order {
         buf.extend_from_slice(&b);
     }
 
+    #[inline]
     fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         let b = r.take::<4>()?;
         self.uid = ::fastwire::Fixed::load(&b[0..4])?;
@@ -284,6 +290,7 @@ impl ::fastwire::Struct for Order {
         Ok(())
     }
 
+    #[inline]
     fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         r.skip::<4>()?;
         ::fastwire::final_format::verify_field(|v: &Self| &v.symbol, r, depth)?;
@@ -429,16 +436,19 @@ impl ::fastwire::Struct for Balance {
     const BODY: usize = 20;
     const FINAL_MIN: usize = 12;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.currency.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<20>(body);
         ::fastwire::Fixed::store(&self.amount, &mut b[12..20]);
         self.currency.v_write(buf, body + 8, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -455,6 +465,7 @@ impl ::fastwire::Struct for Balance {
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -467,6 +478,7 @@ impl ::fastwire::Struct for Balance {
         Ok(())
     }
 
+    #[inline]
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
         self.currency.f_write(buf);
         let mut b = [0u8; 8];
@@ -474,6 +486,7 @@ impl ::fastwire::Struct for Balance {
         buf.extend_from_slice(&b);
     }
 
+    #[inline]
     fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         self.currency.f_read(r, depth)?;
         let b = r.take::<8>()?;
@@ -481,6 +494,7 @@ impl ::fastwire::Struct for Balance {
         Ok(())
     }
 
+    #[inline]
     fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         ::fastwire::final_format::verify_field(|v: &Self| &v.currency, r, depth)?;
         r.skip::<8>()?;
@@ -601,10 +615,12 @@ impl ::fastwire::Struct for Account {
     const BODY: usize = 30;
     const FINAL_MIN: usize = 26;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.name.v_extra() + self.wallet.v_extra() + self.asset.v_extra() + self.orders.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<30>(body);
         ::fastwire::Fixed::store(&self.uid, &mut b[8..12]);
@@ -615,6 +631,7 @@ impl ::fastwire::Struct for Account {
         self.orders.v_write(buf, body + 26, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -635,6 +652,7 @@ impl ::fastwire::Struct for Account {
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -656,6 +674,7 @@ impl ::fastwire::Struct for Account {
         Ok(())
     }
 
+    #[inline]
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
         let mut b = [0u8; 4];
         ::fastwire::Fixed::store(&self.uid, &mut b[0..4]);
@@ -669,6 +688,7 @@ impl ::fastwire::Struct for Account {
         self.orders.f_write(buf);
     }
 
+    #[inline]
     fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         let b = r.take::<4>()?;
         self.uid = ::fastwire::Fixed::load(&b[0..4])?;
@@ -681,6 +701,7 @@ impl ::fastwire::Struct for Account {
         Ok(())
     }
 
+    #[inline]
     fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         r.skip::<4>()?;
         ::fastwire::final_format::verify_field(|v: &Self| &v.name, r, depth)?;

@@ -31,14 +31,17 @@ impl ::fastwire::Struct for OrderMessage {
     const BODY: usize = 12;
     const FINAL_MIN: usize = 26;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.body.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         self.body.v_write(buf, body + 8, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -53,6 +56,7 @@ impl ::fastwire::Struct for OrderMessage {
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -65,15 +69,18 @@ impl ::fastwire::Struct for OrderMessage {
         Ok(())
     }
 
+    #[inline]
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
         self.body.f_write(buf);
     }
 
+    #[inline]
     fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         self.body.f_read(r, depth)?;
         Ok(())
     }
 
+    #[inline]
     fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         ::fastwire::final_format::verify_field(|v: &Self| &v.body, r, depth)?;
         Ok(())
@@ -131,14 +138,17 @@ impl ::fastwire::Struct for BalanceMessage {
     const BODY: usize = 12;
     const FINAL_MIN: usize = 12;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.body.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         self.body.v_write(buf, body + 8, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -153,6 +163,7 @@ impl ::fastwire::Struct for BalanceMessage {
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -165,15 +176,18 @@ impl ::fastwire::Struct for BalanceMessage {
         Ok(())
     }
 
+    #[inline]
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
         self.body.f_write(buf);
     }
 
+    #[inline]
     fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         self.body.f_read(r, depth)?;
         Ok(())
     }
 
+    #[inline]
     fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         ::fastwire::final_format::verify_field(|v: &Self| &v.body, r, depth)?;
         Ok(())
@@ -231,14 +245,17 @@ impl ::fastwire::Struct for AccountMessage {
     const BODY: usize = 12;
     const FINAL_MIN: usize = 26;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.body.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         self.body.v_write(buf, body + 8, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -253,6 +270,7 @@ impl ::fastwire::Struct for AccountMessage {
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -265,15 +283,18 @@ impl ::fastwire::Struct for AccountMessage {
         Ok(())
     }
 
+    #[inline]
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
         self.body.f_write(buf);
     }
 
+    #[inline]
     fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         self.body.f_read(r, depth)?;
         Ok(())
     }
 
+    #[inline]
     fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         ::fastwire::final_format::verify_field(|v: &Self| &v.body, r, depth)?;
         Ok(())

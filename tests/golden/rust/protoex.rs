@@ -231,10 +231,12 @@ impl ::fastwire::Struct for Order {
     const BODY: usize = 50;
     const FINAL_MIN: usize = 42;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.symbol.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<50>(body);
         ::fastwire::Fixed::store(&self.uid, &mut b[8..12]);
@@ -247,6 +249,7 @@ impl ::fastwire::Struct for Order {
         self.symbol.v_write(buf, body + 12, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -269,6 +272,7 @@ impl ::fastwire::Struct for Order {
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -281,6 +285,7 @@ impl ::fastwire::Struct for Order {
         Ok(())
     }
 
+    #[inline]
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
         let mut b = [0u8; 4];
         ::fastwire::Fixed::store(&self.uid, &mut b[0..4]);
@@ -296,6 +301,7 @@ impl ::fastwire::Struct for Order {
         buf.extend_from_slice(&b);
     }
 
+    #[inline]
     fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         let b = r.take::<4>()?;
         self.uid = ::fastwire::Fixed::load(&b[0..4])?;
@@ -310,6 +316,7 @@ impl ::fastwire::Struct for Order {
         Ok(())
     }
 
+    #[inline]
     fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         r.skip::<4>()?;
         ::fastwire::final_format::verify_field(|v: &Self| &v.symbol, r, depth)?;
@@ -473,10 +480,12 @@ impl ::fastwire::Struct for Balance {
     const BODY: usize = 28;
     const FINAL_MIN: usize = 20;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.currency.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<28>(body);
         ::fastwire::Fixed::store(&self.amount, &mut b[12..20]);
@@ -484,6 +493,7 @@ impl ::fastwire::Struct for Balance {
         self.currency.v_write(buf, body + 8, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -501,6 +511,7 @@ impl ::fastwire::Struct for Balance {
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -513,6 +524,7 @@ impl ::fastwire::Struct for Balance {
         Ok(())
     }
 
+    #[inline]
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
         self.currency.f_write(buf);
         let mut b = [0u8; 16];
@@ -521,6 +533,7 @@ impl ::fastwire::Struct for Balance {
         buf.extend_from_slice(&b);
     }
 
+    #[inline]
     fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         self.currency.f_read(r, depth)?;
         let b = r.take::<16>()?;
@@ -529,6 +542,7 @@ impl ::fastwire::Struct for Balance {
         Ok(())
     }
 
+    #[inline]
     fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         ::fastwire::final_format::verify_field(|v: &Self| &v.currency, r, depth)?;
         r.skip::<16>()?;
@@ -657,10 +671,12 @@ impl ::fastwire::Struct for Account {
     const BODY: usize = 30;
     const FINAL_MIN: usize = 34;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.name.v_extra() + self.wallet.v_extra() + self.asset.v_extra() + self.orders.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<30>(body);
         ::fastwire::Fixed::store(&self.uid, &mut b[8..12]);
@@ -671,6 +687,7 @@ impl ::fastwire::Struct for Account {
         self.orders.v_write(buf, body + 26, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -691,6 +708,7 @@ impl ::fastwire::Struct for Account {
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -712,6 +730,7 @@ impl ::fastwire::Struct for Account {
         Ok(())
     }
 
+    #[inline]
     fn f_write_fields(&self, buf: &mut Vec<u8>) {
         let mut b = [0u8; 4];
         ::fastwire::Fixed::store(&self.uid, &mut b[0..4]);
@@ -725,6 +744,7 @@ impl ::fastwire::Struct for Account {
         self.orders.f_write(buf);
     }
 
+    #[inline]
     fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         let b = r.take::<4>()?;
         self.uid = ::fastwire::Fixed::load(&b[0..4])?;
@@ -737,6 +757,7 @@ impl ::fastwire::Struct for Account {
         Ok(())
     }
 
+    #[inline]
     fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
         r.skip::<4>()?;
         ::fastwire::final_format::verify_field(|v: &Self| &v.name, r, depth)?;

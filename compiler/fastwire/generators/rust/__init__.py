@@ -435,7 +435,7 @@ class _Module:
         extra = " + ".join(terms) or "0"
         if len(extra) + 8 > 120:  # as rustfmt breaks a long sum
             extra = "\n    + ".join(terms)
-        self.fn_body("fn v_extra_fields(&self) -> usize", extra.split("\n"))
+        self.fn_body("fn v_extra_fields(&self) -> usize", extra.split("\n"), inline=True)
         # Values in their slot are stored at constant positions of the body; then the
         # fields with heap blocks, in field order (the blocks' order).
         body = layout.body_size
@@ -446,9 +446,9 @@ class _Module:
         write += [f"self.{n}.v_write(buf, body + {fl.offset}, body);"
                   for (_f, fl, _), n in zip(fields, names) if not fl.wire.is_value]
         self.fn_body(f"fn v_write_fields(&self, {u}buf: &mut ::fastwire::versioned::Writer<'_>, "
-                     f"{u}body: usize)", write)
+                     f"{u}body: usize)", write, inline=True)
         # versioned read
-        e("    fn v_read_fields(",
+        e("    #[inline]", "    fn v_read_fields(",
           "        &mut self,",
           f"        {u}r: &mut ::fastwire::versioned::Reader<'_>,",
           f"        {u}pos: usize,",
@@ -470,7 +470,7 @@ class _Module:
         # versioned verify
         checked = [fl for (_f, fl, _) in fields if not fl.wire.is_value or fl.wire.kind == "decimal"]
         vu = "" if checked else "_"  # parameters a verify with nothing to check does not use
-        e("    fn v_verify_fields(",
+        e("    #[inline]", "    fn v_verify_fields(",
           f"        {vu}r: &mut ::fastwire::versioned::Reader<'_>,",
           f"        {vu}pos: usize,",
           f"        {vu}stored: usize,",
@@ -515,7 +515,7 @@ class _Module:
                 fread.append(f"self.{n} = ::fastwire::Fixed::load(&b[{o}..{end}])?;")
             fwrite.append("buf.extend_from_slice(&b);")
             i += run.count
-        self.fn_body(f"fn f_write_fields(&self, {u}buf: &mut Vec<u8>)", fwrite)
+        self.fn_body(f"fn f_write_fields(&self, {u}buf: &mut Vec<u8>)", fwrite, inline=True)
         # depth goes to the fields outside the runs of values only
         du = "" if any(not fl.wire.is_value for (_f, fl, _) in fields) else "_"
         for fname, params, fbody in (
@@ -523,6 +523,7 @@ class _Module:
                  fread),
                 ("f_verify_fields", [f"{u}r: &mut ::fastwire::final_format::Reader<'_>", f"{du}depth: u32"],
                  fverify)):
+            e("    #[inline]")
             one = f"    fn {fname}({', '.join(params)}) -> ::fastwire::Result<()> {{"
             if len(one) <= 120:  # rustfmt's max_width (rust/rustfmt.toml)
                 e(one)
@@ -573,8 +574,12 @@ class _Module:
                   "        }")
             e("        Ok(())", "    }", "}")
 
-    def fn_body(self, signature: str, body: List[str]) -> None:
-        """A method of an impl block: `{}` when its body is empty, as rustfmt writes it."""
+    def fn_body(self, signature: str, body: List[str], inline: bool = False) -> None:
+        """A method of an impl block: `{}` when its body is empty, as rustfmt writes it;
+        `inline`: marked `#[inline]` (the codec's per-struct methods, so a struct's fields
+        are read and written straight in its parent's code)."""
+        if inline:
+            self.emit("    #[inline]")
         if not body:
             self.emit(f"    {signature} {{}}", "")
             return
