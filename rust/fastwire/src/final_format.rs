@@ -92,12 +92,56 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// A message being written: the block of its exact size (computed first, from `f_size`),
+/// filled from the front. The sizes are the writer's own, so running short is a bug in
+/// them, not in any input.
+pub struct Writer<'a> {
+    rest: &'a mut [u8],
+}
+
+impl<'a> Writer<'a> {
+    /// A writer filling `out`.
+    pub fn new(out: &'a mut [u8]) -> Self {
+        Writer {
+            rest: out,
+        }
+    }
+    /// Bytes not written yet.
+    #[inline]
+    pub fn left(&self) -> usize {
+        self.rest.len()
+    }
+    /// The next N bytes, to store values at constant positions of.
+    #[inline(always)]
+    pub fn take<const N: usize>(&mut self) -> &'a mut [u8; N] {
+        let (head, tail) = std::mem::take(&mut self.rest)
+            .split_first_chunk_mut::<N>()
+            .unwrap_or_else(|| unreachable!("the message was sized"));
+        self.rest = tail;
+        head
+    }
+    /// Writes bytes.
+    #[inline(always)]
+    pub fn put(&mut self, b: &[u8]) {
+        let (head, tail) = std::mem::take(&mut self.rest).split_at_mut(b.len());
+        head.copy_from_slice(b);
+        self.rest = tail;
+    }
+    /// Writes a byte.
+    #[inline(always)]
+    pub fn byte(&mut self, b: u8) {
+        self.take::<1>()[0] = b;
+    }
+}
+
 /// How a type sits in the final format.
 pub trait Codec: Sized {
     /// The fewest bytes a value takes.
     const MIN: usize;
-    /// Appends the value.
-    fn f_write(&self, buf: &mut Vec<u8>);
+    /// Bytes the value takes.
+    fn f_size(&self) -> usize;
+    /// Writes the value.
+    fn f_write(&self, buf: &mut Writer<'_>);
     /// Reads the next value, reusing `self`'s memory.
     fn f_read(&mut self, r: &mut Reader<'_>, depth: u32) -> Result<()>;
     /// Checks the next value as f_read does.
@@ -109,8 +153,12 @@ macro_rules! number {
         impl Codec for $t {
             const MIN: usize = std::mem::size_of::<$t>();
             #[inline]
-            fn f_write(&self, buf: &mut Vec<u8>) {
-                buf.extend_from_slice(&self.to_le_bytes());
+            fn f_size(&self) -> usize {
+                std::mem::size_of::<$t>()
+            }
+            #[inline]
+            fn f_write(&self, buf: &mut Writer<'_>) {
+                *buf.take() = self.to_le_bytes();
             }
             #[inline]
             fn f_read(&mut self, r: &mut Reader<'_>, _depth: u32) -> Result<()> {
@@ -129,8 +177,12 @@ number!(u8, i8, u16, i16, u32, i32, u64, i64, f32, f64);
 impl Codec for bool {
     const MIN: usize = 1;
     #[inline]
-    fn f_write(&self, buf: &mut Vec<u8>) {
-        buf.push(*self as u8);
+    fn f_size(&self) -> usize {
+        1
+    }
+    #[inline]
+    fn f_write(&self, buf: &mut Writer<'_>) {
+        buf.byte(*self as u8);
     }
     #[inline]
     fn f_read(&mut self, r: &mut Reader<'_>, _depth: u32) -> Result<()> {
@@ -146,7 +198,11 @@ impl Codec for bool {
 impl Codec for Timestamp {
     const MIN: usize = 8;
     #[inline]
-    fn f_write(&self, buf: &mut Vec<u8>) {
+    fn f_size(&self) -> usize {
+        8
+    }
+    #[inline]
+    fn f_write(&self, buf: &mut Writer<'_>) {
         self.0.f_write(buf)
     }
     #[inline]
@@ -162,8 +218,12 @@ impl Codec for Timestamp {
 impl Codec for Uuid {
     const MIN: usize = 16;
     #[inline]
-    fn f_write(&self, buf: &mut Vec<u8>) {
-        buf.extend_from_slice(&self.0);
+    fn f_size(&self) -> usize {
+        16
+    }
+    #[inline]
+    fn f_write(&self, buf: &mut Writer<'_>) {
+        *buf.take() = self.0;
     }
     #[inline]
     fn f_read(&mut self, r: &mut Reader<'_>, _depth: u32) -> Result<()> {
@@ -179,8 +239,12 @@ impl Codec for Uuid {
 impl Codec for Decimal {
     const MIN: usize = 16;
     #[inline]
-    fn f_write(&self, buf: &mut Vec<u8>) {
-        buf.extend_from_slice(&self.to_bytes());
+    fn f_size(&self) -> usize {
+        16
+    }
+    #[inline]
+    fn f_write(&self, buf: &mut Writer<'_>) {
+        *buf.take() = self.to_bytes();
     }
     #[inline]
     fn f_read(&mut self, r: &mut Reader<'_>, _depth: u32) -> Result<()> {
@@ -197,17 +261,21 @@ impl Codec for Decimal {
     }
 }
 
-/// Appends `[u32 length][bytes]`.
+/// Writes `[u32 length][bytes]`.
 #[inline]
-pub fn write_text(buf: &mut Vec<u8>, b: &[u8]) {
-    buf.extend_from_slice(&(b.len() as u32).to_le_bytes());
-    buf.extend_from_slice(b);
+pub fn write_text(buf: &mut Writer<'_>, b: &[u8]) {
+    *buf.take() = (b.len() as u32).to_le_bytes();
+    buf.put(b);
 }
 
 impl Codec for Text {
     const MIN: usize = 4;
     #[inline]
-    fn f_write(&self, buf: &mut Vec<u8>) {
+    fn f_size(&self) -> usize {
+        4 + self.len()
+    }
+    #[inline]
+    fn f_write(&self, buf: &mut Writer<'_>) {
         write_text(buf, self.as_bytes())
     }
     #[inline]
@@ -227,7 +295,11 @@ impl Codec for Text {
 impl Codec for Bytes {
     const MIN: usize = 4;
     #[inline]
-    fn f_write(&self, buf: &mut Vec<u8>) {
+    fn f_size(&self) -> usize {
+        4 + self.0.len()
+    }
+    #[inline]
+    fn f_write(&self, buf: &mut Writer<'_>) {
         write_text(buf, &self.0)
     }
     #[inline]
@@ -246,13 +318,17 @@ impl Codec for Bytes {
 impl<T: Codec + Default> Codec for Option<T> {
     const MIN: usize = 1;
     #[inline]
-    fn f_write(&self, buf: &mut Vec<u8>) {
+    fn f_size(&self) -> usize {
+        1 + self.as_ref().map_or(0, Codec::f_size)
+    }
+    #[inline]
+    fn f_write(&self, buf: &mut Writer<'_>) {
         match self {
             Some(v) => {
-                buf.push(1);
+                buf.byte(1);
                 v.f_write(buf);
             }
-            None => buf.push(0),
+            None => buf.byte(0),
         }
     }
     #[inline]
@@ -275,7 +351,11 @@ impl<T: Codec + Default> Codec for Option<T> {
 impl<T: Codec, const N: usize> Codec for [T; N] {
     const MIN: usize = N * T::MIN;
     #[inline]
-    fn f_write(&self, buf: &mut Vec<u8>) {
+    fn f_size(&self) -> usize {
+        self.iter().map(Codec::f_size).sum()
+    }
+    #[inline]
+    fn f_write(&self, buf: &mut Writer<'_>) {
         for e in self {
             e.f_write(buf);
         }
@@ -299,8 +379,12 @@ impl<T: Codec, const N: usize> Codec for [T; N] {
 impl<T: Codec + Default> Codec for Vec<T> {
     const MIN: usize = 4;
     #[inline]
-    fn f_write(&self, buf: &mut Vec<u8>) {
-        buf.extend_from_slice(&(self.len() as u32).to_le_bytes());
+    fn f_size(&self) -> usize {
+        4 + self.iter().map(Codec::f_size).sum::<usize>()
+    }
+    #[inline]
+    fn f_write(&self, buf: &mut Writer<'_>) {
+        *buf.take() = (self.len() as u32).to_le_bytes();
         for e in self {
             e.f_write(buf);
         }
@@ -335,8 +419,12 @@ impl<T: Codec + Default> Codec for Vec<T> {
 
 impl<T: Codec + Default + Ord> Codec for BTreeSet<T> {
     const MIN: usize = 4;
-    fn f_write(&self, buf: &mut Vec<u8>) {
-        buf.extend_from_slice(&(self.len() as u32).to_le_bytes());
+    #[inline]
+    fn f_size(&self) -> usize {
+        4 + self.iter().map(Codec::f_size).sum::<usize>()
+    }
+    fn f_write(&self, buf: &mut Writer<'_>) {
+        *buf.take() = (self.len() as u32).to_le_bytes();
         for e in self {
             e.f_write(buf);
         }
@@ -358,8 +446,12 @@ impl<T: Codec + Default + Ord> Codec for BTreeSet<T> {
     }
 }
 
-fn map_write<K: Codec, V: Codec, M: MapLike<K, V>>(m: &M, buf: &mut Vec<u8>) {
-    buf.extend_from_slice(&(m.count() as u32).to_le_bytes());
+fn map_size<K: Codec, V: Codec, M: MapLike<K, V>>(m: &M) -> usize {
+    4 + m.entries().map(|(k, v)| k.f_size() + v.f_size()).sum::<usize>()
+}
+
+fn map_write<K: Codec, V: Codec, M: MapLike<K, V>>(m: &M, buf: &mut Writer<'_>) {
+    *buf.take() = (m.count() as u32).to_le_bytes();
     for (k, v) in m.entries() {
         k.f_write(buf);
         v.f_write(buf);
@@ -394,7 +486,10 @@ fn map_verify<K: Codec, V: Codec>(r: &mut Reader<'_>, depth: u32) -> Result<()> 
 
 impl<K: Codec + Default + Ord, V: Codec + Default> Codec for BTreeMap<K, V> {
     const MIN: usize = 4;
-    fn f_write(&self, buf: &mut Vec<u8>) {
+    fn f_size(&self) -> usize {
+        map_size(self)
+    }
+    fn f_write(&self, buf: &mut Writer<'_>) {
         map_write(self, buf)
     }
     fn f_read(&mut self, r: &mut Reader<'_>, depth: u32) -> Result<()> {
@@ -407,7 +502,10 @@ impl<K: Codec + Default + Ord, V: Codec + Default> Codec for BTreeMap<K, V> {
 
 impl<K: Codec + Default + Hash + Eq, V: Codec + Default> Codec for HashMap<K, V> {
     const MIN: usize = 4;
-    fn f_write(&self, buf: &mut Vec<u8>) {
+    fn f_size(&self) -> usize {
+        map_size(self)
+    }
+    fn f_write(&self, buf: &mut Writer<'_>) {
         map_write(self, buf)
     }
     fn f_read(&mut self, r: &mut Reader<'_>, depth: u32) -> Result<()> {
@@ -421,7 +519,11 @@ impl<K: Codec + Default + Hash + Eq, V: Codec + Default> Codec for HashMap<K, V>
 impl<T: Codec> Codec for Ordered<T> {
     const MIN: usize = T::MIN;
     #[inline]
-    fn f_write(&self, buf: &mut Vec<u8>) {
+    fn f_size(&self) -> usize {
+        self.0.f_size()
+    }
+    #[inline]
+    fn f_write(&self, buf: &mut Writer<'_>) {
         self.0.f_write(buf)
     }
     #[inline]

@@ -111,8 +111,10 @@ pub trait Struct: Sized + Default + Clone {
     fn v_read_fields(&mut self, r: &mut versioned::Reader<'_>, pos: usize, stored: usize, depth: u32) -> Result<()>;
     /// Verifies the fields of the body at `pos`.
     fn v_verify_fields(r: &mut versioned::Reader<'_>, pos: usize, stored: usize, depth: u32) -> Result<()>;
-    /// Appends the fields in the final format.
-    fn f_write_fields(&self, buf: &mut Vec<u8>);
+    /// Bytes the fields take in the final format.
+    fn f_size_fields(&self) -> usize;
+    /// Writes the fields in the final format (into a block of `f_size_fields` bytes).
+    fn f_write_fields(&self, buf: &mut final_format::Writer<'_>);
     /// Reads the fields in the final format from the reader's cursor.
     fn f_read_fields(&mut self, r: &mut final_format::Reader<'_>, depth: u32) -> Result<()>;
     /// Verifies the fields at the reader's cursor.

@@ -25,14 +25,6 @@ fn root_size(data: &[u8], limits: &Limits, min: usize) -> Result<usize> {
     Ok(full)
 }
 
-fn check_size(buf: &[u8], start: usize) -> Result<usize> {
-    let n = buf.len() - start;
-    if n > u32::MAX as usize {
-        return Err(Error::TooLarge);
-    }
-    Ok(n)
-}
-
 /// Appends `value` as a versioned root model; returns its size. `TooLarge` above 4 GiB - 1
 /// (the buffer is then left as it was).
 pub fn serialize<S: Struct>(value: &S, buf: &mut Vec<u8>) -> Result<usize> {
@@ -83,14 +75,20 @@ pub fn deserialize<S: Struct>(data: &[u8]) -> Result<S> {
     Ok(v)
 }
 
-/// Appends `value` as a final root model; returns its size.
+/// Appends `value` as a final root model; returns its size. `TooLarge` above 4 GiB - 1
+/// (the buffer is then left as it was).
 pub fn serialize_final<S: Struct>(value: &S, buf: &mut Vec<u8>) -> Result<usize> {
+    let n = 8 + value.f_size_fields();
+    if n > u32::MAX as usize {
+        return Err(Error::TooLarge);
+    }
     let start = buf.len();
-    buf.extend_from_slice(&[0, 0, 0, 0]);
-    buf.extend_from_slice(&S::TYPE.to_le_bytes());
-    value.f_write_fields(buf);
-    let n = check_size(buf, start).inspect_err(|_| buf.truncate(start))?;
-    versioned::put_u32(buf, start, n as u32);
+    buf.resize(start + n, 0);
+    let mut w = final_format::Writer::new(&mut buf[start..]);
+    *w.take::<4>() = (n as u32).to_le_bytes();
+    *w.take::<4>() = S::TYPE.to_le_bytes();
+    value.f_write_fields(&mut w);
+    debug_assert_eq!(w.left(), 0);
     Ok(n)
 }
 
@@ -202,7 +200,11 @@ macro_rules! impl_struct {
         impl $crate::final_format::Codec for $t {
             const MIN: usize = <$t as $crate::Struct>::FINAL_MIN;
             #[inline]
-            fn f_write(&self, buf: &mut ::std::vec::Vec<u8>) {
+            fn f_size(&self) -> usize {
+                $crate::Struct::f_size_fields(self)
+            }
+            #[inline]
+            fn f_write(&self, buf: &mut $crate::final_format::Writer<'_>) {
                 $crate::Struct::f_write_fields(self, buf)
             }
             #[inline]
@@ -271,7 +273,11 @@ macro_rules! impl_enum {
         impl $crate::final_format::Codec for $t {
             const MIN: usize = ::std::mem::size_of::<$n>();
             #[inline]
-            fn f_write(&self, buf: &mut ::std::vec::Vec<u8>) {
+            fn f_size(&self) -> usize {
+                ::std::mem::size_of::<$n>()
+            }
+            #[inline]
+            fn f_write(&self, buf: &mut $crate::final_format::Writer<'_>) {
                 $crate::final_format::Codec::f_write(&self.0, buf)
             }
             #[inline]

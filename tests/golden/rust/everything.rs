@@ -1169,8 +1169,13 @@ impl ::fastwire::Struct for Primitives {
     }
 
     #[inline]
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        let mut b = [0u8; 65];
+    fn f_size_fields(&self) -> usize {
+        self.f_string.f_size() + self.f_bytes.f_size() + self.password.f_size() + 157
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
+        let b = buf.take::<65>();
         ::fastwire::Fixed::store(&self.f_bool, &mut b[0..1]);
         ::fastwire::Fixed::store(&self.f_byte, &mut b[1..2]);
         ::fastwire::Fixed::store(&self.f_char, &mut b[2..3]);
@@ -1186,10 +1191,9 @@ impl ::fastwire::Struct for Primitives {
         ::fastwire::Fixed::store(&self.f_float, &mut b[37..41]);
         ::fastwire::Fixed::store(&self.f_double, &mut b[41..49]);
         ::fastwire::Fixed::store(&self.f_decimal, &mut b[49..65]);
-        buf.extend_from_slice(&b);
         self.f_string.f_write(buf);
         self.f_bytes.f_write(buf);
-        let mut b = [0u8; 88];
+        let b = buf.take::<88>();
         ::fastwire::Fixed::store(&self.f_epoch, &mut b[0..8]);
         ::fastwire::Fixed::store(&self.f_utc, &mut b[8..16]);
         ::fastwire::Fixed::store(&self.f_ns, &mut b[16..24]);
@@ -1197,11 +1201,9 @@ impl ::fastwire::Struct for Primitives {
         ::fastwire::Fixed::store(&self.f_uuid1, &mut b[40..56]);
         ::fastwire::Fixed::store(&self.f_uuid4, &mut b[56..72]);
         ::fastwire::Fixed::store(&self.f_uuid, &mut b[72..88]);
-        buf.extend_from_slice(&b);
         self.password.f_write(buf);
-        let mut b = [0u8; 4];
+        let b = buf.take::<4>();
         ::fastwire::Fixed::store(&self.legacy, &mut b[0..4]);
-        buf.extend_from_slice(&b);
     }
 
     #[inline]
@@ -1635,7 +1637,23 @@ impl ::fastwire::Struct for Optionals {
     }
 
     #[inline]
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
+    fn f_size_fields(&self) -> usize {
+        self.f_bool.f_size()
+            + self.f_int32.f_size()
+            + self.f_string.f_size()
+            + self.f_decimal.f_size()
+            + self.f_uuid.f_size()
+            + self.f_time.f_size()
+            + self.f_enum.f_size()
+            + self.f_flags.f_size()
+            + self.f_struct.f_size()
+            + self.f_order.f_size()
+            + self.f_reset.f_size()
+            + 1
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
         self.f_bool.f_write(buf);
         self.f_int32.f_write(buf);
         self.f_string.f_write(buf);
@@ -1647,9 +1665,8 @@ impl ::fastwire::Struct for Optionals {
         self.f_struct.f_write(buf);
         self.f_order.f_write(buf);
         self.f_reset.f_write(buf);
-        let mut b = [0u8; 1];
+        let b = buf.take::<1>();
         ::fastwire::Fixed::store(&self.f_reset_reset, &mut b[0..1]);
-        buf.extend_from_slice(&b);
     }
 
     #[inline]
@@ -1994,7 +2011,27 @@ impl ::fastwire::Struct for Collections {
     }
 
     #[inline]
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
+    fn f_size_fields(&self) -> usize {
+        self.f_array.f_size()
+            + self.f_array_optional.f_size()
+            + self.f_array_struct.f_size()
+            + self.f_vector.f_size()
+            + self.f_vector_optional.f_size()
+            + self.f_vector_struct.f_size()
+            + self.f_list.f_size()
+            + self.f_list_optional.f_size()
+            + self.f_set.f_size()
+            + self.f_set_struct.f_size()
+            + self.f_map.f_size()
+            + self.f_map_optional.f_size()
+            + self.f_map_enum_key.f_size()
+            + self.f_hash.f_size()
+            + self.f_hash_optional.f_size()
+            + self.f_hash_struct_key.f_size()
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
         self.f_array.f_write(buf);
         self.f_array_optional.f_write(buf);
         self.f_array_struct.f_write(buf);
@@ -2301,10 +2338,14 @@ impl ::fastwire::Struct for Fixed {
     }
 
     #[inline]
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        let mut b = [0u8; 4];
+    fn f_size_fields(&self) -> usize {
+        4
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
+        let b = buf.take::<4>();
         ::fastwire::Fixed::store(&self.id, &mut b[0..4]);
-        buf.extend_from_slice(&b);
     }
 
     #[inline]
@@ -2453,10 +2494,14 @@ impl ::fastwire::Struct for Next {
     }
 
     #[inline]
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        let mut b = [0u8; 16];
+    fn f_size_fields(&self) -> usize {
+        16
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
+        let b = buf.take::<16>();
         ::fastwire::Fixed::store(&self.id, &mut b[0..16]);
-        buf.extend_from_slice(&b);
     }
 
     #[inline]
@@ -2572,10 +2617,14 @@ impl ::fastwire::Struct for Shifted {
     }
 
     #[inline]
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        let mut b = [0u8; 16];
+    fn f_size_fields(&self) -> usize {
+        16
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
+        let b = buf.take::<16>();
         ::fastwire::Fixed::store(&self.amount, &mut b[0..16]);
-        buf.extend_from_slice(&b);
     }
 
     #[inline]
@@ -2733,11 +2782,15 @@ impl ::fastwire::Struct for Base {
     }
 
     #[inline]
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
+    fn f_size_fields(&self) -> usize {
+        self.name.f_size() + 1
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
         self.name.f_write(buf);
-        let mut b = [0u8; 1];
+        let b = buf.take::<1>();
         ::fastwire::Fixed::store(&self.level, &mut b[0..1]);
-        buf.extend_from_slice(&b);
     }
 
     #[inline]
@@ -2913,13 +2966,17 @@ impl ::fastwire::Struct for Derived {
     }
 
     #[inline]
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
+    fn f_size_fields(&self) -> usize {
+        self.name.f_size() + 13
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
         self.name.f_write(buf);
-        let mut b = [0u8; 13];
+        let b = buf.take::<13>();
         ::fastwire::Fixed::store(&self.level, &mut b[0..1]);
         ::fastwire::Fixed::store(&self.serial, &mut b[1..5]);
         ::fastwire::Fixed::store(&self.weight, &mut b[5..13]);
-        buf.extend_from_slice(&b);
     }
 
     #[inline]
@@ -3117,14 +3174,18 @@ impl ::fastwire::Struct for MoreDerived {
     }
 
     #[inline]
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
+    fn f_size_fields(&self) -> usize {
+        self.name.f_size() + 14
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
         self.name.f_write(buf);
-        let mut b = [0u8; 14];
+        let b = buf.take::<14>();
         ::fastwire::Fixed::store(&self.level, &mut b[0..1]);
         ::fastwire::Fixed::store(&self.serial, &mut b[1..5]);
         ::fastwire::Fixed::store(&self.weight, &mut b[5..13]);
         ::fastwire::Fixed::store(&self.last, &mut b[13..14]);
-        buf.extend_from_slice(&b);
     }
 
     #[inline]
@@ -3324,12 +3385,16 @@ impl ::fastwire::Struct for Wallet {
     }
 
     #[inline]
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
+    fn f_size_fields(&self) -> usize {
+        self.currency.f_size() + 24
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
         self.currency.f_write(buf);
-        let mut b = [0u8; 24];
+        let b = buf.take::<24>();
         ::fastwire::Fixed::store(&self.amount, &mut b[0..8]);
         ::fastwire::Fixed::store(&self.reserved, &mut b[8..24]);
-        buf.extend_from_slice(&b);
     }
 
     #[inline]
@@ -3538,21 +3603,23 @@ impl ::fastwire::Struct for ExAccount {
     }
 
     #[inline]
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        let mut b = [0u8; 4];
+    fn f_size_fields(&self) -> usize {
+        self.name.f_size() + self.wallet.f_size() + self.asset.f_size() + self.orders.f_size() + 8
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
+        let b = buf.take::<4>();
         ::fastwire::Fixed::store(&self.uid, &mut b[0..4]);
-        buf.extend_from_slice(&b);
         self.name.f_write(buf);
-        let mut b = [0u8; 1];
+        let b = buf.take::<1>();
         ::fastwire::Fixed::store(&self.state, &mut b[0..1]);
-        buf.extend_from_slice(&b);
         self.wallet.f_write(buf);
         self.asset.f_write(buf);
         self.orders.f_write(buf);
-        let mut b = [0u8; 3];
+        let b = buf.take::<3>();
         ::fastwire::Fixed::store(&self.refs, &mut b[0..2]);
         ::fastwire::Fixed::store(&self.extra, &mut b[2..3]);
-        buf.extend_from_slice(&b);
     }
 
     #[inline]
@@ -3777,11 +3844,15 @@ impl ::fastwire::Struct for Ping {
     }
 
     #[inline]
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        let mut b = [0u8; 24];
+    fn f_size_fields(&self) -> usize {
+        24
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
+        let b = buf.take::<24>();
         ::fastwire::Fixed::store(&self.id, &mut b[0..16]);
         ::fastwire::Fixed::store(&self.sent, &mut b[16..24]);
-        buf.extend_from_slice(&b);
     }
 
     #[inline]
@@ -3943,11 +4014,15 @@ impl ::fastwire::Struct for Pong {
     }
 
     #[inline]
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        let mut b = [0u8; 24];
+    fn f_size_fields(&self) -> usize {
+        24
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
+        let b = buf.take::<24>();
         ::fastwire::Fixed::store(&self.id, &mut b[0..16]);
         ::fastwire::Fixed::store(&self.received, &mut b[16..24]);
-        buf.extend_from_slice(&b);
     }
 
     #[inline]
@@ -4112,10 +4187,14 @@ impl ::fastwire::Struct for Refused {
     }
 
     #[inline]
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        let mut b = [0u8; 16];
+    fn f_size_fields(&self) -> usize {
+        self.reason.f_size() + 16
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
+        let b = buf.take::<16>();
         ::fastwire::Fixed::store(&self.id, &mut b[0..16]);
-        buf.extend_from_slice(&b);
         self.reason.f_write(buf);
     }
 
@@ -4282,10 +4361,14 @@ impl ::fastwire::Struct for Failure {
     }
 
     #[inline]
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        let mut b = [0u8; 16];
+    fn f_size_fields(&self) -> usize {
+        self.error.f_size() + 16
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
+        let b = buf.take::<16>();
         ::fastwire::Fixed::store(&self.id, &mut b[0..16]);
-        buf.extend_from_slice(&b);
         self.error.f_write(buf);
     }
 
@@ -4456,11 +4539,15 @@ impl ::fastwire::Struct for PingRequest {
     }
 
     #[inline]
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        let mut b = [0u8; 24];
+    fn f_size_fields(&self) -> usize {
+        self.note.f_size() + 24
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
+        let b = buf.take::<24>();
         ::fastwire::Fixed::store(&self.id, &mut b[0..16]);
         ::fastwire::Fixed::store(&self.sent, &mut b[16..24]);
-        buf.extend_from_slice(&b);
         self.note.f_write(buf);
     }
 
@@ -4636,10 +4723,14 @@ impl ::fastwire::Struct for Notify {
     }
 
     #[inline]
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        let mut b = [0u8; 16];
+    fn f_size_fields(&self) -> usize {
+        self.text.f_size() + 16
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
+        let b = buf.take::<16>();
         ::fastwire::Fixed::store(&self.id, &mut b[0..16]);
-        buf.extend_from_slice(&b);
         self.text.f_write(buf);
     }
 
@@ -4745,7 +4836,12 @@ impl ::fastwire::Struct for Empty {
     }
 
     #[inline]
-    fn f_write_fields(&self, _buf: &mut Vec<u8>) {}
+    fn f_size_fields(&self) -> usize {
+        0
+    }
+
+    #[inline]
+    fn f_write_fields(&self, _buf: &mut ::fastwire::final_format::Writer<'_>) {}
 
     #[inline]
     fn f_read_fields(&mut self, _r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {

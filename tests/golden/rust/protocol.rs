@@ -70,7 +70,12 @@ impl ::fastwire::Struct for OrderMessage {
     }
 
     #[inline]
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
+    fn f_size_fields(&self) -> usize {
+        self.body.f_size()
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
         self.body.f_write(buf);
     }
 
@@ -177,7 +182,12 @@ impl ::fastwire::Struct for BalanceMessage {
     }
 
     #[inline]
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
+    fn f_size_fields(&self) -> usize {
+        self.body.f_size()
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
         self.body.f_write(buf);
     }
 
@@ -284,7 +294,12 @@ impl ::fastwire::Struct for AccountMessage {
     }
 
     #[inline]
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
+    fn f_size_fields(&self) -> usize {
+        self.body.f_size()
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
         self.body.f_write(buf);
     }
 

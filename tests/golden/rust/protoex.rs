@@ -286,19 +286,22 @@ impl ::fastwire::Struct for Order {
     }
 
     #[inline]
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        let mut b = [0u8; 4];
+    fn f_size_fields(&self) -> usize {
+        self.symbol.f_size() + 38
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
+        let b = buf.take::<4>();
         ::fastwire::Fixed::store(&self.uid, &mut b[0..4]);
-        buf.extend_from_slice(&b);
         self.symbol.f_write(buf);
-        let mut b = [0u8; 34];
+        let b = buf.take::<34>();
         ::fastwire::Fixed::store(&self.side, &mut b[0..1]);
         ::fastwire::Fixed::store(&self.type_, &mut b[1..2]);
         ::fastwire::Fixed::store(&self.price, &mut b[2..10]);
         ::fastwire::Fixed::store(&self.volume, &mut b[10..18]);
         ::fastwire::Fixed::store(&self.tp, &mut b[18..26]);
         ::fastwire::Fixed::store(&self.sl, &mut b[26..34]);
-        buf.extend_from_slice(&b);
     }
 
     #[inline]
@@ -525,12 +528,16 @@ impl ::fastwire::Struct for Balance {
     }
 
     #[inline]
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
+    fn f_size_fields(&self) -> usize {
+        self.currency.f_size() + 16
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
         self.currency.f_write(buf);
-        let mut b = [0u8; 16];
+        let b = buf.take::<16>();
         ::fastwire::Fixed::store(&self.amount, &mut b[0..8]);
         ::fastwire::Fixed::store(&self.locked, &mut b[8..16]);
-        buf.extend_from_slice(&b);
     }
 
     #[inline]
@@ -731,14 +738,17 @@ impl ::fastwire::Struct for Account {
     }
 
     #[inline]
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        let mut b = [0u8; 4];
+    fn f_size_fields(&self) -> usize {
+        self.name.f_size() + self.wallet.f_size() + self.asset.f_size() + self.orders.f_size() + 5
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
+        let b = buf.take::<4>();
         ::fastwire::Fixed::store(&self.uid, &mut b[0..4]);
-        buf.extend_from_slice(&b);
         self.name.f_write(buf);
-        let mut b = [0u8; 1];
+        let b = buf.take::<1>();
         ::fastwire::Fixed::store(&self.state, &mut b[0..1]);
-        buf.extend_from_slice(&b);
         self.wallet.f_write(buf);
         self.asset.f_write(buf);
         self.orders.f_write(buf);

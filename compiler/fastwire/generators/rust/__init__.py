@@ -488,11 +488,14 @@ class _Module:
         fwrite: List[str] = []
         fread: List[str] = []
         fverify: List[str] = []
+        fsize: List[str] = []
+        fixed = 0
         i = 0
         while i < len(fields):
             run = runs.get(i)
             if run is None:
                 n = names[i]
+                fsize.append(f"self.{n}.f_size()")
                 fwrite.append(f"self.{n}.f_write(buf);")
                 fread.append(f"self.{n}.f_read(r, depth)?;")
                 fverify.append(f"::fastwire::final_format::verify_field(|v: &Self| &v.{n}, r, depth)?;")
@@ -501,7 +504,8 @@ class _Module:
             # A run of fixed-size values: one bounds check, then constant positions.
             size = run.size
             members = [(fields[j][1], names[j], run.offsets[j - run.first]) for j in run.indexes]
-            fwrite.append(f"let mut b = [0u8; {size}];")
+            fixed += size
+            fwrite.append(f"let b = buf.take::<{size}>();")
             fread.append(f"let b = r.take::<{size}>()?;")
             decimals = [(o, fl) for fl, _n, o in members if fl.wire.kind == "decimal"]
             if decimals:
@@ -513,9 +517,15 @@ class _Module:
                 end = o + (fl.wire.final_size or 0)
                 fwrite.append(f"::fastwire::Fixed::store(&self.{n}, &mut b[{o}..{end}]);")
                 fread.append(f"self.{n} = ::fastwire::Fixed::load(&b[{o}..{end}])?;")
-            fwrite.append("buf.extend_from_slice(&b);")
             i += run.count
-        self.fn_body(f"fn f_write_fields(&self, {u}buf: &mut Vec<u8>)", fwrite, inline=True)
+        # The exact size first (the message is written into a block of that size).
+        terms = fsize + ([str(fixed)] if fixed else [])
+        total = " + ".join(terms) or "0"
+        if len(total) + 8 > 120:  # as rustfmt breaks a long sum
+            total = "\n    + ".join(terms)
+        self.fn_body("fn f_size_fields(&self) -> usize", total.split("\n"), inline=True)
+        self.fn_body(f"fn f_write_fields(&self, {u}buf: &mut ::fastwire::final_format::Writer<'_>)", fwrite,
+                     inline=True)
         # depth goes to the fields outside the runs of values only
         du = "" if any(not fl.wire.is_value for (_f, fl, _) in fields) else "_"
         for fname, params, fbody in (
