@@ -105,7 +105,7 @@ pub trait Struct: Sized + Default + Clone {
 
     /// Heap bytes the fields append in the versioned format.
     fn v_extra_fields(&self) -> usize;
-    /// Writes the slots of a body that starts at `body` (header written, slots zero).
+    /// Writes the header and slots of a body that starts at `body` (zero before).
     fn v_write_fields(&self, buf: &mut versioned::Writer<'_>, body: usize);
     /// Reads the fields of the body at `pos` whose stored size is `stored`.
     fn v_read_fields(&mut self, r: &mut versioned::Reader<'_>, pos: usize, stored: usize, depth: u32) -> Result<()>;

@@ -37,8 +37,6 @@ pub fn serialize<S: Struct>(value: &S, buf: &mut Vec<u8>) -> Result<usize> {
     let mut w = versioned::Writer::new(&mut buf[start..], 8 + S::BODY);
     versioned::put_u32(&mut w, 0, n as u32);
     versioned::put_u32(&mut w, 4, 8);
-    versioned::put_u32(&mut w, 8, S::BODY as u32);
-    versioned::put_u32(&mut w, 12, S::TYPE);
     value.v_write_fields(&mut w, 8);
     debug_assert_eq!(w.tail(), n);
     Ok(n)

@@ -96,20 +96,18 @@ impl<'a> Reader<'a> {
         Ok(Some(pos))
     }
 
-    /// A `[u32 length][bytes]` block from the offset in the slot at `slot`: the payload's
-    /// range (empty for offset 0), charged.
+    /// A `[u32 length][bytes]` block from the offset in the slot at `slot`: the payload
+    /// (empty for offset 0), charged.
     #[inline]
-    pub fn text(&mut self, slot: usize, base: usize) -> Result<(usize, usize)> {
+    pub fn text(&mut self, slot: usize, base: usize) -> Result<&'a [u8]> {
         let off = self.u32(slot)?;
         match self.locate_or_empty(base, off, slot + 4)? {
-            None => Ok((0, 0)),
+            None => Ok(&[]),
             Some(blk) => {
                 let n = u32::from_le_bytes(*self.array::<4>(blk)?) as usize;
-                if n > self.data.len() - blk - 4 {
-                    return Err(Error::Truncated);
-                }
+                let payload = self.data.get(blk + 4..blk + 4 + n).ok_or(Error::Truncated)?;
                 self.charge(4 + n)?;
-                Ok((blk + 4, n))
+                Ok(payload)
             }
         }
     }
@@ -344,8 +342,11 @@ impl Codec for Decimal {
 fn write_text(buf: &mut Writer<'_>, slot: usize, base: usize, b: &[u8]) {
     let at = alloc(buf, 4 + b.len());
     put_u32(buf, slot, (at - base) as u32);
-    put_u32(buf, at, b.len() as u32);
-    buf[at + 4..at + 4 + b.len()].copy_from_slice(b);
+    let (len, bytes) = buf[at..at + 4 + b.len()]
+        .split_first_chunk_mut::<4>()
+        .unwrap_or_else(|| unreachable!("the block was allocated"));
+    *len = (b.len() as u32).to_le_bytes();
+    bytes.copy_from_slice(b);
 }
 
 impl Codec for Text {
@@ -360,10 +361,10 @@ impl Codec for Text {
     }
     #[inline]
     fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, _depth: u32) -> Result<()> {
-        let (p, n) = r.text(slot, base)?;
+        let b = r.text(slot, base)?;
         let v = self.bytes_mut();
         v.clear();
-        v.extend_from_slice(&r.data()[p..p + n]);
+        v.extend_from_slice(b);
         Ok(())
     }
     #[inline]
@@ -384,9 +385,9 @@ impl Codec for Bytes {
     }
     #[inline]
     fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, _depth: u32) -> Result<()> {
-        let (p, n) = r.text(slot, base)?;
+        let b = r.text(slot, base)?;
         self.0.clear();
-        self.0.extend_from_slice(&r.data()[p..p + n]);
+        self.0.extend_from_slice(b);
         Ok(())
     }
     #[inline]
@@ -681,13 +682,18 @@ pub fn struct_extra<S: Struct>(v: &S) -> usize {
     S::BODY + v.v_extra_fields()
 }
 
+/// A struct body's header: `[u32 size][u32 type]`.
+#[inline(always)]
+pub fn header<S: Struct>() -> [u8; 8] {
+    let (size, ty) = ((S::BODY as u32).to_le_bytes(), S::TYPE.to_le_bytes());
+    [size[0], size[1], size[2], size[3], ty[0], ty[1], ty[2], ty[3]]
+}
+
 /// A struct field: the slot holds the offset of its body `[size][type][slots]`.
 #[inline]
 pub fn struct_write<S: Struct>(v: &S, buf: &mut Writer<'_>, slot: usize, base: usize) {
     let body = alloc(buf, S::BODY);
     put_u32(buf, slot, (body - base) as u32);
-    put_u32(buf, body, S::BODY as u32);
-    put_u32(buf, body + 4, S::TYPE);
     v.v_write_fields(buf, body);
 }
 

@@ -1077,6 +1077,7 @@ impl ::fastwire::Struct for Primitives {
     #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<177>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.f_bool, &mut b[8..9]);
         ::fastwire::Fixed::store(&self.f_byte, &mut b[9..10]);
         ::fastwire::Fixed::store(&self.f_char, &mut b[10..11]);
@@ -1552,6 +1553,7 @@ impl ::fastwire::Struct for Optionals {
     #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<64>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.f_reset_reset, &mut b[63..64]);
         self.f_bool.v_write(buf, body + 8, body);
         self.f_int32.v_write(buf, body + 13, body);
@@ -1904,6 +1906,8 @@ impl ::fastwire::Struct for Collections {
 
     #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
+        let b = buf.array_mut::<90>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         self.f_array.v_write(buf, body + 8, body);
         self.f_array_optional.v_write(buf, body + 20, body);
         self.f_array_struct.v_write(buf, body + 30, body);
@@ -2308,6 +2312,7 @@ impl ::fastwire::Struct for Fixed {
     #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<12>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.id, &mut b[8..12]);
     }
 
@@ -2464,6 +2469,7 @@ impl ::fastwire::Struct for Next {
     #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<24>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.id, &mut b[8..24]);
     }
 
@@ -2584,6 +2590,7 @@ impl ::fastwire::Struct for Shifted {
     #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<24>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.amount, &mut b[8..24]);
     }
 
@@ -2747,6 +2754,7 @@ impl ::fastwire::Struct for Base {
     #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<13>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.level, &mut b[12..13]);
         self.name.v_write(buf, body + 8, body);
     }
@@ -2927,6 +2935,7 @@ impl ::fastwire::Struct for Derived {
     #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<25>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.level, &mut b[12..13]);
         ::fastwire::Fixed::store(&self.serial, &mut b[13..17]);
         ::fastwire::Fixed::store(&self.weight, &mut b[17..25]);
@@ -3133,6 +3142,7 @@ impl ::fastwire::Struct for MoreDerived {
     #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<26>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.level, &mut b[12..13]);
         ::fastwire::Fixed::store(&self.serial, &mut b[13..17]);
         ::fastwire::Fixed::store(&self.weight, &mut b[17..25]);
@@ -3345,6 +3355,7 @@ impl ::fastwire::Struct for Wallet {
     #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<36>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.amount, &mut b[12..20]);
         ::fastwire::Fixed::store(&self.reserved, &mut b[20..36]);
         self.currency.v_write(buf, body + 8, body);
@@ -3547,6 +3558,7 @@ impl ::fastwire::Struct for ExAccount {
     #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<33>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.uid, &mut b[8..12]);
         ::fastwire::Fixed::store(&self.state, &mut b[16..17]);
         ::fastwire::Fixed::store(&self.refs, &mut b[30..32]);
@@ -3812,6 +3824,7 @@ impl ::fastwire::Struct for Ping {
     #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<32>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.id, &mut b[8..24]);
         ::fastwire::Fixed::store(&self.sent, &mut b[24..32]);
     }
@@ -3982,6 +3995,7 @@ impl ::fastwire::Struct for Pong {
     #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<32>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.id, &mut b[8..24]);
         ::fastwire::Fixed::store(&self.received, &mut b[24..32]);
     }
@@ -4152,6 +4166,7 @@ impl ::fastwire::Struct for Refused {
     #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<28>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.id, &mut b[8..24]);
         self.reason.v_write(buf, body + 24, body);
     }
@@ -4326,6 +4341,7 @@ impl ::fastwire::Struct for Failure {
     #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<28>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.id, &mut b[8..24]);
         self.error.v_write(buf, body + 24, body);
     }
@@ -4502,6 +4518,7 @@ impl ::fastwire::Struct for PingRequest {
     #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<36>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.id, &mut b[8..24]);
         ::fastwire::Fixed::store(&self.sent, &mut b[24..32]);
         self.note.v_write(buf, body + 32, body);
@@ -4688,6 +4705,7 @@ impl ::fastwire::Struct for Notify {
     #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<28>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.id, &mut b[8..24]);
         self.text.v_write(buf, body + 24, body);
     }
@@ -4812,7 +4830,10 @@ impl ::fastwire::Struct for Empty {
     }
 
     #[inline]
-    fn v_write_fields(&self, _buf: &mut ::fastwire::versioned::Writer<'_>, _body: usize) {}
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
+        let b = buf.array_mut::<8>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
+    }
 
     #[inline]
     fn v_read_fields(

@@ -221,6 +221,7 @@ impl ::fastwire::Struct for Order {
     #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<34>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.uid, &mut b[8..12]);
         ::fastwire::Fixed::store(&self.side, &mut b[16..17]);
         ::fastwire::Fixed::store(&self.type_, &mut b[17..18]);
@@ -447,6 +448,7 @@ impl ::fastwire::Struct for Balance {
     #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<20>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.amount, &mut b[12..20]);
         self.currency.v_write(buf, body + 8, body);
     }
@@ -630,6 +632,7 @@ impl ::fastwire::Struct for Account {
     #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<30>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.uid, &mut b[8..12]);
         ::fastwire::Fixed::store(&self.state, &mut b[16..17]);
         self.name.v_write(buf, body + 12, body);

@@ -38,6 +38,8 @@ impl ::fastwire::Struct for OrderMessage {
 
     #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
+        let b = buf.array_mut::<12>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         self.body.v_write(buf, body + 8, body);
     }
 
@@ -150,6 +152,8 @@ impl ::fastwire::Struct for BalanceMessage {
 
     #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
+        let b = buf.array_mut::<12>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         self.body.v_write(buf, body + 8, body);
     }
 
@@ -262,6 +266,8 @@ impl ::fastwire::Struct for AccountMessage {
 
     #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
+        let b = buf.array_mut::<12>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         self.body.v_write(buf, body + 8, body);
     }
 

@@ -440,13 +440,14 @@ class _Module:
         # fields with heap blocks, in field order (the blocks' order).
         body = layout.body_size
         values = [(fl, n) for (_f, fl, _), n in zip(fields, names) if fl.wire.is_value]
-        write = [f"let b = buf.array_mut::<{body}>(body);"] if values else []
+        write = [f"let b = buf.array_mut::<{body}>(body);",
+                 "b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());"]
         write += [f"::fastwire::Fixed::store(&self.{n}, &mut b[{fl.offset}..{fl.offset + fl.slot}]);"
                   for fl, n in values]
         write += [f"self.{n}.v_write(buf, body + {fl.offset}, body);"
                   for (_f, fl, _), n in zip(fields, names) if not fl.wire.is_value]
-        self.fn_body(f"fn v_write_fields(&self, {u}buf: &mut ::fastwire::versioned::Writer<'_>, "
-                     f"{u}body: usize)", write, inline=True)
+        self.fn_body("fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize)", write,
+                     inline=True)
         # versioned read
         e("    #[inline]", "    fn v_read_fields(",
           "        &mut self,",
