@@ -5012,6 +5012,24 @@ impl ::fastwire::protocol::Protocol for Message {
         }
     }
 
+    fn verify(
+        type_number: u32,
+        data: &[u8],
+        format: ::fastwire::protocol::Format,
+        limits: &::fastwire::Limits,
+    ) -> Option<::fastwire::Result<usize>> {
+        match type_number {
+            305 => Some(::fastwire::protocol::verify::<Ping>(data, format, limits)),
+            306 => Some(::fastwire::protocol::verify::<Pong>(data, format, limits)),
+            307 => Some(::fastwire::protocol::verify::<Refused>(data, format, limits)),
+            308 => Some(::fastwire::protocol::verify::<Failure>(data, format, limits)),
+            309 => Some(::fastwire::protocol::verify::<PingRequest>(data, format, limits)),
+            310 => Some(::fastwire::protocol::verify::<Notify>(data, format, limits)),
+            311 => Some(::fastwire::protocol::verify::<Empty>(data, format, limits)),
+            _ => None,
+        }
+    }
+
     fn id(&self) -> Option<::fastwire::Uuid> {
         match self {
             Message::Ping(m) => Some(m.id),

@@ -873,6 +873,20 @@ impl ::fastwire::protocol::Protocol for Message {
         }
     }
 
+    fn verify(
+        type_number: u32,
+        data: &[u8],
+        format: ::fastwire::protocol::Format,
+        limits: &::fastwire::Limits,
+    ) -> Option<::fastwire::Result<usize>> {
+        match type_number {
+            1 => Some(::fastwire::protocol::verify::<Order>(data, format, limits)),
+            2 => Some(::fastwire::protocol::verify::<Balance>(data, format, limits)),
+            3 => Some(::fastwire::protocol::verify::<Account>(data, format, limits)),
+            _ => None,
+        }
+    }
+
     fn id(&self) -> Option<::fastwire::Uuid> {
         None
     }

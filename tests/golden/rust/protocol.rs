@@ -429,6 +429,20 @@ impl ::fastwire::protocol::Protocol for Message {
         }
     }
 
+    fn verify(
+        type_number: u32,
+        data: &[u8],
+        format: ::fastwire::protocol::Format,
+        limits: &::fastwire::Limits,
+    ) -> Option<::fastwire::Result<usize>> {
+        match type_number {
+            1 => Some(::fastwire::protocol::verify::<OrderMessage>(data, format, limits)),
+            2 => Some(::fastwire::protocol::verify::<BalanceMessage>(data, format, limits)),
+            3 => Some(::fastwire::protocol::verify::<AccountMessage>(data, format, limits)),
+            _ => None,
+        }
+    }
+
     fn id(&self) -> Option<::fastwire::Uuid> {
         None
     }

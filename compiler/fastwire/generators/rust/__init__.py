@@ -669,6 +669,20 @@ class _Module:
         e("            _ => None,",
           "        }",
           "    }",
+          "",
+          "    fn verify(",
+          "        type_number: u32,",
+          "        data: &[u8],",
+          "        format: ::fastwire::protocol::Format,",
+          "        limits: &::fastwire::Limits,",
+          "    ) -> Option<::fastwire::Result<usize>> {",
+          "        match type_number {")
+        for s in sends:
+            e(f"            {s.type_number} => "
+              f"Some(::fastwire::protocol::verify::<{type_name(s.name)}>(data, format, limits)),")
+        e("            _ => None,",
+          "        }",
+          "    }",
           "")
         with_id = [s for s in sends if any(f.id for f in s.all_fields)]
         if with_id:
