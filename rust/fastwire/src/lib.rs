@@ -24,6 +24,7 @@ pub mod json;
 mod key;
 mod model;
 pub mod net;
+pub mod print;
 pub mod protocol;
 mod types;
 pub mod versioned;

@@ -224,6 +224,11 @@ macro_rules! impl_struct {
                 $crate::json::struct_read(self, v, ctx)
             }
         }
+        impl $crate::print::Print for $t {
+            fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                ::std::fmt::Display::fmt(self, f)
+            }
+        }
         impl $crate::json::KeyText for $t {
             fn key_write(&self, _out: &mut ::std::string::String) {}
             fn key_read(_s: &str) -> $crate::Result<Self> {

@@ -56,6 +56,18 @@ impl ::std::fmt::Debug for EnumDefault {
 
 ::fastwire::impl_enum!(EnumDefault, i32);
 
+impl ::fastwire::print::Print for EnumDefault {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.name().unwrap_or("<unknown>"))
+    }
+}
+
+impl ::std::fmt::Display for EnumDefault {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
+
 /// Enum `EnumByte` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct EnumByte(pub u8);
@@ -99,6 +111,18 @@ impl ::std::fmt::Debug for EnumByte {
 }
 
 ::fastwire::impl_enum!(EnumByte, u8);
+
+impl ::fastwire::print::Print for EnumByte {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.name().unwrap_or("<unknown>"))
+    }
+}
+
+impl ::std::fmt::Display for EnumByte {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
 
 /// Enum `EnumChar` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -144,6 +168,18 @@ impl ::std::fmt::Debug for EnumChar {
 
 ::fastwire::impl_enum!(EnumChar, u8);
 
+impl ::fastwire::print::Print for EnumChar {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.name().unwrap_or("<unknown>"))
+    }
+}
+
+impl ::std::fmt::Display for EnumChar {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
+
 /// Enum `EnumWChar` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct EnumWChar(pub u32);
@@ -184,6 +220,18 @@ impl ::std::fmt::Debug for EnumWChar {
 }
 
 ::fastwire::impl_enum!(EnumWChar, u32);
+
+impl ::fastwire::print::Print for EnumWChar {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.name().unwrap_or("<unknown>"))
+    }
+}
+
+impl ::std::fmt::Display for EnumWChar {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
 
 /// Enum `EnumInt8` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -226,6 +274,18 @@ impl ::std::fmt::Debug for EnumInt8 {
 
 ::fastwire::impl_enum!(EnumInt8, i8);
 
+impl ::fastwire::print::Print for EnumInt8 {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.name().unwrap_or("<unknown>"))
+    }
+}
+
+impl ::std::fmt::Display for EnumInt8 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
+
 /// Enum `EnumUInt8` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct EnumUInt8(pub u8);
@@ -263,6 +323,18 @@ impl ::std::fmt::Debug for EnumUInt8 {
 }
 
 ::fastwire::impl_enum!(EnumUInt8, u8);
+
+impl ::fastwire::print::Print for EnumUInt8 {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.name().unwrap_or("<unknown>"))
+    }
+}
+
+impl ::std::fmt::Display for EnumUInt8 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
 
 /// Enum `EnumInt16` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -302,6 +374,18 @@ impl ::std::fmt::Debug for EnumInt16 {
 
 ::fastwire::impl_enum!(EnumInt16, i16);
 
+impl ::fastwire::print::Print for EnumInt16 {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.name().unwrap_or("<unknown>"))
+    }
+}
+
+impl ::std::fmt::Display for EnumInt16 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
+
 /// Enum `EnumUInt16` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct EnumUInt16(pub u16);
@@ -339,6 +423,18 @@ impl ::std::fmt::Debug for EnumUInt16 {
 }
 
 ::fastwire::impl_enum!(EnumUInt16, u16);
+
+impl ::fastwire::print::Print for EnumUInt16 {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.name().unwrap_or("<unknown>"))
+    }
+}
+
+impl ::std::fmt::Display for EnumUInt16 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
 
 /// Enum `EnumInt32` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -378,6 +474,18 @@ impl ::std::fmt::Debug for EnumInt32 {
 
 ::fastwire::impl_enum!(EnumInt32, i32);
 
+impl ::fastwire::print::Print for EnumInt32 {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.name().unwrap_or("<unknown>"))
+    }
+}
+
+impl ::std::fmt::Display for EnumInt32 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
+
 /// Enum `EnumUInt32` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct EnumUInt32(pub u32);
@@ -415,6 +523,18 @@ impl ::std::fmt::Debug for EnumUInt32 {
 }
 
 ::fastwire::impl_enum!(EnumUInt32, u32);
+
+impl ::fastwire::print::Print for EnumUInt32 {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.name().unwrap_or("<unknown>"))
+    }
+}
+
+impl ::std::fmt::Display for EnumUInt32 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
 
 /// Enum `EnumInt64` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -454,6 +574,18 @@ impl ::std::fmt::Debug for EnumInt64 {
 
 ::fastwire::impl_enum!(EnumInt64, i64);
 
+impl ::fastwire::print::Print for EnumInt64 {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.name().unwrap_or("<unknown>"))
+    }
+}
+
+impl ::std::fmt::Display for EnumInt64 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
+
 /// Enum `EnumUInt64` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct EnumUInt64(pub u64);
@@ -491,6 +623,18 @@ impl ::std::fmt::Debug for EnumUInt64 {
 }
 
 ::fastwire::impl_enum!(EnumUInt64, u64);
+
+impl ::fastwire::print::Print for EnumUInt64 {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.name().unwrap_or("<unknown>"))
+    }
+}
+
+impl ::std::fmt::Display for EnumUInt64 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
 
 /// Values referring to other values continue from them, as in C.
 /// Enum `EnumRefs` (open: values without a name are kept).
@@ -541,6 +685,18 @@ impl ::std::fmt::Debug for EnumRefs {
 
 ::fastwire::impl_enum!(EnumRefs, i16);
 
+impl ::fastwire::print::Print for EnumRefs {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.name().unwrap_or("<unknown>"))
+    }
+}
+
+impl ::std::fmt::Display for EnumRefs {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
+
 /// Enum `EnumEmpty` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct EnumEmpty(pub i32);
@@ -567,6 +723,18 @@ impl ::std::fmt::Debug for EnumEmpty {
 }
 
 ::fastwire::impl_enum!(EnumEmpty, i32);
+
+impl ::fastwire::print::Print for EnumEmpty {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.name().unwrap_or("<unknown>"))
+    }
+}
+
+impl ::std::fmt::Display for EnumEmpty {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
 
 /// Flags of every allowed underlying type, with '|' expressions.
 /// Flags `FlagsByte` (open: values without a name are kept).
@@ -614,6 +782,27 @@ impl ::std::fmt::Debug for FlagsByte {
 ::fastwire::impl_enum!(FlagsByte, u8);
 ::fastwire::impl_flags!(FlagsByte, u8);
 
+impl ::fastwire::print::Print for FlagsByte {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::flags(
+            f,
+            self.0 as u64,
+            &[
+                ("none", Self::NONE.0 as u64),
+                ("f1", Self::F1.0 as u64),
+                ("f2", Self::F2.0 as u64),
+                ("both", Self::BOTH.0 as u64),
+            ],
+        )
+    }
+}
+
+impl ::std::fmt::Display for FlagsByte {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
+
 /// Flags `FlagsInt8` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct FlagsInt8(pub i8);
@@ -652,6 +841,18 @@ impl ::std::fmt::Debug for FlagsInt8 {
 
 ::fastwire::impl_enum!(FlagsInt8, i8);
 ::fastwire::impl_flags!(FlagsInt8, i8);
+
+impl ::fastwire::print::Print for FlagsInt8 {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::flags(f, self.0 as u64, &[("f1", Self::F1.0 as u64), ("f2", Self::F2.0 as u64)])
+    }
+}
+
+impl ::std::fmt::Display for FlagsInt8 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
 
 /// Flags `FlagsUInt8` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -692,6 +893,18 @@ impl ::std::fmt::Debug for FlagsUInt8 {
 ::fastwire::impl_enum!(FlagsUInt8, u8);
 ::fastwire::impl_flags!(FlagsUInt8, u8);
 
+impl ::fastwire::print::Print for FlagsUInt8 {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::flags(f, self.0 as u64, &[("f1", Self::F1.0 as u64), ("f2", Self::F2.0 as u64)])
+    }
+}
+
+impl ::std::fmt::Display for FlagsUInt8 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
+
 /// Flags `FlagsInt16` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct FlagsInt16(pub i16);
@@ -727,6 +940,18 @@ impl ::std::fmt::Debug for FlagsInt16 {
 
 ::fastwire::impl_enum!(FlagsInt16, i16);
 ::fastwire::impl_flags!(FlagsInt16, i16);
+
+impl ::fastwire::print::Print for FlagsInt16 {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::flags(f, self.0 as u64, &[("f1", Self::F1.0 as u64)])
+    }
+}
+
+impl ::std::fmt::Display for FlagsInt16 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
 
 /// Flags `FlagsUInt16` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -767,6 +992,18 @@ impl ::std::fmt::Debug for FlagsUInt16 {
 ::fastwire::impl_enum!(FlagsUInt16, u16);
 ::fastwire::impl_flags!(FlagsUInt16, u16);
 
+impl ::fastwire::print::Print for FlagsUInt16 {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::flags(f, self.0 as u64, &[("f1", Self::F1.0 as u64), ("top", Self::TOP.0 as u64)])
+    }
+}
+
+impl ::std::fmt::Display for FlagsUInt16 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
+
 /// Flags `FlagsInt32` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct FlagsInt32(pub i32);
@@ -802,6 +1039,18 @@ impl ::std::fmt::Debug for FlagsInt32 {
 
 ::fastwire::impl_enum!(FlagsInt32, i32);
 ::fastwire::impl_flags!(FlagsInt32, i32);
+
+impl ::fastwire::print::Print for FlagsInt32 {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::flags(f, self.0 as u64, &[("f1", Self::F1.0 as u64)])
+    }
+}
+
+impl ::std::fmt::Display for FlagsInt32 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
 
 /// Flags `FlagsUInt32` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -842,6 +1091,18 @@ impl ::std::fmt::Debug for FlagsUInt32 {
 ::fastwire::impl_enum!(FlagsUInt32, u32);
 ::fastwire::impl_flags!(FlagsUInt32, u32);
 
+impl ::fastwire::print::Print for FlagsUInt32 {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::flags(f, self.0 as u64, &[("f1", Self::F1.0 as u64), ("top", Self::TOP.0 as u64)])
+    }
+}
+
+impl ::std::fmt::Display for FlagsUInt32 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
+
 /// Flags `FlagsInt64` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct FlagsInt64(pub i64);
@@ -877,6 +1138,18 @@ impl ::std::fmt::Debug for FlagsInt64 {
 
 ::fastwire::impl_enum!(FlagsInt64, i64);
 ::fastwire::impl_flags!(FlagsInt64, i64);
+
+impl ::fastwire::print::Print for FlagsInt64 {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::flags(f, self.0 as u64, &[("f1", Self::F1.0 as u64)])
+    }
+}
+
+impl ::std::fmt::Display for FlagsInt64 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
 
 /// Flags `FlagsUInt64` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -919,6 +1192,18 @@ impl ::std::fmt::Debug for FlagsUInt64 {
 
 ::fastwire::impl_enum!(FlagsUInt64, u64);
 ::fastwire::impl_flags!(FlagsUInt64, u64);
+
+impl ::fastwire::print::Print for FlagsUInt64 {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::flags(f, self.0, &[("f1", Self::F1.0), ("top", Self::TOP.0), ("all", Self::ALL.0)])
+    }
+}
+
+impl ::std::fmt::Display for FlagsUInt64 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
 
 /// Flags `Flags` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -968,6 +1253,28 @@ impl ::std::fmt::Debug for Flags {
 ::fastwire::impl_enum!(Flags, i32);
 ::fastwire::impl_flags!(Flags, i32);
 
+impl ::fastwire::print::Print for Flags {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::flags(
+            f,
+            self.0 as u64,
+            &[
+                ("a", Self::A.0 as u64),
+                ("b", Self::B.0 as u64),
+                ("c", Self::C.0 as u64),
+                ("ab", Self::AB.0 as u64),
+                ("abc", Self::ABC.0 as u64),
+            ],
+        )
+    }
+}
+
+impl ::std::fmt::Display for Flags {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
+
 /// Flags `FlagsEmpty` (open: values without a name are kept).
 #[deprecated]
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -996,6 +1303,18 @@ impl ::std::fmt::Debug for FlagsEmpty {
 
 ::fastwire::impl_enum!(FlagsEmpty, i32);
 ::fastwire::impl_flags!(FlagsEmpty, i32);
+
+impl ::fastwire::print::Print for FlagsEmpty {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::flags(f, self.0 as u64, &[])
+    }
+}
+
+impl ::std::fmt::Display for FlagsEmpty {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
 
 /// Every primitive, with defaults of every kind.
 /// `everything.Primitives` (type 110).
@@ -1060,6 +1379,62 @@ impl Default for Primitives {
             password: ::fastwire::Text::from("secret"),
             legacy: 0,
         }
+    }
+}
+
+impl ::std::fmt::Display for Primitives {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Primitives(f_bool=")?;
+        ::fastwire::print::Print::print(&self.f_bool, f)?;
+        f.write_str(",f_byte=")?;
+        ::fastwire::print::Print::print(&self.f_byte, f)?;
+        f.write_str(",f_char=")?;
+        ::fastwire::print::Print::print(&::fastwire::print::Char(self.f_char), f)?;
+        f.write_str(",f_wchar=")?;
+        ::fastwire::print::Print::print(&::fastwire::print::WChar(self.f_wchar), f)?;
+        f.write_str(",f_int8=")?;
+        ::fastwire::print::Print::print(&self.f_int8, f)?;
+        f.write_str(",f_uint8=")?;
+        ::fastwire::print::Print::print(&self.f_uint8, f)?;
+        f.write_str(",f_int16=")?;
+        ::fastwire::print::Print::print(&self.f_int16, f)?;
+        f.write_str(",f_uint16=")?;
+        ::fastwire::print::Print::print(&self.f_uint16, f)?;
+        f.write_str(",f_int32=")?;
+        ::fastwire::print::Print::print(&self.f_int32, f)?;
+        f.write_str(",f_uint32=")?;
+        ::fastwire::print::Print::print(&self.f_uint32, f)?;
+        f.write_str(",f_int64=")?;
+        ::fastwire::print::Print::print(&self.f_int64, f)?;
+        f.write_str(",f_uint64=")?;
+        ::fastwire::print::Print::print(&self.f_uint64, f)?;
+        f.write_str(",f_float=")?;
+        ::fastwire::print::Print::print(&self.f_float, f)?;
+        f.write_str(",f_double=")?;
+        ::fastwire::print::Print::print(&self.f_double, f)?;
+        f.write_str(",f_decimal=")?;
+        ::fastwire::print::Print::print(&self.f_decimal, f)?;
+        f.write_str(",f_string=")?;
+        ::fastwire::print::Print::print(&self.f_string, f)?;
+        f.write_str(",f_bytes=")?;
+        ::fastwire::print::Print::print(&self.f_bytes, f)?;
+        f.write_str(",f_epoch=")?;
+        ::fastwire::print::Print::print(&self.f_epoch, f)?;
+        f.write_str(",f_utc=")?;
+        ::fastwire::print::Print::print(&self.f_utc, f)?;
+        f.write_str(",f_ns=")?;
+        ::fastwire::print::Print::print(&self.f_ns, f)?;
+        f.write_str(",f_uuid0=")?;
+        ::fastwire::print::Print::print(&self.f_uuid0, f)?;
+        f.write_str(",f_uuid1=")?;
+        ::fastwire::print::Print::print(&self.f_uuid1, f)?;
+        f.write_str(",f_uuid4=")?;
+        ::fastwire::print::Print::print(&self.f_uuid4, f)?;
+        f.write_str(",f_uuid=")?;
+        ::fastwire::print::Print::print(&self.f_uuid, f)?;
+        f.write_str(",password=***,legacy=")?;
+        ::fastwire::print::Print::print(&self.legacy, f)?;
+        f.write_str(")")
     }
 }
 
@@ -1529,6 +1904,36 @@ impl Default for Optionals {
     }
 }
 
+impl ::std::fmt::Display for Optionals {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Optionals(f_bool=")?;
+        ::fastwire::print::Print::print(&self.f_bool, f)?;
+        f.write_str(",f_int32=")?;
+        ::fastwire::print::Print::print(&self.f_int32, f)?;
+        f.write_str(",f_string=")?;
+        ::fastwire::print::Print::print(&self.f_string, f)?;
+        f.write_str(",f_decimal=")?;
+        ::fastwire::print::Print::print(&self.f_decimal, f)?;
+        f.write_str(",f_uuid=")?;
+        ::fastwire::print::Print::print(&self.f_uuid, f)?;
+        f.write_str(",f_time=")?;
+        ::fastwire::print::Print::print(&self.f_time, f)?;
+        f.write_str(",f_enum=")?;
+        ::fastwire::print::Print::print(&self.f_enum, f)?;
+        f.write_str(",f_flags=")?;
+        ::fastwire::print::Print::print(&self.f_flags, f)?;
+        f.write_str(",f_struct=")?;
+        ::fastwire::print::Print::print(&self.f_struct, f)?;
+        f.write_str(",f_order=")?;
+        ::fastwire::print::Print::print(&self.f_order, f)?;
+        f.write_str(",f_reset=")?;
+        ::fastwire::print::Print::print(&self.f_reset, f)?;
+        f.write_str(",f_resetReset=")?;
+        ::fastwire::print::Print::print(&self.f_reset_reset, f)?;
+        f.write_str(")")
+    }
+}
+
 impl ::fastwire::Struct for Optionals {
     const NAME: &'static str = "everything.Optionals";
     const TYPE: u32 = 111;
@@ -1875,6 +2280,44 @@ impl Default for Collections {
             f_hash_optional: Default::default(),
             f_hash_struct_key: Default::default(),
         }
+    }
+}
+
+impl ::std::fmt::Display for Collections {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Collections(f_array=")?;
+        ::fastwire::print::Print::print(&self.f_array, f)?;
+        f.write_str(",f_array_optional=")?;
+        ::fastwire::print::Print::print(&self.f_array_optional, f)?;
+        f.write_str(",f_array_struct=")?;
+        ::fastwire::print::Print::print(&self.f_array_struct, f)?;
+        f.write_str(",f_vector=")?;
+        ::fastwire::print::Print::print(&self.f_vector, f)?;
+        f.write_str(",f_vector_optional=")?;
+        ::fastwire::print::Print::print(&self.f_vector_optional, f)?;
+        f.write_str(",f_vector_struct=")?;
+        ::fastwire::print::Print::print(&self.f_vector_struct, f)?;
+        f.write_str(",f_list=")?;
+        ::fastwire::print::Print::print(&::fastwire::print::List(&self.f_list), f)?;
+        f.write_str(",f_list_optional=")?;
+        ::fastwire::print::Print::print(&::fastwire::print::List(&self.f_list_optional), f)?;
+        f.write_str(",f_set=")?;
+        ::fastwire::print::Print::print(&self.f_set, f)?;
+        f.write_str(",f_set_struct=")?;
+        ::fastwire::print::Print::print(&self.f_set_struct, f)?;
+        f.write_str(",f_map=")?;
+        ::fastwire::print::Print::print(&self.f_map, f)?;
+        f.write_str(",f_map_optional=")?;
+        ::fastwire::print::Print::print(&self.f_map_optional, f)?;
+        f.write_str(",f_map_enum_key=")?;
+        ::fastwire::print::Print::print(&self.f_map_enum_key, f)?;
+        f.write_str(",f_hash=")?;
+        ::fastwire::print::Print::print(&self.f_hash, f)?;
+        f.write_str(",f_hash_optional=")?;
+        ::fastwire::print::Print::print(&self.f_hash_optional, f)?;
+        f.write_str(",f_hash_struct_key=")?;
+        ::fastwire::print::Print::print(&self.f_hash_struct_key, f)?;
+        f.write_str(")")
     }
 }
 
@@ -2298,6 +2741,14 @@ impl ::fastwire::Key for Fixed {
     }
 }
 
+impl ::std::fmt::Display for Fixed {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Fixed(id=")?;
+        ::fastwire::print::Print::print(&self.id, f)?;
+        f.write_str(")")
+    }
+}
+
 impl ::fastwire::Struct for Fixed {
     const NAME: &'static str = "everything.Fixed";
     const TYPE: u32 = 500;
@@ -2455,6 +2906,14 @@ impl ::fastwire::Key for Next {
     }
 }
 
+impl ::std::fmt::Display for Next {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Next(id=")?;
+        ::fastwire::print::Print::print(&self.id, f)?;
+        f.write_str(")")
+    }
+}
+
 impl ::fastwire::Struct for Next {
     const NAME: &'static str = "everything.Next";
     const TYPE: u32 = 113;
@@ -2573,6 +3032,14 @@ impl Default for Shifted {
         Shifted {
             amount: ::fastwire::Decimal::lit(5, 1, false),
         }
+    }
+}
+
+impl ::std::fmt::Display for Shifted {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Shifted(amount=")?;
+        ::fastwire::print::Print::print(&self.amount, f)?;
+        f.write_str(")")
     }
 }
 
@@ -2737,6 +3204,16 @@ impl ::fastwire::Key for Base {
 
     fn key_hash<H: ::std::hash::Hasher>(&self, state: &mut H) {
         ::std::hash::Hash::hash(self, state)
+    }
+}
+
+impl ::std::fmt::Display for Base {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Base(name=")?;
+        ::fastwire::print::Print::print(&self.name, f)?;
+        f.write_str(",level=")?;
+        ::fastwire::print::Print::print(&self.level, f)?;
+        f.write_str(")")
     }
 }
 
@@ -2918,6 +3395,20 @@ impl ::fastwire::Key for Derived {
 
     fn key_hash<H: ::std::hash::Hasher>(&self, state: &mut H) {
         ::std::hash::Hash::hash(self, state)
+    }
+}
+
+impl ::std::fmt::Display for Derived {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Derived(Base(name=")?;
+        ::fastwire::print::Print::print(&self.name, f)?;
+        f.write_str(",level=")?;
+        ::fastwire::print::Print::print(&self.level, f)?;
+        f.write_str("),serial=")?;
+        ::fastwire::print::Print::print(&self.serial, f)?;
+        f.write_str(",weight=")?;
+        ::fastwire::print::Print::print(&self.weight, f)?;
+        f.write_str(")")
     }
 }
 
@@ -3125,6 +3616,22 @@ impl ::fastwire::Key for MoreDerived {
 
     fn key_hash<H: ::std::hash::Hasher>(&self, state: &mut H) {
         ::std::hash::Hash::hash(self, state)
+    }
+}
+
+impl ::std::fmt::Display for MoreDerived {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("MoreDerived(Derived(Base(name=")?;
+        ::fastwire::print::Print::print(&self.name, f)?;
+        f.write_str(",level=")?;
+        ::fastwire::print::Print::print(&self.level, f)?;
+        f.write_str("),serial=")?;
+        ::fastwire::print::Print::print(&self.serial, f)?;
+        f.write_str(",weight=")?;
+        ::fastwire::print::Print::print(&self.weight, f)?;
+        f.write_str("),last=")?;
+        ::fastwire::print::Print::print(&self.last, f)?;
+        f.write_str(")")
     }
 }
 
@@ -3341,6 +3848,18 @@ impl ::fastwire::Key for Wallet {
     }
 }
 
+impl ::std::fmt::Display for Wallet {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Wallet(Balance(currency=")?;
+        ::fastwire::print::Print::print(&self.currency, f)?;
+        f.write_str(",amount=")?;
+        ::fastwire::print::Print::print(&self.amount, f)?;
+        f.write_str("),reserved=")?;
+        ::fastwire::print::Print::print(&self.reserved, f)?;
+        f.write_str(")")
+    }
+}
+
 impl ::fastwire::Struct for Wallet {
     const NAME: &'static str = "everything.Wallet";
     const TYPE: u32 = 2;
@@ -3541,6 +4060,28 @@ impl ::fastwire::Key for ExAccount {
 
     fn key_hash<H: ::std::hash::Hasher>(&self, state: &mut H) {
         ::std::hash::Hash::hash(self, state)
+    }
+}
+
+impl ::std::fmt::Display for ExAccount {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("ExAccount(Account(uid=")?;
+        ::fastwire::print::Print::print(&self.uid, f)?;
+        f.write_str(",name=")?;
+        ::fastwire::print::Print::print(&self.name, f)?;
+        f.write_str(",state=")?;
+        ::fastwire::print::Print::print(&self.state, f)?;
+        f.write_str(",wallet=")?;
+        ::fastwire::print::Print::print(&self.wallet, f)?;
+        f.write_str(",asset=")?;
+        ::fastwire::print::Print::print(&self.asset, f)?;
+        f.write_str(",orders=")?;
+        ::fastwire::print::Print::print(&self.orders, f)?;
+        f.write_str("),refs=")?;
+        ::fastwire::print::Print::print(&self.refs, f)?;
+        f.write_str(",extra=")?;
+        ::fastwire::print::Print::print(&self.extra, f)?;
+        f.write_str(")")
     }
 }
 
@@ -3810,6 +4351,16 @@ impl ::fastwire::Key for Ping {
     }
 }
 
+impl ::std::fmt::Display for Ping {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Ping(id=")?;
+        ::fastwire::print::Print::print(&self.id, f)?;
+        f.write_str(",sent=")?;
+        ::fastwire::print::Print::print(&self.sent, f)?;
+        f.write_str(")")
+    }
+}
+
 impl ::fastwire::Struct for Ping {
     const NAME: &'static str = "everything.Ping";
     const TYPE: u32 = 305;
@@ -3981,6 +4532,16 @@ impl ::fastwire::Key for Pong {
     }
 }
 
+impl ::std::fmt::Display for Pong {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Pong(id=")?;
+        ::fastwire::print::Print::print(&self.id, f)?;
+        f.write_str(",received=")?;
+        ::fastwire::print::Print::print(&self.received, f)?;
+        f.write_str(")")
+    }
+}
+
 impl ::fastwire::Struct for Pong {
     const NAME: &'static str = "everything.Pong";
     const TYPE: u32 = 306;
@@ -4149,6 +4710,16 @@ impl ::fastwire::Key for Refused {
 
     fn key_hash<H: ::std::hash::Hasher>(&self, state: &mut H) {
         ::std::hash::Hash::hash(self, state)
+    }
+}
+
+impl ::std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Refused(id=")?;
+        ::fastwire::print::Print::print(&self.id, f)?;
+        f.write_str(",reason=")?;
+        ::fastwire::print::Print::print(&self.reason, f)?;
+        f.write_str(")")
     }
 }
 
@@ -4327,6 +4898,16 @@ impl ::fastwire::Key for Failure {
     }
 }
 
+impl ::std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Failure(id=")?;
+        ::fastwire::print::Print::print(&self.id, f)?;
+        f.write_str(",error=")?;
+        ::fastwire::print::Print::print(&self.error, f)?;
+        f.write_str(")")
+    }
+}
+
 impl ::fastwire::Struct for Failure {
     const NAME: &'static str = "everything.Failure";
     const TYPE: u32 = 308;
@@ -4501,6 +5082,18 @@ impl ::fastwire::Key for PingRequest {
 
     fn key_hash<H: ::std::hash::Hasher>(&self, state: &mut H) {
         ::std::hash::Hash::hash(self, state)
+    }
+}
+
+impl ::std::fmt::Display for PingRequest {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("PingRequest(Ping(id=")?;
+        ::fastwire::print::Print::print(&self.id, f)?;
+        f.write_str(",sent=")?;
+        ::fastwire::print::Print::print(&self.sent, f)?;
+        f.write_str("),note=")?;
+        ::fastwire::print::Print::print(&self.note, f)?;
+        f.write_str(")")
     }
 }
 
@@ -4691,6 +5284,16 @@ impl ::fastwire::Key for Notify {
     }
 }
 
+impl ::std::fmt::Display for Notify {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Notify(id=")?;
+        ::fastwire::print::Print::print(&self.id, f)?;
+        f.write_str(",text=")?;
+        ::fastwire::print::Print::print(&self.text, f)?;
+        f.write_str(")")
+    }
+}
+
 impl ::fastwire::Struct for Notify {
     const NAME: &'static str = "everything.Notify";
     const TYPE: u32 = 310;
@@ -4817,6 +5420,12 @@ impl Notify {
 /// `everything.Empty` (type 311).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Empty {}
+
+impl ::std::fmt::Display for Empty {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Empty()")
+    }
+}
 
 impl ::fastwire::Struct for Empty {
     const NAME: &'static str = "everything.Empty";
@@ -4966,6 +5575,20 @@ impl From<Notify> for Message {
 impl From<Empty> for Message {
     fn from(m: Empty) -> Self {
         Message::Empty(m)
+    }
+}
+
+impl ::std::fmt::Display for Message {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match self {
+            Message::Ping(m) => ::std::fmt::Display::fmt(m, f),
+            Message::Pong(m) => ::std::fmt::Display::fmt(m, f),
+            Message::Refused(m) => ::std::fmt::Display::fmt(m, f),
+            Message::Failure(m) => ::std::fmt::Display::fmt(m, f),
+            Message::PingRequest(m) => ::std::fmt::Display::fmt(m, f),
+            Message::Notify(m) => ::std::fmt::Display::fmt(m, f),
+            Message::Empty(m) => ::std::fmt::Display::fmt(m, f),
+        }
     }
 }
 

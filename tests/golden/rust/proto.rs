@@ -49,6 +49,18 @@ impl ::std::fmt::Debug for OrderSide {
 
 ::fastwire::impl_enum!(OrderSide, u8);
 
+impl ::fastwire::print::Print for OrderSide {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.name().unwrap_or("<unknown>"))
+    }
+}
+
+impl ::std::fmt::Display for OrderSide {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
+
 /// Order type declaration
 /// Enum `OrderType` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -90,6 +102,18 @@ impl ::std::fmt::Debug for OrderType {
 }
 
 ::fastwire::impl_enum!(OrderType, u8);
+
+impl ::fastwire::print::Print for OrderType {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.name().unwrap_or("<unknown>"))
+    }
+}
+
+impl ::std::fmt::Display for OrderType {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
 
 /// Account state declaration
 /// Flags `State` (open: values without a name are kept).
@@ -145,6 +169,30 @@ impl ::std::fmt::Debug for State {
 
 ::fastwire::impl_enum!(State, u8);
 ::fastwire::impl_flags!(State, u8);
+
+impl ::fastwire::print::Print for State {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::flags(
+            f,
+            self.0 as u64,
+            &[
+                ("unknown", Self::UNKNOWN.0 as u64),
+                ("invalid", Self::INVALID.0 as u64),
+                ("initialized", Self::INITIALIZED.0 as u64),
+                ("calculated", Self::CALCULATED.0 as u64),
+                ("broken", Self::BROKEN.0 as u64),
+                ("good", Self::GOOD.0 as u64),
+                ("bad", Self::BAD.0 as u64),
+            ],
+        )
+    }
+}
+
+impl ::std::fmt::Display for State {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
 
 /// Order declaration
 /// `proto.Order` (type 1).
@@ -204,6 +252,24 @@ impl ::fastwire::Key for Order {
 
     fn key_hash<H: ::std::hash::Hasher>(&self, state: &mut H) {
         ::std::hash::Hash::hash(self, state)
+    }
+}
+
+impl ::std::fmt::Display for Order {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Order(uid=")?;
+        ::fastwire::print::Print::print(&self.uid, f)?;
+        f.write_str(",symbol=")?;
+        ::fastwire::print::Print::print(&self.symbol, f)?;
+        f.write_str(",side=")?;
+        ::fastwire::print::Print::print(&self.side, f)?;
+        f.write_str(",type=")?;
+        ::fastwire::print::Print::print(&self.type_, f)?;
+        f.write_str(",price=")?;
+        ::fastwire::print::Print::print(&self.price, f)?;
+        f.write_str(",volume=")?;
+        ::fastwire::print::Print::print(&self.volume, f)?;
+        f.write_str(")")
     }
 }
 
@@ -434,6 +500,16 @@ impl ::fastwire::Key for Balance {
     }
 }
 
+impl ::std::fmt::Display for Balance {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Balance(currency=")?;
+        ::fastwire::print::Print::print(&self.currency, f)?;
+        f.write_str(",amount=")?;
+        ::fastwire::print::Print::print(&self.amount, f)?;
+        f.write_str(")")
+    }
+}
+
 impl ::fastwire::Struct for Balance {
     const NAME: &'static str = "proto.Balance";
     const TYPE: u32 = 2;
@@ -615,6 +691,24 @@ impl ::fastwire::Key for Account {
 
     fn key_hash<H: ::std::hash::Hasher>(&self, state: &mut H) {
         ::std::hash::Hash::hash(self, state)
+    }
+}
+
+impl ::std::fmt::Display for Account {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Account(uid=")?;
+        ::fastwire::print::Print::print(&self.uid, f)?;
+        f.write_str(",name=")?;
+        ::fastwire::print::Print::print(&self.name, f)?;
+        f.write_str(",state=")?;
+        ::fastwire::print::Print::print(&self.state, f)?;
+        f.write_str(",wallet=")?;
+        ::fastwire::print::Print::print(&self.wallet, f)?;
+        f.write_str(",asset=")?;
+        ::fastwire::print::Print::print(&self.asset, f)?;
+        f.write_str(",orders=")?;
+        ::fastwire::print::Print::print(&self.orders, f)?;
+        f.write_str(")")
     }
 }
 
@@ -839,6 +933,16 @@ impl From<Balance> for Message {
 impl From<Account> for Message {
     fn from(m: Account) -> Self {
         Message::Account(m)
+    }
+}
+
+impl ::std::fmt::Display for Message {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match self {
+            Message::Order(m) => ::std::fmt::Display::fmt(m, f),
+            Message::Balance(m) => ::std::fmt::Display::fmt(m, f),
+            Message::Account(m) => ::std::fmt::Display::fmt(m, f),
+        }
     }
 }
 

@@ -25,6 +25,14 @@ pub struct OrderMessage {
     pub body: super::proto::Order,
 }
 
+impl ::std::fmt::Display for OrderMessage {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("OrderMessage(body=")?;
+        ::fastwire::print::Print::print(&self.body, f)?;
+        f.write_str(")")
+    }
+}
+
 impl ::fastwire::Struct for OrderMessage {
     const NAME: &'static str = "protocol.OrderMessage";
     const TYPE: u32 = 1;
@@ -139,6 +147,14 @@ pub struct BalanceMessage {
     pub body: super::proto::Balance,
 }
 
+impl ::std::fmt::Display for BalanceMessage {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("BalanceMessage(body=")?;
+        ::fastwire::print::Print::print(&self.body, f)?;
+        f.write_str(")")
+    }
+}
+
 impl ::fastwire::Struct for BalanceMessage {
     const NAME: &'static str = "protocol.BalanceMessage";
     const TYPE: u32 = 2;
@@ -251,6 +267,14 @@ impl BalanceMessage {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AccountMessage {
     pub body: super::proto::Account,
+}
+
+impl ::std::fmt::Display for AccountMessage {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("AccountMessage(body=")?;
+        ::fastwire::print::Print::print(&self.body, f)?;
+        f.write_str(")")
+    }
 }
 
 impl ::fastwire::Struct for AccountMessage {
@@ -395,6 +419,16 @@ impl From<BalanceMessage> for Message {
 impl From<AccountMessage> for Message {
     fn from(m: AccountMessage) -> Self {
         Message::AccountMessage(m)
+    }
+}
+
+impl ::std::fmt::Display for Message {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match self {
+            Message::OrderMessage(m) => ::std::fmt::Display::fmt(m, f),
+            Message::BalanceMessage(m) => ::std::fmt::Display::fmt(m, f),
+            Message::AccountMessage(m) => ::std::fmt::Display::fmt(m, f),
+        }
     }
 }
 

@@ -54,6 +54,18 @@ impl ::std::fmt::Debug for OrderSide {
 
 ::fastwire::impl_enum!(OrderSide, u8);
 
+impl ::fastwire::print::Print for OrderSide {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.name().unwrap_or("<unknown>"))
+    }
+}
+
+impl ::std::fmt::Display for OrderSide {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
+
 /// Order type, with a new value
 /// Enum `OrderType` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -98,6 +110,18 @@ impl ::std::fmt::Debug for OrderType {
 }
 
 ::fastwire::impl_enum!(OrderType, u8);
+
+impl ::fastwire::print::Print for OrderType {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.name().unwrap_or("<unknown>"))
+    }
+}
+
+impl ::std::fmt::Display for OrderType {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
 
 /// Account state, with new flags
 /// Flags `State` (open: values without a name are kept).
@@ -159,6 +183,32 @@ impl ::std::fmt::Debug for State {
 
 ::fastwire::impl_enum!(State, u8);
 ::fastwire::impl_flags!(State, u8);
+
+impl ::fastwire::print::Print for State {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::flags(
+            f,
+            self.0 as u64,
+            &[
+                ("unknown", Self::UNKNOWN.0 as u64),
+                ("invalid", Self::INVALID.0 as u64),
+                ("initialized", Self::INITIALIZED.0 as u64),
+                ("calculated", Self::CALCULATED.0 as u64),
+                ("broken", Self::BROKEN.0 as u64),
+                ("happy", Self::HAPPY.0 as u64),
+                ("sad", Self::SAD.0 as u64),
+                ("good", Self::GOOD.0 as u64),
+                ("bad", Self::BAD.0 as u64),
+            ],
+        )
+    }
+}
+
+impl ::std::fmt::Display for State {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
 
 /// Order, with take-profit and stop-loss levels appended
 /// `protoex.Order` (type 1).
@@ -222,6 +272,28 @@ impl ::fastwire::Key for Order {
 
     fn key_hash<H: ::std::hash::Hasher>(&self, state: &mut H) {
         ::std::hash::Hash::hash(self, state)
+    }
+}
+
+impl ::std::fmt::Display for Order {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Order(uid=")?;
+        ::fastwire::print::Print::print(&self.uid, f)?;
+        f.write_str(",symbol=")?;
+        ::fastwire::print::Print::print(&self.symbol, f)?;
+        f.write_str(",side=")?;
+        ::fastwire::print::Print::print(&self.side, f)?;
+        f.write_str(",type=")?;
+        ::fastwire::print::Print::print(&self.type_, f)?;
+        f.write_str(",price=")?;
+        ::fastwire::print::Print::print(&self.price, f)?;
+        f.write_str(",volume=")?;
+        ::fastwire::print::Print::print(&self.volume, f)?;
+        f.write_str(",tp=")?;
+        ::fastwire::print::Print::print(&self.tp, f)?;
+        f.write_str(",sl=")?;
+        ::fastwire::print::Print::print(&self.sl, f)?;
+        f.write_str(")")
     }
 }
 
@@ -478,6 +550,18 @@ impl ::fastwire::Key for Balance {
     }
 }
 
+impl ::std::fmt::Display for Balance {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Balance(Balance(currency=")?;
+        ::fastwire::print::Print::print(&self.currency, f)?;
+        f.write_str(",amount=")?;
+        ::fastwire::print::Print::print(&self.amount, f)?;
+        f.write_str("),locked=")?;
+        ::fastwire::print::Print::print(&self.locked, f)?;
+        f.write_str(")")
+    }
+}
+
 impl ::fastwire::Struct for Balance {
     const NAME: &'static str = "protoex.Balance";
     const TYPE: u32 = 2;
@@ -671,6 +755,24 @@ impl ::fastwire::Key for Account {
 
     fn key_hash<H: ::std::hash::Hasher>(&self, state: &mut H) {
         ::std::hash::Hash::hash(self, state)
+    }
+}
+
+impl ::std::fmt::Display for Account {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Account(uid=")?;
+        ::fastwire::print::Print::print(&self.uid, f)?;
+        f.write_str(",name=")?;
+        ::fastwire::print::Print::print(&self.name, f)?;
+        f.write_str(",state=")?;
+        ::fastwire::print::Print::print(&self.state, f)?;
+        f.write_str(",wallet=")?;
+        ::fastwire::print::Print::print(&self.wallet, f)?;
+        f.write_str(",asset=")?;
+        ::fastwire::print::Print::print(&self.asset, f)?;
+        f.write_str(",orders=")?;
+        ::fastwire::print::Print::print(&self.orders, f)?;
+        f.write_str(")")
     }
 }
 
@@ -895,6 +997,16 @@ impl From<Balance> for Message {
 impl From<Account> for Message {
     fn from(m: Account) -> Self {
         Message::Account(m)
+    }
+}
+
+impl ::std::fmt::Display for Message {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match self {
+            Message::Order(m) => ::std::fmt::Display::fmt(m, f),
+            Message::Balance(m) => ::std::fmt::Display::fmt(m, f),
+            Message::Account(m) => ::std::fmt::Display::fmt(m, f),
+        }
     }
 }
 

@@ -210,7 +210,7 @@ class _Module:
                       "        None",
                       "    }",
                       "}")
-            self.emit_enum_tail(name, base, flags)
+            self.emit_enum_tail(name, base, flags, consts)
             return
         self.emit("    /// The name of the value (the first declared with this number).",
                   "    pub fn name(self) -> Option<&'static str> {",
@@ -234,9 +234,9 @@ class _Module:
                   "        }",
                   "    }")
         self.emit("}")
-        self.emit_enum_tail(name, base, flags)
+        self.emit_enum_tail(name, base, flags, consts)
 
-    def emit_enum_tail(self, name: str, base: str, flags: bool) -> None:
+    def emit_enum_tail(self, name: str, base: str, flags: bool, consts: Optional[List[tuple]] = None) -> None:
         self.emit("",
                   f"impl ::std::fmt::Debug for {name} {{",
                   "    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {",
@@ -250,6 +250,39 @@ class _Module:
                   f"::fastwire::impl_enum!({name}, {base});")
         if flags:
             self.emit(f"::fastwire::impl_flags!({name}, {base});")
+        # The text form (fastwire::print): an enum's name or <unknown>, flags' names.
+        self.emit("",
+                  f"impl ::fastwire::print::Print for {name} {{",
+                  "    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {")
+        if not flags:
+            self.emit('        f.write_str(self.name().unwrap_or("<unknown>"))')
+        else:
+            cast = "" if base == "u64" else " as u64"
+            entries = [f'("{v.name}", Self::{c}.0{cast})' for c, v in (consts or [])]
+            one = f"        ::fastwire::print::flags(f, self.0{cast}, &[{', '.join(entries)}])"
+            if len(one) <= 120:
+                self.emit(one)
+            else:
+                self.emit("        ::fastwire::print::flags(",
+                          "            f,",
+                          f"            self.0{cast},")
+                arr = f"            &[{', '.join(entries)}],"
+                if len(arr) <= 120:
+                    self.emit(arr)
+                else:
+                    self.emit("            &[")
+                    for x in entries:
+                        self.emit(f"                {x},")
+                    self.emit("            ],")
+                self.emit("        )")
+        self.emit("    }",
+                  "}",
+                  "",
+                  f"impl ::std::fmt::Display for {name} {{",
+                  "    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {",
+                  "        ::fastwire::print::Print::print(self, f)",
+                  "    }",
+                  "}")
 
     @staticmethod
     def int_literal(value: int, base: str) -> str:
@@ -370,7 +403,58 @@ class _Module:
             self.emit("    }", "}")
         if layout.keyed:
             self.emit_keyed(name, [field_name(n) for n in layout.equality])
+        self.emit_display(s, name)
         self.emit_codec(s, name, fields, names, layout)
+
+    def print_parts(self, s: ir.StructType) -> List[tuple]:
+        """The text form of a struct as (literal or None, value expression) parts:
+        `Name(f=v,…)`, a derived struct `Derived(Base(…),f=v,…)` (fastwire::print)."""
+        parts: List[tuple] = [(f"{s.name}(", None)]
+        first = True
+        if s.base is not None:
+            base = self.schema.lookup(s.base)
+            assert isinstance(base, ir.StructType)
+            parts += self.print_parts(base)
+            first = False
+        for f in s.fields:
+            sep = "" if first else ","
+            first = False
+            n = field_name(f.name)
+            if f.hidden:
+                parts.append((f"{sep}{f.name}=***", None))
+                continue
+            parts.append((f"{sep}{f.name}=", None))
+            t = f.type
+            prim = t.value.name if t.value.kind == "primitive" else None
+            if t.container is None and not t.optional and prim == "char":
+                expr = f"::fastwire::print::Char(self.{n})"
+            elif t.container is None and not t.optional and prim == "wchar":
+                expr = f"::fastwire::print::WChar(self.{n})"
+            elif t.container == "list":
+                expr = f"::fastwire::print::List(&self.{n})"
+            else:
+                expr = f"self.{n}"
+            parts.append((None, expr))
+        parts.append((")", None))
+        return parts
+
+    def emit_display(self, s: ir.StructType, name: str) -> None:
+        lines: List[str] = []
+        text = ""
+        for lit, expr in self.print_parts(s):
+            if lit is not None:
+                text += lit
+                continue
+            lines.append(f'f.write_str("{text}")?;')
+            text = ""
+            lines.append(f"::fastwire::print::Print::print(&{expr}, f)?;")
+        lines.append(f'f.write_str("{text}")')
+        self.emit("",
+                  f"impl ::std::fmt::Display for {name} {{",
+                  "    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {",
+                  *[f"        {x}" for x in lines],
+                  "    }",
+                  "}")
 
     def emit_keyed(self, name: str, keys: List[str]) -> None:
         cmp = [f"::fastwire::Key::key_cmp(&self.{k}, &other.{k})" for k in keys]
@@ -639,6 +723,15 @@ class _Module:
               "    }",
               "}",
               "")
+        e("impl ::std::fmt::Display for Message {",
+          "    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {",
+          "        match self {")
+        for s in sends:
+            e(f"            Message::{type_name(s.name)}(m) => ::std::fmt::Display::fmt(m, f),")
+        e("        }",
+          "    }",
+          "}",
+          "")
         e("impl ::fastwire::protocol::Protocol for Message {",
           "    fn type_number(&self) -> u32 {",
           "        match self {")
