@@ -194,6 +194,17 @@ macro_rules! impl_struct {
             ) -> $crate::Result<()> {
                 $crate::versioned::struct_verify::<$t>(r, slot, base, depth)
             }
+            #[inline]
+            fn v_read_slot(
+                &mut self,
+                r: &mut $crate::versioned::Reader<'_>,
+                slot_bytes: &[u8],
+                slot: usize,
+                base: usize,
+                depth: u32,
+            ) -> $crate::Result<()> {
+                $crate::versioned::struct_read_at(self, r, $crate::versioned::word(slot_bytes), slot, base, depth)
+            }
         }
         impl $crate::final_format::Codec for $t {
             const MIN: usize = <$t as $crate::Struct>::FINAL_MIN;

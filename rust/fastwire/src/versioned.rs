@@ -101,6 +101,12 @@ impl<'a> Reader<'a> {
     #[inline]
     pub fn text(&mut self, slot: usize, base: usize) -> Result<&'a [u8]> {
         let off = self.u32(slot)?;
+        self.text_at(off, slot, base)
+    }
+
+    /// [`Reader::text`] with the slot's offset already read.
+    #[inline]
+    pub fn text_at(&mut self, off: u32, slot: usize, base: usize) -> Result<&'a [u8]> {
         match self.locate_or_empty(base, off, slot + 4)? {
             None => Ok(&[]),
             Some(blk) => {
@@ -116,6 +122,12 @@ impl<'a> Reader<'a> {
     #[inline]
     pub fn block(&mut self, slot: usize, base: usize, elem_slot: usize) -> Result<(usize, usize)> {
         let off = self.u32(slot)?;
+        self.block_at(off, slot, base, elem_slot)
+    }
+
+    /// [`Reader::block`] with the slot's offset already read.
+    #[inline]
+    pub fn block_at(&mut self, off: u32, slot: usize, base: usize, elem_slot: usize) -> Result<(usize, usize)> {
         match self.locate_or_empty(base, off, slot + 4)? {
             None => Ok((0, 0)),
             Some(blk) => {
@@ -135,6 +147,19 @@ impl<'a> Reader<'a> {
     #[inline]
     pub fn enter(&mut self, slot: usize, base: usize, type_number: u32, depth: u32) -> Result<(usize, usize)> {
         let off = self.u32(slot)?;
+        self.enter_at(off, slot, base, type_number, depth)
+    }
+
+    /// [`Reader::enter`] with the slot's offset already read.
+    #[inline]
+    pub fn enter_at(
+        &mut self,
+        off: u32,
+        slot: usize,
+        base: usize,
+        type_number: u32,
+        depth: u32,
+    ) -> Result<(usize, usize)> {
         let pos = base + off as usize;
         if pos < slot + 4 {
             return Err(Error::BadOffset);
@@ -224,6 +249,25 @@ pub trait Codec: Sized {
     fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()>;
     /// Checks the value as v_read does, storing nothing.
     fn v_verify(r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()>;
+    /// [`Codec::v_read`] of a slot whose bytes, `slot_bytes`, were checked with its body.
+    #[inline]
+    fn v_read_slot(
+        &mut self,
+        r: &mut Reader<'_>,
+        slot_bytes: &[u8],
+        slot: usize,
+        base: usize,
+        depth: u32,
+    ) -> Result<()> {
+        let _ = slot_bytes;
+        self.v_read(r, slot, base, depth)
+    }
+}
+
+/// The u32 at the start of a slot's bytes.
+#[inline(always)]
+pub fn word(b: &[u8]) -> u32 {
+    b.first_chunk::<4>().map_or(0, |w| u32::from_le_bytes(*w))
 }
 
 macro_rules! number {
@@ -371,6 +415,21 @@ impl Codec for Text {
     fn v_verify(r: &mut Reader<'_>, slot: usize, base: usize, _depth: u32) -> Result<()> {
         r.text(slot, base).map(|_| ())
     }
+    #[inline]
+    fn v_read_slot(
+        &mut self,
+        r: &mut Reader<'_>,
+        slot_bytes: &[u8],
+        slot: usize,
+        base: usize,
+        _depth: u32,
+    ) -> Result<()> {
+        let b = r.text_at(word(slot_bytes), slot, base)?;
+        let v = self.bytes_mut();
+        v.clear();
+        v.extend_from_slice(b);
+        Ok(())
+    }
 }
 
 impl Codec for Bytes {
@@ -418,6 +477,23 @@ impl<T: Codec + Default> Codec for Option<T> {
             return Ok(());
         }
         let pos = r.locate(base, r.u32(slot + 1)?, slot + 5, T::SLOT)?;
+        r.charge(T::SLOT)?;
+        self.get_or_insert_with(T::default).v_read(r, pos, pos, depth)
+    }
+    #[inline]
+    fn v_read_slot(
+        &mut self,
+        r: &mut Reader<'_>,
+        slot_bytes: &[u8],
+        slot: usize,
+        base: usize,
+        depth: u32,
+    ) -> Result<()> {
+        if slot_bytes.first().copied().unwrap_or(0) == 0 {
+            *self = None;
+            return Ok(());
+        }
+        let pos = r.locate(base, word(slot_bytes.get(1..).unwrap_or_default()), slot + 5, T::SLOT)?;
         r.charge(T::SLOT)?;
         self.get_or_insert_with(T::default).v_read(r, pos, pos, depth)
     }
@@ -485,18 +561,19 @@ impl<T: Codec + Default> Codec for Vec<T> {
     #[inline]
     fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
         let (p, n) = r.block(slot, base, T::SLOT)?;
-        self.truncate(n);
-        let have = self.len();
-        for (i, e) in self.iter_mut().enumerate() {
-            e.v_read(r, p + i * T::SLOT, base, depth)?;
-        }
-        self.reserve(n - have);
-        for i in have..n {
-            let mut e = T::default();
-            e.v_read(r, p + i * T::SLOT, base, depth)?;
-            self.push(e);
-        }
-        Ok(())
+        read_elements(self, r, p, n, base, depth)
+    }
+    #[inline]
+    fn v_read_slot(
+        &mut self,
+        r: &mut Reader<'_>,
+        slot_bytes: &[u8],
+        slot: usize,
+        base: usize,
+        depth: u32,
+    ) -> Result<()> {
+        let (p, n) = r.block_at(word(slot_bytes), slot, base, T::SLOT)?;
+        read_elements(self, r, p, n, base, depth)
     }
     #[inline]
     fn v_verify(r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
@@ -506,6 +583,30 @@ impl<T: Codec + Default> Codec for Vec<T> {
         }
         Ok(())
     }
+}
+
+/// Reads `n` elements from `p` into `v`, reusing its elements.
+#[inline]
+fn read_elements<T: Codec + Default>(
+    v: &mut Vec<T>,
+    r: &mut Reader<'_>,
+    p: usize,
+    n: usize,
+    base: usize,
+    depth: u32,
+) -> Result<()> {
+    v.truncate(n);
+    let have = v.len();
+    for (i, e) in v.iter_mut().enumerate() {
+        e.v_read(r, p + i * T::SLOT, base, depth)?;
+    }
+    v.reserve(n - have);
+    for i in have..n {
+        let mut e = T::default();
+        e.v_read(r, p + i * T::SLOT, base, depth)?;
+        v.push(e);
+    }
+    Ok(())
 }
 
 impl<T: Codec + Default + Ord> Codec for BTreeSet<T> {
@@ -701,6 +802,20 @@ pub fn struct_write<S: Struct>(v: &S, buf: &mut Writer<'_>, slot: usize, base: u
 #[inline]
 pub fn struct_read<S: Struct>(v: &mut S, r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
     let (pos, stored) = r.enter(slot, base, S::TYPE, depth)?;
+    v.v_read_fields(r, pos, stored, depth - 1)
+}
+
+/// [`struct_read`] with the slot's offset already read.
+#[inline]
+pub fn struct_read_at<S: Struct>(
+    v: &mut S,
+    r: &mut Reader<'_>,
+    off: u32,
+    slot: usize,
+    base: usize,
+    depth: u32,
+) -> Result<()> {
+    let (pos, stored) = r.enter_at(off, slot, base, S::TYPE, depth)?;
     v.v_read_fields(r, pos, stored, depth - 1)
 }
 

@@ -1508,8 +1508,8 @@ impl ::fastwire::Struct for Primitives {
         self.f_float = ::fastwire::Fixed::load(&b[45..49])?;
         self.f_double = ::fastwire::Fixed::load(&b[49..57])?;
         self.f_decimal = ::fastwire::Fixed::load(&b[57..73])?;
-        self.f_string.v_read(r, pos + 73, pos, depth)?;
-        self.f_bytes.v_read(r, pos + 77, pos, depth)?;
+        self.f_string.v_read_slot(r, &b[73..77], pos + 73, pos, depth)?;
+        self.f_bytes.v_read_slot(r, &b[77..81], pos + 77, pos, depth)?;
         self.f_epoch = ::fastwire::Fixed::load(&b[81..89])?;
         self.f_utc = ::fastwire::Fixed::load(&b[89..97])?;
         self.f_ns = ::fastwire::Fixed::load(&b[97..105])?;
@@ -1517,7 +1517,7 @@ impl ::fastwire::Struct for Primitives {
         self.f_uuid1 = ::fastwire::Fixed::load(&b[121..137])?;
         self.f_uuid4 = ::fastwire::Fixed::load(&b[137..153])?;
         self.f_uuid = ::fastwire::Fixed::load(&b[153..169])?;
-        self.password.v_read(r, pos + 169, pos, depth)?;
+        self.password.v_read_slot(r, &b[169..173], pos + 169, pos, depth)?;
         self.legacy = ::fastwire::Fixed::load(&b[173..177])?;
         Ok(())
     }
@@ -1985,17 +1985,17 @@ impl ::fastwire::Struct for Optionals {
             return self.v_read_older(r, pos, stored, depth);
         }
         let b = r.array::<64>(pos)?;
-        self.f_bool.v_read(r, pos + 8, pos, depth)?;
-        self.f_int32.v_read(r, pos + 13, pos, depth)?;
-        self.f_string.v_read(r, pos + 18, pos, depth)?;
-        self.f_decimal.v_read(r, pos + 23, pos, depth)?;
-        self.f_uuid.v_read(r, pos + 28, pos, depth)?;
-        self.f_time.v_read(r, pos + 33, pos, depth)?;
-        self.f_enum.v_read(r, pos + 38, pos, depth)?;
-        self.f_flags.v_read(r, pos + 43, pos, depth)?;
-        self.f_struct.v_read(r, pos + 48, pos, depth)?;
-        self.f_order.v_read(r, pos + 53, pos, depth)?;
-        self.f_reset.v_read(r, pos + 58, pos, depth)?;
+        self.f_bool.v_read_slot(r, &b[8..13], pos + 8, pos, depth)?;
+        self.f_int32.v_read_slot(r, &b[13..18], pos + 13, pos, depth)?;
+        self.f_string.v_read_slot(r, &b[18..23], pos + 18, pos, depth)?;
+        self.f_decimal.v_read_slot(r, &b[23..28], pos + 23, pos, depth)?;
+        self.f_uuid.v_read_slot(r, &b[28..33], pos + 28, pos, depth)?;
+        self.f_time.v_read_slot(r, &b[33..38], pos + 33, pos, depth)?;
+        self.f_enum.v_read_slot(r, &b[38..43], pos + 38, pos, depth)?;
+        self.f_flags.v_read_slot(r, &b[43..48], pos + 43, pos, depth)?;
+        self.f_struct.v_read_slot(r, &b[48..53], pos + 48, pos, depth)?;
+        self.f_order.v_read_slot(r, &b[53..58], pos + 53, pos, depth)?;
+        self.f_reset.v_read_slot(r, &b[58..63], pos + 58, pos, depth)?;
         self.f_reset_reset = ::fastwire::Fixed::load(&b[63..64])?;
         Ok(())
     }
@@ -2380,22 +2380,23 @@ impl ::fastwire::Struct for Collections {
         if stored < 90 {
             return self.v_read_older(r, pos, stored, depth);
         }
-        self.f_array.v_read(r, pos + 8, pos, depth)?;
-        self.f_array_optional.v_read(r, pos + 20, pos, depth)?;
-        self.f_array_struct.v_read(r, pos + 30, pos, depth)?;
-        self.f_vector.v_read(r, pos + 38, pos, depth)?;
-        self.f_vector_optional.v_read(r, pos + 42, pos, depth)?;
-        self.f_vector_struct.v_read(r, pos + 46, pos, depth)?;
-        self.f_list.v_read(r, pos + 50, pos, depth)?;
-        self.f_list_optional.v_read(r, pos + 54, pos, depth)?;
-        self.f_set.v_read(r, pos + 58, pos, depth)?;
-        self.f_set_struct.v_read(r, pos + 62, pos, depth)?;
-        self.f_map.v_read(r, pos + 66, pos, depth)?;
-        self.f_map_optional.v_read(r, pos + 70, pos, depth)?;
-        self.f_map_enum_key.v_read(r, pos + 74, pos, depth)?;
-        self.f_hash.v_read(r, pos + 78, pos, depth)?;
-        self.f_hash_optional.v_read(r, pos + 82, pos, depth)?;
-        self.f_hash_struct_key.v_read(r, pos + 86, pos, depth)?;
+        let b = r.array::<90>(pos)?;
+        self.f_array.v_read_slot(r, &b[8..20], pos + 8, pos, depth)?;
+        self.f_array_optional.v_read_slot(r, &b[20..30], pos + 20, pos, depth)?;
+        self.f_array_struct.v_read_slot(r, &b[30..38], pos + 30, pos, depth)?;
+        self.f_vector.v_read_slot(r, &b[38..42], pos + 38, pos, depth)?;
+        self.f_vector_optional.v_read_slot(r, &b[42..46], pos + 42, pos, depth)?;
+        self.f_vector_struct.v_read_slot(r, &b[46..50], pos + 46, pos, depth)?;
+        self.f_list.v_read_slot(r, &b[50..54], pos + 50, pos, depth)?;
+        self.f_list_optional.v_read_slot(r, &b[54..58], pos + 54, pos, depth)?;
+        self.f_set.v_read_slot(r, &b[58..62], pos + 58, pos, depth)?;
+        self.f_set_struct.v_read_slot(r, &b[62..66], pos + 62, pos, depth)?;
+        self.f_map.v_read_slot(r, &b[66..70], pos + 66, pos, depth)?;
+        self.f_map_optional.v_read_slot(r, &b[70..74], pos + 70, pos, depth)?;
+        self.f_map_enum_key.v_read_slot(r, &b[74..78], pos + 74, pos, depth)?;
+        self.f_hash.v_read_slot(r, &b[78..82], pos + 78, pos, depth)?;
+        self.f_hash_optional.v_read_slot(r, &b[82..86], pos + 82, pos, depth)?;
+        self.f_hash_struct_key.v_read_slot(r, &b[86..90], pos + 86, pos, depth)?;
         Ok(())
     }
 
@@ -3248,7 +3249,7 @@ impl ::fastwire::Struct for Base {
             return self.v_read_older(r, pos, stored, depth);
         }
         let b = r.array::<13>(pos)?;
-        self.name.v_read(r, pos + 8, pos, depth)?;
+        self.name.v_read_slot(r, &b[8..12], pos + 8, pos, depth)?;
         self.level = ::fastwire::Fixed::load(&b[12..13])?;
         Ok(())
     }
@@ -3445,7 +3446,7 @@ impl ::fastwire::Struct for Derived {
             return self.v_read_older(r, pos, stored, depth);
         }
         let b = r.array::<25>(pos)?;
-        self.name.v_read(r, pos + 8, pos, depth)?;
+        self.name.v_read_slot(r, &b[8..12], pos + 8, pos, depth)?;
         self.level = ::fastwire::Fixed::load(&b[12..13])?;
         self.serial = ::fastwire::Fixed::load(&b[13..17])?;
         self.weight = ::fastwire::Fixed::load(&b[17..25])?;
@@ -3669,7 +3670,7 @@ impl ::fastwire::Struct for MoreDerived {
             return self.v_read_older(r, pos, stored, depth);
         }
         let b = r.array::<26>(pos)?;
-        self.name.v_read(r, pos + 8, pos, depth)?;
+        self.name.v_read_slot(r, &b[8..12], pos + 8, pos, depth)?;
         self.level = ::fastwire::Fixed::load(&b[12..13])?;
         self.serial = ::fastwire::Fixed::load(&b[13..17])?;
         self.weight = ::fastwire::Fixed::load(&b[17..25])?;
@@ -3892,7 +3893,7 @@ impl ::fastwire::Struct for Wallet {
             return self.v_read_older(r, pos, stored, depth);
         }
         let b = r.array::<36>(pos)?;
-        self.currency.v_read(r, pos + 8, pos, depth)?;
+        self.currency.v_read_slot(r, &b[8..12], pos + 8, pos, depth)?;
         self.amount = ::fastwire::Fixed::load(&b[12..20])?;
         self.reserved = ::fastwire::Fixed::load(&b[20..36])?;
         Ok(())
@@ -4123,11 +4124,11 @@ impl ::fastwire::Struct for ExAccount {
         }
         let b = r.array::<33>(pos)?;
         self.uid = ::fastwire::Fixed::load(&b[8..12])?;
-        self.name.v_read(r, pos + 12, pos, depth)?;
+        self.name.v_read_slot(r, &b[12..16], pos + 12, pos, depth)?;
         self.state = ::fastwire::Fixed::load(&b[16..17])?;
-        self.wallet.v_read(r, pos + 17, pos, depth)?;
-        self.asset.v_read(r, pos + 21, pos, depth)?;
-        self.orders.v_read(r, pos + 26, pos, depth)?;
+        self.wallet.v_read_slot(r, &b[17..21], pos + 17, pos, depth)?;
+        self.asset.v_read_slot(r, &b[21..26], pos + 21, pos, depth)?;
+        self.orders.v_read_slot(r, &b[26..30], pos + 26, pos, depth)?;
         self.refs = ::fastwire::Fixed::load(&b[30..32])?;
         self.extra = ::fastwire::Fixed::load(&b[32..33])?;
         Ok(())
@@ -4755,7 +4756,7 @@ impl ::fastwire::Struct for Refused {
         }
         let b = r.array::<28>(pos)?;
         self.id = ::fastwire::Fixed::load(&b[8..24])?;
-        self.reason.v_read(r, pos + 24, pos, depth)?;
+        self.reason.v_read_slot(r, &b[24..28], pos + 24, pos, depth)?;
         Ok(())
     }
 
@@ -4940,7 +4941,7 @@ impl ::fastwire::Struct for Failure {
         }
         let b = r.array::<28>(pos)?;
         self.id = ::fastwire::Fixed::load(&b[8..24])?;
-        self.error.v_read(r, pos + 24, pos, depth)?;
+        self.error.v_read_slot(r, &b[24..28], pos + 24, pos, depth)?;
         Ok(())
     }
 
@@ -5131,7 +5132,7 @@ impl ::fastwire::Struct for PingRequest {
         let b = r.array::<36>(pos)?;
         self.id = ::fastwire::Fixed::load(&b[8..24])?;
         self.sent = ::fastwire::Fixed::load(&b[24..32])?;
-        self.note.v_read(r, pos + 32, pos, depth)?;
+        self.note.v_read_slot(r, &b[32..36], pos + 32, pos, depth)?;
         Ok(())
     }
 
@@ -5326,7 +5327,7 @@ impl ::fastwire::Struct for Notify {
         }
         let b = r.array::<28>(pos)?;
         self.id = ::fastwire::Fixed::load(&b[8..24])?;
-        self.text.v_read(r, pos + 24, pos, depth)?;
+        self.text.v_read_slot(r, &b[24..28], pos + 24, pos, depth)?;
         Ok(())
     }
 

@@ -309,7 +309,7 @@ impl ::fastwire::Struct for Order {
         }
         let b = r.array::<34>(pos)?;
         self.uid = ::fastwire::Fixed::load(&b[8..12])?;
-        self.symbol.v_read(r, pos + 12, pos, depth)?;
+        self.symbol.v_read_slot(r, &b[12..16], pos + 12, pos, depth)?;
         self.side = ::fastwire::Fixed::load(&b[16..17])?;
         self.type_ = ::fastwire::Fixed::load(&b[17..18])?;
         self.price = ::fastwire::Fixed::load(&b[18..26])?;
@@ -541,7 +541,7 @@ impl ::fastwire::Struct for Balance {
             return self.v_read_older(r, pos, stored, depth);
         }
         let b = r.array::<20>(pos)?;
-        self.currency.v_read(r, pos + 8, pos, depth)?;
+        self.currency.v_read_slot(r, &b[8..12], pos + 8, pos, depth)?;
         self.amount = ::fastwire::Fixed::load(&b[12..20])?;
         Ok(())
     }
@@ -748,11 +748,11 @@ impl ::fastwire::Struct for Account {
         }
         let b = r.array::<30>(pos)?;
         self.uid = ::fastwire::Fixed::load(&b[8..12])?;
-        self.name.v_read(r, pos + 12, pos, depth)?;
+        self.name.v_read_slot(r, &b[12..16], pos + 12, pos, depth)?;
         self.state = ::fastwire::Fixed::load(&b[16..17])?;
-        self.wallet.v_read(r, pos + 17, pos, depth)?;
-        self.asset.v_read(r, pos + 21, pos, depth)?;
-        self.orders.v_read(r, pos + 26, pos, depth)?;
+        self.wallet.v_read_slot(r, &b[17..21], pos + 17, pos, depth)?;
+        self.asset.v_read_slot(r, &b[21..26], pos + 21, pos, depth)?;
+        self.orders.v_read_slot(r, &b[26..30], pos + 26, pos, depth)?;
         Ok(())
     }
 

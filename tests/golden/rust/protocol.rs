@@ -62,7 +62,8 @@ impl ::fastwire::Struct for OrderMessage {
         if stored < 12 {
             return self.v_read_older(r, pos, stored, depth);
         }
-        self.body.v_read(r, pos + 8, pos, depth)?;
+        let b = r.array::<12>(pos)?;
+        self.body.v_read_slot(r, &b[8..12], pos + 8, pos, depth)?;
         Ok(())
     }
 
@@ -184,7 +185,8 @@ impl ::fastwire::Struct for BalanceMessage {
         if stored < 12 {
             return self.v_read_older(r, pos, stored, depth);
         }
-        self.body.v_read(r, pos + 8, pos, depth)?;
+        let b = r.array::<12>(pos)?;
+        self.body.v_read_slot(r, &b[8..12], pos + 8, pos, depth)?;
         Ok(())
     }
 
@@ -306,7 +308,8 @@ impl ::fastwire::Struct for AccountMessage {
         if stored < 12 {
             return self.v_read_older(r, pos, stored, depth);
         }
-        self.body.v_read(r, pos + 8, pos, depth)?;
+        let b = r.array::<12>(pos)?;
+        self.body.v_read_slot(r, &b[8..12], pos + 8, pos, depth)?;
         Ok(())
     }
 

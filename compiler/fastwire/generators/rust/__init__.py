@@ -544,13 +544,15 @@ class _Module:
             e(f"        if stored < {layout.body_size} {{",
               "            return self.v_read_older(r, pos, stored, depth);",
               "        }")
-            if values:
-                e(f"        let b = r.array::<{body}>(pos)?;")
+            # The body checked once: values load from it, the other fields' slots (offsets)
+            # are handed over as its bytes.
+            e(f"        let b = r.array::<{body}>(pos)?;")
             for (_f, fl, _), n in zip(fields, names):
+                o, end = fl.offset, fl.offset + fl.slot
                 if fl.wire.is_value:
-                    e(f"        self.{n} = ::fastwire::Fixed::load(&b[{fl.offset}..{fl.offset + fl.slot}])?;")
+                    e(f"        self.{n} = ::fastwire::Fixed::load(&b[{o}..{end}])?;")
                 else:
-                    e(f"        self.{n}.v_read(r, pos + {fl.offset}, pos, depth)?;")
+                    e(f"        self.{n}.v_read_slot(r, &b[{o}..{end}], pos + {o}, pos, depth)?;")
         e("        Ok(())", "    }", "")
         # versioned verify
         checked = [fl for (_f, fl, _) in fields if not fl.wire.is_value or fl.wire.kind == "decimal"]
