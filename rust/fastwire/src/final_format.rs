@@ -268,6 +268,46 @@ pub fn write_text(buf: &mut Writer<'_>, b: &[u8]) {
     buf.put(b);
 }
 
+/// A string or bytes field whose `[u32 length]` is read and written with the run of
+/// values before it (for generated code).
+pub trait Payload {
+    /// Reads the payload whose length is the 4 bytes `len`.
+    fn f_read_payload(&mut self, len: &[u8], r: &mut Reader<'_>) -> Result<()>;
+    /// Stores the length into `len` and writes the payload.
+    fn f_write_payload(&self, len: &mut [u8], buf: &mut Writer<'_>);
+}
+
+impl Payload for Text {
+    #[inline]
+    fn f_read_payload(&mut self, len: &[u8], r: &mut Reader<'_>) -> Result<()> {
+        let b = r.take_slice(crate::versioned::word(len) as usize)?;
+        let v = self.bytes_mut();
+        v.clear();
+        v.extend_from_slice(b);
+        Ok(())
+    }
+    #[inline]
+    fn f_write_payload(&self, len: &mut [u8], buf: &mut Writer<'_>) {
+        len.copy_from_slice(&(self.len() as u32).to_le_bytes());
+        buf.put(self.as_bytes());
+    }
+}
+
+impl Payload for Bytes {
+    #[inline]
+    fn f_read_payload(&mut self, len: &[u8], r: &mut Reader<'_>) -> Result<()> {
+        let b = r.take_slice(crate::versioned::word(len) as usize)?;
+        self.0.clear();
+        self.0.extend_from_slice(b);
+        Ok(())
+    }
+    #[inline]
+    fn f_write_payload(&self, len: &mut [u8], buf: &mut Writer<'_>) {
+        len.copy_from_slice(&(self.0.len() as u32).to_le_bytes());
+        buf.put(&self.0);
+    }
+}
+
 impl Codec for Text {
     const MIN: usize = 4;
     #[inline]

@@ -1551,7 +1551,7 @@ impl ::fastwire::Struct for Primitives {
 
     #[inline]
     fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
-        let b = buf.take::<65>();
+        let b = buf.take::<69>();
         ::fastwire::Fixed::store(&self.f_bool, &mut b[0..1]);
         ::fastwire::Fixed::store(&self.f_byte, &mut b[1..2]);
         ::fastwire::Fixed::store(&self.f_char, &mut b[2..3]);
@@ -1567,9 +1567,9 @@ impl ::fastwire::Struct for Primitives {
         ::fastwire::Fixed::store(&self.f_float, &mut b[37..41]);
         ::fastwire::Fixed::store(&self.f_double, &mut b[41..49]);
         ::fastwire::Fixed::store(&self.f_decimal, &mut b[49..65]);
-        self.f_string.f_write(buf);
+        ::fastwire::final_format::Payload::f_write_payload(&self.f_string, &mut b[65..69], buf);
         self.f_bytes.f_write(buf);
-        let b = buf.take::<88>();
+        let b = buf.take::<92>();
         ::fastwire::Fixed::store(&self.f_epoch, &mut b[0..8]);
         ::fastwire::Fixed::store(&self.f_utc, &mut b[8..16]);
         ::fastwire::Fixed::store(&self.f_ns, &mut b[16..24]);
@@ -1577,14 +1577,14 @@ impl ::fastwire::Struct for Primitives {
         ::fastwire::Fixed::store(&self.f_uuid1, &mut b[40..56]);
         ::fastwire::Fixed::store(&self.f_uuid4, &mut b[56..72]);
         ::fastwire::Fixed::store(&self.f_uuid, &mut b[72..88]);
-        self.password.f_write(buf);
+        ::fastwire::final_format::Payload::f_write_payload(&self.password, &mut b[88..92], buf);
         let b = buf.take::<4>();
         ::fastwire::Fixed::store(&self.legacy, &mut b[0..4]);
     }
 
     #[inline]
     fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
-        let b = r.take::<65>()?;
+        let b = r.take::<69>()?;
         self.f_bool = ::fastwire::Fixed::load(&b[0..1])?;
         self.f_byte = ::fastwire::Fixed::load(&b[1..2])?;
         self.f_char = ::fastwire::Fixed::load(&b[2..3])?;
@@ -1600,9 +1600,9 @@ impl ::fastwire::Struct for Primitives {
         self.f_float = ::fastwire::Fixed::load(&b[37..41])?;
         self.f_double = ::fastwire::Fixed::load(&b[41..49])?;
         self.f_decimal = ::fastwire::Fixed::load(&b[49..65])?;
-        self.f_string.f_read(r, depth)?;
+        ::fastwire::final_format::Payload::f_read_payload(&mut self.f_string, &b[65..69], r)?;
         self.f_bytes.f_read(r, depth)?;
-        let b = r.take::<88>()?;
+        let b = r.take::<92>()?;
         self.f_epoch = ::fastwire::Fixed::load(&b[0..8])?;
         self.f_utc = ::fastwire::Fixed::load(&b[8..16])?;
         self.f_ns = ::fastwire::Fixed::load(&b[16..24])?;
@@ -1610,7 +1610,7 @@ impl ::fastwire::Struct for Primitives {
         self.f_uuid1 = ::fastwire::Fixed::load(&b[40..56])?;
         self.f_uuid4 = ::fastwire::Fixed::load(&b[56..72])?;
         self.f_uuid = ::fastwire::Fixed::load(&b[72..88])?;
-        self.password.f_read(r, depth)?;
+        ::fastwire::final_format::Payload::f_read_payload(&mut self.password, &b[88..92], r)?;
         let b = r.take::<4>()?;
         self.legacy = ::fastwire::Fixed::load(&b[0..4])?;
         Ok(())
@@ -1618,12 +1618,12 @@ impl ::fastwire::Struct for Primitives {
 
     #[inline]
     fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
-        let b = r.take::<65>()?;
+        let b = r.take::<69>()?;
         ::fastwire::fixed::check_decimal(&b[49..65])?;
-        ::fastwire::final_format::verify_field(|v: &Self| &v.f_string, r, depth)?;
+        r.take_slice(::fastwire::versioned::word(&b[65..69]) as usize)?;
         ::fastwire::final_format::verify_field(|v: &Self| &v.f_bytes, r, depth)?;
-        r.skip::<88>()?;
-        ::fastwire::final_format::verify_field(|v: &Self| &v.password, r, depth)?;
+        let b = r.take::<92>()?;
+        r.take_slice(::fastwire::versioned::word(&b[88..92]) as usize)?;
         r.skip::<4>()?;
         Ok(())
     }
@@ -4163,9 +4163,9 @@ impl ::fastwire::Struct for ExAccount {
 
     #[inline]
     fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
-        let b = buf.take::<4>();
+        let b = buf.take::<8>();
         ::fastwire::Fixed::store(&self.uid, &mut b[0..4]);
-        self.name.f_write(buf);
+        ::fastwire::final_format::Payload::f_write_payload(&self.name, &mut b[4..8], buf);
         let b = buf.take::<1>();
         ::fastwire::Fixed::store(&self.state, &mut b[0..1]);
         self.wallet.f_write(buf);
@@ -4178,9 +4178,9 @@ impl ::fastwire::Struct for ExAccount {
 
     #[inline]
     fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
-        let b = r.take::<4>()?;
+        let b = r.take::<8>()?;
         self.uid = ::fastwire::Fixed::load(&b[0..4])?;
-        self.name.f_read(r, depth)?;
+        ::fastwire::final_format::Payload::f_read_payload(&mut self.name, &b[4..8], r)?;
         let b = r.take::<1>()?;
         self.state = ::fastwire::Fixed::load(&b[0..1])?;
         self.wallet.f_read(r, depth)?;
@@ -4194,8 +4194,8 @@ impl ::fastwire::Struct for ExAccount {
 
     #[inline]
     fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
-        r.skip::<4>()?;
-        ::fastwire::final_format::verify_field(|v: &Self| &v.name, r, depth)?;
+        let b = r.take::<8>()?;
+        r.take_slice(::fastwire::versioned::word(&b[4..8]) as usize)?;
         r.skip::<1>()?;
         ::fastwire::final_format::verify_field(|v: &Self| &v.wallet, r, depth)?;
         ::fastwire::final_format::verify_field(|v: &Self| &v.asset, r, depth)?;
@@ -4780,23 +4780,23 @@ impl ::fastwire::Struct for Refused {
 
     #[inline]
     fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
-        let b = buf.take::<16>();
+        let b = buf.take::<20>();
         ::fastwire::Fixed::store(&self.id, &mut b[0..16]);
-        self.reason.f_write(buf);
+        ::fastwire::final_format::Payload::f_write_payload(&self.reason, &mut b[16..20], buf);
     }
 
     #[inline]
-    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
-        let b = r.take::<16>()?;
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<20>()?;
         self.id = ::fastwire::Fixed::load(&b[0..16])?;
-        self.reason.f_read(r, depth)?;
+        ::fastwire::final_format::Payload::f_read_payload(&mut self.reason, &b[16..20], r)?;
         Ok(())
     }
 
     #[inline]
-    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
-        r.skip::<16>()?;
-        ::fastwire::final_format::verify_field(|v: &Self| &v.reason, r, depth)?;
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<20>()?;
+        r.take_slice(::fastwire::versioned::word(&b[16..20]) as usize)?;
         Ok(())
     }
 
@@ -4965,23 +4965,23 @@ impl ::fastwire::Struct for Failure {
 
     #[inline]
     fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
-        let b = buf.take::<16>();
+        let b = buf.take::<20>();
         ::fastwire::Fixed::store(&self.id, &mut b[0..16]);
-        self.error.f_write(buf);
+        ::fastwire::final_format::Payload::f_write_payload(&self.error, &mut b[16..20], buf);
     }
 
     #[inline]
-    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
-        let b = r.take::<16>()?;
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<20>()?;
         self.id = ::fastwire::Fixed::load(&b[0..16])?;
-        self.error.f_read(r, depth)?;
+        ::fastwire::final_format::Payload::f_read_payload(&mut self.error, &b[16..20], r)?;
         Ok(())
     }
 
     #[inline]
-    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
-        r.skip::<16>()?;
-        ::fastwire::final_format::verify_field(|v: &Self| &v.error, r, depth)?;
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<20>()?;
+        r.take_slice(::fastwire::versioned::word(&b[16..20]) as usize)?;
         Ok(())
     }
 
@@ -5156,25 +5156,25 @@ impl ::fastwire::Struct for PingRequest {
 
     #[inline]
     fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
-        let b = buf.take::<24>();
+        let b = buf.take::<28>();
         ::fastwire::Fixed::store(&self.id, &mut b[0..16]);
         ::fastwire::Fixed::store(&self.sent, &mut b[16..24]);
-        self.note.f_write(buf);
+        ::fastwire::final_format::Payload::f_write_payload(&self.note, &mut b[24..28], buf);
     }
 
     #[inline]
-    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
-        let b = r.take::<24>()?;
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<28>()?;
         self.id = ::fastwire::Fixed::load(&b[0..16])?;
         self.sent = ::fastwire::Fixed::load(&b[16..24])?;
-        self.note.f_read(r, depth)?;
+        ::fastwire::final_format::Payload::f_read_payload(&mut self.note, &b[24..28], r)?;
         Ok(())
     }
 
     #[inline]
-    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
-        r.skip::<24>()?;
-        ::fastwire::final_format::verify_field(|v: &Self| &v.note, r, depth)?;
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<28>()?;
+        r.take_slice(::fastwire::versioned::word(&b[24..28]) as usize)?;
         Ok(())
     }
 
@@ -5351,23 +5351,23 @@ impl ::fastwire::Struct for Notify {
 
     #[inline]
     fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
-        let b = buf.take::<16>();
+        let b = buf.take::<20>();
         ::fastwire::Fixed::store(&self.id, &mut b[0..16]);
-        self.text.f_write(buf);
+        ::fastwire::final_format::Payload::f_write_payload(&self.text, &mut b[16..20], buf);
     }
 
     #[inline]
-    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
-        let b = r.take::<16>()?;
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<20>()?;
         self.id = ::fastwire::Fixed::load(&b[0..16])?;
-        self.text.f_read(r, depth)?;
+        ::fastwire::final_format::Payload::f_read_payload(&mut self.text, &b[16..20], r)?;
         Ok(())
     }
 
     #[inline]
-    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
-        r.skip::<16>()?;
-        ::fastwire::final_format::verify_field(|v: &Self| &v.text, r, depth)?;
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<20>()?;
+        r.take_slice(::fastwire::versioned::word(&b[16..20]) as usize)?;
         Ok(())
     }
 

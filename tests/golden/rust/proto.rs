@@ -337,9 +337,9 @@ impl ::fastwire::Struct for Order {
 
     #[inline]
     fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
-        let b = buf.take::<4>();
+        let b = buf.take::<8>();
         ::fastwire::Fixed::store(&self.uid, &mut b[0..4]);
-        self.symbol.f_write(buf);
+        ::fastwire::final_format::Payload::f_write_payload(&self.symbol, &mut b[4..8], buf);
         let b = buf.take::<18>();
         ::fastwire::Fixed::store(&self.side, &mut b[0..1]);
         ::fastwire::Fixed::store(&self.type_, &mut b[1..2]);
@@ -348,10 +348,10 @@ impl ::fastwire::Struct for Order {
     }
 
     #[inline]
-    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
-        let b = r.take::<4>()?;
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<8>()?;
         self.uid = ::fastwire::Fixed::load(&b[0..4])?;
-        self.symbol.f_read(r, depth)?;
+        ::fastwire::final_format::Payload::f_read_payload(&mut self.symbol, &b[4..8], r)?;
         let b = r.take::<18>()?;
         self.side = ::fastwire::Fixed::load(&b[0..1])?;
         self.type_ = ::fastwire::Fixed::load(&b[1..2])?;
@@ -361,9 +361,9 @@ impl ::fastwire::Struct for Order {
     }
 
     #[inline]
-    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
-        r.skip::<4>()?;
-        ::fastwire::final_format::verify_field(|v: &Self| &v.symbol, r, depth)?;
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<8>()?;
+        r.take_slice(::fastwire::versioned::word(&b[4..8]) as usize)?;
         r.skip::<18>()?;
         Ok(())
     }
@@ -785,9 +785,9 @@ impl ::fastwire::Struct for Account {
 
     #[inline]
     fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
-        let b = buf.take::<4>();
+        let b = buf.take::<8>();
         ::fastwire::Fixed::store(&self.uid, &mut b[0..4]);
-        self.name.f_write(buf);
+        ::fastwire::final_format::Payload::f_write_payload(&self.name, &mut b[4..8], buf);
         let b = buf.take::<1>();
         ::fastwire::Fixed::store(&self.state, &mut b[0..1]);
         self.wallet.f_write(buf);
@@ -797,9 +797,9 @@ impl ::fastwire::Struct for Account {
 
     #[inline]
     fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
-        let b = r.take::<4>()?;
+        let b = r.take::<8>()?;
         self.uid = ::fastwire::Fixed::load(&b[0..4])?;
-        self.name.f_read(r, depth)?;
+        ::fastwire::final_format::Payload::f_read_payload(&mut self.name, &b[4..8], r)?;
         let b = r.take::<1>()?;
         self.state = ::fastwire::Fixed::load(&b[0..1])?;
         self.wallet.f_read(r, depth)?;
@@ -810,8 +810,8 @@ impl ::fastwire::Struct for Account {
 
     #[inline]
     fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
-        r.skip::<4>()?;
-        ::fastwire::final_format::verify_field(|v: &Self| &v.name, r, depth)?;
+        let b = r.take::<8>()?;
+        r.take_slice(::fastwire::versioned::word(&b[4..8]) as usize)?;
         r.skip::<1>()?;
         ::fastwire::final_format::verify_field(|v: &Self| &v.wallet, r, depth)?;
         ::fastwire::final_format::verify_field(|v: &Self| &v.asset, r, depth)?;

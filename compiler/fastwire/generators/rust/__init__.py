@@ -588,15 +588,24 @@ class _Module:
                 fverify.append(f"::fastwire::final_format::verify_field(|v: &Self| &v.{n}, r, depth)?;")
                 i += 1
                 continue
-            # A run of fixed-size values: one bounds check, then constant positions.
+            # A run of fixed-size values: one bounds check, then constant positions. A
+            # string or bytes field right after it has its length read with the run.
             size = run.size
             members = [(fields[j][1], names[j], run.offsets[j - run.first]) for j in run.indexes]
+            after = i + run.count
+            text = None
+            if after < len(fields) and runs.get(after) is None:
+                t = fields[after][0].type
+                if (t.container is None and not t.optional and t.value.kind == "primitive"
+                        and t.value.name in ("string", "bytes")):
+                    text = names[after]
+            take = size + (4 if text else 0)
             fixed += size
-            fwrite.append(f"let b = buf.take::<{size}>();")
-            fread.append(f"let b = r.take::<{size}>()?;")
+            fwrite.append(f"let b = buf.take::<{take}>();")
+            fread.append(f"let b = r.take::<{take}>()?;")
             decimals = [(o, fl) for fl, _n, o in members if fl.wire.kind == "decimal"]
-            if decimals:
-                fverify.append(f"let b = r.take::<{size}>()?;")
+            if decimals or text:
+                fverify.append(f"let b = r.take::<{take}>()?;")
                 fverify += [f"::fastwire::fixed::check_decimal(&b[{o}..{o + 16}])?;" for o, _ in decimals]
             else:
                 fverify.append(f"r.skip::<{size}>()?;")
@@ -605,6 +614,13 @@ class _Module:
                 fwrite.append(f"::fastwire::Fixed::store(&self.{n}, &mut b[{o}..{end}]);")
                 fread.append(f"self.{n} = ::fastwire::Fixed::load(&b[{o}..{end}])?;")
             i += run.count
+            if text:
+                fsize.append(f"self.{text}.f_size()")
+                payload = "::fastwire::final_format::Payload"
+                fwrite.append(f"{payload}::f_write_payload(&self.{text}, &mut b[{size}..{take}], buf);")
+                fread.append(f"{payload}::f_read_payload(&mut self.{text}, &b[{size}..{take}], r)?;")
+                fverify.append(f"r.take_slice(::fastwire::versioned::word(&b[{size}..{take}]) as usize)?;")
+                i += 1
         # The exact size first (the message is written into a block of that size).
         terms = fsize + ([str(fixed)] if fixed else [])
         total = " + ".join(terms) or "0"
@@ -613,8 +629,8 @@ class _Module:
         self.fn_body("fn f_size_fields(&self) -> usize", total.split("\n"), inline=True)
         self.fn_body(f"fn f_write_fields(&self, {u}buf: &mut ::fastwire::final_format::Writer<'_>)", fwrite,
                      inline=True)
-        # depth goes to the fields outside the runs of values only
-        du = "" if any(not fl.wire.is_value for (_f, fl, _) in fields) else "_"
+        # depth goes to the fields read through their codec only
+        du = "" if any("depth" in line for line in fread + fverify) else "_"
         for fname, params, fbody in (
                 ("f_read_fields", ["&mut self", f"{u}r: &mut ::fastwire::final_format::Reader<'_>", f"{du}depth: u32"],
                  fread),
