@@ -33,17 +33,17 @@ fuzz-rust:
 	JOBS=$(JOBS) rust/fuzz/run.sh $(or $(FUZZ_SECONDS),600)
 LANGUAGE_TESTS += test-rust-fuzz
 
-# The criterion benchmark of the seed account (rust/bench), then fastwire C++'s account
-# benchmark in the same session for scale; medians, with the load.
+# The criterion benchmark of the seed account (rust/bench: wall-clock medians, and JSON),
+# then the goal table: Rust's CPU time per call beside fastwire C++'s account benchmark
+# (CPU-time medians) in the same session, with the ratios and the load.
 .PHONY: bench-rust
 bench-rust:
 	@$(BOOTSTRAP) rust
 	@uptime
 	$(CARGO) bench $(RUST_MANIFEST) -j$(JOBS) -p fastwire-bench --bench account -- --noplot
 	$(PYTHON) rust/bench/medians.py $(RUST_TARGET_DIR)/criterion
-	@if [ -x $(BUILD)/cpp/bench/fastwire_account_bench ]; then \
-	    $(BUILD)/cpp/bench/fastwire_account_bench --benchmark_repetitions=5 \
-	        --benchmark_report_aggregates_only=true | grep -E 'median'; fi
+	$(CARGO) build $(RUST_MANIFEST) -j$(JOBS) --release -q -p fastwire-bench --bin profile
+	$(PYTHON) rust/bench/compare.py $(RUST_TARGET_DIR)/release/profile $(BUILD)/cpp/bench/fastwire_account_bench
 LANGUAGE_BENCHES += bench-rust
 
 # The transport's full-size run: FASTWIRE_RUST_MESSAGES mixed messages (make test: a million).

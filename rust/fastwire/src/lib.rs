@@ -24,6 +24,7 @@ pub mod json;
 mod key;
 mod model;
 pub mod net;
+pub mod print;
 pub mod protocol;
 mod types;
 pub mod versioned;
@@ -105,18 +106,20 @@ pub trait Struct: Sized + Default + Clone {
 
     /// Heap bytes the fields append in the versioned format.
     fn v_extra_fields(&self) -> usize;
-    /// Writes the slots of a body that starts at `body` (header written, slots zero).
+    /// Writes the header and slots of a body that starts at `body` (zero before).
     fn v_write_fields(&self, buf: &mut versioned::Writer<'_>, body: usize);
     /// Reads the fields of the body at `pos` whose stored size is `stored`.
     fn v_read_fields(&mut self, r: &mut versioned::Reader<'_>, pos: usize, stored: usize, depth: u32) -> Result<()>;
     /// Verifies the fields of the body at `pos`.
     fn v_verify_fields(r: &mut versioned::Reader<'_>, pos: usize, stored: usize, depth: u32) -> Result<()>;
-    /// Appends the fields in the final format.
-    fn f_write_fields(&self, buf: &mut Vec<u8>);
-    /// Reads the fields at `p` in the final format; returns the position after them.
-    fn f_read_fields(&mut self, r: &mut final_format::Reader<'_>, p: usize, depth: u32) -> Result<usize>;
-    /// Verifies the fields at `p`; returns the position after them.
-    fn f_verify_fields(r: &mut final_format::Reader<'_>, p: usize, depth: u32) -> Result<usize>;
+    /// Bytes the fields take in the final format.
+    fn f_size_fields(&self) -> usize;
+    /// Writes the fields in the final format (into a block of `f_size_fields` bytes).
+    fn f_write_fields(&self, buf: &mut final_format::Writer<'_>);
+    /// Reads the fields in the final format from the reader's cursor.
+    fn f_read_fields(&mut self, r: &mut final_format::Reader<'_>, depth: u32) -> Result<()>;
+    /// Verifies the fields at the reader's cursor.
+    fn f_verify_fields(r: &mut final_format::Reader<'_>, depth: u32) -> Result<()>;
     /// Appends the fields as JSON members (`"name":value,...`).
     fn j_write_fields(&self, out: &mut String);
     /// Reads the member `name` (unknown names are ignored).

@@ -25,14 +25,6 @@ fn root_size(data: &[u8], limits: &Limits, min: usize) -> Result<usize> {
     Ok(full)
 }
 
-fn check_size(buf: &[u8], start: usize) -> Result<usize> {
-    let n = buf.len() - start;
-    if n > u32::MAX as usize {
-        return Err(Error::TooLarge);
-    }
-    Ok(n)
-}
-
 /// Appends `value` as a versioned root model; returns its size. `TooLarge` above 4 GiB - 1
 /// (the buffer is then left as it was).
 pub fn serialize<S: Struct>(value: &S, buf: &mut Vec<u8>) -> Result<usize> {
@@ -45,8 +37,6 @@ pub fn serialize<S: Struct>(value: &S, buf: &mut Vec<u8>) -> Result<usize> {
     let mut w = versioned::Writer::new(&mut buf[start..], 8 + S::BODY);
     versioned::put_u32(&mut w, 0, n as u32);
     versioned::put_u32(&mut w, 4, 8);
-    versioned::put_u32(&mut w, 8, S::BODY as u32);
-    versioned::put_u32(&mut w, 12, S::TYPE);
     value.v_write_fields(&mut w, 8);
     debug_assert_eq!(w.tail(), n);
     Ok(n)
@@ -83,14 +73,20 @@ pub fn deserialize<S: Struct>(data: &[u8]) -> Result<S> {
     Ok(v)
 }
 
-/// Appends `value` as a final root model; returns its size.
+/// Appends `value` as a final root model; returns its size. `TooLarge` above 4 GiB - 1
+/// (the buffer is then left as it was).
 pub fn serialize_final<S: Struct>(value: &S, buf: &mut Vec<u8>) -> Result<usize> {
+    let n = 8 + value.f_size_fields();
+    if n > u32::MAX as usize {
+        return Err(Error::TooLarge);
+    }
     let start = buf.len();
-    buf.extend_from_slice(&[0, 0, 0, 0]);
-    buf.extend_from_slice(&S::TYPE.to_le_bytes());
-    value.f_write_fields(buf);
-    let n = check_size(buf, start).inspect_err(|_| buf.truncate(start))?;
-    versioned::put_u32(buf, start, n as u32);
+    buf.resize(start + n, 0);
+    let mut w = final_format::Writer::new(&mut buf[start..]);
+    *w.take::<4>() = (n as u32).to_le_bytes();
+    *w.take::<4>() = S::TYPE.to_le_bytes();
+    value.f_write_fields(&mut w);
+    debug_assert_eq!(w.left(), 0);
     Ok(n)
 }
 
@@ -113,9 +109,9 @@ pub fn verify_final<S: Struct>(data: &[u8]) -> Result<usize> {
 /// [`verify_final`] with other limits.
 pub fn verify_final_with<S: Struct>(data: &[u8], limits: &Limits) -> Result<usize> {
     let full = final_root::<S>(data, limits)?;
-    let mut r = final_format::Reader::new(&data[..full], limits.max_zero_size_elements);
-    let end = final_format::struct_verify::<S>(&mut r, 8, limits.depth())?;
-    if end != full {
+    let mut r = final_format::Reader::new(&data[8..full], limits.max_zero_size_elements);
+    final_format::struct_verify::<S>(&mut r, limits.depth())?;
+    if !r.rest().is_empty() {
         return Err(Error::BadSize);
     }
     Ok(full)
@@ -124,9 +120,9 @@ pub fn verify_final_with<S: Struct>(data: &[u8], limits: &Limits) -> Result<usiz
 /// Reads the final model at the start of `data` into `value`, reusing its memory.
 pub fn deserialize_final_into<S: Struct>(data: &[u8], value: &mut S, limits: &Limits) -> Result<usize> {
     let full = final_root::<S>(data, limits)?;
-    let mut r = final_format::Reader::new(&data[..full], limits.max_zero_size_elements);
-    let end = final_format::struct_read(value, &mut r, 8, limits.depth())?;
-    if end != full {
+    let mut r = final_format::Reader::new(&data[8..full], limits.max_zero_size_elements);
+    final_format::struct_read(value, &mut r, limits.depth())?;
+    if !r.rest().is_empty() {
         return Err(Error::BadSize);
     }
     Ok(full)
@@ -198,25 +194,35 @@ macro_rules! impl_struct {
             ) -> $crate::Result<()> {
                 $crate::versioned::struct_verify::<$t>(r, slot, base, depth)
             }
+            #[inline]
+            fn v_read_slot(
+                &mut self,
+                r: &mut $crate::versioned::Reader<'_>,
+                slot_bytes: &[u8],
+                slot: usize,
+                base: usize,
+                depth: u32,
+            ) -> $crate::Result<()> {
+                $crate::versioned::struct_read_at(self, r, $crate::versioned::word(slot_bytes), slot, base, depth)
+            }
         }
         impl $crate::final_format::Codec for $t {
             const MIN: usize = <$t as $crate::Struct>::FINAL_MIN;
             #[inline]
-            fn f_write(&self, buf: &mut ::std::vec::Vec<u8>) {
+            fn f_size(&self) -> usize {
+                $crate::Struct::f_size_fields(self)
+            }
+            #[inline]
+            fn f_write(&self, buf: &mut $crate::final_format::Writer<'_>) {
                 $crate::Struct::f_write_fields(self, buf)
             }
             #[inline]
-            fn f_read(
-                &mut self,
-                r: &mut $crate::final_format::Reader<'_>,
-                p: usize,
-                depth: u32,
-            ) -> $crate::Result<usize> {
-                $crate::final_format::struct_read(self, r, p, depth)
+            fn f_read(&mut self, r: &mut $crate::final_format::Reader<'_>, depth: u32) -> $crate::Result<()> {
+                $crate::final_format::struct_read(self, r, depth)
             }
             #[inline]
-            fn f_verify(r: &mut $crate::final_format::Reader<'_>, p: usize, depth: u32) -> $crate::Result<usize> {
-                $crate::final_format::struct_verify::<$t>(r, p, depth)
+            fn f_verify(r: &mut $crate::final_format::Reader<'_>, depth: u32) -> $crate::Result<()> {
+                $crate::final_format::struct_verify::<$t>(r, depth)
             }
         }
         impl $crate::json::Codec for $t {
@@ -227,6 +233,11 @@ macro_rules! impl_struct {
             }
             fn j_read(&mut self, v: &$crate::json::Value<'_>, ctx: &mut $crate::json::Context) -> $crate::Result<()> {
                 $crate::json::struct_read(self, v, ctx)
+            }
+        }
+        impl $crate::print::Print for $t {
+            fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                ::std::fmt::Display::fmt(self, f)
             }
         }
         impl $crate::json::KeyText for $t {
@@ -276,21 +287,20 @@ macro_rules! impl_enum {
         impl $crate::final_format::Codec for $t {
             const MIN: usize = ::std::mem::size_of::<$n>();
             #[inline]
-            fn f_write(&self, buf: &mut ::std::vec::Vec<u8>) {
+            fn f_size(&self) -> usize {
+                ::std::mem::size_of::<$n>()
+            }
+            #[inline]
+            fn f_write(&self, buf: &mut $crate::final_format::Writer<'_>) {
                 $crate::final_format::Codec::f_write(&self.0, buf)
             }
             #[inline]
-            fn f_read(
-                &mut self,
-                r: &mut $crate::final_format::Reader<'_>,
-                p: usize,
-                depth: u32,
-            ) -> $crate::Result<usize> {
-                $crate::final_format::Codec::f_read(&mut self.0, r, p, depth)
+            fn f_read(&mut self, r: &mut $crate::final_format::Reader<'_>, depth: u32) -> $crate::Result<()> {
+                $crate::final_format::Codec::f_read(&mut self.0, r, depth)
             }
             #[inline]
-            fn f_verify(r: &mut $crate::final_format::Reader<'_>, p: usize, depth: u32) -> $crate::Result<usize> {
-                <$n as $crate::final_format::Codec>::f_verify(r, p, depth)
+            fn f_verify(r: &mut $crate::final_format::Reader<'_>, depth: u32) -> $crate::Result<()> {
+                <$n as $crate::final_format::Codec>::f_verify(r, depth)
             }
         }
         impl $crate::json::Codec for $t {

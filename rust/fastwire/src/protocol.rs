@@ -56,6 +56,9 @@ pub trait Protocol: Sized + Send + fmt::Debug + 'static {
     /// Decodes a message of a known type (verified as it is read); None for a type the
     /// protocol does not have.
     fn deserialize(type_number: u32, data: &[u8], format: Format, limits: &Limits) -> Option<Result<Self>>;
+    /// Verifies a message of a known type without decoding it (as `deserialize` checks);
+    /// None for a type the protocol does not have.
+    fn verify(type_number: u32, data: &[u8], format: Format, limits: &Limits) -> Option<Result<usize>>;
     /// The `[id]` field, for messages that have one.
     fn id(&self) -> Option<Uuid>;
     /// Whether the message answers a request.
@@ -78,6 +81,14 @@ pub fn deserialize<S: Struct>(data: &[u8], format: Format, limits: &Limits) -> R
         Format::Final => crate::deserialize_final_into(data, &mut v, limits)?,
     };
     Ok(v)
+}
+
+/// Verifies a root model of `format` (for generated code).
+pub fn verify<S: Struct>(data: &[u8], format: Format, limits: &Limits) -> Result<usize> {
+    match format {
+        Format::Versioned => crate::verify_with::<S>(data, limits),
+        Format::Final => crate::verify_final_with::<S>(data, limits),
+    }
 }
 
 /// Writes messages back to back into a reused buffer.
@@ -164,74 +175,54 @@ impl fmt::Display for ReceiveError {
 
 impl std::error::Error for ReceiveError {}
 
-/// Reassembles messages from chunks and dispatches them, decoded, by type number. Types
-/// the protocol does not have are skipped; a message that does not decode stops the
-/// stream. Holds at most one incomplete message (at most `max_message_size` bytes).
-pub struct Receiver<P> {
+/// The stream's framing, shared by [`Receiver`] and [`Proxy`]: reassembly from any
+/// chunking, sizes checked against the format's minimum and `max_message_size`, at most
+/// one incomplete message held.
+struct Frames {
     format: Format,
     limits: Limits,
     buf: Vec<u8>,
     offset: u64,
     skipped: u64,
-    _p: PhantomData<fn() -> P>,
 }
 
-impl<P: Protocol> Receiver<P> {
-    /// A receiver of `format` whose messages are bounded by `limits`.
-    pub fn new(format: Format, limits: Limits) -> Self {
-        Receiver {
+/// What a message handler says about a whole message: (type, bytes, stream offset) ->
+/// whether the protocol knows the type.
+type Each<'f> = dyn FnMut(u32, &[u8], u64, Format, &Limits) -> std::result::Result<bool, ReceiveError> + 'f;
+
+impl Frames {
+    fn new(format: Format, limits: Limits) -> Self {
+        Frames {
             format,
             limits,
             buf: Vec::new(),
             offset: 0,
             skipped: 0,
-            _p: PhantomData,
         }
     }
 
-    /// Bytes of an incomplete message held.
-    pub fn pending(&self) -> usize {
-        self.buf.len()
-    }
-
-    /// Messages of unknown types skipped so far.
-    pub fn skipped(&self) -> u64 {
-        self.skipped
-    }
-
-    /// Forgets an incomplete message.
-    pub fn reset(&mut self) {
+    fn reset(&mut self) {
         self.offset += self.buf.len() as u64;
         self.buf.clear();
     }
 
-    /// Takes the next chunk of the stream; calls `on_message` for every message it
-    /// completes, in order.
-    pub fn feed(
-        &mut self,
-        chunk: &[u8],
-        mut on_message: impl FnMut(P) -> std::result::Result<(), String>,
-    ) -> std::result::Result<(), ReceiveError> {
+    fn feed(&mut self, chunk: &[u8], each: &mut Each<'_>) -> std::result::Result<(), ReceiveError> {
         if self.buf.is_empty() {
-            let used = self.frames(chunk, &mut on_message)?;
+            let used = self.frames(chunk, each)?;
             self.buf.extend_from_slice(&chunk[used..]);
             return Ok(());
         }
         self.buf.extend_from_slice(chunk);
         let buf = std::mem::take(&mut self.buf);
-        let used = self.frames(&buf, &mut on_message);
+        let used = self.frames(&buf, each);
         self.buf = buf;
         let used = used?;
         self.buf.drain(..used);
         Ok(())
     }
 
-    /// Dispatches the whole messages at the start of `data`; returns the bytes used.
-    fn frames(
-        &mut self,
-        data: &[u8],
-        on_message: &mut impl FnMut(P) -> std::result::Result<(), String>,
-    ) -> std::result::Result<usize, ReceiveError> {
+    /// Hands on the whole messages at the start of `data`; returns the bytes used.
+    fn frames(&mut self, data: &[u8], each: &mut Each<'_>) -> std::result::Result<usize, ReceiveError> {
         let mut at = 0;
         while data.len() - at >= 4 {
             let size = u32::from_le_bytes([data[at], data[at + 1], data[at + 2], data[at + 3]]) as usize;
@@ -245,32 +236,138 @@ impl<P: Protocol> Receiver<P> {
                 break;
             }
             let msg = &data[at..at + size];
-            let type_number = self.type_of(msg);
             let offset = self.offset;
             at += size;
             self.offset += size as u64;
-            match P::deserialize(type_number, msg, self.format, &self.limits) {
-                None => self.skipped += 1,
-                Some(Err(error)) => {
-                    return Err(ReceiveError::Decode {
-                        type_number,
-                        error,
-                        offset,
-                    })
-                }
-                Some(Ok(m)) => on_message(m).map_err(ReceiveError::Handler)?,
+            if !each(type_of(self.format, msg), msg, offset, self.format, &self.limits)? {
+                self.skipped += 1;
             }
         }
         Ok(at)
     }
+}
 
-    /// The type a message is dispatched on: the root body's type (versioned) or the
-    /// second word (final). 0 when a versioned root's offset leads outside.
-    fn type_of(&self, msg: &[u8]) -> u32 {
-        let word = |p: usize| msg.get(p..p + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
-        match self.format {
-            Format::Final => word(4).unwrap_or(0),
-            Format::Versioned => word(4).and_then(|off| word(off as usize + 4)).unwrap_or(0),
+/// The type a message is dispatched on: the root body's type (versioned) or the second
+/// word (final). 0 when a versioned root's offset leads outside.
+fn type_of(format: Format, msg: &[u8]) -> u32 {
+    let word = |p: usize| msg.get(p..p + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+    match format {
+        Format::Final => word(4).unwrap_or(0),
+        Format::Versioned => word(4).and_then(|off| word(off as usize + 4)).unwrap_or(0),
+    }
+}
+
+/// Reassembles messages from chunks and dispatches them, decoded, by type number. Types
+/// the protocol does not have are skipped; a message that does not decode stops the
+/// stream. Holds at most one incomplete message (at most `max_message_size` bytes).
+pub struct Receiver<P> {
+    frames: Frames,
+    _p: PhantomData<fn() -> P>,
+}
+
+impl<P: Protocol> Receiver<P> {
+    /// A receiver of `format` whose messages are bounded by `limits`.
+    pub fn new(format: Format, limits: Limits) -> Self {
+        Receiver {
+            frames: Frames::new(format, limits),
+            _p: PhantomData,
         }
+    }
+
+    /// Bytes of an incomplete message held.
+    pub fn pending(&self) -> usize {
+        self.frames.buf.len()
+    }
+
+    /// Messages of unknown types skipped so far.
+    pub fn skipped(&self) -> u64 {
+        self.frames.skipped
+    }
+
+    /// Forgets an incomplete message.
+    pub fn reset(&mut self) {
+        self.frames.reset()
+    }
+
+    /// Takes the next chunk of the stream; calls `on_message` for every message it
+    /// completes, in order.
+    pub fn feed(
+        &mut self,
+        chunk: &[u8],
+        mut on_message: impl FnMut(P) -> std::result::Result<(), String>,
+    ) -> std::result::Result<(), ReceiveError> {
+        self.frames.feed(chunk, &mut |type_number, msg, offset, format, limits| {
+            let checked = P::deserialize(type_number, msg, format, limits);
+            match checked {
+                None => Ok(false),
+                Some(Err(error)) => Err(ReceiveError::Decode {
+                    type_number,
+                    error,
+                    offset,
+                }),
+                Some(Ok(m)) => on_message(m).map(|_| true).map_err(ReceiveError::Handler),
+            }
+        })
+    }
+}
+
+/// The protocol's Proxy: reassembles messages from chunks like a [`Receiver`] and hands
+/// each message of a type the protocol has to `on_message` as its bytes, verified
+/// (the checks `deserialize` makes) but not decoded, to forward or route them unchanged.
+/// Types the protocol does not have are skipped; a message that fails verification stops
+/// the stream.
+///
+/// ```ignore
+/// let mut proxy = Proxy::<service::Message>::new(Format::Versioned, Limits::default());
+/// proxy.feed(chunk, |type_number, bytes| { upstream.write_all(bytes).map_err(|e| e.to_string()) })?;
+/// ```
+pub struct Proxy<P> {
+    frames: Frames,
+    _p: PhantomData<fn() -> P>,
+}
+
+impl<P: Protocol> Proxy<P> {
+    /// A proxy of `format` whose messages are bounded by `limits`.
+    pub fn new(format: Format, limits: Limits) -> Self {
+        Proxy {
+            frames: Frames::new(format, limits),
+            _p: PhantomData,
+        }
+    }
+
+    /// Bytes of an incomplete message held.
+    pub fn pending(&self) -> usize {
+        self.frames.buf.len()
+    }
+
+    /// Messages of unknown types skipped so far.
+    pub fn skipped(&self) -> u64 {
+        self.frames.skipped
+    }
+
+    /// Forgets an incomplete message.
+    pub fn reset(&mut self) {
+        self.frames.reset()
+    }
+
+    /// Takes the next chunk of the stream; calls `on_message(type_number, bytes)` for every
+    /// message of a known type it completes, in order, after verifying it.
+    pub fn feed(
+        &mut self,
+        chunk: &[u8],
+        mut on_message: impl FnMut(u32, &[u8]) -> std::result::Result<(), String>,
+    ) -> std::result::Result<(), ReceiveError> {
+        self.frames.feed(chunk, &mut |type_number, msg, offset, format, limits| {
+            let checked = P::verify(type_number, msg, format, limits);
+            match checked {
+                None => Ok(false),
+                Some(Err(error)) => Err(ReceiveError::Decode {
+                    type_number,
+                    error,
+                    offset,
+                }),
+                Some(Ok(_)) => on_message(type_number, msg).map(|_| true).map_err(ReceiveError::Handler),
+            }
+        })
     }
 }

@@ -96,20 +96,24 @@ impl<'a> Reader<'a> {
         Ok(Some(pos))
     }
 
-    /// A `[u32 length][bytes]` block from the offset in the slot at `slot`: the payload's
-    /// range (empty for offset 0), charged.
+    /// A `[u32 length][bytes]` block from the offset in the slot at `slot`: the payload
+    /// (empty for offset 0), charged.
     #[inline]
-    pub fn text(&mut self, slot: usize, base: usize) -> Result<(usize, usize)> {
+    pub fn text(&mut self, slot: usize, base: usize) -> Result<&'a [u8]> {
         let off = self.u32(slot)?;
+        self.text_at(off, slot, base)
+    }
+
+    /// [`Reader::text`] with the slot's offset already read.
+    #[inline]
+    pub fn text_at(&mut self, off: u32, slot: usize, base: usize) -> Result<&'a [u8]> {
         match self.locate_or_empty(base, off, slot + 4)? {
-            None => Ok((0, 0)),
+            None => Ok(&[]),
             Some(blk) => {
-                let n = self.u32(blk)? as usize;
-                if n > self.data.len() - blk - 4 {
-                    return Err(Error::Truncated);
-                }
+                let n = u32::from_le_bytes(*self.array::<4>(blk)?) as usize;
+                let payload = self.data.get(blk + 4..blk + 4 + n).ok_or(Error::Truncated)?;
                 self.charge(4 + n)?;
-                Ok((blk + 4, n))
+                Ok(payload)
             }
         }
     }
@@ -118,10 +122,16 @@ impl<'a> Reader<'a> {
     #[inline]
     pub fn block(&mut self, slot: usize, base: usize, elem_slot: usize) -> Result<(usize, usize)> {
         let off = self.u32(slot)?;
+        self.block_at(off, slot, base, elem_slot)
+    }
+
+    /// [`Reader::block`] with the slot's offset already read.
+    #[inline]
+    pub fn block_at(&mut self, off: u32, slot: usize, base: usize, elem_slot: usize) -> Result<(usize, usize)> {
         match self.locate_or_empty(base, off, slot + 4)? {
             None => Ok((0, 0)),
             Some(blk) => {
-                let n = self.u32(blk)? as usize;
+                let n = u32::from_le_bytes(*self.array::<4>(blk)?) as usize;
                 if n > (self.data.len() - blk - 4) / elem_slot {
                     return Err(Error::Truncated);
                 }
@@ -137,15 +147,32 @@ impl<'a> Reader<'a> {
     #[inline]
     pub fn enter(&mut self, slot: usize, base: usize, type_number: u32, depth: u32) -> Result<(usize, usize)> {
         let off = self.u32(slot)?;
-        let pos = self.locate(base, off, slot + 4, 8)?;
-        let stored = self.u32(pos)? as usize;
+        self.enter_at(off, slot, base, type_number, depth)
+    }
+
+    /// [`Reader::enter`] with the slot's offset already read.
+    #[inline]
+    pub fn enter_at(
+        &mut self,
+        off: u32,
+        slot: usize,
+        base: usize,
+        type_number: u32,
+        depth: u32,
+    ) -> Result<(usize, usize)> {
+        let pos = base + off as usize;
+        if pos < slot + 4 {
+            return Err(Error::BadOffset);
+        }
+        let hdr = self.array::<8>(pos)?;
+        let stored = u32::from_le_bytes([hdr[0], hdr[1], hdr[2], hdr[3]]) as usize;
         if stored < 8 {
             return Err(Error::BadSize);
         }
         if stored > self.data.len() - pos {
             return Err(Error::Truncated);
         }
-        if self.u32(pos + 4)? != type_number {
+        if u32::from_le_bytes([hdr[4], hdr[5], hdr[6], hdr[7]]) != type_number {
             return Err(Error::BadType);
         }
         if depth == 0 {
@@ -222,6 +249,25 @@ pub trait Codec: Sized {
     fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()>;
     /// Checks the value as v_read does, storing nothing.
     fn v_verify(r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()>;
+    /// [`Codec::v_read`] of a slot whose bytes, `slot_bytes`, were checked with its body.
+    #[inline]
+    fn v_read_slot(
+        &mut self,
+        r: &mut Reader<'_>,
+        slot_bytes: &[u8],
+        slot: usize,
+        base: usize,
+        depth: u32,
+    ) -> Result<()> {
+        let _ = slot_bytes;
+        self.v_read(r, slot, base, depth)
+    }
+}
+
+/// The u32 at the start of a slot's bytes.
+#[inline(always)]
+pub fn word(b: &[u8]) -> u32 {
+    b.first_chunk::<4>().map_or(0, |w| u32::from_le_bytes(*w))
 }
 
 macro_rules! number {
@@ -340,8 +386,11 @@ impl Codec for Decimal {
 fn write_text(buf: &mut Writer<'_>, slot: usize, base: usize, b: &[u8]) {
     let at = alloc(buf, 4 + b.len());
     put_u32(buf, slot, (at - base) as u32);
-    put_u32(buf, at, b.len() as u32);
-    buf[at + 4..at + 4 + b.len()].copy_from_slice(b);
+    let (len, bytes) = buf[at..at + 4 + b.len()]
+        .split_first_chunk_mut::<4>()
+        .unwrap_or_else(|| unreachable!("the block was allocated"));
+    *len = (b.len() as u32).to_le_bytes();
+    bytes.copy_from_slice(b);
 }
 
 impl Codec for Text {
@@ -356,15 +405,30 @@ impl Codec for Text {
     }
     #[inline]
     fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, _depth: u32) -> Result<()> {
-        let (p, n) = r.text(slot, base)?;
+        let b = r.text(slot, base)?;
         let v = self.bytes_mut();
         v.clear();
-        v.extend_from_slice(&r.data()[p..p + n]);
+        v.extend_from_slice(b);
         Ok(())
     }
     #[inline]
     fn v_verify(r: &mut Reader<'_>, slot: usize, base: usize, _depth: u32) -> Result<()> {
         r.text(slot, base).map(|_| ())
+    }
+    #[inline]
+    fn v_read_slot(
+        &mut self,
+        r: &mut Reader<'_>,
+        slot_bytes: &[u8],
+        slot: usize,
+        base: usize,
+        _depth: u32,
+    ) -> Result<()> {
+        let b = r.text_at(word(slot_bytes), slot, base)?;
+        let v = self.bytes_mut();
+        v.clear();
+        v.extend_from_slice(b);
+        Ok(())
     }
 }
 
@@ -374,15 +438,18 @@ impl Codec for Bytes {
     fn v_extra(&self) -> usize {
         4 + self.0.len()
     }
+    #[inline]
     fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
         write_text(buf, slot, base, &self.0)
     }
+    #[inline]
     fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, _depth: u32) -> Result<()> {
-        let (p, n) = r.text(slot, base)?;
+        let b = r.text(slot, base)?;
         self.0.clear();
-        self.0.extend_from_slice(&r.data()[p..p + n]);
+        self.0.extend_from_slice(b);
         Ok(())
     }
+    #[inline]
     fn v_verify(r: &mut Reader<'_>, slot: usize, base: usize, _depth: u32) -> Result<()> {
         r.text(slot, base).map(|_| ())
     }
@@ -394,6 +461,7 @@ impl<T: Codec + Default> Codec for Option<T> {
     fn v_extra(&self) -> usize {
         self.as_ref().map_or(0, |v| T::SLOT + v.v_extra())
     }
+    #[inline]
     fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
         if let Some(v) = self {
             let blk = alloc(buf, T::SLOT);
@@ -402,6 +470,7 @@ impl<T: Codec + Default> Codec for Option<T> {
             v.v_write(buf, blk, blk);
         }
     }
+    #[inline]
     fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
         if r.u8(slot)? == 0 {
             *self = None;
@@ -411,6 +480,24 @@ impl<T: Codec + Default> Codec for Option<T> {
         r.charge(T::SLOT)?;
         self.get_or_insert_with(T::default).v_read(r, pos, pos, depth)
     }
+    #[inline]
+    fn v_read_slot(
+        &mut self,
+        r: &mut Reader<'_>,
+        slot_bytes: &[u8],
+        slot: usize,
+        base: usize,
+        depth: u32,
+    ) -> Result<()> {
+        if slot_bytes.first().copied().unwrap_or(0) == 0 {
+            *self = None;
+            return Ok(());
+        }
+        let pos = r.locate(base, word(slot_bytes.get(1..).unwrap_or_default()), slot + 5, T::SLOT)?;
+        r.charge(T::SLOT)?;
+        self.get_or_insert_with(T::default).v_read(r, pos, pos, depth)
+    }
+    #[inline]
     fn v_verify(r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
         if r.u8(slot)? == 0 {
             return Ok(());
@@ -427,17 +514,20 @@ impl<T: Codec, const N: usize> Codec for [T; N] {
     fn v_extra(&self) -> usize {
         self.iter().map(Codec::v_extra).sum()
     }
+    #[inline]
     fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
         for (i, e) in self.iter().enumerate() {
             e.v_write(buf, slot + i * T::SLOT, base);
         }
     }
+    #[inline]
     fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
         for (i, e) in self.iter_mut().enumerate() {
             e.v_read(r, slot + i * T::SLOT, base, depth)?;
         }
         Ok(())
     }
+    #[inline]
     fn v_verify(r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
         for i in 0..N {
             T::v_verify(r, slot + i * T::SLOT, base, depth)?;
@@ -461,27 +551,31 @@ impl<T: Codec + Default> Codec for Vec<T> {
     fn v_extra(&self) -> usize {
         4 + self.len() * T::SLOT + self.iter().map(Codec::v_extra).sum::<usize>()
     }
+    #[inline]
     fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
         let p = write_block(buf, slot, base, self.len(), T::SLOT);
         for (i, e) in self.iter().enumerate() {
             e.v_write(buf, p + i * T::SLOT, base);
         }
     }
+    #[inline]
     fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
         let (p, n) = r.block(slot, base, T::SLOT)?;
-        self.truncate(n);
-        let have = self.len();
-        for (i, e) in self.iter_mut().enumerate() {
-            e.v_read(r, p + i * T::SLOT, base, depth)?;
-        }
-        self.reserve(n - have);
-        for i in have..n {
-            let mut e = T::default();
-            e.v_read(r, p + i * T::SLOT, base, depth)?;
-            self.push(e);
-        }
-        Ok(())
+        read_elements(self, r, p, n, base, depth)
     }
+    #[inline]
+    fn v_read_slot(
+        &mut self,
+        r: &mut Reader<'_>,
+        slot_bytes: &[u8],
+        slot: usize,
+        base: usize,
+        depth: u32,
+    ) -> Result<()> {
+        let (p, n) = r.block_at(word(slot_bytes), slot, base, T::SLOT)?;
+        read_elements(self, r, p, n, base, depth)
+    }
+    #[inline]
     fn v_verify(r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
         let (p, n) = r.block(slot, base, T::SLOT)?;
         for i in 0..n {
@@ -489,6 +583,30 @@ impl<T: Codec + Default> Codec for Vec<T> {
         }
         Ok(())
     }
+}
+
+/// Reads `n` elements from `p` into `v`, reusing its elements.
+#[inline]
+fn read_elements<T: Codec + Default>(
+    v: &mut Vec<T>,
+    r: &mut Reader<'_>,
+    p: usize,
+    n: usize,
+    base: usize,
+    depth: u32,
+) -> Result<()> {
+    v.truncate(n);
+    let have = v.len();
+    for (i, e) in v.iter_mut().enumerate() {
+        e.v_read(r, p + i * T::SLOT, base, depth)?;
+    }
+    v.reserve(n - have);
+    for i in have..n {
+        let mut e = T::default();
+        e.v_read(r, p + i * T::SLOT, base, depth)?;
+        v.push(e);
+    }
+    Ok(())
 }
 
 impl<T: Codec + Default + Ord> Codec for BTreeSet<T> {
@@ -645,12 +763,15 @@ impl<T: Codec> Codec for Ordered<T> {
     fn v_extra(&self) -> usize {
         self.0.v_extra()
     }
+    #[inline]
     fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
         self.0.v_write(buf, slot, base)
     }
+    #[inline]
     fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
         self.0.v_read(r, slot, base, depth)
     }
+    #[inline]
     fn v_verify(r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
         T::v_verify(r, slot, base, depth)
     }
@@ -662,13 +783,18 @@ pub fn struct_extra<S: Struct>(v: &S) -> usize {
     S::BODY + v.v_extra_fields()
 }
 
+/// A struct body's header: `[u32 size][u32 type]`.
+#[inline(always)]
+pub fn header<S: Struct>() -> [u8; 8] {
+    let (size, ty) = ((S::BODY as u32).to_le_bytes(), S::TYPE.to_le_bytes());
+    [size[0], size[1], size[2], size[3], ty[0], ty[1], ty[2], ty[3]]
+}
+
 /// A struct field: the slot holds the offset of its body `[size][type][slots]`.
 #[inline]
 pub fn struct_write<S: Struct>(v: &S, buf: &mut Writer<'_>, slot: usize, base: usize) {
     let body = alloc(buf, S::BODY);
     put_u32(buf, slot, (body - base) as u32);
-    put_u32(buf, body, S::BODY as u32);
-    put_u32(buf, body + 4, S::TYPE);
     v.v_write_fields(buf, body);
 }
 
@@ -676,6 +802,20 @@ pub fn struct_write<S: Struct>(v: &S, buf: &mut Writer<'_>, slot: usize, base: u
 #[inline]
 pub fn struct_read<S: Struct>(v: &mut S, r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
     let (pos, stored) = r.enter(slot, base, S::TYPE, depth)?;
+    v.v_read_fields(r, pos, stored, depth - 1)
+}
+
+/// [`struct_read`] with the slot's offset already read.
+#[inline]
+pub fn struct_read_at<S: Struct>(
+    v: &mut S,
+    r: &mut Reader<'_>,
+    off: u32,
+    slot: usize,
+    base: usize,
+    depth: u32,
+) -> Result<()> {
+    let (pos, stored) = r.enter_at(off, slot, base, S::TYPE, depth)?;
     v.v_read_fields(r, pos, stored, depth - 1)
 }
 

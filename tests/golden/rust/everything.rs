@@ -56,6 +56,18 @@ impl ::std::fmt::Debug for EnumDefault {
 
 ::fastwire::impl_enum!(EnumDefault, i32);
 
+impl ::fastwire::print::Print for EnumDefault {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.name().unwrap_or("<unknown>"))
+    }
+}
+
+impl ::std::fmt::Display for EnumDefault {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
+
 /// Enum `EnumByte` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct EnumByte(pub u8);
@@ -99,6 +111,18 @@ impl ::std::fmt::Debug for EnumByte {
 }
 
 ::fastwire::impl_enum!(EnumByte, u8);
+
+impl ::fastwire::print::Print for EnumByte {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.name().unwrap_or("<unknown>"))
+    }
+}
+
+impl ::std::fmt::Display for EnumByte {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
 
 /// Enum `EnumChar` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -144,6 +168,18 @@ impl ::std::fmt::Debug for EnumChar {
 
 ::fastwire::impl_enum!(EnumChar, u8);
 
+impl ::fastwire::print::Print for EnumChar {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.name().unwrap_or("<unknown>"))
+    }
+}
+
+impl ::std::fmt::Display for EnumChar {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
+
 /// Enum `EnumWChar` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct EnumWChar(pub u32);
@@ -184,6 +220,18 @@ impl ::std::fmt::Debug for EnumWChar {
 }
 
 ::fastwire::impl_enum!(EnumWChar, u32);
+
+impl ::fastwire::print::Print for EnumWChar {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.name().unwrap_or("<unknown>"))
+    }
+}
+
+impl ::std::fmt::Display for EnumWChar {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
 
 /// Enum `EnumInt8` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -226,6 +274,18 @@ impl ::std::fmt::Debug for EnumInt8 {
 
 ::fastwire::impl_enum!(EnumInt8, i8);
 
+impl ::fastwire::print::Print for EnumInt8 {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.name().unwrap_or("<unknown>"))
+    }
+}
+
+impl ::std::fmt::Display for EnumInt8 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
+
 /// Enum `EnumUInt8` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct EnumUInt8(pub u8);
@@ -263,6 +323,18 @@ impl ::std::fmt::Debug for EnumUInt8 {
 }
 
 ::fastwire::impl_enum!(EnumUInt8, u8);
+
+impl ::fastwire::print::Print for EnumUInt8 {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.name().unwrap_or("<unknown>"))
+    }
+}
+
+impl ::std::fmt::Display for EnumUInt8 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
 
 /// Enum `EnumInt16` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -302,6 +374,18 @@ impl ::std::fmt::Debug for EnumInt16 {
 
 ::fastwire::impl_enum!(EnumInt16, i16);
 
+impl ::fastwire::print::Print for EnumInt16 {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.name().unwrap_or("<unknown>"))
+    }
+}
+
+impl ::std::fmt::Display for EnumInt16 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
+
 /// Enum `EnumUInt16` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct EnumUInt16(pub u16);
@@ -339,6 +423,18 @@ impl ::std::fmt::Debug for EnumUInt16 {
 }
 
 ::fastwire::impl_enum!(EnumUInt16, u16);
+
+impl ::fastwire::print::Print for EnumUInt16 {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.name().unwrap_or("<unknown>"))
+    }
+}
+
+impl ::std::fmt::Display for EnumUInt16 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
 
 /// Enum `EnumInt32` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -378,6 +474,18 @@ impl ::std::fmt::Debug for EnumInt32 {
 
 ::fastwire::impl_enum!(EnumInt32, i32);
 
+impl ::fastwire::print::Print for EnumInt32 {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.name().unwrap_or("<unknown>"))
+    }
+}
+
+impl ::std::fmt::Display for EnumInt32 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
+
 /// Enum `EnumUInt32` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct EnumUInt32(pub u32);
@@ -415,6 +523,18 @@ impl ::std::fmt::Debug for EnumUInt32 {
 }
 
 ::fastwire::impl_enum!(EnumUInt32, u32);
+
+impl ::fastwire::print::Print for EnumUInt32 {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.name().unwrap_or("<unknown>"))
+    }
+}
+
+impl ::std::fmt::Display for EnumUInt32 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
 
 /// Enum `EnumInt64` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -454,6 +574,18 @@ impl ::std::fmt::Debug for EnumInt64 {
 
 ::fastwire::impl_enum!(EnumInt64, i64);
 
+impl ::fastwire::print::Print for EnumInt64 {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.name().unwrap_or("<unknown>"))
+    }
+}
+
+impl ::std::fmt::Display for EnumInt64 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
+
 /// Enum `EnumUInt64` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct EnumUInt64(pub u64);
@@ -491,6 +623,18 @@ impl ::std::fmt::Debug for EnumUInt64 {
 }
 
 ::fastwire::impl_enum!(EnumUInt64, u64);
+
+impl ::fastwire::print::Print for EnumUInt64 {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.name().unwrap_or("<unknown>"))
+    }
+}
+
+impl ::std::fmt::Display for EnumUInt64 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
 
 /// Values referring to other values continue from them, as in C.
 /// Enum `EnumRefs` (open: values without a name are kept).
@@ -541,6 +685,18 @@ impl ::std::fmt::Debug for EnumRefs {
 
 ::fastwire::impl_enum!(EnumRefs, i16);
 
+impl ::fastwire::print::Print for EnumRefs {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.name().unwrap_or("<unknown>"))
+    }
+}
+
+impl ::std::fmt::Display for EnumRefs {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
+
 /// Enum `EnumEmpty` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct EnumEmpty(pub i32);
@@ -567,6 +723,18 @@ impl ::std::fmt::Debug for EnumEmpty {
 }
 
 ::fastwire::impl_enum!(EnumEmpty, i32);
+
+impl ::fastwire::print::Print for EnumEmpty {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.name().unwrap_or("<unknown>"))
+    }
+}
+
+impl ::std::fmt::Display for EnumEmpty {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
 
 /// Flags of every allowed underlying type, with '|' expressions.
 /// Flags `FlagsByte` (open: values without a name are kept).
@@ -614,6 +782,27 @@ impl ::std::fmt::Debug for FlagsByte {
 ::fastwire::impl_enum!(FlagsByte, u8);
 ::fastwire::impl_flags!(FlagsByte, u8);
 
+impl ::fastwire::print::Print for FlagsByte {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::flags(
+            f,
+            self.0 as u64,
+            &[
+                ("none", Self::NONE.0 as u64),
+                ("f1", Self::F1.0 as u64),
+                ("f2", Self::F2.0 as u64),
+                ("both", Self::BOTH.0 as u64),
+            ],
+        )
+    }
+}
+
+impl ::std::fmt::Display for FlagsByte {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
+
 /// Flags `FlagsInt8` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct FlagsInt8(pub i8);
@@ -652,6 +841,18 @@ impl ::std::fmt::Debug for FlagsInt8 {
 
 ::fastwire::impl_enum!(FlagsInt8, i8);
 ::fastwire::impl_flags!(FlagsInt8, i8);
+
+impl ::fastwire::print::Print for FlagsInt8 {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::flags(f, self.0 as u64, &[("f1", Self::F1.0 as u64), ("f2", Self::F2.0 as u64)])
+    }
+}
+
+impl ::std::fmt::Display for FlagsInt8 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
 
 /// Flags `FlagsUInt8` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -692,6 +893,18 @@ impl ::std::fmt::Debug for FlagsUInt8 {
 ::fastwire::impl_enum!(FlagsUInt8, u8);
 ::fastwire::impl_flags!(FlagsUInt8, u8);
 
+impl ::fastwire::print::Print for FlagsUInt8 {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::flags(f, self.0 as u64, &[("f1", Self::F1.0 as u64), ("f2", Self::F2.0 as u64)])
+    }
+}
+
+impl ::std::fmt::Display for FlagsUInt8 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
+
 /// Flags `FlagsInt16` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct FlagsInt16(pub i16);
@@ -727,6 +940,18 @@ impl ::std::fmt::Debug for FlagsInt16 {
 
 ::fastwire::impl_enum!(FlagsInt16, i16);
 ::fastwire::impl_flags!(FlagsInt16, i16);
+
+impl ::fastwire::print::Print for FlagsInt16 {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::flags(f, self.0 as u64, &[("f1", Self::F1.0 as u64)])
+    }
+}
+
+impl ::std::fmt::Display for FlagsInt16 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
 
 /// Flags `FlagsUInt16` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -767,6 +992,18 @@ impl ::std::fmt::Debug for FlagsUInt16 {
 ::fastwire::impl_enum!(FlagsUInt16, u16);
 ::fastwire::impl_flags!(FlagsUInt16, u16);
 
+impl ::fastwire::print::Print for FlagsUInt16 {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::flags(f, self.0 as u64, &[("f1", Self::F1.0 as u64), ("top", Self::TOP.0 as u64)])
+    }
+}
+
+impl ::std::fmt::Display for FlagsUInt16 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
+
 /// Flags `FlagsInt32` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct FlagsInt32(pub i32);
@@ -802,6 +1039,18 @@ impl ::std::fmt::Debug for FlagsInt32 {
 
 ::fastwire::impl_enum!(FlagsInt32, i32);
 ::fastwire::impl_flags!(FlagsInt32, i32);
+
+impl ::fastwire::print::Print for FlagsInt32 {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::flags(f, self.0 as u64, &[("f1", Self::F1.0 as u64)])
+    }
+}
+
+impl ::std::fmt::Display for FlagsInt32 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
 
 /// Flags `FlagsUInt32` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -842,6 +1091,18 @@ impl ::std::fmt::Debug for FlagsUInt32 {
 ::fastwire::impl_enum!(FlagsUInt32, u32);
 ::fastwire::impl_flags!(FlagsUInt32, u32);
 
+impl ::fastwire::print::Print for FlagsUInt32 {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::flags(f, self.0 as u64, &[("f1", Self::F1.0 as u64), ("top", Self::TOP.0 as u64)])
+    }
+}
+
+impl ::std::fmt::Display for FlagsUInt32 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
+
 /// Flags `FlagsInt64` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct FlagsInt64(pub i64);
@@ -877,6 +1138,18 @@ impl ::std::fmt::Debug for FlagsInt64 {
 
 ::fastwire::impl_enum!(FlagsInt64, i64);
 ::fastwire::impl_flags!(FlagsInt64, i64);
+
+impl ::fastwire::print::Print for FlagsInt64 {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::flags(f, self.0 as u64, &[("f1", Self::F1.0 as u64)])
+    }
+}
+
+impl ::std::fmt::Display for FlagsInt64 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
 
 /// Flags `FlagsUInt64` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -919,6 +1192,18 @@ impl ::std::fmt::Debug for FlagsUInt64 {
 
 ::fastwire::impl_enum!(FlagsUInt64, u64);
 ::fastwire::impl_flags!(FlagsUInt64, u64);
+
+impl ::fastwire::print::Print for FlagsUInt64 {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::flags(f, self.0, &[("f1", Self::F1.0), ("top", Self::TOP.0), ("all", Self::ALL.0)])
+    }
+}
+
+impl ::std::fmt::Display for FlagsUInt64 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
 
 /// Flags `Flags` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -968,6 +1253,28 @@ impl ::std::fmt::Debug for Flags {
 ::fastwire::impl_enum!(Flags, i32);
 ::fastwire::impl_flags!(Flags, i32);
 
+impl ::fastwire::print::Print for Flags {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::flags(
+            f,
+            self.0 as u64,
+            &[
+                ("a", Self::A.0 as u64),
+                ("b", Self::B.0 as u64),
+                ("c", Self::C.0 as u64),
+                ("ab", Self::AB.0 as u64),
+                ("abc", Self::ABC.0 as u64),
+            ],
+        )
+    }
+}
+
+impl ::std::fmt::Display for Flags {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
+
 /// Flags `FlagsEmpty` (open: values without a name are kept).
 #[deprecated]
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -996,6 +1303,18 @@ impl ::std::fmt::Debug for FlagsEmpty {
 
 ::fastwire::impl_enum!(FlagsEmpty, i32);
 ::fastwire::impl_flags!(FlagsEmpty, i32);
+
+impl ::fastwire::print::Print for FlagsEmpty {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::flags(f, self.0 as u64, &[])
+    }
+}
+
+impl ::std::fmt::Display for FlagsEmpty {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
 
 /// Every primitive, with defaults of every kind.
 /// `everything.Primitives` (type 110).
@@ -1063,18 +1382,77 @@ impl Default for Primitives {
     }
 }
 
+impl ::std::fmt::Display for Primitives {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Primitives(f_bool=")?;
+        ::fastwire::print::Print::print(&self.f_bool, f)?;
+        f.write_str(",f_byte=")?;
+        ::fastwire::print::Print::print(&self.f_byte, f)?;
+        f.write_str(",f_char=")?;
+        ::fastwire::print::Print::print(&::fastwire::print::Char(self.f_char), f)?;
+        f.write_str(",f_wchar=")?;
+        ::fastwire::print::Print::print(&::fastwire::print::WChar(self.f_wchar), f)?;
+        f.write_str(",f_int8=")?;
+        ::fastwire::print::Print::print(&self.f_int8, f)?;
+        f.write_str(",f_uint8=")?;
+        ::fastwire::print::Print::print(&self.f_uint8, f)?;
+        f.write_str(",f_int16=")?;
+        ::fastwire::print::Print::print(&self.f_int16, f)?;
+        f.write_str(",f_uint16=")?;
+        ::fastwire::print::Print::print(&self.f_uint16, f)?;
+        f.write_str(",f_int32=")?;
+        ::fastwire::print::Print::print(&self.f_int32, f)?;
+        f.write_str(",f_uint32=")?;
+        ::fastwire::print::Print::print(&self.f_uint32, f)?;
+        f.write_str(",f_int64=")?;
+        ::fastwire::print::Print::print(&self.f_int64, f)?;
+        f.write_str(",f_uint64=")?;
+        ::fastwire::print::Print::print(&self.f_uint64, f)?;
+        f.write_str(",f_float=")?;
+        ::fastwire::print::Print::print(&self.f_float, f)?;
+        f.write_str(",f_double=")?;
+        ::fastwire::print::Print::print(&self.f_double, f)?;
+        f.write_str(",f_decimal=")?;
+        ::fastwire::print::Print::print(&self.f_decimal, f)?;
+        f.write_str(",f_string=")?;
+        ::fastwire::print::Print::print(&self.f_string, f)?;
+        f.write_str(",f_bytes=")?;
+        ::fastwire::print::Print::print(&self.f_bytes, f)?;
+        f.write_str(",f_epoch=")?;
+        ::fastwire::print::Print::print(&self.f_epoch, f)?;
+        f.write_str(",f_utc=")?;
+        ::fastwire::print::Print::print(&self.f_utc, f)?;
+        f.write_str(",f_ns=")?;
+        ::fastwire::print::Print::print(&self.f_ns, f)?;
+        f.write_str(",f_uuid0=")?;
+        ::fastwire::print::Print::print(&self.f_uuid0, f)?;
+        f.write_str(",f_uuid1=")?;
+        ::fastwire::print::Print::print(&self.f_uuid1, f)?;
+        f.write_str(",f_uuid4=")?;
+        ::fastwire::print::Print::print(&self.f_uuid4, f)?;
+        f.write_str(",f_uuid=")?;
+        ::fastwire::print::Print::print(&self.f_uuid, f)?;
+        f.write_str(",password=***,legacy=")?;
+        ::fastwire::print::Print::print(&self.legacy, f)?;
+        f.write_str(")")
+    }
+}
+
 impl ::fastwire::Struct for Primitives {
     const NAME: &'static str = "everything.Primitives";
     const TYPE: u32 = 110;
     const BODY: usize = 177;
     const FINAL_MIN: usize = 169;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.f_string.v_extra() + self.f_bytes.v_extra() + self.password.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<177>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.f_bool, &mut b[8..9]);
         ::fastwire::Fixed::store(&self.f_byte, &mut b[9..10]);
         ::fastwire::Fixed::store(&self.f_char, &mut b[10..11]);
@@ -1103,6 +1481,7 @@ impl ::fastwire::Struct for Primitives {
         self.password.v_write(buf, body + 169, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -1129,8 +1508,8 @@ impl ::fastwire::Struct for Primitives {
         self.f_float = ::fastwire::Fixed::load(&b[45..49])?;
         self.f_double = ::fastwire::Fixed::load(&b[49..57])?;
         self.f_decimal = ::fastwire::Fixed::load(&b[57..73])?;
-        self.f_string.v_read(r, pos + 73, pos, depth)?;
-        self.f_bytes.v_read(r, pos + 77, pos, depth)?;
+        self.f_string.v_read_slot(r, &b[73..77], pos + 73, pos, depth)?;
+        self.f_bytes.v_read_slot(r, &b[77..81], pos + 77, pos, depth)?;
         self.f_epoch = ::fastwire::Fixed::load(&b[81..89])?;
         self.f_utc = ::fastwire::Fixed::load(&b[89..97])?;
         self.f_ns = ::fastwire::Fixed::load(&b[97..105])?;
@@ -1138,11 +1517,12 @@ impl ::fastwire::Struct for Primitives {
         self.f_uuid1 = ::fastwire::Fixed::load(&b[121..137])?;
         self.f_uuid4 = ::fastwire::Fixed::load(&b[137..153])?;
         self.f_uuid = ::fastwire::Fixed::load(&b[153..169])?;
-        self.password.v_read(r, pos + 169, pos, depth)?;
+        self.password.v_read_slot(r, &b[169..173], pos + 169, pos, depth)?;
         self.legacy = ::fastwire::Fixed::load(&b[173..177])?;
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -1164,8 +1544,14 @@ impl ::fastwire::Struct for Primitives {
         Ok(())
     }
 
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        let mut b = [0u8; 65];
+    #[inline]
+    fn f_size_fields(&self) -> usize {
+        self.f_string.f_size() + self.f_bytes.f_size() + self.password.f_size() + 157
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
+        let b = buf.take::<69>();
         ::fastwire::Fixed::store(&self.f_bool, &mut b[0..1]);
         ::fastwire::Fixed::store(&self.f_byte, &mut b[1..2]);
         ::fastwire::Fixed::store(&self.f_char, &mut b[2..3]);
@@ -1181,10 +1567,9 @@ impl ::fastwire::Struct for Primitives {
         ::fastwire::Fixed::store(&self.f_float, &mut b[37..41]);
         ::fastwire::Fixed::store(&self.f_double, &mut b[41..49]);
         ::fastwire::Fixed::store(&self.f_decimal, &mut b[49..65]);
-        buf.extend_from_slice(&b);
-        self.f_string.f_write(buf);
+        ::fastwire::final_format::Payload::f_write_payload(&self.f_string, &mut b[65..69], buf);
         self.f_bytes.f_write(buf);
-        let mut b = [0u8; 88];
+        let b = buf.take::<92>();
         ::fastwire::Fixed::store(&self.f_epoch, &mut b[0..8]);
         ::fastwire::Fixed::store(&self.f_utc, &mut b[8..16]);
         ::fastwire::Fixed::store(&self.f_ns, &mut b[16..24]);
@@ -1192,20 +1577,14 @@ impl ::fastwire::Struct for Primitives {
         ::fastwire::Fixed::store(&self.f_uuid1, &mut b[40..56]);
         ::fastwire::Fixed::store(&self.f_uuid4, &mut b[56..72]);
         ::fastwire::Fixed::store(&self.f_uuid, &mut b[72..88]);
-        buf.extend_from_slice(&b);
-        self.password.f_write(buf);
-        let mut b = [0u8; 4];
+        ::fastwire::final_format::Payload::f_write_payload(&self.password, &mut b[88..92], buf);
+        let b = buf.take::<4>();
         ::fastwire::Fixed::store(&self.legacy, &mut b[0..4]);
-        buf.extend_from_slice(&b);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let b = r.array::<65>(p)?;
+    #[inline]
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<69>()?;
         self.f_bool = ::fastwire::Fixed::load(&b[0..1])?;
         self.f_byte = ::fastwire::Fixed::load(&b[1..2])?;
         self.f_char = ::fastwire::Fixed::load(&b[2..3])?;
@@ -1221,10 +1600,9 @@ impl ::fastwire::Struct for Primitives {
         self.f_float = ::fastwire::Fixed::load(&b[37..41])?;
         self.f_double = ::fastwire::Fixed::load(&b[41..49])?;
         self.f_decimal = ::fastwire::Fixed::load(&b[49..65])?;
-        let p = p + 65;
-        let p = self.f_string.f_read(r, p, depth)?;
-        let p = self.f_bytes.f_read(r, p, depth)?;
-        let b = r.array::<88>(p)?;
+        ::fastwire::final_format::Payload::f_read_payload(&mut self.f_string, &b[65..69], r)?;
+        self.f_bytes.f_read(r, depth)?;
+        let b = r.take::<92>()?;
         self.f_epoch = ::fastwire::Fixed::load(&b[0..8])?;
         self.f_utc = ::fastwire::Fixed::load(&b[8..16])?;
         self.f_ns = ::fastwire::Fixed::load(&b[16..24])?;
@@ -1232,28 +1610,22 @@ impl ::fastwire::Struct for Primitives {
         self.f_uuid1 = ::fastwire::Fixed::load(&b[40..56])?;
         self.f_uuid4 = ::fastwire::Fixed::load(&b[56..72])?;
         self.f_uuid = ::fastwire::Fixed::load(&b[72..88])?;
-        let p = p + 88;
-        let p = self.password.f_read(r, p, depth)?;
-        let b = r.array::<4>(p)?;
+        ::fastwire::final_format::Payload::f_read_payload(&mut self.password, &b[88..92], r)?;
+        let b = r.take::<4>()?;
         self.legacy = ::fastwire::Fixed::load(&b[0..4])?;
-        let p = p + 4;
-        Ok(p)
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let b = r.array::<65>(p)?;
+    #[inline]
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<69>()?;
         ::fastwire::fixed::check_decimal(&b[49..65])?;
-        let p = p + 65;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_string, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_bytes, r, p, depth)?;
-        let p = r.skip(p, 88)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.password, r, p, depth)?;
-        let p = r.skip(p, 4)?;
-        Ok(p)
+        r.take_slice(::fastwire::versioned::word(&b[65..69]) as usize)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_bytes, r, depth)?;
+        let b = r.take::<92>()?;
+        r.take_slice(::fastwire::versioned::word(&b[88..92]) as usize)?;
+        r.skip::<4>()?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -1532,12 +1904,43 @@ impl Default for Optionals {
     }
 }
 
+impl ::std::fmt::Display for Optionals {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Optionals(f_bool=")?;
+        ::fastwire::print::Print::print(&self.f_bool, f)?;
+        f.write_str(",f_int32=")?;
+        ::fastwire::print::Print::print(&self.f_int32, f)?;
+        f.write_str(",f_string=")?;
+        ::fastwire::print::Print::print(&self.f_string, f)?;
+        f.write_str(",f_decimal=")?;
+        ::fastwire::print::Print::print(&self.f_decimal, f)?;
+        f.write_str(",f_uuid=")?;
+        ::fastwire::print::Print::print(&self.f_uuid, f)?;
+        f.write_str(",f_time=")?;
+        ::fastwire::print::Print::print(&self.f_time, f)?;
+        f.write_str(",f_enum=")?;
+        ::fastwire::print::Print::print(&self.f_enum, f)?;
+        f.write_str(",f_flags=")?;
+        ::fastwire::print::Print::print(&self.f_flags, f)?;
+        f.write_str(",f_struct=")?;
+        ::fastwire::print::Print::print(&self.f_struct, f)?;
+        f.write_str(",f_order=")?;
+        ::fastwire::print::Print::print(&self.f_order, f)?;
+        f.write_str(",f_reset=")?;
+        ::fastwire::print::Print::print(&self.f_reset, f)?;
+        f.write_str(",f_resetReset=")?;
+        ::fastwire::print::Print::print(&self.f_reset_reset, f)?;
+        f.write_str(")")
+    }
+}
+
 impl ::fastwire::Struct for Optionals {
     const NAME: &'static str = "everything.Optionals";
     const TYPE: u32 = 111;
     const BODY: usize = 64;
     const FINAL_MIN: usize = 12;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.f_bool.v_extra()
             + self.f_int32.v_extra()
@@ -1552,8 +1955,10 @@ impl ::fastwire::Struct for Optionals {
             + self.f_reset.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<64>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.f_reset_reset, &mut b[63..64]);
         self.f_bool.v_write(buf, body + 8, body);
         self.f_int32.v_write(buf, body + 13, body);
@@ -1568,6 +1973,7 @@ impl ::fastwire::Struct for Optionals {
         self.f_reset.v_write(buf, body + 58, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -1579,21 +1985,22 @@ impl ::fastwire::Struct for Optionals {
             return self.v_read_older(r, pos, stored, depth);
         }
         let b = r.array::<64>(pos)?;
-        self.f_bool.v_read(r, pos + 8, pos, depth)?;
-        self.f_int32.v_read(r, pos + 13, pos, depth)?;
-        self.f_string.v_read(r, pos + 18, pos, depth)?;
-        self.f_decimal.v_read(r, pos + 23, pos, depth)?;
-        self.f_uuid.v_read(r, pos + 28, pos, depth)?;
-        self.f_time.v_read(r, pos + 33, pos, depth)?;
-        self.f_enum.v_read(r, pos + 38, pos, depth)?;
-        self.f_flags.v_read(r, pos + 43, pos, depth)?;
-        self.f_struct.v_read(r, pos + 48, pos, depth)?;
-        self.f_order.v_read(r, pos + 53, pos, depth)?;
-        self.f_reset.v_read(r, pos + 58, pos, depth)?;
+        self.f_bool.v_read_slot(r, &b[8..13], pos + 8, pos, depth)?;
+        self.f_int32.v_read_slot(r, &b[13..18], pos + 13, pos, depth)?;
+        self.f_string.v_read_slot(r, &b[18..23], pos + 18, pos, depth)?;
+        self.f_decimal.v_read_slot(r, &b[23..28], pos + 23, pos, depth)?;
+        self.f_uuid.v_read_slot(r, &b[28..33], pos + 28, pos, depth)?;
+        self.f_time.v_read_slot(r, &b[33..38], pos + 33, pos, depth)?;
+        self.f_enum.v_read_slot(r, &b[38..43], pos + 38, pos, depth)?;
+        self.f_flags.v_read_slot(r, &b[43..48], pos + 43, pos, depth)?;
+        self.f_struct.v_read_slot(r, &b[48..53], pos + 48, pos, depth)?;
+        self.f_order.v_read_slot(r, &b[53..58], pos + 53, pos, depth)?;
+        self.f_reset.v_read_slot(r, &b[58..63], pos + 58, pos, depth)?;
         self.f_reset_reset = ::fastwire::Fixed::load(&b[63..64])?;
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -1636,7 +2043,24 @@ impl ::fastwire::Struct for Optionals {
         Ok(())
     }
 
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
+    #[inline]
+    fn f_size_fields(&self) -> usize {
+        self.f_bool.f_size()
+            + self.f_int32.f_size()
+            + self.f_string.f_size()
+            + self.f_decimal.f_size()
+            + self.f_uuid.f_size()
+            + self.f_time.f_size()
+            + self.f_enum.f_size()
+            + self.f_flags.f_size()
+            + self.f_struct.f_size()
+            + self.f_order.f_size()
+            + self.f_reset.f_size()
+            + 1
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
         self.f_bool.f_write(buf);
         self.f_int32.f_write(buf);
         self.f_string.f_write(buf);
@@ -1648,52 +2072,43 @@ impl ::fastwire::Struct for Optionals {
         self.f_struct.f_write(buf);
         self.f_order.f_write(buf);
         self.f_reset.f_write(buf);
-        let mut b = [0u8; 1];
+        let b = buf.take::<1>();
         ::fastwire::Fixed::store(&self.f_reset_reset, &mut b[0..1]);
-        buf.extend_from_slice(&b);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = self.f_bool.f_read(r, p, depth)?;
-        let p = self.f_int32.f_read(r, p, depth)?;
-        let p = self.f_string.f_read(r, p, depth)?;
-        let p = self.f_decimal.f_read(r, p, depth)?;
-        let p = self.f_uuid.f_read(r, p, depth)?;
-        let p = self.f_time.f_read(r, p, depth)?;
-        let p = self.f_enum.f_read(r, p, depth)?;
-        let p = self.f_flags.f_read(r, p, depth)?;
-        let p = self.f_struct.f_read(r, p, depth)?;
-        let p = self.f_order.f_read(r, p, depth)?;
-        let p = self.f_reset.f_read(r, p, depth)?;
-        let b = r.array::<1>(p)?;
+    #[inline]
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        self.f_bool.f_read(r, depth)?;
+        self.f_int32.f_read(r, depth)?;
+        self.f_string.f_read(r, depth)?;
+        self.f_decimal.f_read(r, depth)?;
+        self.f_uuid.f_read(r, depth)?;
+        self.f_time.f_read(r, depth)?;
+        self.f_enum.f_read(r, depth)?;
+        self.f_flags.f_read(r, depth)?;
+        self.f_struct.f_read(r, depth)?;
+        self.f_order.f_read(r, depth)?;
+        self.f_reset.f_read(r, depth)?;
+        let b = r.take::<1>()?;
         self.f_reset_reset = ::fastwire::Fixed::load(&b[0..1])?;
-        let p = p + 1;
-        Ok(p)
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_bool, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_int32, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_string, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_decimal, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_uuid, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_time, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_enum, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_flags, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_struct, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_order, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_reset, r, p, depth)?;
-        let p = r.skip(p, 1)?;
-        Ok(p)
+    #[inline]
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_bool, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_int32, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_string, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_decimal, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_uuid, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_time, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_enum, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_flags, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_struct, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_order, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_reset, r, depth)?;
+        r.skip::<1>()?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -1868,12 +2283,51 @@ impl Default for Collections {
     }
 }
 
+impl ::std::fmt::Display for Collections {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Collections(f_array=")?;
+        ::fastwire::print::Print::print(&self.f_array, f)?;
+        f.write_str(",f_array_optional=")?;
+        ::fastwire::print::Print::print(&self.f_array_optional, f)?;
+        f.write_str(",f_array_struct=")?;
+        ::fastwire::print::Print::print(&self.f_array_struct, f)?;
+        f.write_str(",f_vector=")?;
+        ::fastwire::print::Print::print(&self.f_vector, f)?;
+        f.write_str(",f_vector_optional=")?;
+        ::fastwire::print::Print::print(&self.f_vector_optional, f)?;
+        f.write_str(",f_vector_struct=")?;
+        ::fastwire::print::Print::print(&self.f_vector_struct, f)?;
+        f.write_str(",f_list=")?;
+        ::fastwire::print::Print::print(&::fastwire::print::List(&self.f_list), f)?;
+        f.write_str(",f_list_optional=")?;
+        ::fastwire::print::Print::print(&::fastwire::print::List(&self.f_list_optional), f)?;
+        f.write_str(",f_set=")?;
+        ::fastwire::print::Print::print(&self.f_set, f)?;
+        f.write_str(",f_set_struct=")?;
+        ::fastwire::print::Print::print(&self.f_set_struct, f)?;
+        f.write_str(",f_map=")?;
+        ::fastwire::print::Print::print(&self.f_map, f)?;
+        f.write_str(",f_map_optional=")?;
+        ::fastwire::print::Print::print(&self.f_map_optional, f)?;
+        f.write_str(",f_map_enum_key=")?;
+        ::fastwire::print::Print::print(&self.f_map_enum_key, f)?;
+        f.write_str(",f_hash=")?;
+        ::fastwire::print::Print::print(&self.f_hash, f)?;
+        f.write_str(",f_hash_optional=")?;
+        ::fastwire::print::Print::print(&self.f_hash_optional, f)?;
+        f.write_str(",f_hash_struct_key=")?;
+        ::fastwire::print::Print::print(&self.f_hash_struct_key, f)?;
+        f.write_str(")")
+    }
+}
+
 impl ::fastwire::Struct for Collections {
     const NAME: &'static str = "everything.Collections";
     const TYPE: u32 = 112;
     const BODY: usize = 90;
     const FINAL_MIN: usize = 404;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.f_array.v_extra()
             + self.f_array_optional.v_extra()
@@ -1893,7 +2347,10 @@ impl ::fastwire::Struct for Collections {
             + self.f_hash_struct_key.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
+        let b = buf.array_mut::<90>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         self.f_array.v_write(buf, body + 8, body);
         self.f_array_optional.v_write(buf, body + 20, body);
         self.f_array_struct.v_write(buf, body + 30, body);
@@ -1912,6 +2369,7 @@ impl ::fastwire::Struct for Collections {
         self.f_hash_struct_key.v_write(buf, body + 86, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -1922,25 +2380,27 @@ impl ::fastwire::Struct for Collections {
         if stored < 90 {
             return self.v_read_older(r, pos, stored, depth);
         }
-        self.f_array.v_read(r, pos + 8, pos, depth)?;
-        self.f_array_optional.v_read(r, pos + 20, pos, depth)?;
-        self.f_array_struct.v_read(r, pos + 30, pos, depth)?;
-        self.f_vector.v_read(r, pos + 38, pos, depth)?;
-        self.f_vector_optional.v_read(r, pos + 42, pos, depth)?;
-        self.f_vector_struct.v_read(r, pos + 46, pos, depth)?;
-        self.f_list.v_read(r, pos + 50, pos, depth)?;
-        self.f_list_optional.v_read(r, pos + 54, pos, depth)?;
-        self.f_set.v_read(r, pos + 58, pos, depth)?;
-        self.f_set_struct.v_read(r, pos + 62, pos, depth)?;
-        self.f_map.v_read(r, pos + 66, pos, depth)?;
-        self.f_map_optional.v_read(r, pos + 70, pos, depth)?;
-        self.f_map_enum_key.v_read(r, pos + 74, pos, depth)?;
-        self.f_hash.v_read(r, pos + 78, pos, depth)?;
-        self.f_hash_optional.v_read(r, pos + 82, pos, depth)?;
-        self.f_hash_struct_key.v_read(r, pos + 86, pos, depth)?;
+        let b = r.array::<90>(pos)?;
+        self.f_array.v_read_slot(r, &b[8..20], pos + 8, pos, depth)?;
+        self.f_array_optional.v_read_slot(r, &b[20..30], pos + 20, pos, depth)?;
+        self.f_array_struct.v_read_slot(r, &b[30..38], pos + 30, pos, depth)?;
+        self.f_vector.v_read_slot(r, &b[38..42], pos + 38, pos, depth)?;
+        self.f_vector_optional.v_read_slot(r, &b[42..46], pos + 42, pos, depth)?;
+        self.f_vector_struct.v_read_slot(r, &b[46..50], pos + 46, pos, depth)?;
+        self.f_list.v_read_slot(r, &b[50..54], pos + 50, pos, depth)?;
+        self.f_list_optional.v_read_slot(r, &b[54..58], pos + 54, pos, depth)?;
+        self.f_set.v_read_slot(r, &b[58..62], pos + 58, pos, depth)?;
+        self.f_set_struct.v_read_slot(r, &b[62..66], pos + 62, pos, depth)?;
+        self.f_map.v_read_slot(r, &b[66..70], pos + 66, pos, depth)?;
+        self.f_map_optional.v_read_slot(r, &b[70..74], pos + 70, pos, depth)?;
+        self.f_map_enum_key.v_read_slot(r, &b[74..78], pos + 74, pos, depth)?;
+        self.f_hash.v_read_slot(r, &b[78..82], pos + 78, pos, depth)?;
+        self.f_hash_optional.v_read_slot(r, &b[82..86], pos + 82, pos, depth)?;
+        self.f_hash_struct_key.v_read_slot(r, &b[86..90], pos + 86, pos, depth)?;
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -1998,7 +2458,28 @@ impl ::fastwire::Struct for Collections {
         Ok(())
     }
 
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
+    #[inline]
+    fn f_size_fields(&self) -> usize {
+        self.f_array.f_size()
+            + self.f_array_optional.f_size()
+            + self.f_array_struct.f_size()
+            + self.f_vector.f_size()
+            + self.f_vector_optional.f_size()
+            + self.f_vector_struct.f_size()
+            + self.f_list.f_size()
+            + self.f_list_optional.f_size()
+            + self.f_set.f_size()
+            + self.f_set_struct.f_size()
+            + self.f_map.f_size()
+            + self.f_map_optional.f_size()
+            + self.f_map_enum_key.f_size()
+            + self.f_hash.f_size()
+            + self.f_hash_optional.f_size()
+            + self.f_hash_struct_key.f_size()
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
         self.f_array.f_write(buf);
         self.f_array_optional.f_write(buf);
         self.f_array_struct.f_write(buf);
@@ -2017,53 +2498,46 @@ impl ::fastwire::Struct for Collections {
         self.f_hash_struct_key.f_write(buf);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = self.f_array.f_read(r, p, depth)?;
-        let p = self.f_array_optional.f_read(r, p, depth)?;
-        let p = self.f_array_struct.f_read(r, p, depth)?;
-        let p = self.f_vector.f_read(r, p, depth)?;
-        let p = self.f_vector_optional.f_read(r, p, depth)?;
-        let p = self.f_vector_struct.f_read(r, p, depth)?;
-        let p = self.f_list.f_read(r, p, depth)?;
-        let p = self.f_list_optional.f_read(r, p, depth)?;
-        let p = self.f_set.f_read(r, p, depth)?;
-        let p = self.f_set_struct.f_read(r, p, depth)?;
-        let p = self.f_map.f_read(r, p, depth)?;
-        let p = self.f_map_optional.f_read(r, p, depth)?;
-        let p = self.f_map_enum_key.f_read(r, p, depth)?;
-        let p = self.f_hash.f_read(r, p, depth)?;
-        let p = self.f_hash_optional.f_read(r, p, depth)?;
-        let p = self.f_hash_struct_key.f_read(r, p, depth)?;
-        Ok(p)
+    #[inline]
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        self.f_array.f_read(r, depth)?;
+        self.f_array_optional.f_read(r, depth)?;
+        self.f_array_struct.f_read(r, depth)?;
+        self.f_vector.f_read(r, depth)?;
+        self.f_vector_optional.f_read(r, depth)?;
+        self.f_vector_struct.f_read(r, depth)?;
+        self.f_list.f_read(r, depth)?;
+        self.f_list_optional.f_read(r, depth)?;
+        self.f_set.f_read(r, depth)?;
+        self.f_set_struct.f_read(r, depth)?;
+        self.f_map.f_read(r, depth)?;
+        self.f_map_optional.f_read(r, depth)?;
+        self.f_map_enum_key.f_read(r, depth)?;
+        self.f_hash.f_read(r, depth)?;
+        self.f_hash_optional.f_read(r, depth)?;
+        self.f_hash_struct_key.f_read(r, depth)?;
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_array, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_array_optional, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_array_struct, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_vector, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_vector_optional, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_vector_struct, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_list, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_list_optional, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_set, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_set_struct, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_map, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_map_optional, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_map_enum_key, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_hash, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_hash_optional, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.f_hash_struct_key, r, p, depth)?;
-        Ok(p)
+    #[inline]
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_array, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_array_optional, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_array_struct, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_vector, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_vector_optional, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_vector_struct, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_list, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_list_optional, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_set, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_set_struct, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_map, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_map_optional, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_map_enum_key, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_hash, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_hash_optional, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.f_hash_struct_key, r, depth)?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -2268,21 +2742,33 @@ impl ::fastwire::Key for Fixed {
     }
 }
 
+impl ::std::fmt::Display for Fixed {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Fixed(id=")?;
+        ::fastwire::print::Print::print(&self.id, f)?;
+        f.write_str(")")
+    }
+}
+
 impl ::fastwire::Struct for Fixed {
     const NAME: &'static str = "everything.Fixed";
     const TYPE: u32 = 500;
     const BODY: usize = 12;
     const FINAL_MIN: usize = 4;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         0
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<12>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.id, &mut b[8..12]);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -2298,6 +2784,7 @@ impl ::fastwire::Struct for Fixed {
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         _r: &mut ::fastwire::versioned::Reader<'_>,
         _pos: usize,
@@ -2307,31 +2794,28 @@ impl ::fastwire::Struct for Fixed {
         Ok(())
     }
 
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        let mut b = [0u8; 4];
+    #[inline]
+    fn f_size_fields(&self) -> usize {
+        4
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
+        let b = buf.take::<4>();
         ::fastwire::Fixed::store(&self.id, &mut b[0..4]);
-        buf.extend_from_slice(&b);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        _depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let b = r.array::<4>(p)?;
+    #[inline]
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<4>()?;
         self.id = ::fastwire::Fixed::load(&b[0..4])?;
-        let p = p + 4;
-        Ok(p)
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        _depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = r.skip(p, 4)?;
-        Ok(p)
+    #[inline]
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        r.skip::<4>()?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -2423,21 +2907,33 @@ impl ::fastwire::Key for Next {
     }
 }
 
+impl ::std::fmt::Display for Next {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Next(id=")?;
+        ::fastwire::print::Print::print(&self.id, f)?;
+        f.write_str(")")
+    }
+}
+
 impl ::fastwire::Struct for Next {
     const NAME: &'static str = "everything.Next";
     const TYPE: u32 = 113;
     const BODY: usize = 24;
     const FINAL_MIN: usize = 16;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         0
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<24>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.id, &mut b[8..24]);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -2453,6 +2949,7 @@ impl ::fastwire::Struct for Next {
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         _r: &mut ::fastwire::versioned::Reader<'_>,
         _pos: usize,
@@ -2462,31 +2959,28 @@ impl ::fastwire::Struct for Next {
         Ok(())
     }
 
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        let mut b = [0u8; 16];
+    #[inline]
+    fn f_size_fields(&self) -> usize {
+        16
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
+        let b = buf.take::<16>();
         ::fastwire::Fixed::store(&self.id, &mut b[0..16]);
-        buf.extend_from_slice(&b);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        _depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let b = r.array::<16>(p)?;
+    #[inline]
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<16>()?;
         self.id = ::fastwire::Fixed::load(&b[0..16])?;
-        let p = p + 16;
-        Ok(p)
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        _depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = r.skip(p, 16)?;
-        Ok(p)
+    #[inline]
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        r.skip::<16>()?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -2542,21 +3036,33 @@ impl Default for Shifted {
     }
 }
 
+impl ::std::fmt::Display for Shifted {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Shifted(amount=")?;
+        ::fastwire::print::Print::print(&self.amount, f)?;
+        f.write_str(")")
+    }
+}
+
 impl ::fastwire::Struct for Shifted {
     const NAME: &'static str = "everything.Shifted";
     const TYPE: u32 = 300;
     const BODY: usize = 24;
     const FINAL_MIN: usize = 16;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         0
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<24>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.amount, &mut b[8..24]);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -2572,6 +3078,7 @@ impl ::fastwire::Struct for Shifted {
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -2584,33 +3091,29 @@ impl ::fastwire::Struct for Shifted {
         Ok(())
     }
 
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        let mut b = [0u8; 16];
+    #[inline]
+    fn f_size_fields(&self) -> usize {
+        16
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
+        let b = buf.take::<16>();
         ::fastwire::Fixed::store(&self.amount, &mut b[0..16]);
-        buf.extend_from_slice(&b);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        _depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let b = r.array::<16>(p)?;
+    #[inline]
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<16>()?;
         self.amount = ::fastwire::Fixed::load(&b[0..16])?;
-        let p = p + 16;
-        Ok(p)
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        _depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let b = r.array::<16>(p)?;
+    #[inline]
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<16>()?;
         ::fastwire::fixed::check_decimal(&b[0..16])?;
-        let p = p + 16;
-        Ok(p)
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -2705,22 +3208,36 @@ impl ::fastwire::Key for Base {
     }
 }
 
+impl ::std::fmt::Display for Base {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Base(name=")?;
+        ::fastwire::print::Print::print(&self.name, f)?;
+        f.write_str(",level=")?;
+        ::fastwire::print::Print::print(&self.level, f)?;
+        f.write_str(")")
+    }
+}
+
 impl ::fastwire::Struct for Base {
     const NAME: &'static str = "everything.Base";
     const TYPE: u32 = 301;
     const BODY: usize = 13;
     const FINAL_MIN: usize = 5;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.name.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<13>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.level, &mut b[12..13]);
         self.name.v_write(buf, body + 8, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -2732,11 +3249,12 @@ impl ::fastwire::Struct for Base {
             return self.v_read_older(r, pos, stored, depth);
         }
         let b = r.array::<13>(pos)?;
-        self.name.v_read(r, pos + 8, pos, depth)?;
+        self.name.v_read_slot(r, &b[8..12], pos + 8, pos, depth)?;
         self.level = ::fastwire::Fixed::load(&b[12..13])?;
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -2749,34 +3267,31 @@ impl ::fastwire::Struct for Base {
         Ok(())
     }
 
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
+    #[inline]
+    fn f_size_fields(&self) -> usize {
+        self.name.f_size() + 1
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
         self.name.f_write(buf);
-        let mut b = [0u8; 1];
+        let b = buf.take::<1>();
         ::fastwire::Fixed::store(&self.level, &mut b[0..1]);
-        buf.extend_from_slice(&b);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = self.name.f_read(r, p, depth)?;
-        let b = r.array::<1>(p)?;
+    #[inline]
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        self.name.f_read(r, depth)?;
+        let b = r.take::<1>()?;
         self.level = ::fastwire::Fixed::load(&b[0..1])?;
-        let p = p + 1;
-        Ok(p)
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.name, r, p, depth)?;
-        let p = r.skip(p, 1)?;
-        Ok(p)
+    #[inline]
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        ::fastwire::final_format::verify_field(|v: &Self| &v.name, r, depth)?;
+        r.skip::<1>()?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -2884,24 +3399,42 @@ impl ::fastwire::Key for Derived {
     }
 }
 
+impl ::std::fmt::Display for Derived {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Derived(Base(name=")?;
+        ::fastwire::print::Print::print(&self.name, f)?;
+        f.write_str(",level=")?;
+        ::fastwire::print::Print::print(&self.level, f)?;
+        f.write_str("),serial=")?;
+        ::fastwire::print::Print::print(&self.serial, f)?;
+        f.write_str(",weight=")?;
+        ::fastwire::print::Print::print(&self.weight, f)?;
+        f.write_str(")")
+    }
+}
+
 impl ::fastwire::Struct for Derived {
     const NAME: &'static str = "everything.Derived";
     const TYPE: u32 = 302;
     const BODY: usize = 25;
     const FINAL_MIN: usize = 17;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.name.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<25>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.level, &mut b[12..13]);
         ::fastwire::Fixed::store(&self.serial, &mut b[13..17]);
         ::fastwire::Fixed::store(&self.weight, &mut b[17..25]);
         self.name.v_write(buf, body + 8, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -2913,13 +3446,14 @@ impl ::fastwire::Struct for Derived {
             return self.v_read_older(r, pos, stored, depth);
         }
         let b = r.array::<25>(pos)?;
-        self.name.v_read(r, pos + 8, pos, depth)?;
+        self.name.v_read_slot(r, &b[8..12], pos + 8, pos, depth)?;
         self.level = ::fastwire::Fixed::load(&b[12..13])?;
         self.serial = ::fastwire::Fixed::load(&b[13..17])?;
         self.weight = ::fastwire::Fixed::load(&b[17..25])?;
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -2932,38 +3466,35 @@ impl ::fastwire::Struct for Derived {
         Ok(())
     }
 
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
+    #[inline]
+    fn f_size_fields(&self) -> usize {
+        self.name.f_size() + 13
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
         self.name.f_write(buf);
-        let mut b = [0u8; 13];
+        let b = buf.take::<13>();
         ::fastwire::Fixed::store(&self.level, &mut b[0..1]);
         ::fastwire::Fixed::store(&self.serial, &mut b[1..5]);
         ::fastwire::Fixed::store(&self.weight, &mut b[5..13]);
-        buf.extend_from_slice(&b);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = self.name.f_read(r, p, depth)?;
-        let b = r.array::<13>(p)?;
+    #[inline]
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        self.name.f_read(r, depth)?;
+        let b = r.take::<13>()?;
         self.level = ::fastwire::Fixed::load(&b[0..1])?;
         self.serial = ::fastwire::Fixed::load(&b[1..5])?;
         self.weight = ::fastwire::Fixed::load(&b[5..13])?;
-        let p = p + 13;
-        Ok(p)
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.name, r, p, depth)?;
-        let p = r.skip(p, 13)?;
-        Ok(p)
+    #[inline]
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        ::fastwire::final_format::verify_field(|v: &Self| &v.name, r, depth)?;
+        r.skip::<13>()?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -3089,18 +3620,37 @@ impl ::fastwire::Key for MoreDerived {
     }
 }
 
+impl ::std::fmt::Display for MoreDerived {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("MoreDerived(Derived(Base(name=")?;
+        ::fastwire::print::Print::print(&self.name, f)?;
+        f.write_str(",level=")?;
+        ::fastwire::print::Print::print(&self.level, f)?;
+        f.write_str("),serial=")?;
+        ::fastwire::print::Print::print(&self.serial, f)?;
+        f.write_str(",weight=")?;
+        ::fastwire::print::Print::print(&self.weight, f)?;
+        f.write_str("),last=")?;
+        ::fastwire::print::Print::print(&self.last, f)?;
+        f.write_str(")")
+    }
+}
+
 impl ::fastwire::Struct for MoreDerived {
     const NAME: &'static str = "everything.MoreDerived";
     const TYPE: u32 = 303;
     const BODY: usize = 26;
     const FINAL_MIN: usize = 18;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.name.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<26>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.level, &mut b[12..13]);
         ::fastwire::Fixed::store(&self.serial, &mut b[13..17]);
         ::fastwire::Fixed::store(&self.weight, &mut b[17..25]);
@@ -3108,6 +3658,7 @@ impl ::fastwire::Struct for MoreDerived {
         self.name.v_write(buf, body + 8, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -3119,7 +3670,7 @@ impl ::fastwire::Struct for MoreDerived {
             return self.v_read_older(r, pos, stored, depth);
         }
         let b = r.array::<26>(pos)?;
-        self.name.v_read(r, pos + 8, pos, depth)?;
+        self.name.v_read_slot(r, &b[8..12], pos + 8, pos, depth)?;
         self.level = ::fastwire::Fixed::load(&b[12..13])?;
         self.serial = ::fastwire::Fixed::load(&b[13..17])?;
         self.weight = ::fastwire::Fixed::load(&b[17..25])?;
@@ -3127,6 +3678,7 @@ impl ::fastwire::Struct for MoreDerived {
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -3139,40 +3691,37 @@ impl ::fastwire::Struct for MoreDerived {
         Ok(())
     }
 
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
+    #[inline]
+    fn f_size_fields(&self) -> usize {
+        self.name.f_size() + 14
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
         self.name.f_write(buf);
-        let mut b = [0u8; 14];
+        let b = buf.take::<14>();
         ::fastwire::Fixed::store(&self.level, &mut b[0..1]);
         ::fastwire::Fixed::store(&self.serial, &mut b[1..5]);
         ::fastwire::Fixed::store(&self.weight, &mut b[5..13]);
         ::fastwire::Fixed::store(&self.last, &mut b[13..14]);
-        buf.extend_from_slice(&b);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = self.name.f_read(r, p, depth)?;
-        let b = r.array::<14>(p)?;
+    #[inline]
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        self.name.f_read(r, depth)?;
+        let b = r.take::<14>()?;
         self.level = ::fastwire::Fixed::load(&b[0..1])?;
         self.serial = ::fastwire::Fixed::load(&b[1..5])?;
         self.weight = ::fastwire::Fixed::load(&b[5..13])?;
         self.last = ::fastwire::Fixed::load(&b[13..14])?;
-        let p = p + 14;
-        Ok(p)
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.name, r, p, depth)?;
-        let p = r.skip(p, 14)?;
-        Ok(p)
+    #[inline]
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        ::fastwire::final_format::verify_field(|v: &Self| &v.name, r, depth)?;
+        r.skip::<14>()?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -3300,23 +3849,39 @@ impl ::fastwire::Key for Wallet {
     }
 }
 
+impl ::std::fmt::Display for Wallet {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Wallet(Balance(currency=")?;
+        ::fastwire::print::Print::print(&self.currency, f)?;
+        f.write_str(",amount=")?;
+        ::fastwire::print::Print::print(&self.amount, f)?;
+        f.write_str("),reserved=")?;
+        ::fastwire::print::Print::print(&self.reserved, f)?;
+        f.write_str(")")
+    }
+}
+
 impl ::fastwire::Struct for Wallet {
     const NAME: &'static str = "everything.Wallet";
     const TYPE: u32 = 2;
     const BODY: usize = 36;
     const FINAL_MIN: usize = 28;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.currency.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<36>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.amount, &mut b[12..20]);
         ::fastwire::Fixed::store(&self.reserved, &mut b[20..36]);
         self.currency.v_write(buf, body + 8, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -3328,12 +3893,13 @@ impl ::fastwire::Struct for Wallet {
             return self.v_read_older(r, pos, stored, depth);
         }
         let b = r.array::<36>(pos)?;
-        self.currency.v_read(r, pos + 8, pos, depth)?;
+        self.currency.v_read_slot(r, &b[8..12], pos + 8, pos, depth)?;
         self.amount = ::fastwire::Fixed::load(&b[12..20])?;
         self.reserved = ::fastwire::Fixed::load(&b[20..36])?;
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -3349,38 +3915,34 @@ impl ::fastwire::Struct for Wallet {
         Ok(())
     }
 
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
+    #[inline]
+    fn f_size_fields(&self) -> usize {
+        self.currency.f_size() + 24
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
         self.currency.f_write(buf);
-        let mut b = [0u8; 24];
+        let b = buf.take::<24>();
         ::fastwire::Fixed::store(&self.amount, &mut b[0..8]);
         ::fastwire::Fixed::store(&self.reserved, &mut b[8..24]);
-        buf.extend_from_slice(&b);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = self.currency.f_read(r, p, depth)?;
-        let b = r.array::<24>(p)?;
+    #[inline]
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        self.currency.f_read(r, depth)?;
+        let b = r.take::<24>()?;
         self.amount = ::fastwire::Fixed::load(&b[0..8])?;
         self.reserved = ::fastwire::Fixed::load(&b[8..24])?;
-        let p = p + 24;
-        Ok(p)
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.currency, r, p, depth)?;
-        let b = r.array::<24>(p)?;
+    #[inline]
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        ::fastwire::final_format::verify_field(|v: &Self| &v.currency, r, depth)?;
+        let b = r.take::<24>()?;
         ::fastwire::fixed::check_decimal(&b[8..24])?;
-        let p = p + 24;
-        Ok(p)
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -3502,18 +4064,43 @@ impl ::fastwire::Key for ExAccount {
     }
 }
 
+impl ::std::fmt::Display for ExAccount {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("ExAccount(Account(uid=")?;
+        ::fastwire::print::Print::print(&self.uid, f)?;
+        f.write_str(",name=")?;
+        ::fastwire::print::Print::print(&self.name, f)?;
+        f.write_str(",state=")?;
+        ::fastwire::print::Print::print(&self.state, f)?;
+        f.write_str(",wallet=")?;
+        ::fastwire::print::Print::print(&self.wallet, f)?;
+        f.write_str(",asset=")?;
+        ::fastwire::print::Print::print(&self.asset, f)?;
+        f.write_str(",orders=")?;
+        ::fastwire::print::Print::print(&self.orders, f)?;
+        f.write_str("),refs=")?;
+        ::fastwire::print::Print::print(&self.refs, f)?;
+        f.write_str(",extra=")?;
+        ::fastwire::print::Print::print(&self.extra, f)?;
+        f.write_str(")")
+    }
+}
+
 impl ::fastwire::Struct for ExAccount {
     const NAME: &'static str = "everything.ExAccount";
     const TYPE: u32 = 304;
     const BODY: usize = 33;
     const FINAL_MIN: usize = 37;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.name.v_extra() + self.wallet.v_extra() + self.asset.v_extra() + self.orders.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<33>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.uid, &mut b[8..12]);
         ::fastwire::Fixed::store(&self.state, &mut b[16..17]);
         ::fastwire::Fixed::store(&self.refs, &mut b[30..32]);
@@ -3524,6 +4111,7 @@ impl ::fastwire::Struct for ExAccount {
         self.orders.v_write(buf, body + 26, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -3536,16 +4124,17 @@ impl ::fastwire::Struct for ExAccount {
         }
         let b = r.array::<33>(pos)?;
         self.uid = ::fastwire::Fixed::load(&b[8..12])?;
-        self.name.v_read(r, pos + 12, pos, depth)?;
+        self.name.v_read_slot(r, &b[12..16], pos + 12, pos, depth)?;
         self.state = ::fastwire::Fixed::load(&b[16..17])?;
-        self.wallet.v_read(r, pos + 17, pos, depth)?;
-        self.asset.v_read(r, pos + 21, pos, depth)?;
-        self.orders.v_read(r, pos + 26, pos, depth)?;
+        self.wallet.v_read_slot(r, &b[17..21], pos + 17, pos, depth)?;
+        self.asset.v_read_slot(r, &b[21..26], pos + 21, pos, depth)?;
+        self.orders.v_read_slot(r, &b[26..30], pos + 26, pos, depth)?;
         self.refs = ::fastwire::Fixed::load(&b[30..32])?;
         self.extra = ::fastwire::Fixed::load(&b[32..33])?;
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -3567,59 +4156,52 @@ impl ::fastwire::Struct for ExAccount {
         Ok(())
     }
 
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        let mut b = [0u8; 4];
+    #[inline]
+    fn f_size_fields(&self) -> usize {
+        self.name.f_size() + self.wallet.f_size() + self.asset.f_size() + self.orders.f_size() + 8
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
+        let b = buf.take::<8>();
         ::fastwire::Fixed::store(&self.uid, &mut b[0..4]);
-        buf.extend_from_slice(&b);
-        self.name.f_write(buf);
-        let mut b = [0u8; 1];
+        ::fastwire::final_format::Payload::f_write_payload(&self.name, &mut b[4..8], buf);
+        let b = buf.take::<1>();
         ::fastwire::Fixed::store(&self.state, &mut b[0..1]);
-        buf.extend_from_slice(&b);
         self.wallet.f_write(buf);
         self.asset.f_write(buf);
         self.orders.f_write(buf);
-        let mut b = [0u8; 3];
+        let b = buf.take::<3>();
         ::fastwire::Fixed::store(&self.refs, &mut b[0..2]);
         ::fastwire::Fixed::store(&self.extra, &mut b[2..3]);
-        buf.extend_from_slice(&b);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let b = r.array::<4>(p)?;
+    #[inline]
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<8>()?;
         self.uid = ::fastwire::Fixed::load(&b[0..4])?;
-        let p = p + 4;
-        let p = self.name.f_read(r, p, depth)?;
-        let b = r.array::<1>(p)?;
+        ::fastwire::final_format::Payload::f_read_payload(&mut self.name, &b[4..8], r)?;
+        let b = r.take::<1>()?;
         self.state = ::fastwire::Fixed::load(&b[0..1])?;
-        let p = p + 1;
-        let p = self.wallet.f_read(r, p, depth)?;
-        let p = self.asset.f_read(r, p, depth)?;
-        let p = self.orders.f_read(r, p, depth)?;
-        let b = r.array::<3>(p)?;
+        self.wallet.f_read(r, depth)?;
+        self.asset.f_read(r, depth)?;
+        self.orders.f_read(r, depth)?;
+        let b = r.take::<3>()?;
         self.refs = ::fastwire::Fixed::load(&b[0..2])?;
         self.extra = ::fastwire::Fixed::load(&b[2..3])?;
-        let p = p + 3;
-        Ok(p)
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = r.skip(p, 4)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.name, r, p, depth)?;
-        let p = r.skip(p, 1)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.wallet, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.asset, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.orders, r, p, depth)?;
-        let p = r.skip(p, 3)?;
-        Ok(p)
+    #[inline]
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<8>()?;
+        r.take_slice(::fastwire::versioned::word(&b[4..8]) as usize)?;
+        r.skip::<1>()?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.wallet, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.asset, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.orders, r, depth)?;
+        r.skip::<3>()?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -3770,22 +4352,36 @@ impl ::fastwire::Key for Ping {
     }
 }
 
+impl ::std::fmt::Display for Ping {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Ping(id=")?;
+        ::fastwire::print::Print::print(&self.id, f)?;
+        f.write_str(",sent=")?;
+        ::fastwire::print::Print::print(&self.sent, f)?;
+        f.write_str(")")
+    }
+}
+
 impl ::fastwire::Struct for Ping {
     const NAME: &'static str = "everything.Ping";
     const TYPE: u32 = 305;
     const BODY: usize = 32;
     const FINAL_MIN: usize = 24;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         0
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<32>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.id, &mut b[8..24]);
         ::fastwire::Fixed::store(&self.sent, &mut b[24..32]);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -3802,6 +4398,7 @@ impl ::fastwire::Struct for Ping {
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         _r: &mut ::fastwire::versioned::Reader<'_>,
         _pos: usize,
@@ -3811,33 +4408,30 @@ impl ::fastwire::Struct for Ping {
         Ok(())
     }
 
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        let mut b = [0u8; 24];
+    #[inline]
+    fn f_size_fields(&self) -> usize {
+        24
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
+        let b = buf.take::<24>();
         ::fastwire::Fixed::store(&self.id, &mut b[0..16]);
         ::fastwire::Fixed::store(&self.sent, &mut b[16..24]);
-        buf.extend_from_slice(&b);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        _depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let b = r.array::<24>(p)?;
+    #[inline]
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<24>()?;
         self.id = ::fastwire::Fixed::load(&b[0..16])?;
         self.sent = ::fastwire::Fixed::load(&b[16..24])?;
-        let p = p + 24;
-        Ok(p)
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        _depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = r.skip(p, 24)?;
-        Ok(p)
+    #[inline]
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        r.skip::<24>()?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -3939,22 +4533,36 @@ impl ::fastwire::Key for Pong {
     }
 }
 
+impl ::std::fmt::Display for Pong {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Pong(id=")?;
+        ::fastwire::print::Print::print(&self.id, f)?;
+        f.write_str(",received=")?;
+        ::fastwire::print::Print::print(&self.received, f)?;
+        f.write_str(")")
+    }
+}
+
 impl ::fastwire::Struct for Pong {
     const NAME: &'static str = "everything.Pong";
     const TYPE: u32 = 306;
     const BODY: usize = 32;
     const FINAL_MIN: usize = 24;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         0
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<32>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.id, &mut b[8..24]);
         ::fastwire::Fixed::store(&self.received, &mut b[24..32]);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -3971,6 +4579,7 @@ impl ::fastwire::Struct for Pong {
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         _r: &mut ::fastwire::versioned::Reader<'_>,
         _pos: usize,
@@ -3980,33 +4589,30 @@ impl ::fastwire::Struct for Pong {
         Ok(())
     }
 
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        let mut b = [0u8; 24];
+    #[inline]
+    fn f_size_fields(&self) -> usize {
+        24
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
+        let b = buf.take::<24>();
         ::fastwire::Fixed::store(&self.id, &mut b[0..16]);
         ::fastwire::Fixed::store(&self.received, &mut b[16..24]);
-        buf.extend_from_slice(&b);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        _depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let b = r.array::<24>(p)?;
+    #[inline]
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<24>()?;
         self.id = ::fastwire::Fixed::load(&b[0..16])?;
         self.received = ::fastwire::Fixed::load(&b[16..24])?;
-        let p = p + 24;
-        Ok(p)
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        _depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = r.skip(p, 24)?;
-        Ok(p)
+    #[inline]
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        r.skip::<24>()?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -4108,22 +4714,36 @@ impl ::fastwire::Key for Refused {
     }
 }
 
+impl ::std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Refused(id=")?;
+        ::fastwire::print::Print::print(&self.id, f)?;
+        f.write_str(",reason=")?;
+        ::fastwire::print::Print::print(&self.reason, f)?;
+        f.write_str(")")
+    }
+}
+
 impl ::fastwire::Struct for Refused {
     const NAME: &'static str = "everything.Refused";
     const TYPE: u32 = 307;
     const BODY: usize = 28;
     const FINAL_MIN: usize = 20;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.reason.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<28>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.id, &mut b[8..24]);
         self.reason.v_write(buf, body + 24, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -4136,10 +4756,11 @@ impl ::fastwire::Struct for Refused {
         }
         let b = r.array::<28>(pos)?;
         self.id = ::fastwire::Fixed::load(&b[8..24])?;
-        self.reason.v_read(r, pos + 24, pos, depth)?;
+        self.reason.v_read_slot(r, &b[24..28], pos + 24, pos, depth)?;
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -4152,34 +4773,31 @@ impl ::fastwire::Struct for Refused {
         Ok(())
     }
 
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        let mut b = [0u8; 16];
+    #[inline]
+    fn f_size_fields(&self) -> usize {
+        self.reason.f_size() + 16
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
+        let b = buf.take::<20>();
         ::fastwire::Fixed::store(&self.id, &mut b[0..16]);
-        buf.extend_from_slice(&b);
-        self.reason.f_write(buf);
+        ::fastwire::final_format::Payload::f_write_payload(&self.reason, &mut b[16..20], buf);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let b = r.array::<16>(p)?;
+    #[inline]
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<20>()?;
         self.id = ::fastwire::Fixed::load(&b[0..16])?;
-        let p = p + 16;
-        let p = self.reason.f_read(r, p, depth)?;
-        Ok(p)
+        ::fastwire::final_format::Payload::f_read_payload(&mut self.reason, &b[16..20], r)?;
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = r.skip(p, 16)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.reason, r, p, depth)?;
-        Ok(p)
+    #[inline]
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<20>()?;
+        r.take_slice(::fastwire::versioned::word(&b[16..20]) as usize)?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -4281,22 +4899,36 @@ impl ::fastwire::Key for Failure {
     }
 }
 
+impl ::std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Failure(id=")?;
+        ::fastwire::print::Print::print(&self.id, f)?;
+        f.write_str(",error=")?;
+        ::fastwire::print::Print::print(&self.error, f)?;
+        f.write_str(")")
+    }
+}
+
 impl ::fastwire::Struct for Failure {
     const NAME: &'static str = "everything.Failure";
     const TYPE: u32 = 308;
     const BODY: usize = 28;
     const FINAL_MIN: usize = 20;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.error.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<28>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.id, &mut b[8..24]);
         self.error.v_write(buf, body + 24, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -4309,10 +4941,11 @@ impl ::fastwire::Struct for Failure {
         }
         let b = r.array::<28>(pos)?;
         self.id = ::fastwire::Fixed::load(&b[8..24])?;
-        self.error.v_read(r, pos + 24, pos, depth)?;
+        self.error.v_read_slot(r, &b[24..28], pos + 24, pos, depth)?;
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -4325,34 +4958,31 @@ impl ::fastwire::Struct for Failure {
         Ok(())
     }
 
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        let mut b = [0u8; 16];
+    #[inline]
+    fn f_size_fields(&self) -> usize {
+        self.error.f_size() + 16
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
+        let b = buf.take::<20>();
         ::fastwire::Fixed::store(&self.id, &mut b[0..16]);
-        buf.extend_from_slice(&b);
-        self.error.f_write(buf);
+        ::fastwire::final_format::Payload::f_write_payload(&self.error, &mut b[16..20], buf);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let b = r.array::<16>(p)?;
+    #[inline]
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<20>()?;
         self.id = ::fastwire::Fixed::load(&b[0..16])?;
-        let p = p + 16;
-        let p = self.error.f_read(r, p, depth)?;
-        Ok(p)
+        ::fastwire::final_format::Payload::f_read_payload(&mut self.error, &b[16..20], r)?;
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = r.skip(p, 16)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.error, r, p, depth)?;
-        Ok(p)
+    #[inline]
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<20>()?;
+        r.take_slice(::fastwire::versioned::word(&b[16..20]) as usize)?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -4456,23 +5086,39 @@ impl ::fastwire::Key for PingRequest {
     }
 }
 
+impl ::std::fmt::Display for PingRequest {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("PingRequest(Ping(id=")?;
+        ::fastwire::print::Print::print(&self.id, f)?;
+        f.write_str(",sent=")?;
+        ::fastwire::print::Print::print(&self.sent, f)?;
+        f.write_str("),note=")?;
+        ::fastwire::print::Print::print(&self.note, f)?;
+        f.write_str(")")
+    }
+}
+
 impl ::fastwire::Struct for PingRequest {
     const NAME: &'static str = "everything.PingRequest";
     const TYPE: u32 = 309;
     const BODY: usize = 36;
     const FINAL_MIN: usize = 28;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.note.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<36>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.id, &mut b[8..24]);
         ::fastwire::Fixed::store(&self.sent, &mut b[24..32]);
         self.note.v_write(buf, body + 32, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -4486,10 +5132,11 @@ impl ::fastwire::Struct for PingRequest {
         let b = r.array::<36>(pos)?;
         self.id = ::fastwire::Fixed::load(&b[8..24])?;
         self.sent = ::fastwire::Fixed::load(&b[24..32])?;
-        self.note.v_read(r, pos + 32, pos, depth)?;
+        self.note.v_read_slot(r, &b[32..36], pos + 32, pos, depth)?;
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -4502,36 +5149,33 @@ impl ::fastwire::Struct for PingRequest {
         Ok(())
     }
 
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        let mut b = [0u8; 24];
+    #[inline]
+    fn f_size_fields(&self) -> usize {
+        self.note.f_size() + 24
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
+        let b = buf.take::<28>();
         ::fastwire::Fixed::store(&self.id, &mut b[0..16]);
         ::fastwire::Fixed::store(&self.sent, &mut b[16..24]);
-        buf.extend_from_slice(&b);
-        self.note.f_write(buf);
+        ::fastwire::final_format::Payload::f_write_payload(&self.note, &mut b[24..28], buf);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let b = r.array::<24>(p)?;
+    #[inline]
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<28>()?;
         self.id = ::fastwire::Fixed::load(&b[0..16])?;
         self.sent = ::fastwire::Fixed::load(&b[16..24])?;
-        let p = p + 24;
-        let p = self.note.f_read(r, p, depth)?;
-        Ok(p)
+        ::fastwire::final_format::Payload::f_read_payload(&mut self.note, &b[24..28], r)?;
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = r.skip(p, 24)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.note, r, p, depth)?;
-        Ok(p)
+    #[inline]
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<28>()?;
+        r.take_slice(::fastwire::versioned::word(&b[24..28]) as usize)?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -4641,22 +5285,36 @@ impl ::fastwire::Key for Notify {
     }
 }
 
+impl ::std::fmt::Display for Notify {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Notify(id=")?;
+        ::fastwire::print::Print::print(&self.id, f)?;
+        f.write_str(",text=")?;
+        ::fastwire::print::Print::print(&self.text, f)?;
+        f.write_str(")")
+    }
+}
+
 impl ::fastwire::Struct for Notify {
     const NAME: &'static str = "everything.Notify";
     const TYPE: u32 = 310;
     const BODY: usize = 28;
     const FINAL_MIN: usize = 20;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.text.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<28>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.id, &mut b[8..24]);
         self.text.v_write(buf, body + 24, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -4669,10 +5327,11 @@ impl ::fastwire::Struct for Notify {
         }
         let b = r.array::<28>(pos)?;
         self.id = ::fastwire::Fixed::load(&b[8..24])?;
-        self.text.v_read(r, pos + 24, pos, depth)?;
+        self.text.v_read_slot(r, &b[24..28], pos + 24, pos, depth)?;
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -4685,34 +5344,31 @@ impl ::fastwire::Struct for Notify {
         Ok(())
     }
 
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        let mut b = [0u8; 16];
+    #[inline]
+    fn f_size_fields(&self) -> usize {
+        self.text.f_size() + 16
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
+        let b = buf.take::<20>();
         ::fastwire::Fixed::store(&self.id, &mut b[0..16]);
-        buf.extend_from_slice(&b);
-        self.text.f_write(buf);
+        ::fastwire::final_format::Payload::f_write_payload(&self.text, &mut b[16..20], buf);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let b = r.array::<16>(p)?;
+    #[inline]
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<20>()?;
         self.id = ::fastwire::Fixed::load(&b[0..16])?;
-        let p = p + 16;
-        let p = self.text.f_read(r, p, depth)?;
-        Ok(p)
+        ::fastwire::final_format::Payload::f_read_payload(&mut self.text, &b[16..20], r)?;
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = r.skip(p, 16)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.text, r, p, depth)?;
-        Ok(p)
+    #[inline]
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<20>()?;
+        r.take_slice(::fastwire::versioned::word(&b[16..20]) as usize)?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -4766,18 +5422,30 @@ impl Notify {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Empty {}
 
+impl ::std::fmt::Display for Empty {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Empty()")
+    }
+}
+
 impl ::fastwire::Struct for Empty {
     const NAME: &'static str = "everything.Empty";
     const TYPE: u32 = 311;
     const BODY: usize = 8;
     const FINAL_MIN: usize = 0;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         0
     }
 
-    fn v_write_fields(&self, _buf: &mut ::fastwire::versioned::Writer<'_>, _body: usize) {}
+    #[inline]
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
+        let b = buf.array_mut::<8>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
+    }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         _r: &mut ::fastwire::versioned::Reader<'_>,
@@ -4788,6 +5456,7 @@ impl ::fastwire::Struct for Empty {
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         _r: &mut ::fastwire::versioned::Reader<'_>,
         _pos: usize,
@@ -4797,23 +5466,22 @@ impl ::fastwire::Struct for Empty {
         Ok(())
     }
 
-    fn f_write_fields(&self, _buf: &mut Vec<u8>) {}
-
-    fn f_read_fields(
-        &mut self,
-        _r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        _depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        Ok(p)
+    #[inline]
+    fn f_size_fields(&self) -> usize {
+        0
     }
 
-    fn f_verify_fields(
-        _r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        _depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        Ok(p)
+    #[inline]
+    fn f_write_fields(&self, _buf: &mut ::fastwire::final_format::Writer<'_>) {}
+
+    #[inline]
+    fn f_read_fields(&mut self, _r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        Ok(())
+    }
+
+    #[inline]
+    fn f_verify_fields(_r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        Ok(())
     }
 
     fn j_write_fields(&self, _out: &mut String) {}
@@ -4911,6 +5579,20 @@ impl From<Empty> for Message {
     }
 }
 
+impl ::std::fmt::Display for Message {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match self {
+            Message::Ping(m) => ::std::fmt::Display::fmt(m, f),
+            Message::Pong(m) => ::std::fmt::Display::fmt(m, f),
+            Message::Refused(m) => ::std::fmt::Display::fmt(m, f),
+            Message::Failure(m) => ::std::fmt::Display::fmt(m, f),
+            Message::PingRequest(m) => ::std::fmt::Display::fmt(m, f),
+            Message::Notify(m) => ::std::fmt::Display::fmt(m, f),
+            Message::Empty(m) => ::std::fmt::Display::fmt(m, f),
+        }
+    }
+}
+
 impl ::fastwire::protocol::Protocol for Message {
     fn type_number(&self) -> u32 {
         match self {
@@ -4950,6 +5632,24 @@ impl ::fastwire::protocol::Protocol for Message {
             309 => Some(::fastwire::protocol::deserialize(data, format, limits).map(Message::PingRequest)),
             310 => Some(::fastwire::protocol::deserialize(data, format, limits).map(Message::Notify)),
             311 => Some(::fastwire::protocol::deserialize(data, format, limits).map(Message::Empty)),
+            _ => None,
+        }
+    }
+
+    fn verify(
+        type_number: u32,
+        data: &[u8],
+        format: ::fastwire::protocol::Format,
+        limits: &::fastwire::Limits,
+    ) -> Option<::fastwire::Result<usize>> {
+        match type_number {
+            305 => Some(::fastwire::protocol::verify::<Ping>(data, format, limits)),
+            306 => Some(::fastwire::protocol::verify::<Pong>(data, format, limits)),
+            307 => Some(::fastwire::protocol::verify::<Refused>(data, format, limits)),
+            308 => Some(::fastwire::protocol::verify::<Failure>(data, format, limits)),
+            309 => Some(::fastwire::protocol::verify::<PingRequest>(data, format, limits)),
+            310 => Some(::fastwire::protocol::verify::<Notify>(data, format, limits)),
+            311 => Some(::fastwire::protocol::verify::<Empty>(data, format, limits)),
             _ => None,
         }
     }

@@ -49,6 +49,18 @@ impl ::std::fmt::Debug for OrderSide {
 
 ::fastwire::impl_enum!(OrderSide, u8);
 
+impl ::fastwire::print::Print for OrderSide {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.name().unwrap_or("<unknown>"))
+    }
+}
+
+impl ::std::fmt::Display for OrderSide {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
+
 /// Order type declaration
 /// Enum `OrderType` (open: values without a name are kept).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -90,6 +102,18 @@ impl ::std::fmt::Debug for OrderType {
 }
 
 ::fastwire::impl_enum!(OrderType, u8);
+
+impl ::fastwire::print::Print for OrderType {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(self.name().unwrap_or("<unknown>"))
+    }
+}
+
+impl ::std::fmt::Display for OrderType {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
 
 /// Account state declaration
 /// Flags `State` (open: values without a name are kept).
@@ -145,6 +169,30 @@ impl ::std::fmt::Debug for State {
 
 ::fastwire::impl_enum!(State, u8);
 ::fastwire::impl_flags!(State, u8);
+
+impl ::fastwire::print::Print for State {
+    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::flags(
+            f,
+            self.0 as u64,
+            &[
+                ("unknown", Self::UNKNOWN.0 as u64),
+                ("invalid", Self::INVALID.0 as u64),
+                ("initialized", Self::INITIALIZED.0 as u64),
+                ("calculated", Self::CALCULATED.0 as u64),
+                ("broken", Self::BROKEN.0 as u64),
+                ("good", Self::GOOD.0 as u64),
+                ("bad", Self::BAD.0 as u64),
+            ],
+        )
+    }
+}
+
+impl ::std::fmt::Display for State {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::fastwire::print::Print::print(self, f)
+    }
+}
 
 /// Order declaration
 /// `proto.Order` (type 1).
@@ -207,18 +255,39 @@ impl ::fastwire::Key for Order {
     }
 }
 
+impl ::std::fmt::Display for Order {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Order(uid=")?;
+        ::fastwire::print::Print::print(&self.uid, f)?;
+        f.write_str(",symbol=")?;
+        ::fastwire::print::Print::print(&self.symbol, f)?;
+        f.write_str(",side=")?;
+        ::fastwire::print::Print::print(&self.side, f)?;
+        f.write_str(",type=")?;
+        ::fastwire::print::Print::print(&self.type_, f)?;
+        f.write_str(",price=")?;
+        ::fastwire::print::Print::print(&self.price, f)?;
+        f.write_str(",volume=")?;
+        ::fastwire::print::Print::print(&self.volume, f)?;
+        f.write_str(")")
+    }
+}
+
 impl ::fastwire::Struct for Order {
     const NAME: &'static str = "proto.Order";
     const TYPE: u32 = 1;
     const BODY: usize = 34;
     const FINAL_MIN: usize = 26;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.symbol.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<34>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.uid, &mut b[8..12]);
         ::fastwire::Fixed::store(&self.side, &mut b[16..17]);
         ::fastwire::Fixed::store(&self.type_, &mut b[17..18]);
@@ -227,6 +296,7 @@ impl ::fastwire::Struct for Order {
         self.symbol.v_write(buf, body + 12, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -239,7 +309,7 @@ impl ::fastwire::Struct for Order {
         }
         let b = r.array::<34>(pos)?;
         self.uid = ::fastwire::Fixed::load(&b[8..12])?;
-        self.symbol.v_read(r, pos + 12, pos, depth)?;
+        self.symbol.v_read_slot(r, &b[12..16], pos + 12, pos, depth)?;
         self.side = ::fastwire::Fixed::load(&b[16..17])?;
         self.type_ = ::fastwire::Fixed::load(&b[17..18])?;
         self.price = ::fastwire::Fixed::load(&b[18..26])?;
@@ -247,6 +317,7 @@ impl ::fastwire::Struct for Order {
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -259,47 +330,42 @@ impl ::fastwire::Struct for Order {
         Ok(())
     }
 
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        let mut b = [0u8; 4];
+    #[inline]
+    fn f_size_fields(&self) -> usize {
+        self.symbol.f_size() + 22
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
+        let b = buf.take::<8>();
         ::fastwire::Fixed::store(&self.uid, &mut b[0..4]);
-        buf.extend_from_slice(&b);
-        self.symbol.f_write(buf);
-        let mut b = [0u8; 18];
+        ::fastwire::final_format::Payload::f_write_payload(&self.symbol, &mut b[4..8], buf);
+        let b = buf.take::<18>();
         ::fastwire::Fixed::store(&self.side, &mut b[0..1]);
         ::fastwire::Fixed::store(&self.type_, &mut b[1..2]);
         ::fastwire::Fixed::store(&self.price, &mut b[2..10]);
         ::fastwire::Fixed::store(&self.volume, &mut b[10..18]);
-        buf.extend_from_slice(&b);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let b = r.array::<4>(p)?;
+    #[inline]
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<8>()?;
         self.uid = ::fastwire::Fixed::load(&b[0..4])?;
-        let p = p + 4;
-        let p = self.symbol.f_read(r, p, depth)?;
-        let b = r.array::<18>(p)?;
+        ::fastwire::final_format::Payload::f_read_payload(&mut self.symbol, &b[4..8], r)?;
+        let b = r.take::<18>()?;
         self.side = ::fastwire::Fixed::load(&b[0..1])?;
         self.type_ = ::fastwire::Fixed::load(&b[1..2])?;
         self.price = ::fastwire::Fixed::load(&b[2..10])?;
         self.volume = ::fastwire::Fixed::load(&b[10..18])?;
-        let p = p + 18;
-        Ok(p)
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = r.skip(p, 4)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.symbol, r, p, depth)?;
-        let p = r.skip(p, 18)?;
-        Ok(p)
+    #[inline]
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, _depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<8>()?;
+        r.take_slice(::fastwire::versioned::word(&b[4..8]) as usize)?;
+        r.skip::<18>()?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -434,22 +500,36 @@ impl ::fastwire::Key for Balance {
     }
 }
 
+impl ::std::fmt::Display for Balance {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Balance(currency=")?;
+        ::fastwire::print::Print::print(&self.currency, f)?;
+        f.write_str(",amount=")?;
+        ::fastwire::print::Print::print(&self.amount, f)?;
+        f.write_str(")")
+    }
+}
+
 impl ::fastwire::Struct for Balance {
     const NAME: &'static str = "proto.Balance";
     const TYPE: u32 = 2;
     const BODY: usize = 20;
     const FINAL_MIN: usize = 12;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.currency.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<20>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.amount, &mut b[12..20]);
         self.currency.v_write(buf, body + 8, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -461,11 +541,12 @@ impl ::fastwire::Struct for Balance {
             return self.v_read_older(r, pos, stored, depth);
         }
         let b = r.array::<20>(pos)?;
-        self.currency.v_read(r, pos + 8, pos, depth)?;
+        self.currency.v_read_slot(r, &b[8..12], pos + 8, pos, depth)?;
         self.amount = ::fastwire::Fixed::load(&b[12..20])?;
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -478,34 +559,31 @@ impl ::fastwire::Struct for Balance {
         Ok(())
     }
 
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
+    #[inline]
+    fn f_size_fields(&self) -> usize {
+        self.currency.f_size() + 8
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
         self.currency.f_write(buf);
-        let mut b = [0u8; 8];
+        let b = buf.take::<8>();
         ::fastwire::Fixed::store(&self.amount, &mut b[0..8]);
-        buf.extend_from_slice(&b);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = self.currency.f_read(r, p, depth)?;
-        let b = r.array::<8>(p)?;
+    #[inline]
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        self.currency.f_read(r, depth)?;
+        let b = r.take::<8>()?;
         self.amount = ::fastwire::Fixed::load(&b[0..8])?;
-        let p = p + 8;
-        Ok(p)
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.currency, r, p, depth)?;
-        let p = r.skip(p, 8)?;
-        Ok(p)
+    #[inline]
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        ::fastwire::final_format::verify_field(|v: &Self| &v.currency, r, depth)?;
+        r.skip::<8>()?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -616,18 +694,39 @@ impl ::fastwire::Key for Account {
     }
 }
 
+impl ::std::fmt::Display for Account {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Account(uid=")?;
+        ::fastwire::print::Print::print(&self.uid, f)?;
+        f.write_str(",name=")?;
+        ::fastwire::print::Print::print(&self.name, f)?;
+        f.write_str(",state=")?;
+        ::fastwire::print::Print::print(&self.state, f)?;
+        f.write_str(",wallet=")?;
+        ::fastwire::print::Print::print(&self.wallet, f)?;
+        f.write_str(",asset=")?;
+        ::fastwire::print::Print::print(&self.asset, f)?;
+        f.write_str(",orders=")?;
+        ::fastwire::print::Print::print(&self.orders, f)?;
+        f.write_str(")")
+    }
+}
+
 impl ::fastwire::Struct for Account {
     const NAME: &'static str = "proto.Account";
     const TYPE: u32 = 3;
     const BODY: usize = 30;
     const FINAL_MIN: usize = 26;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.name.v_extra() + self.wallet.v_extra() + self.asset.v_extra() + self.orders.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
         let b = buf.array_mut::<30>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.uid, &mut b[8..12]);
         ::fastwire::Fixed::store(&self.state, &mut b[16..17]);
         self.name.v_write(buf, body + 12, body);
@@ -636,6 +735,7 @@ impl ::fastwire::Struct for Account {
         self.orders.v_write(buf, body + 26, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -648,14 +748,15 @@ impl ::fastwire::Struct for Account {
         }
         let b = r.array::<30>(pos)?;
         self.uid = ::fastwire::Fixed::load(&b[8..12])?;
-        self.name.v_read(r, pos + 12, pos, depth)?;
+        self.name.v_read_slot(r, &b[12..16], pos + 12, pos, depth)?;
         self.state = ::fastwire::Fixed::load(&b[16..17])?;
-        self.wallet.v_read(r, pos + 17, pos, depth)?;
-        self.asset.v_read(r, pos + 21, pos, depth)?;
-        self.orders.v_read(r, pos + 26, pos, depth)?;
+        self.wallet.v_read_slot(r, &b[17..21], pos + 17, pos, depth)?;
+        self.asset.v_read_slot(r, &b[21..26], pos + 21, pos, depth)?;
+        self.orders.v_read_slot(r, &b[26..30], pos + 26, pos, depth)?;
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -677,50 +778,45 @@ impl ::fastwire::Struct for Account {
         Ok(())
     }
 
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
-        let mut b = [0u8; 4];
+    #[inline]
+    fn f_size_fields(&self) -> usize {
+        self.name.f_size() + self.wallet.f_size() + self.asset.f_size() + self.orders.f_size() + 5
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
+        let b = buf.take::<8>();
         ::fastwire::Fixed::store(&self.uid, &mut b[0..4]);
-        buf.extend_from_slice(&b);
-        self.name.f_write(buf);
-        let mut b = [0u8; 1];
+        ::fastwire::final_format::Payload::f_write_payload(&self.name, &mut b[4..8], buf);
+        let b = buf.take::<1>();
         ::fastwire::Fixed::store(&self.state, &mut b[0..1]);
-        buf.extend_from_slice(&b);
         self.wallet.f_write(buf);
         self.asset.f_write(buf);
         self.orders.f_write(buf);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let b = r.array::<4>(p)?;
+    #[inline]
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<8>()?;
         self.uid = ::fastwire::Fixed::load(&b[0..4])?;
-        let p = p + 4;
-        let p = self.name.f_read(r, p, depth)?;
-        let b = r.array::<1>(p)?;
+        ::fastwire::final_format::Payload::f_read_payload(&mut self.name, &b[4..8], r)?;
+        let b = r.take::<1>()?;
         self.state = ::fastwire::Fixed::load(&b[0..1])?;
-        let p = p + 1;
-        let p = self.wallet.f_read(r, p, depth)?;
-        let p = self.asset.f_read(r, p, depth)?;
-        let p = self.orders.f_read(r, p, depth)?;
-        Ok(p)
+        self.wallet.f_read(r, depth)?;
+        self.asset.f_read(r, depth)?;
+        self.orders.f_read(r, depth)?;
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = r.skip(p, 4)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.name, r, p, depth)?;
-        let p = r.skip(p, 1)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.wallet, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.asset, r, p, depth)?;
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.orders, r, p, depth)?;
-        Ok(p)
+    #[inline]
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        let b = r.take::<8>()?;
+        r.take_slice(::fastwire::versioned::word(&b[4..8]) as usize)?;
+        r.skip::<1>()?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.wallet, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.asset, r, depth)?;
+        ::fastwire::final_format::verify_field(|v: &Self| &v.orders, r, depth)?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -840,6 +936,16 @@ impl From<Account> for Message {
     }
 }
 
+impl ::std::fmt::Display for Message {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match self {
+            Message::Order(m) => ::std::fmt::Display::fmt(m, f),
+            Message::Balance(m) => ::std::fmt::Display::fmt(m, f),
+            Message::Account(m) => ::std::fmt::Display::fmt(m, f),
+        }
+    }
+}
+
 impl ::fastwire::protocol::Protocol for Message {
     fn type_number(&self) -> u32 {
         match self {
@@ -867,6 +973,20 @@ impl ::fastwire::protocol::Protocol for Message {
             1 => Some(::fastwire::protocol::deserialize(data, format, limits).map(Message::Order)),
             2 => Some(::fastwire::protocol::deserialize(data, format, limits).map(Message::Balance)),
             3 => Some(::fastwire::protocol::deserialize(data, format, limits).map(Message::Account)),
+            _ => None,
+        }
+    }
+
+    fn verify(
+        type_number: u32,
+        data: &[u8],
+        format: ::fastwire::protocol::Format,
+        limits: &::fastwire::Limits,
+    ) -> Option<::fastwire::Result<usize>> {
+        match type_number {
+            1 => Some(::fastwire::protocol::verify::<Order>(data, format, limits)),
+            2 => Some(::fastwire::protocol::verify::<Balance>(data, format, limits)),
+            3 => Some(::fastwire::protocol::verify::<Account>(data, format, limits)),
             _ => None,
         }
     }

@@ -25,20 +25,33 @@ pub struct OrderMessage {
     pub body: super::proto::Order,
 }
 
+impl ::std::fmt::Display for OrderMessage {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("OrderMessage(body=")?;
+        ::fastwire::print::Print::print(&self.body, f)?;
+        f.write_str(")")
+    }
+}
+
 impl ::fastwire::Struct for OrderMessage {
     const NAME: &'static str = "protocol.OrderMessage";
     const TYPE: u32 = 1;
     const BODY: usize = 12;
     const FINAL_MIN: usize = 26;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.body.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
+        let b = buf.array_mut::<12>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         self.body.v_write(buf, body + 8, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -49,10 +62,12 @@ impl ::fastwire::Struct for OrderMessage {
         if stored < 12 {
             return self.v_read_older(r, pos, stored, depth);
         }
-        self.body.v_read(r, pos + 8, pos, depth)?;
+        let b = r.array::<12>(pos)?;
+        self.body.v_read_slot(r, &b[8..12], pos + 8, pos, depth)?;
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -65,27 +80,26 @@ impl ::fastwire::Struct for OrderMessage {
         Ok(())
     }
 
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
+    #[inline]
+    fn f_size_fields(&self) -> usize {
+        self.body.f_size()
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
         self.body.f_write(buf);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = self.body.f_read(r, p, depth)?;
-        Ok(p)
+    #[inline]
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        self.body.f_read(r, depth)?;
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.body, r, p, depth)?;
-        Ok(p)
+    #[inline]
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        ::fastwire::final_format::verify_field(|v: &Self| &v.body, r, depth)?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -134,20 +148,33 @@ pub struct BalanceMessage {
     pub body: super::proto::Balance,
 }
 
+impl ::std::fmt::Display for BalanceMessage {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("BalanceMessage(body=")?;
+        ::fastwire::print::Print::print(&self.body, f)?;
+        f.write_str(")")
+    }
+}
+
 impl ::fastwire::Struct for BalanceMessage {
     const NAME: &'static str = "protocol.BalanceMessage";
     const TYPE: u32 = 2;
     const BODY: usize = 12;
     const FINAL_MIN: usize = 12;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.body.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
+        let b = buf.array_mut::<12>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         self.body.v_write(buf, body + 8, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -158,10 +185,12 @@ impl ::fastwire::Struct for BalanceMessage {
         if stored < 12 {
             return self.v_read_older(r, pos, stored, depth);
         }
-        self.body.v_read(r, pos + 8, pos, depth)?;
+        let b = r.array::<12>(pos)?;
+        self.body.v_read_slot(r, &b[8..12], pos + 8, pos, depth)?;
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -174,27 +203,26 @@ impl ::fastwire::Struct for BalanceMessage {
         Ok(())
     }
 
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
+    #[inline]
+    fn f_size_fields(&self) -> usize {
+        self.body.f_size()
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
         self.body.f_write(buf);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = self.body.f_read(r, p, depth)?;
-        Ok(p)
+    #[inline]
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        self.body.f_read(r, depth)?;
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.body, r, p, depth)?;
-        Ok(p)
+    #[inline]
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        ::fastwire::final_format::verify_field(|v: &Self| &v.body, r, depth)?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -243,20 +271,33 @@ pub struct AccountMessage {
     pub body: super::proto::Account,
 }
 
+impl ::std::fmt::Display for AccountMessage {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("AccountMessage(body=")?;
+        ::fastwire::print::Print::print(&self.body, f)?;
+        f.write_str(")")
+    }
+}
+
 impl ::fastwire::Struct for AccountMessage {
     const NAME: &'static str = "protocol.AccountMessage";
     const TYPE: u32 = 3;
     const BODY: usize = 12;
     const FINAL_MIN: usize = 26;
 
+    #[inline]
     fn v_extra_fields(&self) -> usize {
         self.body.v_extra()
     }
 
+    #[inline]
     fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
+        let b = buf.array_mut::<12>(body);
+        b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         self.body.v_write(buf, body + 8, body);
     }
 
+    #[inline]
     fn v_read_fields(
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
@@ -267,10 +308,12 @@ impl ::fastwire::Struct for AccountMessage {
         if stored < 12 {
             return self.v_read_older(r, pos, stored, depth);
         }
-        self.body.v_read(r, pos + 8, pos, depth)?;
+        let b = r.array::<12>(pos)?;
+        self.body.v_read_slot(r, &b[8..12], pos + 8, pos, depth)?;
         Ok(())
     }
 
+    #[inline]
     fn v_verify_fields(
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
@@ -283,27 +326,26 @@ impl ::fastwire::Struct for AccountMessage {
         Ok(())
     }
 
-    fn f_write_fields(&self, buf: &mut Vec<u8>) {
+    #[inline]
+    fn f_size_fields(&self) -> usize {
+        self.body.f_size()
+    }
+
+    #[inline]
+    fn f_write_fields(&self, buf: &mut ::fastwire::final_format::Writer<'_>) {
         self.body.f_write(buf);
     }
 
-    fn f_read_fields(
-        &mut self,
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = self.body.f_read(r, p, depth)?;
-        Ok(p)
+    #[inline]
+    fn f_read_fields(&mut self, r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        self.body.f_read(r, depth)?;
+        Ok(())
     }
 
-    fn f_verify_fields(
-        r: &mut ::fastwire::final_format::Reader<'_>,
-        p: usize,
-        depth: u32,
-    ) -> ::fastwire::Result<usize> {
-        let p = ::fastwire::final_format::verify_field(|v: &Self| &v.body, r, p, depth)?;
-        Ok(p)
+    #[inline]
+    fn f_verify_fields(r: &mut ::fastwire::final_format::Reader<'_>, depth: u32) -> ::fastwire::Result<()> {
+        ::fastwire::final_format::verify_field(|v: &Self| &v.body, r, depth)?;
+        Ok(())
     }
 
     fn j_write_fields(&self, out: &mut String) {
@@ -383,6 +425,16 @@ impl From<AccountMessage> for Message {
     }
 }
 
+impl ::std::fmt::Display for Message {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match self {
+            Message::OrderMessage(m) => ::std::fmt::Display::fmt(m, f),
+            Message::BalanceMessage(m) => ::std::fmt::Display::fmt(m, f),
+            Message::AccountMessage(m) => ::std::fmt::Display::fmt(m, f),
+        }
+    }
+}
+
 impl ::fastwire::protocol::Protocol for Message {
     fn type_number(&self) -> u32 {
         match self {
@@ -410,6 +462,20 @@ impl ::fastwire::protocol::Protocol for Message {
             1 => Some(::fastwire::protocol::deserialize(data, format, limits).map(Message::OrderMessage)),
             2 => Some(::fastwire::protocol::deserialize(data, format, limits).map(Message::BalanceMessage)),
             3 => Some(::fastwire::protocol::deserialize(data, format, limits).map(Message::AccountMessage)),
+            _ => None,
+        }
+    }
+
+    fn verify(
+        type_number: u32,
+        data: &[u8],
+        format: ::fastwire::protocol::Format,
+        limits: &::fastwire::Limits,
+    ) -> Option<::fastwire::Result<usize>> {
+        match type_number {
+            1 => Some(::fastwire::protocol::verify::<OrderMessage>(data, format, limits)),
+            2 => Some(::fastwire::protocol::verify::<BalanceMessage>(data, format, limits)),
+            3 => Some(::fastwire::protocol::verify::<AccountMessage>(data, format, limits)),
             _ => None,
         }
     }

@@ -210,7 +210,7 @@ class _Module:
                       "        None",
                       "    }",
                       "}")
-            self.emit_enum_tail(name, base, flags)
+            self.emit_enum_tail(name, base, flags, consts)
             return
         self.emit("    /// The name of the value (the first declared with this number).",
                   "    pub fn name(self) -> Option<&'static str> {",
@@ -234,9 +234,9 @@ class _Module:
                   "        }",
                   "    }")
         self.emit("}")
-        self.emit_enum_tail(name, base, flags)
+        self.emit_enum_tail(name, base, flags, consts)
 
-    def emit_enum_tail(self, name: str, base: str, flags: bool) -> None:
+    def emit_enum_tail(self, name: str, base: str, flags: bool, consts: Optional[List[tuple]] = None) -> None:
         self.emit("",
                   f"impl ::std::fmt::Debug for {name} {{",
                   "    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {",
@@ -250,6 +250,39 @@ class _Module:
                   f"::fastwire::impl_enum!({name}, {base});")
         if flags:
             self.emit(f"::fastwire::impl_flags!({name}, {base});")
+        # The text form (fastwire::print): an enum's name or <unknown>, flags' names.
+        self.emit("",
+                  f"impl ::fastwire::print::Print for {name} {{",
+                  "    fn print(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {")
+        if not flags:
+            self.emit('        f.write_str(self.name().unwrap_or("<unknown>"))')
+        else:
+            cast = "" if base == "u64" else " as u64"
+            entries = [f'("{v.name}", Self::{c}.0{cast})' for c, v in (consts or [])]
+            one = f"        ::fastwire::print::flags(f, self.0{cast}, &[{', '.join(entries)}])"
+            if len(one) <= 120:
+                self.emit(one)
+            else:
+                self.emit("        ::fastwire::print::flags(",
+                          "            f,",
+                          f"            self.0{cast},")
+                arr = f"            &[{', '.join(entries)}],"
+                if len(arr) <= 120:
+                    self.emit(arr)
+                else:
+                    self.emit("            &[")
+                    for x in entries:
+                        self.emit(f"                {x},")
+                    self.emit("            ],")
+                self.emit("        )")
+        self.emit("    }",
+                  "}",
+                  "",
+                  f"impl ::std::fmt::Display for {name} {{",
+                  "    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {",
+                  "        ::fastwire::print::Print::print(self, f)",
+                  "    }",
+                  "}")
 
     @staticmethod
     def int_literal(value: int, base: str) -> str:
@@ -370,7 +403,58 @@ class _Module:
             self.emit("    }", "}")
         if layout.keyed:
             self.emit_keyed(name, [field_name(n) for n in layout.equality])
+        self.emit_display(s, name)
         self.emit_codec(s, name, fields, names, layout)
+
+    def print_parts(self, s: ir.StructType) -> List[tuple]:
+        """The text form of a struct as (literal or None, value expression) parts:
+        `Name(f=v,…)`, a derived struct `Derived(Base(…),f=v,…)` (fastwire::print)."""
+        parts: List[tuple] = [(f"{s.name}(", None)]
+        first = True
+        if s.base is not None:
+            base = self.schema.lookup(s.base)
+            assert isinstance(base, ir.StructType)
+            parts += self.print_parts(base)
+            first = False
+        for f in s.fields:
+            sep = "" if first else ","
+            first = False
+            n = field_name(f.name)
+            if f.hidden:
+                parts.append((f"{sep}{f.name}=***", None))
+                continue
+            parts.append((f"{sep}{f.name}=", None))
+            t = f.type
+            prim = t.value.name if t.value.kind == "primitive" else None
+            if t.container is None and not t.optional and prim == "char":
+                expr = f"::fastwire::print::Char(self.{n})"
+            elif t.container is None and not t.optional and prim == "wchar":
+                expr = f"::fastwire::print::WChar(self.{n})"
+            elif t.container == "list":
+                expr = f"::fastwire::print::List(&self.{n})"
+            else:
+                expr = f"self.{n}"
+            parts.append((None, expr))
+        parts.append((")", None))
+        return parts
+
+    def emit_display(self, s: ir.StructType, name: str) -> None:
+        lines: List[str] = []
+        text = ""
+        for lit, expr in self.print_parts(s):
+            if lit is not None:
+                text += lit
+                continue
+            lines.append(f'f.write_str("{text}")?;')
+            text = ""
+            lines.append(f"::fastwire::print::Print::print(&{expr}, f)?;")
+        lines.append(f'f.write_str("{text}")')
+        self.emit("",
+                  f"impl ::std::fmt::Display for {name} {{",
+                  "    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {",
+                  *[f"        {x}" for x in lines],
+                  "    }",
+                  "}")
 
     def emit_keyed(self, name: str, keys: List[str]) -> None:
         cmp = [f"::fastwire::Key::key_cmp(&self.{k}, &other.{k})" for k in keys]
@@ -435,20 +519,21 @@ class _Module:
         extra = " + ".join(terms) or "0"
         if len(extra) + 8 > 120:  # as rustfmt breaks a long sum
             extra = "\n    + ".join(terms)
-        self.fn_body("fn v_extra_fields(&self) -> usize", extra.split("\n"))
+        self.fn_body("fn v_extra_fields(&self) -> usize", extra.split("\n"), inline=True)
         # Values in their slot are stored at constant positions of the body; then the
         # fields with heap blocks, in field order (the blocks' order).
         body = layout.body_size
         values = [(fl, n) for (_f, fl, _), n in zip(fields, names) if fl.wire.is_value]
-        write = [f"let b = buf.array_mut::<{body}>(body);"] if values else []
+        write = [f"let b = buf.array_mut::<{body}>(body);",
+                 "b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());"]
         write += [f"::fastwire::Fixed::store(&self.{n}, &mut b[{fl.offset}..{fl.offset + fl.slot}]);"
                   for fl, n in values]
         write += [f"self.{n}.v_write(buf, body + {fl.offset}, body);"
                   for (_f, fl, _), n in zip(fields, names) if not fl.wire.is_value]
-        self.fn_body(f"fn v_write_fields(&self, {u}buf: &mut ::fastwire::versioned::Writer<'_>, "
-                     f"{u}body: usize)", write)
+        self.fn_body("fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize)", write,
+                     inline=True)
         # versioned read
-        e("    fn v_read_fields(",
+        e("    #[inline]", "    fn v_read_fields(",
           "        &mut self,",
           f"        {u}r: &mut ::fastwire::versioned::Reader<'_>,",
           f"        {u}pos: usize,",
@@ -459,18 +544,20 @@ class _Module:
             e(f"        if stored < {layout.body_size} {{",
               "            return self.v_read_older(r, pos, stored, depth);",
               "        }")
-            if values:
-                e(f"        let b = r.array::<{body}>(pos)?;")
+            # The body checked once: values load from it, the other fields' slots (offsets)
+            # are handed over as its bytes.
+            e(f"        let b = r.array::<{body}>(pos)?;")
             for (_f, fl, _), n in zip(fields, names):
+                o, end = fl.offset, fl.offset + fl.slot
                 if fl.wire.is_value:
-                    e(f"        self.{n} = ::fastwire::Fixed::load(&b[{fl.offset}..{fl.offset + fl.slot}])?;")
+                    e(f"        self.{n} = ::fastwire::Fixed::load(&b[{o}..{end}])?;")
                 else:
-                    e(f"        self.{n}.v_read(r, pos + {fl.offset}, pos, depth)?;")
+                    e(f"        self.{n}.v_read_slot(r, &b[{o}..{end}], pos + {o}, pos, depth)?;")
         e("        Ok(())", "    }", "")
         # versioned verify
         checked = [fl for (_f, fl, _) in fields if not fl.wire.is_value or fl.wire.kind == "decimal"]
         vu = "" if checked else "_"  # parameters a verify with nothing to check does not use
-        e("    fn v_verify_fields(",
+        e("    #[inline]", "    fn v_verify_fields(",
           f"        {vu}r: &mut ::fastwire::versioned::Reader<'_>,",
           f"        {vu}pos: usize,",
           f"        {vu}stored: usize,",
@@ -488,55 +575,76 @@ class _Module:
         fwrite: List[str] = []
         fread: List[str] = []
         fverify: List[str] = []
+        fsize: List[str] = []
+        fixed = 0
         i = 0
         while i < len(fields):
             run = runs.get(i)
             if run is None:
                 n = names[i]
+                fsize.append(f"self.{n}.f_size()")
                 fwrite.append(f"self.{n}.f_write(buf);")
-                fread.append(f"let p = self.{n}.f_read(r, p, depth)?;")
-                fverify.append(f"let p = ::fastwire::final_format::verify_field(|v: &Self| &v.{n}, r, p, depth)?;")
+                fread.append(f"self.{n}.f_read(r, depth)?;")
+                fverify.append(f"::fastwire::final_format::verify_field(|v: &Self| &v.{n}, r, depth)?;")
                 i += 1
                 continue
-            # A run of fixed-size values: one bounds check, then constant positions.
+            # A run of fixed-size values: one bounds check, then constant positions. A
+            # string or bytes field right after it has its length read with the run.
             size = run.size
             members = [(fields[j][1], names[j], run.offsets[j - run.first]) for j in run.indexes]
-            fwrite.append(f"let mut b = [0u8; {size}];")
-            fread.append(f"let b = r.array::<{size}>(p)?;")
+            after = i + run.count
+            text = None
+            if after < len(fields) and runs.get(after) is None:
+                t = fields[after][0].type
+                if (t.container is None and not t.optional and t.value.kind == "primitive"
+                        and t.value.name in ("string", "bytes")):
+                    text = names[after]
+            take = size + (4 if text else 0)
+            fixed += size
+            fwrite.append(f"let b = buf.take::<{take}>();")
+            fread.append(f"let b = r.take::<{take}>()?;")
             decimals = [(o, fl) for fl, _n, o in members if fl.wire.kind == "decimal"]
-            if decimals:
-                fverify.append(f"let b = r.array::<{size}>(p)?;")
+            if decimals or text:
+                fverify.append(f"let b = r.take::<{take}>()?;")
                 fverify += [f"::fastwire::fixed::check_decimal(&b[{o}..{o + 16}])?;" for o, _ in decimals]
-                fverify.append(f"let p = p + {size};")
             else:
-                fverify.append(f"let p = r.skip(p, {size})?;")
+                fverify.append(f"r.skip::<{size}>()?;")
             for fl, n, o in members:
                 end = o + (fl.wire.final_size or 0)
                 fwrite.append(f"::fastwire::Fixed::store(&self.{n}, &mut b[{o}..{end}]);")
                 fread.append(f"self.{n} = ::fastwire::Fixed::load(&b[{o}..{end}])?;")
-            fwrite.append("buf.extend_from_slice(&b);")
-            fread.append(f"let p = p + {size};")
             i += run.count
-        self.fn_body(f"fn f_write_fields(&self, {u}buf: &mut Vec<u8>)", fwrite)
-        # depth goes to the fields outside the runs of values only
-        du = "" if any(not fl.wire.is_value for (_f, fl, _) in fields) else "_"
-        e("    fn f_read_fields(",
-          "        &mut self,",
-          f"        {u}r: &mut ::fastwire::final_format::Reader<'_>,",
-          "        p: usize,",
-          f"        {du}depth: u32,",
-          "    ) -> ::fastwire::Result<usize> {")
-        for line in fread:
-            e(f"        {line}")
-        e("        Ok(p)", "    }", "")
-        e("    fn f_verify_fields(",
-          f"        {u}r: &mut ::fastwire::final_format::Reader<'_>,",
-          "        p: usize,",
-          f"        {du}depth: u32,",
-          "    ) -> ::fastwire::Result<usize> {")
-        for line in fverify:
-            e(f"        {line}")
-        e("        Ok(p)", "    }", "")
+            if text:
+                fsize.append(f"self.{text}.f_size()")
+                payload = "::fastwire::final_format::Payload"
+                fwrite.append(f"{payload}::f_write_payload(&self.{text}, &mut b[{size}..{take}], buf);")
+                fread.append(f"{payload}::f_read_payload(&mut self.{text}, &b[{size}..{take}], r)?;")
+                fverify.append(f"r.take_slice(::fastwire::versioned::word(&b[{size}..{take}]) as usize)?;")
+                i += 1
+        # The exact size first (the message is written into a block of that size).
+        terms = fsize + ([str(fixed)] if fixed else [])
+        total = " + ".join(terms) or "0"
+        if len(total) + 8 > 120:  # as rustfmt breaks a long sum
+            total = "\n    + ".join(terms)
+        self.fn_body("fn f_size_fields(&self) -> usize", total.split("\n"), inline=True)
+        self.fn_body(f"fn f_write_fields(&self, {u}buf: &mut ::fastwire::final_format::Writer<'_>)", fwrite,
+                     inline=True)
+        # depth goes to the fields read through their codec only
+        du = "" if any("depth" in line for line in fread + fverify) else "_"
+        for fname, params, fbody in (
+                ("f_read_fields", ["&mut self", f"{u}r: &mut ::fastwire::final_format::Reader<'_>", f"{du}depth: u32"],
+                 fread),
+                ("f_verify_fields", [f"{u}r: &mut ::fastwire::final_format::Reader<'_>", f"{du}depth: u32"],
+                 fverify)):
+            e("    #[inline]")
+            one = f"    fn {fname}({', '.join(params)}) -> ::fastwire::Result<()> {{"
+            if len(one) <= 120:  # rustfmt's max_width (rust/rustfmt.toml)
+                e(one)
+            else:
+                e(f"    fn {fname}(", *[f"        {x}," for x in params], "    ) -> ::fastwire::Result<()> {")
+            for line in fbody:
+                e(f"        {line}")
+            e("        Ok(())", "    }", "")
         # json
         self.fn_body(f"fn j_write_fields(&self, {u}out: &mut String)",
                      [line for i, ((f, fl, _), n) in enumerate(zip(fields, names))
@@ -579,8 +687,12 @@ class _Module:
                   "        }")
             e("        Ok(())", "    }", "}")
 
-    def fn_body(self, signature: str, body: List[str]) -> None:
-        """A method of an impl block: `{}` when its body is empty, as rustfmt writes it."""
+    def fn_body(self, signature: str, body: List[str], inline: bool = False) -> None:
+        """A method of an impl block: `{}` when its body is empty, as rustfmt writes it;
+        `inline`: marked `#[inline]` (the codec's per-struct methods, so a struct's fields
+        are read and written straight in its parent's code)."""
+        if inline:
+            self.emit("    #[inline]")
         if not body:
             self.emit(f"    {signature} {{}}", "")
             return
@@ -629,6 +741,15 @@ class _Module:
               "    }",
               "}",
               "")
+        e("impl ::std::fmt::Display for Message {",
+          "    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {",
+          "        match self {")
+        for s in sends:
+            e(f"            Message::{type_name(s.name)}(m) => ::std::fmt::Display::fmt(m, f),")
+        e("        }",
+          "    }",
+          "}",
+          "")
         e("impl ::fastwire::protocol::Protocol for Message {",
           "    fn type_number(&self) -> u32 {",
           "        match self {")
@@ -656,6 +777,20 @@ class _Module:
             n = type_name(s.name)
             e(f"            {s.type_number} => "
               f"Some(::fastwire::protocol::deserialize(data, format, limits).map(Message::{n})),")
+        e("            _ => None,",
+          "        }",
+          "    }",
+          "",
+          "    fn verify(",
+          "        type_number: u32,",
+          "        data: &[u8],",
+          "        format: ::fastwire::protocol::Format,",
+          "        limits: &::fastwire::Limits,",
+          "    ) -> Option<::fastwire::Result<usize>> {",
+          "        match type_number {")
+        for s in sends:
+            e(f"            {s.type_number} => "
+              f"Some(::fastwire::protocol::verify::<{type_name(s.name)}>(data, format, limits)),")
         e("            _ => None,",
           "        }",
           "    }",

@@ -1,6 +1,7 @@
 //! The FBE README's Sender/Receiver example: a sender writes an order, a balance and an
 //! account into its buffer; a receiver is fed the bytes (in small chunks, as a socket
-//! would deliver them) and prints what it decodes.
+//! would deliver them) and prints what it decodes, in the text form fastwire C++ prints
+//! (the lines of examples/cpp/expected_protocol.txt).
 //!
 //!     cargo run -p fastwire-examples --bin protocol
 use fastwire::protocol::{Format, Receiver, Sender};
@@ -19,13 +20,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }),
         Message::from(account),
     ] {
-        println!("send: {m:?}");
+        println!("onSend: {m}");
         sender.send_message(&m)?;
     }
     let mut receiver = Receiver::<Message>::new(Format::Versioned, Limits::default());
     for chunk in sender.buffer().chunks(7) {
         receiver.feed(chunk, |m| {
-            println!("receive: {m:?}");
+            println!("onReceive: {m}");
             Ok(())
         })?;
     }

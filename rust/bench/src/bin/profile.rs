@@ -1,45 +1,115 @@
 //! A loop over one benchmark row, for profilers (perf, callgrind):
 //!     profile versioned/serialize 10000000
+//! or every row's CPU time per call (this thread's time on a CPU, from
+//! /proc/thread-self/schedstat, so other processes' load inflates it far less than wall
+//! time), the median of `reps` interleaved runs of `n` calls:
+//!     profile cpu [reps] [n]
 use fastwire::Limits;
 use fastwire_bench::{gen::proto::Account, seed_account};
 use std::hint::black_box;
 
+const ROWS: [&str; 6] = [
+    "versioned/serialize",
+    "versioned/deserialize",
+    "versioned/verify",
+    "final/serialize",
+    "final/deserialize",
+    "final/verify",
+];
+
+struct Bench {
+    account: Account,
+    limits: Limits,
+    v: Vec<u8>,
+    f: Vec<u8>,
+    buf: Vec<u8>,
+    target: Account,
+}
+
+impl Bench {
+    fn new() -> Self {
+        let account = seed_account();
+        let (mut v, mut f) = (Vec::new(), Vec::new());
+        fastwire::serialize(&account, &mut v).unwrap();
+        fastwire::serialize_final(&account, &mut f).unwrap();
+        Bench {
+            account,
+            limits: Limits::default(),
+            v,
+            f,
+            buf: Vec::with_capacity(1024),
+            target: Account::default(),
+        }
+    }
+
+    fn run(&mut self, row: &str, n: usize) {
+        let Bench {
+            account,
+            limits,
+            v,
+            f,
+            buf,
+            target,
+        } = self;
+        for _ in 0..n {
+            match row {
+                "versioned/serialize" => {
+                    buf.clear();
+                    black_box(fastwire::serialize(black_box(&*account), buf).unwrap());
+                }
+                "versioned/deserialize" => {
+                    black_box(fastwire::deserialize_into(black_box(&v[..]), target, limits).unwrap());
+                }
+                "versioned/verify" => {
+                    black_box(fastwire::verify_with::<Account>(black_box(&v[..]), limits).unwrap());
+                }
+                "final/serialize" => {
+                    buf.clear();
+                    black_box(fastwire::serialize_final(black_box(&*account), buf).unwrap());
+                }
+                "final/deserialize" => {
+                    black_box(fastwire::deserialize_final_into(black_box(&f[..]), target, limits).unwrap());
+                }
+                "final/verify" => {
+                    black_box(fastwire::verify_final_with::<Account>(black_box(&f[..]), limits).unwrap());
+                }
+                _ => panic!("unknown row {row}"),
+            }
+        }
+    }
+}
+
+/// This thread's CPU time in nanoseconds.
+fn cpu_ns() -> u64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().and_then(|x| x.parse().ok()))
+        .expect("/proc/thread-self/schedstat (Linux) is needed for CPU time")
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let row = args.get(1).map(String::as_str).unwrap_or("versioned/serialize");
-    let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(10_000_000);
-    let account = seed_account();
-    let limits = Limits::default();
-    let (mut v, mut f) = (Vec::new(), Vec::new());
-    fastwire::serialize(&account, &mut v).unwrap();
-    fastwire::serialize_final(&account, &mut f).unwrap();
-    let mut buf = Vec::with_capacity(1024);
-    let mut target = Account::default();
-    let t = std::time::Instant::now();
-    for _ in 0..n {
-        match row {
-            "versioned/serialize" => {
-                buf.clear();
-                black_box(fastwire::serialize(black_box(&account), &mut buf).unwrap());
+    let mut bench = Bench::new();
+    if row == "cpu" {
+        let reps: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(7);
+        let n: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(2_000_000);
+        let mut times = vec![Vec::new(); ROWS.len()];
+        for _ in 0..reps {
+            for (i, row) in ROWS.iter().enumerate() {
+                let t = cpu_ns();
+                bench.run(row, n);
+                times[i].push((cpu_ns() - t) as f64 / n as f64);
             }
-            "versioned/deserialize" => {
-                black_box(fastwire::deserialize_into(black_box(&v), &mut target, &limits).unwrap());
-            }
-            "versioned/verify" => {
-                black_box(fastwire::verify_with::<Account>(black_box(&v), &limits).unwrap());
-            }
-            "final/serialize" => {
-                buf.clear();
-                black_box(fastwire::serialize_final(black_box(&account), &mut buf).unwrap());
-            }
-            "final/deserialize" => {
-                black_box(fastwire::deserialize_final_into(black_box(&f), &mut target, &limits).unwrap());
-            }
-            "final/verify" => {
-                black_box(fastwire::verify_final_with::<Account>(black_box(&f), &limits).unwrap());
-            }
-            _ => panic!("unknown row {row}"),
         }
+        for (row, mut t) in ROWS.iter().zip(times) {
+            t.sort_by(f64::total_cmp);
+            println!("{row} {:.1}", t[t.len() / 2]);
+        }
+        return;
     }
+    let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(10_000_000);
+    let t = std::time::Instant::now();
+    bench.run(row, n);
     println!("{row}: {:.1} ns", t.elapsed().as_nanos() as f64 / n as f64);
 }
