@@ -17,26 +17,26 @@ namespace libfuzzer {
 extern void (*PrintCrashingInput)();
 }
 namespace fuzzer {
-typedef int (*UserCallback)(const uint8_t *Data, size_t Size);
-int FuzzerDriver(int *argc, char ***argv, UserCallback Callback);
+typedef int (*UserCallback)(const uint8_t* Data, size_t Size);
+int FuzzerDriver(int* argc, char*** argv, UserCallback Callback);
 }  // namespace fuzzer
 
 namespace {
 fuzzer::UserCallback gCallback = nullptr;
 std::jmp_buf gStop;
 
-int Callback(const uint8_t *data, size_t size) {
-  int result = gCallback(data, size);
-  if (result == -2) std::longjmp(gStop, 1);
-  return result == -1 ? -1 : 0;
+int Callback(const uint8_t* data, size_t size) {
+    int result = gCallback(data, size);
+    if (result == -2) std::longjmp(gStop, 1);
+    return result == -1 ? -1 : 0;
 }
 }  // namespace
 
 namespace fuzzer {
-int JazzerUpstreamDriver(int *argc, char ***argv, UserCallback callback) {
-  gCallback = callback;
-  if (setjmp(gStop) == 0) return FuzzerDriver(argc, argv, Callback);
-  return 0;
+int JazzerUpstreamDriver(int* argc, char*** argv, UserCallback callback) {
+    gCallback = callback;
+    if (setjmp(gStop) == 0) return FuzzerDriver(argc, argv, Callback);
+    return 0;
 }
 }  // namespace fuzzer
 
@@ -45,7 +45,7 @@ void __sanitizer_cov_trace_const_cmp8(uint64_t a, uint64_t b);
 void __sanitizer_cov_trace_pc_indir(uintptr_t callee);
 void __sanitizer_set_death_callback(void (*callback)()) { libfuzzer::PrintCrashingInput = callback; }
 void __sanitizer_cov_trace_const_cmp8_with_pc(uintptr_t, uint64_t a, uint64_t b) {
-  __sanitizer_cov_trace_const_cmp8(a, b);
+    __sanitizer_cov_trace_const_cmp8(a, b);
 }
-void __sanitizer_cov_trace_pc_indir_with_pc(void *, uintptr_t callee) { __sanitizer_cov_trace_pc_indir(callee); }
+void __sanitizer_cov_trace_pc_indir_with_pc(void*, uintptr_t callee) { __sanitizer_cov_trace_pc_indir(callee); }
 }

@@ -5,8 +5,8 @@
 #include <cstddef>
 #include <cstdint>
 namespace fuzzer {
-typedef int (*UserCallback)(const uint8_t *Data, size_t Size);
-int FuzzerDriver(int *argc, char ***argv, UserCallback Callback);
-int JazzerUpstreamDriver(int *argc, char ***argv, UserCallback Callback);
+typedef int (*UserCallback)(const uint8_t* Data, size_t Size);
+int FuzzerDriver(int* argc, char*** argv, UserCallback Callback);
+int JazzerUpstreamDriver(int* argc, char*** argv, UserCallback Callback);
 }  // namespace fuzzer
 #define FuzzerDriver JazzerUpstreamDriver
