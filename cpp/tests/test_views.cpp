@@ -1,6 +1,6 @@
 // Zero-copy views (fastwire/view.h and the generated <Name>View classes): they show what
 // deserialize() gives, allocate nothing, read an older struct's missing fields as defaults,
-// write fixed-size fields in place, and are only made over bytes that passed verify().
+// write fixed-size fields in place, and never read outside the bytes, verified or not.
 #include <gtest/gtest.h>
 
 #include <fastwire/internal/view_check.h>
@@ -136,9 +136,8 @@ TEST(Views, MutableViewWritesInPlace) {
     EXPECT_EQ(testutil::str(a), testutil::str(expected));
 }
 
-// The safety rule: a view is made only over bytes that passed verify(). checked_view()
-// does both; over every truncation and every corrupted byte of the seed account it either
-// refuses or gives a view that matches deserialize().
+// checked_view() = verify() + view(): over every truncation and every corrupted byte of
+// the seed account it either refuses or gives a view that matches deserialize().
 TEST(Views, CheckedViewOfDamagedBytes) {
     const auto golden = testutil::load_hex("account.fbe.hex");
     proto::AccountModel m;
@@ -164,6 +163,50 @@ TEST(Views, CheckedViewOfDamagedBytes) {
         }
     }
     EXPECT_GT(refused, 0u);
+}
+
+// Without verify(): over every truncation and bit flip, reading everything a view shows
+// stays inside the bytes (the sanitizer build checks each read), and a truncated model
+// never shows bytes beyond its end.
+TEST(Views, UnverifiedBytesAreNeverReadOutside) {
+    const auto golden = testutil::load_hex("account.fbe.hex");
+    proto::AccountModel m;
+    std::uint64_t sum = 0;
+    for (std::size_t n = 0; n <= golden.size(); ++n) {
+        // A copy of exactly n bytes on the heap: a read past it is a sanitizer error.
+        const std::vector<std::uint8_t> cut(golden.begin(), golden.begin() + static_cast<std::ptrdiff_t>(n));
+        m.attach(cut);
+        sum += fastwire::internal::touch_all(m.view());
+    }
+    for (std::size_t i = 0; i < golden.size(); ++i) {
+        for (std::uint8_t x : {std::uint8_t{0x01}, std::uint8_t{0x10}, std::uint8_t{0x80}, std::uint8_t{0xff}}) {
+            auto bad = golden;
+            bad[i] = static_cast<std::uint8_t>(bad[i] ^ x);
+            m.attach(bad);
+            sum += fastwire::internal::touch_all(m.view());
+        }
+    }
+    EXPECT_GT(sum, 0u);
+
+    everything::Collections all;
+    all.f_list = {"a", "bc"};
+    all.f_map[1] = "one";
+    all.f_map_optional["k"] = 1.5;
+    all.f_vector_struct.resize(2);
+    fastwire::model<everything::Collections> w;
+    w.serialize(all);
+    const auto bytes = w.buffer().to_vector();
+    fastwire::model<everything::Collections> r;
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+        auto bad = bytes;
+        bad[i] = static_cast<std::uint8_t>(bad[i] ^ 0x40);
+        r.attach(bad);
+        sum += fastwire::internal::touch_all(r.view());
+        const std::vector<std::uint8_t> cut(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(i));
+        r.attach(cut);
+        sum += fastwire::internal::touch_all(r.view());
+    }
+    EXPECT_GT(sum, 0u);
 }
 
 TEST(Views, DefaultViewsAreEmpty) {

@@ -13,9 +13,9 @@
 // reports malformed input as a status (turned into fwb::DecodeError here), so no verify()
 // runs first. fresh = the same into a newly constructed struct. verify = attach + verify().
 // read_few ("read a few fields"): fastwire = attach + checked_view() (verify(), then the
-// generated view reads the fields in place); fastwire-view-noverify = attach + view() of
-// trusted bytes (only that op is timed); fastwire-final has no views: its read_few is its
-// deserialize.
+// generated view reads the fields in place); fastwire-view-noverify = attach + view()
+// without verify() (the view checks bounds as it reads, like Cap'n Proto's reader; only that
+// op is timed); fastwire-final has no views: its read_few is its deserialize.
 //
 // fastwire-json: serialize = fastwire::json::writer (reused, cleared) over the generated
 // struct; deserialize = fastwire::json::reader (reused: it keeps its simdjson On-Demand
@@ -330,8 +330,8 @@ void register_fastwire(Registry& r) {
          "fastwire::json::reader (reused simdjson On-Demand parser; copies the input into its "
          "padded buffer) into the reused struct"},
         {"fastwire-view-noverify", "fastwire", Kind::binary, version, "",
-         "only \"read a few fields\": the generated view (model::view()) of trusted bytes, no "
-         "verify() (as flatbuffers-noverify)"},
+         "only \"read a few fields\": the generated view (model::view()), no verify(); the view "
+         "checks each offset/length/count it follows against the message's end"},
     };
     add_dataset<account::Account, ::account::Account>(r, rows);
     add_dataset<monsters::Monsters, ::monsters::Monsters>(r, rows);

@@ -18,8 +18,8 @@
 // position and are safe on any input: a malformed message yields an error status.
 // deserialize() does not need a prior verify(); it makes the same checks as it reads.
 //
-// view() reads fields in place instead (view.h): no copy, no allocation, and no checks, so
-// only over bytes that passed verify():
+// view() reads fields in place instead (view.h): no copy, no allocation; it never reads
+// outside the bytes, and shows the message's values when they passed verify():
 //   if (reader.verify()) { proto::AccountView v = reader.view(); v.wallet().currency(); }
 //   if (auto v = reader.checked_view()) v->uid();   // the same in one call
 #pragma once
@@ -110,8 +110,9 @@ public:
     }
 
     // The struct view (S's generated view class, view.h) of the model at the current
-    // position. Unchecked: only over bytes that passed verify() (and are unchanged since).
-    auto view() const noexcept { return root_view<S>(current()); }
+    // position. It never reads outside the bytes; on bytes that fail verify() it may show
+    // unspecified values (view.h, "Safety").
+    auto view() const noexcept { return root_view<S>(current(), bytes().size()); }
 
     // verify(), then the view; std::nullopt when the bytes fail verify().
     auto checked_view() const noexcept {
@@ -122,7 +123,9 @@ public:
     // A mutable view (set_x() for fixed-size fields) of the model at the current position
     // of the owned buffer, as serialize() wrote it. Not for an attached model: its bytes
     // are the caller's (make the mutable view from a view of them instead).
-    auto mutable_view() noexcept { return root_mutable_view<S>(buffer().data() + (current() - data())); }
+    auto mutable_view() noexcept {
+        return root_mutable_view<S>(buffer().data() + (current() - data()), bytes().size());
+    }
 
 private:
     static constexpr std::uint32_t depth = schema_depth_v<S>;

@@ -8,7 +8,7 @@
 //
 //   proto::AccountModel model;
 //   model.attach(bytes);
-//   if (!model.verify()) return;                  // the safety rule: verify first
+//   if (!model.verify()) return;                  // before trusting the values (Safety)
 //   proto::AccountView v = model.view();
 //   v.uid();                                      // std::int32_t
 //   v.name();                                     // std::string_view into the buffer
@@ -23,9 +23,13 @@
 //   map / hash -> map_view<K, V> (pairs in wire order; keys are not looked up);
 //   T[N] -> array_view<T, N>.
 //
-// Safety: a view trusts the offsets, lengths and counts it follows. It does not check
-// them: reading through a view of bytes that did not pass verify() (or that changed
-// since) can read outside the buffer. model::checked_view() verifies and then views.
+// Safety: every view knows where the message ends and checks each offset, length and
+// count it follows against that end, so no view reads outside the message, whatever the
+// bytes (no verify() needed for that). What it does not check is what verify() adds
+// (pointers going forward, shared blocks, type numbers, decimal scales, depth): on bytes
+// that fail verify(), a view may show unspecified values. Something that does not fit
+// reads as empty (a string, a collection), absent (an optional) or as a struct with no
+// fields (every field its default). model::checked_view() = verify(), then view().
 // A struct written by an older schema (a shorter body) is handled: fields beyond its
 // stored size read as their defaults, as deserialize() gives them.
 //
@@ -84,42 +88,56 @@ inline constexpr std::uint8_t empty_body[8] = {8, 0, 0, 0, 0, 0, 0, 0};
 }  // namespace internal
 
 // What every generated view class derives from: a struct body [u32 size][u32 type][slots],
-// whose slots' offsets are relative to the body.
+// whose slots' offsets are relative to the body, inside a message that ends at `end`.
 class struct_view {
 public:
-    struct_view() noexcept : body_(internal::empty_body) {}
-    explicit struct_view(const std::uint8_t* body) noexcept : body_(body) {}
+    struct_view() noexcept : body_(internal::empty_body), end_(internal::empty_body + 8), size_(8) {}
+    // The body at `body`; one that does not fit before `end` views as empty_body.
+    struct_view(const std::uint8_t* body, const std::uint8_t* end) noexcept : struct_view() {
+        if (end - body >= 8) {
+            const std::size_t room = static_cast<std::size_t>(end - body);
+            const std::size_t stored = load_le<std::uint32_t>(body);
+            body_ = body;
+            end_ = end;
+            size_ = stored < room ? stored : room;  // fields beyond the message: defaults
+        }
+    }
 
-    // The first byte of the body, and its stored size (from the header).
+    // The first byte of the body; its size as far as the view reads it (the stored size,
+    // or less where the message ends first); the end of the message.
     const std::uint8_t* data() const noexcept { return body_; }
-    std::uint32_t stored_size() const noexcept { return load_le<std::uint32_t>(body_); }
+    std::size_t size() const noexcept { return size_; }
+    const std::uint8_t* message_end() const noexcept { return end_; }
 
 protected:
     // The field of type T whose slot is [Offset, End) in the body; the field's default when
-    // the body is too short to hold it (written by an older schema): `fallback`, or what it
-    // returns when it is a function (a default computed at construction, e.g. a uuid1).
+    // the body is too short to hold it (written by an older schema): `fallback`, or what
+    // `make_default` returns (a default computed at construction, e.g. a uuid1).
     template <class T, std::uint32_t Offset, std::uint32_t End>
     FASTWIRE_INLINE typename element<T>::type get_(typename element<T>::type fallback = {}) const noexcept {
-        if (!FASTWIRE_LIKELY(stored_size() >= End)) return fallback;
-        return element<T>::get(body_ + Offset, body_);
+        if (!FASTWIRE_LIKELY(size_ >= End)) return fallback;
+        return element<T>::get(body_ + Offset, body_, end_);
     }
     template <class T, std::uint32_t Offset, std::uint32_t End, class F,
               std::enable_if_t<std::is_invocable_v<F>, int> = 0>
     FASTWIRE_INLINE typename element<T>::type get_(F make_default) const noexcept {
-        if (!FASTWIRE_LIKELY(stored_size() >= End)) return make_default();
-        return element<T>::get(body_ + Offset, body_);
+        if (!FASTWIRE_LIKELY(size_ >= End)) return make_default();
+        return element<T>::get(body_ + Offset, body_, end_);
     }
 
     // Writes a fixed-size field in place; false when the body is too short to hold it.
     template <class T, std::uint32_t Offset, std::uint32_t End>
     FASTWIRE_INLINE bool set_(const T& value) const noexcept {
         static_assert(fastwire::internal::is_fixed_value_v<T>, "only fixed-size fields are written in place");
-        if (!FASTWIRE_LIKELY(stored_size() >= End)) return false;
+        if (!FASTWIRE_LIKELY(size_ >= End)) return false;
         fastwire::internal::fixed_value<T>::store(const_cast<std::uint8_t*>(body_) + Offset, value);
         return true;
     }
 
+private:
     const std::uint8_t* body_;
+    const std::uint8_t* end_;
+    std::size_t size_;
 };
 
 // A run of `count` element slots of type T starting at `first`; offsets inside the
@@ -139,8 +157,9 @@ public:
         using reference = value_type;
 
         iterator() noexcept = default;
-        iterator(const std::uint8_t* p, const std::uint8_t* base) noexcept : p_(p), base_(base) {}
-        value_type operator*() const noexcept { return element<T>::get(p_, base_); }
+        iterator(const std::uint8_t* p, const std::uint8_t* base, const std::uint8_t* end) noexcept
+            : p_(p), base_(base), end_(end) {}
+        value_type operator*() const noexcept { return element<T>::get(p_, base_, end_); }
         value_type operator[](difference_type i) const noexcept { return *(*this + i); }
         iterator& operator++() noexcept {
             p_ += stride;
@@ -170,24 +189,27 @@ public:
     private:
         const std::uint8_t* p_ = nullptr;
         const std::uint8_t* base_ = nullptr;
+        const std::uint8_t* end_ = nullptr;
     };
 
     slots_view() noexcept = default;
-    slots_view(const std::uint8_t* first, std::size_t count, const std::uint8_t* base) noexcept
-        : first_(first), base_(base), count_(count) {}
+    // The caller checked that the count slots lie before `end`.
+    slots_view(const std::uint8_t* first, std::size_t count, const std::uint8_t* base, const std::uint8_t* end) noexcept
+        : first_(first), base_(base), end_(end), count_(count) {}
 
     std::size_t size() const noexcept { return count_; }
     bool empty() const noexcept { return count_ == 0; }
     // No bounds check (as std::vector's): i < size().
-    value_type operator[](std::size_t i) const noexcept { return element<T>::get(first_ + i * stride, base_); }
+    value_type operator[](std::size_t i) const noexcept { return element<T>::get(first_ + i * stride, base_, end_); }
     value_type front() const noexcept { return (*this)[0]; }
     value_type back() const noexcept { return (*this)[count_ - 1]; }
-    iterator begin() const noexcept { return {first_, base_}; }
-    iterator end() const noexcept { return {first_ + count_ * stride, base_}; }
+    iterator begin() const noexcept { return {first_, base_, end_}; }
+    iterator end() const noexcept { return {first_ + count_ * stride, base_, end_}; }
 
 private:
     const std::uint8_t* first_ = nullptr;
     const std::uint8_t* base_ = nullptr;
+    const std::uint8_t* end_ = nullptr;
     std::size_t count_ = 0;
 };
 
@@ -200,7 +222,8 @@ template <class T, std::size_t N>
 class array_view : public slots_view<T> {
 public:
     array_view() noexcept = default;
-    array_view(const std::uint8_t* first, const std::uint8_t* base) noexcept : slots_view<T>(first, N, base) {}
+    array_view(const std::uint8_t* first, const std::uint8_t* base, const std::uint8_t* end) noexcept
+        : slots_view<T>(first, N, base, end) {}
 };
 
 // map or hash: [u32 count][count x (key slot, value slot)], iterated as pairs in wire order.
@@ -222,9 +245,10 @@ public:
         using reference = entry;
 
         iterator() noexcept = default;
-        iterator(const std::uint8_t* p, const std::uint8_t* base) noexcept : p_(p), base_(base) {}
+        iterator(const std::uint8_t* p, const std::uint8_t* base, const std::uint8_t* end) noexcept
+            : p_(p), base_(base), end_(end) {}
         entry operator*() const noexcept {
-            return {element<K>::get(p_, base_), element<V>::get(p_ + codec<K>::slot, base_)};
+            return {element<K>::get(p_, base_, end_), element<V>::get(p_ + codec<K>::slot, base_, end_)};
         }
         iterator& operator++() noexcept {
             p_ += stride;
@@ -241,41 +265,51 @@ public:
     private:
         const std::uint8_t* p_ = nullptr;
         const std::uint8_t* base_ = nullptr;
+        const std::uint8_t* end_ = nullptr;
     };
 
     map_view() noexcept = default;
-    map_view(const std::uint8_t* first, std::size_t count, const std::uint8_t* base) noexcept
-        : first_(first), base_(base), count_(count) {}
+    map_view(const std::uint8_t* first, std::size_t count, const std::uint8_t* base, const std::uint8_t* end) noexcept
+        : first_(first), base_(base), end_(end), count_(count) {}
 
     std::size_t size() const noexcept { return count_; }
     bool empty() const noexcept { return count_ == 0; }
     // The i-th pair in wire order (i < size()).
-    entry operator[](std::size_t i) const noexcept { return *iterator(first_ + i * stride, base_); }
-    iterator begin() const noexcept { return {first_, base_}; }
-    iterator end() const noexcept { return {first_ + count_ * stride, base_}; }
+    entry operator[](std::size_t i) const noexcept { return *iterator(first_ + i * stride, base_, end_); }
+    iterator begin() const noexcept { return {first_, base_, end_}; }
+    iterator end() const noexcept { return {first_ + count_ * stride, base_, end_}; }
 
 private:
     const std::uint8_t* first_ = nullptr;
     const std::uint8_t* base_ = nullptr;
+    const std::uint8_t* end_ = nullptr;
     std::size_t count_ = 0;
 };
 
-// ---- element<T>: get(slot, base) views the value in the slot ------------------------------
+// ---- element<T>: get(slot, base, end) views the value in the slot -----------------------
+// The slot lies before `end` (the caller checked it); whatever it points to is checked here.
 
 namespace internal {
-// The block an offset slot leads to (base + offset), or nullptr for offset 0 (empty).
-FASTWIRE_INLINE const std::uint8_t* block(const std::uint8_t* slot, const std::uint8_t* base) noexcept {
+// The [u32 n][n x stride] block an offset slot leads to (base + offset): true with its
+// first element and n when it lies before `end`; false for offset 0 (empty) and for a block
+// that does not fit (read as empty).
+FASTWIRE_INLINE bool block(const std::uint8_t* slot, const std::uint8_t* base, const std::uint8_t* end,
+                           std::size_t stride, const std::uint8_t*& first, std::size_t& n) noexcept {
     const std::uint32_t off = load_le<std::uint32_t>(slot);
-    return off == 0 ? nullptr : base + off;
+    if (off == 0 || end - base < 4 || off > static_cast<std::size_t>(end - base) - 4) return false;
+    const std::uint8_t* b = base + off;
+    n = load_le<std::uint32_t>(b);
+    first = b + 4;
+    return n <= static_cast<std::size_t>(end - first) / stride;
 }
 }  // namespace internal
 
 template <class T>
 struct element<T, std::enable_if_t<fastwire::internal::is_fixed_value_v<T>>> {
     using type = T;
-    static FASTWIRE_INLINE T get(const std::uint8_t* slot, const std::uint8_t*) noexcept {
+    static FASTWIRE_INLINE T get(const std::uint8_t* slot, const std::uint8_t*, const std::uint8_t*) noexcept {
         T v{};
-        fastwire::internal::fixed_value<T>::load(slot, v);  // decimal: its scale was verified
+        fastwire::internal::fixed_value<T>::load(slot, v);  // decimal: the scale is verify()'s to check
         return v;
     }
 };
@@ -283,77 +317,96 @@ struct element<T, std::enable_if_t<fastwire::internal::is_fixed_value_v<T>>> {
 template <>
 struct element<std::string> {
     using type = std::string_view;
-    static FASTWIRE_INLINE type get(const std::uint8_t* slot, const std::uint8_t* base) noexcept {
-        const std::uint8_t* b = internal::block(slot, base);
-        if (!b) return {};
-        return {reinterpret_cast<const char*>(b + 4), load_le<std::uint32_t>(b)};
+    static FASTWIRE_INLINE type get(const std::uint8_t* slot, const std::uint8_t* base,
+                                    const std::uint8_t* end) noexcept {
+        const std::uint8_t* p = nullptr;
+        std::size_t n = 0;
+        if (!internal::block(slot, base, end, 1, p, n)) return {};
+        return {reinterpret_cast<const char*>(p), n};
     }
 };
 
 template <>
 struct element<bytes> {
     using type = byte_view;
-    static FASTWIRE_INLINE type get(const std::uint8_t* slot, const std::uint8_t* base) noexcept {
-        const std::uint8_t* b = internal::block(slot, base);
-        if (!b) return {};
-        return {b + 4, load_le<std::uint32_t>(b)};
+    static FASTWIRE_INLINE type get(const std::uint8_t* slot, const std::uint8_t* base,
+                                    const std::uint8_t* end) noexcept {
+        const std::uint8_t* p = nullptr;
+        std::size_t n = 0;
+        if (!internal::block(slot, base, end, 1, p, n)) return {};
+        return {p, n};
     }
 };
 
 template <class S>
 struct element<S, std::enable_if_t<is_struct_v<S>>> {
     using type = typename view_type<S>::type;
-    static FASTWIRE_INLINE type get(const std::uint8_t* slot, const std::uint8_t* base) noexcept {
-        return type(base + load_le<std::uint32_t>(slot));
+    static FASTWIRE_INLINE type get(const std::uint8_t* slot, const std::uint8_t* base,
+                                    const std::uint8_t* end) noexcept {
+        const std::uint32_t off = load_le<std::uint32_t>(slot);
+        if (off > static_cast<std::size_t>(end - base)) return type();
+        return type(base + off, end);  // checks the header fits
     }
 };
 
 template <class T>
 struct element<std::optional<T>> {
     using type = std::optional<typename element<T>::type>;
-    static FASTWIRE_INLINE type get(const std::uint8_t* slot, const std::uint8_t* base) noexcept {
+    static FASTWIRE_INLINE type get(const std::uint8_t* slot, const std::uint8_t* base,
+                                    const std::uint8_t* end) noexcept {
         if (slot[0] == 0) return std::nullopt;
-        const std::uint8_t* b = base + load_le<std::uint32_t>(slot + 1);
-        return element<T>::get(b, b);  // the value's offsets are relative to its block
+        const std::uint32_t off = load_le<std::uint32_t>(slot + 1);
+        const std::size_t room = static_cast<std::size_t>(end - base);
+        if (room < codec<T>::slot || off > room - codec<T>::slot) return std::nullopt;
+        const std::uint8_t* b = base + off;
+        return element<T>::get(b, b, end);  // the value's offsets are relative to its block
     }
 };
 
 template <class Seq>
 struct element<Seq, std::enable_if_t<fastwire::internal::is_sequence_v<Seq>>> {
     using type = sequence_view<typename Seq::value_type>;
-    static FASTWIRE_INLINE type get(const std::uint8_t* slot, const std::uint8_t* base) noexcept {
-        const std::uint8_t* b = internal::block(slot, base);
-        if (!b) return {};
-        return type(b + 4, load_le<std::uint32_t>(b), base);
+    static FASTWIRE_INLINE type get(const std::uint8_t* slot, const std::uint8_t* base,
+                                    const std::uint8_t* end) noexcept {
+        const std::uint8_t* p = nullptr;
+        std::size_t n = 0;
+        if (!internal::block(slot, base, end, type::stride, p, n)) return {};
+        return type(p, n, base, end);
     }
 };
 
 template <class M>
 struct element<M, std::enable_if_t<fastwire::internal::is_map_v<M>>> {
     using type = map_view<typename M::key_type, typename M::mapped_type>;
-    static FASTWIRE_INLINE type get(const std::uint8_t* slot, const std::uint8_t* base) noexcept {
-        const std::uint8_t* b = internal::block(slot, base);
-        if (!b) return {};
-        return type(b + 4, load_le<std::uint32_t>(b), base);
+    static FASTWIRE_INLINE type get(const std::uint8_t* slot, const std::uint8_t* base,
+                                    const std::uint8_t* end) noexcept {
+        const std::uint8_t* p = nullptr;
+        std::size_t n = 0;
+        if (!internal::block(slot, base, end, type::stride, p, n)) return {};
+        return type(p, n, base, end);
     }
 };
 
 template <class T, std::size_t N>
 struct element<std::array<T, N>> {
     using type = array_view<T, N>;
-    static FASTWIRE_INLINE type get(const std::uint8_t* slot, const std::uint8_t* base) noexcept {
-        return type(slot, base);
+    static FASTWIRE_INLINE type get(const std::uint8_t* slot, const std::uint8_t* base,
+                                    const std::uint8_t* end) noexcept {
+        return type(slot, base, end);  // inline: inside the struct's slot, already checked
     }
 };
 
-// The view of the root model at `model` ([u32 full_size][u32 offset][body…]).
+// The view of the root model of `size` bytes at `model` ([u32 full_size][u32 offset][body…]):
+// bounded by full_size when it fits in `size`, else by `size`.
 template <class S>
-FASTWIRE_INLINE typename view_type<S>::type root_view(const std::uint8_t* model) noexcept {
-    return element<S>::get(model + 4, model);
+FASTWIRE_INLINE typename view_type<S>::type root_view(const std::uint8_t* model, std::size_t size) noexcept {
+    if (size < 8) return {};
+    const std::size_t full = load_le<std::uint32_t>(model);
+    return element<S>::get(model + 4, model, model + (full < size ? full : size));
 }
 template <class S>
-FASTWIRE_INLINE typename view_type<S>::mutable_type root_mutable_view(std::uint8_t* model) noexcept {
-    return typename view_type<S>::mutable_type(model + load_le<std::uint32_t>(model + 4));
+FASTWIRE_INLINE typename view_type<S>::mutable_type root_mutable_view(std::uint8_t* model, std::size_t size) noexcept {
+    return typename view_type<S>::mutable_type(root_view<S>(model, size));
 }
 
 }  // namespace versioned

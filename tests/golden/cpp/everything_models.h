@@ -395,7 +395,6 @@ struct PrimitivesView : fastwire::versioned::struct_view {
     }
 };
 struct PrimitivesMutableView : PrimitivesView {
-    explicit PrimitivesMutableView(std::uint8_t* body) noexcept : PrimitivesView(body) {}
     // Over bytes the caller owns and may write (e.g. an element of a view of them).
     explicit PrimitivesMutableView(const PrimitivesView& v) noexcept : PrimitivesView(v) {}
     bool set_f_bool(bool v) const noexcept { return set_<bool, 8, 9>(v); }
@@ -455,7 +454,6 @@ struct OptionalsView : fastwire::versioned::struct_view {
     }
 };
 struct OptionalsMutableView : OptionalsView {
-    explicit OptionalsMutableView(std::uint8_t* body) noexcept : OptionalsView(body) {}
     // Over bytes the caller owns and may write (e.g. an element of a view of them).
     explicit OptionalsMutableView(const OptionalsView& v) noexcept : OptionalsView(v) {}
     bool set_f_resetReset(bool v) const noexcept { return set_<bool, 63, 64>(v); }
@@ -501,7 +499,6 @@ struct CollectionsView : fastwire::versioned::struct_view {
     }
 };
 struct CollectionsMutableView : CollectionsView {
-    explicit CollectionsMutableView(std::uint8_t* body) noexcept : CollectionsView(body) {}
     // Over bytes the caller owns and may write (e.g. an element of a view of them).
     explicit CollectionsMutableView(const CollectionsView& v) noexcept : CollectionsView(v) {}
 };
@@ -514,7 +511,6 @@ struct FixedView : fastwire::versioned::struct_view {
     auto fields_(F&& f) const { return f(id()); }
 };
 struct FixedMutableView : FixedView {
-    explicit FixedMutableView(std::uint8_t* body) noexcept : FixedView(body) {}
     // Over bytes the caller owns and may write (e.g. an element of a view of them).
     explicit FixedMutableView(const FixedView& v) noexcept : FixedView(v) {}
     bool set_id(std::int32_t v) const noexcept { return set_<std::int32_t, 8, 12>(v); }
@@ -528,7 +524,6 @@ struct NextView : fastwire::versioned::struct_view {
     auto fields_(F&& f) const { return f(id()); }
 };
 struct NextMutableView : NextView {
-    explicit NextMutableView(std::uint8_t* body) noexcept : NextView(body) {}
     // Over bytes the caller owns and may write (e.g. an element of a view of them).
     explicit NextMutableView(const NextView& v) noexcept : NextView(v) {}
     bool set_id(fastwire::uuid v) const noexcept { return set_<fastwire::uuid, 8, 24>(v); }
@@ -542,7 +537,6 @@ struct ShiftedView : fastwire::versioned::struct_view {
     auto fields_(F&& f) const { return f(amount()); }
 };
 struct ShiftedMutableView : ShiftedView {
-    explicit ShiftedMutableView(std::uint8_t* body) noexcept : ShiftedView(body) {}
     // Over bytes the caller owns and may write (e.g. an element of a view of them).
     explicit ShiftedMutableView(const ShiftedView& v) noexcept : ShiftedView(v) {}
     bool set_amount(fastwire::decimal v) const noexcept { return set_<fastwire::decimal, 8, 24>(v); }
@@ -557,7 +551,6 @@ struct BaseView : fastwire::versioned::struct_view {
     auto fields_(F&& f) const { return f(name(), level()); }
 };
 struct BaseMutableView : BaseView {
-    explicit BaseMutableView(std::uint8_t* body) noexcept : BaseView(body) {}
     // Over bytes the caller owns and may write (e.g. an element of a view of them).
     explicit BaseMutableView(const BaseView& v) noexcept : BaseView(v) {}
     bool set_level(std::int8_t v) const noexcept { return set_<std::int8_t, 12, 13>(v); }
@@ -574,7 +567,6 @@ struct DerivedView : fastwire::versioned::struct_view {
     auto fields_(F&& f) const { return f(name(), level(), serial(), weight()); }
 };
 struct DerivedMutableView : DerivedView {
-    explicit DerivedMutableView(std::uint8_t* body) noexcept : DerivedView(body) {}
     // Over bytes the caller owns and may write (e.g. an element of a view of them).
     explicit DerivedMutableView(const DerivedView& v) noexcept : DerivedView(v) {}
     bool set_level(std::int8_t v) const noexcept { return set_<std::int8_t, 12, 13>(v); }
@@ -594,7 +586,6 @@ struct MoreDerivedView : fastwire::versioned::struct_view {
     auto fields_(F&& f) const { return f(name(), level(), serial(), weight(), last()); }
 };
 struct MoreDerivedMutableView : MoreDerivedView {
-    explicit MoreDerivedMutableView(std::uint8_t* body) noexcept : MoreDerivedView(body) {}
     // Over bytes the caller owns and may write (e.g. an element of a view of them).
     explicit MoreDerivedMutableView(const MoreDerivedView& v) noexcept : MoreDerivedView(v) {}
     bool set_level(std::int8_t v) const noexcept { return set_<std::int8_t, 12, 13>(v); }
@@ -613,7 +604,6 @@ struct WalletView : fastwire::versioned::struct_view {
     auto fields_(F&& f) const { return f(currency(), amount(), reserved()); }
 };
 struct WalletMutableView : WalletView {
-    explicit WalletMutableView(std::uint8_t* body) noexcept : WalletView(body) {}
     // Over bytes the caller owns and may write (e.g. an element of a view of them).
     explicit WalletMutableView(const WalletView& v) noexcept : WalletView(v) {}
     bool set_amount(double v) const noexcept { return set_<double, 12, 20>(v); }
@@ -644,7 +634,6 @@ struct ExAccountView : fastwire::versioned::struct_view {
     }
 };
 struct ExAccountMutableView : ExAccountView {
-    explicit ExAccountMutableView(std::uint8_t* body) noexcept : ExAccountView(body) {}
     // Over bytes the caller owns and may write (e.g. an element of a view of them).
     explicit ExAccountMutableView(const ExAccountView& v) noexcept : ExAccountView(v) {}
     bool set_uid(std::int32_t v) const noexcept { return set_<std::int32_t, 8, 12>(v); }
@@ -662,7 +651,6 @@ struct PingView : fastwire::versioned::struct_view {
     auto fields_(F&& f) const { return f(id(), sent()); }
 };
 struct PingMutableView : PingView {
-    explicit PingMutableView(std::uint8_t* body) noexcept : PingView(body) {}
     // Over bytes the caller owns and may write (e.g. an element of a view of them).
     explicit PingMutableView(const PingView& v) noexcept : PingView(v) {}
     bool set_id(fastwire::uuid v) const noexcept { return set_<fastwire::uuid, 8, 24>(v); }
@@ -678,7 +666,6 @@ struct PongView : fastwire::versioned::struct_view {
     auto fields_(F&& f) const { return f(id(), received()); }
 };
 struct PongMutableView : PongView {
-    explicit PongMutableView(std::uint8_t* body) noexcept : PongView(body) {}
     // Over bytes the caller owns and may write (e.g. an element of a view of them).
     explicit PongMutableView(const PongView& v) noexcept : PongView(v) {}
     bool set_id(fastwire::uuid v) const noexcept { return set_<fastwire::uuid, 8, 24>(v); }
@@ -694,7 +681,6 @@ struct RefusedView : fastwire::versioned::struct_view {
     auto fields_(F&& f) const { return f(id(), reason()); }
 };
 struct RefusedMutableView : RefusedView {
-    explicit RefusedMutableView(std::uint8_t* body) noexcept : RefusedView(body) {}
     // Over bytes the caller owns and may write (e.g. an element of a view of them).
     explicit RefusedMutableView(const RefusedView& v) noexcept : RefusedView(v) {}
     bool set_id(fastwire::uuid v) const noexcept { return set_<fastwire::uuid, 8, 24>(v); }
@@ -709,7 +695,6 @@ struct FailureView : fastwire::versioned::struct_view {
     auto fields_(F&& f) const { return f(id(), error()); }
 };
 struct FailureMutableView : FailureView {
-    explicit FailureMutableView(std::uint8_t* body) noexcept : FailureView(body) {}
     // Over bytes the caller owns and may write (e.g. an element of a view of them).
     explicit FailureMutableView(const FailureView& v) noexcept : FailureView(v) {}
     bool set_id(fastwire::uuid v) const noexcept { return set_<fastwire::uuid, 8, 24>(v); }
@@ -725,7 +710,6 @@ struct PingRequestView : fastwire::versioned::struct_view {
     auto fields_(F&& f) const { return f(id(), sent(), note()); }
 };
 struct PingRequestMutableView : PingRequestView {
-    explicit PingRequestMutableView(std::uint8_t* body) noexcept : PingRequestView(body) {}
     // Over bytes the caller owns and may write (e.g. an element of a view of them).
     explicit PingRequestMutableView(const PingRequestView& v) noexcept : PingRequestView(v) {}
     bool set_id(fastwire::uuid v) const noexcept { return set_<fastwire::uuid, 8, 24>(v); }
@@ -741,7 +725,6 @@ struct NotifyView : fastwire::versioned::struct_view {
     auto fields_(F&& f) const { return f(id(), text()); }
 };
 struct NotifyMutableView : NotifyView {
-    explicit NotifyMutableView(std::uint8_t* body) noexcept : NotifyView(body) {}
     // Over bytes the caller owns and may write (e.g. an element of a view of them).
     explicit NotifyMutableView(const NotifyView& v) noexcept : NotifyView(v) {}
     bool set_id(fastwire::uuid v) const noexcept { return set_<fastwire::uuid, 8, 24>(v); }
@@ -754,7 +737,6 @@ struct EmptyView : fastwire::versioned::struct_view {
     auto fields_(F&& f) const { return f(); }
 };
 struct EmptyMutableView : EmptyView {
-    explicit EmptyMutableView(std::uint8_t* body) noexcept : EmptyView(body) {}
     // Over bytes the caller owns and may write (e.g. an element of a view of them).
     explicit EmptyMutableView(const EmptyView& v) noexcept : EmptyView(v) {}
 };

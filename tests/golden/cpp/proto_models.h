@@ -83,7 +83,6 @@ struct OrderView : fastwire::versioned::struct_view {
     auto fields_(F&& f) const { return f(uid(), symbol(), side(), type(), price(), volume()); }
 };
 struct OrderMutableView : OrderView {
-    explicit OrderMutableView(std::uint8_t* body) noexcept : OrderView(body) {}
     // Over bytes the caller owns and may write (e.g. an element of a view of them).
     explicit OrderMutableView(const OrderView& v) noexcept : OrderView(v) {}
     bool set_uid(std::int32_t v) const noexcept { return set_<std::int32_t, 8, 12>(v); }
@@ -102,7 +101,6 @@ struct BalanceView : fastwire::versioned::struct_view {
     auto fields_(F&& f) const { return f(currency(), amount()); }
 };
 struct BalanceMutableView : BalanceView {
-    explicit BalanceMutableView(std::uint8_t* body) noexcept : BalanceView(body) {}
     // Over bytes the caller owns and may write (e.g. an element of a view of them).
     explicit BalanceMutableView(const BalanceView& v) noexcept : BalanceView(v) {}
     bool set_amount(double v) const noexcept { return set_<double, 12, 20>(v); }
@@ -121,7 +119,6 @@ struct AccountView : fastwire::versioned::struct_view {
     auto fields_(F&& f) const { return f(uid(), name(), state(), wallet(), asset(), orders()); }
 };
 struct AccountMutableView : AccountView {
-    explicit AccountMutableView(std::uint8_t* body) noexcept : AccountView(body) {}
     // Over bytes the caller owns and may write (e.g. an element of a view of them).
     explicit AccountMutableView(const AccountView& v) noexcept : AccountView(v) {}
     bool set_uid(std::int32_t v) const noexcept { return set_<std::int32_t, 8, 12>(v); }

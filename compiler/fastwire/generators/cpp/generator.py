@@ -507,7 +507,6 @@ class CppGenerator:
                 p.print("auto fields_(F&& f) const { return f($calls$); }", calls=calls)
         setters = [(f, fl) for f, fl in fields if fl.wire.is_value]
         with p.block("struct $n$MutableView : $n$View {", "};", n=name):
-            p.print("explicit $n$MutableView(std::uint8_t* body) noexcept : $n$View(body) {}", n=name)
             p.print("// Over bytes the caller owns and may write (e.g. an element of a view of them).")
             p.print("explicit $n$MutableView(const $n$View& v) noexcept : $n$View(v) {}", n=name)
             for f, fl in setters:
