@@ -295,12 +295,12 @@ namespace internal {
 // that does not fit (read as empty).
 FASTWIRE_INLINE bool block(const std::uint8_t* slot, const std::uint8_t* base, const std::uint8_t* end,
                            std::size_t stride, const std::uint8_t*& first, std::size_t& n) noexcept {
-    const std::uint32_t off = load_le<std::uint32_t>(slot);
-    if (off == 0 || end - base < 4 || off > static_cast<std::size_t>(end - base) - 4) return false;
-    const std::uint8_t* b = base + off;
-    n = load_le<std::uint32_t>(b);
-    first = b + 4;
-    return n <= static_cast<std::size_t>(end - first) / stride;
+    const std::size_t off = load_le<std::uint32_t>(slot);
+    const std::size_t room = static_cast<std::size_t>(end - base);  // base <= end
+    if (off == 0 || off > room || room - off < 4) return false;
+    n = load_le<std::uint32_t>(base + off);
+    first = base + off + 4;
+    return std::uint64_t{n} * stride <= room - off - 4;  // n < 2^32, stride < 2^31: no overflow
 }
 }  // namespace internal
 
