@@ -43,7 +43,7 @@ DEFAULT_REFERENCE = "handwritten"
 FULL = {"repetitions": 5, "min_time": 0.1, "warmup": 0.05}
 QUICK = {"repetitions": 1, "min_time": 0.002, "warmup": 0.0}
 
-OPS = ("serialize", "deserialize", "deserialize_fresh", "verify")
+OPS = ("serialize", "deserialize", "deserialize_fresh", "verify", "read_few")
 
 
 class UsageError(Exception):
@@ -290,6 +290,7 @@ def build_rows(results: dict, reference: str) -> list[dict]:
                 "deserialize_ns": des,
                 "deserialize_fresh_ns": _ns(r, "deserialize_fresh"),
                 "verify_ns": _ns(r, "verify"),
+                "read_few_ns": _ns(r, "read_few"),
                 "serialize_mbps": _mbps(size, ser),
                 "deserialize_mbps": _mbps(size, des),
                 "serialize_ratio": ser / ref_ser if ser and ref_ser else None,
@@ -312,6 +313,7 @@ COLUMNS = [
     ("deserialize_ns", "deser ns"),
     ("deserialize_fresh_ns", "deser fresh ns"),
     ("verify_ns", "verify ns"),
+    ("read_few_ns", "read few ns"),
     ("serialize_mbps", "ser MB/s"),
     ("deserialize_mbps", "deser MB/s"),
     ("serialize_ratio", "ser ×REF"),
@@ -405,7 +407,7 @@ def markdown_tables(results: dict, rows: list[dict], reference: str) -> str:
 
 CSV_FIELDS = ["dataset", "peer", "kind", "status", "note", "size", "serialize_ns", "deserialize_ns",
               "deserialize_fresh_ns", "verify_ns", "serialize_mbps", "deserialize_mbps",
-              "serialize_ratio", "deserialize_ratio", "compile_cpu_s"]
+              "serialize_ratio", "deserialize_ratio", "compile_cpu_s", "read_few_ns"]
 
 
 def add_compile_seconds(results: dict, rows: list[dict], sizes: dict) -> None:

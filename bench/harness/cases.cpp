@@ -15,6 +15,7 @@ const char* op_name(Op op) {
         case Op::deserialize: return "deserialize";
         case Op::deserialize_fresh: return "deserialize_fresh";
         case Op::verify: return "verify";
+        case Op::read_few: return "read_few";
     }
     return "?";
 }
@@ -27,6 +28,35 @@ size_t Registry::intern(const PeerInfo& peer) {
 }
 
 namespace {
+
+// The fields the "read a few fields" scenario reads (codec.h, Few), from the canonical
+// value; false for the data sets it does not cover.
+bool few_fields(const monsters::Monsters& v, Few& f) {
+    for (const auto& m : v.monsters) {
+        f.a += m.hp;
+        f.b += m.mana;
+        f.add_text(m.name.data(), m.name.size());
+    }
+    return true;
+}
+bool few_fields(const record::Record& v, Few& f) {
+    if (!v.ids.empty()) {
+        f.a = v.ids.front();
+        f.b = v.ids.back();
+    }
+    if (!v.strings.empty()) f.add_text(v.strings.back().data(), v.strings.back().size());
+    return true;
+}
+bool few_fields(const account::Account& v, Few& f) {
+    f.a = v.uid;
+    f.b = static_cast<int64_t>(v.wallet.amount * 100);
+    f.add_text(v.name.data(), v.name.size());
+    return true;
+}
+template <class Model>
+bool few_fields(const Model&, Few&) {
+    return false;
+}
 
 // Runs `body` until `seconds` have passed (checking the clock every 16 calls).
 template <class Body>
@@ -64,12 +94,22 @@ public:
             if (!(back == value)) return pass == 0 ? "round trip mismatch" : "round trip mismatch on reuse";
         }
         codec_->deserialize_fresh(view());
+        Few expected;
+        has_few_ = few_fields(value, expected);
+        if (has_few_) {
+            const Few got = codec_->read_few(view());
+            if (got.in_place && !(got == expected)) return "read_few read other values than the data set's";
+        }
         return "";
     }
 
     ByteView encoded() const override { return {input_.data(), input_.size()}; }
 
-    bool has(Op op) const override { return op != Op::verify || has_verify_; }
+    bool has(Op op) const override {
+        if (op == Op::read_few) return has_few_;
+        if (codec_->read_few_only()) return false;
+        return op != Op::verify || has_verify_;
+    }
 
     void warm(Op op, double seconds) override {
         repeat_for(seconds, [&] { once(op); });
@@ -104,6 +144,13 @@ public:
                     benchmark::DoNotOptimize(ok);
                 }
                 break;
+            case Op::read_few:
+                for (auto _ : state) {
+                    Few f = codec_->read_few(in);
+                    benchmark::DoNotOptimize(f);
+                    benchmark::ClobberMemory();
+                }
+                break;
         }
         state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(input_.size()));
     }
@@ -119,12 +166,17 @@ private:
                 bool ok = codec_->verify(view());
                 benchmark::DoNotOptimize(ok);
             } break;
+            case Op::read_few: {
+                Few f = codec_->read_few(view());
+                benchmark::DoNotOptimize(f);
+            } break;
         }
         benchmark::ClobberMemory();
     }
 
     std::unique_ptr<Codec<Model>> codec_;
     bool has_verify_;
+    bool has_few_ = false;
     std::vector<uint8_t> input_;  // the encoding every deserialize/verify reads
 };
 
@@ -140,7 +192,7 @@ public:
         return "";
     }
     ByteView encoded() const override { return {source_.data(), source_.size()}; }
-    bool has(Op op) const override { return op != Op::verify; }
+    bool has(Op op) const override { return op != Op::verify && op != Op::read_few; }
     void warm(Op op, double seconds) override {
         repeat_for(seconds, [&] { once(op); });
     }
@@ -167,7 +219,8 @@ private:
                 benchmark::DoNotOptimize(fresh.data());
                 break;
             }
-            case Op::verify: break;
+            case Op::verify:
+            case Op::read_few: break;
         }
         benchmark::ClobberMemory();
     }

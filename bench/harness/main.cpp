@@ -330,7 +330,7 @@ int main(int argc, char** argv) {
         const double warmup = opt.warmup;
         for (auto& row : rows) {
             if (row->status != "ok") continue;
-            for (Op op : {Op::serialize, Op::deserialize, Op::deserialize_fresh, Op::verify}) {
+            for (Op op : {Op::serialize, Op::deserialize, Op::deserialize_fresh, Op::verify, Op::read_few}) {
                 if (!row->c->has(op)) continue;
                 std::string name = peers[row->peer].name + "/" + row->dataset + "/" + op_name(op);
                 Case* c = row->c.get();

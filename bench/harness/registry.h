@@ -25,7 +25,7 @@ class State;
 
 namespace fwb {
 
-enum class Op { serialize, deserialize, deserialize_fresh, verify };
+enum class Op { serialize, deserialize, deserialize_fresh, verify, read_few };
 const char* op_name(Op op);
 
 // One peer x data set pair, type-erased for the runner.

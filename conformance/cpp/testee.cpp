@@ -5,7 +5,9 @@
 // The protocol is in conformance/README.md: each request names a type ("package.Struct"),
 // an input format, a payload and an output format; the answer is the payload converted,
 // or the stage that rejected it. Binary input is verified first (verify()), then read
-// with the checked reader (deserialize()), then written in the output format.
+// with the checked reader (deserialize()), then written in the output format. Versioned
+// input that passed verify() is also read through the generated view (fastwire/view.h),
+// which must show the values deserialize() gave (else an internal error).
 //
 // The versioned format (fastwire/model.h) is always built in. The final format
 // (fastwire/final_model.h) and JSON (fastwire/json.h for writing, fastwire/json_reader.h
@@ -22,6 +24,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include <fastwire/internal/view_check.h>
 #include <fastwire/model.h>
 
 #if __has_include(<fastwire/final_model.h>)
@@ -95,7 +98,18 @@ const char* missing(std::uint8_t f, bool input) {
     }
 }
 
-// Binary input: verify, then read with the checked reader.
+// Whether the view of a verified versioned model shows `value` (the final format has no
+// views: always true).
+template <class S>
+bool view_agrees(const fastwire::model<S>& model, const S& value) {
+    return fastwire::internal::view_matches(value, model.view());
+}
+template <class M, class S>
+bool view_agrees(const M&, const S&) {
+    return true;
+}
+
+// Binary input: verify, then read with the checked reader (and through the view).
 template <class M, class S>
 response read_binary(M& model, const std::uint8_t* data, std::size_t size, S& value) {
     model.attach(data, size);
@@ -103,6 +117,7 @@ response read_binary(M& model, const std::uint8_t* data, std::size_t size, S& va
     if (!verdict) return reply(verify_error, std::string("verify: ") + verdict.message());
     const fastwire::status read = model.deserialize(value);
     if (!read) return reply(parse_error, std::string("deserialize failed after verify passed: ") + read.message());
+    if (!view_agrees(model, value)) return reply(internal_error, "the view differs from what deserialize() read");
     return response{};
 }
 

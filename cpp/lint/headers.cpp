@@ -9,6 +9,7 @@
 #include <fastwire/internal/kinds.h>
 #include <fastwire/internal/model_bytes.h>
 #include <fastwire/internal/scalar.h>
+#include <fastwire/internal/view_check.h>
 #include <fastwire/internal/wide.h>
 #include <fastwire/internal/wire.h>
 #include <fastwire/json.h>
@@ -26,5 +27,6 @@
 #include <fastwire/uuid.h>
 #include <fastwire/version.h>
 #include <fastwire/versioned.h>
+#include <fastwire/view.h>
 
 int main() { return 0; }

@@ -129,7 +129,7 @@ TEST(final_model, StreamOfModels) {
     ASSERT_TRUE(s);
     EXPECT_EQ(str(x), seed_text);
     r.next(s.size());
-    EXPECT_EQ(r.view().size(), b);
+    EXPECT_EQ(r.bytes().size(), b);
     EXPECT_EQ(r.size(), b);
     ASSERT_TRUE(r.deserialize(x));
     EXPECT_EQ(str(x), str(proto::Account{}));

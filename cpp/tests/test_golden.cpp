@@ -259,7 +259,7 @@ TEST(ModelApi, ViewsLimitsAndTypes) {
     EXPECT_EQ(m.verify(), fastwire::errc::truncated);
     m.serialize(seed_account());
     EXPECT_EQ(m.size(), 252u);
-    EXPECT_EQ(m.view().size(), 252u);
+    EXPECT_EQ(m.bytes().size(), 252u);
 
     proto::AccountModel r;
     r.attach(fastwire::buffer_view(m.buffer()));
@@ -281,11 +281,11 @@ TEST(ModelApi, ViewsLimitsAndTypes) {
     b.attach(golden);
     EXPECT_EQ(b.size(), golden.size());
     b.serialize(proto::Balance("USD", 1000.0));
-    EXPECT_EQ(b.view().size(), golden.size());
+    EXPECT_EQ(b.bytes().size(), golden.size());
     EXPECT_EQ(testutil::bytes_of(b.buffer()), golden);
     b.reset();
     EXPECT_EQ(b.buffer().size(), 0u);
-    EXPECT_EQ(b.view().size(), 0u);
+    EXPECT_EQ(b.bytes().size(), 0u);
     b.next(100);  // clamped at the end
     EXPECT_EQ(b.size(), 0u);
 }

@@ -12,6 +12,10 @@
 // path and it is checked: deserialize() makes every check verify() makes as it reads and
 // reports malformed input as a status (turned into fwb::DecodeError here), so no verify()
 // runs first. fresh = the same into a newly constructed struct. verify = attach + verify().
+// read_few ("read a few fields"): fastwire = attach + checked_view() (verify(), then the
+// generated view reads the fields in place); fastwire-view-noverify = attach + view()
+// without verify() (the view checks bounds as it reads, like Cap'n Proto's reader; only that
+// op is timed); fastwire-final has no views: its read_few is its deserialize.
 //
 // fastwire-json: serialize = fastwire::json::writer (reused, cleared) over the generated
 // struct; deserialize = fastwire::json::reader (reused: it keeps its simdjson On-Demand
@@ -147,9 +151,67 @@ struct Convert {
 //
 // M is the root model type. Both have serialize / reset / buffer / attach / verify /
 // deserialize; verify() and deserialize() return a fastwire::status.
-template <class Canon, class Gen, class M>
+// ---- "read a few fields" through the generated views (versioned format)
+Few few(const ::monsters::MonstersView& v) {
+    Few f;
+    for (::monsters::MonsterView m : v.monsters()) {
+        f.a += m.hp();
+        f.b += m.mana();
+        const std::string_view name = m.name();
+        f.add_text(name.data(), name.size());
+    }
+    return f;
+}
+Few few(const ::record::RecordView& v) {
+    Few f;
+    const auto ids = v.ids();
+    if (!ids.empty()) {
+        f.a = ids.front();
+        f.b = ids.back();
+    }
+    const auto strings = v.strings();
+    if (!strings.empty()) {
+        const std::string_view s = strings.back();
+        f.add_text(s.data(), s.size());
+    }
+    return f;
+}
+Few few(const ::account::AccountView& v) {
+    Few f;
+    f.a = v.uid();
+    f.b = static_cast<int64_t>(v.wallet().amount() * 100);
+    const std::string_view name = v.name();
+    f.add_text(name.data(), name.size());
+    return f;
+}
+template <class V>
+Few few(const V&) {
+    return {};
+}
+
+enum class Views { none, checked, trusted };
+
+template <class Canon, class Gen, class M, Views V = Views::none>
 class BinaryCodec final : public Codec<Canon> {
 public:
+    Few read_few(ByteView in) override {
+        if constexpr (V == Views::none) {
+            return Codec<Canon>::read_few(in);
+        } else {
+            reader_.attach(in.data, in.size);
+            Few f;
+            if constexpr (V == Views::checked) {
+                const auto view = reader_.checked_view();
+                if (!view) fail("verify failed");
+                f = few(*view);
+            } else {
+                f = few(reader_.view());
+            }
+            f.in_place = true;
+            return f;
+        }
+    }
+    bool read_few_only() const override { return V == Views::trusted; }
     void load(const Canon& value) override { Convert::cv(value, src_); }
     ByteView serialize() override {
         writer_.reset();  // keeps the buffer's capacity
@@ -222,12 +284,19 @@ constexpr const char* kNoJson = "JSON not built yet (no fastwire/json.h + json_r
 #endif
 
 struct Rows {
-    PeerInfo versioned, final_, json;
+    PeerInfo versioned, final_, json, trusted_view;
 };
 
 template <class Canon, class Gen>
 void add_dataset(Registry& r, const Rows& rows) {
-    r.add<Canon>(rows.versioned, [] { return std::make_unique<BinaryCodec<Canon, Gen, fastwire::model<Gen>>>(); });
+    using Model = fastwire::model<Gen>;
+    r.add<Canon>(rows.versioned, [] { return std::make_unique<BinaryCodec<Canon, Gen, Model, Views::checked>>(); });
+    if (Dataset<Canon>::name == std::string("monsters") || Dataset<Canon>::name == std::string("record") ||
+        Dataset<Canon>::name == std::string("account"))
+        r.add<Canon>(rows.trusted_view,
+                     [] { return std::make_unique<BinaryCodec<Canon, Gen, Model, Views::trusted>>(); });
+    else
+        r.unsupported<Canon>(rows.trusted_view, "times only the \"read a few fields\" data sets");
 #if FWB_FW_FINAL
     r.add<Canon>(rows.final_, [] { return std::make_unique<BinaryCodec<Canon, Gen, fastwire::final_model<Gen>>>(); });
 #else
@@ -260,6 +329,9 @@ void register_fastwire(Registry& r) {
          "fastwire::json::writer (reused) over the generated struct; deserialize = "
          "fastwire::json::reader (reused simdjson On-Demand parser; copies the input into its "
          "padded buffer) into the reused struct"},
+        {"fastwire-view-noverify", "fastwire", Kind::binary, version, "",
+         "only \"read a few fields\": the generated view (model::view()), no verify(); the view "
+         "checks each offset/length/count it follows against the message's end"},
     };
     add_dataset<account::Account, ::account::Account>(r, rows);
     add_dataset<monsters::Monsters, ::monsters::Monsters>(r, rows);

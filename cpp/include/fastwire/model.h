@@ -17,10 +17,16 @@
 // cursor (no zero-fill). verify() and deserialize() work on the model at the current
 // position and are safe on any input: a malformed message yields an error status.
 // deserialize() does not need a prior verify(); it makes the same checks as it reads.
+//
+// view() reads fields in place instead (view.h): no copy, no allocation; it never reads
+// outside the bytes, and shows the message's values when they passed verify():
+//   if (reader.verify()) { proto::AccountView v = reader.view(); v.wallet().currency(); }
+//   if (auto v = reader.checked_view()) v->uid();   // the same in one call
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -30,6 +36,7 @@
 #include <fastwire/limits.h>
 #include <fastwire/status.h>
 #include <fastwire/versioned.h>
+#include <fastwire/view.h>
 
 namespace fastwire {
 namespace versioned {
@@ -100,6 +107,24 @@ public:
             return read_counting_cold(r, full, value);
         else
             return read_counting(r, full, value);
+    }
+
+    // The struct view (S's generated view class, view.h) of the model at the current
+    // position. It never reads outside the bytes; on bytes that fail verify() it may show
+    // unspecified values (view.h, "Safety").
+    auto view() const noexcept { return root_view<S>(current(), bytes().size()); }
+
+    // verify(), then the view; std::nullopt when the bytes fail verify().
+    auto checked_view() const noexcept {
+        using V = decltype(view());
+        return verify() ? std::optional<V>(view()) : std::optional<V>();
+    }
+
+    // A mutable view (set_x() for fixed-size fields) of the model at the current position
+    // of the owned buffer, as serialize() wrote it. Not for an attached model: its bytes
+    // are the caller's (make the mutable view from a view of them instead).
+    auto mutable_view() noexcept {
+        return root_mutable_view<S>(buffer().data() + (current() - data()), bytes().size());
     }
 
 private:

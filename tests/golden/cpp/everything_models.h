@@ -200,4 +200,544 @@ static_assert(fastwire::versioned::body_size<Empty>() == 8,
               "everything.Empty: versioned body size differs from the schema compiler's");
 static_assert(fastwire::final::min_size<Empty>() == 0 && fastwire::final::is_fixed<Empty>(),
               "everything.Empty: final-format size differs from the schema compiler's");
+
+// Zero-copy views (fastwire/view.h): only over bytes that passed verify().
+struct PrimitivesView;
+struct PrimitivesMutableView;
+struct OptionalsView;
+struct OptionalsMutableView;
+struct CollectionsView;
+struct CollectionsMutableView;
+struct FixedView;
+struct FixedMutableView;
+struct NextView;
+struct NextMutableView;
+struct ShiftedView;
+struct ShiftedMutableView;
+struct BaseView;
+struct BaseMutableView;
+struct DerivedView;
+struct DerivedMutableView;
+struct MoreDerivedView;
+struct MoreDerivedMutableView;
+struct WalletView;
+struct WalletMutableView;
+struct ExAccountView;
+struct ExAccountMutableView;
+struct PingView;
+struct PingMutableView;
+struct PongView;
+struct PongMutableView;
+struct RefusedView;
+struct RefusedMutableView;
+struct FailureView;
+struct FailureMutableView;
+struct PingRequestView;
+struct PingRequestMutableView;
+struct NotifyView;
+struct NotifyMutableView;
+struct EmptyView;
+struct EmptyMutableView;
+}  // namespace everything
+
+namespace fastwire {
+template <>
+struct view_type<::everything::Primitives> {
+    using type = ::everything::PrimitivesView;
+    using mutable_type = ::everything::PrimitivesMutableView;
+};
+template <>
+struct view_type<::everything::Optionals> {
+    using type = ::everything::OptionalsView;
+    using mutable_type = ::everything::OptionalsMutableView;
+};
+template <>
+struct view_type<::everything::Collections> {
+    using type = ::everything::CollectionsView;
+    using mutable_type = ::everything::CollectionsMutableView;
+};
+template <>
+struct view_type<::everything::Fixed> {
+    using type = ::everything::FixedView;
+    using mutable_type = ::everything::FixedMutableView;
+};
+template <>
+struct view_type<::everything::Next> {
+    using type = ::everything::NextView;
+    using mutable_type = ::everything::NextMutableView;
+};
+template <>
+struct view_type<::everything::Shifted> {
+    using type = ::everything::ShiftedView;
+    using mutable_type = ::everything::ShiftedMutableView;
+};
+template <>
+struct view_type<::everything::Base> {
+    using type = ::everything::BaseView;
+    using mutable_type = ::everything::BaseMutableView;
+};
+template <>
+struct view_type<::everything::Derived> {
+    using type = ::everything::DerivedView;
+    using mutable_type = ::everything::DerivedMutableView;
+};
+template <>
+struct view_type<::everything::MoreDerived> {
+    using type = ::everything::MoreDerivedView;
+    using mutable_type = ::everything::MoreDerivedMutableView;
+};
+template <>
+struct view_type<::everything::Wallet> {
+    using type = ::everything::WalletView;
+    using mutable_type = ::everything::WalletMutableView;
+};
+template <>
+struct view_type<::everything::ExAccount> {
+    using type = ::everything::ExAccountView;
+    using mutable_type = ::everything::ExAccountMutableView;
+};
+template <>
+struct view_type<::everything::Ping> {
+    using type = ::everything::PingView;
+    using mutable_type = ::everything::PingMutableView;
+};
+template <>
+struct view_type<::everything::Pong> {
+    using type = ::everything::PongView;
+    using mutable_type = ::everything::PongMutableView;
+};
+template <>
+struct view_type<::everything::Refused> {
+    using type = ::everything::RefusedView;
+    using mutable_type = ::everything::RefusedMutableView;
+};
+template <>
+struct view_type<::everything::Failure> {
+    using type = ::everything::FailureView;
+    using mutable_type = ::everything::FailureMutableView;
+};
+template <>
+struct view_type<::everything::PingRequest> {
+    using type = ::everything::PingRequestView;
+    using mutable_type = ::everything::PingRequestMutableView;
+};
+template <>
+struct view_type<::everything::Notify> {
+    using type = ::everything::NotifyView;
+    using mutable_type = ::everything::NotifyMutableView;
+};
+template <>
+struct view_type<::everything::Empty> {
+    using type = ::everything::EmptyView;
+    using mutable_type = ::everything::EmptyMutableView;
+};
+}  // namespace fastwire
+
+namespace everything {
+
+struct PrimitivesView : fastwire::versioned::struct_view {
+    using struct_view::struct_view;
+    bool f_bool() const noexcept { return get_<bool, 8, 9>(true); }
+    std::uint8_t f_byte() const noexcept { return get_<std::uint8_t, 9, 10>(255); }
+    char f_char() const noexcept { return get_<char, 10, 11>(static_cast<char>(33)); }
+    wchar_t f_wchar() const noexcept { return get_<wchar_t, 11, 15>(static_cast<wchar_t>(8364)); }
+    std::int8_t f_int8() const noexcept { return get_<std::int8_t, 15, 16>(-128); }
+    std::uint8_t f_uint8() const noexcept { return get_<std::uint8_t, 16, 17>(255); }
+    std::int16_t f_int16() const noexcept { return get_<std::int16_t, 17, 19>(-32768); }
+    std::uint16_t f_uint16() const noexcept { return get_<std::uint16_t, 19, 21>(65535); }
+    std::int32_t f_int32() const noexcept { return get_<std::int32_t, 21, 25>(-123); }
+    std::uint32_t f_uint32() const noexcept { return get_<std::uint32_t, 25, 29>(4294967295u); }
+    std::int64_t f_int64() const noexcept { return get_<std::int64_t, 29, 37>((-9223372036854775807LL - 1)); }
+    std::uint64_t f_uint64() const noexcept { return get_<std::uint64_t, 37, 45>(18446744073709551615ull); }
+    float f_float() const noexcept { return get_<float, 45, 49>(15000000000.0f); }
+    double f_double() const noexcept { return get_<double, 49, 57>(-1.23456e+125); }
+    fastwire::decimal f_decimal() const noexcept { return get_<fastwire::decimal, 57, 73>(fastwire::decimal(123456123456ll, 6)); }
+    std::string_view f_string() const noexcept { return get_<std::string, 73, 77>("Hello, \"world\"!\012"); }
+    fastwire::versioned::byte_view f_bytes() const noexcept { return get_<fastwire::bytes, 77, 81>(); }
+    std::uint64_t f_epoch() const noexcept { return get_<std::uint64_t, 81, 89>(0ull); }
+    std::uint64_t f_utc() const noexcept { return get_<std::uint64_t, 89, 97>([] { return fastwire::utc(); }); }
+    std::uint64_t f_ns() const noexcept { return get_<std::uint64_t, 97, 105>(1000000000ull); }
+    fastwire::uuid f_uuid0() const noexcept { return get_<fastwire::uuid, 105, 121>(); }
+    fastwire::uuid f_uuid1() const noexcept { return get_<fastwire::uuid, 121, 137>([] { return fastwire::uuid::v1(); }); }
+    fastwire::uuid f_uuid4() const noexcept { return get_<fastwire::uuid, 137, 153>([] { return fastwire::uuid::v4(); }); }
+    fastwire::uuid f_uuid() const noexcept { return get_<fastwire::uuid, 153, 169>(fastwire::uuid::literal("123e4567-e89b-12d3-a456-426655440000")); }
+    std::string_view password() const noexcept { return get_<std::string, 169, 173>("secret"); }
+    std::int32_t legacy() const noexcept { return get_<std::int32_t, 173, 177>(0); }
+    // f(every field's view), in wire order: for generic code.
+    template <class F>
+    auto fields_(F&& f) const {
+        return f(f_bool(),
+                 f_byte(),
+                 f_char(),
+                 f_wchar(),
+                 f_int8(),
+                 f_uint8(),
+                 f_int16(),
+                 f_uint16(),
+                 f_int32(),
+                 f_uint32(),
+                 f_int64(),
+                 f_uint64(),
+                 f_float(),
+                 f_double(),
+                 f_decimal(),
+                 f_string(),
+                 f_bytes(),
+                 f_epoch(),
+                 f_utc(),
+                 f_ns(),
+                 f_uuid0(),
+                 f_uuid1(),
+                 f_uuid4(),
+                 f_uuid(),
+                 password(),
+                 legacy());
+    }
+};
+struct PrimitivesMutableView : PrimitivesView {
+    // Over bytes the caller owns and may write (e.g. an element of a view of them).
+    explicit PrimitivesMutableView(const PrimitivesView& v) noexcept : PrimitivesView(v) {}
+    bool set_f_bool(bool v) const noexcept { return set_<bool, 8, 9>(v); }
+    bool set_f_byte(std::uint8_t v) const noexcept { return set_<std::uint8_t, 9, 10>(v); }
+    bool set_f_char(char v) const noexcept { return set_<char, 10, 11>(v); }
+    bool set_f_wchar(wchar_t v) const noexcept { return set_<wchar_t, 11, 15>(v); }
+    bool set_f_int8(std::int8_t v) const noexcept { return set_<std::int8_t, 15, 16>(v); }
+    bool set_f_uint8(std::uint8_t v) const noexcept { return set_<std::uint8_t, 16, 17>(v); }
+    bool set_f_int16(std::int16_t v) const noexcept { return set_<std::int16_t, 17, 19>(v); }
+    bool set_f_uint16(std::uint16_t v) const noexcept { return set_<std::uint16_t, 19, 21>(v); }
+    bool set_f_int32(std::int32_t v) const noexcept { return set_<std::int32_t, 21, 25>(v); }
+    bool set_f_uint32(std::uint32_t v) const noexcept { return set_<std::uint32_t, 25, 29>(v); }
+    bool set_f_int64(std::int64_t v) const noexcept { return set_<std::int64_t, 29, 37>(v); }
+    bool set_f_uint64(std::uint64_t v) const noexcept { return set_<std::uint64_t, 37, 45>(v); }
+    bool set_f_float(float v) const noexcept { return set_<float, 45, 49>(v); }
+    bool set_f_double(double v) const noexcept { return set_<double, 49, 57>(v); }
+    bool set_f_decimal(fastwire::decimal v) const noexcept { return set_<fastwire::decimal, 57, 73>(v); }
+    bool set_f_epoch(std::uint64_t v) const noexcept { return set_<std::uint64_t, 81, 89>(v); }
+    bool set_f_utc(std::uint64_t v) const noexcept { return set_<std::uint64_t, 89, 97>(v); }
+    bool set_f_ns(std::uint64_t v) const noexcept { return set_<std::uint64_t, 97, 105>(v); }
+    bool set_f_uuid0(fastwire::uuid v) const noexcept { return set_<fastwire::uuid, 105, 121>(v); }
+    bool set_f_uuid1(fastwire::uuid v) const noexcept { return set_<fastwire::uuid, 121, 137>(v); }
+    bool set_f_uuid4(fastwire::uuid v) const noexcept { return set_<fastwire::uuid, 137, 153>(v); }
+    bool set_f_uuid(fastwire::uuid v) const noexcept { return set_<fastwire::uuid, 153, 169>(v); }
+    bool set_legacy(std::int32_t v) const noexcept { return set_<std::int32_t, 173, 177>(v); }
+};
+
+struct OptionalsView : fastwire::versioned::struct_view {
+    using struct_view::struct_view;
+    std::optional<bool> f_bool() const noexcept { return get_<std::optional<bool>, 8, 13>(); }
+    std::optional<std::int32_t> f_int32() const noexcept { return get_<std::optional<std::int32_t>, 13, 18>(42); }
+    std::optional<std::string_view> f_string() const noexcept { return get_<std::optional<std::string>, 18, 23>("maybe"); }
+    std::optional<fastwire::decimal> f_decimal() const noexcept { return get_<std::optional<fastwire::decimal>, 23, 28>(fastwire::decimal(-1ll, 3)); }
+    std::optional<fastwire::uuid> f_uuid() const noexcept { return get_<std::optional<fastwire::uuid>, 28, 33>([] { return fastwire::uuid::v4(); }); }
+    std::optional<std::uint64_t> f_time() const noexcept { return get_<std::optional<std::uint64_t>, 33, 38>([] { return fastwire::utc(); }); }
+    std::optional<EnumByte> f_enum() const noexcept { return get_<std::optional<EnumByte>, 38, 43>(EnumByte::a2); }
+    std::optional<Flags> f_flags() const noexcept { return get_<std::optional<Flags>, 43, 48>(Flags::a | Flags::c); }
+    std::optional<PrimitivesView> f_struct() const noexcept { return get_<std::optional<Primitives>, 48, 53>(); }
+    std::optional<::proto::OrderView> f_order() const noexcept { return get_<std::optional<::proto::Order>, 53, 58>(); }
+    std::optional<std::int64_t> f_reset() const noexcept { return get_<std::optional<std::int64_t>, 58, 63>(); }
+    bool f_resetReset() const noexcept { return get_<bool, 63, 64>(); }
+    // f(every field's view), in wire order: for generic code.
+    template <class F>
+    auto fields_(F&& f) const {
+        return f(f_bool(),
+                 f_int32(),
+                 f_string(),
+                 f_decimal(),
+                 f_uuid(),
+                 f_time(),
+                 f_enum(),
+                 f_flags(),
+                 f_struct(),
+                 f_order(),
+                 f_reset(),
+                 f_resetReset());
+    }
+};
+struct OptionalsMutableView : OptionalsView {
+    // Over bytes the caller owns and may write (e.g. an element of a view of them).
+    explicit OptionalsMutableView(const OptionalsView& v) noexcept : OptionalsView(v) {}
+    bool set_f_resetReset(bool v) const noexcept { return set_<bool, 63, 64>(v); }
+};
+
+struct CollectionsView : fastwire::versioned::struct_view {
+    using struct_view::struct_view;
+    fastwire::versioned::array_view<std::int32_t, 3> f_array() const noexcept { return get_<std::array<std::int32_t, 3>, 8, 20>(); }
+    fastwire::versioned::array_view<std::optional<std::string>, 2> f_array_optional() const noexcept { return get_<std::array<std::optional<std::string>, 2>, 20, 30>(); }
+    fastwire::versioned::array_view<Primitives, 2> f_array_struct() const noexcept { return get_<std::array<Primitives, 2>, 30, 38>(); }
+    fastwire::versioned::sequence_view<std::uint8_t> f_vector() const noexcept { return get_<std::vector<std::uint8_t>, 38, 42>(); }
+    fastwire::versioned::sequence_view<std::optional<EnumByte>> f_vector_optional() const noexcept { return get_<std::vector<std::optional<EnumByte>>, 42, 46>(); }
+    fastwire::versioned::sequence_view<::proto::Order> f_vector_struct() const noexcept { return get_<std::vector<::proto::Order>, 46, 50>(); }
+    fastwire::versioned::sequence_view<std::string> f_list() const noexcept { return get_<std::list<std::string>, 50, 54>(); }
+    fastwire::versioned::sequence_view<std::optional<Optionals>> f_list_optional() const noexcept { return get_<std::list<std::optional<Optionals>>, 54, 58>(); }
+    fastwire::versioned::sequence_view<std::int64_t> f_set() const noexcept { return get_<std::set<std::int64_t>, 58, 62>(); }
+    fastwire::versioned::sequence_view<::proto::Balance> f_set_struct() const noexcept { return get_<std::set<::proto::Balance>, 62, 66>(); }
+    fastwire::versioned::map_view<std::int32_t, std::string> f_map() const noexcept { return get_<std::map<std::int32_t, std::string>, 66, 70>(); }
+    fastwire::versioned::map_view<std::string, std::optional<double>> f_map_optional() const noexcept { return get_<std::map<std::string, std::optional<double>>, 70, 74>(); }
+    fastwire::versioned::map_view<EnumByte, Optionals> f_map_enum_key() const noexcept { return get_<std::map<EnumByte, Optionals>, 74, 78>(); }
+    fastwire::versioned::map_view<fastwire::uuid, fastwire::bytes> f_hash() const noexcept { return get_<std::unordered_map<fastwire::uuid, fastwire::bytes>, 78, 82>(); }
+    fastwire::versioned::map_view<std::string, std::optional<Primitives>> f_hash_optional() const noexcept { return get_<std::unordered_map<std::string, std::optional<Primitives>>, 82, 86>(); }
+    fastwire::versioned::map_view<::proto::Order, Optionals> f_hash_struct_key() const noexcept { return get_<std::unordered_map<::proto::Order, Optionals>, 86, 90>(); }
+    // f(every field's view), in wire order: for generic code.
+    template <class F>
+    auto fields_(F&& f) const {
+        return f(f_array(),
+                 f_array_optional(),
+                 f_array_struct(),
+                 f_vector(),
+                 f_vector_optional(),
+                 f_vector_struct(),
+                 f_list(),
+                 f_list_optional(),
+                 f_set(),
+                 f_set_struct(),
+                 f_map(),
+                 f_map_optional(),
+                 f_map_enum_key(),
+                 f_hash(),
+                 f_hash_optional(),
+                 f_hash_struct_key());
+    }
+};
+struct CollectionsMutableView : CollectionsView {
+    // Over bytes the caller owns and may write (e.g. an element of a view of them).
+    explicit CollectionsMutableView(const CollectionsView& v) noexcept : CollectionsView(v) {}
+};
+
+struct FixedView : fastwire::versioned::struct_view {
+    using struct_view::struct_view;
+    std::int32_t id() const noexcept { return get_<std::int32_t, 8, 12>(); }
+    // f(every field's view), in wire order: for generic code.
+    template <class F>
+    auto fields_(F&& f) const { return f(id()); }
+};
+struct FixedMutableView : FixedView {
+    // Over bytes the caller owns and may write (e.g. an element of a view of them).
+    explicit FixedMutableView(const FixedView& v) noexcept : FixedView(v) {}
+    bool set_id(std::int32_t v) const noexcept { return set_<std::int32_t, 8, 12>(v); }
+};
+
+struct NextView : fastwire::versioned::struct_view {
+    using struct_view::struct_view;
+    fastwire::uuid id() const noexcept { return get_<fastwire::uuid, 8, 24>([] { return fastwire::uuid::v1(); }); }
+    // f(every field's view), in wire order: for generic code.
+    template <class F>
+    auto fields_(F&& f) const { return f(id()); }
+};
+struct NextMutableView : NextView {
+    // Over bytes the caller owns and may write (e.g. an element of a view of them).
+    explicit NextMutableView(const NextView& v) noexcept : NextView(v) {}
+    bool set_id(fastwire::uuid v) const noexcept { return set_<fastwire::uuid, 8, 24>(v); }
+};
+
+struct ShiftedView : fastwire::versioned::struct_view {
+    using struct_view::struct_view;
+    fastwire::decimal amount() const noexcept { return get_<fastwire::decimal, 8, 24>(fastwire::decimal(5ll, 1)); }
+    // f(every field's view), in wire order: for generic code.
+    template <class F>
+    auto fields_(F&& f) const { return f(amount()); }
+};
+struct ShiftedMutableView : ShiftedView {
+    // Over bytes the caller owns and may write (e.g. an element of a view of them).
+    explicit ShiftedMutableView(const ShiftedView& v) noexcept : ShiftedView(v) {}
+    bool set_amount(fastwire::decimal v) const noexcept { return set_<fastwire::decimal, 8, 24>(v); }
+};
+
+struct BaseView : fastwire::versioned::struct_view {
+    using struct_view::struct_view;
+    std::string_view name() const noexcept { return get_<std::string, 8, 12>(); }
+    std::int8_t level() const noexcept { return get_<std::int8_t, 12, 13>(1); }
+    // f(every field's view), in wire order: for generic code.
+    template <class F>
+    auto fields_(F&& f) const { return f(name(), level()); }
+};
+struct BaseMutableView : BaseView {
+    // Over bytes the caller owns and may write (e.g. an element of a view of them).
+    explicit BaseMutableView(const BaseView& v) noexcept : BaseView(v) {}
+    bool set_level(std::int8_t v) const noexcept { return set_<std::int8_t, 12, 13>(v); }
+};
+
+struct DerivedView : fastwire::versioned::struct_view {
+    using struct_view::struct_view;
+    std::string_view name() const noexcept { return get_<std::string, 8, 12>(); }
+    std::int8_t level() const noexcept { return get_<std::int8_t, 12, 13>(1); }
+    std::int32_t serial() const noexcept { return get_<std::int32_t, 13, 17>(); }
+    double weight() const noexcept { return get_<double, 17, 25>(0.25); }
+    // f(every field's view), in wire order: for generic code.
+    template <class F>
+    auto fields_(F&& f) const { return f(name(), level(), serial(), weight()); }
+};
+struct DerivedMutableView : DerivedView {
+    // Over bytes the caller owns and may write (e.g. an element of a view of them).
+    explicit DerivedMutableView(const DerivedView& v) noexcept : DerivedView(v) {}
+    bool set_level(std::int8_t v) const noexcept { return set_<std::int8_t, 12, 13>(v); }
+    bool set_serial(std::int32_t v) const noexcept { return set_<std::int32_t, 13, 17>(v); }
+    bool set_weight(double v) const noexcept { return set_<double, 17, 25>(v); }
+};
+
+struct MoreDerivedView : fastwire::versioned::struct_view {
+    using struct_view::struct_view;
+    std::string_view name() const noexcept { return get_<std::string, 8, 12>(); }
+    std::int8_t level() const noexcept { return get_<std::int8_t, 12, 13>(1); }
+    std::int32_t serial() const noexcept { return get_<std::int32_t, 13, 17>(); }
+    double weight() const noexcept { return get_<double, 17, 25>(0.25); }
+    bool last() const noexcept { return get_<bool, 25, 26>(); }
+    // f(every field's view), in wire order: for generic code.
+    template <class F>
+    auto fields_(F&& f) const { return f(name(), level(), serial(), weight(), last()); }
+};
+struct MoreDerivedMutableView : MoreDerivedView {
+    // Over bytes the caller owns and may write (e.g. an element of a view of them).
+    explicit MoreDerivedMutableView(const MoreDerivedView& v) noexcept : MoreDerivedView(v) {}
+    bool set_level(std::int8_t v) const noexcept { return set_<std::int8_t, 12, 13>(v); }
+    bool set_serial(std::int32_t v) const noexcept { return set_<std::int32_t, 13, 17>(v); }
+    bool set_weight(double v) const noexcept { return set_<double, 17, 25>(v); }
+    bool set_last(bool v) const noexcept { return set_<bool, 25, 26>(v); }
+};
+
+struct WalletView : fastwire::versioned::struct_view {
+    using struct_view::struct_view;
+    std::string_view currency() const noexcept { return get_<std::string, 8, 12>(); }
+    double amount() const noexcept { return get_<double, 12, 20>(0.0); }
+    fastwire::decimal reserved() const noexcept { return get_<fastwire::decimal, 20, 36>(fastwire::decimal(0ll)); }
+    // f(every field's view), in wire order: for generic code.
+    template <class F>
+    auto fields_(F&& f) const { return f(currency(), amount(), reserved()); }
+};
+struct WalletMutableView : WalletView {
+    // Over bytes the caller owns and may write (e.g. an element of a view of them).
+    explicit WalletMutableView(const WalletView& v) noexcept : WalletView(v) {}
+    bool set_amount(double v) const noexcept { return set_<double, 12, 20>(v); }
+    bool set_reserved(fastwire::decimal v) const noexcept { return set_<fastwire::decimal, 20, 36>(v); }
+};
+
+struct ExAccountView : fastwire::versioned::struct_view {
+    using struct_view::struct_view;
+    std::int32_t uid() const noexcept { return get_<std::int32_t, 8, 12>(); }
+    std::string_view name() const noexcept { return get_<std::string, 12, 16>(); }
+    ::protoex::State state() const noexcept { return get_<::protoex::State, 16, 17>(::protoex::State::initialized | ::protoex::State::bad | ::protoex::State::sad); }
+    ::protoex::BalanceView wallet() const noexcept { return get_<::protoex::Balance, 17, 21>(); }
+    std::optional<::protoex::BalanceView> asset() const noexcept { return get_<std::optional<::protoex::Balance>, 21, 26>(); }
+    fastwire::versioned::sequence_view<::protoex::Order> orders() const noexcept { return get_<std::vector<::protoex::Order>, 26, 30>(); }
+    EnumRefs refs() const noexcept { return get_<EnumRefs, 30, 32>(EnumRefs::value10); }
+    ::protoex::State extra() const noexcept { return get_<::protoex::State, 32, 33>(::protoex::State::good | ::protoex::State::sad); }
+    // f(every field's view), in wire order: for generic code.
+    template <class F>
+    auto fields_(F&& f) const {
+        return f(uid(),
+                 name(),
+                 state(),
+                 wallet(),
+                 asset(),
+                 orders(),
+                 refs(),
+                 extra());
+    }
+};
+struct ExAccountMutableView : ExAccountView {
+    // Over bytes the caller owns and may write (e.g. an element of a view of them).
+    explicit ExAccountMutableView(const ExAccountView& v) noexcept : ExAccountView(v) {}
+    bool set_uid(std::int32_t v) const noexcept { return set_<std::int32_t, 8, 12>(v); }
+    bool set_state(::protoex::State v) const noexcept { return set_<::protoex::State, 16, 17>(v); }
+    bool set_refs(EnumRefs v) const noexcept { return set_<EnumRefs, 30, 32>(v); }
+    bool set_extra(::protoex::State v) const noexcept { return set_<::protoex::State, 32, 33>(v); }
+};
+
+struct PingView : fastwire::versioned::struct_view {
+    using struct_view::struct_view;
+    fastwire::uuid id() const noexcept { return get_<fastwire::uuid, 8, 24>([] { return fastwire::uuid::v1(); }); }
+    std::uint64_t sent() const noexcept { return get_<std::uint64_t, 24, 32>([] { return fastwire::utc(); }); }
+    // f(every field's view), in wire order: for generic code.
+    template <class F>
+    auto fields_(F&& f) const { return f(id(), sent()); }
+};
+struct PingMutableView : PingView {
+    // Over bytes the caller owns and may write (e.g. an element of a view of them).
+    explicit PingMutableView(const PingView& v) noexcept : PingView(v) {}
+    bool set_id(fastwire::uuid v) const noexcept { return set_<fastwire::uuid, 8, 24>(v); }
+    bool set_sent(std::uint64_t v) const noexcept { return set_<std::uint64_t, 24, 32>(v); }
+};
+
+struct PongView : fastwire::versioned::struct_view {
+    using struct_view::struct_view;
+    fastwire::uuid id() const noexcept { return get_<fastwire::uuid, 8, 24>(); }
+    std::uint64_t received() const noexcept { return get_<std::uint64_t, 24, 32>(0ull); }
+    // f(every field's view), in wire order: for generic code.
+    template <class F>
+    auto fields_(F&& f) const { return f(id(), received()); }
+};
+struct PongMutableView : PongView {
+    // Over bytes the caller owns and may write (e.g. an element of a view of them).
+    explicit PongMutableView(const PongView& v) noexcept : PongView(v) {}
+    bool set_id(fastwire::uuid v) const noexcept { return set_<fastwire::uuid, 8, 24>(v); }
+    bool set_received(std::uint64_t v) const noexcept { return set_<std::uint64_t, 24, 32>(v); }
+};
+
+struct RefusedView : fastwire::versioned::struct_view {
+    using struct_view::struct_view;
+    fastwire::uuid id() const noexcept { return get_<fastwire::uuid, 8, 24>(); }
+    std::string_view reason() const noexcept { return get_<std::string, 24, 28>(); }
+    // f(every field's view), in wire order: for generic code.
+    template <class F>
+    auto fields_(F&& f) const { return f(id(), reason()); }
+};
+struct RefusedMutableView : RefusedView {
+    // Over bytes the caller owns and may write (e.g. an element of a view of them).
+    explicit RefusedMutableView(const RefusedView& v) noexcept : RefusedView(v) {}
+    bool set_id(fastwire::uuid v) const noexcept { return set_<fastwire::uuid, 8, 24>(v); }
+};
+
+struct FailureView : fastwire::versioned::struct_view {
+    using struct_view::struct_view;
+    fastwire::uuid id() const noexcept { return get_<fastwire::uuid, 8, 24>(); }
+    std::string_view error() const noexcept { return get_<std::string, 24, 28>(); }
+    // f(every field's view), in wire order: for generic code.
+    template <class F>
+    auto fields_(F&& f) const { return f(id(), error()); }
+};
+struct FailureMutableView : FailureView {
+    // Over bytes the caller owns and may write (e.g. an element of a view of them).
+    explicit FailureMutableView(const FailureView& v) noexcept : FailureView(v) {}
+    bool set_id(fastwire::uuid v) const noexcept { return set_<fastwire::uuid, 8, 24>(v); }
+};
+
+struct PingRequestView : fastwire::versioned::struct_view {
+    using struct_view::struct_view;
+    fastwire::uuid id() const noexcept { return get_<fastwire::uuid, 8, 24>([] { return fastwire::uuid::v1(); }); }
+    std::uint64_t sent() const noexcept { return get_<std::uint64_t, 24, 32>([] { return fastwire::utc(); }); }
+    std::string_view note() const noexcept { return get_<std::string, 32, 36>("are you there?"); }
+    // f(every field's view), in wire order: for generic code.
+    template <class F>
+    auto fields_(F&& f) const { return f(id(), sent(), note()); }
+};
+struct PingRequestMutableView : PingRequestView {
+    // Over bytes the caller owns and may write (e.g. an element of a view of them).
+    explicit PingRequestMutableView(const PingRequestView& v) noexcept : PingRequestView(v) {}
+    bool set_id(fastwire::uuid v) const noexcept { return set_<fastwire::uuid, 8, 24>(v); }
+    bool set_sent(std::uint64_t v) const noexcept { return set_<std::uint64_t, 24, 32>(v); }
+};
+
+struct NotifyView : fastwire::versioned::struct_view {
+    using struct_view::struct_view;
+    fastwire::uuid id() const noexcept { return get_<fastwire::uuid, 8, 24>([] { return fastwire::uuid::v4(); }); }
+    std::string_view text() const noexcept { return get_<std::string, 24, 28>(); }
+    // f(every field's view), in wire order: for generic code.
+    template <class F>
+    auto fields_(F&& f) const { return f(id(), text()); }
+};
+struct NotifyMutableView : NotifyView {
+    // Over bytes the caller owns and may write (e.g. an element of a view of them).
+    explicit NotifyMutableView(const NotifyView& v) noexcept : NotifyView(v) {}
+    bool set_id(fastwire::uuid v) const noexcept { return set_<fastwire::uuid, 8, 24>(v); }
+};
+
+struct EmptyView : fastwire::versioned::struct_view {
+    using struct_view::struct_view;
+    // f(every field's view), in wire order: for generic code.
+    template <class F>
+    auto fields_(F&& f) const { return f(); }
+};
+struct EmptyMutableView : EmptyView {
+    // Over bytes the caller owns and may write (e.g. an element of a view of them).
+    explicit EmptyMutableView(const EmptyView& v) noexcept : EmptyView(v) {}
+};
 }  // namespace everything

@@ -41,4 +41,94 @@ static_assert(fastwire::versioned::slot_offsets_are<Account>({8, 12, 16, 17, 21,
               "protoex.Account: versioned slot offsets differ from the schema compiler's");
 static_assert(fastwire::final::min_size<Account>() == 34 && !fastwire::final::is_fixed<Account>(),
               "protoex.Account: final-format size differs from the schema compiler's");
+
+// Zero-copy views (fastwire/view.h): only over bytes that passed verify().
+struct OrderView;
+struct OrderMutableView;
+struct BalanceView;
+struct BalanceMutableView;
+struct AccountView;
+struct AccountMutableView;
+}  // namespace protoex
+
+namespace fastwire {
+template <>
+struct view_type<::protoex::Order> {
+    using type = ::protoex::OrderView;
+    using mutable_type = ::protoex::OrderMutableView;
+};
+template <>
+struct view_type<::protoex::Balance> {
+    using type = ::protoex::BalanceView;
+    using mutable_type = ::protoex::BalanceMutableView;
+};
+template <>
+struct view_type<::protoex::Account> {
+    using type = ::protoex::AccountView;
+    using mutable_type = ::protoex::AccountMutableView;
+};
+}  // namespace fastwire
+
+namespace protoex {
+
+struct OrderView : fastwire::versioned::struct_view {
+    using struct_view::struct_view;
+    std::int32_t uid() const noexcept { return get_<std::int32_t, 8, 12>(); }
+    std::string_view symbol() const noexcept { return get_<std::string, 12, 16>(); }
+    OrderSide side() const noexcept { return get_<OrderSide, 16, 17>(OrderSide{}); }
+    OrderType type() const noexcept { return get_<OrderType, 17, 18>(OrderType{}); }
+    double price() const noexcept { return get_<double, 18, 26>(0.0); }
+    double volume() const noexcept { return get_<double, 26, 34>(0.0); }
+    double tp() const noexcept { return get_<double, 34, 42>(10.0); }
+    double sl() const noexcept { return get_<double, 42, 50>(-10.0); }
+    // f(every field's view), in wire order: for generic code.
+    template <class F>
+    auto fields_(F&& f) const { return f(uid(), symbol(), side(), type(), price(), volume(), tp(), sl()); }
+};
+struct OrderMutableView : OrderView {
+    // Over bytes the caller owns and may write (e.g. an element of a view of them).
+    explicit OrderMutableView(const OrderView& v) noexcept : OrderView(v) {}
+    bool set_uid(std::int32_t v) const noexcept { return set_<std::int32_t, 8, 12>(v); }
+    bool set_side(OrderSide v) const noexcept { return set_<OrderSide, 16, 17>(v); }
+    bool set_type(OrderType v) const noexcept { return set_<OrderType, 17, 18>(v); }
+    bool set_price(double v) const noexcept { return set_<double, 18, 26>(v); }
+    bool set_volume(double v) const noexcept { return set_<double, 26, 34>(v); }
+    bool set_tp(double v) const noexcept { return set_<double, 34, 42>(v); }
+    bool set_sl(double v) const noexcept { return set_<double, 42, 50>(v); }
+};
+
+struct BalanceView : fastwire::versioned::struct_view {
+    using struct_view::struct_view;
+    std::string_view currency() const noexcept { return get_<std::string, 8, 12>(); }
+    double amount() const noexcept { return get_<double, 12, 20>(0.0); }
+    double locked() const noexcept { return get_<double, 20, 28>(); }
+    // f(every field's view), in wire order: for generic code.
+    template <class F>
+    auto fields_(F&& f) const { return f(currency(), amount(), locked()); }
+};
+struct BalanceMutableView : BalanceView {
+    // Over bytes the caller owns and may write (e.g. an element of a view of them).
+    explicit BalanceMutableView(const BalanceView& v) noexcept : BalanceView(v) {}
+    bool set_amount(double v) const noexcept { return set_<double, 12, 20>(v); }
+    bool set_locked(double v) const noexcept { return set_<double, 20, 28>(v); }
+};
+
+struct AccountView : fastwire::versioned::struct_view {
+    using struct_view::struct_view;
+    std::int32_t uid() const noexcept { return get_<std::int32_t, 8, 12>(); }
+    std::string_view name() const noexcept { return get_<std::string, 12, 16>(); }
+    State state() const noexcept { return get_<State, 16, 17>(State::initialized | State::bad | State::sad); }
+    BalanceView wallet() const noexcept { return get_<Balance, 17, 21>(); }
+    std::optional<BalanceView> asset() const noexcept { return get_<std::optional<Balance>, 21, 26>(); }
+    fastwire::versioned::sequence_view<Order> orders() const noexcept { return get_<std::vector<Order>, 26, 30>(); }
+    // f(every field's view), in wire order: for generic code.
+    template <class F>
+    auto fields_(F&& f) const { return f(uid(), name(), state(), wallet(), asset(), orders()); }
+};
+struct AccountMutableView : AccountView {
+    // Over bytes the caller owns and may write (e.g. an element of a view of them).
+    explicit AccountMutableView(const AccountView& v) noexcept : AccountView(v) {}
+    bool set_uid(std::int32_t v) const noexcept { return set_<std::int32_t, 8, 12>(v); }
+    bool set_state(State v) const noexcept { return set_<State, 16, 17>(v); }
+};
 }  // namespace protoex

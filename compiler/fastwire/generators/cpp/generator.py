@@ -424,7 +424,95 @@ class CppGenerator:
                 if self.options.final:
                     p.print("using $n$FinalModel = fastwire::final_model<$n$>;", n=ident(s.name))
             self.layout_checks(p, package)
+            self.views(p, package)
         return p.text()
+
+    # -- views (cpp/include/fastwire/view.h) -----------------------------------------------
+    def view_value_type(self, ref: ir.TypeRef, package: str) -> str:
+        if ref.kind == "primitive":
+            if ref.name == "string":
+                return "std::string_view"
+            if ref.name == "bytes":
+                return "fastwire::versioned::byte_view"
+            return PRIMITIVES[ref.name]
+        if ref.kind == "struct":
+            return self.qualified(ref, package) + "View"
+        return self.qualified(ref, package)
+
+    def view_field_type(self, t: ir.FieldType, package: str) -> str:
+        """What a view's accessor returns for a field of type `t` (view.h, element<T>)."""
+        if t.container is None:
+            value = self.view_value_type(t.value, package)
+            return f"std::optional<{value}>" if t.optional else value
+        elem = self.plain_type(t.value, package)
+        if t.optional:
+            elem = f"std::optional<{elem}>"
+        if t.container == "array":
+            return f"fastwire::versioned::array_view<{elem}, {t.size}>"
+        if t.container in ("map", "hash"):
+            assert t.key is not None
+            key = self.plain_type(t.key, package)
+            return f"fastwire::versioned::map_view<{key}, {elem}>"
+        return f"fastwire::versioned::sequence_view<{elem}>"
+
+    def views(self, p: Printer, package: ir.Package) -> None:
+        """Per struct S: SView (read-only accessors) and SMutableView (set_x() for the
+        fixed-size fields), reading the slots at the lowered model's offsets."""
+        structs = self.sorted_structs(package)
+        if not structs:
+            return
+        ns = ident(package.name)
+        p.blank()
+        p.print("// Zero-copy views (fastwire/view.h): only over bytes that passed verify().")
+        for s in structs:
+            p.print("struct $n$View;", n=ident(s.name))
+            p.print("struct $n$MutableView;", n=ident(s.name))
+        p.print("}  // namespace $ns$", ns=ns)
+        p.blank()
+        p.print("namespace fastwire {")
+        for s in structs:
+            full = f"::{ns}::{ident(s.name)}"
+            p.print("template <>")
+            with p.block("struct view_type<$t$> {", "};", t=full):
+                p.print("using type = $t$View;", t=full)
+                p.print("using mutable_type = $t$MutableView;", t=full)
+        p.print("}  // namespace fastwire")
+        p.blank()
+        p.print("namespace $ns$ {", ns=ns)
+        for s in structs:
+            p.blank()
+            self.view_class(p, s, package.name)
+
+    def view_class(self, p: Printer, s: ir.StructType, package: str) -> None:
+        layout = self.model.struct(s.qualified_name)
+        name = ident(s.name)
+        fields = list(zip(s.all_fields, layout.fields))
+        with p.block("struct $n$View : fastwire::versioned::struct_view {", "};", n=name):
+            p.print("using struct_view::struct_view;")
+            for f, fl in fields:
+                default = self.default_expr(f, package) if f.type.container is None else None
+                if default and (default.startswith("*") or default.endswith("()")):
+                    default = f"[] {{ return {default}; }}"  # computed: only when needed
+                p.print("$vt$ $name$() const noexcept { return get_<$t$, $o$, $e$>($d$); }",
+                        vt=self.view_field_type(f.type, package), name=ident(f.name),
+                        t=self.field_type(f.type, package), o=fl.offset, e=fl.offset + fl.slot,
+                        d=default or "")
+            p.print("// f(every field's view), in wire order: for generic code.")
+            p.print("template <class F>")
+            calls = join([f"{ident(f.name)}()" for f in s.all_fields], ", ", 64)
+            if "\n" in calls:
+                with p.block("auto fields_(F&& f) const {", "}"):
+                    p.print("return f($calls$);", calls=calls)
+            else:
+                p.print("auto fields_(F&& f) const { return f($calls$); }", calls=calls)
+        setters = [(f, fl) for f, fl in fields if fl.wire.is_value]
+        with p.block("struct $n$MutableView : $n$View {", "};", n=name):
+            p.print("// Over bytes the caller owns and may write (e.g. an element of a view of them).")
+            p.print("explicit $n$MutableView(const $n$View& v) noexcept : $n$View(v) {}", n=name)
+            for f, fl in setters:
+                t = self.field_type(f.type, package)
+                p.print("bool set_$f$($t$ v) const noexcept { return set_<$t$, $o$, $e$>(v); }",
+                        f=f.name, t=t, o=fl.offset, e=fl.offset + fl.slot)
 
     def layout_checks(self, p: Printer, package: ir.Package) -> None:
         """static_asserts of the lowered model's layout against the runtime's: a runtime

@@ -43,7 +43,7 @@ public:
     ::fastwire::buffer& buffer() noexcept { return buffer_; }
 
     // The viewed bytes from the current position on.
-    buffer_view view() const noexcept { return buffer_view(data(), total()).subview(pos_); }
+    buffer_view bytes() const noexcept { return buffer_view(data(), total()).subview(pos_); }
 
     // The size word of the model at the current position (0 when fewer than 4 bytes remain).
     std::size_t size() const noexcept { return total() - pos_ >= 4 ? load_le<std::uint32_t>(data() + pos_) : 0; }

@@ -1,0 +1,113 @@
+// fastwire/internal/view_check.h - does a view show the value deserialize() gives? For tests
+// (cpp/tests/test_views.cpp, the conformance testee): one generic walker over every type a
+// view can show, driven by struct_schema (the fields) and the views' fields_().
+//
+//   S value; model.deserialize(value);
+//   assert(fastwire::internal::view_matches(value, model.view()));
+#pragma once
+
+#include <cstring>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include <fastwire/view.h>
+
+namespace fastwire {
+namespace internal {
+
+template <class T, class V>
+bool view_matches(const T& value, const V& view);
+
+template <class S, auto... Ms, class... Vs>
+bool fields_match(const S& value, fields<Ms...>, const Vs&... views) {
+    return (view_matches(value.*Ms, views) && ...);
+}
+
+// Every element of `view` matches a distinct element of `value`, in any order (sets and
+// hashes: the order in the buffer is the writer's, the container's may differ).
+template <class C, class V, class Match>
+bool same_elements_any_order(const C& value, const V& view, Match match) {
+    if (value.size() != view.size()) return false;
+    std::vector<bool> used(value.size());
+    for (auto v : view) {
+        bool found = false;
+        std::size_t i = 0;
+        for (auto it = value.begin(); it != value.end(); ++it, ++i)
+            if (!used[i] && match(*it, v)) {
+                used[i] = found = true;
+                break;
+            }
+        if (!found) return false;
+    }
+    return true;
+}
+
+template <class T, class V>
+bool view_matches(const T& value, const V& view) {
+    if constexpr (is_fixed_value_v<T>) {
+        // Compared as wire bytes: NaNs and -0.0 are told apart as the format tells them.
+        std::uint8_t a[fixed_value<T>::size], b[fixed_value<T>::size];
+        fixed_value<T>::store(a, value);
+        fixed_value<T>::store(b, view);
+        return std::memcmp(a, b, sizeof a) == 0;
+    } else if constexpr (std::is_same_v<T, std::string>) {
+        return std::string_view(value) == view;
+    } else if constexpr (std::is_same_v<T, bytes>) {
+        return value.size() == view.size() &&
+               (view.empty() || std::memcmp(value.data(), view.data(), view.size()) == 0);
+    } else if constexpr (is_struct_v<T>) {
+        return view.fields_([&](const auto&... vs) { return fields_match(value, all_fields_t<T>{}, vs...); });
+    } else if constexpr (is_optional<T>::value) {
+        return value.has_value() == view.has_value() && (!value || view_matches(*value, *view));
+    } else if constexpr (is_set<T>::value) {
+        return same_elements_any_order(value, view, [](const auto& a, const auto& b) { return view_matches(a, b); });
+    } else if constexpr (is_map_v<T>) {
+        return same_elements_any_order(value, view, [](const auto& a, const auto& b) {
+            return view_matches(a.first, b.key) && view_matches(a.second, b.value);
+        });
+    } else {  // vector, list, array: in order
+        if (static_cast<std::size_t>(std::distance(value.begin(), value.end())) != view.size()) return false;
+        auto it = value.begin();
+        for (auto v : view)
+            if (!view_matches(*it++, v)) return false;
+        return true;
+    }
+}
+
+template <class T>
+struct is_map_view : std::false_type {};
+template <class K, class V>
+struct is_map_view<versioned::map_view<K, V>> : std::true_type {};
+
+// Reads everything a view shows (every field, element and byte of every string) and sums
+// it, so that a test under AddressSanitizer proves no view reads outside the message.
+// Not for recursive types over hostile bytes: an offset 0 makes a struct its own child.
+template <class V>
+std::uint64_t touch_all(const V& v) {
+    if constexpr (std::is_base_of_v<versioned::struct_view, V>) {
+        return v.fields_([](const auto&... f) { return (std::uint64_t{1} + ... + touch_all(f)); });
+    } else if constexpr (is_optional<V>::value) {
+        return v ? 1 + touch_all(*v) : 0;
+    } else if constexpr (std::is_same_v<V, std::string_view> || std::is_same_v<V, versioned::byte_view>) {
+        std::uint64_t sum = v.size();
+        for (auto c : v) sum += static_cast<unsigned char>(c);
+        return sum;
+    } else if constexpr (is_map_view<V>::value) {
+        std::uint64_t sum = v.size();
+        for (auto e : v) sum += touch_all(e.key) + touch_all(e.value);
+        return sum;
+    } else if constexpr (std::is_class_v<V> && !is_fixed_value_v<V>) {  // sequence and array views
+        std::uint64_t sum = v.size();
+        for (auto e : v) sum += touch_all(e);
+        return sum;
+    } else {
+        return 1;  // a value
+    }
+}
+
+}  // namespace internal
+}  // namespace fastwire
