@@ -69,6 +69,28 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+enum Either<A, B> {
+    Left(A),
+    Right(B),
+}
+
+/// Whichever of two futures completes first (`a` is polled first); the other is
+/// dropped. (tokio's `select!` would need its `macros` feature and a proc-macro build.)
+async fn first<A: Future, B: Future>(a: A, b: B) -> Either<A::Output, B::Output> {
+    let mut a = std::pin::pin!(a);
+    let mut b = std::pin::pin!(b);
+    std::future::poll_fn(|cx| {
+        if let Poll::Ready(x) = a.as_mut().poll(cx) {
+            return Poll::Ready(Either::Left(x));
+        }
+        if let Poll::Ready(x) = b.as_mut().poll(cx) {
+            return Poll::Ready(Either::Right(x));
+        }
+        Poll::Pending
+    })
+    .await
+}
+
 impl Conn {
     fn new(name: String, options: Options, log: Log) -> Arc<Conn> {
         Arc::new(Conn {
@@ -237,18 +259,19 @@ impl Conn {
             let mut at = 0;
             let mut failure = None;
             while at < spare.len() {
-                tokio::select! {
-                    r = tokio::time::timeout(self.options.write_timeout, w.write(&spare[at..])) => match r {
-                        Ok(Ok(0)) => failure = Some("write failed: wrote zero bytes".to_string()),
-                        Ok(Ok(n)) => at += n,
-                        Ok(Err(e)) => failure = Some(format!("write failed: {e}")),
-                        Err(_) => failure = Some(format!(
+                let write = tokio::time::timeout(self.options.write_timeout, w.write(&spare[at..]));
+                match first(write, dead.wait_for(|d| *d)).await {
+                    Either::Left(Ok(Ok(0))) => failure = Some("write failed: wrote zero bytes".to_string()),
+                    Either::Left(Ok(Ok(n))) => at += n,
+                    Either::Left(Ok(Err(e))) => failure = Some(format!("write failed: {e}")),
+                    Either::Left(Err(_)) => {
+                        failure = Some(format!(
                             "peer not reading: {} bytes unsent after {:?}",
                             spare.len() - at,
                             self.options.write_timeout
-                        )),
-                    },
-                    _ = dead.wait_for(|d| *d) => failure = Some("closed".to_string()),
+                        ))
+                    }
+                    Either::Right(_) => failure = Some("closed".to_string()),
                 }
                 if failure.is_some() {
                     break;
@@ -285,37 +308,35 @@ async fn read_loop<P: Protocol>(
         if *dead.borrow() {
             return Some("closed".into());
         }
-        tokio::select! {
-            got = r.read(&mut buf) => match got {
-                Ok(0) => {
-                    let pending = receiver.pending();
-                    return if pending > 0 {
-                        Some(format!("peer closed the connection in the middle of a message ({pending} bytes received)"))
-                    } else {
-                        None
-                    };
+        match first(r.read(&mut buf), first(ticks.tick(), dead.wait_for(|d| *d))).await {
+            Either::Left(Ok(0)) => {
+                let pending = receiver.pending();
+                return if pending > 0 {
+                    Some(format!("peer closed the connection in the middle of a message ({pending} bytes received)"))
+                } else {
+                    None
+                };
+            }
+            Either::Left(Ok(n)) => {
+                last_input = Instant::now();
+                if conn.stop_input.load(Ordering::Acquire) {
+                    continue; // stopping: what arrives now is discarded
                 }
-                Ok(n) => {
-                    last_input = Instant::now();
-                    if conn.stop_input.load(Ordering::Acquire) {
-                        continue; // stopping: what arrives now is discarded
-                    }
-                    if let Err(e) = receiver.feed(&buf[..n], &mut on_message) {
-                        return Some(e.to_string());
-                    }
-                    partial_since = if receiver.pending() > 0 { partial_since.or(Some(last_input)) } else { None };
-                    continue;
+                if let Err(e) = receiver.feed(&buf[..n], &mut on_message) {
+                    return Some(e.to_string());
                 }
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => {
-                    if conn.is_dead() {
-                        return Some("closed".into());
-                    }
-                    return Some(format!("read failed: {e}"));
+                partial_since = if receiver.pending() > 0 { partial_since.or(Some(last_input)) } else { None };
+                continue;
+            }
+            Either::Left(Err(e)) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Either::Left(Err(e)) => {
+                if conn.is_dead() {
+                    return Some("closed".into());
                 }
-            },
-            _ = ticks.tick() => {}
-            _ = dead.wait_for(|d| *d) => return Some("closed".into()),
+                return Some(format!("read failed: {e}"));
+            }
+            Either::Right(Either::Left(_)) => {}
+            Either::Right(Either::Right(_)) => return Some("closed".into()),
         }
         tick();
         if let Some(since) = partial_since {
@@ -530,9 +551,9 @@ async fn accept_loop<P, H, F>(
 {
     let factory = Arc::new(factory);
     loop {
-        let accepted = tokio::select! {
-            a = listener.accept() => a,
-            _ = stop.wait_for(|s| *s) => return,
+        let accepted = match first(listener.accept(), stop.wait_for(|s| *s)).await {
+            Either::Left(a) => a,
+            Either::Right(_) => return,
         };
         let (stream, remote) = match accepted {
             Ok(a) => a,
