@@ -715,7 +715,15 @@ impl<P: Protocol> Client<P> {
                     },
                 )
                 .await;
-                c.kill(&reason.unwrap_or_else(|| "closed by the server".into()));
+                match reason {
+                    // the server closed its side: flush what is queued for it, then close
+                    None => {
+                        c.half_close();
+                        c.wait_flushed(Instant::now() + c.options.shutdown_timeout).await;
+                        c.kill("closed by the server");
+                    }
+                    Some(r) => c.kill(&r),
+                }
                 let mut g = lock(&p);
                 g.closed = true;
                 for (_, (_, tx)) in g.map.drain() {
