@@ -2,7 +2,8 @@
 # `fastwire-build`, the conformance testee and its tests. Included by the root Makefile.
 #
 #   make test-rust     rustfmt --check (runtime and generated code), clippy -D warnings,
-#                      cargo test (unit, golden, malformed, property, transport tests)
+#                      cargo test --features tokio (unit, golden, malformed, property,
+#                      transport tests: std::net and tokio); the default build without tokio
 #   make bench-rust    the criterion benchmark (rust/bench), medians
 #   make fuzz-rust     the cargo-fuzz targets for longer (FUZZ_SECONDS)
 
@@ -15,8 +16,10 @@ test-rust:
 	@$(BOOTSTRAP) rust
 	$(CARGO) fmt $(RUST_MANIFEST) --all -- --check
 	rustfmt --edition 2021 --config-path rust/rustfmt.toml --check tests/golden/rust/*.rs
-	$(CARGO) clippy $(RUST_MANIFEST) -j$(JOBS) --all-targets -- -D warnings
-	FASTWIRE_CPP_SERVER=$(abspath $(BUILD))/examples/cpp/server $(CARGO) test $(RUST_MANIFEST) -j$(JOBS) -q
+	$(CARGO) clippy $(RUST_MANIFEST) -j$(JOBS) --all-targets --features tokio -- -D warnings
+	@! $(CARGO) tree $(RUST_MANIFEST) -q -e normal --workspace | grep -q tokio || \
+	    { echo "tokio is in the default build (it must be behind the tokio feature)"; exit 1; }
+	FASTWIRE_CPP_SERVER=$(abspath $(BUILD))/examples/cpp/server $(CARGO) test $(RUST_MANIFEST) -j$(JOBS) -q --features tokio
 
 LANGUAGE_TESTS += test-rust
 
@@ -46,9 +49,12 @@ bench-rust:
 	$(PYTHON) rust/bench/compare.py $(RUST_TARGET_DIR)/release/profile $(BUILD)/cpp/bench/fastwire_account_bench
 LANGUAGE_BENCHES += bench-rust
 
-# The transport's full-size run: FASTWIRE_RUST_MESSAGES mixed messages (make test: a million).
+# The transports' full-size runs: FASTWIRE_RUST_MESSAGES mixed messages over std::net (make
+# test: a million), FASTWIRE_RUST_TOKIO_MESSAGES over tokio (make test: 100,000).
 .PHONY: soak-rust
 soak-rust:
 	@$(BOOTSTRAP) rust
 	FASTWIRE_RUST_MESSAGES=10000000 $(CARGO) test $(RUST_MANIFEST) -j$(JOBS) -q -p fastwire-testee \
 	    --test transport mixed
+	FASTWIRE_RUST_TOKIO_MESSAGES=1000000 $(CARGO) test $(RUST_MANIFEST) -j$(JOBS) -q -p fastwire-testee \
+	    --features tokio --test transport_tokio mixed

@@ -24,6 +24,8 @@ pub mod json;
 mod key;
 mod model;
 pub mod net;
+#[cfg(feature = "tokio")]
+pub mod net_tokio;
 pub mod print;
 pub mod protocol;
 mod types;

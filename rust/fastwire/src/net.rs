@@ -85,7 +85,7 @@ impl Default for Options {
 
 impl Options {
     /// The timer tick: a quarter of the shortest timeout, between 5 and 250 ms.
-    fn tick(&self) -> Duration {
+    pub(crate) fn tick(&self) -> Duration {
         let mut t = self.message_timeout.min(self.request_timeout);
         if let Some(i) = self.idle_timeout {
             t = t.min(i);
