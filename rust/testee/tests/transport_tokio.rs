@@ -443,7 +443,9 @@ fn a_full_queue_fails_blocks_or_disconnects_by_policy() {
         loop {
             let start = Instant::now();
             if !client.send_wait(&big).await {
-                assert!(start.elapsed() >= Duration::from_millis(150), "{:?}", start.elapsed());
+                // It waited write_timeout for room, or the writer's own write_timeout (the
+                // same 200 ms: the peer reads nothing) closed the connection first.
+                assert!(start.elapsed() >= Duration::from_millis(150) || !client.connected(), "{:?}", start.elapsed());
                 break;
             }
             n += 1;
