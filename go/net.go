@@ -459,13 +459,17 @@ func (s *Server) accept() {
 func (s *Server) Stop() {
 	s.mu.Lock()
 	s.stopping = true
+	s.mu.Unlock()
+	_ = s.ln.Close()
+	s.wg.Wait()
+	// The accept loop has ended: a connection it was still setting up when stopping was
+	// set is in s.conns by now, so it is closed with the others (not left open).
+	s.mu.Lock()
 	conns := make([]*Conn, 0, len(s.conns))
 	for k := range s.conns {
 		conns = append(conns, k)
 	}
 	s.mu.Unlock()
-	_ = s.ln.Close()
-	s.wg.Wait()
 	for _, k := range conns {
 		k.stopRead.Store(true)
 		k.Close("server stopping")
