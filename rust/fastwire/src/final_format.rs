@@ -3,6 +3,7 @@
 //! elements of zero size to `max_zero_size_elements`, bound nesting, and the root's
 //! fields must end exactly at its declared size.
 
+use crate::copy::{assign, copy_short};
 use crate::error::{Error, Result};
 use crate::key::Ordered;
 use crate::types::{Bytes, Decimal, Text, Timestamp, Uuid};
@@ -124,7 +125,7 @@ impl<'a> Writer<'a> {
     #[inline(always)]
     pub fn put(&mut self, b: &[u8]) {
         let (head, tail) = std::mem::take(&mut self.rest).split_at_mut(b.len());
-        head.copy_from_slice(b);
+        copy_short(head, b);
         self.rest = tail;
     }
     /// Writes a byte.
@@ -281,9 +282,7 @@ impl Payload for Text {
     #[inline]
     fn f_read_payload(&mut self, len: &[u8], r: &mut Reader<'_>) -> Result<()> {
         let b = r.take_slice(crate::versioned::word(len) as usize)?;
-        let v = self.bytes_mut();
-        v.clear();
-        v.extend_from_slice(b);
+        assign(self.bytes_mut(), b);
         Ok(())
     }
     #[inline]
@@ -297,8 +296,7 @@ impl Payload for Bytes {
     #[inline]
     fn f_read_payload(&mut self, len: &[u8], r: &mut Reader<'_>) -> Result<()> {
         let b = r.take_slice(crate::versioned::word(len) as usize)?;
-        self.0.clear();
-        self.0.extend_from_slice(b);
+        assign(&mut self.0, b);
         Ok(())
     }
     #[inline]
@@ -321,9 +319,7 @@ impl Codec for Text {
     #[inline]
     fn f_read(&mut self, r: &mut Reader<'_>, _depth: u32) -> Result<()> {
         let b = r.text()?;
-        let v = self.bytes_mut();
-        v.clear();
-        v.extend_from_slice(b);
+        assign(self.bytes_mut(), b);
         Ok(())
     }
     #[inline]
@@ -345,8 +341,7 @@ impl Codec for Bytes {
     #[inline]
     fn f_read(&mut self, r: &mut Reader<'_>, _depth: u32) -> Result<()> {
         let b = r.text()?;
-        self.0.clear();
-        self.0.extend_from_slice(b);
+        assign(&mut self.0, b);
         Ok(())
     }
     #[inline]

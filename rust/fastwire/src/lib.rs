@@ -17,6 +17,7 @@
 //! `unsafe`.
 #![forbid(unsafe_code)]
 
+mod copy;
 mod error;
 pub mod final_format;
 pub mod fixed;

@@ -8,6 +8,7 @@
 //! reached is charged to a budget of the message size, nesting is bounded, decimal
 //! scales are at most 28.
 
+use crate::copy::{assign, copy_short};
 use crate::error::{Error, Result};
 use crate::key::Ordered;
 use crate::types::{Bytes, Decimal, Text, Timestamp, Uuid};
@@ -390,7 +391,7 @@ fn write_text(buf: &mut Writer<'_>, slot: usize, base: usize, b: &[u8]) {
         .split_first_chunk_mut::<4>()
         .unwrap_or_else(|| unreachable!("the block was allocated"));
     *len = (b.len() as u32).to_le_bytes();
-    bytes.copy_from_slice(b);
+    copy_short(bytes, b);
 }
 
 impl Codec for Text {
@@ -406,9 +407,7 @@ impl Codec for Text {
     #[inline]
     fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, _depth: u32) -> Result<()> {
         let b = r.text(slot, base)?;
-        let v = self.bytes_mut();
-        v.clear();
-        v.extend_from_slice(b);
+        assign(self.bytes_mut(), b);
         Ok(())
     }
     #[inline]
@@ -425,9 +424,7 @@ impl Codec for Text {
         _depth: u32,
     ) -> Result<()> {
         let b = r.text_at(word(slot_bytes), slot, base)?;
-        let v = self.bytes_mut();
-        v.clear();
-        v.extend_from_slice(b);
+        assign(self.bytes_mut(), b);
         Ok(())
     }
 }
@@ -445,8 +442,7 @@ impl Codec for Bytes {
     #[inline]
     fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, _depth: u32) -> Result<()> {
         let b = r.text(slot, base)?;
-        self.0.clear();
-        self.0.extend_from_slice(b);
+        assign(&mut self.0, b);
         Ok(())
     }
     #[inline]
