@@ -109,8 +109,9 @@ pub trait Struct: Sized + Default + Clone {
 
     /// Heap bytes the fields append in the versioned format.
     fn v_extra_fields(&self) -> usize;
-    /// Writes the header and slots of a body that starts at `body` (zero before).
-    fn v_write_fields(&self, buf: &mut versioned::Writer<'_>, body: usize);
+    /// Writes the header and slots into `body` (its BODY bytes, zero before), which starts
+    /// at `pos` in the message, and appends the fields' heap blocks.
+    fn v_write_fields(&self, buf: &mut versioned::Writer<'_>, body: &mut [u8], pos: usize);
     /// Reads the fields of the body at `pos` whose stored size is `stored`.
     fn v_read_fields(&mut self, r: &mut versioned::Reader<'_>, pos: usize, stored: usize, depth: u32) -> Result<()>;
     /// Verifies the fields of the body at `pos`.

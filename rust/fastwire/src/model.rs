@@ -34,11 +34,13 @@ pub fn serialize<S: Struct>(value: &S, buf: &mut Vec<u8>) -> Result<usize> {
     }
     let start = buf.len();
     buf.resize(start + n, 0);
-    let mut w = versioned::Writer::new(&mut buf[start..], 8 + S::BODY);
-    versioned::put_u32(&mut w, 0, n as u32);
-    versioned::put_u32(&mut w, 4, 8);
-    value.v_write_fields(&mut w, 8);
-    debug_assert_eq!(w.tail(), n);
+    let mut w = versioned::Writer::new(&mut buf[start..]);
+    let (_, root) = w.alloc(8);
+    versioned::set_word(&mut root[..4], n as u32);
+    versioned::set_word(&mut root[4..], 8); // the root body's offset
+    let (at, body) = w.alloc(S::BODY);
+    value.v_write_fields(&mut w, body, at);
+    debug_assert_eq!(w.left(), 0);
     Ok(n)
 }
 
@@ -172,7 +174,7 @@ macro_rules! impl_struct {
                 $crate::versioned::struct_extra(self)
             }
             #[inline]
-            fn v_write(&self, buf: &mut $crate::versioned::Writer<'_>, slot: usize, base: usize) {
+            fn v_write(&self, buf: &mut $crate::versioned::Writer<'_>, slot: &mut [u8], base: usize) {
                 $crate::versioned::struct_write(self, buf, slot, base)
             }
             #[inline]
@@ -261,7 +263,7 @@ macro_rules! impl_enum {
                 0
             }
             #[inline]
-            fn v_write(&self, buf: &mut $crate::versioned::Writer<'_>, slot: usize, base: usize) {
+            fn v_write(&self, buf: &mut $crate::versioned::Writer<'_>, slot: &mut [u8], base: usize) {
                 $crate::versioned::Codec::v_write(&self.0, buf, slot, base)
             }
             #[inline]

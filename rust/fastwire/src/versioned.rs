@@ -184,56 +184,51 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// Stores a u32 at pos (trusted side: pos lies in the buffer).
-#[inline]
-pub fn put_u32(buf: &mut [u8], pos: usize, v: u32) {
-    buf[pos..pos + 4].copy_from_slice(&v.to_le_bytes());
+/// Stores a u32 at the start of a slot's bytes (trusted side: the slot was allocated).
+#[inline(always)]
+pub fn set_word(slot: &mut [u8], v: u32) {
+    slot[..4].copy_from_slice(&v.to_le_bytes());
 }
 
-/// Appends `n` bytes (zero, the message was zero-filled); returns where they start.
-#[inline]
-pub fn alloc(buf: &mut Writer<'_>, n: usize) -> usize {
-    let at = buf.tail;
-    buf.tail += n;
-    at
+/// The N bytes of a body just allocated (`body` is N bytes long), to store values at
+/// constant positions of.
+#[inline(always)]
+pub fn body_mut<const N: usize>(body: &mut [u8]) -> &mut [u8; N] {
+    body.first_chunk_mut::<N>().unwrap_or_else(|| unreachable!("the body was allocated"))
 }
 
-/// A message being written: every byte of it allocated and zeroed at once (its size is
-/// computed first, from `v_extra`), heap blocks carved from `tail`.
+/// A message being written: a block of its exact size (computed first, from `v_extra`),
+/// zeroed, from whose front the bodies and heap blocks are carved in writing order. Each
+/// block comes out as its own slice, so a value writes its slot and blocks through
+/// slices whose sizes the compiler knows: no bounds check per store. Running short is a
+/// bug in the sizes, not in any input.
 pub struct Writer<'a> {
-    out: &'a mut [u8],
-    tail: usize,
+    rest: &'a mut [u8],
+    end: usize,
 }
 
 impl<'a> Writer<'a> {
-    /// The N bytes of a body at `pos`, to store values at constant positions of.
-    #[inline]
-    pub fn array_mut<const N: usize>(&mut self, pos: usize) -> &mut [u8; N] {
-        (&mut self.out[pos..pos + N]).try_into().unwrap_or_else(|_| unreachable!("the body was allocated"))
-    }
-    /// A writer over `out`, whose first `used` bytes are taken.
-    pub fn new(out: &'a mut [u8], used: usize) -> Self {
+    /// A writer filling `out` (the whole message, zeroed).
+    pub fn new(out: &'a mut [u8]) -> Self {
+        let end = out.len();
         Writer {
-            out,
-            tail: used,
+            rest: out,
+            end,
         }
     }
-    /// Where the next block goes.
-    pub fn tail(&self) -> usize {
-        self.tail
+    /// Takes the next n bytes: (their position in the message, the bytes).
+    #[inline(always)]
+    pub fn alloc(&mut self, n: usize) -> (usize, &'a mut [u8]) {
+        let pos = self.end - self.rest.len();
+        let (head, tail) = std::mem::take(&mut self.rest)
+            .split_at_mut_checked(n)
+            .unwrap_or_else(|| unreachable!("the message was sized"));
+        self.rest = tail;
+        (pos, head)
     }
-}
-
-impl std::ops::Deref for Writer<'_> {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        self.out
-    }
-}
-
-impl std::ops::DerefMut for Writer<'_> {
-    fn deref_mut(&mut self) -> &mut [u8] {
-        self.out
+    /// Bytes not written yet.
+    pub fn left(&self) -> usize {
+        self.rest.len()
     }
 }
 
@@ -243,9 +238,9 @@ pub trait Codec: Sized {
     const SLOT: usize;
     /// Heap bytes the value appends (0 for values that sit in their slot).
     fn v_extra(&self) -> usize;
-    /// Stores the slot at `slot` (zeroed before) and appends the heap blocks; offsets
-    /// are relative to `base`.
-    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize);
+    /// Stores the slot into `slot` (its SLOT bytes, zeroed before) and appends the heap
+    /// blocks; offsets are relative to `base`.
+    fn v_write(&self, buf: &mut Writer<'_>, slot: &mut [u8], base: usize);
     /// Reads the value from the slot at `slot`, reusing `self`'s memory.
     fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()>;
     /// Checks the value as v_read does, storing nothing.
@@ -280,8 +275,8 @@ macro_rules! number {
                 0
             }
             #[inline]
-            fn v_write(&self, buf: &mut Writer<'_>, slot: usize, _base: usize) {
-                buf[slot..slot + Self::SLOT].copy_from_slice(&self.to_le_bytes());
+            fn v_write(&self, _buf: &mut Writer<'_>, slot: &mut [u8], _base: usize) {
+                slot[..Self::SLOT].copy_from_slice(&self.to_le_bytes());
             }
             #[inline]
             fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, _base: usize, _depth: u32) -> Result<()> {
@@ -304,8 +299,8 @@ impl Codec for bool {
         0
     }
     #[inline]
-    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, _base: usize) {
-        buf[slot] = *self as u8;
+    fn v_write(&self, _buf: &mut Writer<'_>, slot: &mut [u8], _base: usize) {
+        slot[0] = *self as u8;
     }
     #[inline]
     fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, _base: usize, _depth: u32) -> Result<()> {
@@ -325,7 +320,7 @@ impl Codec for Timestamp {
         0
     }
     #[inline]
-    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
+    fn v_write(&self, buf: &mut Writer<'_>, slot: &mut [u8], base: usize) {
         self.0.v_write(buf, slot, base)
     }
     #[inline]
@@ -345,8 +340,8 @@ impl Codec for Uuid {
         0
     }
     #[inline]
-    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, _base: usize) {
-        buf[slot..slot + 16].copy_from_slice(&self.0);
+    fn v_write(&self, _buf: &mut Writer<'_>, slot: &mut [u8], _base: usize) {
+        slot[..16].copy_from_slice(&self.0);
     }
     #[inline]
     fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, _base: usize, _depth: u32) -> Result<()> {
@@ -366,8 +361,8 @@ impl Codec for Decimal {
         0
     }
     #[inline]
-    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, _base: usize) {
-        buf[slot..slot + 16].copy_from_slice(&self.to_bytes());
+    fn v_write(&self, _buf: &mut Writer<'_>, slot: &mut [u8], _base: usize) {
+        slot[..16].copy_from_slice(&self.to_bytes());
     }
     #[inline]
     fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, _base: usize, _depth: u32) -> Result<()> {
@@ -384,12 +379,10 @@ impl Codec for Decimal {
 }
 
 #[inline]
-fn write_text(buf: &mut Writer<'_>, slot: usize, base: usize, b: &[u8]) {
-    let at = alloc(buf, 4 + b.len());
-    put_u32(buf, slot, (at - base) as u32);
-    let (len, bytes) = buf[at..at + 4 + b.len()]
-        .split_first_chunk_mut::<4>()
-        .unwrap_or_else(|| unreachable!("the block was allocated"));
+fn write_text(buf: &mut Writer<'_>, slot: &mut [u8], base: usize, b: &[u8]) {
+    let (at, blk) = buf.alloc(4 + b.len());
+    set_word(slot, (at - base) as u32);
+    let (len, bytes) = blk.split_first_chunk_mut::<4>().unwrap_or_else(|| unreachable!("the block was allocated"));
     *len = (b.len() as u32).to_le_bytes();
     copy_short(bytes, b);
 }
@@ -401,7 +394,7 @@ impl Codec for Text {
         4 + self.len()
     }
     #[inline]
-    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
+    fn v_write(&self, buf: &mut Writer<'_>, slot: &mut [u8], base: usize) {
         write_text(buf, slot, base, self.as_bytes())
     }
     #[inline]
@@ -436,7 +429,7 @@ impl Codec for Bytes {
         4 + self.0.len()
     }
     #[inline]
-    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
+    fn v_write(&self, buf: &mut Writer<'_>, slot: &mut [u8], base: usize) {
         write_text(buf, slot, base, &self.0)
     }
     #[inline]
@@ -458,12 +451,12 @@ impl<T: Codec + Default> Codec for Option<T> {
         self.as_ref().map_or(0, |v| T::SLOT + v.v_extra())
     }
     #[inline]
-    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
+    fn v_write(&self, buf: &mut Writer<'_>, slot: &mut [u8], base: usize) {
         if let Some(v) = self {
-            let blk = alloc(buf, T::SLOT);
-            buf[slot] = 1;
-            put_u32(buf, slot + 1, (blk - base) as u32);
-            v.v_write(buf, blk, blk);
+            let (at, blk) = buf.alloc(T::SLOT);
+            slot[0] = 1;
+            set_word(&mut slot[1..5], (at - base) as u32);
+            v.v_write(buf, blk, at);
         }
     }
     #[inline]
@@ -511,9 +504,9 @@ impl<T: Codec, const N: usize> Codec for [T; N] {
         self.iter().map(Codec::v_extra).sum()
     }
     #[inline]
-    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
-        for (i, e) in self.iter().enumerate() {
-            e.v_write(buf, slot + i * T::SLOT, base);
+    fn v_write(&self, buf: &mut Writer<'_>, slot: &mut [u8], base: usize) {
+        for (e, s) in self.iter().zip(slot.chunks_exact_mut(T::SLOT)) {
+            e.v_write(buf, s, base);
         }
     }
     #[inline]
@@ -532,13 +525,14 @@ impl<T: Codec, const N: usize> Codec for [T; N] {
     }
 }
 
-/// Writes `[count][slots]` for `n` elements; returns the first element slot.
+/// Writes `[count][slots]` for `n` elements; returns the elements' slots.
 #[inline]
-fn write_block(buf: &mut Writer<'_>, slot: usize, base: usize, n: usize, elem_slot: usize) -> usize {
-    let blk = alloc(buf, 4 + n * elem_slot);
-    put_u32(buf, slot, (blk - base) as u32);
-    put_u32(buf, blk, n as u32);
-    blk + 4
+fn write_block<'a>(buf: &mut Writer<'a>, slot: &mut [u8], base: usize, n: usize, elem_slot: usize) -> &'a mut [u8] {
+    let (at, blk) = buf.alloc(4 + n * elem_slot);
+    set_word(slot, (at - base) as u32);
+    let (count, slots) = blk.split_first_chunk_mut::<4>().unwrap_or_else(|| unreachable!("the block was allocated"));
+    *count = (n as u32).to_le_bytes();
+    slots
 }
 
 impl<T: Codec + Default> Codec for Vec<T> {
@@ -548,10 +542,10 @@ impl<T: Codec + Default> Codec for Vec<T> {
         4 + self.len() * T::SLOT + self.iter().map(Codec::v_extra).sum::<usize>()
     }
     #[inline]
-    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
-        let p = write_block(buf, slot, base, self.len(), T::SLOT);
-        for (i, e) in self.iter().enumerate() {
-            e.v_write(buf, p + i * T::SLOT, base);
+    fn v_write(&self, buf: &mut Writer<'_>, slot: &mut [u8], base: usize) {
+        let slots = write_block(buf, slot, base, self.len(), T::SLOT);
+        for (e, s) in self.iter().zip(slots.chunks_exact_mut(T::SLOT)) {
+            e.v_write(buf, s, base);
         }
     }
     #[inline]
@@ -611,10 +605,10 @@ impl<T: Codec + Default + Ord> Codec for BTreeSet<T> {
     fn v_extra(&self) -> usize {
         4 + self.len() * T::SLOT + self.iter().map(Codec::v_extra).sum::<usize>()
     }
-    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
-        let p = write_block(buf, slot, base, self.len(), T::SLOT);
-        for (i, e) in self.iter().enumerate() {
-            e.v_write(buf, p + i * T::SLOT, base);
+    fn v_write(&self, buf: &mut Writer<'_>, slot: &mut [u8], base: usize) {
+        let slots = write_block(buf, slot, base, self.len(), T::SLOT);
+        for (e, s) in self.iter().zip(slots.chunks_exact_mut(T::SLOT)) {
+            e.v_write(buf, s, base);
         }
     }
     fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
@@ -680,12 +674,12 @@ fn map_extra<K: Codec, V: Codec, M: MapLike<K, V>>(m: &M) -> usize {
     4 + m.count() * (K::SLOT + V::SLOT) + m.entries().map(|(k, v)| k.v_extra() + v.v_extra()).sum::<usize>()
 }
 
-fn map_write<K: Codec, V: Codec, M: MapLike<K, V>>(m: &M, buf: &mut Writer<'_>, slot: usize, base: usize) {
-    let pair = K::SLOT + V::SLOT;
-    let p = write_block(buf, slot, base, m.count(), pair);
-    for (i, (k, v)) in m.entries().enumerate() {
-        k.v_write(buf, p + i * pair, base);
-        v.v_write(buf, p + i * pair + K::SLOT, base);
+fn map_write<K: Codec, V: Codec, M: MapLike<K, V>>(m: &M, buf: &mut Writer<'_>, slot: &mut [u8], base: usize) {
+    let slots = write_block(buf, slot, base, m.count(), K::SLOT + V::SLOT);
+    for ((k, v), s) in m.entries().zip(slots.chunks_exact_mut(K::SLOT + V::SLOT)) {
+        let (ks, vs) = s.split_at_mut(K::SLOT);
+        k.v_write(buf, ks, base);
+        v.v_write(buf, vs, base);
     }
 }
 
@@ -725,7 +719,7 @@ impl<K: Codec + Default + Ord, V: Codec + Default> Codec for BTreeMap<K, V> {
     fn v_extra(&self) -> usize {
         map_extra(self)
     }
-    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
+    fn v_write(&self, buf: &mut Writer<'_>, slot: &mut [u8], base: usize) {
         map_write(self, buf, slot, base)
     }
     fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
@@ -742,7 +736,7 @@ impl<K: Codec + Default + Hash + Eq, V: Codec + Default> Codec for HashMap<K, V>
     fn v_extra(&self) -> usize {
         map_extra(self)
     }
-    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
+    fn v_write(&self, buf: &mut Writer<'_>, slot: &mut [u8], base: usize) {
         map_write(self, buf, slot, base)
     }
     fn v_read(&mut self, r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
@@ -760,7 +754,7 @@ impl<T: Codec> Codec for Ordered<T> {
         self.0.v_extra()
     }
     #[inline]
-    fn v_write(&self, buf: &mut Writer<'_>, slot: usize, base: usize) {
+    fn v_write(&self, buf: &mut Writer<'_>, slot: &mut [u8], base: usize) {
         self.0.v_write(buf, slot, base)
     }
     #[inline]
@@ -788,10 +782,10 @@ pub fn header<S: Struct>() -> [u8; 8] {
 
 /// A struct field: the slot holds the offset of its body `[size][type][slots]`.
 #[inline]
-pub fn struct_write<S: Struct>(v: &S, buf: &mut Writer<'_>, slot: usize, base: usize) {
-    let body = alloc(buf, S::BODY);
-    put_u32(buf, slot, (body - base) as u32);
-    v.v_write_fields(buf, body);
+pub fn struct_write<S: Struct>(v: &S, buf: &mut Writer<'_>, slot: &mut [u8], base: usize) {
+    let (at, body) = buf.alloc(S::BODY);
+    set_word(slot, (at - base) as u32);
+    v.v_write_fields(buf, body, at);
 }
 
 /// Reads a struct field (its body found, checked and entered).

@@ -1450,8 +1450,8 @@ impl ::fastwire::Struct for Primitives {
     }
 
     #[inline]
-    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
-        let b = buf.array_mut::<177>(body);
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: &mut [u8], pos: usize) {
+        let b = ::fastwire::versioned::body_mut::<177>(body);
         b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.f_bool, &mut b[8..9]);
         ::fastwire::Fixed::store(&self.f_byte, &mut b[9..10]);
@@ -1476,9 +1476,9 @@ impl ::fastwire::Struct for Primitives {
         ::fastwire::Fixed::store(&self.f_uuid4, &mut b[137..153]);
         ::fastwire::Fixed::store(&self.f_uuid, &mut b[153..169]);
         ::fastwire::Fixed::store(&self.legacy, &mut b[173..177]);
-        self.f_string.v_write(buf, body + 73, body);
-        self.f_bytes.v_write(buf, body + 77, body);
-        self.password.v_write(buf, body + 169, body);
+        self.f_string.v_write(buf, &mut b[73..77], pos);
+        self.f_bytes.v_write(buf, &mut b[77..81], pos);
+        self.password.v_write(buf, &mut b[169..173], pos);
     }
 
     #[inline]
@@ -1956,21 +1956,21 @@ impl ::fastwire::Struct for Optionals {
     }
 
     #[inline]
-    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
-        let b = buf.array_mut::<64>(body);
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: &mut [u8], pos: usize) {
+        let b = ::fastwire::versioned::body_mut::<64>(body);
         b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.f_reset_reset, &mut b[63..64]);
-        self.f_bool.v_write(buf, body + 8, body);
-        self.f_int32.v_write(buf, body + 13, body);
-        self.f_string.v_write(buf, body + 18, body);
-        self.f_decimal.v_write(buf, body + 23, body);
-        self.f_uuid.v_write(buf, body + 28, body);
-        self.f_time.v_write(buf, body + 33, body);
-        self.f_enum.v_write(buf, body + 38, body);
-        self.f_flags.v_write(buf, body + 43, body);
-        self.f_struct.v_write(buf, body + 48, body);
-        self.f_order.v_write(buf, body + 53, body);
-        self.f_reset.v_write(buf, body + 58, body);
+        self.f_bool.v_write(buf, &mut b[8..13], pos);
+        self.f_int32.v_write(buf, &mut b[13..18], pos);
+        self.f_string.v_write(buf, &mut b[18..23], pos);
+        self.f_decimal.v_write(buf, &mut b[23..28], pos);
+        self.f_uuid.v_write(buf, &mut b[28..33], pos);
+        self.f_time.v_write(buf, &mut b[33..38], pos);
+        self.f_enum.v_write(buf, &mut b[38..43], pos);
+        self.f_flags.v_write(buf, &mut b[43..48], pos);
+        self.f_struct.v_write(buf, &mut b[48..53], pos);
+        self.f_order.v_write(buf, &mut b[53..58], pos);
+        self.f_reset.v_write(buf, &mut b[58..63], pos);
     }
 
     #[inline]
@@ -2348,25 +2348,25 @@ impl ::fastwire::Struct for Collections {
     }
 
     #[inline]
-    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
-        let b = buf.array_mut::<90>(body);
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: &mut [u8], pos: usize) {
+        let b = ::fastwire::versioned::body_mut::<90>(body);
         b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
-        self.f_array.v_write(buf, body + 8, body);
-        self.f_array_optional.v_write(buf, body + 20, body);
-        self.f_array_struct.v_write(buf, body + 30, body);
-        self.f_vector.v_write(buf, body + 38, body);
-        self.f_vector_optional.v_write(buf, body + 42, body);
-        self.f_vector_struct.v_write(buf, body + 46, body);
-        self.f_list.v_write(buf, body + 50, body);
-        self.f_list_optional.v_write(buf, body + 54, body);
-        self.f_set.v_write(buf, body + 58, body);
-        self.f_set_struct.v_write(buf, body + 62, body);
-        self.f_map.v_write(buf, body + 66, body);
-        self.f_map_optional.v_write(buf, body + 70, body);
-        self.f_map_enum_key.v_write(buf, body + 74, body);
-        self.f_hash.v_write(buf, body + 78, body);
-        self.f_hash_optional.v_write(buf, body + 82, body);
-        self.f_hash_struct_key.v_write(buf, body + 86, body);
+        self.f_array.v_write(buf, &mut b[8..20], pos);
+        self.f_array_optional.v_write(buf, &mut b[20..30], pos);
+        self.f_array_struct.v_write(buf, &mut b[30..38], pos);
+        self.f_vector.v_write(buf, &mut b[38..42], pos);
+        self.f_vector_optional.v_write(buf, &mut b[42..46], pos);
+        self.f_vector_struct.v_write(buf, &mut b[46..50], pos);
+        self.f_list.v_write(buf, &mut b[50..54], pos);
+        self.f_list_optional.v_write(buf, &mut b[54..58], pos);
+        self.f_set.v_write(buf, &mut b[58..62], pos);
+        self.f_set_struct.v_write(buf, &mut b[62..66], pos);
+        self.f_map.v_write(buf, &mut b[66..70], pos);
+        self.f_map_optional.v_write(buf, &mut b[70..74], pos);
+        self.f_map_enum_key.v_write(buf, &mut b[74..78], pos);
+        self.f_hash.v_write(buf, &mut b[78..82], pos);
+        self.f_hash_optional.v_write(buf, &mut b[82..86], pos);
+        self.f_hash_struct_key.v_write(buf, &mut b[86..90], pos);
     }
 
     #[inline]
@@ -2762,8 +2762,8 @@ impl ::fastwire::Struct for Fixed {
     }
 
     #[inline]
-    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
-        let b = buf.array_mut::<12>(body);
+    fn v_write_fields(&self, _buf: &mut ::fastwire::versioned::Writer<'_>, body: &mut [u8], _pos: usize) {
+        let b = ::fastwire::versioned::body_mut::<12>(body);
         b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.id, &mut b[8..12]);
     }
@@ -2927,8 +2927,8 @@ impl ::fastwire::Struct for Next {
     }
 
     #[inline]
-    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
-        let b = buf.array_mut::<24>(body);
+    fn v_write_fields(&self, _buf: &mut ::fastwire::versioned::Writer<'_>, body: &mut [u8], _pos: usize) {
+        let b = ::fastwire::versioned::body_mut::<24>(body);
         b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.id, &mut b[8..24]);
     }
@@ -3056,8 +3056,8 @@ impl ::fastwire::Struct for Shifted {
     }
 
     #[inline]
-    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
-        let b = buf.array_mut::<24>(body);
+    fn v_write_fields(&self, _buf: &mut ::fastwire::versioned::Writer<'_>, body: &mut [u8], _pos: usize) {
+        let b = ::fastwire::versioned::body_mut::<24>(body);
         b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.amount, &mut b[8..24]);
     }
@@ -3230,11 +3230,11 @@ impl ::fastwire::Struct for Base {
     }
 
     #[inline]
-    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
-        let b = buf.array_mut::<13>(body);
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: &mut [u8], pos: usize) {
+        let b = ::fastwire::versioned::body_mut::<13>(body);
         b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.level, &mut b[12..13]);
-        self.name.v_write(buf, body + 8, body);
+        self.name.v_write(buf, &mut b[8..12], pos);
     }
 
     #[inline]
@@ -3425,13 +3425,13 @@ impl ::fastwire::Struct for Derived {
     }
 
     #[inline]
-    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
-        let b = buf.array_mut::<25>(body);
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: &mut [u8], pos: usize) {
+        let b = ::fastwire::versioned::body_mut::<25>(body);
         b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.level, &mut b[12..13]);
         ::fastwire::Fixed::store(&self.serial, &mut b[13..17]);
         ::fastwire::Fixed::store(&self.weight, &mut b[17..25]);
-        self.name.v_write(buf, body + 8, body);
+        self.name.v_write(buf, &mut b[8..12], pos);
     }
 
     #[inline]
@@ -3648,14 +3648,14 @@ impl ::fastwire::Struct for MoreDerived {
     }
 
     #[inline]
-    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
-        let b = buf.array_mut::<26>(body);
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: &mut [u8], pos: usize) {
+        let b = ::fastwire::versioned::body_mut::<26>(body);
         b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.level, &mut b[12..13]);
         ::fastwire::Fixed::store(&self.serial, &mut b[13..17]);
         ::fastwire::Fixed::store(&self.weight, &mut b[17..25]);
         ::fastwire::Fixed::store(&self.last, &mut b[25..26]);
-        self.name.v_write(buf, body + 8, body);
+        self.name.v_write(buf, &mut b[8..12], pos);
     }
 
     #[inline]
@@ -3873,12 +3873,12 @@ impl ::fastwire::Struct for Wallet {
     }
 
     #[inline]
-    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
-        let b = buf.array_mut::<36>(body);
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: &mut [u8], pos: usize) {
+        let b = ::fastwire::versioned::body_mut::<36>(body);
         b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.amount, &mut b[12..20]);
         ::fastwire::Fixed::store(&self.reserved, &mut b[20..36]);
-        self.currency.v_write(buf, body + 8, body);
+        self.currency.v_write(buf, &mut b[8..12], pos);
     }
 
     #[inline]
@@ -4098,17 +4098,17 @@ impl ::fastwire::Struct for ExAccount {
     }
 
     #[inline]
-    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
-        let b = buf.array_mut::<33>(body);
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: &mut [u8], pos: usize) {
+        let b = ::fastwire::versioned::body_mut::<33>(body);
         b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.uid, &mut b[8..12]);
         ::fastwire::Fixed::store(&self.state, &mut b[16..17]);
         ::fastwire::Fixed::store(&self.refs, &mut b[30..32]);
         ::fastwire::Fixed::store(&self.extra, &mut b[32..33]);
-        self.name.v_write(buf, body + 12, body);
-        self.wallet.v_write(buf, body + 17, body);
-        self.asset.v_write(buf, body + 21, body);
-        self.orders.v_write(buf, body + 26, body);
+        self.name.v_write(buf, &mut b[12..16], pos);
+        self.wallet.v_write(buf, &mut b[17..21], pos);
+        self.asset.v_write(buf, &mut b[21..26], pos);
+        self.orders.v_write(buf, &mut b[26..30], pos);
     }
 
     #[inline]
@@ -4374,8 +4374,8 @@ impl ::fastwire::Struct for Ping {
     }
 
     #[inline]
-    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
-        let b = buf.array_mut::<32>(body);
+    fn v_write_fields(&self, _buf: &mut ::fastwire::versioned::Writer<'_>, body: &mut [u8], _pos: usize) {
+        let b = ::fastwire::versioned::body_mut::<32>(body);
         b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.id, &mut b[8..24]);
         ::fastwire::Fixed::store(&self.sent, &mut b[24..32]);
@@ -4555,8 +4555,8 @@ impl ::fastwire::Struct for Pong {
     }
 
     #[inline]
-    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
-        let b = buf.array_mut::<32>(body);
+    fn v_write_fields(&self, _buf: &mut ::fastwire::versioned::Writer<'_>, body: &mut [u8], _pos: usize) {
+        let b = ::fastwire::versioned::body_mut::<32>(body);
         b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.id, &mut b[8..24]);
         ::fastwire::Fixed::store(&self.received, &mut b[24..32]);
@@ -4736,11 +4736,11 @@ impl ::fastwire::Struct for Refused {
     }
 
     #[inline]
-    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
-        let b = buf.array_mut::<28>(body);
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: &mut [u8], pos: usize) {
+        let b = ::fastwire::versioned::body_mut::<28>(body);
         b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.id, &mut b[8..24]);
-        self.reason.v_write(buf, body + 24, body);
+        self.reason.v_write(buf, &mut b[24..28], pos);
     }
 
     #[inline]
@@ -4921,11 +4921,11 @@ impl ::fastwire::Struct for Failure {
     }
 
     #[inline]
-    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
-        let b = buf.array_mut::<28>(body);
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: &mut [u8], pos: usize) {
+        let b = ::fastwire::versioned::body_mut::<28>(body);
         b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.id, &mut b[8..24]);
-        self.error.v_write(buf, body + 24, body);
+        self.error.v_write(buf, &mut b[24..28], pos);
     }
 
     #[inline]
@@ -5110,12 +5110,12 @@ impl ::fastwire::Struct for PingRequest {
     }
 
     #[inline]
-    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
-        let b = buf.array_mut::<36>(body);
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: &mut [u8], pos: usize) {
+        let b = ::fastwire::versioned::body_mut::<36>(body);
         b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.id, &mut b[8..24]);
         ::fastwire::Fixed::store(&self.sent, &mut b[24..32]);
-        self.note.v_write(buf, body + 32, body);
+        self.note.v_write(buf, &mut b[32..36], pos);
     }
 
     #[inline]
@@ -5307,11 +5307,11 @@ impl ::fastwire::Struct for Notify {
     }
 
     #[inline]
-    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
-        let b = buf.array_mut::<28>(body);
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: &mut [u8], pos: usize) {
+        let b = ::fastwire::versioned::body_mut::<28>(body);
         b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.id, &mut b[8..24]);
-        self.text.v_write(buf, body + 24, body);
+        self.text.v_write(buf, &mut b[24..28], pos);
     }
 
     #[inline]
@@ -5440,8 +5440,8 @@ impl ::fastwire::Struct for Empty {
     }
 
     #[inline]
-    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
-        let b = buf.array_mut::<8>(body);
+    fn v_write_fields(&self, _buf: &mut ::fastwire::versioned::Writer<'_>, body: &mut [u8], _pos: usize) {
+        let b = ::fastwire::versioned::body_mut::<8>(body);
         b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
     }
 

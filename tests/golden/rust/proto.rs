@@ -285,15 +285,15 @@ impl ::fastwire::Struct for Order {
     }
 
     #[inline]
-    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
-        let b = buf.array_mut::<34>(body);
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: &mut [u8], pos: usize) {
+        let b = ::fastwire::versioned::body_mut::<34>(body);
         b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.uid, &mut b[8..12]);
         ::fastwire::Fixed::store(&self.side, &mut b[16..17]);
         ::fastwire::Fixed::store(&self.type_, &mut b[17..18]);
         ::fastwire::Fixed::store(&self.price, &mut b[18..26]);
         ::fastwire::Fixed::store(&self.volume, &mut b[26..34]);
-        self.symbol.v_write(buf, body + 12, body);
+        self.symbol.v_write(buf, &mut b[12..16], pos);
     }
 
     #[inline]
@@ -522,11 +522,11 @@ impl ::fastwire::Struct for Balance {
     }
 
     #[inline]
-    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
-        let b = buf.array_mut::<20>(body);
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: &mut [u8], pos: usize) {
+        let b = ::fastwire::versioned::body_mut::<20>(body);
         b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.amount, &mut b[12..20]);
-        self.currency.v_write(buf, body + 8, body);
+        self.currency.v_write(buf, &mut b[8..12], pos);
     }
 
     #[inline]
@@ -724,15 +724,15 @@ impl ::fastwire::Struct for Account {
     }
 
     #[inline]
-    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
-        let b = buf.array_mut::<30>(body);
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: &mut [u8], pos: usize) {
+        let b = ::fastwire::versioned::body_mut::<30>(body);
         b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.uid, &mut b[8..12]);
         ::fastwire::Fixed::store(&self.state, &mut b[16..17]);
-        self.name.v_write(buf, body + 12, body);
-        self.wallet.v_write(buf, body + 17, body);
-        self.asset.v_write(buf, body + 21, body);
-        self.orders.v_write(buf, body + 26, body);
+        self.name.v_write(buf, &mut b[12..16], pos);
+        self.wallet.v_write(buf, &mut b[17..21], pos);
+        self.asset.v_write(buf, &mut b[21..26], pos);
+        self.orders.v_write(buf, &mut b[26..30], pos);
     }
 
     #[inline]

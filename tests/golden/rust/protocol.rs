@@ -45,10 +45,10 @@ impl ::fastwire::Struct for OrderMessage {
     }
 
     #[inline]
-    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
-        let b = buf.array_mut::<12>(body);
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: &mut [u8], pos: usize) {
+        let b = ::fastwire::versioned::body_mut::<12>(body);
         b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
-        self.body.v_write(buf, body + 8, body);
+        self.body.v_write(buf, &mut b[8..12], pos);
     }
 
     #[inline]
@@ -168,10 +168,10 @@ impl ::fastwire::Struct for BalanceMessage {
     }
 
     #[inline]
-    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
-        let b = buf.array_mut::<12>(body);
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: &mut [u8], pos: usize) {
+        let b = ::fastwire::versioned::body_mut::<12>(body);
         b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
-        self.body.v_write(buf, body + 8, body);
+        self.body.v_write(buf, &mut b[8..12], pos);
     }
 
     #[inline]
@@ -291,10 +291,10 @@ impl ::fastwire::Struct for AccountMessage {
     }
 
     #[inline]
-    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
-        let b = buf.array_mut::<12>(body);
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: &mut [u8], pos: usize) {
+        let b = ::fastwire::versioned::body_mut::<12>(body);
         b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
-        self.body.v_write(buf, body + 8, body);
+        self.body.v_write(buf, &mut b[8..12], pos);
     }
 
     #[inline]

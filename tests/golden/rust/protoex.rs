@@ -309,8 +309,8 @@ impl ::fastwire::Struct for Order {
     }
 
     #[inline]
-    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
-        let b = buf.array_mut::<50>(body);
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: &mut [u8], pos: usize) {
+        let b = ::fastwire::versioned::body_mut::<50>(body);
         b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.uid, &mut b[8..12]);
         ::fastwire::Fixed::store(&self.side, &mut b[16..17]);
@@ -319,7 +319,7 @@ impl ::fastwire::Struct for Order {
         ::fastwire::Fixed::store(&self.volume, &mut b[26..34]);
         ::fastwire::Fixed::store(&self.tp, &mut b[34..42]);
         ::fastwire::Fixed::store(&self.sl, &mut b[42..50]);
-        self.symbol.v_write(buf, body + 12, body);
+        self.symbol.v_write(buf, &mut b[12..16], pos);
     }
 
     #[inline]
@@ -574,12 +574,12 @@ impl ::fastwire::Struct for Balance {
     }
 
     #[inline]
-    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
-        let b = buf.array_mut::<28>(body);
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: &mut [u8], pos: usize) {
+        let b = ::fastwire::versioned::body_mut::<28>(body);
         b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.amount, &mut b[12..20]);
         ::fastwire::Fixed::store(&self.locked, &mut b[20..28]);
-        self.currency.v_write(buf, body + 8, body);
+        self.currency.v_write(buf, &mut b[8..12], pos);
     }
 
     #[inline]
@@ -788,15 +788,15 @@ impl ::fastwire::Struct for Account {
     }
 
     #[inline]
-    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize) {
-        let b = buf.array_mut::<30>(body);
+    fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: &mut [u8], pos: usize) {
+        let b = ::fastwire::versioned::body_mut::<30>(body);
         b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());
         ::fastwire::Fixed::store(&self.uid, &mut b[8..12]);
         ::fastwire::Fixed::store(&self.state, &mut b[16..17]);
-        self.name.v_write(buf, body + 12, body);
-        self.wallet.v_write(buf, body + 17, body);
-        self.asset.v_write(buf, body + 21, body);
-        self.orders.v_write(buf, body + 26, body);
+        self.name.v_write(buf, &mut b[12..16], pos);
+        self.wallet.v_write(buf, &mut b[17..21], pos);
+        self.asset.v_write(buf, &mut b[21..26], pos);
+        self.orders.v_write(buf, &mut b[26..30], pos);
     }
 
     #[inline]

@@ -524,14 +524,18 @@ class _Module:
         # fields with heap blocks, in field order (the blocks' order).
         body = layout.body_size
         values = [(fl, n) for (_f, fl, _), n in zip(fields, names) if fl.wire.is_value]
-        write = [f"let b = buf.array_mut::<{body}>(body);",
+        # `body` is the body's bytes (carved from the message by the writer), `pos` where it
+        # starts; each heap field gets its slot's bytes: stores without bounds checks.
+        write = [f"let b = ::fastwire::versioned::body_mut::<{body}>(body);",
                  "b[0..8].copy_from_slice(&::fastwire::versioned::header::<Self>());"]
         write += [f"::fastwire::Fixed::store(&self.{n}, &mut b[{fl.offset}..{fl.offset + fl.slot}]);"
                   for fl, n in values]
-        write += [f"self.{n}.v_write(buf, body + {fl.offset}, body);"
-                  for (_f, fl, _), n in zip(fields, names) if not fl.wire.is_value]
-        self.fn_body("fn v_write_fields(&self, buf: &mut ::fastwire::versioned::Writer<'_>, body: usize)", write,
-                     inline=True)
+        heap = [f"self.{n}.v_write(buf, &mut b[{fl.offset}..{fl.offset + fl.slot}], pos);"
+                for (_f, fl, _), n in zip(fields, names) if not fl.wire.is_value]
+        write += heap
+        hu = "" if heap else "_"  # a struct of values only appends nothing
+        self.fn_body(f"fn v_write_fields(&self, {hu}buf: &mut ::fastwire::versioned::Writer<'_>, body: &mut [u8], "
+                     f"{hu}pos: usize)", write, inline=True)
         # versioned read
         e("    #[inline]", "    fn v_read_fields(",
           "        &mut self,",
