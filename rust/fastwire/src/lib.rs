@@ -112,8 +112,9 @@ pub trait Struct: Sized + Default + Clone {
     /// Writes the header and slots into `body` (its BODY bytes, zero before), which starts
     /// at `pos` in the message, and appends the fields' heap blocks.
     fn v_write_fields(&self, buf: &mut versioned::Writer<'_>, body: &mut [u8], pos: usize);
-    /// Reads the fields of the body at `pos` whose stored size is `stored`.
-    fn v_read_fields(&mut self, r: &mut versioned::Reader<'_>, pos: usize, stored: usize, depth: u32) -> Result<()>;
+    /// Reads the fields of the body at `pos`, whose stored bytes (header included, any
+    /// size from 8 up: older and newer versions) are `body`.
+    fn v_read_fields(&mut self, r: &mut versioned::Reader<'_>, pos: usize, body: &[u8], depth: u32) -> Result<()>;
     /// Verifies the fields of the body at `pos`.
     fn v_verify_fields(r: &mut versioned::Reader<'_>, pos: usize, stored: usize, depth: u32) -> Result<()>;
     /// Bytes the fields take in the final format.

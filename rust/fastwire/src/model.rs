@@ -53,8 +53,8 @@ pub fn verify<S: Struct>(data: &[u8]) -> Result<usize> {
 pub fn verify_with<S: Struct>(data: &[u8], limits: &Limits) -> Result<usize> {
     let full = root_size(data, limits, 16)?;
     let mut r = versioned::Reader::new(&data[..full]);
-    let (pos, stored) = r.enter(4, 0, S::TYPE, limits.depth())?;
-    S::v_verify_fields(&mut r, pos, stored, limits.depth() - 1)?;
+    let (pos, body) = r.enter(4, 0, S::TYPE, limits.depth())?;
+    S::v_verify_fields(&mut r, pos, body.len(), limits.depth() - 1)?;
     Ok(full)
 }
 
@@ -63,8 +63,8 @@ pub fn verify_with<S: Struct>(data: &[u8], limits: &Limits) -> Result<usize> {
 pub fn deserialize_into<S: Struct>(data: &[u8], value: &mut S, limits: &Limits) -> Result<usize> {
     let full = root_size(data, limits, 16)?;
     let mut r = versioned::Reader::new(&data[..full]);
-    let (pos, stored) = r.enter(4, 0, S::TYPE, limits.depth())?;
-    value.v_read_fields(&mut r, pos, stored, limits.depth() - 1)?;
+    let (pos, body) = r.enter(4, 0, S::TYPE, limits.depth())?;
+    value.v_read_fields(&mut r, pos, body, limits.depth() - 1)?;
     Ok(full)
 }
 
@@ -275,6 +275,17 @@ macro_rules! impl_enum {
                 depth: u32,
             ) -> $crate::Result<()> {
                 $crate::versioned::Codec::v_read(&mut self.0, r, slot, base, depth)
+            }
+            #[inline]
+            fn v_read_slot(
+                &mut self,
+                r: &mut $crate::versioned::Reader<'_>,
+                slot_bytes: &[u8],
+                slot: usize,
+                base: usize,
+                depth: u32,
+            ) -> $crate::Result<()> {
+                $crate::versioned::Codec::v_read_slot(&mut self.0, r, slot_bytes, slot, base, depth)
             }
             #[inline]
             fn v_verify(

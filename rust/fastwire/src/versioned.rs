@@ -144,9 +144,9 @@ impl<'a> Reader<'a> {
 
     /// Finds and checks a struct body from the offset in the slot at `slot`: forward,
     /// inside the message, size >= 8, the type expected, a level left; charged.
-    /// Returns (body position, stored size).
+    /// Returns (body position, the body's stored bytes).
     #[inline]
-    pub fn enter(&mut self, slot: usize, base: usize, type_number: u32, depth: u32) -> Result<(usize, usize)> {
+    pub fn enter(&mut self, slot: usize, base: usize, type_number: u32, depth: u32) -> Result<(usize, &'a [u8])> {
         let off = self.u32(slot)?;
         self.enter_at(off, slot, base, type_number, depth)
     }
@@ -160,19 +160,18 @@ impl<'a> Reader<'a> {
         base: usize,
         type_number: u32,
         depth: u32,
-    ) -> Result<(usize, usize)> {
+    ) -> Result<(usize, &'a [u8])> {
         let pos = base + off as usize;
         if pos < slot + 4 {
             return Err(Error::BadOffset);
         }
-        let hdr = self.array::<8>(pos)?;
+        let rest = self.data.get(pos..).ok_or(Error::Truncated)?;
+        let hdr = rest.first_chunk::<8>().ok_or(Error::Truncated)?;
         let stored = u32::from_le_bytes([hdr[0], hdr[1], hdr[2], hdr[3]]) as usize;
         if stored < 8 {
             return Err(Error::BadSize);
         }
-        if stored > self.data.len() - pos {
-            return Err(Error::Truncated);
-        }
+        let body = rest.get(..stored).ok_or(Error::Truncated)?;
         if u32::from_le_bytes([hdr[4], hdr[5], hdr[6], hdr[7]]) != type_number {
             return Err(Error::BadType);
         }
@@ -180,7 +179,7 @@ impl<'a> Reader<'a> {
             return Err(Error::TooDeep);
         }
         self.charge(stored)?;
-        Ok((pos, stored))
+        Ok((pos, body))
     }
 }
 
@@ -285,6 +284,18 @@ macro_rules! number {
             }
             #[inline]
             fn v_verify(_r: &mut Reader<'_>, _slot: usize, _base: usize, _depth: u32) -> Result<()> {
+                Ok(())
+            }
+            #[inline]
+            fn v_read_slot(
+                &mut self,
+                _r: &mut Reader<'_>,
+                slot_bytes: &[u8],
+                _slot: usize,
+                _base: usize,
+                _depth: u32,
+            ) -> Result<()> {
+                *self = <$t>::from_le_bytes(slot_bytes.try_into().unwrap_or_default());
                 Ok(())
             }
         }
@@ -791,8 +802,8 @@ pub fn struct_write<S: Struct>(v: &S, buf: &mut Writer<'_>, slot: &mut [u8], bas
 /// Reads a struct field (its body found, checked and entered).
 #[inline]
 pub fn struct_read<S: Struct>(v: &mut S, r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
-    let (pos, stored) = r.enter(slot, base, S::TYPE, depth)?;
-    v.v_read_fields(r, pos, stored, depth - 1)
+    let (pos, body) = r.enter(slot, base, S::TYPE, depth)?;
+    v.v_read_fields(r, pos, body, depth - 1)
 }
 
 /// [`struct_read`] with the slot's offset already read.
@@ -805,15 +816,15 @@ pub fn struct_read_at<S: Struct>(
     base: usize,
     depth: u32,
 ) -> Result<()> {
-    let (pos, stored) = r.enter_at(off, slot, base, S::TYPE, depth)?;
-    v.v_read_fields(r, pos, stored, depth - 1)
+    let (pos, body) = r.enter_at(off, slot, base, S::TYPE, depth)?;
+    v.v_read_fields(r, pos, body, depth - 1)
 }
 
 /// Verifies a struct field.
 #[inline]
 pub fn struct_verify<S: Struct>(r: &mut Reader<'_>, slot: usize, base: usize, depth: u32) -> Result<()> {
-    let (pos, stored) = r.enter(slot, base, S::TYPE, depth)?;
-    S::v_verify_fields(r, pos, stored, depth - 1)
+    let (pos, body) = r.enter(slot, base, S::TYPE, depth)?;
+    S::v_verify_fields(r, pos, body.len(), depth - 1)
 }
 
 /// Verifies a field's slot by the field's type (named through an accessor, which keeps

@@ -1486,13 +1486,12 @@ impl ::fastwire::Struct for Primitives {
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
-        stored: usize,
+        body: &[u8],
         depth: u32,
     ) -> ::fastwire::Result<()> {
-        if stored < 177 {
-            return self.v_read_older(r, pos, stored, depth);
-        }
-        let b = r.array::<177>(pos)?;
+        let Some(b) = body.first_chunk::<177>() else {
+            return self.v_read_older(r, pos, body.len(), depth);
+        };
         self.f_bool = ::fastwire::Fixed::load(&b[8..9])?;
         self.f_byte = ::fastwire::Fixed::load(&b[9..10])?;
         self.f_char = ::fastwire::Fixed::load(&b[10..11])?;
@@ -1978,13 +1977,12 @@ impl ::fastwire::Struct for Optionals {
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
-        stored: usize,
+        body: &[u8],
         depth: u32,
     ) -> ::fastwire::Result<()> {
-        if stored < 64 {
-            return self.v_read_older(r, pos, stored, depth);
-        }
-        let b = r.array::<64>(pos)?;
+        let Some(b) = body.first_chunk::<64>() else {
+            return self.v_read_older(r, pos, body.len(), depth);
+        };
         self.f_bool.v_read_slot(r, &b[8..13], pos + 8, pos, depth)?;
         self.f_int32.v_read_slot(r, &b[13..18], pos + 13, pos, depth)?;
         self.f_string.v_read_slot(r, &b[18..23], pos + 18, pos, depth)?;
@@ -2374,13 +2372,12 @@ impl ::fastwire::Struct for Collections {
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
-        stored: usize,
+        body: &[u8],
         depth: u32,
     ) -> ::fastwire::Result<()> {
-        if stored < 90 {
-            return self.v_read_older(r, pos, stored, depth);
-        }
-        let b = r.array::<90>(pos)?;
+        let Some(b) = body.first_chunk::<90>() else {
+            return self.v_read_older(r, pos, body.len(), depth);
+        };
         self.f_array.v_read_slot(r, &b[8..20], pos + 8, pos, depth)?;
         self.f_array_optional.v_read_slot(r, &b[20..30], pos + 20, pos, depth)?;
         self.f_array_struct.v_read_slot(r, &b[30..38], pos + 30, pos, depth)?;
@@ -2773,13 +2770,12 @@ impl ::fastwire::Struct for Fixed {
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
-        stored: usize,
+        body: &[u8],
         depth: u32,
     ) -> ::fastwire::Result<()> {
-        if stored < 12 {
-            return self.v_read_older(r, pos, stored, depth);
-        }
-        let b = r.array::<12>(pos)?;
+        let Some(b) = body.first_chunk::<12>() else {
+            return self.v_read_older(r, pos, body.len(), depth);
+        };
         self.id = ::fastwire::Fixed::load(&b[8..12])?;
         Ok(())
     }
@@ -2938,13 +2934,12 @@ impl ::fastwire::Struct for Next {
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
-        stored: usize,
+        body: &[u8],
         depth: u32,
     ) -> ::fastwire::Result<()> {
-        if stored < 24 {
-            return self.v_read_older(r, pos, stored, depth);
-        }
-        let b = r.array::<24>(pos)?;
+        let Some(b) = body.first_chunk::<24>() else {
+            return self.v_read_older(r, pos, body.len(), depth);
+        };
         self.id = ::fastwire::Fixed::load(&b[8..24])?;
         Ok(())
     }
@@ -3067,13 +3062,12 @@ impl ::fastwire::Struct for Shifted {
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
-        stored: usize,
+        body: &[u8],
         depth: u32,
     ) -> ::fastwire::Result<()> {
-        if stored < 24 {
-            return self.v_read_older(r, pos, stored, depth);
-        }
-        let b = r.array::<24>(pos)?;
+        let Some(b) = body.first_chunk::<24>() else {
+            return self.v_read_older(r, pos, body.len(), depth);
+        };
         self.amount = ::fastwire::Fixed::load(&b[8..24])?;
         Ok(())
     }
@@ -3242,13 +3236,12 @@ impl ::fastwire::Struct for Base {
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
-        stored: usize,
+        body: &[u8],
         depth: u32,
     ) -> ::fastwire::Result<()> {
-        if stored < 13 {
-            return self.v_read_older(r, pos, stored, depth);
-        }
-        let b = r.array::<13>(pos)?;
+        let Some(b) = body.first_chunk::<13>() else {
+            return self.v_read_older(r, pos, body.len(), depth);
+        };
         self.name.v_read_slot(r, &b[8..12], pos + 8, pos, depth)?;
         self.level = ::fastwire::Fixed::load(&b[12..13])?;
         Ok(())
@@ -3439,13 +3432,12 @@ impl ::fastwire::Struct for Derived {
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
-        stored: usize,
+        body: &[u8],
         depth: u32,
     ) -> ::fastwire::Result<()> {
-        if stored < 25 {
-            return self.v_read_older(r, pos, stored, depth);
-        }
-        let b = r.array::<25>(pos)?;
+        let Some(b) = body.first_chunk::<25>() else {
+            return self.v_read_older(r, pos, body.len(), depth);
+        };
         self.name.v_read_slot(r, &b[8..12], pos + 8, pos, depth)?;
         self.level = ::fastwire::Fixed::load(&b[12..13])?;
         self.serial = ::fastwire::Fixed::load(&b[13..17])?;
@@ -3663,13 +3655,12 @@ impl ::fastwire::Struct for MoreDerived {
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
-        stored: usize,
+        body: &[u8],
         depth: u32,
     ) -> ::fastwire::Result<()> {
-        if stored < 26 {
-            return self.v_read_older(r, pos, stored, depth);
-        }
-        let b = r.array::<26>(pos)?;
+        let Some(b) = body.first_chunk::<26>() else {
+            return self.v_read_older(r, pos, body.len(), depth);
+        };
         self.name.v_read_slot(r, &b[8..12], pos + 8, pos, depth)?;
         self.level = ::fastwire::Fixed::load(&b[12..13])?;
         self.serial = ::fastwire::Fixed::load(&b[13..17])?;
@@ -3886,13 +3877,12 @@ impl ::fastwire::Struct for Wallet {
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
-        stored: usize,
+        body: &[u8],
         depth: u32,
     ) -> ::fastwire::Result<()> {
-        if stored < 36 {
-            return self.v_read_older(r, pos, stored, depth);
-        }
-        let b = r.array::<36>(pos)?;
+        let Some(b) = body.first_chunk::<36>() else {
+            return self.v_read_older(r, pos, body.len(), depth);
+        };
         self.currency.v_read_slot(r, &b[8..12], pos + 8, pos, depth)?;
         self.amount = ::fastwire::Fixed::load(&b[12..20])?;
         self.reserved = ::fastwire::Fixed::load(&b[20..36])?;
@@ -4116,13 +4106,12 @@ impl ::fastwire::Struct for ExAccount {
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
-        stored: usize,
+        body: &[u8],
         depth: u32,
     ) -> ::fastwire::Result<()> {
-        if stored < 33 {
-            return self.v_read_older(r, pos, stored, depth);
-        }
-        let b = r.array::<33>(pos)?;
+        let Some(b) = body.first_chunk::<33>() else {
+            return self.v_read_older(r, pos, body.len(), depth);
+        };
         self.uid = ::fastwire::Fixed::load(&b[8..12])?;
         self.name.v_read_slot(r, &b[12..16], pos + 12, pos, depth)?;
         self.state = ::fastwire::Fixed::load(&b[16..17])?;
@@ -4386,13 +4375,12 @@ impl ::fastwire::Struct for Ping {
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
-        stored: usize,
+        body: &[u8],
         depth: u32,
     ) -> ::fastwire::Result<()> {
-        if stored < 32 {
-            return self.v_read_older(r, pos, stored, depth);
-        }
-        let b = r.array::<32>(pos)?;
+        let Some(b) = body.first_chunk::<32>() else {
+            return self.v_read_older(r, pos, body.len(), depth);
+        };
         self.id = ::fastwire::Fixed::load(&b[8..24])?;
         self.sent = ::fastwire::Fixed::load(&b[24..32])?;
         Ok(())
@@ -4567,13 +4555,12 @@ impl ::fastwire::Struct for Pong {
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
-        stored: usize,
+        body: &[u8],
         depth: u32,
     ) -> ::fastwire::Result<()> {
-        if stored < 32 {
-            return self.v_read_older(r, pos, stored, depth);
-        }
-        let b = r.array::<32>(pos)?;
+        let Some(b) = body.first_chunk::<32>() else {
+            return self.v_read_older(r, pos, body.len(), depth);
+        };
         self.id = ::fastwire::Fixed::load(&b[8..24])?;
         self.received = ::fastwire::Fixed::load(&b[24..32])?;
         Ok(())
@@ -4748,13 +4735,12 @@ impl ::fastwire::Struct for Refused {
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
-        stored: usize,
+        body: &[u8],
         depth: u32,
     ) -> ::fastwire::Result<()> {
-        if stored < 28 {
-            return self.v_read_older(r, pos, stored, depth);
-        }
-        let b = r.array::<28>(pos)?;
+        let Some(b) = body.first_chunk::<28>() else {
+            return self.v_read_older(r, pos, body.len(), depth);
+        };
         self.id = ::fastwire::Fixed::load(&b[8..24])?;
         self.reason.v_read_slot(r, &b[24..28], pos + 24, pos, depth)?;
         Ok(())
@@ -4933,13 +4919,12 @@ impl ::fastwire::Struct for Failure {
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
-        stored: usize,
+        body: &[u8],
         depth: u32,
     ) -> ::fastwire::Result<()> {
-        if stored < 28 {
-            return self.v_read_older(r, pos, stored, depth);
-        }
-        let b = r.array::<28>(pos)?;
+        let Some(b) = body.first_chunk::<28>() else {
+            return self.v_read_older(r, pos, body.len(), depth);
+        };
         self.id = ::fastwire::Fixed::load(&b[8..24])?;
         self.error.v_read_slot(r, &b[24..28], pos + 24, pos, depth)?;
         Ok(())
@@ -5123,13 +5108,12 @@ impl ::fastwire::Struct for PingRequest {
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
-        stored: usize,
+        body: &[u8],
         depth: u32,
     ) -> ::fastwire::Result<()> {
-        if stored < 36 {
-            return self.v_read_older(r, pos, stored, depth);
-        }
-        let b = r.array::<36>(pos)?;
+        let Some(b) = body.first_chunk::<36>() else {
+            return self.v_read_older(r, pos, body.len(), depth);
+        };
         self.id = ::fastwire::Fixed::load(&b[8..24])?;
         self.sent = ::fastwire::Fixed::load(&b[24..32])?;
         self.note.v_read_slot(r, &b[32..36], pos + 32, pos, depth)?;
@@ -5319,13 +5303,12 @@ impl ::fastwire::Struct for Notify {
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
-        stored: usize,
+        body: &[u8],
         depth: u32,
     ) -> ::fastwire::Result<()> {
-        if stored < 28 {
-            return self.v_read_older(r, pos, stored, depth);
-        }
-        let b = r.array::<28>(pos)?;
+        let Some(b) = body.first_chunk::<28>() else {
+            return self.v_read_older(r, pos, body.len(), depth);
+        };
         self.id = ::fastwire::Fixed::load(&b[8..24])?;
         self.text.v_read_slot(r, &b[24..28], pos + 24, pos, depth)?;
         Ok(())
@@ -5450,7 +5433,7 @@ impl ::fastwire::Struct for Empty {
         &mut self,
         _r: &mut ::fastwire::versioned::Reader<'_>,
         _pos: usize,
-        _stored: usize,
+        _body: &[u8],
         _depth: u32,
     ) -> ::fastwire::Result<()> {
         Ok(())

@@ -301,13 +301,12 @@ impl ::fastwire::Struct for Order {
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
-        stored: usize,
+        body: &[u8],
         depth: u32,
     ) -> ::fastwire::Result<()> {
-        if stored < 34 {
-            return self.v_read_older(r, pos, stored, depth);
-        }
-        let b = r.array::<34>(pos)?;
+        let Some(b) = body.first_chunk::<34>() else {
+            return self.v_read_older(r, pos, body.len(), depth);
+        };
         self.uid = ::fastwire::Fixed::load(&b[8..12])?;
         self.symbol.v_read_slot(r, &b[12..16], pos + 12, pos, depth)?;
         self.side = ::fastwire::Fixed::load(&b[16..17])?;
@@ -534,13 +533,12 @@ impl ::fastwire::Struct for Balance {
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
-        stored: usize,
+        body: &[u8],
         depth: u32,
     ) -> ::fastwire::Result<()> {
-        if stored < 20 {
-            return self.v_read_older(r, pos, stored, depth);
-        }
-        let b = r.array::<20>(pos)?;
+        let Some(b) = body.first_chunk::<20>() else {
+            return self.v_read_older(r, pos, body.len(), depth);
+        };
         self.currency.v_read_slot(r, &b[8..12], pos + 8, pos, depth)?;
         self.amount = ::fastwire::Fixed::load(&b[12..20])?;
         Ok(())
@@ -740,13 +738,12 @@ impl ::fastwire::Struct for Account {
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
-        stored: usize,
+        body: &[u8],
         depth: u32,
     ) -> ::fastwire::Result<()> {
-        if stored < 30 {
-            return self.v_read_older(r, pos, stored, depth);
-        }
-        let b = r.array::<30>(pos)?;
+        let Some(b) = body.first_chunk::<30>() else {
+            return self.v_read_older(r, pos, body.len(), depth);
+        };
         self.uid = ::fastwire::Fixed::load(&b[8..12])?;
         self.name.v_read_slot(r, &b[12..16], pos + 12, pos, depth)?;
         self.state = ::fastwire::Fixed::load(&b[16..17])?;

@@ -56,13 +56,12 @@ impl ::fastwire::Struct for OrderMessage {
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
-        stored: usize,
+        body: &[u8],
         depth: u32,
     ) -> ::fastwire::Result<()> {
-        if stored < 12 {
-            return self.v_read_older(r, pos, stored, depth);
-        }
-        let b = r.array::<12>(pos)?;
+        let Some(b) = body.first_chunk::<12>() else {
+            return self.v_read_older(r, pos, body.len(), depth);
+        };
         self.body.v_read_slot(r, &b[8..12], pos + 8, pos, depth)?;
         Ok(())
     }
@@ -179,13 +178,12 @@ impl ::fastwire::Struct for BalanceMessage {
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
-        stored: usize,
+        body: &[u8],
         depth: u32,
     ) -> ::fastwire::Result<()> {
-        if stored < 12 {
-            return self.v_read_older(r, pos, stored, depth);
-        }
-        let b = r.array::<12>(pos)?;
+        let Some(b) = body.first_chunk::<12>() else {
+            return self.v_read_older(r, pos, body.len(), depth);
+        };
         self.body.v_read_slot(r, &b[8..12], pos + 8, pos, depth)?;
         Ok(())
     }
@@ -302,13 +300,12 @@ impl ::fastwire::Struct for AccountMessage {
         &mut self,
         r: &mut ::fastwire::versioned::Reader<'_>,
         pos: usize,
-        stored: usize,
+        body: &[u8],
         depth: u32,
     ) -> ::fastwire::Result<()> {
-        if stored < 12 {
-            return self.v_read_older(r, pos, stored, depth);
-        }
-        let b = r.array::<12>(pos)?;
+        let Some(b) = body.first_chunk::<12>() else {
+            return self.v_read_older(r, pos, body.len(), depth);
+        };
         self.body.v_read_slot(r, &b[8..12], pos + 8, pos, depth)?;
         Ok(())
     }

@@ -541,16 +541,16 @@ class _Module:
           "        &mut self,",
           f"        {u}r: &mut ::fastwire::versioned::Reader<'_>,",
           f"        {u}pos: usize,",
-          f"        {u}stored: usize,",
+          f"        {u}body: &[u8],",
           f"        {u}depth: u32,",
           "    ) -> ::fastwire::Result<()> {")
         if fields:
-            e(f"        if stored < {layout.body_size} {{",
-              "            return self.v_read_older(r, pos, stored, depth);",
-              "        }")
-            # The body checked once: values load from it, the other fields' slots (offsets)
-            # are handed over as its bytes.
-            e(f"        let b = r.array::<{body}>(pos)?;")
+            # `body` is the stored body (checked to lie in the message): at least this
+            # version's size, or an older, shorter one. Values load from it at constant
+            # positions, the other fields' slots (offsets) are handed over as its bytes.
+            e(f"        let Some(b) = body.first_chunk::<{body}>() else {{",
+              "            return self.v_read_older(r, pos, body.len(), depth);",
+              "        };")
             for (_f, fl, _), n in zip(fields, names):
                 o, end = fl.offset, fl.offset + fl.slot
                 if fl.wire.is_value:
