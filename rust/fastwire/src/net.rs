@@ -15,7 +15,7 @@
 //! server.stop();
 //! ```
 
-use crate::protocol::{Format, Protocol, Receiver, Reply};
+use crate::protocol::{Format, Protocol, Proxy, Receiver, Reply};
 use crate::types::Uuid;
 use crate::Limits;
 use std::collections::HashMap;
@@ -281,12 +281,31 @@ impl Conn {
     }
 }
 
-/// The read loop shared by servers and clients: frames and dispatches, enforces the
-/// message and idle timeouts, calls `tick` on every timer tick. Returns the reason the
-/// stream ended (None: end of stream after a whole message).
+/// The read loop of a connection that decodes its messages (a [`Receiver`]).
 fn read_loop<P: Protocol>(
     conn: &Conn,
     mut on_message: impl FnMut(P) -> Result<(), String>,
+    tick: impl FnMut(),
+) -> Option<String> {
+    let o = &conn.options;
+    let mut receiver = Receiver::<P>::new(o.format, o.receive_limits);
+    read_chunks(
+        conn,
+        |chunk| {
+            receiver.feed(chunk, &mut on_message).map_err(|e| e.to_string())?;
+            Ok(receiver.pending())
+        },
+        tick,
+    )
+}
+
+/// The read loop shared by servers and clients: hands each chunk read to `feed` (which
+/// frames and dispatches it, and returns the bytes of an incomplete message it holds),
+/// enforces the message and idle timeouts, calls `tick` on every timer tick. Returns the
+/// reason the stream ended (None: end of stream after a whole message).
+fn read_chunks(
+    conn: &Conn,
+    mut feed: impl FnMut(&[u8]) -> Result<usize, String>,
     mut tick: impl FnMut(),
 ) -> Option<String> {
     let o = &conn.options;
@@ -295,14 +314,13 @@ fn read_loop<P: Protocol>(
         Err(e) => return Some(format!("read failed: {e}")),
     };
     let _ = stream.set_read_timeout(Some(o.tick()));
-    let mut receiver = Receiver::<P>::new(o.format, o.receive_limits);
     let mut buf = vec![0u8; 16 << 10];
+    let mut pending = 0;
     let mut partial_since: Option<Instant> = None;
     let mut last_input = Instant::now();
     loop {
         match stream.read(&mut buf) {
             Ok(0) => {
-                let pending = receiver.pending();
                 return if pending > 0 {
                     Some(format!("peer closed the connection in the middle of a message ({pending} bytes received)"))
                 } else {
@@ -314,10 +332,11 @@ fn read_loop<P: Protocol>(
                 if conn.stop_input.load(Ordering::Acquire) {
                     continue; // stopping: what arrives now is discarded
                 }
-                if let Err(e) = receiver.feed(&buf[..n], &mut on_message) {
-                    return Some(e.to_string());
+                match feed(&buf[..n]) {
+                    Ok(p) => pending = p,
+                    Err(e) => return Some(e),
                 }
-                partial_since = if receiver.pending() > 0 { partial_since.or(Some(last_input)) } else { None };
+                partial_since = if pending > 0 { partial_since.or(Some(last_input)) } else { None };
             }
             Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut | ErrorKind::Interrupted) => {}
             Err(e) => {
@@ -331,9 +350,8 @@ fn read_loop<P: Protocol>(
         if let Some(since) = partial_since {
             if since.elapsed() >= o.message_timeout && !conn.stop_input.load(Ordering::Acquire) {
                 return Some(format!(
-                    "message incomplete after {} ms ({} bytes received)",
-                    o.message_timeout.as_millis(),
-                    receiver.pending()
+                    "message incomplete after {} ms ({pending} bytes received)",
+                    o.message_timeout.as_millis()
                 ));
             }
         }
@@ -392,6 +410,16 @@ pub trait Handler<P: Protocol>: Send + 'static {
     fn on_message(&mut self, peer: &Peer, message: P) -> Result<(), String>;
 }
 
+/// Handles one proxy server connection's messages as their bytes (made per connection by
+/// the server's factory; see [`Server::start_proxy`]).
+pub trait ProxyHandler: Send + 'static {
+    /// A message of a type the protocol has arrived, verified (the checks a decode makes)
+    /// but not decoded: `message` is the whole root model, to forward unchanged (e.g. with
+    /// [`Peer::send_bytes`] or a [`Client`]'s `send_bytes`). An error closes the connection
+    /// with it.
+    fn on_message(&mut self, peer: &Peer, type_number: u32, message: &[u8]) -> Result<(), String>;
+}
+
 /// A connection and its threads.
 type Tracked = (Arc<Conn>, Vec<JoinHandle<()>>);
 
@@ -421,6 +449,63 @@ impl Server {
         H: Handler<P>,
         F: Fn(&Peer) -> H + Send + Sync + 'static,
     {
+        let serve = move |conn: &Conn, peer: &Peer, shared: &ServerShared| {
+            let mut handler = factory(peer);
+            read_loop::<P>(
+                conn,
+                |m| {
+                    shared.messages.fetch_add(1, Ordering::Relaxed);
+                    handler.on_message(peer, m)
+                },
+                || {},
+            )
+        };
+        Server::serve(host, port, options, serve, log)
+    }
+
+    /// A proxy server: as [`Server::start`], but each connection reads through the
+    /// protocol `P`'s [`Proxy`]: its handler gets every message of a type `P` has as its
+    /// bytes, verified and not decoded (types `P` lacks are skipped, a message that fails
+    /// verification drops the connection with the reason logged), to forward or route
+    /// them unchanged.
+    pub fn start_proxy<P, H, F>(
+        host: &str,
+        port: u16,
+        options: Options,
+        factory: F,
+        log: Log,
+    ) -> std::io::Result<Server>
+    where
+        P: Protocol,
+        H: ProxyHandler,
+        F: Fn(&Peer) -> H + Send + Sync + 'static,
+    {
+        let serve = move |conn: &Conn, peer: &Peer, shared: &ServerShared| {
+            let mut handler = factory(peer);
+            let o = &conn.options;
+            let mut proxy = Proxy::<P>::new(o.format, o.receive_limits);
+            read_chunks(
+                conn,
+                |chunk| {
+                    proxy
+                        .feed(chunk, |t, bytes| {
+                            shared.messages.fetch_add(1, Ordering::Relaxed);
+                            handler.on_message(peer, t, bytes)
+                        })
+                        .map_err(|e| e.to_string())?;
+                    Ok(proxy.pending())
+                },
+                || {},
+            )
+        };
+        Server::serve(host, port, options, serve, log)
+    }
+
+    /// Binds and accepts; `serve` runs each connection's reading to its end.
+    fn serve<S>(host: &str, port: u16, options: Options, serve: S, log: Log) -> std::io::Result<Server>
+    where
+        S: Fn(&Conn, &Peer, &ServerShared) -> Option<String> + Send + Sync + 'static,
+    {
         let listener = TcpListener::bind((host, port))?;
         listener.set_nonblocking(true)?;
         let addr = listener.local_addr()?;
@@ -434,7 +519,7 @@ impl Server {
         let (sh, o, lg) = (shared.clone(), options.clone(), log.clone());
         let accept = thread::Builder::new()
             .name("fastwire-accept".into())
-            .spawn(move || accept_loop::<P, H, F>(listener, sh, o, factory, lg))?;
+            .spawn(move || accept_loop(listener, sh, o, serve, lg))?;
         Ok(Server {
             addr,
             shared,
@@ -510,13 +595,11 @@ impl Drop for Server {
     }
 }
 
-fn accept_loop<P, H, F>(listener: TcpListener, shared: Arc<ServerShared>, options: Options, factory: F, log: Log)
+fn accept_loop<S>(listener: TcpListener, shared: Arc<ServerShared>, options: Options, serve: S, log: Log)
 where
-    P: Protocol,
-    H: Handler<P>,
-    F: Fn(&Peer) -> H + Send + Sync + 'static,
+    S: Fn(&Conn, &Peer, &ServerShared) -> Option<String> + Send + Sync + 'static,
 {
-    let factory = Arc::new(factory);
+    let serve = Arc::new(serve);
     while !shared.stopping.load(Ordering::Acquire) {
         match listener.accept() {
             Ok((stream, remote)) => {
@@ -541,17 +624,9 @@ where
                     thread::spawn(move || c.write_loop())
                 };
                 let reader = {
-                    let (c, f, sh) = (conn.clone(), factory.clone(), shared.clone());
+                    let (c, serve, sh) = (conn.clone(), serve.clone(), shared.clone());
                     thread::spawn(move || {
-                        let mut handler = f(&peer);
-                        let reason = read_loop::<P>(
-                            &c,
-                            |m| {
-                                sh.messages.fetch_add(1, Ordering::Relaxed);
-                                handler.on_message(&peer, m)
-                            },
-                            || {},
-                        );
+                        let reason = serve(&c, &peer, &sh);
                         match reason {
                             // end of stream: flush what is queued for it, then close
                             None => {
@@ -723,6 +798,12 @@ impl<P: Protocol> Client<P> {
     pub fn send(&self, message: &P) -> bool {
         let mut buf = Vec::new();
         message.serialize(self.format, &mut buf).is_ok() && self.conn.push(&buf)
+    }
+
+    /// Queues a message's bytes (a whole root model in the connection's format, e.g. one a
+    /// proxy server's handler forwards); false when it was not queued.
+    pub fn send_bytes(&self, message: &[u8]) -> bool {
+        self.conn.push(message)
     }
 
     /// Sends a request and waits for its response (or reject, timeout, disconnect).

@@ -427,3 +427,112 @@ fn the_cpp_client_talks_to_a_rust_server_in_both_formats() {
         server.stop();
     }
 }
+
+/// A proxy server's handler: forwards each verified message's bytes to an upstream server
+/// on a connection of its own, and what comes back to its client.
+struct Forward {
+    upstream: Client<Message>,
+}
+
+impl net::ProxyHandler for Forward {
+    fn on_message(&mut self, _peer: &Peer, _type_number: u32, message: &[u8]) -> Result<(), String> {
+        if self.upstream.send_bytes(message) {
+            Ok(())
+        } else {
+            Err("upstream refused the message".into())
+        }
+    }
+}
+
+fn proxy_server(upstream: u16, format: Format, log: net::Log) -> Server {
+    let options = Options {
+        format,
+        ..Options::default()
+    };
+    let o = options.clone();
+    Server::start_proxy::<Message, _, _>(
+        "127.0.0.1",
+        0,
+        options,
+        move |peer: &Peer| {
+            let back = peer.clone();
+            Forward {
+                upstream: Client::<Message>::connect(
+                    "127.0.0.1",
+                    upstream,
+                    o.clone(),
+                    move |m| {
+                        back.send(&m);
+                    },
+                    net::no_log(),
+                )
+                .expect("upstream"),
+            }
+        },
+        log,
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_proxy_server_forwards_verified_bytes_and_drops_a_stream_that_fails_verification() {
+    for format in [Format::Versioned, Format::Final] {
+        let options = Options {
+            format,
+            ..Options::default()
+        };
+        let upstream = echo_server(options.clone(), net::no_log());
+        let (log, lines) = keep();
+        let proxy = proxy_server(upstream.port(), format, log);
+
+        // Messages through the proxy to the echo server and back: each once, in order,
+        // equal; a request answered through both hops.
+        let (tx, rx) = mpsc::channel();
+        let client = Client::<Message>::connect(
+            "127.0.0.1",
+            proxy.port(),
+            options.clone(),
+            move |m| tx.send(m).unwrap(),
+            net::no_log(),
+        )
+        .unwrap();
+        let n = 1000;
+        for i in 0..n {
+            assert!(client.send(&mixed(i)), "send {i}");
+        }
+        for i in 0..n {
+            let m = rx.recv_timeout(Duration::from_secs(10)).expect("message back through the proxy");
+            assert_eq!(bytes(&m, format), bytes(&mixed(i), format), "message {i}");
+        }
+        let q = service::OrderRequest {
+            id: Uuid::new_v1(),
+            order: order(1, 1.0),
+        };
+        let id = q.id;
+        assert!(matches!(client.request(q.into()), Ok(Message::OrderAck(a)) if a.id == id));
+        assert_eq!(proxy.messages(), n as u64 + 1);
+
+        // A peer sending a message of a known type that fails verification (a whole
+        // Order message cut short by a byte, its size word saying so) is dropped with the
+        // reason logged; nothing of it reaches the upstream server.
+        let mut m = bytes(&mixed(0), format);
+        m.pop();
+        let size = m.len() as u32;
+        m[..4].copy_from_slice(&size.to_le_bytes());
+        let before = upstream.messages();
+        let mut bad = std::net::TcpStream::connect(("127.0.0.1", proxy.port())).unwrap();
+        bad.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        bad.write_all(&m).unwrap();
+        let mut sink = Vec::new();
+        let _ = bad.read_to_end(&mut sink); // the proxy closes it
+        let start = Instant::now();
+        while !lines.lock().unwrap().iter().any(|l| l.contains("protocol error: message of type 1")) {
+            assert!(start.elapsed() < Duration::from_secs(5), "{:?}", lines.lock().unwrap());
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert_eq!(upstream.messages(), before, "nothing forwarded");
+        client.close();
+        proxy.stop();
+        upstream.stop();
+    }
+}
