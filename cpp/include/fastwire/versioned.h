@@ -354,13 +354,11 @@ struct sequence_codec {
         w = find_block(r, slot_pos, base, C::slot, w, pos, n);
         if (!w.ok()) return w;  // before anything is allocated
         if constexpr (fastwire::internal::is_set<Seq>::value) {
-            out.clear();
-            T tmp{};
-            for (std::size_t i = 0; i < n; ++i, pos += C::slot) {
-                w = C::read(r, pos, base, w, tmp);
-                if (!w.ok()) return w;
-                fastwire::internal::add_element(out, std::move(tmp));
-            }
+            fastwire::internal::refill_set(out, n, [&](T& e) {
+                w = C::read(r, pos, base, w, e);
+                pos += C::slot;
+                return w.ok();
+            });
         } else if constexpr (bulk) {
             fastwire::internal::load_bulk(r.data + pos, n, out);
         } else {
@@ -414,16 +412,12 @@ struct map_codec {
         std::size_t pos = 0, n = 0;
         w = find_block(r, slot_pos, base, pair_slot, w, pos, n);
         if (!w.ok()) return w;
-        out.clear();
-        fastwire::internal::reserve_pairs(out, n);
-        K key{};
-        V value{};
-        for (std::size_t i = 0; i < n; ++i, pos += pair_slot) {
+        fastwire::internal::refill_pairs(out, n, [&](K& key, V& value) {
             w = CK::read(r, pos, base, w, key);
             if (w.ok()) w = CV::read(r, pos + CK::slot, base, w, value);
-            if (!w.ok()) return w;
-            fastwire::internal::add_pair(out, std::move(key), std::move(value));
-        }
+            pos += pair_slot;
+            return w.ok();
+        });
         return w;
     }
 
