@@ -425,3 +425,44 @@ TEST(Adversarial, DeserializeMemoryIsLinear) {
     EXPECT_LE(counting.bytes(), 3 * n);
     std::cout << "[          ] 10000 orders: " << n << " bytes read into " << counting.bytes() << " bytes of memory\n";
 }
+
+// A reused map or set recycles its nodes (kinds.h, refill_pairs / refill_set): reading the
+// same shape again allocates nothing, and reading a message with fewer, more or other keys
+// gives exactly that message's contents, in both formats.
+template <class M>
+void check_recycled_nodes() {
+    auto make = [](int n, int salt) {
+        t::Collections c;
+        for (int i = 0; i < n; ++i) {
+            c.m[i * salt] = "value number " + std::to_string(i);  // beyond the SSO buffer
+            c.s_string.insert("element number " + std::to_string(i * salt));
+            c.m_bags["bag" + std::to_string(i + salt)].items = {t::Point{i, salt}, std::nullopt};
+        }
+        return c;
+    };
+    const t::Collections big = make(40, 3), small = make(7, 5), other = make(40, 7);
+    std::vector<std::vector<std::uint8_t>> bytes;
+    for (const auto* c : {&big, &small, &other, &big}) {
+        M w;
+        w.serialize(*c);
+        bytes.push_back(w.buffer().to_vector());
+    }
+    t::Collections target;
+    M r;
+    const t::Collections* expected[] = {&big, &small, &other, &big};
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+        r.attach(bytes[i]);
+        ASSERT_TRUE(r.deserialize(target));
+        EXPECT_TRUE(target == *expected[i]) << i;
+    }
+    r.attach(bytes[0]);  // the target holds `big`: the same shape again
+    Counting counting;
+    ASSERT_TRUE(r.deserialize(target));
+    EXPECT_EQ(counting.bytes(), 0u);
+    EXPECT_TRUE(target == big);
+}
+
+TEST(Adversarial, ReusedMapsAndSetsRecycleTheirNodes) {
+    check_recycled_nodes<fastwire::model<t::Collections>>();
+    check_recycled_nodes<fastwire::final_model<t::Collections>>();
+}

@@ -293,15 +293,12 @@ struct sequence_codec {
         if (!take_count<C::min_size>(r, p, end, n)) return nullptr;  // before anything is allocated
         p += 4;
         if constexpr (fastwire::internal::is_set<Seq>::value) {
-            out.clear();
             std::size_t rest = n * C::min_size;
-            T tmp{};
-            for (std::size_t i = 0; i < n; ++i) {
+            fastwire::internal::refill_set(out, n, [&](T& e) {
                 rest -= C::min_size;
-                p = C::read(r, p, end - rest, depth, tmp);
-                if (!p) return p;
-                fastwire::internal::add_element(out, std::move(tmp));
-            }
+                p = C::read(r, p, end - rest, depth, e);
+                return p != nullptr;
+            });
             return p;
         } else if constexpr (fastwire::internal::is_vector<Seq>::value && bulk_copyable<C>::value) {
             return fastwire::internal::load_bulk(p, n, out);
@@ -354,19 +351,13 @@ struct map_codec {
         std::size_t n = 0;
         if (!take_count<pair>(r, p, end, n)) return nullptr;
         p += 4;
-        out.clear();
-        fastwire::internal::reserve_pairs(out, n);
         std::size_t rest = n * pair;
-        K key{};
-        V value{};
-        for (std::size_t i = 0; i < n; ++i) {
+        fastwire::internal::refill_pairs(out, n, [&](K& key, V& value) {
             rest -= pair;
             p = CK::read(r, p, end - rest - CV::min_size, depth, key);
-            if (!p) return p;
-            p = CV::read(r, p, end - rest, depth, value);
-            if (!p) return p;
-            fastwire::internal::add_pair(out, std::move(key), std::move(value));
-        }
+            if (p) p = CV::read(r, p, end - rest, depth, value);
+            return p != nullptr;
+        });
         return p;
     }
 

@@ -354,13 +354,11 @@ struct sequence_codec {
         w = find_block(r, slot_pos, base, C::slot, w, pos, n);
         if (!w.ok()) return w;  // before anything is allocated
         if constexpr (fastwire::internal::is_set<Seq>::value) {
-            out.clear();
-            T tmp{};
-            for (std::size_t i = 0; i < n; ++i, pos += C::slot) {
-                w = C::read(r, pos, base, w, tmp);
-                if (!w.ok()) return w;
-                fastwire::internal::add_element(out, std::move(tmp));
-            }
+            fastwire::internal::refill_set(out, n, [&](T& e) {
+                w = C::read(r, pos, base, w, e);
+                pos += C::slot;
+                return w.ok();
+            });
         } else if constexpr (bulk) {
             fastwire::internal::load_bulk(r.data + pos, n, out);
         } else {
@@ -414,16 +412,12 @@ struct map_codec {
         std::size_t pos = 0, n = 0;
         w = find_block(r, slot_pos, base, pair_slot, w, pos, n);
         if (!w.ok()) return w;
-        out.clear();
-        fastwire::internal::reserve_pairs(out, n);
-        K key{};
-        V value{};
-        for (std::size_t i = 0; i < n; ++i, pos += pair_slot) {
+        fastwire::internal::refill_pairs(out, n, [&](K& key, V& value) {
             w = CK::read(r, pos, base, w, key);
             if (w.ok()) w = CV::read(r, pos + CK::slot, base, w, value);
-            if (!w.ok()) return w;
-            fastwire::internal::add_pair(out, std::move(key), std::move(value));
-        }
+            pos += pair_slot;
+            return w.ok();
+        });
         return w;
     }
 
@@ -713,8 +707,56 @@ struct codec<S, std::enable_if_t<is_struct_v<S>>> {
         return charge(w, stored);
     }
 
+    // The common case, a body this schema version wrote: the offset points past the slot,
+    // the whole body is inside the message, and its header is exactly [body][type]. One
+    // 8-byte compare then stands for enter()'s size and type checks. Any other body (older,
+    // newer, damaged) goes out of line to enter(), which reports the precise error. Walks
+    // that count depth (recursive types) and 32-bit targets (where base + offset could
+    // wrap) always take enter(), in line.
+    static constexpr std::uint64_t header = (std::uint64_t{type} << 32) | L::body;
+    template <class W>
+    static constexpr bool fast = !W::counts_depth && sizeof(std::size_t) == 8;
+
+    static FASTWIRE_INLINE bool current(reader& r, std::size_t slot_pos, std::size_t base, std::size_t& pos) noexcept {
+        pos = base + r.load<std::uint32_t>(slot_pos);
+        return pos >= slot_pos + 4 && pos + L::body <= r.size && r.load<std::uint64_t>(pos) == header;
+    }
+
     template <class W>
     static W read(reader& r, std::size_t slot_pos, std::size_t base, W w, S& out) {
+        if constexpr (fast<W>) {
+            std::size_t pos = 0;
+            if (FASTWIRE_LIKELY(current(r, slot_pos, base, pos))) {
+                W in = charge(w, L::body);
+                if (!in.ok()) return in;
+                w.left = L::read_all(r, pos, in, out, typename L::indices{}).left;
+                return w;
+            }
+            return read_other(r, slot_pos, base, w, out);
+        } else {
+            return read_any(r, slot_pos, base, w, out);
+        }
+    }
+
+    template <class W>
+    static W verify(reader& r, std::size_t slot_pos, std::size_t base, W w) noexcept {
+        if constexpr (fast<W>) {
+            std::size_t pos = 0;
+            if (FASTWIRE_LIKELY(current(r, slot_pos, base, pos))) {
+                W in = charge(w, L::body);
+                if (!in.ok()) return in;
+                w.left = L::verify_all(r, pos, in, typename L::indices{}).left;
+                return w;
+            }
+            return verify_other(r, slot_pos, base, w);
+        } else {
+            return verify_any(r, slot_pos, base, w);
+        }
+    }
+
+private:
+    template <class W>
+    static FASTWIRE_INLINE W read_any(reader& r, std::size_t slot_pos, std::size_t base, W w, S& out) {
         std::size_t pos = 0, stored = 0;
         W in = enter(r, slot_pos, base, w, pos, stored);
         if (!in.ok()) return in;
@@ -723,9 +765,13 @@ struct codec<S, std::enable_if_t<is_struct_v<S>>> {
         w.left = in.left;  // back at the caller's level
         return w;
     }
+    template <class W>
+    FASTWIRE_NOINLINE static W read_other(reader& r, std::size_t slot_pos, std::size_t base, W w, S& out) {
+        return read_any(r, slot_pos, base, w, out);
+    }
 
     template <class W>
-    static W verify(reader& r, std::size_t slot_pos, std::size_t base, W w) noexcept {
+    static FASTWIRE_INLINE W verify_any(reader& r, std::size_t slot_pos, std::size_t base, W w) noexcept {
         std::size_t pos = 0, stored = 0;
         W in = enter(r, slot_pos, base, w, pos, stored);
         if (!in.ok()) return in;
@@ -733,6 +779,10 @@ struct codec<S, std::enable_if_t<is_struct_v<S>>> {
                                                 : L::verify_some(r, pos, stored, in, typename L::indices{});
         w.left = in.left;
         return w;
+    }
+    template <class W>
+    FASTWIRE_NOINLINE static W verify_other(reader& r, std::size_t slot_pos, std::size_t base, W w) noexcept {
+        return verify_any(r, slot_pos, base, w);
     }
 };
 

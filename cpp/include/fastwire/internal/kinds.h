@@ -92,5 +92,51 @@ FASTWIRE_INLINE void add_pair(M& out, K&& key, V&& value) {
         out.emplace(std::forward<K>(key), std::forward<V>(value));
 }
 
+// Refills a map or hash with n entries, each read by read_pair(key&, mapped&) (false: stop,
+// the read failed). An ordered map's old nodes are recycled: each entry is read into a
+// node taken from the old contents, whose strings and vectors keep their capacity, and
+// linked back in, so a reused map of the same size allocates nothing. A duplicate key is
+// dropped, as emplace would drop it. Entries beyond the old size are new nodes.
+template <class M, class ReadPair>
+FASTWIRE_INLINE void refill_pairs(M& out, std::size_t n, ReadPair&& read_pair) {
+    std::size_t i = 0;
+    if constexpr (is_ordered_map<M>::value) {
+        M old(out.get_allocator());  // equal allocators: swap is allowed and O(1)
+        old.swap(out);
+        for (; i < n && !old.empty(); ++i) {
+            auto node = old.extract(old.begin());
+            if (!read_pair(node.key(), node.mapped())) return;
+            out.insert(out.end(), std::move(node));
+        }
+    } else {
+        out.clear();
+        reserve_pairs(out, n);
+    }
+    typename M::key_type key{};
+    typename M::mapped_type value{};
+    for (; i < n; ++i) {
+        if (!read_pair(key, value)) return;
+        add_pair(out, std::move(key), std::move(value));
+    }
+}
+
+// The same for a set: read(value&) reads one element.
+template <class Set, class Read>
+FASTWIRE_INLINE void refill_set(Set& out, std::size_t n, Read&& read) {
+    std::size_t i = 0;
+    Set old(out.get_allocator());
+    old.swap(out);
+    for (; i < n && !old.empty(); ++i) {
+        auto node = old.extract(old.begin());
+        if (!read(node.value())) return;
+        out.insert(out.end(), std::move(node));
+    }
+    typename Set::value_type tmp{};
+    for (; i < n; ++i) {
+        if (!read(tmp)) return;
+        add_element(out, std::move(tmp));
+    }
+}
+
 }  // namespace internal
 }  // namespace fastwire
