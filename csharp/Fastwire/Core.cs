@@ -219,6 +219,27 @@ namespace Fastwire
             return r;
         }
 
+        /// <summary>Rent with B already pinned at p (the root checks of the models).</summary>
+        internal static Reader Rent(byte[] b, byte* p, int end, long budget, long zeroLeft)
+        {
+            Reader r = free;
+            if (r == null) r = new Reader(b, end, budget, zeroLeft);
+            else
+            {
+                free = null;
+                r.B = b; r.End = end; r.Budget = budget; r.ZeroLeft = zeroLeft; r.Pos = 0; r.Stored = 0;
+            }
+            r.P = p;
+            return r;
+        }
+
+        /// <summary>A little-endian u32 at q (the root headers, read before a reader exists).</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        internal static uint Load32(byte* q)
+        {
+            return Little ? *(uint*)q : (uint)(q[0] | q[1] << 8 | q[2] << 16 | q[3] << 24);
+        }
+
         internal void Release()
         {
             B = null; // keeps no message alive
@@ -481,25 +502,37 @@ namespace Fastwire
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void Need(int p, int n)
         {
-            if ((long)p + n > End) throw FastwireException.Truncated();
+            if (p > End - n) throw FastwireException.Truncated();
         }
 
         /// <summary>A final count at p, checked against the bytes left (or the zero-size allowance).</summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public int FinalCount(int p, int elemMin)
         {
+            int end = End;
+            if (p <= end - 4)
+            {
+                uint n = At32(p);
+                if (elemMin > 0)
+                {
+                    if (n <= (uint)(end - p - 4) / (uint)elemMin) return (int)n;
+                }
+                else
+                {
+                    long left = ZeroLeft - n;
+                    if (left >= 0) { ZeroLeft = left; return (int)n; }
+                }
+            }
+            return FinalCountError(p, elemMin);
+        }
+
+        int FinalCountError(int p, int elemMin)
+        {
             if ((long)p + 4 > End) throw FastwireException.Truncated();
             uint n = At32(p);
-            if (elemMin > 0)
-            {
-                if (n > (End - (long)p - 4) / elemMin) throw FastwireException.Truncated();
-            }
-            else
-            {
-                ZeroLeft -= n;
-                if (ZeroLeft < 0) throw new FastwireException(ErrorCode.OverBudget, n + " elements of zero size");
-            }
-            return (int)n;
+            if (elemMin > 0) throw FastwireException.Truncated();
+            ZeroLeft -= n;
+            throw new FastwireException(ErrorCode.OverBudget, n + " elements of zero size");
         }
     }
 }
