@@ -279,23 +279,39 @@ namespace Fastwire
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public int Block(int bas, uint off, int slotEnd)
         {
+            long pos = bas + (long)off;
             int end = End;
-            if (off <= (uint)(end - bas))
+            if (pos >= slotEnd && pos <= end - 4)
             {
-                int pos = bas + (int)off;
-                if (pos >= slotEnd && pos <= end - 4)
+                uint len = Load32(P + pos);
+                long budget = Budget - 4 - len;
+                if (len <= end - pos - 4 && budget >= 0)
                 {
-                    uint len = At32(pos);
-                    long budget = Budget - 4 - len;
-                    if (len <= (uint)(end - pos - 4) && budget >= 0)
-                    {
-                        Budget = budget;
-                        Stored = (int)len;
-                        return pos + 4;
-                    }
+                    Budget = budget;
+                    Stored = (int)len;
+                    return (int)pos + 4;
                 }
             }
             return BlockError(bas, off, slotEnd);
+        }
+
+        /// <summary>Checks a [u32 length][bytes] block at base+off (a string or bytes field's).</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void CheckBlock(int bas, uint off, int slotEnd)
+        {
+            long pos = bas + (long)off;
+            int end = End;
+            if (pos >= slotEnd && pos <= end - 4)
+            {
+                uint len = Load32(P + pos);
+                long budget = Budget - 4 - len;
+                if (len <= end - pos - 4 && budget >= 0)
+                {
+                    Budget = budget;
+                    return;
+                }
+            }
+            BlockError(bas, off, slotEnd);
         }
 
         /// <summary>A [u32 length][bytes] block at base+off; returns the payload position.</summary>
@@ -341,21 +357,19 @@ namespace Fastwire
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public int Enter(int bas, uint off, int slotEnd, uint type, int d)
         {
+            // off == 0 fails pos >= slotEnd (slotEnd > bas); EnterError tells which check failed.
+            long pos = bas + (long)off;
             int end = End;
-            if (off != 0 && off <= (uint)(end - bas))
+            if (pos >= slotEnd && pos <= end - 8)
             {
-                int pos = bas + (int)off;
-                if (pos >= slotEnd && pos <= end - 8)
+                byte* q = P + pos;
+                uint size = Load32(q);
+                long budget = Budget - size;
+                if (size >= 8 && size <= end - pos && Load32(q + 4) == type && d > 0 && budget >= 0)
                 {
-                    uint size = At32(pos);
-                    uint found = At32(pos + 4);
-                    long budget = Budget - size;
-                    if (size >= 8 && size <= (uint)(end - pos) && found == type && d > 0 && budget >= 0)
-                    {
-                        Budget = budget;
-                        Stored = (int)size;
-                        return pos;
-                    }
+                    Budget = budget;
+                    Stored = (int)size;
+                    return (int)pos;
                 }
             }
             return EnterError(bas, off, slotEnd, type, d);

@@ -286,6 +286,9 @@ namespace Fastwire
     /// <summary>Strings and bytes in both formats, for generated code.</summary>
     public static class Wire
     {
+        /// <summary>Throws TooDeep (out of line: a method that throws is not inlined by Mono).</summary>
+        public static void ThrowTooDeep() { throw new FastwireException(ErrorCode.TooDeep); }
+
         public static void VPutString(WriteBuffer w, int slot, int bas, string v)
         {
             if (v == null) throw new FastwireException(ErrorCode.WrongType, "a null string");
@@ -332,8 +335,7 @@ namespace Fastwire
         public static void VCheckText(Reader r, int slot, int bas)
         {
             uint off = r.At32(slot);
-            if (off == 0) return;
-            r.Block(bas, off, slot + 4);
+            if (off != 0) r.CheckBlock(bas, off, slot + 4);
         }
 
         // [u32 length][bytes] of an ASCII string in one pass; -1 (nothing written) when it is not ASCII.

@@ -1465,6 +1465,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int pos = r.Enter(bas, r.U32(slot), slot + 4, 110U, d);
@@ -1576,9 +1577,10 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
             d -= 1;
             r.Need(p, 65);
             global::Fastwire.Decimals.Check(r.B, p + 49);
@@ -1983,7 +1985,7 @@ namespace com.example.fastwire.everything.Fbe
 
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
             d -= 1;
             F0.FCheck(r, ref p, d);
             F1.FCheck(r, ref p, d);
@@ -2345,7 +2347,7 @@ namespace com.example.fastwire.everything.Fbe
 
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
             d -= 1;
             F0.FCheck(r, ref p, d);
             F1.FCheck(r, ref p, d);
@@ -2519,6 +2521,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             r.Enter(bas, r.U32(slot), slot + 4, 500U, d);
@@ -2548,9 +2551,10 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
             d -= 1;
             r.Need(p, 4);
             p += 4;
@@ -2632,6 +2636,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             r.Enter(bas, r.U32(slot), slot + 4, 113U, d);
@@ -2662,9 +2667,10 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
             d -= 1;
             r.Need(p, 16);
             p += 16;
@@ -2746,6 +2752,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int pos = r.Enter(bas, r.U32(slot), slot + 4, 300U, d);
@@ -2781,9 +2788,10 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
             d -= 1;
             r.Need(p, 16);
             global::Fastwire.Decimals.Check(r.B, p + 0);
@@ -2870,6 +2878,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int pos = r.Enter(bas, r.U32(slot), slot + 4, 301U, d);
@@ -2906,9 +2915,10 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
             d -= 1;
             p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 1);
@@ -3010,6 +3020,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int pos = r.Enter(bas, r.U32(slot), slot + 4, 302U, d);
@@ -3050,9 +3061,10 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
             d -= 1;
             p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 13);
@@ -3166,6 +3178,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int pos = r.Enter(bas, r.U32(slot), slot + 4, 303U, d);
@@ -3208,9 +3221,10 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
             d -= 1;
             p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 14);
@@ -3316,6 +3330,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int pos = r.Enter(bas, r.U32(slot), slot + 4, 2U, d);
@@ -3358,9 +3373,10 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
             d -= 1;
             p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 24);
@@ -3641,7 +3657,7 @@ namespace com.example.fastwire.everything.Fbe
 
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
             d -= 1;
             r.Need(p, 4);
             p += 4;
@@ -3765,6 +3781,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             r.Enter(bas, r.U32(slot), slot + 4, 305U, d);
@@ -3797,9 +3814,10 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
             d -= 1;
             r.Need(p, 24);
             p += 24;
@@ -3891,6 +3909,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             r.Enter(bas, r.U32(slot), slot + 4, 306U, d);
@@ -3923,9 +3942,10 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
             d -= 1;
             r.Need(p, 24);
             p += 24;
@@ -4017,6 +4037,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int pos = r.Enter(bas, r.U32(slot), slot + 4, 307U, d);
@@ -4054,9 +4075,10 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
             d -= 1;
             r.Need(p, 16);
             p += 16;
@@ -4149,6 +4171,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int pos = r.Enter(bas, r.U32(slot), slot + 4, 308U, d);
@@ -4186,9 +4209,10 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
             d -= 1;
             r.Need(p, 16);
             p += 16;
@@ -4286,6 +4310,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int pos = r.Enter(bas, r.U32(slot), slot + 4, 309U, d);
@@ -4325,9 +4350,10 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
             d -= 1;
             r.Need(p, 24);
             p += 24;
@@ -4422,6 +4448,7 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int pos = r.Enter(bas, r.U32(slot), slot + 4, 310U, d);
@@ -4459,9 +4486,10 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
             d -= 1;
             r.Need(p, 16);
             p += 16;
@@ -4531,6 +4559,7 @@ namespace com.example.fastwire.everything.Fbe
             return new global::com.example.fastwire.everything.Empty();
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             r.Enter(bas, r.U32(slot), slot + 4, 311U, d);
@@ -4550,9 +4579,10 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
             d -= 1;
             return p;
         }

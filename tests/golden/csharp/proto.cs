@@ -288,6 +288,7 @@ namespace com.chronoxor.proto.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int pos = r.Enter(bas, r.U32(slot), slot + 4, 1U, d);
@@ -340,9 +341,10 @@ namespace com.chronoxor.proto.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
             d -= 1;
             r.Need(p, 4);
             p += 4;
@@ -456,6 +458,7 @@ namespace com.chronoxor.proto.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int pos = r.Enter(bas, r.U32(slot), slot + 4, 2U, d);
@@ -492,9 +495,10 @@ namespace com.chronoxor.proto.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
             d -= 1;
             p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 8);
@@ -750,7 +754,7 @@ namespace com.chronoxor.proto.Fbe
 
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
             d -= 1;
             r.Need(p, 4);
             p += 4;

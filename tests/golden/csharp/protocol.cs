@@ -199,7 +199,7 @@ namespace com.chronoxor.protocol.Fbe
 
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
             d -= 1;
             p = global::com.chronoxor.proto.Fbe.Order.FCheckAt(r, p, d);
             return p;
@@ -305,7 +305,7 @@ namespace com.chronoxor.protocol.Fbe
 
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
             d -= 1;
             p = global::com.chronoxor.proto.Fbe.Balance.FCheckAt(r, p, d);
             return p;
@@ -411,7 +411,7 @@ namespace com.chronoxor.protocol.Fbe
 
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
             d -= 1;
             p = global::com.chronoxor.proto.Fbe.Account.FCheckAt(r, p, d);
             return p;

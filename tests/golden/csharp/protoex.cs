@@ -303,6 +303,7 @@ namespace com.chronoxor.protoex.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int pos = r.Enter(bas, r.U32(slot), slot + 4, 1U, d);
@@ -359,9 +360,10 @@ namespace com.chronoxor.protoex.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
             d -= 1;
             r.Need(p, 4);
             p += 4;
@@ -490,6 +492,7 @@ namespace com.chronoxor.protoex.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int pos = r.Enter(bas, r.U32(slot), slot + 4, 2U, d);
@@ -528,9 +531,10 @@ namespace com.chronoxor.protoex.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
             d -= 1;
             p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 16);
@@ -788,7 +792,7 @@ namespace com.chronoxor.protoex.Fbe
 
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
+            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
             d -= 1;
             r.Need(p, 4);
             p += 4;

@@ -48,6 +48,8 @@ VALUE_TYPES = {"bool", "byte", "char", "uint", "sbyte", "short", "ushort", "int"
 MEMBERS = {"Equals", "GetHashCode", "CompareTo", "ToString", "ToJson", "FromJson", "GetType",
            "MemberwiseClone", "Finalize", "ReferenceEquals"}
 RT = "global::Fastwire"
+INLINE = ("global::System.Runtime.CompilerServices.MethodImpl("
+          "global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)")
 
 
 def generate(schema: ir.Schema, options: Options) -> Dict[str, str]:
@@ -787,13 +789,14 @@ class _Package:
                 checks += (["byte[] b = r.B;"] if uses_b else []) + ["d -= 1;"] + body_checks
             else:
                 checks = [f"r.Enter(bas, r.U32(slot), slot + 4, {type_number}U, d);"]
-            self.method(f"public static void VCheckAt({rt}.Reader r, int slot, int bas, int d)", checks)
+            self.method(f"public static void VCheckAt({rt}.Reader r, int slot, int bas, int d)", checks,
+                        inline=self.leaf_check(checks))
             # final
             fputs = [f"if (v == null) throw new {rt}.FastwireException({rt}.ErrorCode.WrongType, "
                      f'"{s.qualified_name} is null");']
             fgets = [f"if (d < 1) throw new {rt}.FastwireException({rt}.ErrorCode.TooDeep);", "d -= 1;",
                      f"var v = new {t}({rt}.Bare.Value);"]
-            fchecks = [f"if (d < 1) throw new {rt}.FastwireException({rt}.ErrorCode.TooDeep);", "d -= 1;"]
+            fchecks = [f"if (d < 1) {rt}.Wire.ThrowTooDeep();", "d -= 1;"]
             for kind, item in self.final_groups(layout):
                 if kind == "run":
                     run = item
@@ -824,7 +827,8 @@ class _Package:
             # The final readers take the position by value and give back where they stopped
             # (FCheckAt returns it, FGetAt leaves it in r.Pos): Mono keeps a `ref int` in memory.
             self.method(f"public static {t} FGetAt({rt}.Reader r, int p, int d)", fgets)
-            self.method(f"public static int FCheckAt({rt}.Reader r, int p, int d)", fchecks)
+            self.method(f"public static int FCheckAt({rt}.Reader r, int p, int d)", fchecks,
+                        inline=self.leaf_check(fchecks))
             p.blank()
             p.print(f"""
                 public override void VPut({rt}.WriteBuffer w, int slot, int bas, {t} v) {{ VPutAt(w, slot, bas, v); }}
@@ -887,9 +891,19 @@ class _Package:
             return _Package.trivial(w.element)
         return False
 
-    def method(self, signature: str, lines: List[str]) -> None:
+    @staticmethod
+    def leaf_check(lines: List[str]) -> bool:
+        """A struct's check that enters no other struct and has no loop: short, straight-line
+        code that Mono inlines into its parent when asked to (AggressiveInlining), which
+        saves a call, its register saves and a safepoint per struct in verify. Only such
+        leaves are marked, so inlining never nests and the code grows by one level at most."""
+        return len(lines) <= 24 and not any("CheckAt(" in x or "for (" in x for x in lines)
+
+    def method(self, signature: str, lines: List[str], inline: bool = False) -> None:
         p = self.p
         p.blank()
+        if inline:
+            p.print(f"[{INLINE}]")
         p.print(signature)
         p.print("{")
         p.indent()
