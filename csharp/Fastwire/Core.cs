@@ -220,6 +220,7 @@ namespace Fastwire
         }
 
         /// <summary>Rent with B already pinned at p (the root checks of the models).</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         internal static Reader Rent(byte[] b, byte* p, int end, long budget, long zeroLeft)
         {
             Reader r = free;
@@ -240,6 +241,7 @@ namespace Fastwire
             return Little ? *(uint*)q : (uint)(q[0] | q[1] << 8 | q[2] << 16 | q[3] << 24);
         }
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         internal void Release()
         {
             B = null; // keeps no message alive
@@ -379,23 +381,18 @@ namespace Fastwire
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public int Count(int bas, uint off, int slotEnd, int elemSlot)
         {
+            long pos = bas + (long)off;
             int end = End;
-            if (off <= (uint)(end - bas))
+            if (pos >= slotEnd && pos <= end - 4)
             {
-                int pos = bas + (int)off;
-                if (pos >= slotEnd && pos <= end - 4)
+                uint count = Load32(P + pos);
+                long size = 4 + (long)count * elemSlot;
+                long budget = Budget - size;
+                if (size <= end - pos && budget >= 0)
                 {
-                    uint count = At32(pos);
-                    if (count <= (uint)(end - pos - 4) / (uint)elemSlot)
-                    {
-                        long budget = Budget - 4 - (long)count * elemSlot;
-                        if (budget >= 0)
-                        {
-                            Budget = budget;
-                            Stored = (int)count;
-                            return pos + 4;
-                        }
-                    }
+                    Budget = budget;
+                    Stored = (int)count;
+                    return (int)pos + 4;
                 }
             }
             return CountError(bas, off, slotEnd, elemSlot);
@@ -486,16 +483,13 @@ namespace Fastwire
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public int Optional(int bas, uint off, int slotEnd, int need)
         {
-            int end = End;
-            if (off != 0 && off <= (uint)(end - bas))
+            // off == 0 fails pos >= slotEnd (slotEnd > bas); OptionalError tells which check failed.
+            long pos = bas + (long)off;
+            long budget = Budget - need;
+            if (pos >= slotEnd && pos <= End - need && budget >= 0)
             {
-                int pos = bas + (int)off;
-                long budget = Budget - need;
-                if (pos >= slotEnd && pos <= end - need && budget >= 0)
-                {
-                    Budget = budget;
-                    return pos;
-                }
+                Budget = budget;
+                return (int)pos;
             }
             return OptionalError(bas, off, slotEnd, need);
         }

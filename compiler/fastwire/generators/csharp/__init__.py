@@ -15,7 +15,7 @@ C# 6 as Debian's Mono compiler (mcs) accepts it; see csharp/README.md.
 
 from __future__ import annotations
 
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from ... import __version__, ir, lower
 from ..common import naming
@@ -790,7 +790,7 @@ class _Package:
             else:
                 checks = [f"r.Enter(bas, r.U32(slot), slot + 4, {type_number}U, d);"]
             self.method(f"public static void VCheckAt({rt}.Reader r, int slot, int bas, int d)", checks,
-                        inline=self.leaf_check(checks))
+                        inline=self.inline_check(s.qualified_name) is not None)
             # final
             fputs = [f"if (v == null) throw new {rt}.FastwireException({rt}.ErrorCode.WrongType, "
                      f'"{s.qualified_name} is null");']
@@ -828,7 +828,7 @@ class _Package:
             # (FCheckAt returns it, FGetAt leaves it in r.Pos): Mono keeps a `ref int` in memory.
             self.method(f"public static {t} FGetAt({rt}.Reader r, int p, int d)", fgets)
             self.method(f"public static int FCheckAt({rt}.Reader r, int p, int d)", fchecks,
-                        inline=self.leaf_check(fchecks))
+                        inline=self.inline_check(s.qualified_name) is not None)
             p.blank()
             p.print(f"""
                 public override void VPut({rt}.WriteBuffer w, int slot, int bas, {t} v) {{ VPutAt(w, slot, bas, v); }}
@@ -891,13 +891,29 @@ class _Package:
             return _Package.trivial(w.element)
         return False
 
-    @staticmethod
-    def leaf_check(lines: List[str]) -> bool:
-        """A struct's check that enters no other struct and has no loop: short, straight-line
-        code that Mono inlines into its parent when asked to (AggressiveInlining), which
-        saves a call, its register saves and a safepoint per struct in verify. Only such
-        leaves are marked, so inlining never nests and the code grows by one level at most."""
-        return len(lines) <= 24 and not any("CheckAt(" in x or "for (" in x for x in lines)
+    INLINE_LINES = 64
+
+    def inline_check(self, name: str, seen: Tuple[str, ...] = ()) -> Optional[int]:
+        """The size (lines) of struct `name`'s verify with the checks of the structs it
+        enters inlined, when that is small enough to mark its VCheckAt/FCheckAt
+        AggressiveInlining; None when it is too big or recursive. Mono inlines such a
+        method into its parent (saving a call, its register saves and a safepoint per
+        struct); the bound keeps every inlined body, nested ones included, under
+        INLINE_LINES lines."""
+        if name in seen:
+            return None
+        size = 0
+        for fl in self.model.struct(name).fields:
+            size += len(self.vcheck(fl))
+            k = self.inline_kind(fl.wire)
+            ref = fl.wire.ref if k == "struct" else (
+                fl.wire.element.ref if k in ("optstruct", "structs") and fl.wire.element else None)
+            if ref is not None:
+                sub = self.inline_check(ref, seen + (name,))
+                if sub is None:
+                    return None
+                size += sub
+        return size if size <= self.INLINE_LINES else None
 
     def method(self, signature: str, lines: List[str], inline: bool = False) -> None:
         p = self.p
