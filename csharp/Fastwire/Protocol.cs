@@ -286,9 +286,6 @@ namespace Fastwire
     /// <summary>Strings and bytes in both formats, for generated code.</summary>
     public static class Wire
     {
-        /// <summary>Throws TooDeep (out of line: a method that throws is not inlined by Mono).</summary>
-        public static void ThrowTooDeep() { throw new FastwireException(ErrorCode.TooDeep); }
-
         public static void VPutString(WriteBuffer w, int slot, int bas, string v)
         {
             if (v == null) throw new FastwireException(ErrorCode.WrongType, "a null string");

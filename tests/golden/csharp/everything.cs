@@ -1577,10 +1577,9 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 65);
             global::Fastwire.Decimals.Check(r.B, p + 49);
@@ -1984,10 +1983,9 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             F0.FCheck(r, ref p, d);
             F1.FCheck(r, ref p, d);
@@ -2348,10 +2346,9 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             F0.FCheck(r, ref p, d);
             F1.FCheck(r, ref p, d);
@@ -2555,10 +2552,9 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 4);
             p += 4;
@@ -2671,10 +2667,9 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 16);
             p += 16;
@@ -2792,10 +2787,9 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 16);
             global::Fastwire.Decimals.Check(r.B, p + 0);
@@ -2919,10 +2913,9 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 1);
@@ -3065,10 +3058,9 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 13);
@@ -3225,10 +3217,9 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 14);
@@ -3377,10 +3368,9 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 24);
@@ -3660,10 +3650,9 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 4);
             p += 4;
@@ -3820,10 +3809,9 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 24);
             p += 24;
@@ -3948,10 +3936,9 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 24);
             p += 24;
@@ -4081,10 +4068,9 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 16);
             p += 16;
@@ -4215,10 +4201,9 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 16);
             p += 16;
@@ -4356,10 +4341,9 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 24);
             p += 24;
@@ -4492,10 +4476,9 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 16);
             p += 16;
@@ -4585,10 +4568,9 @@ namespace com.example.fastwire.everything.Fbe
             return v;
         }
 
-        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             return p;
         }

@@ -341,10 +341,9 @@ namespace com.chronoxor.proto.Fbe
             return v;
         }
 
-        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 4);
             p += 4;
@@ -495,10 +494,9 @@ namespace com.chronoxor.proto.Fbe
             return v;
         }
 
-        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 8);
@@ -753,10 +751,9 @@ namespace com.chronoxor.proto.Fbe
             return v;
         }
 
-        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 4);
             p += 4;

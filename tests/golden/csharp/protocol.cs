@@ -198,10 +198,9 @@ namespace com.chronoxor.protocol.Fbe
             return v;
         }
 
-        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             p = global::com.chronoxor.proto.Fbe.Order.FCheckAt(r, p, d);
             return p;
@@ -306,10 +305,9 @@ namespace com.chronoxor.protocol.Fbe
             return v;
         }
 
-        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             p = global::com.chronoxor.proto.Fbe.Balance.FCheckAt(r, p, d);
             return p;
@@ -414,10 +412,9 @@ namespace com.chronoxor.protocol.Fbe
             return v;
         }
 
-        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             p = global::com.chronoxor.proto.Fbe.Account.FCheckAt(r, p, d);
             return p;

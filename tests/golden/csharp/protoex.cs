@@ -360,10 +360,9 @@ namespace com.chronoxor.protoex.Fbe
             return v;
         }
 
-        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 4);
             p += 4;
@@ -531,10 +530,9 @@ namespace com.chronoxor.protoex.Fbe
             return v;
         }
 
-        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 16);
@@ -791,10 +789,9 @@ namespace com.chronoxor.protoex.Fbe
             return v;
         }
 
-        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static int FCheckAt(global::Fastwire.Reader r, int p, int d)
         {
-            if (d < 1) global::Fastwire.Wire.ThrowTooDeep();
+            if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 4);
             p += 4;
