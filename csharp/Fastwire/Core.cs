@@ -223,16 +223,15 @@ namespace Fastwire
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         internal static Reader Rent(byte[] b, byte* p, int end, long budget, long zeroLeft)
         {
-            Reader r = free;
-            if (r == null) r = new Reader(b, end, budget, zeroLeft);
-            else
-            {
-                free = null;
-                r.B = b; r.End = end; r.Budget = budget; r.ZeroLeft = zeroLeft; r.Pos = 0; r.Stored = 0;
-            }
+            Reader r = free ?? Fresh();
+            free = null;
+            r.B = b; r.End = end; r.Budget = budget; r.ZeroLeft = zeroLeft; r.Pos = 0; r.Stored = 0;
             r.P = p;
             return r;
         }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        static Reader Fresh() { return new Reader(null, 0, 0, 0); }
 
         /// <summary>A little-endian u32 at q (the root headers, read before a reader exists).</summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]

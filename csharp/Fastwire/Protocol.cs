@@ -424,7 +424,13 @@ namespace Fastwire
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static int FSkipText(Reader r, int p)
         {
-            return p + 4 + Length(r, p);
+            int end = r.End;
+            if (p <= end - 4)
+            {
+                uint n = r.At32(p);
+                if (n <= (uint)(end - p - 4)) return p + 4 + (int)n;
+            }
+            throw FastwireException.Truncated();
         }
     }
 }
