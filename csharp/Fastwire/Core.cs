@@ -280,9 +280,9 @@ namespace Fastwire
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public int Block(int bas, uint off, int slotEnd)
         {
-            long pos = bas + (long)off;
-            int end = End;
-            if (pos >= slotEnd && pos <= end - 4)
+            uint pos = (uint)bas + off; // see Enter
+            uint end = (uint)End;
+            if (pos >= (uint)slotEnd && (ulong)pos + 4 <= end)
             {
                 uint len = Load32(P + pos);
                 long budget = Budget - 4 - len;
@@ -300,9 +300,9 @@ namespace Fastwire
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void CheckBlock(int bas, uint off, int slotEnd)
         {
-            long pos = bas + (long)off;
-            int end = End;
-            if (pos >= slotEnd && pos <= end - 4)
+            uint pos = (uint)bas + off; // see Enter
+            uint end = (uint)End;
+            if (pos >= (uint)slotEnd && (ulong)pos + 4 <= end)
             {
                 uint len = Load32(P + pos);
                 long budget = Budget - 4 - len;
@@ -359,9 +359,11 @@ namespace Fastwire
         public int Enter(int bas, uint off, int slotEnd, uint type, int d)
         {
             // off == 0 fails pos >= slotEnd (slotEnd > bas); EnterError tells which check failed.
-            long pos = bas + (long)off;
-            int end = End;
-            if (pos >= slotEnd && pos <= end - 8)
+            // uint arithmetic (Mono sign-extends every int it compares with a long): a sum
+            // that wraps is below bas, so below slotEnd (> bas), and fails the first test.
+            uint pos = (uint)bas + off;
+            uint end = (uint)End;
+            if (pos >= (uint)slotEnd && (ulong)pos + 8 <= end)
             {
                 byte* q = P + pos;
                 uint size = Load32(q);
@@ -380,9 +382,9 @@ namespace Fastwire
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public int Count(int bas, uint off, int slotEnd, int elemSlot)
         {
-            long pos = bas + (long)off;
-            int end = End;
-            if (pos >= slotEnd && pos <= end - 4)
+            uint pos = (uint)bas + off; // see Enter
+            uint end = (uint)End;
+            if (pos >= (uint)slotEnd && (ulong)pos + 4 <= end)
             {
                 uint count = Load32(P + pos);
                 long size = 4 + (long)count * elemSlot;
@@ -483,9 +485,9 @@ namespace Fastwire
         public int Optional(int bas, uint off, int slotEnd, int need)
         {
             // off == 0 fails pos >= slotEnd (slotEnd > bas); OptionalError tells which check failed.
-            long pos = bas + (long)off;
+            uint pos = (uint)bas + off; // see Enter
             long budget = Budget - need;
-            if (pos >= slotEnd && pos <= End - need && budget >= 0)
+            if (pos >= (uint)slotEnd && (ulong)pos + (uint)need <= (uint)End && budget >= 0)
             {
                 Budget = budget;
                 return (int)pos;
