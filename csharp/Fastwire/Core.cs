@@ -219,6 +219,28 @@ namespace Fastwire
             return r;
         }
 
+        /// <summary>Rent with B already pinned at p (the root checks of the models).</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        internal static Reader Rent(byte[] b, byte* p, int end, long budget, long zeroLeft)
+        {
+            Reader r = free ?? Fresh();
+            free = null;
+            r.B = b; r.End = end; r.Budget = budget; r.ZeroLeft = zeroLeft; r.Pos = 0; r.Stored = 0;
+            r.P = p;
+            return r;
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        static Reader Fresh() { return new Reader(null, 0, 0, 0); }
+
+        /// <summary>A little-endian u32 at q (the root headers, read before a reader exists).</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        internal static uint Load32(byte* q)
+        {
+            return Little ? *(uint*)q : (uint)(q[0] | q[1] << 8 | q[2] << 16 | q[3] << 24);
+        }
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         internal void Release()
         {
             B = null; // keeps no message alive
@@ -258,23 +280,39 @@ namespace Fastwire
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public int Block(int bas, uint off, int slotEnd)
         {
-            int end = End;
-            if (off <= (uint)(end - bas))
+            uint pos = (uint)bas + off; // see Enter
+            uint end = (uint)End;
+            if (pos >= (uint)slotEnd && (ulong)pos + 4 <= end)
             {
-                int pos = bas + (int)off;
-                if (pos >= slotEnd && pos <= end - 4)
+                uint len = Load32(P + pos);
+                long budget = Budget - 4 - len;
+                if (len <= end - pos - 4 && budget >= 0)
                 {
-                    uint len = At32(pos);
-                    long budget = Budget - 4 - len;
-                    if (len <= (uint)(end - pos - 4) && budget >= 0)
-                    {
-                        Budget = budget;
-                        Stored = (int)len;
-                        return pos + 4;
-                    }
+                    Budget = budget;
+                    Stored = (int)len;
+                    return (int)pos + 4;
                 }
             }
             return BlockError(bas, off, slotEnd);
+        }
+
+        /// <summary>Checks a [u32 length][bytes] block at base+off (a string or bytes field's).</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void CheckBlock(int bas, uint off, int slotEnd)
+        {
+            uint pos = (uint)bas + off; // see Enter
+            uint end = (uint)End;
+            if (pos >= (uint)slotEnd && (ulong)pos + 4 <= end)
+            {
+                uint len = Load32(P + pos);
+                long budget = Budget - 4 - len;
+                if (len <= end - pos - 4 && budget >= 0)
+                {
+                    Budget = budget;
+                    return;
+                }
+            }
+            BlockError(bas, off, slotEnd);
         }
 
         /// <summary>A [u32 length][bytes] block at base+off; returns the payload position.</summary>
@@ -320,21 +358,21 @@ namespace Fastwire
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public int Enter(int bas, uint off, int slotEnd, uint type, int d)
         {
-            int end = End;
-            if (off != 0 && off <= (uint)(end - bas))
+            // off == 0 fails pos >= slotEnd (slotEnd > bas); EnterError tells which check failed.
+            // uint arithmetic (Mono sign-extends every int it compares with a long): a sum
+            // that wraps is below bas, so below slotEnd (> bas), and fails the first test.
+            uint pos = (uint)bas + off;
+            uint end = (uint)End;
+            if (pos >= (uint)slotEnd && (ulong)pos + 8 <= end)
             {
-                int pos = bas + (int)off;
-                if (pos >= slotEnd && pos <= end - 8)
+                byte* q = P + pos;
+                uint size = Load32(q);
+                long budget = Budget - size;
+                if (size >= 8 && size <= end - pos && Load32(q + 4) == type && d > 0 && budget >= 0)
                 {
-                    uint size = At32(pos);
-                    uint found = At32(pos + 4);
-                    long budget = Budget - size;
-                    if (size >= 8 && size <= (uint)(end - pos) && found == type && d > 0 && budget >= 0)
-                    {
-                        Budget = budget;
-                        Stored = (int)size;
-                        return pos;
-                    }
+                    Budget = budget;
+                    Stored = (int)size;
+                    return (int)pos;
                 }
             }
             return EnterError(bas, off, slotEnd, type, d);
@@ -344,23 +382,18 @@ namespace Fastwire
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public int Count(int bas, uint off, int slotEnd, int elemSlot)
         {
-            int end = End;
-            if (off <= (uint)(end - bas))
+            uint pos = (uint)bas + off; // see Enter
+            uint end = (uint)End;
+            if (pos >= (uint)slotEnd && (ulong)pos + 4 <= end)
             {
-                int pos = bas + (int)off;
-                if (pos >= slotEnd && pos <= end - 4)
+                uint count = Load32(P + pos);
+                long size = 4 + (long)count * elemSlot;
+                long budget = Budget - size;
+                if (size <= end - pos && budget >= 0)
                 {
-                    uint count = At32(pos);
-                    if (count <= (uint)(end - pos - 4) / (uint)elemSlot)
-                    {
-                        long budget = Budget - 4 - (long)count * elemSlot;
-                        if (budget >= 0)
-                        {
-                            Budget = budget;
-                            Stored = (int)count;
-                            return pos + 4;
-                        }
-                    }
+                    Budget = budget;
+                    Stored = (int)count;
+                    return (int)pos + 4;
                 }
             }
             return CountError(bas, off, slotEnd, elemSlot);
@@ -451,16 +484,13 @@ namespace Fastwire
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public int Optional(int bas, uint off, int slotEnd, int need)
         {
-            int end = End;
-            if (off != 0 && off <= (uint)(end - bas))
+            // off == 0 fails pos >= slotEnd (slotEnd > bas); OptionalError tells which check failed.
+            uint pos = (uint)bas + off; // see Enter
+            long budget = Budget - need;
+            if (pos >= (uint)slotEnd && (ulong)pos + (uint)need <= (uint)End && budget >= 0)
             {
-                int pos = bas + (int)off;
-                long budget = Budget - need;
-                if (pos >= slotEnd && pos <= end - need && budget >= 0)
-                {
-                    Budget = budget;
-                    return pos;
-                }
+                Budget = budget;
+                return (int)pos;
             }
             return OptionalError(bas, off, slotEnd, need);
         }
@@ -481,25 +511,37 @@ namespace Fastwire
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void Need(int p, int n)
         {
-            if ((long)p + n > End) throw FastwireException.Truncated();
+            if (p > End - n) throw FastwireException.Truncated();
         }
 
         /// <summary>A final count at p, checked against the bytes left (or the zero-size allowance).</summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public int FinalCount(int p, int elemMin)
         {
+            int end = End;
+            if (p <= end - 4)
+            {
+                uint n = At32(p);
+                if (elemMin > 0)
+                {
+                    if (n <= (uint)(end - p - 4) / (uint)elemMin) return (int)n;
+                }
+                else
+                {
+                    long left = ZeroLeft - n;
+                    if (left >= 0) { ZeroLeft = left; return (int)n; }
+                }
+            }
+            return FinalCountError(p, elemMin);
+        }
+
+        int FinalCountError(int p, int elemMin)
+        {
             if ((long)p + 4 > End) throw FastwireException.Truncated();
             uint n = At32(p);
-            if (elemMin > 0)
-            {
-                if (n > (End - (long)p - 4) / elemMin) throw FastwireException.Truncated();
-            }
-            else
-            {
-                ZeroLeft -= n;
-                if (ZeroLeft < 0) throw new FastwireException(ErrorCode.OverBudget, n + " elements of zero size");
-            }
-            return (int)n;
+            if (elemMin > 0) throw FastwireException.Truncated();
+            ZeroLeft -= n;
+            throw new FastwireException(ErrorCode.OverBudget, n + " elements of zero size");
         }
     }
 }

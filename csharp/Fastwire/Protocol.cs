@@ -332,8 +332,7 @@ namespace Fastwire
         public static void VCheckText(Reader r, int slot, int bas)
         {
             uint off = r.At32(slot);
-            if (off == 0) return;
-            r.Block(bas, off, slot + 4);
+            if (off != 0) r.CheckBlock(bas, off, slot + 4);
         }
 
         // [u32 length][bytes] of an ASCII string in one pass; -1 (nothing written) when it is not ASCII.
@@ -425,7 +424,13 @@ namespace Fastwire
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static int FSkipText(Reader r, int p)
         {
-            return p + 4 + Length(r, p);
+            int end = r.End;
+            if (p <= end - 4)
+            {
+                uint n = r.At32(p);
+                if (n <= (uint)(end - p - 4)) return p + 4 + (int)n;
+            }
+            throw FastwireException.Truncated();
         }
     }
 }

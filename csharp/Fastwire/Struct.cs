@@ -195,6 +195,24 @@ namespace Fastwire
         /// <summary>Checks the model at `offset`; returns its size or throws FastwireException.</summary>
         public unsafe int Validate(byte[] buf, int offset, int count)
         {
+            // The usual case (the message at 0 of its own array) without Root's copy and
+            // array-checked loads: the header is read through the pinned pointer; any other
+            // case goes the general way.
+            if (buf == null || offset != 0 || count < 16 || count > buf.Length) return ValidateAt(buf, offset, count);
+            Limits limits = Limits;
+            fixed (byte* p = buf)
+            {
+                uint full = Reader.Load32(p);
+                if (full > count || full < 16 || full > limits.MaxMessageSize) return ValidateAt(buf, offset, count);
+                Reader r = Reader.Rent(buf, p, (int)full, full - 8, limits.MaxZeroSizeElements);
+                codec.VCheck(r, 4, 0, limits.Depth);
+                r.Release();
+                return (int)full;
+            }
+        }
+
+        unsafe int ValidateAt(byte[] buf, int offset, int count)
+        {
             uint root;
             Reader r = Root(buf, offset, count, out root);
             int end = r.End;
@@ -208,7 +226,11 @@ namespace Fastwire
         }
 
         /// <summary>True when the model is valid: Deserialize will succeed.</summary>
-        public bool Verify(byte[] buf) { return Verify(buf, 0, buf.Length); }
+        public bool Verify(byte[] buf)
+        {
+            try { Validate(buf, 0, buf.Length); return true; }
+            catch (FastwireException) { return false; }
+        }
 
         public bool Verify(byte[] buf, int offset, int count)
         {
@@ -295,6 +317,25 @@ namespace Fastwire
 
         public unsafe int Validate(byte[] buf, int offset, int count)
         {
+            // The usual case without Root's copy and array-checked loads (see Model.Validate).
+            if (buf == null || offset != 0 || count < 8 || count > buf.Length) return ValidateAt(buf, offset, count);
+            Limits limits = Limits;
+            fixed (byte* q = buf)
+            {
+                uint size = Reader.Load32(q);
+                if (size > count || size < 8 || size > limits.MaxMessageSize || Reader.Load32(q + 4) != codec.Type)
+                    return ValidateAt(buf, offset, count);
+                Reader r = Reader.Rent(buf, q, (int)size, 0, limits.MaxZeroSizeElements);
+                int p = 8;
+                codec.FCheck(r, ref p, limits.Depth);
+                r.Release();
+                if (p != (int)size) throw new FastwireException(p > (int)size ? ErrorCode.Truncated : ErrorCode.BadSize);
+                return p;
+            }
+        }
+
+        unsafe int ValidateAt(byte[] buf, int offset, int count)
+        {
             Reader r = Root(buf, offset, count);
             int p = 8;
             fixed (byte* q = r.B)
@@ -308,7 +349,11 @@ namespace Fastwire
             return p;
         }
 
-        public bool Verify(byte[] buf) { return Verify(buf, 0, buf.Length); }
+        public bool Verify(byte[] buf)
+        {
+            try { Validate(buf, 0, buf.Length); return true; }
+            catch (FastwireException) { return false; }
+        }
 
         public bool Verify(byte[] buf, int offset, int count)
         {

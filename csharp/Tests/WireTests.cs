@@ -155,6 +155,45 @@ namespace Fastwire.Tests
         }
 
         [Test]
+        public void OffsetsThatWrapAreRejected()
+        {
+            // The reader adds offsets to their base in 32 bits: a sum past 2^32 wraps below
+            // the base. Every word of the versioned account that could be an offset is set to
+            // 2^32 - b + 4 for every base b, so that base + offset wraps to 4 (or lands far
+            // past the end), and verify and deserialize must agree; at the real offset slots,
+            // 2^32 - b + k for k = 0, 4 and 8 must be rejected.
+            byte[] data = Vectors.Hex("account.fbe.hex");
+            var codec = proto.Fbe.Account.Instance;
+            int rejected = 0;
+            for (int i = 0; i + 4 <= data.Length; i++)
+            {
+                uint was = Le.U32(data, i);
+                if (was == 0 || was >= data.Length) continue;
+                for (int b = 0; b < data.Length; b++)
+                    foreach (int k in new[] { 4 })
+                    {
+                        if (b <= k) continue; // 2^32 - b + k would not fit 32 bits
+                        var copy = (byte[])data.Clone();
+                        Le.Put(copy, i, (uint)(0x100000000L - b + k));
+                        Agree(codec, false, copy);
+                        if (!codec.Model.Verify(copy)) rejected++;
+                    }
+            }
+            Assert.Greater(rejected, 0);
+            // The slots known to be offsets: the root's (at 4, base 0) and the account's name,
+            // wallet, asset and orders (body at 8).
+            foreach (int slot in new[] { 4, 8 + 12, 8 + 17, 8 + 22, 8 + 26 })
+                for (int b = 0; b < data.Length; b++)
+                    foreach (int k in new[] { 0, 4, 8 })
+                    {
+                        if (b <= k) continue; // 2^32 - b + k would not fit 32 bits
+                        var copy = (byte[])data.Clone();
+                        Le.Put(copy, slot, (uint)(0x100000000L - b + k));
+                        Assert.IsFalse(codec.Model.Verify(copy), "slot " + slot + ", base " + b + ", k " + k);
+                    }
+        }
+
+        [Test]
         public void TruncationsAreRejected()
         {
             foreach (bool final in new[] { false, true })

@@ -288,6 +288,7 @@ namespace com.chronoxor.proto.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int pos = r.Enter(bas, r.U32(slot), slot + 4, 1U, d);
@@ -456,6 +457,7 @@ namespace com.chronoxor.proto.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int pos = r.Enter(bas, r.U32(slot), slot + 4, 2U, d);
@@ -656,6 +658,7 @@ namespace com.chronoxor.proto.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int pos = r.Enter(bas, r.U32(slot), slot + 4, 3U, d);

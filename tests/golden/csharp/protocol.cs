@@ -171,6 +171,7 @@ namespace com.chronoxor.protocol.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int pos = r.Enter(bas, r.U32(slot), slot + 4, 1U, d);
@@ -277,6 +278,7 @@ namespace com.chronoxor.protocol.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int pos = r.Enter(bas, r.U32(slot), slot + 4, 2U, d);
@@ -383,6 +385,7 @@ namespace com.chronoxor.protocol.Fbe
             return v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public static void VCheckAt(global::Fastwire.Reader r, int slot, int bas, int d)
         {
             int pos = r.Enter(bas, r.U32(slot), slot + 4, 3U, d);
