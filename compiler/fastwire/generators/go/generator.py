@@ -1088,7 +1088,7 @@ class _Package:
             p, n, ok = self.emit_block(slot, base, e.slot)
             i = self.var("i")
             self.open(f"if {ok} {{")
-            self.open(f"for {i} := 0; {i} < {n} && r.Left >= 0; {i}++ {{")
+            self.open(f"for {i} := 0; {i} < {n} && left >= 0; {i}++ {{")
             self.vcheck(e, f"{p}+{i}*{e.slot}", base)
             self.close()
             self.close()
@@ -1101,7 +1101,7 @@ class _Package:
             p, n, ok = self.emit_block(slot, base, ks + es)
             i = self.var("i")
             self.open(f"if {ok} {{")
-            self.open(f"for {i} := 0; {i} < {n} && r.Left >= 0; {i}++ {{")
+            self.open(f"for {i} := 0; {i} < {n} && left >= 0; {i}++ {{")
             at = f"{p}+{i}*{ks + es}"
             self.vcheck(w.key, at, base)
             if self.vneeds_check(w.element):

@@ -4636,7 +4636,7 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			left = r.Left
 		}
 		if ok445 {
-			for i447 := 0; i447 < n444 && r.Left >= 0; i447++ {
+			for i447 := 0; i447 < n444 && left >= 0; i447++ {
 				if d[p443+i447*5] != 0 {
 					p448 := pos + int(fw.U32(d, p443+i447*5+1))
 					if p448 >= p443+i447*5+5 && p448 <= size-1 {
@@ -4662,7 +4662,7 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			left = r.Left
 		}
 		if ok451 {
-			for i453 := 0; i453 < n450 && r.Left >= 0; i453++ {
+			for i453 := 0; i453 < n450 && left >= 0; i453++ {
 				{
 					slot, base := p449+i453*4, pos
 					pos := base + int(fw.U32(d, slot))
@@ -4727,7 +4727,7 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			left = r.Left
 		}
 		if ok460 {
-			for i462 := 0; i462 < n459 && r.Left >= 0; i462++ {
+			for i462 := 0; i462 < n459 && left >= 0; i462++ {
 				blk463 := pos + int(fw.U32(d, p458+i462*4))
 				if blk463 >= p458+i462*4+4 && blk463 <= size-4 {
 					if n464 := int(fw.U32(d, blk463)); n464 <= size-blk463-4 {
@@ -4757,7 +4757,7 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			left = r.Left
 		}
 		if ok467 {
-			for i469 := 0; i469 < n466 && r.Left >= 0; i469++ {
+			for i469 := 0; i469 < n466 && left >= 0; i469++ {
 				if d[p465+i469*5] != 0 {
 					p470 := pos + int(fw.U32(d, p465+i469*5+1))
 					if p470 >= p465+i469*5+5 && p470 <= size-4 {
@@ -4789,7 +4789,7 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			left = r.Left
 		}
 		if ok473 {
-			for i475 := 0; i475 < n472 && r.Left >= 0; i475++ {
+			for i475 := 0; i475 < n472 && left >= 0; i475++ {
 				{
 					slot, base := p471+i475*4, pos
 					pos := base + int(fw.U32(d, slot))
@@ -4854,7 +4854,7 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			left = r.Left
 		}
 		if ok482 {
-			for i484 := 0; i484 < n481 && r.Left >= 0; i484++ {
+			for i484 := 0; i484 < n481 && left >= 0; i484++ {
 				blk485 := pos + int(fw.U32(d, p480+i484*8+4))
 				if blk485 >= p480+i484*8+4+4 && blk485 <= size-4 {
 					if n486 := int(fw.U32(d, blk485)); n486 <= size-blk485-4 {
@@ -4884,7 +4884,7 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			left = r.Left
 		}
 		if ok489 {
-			for i491 := 0; i491 < n488 && r.Left >= 0; i491++ {
+			for i491 := 0; i491 < n488 && left >= 0; i491++ {
 				blk492 := pos + int(fw.U32(d, p487+i491*9))
 				if blk492 >= p487+i491*9+4 && blk492 <= size-4 {
 					if n493 := int(fw.U32(d, blk492)); n493 <= size-blk492-4 {
@@ -4926,7 +4926,7 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			left = r.Left
 		}
 		if ok497 {
-			for i499 := 0; i499 < n496 && r.Left >= 0; i499++ {
+			for i499 := 0; i499 < n496 && left >= 0; i499++ {
 				r.Left = left
 				FwVerifyVOptionals(r, p495+i499*5+1, pos)
 				left = r.Left
@@ -4945,7 +4945,7 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			left = r.Left
 		}
 		if ok502 {
-			for i504 := 0; i504 < n501 && r.Left >= 0; i504++ {
+			for i504 := 0; i504 < n501 && left >= 0; i504++ {
 				blk505 := pos + int(fw.U32(d, p500+i504*20+16))
 				if blk505 >= p500+i504*20+16+4 && blk505 <= size-4 {
 					if n506 := int(fw.U32(d, blk505)); n506 <= size-blk505-4 {
@@ -4975,7 +4975,7 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			left = r.Left
 		}
 		if ok509 {
-			for i511 := 0; i511 < n508 && r.Left >= 0; i511++ {
+			for i511 := 0; i511 < n508 && left >= 0; i511++ {
 				blk512 := pos + int(fw.U32(d, p507+i511*9))
 				if blk512 >= p507+i511*9+4 && blk512 <= size-4 {
 					if n513 := int(fw.U32(d, blk512)); n513 <= size-blk512-4 {
@@ -5134,7 +5134,7 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			left = r.Left
 		}
 		if ok529 {
-			for i531 := 0; i531 < n528 && r.Left >= 0; i531++ {
+			for i531 := 0; i531 < n528 && left >= 0; i531++ {
 				{
 					slot, base := p527+i531*8, pos
 					pos := base + int(fw.U32(d, slot))
@@ -5360,7 +5360,7 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 				left = r.Left
 			}
 			if ok555 {
-				for i557 := 0; i557 < n554 && r.Left >= 0; i557++ {
+				for i557 := 0; i557 < n554 && left >= 0; i557++ {
 					if d[p553+i557*5] != 0 {
 						p558 := pos + int(fw.U32(d, p553+i557*5+1))
 						if p558 >= p553+i557*5+5 && p558 <= size-1 {
@@ -5388,7 +5388,7 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 				left = r.Left
 			}
 			if ok561 {
-				for i563 := 0; i563 < n560 && r.Left >= 0; i563++ {
+				for i563 := 0; i563 < n560 && left >= 0; i563++ {
 					{
 						slot, base := p559+i563*4, pos
 						pos := base + int(fw.U32(d, slot))
@@ -5455,7 +5455,7 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 				left = r.Left
 			}
 			if ok570 {
-				for i572 := 0; i572 < n569 && r.Left >= 0; i572++ {
+				for i572 := 0; i572 < n569 && left >= 0; i572++ {
 					blk573 := pos + int(fw.U32(d, p568+i572*4))
 					if blk573 >= p568+i572*4+4 && blk573 <= size-4 {
 						if n574 := int(fw.U32(d, blk573)); n574 <= size-blk573-4 {
@@ -5487,7 +5487,7 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 				left = r.Left
 			}
 			if ok577 {
-				for i579 := 0; i579 < n576 && r.Left >= 0; i579++ {
+				for i579 := 0; i579 < n576 && left >= 0; i579++ {
 					if d[p575+i579*5] != 0 {
 						p580 := pos + int(fw.U32(d, p575+i579*5+1))
 						if p580 >= p575+i579*5+5 && p580 <= size-4 {
@@ -5523,7 +5523,7 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 				left = r.Left
 			}
 			if ok583 {
-				for i585 := 0; i585 < n582 && r.Left >= 0; i585++ {
+				for i585 := 0; i585 < n582 && left >= 0; i585++ {
 					{
 						slot, base := p581+i585*4, pos
 						pos := base + int(fw.U32(d, slot))
@@ -5590,7 +5590,7 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 				left = r.Left
 			}
 			if ok592 {
-				for i594 := 0; i594 < n591 && r.Left >= 0; i594++ {
+				for i594 := 0; i594 < n591 && left >= 0; i594++ {
 					blk595 := pos + int(fw.U32(d, p590+i594*8+4))
 					if blk595 >= p590+i594*8+4+4 && blk595 <= size-4 {
 						if n596 := int(fw.U32(d, blk595)); n596 <= size-blk595-4 {
@@ -5622,7 +5622,7 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 				left = r.Left
 			}
 			if ok599 {
-				for i601 := 0; i601 < n598 && r.Left >= 0; i601++ {
+				for i601 := 0; i601 < n598 && left >= 0; i601++ {
 					blk602 := pos + int(fw.U32(d, p597+i601*9))
 					if blk602 >= p597+i601*9+4 && blk602 <= size-4 {
 						if n603 := int(fw.U32(d, blk602)); n603 <= size-blk602-4 {
@@ -5666,7 +5666,7 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 				left = r.Left
 			}
 			if ok607 {
-				for i609 := 0; i609 < n606 && r.Left >= 0; i609++ {
+				for i609 := 0; i609 < n606 && left >= 0; i609++ {
 					r.Left = left
 					FwVerifyVOptionals(r, p605+i609*5+1, pos)
 					left = r.Left
@@ -5687,7 +5687,7 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 				left = r.Left
 			}
 			if ok612 {
-				for i614 := 0; i614 < n611 && r.Left >= 0; i614++ {
+				for i614 := 0; i614 < n611 && left >= 0; i614++ {
 					blk615 := pos + int(fw.U32(d, p610+i614*20+16))
 					if blk615 >= p610+i614*20+16+4 && blk615 <= size-4 {
 						if n616 := int(fw.U32(d, blk615)); n616 <= size-blk615-4 {
@@ -5719,7 +5719,7 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 				left = r.Left
 			}
 			if ok619 {
-				for i621 := 0; i621 < n618 && r.Left >= 0; i621++ {
+				for i621 := 0; i621 < n618 && left >= 0; i621++ {
 					blk622 := pos + int(fw.U32(d, p617+i621*9))
 					if blk622 >= p617+i621*9+4 && blk622 <= size-4 {
 						if n623 := int(fw.U32(d, blk622)); n623 <= size-blk622-4 {
@@ -5880,7 +5880,7 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 				left = r.Left
 			}
 			if ok639 {
-				for i641 := 0; i641 < n638 && r.Left >= 0; i641++ {
+				for i641 := 0; i641 < n638 && left >= 0; i641++ {
 					{
 						slot, base := p637+i641*8, pos
 						pos := base + int(fw.U32(d, slot))
@@ -9885,7 +9885,7 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 			left = r.Left
 		}
 		if ok912 {
-			for i914 := 0; i914 < n911 && r.Left >= 0; i914++ {
+			for i914 := 0; i914 < n911 && left >= 0; i914++ {
 				{
 					slot, base := p910+i914*4, pos
 					pos := base + int(fw.U32(d, slot))
@@ -10080,7 +10080,7 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 				left = r.Left
 			}
 			if ok932 {
-				for i934 := 0; i934 < n931 && r.Left >= 0; i934++ {
+				for i934 := 0; i934 < n931 && left >= 0; i934++ {
 					{
 						slot, base := p930+i934*4, pos
 						pos := base + int(fw.U32(d, slot))

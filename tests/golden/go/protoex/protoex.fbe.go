@@ -1288,7 +1288,7 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 			left = r.Left
 		}
 		if ok47 {
-			for i49 := 0; i49 < n46 && r.Left >= 0; i49++ {
+			for i49 := 0; i49 < n46 && left >= 0; i49++ {
 				{
 					slot, base := p45+i49*4, pos
 					pos := base + int(fw.U32(d, slot))
@@ -1483,7 +1483,7 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 				left = r.Left
 			}
 			if ok67 {
-				for i69 := 0; i69 < n66 && r.Left >= 0; i69++ {
+				for i69 := 0; i69 < n66 && left >= 0; i69++ {
 					{
 						slot, base := p65+i69*4, pos
 						pos := base + int(fw.U32(d, slot))
