@@ -178,6 +178,26 @@ func TestMalformedVectors(t *testing.T) {
 	}
 }
 
+// Verify under depth limits below and at the schema's nesting (the fast path needs the
+// whole nesting of Account allowed, and leaves lower limits to the full walk): the same
+// error as the checked read.
+func TestVerifyDepthLimits(t *testing.T) {
+	data := vector(t, "account.fbe.hex")
+	for depth := 0; depth <= 3; depth++ {
+		lim := fw.DefaultLimits
+		lim.MaxDepth = depth
+		var a proto.Account
+		errV, errR := proto.VerifyAccountLimits(data, &lim), a.UnmarshalFBELimits(data, &lim)
+		want := error(nil)
+		if depth < 2 {
+			want = fw.ErrTooDeep
+		}
+		if errV != want || errR != want {
+			t.Errorf("MaxDepth %d: verify %v, read %v, want %v", depth, errV, errR, want)
+		}
+	}
+}
+
 func TestErrorsAreSentinels(t *testing.T) {
 	data := vector(t, "account.fbe.hex")
 	var a proto.Account

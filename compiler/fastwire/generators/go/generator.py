@@ -693,9 +693,16 @@ class _Package:
         self.close()
         self.o()
         # Verify.
-        self.o(f"// FwVerifyV{name} verifies the {name} body the slot leads to (generated "
-               "code).")
-        self.open(f"func FwVerifyV{name}(r *fw.VReader, slot, base int) {{")
+        verify = f"FwVerifyV{name}"
+        if self.vfast_struct(layout):
+            self.emit_vfast_fn(name, layout)
+            verify = f"fwVerifyV{name}Full"
+            self.o(f"// {verify} is FwVerifyV{name} for every input: it records why a "
+                   "message fails.")
+        else:
+            self.o(f"// FwVerifyV{name} verifies the {name} body the slot leads to "
+                   "(generated code).")
+        self.open(f"func {verify}(r *fw.VReader, slot, base int) {{")
         self.emit_enter(t)
         # The budget is kept in a local (left) while checking, written back around each
         # call: a chain of updates through memory would be the walk's critical path.
@@ -708,6 +715,156 @@ class _Package:
         self.o("r.Leave()")
         self.close()
         self.o()
+
+    # The fast path of versioned verify. A struct whose checks need no call (its fields
+    # are values, strings, bytes, leaf structs, and optionals and collections of these)
+    # verifies the usual message in one straight walk: each check either passes or jumps
+    # to the full walk (fwVerifyV<Name>Full), which starts that struct over and records
+    # why it fails; nothing is recorded before the jump (the budget is kept in a local),
+    # so the full walk sees the state the fast one started from. The fast walk accepts
+    # only what the full walk accepts, charging the same blocks: it wants every body at
+    # least as large as this version's (older bodies take the full walk), offsets that
+    # are not 0 (empty strings and collections too), and the depth limit not reached
+    # anywhere in the struct (the schema bounds its nesting: layout.depth). It checks
+    # the budget at the end only: its work is bounded by the bytes it charges, as the
+    # collection counts are checked against the bytes after them.
+    def vfast_ok(self, w: lower.WireType) -> bool:
+        if w.is_value or w.kind in ("string", "bytes"):
+            return True
+        if w.kind == "struct":
+            assert w.ref is not None
+            leaf = self.model.struct(w.ref)
+            return leaf.depth == 1 and all(self.vfast_ok(fl.wire) for fl in leaf.fields)
+        if w.kind in ("optional", "sequence", "array"):
+            assert w.element is not None
+            return self.vfast_ok(w.element)
+        if w.kind == "map":
+            assert w.key is not None and w.element is not None
+            return self.vfast_ok(w.key) and self.vfast_ok(w.element)
+        return False
+
+    def vfast_struct(self, layout: lower.StructLayout) -> bool:
+        return (layout.depth in (1, 2) and any(self.vneeds_check(fl.wire) for fl in layout.fields)
+                and all(self.vfast_ok(fl.wire) for fl in layout.fields))
+
+    def emit_vfast_fn(self, name: str, layout: lower.StructLayout) -> None:
+        self.o(f"// FwVerifyV{name} verifies the {name} body the slot leads to (generated "
+               "code): the")
+        self.o(f"// usual message in one walk, anything else by fwVerifyV{name}Full.")
+        self.open(f"func FwVerifyV{name}(r *fw.VReader, slot, base int) {{")
+        self.open(f"if r.Depth >= {layout.depth} {{")
+        self.o("d := r.Data")
+        self.o("size := len(d)")
+        self.o("left := r.Left")
+        b = layout.body_size
+        self.o("pos := base + int(fw.U32(d, slot))")
+        self.open(f"if pos < slot+4 || pos > size-{b} {{")
+        self.o("goto full")
+        self.close()
+        self.vfast_body(layout, "pos")
+        self.o("r.Left = left")
+        self.o("return")
+        self.close()
+        self.level -= 1
+        self.o("full:")
+        self.level += 1
+        self.o(f"fwVerifyV{name}Full(r, slot, base)")
+        self.close()
+        self.o()
+
+    def vfast_body(self, layout: lower.StructLayout, pos: str) -> None:
+        """The body at pos (pos <= size-body checked): header, charge, fields."""
+        b = layout.body_size
+        body, stored = self.var("b"), self.var("stored")
+        self.o(f"{body} := d[{pos} : {pos}+{b} : {pos}+{b}]")
+        self.o(f"{stored} := int(fw.U32({body}, 0))")
+        self.open(f"if {stored} < {b} || {stored} > size-{pos} || fw.U32({body}, 4) != "
+                  f"{layout.type_number} {{")
+        self.o("goto full")
+        self.close()
+        self.o(f"left -= int64({stored})")
+        for fl in layout.fields:
+            self.vfast(fl.wire, body, str(fl.offset), f"{pos}+{fl.offset}", pos)
+
+    def vfast(self, w: lower.WireType, buf: str, idx: str, at: str, base: str) -> None:
+        """The fast checks of the slot at buf[idx:] (at: its position in d)."""
+        k = w.kind
+        if k == "decimal":
+            self.open(f"if {buf}[{idx}+14] > fw.MaxDecimalScale {{")
+            self.o("goto full")
+            self.close()
+        elif w.is_value:
+            return
+        elif k in ("string", "bytes"):
+            q, n = self.var("q"), self.var("n")
+            self.o(f"{q} := {base} + int(fw.U32({buf}, {idx}))")
+            self.open(f"if {q} < {at}+4 || {q} > size-4 {{")
+            self.o("goto full")
+            self.close()
+            self.o(f"{n} := int(fw.U32(d, {q}))")
+            self.open(f"if {n} > size-{q}-4 {{")
+            self.o("goto full")
+            self.close()
+            self.o(f"left -= int64(4 + {n})")
+        elif k == "struct":
+            assert w.ref is not None
+            leaf = self.model.struct(w.ref)
+            p = self.var("p")
+            self.o(f"{p} := {base} + int(fw.U32({buf}, {idx}))")
+            self.open(f"if {p} < {at}+4 || {p} > size-{leaf.body_size} {{")
+            self.o("goto full")
+            self.close()
+            self.vfast_body(leaf, p)
+        elif k == "optional":
+            assert w.element is not None
+            e = w.element
+            p = self.var("p")
+            self.open(f"if {buf}[{idx}] != 0 {{")
+            self.o(f"{p} := {base} + int(fw.U32({buf}, {idx}+1))")
+            self.open(f"if {p} < {at}+5 || {p} > size-{e.slot} {{")
+            self.o("goto full")
+            self.close()
+            self.o(f"left -= {e.slot}")
+            if self.vneeds_check(e):
+                o = self.var("o")
+                self.o(f"{o} := d[{p} : {p}+{e.slot} : {p}+{e.slot}]")
+                self.vfast(e, o, "0", p, p)
+            self.close()
+        elif k == "array":
+            assert w.element is not None
+            e = w.element
+            if self.vneeds_check(e):
+                i = self.var("i")
+                self.open(f"for {i} := 0; {i} < {w.length}*{e.slot}; {i} += {e.slot} {{")
+                self.vfast(e, buf, f"{idx}+{i}", f"{at}+{i}", base)
+                self.close()
+        elif k in ("sequence", "map"):
+            assert w.element is not None
+            elems = [w.element] if k == "sequence" else [w.key, w.element]
+            es = sum(e.slot for e in elems if e is not None)
+            q, n = self.var("q"), self.var("n")
+            self.o(f"{q} := {base} + int(fw.U32({buf}, {idx}))")
+            self.open(f"if {q} < {at}+4 || {q} > size-4 {{")
+            self.o("goto full")
+            self.close()
+            self.o(f"{n} := int(fw.U32(d, {q})) * {es}")
+            self.open(f"if {n} > size-{q}-4 {{")
+            self.o("goto full")
+            self.close()
+            self.o(f"left -= int64(4 + {n})")
+            if any(e is not None and self.vneeds_check(e) for e in elems):
+                blk, i = self.var("blk"), self.var("i")
+                self.o(f"{blk} := d[{q}+4 : {q}+4+{n} : {q}+4+{n}]")
+                self.open(f"for {i} := 0; {i}+{es} <= len({blk}); {i} += {es} {{")
+                off = 0
+                for e in elems:
+                    assert e is not None
+                    at_e = f"{q}+4+{i}" + (f"+{off}" if off else "")
+                    self.vfast(e, blk, f"{i}" + (f"+{off}" if off else ""), at_e, base)
+                    off += e.slot
+                self.close()
+        else:
+            raise AssertionError(k)
 
     def emit_vchecks(self, layout: lower.StructLayout) -> bool:
         """The checks of a versioned body at pos (stored bytes); False when none."""

@@ -966,8 +966,62 @@ func (s *Primitives) FwGetV(r *fw.VReader, slot, base int) {
 	r.Leave()
 }
 
-// FwVerifyVPrimitives verifies the Primitives body the slot leads to (generated code).
+// FwVerifyVPrimitives verifies the Primitives body the slot leads to (generated code): the
+// usual message in one walk, anything else by fwVerifyVPrimitivesFull.
 func FwVerifyVPrimitives(r *fw.VReader, slot, base int) {
+	if r.Depth >= 1 {
+		d := r.Data
+		size := len(d)
+		left := r.Left
+		pos := base + int(fw.U32(d, slot))
+		if pos < slot+4 || pos > size-177 {
+			goto full
+		}
+		b1 := d[pos : pos+177 : pos+177]
+		stored2 := int(fw.U32(b1, 0))
+		if stored2 < 177 || stored2 > size-pos || fw.U32(b1, 4) != 110 {
+			goto full
+		}
+		left -= int64(stored2)
+		if b1[57+14] > fw.MaxDecimalScale {
+			goto full
+		}
+		q3 := pos + int(fw.U32(b1, 73))
+		if q3 < pos+73+4 || q3 > size-4 {
+			goto full
+		}
+		n4 := int(fw.U32(d, q3))
+		if n4 > size-q3-4 {
+			goto full
+		}
+		left -= int64(4 + n4)
+		q5 := pos + int(fw.U32(b1, 77))
+		if q5 < pos+77+4 || q5 > size-4 {
+			goto full
+		}
+		n6 := int(fw.U32(d, q5))
+		if n6 > size-q5-4 {
+			goto full
+		}
+		left -= int64(4 + n6)
+		q7 := pos + int(fw.U32(b1, 169))
+		if q7 < pos+169+4 || q7 > size-4 {
+			goto full
+		}
+		n8 := int(fw.U32(d, q7))
+		if n8 > size-q7-4 {
+			goto full
+		}
+		left -= int64(4 + n8)
+		r.Left = left
+		return
+	}
+full:
+	fwVerifyVPrimitivesFull(r, slot, base)
+}
+
+// fwVerifyVPrimitivesFull is FwVerifyVPrimitives for every input: it records why a message fails.
+func fwVerifyVPrimitivesFull(r *fw.VReader, slot, base int) {
 	d := r.Data
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -988,10 +1042,10 @@ func FwVerifyVPrimitives(r *fw.VReader, slot, base int) {
 		r.Left = left
 		fw.VCheckDecimal(r, pos+57)
 		left = r.Left
-		blk1 := pos + int(fw.U32(d, pos+73))
-		if blk1 >= pos+73+4 && blk1 <= size-4 {
-			if n2 := int(fw.U32(d, blk1)); n2 <= size-blk1-4 {
-				left -= int64(4 + n2)
+		blk9 := pos + int(fw.U32(d, pos+73))
+		if blk9 >= pos+73+4 && blk9 <= size-4 {
+			if n10 := int(fw.U32(d, blk9)); n10 <= size-blk9-4 {
+				left -= int64(4 + n10)
 			} else {
 				r.Left = left
 				r.Text(pos+73, pos)
@@ -1002,10 +1056,10 @@ func FwVerifyVPrimitives(r *fw.VReader, slot, base int) {
 			r.Text(pos+73, pos)
 			left = r.Left
 		}
-		blk3 := pos + int(fw.U32(d, pos+77))
-		if blk3 >= pos+77+4 && blk3 <= size-4 {
-			if n4 := int(fw.U32(d, blk3)); n4 <= size-blk3-4 {
-				left -= int64(4 + n4)
+		blk11 := pos + int(fw.U32(d, pos+77))
+		if blk11 >= pos+77+4 && blk11 <= size-4 {
+			if n12 := int(fw.U32(d, blk11)); n12 <= size-blk11-4 {
+				left -= int64(4 + n12)
 			} else {
 				r.Left = left
 				r.Text(pos+77, pos)
@@ -1016,10 +1070,10 @@ func FwVerifyVPrimitives(r *fw.VReader, slot, base int) {
 			r.Text(pos+77, pos)
 			left = r.Left
 		}
-		blk5 := pos + int(fw.U32(d, pos+169))
-		if blk5 >= pos+169+4 && blk5 <= size-4 {
-			if n6 := int(fw.U32(d, blk5)); n6 <= size-blk5-4 {
-				left -= int64(4 + n6)
+		blk13 := pos + int(fw.U32(d, pos+169))
+		if blk13 >= pos+169+4 && blk13 <= size-4 {
+			if n14 := int(fw.U32(d, blk13)); n14 <= size-blk13-4 {
+				left -= int64(4 + n14)
 			} else {
 				r.Left = left
 				r.Text(pos+169, pos)
@@ -1037,10 +1091,10 @@ func FwVerifyVPrimitives(r *fw.VReader, slot, base int) {
 			left = r.Left
 		}
 		if 77 <= stored {
-			blk7 := pos + int(fw.U32(d, pos+73))
-			if blk7 >= pos+73+4 && blk7 <= size-4 {
-				if n8 := int(fw.U32(d, blk7)); n8 <= size-blk7-4 {
-					left -= int64(4 + n8)
+			blk15 := pos + int(fw.U32(d, pos+73))
+			if blk15 >= pos+73+4 && blk15 <= size-4 {
+				if n16 := int(fw.U32(d, blk15)); n16 <= size-blk15-4 {
+					left -= int64(4 + n16)
 				} else {
 					r.Left = left
 					r.Text(pos+73, pos)
@@ -1053,10 +1107,10 @@ func FwVerifyVPrimitives(r *fw.VReader, slot, base int) {
 			}
 		}
 		if 81 <= stored {
-			blk9 := pos + int(fw.U32(d, pos+77))
-			if blk9 >= pos+77+4 && blk9 <= size-4 {
-				if n10 := int(fw.U32(d, blk9)); n10 <= size-blk9-4 {
-					left -= int64(4 + n10)
+			blk17 := pos + int(fw.U32(d, pos+77))
+			if blk17 >= pos+77+4 && blk17 <= size-4 {
+				if n18 := int(fw.U32(d, blk17)); n18 <= size-blk17-4 {
+					left -= int64(4 + n18)
 				} else {
 					r.Left = left
 					r.Text(pos+77, pos)
@@ -1069,10 +1123,10 @@ func FwVerifyVPrimitives(r *fw.VReader, slot, base int) {
 			}
 		}
 		if 173 <= stored {
-			blk11 := pos + int(fw.U32(d, pos+169))
-			if blk11 >= pos+169+4 && blk11 <= size-4 {
-				if n12 := int(fw.U32(d, blk11)); n12 <= size-blk11-4 {
-					left -= int64(4 + n12)
+			blk19 := pos + int(fw.U32(d, pos+169))
+			if blk19 >= pos+169+4 && blk19 <= size-4 {
+				if n20 := int(fw.U32(d, blk19)); n20 <= size-blk19-4 {
+					left -= int64(4 + n20)
 				} else {
 					r.Left = left
 					r.Text(pos+169, pos)
@@ -1168,21 +1222,21 @@ func (s *Primitives) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q13 := d[p : p+49 : p+49]
-	s.FBool = q13[0] != 0
-	s.FByte = byte(q13[1])
-	s.FChar = byte(q13[2])
-	s.FWchar = rune(fw.U32(q13, 3))
-	s.FInt8 = int8(q13[7])
-	s.FUint8 = uint8(q13[8])
-	s.FInt16 = int16(fw.U16(q13, 9))
-	s.FUint16 = uint16(fw.U16(q13, 11))
-	s.FInt32 = int32(fw.U32(q13, 13))
-	s.FUint32 = uint32(fw.U32(q13, 17))
-	s.FInt64 = int64(fw.U64(q13, 21))
-	s.FUint64 = uint64(fw.U64(q13, 29))
-	s.FFloat = fw.F32(q13, 37)
-	s.FDouble = fw.F64(q13, 41)
+	q21 := d[p : p+49 : p+49]
+	s.FBool = q21[0] != 0
+	s.FByte = byte(q21[1])
+	s.FChar = byte(q21[2])
+	s.FWchar = rune(fw.U32(q21, 3))
+	s.FInt8 = int8(q21[7])
+	s.FUint8 = uint8(q21[8])
+	s.FInt16 = int16(fw.U16(q21, 9))
+	s.FUint16 = uint16(fw.U16(q21, 11))
+	s.FInt32 = int32(fw.U32(q21, 13))
+	s.FUint32 = uint32(fw.U32(q21, 17))
+	s.FInt64 = int64(fw.U64(q21, 21))
+	s.FUint64 = uint64(fw.U64(q21, 29))
+	s.FFloat = fw.F32(q21, 37)
+	s.FDouble = fw.F64(q21, 41)
 	p += 49
 	if !r.Decimal(p, &s.FDecimal) {
 		return -1
@@ -1194,10 +1248,10 @@ func (s *Primitives) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.Bytes(p, end-96, &s.FBytes); p < 0 {
 		return -1
 	}
-	q14 := d[p : p+24 : p+24]
-	s.FEpoch = fw.Timestamp(fw.U64(q14, 0))
-	s.FUtc = fw.Timestamp(fw.U64(q14, 8))
-	s.FNs = fw.Timestamp(fw.U64(q14, 16))
+	q22 := d[p : p+24 : p+24]
+	s.FEpoch = fw.Timestamp(fw.U64(q22, 0))
+	s.FUtc = fw.Timestamp(fw.U64(q22, 8))
+	s.FNs = fw.Timestamp(fw.U64(q22, 16))
 	p += 24
 	copy(s.FUuid0[:], d[p:p+16])
 	p += 16
@@ -1210,8 +1264,8 @@ func (s *Primitives) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-4, &s.Password); p < 0 {
 		return -1
 	}
-	q15 := d[p : p+4 : p+4]
-	s.Legacy = int32(fw.U32(q15, 0))
+	q23 := d[p : p+4 : p+4]
+	s.Legacy = int32(fw.U32(q23, 0))
 	p += 4
 	r.Leave()
 	return p
@@ -1242,16 +1296,16 @@ func FwVerifyFPrimitives(r *fw.FReader, p, end int) int {
 		return -1
 	}
 	p += 16
-	n16 := int(fw.U32(d, p))
-	if n16 > end-100-p-4 {
+	n24 := int(fw.U32(d, p))
+	if n24 > end-100-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n16
-	n17 := int(fw.U32(d, p))
-	if n17 > end-96-p-4 {
+	p += 4 + n24
+	n25 := int(fw.U32(d, p))
+	if n25 > end-96-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n17
+	p += 4 + n25
 	p += 8
 	p += 8
 	p += 8
@@ -1259,11 +1313,11 @@ func FwVerifyFPrimitives(r *fw.FReader, p, end int) int {
 	p += 16
 	p += 16
 	p += 16
-	n18 := int(fw.U32(d, p))
-	if n18 > end-4-p-4 {
+	n26 := int(fw.U32(d, p))
+	if n26 > end-4-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n18
+	p += 4 + n26
 	p += 4
 	r.Leave()
 	return p
@@ -1586,141 +1640,141 @@ func (s *Optionals) FwPutV(w *fw.Writer, slot, base int) {
 	if s.FBool == nil {
 		fw.VNull(w, pos+8)
 	} else {
-		blk19 := len(w.Buf)
-		if blk19+1 > cap(w.Buf) {
+		blk27 := len(w.Buf)
+		if blk27+1 > cap(w.Buf) {
 			w.Grow(1)
 		}
-		w.Buf = w.Buf[:blk19+1]
+		w.Buf = w.Buf[:blk27+1]
 		w.Buf[pos+8] = 1
-		fw.PutU32(w.Buf, pos+8+1, uint32(blk19-pos))
-		w.Buf[blk19] = fw.B2U((*s.FBool))
+		fw.PutU32(w.Buf, pos+8+1, uint32(blk27-pos))
+		w.Buf[blk27] = fw.B2U((*s.FBool))
 	}
 	if s.FInt32 == nil {
 		fw.VNull(w, pos+13)
-	} else {
-		blk20 := len(w.Buf)
-		if blk20+4 > cap(w.Buf) {
-			w.Grow(4)
-		}
-		w.Buf = w.Buf[:blk20+4]
-		w.Buf[pos+13] = 1
-		fw.PutU32(w.Buf, pos+13+1, uint32(blk20-pos))
-		fw.PutU32(w.Buf, blk20, uint32((*s.FInt32)))
-	}
-	if s.FString == nil {
-		fw.VNull(w, pos+18)
-	} else {
-		blk21 := len(w.Buf)
-		if blk21+4 > cap(w.Buf) {
-			w.Grow(4)
-		}
-		w.Buf = w.Buf[:blk21+4]
-		w.Buf[pos+18] = 1
-		fw.PutU32(w.Buf, pos+18+1, uint32(blk21-pos))
-		blk22 := len(w.Buf)
-		if blk22+4+len((*s.FString)) > cap(w.Buf) {
-			w.Grow(4 + len((*s.FString)))
-		}
-		w.Buf = w.Buf[:blk22+4+len((*s.FString))]
-		fw.PutU32(w.Buf, blk21, uint32(blk22-blk21))
-		fw.PutU32(w.Buf, blk22, uint32(len((*s.FString))))
-		copy(w.Buf[blk22+4:], (*s.FString))
-	}
-	if s.FDecimal == nil {
-		fw.VNull(w, pos+23)
-	} else {
-		blk23 := len(w.Buf)
-		if blk23+16 > cap(w.Buf) {
-			w.Grow(16)
-		}
-		w.Buf = w.Buf[:blk23+16]
-		w.Buf[pos+23] = 1
-		fw.PutU32(w.Buf, pos+23+1, uint32(blk23-pos))
-		fw.PutDecimal(w.Buf[blk23:], (*s.FDecimal))
-	}
-	if s.FUuid == nil {
-		fw.VNull(w, pos+28)
-	} else {
-		blk24 := len(w.Buf)
-		if blk24+16 > cap(w.Buf) {
-			w.Grow(16)
-		}
-		w.Buf = w.Buf[:blk24+16]
-		w.Buf[pos+28] = 1
-		fw.PutU32(w.Buf, pos+28+1, uint32(blk24-pos))
-		copy(w.Buf[blk24:], (*s.FUuid)[:])
-	}
-	if s.FTime == nil {
-		fw.VNull(w, pos+33)
-	} else {
-		blk25 := len(w.Buf)
-		if blk25+8 > cap(w.Buf) {
-			w.Grow(8)
-		}
-		w.Buf = w.Buf[:blk25+8]
-		w.Buf[pos+33] = 1
-		fw.PutU32(w.Buf, pos+33+1, uint32(blk25-pos))
-		fw.PutU64(w.Buf, blk25, uint64((*s.FTime)))
-	}
-	if s.FEnum == nil {
-		fw.VNull(w, pos+38)
-	} else {
-		blk26 := len(w.Buf)
-		if blk26+1 > cap(w.Buf) {
-			w.Grow(1)
-		}
-		w.Buf = w.Buf[:blk26+1]
-		w.Buf[pos+38] = 1
-		fw.PutU32(w.Buf, pos+38+1, uint32(blk26-pos))
-		w.Buf[blk26] = byte((*s.FEnum))
-	}
-	if s.FFlags == nil {
-		fw.VNull(w, pos+43)
-	} else {
-		blk27 := len(w.Buf)
-		if blk27+4 > cap(w.Buf) {
-			w.Grow(4)
-		}
-		w.Buf = w.Buf[:blk27+4]
-		w.Buf[pos+43] = 1
-		fw.PutU32(w.Buf, pos+43+1, uint32(blk27-pos))
-		fw.PutU32(w.Buf, blk27, uint32((*s.FFlags)))
-	}
-	if s.FStruct == nil {
-		fw.VNull(w, pos+48)
 	} else {
 		blk28 := len(w.Buf)
 		if blk28+4 > cap(w.Buf) {
 			w.Grow(4)
 		}
 		w.Buf = w.Buf[:blk28+4]
-		w.Buf[pos+48] = 1
-		fw.PutU32(w.Buf, pos+48+1, uint32(blk28-pos))
-		s.FStruct.FwPutV(w, blk28, blk28)
+		w.Buf[pos+13] = 1
+		fw.PutU32(w.Buf, pos+13+1, uint32(blk28-pos))
+		fw.PutU32(w.Buf, blk28, uint32((*s.FInt32)))
 	}
-	if s.FOrder == nil {
-		fw.VNull(w, pos+53)
+	if s.FString == nil {
+		fw.VNull(w, pos+18)
 	} else {
 		blk29 := len(w.Buf)
 		if blk29+4 > cap(w.Buf) {
 			w.Grow(4)
 		}
 		w.Buf = w.Buf[:blk29+4]
+		w.Buf[pos+18] = 1
+		fw.PutU32(w.Buf, pos+18+1, uint32(blk29-pos))
+		blk30 := len(w.Buf)
+		if blk30+4+len((*s.FString)) > cap(w.Buf) {
+			w.Grow(4 + len((*s.FString)))
+		}
+		w.Buf = w.Buf[:blk30+4+len((*s.FString))]
+		fw.PutU32(w.Buf, blk29, uint32(blk30-blk29))
+		fw.PutU32(w.Buf, blk30, uint32(len((*s.FString))))
+		copy(w.Buf[blk30+4:], (*s.FString))
+	}
+	if s.FDecimal == nil {
+		fw.VNull(w, pos+23)
+	} else {
+		blk31 := len(w.Buf)
+		if blk31+16 > cap(w.Buf) {
+			w.Grow(16)
+		}
+		w.Buf = w.Buf[:blk31+16]
+		w.Buf[pos+23] = 1
+		fw.PutU32(w.Buf, pos+23+1, uint32(blk31-pos))
+		fw.PutDecimal(w.Buf[blk31:], (*s.FDecimal))
+	}
+	if s.FUuid == nil {
+		fw.VNull(w, pos+28)
+	} else {
+		blk32 := len(w.Buf)
+		if blk32+16 > cap(w.Buf) {
+			w.Grow(16)
+		}
+		w.Buf = w.Buf[:blk32+16]
+		w.Buf[pos+28] = 1
+		fw.PutU32(w.Buf, pos+28+1, uint32(blk32-pos))
+		copy(w.Buf[blk32:], (*s.FUuid)[:])
+	}
+	if s.FTime == nil {
+		fw.VNull(w, pos+33)
+	} else {
+		blk33 := len(w.Buf)
+		if blk33+8 > cap(w.Buf) {
+			w.Grow(8)
+		}
+		w.Buf = w.Buf[:blk33+8]
+		w.Buf[pos+33] = 1
+		fw.PutU32(w.Buf, pos+33+1, uint32(blk33-pos))
+		fw.PutU64(w.Buf, blk33, uint64((*s.FTime)))
+	}
+	if s.FEnum == nil {
+		fw.VNull(w, pos+38)
+	} else {
+		blk34 := len(w.Buf)
+		if blk34+1 > cap(w.Buf) {
+			w.Grow(1)
+		}
+		w.Buf = w.Buf[:blk34+1]
+		w.Buf[pos+38] = 1
+		fw.PutU32(w.Buf, pos+38+1, uint32(blk34-pos))
+		w.Buf[blk34] = byte((*s.FEnum))
+	}
+	if s.FFlags == nil {
+		fw.VNull(w, pos+43)
+	} else {
+		blk35 := len(w.Buf)
+		if blk35+4 > cap(w.Buf) {
+			w.Grow(4)
+		}
+		w.Buf = w.Buf[:blk35+4]
+		w.Buf[pos+43] = 1
+		fw.PutU32(w.Buf, pos+43+1, uint32(blk35-pos))
+		fw.PutU32(w.Buf, blk35, uint32((*s.FFlags)))
+	}
+	if s.FStruct == nil {
+		fw.VNull(w, pos+48)
+	} else {
+		blk36 := len(w.Buf)
+		if blk36+4 > cap(w.Buf) {
+			w.Grow(4)
+		}
+		w.Buf = w.Buf[:blk36+4]
+		w.Buf[pos+48] = 1
+		fw.PutU32(w.Buf, pos+48+1, uint32(blk36-pos))
+		s.FStruct.FwPutV(w, blk36, blk36)
+	}
+	if s.FOrder == nil {
+		fw.VNull(w, pos+53)
+	} else {
+		blk37 := len(w.Buf)
+		if blk37+4 > cap(w.Buf) {
+			w.Grow(4)
+		}
+		w.Buf = w.Buf[:blk37+4]
 		w.Buf[pos+53] = 1
-		fw.PutU32(w.Buf, pos+53+1, uint32(blk29-pos))
-		s.FOrder.FwPutV(w, blk29, blk29)
+		fw.PutU32(w.Buf, pos+53+1, uint32(blk37-pos))
+		s.FOrder.FwPutV(w, blk37, blk37)
 	}
 	if s.FReset == nil {
 		fw.VNull(w, pos+58)
 	} else {
-		blk30 := len(w.Buf)
-		if blk30+8 > cap(w.Buf) {
+		blk38 := len(w.Buf)
+		if blk38+8 > cap(w.Buf) {
 			w.Grow(8)
 		}
-		w.Buf = w.Buf[:blk30+8]
+		w.Buf = w.Buf[:blk38+8]
 		w.Buf[pos+58] = 1
-		fw.PutU32(w.Buf, pos+58+1, uint32(blk30-pos))
-		fw.PutU64(w.Buf, blk30, uint64((*s.FReset)))
+		fw.PutU32(w.Buf, pos+58+1, uint32(blk38-pos))
+		fw.PutU64(w.Buf, blk38, uint64((*s.FReset)))
 	}
 }
 
@@ -1744,246 +1798,246 @@ func (s *Optionals) FwGetV(r *fw.VReader, slot, base int) {
 	if stored >= 64 {
 		body := d[pos : pos+64 : pos+64]
 		s.FResetReset = body[63] != 0
-		p31, set32, ok33 := r.Optional(pos+8, pos, 1)
-		if !set32 {
+		p39, set40, ok41 := r.Optional(pos+8, pos, 1)
+		if !set40 {
 			s.FBool = nil
-		} else if ok33 {
+		} else if ok41 {
 			if s.FBool == nil {
 				s.FBool = new(bool)
 			}
-			(*s.FBool) = r.Data[p31] != 0
+			(*s.FBool) = r.Data[p39] != 0
 		}
-		p34, set35, ok36 := r.Optional(pos+13, pos, 4)
-		if !set35 {
+		p42, set43, ok44 := r.Optional(pos+13, pos, 4)
+		if !set43 {
 			s.FInt32 = nil
-		} else if ok36 {
+		} else if ok44 {
 			if s.FInt32 == nil {
 				s.FInt32 = new(int32)
 			}
-			(*s.FInt32) = int32(fw.U32(r.Data, p34))
+			(*s.FInt32) = int32(fw.U32(r.Data, p42))
 		}
-		p37, set38, ok39 := r.Optional(pos+18, pos, 4)
-		if !set38 {
+		p45, set46, ok47 := r.Optional(pos+18, pos, 4)
+		if !set46 {
 			s.FString = nil
-		} else if ok39 {
+		} else if ok47 {
 			if s.FString == nil {
 				s.FString = new(string)
 			}
-			r.String(p37, p37, &(*s.FString))
+			r.String(p45, p45, &(*s.FString))
 		}
-		p40, set41, ok42 := r.Optional(pos+23, pos, 16)
-		if !set41 {
+		p48, set49, ok50 := r.Optional(pos+23, pos, 16)
+		if !set49 {
 			s.FDecimal = nil
-		} else if ok42 {
+		} else if ok50 {
 			if s.FDecimal == nil {
 				s.FDecimal = new(fw.Decimal)
 			}
-			(*s.FDecimal) = fw.VDecimal(r, p40)
+			(*s.FDecimal) = fw.VDecimal(r, p48)
 		}
-		p43, set44, ok45 := r.Optional(pos+28, pos, 16)
-		if !set44 {
+		p51, set52, ok53 := r.Optional(pos+28, pos, 16)
+		if !set52 {
 			s.FUuid = nil
-		} else if ok45 {
+		} else if ok53 {
 			if s.FUuid == nil {
 				s.FUuid = new(fw.UUID)
 			}
-			(*s.FUuid) = fw.UUIDAt(r.Data, p43)
+			(*s.FUuid) = fw.UUIDAt(r.Data, p51)
 		}
-		p46, set47, ok48 := r.Optional(pos+33, pos, 8)
-		if !set47 {
+		p54, set55, ok56 := r.Optional(pos+33, pos, 8)
+		if !set55 {
 			s.FTime = nil
-		} else if ok48 {
+		} else if ok56 {
 			if s.FTime == nil {
 				s.FTime = new(fw.Timestamp)
 			}
-			(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p46))
+			(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p54))
 		}
-		p49, set50, ok51 := r.Optional(pos+38, pos, 1)
-		if !set50 {
+		p57, set58, ok59 := r.Optional(pos+38, pos, 1)
+		if !set58 {
 			s.FEnum = nil
-		} else if ok51 {
+		} else if ok59 {
 			if s.FEnum == nil {
 				s.FEnum = new(EnumByte)
 			}
-			(*s.FEnum) = EnumByte(r.Data[p49])
+			(*s.FEnum) = EnumByte(r.Data[p57])
 		}
-		p52, set53, ok54 := r.Optional(pos+43, pos, 4)
-		if !set53 {
+		p60, set61, ok62 := r.Optional(pos+43, pos, 4)
+		if !set61 {
 			s.FFlags = nil
-		} else if ok54 {
+		} else if ok62 {
 			if s.FFlags == nil {
 				s.FFlags = new(Flags)
 			}
-			(*s.FFlags) = Flags(fw.U32(r.Data, p52))
+			(*s.FFlags) = Flags(fw.U32(r.Data, p60))
 		}
-		p55, set56, ok57 := r.Optional(pos+48, pos, 4)
-		if !set56 {
+		p63, set64, ok65 := r.Optional(pos+48, pos, 4)
+		if !set64 {
 			s.FStruct = nil
-		} else if ok57 {
+		} else if ok65 {
 			if s.FStruct == nil {
 				s.FStruct = new(Primitives)
 			}
-			s.FStruct.FwGetV(r, p55, p55)
+			s.FStruct.FwGetV(r, p63, p63)
 		}
-		p58, set59, ok60 := r.Optional(pos+53, pos, 4)
-		if !set59 {
+		p66, set67, ok68 := r.Optional(pos+53, pos, 4)
+		if !set67 {
 			s.FOrder = nil
-		} else if ok60 {
+		} else if ok68 {
 			if s.FOrder == nil {
 				s.FOrder = new(proto.Order)
 			}
-			s.FOrder.FwGetV(r, p58, p58)
+			s.FOrder.FwGetV(r, p66, p66)
 		}
-		p61, set62, ok63 := r.Optional(pos+58, pos, 8)
-		if !set62 {
+		p69, set70, ok71 := r.Optional(pos+58, pos, 8)
+		if !set70 {
 			s.FReset = nil
-		} else if ok63 {
+		} else if ok71 {
 			if s.FReset == nil {
 				s.FReset = new(int64)
 			}
-			(*s.FReset) = int64(fw.U64(r.Data, p61))
+			(*s.FReset) = int64(fw.U64(r.Data, p69))
 		}
 	} else {
 		d := NewOptionals()
 		if 13 <= stored {
-			p64, set65, ok66 := r.Optional(pos+8, pos, 1)
-			if !set65 {
+			p72, set73, ok74 := r.Optional(pos+8, pos, 1)
+			if !set73 {
 				s.FBool = nil
-			} else if ok66 {
+			} else if ok74 {
 				if s.FBool == nil {
 					s.FBool = new(bool)
 				}
-				(*s.FBool) = r.Data[p64] != 0
+				(*s.FBool) = r.Data[p72] != 0
 			}
 		} else {
 			s.FBool = d.FBool
 		}
 		if 18 <= stored {
-			p67, set68, ok69 := r.Optional(pos+13, pos, 4)
-			if !set68 {
+			p75, set76, ok77 := r.Optional(pos+13, pos, 4)
+			if !set76 {
 				s.FInt32 = nil
-			} else if ok69 {
+			} else if ok77 {
 				if s.FInt32 == nil {
 					s.FInt32 = new(int32)
 				}
-				(*s.FInt32) = int32(fw.U32(r.Data, p67))
+				(*s.FInt32) = int32(fw.U32(r.Data, p75))
 			}
 		} else {
 			s.FInt32 = d.FInt32
 		}
 		if 23 <= stored {
-			p70, set71, ok72 := r.Optional(pos+18, pos, 4)
-			if !set71 {
+			p78, set79, ok80 := r.Optional(pos+18, pos, 4)
+			if !set79 {
 				s.FString = nil
-			} else if ok72 {
+			} else if ok80 {
 				if s.FString == nil {
 					s.FString = new(string)
 				}
-				r.String(p70, p70, &(*s.FString))
+				r.String(p78, p78, &(*s.FString))
 			}
 		} else {
 			s.FString = d.FString
 		}
 		if 28 <= stored {
-			p73, set74, ok75 := r.Optional(pos+23, pos, 16)
-			if !set74 {
+			p81, set82, ok83 := r.Optional(pos+23, pos, 16)
+			if !set82 {
 				s.FDecimal = nil
-			} else if ok75 {
+			} else if ok83 {
 				if s.FDecimal == nil {
 					s.FDecimal = new(fw.Decimal)
 				}
-				(*s.FDecimal) = fw.VDecimal(r, p73)
+				(*s.FDecimal) = fw.VDecimal(r, p81)
 			}
 		} else {
 			s.FDecimal = d.FDecimal
 		}
 		if 33 <= stored {
-			p76, set77, ok78 := r.Optional(pos+28, pos, 16)
-			if !set77 {
+			p84, set85, ok86 := r.Optional(pos+28, pos, 16)
+			if !set85 {
 				s.FUuid = nil
-			} else if ok78 {
+			} else if ok86 {
 				if s.FUuid == nil {
 					s.FUuid = new(fw.UUID)
 				}
-				(*s.FUuid) = fw.UUIDAt(r.Data, p76)
+				(*s.FUuid) = fw.UUIDAt(r.Data, p84)
 			}
 		} else {
 			s.FUuid = d.FUuid
 		}
 		if 38 <= stored {
-			p79, set80, ok81 := r.Optional(pos+33, pos, 8)
-			if !set80 {
+			p87, set88, ok89 := r.Optional(pos+33, pos, 8)
+			if !set88 {
 				s.FTime = nil
-			} else if ok81 {
+			} else if ok89 {
 				if s.FTime == nil {
 					s.FTime = new(fw.Timestamp)
 				}
-				(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p79))
+				(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p87))
 			}
 		} else {
 			s.FTime = d.FTime
 		}
 		if 43 <= stored {
-			p82, set83, ok84 := r.Optional(pos+38, pos, 1)
-			if !set83 {
+			p90, set91, ok92 := r.Optional(pos+38, pos, 1)
+			if !set91 {
 				s.FEnum = nil
-			} else if ok84 {
+			} else if ok92 {
 				if s.FEnum == nil {
 					s.FEnum = new(EnumByte)
 				}
-				(*s.FEnum) = EnumByte(r.Data[p82])
+				(*s.FEnum) = EnumByte(r.Data[p90])
 			}
 		} else {
 			s.FEnum = d.FEnum
 		}
 		if 48 <= stored {
-			p85, set86, ok87 := r.Optional(pos+43, pos, 4)
-			if !set86 {
+			p93, set94, ok95 := r.Optional(pos+43, pos, 4)
+			if !set94 {
 				s.FFlags = nil
-			} else if ok87 {
+			} else if ok95 {
 				if s.FFlags == nil {
 					s.FFlags = new(Flags)
 				}
-				(*s.FFlags) = Flags(fw.U32(r.Data, p85))
+				(*s.FFlags) = Flags(fw.U32(r.Data, p93))
 			}
 		} else {
 			s.FFlags = d.FFlags
 		}
 		if 53 <= stored {
-			p88, set89, ok90 := r.Optional(pos+48, pos, 4)
-			if !set89 {
+			p96, set97, ok98 := r.Optional(pos+48, pos, 4)
+			if !set97 {
 				s.FStruct = nil
-			} else if ok90 {
+			} else if ok98 {
 				if s.FStruct == nil {
 					s.FStruct = new(Primitives)
 				}
-				s.FStruct.FwGetV(r, p88, p88)
+				s.FStruct.FwGetV(r, p96, p96)
 			}
 		} else {
 			s.FStruct = d.FStruct
 		}
 		if 58 <= stored {
-			p91, set92, ok93 := r.Optional(pos+53, pos, 4)
-			if !set92 {
+			p99, set100, ok101 := r.Optional(pos+53, pos, 4)
+			if !set100 {
 				s.FOrder = nil
-			} else if ok93 {
+			} else if ok101 {
 				if s.FOrder == nil {
 					s.FOrder = new(proto.Order)
 				}
-				s.FOrder.FwGetV(r, p91, p91)
+				s.FOrder.FwGetV(r, p99, p99)
 			}
 		} else {
 			s.FOrder = d.FOrder
 		}
 		if 63 <= stored {
-			p94, set95, ok96 := r.Optional(pos+58, pos, 8)
-			if !set95 {
+			p102, set103, ok104 := r.Optional(pos+58, pos, 8)
+			if !set103 {
 				s.FReset = nil
-			} else if ok96 {
+			} else if ok104 {
 				if s.FReset == nil {
 					s.FReset = new(int64)
 				}
-				(*s.FReset) = int64(fw.U64(r.Data, p94))
+				(*s.FReset) = int64(fw.U64(r.Data, p102))
 			}
 		} else {
 			s.FReset = d.FReset
@@ -1997,8 +2051,184 @@ func (s *Optionals) FwGetV(r *fw.VReader, slot, base int) {
 	r.Leave()
 }
 
-// FwVerifyVOptionals verifies the Optionals body the slot leads to (generated code).
+// FwVerifyVOptionals verifies the Optionals body the slot leads to (generated code): the
+// usual message in one walk, anything else by fwVerifyVOptionalsFull.
 func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
+	if r.Depth >= 2 {
+		d := r.Data
+		size := len(d)
+		left := r.Left
+		pos := base + int(fw.U32(d, slot))
+		if pos < slot+4 || pos > size-64 {
+			goto full
+		}
+		b105 := d[pos : pos+64 : pos+64]
+		stored106 := int(fw.U32(b105, 0))
+		if stored106 < 64 || stored106 > size-pos || fw.U32(b105, 4) != 111 {
+			goto full
+		}
+		left -= int64(stored106)
+		if b105[8] != 0 {
+			p107 := pos + int(fw.U32(b105, 8+1))
+			if p107 < pos+8+5 || p107 > size-1 {
+				goto full
+			}
+			left -= 1
+		}
+		if b105[13] != 0 {
+			p108 := pos + int(fw.U32(b105, 13+1))
+			if p108 < pos+13+5 || p108 > size-4 {
+				goto full
+			}
+			left -= 4
+		}
+		if b105[18] != 0 {
+			p109 := pos + int(fw.U32(b105, 18+1))
+			if p109 < pos+18+5 || p109 > size-4 {
+				goto full
+			}
+			left -= 4
+			o110 := d[p109 : p109+4 : p109+4]
+			q111 := p109 + int(fw.U32(o110, 0))
+			if q111 < p109+4 || q111 > size-4 {
+				goto full
+			}
+			n112 := int(fw.U32(d, q111))
+			if n112 > size-q111-4 {
+				goto full
+			}
+			left -= int64(4 + n112)
+		}
+		if b105[23] != 0 {
+			p113 := pos + int(fw.U32(b105, 23+1))
+			if p113 < pos+23+5 || p113 > size-16 {
+				goto full
+			}
+			left -= 16
+			o114 := d[p113 : p113+16 : p113+16]
+			if o114[0+14] > fw.MaxDecimalScale {
+				goto full
+			}
+		}
+		if b105[28] != 0 {
+			p115 := pos + int(fw.U32(b105, 28+1))
+			if p115 < pos+28+5 || p115 > size-16 {
+				goto full
+			}
+			left -= 16
+		}
+		if b105[33] != 0 {
+			p116 := pos + int(fw.U32(b105, 33+1))
+			if p116 < pos+33+5 || p116 > size-8 {
+				goto full
+			}
+			left -= 8
+		}
+		if b105[38] != 0 {
+			p117 := pos + int(fw.U32(b105, 38+1))
+			if p117 < pos+38+5 || p117 > size-1 {
+				goto full
+			}
+			left -= 1
+		}
+		if b105[43] != 0 {
+			p118 := pos + int(fw.U32(b105, 43+1))
+			if p118 < pos+43+5 || p118 > size-4 {
+				goto full
+			}
+			left -= 4
+		}
+		if b105[48] != 0 {
+			p119 := pos + int(fw.U32(b105, 48+1))
+			if p119 < pos+48+5 || p119 > size-4 {
+				goto full
+			}
+			left -= 4
+			o120 := d[p119 : p119+4 : p119+4]
+			p121 := p119 + int(fw.U32(o120, 0))
+			if p121 < p119+4 || p121 > size-177 {
+				goto full
+			}
+			b122 := d[p121 : p121+177 : p121+177]
+			stored123 := int(fw.U32(b122, 0))
+			if stored123 < 177 || stored123 > size-p121 || fw.U32(b122, 4) != 110 {
+				goto full
+			}
+			left -= int64(stored123)
+			if b122[57+14] > fw.MaxDecimalScale {
+				goto full
+			}
+			q124 := p121 + int(fw.U32(b122, 73))
+			if q124 < p121+73+4 || q124 > size-4 {
+				goto full
+			}
+			n125 := int(fw.U32(d, q124))
+			if n125 > size-q124-4 {
+				goto full
+			}
+			left -= int64(4 + n125)
+			q126 := p121 + int(fw.U32(b122, 77))
+			if q126 < p121+77+4 || q126 > size-4 {
+				goto full
+			}
+			n127 := int(fw.U32(d, q126))
+			if n127 > size-q126-4 {
+				goto full
+			}
+			left -= int64(4 + n127)
+			q128 := p121 + int(fw.U32(b122, 169))
+			if q128 < p121+169+4 || q128 > size-4 {
+				goto full
+			}
+			n129 := int(fw.U32(d, q128))
+			if n129 > size-q128-4 {
+				goto full
+			}
+			left -= int64(4 + n129)
+		}
+		if b105[53] != 0 {
+			p130 := pos + int(fw.U32(b105, 53+1))
+			if p130 < pos+53+5 || p130 > size-4 {
+				goto full
+			}
+			left -= 4
+			o131 := d[p130 : p130+4 : p130+4]
+			p132 := p130 + int(fw.U32(o131, 0))
+			if p132 < p130+4 || p132 > size-34 {
+				goto full
+			}
+			b133 := d[p132 : p132+34 : p132+34]
+			stored134 := int(fw.U32(b133, 0))
+			if stored134 < 34 || stored134 > size-p132 || fw.U32(b133, 4) != 1 {
+				goto full
+			}
+			left -= int64(stored134)
+			q135 := p132 + int(fw.U32(b133, 12))
+			if q135 < p132+12+4 || q135 > size-4 {
+				goto full
+			}
+			n136 := int(fw.U32(d, q135))
+			if n136 > size-q135-4 {
+				goto full
+			}
+			left -= int64(4 + n136)
+		}
+		if b105[58] != 0 {
+			p137 := pos + int(fw.U32(b105, 58+1))
+			if p137 < pos+58+5 || p137 > size-8 {
+				goto full
+			}
+			left -= 8
+		}
+		r.Left = left
+		return
+	}
+full:
+	fwVerifyVOptionalsFull(r, slot, base)
+}
+
+// fwVerifyVOptionalsFull is FwVerifyVOptionals for every input: it records why a message fails.
+func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 	d := r.Data
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -2017,8 +2247,8 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 	left := r.Left
 	if stored >= 64 {
 		if d[pos+8] != 0 {
-			p97 := pos + int(fw.U32(d, pos+8+1))
-			if p97 >= pos+8+5 && p97 <= size-1 {
+			p138 := pos + int(fw.U32(d, pos+8+1))
+			if p138 >= pos+8+5 && p138 <= size-1 {
 				left -= 1
 			} else {
 				r.Left = left
@@ -2027,8 +2257,8 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+13] != 0 {
-			p98 := pos + int(fw.U32(d, pos+13+1))
-			if p98 >= pos+13+5 && p98 <= size-4 {
+			p139 := pos + int(fw.U32(d, pos+13+1))
+			if p139 >= pos+13+5 && p139 <= size-4 {
 				left -= 4
 			} else {
 				r.Left = left
@@ -2037,21 +2267,21 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+18] != 0 {
-			p99 := pos + int(fw.U32(d, pos+18+1))
-			if p99 >= pos+18+5 && p99 <= size-4 {
+			p140 := pos + int(fw.U32(d, pos+18+1))
+			if p140 >= pos+18+5 && p140 <= size-4 {
 				left -= 4
-				blk100 := p99 + int(fw.U32(d, p99))
-				if blk100 >= p99+4 && blk100 <= size-4 {
-					if n101 := int(fw.U32(d, blk100)); n101 <= size-blk100-4 {
-						left -= int64(4 + n101)
+				blk141 := p140 + int(fw.U32(d, p140))
+				if blk141 >= p140+4 && blk141 <= size-4 {
+					if n142 := int(fw.U32(d, blk141)); n142 <= size-blk141-4 {
+						left -= int64(4 + n142)
 					} else {
 						r.Left = left
-						r.Text(p99, p99)
+						r.Text(p140, p140)
 						left = r.Left
 					}
 				} else {
 					r.Left = left
-					r.Text(p99, p99)
+					r.Text(p140, p140)
 					left = r.Left
 				}
 			} else {
@@ -2061,11 +2291,11 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+23] != 0 {
-			p102 := pos + int(fw.U32(d, pos+23+1))
-			if p102 >= pos+23+5 && p102 <= size-16 {
+			p143 := pos + int(fw.U32(d, pos+23+1))
+			if p143 >= pos+23+5 && p143 <= size-16 {
 				left -= 16
 				r.Left = left
-				fw.VCheckDecimal(r, p102)
+				fw.VCheckDecimal(r, p143)
 				left = r.Left
 			} else {
 				r.Left = left
@@ -2074,8 +2304,8 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+28] != 0 {
-			p103 := pos + int(fw.U32(d, pos+28+1))
-			if p103 >= pos+28+5 && p103 <= size-16 {
+			p144 := pos + int(fw.U32(d, pos+28+1))
+			if p144 >= pos+28+5 && p144 <= size-16 {
 				left -= 16
 			} else {
 				r.Left = left
@@ -2084,8 +2314,8 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+33] != 0 {
-			p104 := pos + int(fw.U32(d, pos+33+1))
-			if p104 >= pos+33+5 && p104 <= size-8 {
+			p145 := pos + int(fw.U32(d, pos+33+1))
+			if p145 >= pos+33+5 && p145 <= size-8 {
 				left -= 8
 			} else {
 				r.Left = left
@@ -2094,8 +2324,8 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+38] != 0 {
-			p105 := pos + int(fw.U32(d, pos+38+1))
-			if p105 >= pos+38+5 && p105 <= size-1 {
+			p146 := pos + int(fw.U32(d, pos+38+1))
+			if p146 >= pos+38+5 && p146 <= size-1 {
 				left -= 1
 			} else {
 				r.Left = left
@@ -2104,8 +2334,8 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+43] != 0 {
-			p106 := pos + int(fw.U32(d, pos+43+1))
-			if p106 >= pos+43+5 && p106 <= size-4 {
+			p147 := pos + int(fw.U32(d, pos+43+1))
+			if p147 >= pos+43+5 && p147 <= size-4 {
 				left -= 4
 			} else {
 				r.Left = left
@@ -2114,11 +2344,11 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+48] != 0 {
-			p107 := pos + int(fw.U32(d, pos+48+1))
-			if p107 >= pos+48+5 && p107 <= size-4 {
+			p148 := pos + int(fw.U32(d, pos+48+1))
+			if p148 >= pos+48+5 && p148 <= size-4 {
 				left -= 4
 				{
-					slot, base := p107, p107
+					slot, base := p148, p148
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -2131,10 +2361,10 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 							r.Left = left
 							fw.VCheckDecimal(r, pos+57)
 							left = r.Left
-							blk108 := pos + int(fw.U32(d, pos+73))
-							if blk108 >= pos+73+4 && blk108 <= size-4 {
-								if n109 := int(fw.U32(d, blk108)); n109 <= size-blk108-4 {
-									left -= int64(4 + n109)
+							blk149 := pos + int(fw.U32(d, pos+73))
+							if blk149 >= pos+73+4 && blk149 <= size-4 {
+								if n150 := int(fw.U32(d, blk149)); n150 <= size-blk149-4 {
+									left -= int64(4 + n150)
 								} else {
 									r.Left = left
 									r.Text(pos+73, pos)
@@ -2145,10 +2375,10 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 								r.Text(pos+73, pos)
 								left = r.Left
 							}
-							blk110 := pos + int(fw.U32(d, pos+77))
-							if blk110 >= pos+77+4 && blk110 <= size-4 {
-								if n111 := int(fw.U32(d, blk110)); n111 <= size-blk110-4 {
-									left -= int64(4 + n111)
+							blk151 := pos + int(fw.U32(d, pos+77))
+							if blk151 >= pos+77+4 && blk151 <= size-4 {
+								if n152 := int(fw.U32(d, blk151)); n152 <= size-blk151-4 {
+									left -= int64(4 + n152)
 								} else {
 									r.Left = left
 									r.Text(pos+77, pos)
@@ -2159,10 +2389,10 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 								r.Text(pos+77, pos)
 								left = r.Left
 							}
-							blk112 := pos + int(fw.U32(d, pos+169))
-							if blk112 >= pos+169+4 && blk112 <= size-4 {
-								if n113 := int(fw.U32(d, blk112)); n113 <= size-blk112-4 {
-									left -= int64(4 + n113)
+							blk153 := pos + int(fw.U32(d, pos+169))
+							if blk153 >= pos+169+4 && blk153 <= size-4 {
+								if n154 := int(fw.U32(d, blk153)); n154 <= size-blk153-4 {
+									left -= int64(4 + n154)
 								} else {
 									r.Left = left
 									r.Text(pos+169, pos)
@@ -2180,10 +2410,10 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 								left = r.Left
 							}
 							if 77 <= stored {
-								blk114 := pos + int(fw.U32(d, pos+73))
-								if blk114 >= pos+73+4 && blk114 <= size-4 {
-									if n115 := int(fw.U32(d, blk114)); n115 <= size-blk114-4 {
-										left -= int64(4 + n115)
+								blk155 := pos + int(fw.U32(d, pos+73))
+								if blk155 >= pos+73+4 && blk155 <= size-4 {
+									if n156 := int(fw.U32(d, blk155)); n156 <= size-blk155-4 {
+										left -= int64(4 + n156)
 									} else {
 										r.Left = left
 										r.Text(pos+73, pos)
@@ -2196,10 +2426,10 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 								}
 							}
 							if 81 <= stored {
-								blk116 := pos + int(fw.U32(d, pos+77))
-								if blk116 >= pos+77+4 && blk116 <= size-4 {
-									if n117 := int(fw.U32(d, blk116)); n117 <= size-blk116-4 {
-										left -= int64(4 + n117)
+								blk157 := pos + int(fw.U32(d, pos+77))
+								if blk157 >= pos+77+4 && blk157 <= size-4 {
+									if n158 := int(fw.U32(d, blk157)); n158 <= size-blk157-4 {
+										left -= int64(4 + n158)
 									} else {
 										r.Left = left
 										r.Text(pos+77, pos)
@@ -2212,10 +2442,10 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 								}
 							}
 							if 173 <= stored {
-								blk118 := pos + int(fw.U32(d, pos+169))
-								if blk118 >= pos+169+4 && blk118 <= size-4 {
-									if n119 := int(fw.U32(d, blk118)); n119 <= size-blk118-4 {
-										left -= int64(4 + n119)
+								blk159 := pos + int(fw.U32(d, pos+169))
+								if blk159 >= pos+169+4 && blk159 <= size-4 {
+									if n160 := int(fw.U32(d, blk159)); n160 <= size-blk159-4 {
+										left -= int64(4 + n160)
 									} else {
 										r.Left = left
 										r.Text(pos+169, pos)
@@ -2241,11 +2471,11 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+53] != 0 {
-			p120 := pos + int(fw.U32(d, pos+53+1))
-			if p120 >= pos+53+5 && p120 <= size-4 {
+			p161 := pos + int(fw.U32(d, pos+53+1))
+			if p161 >= pos+53+5 && p161 <= size-4 {
 				left -= 4
 				{
-					slot, base := p120, p120
+					slot, base := p161, p161
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -2255,10 +2485,10 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 					if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 						left -= int64(stored)
 						if stored >= 34 {
-							blk121 := pos + int(fw.U32(d, pos+12))
-							if blk121 >= pos+12+4 && blk121 <= size-4 {
-								if n122 := int(fw.U32(d, blk121)); n122 <= size-blk121-4 {
-									left -= int64(4 + n122)
+							blk162 := pos + int(fw.U32(d, pos+12))
+							if blk162 >= pos+12+4 && blk162 <= size-4 {
+								if n163 := int(fw.U32(d, blk162)); n163 <= size-blk162-4 {
+									left -= int64(4 + n163)
 								} else {
 									r.Left = left
 									r.Text(pos+12, pos)
@@ -2271,10 +2501,10 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 							}
 						} else {
 							if 16 <= stored {
-								blk123 := pos + int(fw.U32(d, pos+12))
-								if blk123 >= pos+12+4 && blk123 <= size-4 {
-									if n124 := int(fw.U32(d, blk123)); n124 <= size-blk123-4 {
-										left -= int64(4 + n124)
+								blk164 := pos + int(fw.U32(d, pos+12))
+								if blk164 >= pos+12+4 && blk164 <= size-4 {
+									if n165 := int(fw.U32(d, blk164)); n165 <= size-blk164-4 {
+										left -= int64(4 + n165)
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -2300,8 +2530,8 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+58] != 0 {
-			p125 := pos + int(fw.U32(d, pos+58+1))
-			if p125 >= pos+58+5 && p125 <= size-8 {
+			p166 := pos + int(fw.U32(d, pos+58+1))
+			if p166 >= pos+58+5 && p166 <= size-8 {
 				left -= 8
 			} else {
 				r.Left = left
@@ -2312,8 +2542,8 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 	} else {
 		if 13 <= stored {
 			if d[pos+8] != 0 {
-				p126 := pos + int(fw.U32(d, pos+8+1))
-				if p126 >= pos+8+5 && p126 <= size-1 {
+				p167 := pos + int(fw.U32(d, pos+8+1))
+				if p167 >= pos+8+5 && p167 <= size-1 {
 					left -= 1
 				} else {
 					r.Left = left
@@ -2324,8 +2554,8 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 		}
 		if 18 <= stored {
 			if d[pos+13] != 0 {
-				p127 := pos + int(fw.U32(d, pos+13+1))
-				if p127 >= pos+13+5 && p127 <= size-4 {
+				p168 := pos + int(fw.U32(d, pos+13+1))
+				if p168 >= pos+13+5 && p168 <= size-4 {
 					left -= 4
 				} else {
 					r.Left = left
@@ -2336,21 +2566,21 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 		}
 		if 23 <= stored {
 			if d[pos+18] != 0 {
-				p128 := pos + int(fw.U32(d, pos+18+1))
-				if p128 >= pos+18+5 && p128 <= size-4 {
+				p169 := pos + int(fw.U32(d, pos+18+1))
+				if p169 >= pos+18+5 && p169 <= size-4 {
 					left -= 4
-					blk129 := p128 + int(fw.U32(d, p128))
-					if blk129 >= p128+4 && blk129 <= size-4 {
-						if n130 := int(fw.U32(d, blk129)); n130 <= size-blk129-4 {
-							left -= int64(4 + n130)
+					blk170 := p169 + int(fw.U32(d, p169))
+					if blk170 >= p169+4 && blk170 <= size-4 {
+						if n171 := int(fw.U32(d, blk170)); n171 <= size-blk170-4 {
+							left -= int64(4 + n171)
 						} else {
 							r.Left = left
-							r.Text(p128, p128)
+							r.Text(p169, p169)
 							left = r.Left
 						}
 					} else {
 						r.Left = left
-						r.Text(p128, p128)
+						r.Text(p169, p169)
 						left = r.Left
 					}
 				} else {
@@ -2362,11 +2592,11 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 		}
 		if 28 <= stored {
 			if d[pos+23] != 0 {
-				p131 := pos + int(fw.U32(d, pos+23+1))
-				if p131 >= pos+23+5 && p131 <= size-16 {
+				p172 := pos + int(fw.U32(d, pos+23+1))
+				if p172 >= pos+23+5 && p172 <= size-16 {
 					left -= 16
 					r.Left = left
-					fw.VCheckDecimal(r, p131)
+					fw.VCheckDecimal(r, p172)
 					left = r.Left
 				} else {
 					r.Left = left
@@ -2377,8 +2607,8 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 		}
 		if 33 <= stored {
 			if d[pos+28] != 0 {
-				p132 := pos + int(fw.U32(d, pos+28+1))
-				if p132 >= pos+28+5 && p132 <= size-16 {
+				p173 := pos + int(fw.U32(d, pos+28+1))
+				if p173 >= pos+28+5 && p173 <= size-16 {
 					left -= 16
 				} else {
 					r.Left = left
@@ -2389,8 +2619,8 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 		}
 		if 38 <= stored {
 			if d[pos+33] != 0 {
-				p133 := pos + int(fw.U32(d, pos+33+1))
-				if p133 >= pos+33+5 && p133 <= size-8 {
+				p174 := pos + int(fw.U32(d, pos+33+1))
+				if p174 >= pos+33+5 && p174 <= size-8 {
 					left -= 8
 				} else {
 					r.Left = left
@@ -2401,8 +2631,8 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 		}
 		if 43 <= stored {
 			if d[pos+38] != 0 {
-				p134 := pos + int(fw.U32(d, pos+38+1))
-				if p134 >= pos+38+5 && p134 <= size-1 {
+				p175 := pos + int(fw.U32(d, pos+38+1))
+				if p175 >= pos+38+5 && p175 <= size-1 {
 					left -= 1
 				} else {
 					r.Left = left
@@ -2413,8 +2643,8 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 		}
 		if 48 <= stored {
 			if d[pos+43] != 0 {
-				p135 := pos + int(fw.U32(d, pos+43+1))
-				if p135 >= pos+43+5 && p135 <= size-4 {
+				p176 := pos + int(fw.U32(d, pos+43+1))
+				if p176 >= pos+43+5 && p176 <= size-4 {
 					left -= 4
 				} else {
 					r.Left = left
@@ -2425,11 +2655,11 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 		}
 		if 53 <= stored {
 			if d[pos+48] != 0 {
-				p136 := pos + int(fw.U32(d, pos+48+1))
-				if p136 >= pos+48+5 && p136 <= size-4 {
+				p177 := pos + int(fw.U32(d, pos+48+1))
+				if p177 >= pos+48+5 && p177 <= size-4 {
 					left -= 4
 					{
-						slot, base := p136, p136
+						slot, base := p177, p177
 						pos := base + int(fw.U32(d, slot))
 						stored, typ := 0, uint32(0)
 						if pos >= slot+4 && pos <= size-8 {
@@ -2442,10 +2672,10 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 								r.Left = left
 								fw.VCheckDecimal(r, pos+57)
 								left = r.Left
-								blk137 := pos + int(fw.U32(d, pos+73))
-								if blk137 >= pos+73+4 && blk137 <= size-4 {
-									if n138 := int(fw.U32(d, blk137)); n138 <= size-blk137-4 {
-										left -= int64(4 + n138)
+								blk178 := pos + int(fw.U32(d, pos+73))
+								if blk178 >= pos+73+4 && blk178 <= size-4 {
+									if n179 := int(fw.U32(d, blk178)); n179 <= size-blk178-4 {
+										left -= int64(4 + n179)
 									} else {
 										r.Left = left
 										r.Text(pos+73, pos)
@@ -2456,10 +2686,10 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 									r.Text(pos+73, pos)
 									left = r.Left
 								}
-								blk139 := pos + int(fw.U32(d, pos+77))
-								if blk139 >= pos+77+4 && blk139 <= size-4 {
-									if n140 := int(fw.U32(d, blk139)); n140 <= size-blk139-4 {
-										left -= int64(4 + n140)
+								blk180 := pos + int(fw.U32(d, pos+77))
+								if blk180 >= pos+77+4 && blk180 <= size-4 {
+									if n181 := int(fw.U32(d, blk180)); n181 <= size-blk180-4 {
+										left -= int64(4 + n181)
 									} else {
 										r.Left = left
 										r.Text(pos+77, pos)
@@ -2470,10 +2700,10 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 									r.Text(pos+77, pos)
 									left = r.Left
 								}
-								blk141 := pos + int(fw.U32(d, pos+169))
-								if blk141 >= pos+169+4 && blk141 <= size-4 {
-									if n142 := int(fw.U32(d, blk141)); n142 <= size-blk141-4 {
-										left -= int64(4 + n142)
+								blk182 := pos + int(fw.U32(d, pos+169))
+								if blk182 >= pos+169+4 && blk182 <= size-4 {
+									if n183 := int(fw.U32(d, blk182)); n183 <= size-blk182-4 {
+										left -= int64(4 + n183)
 									} else {
 										r.Left = left
 										r.Text(pos+169, pos)
@@ -2491,10 +2721,10 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 									left = r.Left
 								}
 								if 77 <= stored {
-									blk143 := pos + int(fw.U32(d, pos+73))
-									if blk143 >= pos+73+4 && blk143 <= size-4 {
-										if n144 := int(fw.U32(d, blk143)); n144 <= size-blk143-4 {
-											left -= int64(4 + n144)
+									blk184 := pos + int(fw.U32(d, pos+73))
+									if blk184 >= pos+73+4 && blk184 <= size-4 {
+										if n185 := int(fw.U32(d, blk184)); n185 <= size-blk184-4 {
+											left -= int64(4 + n185)
 										} else {
 											r.Left = left
 											r.Text(pos+73, pos)
@@ -2507,10 +2737,10 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 									}
 								}
 								if 81 <= stored {
-									blk145 := pos + int(fw.U32(d, pos+77))
-									if blk145 >= pos+77+4 && blk145 <= size-4 {
-										if n146 := int(fw.U32(d, blk145)); n146 <= size-blk145-4 {
-											left -= int64(4 + n146)
+									blk186 := pos + int(fw.U32(d, pos+77))
+									if blk186 >= pos+77+4 && blk186 <= size-4 {
+										if n187 := int(fw.U32(d, blk186)); n187 <= size-blk186-4 {
+											left -= int64(4 + n187)
 										} else {
 											r.Left = left
 											r.Text(pos+77, pos)
@@ -2523,10 +2753,10 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 									}
 								}
 								if 173 <= stored {
-									blk147 := pos + int(fw.U32(d, pos+169))
-									if blk147 >= pos+169+4 && blk147 <= size-4 {
-										if n148 := int(fw.U32(d, blk147)); n148 <= size-blk147-4 {
-											left -= int64(4 + n148)
+									blk188 := pos + int(fw.U32(d, pos+169))
+									if blk188 >= pos+169+4 && blk188 <= size-4 {
+										if n189 := int(fw.U32(d, blk188)); n189 <= size-blk188-4 {
+											left -= int64(4 + n189)
 										} else {
 											r.Left = left
 											r.Text(pos+169, pos)
@@ -2554,11 +2784,11 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 		}
 		if 58 <= stored {
 			if d[pos+53] != 0 {
-				p149 := pos + int(fw.U32(d, pos+53+1))
-				if p149 >= pos+53+5 && p149 <= size-4 {
+				p190 := pos + int(fw.U32(d, pos+53+1))
+				if p190 >= pos+53+5 && p190 <= size-4 {
 					left -= 4
 					{
-						slot, base := p149, p149
+						slot, base := p190, p190
 						pos := base + int(fw.U32(d, slot))
 						stored, typ := 0, uint32(0)
 						if pos >= slot+4 && pos <= size-8 {
@@ -2568,10 +2798,10 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 						if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 							left -= int64(stored)
 							if stored >= 34 {
-								blk150 := pos + int(fw.U32(d, pos+12))
-								if blk150 >= pos+12+4 && blk150 <= size-4 {
-									if n151 := int(fw.U32(d, blk150)); n151 <= size-blk150-4 {
-										left -= int64(4 + n151)
+								blk191 := pos + int(fw.U32(d, pos+12))
+								if blk191 >= pos+12+4 && blk191 <= size-4 {
+									if n192 := int(fw.U32(d, blk191)); n192 <= size-blk191-4 {
+										left -= int64(4 + n192)
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -2584,10 +2814,10 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 								}
 							} else {
 								if 16 <= stored {
-									blk152 := pos + int(fw.U32(d, pos+12))
-									if blk152 >= pos+12+4 && blk152 <= size-4 {
-										if n153 := int(fw.U32(d, blk152)); n153 <= size-blk152-4 {
-											left -= int64(4 + n153)
+									blk193 := pos + int(fw.U32(d, pos+12))
+									if blk193 >= pos+12+4 && blk193 <= size-4 {
+										if n194 := int(fw.U32(d, blk193)); n194 <= size-blk193-4 {
+											left -= int64(4 + n194)
 										} else {
 											r.Left = left
 											r.Text(pos+12, pos)
@@ -2615,8 +2845,8 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 		}
 		if 63 <= stored {
 			if d[pos+58] != 0 {
-				p154 := pos + int(fw.U32(d, pos+58+1))
-				if p154 >= pos+58+5 && p154 <= size-8 {
+				p195 := pos + int(fw.U32(d, pos+58+1))
+				if p195 >= pos+58+5 && p195 <= size-8 {
 					left -= 8
 				} else {
 					r.Left = left
@@ -2909,8 +3139,8 @@ func (s *Optionals) FwGetF(r *fw.FReader, p, end int) int {
 		(*s.FReset) = int64(fw.U64(d, p))
 		p += 8
 	}
-	q155 := d[p : p+1 : p+1]
-	s.FResetReset = q155[0] != 0
+	q196 := d[p : p+1 : p+1]
+	s.FResetReset = q196[0] != 0
 	p += 1
 	r.Leave()
 	return p
@@ -2948,11 +3178,11 @@ func FwVerifyFOptionals(r *fw.FReader, p, end int) int {
 		if 4 > end-9-p {
 			return r.Fail(fw.ErrTruncated)
 		}
-		n156 := int(fw.U32(d, p))
-		if n156 > end-9-p-4 {
+		n197 := int(fw.U32(d, p))
+		if n197 > end-9-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n156
+		p += 4 + n197
 	}
 	if d[p] == 0 {
 		p++
@@ -3032,16 +3262,16 @@ func FwVerifyFOptionals(r *fw.FReader, p, end int) int {
 				return -1
 			}
 			p += 16
-			n157 := int(fw.U32(d, p))
-			if n157 > end-100-p-4 {
+			n198 := int(fw.U32(d, p))
+			if n198 > end-100-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n157
-			n158 := int(fw.U32(d, p))
-			if n158 > end-96-p-4 {
+			p += 4 + n198
+			n199 := int(fw.U32(d, p))
+			if n199 > end-96-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n158
+			p += 4 + n199
 			p += 8
 			p += 8
 			p += 8
@@ -3049,11 +3279,11 @@ func FwVerifyFOptionals(r *fw.FReader, p, end int) int {
 			p += 16
 			p += 16
 			p += 16
-			n159 := int(fw.U32(d, p))
-			if n159 > end-4-p-4 {
+			n200 := int(fw.U32(d, p))
+			if n200 > end-4-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n159
+			p += 4 + n200
 			p += 4
 		}
 	}
@@ -3070,11 +3300,11 @@ func FwVerifyFOptionals(r *fw.FReader, p, end int) int {
 				return r.Fail(fw.ErrTooDeep)
 			}
 			p += 4
-			n160 := int(fw.U32(d, p))
-			if n160 > end-18-p-4 {
+			n201 := int(fw.U32(d, p))
+			if n201 > end-18-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n160
+			p += 4 + n201
 			p += 1
 			p += 1
 			p += 8
@@ -3327,8 +3557,8 @@ func (*Collections) FBEType() uint32 { return 112 }
 // NewCollections is a Collections holding the schema's defaults.
 func NewCollections() Collections {
 	var s Collections
-	for i161 := range s.FArrayStruct {
-		s.FArrayStruct[i161] = NewPrimitives()
+	for i202 := range s.FArrayStruct {
+		s.FArrayStruct[i202] = NewPrimitives()
 	}
 	return s
 }
@@ -3343,26 +3573,26 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FArray)), 10)
 	b = append(b, ']', '[')
-	for i162 := range s.FArray {
-		if i162 > 0 {
+	for i203 := range s.FArray {
+		if i203 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(s.FArray[i162]), 10)
+		b = strconv.AppendInt(b, int64(s.FArray[i203]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_array_optional="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FArrayOptional)), 10)
 	b = append(b, ']', '[')
-	for i163 := range s.FArrayOptional {
-		if i163 > 0 {
+	for i204 := range s.FArrayOptional {
+		if i204 > 0 {
 			b = append(b, ',')
 		}
-		if s.FArrayOptional[i163] == nil {
+		if s.FArrayOptional[i204] == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '"')
-			b = append(b, (*s.FArrayOptional[i163])...)
+			b = append(b, (*s.FArrayOptional[i204])...)
 			b = append(b, '"')
 		}
 	}
@@ -3371,36 +3601,36 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FArrayStruct)), 10)
 	b = append(b, ']', '[')
-	for i164 := range s.FArrayStruct {
-		if i164 > 0 {
+	for i205 := range s.FArrayStruct {
+		if i205 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FArrayStruct[i164].FwPrint(b)
+		b = s.FArrayStruct[i205].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_vector="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FVector)), 10)
 	b = append(b, ']', '[')
-	for i165 := range s.FVector {
-		if i165 > 0 {
+	for i206 := range s.FVector {
+		if i206 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendUint(b, uint64(s.FVector[i165]), 10)
+		b = strconv.AppendUint(b, uint64(s.FVector[i206]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_vector_optional="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FVectorOptional)), 10)
 	b = append(b, ']', '[')
-	for i166 := range s.FVectorOptional {
-		if i166 > 0 {
+	for i207 := range s.FVectorOptional {
+		if i207 > 0 {
 			b = append(b, ',')
 		}
-		if s.FVectorOptional[i166] == nil {
+		if s.FVectorOptional[i207] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = append(b, (*s.FVectorOptional[i166]).String()...)
+			b = append(b, (*s.FVectorOptional[i207]).String()...)
 		}
 	}
 	b = append(b, ']')
@@ -3408,23 +3638,23 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FVectorStruct)), 10)
 	b = append(b, ']', '[')
-	for i167 := range s.FVectorStruct {
-		if i167 > 0 {
+	for i208 := range s.FVectorStruct {
+		if i208 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FVectorStruct[i167].FwPrint(b)
+		b = s.FVectorStruct[i208].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_list="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FList)), 10)
 	b = append(b, ']', '<')
-	for i168 := range s.FList {
-		if i168 > 0 {
+	for i209 := range s.FList {
+		if i209 > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '"')
-		b = append(b, s.FList[i168]...)
+		b = append(b, s.FList[i209]...)
 		b = append(b, '"')
 	}
 	b = append(b, '>')
@@ -3432,57 +3662,57 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FListOptional)), 10)
 	b = append(b, ']', '<')
-	for i169 := range s.FListOptional {
-		if i169 > 0 {
+	for i210 := range s.FListOptional {
+		if i210 > 0 {
 			b = append(b, ',')
 		}
-		if s.FListOptional[i169] == nil {
+		if s.FListOptional[i210] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = s.FListOptional[i169].FwPrint(b)
+			b = s.FListOptional[i210].FwPrint(b)
 		}
 	}
 	b = append(b, '>')
 	b = append(b, ",f_set="...)
-	set170 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	set211 := fw.SortedSet(s.FSet, cmp.Compare[int64])
 	b = append(b, '[')
-	b = strconv.AppendInt(b, int64(len(set170)), 10)
+	b = strconv.AppendInt(b, int64(len(set211)), 10)
 	b = append(b, ']', '{')
-	for i171 := range set170 {
-		if i171 > 0 {
+	for i212 := range set211 {
+		if i212 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(set170[i171]), 10)
+		b = strconv.AppendInt(b, int64(set211[i212]), 10)
 	}
 	b = append(b, '}')
 	b = append(b, ",f_set_struct="...)
-	set172 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	set213 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
 	b = append(b, '[')
-	b = strconv.AppendInt(b, int64(len(set172)), 10)
+	b = strconv.AppendInt(b, int64(len(set213)), 10)
 	b = append(b, ']', '{')
-	for i173 := range set172 {
-		if i173 > 0 {
+	for i214 := range set213 {
+		if i214 > 0 {
 			b = append(b, ',')
 		}
-		b = set172[i173].FwPrint(b)
+		b = set213[i214].FwPrint(b)
 	}
 	b = append(b, '}')
 	b = append(b, ",f_map="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FMap)), 10)
 	b = append(b, ']', '<')
-	i174 := 0
-	for _, k175 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v176 := s.FMap[k175]
-		if i174 > 0 {
+	i215 := 0
+	for _, k216 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v217 := s.FMap[k216]
+		if i215 > 0 {
 			b = append(b, ',')
 		}
-		i174++
+		i215++
 		b = append(b, '{')
-		b = strconv.AppendInt(b, int64(k175), 10)
+		b = strconv.AppendInt(b, int64(k216), 10)
 		b = append(b, "->"...)
 		b = append(b, '"')
-		b = append(b, v176...)
+		b = append(b, v217...)
 		b = append(b, '"')
 		b = append(b, '}')
 	}
@@ -3491,22 +3721,22 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FMapOptional)), 10)
 	b = append(b, ']', '<')
-	i177 := 0
-	for _, k178 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v179 := s.FMapOptional[k178]
-		if i177 > 0 {
+	i218 := 0
+	for _, k219 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v220 := s.FMapOptional[k219]
+		if i218 > 0 {
 			b = append(b, ',')
 		}
-		i177++
+		i218++
 		b = append(b, '{')
 		b = append(b, '"')
-		b = append(b, k178...)
+		b = append(b, k219...)
 		b = append(b, '"')
 		b = append(b, "->"...)
-		if v179 == nil {
+		if v220 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendPrintFloat(b, float64((*v179)))
+			b = fw.AppendPrintFloat(b, float64((*v220)))
 		}
 		b = append(b, '}')
 	}
@@ -3515,17 +3745,17 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FMapEnumKey)), 10)
 	b = append(b, ']', '<')
-	i180 := 0
-	for _, k181 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v182 := s.FMapEnumKey[k181]
-		if i180 > 0 {
+	i221 := 0
+	for _, k222 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v223 := s.FMapEnumKey[k222]
+		if i221 > 0 {
 			b = append(b, ',')
 		}
-		i180++
+		i221++
 		b = append(b, '{')
-		b = append(b, k181.String()...)
+		b = append(b, k222.String()...)
 		b = append(b, "->"...)
-		b = v182.FwPrint(b)
+		b = v223.FwPrint(b)
 		b = append(b, '}')
 	}
 	b = append(b, '>')
@@ -3533,19 +3763,19 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FHash)), 10)
 	b = append(b, ']', '[')
-	i183 := 0
-	for k184, v185 := range s.FHash {
-		if i183 > 0 {
+	i224 := 0
+	for k225, v226 := range s.FHash {
+		if i224 > 0 {
 			b = append(b, ',')
 		}
-		i183++
+		i224++
 		b = append(b, '{')
 		b = append(b, '"')
-		b = k184.AppendText(b)
+		b = k225.AppendText(b)
 		b = append(b, '"')
 		b = append(b, "->"...)
 		b = append(b, "bytes["...)
-		b = strconv.AppendInt(b, int64(len(v185)), 10)
+		b = strconv.AppendInt(b, int64(len(v226)), 10)
 		b = append(b, ']')
 		b = append(b, '}')
 	}
@@ -3554,21 +3784,21 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FHashOptional)), 10)
 	b = append(b, ']', '[')
-	i186 := 0
-	for k187, v188 := range s.FHashOptional {
-		if i186 > 0 {
+	i227 := 0
+	for k228, v229 := range s.FHashOptional {
+		if i227 > 0 {
 			b = append(b, ',')
 		}
-		i186++
+		i227++
 		b = append(b, '{')
 		b = append(b, '"')
-		b = append(b, k187...)
+		b = append(b, k228...)
 		b = append(b, '"')
 		b = append(b, "->"...)
-		if v188 == nil {
+		if v229 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = v188.FwPrint(b)
+			b = v229.FwPrint(b)
 		}
 		b = append(b, '}')
 	}
@@ -3577,14 +3807,14 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FHashStructKey)), 10)
 	b = append(b, ']', '[')
-	for i189 := range s.FHashStructKey {
-		if i189 > 0 {
+	for i230 := range s.FHashStructKey {
+		if i230 > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '{')
-		b = s.FHashStructKey[i189].Key.FwPrint(b)
+		b = s.FHashStructKey[i230].Key.FwPrint(b)
 		b = append(b, "->"...)
-		b = s.FHashStructKey[i189].Value.FwPrint(b)
+		b = s.FHashStructKey[i230].Value.FwPrint(b)
 		b = append(b, '}')
 	}
 	b = append(b, ']')
@@ -3650,277 +3880,277 @@ func (s *Collections) FwPutV(w *fw.Writer, slot, base int) {
 	b := buf[pos : pos+90 : pos+90]
 	fw.PutU32(b, 0, 90)
 	fw.PutU32(b, 4, 112)
-	for i190 := range s.FArray {
-		fw.PutU32(w.Buf, pos+8+i190*4, uint32(s.FArray[i190]))
+	for i231 := range s.FArray {
+		fw.PutU32(w.Buf, pos+8+i231*4, uint32(s.FArray[i231]))
 	}
-	for i191 := range s.FArrayOptional {
-		if s.FArrayOptional[i191] == nil {
-			fw.VNull(w, pos+20+i191*5)
+	for i232 := range s.FArrayOptional {
+		if s.FArrayOptional[i232] == nil {
+			fw.VNull(w, pos+20+i232*5)
 		} else {
-			blk192 := len(w.Buf)
-			if blk192+4 > cap(w.Buf) {
+			blk233 := len(w.Buf)
+			if blk233+4 > cap(w.Buf) {
 				w.Grow(4)
 			}
-			w.Buf = w.Buf[:blk192+4]
-			w.Buf[pos+20+i191*5] = 1
-			fw.PutU32(w.Buf, pos+20+i191*5+1, uint32(blk192-pos))
-			blk193 := len(w.Buf)
-			if blk193+4+len((*s.FArrayOptional[i191])) > cap(w.Buf) {
-				w.Grow(4 + len((*s.FArrayOptional[i191])))
+			w.Buf = w.Buf[:blk233+4]
+			w.Buf[pos+20+i232*5] = 1
+			fw.PutU32(w.Buf, pos+20+i232*5+1, uint32(blk233-pos))
+			blk234 := len(w.Buf)
+			if blk234+4+len((*s.FArrayOptional[i232])) > cap(w.Buf) {
+				w.Grow(4 + len((*s.FArrayOptional[i232])))
 			}
-			w.Buf = w.Buf[:blk193+4+len((*s.FArrayOptional[i191]))]
-			fw.PutU32(w.Buf, blk192, uint32(blk193-blk192))
-			fw.PutU32(w.Buf, blk193, uint32(len((*s.FArrayOptional[i191]))))
-			copy(w.Buf[blk193+4:], (*s.FArrayOptional[i191]))
+			w.Buf = w.Buf[:blk234+4+len((*s.FArrayOptional[i232]))]
+			fw.PutU32(w.Buf, blk233, uint32(blk234-blk233))
+			fw.PutU32(w.Buf, blk234, uint32(len((*s.FArrayOptional[i232]))))
+			copy(w.Buf[blk234+4:], (*s.FArrayOptional[i232]))
 		}
 	}
-	for i194 := range s.FArrayStruct {
-		s.FArrayStruct[i194].FwPutV(w, pos+30+i194*4, pos)
+	for i235 := range s.FArrayStruct {
+		s.FArrayStruct[i235].FwPutV(w, pos+30+i235*4, pos)
 	}
-	c195 := len(s.FVector)
-	blk196 := len(w.Buf)
-	if blk196+4+c195*1 > cap(w.Buf) {
-		w.Grow(4 + c195*1)
+	c236 := len(s.FVector)
+	blk237 := len(w.Buf)
+	if blk237+4+c236*1 > cap(w.Buf) {
+		w.Grow(4 + c236*1)
 	}
-	w.Buf = w.Buf[:blk196+4+c195*1]
-	fw.PutU32(w.Buf, pos+38, uint32(blk196-pos))
-	fw.PutU32(w.Buf, blk196, uint32(c195))
-	p197 := blk196 + 4
-	for i198 := range s.FVector {
-		w.Buf[p197+i198*1] = byte(s.FVector[i198])
+	w.Buf = w.Buf[:blk237+4+c236*1]
+	fw.PutU32(w.Buf, pos+38, uint32(blk237-pos))
+	fw.PutU32(w.Buf, blk237, uint32(c236))
+	p238 := blk237 + 4
+	for i239 := range s.FVector {
+		w.Buf[p238+i239*1] = byte(s.FVector[i239])
 	}
-	c199 := len(s.FVectorOptional)
-	blk200 := len(w.Buf)
-	if blk200+4+c199*5 > cap(w.Buf) {
-		w.Grow(4 + c199*5)
+	c240 := len(s.FVectorOptional)
+	blk241 := len(w.Buf)
+	if blk241+4+c240*5 > cap(w.Buf) {
+		w.Grow(4 + c240*5)
 	}
-	w.Buf = w.Buf[:blk200+4+c199*5]
-	fw.PutU32(w.Buf, pos+42, uint32(blk200-pos))
-	fw.PutU32(w.Buf, blk200, uint32(c199))
-	p201 := blk200 + 4
-	for i202 := range s.FVectorOptional {
-		if s.FVectorOptional[i202] == nil {
-			fw.VNull(w, p201+i202*5)
+	w.Buf = w.Buf[:blk241+4+c240*5]
+	fw.PutU32(w.Buf, pos+42, uint32(blk241-pos))
+	fw.PutU32(w.Buf, blk241, uint32(c240))
+	p242 := blk241 + 4
+	for i243 := range s.FVectorOptional {
+		if s.FVectorOptional[i243] == nil {
+			fw.VNull(w, p242+i243*5)
 		} else {
-			blk203 := len(w.Buf)
-			if blk203+1 > cap(w.Buf) {
+			blk244 := len(w.Buf)
+			if blk244+1 > cap(w.Buf) {
 				w.Grow(1)
 			}
-			w.Buf = w.Buf[:blk203+1]
-			w.Buf[p201+i202*5] = 1
-			fw.PutU32(w.Buf, p201+i202*5+1, uint32(blk203-pos))
-			w.Buf[blk203] = byte((*s.FVectorOptional[i202]))
+			w.Buf = w.Buf[:blk244+1]
+			w.Buf[p242+i243*5] = 1
+			fw.PutU32(w.Buf, p242+i243*5+1, uint32(blk244-pos))
+			w.Buf[blk244] = byte((*s.FVectorOptional[i243]))
 		}
 	}
-	c204 := len(s.FVectorStruct)
-	blk205 := len(w.Buf)
-	if blk205+4+c204*4 > cap(w.Buf) {
-		w.Grow(4 + c204*4)
+	c245 := len(s.FVectorStruct)
+	blk246 := len(w.Buf)
+	if blk246+4+c245*4 > cap(w.Buf) {
+		w.Grow(4 + c245*4)
 	}
-	w.Buf = w.Buf[:blk205+4+c204*4]
-	fw.PutU32(w.Buf, pos+46, uint32(blk205-pos))
-	fw.PutU32(w.Buf, blk205, uint32(c204))
-	p206 := blk205 + 4
-	for i207 := range s.FVectorStruct {
-		s.FVectorStruct[i207].FwPutV(w, p206+i207*4, pos)
+	w.Buf = w.Buf[:blk246+4+c245*4]
+	fw.PutU32(w.Buf, pos+46, uint32(blk246-pos))
+	fw.PutU32(w.Buf, blk246, uint32(c245))
+	p247 := blk246 + 4
+	for i248 := range s.FVectorStruct {
+		s.FVectorStruct[i248].FwPutV(w, p247+i248*4, pos)
 	}
-	c208 := len(s.FList)
-	blk209 := len(w.Buf)
-	if blk209+4+c208*4 > cap(w.Buf) {
-		w.Grow(4 + c208*4)
+	c249 := len(s.FList)
+	blk250 := len(w.Buf)
+	if blk250+4+c249*4 > cap(w.Buf) {
+		w.Grow(4 + c249*4)
 	}
-	w.Buf = w.Buf[:blk209+4+c208*4]
-	fw.PutU32(w.Buf, pos+50, uint32(blk209-pos))
-	fw.PutU32(w.Buf, blk209, uint32(c208))
-	p210 := blk209 + 4
-	for i211 := range s.FList {
-		blk212 := len(w.Buf)
-		if blk212+4+len(s.FList[i211]) > cap(w.Buf) {
-			w.Grow(4 + len(s.FList[i211]))
+	w.Buf = w.Buf[:blk250+4+c249*4]
+	fw.PutU32(w.Buf, pos+50, uint32(blk250-pos))
+	fw.PutU32(w.Buf, blk250, uint32(c249))
+	p251 := blk250 + 4
+	for i252 := range s.FList {
+		blk253 := len(w.Buf)
+		if blk253+4+len(s.FList[i252]) > cap(w.Buf) {
+			w.Grow(4 + len(s.FList[i252]))
 		}
-		w.Buf = w.Buf[:blk212+4+len(s.FList[i211])]
-		fw.PutU32(w.Buf, p210+i211*4, uint32(blk212-pos))
-		fw.PutU32(w.Buf, blk212, uint32(len(s.FList[i211])))
-		copy(w.Buf[blk212+4:], s.FList[i211])
+		w.Buf = w.Buf[:blk253+4+len(s.FList[i252])]
+		fw.PutU32(w.Buf, p251+i252*4, uint32(blk253-pos))
+		fw.PutU32(w.Buf, blk253, uint32(len(s.FList[i252])))
+		copy(w.Buf[blk253+4:], s.FList[i252])
 	}
-	c213 := len(s.FListOptional)
-	blk214 := len(w.Buf)
-	if blk214+4+c213*5 > cap(w.Buf) {
-		w.Grow(4 + c213*5)
+	c254 := len(s.FListOptional)
+	blk255 := len(w.Buf)
+	if blk255+4+c254*5 > cap(w.Buf) {
+		w.Grow(4 + c254*5)
 	}
-	w.Buf = w.Buf[:blk214+4+c213*5]
-	fw.PutU32(w.Buf, pos+54, uint32(blk214-pos))
-	fw.PutU32(w.Buf, blk214, uint32(c213))
-	p215 := blk214 + 4
-	for i216 := range s.FListOptional {
-		if s.FListOptional[i216] == nil {
-			fw.VNull(w, p215+i216*5)
+	w.Buf = w.Buf[:blk255+4+c254*5]
+	fw.PutU32(w.Buf, pos+54, uint32(blk255-pos))
+	fw.PutU32(w.Buf, blk255, uint32(c254))
+	p256 := blk255 + 4
+	for i257 := range s.FListOptional {
+		if s.FListOptional[i257] == nil {
+			fw.VNull(w, p256+i257*5)
 		} else {
-			blk217 := len(w.Buf)
-			if blk217+4 > cap(w.Buf) {
+			blk258 := len(w.Buf)
+			if blk258+4 > cap(w.Buf) {
 				w.Grow(4)
 			}
-			w.Buf = w.Buf[:blk217+4]
-			w.Buf[p215+i216*5] = 1
-			fw.PutU32(w.Buf, p215+i216*5+1, uint32(blk217-pos))
-			s.FListOptional[i216].FwPutV(w, blk217, blk217)
+			w.Buf = w.Buf[:blk258+4]
+			w.Buf[p256+i257*5] = 1
+			fw.PutU32(w.Buf, p256+i257*5+1, uint32(blk258-pos))
+			s.FListOptional[i257].FwPutV(w, blk258, blk258)
 		}
 	}
-	set218 := fw.SortedSet(s.FSet, cmp.Compare[int64])
-	c219 := len(set218)
-	blk220 := len(w.Buf)
-	if blk220+4+c219*8 > cap(w.Buf) {
-		w.Grow(4 + c219*8)
+	set259 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	c260 := len(set259)
+	blk261 := len(w.Buf)
+	if blk261+4+c260*8 > cap(w.Buf) {
+		w.Grow(4 + c260*8)
 	}
-	w.Buf = w.Buf[:blk220+4+c219*8]
-	fw.PutU32(w.Buf, pos+58, uint32(blk220-pos))
-	fw.PutU32(w.Buf, blk220, uint32(c219))
-	p221 := blk220 + 4
-	for i222 := range set218 {
-		fw.PutU64(w.Buf, p221+i222*8, uint64(set218[i222]))
+	w.Buf = w.Buf[:blk261+4+c260*8]
+	fw.PutU32(w.Buf, pos+58, uint32(blk261-pos))
+	fw.PutU32(w.Buf, blk261, uint32(c260))
+	p262 := blk261 + 4
+	for i263 := range set259 {
+		fw.PutU64(w.Buf, p262+i263*8, uint64(set259[i263]))
 	}
-	set223 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
-	c224 := len(set223)
-	blk225 := len(w.Buf)
-	if blk225+4+c224*4 > cap(w.Buf) {
-		w.Grow(4 + c224*4)
+	set264 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	c265 := len(set264)
+	blk266 := len(w.Buf)
+	if blk266+4+c265*4 > cap(w.Buf) {
+		w.Grow(4 + c265*4)
 	}
-	w.Buf = w.Buf[:blk225+4+c224*4]
-	fw.PutU32(w.Buf, pos+62, uint32(blk225-pos))
-	fw.PutU32(w.Buf, blk225, uint32(c224))
-	p226 := blk225 + 4
-	for i227 := range set223 {
-		set223[i227].FwPutV(w, p226+i227*4, pos)
+	w.Buf = w.Buf[:blk266+4+c265*4]
+	fw.PutU32(w.Buf, pos+62, uint32(blk266-pos))
+	fw.PutU32(w.Buf, blk266, uint32(c265))
+	p267 := blk266 + 4
+	for i268 := range set264 {
+		set264[i268].FwPutV(w, p267+i268*4, pos)
 	}
-	c228 := len(s.FMap)
-	blk229 := len(w.Buf)
-	if blk229+4+c228*8 > cap(w.Buf) {
-		w.Grow(4 + c228*8)
+	c269 := len(s.FMap)
+	blk270 := len(w.Buf)
+	if blk270+4+c269*8 > cap(w.Buf) {
+		w.Grow(4 + c269*8)
 	}
-	w.Buf = w.Buf[:blk229+4+c228*8]
-	fw.PutU32(w.Buf, pos+66, uint32(blk229-pos))
-	fw.PutU32(w.Buf, blk229, uint32(c228))
-	p230 := blk229 + 4
-	for _, k231 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v232 := s.FMap[k231]
-		fw.PutU32(w.Buf, p230, uint32(k231))
-		blk233 := len(w.Buf)
-		if blk233+4+len(v232) > cap(w.Buf) {
-			w.Grow(4 + len(v232))
+	w.Buf = w.Buf[:blk270+4+c269*8]
+	fw.PutU32(w.Buf, pos+66, uint32(blk270-pos))
+	fw.PutU32(w.Buf, blk270, uint32(c269))
+	p271 := blk270 + 4
+	for _, k272 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v273 := s.FMap[k272]
+		fw.PutU32(w.Buf, p271, uint32(k272))
+		blk274 := len(w.Buf)
+		if blk274+4+len(v273) > cap(w.Buf) {
+			w.Grow(4 + len(v273))
 		}
-		w.Buf = w.Buf[:blk233+4+len(v232)]
-		fw.PutU32(w.Buf, p230+4, uint32(blk233-pos))
-		fw.PutU32(w.Buf, blk233, uint32(len(v232)))
-		copy(w.Buf[blk233+4:], v232)
-		p230 += 8
+		w.Buf = w.Buf[:blk274+4+len(v273)]
+		fw.PutU32(w.Buf, p271+4, uint32(blk274-pos))
+		fw.PutU32(w.Buf, blk274, uint32(len(v273)))
+		copy(w.Buf[blk274+4:], v273)
+		p271 += 8
 	}
-	c234 := len(s.FMapOptional)
-	blk235 := len(w.Buf)
-	if blk235+4+c234*9 > cap(w.Buf) {
-		w.Grow(4 + c234*9)
+	c275 := len(s.FMapOptional)
+	blk276 := len(w.Buf)
+	if blk276+4+c275*9 > cap(w.Buf) {
+		w.Grow(4 + c275*9)
 	}
-	w.Buf = w.Buf[:blk235+4+c234*9]
-	fw.PutU32(w.Buf, pos+70, uint32(blk235-pos))
-	fw.PutU32(w.Buf, blk235, uint32(c234))
-	p236 := blk235 + 4
-	for _, k237 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v238 := s.FMapOptional[k237]
-		blk239 := len(w.Buf)
-		if blk239+4+len(k237) > cap(w.Buf) {
-			w.Grow(4 + len(k237))
+	w.Buf = w.Buf[:blk276+4+c275*9]
+	fw.PutU32(w.Buf, pos+70, uint32(blk276-pos))
+	fw.PutU32(w.Buf, blk276, uint32(c275))
+	p277 := blk276 + 4
+	for _, k278 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v279 := s.FMapOptional[k278]
+		blk280 := len(w.Buf)
+		if blk280+4+len(k278) > cap(w.Buf) {
+			w.Grow(4 + len(k278))
 		}
-		w.Buf = w.Buf[:blk239+4+len(k237)]
-		fw.PutU32(w.Buf, p236, uint32(blk239-pos))
-		fw.PutU32(w.Buf, blk239, uint32(len(k237)))
-		copy(w.Buf[blk239+4:], k237)
-		if v238 == nil {
-			fw.VNull(w, p236+4)
+		w.Buf = w.Buf[:blk280+4+len(k278)]
+		fw.PutU32(w.Buf, p277, uint32(blk280-pos))
+		fw.PutU32(w.Buf, blk280, uint32(len(k278)))
+		copy(w.Buf[blk280+4:], k278)
+		if v279 == nil {
+			fw.VNull(w, p277+4)
 		} else {
-			blk240 := len(w.Buf)
-			if blk240+8 > cap(w.Buf) {
+			blk281 := len(w.Buf)
+			if blk281+8 > cap(w.Buf) {
 				w.Grow(8)
 			}
-			w.Buf = w.Buf[:blk240+8]
-			w.Buf[p236+4] = 1
-			fw.PutU32(w.Buf, p236+4+1, uint32(blk240-pos))
-			fw.PutF64(w.Buf, blk240, float64((*v238)))
+			w.Buf = w.Buf[:blk281+8]
+			w.Buf[p277+4] = 1
+			fw.PutU32(w.Buf, p277+4+1, uint32(blk281-pos))
+			fw.PutF64(w.Buf, blk281, float64((*v279)))
 		}
-		p236 += 9
+		p277 += 9
 	}
-	c241 := len(s.FMapEnumKey)
-	blk242 := len(w.Buf)
-	if blk242+4+c241*5 > cap(w.Buf) {
-		w.Grow(4 + c241*5)
+	c282 := len(s.FMapEnumKey)
+	blk283 := len(w.Buf)
+	if blk283+4+c282*5 > cap(w.Buf) {
+		w.Grow(4 + c282*5)
 	}
-	w.Buf = w.Buf[:blk242+4+c241*5]
-	fw.PutU32(w.Buf, pos+74, uint32(blk242-pos))
-	fw.PutU32(w.Buf, blk242, uint32(c241))
-	p243 := blk242 + 4
-	for _, k244 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v245 := s.FMapEnumKey[k244]
-		w.Buf[p243] = byte(k244)
-		v245.FwPutV(w, p243+1, pos)
-		p243 += 5
+	w.Buf = w.Buf[:blk283+4+c282*5]
+	fw.PutU32(w.Buf, pos+74, uint32(blk283-pos))
+	fw.PutU32(w.Buf, blk283, uint32(c282))
+	p284 := blk283 + 4
+	for _, k285 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v286 := s.FMapEnumKey[k285]
+		w.Buf[p284] = byte(k285)
+		v286.FwPutV(w, p284+1, pos)
+		p284 += 5
 	}
-	c246 := len(s.FHash)
-	blk247 := len(w.Buf)
-	if blk247+4+c246*20 > cap(w.Buf) {
-		w.Grow(4 + c246*20)
+	c287 := len(s.FHash)
+	blk288 := len(w.Buf)
+	if blk288+4+c287*20 > cap(w.Buf) {
+		w.Grow(4 + c287*20)
 	}
-	w.Buf = w.Buf[:blk247+4+c246*20]
-	fw.PutU32(w.Buf, pos+78, uint32(blk247-pos))
-	fw.PutU32(w.Buf, blk247, uint32(c246))
-	p248 := blk247 + 4
-	for k249, v250 := range s.FHash {
-		copy(w.Buf[p248:], k249[:])
-		w.VBytes(p248+16, pos, v250)
-		p248 += 20
+	w.Buf = w.Buf[:blk288+4+c287*20]
+	fw.PutU32(w.Buf, pos+78, uint32(blk288-pos))
+	fw.PutU32(w.Buf, blk288, uint32(c287))
+	p289 := blk288 + 4
+	for k290, v291 := range s.FHash {
+		copy(w.Buf[p289:], k290[:])
+		w.VBytes(p289+16, pos, v291)
+		p289 += 20
 	}
-	c251 := len(s.FHashOptional)
-	blk252 := len(w.Buf)
-	if blk252+4+c251*9 > cap(w.Buf) {
-		w.Grow(4 + c251*9)
+	c292 := len(s.FHashOptional)
+	blk293 := len(w.Buf)
+	if blk293+4+c292*9 > cap(w.Buf) {
+		w.Grow(4 + c292*9)
 	}
-	w.Buf = w.Buf[:blk252+4+c251*9]
-	fw.PutU32(w.Buf, pos+82, uint32(blk252-pos))
-	fw.PutU32(w.Buf, blk252, uint32(c251))
-	p253 := blk252 + 4
-	for k254, v255 := range s.FHashOptional {
-		blk256 := len(w.Buf)
-		if blk256+4+len(k254) > cap(w.Buf) {
-			w.Grow(4 + len(k254))
+	w.Buf = w.Buf[:blk293+4+c292*9]
+	fw.PutU32(w.Buf, pos+82, uint32(blk293-pos))
+	fw.PutU32(w.Buf, blk293, uint32(c292))
+	p294 := blk293 + 4
+	for k295, v296 := range s.FHashOptional {
+		blk297 := len(w.Buf)
+		if blk297+4+len(k295) > cap(w.Buf) {
+			w.Grow(4 + len(k295))
 		}
-		w.Buf = w.Buf[:blk256+4+len(k254)]
-		fw.PutU32(w.Buf, p253, uint32(blk256-pos))
-		fw.PutU32(w.Buf, blk256, uint32(len(k254)))
-		copy(w.Buf[blk256+4:], k254)
-		if v255 == nil {
-			fw.VNull(w, p253+4)
+		w.Buf = w.Buf[:blk297+4+len(k295)]
+		fw.PutU32(w.Buf, p294, uint32(blk297-pos))
+		fw.PutU32(w.Buf, blk297, uint32(len(k295)))
+		copy(w.Buf[blk297+4:], k295)
+		if v296 == nil {
+			fw.VNull(w, p294+4)
 		} else {
-			blk257 := len(w.Buf)
-			if blk257+4 > cap(w.Buf) {
+			blk298 := len(w.Buf)
+			if blk298+4 > cap(w.Buf) {
 				w.Grow(4)
 			}
-			w.Buf = w.Buf[:blk257+4]
-			w.Buf[p253+4] = 1
-			fw.PutU32(w.Buf, p253+4+1, uint32(blk257-pos))
-			v255.FwPutV(w, blk257, blk257)
+			w.Buf = w.Buf[:blk298+4]
+			w.Buf[p294+4] = 1
+			fw.PutU32(w.Buf, p294+4+1, uint32(blk298-pos))
+			v296.FwPutV(w, blk298, blk298)
 		}
-		p253 += 9
+		p294 += 9
 	}
-	c258 := len(s.FHashStructKey)
-	blk259 := len(w.Buf)
-	if blk259+4+c258*8 > cap(w.Buf) {
-		w.Grow(4 + c258*8)
+	c299 := len(s.FHashStructKey)
+	blk300 := len(w.Buf)
+	if blk300+4+c299*8 > cap(w.Buf) {
+		w.Grow(4 + c299*8)
 	}
-	w.Buf = w.Buf[:blk259+4+c258*8]
-	fw.PutU32(w.Buf, pos+86, uint32(blk259-pos))
-	fw.PutU32(w.Buf, blk259, uint32(c258))
-	p260 := blk259 + 4
-	for i261 := range s.FHashStructKey {
-		s.FHashStructKey[i261].Key.FwPutV(w, p260, pos)
-		s.FHashStructKey[i261].Value.FwPutV(w, p260+4, pos)
-		p260 += 8
+	w.Buf = w.Buf[:blk300+4+c299*8]
+	fw.PutU32(w.Buf, pos+86, uint32(blk300-pos))
+	fw.PutU32(w.Buf, blk300, uint32(c299))
+	p301 := blk300 + 4
+	for i302 := range s.FHashStructKey {
+		s.FHashStructKey[i302].Key.FwPutV(w, p301, pos)
+		s.FHashStructKey[i302].Value.FwPutV(w, p301+4, pos)
+		p301 += 8
 	}
 }
 
@@ -3942,289 +4172,289 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 90 {
-		for i262 := range s.FArray {
-			s.FArray[i262] = int32(fw.U32(r.Data, pos+8+i262*4))
+		for i303 := range s.FArray {
+			s.FArray[i303] = int32(fw.U32(r.Data, pos+8+i303*4))
 		}
-		for i263 := range s.FArrayOptional {
+		for i304 := range s.FArrayOptional {
 			if !r.OK() {
 				break
 			}
-			p264, set265, ok266 := r.Optional(pos+20+i263*5, pos, 4)
-			if !set265 {
-				s.FArrayOptional[i263] = nil
-			} else if ok266 {
-				if s.FArrayOptional[i263] == nil {
-					s.FArrayOptional[i263] = new(string)
+			p305, set306, ok307 := r.Optional(pos+20+i304*5, pos, 4)
+			if !set306 {
+				s.FArrayOptional[i304] = nil
+			} else if ok307 {
+				if s.FArrayOptional[i304] == nil {
+					s.FArrayOptional[i304] = new(string)
 				}
-				r.String(p264, p264, &(*s.FArrayOptional[i263]))
+				r.String(p305, p305, &(*s.FArrayOptional[i304]))
 			}
 		}
-		for i267 := range s.FArrayStruct {
+		for i308 := range s.FArrayStruct {
 			if !r.OK() {
 				break
 			}
-			s.FArrayStruct[i267].FwGetV(r, pos+30+i267*4, pos)
+			s.FArrayStruct[i308].FwGetV(r, pos+30+i308*4, pos)
 		}
-		p268, n269, ok270 := r.Block(pos+38, pos, 1)
-		if ok270 {
-			s.FVector = fw.Resize(s.FVector, n269)
-			for i271 := range s.FVector {
-				s.FVector[i271] = byte(r.Data[p268+i271*1])
+		p309, n310, ok311 := r.Block(pos+38, pos, 1)
+		if ok311 {
+			s.FVector = fw.Resize(s.FVector, n310)
+			for i312 := range s.FVector {
+				s.FVector[i312] = byte(r.Data[p309+i312*1])
 			}
 		}
-		p272, n273, ok274 := r.Block(pos+42, pos, 5)
-		if ok274 {
-			s.FVectorOptional = fw.Resize(s.FVectorOptional, n273)
-			for i275 := range s.FVectorOptional {
-				p276, set277, ok278 := r.Optional(p272+i275*5, pos, 1)
-				if !set277 {
-					s.FVectorOptional[i275] = nil
-				} else if ok278 {
-					if s.FVectorOptional[i275] == nil {
-						s.FVectorOptional[i275] = new(EnumByte)
+		p313, n314, ok315 := r.Block(pos+42, pos, 5)
+		if ok315 {
+			s.FVectorOptional = fw.Resize(s.FVectorOptional, n314)
+			for i316 := range s.FVectorOptional {
+				p317, set318, ok319 := r.Optional(p313+i316*5, pos, 1)
+				if !set318 {
+					s.FVectorOptional[i316] = nil
+				} else if ok319 {
+					if s.FVectorOptional[i316] == nil {
+						s.FVectorOptional[i316] = new(EnumByte)
 					}
-					(*s.FVectorOptional[i275]) = EnumByte(r.Data[p276])
+					(*s.FVectorOptional[i316]) = EnumByte(r.Data[p317])
 				}
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p279, n280, ok281 := r.Block(pos+46, pos, 4)
-		if ok281 {
-			s.FVectorStruct = fw.Resize(s.FVectorStruct, n280)
-			for i282 := range s.FVectorStruct {
-				s.FVectorStruct[i282].FwGetV(r, p279+i282*4, pos)
+		p320, n321, ok322 := r.Block(pos+46, pos, 4)
+		if ok322 {
+			s.FVectorStruct = fw.Resize(s.FVectorStruct, n321)
+			for i323 := range s.FVectorStruct {
+				s.FVectorStruct[i323].FwGetV(r, p320+i323*4, pos)
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p283, n284, ok285 := r.Block(pos+50, pos, 4)
-		if ok285 {
-			s.FList = fw.Resize(s.FList, n284)
-			for i286 := range s.FList {
-				r.String(p283+i286*4, pos, &s.FList[i286])
+		p324, n325, ok326 := r.Block(pos+50, pos, 4)
+		if ok326 {
+			s.FList = fw.Resize(s.FList, n325)
+			for i327 := range s.FList {
+				r.String(p324+i327*4, pos, &s.FList[i327])
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p287, n288, ok289 := r.Block(pos+54, pos, 5)
-		if ok289 {
-			s.FListOptional = fw.Resize(s.FListOptional, n288)
-			for i290 := range s.FListOptional {
-				p291, set292, ok293 := r.Optional(p287+i290*5, pos, 4)
-				if !set292 {
-					s.FListOptional[i290] = nil
-				} else if ok293 {
-					if s.FListOptional[i290] == nil {
-						s.FListOptional[i290] = new(Optionals)
+		p328, n329, ok330 := r.Block(pos+54, pos, 5)
+		if ok330 {
+			s.FListOptional = fw.Resize(s.FListOptional, n329)
+			for i331 := range s.FListOptional {
+				p332, set333, ok334 := r.Optional(p328+i331*5, pos, 4)
+				if !set333 {
+					s.FListOptional[i331] = nil
+				} else if ok334 {
+					if s.FListOptional[i331] == nil {
+						s.FListOptional[i331] = new(Optionals)
 					}
-					s.FListOptional[i290].FwGetV(r, p291, p291)
+					s.FListOptional[i331].FwGetV(r, p332, p332)
 				}
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p294, n295, ok296 := r.Block(pos+58, pos, 8)
-		if ok296 {
-			s.FSet = fw.Resize(s.FSet, n295)
-			for i297 := range s.FSet {
-				s.FSet[i297] = int64(fw.U64(r.Data, p294+i297*8))
+		p335, n336, ok337 := r.Block(pos+58, pos, 8)
+		if ok337 {
+			s.FSet = fw.Resize(s.FSet, n336)
+			for i338 := range s.FSet {
+				s.FSet[i338] = int64(fw.U64(r.Data, p335+i338*8))
 			}
 			s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
 		}
-		p298, n299, ok300 := r.Block(pos+62, pos, 4)
-		if ok300 {
-			s.FSetStruct = fw.Resize(s.FSetStruct, n299)
-			for i301 := range s.FSetStruct {
-				s.FSetStruct[i301].FwGetV(r, p298+i301*4, pos)
+		p339, n340, ok341 := r.Block(pos+62, pos, 4)
+		if ok341 {
+			s.FSetStruct = fw.Resize(s.FSetStruct, n340)
+			for i342 := range s.FSetStruct {
+				s.FSetStruct[i342].FwGetV(r, p339+i342*4, pos)
 				if !r.OK() {
 					break
 				}
 			}
 			s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
 		}
-		p302, n303, ok304 := r.Block(pos+66, pos, 8)
-		if ok304 {
-			s.FMap = fw.ClearMap(s.FMap, n303)
-			for i305 := 0; i305 < n303; i305++ {
-				var k306 int32
-				var v307 string
-				k306 = int32(fw.U32(r.Data, p302))
-				r.String(p302+4, pos, &v307)
+		p343, n344, ok345 := r.Block(pos+66, pos, 8)
+		if ok345 {
+			s.FMap = fw.ClearMap(s.FMap, n344)
+			for i346 := 0; i346 < n344; i346++ {
+				var k347 int32
+				var v348 string
+				k347 = int32(fw.U32(r.Data, p343))
+				r.String(p343+4, pos, &v348)
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FMap[k306]; !dup {
-					s.FMap[k306] = v307
+				if _, dup := s.FMap[k347]; !dup {
+					s.FMap[k347] = v348
 				}
-				p302 += 8
+				p343 += 8
 			}
 		}
-		p308, n309, ok310 := r.Block(pos+70, pos, 9)
-		if ok310 {
-			s.FMapOptional = fw.ClearMap(s.FMapOptional, n309)
-			for i311 := 0; i311 < n309; i311++ {
-				var k312 string
-				var v313 *float64
-				r.String(p308, pos, &k312)
-				p314, set315, ok316 := r.Optional(p308+4, pos, 8)
-				if !set315 {
-					v313 = nil
-				} else if ok316 {
-					if v313 == nil {
-						v313 = new(float64)
+		p349, n350, ok351 := r.Block(pos+70, pos, 9)
+		if ok351 {
+			s.FMapOptional = fw.ClearMap(s.FMapOptional, n350)
+			for i352 := 0; i352 < n350; i352++ {
+				var k353 string
+				var v354 *float64
+				r.String(p349, pos, &k353)
+				p355, set356, ok357 := r.Optional(p349+4, pos, 8)
+				if !set356 {
+					v354 = nil
+				} else if ok357 {
+					if v354 == nil {
+						v354 = new(float64)
 					}
-					(*v313) = fw.F64(r.Data, p314)
+					(*v354) = fw.F64(r.Data, p355)
 				}
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FMapOptional[k312]; !dup {
-					s.FMapOptional[k312] = v313
+				if _, dup := s.FMapOptional[k353]; !dup {
+					s.FMapOptional[k353] = v354
 				}
-				p308 += 9
+				p349 += 9
 			}
 		}
-		p317, n318, ok319 := r.Block(pos+74, pos, 5)
-		if ok319 {
-			s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n318)
-			for i320 := 0; i320 < n318; i320++ {
-				var k321 EnumByte
-				var v322 Optionals
-				k321 = EnumByte(r.Data[p317])
-				v322.FwGetV(r, p317+1, pos)
+		p358, n359, ok360 := r.Block(pos+74, pos, 5)
+		if ok360 {
+			s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n359)
+			for i361 := 0; i361 < n359; i361++ {
+				var k362 EnumByte
+				var v363 Optionals
+				k362 = EnumByte(r.Data[p358])
+				v363.FwGetV(r, p358+1, pos)
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FMapEnumKey[k321]; !dup {
-					s.FMapEnumKey[k321] = v322
+				if _, dup := s.FMapEnumKey[k362]; !dup {
+					s.FMapEnumKey[k362] = v363
 				}
-				p317 += 5
+				p358 += 5
 			}
 		}
-		p323, n324, ok325 := r.Block(pos+78, pos, 20)
-		if ok325 {
-			s.FHash = fw.ClearMap(s.FHash, n324)
-			for i326 := 0; i326 < n324; i326++ {
-				var k327 fw.UUID
-				var v328 []byte
-				k327 = fw.UUIDAt(r.Data, p323)
-				r.Bytes(p323+16, pos, &v328)
+		p364, n365, ok366 := r.Block(pos+78, pos, 20)
+		if ok366 {
+			s.FHash = fw.ClearMap(s.FHash, n365)
+			for i367 := 0; i367 < n365; i367++ {
+				var k368 fw.UUID
+				var v369 []byte
+				k368 = fw.UUIDAt(r.Data, p364)
+				r.Bytes(p364+16, pos, &v369)
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FHash[k327]; !dup {
-					s.FHash[k327] = v328
+				if _, dup := s.FHash[k368]; !dup {
+					s.FHash[k368] = v369
 				}
-				p323 += 20
+				p364 += 20
 			}
 		}
-		p329, n330, ok331 := r.Block(pos+82, pos, 9)
-		if ok331 {
-			s.FHashOptional = fw.ClearMap(s.FHashOptional, n330)
-			for i332 := 0; i332 < n330; i332++ {
-				var k333 string
-				var v334 *Primitives
-				r.String(p329, pos, &k333)
-				p335, set336, ok337 := r.Optional(p329+4, pos, 4)
-				if !set336 {
-					v334 = nil
-				} else if ok337 {
-					if v334 == nil {
-						v334 = new(Primitives)
+		p370, n371, ok372 := r.Block(pos+82, pos, 9)
+		if ok372 {
+			s.FHashOptional = fw.ClearMap(s.FHashOptional, n371)
+			for i373 := 0; i373 < n371; i373++ {
+				var k374 string
+				var v375 *Primitives
+				r.String(p370, pos, &k374)
+				p376, set377, ok378 := r.Optional(p370+4, pos, 4)
+				if !set377 {
+					v375 = nil
+				} else if ok378 {
+					if v375 == nil {
+						v375 = new(Primitives)
 					}
-					v334.FwGetV(r, p335, p335)
+					v375.FwGetV(r, p376, p376)
 				}
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FHashOptional[k333]; !dup {
-					s.FHashOptional[k333] = v334
+				if _, dup := s.FHashOptional[k374]; !dup {
+					s.FHashOptional[k374] = v375
 				}
-				p329 += 9
+				p370 += 9
 			}
 		}
-		p338, n339, ok340 := r.Block(pos+86, pos, 8)
-		if ok340 {
+		p379, n380, ok381 := r.Block(pos+86, pos, 8)
+		if ok381 {
 			s.FHashStructKey = s.FHashStructKey[:0]
-			for i341 := 0; i341 < n339; i341++ {
-				var k342 proto.Order
-				var v343 Optionals
-				k342.FwGetV(r, p338, pos)
-				v343.FwGetV(r, p338+4, pos)
+			for i382 := 0; i382 < n380; i382++ {
+				var k383 proto.Order
+				var v384 Optionals
+				k383.FwGetV(r, p379, pos)
+				v384.FwGetV(r, p379+4, pos)
 				if !r.OK() {
 					break
 				}
-				s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k342, Value: v343})
-				p338 += 8
+				s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k383, Value: v384})
+				p379 += 8
 			}
 			s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
 		}
 	} else {
 		d := NewCollections()
 		if 20 <= stored {
-			for i344 := range s.FArray {
-				s.FArray[i344] = int32(fw.U32(r.Data, pos+8+i344*4))
+			for i385 := range s.FArray {
+				s.FArray[i385] = int32(fw.U32(r.Data, pos+8+i385*4))
 			}
 		} else {
 			s.FArray = d.FArray
 		}
 		if 30 <= stored {
-			for i345 := range s.FArrayOptional {
+			for i386 := range s.FArrayOptional {
 				if !r.OK() {
 					break
 				}
-				p346, set347, ok348 := r.Optional(pos+20+i345*5, pos, 4)
-				if !set347 {
-					s.FArrayOptional[i345] = nil
-				} else if ok348 {
-					if s.FArrayOptional[i345] == nil {
-						s.FArrayOptional[i345] = new(string)
+				p387, set388, ok389 := r.Optional(pos+20+i386*5, pos, 4)
+				if !set388 {
+					s.FArrayOptional[i386] = nil
+				} else if ok389 {
+					if s.FArrayOptional[i386] == nil {
+						s.FArrayOptional[i386] = new(string)
 					}
-					r.String(p346, p346, &(*s.FArrayOptional[i345]))
+					r.String(p387, p387, &(*s.FArrayOptional[i386]))
 				}
 			}
 		} else {
 			s.FArrayOptional = d.FArrayOptional
 		}
 		if 38 <= stored {
-			for i349 := range s.FArrayStruct {
+			for i390 := range s.FArrayStruct {
 				if !r.OK() {
 					break
 				}
-				s.FArrayStruct[i349].FwGetV(r, pos+30+i349*4, pos)
+				s.FArrayStruct[i390].FwGetV(r, pos+30+i390*4, pos)
 			}
 		} else {
 			s.FArrayStruct = d.FArrayStruct
 		}
 		if 42 <= stored {
-			p350, n351, ok352 := r.Block(pos+38, pos, 1)
-			if ok352 {
-				s.FVector = fw.Resize(s.FVector, n351)
-				for i353 := range s.FVector {
-					s.FVector[i353] = byte(r.Data[p350+i353*1])
+			p391, n392, ok393 := r.Block(pos+38, pos, 1)
+			if ok393 {
+				s.FVector = fw.Resize(s.FVector, n392)
+				for i394 := range s.FVector {
+					s.FVector[i394] = byte(r.Data[p391+i394*1])
 				}
 			}
 		} else {
 			s.FVector = d.FVector
 		}
 		if 46 <= stored {
-			p354, n355, ok356 := r.Block(pos+42, pos, 5)
-			if ok356 {
-				s.FVectorOptional = fw.Resize(s.FVectorOptional, n355)
-				for i357 := range s.FVectorOptional {
-					p358, set359, ok360 := r.Optional(p354+i357*5, pos, 1)
-					if !set359 {
-						s.FVectorOptional[i357] = nil
-					} else if ok360 {
-						if s.FVectorOptional[i357] == nil {
-							s.FVectorOptional[i357] = new(EnumByte)
+			p395, n396, ok397 := r.Block(pos+42, pos, 5)
+			if ok397 {
+				s.FVectorOptional = fw.Resize(s.FVectorOptional, n396)
+				for i398 := range s.FVectorOptional {
+					p399, set400, ok401 := r.Optional(p395+i398*5, pos, 1)
+					if !set400 {
+						s.FVectorOptional[i398] = nil
+					} else if ok401 {
+						if s.FVectorOptional[i398] == nil {
+							s.FVectorOptional[i398] = new(EnumByte)
 						}
-						(*s.FVectorOptional[i357]) = EnumByte(r.Data[p358])
+						(*s.FVectorOptional[i398]) = EnumByte(r.Data[p399])
 					}
 					if !r.OK() {
 						break
@@ -4235,11 +4465,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FVectorOptional = d.FVectorOptional
 		}
 		if 50 <= stored {
-			p361, n362, ok363 := r.Block(pos+46, pos, 4)
-			if ok363 {
-				s.FVectorStruct = fw.Resize(s.FVectorStruct, n362)
-				for i364 := range s.FVectorStruct {
-					s.FVectorStruct[i364].FwGetV(r, p361+i364*4, pos)
+			p402, n403, ok404 := r.Block(pos+46, pos, 4)
+			if ok404 {
+				s.FVectorStruct = fw.Resize(s.FVectorStruct, n403)
+				for i405 := range s.FVectorStruct {
+					s.FVectorStruct[i405].FwGetV(r, p402+i405*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -4249,11 +4479,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FVectorStruct = d.FVectorStruct
 		}
 		if 54 <= stored {
-			p365, n366, ok367 := r.Block(pos+50, pos, 4)
-			if ok367 {
-				s.FList = fw.Resize(s.FList, n366)
-				for i368 := range s.FList {
-					r.String(p365+i368*4, pos, &s.FList[i368])
+			p406, n407, ok408 := r.Block(pos+50, pos, 4)
+			if ok408 {
+				s.FList = fw.Resize(s.FList, n407)
+				for i409 := range s.FList {
+					r.String(p406+i409*4, pos, &s.FList[i409])
 					if !r.OK() {
 						break
 					}
@@ -4263,18 +4493,18 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FList = d.FList
 		}
 		if 58 <= stored {
-			p369, n370, ok371 := r.Block(pos+54, pos, 5)
-			if ok371 {
-				s.FListOptional = fw.Resize(s.FListOptional, n370)
-				for i372 := range s.FListOptional {
-					p373, set374, ok375 := r.Optional(p369+i372*5, pos, 4)
-					if !set374 {
-						s.FListOptional[i372] = nil
-					} else if ok375 {
-						if s.FListOptional[i372] == nil {
-							s.FListOptional[i372] = new(Optionals)
+			p410, n411, ok412 := r.Block(pos+54, pos, 5)
+			if ok412 {
+				s.FListOptional = fw.Resize(s.FListOptional, n411)
+				for i413 := range s.FListOptional {
+					p414, set415, ok416 := r.Optional(p410+i413*5, pos, 4)
+					if !set415 {
+						s.FListOptional[i413] = nil
+					} else if ok416 {
+						if s.FListOptional[i413] == nil {
+							s.FListOptional[i413] = new(Optionals)
 						}
-						s.FListOptional[i372].FwGetV(r, p373, p373)
+						s.FListOptional[i413].FwGetV(r, p414, p414)
 					}
 					if !r.OK() {
 						break
@@ -4285,11 +4515,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FListOptional = d.FListOptional
 		}
 		if 62 <= stored {
-			p376, n377, ok378 := r.Block(pos+58, pos, 8)
-			if ok378 {
-				s.FSet = fw.Resize(s.FSet, n377)
-				for i379 := range s.FSet {
-					s.FSet[i379] = int64(fw.U64(r.Data, p376+i379*8))
+			p417, n418, ok419 := r.Block(pos+58, pos, 8)
+			if ok419 {
+				s.FSet = fw.Resize(s.FSet, n418)
+				for i420 := range s.FSet {
+					s.FSet[i420] = int64(fw.U64(r.Data, p417+i420*8))
 				}
 				s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
 			}
@@ -4297,11 +4527,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FSet = d.FSet
 		}
 		if 66 <= stored {
-			p380, n381, ok382 := r.Block(pos+62, pos, 4)
-			if ok382 {
-				s.FSetStruct = fw.Resize(s.FSetStruct, n381)
-				for i383 := range s.FSetStruct {
-					s.FSetStruct[i383].FwGetV(r, p380+i383*4, pos)
+			p421, n422, ok423 := r.Block(pos+62, pos, 4)
+			if ok423 {
+				s.FSetStruct = fw.Resize(s.FSetStruct, n422)
+				for i424 := range s.FSetStruct {
+					s.FSetStruct[i424].FwGetV(r, p421+i424*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -4312,140 +4542,140 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FSetStruct = d.FSetStruct
 		}
 		if 70 <= stored {
-			p384, n385, ok386 := r.Block(pos+66, pos, 8)
-			if ok386 {
-				s.FMap = fw.ClearMap(s.FMap, n385)
-				for i387 := 0; i387 < n385; i387++ {
-					var k388 int32
-					var v389 string
-					k388 = int32(fw.U32(r.Data, p384))
-					r.String(p384+4, pos, &v389)
+			p425, n426, ok427 := r.Block(pos+66, pos, 8)
+			if ok427 {
+				s.FMap = fw.ClearMap(s.FMap, n426)
+				for i428 := 0; i428 < n426; i428++ {
+					var k429 int32
+					var v430 string
+					k429 = int32(fw.U32(r.Data, p425))
+					r.String(p425+4, pos, &v430)
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FMap[k388]; !dup {
-						s.FMap[k388] = v389
+					if _, dup := s.FMap[k429]; !dup {
+						s.FMap[k429] = v430
 					}
-					p384 += 8
+					p425 += 8
 				}
 			}
 		} else {
 			s.FMap = d.FMap
 		}
 		if 74 <= stored {
-			p390, n391, ok392 := r.Block(pos+70, pos, 9)
-			if ok392 {
-				s.FMapOptional = fw.ClearMap(s.FMapOptional, n391)
-				for i393 := 0; i393 < n391; i393++ {
-					var k394 string
-					var v395 *float64
-					r.String(p390, pos, &k394)
-					p396, set397, ok398 := r.Optional(p390+4, pos, 8)
-					if !set397 {
-						v395 = nil
-					} else if ok398 {
-						if v395 == nil {
-							v395 = new(float64)
+			p431, n432, ok433 := r.Block(pos+70, pos, 9)
+			if ok433 {
+				s.FMapOptional = fw.ClearMap(s.FMapOptional, n432)
+				for i434 := 0; i434 < n432; i434++ {
+					var k435 string
+					var v436 *float64
+					r.String(p431, pos, &k435)
+					p437, set438, ok439 := r.Optional(p431+4, pos, 8)
+					if !set438 {
+						v436 = nil
+					} else if ok439 {
+						if v436 == nil {
+							v436 = new(float64)
 						}
-						(*v395) = fw.F64(r.Data, p396)
+						(*v436) = fw.F64(r.Data, p437)
 					}
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FMapOptional[k394]; !dup {
-						s.FMapOptional[k394] = v395
+					if _, dup := s.FMapOptional[k435]; !dup {
+						s.FMapOptional[k435] = v436
 					}
-					p390 += 9
+					p431 += 9
 				}
 			}
 		} else {
 			s.FMapOptional = d.FMapOptional
 		}
 		if 78 <= stored {
-			p399, n400, ok401 := r.Block(pos+74, pos, 5)
-			if ok401 {
-				s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n400)
-				for i402 := 0; i402 < n400; i402++ {
-					var k403 EnumByte
-					var v404 Optionals
-					k403 = EnumByte(r.Data[p399])
-					v404.FwGetV(r, p399+1, pos)
+			p440, n441, ok442 := r.Block(pos+74, pos, 5)
+			if ok442 {
+				s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n441)
+				for i443 := 0; i443 < n441; i443++ {
+					var k444 EnumByte
+					var v445 Optionals
+					k444 = EnumByte(r.Data[p440])
+					v445.FwGetV(r, p440+1, pos)
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FMapEnumKey[k403]; !dup {
-						s.FMapEnumKey[k403] = v404
+					if _, dup := s.FMapEnumKey[k444]; !dup {
+						s.FMapEnumKey[k444] = v445
 					}
-					p399 += 5
+					p440 += 5
 				}
 			}
 		} else {
 			s.FMapEnumKey = d.FMapEnumKey
 		}
 		if 82 <= stored {
-			p405, n406, ok407 := r.Block(pos+78, pos, 20)
-			if ok407 {
-				s.FHash = fw.ClearMap(s.FHash, n406)
-				for i408 := 0; i408 < n406; i408++ {
-					var k409 fw.UUID
-					var v410 []byte
-					k409 = fw.UUIDAt(r.Data, p405)
-					r.Bytes(p405+16, pos, &v410)
+			p446, n447, ok448 := r.Block(pos+78, pos, 20)
+			if ok448 {
+				s.FHash = fw.ClearMap(s.FHash, n447)
+				for i449 := 0; i449 < n447; i449++ {
+					var k450 fw.UUID
+					var v451 []byte
+					k450 = fw.UUIDAt(r.Data, p446)
+					r.Bytes(p446+16, pos, &v451)
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FHash[k409]; !dup {
-						s.FHash[k409] = v410
+					if _, dup := s.FHash[k450]; !dup {
+						s.FHash[k450] = v451
 					}
-					p405 += 20
+					p446 += 20
 				}
 			}
 		} else {
 			s.FHash = d.FHash
 		}
 		if 86 <= stored {
-			p411, n412, ok413 := r.Block(pos+82, pos, 9)
-			if ok413 {
-				s.FHashOptional = fw.ClearMap(s.FHashOptional, n412)
-				for i414 := 0; i414 < n412; i414++ {
-					var k415 string
-					var v416 *Primitives
-					r.String(p411, pos, &k415)
-					p417, set418, ok419 := r.Optional(p411+4, pos, 4)
-					if !set418 {
-						v416 = nil
-					} else if ok419 {
-						if v416 == nil {
-							v416 = new(Primitives)
+			p452, n453, ok454 := r.Block(pos+82, pos, 9)
+			if ok454 {
+				s.FHashOptional = fw.ClearMap(s.FHashOptional, n453)
+				for i455 := 0; i455 < n453; i455++ {
+					var k456 string
+					var v457 *Primitives
+					r.String(p452, pos, &k456)
+					p458, set459, ok460 := r.Optional(p452+4, pos, 4)
+					if !set459 {
+						v457 = nil
+					} else if ok460 {
+						if v457 == nil {
+							v457 = new(Primitives)
 						}
-						v416.FwGetV(r, p417, p417)
+						v457.FwGetV(r, p458, p458)
 					}
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FHashOptional[k415]; !dup {
-						s.FHashOptional[k415] = v416
+					if _, dup := s.FHashOptional[k456]; !dup {
+						s.FHashOptional[k456] = v457
 					}
-					p411 += 9
+					p452 += 9
 				}
 			}
 		} else {
 			s.FHashOptional = d.FHashOptional
 		}
 		if 90 <= stored {
-			p420, n421, ok422 := r.Block(pos+86, pos, 8)
-			if ok422 {
+			p461, n462, ok463 := r.Block(pos+86, pos, 8)
+			if ok463 {
 				s.FHashStructKey = s.FHashStructKey[:0]
-				for i423 := 0; i423 < n421; i423++ {
-					var k424 proto.Order
-					var v425 Optionals
-					k424.FwGetV(r, p420, pos)
-					v425.FwGetV(r, p420+4, pos)
+				for i464 := 0; i464 < n462; i464++ {
+					var k465 proto.Order
+					var v466 Optionals
+					k465.FwGetV(r, p461, pos)
+					v466.FwGetV(r, p461+4, pos)
 					if !r.OK() {
 						break
 					}
-					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k424, Value: v425})
-					p420 += 8
+					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k465, Value: v466})
+					p461 += 8
 				}
 				s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
 			}
@@ -4475,35 +4705,35 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 90 {
-		for i426 := 0; i426 < 2 && left >= 0; i426++ {
-			if d[pos+20+i426*5] != 0 {
-				p427 := pos + int(fw.U32(d, pos+20+i426*5+1))
-				if p427 >= pos+20+i426*5+5 && p427 <= size-4 {
+		for i467 := 0; i467 < 2 && left >= 0; i467++ {
+			if d[pos+20+i467*5] != 0 {
+				p468 := pos + int(fw.U32(d, pos+20+i467*5+1))
+				if p468 >= pos+20+i467*5+5 && p468 <= size-4 {
 					left -= 4
-					blk428 := p427 + int(fw.U32(d, p427))
-					if blk428 >= p427+4 && blk428 <= size-4 {
-						if n429 := int(fw.U32(d, blk428)); n429 <= size-blk428-4 {
-							left -= int64(4 + n429)
+					blk469 := p468 + int(fw.U32(d, p468))
+					if blk469 >= p468+4 && blk469 <= size-4 {
+						if n470 := int(fw.U32(d, blk469)); n470 <= size-blk469-4 {
+							left -= int64(4 + n470)
 						} else {
 							r.Left = left
-							r.Text(p427, p427)
+							r.Text(p468, p468)
 							left = r.Left
 						}
 					} else {
 						r.Left = left
-						r.Text(p427, p427)
+						r.Text(p468, p468)
 						left = r.Left
 					}
 				} else {
 					r.Left = left
-					r.Optional(pos+20+i426*5, pos, 4) // records why
+					r.Optional(pos+20+i467*5, pos, 4) // records why
 					left = r.Left
 				}
 			}
 		}
-		for i430 := 0; i430 < 2 && left >= 0; i430++ {
+		for i471 := 0; i471 < 2 && left >= 0; i471++ {
 			{
-				slot, base := pos+30+i430*4, pos
+				slot, base := pos+30+i471*4, pos
 				pos := base + int(fw.U32(d, slot))
 				stored, typ := 0, uint32(0)
 				if pos >= slot+4 && pos <= size-8 {
@@ -4516,10 +4746,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 						r.Left = left
 						fw.VCheckDecimal(r, pos+57)
 						left = r.Left
-						blk431 := pos + int(fw.U32(d, pos+73))
-						if blk431 >= pos+73+4 && blk431 <= size-4 {
-							if n432 := int(fw.U32(d, blk431)); n432 <= size-blk431-4 {
-								left -= int64(4 + n432)
+						blk472 := pos + int(fw.U32(d, pos+73))
+						if blk472 >= pos+73+4 && blk472 <= size-4 {
+							if n473 := int(fw.U32(d, blk472)); n473 <= size-blk472-4 {
+								left -= int64(4 + n473)
 							} else {
 								r.Left = left
 								r.Text(pos+73, pos)
@@ -4530,10 +4760,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							r.Text(pos+73, pos)
 							left = r.Left
 						}
-						blk433 := pos + int(fw.U32(d, pos+77))
-						if blk433 >= pos+77+4 && blk433 <= size-4 {
-							if n434 := int(fw.U32(d, blk433)); n434 <= size-blk433-4 {
-								left -= int64(4 + n434)
+						blk474 := pos + int(fw.U32(d, pos+77))
+						if blk474 >= pos+77+4 && blk474 <= size-4 {
+							if n475 := int(fw.U32(d, blk474)); n475 <= size-blk474-4 {
+								left -= int64(4 + n475)
 							} else {
 								r.Left = left
 								r.Text(pos+77, pos)
@@ -4544,10 +4774,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							r.Text(pos+77, pos)
 							left = r.Left
 						}
-						blk435 := pos + int(fw.U32(d, pos+169))
-						if blk435 >= pos+169+4 && blk435 <= size-4 {
-							if n436 := int(fw.U32(d, blk435)); n436 <= size-blk435-4 {
-								left -= int64(4 + n436)
+						blk476 := pos + int(fw.U32(d, pos+169))
+						if blk476 >= pos+169+4 && blk476 <= size-4 {
+							if n477 := int(fw.U32(d, blk476)); n477 <= size-blk476-4 {
+								left -= int64(4 + n477)
 							} else {
 								r.Left = left
 								r.Text(pos+169, pos)
@@ -4565,10 +4795,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							left = r.Left
 						}
 						if 77 <= stored {
-							blk437 := pos + int(fw.U32(d, pos+73))
-							if blk437 >= pos+73+4 && blk437 <= size-4 {
-								if n438 := int(fw.U32(d, blk437)); n438 <= size-blk437-4 {
-									left -= int64(4 + n438)
+							blk478 := pos + int(fw.U32(d, pos+73))
+							if blk478 >= pos+73+4 && blk478 <= size-4 {
+								if n479 := int(fw.U32(d, blk478)); n479 <= size-blk478-4 {
+									left -= int64(4 + n479)
 								} else {
 									r.Left = left
 									r.Text(pos+73, pos)
@@ -4581,10 +4811,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							}
 						}
 						if 81 <= stored {
-							blk439 := pos + int(fw.U32(d, pos+77))
-							if blk439 >= pos+77+4 && blk439 <= size-4 {
-								if n440 := int(fw.U32(d, blk439)); n440 <= size-blk439-4 {
-									left -= int64(4 + n440)
+							blk480 := pos + int(fw.U32(d, pos+77))
+							if blk480 >= pos+77+4 && blk480 <= size-4 {
+								if n481 := int(fw.U32(d, blk480)); n481 <= size-blk480-4 {
+									left -= int64(4 + n481)
 								} else {
 									r.Left = left
 									r.Text(pos+77, pos)
@@ -4597,10 +4827,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							}
 						}
 						if 173 <= stored {
-							blk441 := pos + int(fw.U32(d, pos+169))
-							if blk441 >= pos+169+4 && blk441 <= size-4 {
-								if n442 := int(fw.U32(d, blk441)); n442 <= size-blk441-4 {
-									left -= int64(4 + n442)
+							blk482 := pos + int(fw.U32(d, pos+169))
+							if blk482 >= pos+169+4 && blk482 <= size-4 {
+								if n483 := int(fw.U32(d, blk482)); n483 <= size-blk482-4 {
+									left -= int64(4 + n483)
 								} else {
 									r.Left = left
 									r.Text(pos+169, pos)
@@ -4623,48 +4853,48 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 		r.Left = left
 		r.Block(pos+38, pos, 1)
 		left = r.Left
-		p443, n444, ok445 := 0, 0, false
-		blk446 := pos + int(fw.U32(d, pos+42))
-		if blk446 >= pos+42+4 && blk446 <= size-4 && int(fw.U32(d, blk446))*5 <= size-blk446-4 {
-			n444 = int(fw.U32(d, blk446))
-			p443 = blk446 + 4
-			left -= int64(4 + n444*5)
-			ok445 = left >= 0
+		p484, n485, ok486 := 0, 0, false
+		blk487 := pos + int(fw.U32(d, pos+42))
+		if blk487 >= pos+42+4 && blk487 <= size-4 && int(fw.U32(d, blk487))*5 <= size-blk487-4 {
+			n485 = int(fw.U32(d, blk487))
+			p484 = blk487 + 4
+			left -= int64(4 + n485*5)
+			ok486 = left >= 0
 		} else {
 			r.Left = left
-			p443, n444, ok445 = r.Block(pos+42, pos, 5)
+			p484, n485, ok486 = r.Block(pos+42, pos, 5)
 			left = r.Left
 		}
-		if ok445 {
-			for i447 := 0; i447 < n444 && left >= 0; i447++ {
-				if d[p443+i447*5] != 0 {
-					p448 := pos + int(fw.U32(d, p443+i447*5+1))
-					if p448 >= p443+i447*5+5 && p448 <= size-1 {
+		if ok486 {
+			for i488 := 0; i488 < n485 && left >= 0; i488++ {
+				if d[p484+i488*5] != 0 {
+					p489 := pos + int(fw.U32(d, p484+i488*5+1))
+					if p489 >= p484+i488*5+5 && p489 <= size-1 {
 						left -= 1
 					} else {
 						r.Left = left
-						r.Optional(p443+i447*5, pos, 1) // records why
+						r.Optional(p484+i488*5, pos, 1) // records why
 						left = r.Left
 					}
 				}
 			}
 		}
-		p449, n450, ok451 := 0, 0, false
-		blk452 := pos + int(fw.U32(d, pos+46))
-		if blk452 >= pos+46+4 && blk452 <= size-4 && int(fw.U32(d, blk452))*4 <= size-blk452-4 {
-			n450 = int(fw.U32(d, blk452))
-			p449 = blk452 + 4
-			left -= int64(4 + n450*4)
-			ok451 = left >= 0
+		p490, n491, ok492 := 0, 0, false
+		blk493 := pos + int(fw.U32(d, pos+46))
+		if blk493 >= pos+46+4 && blk493 <= size-4 && int(fw.U32(d, blk493))*4 <= size-blk493-4 {
+			n491 = int(fw.U32(d, blk493))
+			p490 = blk493 + 4
+			left -= int64(4 + n491*4)
+			ok492 = left >= 0
 		} else {
 			r.Left = left
-			p449, n450, ok451 = r.Block(pos+46, pos, 4)
+			p490, n491, ok492 = r.Block(pos+46, pos, 4)
 			left = r.Left
 		}
-		if ok451 {
-			for i453 := 0; i453 < n450 && left >= 0; i453++ {
+		if ok492 {
+			for i494 := 0; i494 < n491 && left >= 0; i494++ {
 				{
-					slot, base := p449+i453*4, pos
+					slot, base := p490+i494*4, pos
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -4674,10 +4904,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 					if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 						left -= int64(stored)
 						if stored >= 34 {
-							blk454 := pos + int(fw.U32(d, pos+12))
-							if blk454 >= pos+12+4 && blk454 <= size-4 {
-								if n455 := int(fw.U32(d, blk454)); n455 <= size-blk454-4 {
-									left -= int64(4 + n455)
+							blk495 := pos + int(fw.U32(d, pos+12))
+							if blk495 >= pos+12+4 && blk495 <= size-4 {
+								if n496 := int(fw.U32(d, blk495)); n496 <= size-blk495-4 {
+									left -= int64(4 + n496)
 								} else {
 									r.Left = left
 									r.Text(pos+12, pos)
@@ -4690,10 +4920,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							}
 						} else {
 							if 16 <= stored {
-								blk456 := pos + int(fw.U32(d, pos+12))
-								if blk456 >= pos+12+4 && blk456 <= size-4 {
-									if n457 := int(fw.U32(d, blk456)); n457 <= size-blk456-4 {
-										left -= int64(4 + n457)
+								blk497 := pos + int(fw.U32(d, pos+12))
+								if blk497 >= pos+12+4 && blk497 <= size-4 {
+									if n498 := int(fw.U32(d, blk497)); n498 <= size-blk497-4 {
+										left -= int64(4 + n498)
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -4714,60 +4944,60 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 				}
 			}
 		}
-		p458, n459, ok460 := 0, 0, false
-		blk461 := pos + int(fw.U32(d, pos+50))
-		if blk461 >= pos+50+4 && blk461 <= size-4 && int(fw.U32(d, blk461))*4 <= size-blk461-4 {
-			n459 = int(fw.U32(d, blk461))
-			p458 = blk461 + 4
-			left -= int64(4 + n459*4)
-			ok460 = left >= 0
+		p499, n500, ok501 := 0, 0, false
+		blk502 := pos + int(fw.U32(d, pos+50))
+		if blk502 >= pos+50+4 && blk502 <= size-4 && int(fw.U32(d, blk502))*4 <= size-blk502-4 {
+			n500 = int(fw.U32(d, blk502))
+			p499 = blk502 + 4
+			left -= int64(4 + n500*4)
+			ok501 = left >= 0
 		} else {
 			r.Left = left
-			p458, n459, ok460 = r.Block(pos+50, pos, 4)
+			p499, n500, ok501 = r.Block(pos+50, pos, 4)
 			left = r.Left
 		}
-		if ok460 {
-			for i462 := 0; i462 < n459 && left >= 0; i462++ {
-				blk463 := pos + int(fw.U32(d, p458+i462*4))
-				if blk463 >= p458+i462*4+4 && blk463 <= size-4 {
-					if n464 := int(fw.U32(d, blk463)); n464 <= size-blk463-4 {
-						left -= int64(4 + n464)
+		if ok501 {
+			for i503 := 0; i503 < n500 && left >= 0; i503++ {
+				blk504 := pos + int(fw.U32(d, p499+i503*4))
+				if blk504 >= p499+i503*4+4 && blk504 <= size-4 {
+					if n505 := int(fw.U32(d, blk504)); n505 <= size-blk504-4 {
+						left -= int64(4 + n505)
 					} else {
 						r.Left = left
-						r.Text(p458+i462*4, pos)
+						r.Text(p499+i503*4, pos)
 						left = r.Left
 					}
 				} else {
 					r.Left = left
-					r.Text(p458+i462*4, pos)
+					r.Text(p499+i503*4, pos)
 					left = r.Left
 				}
 			}
 		}
-		p465, n466, ok467 := 0, 0, false
-		blk468 := pos + int(fw.U32(d, pos+54))
-		if blk468 >= pos+54+4 && blk468 <= size-4 && int(fw.U32(d, blk468))*5 <= size-blk468-4 {
-			n466 = int(fw.U32(d, blk468))
-			p465 = blk468 + 4
-			left -= int64(4 + n466*5)
-			ok467 = left >= 0
+		p506, n507, ok508 := 0, 0, false
+		blk509 := pos + int(fw.U32(d, pos+54))
+		if blk509 >= pos+54+4 && blk509 <= size-4 && int(fw.U32(d, blk509))*5 <= size-blk509-4 {
+			n507 = int(fw.U32(d, blk509))
+			p506 = blk509 + 4
+			left -= int64(4 + n507*5)
+			ok508 = left >= 0
 		} else {
 			r.Left = left
-			p465, n466, ok467 = r.Block(pos+54, pos, 5)
+			p506, n507, ok508 = r.Block(pos+54, pos, 5)
 			left = r.Left
 		}
-		if ok467 {
-			for i469 := 0; i469 < n466 && left >= 0; i469++ {
-				if d[p465+i469*5] != 0 {
-					p470 := pos + int(fw.U32(d, p465+i469*5+1))
-					if p470 >= p465+i469*5+5 && p470 <= size-4 {
+		if ok508 {
+			for i510 := 0; i510 < n507 && left >= 0; i510++ {
+				if d[p506+i510*5] != 0 {
+					p511 := pos + int(fw.U32(d, p506+i510*5+1))
+					if p511 >= p506+i510*5+5 && p511 <= size-4 {
 						left -= 4
 						r.Left = left
-						FwVerifyVOptionals(r, p470, p470)
+						FwVerifyVOptionals(r, p511, p511)
 						left = r.Left
 					} else {
 						r.Left = left
-						r.Optional(p465+i469*5, pos, 4) // records why
+						r.Optional(p506+i510*5, pos, 4) // records why
 						left = r.Left
 					}
 				}
@@ -4776,22 +5006,22 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 		r.Left = left
 		r.Block(pos+58, pos, 8)
 		left = r.Left
-		p471, n472, ok473 := 0, 0, false
-		blk474 := pos + int(fw.U32(d, pos+62))
-		if blk474 >= pos+62+4 && blk474 <= size-4 && int(fw.U32(d, blk474))*4 <= size-blk474-4 {
-			n472 = int(fw.U32(d, blk474))
-			p471 = blk474 + 4
-			left -= int64(4 + n472*4)
-			ok473 = left >= 0
+		p512, n513, ok514 := 0, 0, false
+		blk515 := pos + int(fw.U32(d, pos+62))
+		if blk515 >= pos+62+4 && blk515 <= size-4 && int(fw.U32(d, blk515))*4 <= size-blk515-4 {
+			n513 = int(fw.U32(d, blk515))
+			p512 = blk515 + 4
+			left -= int64(4 + n513*4)
+			ok514 = left >= 0
 		} else {
 			r.Left = left
-			p471, n472, ok473 = r.Block(pos+62, pos, 4)
+			p512, n513, ok514 = r.Block(pos+62, pos, 4)
 			left = r.Left
 		}
-		if ok473 {
-			for i475 := 0; i475 < n472 && left >= 0; i475++ {
+		if ok514 {
+			for i516 := 0; i516 < n513 && left >= 0; i516++ {
 				{
-					slot, base := p471+i475*4, pos
+					slot, base := p512+i516*4, pos
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -4801,10 +5031,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 					if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 						left -= int64(stored)
 						if stored >= 20 {
-							blk476 := pos + int(fw.U32(d, pos+8))
-							if blk476 >= pos+8+4 && blk476 <= size-4 {
-								if n477 := int(fw.U32(d, blk476)); n477 <= size-blk476-4 {
-									left -= int64(4 + n477)
+							blk517 := pos + int(fw.U32(d, pos+8))
+							if blk517 >= pos+8+4 && blk517 <= size-4 {
+								if n518 := int(fw.U32(d, blk517)); n518 <= size-blk517-4 {
+									left -= int64(4 + n518)
 								} else {
 									r.Left = left
 									r.Text(pos+8, pos)
@@ -4817,10 +5047,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							}
 						} else {
 							if 12 <= stored {
-								blk478 := pos + int(fw.U32(d, pos+8))
-								if blk478 >= pos+8+4 && blk478 <= size-4 {
-									if n479 := int(fw.U32(d, blk478)); n479 <= size-blk478-4 {
-										left -= int64(4 + n479)
+								blk519 := pos + int(fw.U32(d, pos+8))
+								if blk519 >= pos+8+4 && blk519 <= size-4 {
+									if n520 := int(fw.U32(d, blk519)); n520 <= size-blk519-4 {
+										left -= int64(4 + n520)
 									} else {
 										r.Left = left
 										r.Text(pos+8, pos)
@@ -4841,162 +5071,162 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 				}
 			}
 		}
-		p480, n481, ok482 := 0, 0, false
-		blk483 := pos + int(fw.U32(d, pos+66))
-		if blk483 >= pos+66+4 && blk483 <= size-4 && int(fw.U32(d, blk483))*8 <= size-blk483-4 {
-			n481 = int(fw.U32(d, blk483))
-			p480 = blk483 + 4
-			left -= int64(4 + n481*8)
-			ok482 = left >= 0
+		p521, n522, ok523 := 0, 0, false
+		blk524 := pos + int(fw.U32(d, pos+66))
+		if blk524 >= pos+66+4 && blk524 <= size-4 && int(fw.U32(d, blk524))*8 <= size-blk524-4 {
+			n522 = int(fw.U32(d, blk524))
+			p521 = blk524 + 4
+			left -= int64(4 + n522*8)
+			ok523 = left >= 0
 		} else {
 			r.Left = left
-			p480, n481, ok482 = r.Block(pos+66, pos, 8)
+			p521, n522, ok523 = r.Block(pos+66, pos, 8)
 			left = r.Left
 		}
-		if ok482 {
-			for i484 := 0; i484 < n481 && left >= 0; i484++ {
-				blk485 := pos + int(fw.U32(d, p480+i484*8+4))
-				if blk485 >= p480+i484*8+4+4 && blk485 <= size-4 {
-					if n486 := int(fw.U32(d, blk485)); n486 <= size-blk485-4 {
-						left -= int64(4 + n486)
+		if ok523 {
+			for i525 := 0; i525 < n522 && left >= 0; i525++ {
+				blk526 := pos + int(fw.U32(d, p521+i525*8+4))
+				if blk526 >= p521+i525*8+4+4 && blk526 <= size-4 {
+					if n527 := int(fw.U32(d, blk526)); n527 <= size-blk526-4 {
+						left -= int64(4 + n527)
 					} else {
 						r.Left = left
-						r.Text(p480+i484*8+4, pos)
+						r.Text(p521+i525*8+4, pos)
 						left = r.Left
 					}
 				} else {
 					r.Left = left
-					r.Text(p480+i484*8+4, pos)
+					r.Text(p521+i525*8+4, pos)
 					left = r.Left
 				}
 			}
 		}
-		p487, n488, ok489 := 0, 0, false
-		blk490 := pos + int(fw.U32(d, pos+70))
-		if blk490 >= pos+70+4 && blk490 <= size-4 && int(fw.U32(d, blk490))*9 <= size-blk490-4 {
-			n488 = int(fw.U32(d, blk490))
-			p487 = blk490 + 4
-			left -= int64(4 + n488*9)
-			ok489 = left >= 0
+		p528, n529, ok530 := 0, 0, false
+		blk531 := pos + int(fw.U32(d, pos+70))
+		if blk531 >= pos+70+4 && blk531 <= size-4 && int(fw.U32(d, blk531))*9 <= size-blk531-4 {
+			n529 = int(fw.U32(d, blk531))
+			p528 = blk531 + 4
+			left -= int64(4 + n529*9)
+			ok530 = left >= 0
 		} else {
 			r.Left = left
-			p487, n488, ok489 = r.Block(pos+70, pos, 9)
+			p528, n529, ok530 = r.Block(pos+70, pos, 9)
 			left = r.Left
 		}
-		if ok489 {
-			for i491 := 0; i491 < n488 && left >= 0; i491++ {
-				blk492 := pos + int(fw.U32(d, p487+i491*9))
-				if blk492 >= p487+i491*9+4 && blk492 <= size-4 {
-					if n493 := int(fw.U32(d, blk492)); n493 <= size-blk492-4 {
-						left -= int64(4 + n493)
+		if ok530 {
+			for i532 := 0; i532 < n529 && left >= 0; i532++ {
+				blk533 := pos + int(fw.U32(d, p528+i532*9))
+				if blk533 >= p528+i532*9+4 && blk533 <= size-4 {
+					if n534 := int(fw.U32(d, blk533)); n534 <= size-blk533-4 {
+						left -= int64(4 + n534)
 					} else {
 						r.Left = left
-						r.Text(p487+i491*9, pos)
+						r.Text(p528+i532*9, pos)
 						left = r.Left
 					}
 				} else {
 					r.Left = left
-					r.Text(p487+i491*9, pos)
+					r.Text(p528+i532*9, pos)
 					left = r.Left
 				}
 				if left >= 0 {
-					if d[p487+i491*9+4] != 0 {
-						p494 := pos + int(fw.U32(d, p487+i491*9+4+1))
-						if p494 >= p487+i491*9+4+5 && p494 <= size-8 {
+					if d[p528+i532*9+4] != 0 {
+						p535 := pos + int(fw.U32(d, p528+i532*9+4+1))
+						if p535 >= p528+i532*9+4+5 && p535 <= size-8 {
 							left -= 8
 						} else {
 							r.Left = left
-							r.Optional(p487+i491*9+4, pos, 8) // records why
+							r.Optional(p528+i532*9+4, pos, 8) // records why
 							left = r.Left
 						}
 					}
 				}
 			}
 		}
-		p495, n496, ok497 := 0, 0, false
-		blk498 := pos + int(fw.U32(d, pos+74))
-		if blk498 >= pos+74+4 && blk498 <= size-4 && int(fw.U32(d, blk498))*5 <= size-blk498-4 {
-			n496 = int(fw.U32(d, blk498))
-			p495 = blk498 + 4
-			left -= int64(4 + n496*5)
-			ok497 = left >= 0
+		p536, n537, ok538 := 0, 0, false
+		blk539 := pos + int(fw.U32(d, pos+74))
+		if blk539 >= pos+74+4 && blk539 <= size-4 && int(fw.U32(d, blk539))*5 <= size-blk539-4 {
+			n537 = int(fw.U32(d, blk539))
+			p536 = blk539 + 4
+			left -= int64(4 + n537*5)
+			ok538 = left >= 0
 		} else {
 			r.Left = left
-			p495, n496, ok497 = r.Block(pos+74, pos, 5)
+			p536, n537, ok538 = r.Block(pos+74, pos, 5)
 			left = r.Left
 		}
-		if ok497 {
-			for i499 := 0; i499 < n496 && left >= 0; i499++ {
+		if ok538 {
+			for i540 := 0; i540 < n537 && left >= 0; i540++ {
 				r.Left = left
-				FwVerifyVOptionals(r, p495+i499*5+1, pos)
+				FwVerifyVOptionals(r, p536+i540*5+1, pos)
 				left = r.Left
 			}
 		}
-		p500, n501, ok502 := 0, 0, false
-		blk503 := pos + int(fw.U32(d, pos+78))
-		if blk503 >= pos+78+4 && blk503 <= size-4 && int(fw.U32(d, blk503))*20 <= size-blk503-4 {
-			n501 = int(fw.U32(d, blk503))
-			p500 = blk503 + 4
-			left -= int64(4 + n501*20)
-			ok502 = left >= 0
+		p541, n542, ok543 := 0, 0, false
+		blk544 := pos + int(fw.U32(d, pos+78))
+		if blk544 >= pos+78+4 && blk544 <= size-4 && int(fw.U32(d, blk544))*20 <= size-blk544-4 {
+			n542 = int(fw.U32(d, blk544))
+			p541 = blk544 + 4
+			left -= int64(4 + n542*20)
+			ok543 = left >= 0
 		} else {
 			r.Left = left
-			p500, n501, ok502 = r.Block(pos+78, pos, 20)
+			p541, n542, ok543 = r.Block(pos+78, pos, 20)
 			left = r.Left
 		}
-		if ok502 {
-			for i504 := 0; i504 < n501 && left >= 0; i504++ {
-				blk505 := pos + int(fw.U32(d, p500+i504*20+16))
-				if blk505 >= p500+i504*20+16+4 && blk505 <= size-4 {
-					if n506 := int(fw.U32(d, blk505)); n506 <= size-blk505-4 {
-						left -= int64(4 + n506)
+		if ok543 {
+			for i545 := 0; i545 < n542 && left >= 0; i545++ {
+				blk546 := pos + int(fw.U32(d, p541+i545*20+16))
+				if blk546 >= p541+i545*20+16+4 && blk546 <= size-4 {
+					if n547 := int(fw.U32(d, blk546)); n547 <= size-blk546-4 {
+						left -= int64(4 + n547)
 					} else {
 						r.Left = left
-						r.Text(p500+i504*20+16, pos)
+						r.Text(p541+i545*20+16, pos)
 						left = r.Left
 					}
 				} else {
 					r.Left = left
-					r.Text(p500+i504*20+16, pos)
+					r.Text(p541+i545*20+16, pos)
 					left = r.Left
 				}
 			}
 		}
-		p507, n508, ok509 := 0, 0, false
-		blk510 := pos + int(fw.U32(d, pos+82))
-		if blk510 >= pos+82+4 && blk510 <= size-4 && int(fw.U32(d, blk510))*9 <= size-blk510-4 {
-			n508 = int(fw.U32(d, blk510))
-			p507 = blk510 + 4
-			left -= int64(4 + n508*9)
-			ok509 = left >= 0
+		p548, n549, ok550 := 0, 0, false
+		blk551 := pos + int(fw.U32(d, pos+82))
+		if blk551 >= pos+82+4 && blk551 <= size-4 && int(fw.U32(d, blk551))*9 <= size-blk551-4 {
+			n549 = int(fw.U32(d, blk551))
+			p548 = blk551 + 4
+			left -= int64(4 + n549*9)
+			ok550 = left >= 0
 		} else {
 			r.Left = left
-			p507, n508, ok509 = r.Block(pos+82, pos, 9)
+			p548, n549, ok550 = r.Block(pos+82, pos, 9)
 			left = r.Left
 		}
-		if ok509 {
-			for i511 := 0; i511 < n508 && left >= 0; i511++ {
-				blk512 := pos + int(fw.U32(d, p507+i511*9))
-				if blk512 >= p507+i511*9+4 && blk512 <= size-4 {
-					if n513 := int(fw.U32(d, blk512)); n513 <= size-blk512-4 {
-						left -= int64(4 + n513)
+		if ok550 {
+			for i552 := 0; i552 < n549 && left >= 0; i552++ {
+				blk553 := pos + int(fw.U32(d, p548+i552*9))
+				if blk553 >= p548+i552*9+4 && blk553 <= size-4 {
+					if n554 := int(fw.U32(d, blk553)); n554 <= size-blk553-4 {
+						left -= int64(4 + n554)
 					} else {
 						r.Left = left
-						r.Text(p507+i511*9, pos)
+						r.Text(p548+i552*9, pos)
 						left = r.Left
 					}
 				} else {
 					r.Left = left
-					r.Text(p507+i511*9, pos)
+					r.Text(p548+i552*9, pos)
 					left = r.Left
 				}
 				if left >= 0 {
-					if d[p507+i511*9+4] != 0 {
-						p514 := pos + int(fw.U32(d, p507+i511*9+4+1))
-						if p514 >= p507+i511*9+4+5 && p514 <= size-4 {
+					if d[p548+i552*9+4] != 0 {
+						p555 := pos + int(fw.U32(d, p548+i552*9+4+1))
+						if p555 >= p548+i552*9+4+5 && p555 <= size-4 {
 							left -= 4
 							{
-								slot, base := p514, p514
+								slot, base := p555, p555
 								pos := base + int(fw.U32(d, slot))
 								stored, typ := 0, uint32(0)
 								if pos >= slot+4 && pos <= size-8 {
@@ -5009,10 +5239,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 										r.Left = left
 										fw.VCheckDecimal(r, pos+57)
 										left = r.Left
-										blk515 := pos + int(fw.U32(d, pos+73))
-										if blk515 >= pos+73+4 && blk515 <= size-4 {
-											if n516 := int(fw.U32(d, blk515)); n516 <= size-blk515-4 {
-												left -= int64(4 + n516)
+										blk556 := pos + int(fw.U32(d, pos+73))
+										if blk556 >= pos+73+4 && blk556 <= size-4 {
+											if n557 := int(fw.U32(d, blk556)); n557 <= size-blk556-4 {
+												left -= int64(4 + n557)
 											} else {
 												r.Left = left
 												r.Text(pos+73, pos)
@@ -5023,10 +5253,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 											r.Text(pos+73, pos)
 											left = r.Left
 										}
-										blk517 := pos + int(fw.U32(d, pos+77))
-										if blk517 >= pos+77+4 && blk517 <= size-4 {
-											if n518 := int(fw.U32(d, blk517)); n518 <= size-blk517-4 {
-												left -= int64(4 + n518)
+										blk558 := pos + int(fw.U32(d, pos+77))
+										if blk558 >= pos+77+4 && blk558 <= size-4 {
+											if n559 := int(fw.U32(d, blk558)); n559 <= size-blk558-4 {
+												left -= int64(4 + n559)
 											} else {
 												r.Left = left
 												r.Text(pos+77, pos)
@@ -5037,10 +5267,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 											r.Text(pos+77, pos)
 											left = r.Left
 										}
-										blk519 := pos + int(fw.U32(d, pos+169))
-										if blk519 >= pos+169+4 && blk519 <= size-4 {
-											if n520 := int(fw.U32(d, blk519)); n520 <= size-blk519-4 {
-												left -= int64(4 + n520)
+										blk560 := pos + int(fw.U32(d, pos+169))
+										if blk560 >= pos+169+4 && blk560 <= size-4 {
+											if n561 := int(fw.U32(d, blk560)); n561 <= size-blk560-4 {
+												left -= int64(4 + n561)
 											} else {
 												r.Left = left
 												r.Text(pos+169, pos)
@@ -5058,10 +5288,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 											left = r.Left
 										}
 										if 77 <= stored {
-											blk521 := pos + int(fw.U32(d, pos+73))
-											if blk521 >= pos+73+4 && blk521 <= size-4 {
-												if n522 := int(fw.U32(d, blk521)); n522 <= size-blk521-4 {
-													left -= int64(4 + n522)
+											blk562 := pos + int(fw.U32(d, pos+73))
+											if blk562 >= pos+73+4 && blk562 <= size-4 {
+												if n563 := int(fw.U32(d, blk562)); n563 <= size-blk562-4 {
+													left -= int64(4 + n563)
 												} else {
 													r.Left = left
 													r.Text(pos+73, pos)
@@ -5074,10 +5304,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 											}
 										}
 										if 81 <= stored {
-											blk523 := pos + int(fw.U32(d, pos+77))
-											if blk523 >= pos+77+4 && blk523 <= size-4 {
-												if n524 := int(fw.U32(d, blk523)); n524 <= size-blk523-4 {
-													left -= int64(4 + n524)
+											blk564 := pos + int(fw.U32(d, pos+77))
+											if blk564 >= pos+77+4 && blk564 <= size-4 {
+												if n565 := int(fw.U32(d, blk564)); n565 <= size-blk564-4 {
+													left -= int64(4 + n565)
 												} else {
 													r.Left = left
 													r.Text(pos+77, pos)
@@ -5090,10 +5320,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 											}
 										}
 										if 173 <= stored {
-											blk525 := pos + int(fw.U32(d, pos+169))
-											if blk525 >= pos+169+4 && blk525 <= size-4 {
-												if n526 := int(fw.U32(d, blk525)); n526 <= size-blk525-4 {
-													left -= int64(4 + n526)
+											blk566 := pos + int(fw.U32(d, pos+169))
+											if blk566 >= pos+169+4 && blk566 <= size-4 {
+												if n567 := int(fw.U32(d, blk566)); n567 <= size-blk566-4 {
+													left -= int64(4 + n567)
 												} else {
 													r.Left = left
 													r.Text(pos+169, pos)
@@ -5114,29 +5344,29 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							}
 						} else {
 							r.Left = left
-							r.Optional(p507+i511*9+4, pos, 4) // records why
+							r.Optional(p548+i552*9+4, pos, 4) // records why
 							left = r.Left
 						}
 					}
 				}
 			}
 		}
-		p527, n528, ok529 := 0, 0, false
-		blk530 := pos + int(fw.U32(d, pos+86))
-		if blk530 >= pos+86+4 && blk530 <= size-4 && int(fw.U32(d, blk530))*8 <= size-blk530-4 {
-			n528 = int(fw.U32(d, blk530))
-			p527 = blk530 + 4
-			left -= int64(4 + n528*8)
-			ok529 = left >= 0
+		p568, n569, ok570 := 0, 0, false
+		blk571 := pos + int(fw.U32(d, pos+86))
+		if blk571 >= pos+86+4 && blk571 <= size-4 && int(fw.U32(d, blk571))*8 <= size-blk571-4 {
+			n569 = int(fw.U32(d, blk571))
+			p568 = blk571 + 4
+			left -= int64(4 + n569*8)
+			ok570 = left >= 0
 		} else {
 			r.Left = left
-			p527, n528, ok529 = r.Block(pos+86, pos, 8)
+			p568, n569, ok570 = r.Block(pos+86, pos, 8)
 			left = r.Left
 		}
-		if ok529 {
-			for i531 := 0; i531 < n528 && left >= 0; i531++ {
+		if ok570 {
+			for i572 := 0; i572 < n569 && left >= 0; i572++ {
 				{
-					slot, base := p527+i531*8, pos
+					slot, base := p568+i572*8, pos
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -5146,10 +5376,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 					if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 						left -= int64(stored)
 						if stored >= 34 {
-							blk532 := pos + int(fw.U32(d, pos+12))
-							if blk532 >= pos+12+4 && blk532 <= size-4 {
-								if n533 := int(fw.U32(d, blk532)); n533 <= size-blk532-4 {
-									left -= int64(4 + n533)
+							blk573 := pos + int(fw.U32(d, pos+12))
+							if blk573 >= pos+12+4 && blk573 <= size-4 {
+								if n574 := int(fw.U32(d, blk573)); n574 <= size-blk573-4 {
+									left -= int64(4 + n574)
 								} else {
 									r.Left = left
 									r.Text(pos+12, pos)
@@ -5162,10 +5392,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							}
 						} else {
 							if 16 <= stored {
-								blk534 := pos + int(fw.U32(d, pos+12))
-								if blk534 >= pos+12+4 && blk534 <= size-4 {
-									if n535 := int(fw.U32(d, blk534)); n535 <= size-blk534-4 {
-										left -= int64(4 + n535)
+								blk575 := pos + int(fw.U32(d, pos+12))
+								if blk575 >= pos+12+4 && blk575 <= size-4 {
+									if n576 := int(fw.U32(d, blk575)); n576 <= size-blk575-4 {
+										left -= int64(4 + n576)
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -5186,44 +5416,44 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 				}
 				if left >= 0 {
 					r.Left = left
-					FwVerifyVOptionals(r, p527+i531*8+4, pos)
+					FwVerifyVOptionals(r, p568+i572*8+4, pos)
 					left = r.Left
 				}
 			}
 		}
 	} else {
 		if 30 <= stored {
-			for i536 := 0; i536 < 2 && left >= 0; i536++ {
-				if d[pos+20+i536*5] != 0 {
-					p537 := pos + int(fw.U32(d, pos+20+i536*5+1))
-					if p537 >= pos+20+i536*5+5 && p537 <= size-4 {
+			for i577 := 0; i577 < 2 && left >= 0; i577++ {
+				if d[pos+20+i577*5] != 0 {
+					p578 := pos + int(fw.U32(d, pos+20+i577*5+1))
+					if p578 >= pos+20+i577*5+5 && p578 <= size-4 {
 						left -= 4
-						blk538 := p537 + int(fw.U32(d, p537))
-						if blk538 >= p537+4 && blk538 <= size-4 {
-							if n539 := int(fw.U32(d, blk538)); n539 <= size-blk538-4 {
-								left -= int64(4 + n539)
+						blk579 := p578 + int(fw.U32(d, p578))
+						if blk579 >= p578+4 && blk579 <= size-4 {
+							if n580 := int(fw.U32(d, blk579)); n580 <= size-blk579-4 {
+								left -= int64(4 + n580)
 							} else {
 								r.Left = left
-								r.Text(p537, p537)
+								r.Text(p578, p578)
 								left = r.Left
 							}
 						} else {
 							r.Left = left
-							r.Text(p537, p537)
+							r.Text(p578, p578)
 							left = r.Left
 						}
 					} else {
 						r.Left = left
-						r.Optional(pos+20+i536*5, pos, 4) // records why
+						r.Optional(pos+20+i577*5, pos, 4) // records why
 						left = r.Left
 					}
 				}
 			}
 		}
 		if 38 <= stored {
-			for i540 := 0; i540 < 2 && left >= 0; i540++ {
+			for i581 := 0; i581 < 2 && left >= 0; i581++ {
 				{
-					slot, base := pos+30+i540*4, pos
+					slot, base := pos+30+i581*4, pos
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -5236,10 +5466,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							r.Left = left
 							fw.VCheckDecimal(r, pos+57)
 							left = r.Left
-							blk541 := pos + int(fw.U32(d, pos+73))
-							if blk541 >= pos+73+4 && blk541 <= size-4 {
-								if n542 := int(fw.U32(d, blk541)); n542 <= size-blk541-4 {
-									left -= int64(4 + n542)
+							blk582 := pos + int(fw.U32(d, pos+73))
+							if blk582 >= pos+73+4 && blk582 <= size-4 {
+								if n583 := int(fw.U32(d, blk582)); n583 <= size-blk582-4 {
+									left -= int64(4 + n583)
 								} else {
 									r.Left = left
 									r.Text(pos+73, pos)
@@ -5250,10 +5480,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 								r.Text(pos+73, pos)
 								left = r.Left
 							}
-							blk543 := pos + int(fw.U32(d, pos+77))
-							if blk543 >= pos+77+4 && blk543 <= size-4 {
-								if n544 := int(fw.U32(d, blk543)); n544 <= size-blk543-4 {
-									left -= int64(4 + n544)
+							blk584 := pos + int(fw.U32(d, pos+77))
+							if blk584 >= pos+77+4 && blk584 <= size-4 {
+								if n585 := int(fw.U32(d, blk584)); n585 <= size-blk584-4 {
+									left -= int64(4 + n585)
 								} else {
 									r.Left = left
 									r.Text(pos+77, pos)
@@ -5264,10 +5494,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 								r.Text(pos+77, pos)
 								left = r.Left
 							}
-							blk545 := pos + int(fw.U32(d, pos+169))
-							if blk545 >= pos+169+4 && blk545 <= size-4 {
-								if n546 := int(fw.U32(d, blk545)); n546 <= size-blk545-4 {
-									left -= int64(4 + n546)
+							blk586 := pos + int(fw.U32(d, pos+169))
+							if blk586 >= pos+169+4 && blk586 <= size-4 {
+								if n587 := int(fw.U32(d, blk586)); n587 <= size-blk586-4 {
+									left -= int64(4 + n587)
 								} else {
 									r.Left = left
 									r.Text(pos+169, pos)
@@ -5285,10 +5515,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 								left = r.Left
 							}
 							if 77 <= stored {
-								blk547 := pos + int(fw.U32(d, pos+73))
-								if blk547 >= pos+73+4 && blk547 <= size-4 {
-									if n548 := int(fw.U32(d, blk547)); n548 <= size-blk547-4 {
-										left -= int64(4 + n548)
+								blk588 := pos + int(fw.U32(d, pos+73))
+								if blk588 >= pos+73+4 && blk588 <= size-4 {
+									if n589 := int(fw.U32(d, blk588)); n589 <= size-blk588-4 {
+										left -= int64(4 + n589)
 									} else {
 										r.Left = left
 										r.Text(pos+73, pos)
@@ -5301,10 +5531,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 								}
 							}
 							if 81 <= stored {
-								blk549 := pos + int(fw.U32(d, pos+77))
-								if blk549 >= pos+77+4 && blk549 <= size-4 {
-									if n550 := int(fw.U32(d, blk549)); n550 <= size-blk549-4 {
-										left -= int64(4 + n550)
+								blk590 := pos + int(fw.U32(d, pos+77))
+								if blk590 >= pos+77+4 && blk590 <= size-4 {
+									if n591 := int(fw.U32(d, blk590)); n591 <= size-blk590-4 {
+										left -= int64(4 + n591)
 									} else {
 										r.Left = left
 										r.Text(pos+77, pos)
@@ -5317,10 +5547,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 								}
 							}
 							if 173 <= stored {
-								blk551 := pos + int(fw.U32(d, pos+169))
-								if blk551 >= pos+169+4 && blk551 <= size-4 {
-									if n552 := int(fw.U32(d, blk551)); n552 <= size-blk551-4 {
-										left -= int64(4 + n552)
+								blk592 := pos + int(fw.U32(d, pos+169))
+								if blk592 >= pos+169+4 && blk592 <= size-4 {
+									if n593 := int(fw.U32(d, blk592)); n593 <= size-blk592-4 {
+										left -= int64(4 + n593)
 									} else {
 										r.Left = left
 										r.Text(pos+169, pos)
@@ -5347,27 +5577,27 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			left = r.Left
 		}
 		if 46 <= stored {
-			p553, n554, ok555 := 0, 0, false
-			blk556 := pos + int(fw.U32(d, pos+42))
-			if blk556 >= pos+42+4 && blk556 <= size-4 && int(fw.U32(d, blk556))*5 <= size-blk556-4 {
-				n554 = int(fw.U32(d, blk556))
-				p553 = blk556 + 4
-				left -= int64(4 + n554*5)
-				ok555 = left >= 0
+			p594, n595, ok596 := 0, 0, false
+			blk597 := pos + int(fw.U32(d, pos+42))
+			if blk597 >= pos+42+4 && blk597 <= size-4 && int(fw.U32(d, blk597))*5 <= size-blk597-4 {
+				n595 = int(fw.U32(d, blk597))
+				p594 = blk597 + 4
+				left -= int64(4 + n595*5)
+				ok596 = left >= 0
 			} else {
 				r.Left = left
-				p553, n554, ok555 = r.Block(pos+42, pos, 5)
+				p594, n595, ok596 = r.Block(pos+42, pos, 5)
 				left = r.Left
 			}
-			if ok555 {
-				for i557 := 0; i557 < n554 && left >= 0; i557++ {
-					if d[p553+i557*5] != 0 {
-						p558 := pos + int(fw.U32(d, p553+i557*5+1))
-						if p558 >= p553+i557*5+5 && p558 <= size-1 {
+			if ok596 {
+				for i598 := 0; i598 < n595 && left >= 0; i598++ {
+					if d[p594+i598*5] != 0 {
+						p599 := pos + int(fw.U32(d, p594+i598*5+1))
+						if p599 >= p594+i598*5+5 && p599 <= size-1 {
 							left -= 1
 						} else {
 							r.Left = left
-							r.Optional(p553+i557*5, pos, 1) // records why
+							r.Optional(p594+i598*5, pos, 1) // records why
 							left = r.Left
 						}
 					}
@@ -5375,22 +5605,22 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			}
 		}
 		if 50 <= stored {
-			p559, n560, ok561 := 0, 0, false
-			blk562 := pos + int(fw.U32(d, pos+46))
-			if blk562 >= pos+46+4 && blk562 <= size-4 && int(fw.U32(d, blk562))*4 <= size-blk562-4 {
-				n560 = int(fw.U32(d, blk562))
-				p559 = blk562 + 4
-				left -= int64(4 + n560*4)
-				ok561 = left >= 0
+			p600, n601, ok602 := 0, 0, false
+			blk603 := pos + int(fw.U32(d, pos+46))
+			if blk603 >= pos+46+4 && blk603 <= size-4 && int(fw.U32(d, blk603))*4 <= size-blk603-4 {
+				n601 = int(fw.U32(d, blk603))
+				p600 = blk603 + 4
+				left -= int64(4 + n601*4)
+				ok602 = left >= 0
 			} else {
 				r.Left = left
-				p559, n560, ok561 = r.Block(pos+46, pos, 4)
+				p600, n601, ok602 = r.Block(pos+46, pos, 4)
 				left = r.Left
 			}
-			if ok561 {
-				for i563 := 0; i563 < n560 && left >= 0; i563++ {
+			if ok602 {
+				for i604 := 0; i604 < n601 && left >= 0; i604++ {
 					{
-						slot, base := p559+i563*4, pos
+						slot, base := p600+i604*4, pos
 						pos := base + int(fw.U32(d, slot))
 						stored, typ := 0, uint32(0)
 						if pos >= slot+4 && pos <= size-8 {
@@ -5400,10 +5630,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 						if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 							left -= int64(stored)
 							if stored >= 34 {
-								blk564 := pos + int(fw.U32(d, pos+12))
-								if blk564 >= pos+12+4 && blk564 <= size-4 {
-									if n565 := int(fw.U32(d, blk564)); n565 <= size-blk564-4 {
-										left -= int64(4 + n565)
+								blk605 := pos + int(fw.U32(d, pos+12))
+								if blk605 >= pos+12+4 && blk605 <= size-4 {
+									if n606 := int(fw.U32(d, blk605)); n606 <= size-blk605-4 {
+										left -= int64(4 + n606)
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -5416,10 +5646,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 								}
 							} else {
 								if 16 <= stored {
-									blk566 := pos + int(fw.U32(d, pos+12))
-									if blk566 >= pos+12+4 && blk566 <= size-4 {
-										if n567 := int(fw.U32(d, blk566)); n567 <= size-blk566-4 {
-											left -= int64(4 + n567)
+									blk607 := pos + int(fw.U32(d, pos+12))
+									if blk607 >= pos+12+4 && blk607 <= size-4 {
+										if n608 := int(fw.U32(d, blk607)); n608 <= size-blk607-4 {
+											left -= int64(4 + n608)
 										} else {
 											r.Left = left
 											r.Text(pos+12, pos)
@@ -5442,62 +5672,62 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			}
 		}
 		if 54 <= stored {
-			p568, n569, ok570 := 0, 0, false
-			blk571 := pos + int(fw.U32(d, pos+50))
-			if blk571 >= pos+50+4 && blk571 <= size-4 && int(fw.U32(d, blk571))*4 <= size-blk571-4 {
-				n569 = int(fw.U32(d, blk571))
-				p568 = blk571 + 4
-				left -= int64(4 + n569*4)
-				ok570 = left >= 0
+			p609, n610, ok611 := 0, 0, false
+			blk612 := pos + int(fw.U32(d, pos+50))
+			if blk612 >= pos+50+4 && blk612 <= size-4 && int(fw.U32(d, blk612))*4 <= size-blk612-4 {
+				n610 = int(fw.U32(d, blk612))
+				p609 = blk612 + 4
+				left -= int64(4 + n610*4)
+				ok611 = left >= 0
 			} else {
 				r.Left = left
-				p568, n569, ok570 = r.Block(pos+50, pos, 4)
+				p609, n610, ok611 = r.Block(pos+50, pos, 4)
 				left = r.Left
 			}
-			if ok570 {
-				for i572 := 0; i572 < n569 && left >= 0; i572++ {
-					blk573 := pos + int(fw.U32(d, p568+i572*4))
-					if blk573 >= p568+i572*4+4 && blk573 <= size-4 {
-						if n574 := int(fw.U32(d, blk573)); n574 <= size-blk573-4 {
-							left -= int64(4 + n574)
+			if ok611 {
+				for i613 := 0; i613 < n610 && left >= 0; i613++ {
+					blk614 := pos + int(fw.U32(d, p609+i613*4))
+					if blk614 >= p609+i613*4+4 && blk614 <= size-4 {
+						if n615 := int(fw.U32(d, blk614)); n615 <= size-blk614-4 {
+							left -= int64(4 + n615)
 						} else {
 							r.Left = left
-							r.Text(p568+i572*4, pos)
+							r.Text(p609+i613*4, pos)
 							left = r.Left
 						}
 					} else {
 						r.Left = left
-						r.Text(p568+i572*4, pos)
+						r.Text(p609+i613*4, pos)
 						left = r.Left
 					}
 				}
 			}
 		}
 		if 58 <= stored {
-			p575, n576, ok577 := 0, 0, false
-			blk578 := pos + int(fw.U32(d, pos+54))
-			if blk578 >= pos+54+4 && blk578 <= size-4 && int(fw.U32(d, blk578))*5 <= size-blk578-4 {
-				n576 = int(fw.U32(d, blk578))
-				p575 = blk578 + 4
-				left -= int64(4 + n576*5)
-				ok577 = left >= 0
+			p616, n617, ok618 := 0, 0, false
+			blk619 := pos + int(fw.U32(d, pos+54))
+			if blk619 >= pos+54+4 && blk619 <= size-4 && int(fw.U32(d, blk619))*5 <= size-blk619-4 {
+				n617 = int(fw.U32(d, blk619))
+				p616 = blk619 + 4
+				left -= int64(4 + n617*5)
+				ok618 = left >= 0
 			} else {
 				r.Left = left
-				p575, n576, ok577 = r.Block(pos+54, pos, 5)
+				p616, n617, ok618 = r.Block(pos+54, pos, 5)
 				left = r.Left
 			}
-			if ok577 {
-				for i579 := 0; i579 < n576 && left >= 0; i579++ {
-					if d[p575+i579*5] != 0 {
-						p580 := pos + int(fw.U32(d, p575+i579*5+1))
-						if p580 >= p575+i579*5+5 && p580 <= size-4 {
+			if ok618 {
+				for i620 := 0; i620 < n617 && left >= 0; i620++ {
+					if d[p616+i620*5] != 0 {
+						p621 := pos + int(fw.U32(d, p616+i620*5+1))
+						if p621 >= p616+i620*5+5 && p621 <= size-4 {
 							left -= 4
 							r.Left = left
-							FwVerifyVOptionals(r, p580, p580)
+							FwVerifyVOptionals(r, p621, p621)
 							left = r.Left
 						} else {
 							r.Left = left
-							r.Optional(p575+i579*5, pos, 4) // records why
+							r.Optional(p616+i620*5, pos, 4) // records why
 							left = r.Left
 						}
 					}
@@ -5510,22 +5740,22 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			left = r.Left
 		}
 		if 66 <= stored {
-			p581, n582, ok583 := 0, 0, false
-			blk584 := pos + int(fw.U32(d, pos+62))
-			if blk584 >= pos+62+4 && blk584 <= size-4 && int(fw.U32(d, blk584))*4 <= size-blk584-4 {
-				n582 = int(fw.U32(d, blk584))
-				p581 = blk584 + 4
-				left -= int64(4 + n582*4)
-				ok583 = left >= 0
+			p622, n623, ok624 := 0, 0, false
+			blk625 := pos + int(fw.U32(d, pos+62))
+			if blk625 >= pos+62+4 && blk625 <= size-4 && int(fw.U32(d, blk625))*4 <= size-blk625-4 {
+				n623 = int(fw.U32(d, blk625))
+				p622 = blk625 + 4
+				left -= int64(4 + n623*4)
+				ok624 = left >= 0
 			} else {
 				r.Left = left
-				p581, n582, ok583 = r.Block(pos+62, pos, 4)
+				p622, n623, ok624 = r.Block(pos+62, pos, 4)
 				left = r.Left
 			}
-			if ok583 {
-				for i585 := 0; i585 < n582 && left >= 0; i585++ {
+			if ok624 {
+				for i626 := 0; i626 < n623 && left >= 0; i626++ {
 					{
-						slot, base := p581+i585*4, pos
+						slot, base := p622+i626*4, pos
 						pos := base + int(fw.U32(d, slot))
 						stored, typ := 0, uint32(0)
 						if pos >= slot+4 && pos <= size-8 {
@@ -5535,10 +5765,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 						if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 							left -= int64(stored)
 							if stored >= 20 {
-								blk586 := pos + int(fw.U32(d, pos+8))
-								if blk586 >= pos+8+4 && blk586 <= size-4 {
-									if n587 := int(fw.U32(d, blk586)); n587 <= size-blk586-4 {
-										left -= int64(4 + n587)
+								blk627 := pos + int(fw.U32(d, pos+8))
+								if blk627 >= pos+8+4 && blk627 <= size-4 {
+									if n628 := int(fw.U32(d, blk627)); n628 <= size-blk627-4 {
+										left -= int64(4 + n628)
 									} else {
 										r.Left = left
 										r.Text(pos+8, pos)
@@ -5551,10 +5781,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 								}
 							} else {
 								if 12 <= stored {
-									blk588 := pos + int(fw.U32(d, pos+8))
-									if blk588 >= pos+8+4 && blk588 <= size-4 {
-										if n589 := int(fw.U32(d, blk588)); n589 <= size-blk588-4 {
-											left -= int64(4 + n589)
+									blk629 := pos + int(fw.U32(d, pos+8))
+									if blk629 >= pos+8+4 && blk629 <= size-4 {
+										if n630 := int(fw.U32(d, blk629)); n630 <= size-blk629-4 {
+											left -= int64(4 + n630)
 										} else {
 											r.Left = left
 											r.Text(pos+8, pos)
@@ -5577,74 +5807,74 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			}
 		}
 		if 70 <= stored {
-			p590, n591, ok592 := 0, 0, false
-			blk593 := pos + int(fw.U32(d, pos+66))
-			if blk593 >= pos+66+4 && blk593 <= size-4 && int(fw.U32(d, blk593))*8 <= size-blk593-4 {
-				n591 = int(fw.U32(d, blk593))
-				p590 = blk593 + 4
-				left -= int64(4 + n591*8)
-				ok592 = left >= 0
+			p631, n632, ok633 := 0, 0, false
+			blk634 := pos + int(fw.U32(d, pos+66))
+			if blk634 >= pos+66+4 && blk634 <= size-4 && int(fw.U32(d, blk634))*8 <= size-blk634-4 {
+				n632 = int(fw.U32(d, blk634))
+				p631 = blk634 + 4
+				left -= int64(4 + n632*8)
+				ok633 = left >= 0
 			} else {
 				r.Left = left
-				p590, n591, ok592 = r.Block(pos+66, pos, 8)
+				p631, n632, ok633 = r.Block(pos+66, pos, 8)
 				left = r.Left
 			}
-			if ok592 {
-				for i594 := 0; i594 < n591 && left >= 0; i594++ {
-					blk595 := pos + int(fw.U32(d, p590+i594*8+4))
-					if blk595 >= p590+i594*8+4+4 && blk595 <= size-4 {
-						if n596 := int(fw.U32(d, blk595)); n596 <= size-blk595-4 {
-							left -= int64(4 + n596)
+			if ok633 {
+				for i635 := 0; i635 < n632 && left >= 0; i635++ {
+					blk636 := pos + int(fw.U32(d, p631+i635*8+4))
+					if blk636 >= p631+i635*8+4+4 && blk636 <= size-4 {
+						if n637 := int(fw.U32(d, blk636)); n637 <= size-blk636-4 {
+							left -= int64(4 + n637)
 						} else {
 							r.Left = left
-							r.Text(p590+i594*8+4, pos)
+							r.Text(p631+i635*8+4, pos)
 							left = r.Left
 						}
 					} else {
 						r.Left = left
-						r.Text(p590+i594*8+4, pos)
+						r.Text(p631+i635*8+4, pos)
 						left = r.Left
 					}
 				}
 			}
 		}
 		if 74 <= stored {
-			p597, n598, ok599 := 0, 0, false
-			blk600 := pos + int(fw.U32(d, pos+70))
-			if blk600 >= pos+70+4 && blk600 <= size-4 && int(fw.U32(d, blk600))*9 <= size-blk600-4 {
-				n598 = int(fw.U32(d, blk600))
-				p597 = blk600 + 4
-				left -= int64(4 + n598*9)
-				ok599 = left >= 0
+			p638, n639, ok640 := 0, 0, false
+			blk641 := pos + int(fw.U32(d, pos+70))
+			if blk641 >= pos+70+4 && blk641 <= size-4 && int(fw.U32(d, blk641))*9 <= size-blk641-4 {
+				n639 = int(fw.U32(d, blk641))
+				p638 = blk641 + 4
+				left -= int64(4 + n639*9)
+				ok640 = left >= 0
 			} else {
 				r.Left = left
-				p597, n598, ok599 = r.Block(pos+70, pos, 9)
+				p638, n639, ok640 = r.Block(pos+70, pos, 9)
 				left = r.Left
 			}
-			if ok599 {
-				for i601 := 0; i601 < n598 && left >= 0; i601++ {
-					blk602 := pos + int(fw.U32(d, p597+i601*9))
-					if blk602 >= p597+i601*9+4 && blk602 <= size-4 {
-						if n603 := int(fw.U32(d, blk602)); n603 <= size-blk602-4 {
-							left -= int64(4 + n603)
+			if ok640 {
+				for i642 := 0; i642 < n639 && left >= 0; i642++ {
+					blk643 := pos + int(fw.U32(d, p638+i642*9))
+					if blk643 >= p638+i642*9+4 && blk643 <= size-4 {
+						if n644 := int(fw.U32(d, blk643)); n644 <= size-blk643-4 {
+							left -= int64(4 + n644)
 						} else {
 							r.Left = left
-							r.Text(p597+i601*9, pos)
+							r.Text(p638+i642*9, pos)
 							left = r.Left
 						}
 					} else {
 						r.Left = left
-						r.Text(p597+i601*9, pos)
+						r.Text(p638+i642*9, pos)
 						left = r.Left
 					}
 					if left >= 0 {
-						if d[p597+i601*9+4] != 0 {
-							p604 := pos + int(fw.U32(d, p597+i601*9+4+1))
-							if p604 >= p597+i601*9+4+5 && p604 <= size-8 {
+						if d[p638+i642*9+4] != 0 {
+							p645 := pos + int(fw.U32(d, p638+i642*9+4+1))
+							if p645 >= p638+i642*9+4+5 && p645 <= size-8 {
 								left -= 8
 							} else {
 								r.Left = left
-								r.Optional(p597+i601*9+4, pos, 8) // records why
+								r.Optional(p638+i642*9+4, pos, 8) // records why
 								left = r.Left
 							}
 						}
@@ -5653,94 +5883,94 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			}
 		}
 		if 78 <= stored {
-			p605, n606, ok607 := 0, 0, false
-			blk608 := pos + int(fw.U32(d, pos+74))
-			if blk608 >= pos+74+4 && blk608 <= size-4 && int(fw.U32(d, blk608))*5 <= size-blk608-4 {
-				n606 = int(fw.U32(d, blk608))
-				p605 = blk608 + 4
-				left -= int64(4 + n606*5)
-				ok607 = left >= 0
+			p646, n647, ok648 := 0, 0, false
+			blk649 := pos + int(fw.U32(d, pos+74))
+			if blk649 >= pos+74+4 && blk649 <= size-4 && int(fw.U32(d, blk649))*5 <= size-blk649-4 {
+				n647 = int(fw.U32(d, blk649))
+				p646 = blk649 + 4
+				left -= int64(4 + n647*5)
+				ok648 = left >= 0
 			} else {
 				r.Left = left
-				p605, n606, ok607 = r.Block(pos+74, pos, 5)
+				p646, n647, ok648 = r.Block(pos+74, pos, 5)
 				left = r.Left
 			}
-			if ok607 {
-				for i609 := 0; i609 < n606 && left >= 0; i609++ {
+			if ok648 {
+				for i650 := 0; i650 < n647 && left >= 0; i650++ {
 					r.Left = left
-					FwVerifyVOptionals(r, p605+i609*5+1, pos)
+					FwVerifyVOptionals(r, p646+i650*5+1, pos)
 					left = r.Left
 				}
 			}
 		}
 		if 82 <= stored {
-			p610, n611, ok612 := 0, 0, false
-			blk613 := pos + int(fw.U32(d, pos+78))
-			if blk613 >= pos+78+4 && blk613 <= size-4 && int(fw.U32(d, blk613))*20 <= size-blk613-4 {
-				n611 = int(fw.U32(d, blk613))
-				p610 = blk613 + 4
-				left -= int64(4 + n611*20)
-				ok612 = left >= 0
+			p651, n652, ok653 := 0, 0, false
+			blk654 := pos + int(fw.U32(d, pos+78))
+			if blk654 >= pos+78+4 && blk654 <= size-4 && int(fw.U32(d, blk654))*20 <= size-blk654-4 {
+				n652 = int(fw.U32(d, blk654))
+				p651 = blk654 + 4
+				left -= int64(4 + n652*20)
+				ok653 = left >= 0
 			} else {
 				r.Left = left
-				p610, n611, ok612 = r.Block(pos+78, pos, 20)
+				p651, n652, ok653 = r.Block(pos+78, pos, 20)
 				left = r.Left
 			}
-			if ok612 {
-				for i614 := 0; i614 < n611 && left >= 0; i614++ {
-					blk615 := pos + int(fw.U32(d, p610+i614*20+16))
-					if blk615 >= p610+i614*20+16+4 && blk615 <= size-4 {
-						if n616 := int(fw.U32(d, blk615)); n616 <= size-blk615-4 {
-							left -= int64(4 + n616)
+			if ok653 {
+				for i655 := 0; i655 < n652 && left >= 0; i655++ {
+					blk656 := pos + int(fw.U32(d, p651+i655*20+16))
+					if blk656 >= p651+i655*20+16+4 && blk656 <= size-4 {
+						if n657 := int(fw.U32(d, blk656)); n657 <= size-blk656-4 {
+							left -= int64(4 + n657)
 						} else {
 							r.Left = left
-							r.Text(p610+i614*20+16, pos)
+							r.Text(p651+i655*20+16, pos)
 							left = r.Left
 						}
 					} else {
 						r.Left = left
-						r.Text(p610+i614*20+16, pos)
+						r.Text(p651+i655*20+16, pos)
 						left = r.Left
 					}
 				}
 			}
 		}
 		if 86 <= stored {
-			p617, n618, ok619 := 0, 0, false
-			blk620 := pos + int(fw.U32(d, pos+82))
-			if blk620 >= pos+82+4 && blk620 <= size-4 && int(fw.U32(d, blk620))*9 <= size-blk620-4 {
-				n618 = int(fw.U32(d, blk620))
-				p617 = blk620 + 4
-				left -= int64(4 + n618*9)
-				ok619 = left >= 0
+			p658, n659, ok660 := 0, 0, false
+			blk661 := pos + int(fw.U32(d, pos+82))
+			if blk661 >= pos+82+4 && blk661 <= size-4 && int(fw.U32(d, blk661))*9 <= size-blk661-4 {
+				n659 = int(fw.U32(d, blk661))
+				p658 = blk661 + 4
+				left -= int64(4 + n659*9)
+				ok660 = left >= 0
 			} else {
 				r.Left = left
-				p617, n618, ok619 = r.Block(pos+82, pos, 9)
+				p658, n659, ok660 = r.Block(pos+82, pos, 9)
 				left = r.Left
 			}
-			if ok619 {
-				for i621 := 0; i621 < n618 && left >= 0; i621++ {
-					blk622 := pos + int(fw.U32(d, p617+i621*9))
-					if blk622 >= p617+i621*9+4 && blk622 <= size-4 {
-						if n623 := int(fw.U32(d, blk622)); n623 <= size-blk622-4 {
-							left -= int64(4 + n623)
+			if ok660 {
+				for i662 := 0; i662 < n659 && left >= 0; i662++ {
+					blk663 := pos + int(fw.U32(d, p658+i662*9))
+					if blk663 >= p658+i662*9+4 && blk663 <= size-4 {
+						if n664 := int(fw.U32(d, blk663)); n664 <= size-blk663-4 {
+							left -= int64(4 + n664)
 						} else {
 							r.Left = left
-							r.Text(p617+i621*9, pos)
+							r.Text(p658+i662*9, pos)
 							left = r.Left
 						}
 					} else {
 						r.Left = left
-						r.Text(p617+i621*9, pos)
+						r.Text(p658+i662*9, pos)
 						left = r.Left
 					}
 					if left >= 0 {
-						if d[p617+i621*9+4] != 0 {
-							p624 := pos + int(fw.U32(d, p617+i621*9+4+1))
-							if p624 >= p617+i621*9+4+5 && p624 <= size-4 {
+						if d[p658+i662*9+4] != 0 {
+							p665 := pos + int(fw.U32(d, p658+i662*9+4+1))
+							if p665 >= p658+i662*9+4+5 && p665 <= size-4 {
 								left -= 4
 								{
-									slot, base := p624, p624
+									slot, base := p665, p665
 									pos := base + int(fw.U32(d, slot))
 									stored, typ := 0, uint32(0)
 									if pos >= slot+4 && pos <= size-8 {
@@ -5753,10 +5983,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 											r.Left = left
 											fw.VCheckDecimal(r, pos+57)
 											left = r.Left
-											blk625 := pos + int(fw.U32(d, pos+73))
-											if blk625 >= pos+73+4 && blk625 <= size-4 {
-												if n626 := int(fw.U32(d, blk625)); n626 <= size-blk625-4 {
-													left -= int64(4 + n626)
+											blk666 := pos + int(fw.U32(d, pos+73))
+											if blk666 >= pos+73+4 && blk666 <= size-4 {
+												if n667 := int(fw.U32(d, blk666)); n667 <= size-blk666-4 {
+													left -= int64(4 + n667)
 												} else {
 													r.Left = left
 													r.Text(pos+73, pos)
@@ -5767,10 +5997,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 												r.Text(pos+73, pos)
 												left = r.Left
 											}
-											blk627 := pos + int(fw.U32(d, pos+77))
-											if blk627 >= pos+77+4 && blk627 <= size-4 {
-												if n628 := int(fw.U32(d, blk627)); n628 <= size-blk627-4 {
-													left -= int64(4 + n628)
+											blk668 := pos + int(fw.U32(d, pos+77))
+											if blk668 >= pos+77+4 && blk668 <= size-4 {
+												if n669 := int(fw.U32(d, blk668)); n669 <= size-blk668-4 {
+													left -= int64(4 + n669)
 												} else {
 													r.Left = left
 													r.Text(pos+77, pos)
@@ -5781,10 +6011,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 												r.Text(pos+77, pos)
 												left = r.Left
 											}
-											blk629 := pos + int(fw.U32(d, pos+169))
-											if blk629 >= pos+169+4 && blk629 <= size-4 {
-												if n630 := int(fw.U32(d, blk629)); n630 <= size-blk629-4 {
-													left -= int64(4 + n630)
+											blk670 := pos + int(fw.U32(d, pos+169))
+											if blk670 >= pos+169+4 && blk670 <= size-4 {
+												if n671 := int(fw.U32(d, blk670)); n671 <= size-blk670-4 {
+													left -= int64(4 + n671)
 												} else {
 													r.Left = left
 													r.Text(pos+169, pos)
@@ -5802,10 +6032,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 												left = r.Left
 											}
 											if 77 <= stored {
-												blk631 := pos + int(fw.U32(d, pos+73))
-												if blk631 >= pos+73+4 && blk631 <= size-4 {
-													if n632 := int(fw.U32(d, blk631)); n632 <= size-blk631-4 {
-														left -= int64(4 + n632)
+												blk672 := pos + int(fw.U32(d, pos+73))
+												if blk672 >= pos+73+4 && blk672 <= size-4 {
+													if n673 := int(fw.U32(d, blk672)); n673 <= size-blk672-4 {
+														left -= int64(4 + n673)
 													} else {
 														r.Left = left
 														r.Text(pos+73, pos)
@@ -5818,10 +6048,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 												}
 											}
 											if 81 <= stored {
-												blk633 := pos + int(fw.U32(d, pos+77))
-												if blk633 >= pos+77+4 && blk633 <= size-4 {
-													if n634 := int(fw.U32(d, blk633)); n634 <= size-blk633-4 {
-														left -= int64(4 + n634)
+												blk674 := pos + int(fw.U32(d, pos+77))
+												if blk674 >= pos+77+4 && blk674 <= size-4 {
+													if n675 := int(fw.U32(d, blk674)); n675 <= size-blk674-4 {
+														left -= int64(4 + n675)
 													} else {
 														r.Left = left
 														r.Text(pos+77, pos)
@@ -5834,10 +6064,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 												}
 											}
 											if 173 <= stored {
-												blk635 := pos + int(fw.U32(d, pos+169))
-												if blk635 >= pos+169+4 && blk635 <= size-4 {
-													if n636 := int(fw.U32(d, blk635)); n636 <= size-blk635-4 {
-														left -= int64(4 + n636)
+												blk676 := pos + int(fw.U32(d, pos+169))
+												if blk676 >= pos+169+4 && blk676 <= size-4 {
+													if n677 := int(fw.U32(d, blk676)); n677 <= size-blk676-4 {
+														left -= int64(4 + n677)
 													} else {
 														r.Left = left
 														r.Text(pos+169, pos)
@@ -5858,7 +6088,7 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 								}
 							} else {
 								r.Left = left
-								r.Optional(p617+i621*9+4, pos, 4) // records why
+								r.Optional(p658+i662*9+4, pos, 4) // records why
 								left = r.Left
 							}
 						}
@@ -5867,22 +6097,22 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			}
 		}
 		if 90 <= stored {
-			p637, n638, ok639 := 0, 0, false
-			blk640 := pos + int(fw.U32(d, pos+86))
-			if blk640 >= pos+86+4 && blk640 <= size-4 && int(fw.U32(d, blk640))*8 <= size-blk640-4 {
-				n638 = int(fw.U32(d, blk640))
-				p637 = blk640 + 4
-				left -= int64(4 + n638*8)
-				ok639 = left >= 0
+			p678, n679, ok680 := 0, 0, false
+			blk681 := pos + int(fw.U32(d, pos+86))
+			if blk681 >= pos+86+4 && blk681 <= size-4 && int(fw.U32(d, blk681))*8 <= size-blk681-4 {
+				n679 = int(fw.U32(d, blk681))
+				p678 = blk681 + 4
+				left -= int64(4 + n679*8)
+				ok680 = left >= 0
 			} else {
 				r.Left = left
-				p637, n638, ok639 = r.Block(pos+86, pos, 8)
+				p678, n679, ok680 = r.Block(pos+86, pos, 8)
 				left = r.Left
 			}
-			if ok639 {
-				for i641 := 0; i641 < n638 && left >= 0; i641++ {
+			if ok680 {
+				for i682 := 0; i682 < n679 && left >= 0; i682++ {
 					{
-						slot, base := p637+i641*8, pos
+						slot, base := p678+i682*8, pos
 						pos := base + int(fw.U32(d, slot))
 						stored, typ := 0, uint32(0)
 						if pos >= slot+4 && pos <= size-8 {
@@ -5892,10 +6122,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 						if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 							left -= int64(stored)
 							if stored >= 34 {
-								blk642 := pos + int(fw.U32(d, pos+12))
-								if blk642 >= pos+12+4 && blk642 <= size-4 {
-									if n643 := int(fw.U32(d, blk642)); n643 <= size-blk642-4 {
-										left -= int64(4 + n643)
+								blk683 := pos + int(fw.U32(d, pos+12))
+								if blk683 >= pos+12+4 && blk683 <= size-4 {
+									if n684 := int(fw.U32(d, blk683)); n684 <= size-blk683-4 {
+										left -= int64(4 + n684)
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -5908,10 +6138,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 								}
 							} else {
 								if 16 <= stored {
-									blk644 := pos + int(fw.U32(d, pos+12))
-									if blk644 >= pos+12+4 && blk644 <= size-4 {
-										if n645 := int(fw.U32(d, blk644)); n645 <= size-blk644-4 {
-											left -= int64(4 + n645)
+									blk685 := pos + int(fw.U32(d, pos+12))
+									if blk685 >= pos+12+4 && blk685 <= size-4 {
+										if n686 := int(fw.U32(d, blk685)); n686 <= size-blk685-4 {
+											left -= int64(4 + n686)
 										} else {
 											r.Left = left
 											r.Text(pos+12, pos)
@@ -5932,7 +6162,7 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 					}
 					if left >= 0 {
 						r.Left = left
-						FwVerifyVOptionals(r, p637+i641*8+4, pos)
+						FwVerifyVOptionals(r, p678+i682*8+4, pos)
 						left = r.Left
 					}
 				}
@@ -5986,100 +6216,100 @@ func VerifyCollectionsFinalLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutF appends s's fields in the final format (generated code).
 func (s *Collections) FwPutF(b []byte) []byte {
-	for i646 := range s.FArray {
-		b = fw.AppendU32(b, uint32(s.FArray[i646]))
+	for i687 := range s.FArray {
+		b = fw.AppendU32(b, uint32(s.FArray[i687]))
 	}
-	for i647 := range s.FArrayOptional {
-		if s.FArrayOptional[i647] == nil {
+	for i688 := range s.FArrayOptional {
+		if s.FArrayOptional[i688] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = fw.AppendString(b, (*s.FArrayOptional[i647]))
+			b = fw.AppendString(b, (*s.FArrayOptional[i688]))
 		}
 	}
-	for i648 := range s.FArrayStruct {
-		b = s.FArrayStruct[i648].FwPutF(b)
+	for i689 := range s.FArrayStruct {
+		b = s.FArrayStruct[i689].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FVector)))
 	b = append(b, s.FVector...)
 	b = fw.AppendU32(b, uint32(len(s.FVectorOptional)))
-	for i649 := range s.FVectorOptional {
-		if s.FVectorOptional[i649] == nil {
+	for i690 := range s.FVectorOptional {
+		if s.FVectorOptional[i690] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = append(b, byte((*s.FVectorOptional[i649])))
+			b = append(b, byte((*s.FVectorOptional[i690])))
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.FVectorStruct)))
-	for i650 := range s.FVectorStruct {
-		b = s.FVectorStruct[i650].FwPutF(b)
+	for i691 := range s.FVectorStruct {
+		b = s.FVectorStruct[i691].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FList)))
-	for i651 := range s.FList {
-		b = fw.AppendString(b, s.FList[i651])
+	for i692 := range s.FList {
+		b = fw.AppendString(b, s.FList[i692])
 	}
 	b = fw.AppendU32(b, uint32(len(s.FListOptional)))
-	for i652 := range s.FListOptional {
-		if s.FListOptional[i652] == nil {
+	for i693 := range s.FListOptional {
+		if s.FListOptional[i693] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = s.FListOptional[i652].FwPutF(b)
+			b = s.FListOptional[i693].FwPutF(b)
 		}
 	}
-	set653 := fw.SortedSet(s.FSet, cmp.Compare[int64])
-	b = fw.AppendU32(b, uint32(len(set653)))
-	for i654 := range set653 {
-		b = fw.AppendU64(b, uint64(set653[i654]))
+	set694 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	b = fw.AppendU32(b, uint32(len(set694)))
+	for i695 := range set694 {
+		b = fw.AppendU64(b, uint64(set694[i695]))
 	}
-	set655 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
-	b = fw.AppendU32(b, uint32(len(set655)))
-	for i656 := range set655 {
-		b = set655[i656].FwPutF(b)
+	set696 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	b = fw.AppendU32(b, uint32(len(set696)))
+	for i697 := range set696 {
+		b = set696[i697].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FMap)))
-	for _, k657 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v658 := s.FMap[k657]
-		b = fw.AppendU32(b, uint32(k657))
-		b = fw.AppendString(b, v658)
+	for _, k698 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v699 := s.FMap[k698]
+		b = fw.AppendU32(b, uint32(k698))
+		b = fw.AppendString(b, v699)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FMapOptional)))
-	for _, k659 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v660 := s.FMapOptional[k659]
-		b = fw.AppendString(b, k659)
-		if v660 == nil {
+	for _, k700 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v701 := s.FMapOptional[k700]
+		b = fw.AppendString(b, k700)
+		if v701 == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = fw.AppendF64(b, float64((*v660)))
+			b = fw.AppendF64(b, float64((*v701)))
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.FMapEnumKey)))
-	for _, k661 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v662 := s.FMapEnumKey[k661]
-		b = append(b, byte(k661))
-		b = v662.FwPutF(b)
+	for _, k702 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v703 := s.FMapEnumKey[k702]
+		b = append(b, byte(k702))
+		b = v703.FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FHash)))
-	for k663, v664 := range s.FHash {
-		b = append(b, k663[:]...)
-		b = fw.AppendBytes(b, v664)
+	for k704, v705 := range s.FHash {
+		b = append(b, k704[:]...)
+		b = fw.AppendBytes(b, v705)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FHashOptional)))
-	for k665, v666 := range s.FHashOptional {
-		b = fw.AppendString(b, k665)
-		if v666 == nil {
+	for k706, v707 := range s.FHashOptional {
+		b = fw.AppendString(b, k706)
+		if v707 == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = v666.FwPutF(b)
+			b = v707.FwPutF(b)
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.FHashStructKey)))
-	for i667 := range s.FHashStructKey {
-		b = s.FHashStructKey[i667].Key.FwPutF(b)
-		b = s.FHashStructKey[i667].Value.FwPutF(b)
+	for i708 := range s.FHashStructKey {
+		b = s.FHashStructKey[i708].Key.FwPutF(b)
+		b = s.FHashStructKey[i708].Value.FwPutF(b)
 	}
 	return b
 }
@@ -6091,286 +6321,286 @@ func (s *Collections) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	for i668 := range s.FArray {
-		s.FArray[i668] = int32(fw.U32(d, p))
+	for i709 := range s.FArray {
+		s.FArray[i709] = int32(fw.U32(d, p))
 		p += 4
 	}
-	rest670 := 2
-	for i669 := range s.FArrayOptional {
-		rest670 -= 1
+	rest711 := 2
+	for i710 := range s.FArrayOptional {
+		rest711 -= 1
 		if d[p] == 0 {
-			s.FArrayOptional[i669] = nil
+			s.FArrayOptional[i710] = nil
 			p++
 		} else {
 			p++
-			if 4 > end-390-rest670-p {
+			if 4 > end-390-rest711-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if s.FArrayOptional[i669] == nil {
-				s.FArrayOptional[i669] = new(string)
+			if s.FArrayOptional[i710] == nil {
+				s.FArrayOptional[i710] = new(string)
 			}
-			if p = r.String(p, end-390-rest670, &(*s.FArrayOptional[i669])); p < 0 {
+			if p = r.String(p, end-390-rest711, &(*s.FArrayOptional[i710])); p < 0 {
 				return -1
 			}
 		}
 	}
-	rest672 := 338
-	for i671 := range s.FArrayStruct {
-		rest672 -= 169
-		if p = s.FArrayStruct[i671].FwGetF(r, p, end-52-rest672); p < 0 {
+	rest713 := 338
+	for i712 := range s.FArrayStruct {
+		rest713 -= 169
+		if p = s.FArrayStruct[i712].FwGetF(r, p, end-52-rest713); p < 0 {
 			return -1
 		}
 	}
-	n673, ok674 := r.Count(p, end-48, 1)
-	if !ok674 {
+	n714, ok715 := r.Count(p, end-48, 1)
+	if !ok715 {
 		return -1
 	}
 	p += 4
-	s.FVector = append(s.FVector[:0], d[p:p+n673]...)
-	p += n673
-	n676, ok677 := r.Count(p, end-44, 1)
-	if !ok677 {
-		return -1
-	}
-	p += 4
-	s.FVectorOptional = fw.Resize(s.FVectorOptional, n676)
-	rest679 := n676 * 1
-	for i678 := range s.FVectorOptional {
-		rest679 -= 1
-		if d[p] == 0 {
-			s.FVectorOptional[i678] = nil
-			p++
-		} else {
-			p++
-			if 1 > end-44-rest679-p {
-				return r.Fail(fw.ErrTruncated)
-			}
-			if s.FVectorOptional[i678] == nil {
-				s.FVectorOptional[i678] = new(EnumByte)
-			}
-			(*s.FVectorOptional[i678]) = EnumByte(d[p])
-			p += 1
-		}
-	}
-	n680, ok681 := r.Count(p, end-40, 26)
-	if !ok681 {
-		return -1
-	}
-	p += 4
-	s.FVectorStruct = fw.Resize(s.FVectorStruct, n680)
-	rest683 := n680 * 26
-	for i682 := range s.FVectorStruct {
-		rest683 -= 26
-		if p = s.FVectorStruct[i682].FwGetF(r, p, end-40-rest683); p < 0 {
-			return -1
-		}
-	}
-	n684, ok685 := r.Count(p, end-36, 4)
-	if !ok685 {
-		return -1
-	}
-	p += 4
-	s.FList = fw.Resize(s.FList, n684)
-	rest687 := n684 * 4
-	for i686 := range s.FList {
-		rest687 -= 4
-		if p = r.String(p, end-36-rest687, &s.FList[i686]); p < 0 {
-			return -1
-		}
-	}
-	n688, ok689 := r.Count(p, end-32, 1)
-	if !ok689 {
-		return -1
-	}
-	p += 4
-	s.FListOptional = fw.Resize(s.FListOptional, n688)
-	rest691 := n688 * 1
-	for i690 := range s.FListOptional {
-		rest691 -= 1
-		if d[p] == 0 {
-			s.FListOptional[i690] = nil
-			p++
-		} else {
-			p++
-			if 12 > end-32-rest691-p {
-				return r.Fail(fw.ErrTruncated)
-			}
-			if s.FListOptional[i690] == nil {
-				s.FListOptional[i690] = new(Optionals)
-			}
-			if p = s.FListOptional[i690].FwGetF(r, p, end-32-rest691); p < 0 {
-				return -1
-			}
-		}
-	}
-	n692, ok693 := r.Count(p, end-28, 8)
-	if !ok693 {
-		return -1
-	}
-	p += 4
-	s.FSet = fw.Resize(s.FSet, n692)
-	for i694 := range s.FSet {
-		s.FSet[i694] = int64(fw.U64(d, p))
-		p += 8
-	}
-	s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
-	n695, ok696 := r.Count(p, end-24, 12)
-	if !ok696 {
-		return -1
-	}
-	p += 4
-	s.FSetStruct = fw.Resize(s.FSetStruct, n695)
-	rest698 := n695 * 12
-	for i697 := range s.FSetStruct {
-		rest698 -= 12
-		if p = s.FSetStruct[i697].FwGetF(r, p, end-24-rest698); p < 0 {
-			return -1
-		}
-	}
-	s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
-	n699, ok700 := r.Count(p, end-20, 8)
-	if !ok700 {
-		return -1
-	}
-	p += 4
-	s.FMap = fw.ClearMap(s.FMap, n699)
-	rest702 := n699 * 8
-	for i701 := 0; i701 < n699; i701++ {
-		rest702 -= 8
-		var k703 int32
-		var v704 string
-		k703 = int32(fw.U32(d, p))
-		p += 4
-		if p = r.String(p, end-20-rest702, &v704); p < 0 {
-			return -1
-		}
-		if _, dup := s.FMap[k703]; !dup {
-			s.FMap[k703] = v704
-		}
-	}
-	n705, ok706 := r.Count(p, end-16, 5)
-	if !ok706 {
-		return -1
-	}
-	p += 4
-	s.FMapOptional = fw.ClearMap(s.FMapOptional, n705)
-	rest708 := n705 * 5
-	for i707 := 0; i707 < n705; i707++ {
-		rest708 -= 5
-		var k709 string
-		var v710 *float64
-		if p = r.String(p, end-16-rest708-1, &k709); p < 0 {
-			return -1
-		}
-		if d[p] == 0 {
-			v710 = nil
-			p++
-		} else {
-			p++
-			if 8 > end-16-rest708-p {
-				return r.Fail(fw.ErrTruncated)
-			}
-			if v710 == nil {
-				v710 = new(float64)
-			}
-			(*v710) = fw.F64(d, p)
-			p += 8
-		}
-		if _, dup := s.FMapOptional[k709]; !dup {
-			s.FMapOptional[k709] = v710
-		}
-	}
-	n711, ok712 := r.Count(p, end-12, 13)
-	if !ok712 {
-		return -1
-	}
-	p += 4
-	s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n711)
-	rest714 := n711 * 13
-	for i713 := 0; i713 < n711; i713++ {
-		rest714 -= 13
-		var k715 EnumByte
-		var v716 Optionals
-		k715 = EnumByte(d[p])
-		p += 1
-		if p = v716.FwGetF(r, p, end-12-rest714); p < 0 {
-			return -1
-		}
-		if _, dup := s.FMapEnumKey[k715]; !dup {
-			s.FMapEnumKey[k715] = v716
-		}
-	}
-	n717, ok718 := r.Count(p, end-8, 20)
+	s.FVector = append(s.FVector[:0], d[p:p+n714]...)
+	p += n714
+	n717, ok718 := r.Count(p, end-44, 1)
 	if !ok718 {
 		return -1
 	}
 	p += 4
-	s.FHash = fw.ClearMap(s.FHash, n717)
-	rest720 := n717 * 20
-	for i719 := 0; i719 < n717; i719++ {
-		rest720 -= 20
-		var k721 fw.UUID
-		var v722 []byte
-		copy(k721[:], d[p:p+16])
-		p += 16
-		if p = r.Bytes(p, end-8-rest720, &v722); p < 0 {
-			return -1
-		}
-		if _, dup := s.FHash[k721]; !dup {
-			s.FHash[k721] = v722
-		}
-	}
-	n723, ok724 := r.Count(p, end-4, 5)
-	if !ok724 {
-		return -1
-	}
-	p += 4
-	s.FHashOptional = fw.ClearMap(s.FHashOptional, n723)
-	rest726 := n723 * 5
-	for i725 := 0; i725 < n723; i725++ {
-		rest726 -= 5
-		var k727 string
-		var v728 *Primitives
-		if p = r.String(p, end-4-rest726-1, &k727); p < 0 {
-			return -1
-		}
+	s.FVectorOptional = fw.Resize(s.FVectorOptional, n717)
+	rest720 := n717 * 1
+	for i719 := range s.FVectorOptional {
+		rest720 -= 1
 		if d[p] == 0 {
-			v728 = nil
+			s.FVectorOptional[i719] = nil
 			p++
 		} else {
 			p++
-			if 169 > end-4-rest726-p {
+			if 1 > end-44-rest720-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if v728 == nil {
-				v728 = new(Primitives)
+			if s.FVectorOptional[i719] == nil {
+				s.FVectorOptional[i719] = new(EnumByte)
 			}
-			if p = v728.FwGetF(r, p, end-4-rest726); p < 0 {
-				return -1
-			}
-		}
-		if _, dup := s.FHashOptional[k727]; !dup {
-			s.FHashOptional[k727] = v728
+			(*s.FVectorOptional[i719]) = EnumByte(d[p])
+			p += 1
 		}
 	}
-	n729, ok730 := r.Count(p, end, 38)
+	n721, ok722 := r.Count(p, end-40, 26)
+	if !ok722 {
+		return -1
+	}
+	p += 4
+	s.FVectorStruct = fw.Resize(s.FVectorStruct, n721)
+	rest724 := n721 * 26
+	for i723 := range s.FVectorStruct {
+		rest724 -= 26
+		if p = s.FVectorStruct[i723].FwGetF(r, p, end-40-rest724); p < 0 {
+			return -1
+		}
+	}
+	n725, ok726 := r.Count(p, end-36, 4)
+	if !ok726 {
+		return -1
+	}
+	p += 4
+	s.FList = fw.Resize(s.FList, n725)
+	rest728 := n725 * 4
+	for i727 := range s.FList {
+		rest728 -= 4
+		if p = r.String(p, end-36-rest728, &s.FList[i727]); p < 0 {
+			return -1
+		}
+	}
+	n729, ok730 := r.Count(p, end-32, 1)
 	if !ok730 {
 		return -1
 	}
 	p += 4
+	s.FListOptional = fw.Resize(s.FListOptional, n729)
+	rest732 := n729 * 1
+	for i731 := range s.FListOptional {
+		rest732 -= 1
+		if d[p] == 0 {
+			s.FListOptional[i731] = nil
+			p++
+		} else {
+			p++
+			if 12 > end-32-rest732-p {
+				return r.Fail(fw.ErrTruncated)
+			}
+			if s.FListOptional[i731] == nil {
+				s.FListOptional[i731] = new(Optionals)
+			}
+			if p = s.FListOptional[i731].FwGetF(r, p, end-32-rest732); p < 0 {
+				return -1
+			}
+		}
+	}
+	n733, ok734 := r.Count(p, end-28, 8)
+	if !ok734 {
+		return -1
+	}
+	p += 4
+	s.FSet = fw.Resize(s.FSet, n733)
+	for i735 := range s.FSet {
+		s.FSet[i735] = int64(fw.U64(d, p))
+		p += 8
+	}
+	s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
+	n736, ok737 := r.Count(p, end-24, 12)
+	if !ok737 {
+		return -1
+	}
+	p += 4
+	s.FSetStruct = fw.Resize(s.FSetStruct, n736)
+	rest739 := n736 * 12
+	for i738 := range s.FSetStruct {
+		rest739 -= 12
+		if p = s.FSetStruct[i738].FwGetF(r, p, end-24-rest739); p < 0 {
+			return -1
+		}
+	}
+	s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
+	n740, ok741 := r.Count(p, end-20, 8)
+	if !ok741 {
+		return -1
+	}
+	p += 4
+	s.FMap = fw.ClearMap(s.FMap, n740)
+	rest743 := n740 * 8
+	for i742 := 0; i742 < n740; i742++ {
+		rest743 -= 8
+		var k744 int32
+		var v745 string
+		k744 = int32(fw.U32(d, p))
+		p += 4
+		if p = r.String(p, end-20-rest743, &v745); p < 0 {
+			return -1
+		}
+		if _, dup := s.FMap[k744]; !dup {
+			s.FMap[k744] = v745
+		}
+	}
+	n746, ok747 := r.Count(p, end-16, 5)
+	if !ok747 {
+		return -1
+	}
+	p += 4
+	s.FMapOptional = fw.ClearMap(s.FMapOptional, n746)
+	rest749 := n746 * 5
+	for i748 := 0; i748 < n746; i748++ {
+		rest749 -= 5
+		var k750 string
+		var v751 *float64
+		if p = r.String(p, end-16-rest749-1, &k750); p < 0 {
+			return -1
+		}
+		if d[p] == 0 {
+			v751 = nil
+			p++
+		} else {
+			p++
+			if 8 > end-16-rest749-p {
+				return r.Fail(fw.ErrTruncated)
+			}
+			if v751 == nil {
+				v751 = new(float64)
+			}
+			(*v751) = fw.F64(d, p)
+			p += 8
+		}
+		if _, dup := s.FMapOptional[k750]; !dup {
+			s.FMapOptional[k750] = v751
+		}
+	}
+	n752, ok753 := r.Count(p, end-12, 13)
+	if !ok753 {
+		return -1
+	}
+	p += 4
+	s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n752)
+	rest755 := n752 * 13
+	for i754 := 0; i754 < n752; i754++ {
+		rest755 -= 13
+		var k756 EnumByte
+		var v757 Optionals
+		k756 = EnumByte(d[p])
+		p += 1
+		if p = v757.FwGetF(r, p, end-12-rest755); p < 0 {
+			return -1
+		}
+		if _, dup := s.FMapEnumKey[k756]; !dup {
+			s.FMapEnumKey[k756] = v757
+		}
+	}
+	n758, ok759 := r.Count(p, end-8, 20)
+	if !ok759 {
+		return -1
+	}
+	p += 4
+	s.FHash = fw.ClearMap(s.FHash, n758)
+	rest761 := n758 * 20
+	for i760 := 0; i760 < n758; i760++ {
+		rest761 -= 20
+		var k762 fw.UUID
+		var v763 []byte
+		copy(k762[:], d[p:p+16])
+		p += 16
+		if p = r.Bytes(p, end-8-rest761, &v763); p < 0 {
+			return -1
+		}
+		if _, dup := s.FHash[k762]; !dup {
+			s.FHash[k762] = v763
+		}
+	}
+	n764, ok765 := r.Count(p, end-4, 5)
+	if !ok765 {
+		return -1
+	}
+	p += 4
+	s.FHashOptional = fw.ClearMap(s.FHashOptional, n764)
+	rest767 := n764 * 5
+	for i766 := 0; i766 < n764; i766++ {
+		rest767 -= 5
+		var k768 string
+		var v769 *Primitives
+		if p = r.String(p, end-4-rest767-1, &k768); p < 0 {
+			return -1
+		}
+		if d[p] == 0 {
+			v769 = nil
+			p++
+		} else {
+			p++
+			if 169 > end-4-rest767-p {
+				return r.Fail(fw.ErrTruncated)
+			}
+			if v769 == nil {
+				v769 = new(Primitives)
+			}
+			if p = v769.FwGetF(r, p, end-4-rest767); p < 0 {
+				return -1
+			}
+		}
+		if _, dup := s.FHashOptional[k768]; !dup {
+			s.FHashOptional[k768] = v769
+		}
+	}
+	n770, ok771 := r.Count(p, end, 38)
+	if !ok771 {
+		return -1
+	}
+	p += 4
 	s.FHashStructKey = s.FHashStructKey[:0]
-	rest732 := n729 * 38
-	for i731 := 0; i731 < n729; i731++ {
-		rest732 -= 38
-		var k733 proto.Order
-		var v734 Optionals
-		if p = k733.FwGetF(r, p, end-rest732-12); p < 0 {
+	rest773 := n770 * 38
+	for i772 := 0; i772 < n770; i772++ {
+		rest773 -= 38
+		var k774 proto.Order
+		var v775 Optionals
+		if p = k774.FwGetF(r, p, end-rest773-12); p < 0 {
 			return -1
 		}
-		if p = v734.FwGetF(r, p, end-rest732); p < 0 {
+		if p = v775.FwGetF(r, p, end-rest773); p < 0 {
 			return -1
 		}
-		s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k733, Value: v734})
+		s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k774, Value: v775})
 	}
 	s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
 	r.Leave()
@@ -6385,28 +6615,28 @@ func FwVerifyFCollections(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 12
-	rest736 := 2
-	for i735 := 0; i735 < 2; i735++ {
-		rest736 -= 1
+	rest777 := 2
+	for i776 := 0; i776 < 2; i776++ {
+		rest777 -= 1
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 4 > end-390-rest736-p {
+			if 4 > end-390-rest777-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			n737 := int(fw.U32(d, p))
-			if n737 > end-390-rest736-p-4 {
+			n778 := int(fw.U32(d, p))
+			if n778 > end-390-rest777-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n737
+			p += 4 + n778
 		}
 	}
-	rest739 := 338
-	for i738 := 0; i738 < 2; i738++ {
-		rest739 -= 169
+	rest780 := 338
+	for i779 := 0; i779 < 2; i779++ {
+		rest780 -= 169
 		{
-			end := end - 52 - rest739
+			end := end - 52 - rest780
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
@@ -6428,16 +6658,16 @@ func FwVerifyFCollections(r *fw.FReader, p, end int) int {
 				return -1
 			}
 			p += 16
-			n740 := int(fw.U32(d, p))
-			if n740 > end-100-p-4 {
+			n781 := int(fw.U32(d, p))
+			if n781 > end-100-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n740
-			n741 := int(fw.U32(d, p))
-			if n741 > end-96-p-4 {
+			p += 4 + n781
+			n782 := int(fw.U32(d, p))
+			if n782 > end-96-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n741
+			p += 4 + n782
 			p += 8
 			p += 8
 			p += 8
@@ -6445,212 +6675,212 @@ func FwVerifyFCollections(r *fw.FReader, p, end int) int {
 			p += 16
 			p += 16
 			p += 16
-			n742 := int(fw.U32(d, p))
-			if n742 > end-4-p-4 {
+			n783 := int(fw.U32(d, p))
+			if n783 > end-4-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n742
+			p += 4 + n783
 			p += 4
 		}
 	}
-	n743, ok744 := r.Count(p, end-48, 1)
-	if !ok744 {
+	n784, ok785 := r.Count(p, end-48, 1)
+	if !ok785 {
 		return -1
 	}
 	p += 4
-	p += n743 * 1
-	n746, ok747 := r.Count(p, end-44, 1)
-	if !ok747 {
+	p += n784 * 1
+	n787, ok788 := r.Count(p, end-44, 1)
+	if !ok788 {
 		return -1
 	}
 	p += 4
-	rest749 := n746 * 1
-	for i748 := 0; i748 < n746; i748++ {
-		rest749 -= 1
+	rest790 := n787 * 1
+	for i789 := 0; i789 < n787; i789++ {
+		rest790 -= 1
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 1 > end-44-rest749-p {
+			if 1 > end-44-rest790-p {
 				return r.Fail(fw.ErrTruncated)
 			}
 			p += 1
 		}
 	}
-	n750, ok751 := r.Count(p, end-40, 26)
-	if !ok751 {
-		return -1
-	}
-	p += 4
-	rest753 := n750 * 26
-	for i752 := 0; i752 < n750; i752++ {
-		rest753 -= 26
-		{
-			end := end - 40 - rest753
-			if r.Depth == 0 {
-				return r.Fail(fw.ErrTooDeep)
-			}
-			p += 4
-			n754 := int(fw.U32(d, p))
-			if n754 > end-18-p-4 {
-				return r.Fail(fw.ErrTruncated)
-			}
-			p += 4 + n754
-			p += 1
-			p += 1
-			p += 8
-			p += 8
-		}
-	}
-	n755, ok756 := r.Count(p, end-36, 4)
-	if !ok756 {
-		return -1
-	}
-	p += 4
-	rest758 := n755 * 4
-	for i757 := 0; i757 < n755; i757++ {
-		rest758 -= 4
-		n759 := int(fw.U32(d, p))
-		if n759 > end-36-rest758-p-4 {
-			return r.Fail(fw.ErrTruncated)
-		}
-		p += 4 + n759
-	}
-	n760, ok761 := r.Count(p, end-32, 1)
-	if !ok761 {
-		return -1
-	}
-	p += 4
-	rest763 := n760 * 1
-	for i762 := 0; i762 < n760; i762++ {
-		rest763 -= 1
-		if d[p] == 0 {
-			p++
-		} else {
-			p++
-			if 12 > end-32-rest763-p {
-				return r.Fail(fw.ErrTruncated)
-			}
-			if p = FwVerifyFOptionals(r, p, end-32-rest763); p < 0 {
-				return -1
-			}
-		}
-	}
-	n764, ok765 := r.Count(p, end-28, 8)
-	if !ok765 {
-		return -1
-	}
-	p += 4
-	p += n764 * 8
-	n767, ok768 := r.Count(p, end-24, 12)
-	if !ok768 {
-		return -1
-	}
-	p += 4
-	rest770 := n767 * 12
-	for i769 := 0; i769 < n767; i769++ {
-		rest770 -= 12
-		{
-			end := end - 24 - rest770
-			if r.Depth == 0 {
-				return r.Fail(fw.ErrTooDeep)
-			}
-			n771 := int(fw.U32(d, p))
-			if n771 > end-8-p-4 {
-				return r.Fail(fw.ErrTruncated)
-			}
-			p += 4 + n771
-			p += 8
-		}
-	}
-	n772, ok773 := r.Count(p, end-20, 8)
-	if !ok773 {
-		return -1
-	}
-	p += 4
-	rest775 := n772 * 8
-	for i774 := 0; i774 < n772; i774++ {
-		rest775 -= 8
-		p += 4
-		n776 := int(fw.U32(d, p))
-		if n776 > end-20-rest775-p-4 {
-			return r.Fail(fw.ErrTruncated)
-		}
-		p += 4 + n776
-	}
-	n777, ok778 := r.Count(p, end-16, 5)
-	if !ok778 {
-		return -1
-	}
-	p += 4
-	rest780 := n777 * 5
-	for i779 := 0; i779 < n777; i779++ {
-		rest780 -= 5
-		n781 := int(fw.U32(d, p))
-		if n781 > end-16-rest780-1-p-4 {
-			return r.Fail(fw.ErrTruncated)
-		}
-		p += 4 + n781
-		if d[p] == 0 {
-			p++
-		} else {
-			p++
-			if 8 > end-16-rest780-p {
-				return r.Fail(fw.ErrTruncated)
-			}
-			p += 8
-		}
-	}
-	n782, ok783 := r.Count(p, end-12, 13)
-	if !ok783 {
-		return -1
-	}
-	p += 4
-	rest785 := n782 * 13
-	for i784 := 0; i784 < n782; i784++ {
-		rest785 -= 13
-		p += 1
-		if p = FwVerifyFOptionals(r, p, end-12-rest785); p < 0 {
-			return -1
-		}
-	}
-	n786, ok787 := r.Count(p, end-8, 20)
-	if !ok787 {
-		return -1
-	}
-	p += 4
-	rest789 := n786 * 20
-	for i788 := 0; i788 < n786; i788++ {
-		rest789 -= 20
-		p += 16
-		n790 := int(fw.U32(d, p))
-		if n790 > end-8-rest789-p-4 {
-			return r.Fail(fw.ErrTruncated)
-		}
-		p += 4 + n790
-	}
-	n791, ok792 := r.Count(p, end-4, 5)
+	n791, ok792 := r.Count(p, end-40, 26)
 	if !ok792 {
 		return -1
 	}
 	p += 4
-	rest794 := n791 * 5
+	rest794 := n791 * 26
 	for i793 := 0; i793 < n791; i793++ {
-		rest794 -= 5
-		n795 := int(fw.U32(d, p))
-		if n795 > end-4-rest794-1-p-4 {
+		rest794 -= 26
+		{
+			end := end - 40 - rest794
+			if r.Depth == 0 {
+				return r.Fail(fw.ErrTooDeep)
+			}
+			p += 4
+			n795 := int(fw.U32(d, p))
+			if n795 > end-18-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n795
+			p += 1
+			p += 1
+			p += 8
+			p += 8
+		}
+	}
+	n796, ok797 := r.Count(p, end-36, 4)
+	if !ok797 {
+		return -1
+	}
+	p += 4
+	rest799 := n796 * 4
+	for i798 := 0; i798 < n796; i798++ {
+		rest799 -= 4
+		n800 := int(fw.U32(d, p))
+		if n800 > end-36-rest799-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n795
+		p += 4 + n800
+	}
+	n801, ok802 := r.Count(p, end-32, 1)
+	if !ok802 {
+		return -1
+	}
+	p += 4
+	rest804 := n801 * 1
+	for i803 := 0; i803 < n801; i803++ {
+		rest804 -= 1
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 169 > end-4-rest794-p {
+			if 12 > end-32-rest804-p {
+				return r.Fail(fw.ErrTruncated)
+			}
+			if p = FwVerifyFOptionals(r, p, end-32-rest804); p < 0 {
+				return -1
+			}
+		}
+	}
+	n805, ok806 := r.Count(p, end-28, 8)
+	if !ok806 {
+		return -1
+	}
+	p += 4
+	p += n805 * 8
+	n808, ok809 := r.Count(p, end-24, 12)
+	if !ok809 {
+		return -1
+	}
+	p += 4
+	rest811 := n808 * 12
+	for i810 := 0; i810 < n808; i810++ {
+		rest811 -= 12
+		{
+			end := end - 24 - rest811
+			if r.Depth == 0 {
+				return r.Fail(fw.ErrTooDeep)
+			}
+			n812 := int(fw.U32(d, p))
+			if n812 > end-8-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n812
+			p += 8
+		}
+	}
+	n813, ok814 := r.Count(p, end-20, 8)
+	if !ok814 {
+		return -1
+	}
+	p += 4
+	rest816 := n813 * 8
+	for i815 := 0; i815 < n813; i815++ {
+		rest816 -= 8
+		p += 4
+		n817 := int(fw.U32(d, p))
+		if n817 > end-20-rest816-p-4 {
+			return r.Fail(fw.ErrTruncated)
+		}
+		p += 4 + n817
+	}
+	n818, ok819 := r.Count(p, end-16, 5)
+	if !ok819 {
+		return -1
+	}
+	p += 4
+	rest821 := n818 * 5
+	for i820 := 0; i820 < n818; i820++ {
+		rest821 -= 5
+		n822 := int(fw.U32(d, p))
+		if n822 > end-16-rest821-1-p-4 {
+			return r.Fail(fw.ErrTruncated)
+		}
+		p += 4 + n822
+		if d[p] == 0 {
+			p++
+		} else {
+			p++
+			if 8 > end-16-rest821-p {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 8
+		}
+	}
+	n823, ok824 := r.Count(p, end-12, 13)
+	if !ok824 {
+		return -1
+	}
+	p += 4
+	rest826 := n823 * 13
+	for i825 := 0; i825 < n823; i825++ {
+		rest826 -= 13
+		p += 1
+		if p = FwVerifyFOptionals(r, p, end-12-rest826); p < 0 {
+			return -1
+		}
+	}
+	n827, ok828 := r.Count(p, end-8, 20)
+	if !ok828 {
+		return -1
+	}
+	p += 4
+	rest830 := n827 * 20
+	for i829 := 0; i829 < n827; i829++ {
+		rest830 -= 20
+		p += 16
+		n831 := int(fw.U32(d, p))
+		if n831 > end-8-rest830-p-4 {
+			return r.Fail(fw.ErrTruncated)
+		}
+		p += 4 + n831
+	}
+	n832, ok833 := r.Count(p, end-4, 5)
+	if !ok833 {
+		return -1
+	}
+	p += 4
+	rest835 := n832 * 5
+	for i834 := 0; i834 < n832; i834++ {
+		rest835 -= 5
+		n836 := int(fw.U32(d, p))
+		if n836 > end-4-rest835-1-p-4 {
+			return r.Fail(fw.ErrTruncated)
+		}
+		p += 4 + n836
+		if d[p] == 0 {
+			p++
+		} else {
+			p++
+			if 169 > end-4-rest835-p {
 				return r.Fail(fw.ErrTruncated)
 			}
 			{
-				end := end - 4 - rest794
+				end := end - 4 - rest835
 				if r.Depth == 0 {
 					return r.Fail(fw.ErrTooDeep)
 				}
@@ -6672,16 +6902,16 @@ func FwVerifyFCollections(r *fw.FReader, p, end int) int {
 					return -1
 				}
 				p += 16
-				n796 := int(fw.U32(d, p))
-				if n796 > end-100-p-4 {
+				n837 := int(fw.U32(d, p))
+				if n837 > end-100-p-4 {
 					return r.Fail(fw.ErrTruncated)
 				}
-				p += 4 + n796
-				n797 := int(fw.U32(d, p))
-				if n797 > end-96-p-4 {
+				p += 4 + n837
+				n838 := int(fw.U32(d, p))
+				if n838 > end-96-p-4 {
 					return r.Fail(fw.ErrTruncated)
 				}
-				p += 4 + n797
+				p += 4 + n838
 				p += 8
 				p += 8
 				p += 8
@@ -6689,40 +6919,40 @@ func FwVerifyFCollections(r *fw.FReader, p, end int) int {
 				p += 16
 				p += 16
 				p += 16
-				n798 := int(fw.U32(d, p))
-				if n798 > end-4-p-4 {
+				n839 := int(fw.U32(d, p))
+				if n839 > end-4-p-4 {
 					return r.Fail(fw.ErrTruncated)
 				}
-				p += 4 + n798
+				p += 4 + n839
 				p += 4
 			}
 		}
 	}
-	n799, ok800 := r.Count(p, end, 38)
-	if !ok800 {
+	n840, ok841 := r.Count(p, end, 38)
+	if !ok841 {
 		return -1
 	}
 	p += 4
-	rest802 := n799 * 38
-	for i801 := 0; i801 < n799; i801++ {
-		rest802 -= 38
+	rest843 := n840 * 38
+	for i842 := 0; i842 < n840; i842++ {
+		rest843 -= 38
 		{
-			end := end - rest802 - 12
+			end := end - rest843 - 12
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
 			p += 4
-			n803 := int(fw.U32(d, p))
-			if n803 > end-18-p-4 {
+			n844 := int(fw.U32(d, p))
+			if n844 > end-18-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n803
+			p += 4 + n844
 			p += 1
 			p += 1
 			p += 8
 			p += 8
 		}
-		if p = FwVerifyFOptionals(r, p, end-rest802); p < 0 {
+		if p = FwVerifyFOptionals(r, p, end-rest843); p < 0 {
 			return -1
 		}
 	}
@@ -6740,198 +6970,198 @@ func (s *Collections) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"f_array\":"...)
 	b = append(b, '[')
-	for i804 := range s.FArray {
-		if i804 > 0 {
+	for i845 := range s.FArray {
+		if i845 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(s.FArray[i804]), 10)
+		b = strconv.AppendInt(b, int64(s.FArray[i845]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_array_optional\":"...)
 	b = append(b, '[')
-	for i805 := range s.FArrayOptional {
-		if i805 > 0 {
+	for i846 := range s.FArrayOptional {
+		if i846 > 0 {
 			b = append(b, ',')
 		}
-		if s.FArrayOptional[i805] == nil {
+		if s.FArrayOptional[i846] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendJSONString(b, (*s.FArrayOptional[i805]))
+			b = fw.AppendJSONString(b, (*s.FArrayOptional[i846]))
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_array_struct\":"...)
 	b = append(b, '[')
-	for i806 := range s.FArrayStruct {
-		if i806 > 0 {
+	for i847 := range s.FArrayStruct {
+		if i847 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FArrayStruct[i806].AppendJSON(b)
+		b = s.FArrayStruct[i847].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_vector\":"...)
 	b = append(b, '[')
-	for i807 := range s.FVector {
-		if i807 > 0 {
+	for i848 := range s.FVector {
+		if i848 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendUint(b, uint64(s.FVector[i807]), 10)
+		b = strconv.AppendUint(b, uint64(s.FVector[i848]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_vector_optional\":"...)
 	b = append(b, '[')
-	for i808 := range s.FVectorOptional {
-		if i808 > 0 {
+	for i849 := range s.FVectorOptional {
+		if i849 > 0 {
 			b = append(b, ',')
 		}
-		if s.FVectorOptional[i808] == nil {
+		if s.FVectorOptional[i849] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = strconv.AppendUint(b, uint64((*s.FVectorOptional[i808])), 10)
+			b = strconv.AppendUint(b, uint64((*s.FVectorOptional[i849])), 10)
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_vector_struct\":"...)
 	b = append(b, '[')
-	for i809 := range s.FVectorStruct {
-		if i809 > 0 {
+	for i850 := range s.FVectorStruct {
+		if i850 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FVectorStruct[i809].AppendJSON(b)
+		b = s.FVectorStruct[i850].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_list\":"...)
 	b = append(b, '[')
-	for i810 := range s.FList {
-		if i810 > 0 {
+	for i851 := range s.FList {
+		if i851 > 0 {
 			b = append(b, ',')
 		}
-		b = fw.AppendJSONString(b, s.FList[i810])
+		b = fw.AppendJSONString(b, s.FList[i851])
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_list_optional\":"...)
 	b = append(b, '[')
-	for i811 := range s.FListOptional {
-		if i811 > 0 {
+	for i852 := range s.FListOptional {
+		if i852 > 0 {
 			b = append(b, ',')
 		}
-		if s.FListOptional[i811] == nil {
+		if s.FListOptional[i852] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = s.FListOptional[i811].AppendJSON(b)
+			b = s.FListOptional[i852].AppendJSON(b)
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_set\":"...)
-	set812 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	set853 := fw.SortedSet(s.FSet, cmp.Compare[int64])
 	b = append(b, '[')
-	for i813 := range set812 {
-		if i813 > 0 {
+	for i854 := range set853 {
+		if i854 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(set812[i813]), 10)
+		b = strconv.AppendInt(b, int64(set853[i854]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_set_struct\":"...)
-	set814 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	set855 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
 	b = append(b, '[')
-	for i815 := range set814 {
-		if i815 > 0 {
+	for i856 := range set855 {
+		if i856 > 0 {
 			b = append(b, ',')
 		}
-		b = set814[i815].AppendJSON(b)
+		b = set855[i856].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_map\":"...)
 	b = append(b, '{')
-	first818 := true
-	for _, k816 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v817 := s.FMap[k816]
-		if !first818 {
+	first859 := true
+	for _, k857 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v858 := s.FMap[k857]
+		if !first859 {
 			b = append(b, ',')
 		}
-		first818 = false
+		first859 = false
 		b = append(b, '"')
-		b = strconv.AppendInt(b, int64(k816), 10)
+		b = strconv.AppendInt(b, int64(k857), 10)
 		b = append(b, '"')
 		b = append(b, ':')
-		b = fw.AppendJSONString(b, v817)
+		b = fw.AppendJSONString(b, v858)
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_map_optional\":"...)
 	b = append(b, '{')
-	first821 := true
-	for _, k819 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v820 := s.FMapOptional[k819]
-		if !first821 {
+	first862 := true
+	for _, k860 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v861 := s.FMapOptional[k860]
+		if !first862 {
 			b = append(b, ',')
 		}
-		first821 = false
-		b = fw.AppendJSONString(b, k819)
+		first862 = false
+		b = fw.AppendJSONString(b, k860)
 		b = append(b, ':')
-		if v820 == nil {
+		if v861 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendDouble(b, float64((*v820)))
+			b = fw.AppendDouble(b, float64((*v861)))
 		}
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_map_enum_key\":"...)
 	b = append(b, '{')
-	first824 := true
-	for _, k822 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v823 := s.FMapEnumKey[k822]
-		if !first824 {
+	first865 := true
+	for _, k863 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v864 := s.FMapEnumKey[k863]
+		if !first865 {
 			b = append(b, ',')
 		}
-		first824 = false
+		first865 = false
 		b = append(b, '"')
-		b = strconv.AppendUint(b, uint64(k822), 10)
+		b = strconv.AppendUint(b, uint64(k863), 10)
 		b = append(b, '"')
 		b = append(b, ':')
-		b = v823.AppendJSON(b)
+		b = v864.AppendJSON(b)
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_hash\":"...)
 	b = append(b, '{')
-	first827 := true
-	for k825, v826 := range s.FHash {
-		if !first827 {
+	first868 := true
+	for k866, v867 := range s.FHash {
+		if !first868 {
 			b = append(b, ',')
 		}
-		first827 = false
-		b = fw.AppendJSONUUID(b, k825)
+		first868 = false
+		b = fw.AppendJSONUUID(b, k866)
 		b = append(b, ':')
-		b = fw.AppendJSONBytes(b, v826)
+		b = fw.AppendJSONBytes(b, v867)
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_hash_optional\":"...)
 	b = append(b, '{')
-	first830 := true
-	for k828, v829 := range s.FHashOptional {
-		if !first830 {
+	first871 := true
+	for k869, v870 := range s.FHashOptional {
+		if !first871 {
 			b = append(b, ',')
 		}
-		first830 = false
-		b = fw.AppendJSONString(b, k828)
+		first871 = false
+		b = fw.AppendJSONString(b, k869)
 		b = append(b, ':')
-		if v829 == nil {
+		if v870 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = v829.AppendJSON(b)
+			b = v870.AppendJSON(b)
 		}
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_hash_struct_key\":"...)
 	b = append(b, '[')
-	for i831 := range s.FHashStructKey {
-		if i831 > 0 {
+	for i872 := range s.FHashStructKey {
+		if i872 > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '[')
-		b = s.FHashStructKey[i831].Key.AppendJSON(b)
+		b = s.FHashStructKey[i872].Key.AppendJSON(b)
 		b = append(b, ',')
-		b = s.FHashStructKey[i831].Value.AppendJSON(b)
+		b = s.FHashStructKey[i872].Value.AppendJSON(b)
 		b = append(b, ']')
 	}
 	b = append(b, ']')
@@ -6960,53 +7190,53 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 		switch string(p.Key) {
 		case "f_array":
 			if p.Array() {
-				i832 := 0
+				i873 := 0
 				for p.More() {
-					if i832 == 3 {
+					if i873 == 3 {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					s.FArray[i832] = int32(p.Int(-2147483648, 2147483647))
-					i832++
+					s.FArray[i873] = int32(p.Int(-2147483648, 2147483647))
+					i873++
 				}
-				if i832 != 3 {
+				if i873 != 3 {
 					p.Fail(fw.ErrInvalidArgument)
 				}
 			}
 		case "f_array_optional":
 			if p.Array() {
-				i833 := 0
+				i874 := 0
 				for p.More() {
-					if i833 == 2 {
+					if i874 == 2 {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
 					if p.Null() {
-						s.FArrayOptional[i833] = nil
+						s.FArrayOptional[i874] = nil
 					} else {
-						if s.FArrayOptional[i833] == nil {
-							s.FArrayOptional[i833] = new(string)
+						if s.FArrayOptional[i874] == nil {
+							s.FArrayOptional[i874] = new(string)
 						}
-						p.String(&(*s.FArrayOptional[i833]))
+						p.String(&(*s.FArrayOptional[i874]))
 					}
-					i833++
+					i874++
 				}
-				if i833 != 2 {
+				if i874 != 2 {
 					p.Fail(fw.ErrInvalidArgument)
 				}
 			}
 		case "f_array_struct":
 			if p.Array() {
-				i834 := 0
+				i875 := 0
 				for p.More() {
-					if i834 == 2 {
+					if i875 == 2 {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					s.FArrayStruct[i834].FwGetJSON(p)
-					i834++
+					s.FArrayStruct[i875].FwGetJSON(p)
+					i875++
 				}
-				if i834 != 2 {
+				if i875 != 2 {
 					p.Fail(fw.ErrInvalidArgument)
 				}
 			}
@@ -7014,87 +7244,87 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FVector = s.FVector[:0]
 			if p.Array() {
 				for p.More() {
-					var e835 byte
-					e835 = byte(p.Uint(255))
+					var e876 byte
+					e876 = byte(p.Uint(255))
 					if p.Err != nil {
 						break
 					}
-					s.FVector = append(s.FVector, e835)
+					s.FVector = append(s.FVector, e876)
 				}
 			}
 		case "f_vector_optional":
 			s.FVectorOptional = s.FVectorOptional[:0]
 			if p.Array() {
 				for p.More() {
-					var e836 *EnumByte
+					var e877 *EnumByte
 					if p.Null() {
-						e836 = nil
+						e877 = nil
 					} else {
-						if e836 == nil {
-							e836 = new(EnumByte)
+						if e877 == nil {
+							e877 = new(EnumByte)
 						}
-						(*e836) = EnumByte(p.Uint(255))
+						(*e877) = EnumByte(p.Uint(255))
 					}
 					if p.Err != nil {
 						break
 					}
-					s.FVectorOptional = append(s.FVectorOptional, e836)
+					s.FVectorOptional = append(s.FVectorOptional, e877)
 				}
 			}
 		case "f_vector_struct":
 			s.FVectorStruct = s.FVectorStruct[:0]
 			if p.Array() {
 				for p.More() {
-					var e837 proto.Order
-					e837 = proto.NewOrder()
-					e837.FwGetJSON(p)
+					var e878 proto.Order
+					e878 = proto.NewOrder()
+					e878.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.FVectorStruct = append(s.FVectorStruct, e837)
+					s.FVectorStruct = append(s.FVectorStruct, e878)
 				}
 			}
 		case "f_list":
 			s.FList = s.FList[:0]
 			if p.Array() {
 				for p.More() {
-					var e838 string
-					p.String(&e838)
+					var e879 string
+					p.String(&e879)
 					if p.Err != nil {
 						break
 					}
-					s.FList = append(s.FList, e838)
+					s.FList = append(s.FList, e879)
 				}
 			}
 		case "f_list_optional":
 			s.FListOptional = s.FListOptional[:0]
 			if p.Array() {
 				for p.More() {
-					var e839 *Optionals
+					var e880 *Optionals
 					if p.Null() {
-						e839 = nil
+						e880 = nil
 					} else {
-						if e839 == nil {
-							e839 = new(Optionals)
+						if e880 == nil {
+							e880 = new(Optionals)
 						}
-						e839.FwGetJSON(p)
+						e880.FwGetJSON(p)
 					}
 					if p.Err != nil {
 						break
 					}
-					s.FListOptional = append(s.FListOptional, e839)
+					s.FListOptional = append(s.FListOptional, e880)
 				}
 			}
 		case "f_set":
 			s.FSet = s.FSet[:0]
 			if p.Array() {
 				for p.More() {
-					var e840 int64
-					e840 = int64(p.Int(-9223372036854775808, 9223372036854775807))
+					var e881 int64
+					e881 = int64(p.Int(-9223372036854775808, 9223372036854775807))
 					if p.Err != nil {
 						break
 					}
-					s.FSet = append(s.FSet, e840)
+					s.FSet = append(s.FSet, e881)
 				}
 			}
 			s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
@@ -7102,13 +7332,13 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FSetStruct = s.FSetStruct[:0]
 			if p.Array() {
 				for p.More() {
-					var e841 proto.Balance
-					e841 = proto.NewBalance()
-					e841.FwGetJSON(p)
+					var e882 proto.Balance
+					e882 = proto.NewBalance()
+					e882.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.FSetStruct = append(s.FSetStruct, e841)
+					s.FSetStruct = append(s.FSetStruct, e882)
 				}
 			}
 			s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
@@ -7116,14 +7346,14 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FMap = fw.ClearMap(s.FMap, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k842 := int32(p.KeyInt(-2147483648, 2147483647))
-					var v843 string
-					p.String(&v843)
+					k883 := int32(p.KeyInt(-2147483648, 2147483647))
+					var v884 string
+					p.String(&v884)
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FMap[k842]; !dup {
-						s.FMap[k842] = v843
+					if _, dup := s.FMap[k883]; !dup {
+						s.FMap[k883] = v884
 					}
 				}
 			}
@@ -7131,21 +7361,21 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FMapOptional = fw.ClearMap(s.FMapOptional, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k844 := p.KeyString()
-					var v845 *float64
+					k885 := p.KeyString()
+					var v886 *float64
 					if p.Null() {
-						v845 = nil
+						v886 = nil
 					} else {
-						if v845 == nil {
-							v845 = new(float64)
+						if v886 == nil {
+							v886 = new(float64)
 						}
-						(*v845) = float64(p.Double())
+						(*v886) = float64(p.Double())
 					}
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FMapOptional[k844]; !dup {
-						s.FMapOptional[k844] = v845
+					if _, dup := s.FMapOptional[k885]; !dup {
+						s.FMapOptional[k885] = v886
 					}
 				}
 			}
@@ -7153,14 +7383,14 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k846 := EnumByte(p.KeyUint(255))
-					var v847 Optionals
-					v847.FwGetJSON(p)
+					k887 := EnumByte(p.KeyUint(255))
+					var v888 Optionals
+					v888.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FMapEnumKey[k846]; !dup {
-						s.FMapEnumKey[k846] = v847
+					if _, dup := s.FMapEnumKey[k887]; !dup {
+						s.FMapEnumKey[k887] = v888
 					}
 				}
 			}
@@ -7168,14 +7398,14 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FHash = fw.ClearMap(s.FHash, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k848 := p.KeyUUID()
-					var v849 []byte
-					p.Bytes(&v849)
+					k889 := p.KeyUUID()
+					var v890 []byte
+					p.Bytes(&v890)
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FHash[k848]; !dup {
-						s.FHash[k848] = v849
+					if _, dup := s.FHash[k889]; !dup {
+						s.FHash[k889] = v890
 					}
 				}
 			}
@@ -7183,21 +7413,21 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FHashOptional = fw.ClearMap(s.FHashOptional, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k850 := p.KeyString()
-					var v851 *Primitives
+					k891 := p.KeyString()
+					var v892 *Primitives
 					if p.Null() {
-						v851 = nil
+						v892 = nil
 					} else {
-						if v851 == nil {
-							v851 = new(Primitives)
+						if v892 == nil {
+							v892 = new(Primitives)
 						}
-						v851.FwGetJSON(p)
+						v892.FwGetJSON(p)
 					}
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FHashOptional[k850]; !dup {
-						s.FHashOptional[k850] = v851
+					if _, dup := s.FHashOptional[k891]; !dup {
+						s.FHashOptional[k891] = v892
 					}
 				}
 			}
@@ -7209,21 +7439,21 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					var k852 proto.Order
-					var v853 Optionals
-					k852.FwGetJSON(p)
+					var k893 proto.Order
+					var v894 Optionals
+					k893.FwGetJSON(p)
 					if !p.More() {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					v853.FwGetJSON(p)
+					v894.FwGetJSON(p)
 					if p.More() {
 						p.Fail(fw.ErrInvalidArgument)
 					}
 					if p.Err != nil {
 						break
 					}
-					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k852, Value: v853})
+					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k893, Value: v894})
 				}
 			}
 			s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
@@ -7434,8 +7664,8 @@ func (s *Fixed) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q854 := d[p : p+4 : p+4]
-	s.Id = int32(fw.U32(q854, 0))
+	q895 := d[p : p+4 : p+4]
+	s.Id = int32(fw.U32(q895, 0))
 	p += 4
 	r.Leave()
 	return p
@@ -7875,8 +8105,35 @@ func (s *Shifted) FwGetV(r *fw.VReader, slot, base int) {
 	r.Leave()
 }
 
-// FwVerifyVShifted verifies the Shifted body the slot leads to (generated code).
+// FwVerifyVShifted verifies the Shifted body the slot leads to (generated code): the
+// usual message in one walk, anything else by fwVerifyVShiftedFull.
 func FwVerifyVShifted(r *fw.VReader, slot, base int) {
+	if r.Depth >= 1 {
+		d := r.Data
+		size := len(d)
+		left := r.Left
+		pos := base + int(fw.U32(d, slot))
+		if pos < slot+4 || pos > size-24 {
+			goto full
+		}
+		b896 := d[pos : pos+24 : pos+24]
+		stored897 := int(fw.U32(b896, 0))
+		if stored897 < 24 || stored897 > size-pos || fw.U32(b896, 4) != 300 {
+			goto full
+		}
+		left -= int64(stored897)
+		if b896[8+14] > fw.MaxDecimalScale {
+			goto full
+		}
+		r.Left = left
+		return
+	}
+full:
+	fwVerifyVShiftedFull(r, slot, base)
+}
+
+// fwVerifyVShiftedFull is FwVerifyVShifted for every input: it records why a message fails.
+func fwVerifyVShiftedFull(r *fw.VReader, slot, base int) {
 	d := r.Data
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -8168,8 +8425,41 @@ func (s *Base) FwGetV(r *fw.VReader, slot, base int) {
 	r.Leave()
 }
 
-// FwVerifyVBase verifies the Base body the slot leads to (generated code).
+// FwVerifyVBase verifies the Base body the slot leads to (generated code): the
+// usual message in one walk, anything else by fwVerifyVBaseFull.
 func FwVerifyVBase(r *fw.VReader, slot, base int) {
+	if r.Depth >= 1 {
+		d := r.Data
+		size := len(d)
+		left := r.Left
+		pos := base + int(fw.U32(d, slot))
+		if pos < slot+4 || pos > size-13 {
+			goto full
+		}
+		b898 := d[pos : pos+13 : pos+13]
+		stored899 := int(fw.U32(b898, 0))
+		if stored899 < 13 || stored899 > size-pos || fw.U32(b898, 4) != 301 {
+			goto full
+		}
+		left -= int64(stored899)
+		q900 := pos + int(fw.U32(b898, 8))
+		if q900 < pos+8+4 || q900 > size-4 {
+			goto full
+		}
+		n901 := int(fw.U32(d, q900))
+		if n901 > size-q900-4 {
+			goto full
+		}
+		left -= int64(4 + n901)
+		r.Left = left
+		return
+	}
+full:
+	fwVerifyVBaseFull(r, slot, base)
+}
+
+// fwVerifyVBaseFull is FwVerifyVBase for every input: it records why a message fails.
+func fwVerifyVBaseFull(r *fw.VReader, slot, base int) {
 	d := r.Data
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -8187,10 +8477,10 @@ func FwVerifyVBase(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 13 {
-		blk855 := pos + int(fw.U32(d, pos+8))
-		if blk855 >= pos+8+4 && blk855 <= size-4 {
-			if n856 := int(fw.U32(d, blk855)); n856 <= size-blk855-4 {
-				left -= int64(4 + n856)
+		blk902 := pos + int(fw.U32(d, pos+8))
+		if blk902 >= pos+8+4 && blk902 <= size-4 {
+			if n903 := int(fw.U32(d, blk902)); n903 <= size-blk902-4 {
+				left -= int64(4 + n903)
 			} else {
 				r.Left = left
 				r.Text(pos+8, pos)
@@ -8203,10 +8493,10 @@ func FwVerifyVBase(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 12 <= stored {
-			blk857 := pos + int(fw.U32(d, pos+8))
-			if blk857 >= pos+8+4 && blk857 <= size-4 {
-				if n858 := int(fw.U32(d, blk857)); n858 <= size-blk857-4 {
-					left -= int64(4 + n858)
+			blk904 := pos + int(fw.U32(d, pos+8))
+			if blk904 >= pos+8+4 && blk904 <= size-4 {
+				if n905 := int(fw.U32(d, blk904)); n905 <= size-blk904-4 {
+					left -= int64(4 + n905)
 				} else {
 					r.Left = left
 					r.Text(pos+8, pos)
@@ -8281,8 +8571,8 @@ func (s *Base) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-1, &s.Name); p < 0 {
 		return -1
 	}
-	q859 := d[p : p+1 : p+1]
-	s.Level = int8(q859[0])
+	q906 := d[p : p+1 : p+1]
+	s.Level = int8(q906[0])
 	p += 1
 	r.Leave()
 	return p
@@ -8295,11 +8585,11 @@ func FwVerifyFBase(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n860 := int(fw.U32(d, p))
-	if n860 > end-1-p-4 {
+	n907 := int(fw.U32(d, p))
+	if n907 > end-1-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n860
+	p += 4 + n907
 	p += 1
 	r.Leave()
 	return p
@@ -8518,8 +8808,41 @@ func (s *Derived) FwGetV(r *fw.VReader, slot, base int) {
 	r.Leave()
 }
 
-// FwVerifyVDerived verifies the Derived body the slot leads to (generated code).
+// FwVerifyVDerived verifies the Derived body the slot leads to (generated code): the
+// usual message in one walk, anything else by fwVerifyVDerivedFull.
 func FwVerifyVDerived(r *fw.VReader, slot, base int) {
+	if r.Depth >= 1 {
+		d := r.Data
+		size := len(d)
+		left := r.Left
+		pos := base + int(fw.U32(d, slot))
+		if pos < slot+4 || pos > size-25 {
+			goto full
+		}
+		b908 := d[pos : pos+25 : pos+25]
+		stored909 := int(fw.U32(b908, 0))
+		if stored909 < 25 || stored909 > size-pos || fw.U32(b908, 4) != 302 {
+			goto full
+		}
+		left -= int64(stored909)
+		q910 := pos + int(fw.U32(b908, 8))
+		if q910 < pos+8+4 || q910 > size-4 {
+			goto full
+		}
+		n911 := int(fw.U32(d, q910))
+		if n911 > size-q910-4 {
+			goto full
+		}
+		left -= int64(4 + n911)
+		r.Left = left
+		return
+	}
+full:
+	fwVerifyVDerivedFull(r, slot, base)
+}
+
+// fwVerifyVDerivedFull is FwVerifyVDerived for every input: it records why a message fails.
+func fwVerifyVDerivedFull(r *fw.VReader, slot, base int) {
 	d := r.Data
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -8537,10 +8860,10 @@ func FwVerifyVDerived(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 25 {
-		blk861 := pos + int(fw.U32(d, pos+8))
-		if blk861 >= pos+8+4 && blk861 <= size-4 {
-			if n862 := int(fw.U32(d, blk861)); n862 <= size-blk861-4 {
-				left -= int64(4 + n862)
+		blk912 := pos + int(fw.U32(d, pos+8))
+		if blk912 >= pos+8+4 && blk912 <= size-4 {
+			if n913 := int(fw.U32(d, blk912)); n913 <= size-blk912-4 {
+				left -= int64(4 + n913)
 			} else {
 				r.Left = left
 				r.Text(pos+8, pos)
@@ -8553,10 +8876,10 @@ func FwVerifyVDerived(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 12 <= stored {
-			blk863 := pos + int(fw.U32(d, pos+8))
-			if blk863 >= pos+8+4 && blk863 <= size-4 {
-				if n864 := int(fw.U32(d, blk863)); n864 <= size-blk863-4 {
-					left -= int64(4 + n864)
+			blk914 := pos + int(fw.U32(d, pos+8))
+			if blk914 >= pos+8+4 && blk914 <= size-4 {
+				if n915 := int(fw.U32(d, blk914)); n915 <= size-blk914-4 {
+					left -= int64(4 + n915)
 				} else {
 					r.Left = left
 					r.Text(pos+8, pos)
@@ -8633,10 +8956,10 @@ func (s *Derived) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-13, &s.Name); p < 0 {
 		return -1
 	}
-	q865 := d[p : p+13 : p+13]
-	s.Level = int8(q865[0])
-	s.Serial = int32(fw.U32(q865, 1))
-	s.Weight = fw.F64(q865, 5)
+	q916 := d[p : p+13 : p+13]
+	s.Level = int8(q916[0])
+	s.Serial = int32(fw.U32(q916, 1))
+	s.Weight = fw.F64(q916, 5)
 	p += 13
 	r.Leave()
 	return p
@@ -8649,11 +8972,11 @@ func FwVerifyFDerived(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n866 := int(fw.U32(d, p))
-	if n866 > end-13-p-4 {
+	n917 := int(fw.U32(d, p))
+	if n917 > end-13-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n866
+	p += 4 + n917
 	p += 1
 	p += 4
 	p += 8
@@ -8894,8 +9217,41 @@ func (s *MoreDerived) FwGetV(r *fw.VReader, slot, base int) {
 	r.Leave()
 }
 
-// FwVerifyVMoreDerived verifies the MoreDerived body the slot leads to (generated code).
+// FwVerifyVMoreDerived verifies the MoreDerived body the slot leads to (generated code): the
+// usual message in one walk, anything else by fwVerifyVMoreDerivedFull.
 func FwVerifyVMoreDerived(r *fw.VReader, slot, base int) {
+	if r.Depth >= 1 {
+		d := r.Data
+		size := len(d)
+		left := r.Left
+		pos := base + int(fw.U32(d, slot))
+		if pos < slot+4 || pos > size-26 {
+			goto full
+		}
+		b918 := d[pos : pos+26 : pos+26]
+		stored919 := int(fw.U32(b918, 0))
+		if stored919 < 26 || stored919 > size-pos || fw.U32(b918, 4) != 303 {
+			goto full
+		}
+		left -= int64(stored919)
+		q920 := pos + int(fw.U32(b918, 8))
+		if q920 < pos+8+4 || q920 > size-4 {
+			goto full
+		}
+		n921 := int(fw.U32(d, q920))
+		if n921 > size-q920-4 {
+			goto full
+		}
+		left -= int64(4 + n921)
+		r.Left = left
+		return
+	}
+full:
+	fwVerifyVMoreDerivedFull(r, slot, base)
+}
+
+// fwVerifyVMoreDerivedFull is FwVerifyVMoreDerived for every input: it records why a message fails.
+func fwVerifyVMoreDerivedFull(r *fw.VReader, slot, base int) {
 	d := r.Data
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -8913,10 +9269,10 @@ func FwVerifyVMoreDerived(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 26 {
-		blk867 := pos + int(fw.U32(d, pos+8))
-		if blk867 >= pos+8+4 && blk867 <= size-4 {
-			if n868 := int(fw.U32(d, blk867)); n868 <= size-blk867-4 {
-				left -= int64(4 + n868)
+		blk922 := pos + int(fw.U32(d, pos+8))
+		if blk922 >= pos+8+4 && blk922 <= size-4 {
+			if n923 := int(fw.U32(d, blk922)); n923 <= size-blk922-4 {
+				left -= int64(4 + n923)
 			} else {
 				r.Left = left
 				r.Text(pos+8, pos)
@@ -8929,10 +9285,10 @@ func FwVerifyVMoreDerived(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 12 <= stored {
-			blk869 := pos + int(fw.U32(d, pos+8))
-			if blk869 >= pos+8+4 && blk869 <= size-4 {
-				if n870 := int(fw.U32(d, blk869)); n870 <= size-blk869-4 {
-					left -= int64(4 + n870)
+			blk924 := pos + int(fw.U32(d, pos+8))
+			if blk924 >= pos+8+4 && blk924 <= size-4 {
+				if n925 := int(fw.U32(d, blk924)); n925 <= size-blk924-4 {
+					left -= int64(4 + n925)
 				} else {
 					r.Left = left
 					r.Text(pos+8, pos)
@@ -9010,11 +9366,11 @@ func (s *MoreDerived) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-14, &s.Name); p < 0 {
 		return -1
 	}
-	q871 := d[p : p+14 : p+14]
-	s.Level = int8(q871[0])
-	s.Serial = int32(fw.U32(q871, 1))
-	s.Weight = fw.F64(q871, 5)
-	s.Last = q871[13] != 0
+	q926 := d[p : p+14 : p+14]
+	s.Level = int8(q926[0])
+	s.Serial = int32(fw.U32(q926, 1))
+	s.Weight = fw.F64(q926, 5)
+	s.Last = q926[13] != 0
 	p += 14
 	r.Leave()
 	return p
@@ -9027,11 +9383,11 @@ func FwVerifyFMoreDerived(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n872 := int(fw.U32(d, p))
-	if n872 > end-14-p-4 {
+	n927 := int(fw.U32(d, p))
+	if n927 > end-14-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n872
+	p += 4 + n927
 	p += 1
 	p += 4
 	p += 8
@@ -9252,8 +9608,44 @@ func (s *Wallet) FwGetV(r *fw.VReader, slot, base int) {
 	r.Leave()
 }
 
-// FwVerifyVWallet verifies the Wallet body the slot leads to (generated code).
+// FwVerifyVWallet verifies the Wallet body the slot leads to (generated code): the
+// usual message in one walk, anything else by fwVerifyVWalletFull.
 func FwVerifyVWallet(r *fw.VReader, slot, base int) {
+	if r.Depth >= 1 {
+		d := r.Data
+		size := len(d)
+		left := r.Left
+		pos := base + int(fw.U32(d, slot))
+		if pos < slot+4 || pos > size-36 {
+			goto full
+		}
+		b928 := d[pos : pos+36 : pos+36]
+		stored929 := int(fw.U32(b928, 0))
+		if stored929 < 36 || stored929 > size-pos || fw.U32(b928, 4) != 2 {
+			goto full
+		}
+		left -= int64(stored929)
+		q930 := pos + int(fw.U32(b928, 8))
+		if q930 < pos+8+4 || q930 > size-4 {
+			goto full
+		}
+		n931 := int(fw.U32(d, q930))
+		if n931 > size-q930-4 {
+			goto full
+		}
+		left -= int64(4 + n931)
+		if b928[20+14] > fw.MaxDecimalScale {
+			goto full
+		}
+		r.Left = left
+		return
+	}
+full:
+	fwVerifyVWalletFull(r, slot, base)
+}
+
+// fwVerifyVWalletFull is FwVerifyVWallet for every input: it records why a message fails.
+func fwVerifyVWalletFull(r *fw.VReader, slot, base int) {
 	d := r.Data
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -9271,10 +9663,10 @@ func FwVerifyVWallet(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 36 {
-		blk873 := pos + int(fw.U32(d, pos+8))
-		if blk873 >= pos+8+4 && blk873 <= size-4 {
-			if n874 := int(fw.U32(d, blk873)); n874 <= size-blk873-4 {
-				left -= int64(4 + n874)
+		blk932 := pos + int(fw.U32(d, pos+8))
+		if blk932 >= pos+8+4 && blk932 <= size-4 {
+			if n933 := int(fw.U32(d, blk932)); n933 <= size-blk932-4 {
+				left -= int64(4 + n933)
 			} else {
 				r.Left = left
 				r.Text(pos+8, pos)
@@ -9290,10 +9682,10 @@ func FwVerifyVWallet(r *fw.VReader, slot, base int) {
 		left = r.Left
 	} else {
 		if 12 <= stored {
-			blk875 := pos + int(fw.U32(d, pos+8))
-			if blk875 >= pos+8+4 && blk875 <= size-4 {
-				if n876 := int(fw.U32(d, blk875)); n876 <= size-blk875-4 {
-					left -= int64(4 + n876)
+			blk934 := pos + int(fw.U32(d, pos+8))
+			if blk934 >= pos+8+4 && blk934 <= size-4 {
+				if n935 := int(fw.U32(d, blk934)); n935 <= size-blk934-4 {
+					left -= int64(4 + n935)
 				} else {
 					r.Left = left
 					r.Text(pos+8, pos)
@@ -9374,8 +9766,8 @@ func (s *Wallet) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-24, &s.Currency); p < 0 {
 		return -1
 	}
-	q877 := d[p : p+8 : p+8]
-	s.Amount = fw.F64(q877, 0)
+	q936 := d[p : p+8 : p+8]
+	s.Amount = fw.F64(q936, 0)
 	p += 8
 	if !r.Decimal(p, &s.Reserved) {
 		return -1
@@ -9392,11 +9784,11 @@ func FwVerifyFWallet(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n878 := int(fw.U32(d, p))
-	if n878 > end-24-p-4 {
+	n937 := int(fw.U32(d, p))
+	if n937 > end-24-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n878
+	p += 4 + n937
 	p += 8
 	if !r.CheckDecimal(p) {
 		return -1
@@ -9507,11 +9899,11 @@ func (s *ExAccount) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.Orders)), 10)
 	b = append(b, ']', '[')
-	for i879 := range s.Orders {
-		if i879 > 0 {
+	for i938 := range s.Orders {
+		if i938 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i879].FwPrint(b)
+		b = s.Orders[i938].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ')')
@@ -9601,26 +9993,26 @@ func (s *ExAccount) FwPutV(w *fw.Writer, slot, base int) {
 	if s.Asset == nil {
 		fw.VNull(w, pos+21)
 	} else {
-		blk880 := len(w.Buf)
-		if blk880+4 > cap(w.Buf) {
+		blk939 := len(w.Buf)
+		if blk939+4 > cap(w.Buf) {
 			w.Grow(4)
 		}
-		w.Buf = w.Buf[:blk880+4]
+		w.Buf = w.Buf[:blk939+4]
 		w.Buf[pos+21] = 1
-		fw.PutU32(w.Buf, pos+21+1, uint32(blk880-pos))
-		s.Asset.FwPutV(w, blk880, blk880)
+		fw.PutU32(w.Buf, pos+21+1, uint32(blk939-pos))
+		s.Asset.FwPutV(w, blk939, blk939)
 	}
-	c881 := len(s.Orders)
-	blk882 := len(w.Buf)
-	if blk882+4+c881*4 > cap(w.Buf) {
-		w.Grow(4 + c881*4)
+	c940 := len(s.Orders)
+	blk941 := len(w.Buf)
+	if blk941+4+c940*4 > cap(w.Buf) {
+		w.Grow(4 + c940*4)
 	}
-	w.Buf = w.Buf[:blk882+4+c881*4]
-	fw.PutU32(w.Buf, pos+26, uint32(blk882-pos))
-	fw.PutU32(w.Buf, blk882, uint32(c881))
-	p883 := blk882 + 4
-	for i884 := range s.Orders {
-		s.Orders[i884].FwPutV(w, p883+i884*4, pos)
+	w.Buf = w.Buf[:blk941+4+c940*4]
+	fw.PutU32(w.Buf, pos+26, uint32(blk941-pos))
+	fw.PutU32(w.Buf, blk941, uint32(c940))
+	p942 := blk941 + 4
+	for i943 := range s.Orders {
+		s.Orders[i943].FwPutV(w, p942+i943*4, pos)
 	}
 }
 
@@ -9649,20 +10041,20 @@ func (s *ExAccount) FwGetV(r *fw.VReader, slot, base int) {
 		s.Extra = protoex.State(body[32])
 		r.String(pos+12, pos, &s.Name)
 		s.Wallet.FwGetV(r, pos+17, pos)
-		p885, set886, ok887 := r.Optional(pos+21, pos, 4)
-		if !set886 {
+		p944, set945, ok946 := r.Optional(pos+21, pos, 4)
+		if !set945 {
 			s.Asset = nil
-		} else if ok887 {
+		} else if ok946 {
 			if s.Asset == nil {
 				s.Asset = new(protoex.Balance)
 			}
-			s.Asset.FwGetV(r, p885, p885)
+			s.Asset.FwGetV(r, p944, p944)
 		}
-		p888, n889, ok890 := r.Block(pos+26, pos, 4)
-		if ok890 {
-			s.Orders = fw.Resize(s.Orders, n889)
-			for i891 := range s.Orders {
-				s.Orders[i891].FwGetV(r, p888+i891*4, pos)
+		p947, n948, ok949 := r.Block(pos+26, pos, 4)
+		if ok949 {
+			s.Orders = fw.Resize(s.Orders, n948)
+			for i950 := range s.Orders {
+				s.Orders[i950].FwGetV(r, p947+i950*4, pos)
 				if !r.OK() {
 					break
 				}
@@ -9691,24 +10083,24 @@ func (s *ExAccount) FwGetV(r *fw.VReader, slot, base int) {
 			s.Wallet = d.Wallet
 		}
 		if 26 <= stored {
-			p892, set893, ok894 := r.Optional(pos+21, pos, 4)
-			if !set893 {
+			p951, set952, ok953 := r.Optional(pos+21, pos, 4)
+			if !set952 {
 				s.Asset = nil
-			} else if ok894 {
+			} else if ok953 {
 				if s.Asset == nil {
 					s.Asset = new(protoex.Balance)
 				}
-				s.Asset.FwGetV(r, p892, p892)
+				s.Asset.FwGetV(r, p951, p951)
 			}
 		} else {
 			s.Asset = d.Asset
 		}
 		if 30 <= stored {
-			p895, n896, ok897 := r.Block(pos+26, pos, 4)
-			if ok897 {
-				s.Orders = fw.Resize(s.Orders, n896)
-				for i898 := range s.Orders {
-					s.Orders[i898].FwGetV(r, p895+i898*4, pos)
+			p954, n955, ok956 := r.Block(pos+26, pos, 4)
+			if ok956 {
+				s.Orders = fw.Resize(s.Orders, n955)
+				for i957 := range s.Orders {
+					s.Orders[i957].FwGetV(r, p954+i957*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -9731,8 +10123,118 @@ func (s *ExAccount) FwGetV(r *fw.VReader, slot, base int) {
 	r.Leave()
 }
 
-// FwVerifyVExAccount verifies the ExAccount body the slot leads to (generated code).
+// FwVerifyVExAccount verifies the ExAccount body the slot leads to (generated code): the
+// usual message in one walk, anything else by fwVerifyVExAccountFull.
 func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
+	if r.Depth >= 2 {
+		d := r.Data
+		size := len(d)
+		left := r.Left
+		pos := base + int(fw.U32(d, slot))
+		if pos < slot+4 || pos > size-33 {
+			goto full
+		}
+		b958 := d[pos : pos+33 : pos+33]
+		stored959 := int(fw.U32(b958, 0))
+		if stored959 < 33 || stored959 > size-pos || fw.U32(b958, 4) != 304 {
+			goto full
+		}
+		left -= int64(stored959)
+		q960 := pos + int(fw.U32(b958, 12))
+		if q960 < pos+12+4 || q960 > size-4 {
+			goto full
+		}
+		n961 := int(fw.U32(d, q960))
+		if n961 > size-q960-4 {
+			goto full
+		}
+		left -= int64(4 + n961)
+		p962 := pos + int(fw.U32(b958, 17))
+		if p962 < pos+17+4 || p962 > size-28 {
+			goto full
+		}
+		b963 := d[p962 : p962+28 : p962+28]
+		stored964 := int(fw.U32(b963, 0))
+		if stored964 < 28 || stored964 > size-p962 || fw.U32(b963, 4) != 2 {
+			goto full
+		}
+		left -= int64(stored964)
+		q965 := p962 + int(fw.U32(b963, 8))
+		if q965 < p962+8+4 || q965 > size-4 {
+			goto full
+		}
+		n966 := int(fw.U32(d, q965))
+		if n966 > size-q965-4 {
+			goto full
+		}
+		left -= int64(4 + n966)
+		if b958[21] != 0 {
+			p967 := pos + int(fw.U32(b958, 21+1))
+			if p967 < pos+21+5 || p967 > size-4 {
+				goto full
+			}
+			left -= 4
+			o968 := d[p967 : p967+4 : p967+4]
+			p969 := p967 + int(fw.U32(o968, 0))
+			if p969 < p967+4 || p969 > size-28 {
+				goto full
+			}
+			b970 := d[p969 : p969+28 : p969+28]
+			stored971 := int(fw.U32(b970, 0))
+			if stored971 < 28 || stored971 > size-p969 || fw.U32(b970, 4) != 2 {
+				goto full
+			}
+			left -= int64(stored971)
+			q972 := p969 + int(fw.U32(b970, 8))
+			if q972 < p969+8+4 || q972 > size-4 {
+				goto full
+			}
+			n973 := int(fw.U32(d, q972))
+			if n973 > size-q972-4 {
+				goto full
+			}
+			left -= int64(4 + n973)
+		}
+		q974 := pos + int(fw.U32(b958, 26))
+		if q974 < pos+26+4 || q974 > size-4 {
+			goto full
+		}
+		n975 := int(fw.U32(d, q974)) * 4
+		if n975 > size-q974-4 {
+			goto full
+		}
+		left -= int64(4 + n975)
+		blk976 := d[q974+4 : q974+4+n975 : q974+4+n975]
+		for i977 := 0; i977+4 <= len(blk976); i977 += 4 {
+			p978 := pos + int(fw.U32(blk976, i977))
+			if p978 < q974+4+i977+4 || p978 > size-50 {
+				goto full
+			}
+			b979 := d[p978 : p978+50 : p978+50]
+			stored980 := int(fw.U32(b979, 0))
+			if stored980 < 50 || stored980 > size-p978 || fw.U32(b979, 4) != 1 {
+				goto full
+			}
+			left -= int64(stored980)
+			q981 := p978 + int(fw.U32(b979, 12))
+			if q981 < p978+12+4 || q981 > size-4 {
+				goto full
+			}
+			n982 := int(fw.U32(d, q981))
+			if n982 > size-q981-4 {
+				goto full
+			}
+			left -= int64(4 + n982)
+		}
+		r.Left = left
+		return
+	}
+full:
+	fwVerifyVExAccountFull(r, slot, base)
+}
+
+// fwVerifyVExAccountFull is FwVerifyVExAccount for every input: it records why a message fails.
+func fwVerifyVExAccountFull(r *fw.VReader, slot, base int) {
 	d := r.Data
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -9750,10 +10252,10 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 33 {
-		blk899 := pos + int(fw.U32(d, pos+12))
-		if blk899 >= pos+12+4 && blk899 <= size-4 {
-			if n900 := int(fw.U32(d, blk899)); n900 <= size-blk899-4 {
-				left -= int64(4 + n900)
+		blk983 := pos + int(fw.U32(d, pos+12))
+		if blk983 >= pos+12+4 && blk983 <= size-4 {
+			if n984 := int(fw.U32(d, blk983)); n984 <= size-blk983-4 {
+				left -= int64(4 + n984)
 			} else {
 				r.Left = left
 				r.Text(pos+12, pos)
@@ -9775,10 +10277,10 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 			if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 				left -= int64(stored)
 				if stored >= 28 {
-					blk901 := pos + int(fw.U32(d, pos+8))
-					if blk901 >= pos+8+4 && blk901 <= size-4 {
-						if n902 := int(fw.U32(d, blk901)); n902 <= size-blk901-4 {
-							left -= int64(4 + n902)
+					blk985 := pos + int(fw.U32(d, pos+8))
+					if blk985 >= pos+8+4 && blk985 <= size-4 {
+						if n986 := int(fw.U32(d, blk985)); n986 <= size-blk985-4 {
+							left -= int64(4 + n986)
 						} else {
 							r.Left = left
 							r.Text(pos+8, pos)
@@ -9791,10 +10293,10 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 					}
 				} else {
 					if 12 <= stored {
-						blk903 := pos + int(fw.U32(d, pos+8))
-						if blk903 >= pos+8+4 && blk903 <= size-4 {
-							if n904 := int(fw.U32(d, blk903)); n904 <= size-blk903-4 {
-								left -= int64(4 + n904)
+						blk987 := pos + int(fw.U32(d, pos+8))
+						if blk987 >= pos+8+4 && blk987 <= size-4 {
+							if n988 := int(fw.U32(d, blk987)); n988 <= size-blk987-4 {
+								left -= int64(4 + n988)
 							} else {
 								r.Left = left
 								r.Text(pos+8, pos)
@@ -9814,11 +10316,11 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+21] != 0 {
-			p905 := pos + int(fw.U32(d, pos+21+1))
-			if p905 >= pos+21+5 && p905 <= size-4 {
+			p989 := pos + int(fw.U32(d, pos+21+1))
+			if p989 >= pos+21+5 && p989 <= size-4 {
 				left -= 4
 				{
-					slot, base := p905, p905
+					slot, base := p989, p989
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -9828,10 +10330,10 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 					if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 						left -= int64(stored)
 						if stored >= 28 {
-							blk906 := pos + int(fw.U32(d, pos+8))
-							if blk906 >= pos+8+4 && blk906 <= size-4 {
-								if n907 := int(fw.U32(d, blk906)); n907 <= size-blk906-4 {
-									left -= int64(4 + n907)
+							blk990 := pos + int(fw.U32(d, pos+8))
+							if blk990 >= pos+8+4 && blk990 <= size-4 {
+								if n991 := int(fw.U32(d, blk990)); n991 <= size-blk990-4 {
+									left -= int64(4 + n991)
 								} else {
 									r.Left = left
 									r.Text(pos+8, pos)
@@ -9844,10 +10346,10 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 							}
 						} else {
 							if 12 <= stored {
-								blk908 := pos + int(fw.U32(d, pos+8))
-								if blk908 >= pos+8+4 && blk908 <= size-4 {
-									if n909 := int(fw.U32(d, blk908)); n909 <= size-blk908-4 {
-										left -= int64(4 + n909)
+								blk992 := pos + int(fw.U32(d, pos+8))
+								if blk992 >= pos+8+4 && blk992 <= size-4 {
+									if n993 := int(fw.U32(d, blk992)); n993 <= size-blk992-4 {
+										left -= int64(4 + n993)
 									} else {
 										r.Left = left
 										r.Text(pos+8, pos)
@@ -9872,22 +10374,22 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 				left = r.Left
 			}
 		}
-		p910, n911, ok912 := 0, 0, false
-		blk913 := pos + int(fw.U32(d, pos+26))
-		if blk913 >= pos+26+4 && blk913 <= size-4 && int(fw.U32(d, blk913))*4 <= size-blk913-4 {
-			n911 = int(fw.U32(d, blk913))
-			p910 = blk913 + 4
-			left -= int64(4 + n911*4)
-			ok912 = left >= 0
+		p994, n995, ok996 := 0, 0, false
+		blk997 := pos + int(fw.U32(d, pos+26))
+		if blk997 >= pos+26+4 && blk997 <= size-4 && int(fw.U32(d, blk997))*4 <= size-blk997-4 {
+			n995 = int(fw.U32(d, blk997))
+			p994 = blk997 + 4
+			left -= int64(4 + n995*4)
+			ok996 = left >= 0
 		} else {
 			r.Left = left
-			p910, n911, ok912 = r.Block(pos+26, pos, 4)
+			p994, n995, ok996 = r.Block(pos+26, pos, 4)
 			left = r.Left
 		}
-		if ok912 {
-			for i914 := 0; i914 < n911 && left >= 0; i914++ {
+		if ok996 {
+			for i998 := 0; i998 < n995 && left >= 0; i998++ {
 				{
-					slot, base := p910+i914*4, pos
+					slot, base := p994+i998*4, pos
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -9897,10 +10399,10 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 					if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 						left -= int64(stored)
 						if stored >= 50 {
-							blk915 := pos + int(fw.U32(d, pos+12))
-							if blk915 >= pos+12+4 && blk915 <= size-4 {
-								if n916 := int(fw.U32(d, blk915)); n916 <= size-blk915-4 {
-									left -= int64(4 + n916)
+							blk999 := pos + int(fw.U32(d, pos+12))
+							if blk999 >= pos+12+4 && blk999 <= size-4 {
+								if n1000 := int(fw.U32(d, blk999)); n1000 <= size-blk999-4 {
+									left -= int64(4 + n1000)
 								} else {
 									r.Left = left
 									r.Text(pos+12, pos)
@@ -9913,10 +10415,10 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 							}
 						} else {
 							if 16 <= stored {
-								blk917 := pos + int(fw.U32(d, pos+12))
-								if blk917 >= pos+12+4 && blk917 <= size-4 {
-									if n918 := int(fw.U32(d, blk917)); n918 <= size-blk917-4 {
-										left -= int64(4 + n918)
+								blk1001 := pos + int(fw.U32(d, pos+12))
+								if blk1001 >= pos+12+4 && blk1001 <= size-4 {
+									if n1002 := int(fw.U32(d, blk1001)); n1002 <= size-blk1001-4 {
+										left -= int64(4 + n1002)
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -9939,10 +10441,10 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 16 <= stored {
-			blk919 := pos + int(fw.U32(d, pos+12))
-			if blk919 >= pos+12+4 && blk919 <= size-4 {
-				if n920 := int(fw.U32(d, blk919)); n920 <= size-blk919-4 {
-					left -= int64(4 + n920)
+			blk1003 := pos + int(fw.U32(d, pos+12))
+			if blk1003 >= pos+12+4 && blk1003 <= size-4 {
+				if n1004 := int(fw.U32(d, blk1003)); n1004 <= size-blk1003-4 {
+					left -= int64(4 + n1004)
 				} else {
 					r.Left = left
 					r.Text(pos+12, pos)
@@ -9966,10 +10468,10 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 				if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 					left -= int64(stored)
 					if stored >= 28 {
-						blk921 := pos + int(fw.U32(d, pos+8))
-						if blk921 >= pos+8+4 && blk921 <= size-4 {
-							if n922 := int(fw.U32(d, blk921)); n922 <= size-blk921-4 {
-								left -= int64(4 + n922)
+						blk1005 := pos + int(fw.U32(d, pos+8))
+						if blk1005 >= pos+8+4 && blk1005 <= size-4 {
+							if n1006 := int(fw.U32(d, blk1005)); n1006 <= size-blk1005-4 {
+								left -= int64(4 + n1006)
 							} else {
 								r.Left = left
 								r.Text(pos+8, pos)
@@ -9982,10 +10484,10 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 						}
 					} else {
 						if 12 <= stored {
-							blk923 := pos + int(fw.U32(d, pos+8))
-							if blk923 >= pos+8+4 && blk923 <= size-4 {
-								if n924 := int(fw.U32(d, blk923)); n924 <= size-blk923-4 {
-									left -= int64(4 + n924)
+							blk1007 := pos + int(fw.U32(d, pos+8))
+							if blk1007 >= pos+8+4 && blk1007 <= size-4 {
+								if n1008 := int(fw.U32(d, blk1007)); n1008 <= size-blk1007-4 {
+									left -= int64(4 + n1008)
 								} else {
 									r.Left = left
 									r.Text(pos+8, pos)
@@ -10007,11 +10509,11 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 		}
 		if 26 <= stored {
 			if d[pos+21] != 0 {
-				p925 := pos + int(fw.U32(d, pos+21+1))
-				if p925 >= pos+21+5 && p925 <= size-4 {
+				p1009 := pos + int(fw.U32(d, pos+21+1))
+				if p1009 >= pos+21+5 && p1009 <= size-4 {
 					left -= 4
 					{
-						slot, base := p925, p925
+						slot, base := p1009, p1009
 						pos := base + int(fw.U32(d, slot))
 						stored, typ := 0, uint32(0)
 						if pos >= slot+4 && pos <= size-8 {
@@ -10021,10 +10523,10 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 						if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 							left -= int64(stored)
 							if stored >= 28 {
-								blk926 := pos + int(fw.U32(d, pos+8))
-								if blk926 >= pos+8+4 && blk926 <= size-4 {
-									if n927 := int(fw.U32(d, blk926)); n927 <= size-blk926-4 {
-										left -= int64(4 + n927)
+								blk1010 := pos + int(fw.U32(d, pos+8))
+								if blk1010 >= pos+8+4 && blk1010 <= size-4 {
+									if n1011 := int(fw.U32(d, blk1010)); n1011 <= size-blk1010-4 {
+										left -= int64(4 + n1011)
 									} else {
 										r.Left = left
 										r.Text(pos+8, pos)
@@ -10037,10 +10539,10 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 								}
 							} else {
 								if 12 <= stored {
-									blk928 := pos + int(fw.U32(d, pos+8))
-									if blk928 >= pos+8+4 && blk928 <= size-4 {
-										if n929 := int(fw.U32(d, blk928)); n929 <= size-blk928-4 {
-											left -= int64(4 + n929)
+									blk1012 := pos + int(fw.U32(d, pos+8))
+									if blk1012 >= pos+8+4 && blk1012 <= size-4 {
+										if n1013 := int(fw.U32(d, blk1012)); n1013 <= size-blk1012-4 {
+											left -= int64(4 + n1013)
 										} else {
 											r.Left = left
 											r.Text(pos+8, pos)
@@ -10067,22 +10569,22 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 			}
 		}
 		if 30 <= stored {
-			p930, n931, ok932 := 0, 0, false
-			blk933 := pos + int(fw.U32(d, pos+26))
-			if blk933 >= pos+26+4 && blk933 <= size-4 && int(fw.U32(d, blk933))*4 <= size-blk933-4 {
-				n931 = int(fw.U32(d, blk933))
-				p930 = blk933 + 4
-				left -= int64(4 + n931*4)
-				ok932 = left >= 0
+			p1014, n1015, ok1016 := 0, 0, false
+			blk1017 := pos + int(fw.U32(d, pos+26))
+			if blk1017 >= pos+26+4 && blk1017 <= size-4 && int(fw.U32(d, blk1017))*4 <= size-blk1017-4 {
+				n1015 = int(fw.U32(d, blk1017))
+				p1014 = blk1017 + 4
+				left -= int64(4 + n1015*4)
+				ok1016 = left >= 0
 			} else {
 				r.Left = left
-				p930, n931, ok932 = r.Block(pos+26, pos, 4)
+				p1014, n1015, ok1016 = r.Block(pos+26, pos, 4)
 				left = r.Left
 			}
-			if ok932 {
-				for i934 := 0; i934 < n931 && left >= 0; i934++ {
+			if ok1016 {
+				for i1018 := 0; i1018 < n1015 && left >= 0; i1018++ {
 					{
-						slot, base := p930+i934*4, pos
+						slot, base := p1014+i1018*4, pos
 						pos := base + int(fw.U32(d, slot))
 						stored, typ := 0, uint32(0)
 						if pos >= slot+4 && pos <= size-8 {
@@ -10092,10 +10594,10 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 						if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 							left -= int64(stored)
 							if stored >= 50 {
-								blk935 := pos + int(fw.U32(d, pos+12))
-								if blk935 >= pos+12+4 && blk935 <= size-4 {
-									if n936 := int(fw.U32(d, blk935)); n936 <= size-blk935-4 {
-										left -= int64(4 + n936)
+								blk1019 := pos + int(fw.U32(d, pos+12))
+								if blk1019 >= pos+12+4 && blk1019 <= size-4 {
+									if n1020 := int(fw.U32(d, blk1019)); n1020 <= size-blk1019-4 {
+										left -= int64(4 + n1020)
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -10108,10 +10610,10 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 								}
 							} else {
 								if 16 <= stored {
-									blk937 := pos + int(fw.U32(d, pos+12))
-									if blk937 >= pos+12+4 && blk937 <= size-4 {
-										if n938 := int(fw.U32(d, blk937)); n938 <= size-blk937-4 {
-											left -= int64(4 + n938)
+									blk1021 := pos + int(fw.U32(d, pos+12))
+									if blk1021 >= pos+12+4 && blk1021 <= size-4 {
+										if n1022 := int(fw.U32(d, blk1021)); n1022 <= size-blk1021-4 {
+											left -= int64(4 + n1022)
 										} else {
 											r.Left = left
 											r.Text(pos+12, pos)
@@ -10192,8 +10694,8 @@ func (s *ExAccount) FwPutF(b []byte) []byte {
 		b = s.Asset.FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.Orders)))
-	for i939 := range s.Orders {
-		b = s.Orders[i939].FwPutF(b)
+	for i1023 := range s.Orders {
+		b = s.Orders[i1023].FwPutF(b)
 	}
 	b = fw.AppendU16(b, uint16(s.Refs))
 	b = append(b, byte(s.Extra))
@@ -10207,14 +10709,14 @@ func (s *ExAccount) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q940 := d[p : p+4 : p+4]
-	s.Uid = int32(fw.U32(q940, 0))
+	q1024 := d[p : p+4 : p+4]
+	s.Uid = int32(fw.U32(q1024, 0))
 	p += 4
 	if p = r.String(p, end-29, &s.Name); p < 0 {
 		return -1
 	}
-	q941 := d[p : p+1 : p+1]
-	s.State = protoex.State(q941[0])
+	q1025 := d[p : p+1 : p+1]
+	s.State = protoex.State(q1025[0])
 	p += 1
 	if p = s.Wallet.FwGetF(r, p, end-8); p < 0 {
 		return -1
@@ -10234,22 +10736,22 @@ func (s *ExAccount) FwGetF(r *fw.FReader, p, end int) int {
 			return -1
 		}
 	}
-	n942, ok943 := r.Count(p, end-3, 42)
-	if !ok943 {
+	n1026, ok1027 := r.Count(p, end-3, 42)
+	if !ok1027 {
 		return -1
 	}
 	p += 4
-	s.Orders = fw.Resize(s.Orders, n942)
-	rest945 := n942 * 42
-	for i944 := range s.Orders {
-		rest945 -= 42
-		if p = s.Orders[i944].FwGetF(r, p, end-3-rest945); p < 0 {
+	s.Orders = fw.Resize(s.Orders, n1026)
+	rest1029 := n1026 * 42
+	for i1028 := range s.Orders {
+		rest1029 -= 42
+		if p = s.Orders[i1028].FwGetF(r, p, end-3-rest1029); p < 0 {
 			return -1
 		}
 	}
-	q946 := d[p : p+3 : p+3]
-	s.Refs = EnumRefs(fw.U16(q946, 0))
-	s.Extra = protoex.State(q946[2])
+	q1030 := d[p : p+3 : p+3]
+	s.Refs = EnumRefs(fw.U16(q1030, 0))
+	s.Extra = protoex.State(q1030[2])
 	p += 3
 	r.Leave()
 	return p
@@ -10263,22 +10765,22 @@ func FwVerifyFExAccount(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 4
-	n947 := int(fw.U32(d, p))
-	if n947 > end-29-p-4 {
+	n1031 := int(fw.U32(d, p))
+	if n1031 > end-29-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n947
+	p += 4 + n1031
 	p += 1
 	{
 		end := end - 8
 		if r.Depth == 0 {
 			return r.Fail(fw.ErrTooDeep)
 		}
-		n948 := int(fw.U32(d, p))
-		if n948 > end-16-p-4 {
+		n1032 := int(fw.U32(d, p))
+		if n1032 > end-16-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n948
+		p += 4 + n1032
 		p += 8
 		p += 8
 	}
@@ -10294,34 +10796,34 @@ func FwVerifyFExAccount(r *fw.FReader, p, end int) int {
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
-			n949 := int(fw.U32(d, p))
-			if n949 > end-16-p-4 {
+			n1033 := int(fw.U32(d, p))
+			if n1033 > end-16-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n949
+			p += 4 + n1033
 			p += 8
 			p += 8
 		}
 	}
-	n950, ok951 := r.Count(p, end-3, 42)
-	if !ok951 {
+	n1034, ok1035 := r.Count(p, end-3, 42)
+	if !ok1035 {
 		return -1
 	}
 	p += 4
-	rest953 := n950 * 42
-	for i952 := 0; i952 < n950; i952++ {
-		rest953 -= 42
+	rest1037 := n1034 * 42
+	for i1036 := 0; i1036 < n1034; i1036++ {
+		rest1037 -= 42
 		{
-			end := end - 3 - rest953
+			end := end - 3 - rest1037
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
 			p += 4
-			n954 := int(fw.U32(d, p))
-			if n954 > end-34-p-4 {
+			n1038 := int(fw.U32(d, p))
+			if n1038 > end-34-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n954
+			p += 4 + n1038
 			p += 1
 			p += 1
 			p += 8
@@ -10360,11 +10862,11 @@ func (s *ExAccount) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, ",\"orders\":"...)
 	b = append(b, '[')
-	for i955 := range s.Orders {
-		if i955 > 0 {
+	for i1039 := range s.Orders {
+		if i1039 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i955].AppendJSON(b)
+		b = s.Orders[i1039].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"refs\":"...)
@@ -10415,13 +10917,13 @@ func (s *ExAccount) FwGetJSON(p *fw.JSONParser) {
 			s.Orders = s.Orders[:0]
 			if p.Array() {
 				for p.More() {
-					var e956 protoex.Order
-					e956 = protoex.NewOrder()
-					e956.FwGetJSON(p)
+					var e1040 protoex.Order
+					e1040 = protoex.NewOrder()
+					e1040.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.Orders = append(s.Orders, e956)
+					s.Orders = append(s.Orders, e1040)
 				}
 			}
 		case "refs":
@@ -10652,8 +11154,8 @@ func (s *Ping) FwGetF(r *fw.FReader, p, end int) int {
 	_ = d
 	copy(s.Id[:], d[p:p+16])
 	p += 16
-	q957 := d[p : p+8 : p+8]
-	s.Sent = fw.Timestamp(fw.U64(q957, 0))
+	q1041 := d[p : p+8 : p+8]
+	s.Sent = fw.Timestamp(fw.U64(q1041, 0))
 	p += 8
 	r.Leave()
 	return p
@@ -10935,8 +11437,8 @@ func (s *Pong) FwGetF(r *fw.FReader, p, end int) int {
 	_ = d
 	copy(s.Id[:], d[p:p+16])
 	p += 16
-	q958 := d[p : p+8 : p+8]
-	s.Received = fw.Timestamp(fw.U64(q958, 0))
+	q1042 := d[p : p+8 : p+8]
+	s.Received = fw.Timestamp(fw.U64(q1042, 0))
 	p += 8
 	r.Leave()
 	return p
@@ -11144,8 +11646,41 @@ func (s *Refused) FwGetV(r *fw.VReader, slot, base int) {
 	r.Leave()
 }
 
-// FwVerifyVRefused verifies the Refused body the slot leads to (generated code).
+// FwVerifyVRefused verifies the Refused body the slot leads to (generated code): the
+// usual message in one walk, anything else by fwVerifyVRefusedFull.
 func FwVerifyVRefused(r *fw.VReader, slot, base int) {
+	if r.Depth >= 1 {
+		d := r.Data
+		size := len(d)
+		left := r.Left
+		pos := base + int(fw.U32(d, slot))
+		if pos < slot+4 || pos > size-28 {
+			goto full
+		}
+		b1043 := d[pos : pos+28 : pos+28]
+		stored1044 := int(fw.U32(b1043, 0))
+		if stored1044 < 28 || stored1044 > size-pos || fw.U32(b1043, 4) != 307 {
+			goto full
+		}
+		left -= int64(stored1044)
+		q1045 := pos + int(fw.U32(b1043, 24))
+		if q1045 < pos+24+4 || q1045 > size-4 {
+			goto full
+		}
+		n1046 := int(fw.U32(d, q1045))
+		if n1046 > size-q1045-4 {
+			goto full
+		}
+		left -= int64(4 + n1046)
+		r.Left = left
+		return
+	}
+full:
+	fwVerifyVRefusedFull(r, slot, base)
+}
+
+// fwVerifyVRefusedFull is FwVerifyVRefused for every input: it records why a message fails.
+func fwVerifyVRefusedFull(r *fw.VReader, slot, base int) {
 	d := r.Data
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -11163,10 +11698,10 @@ func FwVerifyVRefused(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 28 {
-		blk959 := pos + int(fw.U32(d, pos+24))
-		if blk959 >= pos+24+4 && blk959 <= size-4 {
-			if n960 := int(fw.U32(d, blk959)); n960 <= size-blk959-4 {
-				left -= int64(4 + n960)
+		blk1047 := pos + int(fw.U32(d, pos+24))
+		if blk1047 >= pos+24+4 && blk1047 <= size-4 {
+			if n1048 := int(fw.U32(d, blk1047)); n1048 <= size-blk1047-4 {
+				left -= int64(4 + n1048)
 			} else {
 				r.Left = left
 				r.Text(pos+24, pos)
@@ -11179,10 +11714,10 @@ func FwVerifyVRefused(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 28 <= stored {
-			blk961 := pos + int(fw.U32(d, pos+24))
-			if blk961 >= pos+24+4 && blk961 <= size-4 {
-				if n962 := int(fw.U32(d, blk961)); n962 <= size-blk961-4 {
-					left -= int64(4 + n962)
+			blk1049 := pos + int(fw.U32(d, pos+24))
+			if blk1049 >= pos+24+4 && blk1049 <= size-4 {
+				if n1050 := int(fw.U32(d, blk1049)); n1050 <= size-blk1049-4 {
+					left -= int64(4 + n1050)
 				} else {
 					r.Left = left
 					r.Text(pos+24, pos)
@@ -11271,11 +11806,11 @@ func FwVerifyFRefused(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 16
-	n963 := int(fw.U32(d, p))
-	if n963 > end-p-4 {
+	n1051 := int(fw.U32(d, p))
+	if n1051 > end-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n963
+	p += 4 + n1051
 	r.Leave()
 	return p
 }
@@ -11469,8 +12004,41 @@ func (s *Failure) FwGetV(r *fw.VReader, slot, base int) {
 	r.Leave()
 }
 
-// FwVerifyVFailure verifies the Failure body the slot leads to (generated code).
+// FwVerifyVFailure verifies the Failure body the slot leads to (generated code): the
+// usual message in one walk, anything else by fwVerifyVFailureFull.
 func FwVerifyVFailure(r *fw.VReader, slot, base int) {
+	if r.Depth >= 1 {
+		d := r.Data
+		size := len(d)
+		left := r.Left
+		pos := base + int(fw.U32(d, slot))
+		if pos < slot+4 || pos > size-28 {
+			goto full
+		}
+		b1052 := d[pos : pos+28 : pos+28]
+		stored1053 := int(fw.U32(b1052, 0))
+		if stored1053 < 28 || stored1053 > size-pos || fw.U32(b1052, 4) != 308 {
+			goto full
+		}
+		left -= int64(stored1053)
+		q1054 := pos + int(fw.U32(b1052, 24))
+		if q1054 < pos+24+4 || q1054 > size-4 {
+			goto full
+		}
+		n1055 := int(fw.U32(d, q1054))
+		if n1055 > size-q1054-4 {
+			goto full
+		}
+		left -= int64(4 + n1055)
+		r.Left = left
+		return
+	}
+full:
+	fwVerifyVFailureFull(r, slot, base)
+}
+
+// fwVerifyVFailureFull is FwVerifyVFailure for every input: it records why a message fails.
+func fwVerifyVFailureFull(r *fw.VReader, slot, base int) {
 	d := r.Data
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -11488,10 +12056,10 @@ func FwVerifyVFailure(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 28 {
-		blk964 := pos + int(fw.U32(d, pos+24))
-		if blk964 >= pos+24+4 && blk964 <= size-4 {
-			if n965 := int(fw.U32(d, blk964)); n965 <= size-blk964-4 {
-				left -= int64(4 + n965)
+		blk1056 := pos + int(fw.U32(d, pos+24))
+		if blk1056 >= pos+24+4 && blk1056 <= size-4 {
+			if n1057 := int(fw.U32(d, blk1056)); n1057 <= size-blk1056-4 {
+				left -= int64(4 + n1057)
 			} else {
 				r.Left = left
 				r.Text(pos+24, pos)
@@ -11504,10 +12072,10 @@ func FwVerifyVFailure(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 28 <= stored {
-			blk966 := pos + int(fw.U32(d, pos+24))
-			if blk966 >= pos+24+4 && blk966 <= size-4 {
-				if n967 := int(fw.U32(d, blk966)); n967 <= size-blk966-4 {
-					left -= int64(4 + n967)
+			blk1058 := pos + int(fw.U32(d, pos+24))
+			if blk1058 >= pos+24+4 && blk1058 <= size-4 {
+				if n1059 := int(fw.U32(d, blk1058)); n1059 <= size-blk1058-4 {
+					left -= int64(4 + n1059)
 				} else {
 					r.Left = left
 					r.Text(pos+24, pos)
@@ -11596,11 +12164,11 @@ func FwVerifyFFailure(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 16
-	n968 := int(fw.U32(d, p))
-	if n968 > end-p-4 {
+	n1060 := int(fw.U32(d, p))
+	if n1060 > end-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n968
+	p += 4 + n1060
 	r.Leave()
 	return p
 }
@@ -11808,8 +12376,41 @@ func (s *PingRequest) FwGetV(r *fw.VReader, slot, base int) {
 	r.Leave()
 }
 
-// FwVerifyVPingRequest verifies the PingRequest body the slot leads to (generated code).
+// FwVerifyVPingRequest verifies the PingRequest body the slot leads to (generated code): the
+// usual message in one walk, anything else by fwVerifyVPingRequestFull.
 func FwVerifyVPingRequest(r *fw.VReader, slot, base int) {
+	if r.Depth >= 1 {
+		d := r.Data
+		size := len(d)
+		left := r.Left
+		pos := base + int(fw.U32(d, slot))
+		if pos < slot+4 || pos > size-36 {
+			goto full
+		}
+		b1061 := d[pos : pos+36 : pos+36]
+		stored1062 := int(fw.U32(b1061, 0))
+		if stored1062 < 36 || stored1062 > size-pos || fw.U32(b1061, 4) != 309 {
+			goto full
+		}
+		left -= int64(stored1062)
+		q1063 := pos + int(fw.U32(b1061, 32))
+		if q1063 < pos+32+4 || q1063 > size-4 {
+			goto full
+		}
+		n1064 := int(fw.U32(d, q1063))
+		if n1064 > size-q1063-4 {
+			goto full
+		}
+		left -= int64(4 + n1064)
+		r.Left = left
+		return
+	}
+full:
+	fwVerifyVPingRequestFull(r, slot, base)
+}
+
+// fwVerifyVPingRequestFull is FwVerifyVPingRequest for every input: it records why a message fails.
+func fwVerifyVPingRequestFull(r *fw.VReader, slot, base int) {
 	d := r.Data
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -11827,10 +12428,10 @@ func FwVerifyVPingRequest(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 36 {
-		blk969 := pos + int(fw.U32(d, pos+32))
-		if blk969 >= pos+32+4 && blk969 <= size-4 {
-			if n970 := int(fw.U32(d, blk969)); n970 <= size-blk969-4 {
-				left -= int64(4 + n970)
+		blk1065 := pos + int(fw.U32(d, pos+32))
+		if blk1065 >= pos+32+4 && blk1065 <= size-4 {
+			if n1066 := int(fw.U32(d, blk1065)); n1066 <= size-blk1065-4 {
+				left -= int64(4 + n1066)
 			} else {
 				r.Left = left
 				r.Text(pos+32, pos)
@@ -11843,10 +12444,10 @@ func FwVerifyVPingRequest(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 36 <= stored {
-			blk971 := pos + int(fw.U32(d, pos+32))
-			if blk971 >= pos+32+4 && blk971 <= size-4 {
-				if n972 := int(fw.U32(d, blk971)); n972 <= size-blk971-4 {
-					left -= int64(4 + n972)
+			blk1067 := pos + int(fw.U32(d, pos+32))
+			if blk1067 >= pos+32+4 && blk1067 <= size-4 {
+				if n1068 := int(fw.U32(d, blk1067)); n1068 <= size-blk1067-4 {
+					left -= int64(4 + n1068)
 				} else {
 					r.Left = left
 					r.Text(pos+32, pos)
@@ -11921,8 +12522,8 @@ func (s *PingRequest) FwGetF(r *fw.FReader, p, end int) int {
 	_ = d
 	copy(s.Id[:], d[p:p+16])
 	p += 16
-	q973 := d[p : p+8 : p+8]
-	s.Sent = fw.Timestamp(fw.U64(q973, 0))
+	q1069 := d[p : p+8 : p+8]
+	s.Sent = fw.Timestamp(fw.U64(q1069, 0))
 	p += 8
 	if p = r.String(p, end, &s.Note); p < 0 {
 		return -1
@@ -11940,11 +12541,11 @@ func FwVerifyFPingRequest(r *fw.FReader, p, end int) int {
 	_ = d
 	p += 16
 	p += 8
-	n974 := int(fw.U32(d, p))
-	if n974 > end-p-4 {
+	n1070 := int(fw.U32(d, p))
+	if n1070 > end-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n974
+	p += 4 + n1070
 	r.Leave()
 	return p
 }
@@ -12142,8 +12743,41 @@ func (s *Notify) FwGetV(r *fw.VReader, slot, base int) {
 	r.Leave()
 }
 
-// FwVerifyVNotify verifies the Notify body the slot leads to (generated code).
+// FwVerifyVNotify verifies the Notify body the slot leads to (generated code): the
+// usual message in one walk, anything else by fwVerifyVNotifyFull.
 func FwVerifyVNotify(r *fw.VReader, slot, base int) {
+	if r.Depth >= 1 {
+		d := r.Data
+		size := len(d)
+		left := r.Left
+		pos := base + int(fw.U32(d, slot))
+		if pos < slot+4 || pos > size-28 {
+			goto full
+		}
+		b1071 := d[pos : pos+28 : pos+28]
+		stored1072 := int(fw.U32(b1071, 0))
+		if stored1072 < 28 || stored1072 > size-pos || fw.U32(b1071, 4) != 310 {
+			goto full
+		}
+		left -= int64(stored1072)
+		q1073 := pos + int(fw.U32(b1071, 24))
+		if q1073 < pos+24+4 || q1073 > size-4 {
+			goto full
+		}
+		n1074 := int(fw.U32(d, q1073))
+		if n1074 > size-q1073-4 {
+			goto full
+		}
+		left -= int64(4 + n1074)
+		r.Left = left
+		return
+	}
+full:
+	fwVerifyVNotifyFull(r, slot, base)
+}
+
+// fwVerifyVNotifyFull is FwVerifyVNotify for every input: it records why a message fails.
+func fwVerifyVNotifyFull(r *fw.VReader, slot, base int) {
 	d := r.Data
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -12161,10 +12795,10 @@ func FwVerifyVNotify(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 28 {
-		blk975 := pos + int(fw.U32(d, pos+24))
-		if blk975 >= pos+24+4 && blk975 <= size-4 {
-			if n976 := int(fw.U32(d, blk975)); n976 <= size-blk975-4 {
-				left -= int64(4 + n976)
+		blk1075 := pos + int(fw.U32(d, pos+24))
+		if blk1075 >= pos+24+4 && blk1075 <= size-4 {
+			if n1076 := int(fw.U32(d, blk1075)); n1076 <= size-blk1075-4 {
+				left -= int64(4 + n1076)
 			} else {
 				r.Left = left
 				r.Text(pos+24, pos)
@@ -12177,10 +12811,10 @@ func FwVerifyVNotify(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 28 <= stored {
-			blk977 := pos + int(fw.U32(d, pos+24))
-			if blk977 >= pos+24+4 && blk977 <= size-4 {
-				if n978 := int(fw.U32(d, blk977)); n978 <= size-blk977-4 {
-					left -= int64(4 + n978)
+			blk1077 := pos + int(fw.U32(d, pos+24))
+			if blk1077 >= pos+24+4 && blk1077 <= size-4 {
+				if n1078 := int(fw.U32(d, blk1077)); n1078 <= size-blk1077-4 {
+					left -= int64(4 + n1078)
 				} else {
 					r.Left = left
 					r.Text(pos+24, pos)
@@ -12269,11 +12903,11 @@ func FwVerifyFNotify(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 16
-	n979 := int(fw.U32(d, p))
-	if n979 > end-p-4 {
+	n1079 := int(fw.U32(d, p))
+	if n1079 > end-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n979
+	p += 4 + n1079
 	r.Leave()
 	return p
 }

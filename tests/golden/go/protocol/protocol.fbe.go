@@ -136,8 +136,51 @@ func (s *OrderMessage) FwGetV(r *fw.VReader, slot, base int) {
 	r.Leave()
 }
 
-// FwVerifyVOrderMessage verifies the OrderMessage body the slot leads to (generated code).
+// FwVerifyVOrderMessage verifies the OrderMessage body the slot leads to (generated code): the
+// usual message in one walk, anything else by fwVerifyVOrderMessageFull.
 func FwVerifyVOrderMessage(r *fw.VReader, slot, base int) {
+	if r.Depth >= 2 {
+		d := r.Data
+		size := len(d)
+		left := r.Left
+		pos := base + int(fw.U32(d, slot))
+		if pos < slot+4 || pos > size-12 {
+			goto full
+		}
+		b1 := d[pos : pos+12 : pos+12]
+		stored2 := int(fw.U32(b1, 0))
+		if stored2 < 12 || stored2 > size-pos || fw.U32(b1, 4) != 1 {
+			goto full
+		}
+		left -= int64(stored2)
+		p3 := pos + int(fw.U32(b1, 8))
+		if p3 < pos+8+4 || p3 > size-34 {
+			goto full
+		}
+		b4 := d[p3 : p3+34 : p3+34]
+		stored5 := int(fw.U32(b4, 0))
+		if stored5 < 34 || stored5 > size-p3 || fw.U32(b4, 4) != 1 {
+			goto full
+		}
+		left -= int64(stored5)
+		q6 := p3 + int(fw.U32(b4, 12))
+		if q6 < p3+12+4 || q6 > size-4 {
+			goto full
+		}
+		n7 := int(fw.U32(d, q6))
+		if n7 > size-q6-4 {
+			goto full
+		}
+		left -= int64(4 + n7)
+		r.Left = left
+		return
+	}
+full:
+	fwVerifyVOrderMessageFull(r, slot, base)
+}
+
+// fwVerifyVOrderMessageFull is FwVerifyVOrderMessage for every input: it records why a message fails.
+func fwVerifyVOrderMessageFull(r *fw.VReader, slot, base int) {
 	d := r.Data
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -166,10 +209,10 @@ func FwVerifyVOrderMessage(r *fw.VReader, slot, base int) {
 			if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 				left -= int64(stored)
 				if stored >= 34 {
-					blk1 := pos + int(fw.U32(d, pos+12))
-					if blk1 >= pos+12+4 && blk1 <= size-4 {
-						if n2 := int(fw.U32(d, blk1)); n2 <= size-blk1-4 {
-							left -= int64(4 + n2)
+					blk8 := pos + int(fw.U32(d, pos+12))
+					if blk8 >= pos+12+4 && blk8 <= size-4 {
+						if n9 := int(fw.U32(d, blk8)); n9 <= size-blk8-4 {
+							left -= int64(4 + n9)
 						} else {
 							r.Left = left
 							r.Text(pos+12, pos)
@@ -182,10 +225,10 @@ func FwVerifyVOrderMessage(r *fw.VReader, slot, base int) {
 					}
 				} else {
 					if 16 <= stored {
-						blk3 := pos + int(fw.U32(d, pos+12))
-						if blk3 >= pos+12+4 && blk3 <= size-4 {
-							if n4 := int(fw.U32(d, blk3)); n4 <= size-blk3-4 {
-								left -= int64(4 + n4)
+						blk10 := pos + int(fw.U32(d, pos+12))
+						if blk10 >= pos+12+4 && blk10 <= size-4 {
+							if n11 := int(fw.U32(d, blk10)); n11 <= size-blk10-4 {
+								left -= int64(4 + n11)
 							} else {
 								r.Left = left
 								r.Text(pos+12, pos)
@@ -217,10 +260,10 @@ func FwVerifyVOrderMessage(r *fw.VReader, slot, base int) {
 				if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 					left -= int64(stored)
 					if stored >= 34 {
-						blk5 := pos + int(fw.U32(d, pos+12))
-						if blk5 >= pos+12+4 && blk5 <= size-4 {
-							if n6 := int(fw.U32(d, blk5)); n6 <= size-blk5-4 {
-								left -= int64(4 + n6)
+						blk12 := pos + int(fw.U32(d, pos+12))
+						if blk12 >= pos+12+4 && blk12 <= size-4 {
+							if n13 := int(fw.U32(d, blk12)); n13 <= size-blk12-4 {
+								left -= int64(4 + n13)
 							} else {
 								r.Left = left
 								r.Text(pos+12, pos)
@@ -233,10 +276,10 @@ func FwVerifyVOrderMessage(r *fw.VReader, slot, base int) {
 						}
 					} else {
 						if 16 <= stored {
-							blk7 := pos + int(fw.U32(d, pos+12))
-							if blk7 >= pos+12+4 && blk7 <= size-4 {
-								if n8 := int(fw.U32(d, blk7)); n8 <= size-blk7-4 {
-									left -= int64(4 + n8)
+							blk14 := pos + int(fw.U32(d, pos+12))
+							if blk14 >= pos+12+4 && blk14 <= size-4 {
+								if n15 := int(fw.U32(d, blk14)); n15 <= size-blk14-4 {
+									left -= int64(4 + n15)
 								} else {
 									r.Left = left
 									r.Text(pos+12, pos)
@@ -335,11 +378,11 @@ func FwVerifyFOrderMessage(r *fw.FReader, p, end int) int {
 			return r.Fail(fw.ErrTooDeep)
 		}
 		p += 4
-		n9 := int(fw.U32(d, p))
-		if n9 > end-18-p-4 {
+		n16 := int(fw.U32(d, p))
+		if n16 > end-18-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n9
+		p += 4 + n16
 		p += 1
 		p += 1
 		p += 8
@@ -508,8 +551,51 @@ func (s *BalanceMessage) FwGetV(r *fw.VReader, slot, base int) {
 	r.Leave()
 }
 
-// FwVerifyVBalanceMessage verifies the BalanceMessage body the slot leads to (generated code).
+// FwVerifyVBalanceMessage verifies the BalanceMessage body the slot leads to (generated code): the
+// usual message in one walk, anything else by fwVerifyVBalanceMessageFull.
 func FwVerifyVBalanceMessage(r *fw.VReader, slot, base int) {
+	if r.Depth >= 2 {
+		d := r.Data
+		size := len(d)
+		left := r.Left
+		pos := base + int(fw.U32(d, slot))
+		if pos < slot+4 || pos > size-12 {
+			goto full
+		}
+		b17 := d[pos : pos+12 : pos+12]
+		stored18 := int(fw.U32(b17, 0))
+		if stored18 < 12 || stored18 > size-pos || fw.U32(b17, 4) != 2 {
+			goto full
+		}
+		left -= int64(stored18)
+		p19 := pos + int(fw.U32(b17, 8))
+		if p19 < pos+8+4 || p19 > size-20 {
+			goto full
+		}
+		b20 := d[p19 : p19+20 : p19+20]
+		stored21 := int(fw.U32(b20, 0))
+		if stored21 < 20 || stored21 > size-p19 || fw.U32(b20, 4) != 2 {
+			goto full
+		}
+		left -= int64(stored21)
+		q22 := p19 + int(fw.U32(b20, 8))
+		if q22 < p19+8+4 || q22 > size-4 {
+			goto full
+		}
+		n23 := int(fw.U32(d, q22))
+		if n23 > size-q22-4 {
+			goto full
+		}
+		left -= int64(4 + n23)
+		r.Left = left
+		return
+	}
+full:
+	fwVerifyVBalanceMessageFull(r, slot, base)
+}
+
+// fwVerifyVBalanceMessageFull is FwVerifyVBalanceMessage for every input: it records why a message fails.
+func fwVerifyVBalanceMessageFull(r *fw.VReader, slot, base int) {
 	d := r.Data
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -538,10 +624,10 @@ func FwVerifyVBalanceMessage(r *fw.VReader, slot, base int) {
 			if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 				left -= int64(stored)
 				if stored >= 20 {
-					blk10 := pos + int(fw.U32(d, pos+8))
-					if blk10 >= pos+8+4 && blk10 <= size-4 {
-						if n11 := int(fw.U32(d, blk10)); n11 <= size-blk10-4 {
-							left -= int64(4 + n11)
+					blk24 := pos + int(fw.U32(d, pos+8))
+					if blk24 >= pos+8+4 && blk24 <= size-4 {
+						if n25 := int(fw.U32(d, blk24)); n25 <= size-blk24-4 {
+							left -= int64(4 + n25)
 						} else {
 							r.Left = left
 							r.Text(pos+8, pos)
@@ -554,10 +640,10 @@ func FwVerifyVBalanceMessage(r *fw.VReader, slot, base int) {
 					}
 				} else {
 					if 12 <= stored {
-						blk12 := pos + int(fw.U32(d, pos+8))
-						if blk12 >= pos+8+4 && blk12 <= size-4 {
-							if n13 := int(fw.U32(d, blk12)); n13 <= size-blk12-4 {
-								left -= int64(4 + n13)
+						blk26 := pos + int(fw.U32(d, pos+8))
+						if blk26 >= pos+8+4 && blk26 <= size-4 {
+							if n27 := int(fw.U32(d, blk26)); n27 <= size-blk26-4 {
+								left -= int64(4 + n27)
 							} else {
 								r.Left = left
 								r.Text(pos+8, pos)
@@ -589,10 +675,10 @@ func FwVerifyVBalanceMessage(r *fw.VReader, slot, base int) {
 				if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 					left -= int64(stored)
 					if stored >= 20 {
-						blk14 := pos + int(fw.U32(d, pos+8))
-						if blk14 >= pos+8+4 && blk14 <= size-4 {
-							if n15 := int(fw.U32(d, blk14)); n15 <= size-blk14-4 {
-								left -= int64(4 + n15)
+						blk28 := pos + int(fw.U32(d, pos+8))
+						if blk28 >= pos+8+4 && blk28 <= size-4 {
+							if n29 := int(fw.U32(d, blk28)); n29 <= size-blk28-4 {
+								left -= int64(4 + n29)
 							} else {
 								r.Left = left
 								r.Text(pos+8, pos)
@@ -605,10 +691,10 @@ func FwVerifyVBalanceMessage(r *fw.VReader, slot, base int) {
 						}
 					} else {
 						if 12 <= stored {
-							blk16 := pos + int(fw.U32(d, pos+8))
-							if blk16 >= pos+8+4 && blk16 <= size-4 {
-								if n17 := int(fw.U32(d, blk16)); n17 <= size-blk16-4 {
-									left -= int64(4 + n17)
+							blk30 := pos + int(fw.U32(d, pos+8))
+							if blk30 >= pos+8+4 && blk30 <= size-4 {
+								if n31 := int(fw.U32(d, blk30)); n31 <= size-blk30-4 {
+									left -= int64(4 + n31)
 								} else {
 									r.Left = left
 									r.Text(pos+8, pos)
@@ -706,11 +792,11 @@ func FwVerifyFBalanceMessage(r *fw.FReader, p, end int) int {
 		if r.Depth == 0 {
 			return r.Fail(fw.ErrTooDeep)
 		}
-		n18 := int(fw.U32(d, p))
-		if n18 > end-8-p-4 {
+		n32 := int(fw.U32(d, p))
+		if n32 > end-8-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n18
+		p += 4 + n32
 		p += 8
 	}
 	r.Leave()

@@ -313,8 +313,41 @@ func (s *Order) FwGetV(r *fw.VReader, slot, base int) {
 	r.Leave()
 }
 
-// FwVerifyVOrder verifies the Order body the slot leads to (generated code).
+// FwVerifyVOrder verifies the Order body the slot leads to (generated code): the
+// usual message in one walk, anything else by fwVerifyVOrderFull.
 func FwVerifyVOrder(r *fw.VReader, slot, base int) {
+	if r.Depth >= 1 {
+		d := r.Data
+		size := len(d)
+		left := r.Left
+		pos := base + int(fw.U32(d, slot))
+		if pos < slot+4 || pos > size-50 {
+			goto full
+		}
+		b1 := d[pos : pos+50 : pos+50]
+		stored2 := int(fw.U32(b1, 0))
+		if stored2 < 50 || stored2 > size-pos || fw.U32(b1, 4) != 1 {
+			goto full
+		}
+		left -= int64(stored2)
+		q3 := pos + int(fw.U32(b1, 12))
+		if q3 < pos+12+4 || q3 > size-4 {
+			goto full
+		}
+		n4 := int(fw.U32(d, q3))
+		if n4 > size-q3-4 {
+			goto full
+		}
+		left -= int64(4 + n4)
+		r.Left = left
+		return
+	}
+full:
+	fwVerifyVOrderFull(r, slot, base)
+}
+
+// fwVerifyVOrderFull is FwVerifyVOrder for every input: it records why a message fails.
+func fwVerifyVOrderFull(r *fw.VReader, slot, base int) {
 	d := r.Data
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -332,10 +365,10 @@ func FwVerifyVOrder(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 50 {
-		blk1 := pos + int(fw.U32(d, pos+12))
-		if blk1 >= pos+12+4 && blk1 <= size-4 {
-			if n2 := int(fw.U32(d, blk1)); n2 <= size-blk1-4 {
-				left -= int64(4 + n2)
+		blk5 := pos + int(fw.U32(d, pos+12))
+		if blk5 >= pos+12+4 && blk5 <= size-4 {
+			if n6 := int(fw.U32(d, blk5)); n6 <= size-blk5-4 {
+				left -= int64(4 + n6)
 			} else {
 				r.Left = left
 				r.Text(pos+12, pos)
@@ -348,10 +381,10 @@ func FwVerifyVOrder(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 16 <= stored {
-			blk3 := pos + int(fw.U32(d, pos+12))
-			if blk3 >= pos+12+4 && blk3 <= size-4 {
-				if n4 := int(fw.U32(d, blk3)); n4 <= size-blk3-4 {
-					left -= int64(4 + n4)
+			blk7 := pos + int(fw.U32(d, pos+12))
+			if blk7 >= pos+12+4 && blk7 <= size-4 {
+				if n8 := int(fw.U32(d, blk7)); n8 <= size-blk7-4 {
+					left -= int64(4 + n8)
 				} else {
 					r.Left = left
 					r.Text(pos+12, pos)
@@ -429,19 +462,19 @@ func (s *Order) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q5 := d[p : p+4 : p+4]
-	s.Uid = int32(fw.U32(q5, 0))
+	q9 := d[p : p+4 : p+4]
+	s.Uid = int32(fw.U32(q9, 0))
 	p += 4
 	if p = r.String(p, end-34, &s.Symbol); p < 0 {
 		return -1
 	}
-	q6 := d[p : p+34 : p+34]
-	s.Side = OrderSide(q6[0])
-	s.Type = OrderType(q6[1])
-	s.Price = fw.F64(q6, 2)
-	s.Volume = fw.F64(q6, 10)
-	s.Tp = fw.F64(q6, 18)
-	s.Sl = fw.F64(q6, 26)
+	q10 := d[p : p+34 : p+34]
+	s.Side = OrderSide(q10[0])
+	s.Type = OrderType(q10[1])
+	s.Price = fw.F64(q10, 2)
+	s.Volume = fw.F64(q10, 10)
+	s.Tp = fw.F64(q10, 18)
+	s.Sl = fw.F64(q10, 26)
 	p += 34
 	r.Leave()
 	return p
@@ -455,11 +488,11 @@ func FwVerifyFOrder(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 4
-	n7 := int(fw.U32(d, p))
-	if n7 > end-34-p-4 {
+	n11 := int(fw.U32(d, p))
+	if n11 > end-34-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n7
+	p += 4 + n11
 	p += 1
 	p += 1
 	p += 8
@@ -693,8 +726,41 @@ func (s *Balance) FwGetV(r *fw.VReader, slot, base int) {
 	r.Leave()
 }
 
-// FwVerifyVBalance verifies the Balance body the slot leads to (generated code).
+// FwVerifyVBalance verifies the Balance body the slot leads to (generated code): the
+// usual message in one walk, anything else by fwVerifyVBalanceFull.
 func FwVerifyVBalance(r *fw.VReader, slot, base int) {
+	if r.Depth >= 1 {
+		d := r.Data
+		size := len(d)
+		left := r.Left
+		pos := base + int(fw.U32(d, slot))
+		if pos < slot+4 || pos > size-28 {
+			goto full
+		}
+		b12 := d[pos : pos+28 : pos+28]
+		stored13 := int(fw.U32(b12, 0))
+		if stored13 < 28 || stored13 > size-pos || fw.U32(b12, 4) != 2 {
+			goto full
+		}
+		left -= int64(stored13)
+		q14 := pos + int(fw.U32(b12, 8))
+		if q14 < pos+8+4 || q14 > size-4 {
+			goto full
+		}
+		n15 := int(fw.U32(d, q14))
+		if n15 > size-q14-4 {
+			goto full
+		}
+		left -= int64(4 + n15)
+		r.Left = left
+		return
+	}
+full:
+	fwVerifyVBalanceFull(r, slot, base)
+}
+
+// fwVerifyVBalanceFull is FwVerifyVBalance for every input: it records why a message fails.
+func fwVerifyVBalanceFull(r *fw.VReader, slot, base int) {
 	d := r.Data
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -712,10 +778,10 @@ func FwVerifyVBalance(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 28 {
-		blk8 := pos + int(fw.U32(d, pos+8))
-		if blk8 >= pos+8+4 && blk8 <= size-4 {
-			if n9 := int(fw.U32(d, blk8)); n9 <= size-blk8-4 {
-				left -= int64(4 + n9)
+		blk16 := pos + int(fw.U32(d, pos+8))
+		if blk16 >= pos+8+4 && blk16 <= size-4 {
+			if n17 := int(fw.U32(d, blk16)); n17 <= size-blk16-4 {
+				left -= int64(4 + n17)
 			} else {
 				r.Left = left
 				r.Text(pos+8, pos)
@@ -728,10 +794,10 @@ func FwVerifyVBalance(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 12 <= stored {
-			blk10 := pos + int(fw.U32(d, pos+8))
-			if blk10 >= pos+8+4 && blk10 <= size-4 {
-				if n11 := int(fw.U32(d, blk10)); n11 <= size-blk10-4 {
-					left -= int64(4 + n11)
+			blk18 := pos + int(fw.U32(d, pos+8))
+			if blk18 >= pos+8+4 && blk18 <= size-4 {
+				if n19 := int(fw.U32(d, blk18)); n19 <= size-blk18-4 {
+					left -= int64(4 + n19)
 				} else {
 					r.Left = left
 					r.Text(pos+8, pos)
@@ -807,9 +873,9 @@ func (s *Balance) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-16, &s.Currency); p < 0 {
 		return -1
 	}
-	q12 := d[p : p+16 : p+16]
-	s.Amount = fw.F64(q12, 0)
-	s.Locked = fw.F64(q12, 8)
+	q20 := d[p : p+16 : p+16]
+	s.Amount = fw.F64(q20, 0)
+	s.Locked = fw.F64(q20, 8)
 	p += 16
 	r.Leave()
 	return p
@@ -822,11 +888,11 @@ func FwVerifyFBalance(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n13 := int(fw.U32(d, p))
-	if n13 > end-16-p-4 {
+	n21 := int(fw.U32(d, p))
+	if n21 > end-16-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n13
+	p += 4 + n21
 	p += 8
 	p += 8
 	r.Leave()
@@ -929,11 +995,11 @@ func (s *Account) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.Orders)), 10)
 	b = append(b, ']', '[')
-	for i14 := range s.Orders {
-		if i14 > 0 {
+	for i22 := range s.Orders {
+		if i22 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i14].FwPrint(b)
+		b = s.Orders[i22].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ')')
@@ -1016,26 +1082,26 @@ func (s *Account) FwPutV(w *fw.Writer, slot, base int) {
 	if s.Asset == nil {
 		fw.VNull(w, pos+21)
 	} else {
-		blk15 := len(w.Buf)
-		if blk15+4 > cap(w.Buf) {
+		blk23 := len(w.Buf)
+		if blk23+4 > cap(w.Buf) {
 			w.Grow(4)
 		}
-		w.Buf = w.Buf[:blk15+4]
+		w.Buf = w.Buf[:blk23+4]
 		w.Buf[pos+21] = 1
-		fw.PutU32(w.Buf, pos+21+1, uint32(blk15-pos))
-		s.Asset.FwPutV(w, blk15, blk15)
+		fw.PutU32(w.Buf, pos+21+1, uint32(blk23-pos))
+		s.Asset.FwPutV(w, blk23, blk23)
 	}
-	c16 := len(s.Orders)
-	blk17 := len(w.Buf)
-	if blk17+4+c16*4 > cap(w.Buf) {
-		w.Grow(4 + c16*4)
+	c24 := len(s.Orders)
+	blk25 := len(w.Buf)
+	if blk25+4+c24*4 > cap(w.Buf) {
+		w.Grow(4 + c24*4)
 	}
-	w.Buf = w.Buf[:blk17+4+c16*4]
-	fw.PutU32(w.Buf, pos+26, uint32(blk17-pos))
-	fw.PutU32(w.Buf, blk17, uint32(c16))
-	p18 := blk17 + 4
-	for i19 := range s.Orders {
-		s.Orders[i19].FwPutV(w, p18+i19*4, pos)
+	w.Buf = w.Buf[:blk25+4+c24*4]
+	fw.PutU32(w.Buf, pos+26, uint32(blk25-pos))
+	fw.PutU32(w.Buf, blk25, uint32(c24))
+	p26 := blk25 + 4
+	for i27 := range s.Orders {
+		s.Orders[i27].FwPutV(w, p26+i27*4, pos)
 	}
 }
 
@@ -1062,20 +1128,20 @@ func (s *Account) FwGetV(r *fw.VReader, slot, base int) {
 		s.State = State(body[16])
 		r.String(pos+12, pos, &s.Name)
 		s.Wallet.FwGetV(r, pos+17, pos)
-		p20, set21, ok22 := r.Optional(pos+21, pos, 4)
-		if !set21 {
+		p28, set29, ok30 := r.Optional(pos+21, pos, 4)
+		if !set29 {
 			s.Asset = nil
-		} else if ok22 {
+		} else if ok30 {
 			if s.Asset == nil {
 				s.Asset = new(Balance)
 			}
-			s.Asset.FwGetV(r, p20, p20)
+			s.Asset.FwGetV(r, p28, p28)
 		}
-		p23, n24, ok25 := r.Block(pos+26, pos, 4)
-		if ok25 {
-			s.Orders = fw.Resize(s.Orders, n24)
-			for i26 := range s.Orders {
-				s.Orders[i26].FwGetV(r, p23+i26*4, pos)
+		p31, n32, ok33 := r.Block(pos+26, pos, 4)
+		if ok33 {
+			s.Orders = fw.Resize(s.Orders, n32)
+			for i34 := range s.Orders {
+				s.Orders[i34].FwGetV(r, p31+i34*4, pos)
 				if !r.OK() {
 					break
 				}
@@ -1104,24 +1170,24 @@ func (s *Account) FwGetV(r *fw.VReader, slot, base int) {
 			s.Wallet = d.Wallet
 		}
 		if 26 <= stored {
-			p27, set28, ok29 := r.Optional(pos+21, pos, 4)
-			if !set28 {
+			p35, set36, ok37 := r.Optional(pos+21, pos, 4)
+			if !set36 {
 				s.Asset = nil
-			} else if ok29 {
+			} else if ok37 {
 				if s.Asset == nil {
 					s.Asset = new(Balance)
 				}
-				s.Asset.FwGetV(r, p27, p27)
+				s.Asset.FwGetV(r, p35, p35)
 			}
 		} else {
 			s.Asset = d.Asset
 		}
 		if 30 <= stored {
-			p30, n31, ok32 := r.Block(pos+26, pos, 4)
-			if ok32 {
-				s.Orders = fw.Resize(s.Orders, n31)
-				for i33 := range s.Orders {
-					s.Orders[i33].FwGetV(r, p30+i33*4, pos)
+			p38, n39, ok40 := r.Block(pos+26, pos, 4)
+			if ok40 {
+				s.Orders = fw.Resize(s.Orders, n39)
+				for i41 := range s.Orders {
+					s.Orders[i41].FwGetV(r, p38+i41*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -1134,8 +1200,118 @@ func (s *Account) FwGetV(r *fw.VReader, slot, base int) {
 	r.Leave()
 }
 
-// FwVerifyVAccount verifies the Account body the slot leads to (generated code).
+// FwVerifyVAccount verifies the Account body the slot leads to (generated code): the
+// usual message in one walk, anything else by fwVerifyVAccountFull.
 func FwVerifyVAccount(r *fw.VReader, slot, base int) {
+	if r.Depth >= 2 {
+		d := r.Data
+		size := len(d)
+		left := r.Left
+		pos := base + int(fw.U32(d, slot))
+		if pos < slot+4 || pos > size-30 {
+			goto full
+		}
+		b42 := d[pos : pos+30 : pos+30]
+		stored43 := int(fw.U32(b42, 0))
+		if stored43 < 30 || stored43 > size-pos || fw.U32(b42, 4) != 3 {
+			goto full
+		}
+		left -= int64(stored43)
+		q44 := pos + int(fw.U32(b42, 12))
+		if q44 < pos+12+4 || q44 > size-4 {
+			goto full
+		}
+		n45 := int(fw.U32(d, q44))
+		if n45 > size-q44-4 {
+			goto full
+		}
+		left -= int64(4 + n45)
+		p46 := pos + int(fw.U32(b42, 17))
+		if p46 < pos+17+4 || p46 > size-28 {
+			goto full
+		}
+		b47 := d[p46 : p46+28 : p46+28]
+		stored48 := int(fw.U32(b47, 0))
+		if stored48 < 28 || stored48 > size-p46 || fw.U32(b47, 4) != 2 {
+			goto full
+		}
+		left -= int64(stored48)
+		q49 := p46 + int(fw.U32(b47, 8))
+		if q49 < p46+8+4 || q49 > size-4 {
+			goto full
+		}
+		n50 := int(fw.U32(d, q49))
+		if n50 > size-q49-4 {
+			goto full
+		}
+		left -= int64(4 + n50)
+		if b42[21] != 0 {
+			p51 := pos + int(fw.U32(b42, 21+1))
+			if p51 < pos+21+5 || p51 > size-4 {
+				goto full
+			}
+			left -= 4
+			o52 := d[p51 : p51+4 : p51+4]
+			p53 := p51 + int(fw.U32(o52, 0))
+			if p53 < p51+4 || p53 > size-28 {
+				goto full
+			}
+			b54 := d[p53 : p53+28 : p53+28]
+			stored55 := int(fw.U32(b54, 0))
+			if stored55 < 28 || stored55 > size-p53 || fw.U32(b54, 4) != 2 {
+				goto full
+			}
+			left -= int64(stored55)
+			q56 := p53 + int(fw.U32(b54, 8))
+			if q56 < p53+8+4 || q56 > size-4 {
+				goto full
+			}
+			n57 := int(fw.U32(d, q56))
+			if n57 > size-q56-4 {
+				goto full
+			}
+			left -= int64(4 + n57)
+		}
+		q58 := pos + int(fw.U32(b42, 26))
+		if q58 < pos+26+4 || q58 > size-4 {
+			goto full
+		}
+		n59 := int(fw.U32(d, q58)) * 4
+		if n59 > size-q58-4 {
+			goto full
+		}
+		left -= int64(4 + n59)
+		blk60 := d[q58+4 : q58+4+n59 : q58+4+n59]
+		for i61 := 0; i61+4 <= len(blk60); i61 += 4 {
+			p62 := pos + int(fw.U32(blk60, i61))
+			if p62 < q58+4+i61+4 || p62 > size-50 {
+				goto full
+			}
+			b63 := d[p62 : p62+50 : p62+50]
+			stored64 := int(fw.U32(b63, 0))
+			if stored64 < 50 || stored64 > size-p62 || fw.U32(b63, 4) != 1 {
+				goto full
+			}
+			left -= int64(stored64)
+			q65 := p62 + int(fw.U32(b63, 12))
+			if q65 < p62+12+4 || q65 > size-4 {
+				goto full
+			}
+			n66 := int(fw.U32(d, q65))
+			if n66 > size-q65-4 {
+				goto full
+			}
+			left -= int64(4 + n66)
+		}
+		r.Left = left
+		return
+	}
+full:
+	fwVerifyVAccountFull(r, slot, base)
+}
+
+// fwVerifyVAccountFull is FwVerifyVAccount for every input: it records why a message fails.
+func fwVerifyVAccountFull(r *fw.VReader, slot, base int) {
 	d := r.Data
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -1153,10 +1329,10 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 30 {
-		blk34 := pos + int(fw.U32(d, pos+12))
-		if blk34 >= pos+12+4 && blk34 <= size-4 {
-			if n35 := int(fw.U32(d, blk34)); n35 <= size-blk34-4 {
-				left -= int64(4 + n35)
+		blk67 := pos + int(fw.U32(d, pos+12))
+		if blk67 >= pos+12+4 && blk67 <= size-4 {
+			if n68 := int(fw.U32(d, blk67)); n68 <= size-blk67-4 {
+				left -= int64(4 + n68)
 			} else {
 				r.Left = left
 				r.Text(pos+12, pos)
@@ -1178,10 +1354,10 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 			if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 				left -= int64(stored)
 				if stored >= 28 {
-					blk36 := pos + int(fw.U32(d, pos+8))
-					if blk36 >= pos+8+4 && blk36 <= size-4 {
-						if n37 := int(fw.U32(d, blk36)); n37 <= size-blk36-4 {
-							left -= int64(4 + n37)
+					blk69 := pos + int(fw.U32(d, pos+8))
+					if blk69 >= pos+8+4 && blk69 <= size-4 {
+						if n70 := int(fw.U32(d, blk69)); n70 <= size-blk69-4 {
+							left -= int64(4 + n70)
 						} else {
 							r.Left = left
 							r.Text(pos+8, pos)
@@ -1194,10 +1370,10 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 					}
 				} else {
 					if 12 <= stored {
-						blk38 := pos + int(fw.U32(d, pos+8))
-						if blk38 >= pos+8+4 && blk38 <= size-4 {
-							if n39 := int(fw.U32(d, blk38)); n39 <= size-blk38-4 {
-								left -= int64(4 + n39)
+						blk71 := pos + int(fw.U32(d, pos+8))
+						if blk71 >= pos+8+4 && blk71 <= size-4 {
+							if n72 := int(fw.U32(d, blk71)); n72 <= size-blk71-4 {
+								left -= int64(4 + n72)
 							} else {
 								r.Left = left
 								r.Text(pos+8, pos)
@@ -1217,11 +1393,11 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+21] != 0 {
-			p40 := pos + int(fw.U32(d, pos+21+1))
-			if p40 >= pos+21+5 && p40 <= size-4 {
+			p73 := pos + int(fw.U32(d, pos+21+1))
+			if p73 >= pos+21+5 && p73 <= size-4 {
 				left -= 4
 				{
-					slot, base := p40, p40
+					slot, base := p73, p73
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -1231,10 +1407,10 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 					if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 						left -= int64(stored)
 						if stored >= 28 {
-							blk41 := pos + int(fw.U32(d, pos+8))
-							if blk41 >= pos+8+4 && blk41 <= size-4 {
-								if n42 := int(fw.U32(d, blk41)); n42 <= size-blk41-4 {
-									left -= int64(4 + n42)
+							blk74 := pos + int(fw.U32(d, pos+8))
+							if blk74 >= pos+8+4 && blk74 <= size-4 {
+								if n75 := int(fw.U32(d, blk74)); n75 <= size-blk74-4 {
+									left -= int64(4 + n75)
 								} else {
 									r.Left = left
 									r.Text(pos+8, pos)
@@ -1247,10 +1423,10 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 							}
 						} else {
 							if 12 <= stored {
-								blk43 := pos + int(fw.U32(d, pos+8))
-								if blk43 >= pos+8+4 && blk43 <= size-4 {
-									if n44 := int(fw.U32(d, blk43)); n44 <= size-blk43-4 {
-										left -= int64(4 + n44)
+								blk76 := pos + int(fw.U32(d, pos+8))
+								if blk76 >= pos+8+4 && blk76 <= size-4 {
+									if n77 := int(fw.U32(d, blk76)); n77 <= size-blk76-4 {
+										left -= int64(4 + n77)
 									} else {
 										r.Left = left
 										r.Text(pos+8, pos)
@@ -1275,22 +1451,22 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 				left = r.Left
 			}
 		}
-		p45, n46, ok47 := 0, 0, false
-		blk48 := pos + int(fw.U32(d, pos+26))
-		if blk48 >= pos+26+4 && blk48 <= size-4 && int(fw.U32(d, blk48))*4 <= size-blk48-4 {
-			n46 = int(fw.U32(d, blk48))
-			p45 = blk48 + 4
-			left -= int64(4 + n46*4)
-			ok47 = left >= 0
+		p78, n79, ok80 := 0, 0, false
+		blk81 := pos + int(fw.U32(d, pos+26))
+		if blk81 >= pos+26+4 && blk81 <= size-4 && int(fw.U32(d, blk81))*4 <= size-blk81-4 {
+			n79 = int(fw.U32(d, blk81))
+			p78 = blk81 + 4
+			left -= int64(4 + n79*4)
+			ok80 = left >= 0
 		} else {
 			r.Left = left
-			p45, n46, ok47 = r.Block(pos+26, pos, 4)
+			p78, n79, ok80 = r.Block(pos+26, pos, 4)
 			left = r.Left
 		}
-		if ok47 {
-			for i49 := 0; i49 < n46 && left >= 0; i49++ {
+		if ok80 {
+			for i82 := 0; i82 < n79 && left >= 0; i82++ {
 				{
-					slot, base := p45+i49*4, pos
+					slot, base := p78+i82*4, pos
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -1300,10 +1476,10 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 					if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 						left -= int64(stored)
 						if stored >= 50 {
-							blk50 := pos + int(fw.U32(d, pos+12))
-							if blk50 >= pos+12+4 && blk50 <= size-4 {
-								if n51 := int(fw.U32(d, blk50)); n51 <= size-blk50-4 {
-									left -= int64(4 + n51)
+							blk83 := pos + int(fw.U32(d, pos+12))
+							if blk83 >= pos+12+4 && blk83 <= size-4 {
+								if n84 := int(fw.U32(d, blk83)); n84 <= size-blk83-4 {
+									left -= int64(4 + n84)
 								} else {
 									r.Left = left
 									r.Text(pos+12, pos)
@@ -1316,10 +1492,10 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 							}
 						} else {
 							if 16 <= stored {
-								blk52 := pos + int(fw.U32(d, pos+12))
-								if blk52 >= pos+12+4 && blk52 <= size-4 {
-									if n53 := int(fw.U32(d, blk52)); n53 <= size-blk52-4 {
-										left -= int64(4 + n53)
+								blk85 := pos + int(fw.U32(d, pos+12))
+								if blk85 >= pos+12+4 && blk85 <= size-4 {
+									if n86 := int(fw.U32(d, blk85)); n86 <= size-blk85-4 {
+										left -= int64(4 + n86)
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -1342,10 +1518,10 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 16 <= stored {
-			blk54 := pos + int(fw.U32(d, pos+12))
-			if blk54 >= pos+12+4 && blk54 <= size-4 {
-				if n55 := int(fw.U32(d, blk54)); n55 <= size-blk54-4 {
-					left -= int64(4 + n55)
+			blk87 := pos + int(fw.U32(d, pos+12))
+			if blk87 >= pos+12+4 && blk87 <= size-4 {
+				if n88 := int(fw.U32(d, blk87)); n88 <= size-blk87-4 {
+					left -= int64(4 + n88)
 				} else {
 					r.Left = left
 					r.Text(pos+12, pos)
@@ -1369,10 +1545,10 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 				if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 					left -= int64(stored)
 					if stored >= 28 {
-						blk56 := pos + int(fw.U32(d, pos+8))
-						if blk56 >= pos+8+4 && blk56 <= size-4 {
-							if n57 := int(fw.U32(d, blk56)); n57 <= size-blk56-4 {
-								left -= int64(4 + n57)
+						blk89 := pos + int(fw.U32(d, pos+8))
+						if blk89 >= pos+8+4 && blk89 <= size-4 {
+							if n90 := int(fw.U32(d, blk89)); n90 <= size-blk89-4 {
+								left -= int64(4 + n90)
 							} else {
 								r.Left = left
 								r.Text(pos+8, pos)
@@ -1385,10 +1561,10 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 						}
 					} else {
 						if 12 <= stored {
-							blk58 := pos + int(fw.U32(d, pos+8))
-							if blk58 >= pos+8+4 && blk58 <= size-4 {
-								if n59 := int(fw.U32(d, blk58)); n59 <= size-blk58-4 {
-									left -= int64(4 + n59)
+							blk91 := pos + int(fw.U32(d, pos+8))
+							if blk91 >= pos+8+4 && blk91 <= size-4 {
+								if n92 := int(fw.U32(d, blk91)); n92 <= size-blk91-4 {
+									left -= int64(4 + n92)
 								} else {
 									r.Left = left
 									r.Text(pos+8, pos)
@@ -1410,11 +1586,11 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 		}
 		if 26 <= stored {
 			if d[pos+21] != 0 {
-				p60 := pos + int(fw.U32(d, pos+21+1))
-				if p60 >= pos+21+5 && p60 <= size-4 {
+				p93 := pos + int(fw.U32(d, pos+21+1))
+				if p93 >= pos+21+5 && p93 <= size-4 {
 					left -= 4
 					{
-						slot, base := p60, p60
+						slot, base := p93, p93
 						pos := base + int(fw.U32(d, slot))
 						stored, typ := 0, uint32(0)
 						if pos >= slot+4 && pos <= size-8 {
@@ -1424,10 +1600,10 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 						if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 							left -= int64(stored)
 							if stored >= 28 {
-								blk61 := pos + int(fw.U32(d, pos+8))
-								if blk61 >= pos+8+4 && blk61 <= size-4 {
-									if n62 := int(fw.U32(d, blk61)); n62 <= size-blk61-4 {
-										left -= int64(4 + n62)
+								blk94 := pos + int(fw.U32(d, pos+8))
+								if blk94 >= pos+8+4 && blk94 <= size-4 {
+									if n95 := int(fw.U32(d, blk94)); n95 <= size-blk94-4 {
+										left -= int64(4 + n95)
 									} else {
 										r.Left = left
 										r.Text(pos+8, pos)
@@ -1440,10 +1616,10 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 								}
 							} else {
 								if 12 <= stored {
-									blk63 := pos + int(fw.U32(d, pos+8))
-									if blk63 >= pos+8+4 && blk63 <= size-4 {
-										if n64 := int(fw.U32(d, blk63)); n64 <= size-blk63-4 {
-											left -= int64(4 + n64)
+									blk96 := pos + int(fw.U32(d, pos+8))
+									if blk96 >= pos+8+4 && blk96 <= size-4 {
+										if n97 := int(fw.U32(d, blk96)); n97 <= size-blk96-4 {
+											left -= int64(4 + n97)
 										} else {
 											r.Left = left
 											r.Text(pos+8, pos)
@@ -1470,22 +1646,22 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 			}
 		}
 		if 30 <= stored {
-			p65, n66, ok67 := 0, 0, false
-			blk68 := pos + int(fw.U32(d, pos+26))
-			if blk68 >= pos+26+4 && blk68 <= size-4 && int(fw.U32(d, blk68))*4 <= size-blk68-4 {
-				n66 = int(fw.U32(d, blk68))
-				p65 = blk68 + 4
-				left -= int64(4 + n66*4)
-				ok67 = left >= 0
+			p98, n99, ok100 := 0, 0, false
+			blk101 := pos + int(fw.U32(d, pos+26))
+			if blk101 >= pos+26+4 && blk101 <= size-4 && int(fw.U32(d, blk101))*4 <= size-blk101-4 {
+				n99 = int(fw.U32(d, blk101))
+				p98 = blk101 + 4
+				left -= int64(4 + n99*4)
+				ok100 = left >= 0
 			} else {
 				r.Left = left
-				p65, n66, ok67 = r.Block(pos+26, pos, 4)
+				p98, n99, ok100 = r.Block(pos+26, pos, 4)
 				left = r.Left
 			}
-			if ok67 {
-				for i69 := 0; i69 < n66 && left >= 0; i69++ {
+			if ok100 {
+				for i102 := 0; i102 < n99 && left >= 0; i102++ {
 					{
-						slot, base := p65+i69*4, pos
+						slot, base := p98+i102*4, pos
 						pos := base + int(fw.U32(d, slot))
 						stored, typ := 0, uint32(0)
 						if pos >= slot+4 && pos <= size-8 {
@@ -1495,10 +1671,10 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 						if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 							left -= int64(stored)
 							if stored >= 50 {
-								blk70 := pos + int(fw.U32(d, pos+12))
-								if blk70 >= pos+12+4 && blk70 <= size-4 {
-									if n71 := int(fw.U32(d, blk70)); n71 <= size-blk70-4 {
-										left -= int64(4 + n71)
+								blk103 := pos + int(fw.U32(d, pos+12))
+								if blk103 >= pos+12+4 && blk103 <= size-4 {
+									if n104 := int(fw.U32(d, blk103)); n104 <= size-blk103-4 {
+										left -= int64(4 + n104)
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -1511,10 +1687,10 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 								}
 							} else {
 								if 16 <= stored {
-									blk72 := pos + int(fw.U32(d, pos+12))
-									if blk72 >= pos+12+4 && blk72 <= size-4 {
-										if n73 := int(fw.U32(d, blk72)); n73 <= size-blk72-4 {
-											left -= int64(4 + n73)
+									blk105 := pos + int(fw.U32(d, pos+12))
+									if blk105 >= pos+12+4 && blk105 <= size-4 {
+										if n106 := int(fw.U32(d, blk105)); n106 <= size-blk105-4 {
+											left -= int64(4 + n106)
 										} else {
 											r.Left = left
 											r.Text(pos+12, pos)
@@ -1595,8 +1771,8 @@ func (s *Account) FwPutF(b []byte) []byte {
 		b = s.Asset.FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.Orders)))
-	for i74 := range s.Orders {
-		b = s.Orders[i74].FwPutF(b)
+	for i107 := range s.Orders {
+		b = s.Orders[i107].FwPutF(b)
 	}
 	return b
 }
@@ -1608,14 +1784,14 @@ func (s *Account) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q75 := d[p : p+4 : p+4]
-	s.Uid = int32(fw.U32(q75, 0))
+	q108 := d[p : p+4 : p+4]
+	s.Uid = int32(fw.U32(q108, 0))
 	p += 4
 	if p = r.String(p, end-26, &s.Name); p < 0 {
 		return -1
 	}
-	q76 := d[p : p+1 : p+1]
-	s.State = State(q76[0])
+	q109 := d[p : p+1 : p+1]
+	s.State = State(q109[0])
 	p += 1
 	if p = s.Wallet.FwGetF(r, p, end-5); p < 0 {
 		return -1
@@ -1635,16 +1811,16 @@ func (s *Account) FwGetF(r *fw.FReader, p, end int) int {
 			return -1
 		}
 	}
-	n77, ok78 := r.Count(p, end, 42)
-	if !ok78 {
+	n110, ok111 := r.Count(p, end, 42)
+	if !ok111 {
 		return -1
 	}
 	p += 4
-	s.Orders = fw.Resize(s.Orders, n77)
-	rest80 := n77 * 42
-	for i79 := range s.Orders {
-		rest80 -= 42
-		if p = s.Orders[i79].FwGetF(r, p, end-rest80); p < 0 {
+	s.Orders = fw.Resize(s.Orders, n110)
+	rest113 := n110 * 42
+	for i112 := range s.Orders {
+		rest113 -= 42
+		if p = s.Orders[i112].FwGetF(r, p, end-rest113); p < 0 {
 			return -1
 		}
 	}
@@ -1660,22 +1836,22 @@ func FwVerifyFAccount(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 4
-	n81 := int(fw.U32(d, p))
-	if n81 > end-26-p-4 {
+	n114 := int(fw.U32(d, p))
+	if n114 > end-26-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n81
+	p += 4 + n114
 	p += 1
 	{
 		end := end - 5
 		if r.Depth == 0 {
 			return r.Fail(fw.ErrTooDeep)
 		}
-		n82 := int(fw.U32(d, p))
-		if n82 > end-16-p-4 {
+		n115 := int(fw.U32(d, p))
+		if n115 > end-16-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n82
+		p += 4 + n115
 		p += 8
 		p += 8
 	}
@@ -1691,34 +1867,34 @@ func FwVerifyFAccount(r *fw.FReader, p, end int) int {
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
-			n83 := int(fw.U32(d, p))
-			if n83 > end-16-p-4 {
+			n116 := int(fw.U32(d, p))
+			if n116 > end-16-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n83
+			p += 4 + n116
 			p += 8
 			p += 8
 		}
 	}
-	n84, ok85 := r.Count(p, end, 42)
-	if !ok85 {
+	n117, ok118 := r.Count(p, end, 42)
+	if !ok118 {
 		return -1
 	}
 	p += 4
-	rest87 := n84 * 42
-	for i86 := 0; i86 < n84; i86++ {
-		rest87 -= 42
+	rest120 := n117 * 42
+	for i119 := 0; i119 < n117; i119++ {
+		rest120 -= 42
 		{
-			end := end - rest87
+			end := end - rest120
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
 			p += 4
-			n88 := int(fw.U32(d, p))
-			if n88 > end-34-p-4 {
+			n121 := int(fw.U32(d, p))
+			if n121 > end-34-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n88
+			p += 4 + n121
 			p += 1
 			p += 1
 			p += 8
@@ -1755,11 +1931,11 @@ func (s *Account) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, ",\"orders\":"...)
 	b = append(b, '[')
-	for i89 := range s.Orders {
-		if i89 > 0 {
+	for i122 := range s.Orders {
+		if i122 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i89].AppendJSON(b)
+		b = s.Orders[i122].AppendJSON(b)
 	}
 	b = append(b, ']')
 	return append(b, '}')
@@ -1806,13 +1982,13 @@ func (s *Account) FwGetJSON(p *fw.JSONParser) {
 			s.Orders = s.Orders[:0]
 			if p.Array() {
 				for p.More() {
-					var e90 Order
-					e90 = NewOrder()
-					e90.FwGetJSON(p)
+					var e123 Order
+					e123 = NewOrder()
+					e123.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.Orders = append(s.Orders, e90)
+					s.Orders = append(s.Orders, e123)
 				}
 			}
 		default:
