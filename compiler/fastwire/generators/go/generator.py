@@ -79,6 +79,7 @@ class _Package:
         self.lines: List[str] = []
         self.level = 0
         self.tmp = 0
+        self.vconst: List[int] = []
         self.imports_used: set = set()
         # --go-import, else the compiled (root) schema's `option go_import`: every package
         # of one compilation is written under the same output folder.
@@ -612,9 +613,22 @@ class _Package:
         self.open("if err != nil {")
         self.o("return err")
         self.close()
+        verify = f"FwVerifyV{name}"
+        if self.vfast_struct(layout):
+            # The fast walk straight from here (no VReader to set up); the depth limit
+            # as VReader.Start would take it (MaxDepth clamped to 0..MaxDepthCap).
+            verify = f"fwVerifyV{name}Full"
+            self.open(f"if lim.MaxDepth >= {layout.depth} {{")
+            self.open(f"if left, ok := fwFastV{name}(data[:full], 4, 0, int64(full)-8); ok {{")
+            self.open("if left < 0 {")
+            self.o("return fw.ErrOverBudget")
+            self.close()
+            self.o("return nil")
+            self.close()
+            self.close()
         self.o("var r fw.VReader")
         self.o("r.Start(data, full, lim)")
-        self.o(f"FwVerifyV{name}(&r, 4, 0)")
+        self.o(f"{verify}(&r, 4, 0)")
         self.o("return r.Result()")
         self.close()
         self.o()
@@ -718,16 +732,19 @@ class _Package:
 
     # The fast path of versioned verify. A struct whose checks need no call (its fields
     # are values, strings, bytes, leaf structs, and optionals and collections of these)
-    # verifies the usual message in one straight walk: each check either passes or jumps
-    # to the full walk (fwVerifyV<Name>Full), which starts that struct over and records
-    # why it fails; nothing is recorded before the jump (the budget is kept in a local),
-    # so the full walk sees the state the fast one started from. The fast walk accepts
-    # only what the full walk accepts, charging the same blocks: it wants every body at
-    # least as large as this version's (older bodies take the full walk), offsets that
-    # are not 0 (empty strings and collections too), and the depth limit not reached
-    # anywhere in the struct (the schema bounds its nesting: layout.depth). It checks
-    # the budget at the end only: its work is bounded by the bytes it charges, as the
-    # collection counts are checked against the bytes after them.
+    # verifies the usual message in one straight walk, fwFastV<Name>(d, slot, base,
+    # left): each check passes or returns false, having recorded nothing (the budget is
+    # a parameter), and the caller runs the full walk (fwVerifyV<Name>Full, the general
+    # code), which starts that struct over from the same state and records why it
+    # fails. The fast walk accepts only what the full walk accepts and charges the same
+    # blocks: it wants every body at least as large as this version's (older bodies take
+    # the full walk), offsets that are not 0 (empty strings and collections too), and
+    # the depth limit not reached anywhere in the struct (the schema bounds its nesting:
+    # layout.depth). It looks at the budget once, at the end: what it found valid the
+    # full walk finds valid too, and a budget run out is over_budget in both. Its work
+    # is bounded by the bytes it charges (counts are checked against the bytes after
+    # them), and a fast walk given up costs one redo of that struct at most (it calls
+    # nothing, so redos do not nest).
     def vfast_ok(self, w: lower.WireType) -> bool:
         if w.is_value or w.kind in ("string", "bytes"):
             return True
@@ -750,85 +767,119 @@ class _Package:
     def emit_vfast_fn(self, name: str, layout: lower.StructLayout) -> None:
         self.o(f"// FwVerifyV{name} verifies the {name} body the slot leads to (generated "
                "code): the")
-        self.o(f"// usual message in one walk, anything else by fwVerifyV{name}Full.")
+        self.o(f"// usual message by fwFastV{name}, anything else by fwVerifyV{name}Full.")
         self.open(f"func FwVerifyV{name}(r *fw.VReader, slot, base int) {{")
         self.open(f"if r.Depth >= {layout.depth} {{")
-        self.o("d := r.Data")
-        self.o("size := len(d)")
-        self.o("left := r.Left")
-        b = layout.body_size
-        self.o("pos := base + int(fw.U32(d, slot))")
-        self.open(f"if pos < slot+4 || pos > size-{b} {{")
-        self.o("goto full")
-        self.close()
-        self.vfast_body(layout, "pos")
+        self.open(f"if left, ok := fwFastV{name}(r.Data, slot, base, r.Left); ok {{")
         self.o("r.Left = left")
         self.o("return")
         self.close()
-        self.level -= 1
-        self.o("full:")
-        self.level += 1
+        self.close()
         self.o(f"fwVerifyV{name}Full(r, slot, base)")
         self.close()
         self.o()
+        self.o(f"// fwFastV{name} walks the {name} body the slot leads to in d (a root "
+               "model) when")
+        self.o("// it is the usual one, and returns the budget left (charged from left); "
+               "false when")
+        self.o("// anything is unusual, with nothing recorded (the full walk then starts "
+               "over). The")
+        self.o(f"// caller has checked that the depth limit allows {layout.depth} more "
+               "levels.")
+        self.open(f"func fwFastV{name}(d []byte, slot, base int, left int64) (int64, bool) {{")
+        self.o("size := len(d)")
+        self.o("pos := base + int(fw.U32(d, slot))")
+        self.open(f"if pos < slot+4 || pos > size-{layout.body_size} {{")
+        self.o("return 0, false")
+        self.close()
+        self.vconst = [0]
+        self.vfast_body(layout, "pos")
+        self.vcharge()
+        self.o("return left, true")
+        self.close()
+        self.o()
+
+    # Charges of a known size (the 4-byte length or count words, optional blocks) are
+    # summed and taken once, after the checks of a straight run (a walk body, one loop
+    # pass): the fast walk looks at the budget at the end only.
+    def vcharge(self) -> None:
+        c = self.vconst.pop()
+        if c:
+            self.o(f"left -= {c}")
 
     def vfast_body(self, layout: lower.StructLayout, pos: str) -> None:
-        """The body at pos (pos <= size-body checked): header, charge, fields."""
+        """The body at pos (0 <= pos <= size-body checked): header, charge, fields."""
         b = layout.body_size
         body, stored = self.var("b"), self.var("stored")
         self.o(f"{body} := d[{pos} : {pos}+{b} : {pos}+{b}]")
         self.o(f"{stored} := int(fw.U32({body}, 0))")
-        self.open(f"if {stored} < {b} || {stored} > size-{pos} || fw.U32({body}, 4) != "
+        self.open(f"if {stored} < {b} || {pos}+{stored} > size || fw.U32({body}, 4) != "
                   f"{layout.type_number} {{")
-        self.o("goto full")
+        self.o("return 0, false")
         self.close()
         self.o(f"left -= int64({stored})")
         for fl in layout.fields:
-            self.vfast(fl.wire, body, str(fl.offset), f"{pos}+{fl.offset}", pos)
+            self.vfast(fl.wire, body, str(fl.offset), pos, f"{pos}+{fl.offset}")
 
-    def vfast(self, w: lower.WireType, buf: str, idx: str, at: str, base: str) -> None:
-        """The fast checks of the slot at buf[idx:] (at: its position in d)."""
+    @staticmethod
+    def plus(expr: str, n: int) -> str:
+        """expr + n, folding a trailing constant."""
+        m = re.fullmatch(r"(.*)\+(\d+)", expr)
+        if m:
+            return f"{m.group(1)}+{int(m.group(2)) + n}"
+        return expr if n == 0 else f"{expr}+{n}"
+
+    def vfast_target(self, buf: str, idx: str, base: str, at: str, extent: int,
+                     stem: str) -> str:
+        """Loads the offset at buf[idx:] (relative to base; the slot is at `at` in d)
+        and checks that it
+        leads past the slot's 4 bytes to extent bytes inside d: the target's name. An
+        offset below the slot's end (0 among them) takes the full walk. (The bounds are
+        spelled on the target, not on the offset, so that the compiler knows
+        0 <= target <= size-extent and drops the bounds checks of the loads there.)"""
+        t = self.var(stem)
+        self.o(f"{t} := {base} + int(fw.U32({buf}, {idx}))")
+        self.open(f"if {t} < {self.plus(at, 4)} || {t} > size-{extent} {{")
+        self.o("return 0, false")
+        self.close()
+        return t
+
+    def vfast(self, w: lower.WireType, buf: str, idx: str, base: str, at: str) -> None:
+        """The fast checks of the slot at buf[idx:] (at `at` in d), whose offsets are
+        relative to base."""
         k = w.kind
         if k == "decimal":
             self.open(f"if {buf}[{idx}+14] > fw.MaxDecimalScale {{")
-            self.o("goto full")
+            self.o("return 0, false")
             self.close()
         elif w.is_value:
             return
         elif k in ("string", "bytes"):
-            q, n = self.var("q"), self.var("n")
-            self.o(f"{q} := {base} + int(fw.U32({buf}, {idx}))")
-            self.open(f"if {q} < {at}+4 || {q} > size-4 {{")
-            self.o("goto full")
-            self.close()
+            q = self.vfast_target(buf, idx, base, at, 4, "q")
+            n = self.var("n")
             self.o(f"{n} := int(fw.U32(d, {q}))")
-            self.open(f"if {n} > size-{q}-4 {{")
-            self.o("goto full")
+            self.open(f"if {q}+4+{n} > size {{")
+            self.o("return 0, false")
             self.close()
-            self.o(f"left -= int64(4 + {n})")
+            self.o(f"left -= int64({n})")
+            self.vconst[-1] += 4
         elif k == "struct":
             assert w.ref is not None
             leaf = self.model.struct(w.ref)
-            p = self.var("p")
-            self.o(f"{p} := {base} + int(fw.U32({buf}, {idx}))")
-            self.open(f"if {p} < {at}+4 || {p} > size-{leaf.body_size} {{")
-            self.o("goto full")
-            self.close()
+            p = self.vfast_target(buf, idx, base, at, leaf.body_size, "p")
             self.vfast_body(leaf, p)
         elif k == "optional":
             assert w.element is not None
             e = w.element
-            p = self.var("p")
             self.open(f"if {buf}[{idx}] != 0 {{")
-            self.o(f"{p} := {base} + int(fw.U32({buf}, {idx}+1))")
-            self.open(f"if {p} < {at}+5 || {p} > size-{e.slot} {{")
-            self.o("goto full")
-            self.close()
-            self.o(f"left -= {e.slot}")
+            self.vconst.append(e.slot)
+            # The slot's flag byte first: the offset is 1 further, and its end 5.
+            p = self.vfast_target(buf, self.plus(idx, 1), base, self.plus(at, 1), e.slot, "p")
             if self.vneeds_check(e):
                 o = self.var("o")
                 self.o(f"{o} := d[{p} : {p}+{e.slot} : {p}+{e.slot}]")
                 self.vfast(e, o, "0", p, p)
+            self.vcharge()
             self.close()
         elif k == "array":
             assert w.element is not None
@@ -836,32 +887,37 @@ class _Package:
             if self.vneeds_check(e):
                 i = self.var("i")
                 self.open(f"for {i} := 0; {i} < {w.length}*{e.slot}; {i} += {e.slot} {{")
-                self.vfast(e, buf, f"{idx}+{i}", f"{at}+{i}", base)
+                self.vconst.append(0)
+                self.vfast(e, buf, f"{idx}+{i}", base, f"{at}+{i}")
+                self.vcharge()
                 self.close()
         elif k in ("sequence", "map"):
             assert w.element is not None
-            elems = [w.element] if k == "sequence" else [w.key, w.element]
-            es = sum(e.slot for e in elems if e is not None)
-            q, n = self.var("q"), self.var("n")
-            self.o(f"{q} := {base} + int(fw.U32({buf}, {idx}))")
-            self.open(f"if {q} < {at}+4 || {q} > size-4 {{")
-            self.o("goto full")
-            self.close()
+            elems: List[lower.WireType] = [w.element]
+            if k == "map":
+                assert w.key is not None
+                elems.insert(0, w.key)
+            es = sum(e.slot for e in elems)
+            q = self.vfast_target(buf, idx, base, at, 4, "q")
+            n = self.var("n")
             self.o(f"{n} := int(fw.U32(d, {q})) * {es}")
-            self.open(f"if {n} > size-{q}-4 {{")
-            self.o("goto full")
+            self.open(f"if {q}+4+{n} > size {{")
+            self.o("return 0, false")
             self.close()
-            self.o(f"left -= int64(4 + {n})")
-            if any(e is not None and self.vneeds_check(e) for e in elems):
-                blk, i = self.var("blk"), self.var("i")
-                self.o(f"{blk} := d[{q}+4 : {q}+4+{n} : {q}+4+{n}]")
-                self.open(f"for {i} := 0; {i}+{es} <= len({blk}); {i} += {es} {{")
+            self.o(f"left -= int64({n})")
+            self.vconst[-1] += 4
+            if any(self.vneeds_check(e) for e in elems):
+                # The element slots are read from d at their position, which the loop
+                # keeps; their offsets are relative to the collection's base, not to q.
+                end, slot = self.var("end"), self.var("at")
+                self.o(f"{end} := {q} + 4 + {n}")
+                self.open(f"for {slot} := {q} + 4; {slot}+{es} <= {end}; {slot} += {es} {{")
+                self.vconst.append(0)
                 off = 0
                 for e in elems:
-                    assert e is not None
-                    at_e = f"{q}+4+{i}" + (f"+{off}" if off else "")
-                    self.vfast(e, blk, f"{i}" + (f"+{off}" if off else ""), at_e, base)
+                    self.vfast(e, "d", self.plus(slot, off), base, self.plus(slot, off))
                     off += e.slot
+                self.vcharge()
                 self.close()
         else:
             raise AssertionError(k)

@@ -728,9 +728,17 @@ func VerifyPrimitivesLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if left, ok := fwFastVPrimitives(data[:full], 4, 0, int64(full)-8); ok {
+			if left < 0 {
+				return fw.ErrOverBudget
+			}
+			return nil
+		}
+	}
 	var r fw.VReader
 	r.Start(data, full, lim)
-	FwVerifyVPrimitives(&r, 4, 0)
+	fwVerifyVPrimitivesFull(&r, 4, 0)
 	return r.Result()
 }
 
@@ -967,57 +975,65 @@ func (s *Primitives) FwGetV(r *fw.VReader, slot, base int) {
 }
 
 // FwVerifyVPrimitives verifies the Primitives body the slot leads to (generated code): the
-// usual message in one walk, anything else by fwVerifyVPrimitivesFull.
+// usual message by fwFastVPrimitives, anything else by fwVerifyVPrimitivesFull.
 func FwVerifyVPrimitives(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
-		d := r.Data
-		size := len(d)
-		left := r.Left
-		pos := base + int(fw.U32(d, slot))
-		if pos < slot+4 || pos > size-177 {
-			goto full
+		if left, ok := fwFastVPrimitives(r.Data, slot, base, r.Left); ok {
+			r.Left = left
+			return
 		}
-		b1 := d[pos : pos+177 : pos+177]
-		stored2 := int(fw.U32(b1, 0))
-		if stored2 < 177 || stored2 > size-pos || fw.U32(b1, 4) != 110 {
-			goto full
-		}
-		left -= int64(stored2)
-		if b1[57+14] > fw.MaxDecimalScale {
-			goto full
-		}
-		q3 := pos + int(fw.U32(b1, 73))
-		if q3 < pos+73+4 || q3 > size-4 {
-			goto full
-		}
-		n4 := int(fw.U32(d, q3))
-		if n4 > size-q3-4 {
-			goto full
-		}
-		left -= int64(4 + n4)
-		q5 := pos + int(fw.U32(b1, 77))
-		if q5 < pos+77+4 || q5 > size-4 {
-			goto full
-		}
-		n6 := int(fw.U32(d, q5))
-		if n6 > size-q5-4 {
-			goto full
-		}
-		left -= int64(4 + n6)
-		q7 := pos + int(fw.U32(b1, 169))
-		if q7 < pos+169+4 || q7 > size-4 {
-			goto full
-		}
-		n8 := int(fw.U32(d, q7))
-		if n8 > size-q7-4 {
-			goto full
-		}
-		left -= int64(4 + n8)
-		r.Left = left
-		return
 	}
-full:
 	fwVerifyVPrimitivesFull(r, slot, base)
+}
+
+// fwFastVPrimitives walks the Primitives body the slot leads to in d (a root model) when
+// it is the usual one, and returns the budget left (charged from left); false when
+// anything is unusual, with nothing recorded (the full walk then starts over). The
+// caller has checked that the depth limit allows 1 more levels.
+func fwFastVPrimitives(d []byte, slot, base int, left int64) (int64, bool) {
+	size := len(d)
+	pos := base + int(fw.U32(d, slot))
+	if pos < slot+4 || pos > size-177 {
+		return 0, false
+	}
+	b1 := d[pos : pos+177 : pos+177]
+	stored2 := int(fw.U32(b1, 0))
+	if stored2 < 177 || pos+stored2 > size || fw.U32(b1, 4) != 110 {
+		return 0, false
+	}
+	left -= int64(stored2)
+	if b1[57+14] > fw.MaxDecimalScale {
+		return 0, false
+	}
+	q3 := pos + int(fw.U32(b1, 73))
+	if q3 < pos+77 || q3 > size-4 {
+		return 0, false
+	}
+	n4 := int(fw.U32(d, q3))
+	if q3+4+n4 > size {
+		return 0, false
+	}
+	left -= int64(n4)
+	q5 := pos + int(fw.U32(b1, 77))
+	if q5 < pos+81 || q5 > size-4 {
+		return 0, false
+	}
+	n6 := int(fw.U32(d, q5))
+	if q5+4+n6 > size {
+		return 0, false
+	}
+	left -= int64(n6)
+	q7 := pos + int(fw.U32(b1, 169))
+	if q7 < pos+173 || q7 > size-4 {
+		return 0, false
+	}
+	n8 := int(fw.U32(d, q7))
+	if q7+4+n8 > size {
+		return 0, false
+	}
+	left -= int64(n8)
+	left -= 12
+	return left, true
 }
 
 // fwVerifyVPrimitivesFull is FwVerifyVPrimitives for every input: it records why a message fails.
@@ -1616,9 +1632,17 @@ func VerifyOptionalsLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 2 {
+		if left, ok := fwFastVOptionals(data[:full], 4, 0, int64(full)-8); ok {
+			if left < 0 {
+				return fw.ErrOverBudget
+			}
+			return nil
+		}
+	}
 	var r fw.VReader
 	r.Start(data, full, lim)
-	FwVerifyVOptionals(&r, 4, 0)
+	fwVerifyVOptionalsFull(&r, 4, 0)
 	return r.Result()
 }
 
@@ -2052,179 +2076,186 @@ func (s *Optionals) FwGetV(r *fw.VReader, slot, base int) {
 }
 
 // FwVerifyVOptionals verifies the Optionals body the slot leads to (generated code): the
-// usual message in one walk, anything else by fwVerifyVOptionalsFull.
+// usual message by fwFastVOptionals, anything else by fwVerifyVOptionalsFull.
 func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 	if r.Depth >= 2 {
-		d := r.Data
-		size := len(d)
-		left := r.Left
-		pos := base + int(fw.U32(d, slot))
-		if pos < slot+4 || pos > size-64 {
-			goto full
+		if left, ok := fwFastVOptionals(r.Data, slot, base, r.Left); ok {
+			r.Left = left
+			return
 		}
-		b105 := d[pos : pos+64 : pos+64]
-		stored106 := int(fw.U32(b105, 0))
-		if stored106 < 64 || stored106 > size-pos || fw.U32(b105, 4) != 111 {
-			goto full
-		}
-		left -= int64(stored106)
-		if b105[8] != 0 {
-			p107 := pos + int(fw.U32(b105, 8+1))
-			if p107 < pos+8+5 || p107 > size-1 {
-				goto full
-			}
-			left -= 1
-		}
-		if b105[13] != 0 {
-			p108 := pos + int(fw.U32(b105, 13+1))
-			if p108 < pos+13+5 || p108 > size-4 {
-				goto full
-			}
-			left -= 4
-		}
-		if b105[18] != 0 {
-			p109 := pos + int(fw.U32(b105, 18+1))
-			if p109 < pos+18+5 || p109 > size-4 {
-				goto full
-			}
-			left -= 4
-			o110 := d[p109 : p109+4 : p109+4]
-			q111 := p109 + int(fw.U32(o110, 0))
-			if q111 < p109+4 || q111 > size-4 {
-				goto full
-			}
-			n112 := int(fw.U32(d, q111))
-			if n112 > size-q111-4 {
-				goto full
-			}
-			left -= int64(4 + n112)
-		}
-		if b105[23] != 0 {
-			p113 := pos + int(fw.U32(b105, 23+1))
-			if p113 < pos+23+5 || p113 > size-16 {
-				goto full
-			}
-			left -= 16
-			o114 := d[p113 : p113+16 : p113+16]
-			if o114[0+14] > fw.MaxDecimalScale {
-				goto full
-			}
-		}
-		if b105[28] != 0 {
-			p115 := pos + int(fw.U32(b105, 28+1))
-			if p115 < pos+28+5 || p115 > size-16 {
-				goto full
-			}
-			left -= 16
-		}
-		if b105[33] != 0 {
-			p116 := pos + int(fw.U32(b105, 33+1))
-			if p116 < pos+33+5 || p116 > size-8 {
-				goto full
-			}
-			left -= 8
-		}
-		if b105[38] != 0 {
-			p117 := pos + int(fw.U32(b105, 38+1))
-			if p117 < pos+38+5 || p117 > size-1 {
-				goto full
-			}
-			left -= 1
-		}
-		if b105[43] != 0 {
-			p118 := pos + int(fw.U32(b105, 43+1))
-			if p118 < pos+43+5 || p118 > size-4 {
-				goto full
-			}
-			left -= 4
-		}
-		if b105[48] != 0 {
-			p119 := pos + int(fw.U32(b105, 48+1))
-			if p119 < pos+48+5 || p119 > size-4 {
-				goto full
-			}
-			left -= 4
-			o120 := d[p119 : p119+4 : p119+4]
-			p121 := p119 + int(fw.U32(o120, 0))
-			if p121 < p119+4 || p121 > size-177 {
-				goto full
-			}
-			b122 := d[p121 : p121+177 : p121+177]
-			stored123 := int(fw.U32(b122, 0))
-			if stored123 < 177 || stored123 > size-p121 || fw.U32(b122, 4) != 110 {
-				goto full
-			}
-			left -= int64(stored123)
-			if b122[57+14] > fw.MaxDecimalScale {
-				goto full
-			}
-			q124 := p121 + int(fw.U32(b122, 73))
-			if q124 < p121+73+4 || q124 > size-4 {
-				goto full
-			}
-			n125 := int(fw.U32(d, q124))
-			if n125 > size-q124-4 {
-				goto full
-			}
-			left -= int64(4 + n125)
-			q126 := p121 + int(fw.U32(b122, 77))
-			if q126 < p121+77+4 || q126 > size-4 {
-				goto full
-			}
-			n127 := int(fw.U32(d, q126))
-			if n127 > size-q126-4 {
-				goto full
-			}
-			left -= int64(4 + n127)
-			q128 := p121 + int(fw.U32(b122, 169))
-			if q128 < p121+169+4 || q128 > size-4 {
-				goto full
-			}
-			n129 := int(fw.U32(d, q128))
-			if n129 > size-q128-4 {
-				goto full
-			}
-			left -= int64(4 + n129)
-		}
-		if b105[53] != 0 {
-			p130 := pos + int(fw.U32(b105, 53+1))
-			if p130 < pos+53+5 || p130 > size-4 {
-				goto full
-			}
-			left -= 4
-			o131 := d[p130 : p130+4 : p130+4]
-			p132 := p130 + int(fw.U32(o131, 0))
-			if p132 < p130+4 || p132 > size-34 {
-				goto full
-			}
-			b133 := d[p132 : p132+34 : p132+34]
-			stored134 := int(fw.U32(b133, 0))
-			if stored134 < 34 || stored134 > size-p132 || fw.U32(b133, 4) != 1 {
-				goto full
-			}
-			left -= int64(stored134)
-			q135 := p132 + int(fw.U32(b133, 12))
-			if q135 < p132+12+4 || q135 > size-4 {
-				goto full
-			}
-			n136 := int(fw.U32(d, q135))
-			if n136 > size-q135-4 {
-				goto full
-			}
-			left -= int64(4 + n136)
-		}
-		if b105[58] != 0 {
-			p137 := pos + int(fw.U32(b105, 58+1))
-			if p137 < pos+58+5 || p137 > size-8 {
-				goto full
-			}
-			left -= 8
-		}
-		r.Left = left
-		return
 	}
-full:
 	fwVerifyVOptionalsFull(r, slot, base)
+}
+
+// fwFastVOptionals walks the Optionals body the slot leads to in d (a root model) when
+// it is the usual one, and returns the budget left (charged from left); false when
+// anything is unusual, with nothing recorded (the full walk then starts over). The
+// caller has checked that the depth limit allows 2 more levels.
+func fwFastVOptionals(d []byte, slot, base int, left int64) (int64, bool) {
+	size := len(d)
+	pos := base + int(fw.U32(d, slot))
+	if pos < slot+4 || pos > size-64 {
+		return 0, false
+	}
+	b105 := d[pos : pos+64 : pos+64]
+	stored106 := int(fw.U32(b105, 0))
+	if stored106 < 64 || pos+stored106 > size || fw.U32(b105, 4) != 111 {
+		return 0, false
+	}
+	left -= int64(stored106)
+	if b105[8] != 0 {
+		p107 := pos + int(fw.U32(b105, 8+1))
+		if p107 < pos+13 || p107 > size-1 {
+			return 0, false
+		}
+		left -= 1
+	}
+	if b105[13] != 0 {
+		p108 := pos + int(fw.U32(b105, 13+1))
+		if p108 < pos+18 || p108 > size-4 {
+			return 0, false
+		}
+		left -= 4
+	}
+	if b105[18] != 0 {
+		p109 := pos + int(fw.U32(b105, 18+1))
+		if p109 < pos+23 || p109 > size-4 {
+			return 0, false
+		}
+		o110 := d[p109 : p109+4 : p109+4]
+		q111 := p109 + int(fw.U32(o110, 0))
+		if q111 < p109+4 || q111 > size-4 {
+			return 0, false
+		}
+		n112 := int(fw.U32(d, q111))
+		if q111+4+n112 > size {
+			return 0, false
+		}
+		left -= int64(n112)
+		left -= 8
+	}
+	if b105[23] != 0 {
+		p113 := pos + int(fw.U32(b105, 23+1))
+		if p113 < pos+28 || p113 > size-16 {
+			return 0, false
+		}
+		o114 := d[p113 : p113+16 : p113+16]
+		if o114[0+14] > fw.MaxDecimalScale {
+			return 0, false
+		}
+		left -= 16
+	}
+	if b105[28] != 0 {
+		p115 := pos + int(fw.U32(b105, 28+1))
+		if p115 < pos+33 || p115 > size-16 {
+			return 0, false
+		}
+		left -= 16
+	}
+	if b105[33] != 0 {
+		p116 := pos + int(fw.U32(b105, 33+1))
+		if p116 < pos+38 || p116 > size-8 {
+			return 0, false
+		}
+		left -= 8
+	}
+	if b105[38] != 0 {
+		p117 := pos + int(fw.U32(b105, 38+1))
+		if p117 < pos+43 || p117 > size-1 {
+			return 0, false
+		}
+		left -= 1
+	}
+	if b105[43] != 0 {
+		p118 := pos + int(fw.U32(b105, 43+1))
+		if p118 < pos+48 || p118 > size-4 {
+			return 0, false
+		}
+		left -= 4
+	}
+	if b105[48] != 0 {
+		p119 := pos + int(fw.U32(b105, 48+1))
+		if p119 < pos+53 || p119 > size-4 {
+			return 0, false
+		}
+		o120 := d[p119 : p119+4 : p119+4]
+		p121 := p119 + int(fw.U32(o120, 0))
+		if p121 < p119+4 || p121 > size-177 {
+			return 0, false
+		}
+		b122 := d[p121 : p121+177 : p121+177]
+		stored123 := int(fw.U32(b122, 0))
+		if stored123 < 177 || p121+stored123 > size || fw.U32(b122, 4) != 110 {
+			return 0, false
+		}
+		left -= int64(stored123)
+		if b122[57+14] > fw.MaxDecimalScale {
+			return 0, false
+		}
+		q124 := p121 + int(fw.U32(b122, 73))
+		if q124 < p121+77 || q124 > size-4 {
+			return 0, false
+		}
+		n125 := int(fw.U32(d, q124))
+		if q124+4+n125 > size {
+			return 0, false
+		}
+		left -= int64(n125)
+		q126 := p121 + int(fw.U32(b122, 77))
+		if q126 < p121+81 || q126 > size-4 {
+			return 0, false
+		}
+		n127 := int(fw.U32(d, q126))
+		if q126+4+n127 > size {
+			return 0, false
+		}
+		left -= int64(n127)
+		q128 := p121 + int(fw.U32(b122, 169))
+		if q128 < p121+173 || q128 > size-4 {
+			return 0, false
+		}
+		n129 := int(fw.U32(d, q128))
+		if q128+4+n129 > size {
+			return 0, false
+		}
+		left -= int64(n129)
+		left -= 16
+	}
+	if b105[53] != 0 {
+		p130 := pos + int(fw.U32(b105, 53+1))
+		if p130 < pos+58 || p130 > size-4 {
+			return 0, false
+		}
+		o131 := d[p130 : p130+4 : p130+4]
+		p132 := p130 + int(fw.U32(o131, 0))
+		if p132 < p130+4 || p132 > size-34 {
+			return 0, false
+		}
+		b133 := d[p132 : p132+34 : p132+34]
+		stored134 := int(fw.U32(b133, 0))
+		if stored134 < 34 || p132+stored134 > size || fw.U32(b133, 4) != 1 {
+			return 0, false
+		}
+		left -= int64(stored134)
+		q135 := p132 + int(fw.U32(b133, 12))
+		if q135 < p132+16 || q135 > size-4 {
+			return 0, false
+		}
+		n136 := int(fw.U32(d, q135))
+		if q135+4+n136 > size {
+			return 0, false
+		}
+		left -= int64(n136)
+		left -= 8
+	}
+	if b105[58] != 0 {
+		p137 := pos + int(fw.U32(b105, 58+1))
+		if p137 < pos+63 || p137 > size-8 {
+			return 0, false
+		}
+		left -= 8
+	}
+	return left, true
 }
 
 // fwVerifyVOptionalsFull is FwVerifyVOptionals for every input: it records why a message fails.
@@ -8052,9 +8083,17 @@ func VerifyShiftedLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if left, ok := fwFastVShifted(data[:full], 4, 0, int64(full)-8); ok {
+			if left < 0 {
+				return fw.ErrOverBudget
+			}
+			return nil
+		}
+	}
 	var r fw.VReader
 	r.Start(data, full, lim)
-	FwVerifyVShifted(&r, 4, 0)
+	fwVerifyVShiftedFull(&r, 4, 0)
 	return r.Result()
 }
 
@@ -8106,30 +8145,37 @@ func (s *Shifted) FwGetV(r *fw.VReader, slot, base int) {
 }
 
 // FwVerifyVShifted verifies the Shifted body the slot leads to (generated code): the
-// usual message in one walk, anything else by fwVerifyVShiftedFull.
+// usual message by fwFastVShifted, anything else by fwVerifyVShiftedFull.
 func FwVerifyVShifted(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
-		d := r.Data
-		size := len(d)
-		left := r.Left
-		pos := base + int(fw.U32(d, slot))
-		if pos < slot+4 || pos > size-24 {
-			goto full
+		if left, ok := fwFastVShifted(r.Data, slot, base, r.Left); ok {
+			r.Left = left
+			return
 		}
-		b896 := d[pos : pos+24 : pos+24]
-		stored897 := int(fw.U32(b896, 0))
-		if stored897 < 24 || stored897 > size-pos || fw.U32(b896, 4) != 300 {
-			goto full
-		}
-		left -= int64(stored897)
-		if b896[8+14] > fw.MaxDecimalScale {
-			goto full
-		}
-		r.Left = left
-		return
 	}
-full:
 	fwVerifyVShiftedFull(r, slot, base)
+}
+
+// fwFastVShifted walks the Shifted body the slot leads to in d (a root model) when
+// it is the usual one, and returns the budget left (charged from left); false when
+// anything is unusual, with nothing recorded (the full walk then starts over). The
+// caller has checked that the depth limit allows 1 more levels.
+func fwFastVShifted(d []byte, slot, base int, left int64) (int64, bool) {
+	size := len(d)
+	pos := base + int(fw.U32(d, slot))
+	if pos < slot+4 || pos > size-24 {
+		return 0, false
+	}
+	b896 := d[pos : pos+24 : pos+24]
+	stored897 := int(fw.U32(b896, 0))
+	if stored897 < 24 || pos+stored897 > size || fw.U32(b896, 4) != 300 {
+		return 0, false
+	}
+	left -= int64(stored897)
+	if b896[8+14] > fw.MaxDecimalScale {
+		return 0, false
+	}
+	return left, true
 }
 
 // fwVerifyVShiftedFull is FwVerifyVShifted for every input: it records why a message fails.
@@ -8361,9 +8407,17 @@ func VerifyBaseLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if left, ok := fwFastVBase(data[:full], 4, 0, int64(full)-8); ok {
+			if left < 0 {
+				return fw.ErrOverBudget
+			}
+			return nil
+		}
+	}
 	var r fw.VReader
 	r.Start(data, full, lim)
-	FwVerifyVBase(&r, 4, 0)
+	fwVerifyVBaseFull(&r, 4, 0)
 	return r.Result()
 }
 
@@ -8426,36 +8480,44 @@ func (s *Base) FwGetV(r *fw.VReader, slot, base int) {
 }
 
 // FwVerifyVBase verifies the Base body the slot leads to (generated code): the
-// usual message in one walk, anything else by fwVerifyVBaseFull.
+// usual message by fwFastVBase, anything else by fwVerifyVBaseFull.
 func FwVerifyVBase(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
-		d := r.Data
-		size := len(d)
-		left := r.Left
-		pos := base + int(fw.U32(d, slot))
-		if pos < slot+4 || pos > size-13 {
-			goto full
+		if left, ok := fwFastVBase(r.Data, slot, base, r.Left); ok {
+			r.Left = left
+			return
 		}
-		b898 := d[pos : pos+13 : pos+13]
-		stored899 := int(fw.U32(b898, 0))
-		if stored899 < 13 || stored899 > size-pos || fw.U32(b898, 4) != 301 {
-			goto full
-		}
-		left -= int64(stored899)
-		q900 := pos + int(fw.U32(b898, 8))
-		if q900 < pos+8+4 || q900 > size-4 {
-			goto full
-		}
-		n901 := int(fw.U32(d, q900))
-		if n901 > size-q900-4 {
-			goto full
-		}
-		left -= int64(4 + n901)
-		r.Left = left
-		return
 	}
-full:
 	fwVerifyVBaseFull(r, slot, base)
+}
+
+// fwFastVBase walks the Base body the slot leads to in d (a root model) when
+// it is the usual one, and returns the budget left (charged from left); false when
+// anything is unusual, with nothing recorded (the full walk then starts over). The
+// caller has checked that the depth limit allows 1 more levels.
+func fwFastVBase(d []byte, slot, base int, left int64) (int64, bool) {
+	size := len(d)
+	pos := base + int(fw.U32(d, slot))
+	if pos < slot+4 || pos > size-13 {
+		return 0, false
+	}
+	b898 := d[pos : pos+13 : pos+13]
+	stored899 := int(fw.U32(b898, 0))
+	if stored899 < 13 || pos+stored899 > size || fw.U32(b898, 4) != 301 {
+		return 0, false
+	}
+	left -= int64(stored899)
+	q900 := pos + int(fw.U32(b898, 8))
+	if q900 < pos+12 || q900 > size-4 {
+		return 0, false
+	}
+	n901 := int(fw.U32(d, q900))
+	if q900+4+n901 > size {
+		return 0, false
+	}
+	left -= int64(n901)
+	left -= 4
+	return left, true
 }
 
 // fwVerifyVBaseFull is FwVerifyVBase for every input: it records why a message fails.
@@ -8730,9 +8792,17 @@ func VerifyDerivedLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if left, ok := fwFastVDerived(data[:full], 4, 0, int64(full)-8); ok {
+			if left < 0 {
+				return fw.ErrOverBudget
+			}
+			return nil
+		}
+	}
 	var r fw.VReader
 	r.Start(data, full, lim)
-	FwVerifyVDerived(&r, 4, 0)
+	fwVerifyVDerivedFull(&r, 4, 0)
 	return r.Result()
 }
 
@@ -8809,36 +8879,44 @@ func (s *Derived) FwGetV(r *fw.VReader, slot, base int) {
 }
 
 // FwVerifyVDerived verifies the Derived body the slot leads to (generated code): the
-// usual message in one walk, anything else by fwVerifyVDerivedFull.
+// usual message by fwFastVDerived, anything else by fwVerifyVDerivedFull.
 func FwVerifyVDerived(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
-		d := r.Data
-		size := len(d)
-		left := r.Left
-		pos := base + int(fw.U32(d, slot))
-		if pos < slot+4 || pos > size-25 {
-			goto full
+		if left, ok := fwFastVDerived(r.Data, slot, base, r.Left); ok {
+			r.Left = left
+			return
 		}
-		b908 := d[pos : pos+25 : pos+25]
-		stored909 := int(fw.U32(b908, 0))
-		if stored909 < 25 || stored909 > size-pos || fw.U32(b908, 4) != 302 {
-			goto full
-		}
-		left -= int64(stored909)
-		q910 := pos + int(fw.U32(b908, 8))
-		if q910 < pos+8+4 || q910 > size-4 {
-			goto full
-		}
-		n911 := int(fw.U32(d, q910))
-		if n911 > size-q910-4 {
-			goto full
-		}
-		left -= int64(4 + n911)
-		r.Left = left
-		return
 	}
-full:
 	fwVerifyVDerivedFull(r, slot, base)
+}
+
+// fwFastVDerived walks the Derived body the slot leads to in d (a root model) when
+// it is the usual one, and returns the budget left (charged from left); false when
+// anything is unusual, with nothing recorded (the full walk then starts over). The
+// caller has checked that the depth limit allows 1 more levels.
+func fwFastVDerived(d []byte, slot, base int, left int64) (int64, bool) {
+	size := len(d)
+	pos := base + int(fw.U32(d, slot))
+	if pos < slot+4 || pos > size-25 {
+		return 0, false
+	}
+	b908 := d[pos : pos+25 : pos+25]
+	stored909 := int(fw.U32(b908, 0))
+	if stored909 < 25 || pos+stored909 > size || fw.U32(b908, 4) != 302 {
+		return 0, false
+	}
+	left -= int64(stored909)
+	q910 := pos + int(fw.U32(b908, 8))
+	if q910 < pos+12 || q910 > size-4 {
+		return 0, false
+	}
+	n911 := int(fw.U32(d, q910))
+	if q910+4+n911 > size {
+		return 0, false
+	}
+	left -= int64(n911)
+	left -= 4
+	return left, true
 }
 
 // fwVerifyVDerivedFull is FwVerifyVDerived for every input: it records why a message fails.
@@ -9132,9 +9210,17 @@ func VerifyMoreDerivedLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if left, ok := fwFastVMoreDerived(data[:full], 4, 0, int64(full)-8); ok {
+			if left < 0 {
+				return fw.ErrOverBudget
+			}
+			return nil
+		}
+	}
 	var r fw.VReader
 	r.Start(data, full, lim)
-	FwVerifyVMoreDerived(&r, 4, 0)
+	fwVerifyVMoreDerivedFull(&r, 4, 0)
 	return r.Result()
 }
 
@@ -9218,36 +9304,44 @@ func (s *MoreDerived) FwGetV(r *fw.VReader, slot, base int) {
 }
 
 // FwVerifyVMoreDerived verifies the MoreDerived body the slot leads to (generated code): the
-// usual message in one walk, anything else by fwVerifyVMoreDerivedFull.
+// usual message by fwFastVMoreDerived, anything else by fwVerifyVMoreDerivedFull.
 func FwVerifyVMoreDerived(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
-		d := r.Data
-		size := len(d)
-		left := r.Left
-		pos := base + int(fw.U32(d, slot))
-		if pos < slot+4 || pos > size-26 {
-			goto full
+		if left, ok := fwFastVMoreDerived(r.Data, slot, base, r.Left); ok {
+			r.Left = left
+			return
 		}
-		b918 := d[pos : pos+26 : pos+26]
-		stored919 := int(fw.U32(b918, 0))
-		if stored919 < 26 || stored919 > size-pos || fw.U32(b918, 4) != 303 {
-			goto full
-		}
-		left -= int64(stored919)
-		q920 := pos + int(fw.U32(b918, 8))
-		if q920 < pos+8+4 || q920 > size-4 {
-			goto full
-		}
-		n921 := int(fw.U32(d, q920))
-		if n921 > size-q920-4 {
-			goto full
-		}
-		left -= int64(4 + n921)
-		r.Left = left
-		return
 	}
-full:
 	fwVerifyVMoreDerivedFull(r, slot, base)
+}
+
+// fwFastVMoreDerived walks the MoreDerived body the slot leads to in d (a root model) when
+// it is the usual one, and returns the budget left (charged from left); false when
+// anything is unusual, with nothing recorded (the full walk then starts over). The
+// caller has checked that the depth limit allows 1 more levels.
+func fwFastVMoreDerived(d []byte, slot, base int, left int64) (int64, bool) {
+	size := len(d)
+	pos := base + int(fw.U32(d, slot))
+	if pos < slot+4 || pos > size-26 {
+		return 0, false
+	}
+	b918 := d[pos : pos+26 : pos+26]
+	stored919 := int(fw.U32(b918, 0))
+	if stored919 < 26 || pos+stored919 > size || fw.U32(b918, 4) != 303 {
+		return 0, false
+	}
+	left -= int64(stored919)
+	q920 := pos + int(fw.U32(b918, 8))
+	if q920 < pos+12 || q920 > size-4 {
+		return 0, false
+	}
+	n921 := int(fw.U32(d, q920))
+	if q920+4+n921 > size {
+		return 0, false
+	}
+	left -= int64(n921)
+	left -= 4
+	return left, true
 }
 
 // fwVerifyVMoreDerivedFull is FwVerifyVMoreDerived for every input: it records why a message fails.
@@ -9537,9 +9631,17 @@ func VerifyWalletLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if left, ok := fwFastVWallet(data[:full], 4, 0, int64(full)-8); ok {
+			if left < 0 {
+				return fw.ErrOverBudget
+			}
+			return nil
+		}
+	}
 	var r fw.VReader
 	r.Start(data, full, lim)
-	FwVerifyVWallet(&r, 4, 0)
+	fwVerifyVWalletFull(&r, 4, 0)
 	return r.Result()
 }
 
@@ -9609,39 +9711,47 @@ func (s *Wallet) FwGetV(r *fw.VReader, slot, base int) {
 }
 
 // FwVerifyVWallet verifies the Wallet body the slot leads to (generated code): the
-// usual message in one walk, anything else by fwVerifyVWalletFull.
+// usual message by fwFastVWallet, anything else by fwVerifyVWalletFull.
 func FwVerifyVWallet(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
-		d := r.Data
-		size := len(d)
-		left := r.Left
-		pos := base + int(fw.U32(d, slot))
-		if pos < slot+4 || pos > size-36 {
-			goto full
+		if left, ok := fwFastVWallet(r.Data, slot, base, r.Left); ok {
+			r.Left = left
+			return
 		}
-		b928 := d[pos : pos+36 : pos+36]
-		stored929 := int(fw.U32(b928, 0))
-		if stored929 < 36 || stored929 > size-pos || fw.U32(b928, 4) != 2 {
-			goto full
-		}
-		left -= int64(stored929)
-		q930 := pos + int(fw.U32(b928, 8))
-		if q930 < pos+8+4 || q930 > size-4 {
-			goto full
-		}
-		n931 := int(fw.U32(d, q930))
-		if n931 > size-q930-4 {
-			goto full
-		}
-		left -= int64(4 + n931)
-		if b928[20+14] > fw.MaxDecimalScale {
-			goto full
-		}
-		r.Left = left
-		return
 	}
-full:
 	fwVerifyVWalletFull(r, slot, base)
+}
+
+// fwFastVWallet walks the Wallet body the slot leads to in d (a root model) when
+// it is the usual one, and returns the budget left (charged from left); false when
+// anything is unusual, with nothing recorded (the full walk then starts over). The
+// caller has checked that the depth limit allows 1 more levels.
+func fwFastVWallet(d []byte, slot, base int, left int64) (int64, bool) {
+	size := len(d)
+	pos := base + int(fw.U32(d, slot))
+	if pos < slot+4 || pos > size-36 {
+		return 0, false
+	}
+	b928 := d[pos : pos+36 : pos+36]
+	stored929 := int(fw.U32(b928, 0))
+	if stored929 < 36 || pos+stored929 > size || fw.U32(b928, 4) != 2 {
+		return 0, false
+	}
+	left -= int64(stored929)
+	q930 := pos + int(fw.U32(b928, 8))
+	if q930 < pos+12 || q930 > size-4 {
+		return 0, false
+	}
+	n931 := int(fw.U32(d, q930))
+	if q930+4+n931 > size {
+		return 0, false
+	}
+	left -= int64(n931)
+	if b928[20+14] > fw.MaxDecimalScale {
+		return 0, false
+	}
+	left -= 4
+	return left, true
 }
 
 // fwVerifyVWalletFull is FwVerifyVWallet for every input: it records why a message fails.
@@ -9961,9 +10071,17 @@ func VerifyExAccountLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 2 {
+		if left, ok := fwFastVExAccount(data[:full], 4, 0, int64(full)-8); ok {
+			if left < 0 {
+				return fw.ErrOverBudget
+			}
+			return nil
+		}
+	}
 	var r fw.VReader
 	r.Start(data, full, lim)
-	FwVerifyVExAccount(&r, 4, 0)
+	fwVerifyVExAccountFull(&r, 4, 0)
 	return r.Result()
 }
 
@@ -10124,113 +10242,122 @@ func (s *ExAccount) FwGetV(r *fw.VReader, slot, base int) {
 }
 
 // FwVerifyVExAccount verifies the ExAccount body the slot leads to (generated code): the
-// usual message in one walk, anything else by fwVerifyVExAccountFull.
+// usual message by fwFastVExAccount, anything else by fwVerifyVExAccountFull.
 func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 	if r.Depth >= 2 {
-		d := r.Data
-		size := len(d)
-		left := r.Left
-		pos := base + int(fw.U32(d, slot))
-		if pos < slot+4 || pos > size-33 {
-			goto full
+		if left, ok := fwFastVExAccount(r.Data, slot, base, r.Left); ok {
+			r.Left = left
+			return
 		}
-		b958 := d[pos : pos+33 : pos+33]
-		stored959 := int(fw.U32(b958, 0))
-		if stored959 < 33 || stored959 > size-pos || fw.U32(b958, 4) != 304 {
-			goto full
-		}
-		left -= int64(stored959)
-		q960 := pos + int(fw.U32(b958, 12))
-		if q960 < pos+12+4 || q960 > size-4 {
-			goto full
-		}
-		n961 := int(fw.U32(d, q960))
-		if n961 > size-q960-4 {
-			goto full
-		}
-		left -= int64(4 + n961)
-		p962 := pos + int(fw.U32(b958, 17))
-		if p962 < pos+17+4 || p962 > size-28 {
-			goto full
-		}
-		b963 := d[p962 : p962+28 : p962+28]
-		stored964 := int(fw.U32(b963, 0))
-		if stored964 < 28 || stored964 > size-p962 || fw.U32(b963, 4) != 2 {
-			goto full
-		}
-		left -= int64(stored964)
-		q965 := p962 + int(fw.U32(b963, 8))
-		if q965 < p962+8+4 || q965 > size-4 {
-			goto full
-		}
-		n966 := int(fw.U32(d, q965))
-		if n966 > size-q965-4 {
-			goto full
-		}
-		left -= int64(4 + n966)
-		if b958[21] != 0 {
-			p967 := pos + int(fw.U32(b958, 21+1))
-			if p967 < pos+21+5 || p967 > size-4 {
-				goto full
-			}
-			left -= 4
-			o968 := d[p967 : p967+4 : p967+4]
-			p969 := p967 + int(fw.U32(o968, 0))
-			if p969 < p967+4 || p969 > size-28 {
-				goto full
-			}
-			b970 := d[p969 : p969+28 : p969+28]
-			stored971 := int(fw.U32(b970, 0))
-			if stored971 < 28 || stored971 > size-p969 || fw.U32(b970, 4) != 2 {
-				goto full
-			}
-			left -= int64(stored971)
-			q972 := p969 + int(fw.U32(b970, 8))
-			if q972 < p969+8+4 || q972 > size-4 {
-				goto full
-			}
-			n973 := int(fw.U32(d, q972))
-			if n973 > size-q972-4 {
-				goto full
-			}
-			left -= int64(4 + n973)
-		}
-		q974 := pos + int(fw.U32(b958, 26))
-		if q974 < pos+26+4 || q974 > size-4 {
-			goto full
-		}
-		n975 := int(fw.U32(d, q974)) * 4
-		if n975 > size-q974-4 {
-			goto full
-		}
-		left -= int64(4 + n975)
-		blk976 := d[q974+4 : q974+4+n975 : q974+4+n975]
-		for i977 := 0; i977+4 <= len(blk976); i977 += 4 {
-			p978 := pos + int(fw.U32(blk976, i977))
-			if p978 < q974+4+i977+4 || p978 > size-50 {
-				goto full
-			}
-			b979 := d[p978 : p978+50 : p978+50]
-			stored980 := int(fw.U32(b979, 0))
-			if stored980 < 50 || stored980 > size-p978 || fw.U32(b979, 4) != 1 {
-				goto full
-			}
-			left -= int64(stored980)
-			q981 := p978 + int(fw.U32(b979, 12))
-			if q981 < p978+12+4 || q981 > size-4 {
-				goto full
-			}
-			n982 := int(fw.U32(d, q981))
-			if n982 > size-q981-4 {
-				goto full
-			}
-			left -= int64(4 + n982)
-		}
-		r.Left = left
-		return
 	}
-full:
 	fwVerifyVExAccountFull(r, slot, base)
+}
+
+// fwFastVExAccount walks the ExAccount body the slot leads to in d (a root model) when
+// it is the usual one, and returns the budget left (charged from left); false when
+// anything is unusual, with nothing recorded (the full walk then starts over). The
+// caller has checked that the depth limit allows 2 more levels.
+func fwFastVExAccount(d []byte, slot, base int, left int64) (int64, bool) {
+	size := len(d)
+	pos := base + int(fw.U32(d, slot))
+	if pos < slot+4 || pos > size-33 {
+		return 0, false
+	}
+	b958 := d[pos : pos+33 : pos+33]
+	stored959 := int(fw.U32(b958, 0))
+	if stored959 < 33 || pos+stored959 > size || fw.U32(b958, 4) != 304 {
+		return 0, false
+	}
+	left -= int64(stored959)
+	q960 := pos + int(fw.U32(b958, 12))
+	if q960 < pos+16 || q960 > size-4 {
+		return 0, false
+	}
+	n961 := int(fw.U32(d, q960))
+	if q960+4+n961 > size {
+		return 0, false
+	}
+	left -= int64(n961)
+	p962 := pos + int(fw.U32(b958, 17))
+	if p962 < pos+21 || p962 > size-28 {
+		return 0, false
+	}
+	b963 := d[p962 : p962+28 : p962+28]
+	stored964 := int(fw.U32(b963, 0))
+	if stored964 < 28 || p962+stored964 > size || fw.U32(b963, 4) != 2 {
+		return 0, false
+	}
+	left -= int64(stored964)
+	q965 := p962 + int(fw.U32(b963, 8))
+	if q965 < p962+12 || q965 > size-4 {
+		return 0, false
+	}
+	n966 := int(fw.U32(d, q965))
+	if q965+4+n966 > size {
+		return 0, false
+	}
+	left -= int64(n966)
+	if b958[21] != 0 {
+		p967 := pos + int(fw.U32(b958, 21+1))
+		if p967 < pos+26 || p967 > size-4 {
+			return 0, false
+		}
+		o968 := d[p967 : p967+4 : p967+4]
+		p969 := p967 + int(fw.U32(o968, 0))
+		if p969 < p967+4 || p969 > size-28 {
+			return 0, false
+		}
+		b970 := d[p969 : p969+28 : p969+28]
+		stored971 := int(fw.U32(b970, 0))
+		if stored971 < 28 || p969+stored971 > size || fw.U32(b970, 4) != 2 {
+			return 0, false
+		}
+		left -= int64(stored971)
+		q972 := p969 + int(fw.U32(b970, 8))
+		if q972 < p969+12 || q972 > size-4 {
+			return 0, false
+		}
+		n973 := int(fw.U32(d, q972))
+		if q972+4+n973 > size {
+			return 0, false
+		}
+		left -= int64(n973)
+		left -= 8
+	}
+	q974 := pos + int(fw.U32(b958, 26))
+	if q974 < pos+30 || q974 > size-4 {
+		return 0, false
+	}
+	n975 := int(fw.U32(d, q974)) * 4
+	if q974+4+n975 > size {
+		return 0, false
+	}
+	left -= int64(n975)
+	end976 := q974 + 4 + n975
+	for at977 := q974 + 4; at977+4 <= end976; at977 += 4 {
+		p978 := pos + int(fw.U32(d, at977))
+		if p978 < at977+4 || p978 > size-50 {
+			return 0, false
+		}
+		b979 := d[p978 : p978+50 : p978+50]
+		stored980 := int(fw.U32(b979, 0))
+		if stored980 < 50 || p978+stored980 > size || fw.U32(b979, 4) != 1 {
+			return 0, false
+		}
+		left -= int64(stored980)
+		q981 := p978 + int(fw.U32(b979, 12))
+		if q981 < p978+16 || q981 > size-4 {
+			return 0, false
+		}
+		n982 := int(fw.U32(d, q981))
+		if q981+4+n982 > size {
+			return 0, false
+		}
+		left -= int64(n982)
+		left -= 4
+	}
+	left -= 12
+	return left, true
 }
 
 // fwVerifyVExAccountFull is FwVerifyVExAccount for every input: it records why a message fails.
@@ -11582,9 +11709,17 @@ func VerifyRefusedLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if left, ok := fwFastVRefused(data[:full], 4, 0, int64(full)-8); ok {
+			if left < 0 {
+				return fw.ErrOverBudget
+			}
+			return nil
+		}
+	}
 	var r fw.VReader
 	r.Start(data, full, lim)
-	FwVerifyVRefused(&r, 4, 0)
+	fwVerifyVRefusedFull(&r, 4, 0)
 	return r.Result()
 }
 
@@ -11647,36 +11782,44 @@ func (s *Refused) FwGetV(r *fw.VReader, slot, base int) {
 }
 
 // FwVerifyVRefused verifies the Refused body the slot leads to (generated code): the
-// usual message in one walk, anything else by fwVerifyVRefusedFull.
+// usual message by fwFastVRefused, anything else by fwVerifyVRefusedFull.
 func FwVerifyVRefused(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
-		d := r.Data
-		size := len(d)
-		left := r.Left
-		pos := base + int(fw.U32(d, slot))
-		if pos < slot+4 || pos > size-28 {
-			goto full
+		if left, ok := fwFastVRefused(r.Data, slot, base, r.Left); ok {
+			r.Left = left
+			return
 		}
-		b1043 := d[pos : pos+28 : pos+28]
-		stored1044 := int(fw.U32(b1043, 0))
-		if stored1044 < 28 || stored1044 > size-pos || fw.U32(b1043, 4) != 307 {
-			goto full
-		}
-		left -= int64(stored1044)
-		q1045 := pos + int(fw.U32(b1043, 24))
-		if q1045 < pos+24+4 || q1045 > size-4 {
-			goto full
-		}
-		n1046 := int(fw.U32(d, q1045))
-		if n1046 > size-q1045-4 {
-			goto full
-		}
-		left -= int64(4 + n1046)
-		r.Left = left
-		return
 	}
-full:
 	fwVerifyVRefusedFull(r, slot, base)
+}
+
+// fwFastVRefused walks the Refused body the slot leads to in d (a root model) when
+// it is the usual one, and returns the budget left (charged from left); false when
+// anything is unusual, with nothing recorded (the full walk then starts over). The
+// caller has checked that the depth limit allows 1 more levels.
+func fwFastVRefused(d []byte, slot, base int, left int64) (int64, bool) {
+	size := len(d)
+	pos := base + int(fw.U32(d, slot))
+	if pos < slot+4 || pos > size-28 {
+		return 0, false
+	}
+	b1043 := d[pos : pos+28 : pos+28]
+	stored1044 := int(fw.U32(b1043, 0))
+	if stored1044 < 28 || pos+stored1044 > size || fw.U32(b1043, 4) != 307 {
+		return 0, false
+	}
+	left -= int64(stored1044)
+	q1045 := pos + int(fw.U32(b1043, 24))
+	if q1045 < pos+28 || q1045 > size-4 {
+		return 0, false
+	}
+	n1046 := int(fw.U32(d, q1045))
+	if q1045+4+n1046 > size {
+		return 0, false
+	}
+	left -= int64(n1046)
+	left -= 4
+	return left, true
 }
 
 // fwVerifyVRefusedFull is FwVerifyVRefused for every input: it records why a message fails.
@@ -11940,9 +12083,17 @@ func VerifyFailureLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if left, ok := fwFastVFailure(data[:full], 4, 0, int64(full)-8); ok {
+			if left < 0 {
+				return fw.ErrOverBudget
+			}
+			return nil
+		}
+	}
 	var r fw.VReader
 	r.Start(data, full, lim)
-	FwVerifyVFailure(&r, 4, 0)
+	fwVerifyVFailureFull(&r, 4, 0)
 	return r.Result()
 }
 
@@ -12005,36 +12156,44 @@ func (s *Failure) FwGetV(r *fw.VReader, slot, base int) {
 }
 
 // FwVerifyVFailure verifies the Failure body the slot leads to (generated code): the
-// usual message in one walk, anything else by fwVerifyVFailureFull.
+// usual message by fwFastVFailure, anything else by fwVerifyVFailureFull.
 func FwVerifyVFailure(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
-		d := r.Data
-		size := len(d)
-		left := r.Left
-		pos := base + int(fw.U32(d, slot))
-		if pos < slot+4 || pos > size-28 {
-			goto full
+		if left, ok := fwFastVFailure(r.Data, slot, base, r.Left); ok {
+			r.Left = left
+			return
 		}
-		b1052 := d[pos : pos+28 : pos+28]
-		stored1053 := int(fw.U32(b1052, 0))
-		if stored1053 < 28 || stored1053 > size-pos || fw.U32(b1052, 4) != 308 {
-			goto full
-		}
-		left -= int64(stored1053)
-		q1054 := pos + int(fw.U32(b1052, 24))
-		if q1054 < pos+24+4 || q1054 > size-4 {
-			goto full
-		}
-		n1055 := int(fw.U32(d, q1054))
-		if n1055 > size-q1054-4 {
-			goto full
-		}
-		left -= int64(4 + n1055)
-		r.Left = left
-		return
 	}
-full:
 	fwVerifyVFailureFull(r, slot, base)
+}
+
+// fwFastVFailure walks the Failure body the slot leads to in d (a root model) when
+// it is the usual one, and returns the budget left (charged from left); false when
+// anything is unusual, with nothing recorded (the full walk then starts over). The
+// caller has checked that the depth limit allows 1 more levels.
+func fwFastVFailure(d []byte, slot, base int, left int64) (int64, bool) {
+	size := len(d)
+	pos := base + int(fw.U32(d, slot))
+	if pos < slot+4 || pos > size-28 {
+		return 0, false
+	}
+	b1052 := d[pos : pos+28 : pos+28]
+	stored1053 := int(fw.U32(b1052, 0))
+	if stored1053 < 28 || pos+stored1053 > size || fw.U32(b1052, 4) != 308 {
+		return 0, false
+	}
+	left -= int64(stored1053)
+	q1054 := pos + int(fw.U32(b1052, 24))
+	if q1054 < pos+28 || q1054 > size-4 {
+		return 0, false
+	}
+	n1055 := int(fw.U32(d, q1054))
+	if q1054+4+n1055 > size {
+		return 0, false
+	}
+	left -= int64(n1055)
+	left -= 4
+	return left, true
 }
 
 // fwVerifyVFailureFull is FwVerifyVFailure for every input: it records why a message fails.
@@ -12305,9 +12464,17 @@ func VerifyPingRequestLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if left, ok := fwFastVPingRequest(data[:full], 4, 0, int64(full)-8); ok {
+			if left < 0 {
+				return fw.ErrOverBudget
+			}
+			return nil
+		}
+	}
 	var r fw.VReader
 	r.Start(data, full, lim)
-	FwVerifyVPingRequest(&r, 4, 0)
+	fwVerifyVPingRequestFull(&r, 4, 0)
 	return r.Result()
 }
 
@@ -12377,36 +12544,44 @@ func (s *PingRequest) FwGetV(r *fw.VReader, slot, base int) {
 }
 
 // FwVerifyVPingRequest verifies the PingRequest body the slot leads to (generated code): the
-// usual message in one walk, anything else by fwVerifyVPingRequestFull.
+// usual message by fwFastVPingRequest, anything else by fwVerifyVPingRequestFull.
 func FwVerifyVPingRequest(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
-		d := r.Data
-		size := len(d)
-		left := r.Left
-		pos := base + int(fw.U32(d, slot))
-		if pos < slot+4 || pos > size-36 {
-			goto full
+		if left, ok := fwFastVPingRequest(r.Data, slot, base, r.Left); ok {
+			r.Left = left
+			return
 		}
-		b1061 := d[pos : pos+36 : pos+36]
-		stored1062 := int(fw.U32(b1061, 0))
-		if stored1062 < 36 || stored1062 > size-pos || fw.U32(b1061, 4) != 309 {
-			goto full
-		}
-		left -= int64(stored1062)
-		q1063 := pos + int(fw.U32(b1061, 32))
-		if q1063 < pos+32+4 || q1063 > size-4 {
-			goto full
-		}
-		n1064 := int(fw.U32(d, q1063))
-		if n1064 > size-q1063-4 {
-			goto full
-		}
-		left -= int64(4 + n1064)
-		r.Left = left
-		return
 	}
-full:
 	fwVerifyVPingRequestFull(r, slot, base)
+}
+
+// fwFastVPingRequest walks the PingRequest body the slot leads to in d (a root model) when
+// it is the usual one, and returns the budget left (charged from left); false when
+// anything is unusual, with nothing recorded (the full walk then starts over). The
+// caller has checked that the depth limit allows 1 more levels.
+func fwFastVPingRequest(d []byte, slot, base int, left int64) (int64, bool) {
+	size := len(d)
+	pos := base + int(fw.U32(d, slot))
+	if pos < slot+4 || pos > size-36 {
+		return 0, false
+	}
+	b1061 := d[pos : pos+36 : pos+36]
+	stored1062 := int(fw.U32(b1061, 0))
+	if stored1062 < 36 || pos+stored1062 > size || fw.U32(b1061, 4) != 309 {
+		return 0, false
+	}
+	left -= int64(stored1062)
+	q1063 := pos + int(fw.U32(b1061, 32))
+	if q1063 < pos+36 || q1063 > size-4 {
+		return 0, false
+	}
+	n1064 := int(fw.U32(d, q1063))
+	if q1063+4+n1064 > size {
+		return 0, false
+	}
+	left -= int64(n1064)
+	left -= 4
+	return left, true
 }
 
 // fwVerifyVPingRequestFull is FwVerifyVPingRequest for every input: it records why a message fails.
@@ -12679,9 +12854,17 @@ func VerifyNotifyLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if left, ok := fwFastVNotify(data[:full], 4, 0, int64(full)-8); ok {
+			if left < 0 {
+				return fw.ErrOverBudget
+			}
+			return nil
+		}
+	}
 	var r fw.VReader
 	r.Start(data, full, lim)
-	FwVerifyVNotify(&r, 4, 0)
+	fwVerifyVNotifyFull(&r, 4, 0)
 	return r.Result()
 }
 
@@ -12744,36 +12927,44 @@ func (s *Notify) FwGetV(r *fw.VReader, slot, base int) {
 }
 
 // FwVerifyVNotify verifies the Notify body the slot leads to (generated code): the
-// usual message in one walk, anything else by fwVerifyVNotifyFull.
+// usual message by fwFastVNotify, anything else by fwVerifyVNotifyFull.
 func FwVerifyVNotify(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
-		d := r.Data
-		size := len(d)
-		left := r.Left
-		pos := base + int(fw.U32(d, slot))
-		if pos < slot+4 || pos > size-28 {
-			goto full
+		if left, ok := fwFastVNotify(r.Data, slot, base, r.Left); ok {
+			r.Left = left
+			return
 		}
-		b1071 := d[pos : pos+28 : pos+28]
-		stored1072 := int(fw.U32(b1071, 0))
-		if stored1072 < 28 || stored1072 > size-pos || fw.U32(b1071, 4) != 310 {
-			goto full
-		}
-		left -= int64(stored1072)
-		q1073 := pos + int(fw.U32(b1071, 24))
-		if q1073 < pos+24+4 || q1073 > size-4 {
-			goto full
-		}
-		n1074 := int(fw.U32(d, q1073))
-		if n1074 > size-q1073-4 {
-			goto full
-		}
-		left -= int64(4 + n1074)
-		r.Left = left
-		return
 	}
-full:
 	fwVerifyVNotifyFull(r, slot, base)
+}
+
+// fwFastVNotify walks the Notify body the slot leads to in d (a root model) when
+// it is the usual one, and returns the budget left (charged from left); false when
+// anything is unusual, with nothing recorded (the full walk then starts over). The
+// caller has checked that the depth limit allows 1 more levels.
+func fwFastVNotify(d []byte, slot, base int, left int64) (int64, bool) {
+	size := len(d)
+	pos := base + int(fw.U32(d, slot))
+	if pos < slot+4 || pos > size-28 {
+		return 0, false
+	}
+	b1071 := d[pos : pos+28 : pos+28]
+	stored1072 := int(fw.U32(b1071, 0))
+	if stored1072 < 28 || pos+stored1072 > size || fw.U32(b1071, 4) != 310 {
+		return 0, false
+	}
+	left -= int64(stored1072)
+	q1073 := pos + int(fw.U32(b1071, 24))
+	if q1073 < pos+28 || q1073 > size-4 {
+		return 0, false
+	}
+	n1074 := int(fw.U32(d, q1073))
+	if q1073+4+n1074 > size {
+		return 0, false
+	}
+	left -= int64(n1074)
+	left -= 4
+	return left, true
 }
 
 // fwVerifyVNotifyFull is FwVerifyVNotify for every input: it records why a message fails.

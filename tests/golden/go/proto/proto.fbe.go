@@ -183,9 +183,17 @@ func VerifyOrderLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if left, ok := fwFastVOrder(data[:full], 4, 0, int64(full)-8); ok {
+			if left < 0 {
+				return fw.ErrOverBudget
+			}
+			return nil
+		}
+	}
 	var r fw.VReader
 	r.Start(data, full, lim)
-	FwVerifyVOrder(&r, 4, 0)
+	fwVerifyVOrderFull(&r, 4, 0)
 	return r.Result()
 }
 
@@ -276,36 +284,44 @@ func (s *Order) FwGetV(r *fw.VReader, slot, base int) {
 }
 
 // FwVerifyVOrder verifies the Order body the slot leads to (generated code): the
-// usual message in one walk, anything else by fwVerifyVOrderFull.
+// usual message by fwFastVOrder, anything else by fwVerifyVOrderFull.
 func FwVerifyVOrder(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
-		d := r.Data
-		size := len(d)
-		left := r.Left
-		pos := base + int(fw.U32(d, slot))
-		if pos < slot+4 || pos > size-34 {
-			goto full
+		if left, ok := fwFastVOrder(r.Data, slot, base, r.Left); ok {
+			r.Left = left
+			return
 		}
-		b1 := d[pos : pos+34 : pos+34]
-		stored2 := int(fw.U32(b1, 0))
-		if stored2 < 34 || stored2 > size-pos || fw.U32(b1, 4) != 1 {
-			goto full
-		}
-		left -= int64(stored2)
-		q3 := pos + int(fw.U32(b1, 12))
-		if q3 < pos+12+4 || q3 > size-4 {
-			goto full
-		}
-		n4 := int(fw.U32(d, q3))
-		if n4 > size-q3-4 {
-			goto full
-		}
-		left -= int64(4 + n4)
-		r.Left = left
-		return
 	}
-full:
 	fwVerifyVOrderFull(r, slot, base)
+}
+
+// fwFastVOrder walks the Order body the slot leads to in d (a root model) when
+// it is the usual one, and returns the budget left (charged from left); false when
+// anything is unusual, with nothing recorded (the full walk then starts over). The
+// caller has checked that the depth limit allows 1 more levels.
+func fwFastVOrder(d []byte, slot, base int, left int64) (int64, bool) {
+	size := len(d)
+	pos := base + int(fw.U32(d, slot))
+	if pos < slot+4 || pos > size-34 {
+		return 0, false
+	}
+	b1 := d[pos : pos+34 : pos+34]
+	stored2 := int(fw.U32(b1, 0))
+	if stored2 < 34 || pos+stored2 > size || fw.U32(b1, 4) != 1 {
+		return 0, false
+	}
+	left -= int64(stored2)
+	q3 := pos + int(fw.U32(b1, 12))
+	if q3 < pos+16 || q3 > size-4 {
+		return 0, false
+	}
+	n4 := int(fw.U32(d, q3))
+	if q3+4+n4 > size {
+		return 0, false
+	}
+	left -= int64(n4)
+	left -= 4
+	return left, true
 }
 
 // fwVerifyVOrderFull is FwVerifyVOrder for every input: it records why a message fails.
@@ -598,9 +614,17 @@ func VerifyBalanceLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if left, ok := fwFastVBalance(data[:full], 4, 0, int64(full)-8); ok {
+			if left < 0 {
+				return fw.ErrOverBudget
+			}
+			return nil
+		}
+	}
 	var r fw.VReader
 	r.Start(data, full, lim)
-	FwVerifyVBalance(&r, 4, 0)
+	fwVerifyVBalanceFull(&r, 4, 0)
 	return r.Result()
 }
 
@@ -663,36 +687,44 @@ func (s *Balance) FwGetV(r *fw.VReader, slot, base int) {
 }
 
 // FwVerifyVBalance verifies the Balance body the slot leads to (generated code): the
-// usual message in one walk, anything else by fwVerifyVBalanceFull.
+// usual message by fwFastVBalance, anything else by fwVerifyVBalanceFull.
 func FwVerifyVBalance(r *fw.VReader, slot, base int) {
 	if r.Depth >= 1 {
-		d := r.Data
-		size := len(d)
-		left := r.Left
-		pos := base + int(fw.U32(d, slot))
-		if pos < slot+4 || pos > size-20 {
-			goto full
+		if left, ok := fwFastVBalance(r.Data, slot, base, r.Left); ok {
+			r.Left = left
+			return
 		}
-		b12 := d[pos : pos+20 : pos+20]
-		stored13 := int(fw.U32(b12, 0))
-		if stored13 < 20 || stored13 > size-pos || fw.U32(b12, 4) != 2 {
-			goto full
-		}
-		left -= int64(stored13)
-		q14 := pos + int(fw.U32(b12, 8))
-		if q14 < pos+8+4 || q14 > size-4 {
-			goto full
-		}
-		n15 := int(fw.U32(d, q14))
-		if n15 > size-q14-4 {
-			goto full
-		}
-		left -= int64(4 + n15)
-		r.Left = left
-		return
 	}
-full:
 	fwVerifyVBalanceFull(r, slot, base)
+}
+
+// fwFastVBalance walks the Balance body the slot leads to in d (a root model) when
+// it is the usual one, and returns the budget left (charged from left); false when
+// anything is unusual, with nothing recorded (the full walk then starts over). The
+// caller has checked that the depth limit allows 1 more levels.
+func fwFastVBalance(d []byte, slot, base int, left int64) (int64, bool) {
+	size := len(d)
+	pos := base + int(fw.U32(d, slot))
+	if pos < slot+4 || pos > size-20 {
+		return 0, false
+	}
+	b12 := d[pos : pos+20 : pos+20]
+	stored13 := int(fw.U32(b12, 0))
+	if stored13 < 20 || pos+stored13 > size || fw.U32(b12, 4) != 2 {
+		return 0, false
+	}
+	left -= int64(stored13)
+	q14 := pos + int(fw.U32(b12, 8))
+	if q14 < pos+12 || q14 > size-4 {
+		return 0, false
+	}
+	n15 := int(fw.U32(d, q14))
+	if q14+4+n15 > size {
+		return 0, false
+	}
+	left -= int64(n15)
+	left -= 4
+	return left, true
 }
 
 // fwVerifyVBalanceFull is FwVerifyVBalance for every input: it records why a message fails.
@@ -981,9 +1013,17 @@ func VerifyAccountLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 2 {
+		if left, ok := fwFastVAccount(data[:full], 4, 0, int64(full)-8); ok {
+			if left < 0 {
+				return fw.ErrOverBudget
+			}
+			return nil
+		}
+	}
 	var r fw.VReader
 	r.Start(data, full, lim)
-	FwVerifyVAccount(&r, 4, 0)
+	fwVerifyVAccountFull(&r, 4, 0)
 	return r.Result()
 }
 
@@ -1130,113 +1170,122 @@ func (s *Account) FwGetV(r *fw.VReader, slot, base int) {
 }
 
 // FwVerifyVAccount verifies the Account body the slot leads to (generated code): the
-// usual message in one walk, anything else by fwVerifyVAccountFull.
+// usual message by fwFastVAccount, anything else by fwVerifyVAccountFull.
 func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 	if r.Depth >= 2 {
-		d := r.Data
-		size := len(d)
-		left := r.Left
-		pos := base + int(fw.U32(d, slot))
-		if pos < slot+4 || pos > size-30 {
-			goto full
+		if left, ok := fwFastVAccount(r.Data, slot, base, r.Left); ok {
+			r.Left = left
+			return
 		}
-		b42 := d[pos : pos+30 : pos+30]
-		stored43 := int(fw.U32(b42, 0))
-		if stored43 < 30 || stored43 > size-pos || fw.U32(b42, 4) != 3 {
-			goto full
-		}
-		left -= int64(stored43)
-		q44 := pos + int(fw.U32(b42, 12))
-		if q44 < pos+12+4 || q44 > size-4 {
-			goto full
-		}
-		n45 := int(fw.U32(d, q44))
-		if n45 > size-q44-4 {
-			goto full
-		}
-		left -= int64(4 + n45)
-		p46 := pos + int(fw.U32(b42, 17))
-		if p46 < pos+17+4 || p46 > size-20 {
-			goto full
-		}
-		b47 := d[p46 : p46+20 : p46+20]
-		stored48 := int(fw.U32(b47, 0))
-		if stored48 < 20 || stored48 > size-p46 || fw.U32(b47, 4) != 2 {
-			goto full
-		}
-		left -= int64(stored48)
-		q49 := p46 + int(fw.U32(b47, 8))
-		if q49 < p46+8+4 || q49 > size-4 {
-			goto full
-		}
-		n50 := int(fw.U32(d, q49))
-		if n50 > size-q49-4 {
-			goto full
-		}
-		left -= int64(4 + n50)
-		if b42[21] != 0 {
-			p51 := pos + int(fw.U32(b42, 21+1))
-			if p51 < pos+21+5 || p51 > size-4 {
-				goto full
-			}
-			left -= 4
-			o52 := d[p51 : p51+4 : p51+4]
-			p53 := p51 + int(fw.U32(o52, 0))
-			if p53 < p51+4 || p53 > size-20 {
-				goto full
-			}
-			b54 := d[p53 : p53+20 : p53+20]
-			stored55 := int(fw.U32(b54, 0))
-			if stored55 < 20 || stored55 > size-p53 || fw.U32(b54, 4) != 2 {
-				goto full
-			}
-			left -= int64(stored55)
-			q56 := p53 + int(fw.U32(b54, 8))
-			if q56 < p53+8+4 || q56 > size-4 {
-				goto full
-			}
-			n57 := int(fw.U32(d, q56))
-			if n57 > size-q56-4 {
-				goto full
-			}
-			left -= int64(4 + n57)
-		}
-		q58 := pos + int(fw.U32(b42, 26))
-		if q58 < pos+26+4 || q58 > size-4 {
-			goto full
-		}
-		n59 := int(fw.U32(d, q58)) * 4
-		if n59 > size-q58-4 {
-			goto full
-		}
-		left -= int64(4 + n59)
-		blk60 := d[q58+4 : q58+4+n59 : q58+4+n59]
-		for i61 := 0; i61+4 <= len(blk60); i61 += 4 {
-			p62 := pos + int(fw.U32(blk60, i61))
-			if p62 < q58+4+i61+4 || p62 > size-34 {
-				goto full
-			}
-			b63 := d[p62 : p62+34 : p62+34]
-			stored64 := int(fw.U32(b63, 0))
-			if stored64 < 34 || stored64 > size-p62 || fw.U32(b63, 4) != 1 {
-				goto full
-			}
-			left -= int64(stored64)
-			q65 := p62 + int(fw.U32(b63, 12))
-			if q65 < p62+12+4 || q65 > size-4 {
-				goto full
-			}
-			n66 := int(fw.U32(d, q65))
-			if n66 > size-q65-4 {
-				goto full
-			}
-			left -= int64(4 + n66)
-		}
-		r.Left = left
-		return
 	}
-full:
 	fwVerifyVAccountFull(r, slot, base)
+}
+
+// fwFastVAccount walks the Account body the slot leads to in d (a root model) when
+// it is the usual one, and returns the budget left (charged from left); false when
+// anything is unusual, with nothing recorded (the full walk then starts over). The
+// caller has checked that the depth limit allows 2 more levels.
+func fwFastVAccount(d []byte, slot, base int, left int64) (int64, bool) {
+	size := len(d)
+	pos := base + int(fw.U32(d, slot))
+	if pos < slot+4 || pos > size-30 {
+		return 0, false
+	}
+	b42 := d[pos : pos+30 : pos+30]
+	stored43 := int(fw.U32(b42, 0))
+	if stored43 < 30 || pos+stored43 > size || fw.U32(b42, 4) != 3 {
+		return 0, false
+	}
+	left -= int64(stored43)
+	q44 := pos + int(fw.U32(b42, 12))
+	if q44 < pos+16 || q44 > size-4 {
+		return 0, false
+	}
+	n45 := int(fw.U32(d, q44))
+	if q44+4+n45 > size {
+		return 0, false
+	}
+	left -= int64(n45)
+	p46 := pos + int(fw.U32(b42, 17))
+	if p46 < pos+21 || p46 > size-20 {
+		return 0, false
+	}
+	b47 := d[p46 : p46+20 : p46+20]
+	stored48 := int(fw.U32(b47, 0))
+	if stored48 < 20 || p46+stored48 > size || fw.U32(b47, 4) != 2 {
+		return 0, false
+	}
+	left -= int64(stored48)
+	q49 := p46 + int(fw.U32(b47, 8))
+	if q49 < p46+12 || q49 > size-4 {
+		return 0, false
+	}
+	n50 := int(fw.U32(d, q49))
+	if q49+4+n50 > size {
+		return 0, false
+	}
+	left -= int64(n50)
+	if b42[21] != 0 {
+		p51 := pos + int(fw.U32(b42, 21+1))
+		if p51 < pos+26 || p51 > size-4 {
+			return 0, false
+		}
+		o52 := d[p51 : p51+4 : p51+4]
+		p53 := p51 + int(fw.U32(o52, 0))
+		if p53 < p51+4 || p53 > size-20 {
+			return 0, false
+		}
+		b54 := d[p53 : p53+20 : p53+20]
+		stored55 := int(fw.U32(b54, 0))
+		if stored55 < 20 || p53+stored55 > size || fw.U32(b54, 4) != 2 {
+			return 0, false
+		}
+		left -= int64(stored55)
+		q56 := p53 + int(fw.U32(b54, 8))
+		if q56 < p53+12 || q56 > size-4 {
+			return 0, false
+		}
+		n57 := int(fw.U32(d, q56))
+		if q56+4+n57 > size {
+			return 0, false
+		}
+		left -= int64(n57)
+		left -= 8
+	}
+	q58 := pos + int(fw.U32(b42, 26))
+	if q58 < pos+30 || q58 > size-4 {
+		return 0, false
+	}
+	n59 := int(fw.U32(d, q58)) * 4
+	if q58+4+n59 > size {
+		return 0, false
+	}
+	left -= int64(n59)
+	end60 := q58 + 4 + n59
+	for at61 := q58 + 4; at61+4 <= end60; at61 += 4 {
+		p62 := pos + int(fw.U32(d, at61))
+		if p62 < at61+4 || p62 > size-34 {
+			return 0, false
+		}
+		b63 := d[p62 : p62+34 : p62+34]
+		stored64 := int(fw.U32(b63, 0))
+		if stored64 < 34 || p62+stored64 > size || fw.U32(b63, 4) != 1 {
+			return 0, false
+		}
+		left -= int64(stored64)
+		q65 := p62 + int(fw.U32(b63, 12))
+		if q65 < p62+16 || q65 > size-4 {
+			return 0, false
+		}
+		n66 := int(fw.U32(d, q65))
+		if q65+4+n66 > size {
+			return 0, false
+		}
+		left -= int64(n66)
+		left -= 4
+	}
+	left -= 12
+	return left, true
 }
 
 // fwVerifyVAccountFull is FwVerifyVAccount for every input: it records why a message fails.

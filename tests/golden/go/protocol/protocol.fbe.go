@@ -83,9 +83,17 @@ func VerifyOrderMessageLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 2 {
+		if left, ok := fwFastVOrderMessage(data[:full], 4, 0, int64(full)-8); ok {
+			if left < 0 {
+				return fw.ErrOverBudget
+			}
+			return nil
+		}
+	}
 	var r fw.VReader
 	r.Start(data, full, lim)
-	FwVerifyVOrderMessage(&r, 4, 0)
+	fwVerifyVOrderMessageFull(&r, 4, 0)
 	return r.Result()
 }
 
@@ -137,46 +145,54 @@ func (s *OrderMessage) FwGetV(r *fw.VReader, slot, base int) {
 }
 
 // FwVerifyVOrderMessage verifies the OrderMessage body the slot leads to (generated code): the
-// usual message in one walk, anything else by fwVerifyVOrderMessageFull.
+// usual message by fwFastVOrderMessage, anything else by fwVerifyVOrderMessageFull.
 func FwVerifyVOrderMessage(r *fw.VReader, slot, base int) {
 	if r.Depth >= 2 {
-		d := r.Data
-		size := len(d)
-		left := r.Left
-		pos := base + int(fw.U32(d, slot))
-		if pos < slot+4 || pos > size-12 {
-			goto full
+		if left, ok := fwFastVOrderMessage(r.Data, slot, base, r.Left); ok {
+			r.Left = left
+			return
 		}
-		b1 := d[pos : pos+12 : pos+12]
-		stored2 := int(fw.U32(b1, 0))
-		if stored2 < 12 || stored2 > size-pos || fw.U32(b1, 4) != 1 {
-			goto full
-		}
-		left -= int64(stored2)
-		p3 := pos + int(fw.U32(b1, 8))
-		if p3 < pos+8+4 || p3 > size-34 {
-			goto full
-		}
-		b4 := d[p3 : p3+34 : p3+34]
-		stored5 := int(fw.U32(b4, 0))
-		if stored5 < 34 || stored5 > size-p3 || fw.U32(b4, 4) != 1 {
-			goto full
-		}
-		left -= int64(stored5)
-		q6 := p3 + int(fw.U32(b4, 12))
-		if q6 < p3+12+4 || q6 > size-4 {
-			goto full
-		}
-		n7 := int(fw.U32(d, q6))
-		if n7 > size-q6-4 {
-			goto full
-		}
-		left -= int64(4 + n7)
-		r.Left = left
-		return
 	}
-full:
 	fwVerifyVOrderMessageFull(r, slot, base)
+}
+
+// fwFastVOrderMessage walks the OrderMessage body the slot leads to in d (a root model) when
+// it is the usual one, and returns the budget left (charged from left); false when
+// anything is unusual, with nothing recorded (the full walk then starts over). The
+// caller has checked that the depth limit allows 2 more levels.
+func fwFastVOrderMessage(d []byte, slot, base int, left int64) (int64, bool) {
+	size := len(d)
+	pos := base + int(fw.U32(d, slot))
+	if pos < slot+4 || pos > size-12 {
+		return 0, false
+	}
+	b1 := d[pos : pos+12 : pos+12]
+	stored2 := int(fw.U32(b1, 0))
+	if stored2 < 12 || pos+stored2 > size || fw.U32(b1, 4) != 1 {
+		return 0, false
+	}
+	left -= int64(stored2)
+	p3 := pos + int(fw.U32(b1, 8))
+	if p3 < pos+12 || p3 > size-34 {
+		return 0, false
+	}
+	b4 := d[p3 : p3+34 : p3+34]
+	stored5 := int(fw.U32(b4, 0))
+	if stored5 < 34 || p3+stored5 > size || fw.U32(b4, 4) != 1 {
+		return 0, false
+	}
+	left -= int64(stored5)
+	q6 := p3 + int(fw.U32(b4, 12))
+	if q6 < p3+16 || q6 > size-4 {
+		return 0, false
+	}
+	n7 := int(fw.U32(d, q6))
+	if q6+4+n7 > size {
+		return 0, false
+	}
+	left -= int64(n7)
+	left -= 4
+	return left, true
 }
 
 // fwVerifyVOrderMessageFull is FwVerifyVOrderMessage for every input: it records why a message fails.
@@ -498,9 +514,17 @@ func VerifyBalanceMessageLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 2 {
+		if left, ok := fwFastVBalanceMessage(data[:full], 4, 0, int64(full)-8); ok {
+			if left < 0 {
+				return fw.ErrOverBudget
+			}
+			return nil
+		}
+	}
 	var r fw.VReader
 	r.Start(data, full, lim)
-	FwVerifyVBalanceMessage(&r, 4, 0)
+	fwVerifyVBalanceMessageFull(&r, 4, 0)
 	return r.Result()
 }
 
@@ -552,46 +576,54 @@ func (s *BalanceMessage) FwGetV(r *fw.VReader, slot, base int) {
 }
 
 // FwVerifyVBalanceMessage verifies the BalanceMessage body the slot leads to (generated code): the
-// usual message in one walk, anything else by fwVerifyVBalanceMessageFull.
+// usual message by fwFastVBalanceMessage, anything else by fwVerifyVBalanceMessageFull.
 func FwVerifyVBalanceMessage(r *fw.VReader, slot, base int) {
 	if r.Depth >= 2 {
-		d := r.Data
-		size := len(d)
-		left := r.Left
-		pos := base + int(fw.U32(d, slot))
-		if pos < slot+4 || pos > size-12 {
-			goto full
+		if left, ok := fwFastVBalanceMessage(r.Data, slot, base, r.Left); ok {
+			r.Left = left
+			return
 		}
-		b17 := d[pos : pos+12 : pos+12]
-		stored18 := int(fw.U32(b17, 0))
-		if stored18 < 12 || stored18 > size-pos || fw.U32(b17, 4) != 2 {
-			goto full
-		}
-		left -= int64(stored18)
-		p19 := pos + int(fw.U32(b17, 8))
-		if p19 < pos+8+4 || p19 > size-20 {
-			goto full
-		}
-		b20 := d[p19 : p19+20 : p19+20]
-		stored21 := int(fw.U32(b20, 0))
-		if stored21 < 20 || stored21 > size-p19 || fw.U32(b20, 4) != 2 {
-			goto full
-		}
-		left -= int64(stored21)
-		q22 := p19 + int(fw.U32(b20, 8))
-		if q22 < p19+8+4 || q22 > size-4 {
-			goto full
-		}
-		n23 := int(fw.U32(d, q22))
-		if n23 > size-q22-4 {
-			goto full
-		}
-		left -= int64(4 + n23)
-		r.Left = left
-		return
 	}
-full:
 	fwVerifyVBalanceMessageFull(r, slot, base)
+}
+
+// fwFastVBalanceMessage walks the BalanceMessage body the slot leads to in d (a root model) when
+// it is the usual one, and returns the budget left (charged from left); false when
+// anything is unusual, with nothing recorded (the full walk then starts over). The
+// caller has checked that the depth limit allows 2 more levels.
+func fwFastVBalanceMessage(d []byte, slot, base int, left int64) (int64, bool) {
+	size := len(d)
+	pos := base + int(fw.U32(d, slot))
+	if pos < slot+4 || pos > size-12 {
+		return 0, false
+	}
+	b17 := d[pos : pos+12 : pos+12]
+	stored18 := int(fw.U32(b17, 0))
+	if stored18 < 12 || pos+stored18 > size || fw.U32(b17, 4) != 2 {
+		return 0, false
+	}
+	left -= int64(stored18)
+	p19 := pos + int(fw.U32(b17, 8))
+	if p19 < pos+12 || p19 > size-20 {
+		return 0, false
+	}
+	b20 := d[p19 : p19+20 : p19+20]
+	stored21 := int(fw.U32(b20, 0))
+	if stored21 < 20 || p19+stored21 > size || fw.U32(b20, 4) != 2 {
+		return 0, false
+	}
+	left -= int64(stored21)
+	q22 := p19 + int(fw.U32(b20, 8))
+	if q22 < p19+12 || q22 > size-4 {
+		return 0, false
+	}
+	n23 := int(fw.U32(d, q22))
+	if q22+4+n23 > size {
+		return 0, false
+	}
+	left -= int64(n23)
+	left -= 4
+	return left, true
 }
 
 // fwVerifyVBalanceMessageFull is FwVerifyVBalanceMessage for every input: it records why a message fails.
