@@ -745,13 +745,12 @@ func VerifyPrimitivesLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Primitives) FwPutV(w *fw.Writer, slot, base int) {
 	n := 177 + 4 + len(s.FString) + 4 + len(s.FBytes) + 4 + len(s.Password)
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+177 : pos+177]
 	fw.PutU32(b, 0, 177)
@@ -1649,13 +1648,12 @@ func VerifyOptionalsLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Optionals) FwPutV(w *fw.Writer, slot, base int) {
 	n := 64
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+64 : pos+64]
 	fw.PutU32(b, 0, 64)
@@ -3900,13 +3898,12 @@ func VerifyCollectionsLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Collections) FwPutV(w *fw.Writer, slot, base int) {
 	n := 90
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+90 : pos+90]
 	fw.PutU32(b, 0, 90)
@@ -7575,13 +7572,12 @@ func VerifyFixedLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Fixed) FwPutV(w *fw.Writer, slot, base int) {
 	n := 12
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+12 : pos+12]
 	fw.PutU32(b, 0, 12)
@@ -7839,13 +7835,12 @@ func VerifyNextLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Next) FwPutV(w *fw.Writer, slot, base int) {
 	n := 24
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+24 : pos+24]
 	fw.PutU32(b, 0, 24)
@@ -8100,13 +8095,12 @@ func VerifyShiftedLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Shifted) FwPutV(w *fw.Writer, slot, base int) {
 	n := 24
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+24 : pos+24]
 	fw.PutU32(b, 0, 24)
@@ -8424,13 +8418,12 @@ func VerifyBaseLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Base) FwPutV(w *fw.Writer, slot, base int) {
 	n := 13 + 4 + len(s.Name)
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+13 : pos+13]
 	fw.PutU32(b, 0, 13)
@@ -8809,13 +8802,12 @@ func VerifyDerivedLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Derived) FwPutV(w *fw.Writer, slot, base int) {
 	n := 25 + 4 + len(s.Name)
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+25 : pos+25]
 	fw.PutU32(b, 0, 25)
@@ -9227,13 +9219,12 @@ func VerifyMoreDerivedLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *MoreDerived) FwPutV(w *fw.Writer, slot, base int) {
 	n := 26 + 4 + len(s.Name)
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+26 : pos+26]
 	fw.PutU32(b, 0, 26)
@@ -9648,13 +9639,12 @@ func VerifyWalletLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Wallet) FwPutV(w *fw.Writer, slot, base int) {
 	n := 36 + 4 + len(s.Currency)
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+36 : pos+36]
 	fw.PutU32(b, 0, 36)
@@ -10088,13 +10078,12 @@ func VerifyExAccountLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *ExAccount) FwPutV(w *fw.Writer, slot, base int) {
 	n := 33 + 4 + len(s.Name)
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+33 : pos+33]
 	fw.PutU32(b, 0, 33)
@@ -11151,13 +11140,12 @@ func VerifyPingLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Ping) FwPutV(w *fw.Writer, slot, base int) {
 	n := 32
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+32 : pos+32]
 	fw.PutU32(b, 0, 32)
@@ -11434,13 +11422,12 @@ func VerifyPongLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Pong) FwPutV(w *fw.Writer, slot, base int) {
 	n := 32
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+32 : pos+32]
 	fw.PutU32(b, 0, 32)
@@ -11726,13 +11713,12 @@ func VerifyRefusedLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Refused) FwPutV(w *fw.Writer, slot, base int) {
 	n := 28 + 4 + len(s.Reason)
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+28 : pos+28]
 	fw.PutU32(b, 0, 28)
@@ -12100,13 +12086,12 @@ func VerifyFailureLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Failure) FwPutV(w *fw.Writer, slot, base int) {
 	n := 28 + 4 + len(s.Error)
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+28 : pos+28]
 	fw.PutU32(b, 0, 28)
@@ -12481,13 +12466,12 @@ func VerifyPingRequestLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *PingRequest) FwPutV(w *fw.Writer, slot, base int) {
 	n := 36 + 4 + len(s.Note)
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+36 : pos+36]
 	fw.PutU32(b, 0, 36)
@@ -12871,13 +12855,12 @@ func VerifyNotifyLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Notify) FwPutV(w *fw.Writer, slot, base int) {
 	n := 28 + 4 + len(s.Text)
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+28 : pos+28]
 	fw.PutU32(b, 0, 28)
@@ -13217,13 +13200,12 @@ func VerifyEmptyLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Empty) FwPutV(w *fw.Writer, slot, base int) {
 	n := 8
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+8 : pos+8]
 	fw.PutU32(b, 0, 8)

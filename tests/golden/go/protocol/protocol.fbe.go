@@ -100,13 +100,12 @@ func VerifyOrderMessageLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *OrderMessage) FwPutV(w *fw.Writer, slot, base int) {
 	n := 12
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+12 : pos+12]
 	fw.PutU32(b, 0, 12)
@@ -531,13 +530,12 @@ func VerifyBalanceMessageLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *BalanceMessage) FwPutV(w *fw.Writer, slot, base int) {
 	n := 12
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+12 : pos+12]
 	fw.PutU32(b, 0, 12)
@@ -950,13 +948,12 @@ func VerifyAccountMessageLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *AccountMessage) FwPutV(w *fw.Writer, slot, base int) {
 	n := 12
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+12 : pos+12]
 	fw.PutU32(b, 0, 12)
