@@ -178,22 +178,26 @@ func TestMalformedVectors(t *testing.T) {
 	}
 }
 
-// Verify under depth limits below and at the schema's nesting (the fast path needs the
-// whole nesting of Account allowed, and leaves lower limits to the full walk): the same
-// error as the checked read.
+// Verify under depth limits below and at the schema's nesting (the fast paths need the
+// whole nesting of Account allowed, and leave lower limits to the full walk): the same
+// error as the checked read, in both formats.
 func TestVerifyDepthLimits(t *testing.T) {
-	data := vector(t, "account.fbe.hex")
-	for depth := 0; depth <= 3; depth++ {
+	data, final := vector(t, "account.fbe.hex"), vector(t, "account.final.hex")
+	for depth := -1; depth <= 3; depth++ {
 		lim := fw.DefaultLimits
 		lim.MaxDepth = depth
-		var a proto.Account
-		errV, errR := proto.VerifyAccountLimits(data, &lim), a.UnmarshalFBELimits(data, &lim)
 		want := error(nil)
 		if depth < 2 {
 			want = fw.ErrTooDeep
 		}
+		var a proto.Account
+		errV, errR := proto.VerifyAccountLimits(data, &lim), a.UnmarshalFBELimits(data, &lim)
 		if errV != want || errR != want {
-			t.Errorf("MaxDepth %d: verify %v, read %v, want %v", depth, errV, errR, want)
+			t.Errorf("versioned, MaxDepth %d: verify %v, read %v, want %v", depth, errV, errR, want)
+		}
+		errV, errR = proto.VerifyAccountFinalLimits(final, &lim), a.UnmarshalFinalLimits(final, &lim)
+		if errV != want || errR != want {
+			t.Errorf("final, MaxDepth %d: verify %v, read %v, want %v", depth, errV, errR, want)
 		}
 	}
 }

@@ -80,6 +80,7 @@ class _Package:
         self.level = 0
         self.tmp = 0
         self.vconst: List[int] = []
+        self.ffast = False
         self.imports_used: set = set()
         # --go-import, else the compiled (root) schema's `option go_import`: every package
         # of one compilation is written under the same output folder.
@@ -1370,11 +1371,25 @@ class _Package:
         self.open("if err != nil {")
         self.o("return err")
         self.close()
+        ffast = self.ffast_struct(layout)
+        if ffast:
+            # The fast walk (fwFastF<Name>) straight from here; when it fails, the full
+            # walk runs and says why.
+            self.open(f"if lim.MaxDepth >= {layout.depth} {{")
+            self.open(f"if p := fwFastF{name}(data[:full], 8, full); p >= 0 {{")
+            self.open("if p != full {")
+            self.o("return fw.ErrBadSize")
+            self.close()
+            self.o("return nil")
+            self.close()
+            self.close()
         self.o("var r fw.FReader")
         self.o("r.Start(data, full, lim)")
         self.o(f"return r.Finish(FwVerifyF{name}(&r, 8, full), full)")
         self.close()
         self.o()
+        if ffast:
+            self.emit_ffast_fn(name, layout)
         # Put.
         self.o("// FwPutF appends s's fields in the final format (generated code).")
         self.open(f"func (s *{name}) FwPutF(b []byte) []byte {{")
@@ -1551,7 +1566,7 @@ class _Package:
             self.o("p++")
             if e.final_min:
                 self.open(f"if {e.final_min} > {end}-p {{")
-                self.o("return r.Fail(fw.ErrTruncated)")
+                self.o(self.ffail("fw.ErrTruncated"))
                 self.close()
             self.open(f"if {dst} == nil {{")
             self.o(f"{dst} = new({self.gotype(e)})")
@@ -1577,10 +1592,7 @@ class _Package:
             assert w.element is not None
             e = w.element
             n, ok, i = self.var("n"), self.var("ok"), self.var("i")
-            self.o(f"{n}, {ok} := r.Count(p, {end}, {e.final_min})")
-            self.open(f"if !{ok} {{")
-            self.o(fail)
-            self.close()
+            self.fcount(n, ok, end, e.final_min)
             self.o("p += 4")
             if e.kind == "scalar" and e.scalar in ("byte", "uint8", "char"):
                 self.o(f"{dst} = append({dst}[:0], d[p:p+{n}]...)")
@@ -1644,13 +1656,68 @@ class _Package:
             return self.ftrivial(w.element)
         return False
 
+    def ffail(self, err: str) -> str:
+        """The statement failing the final walk with err (the fast walk: just -1)."""
+        return "return -1" if self.ffast else f"return r.Fail({err})"
+
+    # The fast path of final verify: a root struct whose checks need no call and no
+    # zero-size allowance (values, strings, bytes, leaf structs, optionals, arrays and
+    # collections of these, of nonzero size) is first walked by fwFastF<Name>(d, p, end),
+    # the same checks without the FReader: depth checked once by the caller against the
+    # schema's nesting, any failure -1 with nothing recorded. The final walk stops at the
+    # first failure, so the full walk that then runs finds it and says why (a failing
+    # message is walked twice; one that passes, once).
+    def ffast_ok(self, w: lower.WireType) -> bool:
+        if w.is_value or w.kind in ("string", "bytes"):
+            return True
+        if w.kind == "struct":
+            assert w.ref is not None
+            leaf = self.model.struct(w.ref)
+            return leaf.depth == 1 and all(self.ffast_ok(fl.wire) for fl in leaf.fields)
+        if w.kind in ("optional", "array"):
+            assert w.element is not None
+            return self.ffast_ok(w.element)
+        if w.kind == "sequence":
+            assert w.element is not None
+            return w.element.final_min > 0 and self.ffast_ok(w.element)
+        if w.kind == "map":
+            assert w.key is not None and w.element is not None
+            return (w.key.final_min + w.element.final_min > 0 and self.ffast_ok(w.key)
+                    and self.ffast_ok(w.element))
+        return False
+
+    def ffast_struct(self, layout: lower.StructLayout) -> bool:
+        return (layout.depth in (1, 2)
+                and any(not self.ftrivial(fl.wire) for fl in layout.fields)
+                and all(self.ffast_ok(fl.wire) for fl in layout.fields))
+
+    def emit_ffast_fn(self, name: str, layout: lower.StructLayout) -> None:
+        mins = [fl.wire.final_min for fl in layout.fields]
+        self.o(f"// fwFastF{name} is FwVerifyF{name} for the usual message (root models "
+               "only): the")
+        self.o("// position after the fields, or -1 with nothing recorded. The caller "
+               "has checked")
+        self.o(f"// that the depth limit allows {layout.depth} levels.")
+        self.open(f"func fwFastF{name}(d []byte, p, end int) int {{")
+        self.ffast = True
+        for fi, fl in enumerate(layout.fields):
+            aft = sum(mins[fi + 1:])
+            self.fcheck(fl.wire, f"end-{aft}" if aft else "end")
+        self.ffast = False
+        self.o("return p")
+        self.close()
+        self.o()
+
     def fcheck(self, w: lower.WireType, end: str) -> None:
         k = w.kind
         fail = "return -1"
         if self.ftrivial(w):
             self.o(f"p += {w.final_size}")
         elif k == "decimal":
-            self.open("if !r.CheckDecimal(p) {")
+            if self.ffast:
+                self.open("if !fw.DecimalValid(d, p) {")
+            else:
+                self.open("if !r.CheckDecimal(p) {")
             self.o(fail)
             self.close()
             self.o("p += 16")
@@ -1659,7 +1726,7 @@ class _Package:
             ln = self.var("n")
             self.o(f"{ln} := int(fw.U32(d, p))")
             self.open(f"if {ln} > {end}-p-4 {{")
-            self.o("return r.Fail(fw.ErrTruncated)")
+            self.o(self.ffail("fw.ErrTruncated"))
             self.close()
             self.o(f"p += 4 + {ln}")
         elif k == "struct" and self.model.struct(w.ref or "").depth == 1:
@@ -1670,9 +1737,10 @@ class _Package:
             self.open("{")
             at = len(self.lines)
             self.o(f"end := {end.replace('-', ' - ')}")
-            self.open("if r.Depth == 0 {")
-            self.o("return r.Fail(fw.ErrTooDeep)")
-            self.close()
+            if not self.ffast:
+                self.open("if r.Depth == 0 {")
+                self.o("return r.Fail(fw.ErrTooDeep)")
+                self.close()
             for fi, fl in enumerate(lay.fields):
                 aft = sum(mins[fi + 1:])
                 self.fcheck(fl.wire, f"end-{aft}" if aft else "end")
@@ -1694,7 +1762,7 @@ class _Package:
             self.o("p++")
             if e.final_min:
                 self.open(f"if {e.final_min} > {end}-p {{")
-                self.o("return r.Fail(fw.ErrTruncated)")
+                self.o(self.ffail("fw.ErrTruncated"))
                 self.close()
             self.fcheck(e, end)
             self.close()
@@ -1717,10 +1785,7 @@ class _Package:
             assert w.element is not None
             e = w.element
             n, ok, i = self.var("n"), self.var("ok"), self.var("i")
-            self.o(f"{n}, {ok} := r.Count(p, {end}, {e.final_min})")
-            self.open(f"if !{ok} {{")
-            self.o(fail)
-            self.close()
+            self.fcount(n, ok, end, e.final_min)
             self.o("p += 4")
             if self.ftrivial(e):
                 self.o(f"p += {n} * {e.final_size}")
@@ -1739,10 +1804,7 @@ class _Package:
             assert w.element is not None and w.key is not None
             pair = w.key.final_min + w.element.final_min
             n, ok, i, rest = self.var("n"), self.var("ok"), self.var("i"), self.var("rest")
-            self.o(f"{n}, {ok} := r.Count(p, {end}, {pair})")
-            self.open(f"if !{ok} {{")
-            self.o(fail)
-            self.close()
+            self.fcount(n, ok, end, pair)
             self.o("p += 4")
             if self.ftrivial(w.key) and self.ftrivial(w.element):
                 self.o(f"p += {n} * {pair}")
@@ -1755,6 +1817,19 @@ class _Package:
             self.close()
         else:
             raise AssertionError(k)
+
+    def fcount(self, n: str, ok: str, end: str, size: int) -> None:
+        """r.Count at p: n elements of at least size bytes (spelled out in the fast walk,
+        which only has elements of nonzero size; multiplied rather than divided, which
+        can only fail more: when fewer than 4 bytes are left, even for count 0)."""
+        if self.ffast:
+            self.o(f"{n} := int(fw.U32(d, p))")
+            self.open(f"if {n}*{size} > {end}-p-4 {{")
+        else:
+            self.o(f"{n}, {ok} := r.Count(p, {end}, {size})")
+            self.open(f"if !{ok} {{")
+        self.o("return -1")
+        self.close()
 
     # ---- JSON --------------------------------------------------------------------------
     def emit_json(self, s: ir.StructType, layout: lower.StructLayout) -> None:

@@ -1194,9 +1194,65 @@ func VerifyPrimitivesFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if p := fwFastFPrimitives(data[:full], 8, full); p >= 0 {
+			if p != full {
+				return fw.ErrBadSize
+			}
+			return nil
+		}
+	}
 	var r fw.FReader
 	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFPrimitives(&r, 8, full), full)
+}
+
+// fwFastFPrimitives is FwVerifyFPrimitives for the usual message (root models only): the
+// position after the fields, or -1 with nothing recorded. The caller has checked
+// that the depth limit allows 1 levels.
+func fwFastFPrimitives(d []byte, p, end int) int {
+	p += 1
+	p += 1
+	p += 1
+	p += 4
+	p += 1
+	p += 1
+	p += 2
+	p += 2
+	p += 4
+	p += 4
+	p += 8
+	p += 8
+	p += 4
+	p += 8
+	if !fw.DecimalValid(d, p) {
+		return -1
+	}
+	p += 16
+	n21 := int(fw.U32(d, p))
+	if n21 > end-100-p-4 {
+		return -1
+	}
+	p += 4 + n21
+	n22 := int(fw.U32(d, p))
+	if n22 > end-96-p-4 {
+		return -1
+	}
+	p += 4 + n22
+	p += 8
+	p += 8
+	p += 8
+	p += 16
+	p += 16
+	p += 16
+	p += 16
+	n23 := int(fw.U32(d, p))
+	if n23 > end-4-p-4 {
+		return -1
+	}
+	p += 4 + n23
+	p += 4
+	return p
 }
 
 // FwPutF appends s's fields in the final format (generated code).
@@ -1237,21 +1293,21 @@ func (s *Primitives) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q21 := d[p : p+49 : p+49]
-	s.FBool = q21[0] != 0
-	s.FByte = byte(q21[1])
-	s.FChar = byte(q21[2])
-	s.FWchar = rune(fw.U32(q21, 3))
-	s.FInt8 = int8(q21[7])
-	s.FUint8 = uint8(q21[8])
-	s.FInt16 = int16(fw.U16(q21, 9))
-	s.FUint16 = uint16(fw.U16(q21, 11))
-	s.FInt32 = int32(fw.U32(q21, 13))
-	s.FUint32 = uint32(fw.U32(q21, 17))
-	s.FInt64 = int64(fw.U64(q21, 21))
-	s.FUint64 = uint64(fw.U64(q21, 29))
-	s.FFloat = fw.F32(q21, 37)
-	s.FDouble = fw.F64(q21, 41)
+	q24 := d[p : p+49 : p+49]
+	s.FBool = q24[0] != 0
+	s.FByte = byte(q24[1])
+	s.FChar = byte(q24[2])
+	s.FWchar = rune(fw.U32(q24, 3))
+	s.FInt8 = int8(q24[7])
+	s.FUint8 = uint8(q24[8])
+	s.FInt16 = int16(fw.U16(q24, 9))
+	s.FUint16 = uint16(fw.U16(q24, 11))
+	s.FInt32 = int32(fw.U32(q24, 13))
+	s.FUint32 = uint32(fw.U32(q24, 17))
+	s.FInt64 = int64(fw.U64(q24, 21))
+	s.FUint64 = uint64(fw.U64(q24, 29))
+	s.FFloat = fw.F32(q24, 37)
+	s.FDouble = fw.F64(q24, 41)
 	p += 49
 	if !r.Decimal(p, &s.FDecimal) {
 		return -1
@@ -1263,10 +1319,10 @@ func (s *Primitives) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.Bytes(p, end-96, &s.FBytes); p < 0 {
 		return -1
 	}
-	q22 := d[p : p+24 : p+24]
-	s.FEpoch = fw.Timestamp(fw.U64(q22, 0))
-	s.FUtc = fw.Timestamp(fw.U64(q22, 8))
-	s.FNs = fw.Timestamp(fw.U64(q22, 16))
+	q25 := d[p : p+24 : p+24]
+	s.FEpoch = fw.Timestamp(fw.U64(q25, 0))
+	s.FUtc = fw.Timestamp(fw.U64(q25, 8))
+	s.FNs = fw.Timestamp(fw.U64(q25, 16))
 	p += 24
 	copy(s.FUuid0[:], d[p:p+16])
 	p += 16
@@ -1279,8 +1335,8 @@ func (s *Primitives) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-4, &s.Password); p < 0 {
 		return -1
 	}
-	q23 := d[p : p+4 : p+4]
-	s.Legacy = int32(fw.U32(q23, 0))
+	q26 := d[p : p+4 : p+4]
+	s.Legacy = int32(fw.U32(q26, 0))
 	p += 4
 	r.Leave()
 	return p
@@ -1311,16 +1367,16 @@ func FwVerifyFPrimitives(r *fw.FReader, p, end int) int {
 		return -1
 	}
 	p += 16
-	n24 := int(fw.U32(d, p))
-	if n24 > end-100-p-4 {
+	n27 := int(fw.U32(d, p))
+	if n27 > end-100-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n24
-	n25 := int(fw.U32(d, p))
-	if n25 > end-96-p-4 {
+	p += 4 + n27
+	n28 := int(fw.U32(d, p))
+	if n28 > end-96-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n25
+	p += 4 + n28
 	p += 8
 	p += 8
 	p += 8
@@ -1328,11 +1384,11 @@ func FwVerifyFPrimitives(r *fw.FReader, p, end int) int {
 	p += 16
 	p += 16
 	p += 16
-	n26 := int(fw.U32(d, p))
-	if n26 > end-4-p-4 {
+	n29 := int(fw.U32(d, p))
+	if n29 > end-4-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n26
+	p += 4 + n29
 	p += 4
 	r.Leave()
 	return p
@@ -1662,141 +1718,141 @@ func (s *Optionals) FwPutV(w *fw.Writer, slot, base int) {
 	if s.FBool == nil {
 		fw.VNull(w, pos+8)
 	} else {
-		blk27 := len(w.Buf)
-		if blk27+1 > cap(w.Buf) {
+		blk30 := len(w.Buf)
+		if blk30+1 > cap(w.Buf) {
 			w.Grow(1)
 		}
-		w.Buf = w.Buf[:blk27+1]
+		w.Buf = w.Buf[:blk30+1]
 		w.Buf[pos+8] = 1
-		fw.PutU32(w.Buf, pos+8+1, uint32(blk27-pos))
-		w.Buf[blk27] = fw.B2U((*s.FBool))
+		fw.PutU32(w.Buf, pos+8+1, uint32(blk30-pos))
+		w.Buf[blk30] = fw.B2U((*s.FBool))
 	}
 	if s.FInt32 == nil {
 		fw.VNull(w, pos+13)
 	} else {
-		blk28 := len(w.Buf)
-		if blk28+4 > cap(w.Buf) {
+		blk31 := len(w.Buf)
+		if blk31+4 > cap(w.Buf) {
 			w.Grow(4)
 		}
-		w.Buf = w.Buf[:blk28+4]
+		w.Buf = w.Buf[:blk31+4]
 		w.Buf[pos+13] = 1
-		fw.PutU32(w.Buf, pos+13+1, uint32(blk28-pos))
-		fw.PutU32(w.Buf, blk28, uint32((*s.FInt32)))
+		fw.PutU32(w.Buf, pos+13+1, uint32(blk31-pos))
+		fw.PutU32(w.Buf, blk31, uint32((*s.FInt32)))
 	}
 	if s.FString == nil {
 		fw.VNull(w, pos+18)
 	} else {
-		blk29 := len(w.Buf)
-		if blk29+4 > cap(w.Buf) {
+		blk32 := len(w.Buf)
+		if blk32+4 > cap(w.Buf) {
 			w.Grow(4)
 		}
-		w.Buf = w.Buf[:blk29+4]
+		w.Buf = w.Buf[:blk32+4]
 		w.Buf[pos+18] = 1
-		fw.PutU32(w.Buf, pos+18+1, uint32(blk29-pos))
-		blk30 := len(w.Buf)
-		if blk30+4+len((*s.FString)) > cap(w.Buf) {
+		fw.PutU32(w.Buf, pos+18+1, uint32(blk32-pos))
+		blk33 := len(w.Buf)
+		if blk33+4+len((*s.FString)) > cap(w.Buf) {
 			w.Grow(4 + len((*s.FString)))
 		}
-		w.Buf = w.Buf[:blk30+4+len((*s.FString))]
-		fw.PutU32(w.Buf, blk29, uint32(blk30-blk29))
-		fw.PutU32(w.Buf, blk30, uint32(len((*s.FString))))
-		copy(w.Buf[blk30+4:], (*s.FString))
+		w.Buf = w.Buf[:blk33+4+len((*s.FString))]
+		fw.PutU32(w.Buf, blk32, uint32(blk33-blk32))
+		fw.PutU32(w.Buf, blk33, uint32(len((*s.FString))))
+		copy(w.Buf[blk33+4:], (*s.FString))
 	}
 	if s.FDecimal == nil {
 		fw.VNull(w, pos+23)
 	} else {
-		blk31 := len(w.Buf)
-		if blk31+16 > cap(w.Buf) {
+		blk34 := len(w.Buf)
+		if blk34+16 > cap(w.Buf) {
 			w.Grow(16)
 		}
-		w.Buf = w.Buf[:blk31+16]
+		w.Buf = w.Buf[:blk34+16]
 		w.Buf[pos+23] = 1
-		fw.PutU32(w.Buf, pos+23+1, uint32(blk31-pos))
-		fw.PutDecimal(w.Buf[blk31:], (*s.FDecimal))
+		fw.PutU32(w.Buf, pos+23+1, uint32(blk34-pos))
+		fw.PutDecimal(w.Buf[blk34:], (*s.FDecimal))
 	}
 	if s.FUuid == nil {
 		fw.VNull(w, pos+28)
 	} else {
-		blk32 := len(w.Buf)
-		if blk32+16 > cap(w.Buf) {
+		blk35 := len(w.Buf)
+		if blk35+16 > cap(w.Buf) {
 			w.Grow(16)
 		}
-		w.Buf = w.Buf[:blk32+16]
+		w.Buf = w.Buf[:blk35+16]
 		w.Buf[pos+28] = 1
-		fw.PutU32(w.Buf, pos+28+1, uint32(blk32-pos))
-		copy(w.Buf[blk32:], (*s.FUuid)[:])
+		fw.PutU32(w.Buf, pos+28+1, uint32(blk35-pos))
+		copy(w.Buf[blk35:], (*s.FUuid)[:])
 	}
 	if s.FTime == nil {
 		fw.VNull(w, pos+33)
 	} else {
-		blk33 := len(w.Buf)
-		if blk33+8 > cap(w.Buf) {
+		blk36 := len(w.Buf)
+		if blk36+8 > cap(w.Buf) {
 			w.Grow(8)
 		}
-		w.Buf = w.Buf[:blk33+8]
+		w.Buf = w.Buf[:blk36+8]
 		w.Buf[pos+33] = 1
-		fw.PutU32(w.Buf, pos+33+1, uint32(blk33-pos))
-		fw.PutU64(w.Buf, blk33, uint64((*s.FTime)))
+		fw.PutU32(w.Buf, pos+33+1, uint32(blk36-pos))
+		fw.PutU64(w.Buf, blk36, uint64((*s.FTime)))
 	}
 	if s.FEnum == nil {
 		fw.VNull(w, pos+38)
 	} else {
-		blk34 := len(w.Buf)
-		if blk34+1 > cap(w.Buf) {
+		blk37 := len(w.Buf)
+		if blk37+1 > cap(w.Buf) {
 			w.Grow(1)
 		}
-		w.Buf = w.Buf[:blk34+1]
+		w.Buf = w.Buf[:blk37+1]
 		w.Buf[pos+38] = 1
-		fw.PutU32(w.Buf, pos+38+1, uint32(blk34-pos))
-		w.Buf[blk34] = byte((*s.FEnum))
+		fw.PutU32(w.Buf, pos+38+1, uint32(blk37-pos))
+		w.Buf[blk37] = byte((*s.FEnum))
 	}
 	if s.FFlags == nil {
 		fw.VNull(w, pos+43)
 	} else {
-		blk35 := len(w.Buf)
-		if blk35+4 > cap(w.Buf) {
+		blk38 := len(w.Buf)
+		if blk38+4 > cap(w.Buf) {
 			w.Grow(4)
 		}
-		w.Buf = w.Buf[:blk35+4]
+		w.Buf = w.Buf[:blk38+4]
 		w.Buf[pos+43] = 1
-		fw.PutU32(w.Buf, pos+43+1, uint32(blk35-pos))
-		fw.PutU32(w.Buf, blk35, uint32((*s.FFlags)))
+		fw.PutU32(w.Buf, pos+43+1, uint32(blk38-pos))
+		fw.PutU32(w.Buf, blk38, uint32((*s.FFlags)))
 	}
 	if s.FStruct == nil {
 		fw.VNull(w, pos+48)
 	} else {
-		blk36 := len(w.Buf)
-		if blk36+4 > cap(w.Buf) {
+		blk39 := len(w.Buf)
+		if blk39+4 > cap(w.Buf) {
 			w.Grow(4)
 		}
-		w.Buf = w.Buf[:blk36+4]
+		w.Buf = w.Buf[:blk39+4]
 		w.Buf[pos+48] = 1
-		fw.PutU32(w.Buf, pos+48+1, uint32(blk36-pos))
-		s.FStruct.FwPutV(w, blk36, blk36)
+		fw.PutU32(w.Buf, pos+48+1, uint32(blk39-pos))
+		s.FStruct.FwPutV(w, blk39, blk39)
 	}
 	if s.FOrder == nil {
 		fw.VNull(w, pos+53)
 	} else {
-		blk37 := len(w.Buf)
-		if blk37+4 > cap(w.Buf) {
+		blk40 := len(w.Buf)
+		if blk40+4 > cap(w.Buf) {
 			w.Grow(4)
 		}
-		w.Buf = w.Buf[:blk37+4]
+		w.Buf = w.Buf[:blk40+4]
 		w.Buf[pos+53] = 1
-		fw.PutU32(w.Buf, pos+53+1, uint32(blk37-pos))
-		s.FOrder.FwPutV(w, blk37, blk37)
+		fw.PutU32(w.Buf, pos+53+1, uint32(blk40-pos))
+		s.FOrder.FwPutV(w, blk40, blk40)
 	}
 	if s.FReset == nil {
 		fw.VNull(w, pos+58)
 	} else {
-		blk38 := len(w.Buf)
-		if blk38+8 > cap(w.Buf) {
+		blk41 := len(w.Buf)
+		if blk41+8 > cap(w.Buf) {
 			w.Grow(8)
 		}
-		w.Buf = w.Buf[:blk38+8]
+		w.Buf = w.Buf[:blk41+8]
 		w.Buf[pos+58] = 1
-		fw.PutU32(w.Buf, pos+58+1, uint32(blk38-pos))
-		fw.PutU64(w.Buf, blk38, uint64((*s.FReset)))
+		fw.PutU32(w.Buf, pos+58+1, uint32(blk41-pos))
+		fw.PutU64(w.Buf, blk41, uint64((*s.FReset)))
 	}
 }
 
@@ -1820,246 +1876,246 @@ func (s *Optionals) FwGetV(r *fw.VReader, slot, base int) {
 	if stored >= 64 {
 		body := d[pos : pos+64 : pos+64]
 		s.FResetReset = body[63] != 0
-		p39, set40, ok41 := r.Optional(pos+8, pos, 1)
-		if !set40 {
+		p42, set43, ok44 := r.Optional(pos+8, pos, 1)
+		if !set43 {
 			s.FBool = nil
-		} else if ok41 {
+		} else if ok44 {
 			if s.FBool == nil {
 				s.FBool = new(bool)
 			}
-			(*s.FBool) = r.Data[p39] != 0
+			(*s.FBool) = r.Data[p42] != 0
 		}
-		p42, set43, ok44 := r.Optional(pos+13, pos, 4)
-		if !set43 {
+		p45, set46, ok47 := r.Optional(pos+13, pos, 4)
+		if !set46 {
 			s.FInt32 = nil
-		} else if ok44 {
+		} else if ok47 {
 			if s.FInt32 == nil {
 				s.FInt32 = new(int32)
 			}
-			(*s.FInt32) = int32(fw.U32(r.Data, p42))
+			(*s.FInt32) = int32(fw.U32(r.Data, p45))
 		}
-		p45, set46, ok47 := r.Optional(pos+18, pos, 4)
-		if !set46 {
+		p48, set49, ok50 := r.Optional(pos+18, pos, 4)
+		if !set49 {
 			s.FString = nil
-		} else if ok47 {
+		} else if ok50 {
 			if s.FString == nil {
 				s.FString = new(string)
 			}
-			r.String(p45, p45, &(*s.FString))
+			r.String(p48, p48, &(*s.FString))
 		}
-		p48, set49, ok50 := r.Optional(pos+23, pos, 16)
-		if !set49 {
+		p51, set52, ok53 := r.Optional(pos+23, pos, 16)
+		if !set52 {
 			s.FDecimal = nil
-		} else if ok50 {
+		} else if ok53 {
 			if s.FDecimal == nil {
 				s.FDecimal = new(fw.Decimal)
 			}
-			(*s.FDecimal) = fw.VDecimal(r, p48)
+			(*s.FDecimal) = fw.VDecimal(r, p51)
 		}
-		p51, set52, ok53 := r.Optional(pos+28, pos, 16)
-		if !set52 {
+		p54, set55, ok56 := r.Optional(pos+28, pos, 16)
+		if !set55 {
 			s.FUuid = nil
-		} else if ok53 {
+		} else if ok56 {
 			if s.FUuid == nil {
 				s.FUuid = new(fw.UUID)
 			}
-			(*s.FUuid) = fw.UUIDAt(r.Data, p51)
+			(*s.FUuid) = fw.UUIDAt(r.Data, p54)
 		}
-		p54, set55, ok56 := r.Optional(pos+33, pos, 8)
-		if !set55 {
+		p57, set58, ok59 := r.Optional(pos+33, pos, 8)
+		if !set58 {
 			s.FTime = nil
-		} else if ok56 {
+		} else if ok59 {
 			if s.FTime == nil {
 				s.FTime = new(fw.Timestamp)
 			}
-			(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p54))
+			(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p57))
 		}
-		p57, set58, ok59 := r.Optional(pos+38, pos, 1)
-		if !set58 {
+		p60, set61, ok62 := r.Optional(pos+38, pos, 1)
+		if !set61 {
 			s.FEnum = nil
-		} else if ok59 {
+		} else if ok62 {
 			if s.FEnum == nil {
 				s.FEnum = new(EnumByte)
 			}
-			(*s.FEnum) = EnumByte(r.Data[p57])
+			(*s.FEnum) = EnumByte(r.Data[p60])
 		}
-		p60, set61, ok62 := r.Optional(pos+43, pos, 4)
-		if !set61 {
+		p63, set64, ok65 := r.Optional(pos+43, pos, 4)
+		if !set64 {
 			s.FFlags = nil
-		} else if ok62 {
+		} else if ok65 {
 			if s.FFlags == nil {
 				s.FFlags = new(Flags)
 			}
-			(*s.FFlags) = Flags(fw.U32(r.Data, p60))
+			(*s.FFlags) = Flags(fw.U32(r.Data, p63))
 		}
-		p63, set64, ok65 := r.Optional(pos+48, pos, 4)
-		if !set64 {
+		p66, set67, ok68 := r.Optional(pos+48, pos, 4)
+		if !set67 {
 			s.FStruct = nil
-		} else if ok65 {
+		} else if ok68 {
 			if s.FStruct == nil {
 				s.FStruct = new(Primitives)
 			}
-			s.FStruct.FwGetV(r, p63, p63)
+			s.FStruct.FwGetV(r, p66, p66)
 		}
-		p66, set67, ok68 := r.Optional(pos+53, pos, 4)
-		if !set67 {
+		p69, set70, ok71 := r.Optional(pos+53, pos, 4)
+		if !set70 {
 			s.FOrder = nil
-		} else if ok68 {
+		} else if ok71 {
 			if s.FOrder == nil {
 				s.FOrder = new(proto.Order)
 			}
-			s.FOrder.FwGetV(r, p66, p66)
+			s.FOrder.FwGetV(r, p69, p69)
 		}
-		p69, set70, ok71 := r.Optional(pos+58, pos, 8)
-		if !set70 {
+		p72, set73, ok74 := r.Optional(pos+58, pos, 8)
+		if !set73 {
 			s.FReset = nil
-		} else if ok71 {
+		} else if ok74 {
 			if s.FReset == nil {
 				s.FReset = new(int64)
 			}
-			(*s.FReset) = int64(fw.U64(r.Data, p69))
+			(*s.FReset) = int64(fw.U64(r.Data, p72))
 		}
 	} else {
 		d := NewOptionals()
 		if 13 <= stored {
-			p72, set73, ok74 := r.Optional(pos+8, pos, 1)
-			if !set73 {
+			p75, set76, ok77 := r.Optional(pos+8, pos, 1)
+			if !set76 {
 				s.FBool = nil
-			} else if ok74 {
+			} else if ok77 {
 				if s.FBool == nil {
 					s.FBool = new(bool)
 				}
-				(*s.FBool) = r.Data[p72] != 0
+				(*s.FBool) = r.Data[p75] != 0
 			}
 		} else {
 			s.FBool = d.FBool
 		}
 		if 18 <= stored {
-			p75, set76, ok77 := r.Optional(pos+13, pos, 4)
-			if !set76 {
+			p78, set79, ok80 := r.Optional(pos+13, pos, 4)
+			if !set79 {
 				s.FInt32 = nil
-			} else if ok77 {
+			} else if ok80 {
 				if s.FInt32 == nil {
 					s.FInt32 = new(int32)
 				}
-				(*s.FInt32) = int32(fw.U32(r.Data, p75))
+				(*s.FInt32) = int32(fw.U32(r.Data, p78))
 			}
 		} else {
 			s.FInt32 = d.FInt32
 		}
 		if 23 <= stored {
-			p78, set79, ok80 := r.Optional(pos+18, pos, 4)
-			if !set79 {
+			p81, set82, ok83 := r.Optional(pos+18, pos, 4)
+			if !set82 {
 				s.FString = nil
-			} else if ok80 {
+			} else if ok83 {
 				if s.FString == nil {
 					s.FString = new(string)
 				}
-				r.String(p78, p78, &(*s.FString))
+				r.String(p81, p81, &(*s.FString))
 			}
 		} else {
 			s.FString = d.FString
 		}
 		if 28 <= stored {
-			p81, set82, ok83 := r.Optional(pos+23, pos, 16)
-			if !set82 {
+			p84, set85, ok86 := r.Optional(pos+23, pos, 16)
+			if !set85 {
 				s.FDecimal = nil
-			} else if ok83 {
+			} else if ok86 {
 				if s.FDecimal == nil {
 					s.FDecimal = new(fw.Decimal)
 				}
-				(*s.FDecimal) = fw.VDecimal(r, p81)
+				(*s.FDecimal) = fw.VDecimal(r, p84)
 			}
 		} else {
 			s.FDecimal = d.FDecimal
 		}
 		if 33 <= stored {
-			p84, set85, ok86 := r.Optional(pos+28, pos, 16)
-			if !set85 {
+			p87, set88, ok89 := r.Optional(pos+28, pos, 16)
+			if !set88 {
 				s.FUuid = nil
-			} else if ok86 {
+			} else if ok89 {
 				if s.FUuid == nil {
 					s.FUuid = new(fw.UUID)
 				}
-				(*s.FUuid) = fw.UUIDAt(r.Data, p84)
+				(*s.FUuid) = fw.UUIDAt(r.Data, p87)
 			}
 		} else {
 			s.FUuid = d.FUuid
 		}
 		if 38 <= stored {
-			p87, set88, ok89 := r.Optional(pos+33, pos, 8)
-			if !set88 {
+			p90, set91, ok92 := r.Optional(pos+33, pos, 8)
+			if !set91 {
 				s.FTime = nil
-			} else if ok89 {
+			} else if ok92 {
 				if s.FTime == nil {
 					s.FTime = new(fw.Timestamp)
 				}
-				(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p87))
+				(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p90))
 			}
 		} else {
 			s.FTime = d.FTime
 		}
 		if 43 <= stored {
-			p90, set91, ok92 := r.Optional(pos+38, pos, 1)
-			if !set91 {
+			p93, set94, ok95 := r.Optional(pos+38, pos, 1)
+			if !set94 {
 				s.FEnum = nil
-			} else if ok92 {
+			} else if ok95 {
 				if s.FEnum == nil {
 					s.FEnum = new(EnumByte)
 				}
-				(*s.FEnum) = EnumByte(r.Data[p90])
+				(*s.FEnum) = EnumByte(r.Data[p93])
 			}
 		} else {
 			s.FEnum = d.FEnum
 		}
 		if 48 <= stored {
-			p93, set94, ok95 := r.Optional(pos+43, pos, 4)
-			if !set94 {
+			p96, set97, ok98 := r.Optional(pos+43, pos, 4)
+			if !set97 {
 				s.FFlags = nil
-			} else if ok95 {
+			} else if ok98 {
 				if s.FFlags == nil {
 					s.FFlags = new(Flags)
 				}
-				(*s.FFlags) = Flags(fw.U32(r.Data, p93))
+				(*s.FFlags) = Flags(fw.U32(r.Data, p96))
 			}
 		} else {
 			s.FFlags = d.FFlags
 		}
 		if 53 <= stored {
-			p96, set97, ok98 := r.Optional(pos+48, pos, 4)
-			if !set97 {
+			p99, set100, ok101 := r.Optional(pos+48, pos, 4)
+			if !set100 {
 				s.FStruct = nil
-			} else if ok98 {
+			} else if ok101 {
 				if s.FStruct == nil {
 					s.FStruct = new(Primitives)
 				}
-				s.FStruct.FwGetV(r, p96, p96)
+				s.FStruct.FwGetV(r, p99, p99)
 			}
 		} else {
 			s.FStruct = d.FStruct
 		}
 		if 58 <= stored {
-			p99, set100, ok101 := r.Optional(pos+53, pos, 4)
-			if !set100 {
+			p102, set103, ok104 := r.Optional(pos+53, pos, 4)
+			if !set103 {
 				s.FOrder = nil
-			} else if ok101 {
+			} else if ok104 {
 				if s.FOrder == nil {
 					s.FOrder = new(proto.Order)
 				}
-				s.FOrder.FwGetV(r, p99, p99)
+				s.FOrder.FwGetV(r, p102, p102)
 			}
 		} else {
 			s.FOrder = d.FOrder
 		}
 		if 63 <= stored {
-			p102, set103, ok104 := r.Optional(pos+58, pos, 8)
-			if !set103 {
+			p105, set106, ok107 := r.Optional(pos+58, pos, 8)
+			if !set106 {
 				s.FReset = nil
-			} else if ok104 {
+			} else if ok107 {
 				if s.FReset == nil {
 					s.FReset = new(int64)
 				}
-				(*s.FReset) = int64(fw.U64(r.Data, p102))
+				(*s.FReset) = int64(fw.U64(r.Data, p105))
 			}
 		} else {
 			s.FReset = d.FReset
@@ -2095,160 +2151,160 @@ func fwFastVOptionals(d []byte, slot, base int, left int64) (int64, bool) {
 	if pos < slot+4 || pos > size-64 {
 		return 0, false
 	}
-	b105 := d[pos : pos+64 : pos+64]
-	stored106 := int(fw.U32(b105, 0))
-	if stored106 < 64 || pos+stored106 > size || fw.U32(b105, 4) != 111 {
+	b108 := d[pos : pos+64 : pos+64]
+	stored109 := int(fw.U32(b108, 0))
+	if stored109 < 64 || pos+stored109 > size || fw.U32(b108, 4) != 111 {
 		return 0, false
 	}
-	left -= int64(stored106)
-	if b105[8] != 0 {
-		p107 := pos + int(fw.U32(b105, 8+1))
-		if p107 < pos+13 || p107 > size-1 {
+	left -= int64(stored109)
+	if b108[8] != 0 {
+		p110 := pos + int(fw.U32(b108, 8+1))
+		if p110 < pos+13 || p110 > size-1 {
 			return 0, false
 		}
 		left -= 1
 	}
-	if b105[13] != 0 {
-		p108 := pos + int(fw.U32(b105, 13+1))
-		if p108 < pos+18 || p108 > size-4 {
+	if b108[13] != 0 {
+		p111 := pos + int(fw.U32(b108, 13+1))
+		if p111 < pos+18 || p111 > size-4 {
 			return 0, false
 		}
 		left -= 4
 	}
-	if b105[18] != 0 {
-		p109 := pos + int(fw.U32(b105, 18+1))
-		if p109 < pos+23 || p109 > size-4 {
+	if b108[18] != 0 {
+		p112 := pos + int(fw.U32(b108, 18+1))
+		if p112 < pos+23 || p112 > size-4 {
 			return 0, false
 		}
-		o110 := d[p109 : p109+4 : p109+4]
-		q111 := p109 + int(fw.U32(o110, 0))
-		if q111 < p109+4 || q111 > size-4 {
+		o113 := d[p112 : p112+4 : p112+4]
+		q114 := p112 + int(fw.U32(o113, 0))
+		if q114 < p112+4 || q114 > size-4 {
 			return 0, false
 		}
-		n112 := int(fw.U32(d, q111))
-		if q111+4+n112 > size {
+		n115 := int(fw.U32(d, q114))
+		if q114+4+n115 > size {
 			return 0, false
 		}
-		left -= int64(n112)
+		left -= int64(n115)
 		left -= 8
 	}
-	if b105[23] != 0 {
-		p113 := pos + int(fw.U32(b105, 23+1))
-		if p113 < pos+28 || p113 > size-16 {
+	if b108[23] != 0 {
+		p116 := pos + int(fw.U32(b108, 23+1))
+		if p116 < pos+28 || p116 > size-16 {
 			return 0, false
 		}
-		o114 := d[p113 : p113+16 : p113+16]
-		if o114[0+14] > fw.MaxDecimalScale {
+		o117 := d[p116 : p116+16 : p116+16]
+		if o117[0+14] > fw.MaxDecimalScale {
 			return 0, false
 		}
 		left -= 16
 	}
-	if b105[28] != 0 {
-		p115 := pos + int(fw.U32(b105, 28+1))
-		if p115 < pos+33 || p115 > size-16 {
+	if b108[28] != 0 {
+		p118 := pos + int(fw.U32(b108, 28+1))
+		if p118 < pos+33 || p118 > size-16 {
 			return 0, false
 		}
 		left -= 16
 	}
-	if b105[33] != 0 {
-		p116 := pos + int(fw.U32(b105, 33+1))
-		if p116 < pos+38 || p116 > size-8 {
+	if b108[33] != 0 {
+		p119 := pos + int(fw.U32(b108, 33+1))
+		if p119 < pos+38 || p119 > size-8 {
 			return 0, false
 		}
 		left -= 8
 	}
-	if b105[38] != 0 {
-		p117 := pos + int(fw.U32(b105, 38+1))
-		if p117 < pos+43 || p117 > size-1 {
+	if b108[38] != 0 {
+		p120 := pos + int(fw.U32(b108, 38+1))
+		if p120 < pos+43 || p120 > size-1 {
 			return 0, false
 		}
 		left -= 1
 	}
-	if b105[43] != 0 {
-		p118 := pos + int(fw.U32(b105, 43+1))
-		if p118 < pos+48 || p118 > size-4 {
+	if b108[43] != 0 {
+		p121 := pos + int(fw.U32(b108, 43+1))
+		if p121 < pos+48 || p121 > size-4 {
 			return 0, false
 		}
 		left -= 4
 	}
-	if b105[48] != 0 {
-		p119 := pos + int(fw.U32(b105, 48+1))
-		if p119 < pos+53 || p119 > size-4 {
+	if b108[48] != 0 {
+		p122 := pos + int(fw.U32(b108, 48+1))
+		if p122 < pos+53 || p122 > size-4 {
 			return 0, false
 		}
-		o120 := d[p119 : p119+4 : p119+4]
-		p121 := p119 + int(fw.U32(o120, 0))
-		if p121 < p119+4 || p121 > size-177 {
+		o123 := d[p122 : p122+4 : p122+4]
+		p124 := p122 + int(fw.U32(o123, 0))
+		if p124 < p122+4 || p124 > size-177 {
 			return 0, false
 		}
-		b122 := d[p121 : p121+177 : p121+177]
-		stored123 := int(fw.U32(b122, 0))
-		if stored123 < 177 || p121+stored123 > size || fw.U32(b122, 4) != 110 {
+		b125 := d[p124 : p124+177 : p124+177]
+		stored126 := int(fw.U32(b125, 0))
+		if stored126 < 177 || p124+stored126 > size || fw.U32(b125, 4) != 110 {
 			return 0, false
 		}
-		left -= int64(stored123)
-		if b122[57+14] > fw.MaxDecimalScale {
+		left -= int64(stored126)
+		if b125[57+14] > fw.MaxDecimalScale {
 			return 0, false
 		}
-		q124 := p121 + int(fw.U32(b122, 73))
-		if q124 < p121+77 || q124 > size-4 {
+		q127 := p124 + int(fw.U32(b125, 73))
+		if q127 < p124+77 || q127 > size-4 {
 			return 0, false
 		}
-		n125 := int(fw.U32(d, q124))
-		if q124+4+n125 > size {
+		n128 := int(fw.U32(d, q127))
+		if q127+4+n128 > size {
 			return 0, false
 		}
-		left -= int64(n125)
-		q126 := p121 + int(fw.U32(b122, 77))
-		if q126 < p121+81 || q126 > size-4 {
+		left -= int64(n128)
+		q129 := p124 + int(fw.U32(b125, 77))
+		if q129 < p124+81 || q129 > size-4 {
 			return 0, false
 		}
-		n127 := int(fw.U32(d, q126))
-		if q126+4+n127 > size {
+		n130 := int(fw.U32(d, q129))
+		if q129+4+n130 > size {
 			return 0, false
 		}
-		left -= int64(n127)
-		q128 := p121 + int(fw.U32(b122, 169))
-		if q128 < p121+173 || q128 > size-4 {
+		left -= int64(n130)
+		q131 := p124 + int(fw.U32(b125, 169))
+		if q131 < p124+173 || q131 > size-4 {
 			return 0, false
 		}
-		n129 := int(fw.U32(d, q128))
-		if q128+4+n129 > size {
+		n132 := int(fw.U32(d, q131))
+		if q131+4+n132 > size {
 			return 0, false
 		}
-		left -= int64(n129)
+		left -= int64(n132)
 		left -= 16
 	}
-	if b105[53] != 0 {
-		p130 := pos + int(fw.U32(b105, 53+1))
-		if p130 < pos+58 || p130 > size-4 {
+	if b108[53] != 0 {
+		p133 := pos + int(fw.U32(b108, 53+1))
+		if p133 < pos+58 || p133 > size-4 {
 			return 0, false
 		}
-		o131 := d[p130 : p130+4 : p130+4]
-		p132 := p130 + int(fw.U32(o131, 0))
-		if p132 < p130+4 || p132 > size-34 {
+		o134 := d[p133 : p133+4 : p133+4]
+		p135 := p133 + int(fw.U32(o134, 0))
+		if p135 < p133+4 || p135 > size-34 {
 			return 0, false
 		}
-		b133 := d[p132 : p132+34 : p132+34]
-		stored134 := int(fw.U32(b133, 0))
-		if stored134 < 34 || p132+stored134 > size || fw.U32(b133, 4) != 1 {
+		b136 := d[p135 : p135+34 : p135+34]
+		stored137 := int(fw.U32(b136, 0))
+		if stored137 < 34 || p135+stored137 > size || fw.U32(b136, 4) != 1 {
 			return 0, false
 		}
-		left -= int64(stored134)
-		q135 := p132 + int(fw.U32(b133, 12))
-		if q135 < p132+16 || q135 > size-4 {
+		left -= int64(stored137)
+		q138 := p135 + int(fw.U32(b136, 12))
+		if q138 < p135+16 || q138 > size-4 {
 			return 0, false
 		}
-		n136 := int(fw.U32(d, q135))
-		if q135+4+n136 > size {
+		n139 := int(fw.U32(d, q138))
+		if q138+4+n139 > size {
 			return 0, false
 		}
-		left -= int64(n136)
+		left -= int64(n139)
 		left -= 8
 	}
-	if b105[58] != 0 {
-		p137 := pos + int(fw.U32(b105, 58+1))
-		if p137 < pos+63 || p137 > size-8 {
+	if b108[58] != 0 {
+		p140 := pos + int(fw.U32(b108, 58+1))
+		if p140 < pos+63 || p140 > size-8 {
 			return 0, false
 		}
 		left -= 8
@@ -2276,8 +2332,8 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 	left := r.Left
 	if stored >= 64 {
 		if d[pos+8] != 0 {
-			p138 := pos + int(fw.U32(d, pos+8+1))
-			if p138 >= pos+8+5 && p138 <= size-1 {
+			p141 := pos + int(fw.U32(d, pos+8+1))
+			if p141 >= pos+8+5 && p141 <= size-1 {
 				left -= 1
 			} else {
 				r.Left = left
@@ -2286,8 +2342,8 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+13] != 0 {
-			p139 := pos + int(fw.U32(d, pos+13+1))
-			if p139 >= pos+13+5 && p139 <= size-4 {
+			p142 := pos + int(fw.U32(d, pos+13+1))
+			if p142 >= pos+13+5 && p142 <= size-4 {
 				left -= 4
 			} else {
 				r.Left = left
@@ -2296,21 +2352,21 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+18] != 0 {
-			p140 := pos + int(fw.U32(d, pos+18+1))
-			if p140 >= pos+18+5 && p140 <= size-4 {
+			p143 := pos + int(fw.U32(d, pos+18+1))
+			if p143 >= pos+18+5 && p143 <= size-4 {
 				left -= 4
-				blk141 := p140 + int(fw.U32(d, p140))
-				if blk141 >= p140+4 && blk141 <= size-4 {
-					if n142 := int(fw.U32(d, blk141)); n142 <= size-blk141-4 {
-						left -= int64(4 + n142)
+				blk144 := p143 + int(fw.U32(d, p143))
+				if blk144 >= p143+4 && blk144 <= size-4 {
+					if n145 := int(fw.U32(d, blk144)); n145 <= size-blk144-4 {
+						left -= int64(4 + n145)
 					} else {
 						r.Left = left
-						r.Text(p140, p140)
+						r.Text(p143, p143)
 						left = r.Left
 					}
 				} else {
 					r.Left = left
-					r.Text(p140, p140)
+					r.Text(p143, p143)
 					left = r.Left
 				}
 			} else {
@@ -2320,11 +2376,11 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+23] != 0 {
-			p143 := pos + int(fw.U32(d, pos+23+1))
-			if p143 >= pos+23+5 && p143 <= size-16 {
+			p146 := pos + int(fw.U32(d, pos+23+1))
+			if p146 >= pos+23+5 && p146 <= size-16 {
 				left -= 16
 				r.Left = left
-				fw.VCheckDecimal(r, p143)
+				fw.VCheckDecimal(r, p146)
 				left = r.Left
 			} else {
 				r.Left = left
@@ -2333,8 +2389,8 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+28] != 0 {
-			p144 := pos + int(fw.U32(d, pos+28+1))
-			if p144 >= pos+28+5 && p144 <= size-16 {
+			p147 := pos + int(fw.U32(d, pos+28+1))
+			if p147 >= pos+28+5 && p147 <= size-16 {
 				left -= 16
 			} else {
 				r.Left = left
@@ -2343,8 +2399,8 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+33] != 0 {
-			p145 := pos + int(fw.U32(d, pos+33+1))
-			if p145 >= pos+33+5 && p145 <= size-8 {
+			p148 := pos + int(fw.U32(d, pos+33+1))
+			if p148 >= pos+33+5 && p148 <= size-8 {
 				left -= 8
 			} else {
 				r.Left = left
@@ -2353,8 +2409,8 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+38] != 0 {
-			p146 := pos + int(fw.U32(d, pos+38+1))
-			if p146 >= pos+38+5 && p146 <= size-1 {
+			p149 := pos + int(fw.U32(d, pos+38+1))
+			if p149 >= pos+38+5 && p149 <= size-1 {
 				left -= 1
 			} else {
 				r.Left = left
@@ -2363,8 +2419,8 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+43] != 0 {
-			p147 := pos + int(fw.U32(d, pos+43+1))
-			if p147 >= pos+43+5 && p147 <= size-4 {
+			p150 := pos + int(fw.U32(d, pos+43+1))
+			if p150 >= pos+43+5 && p150 <= size-4 {
 				left -= 4
 			} else {
 				r.Left = left
@@ -2373,11 +2429,11 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+48] != 0 {
-			p148 := pos + int(fw.U32(d, pos+48+1))
-			if p148 >= pos+48+5 && p148 <= size-4 {
+			p151 := pos + int(fw.U32(d, pos+48+1))
+			if p151 >= pos+48+5 && p151 <= size-4 {
 				left -= 4
 				{
-					slot, base := p148, p148
+					slot, base := p151, p151
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -2390,10 +2446,10 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 							r.Left = left
 							fw.VCheckDecimal(r, pos+57)
 							left = r.Left
-							blk149 := pos + int(fw.U32(d, pos+73))
-							if blk149 >= pos+73+4 && blk149 <= size-4 {
-								if n150 := int(fw.U32(d, blk149)); n150 <= size-blk149-4 {
-									left -= int64(4 + n150)
+							blk152 := pos + int(fw.U32(d, pos+73))
+							if blk152 >= pos+73+4 && blk152 <= size-4 {
+								if n153 := int(fw.U32(d, blk152)); n153 <= size-blk152-4 {
+									left -= int64(4 + n153)
 								} else {
 									r.Left = left
 									r.Text(pos+73, pos)
@@ -2404,10 +2460,10 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 								r.Text(pos+73, pos)
 								left = r.Left
 							}
-							blk151 := pos + int(fw.U32(d, pos+77))
-							if blk151 >= pos+77+4 && blk151 <= size-4 {
-								if n152 := int(fw.U32(d, blk151)); n152 <= size-blk151-4 {
-									left -= int64(4 + n152)
+							blk154 := pos + int(fw.U32(d, pos+77))
+							if blk154 >= pos+77+4 && blk154 <= size-4 {
+								if n155 := int(fw.U32(d, blk154)); n155 <= size-blk154-4 {
+									left -= int64(4 + n155)
 								} else {
 									r.Left = left
 									r.Text(pos+77, pos)
@@ -2418,10 +2474,10 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 								r.Text(pos+77, pos)
 								left = r.Left
 							}
-							blk153 := pos + int(fw.U32(d, pos+169))
-							if blk153 >= pos+169+4 && blk153 <= size-4 {
-								if n154 := int(fw.U32(d, blk153)); n154 <= size-blk153-4 {
-									left -= int64(4 + n154)
+							blk156 := pos + int(fw.U32(d, pos+169))
+							if blk156 >= pos+169+4 && blk156 <= size-4 {
+								if n157 := int(fw.U32(d, blk156)); n157 <= size-blk156-4 {
+									left -= int64(4 + n157)
 								} else {
 									r.Left = left
 									r.Text(pos+169, pos)
@@ -2439,10 +2495,10 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 								left = r.Left
 							}
 							if 77 <= stored {
-								blk155 := pos + int(fw.U32(d, pos+73))
-								if blk155 >= pos+73+4 && blk155 <= size-4 {
-									if n156 := int(fw.U32(d, blk155)); n156 <= size-blk155-4 {
-										left -= int64(4 + n156)
+								blk158 := pos + int(fw.U32(d, pos+73))
+								if blk158 >= pos+73+4 && blk158 <= size-4 {
+									if n159 := int(fw.U32(d, blk158)); n159 <= size-blk158-4 {
+										left -= int64(4 + n159)
 									} else {
 										r.Left = left
 										r.Text(pos+73, pos)
@@ -2455,10 +2511,10 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 								}
 							}
 							if 81 <= stored {
-								blk157 := pos + int(fw.U32(d, pos+77))
-								if blk157 >= pos+77+4 && blk157 <= size-4 {
-									if n158 := int(fw.U32(d, blk157)); n158 <= size-blk157-4 {
-										left -= int64(4 + n158)
+								blk160 := pos + int(fw.U32(d, pos+77))
+								if blk160 >= pos+77+4 && blk160 <= size-4 {
+									if n161 := int(fw.U32(d, blk160)); n161 <= size-blk160-4 {
+										left -= int64(4 + n161)
 									} else {
 										r.Left = left
 										r.Text(pos+77, pos)
@@ -2471,10 +2527,10 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 								}
 							}
 							if 173 <= stored {
-								blk159 := pos + int(fw.U32(d, pos+169))
-								if blk159 >= pos+169+4 && blk159 <= size-4 {
-									if n160 := int(fw.U32(d, blk159)); n160 <= size-blk159-4 {
-										left -= int64(4 + n160)
+								blk162 := pos + int(fw.U32(d, pos+169))
+								if blk162 >= pos+169+4 && blk162 <= size-4 {
+									if n163 := int(fw.U32(d, blk162)); n163 <= size-blk162-4 {
+										left -= int64(4 + n163)
 									} else {
 										r.Left = left
 										r.Text(pos+169, pos)
@@ -2500,11 +2556,11 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+53] != 0 {
-			p161 := pos + int(fw.U32(d, pos+53+1))
-			if p161 >= pos+53+5 && p161 <= size-4 {
+			p164 := pos + int(fw.U32(d, pos+53+1))
+			if p164 >= pos+53+5 && p164 <= size-4 {
 				left -= 4
 				{
-					slot, base := p161, p161
+					slot, base := p164, p164
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -2514,10 +2570,10 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 					if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 						left -= int64(stored)
 						if stored >= 34 {
-							blk162 := pos + int(fw.U32(d, pos+12))
-							if blk162 >= pos+12+4 && blk162 <= size-4 {
-								if n163 := int(fw.U32(d, blk162)); n163 <= size-blk162-4 {
-									left -= int64(4 + n163)
+							blk165 := pos + int(fw.U32(d, pos+12))
+							if blk165 >= pos+12+4 && blk165 <= size-4 {
+								if n166 := int(fw.U32(d, blk165)); n166 <= size-blk165-4 {
+									left -= int64(4 + n166)
 								} else {
 									r.Left = left
 									r.Text(pos+12, pos)
@@ -2530,10 +2586,10 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 							}
 						} else {
 							if 16 <= stored {
-								blk164 := pos + int(fw.U32(d, pos+12))
-								if blk164 >= pos+12+4 && blk164 <= size-4 {
-									if n165 := int(fw.U32(d, blk164)); n165 <= size-blk164-4 {
-										left -= int64(4 + n165)
+								blk167 := pos + int(fw.U32(d, pos+12))
+								if blk167 >= pos+12+4 && blk167 <= size-4 {
+									if n168 := int(fw.U32(d, blk167)); n168 <= size-blk167-4 {
+										left -= int64(4 + n168)
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -2559,8 +2615,8 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+58] != 0 {
-			p166 := pos + int(fw.U32(d, pos+58+1))
-			if p166 >= pos+58+5 && p166 <= size-8 {
+			p169 := pos + int(fw.U32(d, pos+58+1))
+			if p169 >= pos+58+5 && p169 <= size-8 {
 				left -= 8
 			} else {
 				r.Left = left
@@ -2571,8 +2627,8 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 	} else {
 		if 13 <= stored {
 			if d[pos+8] != 0 {
-				p167 := pos + int(fw.U32(d, pos+8+1))
-				if p167 >= pos+8+5 && p167 <= size-1 {
+				p170 := pos + int(fw.U32(d, pos+8+1))
+				if p170 >= pos+8+5 && p170 <= size-1 {
 					left -= 1
 				} else {
 					r.Left = left
@@ -2583,8 +2639,8 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 		}
 		if 18 <= stored {
 			if d[pos+13] != 0 {
-				p168 := pos + int(fw.U32(d, pos+13+1))
-				if p168 >= pos+13+5 && p168 <= size-4 {
+				p171 := pos + int(fw.U32(d, pos+13+1))
+				if p171 >= pos+13+5 && p171 <= size-4 {
 					left -= 4
 				} else {
 					r.Left = left
@@ -2595,21 +2651,21 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 		}
 		if 23 <= stored {
 			if d[pos+18] != 0 {
-				p169 := pos + int(fw.U32(d, pos+18+1))
-				if p169 >= pos+18+5 && p169 <= size-4 {
+				p172 := pos + int(fw.U32(d, pos+18+1))
+				if p172 >= pos+18+5 && p172 <= size-4 {
 					left -= 4
-					blk170 := p169 + int(fw.U32(d, p169))
-					if blk170 >= p169+4 && blk170 <= size-4 {
-						if n171 := int(fw.U32(d, blk170)); n171 <= size-blk170-4 {
-							left -= int64(4 + n171)
+					blk173 := p172 + int(fw.U32(d, p172))
+					if blk173 >= p172+4 && blk173 <= size-4 {
+						if n174 := int(fw.U32(d, blk173)); n174 <= size-blk173-4 {
+							left -= int64(4 + n174)
 						} else {
 							r.Left = left
-							r.Text(p169, p169)
+							r.Text(p172, p172)
 							left = r.Left
 						}
 					} else {
 						r.Left = left
-						r.Text(p169, p169)
+						r.Text(p172, p172)
 						left = r.Left
 					}
 				} else {
@@ -2621,11 +2677,11 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 		}
 		if 28 <= stored {
 			if d[pos+23] != 0 {
-				p172 := pos + int(fw.U32(d, pos+23+1))
-				if p172 >= pos+23+5 && p172 <= size-16 {
+				p175 := pos + int(fw.U32(d, pos+23+1))
+				if p175 >= pos+23+5 && p175 <= size-16 {
 					left -= 16
 					r.Left = left
-					fw.VCheckDecimal(r, p172)
+					fw.VCheckDecimal(r, p175)
 					left = r.Left
 				} else {
 					r.Left = left
@@ -2636,8 +2692,8 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 		}
 		if 33 <= stored {
 			if d[pos+28] != 0 {
-				p173 := pos + int(fw.U32(d, pos+28+1))
-				if p173 >= pos+28+5 && p173 <= size-16 {
+				p176 := pos + int(fw.U32(d, pos+28+1))
+				if p176 >= pos+28+5 && p176 <= size-16 {
 					left -= 16
 				} else {
 					r.Left = left
@@ -2648,8 +2704,8 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 		}
 		if 38 <= stored {
 			if d[pos+33] != 0 {
-				p174 := pos + int(fw.U32(d, pos+33+1))
-				if p174 >= pos+33+5 && p174 <= size-8 {
+				p177 := pos + int(fw.U32(d, pos+33+1))
+				if p177 >= pos+33+5 && p177 <= size-8 {
 					left -= 8
 				} else {
 					r.Left = left
@@ -2660,8 +2716,8 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 		}
 		if 43 <= stored {
 			if d[pos+38] != 0 {
-				p175 := pos + int(fw.U32(d, pos+38+1))
-				if p175 >= pos+38+5 && p175 <= size-1 {
+				p178 := pos + int(fw.U32(d, pos+38+1))
+				if p178 >= pos+38+5 && p178 <= size-1 {
 					left -= 1
 				} else {
 					r.Left = left
@@ -2672,8 +2728,8 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 		}
 		if 48 <= stored {
 			if d[pos+43] != 0 {
-				p176 := pos + int(fw.U32(d, pos+43+1))
-				if p176 >= pos+43+5 && p176 <= size-4 {
+				p179 := pos + int(fw.U32(d, pos+43+1))
+				if p179 >= pos+43+5 && p179 <= size-4 {
 					left -= 4
 				} else {
 					r.Left = left
@@ -2684,11 +2740,11 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 		}
 		if 53 <= stored {
 			if d[pos+48] != 0 {
-				p177 := pos + int(fw.U32(d, pos+48+1))
-				if p177 >= pos+48+5 && p177 <= size-4 {
+				p180 := pos + int(fw.U32(d, pos+48+1))
+				if p180 >= pos+48+5 && p180 <= size-4 {
 					left -= 4
 					{
-						slot, base := p177, p177
+						slot, base := p180, p180
 						pos := base + int(fw.U32(d, slot))
 						stored, typ := 0, uint32(0)
 						if pos >= slot+4 && pos <= size-8 {
@@ -2701,10 +2757,10 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 								r.Left = left
 								fw.VCheckDecimal(r, pos+57)
 								left = r.Left
-								blk178 := pos + int(fw.U32(d, pos+73))
-								if blk178 >= pos+73+4 && blk178 <= size-4 {
-									if n179 := int(fw.U32(d, blk178)); n179 <= size-blk178-4 {
-										left -= int64(4 + n179)
+								blk181 := pos + int(fw.U32(d, pos+73))
+								if blk181 >= pos+73+4 && blk181 <= size-4 {
+									if n182 := int(fw.U32(d, blk181)); n182 <= size-blk181-4 {
+										left -= int64(4 + n182)
 									} else {
 										r.Left = left
 										r.Text(pos+73, pos)
@@ -2715,10 +2771,10 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 									r.Text(pos+73, pos)
 									left = r.Left
 								}
-								blk180 := pos + int(fw.U32(d, pos+77))
-								if blk180 >= pos+77+4 && blk180 <= size-4 {
-									if n181 := int(fw.U32(d, blk180)); n181 <= size-blk180-4 {
-										left -= int64(4 + n181)
+								blk183 := pos + int(fw.U32(d, pos+77))
+								if blk183 >= pos+77+4 && blk183 <= size-4 {
+									if n184 := int(fw.U32(d, blk183)); n184 <= size-blk183-4 {
+										left -= int64(4 + n184)
 									} else {
 										r.Left = left
 										r.Text(pos+77, pos)
@@ -2729,10 +2785,10 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 									r.Text(pos+77, pos)
 									left = r.Left
 								}
-								blk182 := pos + int(fw.U32(d, pos+169))
-								if blk182 >= pos+169+4 && blk182 <= size-4 {
-									if n183 := int(fw.U32(d, blk182)); n183 <= size-blk182-4 {
-										left -= int64(4 + n183)
+								blk185 := pos + int(fw.U32(d, pos+169))
+								if blk185 >= pos+169+4 && blk185 <= size-4 {
+									if n186 := int(fw.U32(d, blk185)); n186 <= size-blk185-4 {
+										left -= int64(4 + n186)
 									} else {
 										r.Left = left
 										r.Text(pos+169, pos)
@@ -2750,10 +2806,10 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 									left = r.Left
 								}
 								if 77 <= stored {
-									blk184 := pos + int(fw.U32(d, pos+73))
-									if blk184 >= pos+73+4 && blk184 <= size-4 {
-										if n185 := int(fw.U32(d, blk184)); n185 <= size-blk184-4 {
-											left -= int64(4 + n185)
+									blk187 := pos + int(fw.U32(d, pos+73))
+									if blk187 >= pos+73+4 && blk187 <= size-4 {
+										if n188 := int(fw.U32(d, blk187)); n188 <= size-blk187-4 {
+											left -= int64(4 + n188)
 										} else {
 											r.Left = left
 											r.Text(pos+73, pos)
@@ -2766,10 +2822,10 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 									}
 								}
 								if 81 <= stored {
-									blk186 := pos + int(fw.U32(d, pos+77))
-									if blk186 >= pos+77+4 && blk186 <= size-4 {
-										if n187 := int(fw.U32(d, blk186)); n187 <= size-blk186-4 {
-											left -= int64(4 + n187)
+									blk189 := pos + int(fw.U32(d, pos+77))
+									if blk189 >= pos+77+4 && blk189 <= size-4 {
+										if n190 := int(fw.U32(d, blk189)); n190 <= size-blk189-4 {
+											left -= int64(4 + n190)
 										} else {
 											r.Left = left
 											r.Text(pos+77, pos)
@@ -2782,10 +2838,10 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 									}
 								}
 								if 173 <= stored {
-									blk188 := pos + int(fw.U32(d, pos+169))
-									if blk188 >= pos+169+4 && blk188 <= size-4 {
-										if n189 := int(fw.U32(d, blk188)); n189 <= size-blk188-4 {
-											left -= int64(4 + n189)
+									blk191 := pos + int(fw.U32(d, pos+169))
+									if blk191 >= pos+169+4 && blk191 <= size-4 {
+										if n192 := int(fw.U32(d, blk191)); n192 <= size-blk191-4 {
+											left -= int64(4 + n192)
 										} else {
 											r.Left = left
 											r.Text(pos+169, pos)
@@ -2813,11 +2869,11 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 		}
 		if 58 <= stored {
 			if d[pos+53] != 0 {
-				p190 := pos + int(fw.U32(d, pos+53+1))
-				if p190 >= pos+53+5 && p190 <= size-4 {
+				p193 := pos + int(fw.U32(d, pos+53+1))
+				if p193 >= pos+53+5 && p193 <= size-4 {
 					left -= 4
 					{
-						slot, base := p190, p190
+						slot, base := p193, p193
 						pos := base + int(fw.U32(d, slot))
 						stored, typ := 0, uint32(0)
 						if pos >= slot+4 && pos <= size-8 {
@@ -2827,10 +2883,10 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 						if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 							left -= int64(stored)
 							if stored >= 34 {
-								blk191 := pos + int(fw.U32(d, pos+12))
-								if blk191 >= pos+12+4 && blk191 <= size-4 {
-									if n192 := int(fw.U32(d, blk191)); n192 <= size-blk191-4 {
-										left -= int64(4 + n192)
+								blk194 := pos + int(fw.U32(d, pos+12))
+								if blk194 >= pos+12+4 && blk194 <= size-4 {
+									if n195 := int(fw.U32(d, blk194)); n195 <= size-blk194-4 {
+										left -= int64(4 + n195)
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -2843,10 +2899,10 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 								}
 							} else {
 								if 16 <= stored {
-									blk193 := pos + int(fw.U32(d, pos+12))
-									if blk193 >= pos+12+4 && blk193 <= size-4 {
-										if n194 := int(fw.U32(d, blk193)); n194 <= size-blk193-4 {
-											left -= int64(4 + n194)
+									blk196 := pos + int(fw.U32(d, pos+12))
+									if blk196 >= pos+12+4 && blk196 <= size-4 {
+										if n197 := int(fw.U32(d, blk196)); n197 <= size-blk196-4 {
+											left -= int64(4 + n197)
 										} else {
 											r.Left = left
 											r.Text(pos+12, pos)
@@ -2874,8 +2930,8 @@ func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 		}
 		if 63 <= stored {
 			if d[pos+58] != 0 {
-				p195 := pos + int(fw.U32(d, pos+58+1))
-				if p195 >= pos+58+5 && p195 <= size-8 {
+				p198 := pos + int(fw.U32(d, pos+58+1))
+				if p198 >= pos+58+5 && p198 <= size-8 {
 					left -= 8
 				} else {
 					r.Left = left
@@ -2925,9 +2981,186 @@ func VerifyOptionalsFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 2 {
+		if p := fwFastFOptionals(data[:full], 8, full); p >= 0 {
+			if p != full {
+				return fw.ErrBadSize
+			}
+			return nil
+		}
+	}
 	var r fw.FReader
 	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFOptionals(&r, 8, full), full)
+}
+
+// fwFastFOptionals is FwVerifyFOptionals for the usual message (root models only): the
+// position after the fields, or -1 with nothing recorded. The caller has checked
+// that the depth limit allows 2 levels.
+func fwFastFOptionals(d []byte, p, end int) int {
+	if d[p] == 0 {
+		p++
+	} else {
+		p++
+		if 1 > end-11-p {
+			return -1
+		}
+		p += 1
+	}
+	if d[p] == 0 {
+		p++
+	} else {
+		p++
+		if 4 > end-10-p {
+			return -1
+		}
+		p += 4
+	}
+	if d[p] == 0 {
+		p++
+	} else {
+		p++
+		if 4 > end-9-p {
+			return -1
+		}
+		n199 := int(fw.U32(d, p))
+		if n199 > end-9-p-4 {
+			return -1
+		}
+		p += 4 + n199
+	}
+	if d[p] == 0 {
+		p++
+	} else {
+		p++
+		if 16 > end-8-p {
+			return -1
+		}
+		if !fw.DecimalValid(d, p) {
+			return -1
+		}
+		p += 16
+	}
+	if d[p] == 0 {
+		p++
+	} else {
+		p++
+		if 16 > end-7-p {
+			return -1
+		}
+		p += 16
+	}
+	if d[p] == 0 {
+		p++
+	} else {
+		p++
+		if 8 > end-6-p {
+			return -1
+		}
+		p += 8
+	}
+	if d[p] == 0 {
+		p++
+	} else {
+		p++
+		if 1 > end-5-p {
+			return -1
+		}
+		p += 1
+	}
+	if d[p] == 0 {
+		p++
+	} else {
+		p++
+		if 4 > end-4-p {
+			return -1
+		}
+		p += 4
+	}
+	if d[p] == 0 {
+		p++
+	} else {
+		p++
+		if 169 > end-3-p {
+			return -1
+		}
+		{
+			end := end - 3
+			p += 1
+			p += 1
+			p += 1
+			p += 4
+			p += 1
+			p += 1
+			p += 2
+			p += 2
+			p += 4
+			p += 4
+			p += 8
+			p += 8
+			p += 4
+			p += 8
+			if !fw.DecimalValid(d, p) {
+				return -1
+			}
+			p += 16
+			n200 := int(fw.U32(d, p))
+			if n200 > end-100-p-4 {
+				return -1
+			}
+			p += 4 + n200
+			n201 := int(fw.U32(d, p))
+			if n201 > end-96-p-4 {
+				return -1
+			}
+			p += 4 + n201
+			p += 8
+			p += 8
+			p += 8
+			p += 16
+			p += 16
+			p += 16
+			p += 16
+			n202 := int(fw.U32(d, p))
+			if n202 > end-4-p-4 {
+				return -1
+			}
+			p += 4 + n202
+			p += 4
+		}
+	}
+	if d[p] == 0 {
+		p++
+	} else {
+		p++
+		if 26 > end-2-p {
+			return -1
+		}
+		{
+			end := end - 2
+			p += 4
+			n203 := int(fw.U32(d, p))
+			if n203 > end-18-p-4 {
+				return -1
+			}
+			p += 4 + n203
+			p += 1
+			p += 1
+			p += 8
+			p += 8
+		}
+	}
+	if d[p] == 0 {
+		p++
+	} else {
+		p++
+		if 8 > end-1-p {
+			return -1
+		}
+		p += 8
+	}
+	p += 1
+	return p
 }
 
 // FwPutF appends s's fields in the final format (generated code).
@@ -3168,8 +3401,8 @@ func (s *Optionals) FwGetF(r *fw.FReader, p, end int) int {
 		(*s.FReset) = int64(fw.U64(d, p))
 		p += 8
 	}
-	q196 := d[p : p+1 : p+1]
-	s.FResetReset = q196[0] != 0
+	q204 := d[p : p+1 : p+1]
+	s.FResetReset = q204[0] != 0
 	p += 1
 	r.Leave()
 	return p
@@ -3207,11 +3440,11 @@ func FwVerifyFOptionals(r *fw.FReader, p, end int) int {
 		if 4 > end-9-p {
 			return r.Fail(fw.ErrTruncated)
 		}
-		n197 := int(fw.U32(d, p))
-		if n197 > end-9-p-4 {
+		n205 := int(fw.U32(d, p))
+		if n205 > end-9-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n197
+		p += 4 + n205
 	}
 	if d[p] == 0 {
 		p++
@@ -3291,16 +3524,16 @@ func FwVerifyFOptionals(r *fw.FReader, p, end int) int {
 				return -1
 			}
 			p += 16
-			n198 := int(fw.U32(d, p))
-			if n198 > end-100-p-4 {
+			n206 := int(fw.U32(d, p))
+			if n206 > end-100-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n198
-			n199 := int(fw.U32(d, p))
-			if n199 > end-96-p-4 {
+			p += 4 + n206
+			n207 := int(fw.U32(d, p))
+			if n207 > end-96-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n199
+			p += 4 + n207
 			p += 8
 			p += 8
 			p += 8
@@ -3308,11 +3541,11 @@ func FwVerifyFOptionals(r *fw.FReader, p, end int) int {
 			p += 16
 			p += 16
 			p += 16
-			n200 := int(fw.U32(d, p))
-			if n200 > end-4-p-4 {
+			n208 := int(fw.U32(d, p))
+			if n208 > end-4-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n200
+			p += 4 + n208
 			p += 4
 		}
 	}
@@ -3329,11 +3562,11 @@ func FwVerifyFOptionals(r *fw.FReader, p, end int) int {
 				return r.Fail(fw.ErrTooDeep)
 			}
 			p += 4
-			n201 := int(fw.U32(d, p))
-			if n201 > end-18-p-4 {
+			n209 := int(fw.U32(d, p))
+			if n209 > end-18-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n201
+			p += 4 + n209
 			p += 1
 			p += 1
 			p += 8
@@ -3586,8 +3819,8 @@ func (*Collections) FBEType() uint32 { return 112 }
 // NewCollections is a Collections holding the schema's defaults.
 func NewCollections() Collections {
 	var s Collections
-	for i202 := range s.FArrayStruct {
-		s.FArrayStruct[i202] = NewPrimitives()
+	for i210 := range s.FArrayStruct {
+		s.FArrayStruct[i210] = NewPrimitives()
 	}
 	return s
 }
@@ -3602,26 +3835,26 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FArray)), 10)
 	b = append(b, ']', '[')
-	for i203 := range s.FArray {
-		if i203 > 0 {
+	for i211 := range s.FArray {
+		if i211 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(s.FArray[i203]), 10)
+		b = strconv.AppendInt(b, int64(s.FArray[i211]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_array_optional="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FArrayOptional)), 10)
 	b = append(b, ']', '[')
-	for i204 := range s.FArrayOptional {
-		if i204 > 0 {
+	for i212 := range s.FArrayOptional {
+		if i212 > 0 {
 			b = append(b, ',')
 		}
-		if s.FArrayOptional[i204] == nil {
+		if s.FArrayOptional[i212] == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '"')
-			b = append(b, (*s.FArrayOptional[i204])...)
+			b = append(b, (*s.FArrayOptional[i212])...)
 			b = append(b, '"')
 		}
 	}
@@ -3630,36 +3863,36 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FArrayStruct)), 10)
 	b = append(b, ']', '[')
-	for i205 := range s.FArrayStruct {
-		if i205 > 0 {
+	for i213 := range s.FArrayStruct {
+		if i213 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FArrayStruct[i205].FwPrint(b)
+		b = s.FArrayStruct[i213].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_vector="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FVector)), 10)
 	b = append(b, ']', '[')
-	for i206 := range s.FVector {
-		if i206 > 0 {
+	for i214 := range s.FVector {
+		if i214 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendUint(b, uint64(s.FVector[i206]), 10)
+		b = strconv.AppendUint(b, uint64(s.FVector[i214]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_vector_optional="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FVectorOptional)), 10)
 	b = append(b, ']', '[')
-	for i207 := range s.FVectorOptional {
-		if i207 > 0 {
+	for i215 := range s.FVectorOptional {
+		if i215 > 0 {
 			b = append(b, ',')
 		}
-		if s.FVectorOptional[i207] == nil {
+		if s.FVectorOptional[i215] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = append(b, (*s.FVectorOptional[i207]).String()...)
+			b = append(b, (*s.FVectorOptional[i215]).String()...)
 		}
 	}
 	b = append(b, ']')
@@ -3667,23 +3900,23 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FVectorStruct)), 10)
 	b = append(b, ']', '[')
-	for i208 := range s.FVectorStruct {
-		if i208 > 0 {
+	for i216 := range s.FVectorStruct {
+		if i216 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FVectorStruct[i208].FwPrint(b)
+		b = s.FVectorStruct[i216].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_list="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FList)), 10)
 	b = append(b, ']', '<')
-	for i209 := range s.FList {
-		if i209 > 0 {
+	for i217 := range s.FList {
+		if i217 > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '"')
-		b = append(b, s.FList[i209]...)
+		b = append(b, s.FList[i217]...)
 		b = append(b, '"')
 	}
 	b = append(b, '>')
@@ -3691,57 +3924,57 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FListOptional)), 10)
 	b = append(b, ']', '<')
-	for i210 := range s.FListOptional {
-		if i210 > 0 {
+	for i218 := range s.FListOptional {
+		if i218 > 0 {
 			b = append(b, ',')
 		}
-		if s.FListOptional[i210] == nil {
+		if s.FListOptional[i218] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = s.FListOptional[i210].FwPrint(b)
+			b = s.FListOptional[i218].FwPrint(b)
 		}
 	}
 	b = append(b, '>')
 	b = append(b, ",f_set="...)
-	set211 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	set219 := fw.SortedSet(s.FSet, cmp.Compare[int64])
 	b = append(b, '[')
-	b = strconv.AppendInt(b, int64(len(set211)), 10)
+	b = strconv.AppendInt(b, int64(len(set219)), 10)
 	b = append(b, ']', '{')
-	for i212 := range set211 {
-		if i212 > 0 {
+	for i220 := range set219 {
+		if i220 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(set211[i212]), 10)
+		b = strconv.AppendInt(b, int64(set219[i220]), 10)
 	}
 	b = append(b, '}')
 	b = append(b, ",f_set_struct="...)
-	set213 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	set221 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
 	b = append(b, '[')
-	b = strconv.AppendInt(b, int64(len(set213)), 10)
+	b = strconv.AppendInt(b, int64(len(set221)), 10)
 	b = append(b, ']', '{')
-	for i214 := range set213 {
-		if i214 > 0 {
+	for i222 := range set221 {
+		if i222 > 0 {
 			b = append(b, ',')
 		}
-		b = set213[i214].FwPrint(b)
+		b = set221[i222].FwPrint(b)
 	}
 	b = append(b, '}')
 	b = append(b, ",f_map="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FMap)), 10)
 	b = append(b, ']', '<')
-	i215 := 0
-	for _, k216 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v217 := s.FMap[k216]
-		if i215 > 0 {
+	i223 := 0
+	for _, k224 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v225 := s.FMap[k224]
+		if i223 > 0 {
 			b = append(b, ',')
 		}
-		i215++
+		i223++
 		b = append(b, '{')
-		b = strconv.AppendInt(b, int64(k216), 10)
+		b = strconv.AppendInt(b, int64(k224), 10)
 		b = append(b, "->"...)
 		b = append(b, '"')
-		b = append(b, v217...)
+		b = append(b, v225...)
 		b = append(b, '"')
 		b = append(b, '}')
 	}
@@ -3750,22 +3983,22 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FMapOptional)), 10)
 	b = append(b, ']', '<')
-	i218 := 0
-	for _, k219 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v220 := s.FMapOptional[k219]
-		if i218 > 0 {
+	i226 := 0
+	for _, k227 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v228 := s.FMapOptional[k227]
+		if i226 > 0 {
 			b = append(b, ',')
 		}
-		i218++
+		i226++
 		b = append(b, '{')
 		b = append(b, '"')
-		b = append(b, k219...)
+		b = append(b, k227...)
 		b = append(b, '"')
 		b = append(b, "->"...)
-		if v220 == nil {
+		if v228 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendPrintFloat(b, float64((*v220)))
+			b = fw.AppendPrintFloat(b, float64((*v228)))
 		}
 		b = append(b, '}')
 	}
@@ -3774,17 +4007,17 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FMapEnumKey)), 10)
 	b = append(b, ']', '<')
-	i221 := 0
-	for _, k222 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v223 := s.FMapEnumKey[k222]
-		if i221 > 0 {
+	i229 := 0
+	for _, k230 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v231 := s.FMapEnumKey[k230]
+		if i229 > 0 {
 			b = append(b, ',')
 		}
-		i221++
+		i229++
 		b = append(b, '{')
-		b = append(b, k222.String()...)
+		b = append(b, k230.String()...)
 		b = append(b, "->"...)
-		b = v223.FwPrint(b)
+		b = v231.FwPrint(b)
 		b = append(b, '}')
 	}
 	b = append(b, '>')
@@ -3792,19 +4025,19 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FHash)), 10)
 	b = append(b, ']', '[')
-	i224 := 0
-	for k225, v226 := range s.FHash {
-		if i224 > 0 {
+	i232 := 0
+	for k233, v234 := range s.FHash {
+		if i232 > 0 {
 			b = append(b, ',')
 		}
-		i224++
+		i232++
 		b = append(b, '{')
 		b = append(b, '"')
-		b = k225.AppendText(b)
+		b = k233.AppendText(b)
 		b = append(b, '"')
 		b = append(b, "->"...)
 		b = append(b, "bytes["...)
-		b = strconv.AppendInt(b, int64(len(v226)), 10)
+		b = strconv.AppendInt(b, int64(len(v234)), 10)
 		b = append(b, ']')
 		b = append(b, '}')
 	}
@@ -3813,21 +4046,21 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FHashOptional)), 10)
 	b = append(b, ']', '[')
-	i227 := 0
-	for k228, v229 := range s.FHashOptional {
-		if i227 > 0 {
+	i235 := 0
+	for k236, v237 := range s.FHashOptional {
+		if i235 > 0 {
 			b = append(b, ',')
 		}
-		i227++
+		i235++
 		b = append(b, '{')
 		b = append(b, '"')
-		b = append(b, k228...)
+		b = append(b, k236...)
 		b = append(b, '"')
 		b = append(b, "->"...)
-		if v229 == nil {
+		if v237 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = v229.FwPrint(b)
+			b = v237.FwPrint(b)
 		}
 		b = append(b, '}')
 	}
@@ -3836,14 +4069,14 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FHashStructKey)), 10)
 	b = append(b, ']', '[')
-	for i230 := range s.FHashStructKey {
-		if i230 > 0 {
+	for i238 := range s.FHashStructKey {
+		if i238 > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '{')
-		b = s.FHashStructKey[i230].Key.FwPrint(b)
+		b = s.FHashStructKey[i238].Key.FwPrint(b)
 		b = append(b, "->"...)
-		b = s.FHashStructKey[i230].Value.FwPrint(b)
+		b = s.FHashStructKey[i238].Value.FwPrint(b)
 		b = append(b, '}')
 	}
 	b = append(b, ']')
@@ -3908,277 +4141,277 @@ func (s *Collections) FwPutV(w *fw.Writer, slot, base int) {
 	b := buf[pos : pos+90 : pos+90]
 	fw.PutU32(b, 0, 90)
 	fw.PutU32(b, 4, 112)
-	for i231 := range s.FArray {
-		fw.PutU32(w.Buf, pos+8+i231*4, uint32(s.FArray[i231]))
+	for i239 := range s.FArray {
+		fw.PutU32(w.Buf, pos+8+i239*4, uint32(s.FArray[i239]))
 	}
-	for i232 := range s.FArrayOptional {
-		if s.FArrayOptional[i232] == nil {
-			fw.VNull(w, pos+20+i232*5)
+	for i240 := range s.FArrayOptional {
+		if s.FArrayOptional[i240] == nil {
+			fw.VNull(w, pos+20+i240*5)
 		} else {
-			blk233 := len(w.Buf)
-			if blk233+4 > cap(w.Buf) {
+			blk241 := len(w.Buf)
+			if blk241+4 > cap(w.Buf) {
 				w.Grow(4)
 			}
-			w.Buf = w.Buf[:blk233+4]
-			w.Buf[pos+20+i232*5] = 1
-			fw.PutU32(w.Buf, pos+20+i232*5+1, uint32(blk233-pos))
-			blk234 := len(w.Buf)
-			if blk234+4+len((*s.FArrayOptional[i232])) > cap(w.Buf) {
-				w.Grow(4 + len((*s.FArrayOptional[i232])))
+			w.Buf = w.Buf[:blk241+4]
+			w.Buf[pos+20+i240*5] = 1
+			fw.PutU32(w.Buf, pos+20+i240*5+1, uint32(blk241-pos))
+			blk242 := len(w.Buf)
+			if blk242+4+len((*s.FArrayOptional[i240])) > cap(w.Buf) {
+				w.Grow(4 + len((*s.FArrayOptional[i240])))
 			}
-			w.Buf = w.Buf[:blk234+4+len((*s.FArrayOptional[i232]))]
-			fw.PutU32(w.Buf, blk233, uint32(blk234-blk233))
-			fw.PutU32(w.Buf, blk234, uint32(len((*s.FArrayOptional[i232]))))
-			copy(w.Buf[blk234+4:], (*s.FArrayOptional[i232]))
+			w.Buf = w.Buf[:blk242+4+len((*s.FArrayOptional[i240]))]
+			fw.PutU32(w.Buf, blk241, uint32(blk242-blk241))
+			fw.PutU32(w.Buf, blk242, uint32(len((*s.FArrayOptional[i240]))))
+			copy(w.Buf[blk242+4:], (*s.FArrayOptional[i240]))
 		}
 	}
-	for i235 := range s.FArrayStruct {
-		s.FArrayStruct[i235].FwPutV(w, pos+30+i235*4, pos)
+	for i243 := range s.FArrayStruct {
+		s.FArrayStruct[i243].FwPutV(w, pos+30+i243*4, pos)
 	}
-	c236 := len(s.FVector)
-	blk237 := len(w.Buf)
-	if blk237+4+c236*1 > cap(w.Buf) {
-		w.Grow(4 + c236*1)
+	c244 := len(s.FVector)
+	blk245 := len(w.Buf)
+	if blk245+4+c244*1 > cap(w.Buf) {
+		w.Grow(4 + c244*1)
 	}
-	w.Buf = w.Buf[:blk237+4+c236*1]
-	fw.PutU32(w.Buf, pos+38, uint32(blk237-pos))
-	fw.PutU32(w.Buf, blk237, uint32(c236))
-	p238 := blk237 + 4
-	for i239 := range s.FVector {
-		w.Buf[p238+i239*1] = byte(s.FVector[i239])
+	w.Buf = w.Buf[:blk245+4+c244*1]
+	fw.PutU32(w.Buf, pos+38, uint32(blk245-pos))
+	fw.PutU32(w.Buf, blk245, uint32(c244))
+	p246 := blk245 + 4
+	for i247 := range s.FVector {
+		w.Buf[p246+i247*1] = byte(s.FVector[i247])
 	}
-	c240 := len(s.FVectorOptional)
-	blk241 := len(w.Buf)
-	if blk241+4+c240*5 > cap(w.Buf) {
-		w.Grow(4 + c240*5)
+	c248 := len(s.FVectorOptional)
+	blk249 := len(w.Buf)
+	if blk249+4+c248*5 > cap(w.Buf) {
+		w.Grow(4 + c248*5)
 	}
-	w.Buf = w.Buf[:blk241+4+c240*5]
-	fw.PutU32(w.Buf, pos+42, uint32(blk241-pos))
-	fw.PutU32(w.Buf, blk241, uint32(c240))
-	p242 := blk241 + 4
-	for i243 := range s.FVectorOptional {
-		if s.FVectorOptional[i243] == nil {
-			fw.VNull(w, p242+i243*5)
+	w.Buf = w.Buf[:blk249+4+c248*5]
+	fw.PutU32(w.Buf, pos+42, uint32(blk249-pos))
+	fw.PutU32(w.Buf, blk249, uint32(c248))
+	p250 := blk249 + 4
+	for i251 := range s.FVectorOptional {
+		if s.FVectorOptional[i251] == nil {
+			fw.VNull(w, p250+i251*5)
 		} else {
-			blk244 := len(w.Buf)
-			if blk244+1 > cap(w.Buf) {
+			blk252 := len(w.Buf)
+			if blk252+1 > cap(w.Buf) {
 				w.Grow(1)
 			}
-			w.Buf = w.Buf[:blk244+1]
-			w.Buf[p242+i243*5] = 1
-			fw.PutU32(w.Buf, p242+i243*5+1, uint32(blk244-pos))
-			w.Buf[blk244] = byte((*s.FVectorOptional[i243]))
+			w.Buf = w.Buf[:blk252+1]
+			w.Buf[p250+i251*5] = 1
+			fw.PutU32(w.Buf, p250+i251*5+1, uint32(blk252-pos))
+			w.Buf[blk252] = byte((*s.FVectorOptional[i251]))
 		}
 	}
-	c245 := len(s.FVectorStruct)
-	blk246 := len(w.Buf)
-	if blk246+4+c245*4 > cap(w.Buf) {
-		w.Grow(4 + c245*4)
+	c253 := len(s.FVectorStruct)
+	blk254 := len(w.Buf)
+	if blk254+4+c253*4 > cap(w.Buf) {
+		w.Grow(4 + c253*4)
 	}
-	w.Buf = w.Buf[:blk246+4+c245*4]
-	fw.PutU32(w.Buf, pos+46, uint32(blk246-pos))
-	fw.PutU32(w.Buf, blk246, uint32(c245))
-	p247 := blk246 + 4
-	for i248 := range s.FVectorStruct {
-		s.FVectorStruct[i248].FwPutV(w, p247+i248*4, pos)
+	w.Buf = w.Buf[:blk254+4+c253*4]
+	fw.PutU32(w.Buf, pos+46, uint32(blk254-pos))
+	fw.PutU32(w.Buf, blk254, uint32(c253))
+	p255 := blk254 + 4
+	for i256 := range s.FVectorStruct {
+		s.FVectorStruct[i256].FwPutV(w, p255+i256*4, pos)
 	}
-	c249 := len(s.FList)
-	blk250 := len(w.Buf)
-	if blk250+4+c249*4 > cap(w.Buf) {
-		w.Grow(4 + c249*4)
+	c257 := len(s.FList)
+	blk258 := len(w.Buf)
+	if blk258+4+c257*4 > cap(w.Buf) {
+		w.Grow(4 + c257*4)
 	}
-	w.Buf = w.Buf[:blk250+4+c249*4]
-	fw.PutU32(w.Buf, pos+50, uint32(blk250-pos))
-	fw.PutU32(w.Buf, blk250, uint32(c249))
-	p251 := blk250 + 4
-	for i252 := range s.FList {
-		blk253 := len(w.Buf)
-		if blk253+4+len(s.FList[i252]) > cap(w.Buf) {
-			w.Grow(4 + len(s.FList[i252]))
+	w.Buf = w.Buf[:blk258+4+c257*4]
+	fw.PutU32(w.Buf, pos+50, uint32(blk258-pos))
+	fw.PutU32(w.Buf, blk258, uint32(c257))
+	p259 := blk258 + 4
+	for i260 := range s.FList {
+		blk261 := len(w.Buf)
+		if blk261+4+len(s.FList[i260]) > cap(w.Buf) {
+			w.Grow(4 + len(s.FList[i260]))
 		}
-		w.Buf = w.Buf[:blk253+4+len(s.FList[i252])]
-		fw.PutU32(w.Buf, p251+i252*4, uint32(blk253-pos))
-		fw.PutU32(w.Buf, blk253, uint32(len(s.FList[i252])))
-		copy(w.Buf[blk253+4:], s.FList[i252])
+		w.Buf = w.Buf[:blk261+4+len(s.FList[i260])]
+		fw.PutU32(w.Buf, p259+i260*4, uint32(blk261-pos))
+		fw.PutU32(w.Buf, blk261, uint32(len(s.FList[i260])))
+		copy(w.Buf[blk261+4:], s.FList[i260])
 	}
-	c254 := len(s.FListOptional)
-	blk255 := len(w.Buf)
-	if blk255+4+c254*5 > cap(w.Buf) {
-		w.Grow(4 + c254*5)
+	c262 := len(s.FListOptional)
+	blk263 := len(w.Buf)
+	if blk263+4+c262*5 > cap(w.Buf) {
+		w.Grow(4 + c262*5)
 	}
-	w.Buf = w.Buf[:blk255+4+c254*5]
-	fw.PutU32(w.Buf, pos+54, uint32(blk255-pos))
-	fw.PutU32(w.Buf, blk255, uint32(c254))
-	p256 := blk255 + 4
-	for i257 := range s.FListOptional {
-		if s.FListOptional[i257] == nil {
-			fw.VNull(w, p256+i257*5)
+	w.Buf = w.Buf[:blk263+4+c262*5]
+	fw.PutU32(w.Buf, pos+54, uint32(blk263-pos))
+	fw.PutU32(w.Buf, blk263, uint32(c262))
+	p264 := blk263 + 4
+	for i265 := range s.FListOptional {
+		if s.FListOptional[i265] == nil {
+			fw.VNull(w, p264+i265*5)
 		} else {
-			blk258 := len(w.Buf)
-			if blk258+4 > cap(w.Buf) {
+			blk266 := len(w.Buf)
+			if blk266+4 > cap(w.Buf) {
 				w.Grow(4)
 			}
-			w.Buf = w.Buf[:blk258+4]
-			w.Buf[p256+i257*5] = 1
-			fw.PutU32(w.Buf, p256+i257*5+1, uint32(blk258-pos))
-			s.FListOptional[i257].FwPutV(w, blk258, blk258)
+			w.Buf = w.Buf[:blk266+4]
+			w.Buf[p264+i265*5] = 1
+			fw.PutU32(w.Buf, p264+i265*5+1, uint32(blk266-pos))
+			s.FListOptional[i265].FwPutV(w, blk266, blk266)
 		}
 	}
-	set259 := fw.SortedSet(s.FSet, cmp.Compare[int64])
-	c260 := len(set259)
-	blk261 := len(w.Buf)
-	if blk261+4+c260*8 > cap(w.Buf) {
-		w.Grow(4 + c260*8)
+	set267 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	c268 := len(set267)
+	blk269 := len(w.Buf)
+	if blk269+4+c268*8 > cap(w.Buf) {
+		w.Grow(4 + c268*8)
 	}
-	w.Buf = w.Buf[:blk261+4+c260*8]
-	fw.PutU32(w.Buf, pos+58, uint32(blk261-pos))
-	fw.PutU32(w.Buf, blk261, uint32(c260))
-	p262 := blk261 + 4
-	for i263 := range set259 {
-		fw.PutU64(w.Buf, p262+i263*8, uint64(set259[i263]))
+	w.Buf = w.Buf[:blk269+4+c268*8]
+	fw.PutU32(w.Buf, pos+58, uint32(blk269-pos))
+	fw.PutU32(w.Buf, blk269, uint32(c268))
+	p270 := blk269 + 4
+	for i271 := range set267 {
+		fw.PutU64(w.Buf, p270+i271*8, uint64(set267[i271]))
 	}
-	set264 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
-	c265 := len(set264)
-	blk266 := len(w.Buf)
-	if blk266+4+c265*4 > cap(w.Buf) {
-		w.Grow(4 + c265*4)
+	set272 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	c273 := len(set272)
+	blk274 := len(w.Buf)
+	if blk274+4+c273*4 > cap(w.Buf) {
+		w.Grow(4 + c273*4)
 	}
-	w.Buf = w.Buf[:blk266+4+c265*4]
-	fw.PutU32(w.Buf, pos+62, uint32(blk266-pos))
-	fw.PutU32(w.Buf, blk266, uint32(c265))
-	p267 := blk266 + 4
-	for i268 := range set264 {
-		set264[i268].FwPutV(w, p267+i268*4, pos)
+	w.Buf = w.Buf[:blk274+4+c273*4]
+	fw.PutU32(w.Buf, pos+62, uint32(blk274-pos))
+	fw.PutU32(w.Buf, blk274, uint32(c273))
+	p275 := blk274 + 4
+	for i276 := range set272 {
+		set272[i276].FwPutV(w, p275+i276*4, pos)
 	}
-	c269 := len(s.FMap)
-	blk270 := len(w.Buf)
-	if blk270+4+c269*8 > cap(w.Buf) {
-		w.Grow(4 + c269*8)
+	c277 := len(s.FMap)
+	blk278 := len(w.Buf)
+	if blk278+4+c277*8 > cap(w.Buf) {
+		w.Grow(4 + c277*8)
 	}
-	w.Buf = w.Buf[:blk270+4+c269*8]
-	fw.PutU32(w.Buf, pos+66, uint32(blk270-pos))
-	fw.PutU32(w.Buf, blk270, uint32(c269))
-	p271 := blk270 + 4
-	for _, k272 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v273 := s.FMap[k272]
-		fw.PutU32(w.Buf, p271, uint32(k272))
-		blk274 := len(w.Buf)
-		if blk274+4+len(v273) > cap(w.Buf) {
-			w.Grow(4 + len(v273))
+	w.Buf = w.Buf[:blk278+4+c277*8]
+	fw.PutU32(w.Buf, pos+66, uint32(blk278-pos))
+	fw.PutU32(w.Buf, blk278, uint32(c277))
+	p279 := blk278 + 4
+	for _, k280 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v281 := s.FMap[k280]
+		fw.PutU32(w.Buf, p279, uint32(k280))
+		blk282 := len(w.Buf)
+		if blk282+4+len(v281) > cap(w.Buf) {
+			w.Grow(4 + len(v281))
 		}
-		w.Buf = w.Buf[:blk274+4+len(v273)]
-		fw.PutU32(w.Buf, p271+4, uint32(blk274-pos))
-		fw.PutU32(w.Buf, blk274, uint32(len(v273)))
-		copy(w.Buf[blk274+4:], v273)
-		p271 += 8
+		w.Buf = w.Buf[:blk282+4+len(v281)]
+		fw.PutU32(w.Buf, p279+4, uint32(blk282-pos))
+		fw.PutU32(w.Buf, blk282, uint32(len(v281)))
+		copy(w.Buf[blk282+4:], v281)
+		p279 += 8
 	}
-	c275 := len(s.FMapOptional)
-	blk276 := len(w.Buf)
-	if blk276+4+c275*9 > cap(w.Buf) {
-		w.Grow(4 + c275*9)
+	c283 := len(s.FMapOptional)
+	blk284 := len(w.Buf)
+	if blk284+4+c283*9 > cap(w.Buf) {
+		w.Grow(4 + c283*9)
 	}
-	w.Buf = w.Buf[:blk276+4+c275*9]
-	fw.PutU32(w.Buf, pos+70, uint32(blk276-pos))
-	fw.PutU32(w.Buf, blk276, uint32(c275))
-	p277 := blk276 + 4
-	for _, k278 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v279 := s.FMapOptional[k278]
-		blk280 := len(w.Buf)
-		if blk280+4+len(k278) > cap(w.Buf) {
-			w.Grow(4 + len(k278))
+	w.Buf = w.Buf[:blk284+4+c283*9]
+	fw.PutU32(w.Buf, pos+70, uint32(blk284-pos))
+	fw.PutU32(w.Buf, blk284, uint32(c283))
+	p285 := blk284 + 4
+	for _, k286 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v287 := s.FMapOptional[k286]
+		blk288 := len(w.Buf)
+		if blk288+4+len(k286) > cap(w.Buf) {
+			w.Grow(4 + len(k286))
 		}
-		w.Buf = w.Buf[:blk280+4+len(k278)]
-		fw.PutU32(w.Buf, p277, uint32(blk280-pos))
-		fw.PutU32(w.Buf, blk280, uint32(len(k278)))
-		copy(w.Buf[blk280+4:], k278)
-		if v279 == nil {
-			fw.VNull(w, p277+4)
+		w.Buf = w.Buf[:blk288+4+len(k286)]
+		fw.PutU32(w.Buf, p285, uint32(blk288-pos))
+		fw.PutU32(w.Buf, blk288, uint32(len(k286)))
+		copy(w.Buf[blk288+4:], k286)
+		if v287 == nil {
+			fw.VNull(w, p285+4)
 		} else {
-			blk281 := len(w.Buf)
-			if blk281+8 > cap(w.Buf) {
+			blk289 := len(w.Buf)
+			if blk289+8 > cap(w.Buf) {
 				w.Grow(8)
 			}
-			w.Buf = w.Buf[:blk281+8]
-			w.Buf[p277+4] = 1
-			fw.PutU32(w.Buf, p277+4+1, uint32(blk281-pos))
-			fw.PutF64(w.Buf, blk281, float64((*v279)))
+			w.Buf = w.Buf[:blk289+8]
+			w.Buf[p285+4] = 1
+			fw.PutU32(w.Buf, p285+4+1, uint32(blk289-pos))
+			fw.PutF64(w.Buf, blk289, float64((*v287)))
 		}
-		p277 += 9
+		p285 += 9
 	}
-	c282 := len(s.FMapEnumKey)
-	blk283 := len(w.Buf)
-	if blk283+4+c282*5 > cap(w.Buf) {
-		w.Grow(4 + c282*5)
+	c290 := len(s.FMapEnumKey)
+	blk291 := len(w.Buf)
+	if blk291+4+c290*5 > cap(w.Buf) {
+		w.Grow(4 + c290*5)
 	}
-	w.Buf = w.Buf[:blk283+4+c282*5]
-	fw.PutU32(w.Buf, pos+74, uint32(blk283-pos))
-	fw.PutU32(w.Buf, blk283, uint32(c282))
-	p284 := blk283 + 4
-	for _, k285 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v286 := s.FMapEnumKey[k285]
-		w.Buf[p284] = byte(k285)
-		v286.FwPutV(w, p284+1, pos)
-		p284 += 5
+	w.Buf = w.Buf[:blk291+4+c290*5]
+	fw.PutU32(w.Buf, pos+74, uint32(blk291-pos))
+	fw.PutU32(w.Buf, blk291, uint32(c290))
+	p292 := blk291 + 4
+	for _, k293 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v294 := s.FMapEnumKey[k293]
+		w.Buf[p292] = byte(k293)
+		v294.FwPutV(w, p292+1, pos)
+		p292 += 5
 	}
-	c287 := len(s.FHash)
-	blk288 := len(w.Buf)
-	if blk288+4+c287*20 > cap(w.Buf) {
-		w.Grow(4 + c287*20)
+	c295 := len(s.FHash)
+	blk296 := len(w.Buf)
+	if blk296+4+c295*20 > cap(w.Buf) {
+		w.Grow(4 + c295*20)
 	}
-	w.Buf = w.Buf[:blk288+4+c287*20]
-	fw.PutU32(w.Buf, pos+78, uint32(blk288-pos))
-	fw.PutU32(w.Buf, blk288, uint32(c287))
-	p289 := blk288 + 4
-	for k290, v291 := range s.FHash {
-		copy(w.Buf[p289:], k290[:])
-		w.VBytes(p289+16, pos, v291)
-		p289 += 20
+	w.Buf = w.Buf[:blk296+4+c295*20]
+	fw.PutU32(w.Buf, pos+78, uint32(blk296-pos))
+	fw.PutU32(w.Buf, blk296, uint32(c295))
+	p297 := blk296 + 4
+	for k298, v299 := range s.FHash {
+		copy(w.Buf[p297:], k298[:])
+		w.VBytes(p297+16, pos, v299)
+		p297 += 20
 	}
-	c292 := len(s.FHashOptional)
-	blk293 := len(w.Buf)
-	if blk293+4+c292*9 > cap(w.Buf) {
-		w.Grow(4 + c292*9)
+	c300 := len(s.FHashOptional)
+	blk301 := len(w.Buf)
+	if blk301+4+c300*9 > cap(w.Buf) {
+		w.Grow(4 + c300*9)
 	}
-	w.Buf = w.Buf[:blk293+4+c292*9]
-	fw.PutU32(w.Buf, pos+82, uint32(blk293-pos))
-	fw.PutU32(w.Buf, blk293, uint32(c292))
-	p294 := blk293 + 4
-	for k295, v296 := range s.FHashOptional {
-		blk297 := len(w.Buf)
-		if blk297+4+len(k295) > cap(w.Buf) {
-			w.Grow(4 + len(k295))
+	w.Buf = w.Buf[:blk301+4+c300*9]
+	fw.PutU32(w.Buf, pos+82, uint32(blk301-pos))
+	fw.PutU32(w.Buf, blk301, uint32(c300))
+	p302 := blk301 + 4
+	for k303, v304 := range s.FHashOptional {
+		blk305 := len(w.Buf)
+		if blk305+4+len(k303) > cap(w.Buf) {
+			w.Grow(4 + len(k303))
 		}
-		w.Buf = w.Buf[:blk297+4+len(k295)]
-		fw.PutU32(w.Buf, p294, uint32(blk297-pos))
-		fw.PutU32(w.Buf, blk297, uint32(len(k295)))
-		copy(w.Buf[blk297+4:], k295)
-		if v296 == nil {
-			fw.VNull(w, p294+4)
+		w.Buf = w.Buf[:blk305+4+len(k303)]
+		fw.PutU32(w.Buf, p302, uint32(blk305-pos))
+		fw.PutU32(w.Buf, blk305, uint32(len(k303)))
+		copy(w.Buf[blk305+4:], k303)
+		if v304 == nil {
+			fw.VNull(w, p302+4)
 		} else {
-			blk298 := len(w.Buf)
-			if blk298+4 > cap(w.Buf) {
+			blk306 := len(w.Buf)
+			if blk306+4 > cap(w.Buf) {
 				w.Grow(4)
 			}
-			w.Buf = w.Buf[:blk298+4]
-			w.Buf[p294+4] = 1
-			fw.PutU32(w.Buf, p294+4+1, uint32(blk298-pos))
-			v296.FwPutV(w, blk298, blk298)
+			w.Buf = w.Buf[:blk306+4]
+			w.Buf[p302+4] = 1
+			fw.PutU32(w.Buf, p302+4+1, uint32(blk306-pos))
+			v304.FwPutV(w, blk306, blk306)
 		}
-		p294 += 9
+		p302 += 9
 	}
-	c299 := len(s.FHashStructKey)
-	blk300 := len(w.Buf)
-	if blk300+4+c299*8 > cap(w.Buf) {
-		w.Grow(4 + c299*8)
+	c307 := len(s.FHashStructKey)
+	blk308 := len(w.Buf)
+	if blk308+4+c307*8 > cap(w.Buf) {
+		w.Grow(4 + c307*8)
 	}
-	w.Buf = w.Buf[:blk300+4+c299*8]
-	fw.PutU32(w.Buf, pos+86, uint32(blk300-pos))
-	fw.PutU32(w.Buf, blk300, uint32(c299))
-	p301 := blk300 + 4
-	for i302 := range s.FHashStructKey {
-		s.FHashStructKey[i302].Key.FwPutV(w, p301, pos)
-		s.FHashStructKey[i302].Value.FwPutV(w, p301+4, pos)
-		p301 += 8
+	w.Buf = w.Buf[:blk308+4+c307*8]
+	fw.PutU32(w.Buf, pos+86, uint32(blk308-pos))
+	fw.PutU32(w.Buf, blk308, uint32(c307))
+	p309 := blk308 + 4
+	for i310 := range s.FHashStructKey {
+		s.FHashStructKey[i310].Key.FwPutV(w, p309, pos)
+		s.FHashStructKey[i310].Value.FwPutV(w, p309+4, pos)
+		p309 += 8
 	}
 }
 
@@ -4200,289 +4433,289 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 90 {
-		for i303 := range s.FArray {
-			s.FArray[i303] = int32(fw.U32(r.Data, pos+8+i303*4))
+		for i311 := range s.FArray {
+			s.FArray[i311] = int32(fw.U32(r.Data, pos+8+i311*4))
 		}
-		for i304 := range s.FArrayOptional {
+		for i312 := range s.FArrayOptional {
 			if !r.OK() {
 				break
 			}
-			p305, set306, ok307 := r.Optional(pos+20+i304*5, pos, 4)
-			if !set306 {
-				s.FArrayOptional[i304] = nil
-			} else if ok307 {
-				if s.FArrayOptional[i304] == nil {
-					s.FArrayOptional[i304] = new(string)
+			p313, set314, ok315 := r.Optional(pos+20+i312*5, pos, 4)
+			if !set314 {
+				s.FArrayOptional[i312] = nil
+			} else if ok315 {
+				if s.FArrayOptional[i312] == nil {
+					s.FArrayOptional[i312] = new(string)
 				}
-				r.String(p305, p305, &(*s.FArrayOptional[i304]))
+				r.String(p313, p313, &(*s.FArrayOptional[i312]))
 			}
 		}
-		for i308 := range s.FArrayStruct {
+		for i316 := range s.FArrayStruct {
 			if !r.OK() {
 				break
 			}
-			s.FArrayStruct[i308].FwGetV(r, pos+30+i308*4, pos)
+			s.FArrayStruct[i316].FwGetV(r, pos+30+i316*4, pos)
 		}
-		p309, n310, ok311 := r.Block(pos+38, pos, 1)
-		if ok311 {
-			s.FVector = fw.Resize(s.FVector, n310)
-			for i312 := range s.FVector {
-				s.FVector[i312] = byte(r.Data[p309+i312*1])
+		p317, n318, ok319 := r.Block(pos+38, pos, 1)
+		if ok319 {
+			s.FVector = fw.Resize(s.FVector, n318)
+			for i320 := range s.FVector {
+				s.FVector[i320] = byte(r.Data[p317+i320*1])
 			}
 		}
-		p313, n314, ok315 := r.Block(pos+42, pos, 5)
-		if ok315 {
-			s.FVectorOptional = fw.Resize(s.FVectorOptional, n314)
-			for i316 := range s.FVectorOptional {
-				p317, set318, ok319 := r.Optional(p313+i316*5, pos, 1)
-				if !set318 {
-					s.FVectorOptional[i316] = nil
-				} else if ok319 {
-					if s.FVectorOptional[i316] == nil {
-						s.FVectorOptional[i316] = new(EnumByte)
+		p321, n322, ok323 := r.Block(pos+42, pos, 5)
+		if ok323 {
+			s.FVectorOptional = fw.Resize(s.FVectorOptional, n322)
+			for i324 := range s.FVectorOptional {
+				p325, set326, ok327 := r.Optional(p321+i324*5, pos, 1)
+				if !set326 {
+					s.FVectorOptional[i324] = nil
+				} else if ok327 {
+					if s.FVectorOptional[i324] == nil {
+						s.FVectorOptional[i324] = new(EnumByte)
 					}
-					(*s.FVectorOptional[i316]) = EnumByte(r.Data[p317])
+					(*s.FVectorOptional[i324]) = EnumByte(r.Data[p325])
 				}
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p320, n321, ok322 := r.Block(pos+46, pos, 4)
-		if ok322 {
-			s.FVectorStruct = fw.Resize(s.FVectorStruct, n321)
-			for i323 := range s.FVectorStruct {
-				s.FVectorStruct[i323].FwGetV(r, p320+i323*4, pos)
-				if !r.OK() {
-					break
-				}
-			}
-		}
-		p324, n325, ok326 := r.Block(pos+50, pos, 4)
-		if ok326 {
-			s.FList = fw.Resize(s.FList, n325)
-			for i327 := range s.FList {
-				r.String(p324+i327*4, pos, &s.FList[i327])
-				if !r.OK() {
-					break
-				}
-			}
-		}
-		p328, n329, ok330 := r.Block(pos+54, pos, 5)
+		p328, n329, ok330 := r.Block(pos+46, pos, 4)
 		if ok330 {
-			s.FListOptional = fw.Resize(s.FListOptional, n329)
-			for i331 := range s.FListOptional {
-				p332, set333, ok334 := r.Optional(p328+i331*5, pos, 4)
-				if !set333 {
-					s.FListOptional[i331] = nil
-				} else if ok334 {
-					if s.FListOptional[i331] == nil {
-						s.FListOptional[i331] = new(Optionals)
+			s.FVectorStruct = fw.Resize(s.FVectorStruct, n329)
+			for i331 := range s.FVectorStruct {
+				s.FVectorStruct[i331].FwGetV(r, p328+i331*4, pos)
+				if !r.OK() {
+					break
+				}
+			}
+		}
+		p332, n333, ok334 := r.Block(pos+50, pos, 4)
+		if ok334 {
+			s.FList = fw.Resize(s.FList, n333)
+			for i335 := range s.FList {
+				r.String(p332+i335*4, pos, &s.FList[i335])
+				if !r.OK() {
+					break
+				}
+			}
+		}
+		p336, n337, ok338 := r.Block(pos+54, pos, 5)
+		if ok338 {
+			s.FListOptional = fw.Resize(s.FListOptional, n337)
+			for i339 := range s.FListOptional {
+				p340, set341, ok342 := r.Optional(p336+i339*5, pos, 4)
+				if !set341 {
+					s.FListOptional[i339] = nil
+				} else if ok342 {
+					if s.FListOptional[i339] == nil {
+						s.FListOptional[i339] = new(Optionals)
 					}
-					s.FListOptional[i331].FwGetV(r, p332, p332)
+					s.FListOptional[i339].FwGetV(r, p340, p340)
 				}
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p335, n336, ok337 := r.Block(pos+58, pos, 8)
-		if ok337 {
-			s.FSet = fw.Resize(s.FSet, n336)
-			for i338 := range s.FSet {
-				s.FSet[i338] = int64(fw.U64(r.Data, p335+i338*8))
+		p343, n344, ok345 := r.Block(pos+58, pos, 8)
+		if ok345 {
+			s.FSet = fw.Resize(s.FSet, n344)
+			for i346 := range s.FSet {
+				s.FSet[i346] = int64(fw.U64(r.Data, p343+i346*8))
 			}
 			s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
 		}
-		p339, n340, ok341 := r.Block(pos+62, pos, 4)
-		if ok341 {
-			s.FSetStruct = fw.Resize(s.FSetStruct, n340)
-			for i342 := range s.FSetStruct {
-				s.FSetStruct[i342].FwGetV(r, p339+i342*4, pos)
+		p347, n348, ok349 := r.Block(pos+62, pos, 4)
+		if ok349 {
+			s.FSetStruct = fw.Resize(s.FSetStruct, n348)
+			for i350 := range s.FSetStruct {
+				s.FSetStruct[i350].FwGetV(r, p347+i350*4, pos)
 				if !r.OK() {
 					break
 				}
 			}
 			s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
 		}
-		p343, n344, ok345 := r.Block(pos+66, pos, 8)
-		if ok345 {
-			s.FMap = fw.ClearMap(s.FMap, n344)
-			for i346 := 0; i346 < n344; i346++ {
-				var k347 int32
-				var v348 string
-				k347 = int32(fw.U32(r.Data, p343))
-				r.String(p343+4, pos, &v348)
+		p351, n352, ok353 := r.Block(pos+66, pos, 8)
+		if ok353 {
+			s.FMap = fw.ClearMap(s.FMap, n352)
+			for i354 := 0; i354 < n352; i354++ {
+				var k355 int32
+				var v356 string
+				k355 = int32(fw.U32(r.Data, p351))
+				r.String(p351+4, pos, &v356)
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FMap[k347]; !dup {
-					s.FMap[k347] = v348
+				if _, dup := s.FMap[k355]; !dup {
+					s.FMap[k355] = v356
 				}
-				p343 += 8
+				p351 += 8
 			}
 		}
-		p349, n350, ok351 := r.Block(pos+70, pos, 9)
-		if ok351 {
-			s.FMapOptional = fw.ClearMap(s.FMapOptional, n350)
-			for i352 := 0; i352 < n350; i352++ {
-				var k353 string
-				var v354 *float64
-				r.String(p349, pos, &k353)
-				p355, set356, ok357 := r.Optional(p349+4, pos, 8)
-				if !set356 {
-					v354 = nil
-				} else if ok357 {
-					if v354 == nil {
-						v354 = new(float64)
+		p357, n358, ok359 := r.Block(pos+70, pos, 9)
+		if ok359 {
+			s.FMapOptional = fw.ClearMap(s.FMapOptional, n358)
+			for i360 := 0; i360 < n358; i360++ {
+				var k361 string
+				var v362 *float64
+				r.String(p357, pos, &k361)
+				p363, set364, ok365 := r.Optional(p357+4, pos, 8)
+				if !set364 {
+					v362 = nil
+				} else if ok365 {
+					if v362 == nil {
+						v362 = new(float64)
 					}
-					(*v354) = fw.F64(r.Data, p355)
+					(*v362) = fw.F64(r.Data, p363)
 				}
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FMapOptional[k353]; !dup {
-					s.FMapOptional[k353] = v354
+				if _, dup := s.FMapOptional[k361]; !dup {
+					s.FMapOptional[k361] = v362
 				}
-				p349 += 9
+				p357 += 9
 			}
 		}
-		p358, n359, ok360 := r.Block(pos+74, pos, 5)
-		if ok360 {
-			s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n359)
-			for i361 := 0; i361 < n359; i361++ {
-				var k362 EnumByte
-				var v363 Optionals
-				k362 = EnumByte(r.Data[p358])
-				v363.FwGetV(r, p358+1, pos)
+		p366, n367, ok368 := r.Block(pos+74, pos, 5)
+		if ok368 {
+			s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n367)
+			for i369 := 0; i369 < n367; i369++ {
+				var k370 EnumByte
+				var v371 Optionals
+				k370 = EnumByte(r.Data[p366])
+				v371.FwGetV(r, p366+1, pos)
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FMapEnumKey[k362]; !dup {
-					s.FMapEnumKey[k362] = v363
+				if _, dup := s.FMapEnumKey[k370]; !dup {
+					s.FMapEnumKey[k370] = v371
 				}
-				p358 += 5
+				p366 += 5
 			}
 		}
-		p364, n365, ok366 := r.Block(pos+78, pos, 20)
-		if ok366 {
-			s.FHash = fw.ClearMap(s.FHash, n365)
-			for i367 := 0; i367 < n365; i367++ {
-				var k368 fw.UUID
-				var v369 []byte
-				k368 = fw.UUIDAt(r.Data, p364)
-				r.Bytes(p364+16, pos, &v369)
+		p372, n373, ok374 := r.Block(pos+78, pos, 20)
+		if ok374 {
+			s.FHash = fw.ClearMap(s.FHash, n373)
+			for i375 := 0; i375 < n373; i375++ {
+				var k376 fw.UUID
+				var v377 []byte
+				k376 = fw.UUIDAt(r.Data, p372)
+				r.Bytes(p372+16, pos, &v377)
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FHash[k368]; !dup {
-					s.FHash[k368] = v369
+				if _, dup := s.FHash[k376]; !dup {
+					s.FHash[k376] = v377
 				}
-				p364 += 20
+				p372 += 20
 			}
 		}
-		p370, n371, ok372 := r.Block(pos+82, pos, 9)
-		if ok372 {
-			s.FHashOptional = fw.ClearMap(s.FHashOptional, n371)
-			for i373 := 0; i373 < n371; i373++ {
-				var k374 string
-				var v375 *Primitives
-				r.String(p370, pos, &k374)
-				p376, set377, ok378 := r.Optional(p370+4, pos, 4)
-				if !set377 {
-					v375 = nil
-				} else if ok378 {
-					if v375 == nil {
-						v375 = new(Primitives)
+		p378, n379, ok380 := r.Block(pos+82, pos, 9)
+		if ok380 {
+			s.FHashOptional = fw.ClearMap(s.FHashOptional, n379)
+			for i381 := 0; i381 < n379; i381++ {
+				var k382 string
+				var v383 *Primitives
+				r.String(p378, pos, &k382)
+				p384, set385, ok386 := r.Optional(p378+4, pos, 4)
+				if !set385 {
+					v383 = nil
+				} else if ok386 {
+					if v383 == nil {
+						v383 = new(Primitives)
 					}
-					v375.FwGetV(r, p376, p376)
+					v383.FwGetV(r, p384, p384)
 				}
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FHashOptional[k374]; !dup {
-					s.FHashOptional[k374] = v375
+				if _, dup := s.FHashOptional[k382]; !dup {
+					s.FHashOptional[k382] = v383
 				}
-				p370 += 9
+				p378 += 9
 			}
 		}
-		p379, n380, ok381 := r.Block(pos+86, pos, 8)
-		if ok381 {
+		p387, n388, ok389 := r.Block(pos+86, pos, 8)
+		if ok389 {
 			s.FHashStructKey = s.FHashStructKey[:0]
-			for i382 := 0; i382 < n380; i382++ {
-				var k383 proto.Order
-				var v384 Optionals
-				k383.FwGetV(r, p379, pos)
-				v384.FwGetV(r, p379+4, pos)
+			for i390 := 0; i390 < n388; i390++ {
+				var k391 proto.Order
+				var v392 Optionals
+				k391.FwGetV(r, p387, pos)
+				v392.FwGetV(r, p387+4, pos)
 				if !r.OK() {
 					break
 				}
-				s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k383, Value: v384})
-				p379 += 8
+				s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k391, Value: v392})
+				p387 += 8
 			}
 			s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
 		}
 	} else {
 		d := NewCollections()
 		if 20 <= stored {
-			for i385 := range s.FArray {
-				s.FArray[i385] = int32(fw.U32(r.Data, pos+8+i385*4))
+			for i393 := range s.FArray {
+				s.FArray[i393] = int32(fw.U32(r.Data, pos+8+i393*4))
 			}
 		} else {
 			s.FArray = d.FArray
 		}
 		if 30 <= stored {
-			for i386 := range s.FArrayOptional {
+			for i394 := range s.FArrayOptional {
 				if !r.OK() {
 					break
 				}
-				p387, set388, ok389 := r.Optional(pos+20+i386*5, pos, 4)
-				if !set388 {
-					s.FArrayOptional[i386] = nil
-				} else if ok389 {
-					if s.FArrayOptional[i386] == nil {
-						s.FArrayOptional[i386] = new(string)
+				p395, set396, ok397 := r.Optional(pos+20+i394*5, pos, 4)
+				if !set396 {
+					s.FArrayOptional[i394] = nil
+				} else if ok397 {
+					if s.FArrayOptional[i394] == nil {
+						s.FArrayOptional[i394] = new(string)
 					}
-					r.String(p387, p387, &(*s.FArrayOptional[i386]))
+					r.String(p395, p395, &(*s.FArrayOptional[i394]))
 				}
 			}
 		} else {
 			s.FArrayOptional = d.FArrayOptional
 		}
 		if 38 <= stored {
-			for i390 := range s.FArrayStruct {
+			for i398 := range s.FArrayStruct {
 				if !r.OK() {
 					break
 				}
-				s.FArrayStruct[i390].FwGetV(r, pos+30+i390*4, pos)
+				s.FArrayStruct[i398].FwGetV(r, pos+30+i398*4, pos)
 			}
 		} else {
 			s.FArrayStruct = d.FArrayStruct
 		}
 		if 42 <= stored {
-			p391, n392, ok393 := r.Block(pos+38, pos, 1)
-			if ok393 {
-				s.FVector = fw.Resize(s.FVector, n392)
-				for i394 := range s.FVector {
-					s.FVector[i394] = byte(r.Data[p391+i394*1])
+			p399, n400, ok401 := r.Block(pos+38, pos, 1)
+			if ok401 {
+				s.FVector = fw.Resize(s.FVector, n400)
+				for i402 := range s.FVector {
+					s.FVector[i402] = byte(r.Data[p399+i402*1])
 				}
 			}
 		} else {
 			s.FVector = d.FVector
 		}
 		if 46 <= stored {
-			p395, n396, ok397 := r.Block(pos+42, pos, 5)
-			if ok397 {
-				s.FVectorOptional = fw.Resize(s.FVectorOptional, n396)
-				for i398 := range s.FVectorOptional {
-					p399, set400, ok401 := r.Optional(p395+i398*5, pos, 1)
-					if !set400 {
-						s.FVectorOptional[i398] = nil
-					} else if ok401 {
-						if s.FVectorOptional[i398] == nil {
-							s.FVectorOptional[i398] = new(EnumByte)
+			p403, n404, ok405 := r.Block(pos+42, pos, 5)
+			if ok405 {
+				s.FVectorOptional = fw.Resize(s.FVectorOptional, n404)
+				for i406 := range s.FVectorOptional {
+					p407, set408, ok409 := r.Optional(p403+i406*5, pos, 1)
+					if !set408 {
+						s.FVectorOptional[i406] = nil
+					} else if ok409 {
+						if s.FVectorOptional[i406] == nil {
+							s.FVectorOptional[i406] = new(EnumByte)
 						}
-						(*s.FVectorOptional[i398]) = EnumByte(r.Data[p399])
+						(*s.FVectorOptional[i406]) = EnumByte(r.Data[p407])
 					}
 					if !r.OK() {
 						break
@@ -4493,11 +4726,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FVectorOptional = d.FVectorOptional
 		}
 		if 50 <= stored {
-			p402, n403, ok404 := r.Block(pos+46, pos, 4)
-			if ok404 {
-				s.FVectorStruct = fw.Resize(s.FVectorStruct, n403)
-				for i405 := range s.FVectorStruct {
-					s.FVectorStruct[i405].FwGetV(r, p402+i405*4, pos)
+			p410, n411, ok412 := r.Block(pos+46, pos, 4)
+			if ok412 {
+				s.FVectorStruct = fw.Resize(s.FVectorStruct, n411)
+				for i413 := range s.FVectorStruct {
+					s.FVectorStruct[i413].FwGetV(r, p410+i413*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -4507,11 +4740,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FVectorStruct = d.FVectorStruct
 		}
 		if 54 <= stored {
-			p406, n407, ok408 := r.Block(pos+50, pos, 4)
-			if ok408 {
-				s.FList = fw.Resize(s.FList, n407)
-				for i409 := range s.FList {
-					r.String(p406+i409*4, pos, &s.FList[i409])
+			p414, n415, ok416 := r.Block(pos+50, pos, 4)
+			if ok416 {
+				s.FList = fw.Resize(s.FList, n415)
+				for i417 := range s.FList {
+					r.String(p414+i417*4, pos, &s.FList[i417])
 					if !r.OK() {
 						break
 					}
@@ -4521,18 +4754,18 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FList = d.FList
 		}
 		if 58 <= stored {
-			p410, n411, ok412 := r.Block(pos+54, pos, 5)
-			if ok412 {
-				s.FListOptional = fw.Resize(s.FListOptional, n411)
-				for i413 := range s.FListOptional {
-					p414, set415, ok416 := r.Optional(p410+i413*5, pos, 4)
-					if !set415 {
-						s.FListOptional[i413] = nil
-					} else if ok416 {
-						if s.FListOptional[i413] == nil {
-							s.FListOptional[i413] = new(Optionals)
+			p418, n419, ok420 := r.Block(pos+54, pos, 5)
+			if ok420 {
+				s.FListOptional = fw.Resize(s.FListOptional, n419)
+				for i421 := range s.FListOptional {
+					p422, set423, ok424 := r.Optional(p418+i421*5, pos, 4)
+					if !set423 {
+						s.FListOptional[i421] = nil
+					} else if ok424 {
+						if s.FListOptional[i421] == nil {
+							s.FListOptional[i421] = new(Optionals)
 						}
-						s.FListOptional[i413].FwGetV(r, p414, p414)
+						s.FListOptional[i421].FwGetV(r, p422, p422)
 					}
 					if !r.OK() {
 						break
@@ -4543,11 +4776,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FListOptional = d.FListOptional
 		}
 		if 62 <= stored {
-			p417, n418, ok419 := r.Block(pos+58, pos, 8)
-			if ok419 {
-				s.FSet = fw.Resize(s.FSet, n418)
-				for i420 := range s.FSet {
-					s.FSet[i420] = int64(fw.U64(r.Data, p417+i420*8))
+			p425, n426, ok427 := r.Block(pos+58, pos, 8)
+			if ok427 {
+				s.FSet = fw.Resize(s.FSet, n426)
+				for i428 := range s.FSet {
+					s.FSet[i428] = int64(fw.U64(r.Data, p425+i428*8))
 				}
 				s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
 			}
@@ -4555,11 +4788,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FSet = d.FSet
 		}
 		if 66 <= stored {
-			p421, n422, ok423 := r.Block(pos+62, pos, 4)
-			if ok423 {
-				s.FSetStruct = fw.Resize(s.FSetStruct, n422)
-				for i424 := range s.FSetStruct {
-					s.FSetStruct[i424].FwGetV(r, p421+i424*4, pos)
+			p429, n430, ok431 := r.Block(pos+62, pos, 4)
+			if ok431 {
+				s.FSetStruct = fw.Resize(s.FSetStruct, n430)
+				for i432 := range s.FSetStruct {
+					s.FSetStruct[i432].FwGetV(r, p429+i432*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -4570,140 +4803,140 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FSetStruct = d.FSetStruct
 		}
 		if 70 <= stored {
-			p425, n426, ok427 := r.Block(pos+66, pos, 8)
-			if ok427 {
-				s.FMap = fw.ClearMap(s.FMap, n426)
-				for i428 := 0; i428 < n426; i428++ {
-					var k429 int32
-					var v430 string
-					k429 = int32(fw.U32(r.Data, p425))
-					r.String(p425+4, pos, &v430)
+			p433, n434, ok435 := r.Block(pos+66, pos, 8)
+			if ok435 {
+				s.FMap = fw.ClearMap(s.FMap, n434)
+				for i436 := 0; i436 < n434; i436++ {
+					var k437 int32
+					var v438 string
+					k437 = int32(fw.U32(r.Data, p433))
+					r.String(p433+4, pos, &v438)
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FMap[k429]; !dup {
-						s.FMap[k429] = v430
+					if _, dup := s.FMap[k437]; !dup {
+						s.FMap[k437] = v438
 					}
-					p425 += 8
+					p433 += 8
 				}
 			}
 		} else {
 			s.FMap = d.FMap
 		}
 		if 74 <= stored {
-			p431, n432, ok433 := r.Block(pos+70, pos, 9)
-			if ok433 {
-				s.FMapOptional = fw.ClearMap(s.FMapOptional, n432)
-				for i434 := 0; i434 < n432; i434++ {
-					var k435 string
-					var v436 *float64
-					r.String(p431, pos, &k435)
-					p437, set438, ok439 := r.Optional(p431+4, pos, 8)
-					if !set438 {
-						v436 = nil
-					} else if ok439 {
-						if v436 == nil {
-							v436 = new(float64)
+			p439, n440, ok441 := r.Block(pos+70, pos, 9)
+			if ok441 {
+				s.FMapOptional = fw.ClearMap(s.FMapOptional, n440)
+				for i442 := 0; i442 < n440; i442++ {
+					var k443 string
+					var v444 *float64
+					r.String(p439, pos, &k443)
+					p445, set446, ok447 := r.Optional(p439+4, pos, 8)
+					if !set446 {
+						v444 = nil
+					} else if ok447 {
+						if v444 == nil {
+							v444 = new(float64)
 						}
-						(*v436) = fw.F64(r.Data, p437)
+						(*v444) = fw.F64(r.Data, p445)
 					}
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FMapOptional[k435]; !dup {
-						s.FMapOptional[k435] = v436
+					if _, dup := s.FMapOptional[k443]; !dup {
+						s.FMapOptional[k443] = v444
 					}
-					p431 += 9
+					p439 += 9
 				}
 			}
 		} else {
 			s.FMapOptional = d.FMapOptional
 		}
 		if 78 <= stored {
-			p440, n441, ok442 := r.Block(pos+74, pos, 5)
-			if ok442 {
-				s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n441)
-				for i443 := 0; i443 < n441; i443++ {
-					var k444 EnumByte
-					var v445 Optionals
-					k444 = EnumByte(r.Data[p440])
-					v445.FwGetV(r, p440+1, pos)
+			p448, n449, ok450 := r.Block(pos+74, pos, 5)
+			if ok450 {
+				s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n449)
+				for i451 := 0; i451 < n449; i451++ {
+					var k452 EnumByte
+					var v453 Optionals
+					k452 = EnumByte(r.Data[p448])
+					v453.FwGetV(r, p448+1, pos)
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FMapEnumKey[k444]; !dup {
-						s.FMapEnumKey[k444] = v445
+					if _, dup := s.FMapEnumKey[k452]; !dup {
+						s.FMapEnumKey[k452] = v453
 					}
-					p440 += 5
+					p448 += 5
 				}
 			}
 		} else {
 			s.FMapEnumKey = d.FMapEnumKey
 		}
 		if 82 <= stored {
-			p446, n447, ok448 := r.Block(pos+78, pos, 20)
-			if ok448 {
-				s.FHash = fw.ClearMap(s.FHash, n447)
-				for i449 := 0; i449 < n447; i449++ {
-					var k450 fw.UUID
-					var v451 []byte
-					k450 = fw.UUIDAt(r.Data, p446)
-					r.Bytes(p446+16, pos, &v451)
+			p454, n455, ok456 := r.Block(pos+78, pos, 20)
+			if ok456 {
+				s.FHash = fw.ClearMap(s.FHash, n455)
+				for i457 := 0; i457 < n455; i457++ {
+					var k458 fw.UUID
+					var v459 []byte
+					k458 = fw.UUIDAt(r.Data, p454)
+					r.Bytes(p454+16, pos, &v459)
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FHash[k450]; !dup {
-						s.FHash[k450] = v451
+					if _, dup := s.FHash[k458]; !dup {
+						s.FHash[k458] = v459
 					}
-					p446 += 20
+					p454 += 20
 				}
 			}
 		} else {
 			s.FHash = d.FHash
 		}
 		if 86 <= stored {
-			p452, n453, ok454 := r.Block(pos+82, pos, 9)
-			if ok454 {
-				s.FHashOptional = fw.ClearMap(s.FHashOptional, n453)
-				for i455 := 0; i455 < n453; i455++ {
-					var k456 string
-					var v457 *Primitives
-					r.String(p452, pos, &k456)
-					p458, set459, ok460 := r.Optional(p452+4, pos, 4)
-					if !set459 {
-						v457 = nil
-					} else if ok460 {
-						if v457 == nil {
-							v457 = new(Primitives)
+			p460, n461, ok462 := r.Block(pos+82, pos, 9)
+			if ok462 {
+				s.FHashOptional = fw.ClearMap(s.FHashOptional, n461)
+				for i463 := 0; i463 < n461; i463++ {
+					var k464 string
+					var v465 *Primitives
+					r.String(p460, pos, &k464)
+					p466, set467, ok468 := r.Optional(p460+4, pos, 4)
+					if !set467 {
+						v465 = nil
+					} else if ok468 {
+						if v465 == nil {
+							v465 = new(Primitives)
 						}
-						v457.FwGetV(r, p458, p458)
+						v465.FwGetV(r, p466, p466)
 					}
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FHashOptional[k456]; !dup {
-						s.FHashOptional[k456] = v457
+					if _, dup := s.FHashOptional[k464]; !dup {
+						s.FHashOptional[k464] = v465
 					}
-					p452 += 9
+					p460 += 9
 				}
 			}
 		} else {
 			s.FHashOptional = d.FHashOptional
 		}
 		if 90 <= stored {
-			p461, n462, ok463 := r.Block(pos+86, pos, 8)
-			if ok463 {
+			p469, n470, ok471 := r.Block(pos+86, pos, 8)
+			if ok471 {
 				s.FHashStructKey = s.FHashStructKey[:0]
-				for i464 := 0; i464 < n462; i464++ {
-					var k465 proto.Order
-					var v466 Optionals
-					k465.FwGetV(r, p461, pos)
-					v466.FwGetV(r, p461+4, pos)
+				for i472 := 0; i472 < n470; i472++ {
+					var k473 proto.Order
+					var v474 Optionals
+					k473.FwGetV(r, p469, pos)
+					v474.FwGetV(r, p469+4, pos)
 					if !r.OK() {
 						break
 					}
-					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k465, Value: v466})
-					p461 += 8
+					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k473, Value: v474})
+					p469 += 8
 				}
 				s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
 			}
@@ -4733,35 +4966,35 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 90 {
-		for i467 := 0; i467 < 2 && left >= 0; i467++ {
-			if d[pos+20+i467*5] != 0 {
-				p468 := pos + int(fw.U32(d, pos+20+i467*5+1))
-				if p468 >= pos+20+i467*5+5 && p468 <= size-4 {
+		for i475 := 0; i475 < 2 && left >= 0; i475++ {
+			if d[pos+20+i475*5] != 0 {
+				p476 := pos + int(fw.U32(d, pos+20+i475*5+1))
+				if p476 >= pos+20+i475*5+5 && p476 <= size-4 {
 					left -= 4
-					blk469 := p468 + int(fw.U32(d, p468))
-					if blk469 >= p468+4 && blk469 <= size-4 {
-						if n470 := int(fw.U32(d, blk469)); n470 <= size-blk469-4 {
-							left -= int64(4 + n470)
+					blk477 := p476 + int(fw.U32(d, p476))
+					if blk477 >= p476+4 && blk477 <= size-4 {
+						if n478 := int(fw.U32(d, blk477)); n478 <= size-blk477-4 {
+							left -= int64(4 + n478)
 						} else {
 							r.Left = left
-							r.Text(p468, p468)
+							r.Text(p476, p476)
 							left = r.Left
 						}
 					} else {
 						r.Left = left
-						r.Text(p468, p468)
+						r.Text(p476, p476)
 						left = r.Left
 					}
 				} else {
 					r.Left = left
-					r.Optional(pos+20+i467*5, pos, 4) // records why
+					r.Optional(pos+20+i475*5, pos, 4) // records why
 					left = r.Left
 				}
 			}
 		}
-		for i471 := 0; i471 < 2 && left >= 0; i471++ {
+		for i479 := 0; i479 < 2 && left >= 0; i479++ {
 			{
-				slot, base := pos+30+i471*4, pos
+				slot, base := pos+30+i479*4, pos
 				pos := base + int(fw.U32(d, slot))
 				stored, typ := 0, uint32(0)
 				if pos >= slot+4 && pos <= size-8 {
@@ -4774,10 +5007,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 						r.Left = left
 						fw.VCheckDecimal(r, pos+57)
 						left = r.Left
-						blk472 := pos + int(fw.U32(d, pos+73))
-						if blk472 >= pos+73+4 && blk472 <= size-4 {
-							if n473 := int(fw.U32(d, blk472)); n473 <= size-blk472-4 {
-								left -= int64(4 + n473)
+						blk480 := pos + int(fw.U32(d, pos+73))
+						if blk480 >= pos+73+4 && blk480 <= size-4 {
+							if n481 := int(fw.U32(d, blk480)); n481 <= size-blk480-4 {
+								left -= int64(4 + n481)
 							} else {
 								r.Left = left
 								r.Text(pos+73, pos)
@@ -4788,10 +5021,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							r.Text(pos+73, pos)
 							left = r.Left
 						}
-						blk474 := pos + int(fw.U32(d, pos+77))
-						if blk474 >= pos+77+4 && blk474 <= size-4 {
-							if n475 := int(fw.U32(d, blk474)); n475 <= size-blk474-4 {
-								left -= int64(4 + n475)
+						blk482 := pos + int(fw.U32(d, pos+77))
+						if blk482 >= pos+77+4 && blk482 <= size-4 {
+							if n483 := int(fw.U32(d, blk482)); n483 <= size-blk482-4 {
+								left -= int64(4 + n483)
 							} else {
 								r.Left = left
 								r.Text(pos+77, pos)
@@ -4802,10 +5035,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							r.Text(pos+77, pos)
 							left = r.Left
 						}
-						blk476 := pos + int(fw.U32(d, pos+169))
-						if blk476 >= pos+169+4 && blk476 <= size-4 {
-							if n477 := int(fw.U32(d, blk476)); n477 <= size-blk476-4 {
-								left -= int64(4 + n477)
+						blk484 := pos + int(fw.U32(d, pos+169))
+						if blk484 >= pos+169+4 && blk484 <= size-4 {
+							if n485 := int(fw.U32(d, blk484)); n485 <= size-blk484-4 {
+								left -= int64(4 + n485)
 							} else {
 								r.Left = left
 								r.Text(pos+169, pos)
@@ -4823,10 +5056,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							left = r.Left
 						}
 						if 77 <= stored {
-							blk478 := pos + int(fw.U32(d, pos+73))
-							if blk478 >= pos+73+4 && blk478 <= size-4 {
-								if n479 := int(fw.U32(d, blk478)); n479 <= size-blk478-4 {
-									left -= int64(4 + n479)
+							blk486 := pos + int(fw.U32(d, pos+73))
+							if blk486 >= pos+73+4 && blk486 <= size-4 {
+								if n487 := int(fw.U32(d, blk486)); n487 <= size-blk486-4 {
+									left -= int64(4 + n487)
 								} else {
 									r.Left = left
 									r.Text(pos+73, pos)
@@ -4839,10 +5072,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							}
 						}
 						if 81 <= stored {
-							blk480 := pos + int(fw.U32(d, pos+77))
-							if blk480 >= pos+77+4 && blk480 <= size-4 {
-								if n481 := int(fw.U32(d, blk480)); n481 <= size-blk480-4 {
-									left -= int64(4 + n481)
+							blk488 := pos + int(fw.U32(d, pos+77))
+							if blk488 >= pos+77+4 && blk488 <= size-4 {
+								if n489 := int(fw.U32(d, blk488)); n489 <= size-blk488-4 {
+									left -= int64(4 + n489)
 								} else {
 									r.Left = left
 									r.Text(pos+77, pos)
@@ -4855,10 +5088,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							}
 						}
 						if 173 <= stored {
-							blk482 := pos + int(fw.U32(d, pos+169))
-							if blk482 >= pos+169+4 && blk482 <= size-4 {
-								if n483 := int(fw.U32(d, blk482)); n483 <= size-blk482-4 {
-									left -= int64(4 + n483)
+							blk490 := pos + int(fw.U32(d, pos+169))
+							if blk490 >= pos+169+4 && blk490 <= size-4 {
+								if n491 := int(fw.U32(d, blk490)); n491 <= size-blk490-4 {
+									left -= int64(4 + n491)
 								} else {
 									r.Left = left
 									r.Text(pos+169, pos)
@@ -4881,48 +5114,48 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 		r.Left = left
 		r.Block(pos+38, pos, 1)
 		left = r.Left
-		p484, n485, ok486 := 0, 0, false
-		blk487 := pos + int(fw.U32(d, pos+42))
-		if blk487 >= pos+42+4 && blk487 <= size-4 && int(fw.U32(d, blk487))*5 <= size-blk487-4 {
-			n485 = int(fw.U32(d, blk487))
-			p484 = blk487 + 4
-			left -= int64(4 + n485*5)
-			ok486 = left >= 0
+		p492, n493, ok494 := 0, 0, false
+		blk495 := pos + int(fw.U32(d, pos+42))
+		if blk495 >= pos+42+4 && blk495 <= size-4 && int(fw.U32(d, blk495))*5 <= size-blk495-4 {
+			n493 = int(fw.U32(d, blk495))
+			p492 = blk495 + 4
+			left -= int64(4 + n493*5)
+			ok494 = left >= 0
 		} else {
 			r.Left = left
-			p484, n485, ok486 = r.Block(pos+42, pos, 5)
+			p492, n493, ok494 = r.Block(pos+42, pos, 5)
 			left = r.Left
 		}
-		if ok486 {
-			for i488 := 0; i488 < n485 && left >= 0; i488++ {
-				if d[p484+i488*5] != 0 {
-					p489 := pos + int(fw.U32(d, p484+i488*5+1))
-					if p489 >= p484+i488*5+5 && p489 <= size-1 {
+		if ok494 {
+			for i496 := 0; i496 < n493 && left >= 0; i496++ {
+				if d[p492+i496*5] != 0 {
+					p497 := pos + int(fw.U32(d, p492+i496*5+1))
+					if p497 >= p492+i496*5+5 && p497 <= size-1 {
 						left -= 1
 					} else {
 						r.Left = left
-						r.Optional(p484+i488*5, pos, 1) // records why
+						r.Optional(p492+i496*5, pos, 1) // records why
 						left = r.Left
 					}
 				}
 			}
 		}
-		p490, n491, ok492 := 0, 0, false
-		blk493 := pos + int(fw.U32(d, pos+46))
-		if blk493 >= pos+46+4 && blk493 <= size-4 && int(fw.U32(d, blk493))*4 <= size-blk493-4 {
-			n491 = int(fw.U32(d, blk493))
-			p490 = blk493 + 4
-			left -= int64(4 + n491*4)
-			ok492 = left >= 0
+		p498, n499, ok500 := 0, 0, false
+		blk501 := pos + int(fw.U32(d, pos+46))
+		if blk501 >= pos+46+4 && blk501 <= size-4 && int(fw.U32(d, blk501))*4 <= size-blk501-4 {
+			n499 = int(fw.U32(d, blk501))
+			p498 = blk501 + 4
+			left -= int64(4 + n499*4)
+			ok500 = left >= 0
 		} else {
 			r.Left = left
-			p490, n491, ok492 = r.Block(pos+46, pos, 4)
+			p498, n499, ok500 = r.Block(pos+46, pos, 4)
 			left = r.Left
 		}
-		if ok492 {
-			for i494 := 0; i494 < n491 && left >= 0; i494++ {
+		if ok500 {
+			for i502 := 0; i502 < n499 && left >= 0; i502++ {
 				{
-					slot, base := p490+i494*4, pos
+					slot, base := p498+i502*4, pos
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -4932,10 +5165,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 					if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 						left -= int64(stored)
 						if stored >= 34 {
-							blk495 := pos + int(fw.U32(d, pos+12))
-							if blk495 >= pos+12+4 && blk495 <= size-4 {
-								if n496 := int(fw.U32(d, blk495)); n496 <= size-blk495-4 {
-									left -= int64(4 + n496)
+							blk503 := pos + int(fw.U32(d, pos+12))
+							if blk503 >= pos+12+4 && blk503 <= size-4 {
+								if n504 := int(fw.U32(d, blk503)); n504 <= size-blk503-4 {
+									left -= int64(4 + n504)
 								} else {
 									r.Left = left
 									r.Text(pos+12, pos)
@@ -4948,10 +5181,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							}
 						} else {
 							if 16 <= stored {
-								blk497 := pos + int(fw.U32(d, pos+12))
-								if blk497 >= pos+12+4 && blk497 <= size-4 {
-									if n498 := int(fw.U32(d, blk497)); n498 <= size-blk497-4 {
-										left -= int64(4 + n498)
+								blk505 := pos + int(fw.U32(d, pos+12))
+								if blk505 >= pos+12+4 && blk505 <= size-4 {
+									if n506 := int(fw.U32(d, blk505)); n506 <= size-blk505-4 {
+										left -= int64(4 + n506)
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -4972,60 +5205,60 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 				}
 			}
 		}
-		p499, n500, ok501 := 0, 0, false
-		blk502 := pos + int(fw.U32(d, pos+50))
-		if blk502 >= pos+50+4 && blk502 <= size-4 && int(fw.U32(d, blk502))*4 <= size-blk502-4 {
-			n500 = int(fw.U32(d, blk502))
-			p499 = blk502 + 4
-			left -= int64(4 + n500*4)
-			ok501 = left >= 0
+		p507, n508, ok509 := 0, 0, false
+		blk510 := pos + int(fw.U32(d, pos+50))
+		if blk510 >= pos+50+4 && blk510 <= size-4 && int(fw.U32(d, blk510))*4 <= size-blk510-4 {
+			n508 = int(fw.U32(d, blk510))
+			p507 = blk510 + 4
+			left -= int64(4 + n508*4)
+			ok509 = left >= 0
 		} else {
 			r.Left = left
-			p499, n500, ok501 = r.Block(pos+50, pos, 4)
+			p507, n508, ok509 = r.Block(pos+50, pos, 4)
 			left = r.Left
 		}
-		if ok501 {
-			for i503 := 0; i503 < n500 && left >= 0; i503++ {
-				blk504 := pos + int(fw.U32(d, p499+i503*4))
-				if blk504 >= p499+i503*4+4 && blk504 <= size-4 {
-					if n505 := int(fw.U32(d, blk504)); n505 <= size-blk504-4 {
-						left -= int64(4 + n505)
+		if ok509 {
+			for i511 := 0; i511 < n508 && left >= 0; i511++ {
+				blk512 := pos + int(fw.U32(d, p507+i511*4))
+				if blk512 >= p507+i511*4+4 && blk512 <= size-4 {
+					if n513 := int(fw.U32(d, blk512)); n513 <= size-blk512-4 {
+						left -= int64(4 + n513)
 					} else {
 						r.Left = left
-						r.Text(p499+i503*4, pos)
+						r.Text(p507+i511*4, pos)
 						left = r.Left
 					}
 				} else {
 					r.Left = left
-					r.Text(p499+i503*4, pos)
+					r.Text(p507+i511*4, pos)
 					left = r.Left
 				}
 			}
 		}
-		p506, n507, ok508 := 0, 0, false
-		blk509 := pos + int(fw.U32(d, pos+54))
-		if blk509 >= pos+54+4 && blk509 <= size-4 && int(fw.U32(d, blk509))*5 <= size-blk509-4 {
-			n507 = int(fw.U32(d, blk509))
-			p506 = blk509 + 4
-			left -= int64(4 + n507*5)
-			ok508 = left >= 0
+		p514, n515, ok516 := 0, 0, false
+		blk517 := pos + int(fw.U32(d, pos+54))
+		if blk517 >= pos+54+4 && blk517 <= size-4 && int(fw.U32(d, blk517))*5 <= size-blk517-4 {
+			n515 = int(fw.U32(d, blk517))
+			p514 = blk517 + 4
+			left -= int64(4 + n515*5)
+			ok516 = left >= 0
 		} else {
 			r.Left = left
-			p506, n507, ok508 = r.Block(pos+54, pos, 5)
+			p514, n515, ok516 = r.Block(pos+54, pos, 5)
 			left = r.Left
 		}
-		if ok508 {
-			for i510 := 0; i510 < n507 && left >= 0; i510++ {
-				if d[p506+i510*5] != 0 {
-					p511 := pos + int(fw.U32(d, p506+i510*5+1))
-					if p511 >= p506+i510*5+5 && p511 <= size-4 {
+		if ok516 {
+			for i518 := 0; i518 < n515 && left >= 0; i518++ {
+				if d[p514+i518*5] != 0 {
+					p519 := pos + int(fw.U32(d, p514+i518*5+1))
+					if p519 >= p514+i518*5+5 && p519 <= size-4 {
 						left -= 4
 						r.Left = left
-						FwVerifyVOptionals(r, p511, p511)
+						FwVerifyVOptionals(r, p519, p519)
 						left = r.Left
 					} else {
 						r.Left = left
-						r.Optional(p506+i510*5, pos, 4) // records why
+						r.Optional(p514+i518*5, pos, 4) // records why
 						left = r.Left
 					}
 				}
@@ -5034,22 +5267,22 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 		r.Left = left
 		r.Block(pos+58, pos, 8)
 		left = r.Left
-		p512, n513, ok514 := 0, 0, false
-		blk515 := pos + int(fw.U32(d, pos+62))
-		if blk515 >= pos+62+4 && blk515 <= size-4 && int(fw.U32(d, blk515))*4 <= size-blk515-4 {
-			n513 = int(fw.U32(d, blk515))
-			p512 = blk515 + 4
-			left -= int64(4 + n513*4)
-			ok514 = left >= 0
+		p520, n521, ok522 := 0, 0, false
+		blk523 := pos + int(fw.U32(d, pos+62))
+		if blk523 >= pos+62+4 && blk523 <= size-4 && int(fw.U32(d, blk523))*4 <= size-blk523-4 {
+			n521 = int(fw.U32(d, blk523))
+			p520 = blk523 + 4
+			left -= int64(4 + n521*4)
+			ok522 = left >= 0
 		} else {
 			r.Left = left
-			p512, n513, ok514 = r.Block(pos+62, pos, 4)
+			p520, n521, ok522 = r.Block(pos+62, pos, 4)
 			left = r.Left
 		}
-		if ok514 {
-			for i516 := 0; i516 < n513 && left >= 0; i516++ {
+		if ok522 {
+			for i524 := 0; i524 < n521 && left >= 0; i524++ {
 				{
-					slot, base := p512+i516*4, pos
+					slot, base := p520+i524*4, pos
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -5059,10 +5292,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 					if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 						left -= int64(stored)
 						if stored >= 20 {
-							blk517 := pos + int(fw.U32(d, pos+8))
-							if blk517 >= pos+8+4 && blk517 <= size-4 {
-								if n518 := int(fw.U32(d, blk517)); n518 <= size-blk517-4 {
-									left -= int64(4 + n518)
+							blk525 := pos + int(fw.U32(d, pos+8))
+							if blk525 >= pos+8+4 && blk525 <= size-4 {
+								if n526 := int(fw.U32(d, blk525)); n526 <= size-blk525-4 {
+									left -= int64(4 + n526)
 								} else {
 									r.Left = left
 									r.Text(pos+8, pos)
@@ -5075,10 +5308,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							}
 						} else {
 							if 12 <= stored {
-								blk519 := pos + int(fw.U32(d, pos+8))
-								if blk519 >= pos+8+4 && blk519 <= size-4 {
-									if n520 := int(fw.U32(d, blk519)); n520 <= size-blk519-4 {
-										left -= int64(4 + n520)
+								blk527 := pos + int(fw.U32(d, pos+8))
+								if blk527 >= pos+8+4 && blk527 <= size-4 {
+									if n528 := int(fw.U32(d, blk527)); n528 <= size-blk527-4 {
+										left -= int64(4 + n528)
 									} else {
 										r.Left = left
 										r.Text(pos+8, pos)
@@ -5099,162 +5332,162 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 				}
 			}
 		}
-		p521, n522, ok523 := 0, 0, false
-		blk524 := pos + int(fw.U32(d, pos+66))
-		if blk524 >= pos+66+4 && blk524 <= size-4 && int(fw.U32(d, blk524))*8 <= size-blk524-4 {
-			n522 = int(fw.U32(d, blk524))
-			p521 = blk524 + 4
-			left -= int64(4 + n522*8)
-			ok523 = left >= 0
+		p529, n530, ok531 := 0, 0, false
+		blk532 := pos + int(fw.U32(d, pos+66))
+		if blk532 >= pos+66+4 && blk532 <= size-4 && int(fw.U32(d, blk532))*8 <= size-blk532-4 {
+			n530 = int(fw.U32(d, blk532))
+			p529 = blk532 + 4
+			left -= int64(4 + n530*8)
+			ok531 = left >= 0
 		} else {
 			r.Left = left
-			p521, n522, ok523 = r.Block(pos+66, pos, 8)
+			p529, n530, ok531 = r.Block(pos+66, pos, 8)
 			left = r.Left
 		}
-		if ok523 {
-			for i525 := 0; i525 < n522 && left >= 0; i525++ {
-				blk526 := pos + int(fw.U32(d, p521+i525*8+4))
-				if blk526 >= p521+i525*8+4+4 && blk526 <= size-4 {
-					if n527 := int(fw.U32(d, blk526)); n527 <= size-blk526-4 {
-						left -= int64(4 + n527)
+		if ok531 {
+			for i533 := 0; i533 < n530 && left >= 0; i533++ {
+				blk534 := pos + int(fw.U32(d, p529+i533*8+4))
+				if blk534 >= p529+i533*8+4+4 && blk534 <= size-4 {
+					if n535 := int(fw.U32(d, blk534)); n535 <= size-blk534-4 {
+						left -= int64(4 + n535)
 					} else {
 						r.Left = left
-						r.Text(p521+i525*8+4, pos)
+						r.Text(p529+i533*8+4, pos)
 						left = r.Left
 					}
 				} else {
 					r.Left = left
-					r.Text(p521+i525*8+4, pos)
+					r.Text(p529+i533*8+4, pos)
 					left = r.Left
 				}
 			}
 		}
-		p528, n529, ok530 := 0, 0, false
-		blk531 := pos + int(fw.U32(d, pos+70))
-		if blk531 >= pos+70+4 && blk531 <= size-4 && int(fw.U32(d, blk531))*9 <= size-blk531-4 {
-			n529 = int(fw.U32(d, blk531))
-			p528 = blk531 + 4
-			left -= int64(4 + n529*9)
-			ok530 = left >= 0
+		p536, n537, ok538 := 0, 0, false
+		blk539 := pos + int(fw.U32(d, pos+70))
+		if blk539 >= pos+70+4 && blk539 <= size-4 && int(fw.U32(d, blk539))*9 <= size-blk539-4 {
+			n537 = int(fw.U32(d, blk539))
+			p536 = blk539 + 4
+			left -= int64(4 + n537*9)
+			ok538 = left >= 0
 		} else {
 			r.Left = left
-			p528, n529, ok530 = r.Block(pos+70, pos, 9)
+			p536, n537, ok538 = r.Block(pos+70, pos, 9)
 			left = r.Left
 		}
-		if ok530 {
-			for i532 := 0; i532 < n529 && left >= 0; i532++ {
-				blk533 := pos + int(fw.U32(d, p528+i532*9))
-				if blk533 >= p528+i532*9+4 && blk533 <= size-4 {
-					if n534 := int(fw.U32(d, blk533)); n534 <= size-blk533-4 {
-						left -= int64(4 + n534)
+		if ok538 {
+			for i540 := 0; i540 < n537 && left >= 0; i540++ {
+				blk541 := pos + int(fw.U32(d, p536+i540*9))
+				if blk541 >= p536+i540*9+4 && blk541 <= size-4 {
+					if n542 := int(fw.U32(d, blk541)); n542 <= size-blk541-4 {
+						left -= int64(4 + n542)
 					} else {
 						r.Left = left
-						r.Text(p528+i532*9, pos)
+						r.Text(p536+i540*9, pos)
 						left = r.Left
 					}
 				} else {
 					r.Left = left
-					r.Text(p528+i532*9, pos)
+					r.Text(p536+i540*9, pos)
 					left = r.Left
 				}
 				if left >= 0 {
-					if d[p528+i532*9+4] != 0 {
-						p535 := pos + int(fw.U32(d, p528+i532*9+4+1))
-						if p535 >= p528+i532*9+4+5 && p535 <= size-8 {
+					if d[p536+i540*9+4] != 0 {
+						p543 := pos + int(fw.U32(d, p536+i540*9+4+1))
+						if p543 >= p536+i540*9+4+5 && p543 <= size-8 {
 							left -= 8
 						} else {
 							r.Left = left
-							r.Optional(p528+i532*9+4, pos, 8) // records why
+							r.Optional(p536+i540*9+4, pos, 8) // records why
 							left = r.Left
 						}
 					}
 				}
 			}
 		}
-		p536, n537, ok538 := 0, 0, false
-		blk539 := pos + int(fw.U32(d, pos+74))
-		if blk539 >= pos+74+4 && blk539 <= size-4 && int(fw.U32(d, blk539))*5 <= size-blk539-4 {
-			n537 = int(fw.U32(d, blk539))
-			p536 = blk539 + 4
-			left -= int64(4 + n537*5)
-			ok538 = left >= 0
+		p544, n545, ok546 := 0, 0, false
+		blk547 := pos + int(fw.U32(d, pos+74))
+		if blk547 >= pos+74+4 && blk547 <= size-4 && int(fw.U32(d, blk547))*5 <= size-blk547-4 {
+			n545 = int(fw.U32(d, blk547))
+			p544 = blk547 + 4
+			left -= int64(4 + n545*5)
+			ok546 = left >= 0
 		} else {
 			r.Left = left
-			p536, n537, ok538 = r.Block(pos+74, pos, 5)
+			p544, n545, ok546 = r.Block(pos+74, pos, 5)
 			left = r.Left
 		}
-		if ok538 {
-			for i540 := 0; i540 < n537 && left >= 0; i540++ {
+		if ok546 {
+			for i548 := 0; i548 < n545 && left >= 0; i548++ {
 				r.Left = left
-				FwVerifyVOptionals(r, p536+i540*5+1, pos)
+				FwVerifyVOptionals(r, p544+i548*5+1, pos)
 				left = r.Left
 			}
 		}
-		p541, n542, ok543 := 0, 0, false
-		blk544 := pos + int(fw.U32(d, pos+78))
-		if blk544 >= pos+78+4 && blk544 <= size-4 && int(fw.U32(d, blk544))*20 <= size-blk544-4 {
-			n542 = int(fw.U32(d, blk544))
-			p541 = blk544 + 4
-			left -= int64(4 + n542*20)
-			ok543 = left >= 0
+		p549, n550, ok551 := 0, 0, false
+		blk552 := pos + int(fw.U32(d, pos+78))
+		if blk552 >= pos+78+4 && blk552 <= size-4 && int(fw.U32(d, blk552))*20 <= size-blk552-4 {
+			n550 = int(fw.U32(d, blk552))
+			p549 = blk552 + 4
+			left -= int64(4 + n550*20)
+			ok551 = left >= 0
 		} else {
 			r.Left = left
-			p541, n542, ok543 = r.Block(pos+78, pos, 20)
+			p549, n550, ok551 = r.Block(pos+78, pos, 20)
 			left = r.Left
 		}
-		if ok543 {
-			for i545 := 0; i545 < n542 && left >= 0; i545++ {
-				blk546 := pos + int(fw.U32(d, p541+i545*20+16))
-				if blk546 >= p541+i545*20+16+4 && blk546 <= size-4 {
-					if n547 := int(fw.U32(d, blk546)); n547 <= size-blk546-4 {
-						left -= int64(4 + n547)
+		if ok551 {
+			for i553 := 0; i553 < n550 && left >= 0; i553++ {
+				blk554 := pos + int(fw.U32(d, p549+i553*20+16))
+				if blk554 >= p549+i553*20+16+4 && blk554 <= size-4 {
+					if n555 := int(fw.U32(d, blk554)); n555 <= size-blk554-4 {
+						left -= int64(4 + n555)
 					} else {
 						r.Left = left
-						r.Text(p541+i545*20+16, pos)
+						r.Text(p549+i553*20+16, pos)
 						left = r.Left
 					}
 				} else {
 					r.Left = left
-					r.Text(p541+i545*20+16, pos)
+					r.Text(p549+i553*20+16, pos)
 					left = r.Left
 				}
 			}
 		}
-		p548, n549, ok550 := 0, 0, false
-		blk551 := pos + int(fw.U32(d, pos+82))
-		if blk551 >= pos+82+4 && blk551 <= size-4 && int(fw.U32(d, blk551))*9 <= size-blk551-4 {
-			n549 = int(fw.U32(d, blk551))
-			p548 = blk551 + 4
-			left -= int64(4 + n549*9)
-			ok550 = left >= 0
+		p556, n557, ok558 := 0, 0, false
+		blk559 := pos + int(fw.U32(d, pos+82))
+		if blk559 >= pos+82+4 && blk559 <= size-4 && int(fw.U32(d, blk559))*9 <= size-blk559-4 {
+			n557 = int(fw.U32(d, blk559))
+			p556 = blk559 + 4
+			left -= int64(4 + n557*9)
+			ok558 = left >= 0
 		} else {
 			r.Left = left
-			p548, n549, ok550 = r.Block(pos+82, pos, 9)
+			p556, n557, ok558 = r.Block(pos+82, pos, 9)
 			left = r.Left
 		}
-		if ok550 {
-			for i552 := 0; i552 < n549 && left >= 0; i552++ {
-				blk553 := pos + int(fw.U32(d, p548+i552*9))
-				if blk553 >= p548+i552*9+4 && blk553 <= size-4 {
-					if n554 := int(fw.U32(d, blk553)); n554 <= size-blk553-4 {
-						left -= int64(4 + n554)
+		if ok558 {
+			for i560 := 0; i560 < n557 && left >= 0; i560++ {
+				blk561 := pos + int(fw.U32(d, p556+i560*9))
+				if blk561 >= p556+i560*9+4 && blk561 <= size-4 {
+					if n562 := int(fw.U32(d, blk561)); n562 <= size-blk561-4 {
+						left -= int64(4 + n562)
 					} else {
 						r.Left = left
-						r.Text(p548+i552*9, pos)
+						r.Text(p556+i560*9, pos)
 						left = r.Left
 					}
 				} else {
 					r.Left = left
-					r.Text(p548+i552*9, pos)
+					r.Text(p556+i560*9, pos)
 					left = r.Left
 				}
 				if left >= 0 {
-					if d[p548+i552*9+4] != 0 {
-						p555 := pos + int(fw.U32(d, p548+i552*9+4+1))
-						if p555 >= p548+i552*9+4+5 && p555 <= size-4 {
+					if d[p556+i560*9+4] != 0 {
+						p563 := pos + int(fw.U32(d, p556+i560*9+4+1))
+						if p563 >= p556+i560*9+4+5 && p563 <= size-4 {
 							left -= 4
 							{
-								slot, base := p555, p555
+								slot, base := p563, p563
 								pos := base + int(fw.U32(d, slot))
 								stored, typ := 0, uint32(0)
 								if pos >= slot+4 && pos <= size-8 {
@@ -5267,10 +5500,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 										r.Left = left
 										fw.VCheckDecimal(r, pos+57)
 										left = r.Left
-										blk556 := pos + int(fw.U32(d, pos+73))
-										if blk556 >= pos+73+4 && blk556 <= size-4 {
-											if n557 := int(fw.U32(d, blk556)); n557 <= size-blk556-4 {
-												left -= int64(4 + n557)
+										blk564 := pos + int(fw.U32(d, pos+73))
+										if blk564 >= pos+73+4 && blk564 <= size-4 {
+											if n565 := int(fw.U32(d, blk564)); n565 <= size-blk564-4 {
+												left -= int64(4 + n565)
 											} else {
 												r.Left = left
 												r.Text(pos+73, pos)
@@ -5281,10 +5514,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 											r.Text(pos+73, pos)
 											left = r.Left
 										}
-										blk558 := pos + int(fw.U32(d, pos+77))
-										if blk558 >= pos+77+4 && blk558 <= size-4 {
-											if n559 := int(fw.U32(d, blk558)); n559 <= size-blk558-4 {
-												left -= int64(4 + n559)
+										blk566 := pos + int(fw.U32(d, pos+77))
+										if blk566 >= pos+77+4 && blk566 <= size-4 {
+											if n567 := int(fw.U32(d, blk566)); n567 <= size-blk566-4 {
+												left -= int64(4 + n567)
 											} else {
 												r.Left = left
 												r.Text(pos+77, pos)
@@ -5295,10 +5528,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 											r.Text(pos+77, pos)
 											left = r.Left
 										}
-										blk560 := pos + int(fw.U32(d, pos+169))
-										if blk560 >= pos+169+4 && blk560 <= size-4 {
-											if n561 := int(fw.U32(d, blk560)); n561 <= size-blk560-4 {
-												left -= int64(4 + n561)
+										blk568 := pos + int(fw.U32(d, pos+169))
+										if blk568 >= pos+169+4 && blk568 <= size-4 {
+											if n569 := int(fw.U32(d, blk568)); n569 <= size-blk568-4 {
+												left -= int64(4 + n569)
 											} else {
 												r.Left = left
 												r.Text(pos+169, pos)
@@ -5316,10 +5549,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 											left = r.Left
 										}
 										if 77 <= stored {
-											blk562 := pos + int(fw.U32(d, pos+73))
-											if blk562 >= pos+73+4 && blk562 <= size-4 {
-												if n563 := int(fw.U32(d, blk562)); n563 <= size-blk562-4 {
-													left -= int64(4 + n563)
+											blk570 := pos + int(fw.U32(d, pos+73))
+											if blk570 >= pos+73+4 && blk570 <= size-4 {
+												if n571 := int(fw.U32(d, blk570)); n571 <= size-blk570-4 {
+													left -= int64(4 + n571)
 												} else {
 													r.Left = left
 													r.Text(pos+73, pos)
@@ -5332,10 +5565,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 											}
 										}
 										if 81 <= stored {
-											blk564 := pos + int(fw.U32(d, pos+77))
-											if blk564 >= pos+77+4 && blk564 <= size-4 {
-												if n565 := int(fw.U32(d, blk564)); n565 <= size-blk564-4 {
-													left -= int64(4 + n565)
+											blk572 := pos + int(fw.U32(d, pos+77))
+											if blk572 >= pos+77+4 && blk572 <= size-4 {
+												if n573 := int(fw.U32(d, blk572)); n573 <= size-blk572-4 {
+													left -= int64(4 + n573)
 												} else {
 													r.Left = left
 													r.Text(pos+77, pos)
@@ -5348,10 +5581,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 											}
 										}
 										if 173 <= stored {
-											blk566 := pos + int(fw.U32(d, pos+169))
-											if blk566 >= pos+169+4 && blk566 <= size-4 {
-												if n567 := int(fw.U32(d, blk566)); n567 <= size-blk566-4 {
-													left -= int64(4 + n567)
+											blk574 := pos + int(fw.U32(d, pos+169))
+											if blk574 >= pos+169+4 && blk574 <= size-4 {
+												if n575 := int(fw.U32(d, blk574)); n575 <= size-blk574-4 {
+													left -= int64(4 + n575)
 												} else {
 													r.Left = left
 													r.Text(pos+169, pos)
@@ -5372,29 +5605,29 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							}
 						} else {
 							r.Left = left
-							r.Optional(p548+i552*9+4, pos, 4) // records why
+							r.Optional(p556+i560*9+4, pos, 4) // records why
 							left = r.Left
 						}
 					}
 				}
 			}
 		}
-		p568, n569, ok570 := 0, 0, false
-		blk571 := pos + int(fw.U32(d, pos+86))
-		if blk571 >= pos+86+4 && blk571 <= size-4 && int(fw.U32(d, blk571))*8 <= size-blk571-4 {
-			n569 = int(fw.U32(d, blk571))
-			p568 = blk571 + 4
-			left -= int64(4 + n569*8)
-			ok570 = left >= 0
+		p576, n577, ok578 := 0, 0, false
+		blk579 := pos + int(fw.U32(d, pos+86))
+		if blk579 >= pos+86+4 && blk579 <= size-4 && int(fw.U32(d, blk579))*8 <= size-blk579-4 {
+			n577 = int(fw.U32(d, blk579))
+			p576 = blk579 + 4
+			left -= int64(4 + n577*8)
+			ok578 = left >= 0
 		} else {
 			r.Left = left
-			p568, n569, ok570 = r.Block(pos+86, pos, 8)
+			p576, n577, ok578 = r.Block(pos+86, pos, 8)
 			left = r.Left
 		}
-		if ok570 {
-			for i572 := 0; i572 < n569 && left >= 0; i572++ {
+		if ok578 {
+			for i580 := 0; i580 < n577 && left >= 0; i580++ {
 				{
-					slot, base := p568+i572*8, pos
+					slot, base := p576+i580*8, pos
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -5404,10 +5637,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 					if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 						left -= int64(stored)
 						if stored >= 34 {
-							blk573 := pos + int(fw.U32(d, pos+12))
-							if blk573 >= pos+12+4 && blk573 <= size-4 {
-								if n574 := int(fw.U32(d, blk573)); n574 <= size-blk573-4 {
-									left -= int64(4 + n574)
+							blk581 := pos + int(fw.U32(d, pos+12))
+							if blk581 >= pos+12+4 && blk581 <= size-4 {
+								if n582 := int(fw.U32(d, blk581)); n582 <= size-blk581-4 {
+									left -= int64(4 + n582)
 								} else {
 									r.Left = left
 									r.Text(pos+12, pos)
@@ -5420,10 +5653,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							}
 						} else {
 							if 16 <= stored {
-								blk575 := pos + int(fw.U32(d, pos+12))
-								if blk575 >= pos+12+4 && blk575 <= size-4 {
-									if n576 := int(fw.U32(d, blk575)); n576 <= size-blk575-4 {
-										left -= int64(4 + n576)
+								blk583 := pos + int(fw.U32(d, pos+12))
+								if blk583 >= pos+12+4 && blk583 <= size-4 {
+									if n584 := int(fw.U32(d, blk583)); n584 <= size-blk583-4 {
+										left -= int64(4 + n584)
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -5444,44 +5677,44 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 				}
 				if left >= 0 {
 					r.Left = left
-					FwVerifyVOptionals(r, p568+i572*8+4, pos)
+					FwVerifyVOptionals(r, p576+i580*8+4, pos)
 					left = r.Left
 				}
 			}
 		}
 	} else {
 		if 30 <= stored {
-			for i577 := 0; i577 < 2 && left >= 0; i577++ {
-				if d[pos+20+i577*5] != 0 {
-					p578 := pos + int(fw.U32(d, pos+20+i577*5+1))
-					if p578 >= pos+20+i577*5+5 && p578 <= size-4 {
+			for i585 := 0; i585 < 2 && left >= 0; i585++ {
+				if d[pos+20+i585*5] != 0 {
+					p586 := pos + int(fw.U32(d, pos+20+i585*5+1))
+					if p586 >= pos+20+i585*5+5 && p586 <= size-4 {
 						left -= 4
-						blk579 := p578 + int(fw.U32(d, p578))
-						if blk579 >= p578+4 && blk579 <= size-4 {
-							if n580 := int(fw.U32(d, blk579)); n580 <= size-blk579-4 {
-								left -= int64(4 + n580)
+						blk587 := p586 + int(fw.U32(d, p586))
+						if blk587 >= p586+4 && blk587 <= size-4 {
+							if n588 := int(fw.U32(d, blk587)); n588 <= size-blk587-4 {
+								left -= int64(4 + n588)
 							} else {
 								r.Left = left
-								r.Text(p578, p578)
+								r.Text(p586, p586)
 								left = r.Left
 							}
 						} else {
 							r.Left = left
-							r.Text(p578, p578)
+							r.Text(p586, p586)
 							left = r.Left
 						}
 					} else {
 						r.Left = left
-						r.Optional(pos+20+i577*5, pos, 4) // records why
+						r.Optional(pos+20+i585*5, pos, 4) // records why
 						left = r.Left
 					}
 				}
 			}
 		}
 		if 38 <= stored {
-			for i581 := 0; i581 < 2 && left >= 0; i581++ {
+			for i589 := 0; i589 < 2 && left >= 0; i589++ {
 				{
-					slot, base := pos+30+i581*4, pos
+					slot, base := pos+30+i589*4, pos
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -5494,10 +5727,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							r.Left = left
 							fw.VCheckDecimal(r, pos+57)
 							left = r.Left
-							blk582 := pos + int(fw.U32(d, pos+73))
-							if blk582 >= pos+73+4 && blk582 <= size-4 {
-								if n583 := int(fw.U32(d, blk582)); n583 <= size-blk582-4 {
-									left -= int64(4 + n583)
+							blk590 := pos + int(fw.U32(d, pos+73))
+							if blk590 >= pos+73+4 && blk590 <= size-4 {
+								if n591 := int(fw.U32(d, blk590)); n591 <= size-blk590-4 {
+									left -= int64(4 + n591)
 								} else {
 									r.Left = left
 									r.Text(pos+73, pos)
@@ -5508,10 +5741,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 								r.Text(pos+73, pos)
 								left = r.Left
 							}
-							blk584 := pos + int(fw.U32(d, pos+77))
-							if blk584 >= pos+77+4 && blk584 <= size-4 {
-								if n585 := int(fw.U32(d, blk584)); n585 <= size-blk584-4 {
-									left -= int64(4 + n585)
+							blk592 := pos + int(fw.U32(d, pos+77))
+							if blk592 >= pos+77+4 && blk592 <= size-4 {
+								if n593 := int(fw.U32(d, blk592)); n593 <= size-blk592-4 {
+									left -= int64(4 + n593)
 								} else {
 									r.Left = left
 									r.Text(pos+77, pos)
@@ -5522,10 +5755,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 								r.Text(pos+77, pos)
 								left = r.Left
 							}
-							blk586 := pos + int(fw.U32(d, pos+169))
-							if blk586 >= pos+169+4 && blk586 <= size-4 {
-								if n587 := int(fw.U32(d, blk586)); n587 <= size-blk586-4 {
-									left -= int64(4 + n587)
+							blk594 := pos + int(fw.U32(d, pos+169))
+							if blk594 >= pos+169+4 && blk594 <= size-4 {
+								if n595 := int(fw.U32(d, blk594)); n595 <= size-blk594-4 {
+									left -= int64(4 + n595)
 								} else {
 									r.Left = left
 									r.Text(pos+169, pos)
@@ -5543,10 +5776,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 								left = r.Left
 							}
 							if 77 <= stored {
-								blk588 := pos + int(fw.U32(d, pos+73))
-								if blk588 >= pos+73+4 && blk588 <= size-4 {
-									if n589 := int(fw.U32(d, blk588)); n589 <= size-blk588-4 {
-										left -= int64(4 + n589)
+								blk596 := pos + int(fw.U32(d, pos+73))
+								if blk596 >= pos+73+4 && blk596 <= size-4 {
+									if n597 := int(fw.U32(d, blk596)); n597 <= size-blk596-4 {
+										left -= int64(4 + n597)
 									} else {
 										r.Left = left
 										r.Text(pos+73, pos)
@@ -5559,10 +5792,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 								}
 							}
 							if 81 <= stored {
-								blk590 := pos + int(fw.U32(d, pos+77))
-								if blk590 >= pos+77+4 && blk590 <= size-4 {
-									if n591 := int(fw.U32(d, blk590)); n591 <= size-blk590-4 {
-										left -= int64(4 + n591)
+								blk598 := pos + int(fw.U32(d, pos+77))
+								if blk598 >= pos+77+4 && blk598 <= size-4 {
+									if n599 := int(fw.U32(d, blk598)); n599 <= size-blk598-4 {
+										left -= int64(4 + n599)
 									} else {
 										r.Left = left
 										r.Text(pos+77, pos)
@@ -5575,10 +5808,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 								}
 							}
 							if 173 <= stored {
-								blk592 := pos + int(fw.U32(d, pos+169))
-								if blk592 >= pos+169+4 && blk592 <= size-4 {
-									if n593 := int(fw.U32(d, blk592)); n593 <= size-blk592-4 {
-										left -= int64(4 + n593)
+								blk600 := pos + int(fw.U32(d, pos+169))
+								if blk600 >= pos+169+4 && blk600 <= size-4 {
+									if n601 := int(fw.U32(d, blk600)); n601 <= size-blk600-4 {
+										left -= int64(4 + n601)
 									} else {
 										r.Left = left
 										r.Text(pos+169, pos)
@@ -5605,27 +5838,27 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			left = r.Left
 		}
 		if 46 <= stored {
-			p594, n595, ok596 := 0, 0, false
-			blk597 := pos + int(fw.U32(d, pos+42))
-			if blk597 >= pos+42+4 && blk597 <= size-4 && int(fw.U32(d, blk597))*5 <= size-blk597-4 {
-				n595 = int(fw.U32(d, blk597))
-				p594 = blk597 + 4
-				left -= int64(4 + n595*5)
-				ok596 = left >= 0
+			p602, n603, ok604 := 0, 0, false
+			blk605 := pos + int(fw.U32(d, pos+42))
+			if blk605 >= pos+42+4 && blk605 <= size-4 && int(fw.U32(d, blk605))*5 <= size-blk605-4 {
+				n603 = int(fw.U32(d, blk605))
+				p602 = blk605 + 4
+				left -= int64(4 + n603*5)
+				ok604 = left >= 0
 			} else {
 				r.Left = left
-				p594, n595, ok596 = r.Block(pos+42, pos, 5)
+				p602, n603, ok604 = r.Block(pos+42, pos, 5)
 				left = r.Left
 			}
-			if ok596 {
-				for i598 := 0; i598 < n595 && left >= 0; i598++ {
-					if d[p594+i598*5] != 0 {
-						p599 := pos + int(fw.U32(d, p594+i598*5+1))
-						if p599 >= p594+i598*5+5 && p599 <= size-1 {
+			if ok604 {
+				for i606 := 0; i606 < n603 && left >= 0; i606++ {
+					if d[p602+i606*5] != 0 {
+						p607 := pos + int(fw.U32(d, p602+i606*5+1))
+						if p607 >= p602+i606*5+5 && p607 <= size-1 {
 							left -= 1
 						} else {
 							r.Left = left
-							r.Optional(p594+i598*5, pos, 1) // records why
+							r.Optional(p602+i606*5, pos, 1) // records why
 							left = r.Left
 						}
 					}
@@ -5633,22 +5866,22 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			}
 		}
 		if 50 <= stored {
-			p600, n601, ok602 := 0, 0, false
-			blk603 := pos + int(fw.U32(d, pos+46))
-			if blk603 >= pos+46+4 && blk603 <= size-4 && int(fw.U32(d, blk603))*4 <= size-blk603-4 {
-				n601 = int(fw.U32(d, blk603))
-				p600 = blk603 + 4
-				left -= int64(4 + n601*4)
-				ok602 = left >= 0
+			p608, n609, ok610 := 0, 0, false
+			blk611 := pos + int(fw.U32(d, pos+46))
+			if blk611 >= pos+46+4 && blk611 <= size-4 && int(fw.U32(d, blk611))*4 <= size-blk611-4 {
+				n609 = int(fw.U32(d, blk611))
+				p608 = blk611 + 4
+				left -= int64(4 + n609*4)
+				ok610 = left >= 0
 			} else {
 				r.Left = left
-				p600, n601, ok602 = r.Block(pos+46, pos, 4)
+				p608, n609, ok610 = r.Block(pos+46, pos, 4)
 				left = r.Left
 			}
-			if ok602 {
-				for i604 := 0; i604 < n601 && left >= 0; i604++ {
+			if ok610 {
+				for i612 := 0; i612 < n609 && left >= 0; i612++ {
 					{
-						slot, base := p600+i604*4, pos
+						slot, base := p608+i612*4, pos
 						pos := base + int(fw.U32(d, slot))
 						stored, typ := 0, uint32(0)
 						if pos >= slot+4 && pos <= size-8 {
@@ -5658,10 +5891,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 						if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 							left -= int64(stored)
 							if stored >= 34 {
-								blk605 := pos + int(fw.U32(d, pos+12))
-								if blk605 >= pos+12+4 && blk605 <= size-4 {
-									if n606 := int(fw.U32(d, blk605)); n606 <= size-blk605-4 {
-										left -= int64(4 + n606)
+								blk613 := pos + int(fw.U32(d, pos+12))
+								if blk613 >= pos+12+4 && blk613 <= size-4 {
+									if n614 := int(fw.U32(d, blk613)); n614 <= size-blk613-4 {
+										left -= int64(4 + n614)
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -5674,10 +5907,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 								}
 							} else {
 								if 16 <= stored {
-									blk607 := pos + int(fw.U32(d, pos+12))
-									if blk607 >= pos+12+4 && blk607 <= size-4 {
-										if n608 := int(fw.U32(d, blk607)); n608 <= size-blk607-4 {
-											left -= int64(4 + n608)
+									blk615 := pos + int(fw.U32(d, pos+12))
+									if blk615 >= pos+12+4 && blk615 <= size-4 {
+										if n616 := int(fw.U32(d, blk615)); n616 <= size-blk615-4 {
+											left -= int64(4 + n616)
 										} else {
 											r.Left = left
 											r.Text(pos+12, pos)
@@ -5700,62 +5933,62 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			}
 		}
 		if 54 <= stored {
-			p609, n610, ok611 := 0, 0, false
-			blk612 := pos + int(fw.U32(d, pos+50))
-			if blk612 >= pos+50+4 && blk612 <= size-4 && int(fw.U32(d, blk612))*4 <= size-blk612-4 {
-				n610 = int(fw.U32(d, blk612))
-				p609 = blk612 + 4
-				left -= int64(4 + n610*4)
-				ok611 = left >= 0
+			p617, n618, ok619 := 0, 0, false
+			blk620 := pos + int(fw.U32(d, pos+50))
+			if blk620 >= pos+50+4 && blk620 <= size-4 && int(fw.U32(d, blk620))*4 <= size-blk620-4 {
+				n618 = int(fw.U32(d, blk620))
+				p617 = blk620 + 4
+				left -= int64(4 + n618*4)
+				ok619 = left >= 0
 			} else {
 				r.Left = left
-				p609, n610, ok611 = r.Block(pos+50, pos, 4)
+				p617, n618, ok619 = r.Block(pos+50, pos, 4)
 				left = r.Left
 			}
-			if ok611 {
-				for i613 := 0; i613 < n610 && left >= 0; i613++ {
-					blk614 := pos + int(fw.U32(d, p609+i613*4))
-					if blk614 >= p609+i613*4+4 && blk614 <= size-4 {
-						if n615 := int(fw.U32(d, blk614)); n615 <= size-blk614-4 {
-							left -= int64(4 + n615)
+			if ok619 {
+				for i621 := 0; i621 < n618 && left >= 0; i621++ {
+					blk622 := pos + int(fw.U32(d, p617+i621*4))
+					if blk622 >= p617+i621*4+4 && blk622 <= size-4 {
+						if n623 := int(fw.U32(d, blk622)); n623 <= size-blk622-4 {
+							left -= int64(4 + n623)
 						} else {
 							r.Left = left
-							r.Text(p609+i613*4, pos)
+							r.Text(p617+i621*4, pos)
 							left = r.Left
 						}
 					} else {
 						r.Left = left
-						r.Text(p609+i613*4, pos)
+						r.Text(p617+i621*4, pos)
 						left = r.Left
 					}
 				}
 			}
 		}
 		if 58 <= stored {
-			p616, n617, ok618 := 0, 0, false
-			blk619 := pos + int(fw.U32(d, pos+54))
-			if blk619 >= pos+54+4 && blk619 <= size-4 && int(fw.U32(d, blk619))*5 <= size-blk619-4 {
-				n617 = int(fw.U32(d, blk619))
-				p616 = blk619 + 4
-				left -= int64(4 + n617*5)
-				ok618 = left >= 0
+			p624, n625, ok626 := 0, 0, false
+			blk627 := pos + int(fw.U32(d, pos+54))
+			if blk627 >= pos+54+4 && blk627 <= size-4 && int(fw.U32(d, blk627))*5 <= size-blk627-4 {
+				n625 = int(fw.U32(d, blk627))
+				p624 = blk627 + 4
+				left -= int64(4 + n625*5)
+				ok626 = left >= 0
 			} else {
 				r.Left = left
-				p616, n617, ok618 = r.Block(pos+54, pos, 5)
+				p624, n625, ok626 = r.Block(pos+54, pos, 5)
 				left = r.Left
 			}
-			if ok618 {
-				for i620 := 0; i620 < n617 && left >= 0; i620++ {
-					if d[p616+i620*5] != 0 {
-						p621 := pos + int(fw.U32(d, p616+i620*5+1))
-						if p621 >= p616+i620*5+5 && p621 <= size-4 {
+			if ok626 {
+				for i628 := 0; i628 < n625 && left >= 0; i628++ {
+					if d[p624+i628*5] != 0 {
+						p629 := pos + int(fw.U32(d, p624+i628*5+1))
+						if p629 >= p624+i628*5+5 && p629 <= size-4 {
 							left -= 4
 							r.Left = left
-							FwVerifyVOptionals(r, p621, p621)
+							FwVerifyVOptionals(r, p629, p629)
 							left = r.Left
 						} else {
 							r.Left = left
-							r.Optional(p616+i620*5, pos, 4) // records why
+							r.Optional(p624+i628*5, pos, 4) // records why
 							left = r.Left
 						}
 					}
@@ -5768,22 +6001,22 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			left = r.Left
 		}
 		if 66 <= stored {
-			p622, n623, ok624 := 0, 0, false
-			blk625 := pos + int(fw.U32(d, pos+62))
-			if blk625 >= pos+62+4 && blk625 <= size-4 && int(fw.U32(d, blk625))*4 <= size-blk625-4 {
-				n623 = int(fw.U32(d, blk625))
-				p622 = blk625 + 4
-				left -= int64(4 + n623*4)
-				ok624 = left >= 0
+			p630, n631, ok632 := 0, 0, false
+			blk633 := pos + int(fw.U32(d, pos+62))
+			if blk633 >= pos+62+4 && blk633 <= size-4 && int(fw.U32(d, blk633))*4 <= size-blk633-4 {
+				n631 = int(fw.U32(d, blk633))
+				p630 = blk633 + 4
+				left -= int64(4 + n631*4)
+				ok632 = left >= 0
 			} else {
 				r.Left = left
-				p622, n623, ok624 = r.Block(pos+62, pos, 4)
+				p630, n631, ok632 = r.Block(pos+62, pos, 4)
 				left = r.Left
 			}
-			if ok624 {
-				for i626 := 0; i626 < n623 && left >= 0; i626++ {
+			if ok632 {
+				for i634 := 0; i634 < n631 && left >= 0; i634++ {
 					{
-						slot, base := p622+i626*4, pos
+						slot, base := p630+i634*4, pos
 						pos := base + int(fw.U32(d, slot))
 						stored, typ := 0, uint32(0)
 						if pos >= slot+4 && pos <= size-8 {
@@ -5793,10 +6026,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 						if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 							left -= int64(stored)
 							if stored >= 20 {
-								blk627 := pos + int(fw.U32(d, pos+8))
-								if blk627 >= pos+8+4 && blk627 <= size-4 {
-									if n628 := int(fw.U32(d, blk627)); n628 <= size-blk627-4 {
-										left -= int64(4 + n628)
+								blk635 := pos + int(fw.U32(d, pos+8))
+								if blk635 >= pos+8+4 && blk635 <= size-4 {
+									if n636 := int(fw.U32(d, blk635)); n636 <= size-blk635-4 {
+										left -= int64(4 + n636)
 									} else {
 										r.Left = left
 										r.Text(pos+8, pos)
@@ -5809,10 +6042,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 								}
 							} else {
 								if 12 <= stored {
-									blk629 := pos + int(fw.U32(d, pos+8))
-									if blk629 >= pos+8+4 && blk629 <= size-4 {
-										if n630 := int(fw.U32(d, blk629)); n630 <= size-blk629-4 {
-											left -= int64(4 + n630)
+									blk637 := pos + int(fw.U32(d, pos+8))
+									if blk637 >= pos+8+4 && blk637 <= size-4 {
+										if n638 := int(fw.U32(d, blk637)); n638 <= size-blk637-4 {
+											left -= int64(4 + n638)
 										} else {
 											r.Left = left
 											r.Text(pos+8, pos)
@@ -5835,74 +6068,74 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			}
 		}
 		if 70 <= stored {
-			p631, n632, ok633 := 0, 0, false
-			blk634 := pos + int(fw.U32(d, pos+66))
-			if blk634 >= pos+66+4 && blk634 <= size-4 && int(fw.U32(d, blk634))*8 <= size-blk634-4 {
-				n632 = int(fw.U32(d, blk634))
-				p631 = blk634 + 4
-				left -= int64(4 + n632*8)
-				ok633 = left >= 0
+			p639, n640, ok641 := 0, 0, false
+			blk642 := pos + int(fw.U32(d, pos+66))
+			if blk642 >= pos+66+4 && blk642 <= size-4 && int(fw.U32(d, blk642))*8 <= size-blk642-4 {
+				n640 = int(fw.U32(d, blk642))
+				p639 = blk642 + 4
+				left -= int64(4 + n640*8)
+				ok641 = left >= 0
 			} else {
 				r.Left = left
-				p631, n632, ok633 = r.Block(pos+66, pos, 8)
+				p639, n640, ok641 = r.Block(pos+66, pos, 8)
 				left = r.Left
 			}
-			if ok633 {
-				for i635 := 0; i635 < n632 && left >= 0; i635++ {
-					blk636 := pos + int(fw.U32(d, p631+i635*8+4))
-					if blk636 >= p631+i635*8+4+4 && blk636 <= size-4 {
-						if n637 := int(fw.U32(d, blk636)); n637 <= size-blk636-4 {
-							left -= int64(4 + n637)
+			if ok641 {
+				for i643 := 0; i643 < n640 && left >= 0; i643++ {
+					blk644 := pos + int(fw.U32(d, p639+i643*8+4))
+					if blk644 >= p639+i643*8+4+4 && blk644 <= size-4 {
+						if n645 := int(fw.U32(d, blk644)); n645 <= size-blk644-4 {
+							left -= int64(4 + n645)
 						} else {
 							r.Left = left
-							r.Text(p631+i635*8+4, pos)
+							r.Text(p639+i643*8+4, pos)
 							left = r.Left
 						}
 					} else {
 						r.Left = left
-						r.Text(p631+i635*8+4, pos)
+						r.Text(p639+i643*8+4, pos)
 						left = r.Left
 					}
 				}
 			}
 		}
 		if 74 <= stored {
-			p638, n639, ok640 := 0, 0, false
-			blk641 := pos + int(fw.U32(d, pos+70))
-			if blk641 >= pos+70+4 && blk641 <= size-4 && int(fw.U32(d, blk641))*9 <= size-blk641-4 {
-				n639 = int(fw.U32(d, blk641))
-				p638 = blk641 + 4
-				left -= int64(4 + n639*9)
-				ok640 = left >= 0
+			p646, n647, ok648 := 0, 0, false
+			blk649 := pos + int(fw.U32(d, pos+70))
+			if blk649 >= pos+70+4 && blk649 <= size-4 && int(fw.U32(d, blk649))*9 <= size-blk649-4 {
+				n647 = int(fw.U32(d, blk649))
+				p646 = blk649 + 4
+				left -= int64(4 + n647*9)
+				ok648 = left >= 0
 			} else {
 				r.Left = left
-				p638, n639, ok640 = r.Block(pos+70, pos, 9)
+				p646, n647, ok648 = r.Block(pos+70, pos, 9)
 				left = r.Left
 			}
-			if ok640 {
-				for i642 := 0; i642 < n639 && left >= 0; i642++ {
-					blk643 := pos + int(fw.U32(d, p638+i642*9))
-					if blk643 >= p638+i642*9+4 && blk643 <= size-4 {
-						if n644 := int(fw.U32(d, blk643)); n644 <= size-blk643-4 {
-							left -= int64(4 + n644)
+			if ok648 {
+				for i650 := 0; i650 < n647 && left >= 0; i650++ {
+					blk651 := pos + int(fw.U32(d, p646+i650*9))
+					if blk651 >= p646+i650*9+4 && blk651 <= size-4 {
+						if n652 := int(fw.U32(d, blk651)); n652 <= size-blk651-4 {
+							left -= int64(4 + n652)
 						} else {
 							r.Left = left
-							r.Text(p638+i642*9, pos)
+							r.Text(p646+i650*9, pos)
 							left = r.Left
 						}
 					} else {
 						r.Left = left
-						r.Text(p638+i642*9, pos)
+						r.Text(p646+i650*9, pos)
 						left = r.Left
 					}
 					if left >= 0 {
-						if d[p638+i642*9+4] != 0 {
-							p645 := pos + int(fw.U32(d, p638+i642*9+4+1))
-							if p645 >= p638+i642*9+4+5 && p645 <= size-8 {
+						if d[p646+i650*9+4] != 0 {
+							p653 := pos + int(fw.U32(d, p646+i650*9+4+1))
+							if p653 >= p646+i650*9+4+5 && p653 <= size-8 {
 								left -= 8
 							} else {
 								r.Left = left
-								r.Optional(p638+i642*9+4, pos, 8) // records why
+								r.Optional(p646+i650*9+4, pos, 8) // records why
 								left = r.Left
 							}
 						}
@@ -5911,94 +6144,94 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			}
 		}
 		if 78 <= stored {
-			p646, n647, ok648 := 0, 0, false
-			blk649 := pos + int(fw.U32(d, pos+74))
-			if blk649 >= pos+74+4 && blk649 <= size-4 && int(fw.U32(d, blk649))*5 <= size-blk649-4 {
-				n647 = int(fw.U32(d, blk649))
-				p646 = blk649 + 4
-				left -= int64(4 + n647*5)
-				ok648 = left >= 0
+			p654, n655, ok656 := 0, 0, false
+			blk657 := pos + int(fw.U32(d, pos+74))
+			if blk657 >= pos+74+4 && blk657 <= size-4 && int(fw.U32(d, blk657))*5 <= size-blk657-4 {
+				n655 = int(fw.U32(d, blk657))
+				p654 = blk657 + 4
+				left -= int64(4 + n655*5)
+				ok656 = left >= 0
 			} else {
 				r.Left = left
-				p646, n647, ok648 = r.Block(pos+74, pos, 5)
+				p654, n655, ok656 = r.Block(pos+74, pos, 5)
 				left = r.Left
 			}
-			if ok648 {
-				for i650 := 0; i650 < n647 && left >= 0; i650++ {
+			if ok656 {
+				for i658 := 0; i658 < n655 && left >= 0; i658++ {
 					r.Left = left
-					FwVerifyVOptionals(r, p646+i650*5+1, pos)
+					FwVerifyVOptionals(r, p654+i658*5+1, pos)
 					left = r.Left
 				}
 			}
 		}
 		if 82 <= stored {
-			p651, n652, ok653 := 0, 0, false
-			blk654 := pos + int(fw.U32(d, pos+78))
-			if blk654 >= pos+78+4 && blk654 <= size-4 && int(fw.U32(d, blk654))*20 <= size-blk654-4 {
-				n652 = int(fw.U32(d, blk654))
-				p651 = blk654 + 4
-				left -= int64(4 + n652*20)
-				ok653 = left >= 0
+			p659, n660, ok661 := 0, 0, false
+			blk662 := pos + int(fw.U32(d, pos+78))
+			if blk662 >= pos+78+4 && blk662 <= size-4 && int(fw.U32(d, blk662))*20 <= size-blk662-4 {
+				n660 = int(fw.U32(d, blk662))
+				p659 = blk662 + 4
+				left -= int64(4 + n660*20)
+				ok661 = left >= 0
 			} else {
 				r.Left = left
-				p651, n652, ok653 = r.Block(pos+78, pos, 20)
+				p659, n660, ok661 = r.Block(pos+78, pos, 20)
 				left = r.Left
 			}
-			if ok653 {
-				for i655 := 0; i655 < n652 && left >= 0; i655++ {
-					blk656 := pos + int(fw.U32(d, p651+i655*20+16))
-					if blk656 >= p651+i655*20+16+4 && blk656 <= size-4 {
-						if n657 := int(fw.U32(d, blk656)); n657 <= size-blk656-4 {
-							left -= int64(4 + n657)
+			if ok661 {
+				for i663 := 0; i663 < n660 && left >= 0; i663++ {
+					blk664 := pos + int(fw.U32(d, p659+i663*20+16))
+					if blk664 >= p659+i663*20+16+4 && blk664 <= size-4 {
+						if n665 := int(fw.U32(d, blk664)); n665 <= size-blk664-4 {
+							left -= int64(4 + n665)
 						} else {
 							r.Left = left
-							r.Text(p651+i655*20+16, pos)
+							r.Text(p659+i663*20+16, pos)
 							left = r.Left
 						}
 					} else {
 						r.Left = left
-						r.Text(p651+i655*20+16, pos)
+						r.Text(p659+i663*20+16, pos)
 						left = r.Left
 					}
 				}
 			}
 		}
 		if 86 <= stored {
-			p658, n659, ok660 := 0, 0, false
-			blk661 := pos + int(fw.U32(d, pos+82))
-			if blk661 >= pos+82+4 && blk661 <= size-4 && int(fw.U32(d, blk661))*9 <= size-blk661-4 {
-				n659 = int(fw.U32(d, blk661))
-				p658 = blk661 + 4
-				left -= int64(4 + n659*9)
-				ok660 = left >= 0
+			p666, n667, ok668 := 0, 0, false
+			blk669 := pos + int(fw.U32(d, pos+82))
+			if blk669 >= pos+82+4 && blk669 <= size-4 && int(fw.U32(d, blk669))*9 <= size-blk669-4 {
+				n667 = int(fw.U32(d, blk669))
+				p666 = blk669 + 4
+				left -= int64(4 + n667*9)
+				ok668 = left >= 0
 			} else {
 				r.Left = left
-				p658, n659, ok660 = r.Block(pos+82, pos, 9)
+				p666, n667, ok668 = r.Block(pos+82, pos, 9)
 				left = r.Left
 			}
-			if ok660 {
-				for i662 := 0; i662 < n659 && left >= 0; i662++ {
-					blk663 := pos + int(fw.U32(d, p658+i662*9))
-					if blk663 >= p658+i662*9+4 && blk663 <= size-4 {
-						if n664 := int(fw.U32(d, blk663)); n664 <= size-blk663-4 {
-							left -= int64(4 + n664)
+			if ok668 {
+				for i670 := 0; i670 < n667 && left >= 0; i670++ {
+					blk671 := pos + int(fw.U32(d, p666+i670*9))
+					if blk671 >= p666+i670*9+4 && blk671 <= size-4 {
+						if n672 := int(fw.U32(d, blk671)); n672 <= size-blk671-4 {
+							left -= int64(4 + n672)
 						} else {
 							r.Left = left
-							r.Text(p658+i662*9, pos)
+							r.Text(p666+i670*9, pos)
 							left = r.Left
 						}
 					} else {
 						r.Left = left
-						r.Text(p658+i662*9, pos)
+						r.Text(p666+i670*9, pos)
 						left = r.Left
 					}
 					if left >= 0 {
-						if d[p658+i662*9+4] != 0 {
-							p665 := pos + int(fw.U32(d, p658+i662*9+4+1))
-							if p665 >= p658+i662*9+4+5 && p665 <= size-4 {
+						if d[p666+i670*9+4] != 0 {
+							p673 := pos + int(fw.U32(d, p666+i670*9+4+1))
+							if p673 >= p666+i670*9+4+5 && p673 <= size-4 {
 								left -= 4
 								{
-									slot, base := p665, p665
+									slot, base := p673, p673
 									pos := base + int(fw.U32(d, slot))
 									stored, typ := 0, uint32(0)
 									if pos >= slot+4 && pos <= size-8 {
@@ -6011,10 +6244,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 											r.Left = left
 											fw.VCheckDecimal(r, pos+57)
 											left = r.Left
-											blk666 := pos + int(fw.U32(d, pos+73))
-											if blk666 >= pos+73+4 && blk666 <= size-4 {
-												if n667 := int(fw.U32(d, blk666)); n667 <= size-blk666-4 {
-													left -= int64(4 + n667)
+											blk674 := pos + int(fw.U32(d, pos+73))
+											if blk674 >= pos+73+4 && blk674 <= size-4 {
+												if n675 := int(fw.U32(d, blk674)); n675 <= size-blk674-4 {
+													left -= int64(4 + n675)
 												} else {
 													r.Left = left
 													r.Text(pos+73, pos)
@@ -6025,10 +6258,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 												r.Text(pos+73, pos)
 												left = r.Left
 											}
-											blk668 := pos + int(fw.U32(d, pos+77))
-											if blk668 >= pos+77+4 && blk668 <= size-4 {
-												if n669 := int(fw.U32(d, blk668)); n669 <= size-blk668-4 {
-													left -= int64(4 + n669)
+											blk676 := pos + int(fw.U32(d, pos+77))
+											if blk676 >= pos+77+4 && blk676 <= size-4 {
+												if n677 := int(fw.U32(d, blk676)); n677 <= size-blk676-4 {
+													left -= int64(4 + n677)
 												} else {
 													r.Left = left
 													r.Text(pos+77, pos)
@@ -6039,10 +6272,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 												r.Text(pos+77, pos)
 												left = r.Left
 											}
-											blk670 := pos + int(fw.U32(d, pos+169))
-											if blk670 >= pos+169+4 && blk670 <= size-4 {
-												if n671 := int(fw.U32(d, blk670)); n671 <= size-blk670-4 {
-													left -= int64(4 + n671)
+											blk678 := pos + int(fw.U32(d, pos+169))
+											if blk678 >= pos+169+4 && blk678 <= size-4 {
+												if n679 := int(fw.U32(d, blk678)); n679 <= size-blk678-4 {
+													left -= int64(4 + n679)
 												} else {
 													r.Left = left
 													r.Text(pos+169, pos)
@@ -6060,10 +6293,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 												left = r.Left
 											}
 											if 77 <= stored {
-												blk672 := pos + int(fw.U32(d, pos+73))
-												if blk672 >= pos+73+4 && blk672 <= size-4 {
-													if n673 := int(fw.U32(d, blk672)); n673 <= size-blk672-4 {
-														left -= int64(4 + n673)
+												blk680 := pos + int(fw.U32(d, pos+73))
+												if blk680 >= pos+73+4 && blk680 <= size-4 {
+													if n681 := int(fw.U32(d, blk680)); n681 <= size-blk680-4 {
+														left -= int64(4 + n681)
 													} else {
 														r.Left = left
 														r.Text(pos+73, pos)
@@ -6076,10 +6309,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 												}
 											}
 											if 81 <= stored {
-												blk674 := pos + int(fw.U32(d, pos+77))
-												if blk674 >= pos+77+4 && blk674 <= size-4 {
-													if n675 := int(fw.U32(d, blk674)); n675 <= size-blk674-4 {
-														left -= int64(4 + n675)
+												blk682 := pos + int(fw.U32(d, pos+77))
+												if blk682 >= pos+77+4 && blk682 <= size-4 {
+													if n683 := int(fw.U32(d, blk682)); n683 <= size-blk682-4 {
+														left -= int64(4 + n683)
 													} else {
 														r.Left = left
 														r.Text(pos+77, pos)
@@ -6092,10 +6325,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 												}
 											}
 											if 173 <= stored {
-												blk676 := pos + int(fw.U32(d, pos+169))
-												if blk676 >= pos+169+4 && blk676 <= size-4 {
-													if n677 := int(fw.U32(d, blk676)); n677 <= size-blk676-4 {
-														left -= int64(4 + n677)
+												blk684 := pos + int(fw.U32(d, pos+169))
+												if blk684 >= pos+169+4 && blk684 <= size-4 {
+													if n685 := int(fw.U32(d, blk684)); n685 <= size-blk684-4 {
+														left -= int64(4 + n685)
 													} else {
 														r.Left = left
 														r.Text(pos+169, pos)
@@ -6116,7 +6349,7 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 								}
 							} else {
 								r.Left = left
-								r.Optional(p658+i662*9+4, pos, 4) // records why
+								r.Optional(p666+i670*9+4, pos, 4) // records why
 								left = r.Left
 							}
 						}
@@ -6125,22 +6358,22 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			}
 		}
 		if 90 <= stored {
-			p678, n679, ok680 := 0, 0, false
-			blk681 := pos + int(fw.U32(d, pos+86))
-			if blk681 >= pos+86+4 && blk681 <= size-4 && int(fw.U32(d, blk681))*8 <= size-blk681-4 {
-				n679 = int(fw.U32(d, blk681))
-				p678 = blk681 + 4
-				left -= int64(4 + n679*8)
-				ok680 = left >= 0
+			p686, n687, ok688 := 0, 0, false
+			blk689 := pos + int(fw.U32(d, pos+86))
+			if blk689 >= pos+86+4 && blk689 <= size-4 && int(fw.U32(d, blk689))*8 <= size-blk689-4 {
+				n687 = int(fw.U32(d, blk689))
+				p686 = blk689 + 4
+				left -= int64(4 + n687*8)
+				ok688 = left >= 0
 			} else {
 				r.Left = left
-				p678, n679, ok680 = r.Block(pos+86, pos, 8)
+				p686, n687, ok688 = r.Block(pos+86, pos, 8)
 				left = r.Left
 			}
-			if ok680 {
-				for i682 := 0; i682 < n679 && left >= 0; i682++ {
+			if ok688 {
+				for i690 := 0; i690 < n687 && left >= 0; i690++ {
 					{
-						slot, base := p678+i682*8, pos
+						slot, base := p686+i690*8, pos
 						pos := base + int(fw.U32(d, slot))
 						stored, typ := 0, uint32(0)
 						if pos >= slot+4 && pos <= size-8 {
@@ -6150,10 +6383,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 						if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 							left -= int64(stored)
 							if stored >= 34 {
-								blk683 := pos + int(fw.U32(d, pos+12))
-								if blk683 >= pos+12+4 && blk683 <= size-4 {
-									if n684 := int(fw.U32(d, blk683)); n684 <= size-blk683-4 {
-										left -= int64(4 + n684)
+								blk691 := pos + int(fw.U32(d, pos+12))
+								if blk691 >= pos+12+4 && blk691 <= size-4 {
+									if n692 := int(fw.U32(d, blk691)); n692 <= size-blk691-4 {
+										left -= int64(4 + n692)
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -6166,10 +6399,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 								}
 							} else {
 								if 16 <= stored {
-									blk685 := pos + int(fw.U32(d, pos+12))
-									if blk685 >= pos+12+4 && blk685 <= size-4 {
-										if n686 := int(fw.U32(d, blk685)); n686 <= size-blk685-4 {
-											left -= int64(4 + n686)
+									blk693 := pos + int(fw.U32(d, pos+12))
+									if blk693 >= pos+12+4 && blk693 <= size-4 {
+										if n694 := int(fw.U32(d, blk693)); n694 <= size-blk693-4 {
+											left -= int64(4 + n694)
 										} else {
 											r.Left = left
 											r.Text(pos+12, pos)
@@ -6190,7 +6423,7 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 					}
 					if left >= 0 {
 						r.Left = left
-						FwVerifyVOptionals(r, p678+i682*8+4, pos)
+						FwVerifyVOptionals(r, p686+i690*8+4, pos)
 						left = r.Left
 					}
 				}
@@ -6244,100 +6477,100 @@ func VerifyCollectionsFinalLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutF appends s's fields in the final format (generated code).
 func (s *Collections) FwPutF(b []byte) []byte {
-	for i687 := range s.FArray {
-		b = fw.AppendU32(b, uint32(s.FArray[i687]))
+	for i695 := range s.FArray {
+		b = fw.AppendU32(b, uint32(s.FArray[i695]))
 	}
-	for i688 := range s.FArrayOptional {
-		if s.FArrayOptional[i688] == nil {
+	for i696 := range s.FArrayOptional {
+		if s.FArrayOptional[i696] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = fw.AppendString(b, (*s.FArrayOptional[i688]))
+			b = fw.AppendString(b, (*s.FArrayOptional[i696]))
 		}
 	}
-	for i689 := range s.FArrayStruct {
-		b = s.FArrayStruct[i689].FwPutF(b)
+	for i697 := range s.FArrayStruct {
+		b = s.FArrayStruct[i697].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FVector)))
 	b = append(b, s.FVector...)
 	b = fw.AppendU32(b, uint32(len(s.FVectorOptional)))
-	for i690 := range s.FVectorOptional {
-		if s.FVectorOptional[i690] == nil {
+	for i698 := range s.FVectorOptional {
+		if s.FVectorOptional[i698] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = append(b, byte((*s.FVectorOptional[i690])))
+			b = append(b, byte((*s.FVectorOptional[i698])))
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.FVectorStruct)))
-	for i691 := range s.FVectorStruct {
-		b = s.FVectorStruct[i691].FwPutF(b)
+	for i699 := range s.FVectorStruct {
+		b = s.FVectorStruct[i699].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FList)))
-	for i692 := range s.FList {
-		b = fw.AppendString(b, s.FList[i692])
+	for i700 := range s.FList {
+		b = fw.AppendString(b, s.FList[i700])
 	}
 	b = fw.AppendU32(b, uint32(len(s.FListOptional)))
-	for i693 := range s.FListOptional {
-		if s.FListOptional[i693] == nil {
+	for i701 := range s.FListOptional {
+		if s.FListOptional[i701] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = s.FListOptional[i693].FwPutF(b)
+			b = s.FListOptional[i701].FwPutF(b)
 		}
 	}
-	set694 := fw.SortedSet(s.FSet, cmp.Compare[int64])
-	b = fw.AppendU32(b, uint32(len(set694)))
-	for i695 := range set694 {
-		b = fw.AppendU64(b, uint64(set694[i695]))
+	set702 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	b = fw.AppendU32(b, uint32(len(set702)))
+	for i703 := range set702 {
+		b = fw.AppendU64(b, uint64(set702[i703]))
 	}
-	set696 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
-	b = fw.AppendU32(b, uint32(len(set696)))
-	for i697 := range set696 {
-		b = set696[i697].FwPutF(b)
+	set704 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	b = fw.AppendU32(b, uint32(len(set704)))
+	for i705 := range set704 {
+		b = set704[i705].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FMap)))
-	for _, k698 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v699 := s.FMap[k698]
-		b = fw.AppendU32(b, uint32(k698))
-		b = fw.AppendString(b, v699)
+	for _, k706 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v707 := s.FMap[k706]
+		b = fw.AppendU32(b, uint32(k706))
+		b = fw.AppendString(b, v707)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FMapOptional)))
-	for _, k700 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v701 := s.FMapOptional[k700]
-		b = fw.AppendString(b, k700)
-		if v701 == nil {
+	for _, k708 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v709 := s.FMapOptional[k708]
+		b = fw.AppendString(b, k708)
+		if v709 == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = fw.AppendF64(b, float64((*v701)))
+			b = fw.AppendF64(b, float64((*v709)))
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.FMapEnumKey)))
-	for _, k702 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v703 := s.FMapEnumKey[k702]
-		b = append(b, byte(k702))
-		b = v703.FwPutF(b)
+	for _, k710 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v711 := s.FMapEnumKey[k710]
+		b = append(b, byte(k710))
+		b = v711.FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FHash)))
-	for k704, v705 := range s.FHash {
-		b = append(b, k704[:]...)
-		b = fw.AppendBytes(b, v705)
+	for k712, v713 := range s.FHash {
+		b = append(b, k712[:]...)
+		b = fw.AppendBytes(b, v713)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FHashOptional)))
-	for k706, v707 := range s.FHashOptional {
-		b = fw.AppendString(b, k706)
-		if v707 == nil {
+	for k714, v715 := range s.FHashOptional {
+		b = fw.AppendString(b, k714)
+		if v715 == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = v707.FwPutF(b)
+			b = v715.FwPutF(b)
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.FHashStructKey)))
-	for i708 := range s.FHashStructKey {
-		b = s.FHashStructKey[i708].Key.FwPutF(b)
-		b = s.FHashStructKey[i708].Value.FwPutF(b)
+	for i716 := range s.FHashStructKey {
+		b = s.FHashStructKey[i716].Key.FwPutF(b)
+		b = s.FHashStructKey[i716].Value.FwPutF(b)
 	}
 	return b
 }
@@ -6349,286 +6582,286 @@ func (s *Collections) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	for i709 := range s.FArray {
-		s.FArray[i709] = int32(fw.U32(d, p))
+	for i717 := range s.FArray {
+		s.FArray[i717] = int32(fw.U32(d, p))
 		p += 4
 	}
-	rest711 := 2
-	for i710 := range s.FArrayOptional {
-		rest711 -= 1
+	rest719 := 2
+	for i718 := range s.FArrayOptional {
+		rest719 -= 1
 		if d[p] == 0 {
-			s.FArrayOptional[i710] = nil
+			s.FArrayOptional[i718] = nil
 			p++
 		} else {
 			p++
-			if 4 > end-390-rest711-p {
+			if 4 > end-390-rest719-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if s.FArrayOptional[i710] == nil {
-				s.FArrayOptional[i710] = new(string)
+			if s.FArrayOptional[i718] == nil {
+				s.FArrayOptional[i718] = new(string)
 			}
-			if p = r.String(p, end-390-rest711, &(*s.FArrayOptional[i710])); p < 0 {
+			if p = r.String(p, end-390-rest719, &(*s.FArrayOptional[i718])); p < 0 {
 				return -1
 			}
 		}
 	}
-	rest713 := 338
-	for i712 := range s.FArrayStruct {
-		rest713 -= 169
-		if p = s.FArrayStruct[i712].FwGetF(r, p, end-52-rest713); p < 0 {
+	rest721 := 338
+	for i720 := range s.FArrayStruct {
+		rest721 -= 169
+		if p = s.FArrayStruct[i720].FwGetF(r, p, end-52-rest721); p < 0 {
 			return -1
 		}
 	}
-	n714, ok715 := r.Count(p, end-48, 1)
-	if !ok715 {
+	n722, ok723 := r.Count(p, end-48, 1)
+	if !ok723 {
 		return -1
 	}
 	p += 4
-	s.FVector = append(s.FVector[:0], d[p:p+n714]...)
-	p += n714
-	n717, ok718 := r.Count(p, end-44, 1)
-	if !ok718 {
-		return -1
-	}
-	p += 4
-	s.FVectorOptional = fw.Resize(s.FVectorOptional, n717)
-	rest720 := n717 * 1
-	for i719 := range s.FVectorOptional {
-		rest720 -= 1
-		if d[p] == 0 {
-			s.FVectorOptional[i719] = nil
-			p++
-		} else {
-			p++
-			if 1 > end-44-rest720-p {
-				return r.Fail(fw.ErrTruncated)
-			}
-			if s.FVectorOptional[i719] == nil {
-				s.FVectorOptional[i719] = new(EnumByte)
-			}
-			(*s.FVectorOptional[i719]) = EnumByte(d[p])
-			p += 1
-		}
-	}
-	n721, ok722 := r.Count(p, end-40, 26)
-	if !ok722 {
-		return -1
-	}
-	p += 4
-	s.FVectorStruct = fw.Resize(s.FVectorStruct, n721)
-	rest724 := n721 * 26
-	for i723 := range s.FVectorStruct {
-		rest724 -= 26
-		if p = s.FVectorStruct[i723].FwGetF(r, p, end-40-rest724); p < 0 {
-			return -1
-		}
-	}
-	n725, ok726 := r.Count(p, end-36, 4)
+	s.FVector = append(s.FVector[:0], d[p:p+n722]...)
+	p += n722
+	n725, ok726 := r.Count(p, end-44, 1)
 	if !ok726 {
 		return -1
 	}
 	p += 4
-	s.FList = fw.Resize(s.FList, n725)
-	rest728 := n725 * 4
-	for i727 := range s.FList {
-		rest728 -= 4
-		if p = r.String(p, end-36-rest728, &s.FList[i727]); p < 0 {
-			return -1
+	s.FVectorOptional = fw.Resize(s.FVectorOptional, n725)
+	rest728 := n725 * 1
+	for i727 := range s.FVectorOptional {
+		rest728 -= 1
+		if d[p] == 0 {
+			s.FVectorOptional[i727] = nil
+			p++
+		} else {
+			p++
+			if 1 > end-44-rest728-p {
+				return r.Fail(fw.ErrTruncated)
+			}
+			if s.FVectorOptional[i727] == nil {
+				s.FVectorOptional[i727] = new(EnumByte)
+			}
+			(*s.FVectorOptional[i727]) = EnumByte(d[p])
+			p += 1
 		}
 	}
-	n729, ok730 := r.Count(p, end-32, 1)
+	n729, ok730 := r.Count(p, end-40, 26)
 	if !ok730 {
 		return -1
 	}
 	p += 4
-	s.FListOptional = fw.Resize(s.FListOptional, n729)
-	rest732 := n729 * 1
-	for i731 := range s.FListOptional {
-		rest732 -= 1
-		if d[p] == 0 {
-			s.FListOptional[i731] = nil
-			p++
-		} else {
-			p++
-			if 12 > end-32-rest732-p {
-				return r.Fail(fw.ErrTruncated)
-			}
-			if s.FListOptional[i731] == nil {
-				s.FListOptional[i731] = new(Optionals)
-			}
-			if p = s.FListOptional[i731].FwGetF(r, p, end-32-rest732); p < 0 {
-				return -1
-			}
+	s.FVectorStruct = fw.Resize(s.FVectorStruct, n729)
+	rest732 := n729 * 26
+	for i731 := range s.FVectorStruct {
+		rest732 -= 26
+		if p = s.FVectorStruct[i731].FwGetF(r, p, end-40-rest732); p < 0 {
+			return -1
 		}
 	}
-	n733, ok734 := r.Count(p, end-28, 8)
+	n733, ok734 := r.Count(p, end-36, 4)
 	if !ok734 {
 		return -1
 	}
 	p += 4
-	s.FSet = fw.Resize(s.FSet, n733)
-	for i735 := range s.FSet {
-		s.FSet[i735] = int64(fw.U64(d, p))
-		p += 8
+	s.FList = fw.Resize(s.FList, n733)
+	rest736 := n733 * 4
+	for i735 := range s.FList {
+		rest736 -= 4
+		if p = r.String(p, end-36-rest736, &s.FList[i735]); p < 0 {
+			return -1
+		}
 	}
-	s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
-	n736, ok737 := r.Count(p, end-24, 12)
-	if !ok737 {
+	n737, ok738 := r.Count(p, end-32, 1)
+	if !ok738 {
 		return -1
 	}
 	p += 4
-	s.FSetStruct = fw.Resize(s.FSetStruct, n736)
-	rest739 := n736 * 12
-	for i738 := range s.FSetStruct {
-		rest739 -= 12
-		if p = s.FSetStruct[i738].FwGetF(r, p, end-24-rest739); p < 0 {
+	s.FListOptional = fw.Resize(s.FListOptional, n737)
+	rest740 := n737 * 1
+	for i739 := range s.FListOptional {
+		rest740 -= 1
+		if d[p] == 0 {
+			s.FListOptional[i739] = nil
+			p++
+		} else {
+			p++
+			if 12 > end-32-rest740-p {
+				return r.Fail(fw.ErrTruncated)
+			}
+			if s.FListOptional[i739] == nil {
+				s.FListOptional[i739] = new(Optionals)
+			}
+			if p = s.FListOptional[i739].FwGetF(r, p, end-32-rest740); p < 0 {
+				return -1
+			}
+		}
+	}
+	n741, ok742 := r.Count(p, end-28, 8)
+	if !ok742 {
+		return -1
+	}
+	p += 4
+	s.FSet = fw.Resize(s.FSet, n741)
+	for i743 := range s.FSet {
+		s.FSet[i743] = int64(fw.U64(d, p))
+		p += 8
+	}
+	s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
+	n744, ok745 := r.Count(p, end-24, 12)
+	if !ok745 {
+		return -1
+	}
+	p += 4
+	s.FSetStruct = fw.Resize(s.FSetStruct, n744)
+	rest747 := n744 * 12
+	for i746 := range s.FSetStruct {
+		rest747 -= 12
+		if p = s.FSetStruct[i746].FwGetF(r, p, end-24-rest747); p < 0 {
 			return -1
 		}
 	}
 	s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
-	n740, ok741 := r.Count(p, end-20, 8)
-	if !ok741 {
+	n748, ok749 := r.Count(p, end-20, 8)
+	if !ok749 {
 		return -1
 	}
 	p += 4
-	s.FMap = fw.ClearMap(s.FMap, n740)
-	rest743 := n740 * 8
-	for i742 := 0; i742 < n740; i742++ {
-		rest743 -= 8
-		var k744 int32
-		var v745 string
-		k744 = int32(fw.U32(d, p))
+	s.FMap = fw.ClearMap(s.FMap, n748)
+	rest751 := n748 * 8
+	for i750 := 0; i750 < n748; i750++ {
+		rest751 -= 8
+		var k752 int32
+		var v753 string
+		k752 = int32(fw.U32(d, p))
 		p += 4
-		if p = r.String(p, end-20-rest743, &v745); p < 0 {
+		if p = r.String(p, end-20-rest751, &v753); p < 0 {
 			return -1
 		}
-		if _, dup := s.FMap[k744]; !dup {
-			s.FMap[k744] = v745
+		if _, dup := s.FMap[k752]; !dup {
+			s.FMap[k752] = v753
 		}
 	}
-	n746, ok747 := r.Count(p, end-16, 5)
-	if !ok747 {
+	n754, ok755 := r.Count(p, end-16, 5)
+	if !ok755 {
 		return -1
 	}
 	p += 4
-	s.FMapOptional = fw.ClearMap(s.FMapOptional, n746)
-	rest749 := n746 * 5
-	for i748 := 0; i748 < n746; i748++ {
-		rest749 -= 5
-		var k750 string
-		var v751 *float64
-		if p = r.String(p, end-16-rest749-1, &k750); p < 0 {
+	s.FMapOptional = fw.ClearMap(s.FMapOptional, n754)
+	rest757 := n754 * 5
+	for i756 := 0; i756 < n754; i756++ {
+		rest757 -= 5
+		var k758 string
+		var v759 *float64
+		if p = r.String(p, end-16-rest757-1, &k758); p < 0 {
 			return -1
 		}
 		if d[p] == 0 {
-			v751 = nil
+			v759 = nil
 			p++
 		} else {
 			p++
-			if 8 > end-16-rest749-p {
+			if 8 > end-16-rest757-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if v751 == nil {
-				v751 = new(float64)
+			if v759 == nil {
+				v759 = new(float64)
 			}
-			(*v751) = fw.F64(d, p)
+			(*v759) = fw.F64(d, p)
 			p += 8
 		}
-		if _, dup := s.FMapOptional[k750]; !dup {
-			s.FMapOptional[k750] = v751
+		if _, dup := s.FMapOptional[k758]; !dup {
+			s.FMapOptional[k758] = v759
 		}
 	}
-	n752, ok753 := r.Count(p, end-12, 13)
-	if !ok753 {
+	n760, ok761 := r.Count(p, end-12, 13)
+	if !ok761 {
 		return -1
 	}
 	p += 4
-	s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n752)
-	rest755 := n752 * 13
-	for i754 := 0; i754 < n752; i754++ {
-		rest755 -= 13
-		var k756 EnumByte
-		var v757 Optionals
-		k756 = EnumByte(d[p])
+	s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n760)
+	rest763 := n760 * 13
+	for i762 := 0; i762 < n760; i762++ {
+		rest763 -= 13
+		var k764 EnumByte
+		var v765 Optionals
+		k764 = EnumByte(d[p])
 		p += 1
-		if p = v757.FwGetF(r, p, end-12-rest755); p < 0 {
+		if p = v765.FwGetF(r, p, end-12-rest763); p < 0 {
 			return -1
 		}
-		if _, dup := s.FMapEnumKey[k756]; !dup {
-			s.FMapEnumKey[k756] = v757
+		if _, dup := s.FMapEnumKey[k764]; !dup {
+			s.FMapEnumKey[k764] = v765
 		}
 	}
-	n758, ok759 := r.Count(p, end-8, 20)
-	if !ok759 {
+	n766, ok767 := r.Count(p, end-8, 20)
+	if !ok767 {
 		return -1
 	}
 	p += 4
-	s.FHash = fw.ClearMap(s.FHash, n758)
-	rest761 := n758 * 20
-	for i760 := 0; i760 < n758; i760++ {
-		rest761 -= 20
-		var k762 fw.UUID
-		var v763 []byte
-		copy(k762[:], d[p:p+16])
+	s.FHash = fw.ClearMap(s.FHash, n766)
+	rest769 := n766 * 20
+	for i768 := 0; i768 < n766; i768++ {
+		rest769 -= 20
+		var k770 fw.UUID
+		var v771 []byte
+		copy(k770[:], d[p:p+16])
 		p += 16
-		if p = r.Bytes(p, end-8-rest761, &v763); p < 0 {
+		if p = r.Bytes(p, end-8-rest769, &v771); p < 0 {
 			return -1
 		}
-		if _, dup := s.FHash[k762]; !dup {
-			s.FHash[k762] = v763
+		if _, dup := s.FHash[k770]; !dup {
+			s.FHash[k770] = v771
 		}
 	}
-	n764, ok765 := r.Count(p, end-4, 5)
-	if !ok765 {
+	n772, ok773 := r.Count(p, end-4, 5)
+	if !ok773 {
 		return -1
 	}
 	p += 4
-	s.FHashOptional = fw.ClearMap(s.FHashOptional, n764)
-	rest767 := n764 * 5
-	for i766 := 0; i766 < n764; i766++ {
-		rest767 -= 5
-		var k768 string
-		var v769 *Primitives
-		if p = r.String(p, end-4-rest767-1, &k768); p < 0 {
+	s.FHashOptional = fw.ClearMap(s.FHashOptional, n772)
+	rest775 := n772 * 5
+	for i774 := 0; i774 < n772; i774++ {
+		rest775 -= 5
+		var k776 string
+		var v777 *Primitives
+		if p = r.String(p, end-4-rest775-1, &k776); p < 0 {
 			return -1
 		}
 		if d[p] == 0 {
-			v769 = nil
+			v777 = nil
 			p++
 		} else {
 			p++
-			if 169 > end-4-rest767-p {
+			if 169 > end-4-rest775-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if v769 == nil {
-				v769 = new(Primitives)
+			if v777 == nil {
+				v777 = new(Primitives)
 			}
-			if p = v769.FwGetF(r, p, end-4-rest767); p < 0 {
+			if p = v777.FwGetF(r, p, end-4-rest775); p < 0 {
 				return -1
 			}
 		}
-		if _, dup := s.FHashOptional[k768]; !dup {
-			s.FHashOptional[k768] = v769
+		if _, dup := s.FHashOptional[k776]; !dup {
+			s.FHashOptional[k776] = v777
 		}
 	}
-	n770, ok771 := r.Count(p, end, 38)
-	if !ok771 {
+	n778, ok779 := r.Count(p, end, 38)
+	if !ok779 {
 		return -1
 	}
 	p += 4
 	s.FHashStructKey = s.FHashStructKey[:0]
-	rest773 := n770 * 38
-	for i772 := 0; i772 < n770; i772++ {
-		rest773 -= 38
-		var k774 proto.Order
-		var v775 Optionals
-		if p = k774.FwGetF(r, p, end-rest773-12); p < 0 {
+	rest781 := n778 * 38
+	for i780 := 0; i780 < n778; i780++ {
+		rest781 -= 38
+		var k782 proto.Order
+		var v783 Optionals
+		if p = k782.FwGetF(r, p, end-rest781-12); p < 0 {
 			return -1
 		}
-		if p = v775.FwGetF(r, p, end-rest773); p < 0 {
+		if p = v783.FwGetF(r, p, end-rest781); p < 0 {
 			return -1
 		}
-		s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k774, Value: v775})
+		s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k782, Value: v783})
 	}
 	s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
 	r.Leave()
@@ -6643,28 +6876,28 @@ func FwVerifyFCollections(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 12
-	rest777 := 2
-	for i776 := 0; i776 < 2; i776++ {
-		rest777 -= 1
+	rest785 := 2
+	for i784 := 0; i784 < 2; i784++ {
+		rest785 -= 1
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 4 > end-390-rest777-p {
+			if 4 > end-390-rest785-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			n778 := int(fw.U32(d, p))
-			if n778 > end-390-rest777-p-4 {
+			n786 := int(fw.U32(d, p))
+			if n786 > end-390-rest785-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n778
+			p += 4 + n786
 		}
 	}
-	rest780 := 338
-	for i779 := 0; i779 < 2; i779++ {
-		rest780 -= 169
+	rest788 := 338
+	for i787 := 0; i787 < 2; i787++ {
+		rest788 -= 169
 		{
-			end := end - 52 - rest780
+			end := end - 52 - rest788
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
@@ -6686,16 +6919,16 @@ func FwVerifyFCollections(r *fw.FReader, p, end int) int {
 				return -1
 			}
 			p += 16
-			n781 := int(fw.U32(d, p))
-			if n781 > end-100-p-4 {
+			n789 := int(fw.U32(d, p))
+			if n789 > end-100-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n781
-			n782 := int(fw.U32(d, p))
-			if n782 > end-96-p-4 {
+			p += 4 + n789
+			n790 := int(fw.U32(d, p))
+			if n790 > end-96-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n782
+			p += 4 + n790
 			p += 8
 			p += 8
 			p += 8
@@ -6703,212 +6936,212 @@ func FwVerifyFCollections(r *fw.FReader, p, end int) int {
 			p += 16
 			p += 16
 			p += 16
-			n783 := int(fw.U32(d, p))
-			if n783 > end-4-p-4 {
+			n791 := int(fw.U32(d, p))
+			if n791 > end-4-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n783
+			p += 4 + n791
 			p += 4
 		}
 	}
-	n784, ok785 := r.Count(p, end-48, 1)
-	if !ok785 {
+	n792, ok793 := r.Count(p, end-48, 1)
+	if !ok793 {
 		return -1
 	}
 	p += 4
-	p += n784 * 1
-	n787, ok788 := r.Count(p, end-44, 1)
-	if !ok788 {
+	p += n792 * 1
+	n795, ok796 := r.Count(p, end-44, 1)
+	if !ok796 {
 		return -1
 	}
 	p += 4
-	rest790 := n787 * 1
-	for i789 := 0; i789 < n787; i789++ {
-		rest790 -= 1
+	rest798 := n795 * 1
+	for i797 := 0; i797 < n795; i797++ {
+		rest798 -= 1
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 1 > end-44-rest790-p {
+			if 1 > end-44-rest798-p {
 				return r.Fail(fw.ErrTruncated)
 			}
 			p += 1
 		}
 	}
-	n791, ok792 := r.Count(p, end-40, 26)
-	if !ok792 {
+	n799, ok800 := r.Count(p, end-40, 26)
+	if !ok800 {
 		return -1
 	}
 	p += 4
-	rest794 := n791 * 26
-	for i793 := 0; i793 < n791; i793++ {
-		rest794 -= 26
+	rest802 := n799 * 26
+	for i801 := 0; i801 < n799; i801++ {
+		rest802 -= 26
 		{
-			end := end - 40 - rest794
+			end := end - 40 - rest802
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
 			p += 4
-			n795 := int(fw.U32(d, p))
-			if n795 > end-18-p-4 {
+			n803 := int(fw.U32(d, p))
+			if n803 > end-18-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n795
+			p += 4 + n803
 			p += 1
 			p += 1
 			p += 8
 			p += 8
 		}
 	}
-	n796, ok797 := r.Count(p, end-36, 4)
-	if !ok797 {
+	n804, ok805 := r.Count(p, end-36, 4)
+	if !ok805 {
 		return -1
 	}
 	p += 4
-	rest799 := n796 * 4
-	for i798 := 0; i798 < n796; i798++ {
-		rest799 -= 4
-		n800 := int(fw.U32(d, p))
-		if n800 > end-36-rest799-p-4 {
+	rest807 := n804 * 4
+	for i806 := 0; i806 < n804; i806++ {
+		rest807 -= 4
+		n808 := int(fw.U32(d, p))
+		if n808 > end-36-rest807-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n800
+		p += 4 + n808
 	}
-	n801, ok802 := r.Count(p, end-32, 1)
-	if !ok802 {
+	n809, ok810 := r.Count(p, end-32, 1)
+	if !ok810 {
 		return -1
 	}
 	p += 4
-	rest804 := n801 * 1
-	for i803 := 0; i803 < n801; i803++ {
-		rest804 -= 1
+	rest812 := n809 * 1
+	for i811 := 0; i811 < n809; i811++ {
+		rest812 -= 1
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 12 > end-32-rest804-p {
+			if 12 > end-32-rest812-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if p = FwVerifyFOptionals(r, p, end-32-rest804); p < 0 {
+			if p = FwVerifyFOptionals(r, p, end-32-rest812); p < 0 {
 				return -1
 			}
 		}
 	}
-	n805, ok806 := r.Count(p, end-28, 8)
-	if !ok806 {
-		return -1
-	}
-	p += 4
-	p += n805 * 8
-	n808, ok809 := r.Count(p, end-24, 12)
-	if !ok809 {
-		return -1
-	}
-	p += 4
-	rest811 := n808 * 12
-	for i810 := 0; i810 < n808; i810++ {
-		rest811 -= 12
-		{
-			end := end - 24 - rest811
-			if r.Depth == 0 {
-				return r.Fail(fw.ErrTooDeep)
-			}
-			n812 := int(fw.U32(d, p))
-			if n812 > end-8-p-4 {
-				return r.Fail(fw.ErrTruncated)
-			}
-			p += 4 + n812
-			p += 8
-		}
-	}
-	n813, ok814 := r.Count(p, end-20, 8)
+	n813, ok814 := r.Count(p, end-28, 8)
 	if !ok814 {
 		return -1
 	}
 	p += 4
-	rest816 := n813 * 8
-	for i815 := 0; i815 < n813; i815++ {
-		rest816 -= 8
-		p += 4
-		n817 := int(fw.U32(d, p))
-		if n817 > end-20-rest816-p-4 {
-			return r.Fail(fw.ErrTruncated)
-		}
-		p += 4 + n817
-	}
-	n818, ok819 := r.Count(p, end-16, 5)
-	if !ok819 {
+	p += n813 * 8
+	n816, ok817 := r.Count(p, end-24, 12)
+	if !ok817 {
 		return -1
 	}
 	p += 4
-	rest821 := n818 * 5
-	for i820 := 0; i820 < n818; i820++ {
-		rest821 -= 5
-		n822 := int(fw.U32(d, p))
-		if n822 > end-16-rest821-1-p-4 {
+	rest819 := n816 * 12
+	for i818 := 0; i818 < n816; i818++ {
+		rest819 -= 12
+		{
+			end := end - 24 - rest819
+			if r.Depth == 0 {
+				return r.Fail(fw.ErrTooDeep)
+			}
+			n820 := int(fw.U32(d, p))
+			if n820 > end-8-p-4 {
+				return r.Fail(fw.ErrTruncated)
+			}
+			p += 4 + n820
+			p += 8
+		}
+	}
+	n821, ok822 := r.Count(p, end-20, 8)
+	if !ok822 {
+		return -1
+	}
+	p += 4
+	rest824 := n821 * 8
+	for i823 := 0; i823 < n821; i823++ {
+		rest824 -= 8
+		p += 4
+		n825 := int(fw.U32(d, p))
+		if n825 > end-20-rest824-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n822
+		p += 4 + n825
+	}
+	n826, ok827 := r.Count(p, end-16, 5)
+	if !ok827 {
+		return -1
+	}
+	p += 4
+	rest829 := n826 * 5
+	for i828 := 0; i828 < n826; i828++ {
+		rest829 -= 5
+		n830 := int(fw.U32(d, p))
+		if n830 > end-16-rest829-1-p-4 {
+			return r.Fail(fw.ErrTruncated)
+		}
+		p += 4 + n830
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 8 > end-16-rest821-p {
+			if 8 > end-16-rest829-p {
 				return r.Fail(fw.ErrTruncated)
 			}
 			p += 8
 		}
 	}
-	n823, ok824 := r.Count(p, end-12, 13)
-	if !ok824 {
+	n831, ok832 := r.Count(p, end-12, 13)
+	if !ok832 {
 		return -1
 	}
 	p += 4
-	rest826 := n823 * 13
-	for i825 := 0; i825 < n823; i825++ {
-		rest826 -= 13
+	rest834 := n831 * 13
+	for i833 := 0; i833 < n831; i833++ {
+		rest834 -= 13
 		p += 1
-		if p = FwVerifyFOptionals(r, p, end-12-rest826); p < 0 {
+		if p = FwVerifyFOptionals(r, p, end-12-rest834); p < 0 {
 			return -1
 		}
 	}
-	n827, ok828 := r.Count(p, end-8, 20)
-	if !ok828 {
+	n835, ok836 := r.Count(p, end-8, 20)
+	if !ok836 {
 		return -1
 	}
 	p += 4
-	rest830 := n827 * 20
-	for i829 := 0; i829 < n827; i829++ {
-		rest830 -= 20
+	rest838 := n835 * 20
+	for i837 := 0; i837 < n835; i837++ {
+		rest838 -= 20
 		p += 16
-		n831 := int(fw.U32(d, p))
-		if n831 > end-8-rest830-p-4 {
+		n839 := int(fw.U32(d, p))
+		if n839 > end-8-rest838-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n831
+		p += 4 + n839
 	}
-	n832, ok833 := r.Count(p, end-4, 5)
-	if !ok833 {
+	n840, ok841 := r.Count(p, end-4, 5)
+	if !ok841 {
 		return -1
 	}
 	p += 4
-	rest835 := n832 * 5
-	for i834 := 0; i834 < n832; i834++ {
-		rest835 -= 5
-		n836 := int(fw.U32(d, p))
-		if n836 > end-4-rest835-1-p-4 {
+	rest843 := n840 * 5
+	for i842 := 0; i842 < n840; i842++ {
+		rest843 -= 5
+		n844 := int(fw.U32(d, p))
+		if n844 > end-4-rest843-1-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n836
+		p += 4 + n844
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 169 > end-4-rest835-p {
+			if 169 > end-4-rest843-p {
 				return r.Fail(fw.ErrTruncated)
 			}
 			{
-				end := end - 4 - rest835
+				end := end - 4 - rest843
 				if r.Depth == 0 {
 					return r.Fail(fw.ErrTooDeep)
 				}
@@ -6930,16 +7163,16 @@ func FwVerifyFCollections(r *fw.FReader, p, end int) int {
 					return -1
 				}
 				p += 16
-				n837 := int(fw.U32(d, p))
-				if n837 > end-100-p-4 {
+				n845 := int(fw.U32(d, p))
+				if n845 > end-100-p-4 {
 					return r.Fail(fw.ErrTruncated)
 				}
-				p += 4 + n837
-				n838 := int(fw.U32(d, p))
-				if n838 > end-96-p-4 {
+				p += 4 + n845
+				n846 := int(fw.U32(d, p))
+				if n846 > end-96-p-4 {
 					return r.Fail(fw.ErrTruncated)
 				}
-				p += 4 + n838
+				p += 4 + n846
 				p += 8
 				p += 8
 				p += 8
@@ -6947,40 +7180,40 @@ func FwVerifyFCollections(r *fw.FReader, p, end int) int {
 				p += 16
 				p += 16
 				p += 16
-				n839 := int(fw.U32(d, p))
-				if n839 > end-4-p-4 {
+				n847 := int(fw.U32(d, p))
+				if n847 > end-4-p-4 {
 					return r.Fail(fw.ErrTruncated)
 				}
-				p += 4 + n839
+				p += 4 + n847
 				p += 4
 			}
 		}
 	}
-	n840, ok841 := r.Count(p, end, 38)
-	if !ok841 {
+	n848, ok849 := r.Count(p, end, 38)
+	if !ok849 {
 		return -1
 	}
 	p += 4
-	rest843 := n840 * 38
-	for i842 := 0; i842 < n840; i842++ {
-		rest843 -= 38
+	rest851 := n848 * 38
+	for i850 := 0; i850 < n848; i850++ {
+		rest851 -= 38
 		{
-			end := end - rest843 - 12
+			end := end - rest851 - 12
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
 			p += 4
-			n844 := int(fw.U32(d, p))
-			if n844 > end-18-p-4 {
+			n852 := int(fw.U32(d, p))
+			if n852 > end-18-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n844
+			p += 4 + n852
 			p += 1
 			p += 1
 			p += 8
 			p += 8
 		}
-		if p = FwVerifyFOptionals(r, p, end-rest843); p < 0 {
+		if p = FwVerifyFOptionals(r, p, end-rest851); p < 0 {
 			return -1
 		}
 	}
@@ -6998,198 +7231,198 @@ func (s *Collections) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"f_array\":"...)
 	b = append(b, '[')
-	for i845 := range s.FArray {
-		if i845 > 0 {
+	for i853 := range s.FArray {
+		if i853 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(s.FArray[i845]), 10)
+		b = strconv.AppendInt(b, int64(s.FArray[i853]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_array_optional\":"...)
 	b = append(b, '[')
-	for i846 := range s.FArrayOptional {
-		if i846 > 0 {
+	for i854 := range s.FArrayOptional {
+		if i854 > 0 {
 			b = append(b, ',')
 		}
-		if s.FArrayOptional[i846] == nil {
+		if s.FArrayOptional[i854] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendJSONString(b, (*s.FArrayOptional[i846]))
+			b = fw.AppendJSONString(b, (*s.FArrayOptional[i854]))
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_array_struct\":"...)
 	b = append(b, '[')
-	for i847 := range s.FArrayStruct {
-		if i847 > 0 {
+	for i855 := range s.FArrayStruct {
+		if i855 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FArrayStruct[i847].AppendJSON(b)
+		b = s.FArrayStruct[i855].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_vector\":"...)
 	b = append(b, '[')
-	for i848 := range s.FVector {
-		if i848 > 0 {
+	for i856 := range s.FVector {
+		if i856 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendUint(b, uint64(s.FVector[i848]), 10)
+		b = strconv.AppendUint(b, uint64(s.FVector[i856]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_vector_optional\":"...)
 	b = append(b, '[')
-	for i849 := range s.FVectorOptional {
-		if i849 > 0 {
+	for i857 := range s.FVectorOptional {
+		if i857 > 0 {
 			b = append(b, ',')
 		}
-		if s.FVectorOptional[i849] == nil {
+		if s.FVectorOptional[i857] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = strconv.AppendUint(b, uint64((*s.FVectorOptional[i849])), 10)
+			b = strconv.AppendUint(b, uint64((*s.FVectorOptional[i857])), 10)
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_vector_struct\":"...)
 	b = append(b, '[')
-	for i850 := range s.FVectorStruct {
-		if i850 > 0 {
+	for i858 := range s.FVectorStruct {
+		if i858 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FVectorStruct[i850].AppendJSON(b)
+		b = s.FVectorStruct[i858].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_list\":"...)
 	b = append(b, '[')
-	for i851 := range s.FList {
-		if i851 > 0 {
+	for i859 := range s.FList {
+		if i859 > 0 {
 			b = append(b, ',')
 		}
-		b = fw.AppendJSONString(b, s.FList[i851])
+		b = fw.AppendJSONString(b, s.FList[i859])
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_list_optional\":"...)
 	b = append(b, '[')
-	for i852 := range s.FListOptional {
-		if i852 > 0 {
+	for i860 := range s.FListOptional {
+		if i860 > 0 {
 			b = append(b, ',')
 		}
-		if s.FListOptional[i852] == nil {
+		if s.FListOptional[i860] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = s.FListOptional[i852].AppendJSON(b)
+			b = s.FListOptional[i860].AppendJSON(b)
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_set\":"...)
-	set853 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	set861 := fw.SortedSet(s.FSet, cmp.Compare[int64])
 	b = append(b, '[')
-	for i854 := range set853 {
-		if i854 > 0 {
+	for i862 := range set861 {
+		if i862 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(set853[i854]), 10)
+		b = strconv.AppendInt(b, int64(set861[i862]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_set_struct\":"...)
-	set855 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	set863 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
 	b = append(b, '[')
-	for i856 := range set855 {
-		if i856 > 0 {
+	for i864 := range set863 {
+		if i864 > 0 {
 			b = append(b, ',')
 		}
-		b = set855[i856].AppendJSON(b)
+		b = set863[i864].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_map\":"...)
 	b = append(b, '{')
-	first859 := true
-	for _, k857 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v858 := s.FMap[k857]
-		if !first859 {
+	first867 := true
+	for _, k865 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v866 := s.FMap[k865]
+		if !first867 {
 			b = append(b, ',')
 		}
-		first859 = false
+		first867 = false
 		b = append(b, '"')
-		b = strconv.AppendInt(b, int64(k857), 10)
+		b = strconv.AppendInt(b, int64(k865), 10)
 		b = append(b, '"')
 		b = append(b, ':')
-		b = fw.AppendJSONString(b, v858)
+		b = fw.AppendJSONString(b, v866)
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_map_optional\":"...)
 	b = append(b, '{')
-	first862 := true
-	for _, k860 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v861 := s.FMapOptional[k860]
-		if !first862 {
+	first870 := true
+	for _, k868 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v869 := s.FMapOptional[k868]
+		if !first870 {
 			b = append(b, ',')
 		}
-		first862 = false
-		b = fw.AppendJSONString(b, k860)
+		first870 = false
+		b = fw.AppendJSONString(b, k868)
 		b = append(b, ':')
-		if v861 == nil {
+		if v869 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendDouble(b, float64((*v861)))
+			b = fw.AppendDouble(b, float64((*v869)))
 		}
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_map_enum_key\":"...)
 	b = append(b, '{')
-	first865 := true
-	for _, k863 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v864 := s.FMapEnumKey[k863]
-		if !first865 {
+	first873 := true
+	for _, k871 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v872 := s.FMapEnumKey[k871]
+		if !first873 {
 			b = append(b, ',')
 		}
-		first865 = false
+		first873 = false
 		b = append(b, '"')
-		b = strconv.AppendUint(b, uint64(k863), 10)
+		b = strconv.AppendUint(b, uint64(k871), 10)
 		b = append(b, '"')
 		b = append(b, ':')
-		b = v864.AppendJSON(b)
+		b = v872.AppendJSON(b)
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_hash\":"...)
 	b = append(b, '{')
-	first868 := true
-	for k866, v867 := range s.FHash {
-		if !first868 {
+	first876 := true
+	for k874, v875 := range s.FHash {
+		if !first876 {
 			b = append(b, ',')
 		}
-		first868 = false
-		b = fw.AppendJSONUUID(b, k866)
+		first876 = false
+		b = fw.AppendJSONUUID(b, k874)
 		b = append(b, ':')
-		b = fw.AppendJSONBytes(b, v867)
+		b = fw.AppendJSONBytes(b, v875)
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_hash_optional\":"...)
 	b = append(b, '{')
-	first871 := true
-	for k869, v870 := range s.FHashOptional {
-		if !first871 {
+	first879 := true
+	for k877, v878 := range s.FHashOptional {
+		if !first879 {
 			b = append(b, ',')
 		}
-		first871 = false
-		b = fw.AppendJSONString(b, k869)
+		first879 = false
+		b = fw.AppendJSONString(b, k877)
 		b = append(b, ':')
-		if v870 == nil {
+		if v878 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = v870.AppendJSON(b)
+			b = v878.AppendJSON(b)
 		}
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_hash_struct_key\":"...)
 	b = append(b, '[')
-	for i872 := range s.FHashStructKey {
-		if i872 > 0 {
+	for i880 := range s.FHashStructKey {
+		if i880 > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '[')
-		b = s.FHashStructKey[i872].Key.AppendJSON(b)
+		b = s.FHashStructKey[i880].Key.AppendJSON(b)
 		b = append(b, ',')
-		b = s.FHashStructKey[i872].Value.AppendJSON(b)
+		b = s.FHashStructKey[i880].Value.AppendJSON(b)
 		b = append(b, ']')
 	}
 	b = append(b, ']')
@@ -7218,53 +7451,53 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 		switch string(p.Key) {
 		case "f_array":
 			if p.Array() {
-				i873 := 0
+				i881 := 0
 				for p.More() {
-					if i873 == 3 {
+					if i881 == 3 {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					s.FArray[i873] = int32(p.Int(-2147483648, 2147483647))
-					i873++
+					s.FArray[i881] = int32(p.Int(-2147483648, 2147483647))
+					i881++
 				}
-				if i873 != 3 {
+				if i881 != 3 {
 					p.Fail(fw.ErrInvalidArgument)
 				}
 			}
 		case "f_array_optional":
 			if p.Array() {
-				i874 := 0
+				i882 := 0
 				for p.More() {
-					if i874 == 2 {
+					if i882 == 2 {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
 					if p.Null() {
-						s.FArrayOptional[i874] = nil
+						s.FArrayOptional[i882] = nil
 					} else {
-						if s.FArrayOptional[i874] == nil {
-							s.FArrayOptional[i874] = new(string)
+						if s.FArrayOptional[i882] == nil {
+							s.FArrayOptional[i882] = new(string)
 						}
-						p.String(&(*s.FArrayOptional[i874]))
+						p.String(&(*s.FArrayOptional[i882]))
 					}
-					i874++
+					i882++
 				}
-				if i874 != 2 {
+				if i882 != 2 {
 					p.Fail(fw.ErrInvalidArgument)
 				}
 			}
 		case "f_array_struct":
 			if p.Array() {
-				i875 := 0
+				i883 := 0
 				for p.More() {
-					if i875 == 2 {
+					if i883 == 2 {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					s.FArrayStruct[i875].FwGetJSON(p)
-					i875++
+					s.FArrayStruct[i883].FwGetJSON(p)
+					i883++
 				}
-				if i875 != 2 {
+				if i883 != 2 {
 					p.Fail(fw.ErrInvalidArgument)
 				}
 			}
@@ -7272,87 +7505,87 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FVector = s.FVector[:0]
 			if p.Array() {
 				for p.More() {
-					var e876 byte
-					e876 = byte(p.Uint(255))
+					var e884 byte
+					e884 = byte(p.Uint(255))
 					if p.Err != nil {
 						break
 					}
-					s.FVector = append(s.FVector, e876)
+					s.FVector = append(s.FVector, e884)
 				}
 			}
 		case "f_vector_optional":
 			s.FVectorOptional = s.FVectorOptional[:0]
 			if p.Array() {
 				for p.More() {
-					var e877 *EnumByte
+					var e885 *EnumByte
 					if p.Null() {
-						e877 = nil
+						e885 = nil
 					} else {
-						if e877 == nil {
-							e877 = new(EnumByte)
+						if e885 == nil {
+							e885 = new(EnumByte)
 						}
-						(*e877) = EnumByte(p.Uint(255))
+						(*e885) = EnumByte(p.Uint(255))
 					}
 					if p.Err != nil {
 						break
 					}
-					s.FVectorOptional = append(s.FVectorOptional, e877)
+					s.FVectorOptional = append(s.FVectorOptional, e885)
 				}
 			}
 		case "f_vector_struct":
 			s.FVectorStruct = s.FVectorStruct[:0]
 			if p.Array() {
 				for p.More() {
-					var e878 proto.Order
-					e878 = proto.NewOrder()
-					e878.FwGetJSON(p)
+					var e886 proto.Order
+					e886 = proto.NewOrder()
+					e886.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.FVectorStruct = append(s.FVectorStruct, e878)
+					s.FVectorStruct = append(s.FVectorStruct, e886)
 				}
 			}
 		case "f_list":
 			s.FList = s.FList[:0]
 			if p.Array() {
 				for p.More() {
-					var e879 string
-					p.String(&e879)
+					var e887 string
+					p.String(&e887)
 					if p.Err != nil {
 						break
 					}
-					s.FList = append(s.FList, e879)
+					s.FList = append(s.FList, e887)
 				}
 			}
 		case "f_list_optional":
 			s.FListOptional = s.FListOptional[:0]
 			if p.Array() {
 				for p.More() {
-					var e880 *Optionals
+					var e888 *Optionals
 					if p.Null() {
-						e880 = nil
+						e888 = nil
 					} else {
-						if e880 == nil {
-							e880 = new(Optionals)
+						if e888 == nil {
+							e888 = new(Optionals)
 						}
-						e880.FwGetJSON(p)
+						e888.FwGetJSON(p)
 					}
 					if p.Err != nil {
 						break
 					}
-					s.FListOptional = append(s.FListOptional, e880)
+					s.FListOptional = append(s.FListOptional, e888)
 				}
 			}
 		case "f_set":
 			s.FSet = s.FSet[:0]
 			if p.Array() {
 				for p.More() {
-					var e881 int64
-					e881 = int64(p.Int(-9223372036854775808, 9223372036854775807))
+					var e889 int64
+					e889 = int64(p.Int(-9223372036854775808, 9223372036854775807))
 					if p.Err != nil {
 						break
 					}
-					s.FSet = append(s.FSet, e881)
+					s.FSet = append(s.FSet, e889)
 				}
 			}
 			s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
@@ -7360,13 +7593,13 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FSetStruct = s.FSetStruct[:0]
 			if p.Array() {
 				for p.More() {
-					var e882 proto.Balance
-					e882 = proto.NewBalance()
-					e882.FwGetJSON(p)
+					var e890 proto.Balance
+					e890 = proto.NewBalance()
+					e890.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.FSetStruct = append(s.FSetStruct, e882)
+					s.FSetStruct = append(s.FSetStruct, e890)
 				}
 			}
 			s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
@@ -7374,14 +7607,14 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FMap = fw.ClearMap(s.FMap, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k883 := int32(p.KeyInt(-2147483648, 2147483647))
-					var v884 string
-					p.String(&v884)
+					k891 := int32(p.KeyInt(-2147483648, 2147483647))
+					var v892 string
+					p.String(&v892)
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FMap[k883]; !dup {
-						s.FMap[k883] = v884
+					if _, dup := s.FMap[k891]; !dup {
+						s.FMap[k891] = v892
 					}
 				}
 			}
@@ -7389,21 +7622,21 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FMapOptional = fw.ClearMap(s.FMapOptional, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k885 := p.KeyString()
-					var v886 *float64
+					k893 := p.KeyString()
+					var v894 *float64
 					if p.Null() {
-						v886 = nil
+						v894 = nil
 					} else {
-						if v886 == nil {
-							v886 = new(float64)
+						if v894 == nil {
+							v894 = new(float64)
 						}
-						(*v886) = float64(p.Double())
+						(*v894) = float64(p.Double())
 					}
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FMapOptional[k885]; !dup {
-						s.FMapOptional[k885] = v886
+					if _, dup := s.FMapOptional[k893]; !dup {
+						s.FMapOptional[k893] = v894
 					}
 				}
 			}
@@ -7411,14 +7644,14 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k887 := EnumByte(p.KeyUint(255))
-					var v888 Optionals
-					v888.FwGetJSON(p)
+					k895 := EnumByte(p.KeyUint(255))
+					var v896 Optionals
+					v896.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FMapEnumKey[k887]; !dup {
-						s.FMapEnumKey[k887] = v888
+					if _, dup := s.FMapEnumKey[k895]; !dup {
+						s.FMapEnumKey[k895] = v896
 					}
 				}
 			}
@@ -7426,14 +7659,14 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FHash = fw.ClearMap(s.FHash, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k889 := p.KeyUUID()
-					var v890 []byte
-					p.Bytes(&v890)
+					k897 := p.KeyUUID()
+					var v898 []byte
+					p.Bytes(&v898)
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FHash[k889]; !dup {
-						s.FHash[k889] = v890
+					if _, dup := s.FHash[k897]; !dup {
+						s.FHash[k897] = v898
 					}
 				}
 			}
@@ -7441,21 +7674,21 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FHashOptional = fw.ClearMap(s.FHashOptional, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k891 := p.KeyString()
-					var v892 *Primitives
+					k899 := p.KeyString()
+					var v900 *Primitives
 					if p.Null() {
-						v892 = nil
+						v900 = nil
 					} else {
-						if v892 == nil {
-							v892 = new(Primitives)
+						if v900 == nil {
+							v900 = new(Primitives)
 						}
-						v892.FwGetJSON(p)
+						v900.FwGetJSON(p)
 					}
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FHashOptional[k891]; !dup {
-						s.FHashOptional[k891] = v892
+					if _, dup := s.FHashOptional[k899]; !dup {
+						s.FHashOptional[k899] = v900
 					}
 				}
 			}
@@ -7467,21 +7700,21 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					var k893 proto.Order
-					var v894 Optionals
-					k893.FwGetJSON(p)
+					var k901 proto.Order
+					var v902 Optionals
+					k901.FwGetJSON(p)
 					if !p.More() {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					v894.FwGetJSON(p)
+					v902.FwGetJSON(p)
 					if p.More() {
 						p.Fail(fw.ErrInvalidArgument)
 					}
 					if p.Err != nil {
 						break
 					}
-					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k893, Value: v894})
+					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k901, Value: v902})
 				}
 			}
 			s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
@@ -7691,8 +7924,8 @@ func (s *Fixed) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q895 := d[p : p+4 : p+4]
-	s.Id = int32(fw.U32(q895, 0))
+	q903 := d[p : p+4 : p+4]
+	s.Id = int32(fw.U32(q903, 0))
 	p += 4
 	r.Leave()
 	return p
@@ -8160,13 +8393,13 @@ func fwFastVShifted(d []byte, slot, base int, left int64) (int64, bool) {
 	if pos < slot+4 || pos > size-24 {
 		return 0, false
 	}
-	b896 := d[pos : pos+24 : pos+24]
-	stored897 := int(fw.U32(b896, 0))
-	if stored897 < 24 || pos+stored897 > size || fw.U32(b896, 4) != 300 {
+	b904 := d[pos : pos+24 : pos+24]
+	stored905 := int(fw.U32(b904, 0))
+	if stored905 < 24 || pos+stored905 > size || fw.U32(b904, 4) != 300 {
 		return 0, false
 	}
-	left -= int64(stored897)
-	if b896[8+14] > fw.MaxDecimalScale {
+	left -= int64(stored905)
+	if b904[8+14] > fw.MaxDecimalScale {
 		return 0, false
 	}
 	return left, true
@@ -8241,9 +8474,28 @@ func VerifyShiftedFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if p := fwFastFShifted(data[:full], 8, full); p >= 0 {
+			if p != full {
+				return fw.ErrBadSize
+			}
+			return nil
+		}
+	}
 	var r fw.FReader
 	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFShifted(&r, 8, full), full)
+}
+
+// fwFastFShifted is FwVerifyFShifted for the usual message (root models only): the
+// position after the fields, or -1 with nothing recorded. The caller has checked
+// that the depth limit allows 1 levels.
+func fwFastFShifted(d []byte, p, end int) int {
+	if !fw.DecimalValid(d, p) {
+		return -1
+	}
+	p += 16
+	return p
 }
 
 // FwPutF appends s's fields in the final format (generated code).
@@ -8494,21 +8746,21 @@ func fwFastVBase(d []byte, slot, base int, left int64) (int64, bool) {
 	if pos < slot+4 || pos > size-13 {
 		return 0, false
 	}
-	b898 := d[pos : pos+13 : pos+13]
-	stored899 := int(fw.U32(b898, 0))
-	if stored899 < 13 || pos+stored899 > size || fw.U32(b898, 4) != 301 {
+	b906 := d[pos : pos+13 : pos+13]
+	stored907 := int(fw.U32(b906, 0))
+	if stored907 < 13 || pos+stored907 > size || fw.U32(b906, 4) != 301 {
 		return 0, false
 	}
-	left -= int64(stored899)
-	q900 := pos + int(fw.U32(b898, 8))
-	if q900 < pos+12 || q900 > size-4 {
+	left -= int64(stored907)
+	q908 := pos + int(fw.U32(b906, 8))
+	if q908 < pos+12 || q908 > size-4 {
 		return 0, false
 	}
-	n901 := int(fw.U32(d, q900))
-	if q900+4+n901 > size {
+	n909 := int(fw.U32(d, q908))
+	if q908+4+n909 > size {
 		return 0, false
 	}
-	left -= int64(n901)
+	left -= int64(n909)
 	left -= 4
 	return left, true
 }
@@ -8532,10 +8784,10 @@ func fwVerifyVBaseFull(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 13 {
-		blk902 := pos + int(fw.U32(d, pos+8))
-		if blk902 >= pos+8+4 && blk902 <= size-4 {
-			if n903 := int(fw.U32(d, blk902)); n903 <= size-blk902-4 {
-				left -= int64(4 + n903)
+		blk910 := pos + int(fw.U32(d, pos+8))
+		if blk910 >= pos+8+4 && blk910 <= size-4 {
+			if n911 := int(fw.U32(d, blk910)); n911 <= size-blk910-4 {
+				left -= int64(4 + n911)
 			} else {
 				r.Left = left
 				r.Text(pos+8, pos)
@@ -8548,10 +8800,10 @@ func fwVerifyVBaseFull(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 12 <= stored {
-			blk904 := pos + int(fw.U32(d, pos+8))
-			if blk904 >= pos+8+4 && blk904 <= size-4 {
-				if n905 := int(fw.U32(d, blk904)); n905 <= size-blk904-4 {
-					left -= int64(4 + n905)
+			blk912 := pos + int(fw.U32(d, pos+8))
+			if blk912 >= pos+8+4 && blk912 <= size-4 {
+				if n913 := int(fw.U32(d, blk912)); n913 <= size-blk912-4 {
+					left -= int64(4 + n913)
 				} else {
 					r.Left = left
 					r.Text(pos+8, pos)
@@ -8604,9 +8856,30 @@ func VerifyBaseFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if p := fwFastFBase(data[:full], 8, full); p >= 0 {
+			if p != full {
+				return fw.ErrBadSize
+			}
+			return nil
+		}
+	}
 	var r fw.FReader
 	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFBase(&r, 8, full), full)
+}
+
+// fwFastFBase is FwVerifyFBase for the usual message (root models only): the
+// position after the fields, or -1 with nothing recorded. The caller has checked
+// that the depth limit allows 1 levels.
+func fwFastFBase(d []byte, p, end int) int {
+	n914 := int(fw.U32(d, p))
+	if n914 > end-1-p-4 {
+		return -1
+	}
+	p += 4 + n914
+	p += 1
+	return p
 }
 
 // FwPutF appends s's fields in the final format (generated code).
@@ -8626,8 +8899,8 @@ func (s *Base) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-1, &s.Name); p < 0 {
 		return -1
 	}
-	q906 := d[p : p+1 : p+1]
-	s.Level = int8(q906[0])
+	q915 := d[p : p+1 : p+1]
+	s.Level = int8(q915[0])
 	p += 1
 	r.Leave()
 	return p
@@ -8640,11 +8913,11 @@ func FwVerifyFBase(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n907 := int(fw.U32(d, p))
-	if n907 > end-1-p-4 {
+	n916 := int(fw.U32(d, p))
+	if n916 > end-1-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n907
+	p += 4 + n916
 	p += 1
 	r.Leave()
 	return p
@@ -8892,21 +9165,21 @@ func fwFastVDerived(d []byte, slot, base int, left int64) (int64, bool) {
 	if pos < slot+4 || pos > size-25 {
 		return 0, false
 	}
-	b908 := d[pos : pos+25 : pos+25]
-	stored909 := int(fw.U32(b908, 0))
-	if stored909 < 25 || pos+stored909 > size || fw.U32(b908, 4) != 302 {
+	b917 := d[pos : pos+25 : pos+25]
+	stored918 := int(fw.U32(b917, 0))
+	if stored918 < 25 || pos+stored918 > size || fw.U32(b917, 4) != 302 {
 		return 0, false
 	}
-	left -= int64(stored909)
-	q910 := pos + int(fw.U32(b908, 8))
-	if q910 < pos+12 || q910 > size-4 {
+	left -= int64(stored918)
+	q919 := pos + int(fw.U32(b917, 8))
+	if q919 < pos+12 || q919 > size-4 {
 		return 0, false
 	}
-	n911 := int(fw.U32(d, q910))
-	if q910+4+n911 > size {
+	n920 := int(fw.U32(d, q919))
+	if q919+4+n920 > size {
 		return 0, false
 	}
-	left -= int64(n911)
+	left -= int64(n920)
 	left -= 4
 	return left, true
 }
@@ -8930,10 +9203,10 @@ func fwVerifyVDerivedFull(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 25 {
-		blk912 := pos + int(fw.U32(d, pos+8))
-		if blk912 >= pos+8+4 && blk912 <= size-4 {
-			if n913 := int(fw.U32(d, blk912)); n913 <= size-blk912-4 {
-				left -= int64(4 + n913)
+		blk921 := pos + int(fw.U32(d, pos+8))
+		if blk921 >= pos+8+4 && blk921 <= size-4 {
+			if n922 := int(fw.U32(d, blk921)); n922 <= size-blk921-4 {
+				left -= int64(4 + n922)
 			} else {
 				r.Left = left
 				r.Text(pos+8, pos)
@@ -8946,10 +9219,10 @@ func fwVerifyVDerivedFull(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 12 <= stored {
-			blk914 := pos + int(fw.U32(d, pos+8))
-			if blk914 >= pos+8+4 && blk914 <= size-4 {
-				if n915 := int(fw.U32(d, blk914)); n915 <= size-blk914-4 {
-					left -= int64(4 + n915)
+			blk923 := pos + int(fw.U32(d, pos+8))
+			if blk923 >= pos+8+4 && blk923 <= size-4 {
+				if n924 := int(fw.U32(d, blk923)); n924 <= size-blk923-4 {
+					left -= int64(4 + n924)
 				} else {
 					r.Left = left
 					r.Text(pos+8, pos)
@@ -9002,9 +9275,32 @@ func VerifyDerivedFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if p := fwFastFDerived(data[:full], 8, full); p >= 0 {
+			if p != full {
+				return fw.ErrBadSize
+			}
+			return nil
+		}
+	}
 	var r fw.FReader
 	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFDerived(&r, 8, full), full)
+}
+
+// fwFastFDerived is FwVerifyFDerived for the usual message (root models only): the
+// position after the fields, or -1 with nothing recorded. The caller has checked
+// that the depth limit allows 1 levels.
+func fwFastFDerived(d []byte, p, end int) int {
+	n925 := int(fw.U32(d, p))
+	if n925 > end-13-p-4 {
+		return -1
+	}
+	p += 4 + n925
+	p += 1
+	p += 4
+	p += 8
+	return p
 }
 
 // FwPutF appends s's fields in the final format (generated code).
@@ -9026,10 +9322,10 @@ func (s *Derived) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-13, &s.Name); p < 0 {
 		return -1
 	}
-	q916 := d[p : p+13 : p+13]
-	s.Level = int8(q916[0])
-	s.Serial = int32(fw.U32(q916, 1))
-	s.Weight = fw.F64(q916, 5)
+	q926 := d[p : p+13 : p+13]
+	s.Level = int8(q926[0])
+	s.Serial = int32(fw.U32(q926, 1))
+	s.Weight = fw.F64(q926, 5)
 	p += 13
 	r.Leave()
 	return p
@@ -9042,11 +9338,11 @@ func FwVerifyFDerived(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n917 := int(fw.U32(d, p))
-	if n917 > end-13-p-4 {
+	n927 := int(fw.U32(d, p))
+	if n927 > end-13-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n917
+	p += 4 + n927
 	p += 1
 	p += 4
 	p += 8
@@ -9316,21 +9612,21 @@ func fwFastVMoreDerived(d []byte, slot, base int, left int64) (int64, bool) {
 	if pos < slot+4 || pos > size-26 {
 		return 0, false
 	}
-	b918 := d[pos : pos+26 : pos+26]
-	stored919 := int(fw.U32(b918, 0))
-	if stored919 < 26 || pos+stored919 > size || fw.U32(b918, 4) != 303 {
+	b928 := d[pos : pos+26 : pos+26]
+	stored929 := int(fw.U32(b928, 0))
+	if stored929 < 26 || pos+stored929 > size || fw.U32(b928, 4) != 303 {
 		return 0, false
 	}
-	left -= int64(stored919)
-	q920 := pos + int(fw.U32(b918, 8))
-	if q920 < pos+12 || q920 > size-4 {
+	left -= int64(stored929)
+	q930 := pos + int(fw.U32(b928, 8))
+	if q930 < pos+12 || q930 > size-4 {
 		return 0, false
 	}
-	n921 := int(fw.U32(d, q920))
-	if q920+4+n921 > size {
+	n931 := int(fw.U32(d, q930))
+	if q930+4+n931 > size {
 		return 0, false
 	}
-	left -= int64(n921)
+	left -= int64(n931)
 	left -= 4
 	return left, true
 }
@@ -9354,10 +9650,10 @@ func fwVerifyVMoreDerivedFull(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 26 {
-		blk922 := pos + int(fw.U32(d, pos+8))
-		if blk922 >= pos+8+4 && blk922 <= size-4 {
-			if n923 := int(fw.U32(d, blk922)); n923 <= size-blk922-4 {
-				left -= int64(4 + n923)
+		blk932 := pos + int(fw.U32(d, pos+8))
+		if blk932 >= pos+8+4 && blk932 <= size-4 {
+			if n933 := int(fw.U32(d, blk932)); n933 <= size-blk932-4 {
+				left -= int64(4 + n933)
 			} else {
 				r.Left = left
 				r.Text(pos+8, pos)
@@ -9370,10 +9666,10 @@ func fwVerifyVMoreDerivedFull(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 12 <= stored {
-			blk924 := pos + int(fw.U32(d, pos+8))
-			if blk924 >= pos+8+4 && blk924 <= size-4 {
-				if n925 := int(fw.U32(d, blk924)); n925 <= size-blk924-4 {
-					left -= int64(4 + n925)
+			blk934 := pos + int(fw.U32(d, pos+8))
+			if blk934 >= pos+8+4 && blk934 <= size-4 {
+				if n935 := int(fw.U32(d, blk934)); n935 <= size-blk934-4 {
+					left -= int64(4 + n935)
 				} else {
 					r.Left = left
 					r.Text(pos+8, pos)
@@ -9426,9 +9722,33 @@ func VerifyMoreDerivedFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if p := fwFastFMoreDerived(data[:full], 8, full); p >= 0 {
+			if p != full {
+				return fw.ErrBadSize
+			}
+			return nil
+		}
+	}
 	var r fw.FReader
 	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFMoreDerived(&r, 8, full), full)
+}
+
+// fwFastFMoreDerived is FwVerifyFMoreDerived for the usual message (root models only): the
+// position after the fields, or -1 with nothing recorded. The caller has checked
+// that the depth limit allows 1 levels.
+func fwFastFMoreDerived(d []byte, p, end int) int {
+	n936 := int(fw.U32(d, p))
+	if n936 > end-14-p-4 {
+		return -1
+	}
+	p += 4 + n936
+	p += 1
+	p += 4
+	p += 8
+	p += 1
+	return p
 }
 
 // FwPutF appends s's fields in the final format (generated code).
@@ -9451,11 +9771,11 @@ func (s *MoreDerived) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-14, &s.Name); p < 0 {
 		return -1
 	}
-	q926 := d[p : p+14 : p+14]
-	s.Level = int8(q926[0])
-	s.Serial = int32(fw.U32(q926, 1))
-	s.Weight = fw.F64(q926, 5)
-	s.Last = q926[13] != 0
+	q937 := d[p : p+14 : p+14]
+	s.Level = int8(q937[0])
+	s.Serial = int32(fw.U32(q937, 1))
+	s.Weight = fw.F64(q937, 5)
+	s.Last = q937[13] != 0
 	p += 14
 	r.Leave()
 	return p
@@ -9468,11 +9788,11 @@ func FwVerifyFMoreDerived(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n927 := int(fw.U32(d, p))
-	if n927 > end-14-p-4 {
+	n938 := int(fw.U32(d, p))
+	if n938 > end-14-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n927
+	p += 4 + n938
 	p += 1
 	p += 4
 	p += 8
@@ -9722,22 +10042,22 @@ func fwFastVWallet(d []byte, slot, base int, left int64) (int64, bool) {
 	if pos < slot+4 || pos > size-36 {
 		return 0, false
 	}
-	b928 := d[pos : pos+36 : pos+36]
-	stored929 := int(fw.U32(b928, 0))
-	if stored929 < 36 || pos+stored929 > size || fw.U32(b928, 4) != 2 {
+	b939 := d[pos : pos+36 : pos+36]
+	stored940 := int(fw.U32(b939, 0))
+	if stored940 < 36 || pos+stored940 > size || fw.U32(b939, 4) != 2 {
 		return 0, false
 	}
-	left -= int64(stored929)
-	q930 := pos + int(fw.U32(b928, 8))
-	if q930 < pos+12 || q930 > size-4 {
+	left -= int64(stored940)
+	q941 := pos + int(fw.U32(b939, 8))
+	if q941 < pos+12 || q941 > size-4 {
 		return 0, false
 	}
-	n931 := int(fw.U32(d, q930))
-	if q930+4+n931 > size {
+	n942 := int(fw.U32(d, q941))
+	if q941+4+n942 > size {
 		return 0, false
 	}
-	left -= int64(n931)
-	if b928[20+14] > fw.MaxDecimalScale {
+	left -= int64(n942)
+	if b939[20+14] > fw.MaxDecimalScale {
 		return 0, false
 	}
 	left -= 4
@@ -9763,10 +10083,10 @@ func fwVerifyVWalletFull(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 36 {
-		blk932 := pos + int(fw.U32(d, pos+8))
-		if blk932 >= pos+8+4 && blk932 <= size-4 {
-			if n933 := int(fw.U32(d, blk932)); n933 <= size-blk932-4 {
-				left -= int64(4 + n933)
+		blk943 := pos + int(fw.U32(d, pos+8))
+		if blk943 >= pos+8+4 && blk943 <= size-4 {
+			if n944 := int(fw.U32(d, blk943)); n944 <= size-blk943-4 {
+				left -= int64(4 + n944)
 			} else {
 				r.Left = left
 				r.Text(pos+8, pos)
@@ -9782,10 +10102,10 @@ func fwVerifyVWalletFull(r *fw.VReader, slot, base int) {
 		left = r.Left
 	} else {
 		if 12 <= stored {
-			blk934 := pos + int(fw.U32(d, pos+8))
-			if blk934 >= pos+8+4 && blk934 <= size-4 {
-				if n935 := int(fw.U32(d, blk934)); n935 <= size-blk934-4 {
-					left -= int64(4 + n935)
+			blk945 := pos + int(fw.U32(d, pos+8))
+			if blk945 >= pos+8+4 && blk945 <= size-4 {
+				if n946 := int(fw.U32(d, blk945)); n946 <= size-blk945-4 {
+					left -= int64(4 + n946)
 				} else {
 					r.Left = left
 					r.Text(pos+8, pos)
@@ -9843,9 +10163,34 @@ func VerifyWalletFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if p := fwFastFWallet(data[:full], 8, full); p >= 0 {
+			if p != full {
+				return fw.ErrBadSize
+			}
+			return nil
+		}
+	}
 	var r fw.FReader
 	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFWallet(&r, 8, full), full)
+}
+
+// fwFastFWallet is FwVerifyFWallet for the usual message (root models only): the
+// position after the fields, or -1 with nothing recorded. The caller has checked
+// that the depth limit allows 1 levels.
+func fwFastFWallet(d []byte, p, end int) int {
+	n947 := int(fw.U32(d, p))
+	if n947 > end-24-p-4 {
+		return -1
+	}
+	p += 4 + n947
+	p += 8
+	if !fw.DecimalValid(d, p) {
+		return -1
+	}
+	p += 16
+	return p
 }
 
 // FwPutF appends s's fields in the final format (generated code).
@@ -9866,8 +10211,8 @@ func (s *Wallet) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-24, &s.Currency); p < 0 {
 		return -1
 	}
-	q936 := d[p : p+8 : p+8]
-	s.Amount = fw.F64(q936, 0)
+	q948 := d[p : p+8 : p+8]
+	s.Amount = fw.F64(q948, 0)
 	p += 8
 	if !r.Decimal(p, &s.Reserved) {
 		return -1
@@ -9884,11 +10229,11 @@ func FwVerifyFWallet(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n937 := int(fw.U32(d, p))
-	if n937 > end-24-p-4 {
+	n949 := int(fw.U32(d, p))
+	if n949 > end-24-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n937
+	p += 4 + n949
 	p += 8
 	if !r.CheckDecimal(p) {
 		return -1
@@ -9999,11 +10344,11 @@ func (s *ExAccount) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.Orders)), 10)
 	b = append(b, ']', '[')
-	for i938 := range s.Orders {
-		if i938 > 0 {
+	for i950 := range s.Orders {
+		if i950 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i938].FwPrint(b)
+		b = s.Orders[i950].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ')')
@@ -10100,26 +10445,26 @@ func (s *ExAccount) FwPutV(w *fw.Writer, slot, base int) {
 	if s.Asset == nil {
 		fw.VNull(w, pos+21)
 	} else {
-		blk939 := len(w.Buf)
-		if blk939+4 > cap(w.Buf) {
+		blk951 := len(w.Buf)
+		if blk951+4 > cap(w.Buf) {
 			w.Grow(4)
 		}
-		w.Buf = w.Buf[:blk939+4]
+		w.Buf = w.Buf[:blk951+4]
 		w.Buf[pos+21] = 1
-		fw.PutU32(w.Buf, pos+21+1, uint32(blk939-pos))
-		s.Asset.FwPutV(w, blk939, blk939)
+		fw.PutU32(w.Buf, pos+21+1, uint32(blk951-pos))
+		s.Asset.FwPutV(w, blk951, blk951)
 	}
-	c940 := len(s.Orders)
-	blk941 := len(w.Buf)
-	if blk941+4+c940*4 > cap(w.Buf) {
-		w.Grow(4 + c940*4)
+	c952 := len(s.Orders)
+	blk953 := len(w.Buf)
+	if blk953+4+c952*4 > cap(w.Buf) {
+		w.Grow(4 + c952*4)
 	}
-	w.Buf = w.Buf[:blk941+4+c940*4]
-	fw.PutU32(w.Buf, pos+26, uint32(blk941-pos))
-	fw.PutU32(w.Buf, blk941, uint32(c940))
-	p942 := blk941 + 4
-	for i943 := range s.Orders {
-		s.Orders[i943].FwPutV(w, p942+i943*4, pos)
+	w.Buf = w.Buf[:blk953+4+c952*4]
+	fw.PutU32(w.Buf, pos+26, uint32(blk953-pos))
+	fw.PutU32(w.Buf, blk953, uint32(c952))
+	p954 := blk953 + 4
+	for i955 := range s.Orders {
+		s.Orders[i955].FwPutV(w, p954+i955*4, pos)
 	}
 }
 
@@ -10148,20 +10493,20 @@ func (s *ExAccount) FwGetV(r *fw.VReader, slot, base int) {
 		s.Extra = protoex.State(body[32])
 		r.String(pos+12, pos, &s.Name)
 		s.Wallet.FwGetV(r, pos+17, pos)
-		p944, set945, ok946 := r.Optional(pos+21, pos, 4)
-		if !set945 {
+		p956, set957, ok958 := r.Optional(pos+21, pos, 4)
+		if !set957 {
 			s.Asset = nil
-		} else if ok946 {
+		} else if ok958 {
 			if s.Asset == nil {
 				s.Asset = new(protoex.Balance)
 			}
-			s.Asset.FwGetV(r, p944, p944)
+			s.Asset.FwGetV(r, p956, p956)
 		}
-		p947, n948, ok949 := r.Block(pos+26, pos, 4)
-		if ok949 {
-			s.Orders = fw.Resize(s.Orders, n948)
-			for i950 := range s.Orders {
-				s.Orders[i950].FwGetV(r, p947+i950*4, pos)
+		p959, n960, ok961 := r.Block(pos+26, pos, 4)
+		if ok961 {
+			s.Orders = fw.Resize(s.Orders, n960)
+			for i962 := range s.Orders {
+				s.Orders[i962].FwGetV(r, p959+i962*4, pos)
 				if !r.OK() {
 					break
 				}
@@ -10190,24 +10535,24 @@ func (s *ExAccount) FwGetV(r *fw.VReader, slot, base int) {
 			s.Wallet = d.Wallet
 		}
 		if 26 <= stored {
-			p951, set952, ok953 := r.Optional(pos+21, pos, 4)
-			if !set952 {
+			p963, set964, ok965 := r.Optional(pos+21, pos, 4)
+			if !set964 {
 				s.Asset = nil
-			} else if ok953 {
+			} else if ok965 {
 				if s.Asset == nil {
 					s.Asset = new(protoex.Balance)
 				}
-				s.Asset.FwGetV(r, p951, p951)
+				s.Asset.FwGetV(r, p963, p963)
 			}
 		} else {
 			s.Asset = d.Asset
 		}
 		if 30 <= stored {
-			p954, n955, ok956 := r.Block(pos+26, pos, 4)
-			if ok956 {
-				s.Orders = fw.Resize(s.Orders, n955)
-				for i957 := range s.Orders {
-					s.Orders[i957].FwGetV(r, p954+i957*4, pos)
+			p966, n967, ok968 := r.Block(pos+26, pos, 4)
+			if ok968 {
+				s.Orders = fw.Resize(s.Orders, n967)
+				for i969 := range s.Orders {
+					s.Orders[i969].FwGetV(r, p966+i969*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -10252,97 +10597,97 @@ func fwFastVExAccount(d []byte, slot, base int, left int64) (int64, bool) {
 	if pos < slot+4 || pos > size-33 {
 		return 0, false
 	}
-	b958 := d[pos : pos+33 : pos+33]
-	stored959 := int(fw.U32(b958, 0))
-	if stored959 < 33 || pos+stored959 > size || fw.U32(b958, 4) != 304 {
+	b970 := d[pos : pos+33 : pos+33]
+	stored971 := int(fw.U32(b970, 0))
+	if stored971 < 33 || pos+stored971 > size || fw.U32(b970, 4) != 304 {
 		return 0, false
 	}
-	left -= int64(stored959)
-	q960 := pos + int(fw.U32(b958, 12))
-	if q960 < pos+16 || q960 > size-4 {
+	left -= int64(stored971)
+	q972 := pos + int(fw.U32(b970, 12))
+	if q972 < pos+16 || q972 > size-4 {
 		return 0, false
 	}
-	n961 := int(fw.U32(d, q960))
-	if q960+4+n961 > size {
+	n973 := int(fw.U32(d, q972))
+	if q972+4+n973 > size {
 		return 0, false
 	}
-	left -= int64(n961)
-	p962 := pos + int(fw.U32(b958, 17))
-	if p962 < pos+21 || p962 > size-28 {
+	left -= int64(n973)
+	p974 := pos + int(fw.U32(b970, 17))
+	if p974 < pos+21 || p974 > size-28 {
 		return 0, false
 	}
-	b963 := d[p962 : p962+28 : p962+28]
-	stored964 := int(fw.U32(b963, 0))
-	if stored964 < 28 || p962+stored964 > size || fw.U32(b963, 4) != 2 {
+	b975 := d[p974 : p974+28 : p974+28]
+	stored976 := int(fw.U32(b975, 0))
+	if stored976 < 28 || p974+stored976 > size || fw.U32(b975, 4) != 2 {
 		return 0, false
 	}
-	left -= int64(stored964)
-	q965 := p962 + int(fw.U32(b963, 8))
-	if q965 < p962+12 || q965 > size-4 {
+	left -= int64(stored976)
+	q977 := p974 + int(fw.U32(b975, 8))
+	if q977 < p974+12 || q977 > size-4 {
 		return 0, false
 	}
-	n966 := int(fw.U32(d, q965))
-	if q965+4+n966 > size {
+	n978 := int(fw.U32(d, q977))
+	if q977+4+n978 > size {
 		return 0, false
 	}
-	left -= int64(n966)
-	if b958[21] != 0 {
-		p967 := pos + int(fw.U32(b958, 21+1))
-		if p967 < pos+26 || p967 > size-4 {
+	left -= int64(n978)
+	if b970[21] != 0 {
+		p979 := pos + int(fw.U32(b970, 21+1))
+		if p979 < pos+26 || p979 > size-4 {
 			return 0, false
 		}
-		o968 := d[p967 : p967+4 : p967+4]
-		p969 := p967 + int(fw.U32(o968, 0))
-		if p969 < p967+4 || p969 > size-28 {
+		o980 := d[p979 : p979+4 : p979+4]
+		p981 := p979 + int(fw.U32(o980, 0))
+		if p981 < p979+4 || p981 > size-28 {
 			return 0, false
 		}
-		b970 := d[p969 : p969+28 : p969+28]
-		stored971 := int(fw.U32(b970, 0))
-		if stored971 < 28 || p969+stored971 > size || fw.U32(b970, 4) != 2 {
+		b982 := d[p981 : p981+28 : p981+28]
+		stored983 := int(fw.U32(b982, 0))
+		if stored983 < 28 || p981+stored983 > size || fw.U32(b982, 4) != 2 {
 			return 0, false
 		}
-		left -= int64(stored971)
-		q972 := p969 + int(fw.U32(b970, 8))
-		if q972 < p969+12 || q972 > size-4 {
+		left -= int64(stored983)
+		q984 := p981 + int(fw.U32(b982, 8))
+		if q984 < p981+12 || q984 > size-4 {
 			return 0, false
 		}
-		n973 := int(fw.U32(d, q972))
-		if q972+4+n973 > size {
+		n985 := int(fw.U32(d, q984))
+		if q984+4+n985 > size {
 			return 0, false
 		}
-		left -= int64(n973)
+		left -= int64(n985)
 		left -= 8
 	}
-	q974 := pos + int(fw.U32(b958, 26))
-	if q974 < pos+30 || q974 > size-4 {
+	q986 := pos + int(fw.U32(b970, 26))
+	if q986 < pos+30 || q986 > size-4 {
 		return 0, false
 	}
-	n975 := int(fw.U32(d, q974)) * 4
-	if q974+4+n975 > size {
+	n987 := int(fw.U32(d, q986)) * 4
+	if q986+4+n987 > size {
 		return 0, false
 	}
-	left -= int64(n975)
-	end976 := q974 + 4 + n975
-	for at977 := q974 + 4; at977+4 <= end976; at977 += 4 {
-		p978 := pos + int(fw.U32(d, at977))
-		if p978 < at977+4 || p978 > size-50 {
+	left -= int64(n987)
+	end988 := q986 + 4 + n987
+	for at989 := q986 + 4; at989+4 <= end988; at989 += 4 {
+		p990 := pos + int(fw.U32(d, at989))
+		if p990 < at989+4 || p990 > size-50 {
 			return 0, false
 		}
-		b979 := d[p978 : p978+50 : p978+50]
-		stored980 := int(fw.U32(b979, 0))
-		if stored980 < 50 || p978+stored980 > size || fw.U32(b979, 4) != 1 {
+		b991 := d[p990 : p990+50 : p990+50]
+		stored992 := int(fw.U32(b991, 0))
+		if stored992 < 50 || p990+stored992 > size || fw.U32(b991, 4) != 1 {
 			return 0, false
 		}
-		left -= int64(stored980)
-		q981 := p978 + int(fw.U32(b979, 12))
-		if q981 < p978+16 || q981 > size-4 {
+		left -= int64(stored992)
+		q993 := p990 + int(fw.U32(b991, 12))
+		if q993 < p990+16 || q993 > size-4 {
 			return 0, false
 		}
-		n982 := int(fw.U32(d, q981))
-		if q981+4+n982 > size {
+		n994 := int(fw.U32(d, q993))
+		if q993+4+n994 > size {
 			return 0, false
 		}
-		left -= int64(n982)
+		left -= int64(n994)
 		left -= 4
 	}
 	left -= 12
@@ -10368,10 +10713,10 @@ func fwVerifyVExAccountFull(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 33 {
-		blk983 := pos + int(fw.U32(d, pos+12))
-		if blk983 >= pos+12+4 && blk983 <= size-4 {
-			if n984 := int(fw.U32(d, blk983)); n984 <= size-blk983-4 {
-				left -= int64(4 + n984)
+		blk995 := pos + int(fw.U32(d, pos+12))
+		if blk995 >= pos+12+4 && blk995 <= size-4 {
+			if n996 := int(fw.U32(d, blk995)); n996 <= size-blk995-4 {
+				left -= int64(4 + n996)
 			} else {
 				r.Left = left
 				r.Text(pos+12, pos)
@@ -10393,10 +10738,10 @@ func fwVerifyVExAccountFull(r *fw.VReader, slot, base int) {
 			if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 				left -= int64(stored)
 				if stored >= 28 {
-					blk985 := pos + int(fw.U32(d, pos+8))
-					if blk985 >= pos+8+4 && blk985 <= size-4 {
-						if n986 := int(fw.U32(d, blk985)); n986 <= size-blk985-4 {
-							left -= int64(4 + n986)
+					blk997 := pos + int(fw.U32(d, pos+8))
+					if blk997 >= pos+8+4 && blk997 <= size-4 {
+						if n998 := int(fw.U32(d, blk997)); n998 <= size-blk997-4 {
+							left -= int64(4 + n998)
 						} else {
 							r.Left = left
 							r.Text(pos+8, pos)
@@ -10409,10 +10754,10 @@ func fwVerifyVExAccountFull(r *fw.VReader, slot, base int) {
 					}
 				} else {
 					if 12 <= stored {
-						blk987 := pos + int(fw.U32(d, pos+8))
-						if blk987 >= pos+8+4 && blk987 <= size-4 {
-							if n988 := int(fw.U32(d, blk987)); n988 <= size-blk987-4 {
-								left -= int64(4 + n988)
+						blk999 := pos + int(fw.U32(d, pos+8))
+						if blk999 >= pos+8+4 && blk999 <= size-4 {
+							if n1000 := int(fw.U32(d, blk999)); n1000 <= size-blk999-4 {
+								left -= int64(4 + n1000)
 							} else {
 								r.Left = left
 								r.Text(pos+8, pos)
@@ -10432,11 +10777,11 @@ func fwVerifyVExAccountFull(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+21] != 0 {
-			p989 := pos + int(fw.U32(d, pos+21+1))
-			if p989 >= pos+21+5 && p989 <= size-4 {
+			p1001 := pos + int(fw.U32(d, pos+21+1))
+			if p1001 >= pos+21+5 && p1001 <= size-4 {
 				left -= 4
 				{
-					slot, base := p989, p989
+					slot, base := p1001, p1001
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -10446,10 +10791,10 @@ func fwVerifyVExAccountFull(r *fw.VReader, slot, base int) {
 					if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 						left -= int64(stored)
 						if stored >= 28 {
-							blk990 := pos + int(fw.U32(d, pos+8))
-							if blk990 >= pos+8+4 && blk990 <= size-4 {
-								if n991 := int(fw.U32(d, blk990)); n991 <= size-blk990-4 {
-									left -= int64(4 + n991)
+							blk1002 := pos + int(fw.U32(d, pos+8))
+							if blk1002 >= pos+8+4 && blk1002 <= size-4 {
+								if n1003 := int(fw.U32(d, blk1002)); n1003 <= size-blk1002-4 {
+									left -= int64(4 + n1003)
 								} else {
 									r.Left = left
 									r.Text(pos+8, pos)
@@ -10462,10 +10807,10 @@ func fwVerifyVExAccountFull(r *fw.VReader, slot, base int) {
 							}
 						} else {
 							if 12 <= stored {
-								blk992 := pos + int(fw.U32(d, pos+8))
-								if blk992 >= pos+8+4 && blk992 <= size-4 {
-									if n993 := int(fw.U32(d, blk992)); n993 <= size-blk992-4 {
-										left -= int64(4 + n993)
+								blk1004 := pos + int(fw.U32(d, pos+8))
+								if blk1004 >= pos+8+4 && blk1004 <= size-4 {
+									if n1005 := int(fw.U32(d, blk1004)); n1005 <= size-blk1004-4 {
+										left -= int64(4 + n1005)
 									} else {
 										r.Left = left
 										r.Text(pos+8, pos)
@@ -10490,22 +10835,22 @@ func fwVerifyVExAccountFull(r *fw.VReader, slot, base int) {
 				left = r.Left
 			}
 		}
-		p994, n995, ok996 := 0, 0, false
-		blk997 := pos + int(fw.U32(d, pos+26))
-		if blk997 >= pos+26+4 && blk997 <= size-4 && int(fw.U32(d, blk997))*4 <= size-blk997-4 {
-			n995 = int(fw.U32(d, blk997))
-			p994 = blk997 + 4
-			left -= int64(4 + n995*4)
-			ok996 = left >= 0
+		p1006, n1007, ok1008 := 0, 0, false
+		blk1009 := pos + int(fw.U32(d, pos+26))
+		if blk1009 >= pos+26+4 && blk1009 <= size-4 && int(fw.U32(d, blk1009))*4 <= size-blk1009-4 {
+			n1007 = int(fw.U32(d, blk1009))
+			p1006 = blk1009 + 4
+			left -= int64(4 + n1007*4)
+			ok1008 = left >= 0
 		} else {
 			r.Left = left
-			p994, n995, ok996 = r.Block(pos+26, pos, 4)
+			p1006, n1007, ok1008 = r.Block(pos+26, pos, 4)
 			left = r.Left
 		}
-		if ok996 {
-			for i998 := 0; i998 < n995 && left >= 0; i998++ {
+		if ok1008 {
+			for i1010 := 0; i1010 < n1007 && left >= 0; i1010++ {
 				{
-					slot, base := p994+i998*4, pos
+					slot, base := p1006+i1010*4, pos
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -10515,10 +10860,10 @@ func fwVerifyVExAccountFull(r *fw.VReader, slot, base int) {
 					if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 						left -= int64(stored)
 						if stored >= 50 {
-							blk999 := pos + int(fw.U32(d, pos+12))
-							if blk999 >= pos+12+4 && blk999 <= size-4 {
-								if n1000 := int(fw.U32(d, blk999)); n1000 <= size-blk999-4 {
-									left -= int64(4 + n1000)
+							blk1011 := pos + int(fw.U32(d, pos+12))
+							if blk1011 >= pos+12+4 && blk1011 <= size-4 {
+								if n1012 := int(fw.U32(d, blk1011)); n1012 <= size-blk1011-4 {
+									left -= int64(4 + n1012)
 								} else {
 									r.Left = left
 									r.Text(pos+12, pos)
@@ -10531,10 +10876,10 @@ func fwVerifyVExAccountFull(r *fw.VReader, slot, base int) {
 							}
 						} else {
 							if 16 <= stored {
-								blk1001 := pos + int(fw.U32(d, pos+12))
-								if blk1001 >= pos+12+4 && blk1001 <= size-4 {
-									if n1002 := int(fw.U32(d, blk1001)); n1002 <= size-blk1001-4 {
-										left -= int64(4 + n1002)
+								blk1013 := pos + int(fw.U32(d, pos+12))
+								if blk1013 >= pos+12+4 && blk1013 <= size-4 {
+									if n1014 := int(fw.U32(d, blk1013)); n1014 <= size-blk1013-4 {
+										left -= int64(4 + n1014)
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -10557,10 +10902,10 @@ func fwVerifyVExAccountFull(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 16 <= stored {
-			blk1003 := pos + int(fw.U32(d, pos+12))
-			if blk1003 >= pos+12+4 && blk1003 <= size-4 {
-				if n1004 := int(fw.U32(d, blk1003)); n1004 <= size-blk1003-4 {
-					left -= int64(4 + n1004)
+			blk1015 := pos + int(fw.U32(d, pos+12))
+			if blk1015 >= pos+12+4 && blk1015 <= size-4 {
+				if n1016 := int(fw.U32(d, blk1015)); n1016 <= size-blk1015-4 {
+					left -= int64(4 + n1016)
 				} else {
 					r.Left = left
 					r.Text(pos+12, pos)
@@ -10584,10 +10929,10 @@ func fwVerifyVExAccountFull(r *fw.VReader, slot, base int) {
 				if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 					left -= int64(stored)
 					if stored >= 28 {
-						blk1005 := pos + int(fw.U32(d, pos+8))
-						if blk1005 >= pos+8+4 && blk1005 <= size-4 {
-							if n1006 := int(fw.U32(d, blk1005)); n1006 <= size-blk1005-4 {
-								left -= int64(4 + n1006)
+						blk1017 := pos + int(fw.U32(d, pos+8))
+						if blk1017 >= pos+8+4 && blk1017 <= size-4 {
+							if n1018 := int(fw.U32(d, blk1017)); n1018 <= size-blk1017-4 {
+								left -= int64(4 + n1018)
 							} else {
 								r.Left = left
 								r.Text(pos+8, pos)
@@ -10600,10 +10945,10 @@ func fwVerifyVExAccountFull(r *fw.VReader, slot, base int) {
 						}
 					} else {
 						if 12 <= stored {
-							blk1007 := pos + int(fw.U32(d, pos+8))
-							if blk1007 >= pos+8+4 && blk1007 <= size-4 {
-								if n1008 := int(fw.U32(d, blk1007)); n1008 <= size-blk1007-4 {
-									left -= int64(4 + n1008)
+							blk1019 := pos + int(fw.U32(d, pos+8))
+							if blk1019 >= pos+8+4 && blk1019 <= size-4 {
+								if n1020 := int(fw.U32(d, blk1019)); n1020 <= size-blk1019-4 {
+									left -= int64(4 + n1020)
 								} else {
 									r.Left = left
 									r.Text(pos+8, pos)
@@ -10625,11 +10970,11 @@ func fwVerifyVExAccountFull(r *fw.VReader, slot, base int) {
 		}
 		if 26 <= stored {
 			if d[pos+21] != 0 {
-				p1009 := pos + int(fw.U32(d, pos+21+1))
-				if p1009 >= pos+21+5 && p1009 <= size-4 {
+				p1021 := pos + int(fw.U32(d, pos+21+1))
+				if p1021 >= pos+21+5 && p1021 <= size-4 {
 					left -= 4
 					{
-						slot, base := p1009, p1009
+						slot, base := p1021, p1021
 						pos := base + int(fw.U32(d, slot))
 						stored, typ := 0, uint32(0)
 						if pos >= slot+4 && pos <= size-8 {
@@ -10639,10 +10984,10 @@ func fwVerifyVExAccountFull(r *fw.VReader, slot, base int) {
 						if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 							left -= int64(stored)
 							if stored >= 28 {
-								blk1010 := pos + int(fw.U32(d, pos+8))
-								if blk1010 >= pos+8+4 && blk1010 <= size-4 {
-									if n1011 := int(fw.U32(d, blk1010)); n1011 <= size-blk1010-4 {
-										left -= int64(4 + n1011)
+								blk1022 := pos + int(fw.U32(d, pos+8))
+								if blk1022 >= pos+8+4 && blk1022 <= size-4 {
+									if n1023 := int(fw.U32(d, blk1022)); n1023 <= size-blk1022-4 {
+										left -= int64(4 + n1023)
 									} else {
 										r.Left = left
 										r.Text(pos+8, pos)
@@ -10655,10 +11000,10 @@ func fwVerifyVExAccountFull(r *fw.VReader, slot, base int) {
 								}
 							} else {
 								if 12 <= stored {
-									blk1012 := pos + int(fw.U32(d, pos+8))
-									if blk1012 >= pos+8+4 && blk1012 <= size-4 {
-										if n1013 := int(fw.U32(d, blk1012)); n1013 <= size-blk1012-4 {
-											left -= int64(4 + n1013)
+									blk1024 := pos + int(fw.U32(d, pos+8))
+									if blk1024 >= pos+8+4 && blk1024 <= size-4 {
+										if n1025 := int(fw.U32(d, blk1024)); n1025 <= size-blk1024-4 {
+											left -= int64(4 + n1025)
 										} else {
 											r.Left = left
 											r.Text(pos+8, pos)
@@ -10685,22 +11030,22 @@ func fwVerifyVExAccountFull(r *fw.VReader, slot, base int) {
 			}
 		}
 		if 30 <= stored {
-			p1014, n1015, ok1016 := 0, 0, false
-			blk1017 := pos + int(fw.U32(d, pos+26))
-			if blk1017 >= pos+26+4 && blk1017 <= size-4 && int(fw.U32(d, blk1017))*4 <= size-blk1017-4 {
-				n1015 = int(fw.U32(d, blk1017))
-				p1014 = blk1017 + 4
-				left -= int64(4 + n1015*4)
-				ok1016 = left >= 0
+			p1026, n1027, ok1028 := 0, 0, false
+			blk1029 := pos + int(fw.U32(d, pos+26))
+			if blk1029 >= pos+26+4 && blk1029 <= size-4 && int(fw.U32(d, blk1029))*4 <= size-blk1029-4 {
+				n1027 = int(fw.U32(d, blk1029))
+				p1026 = blk1029 + 4
+				left -= int64(4 + n1027*4)
+				ok1028 = left >= 0
 			} else {
 				r.Left = left
-				p1014, n1015, ok1016 = r.Block(pos+26, pos, 4)
+				p1026, n1027, ok1028 = r.Block(pos+26, pos, 4)
 				left = r.Left
 			}
-			if ok1016 {
-				for i1018 := 0; i1018 < n1015 && left >= 0; i1018++ {
+			if ok1028 {
+				for i1030 := 0; i1030 < n1027 && left >= 0; i1030++ {
 					{
-						slot, base := p1014+i1018*4, pos
+						slot, base := p1026+i1030*4, pos
 						pos := base + int(fw.U32(d, slot))
 						stored, typ := 0, uint32(0)
 						if pos >= slot+4 && pos <= size-8 {
@@ -10710,10 +11055,10 @@ func fwVerifyVExAccountFull(r *fw.VReader, slot, base int) {
 						if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 							left -= int64(stored)
 							if stored >= 50 {
-								blk1019 := pos + int(fw.U32(d, pos+12))
-								if blk1019 >= pos+12+4 && blk1019 <= size-4 {
-									if n1020 := int(fw.U32(d, blk1019)); n1020 <= size-blk1019-4 {
-										left -= int64(4 + n1020)
+								blk1031 := pos + int(fw.U32(d, pos+12))
+								if blk1031 >= pos+12+4 && blk1031 <= size-4 {
+									if n1032 := int(fw.U32(d, blk1031)); n1032 <= size-blk1031-4 {
+										left -= int64(4 + n1032)
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -10726,10 +11071,10 @@ func fwVerifyVExAccountFull(r *fw.VReader, slot, base int) {
 								}
 							} else {
 								if 16 <= stored {
-									blk1021 := pos + int(fw.U32(d, pos+12))
-									if blk1021 >= pos+12+4 && blk1021 <= size-4 {
-										if n1022 := int(fw.U32(d, blk1021)); n1022 <= size-blk1021-4 {
-											left -= int64(4 + n1022)
+									blk1033 := pos + int(fw.U32(d, pos+12))
+									if blk1033 >= pos+12+4 && blk1033 <= size-4 {
+										if n1034 := int(fw.U32(d, blk1033)); n1034 <= size-blk1033-4 {
+											left -= int64(4 + n1034)
 										} else {
 											r.Left = left
 											r.Text(pos+12, pos)
@@ -10792,9 +11137,85 @@ func VerifyExAccountFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 2 {
+		if p := fwFastFExAccount(data[:full], 8, full); p >= 0 {
+			if p != full {
+				return fw.ErrBadSize
+			}
+			return nil
+		}
+	}
 	var r fw.FReader
 	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFExAccount(&r, 8, full), full)
+}
+
+// fwFastFExAccount is FwVerifyFExAccount for the usual message (root models only): the
+// position after the fields, or -1 with nothing recorded. The caller has checked
+// that the depth limit allows 2 levels.
+func fwFastFExAccount(d []byte, p, end int) int {
+	p += 4
+	n1035 := int(fw.U32(d, p))
+	if n1035 > end-29-p-4 {
+		return -1
+	}
+	p += 4 + n1035
+	p += 1
+	{
+		end := end - 8
+		n1036 := int(fw.U32(d, p))
+		if n1036 > end-16-p-4 {
+			return -1
+		}
+		p += 4 + n1036
+		p += 8
+		p += 8
+	}
+	if d[p] == 0 {
+		p++
+	} else {
+		p++
+		if 20 > end-7-p {
+			return -1
+		}
+		{
+			end := end - 7
+			n1037 := int(fw.U32(d, p))
+			if n1037 > end-16-p-4 {
+				return -1
+			}
+			p += 4 + n1037
+			p += 8
+			p += 8
+		}
+	}
+	n1038 := int(fw.U32(d, p))
+	if n1038*42 > end-3-p-4 {
+		return -1
+	}
+	p += 4
+	rest1041 := n1038 * 42
+	for i1040 := 0; i1040 < n1038; i1040++ {
+		rest1041 -= 42
+		{
+			end := end - 3 - rest1041
+			p += 4
+			n1042 := int(fw.U32(d, p))
+			if n1042 > end-34-p-4 {
+				return -1
+			}
+			p += 4 + n1042
+			p += 1
+			p += 1
+			p += 8
+			p += 8
+			p += 8
+			p += 8
+		}
+	}
+	p += 2
+	p += 1
+	return p
 }
 
 // FwPutF appends s's fields in the final format (generated code).
@@ -10810,8 +11231,8 @@ func (s *ExAccount) FwPutF(b []byte) []byte {
 		b = s.Asset.FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.Orders)))
-	for i1023 := range s.Orders {
-		b = s.Orders[i1023].FwPutF(b)
+	for i1043 := range s.Orders {
+		b = s.Orders[i1043].FwPutF(b)
 	}
 	b = fw.AppendU16(b, uint16(s.Refs))
 	b = append(b, byte(s.Extra))
@@ -10825,14 +11246,14 @@ func (s *ExAccount) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q1024 := d[p : p+4 : p+4]
-	s.Uid = int32(fw.U32(q1024, 0))
+	q1044 := d[p : p+4 : p+4]
+	s.Uid = int32(fw.U32(q1044, 0))
 	p += 4
 	if p = r.String(p, end-29, &s.Name); p < 0 {
 		return -1
 	}
-	q1025 := d[p : p+1 : p+1]
-	s.State = protoex.State(q1025[0])
+	q1045 := d[p : p+1 : p+1]
+	s.State = protoex.State(q1045[0])
 	p += 1
 	if p = s.Wallet.FwGetF(r, p, end-8); p < 0 {
 		return -1
@@ -10852,22 +11273,22 @@ func (s *ExAccount) FwGetF(r *fw.FReader, p, end int) int {
 			return -1
 		}
 	}
-	n1026, ok1027 := r.Count(p, end-3, 42)
-	if !ok1027 {
+	n1046, ok1047 := r.Count(p, end-3, 42)
+	if !ok1047 {
 		return -1
 	}
 	p += 4
-	s.Orders = fw.Resize(s.Orders, n1026)
-	rest1029 := n1026 * 42
-	for i1028 := range s.Orders {
-		rest1029 -= 42
-		if p = s.Orders[i1028].FwGetF(r, p, end-3-rest1029); p < 0 {
+	s.Orders = fw.Resize(s.Orders, n1046)
+	rest1049 := n1046 * 42
+	for i1048 := range s.Orders {
+		rest1049 -= 42
+		if p = s.Orders[i1048].FwGetF(r, p, end-3-rest1049); p < 0 {
 			return -1
 		}
 	}
-	q1030 := d[p : p+3 : p+3]
-	s.Refs = EnumRefs(fw.U16(q1030, 0))
-	s.Extra = protoex.State(q1030[2])
+	q1050 := d[p : p+3 : p+3]
+	s.Refs = EnumRefs(fw.U16(q1050, 0))
+	s.Extra = protoex.State(q1050[2])
 	p += 3
 	r.Leave()
 	return p
@@ -10881,22 +11302,22 @@ func FwVerifyFExAccount(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 4
-	n1031 := int(fw.U32(d, p))
-	if n1031 > end-29-p-4 {
+	n1051 := int(fw.U32(d, p))
+	if n1051 > end-29-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n1031
+	p += 4 + n1051
 	p += 1
 	{
 		end := end - 8
 		if r.Depth == 0 {
 			return r.Fail(fw.ErrTooDeep)
 		}
-		n1032 := int(fw.U32(d, p))
-		if n1032 > end-16-p-4 {
+		n1052 := int(fw.U32(d, p))
+		if n1052 > end-16-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n1032
+		p += 4 + n1052
 		p += 8
 		p += 8
 	}
@@ -10912,34 +11333,34 @@ func FwVerifyFExAccount(r *fw.FReader, p, end int) int {
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
-			n1033 := int(fw.U32(d, p))
-			if n1033 > end-16-p-4 {
+			n1053 := int(fw.U32(d, p))
+			if n1053 > end-16-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n1033
+			p += 4 + n1053
 			p += 8
 			p += 8
 		}
 	}
-	n1034, ok1035 := r.Count(p, end-3, 42)
-	if !ok1035 {
+	n1054, ok1055 := r.Count(p, end-3, 42)
+	if !ok1055 {
 		return -1
 	}
 	p += 4
-	rest1037 := n1034 * 42
-	for i1036 := 0; i1036 < n1034; i1036++ {
-		rest1037 -= 42
+	rest1057 := n1054 * 42
+	for i1056 := 0; i1056 < n1054; i1056++ {
+		rest1057 -= 42
 		{
-			end := end - 3 - rest1037
+			end := end - 3 - rest1057
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
 			p += 4
-			n1038 := int(fw.U32(d, p))
-			if n1038 > end-34-p-4 {
+			n1058 := int(fw.U32(d, p))
+			if n1058 > end-34-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n1038
+			p += 4 + n1058
 			p += 1
 			p += 1
 			p += 8
@@ -10978,11 +11399,11 @@ func (s *ExAccount) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, ",\"orders\":"...)
 	b = append(b, '[')
-	for i1039 := range s.Orders {
-		if i1039 > 0 {
+	for i1059 := range s.Orders {
+		if i1059 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i1039].AppendJSON(b)
+		b = s.Orders[i1059].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"refs\":"...)
@@ -11033,13 +11454,13 @@ func (s *ExAccount) FwGetJSON(p *fw.JSONParser) {
 			s.Orders = s.Orders[:0]
 			if p.Array() {
 				for p.More() {
-					var e1040 protoex.Order
-					e1040 = protoex.NewOrder()
-					e1040.FwGetJSON(p)
+					var e1060 protoex.Order
+					e1060 = protoex.NewOrder()
+					e1060.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.Orders = append(s.Orders, e1040)
+					s.Orders = append(s.Orders, e1060)
 				}
 			}
 		case "refs":
@@ -11269,8 +11690,8 @@ func (s *Ping) FwGetF(r *fw.FReader, p, end int) int {
 	_ = d
 	copy(s.Id[:], d[p:p+16])
 	p += 16
-	q1041 := d[p : p+8 : p+8]
-	s.Sent = fw.Timestamp(fw.U64(q1041, 0))
+	q1061 := d[p : p+8 : p+8]
+	s.Sent = fw.Timestamp(fw.U64(q1061, 0))
 	p += 8
 	r.Leave()
 	return p
@@ -11551,8 +11972,8 @@ func (s *Pong) FwGetF(r *fw.FReader, p, end int) int {
 	_ = d
 	copy(s.Id[:], d[p:p+16])
 	p += 16
-	q1042 := d[p : p+8 : p+8]
-	s.Received = fw.Timestamp(fw.U64(q1042, 0))
+	q1062 := d[p : p+8 : p+8]
+	s.Received = fw.Timestamp(fw.U64(q1062, 0))
 	p += 8
 	r.Leave()
 	return p
@@ -11789,21 +12210,21 @@ func fwFastVRefused(d []byte, slot, base int, left int64) (int64, bool) {
 	if pos < slot+4 || pos > size-28 {
 		return 0, false
 	}
-	b1043 := d[pos : pos+28 : pos+28]
-	stored1044 := int(fw.U32(b1043, 0))
-	if stored1044 < 28 || pos+stored1044 > size || fw.U32(b1043, 4) != 307 {
+	b1063 := d[pos : pos+28 : pos+28]
+	stored1064 := int(fw.U32(b1063, 0))
+	if stored1064 < 28 || pos+stored1064 > size || fw.U32(b1063, 4) != 307 {
 		return 0, false
 	}
-	left -= int64(stored1044)
-	q1045 := pos + int(fw.U32(b1043, 24))
-	if q1045 < pos+28 || q1045 > size-4 {
+	left -= int64(stored1064)
+	q1065 := pos + int(fw.U32(b1063, 24))
+	if q1065 < pos+28 || q1065 > size-4 {
 		return 0, false
 	}
-	n1046 := int(fw.U32(d, q1045))
-	if q1045+4+n1046 > size {
+	n1066 := int(fw.U32(d, q1065))
+	if q1065+4+n1066 > size {
 		return 0, false
 	}
-	left -= int64(n1046)
+	left -= int64(n1066)
 	left -= 4
 	return left, true
 }
@@ -11827,10 +12248,10 @@ func fwVerifyVRefusedFull(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 28 {
-		blk1047 := pos + int(fw.U32(d, pos+24))
-		if blk1047 >= pos+24+4 && blk1047 <= size-4 {
-			if n1048 := int(fw.U32(d, blk1047)); n1048 <= size-blk1047-4 {
-				left -= int64(4 + n1048)
+		blk1067 := pos + int(fw.U32(d, pos+24))
+		if blk1067 >= pos+24+4 && blk1067 <= size-4 {
+			if n1068 := int(fw.U32(d, blk1067)); n1068 <= size-blk1067-4 {
+				left -= int64(4 + n1068)
 			} else {
 				r.Left = left
 				r.Text(pos+24, pos)
@@ -11843,10 +12264,10 @@ func fwVerifyVRefusedFull(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 28 <= stored {
-			blk1049 := pos + int(fw.U32(d, pos+24))
-			if blk1049 >= pos+24+4 && blk1049 <= size-4 {
-				if n1050 := int(fw.U32(d, blk1049)); n1050 <= size-blk1049-4 {
-					left -= int64(4 + n1050)
+			blk1069 := pos + int(fw.U32(d, pos+24))
+			if blk1069 >= pos+24+4 && blk1069 <= size-4 {
+				if n1070 := int(fw.U32(d, blk1069)); n1070 <= size-blk1069-4 {
+					left -= int64(4 + n1070)
 				} else {
 					r.Left = left
 					r.Text(pos+24, pos)
@@ -11899,9 +12320,30 @@ func VerifyRefusedFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if p := fwFastFRefused(data[:full], 8, full); p >= 0 {
+			if p != full {
+				return fw.ErrBadSize
+			}
+			return nil
+		}
+	}
 	var r fw.FReader
 	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFRefused(&r, 8, full), full)
+}
+
+// fwFastFRefused is FwVerifyFRefused for the usual message (root models only): the
+// position after the fields, or -1 with nothing recorded. The caller has checked
+// that the depth limit allows 1 levels.
+func fwFastFRefused(d []byte, p, end int) int {
+	p += 16
+	n1071 := int(fw.U32(d, p))
+	if n1071 > end-p-4 {
+		return -1
+	}
+	p += 4 + n1071
+	return p
 }
 
 // FwPutF appends s's fields in the final format (generated code).
@@ -11935,11 +12377,11 @@ func FwVerifyFRefused(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 16
-	n1051 := int(fw.U32(d, p))
-	if n1051 > end-p-4 {
+	n1072 := int(fw.U32(d, p))
+	if n1072 > end-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n1051
+	p += 4 + n1072
 	r.Leave()
 	return p
 }
@@ -12162,21 +12604,21 @@ func fwFastVFailure(d []byte, slot, base int, left int64) (int64, bool) {
 	if pos < slot+4 || pos > size-28 {
 		return 0, false
 	}
-	b1052 := d[pos : pos+28 : pos+28]
-	stored1053 := int(fw.U32(b1052, 0))
-	if stored1053 < 28 || pos+stored1053 > size || fw.U32(b1052, 4) != 308 {
+	b1073 := d[pos : pos+28 : pos+28]
+	stored1074 := int(fw.U32(b1073, 0))
+	if stored1074 < 28 || pos+stored1074 > size || fw.U32(b1073, 4) != 308 {
 		return 0, false
 	}
-	left -= int64(stored1053)
-	q1054 := pos + int(fw.U32(b1052, 24))
-	if q1054 < pos+28 || q1054 > size-4 {
+	left -= int64(stored1074)
+	q1075 := pos + int(fw.U32(b1073, 24))
+	if q1075 < pos+28 || q1075 > size-4 {
 		return 0, false
 	}
-	n1055 := int(fw.U32(d, q1054))
-	if q1054+4+n1055 > size {
+	n1076 := int(fw.U32(d, q1075))
+	if q1075+4+n1076 > size {
 		return 0, false
 	}
-	left -= int64(n1055)
+	left -= int64(n1076)
 	left -= 4
 	return left, true
 }
@@ -12200,10 +12642,10 @@ func fwVerifyVFailureFull(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 28 {
-		blk1056 := pos + int(fw.U32(d, pos+24))
-		if blk1056 >= pos+24+4 && blk1056 <= size-4 {
-			if n1057 := int(fw.U32(d, blk1056)); n1057 <= size-blk1056-4 {
-				left -= int64(4 + n1057)
+		blk1077 := pos + int(fw.U32(d, pos+24))
+		if blk1077 >= pos+24+4 && blk1077 <= size-4 {
+			if n1078 := int(fw.U32(d, blk1077)); n1078 <= size-blk1077-4 {
+				left -= int64(4 + n1078)
 			} else {
 				r.Left = left
 				r.Text(pos+24, pos)
@@ -12216,10 +12658,10 @@ func fwVerifyVFailureFull(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 28 <= stored {
-			blk1058 := pos + int(fw.U32(d, pos+24))
-			if blk1058 >= pos+24+4 && blk1058 <= size-4 {
-				if n1059 := int(fw.U32(d, blk1058)); n1059 <= size-blk1058-4 {
-					left -= int64(4 + n1059)
+			blk1079 := pos + int(fw.U32(d, pos+24))
+			if blk1079 >= pos+24+4 && blk1079 <= size-4 {
+				if n1080 := int(fw.U32(d, blk1079)); n1080 <= size-blk1079-4 {
+					left -= int64(4 + n1080)
 				} else {
 					r.Left = left
 					r.Text(pos+24, pos)
@@ -12272,9 +12714,30 @@ func VerifyFailureFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if p := fwFastFFailure(data[:full], 8, full); p >= 0 {
+			if p != full {
+				return fw.ErrBadSize
+			}
+			return nil
+		}
+	}
 	var r fw.FReader
 	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFFailure(&r, 8, full), full)
+}
+
+// fwFastFFailure is FwVerifyFFailure for the usual message (root models only): the
+// position after the fields, or -1 with nothing recorded. The caller has checked
+// that the depth limit allows 1 levels.
+func fwFastFFailure(d []byte, p, end int) int {
+	p += 16
+	n1081 := int(fw.U32(d, p))
+	if n1081 > end-p-4 {
+		return -1
+	}
+	p += 4 + n1081
+	return p
 }
 
 // FwPutF appends s's fields in the final format (generated code).
@@ -12308,11 +12771,11 @@ func FwVerifyFFailure(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 16
-	n1060 := int(fw.U32(d, p))
-	if n1060 > end-p-4 {
+	n1082 := int(fw.U32(d, p))
+	if n1082 > end-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n1060
+	p += 4 + n1082
 	r.Leave()
 	return p
 }
@@ -12549,21 +13012,21 @@ func fwFastVPingRequest(d []byte, slot, base int, left int64) (int64, bool) {
 	if pos < slot+4 || pos > size-36 {
 		return 0, false
 	}
-	b1061 := d[pos : pos+36 : pos+36]
-	stored1062 := int(fw.U32(b1061, 0))
-	if stored1062 < 36 || pos+stored1062 > size || fw.U32(b1061, 4) != 309 {
+	b1083 := d[pos : pos+36 : pos+36]
+	stored1084 := int(fw.U32(b1083, 0))
+	if stored1084 < 36 || pos+stored1084 > size || fw.U32(b1083, 4) != 309 {
 		return 0, false
 	}
-	left -= int64(stored1062)
-	q1063 := pos + int(fw.U32(b1061, 32))
-	if q1063 < pos+36 || q1063 > size-4 {
+	left -= int64(stored1084)
+	q1085 := pos + int(fw.U32(b1083, 32))
+	if q1085 < pos+36 || q1085 > size-4 {
 		return 0, false
 	}
-	n1064 := int(fw.U32(d, q1063))
-	if q1063+4+n1064 > size {
+	n1086 := int(fw.U32(d, q1085))
+	if q1085+4+n1086 > size {
 		return 0, false
 	}
-	left -= int64(n1064)
+	left -= int64(n1086)
 	left -= 4
 	return left, true
 }
@@ -12587,10 +13050,10 @@ func fwVerifyVPingRequestFull(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 36 {
-		blk1065 := pos + int(fw.U32(d, pos+32))
-		if blk1065 >= pos+32+4 && blk1065 <= size-4 {
-			if n1066 := int(fw.U32(d, blk1065)); n1066 <= size-blk1065-4 {
-				left -= int64(4 + n1066)
+		blk1087 := pos + int(fw.U32(d, pos+32))
+		if blk1087 >= pos+32+4 && blk1087 <= size-4 {
+			if n1088 := int(fw.U32(d, blk1087)); n1088 <= size-blk1087-4 {
+				left -= int64(4 + n1088)
 			} else {
 				r.Left = left
 				r.Text(pos+32, pos)
@@ -12603,10 +13066,10 @@ func fwVerifyVPingRequestFull(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 36 <= stored {
-			blk1067 := pos + int(fw.U32(d, pos+32))
-			if blk1067 >= pos+32+4 && blk1067 <= size-4 {
-				if n1068 := int(fw.U32(d, blk1067)); n1068 <= size-blk1067-4 {
-					left -= int64(4 + n1068)
+			blk1089 := pos + int(fw.U32(d, pos+32))
+			if blk1089 >= pos+32+4 && blk1089 <= size-4 {
+				if n1090 := int(fw.U32(d, blk1089)); n1090 <= size-blk1089-4 {
+					left -= int64(4 + n1090)
 				} else {
 					r.Left = left
 					r.Text(pos+32, pos)
@@ -12659,9 +13122,31 @@ func VerifyPingRequestFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if p := fwFastFPingRequest(data[:full], 8, full); p >= 0 {
+			if p != full {
+				return fw.ErrBadSize
+			}
+			return nil
+		}
+	}
 	var r fw.FReader
 	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFPingRequest(&r, 8, full), full)
+}
+
+// fwFastFPingRequest is FwVerifyFPingRequest for the usual message (root models only): the
+// position after the fields, or -1 with nothing recorded. The caller has checked
+// that the depth limit allows 1 levels.
+func fwFastFPingRequest(d []byte, p, end int) int {
+	p += 16
+	p += 8
+	n1091 := int(fw.U32(d, p))
+	if n1091 > end-p-4 {
+		return -1
+	}
+	p += 4 + n1091
+	return p
 }
 
 // FwPutF appends s's fields in the final format (generated code).
@@ -12681,8 +13166,8 @@ func (s *PingRequest) FwGetF(r *fw.FReader, p, end int) int {
 	_ = d
 	copy(s.Id[:], d[p:p+16])
 	p += 16
-	q1069 := d[p : p+8 : p+8]
-	s.Sent = fw.Timestamp(fw.U64(q1069, 0))
+	q1092 := d[p : p+8 : p+8]
+	s.Sent = fw.Timestamp(fw.U64(q1092, 0))
 	p += 8
 	if p = r.String(p, end, &s.Note); p < 0 {
 		return -1
@@ -12700,11 +13185,11 @@ func FwVerifyFPingRequest(r *fw.FReader, p, end int) int {
 	_ = d
 	p += 16
 	p += 8
-	n1070 := int(fw.U32(d, p))
-	if n1070 > end-p-4 {
+	n1093 := int(fw.U32(d, p))
+	if n1093 > end-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n1070
+	p += 4 + n1093
 	r.Leave()
 	return p
 }
@@ -12931,21 +13416,21 @@ func fwFastVNotify(d []byte, slot, base int, left int64) (int64, bool) {
 	if pos < slot+4 || pos > size-28 {
 		return 0, false
 	}
-	b1071 := d[pos : pos+28 : pos+28]
-	stored1072 := int(fw.U32(b1071, 0))
-	if stored1072 < 28 || pos+stored1072 > size || fw.U32(b1071, 4) != 310 {
+	b1094 := d[pos : pos+28 : pos+28]
+	stored1095 := int(fw.U32(b1094, 0))
+	if stored1095 < 28 || pos+stored1095 > size || fw.U32(b1094, 4) != 310 {
 		return 0, false
 	}
-	left -= int64(stored1072)
-	q1073 := pos + int(fw.U32(b1071, 24))
-	if q1073 < pos+28 || q1073 > size-4 {
+	left -= int64(stored1095)
+	q1096 := pos + int(fw.U32(b1094, 24))
+	if q1096 < pos+28 || q1096 > size-4 {
 		return 0, false
 	}
-	n1074 := int(fw.U32(d, q1073))
-	if q1073+4+n1074 > size {
+	n1097 := int(fw.U32(d, q1096))
+	if q1096+4+n1097 > size {
 		return 0, false
 	}
-	left -= int64(n1074)
+	left -= int64(n1097)
 	left -= 4
 	return left, true
 }
@@ -12969,10 +13454,10 @@ func fwVerifyVNotifyFull(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 28 {
-		blk1075 := pos + int(fw.U32(d, pos+24))
-		if blk1075 >= pos+24+4 && blk1075 <= size-4 {
-			if n1076 := int(fw.U32(d, blk1075)); n1076 <= size-blk1075-4 {
-				left -= int64(4 + n1076)
+		blk1098 := pos + int(fw.U32(d, pos+24))
+		if blk1098 >= pos+24+4 && blk1098 <= size-4 {
+			if n1099 := int(fw.U32(d, blk1098)); n1099 <= size-blk1098-4 {
+				left -= int64(4 + n1099)
 			} else {
 				r.Left = left
 				r.Text(pos+24, pos)
@@ -12985,10 +13470,10 @@ func fwVerifyVNotifyFull(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 28 <= stored {
-			blk1077 := pos + int(fw.U32(d, pos+24))
-			if blk1077 >= pos+24+4 && blk1077 <= size-4 {
-				if n1078 := int(fw.U32(d, blk1077)); n1078 <= size-blk1077-4 {
-					left -= int64(4 + n1078)
+			blk1100 := pos + int(fw.U32(d, pos+24))
+			if blk1100 >= pos+24+4 && blk1100 <= size-4 {
+				if n1101 := int(fw.U32(d, blk1100)); n1101 <= size-blk1100-4 {
+					left -= int64(4 + n1101)
 				} else {
 					r.Left = left
 					r.Text(pos+24, pos)
@@ -13041,9 +13526,30 @@ func VerifyNotifyFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if p := fwFastFNotify(data[:full], 8, full); p >= 0 {
+			if p != full {
+				return fw.ErrBadSize
+			}
+			return nil
+		}
+	}
 	var r fw.FReader
 	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFNotify(&r, 8, full), full)
+}
+
+// fwFastFNotify is FwVerifyFNotify for the usual message (root models only): the
+// position after the fields, or -1 with nothing recorded. The caller has checked
+// that the depth limit allows 1 levels.
+func fwFastFNotify(d []byte, p, end int) int {
+	p += 16
+	n1102 := int(fw.U32(d, p))
+	if n1102 > end-p-4 {
+		return -1
+	}
+	p += 4 + n1102
+	return p
 }
 
 // FwPutF appends s's fields in the final format (generated code).
@@ -13077,11 +13583,11 @@ func FwVerifyFNotify(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 16
-	n1079 := int(fw.U32(d, p))
-	if n1079 > end-p-4 {
+	n1103 := int(fw.U32(d, p))
+	if n1103 > end-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n1079
+	p += 4 + n1103
 	r.Leave()
 	return p
 }

@@ -355,9 +355,37 @@ func VerifyOrderMessageFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 2 {
+		if p := fwFastFOrderMessage(data[:full], 8, full); p >= 0 {
+			if p != full {
+				return fw.ErrBadSize
+			}
+			return nil
+		}
+	}
 	var r fw.FReader
 	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFOrderMessage(&r, 8, full), full)
+}
+
+// fwFastFOrderMessage is FwVerifyFOrderMessage for the usual message (root models only): the
+// position after the fields, or -1 with nothing recorded. The caller has checked
+// that the depth limit allows 2 levels.
+func fwFastFOrderMessage(d []byte, p, end int) int {
+	{
+		end := end
+		p += 4
+		n16 := int(fw.U32(d, p))
+		if n16 > end-18-p-4 {
+			return -1
+		}
+		p += 4 + n16
+		p += 1
+		p += 1
+		p += 8
+		p += 8
+	}
+	return p
 }
 
 // FwPutF appends s's fields in the final format (generated code).
@@ -393,11 +421,11 @@ func FwVerifyFOrderMessage(r *fw.FReader, p, end int) int {
 			return r.Fail(fw.ErrTooDeep)
 		}
 		p += 4
-		n16 := int(fw.U32(d, p))
-		if n16 > end-18-p-4 {
+		n17 := int(fw.U32(d, p))
+		if n17 > end-18-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n16
+		p += 4 + n17
 		p += 1
 		p += 1
 		p += 8
@@ -595,31 +623,31 @@ func fwFastVBalanceMessage(d []byte, slot, base int, left int64) (int64, bool) {
 	if pos < slot+4 || pos > size-12 {
 		return 0, false
 	}
-	b17 := d[pos : pos+12 : pos+12]
-	stored18 := int(fw.U32(b17, 0))
-	if stored18 < 12 || pos+stored18 > size || fw.U32(b17, 4) != 2 {
+	b18 := d[pos : pos+12 : pos+12]
+	stored19 := int(fw.U32(b18, 0))
+	if stored19 < 12 || pos+stored19 > size || fw.U32(b18, 4) != 2 {
 		return 0, false
 	}
-	left -= int64(stored18)
-	p19 := pos + int(fw.U32(b17, 8))
-	if p19 < pos+12 || p19 > size-20 {
+	left -= int64(stored19)
+	p20 := pos + int(fw.U32(b18, 8))
+	if p20 < pos+12 || p20 > size-20 {
 		return 0, false
 	}
-	b20 := d[p19 : p19+20 : p19+20]
-	stored21 := int(fw.U32(b20, 0))
-	if stored21 < 20 || p19+stored21 > size || fw.U32(b20, 4) != 2 {
+	b21 := d[p20 : p20+20 : p20+20]
+	stored22 := int(fw.U32(b21, 0))
+	if stored22 < 20 || p20+stored22 > size || fw.U32(b21, 4) != 2 {
 		return 0, false
 	}
-	left -= int64(stored21)
-	q22 := p19 + int(fw.U32(b20, 8))
-	if q22 < p19+12 || q22 > size-4 {
+	left -= int64(stored22)
+	q23 := p20 + int(fw.U32(b21, 8))
+	if q23 < p20+12 || q23 > size-4 {
 		return 0, false
 	}
-	n23 := int(fw.U32(d, q22))
-	if q22+4+n23 > size {
+	n24 := int(fw.U32(d, q23))
+	if q23+4+n24 > size {
 		return 0, false
 	}
-	left -= int64(n23)
+	left -= int64(n24)
 	left -= 4
 	return left, true
 }
@@ -654,10 +682,10 @@ func fwVerifyVBalanceMessageFull(r *fw.VReader, slot, base int) {
 			if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 				left -= int64(stored)
 				if stored >= 20 {
-					blk24 := pos + int(fw.U32(d, pos+8))
-					if blk24 >= pos+8+4 && blk24 <= size-4 {
-						if n25 := int(fw.U32(d, blk24)); n25 <= size-blk24-4 {
-							left -= int64(4 + n25)
+					blk25 := pos + int(fw.U32(d, pos+8))
+					if blk25 >= pos+8+4 && blk25 <= size-4 {
+						if n26 := int(fw.U32(d, blk25)); n26 <= size-blk25-4 {
+							left -= int64(4 + n26)
 						} else {
 							r.Left = left
 							r.Text(pos+8, pos)
@@ -670,10 +698,10 @@ func fwVerifyVBalanceMessageFull(r *fw.VReader, slot, base int) {
 					}
 				} else {
 					if 12 <= stored {
-						blk26 := pos + int(fw.U32(d, pos+8))
-						if blk26 >= pos+8+4 && blk26 <= size-4 {
-							if n27 := int(fw.U32(d, blk26)); n27 <= size-blk26-4 {
-								left -= int64(4 + n27)
+						blk27 := pos + int(fw.U32(d, pos+8))
+						if blk27 >= pos+8+4 && blk27 <= size-4 {
+							if n28 := int(fw.U32(d, blk27)); n28 <= size-blk27-4 {
+								left -= int64(4 + n28)
 							} else {
 								r.Left = left
 								r.Text(pos+8, pos)
@@ -705,10 +733,10 @@ func fwVerifyVBalanceMessageFull(r *fw.VReader, slot, base int) {
 				if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 					left -= int64(stored)
 					if stored >= 20 {
-						blk28 := pos + int(fw.U32(d, pos+8))
-						if blk28 >= pos+8+4 && blk28 <= size-4 {
-							if n29 := int(fw.U32(d, blk28)); n29 <= size-blk28-4 {
-								left -= int64(4 + n29)
+						blk29 := pos + int(fw.U32(d, pos+8))
+						if blk29 >= pos+8+4 && blk29 <= size-4 {
+							if n30 := int(fw.U32(d, blk29)); n30 <= size-blk29-4 {
+								left -= int64(4 + n30)
 							} else {
 								r.Left = left
 								r.Text(pos+8, pos)
@@ -721,10 +749,10 @@ func fwVerifyVBalanceMessageFull(r *fw.VReader, slot, base int) {
 						}
 					} else {
 						if 12 <= stored {
-							blk30 := pos + int(fw.U32(d, pos+8))
-							if blk30 >= pos+8+4 && blk30 <= size-4 {
-								if n31 := int(fw.U32(d, blk30)); n31 <= size-blk30-4 {
-									left -= int64(4 + n31)
+							blk31 := pos + int(fw.U32(d, pos+8))
+							if blk31 >= pos+8+4 && blk31 <= size-4 {
+								if n32 := int(fw.U32(d, blk31)); n32 <= size-blk31-4 {
+									left -= int64(4 + n32)
 								} else {
 									r.Left = left
 									r.Text(pos+8, pos)
@@ -785,9 +813,33 @@ func VerifyBalanceMessageFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 2 {
+		if p := fwFastFBalanceMessage(data[:full], 8, full); p >= 0 {
+			if p != full {
+				return fw.ErrBadSize
+			}
+			return nil
+		}
+	}
 	var r fw.FReader
 	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFBalanceMessage(&r, 8, full), full)
+}
+
+// fwFastFBalanceMessage is FwVerifyFBalanceMessage for the usual message (root models only): the
+// position after the fields, or -1 with nothing recorded. The caller has checked
+// that the depth limit allows 2 levels.
+func fwFastFBalanceMessage(d []byte, p, end int) int {
+	{
+		end := end
+		n33 := int(fw.U32(d, p))
+		if n33 > end-8-p-4 {
+			return -1
+		}
+		p += 4 + n33
+		p += 8
+	}
+	return p
 }
 
 // FwPutF appends s's fields in the final format (generated code).
@@ -822,11 +874,11 @@ func FwVerifyFBalanceMessage(r *fw.FReader, p, end int) int {
 		if r.Depth == 0 {
 			return r.Fail(fw.ErrTooDeep)
 		}
-		n32 := int(fw.U32(d, p))
-		if n32 > end-8-p-4 {
+		n34 := int(fw.U32(d, p))
+		if n34 > end-8-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n32
+		p += 4 + n34
 		p += 8
 	}
 	r.Leave()

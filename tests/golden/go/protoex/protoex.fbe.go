@@ -452,9 +452,36 @@ func VerifyOrderFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if p := fwFastFOrder(data[:full], 8, full); p >= 0 {
+			if p != full {
+				return fw.ErrBadSize
+			}
+			return nil
+		}
+	}
 	var r fw.FReader
 	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFOrder(&r, 8, full), full)
+}
+
+// fwFastFOrder is FwVerifyFOrder for the usual message (root models only): the
+// position after the fields, or -1 with nothing recorded. The caller has checked
+// that the depth limit allows 1 levels.
+func fwFastFOrder(d []byte, p, end int) int {
+	p += 4
+	n9 := int(fw.U32(d, p))
+	if n9 > end-34-p-4 {
+		return -1
+	}
+	p += 4 + n9
+	p += 1
+	p += 1
+	p += 8
+	p += 8
+	p += 8
+	p += 8
+	return p
 }
 
 // FwPutF appends s's fields in the final format (generated code).
@@ -477,19 +504,19 @@ func (s *Order) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q9 := d[p : p+4 : p+4]
-	s.Uid = int32(fw.U32(q9, 0))
+	q10 := d[p : p+4 : p+4]
+	s.Uid = int32(fw.U32(q10, 0))
 	p += 4
 	if p = r.String(p, end-34, &s.Symbol); p < 0 {
 		return -1
 	}
-	q10 := d[p : p+34 : p+34]
-	s.Side = OrderSide(q10[0])
-	s.Type = OrderType(q10[1])
-	s.Price = fw.F64(q10, 2)
-	s.Volume = fw.F64(q10, 10)
-	s.Tp = fw.F64(q10, 18)
-	s.Sl = fw.F64(q10, 26)
+	q11 := d[p : p+34 : p+34]
+	s.Side = OrderSide(q11[0])
+	s.Type = OrderType(q11[1])
+	s.Price = fw.F64(q11, 2)
+	s.Volume = fw.F64(q11, 10)
+	s.Tp = fw.F64(q11, 18)
+	s.Sl = fw.F64(q11, 26)
 	p += 34
 	r.Leave()
 	return p
@@ -503,11 +530,11 @@ func FwVerifyFOrder(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 4
-	n11 := int(fw.U32(d, p))
-	if n11 > end-34-p-4 {
+	n12 := int(fw.U32(d, p))
+	if n12 > end-34-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n11
+	p += 4 + n12
 	p += 1
 	p += 1
 	p += 8
@@ -770,21 +797,21 @@ func fwFastVBalance(d []byte, slot, base int, left int64) (int64, bool) {
 	if pos < slot+4 || pos > size-28 {
 		return 0, false
 	}
-	b12 := d[pos : pos+28 : pos+28]
-	stored13 := int(fw.U32(b12, 0))
-	if stored13 < 28 || pos+stored13 > size || fw.U32(b12, 4) != 2 {
+	b13 := d[pos : pos+28 : pos+28]
+	stored14 := int(fw.U32(b13, 0))
+	if stored14 < 28 || pos+stored14 > size || fw.U32(b13, 4) != 2 {
 		return 0, false
 	}
-	left -= int64(stored13)
-	q14 := pos + int(fw.U32(b12, 8))
-	if q14 < pos+12 || q14 > size-4 {
+	left -= int64(stored14)
+	q15 := pos + int(fw.U32(b13, 8))
+	if q15 < pos+12 || q15 > size-4 {
 		return 0, false
 	}
-	n15 := int(fw.U32(d, q14))
-	if q14+4+n15 > size {
+	n16 := int(fw.U32(d, q15))
+	if q15+4+n16 > size {
 		return 0, false
 	}
-	left -= int64(n15)
+	left -= int64(n16)
 	left -= 4
 	return left, true
 }
@@ -808,10 +835,10 @@ func fwVerifyVBalanceFull(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 28 {
-		blk16 := pos + int(fw.U32(d, pos+8))
-		if blk16 >= pos+8+4 && blk16 <= size-4 {
-			if n17 := int(fw.U32(d, blk16)); n17 <= size-blk16-4 {
-				left -= int64(4 + n17)
+		blk17 := pos + int(fw.U32(d, pos+8))
+		if blk17 >= pos+8+4 && blk17 <= size-4 {
+			if n18 := int(fw.U32(d, blk17)); n18 <= size-blk17-4 {
+				left -= int64(4 + n18)
 			} else {
 				r.Left = left
 				r.Text(pos+8, pos)
@@ -824,10 +851,10 @@ func fwVerifyVBalanceFull(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 12 <= stored {
-			blk18 := pos + int(fw.U32(d, pos+8))
-			if blk18 >= pos+8+4 && blk18 <= size-4 {
-				if n19 := int(fw.U32(d, blk18)); n19 <= size-blk18-4 {
-					left -= int64(4 + n19)
+			blk19 := pos + int(fw.U32(d, pos+8))
+			if blk19 >= pos+8+4 && blk19 <= size-4 {
+				if n20 := int(fw.U32(d, blk19)); n20 <= size-blk19-4 {
+					left -= int64(4 + n20)
 				} else {
 					r.Left = left
 					r.Text(pos+8, pos)
@@ -880,9 +907,31 @@ func VerifyBalanceFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if p := fwFastFBalance(data[:full], 8, full); p >= 0 {
+			if p != full {
+				return fw.ErrBadSize
+			}
+			return nil
+		}
+	}
 	var r fw.FReader
 	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFBalance(&r, 8, full), full)
+}
+
+// fwFastFBalance is FwVerifyFBalance for the usual message (root models only): the
+// position after the fields, or -1 with nothing recorded. The caller has checked
+// that the depth limit allows 1 levels.
+func fwFastFBalance(d []byte, p, end int) int {
+	n21 := int(fw.U32(d, p))
+	if n21 > end-16-p-4 {
+		return -1
+	}
+	p += 4 + n21
+	p += 8
+	p += 8
+	return p
 }
 
 // FwPutF appends s's fields in the final format (generated code).
@@ -903,9 +952,9 @@ func (s *Balance) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-16, &s.Currency); p < 0 {
 		return -1
 	}
-	q20 := d[p : p+16 : p+16]
-	s.Amount = fw.F64(q20, 0)
-	s.Locked = fw.F64(q20, 8)
+	q22 := d[p : p+16 : p+16]
+	s.Amount = fw.F64(q22, 0)
+	s.Locked = fw.F64(q22, 8)
 	p += 16
 	r.Leave()
 	return p
@@ -918,11 +967,11 @@ func FwVerifyFBalance(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n21 := int(fw.U32(d, p))
-	if n21 > end-16-p-4 {
+	n23 := int(fw.U32(d, p))
+	if n23 > end-16-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n21
+	p += 4 + n23
 	p += 8
 	p += 8
 	r.Leave()
@@ -1025,11 +1074,11 @@ func (s *Account) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.Orders)), 10)
 	b = append(b, ']', '[')
-	for i22 := range s.Orders {
-		if i22 > 0 {
+	for i24 := range s.Orders {
+		if i24 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i22].FwPrint(b)
+		b = s.Orders[i24].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ')')
@@ -1119,26 +1168,26 @@ func (s *Account) FwPutV(w *fw.Writer, slot, base int) {
 	if s.Asset == nil {
 		fw.VNull(w, pos+21)
 	} else {
-		blk23 := len(w.Buf)
-		if blk23+4 > cap(w.Buf) {
+		blk25 := len(w.Buf)
+		if blk25+4 > cap(w.Buf) {
 			w.Grow(4)
 		}
-		w.Buf = w.Buf[:blk23+4]
+		w.Buf = w.Buf[:blk25+4]
 		w.Buf[pos+21] = 1
-		fw.PutU32(w.Buf, pos+21+1, uint32(blk23-pos))
-		s.Asset.FwPutV(w, blk23, blk23)
+		fw.PutU32(w.Buf, pos+21+1, uint32(blk25-pos))
+		s.Asset.FwPutV(w, blk25, blk25)
 	}
-	c24 := len(s.Orders)
-	blk25 := len(w.Buf)
-	if blk25+4+c24*4 > cap(w.Buf) {
-		w.Grow(4 + c24*4)
+	c26 := len(s.Orders)
+	blk27 := len(w.Buf)
+	if blk27+4+c26*4 > cap(w.Buf) {
+		w.Grow(4 + c26*4)
 	}
-	w.Buf = w.Buf[:blk25+4+c24*4]
-	fw.PutU32(w.Buf, pos+26, uint32(blk25-pos))
-	fw.PutU32(w.Buf, blk25, uint32(c24))
-	p26 := blk25 + 4
-	for i27 := range s.Orders {
-		s.Orders[i27].FwPutV(w, p26+i27*4, pos)
+	w.Buf = w.Buf[:blk27+4+c26*4]
+	fw.PutU32(w.Buf, pos+26, uint32(blk27-pos))
+	fw.PutU32(w.Buf, blk27, uint32(c26))
+	p28 := blk27 + 4
+	for i29 := range s.Orders {
+		s.Orders[i29].FwPutV(w, p28+i29*4, pos)
 	}
 }
 
@@ -1165,20 +1214,20 @@ func (s *Account) FwGetV(r *fw.VReader, slot, base int) {
 		s.State = State(body[16])
 		r.String(pos+12, pos, &s.Name)
 		s.Wallet.FwGetV(r, pos+17, pos)
-		p28, set29, ok30 := r.Optional(pos+21, pos, 4)
-		if !set29 {
+		p30, set31, ok32 := r.Optional(pos+21, pos, 4)
+		if !set31 {
 			s.Asset = nil
-		} else if ok30 {
+		} else if ok32 {
 			if s.Asset == nil {
 				s.Asset = new(Balance)
 			}
-			s.Asset.FwGetV(r, p28, p28)
+			s.Asset.FwGetV(r, p30, p30)
 		}
-		p31, n32, ok33 := r.Block(pos+26, pos, 4)
-		if ok33 {
-			s.Orders = fw.Resize(s.Orders, n32)
-			for i34 := range s.Orders {
-				s.Orders[i34].FwGetV(r, p31+i34*4, pos)
+		p33, n34, ok35 := r.Block(pos+26, pos, 4)
+		if ok35 {
+			s.Orders = fw.Resize(s.Orders, n34)
+			for i36 := range s.Orders {
+				s.Orders[i36].FwGetV(r, p33+i36*4, pos)
 				if !r.OK() {
 					break
 				}
@@ -1207,24 +1256,24 @@ func (s *Account) FwGetV(r *fw.VReader, slot, base int) {
 			s.Wallet = d.Wallet
 		}
 		if 26 <= stored {
-			p35, set36, ok37 := r.Optional(pos+21, pos, 4)
-			if !set36 {
+			p37, set38, ok39 := r.Optional(pos+21, pos, 4)
+			if !set38 {
 				s.Asset = nil
-			} else if ok37 {
+			} else if ok39 {
 				if s.Asset == nil {
 					s.Asset = new(Balance)
 				}
-				s.Asset.FwGetV(r, p35, p35)
+				s.Asset.FwGetV(r, p37, p37)
 			}
 		} else {
 			s.Asset = d.Asset
 		}
 		if 30 <= stored {
-			p38, n39, ok40 := r.Block(pos+26, pos, 4)
-			if ok40 {
-				s.Orders = fw.Resize(s.Orders, n39)
-				for i41 := range s.Orders {
-					s.Orders[i41].FwGetV(r, p38+i41*4, pos)
+			p40, n41, ok42 := r.Block(pos+26, pos, 4)
+			if ok42 {
+				s.Orders = fw.Resize(s.Orders, n41)
+				for i43 := range s.Orders {
+					s.Orders[i43].FwGetV(r, p40+i43*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -1259,97 +1308,97 @@ func fwFastVAccount(d []byte, slot, base int, left int64) (int64, bool) {
 	if pos < slot+4 || pos > size-30 {
 		return 0, false
 	}
-	b42 := d[pos : pos+30 : pos+30]
-	stored43 := int(fw.U32(b42, 0))
-	if stored43 < 30 || pos+stored43 > size || fw.U32(b42, 4) != 3 {
+	b44 := d[pos : pos+30 : pos+30]
+	stored45 := int(fw.U32(b44, 0))
+	if stored45 < 30 || pos+stored45 > size || fw.U32(b44, 4) != 3 {
 		return 0, false
 	}
-	left -= int64(stored43)
-	q44 := pos + int(fw.U32(b42, 12))
-	if q44 < pos+16 || q44 > size-4 {
+	left -= int64(stored45)
+	q46 := pos + int(fw.U32(b44, 12))
+	if q46 < pos+16 || q46 > size-4 {
 		return 0, false
 	}
-	n45 := int(fw.U32(d, q44))
-	if q44+4+n45 > size {
+	n47 := int(fw.U32(d, q46))
+	if q46+4+n47 > size {
 		return 0, false
 	}
-	left -= int64(n45)
-	p46 := pos + int(fw.U32(b42, 17))
-	if p46 < pos+21 || p46 > size-28 {
+	left -= int64(n47)
+	p48 := pos + int(fw.U32(b44, 17))
+	if p48 < pos+21 || p48 > size-28 {
 		return 0, false
 	}
-	b47 := d[p46 : p46+28 : p46+28]
-	stored48 := int(fw.U32(b47, 0))
-	if stored48 < 28 || p46+stored48 > size || fw.U32(b47, 4) != 2 {
+	b49 := d[p48 : p48+28 : p48+28]
+	stored50 := int(fw.U32(b49, 0))
+	if stored50 < 28 || p48+stored50 > size || fw.U32(b49, 4) != 2 {
 		return 0, false
 	}
-	left -= int64(stored48)
-	q49 := p46 + int(fw.U32(b47, 8))
-	if q49 < p46+12 || q49 > size-4 {
+	left -= int64(stored50)
+	q51 := p48 + int(fw.U32(b49, 8))
+	if q51 < p48+12 || q51 > size-4 {
 		return 0, false
 	}
-	n50 := int(fw.U32(d, q49))
-	if q49+4+n50 > size {
+	n52 := int(fw.U32(d, q51))
+	if q51+4+n52 > size {
 		return 0, false
 	}
-	left -= int64(n50)
-	if b42[21] != 0 {
-		p51 := pos + int(fw.U32(b42, 21+1))
-		if p51 < pos+26 || p51 > size-4 {
+	left -= int64(n52)
+	if b44[21] != 0 {
+		p53 := pos + int(fw.U32(b44, 21+1))
+		if p53 < pos+26 || p53 > size-4 {
 			return 0, false
 		}
-		o52 := d[p51 : p51+4 : p51+4]
-		p53 := p51 + int(fw.U32(o52, 0))
-		if p53 < p51+4 || p53 > size-28 {
+		o54 := d[p53 : p53+4 : p53+4]
+		p55 := p53 + int(fw.U32(o54, 0))
+		if p55 < p53+4 || p55 > size-28 {
 			return 0, false
 		}
-		b54 := d[p53 : p53+28 : p53+28]
-		stored55 := int(fw.U32(b54, 0))
-		if stored55 < 28 || p53+stored55 > size || fw.U32(b54, 4) != 2 {
+		b56 := d[p55 : p55+28 : p55+28]
+		stored57 := int(fw.U32(b56, 0))
+		if stored57 < 28 || p55+stored57 > size || fw.U32(b56, 4) != 2 {
 			return 0, false
 		}
-		left -= int64(stored55)
-		q56 := p53 + int(fw.U32(b54, 8))
-		if q56 < p53+12 || q56 > size-4 {
+		left -= int64(stored57)
+		q58 := p55 + int(fw.U32(b56, 8))
+		if q58 < p55+12 || q58 > size-4 {
 			return 0, false
 		}
-		n57 := int(fw.U32(d, q56))
-		if q56+4+n57 > size {
+		n59 := int(fw.U32(d, q58))
+		if q58+4+n59 > size {
 			return 0, false
 		}
-		left -= int64(n57)
+		left -= int64(n59)
 		left -= 8
 	}
-	q58 := pos + int(fw.U32(b42, 26))
-	if q58 < pos+30 || q58 > size-4 {
+	q60 := pos + int(fw.U32(b44, 26))
+	if q60 < pos+30 || q60 > size-4 {
 		return 0, false
 	}
-	n59 := int(fw.U32(d, q58)) * 4
-	if q58+4+n59 > size {
+	n61 := int(fw.U32(d, q60)) * 4
+	if q60+4+n61 > size {
 		return 0, false
 	}
-	left -= int64(n59)
-	end60 := q58 + 4 + n59
-	for at61 := q58 + 4; at61+4 <= end60; at61 += 4 {
-		p62 := pos + int(fw.U32(d, at61))
-		if p62 < at61+4 || p62 > size-50 {
+	left -= int64(n61)
+	end62 := q60 + 4 + n61
+	for at63 := q60 + 4; at63+4 <= end62; at63 += 4 {
+		p64 := pos + int(fw.U32(d, at63))
+		if p64 < at63+4 || p64 > size-50 {
 			return 0, false
 		}
-		b63 := d[p62 : p62+50 : p62+50]
-		stored64 := int(fw.U32(b63, 0))
-		if stored64 < 50 || p62+stored64 > size || fw.U32(b63, 4) != 1 {
+		b65 := d[p64 : p64+50 : p64+50]
+		stored66 := int(fw.U32(b65, 0))
+		if stored66 < 50 || p64+stored66 > size || fw.U32(b65, 4) != 1 {
 			return 0, false
 		}
-		left -= int64(stored64)
-		q65 := p62 + int(fw.U32(b63, 12))
-		if q65 < p62+16 || q65 > size-4 {
+		left -= int64(stored66)
+		q67 := p64 + int(fw.U32(b65, 12))
+		if q67 < p64+16 || q67 > size-4 {
 			return 0, false
 		}
-		n66 := int(fw.U32(d, q65))
-		if q65+4+n66 > size {
+		n68 := int(fw.U32(d, q67))
+		if q67+4+n68 > size {
 			return 0, false
 		}
-		left -= int64(n66)
+		left -= int64(n68)
 		left -= 4
 	}
 	left -= 12
@@ -1375,10 +1424,10 @@ func fwVerifyVAccountFull(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 30 {
-		blk67 := pos + int(fw.U32(d, pos+12))
-		if blk67 >= pos+12+4 && blk67 <= size-4 {
-			if n68 := int(fw.U32(d, blk67)); n68 <= size-blk67-4 {
-				left -= int64(4 + n68)
+		blk69 := pos + int(fw.U32(d, pos+12))
+		if blk69 >= pos+12+4 && blk69 <= size-4 {
+			if n70 := int(fw.U32(d, blk69)); n70 <= size-blk69-4 {
+				left -= int64(4 + n70)
 			} else {
 				r.Left = left
 				r.Text(pos+12, pos)
@@ -1400,10 +1449,10 @@ func fwVerifyVAccountFull(r *fw.VReader, slot, base int) {
 			if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 				left -= int64(stored)
 				if stored >= 28 {
-					blk69 := pos + int(fw.U32(d, pos+8))
-					if blk69 >= pos+8+4 && blk69 <= size-4 {
-						if n70 := int(fw.U32(d, blk69)); n70 <= size-blk69-4 {
-							left -= int64(4 + n70)
+					blk71 := pos + int(fw.U32(d, pos+8))
+					if blk71 >= pos+8+4 && blk71 <= size-4 {
+						if n72 := int(fw.U32(d, blk71)); n72 <= size-blk71-4 {
+							left -= int64(4 + n72)
 						} else {
 							r.Left = left
 							r.Text(pos+8, pos)
@@ -1416,10 +1465,10 @@ func fwVerifyVAccountFull(r *fw.VReader, slot, base int) {
 					}
 				} else {
 					if 12 <= stored {
-						blk71 := pos + int(fw.U32(d, pos+8))
-						if blk71 >= pos+8+4 && blk71 <= size-4 {
-							if n72 := int(fw.U32(d, blk71)); n72 <= size-blk71-4 {
-								left -= int64(4 + n72)
+						blk73 := pos + int(fw.U32(d, pos+8))
+						if blk73 >= pos+8+4 && blk73 <= size-4 {
+							if n74 := int(fw.U32(d, blk73)); n74 <= size-blk73-4 {
+								left -= int64(4 + n74)
 							} else {
 								r.Left = left
 								r.Text(pos+8, pos)
@@ -1439,11 +1488,11 @@ func fwVerifyVAccountFull(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+21] != 0 {
-			p73 := pos + int(fw.U32(d, pos+21+1))
-			if p73 >= pos+21+5 && p73 <= size-4 {
+			p75 := pos + int(fw.U32(d, pos+21+1))
+			if p75 >= pos+21+5 && p75 <= size-4 {
 				left -= 4
 				{
-					slot, base := p73, p73
+					slot, base := p75, p75
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -1453,10 +1502,10 @@ func fwVerifyVAccountFull(r *fw.VReader, slot, base int) {
 					if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 						left -= int64(stored)
 						if stored >= 28 {
-							blk74 := pos + int(fw.U32(d, pos+8))
-							if blk74 >= pos+8+4 && blk74 <= size-4 {
-								if n75 := int(fw.U32(d, blk74)); n75 <= size-blk74-4 {
-									left -= int64(4 + n75)
+							blk76 := pos + int(fw.U32(d, pos+8))
+							if blk76 >= pos+8+4 && blk76 <= size-4 {
+								if n77 := int(fw.U32(d, blk76)); n77 <= size-blk76-4 {
+									left -= int64(4 + n77)
 								} else {
 									r.Left = left
 									r.Text(pos+8, pos)
@@ -1469,10 +1518,10 @@ func fwVerifyVAccountFull(r *fw.VReader, slot, base int) {
 							}
 						} else {
 							if 12 <= stored {
-								blk76 := pos + int(fw.U32(d, pos+8))
-								if blk76 >= pos+8+4 && blk76 <= size-4 {
-									if n77 := int(fw.U32(d, blk76)); n77 <= size-blk76-4 {
-										left -= int64(4 + n77)
+								blk78 := pos + int(fw.U32(d, pos+8))
+								if blk78 >= pos+8+4 && blk78 <= size-4 {
+									if n79 := int(fw.U32(d, blk78)); n79 <= size-blk78-4 {
+										left -= int64(4 + n79)
 									} else {
 										r.Left = left
 										r.Text(pos+8, pos)
@@ -1497,22 +1546,22 @@ func fwVerifyVAccountFull(r *fw.VReader, slot, base int) {
 				left = r.Left
 			}
 		}
-		p78, n79, ok80 := 0, 0, false
-		blk81 := pos + int(fw.U32(d, pos+26))
-		if blk81 >= pos+26+4 && blk81 <= size-4 && int(fw.U32(d, blk81))*4 <= size-blk81-4 {
-			n79 = int(fw.U32(d, blk81))
-			p78 = blk81 + 4
-			left -= int64(4 + n79*4)
-			ok80 = left >= 0
+		p80, n81, ok82 := 0, 0, false
+		blk83 := pos + int(fw.U32(d, pos+26))
+		if blk83 >= pos+26+4 && blk83 <= size-4 && int(fw.U32(d, blk83))*4 <= size-blk83-4 {
+			n81 = int(fw.U32(d, blk83))
+			p80 = blk83 + 4
+			left -= int64(4 + n81*4)
+			ok82 = left >= 0
 		} else {
 			r.Left = left
-			p78, n79, ok80 = r.Block(pos+26, pos, 4)
+			p80, n81, ok82 = r.Block(pos+26, pos, 4)
 			left = r.Left
 		}
-		if ok80 {
-			for i82 := 0; i82 < n79 && left >= 0; i82++ {
+		if ok82 {
+			for i84 := 0; i84 < n81 && left >= 0; i84++ {
 				{
-					slot, base := p78+i82*4, pos
+					slot, base := p80+i84*4, pos
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -1522,10 +1571,10 @@ func fwVerifyVAccountFull(r *fw.VReader, slot, base int) {
 					if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 						left -= int64(stored)
 						if stored >= 50 {
-							blk83 := pos + int(fw.U32(d, pos+12))
-							if blk83 >= pos+12+4 && blk83 <= size-4 {
-								if n84 := int(fw.U32(d, blk83)); n84 <= size-blk83-4 {
-									left -= int64(4 + n84)
+							blk85 := pos + int(fw.U32(d, pos+12))
+							if blk85 >= pos+12+4 && blk85 <= size-4 {
+								if n86 := int(fw.U32(d, blk85)); n86 <= size-blk85-4 {
+									left -= int64(4 + n86)
 								} else {
 									r.Left = left
 									r.Text(pos+12, pos)
@@ -1538,10 +1587,10 @@ func fwVerifyVAccountFull(r *fw.VReader, slot, base int) {
 							}
 						} else {
 							if 16 <= stored {
-								blk85 := pos + int(fw.U32(d, pos+12))
-								if blk85 >= pos+12+4 && blk85 <= size-4 {
-									if n86 := int(fw.U32(d, blk85)); n86 <= size-blk85-4 {
-										left -= int64(4 + n86)
+								blk87 := pos + int(fw.U32(d, pos+12))
+								if blk87 >= pos+12+4 && blk87 <= size-4 {
+									if n88 := int(fw.U32(d, blk87)); n88 <= size-blk87-4 {
+										left -= int64(4 + n88)
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -1564,10 +1613,10 @@ func fwVerifyVAccountFull(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 16 <= stored {
-			blk87 := pos + int(fw.U32(d, pos+12))
-			if blk87 >= pos+12+4 && blk87 <= size-4 {
-				if n88 := int(fw.U32(d, blk87)); n88 <= size-blk87-4 {
-					left -= int64(4 + n88)
+			blk89 := pos + int(fw.U32(d, pos+12))
+			if blk89 >= pos+12+4 && blk89 <= size-4 {
+				if n90 := int(fw.U32(d, blk89)); n90 <= size-blk89-4 {
+					left -= int64(4 + n90)
 				} else {
 					r.Left = left
 					r.Text(pos+12, pos)
@@ -1591,10 +1640,10 @@ func fwVerifyVAccountFull(r *fw.VReader, slot, base int) {
 				if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 					left -= int64(stored)
 					if stored >= 28 {
-						blk89 := pos + int(fw.U32(d, pos+8))
-						if blk89 >= pos+8+4 && blk89 <= size-4 {
-							if n90 := int(fw.U32(d, blk89)); n90 <= size-blk89-4 {
-								left -= int64(4 + n90)
+						blk91 := pos + int(fw.U32(d, pos+8))
+						if blk91 >= pos+8+4 && blk91 <= size-4 {
+							if n92 := int(fw.U32(d, blk91)); n92 <= size-blk91-4 {
+								left -= int64(4 + n92)
 							} else {
 								r.Left = left
 								r.Text(pos+8, pos)
@@ -1607,10 +1656,10 @@ func fwVerifyVAccountFull(r *fw.VReader, slot, base int) {
 						}
 					} else {
 						if 12 <= stored {
-							blk91 := pos + int(fw.U32(d, pos+8))
-							if blk91 >= pos+8+4 && blk91 <= size-4 {
-								if n92 := int(fw.U32(d, blk91)); n92 <= size-blk91-4 {
-									left -= int64(4 + n92)
+							blk93 := pos + int(fw.U32(d, pos+8))
+							if blk93 >= pos+8+4 && blk93 <= size-4 {
+								if n94 := int(fw.U32(d, blk93)); n94 <= size-blk93-4 {
+									left -= int64(4 + n94)
 								} else {
 									r.Left = left
 									r.Text(pos+8, pos)
@@ -1632,11 +1681,11 @@ func fwVerifyVAccountFull(r *fw.VReader, slot, base int) {
 		}
 		if 26 <= stored {
 			if d[pos+21] != 0 {
-				p93 := pos + int(fw.U32(d, pos+21+1))
-				if p93 >= pos+21+5 && p93 <= size-4 {
+				p95 := pos + int(fw.U32(d, pos+21+1))
+				if p95 >= pos+21+5 && p95 <= size-4 {
 					left -= 4
 					{
-						slot, base := p93, p93
+						slot, base := p95, p95
 						pos := base + int(fw.U32(d, slot))
 						stored, typ := 0, uint32(0)
 						if pos >= slot+4 && pos <= size-8 {
@@ -1646,10 +1695,10 @@ func fwVerifyVAccountFull(r *fw.VReader, slot, base int) {
 						if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 							left -= int64(stored)
 							if stored >= 28 {
-								blk94 := pos + int(fw.U32(d, pos+8))
-								if blk94 >= pos+8+4 && blk94 <= size-4 {
-									if n95 := int(fw.U32(d, blk94)); n95 <= size-blk94-4 {
-										left -= int64(4 + n95)
+								blk96 := pos + int(fw.U32(d, pos+8))
+								if blk96 >= pos+8+4 && blk96 <= size-4 {
+									if n97 := int(fw.U32(d, blk96)); n97 <= size-blk96-4 {
+										left -= int64(4 + n97)
 									} else {
 										r.Left = left
 										r.Text(pos+8, pos)
@@ -1662,10 +1711,10 @@ func fwVerifyVAccountFull(r *fw.VReader, slot, base int) {
 								}
 							} else {
 								if 12 <= stored {
-									blk96 := pos + int(fw.U32(d, pos+8))
-									if blk96 >= pos+8+4 && blk96 <= size-4 {
-										if n97 := int(fw.U32(d, blk96)); n97 <= size-blk96-4 {
-											left -= int64(4 + n97)
+									blk98 := pos + int(fw.U32(d, pos+8))
+									if blk98 >= pos+8+4 && blk98 <= size-4 {
+										if n99 := int(fw.U32(d, blk98)); n99 <= size-blk98-4 {
+											left -= int64(4 + n99)
 										} else {
 											r.Left = left
 											r.Text(pos+8, pos)
@@ -1692,22 +1741,22 @@ func fwVerifyVAccountFull(r *fw.VReader, slot, base int) {
 			}
 		}
 		if 30 <= stored {
-			p98, n99, ok100 := 0, 0, false
-			blk101 := pos + int(fw.U32(d, pos+26))
-			if blk101 >= pos+26+4 && blk101 <= size-4 && int(fw.U32(d, blk101))*4 <= size-blk101-4 {
-				n99 = int(fw.U32(d, blk101))
-				p98 = blk101 + 4
-				left -= int64(4 + n99*4)
-				ok100 = left >= 0
+			p100, n101, ok102 := 0, 0, false
+			blk103 := pos + int(fw.U32(d, pos+26))
+			if blk103 >= pos+26+4 && blk103 <= size-4 && int(fw.U32(d, blk103))*4 <= size-blk103-4 {
+				n101 = int(fw.U32(d, blk103))
+				p100 = blk103 + 4
+				left -= int64(4 + n101*4)
+				ok102 = left >= 0
 			} else {
 				r.Left = left
-				p98, n99, ok100 = r.Block(pos+26, pos, 4)
+				p100, n101, ok102 = r.Block(pos+26, pos, 4)
 				left = r.Left
 			}
-			if ok100 {
-				for i102 := 0; i102 < n99 && left >= 0; i102++ {
+			if ok102 {
+				for i104 := 0; i104 < n101 && left >= 0; i104++ {
 					{
-						slot, base := p98+i102*4, pos
+						slot, base := p100+i104*4, pos
 						pos := base + int(fw.U32(d, slot))
 						stored, typ := 0, uint32(0)
 						if pos >= slot+4 && pos <= size-8 {
@@ -1717,10 +1766,10 @@ func fwVerifyVAccountFull(r *fw.VReader, slot, base int) {
 						if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 							left -= int64(stored)
 							if stored >= 50 {
-								blk103 := pos + int(fw.U32(d, pos+12))
-								if blk103 >= pos+12+4 && blk103 <= size-4 {
-									if n104 := int(fw.U32(d, blk103)); n104 <= size-blk103-4 {
-										left -= int64(4 + n104)
+								blk105 := pos + int(fw.U32(d, pos+12))
+								if blk105 >= pos+12+4 && blk105 <= size-4 {
+									if n106 := int(fw.U32(d, blk105)); n106 <= size-blk105-4 {
+										left -= int64(4 + n106)
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -1733,10 +1782,10 @@ func fwVerifyVAccountFull(r *fw.VReader, slot, base int) {
 								}
 							} else {
 								if 16 <= stored {
-									blk105 := pos + int(fw.U32(d, pos+12))
-									if blk105 >= pos+12+4 && blk105 <= size-4 {
-										if n106 := int(fw.U32(d, blk105)); n106 <= size-blk105-4 {
-											left -= int64(4 + n106)
+									blk107 := pos + int(fw.U32(d, pos+12))
+									if blk107 >= pos+12+4 && blk107 <= size-4 {
+										if n108 := int(fw.U32(d, blk107)); n108 <= size-blk107-4 {
+											left -= int64(4 + n108)
 										} else {
 											r.Left = left
 											r.Text(pos+12, pos)
@@ -1799,9 +1848,83 @@ func VerifyAccountFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 2 {
+		if p := fwFastFAccount(data[:full], 8, full); p >= 0 {
+			if p != full {
+				return fw.ErrBadSize
+			}
+			return nil
+		}
+	}
 	var r fw.FReader
 	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFAccount(&r, 8, full), full)
+}
+
+// fwFastFAccount is FwVerifyFAccount for the usual message (root models only): the
+// position after the fields, or -1 with nothing recorded. The caller has checked
+// that the depth limit allows 2 levels.
+func fwFastFAccount(d []byte, p, end int) int {
+	p += 4
+	n109 := int(fw.U32(d, p))
+	if n109 > end-26-p-4 {
+		return -1
+	}
+	p += 4 + n109
+	p += 1
+	{
+		end := end - 5
+		n110 := int(fw.U32(d, p))
+		if n110 > end-16-p-4 {
+			return -1
+		}
+		p += 4 + n110
+		p += 8
+		p += 8
+	}
+	if d[p] == 0 {
+		p++
+	} else {
+		p++
+		if 20 > end-4-p {
+			return -1
+		}
+		{
+			end := end - 4
+			n111 := int(fw.U32(d, p))
+			if n111 > end-16-p-4 {
+				return -1
+			}
+			p += 4 + n111
+			p += 8
+			p += 8
+		}
+	}
+	n112 := int(fw.U32(d, p))
+	if n112*42 > end-p-4 {
+		return -1
+	}
+	p += 4
+	rest115 := n112 * 42
+	for i114 := 0; i114 < n112; i114++ {
+		rest115 -= 42
+		{
+			end := end - rest115
+			p += 4
+			n116 := int(fw.U32(d, p))
+			if n116 > end-34-p-4 {
+				return -1
+			}
+			p += 4 + n116
+			p += 1
+			p += 1
+			p += 8
+			p += 8
+			p += 8
+			p += 8
+		}
+	}
+	return p
 }
 
 // FwPutF appends s's fields in the final format (generated code).
@@ -1817,8 +1940,8 @@ func (s *Account) FwPutF(b []byte) []byte {
 		b = s.Asset.FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.Orders)))
-	for i107 := range s.Orders {
-		b = s.Orders[i107].FwPutF(b)
+	for i117 := range s.Orders {
+		b = s.Orders[i117].FwPutF(b)
 	}
 	return b
 }
@@ -1830,14 +1953,14 @@ func (s *Account) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q108 := d[p : p+4 : p+4]
-	s.Uid = int32(fw.U32(q108, 0))
+	q118 := d[p : p+4 : p+4]
+	s.Uid = int32(fw.U32(q118, 0))
 	p += 4
 	if p = r.String(p, end-26, &s.Name); p < 0 {
 		return -1
 	}
-	q109 := d[p : p+1 : p+1]
-	s.State = State(q109[0])
+	q119 := d[p : p+1 : p+1]
+	s.State = State(q119[0])
 	p += 1
 	if p = s.Wallet.FwGetF(r, p, end-5); p < 0 {
 		return -1
@@ -1857,16 +1980,16 @@ func (s *Account) FwGetF(r *fw.FReader, p, end int) int {
 			return -1
 		}
 	}
-	n110, ok111 := r.Count(p, end, 42)
-	if !ok111 {
+	n120, ok121 := r.Count(p, end, 42)
+	if !ok121 {
 		return -1
 	}
 	p += 4
-	s.Orders = fw.Resize(s.Orders, n110)
-	rest113 := n110 * 42
-	for i112 := range s.Orders {
-		rest113 -= 42
-		if p = s.Orders[i112].FwGetF(r, p, end-rest113); p < 0 {
+	s.Orders = fw.Resize(s.Orders, n120)
+	rest123 := n120 * 42
+	for i122 := range s.Orders {
+		rest123 -= 42
+		if p = s.Orders[i122].FwGetF(r, p, end-rest123); p < 0 {
 			return -1
 		}
 	}
@@ -1882,22 +2005,22 @@ func FwVerifyFAccount(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 4
-	n114 := int(fw.U32(d, p))
-	if n114 > end-26-p-4 {
+	n124 := int(fw.U32(d, p))
+	if n124 > end-26-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n114
+	p += 4 + n124
 	p += 1
 	{
 		end := end - 5
 		if r.Depth == 0 {
 			return r.Fail(fw.ErrTooDeep)
 		}
-		n115 := int(fw.U32(d, p))
-		if n115 > end-16-p-4 {
+		n125 := int(fw.U32(d, p))
+		if n125 > end-16-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n115
+		p += 4 + n125
 		p += 8
 		p += 8
 	}
@@ -1913,34 +2036,34 @@ func FwVerifyFAccount(r *fw.FReader, p, end int) int {
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
-			n116 := int(fw.U32(d, p))
-			if n116 > end-16-p-4 {
+			n126 := int(fw.U32(d, p))
+			if n126 > end-16-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n116
+			p += 4 + n126
 			p += 8
 			p += 8
 		}
 	}
-	n117, ok118 := r.Count(p, end, 42)
-	if !ok118 {
+	n127, ok128 := r.Count(p, end, 42)
+	if !ok128 {
 		return -1
 	}
 	p += 4
-	rest120 := n117 * 42
-	for i119 := 0; i119 < n117; i119++ {
-		rest120 -= 42
+	rest130 := n127 * 42
+	for i129 := 0; i129 < n127; i129++ {
+		rest130 -= 42
 		{
-			end := end - rest120
+			end := end - rest130
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
 			p += 4
-			n121 := int(fw.U32(d, p))
-			if n121 > end-34-p-4 {
+			n131 := int(fw.U32(d, p))
+			if n131 > end-34-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n121
+			p += 4 + n131
 			p += 1
 			p += 1
 			p += 8
@@ -1977,11 +2100,11 @@ func (s *Account) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, ",\"orders\":"...)
 	b = append(b, '[')
-	for i122 := range s.Orders {
-		if i122 > 0 {
+	for i132 := range s.Orders {
+		if i132 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i122].AppendJSON(b)
+		b = s.Orders[i132].AppendJSON(b)
 	}
 	b = append(b, ']')
 	return append(b, '}')
@@ -2028,13 +2151,13 @@ func (s *Account) FwGetJSON(p *fw.JSONParser) {
 			s.Orders = s.Orders[:0]
 			if p.Array() {
 				for p.More() {
-					var e123 Order
-					e123 = NewOrder()
-					e123.FwGetJSON(p)
+					var e133 Order
+					e133 = NewOrder()
+					e133.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.Orders = append(s.Orders, e123)
+					s.Orders = append(s.Orders, e133)
 				}
 			}
 		default:
