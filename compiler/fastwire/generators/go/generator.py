@@ -637,44 +637,7 @@ class _Package:
         self.o("// FwPutV writes s's body and heap blocks and its offset into the slot "
                "(generated code).")
         self.open(f"func (s *{name}) FwPutV(w *fw.Writer, slot, base int) {{")
-        # The body (reserved, its offset into the slot), then its fixed slots through one
-        # slice of the body (no bounds checks), then the heap blocks in field order.
-        # The heap blocks of the strings and bytes before the first other heap field come
-        # right after the body: they are allocated with it, at once, spelled out (the
-        # compiler would not inline w.Alloc).
-        heap = [(f, fl) for f, fl in fields if not fl.wire.is_value]
-        lead = 0
-        while lead < len(heap) and heap[lead][1].wire.kind in ("string", "bytes"):
-            lead += 1
-        size = " + ".join([str(body)] + [f"4 + len(s.{self.field_name(f)})"
-                                          for f, _ in heap[:lead]])
-        self.o(f"n := {size}")
-        self.o("pos := len(w.Buf)")
-        self.open("if pos+n > cap(w.Buf) {")
-        self.o("w.Grow(n)")
-        self.close()
-        # Resliced in place: only the length is stored (no pointer, no write barrier).
-        self.o("w.Buf = w.Buf[:pos+n]")
-        self.o("buf := w.Buf")
-        self.o("fw.PutU32(buf, slot, uint32(pos-base))")
-        self.o(f"b := buf[pos : pos+{body} : pos+{body}]")
-        self.o(f"fw.PutU32(b, 0, {body})")
-        self.o(f"fw.PutU32(b, 4, {t})")
-        for f, fl in fields:
-            if fl.wire.is_value:
-                self.o(self.store_value(fl.wire, f"s.{self.field_name(f)}", "b", str(fl.offset)))
-        if lead:
-            self.o(f"q := pos + {body}")
-        for i, (f, fl) in enumerate(heap[:lead]):
-            v = f"s.{self.field_name(f)}"
-            off = str(body) if i == 0 else "uint32(q-pos)"
-            self.o(f"fw.PutU32(b, {fl.offset}, {off})")
-            self.o(f"fw.PutU32(buf, q, uint32(len({v})))")
-            self.o(f"copy(buf[q+4:], {v})")
-            if i + 1 < lead:
-                self.o(f"q += 4 + len({v})")
-        for f, fl in heap[lead:]:
-            self.vput(fl.wire, f"s.{self.field_name(f)}", f"pos+{fl.offset}", "pos")
+        self.emit_vput_body(s, layout)
         self.close()
         self.o()
         # Get.
@@ -923,6 +886,57 @@ class _Package:
         else:
             raise AssertionError(k)
 
+    def emit_vput_body(self, s: ir.StructType, layout: lower.StructLayout) -> None:
+        """FwPutV's body: s (a pointer to the struct), w, slot and base in scope."""
+        fields = list(zip(s.all_fields, layout.fields))
+        t = layout.type_number
+        body = layout.body_size
+        # The body (reserved, its offset into the slot), then its fixed slots through one
+        # slice of the body (no bounds checks), then the heap blocks in field order.
+        # The heap blocks of the strings and bytes before the first other heap field come
+        # right after the body: they are allocated with it, at once, spelled out (the
+        # compiler would not inline w.Alloc).
+        heap = [(f, fl) for f, fl in fields if not fl.wire.is_value]
+        lead = 0
+        while lead < len(heap) and heap[lead][1].wire.kind in ("string", "bytes"):
+            lead += 1
+        size = " + ".join([str(body)] + [f"4 + len(s.{self.field_name(f)})"
+                                          for f, _ in heap[:lead]])
+        self.o(f"n := {size}")
+        self.o("pos := len(w.Buf)")
+        self.open("if pos+n > cap(w.Buf) {")
+        self.o("w.Grow(n)")
+        self.close()
+        # Resliced in place: only the length is stored (no pointer, no write barrier).
+        self.o("w.Buf = w.Buf[:pos+n]")
+        self.o("buf := w.Buf")
+        self.o("fw.PutU32(buf, slot, uint32(pos-base))")
+        self.o(f"b := buf[pos : pos+{body} : pos+{body}]")
+        self.o(f"fw.PutU32(b, 0, {body})")
+        self.o(f"fw.PutU32(b, 4, {t})")
+        for f, fl in fields:
+            if fl.wire.is_value:
+                self.o(self.store_value(fl.wire, f"s.{self.field_name(f)}", "b", str(fl.offset)))
+        if lead:
+            self.o(f"q := pos + {body}")
+        for i, (f, fl) in enumerate(heap[:lead]):
+            v = f"s.{self.field_name(f)}"
+            off = str(body) if i == 0 else "uint32(q-pos)"
+            self.o(f"fw.PutU32(b, {fl.offset}, {off})")
+            self.o(f"fw.PutU32(buf, q, uint32(len({v})))")
+            self.o(f"copy(buf[q+4:], {v})")
+            if i + 1 < lead:
+                self.o(f"q += 4 + len({v})")
+        for f, fl in heap[lead:]:
+            self.vput(fl.wire, f"s.{self.field_name(f)}", f"pos+{fl.offset}", "pos")
+
+    def ir_struct(self, qualified: str) -> Optional[ir.StructType]:
+        for pkg in self.schema.packages:
+            for st in pkg.structs:
+                if st.qualified_name == qualified:
+                    return st
+        return None
+
     def emit_vchecks(self, layout: lower.StructLayout) -> bool:
         """The checks of a versioned body at pos (stored bytes); False when none."""
         checked = [fl for fl in layout.fields if self.vneeds_check(fl.wire)]
@@ -1053,7 +1067,18 @@ class _Package:
         elif k == "bytes":
             self.o(f"w.VBytes({slot}, {base}, {v})")
         elif k == "struct":
-            self.o(f"{v}.FwPutV(w, {slot}, {base})")
+            assert w.ref is not None
+            leaf, st = self.model.struct(w.ref), self.ir_struct(w.ref)
+            if leaf.depth == 1 and st is not None and w.ref.rpartition(".")[0] == self.pkg.name:
+                # A leaf struct in line (no call): its FwPutV body in a block of its own.
+                self.open("{")
+                self.o(f"s, slot, base := &{v}, {slot}, {base}")
+                if not leaf.fields:
+                    self.o("_ = s")
+                self.emit_vput_body(st, leaf)
+                self.close()
+            else:
+                self.o(f"{v}.FwPutV(w, {slot}, {base})")
         elif k == "optional":
             assert w.element is not None
             e = w.element
@@ -1064,7 +1089,7 @@ class _Package:
             b = self.emit_alloc(str(e.slot))
             self.o(f"w.Buf[{slot}] = 1")
             self.o(f"fw.PutU32(w.Buf, {slot}+1, uint32({b}-{base}))")
-            self.vput(e, v if e.kind == "struct" else f"(*{v})", b, b)
+            self.vput(e, f"(*{v})", b, b)
             self.close()
         elif k == "array":
             assert w.element is not None

@@ -1828,7 +1828,55 @@ func (s *Optionals) FwPutV(w *fw.Writer, slot, base int) {
 		w.Buf = w.Buf[:blk39+4]
 		w.Buf[pos+48] = 1
 		fw.PutU32(w.Buf, pos+48+1, uint32(blk39-pos))
-		s.FStruct.FwPutV(w, blk39, blk39)
+		{
+			s, slot, base := &(*s.FStruct), blk39, blk39
+			n := 177 + 4 + len(s.FString) + 4 + len(s.FBytes) + 4 + len(s.Password)
+			pos := len(w.Buf)
+			if pos+n > cap(w.Buf) {
+				w.Grow(n)
+			}
+			w.Buf = w.Buf[:pos+n]
+			buf := w.Buf
+			fw.PutU32(buf, slot, uint32(pos-base))
+			b := buf[pos : pos+177 : pos+177]
+			fw.PutU32(b, 0, 177)
+			fw.PutU32(b, 4, 110)
+			b[8] = fw.B2U(s.FBool)
+			b[9] = byte(s.FByte)
+			b[10] = byte(s.FChar)
+			fw.PutU32(b, 11, uint32(s.FWchar))
+			b[15] = byte(s.FInt8)
+			b[16] = byte(s.FUint8)
+			fw.PutU16(b, 17, uint16(s.FInt16))
+			fw.PutU16(b, 19, uint16(s.FUint16))
+			fw.PutU32(b, 21, uint32(s.FInt32))
+			fw.PutU32(b, 25, uint32(s.FUint32))
+			fw.PutU64(b, 29, uint64(s.FInt64))
+			fw.PutU64(b, 37, uint64(s.FUint64))
+			fw.PutF32(b, 45, float32(s.FFloat))
+			fw.PutF64(b, 49, float64(s.FDouble))
+			fw.PutDecimal(b[57:], s.FDecimal)
+			fw.PutU64(b, 81, uint64(s.FEpoch))
+			fw.PutU64(b, 89, uint64(s.FUtc))
+			fw.PutU64(b, 97, uint64(s.FNs))
+			copy(b[105:], s.FUuid0[:])
+			copy(b[121:], s.FUuid1[:])
+			copy(b[137:], s.FUuid4[:])
+			copy(b[153:], s.FUuid[:])
+			fw.PutU32(b, 173, uint32(s.Legacy))
+			q := pos + 177
+			fw.PutU32(b, 73, 177)
+			fw.PutU32(buf, q, uint32(len(s.FString)))
+			copy(buf[q+4:], s.FString)
+			q += 4 + len(s.FString)
+			fw.PutU32(b, 77, uint32(q-pos))
+			fw.PutU32(buf, q, uint32(len(s.FBytes)))
+			copy(buf[q+4:], s.FBytes)
+			q += 4 + len(s.FBytes)
+			fw.PutU32(b, 169, uint32(q-pos))
+			fw.PutU32(buf, q, uint32(len(s.Password)))
+			copy(buf[q+4:], s.Password)
+		}
 	}
 	if s.FOrder == nil {
 		fw.VNull(w, pos+53)
@@ -1840,7 +1888,7 @@ func (s *Optionals) FwPutV(w *fw.Writer, slot, base int) {
 		w.Buf = w.Buf[:blk40+4]
 		w.Buf[pos+53] = 1
 		fw.PutU32(w.Buf, pos+53+1, uint32(blk40-pos))
-		s.FOrder.FwPutV(w, blk40, blk40)
+		(*s.FOrder).FwPutV(w, blk40, blk40)
 	}
 	if s.FReset == nil {
 		fw.VNull(w, pos+58)
@@ -4166,7 +4214,55 @@ func (s *Collections) FwPutV(w *fw.Writer, slot, base int) {
 		}
 	}
 	for i243 := range s.FArrayStruct {
-		s.FArrayStruct[i243].FwPutV(w, pos+30+i243*4, pos)
+		{
+			s, slot, base := &s.FArrayStruct[i243], pos+30+i243*4, pos
+			n := 177 + 4 + len(s.FString) + 4 + len(s.FBytes) + 4 + len(s.Password)
+			pos := len(w.Buf)
+			if pos+n > cap(w.Buf) {
+				w.Grow(n)
+			}
+			w.Buf = w.Buf[:pos+n]
+			buf := w.Buf
+			fw.PutU32(buf, slot, uint32(pos-base))
+			b := buf[pos : pos+177 : pos+177]
+			fw.PutU32(b, 0, 177)
+			fw.PutU32(b, 4, 110)
+			b[8] = fw.B2U(s.FBool)
+			b[9] = byte(s.FByte)
+			b[10] = byte(s.FChar)
+			fw.PutU32(b, 11, uint32(s.FWchar))
+			b[15] = byte(s.FInt8)
+			b[16] = byte(s.FUint8)
+			fw.PutU16(b, 17, uint16(s.FInt16))
+			fw.PutU16(b, 19, uint16(s.FUint16))
+			fw.PutU32(b, 21, uint32(s.FInt32))
+			fw.PutU32(b, 25, uint32(s.FUint32))
+			fw.PutU64(b, 29, uint64(s.FInt64))
+			fw.PutU64(b, 37, uint64(s.FUint64))
+			fw.PutF32(b, 45, float32(s.FFloat))
+			fw.PutF64(b, 49, float64(s.FDouble))
+			fw.PutDecimal(b[57:], s.FDecimal)
+			fw.PutU64(b, 81, uint64(s.FEpoch))
+			fw.PutU64(b, 89, uint64(s.FUtc))
+			fw.PutU64(b, 97, uint64(s.FNs))
+			copy(b[105:], s.FUuid0[:])
+			copy(b[121:], s.FUuid1[:])
+			copy(b[137:], s.FUuid4[:])
+			copy(b[153:], s.FUuid[:])
+			fw.PutU32(b, 173, uint32(s.Legacy))
+			q := pos + 177
+			fw.PutU32(b, 73, 177)
+			fw.PutU32(buf, q, uint32(len(s.FString)))
+			copy(buf[q+4:], s.FString)
+			q += 4 + len(s.FString)
+			fw.PutU32(b, 77, uint32(q-pos))
+			fw.PutU32(buf, q, uint32(len(s.FBytes)))
+			copy(buf[q+4:], s.FBytes)
+			q += 4 + len(s.FBytes)
+			fw.PutU32(b, 169, uint32(q-pos))
+			fw.PutU32(buf, q, uint32(len(s.Password)))
+			copy(buf[q+4:], s.Password)
+		}
 	}
 	c244 := len(s.FVector)
 	blk245 := len(w.Buf)
@@ -4254,7 +4350,7 @@ func (s *Collections) FwPutV(w *fw.Writer, slot, base int) {
 			w.Buf = w.Buf[:blk266+4]
 			w.Buf[p264+i265*5] = 1
 			fw.PutU32(w.Buf, p264+i265*5+1, uint32(blk266-pos))
-			s.FListOptional[i265].FwPutV(w, blk266, blk266)
+			(*s.FListOptional[i265]).FwPutV(w, blk266, blk266)
 		}
 	}
 	set267 := fw.SortedSet(s.FSet, cmp.Compare[int64])
@@ -4395,7 +4491,55 @@ func (s *Collections) FwPutV(w *fw.Writer, slot, base int) {
 			w.Buf = w.Buf[:blk306+4]
 			w.Buf[p302+4] = 1
 			fw.PutU32(w.Buf, p302+4+1, uint32(blk306-pos))
-			v304.FwPutV(w, blk306, blk306)
+			{
+				s, slot, base := &(*v304), blk306, blk306
+				n := 177 + 4 + len(s.FString) + 4 + len(s.FBytes) + 4 + len(s.Password)
+				pos := len(w.Buf)
+				if pos+n > cap(w.Buf) {
+					w.Grow(n)
+				}
+				w.Buf = w.Buf[:pos+n]
+				buf := w.Buf
+				fw.PutU32(buf, slot, uint32(pos-base))
+				b := buf[pos : pos+177 : pos+177]
+				fw.PutU32(b, 0, 177)
+				fw.PutU32(b, 4, 110)
+				b[8] = fw.B2U(s.FBool)
+				b[9] = byte(s.FByte)
+				b[10] = byte(s.FChar)
+				fw.PutU32(b, 11, uint32(s.FWchar))
+				b[15] = byte(s.FInt8)
+				b[16] = byte(s.FUint8)
+				fw.PutU16(b, 17, uint16(s.FInt16))
+				fw.PutU16(b, 19, uint16(s.FUint16))
+				fw.PutU32(b, 21, uint32(s.FInt32))
+				fw.PutU32(b, 25, uint32(s.FUint32))
+				fw.PutU64(b, 29, uint64(s.FInt64))
+				fw.PutU64(b, 37, uint64(s.FUint64))
+				fw.PutF32(b, 45, float32(s.FFloat))
+				fw.PutF64(b, 49, float64(s.FDouble))
+				fw.PutDecimal(b[57:], s.FDecimal)
+				fw.PutU64(b, 81, uint64(s.FEpoch))
+				fw.PutU64(b, 89, uint64(s.FUtc))
+				fw.PutU64(b, 97, uint64(s.FNs))
+				copy(b[105:], s.FUuid0[:])
+				copy(b[121:], s.FUuid1[:])
+				copy(b[137:], s.FUuid4[:])
+				copy(b[153:], s.FUuid[:])
+				fw.PutU32(b, 173, uint32(s.Legacy))
+				q := pos + 177
+				fw.PutU32(b, 73, 177)
+				fw.PutU32(buf, q, uint32(len(s.FString)))
+				copy(buf[q+4:], s.FString)
+				q += 4 + len(s.FString)
+				fw.PutU32(b, 77, uint32(q-pos))
+				fw.PutU32(buf, q, uint32(len(s.FBytes)))
+				copy(buf[q+4:], s.FBytes)
+				q += 4 + len(s.FBytes)
+				fw.PutU32(b, 169, uint32(q-pos))
+				fw.PutU32(buf, q, uint32(len(s.Password)))
+				copy(buf[q+4:], s.Password)
+			}
 		}
 		p302 += 9
 	}
@@ -10452,7 +10596,7 @@ func (s *ExAccount) FwPutV(w *fw.Writer, slot, base int) {
 		w.Buf = w.Buf[:blk951+4]
 		w.Buf[pos+21] = 1
 		fw.PutU32(w.Buf, pos+21+1, uint32(blk951-pos))
-		s.Asset.FwPutV(w, blk951, blk951)
+		(*s.Asset).FwPutV(w, blk951, blk951)
 	}
 	c952 := len(s.Orders)
 	blk953 := len(w.Buf)

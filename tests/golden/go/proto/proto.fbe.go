@@ -1090,7 +1090,25 @@ func (s *Account) FwPutV(w *fw.Writer, slot, base int) {
 	fw.PutU32(b, 12, 30)
 	fw.PutU32(buf, q, uint32(len(s.Name)))
 	copy(buf[q+4:], s.Name)
-	s.Wallet.FwPutV(w, pos+17, pos)
+	{
+		s, slot, base := &s.Wallet, pos+17, pos
+		n := 20 + 4 + len(s.Currency)
+		pos := len(w.Buf)
+		if pos+n > cap(w.Buf) {
+			w.Grow(n)
+		}
+		w.Buf = w.Buf[:pos+n]
+		buf := w.Buf
+		fw.PutU32(buf, slot, uint32(pos-base))
+		b := buf[pos : pos+20 : pos+20]
+		fw.PutU32(b, 0, 20)
+		fw.PutU32(b, 4, 2)
+		fw.PutF64(b, 12, float64(s.Amount))
+		q := pos + 20
+		fw.PutU32(b, 8, 20)
+		fw.PutU32(buf, q, uint32(len(s.Currency)))
+		copy(buf[q+4:], s.Currency)
+	}
 	if s.Asset == nil {
 		fw.VNull(w, pos+21)
 	} else {
@@ -1101,7 +1119,25 @@ func (s *Account) FwPutV(w *fw.Writer, slot, base int) {
 		w.Buf = w.Buf[:blk25+4]
 		w.Buf[pos+21] = 1
 		fw.PutU32(w.Buf, pos+21+1, uint32(blk25-pos))
-		s.Asset.FwPutV(w, blk25, blk25)
+		{
+			s, slot, base := &(*s.Asset), blk25, blk25
+			n := 20 + 4 + len(s.Currency)
+			pos := len(w.Buf)
+			if pos+n > cap(w.Buf) {
+				w.Grow(n)
+			}
+			w.Buf = w.Buf[:pos+n]
+			buf := w.Buf
+			fw.PutU32(buf, slot, uint32(pos-base))
+			b := buf[pos : pos+20 : pos+20]
+			fw.PutU32(b, 0, 20)
+			fw.PutU32(b, 4, 2)
+			fw.PutF64(b, 12, float64(s.Amount))
+			q := pos + 20
+			fw.PutU32(b, 8, 20)
+			fw.PutU32(buf, q, uint32(len(s.Currency)))
+			copy(buf[q+4:], s.Currency)
+		}
 	}
 	c26 := len(s.Orders)
 	blk27 := len(w.Buf)
@@ -1113,7 +1149,29 @@ func (s *Account) FwPutV(w *fw.Writer, slot, base int) {
 	fw.PutU32(w.Buf, blk27, uint32(c26))
 	p28 := blk27 + 4
 	for i29 := range s.Orders {
-		s.Orders[i29].FwPutV(w, p28+i29*4, pos)
+		{
+			s, slot, base := &s.Orders[i29], p28+i29*4, pos
+			n := 34 + 4 + len(s.Symbol)
+			pos := len(w.Buf)
+			if pos+n > cap(w.Buf) {
+				w.Grow(n)
+			}
+			w.Buf = w.Buf[:pos+n]
+			buf := w.Buf
+			fw.PutU32(buf, slot, uint32(pos-base))
+			b := buf[pos : pos+34 : pos+34]
+			fw.PutU32(b, 0, 34)
+			fw.PutU32(b, 4, 1)
+			fw.PutU32(b, 8, uint32(s.Uid))
+			b[16] = byte(s.Side)
+			b[17] = byte(s.Type)
+			fw.PutF64(b, 18, float64(s.Price))
+			fw.PutF64(b, 26, float64(s.Volume))
+			q := pos + 34
+			fw.PutU32(b, 12, 34)
+			fw.PutU32(buf, q, uint32(len(s.Symbol)))
+			copy(buf[q+4:], s.Symbol)
+		}
 	}
 }
 
