@@ -1,6 +1,8 @@
 package fastwire_test
 
 import (
+	"os"
+	"strconv"
 	"syscall"
 	"testing"
 
@@ -109,4 +111,73 @@ func BenchmarkAccount(b *testing.B) {
 		}
 		stop(b, c0)
 	})
+}
+
+// Instruction counts (go/callgrind.sh): TestCallgrindLoops, run only when
+// FASTWIRE_CALLGRIND_N is set, calls each operation N times inside a function of its own
+// (not inlined), so that callgrind's inclusive count of that function / N is the exact
+// cost of one operation: repeatable on a loaded host, unlike timings.
+
+//go:noinline
+func cgVersionedSerialize(a *proto.Account, out []byte, n int) []byte {
+	for i := 0; i < n; i++ {
+		out = a.MarshalFBE(out[:0])
+	}
+	return out
+}
+
+//go:noinline
+func cgVersionedDeserialize(into *proto.Account, buf []byte, n int) {
+	for i := 0; i < n; i++ {
+		_ = into.UnmarshalFBE(buf)
+	}
+}
+
+//go:noinline
+func cgVersionedVerify(buf []byte, n int) {
+	for i := 0; i < n; i++ {
+		_ = proto.VerifyAccount(buf)
+	}
+}
+
+//go:noinline
+func cgFinalSerialize(a *proto.Account, out []byte, n int) []byte {
+	for i := 0; i < n; i++ {
+		out = a.MarshalFinal(out[:0])
+	}
+	return out
+}
+
+//go:noinline
+func cgFinalDeserialize(into *proto.Account, buf []byte, n int) {
+	for i := 0; i < n; i++ {
+		_ = into.UnmarshalFinal(buf)
+	}
+}
+
+//go:noinline
+func cgFinalVerify(buf []byte, n int) {
+	for i := 0; i < n; i++ {
+		_ = proto.VerifyAccountFinal(buf)
+	}
+}
+
+func TestCallgrindLoops(t *testing.T) {
+	n, err := strconv.Atoi(os.Getenv("FASTWIRE_CALLGRIND_N"))
+	if err != nil {
+		t.Skip("FASTWIRE_CALLGRIND_N is not set (go/callgrind.sh sets it)")
+	}
+	a := seedAccount(t)
+	vbuf := a.MarshalFBE(nil)
+	fbuf := a.MarshalFinal(nil)
+	out := make([]byte, 0, 1024)
+	var into proto.Account
+	_ = into.UnmarshalFBE(vbuf)
+	out = cgVersionedSerialize(&a, out, n)
+	cgVersionedDeserialize(&into, vbuf, n)
+	cgVersionedVerify(vbuf, n)
+	out = cgFinalSerialize(&a, out, n)
+	cgFinalDeserialize(&into, fbuf, n)
+	cgFinalVerify(fbuf, n)
+	_ = out
 }

@@ -146,8 +146,10 @@ func TestMalformedVectors(t *testing.T) {
 				v := g.make()
 				errV := verify(b)
 				errR := read(v, b)
-				if (errV == nil) != (errR == nil) {
-					t.Fatalf("%s %s %s: verify %v, read %v", g.name, format, what, errV, errR)
+				// The same error (docs/security.md): read is the full walk, verify's
+				// fast path must agree with it on every input.
+				if errV != errR {
+					t.Fatalf("%s %s %s: verify %v, read %v (%x)", g.name, format, what, errV, errR, b)
 				}
 				if errV != nil {
 					return
@@ -172,6 +174,30 @@ func TestMalformedVectors(t *testing.T) {
 					check("changed", b)
 				}
 			}
+		}
+	}
+}
+
+// Verify under depth limits below and at the schema's nesting (the fast paths need the
+// whole nesting of Account allowed, and leave lower limits to the full walk): the same
+// error as the checked read, in both formats.
+func TestVerifyDepthLimits(t *testing.T) {
+	data, final := vector(t, "account.fbe.hex"), vector(t, "account.final.hex")
+	for depth := -1; depth <= 3; depth++ {
+		lim := fw.DefaultLimits
+		lim.MaxDepth = depth
+		want := error(nil)
+		if depth < 2 {
+			want = fw.ErrTooDeep
+		}
+		var a proto.Account
+		errV, errR := proto.VerifyAccountLimits(data, &lim), a.UnmarshalFBELimits(data, &lim)
+		if errV != want || errR != want {
+			t.Errorf("versioned, MaxDepth %d: verify %v, read %v, want %v", depth, errV, errR, want)
+		}
+		errV, errR = proto.VerifyAccountFinalLimits(final, &lim), a.UnmarshalFinalLimits(final, &lim)
+		if errV != want || errR != want {
+			t.Errorf("final, MaxDepth %d: verify %v, read %v, want %v", depth, errV, errR, want)
 		}
 	}
 }

@@ -139,27 +139,44 @@ func PutDecimal(b []byte, d Decimal) {
 	le.PutUint32(b[12:], d.flags())
 }
 
-// Loads (the caller checked the bounds).
+// Loads and stores (the caller checked the bounds).
 
 // Each slices exactly the bytes it touches (b[p:p+n:p+n]): one bounds check, and none
-// when the compiler can prove it (a constant p in a slice of known length).
+// when the compiler can prove it (a constant p in a slice of known length). They combine
+// or split the bytes themselves (the compiler makes one load or store of them, as in
+// binary.LittleEndian): with that in their own body, a call whose bounds check is proven
+// away leaves no inlining-mark NOP behind (verify and the writers had one per access).
 
-func U16(b []byte, p int) uint16  { return le.Uint16(b[p : p+2 : p+2]) }
-func U32(b []byte, p int) uint32  { return le.Uint32(b[p : p+4 : p+4]) }
-func U64(b []byte, p int) uint64  { return le.Uint64(b[p : p+8 : p+8]) }
-func F32(b []byte, p int) float32 { return math.Float32frombits(le.Uint32(b[p : p+4 : p+4])) }
-func F64(b []byte, p int) float64 { return math.Float64frombits(le.Uint64(b[p : p+8 : p+8])) }
+func U16(b []byte, p int) uint16 {
+	b = b[p : p+2 : p+2]
+	return uint16(b[0]) | uint16(b[1])<<8
+}
+func U32(b []byte, p int) uint32 {
+	b = b[p : p+4 : p+4]
+	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
+}
+func U64(b []byte, p int) uint64 {
+	b = b[p : p+8 : p+8]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+}
+func F32(b []byte, p int) float32 { return math.Float32frombits(U32(b, p)) }
+func F64(b []byte, p int) float64 { return math.Float64frombits(U64(b, p)) }
 func PutU16(b []byte, p int, v uint16) {
-	le.PutUint16(b[p:p+2:p+2], v)
+	b = b[p : p+2 : p+2]
+	b[0], b[1] = byte(v), byte(v>>8)
 }
-func PutU32(b []byte, p int, v uint32) { le.PutUint32(b[p:p+4:p+4], v) }
-func PutU64(b []byte, p int, v uint64) { le.PutUint64(b[p:p+8:p+8], v) }
-func PutF32(b []byte, p int, v float32) {
-	le.PutUint32(b[p:p+4:p+4], math.Float32bits(v))
+func PutU32(b []byte, p int, v uint32) {
+	b = b[p : p+4 : p+4]
+	b[0], b[1], b[2], b[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
 }
-func PutF64(b []byte, p int, v float64) {
-	le.PutUint64(b[p:p+8:p+8], math.Float64bits(v))
+func PutU64(b []byte, p int, v uint64) {
+	b = b[p : p+8 : p+8]
+	b[0], b[1], b[2], b[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+	b[4], b[5], b[6], b[7] = byte(v>>32), byte(v>>40), byte(v>>48), byte(v>>56)
 }
+func PutF32(b []byte, p int, v float32) { PutU32(b, p, math.Float32bits(v)) }
+func PutF64(b []byte, p int, v float64) { PutU64(b, p, math.Float64bits(v)) }
 func B2U(v bool) byte {
 	if v {
 		return 1

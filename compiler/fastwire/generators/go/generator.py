@@ -79,6 +79,8 @@ class _Package:
         self.lines: List[str] = []
         self.level = 0
         self.tmp = 0
+        self.vconst: List[int] = []
+        self.ffast = False
         self.imports_used: set = set()
         # --go-import, else the compiled (root) schema's `option go_import`: every package
         # of one compilation is written under the same output folder.
@@ -612,9 +614,22 @@ class _Package:
         self.open("if err != nil {")
         self.o("return err")
         self.close()
+        verify = f"FwVerifyV{name}"
+        if self.vfast_struct(layout):
+            # The fast walk straight from here (no VReader to set up); the depth limit
+            # as VReader.Start would take it (MaxDepth clamped to 0..MaxDepthCap).
+            verify = f"fwVerifyV{name}Full"
+            self.open(f"if lim.MaxDepth >= {layout.depth} {{")
+            self.open(f"if left, ok := fwFastV{name}(data[:full], 4, 0, int64(full)-8); ok {{")
+            self.open("if left < 0 {")
+            self.o("return fw.ErrOverBudget")
+            self.close()
+            self.o("return nil")
+            self.close()
+            self.close()
         self.o("var r fw.VReader")
         self.o("r.Start(data, full, lim)")
-        self.o(f"FwVerifyV{name}(&r, 4, 0)")
+        self.o(f"{verify}(&r, 4, 0)")
         self.o("return r.Result()")
         self.close()
         self.o()
@@ -622,44 +637,7 @@ class _Package:
         self.o("// FwPutV writes s's body and heap blocks and its offset into the slot "
                "(generated code).")
         self.open(f"func (s *{name}) FwPutV(w *fw.Writer, slot, base int) {{")
-        # The body (reserved, its offset into the slot), then its fixed slots through one
-        # slice of the body (no bounds checks), then the heap blocks in field order.
-        # The heap blocks of the strings and bytes before the first other heap field come
-        # right after the body: they are allocated with it, at once, spelled out (the
-        # compiler would not inline w.Alloc).
-        heap = [(f, fl) for f, fl in fields if not fl.wire.is_value]
-        lead = 0
-        while lead < len(heap) and heap[lead][1].wire.kind in ("string", "bytes"):
-            lead += 1
-        size = " + ".join([str(body)] + [f"4 + len(s.{self.field_name(f)})"
-                                          for f, _ in heap[:lead]])
-        self.o(f"n := {size}")
-        self.o("buf := w.Buf")
-        self.o("pos := len(buf)")
-        self.open("if pos+n > cap(buf) {")
-        self.o("buf = w.Grow(n)")
-        self.close()
-        self.o("buf = buf[:pos+n]")
-        self.o("w.Buf = buf")
-        self.o("fw.PutU32(buf, slot, uint32(pos-base))")
-        self.o(f"b := buf[pos : pos+{body} : pos+{body}]")
-        self.o(f"fw.PutU32(b, 0, {body})")
-        self.o(f"fw.PutU32(b, 4, {t})")
-        for f, fl in fields:
-            if fl.wire.is_value:
-                self.o(self.store_value(fl.wire, f"s.{self.field_name(f)}", "b", str(fl.offset)))
-        if lead:
-            self.o(f"q := pos + {body}")
-        for i, (f, fl) in enumerate(heap[:lead]):
-            v = f"s.{self.field_name(f)}"
-            off = str(body) if i == 0 else "uint32(q-pos)"
-            self.o(f"fw.PutU32(b, {fl.offset}, {off})")
-            self.o(f"fw.PutU32(buf, q, uint32(len({v})))")
-            self.o(f"copy(buf[q+4:], {v})")
-            if i + 1 < lead:
-                self.o(f"q += 4 + len({v})")
-        for f, fl in heap[lead:]:
-            self.vput(fl.wire, f"s.{self.field_name(f)}", f"pos+{fl.offset}", "pos")
+        self.emit_vput_body(s, layout)
         self.close()
         self.o()
         # Get.
@@ -693,9 +671,16 @@ class _Package:
         self.close()
         self.o()
         # Verify.
-        self.o(f"// FwVerifyV{name} verifies the {name} body the slot leads to (generated "
-               "code).")
-        self.open(f"func FwVerifyV{name}(r *fw.VReader, slot, base int) {{")
+        verify = f"FwVerifyV{name}"
+        if self.vfast_struct(layout):
+            self.emit_vfast_fn(name, layout)
+            verify = f"fwVerifyV{name}Full"
+            self.o(f"// {verify} is FwVerifyV{name} for every input: it records why a "
+                   "message fails.")
+        else:
+            self.o(f"// FwVerifyV{name} verifies the {name} body the slot leads to "
+                   "(generated code).")
+        self.open(f"func {verify}(r *fw.VReader, slot, base int) {{")
         self.emit_enter(t)
         # The budget is kept in a local (left) while checking, written back around each
         # call: a chain of updates through memory would be the walk's critical path.
@@ -708,6 +693,249 @@ class _Package:
         self.o("r.Leave()")
         self.close()
         self.o()
+
+    # The fast path of versioned verify. A struct whose checks need no call (its fields
+    # are values, strings, bytes, leaf structs, and optionals and collections of these)
+    # verifies the usual message in one straight walk, fwFastV<Name>(d, slot, base,
+    # left): each check passes or returns false, having recorded nothing (the budget is
+    # a parameter), and the caller runs the full walk (fwVerifyV<Name>Full, the general
+    # code), which starts that struct over from the same state and records why it
+    # fails. The fast walk accepts only what the full walk accepts and charges the same
+    # blocks: it wants every body at least as large as this version's (older bodies take
+    # the full walk), offsets that are not 0 (empty strings and collections too), and
+    # the depth limit not reached anywhere in the struct (the schema bounds its nesting:
+    # layout.depth). It looks at the budget once, at the end: what it found valid the
+    # full walk finds valid too, and a budget run out is over_budget in both. Its work
+    # is bounded by the bytes it charges (counts are checked against the bytes after
+    # them), and a fast walk given up costs one redo of that struct at most (it calls
+    # nothing, so redos do not nest).
+    def vfast_ok(self, w: lower.WireType) -> bool:
+        if w.is_value or w.kind in ("string", "bytes"):
+            return True
+        if w.kind == "struct":
+            assert w.ref is not None
+            leaf = self.model.struct(w.ref)
+            return leaf.depth == 1 and all(self.vfast_ok(fl.wire) for fl in leaf.fields)
+        if w.kind in ("optional", "sequence", "array"):
+            assert w.element is not None
+            return self.vfast_ok(w.element)
+        if w.kind == "map":
+            assert w.key is not None and w.element is not None
+            return self.vfast_ok(w.key) and self.vfast_ok(w.element)
+        return False
+
+    def vfast_struct(self, layout: lower.StructLayout) -> bool:
+        return (layout.depth in (1, 2) and any(self.vneeds_check(fl.wire) for fl in layout.fields)
+                and all(self.vfast_ok(fl.wire) for fl in layout.fields))
+
+    def emit_vfast_fn(self, name: str, layout: lower.StructLayout) -> None:
+        self.o(f"// FwVerifyV{name} verifies the {name} body the slot leads to (generated "
+               "code): the")
+        self.o(f"// usual message by fwFastV{name}, anything else by fwVerifyV{name}Full.")
+        self.open(f"func FwVerifyV{name}(r *fw.VReader, slot, base int) {{")
+        self.open(f"if r.Depth >= {layout.depth} {{")
+        self.open(f"if left, ok := fwFastV{name}(r.Data, slot, base, r.Left); ok {{")
+        self.o("r.Left = left")
+        self.o("return")
+        self.close()
+        self.close()
+        self.o(f"fwVerifyV{name}Full(r, slot, base)")
+        self.close()
+        self.o()
+        self.o(f"// fwFastV{name} walks the {name} body the slot leads to in d (a root "
+               "model) when")
+        self.o("// it is the usual one, and returns the budget left (charged from left); "
+               "false when")
+        self.o("// anything is unusual, with nothing recorded (the full walk then starts "
+               "over). The")
+        self.o(f"// caller has checked that the depth limit allows {layout.depth} more "
+               "levels.")
+        self.open(f"func fwFastV{name}(d []byte, slot, base int, left int64) (int64, bool) {{")
+        self.o("size := len(d)")
+        self.o("pos := base + int(fw.U32(d, slot))")
+        self.open(f"if pos < slot+4 || pos > size-{layout.body_size} {{")
+        self.o("return 0, false")
+        self.close()
+        self.vconst = [0]
+        self.vfast_body(layout, "pos")
+        self.vcharge()
+        self.o("return left, true")
+        self.close()
+        self.o()
+
+    # Charges of a known size (the 4-byte length or count words, optional blocks) are
+    # summed and taken once, after the checks of a straight run (a walk body, one loop
+    # pass): the fast walk looks at the budget at the end only.
+    def vcharge(self) -> None:
+        c = self.vconst.pop()
+        if c:
+            self.o(f"left -= {c}")
+
+    def vfast_body(self, layout: lower.StructLayout, pos: str) -> None:
+        """The body at pos (0 <= pos <= size-body checked): header, charge, fields."""
+        b = layout.body_size
+        body, stored = self.var("b"), self.var("stored")
+        self.o(f"{body} := d[{pos} : {pos}+{b} : {pos}+{b}]")
+        self.o(f"{stored} := int(fw.U32({body}, 0))")
+        self.open(f"if {stored} < {b} || {pos}+{stored} > size || fw.U32({body}, 4) != "
+                  f"{layout.type_number} {{")
+        self.o("return 0, false")
+        self.close()
+        self.o(f"left -= int64({stored})")
+        for fl in layout.fields:
+            self.vfast(fl.wire, body, str(fl.offset), pos, f"{pos}+{fl.offset}")
+
+    @staticmethod
+    def plus(expr: str, n: int) -> str:
+        """expr + n, folding a trailing constant."""
+        m = re.fullmatch(r"(.*)\+(\d+)", expr)
+        if m:
+            return f"{m.group(1)}+{int(m.group(2)) + n}"
+        return expr if n == 0 else f"{expr}+{n}"
+
+    def vfast_target(self, buf: str, idx: str, base: str, at: str, extent: int,
+                     stem: str) -> str:
+        """Loads the offset at buf[idx:] (relative to base; the slot is at `at` in d)
+        and checks that it
+        leads past the slot's 4 bytes to extent bytes inside d: the target's name. An
+        offset below the slot's end (0 among them) takes the full walk. (The bounds are
+        spelled on the target, not on the offset, so that the compiler knows
+        0 <= target <= size-extent and drops the bounds checks of the loads there.)"""
+        t = self.var(stem)
+        self.o(f"{t} := {base} + int(fw.U32({buf}, {idx}))")
+        self.open(f"if {t} < {self.plus(at, 4)} || {t} > size-{extent} {{")
+        self.o("return 0, false")
+        self.close()
+        return t
+
+    def vfast(self, w: lower.WireType, buf: str, idx: str, base: str, at: str) -> None:
+        """The fast checks of the slot at buf[idx:] (at `at` in d), whose offsets are
+        relative to base."""
+        k = w.kind
+        if k == "decimal":
+            self.open(f"if {buf}[{idx}+14] > fw.MaxDecimalScale {{")
+            self.o("return 0, false")
+            self.close()
+        elif w.is_value:
+            return
+        elif k in ("string", "bytes"):
+            q = self.vfast_target(buf, idx, base, at, 4, "q")
+            n = self.var("n")
+            self.o(f"{n} := int(fw.U32(d, {q}))")
+            self.open(f"if {q}+4+{n} > size {{")
+            self.o("return 0, false")
+            self.close()
+            self.o(f"left -= int64({n})")
+            self.vconst[-1] += 4
+        elif k == "struct":
+            assert w.ref is not None
+            leaf = self.model.struct(w.ref)
+            p = self.vfast_target(buf, idx, base, at, leaf.body_size, "p")
+            self.vfast_body(leaf, p)
+        elif k == "optional":
+            assert w.element is not None
+            e = w.element
+            self.open(f"if {buf}[{idx}] != 0 {{")
+            self.vconst.append(e.slot)
+            # The slot's flag byte first: the offset is 1 further, and its end 5.
+            p = self.vfast_target(buf, self.plus(idx, 1), base, self.plus(at, 1), e.slot, "p")
+            if self.vneeds_check(e):
+                o = self.var("o")
+                self.o(f"{o} := d[{p} : {p}+{e.slot} : {p}+{e.slot}]")
+                self.vfast(e, o, "0", p, p)
+            self.vcharge()
+            self.close()
+        elif k == "array":
+            assert w.element is not None
+            e = w.element
+            if self.vneeds_check(e):
+                i = self.var("i")
+                self.open(f"for {i} := 0; {i} < {w.length}*{e.slot}; {i} += {e.slot} {{")
+                self.vconst.append(0)
+                self.vfast(e, buf, f"{idx}+{i}", base, f"{at}+{i}")
+                self.vcharge()
+                self.close()
+        elif k in ("sequence", "map"):
+            assert w.element is not None
+            elems: List[lower.WireType] = [w.element]
+            if k == "map":
+                assert w.key is not None
+                elems.insert(0, w.key)
+            es = sum(e.slot for e in elems)
+            q = self.vfast_target(buf, idx, base, at, 4, "q")
+            n = self.var("n")
+            self.o(f"{n} := int(fw.U32(d, {q})) * {es}")
+            self.open(f"if {q}+4+{n} > size {{")
+            self.o("return 0, false")
+            self.close()
+            self.o(f"left -= int64({n})")
+            self.vconst[-1] += 4
+            if any(self.vneeds_check(e) for e in elems):
+                # The element slots are read from d at their position, which the loop
+                # keeps; their offsets are relative to the collection's base, not to q.
+                end, slot = self.var("end"), self.var("at")
+                self.o(f"{end} := {q} + 4 + {n}")
+                self.open(f"for {slot} := {q} + 4; {slot}+{es} <= {end}; {slot} += {es} {{")
+                self.vconst.append(0)
+                off = 0
+                for e in elems:
+                    self.vfast(e, "d", self.plus(slot, off), base, self.plus(slot, off))
+                    off += e.slot
+                self.vcharge()
+                self.close()
+        else:
+            raise AssertionError(k)
+
+    def emit_vput_body(self, s: ir.StructType, layout: lower.StructLayout) -> None:
+        """FwPutV's body: s (a pointer to the struct), w, slot and base in scope."""
+        fields = list(zip(s.all_fields, layout.fields))
+        t = layout.type_number
+        body = layout.body_size
+        # The body (reserved, its offset into the slot), then its fixed slots through one
+        # slice of the body (no bounds checks), then the heap blocks in field order.
+        # The heap blocks of the strings and bytes before the first other heap field come
+        # right after the body: they are allocated with it, at once, spelled out (the
+        # compiler would not inline w.Alloc).
+        heap = [(f, fl) for f, fl in fields if not fl.wire.is_value]
+        lead = 0
+        while lead < len(heap) and heap[lead][1].wire.kind in ("string", "bytes"):
+            lead += 1
+        size = " + ".join([str(body)] + [f"4 + len(s.{self.field_name(f)})"
+                                          for f, _ in heap[:lead]])
+        self.o(f"n := {size}")
+        self.o("pos := len(w.Buf)")
+        self.open("if pos+n > cap(w.Buf) {")
+        self.o("w.Grow(n)")
+        self.close()
+        # Resliced in place: only the length is stored (no pointer, no write barrier).
+        self.o("w.Buf = w.Buf[:pos+n]")
+        self.o("buf := w.Buf")
+        self.o("fw.PutU32(buf, slot, uint32(pos-base))")
+        self.o(f"b := buf[pos : pos+{body} : pos+{body}]")
+        self.o(f"fw.PutU32(b, 0, {body})")
+        self.o(f"fw.PutU32(b, 4, {t})")
+        for f, fl in fields:
+            if fl.wire.is_value:
+                self.o(self.store_value(fl.wire, f"s.{self.field_name(f)}", "b", str(fl.offset)))
+        if lead:
+            self.o(f"q := pos + {body}")
+        for i, (f, fl) in enumerate(heap[:lead]):
+            v = f"s.{self.field_name(f)}"
+            off = str(body) if i == 0 else "uint32(q-pos)"
+            self.o(f"fw.PutU32(b, {fl.offset}, {off})")
+            self.o(f"fw.PutU32(buf, q, uint32(len({v})))")
+            self.o(f"copy(buf[q+4:], {v})")
+            if i + 1 < lead:
+                self.o(f"q += 4 + len({v})")
+        for f, fl in heap[lead:]:
+            self.vput(fl.wire, f"s.{self.field_name(f)}", f"pos+{fl.offset}", "pos")
+
+    def ir_struct(self, qualified: str) -> Optional[ir.StructType]:
+        for pkg in self.schema.packages:
+            for st in pkg.structs:
+                if st.qualified_name == qualified:
+                    return st
+        return None
 
     def emit_vchecks(self, layout: lower.StructLayout) -> bool:
         """The checks of a versioned body at pos (stored bytes); False when none."""
@@ -839,7 +1067,18 @@ class _Package:
         elif k == "bytes":
             self.o(f"w.VBytes({slot}, {base}, {v})")
         elif k == "struct":
-            self.o(f"{v}.FwPutV(w, {slot}, {base})")
+            assert w.ref is not None
+            leaf, st = self.model.struct(w.ref), self.ir_struct(w.ref)
+            if leaf.depth == 1 and st is not None and w.ref.rpartition(".")[0] == self.pkg.name:
+                # A leaf struct in line (no call): its FwPutV body in a block of its own.
+                self.open("{")
+                self.o(f"s, slot, base := &{v}, {slot}, {base}")
+                if not leaf.fields:
+                    self.o("_ = s")
+                self.emit_vput_body(st, leaf)
+                self.close()
+            else:
+                self.o(f"{v}.FwPutV(w, {slot}, {base})")
         elif k == "optional":
             assert w.element is not None
             e = w.element
@@ -850,7 +1089,7 @@ class _Package:
             b = self.emit_alloc(str(e.slot))
             self.o(f"w.Buf[{slot}] = 1")
             self.o(f"fw.PutU32(w.Buf, {slot}+1, uint32({b}-{base}))")
-            self.vput(e, v if e.kind == "struct" else f"(*{v})", b, b)
+            self.vput(e, f"(*{v})", b, b)
             self.close()
         elif k == "array":
             assert w.element is not None
@@ -1088,7 +1327,7 @@ class _Package:
             p, n, ok = self.emit_block(slot, base, e.slot)
             i = self.var("i")
             self.open(f"if {ok} {{")
-            self.open(f"for {i} := 0; {i} < {n} && r.Left >= 0; {i}++ {{")
+            self.open(f"for {i} := 0; {i} < {n} && left >= 0; {i}++ {{")
             self.vcheck(e, f"{p}+{i}*{e.slot}", base)
             self.close()
             self.close()
@@ -1101,7 +1340,7 @@ class _Package:
             p, n, ok = self.emit_block(slot, base, ks + es)
             i = self.var("i")
             self.open(f"if {ok} {{")
-            self.open(f"for {i} := 0; {i} < {n} && r.Left >= 0; {i}++ {{")
+            self.open(f"for {i} := 0; {i} < {n} && left >= 0; {i}++ {{")
             at = f"{p}+{i}*{ks + es}"
             self.vcheck(w.key, at, base)
             if self.vneeds_check(w.element):
@@ -1157,11 +1396,25 @@ class _Package:
         self.open("if err != nil {")
         self.o("return err")
         self.close()
+        ffast = self.ffast_struct(layout)
+        if ffast:
+            # The fast walk (fwFastF<Name>) straight from here; when it fails, the full
+            # walk runs and says why.
+            self.open(f"if lim.MaxDepth >= {layout.depth} {{")
+            self.open(f"if p := fwFastF{name}(data[:full], 8, full); p >= 0 {{")
+            self.open("if p != full {")
+            self.o("return fw.ErrBadSize")
+            self.close()
+            self.o("return nil")
+            self.close()
+            self.close()
         self.o("var r fw.FReader")
         self.o("r.Start(data, full, lim)")
         self.o(f"return r.Finish(FwVerifyF{name}(&r, 8, full), full)")
         self.close()
         self.o()
+        if ffast:
+            self.emit_ffast_fn(name, layout)
         # Put.
         self.o("// FwPutF appends s's fields in the final format (generated code).")
         self.open(f"func (s *{name}) FwPutF(b []byte) []byte {{")
@@ -1338,7 +1591,7 @@ class _Package:
             self.o("p++")
             if e.final_min:
                 self.open(f"if {e.final_min} > {end}-p {{")
-                self.o("return r.Fail(fw.ErrTruncated)")
+                self.o(self.ffail("fw.ErrTruncated"))
                 self.close()
             self.open(f"if {dst} == nil {{")
             self.o(f"{dst} = new({self.gotype(e)})")
@@ -1364,10 +1617,7 @@ class _Package:
             assert w.element is not None
             e = w.element
             n, ok, i = self.var("n"), self.var("ok"), self.var("i")
-            self.o(f"{n}, {ok} := r.Count(p, {end}, {e.final_min})")
-            self.open(f"if !{ok} {{")
-            self.o(fail)
-            self.close()
+            self.fcount(n, ok, end, e.final_min)
             self.o("p += 4")
             if e.kind == "scalar" and e.scalar in ("byte", "uint8", "char"):
                 self.o(f"{dst} = append({dst}[:0], d[p:p+{n}]...)")
@@ -1431,13 +1681,68 @@ class _Package:
             return self.ftrivial(w.element)
         return False
 
+    def ffail(self, err: str) -> str:
+        """The statement failing the final walk with err (the fast walk: just -1)."""
+        return "return -1" if self.ffast else f"return r.Fail({err})"
+
+    # The fast path of final verify: a root struct whose checks need no call and no
+    # zero-size allowance (values, strings, bytes, leaf structs, optionals, arrays and
+    # collections of these, of nonzero size) is first walked by fwFastF<Name>(d, p, end),
+    # the same checks without the FReader: depth checked once by the caller against the
+    # schema's nesting, any failure -1 with nothing recorded. The final walk stops at the
+    # first failure, so the full walk that then runs finds it and says why (a failing
+    # message is walked twice; one that passes, once).
+    def ffast_ok(self, w: lower.WireType) -> bool:
+        if w.is_value or w.kind in ("string", "bytes"):
+            return True
+        if w.kind == "struct":
+            assert w.ref is not None
+            leaf = self.model.struct(w.ref)
+            return leaf.depth == 1 and all(self.ffast_ok(fl.wire) for fl in leaf.fields)
+        if w.kind in ("optional", "array"):
+            assert w.element is not None
+            return self.ffast_ok(w.element)
+        if w.kind == "sequence":
+            assert w.element is not None
+            return w.element.final_min > 0 and self.ffast_ok(w.element)
+        if w.kind == "map":
+            assert w.key is not None and w.element is not None
+            return (w.key.final_min + w.element.final_min > 0 and self.ffast_ok(w.key)
+                    and self.ffast_ok(w.element))
+        return False
+
+    def ffast_struct(self, layout: lower.StructLayout) -> bool:
+        return (layout.depth in (1, 2)
+                and any(not self.ftrivial(fl.wire) for fl in layout.fields)
+                and all(self.ffast_ok(fl.wire) for fl in layout.fields))
+
+    def emit_ffast_fn(self, name: str, layout: lower.StructLayout) -> None:
+        mins = [fl.wire.final_min for fl in layout.fields]
+        self.o(f"// fwFastF{name} is FwVerifyF{name} for the usual message (root models "
+               "only): the")
+        self.o("// position after the fields, or -1 with nothing recorded. The caller "
+               "has checked")
+        self.o(f"// that the depth limit allows {layout.depth} levels.")
+        self.open(f"func fwFastF{name}(d []byte, p, end int) int {{")
+        self.ffast = True
+        for fi, fl in enumerate(layout.fields):
+            aft = sum(mins[fi + 1:])
+            self.fcheck(fl.wire, f"end-{aft}" if aft else "end")
+        self.ffast = False
+        self.o("return p")
+        self.close()
+        self.o()
+
     def fcheck(self, w: lower.WireType, end: str) -> None:
         k = w.kind
         fail = "return -1"
         if self.ftrivial(w):
             self.o(f"p += {w.final_size}")
         elif k == "decimal":
-            self.open("if !r.CheckDecimal(p) {")
+            if self.ffast:
+                self.open("if !fw.DecimalValid(d, p) {")
+            else:
+                self.open("if !r.CheckDecimal(p) {")
             self.o(fail)
             self.close()
             self.o("p += 16")
@@ -1446,7 +1751,7 @@ class _Package:
             ln = self.var("n")
             self.o(f"{ln} := int(fw.U32(d, p))")
             self.open(f"if {ln} > {end}-p-4 {{")
-            self.o("return r.Fail(fw.ErrTruncated)")
+            self.o(self.ffail("fw.ErrTruncated"))
             self.close()
             self.o(f"p += 4 + {ln}")
         elif k == "struct" and self.model.struct(w.ref or "").depth == 1:
@@ -1457,9 +1762,10 @@ class _Package:
             self.open("{")
             at = len(self.lines)
             self.o(f"end := {end.replace('-', ' - ')}")
-            self.open("if r.Depth == 0 {")
-            self.o("return r.Fail(fw.ErrTooDeep)")
-            self.close()
+            if not self.ffast:
+                self.open("if r.Depth == 0 {")
+                self.o("return r.Fail(fw.ErrTooDeep)")
+                self.close()
             for fi, fl in enumerate(lay.fields):
                 aft = sum(mins[fi + 1:])
                 self.fcheck(fl.wire, f"end-{aft}" if aft else "end")
@@ -1481,7 +1787,7 @@ class _Package:
             self.o("p++")
             if e.final_min:
                 self.open(f"if {e.final_min} > {end}-p {{")
-                self.o("return r.Fail(fw.ErrTruncated)")
+                self.o(self.ffail("fw.ErrTruncated"))
                 self.close()
             self.fcheck(e, end)
             self.close()
@@ -1504,10 +1810,7 @@ class _Package:
             assert w.element is not None
             e = w.element
             n, ok, i = self.var("n"), self.var("ok"), self.var("i")
-            self.o(f"{n}, {ok} := r.Count(p, {end}, {e.final_min})")
-            self.open(f"if !{ok} {{")
-            self.o(fail)
-            self.close()
+            self.fcount(n, ok, end, e.final_min)
             self.o("p += 4")
             if self.ftrivial(e):
                 self.o(f"p += {n} * {e.final_size}")
@@ -1526,10 +1829,7 @@ class _Package:
             assert w.element is not None and w.key is not None
             pair = w.key.final_min + w.element.final_min
             n, ok, i, rest = self.var("n"), self.var("ok"), self.var("i"), self.var("rest")
-            self.o(f"{n}, {ok} := r.Count(p, {end}, {pair})")
-            self.open(f"if !{ok} {{")
-            self.o(fail)
-            self.close()
+            self.fcount(n, ok, end, pair)
             self.o("p += 4")
             if self.ftrivial(w.key) and self.ftrivial(w.element):
                 self.o(f"p += {n} * {pair}")
@@ -1542,6 +1842,19 @@ class _Package:
             self.close()
         else:
             raise AssertionError(k)
+
+    def fcount(self, n: str, ok: str, end: str, size: int) -> None:
+        """r.Count at p: n elements of at least size bytes (spelled out in the fast walk,
+        which only has elements of nonzero size; multiplied rather than divided, which
+        can only fail more: when fewer than 4 bytes are left, even for count 0)."""
+        if self.ffast:
+            self.o(f"{n} := int(fw.U32(d, p))")
+            self.open(f"if {n}*{size} > {end}-p-4 {{")
+        else:
+            self.o(f"{n}, {ok} := r.Count(p, {end}, {size})")
+            self.open(f"if !{ok} {{")
+        self.o("return -1")
+        self.close()
 
     # ---- JSON --------------------------------------------------------------------------
     def emit_json(self, s: ir.StructType, layout: lower.StructLayout) -> None:

@@ -728,22 +728,29 @@ func VerifyPrimitivesLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if left, ok := fwFastVPrimitives(data[:full], 4, 0, int64(full)-8); ok {
+			if left < 0 {
+				return fw.ErrOverBudget
+			}
+			return nil
+		}
+	}
 	var r fw.VReader
 	r.Start(data, full, lim)
-	FwVerifyVPrimitives(&r, 4, 0)
+	fwVerifyVPrimitivesFull(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Primitives) FwPutV(w *fw.Writer, slot, base int) {
 	n := 177 + 4 + len(s.FString) + 4 + len(s.FBytes) + 4 + len(s.Password)
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+177 : pos+177]
 	fw.PutU32(b, 0, 177)
@@ -966,8 +973,70 @@ func (s *Primitives) FwGetV(r *fw.VReader, slot, base int) {
 	r.Leave()
 }
 
-// FwVerifyVPrimitives verifies the Primitives body the slot leads to (generated code).
+// FwVerifyVPrimitives verifies the Primitives body the slot leads to (generated code): the
+// usual message by fwFastVPrimitives, anything else by fwVerifyVPrimitivesFull.
 func FwVerifyVPrimitives(r *fw.VReader, slot, base int) {
+	if r.Depth >= 1 {
+		if left, ok := fwFastVPrimitives(r.Data, slot, base, r.Left); ok {
+			r.Left = left
+			return
+		}
+	}
+	fwVerifyVPrimitivesFull(r, slot, base)
+}
+
+// fwFastVPrimitives walks the Primitives body the slot leads to in d (a root model) when
+// it is the usual one, and returns the budget left (charged from left); false when
+// anything is unusual, with nothing recorded (the full walk then starts over). The
+// caller has checked that the depth limit allows 1 more levels.
+func fwFastVPrimitives(d []byte, slot, base int, left int64) (int64, bool) {
+	size := len(d)
+	pos := base + int(fw.U32(d, slot))
+	if pos < slot+4 || pos > size-177 {
+		return 0, false
+	}
+	b1 := d[pos : pos+177 : pos+177]
+	stored2 := int(fw.U32(b1, 0))
+	if stored2 < 177 || pos+stored2 > size || fw.U32(b1, 4) != 110 {
+		return 0, false
+	}
+	left -= int64(stored2)
+	if b1[57+14] > fw.MaxDecimalScale {
+		return 0, false
+	}
+	q3 := pos + int(fw.U32(b1, 73))
+	if q3 < pos+77 || q3 > size-4 {
+		return 0, false
+	}
+	n4 := int(fw.U32(d, q3))
+	if q3+4+n4 > size {
+		return 0, false
+	}
+	left -= int64(n4)
+	q5 := pos + int(fw.U32(b1, 77))
+	if q5 < pos+81 || q5 > size-4 {
+		return 0, false
+	}
+	n6 := int(fw.U32(d, q5))
+	if q5+4+n6 > size {
+		return 0, false
+	}
+	left -= int64(n6)
+	q7 := pos + int(fw.U32(b1, 169))
+	if q7 < pos+173 || q7 > size-4 {
+		return 0, false
+	}
+	n8 := int(fw.U32(d, q7))
+	if q7+4+n8 > size {
+		return 0, false
+	}
+	left -= int64(n8)
+	left -= 12
+	return left, true
+}
+
+// fwVerifyVPrimitivesFull is FwVerifyVPrimitives for every input: it records why a message fails.
+func fwVerifyVPrimitivesFull(r *fw.VReader, slot, base int) {
 	d := r.Data
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -988,10 +1057,10 @@ func FwVerifyVPrimitives(r *fw.VReader, slot, base int) {
 		r.Left = left
 		fw.VCheckDecimal(r, pos+57)
 		left = r.Left
-		blk1 := pos + int(fw.U32(d, pos+73))
-		if blk1 >= pos+73+4 && blk1 <= size-4 {
-			if n2 := int(fw.U32(d, blk1)); n2 <= size-blk1-4 {
-				left -= int64(4 + n2)
+		blk9 := pos + int(fw.U32(d, pos+73))
+		if blk9 >= pos+73+4 && blk9 <= size-4 {
+			if n10 := int(fw.U32(d, blk9)); n10 <= size-blk9-4 {
+				left -= int64(4 + n10)
 			} else {
 				r.Left = left
 				r.Text(pos+73, pos)
@@ -1002,10 +1071,10 @@ func FwVerifyVPrimitives(r *fw.VReader, slot, base int) {
 			r.Text(pos+73, pos)
 			left = r.Left
 		}
-		blk3 := pos + int(fw.U32(d, pos+77))
-		if blk3 >= pos+77+4 && blk3 <= size-4 {
-			if n4 := int(fw.U32(d, blk3)); n4 <= size-blk3-4 {
-				left -= int64(4 + n4)
+		blk11 := pos + int(fw.U32(d, pos+77))
+		if blk11 >= pos+77+4 && blk11 <= size-4 {
+			if n12 := int(fw.U32(d, blk11)); n12 <= size-blk11-4 {
+				left -= int64(4 + n12)
 			} else {
 				r.Left = left
 				r.Text(pos+77, pos)
@@ -1016,10 +1085,10 @@ func FwVerifyVPrimitives(r *fw.VReader, slot, base int) {
 			r.Text(pos+77, pos)
 			left = r.Left
 		}
-		blk5 := pos + int(fw.U32(d, pos+169))
-		if blk5 >= pos+169+4 && blk5 <= size-4 {
-			if n6 := int(fw.U32(d, blk5)); n6 <= size-blk5-4 {
-				left -= int64(4 + n6)
+		blk13 := pos + int(fw.U32(d, pos+169))
+		if blk13 >= pos+169+4 && blk13 <= size-4 {
+			if n14 := int(fw.U32(d, blk13)); n14 <= size-blk13-4 {
+				left -= int64(4 + n14)
 			} else {
 				r.Left = left
 				r.Text(pos+169, pos)
@@ -1037,10 +1106,10 @@ func FwVerifyVPrimitives(r *fw.VReader, slot, base int) {
 			left = r.Left
 		}
 		if 77 <= stored {
-			blk7 := pos + int(fw.U32(d, pos+73))
-			if blk7 >= pos+73+4 && blk7 <= size-4 {
-				if n8 := int(fw.U32(d, blk7)); n8 <= size-blk7-4 {
-					left -= int64(4 + n8)
+			blk15 := pos + int(fw.U32(d, pos+73))
+			if blk15 >= pos+73+4 && blk15 <= size-4 {
+				if n16 := int(fw.U32(d, blk15)); n16 <= size-blk15-4 {
+					left -= int64(4 + n16)
 				} else {
 					r.Left = left
 					r.Text(pos+73, pos)
@@ -1053,10 +1122,10 @@ func FwVerifyVPrimitives(r *fw.VReader, slot, base int) {
 			}
 		}
 		if 81 <= stored {
-			blk9 := pos + int(fw.U32(d, pos+77))
-			if blk9 >= pos+77+4 && blk9 <= size-4 {
-				if n10 := int(fw.U32(d, blk9)); n10 <= size-blk9-4 {
-					left -= int64(4 + n10)
+			blk17 := pos + int(fw.U32(d, pos+77))
+			if blk17 >= pos+77+4 && blk17 <= size-4 {
+				if n18 := int(fw.U32(d, blk17)); n18 <= size-blk17-4 {
+					left -= int64(4 + n18)
 				} else {
 					r.Left = left
 					r.Text(pos+77, pos)
@@ -1069,10 +1138,10 @@ func FwVerifyVPrimitives(r *fw.VReader, slot, base int) {
 			}
 		}
 		if 173 <= stored {
-			blk11 := pos + int(fw.U32(d, pos+169))
-			if blk11 >= pos+169+4 && blk11 <= size-4 {
-				if n12 := int(fw.U32(d, blk11)); n12 <= size-blk11-4 {
-					left -= int64(4 + n12)
+			blk19 := pos + int(fw.U32(d, pos+169))
+			if blk19 >= pos+169+4 && blk19 <= size-4 {
+				if n20 := int(fw.U32(d, blk19)); n20 <= size-blk19-4 {
+					left -= int64(4 + n20)
 				} else {
 					r.Left = left
 					r.Text(pos+169, pos)
@@ -1125,9 +1194,65 @@ func VerifyPrimitivesFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if p := fwFastFPrimitives(data[:full], 8, full); p >= 0 {
+			if p != full {
+				return fw.ErrBadSize
+			}
+			return nil
+		}
+	}
 	var r fw.FReader
 	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFPrimitives(&r, 8, full), full)
+}
+
+// fwFastFPrimitives is FwVerifyFPrimitives for the usual message (root models only): the
+// position after the fields, or -1 with nothing recorded. The caller has checked
+// that the depth limit allows 1 levels.
+func fwFastFPrimitives(d []byte, p, end int) int {
+	p += 1
+	p += 1
+	p += 1
+	p += 4
+	p += 1
+	p += 1
+	p += 2
+	p += 2
+	p += 4
+	p += 4
+	p += 8
+	p += 8
+	p += 4
+	p += 8
+	if !fw.DecimalValid(d, p) {
+		return -1
+	}
+	p += 16
+	n21 := int(fw.U32(d, p))
+	if n21 > end-100-p-4 {
+		return -1
+	}
+	p += 4 + n21
+	n22 := int(fw.U32(d, p))
+	if n22 > end-96-p-4 {
+		return -1
+	}
+	p += 4 + n22
+	p += 8
+	p += 8
+	p += 8
+	p += 16
+	p += 16
+	p += 16
+	p += 16
+	n23 := int(fw.U32(d, p))
+	if n23 > end-4-p-4 {
+		return -1
+	}
+	p += 4 + n23
+	p += 4
+	return p
 }
 
 // FwPutF appends s's fields in the final format (generated code).
@@ -1168,21 +1293,21 @@ func (s *Primitives) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q13 := d[p : p+49 : p+49]
-	s.FBool = q13[0] != 0
-	s.FByte = byte(q13[1])
-	s.FChar = byte(q13[2])
-	s.FWchar = rune(fw.U32(q13, 3))
-	s.FInt8 = int8(q13[7])
-	s.FUint8 = uint8(q13[8])
-	s.FInt16 = int16(fw.U16(q13, 9))
-	s.FUint16 = uint16(fw.U16(q13, 11))
-	s.FInt32 = int32(fw.U32(q13, 13))
-	s.FUint32 = uint32(fw.U32(q13, 17))
-	s.FInt64 = int64(fw.U64(q13, 21))
-	s.FUint64 = uint64(fw.U64(q13, 29))
-	s.FFloat = fw.F32(q13, 37)
-	s.FDouble = fw.F64(q13, 41)
+	q24 := d[p : p+49 : p+49]
+	s.FBool = q24[0] != 0
+	s.FByte = byte(q24[1])
+	s.FChar = byte(q24[2])
+	s.FWchar = rune(fw.U32(q24, 3))
+	s.FInt8 = int8(q24[7])
+	s.FUint8 = uint8(q24[8])
+	s.FInt16 = int16(fw.U16(q24, 9))
+	s.FUint16 = uint16(fw.U16(q24, 11))
+	s.FInt32 = int32(fw.U32(q24, 13))
+	s.FUint32 = uint32(fw.U32(q24, 17))
+	s.FInt64 = int64(fw.U64(q24, 21))
+	s.FUint64 = uint64(fw.U64(q24, 29))
+	s.FFloat = fw.F32(q24, 37)
+	s.FDouble = fw.F64(q24, 41)
 	p += 49
 	if !r.Decimal(p, &s.FDecimal) {
 		return -1
@@ -1194,10 +1319,10 @@ func (s *Primitives) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.Bytes(p, end-96, &s.FBytes); p < 0 {
 		return -1
 	}
-	q14 := d[p : p+24 : p+24]
-	s.FEpoch = fw.Timestamp(fw.U64(q14, 0))
-	s.FUtc = fw.Timestamp(fw.U64(q14, 8))
-	s.FNs = fw.Timestamp(fw.U64(q14, 16))
+	q25 := d[p : p+24 : p+24]
+	s.FEpoch = fw.Timestamp(fw.U64(q25, 0))
+	s.FUtc = fw.Timestamp(fw.U64(q25, 8))
+	s.FNs = fw.Timestamp(fw.U64(q25, 16))
 	p += 24
 	copy(s.FUuid0[:], d[p:p+16])
 	p += 16
@@ -1210,8 +1335,8 @@ func (s *Primitives) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-4, &s.Password); p < 0 {
 		return -1
 	}
-	q15 := d[p : p+4 : p+4]
-	s.Legacy = int32(fw.U32(q15, 0))
+	q26 := d[p : p+4 : p+4]
+	s.Legacy = int32(fw.U32(q26, 0))
 	p += 4
 	r.Leave()
 	return p
@@ -1242,16 +1367,16 @@ func FwVerifyFPrimitives(r *fw.FReader, p, end int) int {
 		return -1
 	}
 	p += 16
-	n16 := int(fw.U32(d, p))
-	if n16 > end-100-p-4 {
+	n27 := int(fw.U32(d, p))
+	if n27 > end-100-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n16
-	n17 := int(fw.U32(d, p))
-	if n17 > end-96-p-4 {
+	p += 4 + n27
+	n28 := int(fw.U32(d, p))
+	if n28 > end-96-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n17
+	p += 4 + n28
 	p += 8
 	p += 8
 	p += 8
@@ -1259,11 +1384,11 @@ func FwVerifyFPrimitives(r *fw.FReader, p, end int) int {
 	p += 16
 	p += 16
 	p += 16
-	n18 := int(fw.U32(d, p))
-	if n18 > end-4-p-4 {
+	n29 := int(fw.U32(d, p))
+	if n29 > end-4-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n18
+	p += 4 + n29
 	p += 4
 	r.Leave()
 	return p
@@ -1562,22 +1687,29 @@ func VerifyOptionalsLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 2 {
+		if left, ok := fwFastVOptionals(data[:full], 4, 0, int64(full)-8); ok {
+			if left < 0 {
+				return fw.ErrOverBudget
+			}
+			return nil
+		}
+	}
 	var r fw.VReader
 	r.Start(data, full, lim)
-	FwVerifyVOptionals(&r, 4, 0)
+	fwVerifyVOptionalsFull(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Optionals) FwPutV(w *fw.Writer, slot, base int) {
 	n := 64
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+64 : pos+64]
 	fw.PutU32(b, 0, 64)
@@ -1586,141 +1718,189 @@ func (s *Optionals) FwPutV(w *fw.Writer, slot, base int) {
 	if s.FBool == nil {
 		fw.VNull(w, pos+8)
 	} else {
-		blk19 := len(w.Buf)
-		if blk19+1 > cap(w.Buf) {
+		blk30 := len(w.Buf)
+		if blk30+1 > cap(w.Buf) {
 			w.Grow(1)
 		}
-		w.Buf = w.Buf[:blk19+1]
+		w.Buf = w.Buf[:blk30+1]
 		w.Buf[pos+8] = 1
-		fw.PutU32(w.Buf, pos+8+1, uint32(blk19-pos))
-		w.Buf[blk19] = fw.B2U((*s.FBool))
+		fw.PutU32(w.Buf, pos+8+1, uint32(blk30-pos))
+		w.Buf[blk30] = fw.B2U((*s.FBool))
 	}
 	if s.FInt32 == nil {
 		fw.VNull(w, pos+13)
 	} else {
-		blk20 := len(w.Buf)
-		if blk20+4 > cap(w.Buf) {
+		blk31 := len(w.Buf)
+		if blk31+4 > cap(w.Buf) {
 			w.Grow(4)
 		}
-		w.Buf = w.Buf[:blk20+4]
+		w.Buf = w.Buf[:blk31+4]
 		w.Buf[pos+13] = 1
-		fw.PutU32(w.Buf, pos+13+1, uint32(blk20-pos))
-		fw.PutU32(w.Buf, blk20, uint32((*s.FInt32)))
+		fw.PutU32(w.Buf, pos+13+1, uint32(blk31-pos))
+		fw.PutU32(w.Buf, blk31, uint32((*s.FInt32)))
 	}
 	if s.FString == nil {
 		fw.VNull(w, pos+18)
 	} else {
-		blk21 := len(w.Buf)
-		if blk21+4 > cap(w.Buf) {
+		blk32 := len(w.Buf)
+		if blk32+4 > cap(w.Buf) {
 			w.Grow(4)
 		}
-		w.Buf = w.Buf[:blk21+4]
+		w.Buf = w.Buf[:blk32+4]
 		w.Buf[pos+18] = 1
-		fw.PutU32(w.Buf, pos+18+1, uint32(blk21-pos))
-		blk22 := len(w.Buf)
-		if blk22+4+len((*s.FString)) > cap(w.Buf) {
+		fw.PutU32(w.Buf, pos+18+1, uint32(blk32-pos))
+		blk33 := len(w.Buf)
+		if blk33+4+len((*s.FString)) > cap(w.Buf) {
 			w.Grow(4 + len((*s.FString)))
 		}
-		w.Buf = w.Buf[:blk22+4+len((*s.FString))]
-		fw.PutU32(w.Buf, blk21, uint32(blk22-blk21))
-		fw.PutU32(w.Buf, blk22, uint32(len((*s.FString))))
-		copy(w.Buf[blk22+4:], (*s.FString))
+		w.Buf = w.Buf[:blk33+4+len((*s.FString))]
+		fw.PutU32(w.Buf, blk32, uint32(blk33-blk32))
+		fw.PutU32(w.Buf, blk33, uint32(len((*s.FString))))
+		copy(w.Buf[blk33+4:], (*s.FString))
 	}
 	if s.FDecimal == nil {
 		fw.VNull(w, pos+23)
 	} else {
-		blk23 := len(w.Buf)
-		if blk23+16 > cap(w.Buf) {
+		blk34 := len(w.Buf)
+		if blk34+16 > cap(w.Buf) {
 			w.Grow(16)
 		}
-		w.Buf = w.Buf[:blk23+16]
+		w.Buf = w.Buf[:blk34+16]
 		w.Buf[pos+23] = 1
-		fw.PutU32(w.Buf, pos+23+1, uint32(blk23-pos))
-		fw.PutDecimal(w.Buf[blk23:], (*s.FDecimal))
+		fw.PutU32(w.Buf, pos+23+1, uint32(blk34-pos))
+		fw.PutDecimal(w.Buf[blk34:], (*s.FDecimal))
 	}
 	if s.FUuid == nil {
 		fw.VNull(w, pos+28)
 	} else {
-		blk24 := len(w.Buf)
-		if blk24+16 > cap(w.Buf) {
+		blk35 := len(w.Buf)
+		if blk35+16 > cap(w.Buf) {
 			w.Grow(16)
 		}
-		w.Buf = w.Buf[:blk24+16]
+		w.Buf = w.Buf[:blk35+16]
 		w.Buf[pos+28] = 1
-		fw.PutU32(w.Buf, pos+28+1, uint32(blk24-pos))
-		copy(w.Buf[blk24:], (*s.FUuid)[:])
+		fw.PutU32(w.Buf, pos+28+1, uint32(blk35-pos))
+		copy(w.Buf[blk35:], (*s.FUuid)[:])
 	}
 	if s.FTime == nil {
 		fw.VNull(w, pos+33)
 	} else {
-		blk25 := len(w.Buf)
-		if blk25+8 > cap(w.Buf) {
+		blk36 := len(w.Buf)
+		if blk36+8 > cap(w.Buf) {
 			w.Grow(8)
 		}
-		w.Buf = w.Buf[:blk25+8]
+		w.Buf = w.Buf[:blk36+8]
 		w.Buf[pos+33] = 1
-		fw.PutU32(w.Buf, pos+33+1, uint32(blk25-pos))
-		fw.PutU64(w.Buf, blk25, uint64((*s.FTime)))
+		fw.PutU32(w.Buf, pos+33+1, uint32(blk36-pos))
+		fw.PutU64(w.Buf, blk36, uint64((*s.FTime)))
 	}
 	if s.FEnum == nil {
 		fw.VNull(w, pos+38)
 	} else {
-		blk26 := len(w.Buf)
-		if blk26+1 > cap(w.Buf) {
+		blk37 := len(w.Buf)
+		if blk37+1 > cap(w.Buf) {
 			w.Grow(1)
 		}
-		w.Buf = w.Buf[:blk26+1]
+		w.Buf = w.Buf[:blk37+1]
 		w.Buf[pos+38] = 1
-		fw.PutU32(w.Buf, pos+38+1, uint32(blk26-pos))
-		w.Buf[blk26] = byte((*s.FEnum))
+		fw.PutU32(w.Buf, pos+38+1, uint32(blk37-pos))
+		w.Buf[blk37] = byte((*s.FEnum))
 	}
 	if s.FFlags == nil {
 		fw.VNull(w, pos+43)
 	} else {
-		blk27 := len(w.Buf)
-		if blk27+4 > cap(w.Buf) {
+		blk38 := len(w.Buf)
+		if blk38+4 > cap(w.Buf) {
 			w.Grow(4)
 		}
-		w.Buf = w.Buf[:blk27+4]
+		w.Buf = w.Buf[:blk38+4]
 		w.Buf[pos+43] = 1
-		fw.PutU32(w.Buf, pos+43+1, uint32(blk27-pos))
-		fw.PutU32(w.Buf, blk27, uint32((*s.FFlags)))
+		fw.PutU32(w.Buf, pos+43+1, uint32(blk38-pos))
+		fw.PutU32(w.Buf, blk38, uint32((*s.FFlags)))
 	}
 	if s.FStruct == nil {
 		fw.VNull(w, pos+48)
 	} else {
-		blk28 := len(w.Buf)
-		if blk28+4 > cap(w.Buf) {
+		blk39 := len(w.Buf)
+		if blk39+4 > cap(w.Buf) {
 			w.Grow(4)
 		}
-		w.Buf = w.Buf[:blk28+4]
+		w.Buf = w.Buf[:blk39+4]
 		w.Buf[pos+48] = 1
-		fw.PutU32(w.Buf, pos+48+1, uint32(blk28-pos))
-		s.FStruct.FwPutV(w, blk28, blk28)
+		fw.PutU32(w.Buf, pos+48+1, uint32(blk39-pos))
+		{
+			s, slot, base := &(*s.FStruct), blk39, blk39
+			n := 177 + 4 + len(s.FString) + 4 + len(s.FBytes) + 4 + len(s.Password)
+			pos := len(w.Buf)
+			if pos+n > cap(w.Buf) {
+				w.Grow(n)
+			}
+			w.Buf = w.Buf[:pos+n]
+			buf := w.Buf
+			fw.PutU32(buf, slot, uint32(pos-base))
+			b := buf[pos : pos+177 : pos+177]
+			fw.PutU32(b, 0, 177)
+			fw.PutU32(b, 4, 110)
+			b[8] = fw.B2U(s.FBool)
+			b[9] = byte(s.FByte)
+			b[10] = byte(s.FChar)
+			fw.PutU32(b, 11, uint32(s.FWchar))
+			b[15] = byte(s.FInt8)
+			b[16] = byte(s.FUint8)
+			fw.PutU16(b, 17, uint16(s.FInt16))
+			fw.PutU16(b, 19, uint16(s.FUint16))
+			fw.PutU32(b, 21, uint32(s.FInt32))
+			fw.PutU32(b, 25, uint32(s.FUint32))
+			fw.PutU64(b, 29, uint64(s.FInt64))
+			fw.PutU64(b, 37, uint64(s.FUint64))
+			fw.PutF32(b, 45, float32(s.FFloat))
+			fw.PutF64(b, 49, float64(s.FDouble))
+			fw.PutDecimal(b[57:], s.FDecimal)
+			fw.PutU64(b, 81, uint64(s.FEpoch))
+			fw.PutU64(b, 89, uint64(s.FUtc))
+			fw.PutU64(b, 97, uint64(s.FNs))
+			copy(b[105:], s.FUuid0[:])
+			copy(b[121:], s.FUuid1[:])
+			copy(b[137:], s.FUuid4[:])
+			copy(b[153:], s.FUuid[:])
+			fw.PutU32(b, 173, uint32(s.Legacy))
+			q := pos + 177
+			fw.PutU32(b, 73, 177)
+			fw.PutU32(buf, q, uint32(len(s.FString)))
+			copy(buf[q+4:], s.FString)
+			q += 4 + len(s.FString)
+			fw.PutU32(b, 77, uint32(q-pos))
+			fw.PutU32(buf, q, uint32(len(s.FBytes)))
+			copy(buf[q+4:], s.FBytes)
+			q += 4 + len(s.FBytes)
+			fw.PutU32(b, 169, uint32(q-pos))
+			fw.PutU32(buf, q, uint32(len(s.Password)))
+			copy(buf[q+4:], s.Password)
+		}
 	}
 	if s.FOrder == nil {
 		fw.VNull(w, pos+53)
 	} else {
-		blk29 := len(w.Buf)
-		if blk29+4 > cap(w.Buf) {
+		blk40 := len(w.Buf)
+		if blk40+4 > cap(w.Buf) {
 			w.Grow(4)
 		}
-		w.Buf = w.Buf[:blk29+4]
+		w.Buf = w.Buf[:blk40+4]
 		w.Buf[pos+53] = 1
-		fw.PutU32(w.Buf, pos+53+1, uint32(blk29-pos))
-		s.FOrder.FwPutV(w, blk29, blk29)
+		fw.PutU32(w.Buf, pos+53+1, uint32(blk40-pos))
+		(*s.FOrder).FwPutV(w, blk40, blk40)
 	}
 	if s.FReset == nil {
 		fw.VNull(w, pos+58)
 	} else {
-		blk30 := len(w.Buf)
-		if blk30+8 > cap(w.Buf) {
+		blk41 := len(w.Buf)
+		if blk41+8 > cap(w.Buf) {
 			w.Grow(8)
 		}
-		w.Buf = w.Buf[:blk30+8]
+		w.Buf = w.Buf[:blk41+8]
 		w.Buf[pos+58] = 1
-		fw.PutU32(w.Buf, pos+58+1, uint32(blk30-pos))
-		fw.PutU64(w.Buf, blk30, uint64((*s.FReset)))
+		fw.PutU32(w.Buf, pos+58+1, uint32(blk41-pos))
+		fw.PutU64(w.Buf, blk41, uint64((*s.FReset)))
 	}
 }
 
@@ -1744,246 +1924,246 @@ func (s *Optionals) FwGetV(r *fw.VReader, slot, base int) {
 	if stored >= 64 {
 		body := d[pos : pos+64 : pos+64]
 		s.FResetReset = body[63] != 0
-		p31, set32, ok33 := r.Optional(pos+8, pos, 1)
-		if !set32 {
+		p42, set43, ok44 := r.Optional(pos+8, pos, 1)
+		if !set43 {
 			s.FBool = nil
-		} else if ok33 {
+		} else if ok44 {
 			if s.FBool == nil {
 				s.FBool = new(bool)
 			}
-			(*s.FBool) = r.Data[p31] != 0
+			(*s.FBool) = r.Data[p42] != 0
 		}
-		p34, set35, ok36 := r.Optional(pos+13, pos, 4)
-		if !set35 {
+		p45, set46, ok47 := r.Optional(pos+13, pos, 4)
+		if !set46 {
 			s.FInt32 = nil
-		} else if ok36 {
+		} else if ok47 {
 			if s.FInt32 == nil {
 				s.FInt32 = new(int32)
 			}
-			(*s.FInt32) = int32(fw.U32(r.Data, p34))
+			(*s.FInt32) = int32(fw.U32(r.Data, p45))
 		}
-		p37, set38, ok39 := r.Optional(pos+18, pos, 4)
-		if !set38 {
+		p48, set49, ok50 := r.Optional(pos+18, pos, 4)
+		if !set49 {
 			s.FString = nil
-		} else if ok39 {
+		} else if ok50 {
 			if s.FString == nil {
 				s.FString = new(string)
 			}
-			r.String(p37, p37, &(*s.FString))
+			r.String(p48, p48, &(*s.FString))
 		}
-		p40, set41, ok42 := r.Optional(pos+23, pos, 16)
-		if !set41 {
+		p51, set52, ok53 := r.Optional(pos+23, pos, 16)
+		if !set52 {
 			s.FDecimal = nil
-		} else if ok42 {
+		} else if ok53 {
 			if s.FDecimal == nil {
 				s.FDecimal = new(fw.Decimal)
 			}
-			(*s.FDecimal) = fw.VDecimal(r, p40)
+			(*s.FDecimal) = fw.VDecimal(r, p51)
 		}
-		p43, set44, ok45 := r.Optional(pos+28, pos, 16)
-		if !set44 {
+		p54, set55, ok56 := r.Optional(pos+28, pos, 16)
+		if !set55 {
 			s.FUuid = nil
-		} else if ok45 {
+		} else if ok56 {
 			if s.FUuid == nil {
 				s.FUuid = new(fw.UUID)
 			}
-			(*s.FUuid) = fw.UUIDAt(r.Data, p43)
+			(*s.FUuid) = fw.UUIDAt(r.Data, p54)
 		}
-		p46, set47, ok48 := r.Optional(pos+33, pos, 8)
-		if !set47 {
+		p57, set58, ok59 := r.Optional(pos+33, pos, 8)
+		if !set58 {
 			s.FTime = nil
-		} else if ok48 {
+		} else if ok59 {
 			if s.FTime == nil {
 				s.FTime = new(fw.Timestamp)
 			}
-			(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p46))
+			(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p57))
 		}
-		p49, set50, ok51 := r.Optional(pos+38, pos, 1)
-		if !set50 {
+		p60, set61, ok62 := r.Optional(pos+38, pos, 1)
+		if !set61 {
 			s.FEnum = nil
-		} else if ok51 {
+		} else if ok62 {
 			if s.FEnum == nil {
 				s.FEnum = new(EnumByte)
 			}
-			(*s.FEnum) = EnumByte(r.Data[p49])
+			(*s.FEnum) = EnumByte(r.Data[p60])
 		}
-		p52, set53, ok54 := r.Optional(pos+43, pos, 4)
-		if !set53 {
+		p63, set64, ok65 := r.Optional(pos+43, pos, 4)
+		if !set64 {
 			s.FFlags = nil
-		} else if ok54 {
+		} else if ok65 {
 			if s.FFlags == nil {
 				s.FFlags = new(Flags)
 			}
-			(*s.FFlags) = Flags(fw.U32(r.Data, p52))
+			(*s.FFlags) = Flags(fw.U32(r.Data, p63))
 		}
-		p55, set56, ok57 := r.Optional(pos+48, pos, 4)
-		if !set56 {
+		p66, set67, ok68 := r.Optional(pos+48, pos, 4)
+		if !set67 {
 			s.FStruct = nil
-		} else if ok57 {
+		} else if ok68 {
 			if s.FStruct == nil {
 				s.FStruct = new(Primitives)
 			}
-			s.FStruct.FwGetV(r, p55, p55)
+			s.FStruct.FwGetV(r, p66, p66)
 		}
-		p58, set59, ok60 := r.Optional(pos+53, pos, 4)
-		if !set59 {
+		p69, set70, ok71 := r.Optional(pos+53, pos, 4)
+		if !set70 {
 			s.FOrder = nil
-		} else if ok60 {
+		} else if ok71 {
 			if s.FOrder == nil {
 				s.FOrder = new(proto.Order)
 			}
-			s.FOrder.FwGetV(r, p58, p58)
+			s.FOrder.FwGetV(r, p69, p69)
 		}
-		p61, set62, ok63 := r.Optional(pos+58, pos, 8)
-		if !set62 {
+		p72, set73, ok74 := r.Optional(pos+58, pos, 8)
+		if !set73 {
 			s.FReset = nil
-		} else if ok63 {
+		} else if ok74 {
 			if s.FReset == nil {
 				s.FReset = new(int64)
 			}
-			(*s.FReset) = int64(fw.U64(r.Data, p61))
+			(*s.FReset) = int64(fw.U64(r.Data, p72))
 		}
 	} else {
 		d := NewOptionals()
 		if 13 <= stored {
-			p64, set65, ok66 := r.Optional(pos+8, pos, 1)
-			if !set65 {
+			p75, set76, ok77 := r.Optional(pos+8, pos, 1)
+			if !set76 {
 				s.FBool = nil
-			} else if ok66 {
+			} else if ok77 {
 				if s.FBool == nil {
 					s.FBool = new(bool)
 				}
-				(*s.FBool) = r.Data[p64] != 0
+				(*s.FBool) = r.Data[p75] != 0
 			}
 		} else {
 			s.FBool = d.FBool
 		}
 		if 18 <= stored {
-			p67, set68, ok69 := r.Optional(pos+13, pos, 4)
-			if !set68 {
+			p78, set79, ok80 := r.Optional(pos+13, pos, 4)
+			if !set79 {
 				s.FInt32 = nil
-			} else if ok69 {
+			} else if ok80 {
 				if s.FInt32 == nil {
 					s.FInt32 = new(int32)
 				}
-				(*s.FInt32) = int32(fw.U32(r.Data, p67))
+				(*s.FInt32) = int32(fw.U32(r.Data, p78))
 			}
 		} else {
 			s.FInt32 = d.FInt32
 		}
 		if 23 <= stored {
-			p70, set71, ok72 := r.Optional(pos+18, pos, 4)
-			if !set71 {
+			p81, set82, ok83 := r.Optional(pos+18, pos, 4)
+			if !set82 {
 				s.FString = nil
-			} else if ok72 {
+			} else if ok83 {
 				if s.FString == nil {
 					s.FString = new(string)
 				}
-				r.String(p70, p70, &(*s.FString))
+				r.String(p81, p81, &(*s.FString))
 			}
 		} else {
 			s.FString = d.FString
 		}
 		if 28 <= stored {
-			p73, set74, ok75 := r.Optional(pos+23, pos, 16)
-			if !set74 {
+			p84, set85, ok86 := r.Optional(pos+23, pos, 16)
+			if !set85 {
 				s.FDecimal = nil
-			} else if ok75 {
+			} else if ok86 {
 				if s.FDecimal == nil {
 					s.FDecimal = new(fw.Decimal)
 				}
-				(*s.FDecimal) = fw.VDecimal(r, p73)
+				(*s.FDecimal) = fw.VDecimal(r, p84)
 			}
 		} else {
 			s.FDecimal = d.FDecimal
 		}
 		if 33 <= stored {
-			p76, set77, ok78 := r.Optional(pos+28, pos, 16)
-			if !set77 {
+			p87, set88, ok89 := r.Optional(pos+28, pos, 16)
+			if !set88 {
 				s.FUuid = nil
-			} else if ok78 {
+			} else if ok89 {
 				if s.FUuid == nil {
 					s.FUuid = new(fw.UUID)
 				}
-				(*s.FUuid) = fw.UUIDAt(r.Data, p76)
+				(*s.FUuid) = fw.UUIDAt(r.Data, p87)
 			}
 		} else {
 			s.FUuid = d.FUuid
 		}
 		if 38 <= stored {
-			p79, set80, ok81 := r.Optional(pos+33, pos, 8)
-			if !set80 {
+			p90, set91, ok92 := r.Optional(pos+33, pos, 8)
+			if !set91 {
 				s.FTime = nil
-			} else if ok81 {
+			} else if ok92 {
 				if s.FTime == nil {
 					s.FTime = new(fw.Timestamp)
 				}
-				(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p79))
+				(*s.FTime) = fw.Timestamp(fw.U64(r.Data, p90))
 			}
 		} else {
 			s.FTime = d.FTime
 		}
 		if 43 <= stored {
-			p82, set83, ok84 := r.Optional(pos+38, pos, 1)
-			if !set83 {
+			p93, set94, ok95 := r.Optional(pos+38, pos, 1)
+			if !set94 {
 				s.FEnum = nil
-			} else if ok84 {
+			} else if ok95 {
 				if s.FEnum == nil {
 					s.FEnum = new(EnumByte)
 				}
-				(*s.FEnum) = EnumByte(r.Data[p82])
+				(*s.FEnum) = EnumByte(r.Data[p93])
 			}
 		} else {
 			s.FEnum = d.FEnum
 		}
 		if 48 <= stored {
-			p85, set86, ok87 := r.Optional(pos+43, pos, 4)
-			if !set86 {
+			p96, set97, ok98 := r.Optional(pos+43, pos, 4)
+			if !set97 {
 				s.FFlags = nil
-			} else if ok87 {
+			} else if ok98 {
 				if s.FFlags == nil {
 					s.FFlags = new(Flags)
 				}
-				(*s.FFlags) = Flags(fw.U32(r.Data, p85))
+				(*s.FFlags) = Flags(fw.U32(r.Data, p96))
 			}
 		} else {
 			s.FFlags = d.FFlags
 		}
 		if 53 <= stored {
-			p88, set89, ok90 := r.Optional(pos+48, pos, 4)
-			if !set89 {
+			p99, set100, ok101 := r.Optional(pos+48, pos, 4)
+			if !set100 {
 				s.FStruct = nil
-			} else if ok90 {
+			} else if ok101 {
 				if s.FStruct == nil {
 					s.FStruct = new(Primitives)
 				}
-				s.FStruct.FwGetV(r, p88, p88)
+				s.FStruct.FwGetV(r, p99, p99)
 			}
 		} else {
 			s.FStruct = d.FStruct
 		}
 		if 58 <= stored {
-			p91, set92, ok93 := r.Optional(pos+53, pos, 4)
-			if !set92 {
+			p102, set103, ok104 := r.Optional(pos+53, pos, 4)
+			if !set103 {
 				s.FOrder = nil
-			} else if ok93 {
+			} else if ok104 {
 				if s.FOrder == nil {
 					s.FOrder = new(proto.Order)
 				}
-				s.FOrder.FwGetV(r, p91, p91)
+				s.FOrder.FwGetV(r, p102, p102)
 			}
 		} else {
 			s.FOrder = d.FOrder
 		}
 		if 63 <= stored {
-			p94, set95, ok96 := r.Optional(pos+58, pos, 8)
-			if !set95 {
+			p105, set106, ok107 := r.Optional(pos+58, pos, 8)
+			if !set106 {
 				s.FReset = nil
-			} else if ok96 {
+			} else if ok107 {
 				if s.FReset == nil {
 					s.FReset = new(int64)
 				}
-				(*s.FReset) = int64(fw.U64(r.Data, p94))
+				(*s.FReset) = int64(fw.U64(r.Data, p105))
 			}
 		} else {
 			s.FReset = d.FReset
@@ -1997,8 +2177,191 @@ func (s *Optionals) FwGetV(r *fw.VReader, slot, base int) {
 	r.Leave()
 }
 
-// FwVerifyVOptionals verifies the Optionals body the slot leads to (generated code).
+// FwVerifyVOptionals verifies the Optionals body the slot leads to (generated code): the
+// usual message by fwFastVOptionals, anything else by fwVerifyVOptionalsFull.
 func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
+	if r.Depth >= 2 {
+		if left, ok := fwFastVOptionals(r.Data, slot, base, r.Left); ok {
+			r.Left = left
+			return
+		}
+	}
+	fwVerifyVOptionalsFull(r, slot, base)
+}
+
+// fwFastVOptionals walks the Optionals body the slot leads to in d (a root model) when
+// it is the usual one, and returns the budget left (charged from left); false when
+// anything is unusual, with nothing recorded (the full walk then starts over). The
+// caller has checked that the depth limit allows 2 more levels.
+func fwFastVOptionals(d []byte, slot, base int, left int64) (int64, bool) {
+	size := len(d)
+	pos := base + int(fw.U32(d, slot))
+	if pos < slot+4 || pos > size-64 {
+		return 0, false
+	}
+	b108 := d[pos : pos+64 : pos+64]
+	stored109 := int(fw.U32(b108, 0))
+	if stored109 < 64 || pos+stored109 > size || fw.U32(b108, 4) != 111 {
+		return 0, false
+	}
+	left -= int64(stored109)
+	if b108[8] != 0 {
+		p110 := pos + int(fw.U32(b108, 8+1))
+		if p110 < pos+13 || p110 > size-1 {
+			return 0, false
+		}
+		left -= 1
+	}
+	if b108[13] != 0 {
+		p111 := pos + int(fw.U32(b108, 13+1))
+		if p111 < pos+18 || p111 > size-4 {
+			return 0, false
+		}
+		left -= 4
+	}
+	if b108[18] != 0 {
+		p112 := pos + int(fw.U32(b108, 18+1))
+		if p112 < pos+23 || p112 > size-4 {
+			return 0, false
+		}
+		o113 := d[p112 : p112+4 : p112+4]
+		q114 := p112 + int(fw.U32(o113, 0))
+		if q114 < p112+4 || q114 > size-4 {
+			return 0, false
+		}
+		n115 := int(fw.U32(d, q114))
+		if q114+4+n115 > size {
+			return 0, false
+		}
+		left -= int64(n115)
+		left -= 8
+	}
+	if b108[23] != 0 {
+		p116 := pos + int(fw.U32(b108, 23+1))
+		if p116 < pos+28 || p116 > size-16 {
+			return 0, false
+		}
+		o117 := d[p116 : p116+16 : p116+16]
+		if o117[0+14] > fw.MaxDecimalScale {
+			return 0, false
+		}
+		left -= 16
+	}
+	if b108[28] != 0 {
+		p118 := pos + int(fw.U32(b108, 28+1))
+		if p118 < pos+33 || p118 > size-16 {
+			return 0, false
+		}
+		left -= 16
+	}
+	if b108[33] != 0 {
+		p119 := pos + int(fw.U32(b108, 33+1))
+		if p119 < pos+38 || p119 > size-8 {
+			return 0, false
+		}
+		left -= 8
+	}
+	if b108[38] != 0 {
+		p120 := pos + int(fw.U32(b108, 38+1))
+		if p120 < pos+43 || p120 > size-1 {
+			return 0, false
+		}
+		left -= 1
+	}
+	if b108[43] != 0 {
+		p121 := pos + int(fw.U32(b108, 43+1))
+		if p121 < pos+48 || p121 > size-4 {
+			return 0, false
+		}
+		left -= 4
+	}
+	if b108[48] != 0 {
+		p122 := pos + int(fw.U32(b108, 48+1))
+		if p122 < pos+53 || p122 > size-4 {
+			return 0, false
+		}
+		o123 := d[p122 : p122+4 : p122+4]
+		p124 := p122 + int(fw.U32(o123, 0))
+		if p124 < p122+4 || p124 > size-177 {
+			return 0, false
+		}
+		b125 := d[p124 : p124+177 : p124+177]
+		stored126 := int(fw.U32(b125, 0))
+		if stored126 < 177 || p124+stored126 > size || fw.U32(b125, 4) != 110 {
+			return 0, false
+		}
+		left -= int64(stored126)
+		if b125[57+14] > fw.MaxDecimalScale {
+			return 0, false
+		}
+		q127 := p124 + int(fw.U32(b125, 73))
+		if q127 < p124+77 || q127 > size-4 {
+			return 0, false
+		}
+		n128 := int(fw.U32(d, q127))
+		if q127+4+n128 > size {
+			return 0, false
+		}
+		left -= int64(n128)
+		q129 := p124 + int(fw.U32(b125, 77))
+		if q129 < p124+81 || q129 > size-4 {
+			return 0, false
+		}
+		n130 := int(fw.U32(d, q129))
+		if q129+4+n130 > size {
+			return 0, false
+		}
+		left -= int64(n130)
+		q131 := p124 + int(fw.U32(b125, 169))
+		if q131 < p124+173 || q131 > size-4 {
+			return 0, false
+		}
+		n132 := int(fw.U32(d, q131))
+		if q131+4+n132 > size {
+			return 0, false
+		}
+		left -= int64(n132)
+		left -= 16
+	}
+	if b108[53] != 0 {
+		p133 := pos + int(fw.U32(b108, 53+1))
+		if p133 < pos+58 || p133 > size-4 {
+			return 0, false
+		}
+		o134 := d[p133 : p133+4 : p133+4]
+		p135 := p133 + int(fw.U32(o134, 0))
+		if p135 < p133+4 || p135 > size-34 {
+			return 0, false
+		}
+		b136 := d[p135 : p135+34 : p135+34]
+		stored137 := int(fw.U32(b136, 0))
+		if stored137 < 34 || p135+stored137 > size || fw.U32(b136, 4) != 1 {
+			return 0, false
+		}
+		left -= int64(stored137)
+		q138 := p135 + int(fw.U32(b136, 12))
+		if q138 < p135+16 || q138 > size-4 {
+			return 0, false
+		}
+		n139 := int(fw.U32(d, q138))
+		if q138+4+n139 > size {
+			return 0, false
+		}
+		left -= int64(n139)
+		left -= 8
+	}
+	if b108[58] != 0 {
+		p140 := pos + int(fw.U32(b108, 58+1))
+		if p140 < pos+63 || p140 > size-8 {
+			return 0, false
+		}
+		left -= 8
+	}
+	return left, true
+}
+
+// fwVerifyVOptionalsFull is FwVerifyVOptionals for every input: it records why a message fails.
+func fwVerifyVOptionalsFull(r *fw.VReader, slot, base int) {
 	d := r.Data
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -2017,8 +2380,8 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 	left := r.Left
 	if stored >= 64 {
 		if d[pos+8] != 0 {
-			p97 := pos + int(fw.U32(d, pos+8+1))
-			if p97 >= pos+8+5 && p97 <= size-1 {
+			p141 := pos + int(fw.U32(d, pos+8+1))
+			if p141 >= pos+8+5 && p141 <= size-1 {
 				left -= 1
 			} else {
 				r.Left = left
@@ -2027,8 +2390,8 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+13] != 0 {
-			p98 := pos + int(fw.U32(d, pos+13+1))
-			if p98 >= pos+13+5 && p98 <= size-4 {
+			p142 := pos + int(fw.U32(d, pos+13+1))
+			if p142 >= pos+13+5 && p142 <= size-4 {
 				left -= 4
 			} else {
 				r.Left = left
@@ -2037,21 +2400,21 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+18] != 0 {
-			p99 := pos + int(fw.U32(d, pos+18+1))
-			if p99 >= pos+18+5 && p99 <= size-4 {
+			p143 := pos + int(fw.U32(d, pos+18+1))
+			if p143 >= pos+18+5 && p143 <= size-4 {
 				left -= 4
-				blk100 := p99 + int(fw.U32(d, p99))
-				if blk100 >= p99+4 && blk100 <= size-4 {
-					if n101 := int(fw.U32(d, blk100)); n101 <= size-blk100-4 {
-						left -= int64(4 + n101)
+				blk144 := p143 + int(fw.U32(d, p143))
+				if blk144 >= p143+4 && blk144 <= size-4 {
+					if n145 := int(fw.U32(d, blk144)); n145 <= size-blk144-4 {
+						left -= int64(4 + n145)
 					} else {
 						r.Left = left
-						r.Text(p99, p99)
+						r.Text(p143, p143)
 						left = r.Left
 					}
 				} else {
 					r.Left = left
-					r.Text(p99, p99)
+					r.Text(p143, p143)
 					left = r.Left
 				}
 			} else {
@@ -2061,11 +2424,11 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+23] != 0 {
-			p102 := pos + int(fw.U32(d, pos+23+1))
-			if p102 >= pos+23+5 && p102 <= size-16 {
+			p146 := pos + int(fw.U32(d, pos+23+1))
+			if p146 >= pos+23+5 && p146 <= size-16 {
 				left -= 16
 				r.Left = left
-				fw.VCheckDecimal(r, p102)
+				fw.VCheckDecimal(r, p146)
 				left = r.Left
 			} else {
 				r.Left = left
@@ -2074,8 +2437,8 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+28] != 0 {
-			p103 := pos + int(fw.U32(d, pos+28+1))
-			if p103 >= pos+28+5 && p103 <= size-16 {
+			p147 := pos + int(fw.U32(d, pos+28+1))
+			if p147 >= pos+28+5 && p147 <= size-16 {
 				left -= 16
 			} else {
 				r.Left = left
@@ -2084,8 +2447,8 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+33] != 0 {
-			p104 := pos + int(fw.U32(d, pos+33+1))
-			if p104 >= pos+33+5 && p104 <= size-8 {
+			p148 := pos + int(fw.U32(d, pos+33+1))
+			if p148 >= pos+33+5 && p148 <= size-8 {
 				left -= 8
 			} else {
 				r.Left = left
@@ -2094,8 +2457,8 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+38] != 0 {
-			p105 := pos + int(fw.U32(d, pos+38+1))
-			if p105 >= pos+38+5 && p105 <= size-1 {
+			p149 := pos + int(fw.U32(d, pos+38+1))
+			if p149 >= pos+38+5 && p149 <= size-1 {
 				left -= 1
 			} else {
 				r.Left = left
@@ -2104,8 +2467,8 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+43] != 0 {
-			p106 := pos + int(fw.U32(d, pos+43+1))
-			if p106 >= pos+43+5 && p106 <= size-4 {
+			p150 := pos + int(fw.U32(d, pos+43+1))
+			if p150 >= pos+43+5 && p150 <= size-4 {
 				left -= 4
 			} else {
 				r.Left = left
@@ -2114,11 +2477,11 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+48] != 0 {
-			p107 := pos + int(fw.U32(d, pos+48+1))
-			if p107 >= pos+48+5 && p107 <= size-4 {
+			p151 := pos + int(fw.U32(d, pos+48+1))
+			if p151 >= pos+48+5 && p151 <= size-4 {
 				left -= 4
 				{
-					slot, base := p107, p107
+					slot, base := p151, p151
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -2131,10 +2494,10 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 							r.Left = left
 							fw.VCheckDecimal(r, pos+57)
 							left = r.Left
-							blk108 := pos + int(fw.U32(d, pos+73))
-							if blk108 >= pos+73+4 && blk108 <= size-4 {
-								if n109 := int(fw.U32(d, blk108)); n109 <= size-blk108-4 {
-									left -= int64(4 + n109)
+							blk152 := pos + int(fw.U32(d, pos+73))
+							if blk152 >= pos+73+4 && blk152 <= size-4 {
+								if n153 := int(fw.U32(d, blk152)); n153 <= size-blk152-4 {
+									left -= int64(4 + n153)
 								} else {
 									r.Left = left
 									r.Text(pos+73, pos)
@@ -2145,10 +2508,10 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 								r.Text(pos+73, pos)
 								left = r.Left
 							}
-							blk110 := pos + int(fw.U32(d, pos+77))
-							if blk110 >= pos+77+4 && blk110 <= size-4 {
-								if n111 := int(fw.U32(d, blk110)); n111 <= size-blk110-4 {
-									left -= int64(4 + n111)
+							blk154 := pos + int(fw.U32(d, pos+77))
+							if blk154 >= pos+77+4 && blk154 <= size-4 {
+								if n155 := int(fw.U32(d, blk154)); n155 <= size-blk154-4 {
+									left -= int64(4 + n155)
 								} else {
 									r.Left = left
 									r.Text(pos+77, pos)
@@ -2159,10 +2522,10 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 								r.Text(pos+77, pos)
 								left = r.Left
 							}
-							blk112 := pos + int(fw.U32(d, pos+169))
-							if blk112 >= pos+169+4 && blk112 <= size-4 {
-								if n113 := int(fw.U32(d, blk112)); n113 <= size-blk112-4 {
-									left -= int64(4 + n113)
+							blk156 := pos + int(fw.U32(d, pos+169))
+							if blk156 >= pos+169+4 && blk156 <= size-4 {
+								if n157 := int(fw.U32(d, blk156)); n157 <= size-blk156-4 {
+									left -= int64(4 + n157)
 								} else {
 									r.Left = left
 									r.Text(pos+169, pos)
@@ -2180,10 +2543,10 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 								left = r.Left
 							}
 							if 77 <= stored {
-								blk114 := pos + int(fw.U32(d, pos+73))
-								if blk114 >= pos+73+4 && blk114 <= size-4 {
-									if n115 := int(fw.U32(d, blk114)); n115 <= size-blk114-4 {
-										left -= int64(4 + n115)
+								blk158 := pos + int(fw.U32(d, pos+73))
+								if blk158 >= pos+73+4 && blk158 <= size-4 {
+									if n159 := int(fw.U32(d, blk158)); n159 <= size-blk158-4 {
+										left -= int64(4 + n159)
 									} else {
 										r.Left = left
 										r.Text(pos+73, pos)
@@ -2196,10 +2559,10 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 								}
 							}
 							if 81 <= stored {
-								blk116 := pos + int(fw.U32(d, pos+77))
-								if blk116 >= pos+77+4 && blk116 <= size-4 {
-									if n117 := int(fw.U32(d, blk116)); n117 <= size-blk116-4 {
-										left -= int64(4 + n117)
+								blk160 := pos + int(fw.U32(d, pos+77))
+								if blk160 >= pos+77+4 && blk160 <= size-4 {
+									if n161 := int(fw.U32(d, blk160)); n161 <= size-blk160-4 {
+										left -= int64(4 + n161)
 									} else {
 										r.Left = left
 										r.Text(pos+77, pos)
@@ -2212,10 +2575,10 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 								}
 							}
 							if 173 <= stored {
-								blk118 := pos + int(fw.U32(d, pos+169))
-								if blk118 >= pos+169+4 && blk118 <= size-4 {
-									if n119 := int(fw.U32(d, blk118)); n119 <= size-blk118-4 {
-										left -= int64(4 + n119)
+								blk162 := pos + int(fw.U32(d, pos+169))
+								if blk162 >= pos+169+4 && blk162 <= size-4 {
+									if n163 := int(fw.U32(d, blk162)); n163 <= size-blk162-4 {
+										left -= int64(4 + n163)
 									} else {
 										r.Left = left
 										r.Text(pos+169, pos)
@@ -2241,11 +2604,11 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+53] != 0 {
-			p120 := pos + int(fw.U32(d, pos+53+1))
-			if p120 >= pos+53+5 && p120 <= size-4 {
+			p164 := pos + int(fw.U32(d, pos+53+1))
+			if p164 >= pos+53+5 && p164 <= size-4 {
 				left -= 4
 				{
-					slot, base := p120, p120
+					slot, base := p164, p164
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -2255,10 +2618,10 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 					if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 						left -= int64(stored)
 						if stored >= 34 {
-							blk121 := pos + int(fw.U32(d, pos+12))
-							if blk121 >= pos+12+4 && blk121 <= size-4 {
-								if n122 := int(fw.U32(d, blk121)); n122 <= size-blk121-4 {
-									left -= int64(4 + n122)
+							blk165 := pos + int(fw.U32(d, pos+12))
+							if blk165 >= pos+12+4 && blk165 <= size-4 {
+								if n166 := int(fw.U32(d, blk165)); n166 <= size-blk165-4 {
+									left -= int64(4 + n166)
 								} else {
 									r.Left = left
 									r.Text(pos+12, pos)
@@ -2271,10 +2634,10 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 							}
 						} else {
 							if 16 <= stored {
-								blk123 := pos + int(fw.U32(d, pos+12))
-								if blk123 >= pos+12+4 && blk123 <= size-4 {
-									if n124 := int(fw.U32(d, blk123)); n124 <= size-blk123-4 {
-										left -= int64(4 + n124)
+								blk167 := pos + int(fw.U32(d, pos+12))
+								if blk167 >= pos+12+4 && blk167 <= size-4 {
+									if n168 := int(fw.U32(d, blk167)); n168 <= size-blk167-4 {
+										left -= int64(4 + n168)
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -2300,8 +2663,8 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+58] != 0 {
-			p125 := pos + int(fw.U32(d, pos+58+1))
-			if p125 >= pos+58+5 && p125 <= size-8 {
+			p169 := pos + int(fw.U32(d, pos+58+1))
+			if p169 >= pos+58+5 && p169 <= size-8 {
 				left -= 8
 			} else {
 				r.Left = left
@@ -2312,8 +2675,8 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 	} else {
 		if 13 <= stored {
 			if d[pos+8] != 0 {
-				p126 := pos + int(fw.U32(d, pos+8+1))
-				if p126 >= pos+8+5 && p126 <= size-1 {
+				p170 := pos + int(fw.U32(d, pos+8+1))
+				if p170 >= pos+8+5 && p170 <= size-1 {
 					left -= 1
 				} else {
 					r.Left = left
@@ -2324,8 +2687,8 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 		}
 		if 18 <= stored {
 			if d[pos+13] != 0 {
-				p127 := pos + int(fw.U32(d, pos+13+1))
-				if p127 >= pos+13+5 && p127 <= size-4 {
+				p171 := pos + int(fw.U32(d, pos+13+1))
+				if p171 >= pos+13+5 && p171 <= size-4 {
 					left -= 4
 				} else {
 					r.Left = left
@@ -2336,21 +2699,21 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 		}
 		if 23 <= stored {
 			if d[pos+18] != 0 {
-				p128 := pos + int(fw.U32(d, pos+18+1))
-				if p128 >= pos+18+5 && p128 <= size-4 {
+				p172 := pos + int(fw.U32(d, pos+18+1))
+				if p172 >= pos+18+5 && p172 <= size-4 {
 					left -= 4
-					blk129 := p128 + int(fw.U32(d, p128))
-					if blk129 >= p128+4 && blk129 <= size-4 {
-						if n130 := int(fw.U32(d, blk129)); n130 <= size-blk129-4 {
-							left -= int64(4 + n130)
+					blk173 := p172 + int(fw.U32(d, p172))
+					if blk173 >= p172+4 && blk173 <= size-4 {
+						if n174 := int(fw.U32(d, blk173)); n174 <= size-blk173-4 {
+							left -= int64(4 + n174)
 						} else {
 							r.Left = left
-							r.Text(p128, p128)
+							r.Text(p172, p172)
 							left = r.Left
 						}
 					} else {
 						r.Left = left
-						r.Text(p128, p128)
+						r.Text(p172, p172)
 						left = r.Left
 					}
 				} else {
@@ -2362,11 +2725,11 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 		}
 		if 28 <= stored {
 			if d[pos+23] != 0 {
-				p131 := pos + int(fw.U32(d, pos+23+1))
-				if p131 >= pos+23+5 && p131 <= size-16 {
+				p175 := pos + int(fw.U32(d, pos+23+1))
+				if p175 >= pos+23+5 && p175 <= size-16 {
 					left -= 16
 					r.Left = left
-					fw.VCheckDecimal(r, p131)
+					fw.VCheckDecimal(r, p175)
 					left = r.Left
 				} else {
 					r.Left = left
@@ -2377,8 +2740,8 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 		}
 		if 33 <= stored {
 			if d[pos+28] != 0 {
-				p132 := pos + int(fw.U32(d, pos+28+1))
-				if p132 >= pos+28+5 && p132 <= size-16 {
+				p176 := pos + int(fw.U32(d, pos+28+1))
+				if p176 >= pos+28+5 && p176 <= size-16 {
 					left -= 16
 				} else {
 					r.Left = left
@@ -2389,8 +2752,8 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 		}
 		if 38 <= stored {
 			if d[pos+33] != 0 {
-				p133 := pos + int(fw.U32(d, pos+33+1))
-				if p133 >= pos+33+5 && p133 <= size-8 {
+				p177 := pos + int(fw.U32(d, pos+33+1))
+				if p177 >= pos+33+5 && p177 <= size-8 {
 					left -= 8
 				} else {
 					r.Left = left
@@ -2401,8 +2764,8 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 		}
 		if 43 <= stored {
 			if d[pos+38] != 0 {
-				p134 := pos + int(fw.U32(d, pos+38+1))
-				if p134 >= pos+38+5 && p134 <= size-1 {
+				p178 := pos + int(fw.U32(d, pos+38+1))
+				if p178 >= pos+38+5 && p178 <= size-1 {
 					left -= 1
 				} else {
 					r.Left = left
@@ -2413,8 +2776,8 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 		}
 		if 48 <= stored {
 			if d[pos+43] != 0 {
-				p135 := pos + int(fw.U32(d, pos+43+1))
-				if p135 >= pos+43+5 && p135 <= size-4 {
+				p179 := pos + int(fw.U32(d, pos+43+1))
+				if p179 >= pos+43+5 && p179 <= size-4 {
 					left -= 4
 				} else {
 					r.Left = left
@@ -2425,11 +2788,11 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 		}
 		if 53 <= stored {
 			if d[pos+48] != 0 {
-				p136 := pos + int(fw.U32(d, pos+48+1))
-				if p136 >= pos+48+5 && p136 <= size-4 {
+				p180 := pos + int(fw.U32(d, pos+48+1))
+				if p180 >= pos+48+5 && p180 <= size-4 {
 					left -= 4
 					{
-						slot, base := p136, p136
+						slot, base := p180, p180
 						pos := base + int(fw.U32(d, slot))
 						stored, typ := 0, uint32(0)
 						if pos >= slot+4 && pos <= size-8 {
@@ -2442,10 +2805,10 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 								r.Left = left
 								fw.VCheckDecimal(r, pos+57)
 								left = r.Left
-								blk137 := pos + int(fw.U32(d, pos+73))
-								if blk137 >= pos+73+4 && blk137 <= size-4 {
-									if n138 := int(fw.U32(d, blk137)); n138 <= size-blk137-4 {
-										left -= int64(4 + n138)
+								blk181 := pos + int(fw.U32(d, pos+73))
+								if blk181 >= pos+73+4 && blk181 <= size-4 {
+									if n182 := int(fw.U32(d, blk181)); n182 <= size-blk181-4 {
+										left -= int64(4 + n182)
 									} else {
 										r.Left = left
 										r.Text(pos+73, pos)
@@ -2456,10 +2819,10 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 									r.Text(pos+73, pos)
 									left = r.Left
 								}
-								blk139 := pos + int(fw.U32(d, pos+77))
-								if blk139 >= pos+77+4 && blk139 <= size-4 {
-									if n140 := int(fw.U32(d, blk139)); n140 <= size-blk139-4 {
-										left -= int64(4 + n140)
+								blk183 := pos + int(fw.U32(d, pos+77))
+								if blk183 >= pos+77+4 && blk183 <= size-4 {
+									if n184 := int(fw.U32(d, blk183)); n184 <= size-blk183-4 {
+										left -= int64(4 + n184)
 									} else {
 										r.Left = left
 										r.Text(pos+77, pos)
@@ -2470,10 +2833,10 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 									r.Text(pos+77, pos)
 									left = r.Left
 								}
-								blk141 := pos + int(fw.U32(d, pos+169))
-								if blk141 >= pos+169+4 && blk141 <= size-4 {
-									if n142 := int(fw.U32(d, blk141)); n142 <= size-blk141-4 {
-										left -= int64(4 + n142)
+								blk185 := pos + int(fw.U32(d, pos+169))
+								if blk185 >= pos+169+4 && blk185 <= size-4 {
+									if n186 := int(fw.U32(d, blk185)); n186 <= size-blk185-4 {
+										left -= int64(4 + n186)
 									} else {
 										r.Left = left
 										r.Text(pos+169, pos)
@@ -2491,10 +2854,10 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 									left = r.Left
 								}
 								if 77 <= stored {
-									blk143 := pos + int(fw.U32(d, pos+73))
-									if blk143 >= pos+73+4 && blk143 <= size-4 {
-										if n144 := int(fw.U32(d, blk143)); n144 <= size-blk143-4 {
-											left -= int64(4 + n144)
+									blk187 := pos + int(fw.U32(d, pos+73))
+									if blk187 >= pos+73+4 && blk187 <= size-4 {
+										if n188 := int(fw.U32(d, blk187)); n188 <= size-blk187-4 {
+											left -= int64(4 + n188)
 										} else {
 											r.Left = left
 											r.Text(pos+73, pos)
@@ -2507,10 +2870,10 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 									}
 								}
 								if 81 <= stored {
-									blk145 := pos + int(fw.U32(d, pos+77))
-									if blk145 >= pos+77+4 && blk145 <= size-4 {
-										if n146 := int(fw.U32(d, blk145)); n146 <= size-blk145-4 {
-											left -= int64(4 + n146)
+									blk189 := pos + int(fw.U32(d, pos+77))
+									if blk189 >= pos+77+4 && blk189 <= size-4 {
+										if n190 := int(fw.U32(d, blk189)); n190 <= size-blk189-4 {
+											left -= int64(4 + n190)
 										} else {
 											r.Left = left
 											r.Text(pos+77, pos)
@@ -2523,10 +2886,10 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 									}
 								}
 								if 173 <= stored {
-									blk147 := pos + int(fw.U32(d, pos+169))
-									if blk147 >= pos+169+4 && blk147 <= size-4 {
-										if n148 := int(fw.U32(d, blk147)); n148 <= size-blk147-4 {
-											left -= int64(4 + n148)
+									blk191 := pos + int(fw.U32(d, pos+169))
+									if blk191 >= pos+169+4 && blk191 <= size-4 {
+										if n192 := int(fw.U32(d, blk191)); n192 <= size-blk191-4 {
+											left -= int64(4 + n192)
 										} else {
 											r.Left = left
 											r.Text(pos+169, pos)
@@ -2554,11 +2917,11 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 		}
 		if 58 <= stored {
 			if d[pos+53] != 0 {
-				p149 := pos + int(fw.U32(d, pos+53+1))
-				if p149 >= pos+53+5 && p149 <= size-4 {
+				p193 := pos + int(fw.U32(d, pos+53+1))
+				if p193 >= pos+53+5 && p193 <= size-4 {
 					left -= 4
 					{
-						slot, base := p149, p149
+						slot, base := p193, p193
 						pos := base + int(fw.U32(d, slot))
 						stored, typ := 0, uint32(0)
 						if pos >= slot+4 && pos <= size-8 {
@@ -2568,10 +2931,10 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 						if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 							left -= int64(stored)
 							if stored >= 34 {
-								blk150 := pos + int(fw.U32(d, pos+12))
-								if blk150 >= pos+12+4 && blk150 <= size-4 {
-									if n151 := int(fw.U32(d, blk150)); n151 <= size-blk150-4 {
-										left -= int64(4 + n151)
+								blk194 := pos + int(fw.U32(d, pos+12))
+								if blk194 >= pos+12+4 && blk194 <= size-4 {
+									if n195 := int(fw.U32(d, blk194)); n195 <= size-blk194-4 {
+										left -= int64(4 + n195)
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -2584,10 +2947,10 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 								}
 							} else {
 								if 16 <= stored {
-									blk152 := pos + int(fw.U32(d, pos+12))
-									if blk152 >= pos+12+4 && blk152 <= size-4 {
-										if n153 := int(fw.U32(d, blk152)); n153 <= size-blk152-4 {
-											left -= int64(4 + n153)
+									blk196 := pos + int(fw.U32(d, pos+12))
+									if blk196 >= pos+12+4 && blk196 <= size-4 {
+										if n197 := int(fw.U32(d, blk196)); n197 <= size-blk196-4 {
+											left -= int64(4 + n197)
 										} else {
 											r.Left = left
 											r.Text(pos+12, pos)
@@ -2615,8 +2978,8 @@ func FwVerifyVOptionals(r *fw.VReader, slot, base int) {
 		}
 		if 63 <= stored {
 			if d[pos+58] != 0 {
-				p154 := pos + int(fw.U32(d, pos+58+1))
-				if p154 >= pos+58+5 && p154 <= size-8 {
+				p198 := pos + int(fw.U32(d, pos+58+1))
+				if p198 >= pos+58+5 && p198 <= size-8 {
 					left -= 8
 				} else {
 					r.Left = left
@@ -2666,9 +3029,186 @@ func VerifyOptionalsFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 2 {
+		if p := fwFastFOptionals(data[:full], 8, full); p >= 0 {
+			if p != full {
+				return fw.ErrBadSize
+			}
+			return nil
+		}
+	}
 	var r fw.FReader
 	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFOptionals(&r, 8, full), full)
+}
+
+// fwFastFOptionals is FwVerifyFOptionals for the usual message (root models only): the
+// position after the fields, or -1 with nothing recorded. The caller has checked
+// that the depth limit allows 2 levels.
+func fwFastFOptionals(d []byte, p, end int) int {
+	if d[p] == 0 {
+		p++
+	} else {
+		p++
+		if 1 > end-11-p {
+			return -1
+		}
+		p += 1
+	}
+	if d[p] == 0 {
+		p++
+	} else {
+		p++
+		if 4 > end-10-p {
+			return -1
+		}
+		p += 4
+	}
+	if d[p] == 0 {
+		p++
+	} else {
+		p++
+		if 4 > end-9-p {
+			return -1
+		}
+		n199 := int(fw.U32(d, p))
+		if n199 > end-9-p-4 {
+			return -1
+		}
+		p += 4 + n199
+	}
+	if d[p] == 0 {
+		p++
+	} else {
+		p++
+		if 16 > end-8-p {
+			return -1
+		}
+		if !fw.DecimalValid(d, p) {
+			return -1
+		}
+		p += 16
+	}
+	if d[p] == 0 {
+		p++
+	} else {
+		p++
+		if 16 > end-7-p {
+			return -1
+		}
+		p += 16
+	}
+	if d[p] == 0 {
+		p++
+	} else {
+		p++
+		if 8 > end-6-p {
+			return -1
+		}
+		p += 8
+	}
+	if d[p] == 0 {
+		p++
+	} else {
+		p++
+		if 1 > end-5-p {
+			return -1
+		}
+		p += 1
+	}
+	if d[p] == 0 {
+		p++
+	} else {
+		p++
+		if 4 > end-4-p {
+			return -1
+		}
+		p += 4
+	}
+	if d[p] == 0 {
+		p++
+	} else {
+		p++
+		if 169 > end-3-p {
+			return -1
+		}
+		{
+			end := end - 3
+			p += 1
+			p += 1
+			p += 1
+			p += 4
+			p += 1
+			p += 1
+			p += 2
+			p += 2
+			p += 4
+			p += 4
+			p += 8
+			p += 8
+			p += 4
+			p += 8
+			if !fw.DecimalValid(d, p) {
+				return -1
+			}
+			p += 16
+			n200 := int(fw.U32(d, p))
+			if n200 > end-100-p-4 {
+				return -1
+			}
+			p += 4 + n200
+			n201 := int(fw.U32(d, p))
+			if n201 > end-96-p-4 {
+				return -1
+			}
+			p += 4 + n201
+			p += 8
+			p += 8
+			p += 8
+			p += 16
+			p += 16
+			p += 16
+			p += 16
+			n202 := int(fw.U32(d, p))
+			if n202 > end-4-p-4 {
+				return -1
+			}
+			p += 4 + n202
+			p += 4
+		}
+	}
+	if d[p] == 0 {
+		p++
+	} else {
+		p++
+		if 26 > end-2-p {
+			return -1
+		}
+		{
+			end := end - 2
+			p += 4
+			n203 := int(fw.U32(d, p))
+			if n203 > end-18-p-4 {
+				return -1
+			}
+			p += 4 + n203
+			p += 1
+			p += 1
+			p += 8
+			p += 8
+		}
+	}
+	if d[p] == 0 {
+		p++
+	} else {
+		p++
+		if 8 > end-1-p {
+			return -1
+		}
+		p += 8
+	}
+	p += 1
+	return p
 }
 
 // FwPutF appends s's fields in the final format (generated code).
@@ -2909,8 +3449,8 @@ func (s *Optionals) FwGetF(r *fw.FReader, p, end int) int {
 		(*s.FReset) = int64(fw.U64(d, p))
 		p += 8
 	}
-	q155 := d[p : p+1 : p+1]
-	s.FResetReset = q155[0] != 0
+	q204 := d[p : p+1 : p+1]
+	s.FResetReset = q204[0] != 0
 	p += 1
 	r.Leave()
 	return p
@@ -2948,11 +3488,11 @@ func FwVerifyFOptionals(r *fw.FReader, p, end int) int {
 		if 4 > end-9-p {
 			return r.Fail(fw.ErrTruncated)
 		}
-		n156 := int(fw.U32(d, p))
-		if n156 > end-9-p-4 {
+		n205 := int(fw.U32(d, p))
+		if n205 > end-9-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n156
+		p += 4 + n205
 	}
 	if d[p] == 0 {
 		p++
@@ -3032,16 +3572,16 @@ func FwVerifyFOptionals(r *fw.FReader, p, end int) int {
 				return -1
 			}
 			p += 16
-			n157 := int(fw.U32(d, p))
-			if n157 > end-100-p-4 {
+			n206 := int(fw.U32(d, p))
+			if n206 > end-100-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n157
-			n158 := int(fw.U32(d, p))
-			if n158 > end-96-p-4 {
+			p += 4 + n206
+			n207 := int(fw.U32(d, p))
+			if n207 > end-96-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n158
+			p += 4 + n207
 			p += 8
 			p += 8
 			p += 8
@@ -3049,11 +3589,11 @@ func FwVerifyFOptionals(r *fw.FReader, p, end int) int {
 			p += 16
 			p += 16
 			p += 16
-			n159 := int(fw.U32(d, p))
-			if n159 > end-4-p-4 {
+			n208 := int(fw.U32(d, p))
+			if n208 > end-4-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n159
+			p += 4 + n208
 			p += 4
 		}
 	}
@@ -3070,11 +3610,11 @@ func FwVerifyFOptionals(r *fw.FReader, p, end int) int {
 				return r.Fail(fw.ErrTooDeep)
 			}
 			p += 4
-			n160 := int(fw.U32(d, p))
-			if n160 > end-18-p-4 {
+			n209 := int(fw.U32(d, p))
+			if n209 > end-18-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n160
+			p += 4 + n209
 			p += 1
 			p += 1
 			p += 8
@@ -3327,8 +3867,8 @@ func (*Collections) FBEType() uint32 { return 112 }
 // NewCollections is a Collections holding the schema's defaults.
 func NewCollections() Collections {
 	var s Collections
-	for i161 := range s.FArrayStruct {
-		s.FArrayStruct[i161] = NewPrimitives()
+	for i210 := range s.FArrayStruct {
+		s.FArrayStruct[i210] = NewPrimitives()
 	}
 	return s
 }
@@ -3343,26 +3883,26 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FArray)), 10)
 	b = append(b, ']', '[')
-	for i162 := range s.FArray {
-		if i162 > 0 {
+	for i211 := range s.FArray {
+		if i211 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(s.FArray[i162]), 10)
+		b = strconv.AppendInt(b, int64(s.FArray[i211]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_array_optional="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FArrayOptional)), 10)
 	b = append(b, ']', '[')
-	for i163 := range s.FArrayOptional {
-		if i163 > 0 {
+	for i212 := range s.FArrayOptional {
+		if i212 > 0 {
 			b = append(b, ',')
 		}
-		if s.FArrayOptional[i163] == nil {
+		if s.FArrayOptional[i212] == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '"')
-			b = append(b, (*s.FArrayOptional[i163])...)
+			b = append(b, (*s.FArrayOptional[i212])...)
 			b = append(b, '"')
 		}
 	}
@@ -3371,36 +3911,36 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FArrayStruct)), 10)
 	b = append(b, ']', '[')
-	for i164 := range s.FArrayStruct {
-		if i164 > 0 {
+	for i213 := range s.FArrayStruct {
+		if i213 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FArrayStruct[i164].FwPrint(b)
+		b = s.FArrayStruct[i213].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_vector="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FVector)), 10)
 	b = append(b, ']', '[')
-	for i165 := range s.FVector {
-		if i165 > 0 {
+	for i214 := range s.FVector {
+		if i214 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendUint(b, uint64(s.FVector[i165]), 10)
+		b = strconv.AppendUint(b, uint64(s.FVector[i214]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_vector_optional="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FVectorOptional)), 10)
 	b = append(b, ']', '[')
-	for i166 := range s.FVectorOptional {
-		if i166 > 0 {
+	for i215 := range s.FVectorOptional {
+		if i215 > 0 {
 			b = append(b, ',')
 		}
-		if s.FVectorOptional[i166] == nil {
+		if s.FVectorOptional[i215] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = append(b, (*s.FVectorOptional[i166]).String()...)
+			b = append(b, (*s.FVectorOptional[i215]).String()...)
 		}
 	}
 	b = append(b, ']')
@@ -3408,23 +3948,23 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FVectorStruct)), 10)
 	b = append(b, ']', '[')
-	for i167 := range s.FVectorStruct {
-		if i167 > 0 {
+	for i216 := range s.FVectorStruct {
+		if i216 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FVectorStruct[i167].FwPrint(b)
+		b = s.FVectorStruct[i216].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",f_list="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FList)), 10)
 	b = append(b, ']', '<')
-	for i168 := range s.FList {
-		if i168 > 0 {
+	for i217 := range s.FList {
+		if i217 > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '"')
-		b = append(b, s.FList[i168]...)
+		b = append(b, s.FList[i217]...)
 		b = append(b, '"')
 	}
 	b = append(b, '>')
@@ -3432,57 +3972,57 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FListOptional)), 10)
 	b = append(b, ']', '<')
-	for i169 := range s.FListOptional {
-		if i169 > 0 {
+	for i218 := range s.FListOptional {
+		if i218 > 0 {
 			b = append(b, ',')
 		}
-		if s.FListOptional[i169] == nil {
+		if s.FListOptional[i218] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = s.FListOptional[i169].FwPrint(b)
+			b = s.FListOptional[i218].FwPrint(b)
 		}
 	}
 	b = append(b, '>')
 	b = append(b, ",f_set="...)
-	set170 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	set219 := fw.SortedSet(s.FSet, cmp.Compare[int64])
 	b = append(b, '[')
-	b = strconv.AppendInt(b, int64(len(set170)), 10)
+	b = strconv.AppendInt(b, int64(len(set219)), 10)
 	b = append(b, ']', '{')
-	for i171 := range set170 {
-		if i171 > 0 {
+	for i220 := range set219 {
+		if i220 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(set170[i171]), 10)
+		b = strconv.AppendInt(b, int64(set219[i220]), 10)
 	}
 	b = append(b, '}')
 	b = append(b, ",f_set_struct="...)
-	set172 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	set221 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
 	b = append(b, '[')
-	b = strconv.AppendInt(b, int64(len(set172)), 10)
+	b = strconv.AppendInt(b, int64(len(set221)), 10)
 	b = append(b, ']', '{')
-	for i173 := range set172 {
-		if i173 > 0 {
+	for i222 := range set221 {
+		if i222 > 0 {
 			b = append(b, ',')
 		}
-		b = set172[i173].FwPrint(b)
+		b = set221[i222].FwPrint(b)
 	}
 	b = append(b, '}')
 	b = append(b, ",f_map="...)
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FMap)), 10)
 	b = append(b, ']', '<')
-	i174 := 0
-	for _, k175 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v176 := s.FMap[k175]
-		if i174 > 0 {
+	i223 := 0
+	for _, k224 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v225 := s.FMap[k224]
+		if i223 > 0 {
 			b = append(b, ',')
 		}
-		i174++
+		i223++
 		b = append(b, '{')
-		b = strconv.AppendInt(b, int64(k175), 10)
+		b = strconv.AppendInt(b, int64(k224), 10)
 		b = append(b, "->"...)
 		b = append(b, '"')
-		b = append(b, v176...)
+		b = append(b, v225...)
 		b = append(b, '"')
 		b = append(b, '}')
 	}
@@ -3491,22 +4031,22 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FMapOptional)), 10)
 	b = append(b, ']', '<')
-	i177 := 0
-	for _, k178 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v179 := s.FMapOptional[k178]
-		if i177 > 0 {
+	i226 := 0
+	for _, k227 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v228 := s.FMapOptional[k227]
+		if i226 > 0 {
 			b = append(b, ',')
 		}
-		i177++
+		i226++
 		b = append(b, '{')
 		b = append(b, '"')
-		b = append(b, k178...)
+		b = append(b, k227...)
 		b = append(b, '"')
 		b = append(b, "->"...)
-		if v179 == nil {
+		if v228 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendPrintFloat(b, float64((*v179)))
+			b = fw.AppendPrintFloat(b, float64((*v228)))
 		}
 		b = append(b, '}')
 	}
@@ -3515,17 +4055,17 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FMapEnumKey)), 10)
 	b = append(b, ']', '<')
-	i180 := 0
-	for _, k181 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v182 := s.FMapEnumKey[k181]
-		if i180 > 0 {
+	i229 := 0
+	for _, k230 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v231 := s.FMapEnumKey[k230]
+		if i229 > 0 {
 			b = append(b, ',')
 		}
-		i180++
+		i229++
 		b = append(b, '{')
-		b = append(b, k181.String()...)
+		b = append(b, k230.String()...)
 		b = append(b, "->"...)
-		b = v182.FwPrint(b)
+		b = v231.FwPrint(b)
 		b = append(b, '}')
 	}
 	b = append(b, '>')
@@ -3533,19 +4073,19 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FHash)), 10)
 	b = append(b, ']', '[')
-	i183 := 0
-	for k184, v185 := range s.FHash {
-		if i183 > 0 {
+	i232 := 0
+	for k233, v234 := range s.FHash {
+		if i232 > 0 {
 			b = append(b, ',')
 		}
-		i183++
+		i232++
 		b = append(b, '{')
 		b = append(b, '"')
-		b = k184.AppendText(b)
+		b = k233.AppendText(b)
 		b = append(b, '"')
 		b = append(b, "->"...)
 		b = append(b, "bytes["...)
-		b = strconv.AppendInt(b, int64(len(v185)), 10)
+		b = strconv.AppendInt(b, int64(len(v234)), 10)
 		b = append(b, ']')
 		b = append(b, '}')
 	}
@@ -3554,21 +4094,21 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FHashOptional)), 10)
 	b = append(b, ']', '[')
-	i186 := 0
-	for k187, v188 := range s.FHashOptional {
-		if i186 > 0 {
+	i235 := 0
+	for k236, v237 := range s.FHashOptional {
+		if i235 > 0 {
 			b = append(b, ',')
 		}
-		i186++
+		i235++
 		b = append(b, '{')
 		b = append(b, '"')
-		b = append(b, k187...)
+		b = append(b, k236...)
 		b = append(b, '"')
 		b = append(b, "->"...)
-		if v188 == nil {
+		if v237 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = v188.FwPrint(b)
+			b = v237.FwPrint(b)
 		}
 		b = append(b, '}')
 	}
@@ -3577,14 +4117,14 @@ func (s *Collections) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.FHashStructKey)), 10)
 	b = append(b, ']', '[')
-	for i189 := range s.FHashStructKey {
-		if i189 > 0 {
+	for i238 := range s.FHashStructKey {
+		if i238 > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '{')
-		b = s.FHashStructKey[i189].Key.FwPrint(b)
+		b = s.FHashStructKey[i238].Key.FwPrint(b)
 		b = append(b, "->"...)
-		b = s.FHashStructKey[i189].Value.FwPrint(b)
+		b = s.FHashStructKey[i238].Value.FwPrint(b)
 		b = append(b, '}')
 	}
 	b = append(b, ']')
@@ -3639,288 +4179,383 @@ func VerifyCollectionsLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Collections) FwPutV(w *fw.Writer, slot, base int) {
 	n := 90
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+90 : pos+90]
 	fw.PutU32(b, 0, 90)
 	fw.PutU32(b, 4, 112)
-	for i190 := range s.FArray {
-		fw.PutU32(w.Buf, pos+8+i190*4, uint32(s.FArray[i190]))
+	for i239 := range s.FArray {
+		fw.PutU32(w.Buf, pos+8+i239*4, uint32(s.FArray[i239]))
 	}
-	for i191 := range s.FArrayOptional {
-		if s.FArrayOptional[i191] == nil {
-			fw.VNull(w, pos+20+i191*5)
+	for i240 := range s.FArrayOptional {
+		if s.FArrayOptional[i240] == nil {
+			fw.VNull(w, pos+20+i240*5)
 		} else {
-			blk192 := len(w.Buf)
-			if blk192+4 > cap(w.Buf) {
+			blk241 := len(w.Buf)
+			if blk241+4 > cap(w.Buf) {
 				w.Grow(4)
 			}
-			w.Buf = w.Buf[:blk192+4]
-			w.Buf[pos+20+i191*5] = 1
-			fw.PutU32(w.Buf, pos+20+i191*5+1, uint32(blk192-pos))
-			blk193 := len(w.Buf)
-			if blk193+4+len((*s.FArrayOptional[i191])) > cap(w.Buf) {
-				w.Grow(4 + len((*s.FArrayOptional[i191])))
+			w.Buf = w.Buf[:blk241+4]
+			w.Buf[pos+20+i240*5] = 1
+			fw.PutU32(w.Buf, pos+20+i240*5+1, uint32(blk241-pos))
+			blk242 := len(w.Buf)
+			if blk242+4+len((*s.FArrayOptional[i240])) > cap(w.Buf) {
+				w.Grow(4 + len((*s.FArrayOptional[i240])))
 			}
-			w.Buf = w.Buf[:blk193+4+len((*s.FArrayOptional[i191]))]
-			fw.PutU32(w.Buf, blk192, uint32(blk193-blk192))
-			fw.PutU32(w.Buf, blk193, uint32(len((*s.FArrayOptional[i191]))))
-			copy(w.Buf[blk193+4:], (*s.FArrayOptional[i191]))
+			w.Buf = w.Buf[:blk242+4+len((*s.FArrayOptional[i240]))]
+			fw.PutU32(w.Buf, blk241, uint32(blk242-blk241))
+			fw.PutU32(w.Buf, blk242, uint32(len((*s.FArrayOptional[i240]))))
+			copy(w.Buf[blk242+4:], (*s.FArrayOptional[i240]))
 		}
 	}
-	for i194 := range s.FArrayStruct {
-		s.FArrayStruct[i194].FwPutV(w, pos+30+i194*4, pos)
+	for i243 := range s.FArrayStruct {
+		{
+			s, slot, base := &s.FArrayStruct[i243], pos+30+i243*4, pos
+			n := 177 + 4 + len(s.FString) + 4 + len(s.FBytes) + 4 + len(s.Password)
+			pos := len(w.Buf)
+			if pos+n > cap(w.Buf) {
+				w.Grow(n)
+			}
+			w.Buf = w.Buf[:pos+n]
+			buf := w.Buf
+			fw.PutU32(buf, slot, uint32(pos-base))
+			b := buf[pos : pos+177 : pos+177]
+			fw.PutU32(b, 0, 177)
+			fw.PutU32(b, 4, 110)
+			b[8] = fw.B2U(s.FBool)
+			b[9] = byte(s.FByte)
+			b[10] = byte(s.FChar)
+			fw.PutU32(b, 11, uint32(s.FWchar))
+			b[15] = byte(s.FInt8)
+			b[16] = byte(s.FUint8)
+			fw.PutU16(b, 17, uint16(s.FInt16))
+			fw.PutU16(b, 19, uint16(s.FUint16))
+			fw.PutU32(b, 21, uint32(s.FInt32))
+			fw.PutU32(b, 25, uint32(s.FUint32))
+			fw.PutU64(b, 29, uint64(s.FInt64))
+			fw.PutU64(b, 37, uint64(s.FUint64))
+			fw.PutF32(b, 45, float32(s.FFloat))
+			fw.PutF64(b, 49, float64(s.FDouble))
+			fw.PutDecimal(b[57:], s.FDecimal)
+			fw.PutU64(b, 81, uint64(s.FEpoch))
+			fw.PutU64(b, 89, uint64(s.FUtc))
+			fw.PutU64(b, 97, uint64(s.FNs))
+			copy(b[105:], s.FUuid0[:])
+			copy(b[121:], s.FUuid1[:])
+			copy(b[137:], s.FUuid4[:])
+			copy(b[153:], s.FUuid[:])
+			fw.PutU32(b, 173, uint32(s.Legacy))
+			q := pos + 177
+			fw.PutU32(b, 73, 177)
+			fw.PutU32(buf, q, uint32(len(s.FString)))
+			copy(buf[q+4:], s.FString)
+			q += 4 + len(s.FString)
+			fw.PutU32(b, 77, uint32(q-pos))
+			fw.PutU32(buf, q, uint32(len(s.FBytes)))
+			copy(buf[q+4:], s.FBytes)
+			q += 4 + len(s.FBytes)
+			fw.PutU32(b, 169, uint32(q-pos))
+			fw.PutU32(buf, q, uint32(len(s.Password)))
+			copy(buf[q+4:], s.Password)
+		}
 	}
-	c195 := len(s.FVector)
-	blk196 := len(w.Buf)
-	if blk196+4+c195*1 > cap(w.Buf) {
-		w.Grow(4 + c195*1)
+	c244 := len(s.FVector)
+	blk245 := len(w.Buf)
+	if blk245+4+c244*1 > cap(w.Buf) {
+		w.Grow(4 + c244*1)
 	}
-	w.Buf = w.Buf[:blk196+4+c195*1]
-	fw.PutU32(w.Buf, pos+38, uint32(blk196-pos))
-	fw.PutU32(w.Buf, blk196, uint32(c195))
-	p197 := blk196 + 4
-	for i198 := range s.FVector {
-		w.Buf[p197+i198*1] = byte(s.FVector[i198])
+	w.Buf = w.Buf[:blk245+4+c244*1]
+	fw.PutU32(w.Buf, pos+38, uint32(blk245-pos))
+	fw.PutU32(w.Buf, blk245, uint32(c244))
+	p246 := blk245 + 4
+	for i247 := range s.FVector {
+		w.Buf[p246+i247*1] = byte(s.FVector[i247])
 	}
-	c199 := len(s.FVectorOptional)
-	blk200 := len(w.Buf)
-	if blk200+4+c199*5 > cap(w.Buf) {
-		w.Grow(4 + c199*5)
+	c248 := len(s.FVectorOptional)
+	blk249 := len(w.Buf)
+	if blk249+4+c248*5 > cap(w.Buf) {
+		w.Grow(4 + c248*5)
 	}
-	w.Buf = w.Buf[:blk200+4+c199*5]
-	fw.PutU32(w.Buf, pos+42, uint32(blk200-pos))
-	fw.PutU32(w.Buf, blk200, uint32(c199))
-	p201 := blk200 + 4
-	for i202 := range s.FVectorOptional {
-		if s.FVectorOptional[i202] == nil {
-			fw.VNull(w, p201+i202*5)
+	w.Buf = w.Buf[:blk249+4+c248*5]
+	fw.PutU32(w.Buf, pos+42, uint32(blk249-pos))
+	fw.PutU32(w.Buf, blk249, uint32(c248))
+	p250 := blk249 + 4
+	for i251 := range s.FVectorOptional {
+		if s.FVectorOptional[i251] == nil {
+			fw.VNull(w, p250+i251*5)
 		} else {
-			blk203 := len(w.Buf)
-			if blk203+1 > cap(w.Buf) {
+			blk252 := len(w.Buf)
+			if blk252+1 > cap(w.Buf) {
 				w.Grow(1)
 			}
-			w.Buf = w.Buf[:blk203+1]
-			w.Buf[p201+i202*5] = 1
-			fw.PutU32(w.Buf, p201+i202*5+1, uint32(blk203-pos))
-			w.Buf[blk203] = byte((*s.FVectorOptional[i202]))
+			w.Buf = w.Buf[:blk252+1]
+			w.Buf[p250+i251*5] = 1
+			fw.PutU32(w.Buf, p250+i251*5+1, uint32(blk252-pos))
+			w.Buf[blk252] = byte((*s.FVectorOptional[i251]))
 		}
 	}
-	c204 := len(s.FVectorStruct)
-	blk205 := len(w.Buf)
-	if blk205+4+c204*4 > cap(w.Buf) {
-		w.Grow(4 + c204*4)
+	c253 := len(s.FVectorStruct)
+	blk254 := len(w.Buf)
+	if blk254+4+c253*4 > cap(w.Buf) {
+		w.Grow(4 + c253*4)
 	}
-	w.Buf = w.Buf[:blk205+4+c204*4]
-	fw.PutU32(w.Buf, pos+46, uint32(blk205-pos))
-	fw.PutU32(w.Buf, blk205, uint32(c204))
-	p206 := blk205 + 4
-	for i207 := range s.FVectorStruct {
-		s.FVectorStruct[i207].FwPutV(w, p206+i207*4, pos)
+	w.Buf = w.Buf[:blk254+4+c253*4]
+	fw.PutU32(w.Buf, pos+46, uint32(blk254-pos))
+	fw.PutU32(w.Buf, blk254, uint32(c253))
+	p255 := blk254 + 4
+	for i256 := range s.FVectorStruct {
+		s.FVectorStruct[i256].FwPutV(w, p255+i256*4, pos)
 	}
-	c208 := len(s.FList)
-	blk209 := len(w.Buf)
-	if blk209+4+c208*4 > cap(w.Buf) {
-		w.Grow(4 + c208*4)
+	c257 := len(s.FList)
+	blk258 := len(w.Buf)
+	if blk258+4+c257*4 > cap(w.Buf) {
+		w.Grow(4 + c257*4)
 	}
-	w.Buf = w.Buf[:blk209+4+c208*4]
-	fw.PutU32(w.Buf, pos+50, uint32(blk209-pos))
-	fw.PutU32(w.Buf, blk209, uint32(c208))
-	p210 := blk209 + 4
-	for i211 := range s.FList {
-		blk212 := len(w.Buf)
-		if blk212+4+len(s.FList[i211]) > cap(w.Buf) {
-			w.Grow(4 + len(s.FList[i211]))
+	w.Buf = w.Buf[:blk258+4+c257*4]
+	fw.PutU32(w.Buf, pos+50, uint32(blk258-pos))
+	fw.PutU32(w.Buf, blk258, uint32(c257))
+	p259 := blk258 + 4
+	for i260 := range s.FList {
+		blk261 := len(w.Buf)
+		if blk261+4+len(s.FList[i260]) > cap(w.Buf) {
+			w.Grow(4 + len(s.FList[i260]))
 		}
-		w.Buf = w.Buf[:blk212+4+len(s.FList[i211])]
-		fw.PutU32(w.Buf, p210+i211*4, uint32(blk212-pos))
-		fw.PutU32(w.Buf, blk212, uint32(len(s.FList[i211])))
-		copy(w.Buf[blk212+4:], s.FList[i211])
+		w.Buf = w.Buf[:blk261+4+len(s.FList[i260])]
+		fw.PutU32(w.Buf, p259+i260*4, uint32(blk261-pos))
+		fw.PutU32(w.Buf, blk261, uint32(len(s.FList[i260])))
+		copy(w.Buf[blk261+4:], s.FList[i260])
 	}
-	c213 := len(s.FListOptional)
-	blk214 := len(w.Buf)
-	if blk214+4+c213*5 > cap(w.Buf) {
-		w.Grow(4 + c213*5)
+	c262 := len(s.FListOptional)
+	blk263 := len(w.Buf)
+	if blk263+4+c262*5 > cap(w.Buf) {
+		w.Grow(4 + c262*5)
 	}
-	w.Buf = w.Buf[:blk214+4+c213*5]
-	fw.PutU32(w.Buf, pos+54, uint32(blk214-pos))
-	fw.PutU32(w.Buf, blk214, uint32(c213))
-	p215 := blk214 + 4
-	for i216 := range s.FListOptional {
-		if s.FListOptional[i216] == nil {
-			fw.VNull(w, p215+i216*5)
+	w.Buf = w.Buf[:blk263+4+c262*5]
+	fw.PutU32(w.Buf, pos+54, uint32(blk263-pos))
+	fw.PutU32(w.Buf, blk263, uint32(c262))
+	p264 := blk263 + 4
+	for i265 := range s.FListOptional {
+		if s.FListOptional[i265] == nil {
+			fw.VNull(w, p264+i265*5)
 		} else {
-			blk217 := len(w.Buf)
-			if blk217+4 > cap(w.Buf) {
+			blk266 := len(w.Buf)
+			if blk266+4 > cap(w.Buf) {
 				w.Grow(4)
 			}
-			w.Buf = w.Buf[:blk217+4]
-			w.Buf[p215+i216*5] = 1
-			fw.PutU32(w.Buf, p215+i216*5+1, uint32(blk217-pos))
-			s.FListOptional[i216].FwPutV(w, blk217, blk217)
+			w.Buf = w.Buf[:blk266+4]
+			w.Buf[p264+i265*5] = 1
+			fw.PutU32(w.Buf, p264+i265*5+1, uint32(blk266-pos))
+			(*s.FListOptional[i265]).FwPutV(w, blk266, blk266)
 		}
 	}
-	set218 := fw.SortedSet(s.FSet, cmp.Compare[int64])
-	c219 := len(set218)
-	blk220 := len(w.Buf)
-	if blk220+4+c219*8 > cap(w.Buf) {
-		w.Grow(4 + c219*8)
+	set267 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	c268 := len(set267)
+	blk269 := len(w.Buf)
+	if blk269+4+c268*8 > cap(w.Buf) {
+		w.Grow(4 + c268*8)
 	}
-	w.Buf = w.Buf[:blk220+4+c219*8]
-	fw.PutU32(w.Buf, pos+58, uint32(blk220-pos))
-	fw.PutU32(w.Buf, blk220, uint32(c219))
-	p221 := blk220 + 4
-	for i222 := range set218 {
-		fw.PutU64(w.Buf, p221+i222*8, uint64(set218[i222]))
+	w.Buf = w.Buf[:blk269+4+c268*8]
+	fw.PutU32(w.Buf, pos+58, uint32(blk269-pos))
+	fw.PutU32(w.Buf, blk269, uint32(c268))
+	p270 := blk269 + 4
+	for i271 := range set267 {
+		fw.PutU64(w.Buf, p270+i271*8, uint64(set267[i271]))
 	}
-	set223 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
-	c224 := len(set223)
-	blk225 := len(w.Buf)
-	if blk225+4+c224*4 > cap(w.Buf) {
-		w.Grow(4 + c224*4)
+	set272 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	c273 := len(set272)
+	blk274 := len(w.Buf)
+	if blk274+4+c273*4 > cap(w.Buf) {
+		w.Grow(4 + c273*4)
 	}
-	w.Buf = w.Buf[:blk225+4+c224*4]
-	fw.PutU32(w.Buf, pos+62, uint32(blk225-pos))
-	fw.PutU32(w.Buf, blk225, uint32(c224))
-	p226 := blk225 + 4
-	for i227 := range set223 {
-		set223[i227].FwPutV(w, p226+i227*4, pos)
+	w.Buf = w.Buf[:blk274+4+c273*4]
+	fw.PutU32(w.Buf, pos+62, uint32(blk274-pos))
+	fw.PutU32(w.Buf, blk274, uint32(c273))
+	p275 := blk274 + 4
+	for i276 := range set272 {
+		set272[i276].FwPutV(w, p275+i276*4, pos)
 	}
-	c228 := len(s.FMap)
-	blk229 := len(w.Buf)
-	if blk229+4+c228*8 > cap(w.Buf) {
-		w.Grow(4 + c228*8)
+	c277 := len(s.FMap)
+	blk278 := len(w.Buf)
+	if blk278+4+c277*8 > cap(w.Buf) {
+		w.Grow(4 + c277*8)
 	}
-	w.Buf = w.Buf[:blk229+4+c228*8]
-	fw.PutU32(w.Buf, pos+66, uint32(blk229-pos))
-	fw.PutU32(w.Buf, blk229, uint32(c228))
-	p230 := blk229 + 4
-	for _, k231 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v232 := s.FMap[k231]
-		fw.PutU32(w.Buf, p230, uint32(k231))
-		blk233 := len(w.Buf)
-		if blk233+4+len(v232) > cap(w.Buf) {
-			w.Grow(4 + len(v232))
+	w.Buf = w.Buf[:blk278+4+c277*8]
+	fw.PutU32(w.Buf, pos+66, uint32(blk278-pos))
+	fw.PutU32(w.Buf, blk278, uint32(c277))
+	p279 := blk278 + 4
+	for _, k280 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v281 := s.FMap[k280]
+		fw.PutU32(w.Buf, p279, uint32(k280))
+		blk282 := len(w.Buf)
+		if blk282+4+len(v281) > cap(w.Buf) {
+			w.Grow(4 + len(v281))
 		}
-		w.Buf = w.Buf[:blk233+4+len(v232)]
-		fw.PutU32(w.Buf, p230+4, uint32(blk233-pos))
-		fw.PutU32(w.Buf, blk233, uint32(len(v232)))
-		copy(w.Buf[blk233+4:], v232)
-		p230 += 8
+		w.Buf = w.Buf[:blk282+4+len(v281)]
+		fw.PutU32(w.Buf, p279+4, uint32(blk282-pos))
+		fw.PutU32(w.Buf, blk282, uint32(len(v281)))
+		copy(w.Buf[blk282+4:], v281)
+		p279 += 8
 	}
-	c234 := len(s.FMapOptional)
-	blk235 := len(w.Buf)
-	if blk235+4+c234*9 > cap(w.Buf) {
-		w.Grow(4 + c234*9)
+	c283 := len(s.FMapOptional)
+	blk284 := len(w.Buf)
+	if blk284+4+c283*9 > cap(w.Buf) {
+		w.Grow(4 + c283*9)
 	}
-	w.Buf = w.Buf[:blk235+4+c234*9]
-	fw.PutU32(w.Buf, pos+70, uint32(blk235-pos))
-	fw.PutU32(w.Buf, blk235, uint32(c234))
-	p236 := blk235 + 4
-	for _, k237 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v238 := s.FMapOptional[k237]
-		blk239 := len(w.Buf)
-		if blk239+4+len(k237) > cap(w.Buf) {
-			w.Grow(4 + len(k237))
+	w.Buf = w.Buf[:blk284+4+c283*9]
+	fw.PutU32(w.Buf, pos+70, uint32(blk284-pos))
+	fw.PutU32(w.Buf, blk284, uint32(c283))
+	p285 := blk284 + 4
+	for _, k286 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v287 := s.FMapOptional[k286]
+		blk288 := len(w.Buf)
+		if blk288+4+len(k286) > cap(w.Buf) {
+			w.Grow(4 + len(k286))
 		}
-		w.Buf = w.Buf[:blk239+4+len(k237)]
-		fw.PutU32(w.Buf, p236, uint32(blk239-pos))
-		fw.PutU32(w.Buf, blk239, uint32(len(k237)))
-		copy(w.Buf[blk239+4:], k237)
-		if v238 == nil {
-			fw.VNull(w, p236+4)
+		w.Buf = w.Buf[:blk288+4+len(k286)]
+		fw.PutU32(w.Buf, p285, uint32(blk288-pos))
+		fw.PutU32(w.Buf, blk288, uint32(len(k286)))
+		copy(w.Buf[blk288+4:], k286)
+		if v287 == nil {
+			fw.VNull(w, p285+4)
 		} else {
-			blk240 := len(w.Buf)
-			if blk240+8 > cap(w.Buf) {
+			blk289 := len(w.Buf)
+			if blk289+8 > cap(w.Buf) {
 				w.Grow(8)
 			}
-			w.Buf = w.Buf[:blk240+8]
-			w.Buf[p236+4] = 1
-			fw.PutU32(w.Buf, p236+4+1, uint32(blk240-pos))
-			fw.PutF64(w.Buf, blk240, float64((*v238)))
+			w.Buf = w.Buf[:blk289+8]
+			w.Buf[p285+4] = 1
+			fw.PutU32(w.Buf, p285+4+1, uint32(blk289-pos))
+			fw.PutF64(w.Buf, blk289, float64((*v287)))
 		}
-		p236 += 9
+		p285 += 9
 	}
-	c241 := len(s.FMapEnumKey)
-	blk242 := len(w.Buf)
-	if blk242+4+c241*5 > cap(w.Buf) {
-		w.Grow(4 + c241*5)
+	c290 := len(s.FMapEnumKey)
+	blk291 := len(w.Buf)
+	if blk291+4+c290*5 > cap(w.Buf) {
+		w.Grow(4 + c290*5)
 	}
-	w.Buf = w.Buf[:blk242+4+c241*5]
-	fw.PutU32(w.Buf, pos+74, uint32(blk242-pos))
-	fw.PutU32(w.Buf, blk242, uint32(c241))
-	p243 := blk242 + 4
-	for _, k244 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v245 := s.FMapEnumKey[k244]
-		w.Buf[p243] = byte(k244)
-		v245.FwPutV(w, p243+1, pos)
-		p243 += 5
+	w.Buf = w.Buf[:blk291+4+c290*5]
+	fw.PutU32(w.Buf, pos+74, uint32(blk291-pos))
+	fw.PutU32(w.Buf, blk291, uint32(c290))
+	p292 := blk291 + 4
+	for _, k293 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v294 := s.FMapEnumKey[k293]
+		w.Buf[p292] = byte(k293)
+		v294.FwPutV(w, p292+1, pos)
+		p292 += 5
 	}
-	c246 := len(s.FHash)
-	blk247 := len(w.Buf)
-	if blk247+4+c246*20 > cap(w.Buf) {
-		w.Grow(4 + c246*20)
+	c295 := len(s.FHash)
+	blk296 := len(w.Buf)
+	if blk296+4+c295*20 > cap(w.Buf) {
+		w.Grow(4 + c295*20)
 	}
-	w.Buf = w.Buf[:blk247+4+c246*20]
-	fw.PutU32(w.Buf, pos+78, uint32(blk247-pos))
-	fw.PutU32(w.Buf, blk247, uint32(c246))
-	p248 := blk247 + 4
-	for k249, v250 := range s.FHash {
-		copy(w.Buf[p248:], k249[:])
-		w.VBytes(p248+16, pos, v250)
-		p248 += 20
+	w.Buf = w.Buf[:blk296+4+c295*20]
+	fw.PutU32(w.Buf, pos+78, uint32(blk296-pos))
+	fw.PutU32(w.Buf, blk296, uint32(c295))
+	p297 := blk296 + 4
+	for k298, v299 := range s.FHash {
+		copy(w.Buf[p297:], k298[:])
+		w.VBytes(p297+16, pos, v299)
+		p297 += 20
 	}
-	c251 := len(s.FHashOptional)
-	blk252 := len(w.Buf)
-	if blk252+4+c251*9 > cap(w.Buf) {
-		w.Grow(4 + c251*9)
+	c300 := len(s.FHashOptional)
+	blk301 := len(w.Buf)
+	if blk301+4+c300*9 > cap(w.Buf) {
+		w.Grow(4 + c300*9)
 	}
-	w.Buf = w.Buf[:blk252+4+c251*9]
-	fw.PutU32(w.Buf, pos+82, uint32(blk252-pos))
-	fw.PutU32(w.Buf, blk252, uint32(c251))
-	p253 := blk252 + 4
-	for k254, v255 := range s.FHashOptional {
-		blk256 := len(w.Buf)
-		if blk256+4+len(k254) > cap(w.Buf) {
-			w.Grow(4 + len(k254))
+	w.Buf = w.Buf[:blk301+4+c300*9]
+	fw.PutU32(w.Buf, pos+82, uint32(blk301-pos))
+	fw.PutU32(w.Buf, blk301, uint32(c300))
+	p302 := blk301 + 4
+	for k303, v304 := range s.FHashOptional {
+		blk305 := len(w.Buf)
+		if blk305+4+len(k303) > cap(w.Buf) {
+			w.Grow(4 + len(k303))
 		}
-		w.Buf = w.Buf[:blk256+4+len(k254)]
-		fw.PutU32(w.Buf, p253, uint32(blk256-pos))
-		fw.PutU32(w.Buf, blk256, uint32(len(k254)))
-		copy(w.Buf[blk256+4:], k254)
-		if v255 == nil {
-			fw.VNull(w, p253+4)
+		w.Buf = w.Buf[:blk305+4+len(k303)]
+		fw.PutU32(w.Buf, p302, uint32(blk305-pos))
+		fw.PutU32(w.Buf, blk305, uint32(len(k303)))
+		copy(w.Buf[blk305+4:], k303)
+		if v304 == nil {
+			fw.VNull(w, p302+4)
 		} else {
-			blk257 := len(w.Buf)
-			if blk257+4 > cap(w.Buf) {
+			blk306 := len(w.Buf)
+			if blk306+4 > cap(w.Buf) {
 				w.Grow(4)
 			}
-			w.Buf = w.Buf[:blk257+4]
-			w.Buf[p253+4] = 1
-			fw.PutU32(w.Buf, p253+4+1, uint32(blk257-pos))
-			v255.FwPutV(w, blk257, blk257)
+			w.Buf = w.Buf[:blk306+4]
+			w.Buf[p302+4] = 1
+			fw.PutU32(w.Buf, p302+4+1, uint32(blk306-pos))
+			{
+				s, slot, base := &(*v304), blk306, blk306
+				n := 177 + 4 + len(s.FString) + 4 + len(s.FBytes) + 4 + len(s.Password)
+				pos := len(w.Buf)
+				if pos+n > cap(w.Buf) {
+					w.Grow(n)
+				}
+				w.Buf = w.Buf[:pos+n]
+				buf := w.Buf
+				fw.PutU32(buf, slot, uint32(pos-base))
+				b := buf[pos : pos+177 : pos+177]
+				fw.PutU32(b, 0, 177)
+				fw.PutU32(b, 4, 110)
+				b[8] = fw.B2U(s.FBool)
+				b[9] = byte(s.FByte)
+				b[10] = byte(s.FChar)
+				fw.PutU32(b, 11, uint32(s.FWchar))
+				b[15] = byte(s.FInt8)
+				b[16] = byte(s.FUint8)
+				fw.PutU16(b, 17, uint16(s.FInt16))
+				fw.PutU16(b, 19, uint16(s.FUint16))
+				fw.PutU32(b, 21, uint32(s.FInt32))
+				fw.PutU32(b, 25, uint32(s.FUint32))
+				fw.PutU64(b, 29, uint64(s.FInt64))
+				fw.PutU64(b, 37, uint64(s.FUint64))
+				fw.PutF32(b, 45, float32(s.FFloat))
+				fw.PutF64(b, 49, float64(s.FDouble))
+				fw.PutDecimal(b[57:], s.FDecimal)
+				fw.PutU64(b, 81, uint64(s.FEpoch))
+				fw.PutU64(b, 89, uint64(s.FUtc))
+				fw.PutU64(b, 97, uint64(s.FNs))
+				copy(b[105:], s.FUuid0[:])
+				copy(b[121:], s.FUuid1[:])
+				copy(b[137:], s.FUuid4[:])
+				copy(b[153:], s.FUuid[:])
+				fw.PutU32(b, 173, uint32(s.Legacy))
+				q := pos + 177
+				fw.PutU32(b, 73, 177)
+				fw.PutU32(buf, q, uint32(len(s.FString)))
+				copy(buf[q+4:], s.FString)
+				q += 4 + len(s.FString)
+				fw.PutU32(b, 77, uint32(q-pos))
+				fw.PutU32(buf, q, uint32(len(s.FBytes)))
+				copy(buf[q+4:], s.FBytes)
+				q += 4 + len(s.FBytes)
+				fw.PutU32(b, 169, uint32(q-pos))
+				fw.PutU32(buf, q, uint32(len(s.Password)))
+				copy(buf[q+4:], s.Password)
+			}
 		}
-		p253 += 9
+		p302 += 9
 	}
-	c258 := len(s.FHashStructKey)
-	blk259 := len(w.Buf)
-	if blk259+4+c258*8 > cap(w.Buf) {
-		w.Grow(4 + c258*8)
+	c307 := len(s.FHashStructKey)
+	blk308 := len(w.Buf)
+	if blk308+4+c307*8 > cap(w.Buf) {
+		w.Grow(4 + c307*8)
 	}
-	w.Buf = w.Buf[:blk259+4+c258*8]
-	fw.PutU32(w.Buf, pos+86, uint32(blk259-pos))
-	fw.PutU32(w.Buf, blk259, uint32(c258))
-	p260 := blk259 + 4
-	for i261 := range s.FHashStructKey {
-		s.FHashStructKey[i261].Key.FwPutV(w, p260, pos)
-		s.FHashStructKey[i261].Value.FwPutV(w, p260+4, pos)
-		p260 += 8
+	w.Buf = w.Buf[:blk308+4+c307*8]
+	fw.PutU32(w.Buf, pos+86, uint32(blk308-pos))
+	fw.PutU32(w.Buf, blk308, uint32(c307))
+	p309 := blk308 + 4
+	for i310 := range s.FHashStructKey {
+		s.FHashStructKey[i310].Key.FwPutV(w, p309, pos)
+		s.FHashStructKey[i310].Value.FwPutV(w, p309+4, pos)
+		p309 += 8
 	}
 }
 
@@ -3942,289 +4577,289 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 		return
 	}
 	if stored >= 90 {
-		for i262 := range s.FArray {
-			s.FArray[i262] = int32(fw.U32(r.Data, pos+8+i262*4))
+		for i311 := range s.FArray {
+			s.FArray[i311] = int32(fw.U32(r.Data, pos+8+i311*4))
 		}
-		for i263 := range s.FArrayOptional {
+		for i312 := range s.FArrayOptional {
 			if !r.OK() {
 				break
 			}
-			p264, set265, ok266 := r.Optional(pos+20+i263*5, pos, 4)
-			if !set265 {
-				s.FArrayOptional[i263] = nil
-			} else if ok266 {
-				if s.FArrayOptional[i263] == nil {
-					s.FArrayOptional[i263] = new(string)
+			p313, set314, ok315 := r.Optional(pos+20+i312*5, pos, 4)
+			if !set314 {
+				s.FArrayOptional[i312] = nil
+			} else if ok315 {
+				if s.FArrayOptional[i312] == nil {
+					s.FArrayOptional[i312] = new(string)
 				}
-				r.String(p264, p264, &(*s.FArrayOptional[i263]))
+				r.String(p313, p313, &(*s.FArrayOptional[i312]))
 			}
 		}
-		for i267 := range s.FArrayStruct {
+		for i316 := range s.FArrayStruct {
 			if !r.OK() {
 				break
 			}
-			s.FArrayStruct[i267].FwGetV(r, pos+30+i267*4, pos)
+			s.FArrayStruct[i316].FwGetV(r, pos+30+i316*4, pos)
 		}
-		p268, n269, ok270 := r.Block(pos+38, pos, 1)
-		if ok270 {
-			s.FVector = fw.Resize(s.FVector, n269)
-			for i271 := range s.FVector {
-				s.FVector[i271] = byte(r.Data[p268+i271*1])
+		p317, n318, ok319 := r.Block(pos+38, pos, 1)
+		if ok319 {
+			s.FVector = fw.Resize(s.FVector, n318)
+			for i320 := range s.FVector {
+				s.FVector[i320] = byte(r.Data[p317+i320*1])
 			}
 		}
-		p272, n273, ok274 := r.Block(pos+42, pos, 5)
-		if ok274 {
-			s.FVectorOptional = fw.Resize(s.FVectorOptional, n273)
-			for i275 := range s.FVectorOptional {
-				p276, set277, ok278 := r.Optional(p272+i275*5, pos, 1)
-				if !set277 {
-					s.FVectorOptional[i275] = nil
-				} else if ok278 {
-					if s.FVectorOptional[i275] == nil {
-						s.FVectorOptional[i275] = new(EnumByte)
+		p321, n322, ok323 := r.Block(pos+42, pos, 5)
+		if ok323 {
+			s.FVectorOptional = fw.Resize(s.FVectorOptional, n322)
+			for i324 := range s.FVectorOptional {
+				p325, set326, ok327 := r.Optional(p321+i324*5, pos, 1)
+				if !set326 {
+					s.FVectorOptional[i324] = nil
+				} else if ok327 {
+					if s.FVectorOptional[i324] == nil {
+						s.FVectorOptional[i324] = new(EnumByte)
 					}
-					(*s.FVectorOptional[i275]) = EnumByte(r.Data[p276])
+					(*s.FVectorOptional[i324]) = EnumByte(r.Data[p325])
 				}
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p279, n280, ok281 := r.Block(pos+46, pos, 4)
-		if ok281 {
-			s.FVectorStruct = fw.Resize(s.FVectorStruct, n280)
-			for i282 := range s.FVectorStruct {
-				s.FVectorStruct[i282].FwGetV(r, p279+i282*4, pos)
+		p328, n329, ok330 := r.Block(pos+46, pos, 4)
+		if ok330 {
+			s.FVectorStruct = fw.Resize(s.FVectorStruct, n329)
+			for i331 := range s.FVectorStruct {
+				s.FVectorStruct[i331].FwGetV(r, p328+i331*4, pos)
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p283, n284, ok285 := r.Block(pos+50, pos, 4)
-		if ok285 {
-			s.FList = fw.Resize(s.FList, n284)
-			for i286 := range s.FList {
-				r.String(p283+i286*4, pos, &s.FList[i286])
+		p332, n333, ok334 := r.Block(pos+50, pos, 4)
+		if ok334 {
+			s.FList = fw.Resize(s.FList, n333)
+			for i335 := range s.FList {
+				r.String(p332+i335*4, pos, &s.FList[i335])
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p287, n288, ok289 := r.Block(pos+54, pos, 5)
-		if ok289 {
-			s.FListOptional = fw.Resize(s.FListOptional, n288)
-			for i290 := range s.FListOptional {
-				p291, set292, ok293 := r.Optional(p287+i290*5, pos, 4)
-				if !set292 {
-					s.FListOptional[i290] = nil
-				} else if ok293 {
-					if s.FListOptional[i290] == nil {
-						s.FListOptional[i290] = new(Optionals)
+		p336, n337, ok338 := r.Block(pos+54, pos, 5)
+		if ok338 {
+			s.FListOptional = fw.Resize(s.FListOptional, n337)
+			for i339 := range s.FListOptional {
+				p340, set341, ok342 := r.Optional(p336+i339*5, pos, 4)
+				if !set341 {
+					s.FListOptional[i339] = nil
+				} else if ok342 {
+					if s.FListOptional[i339] == nil {
+						s.FListOptional[i339] = new(Optionals)
 					}
-					s.FListOptional[i290].FwGetV(r, p291, p291)
+					s.FListOptional[i339].FwGetV(r, p340, p340)
 				}
 				if !r.OK() {
 					break
 				}
 			}
 		}
-		p294, n295, ok296 := r.Block(pos+58, pos, 8)
-		if ok296 {
-			s.FSet = fw.Resize(s.FSet, n295)
-			for i297 := range s.FSet {
-				s.FSet[i297] = int64(fw.U64(r.Data, p294+i297*8))
+		p343, n344, ok345 := r.Block(pos+58, pos, 8)
+		if ok345 {
+			s.FSet = fw.Resize(s.FSet, n344)
+			for i346 := range s.FSet {
+				s.FSet[i346] = int64(fw.U64(r.Data, p343+i346*8))
 			}
 			s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
 		}
-		p298, n299, ok300 := r.Block(pos+62, pos, 4)
-		if ok300 {
-			s.FSetStruct = fw.Resize(s.FSetStruct, n299)
-			for i301 := range s.FSetStruct {
-				s.FSetStruct[i301].FwGetV(r, p298+i301*4, pos)
+		p347, n348, ok349 := r.Block(pos+62, pos, 4)
+		if ok349 {
+			s.FSetStruct = fw.Resize(s.FSetStruct, n348)
+			for i350 := range s.FSetStruct {
+				s.FSetStruct[i350].FwGetV(r, p347+i350*4, pos)
 				if !r.OK() {
 					break
 				}
 			}
 			s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
 		}
-		p302, n303, ok304 := r.Block(pos+66, pos, 8)
-		if ok304 {
-			s.FMap = fw.ClearMap(s.FMap, n303)
-			for i305 := 0; i305 < n303; i305++ {
-				var k306 int32
-				var v307 string
-				k306 = int32(fw.U32(r.Data, p302))
-				r.String(p302+4, pos, &v307)
+		p351, n352, ok353 := r.Block(pos+66, pos, 8)
+		if ok353 {
+			s.FMap = fw.ClearMap(s.FMap, n352)
+			for i354 := 0; i354 < n352; i354++ {
+				var k355 int32
+				var v356 string
+				k355 = int32(fw.U32(r.Data, p351))
+				r.String(p351+4, pos, &v356)
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FMap[k306]; !dup {
-					s.FMap[k306] = v307
+				if _, dup := s.FMap[k355]; !dup {
+					s.FMap[k355] = v356
 				}
-				p302 += 8
+				p351 += 8
 			}
 		}
-		p308, n309, ok310 := r.Block(pos+70, pos, 9)
-		if ok310 {
-			s.FMapOptional = fw.ClearMap(s.FMapOptional, n309)
-			for i311 := 0; i311 < n309; i311++ {
-				var k312 string
-				var v313 *float64
-				r.String(p308, pos, &k312)
-				p314, set315, ok316 := r.Optional(p308+4, pos, 8)
-				if !set315 {
-					v313 = nil
-				} else if ok316 {
-					if v313 == nil {
-						v313 = new(float64)
+		p357, n358, ok359 := r.Block(pos+70, pos, 9)
+		if ok359 {
+			s.FMapOptional = fw.ClearMap(s.FMapOptional, n358)
+			for i360 := 0; i360 < n358; i360++ {
+				var k361 string
+				var v362 *float64
+				r.String(p357, pos, &k361)
+				p363, set364, ok365 := r.Optional(p357+4, pos, 8)
+				if !set364 {
+					v362 = nil
+				} else if ok365 {
+					if v362 == nil {
+						v362 = new(float64)
 					}
-					(*v313) = fw.F64(r.Data, p314)
+					(*v362) = fw.F64(r.Data, p363)
 				}
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FMapOptional[k312]; !dup {
-					s.FMapOptional[k312] = v313
+				if _, dup := s.FMapOptional[k361]; !dup {
+					s.FMapOptional[k361] = v362
 				}
-				p308 += 9
+				p357 += 9
 			}
 		}
-		p317, n318, ok319 := r.Block(pos+74, pos, 5)
-		if ok319 {
-			s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n318)
-			for i320 := 0; i320 < n318; i320++ {
-				var k321 EnumByte
-				var v322 Optionals
-				k321 = EnumByte(r.Data[p317])
-				v322.FwGetV(r, p317+1, pos)
+		p366, n367, ok368 := r.Block(pos+74, pos, 5)
+		if ok368 {
+			s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n367)
+			for i369 := 0; i369 < n367; i369++ {
+				var k370 EnumByte
+				var v371 Optionals
+				k370 = EnumByte(r.Data[p366])
+				v371.FwGetV(r, p366+1, pos)
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FMapEnumKey[k321]; !dup {
-					s.FMapEnumKey[k321] = v322
+				if _, dup := s.FMapEnumKey[k370]; !dup {
+					s.FMapEnumKey[k370] = v371
 				}
-				p317 += 5
+				p366 += 5
 			}
 		}
-		p323, n324, ok325 := r.Block(pos+78, pos, 20)
-		if ok325 {
-			s.FHash = fw.ClearMap(s.FHash, n324)
-			for i326 := 0; i326 < n324; i326++ {
-				var k327 fw.UUID
-				var v328 []byte
-				k327 = fw.UUIDAt(r.Data, p323)
-				r.Bytes(p323+16, pos, &v328)
+		p372, n373, ok374 := r.Block(pos+78, pos, 20)
+		if ok374 {
+			s.FHash = fw.ClearMap(s.FHash, n373)
+			for i375 := 0; i375 < n373; i375++ {
+				var k376 fw.UUID
+				var v377 []byte
+				k376 = fw.UUIDAt(r.Data, p372)
+				r.Bytes(p372+16, pos, &v377)
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FHash[k327]; !dup {
-					s.FHash[k327] = v328
+				if _, dup := s.FHash[k376]; !dup {
+					s.FHash[k376] = v377
 				}
-				p323 += 20
+				p372 += 20
 			}
 		}
-		p329, n330, ok331 := r.Block(pos+82, pos, 9)
-		if ok331 {
-			s.FHashOptional = fw.ClearMap(s.FHashOptional, n330)
-			for i332 := 0; i332 < n330; i332++ {
-				var k333 string
-				var v334 *Primitives
-				r.String(p329, pos, &k333)
-				p335, set336, ok337 := r.Optional(p329+4, pos, 4)
-				if !set336 {
-					v334 = nil
-				} else if ok337 {
-					if v334 == nil {
-						v334 = new(Primitives)
+		p378, n379, ok380 := r.Block(pos+82, pos, 9)
+		if ok380 {
+			s.FHashOptional = fw.ClearMap(s.FHashOptional, n379)
+			for i381 := 0; i381 < n379; i381++ {
+				var k382 string
+				var v383 *Primitives
+				r.String(p378, pos, &k382)
+				p384, set385, ok386 := r.Optional(p378+4, pos, 4)
+				if !set385 {
+					v383 = nil
+				} else if ok386 {
+					if v383 == nil {
+						v383 = new(Primitives)
 					}
-					v334.FwGetV(r, p335, p335)
+					v383.FwGetV(r, p384, p384)
 				}
 				if !r.OK() {
 					break
 				}
-				if _, dup := s.FHashOptional[k333]; !dup {
-					s.FHashOptional[k333] = v334
+				if _, dup := s.FHashOptional[k382]; !dup {
+					s.FHashOptional[k382] = v383
 				}
-				p329 += 9
+				p378 += 9
 			}
 		}
-		p338, n339, ok340 := r.Block(pos+86, pos, 8)
-		if ok340 {
+		p387, n388, ok389 := r.Block(pos+86, pos, 8)
+		if ok389 {
 			s.FHashStructKey = s.FHashStructKey[:0]
-			for i341 := 0; i341 < n339; i341++ {
-				var k342 proto.Order
-				var v343 Optionals
-				k342.FwGetV(r, p338, pos)
-				v343.FwGetV(r, p338+4, pos)
+			for i390 := 0; i390 < n388; i390++ {
+				var k391 proto.Order
+				var v392 Optionals
+				k391.FwGetV(r, p387, pos)
+				v392.FwGetV(r, p387+4, pos)
 				if !r.OK() {
 					break
 				}
-				s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k342, Value: v343})
-				p338 += 8
+				s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k391, Value: v392})
+				p387 += 8
 			}
 			s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
 		}
 	} else {
 		d := NewCollections()
 		if 20 <= stored {
-			for i344 := range s.FArray {
-				s.FArray[i344] = int32(fw.U32(r.Data, pos+8+i344*4))
+			for i393 := range s.FArray {
+				s.FArray[i393] = int32(fw.U32(r.Data, pos+8+i393*4))
 			}
 		} else {
 			s.FArray = d.FArray
 		}
 		if 30 <= stored {
-			for i345 := range s.FArrayOptional {
+			for i394 := range s.FArrayOptional {
 				if !r.OK() {
 					break
 				}
-				p346, set347, ok348 := r.Optional(pos+20+i345*5, pos, 4)
-				if !set347 {
-					s.FArrayOptional[i345] = nil
-				} else if ok348 {
-					if s.FArrayOptional[i345] == nil {
-						s.FArrayOptional[i345] = new(string)
+				p395, set396, ok397 := r.Optional(pos+20+i394*5, pos, 4)
+				if !set396 {
+					s.FArrayOptional[i394] = nil
+				} else if ok397 {
+					if s.FArrayOptional[i394] == nil {
+						s.FArrayOptional[i394] = new(string)
 					}
-					r.String(p346, p346, &(*s.FArrayOptional[i345]))
+					r.String(p395, p395, &(*s.FArrayOptional[i394]))
 				}
 			}
 		} else {
 			s.FArrayOptional = d.FArrayOptional
 		}
 		if 38 <= stored {
-			for i349 := range s.FArrayStruct {
+			for i398 := range s.FArrayStruct {
 				if !r.OK() {
 					break
 				}
-				s.FArrayStruct[i349].FwGetV(r, pos+30+i349*4, pos)
+				s.FArrayStruct[i398].FwGetV(r, pos+30+i398*4, pos)
 			}
 		} else {
 			s.FArrayStruct = d.FArrayStruct
 		}
 		if 42 <= stored {
-			p350, n351, ok352 := r.Block(pos+38, pos, 1)
-			if ok352 {
-				s.FVector = fw.Resize(s.FVector, n351)
-				for i353 := range s.FVector {
-					s.FVector[i353] = byte(r.Data[p350+i353*1])
+			p399, n400, ok401 := r.Block(pos+38, pos, 1)
+			if ok401 {
+				s.FVector = fw.Resize(s.FVector, n400)
+				for i402 := range s.FVector {
+					s.FVector[i402] = byte(r.Data[p399+i402*1])
 				}
 			}
 		} else {
 			s.FVector = d.FVector
 		}
 		if 46 <= stored {
-			p354, n355, ok356 := r.Block(pos+42, pos, 5)
-			if ok356 {
-				s.FVectorOptional = fw.Resize(s.FVectorOptional, n355)
-				for i357 := range s.FVectorOptional {
-					p358, set359, ok360 := r.Optional(p354+i357*5, pos, 1)
-					if !set359 {
-						s.FVectorOptional[i357] = nil
-					} else if ok360 {
-						if s.FVectorOptional[i357] == nil {
-							s.FVectorOptional[i357] = new(EnumByte)
+			p403, n404, ok405 := r.Block(pos+42, pos, 5)
+			if ok405 {
+				s.FVectorOptional = fw.Resize(s.FVectorOptional, n404)
+				for i406 := range s.FVectorOptional {
+					p407, set408, ok409 := r.Optional(p403+i406*5, pos, 1)
+					if !set408 {
+						s.FVectorOptional[i406] = nil
+					} else if ok409 {
+						if s.FVectorOptional[i406] == nil {
+							s.FVectorOptional[i406] = new(EnumByte)
 						}
-						(*s.FVectorOptional[i357]) = EnumByte(r.Data[p358])
+						(*s.FVectorOptional[i406]) = EnumByte(r.Data[p407])
 					}
 					if !r.OK() {
 						break
@@ -4235,11 +4870,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FVectorOptional = d.FVectorOptional
 		}
 		if 50 <= stored {
-			p361, n362, ok363 := r.Block(pos+46, pos, 4)
-			if ok363 {
-				s.FVectorStruct = fw.Resize(s.FVectorStruct, n362)
-				for i364 := range s.FVectorStruct {
-					s.FVectorStruct[i364].FwGetV(r, p361+i364*4, pos)
+			p410, n411, ok412 := r.Block(pos+46, pos, 4)
+			if ok412 {
+				s.FVectorStruct = fw.Resize(s.FVectorStruct, n411)
+				for i413 := range s.FVectorStruct {
+					s.FVectorStruct[i413].FwGetV(r, p410+i413*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -4249,11 +4884,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FVectorStruct = d.FVectorStruct
 		}
 		if 54 <= stored {
-			p365, n366, ok367 := r.Block(pos+50, pos, 4)
-			if ok367 {
-				s.FList = fw.Resize(s.FList, n366)
-				for i368 := range s.FList {
-					r.String(p365+i368*4, pos, &s.FList[i368])
+			p414, n415, ok416 := r.Block(pos+50, pos, 4)
+			if ok416 {
+				s.FList = fw.Resize(s.FList, n415)
+				for i417 := range s.FList {
+					r.String(p414+i417*4, pos, &s.FList[i417])
 					if !r.OK() {
 						break
 					}
@@ -4263,18 +4898,18 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FList = d.FList
 		}
 		if 58 <= stored {
-			p369, n370, ok371 := r.Block(pos+54, pos, 5)
-			if ok371 {
-				s.FListOptional = fw.Resize(s.FListOptional, n370)
-				for i372 := range s.FListOptional {
-					p373, set374, ok375 := r.Optional(p369+i372*5, pos, 4)
-					if !set374 {
-						s.FListOptional[i372] = nil
-					} else if ok375 {
-						if s.FListOptional[i372] == nil {
-							s.FListOptional[i372] = new(Optionals)
+			p418, n419, ok420 := r.Block(pos+54, pos, 5)
+			if ok420 {
+				s.FListOptional = fw.Resize(s.FListOptional, n419)
+				for i421 := range s.FListOptional {
+					p422, set423, ok424 := r.Optional(p418+i421*5, pos, 4)
+					if !set423 {
+						s.FListOptional[i421] = nil
+					} else if ok424 {
+						if s.FListOptional[i421] == nil {
+							s.FListOptional[i421] = new(Optionals)
 						}
-						s.FListOptional[i372].FwGetV(r, p373, p373)
+						s.FListOptional[i421].FwGetV(r, p422, p422)
 					}
 					if !r.OK() {
 						break
@@ -4285,11 +4920,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FListOptional = d.FListOptional
 		}
 		if 62 <= stored {
-			p376, n377, ok378 := r.Block(pos+58, pos, 8)
-			if ok378 {
-				s.FSet = fw.Resize(s.FSet, n377)
-				for i379 := range s.FSet {
-					s.FSet[i379] = int64(fw.U64(r.Data, p376+i379*8))
+			p425, n426, ok427 := r.Block(pos+58, pos, 8)
+			if ok427 {
+				s.FSet = fw.Resize(s.FSet, n426)
+				for i428 := range s.FSet {
+					s.FSet[i428] = int64(fw.U64(r.Data, p425+i428*8))
 				}
 				s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
 			}
@@ -4297,11 +4932,11 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FSet = d.FSet
 		}
 		if 66 <= stored {
-			p380, n381, ok382 := r.Block(pos+62, pos, 4)
-			if ok382 {
-				s.FSetStruct = fw.Resize(s.FSetStruct, n381)
-				for i383 := range s.FSetStruct {
-					s.FSetStruct[i383].FwGetV(r, p380+i383*4, pos)
+			p429, n430, ok431 := r.Block(pos+62, pos, 4)
+			if ok431 {
+				s.FSetStruct = fw.Resize(s.FSetStruct, n430)
+				for i432 := range s.FSetStruct {
+					s.FSetStruct[i432].FwGetV(r, p429+i432*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -4312,140 +4947,140 @@ func (s *Collections) FwGetV(r *fw.VReader, slot, base int) {
 			s.FSetStruct = d.FSetStruct
 		}
 		if 70 <= stored {
-			p384, n385, ok386 := r.Block(pos+66, pos, 8)
-			if ok386 {
-				s.FMap = fw.ClearMap(s.FMap, n385)
-				for i387 := 0; i387 < n385; i387++ {
-					var k388 int32
-					var v389 string
-					k388 = int32(fw.U32(r.Data, p384))
-					r.String(p384+4, pos, &v389)
+			p433, n434, ok435 := r.Block(pos+66, pos, 8)
+			if ok435 {
+				s.FMap = fw.ClearMap(s.FMap, n434)
+				for i436 := 0; i436 < n434; i436++ {
+					var k437 int32
+					var v438 string
+					k437 = int32(fw.U32(r.Data, p433))
+					r.String(p433+4, pos, &v438)
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FMap[k388]; !dup {
-						s.FMap[k388] = v389
+					if _, dup := s.FMap[k437]; !dup {
+						s.FMap[k437] = v438
 					}
-					p384 += 8
+					p433 += 8
 				}
 			}
 		} else {
 			s.FMap = d.FMap
 		}
 		if 74 <= stored {
-			p390, n391, ok392 := r.Block(pos+70, pos, 9)
-			if ok392 {
-				s.FMapOptional = fw.ClearMap(s.FMapOptional, n391)
-				for i393 := 0; i393 < n391; i393++ {
-					var k394 string
-					var v395 *float64
-					r.String(p390, pos, &k394)
-					p396, set397, ok398 := r.Optional(p390+4, pos, 8)
-					if !set397 {
-						v395 = nil
-					} else if ok398 {
-						if v395 == nil {
-							v395 = new(float64)
+			p439, n440, ok441 := r.Block(pos+70, pos, 9)
+			if ok441 {
+				s.FMapOptional = fw.ClearMap(s.FMapOptional, n440)
+				for i442 := 0; i442 < n440; i442++ {
+					var k443 string
+					var v444 *float64
+					r.String(p439, pos, &k443)
+					p445, set446, ok447 := r.Optional(p439+4, pos, 8)
+					if !set446 {
+						v444 = nil
+					} else if ok447 {
+						if v444 == nil {
+							v444 = new(float64)
 						}
-						(*v395) = fw.F64(r.Data, p396)
+						(*v444) = fw.F64(r.Data, p445)
 					}
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FMapOptional[k394]; !dup {
-						s.FMapOptional[k394] = v395
+					if _, dup := s.FMapOptional[k443]; !dup {
+						s.FMapOptional[k443] = v444
 					}
-					p390 += 9
+					p439 += 9
 				}
 			}
 		} else {
 			s.FMapOptional = d.FMapOptional
 		}
 		if 78 <= stored {
-			p399, n400, ok401 := r.Block(pos+74, pos, 5)
-			if ok401 {
-				s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n400)
-				for i402 := 0; i402 < n400; i402++ {
-					var k403 EnumByte
-					var v404 Optionals
-					k403 = EnumByte(r.Data[p399])
-					v404.FwGetV(r, p399+1, pos)
+			p448, n449, ok450 := r.Block(pos+74, pos, 5)
+			if ok450 {
+				s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n449)
+				for i451 := 0; i451 < n449; i451++ {
+					var k452 EnumByte
+					var v453 Optionals
+					k452 = EnumByte(r.Data[p448])
+					v453.FwGetV(r, p448+1, pos)
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FMapEnumKey[k403]; !dup {
-						s.FMapEnumKey[k403] = v404
+					if _, dup := s.FMapEnumKey[k452]; !dup {
+						s.FMapEnumKey[k452] = v453
 					}
-					p399 += 5
+					p448 += 5
 				}
 			}
 		} else {
 			s.FMapEnumKey = d.FMapEnumKey
 		}
 		if 82 <= stored {
-			p405, n406, ok407 := r.Block(pos+78, pos, 20)
-			if ok407 {
-				s.FHash = fw.ClearMap(s.FHash, n406)
-				for i408 := 0; i408 < n406; i408++ {
-					var k409 fw.UUID
-					var v410 []byte
-					k409 = fw.UUIDAt(r.Data, p405)
-					r.Bytes(p405+16, pos, &v410)
+			p454, n455, ok456 := r.Block(pos+78, pos, 20)
+			if ok456 {
+				s.FHash = fw.ClearMap(s.FHash, n455)
+				for i457 := 0; i457 < n455; i457++ {
+					var k458 fw.UUID
+					var v459 []byte
+					k458 = fw.UUIDAt(r.Data, p454)
+					r.Bytes(p454+16, pos, &v459)
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FHash[k409]; !dup {
-						s.FHash[k409] = v410
+					if _, dup := s.FHash[k458]; !dup {
+						s.FHash[k458] = v459
 					}
-					p405 += 20
+					p454 += 20
 				}
 			}
 		} else {
 			s.FHash = d.FHash
 		}
 		if 86 <= stored {
-			p411, n412, ok413 := r.Block(pos+82, pos, 9)
-			if ok413 {
-				s.FHashOptional = fw.ClearMap(s.FHashOptional, n412)
-				for i414 := 0; i414 < n412; i414++ {
-					var k415 string
-					var v416 *Primitives
-					r.String(p411, pos, &k415)
-					p417, set418, ok419 := r.Optional(p411+4, pos, 4)
-					if !set418 {
-						v416 = nil
-					} else if ok419 {
-						if v416 == nil {
-							v416 = new(Primitives)
+			p460, n461, ok462 := r.Block(pos+82, pos, 9)
+			if ok462 {
+				s.FHashOptional = fw.ClearMap(s.FHashOptional, n461)
+				for i463 := 0; i463 < n461; i463++ {
+					var k464 string
+					var v465 *Primitives
+					r.String(p460, pos, &k464)
+					p466, set467, ok468 := r.Optional(p460+4, pos, 4)
+					if !set467 {
+						v465 = nil
+					} else if ok468 {
+						if v465 == nil {
+							v465 = new(Primitives)
 						}
-						v416.FwGetV(r, p417, p417)
+						v465.FwGetV(r, p466, p466)
 					}
 					if !r.OK() {
 						break
 					}
-					if _, dup := s.FHashOptional[k415]; !dup {
-						s.FHashOptional[k415] = v416
+					if _, dup := s.FHashOptional[k464]; !dup {
+						s.FHashOptional[k464] = v465
 					}
-					p411 += 9
+					p460 += 9
 				}
 			}
 		} else {
 			s.FHashOptional = d.FHashOptional
 		}
 		if 90 <= stored {
-			p420, n421, ok422 := r.Block(pos+86, pos, 8)
-			if ok422 {
+			p469, n470, ok471 := r.Block(pos+86, pos, 8)
+			if ok471 {
 				s.FHashStructKey = s.FHashStructKey[:0]
-				for i423 := 0; i423 < n421; i423++ {
-					var k424 proto.Order
-					var v425 Optionals
-					k424.FwGetV(r, p420, pos)
-					v425.FwGetV(r, p420+4, pos)
+				for i472 := 0; i472 < n470; i472++ {
+					var k473 proto.Order
+					var v474 Optionals
+					k473.FwGetV(r, p469, pos)
+					v474.FwGetV(r, p469+4, pos)
 					if !r.OK() {
 						break
 					}
-					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k424, Value: v425})
-					p420 += 8
+					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k473, Value: v474})
+					p469 += 8
 				}
 				s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
 			}
@@ -4475,35 +5110,35 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 90 {
-		for i426 := 0; i426 < 2 && left >= 0; i426++ {
-			if d[pos+20+i426*5] != 0 {
-				p427 := pos + int(fw.U32(d, pos+20+i426*5+1))
-				if p427 >= pos+20+i426*5+5 && p427 <= size-4 {
+		for i475 := 0; i475 < 2 && left >= 0; i475++ {
+			if d[pos+20+i475*5] != 0 {
+				p476 := pos + int(fw.U32(d, pos+20+i475*5+1))
+				if p476 >= pos+20+i475*5+5 && p476 <= size-4 {
 					left -= 4
-					blk428 := p427 + int(fw.U32(d, p427))
-					if blk428 >= p427+4 && blk428 <= size-4 {
-						if n429 := int(fw.U32(d, blk428)); n429 <= size-blk428-4 {
-							left -= int64(4 + n429)
+					blk477 := p476 + int(fw.U32(d, p476))
+					if blk477 >= p476+4 && blk477 <= size-4 {
+						if n478 := int(fw.U32(d, blk477)); n478 <= size-blk477-4 {
+							left -= int64(4 + n478)
 						} else {
 							r.Left = left
-							r.Text(p427, p427)
+							r.Text(p476, p476)
 							left = r.Left
 						}
 					} else {
 						r.Left = left
-						r.Text(p427, p427)
+						r.Text(p476, p476)
 						left = r.Left
 					}
 				} else {
 					r.Left = left
-					r.Optional(pos+20+i426*5, pos, 4) // records why
+					r.Optional(pos+20+i475*5, pos, 4) // records why
 					left = r.Left
 				}
 			}
 		}
-		for i430 := 0; i430 < 2 && left >= 0; i430++ {
+		for i479 := 0; i479 < 2 && left >= 0; i479++ {
 			{
-				slot, base := pos+30+i430*4, pos
+				slot, base := pos+30+i479*4, pos
 				pos := base + int(fw.U32(d, slot))
 				stored, typ := 0, uint32(0)
 				if pos >= slot+4 && pos <= size-8 {
@@ -4516,10 +5151,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 						r.Left = left
 						fw.VCheckDecimal(r, pos+57)
 						left = r.Left
-						blk431 := pos + int(fw.U32(d, pos+73))
-						if blk431 >= pos+73+4 && blk431 <= size-4 {
-							if n432 := int(fw.U32(d, blk431)); n432 <= size-blk431-4 {
-								left -= int64(4 + n432)
+						blk480 := pos + int(fw.U32(d, pos+73))
+						if blk480 >= pos+73+4 && blk480 <= size-4 {
+							if n481 := int(fw.U32(d, blk480)); n481 <= size-blk480-4 {
+								left -= int64(4 + n481)
 							} else {
 								r.Left = left
 								r.Text(pos+73, pos)
@@ -4530,10 +5165,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							r.Text(pos+73, pos)
 							left = r.Left
 						}
-						blk433 := pos + int(fw.U32(d, pos+77))
-						if blk433 >= pos+77+4 && blk433 <= size-4 {
-							if n434 := int(fw.U32(d, blk433)); n434 <= size-blk433-4 {
-								left -= int64(4 + n434)
+						blk482 := pos + int(fw.U32(d, pos+77))
+						if blk482 >= pos+77+4 && blk482 <= size-4 {
+							if n483 := int(fw.U32(d, blk482)); n483 <= size-blk482-4 {
+								left -= int64(4 + n483)
 							} else {
 								r.Left = left
 								r.Text(pos+77, pos)
@@ -4544,10 +5179,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							r.Text(pos+77, pos)
 							left = r.Left
 						}
-						blk435 := pos + int(fw.U32(d, pos+169))
-						if blk435 >= pos+169+4 && blk435 <= size-4 {
-							if n436 := int(fw.U32(d, blk435)); n436 <= size-blk435-4 {
-								left -= int64(4 + n436)
+						blk484 := pos + int(fw.U32(d, pos+169))
+						if blk484 >= pos+169+4 && blk484 <= size-4 {
+							if n485 := int(fw.U32(d, blk484)); n485 <= size-blk484-4 {
+								left -= int64(4 + n485)
 							} else {
 								r.Left = left
 								r.Text(pos+169, pos)
@@ -4565,10 +5200,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							left = r.Left
 						}
 						if 77 <= stored {
-							blk437 := pos + int(fw.U32(d, pos+73))
-							if blk437 >= pos+73+4 && blk437 <= size-4 {
-								if n438 := int(fw.U32(d, blk437)); n438 <= size-blk437-4 {
-									left -= int64(4 + n438)
+							blk486 := pos + int(fw.U32(d, pos+73))
+							if blk486 >= pos+73+4 && blk486 <= size-4 {
+								if n487 := int(fw.U32(d, blk486)); n487 <= size-blk486-4 {
+									left -= int64(4 + n487)
 								} else {
 									r.Left = left
 									r.Text(pos+73, pos)
@@ -4581,10 +5216,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							}
 						}
 						if 81 <= stored {
-							blk439 := pos + int(fw.U32(d, pos+77))
-							if blk439 >= pos+77+4 && blk439 <= size-4 {
-								if n440 := int(fw.U32(d, blk439)); n440 <= size-blk439-4 {
-									left -= int64(4 + n440)
+							blk488 := pos + int(fw.U32(d, pos+77))
+							if blk488 >= pos+77+4 && blk488 <= size-4 {
+								if n489 := int(fw.U32(d, blk488)); n489 <= size-blk488-4 {
+									left -= int64(4 + n489)
 								} else {
 									r.Left = left
 									r.Text(pos+77, pos)
@@ -4597,10 +5232,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							}
 						}
 						if 173 <= stored {
-							blk441 := pos + int(fw.U32(d, pos+169))
-							if blk441 >= pos+169+4 && blk441 <= size-4 {
-								if n442 := int(fw.U32(d, blk441)); n442 <= size-blk441-4 {
-									left -= int64(4 + n442)
+							blk490 := pos + int(fw.U32(d, pos+169))
+							if blk490 >= pos+169+4 && blk490 <= size-4 {
+								if n491 := int(fw.U32(d, blk490)); n491 <= size-blk490-4 {
+									left -= int64(4 + n491)
 								} else {
 									r.Left = left
 									r.Text(pos+169, pos)
@@ -4623,48 +5258,48 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 		r.Left = left
 		r.Block(pos+38, pos, 1)
 		left = r.Left
-		p443, n444, ok445 := 0, 0, false
-		blk446 := pos + int(fw.U32(d, pos+42))
-		if blk446 >= pos+42+4 && blk446 <= size-4 && int(fw.U32(d, blk446))*5 <= size-blk446-4 {
-			n444 = int(fw.U32(d, blk446))
-			p443 = blk446 + 4
-			left -= int64(4 + n444*5)
-			ok445 = left >= 0
+		p492, n493, ok494 := 0, 0, false
+		blk495 := pos + int(fw.U32(d, pos+42))
+		if blk495 >= pos+42+4 && blk495 <= size-4 && int(fw.U32(d, blk495))*5 <= size-blk495-4 {
+			n493 = int(fw.U32(d, blk495))
+			p492 = blk495 + 4
+			left -= int64(4 + n493*5)
+			ok494 = left >= 0
 		} else {
 			r.Left = left
-			p443, n444, ok445 = r.Block(pos+42, pos, 5)
+			p492, n493, ok494 = r.Block(pos+42, pos, 5)
 			left = r.Left
 		}
-		if ok445 {
-			for i447 := 0; i447 < n444 && r.Left >= 0; i447++ {
-				if d[p443+i447*5] != 0 {
-					p448 := pos + int(fw.U32(d, p443+i447*5+1))
-					if p448 >= p443+i447*5+5 && p448 <= size-1 {
+		if ok494 {
+			for i496 := 0; i496 < n493 && left >= 0; i496++ {
+				if d[p492+i496*5] != 0 {
+					p497 := pos + int(fw.U32(d, p492+i496*5+1))
+					if p497 >= p492+i496*5+5 && p497 <= size-1 {
 						left -= 1
 					} else {
 						r.Left = left
-						r.Optional(p443+i447*5, pos, 1) // records why
+						r.Optional(p492+i496*5, pos, 1) // records why
 						left = r.Left
 					}
 				}
 			}
 		}
-		p449, n450, ok451 := 0, 0, false
-		blk452 := pos + int(fw.U32(d, pos+46))
-		if blk452 >= pos+46+4 && blk452 <= size-4 && int(fw.U32(d, blk452))*4 <= size-blk452-4 {
-			n450 = int(fw.U32(d, blk452))
-			p449 = blk452 + 4
-			left -= int64(4 + n450*4)
-			ok451 = left >= 0
+		p498, n499, ok500 := 0, 0, false
+		blk501 := pos + int(fw.U32(d, pos+46))
+		if blk501 >= pos+46+4 && blk501 <= size-4 && int(fw.U32(d, blk501))*4 <= size-blk501-4 {
+			n499 = int(fw.U32(d, blk501))
+			p498 = blk501 + 4
+			left -= int64(4 + n499*4)
+			ok500 = left >= 0
 		} else {
 			r.Left = left
-			p449, n450, ok451 = r.Block(pos+46, pos, 4)
+			p498, n499, ok500 = r.Block(pos+46, pos, 4)
 			left = r.Left
 		}
-		if ok451 {
-			for i453 := 0; i453 < n450 && r.Left >= 0; i453++ {
+		if ok500 {
+			for i502 := 0; i502 < n499 && left >= 0; i502++ {
 				{
-					slot, base := p449+i453*4, pos
+					slot, base := p498+i502*4, pos
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -4674,10 +5309,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 					if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 						left -= int64(stored)
 						if stored >= 34 {
-							blk454 := pos + int(fw.U32(d, pos+12))
-							if blk454 >= pos+12+4 && blk454 <= size-4 {
-								if n455 := int(fw.U32(d, blk454)); n455 <= size-blk454-4 {
-									left -= int64(4 + n455)
+							blk503 := pos + int(fw.U32(d, pos+12))
+							if blk503 >= pos+12+4 && blk503 <= size-4 {
+								if n504 := int(fw.U32(d, blk503)); n504 <= size-blk503-4 {
+									left -= int64(4 + n504)
 								} else {
 									r.Left = left
 									r.Text(pos+12, pos)
@@ -4690,10 +5325,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							}
 						} else {
 							if 16 <= stored {
-								blk456 := pos + int(fw.U32(d, pos+12))
-								if blk456 >= pos+12+4 && blk456 <= size-4 {
-									if n457 := int(fw.U32(d, blk456)); n457 <= size-blk456-4 {
-										left -= int64(4 + n457)
+								blk505 := pos + int(fw.U32(d, pos+12))
+								if blk505 >= pos+12+4 && blk505 <= size-4 {
+									if n506 := int(fw.U32(d, blk505)); n506 <= size-blk505-4 {
+										left -= int64(4 + n506)
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -4714,60 +5349,60 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 				}
 			}
 		}
-		p458, n459, ok460 := 0, 0, false
-		blk461 := pos + int(fw.U32(d, pos+50))
-		if blk461 >= pos+50+4 && blk461 <= size-4 && int(fw.U32(d, blk461))*4 <= size-blk461-4 {
-			n459 = int(fw.U32(d, blk461))
-			p458 = blk461 + 4
-			left -= int64(4 + n459*4)
-			ok460 = left >= 0
+		p507, n508, ok509 := 0, 0, false
+		blk510 := pos + int(fw.U32(d, pos+50))
+		if blk510 >= pos+50+4 && blk510 <= size-4 && int(fw.U32(d, blk510))*4 <= size-blk510-4 {
+			n508 = int(fw.U32(d, blk510))
+			p507 = blk510 + 4
+			left -= int64(4 + n508*4)
+			ok509 = left >= 0
 		} else {
 			r.Left = left
-			p458, n459, ok460 = r.Block(pos+50, pos, 4)
+			p507, n508, ok509 = r.Block(pos+50, pos, 4)
 			left = r.Left
 		}
-		if ok460 {
-			for i462 := 0; i462 < n459 && r.Left >= 0; i462++ {
-				blk463 := pos + int(fw.U32(d, p458+i462*4))
-				if blk463 >= p458+i462*4+4 && blk463 <= size-4 {
-					if n464 := int(fw.U32(d, blk463)); n464 <= size-blk463-4 {
-						left -= int64(4 + n464)
+		if ok509 {
+			for i511 := 0; i511 < n508 && left >= 0; i511++ {
+				blk512 := pos + int(fw.U32(d, p507+i511*4))
+				if blk512 >= p507+i511*4+4 && blk512 <= size-4 {
+					if n513 := int(fw.U32(d, blk512)); n513 <= size-blk512-4 {
+						left -= int64(4 + n513)
 					} else {
 						r.Left = left
-						r.Text(p458+i462*4, pos)
+						r.Text(p507+i511*4, pos)
 						left = r.Left
 					}
 				} else {
 					r.Left = left
-					r.Text(p458+i462*4, pos)
+					r.Text(p507+i511*4, pos)
 					left = r.Left
 				}
 			}
 		}
-		p465, n466, ok467 := 0, 0, false
-		blk468 := pos + int(fw.U32(d, pos+54))
-		if blk468 >= pos+54+4 && blk468 <= size-4 && int(fw.U32(d, blk468))*5 <= size-blk468-4 {
-			n466 = int(fw.U32(d, blk468))
-			p465 = blk468 + 4
-			left -= int64(4 + n466*5)
-			ok467 = left >= 0
+		p514, n515, ok516 := 0, 0, false
+		blk517 := pos + int(fw.U32(d, pos+54))
+		if blk517 >= pos+54+4 && blk517 <= size-4 && int(fw.U32(d, blk517))*5 <= size-blk517-4 {
+			n515 = int(fw.U32(d, blk517))
+			p514 = blk517 + 4
+			left -= int64(4 + n515*5)
+			ok516 = left >= 0
 		} else {
 			r.Left = left
-			p465, n466, ok467 = r.Block(pos+54, pos, 5)
+			p514, n515, ok516 = r.Block(pos+54, pos, 5)
 			left = r.Left
 		}
-		if ok467 {
-			for i469 := 0; i469 < n466 && r.Left >= 0; i469++ {
-				if d[p465+i469*5] != 0 {
-					p470 := pos + int(fw.U32(d, p465+i469*5+1))
-					if p470 >= p465+i469*5+5 && p470 <= size-4 {
+		if ok516 {
+			for i518 := 0; i518 < n515 && left >= 0; i518++ {
+				if d[p514+i518*5] != 0 {
+					p519 := pos + int(fw.U32(d, p514+i518*5+1))
+					if p519 >= p514+i518*5+5 && p519 <= size-4 {
 						left -= 4
 						r.Left = left
-						FwVerifyVOptionals(r, p470, p470)
+						FwVerifyVOptionals(r, p519, p519)
 						left = r.Left
 					} else {
 						r.Left = left
-						r.Optional(p465+i469*5, pos, 4) // records why
+						r.Optional(p514+i518*5, pos, 4) // records why
 						left = r.Left
 					}
 				}
@@ -4776,22 +5411,22 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 		r.Left = left
 		r.Block(pos+58, pos, 8)
 		left = r.Left
-		p471, n472, ok473 := 0, 0, false
-		blk474 := pos + int(fw.U32(d, pos+62))
-		if blk474 >= pos+62+4 && blk474 <= size-4 && int(fw.U32(d, blk474))*4 <= size-blk474-4 {
-			n472 = int(fw.U32(d, blk474))
-			p471 = blk474 + 4
-			left -= int64(4 + n472*4)
-			ok473 = left >= 0
+		p520, n521, ok522 := 0, 0, false
+		blk523 := pos + int(fw.U32(d, pos+62))
+		if blk523 >= pos+62+4 && blk523 <= size-4 && int(fw.U32(d, blk523))*4 <= size-blk523-4 {
+			n521 = int(fw.U32(d, blk523))
+			p520 = blk523 + 4
+			left -= int64(4 + n521*4)
+			ok522 = left >= 0
 		} else {
 			r.Left = left
-			p471, n472, ok473 = r.Block(pos+62, pos, 4)
+			p520, n521, ok522 = r.Block(pos+62, pos, 4)
 			left = r.Left
 		}
-		if ok473 {
-			for i475 := 0; i475 < n472 && r.Left >= 0; i475++ {
+		if ok522 {
+			for i524 := 0; i524 < n521 && left >= 0; i524++ {
 				{
-					slot, base := p471+i475*4, pos
+					slot, base := p520+i524*4, pos
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -4801,10 +5436,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 					if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 						left -= int64(stored)
 						if stored >= 20 {
-							blk476 := pos + int(fw.U32(d, pos+8))
-							if blk476 >= pos+8+4 && blk476 <= size-4 {
-								if n477 := int(fw.U32(d, blk476)); n477 <= size-blk476-4 {
-									left -= int64(4 + n477)
+							blk525 := pos + int(fw.U32(d, pos+8))
+							if blk525 >= pos+8+4 && blk525 <= size-4 {
+								if n526 := int(fw.U32(d, blk525)); n526 <= size-blk525-4 {
+									left -= int64(4 + n526)
 								} else {
 									r.Left = left
 									r.Text(pos+8, pos)
@@ -4817,10 +5452,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							}
 						} else {
 							if 12 <= stored {
-								blk478 := pos + int(fw.U32(d, pos+8))
-								if blk478 >= pos+8+4 && blk478 <= size-4 {
-									if n479 := int(fw.U32(d, blk478)); n479 <= size-blk478-4 {
-										left -= int64(4 + n479)
+								blk527 := pos + int(fw.U32(d, pos+8))
+								if blk527 >= pos+8+4 && blk527 <= size-4 {
+									if n528 := int(fw.U32(d, blk527)); n528 <= size-blk527-4 {
+										left -= int64(4 + n528)
 									} else {
 										r.Left = left
 										r.Text(pos+8, pos)
@@ -4841,162 +5476,162 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 				}
 			}
 		}
-		p480, n481, ok482 := 0, 0, false
-		blk483 := pos + int(fw.U32(d, pos+66))
-		if blk483 >= pos+66+4 && blk483 <= size-4 && int(fw.U32(d, blk483))*8 <= size-blk483-4 {
-			n481 = int(fw.U32(d, blk483))
-			p480 = blk483 + 4
-			left -= int64(4 + n481*8)
-			ok482 = left >= 0
+		p529, n530, ok531 := 0, 0, false
+		blk532 := pos + int(fw.U32(d, pos+66))
+		if blk532 >= pos+66+4 && blk532 <= size-4 && int(fw.U32(d, blk532))*8 <= size-blk532-4 {
+			n530 = int(fw.U32(d, blk532))
+			p529 = blk532 + 4
+			left -= int64(4 + n530*8)
+			ok531 = left >= 0
 		} else {
 			r.Left = left
-			p480, n481, ok482 = r.Block(pos+66, pos, 8)
+			p529, n530, ok531 = r.Block(pos+66, pos, 8)
 			left = r.Left
 		}
-		if ok482 {
-			for i484 := 0; i484 < n481 && r.Left >= 0; i484++ {
-				blk485 := pos + int(fw.U32(d, p480+i484*8+4))
-				if blk485 >= p480+i484*8+4+4 && blk485 <= size-4 {
-					if n486 := int(fw.U32(d, blk485)); n486 <= size-blk485-4 {
-						left -= int64(4 + n486)
+		if ok531 {
+			for i533 := 0; i533 < n530 && left >= 0; i533++ {
+				blk534 := pos + int(fw.U32(d, p529+i533*8+4))
+				if blk534 >= p529+i533*8+4+4 && blk534 <= size-4 {
+					if n535 := int(fw.U32(d, blk534)); n535 <= size-blk534-4 {
+						left -= int64(4 + n535)
 					} else {
 						r.Left = left
-						r.Text(p480+i484*8+4, pos)
+						r.Text(p529+i533*8+4, pos)
 						left = r.Left
 					}
 				} else {
 					r.Left = left
-					r.Text(p480+i484*8+4, pos)
+					r.Text(p529+i533*8+4, pos)
 					left = r.Left
 				}
 			}
 		}
-		p487, n488, ok489 := 0, 0, false
-		blk490 := pos + int(fw.U32(d, pos+70))
-		if blk490 >= pos+70+4 && blk490 <= size-4 && int(fw.U32(d, blk490))*9 <= size-blk490-4 {
-			n488 = int(fw.U32(d, blk490))
-			p487 = blk490 + 4
-			left -= int64(4 + n488*9)
-			ok489 = left >= 0
+		p536, n537, ok538 := 0, 0, false
+		blk539 := pos + int(fw.U32(d, pos+70))
+		if blk539 >= pos+70+4 && blk539 <= size-4 && int(fw.U32(d, blk539))*9 <= size-blk539-4 {
+			n537 = int(fw.U32(d, blk539))
+			p536 = blk539 + 4
+			left -= int64(4 + n537*9)
+			ok538 = left >= 0
 		} else {
 			r.Left = left
-			p487, n488, ok489 = r.Block(pos+70, pos, 9)
+			p536, n537, ok538 = r.Block(pos+70, pos, 9)
 			left = r.Left
 		}
-		if ok489 {
-			for i491 := 0; i491 < n488 && r.Left >= 0; i491++ {
-				blk492 := pos + int(fw.U32(d, p487+i491*9))
-				if blk492 >= p487+i491*9+4 && blk492 <= size-4 {
-					if n493 := int(fw.U32(d, blk492)); n493 <= size-blk492-4 {
-						left -= int64(4 + n493)
+		if ok538 {
+			for i540 := 0; i540 < n537 && left >= 0; i540++ {
+				blk541 := pos + int(fw.U32(d, p536+i540*9))
+				if blk541 >= p536+i540*9+4 && blk541 <= size-4 {
+					if n542 := int(fw.U32(d, blk541)); n542 <= size-blk541-4 {
+						left -= int64(4 + n542)
 					} else {
 						r.Left = left
-						r.Text(p487+i491*9, pos)
+						r.Text(p536+i540*9, pos)
 						left = r.Left
 					}
 				} else {
 					r.Left = left
-					r.Text(p487+i491*9, pos)
+					r.Text(p536+i540*9, pos)
 					left = r.Left
 				}
 				if left >= 0 {
-					if d[p487+i491*9+4] != 0 {
-						p494 := pos + int(fw.U32(d, p487+i491*9+4+1))
-						if p494 >= p487+i491*9+4+5 && p494 <= size-8 {
+					if d[p536+i540*9+4] != 0 {
+						p543 := pos + int(fw.U32(d, p536+i540*9+4+1))
+						if p543 >= p536+i540*9+4+5 && p543 <= size-8 {
 							left -= 8
 						} else {
 							r.Left = left
-							r.Optional(p487+i491*9+4, pos, 8) // records why
+							r.Optional(p536+i540*9+4, pos, 8) // records why
 							left = r.Left
 						}
 					}
 				}
 			}
 		}
-		p495, n496, ok497 := 0, 0, false
-		blk498 := pos + int(fw.U32(d, pos+74))
-		if blk498 >= pos+74+4 && blk498 <= size-4 && int(fw.U32(d, blk498))*5 <= size-blk498-4 {
-			n496 = int(fw.U32(d, blk498))
-			p495 = blk498 + 4
-			left -= int64(4 + n496*5)
-			ok497 = left >= 0
+		p544, n545, ok546 := 0, 0, false
+		blk547 := pos + int(fw.U32(d, pos+74))
+		if blk547 >= pos+74+4 && blk547 <= size-4 && int(fw.U32(d, blk547))*5 <= size-blk547-4 {
+			n545 = int(fw.U32(d, blk547))
+			p544 = blk547 + 4
+			left -= int64(4 + n545*5)
+			ok546 = left >= 0
 		} else {
 			r.Left = left
-			p495, n496, ok497 = r.Block(pos+74, pos, 5)
+			p544, n545, ok546 = r.Block(pos+74, pos, 5)
 			left = r.Left
 		}
-		if ok497 {
-			for i499 := 0; i499 < n496 && r.Left >= 0; i499++ {
+		if ok546 {
+			for i548 := 0; i548 < n545 && left >= 0; i548++ {
 				r.Left = left
-				FwVerifyVOptionals(r, p495+i499*5+1, pos)
+				FwVerifyVOptionals(r, p544+i548*5+1, pos)
 				left = r.Left
 			}
 		}
-		p500, n501, ok502 := 0, 0, false
-		blk503 := pos + int(fw.U32(d, pos+78))
-		if blk503 >= pos+78+4 && blk503 <= size-4 && int(fw.U32(d, blk503))*20 <= size-blk503-4 {
-			n501 = int(fw.U32(d, blk503))
-			p500 = blk503 + 4
-			left -= int64(4 + n501*20)
-			ok502 = left >= 0
+		p549, n550, ok551 := 0, 0, false
+		blk552 := pos + int(fw.U32(d, pos+78))
+		if blk552 >= pos+78+4 && blk552 <= size-4 && int(fw.U32(d, blk552))*20 <= size-blk552-4 {
+			n550 = int(fw.U32(d, blk552))
+			p549 = blk552 + 4
+			left -= int64(4 + n550*20)
+			ok551 = left >= 0
 		} else {
 			r.Left = left
-			p500, n501, ok502 = r.Block(pos+78, pos, 20)
+			p549, n550, ok551 = r.Block(pos+78, pos, 20)
 			left = r.Left
 		}
-		if ok502 {
-			for i504 := 0; i504 < n501 && r.Left >= 0; i504++ {
-				blk505 := pos + int(fw.U32(d, p500+i504*20+16))
-				if blk505 >= p500+i504*20+16+4 && blk505 <= size-4 {
-					if n506 := int(fw.U32(d, blk505)); n506 <= size-blk505-4 {
-						left -= int64(4 + n506)
+		if ok551 {
+			for i553 := 0; i553 < n550 && left >= 0; i553++ {
+				blk554 := pos + int(fw.U32(d, p549+i553*20+16))
+				if blk554 >= p549+i553*20+16+4 && blk554 <= size-4 {
+					if n555 := int(fw.U32(d, blk554)); n555 <= size-blk554-4 {
+						left -= int64(4 + n555)
 					} else {
 						r.Left = left
-						r.Text(p500+i504*20+16, pos)
+						r.Text(p549+i553*20+16, pos)
 						left = r.Left
 					}
 				} else {
 					r.Left = left
-					r.Text(p500+i504*20+16, pos)
+					r.Text(p549+i553*20+16, pos)
 					left = r.Left
 				}
 			}
 		}
-		p507, n508, ok509 := 0, 0, false
-		blk510 := pos + int(fw.U32(d, pos+82))
-		if blk510 >= pos+82+4 && blk510 <= size-4 && int(fw.U32(d, blk510))*9 <= size-blk510-4 {
-			n508 = int(fw.U32(d, blk510))
-			p507 = blk510 + 4
-			left -= int64(4 + n508*9)
-			ok509 = left >= 0
+		p556, n557, ok558 := 0, 0, false
+		blk559 := pos + int(fw.U32(d, pos+82))
+		if blk559 >= pos+82+4 && blk559 <= size-4 && int(fw.U32(d, blk559))*9 <= size-blk559-4 {
+			n557 = int(fw.U32(d, blk559))
+			p556 = blk559 + 4
+			left -= int64(4 + n557*9)
+			ok558 = left >= 0
 		} else {
 			r.Left = left
-			p507, n508, ok509 = r.Block(pos+82, pos, 9)
+			p556, n557, ok558 = r.Block(pos+82, pos, 9)
 			left = r.Left
 		}
-		if ok509 {
-			for i511 := 0; i511 < n508 && r.Left >= 0; i511++ {
-				blk512 := pos + int(fw.U32(d, p507+i511*9))
-				if blk512 >= p507+i511*9+4 && blk512 <= size-4 {
-					if n513 := int(fw.U32(d, blk512)); n513 <= size-blk512-4 {
-						left -= int64(4 + n513)
+		if ok558 {
+			for i560 := 0; i560 < n557 && left >= 0; i560++ {
+				blk561 := pos + int(fw.U32(d, p556+i560*9))
+				if blk561 >= p556+i560*9+4 && blk561 <= size-4 {
+					if n562 := int(fw.U32(d, blk561)); n562 <= size-blk561-4 {
+						left -= int64(4 + n562)
 					} else {
 						r.Left = left
-						r.Text(p507+i511*9, pos)
+						r.Text(p556+i560*9, pos)
 						left = r.Left
 					}
 				} else {
 					r.Left = left
-					r.Text(p507+i511*9, pos)
+					r.Text(p556+i560*9, pos)
 					left = r.Left
 				}
 				if left >= 0 {
-					if d[p507+i511*9+4] != 0 {
-						p514 := pos + int(fw.U32(d, p507+i511*9+4+1))
-						if p514 >= p507+i511*9+4+5 && p514 <= size-4 {
+					if d[p556+i560*9+4] != 0 {
+						p563 := pos + int(fw.U32(d, p556+i560*9+4+1))
+						if p563 >= p556+i560*9+4+5 && p563 <= size-4 {
 							left -= 4
 							{
-								slot, base := p514, p514
+								slot, base := p563, p563
 								pos := base + int(fw.U32(d, slot))
 								stored, typ := 0, uint32(0)
 								if pos >= slot+4 && pos <= size-8 {
@@ -5009,10 +5644,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 										r.Left = left
 										fw.VCheckDecimal(r, pos+57)
 										left = r.Left
-										blk515 := pos + int(fw.U32(d, pos+73))
-										if blk515 >= pos+73+4 && blk515 <= size-4 {
-											if n516 := int(fw.U32(d, blk515)); n516 <= size-blk515-4 {
-												left -= int64(4 + n516)
+										blk564 := pos + int(fw.U32(d, pos+73))
+										if blk564 >= pos+73+4 && blk564 <= size-4 {
+											if n565 := int(fw.U32(d, blk564)); n565 <= size-blk564-4 {
+												left -= int64(4 + n565)
 											} else {
 												r.Left = left
 												r.Text(pos+73, pos)
@@ -5023,10 +5658,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 											r.Text(pos+73, pos)
 											left = r.Left
 										}
-										blk517 := pos + int(fw.U32(d, pos+77))
-										if blk517 >= pos+77+4 && blk517 <= size-4 {
-											if n518 := int(fw.U32(d, blk517)); n518 <= size-blk517-4 {
-												left -= int64(4 + n518)
+										blk566 := pos + int(fw.U32(d, pos+77))
+										if blk566 >= pos+77+4 && blk566 <= size-4 {
+											if n567 := int(fw.U32(d, blk566)); n567 <= size-blk566-4 {
+												left -= int64(4 + n567)
 											} else {
 												r.Left = left
 												r.Text(pos+77, pos)
@@ -5037,10 +5672,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 											r.Text(pos+77, pos)
 											left = r.Left
 										}
-										blk519 := pos + int(fw.U32(d, pos+169))
-										if blk519 >= pos+169+4 && blk519 <= size-4 {
-											if n520 := int(fw.U32(d, blk519)); n520 <= size-blk519-4 {
-												left -= int64(4 + n520)
+										blk568 := pos + int(fw.U32(d, pos+169))
+										if blk568 >= pos+169+4 && blk568 <= size-4 {
+											if n569 := int(fw.U32(d, blk568)); n569 <= size-blk568-4 {
+												left -= int64(4 + n569)
 											} else {
 												r.Left = left
 												r.Text(pos+169, pos)
@@ -5058,10 +5693,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 											left = r.Left
 										}
 										if 77 <= stored {
-											blk521 := pos + int(fw.U32(d, pos+73))
-											if blk521 >= pos+73+4 && blk521 <= size-4 {
-												if n522 := int(fw.U32(d, blk521)); n522 <= size-blk521-4 {
-													left -= int64(4 + n522)
+											blk570 := pos + int(fw.U32(d, pos+73))
+											if blk570 >= pos+73+4 && blk570 <= size-4 {
+												if n571 := int(fw.U32(d, blk570)); n571 <= size-blk570-4 {
+													left -= int64(4 + n571)
 												} else {
 													r.Left = left
 													r.Text(pos+73, pos)
@@ -5074,10 +5709,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 											}
 										}
 										if 81 <= stored {
-											blk523 := pos + int(fw.U32(d, pos+77))
-											if blk523 >= pos+77+4 && blk523 <= size-4 {
-												if n524 := int(fw.U32(d, blk523)); n524 <= size-blk523-4 {
-													left -= int64(4 + n524)
+											blk572 := pos + int(fw.U32(d, pos+77))
+											if blk572 >= pos+77+4 && blk572 <= size-4 {
+												if n573 := int(fw.U32(d, blk572)); n573 <= size-blk572-4 {
+													left -= int64(4 + n573)
 												} else {
 													r.Left = left
 													r.Text(pos+77, pos)
@@ -5090,10 +5725,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 											}
 										}
 										if 173 <= stored {
-											blk525 := pos + int(fw.U32(d, pos+169))
-											if blk525 >= pos+169+4 && blk525 <= size-4 {
-												if n526 := int(fw.U32(d, blk525)); n526 <= size-blk525-4 {
-													left -= int64(4 + n526)
+											blk574 := pos + int(fw.U32(d, pos+169))
+											if blk574 >= pos+169+4 && blk574 <= size-4 {
+												if n575 := int(fw.U32(d, blk574)); n575 <= size-blk574-4 {
+													left -= int64(4 + n575)
 												} else {
 													r.Left = left
 													r.Text(pos+169, pos)
@@ -5114,29 +5749,29 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							}
 						} else {
 							r.Left = left
-							r.Optional(p507+i511*9+4, pos, 4) // records why
+							r.Optional(p556+i560*9+4, pos, 4) // records why
 							left = r.Left
 						}
 					}
 				}
 			}
 		}
-		p527, n528, ok529 := 0, 0, false
-		blk530 := pos + int(fw.U32(d, pos+86))
-		if blk530 >= pos+86+4 && blk530 <= size-4 && int(fw.U32(d, blk530))*8 <= size-blk530-4 {
-			n528 = int(fw.U32(d, blk530))
-			p527 = blk530 + 4
-			left -= int64(4 + n528*8)
-			ok529 = left >= 0
+		p576, n577, ok578 := 0, 0, false
+		blk579 := pos + int(fw.U32(d, pos+86))
+		if blk579 >= pos+86+4 && blk579 <= size-4 && int(fw.U32(d, blk579))*8 <= size-blk579-4 {
+			n577 = int(fw.U32(d, blk579))
+			p576 = blk579 + 4
+			left -= int64(4 + n577*8)
+			ok578 = left >= 0
 		} else {
 			r.Left = left
-			p527, n528, ok529 = r.Block(pos+86, pos, 8)
+			p576, n577, ok578 = r.Block(pos+86, pos, 8)
 			left = r.Left
 		}
-		if ok529 {
-			for i531 := 0; i531 < n528 && r.Left >= 0; i531++ {
+		if ok578 {
+			for i580 := 0; i580 < n577 && left >= 0; i580++ {
 				{
-					slot, base := p527+i531*8, pos
+					slot, base := p576+i580*8, pos
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -5146,10 +5781,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 					if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 						left -= int64(stored)
 						if stored >= 34 {
-							blk532 := pos + int(fw.U32(d, pos+12))
-							if blk532 >= pos+12+4 && blk532 <= size-4 {
-								if n533 := int(fw.U32(d, blk532)); n533 <= size-blk532-4 {
-									left -= int64(4 + n533)
+							blk581 := pos + int(fw.U32(d, pos+12))
+							if blk581 >= pos+12+4 && blk581 <= size-4 {
+								if n582 := int(fw.U32(d, blk581)); n582 <= size-blk581-4 {
+									left -= int64(4 + n582)
 								} else {
 									r.Left = left
 									r.Text(pos+12, pos)
@@ -5162,10 +5797,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							}
 						} else {
 							if 16 <= stored {
-								blk534 := pos + int(fw.U32(d, pos+12))
-								if blk534 >= pos+12+4 && blk534 <= size-4 {
-									if n535 := int(fw.U32(d, blk534)); n535 <= size-blk534-4 {
-										left -= int64(4 + n535)
+								blk583 := pos + int(fw.U32(d, pos+12))
+								if blk583 >= pos+12+4 && blk583 <= size-4 {
+									if n584 := int(fw.U32(d, blk583)); n584 <= size-blk583-4 {
+										left -= int64(4 + n584)
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -5186,44 +5821,44 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 				}
 				if left >= 0 {
 					r.Left = left
-					FwVerifyVOptionals(r, p527+i531*8+4, pos)
+					FwVerifyVOptionals(r, p576+i580*8+4, pos)
 					left = r.Left
 				}
 			}
 		}
 	} else {
 		if 30 <= stored {
-			for i536 := 0; i536 < 2 && left >= 0; i536++ {
-				if d[pos+20+i536*5] != 0 {
-					p537 := pos + int(fw.U32(d, pos+20+i536*5+1))
-					if p537 >= pos+20+i536*5+5 && p537 <= size-4 {
+			for i585 := 0; i585 < 2 && left >= 0; i585++ {
+				if d[pos+20+i585*5] != 0 {
+					p586 := pos + int(fw.U32(d, pos+20+i585*5+1))
+					if p586 >= pos+20+i585*5+5 && p586 <= size-4 {
 						left -= 4
-						blk538 := p537 + int(fw.U32(d, p537))
-						if blk538 >= p537+4 && blk538 <= size-4 {
-							if n539 := int(fw.U32(d, blk538)); n539 <= size-blk538-4 {
-								left -= int64(4 + n539)
+						blk587 := p586 + int(fw.U32(d, p586))
+						if blk587 >= p586+4 && blk587 <= size-4 {
+							if n588 := int(fw.U32(d, blk587)); n588 <= size-blk587-4 {
+								left -= int64(4 + n588)
 							} else {
 								r.Left = left
-								r.Text(p537, p537)
+								r.Text(p586, p586)
 								left = r.Left
 							}
 						} else {
 							r.Left = left
-							r.Text(p537, p537)
+							r.Text(p586, p586)
 							left = r.Left
 						}
 					} else {
 						r.Left = left
-						r.Optional(pos+20+i536*5, pos, 4) // records why
+						r.Optional(pos+20+i585*5, pos, 4) // records why
 						left = r.Left
 					}
 				}
 			}
 		}
 		if 38 <= stored {
-			for i540 := 0; i540 < 2 && left >= 0; i540++ {
+			for i589 := 0; i589 < 2 && left >= 0; i589++ {
 				{
-					slot, base := pos+30+i540*4, pos
+					slot, base := pos+30+i589*4, pos
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -5236,10 +5871,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 							r.Left = left
 							fw.VCheckDecimal(r, pos+57)
 							left = r.Left
-							blk541 := pos + int(fw.U32(d, pos+73))
-							if blk541 >= pos+73+4 && blk541 <= size-4 {
-								if n542 := int(fw.U32(d, blk541)); n542 <= size-blk541-4 {
-									left -= int64(4 + n542)
+							blk590 := pos + int(fw.U32(d, pos+73))
+							if blk590 >= pos+73+4 && blk590 <= size-4 {
+								if n591 := int(fw.U32(d, blk590)); n591 <= size-blk590-4 {
+									left -= int64(4 + n591)
 								} else {
 									r.Left = left
 									r.Text(pos+73, pos)
@@ -5250,10 +5885,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 								r.Text(pos+73, pos)
 								left = r.Left
 							}
-							blk543 := pos + int(fw.U32(d, pos+77))
-							if blk543 >= pos+77+4 && blk543 <= size-4 {
-								if n544 := int(fw.U32(d, blk543)); n544 <= size-blk543-4 {
-									left -= int64(4 + n544)
+							blk592 := pos + int(fw.U32(d, pos+77))
+							if blk592 >= pos+77+4 && blk592 <= size-4 {
+								if n593 := int(fw.U32(d, blk592)); n593 <= size-blk592-4 {
+									left -= int64(4 + n593)
 								} else {
 									r.Left = left
 									r.Text(pos+77, pos)
@@ -5264,10 +5899,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 								r.Text(pos+77, pos)
 								left = r.Left
 							}
-							blk545 := pos + int(fw.U32(d, pos+169))
-							if blk545 >= pos+169+4 && blk545 <= size-4 {
-								if n546 := int(fw.U32(d, blk545)); n546 <= size-blk545-4 {
-									left -= int64(4 + n546)
+							blk594 := pos + int(fw.U32(d, pos+169))
+							if blk594 >= pos+169+4 && blk594 <= size-4 {
+								if n595 := int(fw.U32(d, blk594)); n595 <= size-blk594-4 {
+									left -= int64(4 + n595)
 								} else {
 									r.Left = left
 									r.Text(pos+169, pos)
@@ -5285,10 +5920,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 								left = r.Left
 							}
 							if 77 <= stored {
-								blk547 := pos + int(fw.U32(d, pos+73))
-								if blk547 >= pos+73+4 && blk547 <= size-4 {
-									if n548 := int(fw.U32(d, blk547)); n548 <= size-blk547-4 {
-										left -= int64(4 + n548)
+								blk596 := pos + int(fw.U32(d, pos+73))
+								if blk596 >= pos+73+4 && blk596 <= size-4 {
+									if n597 := int(fw.U32(d, blk596)); n597 <= size-blk596-4 {
+										left -= int64(4 + n597)
 									} else {
 										r.Left = left
 										r.Text(pos+73, pos)
@@ -5301,10 +5936,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 								}
 							}
 							if 81 <= stored {
-								blk549 := pos + int(fw.U32(d, pos+77))
-								if blk549 >= pos+77+4 && blk549 <= size-4 {
-									if n550 := int(fw.U32(d, blk549)); n550 <= size-blk549-4 {
-										left -= int64(4 + n550)
+								blk598 := pos + int(fw.U32(d, pos+77))
+								if blk598 >= pos+77+4 && blk598 <= size-4 {
+									if n599 := int(fw.U32(d, blk598)); n599 <= size-blk598-4 {
+										left -= int64(4 + n599)
 									} else {
 										r.Left = left
 										r.Text(pos+77, pos)
@@ -5317,10 +5952,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 								}
 							}
 							if 173 <= stored {
-								blk551 := pos + int(fw.U32(d, pos+169))
-								if blk551 >= pos+169+4 && blk551 <= size-4 {
-									if n552 := int(fw.U32(d, blk551)); n552 <= size-blk551-4 {
-										left -= int64(4 + n552)
+								blk600 := pos + int(fw.U32(d, pos+169))
+								if blk600 >= pos+169+4 && blk600 <= size-4 {
+									if n601 := int(fw.U32(d, blk600)); n601 <= size-blk600-4 {
+										left -= int64(4 + n601)
 									} else {
 										r.Left = left
 										r.Text(pos+169, pos)
@@ -5347,27 +5982,27 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			left = r.Left
 		}
 		if 46 <= stored {
-			p553, n554, ok555 := 0, 0, false
-			blk556 := pos + int(fw.U32(d, pos+42))
-			if blk556 >= pos+42+4 && blk556 <= size-4 && int(fw.U32(d, blk556))*5 <= size-blk556-4 {
-				n554 = int(fw.U32(d, blk556))
-				p553 = blk556 + 4
-				left -= int64(4 + n554*5)
-				ok555 = left >= 0
+			p602, n603, ok604 := 0, 0, false
+			blk605 := pos + int(fw.U32(d, pos+42))
+			if blk605 >= pos+42+4 && blk605 <= size-4 && int(fw.U32(d, blk605))*5 <= size-blk605-4 {
+				n603 = int(fw.U32(d, blk605))
+				p602 = blk605 + 4
+				left -= int64(4 + n603*5)
+				ok604 = left >= 0
 			} else {
 				r.Left = left
-				p553, n554, ok555 = r.Block(pos+42, pos, 5)
+				p602, n603, ok604 = r.Block(pos+42, pos, 5)
 				left = r.Left
 			}
-			if ok555 {
-				for i557 := 0; i557 < n554 && r.Left >= 0; i557++ {
-					if d[p553+i557*5] != 0 {
-						p558 := pos + int(fw.U32(d, p553+i557*5+1))
-						if p558 >= p553+i557*5+5 && p558 <= size-1 {
+			if ok604 {
+				for i606 := 0; i606 < n603 && left >= 0; i606++ {
+					if d[p602+i606*5] != 0 {
+						p607 := pos + int(fw.U32(d, p602+i606*5+1))
+						if p607 >= p602+i606*5+5 && p607 <= size-1 {
 							left -= 1
 						} else {
 							r.Left = left
-							r.Optional(p553+i557*5, pos, 1) // records why
+							r.Optional(p602+i606*5, pos, 1) // records why
 							left = r.Left
 						}
 					}
@@ -5375,22 +6010,22 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			}
 		}
 		if 50 <= stored {
-			p559, n560, ok561 := 0, 0, false
-			blk562 := pos + int(fw.U32(d, pos+46))
-			if blk562 >= pos+46+4 && blk562 <= size-4 && int(fw.U32(d, blk562))*4 <= size-blk562-4 {
-				n560 = int(fw.U32(d, blk562))
-				p559 = blk562 + 4
-				left -= int64(4 + n560*4)
-				ok561 = left >= 0
+			p608, n609, ok610 := 0, 0, false
+			blk611 := pos + int(fw.U32(d, pos+46))
+			if blk611 >= pos+46+4 && blk611 <= size-4 && int(fw.U32(d, blk611))*4 <= size-blk611-4 {
+				n609 = int(fw.U32(d, blk611))
+				p608 = blk611 + 4
+				left -= int64(4 + n609*4)
+				ok610 = left >= 0
 			} else {
 				r.Left = left
-				p559, n560, ok561 = r.Block(pos+46, pos, 4)
+				p608, n609, ok610 = r.Block(pos+46, pos, 4)
 				left = r.Left
 			}
-			if ok561 {
-				for i563 := 0; i563 < n560 && r.Left >= 0; i563++ {
+			if ok610 {
+				for i612 := 0; i612 < n609 && left >= 0; i612++ {
 					{
-						slot, base := p559+i563*4, pos
+						slot, base := p608+i612*4, pos
 						pos := base + int(fw.U32(d, slot))
 						stored, typ := 0, uint32(0)
 						if pos >= slot+4 && pos <= size-8 {
@@ -5400,10 +6035,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 						if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 							left -= int64(stored)
 							if stored >= 34 {
-								blk564 := pos + int(fw.U32(d, pos+12))
-								if blk564 >= pos+12+4 && blk564 <= size-4 {
-									if n565 := int(fw.U32(d, blk564)); n565 <= size-blk564-4 {
-										left -= int64(4 + n565)
+								blk613 := pos + int(fw.U32(d, pos+12))
+								if blk613 >= pos+12+4 && blk613 <= size-4 {
+									if n614 := int(fw.U32(d, blk613)); n614 <= size-blk613-4 {
+										left -= int64(4 + n614)
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -5416,10 +6051,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 								}
 							} else {
 								if 16 <= stored {
-									blk566 := pos + int(fw.U32(d, pos+12))
-									if blk566 >= pos+12+4 && blk566 <= size-4 {
-										if n567 := int(fw.U32(d, blk566)); n567 <= size-blk566-4 {
-											left -= int64(4 + n567)
+									blk615 := pos + int(fw.U32(d, pos+12))
+									if blk615 >= pos+12+4 && blk615 <= size-4 {
+										if n616 := int(fw.U32(d, blk615)); n616 <= size-blk615-4 {
+											left -= int64(4 + n616)
 										} else {
 											r.Left = left
 											r.Text(pos+12, pos)
@@ -5442,62 +6077,62 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			}
 		}
 		if 54 <= stored {
-			p568, n569, ok570 := 0, 0, false
-			blk571 := pos + int(fw.U32(d, pos+50))
-			if blk571 >= pos+50+4 && blk571 <= size-4 && int(fw.U32(d, blk571))*4 <= size-blk571-4 {
-				n569 = int(fw.U32(d, blk571))
-				p568 = blk571 + 4
-				left -= int64(4 + n569*4)
-				ok570 = left >= 0
+			p617, n618, ok619 := 0, 0, false
+			blk620 := pos + int(fw.U32(d, pos+50))
+			if blk620 >= pos+50+4 && blk620 <= size-4 && int(fw.U32(d, blk620))*4 <= size-blk620-4 {
+				n618 = int(fw.U32(d, blk620))
+				p617 = blk620 + 4
+				left -= int64(4 + n618*4)
+				ok619 = left >= 0
 			} else {
 				r.Left = left
-				p568, n569, ok570 = r.Block(pos+50, pos, 4)
+				p617, n618, ok619 = r.Block(pos+50, pos, 4)
 				left = r.Left
 			}
-			if ok570 {
-				for i572 := 0; i572 < n569 && r.Left >= 0; i572++ {
-					blk573 := pos + int(fw.U32(d, p568+i572*4))
-					if blk573 >= p568+i572*4+4 && blk573 <= size-4 {
-						if n574 := int(fw.U32(d, blk573)); n574 <= size-blk573-4 {
-							left -= int64(4 + n574)
+			if ok619 {
+				for i621 := 0; i621 < n618 && left >= 0; i621++ {
+					blk622 := pos + int(fw.U32(d, p617+i621*4))
+					if blk622 >= p617+i621*4+4 && blk622 <= size-4 {
+						if n623 := int(fw.U32(d, blk622)); n623 <= size-blk622-4 {
+							left -= int64(4 + n623)
 						} else {
 							r.Left = left
-							r.Text(p568+i572*4, pos)
+							r.Text(p617+i621*4, pos)
 							left = r.Left
 						}
 					} else {
 						r.Left = left
-						r.Text(p568+i572*4, pos)
+						r.Text(p617+i621*4, pos)
 						left = r.Left
 					}
 				}
 			}
 		}
 		if 58 <= stored {
-			p575, n576, ok577 := 0, 0, false
-			blk578 := pos + int(fw.U32(d, pos+54))
-			if blk578 >= pos+54+4 && blk578 <= size-4 && int(fw.U32(d, blk578))*5 <= size-blk578-4 {
-				n576 = int(fw.U32(d, blk578))
-				p575 = blk578 + 4
-				left -= int64(4 + n576*5)
-				ok577 = left >= 0
+			p624, n625, ok626 := 0, 0, false
+			blk627 := pos + int(fw.U32(d, pos+54))
+			if blk627 >= pos+54+4 && blk627 <= size-4 && int(fw.U32(d, blk627))*5 <= size-blk627-4 {
+				n625 = int(fw.U32(d, blk627))
+				p624 = blk627 + 4
+				left -= int64(4 + n625*5)
+				ok626 = left >= 0
 			} else {
 				r.Left = left
-				p575, n576, ok577 = r.Block(pos+54, pos, 5)
+				p624, n625, ok626 = r.Block(pos+54, pos, 5)
 				left = r.Left
 			}
-			if ok577 {
-				for i579 := 0; i579 < n576 && r.Left >= 0; i579++ {
-					if d[p575+i579*5] != 0 {
-						p580 := pos + int(fw.U32(d, p575+i579*5+1))
-						if p580 >= p575+i579*5+5 && p580 <= size-4 {
+			if ok626 {
+				for i628 := 0; i628 < n625 && left >= 0; i628++ {
+					if d[p624+i628*5] != 0 {
+						p629 := pos + int(fw.U32(d, p624+i628*5+1))
+						if p629 >= p624+i628*5+5 && p629 <= size-4 {
 							left -= 4
 							r.Left = left
-							FwVerifyVOptionals(r, p580, p580)
+							FwVerifyVOptionals(r, p629, p629)
 							left = r.Left
 						} else {
 							r.Left = left
-							r.Optional(p575+i579*5, pos, 4) // records why
+							r.Optional(p624+i628*5, pos, 4) // records why
 							left = r.Left
 						}
 					}
@@ -5510,22 +6145,22 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			left = r.Left
 		}
 		if 66 <= stored {
-			p581, n582, ok583 := 0, 0, false
-			blk584 := pos + int(fw.U32(d, pos+62))
-			if blk584 >= pos+62+4 && blk584 <= size-4 && int(fw.U32(d, blk584))*4 <= size-blk584-4 {
-				n582 = int(fw.U32(d, blk584))
-				p581 = blk584 + 4
-				left -= int64(4 + n582*4)
-				ok583 = left >= 0
+			p630, n631, ok632 := 0, 0, false
+			blk633 := pos + int(fw.U32(d, pos+62))
+			if blk633 >= pos+62+4 && blk633 <= size-4 && int(fw.U32(d, blk633))*4 <= size-blk633-4 {
+				n631 = int(fw.U32(d, blk633))
+				p630 = blk633 + 4
+				left -= int64(4 + n631*4)
+				ok632 = left >= 0
 			} else {
 				r.Left = left
-				p581, n582, ok583 = r.Block(pos+62, pos, 4)
+				p630, n631, ok632 = r.Block(pos+62, pos, 4)
 				left = r.Left
 			}
-			if ok583 {
-				for i585 := 0; i585 < n582 && r.Left >= 0; i585++ {
+			if ok632 {
+				for i634 := 0; i634 < n631 && left >= 0; i634++ {
 					{
-						slot, base := p581+i585*4, pos
+						slot, base := p630+i634*4, pos
 						pos := base + int(fw.U32(d, slot))
 						stored, typ := 0, uint32(0)
 						if pos >= slot+4 && pos <= size-8 {
@@ -5535,10 +6170,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 						if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 							left -= int64(stored)
 							if stored >= 20 {
-								blk586 := pos + int(fw.U32(d, pos+8))
-								if blk586 >= pos+8+4 && blk586 <= size-4 {
-									if n587 := int(fw.U32(d, blk586)); n587 <= size-blk586-4 {
-										left -= int64(4 + n587)
+								blk635 := pos + int(fw.U32(d, pos+8))
+								if blk635 >= pos+8+4 && blk635 <= size-4 {
+									if n636 := int(fw.U32(d, blk635)); n636 <= size-blk635-4 {
+										left -= int64(4 + n636)
 									} else {
 										r.Left = left
 										r.Text(pos+8, pos)
@@ -5551,10 +6186,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 								}
 							} else {
 								if 12 <= stored {
-									blk588 := pos + int(fw.U32(d, pos+8))
-									if blk588 >= pos+8+4 && blk588 <= size-4 {
-										if n589 := int(fw.U32(d, blk588)); n589 <= size-blk588-4 {
-											left -= int64(4 + n589)
+									blk637 := pos + int(fw.U32(d, pos+8))
+									if blk637 >= pos+8+4 && blk637 <= size-4 {
+										if n638 := int(fw.U32(d, blk637)); n638 <= size-blk637-4 {
+											left -= int64(4 + n638)
 										} else {
 											r.Left = left
 											r.Text(pos+8, pos)
@@ -5577,74 +6212,74 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			}
 		}
 		if 70 <= stored {
-			p590, n591, ok592 := 0, 0, false
-			blk593 := pos + int(fw.U32(d, pos+66))
-			if blk593 >= pos+66+4 && blk593 <= size-4 && int(fw.U32(d, blk593))*8 <= size-blk593-4 {
-				n591 = int(fw.U32(d, blk593))
-				p590 = blk593 + 4
-				left -= int64(4 + n591*8)
-				ok592 = left >= 0
+			p639, n640, ok641 := 0, 0, false
+			blk642 := pos + int(fw.U32(d, pos+66))
+			if blk642 >= pos+66+4 && blk642 <= size-4 && int(fw.U32(d, blk642))*8 <= size-blk642-4 {
+				n640 = int(fw.U32(d, blk642))
+				p639 = blk642 + 4
+				left -= int64(4 + n640*8)
+				ok641 = left >= 0
 			} else {
 				r.Left = left
-				p590, n591, ok592 = r.Block(pos+66, pos, 8)
+				p639, n640, ok641 = r.Block(pos+66, pos, 8)
 				left = r.Left
 			}
-			if ok592 {
-				for i594 := 0; i594 < n591 && r.Left >= 0; i594++ {
-					blk595 := pos + int(fw.U32(d, p590+i594*8+4))
-					if blk595 >= p590+i594*8+4+4 && blk595 <= size-4 {
-						if n596 := int(fw.U32(d, blk595)); n596 <= size-blk595-4 {
-							left -= int64(4 + n596)
+			if ok641 {
+				for i643 := 0; i643 < n640 && left >= 0; i643++ {
+					blk644 := pos + int(fw.U32(d, p639+i643*8+4))
+					if blk644 >= p639+i643*8+4+4 && blk644 <= size-4 {
+						if n645 := int(fw.U32(d, blk644)); n645 <= size-blk644-4 {
+							left -= int64(4 + n645)
 						} else {
 							r.Left = left
-							r.Text(p590+i594*8+4, pos)
+							r.Text(p639+i643*8+4, pos)
 							left = r.Left
 						}
 					} else {
 						r.Left = left
-						r.Text(p590+i594*8+4, pos)
+						r.Text(p639+i643*8+4, pos)
 						left = r.Left
 					}
 				}
 			}
 		}
 		if 74 <= stored {
-			p597, n598, ok599 := 0, 0, false
-			blk600 := pos + int(fw.U32(d, pos+70))
-			if blk600 >= pos+70+4 && blk600 <= size-4 && int(fw.U32(d, blk600))*9 <= size-blk600-4 {
-				n598 = int(fw.U32(d, blk600))
-				p597 = blk600 + 4
-				left -= int64(4 + n598*9)
-				ok599 = left >= 0
+			p646, n647, ok648 := 0, 0, false
+			blk649 := pos + int(fw.U32(d, pos+70))
+			if blk649 >= pos+70+4 && blk649 <= size-4 && int(fw.U32(d, blk649))*9 <= size-blk649-4 {
+				n647 = int(fw.U32(d, blk649))
+				p646 = blk649 + 4
+				left -= int64(4 + n647*9)
+				ok648 = left >= 0
 			} else {
 				r.Left = left
-				p597, n598, ok599 = r.Block(pos+70, pos, 9)
+				p646, n647, ok648 = r.Block(pos+70, pos, 9)
 				left = r.Left
 			}
-			if ok599 {
-				for i601 := 0; i601 < n598 && r.Left >= 0; i601++ {
-					blk602 := pos + int(fw.U32(d, p597+i601*9))
-					if blk602 >= p597+i601*9+4 && blk602 <= size-4 {
-						if n603 := int(fw.U32(d, blk602)); n603 <= size-blk602-4 {
-							left -= int64(4 + n603)
+			if ok648 {
+				for i650 := 0; i650 < n647 && left >= 0; i650++ {
+					blk651 := pos + int(fw.U32(d, p646+i650*9))
+					if blk651 >= p646+i650*9+4 && blk651 <= size-4 {
+						if n652 := int(fw.U32(d, blk651)); n652 <= size-blk651-4 {
+							left -= int64(4 + n652)
 						} else {
 							r.Left = left
-							r.Text(p597+i601*9, pos)
+							r.Text(p646+i650*9, pos)
 							left = r.Left
 						}
 					} else {
 						r.Left = left
-						r.Text(p597+i601*9, pos)
+						r.Text(p646+i650*9, pos)
 						left = r.Left
 					}
 					if left >= 0 {
-						if d[p597+i601*9+4] != 0 {
-							p604 := pos + int(fw.U32(d, p597+i601*9+4+1))
-							if p604 >= p597+i601*9+4+5 && p604 <= size-8 {
+						if d[p646+i650*9+4] != 0 {
+							p653 := pos + int(fw.U32(d, p646+i650*9+4+1))
+							if p653 >= p646+i650*9+4+5 && p653 <= size-8 {
 								left -= 8
 							} else {
 								r.Left = left
-								r.Optional(p597+i601*9+4, pos, 8) // records why
+								r.Optional(p646+i650*9+4, pos, 8) // records why
 								left = r.Left
 							}
 						}
@@ -5653,94 +6288,94 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			}
 		}
 		if 78 <= stored {
-			p605, n606, ok607 := 0, 0, false
-			blk608 := pos + int(fw.U32(d, pos+74))
-			if blk608 >= pos+74+4 && blk608 <= size-4 && int(fw.U32(d, blk608))*5 <= size-blk608-4 {
-				n606 = int(fw.U32(d, blk608))
-				p605 = blk608 + 4
-				left -= int64(4 + n606*5)
-				ok607 = left >= 0
+			p654, n655, ok656 := 0, 0, false
+			blk657 := pos + int(fw.U32(d, pos+74))
+			if blk657 >= pos+74+4 && blk657 <= size-4 && int(fw.U32(d, blk657))*5 <= size-blk657-4 {
+				n655 = int(fw.U32(d, blk657))
+				p654 = blk657 + 4
+				left -= int64(4 + n655*5)
+				ok656 = left >= 0
 			} else {
 				r.Left = left
-				p605, n606, ok607 = r.Block(pos+74, pos, 5)
+				p654, n655, ok656 = r.Block(pos+74, pos, 5)
 				left = r.Left
 			}
-			if ok607 {
-				for i609 := 0; i609 < n606 && r.Left >= 0; i609++ {
+			if ok656 {
+				for i658 := 0; i658 < n655 && left >= 0; i658++ {
 					r.Left = left
-					FwVerifyVOptionals(r, p605+i609*5+1, pos)
+					FwVerifyVOptionals(r, p654+i658*5+1, pos)
 					left = r.Left
 				}
 			}
 		}
 		if 82 <= stored {
-			p610, n611, ok612 := 0, 0, false
-			blk613 := pos + int(fw.U32(d, pos+78))
-			if blk613 >= pos+78+4 && blk613 <= size-4 && int(fw.U32(d, blk613))*20 <= size-blk613-4 {
-				n611 = int(fw.U32(d, blk613))
-				p610 = blk613 + 4
-				left -= int64(4 + n611*20)
-				ok612 = left >= 0
+			p659, n660, ok661 := 0, 0, false
+			blk662 := pos + int(fw.U32(d, pos+78))
+			if blk662 >= pos+78+4 && blk662 <= size-4 && int(fw.U32(d, blk662))*20 <= size-blk662-4 {
+				n660 = int(fw.U32(d, blk662))
+				p659 = blk662 + 4
+				left -= int64(4 + n660*20)
+				ok661 = left >= 0
 			} else {
 				r.Left = left
-				p610, n611, ok612 = r.Block(pos+78, pos, 20)
+				p659, n660, ok661 = r.Block(pos+78, pos, 20)
 				left = r.Left
 			}
-			if ok612 {
-				for i614 := 0; i614 < n611 && r.Left >= 0; i614++ {
-					blk615 := pos + int(fw.U32(d, p610+i614*20+16))
-					if blk615 >= p610+i614*20+16+4 && blk615 <= size-4 {
-						if n616 := int(fw.U32(d, blk615)); n616 <= size-blk615-4 {
-							left -= int64(4 + n616)
+			if ok661 {
+				for i663 := 0; i663 < n660 && left >= 0; i663++ {
+					blk664 := pos + int(fw.U32(d, p659+i663*20+16))
+					if blk664 >= p659+i663*20+16+4 && blk664 <= size-4 {
+						if n665 := int(fw.U32(d, blk664)); n665 <= size-blk664-4 {
+							left -= int64(4 + n665)
 						} else {
 							r.Left = left
-							r.Text(p610+i614*20+16, pos)
+							r.Text(p659+i663*20+16, pos)
 							left = r.Left
 						}
 					} else {
 						r.Left = left
-						r.Text(p610+i614*20+16, pos)
+						r.Text(p659+i663*20+16, pos)
 						left = r.Left
 					}
 				}
 			}
 		}
 		if 86 <= stored {
-			p617, n618, ok619 := 0, 0, false
-			blk620 := pos + int(fw.U32(d, pos+82))
-			if blk620 >= pos+82+4 && blk620 <= size-4 && int(fw.U32(d, blk620))*9 <= size-blk620-4 {
-				n618 = int(fw.U32(d, blk620))
-				p617 = blk620 + 4
-				left -= int64(4 + n618*9)
-				ok619 = left >= 0
+			p666, n667, ok668 := 0, 0, false
+			blk669 := pos + int(fw.U32(d, pos+82))
+			if blk669 >= pos+82+4 && blk669 <= size-4 && int(fw.U32(d, blk669))*9 <= size-blk669-4 {
+				n667 = int(fw.U32(d, blk669))
+				p666 = blk669 + 4
+				left -= int64(4 + n667*9)
+				ok668 = left >= 0
 			} else {
 				r.Left = left
-				p617, n618, ok619 = r.Block(pos+82, pos, 9)
+				p666, n667, ok668 = r.Block(pos+82, pos, 9)
 				left = r.Left
 			}
-			if ok619 {
-				for i621 := 0; i621 < n618 && r.Left >= 0; i621++ {
-					blk622 := pos + int(fw.U32(d, p617+i621*9))
-					if blk622 >= p617+i621*9+4 && blk622 <= size-4 {
-						if n623 := int(fw.U32(d, blk622)); n623 <= size-blk622-4 {
-							left -= int64(4 + n623)
+			if ok668 {
+				for i670 := 0; i670 < n667 && left >= 0; i670++ {
+					blk671 := pos + int(fw.U32(d, p666+i670*9))
+					if blk671 >= p666+i670*9+4 && blk671 <= size-4 {
+						if n672 := int(fw.U32(d, blk671)); n672 <= size-blk671-4 {
+							left -= int64(4 + n672)
 						} else {
 							r.Left = left
-							r.Text(p617+i621*9, pos)
+							r.Text(p666+i670*9, pos)
 							left = r.Left
 						}
 					} else {
 						r.Left = left
-						r.Text(p617+i621*9, pos)
+						r.Text(p666+i670*9, pos)
 						left = r.Left
 					}
 					if left >= 0 {
-						if d[p617+i621*9+4] != 0 {
-							p624 := pos + int(fw.U32(d, p617+i621*9+4+1))
-							if p624 >= p617+i621*9+4+5 && p624 <= size-4 {
+						if d[p666+i670*9+4] != 0 {
+							p673 := pos + int(fw.U32(d, p666+i670*9+4+1))
+							if p673 >= p666+i670*9+4+5 && p673 <= size-4 {
 								left -= 4
 								{
-									slot, base := p624, p624
+									slot, base := p673, p673
 									pos := base + int(fw.U32(d, slot))
 									stored, typ := 0, uint32(0)
 									if pos >= slot+4 && pos <= size-8 {
@@ -5753,10 +6388,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 											r.Left = left
 											fw.VCheckDecimal(r, pos+57)
 											left = r.Left
-											blk625 := pos + int(fw.U32(d, pos+73))
-											if blk625 >= pos+73+4 && blk625 <= size-4 {
-												if n626 := int(fw.U32(d, blk625)); n626 <= size-blk625-4 {
-													left -= int64(4 + n626)
+											blk674 := pos + int(fw.U32(d, pos+73))
+											if blk674 >= pos+73+4 && blk674 <= size-4 {
+												if n675 := int(fw.U32(d, blk674)); n675 <= size-blk674-4 {
+													left -= int64(4 + n675)
 												} else {
 													r.Left = left
 													r.Text(pos+73, pos)
@@ -5767,10 +6402,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 												r.Text(pos+73, pos)
 												left = r.Left
 											}
-											blk627 := pos + int(fw.U32(d, pos+77))
-											if blk627 >= pos+77+4 && blk627 <= size-4 {
-												if n628 := int(fw.U32(d, blk627)); n628 <= size-blk627-4 {
-													left -= int64(4 + n628)
+											blk676 := pos + int(fw.U32(d, pos+77))
+											if blk676 >= pos+77+4 && blk676 <= size-4 {
+												if n677 := int(fw.U32(d, blk676)); n677 <= size-blk676-4 {
+													left -= int64(4 + n677)
 												} else {
 													r.Left = left
 													r.Text(pos+77, pos)
@@ -5781,10 +6416,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 												r.Text(pos+77, pos)
 												left = r.Left
 											}
-											blk629 := pos + int(fw.U32(d, pos+169))
-											if blk629 >= pos+169+4 && blk629 <= size-4 {
-												if n630 := int(fw.U32(d, blk629)); n630 <= size-blk629-4 {
-													left -= int64(4 + n630)
+											blk678 := pos + int(fw.U32(d, pos+169))
+											if blk678 >= pos+169+4 && blk678 <= size-4 {
+												if n679 := int(fw.U32(d, blk678)); n679 <= size-blk678-4 {
+													left -= int64(4 + n679)
 												} else {
 													r.Left = left
 													r.Text(pos+169, pos)
@@ -5802,10 +6437,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 												left = r.Left
 											}
 											if 77 <= stored {
-												blk631 := pos + int(fw.U32(d, pos+73))
-												if blk631 >= pos+73+4 && blk631 <= size-4 {
-													if n632 := int(fw.U32(d, blk631)); n632 <= size-blk631-4 {
-														left -= int64(4 + n632)
+												blk680 := pos + int(fw.U32(d, pos+73))
+												if blk680 >= pos+73+4 && blk680 <= size-4 {
+													if n681 := int(fw.U32(d, blk680)); n681 <= size-blk680-4 {
+														left -= int64(4 + n681)
 													} else {
 														r.Left = left
 														r.Text(pos+73, pos)
@@ -5818,10 +6453,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 												}
 											}
 											if 81 <= stored {
-												blk633 := pos + int(fw.U32(d, pos+77))
-												if blk633 >= pos+77+4 && blk633 <= size-4 {
-													if n634 := int(fw.U32(d, blk633)); n634 <= size-blk633-4 {
-														left -= int64(4 + n634)
+												blk682 := pos + int(fw.U32(d, pos+77))
+												if blk682 >= pos+77+4 && blk682 <= size-4 {
+													if n683 := int(fw.U32(d, blk682)); n683 <= size-blk682-4 {
+														left -= int64(4 + n683)
 													} else {
 														r.Left = left
 														r.Text(pos+77, pos)
@@ -5834,10 +6469,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 												}
 											}
 											if 173 <= stored {
-												blk635 := pos + int(fw.U32(d, pos+169))
-												if blk635 >= pos+169+4 && blk635 <= size-4 {
-													if n636 := int(fw.U32(d, blk635)); n636 <= size-blk635-4 {
-														left -= int64(4 + n636)
+												blk684 := pos + int(fw.U32(d, pos+169))
+												if blk684 >= pos+169+4 && blk684 <= size-4 {
+													if n685 := int(fw.U32(d, blk684)); n685 <= size-blk684-4 {
+														left -= int64(4 + n685)
 													} else {
 														r.Left = left
 														r.Text(pos+169, pos)
@@ -5858,7 +6493,7 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 								}
 							} else {
 								r.Left = left
-								r.Optional(p617+i621*9+4, pos, 4) // records why
+								r.Optional(p666+i670*9+4, pos, 4) // records why
 								left = r.Left
 							}
 						}
@@ -5867,22 +6502,22 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 			}
 		}
 		if 90 <= stored {
-			p637, n638, ok639 := 0, 0, false
-			blk640 := pos + int(fw.U32(d, pos+86))
-			if blk640 >= pos+86+4 && blk640 <= size-4 && int(fw.U32(d, blk640))*8 <= size-blk640-4 {
-				n638 = int(fw.U32(d, blk640))
-				p637 = blk640 + 4
-				left -= int64(4 + n638*8)
-				ok639 = left >= 0
+			p686, n687, ok688 := 0, 0, false
+			blk689 := pos + int(fw.U32(d, pos+86))
+			if blk689 >= pos+86+4 && blk689 <= size-4 && int(fw.U32(d, blk689))*8 <= size-blk689-4 {
+				n687 = int(fw.U32(d, blk689))
+				p686 = blk689 + 4
+				left -= int64(4 + n687*8)
+				ok688 = left >= 0
 			} else {
 				r.Left = left
-				p637, n638, ok639 = r.Block(pos+86, pos, 8)
+				p686, n687, ok688 = r.Block(pos+86, pos, 8)
 				left = r.Left
 			}
-			if ok639 {
-				for i641 := 0; i641 < n638 && r.Left >= 0; i641++ {
+			if ok688 {
+				for i690 := 0; i690 < n687 && left >= 0; i690++ {
 					{
-						slot, base := p637+i641*8, pos
+						slot, base := p686+i690*8, pos
 						pos := base + int(fw.U32(d, slot))
 						stored, typ := 0, uint32(0)
 						if pos >= slot+4 && pos <= size-8 {
@@ -5892,10 +6527,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 						if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 							left -= int64(stored)
 							if stored >= 34 {
-								blk642 := pos + int(fw.U32(d, pos+12))
-								if blk642 >= pos+12+4 && blk642 <= size-4 {
-									if n643 := int(fw.U32(d, blk642)); n643 <= size-blk642-4 {
-										left -= int64(4 + n643)
+								blk691 := pos + int(fw.U32(d, pos+12))
+								if blk691 >= pos+12+4 && blk691 <= size-4 {
+									if n692 := int(fw.U32(d, blk691)); n692 <= size-blk691-4 {
+										left -= int64(4 + n692)
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -5908,10 +6543,10 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 								}
 							} else {
 								if 16 <= stored {
-									blk644 := pos + int(fw.U32(d, pos+12))
-									if blk644 >= pos+12+4 && blk644 <= size-4 {
-										if n645 := int(fw.U32(d, blk644)); n645 <= size-blk644-4 {
-											left -= int64(4 + n645)
+									blk693 := pos + int(fw.U32(d, pos+12))
+									if blk693 >= pos+12+4 && blk693 <= size-4 {
+										if n694 := int(fw.U32(d, blk693)); n694 <= size-blk693-4 {
+											left -= int64(4 + n694)
 										} else {
 											r.Left = left
 											r.Text(pos+12, pos)
@@ -5932,7 +6567,7 @@ func FwVerifyVCollections(r *fw.VReader, slot, base int) {
 					}
 					if left >= 0 {
 						r.Left = left
-						FwVerifyVOptionals(r, p637+i641*8+4, pos)
+						FwVerifyVOptionals(r, p686+i690*8+4, pos)
 						left = r.Left
 					}
 				}
@@ -5986,100 +6621,100 @@ func VerifyCollectionsFinalLimits(data []byte, lim *fw.Limits) error {
 
 // FwPutF appends s's fields in the final format (generated code).
 func (s *Collections) FwPutF(b []byte) []byte {
-	for i646 := range s.FArray {
-		b = fw.AppendU32(b, uint32(s.FArray[i646]))
+	for i695 := range s.FArray {
+		b = fw.AppendU32(b, uint32(s.FArray[i695]))
 	}
-	for i647 := range s.FArrayOptional {
-		if s.FArrayOptional[i647] == nil {
+	for i696 := range s.FArrayOptional {
+		if s.FArrayOptional[i696] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = fw.AppendString(b, (*s.FArrayOptional[i647]))
+			b = fw.AppendString(b, (*s.FArrayOptional[i696]))
 		}
 	}
-	for i648 := range s.FArrayStruct {
-		b = s.FArrayStruct[i648].FwPutF(b)
+	for i697 := range s.FArrayStruct {
+		b = s.FArrayStruct[i697].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FVector)))
 	b = append(b, s.FVector...)
 	b = fw.AppendU32(b, uint32(len(s.FVectorOptional)))
-	for i649 := range s.FVectorOptional {
-		if s.FVectorOptional[i649] == nil {
+	for i698 := range s.FVectorOptional {
+		if s.FVectorOptional[i698] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = append(b, byte((*s.FVectorOptional[i649])))
+			b = append(b, byte((*s.FVectorOptional[i698])))
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.FVectorStruct)))
-	for i650 := range s.FVectorStruct {
-		b = s.FVectorStruct[i650].FwPutF(b)
+	for i699 := range s.FVectorStruct {
+		b = s.FVectorStruct[i699].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FList)))
-	for i651 := range s.FList {
-		b = fw.AppendString(b, s.FList[i651])
+	for i700 := range s.FList {
+		b = fw.AppendString(b, s.FList[i700])
 	}
 	b = fw.AppendU32(b, uint32(len(s.FListOptional)))
-	for i652 := range s.FListOptional {
-		if s.FListOptional[i652] == nil {
+	for i701 := range s.FListOptional {
+		if s.FListOptional[i701] == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = s.FListOptional[i652].FwPutF(b)
+			b = s.FListOptional[i701].FwPutF(b)
 		}
 	}
-	set653 := fw.SortedSet(s.FSet, cmp.Compare[int64])
-	b = fw.AppendU32(b, uint32(len(set653)))
-	for i654 := range set653 {
-		b = fw.AppendU64(b, uint64(set653[i654]))
+	set702 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	b = fw.AppendU32(b, uint32(len(set702)))
+	for i703 := range set702 {
+		b = fw.AppendU64(b, uint64(set702[i703]))
 	}
-	set655 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
-	b = fw.AppendU32(b, uint32(len(set655)))
-	for i656 := range set655 {
-		b = set655[i656].FwPutF(b)
+	set704 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	b = fw.AppendU32(b, uint32(len(set704)))
+	for i705 := range set704 {
+		b = set704[i705].FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FMap)))
-	for _, k657 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v658 := s.FMap[k657]
-		b = fw.AppendU32(b, uint32(k657))
-		b = fw.AppendString(b, v658)
+	for _, k706 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v707 := s.FMap[k706]
+		b = fw.AppendU32(b, uint32(k706))
+		b = fw.AppendString(b, v707)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FMapOptional)))
-	for _, k659 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v660 := s.FMapOptional[k659]
-		b = fw.AppendString(b, k659)
-		if v660 == nil {
+	for _, k708 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v709 := s.FMapOptional[k708]
+		b = fw.AppendString(b, k708)
+		if v709 == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = fw.AppendF64(b, float64((*v660)))
+			b = fw.AppendF64(b, float64((*v709)))
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.FMapEnumKey)))
-	for _, k661 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v662 := s.FMapEnumKey[k661]
-		b = append(b, byte(k661))
-		b = v662.FwPutF(b)
+	for _, k710 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v711 := s.FMapEnumKey[k710]
+		b = append(b, byte(k710))
+		b = v711.FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FHash)))
-	for k663, v664 := range s.FHash {
-		b = append(b, k663[:]...)
-		b = fw.AppendBytes(b, v664)
+	for k712, v713 := range s.FHash {
+		b = append(b, k712[:]...)
+		b = fw.AppendBytes(b, v713)
 	}
 	b = fw.AppendU32(b, uint32(len(s.FHashOptional)))
-	for k665, v666 := range s.FHashOptional {
-		b = fw.AppendString(b, k665)
-		if v666 == nil {
+	for k714, v715 := range s.FHashOptional {
+		b = fw.AppendString(b, k714)
+		if v715 == nil {
 			b = append(b, 0)
 		} else {
 			b = append(b, 1)
-			b = v666.FwPutF(b)
+			b = v715.FwPutF(b)
 		}
 	}
 	b = fw.AppendU32(b, uint32(len(s.FHashStructKey)))
-	for i667 := range s.FHashStructKey {
-		b = s.FHashStructKey[i667].Key.FwPutF(b)
-		b = s.FHashStructKey[i667].Value.FwPutF(b)
+	for i716 := range s.FHashStructKey {
+		b = s.FHashStructKey[i716].Key.FwPutF(b)
+		b = s.FHashStructKey[i716].Value.FwPutF(b)
 	}
 	return b
 }
@@ -6091,286 +6726,286 @@ func (s *Collections) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	for i668 := range s.FArray {
-		s.FArray[i668] = int32(fw.U32(d, p))
+	for i717 := range s.FArray {
+		s.FArray[i717] = int32(fw.U32(d, p))
 		p += 4
 	}
-	rest670 := 2
-	for i669 := range s.FArrayOptional {
-		rest670 -= 1
+	rest719 := 2
+	for i718 := range s.FArrayOptional {
+		rest719 -= 1
 		if d[p] == 0 {
-			s.FArrayOptional[i669] = nil
+			s.FArrayOptional[i718] = nil
 			p++
 		} else {
 			p++
-			if 4 > end-390-rest670-p {
+			if 4 > end-390-rest719-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if s.FArrayOptional[i669] == nil {
-				s.FArrayOptional[i669] = new(string)
+			if s.FArrayOptional[i718] == nil {
+				s.FArrayOptional[i718] = new(string)
 			}
-			if p = r.String(p, end-390-rest670, &(*s.FArrayOptional[i669])); p < 0 {
+			if p = r.String(p, end-390-rest719, &(*s.FArrayOptional[i718])); p < 0 {
 				return -1
 			}
 		}
 	}
-	rest672 := 338
-	for i671 := range s.FArrayStruct {
-		rest672 -= 169
-		if p = s.FArrayStruct[i671].FwGetF(r, p, end-52-rest672); p < 0 {
+	rest721 := 338
+	for i720 := range s.FArrayStruct {
+		rest721 -= 169
+		if p = s.FArrayStruct[i720].FwGetF(r, p, end-52-rest721); p < 0 {
 			return -1
 		}
 	}
-	n673, ok674 := r.Count(p, end-48, 1)
-	if !ok674 {
+	n722, ok723 := r.Count(p, end-48, 1)
+	if !ok723 {
 		return -1
 	}
 	p += 4
-	s.FVector = append(s.FVector[:0], d[p:p+n673]...)
-	p += n673
-	n676, ok677 := r.Count(p, end-44, 1)
-	if !ok677 {
+	s.FVector = append(s.FVector[:0], d[p:p+n722]...)
+	p += n722
+	n725, ok726 := r.Count(p, end-44, 1)
+	if !ok726 {
 		return -1
 	}
 	p += 4
-	s.FVectorOptional = fw.Resize(s.FVectorOptional, n676)
-	rest679 := n676 * 1
-	for i678 := range s.FVectorOptional {
-		rest679 -= 1
+	s.FVectorOptional = fw.Resize(s.FVectorOptional, n725)
+	rest728 := n725 * 1
+	for i727 := range s.FVectorOptional {
+		rest728 -= 1
 		if d[p] == 0 {
-			s.FVectorOptional[i678] = nil
+			s.FVectorOptional[i727] = nil
 			p++
 		} else {
 			p++
-			if 1 > end-44-rest679-p {
+			if 1 > end-44-rest728-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if s.FVectorOptional[i678] == nil {
-				s.FVectorOptional[i678] = new(EnumByte)
+			if s.FVectorOptional[i727] == nil {
+				s.FVectorOptional[i727] = new(EnumByte)
 			}
-			(*s.FVectorOptional[i678]) = EnumByte(d[p])
+			(*s.FVectorOptional[i727]) = EnumByte(d[p])
 			p += 1
 		}
 	}
-	n680, ok681 := r.Count(p, end-40, 26)
-	if !ok681 {
-		return -1
-	}
-	p += 4
-	s.FVectorStruct = fw.Resize(s.FVectorStruct, n680)
-	rest683 := n680 * 26
-	for i682 := range s.FVectorStruct {
-		rest683 -= 26
-		if p = s.FVectorStruct[i682].FwGetF(r, p, end-40-rest683); p < 0 {
-			return -1
-		}
-	}
-	n684, ok685 := r.Count(p, end-36, 4)
-	if !ok685 {
-		return -1
-	}
-	p += 4
-	s.FList = fw.Resize(s.FList, n684)
-	rest687 := n684 * 4
-	for i686 := range s.FList {
-		rest687 -= 4
-		if p = r.String(p, end-36-rest687, &s.FList[i686]); p < 0 {
-			return -1
-		}
-	}
-	n688, ok689 := r.Count(p, end-32, 1)
-	if !ok689 {
-		return -1
-	}
-	p += 4
-	s.FListOptional = fw.Resize(s.FListOptional, n688)
-	rest691 := n688 * 1
-	for i690 := range s.FListOptional {
-		rest691 -= 1
-		if d[p] == 0 {
-			s.FListOptional[i690] = nil
-			p++
-		} else {
-			p++
-			if 12 > end-32-rest691-p {
-				return r.Fail(fw.ErrTruncated)
-			}
-			if s.FListOptional[i690] == nil {
-				s.FListOptional[i690] = new(Optionals)
-			}
-			if p = s.FListOptional[i690].FwGetF(r, p, end-32-rest691); p < 0 {
-				return -1
-			}
-		}
-	}
-	n692, ok693 := r.Count(p, end-28, 8)
-	if !ok693 {
-		return -1
-	}
-	p += 4
-	s.FSet = fw.Resize(s.FSet, n692)
-	for i694 := range s.FSet {
-		s.FSet[i694] = int64(fw.U64(d, p))
-		p += 8
-	}
-	s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
-	n695, ok696 := r.Count(p, end-24, 12)
-	if !ok696 {
-		return -1
-	}
-	p += 4
-	s.FSetStruct = fw.Resize(s.FSetStruct, n695)
-	rest698 := n695 * 12
-	for i697 := range s.FSetStruct {
-		rest698 -= 12
-		if p = s.FSetStruct[i697].FwGetF(r, p, end-24-rest698); p < 0 {
-			return -1
-		}
-	}
-	s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
-	n699, ok700 := r.Count(p, end-20, 8)
-	if !ok700 {
-		return -1
-	}
-	p += 4
-	s.FMap = fw.ClearMap(s.FMap, n699)
-	rest702 := n699 * 8
-	for i701 := 0; i701 < n699; i701++ {
-		rest702 -= 8
-		var k703 int32
-		var v704 string
-		k703 = int32(fw.U32(d, p))
-		p += 4
-		if p = r.String(p, end-20-rest702, &v704); p < 0 {
-			return -1
-		}
-		if _, dup := s.FMap[k703]; !dup {
-			s.FMap[k703] = v704
-		}
-	}
-	n705, ok706 := r.Count(p, end-16, 5)
-	if !ok706 {
-		return -1
-	}
-	p += 4
-	s.FMapOptional = fw.ClearMap(s.FMapOptional, n705)
-	rest708 := n705 * 5
-	for i707 := 0; i707 < n705; i707++ {
-		rest708 -= 5
-		var k709 string
-		var v710 *float64
-		if p = r.String(p, end-16-rest708-1, &k709); p < 0 {
-			return -1
-		}
-		if d[p] == 0 {
-			v710 = nil
-			p++
-		} else {
-			p++
-			if 8 > end-16-rest708-p {
-				return r.Fail(fw.ErrTruncated)
-			}
-			if v710 == nil {
-				v710 = new(float64)
-			}
-			(*v710) = fw.F64(d, p)
-			p += 8
-		}
-		if _, dup := s.FMapOptional[k709]; !dup {
-			s.FMapOptional[k709] = v710
-		}
-	}
-	n711, ok712 := r.Count(p, end-12, 13)
-	if !ok712 {
-		return -1
-	}
-	p += 4
-	s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n711)
-	rest714 := n711 * 13
-	for i713 := 0; i713 < n711; i713++ {
-		rest714 -= 13
-		var k715 EnumByte
-		var v716 Optionals
-		k715 = EnumByte(d[p])
-		p += 1
-		if p = v716.FwGetF(r, p, end-12-rest714); p < 0 {
-			return -1
-		}
-		if _, dup := s.FMapEnumKey[k715]; !dup {
-			s.FMapEnumKey[k715] = v716
-		}
-	}
-	n717, ok718 := r.Count(p, end-8, 20)
-	if !ok718 {
-		return -1
-	}
-	p += 4
-	s.FHash = fw.ClearMap(s.FHash, n717)
-	rest720 := n717 * 20
-	for i719 := 0; i719 < n717; i719++ {
-		rest720 -= 20
-		var k721 fw.UUID
-		var v722 []byte
-		copy(k721[:], d[p:p+16])
-		p += 16
-		if p = r.Bytes(p, end-8-rest720, &v722); p < 0 {
-			return -1
-		}
-		if _, dup := s.FHash[k721]; !dup {
-			s.FHash[k721] = v722
-		}
-	}
-	n723, ok724 := r.Count(p, end-4, 5)
-	if !ok724 {
-		return -1
-	}
-	p += 4
-	s.FHashOptional = fw.ClearMap(s.FHashOptional, n723)
-	rest726 := n723 * 5
-	for i725 := 0; i725 < n723; i725++ {
-		rest726 -= 5
-		var k727 string
-		var v728 *Primitives
-		if p = r.String(p, end-4-rest726-1, &k727); p < 0 {
-			return -1
-		}
-		if d[p] == 0 {
-			v728 = nil
-			p++
-		} else {
-			p++
-			if 169 > end-4-rest726-p {
-				return r.Fail(fw.ErrTruncated)
-			}
-			if v728 == nil {
-				v728 = new(Primitives)
-			}
-			if p = v728.FwGetF(r, p, end-4-rest726); p < 0 {
-				return -1
-			}
-		}
-		if _, dup := s.FHashOptional[k727]; !dup {
-			s.FHashOptional[k727] = v728
-		}
-	}
-	n729, ok730 := r.Count(p, end, 38)
+	n729, ok730 := r.Count(p, end-40, 26)
 	if !ok730 {
 		return -1
 	}
 	p += 4
+	s.FVectorStruct = fw.Resize(s.FVectorStruct, n729)
+	rest732 := n729 * 26
+	for i731 := range s.FVectorStruct {
+		rest732 -= 26
+		if p = s.FVectorStruct[i731].FwGetF(r, p, end-40-rest732); p < 0 {
+			return -1
+		}
+	}
+	n733, ok734 := r.Count(p, end-36, 4)
+	if !ok734 {
+		return -1
+	}
+	p += 4
+	s.FList = fw.Resize(s.FList, n733)
+	rest736 := n733 * 4
+	for i735 := range s.FList {
+		rest736 -= 4
+		if p = r.String(p, end-36-rest736, &s.FList[i735]); p < 0 {
+			return -1
+		}
+	}
+	n737, ok738 := r.Count(p, end-32, 1)
+	if !ok738 {
+		return -1
+	}
+	p += 4
+	s.FListOptional = fw.Resize(s.FListOptional, n737)
+	rest740 := n737 * 1
+	for i739 := range s.FListOptional {
+		rest740 -= 1
+		if d[p] == 0 {
+			s.FListOptional[i739] = nil
+			p++
+		} else {
+			p++
+			if 12 > end-32-rest740-p {
+				return r.Fail(fw.ErrTruncated)
+			}
+			if s.FListOptional[i739] == nil {
+				s.FListOptional[i739] = new(Optionals)
+			}
+			if p = s.FListOptional[i739].FwGetF(r, p, end-32-rest740); p < 0 {
+				return -1
+			}
+		}
+	}
+	n741, ok742 := r.Count(p, end-28, 8)
+	if !ok742 {
+		return -1
+	}
+	p += 4
+	s.FSet = fw.Resize(s.FSet, n741)
+	for i743 := range s.FSet {
+		s.FSet[i743] = int64(fw.U64(d, p))
+		p += 8
+	}
+	s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
+	n744, ok745 := r.Count(p, end-24, 12)
+	if !ok745 {
+		return -1
+	}
+	p += 4
+	s.FSetStruct = fw.Resize(s.FSetStruct, n744)
+	rest747 := n744 * 12
+	for i746 := range s.FSetStruct {
+		rest747 -= 12
+		if p = s.FSetStruct[i746].FwGetF(r, p, end-24-rest747); p < 0 {
+			return -1
+		}
+	}
+	s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
+	n748, ok749 := r.Count(p, end-20, 8)
+	if !ok749 {
+		return -1
+	}
+	p += 4
+	s.FMap = fw.ClearMap(s.FMap, n748)
+	rest751 := n748 * 8
+	for i750 := 0; i750 < n748; i750++ {
+		rest751 -= 8
+		var k752 int32
+		var v753 string
+		k752 = int32(fw.U32(d, p))
+		p += 4
+		if p = r.String(p, end-20-rest751, &v753); p < 0 {
+			return -1
+		}
+		if _, dup := s.FMap[k752]; !dup {
+			s.FMap[k752] = v753
+		}
+	}
+	n754, ok755 := r.Count(p, end-16, 5)
+	if !ok755 {
+		return -1
+	}
+	p += 4
+	s.FMapOptional = fw.ClearMap(s.FMapOptional, n754)
+	rest757 := n754 * 5
+	for i756 := 0; i756 < n754; i756++ {
+		rest757 -= 5
+		var k758 string
+		var v759 *float64
+		if p = r.String(p, end-16-rest757-1, &k758); p < 0 {
+			return -1
+		}
+		if d[p] == 0 {
+			v759 = nil
+			p++
+		} else {
+			p++
+			if 8 > end-16-rest757-p {
+				return r.Fail(fw.ErrTruncated)
+			}
+			if v759 == nil {
+				v759 = new(float64)
+			}
+			(*v759) = fw.F64(d, p)
+			p += 8
+		}
+		if _, dup := s.FMapOptional[k758]; !dup {
+			s.FMapOptional[k758] = v759
+		}
+	}
+	n760, ok761 := r.Count(p, end-12, 13)
+	if !ok761 {
+		return -1
+	}
+	p += 4
+	s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, n760)
+	rest763 := n760 * 13
+	for i762 := 0; i762 < n760; i762++ {
+		rest763 -= 13
+		var k764 EnumByte
+		var v765 Optionals
+		k764 = EnumByte(d[p])
+		p += 1
+		if p = v765.FwGetF(r, p, end-12-rest763); p < 0 {
+			return -1
+		}
+		if _, dup := s.FMapEnumKey[k764]; !dup {
+			s.FMapEnumKey[k764] = v765
+		}
+	}
+	n766, ok767 := r.Count(p, end-8, 20)
+	if !ok767 {
+		return -1
+	}
+	p += 4
+	s.FHash = fw.ClearMap(s.FHash, n766)
+	rest769 := n766 * 20
+	for i768 := 0; i768 < n766; i768++ {
+		rest769 -= 20
+		var k770 fw.UUID
+		var v771 []byte
+		copy(k770[:], d[p:p+16])
+		p += 16
+		if p = r.Bytes(p, end-8-rest769, &v771); p < 0 {
+			return -1
+		}
+		if _, dup := s.FHash[k770]; !dup {
+			s.FHash[k770] = v771
+		}
+	}
+	n772, ok773 := r.Count(p, end-4, 5)
+	if !ok773 {
+		return -1
+	}
+	p += 4
+	s.FHashOptional = fw.ClearMap(s.FHashOptional, n772)
+	rest775 := n772 * 5
+	for i774 := 0; i774 < n772; i774++ {
+		rest775 -= 5
+		var k776 string
+		var v777 *Primitives
+		if p = r.String(p, end-4-rest775-1, &k776); p < 0 {
+			return -1
+		}
+		if d[p] == 0 {
+			v777 = nil
+			p++
+		} else {
+			p++
+			if 169 > end-4-rest775-p {
+				return r.Fail(fw.ErrTruncated)
+			}
+			if v777 == nil {
+				v777 = new(Primitives)
+			}
+			if p = v777.FwGetF(r, p, end-4-rest775); p < 0 {
+				return -1
+			}
+		}
+		if _, dup := s.FHashOptional[k776]; !dup {
+			s.FHashOptional[k776] = v777
+		}
+	}
+	n778, ok779 := r.Count(p, end, 38)
+	if !ok779 {
+		return -1
+	}
+	p += 4
 	s.FHashStructKey = s.FHashStructKey[:0]
-	rest732 := n729 * 38
-	for i731 := 0; i731 < n729; i731++ {
-		rest732 -= 38
-		var k733 proto.Order
-		var v734 Optionals
-		if p = k733.FwGetF(r, p, end-rest732-12); p < 0 {
+	rest781 := n778 * 38
+	for i780 := 0; i780 < n778; i780++ {
+		rest781 -= 38
+		var k782 proto.Order
+		var v783 Optionals
+		if p = k782.FwGetF(r, p, end-rest781-12); p < 0 {
 			return -1
 		}
-		if p = v734.FwGetF(r, p, end-rest732); p < 0 {
+		if p = v783.FwGetF(r, p, end-rest781); p < 0 {
 			return -1
 		}
-		s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k733, Value: v734})
+		s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k782, Value: v783})
 	}
 	s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
 	r.Leave()
@@ -6385,28 +7020,28 @@ func FwVerifyFCollections(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 12
-	rest736 := 2
-	for i735 := 0; i735 < 2; i735++ {
-		rest736 -= 1
+	rest785 := 2
+	for i784 := 0; i784 < 2; i784++ {
+		rest785 -= 1
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 4 > end-390-rest736-p {
+			if 4 > end-390-rest785-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			n737 := int(fw.U32(d, p))
-			if n737 > end-390-rest736-p-4 {
+			n786 := int(fw.U32(d, p))
+			if n786 > end-390-rest785-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n737
+			p += 4 + n786
 		}
 	}
-	rest739 := 338
-	for i738 := 0; i738 < 2; i738++ {
-		rest739 -= 169
+	rest788 := 338
+	for i787 := 0; i787 < 2; i787++ {
+		rest788 -= 169
 		{
-			end := end - 52 - rest739
+			end := end - 52 - rest788
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
@@ -6428,16 +7063,16 @@ func FwVerifyFCollections(r *fw.FReader, p, end int) int {
 				return -1
 			}
 			p += 16
-			n740 := int(fw.U32(d, p))
-			if n740 > end-100-p-4 {
+			n789 := int(fw.U32(d, p))
+			if n789 > end-100-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n740
-			n741 := int(fw.U32(d, p))
-			if n741 > end-96-p-4 {
+			p += 4 + n789
+			n790 := int(fw.U32(d, p))
+			if n790 > end-96-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n741
+			p += 4 + n790
 			p += 8
 			p += 8
 			p += 8
@@ -6445,212 +7080,212 @@ func FwVerifyFCollections(r *fw.FReader, p, end int) int {
 			p += 16
 			p += 16
 			p += 16
-			n742 := int(fw.U32(d, p))
-			if n742 > end-4-p-4 {
+			n791 := int(fw.U32(d, p))
+			if n791 > end-4-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n742
+			p += 4 + n791
 			p += 4
 		}
 	}
-	n743, ok744 := r.Count(p, end-48, 1)
-	if !ok744 {
+	n792, ok793 := r.Count(p, end-48, 1)
+	if !ok793 {
 		return -1
 	}
 	p += 4
-	p += n743 * 1
-	n746, ok747 := r.Count(p, end-44, 1)
-	if !ok747 {
+	p += n792 * 1
+	n795, ok796 := r.Count(p, end-44, 1)
+	if !ok796 {
 		return -1
 	}
 	p += 4
-	rest749 := n746 * 1
-	for i748 := 0; i748 < n746; i748++ {
-		rest749 -= 1
+	rest798 := n795 * 1
+	for i797 := 0; i797 < n795; i797++ {
+		rest798 -= 1
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 1 > end-44-rest749-p {
+			if 1 > end-44-rest798-p {
 				return r.Fail(fw.ErrTruncated)
 			}
 			p += 1
 		}
 	}
-	n750, ok751 := r.Count(p, end-40, 26)
-	if !ok751 {
+	n799, ok800 := r.Count(p, end-40, 26)
+	if !ok800 {
 		return -1
 	}
 	p += 4
-	rest753 := n750 * 26
-	for i752 := 0; i752 < n750; i752++ {
-		rest753 -= 26
+	rest802 := n799 * 26
+	for i801 := 0; i801 < n799; i801++ {
+		rest802 -= 26
 		{
-			end := end - 40 - rest753
+			end := end - 40 - rest802
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
 			p += 4
-			n754 := int(fw.U32(d, p))
-			if n754 > end-18-p-4 {
+			n803 := int(fw.U32(d, p))
+			if n803 > end-18-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n754
+			p += 4 + n803
 			p += 1
 			p += 1
 			p += 8
 			p += 8
 		}
 	}
-	n755, ok756 := r.Count(p, end-36, 4)
-	if !ok756 {
+	n804, ok805 := r.Count(p, end-36, 4)
+	if !ok805 {
 		return -1
 	}
 	p += 4
-	rest758 := n755 * 4
-	for i757 := 0; i757 < n755; i757++ {
-		rest758 -= 4
-		n759 := int(fw.U32(d, p))
-		if n759 > end-36-rest758-p-4 {
+	rest807 := n804 * 4
+	for i806 := 0; i806 < n804; i806++ {
+		rest807 -= 4
+		n808 := int(fw.U32(d, p))
+		if n808 > end-36-rest807-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n759
+		p += 4 + n808
 	}
-	n760, ok761 := r.Count(p, end-32, 1)
-	if !ok761 {
+	n809, ok810 := r.Count(p, end-32, 1)
+	if !ok810 {
 		return -1
 	}
 	p += 4
-	rest763 := n760 * 1
-	for i762 := 0; i762 < n760; i762++ {
-		rest763 -= 1
+	rest812 := n809 * 1
+	for i811 := 0; i811 < n809; i811++ {
+		rest812 -= 1
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 12 > end-32-rest763-p {
+			if 12 > end-32-rest812-p {
 				return r.Fail(fw.ErrTruncated)
 			}
-			if p = FwVerifyFOptionals(r, p, end-32-rest763); p < 0 {
+			if p = FwVerifyFOptionals(r, p, end-32-rest812); p < 0 {
 				return -1
 			}
 		}
 	}
-	n764, ok765 := r.Count(p, end-28, 8)
-	if !ok765 {
+	n813, ok814 := r.Count(p, end-28, 8)
+	if !ok814 {
 		return -1
 	}
 	p += 4
-	p += n764 * 8
-	n767, ok768 := r.Count(p, end-24, 12)
-	if !ok768 {
+	p += n813 * 8
+	n816, ok817 := r.Count(p, end-24, 12)
+	if !ok817 {
 		return -1
 	}
 	p += 4
-	rest770 := n767 * 12
-	for i769 := 0; i769 < n767; i769++ {
-		rest770 -= 12
+	rest819 := n816 * 12
+	for i818 := 0; i818 < n816; i818++ {
+		rest819 -= 12
 		{
-			end := end - 24 - rest770
+			end := end - 24 - rest819
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
-			n771 := int(fw.U32(d, p))
-			if n771 > end-8-p-4 {
+			n820 := int(fw.U32(d, p))
+			if n820 > end-8-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n771
+			p += 4 + n820
 			p += 8
 		}
 	}
-	n772, ok773 := r.Count(p, end-20, 8)
-	if !ok773 {
+	n821, ok822 := r.Count(p, end-20, 8)
+	if !ok822 {
 		return -1
 	}
 	p += 4
-	rest775 := n772 * 8
-	for i774 := 0; i774 < n772; i774++ {
-		rest775 -= 8
+	rest824 := n821 * 8
+	for i823 := 0; i823 < n821; i823++ {
+		rest824 -= 8
 		p += 4
-		n776 := int(fw.U32(d, p))
-		if n776 > end-20-rest775-p-4 {
+		n825 := int(fw.U32(d, p))
+		if n825 > end-20-rest824-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n776
+		p += 4 + n825
 	}
-	n777, ok778 := r.Count(p, end-16, 5)
-	if !ok778 {
+	n826, ok827 := r.Count(p, end-16, 5)
+	if !ok827 {
 		return -1
 	}
 	p += 4
-	rest780 := n777 * 5
-	for i779 := 0; i779 < n777; i779++ {
-		rest780 -= 5
-		n781 := int(fw.U32(d, p))
-		if n781 > end-16-rest780-1-p-4 {
+	rest829 := n826 * 5
+	for i828 := 0; i828 < n826; i828++ {
+		rest829 -= 5
+		n830 := int(fw.U32(d, p))
+		if n830 > end-16-rest829-1-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n781
+		p += 4 + n830
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 8 > end-16-rest780-p {
+			if 8 > end-16-rest829-p {
 				return r.Fail(fw.ErrTruncated)
 			}
 			p += 8
 		}
 	}
-	n782, ok783 := r.Count(p, end-12, 13)
-	if !ok783 {
+	n831, ok832 := r.Count(p, end-12, 13)
+	if !ok832 {
 		return -1
 	}
 	p += 4
-	rest785 := n782 * 13
-	for i784 := 0; i784 < n782; i784++ {
-		rest785 -= 13
+	rest834 := n831 * 13
+	for i833 := 0; i833 < n831; i833++ {
+		rest834 -= 13
 		p += 1
-		if p = FwVerifyFOptionals(r, p, end-12-rest785); p < 0 {
+		if p = FwVerifyFOptionals(r, p, end-12-rest834); p < 0 {
 			return -1
 		}
 	}
-	n786, ok787 := r.Count(p, end-8, 20)
-	if !ok787 {
+	n835, ok836 := r.Count(p, end-8, 20)
+	if !ok836 {
 		return -1
 	}
 	p += 4
-	rest789 := n786 * 20
-	for i788 := 0; i788 < n786; i788++ {
-		rest789 -= 20
+	rest838 := n835 * 20
+	for i837 := 0; i837 < n835; i837++ {
+		rest838 -= 20
 		p += 16
-		n790 := int(fw.U32(d, p))
-		if n790 > end-8-rest789-p-4 {
+		n839 := int(fw.U32(d, p))
+		if n839 > end-8-rest838-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n790
+		p += 4 + n839
 	}
-	n791, ok792 := r.Count(p, end-4, 5)
-	if !ok792 {
+	n840, ok841 := r.Count(p, end-4, 5)
+	if !ok841 {
 		return -1
 	}
 	p += 4
-	rest794 := n791 * 5
-	for i793 := 0; i793 < n791; i793++ {
-		rest794 -= 5
-		n795 := int(fw.U32(d, p))
-		if n795 > end-4-rest794-1-p-4 {
+	rest843 := n840 * 5
+	for i842 := 0; i842 < n840; i842++ {
+		rest843 -= 5
+		n844 := int(fw.U32(d, p))
+		if n844 > end-4-rest843-1-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n795
+		p += 4 + n844
 		if d[p] == 0 {
 			p++
 		} else {
 			p++
-			if 169 > end-4-rest794-p {
+			if 169 > end-4-rest843-p {
 				return r.Fail(fw.ErrTruncated)
 			}
 			{
-				end := end - 4 - rest794
+				end := end - 4 - rest843
 				if r.Depth == 0 {
 					return r.Fail(fw.ErrTooDeep)
 				}
@@ -6672,16 +7307,16 @@ func FwVerifyFCollections(r *fw.FReader, p, end int) int {
 					return -1
 				}
 				p += 16
-				n796 := int(fw.U32(d, p))
-				if n796 > end-100-p-4 {
+				n845 := int(fw.U32(d, p))
+				if n845 > end-100-p-4 {
 					return r.Fail(fw.ErrTruncated)
 				}
-				p += 4 + n796
-				n797 := int(fw.U32(d, p))
-				if n797 > end-96-p-4 {
+				p += 4 + n845
+				n846 := int(fw.U32(d, p))
+				if n846 > end-96-p-4 {
 					return r.Fail(fw.ErrTruncated)
 				}
-				p += 4 + n797
+				p += 4 + n846
 				p += 8
 				p += 8
 				p += 8
@@ -6689,40 +7324,40 @@ func FwVerifyFCollections(r *fw.FReader, p, end int) int {
 				p += 16
 				p += 16
 				p += 16
-				n798 := int(fw.U32(d, p))
-				if n798 > end-4-p-4 {
+				n847 := int(fw.U32(d, p))
+				if n847 > end-4-p-4 {
 					return r.Fail(fw.ErrTruncated)
 				}
-				p += 4 + n798
+				p += 4 + n847
 				p += 4
 			}
 		}
 	}
-	n799, ok800 := r.Count(p, end, 38)
-	if !ok800 {
+	n848, ok849 := r.Count(p, end, 38)
+	if !ok849 {
 		return -1
 	}
 	p += 4
-	rest802 := n799 * 38
-	for i801 := 0; i801 < n799; i801++ {
-		rest802 -= 38
+	rest851 := n848 * 38
+	for i850 := 0; i850 < n848; i850++ {
+		rest851 -= 38
 		{
-			end := end - rest802 - 12
+			end := end - rest851 - 12
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
 			p += 4
-			n803 := int(fw.U32(d, p))
-			if n803 > end-18-p-4 {
+			n852 := int(fw.U32(d, p))
+			if n852 > end-18-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n803
+			p += 4 + n852
 			p += 1
 			p += 1
 			p += 8
 			p += 8
 		}
-		if p = FwVerifyFOptionals(r, p, end-rest802); p < 0 {
+		if p = FwVerifyFOptionals(r, p, end-rest851); p < 0 {
 			return -1
 		}
 	}
@@ -6740,198 +7375,198 @@ func (s *Collections) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = append(b, "\"f_array\":"...)
 	b = append(b, '[')
-	for i804 := range s.FArray {
-		if i804 > 0 {
+	for i853 := range s.FArray {
+		if i853 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(s.FArray[i804]), 10)
+		b = strconv.AppendInt(b, int64(s.FArray[i853]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_array_optional\":"...)
 	b = append(b, '[')
-	for i805 := range s.FArrayOptional {
-		if i805 > 0 {
+	for i854 := range s.FArrayOptional {
+		if i854 > 0 {
 			b = append(b, ',')
 		}
-		if s.FArrayOptional[i805] == nil {
+		if s.FArrayOptional[i854] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendJSONString(b, (*s.FArrayOptional[i805]))
+			b = fw.AppendJSONString(b, (*s.FArrayOptional[i854]))
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_array_struct\":"...)
 	b = append(b, '[')
-	for i806 := range s.FArrayStruct {
-		if i806 > 0 {
+	for i855 := range s.FArrayStruct {
+		if i855 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FArrayStruct[i806].AppendJSON(b)
+		b = s.FArrayStruct[i855].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_vector\":"...)
 	b = append(b, '[')
-	for i807 := range s.FVector {
-		if i807 > 0 {
+	for i856 := range s.FVector {
+		if i856 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendUint(b, uint64(s.FVector[i807]), 10)
+		b = strconv.AppendUint(b, uint64(s.FVector[i856]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_vector_optional\":"...)
 	b = append(b, '[')
-	for i808 := range s.FVectorOptional {
-		if i808 > 0 {
+	for i857 := range s.FVectorOptional {
+		if i857 > 0 {
 			b = append(b, ',')
 		}
-		if s.FVectorOptional[i808] == nil {
+		if s.FVectorOptional[i857] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = strconv.AppendUint(b, uint64((*s.FVectorOptional[i808])), 10)
+			b = strconv.AppendUint(b, uint64((*s.FVectorOptional[i857])), 10)
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_vector_struct\":"...)
 	b = append(b, '[')
-	for i809 := range s.FVectorStruct {
-		if i809 > 0 {
+	for i858 := range s.FVectorStruct {
+		if i858 > 0 {
 			b = append(b, ',')
 		}
-		b = s.FVectorStruct[i809].AppendJSON(b)
+		b = s.FVectorStruct[i858].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_list\":"...)
 	b = append(b, '[')
-	for i810 := range s.FList {
-		if i810 > 0 {
+	for i859 := range s.FList {
+		if i859 > 0 {
 			b = append(b, ',')
 		}
-		b = fw.AppendJSONString(b, s.FList[i810])
+		b = fw.AppendJSONString(b, s.FList[i859])
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_list_optional\":"...)
 	b = append(b, '[')
-	for i811 := range s.FListOptional {
-		if i811 > 0 {
+	for i860 := range s.FListOptional {
+		if i860 > 0 {
 			b = append(b, ',')
 		}
-		if s.FListOptional[i811] == nil {
+		if s.FListOptional[i860] == nil {
 			b = append(b, "null"...)
 		} else {
-			b = s.FListOptional[i811].AppendJSON(b)
+			b = s.FListOptional[i860].AppendJSON(b)
 		}
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_set\":"...)
-	set812 := fw.SortedSet(s.FSet, cmp.Compare[int64])
+	set861 := fw.SortedSet(s.FSet, cmp.Compare[int64])
 	b = append(b, '[')
-	for i813 := range set812 {
-		if i813 > 0 {
+	for i862 := range set861 {
+		if i862 > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(set812[i813]), 10)
+		b = strconv.AppendInt(b, int64(set861[i862]), 10)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_set_struct\":"...)
-	set814 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
+	set863 := fw.SortedSet(s.FSetStruct, proto.FwCompareBalance)
 	b = append(b, '[')
-	for i815 := range set814 {
-		if i815 > 0 {
+	for i864 := range set863 {
+		if i864 > 0 {
 			b = append(b, ',')
 		}
-		b = set814[i815].AppendJSON(b)
+		b = set863[i864].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"f_map\":"...)
 	b = append(b, '{')
-	first818 := true
-	for _, k816 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
-		v817 := s.FMap[k816]
-		if !first818 {
+	first867 := true
+	for _, k865 := range fw.SortedKeys(s.FMap, cmp.Compare[int32]) {
+		v866 := s.FMap[k865]
+		if !first867 {
 			b = append(b, ',')
 		}
-		first818 = false
+		first867 = false
 		b = append(b, '"')
-		b = strconv.AppendInt(b, int64(k816), 10)
+		b = strconv.AppendInt(b, int64(k865), 10)
 		b = append(b, '"')
 		b = append(b, ':')
-		b = fw.AppendJSONString(b, v817)
+		b = fw.AppendJSONString(b, v866)
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_map_optional\":"...)
 	b = append(b, '{')
-	first821 := true
-	for _, k819 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
-		v820 := s.FMapOptional[k819]
-		if !first821 {
+	first870 := true
+	for _, k868 := range fw.SortedKeys(s.FMapOptional, cmp.Compare[string]) {
+		v869 := s.FMapOptional[k868]
+		if !first870 {
 			b = append(b, ',')
 		}
-		first821 = false
-		b = fw.AppendJSONString(b, k819)
+		first870 = false
+		b = fw.AppendJSONString(b, k868)
 		b = append(b, ':')
-		if v820 == nil {
+		if v869 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = fw.AppendDouble(b, float64((*v820)))
+			b = fw.AppendDouble(b, float64((*v869)))
 		}
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_map_enum_key\":"...)
 	b = append(b, '{')
-	first824 := true
-	for _, k822 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
-		v823 := s.FMapEnumKey[k822]
-		if !first824 {
+	first873 := true
+	for _, k871 := range fw.SortedKeys(s.FMapEnumKey, cmp.Compare[EnumByte]) {
+		v872 := s.FMapEnumKey[k871]
+		if !first873 {
 			b = append(b, ',')
 		}
-		first824 = false
+		first873 = false
 		b = append(b, '"')
-		b = strconv.AppendUint(b, uint64(k822), 10)
+		b = strconv.AppendUint(b, uint64(k871), 10)
 		b = append(b, '"')
 		b = append(b, ':')
-		b = v823.AppendJSON(b)
+		b = v872.AppendJSON(b)
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_hash\":"...)
 	b = append(b, '{')
-	first827 := true
-	for k825, v826 := range s.FHash {
-		if !first827 {
+	first876 := true
+	for k874, v875 := range s.FHash {
+		if !first876 {
 			b = append(b, ',')
 		}
-		first827 = false
-		b = fw.AppendJSONUUID(b, k825)
+		first876 = false
+		b = fw.AppendJSONUUID(b, k874)
 		b = append(b, ':')
-		b = fw.AppendJSONBytes(b, v826)
+		b = fw.AppendJSONBytes(b, v875)
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_hash_optional\":"...)
 	b = append(b, '{')
-	first830 := true
-	for k828, v829 := range s.FHashOptional {
-		if !first830 {
+	first879 := true
+	for k877, v878 := range s.FHashOptional {
+		if !first879 {
 			b = append(b, ',')
 		}
-		first830 = false
-		b = fw.AppendJSONString(b, k828)
+		first879 = false
+		b = fw.AppendJSONString(b, k877)
 		b = append(b, ':')
-		if v829 == nil {
+		if v878 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = v829.AppendJSON(b)
+			b = v878.AppendJSON(b)
 		}
 	}
 	b = append(b, '}')
 	b = append(b, ",\"f_hash_struct_key\":"...)
 	b = append(b, '[')
-	for i831 := range s.FHashStructKey {
-		if i831 > 0 {
+	for i880 := range s.FHashStructKey {
+		if i880 > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '[')
-		b = s.FHashStructKey[i831].Key.AppendJSON(b)
+		b = s.FHashStructKey[i880].Key.AppendJSON(b)
 		b = append(b, ',')
-		b = s.FHashStructKey[i831].Value.AppendJSON(b)
+		b = s.FHashStructKey[i880].Value.AppendJSON(b)
 		b = append(b, ']')
 	}
 	b = append(b, ']')
@@ -6960,53 +7595,53 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 		switch string(p.Key) {
 		case "f_array":
 			if p.Array() {
-				i832 := 0
+				i881 := 0
 				for p.More() {
-					if i832 == 3 {
+					if i881 == 3 {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					s.FArray[i832] = int32(p.Int(-2147483648, 2147483647))
-					i832++
+					s.FArray[i881] = int32(p.Int(-2147483648, 2147483647))
+					i881++
 				}
-				if i832 != 3 {
+				if i881 != 3 {
 					p.Fail(fw.ErrInvalidArgument)
 				}
 			}
 		case "f_array_optional":
 			if p.Array() {
-				i833 := 0
+				i882 := 0
 				for p.More() {
-					if i833 == 2 {
+					if i882 == 2 {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
 					if p.Null() {
-						s.FArrayOptional[i833] = nil
+						s.FArrayOptional[i882] = nil
 					} else {
-						if s.FArrayOptional[i833] == nil {
-							s.FArrayOptional[i833] = new(string)
+						if s.FArrayOptional[i882] == nil {
+							s.FArrayOptional[i882] = new(string)
 						}
-						p.String(&(*s.FArrayOptional[i833]))
+						p.String(&(*s.FArrayOptional[i882]))
 					}
-					i833++
+					i882++
 				}
-				if i833 != 2 {
+				if i882 != 2 {
 					p.Fail(fw.ErrInvalidArgument)
 				}
 			}
 		case "f_array_struct":
 			if p.Array() {
-				i834 := 0
+				i883 := 0
 				for p.More() {
-					if i834 == 2 {
+					if i883 == 2 {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					s.FArrayStruct[i834].FwGetJSON(p)
-					i834++
+					s.FArrayStruct[i883].FwGetJSON(p)
+					i883++
 				}
-				if i834 != 2 {
+				if i883 != 2 {
 					p.Fail(fw.ErrInvalidArgument)
 				}
 			}
@@ -7014,87 +7649,87 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FVector = s.FVector[:0]
 			if p.Array() {
 				for p.More() {
-					var e835 byte
-					e835 = byte(p.Uint(255))
+					var e884 byte
+					e884 = byte(p.Uint(255))
 					if p.Err != nil {
 						break
 					}
-					s.FVector = append(s.FVector, e835)
+					s.FVector = append(s.FVector, e884)
 				}
 			}
 		case "f_vector_optional":
 			s.FVectorOptional = s.FVectorOptional[:0]
 			if p.Array() {
 				for p.More() {
-					var e836 *EnumByte
+					var e885 *EnumByte
 					if p.Null() {
-						e836 = nil
+						e885 = nil
 					} else {
-						if e836 == nil {
-							e836 = new(EnumByte)
+						if e885 == nil {
+							e885 = new(EnumByte)
 						}
-						(*e836) = EnumByte(p.Uint(255))
+						(*e885) = EnumByte(p.Uint(255))
 					}
 					if p.Err != nil {
 						break
 					}
-					s.FVectorOptional = append(s.FVectorOptional, e836)
+					s.FVectorOptional = append(s.FVectorOptional, e885)
 				}
 			}
 		case "f_vector_struct":
 			s.FVectorStruct = s.FVectorStruct[:0]
 			if p.Array() {
 				for p.More() {
-					var e837 proto.Order
-					e837 = proto.NewOrder()
-					e837.FwGetJSON(p)
+					var e886 proto.Order
+					e886 = proto.NewOrder()
+					e886.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.FVectorStruct = append(s.FVectorStruct, e837)
+					s.FVectorStruct = append(s.FVectorStruct, e886)
 				}
 			}
 		case "f_list":
 			s.FList = s.FList[:0]
 			if p.Array() {
 				for p.More() {
-					var e838 string
-					p.String(&e838)
+					var e887 string
+					p.String(&e887)
 					if p.Err != nil {
 						break
 					}
-					s.FList = append(s.FList, e838)
+					s.FList = append(s.FList, e887)
 				}
 			}
 		case "f_list_optional":
 			s.FListOptional = s.FListOptional[:0]
 			if p.Array() {
 				for p.More() {
-					var e839 *Optionals
+					var e888 *Optionals
 					if p.Null() {
-						e839 = nil
+						e888 = nil
 					} else {
-						if e839 == nil {
-							e839 = new(Optionals)
+						if e888 == nil {
+							e888 = new(Optionals)
 						}
-						e839.FwGetJSON(p)
+						e888.FwGetJSON(p)
 					}
 					if p.Err != nil {
 						break
 					}
-					s.FListOptional = append(s.FListOptional, e839)
+					s.FListOptional = append(s.FListOptional, e888)
 				}
 			}
 		case "f_set":
 			s.FSet = s.FSet[:0]
 			if p.Array() {
 				for p.More() {
-					var e840 int64
-					e840 = int64(p.Int(-9223372036854775808, 9223372036854775807))
+					var e889 int64
+					e889 = int64(p.Int(-9223372036854775808, 9223372036854775807))
 					if p.Err != nil {
 						break
 					}
-					s.FSet = append(s.FSet, e840)
+					s.FSet = append(s.FSet, e889)
 				}
 			}
 			s.FSet = fw.SortSet(s.FSet, cmp.Compare[int64])
@@ -7102,13 +7737,13 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FSetStruct = s.FSetStruct[:0]
 			if p.Array() {
 				for p.More() {
-					var e841 proto.Balance
-					e841 = proto.NewBalance()
-					e841.FwGetJSON(p)
+					var e890 proto.Balance
+					e890 = proto.NewBalance()
+					e890.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.FSetStruct = append(s.FSetStruct, e841)
+					s.FSetStruct = append(s.FSetStruct, e890)
 				}
 			}
 			s.FSetStruct = fw.SortSet(s.FSetStruct, proto.FwCompareBalance)
@@ -7116,14 +7751,14 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FMap = fw.ClearMap(s.FMap, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k842 := int32(p.KeyInt(-2147483648, 2147483647))
-					var v843 string
-					p.String(&v843)
+					k891 := int32(p.KeyInt(-2147483648, 2147483647))
+					var v892 string
+					p.String(&v892)
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FMap[k842]; !dup {
-						s.FMap[k842] = v843
+					if _, dup := s.FMap[k891]; !dup {
+						s.FMap[k891] = v892
 					}
 				}
 			}
@@ -7131,21 +7766,21 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FMapOptional = fw.ClearMap(s.FMapOptional, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k844 := p.KeyString()
-					var v845 *float64
+					k893 := p.KeyString()
+					var v894 *float64
 					if p.Null() {
-						v845 = nil
+						v894 = nil
 					} else {
-						if v845 == nil {
-							v845 = new(float64)
+						if v894 == nil {
+							v894 = new(float64)
 						}
-						(*v845) = float64(p.Double())
+						(*v894) = float64(p.Double())
 					}
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FMapOptional[k844]; !dup {
-						s.FMapOptional[k844] = v845
+					if _, dup := s.FMapOptional[k893]; !dup {
+						s.FMapOptional[k893] = v894
 					}
 				}
 			}
@@ -7153,14 +7788,14 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FMapEnumKey = fw.ClearMap(s.FMapEnumKey, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k846 := EnumByte(p.KeyUint(255))
-					var v847 Optionals
-					v847.FwGetJSON(p)
+					k895 := EnumByte(p.KeyUint(255))
+					var v896 Optionals
+					v896.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FMapEnumKey[k846]; !dup {
-						s.FMapEnumKey[k846] = v847
+					if _, dup := s.FMapEnumKey[k895]; !dup {
+						s.FMapEnumKey[k895] = v896
 					}
 				}
 			}
@@ -7168,14 +7803,14 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FHash = fw.ClearMap(s.FHash, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k848 := p.KeyUUID()
-					var v849 []byte
-					p.Bytes(&v849)
+					k897 := p.KeyUUID()
+					var v898 []byte
+					p.Bytes(&v898)
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FHash[k848]; !dup {
-						s.FHash[k848] = v849
+					if _, dup := s.FHash[k897]; !dup {
+						s.FHash[k897] = v898
 					}
 				}
 			}
@@ -7183,21 +7818,21 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 			s.FHashOptional = fw.ClearMap(s.FHashOptional, 0)
 			if p.Object() {
 				for p.NextKey() {
-					k850 := p.KeyString()
-					var v851 *Primitives
+					k899 := p.KeyString()
+					var v900 *Primitives
 					if p.Null() {
-						v851 = nil
+						v900 = nil
 					} else {
-						if v851 == nil {
-							v851 = new(Primitives)
+						if v900 == nil {
+							v900 = new(Primitives)
 						}
-						v851.FwGetJSON(p)
+						v900.FwGetJSON(p)
 					}
 					if p.Err != nil {
 						break
 					}
-					if _, dup := s.FHashOptional[k850]; !dup {
-						s.FHashOptional[k850] = v851
+					if _, dup := s.FHashOptional[k899]; !dup {
+						s.FHashOptional[k899] = v900
 					}
 				}
 			}
@@ -7209,21 +7844,21 @@ func (s *Collections) FwGetJSON(p *fw.JSONParser) {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					var k852 proto.Order
-					var v853 Optionals
-					k852.FwGetJSON(p)
+					var k901 proto.Order
+					var v902 Optionals
+					k901.FwGetJSON(p)
 					if !p.More() {
 						p.Fail(fw.ErrInvalidArgument)
 						break
 					}
-					v853.FwGetJSON(p)
+					v902.FwGetJSON(p)
 					if p.More() {
 						p.Fail(fw.ErrInvalidArgument)
 					}
 					if p.Err != nil {
 						break
 					}
-					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k852, Value: v853})
+					s.FHashStructKey = append(s.FHashStructKey, fw.Pair[proto.Order, Optionals]{Key: k901, Value: v902})
 				}
 			}
 			s.FHashStructKey = fw.SortPairs(s.FHashStructKey, proto.FwCompareOrder)
@@ -7314,13 +7949,12 @@ func VerifyFixedLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Fixed) FwPutV(w *fw.Writer, slot, base int) {
 	n := 12
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+12 : pos+12]
 	fw.PutU32(b, 0, 12)
@@ -7434,8 +8068,8 @@ func (s *Fixed) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q854 := d[p : p+4 : p+4]
-	s.Id = int32(fw.U32(q854, 0))
+	q903 := d[p : p+4 : p+4]
+	s.Id = int32(fw.U32(q903, 0))
 	p += 4
 	r.Leave()
 	return p
@@ -7578,13 +8212,12 @@ func VerifyNextLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Next) FwPutV(w *fw.Writer, slot, base int) {
 	n := 24
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+24 : pos+24]
 	fw.PutU32(b, 0, 24)
@@ -7822,22 +8455,29 @@ func VerifyShiftedLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if left, ok := fwFastVShifted(data[:full], 4, 0, int64(full)-8); ok {
+			if left < 0 {
+				return fw.ErrOverBudget
+			}
+			return nil
+		}
+	}
 	var r fw.VReader
 	r.Start(data, full, lim)
-	FwVerifyVShifted(&r, 4, 0)
+	fwVerifyVShiftedFull(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Shifted) FwPutV(w *fw.Writer, slot, base int) {
 	n := 24
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+24 : pos+24]
 	fw.PutU32(b, 0, 24)
@@ -7875,8 +8515,42 @@ func (s *Shifted) FwGetV(r *fw.VReader, slot, base int) {
 	r.Leave()
 }
 
-// FwVerifyVShifted verifies the Shifted body the slot leads to (generated code).
+// FwVerifyVShifted verifies the Shifted body the slot leads to (generated code): the
+// usual message by fwFastVShifted, anything else by fwVerifyVShiftedFull.
 func FwVerifyVShifted(r *fw.VReader, slot, base int) {
+	if r.Depth >= 1 {
+		if left, ok := fwFastVShifted(r.Data, slot, base, r.Left); ok {
+			r.Left = left
+			return
+		}
+	}
+	fwVerifyVShiftedFull(r, slot, base)
+}
+
+// fwFastVShifted walks the Shifted body the slot leads to in d (a root model) when
+// it is the usual one, and returns the budget left (charged from left); false when
+// anything is unusual, with nothing recorded (the full walk then starts over). The
+// caller has checked that the depth limit allows 1 more levels.
+func fwFastVShifted(d []byte, slot, base int, left int64) (int64, bool) {
+	size := len(d)
+	pos := base + int(fw.U32(d, slot))
+	if pos < slot+4 || pos > size-24 {
+		return 0, false
+	}
+	b904 := d[pos : pos+24 : pos+24]
+	stored905 := int(fw.U32(b904, 0))
+	if stored905 < 24 || pos+stored905 > size || fw.U32(b904, 4) != 300 {
+		return 0, false
+	}
+	left -= int64(stored905)
+	if b904[8+14] > fw.MaxDecimalScale {
+		return 0, false
+	}
+	return left, true
+}
+
+// fwVerifyVShiftedFull is FwVerifyVShifted for every input: it records why a message fails.
+func fwVerifyVShiftedFull(r *fw.VReader, slot, base int) {
 	d := r.Data
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -7944,9 +8618,28 @@ func VerifyShiftedFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if p := fwFastFShifted(data[:full], 8, full); p >= 0 {
+			if p != full {
+				return fw.ErrBadSize
+			}
+			return nil
+		}
+	}
 	var r fw.FReader
 	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFShifted(&r, 8, full), full)
+}
+
+// fwFastFShifted is FwVerifyFShifted for the usual message (root models only): the
+// position after the fields, or -1 with nothing recorded. The caller has checked
+// that the depth limit allows 1 levels.
+func fwFastFShifted(d []byte, p, end int) int {
+	if !fw.DecimalValid(d, p) {
+		return -1
+	}
+	p += 16
+	return p
 }
 
 // FwPutF appends s's fields in the final format (generated code).
@@ -8104,22 +8797,29 @@ func VerifyBaseLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if left, ok := fwFastVBase(data[:full], 4, 0, int64(full)-8); ok {
+			if left < 0 {
+				return fw.ErrOverBudget
+			}
+			return nil
+		}
+	}
 	var r fw.VReader
 	r.Start(data, full, lim)
-	FwVerifyVBase(&r, 4, 0)
+	fwVerifyVBaseFull(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Base) FwPutV(w *fw.Writer, slot, base int) {
 	n := 13 + 4 + len(s.Name)
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+13 : pos+13]
 	fw.PutU32(b, 0, 13)
@@ -8168,8 +8868,49 @@ func (s *Base) FwGetV(r *fw.VReader, slot, base int) {
 	r.Leave()
 }
 
-// FwVerifyVBase verifies the Base body the slot leads to (generated code).
+// FwVerifyVBase verifies the Base body the slot leads to (generated code): the
+// usual message by fwFastVBase, anything else by fwVerifyVBaseFull.
 func FwVerifyVBase(r *fw.VReader, slot, base int) {
+	if r.Depth >= 1 {
+		if left, ok := fwFastVBase(r.Data, slot, base, r.Left); ok {
+			r.Left = left
+			return
+		}
+	}
+	fwVerifyVBaseFull(r, slot, base)
+}
+
+// fwFastVBase walks the Base body the slot leads to in d (a root model) when
+// it is the usual one, and returns the budget left (charged from left); false when
+// anything is unusual, with nothing recorded (the full walk then starts over). The
+// caller has checked that the depth limit allows 1 more levels.
+func fwFastVBase(d []byte, slot, base int, left int64) (int64, bool) {
+	size := len(d)
+	pos := base + int(fw.U32(d, slot))
+	if pos < slot+4 || pos > size-13 {
+		return 0, false
+	}
+	b906 := d[pos : pos+13 : pos+13]
+	stored907 := int(fw.U32(b906, 0))
+	if stored907 < 13 || pos+stored907 > size || fw.U32(b906, 4) != 301 {
+		return 0, false
+	}
+	left -= int64(stored907)
+	q908 := pos + int(fw.U32(b906, 8))
+	if q908 < pos+12 || q908 > size-4 {
+		return 0, false
+	}
+	n909 := int(fw.U32(d, q908))
+	if q908+4+n909 > size {
+		return 0, false
+	}
+	left -= int64(n909)
+	left -= 4
+	return left, true
+}
+
+// fwVerifyVBaseFull is FwVerifyVBase for every input: it records why a message fails.
+func fwVerifyVBaseFull(r *fw.VReader, slot, base int) {
 	d := r.Data
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -8187,10 +8928,10 @@ func FwVerifyVBase(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 13 {
-		blk855 := pos + int(fw.U32(d, pos+8))
-		if blk855 >= pos+8+4 && blk855 <= size-4 {
-			if n856 := int(fw.U32(d, blk855)); n856 <= size-blk855-4 {
-				left -= int64(4 + n856)
+		blk910 := pos + int(fw.U32(d, pos+8))
+		if blk910 >= pos+8+4 && blk910 <= size-4 {
+			if n911 := int(fw.U32(d, blk910)); n911 <= size-blk910-4 {
+				left -= int64(4 + n911)
 			} else {
 				r.Left = left
 				r.Text(pos+8, pos)
@@ -8203,10 +8944,10 @@ func FwVerifyVBase(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 12 <= stored {
-			blk857 := pos + int(fw.U32(d, pos+8))
-			if blk857 >= pos+8+4 && blk857 <= size-4 {
-				if n858 := int(fw.U32(d, blk857)); n858 <= size-blk857-4 {
-					left -= int64(4 + n858)
+			blk912 := pos + int(fw.U32(d, pos+8))
+			if blk912 >= pos+8+4 && blk912 <= size-4 {
+				if n913 := int(fw.U32(d, blk912)); n913 <= size-blk912-4 {
+					left -= int64(4 + n913)
 				} else {
 					r.Left = left
 					r.Text(pos+8, pos)
@@ -8259,9 +9000,30 @@ func VerifyBaseFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if p := fwFastFBase(data[:full], 8, full); p >= 0 {
+			if p != full {
+				return fw.ErrBadSize
+			}
+			return nil
+		}
+	}
 	var r fw.FReader
 	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFBase(&r, 8, full), full)
+}
+
+// fwFastFBase is FwVerifyFBase for the usual message (root models only): the
+// position after the fields, or -1 with nothing recorded. The caller has checked
+// that the depth limit allows 1 levels.
+func fwFastFBase(d []byte, p, end int) int {
+	n914 := int(fw.U32(d, p))
+	if n914 > end-1-p-4 {
+		return -1
+	}
+	p += 4 + n914
+	p += 1
+	return p
 }
 
 // FwPutF appends s's fields in the final format (generated code).
@@ -8281,8 +9043,8 @@ func (s *Base) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-1, &s.Name); p < 0 {
 		return -1
 	}
-	q859 := d[p : p+1 : p+1]
-	s.Level = int8(q859[0])
+	q915 := d[p : p+1 : p+1]
+	s.Level = int8(q915[0])
 	p += 1
 	r.Leave()
 	return p
@@ -8295,11 +9057,11 @@ func FwVerifyFBase(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n860 := int(fw.U32(d, p))
-	if n860 > end-1-p-4 {
+	n916 := int(fw.U32(d, p))
+	if n916 > end-1-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n860
+	p += 4 + n916
 	p += 1
 	r.Leave()
 	return p
@@ -8440,22 +9202,29 @@ func VerifyDerivedLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if left, ok := fwFastVDerived(data[:full], 4, 0, int64(full)-8); ok {
+			if left < 0 {
+				return fw.ErrOverBudget
+			}
+			return nil
+		}
+	}
 	var r fw.VReader
 	r.Start(data, full, lim)
-	FwVerifyVDerived(&r, 4, 0)
+	fwVerifyVDerivedFull(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Derived) FwPutV(w *fw.Writer, slot, base int) {
 	n := 25 + 4 + len(s.Name)
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+25 : pos+25]
 	fw.PutU32(b, 0, 25)
@@ -8518,8 +9287,49 @@ func (s *Derived) FwGetV(r *fw.VReader, slot, base int) {
 	r.Leave()
 }
 
-// FwVerifyVDerived verifies the Derived body the slot leads to (generated code).
+// FwVerifyVDerived verifies the Derived body the slot leads to (generated code): the
+// usual message by fwFastVDerived, anything else by fwVerifyVDerivedFull.
 func FwVerifyVDerived(r *fw.VReader, slot, base int) {
+	if r.Depth >= 1 {
+		if left, ok := fwFastVDerived(r.Data, slot, base, r.Left); ok {
+			r.Left = left
+			return
+		}
+	}
+	fwVerifyVDerivedFull(r, slot, base)
+}
+
+// fwFastVDerived walks the Derived body the slot leads to in d (a root model) when
+// it is the usual one, and returns the budget left (charged from left); false when
+// anything is unusual, with nothing recorded (the full walk then starts over). The
+// caller has checked that the depth limit allows 1 more levels.
+func fwFastVDerived(d []byte, slot, base int, left int64) (int64, bool) {
+	size := len(d)
+	pos := base + int(fw.U32(d, slot))
+	if pos < slot+4 || pos > size-25 {
+		return 0, false
+	}
+	b917 := d[pos : pos+25 : pos+25]
+	stored918 := int(fw.U32(b917, 0))
+	if stored918 < 25 || pos+stored918 > size || fw.U32(b917, 4) != 302 {
+		return 0, false
+	}
+	left -= int64(stored918)
+	q919 := pos + int(fw.U32(b917, 8))
+	if q919 < pos+12 || q919 > size-4 {
+		return 0, false
+	}
+	n920 := int(fw.U32(d, q919))
+	if q919+4+n920 > size {
+		return 0, false
+	}
+	left -= int64(n920)
+	left -= 4
+	return left, true
+}
+
+// fwVerifyVDerivedFull is FwVerifyVDerived for every input: it records why a message fails.
+func fwVerifyVDerivedFull(r *fw.VReader, slot, base int) {
 	d := r.Data
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -8537,10 +9347,10 @@ func FwVerifyVDerived(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 25 {
-		blk861 := pos + int(fw.U32(d, pos+8))
-		if blk861 >= pos+8+4 && blk861 <= size-4 {
-			if n862 := int(fw.U32(d, blk861)); n862 <= size-blk861-4 {
-				left -= int64(4 + n862)
+		blk921 := pos + int(fw.U32(d, pos+8))
+		if blk921 >= pos+8+4 && blk921 <= size-4 {
+			if n922 := int(fw.U32(d, blk921)); n922 <= size-blk921-4 {
+				left -= int64(4 + n922)
 			} else {
 				r.Left = left
 				r.Text(pos+8, pos)
@@ -8553,10 +9363,10 @@ func FwVerifyVDerived(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 12 <= stored {
-			blk863 := pos + int(fw.U32(d, pos+8))
-			if blk863 >= pos+8+4 && blk863 <= size-4 {
-				if n864 := int(fw.U32(d, blk863)); n864 <= size-blk863-4 {
-					left -= int64(4 + n864)
+			blk923 := pos + int(fw.U32(d, pos+8))
+			if blk923 >= pos+8+4 && blk923 <= size-4 {
+				if n924 := int(fw.U32(d, blk923)); n924 <= size-blk923-4 {
+					left -= int64(4 + n924)
 				} else {
 					r.Left = left
 					r.Text(pos+8, pos)
@@ -8609,9 +9419,32 @@ func VerifyDerivedFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if p := fwFastFDerived(data[:full], 8, full); p >= 0 {
+			if p != full {
+				return fw.ErrBadSize
+			}
+			return nil
+		}
+	}
 	var r fw.FReader
 	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFDerived(&r, 8, full), full)
+}
+
+// fwFastFDerived is FwVerifyFDerived for the usual message (root models only): the
+// position after the fields, or -1 with nothing recorded. The caller has checked
+// that the depth limit allows 1 levels.
+func fwFastFDerived(d []byte, p, end int) int {
+	n925 := int(fw.U32(d, p))
+	if n925 > end-13-p-4 {
+		return -1
+	}
+	p += 4 + n925
+	p += 1
+	p += 4
+	p += 8
+	return p
 }
 
 // FwPutF appends s's fields in the final format (generated code).
@@ -8633,10 +9466,10 @@ func (s *Derived) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-13, &s.Name); p < 0 {
 		return -1
 	}
-	q865 := d[p : p+13 : p+13]
-	s.Level = int8(q865[0])
-	s.Serial = int32(fw.U32(q865, 1))
-	s.Weight = fw.F64(q865, 5)
+	q926 := d[p : p+13 : p+13]
+	s.Level = int8(q926[0])
+	s.Serial = int32(fw.U32(q926, 1))
+	s.Weight = fw.F64(q926, 5)
 	p += 13
 	r.Leave()
 	return p
@@ -8649,11 +9482,11 @@ func FwVerifyFDerived(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n866 := int(fw.U32(d, p))
-	if n866 > end-13-p-4 {
+	n927 := int(fw.U32(d, p))
+	if n927 > end-13-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n866
+	p += 4 + n927
 	p += 1
 	p += 4
 	p += 8
@@ -8809,22 +9642,29 @@ func VerifyMoreDerivedLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if left, ok := fwFastVMoreDerived(data[:full], 4, 0, int64(full)-8); ok {
+			if left < 0 {
+				return fw.ErrOverBudget
+			}
+			return nil
+		}
+	}
 	var r fw.VReader
 	r.Start(data, full, lim)
-	FwVerifyVMoreDerived(&r, 4, 0)
+	fwVerifyVMoreDerivedFull(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *MoreDerived) FwPutV(w *fw.Writer, slot, base int) {
 	n := 26 + 4 + len(s.Name)
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+26 : pos+26]
 	fw.PutU32(b, 0, 26)
@@ -8894,8 +9734,49 @@ func (s *MoreDerived) FwGetV(r *fw.VReader, slot, base int) {
 	r.Leave()
 }
 
-// FwVerifyVMoreDerived verifies the MoreDerived body the slot leads to (generated code).
+// FwVerifyVMoreDerived verifies the MoreDerived body the slot leads to (generated code): the
+// usual message by fwFastVMoreDerived, anything else by fwVerifyVMoreDerivedFull.
 func FwVerifyVMoreDerived(r *fw.VReader, slot, base int) {
+	if r.Depth >= 1 {
+		if left, ok := fwFastVMoreDerived(r.Data, slot, base, r.Left); ok {
+			r.Left = left
+			return
+		}
+	}
+	fwVerifyVMoreDerivedFull(r, slot, base)
+}
+
+// fwFastVMoreDerived walks the MoreDerived body the slot leads to in d (a root model) when
+// it is the usual one, and returns the budget left (charged from left); false when
+// anything is unusual, with nothing recorded (the full walk then starts over). The
+// caller has checked that the depth limit allows 1 more levels.
+func fwFastVMoreDerived(d []byte, slot, base int, left int64) (int64, bool) {
+	size := len(d)
+	pos := base + int(fw.U32(d, slot))
+	if pos < slot+4 || pos > size-26 {
+		return 0, false
+	}
+	b928 := d[pos : pos+26 : pos+26]
+	stored929 := int(fw.U32(b928, 0))
+	if stored929 < 26 || pos+stored929 > size || fw.U32(b928, 4) != 303 {
+		return 0, false
+	}
+	left -= int64(stored929)
+	q930 := pos + int(fw.U32(b928, 8))
+	if q930 < pos+12 || q930 > size-4 {
+		return 0, false
+	}
+	n931 := int(fw.U32(d, q930))
+	if q930+4+n931 > size {
+		return 0, false
+	}
+	left -= int64(n931)
+	left -= 4
+	return left, true
+}
+
+// fwVerifyVMoreDerivedFull is FwVerifyVMoreDerived for every input: it records why a message fails.
+func fwVerifyVMoreDerivedFull(r *fw.VReader, slot, base int) {
 	d := r.Data
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -8913,10 +9794,10 @@ func FwVerifyVMoreDerived(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 26 {
-		blk867 := pos + int(fw.U32(d, pos+8))
-		if blk867 >= pos+8+4 && blk867 <= size-4 {
-			if n868 := int(fw.U32(d, blk867)); n868 <= size-blk867-4 {
-				left -= int64(4 + n868)
+		blk932 := pos + int(fw.U32(d, pos+8))
+		if blk932 >= pos+8+4 && blk932 <= size-4 {
+			if n933 := int(fw.U32(d, blk932)); n933 <= size-blk932-4 {
+				left -= int64(4 + n933)
 			} else {
 				r.Left = left
 				r.Text(pos+8, pos)
@@ -8929,10 +9810,10 @@ func FwVerifyVMoreDerived(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 12 <= stored {
-			blk869 := pos + int(fw.U32(d, pos+8))
-			if blk869 >= pos+8+4 && blk869 <= size-4 {
-				if n870 := int(fw.U32(d, blk869)); n870 <= size-blk869-4 {
-					left -= int64(4 + n870)
+			blk934 := pos + int(fw.U32(d, pos+8))
+			if blk934 >= pos+8+4 && blk934 <= size-4 {
+				if n935 := int(fw.U32(d, blk934)); n935 <= size-blk934-4 {
+					left -= int64(4 + n935)
 				} else {
 					r.Left = left
 					r.Text(pos+8, pos)
@@ -8985,9 +9866,33 @@ func VerifyMoreDerivedFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if p := fwFastFMoreDerived(data[:full], 8, full); p >= 0 {
+			if p != full {
+				return fw.ErrBadSize
+			}
+			return nil
+		}
+	}
 	var r fw.FReader
 	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFMoreDerived(&r, 8, full), full)
+}
+
+// fwFastFMoreDerived is FwVerifyFMoreDerived for the usual message (root models only): the
+// position after the fields, or -1 with nothing recorded. The caller has checked
+// that the depth limit allows 1 levels.
+func fwFastFMoreDerived(d []byte, p, end int) int {
+	n936 := int(fw.U32(d, p))
+	if n936 > end-14-p-4 {
+		return -1
+	}
+	p += 4 + n936
+	p += 1
+	p += 4
+	p += 8
+	p += 1
+	return p
 }
 
 // FwPutF appends s's fields in the final format (generated code).
@@ -9010,11 +9915,11 @@ func (s *MoreDerived) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-14, &s.Name); p < 0 {
 		return -1
 	}
-	q871 := d[p : p+14 : p+14]
-	s.Level = int8(q871[0])
-	s.Serial = int32(fw.U32(q871, 1))
-	s.Weight = fw.F64(q871, 5)
-	s.Last = q871[13] != 0
+	q937 := d[p : p+14 : p+14]
+	s.Level = int8(q937[0])
+	s.Serial = int32(fw.U32(q937, 1))
+	s.Weight = fw.F64(q937, 5)
+	s.Last = q937[13] != 0
 	p += 14
 	r.Leave()
 	return p
@@ -9027,11 +9932,11 @@ func FwVerifyFMoreDerived(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n872 := int(fw.U32(d, p))
-	if n872 > end-14-p-4 {
+	n938 := int(fw.U32(d, p))
+	if n938 > end-14-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n872
+	p += 4 + n938
 	p += 1
 	p += 4
 	p += 8
@@ -9181,22 +10086,29 @@ func VerifyWalletLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if left, ok := fwFastVWallet(data[:full], 4, 0, int64(full)-8); ok {
+			if left < 0 {
+				return fw.ErrOverBudget
+			}
+			return nil
+		}
+	}
 	var r fw.VReader
 	r.Start(data, full, lim)
-	FwVerifyVWallet(&r, 4, 0)
+	fwVerifyVWalletFull(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Wallet) FwPutV(w *fw.Writer, slot, base int) {
 	n := 36 + 4 + len(s.Currency)
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+36 : pos+36]
 	fw.PutU32(b, 0, 36)
@@ -9252,8 +10164,52 @@ func (s *Wallet) FwGetV(r *fw.VReader, slot, base int) {
 	r.Leave()
 }
 
-// FwVerifyVWallet verifies the Wallet body the slot leads to (generated code).
+// FwVerifyVWallet verifies the Wallet body the slot leads to (generated code): the
+// usual message by fwFastVWallet, anything else by fwVerifyVWalletFull.
 func FwVerifyVWallet(r *fw.VReader, slot, base int) {
+	if r.Depth >= 1 {
+		if left, ok := fwFastVWallet(r.Data, slot, base, r.Left); ok {
+			r.Left = left
+			return
+		}
+	}
+	fwVerifyVWalletFull(r, slot, base)
+}
+
+// fwFastVWallet walks the Wallet body the slot leads to in d (a root model) when
+// it is the usual one, and returns the budget left (charged from left); false when
+// anything is unusual, with nothing recorded (the full walk then starts over). The
+// caller has checked that the depth limit allows 1 more levels.
+func fwFastVWallet(d []byte, slot, base int, left int64) (int64, bool) {
+	size := len(d)
+	pos := base + int(fw.U32(d, slot))
+	if pos < slot+4 || pos > size-36 {
+		return 0, false
+	}
+	b939 := d[pos : pos+36 : pos+36]
+	stored940 := int(fw.U32(b939, 0))
+	if stored940 < 36 || pos+stored940 > size || fw.U32(b939, 4) != 2 {
+		return 0, false
+	}
+	left -= int64(stored940)
+	q941 := pos + int(fw.U32(b939, 8))
+	if q941 < pos+12 || q941 > size-4 {
+		return 0, false
+	}
+	n942 := int(fw.U32(d, q941))
+	if q941+4+n942 > size {
+		return 0, false
+	}
+	left -= int64(n942)
+	if b939[20+14] > fw.MaxDecimalScale {
+		return 0, false
+	}
+	left -= 4
+	return left, true
+}
+
+// fwVerifyVWalletFull is FwVerifyVWallet for every input: it records why a message fails.
+func fwVerifyVWalletFull(r *fw.VReader, slot, base int) {
 	d := r.Data
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -9271,10 +10227,10 @@ func FwVerifyVWallet(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 36 {
-		blk873 := pos + int(fw.U32(d, pos+8))
-		if blk873 >= pos+8+4 && blk873 <= size-4 {
-			if n874 := int(fw.U32(d, blk873)); n874 <= size-blk873-4 {
-				left -= int64(4 + n874)
+		blk943 := pos + int(fw.U32(d, pos+8))
+		if blk943 >= pos+8+4 && blk943 <= size-4 {
+			if n944 := int(fw.U32(d, blk943)); n944 <= size-blk943-4 {
+				left -= int64(4 + n944)
 			} else {
 				r.Left = left
 				r.Text(pos+8, pos)
@@ -9290,10 +10246,10 @@ func FwVerifyVWallet(r *fw.VReader, slot, base int) {
 		left = r.Left
 	} else {
 		if 12 <= stored {
-			blk875 := pos + int(fw.U32(d, pos+8))
-			if blk875 >= pos+8+4 && blk875 <= size-4 {
-				if n876 := int(fw.U32(d, blk875)); n876 <= size-blk875-4 {
-					left -= int64(4 + n876)
+			blk945 := pos + int(fw.U32(d, pos+8))
+			if blk945 >= pos+8+4 && blk945 <= size-4 {
+				if n946 := int(fw.U32(d, blk945)); n946 <= size-blk945-4 {
+					left -= int64(4 + n946)
 				} else {
 					r.Left = left
 					r.Text(pos+8, pos)
@@ -9351,9 +10307,34 @@ func VerifyWalletFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if p := fwFastFWallet(data[:full], 8, full); p >= 0 {
+			if p != full {
+				return fw.ErrBadSize
+			}
+			return nil
+		}
+	}
 	var r fw.FReader
 	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFWallet(&r, 8, full), full)
+}
+
+// fwFastFWallet is FwVerifyFWallet for the usual message (root models only): the
+// position after the fields, or -1 with nothing recorded. The caller has checked
+// that the depth limit allows 1 levels.
+func fwFastFWallet(d []byte, p, end int) int {
+	n947 := int(fw.U32(d, p))
+	if n947 > end-24-p-4 {
+		return -1
+	}
+	p += 4 + n947
+	p += 8
+	if !fw.DecimalValid(d, p) {
+		return -1
+	}
+	p += 16
+	return p
 }
 
 // FwPutF appends s's fields in the final format (generated code).
@@ -9374,8 +10355,8 @@ func (s *Wallet) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-24, &s.Currency); p < 0 {
 		return -1
 	}
-	q877 := d[p : p+8 : p+8]
-	s.Amount = fw.F64(q877, 0)
+	q948 := d[p : p+8 : p+8]
+	s.Amount = fw.F64(q948, 0)
 	p += 8
 	if !r.Decimal(p, &s.Reserved) {
 		return -1
@@ -9392,11 +10373,11 @@ func FwVerifyFWallet(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n878 := int(fw.U32(d, p))
-	if n878 > end-24-p-4 {
+	n949 := int(fw.U32(d, p))
+	if n949 > end-24-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n878
+	p += 4 + n949
 	p += 8
 	if !r.CheckDecimal(p) {
 		return -1
@@ -9507,11 +10488,11 @@ func (s *ExAccount) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.Orders)), 10)
 	b = append(b, ']', '[')
-	for i879 := range s.Orders {
-		if i879 > 0 {
+	for i950 := range s.Orders {
+		if i950 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i879].FwPrint(b)
+		b = s.Orders[i950].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ')')
@@ -9569,22 +10550,29 @@ func VerifyExAccountLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 2 {
+		if left, ok := fwFastVExAccount(data[:full], 4, 0, int64(full)-8); ok {
+			if left < 0 {
+				return fw.ErrOverBudget
+			}
+			return nil
+		}
+	}
 	var r fw.VReader
 	r.Start(data, full, lim)
-	FwVerifyVExAccount(&r, 4, 0)
+	fwVerifyVExAccountFull(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *ExAccount) FwPutV(w *fw.Writer, slot, base int) {
 	n := 33 + 4 + len(s.Name)
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+33 : pos+33]
 	fw.PutU32(b, 0, 33)
@@ -9601,26 +10589,26 @@ func (s *ExAccount) FwPutV(w *fw.Writer, slot, base int) {
 	if s.Asset == nil {
 		fw.VNull(w, pos+21)
 	} else {
-		blk880 := len(w.Buf)
-		if blk880+4 > cap(w.Buf) {
+		blk951 := len(w.Buf)
+		if blk951+4 > cap(w.Buf) {
 			w.Grow(4)
 		}
-		w.Buf = w.Buf[:blk880+4]
+		w.Buf = w.Buf[:blk951+4]
 		w.Buf[pos+21] = 1
-		fw.PutU32(w.Buf, pos+21+1, uint32(blk880-pos))
-		s.Asset.FwPutV(w, blk880, blk880)
+		fw.PutU32(w.Buf, pos+21+1, uint32(blk951-pos))
+		(*s.Asset).FwPutV(w, blk951, blk951)
 	}
-	c881 := len(s.Orders)
-	blk882 := len(w.Buf)
-	if blk882+4+c881*4 > cap(w.Buf) {
-		w.Grow(4 + c881*4)
+	c952 := len(s.Orders)
+	blk953 := len(w.Buf)
+	if blk953+4+c952*4 > cap(w.Buf) {
+		w.Grow(4 + c952*4)
 	}
-	w.Buf = w.Buf[:blk882+4+c881*4]
-	fw.PutU32(w.Buf, pos+26, uint32(blk882-pos))
-	fw.PutU32(w.Buf, blk882, uint32(c881))
-	p883 := blk882 + 4
-	for i884 := range s.Orders {
-		s.Orders[i884].FwPutV(w, p883+i884*4, pos)
+	w.Buf = w.Buf[:blk953+4+c952*4]
+	fw.PutU32(w.Buf, pos+26, uint32(blk953-pos))
+	fw.PutU32(w.Buf, blk953, uint32(c952))
+	p954 := blk953 + 4
+	for i955 := range s.Orders {
+		s.Orders[i955].FwPutV(w, p954+i955*4, pos)
 	}
 }
 
@@ -9649,20 +10637,20 @@ func (s *ExAccount) FwGetV(r *fw.VReader, slot, base int) {
 		s.Extra = protoex.State(body[32])
 		r.String(pos+12, pos, &s.Name)
 		s.Wallet.FwGetV(r, pos+17, pos)
-		p885, set886, ok887 := r.Optional(pos+21, pos, 4)
-		if !set886 {
+		p956, set957, ok958 := r.Optional(pos+21, pos, 4)
+		if !set957 {
 			s.Asset = nil
-		} else if ok887 {
+		} else if ok958 {
 			if s.Asset == nil {
 				s.Asset = new(protoex.Balance)
 			}
-			s.Asset.FwGetV(r, p885, p885)
+			s.Asset.FwGetV(r, p956, p956)
 		}
-		p888, n889, ok890 := r.Block(pos+26, pos, 4)
-		if ok890 {
-			s.Orders = fw.Resize(s.Orders, n889)
-			for i891 := range s.Orders {
-				s.Orders[i891].FwGetV(r, p888+i891*4, pos)
+		p959, n960, ok961 := r.Block(pos+26, pos, 4)
+		if ok961 {
+			s.Orders = fw.Resize(s.Orders, n960)
+			for i962 := range s.Orders {
+				s.Orders[i962].FwGetV(r, p959+i962*4, pos)
 				if !r.OK() {
 					break
 				}
@@ -9691,24 +10679,24 @@ func (s *ExAccount) FwGetV(r *fw.VReader, slot, base int) {
 			s.Wallet = d.Wallet
 		}
 		if 26 <= stored {
-			p892, set893, ok894 := r.Optional(pos+21, pos, 4)
-			if !set893 {
+			p963, set964, ok965 := r.Optional(pos+21, pos, 4)
+			if !set964 {
 				s.Asset = nil
-			} else if ok894 {
+			} else if ok965 {
 				if s.Asset == nil {
 					s.Asset = new(protoex.Balance)
 				}
-				s.Asset.FwGetV(r, p892, p892)
+				s.Asset.FwGetV(r, p963, p963)
 			}
 		} else {
 			s.Asset = d.Asset
 		}
 		if 30 <= stored {
-			p895, n896, ok897 := r.Block(pos+26, pos, 4)
-			if ok897 {
-				s.Orders = fw.Resize(s.Orders, n896)
-				for i898 := range s.Orders {
-					s.Orders[i898].FwGetV(r, p895+i898*4, pos)
+			p966, n967, ok968 := r.Block(pos+26, pos, 4)
+			if ok968 {
+				s.Orders = fw.Resize(s.Orders, n967)
+				for i969 := range s.Orders {
+					s.Orders[i969].FwGetV(r, p966+i969*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -9731,8 +10719,127 @@ func (s *ExAccount) FwGetV(r *fw.VReader, slot, base int) {
 	r.Leave()
 }
 
-// FwVerifyVExAccount verifies the ExAccount body the slot leads to (generated code).
+// FwVerifyVExAccount verifies the ExAccount body the slot leads to (generated code): the
+// usual message by fwFastVExAccount, anything else by fwVerifyVExAccountFull.
 func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
+	if r.Depth >= 2 {
+		if left, ok := fwFastVExAccount(r.Data, slot, base, r.Left); ok {
+			r.Left = left
+			return
+		}
+	}
+	fwVerifyVExAccountFull(r, slot, base)
+}
+
+// fwFastVExAccount walks the ExAccount body the slot leads to in d (a root model) when
+// it is the usual one, and returns the budget left (charged from left); false when
+// anything is unusual, with nothing recorded (the full walk then starts over). The
+// caller has checked that the depth limit allows 2 more levels.
+func fwFastVExAccount(d []byte, slot, base int, left int64) (int64, bool) {
+	size := len(d)
+	pos := base + int(fw.U32(d, slot))
+	if pos < slot+4 || pos > size-33 {
+		return 0, false
+	}
+	b970 := d[pos : pos+33 : pos+33]
+	stored971 := int(fw.U32(b970, 0))
+	if stored971 < 33 || pos+stored971 > size || fw.U32(b970, 4) != 304 {
+		return 0, false
+	}
+	left -= int64(stored971)
+	q972 := pos + int(fw.U32(b970, 12))
+	if q972 < pos+16 || q972 > size-4 {
+		return 0, false
+	}
+	n973 := int(fw.U32(d, q972))
+	if q972+4+n973 > size {
+		return 0, false
+	}
+	left -= int64(n973)
+	p974 := pos + int(fw.U32(b970, 17))
+	if p974 < pos+21 || p974 > size-28 {
+		return 0, false
+	}
+	b975 := d[p974 : p974+28 : p974+28]
+	stored976 := int(fw.U32(b975, 0))
+	if stored976 < 28 || p974+stored976 > size || fw.U32(b975, 4) != 2 {
+		return 0, false
+	}
+	left -= int64(stored976)
+	q977 := p974 + int(fw.U32(b975, 8))
+	if q977 < p974+12 || q977 > size-4 {
+		return 0, false
+	}
+	n978 := int(fw.U32(d, q977))
+	if q977+4+n978 > size {
+		return 0, false
+	}
+	left -= int64(n978)
+	if b970[21] != 0 {
+		p979 := pos + int(fw.U32(b970, 21+1))
+		if p979 < pos+26 || p979 > size-4 {
+			return 0, false
+		}
+		o980 := d[p979 : p979+4 : p979+4]
+		p981 := p979 + int(fw.U32(o980, 0))
+		if p981 < p979+4 || p981 > size-28 {
+			return 0, false
+		}
+		b982 := d[p981 : p981+28 : p981+28]
+		stored983 := int(fw.U32(b982, 0))
+		if stored983 < 28 || p981+stored983 > size || fw.U32(b982, 4) != 2 {
+			return 0, false
+		}
+		left -= int64(stored983)
+		q984 := p981 + int(fw.U32(b982, 8))
+		if q984 < p981+12 || q984 > size-4 {
+			return 0, false
+		}
+		n985 := int(fw.U32(d, q984))
+		if q984+4+n985 > size {
+			return 0, false
+		}
+		left -= int64(n985)
+		left -= 8
+	}
+	q986 := pos + int(fw.U32(b970, 26))
+	if q986 < pos+30 || q986 > size-4 {
+		return 0, false
+	}
+	n987 := int(fw.U32(d, q986)) * 4
+	if q986+4+n987 > size {
+		return 0, false
+	}
+	left -= int64(n987)
+	end988 := q986 + 4 + n987
+	for at989 := q986 + 4; at989+4 <= end988; at989 += 4 {
+		p990 := pos + int(fw.U32(d, at989))
+		if p990 < at989+4 || p990 > size-50 {
+			return 0, false
+		}
+		b991 := d[p990 : p990+50 : p990+50]
+		stored992 := int(fw.U32(b991, 0))
+		if stored992 < 50 || p990+stored992 > size || fw.U32(b991, 4) != 1 {
+			return 0, false
+		}
+		left -= int64(stored992)
+		q993 := p990 + int(fw.U32(b991, 12))
+		if q993 < p990+16 || q993 > size-4 {
+			return 0, false
+		}
+		n994 := int(fw.U32(d, q993))
+		if q993+4+n994 > size {
+			return 0, false
+		}
+		left -= int64(n994)
+		left -= 4
+	}
+	left -= 12
+	return left, true
+}
+
+// fwVerifyVExAccountFull is FwVerifyVExAccount for every input: it records why a message fails.
+func fwVerifyVExAccountFull(r *fw.VReader, slot, base int) {
 	d := r.Data
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -9750,10 +10857,10 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 33 {
-		blk899 := pos + int(fw.U32(d, pos+12))
-		if blk899 >= pos+12+4 && blk899 <= size-4 {
-			if n900 := int(fw.U32(d, blk899)); n900 <= size-blk899-4 {
-				left -= int64(4 + n900)
+		blk995 := pos + int(fw.U32(d, pos+12))
+		if blk995 >= pos+12+4 && blk995 <= size-4 {
+			if n996 := int(fw.U32(d, blk995)); n996 <= size-blk995-4 {
+				left -= int64(4 + n996)
 			} else {
 				r.Left = left
 				r.Text(pos+12, pos)
@@ -9775,10 +10882,10 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 			if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 				left -= int64(stored)
 				if stored >= 28 {
-					blk901 := pos + int(fw.U32(d, pos+8))
-					if blk901 >= pos+8+4 && blk901 <= size-4 {
-						if n902 := int(fw.U32(d, blk901)); n902 <= size-blk901-4 {
-							left -= int64(4 + n902)
+					blk997 := pos + int(fw.U32(d, pos+8))
+					if blk997 >= pos+8+4 && blk997 <= size-4 {
+						if n998 := int(fw.U32(d, blk997)); n998 <= size-blk997-4 {
+							left -= int64(4 + n998)
 						} else {
 							r.Left = left
 							r.Text(pos+8, pos)
@@ -9791,10 +10898,10 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 					}
 				} else {
 					if 12 <= stored {
-						blk903 := pos + int(fw.U32(d, pos+8))
-						if blk903 >= pos+8+4 && blk903 <= size-4 {
-							if n904 := int(fw.U32(d, blk903)); n904 <= size-blk903-4 {
-								left -= int64(4 + n904)
+						blk999 := pos + int(fw.U32(d, pos+8))
+						if blk999 >= pos+8+4 && blk999 <= size-4 {
+							if n1000 := int(fw.U32(d, blk999)); n1000 <= size-blk999-4 {
+								left -= int64(4 + n1000)
 							} else {
 								r.Left = left
 								r.Text(pos+8, pos)
@@ -9814,11 +10921,11 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+21] != 0 {
-			p905 := pos + int(fw.U32(d, pos+21+1))
-			if p905 >= pos+21+5 && p905 <= size-4 {
+			p1001 := pos + int(fw.U32(d, pos+21+1))
+			if p1001 >= pos+21+5 && p1001 <= size-4 {
 				left -= 4
 				{
-					slot, base := p905, p905
+					slot, base := p1001, p1001
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -9828,10 +10935,10 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 					if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 						left -= int64(stored)
 						if stored >= 28 {
-							blk906 := pos + int(fw.U32(d, pos+8))
-							if blk906 >= pos+8+4 && blk906 <= size-4 {
-								if n907 := int(fw.U32(d, blk906)); n907 <= size-blk906-4 {
-									left -= int64(4 + n907)
+							blk1002 := pos + int(fw.U32(d, pos+8))
+							if blk1002 >= pos+8+4 && blk1002 <= size-4 {
+								if n1003 := int(fw.U32(d, blk1002)); n1003 <= size-blk1002-4 {
+									left -= int64(4 + n1003)
 								} else {
 									r.Left = left
 									r.Text(pos+8, pos)
@@ -9844,10 +10951,10 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 							}
 						} else {
 							if 12 <= stored {
-								blk908 := pos + int(fw.U32(d, pos+8))
-								if blk908 >= pos+8+4 && blk908 <= size-4 {
-									if n909 := int(fw.U32(d, blk908)); n909 <= size-blk908-4 {
-										left -= int64(4 + n909)
+								blk1004 := pos + int(fw.U32(d, pos+8))
+								if blk1004 >= pos+8+4 && blk1004 <= size-4 {
+									if n1005 := int(fw.U32(d, blk1004)); n1005 <= size-blk1004-4 {
+										left -= int64(4 + n1005)
 									} else {
 										r.Left = left
 										r.Text(pos+8, pos)
@@ -9872,22 +10979,22 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 				left = r.Left
 			}
 		}
-		p910, n911, ok912 := 0, 0, false
-		blk913 := pos + int(fw.U32(d, pos+26))
-		if blk913 >= pos+26+4 && blk913 <= size-4 && int(fw.U32(d, blk913))*4 <= size-blk913-4 {
-			n911 = int(fw.U32(d, blk913))
-			p910 = blk913 + 4
-			left -= int64(4 + n911*4)
-			ok912 = left >= 0
+		p1006, n1007, ok1008 := 0, 0, false
+		blk1009 := pos + int(fw.U32(d, pos+26))
+		if blk1009 >= pos+26+4 && blk1009 <= size-4 && int(fw.U32(d, blk1009))*4 <= size-blk1009-4 {
+			n1007 = int(fw.U32(d, blk1009))
+			p1006 = blk1009 + 4
+			left -= int64(4 + n1007*4)
+			ok1008 = left >= 0
 		} else {
 			r.Left = left
-			p910, n911, ok912 = r.Block(pos+26, pos, 4)
+			p1006, n1007, ok1008 = r.Block(pos+26, pos, 4)
 			left = r.Left
 		}
-		if ok912 {
-			for i914 := 0; i914 < n911 && r.Left >= 0; i914++ {
+		if ok1008 {
+			for i1010 := 0; i1010 < n1007 && left >= 0; i1010++ {
 				{
-					slot, base := p910+i914*4, pos
+					slot, base := p1006+i1010*4, pos
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -9897,10 +11004,10 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 					if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 						left -= int64(stored)
 						if stored >= 50 {
-							blk915 := pos + int(fw.U32(d, pos+12))
-							if blk915 >= pos+12+4 && blk915 <= size-4 {
-								if n916 := int(fw.U32(d, blk915)); n916 <= size-blk915-4 {
-									left -= int64(4 + n916)
+							blk1011 := pos + int(fw.U32(d, pos+12))
+							if blk1011 >= pos+12+4 && blk1011 <= size-4 {
+								if n1012 := int(fw.U32(d, blk1011)); n1012 <= size-blk1011-4 {
+									left -= int64(4 + n1012)
 								} else {
 									r.Left = left
 									r.Text(pos+12, pos)
@@ -9913,10 +11020,10 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 							}
 						} else {
 							if 16 <= stored {
-								blk917 := pos + int(fw.U32(d, pos+12))
-								if blk917 >= pos+12+4 && blk917 <= size-4 {
-									if n918 := int(fw.U32(d, blk917)); n918 <= size-blk917-4 {
-										left -= int64(4 + n918)
+								blk1013 := pos + int(fw.U32(d, pos+12))
+								if blk1013 >= pos+12+4 && blk1013 <= size-4 {
+									if n1014 := int(fw.U32(d, blk1013)); n1014 <= size-blk1013-4 {
+										left -= int64(4 + n1014)
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -9939,10 +11046,10 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 16 <= stored {
-			blk919 := pos + int(fw.U32(d, pos+12))
-			if blk919 >= pos+12+4 && blk919 <= size-4 {
-				if n920 := int(fw.U32(d, blk919)); n920 <= size-blk919-4 {
-					left -= int64(4 + n920)
+			blk1015 := pos + int(fw.U32(d, pos+12))
+			if blk1015 >= pos+12+4 && blk1015 <= size-4 {
+				if n1016 := int(fw.U32(d, blk1015)); n1016 <= size-blk1015-4 {
+					left -= int64(4 + n1016)
 				} else {
 					r.Left = left
 					r.Text(pos+12, pos)
@@ -9966,10 +11073,10 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 				if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 					left -= int64(stored)
 					if stored >= 28 {
-						blk921 := pos + int(fw.U32(d, pos+8))
-						if blk921 >= pos+8+4 && blk921 <= size-4 {
-							if n922 := int(fw.U32(d, blk921)); n922 <= size-blk921-4 {
-								left -= int64(4 + n922)
+						blk1017 := pos + int(fw.U32(d, pos+8))
+						if blk1017 >= pos+8+4 && blk1017 <= size-4 {
+							if n1018 := int(fw.U32(d, blk1017)); n1018 <= size-blk1017-4 {
+								left -= int64(4 + n1018)
 							} else {
 								r.Left = left
 								r.Text(pos+8, pos)
@@ -9982,10 +11089,10 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 						}
 					} else {
 						if 12 <= stored {
-							blk923 := pos + int(fw.U32(d, pos+8))
-							if blk923 >= pos+8+4 && blk923 <= size-4 {
-								if n924 := int(fw.U32(d, blk923)); n924 <= size-blk923-4 {
-									left -= int64(4 + n924)
+							blk1019 := pos + int(fw.U32(d, pos+8))
+							if blk1019 >= pos+8+4 && blk1019 <= size-4 {
+								if n1020 := int(fw.U32(d, blk1019)); n1020 <= size-blk1019-4 {
+									left -= int64(4 + n1020)
 								} else {
 									r.Left = left
 									r.Text(pos+8, pos)
@@ -10007,11 +11114,11 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 		}
 		if 26 <= stored {
 			if d[pos+21] != 0 {
-				p925 := pos + int(fw.U32(d, pos+21+1))
-				if p925 >= pos+21+5 && p925 <= size-4 {
+				p1021 := pos + int(fw.U32(d, pos+21+1))
+				if p1021 >= pos+21+5 && p1021 <= size-4 {
 					left -= 4
 					{
-						slot, base := p925, p925
+						slot, base := p1021, p1021
 						pos := base + int(fw.U32(d, slot))
 						stored, typ := 0, uint32(0)
 						if pos >= slot+4 && pos <= size-8 {
@@ -10021,10 +11128,10 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 						if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 							left -= int64(stored)
 							if stored >= 28 {
-								blk926 := pos + int(fw.U32(d, pos+8))
-								if blk926 >= pos+8+4 && blk926 <= size-4 {
-									if n927 := int(fw.U32(d, blk926)); n927 <= size-blk926-4 {
-										left -= int64(4 + n927)
+								blk1022 := pos + int(fw.U32(d, pos+8))
+								if blk1022 >= pos+8+4 && blk1022 <= size-4 {
+									if n1023 := int(fw.U32(d, blk1022)); n1023 <= size-blk1022-4 {
+										left -= int64(4 + n1023)
 									} else {
 										r.Left = left
 										r.Text(pos+8, pos)
@@ -10037,10 +11144,10 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 								}
 							} else {
 								if 12 <= stored {
-									blk928 := pos + int(fw.U32(d, pos+8))
-									if blk928 >= pos+8+4 && blk928 <= size-4 {
-										if n929 := int(fw.U32(d, blk928)); n929 <= size-blk928-4 {
-											left -= int64(4 + n929)
+									blk1024 := pos + int(fw.U32(d, pos+8))
+									if blk1024 >= pos+8+4 && blk1024 <= size-4 {
+										if n1025 := int(fw.U32(d, blk1024)); n1025 <= size-blk1024-4 {
+											left -= int64(4 + n1025)
 										} else {
 											r.Left = left
 											r.Text(pos+8, pos)
@@ -10067,22 +11174,22 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 			}
 		}
 		if 30 <= stored {
-			p930, n931, ok932 := 0, 0, false
-			blk933 := pos + int(fw.U32(d, pos+26))
-			if blk933 >= pos+26+4 && blk933 <= size-4 && int(fw.U32(d, blk933))*4 <= size-blk933-4 {
-				n931 = int(fw.U32(d, blk933))
-				p930 = blk933 + 4
-				left -= int64(4 + n931*4)
-				ok932 = left >= 0
+			p1026, n1027, ok1028 := 0, 0, false
+			blk1029 := pos + int(fw.U32(d, pos+26))
+			if blk1029 >= pos+26+4 && blk1029 <= size-4 && int(fw.U32(d, blk1029))*4 <= size-blk1029-4 {
+				n1027 = int(fw.U32(d, blk1029))
+				p1026 = blk1029 + 4
+				left -= int64(4 + n1027*4)
+				ok1028 = left >= 0
 			} else {
 				r.Left = left
-				p930, n931, ok932 = r.Block(pos+26, pos, 4)
+				p1026, n1027, ok1028 = r.Block(pos+26, pos, 4)
 				left = r.Left
 			}
-			if ok932 {
-				for i934 := 0; i934 < n931 && r.Left >= 0; i934++ {
+			if ok1028 {
+				for i1030 := 0; i1030 < n1027 && left >= 0; i1030++ {
 					{
-						slot, base := p930+i934*4, pos
+						slot, base := p1026+i1030*4, pos
 						pos := base + int(fw.U32(d, slot))
 						stored, typ := 0, uint32(0)
 						if pos >= slot+4 && pos <= size-8 {
@@ -10092,10 +11199,10 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 						if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 							left -= int64(stored)
 							if stored >= 50 {
-								blk935 := pos + int(fw.U32(d, pos+12))
-								if blk935 >= pos+12+4 && blk935 <= size-4 {
-									if n936 := int(fw.U32(d, blk935)); n936 <= size-blk935-4 {
-										left -= int64(4 + n936)
+								blk1031 := pos + int(fw.U32(d, pos+12))
+								if blk1031 >= pos+12+4 && blk1031 <= size-4 {
+									if n1032 := int(fw.U32(d, blk1031)); n1032 <= size-blk1031-4 {
+										left -= int64(4 + n1032)
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -10108,10 +11215,10 @@ func FwVerifyVExAccount(r *fw.VReader, slot, base int) {
 								}
 							} else {
 								if 16 <= stored {
-									blk937 := pos + int(fw.U32(d, pos+12))
-									if blk937 >= pos+12+4 && blk937 <= size-4 {
-										if n938 := int(fw.U32(d, blk937)); n938 <= size-blk937-4 {
-											left -= int64(4 + n938)
+									blk1033 := pos + int(fw.U32(d, pos+12))
+									if blk1033 >= pos+12+4 && blk1033 <= size-4 {
+										if n1034 := int(fw.U32(d, blk1033)); n1034 <= size-blk1033-4 {
+											left -= int64(4 + n1034)
 										} else {
 											r.Left = left
 											r.Text(pos+12, pos)
@@ -10174,9 +11281,85 @@ func VerifyExAccountFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 2 {
+		if p := fwFastFExAccount(data[:full], 8, full); p >= 0 {
+			if p != full {
+				return fw.ErrBadSize
+			}
+			return nil
+		}
+	}
 	var r fw.FReader
 	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFExAccount(&r, 8, full), full)
+}
+
+// fwFastFExAccount is FwVerifyFExAccount for the usual message (root models only): the
+// position after the fields, or -1 with nothing recorded. The caller has checked
+// that the depth limit allows 2 levels.
+func fwFastFExAccount(d []byte, p, end int) int {
+	p += 4
+	n1035 := int(fw.U32(d, p))
+	if n1035 > end-29-p-4 {
+		return -1
+	}
+	p += 4 + n1035
+	p += 1
+	{
+		end := end - 8
+		n1036 := int(fw.U32(d, p))
+		if n1036 > end-16-p-4 {
+			return -1
+		}
+		p += 4 + n1036
+		p += 8
+		p += 8
+	}
+	if d[p] == 0 {
+		p++
+	} else {
+		p++
+		if 20 > end-7-p {
+			return -1
+		}
+		{
+			end := end - 7
+			n1037 := int(fw.U32(d, p))
+			if n1037 > end-16-p-4 {
+				return -1
+			}
+			p += 4 + n1037
+			p += 8
+			p += 8
+		}
+	}
+	n1038 := int(fw.U32(d, p))
+	if n1038*42 > end-3-p-4 {
+		return -1
+	}
+	p += 4
+	rest1041 := n1038 * 42
+	for i1040 := 0; i1040 < n1038; i1040++ {
+		rest1041 -= 42
+		{
+			end := end - 3 - rest1041
+			p += 4
+			n1042 := int(fw.U32(d, p))
+			if n1042 > end-34-p-4 {
+				return -1
+			}
+			p += 4 + n1042
+			p += 1
+			p += 1
+			p += 8
+			p += 8
+			p += 8
+			p += 8
+		}
+	}
+	p += 2
+	p += 1
+	return p
 }
 
 // FwPutF appends s's fields in the final format (generated code).
@@ -10192,8 +11375,8 @@ func (s *ExAccount) FwPutF(b []byte) []byte {
 		b = s.Asset.FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.Orders)))
-	for i939 := range s.Orders {
-		b = s.Orders[i939].FwPutF(b)
+	for i1043 := range s.Orders {
+		b = s.Orders[i1043].FwPutF(b)
 	}
 	b = fw.AppendU16(b, uint16(s.Refs))
 	b = append(b, byte(s.Extra))
@@ -10207,14 +11390,14 @@ func (s *ExAccount) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q940 := d[p : p+4 : p+4]
-	s.Uid = int32(fw.U32(q940, 0))
+	q1044 := d[p : p+4 : p+4]
+	s.Uid = int32(fw.U32(q1044, 0))
 	p += 4
 	if p = r.String(p, end-29, &s.Name); p < 0 {
 		return -1
 	}
-	q941 := d[p : p+1 : p+1]
-	s.State = protoex.State(q941[0])
+	q1045 := d[p : p+1 : p+1]
+	s.State = protoex.State(q1045[0])
 	p += 1
 	if p = s.Wallet.FwGetF(r, p, end-8); p < 0 {
 		return -1
@@ -10234,22 +11417,22 @@ func (s *ExAccount) FwGetF(r *fw.FReader, p, end int) int {
 			return -1
 		}
 	}
-	n942, ok943 := r.Count(p, end-3, 42)
-	if !ok943 {
+	n1046, ok1047 := r.Count(p, end-3, 42)
+	if !ok1047 {
 		return -1
 	}
 	p += 4
-	s.Orders = fw.Resize(s.Orders, n942)
-	rest945 := n942 * 42
-	for i944 := range s.Orders {
-		rest945 -= 42
-		if p = s.Orders[i944].FwGetF(r, p, end-3-rest945); p < 0 {
+	s.Orders = fw.Resize(s.Orders, n1046)
+	rest1049 := n1046 * 42
+	for i1048 := range s.Orders {
+		rest1049 -= 42
+		if p = s.Orders[i1048].FwGetF(r, p, end-3-rest1049); p < 0 {
 			return -1
 		}
 	}
-	q946 := d[p : p+3 : p+3]
-	s.Refs = EnumRefs(fw.U16(q946, 0))
-	s.Extra = protoex.State(q946[2])
+	q1050 := d[p : p+3 : p+3]
+	s.Refs = EnumRefs(fw.U16(q1050, 0))
+	s.Extra = protoex.State(q1050[2])
 	p += 3
 	r.Leave()
 	return p
@@ -10263,22 +11446,22 @@ func FwVerifyFExAccount(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 4
-	n947 := int(fw.U32(d, p))
-	if n947 > end-29-p-4 {
+	n1051 := int(fw.U32(d, p))
+	if n1051 > end-29-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n947
+	p += 4 + n1051
 	p += 1
 	{
 		end := end - 8
 		if r.Depth == 0 {
 			return r.Fail(fw.ErrTooDeep)
 		}
-		n948 := int(fw.U32(d, p))
-		if n948 > end-16-p-4 {
+		n1052 := int(fw.U32(d, p))
+		if n1052 > end-16-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n948
+		p += 4 + n1052
 		p += 8
 		p += 8
 	}
@@ -10294,34 +11477,34 @@ func FwVerifyFExAccount(r *fw.FReader, p, end int) int {
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
-			n949 := int(fw.U32(d, p))
-			if n949 > end-16-p-4 {
+			n1053 := int(fw.U32(d, p))
+			if n1053 > end-16-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n949
+			p += 4 + n1053
 			p += 8
 			p += 8
 		}
 	}
-	n950, ok951 := r.Count(p, end-3, 42)
-	if !ok951 {
+	n1054, ok1055 := r.Count(p, end-3, 42)
+	if !ok1055 {
 		return -1
 	}
 	p += 4
-	rest953 := n950 * 42
-	for i952 := 0; i952 < n950; i952++ {
-		rest953 -= 42
+	rest1057 := n1054 * 42
+	for i1056 := 0; i1056 < n1054; i1056++ {
+		rest1057 -= 42
 		{
-			end := end - 3 - rest953
+			end := end - 3 - rest1057
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
 			p += 4
-			n954 := int(fw.U32(d, p))
-			if n954 > end-34-p-4 {
+			n1058 := int(fw.U32(d, p))
+			if n1058 > end-34-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n954
+			p += 4 + n1058
 			p += 1
 			p += 1
 			p += 8
@@ -10360,11 +11543,11 @@ func (s *ExAccount) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, ",\"orders\":"...)
 	b = append(b, '[')
-	for i955 := range s.Orders {
-		if i955 > 0 {
+	for i1059 := range s.Orders {
+		if i1059 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i955].AppendJSON(b)
+		b = s.Orders[i1059].AppendJSON(b)
 	}
 	b = append(b, ']')
 	b = append(b, ",\"refs\":"...)
@@ -10415,13 +11598,13 @@ func (s *ExAccount) FwGetJSON(p *fw.JSONParser) {
 			s.Orders = s.Orders[:0]
 			if p.Array() {
 				for p.More() {
-					var e956 protoex.Order
-					e956 = protoex.NewOrder()
-					e956.FwGetJSON(p)
+					var e1060 protoex.Order
+					e1060 = protoex.NewOrder()
+					e1060.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.Orders = append(s.Orders, e956)
+					s.Orders = append(s.Orders, e1060)
 				}
 			}
 		case "refs":
@@ -10522,13 +11705,12 @@ func VerifyPingLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Ping) FwPutV(w *fw.Writer, slot, base int) {
 	n := 32
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+32 : pos+32]
 	fw.PutU32(b, 0, 32)
@@ -10652,8 +11834,8 @@ func (s *Ping) FwGetF(r *fw.FReader, p, end int) int {
 	_ = d
 	copy(s.Id[:], d[p:p+16])
 	p += 16
-	q957 := d[p : p+8 : p+8]
-	s.Sent = fw.Timestamp(fw.U64(q957, 0))
+	q1061 := d[p : p+8 : p+8]
+	s.Sent = fw.Timestamp(fw.U64(q1061, 0))
 	p += 8
 	r.Leave()
 	return p
@@ -10805,13 +11987,12 @@ func VerifyPongLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Pong) FwPutV(w *fw.Writer, slot, base int) {
 	n := 32
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+32 : pos+32]
 	fw.PutU32(b, 0, 32)
@@ -10935,8 +12116,8 @@ func (s *Pong) FwGetF(r *fw.FReader, p, end int) int {
 	_ = d
 	copy(s.Id[:], d[p:p+16])
 	p += 16
-	q958 := d[p : p+8 : p+8]
-	s.Received = fw.Timestamp(fw.U64(q958, 0))
+	q1062 := d[p : p+8 : p+8]
+	s.Received = fw.Timestamp(fw.U64(q1062, 0))
 	p += 8
 	r.Leave()
 	return p
@@ -11080,22 +12261,29 @@ func VerifyRefusedLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if left, ok := fwFastVRefused(data[:full], 4, 0, int64(full)-8); ok {
+			if left < 0 {
+				return fw.ErrOverBudget
+			}
+			return nil
+		}
+	}
 	var r fw.VReader
 	r.Start(data, full, lim)
-	FwVerifyVRefused(&r, 4, 0)
+	fwVerifyVRefusedFull(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Refused) FwPutV(w *fw.Writer, slot, base int) {
 	n := 28 + 4 + len(s.Reason)
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+28 : pos+28]
 	fw.PutU32(b, 0, 28)
@@ -11144,8 +12332,49 @@ func (s *Refused) FwGetV(r *fw.VReader, slot, base int) {
 	r.Leave()
 }
 
-// FwVerifyVRefused verifies the Refused body the slot leads to (generated code).
+// FwVerifyVRefused verifies the Refused body the slot leads to (generated code): the
+// usual message by fwFastVRefused, anything else by fwVerifyVRefusedFull.
 func FwVerifyVRefused(r *fw.VReader, slot, base int) {
+	if r.Depth >= 1 {
+		if left, ok := fwFastVRefused(r.Data, slot, base, r.Left); ok {
+			r.Left = left
+			return
+		}
+	}
+	fwVerifyVRefusedFull(r, slot, base)
+}
+
+// fwFastVRefused walks the Refused body the slot leads to in d (a root model) when
+// it is the usual one, and returns the budget left (charged from left); false when
+// anything is unusual, with nothing recorded (the full walk then starts over). The
+// caller has checked that the depth limit allows 1 more levels.
+func fwFastVRefused(d []byte, slot, base int, left int64) (int64, bool) {
+	size := len(d)
+	pos := base + int(fw.U32(d, slot))
+	if pos < slot+4 || pos > size-28 {
+		return 0, false
+	}
+	b1063 := d[pos : pos+28 : pos+28]
+	stored1064 := int(fw.U32(b1063, 0))
+	if stored1064 < 28 || pos+stored1064 > size || fw.U32(b1063, 4) != 307 {
+		return 0, false
+	}
+	left -= int64(stored1064)
+	q1065 := pos + int(fw.U32(b1063, 24))
+	if q1065 < pos+28 || q1065 > size-4 {
+		return 0, false
+	}
+	n1066 := int(fw.U32(d, q1065))
+	if q1065+4+n1066 > size {
+		return 0, false
+	}
+	left -= int64(n1066)
+	left -= 4
+	return left, true
+}
+
+// fwVerifyVRefusedFull is FwVerifyVRefused for every input: it records why a message fails.
+func fwVerifyVRefusedFull(r *fw.VReader, slot, base int) {
 	d := r.Data
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -11163,10 +12392,10 @@ func FwVerifyVRefused(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 28 {
-		blk959 := pos + int(fw.U32(d, pos+24))
-		if blk959 >= pos+24+4 && blk959 <= size-4 {
-			if n960 := int(fw.U32(d, blk959)); n960 <= size-blk959-4 {
-				left -= int64(4 + n960)
+		blk1067 := pos + int(fw.U32(d, pos+24))
+		if blk1067 >= pos+24+4 && blk1067 <= size-4 {
+			if n1068 := int(fw.U32(d, blk1067)); n1068 <= size-blk1067-4 {
+				left -= int64(4 + n1068)
 			} else {
 				r.Left = left
 				r.Text(pos+24, pos)
@@ -11179,10 +12408,10 @@ func FwVerifyVRefused(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 28 <= stored {
-			blk961 := pos + int(fw.U32(d, pos+24))
-			if blk961 >= pos+24+4 && blk961 <= size-4 {
-				if n962 := int(fw.U32(d, blk961)); n962 <= size-blk961-4 {
-					left -= int64(4 + n962)
+			blk1069 := pos + int(fw.U32(d, pos+24))
+			if blk1069 >= pos+24+4 && blk1069 <= size-4 {
+				if n1070 := int(fw.U32(d, blk1069)); n1070 <= size-blk1069-4 {
+					left -= int64(4 + n1070)
 				} else {
 					r.Left = left
 					r.Text(pos+24, pos)
@@ -11235,9 +12464,30 @@ func VerifyRefusedFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if p := fwFastFRefused(data[:full], 8, full); p >= 0 {
+			if p != full {
+				return fw.ErrBadSize
+			}
+			return nil
+		}
+	}
 	var r fw.FReader
 	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFRefused(&r, 8, full), full)
+}
+
+// fwFastFRefused is FwVerifyFRefused for the usual message (root models only): the
+// position after the fields, or -1 with nothing recorded. The caller has checked
+// that the depth limit allows 1 levels.
+func fwFastFRefused(d []byte, p, end int) int {
+	p += 16
+	n1071 := int(fw.U32(d, p))
+	if n1071 > end-p-4 {
+		return -1
+	}
+	p += 4 + n1071
+	return p
 }
 
 // FwPutF appends s's fields in the final format (generated code).
@@ -11271,11 +12521,11 @@ func FwVerifyFRefused(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 16
-	n963 := int(fw.U32(d, p))
-	if n963 > end-p-4 {
+	n1072 := int(fw.U32(d, p))
+	if n1072 > end-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n963
+	p += 4 + n1072
 	r.Leave()
 	return p
 }
@@ -11405,22 +12655,29 @@ func VerifyFailureLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if left, ok := fwFastVFailure(data[:full], 4, 0, int64(full)-8); ok {
+			if left < 0 {
+				return fw.ErrOverBudget
+			}
+			return nil
+		}
+	}
 	var r fw.VReader
 	r.Start(data, full, lim)
-	FwVerifyVFailure(&r, 4, 0)
+	fwVerifyVFailureFull(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Failure) FwPutV(w *fw.Writer, slot, base int) {
 	n := 28 + 4 + len(s.Error)
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+28 : pos+28]
 	fw.PutU32(b, 0, 28)
@@ -11469,8 +12726,49 @@ func (s *Failure) FwGetV(r *fw.VReader, slot, base int) {
 	r.Leave()
 }
 
-// FwVerifyVFailure verifies the Failure body the slot leads to (generated code).
+// FwVerifyVFailure verifies the Failure body the slot leads to (generated code): the
+// usual message by fwFastVFailure, anything else by fwVerifyVFailureFull.
 func FwVerifyVFailure(r *fw.VReader, slot, base int) {
+	if r.Depth >= 1 {
+		if left, ok := fwFastVFailure(r.Data, slot, base, r.Left); ok {
+			r.Left = left
+			return
+		}
+	}
+	fwVerifyVFailureFull(r, slot, base)
+}
+
+// fwFastVFailure walks the Failure body the slot leads to in d (a root model) when
+// it is the usual one, and returns the budget left (charged from left); false when
+// anything is unusual, with nothing recorded (the full walk then starts over). The
+// caller has checked that the depth limit allows 1 more levels.
+func fwFastVFailure(d []byte, slot, base int, left int64) (int64, bool) {
+	size := len(d)
+	pos := base + int(fw.U32(d, slot))
+	if pos < slot+4 || pos > size-28 {
+		return 0, false
+	}
+	b1073 := d[pos : pos+28 : pos+28]
+	stored1074 := int(fw.U32(b1073, 0))
+	if stored1074 < 28 || pos+stored1074 > size || fw.U32(b1073, 4) != 308 {
+		return 0, false
+	}
+	left -= int64(stored1074)
+	q1075 := pos + int(fw.U32(b1073, 24))
+	if q1075 < pos+28 || q1075 > size-4 {
+		return 0, false
+	}
+	n1076 := int(fw.U32(d, q1075))
+	if q1075+4+n1076 > size {
+		return 0, false
+	}
+	left -= int64(n1076)
+	left -= 4
+	return left, true
+}
+
+// fwVerifyVFailureFull is FwVerifyVFailure for every input: it records why a message fails.
+func fwVerifyVFailureFull(r *fw.VReader, slot, base int) {
 	d := r.Data
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -11488,10 +12786,10 @@ func FwVerifyVFailure(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 28 {
-		blk964 := pos + int(fw.U32(d, pos+24))
-		if blk964 >= pos+24+4 && blk964 <= size-4 {
-			if n965 := int(fw.U32(d, blk964)); n965 <= size-blk964-4 {
-				left -= int64(4 + n965)
+		blk1077 := pos + int(fw.U32(d, pos+24))
+		if blk1077 >= pos+24+4 && blk1077 <= size-4 {
+			if n1078 := int(fw.U32(d, blk1077)); n1078 <= size-blk1077-4 {
+				left -= int64(4 + n1078)
 			} else {
 				r.Left = left
 				r.Text(pos+24, pos)
@@ -11504,10 +12802,10 @@ func FwVerifyVFailure(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 28 <= stored {
-			blk966 := pos + int(fw.U32(d, pos+24))
-			if blk966 >= pos+24+4 && blk966 <= size-4 {
-				if n967 := int(fw.U32(d, blk966)); n967 <= size-blk966-4 {
-					left -= int64(4 + n967)
+			blk1079 := pos + int(fw.U32(d, pos+24))
+			if blk1079 >= pos+24+4 && blk1079 <= size-4 {
+				if n1080 := int(fw.U32(d, blk1079)); n1080 <= size-blk1079-4 {
+					left -= int64(4 + n1080)
 				} else {
 					r.Left = left
 					r.Text(pos+24, pos)
@@ -11560,9 +12858,30 @@ func VerifyFailureFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if p := fwFastFFailure(data[:full], 8, full); p >= 0 {
+			if p != full {
+				return fw.ErrBadSize
+			}
+			return nil
+		}
+	}
 	var r fw.FReader
 	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFFailure(&r, 8, full), full)
+}
+
+// fwFastFFailure is FwVerifyFFailure for the usual message (root models only): the
+// position after the fields, or -1 with nothing recorded. The caller has checked
+// that the depth limit allows 1 levels.
+func fwFastFFailure(d []byte, p, end int) int {
+	p += 16
+	n1081 := int(fw.U32(d, p))
+	if n1081 > end-p-4 {
+		return -1
+	}
+	p += 4 + n1081
+	return p
 }
 
 // FwPutF appends s's fields in the final format (generated code).
@@ -11596,11 +12915,11 @@ func FwVerifyFFailure(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 16
-	n968 := int(fw.U32(d, p))
-	if n968 > end-p-4 {
+	n1082 := int(fw.U32(d, p))
+	if n1082 > end-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n968
+	p += 4 + n1082
 	r.Leave()
 	return p
 }
@@ -11737,22 +13056,29 @@ func VerifyPingRequestLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if left, ok := fwFastVPingRequest(data[:full], 4, 0, int64(full)-8); ok {
+			if left < 0 {
+				return fw.ErrOverBudget
+			}
+			return nil
+		}
+	}
 	var r fw.VReader
 	r.Start(data, full, lim)
-	FwVerifyVPingRequest(&r, 4, 0)
+	fwVerifyVPingRequestFull(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *PingRequest) FwPutV(w *fw.Writer, slot, base int) {
 	n := 36 + 4 + len(s.Note)
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+36 : pos+36]
 	fw.PutU32(b, 0, 36)
@@ -11808,8 +13134,49 @@ func (s *PingRequest) FwGetV(r *fw.VReader, slot, base int) {
 	r.Leave()
 }
 
-// FwVerifyVPingRequest verifies the PingRequest body the slot leads to (generated code).
+// FwVerifyVPingRequest verifies the PingRequest body the slot leads to (generated code): the
+// usual message by fwFastVPingRequest, anything else by fwVerifyVPingRequestFull.
 func FwVerifyVPingRequest(r *fw.VReader, slot, base int) {
+	if r.Depth >= 1 {
+		if left, ok := fwFastVPingRequest(r.Data, slot, base, r.Left); ok {
+			r.Left = left
+			return
+		}
+	}
+	fwVerifyVPingRequestFull(r, slot, base)
+}
+
+// fwFastVPingRequest walks the PingRequest body the slot leads to in d (a root model) when
+// it is the usual one, and returns the budget left (charged from left); false when
+// anything is unusual, with nothing recorded (the full walk then starts over). The
+// caller has checked that the depth limit allows 1 more levels.
+func fwFastVPingRequest(d []byte, slot, base int, left int64) (int64, bool) {
+	size := len(d)
+	pos := base + int(fw.U32(d, slot))
+	if pos < slot+4 || pos > size-36 {
+		return 0, false
+	}
+	b1083 := d[pos : pos+36 : pos+36]
+	stored1084 := int(fw.U32(b1083, 0))
+	if stored1084 < 36 || pos+stored1084 > size || fw.U32(b1083, 4) != 309 {
+		return 0, false
+	}
+	left -= int64(stored1084)
+	q1085 := pos + int(fw.U32(b1083, 32))
+	if q1085 < pos+36 || q1085 > size-4 {
+		return 0, false
+	}
+	n1086 := int(fw.U32(d, q1085))
+	if q1085+4+n1086 > size {
+		return 0, false
+	}
+	left -= int64(n1086)
+	left -= 4
+	return left, true
+}
+
+// fwVerifyVPingRequestFull is FwVerifyVPingRequest for every input: it records why a message fails.
+func fwVerifyVPingRequestFull(r *fw.VReader, slot, base int) {
 	d := r.Data
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -11827,10 +13194,10 @@ func FwVerifyVPingRequest(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 36 {
-		blk969 := pos + int(fw.U32(d, pos+32))
-		if blk969 >= pos+32+4 && blk969 <= size-4 {
-			if n970 := int(fw.U32(d, blk969)); n970 <= size-blk969-4 {
-				left -= int64(4 + n970)
+		blk1087 := pos + int(fw.U32(d, pos+32))
+		if blk1087 >= pos+32+4 && blk1087 <= size-4 {
+			if n1088 := int(fw.U32(d, blk1087)); n1088 <= size-blk1087-4 {
+				left -= int64(4 + n1088)
 			} else {
 				r.Left = left
 				r.Text(pos+32, pos)
@@ -11843,10 +13210,10 @@ func FwVerifyVPingRequest(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 36 <= stored {
-			blk971 := pos + int(fw.U32(d, pos+32))
-			if blk971 >= pos+32+4 && blk971 <= size-4 {
-				if n972 := int(fw.U32(d, blk971)); n972 <= size-blk971-4 {
-					left -= int64(4 + n972)
+			blk1089 := pos + int(fw.U32(d, pos+32))
+			if blk1089 >= pos+32+4 && blk1089 <= size-4 {
+				if n1090 := int(fw.U32(d, blk1089)); n1090 <= size-blk1089-4 {
+					left -= int64(4 + n1090)
 				} else {
 					r.Left = left
 					r.Text(pos+32, pos)
@@ -11899,9 +13266,31 @@ func VerifyPingRequestFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if p := fwFastFPingRequest(data[:full], 8, full); p >= 0 {
+			if p != full {
+				return fw.ErrBadSize
+			}
+			return nil
+		}
+	}
 	var r fw.FReader
 	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFPingRequest(&r, 8, full), full)
+}
+
+// fwFastFPingRequest is FwVerifyFPingRequest for the usual message (root models only): the
+// position after the fields, or -1 with nothing recorded. The caller has checked
+// that the depth limit allows 1 levels.
+func fwFastFPingRequest(d []byte, p, end int) int {
+	p += 16
+	p += 8
+	n1091 := int(fw.U32(d, p))
+	if n1091 > end-p-4 {
+		return -1
+	}
+	p += 4 + n1091
+	return p
 }
 
 // FwPutF appends s's fields in the final format (generated code).
@@ -11921,8 +13310,8 @@ func (s *PingRequest) FwGetF(r *fw.FReader, p, end int) int {
 	_ = d
 	copy(s.Id[:], d[p:p+16])
 	p += 16
-	q973 := d[p : p+8 : p+8]
-	s.Sent = fw.Timestamp(fw.U64(q973, 0))
+	q1092 := d[p : p+8 : p+8]
+	s.Sent = fw.Timestamp(fw.U64(q1092, 0))
 	p += 8
 	if p = r.String(p, end, &s.Note); p < 0 {
 		return -1
@@ -11940,11 +13329,11 @@ func FwVerifyFPingRequest(r *fw.FReader, p, end int) int {
 	_ = d
 	p += 16
 	p += 8
-	n974 := int(fw.U32(d, p))
-	if n974 > end-p-4 {
+	n1093 := int(fw.U32(d, p))
+	if n1093 > end-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n974
+	p += 4 + n1093
 	r.Leave()
 	return p
 }
@@ -12078,22 +13467,29 @@ func VerifyNotifyLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if left, ok := fwFastVNotify(data[:full], 4, 0, int64(full)-8); ok {
+			if left < 0 {
+				return fw.ErrOverBudget
+			}
+			return nil
+		}
+	}
 	var r fw.VReader
 	r.Start(data, full, lim)
-	FwVerifyVNotify(&r, 4, 0)
+	fwVerifyVNotifyFull(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Notify) FwPutV(w *fw.Writer, slot, base int) {
 	n := 28 + 4 + len(s.Text)
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+28 : pos+28]
 	fw.PutU32(b, 0, 28)
@@ -12142,8 +13538,49 @@ func (s *Notify) FwGetV(r *fw.VReader, slot, base int) {
 	r.Leave()
 }
 
-// FwVerifyVNotify verifies the Notify body the slot leads to (generated code).
+// FwVerifyVNotify verifies the Notify body the slot leads to (generated code): the
+// usual message by fwFastVNotify, anything else by fwVerifyVNotifyFull.
 func FwVerifyVNotify(r *fw.VReader, slot, base int) {
+	if r.Depth >= 1 {
+		if left, ok := fwFastVNotify(r.Data, slot, base, r.Left); ok {
+			r.Left = left
+			return
+		}
+	}
+	fwVerifyVNotifyFull(r, slot, base)
+}
+
+// fwFastVNotify walks the Notify body the slot leads to in d (a root model) when
+// it is the usual one, and returns the budget left (charged from left); false when
+// anything is unusual, with nothing recorded (the full walk then starts over). The
+// caller has checked that the depth limit allows 1 more levels.
+func fwFastVNotify(d []byte, slot, base int, left int64) (int64, bool) {
+	size := len(d)
+	pos := base + int(fw.U32(d, slot))
+	if pos < slot+4 || pos > size-28 {
+		return 0, false
+	}
+	b1094 := d[pos : pos+28 : pos+28]
+	stored1095 := int(fw.U32(b1094, 0))
+	if stored1095 < 28 || pos+stored1095 > size || fw.U32(b1094, 4) != 310 {
+		return 0, false
+	}
+	left -= int64(stored1095)
+	q1096 := pos + int(fw.U32(b1094, 24))
+	if q1096 < pos+28 || q1096 > size-4 {
+		return 0, false
+	}
+	n1097 := int(fw.U32(d, q1096))
+	if q1096+4+n1097 > size {
+		return 0, false
+	}
+	left -= int64(n1097)
+	left -= 4
+	return left, true
+}
+
+// fwVerifyVNotifyFull is FwVerifyVNotify for every input: it records why a message fails.
+func fwVerifyVNotifyFull(r *fw.VReader, slot, base int) {
 	d := r.Data
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -12161,10 +13598,10 @@ func FwVerifyVNotify(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 28 {
-		blk975 := pos + int(fw.U32(d, pos+24))
-		if blk975 >= pos+24+4 && blk975 <= size-4 {
-			if n976 := int(fw.U32(d, blk975)); n976 <= size-blk975-4 {
-				left -= int64(4 + n976)
+		blk1098 := pos + int(fw.U32(d, pos+24))
+		if blk1098 >= pos+24+4 && blk1098 <= size-4 {
+			if n1099 := int(fw.U32(d, blk1098)); n1099 <= size-blk1098-4 {
+				left -= int64(4 + n1099)
 			} else {
 				r.Left = left
 				r.Text(pos+24, pos)
@@ -12177,10 +13614,10 @@ func FwVerifyVNotify(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 28 <= stored {
-			blk977 := pos + int(fw.U32(d, pos+24))
-			if blk977 >= pos+24+4 && blk977 <= size-4 {
-				if n978 := int(fw.U32(d, blk977)); n978 <= size-blk977-4 {
-					left -= int64(4 + n978)
+			blk1100 := pos + int(fw.U32(d, pos+24))
+			if blk1100 >= pos+24+4 && blk1100 <= size-4 {
+				if n1101 := int(fw.U32(d, blk1100)); n1101 <= size-blk1100-4 {
+					left -= int64(4 + n1101)
 				} else {
 					r.Left = left
 					r.Text(pos+24, pos)
@@ -12233,9 +13670,30 @@ func VerifyNotifyFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if p := fwFastFNotify(data[:full], 8, full); p >= 0 {
+			if p != full {
+				return fw.ErrBadSize
+			}
+			return nil
+		}
+	}
 	var r fw.FReader
 	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFNotify(&r, 8, full), full)
+}
+
+// fwFastFNotify is FwVerifyFNotify for the usual message (root models only): the
+// position after the fields, or -1 with nothing recorded. The caller has checked
+// that the depth limit allows 1 levels.
+func fwFastFNotify(d []byte, p, end int) int {
+	p += 16
+	n1102 := int(fw.U32(d, p))
+	if n1102 > end-p-4 {
+		return -1
+	}
+	p += 4 + n1102
+	return p
 }
 
 // FwPutF appends s's fields in the final format (generated code).
@@ -12269,11 +13727,11 @@ func FwVerifyFNotify(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 16
-	n979 := int(fw.U32(d, p))
-	if n979 > end-p-4 {
+	n1103 := int(fw.U32(d, p))
+	if n1103 > end-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n979
+	p += 4 + n1103
 	r.Leave()
 	return p
 }
@@ -12392,13 +13850,12 @@ func VerifyEmptyLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Empty) FwPutV(w *fw.Writer, slot, base int) {
 	n := 8
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+8 : pos+8]
 	fw.PutU32(b, 0, 8)

@@ -183,22 +183,29 @@ func VerifyOrderLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if left, ok := fwFastVOrder(data[:full], 4, 0, int64(full)-8); ok {
+			if left < 0 {
+				return fw.ErrOverBudget
+			}
+			return nil
+		}
+	}
 	var r fw.VReader
 	r.Start(data, full, lim)
-	FwVerifyVOrder(&r, 4, 0)
+	fwVerifyVOrderFull(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Order) FwPutV(w *fw.Writer, slot, base int) {
 	n := 34 + 4 + len(s.Symbol)
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+34 : pos+34]
 	fw.PutU32(b, 0, 34)
@@ -275,8 +282,49 @@ func (s *Order) FwGetV(r *fw.VReader, slot, base int) {
 	r.Leave()
 }
 
-// FwVerifyVOrder verifies the Order body the slot leads to (generated code).
+// FwVerifyVOrder verifies the Order body the slot leads to (generated code): the
+// usual message by fwFastVOrder, anything else by fwVerifyVOrderFull.
 func FwVerifyVOrder(r *fw.VReader, slot, base int) {
+	if r.Depth >= 1 {
+		if left, ok := fwFastVOrder(r.Data, slot, base, r.Left); ok {
+			r.Left = left
+			return
+		}
+	}
+	fwVerifyVOrderFull(r, slot, base)
+}
+
+// fwFastVOrder walks the Order body the slot leads to in d (a root model) when
+// it is the usual one, and returns the budget left (charged from left); false when
+// anything is unusual, with nothing recorded (the full walk then starts over). The
+// caller has checked that the depth limit allows 1 more levels.
+func fwFastVOrder(d []byte, slot, base int, left int64) (int64, bool) {
+	size := len(d)
+	pos := base + int(fw.U32(d, slot))
+	if pos < slot+4 || pos > size-34 {
+		return 0, false
+	}
+	b1 := d[pos : pos+34 : pos+34]
+	stored2 := int(fw.U32(b1, 0))
+	if stored2 < 34 || pos+stored2 > size || fw.U32(b1, 4) != 1 {
+		return 0, false
+	}
+	left -= int64(stored2)
+	q3 := pos + int(fw.U32(b1, 12))
+	if q3 < pos+16 || q3 > size-4 {
+		return 0, false
+	}
+	n4 := int(fw.U32(d, q3))
+	if q3+4+n4 > size {
+		return 0, false
+	}
+	left -= int64(n4)
+	left -= 4
+	return left, true
+}
+
+// fwVerifyVOrderFull is FwVerifyVOrder for every input: it records why a message fails.
+func fwVerifyVOrderFull(r *fw.VReader, slot, base int) {
 	d := r.Data
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -294,10 +342,10 @@ func FwVerifyVOrder(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 34 {
-		blk1 := pos + int(fw.U32(d, pos+12))
-		if blk1 >= pos+12+4 && blk1 <= size-4 {
-			if n2 := int(fw.U32(d, blk1)); n2 <= size-blk1-4 {
-				left -= int64(4 + n2)
+		blk5 := pos + int(fw.U32(d, pos+12))
+		if blk5 >= pos+12+4 && blk5 <= size-4 {
+			if n6 := int(fw.U32(d, blk5)); n6 <= size-blk5-4 {
+				left -= int64(4 + n6)
 			} else {
 				r.Left = left
 				r.Text(pos+12, pos)
@@ -310,10 +358,10 @@ func FwVerifyVOrder(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 16 <= stored {
-			blk3 := pos + int(fw.U32(d, pos+12))
-			if blk3 >= pos+12+4 && blk3 <= size-4 {
-				if n4 := int(fw.U32(d, blk3)); n4 <= size-blk3-4 {
-					left -= int64(4 + n4)
+			blk7 := pos + int(fw.U32(d, pos+12))
+			if blk7 >= pos+12+4 && blk7 <= size-4 {
+				if n8 := int(fw.U32(d, blk7)); n8 <= size-blk7-4 {
+					left -= int64(4 + n8)
 				} else {
 					r.Left = left
 					r.Text(pos+12, pos)
@@ -366,9 +414,34 @@ func VerifyOrderFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if p := fwFastFOrder(data[:full], 8, full); p >= 0 {
+			if p != full {
+				return fw.ErrBadSize
+			}
+			return nil
+		}
+	}
 	var r fw.FReader
 	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFOrder(&r, 8, full), full)
+}
+
+// fwFastFOrder is FwVerifyFOrder for the usual message (root models only): the
+// position after the fields, or -1 with nothing recorded. The caller has checked
+// that the depth limit allows 1 levels.
+func fwFastFOrder(d []byte, p, end int) int {
+	p += 4
+	n9 := int(fw.U32(d, p))
+	if n9 > end-18-p-4 {
+		return -1
+	}
+	p += 4 + n9
+	p += 1
+	p += 1
+	p += 8
+	p += 8
+	return p
 }
 
 // FwPutF appends s's fields in the final format (generated code).
@@ -389,17 +462,17 @@ func (s *Order) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q5 := d[p : p+4 : p+4]
-	s.Uid = int32(fw.U32(q5, 0))
+	q10 := d[p : p+4 : p+4]
+	s.Uid = int32(fw.U32(q10, 0))
 	p += 4
 	if p = r.String(p, end-18, &s.Symbol); p < 0 {
 		return -1
 	}
-	q6 := d[p : p+18 : p+18]
-	s.Side = OrderSide(q6[0])
-	s.Type = OrderType(q6[1])
-	s.Price = fw.F64(q6, 2)
-	s.Volume = fw.F64(q6, 10)
+	q11 := d[p : p+18 : p+18]
+	s.Side = OrderSide(q11[0])
+	s.Type = OrderType(q11[1])
+	s.Price = fw.F64(q11, 2)
+	s.Volume = fw.F64(q11, 10)
 	p += 18
 	r.Leave()
 	return p
@@ -413,11 +486,11 @@ func FwVerifyFOrder(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 4
-	n7 := int(fw.U32(d, p))
-	if n7 > end-18-p-4 {
+	n12 := int(fw.U32(d, p))
+	if n12 > end-18-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n7
+	p += 4 + n12
 	p += 1
 	p += 1
 	p += 8
@@ -565,22 +638,29 @@ func VerifyBalanceLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if left, ok := fwFastVBalance(data[:full], 4, 0, int64(full)-8); ok {
+			if left < 0 {
+				return fw.ErrOverBudget
+			}
+			return nil
+		}
+	}
 	var r fw.VReader
 	r.Start(data, full, lim)
-	FwVerifyVBalance(&r, 4, 0)
+	fwVerifyVBalanceFull(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Balance) FwPutV(w *fw.Writer, slot, base int) {
 	n := 20 + 4 + len(s.Currency)
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+20 : pos+20]
 	fw.PutU32(b, 0, 20)
@@ -629,8 +709,49 @@ func (s *Balance) FwGetV(r *fw.VReader, slot, base int) {
 	r.Leave()
 }
 
-// FwVerifyVBalance verifies the Balance body the slot leads to (generated code).
+// FwVerifyVBalance verifies the Balance body the slot leads to (generated code): the
+// usual message by fwFastVBalance, anything else by fwVerifyVBalanceFull.
 func FwVerifyVBalance(r *fw.VReader, slot, base int) {
+	if r.Depth >= 1 {
+		if left, ok := fwFastVBalance(r.Data, slot, base, r.Left); ok {
+			r.Left = left
+			return
+		}
+	}
+	fwVerifyVBalanceFull(r, slot, base)
+}
+
+// fwFastVBalance walks the Balance body the slot leads to in d (a root model) when
+// it is the usual one, and returns the budget left (charged from left); false when
+// anything is unusual, with nothing recorded (the full walk then starts over). The
+// caller has checked that the depth limit allows 1 more levels.
+func fwFastVBalance(d []byte, slot, base int, left int64) (int64, bool) {
+	size := len(d)
+	pos := base + int(fw.U32(d, slot))
+	if pos < slot+4 || pos > size-20 {
+		return 0, false
+	}
+	b13 := d[pos : pos+20 : pos+20]
+	stored14 := int(fw.U32(b13, 0))
+	if stored14 < 20 || pos+stored14 > size || fw.U32(b13, 4) != 2 {
+		return 0, false
+	}
+	left -= int64(stored14)
+	q15 := pos + int(fw.U32(b13, 8))
+	if q15 < pos+12 || q15 > size-4 {
+		return 0, false
+	}
+	n16 := int(fw.U32(d, q15))
+	if q15+4+n16 > size {
+		return 0, false
+	}
+	left -= int64(n16)
+	left -= 4
+	return left, true
+}
+
+// fwVerifyVBalanceFull is FwVerifyVBalance for every input: it records why a message fails.
+func fwVerifyVBalanceFull(r *fw.VReader, slot, base int) {
 	d := r.Data
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -648,10 +769,10 @@ func FwVerifyVBalance(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 20 {
-		blk8 := pos + int(fw.U32(d, pos+8))
-		if blk8 >= pos+8+4 && blk8 <= size-4 {
-			if n9 := int(fw.U32(d, blk8)); n9 <= size-blk8-4 {
-				left -= int64(4 + n9)
+		blk17 := pos + int(fw.U32(d, pos+8))
+		if blk17 >= pos+8+4 && blk17 <= size-4 {
+			if n18 := int(fw.U32(d, blk17)); n18 <= size-blk17-4 {
+				left -= int64(4 + n18)
 			} else {
 				r.Left = left
 				r.Text(pos+8, pos)
@@ -664,10 +785,10 @@ func FwVerifyVBalance(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 12 <= stored {
-			blk10 := pos + int(fw.U32(d, pos+8))
-			if blk10 >= pos+8+4 && blk10 <= size-4 {
-				if n11 := int(fw.U32(d, blk10)); n11 <= size-blk10-4 {
-					left -= int64(4 + n11)
+			blk19 := pos + int(fw.U32(d, pos+8))
+			if blk19 >= pos+8+4 && blk19 <= size-4 {
+				if n20 := int(fw.U32(d, blk19)); n20 <= size-blk19-4 {
+					left -= int64(4 + n20)
 				} else {
 					r.Left = left
 					r.Text(pos+8, pos)
@@ -720,9 +841,30 @@ func VerifyBalanceFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 1 {
+		if p := fwFastFBalance(data[:full], 8, full); p >= 0 {
+			if p != full {
+				return fw.ErrBadSize
+			}
+			return nil
+		}
+	}
 	var r fw.FReader
 	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFBalance(&r, 8, full), full)
+}
+
+// fwFastFBalance is FwVerifyFBalance for the usual message (root models only): the
+// position after the fields, or -1 with nothing recorded. The caller has checked
+// that the depth limit allows 1 levels.
+func fwFastFBalance(d []byte, p, end int) int {
+	n21 := int(fw.U32(d, p))
+	if n21 > end-8-p-4 {
+		return -1
+	}
+	p += 4 + n21
+	p += 8
+	return p
 }
 
 // FwPutF appends s's fields in the final format (generated code).
@@ -742,8 +884,8 @@ func (s *Balance) FwGetF(r *fw.FReader, p, end int) int {
 	if p = r.String(p, end-8, &s.Currency); p < 0 {
 		return -1
 	}
-	q12 := d[p : p+8 : p+8]
-	s.Amount = fw.F64(q12, 0)
+	q22 := d[p : p+8 : p+8]
+	s.Amount = fw.F64(q22, 0)
 	p += 8
 	r.Leave()
 	return p
@@ -756,11 +898,11 @@ func FwVerifyFBalance(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	n13 := int(fw.U32(d, p))
-	if n13 > end-8-p-4 {
+	n23 := int(fw.U32(d, p))
+	if n23 > end-8-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n13
+	p += 4 + n23
 	p += 8
 	r.Leave()
 	return p
@@ -858,11 +1000,11 @@ func (s *Account) FwPrint(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(len(s.Orders)), 10)
 	b = append(b, ']', '[')
-	for i14 := range s.Orders {
-		if i14 > 0 {
+	for i24 := range s.Orders {
+		if i24 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i14].FwPrint(b)
+		b = s.Orders[i24].FwPrint(b)
 	}
 	b = append(b, ']')
 	b = append(b, ')')
@@ -915,22 +1057,29 @@ func VerifyAccountLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 2 {
+		if left, ok := fwFastVAccount(data[:full], 4, 0, int64(full)-8); ok {
+			if left < 0 {
+				return fw.ErrOverBudget
+			}
+			return nil
+		}
+	}
 	var r fw.VReader
 	r.Start(data, full, lim)
-	FwVerifyVAccount(&r, 4, 0)
+	fwVerifyVAccountFull(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *Account) FwPutV(w *fw.Writer, slot, base int) {
 	n := 30 + 4 + len(s.Name)
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+30 : pos+30]
 	fw.PutU32(b, 0, 30)
@@ -941,30 +1090,88 @@ func (s *Account) FwPutV(w *fw.Writer, slot, base int) {
 	fw.PutU32(b, 12, 30)
 	fw.PutU32(buf, q, uint32(len(s.Name)))
 	copy(buf[q+4:], s.Name)
-	s.Wallet.FwPutV(w, pos+17, pos)
+	{
+		s, slot, base := &s.Wallet, pos+17, pos
+		n := 20 + 4 + len(s.Currency)
+		pos := len(w.Buf)
+		if pos+n > cap(w.Buf) {
+			w.Grow(n)
+		}
+		w.Buf = w.Buf[:pos+n]
+		buf := w.Buf
+		fw.PutU32(buf, slot, uint32(pos-base))
+		b := buf[pos : pos+20 : pos+20]
+		fw.PutU32(b, 0, 20)
+		fw.PutU32(b, 4, 2)
+		fw.PutF64(b, 12, float64(s.Amount))
+		q := pos + 20
+		fw.PutU32(b, 8, 20)
+		fw.PutU32(buf, q, uint32(len(s.Currency)))
+		copy(buf[q+4:], s.Currency)
+	}
 	if s.Asset == nil {
 		fw.VNull(w, pos+21)
 	} else {
-		blk15 := len(w.Buf)
-		if blk15+4 > cap(w.Buf) {
+		blk25 := len(w.Buf)
+		if blk25+4 > cap(w.Buf) {
 			w.Grow(4)
 		}
-		w.Buf = w.Buf[:blk15+4]
+		w.Buf = w.Buf[:blk25+4]
 		w.Buf[pos+21] = 1
-		fw.PutU32(w.Buf, pos+21+1, uint32(blk15-pos))
-		s.Asset.FwPutV(w, blk15, blk15)
+		fw.PutU32(w.Buf, pos+21+1, uint32(blk25-pos))
+		{
+			s, slot, base := &(*s.Asset), blk25, blk25
+			n := 20 + 4 + len(s.Currency)
+			pos := len(w.Buf)
+			if pos+n > cap(w.Buf) {
+				w.Grow(n)
+			}
+			w.Buf = w.Buf[:pos+n]
+			buf := w.Buf
+			fw.PutU32(buf, slot, uint32(pos-base))
+			b := buf[pos : pos+20 : pos+20]
+			fw.PutU32(b, 0, 20)
+			fw.PutU32(b, 4, 2)
+			fw.PutF64(b, 12, float64(s.Amount))
+			q := pos + 20
+			fw.PutU32(b, 8, 20)
+			fw.PutU32(buf, q, uint32(len(s.Currency)))
+			copy(buf[q+4:], s.Currency)
+		}
 	}
-	c16 := len(s.Orders)
-	blk17 := len(w.Buf)
-	if blk17+4+c16*4 > cap(w.Buf) {
-		w.Grow(4 + c16*4)
+	c26 := len(s.Orders)
+	blk27 := len(w.Buf)
+	if blk27+4+c26*4 > cap(w.Buf) {
+		w.Grow(4 + c26*4)
 	}
-	w.Buf = w.Buf[:blk17+4+c16*4]
-	fw.PutU32(w.Buf, pos+26, uint32(blk17-pos))
-	fw.PutU32(w.Buf, blk17, uint32(c16))
-	p18 := blk17 + 4
-	for i19 := range s.Orders {
-		s.Orders[i19].FwPutV(w, p18+i19*4, pos)
+	w.Buf = w.Buf[:blk27+4+c26*4]
+	fw.PutU32(w.Buf, pos+26, uint32(blk27-pos))
+	fw.PutU32(w.Buf, blk27, uint32(c26))
+	p28 := blk27 + 4
+	for i29 := range s.Orders {
+		{
+			s, slot, base := &s.Orders[i29], p28+i29*4, pos
+			n := 34 + 4 + len(s.Symbol)
+			pos := len(w.Buf)
+			if pos+n > cap(w.Buf) {
+				w.Grow(n)
+			}
+			w.Buf = w.Buf[:pos+n]
+			buf := w.Buf
+			fw.PutU32(buf, slot, uint32(pos-base))
+			b := buf[pos : pos+34 : pos+34]
+			fw.PutU32(b, 0, 34)
+			fw.PutU32(b, 4, 1)
+			fw.PutU32(b, 8, uint32(s.Uid))
+			b[16] = byte(s.Side)
+			b[17] = byte(s.Type)
+			fw.PutF64(b, 18, float64(s.Price))
+			fw.PutF64(b, 26, float64(s.Volume))
+			q := pos + 34
+			fw.PutU32(b, 12, 34)
+			fw.PutU32(buf, q, uint32(len(s.Symbol)))
+			copy(buf[q+4:], s.Symbol)
+		}
 	}
 }
 
@@ -991,20 +1198,20 @@ func (s *Account) FwGetV(r *fw.VReader, slot, base int) {
 		s.State = State(body[16])
 		r.String(pos+12, pos, &s.Name)
 		s.Wallet.FwGetV(r, pos+17, pos)
-		p20, set21, ok22 := r.Optional(pos+21, pos, 4)
-		if !set21 {
+		p30, set31, ok32 := r.Optional(pos+21, pos, 4)
+		if !set31 {
 			s.Asset = nil
-		} else if ok22 {
+		} else if ok32 {
 			if s.Asset == nil {
 				s.Asset = new(Balance)
 			}
-			s.Asset.FwGetV(r, p20, p20)
+			s.Asset.FwGetV(r, p30, p30)
 		}
-		p23, n24, ok25 := r.Block(pos+26, pos, 4)
-		if ok25 {
-			s.Orders = fw.Resize(s.Orders, n24)
-			for i26 := range s.Orders {
-				s.Orders[i26].FwGetV(r, p23+i26*4, pos)
+		p33, n34, ok35 := r.Block(pos+26, pos, 4)
+		if ok35 {
+			s.Orders = fw.Resize(s.Orders, n34)
+			for i36 := range s.Orders {
+				s.Orders[i36].FwGetV(r, p33+i36*4, pos)
 				if !r.OK() {
 					break
 				}
@@ -1033,24 +1240,24 @@ func (s *Account) FwGetV(r *fw.VReader, slot, base int) {
 			s.Wallet = d.Wallet
 		}
 		if 26 <= stored {
-			p27, set28, ok29 := r.Optional(pos+21, pos, 4)
-			if !set28 {
+			p37, set38, ok39 := r.Optional(pos+21, pos, 4)
+			if !set38 {
 				s.Asset = nil
-			} else if ok29 {
+			} else if ok39 {
 				if s.Asset == nil {
 					s.Asset = new(Balance)
 				}
-				s.Asset.FwGetV(r, p27, p27)
+				s.Asset.FwGetV(r, p37, p37)
 			}
 		} else {
 			s.Asset = d.Asset
 		}
 		if 30 <= stored {
-			p30, n31, ok32 := r.Block(pos+26, pos, 4)
-			if ok32 {
-				s.Orders = fw.Resize(s.Orders, n31)
-				for i33 := range s.Orders {
-					s.Orders[i33].FwGetV(r, p30+i33*4, pos)
+			p40, n41, ok42 := r.Block(pos+26, pos, 4)
+			if ok42 {
+				s.Orders = fw.Resize(s.Orders, n41)
+				for i43 := range s.Orders {
+					s.Orders[i43].FwGetV(r, p40+i43*4, pos)
 					if !r.OK() {
 						break
 					}
@@ -1063,8 +1270,127 @@ func (s *Account) FwGetV(r *fw.VReader, slot, base int) {
 	r.Leave()
 }
 
-// FwVerifyVAccount verifies the Account body the slot leads to (generated code).
+// FwVerifyVAccount verifies the Account body the slot leads to (generated code): the
+// usual message by fwFastVAccount, anything else by fwVerifyVAccountFull.
 func FwVerifyVAccount(r *fw.VReader, slot, base int) {
+	if r.Depth >= 2 {
+		if left, ok := fwFastVAccount(r.Data, slot, base, r.Left); ok {
+			r.Left = left
+			return
+		}
+	}
+	fwVerifyVAccountFull(r, slot, base)
+}
+
+// fwFastVAccount walks the Account body the slot leads to in d (a root model) when
+// it is the usual one, and returns the budget left (charged from left); false when
+// anything is unusual, with nothing recorded (the full walk then starts over). The
+// caller has checked that the depth limit allows 2 more levels.
+func fwFastVAccount(d []byte, slot, base int, left int64) (int64, bool) {
+	size := len(d)
+	pos := base + int(fw.U32(d, slot))
+	if pos < slot+4 || pos > size-30 {
+		return 0, false
+	}
+	b44 := d[pos : pos+30 : pos+30]
+	stored45 := int(fw.U32(b44, 0))
+	if stored45 < 30 || pos+stored45 > size || fw.U32(b44, 4) != 3 {
+		return 0, false
+	}
+	left -= int64(stored45)
+	q46 := pos + int(fw.U32(b44, 12))
+	if q46 < pos+16 || q46 > size-4 {
+		return 0, false
+	}
+	n47 := int(fw.U32(d, q46))
+	if q46+4+n47 > size {
+		return 0, false
+	}
+	left -= int64(n47)
+	p48 := pos + int(fw.U32(b44, 17))
+	if p48 < pos+21 || p48 > size-20 {
+		return 0, false
+	}
+	b49 := d[p48 : p48+20 : p48+20]
+	stored50 := int(fw.U32(b49, 0))
+	if stored50 < 20 || p48+stored50 > size || fw.U32(b49, 4) != 2 {
+		return 0, false
+	}
+	left -= int64(stored50)
+	q51 := p48 + int(fw.U32(b49, 8))
+	if q51 < p48+12 || q51 > size-4 {
+		return 0, false
+	}
+	n52 := int(fw.U32(d, q51))
+	if q51+4+n52 > size {
+		return 0, false
+	}
+	left -= int64(n52)
+	if b44[21] != 0 {
+		p53 := pos + int(fw.U32(b44, 21+1))
+		if p53 < pos+26 || p53 > size-4 {
+			return 0, false
+		}
+		o54 := d[p53 : p53+4 : p53+4]
+		p55 := p53 + int(fw.U32(o54, 0))
+		if p55 < p53+4 || p55 > size-20 {
+			return 0, false
+		}
+		b56 := d[p55 : p55+20 : p55+20]
+		stored57 := int(fw.U32(b56, 0))
+		if stored57 < 20 || p55+stored57 > size || fw.U32(b56, 4) != 2 {
+			return 0, false
+		}
+		left -= int64(stored57)
+		q58 := p55 + int(fw.U32(b56, 8))
+		if q58 < p55+12 || q58 > size-4 {
+			return 0, false
+		}
+		n59 := int(fw.U32(d, q58))
+		if q58+4+n59 > size {
+			return 0, false
+		}
+		left -= int64(n59)
+		left -= 8
+	}
+	q60 := pos + int(fw.U32(b44, 26))
+	if q60 < pos+30 || q60 > size-4 {
+		return 0, false
+	}
+	n61 := int(fw.U32(d, q60)) * 4
+	if q60+4+n61 > size {
+		return 0, false
+	}
+	left -= int64(n61)
+	end62 := q60 + 4 + n61
+	for at63 := q60 + 4; at63+4 <= end62; at63 += 4 {
+		p64 := pos + int(fw.U32(d, at63))
+		if p64 < at63+4 || p64 > size-34 {
+			return 0, false
+		}
+		b65 := d[p64 : p64+34 : p64+34]
+		stored66 := int(fw.U32(b65, 0))
+		if stored66 < 34 || p64+stored66 > size || fw.U32(b65, 4) != 1 {
+			return 0, false
+		}
+		left -= int64(stored66)
+		q67 := p64 + int(fw.U32(b65, 12))
+		if q67 < p64+16 || q67 > size-4 {
+			return 0, false
+		}
+		n68 := int(fw.U32(d, q67))
+		if q67+4+n68 > size {
+			return 0, false
+		}
+		left -= int64(n68)
+		left -= 4
+	}
+	left -= 12
+	return left, true
+}
+
+// fwVerifyVAccountFull is FwVerifyVAccount for every input: it records why a message fails.
+func fwVerifyVAccountFull(r *fw.VReader, slot, base int) {
 	d := r.Data
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -1082,10 +1408,10 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 	}
 	left := r.Left
 	if stored >= 30 {
-		blk34 := pos + int(fw.U32(d, pos+12))
-		if blk34 >= pos+12+4 && blk34 <= size-4 {
-			if n35 := int(fw.U32(d, blk34)); n35 <= size-blk34-4 {
-				left -= int64(4 + n35)
+		blk69 := pos + int(fw.U32(d, pos+12))
+		if blk69 >= pos+12+4 && blk69 <= size-4 {
+			if n70 := int(fw.U32(d, blk69)); n70 <= size-blk69-4 {
+				left -= int64(4 + n70)
 			} else {
 				r.Left = left
 				r.Text(pos+12, pos)
@@ -1107,10 +1433,10 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 			if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 				left -= int64(stored)
 				if stored >= 20 {
-					blk36 := pos + int(fw.U32(d, pos+8))
-					if blk36 >= pos+8+4 && blk36 <= size-4 {
-						if n37 := int(fw.U32(d, blk36)); n37 <= size-blk36-4 {
-							left -= int64(4 + n37)
+					blk71 := pos + int(fw.U32(d, pos+8))
+					if blk71 >= pos+8+4 && blk71 <= size-4 {
+						if n72 := int(fw.U32(d, blk71)); n72 <= size-blk71-4 {
+							left -= int64(4 + n72)
 						} else {
 							r.Left = left
 							r.Text(pos+8, pos)
@@ -1123,10 +1449,10 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 					}
 				} else {
 					if 12 <= stored {
-						blk38 := pos + int(fw.U32(d, pos+8))
-						if blk38 >= pos+8+4 && blk38 <= size-4 {
-							if n39 := int(fw.U32(d, blk38)); n39 <= size-blk38-4 {
-								left -= int64(4 + n39)
+						blk73 := pos + int(fw.U32(d, pos+8))
+						if blk73 >= pos+8+4 && blk73 <= size-4 {
+							if n74 := int(fw.U32(d, blk73)); n74 <= size-blk73-4 {
+								left -= int64(4 + n74)
 							} else {
 								r.Left = left
 								r.Text(pos+8, pos)
@@ -1146,11 +1472,11 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 			}
 		}
 		if d[pos+21] != 0 {
-			p40 := pos + int(fw.U32(d, pos+21+1))
-			if p40 >= pos+21+5 && p40 <= size-4 {
+			p75 := pos + int(fw.U32(d, pos+21+1))
+			if p75 >= pos+21+5 && p75 <= size-4 {
 				left -= 4
 				{
-					slot, base := p40, p40
+					slot, base := p75, p75
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -1160,10 +1486,10 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 					if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 						left -= int64(stored)
 						if stored >= 20 {
-							blk41 := pos + int(fw.U32(d, pos+8))
-							if blk41 >= pos+8+4 && blk41 <= size-4 {
-								if n42 := int(fw.U32(d, blk41)); n42 <= size-blk41-4 {
-									left -= int64(4 + n42)
+							blk76 := pos + int(fw.U32(d, pos+8))
+							if blk76 >= pos+8+4 && blk76 <= size-4 {
+								if n77 := int(fw.U32(d, blk76)); n77 <= size-blk76-4 {
+									left -= int64(4 + n77)
 								} else {
 									r.Left = left
 									r.Text(pos+8, pos)
@@ -1176,10 +1502,10 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 							}
 						} else {
 							if 12 <= stored {
-								blk43 := pos + int(fw.U32(d, pos+8))
-								if blk43 >= pos+8+4 && blk43 <= size-4 {
-									if n44 := int(fw.U32(d, blk43)); n44 <= size-blk43-4 {
-										left -= int64(4 + n44)
+								blk78 := pos + int(fw.U32(d, pos+8))
+								if blk78 >= pos+8+4 && blk78 <= size-4 {
+									if n79 := int(fw.U32(d, blk78)); n79 <= size-blk78-4 {
+										left -= int64(4 + n79)
 									} else {
 										r.Left = left
 										r.Text(pos+8, pos)
@@ -1204,22 +1530,22 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 				left = r.Left
 			}
 		}
-		p45, n46, ok47 := 0, 0, false
-		blk48 := pos + int(fw.U32(d, pos+26))
-		if blk48 >= pos+26+4 && blk48 <= size-4 && int(fw.U32(d, blk48))*4 <= size-blk48-4 {
-			n46 = int(fw.U32(d, blk48))
-			p45 = blk48 + 4
-			left -= int64(4 + n46*4)
-			ok47 = left >= 0
+		p80, n81, ok82 := 0, 0, false
+		blk83 := pos + int(fw.U32(d, pos+26))
+		if blk83 >= pos+26+4 && blk83 <= size-4 && int(fw.U32(d, blk83))*4 <= size-blk83-4 {
+			n81 = int(fw.U32(d, blk83))
+			p80 = blk83 + 4
+			left -= int64(4 + n81*4)
+			ok82 = left >= 0
 		} else {
 			r.Left = left
-			p45, n46, ok47 = r.Block(pos+26, pos, 4)
+			p80, n81, ok82 = r.Block(pos+26, pos, 4)
 			left = r.Left
 		}
-		if ok47 {
-			for i49 := 0; i49 < n46 && r.Left >= 0; i49++ {
+		if ok82 {
+			for i84 := 0; i84 < n81 && left >= 0; i84++ {
 				{
-					slot, base := p45+i49*4, pos
+					slot, base := p80+i84*4, pos
 					pos := base + int(fw.U32(d, slot))
 					stored, typ := 0, uint32(0)
 					if pos >= slot+4 && pos <= size-8 {
@@ -1229,10 +1555,10 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 					if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 						left -= int64(stored)
 						if stored >= 34 {
-							blk50 := pos + int(fw.U32(d, pos+12))
-							if blk50 >= pos+12+4 && blk50 <= size-4 {
-								if n51 := int(fw.U32(d, blk50)); n51 <= size-blk50-4 {
-									left -= int64(4 + n51)
+							blk85 := pos + int(fw.U32(d, pos+12))
+							if blk85 >= pos+12+4 && blk85 <= size-4 {
+								if n86 := int(fw.U32(d, blk85)); n86 <= size-blk85-4 {
+									left -= int64(4 + n86)
 								} else {
 									r.Left = left
 									r.Text(pos+12, pos)
@@ -1245,10 +1571,10 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 							}
 						} else {
 							if 16 <= stored {
-								blk52 := pos + int(fw.U32(d, pos+12))
-								if blk52 >= pos+12+4 && blk52 <= size-4 {
-									if n53 := int(fw.U32(d, blk52)); n53 <= size-blk52-4 {
-										left -= int64(4 + n53)
+								blk87 := pos + int(fw.U32(d, pos+12))
+								if blk87 >= pos+12+4 && blk87 <= size-4 {
+									if n88 := int(fw.U32(d, blk87)); n88 <= size-blk87-4 {
+										left -= int64(4 + n88)
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -1271,10 +1597,10 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 		}
 	} else {
 		if 16 <= stored {
-			blk54 := pos + int(fw.U32(d, pos+12))
-			if blk54 >= pos+12+4 && blk54 <= size-4 {
-				if n55 := int(fw.U32(d, blk54)); n55 <= size-blk54-4 {
-					left -= int64(4 + n55)
+			blk89 := pos + int(fw.U32(d, pos+12))
+			if blk89 >= pos+12+4 && blk89 <= size-4 {
+				if n90 := int(fw.U32(d, blk89)); n90 <= size-blk89-4 {
+					left -= int64(4 + n90)
 				} else {
 					r.Left = left
 					r.Text(pos+12, pos)
@@ -1298,10 +1624,10 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 				if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 					left -= int64(stored)
 					if stored >= 20 {
-						blk56 := pos + int(fw.U32(d, pos+8))
-						if blk56 >= pos+8+4 && blk56 <= size-4 {
-							if n57 := int(fw.U32(d, blk56)); n57 <= size-blk56-4 {
-								left -= int64(4 + n57)
+						blk91 := pos + int(fw.U32(d, pos+8))
+						if blk91 >= pos+8+4 && blk91 <= size-4 {
+							if n92 := int(fw.U32(d, blk91)); n92 <= size-blk91-4 {
+								left -= int64(4 + n92)
 							} else {
 								r.Left = left
 								r.Text(pos+8, pos)
@@ -1314,10 +1640,10 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 						}
 					} else {
 						if 12 <= stored {
-							blk58 := pos + int(fw.U32(d, pos+8))
-							if blk58 >= pos+8+4 && blk58 <= size-4 {
-								if n59 := int(fw.U32(d, blk58)); n59 <= size-blk58-4 {
-									left -= int64(4 + n59)
+							blk93 := pos + int(fw.U32(d, pos+8))
+							if blk93 >= pos+8+4 && blk93 <= size-4 {
+								if n94 := int(fw.U32(d, blk93)); n94 <= size-blk93-4 {
+									left -= int64(4 + n94)
 								} else {
 									r.Left = left
 									r.Text(pos+8, pos)
@@ -1339,11 +1665,11 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 		}
 		if 26 <= stored {
 			if d[pos+21] != 0 {
-				p60 := pos + int(fw.U32(d, pos+21+1))
-				if p60 >= pos+21+5 && p60 <= size-4 {
+				p95 := pos + int(fw.U32(d, pos+21+1))
+				if p95 >= pos+21+5 && p95 <= size-4 {
 					left -= 4
 					{
-						slot, base := p60, p60
+						slot, base := p95, p95
 						pos := base + int(fw.U32(d, slot))
 						stored, typ := 0, uint32(0)
 						if pos >= slot+4 && pos <= size-8 {
@@ -1353,10 +1679,10 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 						if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 							left -= int64(stored)
 							if stored >= 20 {
-								blk61 := pos + int(fw.U32(d, pos+8))
-								if blk61 >= pos+8+4 && blk61 <= size-4 {
-									if n62 := int(fw.U32(d, blk61)); n62 <= size-blk61-4 {
-										left -= int64(4 + n62)
+								blk96 := pos + int(fw.U32(d, pos+8))
+								if blk96 >= pos+8+4 && blk96 <= size-4 {
+									if n97 := int(fw.U32(d, blk96)); n97 <= size-blk96-4 {
+										left -= int64(4 + n97)
 									} else {
 										r.Left = left
 										r.Text(pos+8, pos)
@@ -1369,10 +1695,10 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 								}
 							} else {
 								if 12 <= stored {
-									blk63 := pos + int(fw.U32(d, pos+8))
-									if blk63 >= pos+8+4 && blk63 <= size-4 {
-										if n64 := int(fw.U32(d, blk63)); n64 <= size-blk63-4 {
-											left -= int64(4 + n64)
+									blk98 := pos + int(fw.U32(d, pos+8))
+									if blk98 >= pos+8+4 && blk98 <= size-4 {
+										if n99 := int(fw.U32(d, blk98)); n99 <= size-blk98-4 {
+											left -= int64(4 + n99)
 										} else {
 											r.Left = left
 											r.Text(pos+8, pos)
@@ -1399,22 +1725,22 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 			}
 		}
 		if 30 <= stored {
-			p65, n66, ok67 := 0, 0, false
-			blk68 := pos + int(fw.U32(d, pos+26))
-			if blk68 >= pos+26+4 && blk68 <= size-4 && int(fw.U32(d, blk68))*4 <= size-blk68-4 {
-				n66 = int(fw.U32(d, blk68))
-				p65 = blk68 + 4
-				left -= int64(4 + n66*4)
-				ok67 = left >= 0
+			p100, n101, ok102 := 0, 0, false
+			blk103 := pos + int(fw.U32(d, pos+26))
+			if blk103 >= pos+26+4 && blk103 <= size-4 && int(fw.U32(d, blk103))*4 <= size-blk103-4 {
+				n101 = int(fw.U32(d, blk103))
+				p100 = blk103 + 4
+				left -= int64(4 + n101*4)
+				ok102 = left >= 0
 			} else {
 				r.Left = left
-				p65, n66, ok67 = r.Block(pos+26, pos, 4)
+				p100, n101, ok102 = r.Block(pos+26, pos, 4)
 				left = r.Left
 			}
-			if ok67 {
-				for i69 := 0; i69 < n66 && r.Left >= 0; i69++ {
+			if ok102 {
+				for i104 := 0; i104 < n101 && left >= 0; i104++ {
 					{
-						slot, base := p65+i69*4, pos
+						slot, base := p100+i104*4, pos
 						pos := base + int(fw.U32(d, slot))
 						stored, typ := 0, uint32(0)
 						if pos >= slot+4 && pos <= size-8 {
@@ -1424,10 +1750,10 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 						if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 							left -= int64(stored)
 							if stored >= 34 {
-								blk70 := pos + int(fw.U32(d, pos+12))
-								if blk70 >= pos+12+4 && blk70 <= size-4 {
-									if n71 := int(fw.U32(d, blk70)); n71 <= size-blk70-4 {
-										left -= int64(4 + n71)
+								blk105 := pos + int(fw.U32(d, pos+12))
+								if blk105 >= pos+12+4 && blk105 <= size-4 {
+									if n106 := int(fw.U32(d, blk105)); n106 <= size-blk105-4 {
+										left -= int64(4 + n106)
 									} else {
 										r.Left = left
 										r.Text(pos+12, pos)
@@ -1440,10 +1766,10 @@ func FwVerifyVAccount(r *fw.VReader, slot, base int) {
 								}
 							} else {
 								if 16 <= stored {
-									blk72 := pos + int(fw.U32(d, pos+12))
-									if blk72 >= pos+12+4 && blk72 <= size-4 {
-										if n73 := int(fw.U32(d, blk72)); n73 <= size-blk72-4 {
-											left -= int64(4 + n73)
+									blk107 := pos + int(fw.U32(d, pos+12))
+									if blk107 >= pos+12+4 && blk107 <= size-4 {
+										if n108 := int(fw.U32(d, blk107)); n108 <= size-blk107-4 {
+											left -= int64(4 + n108)
 										} else {
 											r.Left = left
 											r.Text(pos+12, pos)
@@ -1506,9 +1832,79 @@ func VerifyAccountFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 2 {
+		if p := fwFastFAccount(data[:full], 8, full); p >= 0 {
+			if p != full {
+				return fw.ErrBadSize
+			}
+			return nil
+		}
+	}
 	var r fw.FReader
 	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFAccount(&r, 8, full), full)
+}
+
+// fwFastFAccount is FwVerifyFAccount for the usual message (root models only): the
+// position after the fields, or -1 with nothing recorded. The caller has checked
+// that the depth limit allows 2 levels.
+func fwFastFAccount(d []byte, p, end int) int {
+	p += 4
+	n109 := int(fw.U32(d, p))
+	if n109 > end-18-p-4 {
+		return -1
+	}
+	p += 4 + n109
+	p += 1
+	{
+		end := end - 5
+		n110 := int(fw.U32(d, p))
+		if n110 > end-8-p-4 {
+			return -1
+		}
+		p += 4 + n110
+		p += 8
+	}
+	if d[p] == 0 {
+		p++
+	} else {
+		p++
+		if 12 > end-4-p {
+			return -1
+		}
+		{
+			end := end - 4
+			n111 := int(fw.U32(d, p))
+			if n111 > end-8-p-4 {
+				return -1
+			}
+			p += 4 + n111
+			p += 8
+		}
+	}
+	n112 := int(fw.U32(d, p))
+	if n112*26 > end-p-4 {
+		return -1
+	}
+	p += 4
+	rest115 := n112 * 26
+	for i114 := 0; i114 < n112; i114++ {
+		rest115 -= 26
+		{
+			end := end - rest115
+			p += 4
+			n116 := int(fw.U32(d, p))
+			if n116 > end-18-p-4 {
+				return -1
+			}
+			p += 4 + n116
+			p += 1
+			p += 1
+			p += 8
+			p += 8
+		}
+	}
+	return p
 }
 
 // FwPutF appends s's fields in the final format (generated code).
@@ -1524,8 +1920,8 @@ func (s *Account) FwPutF(b []byte) []byte {
 		b = s.Asset.FwPutF(b)
 	}
 	b = fw.AppendU32(b, uint32(len(s.Orders)))
-	for i74 := range s.Orders {
-		b = s.Orders[i74].FwPutF(b)
+	for i117 := range s.Orders {
+		b = s.Orders[i117].FwPutF(b)
 	}
 	return b
 }
@@ -1537,14 +1933,14 @@ func (s *Account) FwGetF(r *fw.FReader, p, end int) int {
 	}
 	d := r.Data
 	_ = d
-	q75 := d[p : p+4 : p+4]
-	s.Uid = int32(fw.U32(q75, 0))
+	q118 := d[p : p+4 : p+4]
+	s.Uid = int32(fw.U32(q118, 0))
 	p += 4
 	if p = r.String(p, end-18, &s.Name); p < 0 {
 		return -1
 	}
-	q76 := d[p : p+1 : p+1]
-	s.State = State(q76[0])
+	q119 := d[p : p+1 : p+1]
+	s.State = State(q119[0])
 	p += 1
 	if p = s.Wallet.FwGetF(r, p, end-5); p < 0 {
 		return -1
@@ -1564,16 +1960,16 @@ func (s *Account) FwGetF(r *fw.FReader, p, end int) int {
 			return -1
 		}
 	}
-	n77, ok78 := r.Count(p, end, 26)
-	if !ok78 {
+	n120, ok121 := r.Count(p, end, 26)
+	if !ok121 {
 		return -1
 	}
 	p += 4
-	s.Orders = fw.Resize(s.Orders, n77)
-	rest80 := n77 * 26
-	for i79 := range s.Orders {
-		rest80 -= 26
-		if p = s.Orders[i79].FwGetF(r, p, end-rest80); p < 0 {
+	s.Orders = fw.Resize(s.Orders, n120)
+	rest123 := n120 * 26
+	for i122 := range s.Orders {
+		rest123 -= 26
+		if p = s.Orders[i122].FwGetF(r, p, end-rest123); p < 0 {
 			return -1
 		}
 	}
@@ -1589,22 +1985,22 @@ func FwVerifyFAccount(r *fw.FReader, p, end int) int {
 	d := r.Data
 	_ = d
 	p += 4
-	n81 := int(fw.U32(d, p))
-	if n81 > end-18-p-4 {
+	n124 := int(fw.U32(d, p))
+	if n124 > end-18-p-4 {
 		return r.Fail(fw.ErrTruncated)
 	}
-	p += 4 + n81
+	p += 4 + n124
 	p += 1
 	{
 		end := end - 5
 		if r.Depth == 0 {
 			return r.Fail(fw.ErrTooDeep)
 		}
-		n82 := int(fw.U32(d, p))
-		if n82 > end-8-p-4 {
+		n125 := int(fw.U32(d, p))
+		if n125 > end-8-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n82
+		p += 4 + n125
 		p += 8
 	}
 	if d[p] == 0 {
@@ -1619,33 +2015,33 @@ func FwVerifyFAccount(r *fw.FReader, p, end int) int {
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
-			n83 := int(fw.U32(d, p))
-			if n83 > end-8-p-4 {
+			n126 := int(fw.U32(d, p))
+			if n126 > end-8-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n83
+			p += 4 + n126
 			p += 8
 		}
 	}
-	n84, ok85 := r.Count(p, end, 26)
-	if !ok85 {
+	n127, ok128 := r.Count(p, end, 26)
+	if !ok128 {
 		return -1
 	}
 	p += 4
-	rest87 := n84 * 26
-	for i86 := 0; i86 < n84; i86++ {
-		rest87 -= 26
+	rest130 := n127 * 26
+	for i129 := 0; i129 < n127; i129++ {
+		rest130 -= 26
 		{
-			end := end - rest87
+			end := end - rest130
 			if r.Depth == 0 {
 				return r.Fail(fw.ErrTooDeep)
 			}
 			p += 4
-			n88 := int(fw.U32(d, p))
-			if n88 > end-18-p-4 {
+			n131 := int(fw.U32(d, p))
+			if n131 > end-18-p-4 {
 				return r.Fail(fw.ErrTruncated)
 			}
-			p += 4 + n88
+			p += 4 + n131
 			p += 1
 			p += 1
 			p += 8
@@ -1680,11 +2076,11 @@ func (s *Account) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, ",\"orders\":"...)
 	b = append(b, '[')
-	for i89 := range s.Orders {
-		if i89 > 0 {
+	for i132 := range s.Orders {
+		if i132 > 0 {
 			b = append(b, ',')
 		}
-		b = s.Orders[i89].AppendJSON(b)
+		b = s.Orders[i132].AppendJSON(b)
 	}
 	b = append(b, ']')
 	return append(b, '}')
@@ -1731,13 +2127,13 @@ func (s *Account) FwGetJSON(p *fw.JSONParser) {
 			s.Orders = s.Orders[:0]
 			if p.Array() {
 				for p.More() {
-					var e90 Order
-					e90 = NewOrder()
-					e90.FwGetJSON(p)
+					var e133 Order
+					e133 = NewOrder()
+					e133.FwGetJSON(p)
 					if p.Err != nil {
 						break
 					}
-					s.Orders = append(s.Orders, e90)
+					s.Orders = append(s.Orders, e133)
 				}
 			}
 		default:

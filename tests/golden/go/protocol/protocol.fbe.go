@@ -83,22 +83,29 @@ func VerifyOrderMessageLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 2 {
+		if left, ok := fwFastVOrderMessage(data[:full], 4, 0, int64(full)-8); ok {
+			if left < 0 {
+				return fw.ErrOverBudget
+			}
+			return nil
+		}
+	}
 	var r fw.VReader
 	r.Start(data, full, lim)
-	FwVerifyVOrderMessage(&r, 4, 0)
+	fwVerifyVOrderMessageFull(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *OrderMessage) FwPutV(w *fw.Writer, slot, base int) {
 	n := 12
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+12 : pos+12]
 	fw.PutU32(b, 0, 12)
@@ -136,8 +143,59 @@ func (s *OrderMessage) FwGetV(r *fw.VReader, slot, base int) {
 	r.Leave()
 }
 
-// FwVerifyVOrderMessage verifies the OrderMessage body the slot leads to (generated code).
+// FwVerifyVOrderMessage verifies the OrderMessage body the slot leads to (generated code): the
+// usual message by fwFastVOrderMessage, anything else by fwVerifyVOrderMessageFull.
 func FwVerifyVOrderMessage(r *fw.VReader, slot, base int) {
+	if r.Depth >= 2 {
+		if left, ok := fwFastVOrderMessage(r.Data, slot, base, r.Left); ok {
+			r.Left = left
+			return
+		}
+	}
+	fwVerifyVOrderMessageFull(r, slot, base)
+}
+
+// fwFastVOrderMessage walks the OrderMessage body the slot leads to in d (a root model) when
+// it is the usual one, and returns the budget left (charged from left); false when
+// anything is unusual, with nothing recorded (the full walk then starts over). The
+// caller has checked that the depth limit allows 2 more levels.
+func fwFastVOrderMessage(d []byte, slot, base int, left int64) (int64, bool) {
+	size := len(d)
+	pos := base + int(fw.U32(d, slot))
+	if pos < slot+4 || pos > size-12 {
+		return 0, false
+	}
+	b1 := d[pos : pos+12 : pos+12]
+	stored2 := int(fw.U32(b1, 0))
+	if stored2 < 12 || pos+stored2 > size || fw.U32(b1, 4) != 1 {
+		return 0, false
+	}
+	left -= int64(stored2)
+	p3 := pos + int(fw.U32(b1, 8))
+	if p3 < pos+12 || p3 > size-34 {
+		return 0, false
+	}
+	b4 := d[p3 : p3+34 : p3+34]
+	stored5 := int(fw.U32(b4, 0))
+	if stored5 < 34 || p3+stored5 > size || fw.U32(b4, 4) != 1 {
+		return 0, false
+	}
+	left -= int64(stored5)
+	q6 := p3 + int(fw.U32(b4, 12))
+	if q6 < p3+16 || q6 > size-4 {
+		return 0, false
+	}
+	n7 := int(fw.U32(d, q6))
+	if q6+4+n7 > size {
+		return 0, false
+	}
+	left -= int64(n7)
+	left -= 4
+	return left, true
+}
+
+// fwVerifyVOrderMessageFull is FwVerifyVOrderMessage for every input: it records why a message fails.
+func fwVerifyVOrderMessageFull(r *fw.VReader, slot, base int) {
 	d := r.Data
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -166,10 +224,10 @@ func FwVerifyVOrderMessage(r *fw.VReader, slot, base int) {
 			if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 				left -= int64(stored)
 				if stored >= 34 {
-					blk1 := pos + int(fw.U32(d, pos+12))
-					if blk1 >= pos+12+4 && blk1 <= size-4 {
-						if n2 := int(fw.U32(d, blk1)); n2 <= size-blk1-4 {
-							left -= int64(4 + n2)
+					blk8 := pos + int(fw.U32(d, pos+12))
+					if blk8 >= pos+12+4 && blk8 <= size-4 {
+						if n9 := int(fw.U32(d, blk8)); n9 <= size-blk8-4 {
+							left -= int64(4 + n9)
 						} else {
 							r.Left = left
 							r.Text(pos+12, pos)
@@ -182,10 +240,10 @@ func FwVerifyVOrderMessage(r *fw.VReader, slot, base int) {
 					}
 				} else {
 					if 16 <= stored {
-						blk3 := pos + int(fw.U32(d, pos+12))
-						if blk3 >= pos+12+4 && blk3 <= size-4 {
-							if n4 := int(fw.U32(d, blk3)); n4 <= size-blk3-4 {
-								left -= int64(4 + n4)
+						blk10 := pos + int(fw.U32(d, pos+12))
+						if blk10 >= pos+12+4 && blk10 <= size-4 {
+							if n11 := int(fw.U32(d, blk10)); n11 <= size-blk10-4 {
+								left -= int64(4 + n11)
 							} else {
 								r.Left = left
 								r.Text(pos+12, pos)
@@ -217,10 +275,10 @@ func FwVerifyVOrderMessage(r *fw.VReader, slot, base int) {
 				if stored >= 8 && stored <= size-pos && typ == 1 && r.Depth > 0 {
 					left -= int64(stored)
 					if stored >= 34 {
-						blk5 := pos + int(fw.U32(d, pos+12))
-						if blk5 >= pos+12+4 && blk5 <= size-4 {
-							if n6 := int(fw.U32(d, blk5)); n6 <= size-blk5-4 {
-								left -= int64(4 + n6)
+						blk12 := pos + int(fw.U32(d, pos+12))
+						if blk12 >= pos+12+4 && blk12 <= size-4 {
+							if n13 := int(fw.U32(d, blk12)); n13 <= size-blk12-4 {
+								left -= int64(4 + n13)
 							} else {
 								r.Left = left
 								r.Text(pos+12, pos)
@@ -233,10 +291,10 @@ func FwVerifyVOrderMessage(r *fw.VReader, slot, base int) {
 						}
 					} else {
 						if 16 <= stored {
-							blk7 := pos + int(fw.U32(d, pos+12))
-							if blk7 >= pos+12+4 && blk7 <= size-4 {
-								if n8 := int(fw.U32(d, blk7)); n8 <= size-blk7-4 {
-									left -= int64(4 + n8)
+							blk14 := pos + int(fw.U32(d, pos+12))
+							if blk14 >= pos+12+4 && blk14 <= size-4 {
+								if n15 := int(fw.U32(d, blk14)); n15 <= size-blk14-4 {
+									left -= int64(4 + n15)
 								} else {
 									r.Left = left
 									r.Text(pos+12, pos)
@@ -297,9 +355,37 @@ func VerifyOrderMessageFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 2 {
+		if p := fwFastFOrderMessage(data[:full], 8, full); p >= 0 {
+			if p != full {
+				return fw.ErrBadSize
+			}
+			return nil
+		}
+	}
 	var r fw.FReader
 	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFOrderMessage(&r, 8, full), full)
+}
+
+// fwFastFOrderMessage is FwVerifyFOrderMessage for the usual message (root models only): the
+// position after the fields, or -1 with nothing recorded. The caller has checked
+// that the depth limit allows 2 levels.
+func fwFastFOrderMessage(d []byte, p, end int) int {
+	{
+		end := end
+		p += 4
+		n16 := int(fw.U32(d, p))
+		if n16 > end-18-p-4 {
+			return -1
+		}
+		p += 4 + n16
+		p += 1
+		p += 1
+		p += 8
+		p += 8
+	}
+	return p
 }
 
 // FwPutF appends s's fields in the final format (generated code).
@@ -335,11 +421,11 @@ func FwVerifyFOrderMessage(r *fw.FReader, p, end int) int {
 			return r.Fail(fw.ErrTooDeep)
 		}
 		p += 4
-		n9 := int(fw.U32(d, p))
-		if n9 > end-18-p-4 {
+		n17 := int(fw.U32(d, p))
+		if n17 > end-18-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n9
+		p += 4 + n17
 		p += 1
 		p += 1
 		p += 8
@@ -455,22 +541,29 @@ func VerifyBalanceMessageLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 2 {
+		if left, ok := fwFastVBalanceMessage(data[:full], 4, 0, int64(full)-8); ok {
+			if left < 0 {
+				return fw.ErrOverBudget
+			}
+			return nil
+		}
+	}
 	var r fw.VReader
 	r.Start(data, full, lim)
-	FwVerifyVBalanceMessage(&r, 4, 0)
+	fwVerifyVBalanceMessageFull(&r, 4, 0)
 	return r.Result()
 }
 
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *BalanceMessage) FwPutV(w *fw.Writer, slot, base int) {
 	n := 12
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+12 : pos+12]
 	fw.PutU32(b, 0, 12)
@@ -508,8 +601,59 @@ func (s *BalanceMessage) FwGetV(r *fw.VReader, slot, base int) {
 	r.Leave()
 }
 
-// FwVerifyVBalanceMessage verifies the BalanceMessage body the slot leads to (generated code).
+// FwVerifyVBalanceMessage verifies the BalanceMessage body the slot leads to (generated code): the
+// usual message by fwFastVBalanceMessage, anything else by fwVerifyVBalanceMessageFull.
 func FwVerifyVBalanceMessage(r *fw.VReader, slot, base int) {
+	if r.Depth >= 2 {
+		if left, ok := fwFastVBalanceMessage(r.Data, slot, base, r.Left); ok {
+			r.Left = left
+			return
+		}
+	}
+	fwVerifyVBalanceMessageFull(r, slot, base)
+}
+
+// fwFastVBalanceMessage walks the BalanceMessage body the slot leads to in d (a root model) when
+// it is the usual one, and returns the budget left (charged from left); false when
+// anything is unusual, with nothing recorded (the full walk then starts over). The
+// caller has checked that the depth limit allows 2 more levels.
+func fwFastVBalanceMessage(d []byte, slot, base int, left int64) (int64, bool) {
+	size := len(d)
+	pos := base + int(fw.U32(d, slot))
+	if pos < slot+4 || pos > size-12 {
+		return 0, false
+	}
+	b18 := d[pos : pos+12 : pos+12]
+	stored19 := int(fw.U32(b18, 0))
+	if stored19 < 12 || pos+stored19 > size || fw.U32(b18, 4) != 2 {
+		return 0, false
+	}
+	left -= int64(stored19)
+	p20 := pos + int(fw.U32(b18, 8))
+	if p20 < pos+12 || p20 > size-20 {
+		return 0, false
+	}
+	b21 := d[p20 : p20+20 : p20+20]
+	stored22 := int(fw.U32(b21, 0))
+	if stored22 < 20 || p20+stored22 > size || fw.U32(b21, 4) != 2 {
+		return 0, false
+	}
+	left -= int64(stored22)
+	q23 := p20 + int(fw.U32(b21, 8))
+	if q23 < p20+12 || q23 > size-4 {
+		return 0, false
+	}
+	n24 := int(fw.U32(d, q23))
+	if q23+4+n24 > size {
+		return 0, false
+	}
+	left -= int64(n24)
+	left -= 4
+	return left, true
+}
+
+// fwVerifyVBalanceMessageFull is FwVerifyVBalanceMessage for every input: it records why a message fails.
+func fwVerifyVBalanceMessageFull(r *fw.VReader, slot, base int) {
 	d := r.Data
 	size := len(d)
 	pos := base + int(fw.U32(d, slot))
@@ -538,10 +682,10 @@ func FwVerifyVBalanceMessage(r *fw.VReader, slot, base int) {
 			if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 				left -= int64(stored)
 				if stored >= 20 {
-					blk10 := pos + int(fw.U32(d, pos+8))
-					if blk10 >= pos+8+4 && blk10 <= size-4 {
-						if n11 := int(fw.U32(d, blk10)); n11 <= size-blk10-4 {
-							left -= int64(4 + n11)
+					blk25 := pos + int(fw.U32(d, pos+8))
+					if blk25 >= pos+8+4 && blk25 <= size-4 {
+						if n26 := int(fw.U32(d, blk25)); n26 <= size-blk25-4 {
+							left -= int64(4 + n26)
 						} else {
 							r.Left = left
 							r.Text(pos+8, pos)
@@ -554,10 +698,10 @@ func FwVerifyVBalanceMessage(r *fw.VReader, slot, base int) {
 					}
 				} else {
 					if 12 <= stored {
-						blk12 := pos + int(fw.U32(d, pos+8))
-						if blk12 >= pos+8+4 && blk12 <= size-4 {
-							if n13 := int(fw.U32(d, blk12)); n13 <= size-blk12-4 {
-								left -= int64(4 + n13)
+						blk27 := pos + int(fw.U32(d, pos+8))
+						if blk27 >= pos+8+4 && blk27 <= size-4 {
+							if n28 := int(fw.U32(d, blk27)); n28 <= size-blk27-4 {
+								left -= int64(4 + n28)
 							} else {
 								r.Left = left
 								r.Text(pos+8, pos)
@@ -589,10 +733,10 @@ func FwVerifyVBalanceMessage(r *fw.VReader, slot, base int) {
 				if stored >= 8 && stored <= size-pos && typ == 2 && r.Depth > 0 {
 					left -= int64(stored)
 					if stored >= 20 {
-						blk14 := pos + int(fw.U32(d, pos+8))
-						if blk14 >= pos+8+4 && blk14 <= size-4 {
-							if n15 := int(fw.U32(d, blk14)); n15 <= size-blk14-4 {
-								left -= int64(4 + n15)
+						blk29 := pos + int(fw.U32(d, pos+8))
+						if blk29 >= pos+8+4 && blk29 <= size-4 {
+							if n30 := int(fw.U32(d, blk29)); n30 <= size-blk29-4 {
+								left -= int64(4 + n30)
 							} else {
 								r.Left = left
 								r.Text(pos+8, pos)
@@ -605,10 +749,10 @@ func FwVerifyVBalanceMessage(r *fw.VReader, slot, base int) {
 						}
 					} else {
 						if 12 <= stored {
-							blk16 := pos + int(fw.U32(d, pos+8))
-							if blk16 >= pos+8+4 && blk16 <= size-4 {
-								if n17 := int(fw.U32(d, blk16)); n17 <= size-blk16-4 {
-									left -= int64(4 + n17)
+							blk31 := pos + int(fw.U32(d, pos+8))
+							if blk31 >= pos+8+4 && blk31 <= size-4 {
+								if n32 := int(fw.U32(d, blk31)); n32 <= size-blk31-4 {
+									left -= int64(4 + n32)
 								} else {
 									r.Left = left
 									r.Text(pos+8, pos)
@@ -669,9 +813,33 @@ func VerifyBalanceMessageFinalLimits(data []byte, lim *fw.Limits) error {
 	if err != nil {
 		return err
 	}
+	if lim.MaxDepth >= 2 {
+		if p := fwFastFBalanceMessage(data[:full], 8, full); p >= 0 {
+			if p != full {
+				return fw.ErrBadSize
+			}
+			return nil
+		}
+	}
 	var r fw.FReader
 	r.Start(data, full, lim)
 	return r.Finish(FwVerifyFBalanceMessage(&r, 8, full), full)
+}
+
+// fwFastFBalanceMessage is FwVerifyFBalanceMessage for the usual message (root models only): the
+// position after the fields, or -1 with nothing recorded. The caller has checked
+// that the depth limit allows 2 levels.
+func fwFastFBalanceMessage(d []byte, p, end int) int {
+	{
+		end := end
+		n33 := int(fw.U32(d, p))
+		if n33 > end-8-p-4 {
+			return -1
+		}
+		p += 4 + n33
+		p += 8
+	}
+	return p
 }
 
 // FwPutF appends s's fields in the final format (generated code).
@@ -706,11 +874,11 @@ func FwVerifyFBalanceMessage(r *fw.FReader, p, end int) int {
 		if r.Depth == 0 {
 			return r.Fail(fw.ErrTooDeep)
 		}
-		n18 := int(fw.U32(d, p))
-		if n18 > end-8-p-4 {
+		n34 := int(fw.U32(d, p))
+		if n34 > end-8-p-4 {
 			return r.Fail(fw.ErrTruncated)
 		}
-		p += 4 + n18
+		p += 4 + n34
 		p += 8
 	}
 	r.Leave()
@@ -832,13 +1000,12 @@ func VerifyAccountMessageLimits(data []byte, lim *fw.Limits) error {
 // FwPutV writes s's body and heap blocks and its offset into the slot (generated code).
 func (s *AccountMessage) FwPutV(w *fw.Writer, slot, base int) {
 	n := 12
-	buf := w.Buf
-	pos := len(buf)
-	if pos+n > cap(buf) {
-		buf = w.Grow(n)
+	pos := len(w.Buf)
+	if pos+n > cap(w.Buf) {
+		w.Grow(n)
 	}
-	buf = buf[:pos+n]
-	w.Buf = buf
+	w.Buf = w.Buf[:pos+n]
+	buf := w.Buf
 	fw.PutU32(buf, slot, uint32(pos-base))
 	b := buf[pos : pos+12 : pos+12]
 	fw.PutU32(b, 0, 12)
