@@ -54,7 +54,7 @@ bool view_matches(const T& value, const V& view) {
         fixed_value<T>::store(a, value);
         fixed_value<T>::store(b, view);
         return std::memcmp(a, b, sizeof a) == 0;
-    } else if constexpr (std::is_same_v<T, std::string>) {
+    } else if constexpr (is_string_v<T>) {
         return std::string_view(value) == view;
     } else if constexpr (std::is_same_v<T, bytes>) {
         return value.size() == view.size() &&
