@@ -229,3 +229,41 @@ TEST(Pmr, CopiesAndGrowthKeepTheAllocator) {
     os << copy.orders[0];
     EXPECT_EQ(os.str().rfind("Order(uid=0,symbol=\"symbol number 0", 0), 0u) << os.str();
 }
+
+namespace {
+
+class Capture : public protocol::Sender {
+public:
+    std::vector<std::uint8_t> wire;
+
+protected:
+    std::size_t onSend(const void* data, std::size_t size) override {
+        const auto* p = static_cast<const std::uint8_t*>(data);
+        wire.insert(wire.end(), p, p + size);
+        return size;
+    }
+};
+
+// Sends on whatever it receives.
+class Echo : public protocol::Receiver {
+public:
+    explicit Echo(Capture& out) : out_(out) {}
+
+protected:
+    void onReceive(const protocol::OrderMessage& v) override { out_.send(v); }
+    void onReceive(const protocol::BalanceMessage& v) override { out_.send(v); }
+    void onReceive(const protocol::AccountMessage& v) override { out_.send(v); }
+
+private:
+    Capture& out_;
+};
+
+}  // namespace
+
+TEST(Pmr, ProtocolReceivesAndSendsTheGoldenStream) {
+    const auto golden = load_hex("protocol.hex");
+    Capture capture;
+    Echo echo(capture);
+    echo.receive(golden.data(), golden.size());
+    EXPECT_EQ(capture.wire, golden);
+}
