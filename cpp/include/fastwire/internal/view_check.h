@@ -16,6 +16,11 @@
 
 #include <fastwire/view.h>
 
+// Generated structs may mark fields [[deprecated]]; the walk names every field through its
+// member pointer, which must not warn in the user's build (clang warns where g++ does not).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
 namespace fastwire {
 namespace internal {
 
@@ -111,3 +116,5 @@ std::uint64_t touch_all(const V& v) {
 
 }  // namespace internal
 }  // namespace fastwire
+
+#pragma GCC diagnostic pop
