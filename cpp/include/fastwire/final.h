@@ -306,7 +306,7 @@ struct sequence_codec {
         } else if constexpr (fastwire::internal::is_vector<Seq>::value && bulk_copyable<C>::value) {
             return fastwire::internal::load_bulk(p, n, out);
         } else {
-            out.resize(n);  // reuses existing elements (and their capacity)
+            fastwire::internal::resize_for_read(out, n);  // reuses existing elements (and their capacity)
             return read_elements<C>(r, p, end, depth, n, out.begin(), out.end());
         }
     }

@@ -364,7 +364,7 @@ struct sequence_codec {
         } else if constexpr (bulk) {
             fastwire::internal::load_bulk(r.data + pos, n, out);
         } else {
-            out.resize(n);  // reuses existing elements (and their capacity)
+            fastwire::internal::resize_for_read(out, n);  // reuses existing elements (and their capacity)
             for (auto& e : out) {
                 w = C::read(r, pos, base, w, e);
                 if (!w.ok()) return w;

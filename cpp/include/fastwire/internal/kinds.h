@@ -90,6 +90,22 @@ inline constexpr bool is_sequence_v = is_sequence<T>::value;
 template <class T>
 inline constexpr bool is_map_v = is_map<T>::value;
 
+// out.resize(n), for a decoder: a vector that has no storage yet (a fresh target) is
+// replaced by one built with its n elements, which skips resize's growth path (measured:
+// ~100 instructions less per vector, most of a fresh read of small vectors); any other
+// keeps its elements and their capacity.
+template <class Seq>
+FASTWIRE_INLINE void resize_for_read(Seq& out, std::size_t n) {
+    if (n == out.size()) return;  // a reused target read again: the usual case
+    if constexpr (is_vector<Seq>::value) {
+        if (out.capacity() == 0) {
+            out = Seq(n, out.get_allocator());
+            return;
+        }
+    }
+    out.resize(n);
+}
+
 // A decoder rebuilds sets and maps from elements in wire order, which is key order for the
 // ordered kinds: the end is the right hint, and a hash map can reserve its buckets first.
 template <class M>

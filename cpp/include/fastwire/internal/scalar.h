@@ -163,7 +163,7 @@ FASTWIRE_INLINE std::uint8_t* store_bulk(std::uint8_t* p, const Seq& v) noexcept
 // out = count elements copied from p (a vector is resized, an array has count elements).
 template <class Seq>
 FASTWIRE_INLINE const std::uint8_t* load_bulk(const std::uint8_t* p, std::size_t count, Seq& out) {
-    if constexpr (!is_std_array<Seq>::value) out.resize(count);
+    if constexpr (!is_std_array<Seq>::value) resize_for_read(out, count);
     const std::size_t n = count * sizeof(typename Seq::value_type);
     copy_bytes(reinterpret_cast<std::uint8_t*>(out.data()), p, n);
     return p + n;
