@@ -20,6 +20,7 @@ EXPECTED_ROWS = {
     "handwritten", "memcpy", "protobuf", "protobuf-arena", "flatbuffers", "flatbuffers-noverify",
     "capnp", "capnp-packed", "sbe", "thrift-binary", "thrift-compact", "avro", "msgpack", "cereal",
     "boost", "rapidjson", "simdjson", "nlohmann", "fastwire", "fastwire-final", "fastwire-json",
+    "fastwire-arena",
 }
 DATASETS = {"account", "monsters", "record", "ints", "mixed", "complex", "vec", "map"}
 

@@ -56,6 +56,12 @@ def _common_output_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--go-import", default="", metavar="PATH",
                    help="Go: import path of the output folder (as protoc's go_package); "
                         "overrides the schema's 'option go_import'; default fastwire.gen")
+    # Not "--cpp-…": argparse would take the reference's --cpp, given to `compile`, for its
+    # abbreviation.
+    p.add_argument("--pmr", dest="cpp_pmr", action="store_true",
+                   help="C++: std::pmr strings and collections, and structs that take an "
+                        "allocator, so a value read into a std::pmr::monotonic_buffer_resource "
+                        "(an arena) allocates from its blocks (cpp/README.md, 'Arena')")
     p.add_argument("-I", "--include", action="append", default=[], metavar="DIR",
                    help="also look for imported schemas in DIR")
 
@@ -277,7 +283,7 @@ def run(argv: Sequence[str], retained: Optional[List[object]] = None) -> int:
     written: List[str] = []  # every output, once, across all the schemas
     inputs: List[str] = []  # every schema read, imports included
     options = Options(final=ns.final, json=ns.json, proto=ns.proto, indent=ns.indent,
-                      tabs=ns.tabs, go_import=go_import)
+                      tabs=ns.tabs, go_import=go_import, cpp_pmr=getattr(ns, "cpp_pmr", False))
     for path in ns.schemas:
         reporter = Reporter()
         schema = compile_schema(path, reporter, ns.include, retained)

@@ -9,6 +9,10 @@
 // input that passed verify() is also read through the generated view (fastwire/view.h),
 // which must show the values deserialize() gave (else an internal error).
 //
+// Built with FASTWIRE_CONFORMANCE_PMR (the "cpp-pmr" testee), the types are the
+// allocator-aware ones `fastwire compile --pmr` generates, and each request reads into a
+// value made on a std::pmr::monotonic_buffer_resource (fastwire/pmr.h).
+//
 // The versioned format (fastwire/model.h) is always built in. The final format
 // (fastwire/final_model.h) and JSON (fastwire/json.h for writing, fastwire/json_reader.h
 // with simdjson for reading) are compiled in when the runtime has them; otherwise a
@@ -39,6 +43,12 @@
 #include <fastwire/json_reader.h>
 #else
 #undef FASTWIRE_CONFORMANCE_JSON_READER
+#endif
+
+#ifdef FASTWIRE_CONFORMANCE_PMR
+#include <memory_resource>
+
+#include <fastwire/pmr.h>
 #endif
 
 #include "conformance_types.h"  // generated: the models headers, FASTWIRE_CONFORMANCE_TYPES
@@ -133,7 +143,12 @@ response write_binary(M& model, const S& value) {
 template <class S>
 response convert(std::uint8_t in, std::uint8_t out, const std::uint8_t* data, std::size_t size) {
     if (const char* why = missing(in, true)) return reply(unsupported, why);
+#ifdef FASTWIRE_CONFORMANCE_PMR
+    std::pmr::monotonic_buffer_resource arena;
+    S value = fastwire::pmr::make<S>(&arena);
+#else
     S value{};
+#endif
     response r;
     if (in == versioned) {
         fastwire::model<S> reader;

@@ -1,13 +1,14 @@
 # fastwire_generate(): compile .fbe schemas into C++ headers at build time.
 #
 #   fastwire_generate(TARGET app SCHEMAS schemas/proto.fbe [more.fbe …]
-#                     [FINAL] [JSON] [PROTO] [OUTPUT_DIR dir] [IMPORT_DIRS dir …])
+#                     [FINAL] [JSON] [PROTO] [PMR] [OUTPUT_DIR dir] [IMPORT_DIRS dir …])
 #
 # Runs the fastwire compiler when the build needs the headers, and again whenever a
 # schema, a schema it imports, or the compiler itself changes. The generated headers
 # (<package>.h, <package>_models.h, …) land in OUTPUT_DIR (default:
 # ${CMAKE_CURRENT_BINARY_DIR}/fastwire_generated), which is added to TARGET's include
-# path, and TARGET is linked to fastwire::fastwire.
+# path, and TARGET is linked to fastwire::fastwire. PMR generates the allocator-aware
+# std::pmr types (`fastwire compile --pmr`, fastwire/pmr.h).
 #
 # TARGET may be any target, an INTERFACE library included: the usual "schema library"
 #   add_library(schemas INTERFACE)
@@ -30,7 +31,7 @@ function(fastwire_generate)
   # Inside the function: the interpreter's variables must be visible in every directory
   # that calls it, not only in the one that included this file.
   find_package(Python3 3.9 REQUIRED COMPONENTS Interpreter)
-  cmake_parse_arguments(FW "FINAL;JSON;PROTO" "TARGET;OUTPUT_DIR" "SCHEMAS;IMPORT_DIRS" ${ARGN})
+  cmake_parse_arguments(FW "FINAL;JSON;PROTO;PMR" "TARGET;OUTPUT_DIR" "SCHEMAS;IMPORT_DIRS" ${ARGN})
   if(NOT FW_TARGET)
     message(FATAL_ERROR "fastwire_generate: TARGET is required")
   endif()
@@ -56,6 +57,9 @@ function(fastwire_generate)
   endif()
   if(FW_PROTO)
     list(APPEND options --proto)
+  endif()
+  if(FW_PMR)
+    list(APPEND options --pmr)
   endif()
   foreach(dir IN LISTS FW_IMPORT_DIRS)
     get_filename_component(dir "${dir}" ABSOLUTE)

@@ -18,6 +18,7 @@
 #include <fastwire/model.h>
 #include <fastwire/net.h>
 #include <fastwire/net_tls.h>
+#include <fastwire/pmr.h>
 #include <fastwire/print.h>
 #include <fastwire/protocol.h>
 #include <fastwire/schema.h>

@@ -1,5 +1,6 @@
 // fastwire — fastwire's own rows: "fastwire" (versioned FBE format), "fastwire-final" (final
-// format) and "fastwire-json".
+// format) and "fastwire-json"; "fastwire-arena" (the --pmr types on an arena) is in
+// fastwire_arena.cpp.
 //
 // Native object: the struct generated from bench/datasets/<dataset>.fbe (namespace =
 // package, e.g. ::account::Account); load()/store() convert from/to the canonical
@@ -311,6 +312,10 @@ void add_dataset(Registry& r, const Rows& rows) {
 
 }  // namespace
 
+#if defined(FWB_FASTWIRE_ARENA)
+void register_fastwire_arena(Registry& r);  // fastwire_arena.cpp: the "fastwire-arena" row
+#endif
+
 void register_fastwire(Registry& r) {
     const std::string version = FWB_FASTWIRE_VERSION;
     const Rows rows{
@@ -341,6 +346,9 @@ void register_fastwire(Registry& r) {
     add_dataset<complex::Complex, ::complex::Complex>(r, rows);
     add_dataset<vec::ContainerVec, ::vec::ContainerVec>(r, rows);
     add_dataset<map::ContainerMap, ::map::ContainerMap>(r, rows);
+#if defined(FWB_FASTWIRE_ARENA)
+    register_fastwire_arena(r);
+#endif
 }
 
 }  // namespace fwb

@@ -118,9 +118,12 @@ LANGUAGES: Dict[str, Language] = {
             prepare=["{python}", "conformance/java/prepare.py", "kotlin"])),
 }
 
-# Conformance testees that are not a language of their own: the dynamic codec
+# Conformance testees that are not a language of their own: a C++ build variant, the dynamic codec
 # (fastwire_runtime.dynamic), driven by the schemas' IR JSON, without generated code.
 EXTRA_TESTEES: Dict[str, Testee] = {
+    # The C++ testee over the allocator-aware types of `--pmr` (built with the "cpp" one).
+    "cpp-pmr": Testee(run=["build/conformance-cpp/fastwire-conformance-testee-pmr"],
+                      prepare=["{python}", "conformance/cpp/build.py"]),
     "dynamic": Testee(
         run=["{python}", "conformance/dynamic/dynamic_testee.py", "build/conformance/dynamic"],
         prepare=["{python}", "-m", "fastwire", "compile", *CONFORMANCE_SCHEMAS, "--emit",

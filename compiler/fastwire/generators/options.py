@@ -1,4 +1,5 @@
-"""Options every generator takes (the CLI's --final, --json, --proto, --indent, --tabs)."""
+"""Options every generator takes (the CLI's --final, --json, --proto, --indent, --tabs), and
+the few one language reads (--go-import, --pmr)."""
 
 from __future__ import annotations
 
@@ -13,3 +14,4 @@ class Options:
     indent: int = 4
     tabs: bool = False
     go_import: str = ""  # Go: the import path the package folders live under (--go-import)
+    cpp_pmr: bool = False  # C++: std::pmr strings and collections, allocator-aware structs (--pmr)

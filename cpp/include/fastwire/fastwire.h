@@ -31,6 +31,7 @@
 #include <fastwire/final_model.h>
 #include <fastwire/limits.h>
 #include <fastwire/model.h>
+#include <fastwire/pmr.h>
 #include <fastwire/print.h>
 #include <fastwire/schema.h>
 #include <fastwire/status.h>

@@ -303,7 +303,7 @@ struct sequence_codec {
         } else if constexpr (fastwire::internal::is_vector<Seq>::value && bulk_copyable<C>::value) {
             return fastwire::internal::load_bulk(p, n, out);
         } else {
-            out.resize(n);  // reuses existing elements (and their capacity)
+            fastwire::internal::resize_for_read(out, n);  // reuses existing elements (and their capacity)
             return read_elements<C>(r, p, end, depth, n, out.begin(), out.end());
         }
     }
@@ -476,28 +476,33 @@ struct codec<T, std::enable_if_t<fastwire::internal::is_fixed_value_v<T>>> : int
 
 template <>
 struct codec<std::string> : internal::text_codec<std::string> {};
+// Strings with another allocator (std::pmr::string, `fastwire compile --pmr`).
+template <class A>
+struct codec<std::basic_string<char, std::char_traits<char>, A>>
+    : internal::text_codec<std::basic_string<char, std::char_traits<char>, A>> {};
 template <>
 struct codec<bytes> : internal::text_codec<bytes> {};
 
 // vector, list, set (fastwire::internal::is_sequence); vector<bool> is specialised below.
 template <class Seq>
-struct codec<Seq, std::enable_if_t<fastwire::internal::is_sequence_v<Seq>>>
+struct codec<Seq,
+             std::enable_if_t<fastwire::internal::is_sequence_v<Seq> && !fastwire::internal::is_bool_vector_v<Seq>>>
     : internal::sequence_codec<Seq, typename Seq::value_type> {};
 
-// std::vector<bool> stores bits, so it gets its own element loop.
-template <>
-struct codec<std::vector<bool>> {
+// std::vector<bool> (any allocator) stores bits, so it gets its own element loop.
+template <class A>
+struct codec<std::vector<bool, A>> {
     static constexpr std::size_t min_size = 4;
     static constexpr bool fixed = false;
     static constexpr bool infallible = false;
     static constexpr bool checked = true;
     static constexpr std::uint32_t levels = 0;
-    static std::size_t size(const std::vector<bool>& v) noexcept { return 4 + v.size(); }
-    static std::uint8_t* write(std::uint8_t* p, const std::vector<bool>& v) noexcept {
+    static std::size_t size(const std::vector<bool, A>& v) noexcept { return 4 + v.size(); }
+    static std::uint8_t* write(std::uint8_t* p, const std::vector<bool, A>& v) noexcept {
         store_le<std::uint32_t>(p, static_cast<std::uint32_t>(v.size()));
         return fastwire::internal::store_bools(p + 4, v);
     }
-    static cursor read(reader& r, cursor p, cursor end, std::uint32_t, std::vector<bool>& out) {
+    static cursor read(reader& r, cursor p, cursor end, std::uint32_t, std::vector<bool, A>& out) {
         std::size_t n = 0;
         if (!internal::take_count<1>(r, p, end, n)) return nullptr;
         fastwire::internal::load_bools(p + 4, n, out);

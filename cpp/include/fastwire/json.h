@@ -67,10 +67,13 @@ namespace json {
 namespace internal {
 
 // Which container a type is: one answer for the codecs and JSON (internal/kinds.h).
+using ::fastwire::internal::is_list;
 using ::fastwire::internal::is_map;
 using ::fastwire::internal::is_optional;
 using ::fastwire::internal::is_sequence;
 using ::fastwire::internal::is_std_array;
+using ::fastwire::internal::is_string_v;
+using ::fastwire::internal::is_vector;
 
 // A map key that has no JSON string form: the map is written as [[key, value], …].
 template <class K>
@@ -487,7 +490,7 @@ private:
     // The text of a map key (no quotes, not escaped).
     template <class K>
     static std::string_view key_text(const K& k, char (&buf)[48], std::string& spill) {
-        if constexpr (std::is_same_v<K, std::string>) {
+        if constexpr (internal::is_string_v<K>) {
             (void)buf;
             (void)spill;
             return k;
@@ -562,7 +565,7 @@ private:
         } else if constexpr (std::is_floating_point_v<T>) {
             char* p = reserve(48);
             commit(format_number(p, v));
-        } else if constexpr (std::is_same_v<T, std::string>) {
+        } else if constexpr (internal::is_string_v<T>) {
             string_(v.data(), v.size());
         } else if constexpr (std::is_same_v<T, bytes>) {
             base64_(v.data(), v.size());

@@ -238,7 +238,7 @@ bool read_value(read_context& ctx, value& v, T& out);
 // A map key from its text.
 template <class K>
 bool read_key(std::string_view s, K& out) {
-    if constexpr (std::is_same_v<K, std::string>) {
+    if constexpr (is_string_v<K>) {
         out.assign(s.data(), s.size());
         return true;
     } else if constexpr (is_char_v<K>) {
@@ -473,7 +473,7 @@ bool read_sequence(read_context& ctx, value& v, Seq& out) {
     if (v.get_array().get(arr) != simdjson::SUCCESS) return ctx.fail(v, "expected an array");
     if (++ctx.depth > ctx.max_depth) return ctx.fail(v, "nested too deeply");
     std::size_t n = 0;
-    if constexpr (std::is_same_v<Seq, std::vector<T>> && !std::is_same_v<T, bool>) {
+    if constexpr (is_vector<Seq>::value && !std::is_same_v<T, bool>) {
         for (auto item : arr) {
             if (auto err = item.error(); err != simdjson::SUCCESS) return ctx.fail_simdjson(v, err);
             value& e = item.value_unsafe();
@@ -500,7 +500,7 @@ bool read_sequence(read_context& ctx, value& v, Seq& out) {
             ++n;
         }
         if (n != out.size()) return ctx.fail(v, "too few elements for a fixed-size array");
-    } else if constexpr (std::is_same_v<Seq, std::list<T>>) {
+    } else if constexpr (is_list<Seq>::value) {
         auto it = out.begin();
         for (auto item : arr) {
             if (auto err = item.error(); err != simdjson::SUCCESS) return ctx.fail_simdjson(v, err);
@@ -527,7 +527,7 @@ bool read_sequence(read_context& ctx, value& v, Seq& out) {
                 ctx.index(n);
                 return false;
             }
-            if constexpr (std::is_same_v<Seq, std::vector<T>>)
+            if constexpr (is_vector<Seq>::value)
                 out.push_back(x);
             else
                 out.insert(std::move(x));
@@ -677,7 +677,7 @@ bool read_value(read_context& ctx, value& v, T& out) {
             }
         }
         return ctx.fail(v, "expected a number");
-    } else if constexpr (std::is_same_v<T, std::string>) {
+    } else if constexpr (is_string_v<T>) {
         // Without escapes the text is copied straight from the input (the usual case);
         // otherwise simdjson unescapes it.
         const std::string_view tok = v.raw_json_token();

@@ -80,9 +80,11 @@ template <>
 struct value_printer<std::uint8_t> {
     static void print(std::ostream& os, std::uint8_t v) { os << static_cast<unsigned>(v); }
 };
-template <>
-struct value_printer<std::string> {
-    static void print(std::ostream& os, const std::string& v) { os << '"' << v << '"'; }
+template <class A>
+struct value_printer<std::basic_string<char, std::char_traits<char>, A>> {
+    static void print(std::ostream& os, const std::basic_string<char, std::char_traits<char>, A>& v) {
+        os << '"' << v << '"';
+    }
 };
 template <>
 struct value_printer<uuid> {
@@ -132,29 +134,31 @@ inline void print_pairs(std::ostream& os, const Map& m, char open, char close) {
 }
 }  // namespace internal
 
-template <class T>
-struct value_printer<std::vector<T>> {
-    static void print(std::ostream& os, const std::vector<T>& v) { internal::print_elements(os, v, '[', ']'); }
+template <class T, class A>
+struct value_printer<std::vector<T, A>> {
+    static void print(std::ostream& os, const std::vector<T, A>& v) { internal::print_elements(os, v, '[', ']'); }
 };
 template <class T, std::size_t N>
 struct value_printer<std::array<T, N>> {
     static void print(std::ostream& os, const std::array<T, N>& v) { internal::print_elements(os, v, '[', ']'); }
 };
-template <class T>
-struct value_printer<std::list<T>> {
-    static void print(std::ostream& os, const std::list<T>& v) { internal::print_elements(os, v, '<', '>'); }
+template <class T, class A>
+struct value_printer<std::list<T, A>> {
+    static void print(std::ostream& os, const std::list<T, A>& v) { internal::print_elements(os, v, '<', '>'); }
 };
-template <class T>
-struct value_printer<std::set<T>> {
-    static void print(std::ostream& os, const std::set<T>& v) { internal::print_elements(os, v, '{', '}'); }
+template <class T, class C, class A>
+struct value_printer<std::set<T, C, A>> {
+    static void print(std::ostream& os, const std::set<T, C, A>& v) { internal::print_elements(os, v, '{', '}'); }
 };
-template <class K, class V>
-struct value_printer<std::map<K, V>> {
-    static void print(std::ostream& os, const std::map<K, V>& v) { internal::print_pairs(os, v, '<', '>'); }
+template <class K, class V, class C, class A>
+struct value_printer<std::map<K, V, C, A>> {
+    static void print(std::ostream& os, const std::map<K, V, C, A>& v) { internal::print_pairs(os, v, '<', '>'); }
 };
-template <class K, class V>
-struct value_printer<std::unordered_map<K, V>> {
-    static void print(std::ostream& os, const std::unordered_map<K, V>& v) { internal::print_pairs(os, v, '[', ']'); }
+template <class K, class V, class H, class E, class A>
+struct value_printer<std::unordered_map<K, V, H, E, A>> {
+    static void print(std::ostream& os, const std::unordered_map<K, V, H, E, A>& v) {
+        internal::print_pairs(os, v, '[', ']');
+    }
 };
 
 // Prints Name(field=value,…). Construct, call field() per field, then end().

@@ -362,7 +362,7 @@ struct sequence_codec {
         } else if constexpr (bulk) {
             fastwire::internal::load_bulk(r.data + pos, n, out);
         } else {
-            out.resize(n);  // reuses existing elements (and their capacity)
+            fastwire::internal::resize_for_read(out, n);  // reuses existing elements (and their capacity)
             for (auto& e : out) {
                 w = C::read(r, pos, base, w, e);
                 if (!w.ok()) return w;
@@ -540,26 +540,31 @@ struct codec<T, std::enable_if_t<fastwire::internal::is_fixed_value_v<T>>> : int
 
 template <>
 struct codec<std::string> : internal::text_codec<std::string> {};
+// Strings with another allocator (std::pmr::string, `fastwire compile --pmr`).
+template <class A>
+struct codec<std::basic_string<char, std::char_traits<char>, A>>
+    : internal::text_codec<std::basic_string<char, std::char_traits<char>, A>> {};
 template <>
 struct codec<bytes> : internal::text_codec<bytes> {};
 
 // vector, list, set (fastwire::internal::is_sequence); vector<bool> is specialised below.
 template <class Seq>
-struct codec<Seq, std::enable_if_t<fastwire::internal::is_sequence_v<Seq>>>
+struct codec<Seq,
+             std::enable_if_t<fastwire::internal::is_sequence_v<Seq> && !fastwire::internal::is_bool_vector_v<Seq>>>
     : internal::sequence_codec<Seq, typename Seq::value_type> {};
 
-// std::vector<bool> stores bits, so it gets its own element loop.
-template <>
-struct codec<std::vector<bool>> {
+// std::vector<bool> (any allocator) stores bits, so it gets its own element loop.
+template <class A>
+struct codec<std::vector<bool, A>> {
     static constexpr std::uint32_t slot = 4;
     static constexpr bool fixed = false;
-    static std::size_t extra(const std::vector<bool>& v) noexcept { return 4 + v.size(); }
+    static std::size_t extra(const std::vector<bool, A>& v) noexcept { return 4 + v.size(); }
     static void write(writer& w, std::uint8_t* slot_ptr, const std::uint8_t* base,
-                      const std::vector<bool>& v) noexcept {
+                      const std::vector<bool, A>& v) noexcept {
         fastwire::internal::store_bools(internal::write_block(w, slot_ptr, base, v.size(), 1), v);
     }
     template <class W>
-    static W read(reader& r, std::size_t slot_pos, std::size_t base, W w, std::vector<bool>& out) {
+    static W read(reader& r, std::size_t slot_pos, std::size_t base, W w, std::vector<bool, A>& out) {
         std::size_t pos = 0, n = 0;
         w = internal::find_block(r, slot_pos, base, 1, w, pos, n);
         if (!w.ok()) return w;

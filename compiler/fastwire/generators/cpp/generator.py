@@ -28,6 +28,9 @@ PRIMITIVES = {
 }
 CONTAINERS = {"vector": "std::vector", "list": "std::list", "set": "std::set",
               "map": "std::map", "hash": "std::unordered_map"}
+# --pmr: the allocator-aware spellings (fastwire/pmr.h). `bytes` stays fastwire::bytes.
+PMR_STRING = "std::pmr::string"
+PMR_CONTAINERS = {k: v.replace("std::", "std::pmr::") for k, v in CONTAINERS.items()}
 
 
 def ident(name: str) -> str:
@@ -40,6 +43,10 @@ class CppGenerator:
         self.schema = schema
         self.options = options
         self.model = lower.lower(schema)
+        # --pmr: the domain types use std::pmr; views always name the std types (they
+        # only describe the wire form), so they switch this off while they print.
+        self.pmr = options.cpp_pmr
+        self._allocates: Dict[str, bool] = {}
 
     # -- names and types ------------------------------------------------------------------
     def qualified(self, ref: ir.TypeRef, package: str) -> str:
@@ -50,6 +57,8 @@ class CppGenerator:
 
     def plain_type(self, ref: ir.TypeRef, package: str) -> str:
         if ref.kind == "primitive":
+            if self.pmr and ref.name == "string":
+                return PMR_STRING
             return PRIMITIVES[ref.name]
         return self.qualified(ref, package)
 
@@ -61,10 +70,48 @@ class CppGenerator:
             return value
         if t.container == "array":
             return f"std::array<{value}, {t.size}>"
+        containers = PMR_CONTAINERS if self.pmr else CONTAINERS
         if t.container in ("map", "hash"):
             assert t.key is not None
-            return f"{CONTAINERS[t.container]}<{self.plain_type(t.key, package)}, {value}>"
-        return f"{CONTAINERS[t.container]}<{value}>"
+            return f"{containers[t.container]}<{self.plain_type(t.key, package)}, {value}>"
+        return f"{containers[t.container]}<{value}>"
+
+    @contextmanager
+    def std_types(self) -> Iterator[None]:
+        """Within: the std (not std::pmr) spellings, whatever --pmr says."""
+        saved, self.pmr = self.pmr, False
+        try:
+            yield
+        finally:
+            self.pmr = saved
+
+    # -- --pmr: which types take an allocator ------------------------------------------
+    def allocates(self, t: ir.FieldType) -> bool:
+        """Whether a field of type `t` takes an allocator (std::pmr strings and collections,
+        allocator-aware structs, and optionals and arrays of them)."""
+        if t.container in ("vector", "list", "set", "map", "hash"):
+            return True
+        return self.ref_allocates(t.value)
+
+    def ref_allocates(self, ref: ir.TypeRef) -> bool:
+        if ref.kind == "primitive":
+            return ref.name == "string"
+        if ref.kind != "struct":
+            return False
+        s = self.schema.lookup(ref)
+        assert isinstance(s, ir.StructType)
+        return self.struct_allocates(s)
+
+    def struct_allocates(self, s: ir.StructType) -> bool:
+        """Whether struct `s` is allocator-aware: it (or its base) holds a string, a
+        collection, or a struct that is."""
+        key = s.qualified_name
+        if key not in self._allocates:
+            self._allocates[key] = False  # a struct reaches itself only through collections
+            base = self.schema.lookup(s.base) if s.base is not None else None
+            self._allocates[key] = (isinstance(base, ir.StructType) and self.struct_allocates(base)) \
+                or any(self.allocates(f.type) for f in s.fields)
+        return self._allocates[key]
 
     # -- literals -----------------------------------------------------------------------------
     @staticmethod
@@ -162,6 +209,8 @@ class CppGenerator:
                             f"// The {package.name} package's types.")
         p.blank()
         p.print("#include <fastwire/types.h>")
+        if self.pmr:
+            p.print("#include <fastwire/pmr.h>")
         for imp in package.imports:
             p.print('#include "$imp$.h"', imp=imp)
         p.blank()
@@ -279,6 +328,8 @@ class CppGenerator:
                         init=f" = {init}" if init else "{}")
             p.blank()
             p.print("$name$() = default;", name=name)
+            if self.pmr and self.struct_allocates(s):
+                self.allocator_constructors(p, s, ns)
             if s.all_fields:
                 self.constructor(p, s, ns)
             p.blank()
@@ -287,21 +338,78 @@ class CppGenerator:
             self.printer(p, s, ns)
 
     def constructor(self, p: Printer, s: ir.StructType, ns: str) -> None:
-        params = join([f"{self.field_type(f.type, ns)} {ident(f.name)}_"
-                       for f in s.all_fields], ", ", 108 - 2 * len(s.name))
+        # --pmr: a last parameter takes the allocator (so a std::pmr container's
+        # emplace_back(fields…) builds the element with the container's allocator).
+        aware = self.pmr and self.struct_allocates(s)
+        params = [f"{self.field_type(f.type, ns)} {ident(f.name)}_" for f in s.all_fields]
+        if aware:
+            params.append("const allocator_type& alloc = {}")
+        params_text = join(params, ", ", 108 - 2 * len(s.name))
         inits = []
         if s.base is not None:
             base = self.schema.lookup(s.base)
             assert isinstance(base, ir.StructType)
-            args = ", ".join(self.moved(f) for f in base.all_fields)
-            inits.append(f"{self.qualified(s.base, ns)}({args})")
-        inits += [f"{ident(f.name)}({self.moved(f)})" for f in s.fields]
+            args = [self.moved(f) for f in base.all_fields]
+            if aware and self.struct_allocates(base):
+                args.append("alloc")
+            inits.append(f"{self.qualified(s.base, ns)}({', '.join(args)})")
+        for f in s.fields:
+            if aware and self.allocates(f.type):
+                inits.append(f"{ident(f.name)}(fastwire::pmr::make<{self.field_type(f.type, ns)}>(alloc, "
+                             f"{self.moved(f)}))")
+            else:
+                inits.append(f"{ident(f.name)}({self.moved(f)})")
         explicit = "explicit " if len(s.all_fields) == 1 else ""
         p.print("$explicit$$name$($params$)", explicit=explicit, name=ident(s.name),
-                params=params)
+                params=params_text)
         p.indent()
         p.print(": $inits$ {}", inits=join(inits, ", ", 106))
         p.outdent()
+
+    def allocator_constructors(self, p: Printer, s: ir.StructType, ns: str) -> None:
+        """--pmr: allocator_type and the constructors that take one (uses-allocator
+        construction, fastwire/pmr.h): std::pmr containers of this struct build their
+        elements with the container's allocator, and the struct passes it on to its members."""
+        name = ident(s.name)
+        base = self.schema.lookup(s.base) if s.base is not None else None
+        base_name = self.qualified(s.base, ns) if s.base is not None else ""
+        base_allocates = isinstance(base, ir.StructType) and self.struct_allocates(base)
+        p.print("""
+            // Allocator-aware (--pmr, fastwire/pmr.h): its strings and collections take their
+            // memory from the allocator's resource, and so do those of the structs it holds.
+            using allocator_type = fastwire::pmr::allocator;
+        """)
+        inits = [f"{base_name}(alloc)"] if base_allocates else []
+        for f in s.fields:
+            if not self.allocates(f.type):
+                continue
+            default = self.default_expr(f, ns)
+            args = f"alloc, {default}" if default else "alloc"
+            inits.append(f"{ident(f.name)}(fastwire::pmr::make<{self.field_type(f.type, ns)}>({args}))")
+        p.print("explicit $n$(const allocator_type& alloc)", n=name)
+        p.indent()
+        p.print(": $inits$ {}", inits=join(inits, ", ", 106))
+        p.outdent()
+        # The allocator-extended copy and move (what a container uses to copy or move an
+        # element into its own memory).
+        for moving in (False, True):
+            inits = []
+            if base is not None:
+                src = f"static_cast<{base_name}&&>(other)" if moving else \
+                    f"static_cast<const {base_name}&>(other)"
+                inits.append(f"{base_name}({src}, alloc)" if base_allocates else f"{base_name}({src})")
+            for f in s.fields:
+                member = ident(f.name)
+                src = f"std::move(other.{member})" if moving else f"other.{member}"
+                if self.allocates(f.type):
+                    inits.append(f"{member}(fastwire::pmr::make<{self.field_type(f.type, ns)}>(alloc, {src}))")
+                else:
+                    inits.append(f"{member}({src if moving and self.moved(f) != member + '_' else 'other.' + member})")
+            p.print("$n$($ref$ other, const allocator_type& alloc)", n=name,
+                    ref=f"{name}&&" if moving else f"const {name}&")
+            p.indent()
+            p.print(": $inits$ {}", inits=join(inits, ", ", 106))
+            p.outdent()
 
     @staticmethod
     def moved(f: ir.Field) -> str:
@@ -461,6 +569,10 @@ class CppGenerator:
         structs = self.sorted_structs(package)
         if not structs:
             return
+        with self.std_types():
+            self._views(p, package, structs)
+
+    def _views(self, p: Printer, package: ir.Package, structs: List[ir.StructType]) -> None:
         ns = ident(package.name)
         p.blank()
         p.print("// Zero-copy views (fastwire/view.h): only over bytes that passed verify().")

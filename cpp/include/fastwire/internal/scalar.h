@@ -124,17 +124,24 @@ template <class T>
 FASTWIRE_INLINE void load_text(T& out, const std::uint8_t* p, std::size_t n) {
     if constexpr (std::is_same_v<T, std::string>) {
         assign_chars(out, p, n);
+    } else if constexpr (is_string_v<T>) {  // another allocator (std::pmr::string)
+        if (n == out.size())
+            copy_short(&out[0], p, n);
+        else
+            out.assign(reinterpret_cast<const char*>(p), n);
     } else {
         out.assign(p, n);
     }
 }
 
 // std::vector<bool> stores bits, so its elements are stored and loaded one by one.
-FASTWIRE_INLINE std::uint8_t* store_bools(std::uint8_t* p, const std::vector<bool>& v) noexcept {
+template <class A>
+FASTWIRE_INLINE std::uint8_t* store_bools(std::uint8_t* p, const std::vector<bool, A>& v) noexcept {
     for (bool b : v) *p++ = b ? 1 : 0;
     return p;
 }
-FASTWIRE_INLINE void load_bools(const std::uint8_t* p, std::size_t n, std::vector<bool>& out) {
+template <class A>
+FASTWIRE_INLINE void load_bools(const std::uint8_t* p, std::size_t n, std::vector<bool, A>& out) {
     out.resize(n);
     for (std::size_t i = 0; i < n; ++i) out[i] = p[i] != 0;
 }
@@ -156,7 +163,7 @@ FASTWIRE_INLINE std::uint8_t* store_bulk(std::uint8_t* p, const Seq& v) noexcept
 // out = count elements copied from p (a vector is resized, an array has count elements).
 template <class Seq>
 FASTWIRE_INLINE const std::uint8_t* load_bulk(const std::uint8_t* p, std::size_t count, Seq& out) {
-    if constexpr (!is_std_array<Seq>::value) out.resize(count);
+    if constexpr (!is_std_array<Seq>::value) resize_for_read(out, count);
     const std::size_t n = count * sizeof(typename Seq::value_type);
     copy_bytes(reinterpret_cast<std::uint8_t*>(out.data()), p, n);
     return p + n;

@@ -16,6 +16,11 @@
 
 #include <fastwire/view.h>
 
+// Generated structs may mark fields [[deprecated]]; the walk names every field through its
+// member pointer, which must not warn in the user's build (clang warns where g++ does not).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
 namespace fastwire {
 namespace internal {
 
@@ -54,7 +59,7 @@ bool view_matches(const T& value, const V& view) {
         fixed_value<T>::store(a, value);
         fixed_value<T>::store(b, view);
         return std::memcmp(a, b, sizeof a) == 0;
-    } else if constexpr (std::is_same_v<T, std::string>) {
+    } else if constexpr (is_string_v<T>) {
         return std::string_view(value) == view;
     } else if constexpr (std::is_same_v<T, bytes>) {
         return value.size() == view.size() &&
@@ -111,3 +116,5 @@ std::uint64_t touch_all(const V& v) {
 
 }  // namespace internal
 }  // namespace fastwire
+
+#pragma GCC diagnostic pop

@@ -1,0 +1,269 @@
+// The allocator-aware types of `fastwire compile --pmr` (fastwire/pmr.h): values read into
+// a std::pmr::monotonic_buffer_resource take their strings and vectors from its blocks, in
+// both binary formats and JSON; they give the bytes and JSON the golden vectors hold; the
+// allocator reaches every nested member; copies and container growth keep it.
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <fstream>
+#include <memory_resource>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <fastwire/internal/view_check.h>
+#include <fastwire/json_reader.h>
+#include <fastwire/pmr.h>
+
+#include "everything_json.h"
+#include "everything_models.h"
+#include "proto_json.h"
+#include "proto_models.h"
+#include "protocol_protocol.h"
+
+namespace {
+
+// Counts what is allocated through it (then passes it on to new/delete).
+class counting_resource : public std::pmr::memory_resource {
+public:
+    std::size_t allocations = 0;
+
+private:
+    void* do_allocate(std::size_t bytes, std::size_t align) override {
+        ++allocations;
+        return std::pmr::new_delete_resource()->allocate(bytes, align);
+    }
+    void do_deallocate(void* p, std::size_t bytes, std::size_t align) override {
+        std::pmr::new_delete_resource()->deallocate(p, bytes, align);
+    }
+    bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
+};
+
+// While alive: std::pmr's default resource counts (what did not come from the arena).
+class counting_default {
+public:
+    counting_default() : previous_(std::pmr::set_default_resource(&counter_)) {}
+    ~counting_default() { std::pmr::set_default_resource(previous_); }
+    counting_default(const counting_default&) = delete;
+    counting_default& operator=(const counting_default&) = delete;
+    std::size_t allocations() const { return counter_.allocations; }
+
+private:
+    counting_resource counter_;
+    std::pmr::memory_resource* previous_;
+};
+
+std::string read_text(const std::string& name) {
+    std::ifstream in(std::string(FASTWIRE_VECTORS_DIR) + "/" + name, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::vector<std::uint8_t> load_hex(const std::string& name) {
+    std::vector<std::uint8_t> out;
+    int hi = -1;
+    for (char c : read_text(name)) {
+        int v = -1;
+        if (c >= '0' && c <= '9') v = c - '0';
+        if (c >= 'a' && c <= 'f') v = c - 'a' + 10;
+        if (v < 0) continue;
+        if (hi < 0) {
+            hi = v;
+        } else {
+            out.push_back(static_cast<std::uint8_t>(hi * 16 + v));
+            hi = -1;
+        }
+    }
+    return out;
+}
+
+template <class M, class S>
+std::vector<std::uint8_t> bytes_of(const S& value) {
+    M m;
+    const std::size_t n = m.serialize(value);
+    return std::vector<std::uint8_t>(m.buffer().data(), m.buffer().data() + n);
+}
+
+// An account with no asset (a set optional's value comes from the default resource) and
+// `orders` orders whose symbols are too long for the small-string buffer.
+proto::Account big_account(int orders) {
+    proto::Account a;
+    a.uid = 7;
+    a.name = "an account name longer than any small-string buffer";
+    a.wallet.currency = "a currency name longer than any small-string buffer";
+    for (int i = 0; i < orders; ++i)
+        a.orders.emplace_back(i, std::pmr::string("symbol number " + std::to_string(i) + " of the account's orders"),
+                              proto::OrderSide::sell, proto::OrderType::limit, 1.5 * i, 2.0);
+    return a;
+}
+
+}  // namespace
+
+TEST(Pmr, GoldenVectorsReadIntoAnArena) {
+    for (const char* format : {"fbe", "final"}) {
+        SCOPED_TRACE(format);
+        const auto bytes = load_hex(std::string("account.") + format + ".hex");
+        std::pmr::monotonic_buffer_resource arena;
+        proto::Account account(&arena);
+        fastwire::status read;
+        std::vector<std::uint8_t> again;
+        if (std::string(format) == "fbe") {
+            proto::AccountModel m;
+            m.attach(bytes.data(), bytes.size());
+            ASSERT_TRUE(m.verify());
+            read = m.deserialize(account);
+            EXPECT_TRUE(fastwire::internal::view_matches(account, m.view()));
+            again = bytes_of<proto::AccountModel>(account);
+        } else {
+            proto::AccountFinalModel m;
+            m.attach(bytes.data(), bytes.size());
+            read = m.deserialize(account);
+            again = bytes_of<proto::AccountFinalModel>(account);
+        }
+        ASSERT_TRUE(read) << read.message();
+        EXPECT_EQ(again, bytes);
+        EXPECT_EQ(fastwire::json::to_json(account), read_text("account.json"));
+        EXPECT_EQ(account.orders[2].symbol.get_allocator().resource(), &arena);
+        EXPECT_EQ(account.wallet.currency.get_allocator().resource(), &arena);
+    }
+}
+
+TEST(Pmr, FreshReadAllocatesOneBlockAndNothingElse) {
+    const proto::Account source = big_account(40);
+    const auto versioned = bytes_of<proto::AccountModel>(source);
+    const auto final_bytes = bytes_of<proto::AccountFinalModel>(source);
+    const std::string json = fastwire::json::to_json(source);
+    for (int format = 0; format < 3; ++format) {
+        SCOPED_TRACE(format);
+        counting_resource upstream;
+        counting_default others;
+        {
+            std::pmr::monotonic_buffer_resource arena(64 * 1024, &upstream);
+            auto account = fastwire::pmr::make<proto::Account>(&arena);
+            if (format == 0) {
+                proto::AccountModel m;
+                m.attach(versioned.data(), versioned.size());
+                ASSERT_TRUE(m.deserialize(account));
+            } else if (format == 1) {
+                proto::AccountFinalModel m;
+                m.attach(final_bytes.data(), final_bytes.size());
+                ASSERT_TRUE(m.deserialize(account));
+            } else {
+                thread_local fastwire::json::reader reader;  // made before counting: its buffers
+                ASSERT_TRUE(reader.read(json, account));
+            }
+            EXPECT_EQ(fastwire::json::to_json(account), json);
+            EXPECT_EQ(upstream.allocations, 1u);  // the arena's one block
+        }
+        if (format < 2) {
+            EXPECT_EQ(others.allocations(), 0u);  // nothing from the default resource
+        }
+    }
+}
+
+TEST(Pmr, EveryKindOfMemberUsesTheArena) {
+    everything::Collections all;
+    all.f_vector = {1, 2, 3};
+    all.f_list = {"a string longer than the small-string buffer", "bc"};
+    all.f_set = {3, 1, 2};
+    all.f_set_struct.insert(proto::Balance("a currency longer than the small-string buffer", 1.0));
+    all.f_map[1] = "one: a value longer than the small-string buffer";
+    all.f_map_optional["k"] = 1.5;
+    all.f_map_optional["n"] = std::nullopt;
+    all.f_array_optional[1] = "seven";
+    all.f_vector_struct.emplace_back(1, "a symbol longer than the small-string buffer", proto::OrderSide::buy,
+                                     proto::OrderType::stop, 1.0, 2.0);
+    all.f_hash[fastwire::uuid::v4()] = fastwire::bytes{1, 2, 3};
+    const auto bytes = bytes_of<everything::CollectionsModel>(all);
+
+    std::pmr::monotonic_buffer_resource arena;
+    everything::Collections read(&arena);
+    everything::CollectionsModel m;
+    m.attach(bytes.data(), bytes.size());
+    ASSERT_TRUE(m.deserialize(read));
+    EXPECT_EQ(fastwire::json::to_json(read), fastwire::json::to_json(all));
+    EXPECT_EQ(bytes_of<everything::CollectionsModel>(read), bytes);
+    EXPECT_TRUE(fastwire::internal::view_matches(read, m.view()));
+    EXPECT_EQ(read.f_list.back().get_allocator().resource(), &arena);
+    EXPECT_EQ(read.f_set_struct.begin()->currency.get_allocator().resource(), &arena);
+    EXPECT_EQ(read.f_map.at(1).get_allocator().resource(), &arena);
+    EXPECT_EQ(read.f_vector_struct[0].symbol.get_allocator().resource(), &arena);
+    EXPECT_EQ(read.f_array_struct[1].f_string.get_allocator().resource(), &arena);
+    EXPECT_EQ(read.f_hash_struct_key.get_allocator().resource(), &arena);
+
+    // JSON reads into the arena as well.
+    std::pmr::monotonic_buffer_resource arena2;
+    everything::Collections from_json(&arena2);
+    fastwire::json::reader reader;
+    ASSERT_TRUE(reader.read(fastwire::json::to_json(all), from_json));
+    EXPECT_EQ(bytes_of<everything::CollectionsModel>(from_json), bytes);
+    EXPECT_EQ(from_json.f_list.front().get_allocator().resource(), &arena2);
+}
+
+TEST(Pmr, CopiesAndGrowthKeepTheAllocator) {
+    std::pmr::monotonic_buffer_resource arena;
+    const proto::Account source = big_account(3);
+    // The allocator-extended copy: into the arena.
+    proto::Account copy(source, &arena);
+    EXPECT_EQ(fastwire::json::to_json(copy), fastwire::json::to_json(source));
+    EXPECT_EQ(copy.orders[1].symbol.get_allocator().resource(), &arena);
+    // Assignment keeps the target's allocator; growth moves elements within it.
+    proto::Account target(&arena);
+    target = source;
+    for (int i = 0; i < 100; ++i) target.orders.emplace_back(source.orders[0]);
+    EXPECT_EQ(target.orders.back().symbol.get_allocator().resource(), &arena);
+    EXPECT_EQ(target.orders.front().symbol.get_allocator().resource(), &arena);
+    EXPECT_EQ(target.orders.front().symbol, source.orders[0].symbol);
+    // A derived struct passes the allocator to its base.
+    everything::MoreDerived derived(&arena);
+    EXPECT_EQ(derived.name.get_allocator().resource(), &arena);
+    // Defaults made with the allocator.
+    everything::Optionals optionals(&arena);
+    ASSERT_TRUE(optionals.f_string.has_value());
+    EXPECT_EQ(*optionals.f_string, "maybe");
+    EXPECT_EQ(optionals.f_string->get_allocator().resource(), &arena);
+    // Printing.
+    std::ostringstream os;
+    os << copy.orders[0];
+    EXPECT_EQ(os.str().rfind("Order(uid=0,symbol=\"symbol number 0", 0), 0u) << os.str();
+}
+
+namespace {
+
+class Capture : public protocol::Sender {
+public:
+    std::vector<std::uint8_t> wire;
+
+protected:
+    std::size_t onSend(const void* data, std::size_t size) override {
+        const auto* p = static_cast<const std::uint8_t*>(data);
+        wire.insert(wire.end(), p, p + size);
+        return size;
+    }
+};
+
+// Sends on whatever it receives.
+class Echo : public protocol::Receiver {
+public:
+    explicit Echo(Capture& out) : out_(out) {}
+
+protected:
+    void onReceive(const protocol::OrderMessage& v) override { out_.send(v); }
+    void onReceive(const protocol::BalanceMessage& v) override { out_.send(v); }
+    void onReceive(const protocol::AccountMessage& v) override { out_.send(v); }
+
+private:
+    Capture& out_;
+};
+
+}  // namespace
+
+TEST(Pmr, ProtocolReceivesAndSendsTheGoldenStream) {
+    const auto golden = load_hex("protocol.hex");
+    Capture capture;
+    Echo echo(capture);
+    echo.receive(golden.data(), golden.size());
+    EXPECT_EQ(capture.wire, golden);
+}
