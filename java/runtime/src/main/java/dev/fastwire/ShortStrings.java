@@ -21,12 +21,14 @@ final class ShortStrings {
     String get(byte[] buf, int p, int n) {
         long x = (long) Writer.I64.get(buf, p) & (-1L >>> (64 - (n << 3)));
         if ((x & 0x8080808080808080L) != 0) return null;
-        int i = (int) ((x * 0x9E3779B97F4A7C15L) >>> 59);
-        String s = strings[i];
-        if (s != null && packed[i] == x && s.length() == n) return s;
-        s = new String(buf, p, n, StandardCharsets.ISO_8859_1);
+        // The key: the bytes with the last one's high bit set, which no ASCII byte has, so
+        // it holds the length too ("ab" and "ab\0" differ) and is never the empty slot's 0.
+        long key = x | (0x80L << ((n - 1) << 3));
+        int i = (int) ((key * 0x9E3779B97F4A7C15L) >>> 59);
+        if (packed[i] == key) return strings[i];
+        String s = new String(buf, p, n, StandardCharsets.ISO_8859_1);
         strings[i] = s;
-        packed[i] = x;
+        packed[i] = key;
         return s;
     }
 }
