@@ -24,8 +24,7 @@ public final class Direct {
         long off = r.u32(pos);
         if (off == 0) return "";
         int p = r.block(base, off, pos + 4);
-        int n = r.len;
-        return reuse != null && Utf8.sameAscii(reuse, r.buf, p, n) ? reuse : Utf8.decode(r.buf, p, n);
+        return r.text(p, r.len, reuse);
     }
 
     /** Checks a string's or bytes' block. */
@@ -41,7 +40,7 @@ public final class Direct {
     public static String fgetString(Reader r, String reuse) {
         int n = textLength(r);
         int p = r.take(n);
-        return reuse != null && Utf8.sameAscii(reuse, r.buf, p, n) ? reuse : Utf8.decode(r.buf, p, n);
+        return r.text(p, n, reuse);
     }
 
     public static void fcheckText(Reader r) {

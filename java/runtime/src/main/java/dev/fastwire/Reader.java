@@ -19,6 +19,7 @@ public final class Reader {
     public long budget;
     public long zeroLeft;
     public int pos;
+    private ShortStrings shortStrings;
 
     public Reader() {
     }
@@ -30,6 +31,21 @@ public final class Reader {
         this.budget = budget;
         this.zeroLeft = zeroLeft;
         return this;
+    }
+
+    /**
+     * The string in buf[p, p + n) (checked by the caller): a remembered one for short ASCII
+     * text, else `reuse` when it is equal ASCII text, else a new one.
+     */
+    public String text(int p, int n, String reuse) {
+        byte[] b = buf;
+        if (n <= 8 && n > 0 && p + 8 <= b.length) {
+            ShortStrings c = shortStrings;
+            if (c == null) c = shortStrings = new ShortStrings();
+            String s = c.get(b, p, n);
+            if (s != null) return s;
+        }
+        return reuse != null && Utf8.sameAscii(reuse, b, p, n) ? reuse : Utf8.decode(b, p, n);
     }
 
     public static DecodeException fail(String code) {

@@ -81,6 +81,29 @@ public final class Utf8 {
         return true;
     }
 
+    /**
+     * The first n (at most 8) chars of s as bytes of a little-endian long when they are all
+     * ASCII, else -1. Straight-line code: for the short strings of most messages a loop's
+     * set-up costs more than the characters.
+     */
+    static long pack8(String s, int n) {
+        long x = 0;
+        int c;
+        int acc = 0;
+        switch (n) {
+            case 8: c = s.charAt(7); acc |= c; x |= (long) c << 56;  // fall through
+            case 7: c = s.charAt(6); acc |= c; x |= (long) c << 48;  // fall through
+            case 6: c = s.charAt(5); acc |= c; x |= (long) c << 40;  // fall through
+            case 5: c = s.charAt(4); acc |= c; x |= (long) c << 32;  // fall through
+            case 4: c = s.charAt(3); acc |= c; x |= (long) c << 24;  // fall through
+            case 3: c = s.charAt(2); acc |= c; x |= (long) c << 16;  // fall through
+            case 2: c = s.charAt(1); acc |= c; x |= (long) c << 8;   // fall through
+            case 1: c = s.charAt(0); acc |= c; x |= c;               // fall through
+            default:
+        }
+        return acc < 0x80 ? x : -1L;
+    }
+
     /** The UTF-8 length of s (a lone surrogate U+DC80..U+DCFF counts one byte). */
     public static int length(String s) {
         int n = s.length();
@@ -145,12 +168,29 @@ public final class Utf8 {
     }
 
     /**
-     * Appends [u32 length][s as UTF-8] to w; returns the block's position. One pass for
-     * ASCII text (the usual case), two otherwise.
+     * Appends [u32 length][s as UTF-8] to w; returns the block's position. ASCII text of at
+     * most 8 chars (the usual case) is one 8-byte store, longer ASCII text one pass, other
+     * text two.
      */
     public static int put(Writer w, String s) {
         int n = s.length();
         int at = w.allocRaw(4 + n);
+        byte[] b = w.buf;
+        if (n <= 8 && at + 12 <= b.length) {
+            long x = pack8(s, n);
+            if (x != -1L) {
+                // The bytes past n are inside the buffer and past size: the next alloc
+                // overwrites or clears them.
+                Writer.I64.set(b, at + 4, x);
+                Writer.I32.set(b, at, n);
+                return at;
+            }
+        }
+        return putLong(w, s, at);
+    }
+
+    private static int putLong(Writer w, String s, int at) {
+        int n = s.length();
         byte[] b = w.buf;
         int p = at + 4;
         for (int i = 0; i < n; i++) {
