@@ -63,6 +63,11 @@ pub struct Options {
     pub request_timeout: Duration,
     /// The longest a graceful close waits for the flush and the peer's close.
     pub shutdown_timeout: Duration,
+    /// Client: after a drop, reconnect after this delay, doubling after each failed
+    /// attempt up to `reconnect_max_delay` (None: no reconnect). Blocking transport only.
+    pub reconnect_delay: Option<Duration>,
+    /// The longest delay between reconnect attempts.
+    pub reconnect_max_delay: Duration,
 }
 
 impl Default for Options {
@@ -79,6 +84,8 @@ impl Default for Options {
             connect_timeout: Duration::from_secs(5),
             request_timeout: Duration::from_secs(10),
             shutdown_timeout: Duration::from_secs(5),
+            reconnect_delay: None,
+            reconnect_max_delay: Duration::from_secs(5),
         }
     }
 }
@@ -680,11 +687,6 @@ impl<P: std::fmt::Debug> std::error::Error for RequestError<P> {}
 
 type Waiter<P> = mpsc::Sender<Result<P, RequestError<P>>>;
 
-struct Pending<P> {
-    map: HashMap<Uuid, (Instant, Waiter<P>)>,
-    closed: bool,
-}
-
 /// An answer on its way (see [`Client::request_async`]).
 pub struct Answer<P> {
     rx: mpsc::Receiver<Result<P, RequestError<P>>>,
@@ -697,13 +699,56 @@ impl<P> Answer<P> {
     }
 }
 
+/// What a client shares between its caller and its reader thread: the connection up now
+/// (None while down) and the requests waiting for answers on it.
+struct Link<P> {
+    conn: Option<Arc<Conn>>,
+    pending: HashMap<Uuid, (Instant, Waiter<P>)>,
+    closing: bool,
+}
+
+struct ClientShared<P> {
+    link: Mutex<Link<P>>,
+    /// Wakes a reconnect delay when the client closes.
+    wake: Condvar,
+    writers: Mutex<Vec<JoinHandle<()>>>,
+    connects: AtomicU64,
+}
+
+impl<P> ClientShared<P> {
+    fn link(&self) -> MutexGuard<'_, Link<P>> {
+        lock(&self.link)
+    }
+}
+
+/// Opens a client connection: TCP connect within `connect_timeout`.
+fn open(host: &str, port: u16, options: &Options, log: &Log) -> std::io::Result<Arc<Conn>> {
+    let mut last = None;
+    let mut stream = None;
+    for a in (host, port).to_socket_addrs()? {
+        match TcpStream::connect_timeout(&a, options.connect_timeout) {
+            Ok(s) => {
+                stream = Some(s);
+                break;
+            }
+            Err(e) => last = Some(e),
+        }
+    }
+    let stream = match stream {
+        Some(s) => s,
+        None => return Err(last.unwrap_or_else(|| std::io::Error::other("no address"))),
+    };
+    let name = format!("connection to {host}:{port}");
+    Ok(Conn::new(stream, name, options.clone(), log.clone()))
+}
+
 /// A client: one connection; requests matched on `[id]`, each failing by itself at its
-/// timeout.
+/// timeout. With `reconnect_delay` set, a dropped connection is opened again (requests
+/// pending on it fail with `Disconnected` and are not sent again).
 pub struct Client<P: Protocol> {
-    conn: Arc<Conn>,
-    pending: Arc<Mutex<Pending<P>>>,
-    threads: Vec<JoinHandle<()>>,
-    format: Format,
+    shared: Arc<ClientShared<P>>,
+    reader: Option<JoinHandle<()>>,
+    options: Options,
 }
 
 impl<P: Protocol> Client<P> {
@@ -716,43 +761,35 @@ impl<P: Protocol> Client<P> {
         mut on_message: impl FnMut(P) + Send + 'static,
         log: Log,
     ) -> std::io::Result<Client<P>> {
-        let mut last = None;
-        let mut stream = None;
-        for a in (host, port).to_socket_addrs()? {
-            match TcpStream::connect_timeout(&a, options.connect_timeout) {
-                Ok(s) => {
-                    stream = Some(s);
-                    break;
-                }
-                Err(e) => last = Some(e),
-            }
-        }
-        let stream = match stream {
-            Some(s) => s,
-            None => return Err(last.unwrap_or_else(|| std::io::Error::other("no address"))),
+        let conn = open(host, port, &options, &log)?;
+        let shared = Arc::new(ClientShared {
+            link: Mutex::new(Link {
+                conn: Some(conn.clone()),
+                pending: HashMap::new(),
+                closing: false,
+            }),
+            wake: Condvar::new(),
+            writers: Mutex::new(Vec::new()),
+            connects: AtomicU64::new(1),
+        });
+        let start_writer = |shared: &ClientShared<P>, c: &Arc<Conn>| {
+            let c = c.clone();
+            let mut writers = lock(&shared.writers);
+            writers.retain(|w| !w.is_finished());
+            writers.push(thread::spawn(move || c.write_loop()));
         };
-        let name = format!("connection to {host}:{port}");
-        let format = options.format;
-        let conn = Conn::new(stream, name, options, log);
-        let pending: Arc<Mutex<Pending<P>>> = Arc::new(Mutex::new(Pending {
-            map: HashMap::new(),
-            closed: false,
-        }));
-        let writer = {
-            let c = conn.clone();
-            thread::spawn(move || c.write_loop())
-        };
-        let reader = {
-            let (c, p) = (conn.clone(), pending.clone());
-            thread::spawn(move || {
-                let p2 = p.clone();
+        start_writer(&shared, &conn);
+        let (sh, o, host) = (shared.clone(), options.clone(), host.to_string());
+        let reader = thread::spawn(move || {
+            let mut conn = conn;
+            loop {
                 let reason = read_loop::<P>(
-                    &c,
+                    &conn,
                     |m| {
                         let kind = m.reply();
                         if kind != Reply::None {
                             if let Some(id) = m.id() {
-                                let waiter = lock(&p).map.remove(&id);
+                                let waiter = sh.link().pending.remove(&id);
                                 if let Some((_, tx)) = waiter {
                                     let _ = tx.send(if kind == Reply::Response {
                                         Ok(m)
@@ -768,42 +805,81 @@ impl<P: Protocol> Client<P> {
                     },
                     || {
                         let now = Instant::now();
-                        let mut g = lock(&p2);
+                        let mut g = sh.link();
                         let expired: Vec<Uuid> =
-                            g.map.iter().filter(|(_, (d, _))| *d <= now).map(|(k, _)| *k).collect();
+                            g.pending.iter().filter(|(_, (d, _))| *d <= now).map(|(k, _)| *k).collect();
                         for id in expired {
-                            if let Some((_, tx)) = g.map.remove(&id) {
+                            if let Some((_, tx)) = g.pending.remove(&id) {
                                 let _ = tx.send(Err(RequestError::Timeout));
                             }
                         }
                     },
                 );
-                c.kill(&reason.unwrap_or_else(|| "closed by the server".into()));
-                let mut g = lock(&p);
-                g.closed = true;
-                for (_, (_, tx)) in g.map.drain() {
+                conn.kill(&reason.unwrap_or_else(|| "closed by the server".into()));
+                // The requests pending on this connection fail; none is sent again.
+                let mut g = sh.link();
+                g.conn = None;
+                for (_, (_, tx)) in g.pending.drain() {
                     let _ = tx.send(Err(RequestError::Disconnected));
                 }
-            })
-        };
+                let Some(first) = o.reconnect_delay else { return };
+                let mut delay = first;
+                loop {
+                    let until = Instant::now() + delay;
+                    while !g.closing && Instant::now() < until {
+                        let left = until.saturating_duration_since(Instant::now());
+                        g = sh.wake.wait_timeout(g, left).unwrap_or_else(|e| e.into_inner()).0;
+                    }
+                    if g.closing {
+                        return;
+                    }
+                    drop(g);
+                    let opened = open(&host, port, &o, &log);
+                    g = sh.link();
+                    match opened {
+                        Ok(c) if !g.closing => {
+                            log(&format!("reconnected to {host}:{port}"));
+                            sh.connects.fetch_add(1, Ordering::AcqRel);
+                            g.conn = Some(c.clone());
+                            start_writer(&sh, &c);
+                            conn = c;
+                            break;
+                        }
+                        Ok(c) => {
+                            c.kill("closed by the client");
+                            return;
+                        }
+                        Err(e) => {
+                            log(&format!("connection to {host}:{port} failed: {e}; retrying"));
+                            delay = (delay * 2).min(o.reconnect_max_delay.max(first));
+                        }
+                    }
+                }
+            }
+        });
         Ok(Client {
-            conn,
-            pending,
-            threads: vec![reader, writer],
-            format,
+            shared,
+            reader: Some(reader),
+            options,
         })
+    }
+
+    /// The connection up now.
+    fn conn(&self) -> Option<Arc<Conn>> {
+        self.shared.link().conn.clone()
     }
 
     /// Queues a message; false when it was not queued.
     pub fn send(&self, message: &P) -> bool {
+        let Some(conn) = self.conn() else { return false };
         let mut buf = Vec::new();
-        message.serialize(self.format, &mut buf).is_ok() && self.conn.push(&buf)
+        message.serialize(self.options.format, &mut buf).is_ok() && conn.push(&buf)
     }
 
     /// Queues a message's bytes (a whole root model in the connection's format, e.g. one a
     /// proxy server's handler forwards); false when it was not queued.
     pub fn send_bytes(&self, message: &[u8]) -> bool {
-        self.conn.push(message)
+        self.conn().is_some_and(|c| c.push(message))
     }
 
     /// Sends a request and waits for its response (or reject, timeout, disconnect).
@@ -822,33 +898,44 @@ impl<P: Protocol> Client<P> {
             let _ = tx.send(Err(RequestError::Disconnected));
             return answer;
         };
-        let deadline = Instant::now() + timeout.unwrap_or(self.conn.options.request_timeout);
-        {
-            let mut g = lock(&self.pending);
-            if g.closed || self.conn.is_dead() {
-                let _ = tx.send(Err(RequestError::Disconnected));
-                return answer;
+        let deadline = Instant::now() + timeout.unwrap_or(self.options.request_timeout);
+        let conn = {
+            let mut g = self.shared.link();
+            match &g.conn {
+                Some(c) if !g.closing && !c.is_dead() => {
+                    let c = c.clone();
+                    g.pending.insert(id, (deadline, tx));
+                    c
+                }
+                _ => {
+                    let _ = tx.send(Err(RequestError::Disconnected));
+                    return answer;
+                }
             }
-            g.map.insert(id, (deadline, tx));
-        }
+        };
         let mut buf = Vec::new();
-        if request.serialize(self.format, &mut buf).is_err() || !self.conn.push(&buf) {
-            let dead = self.conn.is_dead();
-            if let Some((_, tx)) = lock(&self.pending).map.remove(&id) {
+        if request.serialize(self.options.format, &mut buf).is_err() || !conn.push(&buf) {
+            let dead = conn.is_dead();
+            if let Some((_, tx)) = self.shared.link().pending.remove(&id) {
                 let _ = tx.send(Err(if dead { RequestError::Disconnected } else { RequestError::Overflow }));
             }
         }
         answer
     }
 
-    /// Bytes queued and not yet written.
+    /// Bytes queued and not yet written (0 while disconnected).
     pub fn queued(&self) -> usize {
-        self.conn.queued()
+        self.conn().map_or(0, |c| c.queued())
     }
 
     /// True while the connection is up.
     pub fn connected(&self) -> bool {
-        !self.conn.is_dead()
+        self.conn().is_some_and(|c| !c.is_dead())
+    }
+
+    /// Connections opened so far (1 + the reconnects).
+    pub fn connects(&self) -> u64 {
+        self.shared.connects.load(Ordering::Acquire)
     }
 
     /// Graceful close: no more sends; flush; half-close; keep reading so answers in
@@ -858,21 +945,32 @@ impl<P: Protocol> Client<P> {
     }
 
     fn close_now(&mut self) {
-        if self.threads.is_empty() {
-            return;
+        let Some(reader) = self.reader.take() else { return };
+        let conn = {
+            let mut g = self.shared.link();
+            g.closing = true;
+            g.conn.clone()
+        };
+        self.shared.wake.notify_all();
+        if let Some(conn) = conn {
+            conn.half_close();
+            let timeout = self.options.shutdown_timeout;
+            if !conn.wait_flushed(timeout) {
+                let n = conn.queued();
+                conn.kill(&format!("shutdown timed out with {n} bytes unsent"));
+            }
+            let start = Instant::now();
+            while !conn.is_dead() && start.elapsed() < timeout {
+                thread::sleep(Duration::from_millis(2));
+            }
+            conn.kill("closed by the client");
         }
-        self.conn.half_close();
-        let timeout = self.conn.options.shutdown_timeout;
-        if !self.conn.wait_flushed(timeout) {
-            let n = self.conn.queued();
-            self.conn.kill(&format!("shutdown timed out with {n} bytes unsent"));
+        let _ = reader.join();
+        // A connection opened while closing is killed by the reader before it returns.
+        if let Some(c) = self.shared.link().conn.take() {
+            c.kill("closed by the client");
         }
-        let start = Instant::now();
-        while !self.conn.is_dead() && start.elapsed() < timeout {
-            thread::sleep(Duration::from_millis(2));
-        }
-        self.conn.kill("closed by the client");
-        for t in self.threads.drain(..) {
+        for t in lock(&self.shared.writers).drain(..) {
             let _ = t.join();
         }
     }

@@ -536,3 +536,80 @@ fn a_proxy_server_forwards_verified_bytes_and_drops_a_stream_that_fails_verifica
         upstream.stop();
     }
 }
+
+/// Records every request id it gets; answers each except uid 99's (held).
+struct Recorder(Arc<Mutex<Vec<Uuid>>>);
+impl Handler<Message> for Recorder {
+    fn on_message(&mut self, peer: &Peer, m: Message) -> Result<(), String> {
+        if let Message::OrderRequest(q) = m {
+            self.0.lock().unwrap().push(q.id);
+            if q.order.uid != 99 {
+                peer.send(&Message::from(service::OrderAck {
+                    id: q.id,
+                    seq: 1,
+                    order: q.order,
+                }));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[test]
+fn a_client_reconnects_after_the_server_restarts_and_sends_no_request_twice() {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let start_server = |port: u16| {
+        let seen = seen.clone();
+        Server::start("127.0.0.1", port, Options::default(), move |_: &Peer| Recorder(seen.clone()), net::no_log())
+            .unwrap()
+    };
+    let server = start_server(0);
+    let port = server.port();
+    let (log, lines) = keep();
+    let options = Options {
+        reconnect_delay: Some(Duration::from_millis(20)),
+        reconnect_max_delay: Duration::from_millis(160),
+        request_timeout: Duration::from_secs(30),
+        ..Options::default()
+    };
+    let client = Client::<Message>::connect("127.0.0.1", port, options, |_| {}, log).unwrap();
+    let request = |uid: i32| service::OrderRequest {
+        id: Uuid::new_v1(),
+        order: order(uid, 1.0),
+    };
+    assert!(matches!(client.request(request(1).into()), Ok(Message::OrderAck(_))));
+    // A request pending when the server goes away fails, and is not sent again.
+    let held = request(99);
+    let pending = client.request_async(held.clone().into(), None);
+    let t = Instant::now();
+    while !seen.lock().unwrap().contains(&held.id) {
+        assert!(t.elapsed() < Duration::from_secs(5), "the held request never arrived");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    server.stop();
+    assert!(matches!(pending.wait(), Err(RequestError::Disconnected)));
+    // While down: requests fail at once, sends are refused.
+    let t = Instant::now();
+    assert!(matches!(client.request(request(2).into()), Err(RequestError::Disconnected)));
+    assert!(t.elapsed() < Duration::from_secs(1));
+    assert!(!client.connected() && !client.send(&mixed(0)));
+    std::thread::sleep(Duration::from_millis(600));
+    let server = start_server(port);
+    let t = Instant::now();
+    while !client.connected() {
+        assert!(t.elapsed() < Duration::from_secs(5), "no reconnect: {:?}", lines.lock().unwrap());
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(client.connects(), 2);
+    assert!(matches!(client.request(request(3).into()), Ok(Message::OrderAck(_))));
+    client.close();
+    server.stop();
+    let seen = seen.lock().unwrap();
+    assert_eq!(seen.iter().filter(|id| **id == held.id).count(), 1, "the held request was sent once");
+    assert_eq!(seen.len(), 3, "requests 1, 99 and 3 only");
+    let lines = lines.lock().unwrap();
+    assert!(lines.iter().any(|l| l == &format!("reconnected to 127.0.0.1:{port}")), "{lines:?}");
+    // The delay doubles (20, 40, 80, then 160 ms): some 4-9 failed attempts in 600 ms, not 30.
+    let retries = lines.iter().filter(|l| l.ends_with("; retrying")).count();
+    assert!((2..=12).contains(&retries), "{retries} retries: {lines:?}");
+}
