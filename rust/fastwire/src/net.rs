@@ -57,7 +57,8 @@ pub struct Options {
     pub receive_limits: Limits,
     /// A server with this many connections closes new ones at once.
     pub max_connections: usize,
-    /// TCP connect.
+    /// TCP connect plus the TLS handshake (a server drops a connection whose handshake is
+    /// not done in time).
     pub connect_timeout: Duration,
     /// A request without a timeout of its own fails this long after it was sent.
     pub request_timeout: Duration,
@@ -68,6 +69,10 @@ pub struct Options {
     pub reconnect_delay: Option<Duration>,
     /// The longest delay between reconnect attempts.
     pub reconnect_max_delay: Duration,
+    /// TLS (feature `tls`; see [`crate::net_tls`]): a server's or a client's configuration;
+    /// None: plain TCP. Blocking transport only.
+    #[cfg(feature = "tls")]
+    pub tls: Option<crate::net_tls::TlsConfig>,
 }
 
 impl Default for Options {
@@ -86,6 +91,8 @@ impl Default for Options {
             shutdown_timeout: Duration::from_secs(5),
             reconnect_delay: None,
             reconnect_max_delay: Duration::from_secs(5),
+            #[cfg(feature = "tls")]
+            tls: None,
         }
     }
 }
@@ -120,6 +127,8 @@ struct Queue {
 /// One connection's shared state: the socket, the send queue, its name for the log.
 struct Conn {
     stream: TcpStream,
+    #[cfg(feature = "tls")]
+    tls: Option<crate::net_tls::Session>,
     name: String,
     options: Options,
     queue: Mutex<Queue>,
@@ -134,10 +143,17 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Conn {
-    fn new(stream: TcpStream, name: String, options: Options, log: Log) -> Arc<Conn> {
+    fn new(stream: TcpStream, name: String, options: Options, log: Log) -> std::io::Result<Arc<Conn>> {
         let _ = stream.set_nodelay(true);
-        Arc::new(Conn {
+        #[cfg(feature = "tls")]
+        let tls = match &options.tls {
+            Some(config) => Some(crate::net_tls::Session::new(config)?),
+            None => None,
+        };
+        Ok(Arc::new(Conn {
             stream,
+            #[cfg(feature = "tls")]
+            tls,
             name,
             options,
             queue: Mutex::new(Queue {
@@ -151,7 +167,44 @@ impl Conn {
             reason: Mutex::new(None),
             log,
             stop_input: AtomicBool::new(false),
-        })
+        }))
+    }
+
+    /// The TLS handshake, if the connection has TLS, within `connect_timeout`.
+    fn handshake(&self, timeout: Duration) -> Result<(), String> {
+        #[cfg(feature = "tls")]
+        if let Some(t) = &self.tls {
+            t.handshake(&self.stream, timeout)?;
+            let _ = self.stream.set_write_timeout(Some(self.options.write_timeout));
+        }
+        let _ = timeout;
+        Ok(())
+    }
+
+    /// Writes bytes of the stream (encrypted with TLS).
+    fn write_out(&self, mut stream: &TcpStream, bytes: &[u8]) -> std::io::Result<()> {
+        #[cfg(feature = "tls")]
+        if let Some(t) = &self.tls {
+            return t.write(stream, bytes);
+        }
+        stream.write_all(bytes)
+    }
+
+    /// Reads what arrives next: None at the end of the stream, else the bytes (decrypted
+    /// with TLS; maybe none yet).
+    fn read_in<'a>(
+        &self,
+        mut stream: &TcpStream,
+        buf: &'a mut [u8],
+        plain: &'a mut Vec<u8>,
+    ) -> std::io::Result<Option<&'a [u8]>> {
+        #[cfg(feature = "tls")]
+        if let Some(t) = &self.tls {
+            return Ok(if t.read(stream, buf, plain)? { Some(&plain[..]) } else { None });
+        }
+        let _ = plain;
+        let n = stream.read(buf)?;
+        Ok(if n == 0 { None } else { Some(&buf[..n]) })
     }
 
     /// Records the first reason the connection ends, and logs it.
@@ -220,7 +273,7 @@ impl Conn {
     /// The writer thread: drains the queue; after a half-close request, flushes and
     /// shuts the socket's sending side.
     fn write_loop(self: Arc<Self>) {
-        let mut stream = match self.stream.try_clone() {
+        let stream = match self.stream.try_clone() {
             Ok(s) => s,
             Err(e) => return self.kill(&format!("write failed: {e}")),
         };
@@ -242,13 +295,17 @@ impl Conn {
                 q.writer_done = true;
                 drop(q);
                 self.cv.notify_all();
+                #[cfg(feature = "tls")]
+                if let Some(t) = &self.tls {
+                    t.close_notify(&stream);
+                }
                 let _ = stream.shutdown(Shutdown::Write);
                 return;
             }
             std::mem::swap(&mut q.bytes, &mut spare);
             q.in_flight = spare.len();
             drop(q);
-            let r = stream.write_all(&spare);
+            let r = self.write_out(&stream, &spare);
             let mut q = lock(&self.queue);
             q.in_flight = 0;
             drop(q);
@@ -316,30 +373,31 @@ fn read_chunks(
     mut tick: impl FnMut(),
 ) -> Option<String> {
     let o = &conn.options;
-    let mut stream = match conn.stream.try_clone() {
+    let stream = match conn.stream.try_clone() {
         Ok(s) => s,
         Err(e) => return Some(format!("read failed: {e}")),
     };
     let _ = stream.set_read_timeout(Some(o.tick()));
     let mut buf = vec![0u8; 16 << 10];
+    let mut plain = Vec::new();
     let mut pending = 0;
     let mut partial_since: Option<Instant> = None;
     let mut last_input = Instant::now();
     loop {
-        match stream.read(&mut buf) {
-            Ok(0) => {
+        match conn.read_in(&stream, &mut buf, &mut plain) {
+            Ok(None) => {
                 return if pending > 0 {
                     Some(format!("peer closed the connection in the middle of a message ({pending} bytes received)"))
                 } else {
                     None
                 };
             }
-            Ok(n) => {
+            Ok(Some(bytes)) => {
                 last_input = Instant::now();
                 if conn.stop_input.load(Ordering::Acquire) {
                     continue; // stopping: what arrives now is discarded
                 }
-                match feed(&buf[..n]) {
+                match feed(bytes) {
                     Ok(p) => pending = p,
                     Err(e) => return Some(e),
                 }
@@ -513,6 +571,10 @@ impl Server {
     where
         S: Fn(&Conn, &Peer, &ServerShared) -> Option<String> + Send + Sync + 'static,
     {
+        #[cfg(feature = "tls")]
+        if matches!(options.tls, Some(crate::net_tls::TlsConfig::Client(..))) {
+            return Err(std::io::Error::new(ErrorKind::InvalidInput, "a server needs a server TLS configuration"));
+        }
         let listener = TcpListener::bind((host, port))?;
         listener.set_nonblocking(true)?;
         let addr = listener.local_addr()?;
@@ -618,7 +680,13 @@ where
                     continue;
                 }
                 log(&format!("{name} accepted"));
-                let conn = Conn::new(stream, name, options.clone(), log.clone());
+                let conn = match Conn::new(stream, name.clone(), options.clone(), log.clone()) {
+                    Ok(c) => c,
+                    Err(e) => {
+                        log(&format!("{name} closed: handshake failed: {e}"));
+                        continue;
+                    }
+                };
                 let peer = Peer {
                     conn: conn.clone(),
                     id,
@@ -633,6 +701,12 @@ where
                 let reader = {
                     let (c, serve, sh) = (conn.clone(), serve.clone(), shared.clone());
                     thread::spawn(move || {
+                        // TLS: the handshake on this thread, within connect_timeout
+                        if let Err(r) = c.handshake(c.options.connect_timeout) {
+                            c.kill(&r);
+                            sh.live.fetch_sub(1, Ordering::AcqRel);
+                            return;
+                        }
                         let reason = serve(&c, &peer, &sh);
                         match reason {
                             // end of stream: flush what is queued for it, then close
@@ -723,6 +797,7 @@ impl<P> ClientShared<P> {
 
 /// Opens a client connection: TCP connect within `connect_timeout`.
 fn open(host: &str, port: u16, options: &Options, log: &Log) -> std::io::Result<Arc<Conn>> {
+    let started = Instant::now();
     let mut last = None;
     let mut stream = None;
     for a in (host, port).to_socket_addrs()? {
@@ -739,7 +814,18 @@ fn open(host: &str, port: u16, options: &Options, log: &Log) -> std::io::Result<
         None => return Err(last.unwrap_or_else(|| std::io::Error::other("no address"))),
     };
     let name = format!("connection to {host}:{port}");
-    Ok(Conn::new(stream, name, options.clone(), log.clone()))
+    #[cfg(feature = "tls")]
+    if matches!(options.tls, Some(crate::net_tls::TlsConfig::Server(_))) {
+        return Err(std::io::Error::new(ErrorKind::InvalidInput, "a client needs a client TLS configuration"));
+    }
+    let conn = Conn::new(stream, name, options.clone(), log.clone())?;
+    // the handshake counts against connect_timeout too
+    let left = options.connect_timeout.saturating_sub(started.elapsed());
+    if let Err(reason) = conn.handshake(left.max(Duration::from_millis(1))) {
+        conn.kill(&reason);
+        return Err(std::io::Error::new(ErrorKind::ConnectionAborted, reason));
+    }
+    Ok(conn)
 }
 
 /// A client: one connection; requests matched on `[id]`, each failing by itself at its
