@@ -776,4 +776,54 @@ mod tls {
         assert!(lines.iter().any(|l| l.contains("closed: handshake timed out after 300 ms")), "{lines:?}");
         assert!(lines.iter().filter(|l| l.contains("closed: handshake failed")).count() >= 2, "{lines:?}");
     }
+
+    #[test]
+    fn tls_client_reconnects() {
+        let certs = Certs::make("reconnect");
+        let tls = net_tls::server_config(certs.path("cert.pem"), certs.path("key.pem")).unwrap();
+        let start = |port: u16| {
+            let options = Options {
+                tls: Some(tls.clone()),
+                ..Options::default()
+            };
+            Server::start(
+                "127.0.0.1",
+                port,
+                options,
+                |_: &Peer| Echo {
+                    seq: 0,
+                },
+                net::no_log(),
+            )
+            .unwrap()
+        };
+        let server = start(0);
+        let port = server.port();
+        let options = Options {
+            reconnect_delay: Some(Duration::from_millis(20)),
+            ..client_options(Format::Versioned, &certs.path("ca.pem"), "localhost")
+        };
+        let client = Client::<Message>::connect("127.0.0.1", port, options, |_| {}, net::no_log()).unwrap();
+        let request = || service::OrderRequest {
+            id: Uuid::new_v1(),
+            order: order(1, 1.0),
+        };
+        assert!(matches!(client.request(request().into()), Ok(Message::OrderAck(_))));
+        server.stop();
+        let t = Instant::now();
+        while client.connected() {
+            assert!(t.elapsed() < Duration::from_secs(5), "the drop was not seen");
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let server = start(port);
+        let t = Instant::now();
+        while !client.connected() {
+            assert!(t.elapsed() < Duration::from_secs(5), "no reconnect over TLS");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(matches!(client.request(request().into()), Ok(Message::OrderAck(_))));
+        assert_eq!(client.connects(), 2);
+        client.close();
+        server.stop();
+    }
 }
