@@ -2,8 +2,9 @@
 # `fastwire-build`, the conformance testee and its tests. Included by the root Makefile.
 #
 #   make test-rust     rustfmt --check (runtime and generated code), clippy -D warnings,
-#                      cargo test --features tokio (unit, golden, malformed, property,
-#                      transport tests: std::net and tokio); the default build without tokio
+#                      cargo test --features tokio,tls (unit, golden, malformed, property,
+#                      transport tests: std::net with and without TLS, and tokio); the
+#                      default build without tokio and rustls
 #   make bench-rust    the criterion benchmark (rust/bench), medians
 #   make fuzz-rust     the cargo-fuzz targets for longer (FUZZ_SECONDS)
 
@@ -16,10 +17,10 @@ test-rust:
 	@$(BOOTSTRAP) rust
 	$(CARGO) fmt $(RUST_MANIFEST) --all -- --check
 	rustfmt --edition 2021 --config-path rust/rustfmt.toml --check tests/golden/rust/*.rs
-	$(CARGO) clippy $(RUST_MANIFEST) -j$(JOBS) --all-targets --features tokio -- -D warnings
-	@! $(CARGO) tree $(RUST_MANIFEST) -q -e normal --workspace | grep -q tokio || \
-	    { echo "tokio is in the default build (it must be behind the tokio feature)"; exit 1; }
-	FASTWIRE_CPP_SERVER=$(abspath $(BUILD))/examples/cpp/server $(CARGO) test $(RUST_MANIFEST) -j$(JOBS) -q --features tokio
+	$(CARGO) clippy $(RUST_MANIFEST) -j$(JOBS) --all-targets --features tokio,tls -- -D warnings
+	@! $(CARGO) tree $(RUST_MANIFEST) -q -e normal --workspace | grep -qwE 'tokio|rustls|ring' || \
+	    { echo "tokio or rustls is in the default build (they must be behind the tokio and tls features)"; exit 1; }
+	FASTWIRE_CPP_SERVER=$(abspath $(BUILD))/examples/cpp/server $(CARGO) test $(RUST_MANIFEST) -j$(JOBS) -q --features tokio,tls
 
 LANGUAGE_TESTS += test-rust
 

@@ -25,6 +25,8 @@ pub mod json;
 mod key;
 mod model;
 pub mod net;
+#[cfg(feature = "tls")]
+pub mod net_tls;
 #[cfg(feature = "tokio")]
 pub mod net_tokio;
 pub mod print;

@@ -57,12 +57,22 @@ pub struct Options {
     pub receive_limits: Limits,
     /// A server with this many connections closes new ones at once.
     pub max_connections: usize,
-    /// TCP connect.
+    /// TCP connect plus the TLS handshake (a server drops a connection whose handshake is
+    /// not done in time).
     pub connect_timeout: Duration,
     /// A request without a timeout of its own fails this long after it was sent.
     pub request_timeout: Duration,
     /// The longest a graceful close waits for the flush and the peer's close.
     pub shutdown_timeout: Duration,
+    /// Client: after a drop, reconnect after this delay, doubling after each failed
+    /// attempt up to `reconnect_max_delay` (None: no reconnect). Blocking transport only.
+    pub reconnect_delay: Option<Duration>,
+    /// The longest delay between reconnect attempts.
+    pub reconnect_max_delay: Duration,
+    /// TLS (feature `tls`; see [`crate::net_tls`]): a server's or a client's configuration;
+    /// None: plain TCP. Blocking transport only.
+    #[cfg(feature = "tls")]
+    pub tls: Option<crate::net_tls::TlsConfig>,
 }
 
 impl Default for Options {
@@ -79,6 +89,10 @@ impl Default for Options {
             connect_timeout: Duration::from_secs(5),
             request_timeout: Duration::from_secs(10),
             shutdown_timeout: Duration::from_secs(5),
+            reconnect_delay: None,
+            reconnect_max_delay: Duration::from_secs(5),
+            #[cfg(feature = "tls")]
+            tls: None,
         }
     }
 }
@@ -113,6 +127,8 @@ struct Queue {
 /// One connection's shared state: the socket, the send queue, its name for the log.
 struct Conn {
     stream: TcpStream,
+    #[cfg(feature = "tls")]
+    tls: Option<crate::net_tls::Session>,
     name: String,
     options: Options,
     queue: Mutex<Queue>,
@@ -127,10 +143,17 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Conn {
-    fn new(stream: TcpStream, name: String, options: Options, log: Log) -> Arc<Conn> {
+    fn new(stream: TcpStream, name: String, options: Options, log: Log) -> std::io::Result<Arc<Conn>> {
         let _ = stream.set_nodelay(true);
-        Arc::new(Conn {
+        #[cfg(feature = "tls")]
+        let tls = match &options.tls {
+            Some(config) => Some(crate::net_tls::Session::new(config)?),
+            None => None,
+        };
+        Ok(Arc::new(Conn {
             stream,
+            #[cfg(feature = "tls")]
+            tls,
             name,
             options,
             queue: Mutex::new(Queue {
@@ -144,7 +167,44 @@ impl Conn {
             reason: Mutex::new(None),
             log,
             stop_input: AtomicBool::new(false),
-        })
+        }))
+    }
+
+    /// The TLS handshake, if the connection has TLS, within `connect_timeout`.
+    fn handshake(&self, timeout: Duration) -> Result<(), String> {
+        #[cfg(feature = "tls")]
+        if let Some(t) = &self.tls {
+            t.handshake(&self.stream, timeout)?;
+            let _ = self.stream.set_write_timeout(Some(self.options.write_timeout));
+        }
+        let _ = timeout;
+        Ok(())
+    }
+
+    /// Writes bytes of the stream (encrypted with TLS).
+    fn write_out(&self, mut stream: &TcpStream, bytes: &[u8]) -> std::io::Result<()> {
+        #[cfg(feature = "tls")]
+        if let Some(t) = &self.tls {
+            return t.write(stream, bytes);
+        }
+        stream.write_all(bytes)
+    }
+
+    /// Reads what arrives next: None at the end of the stream, else the bytes (decrypted
+    /// with TLS; maybe none yet).
+    fn read_in<'a>(
+        &self,
+        mut stream: &TcpStream,
+        buf: &'a mut [u8],
+        plain: &'a mut Vec<u8>,
+    ) -> std::io::Result<Option<&'a [u8]>> {
+        #[cfg(feature = "tls")]
+        if let Some(t) = &self.tls {
+            return Ok(if t.read(stream, buf, plain)? { Some(&plain[..]) } else { None });
+        }
+        let _ = plain;
+        let n = stream.read(buf)?;
+        Ok(if n == 0 { None } else { Some(&buf[..n]) })
     }
 
     /// Records the first reason the connection ends, and logs it.
@@ -213,7 +273,7 @@ impl Conn {
     /// The writer thread: drains the queue; after a half-close request, flushes and
     /// shuts the socket's sending side.
     fn write_loop(self: Arc<Self>) {
-        let mut stream = match self.stream.try_clone() {
+        let stream = match self.stream.try_clone() {
             Ok(s) => s,
             Err(e) => return self.kill(&format!("write failed: {e}")),
         };
@@ -235,13 +295,17 @@ impl Conn {
                 q.writer_done = true;
                 drop(q);
                 self.cv.notify_all();
+                #[cfg(feature = "tls")]
+                if let Some(t) = &self.tls {
+                    t.close_notify(&stream);
+                }
                 let _ = stream.shutdown(Shutdown::Write);
                 return;
             }
             std::mem::swap(&mut q.bytes, &mut spare);
             q.in_flight = spare.len();
             drop(q);
-            let r = stream.write_all(&spare);
+            let r = self.write_out(&stream, &spare);
             let mut q = lock(&self.queue);
             q.in_flight = 0;
             drop(q);
@@ -309,30 +373,31 @@ fn read_chunks(
     mut tick: impl FnMut(),
 ) -> Option<String> {
     let o = &conn.options;
-    let mut stream = match conn.stream.try_clone() {
+    let stream = match conn.stream.try_clone() {
         Ok(s) => s,
         Err(e) => return Some(format!("read failed: {e}")),
     };
     let _ = stream.set_read_timeout(Some(o.tick()));
     let mut buf = vec![0u8; 16 << 10];
+    let mut plain = Vec::new();
     let mut pending = 0;
     let mut partial_since: Option<Instant> = None;
     let mut last_input = Instant::now();
     loop {
-        match stream.read(&mut buf) {
-            Ok(0) => {
+        match conn.read_in(&stream, &mut buf, &mut plain) {
+            Ok(None) => {
                 return if pending > 0 {
                     Some(format!("peer closed the connection in the middle of a message ({pending} bytes received)"))
                 } else {
                     None
                 };
             }
-            Ok(n) => {
+            Ok(Some(bytes)) => {
                 last_input = Instant::now();
                 if conn.stop_input.load(Ordering::Acquire) {
                     continue; // stopping: what arrives now is discarded
                 }
-                match feed(&buf[..n]) {
+                match feed(bytes) {
                     Ok(p) => pending = p,
                     Err(e) => return Some(e),
                 }
@@ -506,6 +571,10 @@ impl Server {
     where
         S: Fn(&Conn, &Peer, &ServerShared) -> Option<String> + Send + Sync + 'static,
     {
+        #[cfg(feature = "tls")]
+        if matches!(options.tls, Some(crate::net_tls::TlsConfig::Client(..))) {
+            return Err(std::io::Error::new(ErrorKind::InvalidInput, "a server needs a server TLS configuration"));
+        }
         let listener = TcpListener::bind((host, port))?;
         listener.set_nonblocking(true)?;
         let addr = listener.local_addr()?;
@@ -611,7 +680,13 @@ where
                     continue;
                 }
                 log(&format!("{name} accepted"));
-                let conn = Conn::new(stream, name, options.clone(), log.clone());
+                let conn = match Conn::new(stream, name.clone(), options.clone(), log.clone()) {
+                    Ok(c) => c,
+                    Err(e) => {
+                        log(&format!("{name} closed: handshake failed: {e}"));
+                        continue;
+                    }
+                };
                 let peer = Peer {
                     conn: conn.clone(),
                     id,
@@ -626,6 +701,12 @@ where
                 let reader = {
                     let (c, serve, sh) = (conn.clone(), serve.clone(), shared.clone());
                     thread::spawn(move || {
+                        // TLS: the handshake on this thread, within connect_timeout
+                        if let Err(r) = c.handshake(c.options.connect_timeout) {
+                            c.kill(&r);
+                            sh.live.fetch_sub(1, Ordering::AcqRel);
+                            return;
+                        }
                         let reason = serve(&c, &peer, &sh);
                         match reason {
                             // end of stream: flush what is queued for it, then close
@@ -680,11 +761,6 @@ impl<P: std::fmt::Debug> std::error::Error for RequestError<P> {}
 
 type Waiter<P> = mpsc::Sender<Result<P, RequestError<P>>>;
 
-struct Pending<P> {
-    map: HashMap<Uuid, (Instant, Waiter<P>)>,
-    closed: bool,
-}
-
 /// An answer on its way (see [`Client::request_async`]).
 pub struct Answer<P> {
     rx: mpsc::Receiver<Result<P, RequestError<P>>>,
@@ -697,13 +773,68 @@ impl<P> Answer<P> {
     }
 }
 
+/// What a client shares between its caller and its reader thread: the connection up now
+/// (None while down) and the requests waiting for answers on it.
+struct Link<P> {
+    conn: Option<Arc<Conn>>,
+    pending: HashMap<Uuid, (Instant, Waiter<P>)>,
+    closing: bool,
+}
+
+struct ClientShared<P> {
+    link: Mutex<Link<P>>,
+    /// Wakes a reconnect delay when the client closes.
+    wake: Condvar,
+    writers: Mutex<Vec<JoinHandle<()>>>,
+    connects: AtomicU64,
+}
+
+impl<P> ClientShared<P> {
+    fn link(&self) -> MutexGuard<'_, Link<P>> {
+        lock(&self.link)
+    }
+}
+
+/// Opens a client connection: TCP connect within `connect_timeout`.
+fn open(host: &str, port: u16, options: &Options, log: &Log) -> std::io::Result<Arc<Conn>> {
+    let started = Instant::now();
+    let mut last = None;
+    let mut stream = None;
+    for a in (host, port).to_socket_addrs()? {
+        match TcpStream::connect_timeout(&a, options.connect_timeout) {
+            Ok(s) => {
+                stream = Some(s);
+                break;
+            }
+            Err(e) => last = Some(e),
+        }
+    }
+    let stream = match stream {
+        Some(s) => s,
+        None => return Err(last.unwrap_or_else(|| std::io::Error::other("no address"))),
+    };
+    let name = format!("connection to {host}:{port}");
+    #[cfg(feature = "tls")]
+    if matches!(options.tls, Some(crate::net_tls::TlsConfig::Server(_))) {
+        return Err(std::io::Error::new(ErrorKind::InvalidInput, "a client needs a client TLS configuration"));
+    }
+    let conn = Conn::new(stream, name, options.clone(), log.clone())?;
+    // the handshake counts against connect_timeout too
+    let left = options.connect_timeout.saturating_sub(started.elapsed());
+    if let Err(reason) = conn.handshake(left.max(Duration::from_millis(1))) {
+        conn.kill(&reason);
+        return Err(std::io::Error::new(ErrorKind::ConnectionAborted, reason));
+    }
+    Ok(conn)
+}
+
 /// A client: one connection; requests matched on `[id]`, each failing by itself at its
-/// timeout.
+/// timeout. With `reconnect_delay` set, a dropped connection is opened again (requests
+/// pending on it fail with `Disconnected` and are not sent again).
 pub struct Client<P: Protocol> {
-    conn: Arc<Conn>,
-    pending: Arc<Mutex<Pending<P>>>,
-    threads: Vec<JoinHandle<()>>,
-    format: Format,
+    shared: Arc<ClientShared<P>>,
+    reader: Option<JoinHandle<()>>,
+    options: Options,
 }
 
 impl<P: Protocol> Client<P> {
@@ -716,43 +847,35 @@ impl<P: Protocol> Client<P> {
         mut on_message: impl FnMut(P) + Send + 'static,
         log: Log,
     ) -> std::io::Result<Client<P>> {
-        let mut last = None;
-        let mut stream = None;
-        for a in (host, port).to_socket_addrs()? {
-            match TcpStream::connect_timeout(&a, options.connect_timeout) {
-                Ok(s) => {
-                    stream = Some(s);
-                    break;
-                }
-                Err(e) => last = Some(e),
-            }
-        }
-        let stream = match stream {
-            Some(s) => s,
-            None => return Err(last.unwrap_or_else(|| std::io::Error::other("no address"))),
+        let conn = open(host, port, &options, &log)?;
+        let shared = Arc::new(ClientShared {
+            link: Mutex::new(Link {
+                conn: Some(conn.clone()),
+                pending: HashMap::new(),
+                closing: false,
+            }),
+            wake: Condvar::new(),
+            writers: Mutex::new(Vec::new()),
+            connects: AtomicU64::new(1),
+        });
+        let start_writer = |shared: &ClientShared<P>, c: &Arc<Conn>| {
+            let c = c.clone();
+            let mut writers = lock(&shared.writers);
+            writers.retain(|w| !w.is_finished());
+            writers.push(thread::spawn(move || c.write_loop()));
         };
-        let name = format!("connection to {host}:{port}");
-        let format = options.format;
-        let conn = Conn::new(stream, name, options, log);
-        let pending: Arc<Mutex<Pending<P>>> = Arc::new(Mutex::new(Pending {
-            map: HashMap::new(),
-            closed: false,
-        }));
-        let writer = {
-            let c = conn.clone();
-            thread::spawn(move || c.write_loop())
-        };
-        let reader = {
-            let (c, p) = (conn.clone(), pending.clone());
-            thread::spawn(move || {
-                let p2 = p.clone();
+        start_writer(&shared, &conn);
+        let (sh, o, host) = (shared.clone(), options.clone(), host.to_string());
+        let reader = thread::spawn(move || {
+            let mut conn = conn;
+            loop {
                 let reason = read_loop::<P>(
-                    &c,
+                    &conn,
                     |m| {
                         let kind = m.reply();
                         if kind != Reply::None {
                             if let Some(id) = m.id() {
-                                let waiter = lock(&p).map.remove(&id);
+                                let waiter = sh.link().pending.remove(&id);
                                 if let Some((_, tx)) = waiter {
                                     let _ = tx.send(if kind == Reply::Response {
                                         Ok(m)
@@ -768,42 +891,81 @@ impl<P: Protocol> Client<P> {
                     },
                     || {
                         let now = Instant::now();
-                        let mut g = lock(&p2);
+                        let mut g = sh.link();
                         let expired: Vec<Uuid> =
-                            g.map.iter().filter(|(_, (d, _))| *d <= now).map(|(k, _)| *k).collect();
+                            g.pending.iter().filter(|(_, (d, _))| *d <= now).map(|(k, _)| *k).collect();
                         for id in expired {
-                            if let Some((_, tx)) = g.map.remove(&id) {
+                            if let Some((_, tx)) = g.pending.remove(&id) {
                                 let _ = tx.send(Err(RequestError::Timeout));
                             }
                         }
                     },
                 );
-                c.kill(&reason.unwrap_or_else(|| "closed by the server".into()));
-                let mut g = lock(&p);
-                g.closed = true;
-                for (_, (_, tx)) in g.map.drain() {
+                conn.kill(&reason.unwrap_or_else(|| "closed by the server".into()));
+                // The requests pending on this connection fail; none is sent again.
+                let mut g = sh.link();
+                g.conn = None;
+                for (_, (_, tx)) in g.pending.drain() {
                     let _ = tx.send(Err(RequestError::Disconnected));
                 }
-            })
-        };
+                let Some(first) = o.reconnect_delay else { return };
+                let mut delay = first;
+                loop {
+                    let until = Instant::now() + delay;
+                    while !g.closing && Instant::now() < until {
+                        let left = until.saturating_duration_since(Instant::now());
+                        g = sh.wake.wait_timeout(g, left).unwrap_or_else(|e| e.into_inner()).0;
+                    }
+                    if g.closing {
+                        return;
+                    }
+                    drop(g);
+                    let opened = open(&host, port, &o, &log);
+                    g = sh.link();
+                    match opened {
+                        Ok(c) if !g.closing => {
+                            log(&format!("reconnected to {host}:{port}"));
+                            sh.connects.fetch_add(1, Ordering::AcqRel);
+                            g.conn = Some(c.clone());
+                            start_writer(&sh, &c);
+                            conn = c;
+                            break;
+                        }
+                        Ok(c) => {
+                            c.kill("closed by the client");
+                            return;
+                        }
+                        Err(e) => {
+                            log(&format!("connection to {host}:{port} failed: {e}; retrying"));
+                            delay = (delay * 2).min(o.reconnect_max_delay.max(first));
+                        }
+                    }
+                }
+            }
+        });
         Ok(Client {
-            conn,
-            pending,
-            threads: vec![reader, writer],
-            format,
+            shared,
+            reader: Some(reader),
+            options,
         })
+    }
+
+    /// The connection up now.
+    fn conn(&self) -> Option<Arc<Conn>> {
+        self.shared.link().conn.clone()
     }
 
     /// Queues a message; false when it was not queued.
     pub fn send(&self, message: &P) -> bool {
+        let Some(conn) = self.conn() else { return false };
         let mut buf = Vec::new();
-        message.serialize(self.format, &mut buf).is_ok() && self.conn.push(&buf)
+        message.serialize(self.options.format, &mut buf).is_ok() && conn.push(&buf)
     }
 
     /// Queues a message's bytes (a whole root model in the connection's format, e.g. one a
     /// proxy server's handler forwards); false when it was not queued.
     pub fn send_bytes(&self, message: &[u8]) -> bool {
-        self.conn.push(message)
+        self.conn().is_some_and(|c| c.push(message))
     }
 
     /// Sends a request and waits for its response (or reject, timeout, disconnect).
@@ -822,33 +984,44 @@ impl<P: Protocol> Client<P> {
             let _ = tx.send(Err(RequestError::Disconnected));
             return answer;
         };
-        let deadline = Instant::now() + timeout.unwrap_or(self.conn.options.request_timeout);
-        {
-            let mut g = lock(&self.pending);
-            if g.closed || self.conn.is_dead() {
-                let _ = tx.send(Err(RequestError::Disconnected));
-                return answer;
+        let deadline = Instant::now() + timeout.unwrap_or(self.options.request_timeout);
+        let conn = {
+            let mut g = self.shared.link();
+            match &g.conn {
+                Some(c) if !g.closing && !c.is_dead() => {
+                    let c = c.clone();
+                    g.pending.insert(id, (deadline, tx));
+                    c
+                }
+                _ => {
+                    let _ = tx.send(Err(RequestError::Disconnected));
+                    return answer;
+                }
             }
-            g.map.insert(id, (deadline, tx));
-        }
+        };
         let mut buf = Vec::new();
-        if request.serialize(self.format, &mut buf).is_err() || !self.conn.push(&buf) {
-            let dead = self.conn.is_dead();
-            if let Some((_, tx)) = lock(&self.pending).map.remove(&id) {
+        if request.serialize(self.options.format, &mut buf).is_err() || !conn.push(&buf) {
+            let dead = conn.is_dead();
+            if let Some((_, tx)) = self.shared.link().pending.remove(&id) {
                 let _ = tx.send(Err(if dead { RequestError::Disconnected } else { RequestError::Overflow }));
             }
         }
         answer
     }
 
-    /// Bytes queued and not yet written.
+    /// Bytes queued and not yet written (0 while disconnected).
     pub fn queued(&self) -> usize {
-        self.conn.queued()
+        self.conn().map_or(0, |c| c.queued())
     }
 
     /// True while the connection is up.
     pub fn connected(&self) -> bool {
-        !self.conn.is_dead()
+        self.conn().is_some_and(|c| !c.is_dead())
+    }
+
+    /// Connections opened so far (1 + the reconnects).
+    pub fn connects(&self) -> u64 {
+        self.shared.connects.load(Ordering::Acquire)
     }
 
     /// Graceful close: no more sends; flush; half-close; keep reading so answers in
@@ -858,21 +1031,32 @@ impl<P: Protocol> Client<P> {
     }
 
     fn close_now(&mut self) {
-        if self.threads.is_empty() {
-            return;
+        let Some(reader) = self.reader.take() else { return };
+        let conn = {
+            let mut g = self.shared.link();
+            g.closing = true;
+            g.conn.clone()
+        };
+        self.shared.wake.notify_all();
+        if let Some(conn) = conn {
+            conn.half_close();
+            let timeout = self.options.shutdown_timeout;
+            if !conn.wait_flushed(timeout) {
+                let n = conn.queued();
+                conn.kill(&format!("shutdown timed out with {n} bytes unsent"));
+            }
+            let start = Instant::now();
+            while !conn.is_dead() && start.elapsed() < timeout {
+                thread::sleep(Duration::from_millis(2));
+            }
+            conn.kill("closed by the client");
         }
-        self.conn.half_close();
-        let timeout = self.conn.options.shutdown_timeout;
-        if !self.conn.wait_flushed(timeout) {
-            let n = self.conn.queued();
-            self.conn.kill(&format!("shutdown timed out with {n} bytes unsent"));
+        let _ = reader.join();
+        // A connection opened while closing is killed by the reader before it returns.
+        if let Some(c) = self.shared.link().conn.take() {
+            c.kill("closed by the client");
         }
-        let start = Instant::now();
-        while !self.conn.is_dead() && start.elapsed() < timeout {
-            thread::sleep(Duration::from_millis(2));
-        }
-        self.conn.kill("closed by the client");
-        for t in self.threads.drain(..) {
+        for t in lock(&self.shared.writers).drain(..) {
             let _ = t.join();
         }
     }

@@ -24,6 +24,17 @@
 //! connection's own I/O thread).
 
 pub use crate::net::{no_log, Log, Options, Overflow, RequestError};
+
+/// The tokio transport has no TLS yet (`Options::tls` is the blocking transport's): refuse
+/// it rather than run in the clear. Reconnect (`reconnect_delay`) is not done here either.
+fn no_tls(options: &Options) -> std::io::Result<()> {
+    #[cfg(feature = "tls")]
+    if options.tls.is_some() {
+        return Err(std::io::Error::new(std::io::ErrorKind::Unsupported, "TLS is not supported by net_tokio yet"));
+    }
+    let _ = options;
+    Ok(())
+}
 use crate::protocol::{Format, Protocol, Receiver, Reply};
 use crate::types::Uuid;
 use std::collections::HashMap;
@@ -442,6 +453,7 @@ impl Server {
         H: Handler<P>,
         F: Fn(&Peer) -> H + Send + Sync + 'static,
     {
+        no_tls(&options)?;
         let listener = TcpListener::bind((host, port)).await?;
         let addr = listener.local_addr()?;
         let shared = Arc::new(ServerShared {
@@ -652,6 +664,7 @@ impl<P: Protocol> Client<P> {
         mut on_message: impl FnMut(P) + Send + 'static,
         log: Log,
     ) -> std::io::Result<Client<P>> {
+        no_tls(&options)?;
         let mut last = None;
         let mut stream = None;
         for a in tokio::net::lookup_host((host, port)).await? {

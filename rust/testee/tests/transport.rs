@@ -56,6 +56,10 @@ struct CppServer(Child, u16);
 
 impl CppServer {
     fn start(final_format: bool) -> CppServer {
+        CppServer::start_with(final_format, &[])
+    }
+
+    fn start_with(final_format: bool, args: &[&str]) -> CppServer {
         let path = std::env::var("FASTWIRE_CPP_SERVER").unwrap_or_else(|_| {
             concat!(env!("CARGO_MANIFEST_DIR"), "/../../build/release/examples/cpp/server").to_string()
         });
@@ -68,6 +72,7 @@ impl CppServer {
         if final_format {
             cmd.arg("--final");
         }
+        cmd.args(args);
         let mut child = cmd.stdout(Stdio::piped()).stderr(Stdio::null()).spawn().expect("start the C++ server");
         let mut line = String::new();
         BufReader::new(child.stdout.as_mut().unwrap()).read_line(&mut line).unwrap();
@@ -87,13 +92,22 @@ impl Drop for CppServer {
 fn exchanges_with_the_cpp_server_in_both_formats() {
     for (final_format, format) in [(false, Format::Versioned), (true, Format::Final)] {
         let server = CppServer::start(final_format);
-        let (tx, rx) = mpsc::channel();
         let options = Options {
             format,
             ..Options::default()
         };
+        exchange(server.1, options);
+    }
+}
+
+/// Every message type echoed unchanged, an ack and a reject, from a server that answers
+/// as the example server does.
+fn exchange(port: u16, options: Options) {
+    let format = options.format;
+    {
+        let (tx, rx) = mpsc::channel();
         let client =
-            Client::<Message>::connect("127.0.0.1", server.1, options, move |m| tx.send(m).unwrap(), net::no_log())
+            Client::<Message>::connect("127.0.0.1", port, options, move |m| tx.send(m).unwrap(), net::no_log())
                 .expect("connect");
         let sent = [
             Message::from(service::OrderMessage {
@@ -534,5 +548,282 @@ fn a_proxy_server_forwards_verified_bytes_and_drops_a_stream_that_fails_verifica
         client.close();
         proxy.stop();
         upstream.stop();
+    }
+}
+
+/// Records every request id it gets; answers each except uid 99's (held).
+struct Recorder(Arc<Mutex<Vec<Uuid>>>);
+impl Handler<Message> for Recorder {
+    fn on_message(&mut self, peer: &Peer, m: Message) -> Result<(), String> {
+        if let Message::OrderRequest(q) = m {
+            self.0.lock().unwrap().push(q.id);
+            if q.order.uid != 99 {
+                peer.send(&Message::from(service::OrderAck {
+                    id: q.id,
+                    seq: 1,
+                    order: q.order,
+                }));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[test]
+fn a_client_reconnects_after_the_server_restarts_and_sends_no_request_twice() {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let start_server = |port: u16| {
+        let seen = seen.clone();
+        Server::start("127.0.0.1", port, Options::default(), move |_: &Peer| Recorder(seen.clone()), net::no_log())
+            .unwrap()
+    };
+    let server = start_server(0);
+    let port = server.port();
+    let (log, lines) = keep();
+    let options = Options {
+        reconnect_delay: Some(Duration::from_millis(20)),
+        reconnect_max_delay: Duration::from_millis(160),
+        request_timeout: Duration::from_secs(30),
+        ..Options::default()
+    };
+    let client = Client::<Message>::connect("127.0.0.1", port, options, |_| {}, log).unwrap();
+    let request = |uid: i32| service::OrderRequest {
+        id: Uuid::new_v1(),
+        order: order(uid, 1.0),
+    };
+    assert!(matches!(client.request(request(1).into()), Ok(Message::OrderAck(_))));
+    // A request pending when the server goes away fails, and is not sent again.
+    let held = request(99);
+    let pending = client.request_async(held.clone().into(), None);
+    let t = Instant::now();
+    while !seen.lock().unwrap().contains(&held.id) {
+        assert!(t.elapsed() < Duration::from_secs(5), "the held request never arrived");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    server.stop();
+    let down = Instant::now();
+    assert!(matches!(pending.wait(), Err(RequestError::Disconnected)));
+    // While down: requests fail at once, sends are refused.
+    let t = Instant::now();
+    assert!(matches!(client.request(request(2).into()), Err(RequestError::Disconnected)));
+    assert!(t.elapsed() < Duration::from_secs(1));
+    assert!(!client.connected() && !client.send(&mixed(0)));
+    std::thread::sleep(Duration::from_millis(600));
+    let server = start_server(port);
+    let t = Instant::now();
+    while !client.connected() {
+        assert!(t.elapsed() < Duration::from_secs(5), "no reconnect: {:?}", lines.lock().unwrap());
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let down = down.elapsed();
+    assert_eq!(client.connects(), 2);
+    assert!(matches!(client.request(request(3).into()), Ok(Message::OrderAck(_))));
+    client.close();
+    server.stop();
+    let seen = seen.lock().unwrap();
+    assert_eq!(seen.iter().filter(|id| **id == held.id).count(), 1, "the held request was sent once");
+    assert_eq!(seen.len(), 3, "requests 1, 99 and 3 only");
+    let lines = lines.lock().unwrap();
+    assert!(lines.iter().any(|l| l == &format!("reconnected to 127.0.0.1:{port}")), "{lines:?}");
+    // The delay doubles (20, 40, 80, then 160 ms): some 5 failed attempts in the first
+    // 600 ms, not 30, then one per 160 ms.
+    let retries = lines.iter().filter(|l| l.ends_with("; retrying")).count() as u128;
+    assert!(retries >= 2 && retries <= down.as_millis() / 160 + 4, "{retries} retries in {down:?}: {lines:?}");
+}
+
+/// TLS (feature `tls`): against the C++ server's `--tls` in both formats, an untrusted
+/// certificate and a wrong name refused, Rust to Rust, a handshake that never comes.
+#[cfg(feature = "tls")]
+mod tls {
+    use super::*;
+    use fastwire::net_tls;
+    use std::path::PathBuf;
+
+    /// A test CA and a certificate it signed for localhost and 127.0.0.1 (openssl command
+    /// line, made per run in a temporary folder, as the other languages' tests do), and a
+    /// second CA that signed nothing: (dir, ca.pem, cert.pem, key.pem, stranger.pem).
+    struct Certs {
+        dir: PathBuf,
+    }
+
+    impl Certs {
+        fn make(test: &str) -> Certs {
+            let dir = std::env::temp_dir().join(format!("fastwire-rust-tls-{}-{test}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2"];
+            let run = |args: &[&str]| {
+                let out = Command::new("openssl").args(args).current_dir(&dir).output().expect("run openssl");
+                assert!(out.status.success(), "openssl: {}", String::from_utf8_lossy(&out.stderr));
+            };
+            for ca in ["ca", "stranger"] {
+                let (key, pem) = (format!("{ca}.key"), format!("{ca}.pem"));
+                run(&[&["req", "-x509"], &ec[..], &["-subj", "/CN=fastwire test CA", "-keyout", &key, "-out", &pem]]
+                    .concat());
+            }
+            run(&[
+                &["req", "-x509"],
+                &ec[..],
+                &["-subj", "/CN=localhost", "-CA", "ca.pem", "-CAkey", "ca.key"],
+                &["-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
+                &["-addext", "basicConstraints=critical,CA:FALSE", "-keyout", "key.pem", "-out", "cert.pem"],
+            ]
+            .concat());
+            Certs {
+                dir,
+            }
+        }
+        fn path(&self, name: &str) -> String {
+            self.dir.join(name).to_string_lossy().into_owned()
+        }
+    }
+
+    impl Drop for Certs {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+
+    fn client_options(format: Format, ca: &str, name: &str) -> Options {
+        Options {
+            format,
+            tls: Some(net_tls::client_config(ca, name).unwrap()),
+            ..Options::default()
+        }
+    }
+
+    #[test]
+    fn tls_exchanges_with_the_cpp_server_and_refuses_an_untrusted_certificate() {
+        let certs = Certs::make("cpp");
+        let (cert, key) = (certs.path("cert.pem"), certs.path("key.pem"));
+        for (final_format, format) in [(false, Format::Versioned), (true, Format::Final)] {
+            let server = CppServer::start_with(final_format, &["--tls", &cert, &key]);
+            exchange(server.1, client_options(format, &certs.path("ca.pem"), "localhost"));
+            exchange(server.1, client_options(format, &certs.path("ca.pem"), "127.0.0.1"));
+            // a certificate signed by a CA the client does not trust, or for another name
+            for (ca, name) in [("stranger.pem", "localhost"), ("ca.pem", "example.com")] {
+                let (log, lines) = keep();
+                let r = Client::<Message>::connect(
+                    "127.0.0.1",
+                    server.1,
+                    client_options(format, &certs.path(ca), name),
+                    |_| {},
+                    log,
+                );
+                let e = r.err().expect("an untrusted certificate was accepted");
+                assert!(e.to_string().starts_with("handshake failed: invalid peer certificate"), "{e}");
+                assert!(lines.lock().unwrap().iter().any(|l| l.contains("closed: handshake failed")));
+            }
+        }
+    }
+
+    #[test]
+    fn tls_between_rust_peers() {
+        let certs = Certs::make("rust");
+        let (log, lines) = keep();
+        let options = Options {
+            tls: Some(net_tls::server_config(certs.path("cert.pem"), certs.path("key.pem")).unwrap()),
+            connect_timeout: Duration::from_millis(300),
+            ..Options::default()
+        };
+        let server = echo_server(options, log);
+        let ca = certs.path("ca.pem");
+        exchange(server.port(), client_options(Format::Versioned, &ca, "localhost"));
+        // Mixed messages over TLS, each received once, in order, equal; a graceful close
+        // loses nothing queued.
+        let n = 20_000;
+        let (tx, rx) = mpsc::channel();
+        let options = Options {
+            overflow: Overflow::Block,
+            ..client_options(Format::Versioned, &ca, "localhost")
+        };
+        let client = Client::<Message>::connect(
+            "127.0.0.1",
+            server.port(),
+            options,
+            move |m| tx.send(m).unwrap(),
+            net::no_log(),
+        )
+        .unwrap();
+        for i in 0..n {
+            assert!(client.send(&mixed(i)), "send {i}");
+        }
+        client.close();
+        for i in 0..n {
+            let m = rx.recv_timeout(Duration::from_secs(10)).expect("message");
+            assert_eq!(bytes(&m, Format::Versioned), bytes(&mixed(i), Format::Versioned), "message {i}");
+        }
+        assert!(rx.try_recv().is_err(), "nothing doubled");
+        // A peer that never completes its handshake is dropped at connect_timeout; a
+        // client without TLS is refused; the untrusted one too.
+        let start = Instant::now();
+        let mut silent = std::net::TcpStream::connect(("127.0.0.1", server.port())).unwrap();
+        let mut sink = Vec::new();
+        let _ = silent.read_to_end(&mut sink);
+        let took = start.elapsed();
+        assert!(took >= Duration::from_millis(250) && took < Duration::from_secs(3), "{took:?}");
+        let plain = Client::<Message>::connect("127.0.0.1", server.port(), Options::default(), |_| {}, net::no_log());
+        if let Ok(plain) = plain {
+            let q = service::OrderRequest {
+                id: Uuid::new_v1(),
+                order: order(1, 1.0),
+            };
+            assert!(plain.request(q.into()).is_err(), "a plain client was answered by a TLS server");
+        }
+        let stranger = client_options(Format::Versioned, &certs.path("stranger.pem"), "localhost");
+        assert!(Client::<Message>::connect("127.0.0.1", server.port(), stranger, |_| {}, net::no_log()).is_err());
+        server.stop();
+        let lines = lines.lock().unwrap();
+        assert!(lines.iter().any(|l| l.contains("closed: handshake timed out after 300 ms")), "{lines:?}");
+        assert!(lines.iter().filter(|l| l.contains("closed: handshake failed")).count() >= 2, "{lines:?}");
+    }
+
+    #[test]
+    fn tls_client_reconnects() {
+        let certs = Certs::make("reconnect");
+        let tls = net_tls::server_config(certs.path("cert.pem"), certs.path("key.pem")).unwrap();
+        let start = |port: u16| {
+            let options = Options {
+                tls: Some(tls.clone()),
+                ..Options::default()
+            };
+            Server::start(
+                "127.0.0.1",
+                port,
+                options,
+                |_: &Peer| Echo {
+                    seq: 0,
+                },
+                net::no_log(),
+            )
+            .unwrap()
+        };
+        let server = start(0);
+        let port = server.port();
+        let options = Options {
+            reconnect_delay: Some(Duration::from_millis(20)),
+            ..client_options(Format::Versioned, &certs.path("ca.pem"), "localhost")
+        };
+        let client = Client::<Message>::connect("127.0.0.1", port, options, |_| {}, net::no_log()).unwrap();
+        let request = || service::OrderRequest {
+            id: Uuid::new_v1(),
+            order: order(1, 1.0),
+        };
+        assert!(matches!(client.request(request().into()), Ok(Message::OrderAck(_))));
+        server.stop();
+        let t = Instant::now();
+        while client.connected() {
+            assert!(t.elapsed() < Duration::from_secs(5), "the drop was not seen");
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let server = start(port);
+        let t = Instant::now();
+        while !client.connected() {
+            assert!(t.elapsed() < Duration::from_secs(5), "no reconnect over TLS");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(matches!(client.request(request().into()), Ok(Message::OrderAck(_))));
+        assert_eq!(client.connects(), 2);
+        client.close();
+        server.stop();
     }
 }
