@@ -1,13 +1,20 @@
 // The seed account benchmark (csharp/build.py bench, make bench-csharp): serialize,
 // deserialize and verify in both formats, and JSON both ways. No benchmark library is
 // available on Mono without NuGet (BenchmarkDotNet needs it), so this is a Stopwatch
-// harness: warm-up, then R runs of N calls each; it reports the median wall-clock ns per
-// call (and the minimum and maximum run) of each operation, and the median CPU ns per call
-// of this thread (the figure to compare on a loaded machine).
+// harness: a warm-up, then R rounds; each round runs every operation once for N calls (the
+// operations interleaved, so a slow spell of the machine falls on all of them alike). Per
+// operation it reports the median wall-clock ns per call of the rounds (with the fastest and
+// slowest round), the median CPU ns per call of this thread (the figure to compare on a
+// loaded machine) and the clock the CPU ran at during the round, estimated from a fixed
+// chain of dependent multiply-adds timed right before and after it (4 cycles per step:
+// a 3-cycle imul and a 1-cycle add on current x86-64 cores). On this VM the host changes
+// the clock for spells of 0.1 to several seconds (3.6 GHz or about 2.4 GHz); the cycles
+// column (CPU ns x clock) does not move with it. csharp/build.py bench runs several
+// processes and takes the median across them; the lines starting with "row" are for it.
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
-using System.Linq;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using Fastwire;
 using proto = com.chronoxor.proto;
@@ -24,8 +31,9 @@ static class Bench
     static extern int ClockGetTime(int clock, out TimeSpec ts);
 
     static bool threadClock = true;
+    static readonly Process proc = Process.GetCurrentProcess();
 
-    static double CpuNs(Process proc)
+    static double CpuNs()
     {
         if (threadClock)
         {
@@ -41,27 +49,50 @@ static class Bench
         return proc.TotalProcessorTime.Ticks * 100.0;
     }
 
-    // Wall-clock ns per call of each run, sorted; cpu: the process's CPU ns per call, same order of runs.
-    static double[] Runs(Action op, int n, int runs, out double cpuMedian)
+    const int SpinSteps = 100000;
+    static ulong spinSink;
+
+    // A chain of SpinSteps dependent multiply-adds (4 cycles each); returns its CPU ns.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    static double Spin()
     {
-        for (int i = 0; i < n; i++) op(); // warm-up
-        var ns = new double[runs];
-        var cpu = new double[runs];
-        var sw = new Stopwatch();
-        var proc = Process.GetCurrentProcess();
-        for (int r = 0; r < runs; r++)
-        {
-            double c0 = CpuNs(proc);
-            sw.Restart();
-            for (int i = 0; i < n; i++) op();
-            sw.Stop();
-            cpu[r] = (CpuNs(proc) - c0) / n;
-            ns[r] = sw.Elapsed.TotalMilliseconds * 1e6 / n;
-        }
-        Array.Sort(ns);
-        Array.Sort(cpu);
-        cpuMedian = cpu[runs / 2];
-        return ns;
+        double c0 = CpuNs();
+        ulong x = spinSink | 1;
+        for (int i = 0; i < SpinSteps; i++) x = x * 6364136223846793005UL + (ulong)i;
+        double c1 = CpuNs();
+        spinSink = x;
+        return c1 - c0;
+    }
+
+    sealed class Op
+    {
+        public string Name;
+        public Action Run;
+        public int Count;
+        public readonly List<double> Wall = new List<double>(), Cpu = new List<double>(), Ghz = new List<double>();
+    }
+
+    static double Median(List<double> xs)
+    {
+        var a = xs.ToArray();
+        Array.Sort(a);
+        return a.Length == 0 ? double.NaN : a.Length % 2 == 1 ? a[a.Length / 2] : (a[a.Length / 2 - 1] + a[a.Length / 2]) / 2;
+    }
+
+    static void Round(Op op, Stopwatch sw)
+    {
+        int n = op.Count;
+        Action run = op.Run;
+        double s0 = Spin();
+        double c0 = CpuNs();
+        sw.Restart();
+        for (int i = 0; i < n; i++) run();
+        sw.Stop();
+        double c1 = CpuNs();
+        double s1 = Spin();
+        op.Cpu.Add((c1 - c0) / n);
+        op.Wall.Add(sw.Elapsed.TotalMilliseconds * 1e6 / n);
+        op.Ghz.Add(4.0 * SpinSteps / Math.Max(Math.Min(s0, s1), 1)); // the faster of the two: a spin cut by the scheduler reads slow
     }
 
     static int Main(string[] args)
@@ -77,7 +108,7 @@ static class Bench
         byte[] v = model.Serialize(account), f = final.Serialize(account);
         string json = codec.ToJson(account);
         if (v.Length != 252 || f.Length != 152) throw new Exception("unexpected sizes " + v.Length + " " + f.Length);
-        var ops = new List<KeyValuePair<string, Action>> {
+        var all = new List<KeyValuePair<string, Action>> {
             new KeyValuePair<string, Action>("(harness: an empty call)", () => { }),
             new KeyValuePair<string, Action>("serialize (versioned)", () => model.Serialize(account, w)),
             new KeyValuePair<string, Action>("serialize (final)", () => final.Serialize(account, w)),
@@ -90,15 +121,30 @@ static class Bench
             new KeyValuePair<string, Action>("to JSON", () => codec.ToJson(account)),
             new KeyValuePair<string, Action>("from JSON", () => codec.FromJson(json)),
         };
-        Console.WriteLine("fastwire C# on Mono, seed account: " + v.Length + " bytes versioned, " + f.Length + " final, " + json.Length + " JSON");
-        Console.WriteLine(string.Format("{0,-40} {1,10} {2,10} {3,10} {4,12}", "operation", "median ns", "min", "max", "CPU ns (med)"));
+        var ops = new List<Op>();
+        foreach (var kv in all)
+            if (only == null || kv.Key.Contains(only))
+                ops.Add(new Op { Name = kv.Key, Run = kv.Value, Count = kv.Key.Contains("JSON") ? Math.Max(1, n / 10) : n });
+        var sw = new Stopwatch();
+        foreach (var op in ops) for (int i = 0; i < op.Count; i++) op.Run(); // warm-up
+        for (int r = 0; r < runs; r++)
+            foreach (var op in ops) Round(op, sw);
+        Console.WriteLine("fastwire C# on Mono, seed account: " + v.Length + " bytes versioned, " + f.Length + " final, " + json.Length + " JSON; " + runs + " rounds");
+        Console.WriteLine(string.Format("{0,-40} {1,9} {2,9} {3,9} {4,9} {5,6} {6,8}", "operation", "wall ns", "min", "max", "CPU ns", "GHz", "cycles"));
         foreach (var op in ops)
         {
-            if (only != null && !op.Key.Contains(only)) continue;
-            int count = op.Key.Contains("JSON") ? n / 10 : n;
-            double cpu;
-            double[] ns = Runs(op.Value, count, runs, out cpu);
-            Console.WriteLine(string.Format("{0,-40} {1,10:F1} {2,10:F1} {3,10:F1} {4,12:F1}", op.Key, ns[runs / 2], ns[0], ns[runs - 1], cpu));
+            double wall = Median(op.Wall), cpu = Median(op.Cpu), ghz = Median(op.Ghz);
+            var cycles = new List<double>();
+            for (int i = 0; i < op.Cpu.Count; i++) cycles.Add(op.Cpu[i] * op.Ghz[i]);
+            double cyc = Median(cycles);
+            op.Wall.Sort();
+            Console.WriteLine(string.Format("{0,-40} {1,9:F1} {2,9:F1} {3,9:F1} {4,9:F1} {5,6:F2} {6,8:F0}", op.Name, wall, op.Wall[0], op.Wall[op.Wall.Count - 1], cpu, ghz, cyc));
+        }
+        foreach (var op in ops)
+        {
+            var cycles = new List<double>();
+            for (int i = 0; i < op.Cpu.Count; i++) cycles.Add(op.Cpu[i] * op.Ghz[i]);
+            Console.WriteLine(string.Format(System.Globalization.CultureInfo.InvariantCulture, "row\t{0}\t{1:F2}\t{2:F2}\t{3:F3}\t{4:F1}", op.Name, Median(op.Cpu), Median(op.Wall), Median(op.Ghz), Median(cycles)));
         }
         return 0;
     }
