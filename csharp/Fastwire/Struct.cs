@@ -42,6 +42,11 @@ namespace Fastwire
 
         /// <summary>A new value with the schema's defaults.</summary>
         public abstract T New();
+
+        /// <summary>The fast path of a root model's versioned verify (generated for the
+        /// structs it can spell out): true when the usual message at slot 4 is valid (the
+        /// budget charged), false with nothing recorded when the general walk must decide.</summary>
+        public virtual bool VFast(Reader r, int d) { return false; }
         public override T Zero() { return New(); }
 
         protected abstract void JPutFields(StringBuilder sb, T v);
@@ -205,7 +210,7 @@ namespace Fastwire
                 uint full = Reader.Load32(p);
                 if (full > count || full < 16 || full > limits.MaxMessageSize) return ValidateAt(buf, offset, count);
                 Reader r = Reader.Rent(buf, p, (int)full, full - 8, limits.MaxZeroSizeElements);
-                codec.VCheck(r, 4, 0, limits.Depth);
+                if (!codec.VFast(r, limits.Depth)) codec.VCheck(r, 4, 0, limits.Depth);
                 r.Release();
                 return (int)full;
             }
@@ -219,7 +224,7 @@ namespace Fastwire
             fixed (byte* p = r.B)
             {
                 r.P = p;
-                codec.VCheck(r, 4, 0, Limits.Depth);
+                if (!codec.VFast(r, Limits.Depth)) codec.VCheck(r, 4, 0, Limits.Depth);
             }
             r.Release();
             return end;

@@ -1482,6 +1482,50 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Wire.VCheckText(r, pos + 169, pos);
         }
 
+        public override bool VFast(global::Fastwire.Reader r, int d)
+        {
+            if (d < 1) return false;
+            uint size = (uint)r.End;
+            long left = r.Budget;
+            uint u1 = (uint)(0) + r.U32(4);
+            if (u1 < (uint)(4 + 4) || (ulong)u1 + 8 > size) return false;
+            int pos2 = (int)u1;
+            uint n3 = r.U32(pos2);
+            if (n3 < 177 || n3 > size - u1 || r.U32(pos2 + 4) != 110U) return false;
+            left -= n3;
+            if (r.U8(pos2 + 57 + 14) > 28) return false;
+            uint o4 = r.U32(pos2 + 73);
+            if (o4 != 0)
+            {
+                uint q5 = (uint)pos2 + o4;
+                if (q5 < (uint)(pos2 + 73 + 4) || (ulong)q5 + 4 > size) return false;
+                uint n6 = r.U32((int)q5);
+                if (n6 > size - q5 - 4) return false;
+                left -= 4 + (long)n6;
+            }
+            uint o7 = r.U32(pos2 + 77);
+            if (o7 != 0)
+            {
+                uint q8 = (uint)pos2 + o7;
+                if (q8 < (uint)(pos2 + 77 + 4) || (ulong)q8 + 4 > size) return false;
+                uint n9 = r.U32((int)q8);
+                if (n9 > size - q8 - 4) return false;
+                left -= 4 + (long)n9;
+            }
+            uint o10 = r.U32(pos2 + 169);
+            if (o10 != 0)
+            {
+                uint q11 = (uint)pos2 + o10;
+                if (q11 < (uint)(pos2 + 169 + 4) || (ulong)q11 + 4 > size) return false;
+                uint n12 = r.U32((int)q11);
+                if (n12 > size - q11 - 4) return false;
+                left -= 4 + (long)n12;
+            }
+            if (left < 0) return false;
+            r.Budget = left;
+            return true;
+        }
+
         public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Primitives v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Primitives is null");
@@ -2762,6 +2806,23 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Decimals.Check(b, pos + 8);
         }
 
+        public override bool VFast(global::Fastwire.Reader r, int d)
+        {
+            if (d < 1) return false;
+            uint size = (uint)r.End;
+            long left = r.Budget;
+            uint u1 = (uint)(0) + r.U32(4);
+            if (u1 < (uint)(4 + 4) || (ulong)u1 + 8 > size) return false;
+            int pos2 = (int)u1;
+            uint n3 = r.U32(pos2);
+            if (n3 < 24 || n3 > size - u1 || r.U32(pos2 + 4) != 300U) return false;
+            left -= n3;
+            if (r.U8(pos2 + 8 + 14) > 28) return false;
+            if (left < 0) return false;
+            r.Budget = left;
+            return true;
+        }
+
         public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Shifted v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Shifted is null");
@@ -2884,6 +2945,31 @@ namespace com.example.fastwire.everything.Fbe
             d -= 1;
             if (stored >= 12)
             global::Fastwire.Wire.VCheckText(r, pos + 8, pos);
+        }
+
+        public override bool VFast(global::Fastwire.Reader r, int d)
+        {
+            if (d < 1) return false;
+            uint size = (uint)r.End;
+            long left = r.Budget;
+            uint u1 = (uint)(0) + r.U32(4);
+            if (u1 < (uint)(4 + 4) || (ulong)u1 + 8 > size) return false;
+            int pos2 = (int)u1;
+            uint n3 = r.U32(pos2);
+            if (n3 < 13 || n3 > size - u1 || r.U32(pos2 + 4) != 301U) return false;
+            left -= n3;
+            uint o4 = r.U32(pos2 + 8);
+            if (o4 != 0)
+            {
+                uint q5 = (uint)pos2 + o4;
+                if (q5 < (uint)(pos2 + 8 + 4) || (ulong)q5 + 4 > size) return false;
+                uint n6 = r.U32((int)q5);
+                if (n6 > size - q5 - 4) return false;
+                left -= 4 + (long)n6;
+            }
+            if (left < 0) return false;
+            r.Budget = left;
+            return true;
         }
 
         public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Base v)
@@ -3025,6 +3111,31 @@ namespace com.example.fastwire.everything.Fbe
             d -= 1;
             if (stored >= 12)
             global::Fastwire.Wire.VCheckText(r, pos + 8, pos);
+        }
+
+        public override bool VFast(global::Fastwire.Reader r, int d)
+        {
+            if (d < 1) return false;
+            uint size = (uint)r.End;
+            long left = r.Budget;
+            uint u1 = (uint)(0) + r.U32(4);
+            if (u1 < (uint)(4 + 4) || (ulong)u1 + 8 > size) return false;
+            int pos2 = (int)u1;
+            uint n3 = r.U32(pos2);
+            if (n3 < 25 || n3 > size - u1 || r.U32(pos2 + 4) != 302U) return false;
+            left -= n3;
+            uint o4 = r.U32(pos2 + 8);
+            if (o4 != 0)
+            {
+                uint q5 = (uint)pos2 + o4;
+                if (q5 < (uint)(pos2 + 8 + 4) || (ulong)q5 + 4 > size) return false;
+                uint n6 = r.U32((int)q5);
+                if (n6 > size - q5 - 4) return false;
+                left -= 4 + (long)n6;
+            }
+            if (left < 0) return false;
+            r.Budget = left;
+            return true;
         }
 
         public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Derived v)
@@ -3184,6 +3295,31 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Wire.VCheckText(r, pos + 8, pos);
         }
 
+        public override bool VFast(global::Fastwire.Reader r, int d)
+        {
+            if (d < 1) return false;
+            uint size = (uint)r.End;
+            long left = r.Budget;
+            uint u1 = (uint)(0) + r.U32(4);
+            if (u1 < (uint)(4 + 4) || (ulong)u1 + 8 > size) return false;
+            int pos2 = (int)u1;
+            uint n3 = r.U32(pos2);
+            if (n3 < 26 || n3 > size - u1 || r.U32(pos2 + 4) != 303U) return false;
+            left -= n3;
+            uint o4 = r.U32(pos2 + 8);
+            if (o4 != 0)
+            {
+                uint q5 = (uint)pos2 + o4;
+                if (q5 < (uint)(pos2 + 8 + 4) || (ulong)q5 + 4 > size) return false;
+                uint n6 = r.U32((int)q5);
+                if (n6 > size - q5 - 4) return false;
+                left -= 4 + (long)n6;
+            }
+            if (left < 0) return false;
+            r.Budget = left;
+            return true;
+        }
+
         public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.MoreDerived v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.MoreDerived is null");
@@ -3336,6 +3472,32 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Wire.VCheckText(r, pos + 8, pos);
             if (stored >= 36)
             global::Fastwire.Decimals.Check(b, pos + 20);
+        }
+
+        public override bool VFast(global::Fastwire.Reader r, int d)
+        {
+            if (d < 1) return false;
+            uint size = (uint)r.End;
+            long left = r.Budget;
+            uint u1 = (uint)(0) + r.U32(4);
+            if (u1 < (uint)(4 + 4) || (ulong)u1 + 8 > size) return false;
+            int pos2 = (int)u1;
+            uint n3 = r.U32(pos2);
+            if (n3 < 36 || n3 > size - u1 || r.U32(pos2 + 4) != 2U) return false;
+            left -= n3;
+            uint o4 = r.U32(pos2 + 8);
+            if (o4 != 0)
+            {
+                uint q5 = (uint)pos2 + o4;
+                if (q5 < (uint)(pos2 + 8 + 4) || (ulong)q5 + 4 > size) return false;
+                uint n6 = r.U32((int)q5);
+                if (n6 > size - q5 - 4) return false;
+                left -= 4 + (long)n6;
+            }
+            if (r.U8(pos2 + 20 + 14) > 28) return false;
+            if (left < 0) return false;
+            r.Budget = left;
+            return true;
         }
 
         public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Wallet v)
@@ -3575,6 +3737,97 @@ namespace com.example.fastwire.everything.Fbe
                     }
                 }
             }
+        }
+
+        public override bool VFast(global::Fastwire.Reader r, int d)
+        {
+            if (d < 2) return false;
+            uint size = (uint)r.End;
+            long left = r.Budget;
+            uint u1 = (uint)(0) + r.U32(4);
+            if (u1 < (uint)(4 + 4) || (ulong)u1 + 8 > size) return false;
+            int pos2 = (int)u1;
+            uint n3 = r.U32(pos2);
+            if (n3 < 33 || n3 > size - u1 || r.U32(pos2 + 4) != 304U) return false;
+            left -= n3;
+            uint o4 = r.U32(pos2 + 12);
+            if (o4 != 0)
+            {
+                uint q5 = (uint)pos2 + o4;
+                if (q5 < (uint)(pos2 + 12 + 4) || (ulong)q5 + 4 > size) return false;
+                uint n6 = r.U32((int)q5);
+                if (n6 > size - q5 - 4) return false;
+                left -= 4 + (long)n6;
+            }
+            uint u7 = (uint)(pos2) + r.U32(pos2 + 17);
+            if (u7 < (uint)(pos2 + 17 + 4) || (ulong)u7 + 8 > size) return false;
+            int pos8 = (int)u7;
+            uint n9 = r.U32(pos8);
+            if (n9 < 28 || n9 > size - u7 || r.U32(pos8 + 4) != 2U) return false;
+            left -= n9;
+            uint o10 = r.U32(pos8 + 8);
+            if (o10 != 0)
+            {
+                uint q11 = (uint)pos8 + o10;
+                if (q11 < (uint)(pos8 + 8 + 4) || (ulong)q11 + 4 > size) return false;
+                uint n12 = r.U32((int)q11);
+                if (n12 > size - q11 - 4) return false;
+                left -= 4 + (long)n12;
+            }
+            if (r.U8(pos2 + 21) != 0)
+            {
+                uint q13u = (uint)pos2 + r.U32(pos2 + 21 + 1);
+                if (q13u < (uint)(pos2 + 21 + 5) || (ulong)q13u + 4 > size) return false;
+                int q13 = (int)q13u;
+                left -= 4;
+                uint u14 = (uint)(q13) + r.U32(q13);
+                if (u14 < (uint)(q13 + 4) || (ulong)u14 + 8 > size) return false;
+                int pos15 = (int)u14;
+                uint n16 = r.U32(pos15);
+                if (n16 < 28 || n16 > size - u14 || r.U32(pos15 + 4) != 2U) return false;
+                left -= n16;
+                uint o17 = r.U32(pos15 + 8);
+                if (o17 != 0)
+                {
+                    uint q18 = (uint)pos15 + o17;
+                    if (q18 < (uint)(pos15 + 8 + 4) || (ulong)q18 + 4 > size) return false;
+                    uint n19 = r.U32((int)q18);
+                    if (n19 > size - q18 - 4) return false;
+                    left -= 4 + (long)n19;
+                }
+            }
+            uint o20 = r.U32(pos2 + 26);
+            if (o20 != 0)
+            {
+                uint q21 = (uint)pos2 + o20;
+                if (q21 < (uint)(pos2 + 26 + 4) || (ulong)q21 + 4 > size) return false;
+                uint n22 = r.U32((int)q21);
+                if ((ulong)n22 * 4 > size - q21 - 4) return false;
+                left -= 4 + (long)n22 * 4;
+                int e23 = (int)q21 + 4;
+                for (uint i24 = 0; i24 < n22; i24++, e23 += 4)
+                {
+                    uint u25 = (uint)(pos2) + r.U32(e23);
+                    if (u25 < (uint)(e23 + 4) || (ulong)u25 + 8 > size) return false;
+                    int pos26 = (int)u25;
+                    uint n27 = r.U32(pos26);
+                    if (n27 < 50 || n27 > size - u25 || r.U32(pos26 + 4) != 1U) return false;
+                    left -= n27;
+                    uint o28 = r.U32(pos26 + 12);
+                    if (o28 != 0)
+                    {
+                        uint q29 = (uint)pos26 + o28;
+                        if (q29 < (uint)(pos26 + 12 + 4) || (ulong)q29 + 4 > size) return false;
+                        uint n30 = r.U32((int)q29);
+                        if (n30 > size - q29 - 4) return false;
+                        left -= 4 + (long)n30;
+                    }
+                    if (left < 0) return false;
+                }
+            }
+            if (left < 0) return false;
+            r.Budget = left;
+            return true;
         }
 
         public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.ExAccount v)
@@ -4040,6 +4293,31 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Wire.VCheckText(r, pos + 24, pos);
         }
 
+        public override bool VFast(global::Fastwire.Reader r, int d)
+        {
+            if (d < 1) return false;
+            uint size = (uint)r.End;
+            long left = r.Budget;
+            uint u1 = (uint)(0) + r.U32(4);
+            if (u1 < (uint)(4 + 4) || (ulong)u1 + 8 > size) return false;
+            int pos2 = (int)u1;
+            uint n3 = r.U32(pos2);
+            if (n3 < 28 || n3 > size - u1 || r.U32(pos2 + 4) != 307U) return false;
+            left -= n3;
+            uint o4 = r.U32(pos2 + 24);
+            if (o4 != 0)
+            {
+                uint q5 = (uint)pos2 + o4;
+                if (q5 < (uint)(pos2 + 24 + 4) || (ulong)q5 + 4 > size) return false;
+                uint n6 = r.U32((int)q5);
+                if (n6 > size - q5 - 4) return false;
+                left -= 4 + (long)n6;
+            }
+            if (left < 0) return false;
+            r.Budget = left;
+            return true;
+        }
+
         public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Refused v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Refused is null");
@@ -4171,6 +4449,31 @@ namespace com.example.fastwire.everything.Fbe
             d -= 1;
             if (stored >= 28)
             global::Fastwire.Wire.VCheckText(r, pos + 24, pos);
+        }
+
+        public override bool VFast(global::Fastwire.Reader r, int d)
+        {
+            if (d < 1) return false;
+            uint size = (uint)r.End;
+            long left = r.Budget;
+            uint u1 = (uint)(0) + r.U32(4);
+            if (u1 < (uint)(4 + 4) || (ulong)u1 + 8 > size) return false;
+            int pos2 = (int)u1;
+            uint n3 = r.U32(pos2);
+            if (n3 < 28 || n3 > size - u1 || r.U32(pos2 + 4) != 308U) return false;
+            left -= n3;
+            uint o4 = r.U32(pos2 + 24);
+            if (o4 != 0)
+            {
+                uint q5 = (uint)pos2 + o4;
+                if (q5 < (uint)(pos2 + 24 + 4) || (ulong)q5 + 4 > size) return false;
+                uint n6 = r.U32((int)q5);
+                if (n6 > size - q5 - 4) return false;
+                left -= 4 + (long)n6;
+            }
+            if (left < 0) return false;
+            r.Budget = left;
+            return true;
         }
 
         public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Failure v)
@@ -4311,6 +4614,31 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Wire.VCheckText(r, pos + 32, pos);
         }
 
+        public override bool VFast(global::Fastwire.Reader r, int d)
+        {
+            if (d < 1) return false;
+            uint size = (uint)r.End;
+            long left = r.Budget;
+            uint u1 = (uint)(0) + r.U32(4);
+            if (u1 < (uint)(4 + 4) || (ulong)u1 + 8 > size) return false;
+            int pos2 = (int)u1;
+            uint n3 = r.U32(pos2);
+            if (n3 < 36 || n3 > size - u1 || r.U32(pos2 + 4) != 309U) return false;
+            left -= n3;
+            uint o4 = r.U32(pos2 + 32);
+            if (o4 != 0)
+            {
+                uint q5 = (uint)pos2 + o4;
+                if (q5 < (uint)(pos2 + 32 + 4) || (ulong)q5 + 4 > size) return false;
+                uint n6 = r.U32((int)q5);
+                if (n6 > size - q5 - 4) return false;
+                left -= 4 + (long)n6;
+            }
+            if (left < 0) return false;
+            r.Budget = left;
+            return true;
+        }
+
         public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.PingRequest v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.PingRequest is null");
@@ -4446,6 +4774,31 @@ namespace com.example.fastwire.everything.Fbe
             d -= 1;
             if (stored >= 28)
             global::Fastwire.Wire.VCheckText(r, pos + 24, pos);
+        }
+
+        public override bool VFast(global::Fastwire.Reader r, int d)
+        {
+            if (d < 1) return false;
+            uint size = (uint)r.End;
+            long left = r.Budget;
+            uint u1 = (uint)(0) + r.U32(4);
+            if (u1 < (uint)(4 + 4) || (ulong)u1 + 8 > size) return false;
+            int pos2 = (int)u1;
+            uint n3 = r.U32(pos2);
+            if (n3 < 28 || n3 > size - u1 || r.U32(pos2 + 4) != 310U) return false;
+            left -= n3;
+            uint o4 = r.U32(pos2 + 24);
+            if (o4 != 0)
+            {
+                uint q5 = (uint)pos2 + o4;
+                if (q5 < (uint)(pos2 + 24 + 4) || (ulong)q5 + 4 > size) return false;
+                uint n6 = r.U32((int)q5);
+                if (n6 > size - q5 - 4) return false;
+                left -= 4 + (long)n6;
+            }
+            if (left < 0) return false;
+            r.Budget = left;
+            return true;
         }
 
         public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.example.fastwire.everything.Notify v)

@@ -181,6 +181,37 @@ namespace com.chronoxor.protocol.Fbe
             global::com.chronoxor.proto.Fbe.Order.VCheckAt(r, pos + 8, pos, d);
         }
 
+        public override bool VFast(global::Fastwire.Reader r, int d)
+        {
+            if (d < 2) return false;
+            uint size = (uint)r.End;
+            long left = r.Budget;
+            uint u1 = (uint)(0) + r.U32(4);
+            if (u1 < (uint)(4 + 4) || (ulong)u1 + 8 > size) return false;
+            int pos2 = (int)u1;
+            uint n3 = r.U32(pos2);
+            if (n3 < 12 || n3 > size - u1 || r.U32(pos2 + 4) != 1U) return false;
+            left -= n3;
+            uint u4 = (uint)(pos2) + r.U32(pos2 + 8);
+            if (u4 < (uint)(pos2 + 8 + 4) || (ulong)u4 + 8 > size) return false;
+            int pos5 = (int)u4;
+            uint n6 = r.U32(pos5);
+            if (n6 < 34 || n6 > size - u4 || r.U32(pos5 + 4) != 1U) return false;
+            left -= n6;
+            uint o7 = r.U32(pos5 + 12);
+            if (o7 != 0)
+            {
+                uint q8 = (uint)pos5 + o7;
+                if (q8 < (uint)(pos5 + 12 + 4) || (ulong)q8 + 4 > size) return false;
+                uint n9 = r.U32((int)q8);
+                if (n9 > size - q8 - 4) return false;
+                left -= 4 + (long)n9;
+            }
+            if (left < 0) return false;
+            r.Budget = left;
+            return true;
+        }
+
         public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.chronoxor.protocol.OrderMessage v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "protocol.OrderMessage is null");
@@ -288,6 +319,37 @@ namespace com.chronoxor.protocol.Fbe
             global::com.chronoxor.proto.Fbe.Balance.VCheckAt(r, pos + 8, pos, d);
         }
 
+        public override bool VFast(global::Fastwire.Reader r, int d)
+        {
+            if (d < 2) return false;
+            uint size = (uint)r.End;
+            long left = r.Budget;
+            uint u1 = (uint)(0) + r.U32(4);
+            if (u1 < (uint)(4 + 4) || (ulong)u1 + 8 > size) return false;
+            int pos2 = (int)u1;
+            uint n3 = r.U32(pos2);
+            if (n3 < 12 || n3 > size - u1 || r.U32(pos2 + 4) != 2U) return false;
+            left -= n3;
+            uint u4 = (uint)(pos2) + r.U32(pos2 + 8);
+            if (u4 < (uint)(pos2 + 8 + 4) || (ulong)u4 + 8 > size) return false;
+            int pos5 = (int)u4;
+            uint n6 = r.U32(pos5);
+            if (n6 < 20 || n6 > size - u4 || r.U32(pos5 + 4) != 2U) return false;
+            left -= n6;
+            uint o7 = r.U32(pos5 + 8);
+            if (o7 != 0)
+            {
+                uint q8 = (uint)pos5 + o7;
+                if (q8 < (uint)(pos5 + 8 + 4) || (ulong)q8 + 4 > size) return false;
+                uint n9 = r.U32((int)q8);
+                if (n9 > size - q8 - 4) return false;
+                left -= 4 + (long)n9;
+            }
+            if (left < 0) return false;
+            r.Budget = left;
+            return true;
+        }
+
         public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.chronoxor.protocol.BalanceMessage v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "protocol.BalanceMessage is null");
@@ -393,6 +455,103 @@ namespace com.chronoxor.protocol.Fbe
             d -= 1;
             if (stored >= 12)
             global::com.chronoxor.proto.Fbe.Account.VCheckAt(r, pos + 8, pos, d);
+        }
+
+        public override bool VFast(global::Fastwire.Reader r, int d)
+        {
+            if (d < 3) return false;
+            uint size = (uint)r.End;
+            long left = r.Budget;
+            uint u1 = (uint)(0) + r.U32(4);
+            if (u1 < (uint)(4 + 4) || (ulong)u1 + 8 > size) return false;
+            int pos2 = (int)u1;
+            uint n3 = r.U32(pos2);
+            if (n3 < 12 || n3 > size - u1 || r.U32(pos2 + 4) != 3U) return false;
+            left -= n3;
+            uint u4 = (uint)(pos2) + r.U32(pos2 + 8);
+            if (u4 < (uint)(pos2 + 8 + 4) || (ulong)u4 + 8 > size) return false;
+            int pos5 = (int)u4;
+            uint n6 = r.U32(pos5);
+            if (n6 < 30 || n6 > size - u4 || r.U32(pos5 + 4) != 3U) return false;
+            left -= n6;
+            uint o7 = r.U32(pos5 + 12);
+            if (o7 != 0)
+            {
+                uint q8 = (uint)pos5 + o7;
+                if (q8 < (uint)(pos5 + 12 + 4) || (ulong)q8 + 4 > size) return false;
+                uint n9 = r.U32((int)q8);
+                if (n9 > size - q8 - 4) return false;
+                left -= 4 + (long)n9;
+            }
+            uint u10 = (uint)(pos5) + r.U32(pos5 + 17);
+            if (u10 < (uint)(pos5 + 17 + 4) || (ulong)u10 + 8 > size) return false;
+            int pos11 = (int)u10;
+            uint n12 = r.U32(pos11);
+            if (n12 < 20 || n12 > size - u10 || r.U32(pos11 + 4) != 2U) return false;
+            left -= n12;
+            uint o13 = r.U32(pos11 + 8);
+            if (o13 != 0)
+            {
+                uint q14 = (uint)pos11 + o13;
+                if (q14 < (uint)(pos11 + 8 + 4) || (ulong)q14 + 4 > size) return false;
+                uint n15 = r.U32((int)q14);
+                if (n15 > size - q14 - 4) return false;
+                left -= 4 + (long)n15;
+            }
+            if (r.U8(pos5 + 21) != 0)
+            {
+                uint q16u = (uint)pos5 + r.U32(pos5 + 21 + 1);
+                if (q16u < (uint)(pos5 + 21 + 5) || (ulong)q16u + 4 > size) return false;
+                int q16 = (int)q16u;
+                left -= 4;
+                uint u17 = (uint)(q16) + r.U32(q16);
+                if (u17 < (uint)(q16 + 4) || (ulong)u17 + 8 > size) return false;
+                int pos18 = (int)u17;
+                uint n19 = r.U32(pos18);
+                if (n19 < 20 || n19 > size - u17 || r.U32(pos18 + 4) != 2U) return false;
+                left -= n19;
+                uint o20 = r.U32(pos18 + 8);
+                if (o20 != 0)
+                {
+                    uint q21 = (uint)pos18 + o20;
+                    if (q21 < (uint)(pos18 + 8 + 4) || (ulong)q21 + 4 > size) return false;
+                    uint n22 = r.U32((int)q21);
+                    if (n22 > size - q21 - 4) return false;
+                    left -= 4 + (long)n22;
+                }
+            }
+            uint o23 = r.U32(pos5 + 26);
+            if (o23 != 0)
+            {
+                uint q24 = (uint)pos5 + o23;
+                if (q24 < (uint)(pos5 + 26 + 4) || (ulong)q24 + 4 > size) return false;
+                uint n25 = r.U32((int)q24);
+                if ((ulong)n25 * 4 > size - q24 - 4) return false;
+                left -= 4 + (long)n25 * 4;
+                int e26 = (int)q24 + 4;
+                for (uint i27 = 0; i27 < n25; i27++, e26 += 4)
+                {
+                    uint u28 = (uint)(pos5) + r.U32(e26);
+                    if (u28 < (uint)(e26 + 4) || (ulong)u28 + 8 > size) return false;
+                    int pos29 = (int)u28;
+                    uint n30 = r.U32(pos29);
+                    if (n30 < 34 || n30 > size - u28 || r.U32(pos29 + 4) != 1U) return false;
+                    left -= n30;
+                    uint o31 = r.U32(pos29 + 12);
+                    if (o31 != 0)
+                    {
+                        uint q32 = (uint)pos29 + o31;
+                        if (q32 < (uint)(pos29 + 12 + 4) || (ulong)q32 + 4 > size) return false;
+                        uint n33 = r.U32((int)q32);
+                        if (n33 > size - q32 - 4) return false;
+                        left -= 4 + (long)n33;
+                    }
+                    if (left < 0) return false;
+                }
+            }
+            if (left < 0) return false;
+            r.Budget = left;
+            return true;
         }
 
         public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.chronoxor.protocol.AccountMessage v)

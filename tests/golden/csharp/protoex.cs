@@ -313,6 +313,31 @@ namespace com.chronoxor.protoex.Fbe
             global::Fastwire.Wire.VCheckText(r, pos + 12, pos);
         }
 
+        public override bool VFast(global::Fastwire.Reader r, int d)
+        {
+            if (d < 1) return false;
+            uint size = (uint)r.End;
+            long left = r.Budget;
+            uint u1 = (uint)(0) + r.U32(4);
+            if (u1 < (uint)(4 + 4) || (ulong)u1 + 8 > size) return false;
+            int pos2 = (int)u1;
+            uint n3 = r.U32(pos2);
+            if (n3 < 50 || n3 > size - u1 || r.U32(pos2 + 4) != 1U) return false;
+            left -= n3;
+            uint o4 = r.U32(pos2 + 12);
+            if (o4 != 0)
+            {
+                uint q5 = (uint)pos2 + o4;
+                if (q5 < (uint)(pos2 + 12 + 4) || (ulong)q5 + 4 > size) return false;
+                uint n6 = r.U32((int)q5);
+                if (n6 > size - q5 - 4) return false;
+                left -= 4 + (long)n6;
+            }
+            if (left < 0) return false;
+            r.Budget = left;
+            return true;
+        }
+
         public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.chronoxor.protoex.Order v)
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "protoex.Order is null");
@@ -499,6 +524,31 @@ namespace com.chronoxor.protoex.Fbe
             d -= 1;
             if (stored >= 12)
             global::Fastwire.Wire.VCheckText(r, pos + 8, pos);
+        }
+
+        public override bool VFast(global::Fastwire.Reader r, int d)
+        {
+            if (d < 1) return false;
+            uint size = (uint)r.End;
+            long left = r.Budget;
+            uint u1 = (uint)(0) + r.U32(4);
+            if (u1 < (uint)(4 + 4) || (ulong)u1 + 8 > size) return false;
+            int pos2 = (int)u1;
+            uint n3 = r.U32(pos2);
+            if (n3 < 28 || n3 > size - u1 || r.U32(pos2 + 4) != 2U) return false;
+            left -= n3;
+            uint o4 = r.U32(pos2 + 8);
+            if (o4 != 0)
+            {
+                uint q5 = (uint)pos2 + o4;
+                if (q5 < (uint)(pos2 + 8 + 4) || (ulong)q5 + 4 > size) return false;
+                uint n6 = r.U32((int)q5);
+                if (n6 > size - q5 - 4) return false;
+                left -= 4 + (long)n6;
+            }
+            if (left < 0) return false;
+            r.Budget = left;
+            return true;
         }
 
         public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.chronoxor.protoex.Balance v)
@@ -726,6 +776,97 @@ namespace com.chronoxor.protoex.Fbe
                     }
                 }
             }
+        }
+
+        public override bool VFast(global::Fastwire.Reader r, int d)
+        {
+            if (d < 2) return false;
+            uint size = (uint)r.End;
+            long left = r.Budget;
+            uint u1 = (uint)(0) + r.U32(4);
+            if (u1 < (uint)(4 + 4) || (ulong)u1 + 8 > size) return false;
+            int pos2 = (int)u1;
+            uint n3 = r.U32(pos2);
+            if (n3 < 30 || n3 > size - u1 || r.U32(pos2 + 4) != 3U) return false;
+            left -= n3;
+            uint o4 = r.U32(pos2 + 12);
+            if (o4 != 0)
+            {
+                uint q5 = (uint)pos2 + o4;
+                if (q5 < (uint)(pos2 + 12 + 4) || (ulong)q5 + 4 > size) return false;
+                uint n6 = r.U32((int)q5);
+                if (n6 > size - q5 - 4) return false;
+                left -= 4 + (long)n6;
+            }
+            uint u7 = (uint)(pos2) + r.U32(pos2 + 17);
+            if (u7 < (uint)(pos2 + 17 + 4) || (ulong)u7 + 8 > size) return false;
+            int pos8 = (int)u7;
+            uint n9 = r.U32(pos8);
+            if (n9 < 28 || n9 > size - u7 || r.U32(pos8 + 4) != 2U) return false;
+            left -= n9;
+            uint o10 = r.U32(pos8 + 8);
+            if (o10 != 0)
+            {
+                uint q11 = (uint)pos8 + o10;
+                if (q11 < (uint)(pos8 + 8 + 4) || (ulong)q11 + 4 > size) return false;
+                uint n12 = r.U32((int)q11);
+                if (n12 > size - q11 - 4) return false;
+                left -= 4 + (long)n12;
+            }
+            if (r.U8(pos2 + 21) != 0)
+            {
+                uint q13u = (uint)pos2 + r.U32(pos2 + 21 + 1);
+                if (q13u < (uint)(pos2 + 21 + 5) || (ulong)q13u + 4 > size) return false;
+                int q13 = (int)q13u;
+                left -= 4;
+                uint u14 = (uint)(q13) + r.U32(q13);
+                if (u14 < (uint)(q13 + 4) || (ulong)u14 + 8 > size) return false;
+                int pos15 = (int)u14;
+                uint n16 = r.U32(pos15);
+                if (n16 < 28 || n16 > size - u14 || r.U32(pos15 + 4) != 2U) return false;
+                left -= n16;
+                uint o17 = r.U32(pos15 + 8);
+                if (o17 != 0)
+                {
+                    uint q18 = (uint)pos15 + o17;
+                    if (q18 < (uint)(pos15 + 8 + 4) || (ulong)q18 + 4 > size) return false;
+                    uint n19 = r.U32((int)q18);
+                    if (n19 > size - q18 - 4) return false;
+                    left -= 4 + (long)n19;
+                }
+            }
+            uint o20 = r.U32(pos2 + 26);
+            if (o20 != 0)
+            {
+                uint q21 = (uint)pos2 + o20;
+                if (q21 < (uint)(pos2 + 26 + 4) || (ulong)q21 + 4 > size) return false;
+                uint n22 = r.U32((int)q21);
+                if ((ulong)n22 * 4 > size - q21 - 4) return false;
+                left -= 4 + (long)n22 * 4;
+                int e23 = (int)q21 + 4;
+                for (uint i24 = 0; i24 < n22; i24++, e23 += 4)
+                {
+                    uint u25 = (uint)(pos2) + r.U32(e23);
+                    if (u25 < (uint)(e23 + 4) || (ulong)u25 + 8 > size) return false;
+                    int pos26 = (int)u25;
+                    uint n27 = r.U32(pos26);
+                    if (n27 < 50 || n27 > size - u25 || r.U32(pos26 + 4) != 1U) return false;
+                    left -= n27;
+                    uint o28 = r.U32(pos26 + 12);
+                    if (o28 != 0)
+                    {
+                        uint q29 = (uint)pos26 + o28;
+                        if (q29 < (uint)(pos26 + 12 + 4) || (ulong)q29 + 4 > size) return false;
+                        uint n30 = r.U32((int)q29);
+                        if (n30 > size - q29 - 4) return false;
+                        left -= 4 + (long)n30;
+                    }
+                    if (left < 0) return false;
+                }
+            }
+            if (left < 0) return false;
+            r.Budget = left;
+            return true;
         }
 
         public static void FPutAt(global::Fastwire.WriteBuffer w, global::com.chronoxor.protoex.Account v)

@@ -791,6 +791,9 @@ class _Package:
                 checks = [f"r.Enter(bas, r.U32(slot), slot + 4, {type_number}U, d);"]
             self.method(f"public static void VCheckAt({rt}.Reader r, int slot, int bas, int d)", checks,
                         inline=self.inline_check(s.qualified_name) is not None)
+            fast = self.vfast_root(layout)
+            if fast:
+                self.method(f"public override bool VFast({rt}.Reader r, int d)", fast)
             # final
             fputs = [f"if (v == null) throw new {rt}.FastwireException({rt}.ErrorCode.WrongType, "
                      f'"{s.qualified_name} is null");']
@@ -916,6 +919,102 @@ class _Package:
                     return None
                 size += sub
         return size if size <= self.INLINE_LINES else None
+
+    # The fast path of versioned verify (root models). A struct whose checks the generator
+    # can spell out (values, decimals, strings, bytes, structs of these, optional structs
+    # and vectors/lists of structs, nothing recursive) gets VFast: the whole usual message
+    # checked in one straight method with the budget and the message's end in locals
+    # (Mono keeps the reader's fields in memory, and Enter/Count/... store to them at
+    # every step). Model.Validate calls it first; it returns true only when the general
+    # walk (VCheck) accepts the message, and false, with nothing recorded, on anything
+    # unusual: a body older (smaller) than this version's, the depth limit below the
+    # schema's nesting, any failed check. The general walk then runs from the same state
+    # and reports the precise error, so results are identical on every input. It charges
+    # what the general walk charges and looks at the budget at the end (charges are never
+    # negative, so a total within the budget is within it at every step), and in each
+    # loop pass (which keeps the sum bounded). Every load is at a position its checks
+    # have proven inside the message, as in the general walk.
+    FAST_LINES = 400
+
+    def vfast_ok(self, w: lower.WireType, seen: Tuple[str, ...] = ()) -> bool:
+        k = self.inline_kind(w)
+        if self.trivial(w) or k in ("value", "text"):
+            return True
+        ref = w.ref if k == "struct" else (w.element.ref if k in ("optstruct", "structs") and w.element else None)
+        if ref is None or ref in seen:
+            return False
+        leaf = self.model.struct(ref)
+        return leaf.depth > 0 and all(self.vfast_ok(fl.wire, seen + (ref,)) for fl in leaf.fields)
+
+    def vfast_root(self, layout: lower.StructLayout) -> List[str]:
+        if layout.depth <= 0 or not all(self.vfast_ok(fl.wire) for fl in layout.fields) or \
+                all(self.trivial(fl.wire) for fl in layout.fields):
+            return []
+        self.fast_n = 0
+        lines = [f"if (d < {layout.depth}) return false;", "uint size = (uint)r.End;", "long left = r.Budget;"]
+        lines += self.vfast_body(layout, "4", "0", "4 + 4")
+        lines += ["if (left < 0) return false;", "r.Budget = left;", "return true;"]
+        return lines if len(lines) <= self.FAST_LINES else []
+
+    def fast_var(self, stem: str) -> str:
+        self.fast_n += 1
+        return f"{stem}{self.fast_n}"
+
+    def vfast_body(self, layout: lower.StructLayout, slot: str, bas: str, slot_end: str) -> List[str]:
+        """The struct body the offset at `slot` (relative to `bas`) leads to: header, charge, fields."""
+        u, pos, n = self.fast_var("u"), self.fast_var("pos"), self.fast_var("n")
+        out = [f"uint {u} = (uint)({bas}) + r.U32({slot});",
+               f"if ({u} < (uint)({slot_end}) || (ulong){u} + 8 > size) return false;",
+               f"int {pos} = (int){u};",
+               f"uint {n} = r.U32({pos});",
+               f"if ({n} < {layout.body_size} || {n} > size - {u} || r.U32({pos} + 4) != "
+               f"{layout.type_number}U) return false;",
+               f"left -= {n};"]
+        for fl in layout.fields:
+            out += self.vfast_field(fl.wire, f"{pos} + {fl.offset}", pos)
+        return out
+
+    def vfast_field(self, w: lower.WireType, at: str, pos: str) -> List[str]:
+        """The checks of the slot at `at` in the body at `pos` (its offsets' base)."""
+        k = self.inline_kind(w)
+        if self.trivial(w):
+            return []
+        if k == "value":  # a decimal: its scale byte
+            return [f"if (r.U8({at} + 14) > 28) return false;"]
+        if k == "text":
+            o, q, n = self.fast_var("o"), self.fast_var("q"), self.fast_var("n")
+            return [f"uint {o} = r.U32({at});", f"if ({o} != 0)", "{",
+                    f"    uint {q} = (uint){pos} + {o};",
+                    f"    if ({q} < (uint)({at} + 4) || (ulong){q} + 4 > size) return false;",
+                    f"    uint {n} = r.U32((int){q});",
+                    f"    if ({n} > size - {q} - 4) return false;",
+                    f"    left -= 4 + (long){n};", "}"]
+        assert w.ref is not None or (w.element is not None and w.element.ref is not None)
+        if k == "struct":
+            assert w.ref is not None
+            return self.vfast_body(self.model.struct(w.ref), at, pos, f"{at} + 4")
+        assert w.element is not None and w.element.ref is not None
+        leaf = self.model.struct(w.element.ref)
+        if k == "optstruct":
+            q = self.fast_var("q")
+            inner = self.vfast_body(leaf, q, q, f"{q} + 4")
+            return [f"if (r.U8({at}) != 0)", "{",
+                    f"    uint {q}u = (uint){pos} + r.U32({at} + 1);",
+                    f"    if ({q}u < (uint)({at} + 5) || (ulong){q}u + 4 > size) return false;",
+                    f"    int {q} = (int){q}u;",
+                    "    left -= 4;"] + ["    " + x for x in inner] + ["}"]
+        # a vector or list of structs: [u32 count][count x 4-byte slots]
+        o, q, n, e, i = (self.fast_var(x) for x in ("o", "q", "n", "e", "i"))
+        inner = self.vfast_body(leaf, e, pos, f"{e} + 4")
+        return [f"uint {o} = r.U32({at});", f"if ({o} != 0)", "{",
+                f"    uint {q} = (uint){pos} + {o};",
+                f"    if ({q} < (uint)({at} + 4) || (ulong){q} + 4 > size) return false;",
+                f"    uint {n} = r.U32((int){q});",
+                f"    if ((ulong){n} * 4 > size - {q} - 4) return false;",
+                f"    left -= 4 + (long){n} * 4;",
+                f"    int {e} = (int){q} + 4;",
+                f"    for (uint {i} = 0; {i} < {n}; {i}++, {e} += 4)", "    {"] + \
+            ["        " + x for x in inner] + ["        if (left < 0) return false;", "    }", "}"]
 
     def method(self, signature: str, lines: List[str], inline: bool = False) -> None:
         p = self.p
