@@ -47,6 +47,10 @@ namespace Fastwire
         /// structs it can spell out): true when the usual message at slot 4 is valid (the
         /// budget charged), false with nothing recorded when the general walk must decide.</summary>
         public virtual bool VFast(Reader r, int d) { return false; }
+
+        /// <summary>The same for a root final model: where the usual message's fields end
+        /// (from 8), or -1 with nothing recorded when the general walk must decide.</summary>
+        public virtual int FFast(Reader r, int d) { return -1; }
         public override T Zero() { return New(); }
 
         protected abstract void JPutFields(StringBuilder sb, T v);
@@ -331,8 +335,12 @@ namespace Fastwire
                 if (size > count || size < 8 || size > limits.MaxMessageSize || Reader.Load32(q + 4) != codec.Type)
                     return ValidateAt(buf, offset, count);
                 Reader r = Reader.Rent(buf, q, (int)size, 0, limits.MaxZeroSizeElements);
-                int p = 8;
-                codec.FCheck(r, ref p, limits.Depth);
+                int p = codec.FFast(r, limits.Depth);
+                if (p < 0)
+                {
+                    p = 8;
+                    codec.FCheck(r, ref p, limits.Depth);
+                }
                 r.Release();
                 if (p != (int)size) throw new FastwireException(p > (int)size ? ErrorCode.Truncated : ErrorCode.BadSize);
                 return p;
@@ -342,11 +350,16 @@ namespace Fastwire
         unsafe int ValidateAt(byte[] buf, int offset, int count)
         {
             Reader r = Root(buf, offset, count);
-            int p = 8;
+            int p;
             fixed (byte* q = r.B)
             {
                 r.P = q;
-                codec.FCheck(r, ref p, Limits.Depth);
+                p = codec.FFast(r, Limits.Depth);
+                if (p < 0)
+                {
+                    p = 8;
+                    codec.FCheck(r, ref p, Limits.Depth);
+                }
             }
             int end = r.End;
             r.Release();

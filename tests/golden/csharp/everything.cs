@@ -1638,6 +1638,30 @@ namespace com.example.fastwire.everything.Fbe
             return p;
         }
 
+        public override int FFast(global::Fastwire.Reader r, int d)
+        {
+            if (d < 1) return -1;
+            int end = r.End;
+            int p = 8;
+            if (p > end - 65) return -1;
+            if (r.U8(p + 63) > 28) return -1;
+            if (p > end - 69) return -1;
+            uint n1 = r.U32(p + 65);
+            if (n1 > (uint)(end - p - 69)) return -1;
+            p += 69 + (int)n1;
+            if (p > end - 4) return -1;
+            uint n2 = r.U32(p);
+            if (n2 > (uint)(end - p - 4)) return -1;
+            p += 4 + (int)n2;
+            if (p > end - 92) return -1;
+            uint n3 = r.U32(p + 88);
+            if (n3 > (uint)(end - p - 92)) return -1;
+            p += 92 + (int)n3;
+            if (p > end - 4) return -1;
+            p += 4;
+            return p;
+        }
+
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Primitives v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.Primitives VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
@@ -2605,6 +2629,16 @@ namespace com.example.fastwire.everything.Fbe
             return p;
         }
 
+        public override int FFast(global::Fastwire.Reader r, int d)
+        {
+            if (d < 1) return -1;
+            int end = r.End;
+            int p = 8;
+            if (p > end - 4) return -1;
+            p += 4;
+            return p;
+        }
+
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Fixed v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.Fixed VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
@@ -2716,6 +2750,16 @@ namespace com.example.fastwire.everything.Fbe
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 16);
+            p += 16;
+            return p;
+        }
+
+        public override int FFast(global::Fastwire.Reader r, int d)
+        {
+            if (d < 1) return -1;
+            int end = r.End;
+            int p = 8;
+            if (p > end - 16) return -1;
             p += 16;
             return p;
         }
@@ -2854,6 +2898,17 @@ namespace com.example.fastwire.everything.Fbe
             d -= 1;
             r.Need(p, 16);
             global::Fastwire.Decimals.Check(r.B, p + 0);
+            p += 16;
+            return p;
+        }
+
+        public override int FFast(global::Fastwire.Reader r, int d)
+        {
+            if (d < 1) return -1;
+            int end = r.End;
+            int p = 8;
+            if (p > end - 16) return -1;
+            if (r.U8(p + 14) > 28) return -1;
             p += 16;
             return p;
         }
@@ -3005,6 +3060,20 @@ namespace com.example.fastwire.everything.Fbe
             d -= 1;
             p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 1);
+            p += 1;
+            return p;
+        }
+
+        public override int FFast(global::Fastwire.Reader r, int d)
+        {
+            if (d < 1) return -1;
+            int end = r.End;
+            int p = 8;
+            if (p > end - 4) return -1;
+            uint n1 = r.U32(p);
+            if (n1 > (uint)(end - p - 4)) return -1;
+            p += 4 + (int)n1;
+            if (p > end - 1) return -1;
             p += 1;
             return p;
         }
@@ -3175,6 +3244,20 @@ namespace com.example.fastwire.everything.Fbe
             d -= 1;
             p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 13);
+            p += 13;
+            return p;
+        }
+
+        public override int FFast(global::Fastwire.Reader r, int d)
+        {
+            if (d < 1) return -1;
+            int end = r.End;
+            int p = 8;
+            if (p > end - 4) return -1;
+            uint n1 = r.U32(p);
+            if (n1 > (uint)(end - p - 4)) return -1;
+            p += 4 + (int)n1;
+            if (p > end - 13) return -1;
             p += 13;
             return p;
         }
@@ -3363,6 +3446,20 @@ namespace com.example.fastwire.everything.Fbe
             return p;
         }
 
+        public override int FFast(global::Fastwire.Reader r, int d)
+        {
+            if (d < 1) return -1;
+            int end = r.End;
+            int p = 8;
+            if (p > end - 4) return -1;
+            uint n1 = r.U32(p);
+            if (n1 > (uint)(end - p - 4)) return -1;
+            p += 4 + (int)n1;
+            if (p > end - 14) return -1;
+            p += 14;
+            return p;
+        }
+
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.MoreDerived v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.MoreDerived VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
@@ -3537,6 +3634,21 @@ namespace com.example.fastwire.everything.Fbe
             p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 24);
             global::Fastwire.Decimals.Check(r.B, p + 8);
+            p += 24;
+            return p;
+        }
+
+        public override int FFast(global::Fastwire.Reader r, int d)
+        {
+            if (d < 1) return -1;
+            int end = r.End;
+            int p = 8;
+            if (p > end - 4) return -1;
+            uint n1 = r.U32(p);
+            if (n1 > (uint)(end - p - 4)) return -1;
+            p += 4 + (int)n1;
+            if (p > end - 24) return -1;
+            if (r.U8(p + 22) > 28) return -1;
             p += 24;
             return p;
         }
@@ -3925,6 +4037,53 @@ namespace com.example.fastwire.everything.Fbe
             return p;
         }
 
+        public override int FFast(global::Fastwire.Reader r, int d)
+        {
+            if (d < 2) return -1;
+            int end = r.End;
+            int p = 8;
+            if (p > end - 8) return -1;
+            uint n1 = r.U32(p + 4);
+            if (n1 > (uint)(end - p - 8)) return -1;
+            p += 8 + (int)n1;
+            if (p > end - 1) return -1;
+            p += 1;
+            if (p > end - 4) return -1;
+            uint n2 = r.U32(p);
+            if (n2 > (uint)(end - p - 4)) return -1;
+            p += 4 + (int)n2;
+            if (p > end - 16) return -1;
+            p += 16;
+            if (p > end - 1) return -1;
+            bool has4 = r.U8(p) != 0;
+            p += 1;
+            if (has4)
+            {
+                if (p > end - 4) return -1;
+                uint n3 = r.U32(p);
+                if (n3 > (uint)(end - p - 4)) return -1;
+                p += 4 + (int)n3;
+                if (p > end - 16) return -1;
+                p += 16;
+            }
+            if (p > end - 4) return -1;
+            uint n6 = r.U32(p);
+            if (n6 > (uint)(end - p - 4) / 42U) return -1;
+            p += 4;
+            for (uint i7 = 0; i7 < n6; i7++)
+            {
+                if (p > end - 8) return -1;
+                uint n5 = r.U32(p + 4);
+                if (n5 > (uint)(end - p - 8)) return -1;
+                p += 8 + (int)n5;
+                if (p > end - 34) return -1;
+                p += 34;
+            }
+            if (p > end - 3) return -1;
+            p += 3;
+            return p;
+        }
+
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.ExAccount v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.ExAccount VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
@@ -4071,6 +4230,16 @@ namespace com.example.fastwire.everything.Fbe
             return p;
         }
 
+        public override int FFast(global::Fastwire.Reader r, int d)
+        {
+            if (d < 1) return -1;
+            int end = r.End;
+            int p = 8;
+            if (p > end - 24) return -1;
+            p += 24;
+            return p;
+        }
+
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Ping v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.Ping VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
@@ -4194,6 +4363,16 @@ namespace com.example.fastwire.everything.Fbe
             if (d < 1) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.TooDeep);
             d -= 1;
             r.Need(p, 24);
+            p += 24;
+            return p;
+        }
+
+        public override int FFast(global::Fastwire.Reader r, int d)
+        {
+            if (d < 1) return -1;
+            int end = r.End;
+            int p = 8;
+            if (p > end - 24) return -1;
             p += 24;
             return p;
         }
@@ -4356,6 +4535,18 @@ namespace com.example.fastwire.everything.Fbe
             return p;
         }
 
+        public override int FFast(global::Fastwire.Reader r, int d)
+        {
+            if (d < 1) return -1;
+            int end = r.End;
+            int p = 8;
+            if (p > end - 20) return -1;
+            uint n1 = r.U32(p + 16);
+            if (n1 > (uint)(end - p - 20)) return -1;
+            p += 20 + (int)n1;
+            return p;
+        }
+
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.Refused v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.Refused VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
@@ -4511,6 +4702,18 @@ namespace com.example.fastwire.everything.Fbe
             r.Need(p, 16);
             p += 16;
             p = global::Fastwire.Wire.FSkipText(r, p);
+            return p;
+        }
+
+        public override int FFast(global::Fastwire.Reader r, int d)
+        {
+            if (d < 1) return -1;
+            int end = r.End;
+            int p = 8;
+            if (p > end - 20) return -1;
+            uint n1 = r.U32(p + 16);
+            if (n1 > (uint)(end - p - 20)) return -1;
+            p += 20 + (int)n1;
             return p;
         }
 
@@ -4679,6 +4882,18 @@ namespace com.example.fastwire.everything.Fbe
             return p;
         }
 
+        public override int FFast(global::Fastwire.Reader r, int d)
+        {
+            if (d < 1) return -1;
+            int end = r.End;
+            int p = 8;
+            if (p > end - 28) return -1;
+            uint n1 = r.U32(p + 24);
+            if (n1 > (uint)(end - p - 28)) return -1;
+            p += 28 + (int)n1;
+            return p;
+        }
+
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.example.fastwire.everything.PingRequest v) { VPutAt(w, slot, bas, v); }
         public override global::com.example.fastwire.everything.PingRequest VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
@@ -4836,6 +5051,18 @@ namespace com.example.fastwire.everything.Fbe
             r.Need(p, 16);
             p += 16;
             p = global::Fastwire.Wire.FSkipText(r, p);
+            return p;
+        }
+
+        public override int FFast(global::Fastwire.Reader r, int d)
+        {
+            if (d < 1) return -1;
+            int end = r.End;
+            int p = 8;
+            if (p > end - 20) return -1;
+            uint n1 = r.U32(p + 16);
+            if (n1 > (uint)(end - p - 20)) return -1;
+            p += 20 + (int)n1;
             return p;
         }
 

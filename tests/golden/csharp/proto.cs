@@ -378,6 +378,20 @@ namespace com.chronoxor.proto.Fbe
             return p;
         }
 
+        public override int FFast(global::Fastwire.Reader r, int d)
+        {
+            if (d < 1) return -1;
+            int end = r.End;
+            int p = 8;
+            if (p > end - 8) return -1;
+            uint n1 = r.U32(p + 4);
+            if (n1 > (uint)(end - p - 8)) return -1;
+            p += 8 + (int)n1;
+            if (p > end - 18) return -1;
+            p += 18;
+            return p;
+        }
+
         public override void VPut(global::Fastwire.WriteBuffer w, int slot, int bas, global::com.chronoxor.proto.Order v) { VPutAt(w, slot, bas, v); }
         public override global::com.chronoxor.proto.Order VGet(global::Fastwire.Reader r, int slot, int bas, int d) { return VGetAt(r, slot, bas, d); }
         public override void VCheck(global::Fastwire.Reader r, int slot, int bas, int d) { VCheckAt(r, slot, bas, d); }
@@ -550,6 +564,20 @@ namespace com.chronoxor.proto.Fbe
             d -= 1;
             p = global::Fastwire.Wire.FSkipText(r, p);
             r.Need(p, 8);
+            p += 8;
+            return p;
+        }
+
+        public override int FFast(global::Fastwire.Reader r, int d)
+        {
+            if (d < 1) return -1;
+            int end = r.End;
+            int p = 8;
+            if (p > end - 4) return -1;
+            uint n1 = r.U32(p);
+            if (n1 > (uint)(end - p - 4)) return -1;
+            p += 4 + (int)n1;
+            if (p > end - 8) return -1;
             p += 8;
             return p;
         }
@@ -908,6 +936,51 @@ namespace com.chronoxor.proto.Fbe
                 int n = r.FinalCount(p, 26);
                 p += 4;
                 for (int i = 0; i < n; i++) p = global::com.chronoxor.proto.Fbe.Order.FCheckAt(r, p, d);
+            }
+            return p;
+        }
+
+        public override int FFast(global::Fastwire.Reader r, int d)
+        {
+            if (d < 2) return -1;
+            int end = r.End;
+            int p = 8;
+            if (p > end - 8) return -1;
+            uint n1 = r.U32(p + 4);
+            if (n1 > (uint)(end - p - 8)) return -1;
+            p += 8 + (int)n1;
+            if (p > end - 1) return -1;
+            p += 1;
+            if (p > end - 4) return -1;
+            uint n2 = r.U32(p);
+            if (n2 > (uint)(end - p - 4)) return -1;
+            p += 4 + (int)n2;
+            if (p > end - 8) return -1;
+            p += 8;
+            if (p > end - 1) return -1;
+            bool has4 = r.U8(p) != 0;
+            p += 1;
+            if (has4)
+            {
+                if (p > end - 4) return -1;
+                uint n3 = r.U32(p);
+                if (n3 > (uint)(end - p - 4)) return -1;
+                p += 4 + (int)n3;
+                if (p > end - 8) return -1;
+                p += 8;
+            }
+            if (p > end - 4) return -1;
+            uint n6 = r.U32(p);
+            if (n6 > (uint)(end - p - 4) / 26U) return -1;
+            p += 4;
+            for (uint i7 = 0; i7 < n6; i7++)
+            {
+                if (p > end - 8) return -1;
+                uint n5 = r.U32(p + 4);
+                if (n5 > (uint)(end - p - 8)) return -1;
+                p += 8 + (int)n5;
+                if (p > end - 18) return -1;
+                p += 18;
             }
             return p;
         }

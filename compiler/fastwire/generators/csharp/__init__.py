@@ -834,6 +834,9 @@ class _Package:
             # leaves' FCheckAt inlined and 50 ns without (fewer instructions, yet slower:
             # the position, a chain of dependent loads, went through the stack).
             self.method(f"public static int FCheckAt({rt}.Reader r, int p, int d)", fchecks)
+            ffast = self.ffast_root(layout)
+            if ffast:
+                self.method(f"public override int FFast({rt}.Reader r, int d)", ffast)
             p.blank()
             p.print(f"""
                 public override void VPut({rt}.WriteBuffer w, int slot, int bas, {t} v) {{ VPutAt(w, slot, bas, v); }}
@@ -1015,6 +1018,104 @@ class _Package:
                 f"    int {e} = (int){q} + 4;",
                 f"    for (uint {i} = 0; {i} < {n}; {i}++, {e} += 4)", "    {"] + \
             ["        " + x for x in inner] + ["        if (left < 0) return false;", "    }", "}"]
+
+    # The fast path of final verify (root models), as VFast for the versioned format:
+    # FFast checks the usual message in one method with the position and the end in
+    # locals, returns where it stopped, or -1 (nothing recorded) on anything else (the
+    # depth limit below the schema's nesting, any failed check, a field it cannot spell
+    # out) and FinalModel.Validate runs the general walk from the start.
+    def ffast_fields_ok(self, layout: lower.StructLayout, seen: Tuple[str, ...]) -> bool:
+        for kind, item in self.final_groups(layout):
+            if kind == "run":
+                continue
+            assert isinstance(item, lower.FieldLayout)
+            w = item.wire
+            k = self.inline_kind(w)
+            if k == "text":
+                continue
+            ref = w.ref if k == "struct" else (w.element.ref if k in ("optstruct", "structs") and w.element else None)
+            if ref is None or ref in seen:
+                return False
+            if k == "structs" and (w.element is None or w.element.final_min <= 0):
+                return False
+            leaf = self.model.struct(ref)
+            if leaf.depth <= 0 or not self.ffast_fields_ok(leaf, seen + (ref,)):
+                return False
+        return True
+
+    def ffast_root(self, layout: lower.StructLayout) -> List[str]:
+        if layout.depth <= 0 or not self.ffast_fields_ok(layout, (layout.name,)):
+            return []
+        self.fast_n = 0
+        lines = [f"if (d < {layout.depth}) return -1;", "int end = r.End;", "int p = 8;"]
+        body = self.ffast_body(layout)
+        if not body:  # no fields: nothing to gain
+            return []
+        lines += body
+        lines.append("return p;")
+        return lines if len(lines) <= self.FAST_LINES else []
+
+    def ffast_body(self, layout: lower.StructLayout) -> List[str]:
+        """The fields of a final struct body at p. Fixed-size runs are not added to p at
+        once: `pend` bytes are pending, checked together with what follows them (a run
+        and the next string's length in one test) and added before any branch or loop."""
+        out: List[str] = []
+        pend = 0
+        unchecked = False  # pending bytes no test has covered yet
+
+        def at(extra: int = 0) -> str:
+            return "p" if pend + extra == 0 else f"p + {pend + extra}"
+
+        def flush() -> None:
+            nonlocal pend, unchecked
+            if unchecked:
+                out.append(f"if (p > end - {pend}) return -1;")
+            if pend:
+                out.append(f"p += {pend};")
+            pend, unchecked = 0, False
+
+        for kind, item in self.final_groups(layout):
+            if kind == "run":
+                run = item
+                assert isinstance(run, lower.FinalRun)
+                decimals = [off for j, off in zip(run.indexes, run.offsets)
+                            if layout.fields[j].wire.kind == "decimal"]
+                if decimals:  # loaded at once: the run's bytes tested first
+                    out.append(f"if (p > end - {pend + run.size}) return -1;")
+                    out += [f"if (r.U8({at(off + 14)}) > 28) return -1;" for off in decimals]
+                unchecked = not decimals
+                pend += run.size
+                continue
+            assert isinstance(item, lower.FieldLayout)
+            w = item.wire
+            k = self.inline_kind(w)
+            if k == "text":
+                n = self.fast_var("n")
+                out += [f"if (p > end - {pend + 4}) return -1;", f"uint {n} = r.U32({at()});",
+                        f"if ({n} > (uint)(end - p - {pend + 4})) return -1;", f"p += {pend + 4} + (int){n};"]
+                pend, unchecked = 0, False
+                continue
+            if k == "struct":
+                assert w.ref is not None
+                flush()
+                out += self.ffast_body(self.model.struct(w.ref))
+                continue
+            assert w.element is not None and w.element.ref is not None
+            inner = ["    " + x for x in self.ffast_body(self.model.struct(w.element.ref))]
+            if k == "optstruct":
+                out += [f"if (p > end - {pend + 1}) return -1;", f"bool {self.fast_var('has')} = r.U8({at()}) != 0;"]
+                has = f"has{self.fast_n}"
+                pend, unchecked = pend + 1, False
+                flush()
+                out += [f"if ({has})", "{"] + inner + ["}"]
+                continue
+            n, i = self.fast_var("n"), self.fast_var("i")
+            out += [f"if (p > end - {pend + 4}) return -1;", f"uint {n} = r.U32({at()});",
+                    f"if ({n} > (uint)(end - p - {pend + 4}) / {w.element.final_min}U) return -1;",
+                    f"p += {pend + 4};", f"for (uint {i} = 0; {i} < {n}; {i}++)", "{"] + inner + ["}"]
+            pend, unchecked = 0, False
+        flush()
+        return out
 
     def method(self, signature: str, lines: List[str], inline: bool = False) -> None:
         p = self.p
