@@ -99,7 +99,8 @@ static class Bench
     {
         int n = args.Length > 0 ? int.Parse(args[0]) : 200000;
         int runs = args.Length > 1 ? int.Parse(args[1]) : 15;
-        string only = args.Length > 2 ? args[2] : null; // run only the operations whose name has this
+        // Run only the operations whose name has this (^text: whose name starts with text).
+        string only = args.Length > 2 ? args[2] : null;
         var codec = proto.Fbe.Account.Instance;
         var model = codec.Model;
         var final = codec.FinalModel;
@@ -123,7 +124,7 @@ static class Bench
         };
         var ops = new List<Op>();
         foreach (var kv in all)
-            if (only == null || kv.Key.Contains(only))
+            if (only == null || (only.StartsWith("^") ? kv.Key.StartsWith(only.Substring(1)) : kv.Key.Contains(only)))
                 ops.Add(new Op { Name = kv.Key, Run = kv.Value, Count = kv.Key.Contains("JSON") ? Math.Max(1, n / 10) : n });
         var sw = new Stopwatch();
         foreach (var op in ops) for (int i = 0; i < op.Count; i++) op.Run(); // warm-up

@@ -73,15 +73,34 @@ namespace Fastwire
         public static ushort U16(byte[] b, int p) { return (ushort)(b[p] | b[p + 1] << 8); }
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static ulong U64(byte[] b, int p) { return U32(b, p) | (ulong)U32(b, p + 4) << 32; }
+        static readonly bool Little = BitConverter.IsLittleEndian;
+
+        // Stores: one range test and one or two stores through the pinned array (Mono
+        // tests every byte[] index it stores at); out of range or on a big-endian host,
+        // the bytes one at a time (the array's own exception).
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        public static void Put(byte[] b, int p, uint v)
+        public static unsafe void Put(byte[] b, int p, uint v)
+        {
+            if ((uint)p > (uint)(b.Length - 4) || !Little) { PutBytes(b, p, v); return; }
+            fixed (byte* q = b) *(uint*)(q + p) = v;
+        }
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        static void PutBytes(byte[] b, int p, uint v)
         {
             b[p] = (byte)v; b[p + 1] = (byte)(v >> 8); b[p + 2] = (byte)(v >> 16); b[p + 3] = (byte)(v >> 24);
         }
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static void Put(byte[] b, int p, ushort v) { b[p] = (byte)v; b[p + 1] = (byte)(v >> 8); }
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        public static void Put(byte[] b, int p, ulong v) { Put(b, p, (uint)v); Put(b, p + 4, (uint)(v >> 32)); }
+        public static unsafe void Put(byte[] b, int p, ulong v)
+        {
+            if ((uint)p > (uint)(b.Length - 8) || !Little) { PutBytes(b, p, (uint)v); PutBytes(b, p + 4, (uint)(v >> 32)); return; }
+            fixed (byte* q = b)
+            {
+                *(uint*)(q + p) = (uint)v; // two 32-bit stores (unaligned 64-bit stores fault on 32-bit ARM)
+                *(uint*)(q + p + 4) = (uint)(v >> 32);
+            }
+        }
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static double F64(byte[] b, int p) { return BitConverter.Int64BitsToDouble((long)U64(b, p)); }
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -163,6 +182,51 @@ namespace Fastwire
             var d = new byte[cap];
             Buffer.BlockCopy(Data, 0, d, 0, size);
             Data = d;
+        }
+
+        static readonly bool Little = BitConverter.IsLittleEndian;
+
+        /// <summary>Appends [u32 length][bytes] of an ASCII string (the usual case of
+        /// strings) and returns where it starts; -1, with nothing appended, when v is null,
+        /// not ASCII or does not fit the capacity (the caller's general path then handles
+        /// it). Four characters per step through pointers: one range test per string
+        /// instead of two per character.</summary>
+        public unsafe int PutAscii(string v)
+        {
+            if (v == null || !Little) return -1;
+            int len = v.Length;
+            int at = size;
+            byte[] d = Data;
+            if (len > d.Length - at - 4) return -1;
+            fixed (char* s = v)
+            fixed (byte* b = d)
+            {
+                byte* q = b + at + 4;
+                int i = 0;
+                for (; i <= len - 4; i += 4)
+                {
+                    uint x0 = *(uint*)(s + i), x1 = *(uint*)(s + i + 2); // chars i, i+1 and i+2, i+3
+                    if (((x0 | x1) & 0xFF80FF80u) != 0) return NotAscii(at, i);
+                    *(uint*)(q + i) = (x0 & 0xFFu) | (x0 >> 8 & 0xFF00u) | (x1 & 0xFFu) << 16 | (x1 << 8 & 0xFF000000u);
+                }
+                for (; i < len; i++)
+                {
+                    char c = s[i];
+                    if (c >= 0x80) return NotAscii(at, i);
+                    q[i] = (byte)c;
+                }
+                *(uint*)(b + at) = (uint)len;
+            }
+            size = at + 4 + len;
+            return at;
+        }
+
+        // Clears the characters PutAscii wrote before it found one that is not ASCII (the
+        // bytes past Size stay zero).
+        int NotAscii(int at, int written)
+        {
+            if (written > 0) Array.Clear(Data, at + 4, written);
+            return -1;
         }
 
         public void Append(byte[] src, int offset, int count)

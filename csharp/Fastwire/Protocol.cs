@@ -286,11 +286,17 @@ namespace Fastwire
     /// <summary>Strings and bytes in both formats, for generated code.</summary>
     public static class Wire
     {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static void VPutString(WriteBuffer w, int slot, int bas, string v)
         {
+            int at = w.PutAscii(v);
+            if (at < 0) { VPutStringSlow(w, slot, bas, v); return; }
+            Le.Put(w.Data, slot, (uint)(at - bas));
+        }
+
+        static void VPutStringSlow(WriteBuffer w, int slot, int bas, string v)
+        {
             if (v == null) throw new FastwireException(ErrorCode.WrongType, "a null string");
-            int at0 = PutAscii(w, v);
-            if (at0 >= 0) { Le.Put(w.Data, slot, (uint)(at0 - bas)); return; }
             int n = Utf8.Count(v);
             int at = w.Reserve(4 + n);
             byte[] b = w.Data;
@@ -335,28 +341,10 @@ namespace Fastwire
             if (off != 0) r.CheckBlock(bas, off, slot + 4);
         }
 
-        // [u32 length][bytes] of an ASCII string in one pass; -1 (nothing written) when it is not ASCII.
-        [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        static int PutAscii(WriteBuffer w, string v)
-        {
-            int len = v.Length;
-            int at = w.Reserve(4 + len);
-            byte[] b = w.Data;
-            int p = at + 4;
-            for (int i = 0; i < len; i++)
-            {
-                char c = v[i];
-                if (c >= 0x80) { w.Truncate(at); return -1; }
-                b[p + i] = (byte)c;
-            }
-            Le.Put(b, at, (uint)len);
-            return at;
-        }
-
         public static void FPutString(WriteBuffer w, string v)
         {
+            if (w.PutAscii(v) >= 0) return;
             if (v == null) throw new FastwireException(ErrorCode.WrongType, "a null string");
-            if (PutAscii(w, v) >= 0) return;
             int n = Utf8.Count(v);
             int at = w.Reserve(4 + n);
             Le.Put(w.Data, at, (uint)n);

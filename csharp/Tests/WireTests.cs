@@ -382,6 +382,41 @@ namespace Fastwire.Tests
             CollectionAssert.AreEqual(bad, Utf8.GetBytes(s));
             Assert.IsTrue(s.EndsWith("\u20AC\U0001F600"));
         }
+
+        [Test]
+        public void StringsWrittenByEveryPath()
+        {
+            // The ASCII path (four characters per step, then one at a time) and the UTF-8 path,
+            // the first non-ASCII character at every position: the same bytes as Utf8.GetBytes,
+            // and the bytes past Size left zero (Append relies on it) after a failed ASCII pass.
+            foreach (var model in new Func<proto.Order, WriteBuffer, int>[] {
+                (o, w) => proto.Fbe.Order.Instance.Model.Serialize(o, w), (o, w) => proto.Fbe.Order.Instance.FinalModel.Serialize(o, w) })
+                for (int len = 0; len <= 11; len++)
+                    for (int at = -1; at < len; at++)
+                    {
+                        var chars = new char[len];
+                        for (int i = 0; i < len; i++) chars[i] = (char)('a' + i);
+                        if (at >= 0) chars[at] = at % 2 == 0 ? '\u00E9' : '\u20AC';
+                        var order = new proto.Order { uid = 7, symbol = new string(chars), price = 1.5 };
+                        var w = new WriteBuffer(16);
+                        int size = model(order, w);
+                        for (int i = size; i < w.Data.Length; i++) Assert.AreEqual(0, w.Data[i], "byte " + i + " past the message");
+                        byte[] utf8 = Utf8.GetBytes(order.symbol);
+                        byte[] bytes = w.ToArray();
+                        bool found = false;
+                        for (int p = 0; p + 4 + utf8.Length <= bytes.Length && !found; p++)
+                            found = Le.U32(bytes, p) == (uint)utf8.Length && bytes.Skip(p + 4).Take(utf8.Length).SequenceEqual(utf8);
+                        Assert.IsTrue(found, order.symbol);
+                        var again = new WriteBuffer(16);
+                        Assert.AreEqual(size, model(order, again));
+                        CollectionAssert.AreEqual(bytes, again.ToArray());
+                    }
+            var buf = new WriteBuffer(64);
+            Assert.AreEqual(-1, buf.PutAscii("abcdefgh\u00E9"));
+            Assert.AreEqual(0, buf.Size);
+            Assert.IsTrue(buf.Data.All(x => x == 0));
+            Assert.AreEqual(-1, buf.PutAscii(null));
+        }
     }
 
     [TestFixture]
