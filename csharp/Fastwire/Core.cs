@@ -3,6 +3,7 @@
 using System;
 using System.Collections.Generic;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 
 namespace Fastwire
 {
@@ -85,7 +86,7 @@ namespace Fastwire
             fixed (byte* q = b) *(uint*)(q + p) = v;
         }
         [MethodImpl(MethodImplOptions.NoInlining)]
-        static void PutBytes(byte[] b, int p, uint v)
+        internal static void PutBytes(byte[] b, int p, uint v)
         {
             b[p] = (byte)v; b[p + 1] = (byte)(v >> 8); b[p + 2] = (byte)(v >> 16); b[p + 3] = (byte)(v >> 24);
         }
@@ -124,15 +125,56 @@ namespace Fastwire
     /// and Truncate clear what they drop), so Append hands out zeroed bytes without clearing
     /// them one piece at a time; write into Data only below Size.
     /// </summary>
-    public sealed class WriteBuffer
+    public sealed unsafe class WriteBuffer
     {
-        public byte[] Data;
+        byte[] data;
         int size;
+        // Data stays pinned while it is the buffer's (a GCHandle, freed when it grows and by
+        // the finalizer), so that PutU32/PutU64 store through ptr after one range test
+        // against cap (Mono tests every byte[] index, and a `fixed` per store costs more).
+        GCHandle pin;
+        byte* ptr;
+        int cap;
+
+        /// <summary>The bytes; the message is Data[0..Size). The array changes when the buffer grows.</summary>
+        public byte[] Data { get { return data; } }
+
+        void Take(byte[] d)
+        {
+            if (pin.IsAllocated) pin.Free();
+            data = d;
+            pin = GCHandle.Alloc(d, GCHandleType.Pinned);
+            ptr = (byte*)pin.AddrOfPinnedObject();
+            cap = d.Length;
+        }
+
+        ~WriteBuffer() { if (pin.IsAllocated) pin.Free(); }
+
+        /// <summary>Stores v little-endian at p (0 &lt;= p &lt;= Data.Length - 4; else IndexOutOfRangeException).</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void PutU32(int p, uint v)
+        {
+            if ((uint)p > (uint)(cap - 4) || !Little) { Le.PutBytes(data, p, v); return; }
+            *(uint*)(ptr + p) = v;
+        }
+
+        /// <summary>Stores v little-endian at p, as two 32-bit stores (unaligned 64-bit
+        /// stores fault on 32-bit ARM).</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void PutU64(int p, ulong v)
+        {
+            if ((uint)p > (uint)(cap - 8) || !Little) { Le.PutBytes(data, p, (uint)v); Le.PutBytes(data, p + 4, (uint)(v >> 32)); return; }
+            *(uint*)(ptr + p) = (uint)v;
+            *(uint*)(ptr + p + 4) = (uint)(v >> 32);
+        }
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void PutF64(int p, double v) { PutU64(p, (ulong)BitConverter.DoubleToInt64Bits(v)); }
 
         /// <summary>Bytes written; shrink it with Truncate or Reset.</summary>
         public int Size { get { return size; } }
 
-        public WriteBuffer(int capacity = 256) { Data = new byte[Math.Max(capacity, 16)]; }
+        public WriteBuffer(int capacity = 256) { Take(new byte[Math.Max(capacity, 16)]); }
 
         /// <summary>Empties the buffer (its bytes are cleared, the capacity kept).</summary>
         public void Reset() { Truncate(0); }
@@ -178,10 +220,10 @@ namespace Fastwire
         {
             if (need > 0xFFFFFFFFL || need > int.MaxValue - 64)
                 throw new FastwireException(ErrorCode.TooLarge, "a message larger than 4 GiB - 1");
-            long cap = Math.Max(need, Math.Min((long)Data.Length * 2, int.MaxValue - 64));
-            var d = new byte[cap];
-            Buffer.BlockCopy(Data, 0, d, 0, size);
-            Data = d;
+            long grown = Math.Max(need, Math.Min((long)data.Length * 2, int.MaxValue - 64));
+            var d = new byte[grown];
+            Buffer.BlockCopy(data, 0, d, 0, size);
+            Take(d);
         }
 
         static readonly bool Little = BitConverter.IsLittleEndian;
@@ -196,10 +238,9 @@ namespace Fastwire
             if (v == null || !Little) return -1;
             int len = v.Length;
             int at = size;
-            byte[] d = Data;
-            if (len > d.Length - at - 4) return -1;
+            if (len > cap - at - 4) return -1;
+            byte* b = ptr;
             fixed (char* s = v)
-            fixed (byte* b = d)
             {
                 byte* q = b + at + 4;
                 int i = 0;

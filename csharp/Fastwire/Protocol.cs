@@ -291,7 +291,7 @@ namespace Fastwire
         {
             int at = w.PutAscii(v);
             if (at < 0) { VPutStringSlow(w, slot, bas, v); return; }
-            Le.Put(w.Data, slot, (uint)(at - bas));
+            w.PutU32(slot, (uint)(at - bas));
         }
 
         static void VPutStringSlow(WriteBuffer w, int slot, int bas, string v)

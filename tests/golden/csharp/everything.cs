@@ -1338,22 +1338,22 @@ namespace com.example.fastwire.everything.Fbe
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Primitives is null");
             int pos = w.Append(177);
             byte[] b = w.Data;
-            global::Fastwire.Le.Put(b, pos, 177U);
-            global::Fastwire.Le.Put(b, pos + 4, 110U);
+            w.PutU32(pos, 177U);
+            w.PutU32(pos + 4, 110U);
             b[pos + 8] = v.f_bool ? (byte)1 : (byte)0;
             b[pos + 9] = (byte)v.f_byte;
             b[pos + 10] = (byte)v.f_char;
-            global::Fastwire.Le.Put(b, pos + 11, (uint)v.f_wchar);
+            w.PutU32(pos + 11, (uint)v.f_wchar);
             b[pos + 15] = (byte)v.f_int8;
             b[pos + 16] = (byte)v.f_uint8;
             global::Fastwire.Le.Put(b, pos + 17, (ushort)v.f_int16);
             global::Fastwire.Le.Put(b, pos + 19, (ushort)v.f_uint16);
-            global::Fastwire.Le.Put(b, pos + 21, (uint)v.f_int32);
-            global::Fastwire.Le.Put(b, pos + 25, (uint)v.f_uint32);
-            global::Fastwire.Le.Put(b, pos + 29, (ulong)v.f_int64);
-            global::Fastwire.Le.Put(b, pos + 37, (ulong)v.f_uint64);
+            w.PutU32(pos + 21, (uint)v.f_int32);
+            w.PutU32(pos + 25, (uint)v.f_uint32);
+            w.PutU64(pos + 29, (ulong)v.f_int64);
+            w.PutU64(pos + 37, (ulong)v.f_uint64);
             global::Fastwire.Le.PutF32(b, pos + 45, v.f_float);
-            global::Fastwire.Le.PutF64(b, pos + 49, v.f_double);
+            w.PutF64(pos + 49, v.f_double);
             global::Fastwire.Decimals.Write(b, pos + 57, v.f_decimal);
             global::Fastwire.Le.Put(b, pos + 81, v.f_epoch.Nanoseconds);
             global::Fastwire.Le.Put(b, pos + 89, v.f_utc.Nanoseconds);
@@ -1362,11 +1362,11 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Uuid.Write(b, pos + 121, v.f_uuid1);
             global::Fastwire.Uuid.Write(b, pos + 137, v.f_uuid4);
             global::Fastwire.Uuid.Write(b, pos + 153, v.f_uuid);
-            global::Fastwire.Le.Put(b, pos + 173, (uint)v.legacy);
+            w.PutU32(pos + 173, (uint)v.legacy);
             global::Fastwire.Wire.VPutString(w, pos + 73, pos, v.f_string);
             global::Fastwire.Wire.VPutBytes(w, pos + 77, pos, v.f_bytes);
             global::Fastwire.Wire.VPutString(w, pos + 169, pos, v.password);
-            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
+            w.PutU32(slot, (uint)(pos - bas));
         }
 
         public static global::com.example.fastwire.everything.Primitives VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
@@ -1535,17 +1535,17 @@ namespace com.example.fastwire.everything.Fbe
                 b[at + 0] = v.f_bool ? (byte)1 : (byte)0;
                 b[at + 1] = (byte)v.f_byte;
                 b[at + 2] = (byte)v.f_char;
-                global::Fastwire.Le.Put(b, at + 3, (uint)v.f_wchar);
+                w.PutU32(at + 3, (uint)v.f_wchar);
                 b[at + 7] = (byte)v.f_int8;
                 b[at + 8] = (byte)v.f_uint8;
                 global::Fastwire.Le.Put(b, at + 9, (ushort)v.f_int16);
                 global::Fastwire.Le.Put(b, at + 11, (ushort)v.f_uint16);
-                global::Fastwire.Le.Put(b, at + 13, (uint)v.f_int32);
-                global::Fastwire.Le.Put(b, at + 17, (uint)v.f_uint32);
-                global::Fastwire.Le.Put(b, at + 21, (ulong)v.f_int64);
-                global::Fastwire.Le.Put(b, at + 29, (ulong)v.f_uint64);
+                w.PutU32(at + 13, (uint)v.f_int32);
+                w.PutU32(at + 17, (uint)v.f_uint32);
+                w.PutU64(at + 21, (ulong)v.f_int64);
+                w.PutU64(at + 29, (ulong)v.f_uint64);
                 global::Fastwire.Le.PutF32(b, at + 37, v.f_float);
-                global::Fastwire.Le.PutF64(b, at + 41, v.f_double);
+                w.PutF64(at + 41, v.f_double);
                 global::Fastwire.Decimals.Write(b, at + 49, v.f_decimal);
             }
             global::Fastwire.Wire.FPutString(w, v.f_string);
@@ -1564,8 +1564,7 @@ namespace com.example.fastwire.everything.Fbe
             global::Fastwire.Wire.FPutString(w, v.password);
             {
                 int at = w.Reserve(4);
-                byte[] b = w.Data;
-                global::Fastwire.Le.Put(b, at + 0, (uint)v.legacy);
+                w.PutU32(at + 0, (uint)v.legacy);
             }
         }
 
@@ -1845,8 +1844,8 @@ namespace com.example.fastwire.everything.Fbe
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Optionals is null");
             int pos = w.Append(64);
             byte[] b = w.Data;
-            global::Fastwire.Le.Put(b, pos, 64U);
-            global::Fastwire.Le.Put(b, pos + 4, 111U);
+            w.PutU32(pos, 64U);
+            w.PutU32(pos + 4, 111U);
             b[pos + 63] = v.f_resetReset ? (byte)1 : (byte)0;
             F0.VPut(w, pos + 8, pos, v.f_bool);
             F1.VPut(w, pos + 13, pos, v.f_int32);
@@ -1860,18 +1859,18 @@ namespace com.example.fastwire.everything.Fbe
             {
                 int blk = w.Append(4);
                 w.Data[pos + 48] = 1;
-                global::Fastwire.Le.Put(w.Data, pos + 48 + 1, (uint)(blk - pos));
+                w.PutU32(pos + 48 + 1, (uint)(blk - pos));
                 global::com.example.fastwire.everything.Fbe.Primitives.VPutAt(w, blk, blk, v.f_struct);
             }
             if (v.f_order != null)
             {
                 int blk = w.Append(4);
                 w.Data[pos + 53] = 1;
-                global::Fastwire.Le.Put(w.Data, pos + 53 + 1, (uint)(blk - pos));
+                w.PutU32(pos + 53 + 1, (uint)(blk - pos));
                 global::com.chronoxor.proto.Fbe.Order.VPutAt(w, blk, blk, v.f_order);
             }
             F10.VPut(w, pos + 58, pos, v.f_reset);
-            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
+            w.PutU32(slot, (uint)(pos - bas));
         }
 
         public static global::com.example.fastwire.everything.Optionals VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
@@ -2190,8 +2189,8 @@ namespace com.example.fastwire.everything.Fbe
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Collections is null");
             int pos = w.Append(90);
-            global::Fastwire.Le.Put(w.Data, pos, 90U);
-            global::Fastwire.Le.Put(w.Data, pos + 4, 112U);
+            w.PutU32(pos, 90U);
+            w.PutU32(pos + 4, 112U);
             F0.VPut(w, pos + 8, pos, v.f_array);
             F1.VPut(w, pos + 20, pos, v.f_array_optional);
             F2.VPut(w, pos + 30, pos, v.f_array_struct);
@@ -2201,9 +2200,9 @@ namespace com.example.fastwire.everything.Fbe
                 var list = v.f_vector_struct;
                 int n = list.Count;
                 int blk = w.Append(4 + 4 * n);
-                global::Fastwire.Le.Put(w.Data, blk, (uint)n);
+                w.PutU32(blk, (uint)n);
                 for (int i = 0; i < n; i++) global::com.chronoxor.proto.Fbe.Order.VPutAt(w, blk + 4 + 4 * i, pos, list[i]);
-                global::Fastwire.Le.Put(w.Data, pos + 46, (uint)(blk - pos));
+                w.PutU32(pos + 46, (uint)(blk - pos));
             }
             F6.VPut(w, pos + 50, pos, v.f_list);
             F7.VPut(w, pos + 54, pos, v.f_list_optional);
@@ -2215,7 +2214,7 @@ namespace com.example.fastwire.everything.Fbe
             F13.VPut(w, pos + 78, pos, v.f_hash);
             F14.VPut(w, pos + 82, pos, v.f_hash_optional);
             F15.VPut(w, pos + 86, pos, v.f_hash_struct_key);
-            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
+            w.PutU32(slot, (uint)(pos - bas));
         }
 
         public static global::com.example.fastwire.everything.Collections VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
@@ -2368,7 +2367,7 @@ namespace com.example.fastwire.everything.Fbe
             {
                 var list = v.f_vector_struct;
                 int at = w.Reserve(4);
-                global::Fastwire.Le.Put(w.Data, at, (uint)list.Count);
+                w.PutU32(at, (uint)list.Count);
                 for (int i = 0; i < list.Count; i++) global::com.chronoxor.proto.Fbe.Order.FPutAt(w, list[i]);
             }
             F6.FPut(w, v.f_list);
@@ -2563,11 +2562,10 @@ namespace com.example.fastwire.everything.Fbe
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Fixed is null");
             int pos = w.Append(12);
-            byte[] b = w.Data;
-            global::Fastwire.Le.Put(b, pos, 12U);
-            global::Fastwire.Le.Put(b, pos + 4, 500U);
-            global::Fastwire.Le.Put(b, pos + 8, (uint)v.id);
-            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
+            w.PutU32(pos, 12U);
+            w.PutU32(pos + 4, 500U);
+            w.PutU32(pos + 8, (uint)v.id);
+            w.PutU32(slot, (uint)(pos - bas));
         }
 
         public static global::com.example.fastwire.everything.Fixed VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
@@ -2601,8 +2599,7 @@ namespace com.example.fastwire.everything.Fbe
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Fixed is null");
             {
                 int at = w.Reserve(4);
-                byte[] b = w.Data;
-                global::Fastwire.Le.Put(b, at + 0, (uint)v.id);
+                w.PutU32(at + 0, (uint)v.id);
             }
         }
 
@@ -2687,10 +2684,10 @@ namespace com.example.fastwire.everything.Fbe
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Next is null");
             int pos = w.Append(24);
             byte[] b = w.Data;
-            global::Fastwire.Le.Put(b, pos, 24U);
-            global::Fastwire.Le.Put(b, pos + 4, 113U);
+            w.PutU32(pos, 24U);
+            w.PutU32(pos + 4, 113U);
             global::Fastwire.Uuid.Write(b, pos + 8, v.id);
-            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
+            w.PutU32(slot, (uint)(pos - bas));
         }
 
         public static global::com.example.fastwire.everything.Next VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
@@ -2812,10 +2809,10 @@ namespace com.example.fastwire.everything.Fbe
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Shifted is null");
             int pos = w.Append(24);
             byte[] b = w.Data;
-            global::Fastwire.Le.Put(b, pos, 24U);
-            global::Fastwire.Le.Put(b, pos + 4, 300U);
+            w.PutU32(pos, 24U);
+            w.PutU32(pos + 4, 300U);
             global::Fastwire.Decimals.Write(b, pos + 8, v.amount);
-            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
+            w.PutU32(slot, (uint)(pos - bas));
         }
 
         public static global::com.example.fastwire.everything.Shifted VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
@@ -2962,11 +2959,11 @@ namespace com.example.fastwire.everything.Fbe
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Base is null");
             int pos = w.Append(13);
             byte[] b = w.Data;
-            global::Fastwire.Le.Put(b, pos, 13U);
-            global::Fastwire.Le.Put(b, pos + 4, 301U);
+            w.PutU32(pos, 13U);
+            w.PutU32(pos + 4, 301U);
             b[pos + 12] = (byte)v.level;
             global::Fastwire.Wire.VPutString(w, pos + 8, pos, v.name);
-            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
+            w.PutU32(slot, (uint)(pos - bas));
         }
 
         public static global::com.example.fastwire.everything.Base VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
@@ -3134,13 +3131,13 @@ namespace com.example.fastwire.everything.Fbe
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Derived is null");
             int pos = w.Append(25);
             byte[] b = w.Data;
-            global::Fastwire.Le.Put(b, pos, 25U);
-            global::Fastwire.Le.Put(b, pos + 4, 302U);
+            w.PutU32(pos, 25U);
+            w.PutU32(pos + 4, 302U);
             b[pos + 12] = (byte)v.level;
-            global::Fastwire.Le.Put(b, pos + 13, (uint)v.serial);
-            global::Fastwire.Le.PutF64(b, pos + 17, v.weight);
+            w.PutU32(pos + 13, (uint)v.serial);
+            w.PutF64(pos + 17, v.weight);
             global::Fastwire.Wire.VPutString(w, pos + 8, pos, v.name);
-            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
+            w.PutU32(slot, (uint)(pos - bas));
         }
 
         public static global::com.example.fastwire.everything.Derived VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
@@ -3215,8 +3212,8 @@ namespace com.example.fastwire.everything.Fbe
                 int at = w.Reserve(13);
                 byte[] b = w.Data;
                 b[at + 0] = (byte)v.level;
-                global::Fastwire.Le.Put(b, at + 1, (uint)v.serial);
-                global::Fastwire.Le.PutF64(b, at + 5, v.weight);
+                w.PutU32(at + 1, (uint)v.serial);
+                w.PutF64(at + 5, v.weight);
             }
         }
 
@@ -3326,14 +3323,14 @@ namespace com.example.fastwire.everything.Fbe
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.MoreDerived is null");
             int pos = w.Append(26);
             byte[] b = w.Data;
-            global::Fastwire.Le.Put(b, pos, 26U);
-            global::Fastwire.Le.Put(b, pos + 4, 303U);
+            w.PutU32(pos, 26U);
+            w.PutU32(pos + 4, 303U);
             b[pos + 12] = (byte)v.level;
-            global::Fastwire.Le.Put(b, pos + 13, (uint)v.serial);
-            global::Fastwire.Le.PutF64(b, pos + 17, v.weight);
+            w.PutU32(pos + 13, (uint)v.serial);
+            w.PutF64(pos + 17, v.weight);
             b[pos + 25] = v.last ? (byte)1 : (byte)0;
             global::Fastwire.Wire.VPutString(w, pos + 8, pos, v.name);
-            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
+            w.PutU32(slot, (uint)(pos - bas));
         }
 
         public static global::com.example.fastwire.everything.MoreDerived VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
@@ -3411,8 +3408,8 @@ namespace com.example.fastwire.everything.Fbe
                 int at = w.Reserve(14);
                 byte[] b = w.Data;
                 b[at + 0] = (byte)v.level;
-                global::Fastwire.Le.Put(b, at + 1, (uint)v.serial);
-                global::Fastwire.Le.PutF64(b, at + 5, v.weight);
+                w.PutU32(at + 1, (uint)v.serial);
+                w.PutF64(at + 5, v.weight);
                 b[at + 13] = v.last ? (byte)1 : (byte)0;
             }
         }
@@ -3523,12 +3520,12 @@ namespace com.example.fastwire.everything.Fbe
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Wallet is null");
             int pos = w.Append(36);
             byte[] b = w.Data;
-            global::Fastwire.Le.Put(b, pos, 36U);
-            global::Fastwire.Le.Put(b, pos + 4, 2U);
-            global::Fastwire.Le.PutF64(b, pos + 12, v.amount);
+            w.PutU32(pos, 36U);
+            w.PutU32(pos + 4, 2U);
+            w.PutF64(pos + 12, v.amount);
             global::Fastwire.Decimals.Write(b, pos + 20, v.reserved);
             global::Fastwire.Wire.VPutString(w, pos + 8, pos, v.currency);
-            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
+            w.PutU32(slot, (uint)(pos - bas));
         }
 
         public static global::com.example.fastwire.everything.Wallet VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
@@ -3604,7 +3601,7 @@ namespace com.example.fastwire.everything.Fbe
             {
                 int at = w.Reserve(24);
                 byte[] b = w.Data;
-                global::Fastwire.Le.PutF64(b, at + 0, v.amount);
+                w.PutF64(at + 0, v.amount);
                 global::Fastwire.Decimals.Write(b, at + 8, v.reserved);
             }
         }
@@ -3714,9 +3711,9 @@ namespace com.example.fastwire.everything.Fbe
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.ExAccount is null");
             int pos = w.Append(33);
             byte[] b = w.Data;
-            global::Fastwire.Le.Put(b, pos, 33U);
-            global::Fastwire.Le.Put(b, pos + 4, 304U);
-            global::Fastwire.Le.Put(b, pos + 8, (uint)v.uid);
+            w.PutU32(pos, 33U);
+            w.PutU32(pos + 4, 304U);
+            w.PutU32(pos + 8, (uint)v.uid);
             b[pos + 16] = (byte)v.state;
             global::Fastwire.Le.Put(b, pos + 30, (ushort)v.refs);
             b[pos + 32] = (byte)v.extra;
@@ -3726,18 +3723,18 @@ namespace com.example.fastwire.everything.Fbe
             {
                 int blk = w.Append(4);
                 w.Data[pos + 21] = 1;
-                global::Fastwire.Le.Put(w.Data, pos + 21 + 1, (uint)(blk - pos));
+                w.PutU32(pos + 21 + 1, (uint)(blk - pos));
                 global::com.chronoxor.protoex.Fbe.Balance.VPutAt(w, blk, blk, v.asset);
             }
             {
                 var list = v.orders;
                 int n = list.Count;
                 int blk = w.Append(4 + 4 * n);
-                global::Fastwire.Le.Put(w.Data, blk, (uint)n);
+                w.PutU32(blk, (uint)n);
                 for (int i = 0; i < n; i++) global::com.chronoxor.protoex.Fbe.Order.VPutAt(w, blk + 4 + 4 * i, pos, list[i]);
-                global::Fastwire.Le.Put(w.Data, pos + 26, (uint)(blk - pos));
+                w.PutU32(pos + 26, (uint)(blk - pos));
             }
-            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
+            w.PutU32(slot, (uint)(pos - bas));
         }
 
         public static global::com.example.fastwire.everything.ExAccount VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
@@ -3947,8 +3944,7 @@ namespace com.example.fastwire.everything.Fbe
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.ExAccount is null");
             {
                 int at = w.Reserve(4);
-                byte[] b = w.Data;
-                global::Fastwire.Le.Put(b, at + 0, (uint)v.uid);
+                w.PutU32(at + 0, (uint)v.uid);
             }
             global::Fastwire.Wire.FPutString(w, v.name);
             {
@@ -3965,7 +3961,7 @@ namespace com.example.fastwire.everything.Fbe
             {
                 var list = v.orders;
                 int at = w.Reserve(4);
-                global::Fastwire.Le.Put(w.Data, at, (uint)list.Count);
+                w.PutU32(at, (uint)list.Count);
                 for (int i = 0; i < list.Count; i++) global::com.chronoxor.protoex.Fbe.Order.FPutAt(w, list[i]);
             }
             {
@@ -4157,11 +4153,11 @@ namespace com.example.fastwire.everything.Fbe
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Ping is null");
             int pos = w.Append(32);
             byte[] b = w.Data;
-            global::Fastwire.Le.Put(b, pos, 32U);
-            global::Fastwire.Le.Put(b, pos + 4, 305U);
+            w.PutU32(pos, 32U);
+            w.PutU32(pos + 4, 305U);
             global::Fastwire.Uuid.Write(b, pos + 8, v.id);
             global::Fastwire.Le.Put(b, pos + 24, v.sent.Nanoseconds);
-            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
+            w.PutU32(slot, (uint)(pos - bas));
         }
 
         public static global::com.example.fastwire.everything.Ping VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
@@ -4294,11 +4290,11 @@ namespace com.example.fastwire.everything.Fbe
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Pong is null");
             int pos = w.Append(32);
             byte[] b = w.Data;
-            global::Fastwire.Le.Put(b, pos, 32U);
-            global::Fastwire.Le.Put(b, pos + 4, 306U);
+            w.PutU32(pos, 32U);
+            w.PutU32(pos + 4, 306U);
             global::Fastwire.Uuid.Write(b, pos + 8, v.id);
             global::Fastwire.Le.Put(b, pos + 24, v.received.Nanoseconds);
-            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
+            w.PutU32(slot, (uint)(pos - bas));
         }
 
         public static global::com.example.fastwire.everything.Pong VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
@@ -4431,11 +4427,11 @@ namespace com.example.fastwire.everything.Fbe
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Refused is null");
             int pos = w.Append(28);
             byte[] b = w.Data;
-            global::Fastwire.Le.Put(b, pos, 28U);
-            global::Fastwire.Le.Put(b, pos + 4, 307U);
+            w.PutU32(pos, 28U);
+            w.PutU32(pos + 4, 307U);
             global::Fastwire.Uuid.Write(b, pos + 8, v.id);
             global::Fastwire.Wire.VPutString(w, pos + 24, pos, v.reason);
-            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
+            w.PutU32(slot, (uint)(pos - bas));
         }
 
         public static global::com.example.fastwire.everything.Refused VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
@@ -4601,11 +4597,11 @@ namespace com.example.fastwire.everything.Fbe
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Failure is null");
             int pos = w.Append(28);
             byte[] b = w.Data;
-            global::Fastwire.Le.Put(b, pos, 28U);
-            global::Fastwire.Le.Put(b, pos + 4, 308U);
+            w.PutU32(pos, 28U);
+            w.PutU32(pos + 4, 308U);
             global::Fastwire.Uuid.Write(b, pos + 8, v.id);
             global::Fastwire.Wire.VPutString(w, pos + 24, pos, v.error);
-            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
+            w.PutU32(slot, (uint)(pos - bas));
         }
 
         public static global::com.example.fastwire.everything.Failure VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
@@ -4772,12 +4768,12 @@ namespace com.example.fastwire.everything.Fbe
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.PingRequest is null");
             int pos = w.Append(36);
             byte[] b = w.Data;
-            global::Fastwire.Le.Put(b, pos, 36U);
-            global::Fastwire.Le.Put(b, pos + 4, 309U);
+            w.PutU32(pos, 36U);
+            w.PutU32(pos + 4, 309U);
             global::Fastwire.Uuid.Write(b, pos + 8, v.id);
             global::Fastwire.Le.Put(b, pos + 24, v.sent.Nanoseconds);
             global::Fastwire.Wire.VPutString(w, pos + 32, pos, v.note);
-            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
+            w.PutU32(slot, (uint)(pos - bas));
         }
 
         public static global::com.example.fastwire.everything.PingRequest VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
@@ -4950,11 +4946,11 @@ namespace com.example.fastwire.everything.Fbe
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Notify is null");
             int pos = w.Append(28);
             byte[] b = w.Data;
-            global::Fastwire.Le.Put(b, pos, 28U);
-            global::Fastwire.Le.Put(b, pos + 4, 310U);
+            w.PutU32(pos, 28U);
+            w.PutU32(pos + 4, 310U);
             global::Fastwire.Uuid.Write(b, pos + 8, v.id);
             global::Fastwire.Wire.VPutString(w, pos + 24, pos, v.text);
-            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
+            w.PutU32(slot, (uint)(pos - bas));
         }
 
         public static global::com.example.fastwire.everything.Notify VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
@@ -5117,9 +5113,9 @@ namespace com.example.fastwire.everything.Fbe
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "everything.Empty is null");
             int pos = w.Append(8);
-            global::Fastwire.Le.Put(w.Data, pos, 8U);
-            global::Fastwire.Le.Put(w.Data, pos + 4, 311U);
-            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
+            w.PutU32(pos, 8U);
+            w.PutU32(pos + 4, 311U);
+            w.PutU32(slot, (uint)(pos - bas));
         }
 
         public static global::com.example.fastwire.everything.Empty VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)

@@ -242,15 +242,15 @@ namespace com.chronoxor.proto.Fbe
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "proto.Order is null");
             int pos = w.Append(34);
             byte[] b = w.Data;
-            global::Fastwire.Le.Put(b, pos, 34U);
-            global::Fastwire.Le.Put(b, pos + 4, 1U);
-            global::Fastwire.Le.Put(b, pos + 8, (uint)v.uid);
+            w.PutU32(pos, 34U);
+            w.PutU32(pos + 4, 1U);
+            w.PutU32(pos + 8, (uint)v.uid);
             b[pos + 16] = (byte)v.side;
             b[pos + 17] = (byte)v.type;
-            global::Fastwire.Le.PutF64(b, pos + 18, v.price);
-            global::Fastwire.Le.PutF64(b, pos + 26, v.volume);
+            w.PutF64(pos + 18, v.price);
+            w.PutF64(pos + 26, v.volume);
             global::Fastwire.Wire.VPutString(w, pos + 12, pos, v.symbol);
-            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
+            w.PutU32(slot, (uint)(pos - bas));
         }
 
         public static global::com.chronoxor.proto.Order VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
@@ -328,8 +328,7 @@ namespace com.chronoxor.proto.Fbe
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "proto.Order is null");
             {
                 int at = w.Reserve(4);
-                byte[] b = w.Data;
-                global::Fastwire.Le.Put(b, at + 0, (uint)v.uid);
+                w.PutU32(at + 0, (uint)v.uid);
             }
             global::Fastwire.Wire.FPutString(w, v.symbol);
             {
@@ -337,8 +336,8 @@ namespace com.chronoxor.proto.Fbe
                 byte[] b = w.Data;
                 b[at + 0] = (byte)v.side;
                 b[at + 1] = (byte)v.type;
-                global::Fastwire.Le.PutF64(b, at + 2, v.price);
-                global::Fastwire.Le.PutF64(b, at + 10, v.volume);
+                w.PutF64(at + 2, v.price);
+                w.PutF64(at + 10, v.volume);
             }
         }
 
@@ -465,12 +464,11 @@ namespace com.chronoxor.proto.Fbe
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "proto.Balance is null");
             int pos = w.Append(20);
-            byte[] b = w.Data;
-            global::Fastwire.Le.Put(b, pos, 20U);
-            global::Fastwire.Le.Put(b, pos + 4, 2U);
-            global::Fastwire.Le.PutF64(b, pos + 12, v.amount);
+            w.PutU32(pos, 20U);
+            w.PutU32(pos + 4, 2U);
+            w.PutF64(pos + 12, v.amount);
             global::Fastwire.Wire.VPutString(w, pos + 8, pos, v.currency);
-            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
+            w.PutU32(slot, (uint)(pos - bas));
         }
 
         public static global::com.chronoxor.proto.Balance VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
@@ -537,8 +535,7 @@ namespace com.chronoxor.proto.Fbe
             global::Fastwire.Wire.FPutString(w, v.currency);
             {
                 int at = w.Reserve(8);
-                byte[] b = w.Data;
-                global::Fastwire.Le.PutF64(b, at + 0, v.amount);
+                w.PutF64(at + 0, v.amount);
             }
         }
 
@@ -639,9 +636,9 @@ namespace com.chronoxor.proto.Fbe
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "proto.Account is null");
             int pos = w.Append(30);
             byte[] b = w.Data;
-            global::Fastwire.Le.Put(b, pos, 30U);
-            global::Fastwire.Le.Put(b, pos + 4, 3U);
-            global::Fastwire.Le.Put(b, pos + 8, (uint)v.uid);
+            w.PutU32(pos, 30U);
+            w.PutU32(pos + 4, 3U);
+            w.PutU32(pos + 8, (uint)v.uid);
             b[pos + 16] = (byte)v.state;
             global::Fastwire.Wire.VPutString(w, pos + 12, pos, v.name);
             global::com.chronoxor.proto.Fbe.Balance.VPutAt(w, pos + 17, pos, v.wallet);
@@ -649,18 +646,18 @@ namespace com.chronoxor.proto.Fbe
             {
                 int blk = w.Append(4);
                 w.Data[pos + 21] = 1;
-                global::Fastwire.Le.Put(w.Data, pos + 21 + 1, (uint)(blk - pos));
+                w.PutU32(pos + 21 + 1, (uint)(blk - pos));
                 global::com.chronoxor.proto.Fbe.Balance.VPutAt(w, blk, blk, v.asset);
             }
             {
                 var list = v.orders;
                 int n = list.Count;
                 int blk = w.Append(4 + 4 * n);
-                global::Fastwire.Le.Put(w.Data, blk, (uint)n);
+                w.PutU32(blk, (uint)n);
                 for (int i = 0; i < n; i++) global::com.chronoxor.proto.Fbe.Order.VPutAt(w, blk + 4 + 4 * i, pos, list[i]);
-                global::Fastwire.Le.Put(w.Data, pos + 26, (uint)(blk - pos));
+                w.PutU32(pos + 26, (uint)(blk - pos));
             }
-            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
+            w.PutU32(slot, (uint)(pos - bas));
         }
 
         public static global::com.chronoxor.proto.Account VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
@@ -864,8 +861,7 @@ namespace com.chronoxor.proto.Fbe
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "proto.Account is null");
             {
                 int at = w.Reserve(4);
-                byte[] b = w.Data;
-                global::Fastwire.Le.Put(b, at + 0, (uint)v.uid);
+                w.PutU32(at + 0, (uint)v.uid);
             }
             global::Fastwire.Wire.FPutString(w, v.name);
             {
@@ -882,7 +878,7 @@ namespace com.chronoxor.proto.Fbe
             {
                 var list = v.orders;
                 int at = w.Reserve(4);
-                global::Fastwire.Le.Put(w.Data, at, (uint)list.Count);
+                w.PutU32(at, (uint)list.Count);
                 for (int i = 0; i < list.Count; i++) global::com.chronoxor.proto.Fbe.Order.FPutAt(w, list[i]);
             }
         }

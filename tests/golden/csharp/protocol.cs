@@ -145,10 +145,10 @@ namespace com.chronoxor.protocol.Fbe
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "protocol.OrderMessage is null");
             int pos = w.Append(12);
-            global::Fastwire.Le.Put(w.Data, pos, 12U);
-            global::Fastwire.Le.Put(w.Data, pos + 4, 1U);
+            w.PutU32(pos, 12U);
+            w.PutU32(pos + 4, 1U);
             global::com.chronoxor.proto.Fbe.Order.VPutAt(w, pos + 8, pos, v.body);
-            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
+            w.PutU32(slot, (uint)(pos - bas));
         }
 
         public static global::com.chronoxor.protocol.OrderMessage VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
@@ -297,10 +297,10 @@ namespace com.chronoxor.protocol.Fbe
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "protocol.BalanceMessage is null");
             int pos = w.Append(12);
-            global::Fastwire.Le.Put(w.Data, pos, 12U);
-            global::Fastwire.Le.Put(w.Data, pos + 4, 2U);
+            w.PutU32(pos, 12U);
+            w.PutU32(pos + 4, 2U);
             global::com.chronoxor.proto.Fbe.Balance.VPutAt(w, pos + 8, pos, v.body);
-            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
+            w.PutU32(slot, (uint)(pos - bas));
         }
 
         public static global::com.chronoxor.protocol.BalanceMessage VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
@@ -449,10 +449,10 @@ namespace com.chronoxor.protocol.Fbe
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "protocol.AccountMessage is null");
             int pos = w.Append(12);
-            global::Fastwire.Le.Put(w.Data, pos, 12U);
-            global::Fastwire.Le.Put(w.Data, pos + 4, 3U);
+            w.PutU32(pos, 12U);
+            w.PutU32(pos + 4, 3U);
             global::com.chronoxor.proto.Fbe.Account.VPutAt(w, pos + 8, pos, v.body);
-            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
+            w.PutU32(slot, (uint)(pos - bas));
         }
 
         public static global::com.chronoxor.protocol.AccountMessage VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)

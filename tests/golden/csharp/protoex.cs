@@ -249,17 +249,17 @@ namespace com.chronoxor.protoex.Fbe
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "protoex.Order is null");
             int pos = w.Append(50);
             byte[] b = w.Data;
-            global::Fastwire.Le.Put(b, pos, 50U);
-            global::Fastwire.Le.Put(b, pos + 4, 1U);
-            global::Fastwire.Le.Put(b, pos + 8, (uint)v.uid);
+            w.PutU32(pos, 50U);
+            w.PutU32(pos + 4, 1U);
+            w.PutU32(pos + 8, (uint)v.uid);
             b[pos + 16] = (byte)v.side;
             b[pos + 17] = (byte)v.type;
-            global::Fastwire.Le.PutF64(b, pos + 18, v.price);
-            global::Fastwire.Le.PutF64(b, pos + 26, v.volume);
-            global::Fastwire.Le.PutF64(b, pos + 34, v.tp);
-            global::Fastwire.Le.PutF64(b, pos + 42, v.sl);
+            w.PutF64(pos + 18, v.price);
+            w.PutF64(pos + 26, v.volume);
+            w.PutF64(pos + 34, v.tp);
+            w.PutF64(pos + 42, v.sl);
             global::Fastwire.Wire.VPutString(w, pos + 12, pos, v.symbol);
-            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
+            w.PutU32(slot, (uint)(pos - bas));
         }
 
         public static global::com.chronoxor.protoex.Order VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
@@ -343,8 +343,7 @@ namespace com.chronoxor.protoex.Fbe
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "protoex.Order is null");
             {
                 int at = w.Reserve(4);
-                byte[] b = w.Data;
-                global::Fastwire.Le.Put(b, at + 0, (uint)v.uid);
+                w.PutU32(at + 0, (uint)v.uid);
             }
             global::Fastwire.Wire.FPutString(w, v.symbol);
             {
@@ -352,10 +351,10 @@ namespace com.chronoxor.protoex.Fbe
                 byte[] b = w.Data;
                 b[at + 0] = (byte)v.side;
                 b[at + 1] = (byte)v.type;
-                global::Fastwire.Le.PutF64(b, at + 2, v.price);
-                global::Fastwire.Le.PutF64(b, at + 10, v.volume);
-                global::Fastwire.Le.PutF64(b, at + 18, v.tp);
-                global::Fastwire.Le.PutF64(b, at + 26, v.sl);
+                w.PutF64(at + 2, v.price);
+                w.PutF64(at + 10, v.volume);
+                w.PutF64(at + 18, v.tp);
+                w.PutF64(at + 26, v.sl);
             }
         }
 
@@ -495,13 +494,12 @@ namespace com.chronoxor.protoex.Fbe
         {
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "protoex.Balance is null");
             int pos = w.Append(28);
-            byte[] b = w.Data;
-            global::Fastwire.Le.Put(b, pos, 28U);
-            global::Fastwire.Le.Put(b, pos + 4, 2U);
-            global::Fastwire.Le.PutF64(b, pos + 12, v.amount);
-            global::Fastwire.Le.PutF64(b, pos + 20, v.locked);
+            w.PutU32(pos, 28U);
+            w.PutU32(pos + 4, 2U);
+            w.PutF64(pos + 12, v.amount);
+            w.PutF64(pos + 20, v.locked);
             global::Fastwire.Wire.VPutString(w, pos + 8, pos, v.currency);
-            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
+            w.PutU32(slot, (uint)(pos - bas));
         }
 
         public static global::com.chronoxor.protoex.Balance VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
@@ -571,9 +569,8 @@ namespace com.chronoxor.protoex.Fbe
             global::Fastwire.Wire.FPutString(w, v.currency);
             {
                 int at = w.Reserve(16);
-                byte[] b = w.Data;
-                global::Fastwire.Le.PutF64(b, at + 0, v.amount);
-                global::Fastwire.Le.PutF64(b, at + 8, v.locked);
+                w.PutF64(at + 0, v.amount);
+                w.PutF64(at + 8, v.locked);
             }
         }
 
@@ -677,9 +674,9 @@ namespace com.chronoxor.protoex.Fbe
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "protoex.Account is null");
             int pos = w.Append(30);
             byte[] b = w.Data;
-            global::Fastwire.Le.Put(b, pos, 30U);
-            global::Fastwire.Le.Put(b, pos + 4, 3U);
-            global::Fastwire.Le.Put(b, pos + 8, (uint)v.uid);
+            w.PutU32(pos, 30U);
+            w.PutU32(pos + 4, 3U);
+            w.PutU32(pos + 8, (uint)v.uid);
             b[pos + 16] = (byte)v.state;
             global::Fastwire.Wire.VPutString(w, pos + 12, pos, v.name);
             global::com.chronoxor.protoex.Fbe.Balance.VPutAt(w, pos + 17, pos, v.wallet);
@@ -687,18 +684,18 @@ namespace com.chronoxor.protoex.Fbe
             {
                 int blk = w.Append(4);
                 w.Data[pos + 21] = 1;
-                global::Fastwire.Le.Put(w.Data, pos + 21 + 1, (uint)(blk - pos));
+                w.PutU32(pos + 21 + 1, (uint)(blk - pos));
                 global::com.chronoxor.protoex.Fbe.Balance.VPutAt(w, blk, blk, v.asset);
             }
             {
                 var list = v.orders;
                 int n = list.Count;
                 int blk = w.Append(4 + 4 * n);
-                global::Fastwire.Le.Put(w.Data, blk, (uint)n);
+                w.PutU32(blk, (uint)n);
                 for (int i = 0; i < n; i++) global::com.chronoxor.protoex.Fbe.Order.VPutAt(w, blk + 4 + 4 * i, pos, list[i]);
-                global::Fastwire.Le.Put(w.Data, pos + 26, (uint)(blk - pos));
+                w.PutU32(pos + 26, (uint)(blk - pos));
             }
-            global::Fastwire.Le.Put(w.Data, slot, (uint)(pos - bas));
+            w.PutU32(slot, (uint)(pos - bas));
         }
 
         public static global::com.chronoxor.protoex.Account VGetAt(global::Fastwire.Reader r, int slot, int bas, int d)
@@ -902,8 +899,7 @@ namespace com.chronoxor.protoex.Fbe
             if (v == null) throw new global::Fastwire.FastwireException(global::Fastwire.ErrorCode.WrongType, "protoex.Account is null");
             {
                 int at = w.Reserve(4);
-                byte[] b = w.Data;
-                global::Fastwire.Le.Put(b, at + 0, (uint)v.uid);
+                w.PutU32(at + 0, (uint)v.uid);
             }
             global::Fastwire.Wire.FPutString(w, v.name);
             {
@@ -920,7 +916,7 @@ namespace com.chronoxor.protoex.Fbe
             {
                 var list = v.orders;
                 int at = w.Reserve(4);
-                global::Fastwire.Le.Put(w.Data, at, (uint)list.Count);
+                w.PutU32(at, (uint)list.Count);
                 for (int i = 0; i < list.Count; i++) global::com.chronoxor.protoex.Fbe.Order.FPutAt(w, list[i]);
             }
         }

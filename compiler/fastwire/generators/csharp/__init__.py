@@ -544,12 +544,12 @@ class _Package:
         if sc in ("int16", "uint16"):
             return f"{RT}.Le.Put(b, {at}, (ushort){v});"
         if sc in ("int32", "uint32", "wchar"):
-            return f"{RT}.Le.Put(b, {at}, (uint){v});"
+            return f"w.PutU32({at}, (uint){v});"
         if sc in ("int64", "uint64"):
-            return f"{RT}.Le.Put(b, {at}, (ulong){v});"
+            return f"w.PutU64({at}, (ulong){v});"
         if sc == "float":
             return f"{RT}.Le.PutF32(b, {at}, {v});"
-        return f"{RT}.Le.PutF64(b, {at}, {v});"
+        return f"w.PutF64({at}, {v});"
 
     def vput(self, fl: lower.FieldLayout, v: str) -> List[str]:
         """Statements writing a field's heap blocks and slot (not fixed-size values)."""
@@ -568,16 +568,16 @@ class _Package:
             return [f"if ({v} != null)", "{",
                     "    int blk = w.Append(4);",
                     f"    w.Data[{slot}] = 1;",
-                    f"    {RT}.Le.Put(w.Data, {slot} + 1, (uint)(blk - pos));",
+                    f"    w.PutU32({slot} + 1, (uint)(blk - pos));",
                     f"    {c}.VPutAt(w, blk, blk, {v});", "}"]
         if k == "structs":
             assert w.element is not None and w.element.ref is not None
             c = self.codec_name(w.element.ref)
             return ["{", f"    var list = {v};", "    int n = list.Count;",
                     "    int blk = w.Append(4 + 4 * n);",
-                    f"    {RT}.Le.Put(w.Data, blk, (uint)n);",
+                    "    w.PutU32(blk, (uint)n);",
                     f"    for (int i = 0; i < n; i++) {c}.VPutAt(w, blk + 4 + 4 * i, pos, list[i]);",
-                    f"    {RT}.Le.Put(w.Data, {slot}, (uint)(blk - pos));", "}"]
+                    f"    w.PutU32({slot}, (uint)(blk - pos));", "}"]
         return [f"F{fl.index}.VPut(w, {slot}, pos, {v});"]
 
     def vget(self, fl: lower.FieldLayout, target: str) -> List[str]:
@@ -671,7 +671,7 @@ class _Package:
             assert w.element is not None and w.element.ref is not None
             c = self.codec_name(w.element.ref)
             return ["{", f"    var list = {v};", "    int at = w.Reserve(4);",
-                    f"    {RT}.Le.Put(w.Data, at, (uint)list.Count);",
+                    "    w.PutU32(at, (uint)list.Count);",
                     f"    for (int i = 0; i < list.Count; i++) {c}.FPutAt(w, list[i]);", "}"]
         return [f"F{fl.index}.FPut(w, {v});"]
 
@@ -747,15 +747,14 @@ class _Package:
             puts = [f"if (v == null) throw new {rt}.FastwireException({rt}.ErrorCode.WrongType, "
                     f'"{s.qualified_name} is null");',
                     f"int pos = w.Append({body});", "byte[] b = w.Data;",
-                    f"{rt}.Le.Put(b, pos, {body}U);", f"{rt}.Le.Put(b, pos + 4, {type_number}U);"]
-            if not values:
-                puts[2:5] = [f"{rt}.Le.Put(w.Data, pos, {body}U);",
-                             f"{rt}.Le.Put(w.Data, pos + 4, {type_number}U);"]
+                    f"w.PutU32(pos, {body}U);", f"w.PutU32(pos + 4, {type_number}U);"]
             puts += [self.write_value(fl.wire, f"pos + {fl.offset}", attr[fl.index]) for fl in values]
+            if not any("b[" in x or "(b, " in x for x in puts):  # every store through w
+                puts.remove("byte[] b = w.Data;")
             for fl, _ in fields:
                 if self.inline_kind(fl.wire) != "value":
                     puts += self.vput(fl, attr[fl.index])
-            puts.append(f"{rt}.Le.Put(w.Data, slot, (uint)(pos - bas));")
+            puts.append("w.PutU32(slot, (uint)(pos - bas));")
             self.method(f"public static void VPutAt({rt}.WriteBuffer w, int slot, int bas, {t} v)", puts)
             full: List[str] = []
             older: List[str] = []
@@ -804,6 +803,7 @@ class _Package:
                 if kind == "run":
                     run = item
                     assert isinstance(run, lower.FinalRun)
+                    decl = len(fputs) + 2
                     fputs += ["{", f"    int at = w.Reserve({run.size});", "    byte[] b = w.Data;"]
                     fgets += ["{", f"    r.Need(p, {run.size});"]
                     if any(layout.fields[j].wire.kind in ("uuid", "decimal") for j in run.indexes):
@@ -818,6 +818,8 @@ class _Package:
                             decimals.append(f"{rt}.Decimals.Check(r.B, p + {off});")
                     fchecks += decimals + [f"p += {run.size};"]
                     fputs.append("}")
+                    if not any("b[" in x or "(b, " in x for x in fputs[decl + 1:]):
+                        del fputs[decl]  # every store of the run through w
                     fgets += [f"    p += {run.size};", "}"]
                 else:
                     assert isinstance(item, lower.FieldLayout)
