@@ -341,9 +341,14 @@ namespace Fastwire
             if (off != 0) r.CheckBlock(bas, off, slot + 4);
         }
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static void FPutString(WriteBuffer w, string v)
         {
-            if (w.PutAscii(v) >= 0) return;
+            if (w.PutAscii(v) < 0) FPutStringSlow(w, v);
+        }
+
+        static void FPutStringSlow(WriteBuffer w, string v)
+        {
             if (v == null) throw new FastwireException(ErrorCode.WrongType, "a null string");
             int n = Utf8.Count(v);
             int at = w.Reserve(4 + n);
