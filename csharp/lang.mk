@@ -5,7 +5,8 @@
 #                 with a certificate made by openssl) and the C# client against
 #                 examples/cpp/server (both formats, TCP and TLS)
 #   soak-csharp   the loopback transport test with 1,000,000 messages per format
-#   bench-csharp  the Stopwatch benchmark of the seed account (csharp/Bench/Bench.cs)
+#   bench-csharp  the Stopwatch benchmark of the seed account (csharp/Bench/Bench.cs) in five
+#                 processes: their medians, the median across them, the goal table
 #   fuzz-csharp   the corpus-mutation fuzzer of verify/deserialize for FUZZ_SECONDS (no
 #                 coverage-guided .NET fuzzer is reachable here; make test runs it 10 s)
 .PHONY: test-csharp soak-csharp bench-csharp fuzz-csharp
