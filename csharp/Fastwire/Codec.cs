@@ -441,7 +441,7 @@ namespace Fastwire
             if (off == 0) return "";
             int n;
             int p = r.Block(bas, off, slot + 4, out n);
-            return Utf8.Decode(r.B, p, n);
+            return Utf8.DecodeAt(r, p, n);
         }
         public override void VCheck(Reader r, int slot, int bas, int d)
         {
@@ -462,7 +462,7 @@ namespace Fastwire
             r.Need(p, 4);
             uint n = Le.U32(r.B, p);
             if (n > r.End - (long)p - 4) throw FastwireException.Truncated();
-            string v = Utf8.Decode(r.B, p + 4, (int)n);
+            string v = Utf8.DecodeAt(r, p + 4, (int)n);
             p += 4 + (int)n;
             return v;
         }

@@ -320,7 +320,7 @@ namespace Fastwire
             uint off = r.At32(slot);
             if (off == 0) return "";
             int p = r.Block(bas, off, slot + 4);
-            return Utf8.Decode(r.B, p, r.Stored);
+            return Utf8.DecodeAt(r, p, r.Stored);
         }
 
         public static byte[] VGetBytes(Reader r, int slot, int bas)
@@ -376,7 +376,7 @@ namespace Fastwire
         public static string FGetString(Reader r, ref int p)
         {
             int n = Length(r, p);
-            string v = Utf8.Decode(r.B, p + 4, n);
+            string v = Utf8.DecodeAt(r, p + 4, n);
             p += 4 + n;
             return v;
         }
@@ -386,7 +386,7 @@ namespace Fastwire
         {
             int n = Length(r, p);
             r.Pos = p + 4 + n;
-            return Utf8.Decode(r.B, p + 4, n);
+            return Utf8.DecodeAt(r, p + 4, n);
         }
 
         public static byte[] FGetBytesAt(Reader r, int p)
