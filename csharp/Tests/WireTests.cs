@@ -411,6 +411,22 @@ namespace Fastwire.Tests
                         Assert.AreEqual(size, model(order, again));
                         CollectionAssert.AreEqual(bytes, again.ToArray());
                     }
+            // The string pool: strings in the same slot (same length, first and last four
+            // bytes) that differ in one byte anywhere are told apart, in both formats.
+            foreach (bool final in new[] { false, true })
+                for (int len = 1; len <= 33; len++)
+                    for (int at = 0; at < len; at++)
+                        foreach (char c in new[] { 'a', 'b' })
+                        {
+                            var chars = new char[len];
+                            for (int i = 0; i < len; i++) chars[i] = (char)('A' + i % 26);
+                            chars[at] = c;
+                            var o = new proto.Order { uid = 1, symbol = new string(chars) };
+                            var codec = proto.Fbe.Order.Instance;
+                            byte[] data = final ? codec.FinalModel.Serialize(o) : codec.Model.Serialize(o);
+                            var back = final ? codec.FinalModel.Deserialize(data) : codec.Model.Deserialize(data);
+                            Assert.AreEqual(o.symbol, back.symbol);
+                        }
             var buf = new WriteBuffer(64);
             Assert.AreEqual(-1, buf.PutAscii("abcdefgh\u00E9"));
             Assert.AreEqual(0, buf.Size);
