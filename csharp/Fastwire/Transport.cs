@@ -455,6 +455,84 @@ namespace Fastwire.Net
     }
 
     /// <summary>
+    /// The owners' periodic ticks, on one background thread of this runtime; each due tick
+    /// runs on the thread pool. Not System.Threading.Timer: a process may exit with clients
+    /// or servers still open, and Mono aborts its timer thread at exit; when that thread is
+    /// re-sorting its live timers at that moment, the abort surfaces as an unhandled
+    /// InvalidOperationException ("Failed to compare two elements") and the process fails.
+    /// </summary>
+    static class Ticks
+    {
+        sealed class Entry
+        {
+            public Action Tick;
+            public long PeriodMs;
+            public long Next;
+        }
+
+        static readonly List<Entry> live = new List<Entry>();
+        static readonly Stopwatch clock = Stopwatch.StartNew();
+        static Thread thread;
+
+        public static object Start(Action tick, int periodMs)
+        {
+            var e = new Entry { Tick = tick, PeriodMs = Math.Max(1, periodMs) };
+            lock (live)
+            {
+                e.Next = clock.ElapsedMilliseconds + e.PeriodMs;
+                live.Add(e);
+                if (thread == null)
+                {
+                    thread = new Thread(Run) { IsBackground = true, Name = "fastwire ticks" };
+                    thread.Start();
+                }
+                Monitor.Pulse(live);
+            }
+            return e;
+        }
+
+        public static void Stop(object ticket)
+        {
+            lock (live) live.Remove((Entry)ticket);
+        }
+
+        static void Run()
+        {
+            var due = new List<Action>();
+            while (true)
+            {
+                lock (live)
+                {
+                    long now = clock.ElapsedMilliseconds;
+                    long wait = Timeout.Infinite;
+                    foreach (var e in live)
+                    {
+                        if (e.Next <= now)
+                        {
+                            due.Add(e.Tick);
+                            e.Next = now + e.PeriodMs;
+                        }
+                        long left = e.Next - now;
+                        if (wait == Timeout.Infinite || left < wait) wait = left;
+                    }
+                    if (due.Count == 0)
+                    {
+                        Monitor.Wait(live, (int)wait);
+                        continue;
+                    }
+                }
+                foreach (var tick in due) ThreadPool.UnsafeQueueUserWorkItem(RunTick, tick);
+                due.Clear();
+            }
+        }
+
+        static void RunTick(object tick)
+        {
+            ((Action)tick)();
+        }
+    }
+
+    /// <summary>
     /// A server: listens on one address (0.0.0.0 or :: for all), makes one handler (a
     /// generated Receiver subclass) per connection with the connection to reply on, and
     /// stops gracefully (every reply queued before Stop reaches its client).
@@ -467,7 +545,7 @@ namespace Fastwire.Net
         readonly IPAddress address;
         readonly int requestedPort;
         Socket listener;
-        Timer timer;
+        object timer;
         readonly Dictionary<long, Connection> live = new Dictionary<long, Connection>();
         long ids, accepted;
         bool stopping;
@@ -491,7 +569,7 @@ namespace Fastwire.Net
             listener.Bind(new IPEndPoint(address, requestedPort));
             listener.Listen(1024);
             Port = ((IPEndPoint)listener.LocalEndPoint).Port;
-            timer = new Timer(_ => Tick(), null, o.TickMs, o.TickMs);
+            timer = Ticks.Start(Tick, o.TickMs);
             Accept();
         }
 
@@ -614,7 +692,7 @@ namespace Fastwire.Net
             long until = Environment.TickCount + (long)o.ShutdownTimeout.TotalMilliseconds + 1000;
             lock (live)
                 while (live.Count > 0 && Environment.TickCount < until) Monitor.Wait(live, 50);
-            if (timer != null) timer.Dispose();
+            if (timer != null) Ticks.Stop(timer);
         }
     }
 
@@ -632,7 +710,7 @@ namespace Fastwire.Net
         readonly Action<string> log;
         readonly object gate = new object();
         Connection conn;
-        Timer timer;
+        object timer;
         string host;
         int port;
         bool closing;
@@ -663,7 +741,7 @@ namespace Fastwire.Net
             }
             Open();
             lock (gate)
-                if (timer == null) timer = new Timer(_ => Tick(), null, o.TickMs, o.TickMs);
+                if (timer == null) timer = Ticks.Start(Tick, o.TickMs);
         }
 
         void Open()
@@ -787,7 +865,7 @@ namespace Fastwire.Net
                 c.Shutdown("closed by the client", false);
                 down.WaitOne(o.ShutdownTimeout + TimeSpan.FromSeconds(1));
             }
-            lock (gate) { if (timer != null) timer.Dispose(); timer = null; }
+            lock (gate) { if (timer != null) Ticks.Stop(timer); timer = null; }
         }
     }
 }
