@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 from ... import ir, lower
+from .fast import FastWalk, eligible
 from .generator import READ, READ_RAW, SIZE_ADD, SIZE_CAST, SIZE_PUT, Lines, jstring
 
 if TYPE_CHECKING:
@@ -261,6 +262,13 @@ def emit_codec(g: "JavaGen", out: Lines, s: ir.StructType, layout: lower.StructL
             i += 1
         out.close()
         out("")
+    if eligible(g.model, layout):
+        walk = FastWalk(g.model, False, lambda ref: g.qualified(ref) + ".Codec", g.unit)
+        out("/** verify's fast path for the usual message (see fast.py); -1: take the general walk. */")
+        out(*walk.versioned(layout))
+        out("")
+        out(*walk.final(layout))
+        out("")
 
     # the framework's entry points, over the static ones
     W, R = "dev.fastwire.Writer", "dev.fastwire.Reader"
@@ -324,7 +332,11 @@ def emit_entries(g: "JavaGen", out: Lines, s: ir.StructType, layout: lower.Struc
         "return v;")
     out.close()
     out("")
+    fast = eligible(g.model, layout)
     out.open("public static void vcheck0(dev.fastwire.Reader r, int pos, int base, int depth) {")
+    if fast:
+        out(f"if (depth >= {layout.depth}) {{ long left = vfast0(r.buf, pos, base, r.end, r.budget); "
+            "if (left >= 0) { r.budget = left; return; } }")
     out(f"int body = r.enter(base, r.u32(pos), pos + 4, {t}, depth);",
         "vverify0(r, body, r.len, depth - 1);")
     out.close()
@@ -342,6 +354,9 @@ def emit_entries(g: "JavaGen", out: Lines, s: ir.StructType, layout: lower.Struc
     out.close()
     out("")
     out.open("public static void fcheck0(dev.fastwire.Reader r, int depth) {")
+    if fast:
+        out(f"if (depth >= {layout.depth}) {{ int p = ffast0(r.buf, r.pos, r.end); "
+            "if (p >= 0) { r.pos = p; return; } }")
     out("if (depth < 1) throw dev.fastwire.Reader.fail(\"too_deep\");",
         "fverify0(r, depth - 1);")
     out.close()

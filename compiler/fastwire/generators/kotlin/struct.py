@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 from ... import ir, lower
+from ..java.fast import FastWalk, eligible
 from ..java.generator import Lines
 from .generator import JSON, RAW_WRITE, READ, READ_RAW, VALUE, WRITE, kstring
 
@@ -337,7 +338,11 @@ def emit_codec(g: "KotlinGen", out: Lines, s: ir.StructType, layout: lower.Struc
         "return v")
     out.close()
     out("")
+    fast = eligible(g.model, layout)
     out.open(f"fun vcheck0(r: {R}, pos: Int, base: Int, depth: Int) {{")
+    if fast:
+        out(f"if (depth >= {layout.depth}) {{ val left = vfast0(r.buf, pos, base, r.end, r.budget); "
+            "if (left >= 0) { r.budget = left; return } }")
     out(f"val body = r.enter(base, r.u32(pos), pos + 4, {t}, depth)",
         "vverify0(r, body, r.len, depth - 1)")
     out.close()
@@ -352,6 +357,9 @@ def emit_codec(g: "KotlinGen", out: Lines, s: ir.StructType, layout: lower.Struc
     out.close()
     out("")
     out.open(f"fun fcheck0(r: {R}, depth: Int) {{")
+    if fast:
+        out(f"if (depth >= {layout.depth}) {{ val p = ffast0(r.buf, r.pos, r.end); "
+            "if (p >= 0) { r.pos = p; return } }")
     out("if (depth < 1) throw dev.fastwire.Reader.fail(\"too_deep\")", "fverify0(r, depth - 1)")
     out.close()
     out("")
@@ -432,6 +440,13 @@ def emit_codec(g: "KotlinGen", out: Lines, s: ir.StructType, layout: lower.Struc
                 out(f"v.{fname(g, f)} = {fget_expr(g, s, f, 'v.' + fname(g, f))}")
             i += 1
         out.close()
+        out("")
+    if fast:
+        walk = FastWalk(g.model, True, lambda ref: g.qualified(ref) + ".Codec", g.unit)
+        out("/** verify's fast path for the usual message (see fast.py); -1: take the general walk. */")
+        out(*walk.versioned(layout))
+        out("")
+        out(*walk.final(layout))
         out("")
     out.close()
     out("")

@@ -67,6 +67,7 @@ public class AccountMessage {
         }
 
         public static void vcheck0(dev.fastwire.Reader r, int pos, int base, int depth) {
+            if (depth >= 3) { long left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return; } }
             int body = r.enter(base, r.u32(pos), pos + 4, 3, depth);
             vverify0(r, body, r.len, depth - 1);
         }
@@ -84,6 +85,7 @@ public class AccountMessage {
         }
 
         public static void fcheck0(dev.fastwire.Reader r, int depth) {
+            if (depth >= 3) { int p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             fverify0(r, depth - 1);
         }
@@ -111,6 +113,24 @@ public class AccountMessage {
 
         static void fverify0(dev.fastwire.Reader r, int depth) {
             com.chronoxor.proto.Account.Codec.fcheck0(r, depth);
+        }
+
+        /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
+        public static long vfast0(byte[] d, int slot, int base, int size, long left) {
+            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            if (pos < slot + 4 || pos > size - 12) return -1;
+            int stored = dev.fastwire.Fast.i32(d, pos);
+            if (stored < 12 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 3) return -1;
+            left -= stored;
+            left = com.chronoxor.proto.Account.Codec.vfast0(d, pos + 8, pos, size, left);
+            if (left < 0) return -1;
+            return left;
+        }
+
+        public static int ffast0(byte[] d, int p, int end) {
+            p = com.chronoxor.proto.Account.Codec.ffast0(d, p, end);
+            if (p < 0) return -1;
+            return p;
         }
 
         @Override protected void vfields(dev.fastwire.Writer w, int body, AccountMessage v) { vfields0(w, body, v); }

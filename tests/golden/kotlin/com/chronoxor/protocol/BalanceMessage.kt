@@ -59,6 +59,7 @@ data class BalanceMessage(
             }
 
             fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
+                if (depth >= 2) { val left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return } }
                 val body = r.enter(base, r.u32(pos), pos + 4, 2, depth)
                 vverify0(r, body, r.len, depth - 1)
             }
@@ -76,6 +77,7 @@ data class BalanceMessage(
             }
 
             fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
+                if (depth >= 2) { val p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return } }
                 if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
                 fverify0(r, depth - 1)
             }
@@ -102,6 +104,26 @@ data class BalanceMessage(
 
             fun fverify0(r: dev.fastwire.Reader, depth: Int) {
                 com.chronoxor.proto.Balance.Codec.fcheck0(r, depth)
+            }
+
+            /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
+            fun vfast0(d: ByteArray, slot: Int, base: Int, size: Int, left0: Long): Long {
+                var left = left0
+                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                if (pos < slot + 4 || pos > size - 12) return -1
+                val stored = dev.fastwire.Fast.i32(d, pos)
+                if (stored < 12 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 2) return -1
+                left -= stored
+                left = com.chronoxor.proto.Balance.Codec.vfast0(d, pos + 8, pos, size, left)
+                if (left < 0) return -1
+                return left
+            }
+
+            fun ffast0(d: ByteArray, p0: Int, end: Int): Int {
+                var p = p0
+                p = com.chronoxor.proto.Balance.Codec.ffast0(d, p, end)
+                if (p < 0) return -1
+                return p
             }
 
         }

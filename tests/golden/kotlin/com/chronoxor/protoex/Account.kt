@@ -82,6 +82,7 @@ data class Account(
             }
 
             fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
+                if (depth >= 2) { val left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return } }
                 val body = r.enter(base, r.u32(pos), pos + 4, 3, depth)
                 vverify0(r, body, r.len, depth - 1)
             }
@@ -99,6 +100,7 @@ data class Account(
             }
 
             fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
+                if (depth >= 2) { val p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return } }
                 if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
                 fverify0(r, depth - 1)
             }
@@ -164,6 +166,77 @@ data class Account(
                 com.chronoxor.protoex.Balance.Codec.fcheck0(r, depth)
                 if (dev.fastwire.Direct.fpresent(r)) com.chronoxor.protoex.Balance.Codec.fcheck0(r, depth)
                 for (i in 0 until r.count(42)) com.chronoxor.protoex.Order.Codec.fcheck0(r, depth)
+            }
+
+            /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
+            fun vfast0(d: ByteArray, slot: Int, base: Int, size: Int, left0: Long): Long {
+                var left = left0
+                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                if (pos < slot + 4 || pos > size - 30) return -1
+                val stored = dev.fastwire.Fast.i32(d, pos)
+                if (stored < 30 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 3) return -1
+                left -= stored
+                val q1 = pos + dev.fastwire.Fast.i32(d, pos + 12)
+                if (q1 < pos + 16 || q1 > size - 4) return -1
+                val n2 = dev.fastwire.Fast.i32(d, q1)
+                if (n2 < 0 || n2 > size - 4 - q1) return -1
+                left -= 4 + n2
+                left = com.chronoxor.protoex.Balance.Codec.vfast0(d, pos + 17, pos, size, left)
+                if (left < 0) return -1
+                if (dev.fastwire.Fast.u8(d, pos + 21) != 0) {
+                    val o3 = pos + dev.fastwire.Fast.i32(d, pos + 22)
+                    if (o3 < pos + 26 || o3 > size - 4) return -1
+                    left -= 4
+                    left = com.chronoxor.protoex.Balance.Codec.vfast0(d, o3, o3, size, left)
+                    if (left < 0) return -1
+                }
+                val off4 = dev.fastwire.Fast.i32(d, pos + 26)
+                if (off4 != 0) {
+                    val q5 = pos + off4
+                    if (q5 < pos + 30 || q5 > size - 4) return -1
+                    val c6 = dev.fastwire.Fast.i32(d, q5)
+                    if (c6 < 0 || c6 > (size - 4 - q5) / 4) return -1
+                    left -= 4 + c6 * 4
+                    val end8 = q5 + 4 + c6 * 4
+                    var a7 = q5 + 4
+                    while (a7 < end8) {
+                        left = com.chronoxor.protoex.Order.Codec.vfast0(d, a7, pos, size, left)
+                        if (left < 0) return -1
+                        a7 += 4
+                    }
+                }
+                return left
+            }
+
+            fun ffast0(d: ByteArray, p0: Int, end: Int): Int {
+                var p = p0
+                if (end - p < 4) return -1
+                p += 4
+                if (end - p < 4) return -1
+                val n1 = dev.fastwire.Fast.i32(d, p)
+                if (n1 < 0 || n1 > end - p - 4) return -1
+                p += 4 + n1
+                if (end - p < 1) return -1
+                p += 1
+                p = com.chronoxor.protoex.Balance.Codec.ffast0(d, p, end)
+                if (p < 0) return -1
+                if (p >= end) return -1
+                p += 1
+                if (dev.fastwire.Fast.u8(d, p - 1) != 0) {
+                    p = com.chronoxor.protoex.Balance.Codec.ffast0(d, p, end)
+                    if (p < 0) return -1
+                }
+                if (end - p < 4) return -1
+                val c2 = dev.fastwire.Fast.i32(d, p)
+                p += 4
+                if (c2 < 0 || c2 > (end - p) / 42) return -1
+                var i3 = 0
+                while (i3 < c2) {
+                    p = com.chronoxor.protoex.Order.Codec.ffast0(d, p, end)
+                    if (p < 0) return -1
+                    i3 += 1
+                }
+                return p
             }
 
         }

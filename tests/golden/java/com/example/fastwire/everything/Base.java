@@ -80,6 +80,7 @@ public class Base implements Comparable<com.example.fastwire.everything.Base> {
         }
 
         public static void vcheck0(dev.fastwire.Reader r, int pos, int base, int depth) {
+            if (depth >= 1) { long left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return; } }
             int body = r.enter(base, r.u32(pos), pos + 4, 301, depth);
             vverify0(r, body, r.len, depth - 1);
         }
@@ -97,6 +98,7 @@ public class Base implements Comparable<com.example.fastwire.everything.Base> {
         }
 
         public static void fcheck0(dev.fastwire.Reader r, int depth) {
+            if (depth >= 1) { int p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             fverify0(r, depth - 1);
         }
@@ -133,6 +135,31 @@ public class Base implements Comparable<com.example.fastwire.everything.Base> {
         static void fverify0(dev.fastwire.Reader r, int depth) {
             dev.fastwire.Direct.fcheckText(r);
             r.take(1);
+        }
+
+        /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
+        public static long vfast0(byte[] d, int slot, int base, int size, long left) {
+            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            if (pos < slot + 4 || pos > size - 13) return -1;
+            int stored = dev.fastwire.Fast.i32(d, pos);
+            if (stored < 13 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 301) return -1;
+            left -= stored;
+            int q1 = pos + dev.fastwire.Fast.i32(d, pos + 8);
+            if (q1 < pos + 12 || q1 > size - 4) return -1;
+            int n2 = dev.fastwire.Fast.i32(d, q1);
+            if (n2 < 0 || n2 > size - 4 - q1) return -1;
+            left -= 4 + n2;
+            return left;
+        }
+
+        public static int ffast0(byte[] d, int p, int end) {
+            if (end - p < 4) return -1;
+            int n1 = dev.fastwire.Fast.i32(d, p);
+            if (n1 < 0 || n1 > end - p - 4) return -1;
+            p += 4 + n1;
+            if (end - p < 1) return -1;
+            p += 1;
+            return p;
         }
 
         @Override protected void vfields(dev.fastwire.Writer w, int body, Base v) { vfields0(w, body, v); }

@@ -76,6 +76,7 @@ public class Fixed implements Comparable<com.example.fastwire.everything.Fixed> 
         }
 
         public static void vcheck0(dev.fastwire.Reader r, int pos, int base, int depth) {
+            if (depth >= 1) { long left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return; } }
             int body = r.enter(base, r.u32(pos), pos + 4, 500, depth);
             vverify0(r, body, r.len, depth - 1);
         }
@@ -93,6 +94,7 @@ public class Fixed implements Comparable<com.example.fastwire.everything.Fixed> 
         }
 
         public static void fcheck0(dev.fastwire.Reader r, int depth) {
+            if (depth >= 1) { int p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             fverify0(r, depth - 1);
         }
@@ -122,6 +124,22 @@ public class Fixed implements Comparable<com.example.fastwire.everything.Fixed> 
 
         static void fverify0(dev.fastwire.Reader r, int depth) {
             r.take(4);
+        }
+
+        /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
+        public static long vfast0(byte[] d, int slot, int base, int size, long left) {
+            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            if (pos < slot + 4 || pos > size - 12) return -1;
+            int stored = dev.fastwire.Fast.i32(d, pos);
+            if (stored < 12 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 500) return -1;
+            left -= stored;
+            return left;
+        }
+
+        public static int ffast0(byte[] d, int p, int end) {
+            if (end - p < 4) return -1;
+            p += 4;
+            return p;
         }
 
         @Override protected void vfields(dev.fastwire.Writer w, int body, Fixed v) { vfields0(w, body, v); }

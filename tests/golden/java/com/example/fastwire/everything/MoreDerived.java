@@ -86,6 +86,7 @@ public class MoreDerived extends com.example.fastwire.everything.Derived {
         }
 
         public static void vcheck0(dev.fastwire.Reader r, int pos, int base, int depth) {
+            if (depth >= 1) { long left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return; } }
             int body = r.enter(base, r.u32(pos), pos + 4, 303, depth);
             vverify0(r, body, r.len, depth - 1);
         }
@@ -103,6 +104,7 @@ public class MoreDerived extends com.example.fastwire.everything.Derived {
         }
 
         public static void fcheck0(dev.fastwire.Reader r, int depth) {
+            if (depth >= 1) { int p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             fverify0(r, depth - 1);
         }
@@ -154,6 +156,31 @@ public class MoreDerived extends com.example.fastwire.everything.Derived {
         static void fverify0(dev.fastwire.Reader r, int depth) {
             dev.fastwire.Direct.fcheckText(r);
             r.take(14);
+        }
+
+        /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
+        public static long vfast0(byte[] d, int slot, int base, int size, long left) {
+            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            if (pos < slot + 4 || pos > size - 26) return -1;
+            int stored = dev.fastwire.Fast.i32(d, pos);
+            if (stored < 26 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 303) return -1;
+            left -= stored;
+            int q1 = pos + dev.fastwire.Fast.i32(d, pos + 8);
+            if (q1 < pos + 12 || q1 > size - 4) return -1;
+            int n2 = dev.fastwire.Fast.i32(d, q1);
+            if (n2 < 0 || n2 > size - 4 - q1) return -1;
+            left -= 4 + n2;
+            return left;
+        }
+
+        public static int ffast0(byte[] d, int p, int end) {
+            if (end - p < 4) return -1;
+            int n1 = dev.fastwire.Fast.i32(d, p);
+            if (n1 < 0 || n1 > end - p - 4) return -1;
+            p += 4 + n1;
+            if (end - p < 14) return -1;
+            p += 14;
+            return p;
         }
 
         @Override protected void vfields(dev.fastwire.Writer w, int body, MoreDerived v) { vfields0(w, body, v); }

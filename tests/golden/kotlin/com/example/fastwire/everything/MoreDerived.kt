@@ -81,6 +81,7 @@ data class MoreDerived(
             }
 
             fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
+                if (depth >= 1) { val left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return } }
                 val body = r.enter(base, r.u32(pos), pos + 4, 303, depth)
                 vverify0(r, body, r.len, depth - 1)
             }
@@ -98,6 +99,7 @@ data class MoreDerived(
             }
 
             fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
+                if (depth >= 1) { val p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return } }
                 if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
                 fverify0(r, depth - 1)
             }
@@ -144,6 +146,33 @@ data class MoreDerived(
             fun fverify0(r: dev.fastwire.Reader, depth: Int) {
                 dev.fastwire.Direct.fcheckText(r)
                 r.take(14)
+            }
+
+            /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
+            fun vfast0(d: ByteArray, slot: Int, base: Int, size: Int, left0: Long): Long {
+                var left = left0
+                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                if (pos < slot + 4 || pos > size - 26) return -1
+                val stored = dev.fastwire.Fast.i32(d, pos)
+                if (stored < 26 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 303) return -1
+                left -= stored
+                val q1 = pos + dev.fastwire.Fast.i32(d, pos + 8)
+                if (q1 < pos + 12 || q1 > size - 4) return -1
+                val n2 = dev.fastwire.Fast.i32(d, q1)
+                if (n2 < 0 || n2 > size - 4 - q1) return -1
+                left -= 4 + n2
+                return left
+            }
+
+            fun ffast0(d: ByteArray, p0: Int, end: Int): Int {
+                var p = p0
+                if (end - p < 4) return -1
+                val n1 = dev.fastwire.Fast.i32(d, p)
+                if (n1 < 0 || n1 > end - p - 4) return -1
+                p += 4 + n1
+                if (end - p < 14) return -1
+                p += 14
+                return p
             }
 
         }

@@ -66,6 +66,7 @@ data class Next(
             }
 
             fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
+                if (depth >= 1) { val left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return } }
                 val body = r.enter(base, r.u32(pos), pos + 4, 113, depth)
                 vverify0(r, body, r.len, depth - 1)
             }
@@ -83,6 +84,7 @@ data class Next(
             }
 
             fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
+                if (depth >= 1) { val p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return } }
                 if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
                 fverify0(r, depth - 1)
             }
@@ -111,6 +113,24 @@ data class Next(
 
             fun fverify0(r: dev.fastwire.Reader, depth: Int) {
                 r.take(16)
+            }
+
+            /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
+            fun vfast0(d: ByteArray, slot: Int, base: Int, size: Int, left0: Long): Long {
+                var left = left0
+                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                if (pos < slot + 4 || pos > size - 24) return -1
+                val stored = dev.fastwire.Fast.i32(d, pos)
+                if (stored < 24 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 113) return -1
+                left -= stored
+                return left
+            }
+
+            fun ffast0(d: ByteArray, p0: Int, end: Int): Int {
+                var p = p0
+                if (end - p < 16) return -1
+                p += 16
+                return p
             }
 
         }

@@ -69,6 +69,7 @@ data class Pong(
             }
 
             fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
+                if (depth >= 1) { val left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return } }
                 val body = r.enter(base, r.u32(pos), pos + 4, 306, depth)
                 vverify0(r, body, r.len, depth - 1)
             }
@@ -86,6 +87,7 @@ data class Pong(
             }
 
             fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
+                if (depth >= 1) { val p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return } }
                 if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
                 fverify0(r, depth - 1)
             }
@@ -118,6 +120,24 @@ data class Pong(
 
             fun fverify0(r: dev.fastwire.Reader, depth: Int) {
                 r.take(24)
+            }
+
+            /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
+            fun vfast0(d: ByteArray, slot: Int, base: Int, size: Int, left0: Long): Long {
+                var left = left0
+                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                if (pos < slot + 4 || pos > size - 32) return -1
+                val stored = dev.fastwire.Fast.i32(d, pos)
+                if (stored < 32 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 306) return -1
+                left -= stored
+                return left
+            }
+
+            fun ffast0(d: ByteArray, p0: Int, end: Int): Int {
+                var p = p0
+                if (end - p < 24) return -1
+                p += 24
+                return p
             }
 
         }
