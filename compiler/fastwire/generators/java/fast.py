@@ -317,3 +317,238 @@ class FastWalk:
         if size:
             self.fail(f"end - p < {size}")
             self.st(f"p += {size}")
+
+
+# ---- the fast path of deserialize ----------------------------------------------------
+#
+# The same walks, reading as they check, into the object being filled (its nested
+# objects and list elements reused as the general read reuses them). A struct gets them
+# when every field is a value (not a decimal: its read can fail), a string, a struct that
+# has them, an optional of such a struct or of a string, or a vector or list of such
+# structs. Given up (-1), they leave the object partly filled and the general read starts
+# that struct over from the same reader state: it sets every field again, so the result,
+# or the exception, is the general read's.
+
+def readable(model: lower.WireModel, layout: lower.StructLayout) -> bool:
+    return eligible(model, layout) and all(_readable(model, fl.wire) for fl in layout.fields)
+
+
+def _readable(model: lower.WireModel, w: lower.WireType) -> bool:
+    if w.is_value:
+        return w.kind != "decimal"
+    if w.kind == "string":
+        return True
+    if w.kind == "struct":
+        assert w.ref is not None
+        return readable(model, model.struct(w.ref))
+    e = w.element
+    if w.kind == "optional" and e is not None:
+        return e.kind == "string" or (e.kind == "struct" and _readable(model, e))
+    if w.kind == "sequence" and w.collection in ("vector", "list") and e is not None:
+        return e.kind == "struct" and _readable(model, e)
+    return False
+
+
+class FastRead(FastWalk):
+    def __init__(self, model: lower.WireModel, kotlin: bool, codec: Callable[[str], str],
+                 unit: str, qualified: Callable[[str], str],
+                 value: Callable[[lower.WireType, str], str],
+                 field: Callable[[lower.FieldLayout], str]) -> None:
+        super().__init__(model, kotlin, codec, unit)
+        self.qualified = qualified  # a struct's qualified name -> its class
+        self.value = value  # (a value's wire type, its position) -> the read expression
+        self.field = field  # a field -> its name in the class
+
+    def ensure(self, ref: str, x: str, target: str, nullable: bool) -> None:
+        """x: the struct to fill, `target`'s when it is one, else a new one put there."""
+        t = self.qualified(ref)
+        if self.kotlin and not nullable:
+            self.o(f"val {x} = {target}")  # a data class (final), never null
+            return
+        if self.kotlin:
+            self.o(f"var {x} = {target}")
+            self.open(f"if ({x} == null)")
+        else:
+            self.o(f"{t} {x} = {target};")
+            self.open(f"if ({x} == null || {x}.getClass() != {t}.class)")
+        self.st(f"{x} = {'' if self.kotlin else 'new '}{t}()")
+        self.st(f"{target} = {x}")
+        self.close()
+
+    def vread(self, name: str, layout: lower.StructLayout) -> List[str]:
+        """vgetFast0(r, d, slot, base, size, left, v): reads v from the body the slot leads
+        to; the budget left, or -1 (or any negative) to take the general read."""
+        self.lines, self.level, self.count = [], 0, 0
+        R = "dev.fastwire.Reader"
+        if self.kotlin:
+            self.open(f"fun vgetFast0(r: {R}, d: ByteArray, slot: Int, base: Int, size: Int, "
+                      f"left0: Long, v: {name}): Long")
+            self.o("var left = left0")
+        else:
+            self.open(f"public static long vgetFast0({R} r, byte[] d, int slot, int base, "
+                      f"int size, long left, {name} v)")
+        b = layout.body_size
+        self.decl("pos", f"base + {F}.i32(d, slot)")
+        self.fail(f"pos < slot + 4 || pos > size - {b}")
+        self.decl("stored", f"{F}.i32(d, pos)")
+        self.fail(f"stored < {b} || stored > size - pos || {F}.i32(d, pos + 4) != {layout.type_number}")
+        self.st("left -= stored")
+        for fl in layout.fields:
+            self.vrfield(fl.wire, self.plus("pos", fl.offset), "pos", "v." + self.field(fl))
+        self.st("return left")
+        self.close()
+        return self.lines
+
+    def vrstring(self, at: str, base: str, target: str) -> None:
+        q, n = self.var("q"), self.var("n")
+        self.decl(q, f"{base} + {F}.i32(d, {at})")
+        self.fail(f"{q} < {self.plus(at, 4)} || {q} > size - 4")
+        self.decl(n, f"{F}.i32(d, {q})")
+        self.fail(f"{n} < 0 || {n} > size - 4 - {q}")
+        self.st(f"left -= 4 + {n}")
+        self.st(f"{target} = r.text({q} + 4, {n}, {target})")
+
+    def vrfield(self, w: lower.WireType, at: str, base: str, target: str,
+                nullable: bool = False) -> None:
+        k = w.kind
+        if w.is_value:
+            self.st(f"{target} = {self.value(w, at)}")
+        elif k == "string":
+            self.vrstring(at, base, target)
+        elif k == "struct":
+            assert w.ref is not None
+            x = self.var("x")
+            self.ensure(w.ref, x, target, nullable)
+            self.st(f"left = {self.codec(w.ref)}.vgetFast0(r, d, {at}, {base}, size, left, {x})")
+            self.fail("left < 0")
+        elif k == "optional":
+            assert w.element is not None
+            e = w.element
+            self.open(f"if ({F}.u8(d, {at}) != 0)")
+            o = self.var("o")
+            self.decl(o, f"{base} + {F}.i32(d, {self.plus(at, 1)})")
+            self.fail(f"{o} < {self.plus(at, 5)} || {o} > size - {e.slot}")
+            self.st(f"left -= {e.slot}")
+            if e.kind == "string":
+                self.vrstring(o, o, target)
+            else:
+                self.vrfield(e, o, o, target, True)
+            self.level -= 1
+            self.o("} else {")
+            self.level += 1
+            self.st(f"{target} = null")
+            self.close()
+        elif k == "sequence":
+            el = w.element
+            assert el is not None and el.ref is not None
+            q, c = self.var("q"), self.var("c")
+            self.decl(q, f"{base} + {F}.i32(d, {at})")
+            self.fail(f"{q} < {self.plus(at, 4)} || {q} > size - 4")
+            self.decl(c, f"{F}.i32(d, {q})")
+            self.fail(f"{c} < 0 || {c} > (size - 4 - {q}) / {el.slot}")
+            self.st(f"left -= 4 + {c} * {el.slot}")
+            self.read_list(el.ref, target, c,
+                           lambda x, i: f"vgetFast0(r, d, {q} + 4 + {el.slot} * {i}, {base}, size, left, {x})",
+                           "left")
+        else:
+            raise AssertionError(k)
+
+    def read_list(self, ref: str, target: str, c: str, call: Callable[[str, str], str],
+                  acc: str) -> None:
+        """Fills the list at target with c elements, each read by call(x, i) into acc."""
+        t = self.qualified(ref)
+        out, old, i, x = self.var("out"), self.var("old"), self.var("i"), self.var("x")
+        D = "dev.fastwire.Direct"
+        if self.kotlin:
+            self.o(f"val {out} = {D}.list({target})")
+            self.o(f"val {old} = {out}.size")
+            self.open(f"for ({i} in 0 until {c})")
+            self.o(f"var {x} = if ({i} < {old}) {out}[{i}] else null")
+            self.open(f"if ({x} == null)")
+            self.o(f"{x} = {t}()")
+        else:
+            self.o(f"java.util.List<{t}> {out} = {D}.list({target});")
+            self.o(f"int {old} = {out}.size();")
+            self.open(f"for (int {i} = 0; {i} < {c}; {i}++)")
+            self.o(f"{t} {x} = {i} < {old} ? {out}.get({i}) : null;")
+            self.open(f"if ({x} == null || {x}.getClass() != {t}.class)")
+            self.o(f"{x} = new {t}();")
+        self.st(f"{D}.set({out}, {i}, {old}, {x})")
+        self.close()
+        self.st(f"{acc} = {self.codec(ref)}.{call(x, i)}")
+        self.fail(f"{acc} < 0")
+        self.close()
+        self.st(f"{D}.trim({out}, {c})")
+        self.st(f"{target} = {out}")
+
+    def fread(self, name: str, layout: lower.StructLayout) -> List[str]:
+        """fgetFast0(r, d, p, end, v): reads v at p; the position after it, or -1 to take
+        the general read."""
+        self.lines, self.level, self.count = [], 0, 0
+        R = "dev.fastwire.Reader"
+        if self.kotlin:
+            self.open(f"fun fgetFast0(r: {R}, d: ByteArray, p0: Int, end: Int, v: {name}): Int")
+            self.o("var p = p0")
+        else:
+            self.open(f"public static int fgetFast0({R} r, byte[] d, int p, int end, {name} v)")
+        runs = {r.first: r for r in layout.final_runs}
+        fields = layout.fields
+        i = 0
+        while i < len(fields):
+            if i in runs:
+                run = runs[i]
+                self.fail(f"end - p < {run.size}")
+                for k, j in enumerate(run.indexes):
+                    fl = fields[j]
+                    self.st(f"v.{self.field(fl)} = {self.value(fl.wire, self.plus('p', run.offsets[k]))}")
+                self.st(f"p += {run.size}")
+                i += run.count
+                continue
+            self.frfield(fields[i].wire, "v." + self.field(fields[i]))
+            i += 1
+        self.st("return p")
+        self.close()
+        return self.lines
+
+    def frfield(self, w: lower.WireType, target: str, nullable: bool = False) -> None:
+        k = w.kind
+        if w.is_value:
+            assert w.final_size is not None
+            self.fail(f"end - p < {w.final_size}")
+            self.st(f"{target} = {self.value(w, 'p')}")
+            self.st(f"p += {w.final_size}")
+        elif k == "string":
+            n = self.var("n")
+            self.fail("end - p < 4")
+            self.decl(n, f"{F}.i32(d, p)")
+            self.fail(f"{n} < 0 || {n} > end - p - 4")
+            self.st(f"{target} = r.text(p + 4, {n}, {target})")
+            self.st(f"p += 4 + {n}")
+        elif k == "struct":
+            assert w.ref is not None
+            x = self.var("x")
+            self.ensure(w.ref, x, target, nullable)
+            self.st(f"p = {self.codec(w.ref)}.fgetFast0(r, d, p, end, {x})")
+            self.fail("p < 0")
+        elif k == "optional":
+            assert w.element is not None
+            self.fail("p >= end")
+            self.st("p += 1")
+            self.open(f"if ({F}.u8(d, p - 1) != 0)")
+            self.frfield(w.element, target, True)
+            self.level -= 1
+            self.o("} else {")
+            self.level += 1
+            self.st(f"{target} = null")
+            self.close()
+        elif k == "sequence":
+            el = w.element
+            assert el is not None and el.ref is not None
+            c = self.var("c")
+            self.fail("end - p < 4")
+            self.decl(c, f"{F}.i32(d, p)")
+            self.st("p += 4")
+            self.fail(f"{c} < 0 || {c} > (end - p) / {el.final_min}")
+            self.read_list(el.ref, target, c, lambda x, i: f"fgetFast0(r, d, p, end, {x})", "p")
+        else:
+            raise AssertionError(k)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 from ... import ir, lower
-from .fast import FastWalk, eligible
+from .fast import FastRead, FastWalk, eligible, readable
 from .generator import READ, READ_RAW, SIZE_ADD, SIZE_CAST, SIZE_PUT, Lines, jstring
 
 if TYPE_CHECKING:
@@ -269,6 +269,14 @@ def emit_codec(g: "JavaGen", out: Lines, s: ir.StructType, layout: lower.StructL
         out("")
         out(*walk.final(layout))
         out("")
+    if readable(g.model, layout):
+        rd = FastRead(g.model, False, lambda ref: g.qualified(ref) + ".Codec", g.unit, g.qualified,
+                      lambda w, p: value_read(g, w, p), lambda f: fname(g, f))
+        out("/** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */")
+        out(*rd.vread(n, layout))
+        out("")
+        out(*rd.fread(n, layout))
+        out("")
 
     # the framework's entry points, over the static ones
     W, R = "dev.fastwire.Writer", "dev.fastwire.Reader"
@@ -325,10 +333,17 @@ def emit_entries(g: "JavaGen", out: Lines, s: ir.StructType, layout: lower.Struc
         "w.i32(pos, body - base);")
     out.close()
     out("")
+    read = readable(g.model, layout)
     out.open(f"public static {n} vget0(dev.fastwire.Reader r, int pos, int base, int depth, {n} reuse) {{")
-    out(f"int body = r.enter(base, r.u32(pos), pos + 4, {t}, depth);",
-        f"{n} v = {fresh};",
-        "vread0(r, body, r.len, depth - 1, v);",
+    if read:
+        out(f"{n} v = {fresh};",
+            f"if (depth >= {layout.depth}) {{ long left = vgetFast0(r, r.buf, pos, base, r.end, r.budget, v); "
+            "if (left >= 0) { r.budget = left; return v; } }",
+            f"int body = r.enter(base, r.u32(pos), pos + 4, {t}, depth);")
+    else:
+        out(f"int body = r.enter(base, r.u32(pos), pos + 4, {t}, depth);",
+            f"{n} v = {fresh};")
+    out("vread0(r, body, r.len, depth - 1, v);",
         "return v;")
     out.close()
     out("")
@@ -348,8 +363,11 @@ def emit_entries(g: "JavaGen", out: Lines, s: ir.StructType, layout: lower.Struc
     out("")
     out.open(f"public static {n} fget0(dev.fastwire.Reader r, int depth, {n} reuse) {{")
     out("if (depth < 1) throw dev.fastwire.Reader.fail(\"too_deep\");",
-        f"{n} v = {fresh};",
-        "fread0(r, depth - 1, v);",
+        f"{n} v = {fresh};")
+    if read:
+        out(f"if (depth >= {layout.depth}) {{ int p = fgetFast0(r, r.buf, r.pos, r.end, v); "
+            "if (p >= 0) { r.pos = p; return v; } }")
+    out("fread0(r, depth - 1, v);",
         "return v;")
     out.close()
     out("")

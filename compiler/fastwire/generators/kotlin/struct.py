@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 from ... import ir, lower
-from ..java.fast import FastWalk, eligible
+from ..java.fast import FastRead, FastWalk, eligible, readable
 from ..java.generator import Lines
 from .generator import JSON, RAW_WRITE, READ, READ_RAW, VALUE, WRITE, kstring
 
@@ -331,10 +331,17 @@ def emit_codec(g: "KotlinGen", out: Lines, s: ir.StructType, layout: lower.Struc
         "w.i32(pos, body - base)")
     out.close()
     out("")
+    read = readable(g.model, layout)
     out.open(f"fun vget0(r: {R}, pos: Int, base: Int, depth: Int, reuse: {n}?): {n} {{")
-    out(f"val body = r.enter(base, r.u32(pos), pos + 4, {t}, depth)",
-        f"val v = reuse ?: {n}()",
-        "vread0(r, body, r.len, depth - 1, v)",
+    if read:
+        out(f"val v = reuse ?: {n}()",
+            f"if (depth >= {layout.depth}) {{ val left = vgetFast0(r, r.buf, pos, base, r.end, r.budget, v); "
+            "if (left >= 0) { r.budget = left; return v } }",
+            f"val body = r.enter(base, r.u32(pos), pos + 4, {t}, depth)")
+    else:
+        out(f"val body = r.enter(base, r.u32(pos), pos + 4, {t}, depth)",
+            f"val v = reuse ?: {n}()")
+    out("vread0(r, body, r.len, depth - 1, v)",
         "return v")
     out.close()
     out("")
@@ -353,7 +360,11 @@ def emit_codec(g: "KotlinGen", out: Lines, s: ir.StructType, layout: lower.Struc
     out("")
     out.open(f"fun fget0(r: {R}, depth: Int, reuse: {n}?): {n} {{")
     out("if (depth < 1) throw dev.fastwire.Reader.fail(\"too_deep\")",
-        f"val v = reuse ?: {n}()", "fread0(r, depth - 1, v)", "return v")
+        f"val v = reuse ?: {n}()")
+    if read:
+        out(f"if (depth >= {layout.depth}) {{ val p = fgetFast0(r, r.buf, r.pos, r.end, v); "
+            "if (p >= 0) { r.pos = p; return v } }")
+    out("fread0(r, depth - 1, v)", "return v")
     out.close()
     out("")
     out.open(f"fun fcheck0(r: {R}, depth: Int) {{")
@@ -447,6 +458,14 @@ def emit_codec(g: "KotlinGen", out: Lines, s: ir.StructType, layout: lower.Struc
         out(*walk.versioned(layout))
         out("")
         out(*walk.final(layout))
+        out("")
+    if read:
+        rd = FastRead(g.model, True, lambda ref: g.qualified(ref) + ".Codec", g.unit, g.qualified,
+                      lambda w, p: value_read(g, w, p), lambda f: fname(g, f))
+        out("/** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */")
+        out(*rd.vread(n, layout))
+        out("")
+        out(*rd.fread(n, layout))
         out("")
     out.close()
     out("")

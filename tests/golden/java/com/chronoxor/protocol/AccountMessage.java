@@ -60,8 +60,9 @@ public class AccountMessage {
         }
 
         public static AccountMessage vget0(dev.fastwire.Reader r, int pos, int base, int depth, AccountMessage reuse) {
-            int body = r.enter(base, r.u32(pos), pos + 4, 3, depth);
             AccountMessage v = reuse != null && reuse.getClass() == AccountMessage.class ? reuse : new AccountMessage();
+            if (depth >= 3) { long left = vgetFast0(r, r.buf, pos, base, r.end, r.budget, v); if (left >= 0) { r.budget = left; return v; } }
+            int body = r.enter(base, r.u32(pos), pos + 4, 3, depth);
             vread0(r, body, r.len, depth - 1, v);
             return v;
         }
@@ -80,6 +81,7 @@ public class AccountMessage {
         public static AccountMessage fget0(dev.fastwire.Reader r, int depth, AccountMessage reuse) {
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             AccountMessage v = reuse != null && reuse.getClass() == AccountMessage.class ? reuse : new AccountMessage();
+            if (depth >= 3) { int p = fgetFast0(r, r.buf, r.pos, r.end, v); if (p >= 0) { r.pos = p; return v; } }
             fread0(r, depth - 1, v);
             return v;
         }
@@ -129,6 +131,34 @@ public class AccountMessage {
 
         public static int ffast0(byte[] d, int p, int end) {
             p = com.chronoxor.proto.Account.Codec.ffast0(d, p, end);
+            if (p < 0) return -1;
+            return p;
+        }
+
+        /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
+        public static long vgetFast0(dev.fastwire.Reader r, byte[] d, int slot, int base, int size, long left, AccountMessage v) {
+            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            if (pos < slot + 4 || pos > size - 12) return -1;
+            int stored = dev.fastwire.Fast.i32(d, pos);
+            if (stored < 12 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 3) return -1;
+            left -= stored;
+            com.chronoxor.proto.Account x1 = v.body;
+            if (x1 == null || x1.getClass() != com.chronoxor.proto.Account.class) {
+                x1 = new com.chronoxor.proto.Account();
+                v.body = x1;
+            }
+            left = com.chronoxor.proto.Account.Codec.vgetFast0(r, d, pos + 8, pos, size, left, x1);
+            if (left < 0) return -1;
+            return left;
+        }
+
+        public static int fgetFast0(dev.fastwire.Reader r, byte[] d, int p, int end, AccountMessage v) {
+            com.chronoxor.proto.Account x1 = v.body;
+            if (x1 == null || x1.getClass() != com.chronoxor.proto.Account.class) {
+                x1 = new com.chronoxor.proto.Account();
+                v.body = x1;
+            }
+            p = com.chronoxor.proto.Account.Codec.fgetFast0(r, d, p, end, x1);
             if (p < 0) return -1;
             return p;
         }

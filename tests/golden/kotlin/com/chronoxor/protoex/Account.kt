@@ -75,8 +75,9 @@ data class Account(
             }
 
             fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Account?): Account {
-                val body = r.enter(base, r.u32(pos), pos + 4, 3, depth)
                 val v = reuse ?: Account()
+                if (depth >= 2) { val left = vgetFast0(r, r.buf, pos, base, r.end, r.budget, v); if (left >= 0) { r.budget = left; return v } }
+                val body = r.enter(base, r.u32(pos), pos + 4, 3, depth)
                 vread0(r, body, r.len, depth - 1, v)
                 return v
             }
@@ -95,6 +96,7 @@ data class Account(
             fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: Account?): Account {
                 if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
                 val v = reuse ?: Account()
+                if (depth >= 2) { val p = fgetFast0(r, r.buf, r.pos, r.end, v); if (p >= 0) { r.pos = p; return v } }
                 fread0(r, depth - 1, v)
                 return v
             }
@@ -236,6 +238,109 @@ data class Account(
                     if (p < 0) return -1
                     i3 += 1
                 }
+                return p
+            }
+
+            /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
+            fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Int, base: Int, size: Int, left0: Long, v: Account): Long {
+                var left = left0
+                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                if (pos < slot + 4 || pos > size - 30) return -1
+                val stored = dev.fastwire.Fast.i32(d, pos)
+                if (stored < 30 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 3) return -1
+                left -= stored
+                v.uid = r.i32(pos + 8)
+                val q1 = pos + dev.fastwire.Fast.i32(d, pos + 12)
+                if (q1 < pos + 16 || q1 > size - 4) return -1
+                val n2 = dev.fastwire.Fast.i32(d, q1)
+                if (n2 < 0 || n2 > size - 4 - q1) return -1
+                left -= 4 + n2
+                v.name = r.text(q1 + 4, n2, v.name)
+                v.state = com.chronoxor.protoex.State.of(r.u8(pos + 16).toLong())
+                val x3 = v.wallet
+                left = com.chronoxor.protoex.Balance.Codec.vgetFast0(r, d, pos + 17, pos, size, left, x3)
+                if (left < 0) return -1
+                if (dev.fastwire.Fast.u8(d, pos + 21) != 0) {
+                    val o4 = pos + dev.fastwire.Fast.i32(d, pos + 22)
+                    if (o4 < pos + 26 || o4 > size - 4) return -1
+                    left -= 4
+                    var x5 = v.asset
+                    if (x5 == null) {
+                        x5 = com.chronoxor.protoex.Balance()
+                        v.asset = x5
+                    }
+                    left = com.chronoxor.protoex.Balance.Codec.vgetFast0(r, d, o4, o4, size, left, x5)
+                    if (left < 0) return -1
+                } else {
+                    v.asset = null
+                }
+                val q6 = pos + dev.fastwire.Fast.i32(d, pos + 26)
+                if (q6 < pos + 30 || q6 > size - 4) return -1
+                val c7 = dev.fastwire.Fast.i32(d, q6)
+                if (c7 < 0 || c7 > (size - 4 - q6) / 4) return -1
+                left -= 4 + c7 * 4
+                val out8 = dev.fastwire.Direct.list(v.orders)
+                val old9 = out8.size
+                for (i10 in 0 until c7) {
+                    var x11 = if (i10 < old9) out8[i10] else null
+                    if (x11 == null) {
+                        x11 = com.chronoxor.protoex.Order()
+                        dev.fastwire.Direct.set(out8, i10, old9, x11)
+                    }
+                    left = com.chronoxor.protoex.Order.Codec.vgetFast0(r, d, q6 + 4 + 4 * i10, pos, size, left, x11)
+                    if (left < 0) return -1
+                }
+                dev.fastwire.Direct.trim(out8, c7)
+                v.orders = out8
+                return left
+            }
+
+            fun fgetFast0(r: dev.fastwire.Reader, d: ByteArray, p0: Int, end: Int, v: Account): Int {
+                var p = p0
+                if (end - p < 4) return -1
+                v.uid = r.i32(p)
+                p += 4
+                if (end - p < 4) return -1
+                val n1 = dev.fastwire.Fast.i32(d, p)
+                if (n1 < 0 || n1 > end - p - 4) return -1
+                v.name = r.text(p + 4, n1, v.name)
+                p += 4 + n1
+                if (end - p < 1) return -1
+                v.state = com.chronoxor.protoex.State.of(r.u8(p).toLong())
+                p += 1
+                val x2 = v.wallet
+                p = com.chronoxor.protoex.Balance.Codec.fgetFast0(r, d, p, end, x2)
+                if (p < 0) return -1
+                if (p >= end) return -1
+                p += 1
+                if (dev.fastwire.Fast.u8(d, p - 1) != 0) {
+                    var x3 = v.asset
+                    if (x3 == null) {
+                        x3 = com.chronoxor.protoex.Balance()
+                        v.asset = x3
+                    }
+                    p = com.chronoxor.protoex.Balance.Codec.fgetFast0(r, d, p, end, x3)
+                    if (p < 0) return -1
+                } else {
+                    v.asset = null
+                }
+                if (end - p < 4) return -1
+                val c4 = dev.fastwire.Fast.i32(d, p)
+                p += 4
+                if (c4 < 0 || c4 > (end - p) / 42) return -1
+                val out5 = dev.fastwire.Direct.list(v.orders)
+                val old6 = out5.size
+                for (i7 in 0 until c4) {
+                    var x8 = if (i7 < old6) out5[i7] else null
+                    if (x8 == null) {
+                        x8 = com.chronoxor.protoex.Order()
+                        dev.fastwire.Direct.set(out5, i7, old6, x8)
+                    }
+                    p = com.chronoxor.protoex.Order.Codec.fgetFast0(r, d, p, end, x8)
+                    if (p < 0) return -1
+                }
+                dev.fastwire.Direct.trim(out5, c4)
+                v.orders = out5
                 return p
             }
 

@@ -73,8 +73,9 @@ public class Base implements Comparable<com.example.fastwire.everything.Base> {
         }
 
         public static Base vget0(dev.fastwire.Reader r, int pos, int base, int depth, Base reuse) {
-            int body = r.enter(base, r.u32(pos), pos + 4, 301, depth);
             Base v = reuse != null && reuse.getClass() == Base.class ? reuse : new Base();
+            if (depth >= 1) { long left = vgetFast0(r, r.buf, pos, base, r.end, r.budget, v); if (left >= 0) { r.budget = left; return v; } }
+            int body = r.enter(base, r.u32(pos), pos + 4, 301, depth);
             vread0(r, body, r.len, depth - 1, v);
             return v;
         }
@@ -93,6 +94,7 @@ public class Base implements Comparable<com.example.fastwire.everything.Base> {
         public static Base fget0(dev.fastwire.Reader r, int depth, Base reuse) {
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             Base v = reuse != null && reuse.getClass() == Base.class ? reuse : new Base();
+            if (depth >= 1) { int p = fgetFast0(r, r.buf, r.pos, r.end, v); if (p >= 0) { r.pos = p; return v; } }
             fread0(r, depth - 1, v);
             return v;
         }
@@ -158,6 +160,35 @@ public class Base implements Comparable<com.example.fastwire.everything.Base> {
             if (n1 < 0 || n1 > end - p - 4) return -1;
             p += 4 + n1;
             if (end - p < 1) return -1;
+            p += 1;
+            return p;
+        }
+
+        /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
+        public static long vgetFast0(dev.fastwire.Reader r, byte[] d, int slot, int base, int size, long left, Base v) {
+            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            if (pos < slot + 4 || pos > size - 13) return -1;
+            int stored = dev.fastwire.Fast.i32(d, pos);
+            if (stored < 13 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 301) return -1;
+            left -= stored;
+            int q1 = pos + dev.fastwire.Fast.i32(d, pos + 8);
+            if (q1 < pos + 12 || q1 > size - 4) return -1;
+            int n2 = dev.fastwire.Fast.i32(d, q1);
+            if (n2 < 0 || n2 > size - 4 - q1) return -1;
+            left -= 4 + n2;
+            v.name = r.text(q1 + 4, n2, v.name);
+            v.level = r.buf[pos + 12];
+            return left;
+        }
+
+        public static int fgetFast0(dev.fastwire.Reader r, byte[] d, int p, int end, Base v) {
+            if (end - p < 4) return -1;
+            int n1 = dev.fastwire.Fast.i32(d, p);
+            if (n1 < 0 || n1 > end - p - 4) return -1;
+            v.name = r.text(p + 4, n1, v.name);
+            p += 4 + n1;
+            if (end - p < 1) return -1;
+            v.level = r.buf[p];
             p += 1;
             return p;
         }

@@ -46,8 +46,9 @@ class Empty {
             }
 
             fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Empty?): Empty {
-                val body = r.enter(base, r.u32(pos), pos + 4, 311, depth)
                 val v = reuse ?: Empty()
+                if (depth >= 1) { val left = vgetFast0(r, r.buf, pos, base, r.end, r.budget, v); if (left >= 0) { r.budget = left; return v } }
+                val body = r.enter(base, r.u32(pos), pos + 4, 311, depth)
                 vread0(r, body, r.len, depth - 1, v)
                 return v
             }
@@ -66,6 +67,7 @@ class Empty {
             fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: Empty?): Empty {
                 if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
                 val v = reuse ?: Empty()
+                if (depth >= 1) { val p = fgetFast0(r, r.buf, r.pos, r.end, v); if (p >= 0) { r.pos = p; return v } }
                 fread0(r, depth - 1, v)
                 return v
             }
@@ -106,6 +108,22 @@ class Empty {
             }
 
             fun ffast0(d: ByteArray, p0: Int, end: Int): Int {
+                var p = p0
+                return p
+            }
+
+            /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
+            fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Int, base: Int, size: Int, left0: Long, v: Empty): Long {
+                var left = left0
+                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                if (pos < slot + 4 || pos > size - 8) return -1
+                val stored = dev.fastwire.Fast.i32(d, pos)
+                if (stored < 8 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 311) return -1
+                left -= stored
+                return left
+            }
+
+            fun fgetFast0(r: dev.fastwire.Reader, d: ByteArray, p0: Int, end: Int, v: Empty): Int {
                 var p = p0
                 return p
             }

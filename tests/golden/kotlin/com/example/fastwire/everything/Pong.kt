@@ -62,8 +62,9 @@ data class Pong(
             }
 
             fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Pong?): Pong {
-                val body = r.enter(base, r.u32(pos), pos + 4, 306, depth)
                 val v = reuse ?: Pong()
+                if (depth >= 1) { val left = vgetFast0(r, r.buf, pos, base, r.end, r.budget, v); if (left >= 0) { r.budget = left; return v } }
+                val body = r.enter(base, r.u32(pos), pos + 4, 306, depth)
                 vread0(r, body, r.len, depth - 1, v)
                 return v
             }
@@ -82,6 +83,7 @@ data class Pong(
             fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: Pong?): Pong {
                 if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
                 val v = reuse ?: Pong()
+                if (depth >= 1) { val p = fgetFast0(r, r.buf, r.pos, r.end, v); if (p >= 0) { r.pos = p; return v } }
                 fread0(r, depth - 1, v)
                 return v
             }
@@ -136,6 +138,28 @@ data class Pong(
             fun ffast0(d: ByteArray, p0: Int, end: Int): Int {
                 var p = p0
                 if (end - p < 24) return -1
+                p += 24
+                return p
+            }
+
+            /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
+            fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Int, base: Int, size: Int, left0: Long, v: Pong): Long {
+                var left = left0
+                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                if (pos < slot + 4 || pos > size - 32) return -1
+                val stored = dev.fastwire.Fast.i32(d, pos)
+                if (stored < 32 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 306) return -1
+                left -= stored
+                v.id = dev.fastwire.Uuids.get(r.buf, pos + 8)
+                v.received = r.i64(pos + 24)
+                return left
+            }
+
+            fun fgetFast0(r: dev.fastwire.Reader, d: ByteArray, p0: Int, end: Int, v: Pong): Int {
+                var p = p0
+                if (end - p < 24) return -1
+                v.id = dev.fastwire.Uuids.get(r.buf, p)
+                v.received = r.i64(p + 16)
                 p += 24
                 return p
             }
