@@ -269,6 +269,11 @@ def emit_codec(g: "JavaGen", out: Lines, s: ir.StructType, layout: lower.StructL
         out("")
         out(*walk.final(layout))
         out("")
+        out(f"@Override public long vfast(byte[] d, int slot, int base, int size, long left, int depth) "
+            f"{{ return depth >= {layout.depth} ? vfast0(d, slot, base, size, left) : -1; }}",
+            f"@Override public int ffast(byte[] d, int p, int end, int depth) "
+            f"{{ return depth >= {layout.depth} ? ffast0(d, p, end) : -1; }}",
+            "")
     if readable(g.model, layout):
         rd = FastRead(g.model, False, lambda ref: g.qualified(ref) + ".Codec", g.unit, g.qualified,
                       lambda w, p: value_read(g, w, p), lambda f: fname(g, f))

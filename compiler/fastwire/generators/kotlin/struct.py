@@ -470,6 +470,11 @@ def emit_codec(g: "KotlinGen", out: Lines, s: ir.StructType, layout: lower.Struc
     out.close()
     out("")
 
+    if fast:
+        out(f"override fun vfast(d: ByteArray, slot: Int, base: Int, size: Int, left: Long, depth: Int): Long = "
+            f"if (depth >= {layout.depth}) vfast0(d, slot, base, size, left) else -1",
+            f"override fun ffast(d: ByteArray, p: Int, end: Int, depth: Int): Int = "
+            f"if (depth >= {layout.depth}) ffast0(d, p, end) else -1")
     out(f"override fun vfields(w: {W}, body: Int, v: {n}) = vfields0(w, body, v)",
         f"override fun vread(r: {R}, body: Int, size: Int, depth: Int, v: {n}) = vread0(r, body, size, depth, v)",
         f"override fun vverify(r: {R}, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)",

@@ -135,6 +135,9 @@ public class AccountMessage {
             return p;
         }
 
+        @Override public long vfast(byte[] d, int slot, int base, int size, long left, int depth) { return depth >= 3 ? vfast0(d, slot, base, size, left) : -1; }
+        @Override public int ffast(byte[] d, int p, int end, int depth) { return depth >= 3 ? ffast0(d, p, end) : -1; }
+
         /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
         public static long vgetFast0(dev.fastwire.Reader r, byte[] d, int slot, int base, int size, long left, AccountMessage v) {
             int pos = base + dev.fastwire.Fast.i32(d, slot);

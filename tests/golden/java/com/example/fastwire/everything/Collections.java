@@ -742,6 +742,9 @@ public class Collections {
             return p;
         }
 
+        @Override public long vfast(byte[] d, int slot, int base, int size, long left, int depth) { return depth >= 3 ? vfast0(d, slot, base, size, left) : -1; }
+        @Override public int ffast(byte[] d, int p, int end, int depth) { return depth >= 3 ? ffast0(d, p, end) : -1; }
+
         @Override protected void vfields(dev.fastwire.Writer w, int body, Collections v) { vfields0(w, body, v); }
         @Override protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Collections v) { vread0(r, body, size, depth, v); }
         @Override protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) { vverify0(r, body, size, depth); }

@@ -171,6 +171,9 @@ public class Wallet extends com.chronoxor.proto.Balance {
             return p;
         }
 
+        @Override public long vfast(byte[] d, int slot, int base, int size, long left, int depth) { return depth >= 1 ? vfast0(d, slot, base, size, left) : -1; }
+        @Override public int ffast(byte[] d, int p, int end, int depth) { return depth >= 1 ? ffast0(d, p, end) : -1; }
+
         @Override protected void vfields(dev.fastwire.Writer w, int body, Wallet v) { vfields0(w, body, v); }
         @Override protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Wallet v) { vread0(r, body, size, depth, v); }
         @Override protected void vverify(dev.fastwire.Reader r, int body, int size, int depth) { vverify0(r, body, size, depth); }
