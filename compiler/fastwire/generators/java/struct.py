@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 from ... import ir, lower
+from .fast import FastRead, FastWalk, eligible, readable
 from .generator import READ, READ_RAW, SIZE_ADD, SIZE_CAST, SIZE_PUT, Lines, jstring
 
 if TYPE_CHECKING:
@@ -261,6 +262,26 @@ def emit_codec(g: "JavaGen", out: Lines, s: ir.StructType, layout: lower.StructL
             i += 1
         out.close()
         out("")
+    if eligible(g.model, layout):
+        walk = FastWalk(g.model, False, lambda ref: g.qualified(ref) + ".Codec", g.unit)
+        out("/** verify's fast path for the usual message (see fast.py); -1: take the general walk. */")
+        out(*walk.versioned(layout))
+        out("")
+        out(*walk.final(layout))
+        out("")
+        out(f"@Override public long vfast(byte[] d, int slot, int base, int size, long left, int depth) "
+            f"{{ return depth >= {layout.depth} ? vfast0(d, slot, base, size, left) : -1; }}",
+            f"@Override public int ffast(byte[] d, int p, int end, int depth) "
+            f"{{ return depth >= {layout.depth} ? ffast0(d, p, end) : -1; }}",
+            "")
+    if readable(g.model, layout):
+        rd = FastRead(g.model, False, lambda ref: g.qualified(ref) + ".Codec", g.unit, g.qualified,
+                      lambda w, p: value_read(g, w, p), lambda f: fname(g, f))
+        out("/** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */")
+        out(*rd.vread(n, layout))
+        out("")
+        out(*rd.fread(n, layout))
+        out("")
 
     # the framework's entry points, over the static ones
     W, R = "dev.fastwire.Writer", "dev.fastwire.Reader"
@@ -317,14 +338,25 @@ def emit_entries(g: "JavaGen", out: Lines, s: ir.StructType, layout: lower.Struc
         "w.i32(pos, body - base);")
     out.close()
     out("")
+    read = readable(g.model, layout)
     out.open(f"public static {n} vget0(dev.fastwire.Reader r, int pos, int base, int depth, {n} reuse) {{")
-    out(f"int body = r.enter(base, r.u32(pos), pos + 4, {t}, depth);",
-        f"{n} v = {fresh};",
-        "vread0(r, body, r.len, depth - 1, v);",
+    if read:
+        out(f"{n} v = {fresh};",
+            f"if (depth >= {layout.depth}) {{ long left = vgetFast0(r, r.buf, pos, base, r.end, r.budget, v); "
+            "if (left >= 0) { r.budget = left; return v; } }",
+            f"int body = r.enter(base, r.u32(pos), pos + 4, {t}, depth);")
+    else:
+        out(f"int body = r.enter(base, r.u32(pos), pos + 4, {t}, depth);",
+            f"{n} v = {fresh};")
+    out("vread0(r, body, r.len, depth - 1, v);",
         "return v;")
     out.close()
     out("")
+    fast = eligible(g.model, layout)
     out.open("public static void vcheck0(dev.fastwire.Reader r, int pos, int base, int depth) {")
+    if fast:
+        out(f"if (depth >= {layout.depth}) {{ long left = vfast0(r.buf, pos, base, r.end, r.budget); "
+            "if (left >= 0) { r.budget = left; return; } }")
     out(f"int body = r.enter(base, r.u32(pos), pos + 4, {t}, depth);",
         "vverify0(r, body, r.len, depth - 1);")
     out.close()
@@ -336,12 +368,18 @@ def emit_entries(g: "JavaGen", out: Lines, s: ir.StructType, layout: lower.Struc
     out("")
     out.open(f"public static {n} fget0(dev.fastwire.Reader r, int depth, {n} reuse) {{")
     out("if (depth < 1) throw dev.fastwire.Reader.fail(\"too_deep\");",
-        f"{n} v = {fresh};",
-        "fread0(r, depth - 1, v);",
+        f"{n} v = {fresh};")
+    if read:
+        out(f"if (depth >= {layout.depth}) {{ int p = fgetFast0(r, r.buf, r.pos, r.end, v); "
+            "if (p >= 0) { r.pos = p; return v; } }")
+    out("fread0(r, depth - 1, v);",
         "return v;")
     out.close()
     out("")
     out.open("public static void fcheck0(dev.fastwire.Reader r, int depth) {")
+    if fast:
+        out(f"if (depth >= {layout.depth}) {{ int p = ffast0(r.buf, r.pos, r.end); "
+            "if (p >= 0) { r.pos = p; return; } }")
     out("if (depth < 1) throw dev.fastwire.Reader.fail(\"too_deep\");",
         "fverify0(r, depth - 1);")
     out.close()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 from ... import ir, lower
+from ..java.fast import FastRead, FastWalk, eligible, readable
 from ..java.generator import Lines
 from .generator import JSON, RAW_WRITE, READ, READ_RAW, VALUE, WRITE, kstring
 
@@ -330,14 +331,25 @@ def emit_codec(g: "KotlinGen", out: Lines, s: ir.StructType, layout: lower.Struc
         "w.i32(pos, body - base)")
     out.close()
     out("")
+    read = readable(g.model, layout)
     out.open(f"fun vget0(r: {R}, pos: Int, base: Int, depth: Int, reuse: {n}?): {n} {{")
-    out(f"val body = r.enter(base, r.u32(pos), pos + 4, {t}, depth)",
-        f"val v = reuse ?: {n}()",
-        "vread0(r, body, r.len, depth - 1, v)",
+    if read:
+        out(f"val v = reuse ?: {n}()",
+            f"if (depth >= {layout.depth}) {{ val left = vgetFast0(r, r.buf, pos, base, r.end, r.budget, v); "
+            "if (left >= 0) { r.budget = left; return v } }",
+            f"val body = r.enter(base, r.u32(pos), pos + 4, {t}, depth)")
+    else:
+        out(f"val body = r.enter(base, r.u32(pos), pos + 4, {t}, depth)",
+            f"val v = reuse ?: {n}()")
+    out("vread0(r, body, r.len, depth - 1, v)",
         "return v")
     out.close()
     out("")
+    fast = eligible(g.model, layout)
     out.open(f"fun vcheck0(r: {R}, pos: Int, base: Int, depth: Int) {{")
+    if fast:
+        out(f"if (depth >= {layout.depth}) {{ val left = vfast0(r.buf, pos, base, r.end, r.budget); "
+            "if (left >= 0) { r.budget = left; return } }")
     out(f"val body = r.enter(base, r.u32(pos), pos + 4, {t}, depth)",
         "vverify0(r, body, r.len, depth - 1)")
     out.close()
@@ -348,10 +360,17 @@ def emit_codec(g: "KotlinGen", out: Lines, s: ir.StructType, layout: lower.Struc
     out("")
     out.open(f"fun fget0(r: {R}, depth: Int, reuse: {n}?): {n} {{")
     out("if (depth < 1) throw dev.fastwire.Reader.fail(\"too_deep\")",
-        f"val v = reuse ?: {n}()", "fread0(r, depth - 1, v)", "return v")
+        f"val v = reuse ?: {n}()")
+    if read:
+        out(f"if (depth >= {layout.depth}) {{ val p = fgetFast0(r, r.buf, r.pos, r.end, v); "
+            "if (p >= 0) { r.pos = p; return v } }")
+    out("fread0(r, depth - 1, v)", "return v")
     out.close()
     out("")
     out.open(f"fun fcheck0(r: {R}, depth: Int) {{")
+    if fast:
+        out(f"if (depth >= {layout.depth}) {{ val p = ffast0(r.buf, r.pos, r.end); "
+            "if (p >= 0) { r.pos = p; return } }")
     out("if (depth < 1) throw dev.fastwire.Reader.fail(\"too_deep\")", "fverify0(r, depth - 1)")
     out.close()
     out("")
@@ -433,9 +452,29 @@ def emit_codec(g: "KotlinGen", out: Lines, s: ir.StructType, layout: lower.Struc
             i += 1
         out.close()
         out("")
+    if fast:
+        walk = FastWalk(g.model, True, lambda ref: g.qualified(ref) + ".Codec", g.unit)
+        out("/** verify's fast path for the usual message (see fast.py); -1: take the general walk. */")
+        out(*walk.versioned(layout))
+        out("")
+        out(*walk.final(layout))
+        out("")
+    if read:
+        rd = FastRead(g.model, True, lambda ref: g.qualified(ref) + ".Codec", g.unit, g.qualified,
+                      lambda w, p: value_read(g, w, p), lambda f: fname(g, f))
+        out("/** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */")
+        out(*rd.vread(n, layout))
+        out("")
+        out(*rd.fread(n, layout))
+        out("")
     out.close()
     out("")
 
+    if fast:
+        out(f"override fun vfast(d: ByteArray, slot: Int, base: Int, size: Int, left: Long, depth: Int): Long = "
+            f"if (depth >= {layout.depth}) vfast0(d, slot, base, size, left) else -1",
+            f"override fun ffast(d: ByteArray, p: Int, end: Int, depth: Int): Int = "
+            f"if (depth >= {layout.depth}) ffast0(d, p, end) else -1")
     out(f"override fun vfields(w: {W}, body: Int, v: {n}) = vfields0(w, body, v)",
         f"override fun vread(r: {R}, body: Int, size: Int, depth: Int, v: {n}) = vread0(r, body, size, depth, v)",
         f"override fun vverify(r: {R}, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)",

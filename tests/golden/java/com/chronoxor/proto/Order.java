@@ -89,13 +89,15 @@ public class Order implements Comparable<com.chronoxor.proto.Order> {
         }
 
         public static Order vget0(dev.fastwire.Reader r, int pos, int base, int depth, Order reuse) {
-            int body = r.enter(base, r.u32(pos), pos + 4, 1, depth);
             Order v = reuse != null && reuse.getClass() == Order.class ? reuse : new Order();
+            if (depth >= 1) { long left = vgetFast0(r, r.buf, pos, base, r.end, r.budget, v); if (left >= 0) { r.budget = left; return v; } }
+            int body = r.enter(base, r.u32(pos), pos + 4, 1, depth);
             vread0(r, body, r.len, depth - 1, v);
             return v;
         }
 
         public static void vcheck0(dev.fastwire.Reader r, int pos, int base, int depth) {
+            if (depth >= 1) { long left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return; } }
             int body = r.enter(base, r.u32(pos), pos + 4, 1, depth);
             vverify0(r, body, r.len, depth - 1);
         }
@@ -108,11 +110,13 @@ public class Order implements Comparable<com.chronoxor.proto.Order> {
         public static Order fget0(dev.fastwire.Reader r, int depth, Order reuse) {
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             Order v = reuse != null && reuse.getClass() == Order.class ? reuse : new Order();
+            if (depth >= 1) { int p = fgetFast0(r, r.buf, r.pos, r.end, v); if (p >= 0) { r.pos = p; return v; } }
             fread0(r, depth - 1, v);
             return v;
         }
 
         public static void fcheck0(dev.fastwire.Reader r, int depth) {
+            if (depth >= 1) { int p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             fverify0(r, depth - 1);
         }
@@ -173,6 +177,75 @@ public class Order implements Comparable<com.chronoxor.proto.Order> {
             r.take(4);
             dev.fastwire.Direct.fcheckText(r);
             r.take(18);
+        }
+
+        /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
+        public static long vfast0(byte[] d, int slot, int base, int size, long left) {
+            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            if (pos < slot + 4 || pos > size - 34) return -1;
+            int stored = dev.fastwire.Fast.i32(d, pos);
+            if (stored < 34 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 1) return -1;
+            left -= stored;
+            int q1 = pos + dev.fastwire.Fast.i32(d, pos + 12);
+            if (q1 < pos + 16 || q1 > size - 4) return -1;
+            int n2 = dev.fastwire.Fast.i32(d, q1);
+            if (n2 < 0 || n2 > size - 4 - q1) return -1;
+            left -= 4 + n2;
+            return left;
+        }
+
+        public static int ffast0(byte[] d, int p, int end) {
+            if (end - p < 4) return -1;
+            p += 4;
+            if (end - p < 4) return -1;
+            int n1 = dev.fastwire.Fast.i32(d, p);
+            if (n1 < 0 || n1 > end - p - 4) return -1;
+            p += 4 + n1;
+            if (end - p < 18) return -1;
+            p += 18;
+            return p;
+        }
+
+        @Override public long vfast(byte[] d, int slot, int base, int size, long left, int depth) { return depth >= 1 ? vfast0(d, slot, base, size, left) : -1; }
+        @Override public int ffast(byte[] d, int p, int end, int depth) { return depth >= 1 ? ffast0(d, p, end) : -1; }
+
+        /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
+        public static long vgetFast0(dev.fastwire.Reader r, byte[] d, int slot, int base, int size, long left, Order v) {
+            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            if (pos < slot + 4 || pos > size - 34) return -1;
+            int stored = dev.fastwire.Fast.i32(d, pos);
+            if (stored < 34 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 1) return -1;
+            left -= stored;
+            v.uid = r.i32(pos + 8);
+            int q1 = pos + dev.fastwire.Fast.i32(d, pos + 12);
+            if (q1 < pos + 16 || q1 > size - 4) return -1;
+            int n2 = dev.fastwire.Fast.i32(d, q1);
+            if (n2 < 0 || n2 > size - 4 - q1) return -1;
+            left -= 4 + n2;
+            v.symbol = r.text(q1 + 4, n2, v.symbol);
+            v.side = com.chronoxor.proto.OrderSide.of(r.u8(pos + 16));
+            v.type = com.chronoxor.proto.OrderType.of(r.u8(pos + 17));
+            v.price = r.f64(pos + 18);
+            v.volume = r.f64(pos + 26);
+            return left;
+        }
+
+        public static int fgetFast0(dev.fastwire.Reader r, byte[] d, int p, int end, Order v) {
+            if (end - p < 4) return -1;
+            v.uid = r.i32(p);
+            p += 4;
+            if (end - p < 4) return -1;
+            int n1 = dev.fastwire.Fast.i32(d, p);
+            if (n1 < 0 || n1 > end - p - 4) return -1;
+            v.symbol = r.text(p + 4, n1, v.symbol);
+            p += 4 + n1;
+            if (end - p < 18) return -1;
+            v.side = com.chronoxor.proto.OrderSide.of(r.u8(p));
+            v.type = com.chronoxor.proto.OrderType.of(r.u8(p + 1));
+            v.price = r.f64(p + 2);
+            v.volume = r.f64(p + 10);
+            p += 18;
+            return p;
         }
 
         @Override protected void vfields(dev.fastwire.Writer w, int body, Order v) { vfields0(w, body, v); }

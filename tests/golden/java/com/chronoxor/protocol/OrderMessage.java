@@ -60,13 +60,15 @@ public class OrderMessage {
         }
 
         public static OrderMessage vget0(dev.fastwire.Reader r, int pos, int base, int depth, OrderMessage reuse) {
-            int body = r.enter(base, r.u32(pos), pos + 4, 1, depth);
             OrderMessage v = reuse != null && reuse.getClass() == OrderMessage.class ? reuse : new OrderMessage();
+            if (depth >= 2) { long left = vgetFast0(r, r.buf, pos, base, r.end, r.budget, v); if (left >= 0) { r.budget = left; return v; } }
+            int body = r.enter(base, r.u32(pos), pos + 4, 1, depth);
             vread0(r, body, r.len, depth - 1, v);
             return v;
         }
 
         public static void vcheck0(dev.fastwire.Reader r, int pos, int base, int depth) {
+            if (depth >= 2) { long left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return; } }
             int body = r.enter(base, r.u32(pos), pos + 4, 1, depth);
             vverify0(r, body, r.len, depth - 1);
         }
@@ -79,11 +81,13 @@ public class OrderMessage {
         public static OrderMessage fget0(dev.fastwire.Reader r, int depth, OrderMessage reuse) {
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             OrderMessage v = reuse != null && reuse.getClass() == OrderMessage.class ? reuse : new OrderMessage();
+            if (depth >= 2) { int p = fgetFast0(r, r.buf, r.pos, r.end, v); if (p >= 0) { r.pos = p; return v; } }
             fread0(r, depth - 1, v);
             return v;
         }
 
         public static void fcheck0(dev.fastwire.Reader r, int depth) {
+            if (depth >= 2) { int p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             fverify0(r, depth - 1);
         }
@@ -111,6 +115,55 @@ public class OrderMessage {
 
         static void fverify0(dev.fastwire.Reader r, int depth) {
             com.chronoxor.proto.Order.Codec.fcheck0(r, depth);
+        }
+
+        /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
+        public static long vfast0(byte[] d, int slot, int base, int size, long left) {
+            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            if (pos < slot + 4 || pos > size - 12) return -1;
+            int stored = dev.fastwire.Fast.i32(d, pos);
+            if (stored < 12 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 1) return -1;
+            left -= stored;
+            left = com.chronoxor.proto.Order.Codec.vfast0(d, pos + 8, pos, size, left);
+            if (left < 0) return -1;
+            return left;
+        }
+
+        public static int ffast0(byte[] d, int p, int end) {
+            p = com.chronoxor.proto.Order.Codec.ffast0(d, p, end);
+            if (p < 0) return -1;
+            return p;
+        }
+
+        @Override public long vfast(byte[] d, int slot, int base, int size, long left, int depth) { return depth >= 2 ? vfast0(d, slot, base, size, left) : -1; }
+        @Override public int ffast(byte[] d, int p, int end, int depth) { return depth >= 2 ? ffast0(d, p, end) : -1; }
+
+        /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
+        public static long vgetFast0(dev.fastwire.Reader r, byte[] d, int slot, int base, int size, long left, OrderMessage v) {
+            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            if (pos < slot + 4 || pos > size - 12) return -1;
+            int stored = dev.fastwire.Fast.i32(d, pos);
+            if (stored < 12 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 1) return -1;
+            left -= stored;
+            com.chronoxor.proto.Order x1 = v.body;
+            if (x1 == null || x1.getClass() != com.chronoxor.proto.Order.class) {
+                x1 = new com.chronoxor.proto.Order();
+                v.body = x1;
+            }
+            left = com.chronoxor.proto.Order.Codec.vgetFast0(r, d, pos + 8, pos, size, left, x1);
+            if (left < 0) return -1;
+            return left;
+        }
+
+        public static int fgetFast0(dev.fastwire.Reader r, byte[] d, int p, int end, OrderMessage v) {
+            com.chronoxor.proto.Order x1 = v.body;
+            if (x1 == null || x1.getClass() != com.chronoxor.proto.Order.class) {
+                x1 = new com.chronoxor.proto.Order();
+                v.body = x1;
+            }
+            p = com.chronoxor.proto.Order.Codec.fgetFast0(r, d, p, end, x1);
+            if (p < 0) return -1;
+            return p;
         }
 
         @Override protected void vfields(dev.fastwire.Writer w, int body, OrderMessage v) { vfields0(w, body, v); }

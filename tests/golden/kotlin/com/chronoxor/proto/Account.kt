@@ -75,13 +75,15 @@ data class Account(
             }
 
             fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Account?): Account {
-                val body = r.enter(base, r.u32(pos), pos + 4, 3, depth)
                 val v = reuse ?: Account()
+                if (depth >= 2) { val left = vgetFast0(r, r.buf, pos, base, r.end, r.budget, v); if (left >= 0) { r.budget = left; return v } }
+                val body = r.enter(base, r.u32(pos), pos + 4, 3, depth)
                 vread0(r, body, r.len, depth - 1, v)
                 return v
             }
 
             fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
+                if (depth >= 2) { val left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return } }
                 val body = r.enter(base, r.u32(pos), pos + 4, 3, depth)
                 vverify0(r, body, r.len, depth - 1)
             }
@@ -94,11 +96,13 @@ data class Account(
             fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: Account?): Account {
                 if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
                 val v = reuse ?: Account()
+                if (depth >= 2) { val p = fgetFast0(r, r.buf, r.pos, r.end, v); if (p >= 0) { r.pos = p; return v } }
                 fread0(r, depth - 1, v)
                 return v
             }
 
             fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
+                if (depth >= 2) { val p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return } }
                 if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
                 fverify0(r, depth - 1)
             }
@@ -166,8 +170,184 @@ data class Account(
                 for (i in 0 until r.count(26)) com.chronoxor.proto.Order.Codec.fcheck0(r, depth)
             }
 
+            /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
+            fun vfast0(d: ByteArray, slot: Int, base: Int, size: Int, left0: Long): Long {
+                var left = left0
+                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                if (pos < slot + 4 || pos > size - 30) return -1
+                val stored = dev.fastwire.Fast.i32(d, pos)
+                if (stored < 30 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 3) return -1
+                left -= stored
+                val q1 = pos + dev.fastwire.Fast.i32(d, pos + 12)
+                if (q1 < pos + 16 || q1 > size - 4) return -1
+                val n2 = dev.fastwire.Fast.i32(d, q1)
+                if (n2 < 0 || n2 > size - 4 - q1) return -1
+                left -= 4 + n2
+                left = com.chronoxor.proto.Balance.Codec.vfast0(d, pos + 17, pos, size, left)
+                if (left < 0) return -1
+                if (dev.fastwire.Fast.u8(d, pos + 21) != 0) {
+                    val o3 = pos + dev.fastwire.Fast.i32(d, pos + 22)
+                    if (o3 < pos + 26 || o3 > size - 4) return -1
+                    left -= 4
+                    left = com.chronoxor.proto.Balance.Codec.vfast0(d, o3, o3, size, left)
+                    if (left < 0) return -1
+                }
+                val off4 = dev.fastwire.Fast.i32(d, pos + 26)
+                if (off4 != 0) {
+                    val q5 = pos + off4
+                    if (q5 < pos + 30 || q5 > size - 4) return -1
+                    val c6 = dev.fastwire.Fast.i32(d, q5)
+                    if (c6 < 0 || c6 > (size - 4 - q5) / 4) return -1
+                    left -= 4 + c6 * 4
+                    val end8 = q5 + 4 + c6 * 4
+                    var a7 = q5 + 4
+                    while (a7 < end8) {
+                        left = com.chronoxor.proto.Order.Codec.vfast0(d, a7, pos, size, left)
+                        if (left < 0) return -1
+                        a7 += 4
+                    }
+                }
+                return left
+            }
+
+            fun ffast0(d: ByteArray, p0: Int, end: Int): Int {
+                var p = p0
+                if (end - p < 4) return -1
+                p += 4
+                if (end - p < 4) return -1
+                val n1 = dev.fastwire.Fast.i32(d, p)
+                if (n1 < 0 || n1 > end - p - 4) return -1
+                p += 4 + n1
+                if (end - p < 1) return -1
+                p += 1
+                p = com.chronoxor.proto.Balance.Codec.ffast0(d, p, end)
+                if (p < 0) return -1
+                if (p >= end) return -1
+                p += 1
+                if (dev.fastwire.Fast.u8(d, p - 1) != 0) {
+                    p = com.chronoxor.proto.Balance.Codec.ffast0(d, p, end)
+                    if (p < 0) return -1
+                }
+                if (end - p < 4) return -1
+                val c2 = dev.fastwire.Fast.i32(d, p)
+                p += 4
+                if (c2 < 0 || c2 > (end - p) / 26) return -1
+                var i3 = 0
+                while (i3 < c2) {
+                    p = com.chronoxor.proto.Order.Codec.ffast0(d, p, end)
+                    if (p < 0) return -1
+                    i3 += 1
+                }
+                return p
+            }
+
+            /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
+            fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Int, base: Int, size: Int, left0: Long, v: Account): Long {
+                var left = left0
+                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                if (pos < slot + 4 || pos > size - 30) return -1
+                val stored = dev.fastwire.Fast.i32(d, pos)
+                if (stored < 30 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 3) return -1
+                left -= stored
+                v.uid = r.i32(pos + 8)
+                val q1 = pos + dev.fastwire.Fast.i32(d, pos + 12)
+                if (q1 < pos + 16 || q1 > size - 4) return -1
+                val n2 = dev.fastwire.Fast.i32(d, q1)
+                if (n2 < 0 || n2 > size - 4 - q1) return -1
+                left -= 4 + n2
+                v.name = r.text(q1 + 4, n2, v.name)
+                v.state = com.chronoxor.proto.State.of(r.u8(pos + 16).toLong())
+                val x3 = v.wallet
+                left = com.chronoxor.proto.Balance.Codec.vgetFast0(r, d, pos + 17, pos, size, left, x3)
+                if (left < 0) return -1
+                if (dev.fastwire.Fast.u8(d, pos + 21) != 0) {
+                    val o4 = pos + dev.fastwire.Fast.i32(d, pos + 22)
+                    if (o4 < pos + 26 || o4 > size - 4) return -1
+                    left -= 4
+                    var x5 = v.asset
+                    if (x5 == null) {
+                        x5 = com.chronoxor.proto.Balance()
+                        v.asset = x5
+                    }
+                    left = com.chronoxor.proto.Balance.Codec.vgetFast0(r, d, o4, o4, size, left, x5)
+                    if (left < 0) return -1
+                } else {
+                    v.asset = null
+                }
+                val q6 = pos + dev.fastwire.Fast.i32(d, pos + 26)
+                if (q6 < pos + 30 || q6 > size - 4) return -1
+                val c7 = dev.fastwire.Fast.i32(d, q6)
+                if (c7 < 0 || c7 > (size - 4 - q6) / 4) return -1
+                left -= 4 + c7 * 4
+                val out8 = dev.fastwire.Direct.list(v.orders)
+                val old9 = out8.size
+                for (i10 in 0 until c7) {
+                    var x11 = if (i10 < old9) out8[i10] else null
+                    if (x11 == null) {
+                        x11 = com.chronoxor.proto.Order()
+                        dev.fastwire.Direct.set(out8, i10, old9, x11)
+                    }
+                    left = com.chronoxor.proto.Order.Codec.vgetFast0(r, d, q6 + 4 + 4 * i10, pos, size, left, x11)
+                    if (left < 0) return -1
+                }
+                dev.fastwire.Direct.trim(out8, c7)
+                v.orders = out8
+                return left
+            }
+
+            fun fgetFast0(r: dev.fastwire.Reader, d: ByteArray, p0: Int, end: Int, v: Account): Int {
+                var p = p0
+                if (end - p < 4) return -1
+                v.uid = r.i32(p)
+                p += 4
+                if (end - p < 4) return -1
+                val n1 = dev.fastwire.Fast.i32(d, p)
+                if (n1 < 0 || n1 > end - p - 4) return -1
+                v.name = r.text(p + 4, n1, v.name)
+                p += 4 + n1
+                if (end - p < 1) return -1
+                v.state = com.chronoxor.proto.State.of(r.u8(p).toLong())
+                p += 1
+                val x2 = v.wallet
+                p = com.chronoxor.proto.Balance.Codec.fgetFast0(r, d, p, end, x2)
+                if (p < 0) return -1
+                if (p >= end) return -1
+                p += 1
+                if (dev.fastwire.Fast.u8(d, p - 1) != 0) {
+                    var x3 = v.asset
+                    if (x3 == null) {
+                        x3 = com.chronoxor.proto.Balance()
+                        v.asset = x3
+                    }
+                    p = com.chronoxor.proto.Balance.Codec.fgetFast0(r, d, p, end, x3)
+                    if (p < 0) return -1
+                } else {
+                    v.asset = null
+                }
+                if (end - p < 4) return -1
+                val c4 = dev.fastwire.Fast.i32(d, p)
+                p += 4
+                if (c4 < 0 || c4 > (end - p) / 26) return -1
+                val out5 = dev.fastwire.Direct.list(v.orders)
+                val old6 = out5.size
+                for (i7 in 0 until c4) {
+                    var x8 = if (i7 < old6) out5[i7] else null
+                    if (x8 == null) {
+                        x8 = com.chronoxor.proto.Order()
+                        dev.fastwire.Direct.set(out5, i7, old6, x8)
+                    }
+                    p = com.chronoxor.proto.Order.Codec.fgetFast0(r, d, p, end, x8)
+                    if (p < 0) return -1
+                }
+                dev.fastwire.Direct.trim(out5, c4)
+                v.orders = out5
+                return p
+            }
+
         }
 
+        override fun vfast(d: ByteArray, slot: Int, base: Int, size: Int, left: Long, depth: Int): Long = if (depth >= 2) vfast0(d, slot, base, size, left) else -1
+        override fun ffast(d: ByteArray, p: Int, end: Int, depth: Int): Int = if (depth >= 2) ffast0(d, p, end) else -1
         override fun vfields(w: dev.fastwire.Writer, body: Int, v: Account) = vfields0(w, body, v)
         override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Account) = vread0(r, body, size, depth, v)
         override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)

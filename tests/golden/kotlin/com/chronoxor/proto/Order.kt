@@ -75,13 +75,15 @@ data class Order(
             }
 
             fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Order?): Order {
-                val body = r.enter(base, r.u32(pos), pos + 4, 1, depth)
                 val v = reuse ?: Order()
+                if (depth >= 1) { val left = vgetFast0(r, r.buf, pos, base, r.end, r.budget, v); if (left >= 0) { r.budget = left; return v } }
+                val body = r.enter(base, r.u32(pos), pos + 4, 1, depth)
                 vread0(r, body, r.len, depth - 1, v)
                 return v
             }
 
             fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
+                if (depth >= 1) { val left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return } }
                 val body = r.enter(base, r.u32(pos), pos + 4, 1, depth)
                 vverify0(r, body, r.len, depth - 1)
             }
@@ -94,11 +96,13 @@ data class Order(
             fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: Order?): Order {
                 if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
                 val v = reuse ?: Order()
+                if (depth >= 1) { val p = fgetFast0(r, r.buf, r.pos, r.end, v); if (p >= 0) { r.pos = p; return v } }
                 fread0(r, depth - 1, v)
                 return v
             }
 
             fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
+                if (depth >= 1) { val p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return } }
                 if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
                 fverify0(r, depth - 1)
             }
@@ -155,8 +159,80 @@ data class Order(
                 r.take(18)
             }
 
+            /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
+            fun vfast0(d: ByteArray, slot: Int, base: Int, size: Int, left0: Long): Long {
+                var left = left0
+                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                if (pos < slot + 4 || pos > size - 34) return -1
+                val stored = dev.fastwire.Fast.i32(d, pos)
+                if (stored < 34 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 1) return -1
+                left -= stored
+                val q1 = pos + dev.fastwire.Fast.i32(d, pos + 12)
+                if (q1 < pos + 16 || q1 > size - 4) return -1
+                val n2 = dev.fastwire.Fast.i32(d, q1)
+                if (n2 < 0 || n2 > size - 4 - q1) return -1
+                left -= 4 + n2
+                return left
+            }
+
+            fun ffast0(d: ByteArray, p0: Int, end: Int): Int {
+                var p = p0
+                if (end - p < 4) return -1
+                p += 4
+                if (end - p < 4) return -1
+                val n1 = dev.fastwire.Fast.i32(d, p)
+                if (n1 < 0 || n1 > end - p - 4) return -1
+                p += 4 + n1
+                if (end - p < 18) return -1
+                p += 18
+                return p
+            }
+
+            /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
+            fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Int, base: Int, size: Int, left0: Long, v: Order): Long {
+                var left = left0
+                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                if (pos < slot + 4 || pos > size - 34) return -1
+                val stored = dev.fastwire.Fast.i32(d, pos)
+                if (stored < 34 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 1) return -1
+                left -= stored
+                v.uid = r.i32(pos + 8)
+                val q1 = pos + dev.fastwire.Fast.i32(d, pos + 12)
+                if (q1 < pos + 16 || q1 > size - 4) return -1
+                val n2 = dev.fastwire.Fast.i32(d, q1)
+                if (n2 < 0 || n2 > size - 4 - q1) return -1
+                left -= 4 + n2
+                v.symbol = r.text(q1 + 4, n2, v.symbol)
+                v.side = com.chronoxor.proto.OrderSide.of(r.u8(pos + 16).toLong())
+                v.type = com.chronoxor.proto.OrderType.of(r.u8(pos + 17).toLong())
+                v.price = r.f64(pos + 18)
+                v.volume = r.f64(pos + 26)
+                return left
+            }
+
+            fun fgetFast0(r: dev.fastwire.Reader, d: ByteArray, p0: Int, end: Int, v: Order): Int {
+                var p = p0
+                if (end - p < 4) return -1
+                v.uid = r.i32(p)
+                p += 4
+                if (end - p < 4) return -1
+                val n1 = dev.fastwire.Fast.i32(d, p)
+                if (n1 < 0 || n1 > end - p - 4) return -1
+                v.symbol = r.text(p + 4, n1, v.symbol)
+                p += 4 + n1
+                if (end - p < 18) return -1
+                v.side = com.chronoxor.proto.OrderSide.of(r.u8(p).toLong())
+                v.type = com.chronoxor.proto.OrderType.of(r.u8(p + 1).toLong())
+                v.price = r.f64(p + 2)
+                v.volume = r.f64(p + 10)
+                p += 18
+                return p
+            }
+
         }
 
+        override fun vfast(d: ByteArray, slot: Int, base: Int, size: Int, left: Long, depth: Int): Long = if (depth >= 1) vfast0(d, slot, base, size, left) else -1
+        override fun ffast(d: ByteArray, p: Int, end: Int, depth: Int): Int = if (depth >= 1) ffast0(d, p, end) else -1
         override fun vfields(w: dev.fastwire.Writer, body: Int, v: Order) = vfields0(w, body, v)
         override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Order) = vread0(r, body, size, depth, v)
         override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)

@@ -52,13 +52,15 @@ data class BalanceMessage(
             }
 
             fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: BalanceMessage?): BalanceMessage {
-                val body = r.enter(base, r.u32(pos), pos + 4, 2, depth)
                 val v = reuse ?: BalanceMessage()
+                if (depth >= 2) { val left = vgetFast0(r, r.buf, pos, base, r.end, r.budget, v); if (left >= 0) { r.budget = left; return v } }
+                val body = r.enter(base, r.u32(pos), pos + 4, 2, depth)
                 vread0(r, body, r.len, depth - 1, v)
                 return v
             }
 
             fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
+                if (depth >= 2) { val left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return } }
                 val body = r.enter(base, r.u32(pos), pos + 4, 2, depth)
                 vverify0(r, body, r.len, depth - 1)
             }
@@ -71,11 +73,13 @@ data class BalanceMessage(
             fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: BalanceMessage?): BalanceMessage {
                 if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
                 val v = reuse ?: BalanceMessage()
+                if (depth >= 2) { val p = fgetFast0(r, r.buf, r.pos, r.end, v); if (p >= 0) { r.pos = p; return v } }
                 fread0(r, depth - 1, v)
                 return v
             }
 
             fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
+                if (depth >= 2) { val p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return } }
                 if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
                 fverify0(r, depth - 1)
             }
@@ -104,8 +108,52 @@ data class BalanceMessage(
                 com.chronoxor.proto.Balance.Codec.fcheck0(r, depth)
             }
 
+            /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
+            fun vfast0(d: ByteArray, slot: Int, base: Int, size: Int, left0: Long): Long {
+                var left = left0
+                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                if (pos < slot + 4 || pos > size - 12) return -1
+                val stored = dev.fastwire.Fast.i32(d, pos)
+                if (stored < 12 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 2) return -1
+                left -= stored
+                left = com.chronoxor.proto.Balance.Codec.vfast0(d, pos + 8, pos, size, left)
+                if (left < 0) return -1
+                return left
+            }
+
+            fun ffast0(d: ByteArray, p0: Int, end: Int): Int {
+                var p = p0
+                p = com.chronoxor.proto.Balance.Codec.ffast0(d, p, end)
+                if (p < 0) return -1
+                return p
+            }
+
+            /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
+            fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Int, base: Int, size: Int, left0: Long, v: BalanceMessage): Long {
+                var left = left0
+                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                if (pos < slot + 4 || pos > size - 12) return -1
+                val stored = dev.fastwire.Fast.i32(d, pos)
+                if (stored < 12 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 2) return -1
+                left -= stored
+                val x1 = v.body
+                left = com.chronoxor.proto.Balance.Codec.vgetFast0(r, d, pos + 8, pos, size, left, x1)
+                if (left < 0) return -1
+                return left
+            }
+
+            fun fgetFast0(r: dev.fastwire.Reader, d: ByteArray, p0: Int, end: Int, v: BalanceMessage): Int {
+                var p = p0
+                val x1 = v.body
+                p = com.chronoxor.proto.Balance.Codec.fgetFast0(r, d, p, end, x1)
+                if (p < 0) return -1
+                return p
+            }
+
         }
 
+        override fun vfast(d: ByteArray, slot: Int, base: Int, size: Int, left: Long, depth: Int): Long = if (depth >= 2) vfast0(d, slot, base, size, left) else -1
+        override fun ffast(d: ByteArray, p: Int, end: Int, depth: Int): Int = if (depth >= 2) ffast0(d, p, end) else -1
         override fun vfields(w: dev.fastwire.Writer, body: Int, v: BalanceMessage) = vfields0(w, body, v)
         override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: BalanceMessage) = vread0(r, body, size, depth, v)
         override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)

@@ -84,6 +84,15 @@ public final class FinalModel<T> {
 
     /** verify() with a given reader and limits. */
     public static <T> int check(Reader reader, Limits limits, StructCodec<T> codec, byte[] buf, int off, int len) {
+        // The usual message by the struct's fast walk (see Model.check).
+        if (len >= 8 && off >= 0 && off + len <= buf.length) {
+            long size = ((int) Writer.I32.get(buf, off)) & 0xFFFFFFFFL;
+            if (size >= 8 && size <= len && size <= limits.maxMessageSize
+                    && (int) Writer.I32.get(buf, off + 4) == codec.type
+                    && codec.ffast(buf, off + 8, off + (int) size, limits.maxDepth) == off + (int) size) {
+                return (int) size;
+            }
+        }
         Reader r = root(reader, limits, codec, buf, off, len);
         codec.fcheck(r, limits.maxDepth);
         end(r);

@@ -87,6 +87,15 @@ public final class Model<T> {
 
     /** verify() with a given reader and limits. */
     public static <T> int check(Reader reader, Limits limits, StructCodec<T> codec, byte[] buf, int off, int len) {
+        // The usual message by the struct's fast walk, without setting up the reader; the
+        // general walk below decides anything else (and says why).
+        if (len >= 16 && off >= 0 && off + len <= buf.length) {
+            long full = ((int) Writer.I32.get(buf, off)) & 0xFFFFFFFFL;
+            if (full >= 16 && full <= len && full <= limits.maxMessageSize
+                    && codec.vfast(buf, off + 4, off, off + (int) full, full - 8, limits.maxDepth) >= 0) {
+                return (int) full;
+            }
+        }
         Reader r = root(reader, limits, buf, off, len);
         codec.vcheck(r, off + 4, off, limits.maxDepth);
         return r.end - off;

@@ -77,6 +77,20 @@ public abstract class StructCodec<T> extends Codec<T> {
         return v;
     }
 
+    /**
+     * verify's fast walk of a root (generated for non-recursive structs): the budget left
+     * after the body the slot leads to, or a negative number when the general walk must
+     * decide (anything unusual, or fewer than the struct's nesting levels left).
+     */
+    public long vfast(byte[] d, int slot, int base, int size, long left, int depth) {
+        return -1;
+    }
+
+    /** The final format's fast walk: the position after the struct at p, or -1. */
+    public int ffast(byte[] d, int p, int end, int depth) {
+        return -1;
+    }
+
     @Override
     public void vcheck(Reader r, int pos, int base, int depth) {
         int body = r.enter(base, r.u32(pos), pos + 4, type, depth);

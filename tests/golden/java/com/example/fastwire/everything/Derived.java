@@ -79,13 +79,15 @@ public class Derived extends com.example.fastwire.everything.Base {
         }
 
         public static Derived vget0(dev.fastwire.Reader r, int pos, int base, int depth, Derived reuse) {
-            int body = r.enter(base, r.u32(pos), pos + 4, 302, depth);
             Derived v = reuse != null && reuse.getClass() == Derived.class ? reuse : new Derived();
+            if (depth >= 1) { long left = vgetFast0(r, r.buf, pos, base, r.end, r.budget, v); if (left >= 0) { r.budget = left; return v; } }
+            int body = r.enter(base, r.u32(pos), pos + 4, 302, depth);
             vread0(r, body, r.len, depth - 1, v);
             return v;
         }
 
         public static void vcheck0(dev.fastwire.Reader r, int pos, int base, int depth) {
+            if (depth >= 1) { long left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return; } }
             int body = r.enter(base, r.u32(pos), pos + 4, 302, depth);
             vverify0(r, body, r.len, depth - 1);
         }
@@ -98,11 +100,13 @@ public class Derived extends com.example.fastwire.everything.Base {
         public static Derived fget0(dev.fastwire.Reader r, int depth, Derived reuse) {
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             Derived v = reuse != null && reuse.getClass() == Derived.class ? reuse : new Derived();
+            if (depth >= 1) { int p = fgetFast0(r, r.buf, r.pos, r.end, v); if (p >= 0) { r.pos = p; return v; } }
             fread0(r, depth - 1, v);
             return v;
         }
 
         public static void fcheck0(dev.fastwire.Reader r, int depth) {
+            if (depth >= 1) { int p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             fverify0(r, depth - 1);
         }
@@ -149,6 +153,67 @@ public class Derived extends com.example.fastwire.everything.Base {
         static void fverify0(dev.fastwire.Reader r, int depth) {
             dev.fastwire.Direct.fcheckText(r);
             r.take(13);
+        }
+
+        /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
+        public static long vfast0(byte[] d, int slot, int base, int size, long left) {
+            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            if (pos < slot + 4 || pos > size - 25) return -1;
+            int stored = dev.fastwire.Fast.i32(d, pos);
+            if (stored < 25 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 302) return -1;
+            left -= stored;
+            int q1 = pos + dev.fastwire.Fast.i32(d, pos + 8);
+            if (q1 < pos + 12 || q1 > size - 4) return -1;
+            int n2 = dev.fastwire.Fast.i32(d, q1);
+            if (n2 < 0 || n2 > size - 4 - q1) return -1;
+            left -= 4 + n2;
+            return left;
+        }
+
+        public static int ffast0(byte[] d, int p, int end) {
+            if (end - p < 4) return -1;
+            int n1 = dev.fastwire.Fast.i32(d, p);
+            if (n1 < 0 || n1 > end - p - 4) return -1;
+            p += 4 + n1;
+            if (end - p < 13) return -1;
+            p += 13;
+            return p;
+        }
+
+        @Override public long vfast(byte[] d, int slot, int base, int size, long left, int depth) { return depth >= 1 ? vfast0(d, slot, base, size, left) : -1; }
+        @Override public int ffast(byte[] d, int p, int end, int depth) { return depth >= 1 ? ffast0(d, p, end) : -1; }
+
+        /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
+        public static long vgetFast0(dev.fastwire.Reader r, byte[] d, int slot, int base, int size, long left, Derived v) {
+            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            if (pos < slot + 4 || pos > size - 25) return -1;
+            int stored = dev.fastwire.Fast.i32(d, pos);
+            if (stored < 25 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 302) return -1;
+            left -= stored;
+            int q1 = pos + dev.fastwire.Fast.i32(d, pos + 8);
+            if (q1 < pos + 12 || q1 > size - 4) return -1;
+            int n2 = dev.fastwire.Fast.i32(d, q1);
+            if (n2 < 0 || n2 > size - 4 - q1) return -1;
+            left -= 4 + n2;
+            v.name = r.text(q1 + 4, n2, v.name);
+            v.level = r.buf[pos + 12];
+            v.serial = r.i32(pos + 13);
+            v.weight = r.f64(pos + 17);
+            return left;
+        }
+
+        public static int fgetFast0(dev.fastwire.Reader r, byte[] d, int p, int end, Derived v) {
+            if (end - p < 4) return -1;
+            int n1 = dev.fastwire.Fast.i32(d, p);
+            if (n1 < 0 || n1 > end - p - 4) return -1;
+            v.name = r.text(p + 4, n1, v.name);
+            p += 4 + n1;
+            if (end - p < 13) return -1;
+            v.level = r.buf[p];
+            v.serial = r.i32(p + 1);
+            v.weight = r.f64(p + 5);
+            p += 13;
+            return p;
         }
 
         @Override protected void vfields(dev.fastwire.Writer w, int body, Derived v) { vfields0(w, body, v); }

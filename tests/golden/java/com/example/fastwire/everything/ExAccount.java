@@ -85,13 +85,15 @@ public class ExAccount extends com.chronoxor.protoex.Account {
         }
 
         public static ExAccount vget0(dev.fastwire.Reader r, int pos, int base, int depth, ExAccount reuse) {
-            int body = r.enter(base, r.u32(pos), pos + 4, 304, depth);
             ExAccount v = reuse != null && reuse.getClass() == ExAccount.class ? reuse : new ExAccount();
+            if (depth >= 2) { long left = vgetFast0(r, r.buf, pos, base, r.end, r.budget, v); if (left >= 0) { r.budget = left; return v; } }
+            int body = r.enter(base, r.u32(pos), pos + 4, 304, depth);
             vread0(r, body, r.len, depth - 1, v);
             return v;
         }
 
         public static void vcheck0(dev.fastwire.Reader r, int pos, int base, int depth) {
+            if (depth >= 2) { long left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return; } }
             int body = r.enter(base, r.u32(pos), pos + 4, 304, depth);
             vverify0(r, body, r.len, depth - 1);
         }
@@ -104,11 +106,13 @@ public class ExAccount extends com.chronoxor.protoex.Account {
         public static ExAccount fget0(dev.fastwire.Reader r, int depth, ExAccount reuse) {
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             ExAccount v = reuse != null && reuse.getClass() == ExAccount.class ? reuse : new ExAccount();
+            if (depth >= 2) { int p = fgetFast0(r, r.buf, r.pos, r.end, v); if (p >= 0) { r.pos = p; return v; } }
             fread0(r, depth - 1, v);
             return v;
         }
 
         public static void fcheck0(dev.fastwire.Reader r, int depth) {
+            if (depth >= 2) { int p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             fverify0(r, depth - 1);
         }
@@ -198,6 +202,195 @@ public class ExAccount extends com.chronoxor.protoex.Account {
             if (dev.fastwire.Direct.fpresent(r)) com.chronoxor.protoex.Balance.Codec.fcheck0(r, depth);
             for (int i = 0, n = r.count(42); i < n; i++) com.chronoxor.protoex.Order.Codec.fcheck0(r, depth);
             r.take(3);
+        }
+
+        /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
+        public static long vfast0(byte[] d, int slot, int base, int size, long left) {
+            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            if (pos < slot + 4 || pos > size - 33) return -1;
+            int stored = dev.fastwire.Fast.i32(d, pos);
+            if (stored < 33 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 304) return -1;
+            left -= stored;
+            int q1 = pos + dev.fastwire.Fast.i32(d, pos + 12);
+            if (q1 < pos + 16 || q1 > size - 4) return -1;
+            int n2 = dev.fastwire.Fast.i32(d, q1);
+            if (n2 < 0 || n2 > size - 4 - q1) return -1;
+            left -= 4 + n2;
+            left = com.chronoxor.protoex.Balance.Codec.vfast0(d, pos + 17, pos, size, left);
+            if (left < 0) return -1;
+            if (dev.fastwire.Fast.u8(d, pos + 21) != 0) {
+                int o3 = pos + dev.fastwire.Fast.i32(d, pos + 22);
+                if (o3 < pos + 26 || o3 > size - 4) return -1;
+                left -= 4;
+                left = com.chronoxor.protoex.Balance.Codec.vfast0(d, o3, o3, size, left);
+                if (left < 0) return -1;
+            }
+            int off4 = dev.fastwire.Fast.i32(d, pos + 26);
+            if (off4 != 0) {
+                int q5 = pos + off4;
+                if (q5 < pos + 30 || q5 > size - 4) return -1;
+                int c6 = dev.fastwire.Fast.i32(d, q5);
+                if (c6 < 0 || c6 > (size - 4 - q5) / 4) return -1;
+                left -= 4 + c6 * 4;
+                int end8 = q5 + 4 + c6 * 4;
+                int a7 = q5 + 4;
+                while (a7 < end8) {
+                    left = com.chronoxor.protoex.Order.Codec.vfast0(d, a7, pos, size, left);
+                    if (left < 0) return -1;
+                    a7 += 4;
+                }
+            }
+            return left;
+        }
+
+        public static int ffast0(byte[] d, int p, int end) {
+            if (end - p < 4) return -1;
+            p += 4;
+            if (end - p < 4) return -1;
+            int n1 = dev.fastwire.Fast.i32(d, p);
+            if (n1 < 0 || n1 > end - p - 4) return -1;
+            p += 4 + n1;
+            if (end - p < 1) return -1;
+            p += 1;
+            p = com.chronoxor.protoex.Balance.Codec.ffast0(d, p, end);
+            if (p < 0) return -1;
+            if (p >= end) return -1;
+            p += 1;
+            if (dev.fastwire.Fast.u8(d, p - 1) != 0) {
+                p = com.chronoxor.protoex.Balance.Codec.ffast0(d, p, end);
+                if (p < 0) return -1;
+            }
+            if (end - p < 4) return -1;
+            int c2 = dev.fastwire.Fast.i32(d, p);
+            p += 4;
+            if (c2 < 0 || c2 > (end - p) / 42) return -1;
+            int i3 = 0;
+            while (i3 < c2) {
+                p = com.chronoxor.protoex.Order.Codec.ffast0(d, p, end);
+                if (p < 0) return -1;
+                i3 += 1;
+            }
+            if (end - p < 3) return -1;
+            p += 3;
+            return p;
+        }
+
+        @Override public long vfast(byte[] d, int slot, int base, int size, long left, int depth) { return depth >= 2 ? vfast0(d, slot, base, size, left) : -1; }
+        @Override public int ffast(byte[] d, int p, int end, int depth) { return depth >= 2 ? ffast0(d, p, end) : -1; }
+
+        /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
+        public static long vgetFast0(dev.fastwire.Reader r, byte[] d, int slot, int base, int size, long left, ExAccount v) {
+            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            if (pos < slot + 4 || pos > size - 33) return -1;
+            int stored = dev.fastwire.Fast.i32(d, pos);
+            if (stored < 33 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 304) return -1;
+            left -= stored;
+            v.uid = r.i32(pos + 8);
+            int q1 = pos + dev.fastwire.Fast.i32(d, pos + 12);
+            if (q1 < pos + 16 || q1 > size - 4) return -1;
+            int n2 = dev.fastwire.Fast.i32(d, q1);
+            if (n2 < 0 || n2 > size - 4 - q1) return -1;
+            left -= 4 + n2;
+            v.name = r.text(q1 + 4, n2, v.name);
+            v.state = com.chronoxor.protoex.State.of(r.u8(pos + 16));
+            com.chronoxor.protoex.Balance x3 = v.wallet;
+            if (x3 == null || x3.getClass() != com.chronoxor.protoex.Balance.class) {
+                x3 = new com.chronoxor.protoex.Balance();
+                v.wallet = x3;
+            }
+            left = com.chronoxor.protoex.Balance.Codec.vgetFast0(r, d, pos + 17, pos, size, left, x3);
+            if (left < 0) return -1;
+            if (dev.fastwire.Fast.u8(d, pos + 21) != 0) {
+                int o4 = pos + dev.fastwire.Fast.i32(d, pos + 22);
+                if (o4 < pos + 26 || o4 > size - 4) return -1;
+                left -= 4;
+                com.chronoxor.protoex.Balance x5 = v.asset;
+                if (x5 == null || x5.getClass() != com.chronoxor.protoex.Balance.class) {
+                    x5 = new com.chronoxor.protoex.Balance();
+                    v.asset = x5;
+                }
+                left = com.chronoxor.protoex.Balance.Codec.vgetFast0(r, d, o4, o4, size, left, x5);
+                if (left < 0) return -1;
+            } else {
+                v.asset = null;
+            }
+            int q6 = pos + dev.fastwire.Fast.i32(d, pos + 26);
+            if (q6 < pos + 30 || q6 > size - 4) return -1;
+            int c7 = dev.fastwire.Fast.i32(d, q6);
+            if (c7 < 0 || c7 > (size - 4 - q6) / 4) return -1;
+            left -= 4 + c7 * 4;
+            java.util.List<com.chronoxor.protoex.Order> out8 = dev.fastwire.Direct.list(v.orders);
+            int old9 = out8.size();
+            for (int i10 = 0; i10 < c7; i10++) {
+                com.chronoxor.protoex.Order x11 = i10 < old9 ? out8.get(i10) : null;
+                if (x11 == null || x11.getClass() != com.chronoxor.protoex.Order.class) {
+                    x11 = new com.chronoxor.protoex.Order();
+                    dev.fastwire.Direct.set(out8, i10, old9, x11);
+                }
+                left = com.chronoxor.protoex.Order.Codec.vgetFast0(r, d, q6 + 4 + 4 * i10, pos, size, left, x11);
+                if (left < 0) return -1;
+            }
+            dev.fastwire.Direct.trim(out8, c7);
+            v.orders = out8;
+            v.refs = com.example.fastwire.everything.EnumRefs.of(r.i16(pos + 30));
+            v.extra = com.chronoxor.protoex.State.of(r.u8(pos + 32));
+            return left;
+        }
+
+        public static int fgetFast0(dev.fastwire.Reader r, byte[] d, int p, int end, ExAccount v) {
+            if (end - p < 4) return -1;
+            v.uid = r.i32(p);
+            p += 4;
+            if (end - p < 4) return -1;
+            int n1 = dev.fastwire.Fast.i32(d, p);
+            if (n1 < 0 || n1 > end - p - 4) return -1;
+            v.name = r.text(p + 4, n1, v.name);
+            p += 4 + n1;
+            if (end - p < 1) return -1;
+            v.state = com.chronoxor.protoex.State.of(r.u8(p));
+            p += 1;
+            com.chronoxor.protoex.Balance x2 = v.wallet;
+            if (x2 == null || x2.getClass() != com.chronoxor.protoex.Balance.class) {
+                x2 = new com.chronoxor.protoex.Balance();
+                v.wallet = x2;
+            }
+            p = com.chronoxor.protoex.Balance.Codec.fgetFast0(r, d, p, end, x2);
+            if (p < 0) return -1;
+            if (p >= end) return -1;
+            p += 1;
+            if (dev.fastwire.Fast.u8(d, p - 1) != 0) {
+                com.chronoxor.protoex.Balance x3 = v.asset;
+                if (x3 == null || x3.getClass() != com.chronoxor.protoex.Balance.class) {
+                    x3 = new com.chronoxor.protoex.Balance();
+                    v.asset = x3;
+                }
+                p = com.chronoxor.protoex.Balance.Codec.fgetFast0(r, d, p, end, x3);
+                if (p < 0) return -1;
+            } else {
+                v.asset = null;
+            }
+            if (end - p < 4) return -1;
+            int c4 = dev.fastwire.Fast.i32(d, p);
+            p += 4;
+            if (c4 < 0 || c4 > (end - p) / 42) return -1;
+            java.util.List<com.chronoxor.protoex.Order> out5 = dev.fastwire.Direct.list(v.orders);
+            int old6 = out5.size();
+            for (int i7 = 0; i7 < c4; i7++) {
+                com.chronoxor.protoex.Order x8 = i7 < old6 ? out5.get(i7) : null;
+                if (x8 == null || x8.getClass() != com.chronoxor.protoex.Order.class) {
+                    x8 = new com.chronoxor.protoex.Order();
+                    dev.fastwire.Direct.set(out5, i7, old6, x8);
+                }
+                p = com.chronoxor.protoex.Order.Codec.fgetFast0(r, d, p, end, x8);
+                if (p < 0) return -1;
+            }
+            dev.fastwire.Direct.trim(out5, c4);
+            v.orders = out5;
+            if (end - p < 3) return -1;
+            v.refs = com.example.fastwire.everything.EnumRefs.of(r.i16(p));
+            v.extra = com.chronoxor.protoex.State.of(r.u8(p + 2));
+            p += 3;
+            return p;
         }
 
         @Override protected void vfields(dev.fastwire.Writer w, int body, ExAccount v) { vfields0(w, body, v); }

@@ -68,13 +68,15 @@ public class Next implements Comparable<com.example.fastwire.everything.Next> {
         }
 
         public static Next vget0(dev.fastwire.Reader r, int pos, int base, int depth, Next reuse) {
-            int body = r.enter(base, r.u32(pos), pos + 4, 113, depth);
             Next v = reuse != null && reuse.getClass() == Next.class ? reuse : new Next();
+            if (depth >= 1) { long left = vgetFast0(r, r.buf, pos, base, r.end, r.budget, v); if (left >= 0) { r.budget = left; return v; } }
+            int body = r.enter(base, r.u32(pos), pos + 4, 113, depth);
             vread0(r, body, r.len, depth - 1, v);
             return v;
         }
 
         public static void vcheck0(dev.fastwire.Reader r, int pos, int base, int depth) {
+            if (depth >= 1) { long left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return; } }
             int body = r.enter(base, r.u32(pos), pos + 4, 113, depth);
             vverify0(r, body, r.len, depth - 1);
         }
@@ -87,11 +89,13 @@ public class Next implements Comparable<com.example.fastwire.everything.Next> {
         public static Next fget0(dev.fastwire.Reader r, int depth, Next reuse) {
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             Next v = reuse != null && reuse.getClass() == Next.class ? reuse : new Next();
+            if (depth >= 1) { int p = fgetFast0(r, r.buf, r.pos, r.end, v); if (p >= 0) { r.pos = p; return v; } }
             fread0(r, depth - 1, v);
             return v;
         }
 
         public static void fcheck0(dev.fastwire.Reader r, int depth) {
+            if (depth >= 1) { int p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             fverify0(r, depth - 1);
         }
@@ -121,6 +125,43 @@ public class Next implements Comparable<com.example.fastwire.everything.Next> {
 
         static void fverify0(dev.fastwire.Reader r, int depth) {
             r.take(16);
+        }
+
+        /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
+        public static long vfast0(byte[] d, int slot, int base, int size, long left) {
+            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            if (pos < slot + 4 || pos > size - 24) return -1;
+            int stored = dev.fastwire.Fast.i32(d, pos);
+            if (stored < 24 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 113) return -1;
+            left -= stored;
+            return left;
+        }
+
+        public static int ffast0(byte[] d, int p, int end) {
+            if (end - p < 16) return -1;
+            p += 16;
+            return p;
+        }
+
+        @Override public long vfast(byte[] d, int slot, int base, int size, long left, int depth) { return depth >= 1 ? vfast0(d, slot, base, size, left) : -1; }
+        @Override public int ffast(byte[] d, int p, int end, int depth) { return depth >= 1 ? ffast0(d, p, end) : -1; }
+
+        /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
+        public static long vgetFast0(dev.fastwire.Reader r, byte[] d, int slot, int base, int size, long left, Next v) {
+            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            if (pos < slot + 4 || pos > size - 24) return -1;
+            int stored = dev.fastwire.Fast.i32(d, pos);
+            if (stored < 24 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 113) return -1;
+            left -= stored;
+            v.id = dev.fastwire.Uuids.get(r.buf, pos + 8);
+            return left;
+        }
+
+        public static int fgetFast0(dev.fastwire.Reader r, byte[] d, int p, int end, Next v) {
+            if (end - p < 16) return -1;
+            v.id = dev.fastwire.Uuids.get(r.buf, p);
+            p += 16;
+            return p;
         }
 
         @Override protected void vfields(dev.fastwire.Writer w, int body, Next v) { vfields0(w, body, v); }

@@ -73,13 +73,15 @@ public class Ping implements Comparable<com.example.fastwire.everything.Ping> {
         }
 
         public static Ping vget0(dev.fastwire.Reader r, int pos, int base, int depth, Ping reuse) {
-            int body = r.enter(base, r.u32(pos), pos + 4, 305, depth);
             Ping v = reuse != null && reuse.getClass() == Ping.class ? reuse : new Ping();
+            if (depth >= 1) { long left = vgetFast0(r, r.buf, pos, base, r.end, r.budget, v); if (left >= 0) { r.budget = left; return v; } }
+            int body = r.enter(base, r.u32(pos), pos + 4, 305, depth);
             vread0(r, body, r.len, depth - 1, v);
             return v;
         }
 
         public static void vcheck0(dev.fastwire.Reader r, int pos, int base, int depth) {
+            if (depth >= 1) { long left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return; } }
             int body = r.enter(base, r.u32(pos), pos + 4, 305, depth);
             vverify0(r, body, r.len, depth - 1);
         }
@@ -92,11 +94,13 @@ public class Ping implements Comparable<com.example.fastwire.everything.Ping> {
         public static Ping fget0(dev.fastwire.Reader r, int depth, Ping reuse) {
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             Ping v = reuse != null && reuse.getClass() == Ping.class ? reuse : new Ping();
+            if (depth >= 1) { int p = fgetFast0(r, r.buf, r.pos, r.end, v); if (p >= 0) { r.pos = p; return v; } }
             fread0(r, depth - 1, v);
             return v;
         }
 
         public static void fcheck0(dev.fastwire.Reader r, int depth) {
+            if (depth >= 1) { int p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             fverify0(r, depth - 1);
         }
@@ -131,6 +135,45 @@ public class Ping implements Comparable<com.example.fastwire.everything.Ping> {
 
         static void fverify0(dev.fastwire.Reader r, int depth) {
             r.take(24);
+        }
+
+        /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
+        public static long vfast0(byte[] d, int slot, int base, int size, long left) {
+            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            if (pos < slot + 4 || pos > size - 32) return -1;
+            int stored = dev.fastwire.Fast.i32(d, pos);
+            if (stored < 32 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 305) return -1;
+            left -= stored;
+            return left;
+        }
+
+        public static int ffast0(byte[] d, int p, int end) {
+            if (end - p < 24) return -1;
+            p += 24;
+            return p;
+        }
+
+        @Override public long vfast(byte[] d, int slot, int base, int size, long left, int depth) { return depth >= 1 ? vfast0(d, slot, base, size, left) : -1; }
+        @Override public int ffast(byte[] d, int p, int end, int depth) { return depth >= 1 ? ffast0(d, p, end) : -1; }
+
+        /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
+        public static long vgetFast0(dev.fastwire.Reader r, byte[] d, int slot, int base, int size, long left, Ping v) {
+            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            if (pos < slot + 4 || pos > size - 32) return -1;
+            int stored = dev.fastwire.Fast.i32(d, pos);
+            if (stored < 32 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 305) return -1;
+            left -= stored;
+            v.id = dev.fastwire.Uuids.get(r.buf, pos + 8);
+            v.sent = r.i64(pos + 24);
+            return left;
+        }
+
+        public static int fgetFast0(dev.fastwire.Reader r, byte[] d, int p, int end, Ping v) {
+            if (end - p < 24) return -1;
+            v.id = dev.fastwire.Uuids.get(r.buf, p);
+            v.sent = r.i64(p + 16);
+            p += 24;
+            return p;
         }
 
         @Override protected void vfields(dev.fastwire.Writer w, int body, Ping v) { vfields0(w, body, v); }

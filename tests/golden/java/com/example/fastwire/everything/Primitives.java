@@ -193,6 +193,7 @@ public class Primitives {
         }
 
         public static void vcheck0(dev.fastwire.Reader r, int pos, int base, int depth) {
+            if (depth >= 1) { long left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return; } }
             int body = r.enter(base, r.u32(pos), pos + 4, 110, depth);
             vverify0(r, body, r.len, depth - 1);
         }
@@ -210,6 +211,7 @@ public class Primitives {
         }
 
         public static void fcheck0(dev.fastwire.Reader r, int depth) {
+            if (depth >= 1) { int p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             fverify0(r, depth - 1);
         }
@@ -381,6 +383,58 @@ public class Primitives {
             dev.fastwire.Direct.fcheckText(r);
             r.take(4);
         }
+
+        /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
+        public static long vfast0(byte[] d, int slot, int base, int size, long left) {
+            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            if (pos < slot + 4 || pos > size - 177) return -1;
+            int stored = dev.fastwire.Fast.i32(d, pos);
+            if (stored < 177 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 110) return -1;
+            left -= stored;
+            if (dev.fastwire.Fast.u8(d, pos + 71) > 28) return -1;
+            int q1 = pos + dev.fastwire.Fast.i32(d, pos + 73);
+            if (q1 < pos + 77 || q1 > size - 4) return -1;
+            int n2 = dev.fastwire.Fast.i32(d, q1);
+            if (n2 < 0 || n2 > size - 4 - q1) return -1;
+            left -= 4 + n2;
+            int q3 = pos + dev.fastwire.Fast.i32(d, pos + 77);
+            if (q3 < pos + 81 || q3 > size - 4) return -1;
+            int n4 = dev.fastwire.Fast.i32(d, q3);
+            if (n4 < 0 || n4 > size - 4 - q3) return -1;
+            left -= 4 + n4;
+            int q5 = pos + dev.fastwire.Fast.i32(d, pos + 169);
+            if (q5 < pos + 173 || q5 > size - 4) return -1;
+            int n6 = dev.fastwire.Fast.i32(d, q5);
+            if (n6 < 0 || n6 > size - 4 - q5) return -1;
+            left -= 4 + n6;
+            return left;
+        }
+
+        public static int ffast0(byte[] d, int p, int end) {
+            if (end - p < 65) return -1;
+            if (dev.fastwire.Fast.u8(d, p + 63) > 28) return -1;
+            p += 65;
+            if (end - p < 4) return -1;
+            int n1 = dev.fastwire.Fast.i32(d, p);
+            if (n1 < 0 || n1 > end - p - 4) return -1;
+            p += 4 + n1;
+            if (end - p < 4) return -1;
+            int n2 = dev.fastwire.Fast.i32(d, p);
+            if (n2 < 0 || n2 > end - p - 4) return -1;
+            p += 4 + n2;
+            if (end - p < 88) return -1;
+            p += 88;
+            if (end - p < 4) return -1;
+            int n3 = dev.fastwire.Fast.i32(d, p);
+            if (n3 < 0 || n3 > end - p - 4) return -1;
+            p += 4 + n3;
+            if (end - p < 4) return -1;
+            p += 4;
+            return p;
+        }
+
+        @Override public long vfast(byte[] d, int slot, int base, int size, long left, int depth) { return depth >= 1 ? vfast0(d, slot, base, size, left) : -1; }
+        @Override public int ffast(byte[] d, int p, int end, int depth) { return depth >= 1 ? ffast0(d, p, end) : -1; }
 
         @Override protected void vfields(dev.fastwire.Writer w, int body, Primitives v) { vfields0(w, body, v); }
         @Override protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Primitives v) { vread0(r, body, size, depth, v); }

@@ -66,6 +66,7 @@ public class Shifted {
         }
 
         public static void vcheck0(dev.fastwire.Reader r, int pos, int base, int depth) {
+            if (depth >= 1) { long left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return; } }
             int body = r.enter(base, r.u32(pos), pos + 4, 300, depth);
             vverify0(r, body, r.len, depth - 1);
         }
@@ -83,6 +84,7 @@ public class Shifted {
         }
 
         public static void fcheck0(dev.fastwire.Reader r, int depth) {
+            if (depth >= 1) { int p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             fverify0(r, depth - 1);
         }
@@ -115,6 +117,27 @@ public class Shifted {
             int p = r.take(16);
             dev.fastwire.Reader.checkScale(r.u8(p + 14));
         }
+
+        /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
+        public static long vfast0(byte[] d, int slot, int base, int size, long left) {
+            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            if (pos < slot + 4 || pos > size - 24) return -1;
+            int stored = dev.fastwire.Fast.i32(d, pos);
+            if (stored < 24 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 300) return -1;
+            left -= stored;
+            if (dev.fastwire.Fast.u8(d, pos + 22) > 28) return -1;
+            return left;
+        }
+
+        public static int ffast0(byte[] d, int p, int end) {
+            if (end - p < 16) return -1;
+            if (dev.fastwire.Fast.u8(d, p + 14) > 28) return -1;
+            p += 16;
+            return p;
+        }
+
+        @Override public long vfast(byte[] d, int slot, int base, int size, long left, int depth) { return depth >= 1 ? vfast0(d, slot, base, size, left) : -1; }
+        @Override public int ffast(byte[] d, int p, int end, int depth) { return depth >= 1 ? ffast0(d, p, end) : -1; }
 
         @Override protected void vfields(dev.fastwire.Writer w, int body, Shifted v) { vfields0(w, body, v); }
         @Override protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Shifted v) { vread0(r, body, size, depth, v); }

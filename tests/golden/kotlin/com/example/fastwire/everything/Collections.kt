@@ -119,6 +119,7 @@ data class Collections(
             }
 
             fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
+                if (depth >= 3) { val left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return } }
                 val body = r.enter(base, r.u32(pos), pos + 4, 112, depth)
                 vverify0(r, body, r.len, depth - 1)
             }
@@ -136,6 +137,7 @@ data class Collections(
             }
 
             fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
+                if (depth >= 3) { val p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return } }
                 if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
                 fverify0(r, depth - 1)
             }
@@ -259,8 +261,451 @@ data class Collections(
                 Collections.Fields.F_f_hash_struct_key.fcheck(r, depth)
             }
 
+            /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
+            fun vfast0(d: ByteArray, slot: Int, base: Int, size: Int, left0: Long): Long {
+                var left = left0
+                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                if (pos < slot + 4 || pos > size - 90) return -1
+                val stored = dev.fastwire.Fast.i32(d, pos)
+                if (stored < 90 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 112) return -1
+                left -= stored
+                var a1 = pos + 20
+                val end2 = pos + 30
+                while (a1 < end2) {
+                    if (dev.fastwire.Fast.u8(d, a1) != 0) {
+                        val o3 = pos + dev.fastwire.Fast.i32(d, a1 + 1)
+                        if (o3 < a1 + 5 || o3 > size - 4) return -1
+                        left -= 4
+                        val q4 = o3 + dev.fastwire.Fast.i32(d, o3)
+                        if (q4 < o3 + 4 || q4 > size - 4) return -1
+                        val n5 = dev.fastwire.Fast.i32(d, q4)
+                        if (n5 < 0 || n5 > size - 4 - q4) return -1
+                        left -= 4 + n5
+                    }
+                    a1 += 5
+                }
+                var a6 = pos + 30
+                val end7 = pos + 38
+                while (a6 < end7) {
+                    left = com.example.fastwire.everything.Primitives.Codec.vfast0(d, a6, pos, size, left)
+                    if (left < 0) return -1
+                    a6 += 4
+                }
+                val off8 = dev.fastwire.Fast.i32(d, pos + 38)
+                if (off8 != 0) {
+                    val q9 = pos + off8
+                    if (q9 < pos + 42 || q9 > size - 4) return -1
+                    val c10 = dev.fastwire.Fast.i32(d, q9)
+                    if (c10 < 0 || c10 > (size - 4 - q9) / 1) return -1
+                    left -= 4 + c10 * 1
+                }
+                val off11 = dev.fastwire.Fast.i32(d, pos + 42)
+                if (off11 != 0) {
+                    val q12 = pos + off11
+                    if (q12 < pos + 46 || q12 > size - 4) return -1
+                    val c13 = dev.fastwire.Fast.i32(d, q12)
+                    if (c13 < 0 || c13 > (size - 4 - q12) / 5) return -1
+                    left -= 4 + c13 * 5
+                    val end15 = q12 + 4 + c13 * 5
+                    var a14 = q12 + 4
+                    while (a14 < end15) {
+                        if (dev.fastwire.Fast.u8(d, a14) != 0) {
+                            val o16 = pos + dev.fastwire.Fast.i32(d, a14 + 1)
+                            if (o16 < a14 + 5 || o16 > size - 1) return -1
+                            left -= 1
+                        }
+                        if (left < 0) return -1
+                        a14 += 5
+                    }
+                }
+                val off17 = dev.fastwire.Fast.i32(d, pos + 46)
+                if (off17 != 0) {
+                    val q18 = pos + off17
+                    if (q18 < pos + 50 || q18 > size - 4) return -1
+                    val c19 = dev.fastwire.Fast.i32(d, q18)
+                    if (c19 < 0 || c19 > (size - 4 - q18) / 4) return -1
+                    left -= 4 + c19 * 4
+                    val end21 = q18 + 4 + c19 * 4
+                    var a20 = q18 + 4
+                    while (a20 < end21) {
+                        left = com.chronoxor.proto.Order.Codec.vfast0(d, a20, pos, size, left)
+                        if (left < 0) return -1
+                        a20 += 4
+                    }
+                }
+                val off22 = dev.fastwire.Fast.i32(d, pos + 50)
+                if (off22 != 0) {
+                    val q23 = pos + off22
+                    if (q23 < pos + 54 || q23 > size - 4) return -1
+                    val c24 = dev.fastwire.Fast.i32(d, q23)
+                    if (c24 < 0 || c24 > (size - 4 - q23) / 4) return -1
+                    left -= 4 + c24 * 4
+                    val end26 = q23 + 4 + c24 * 4
+                    var a25 = q23 + 4
+                    while (a25 < end26) {
+                        val q27 = pos + dev.fastwire.Fast.i32(d, a25)
+                        if (q27 < a25 + 4 || q27 > size - 4) return -1
+                        val n28 = dev.fastwire.Fast.i32(d, q27)
+                        if (n28 < 0 || n28 > size - 4 - q27) return -1
+                        left -= 4 + n28
+                        if (left < 0) return -1
+                        a25 += 4
+                    }
+                }
+                val off29 = dev.fastwire.Fast.i32(d, pos + 54)
+                if (off29 != 0) {
+                    val q30 = pos + off29
+                    if (q30 < pos + 58 || q30 > size - 4) return -1
+                    val c31 = dev.fastwire.Fast.i32(d, q30)
+                    if (c31 < 0 || c31 > (size - 4 - q30) / 5) return -1
+                    left -= 4 + c31 * 5
+                    val end33 = q30 + 4 + c31 * 5
+                    var a32 = q30 + 4
+                    while (a32 < end33) {
+                        if (dev.fastwire.Fast.u8(d, a32) != 0) {
+                            val o34 = pos + dev.fastwire.Fast.i32(d, a32 + 1)
+                            if (o34 < a32 + 5 || o34 > size - 4) return -1
+                            left -= 4
+                            left = com.example.fastwire.everything.Optionals.Codec.vfast0(d, o34, o34, size, left)
+                            if (left < 0) return -1
+                        }
+                        if (left < 0) return -1
+                        a32 += 5
+                    }
+                }
+                val off35 = dev.fastwire.Fast.i32(d, pos + 58)
+                if (off35 != 0) {
+                    val q36 = pos + off35
+                    if (q36 < pos + 62 || q36 > size - 4) return -1
+                    val c37 = dev.fastwire.Fast.i32(d, q36)
+                    if (c37 < 0 || c37 > (size - 4 - q36) / 8) return -1
+                    left -= 4 + c37 * 8
+                }
+                val off38 = dev.fastwire.Fast.i32(d, pos + 62)
+                if (off38 != 0) {
+                    val q39 = pos + off38
+                    if (q39 < pos + 66 || q39 > size - 4) return -1
+                    val c40 = dev.fastwire.Fast.i32(d, q39)
+                    if (c40 < 0 || c40 > (size - 4 - q39) / 4) return -1
+                    left -= 4 + c40 * 4
+                    val end42 = q39 + 4 + c40 * 4
+                    var a41 = q39 + 4
+                    while (a41 < end42) {
+                        left = com.chronoxor.proto.Balance.Codec.vfast0(d, a41, pos, size, left)
+                        if (left < 0) return -1
+                        a41 += 4
+                    }
+                }
+                val off43 = dev.fastwire.Fast.i32(d, pos + 66)
+                if (off43 != 0) {
+                    val q44 = pos + off43
+                    if (q44 < pos + 70 || q44 > size - 4) return -1
+                    val c45 = dev.fastwire.Fast.i32(d, q44)
+                    if (c45 < 0 || c45 > (size - 4 - q44) / 8) return -1
+                    left -= 4 + c45 * 8
+                    val end47 = q44 + 4 + c45 * 8
+                    var a46 = q44 + 4
+                    while (a46 < end47) {
+                        val q48 = pos + dev.fastwire.Fast.i32(d, a46 + 4)
+                        if (q48 < a46 + 8 || q48 > size - 4) return -1
+                        val n49 = dev.fastwire.Fast.i32(d, q48)
+                        if (n49 < 0 || n49 > size - 4 - q48) return -1
+                        left -= 4 + n49
+                        if (left < 0) return -1
+                        a46 += 8
+                    }
+                }
+                val off50 = dev.fastwire.Fast.i32(d, pos + 70)
+                if (off50 != 0) {
+                    val q51 = pos + off50
+                    if (q51 < pos + 74 || q51 > size - 4) return -1
+                    val c52 = dev.fastwire.Fast.i32(d, q51)
+                    if (c52 < 0 || c52 > (size - 4 - q51) / 9) return -1
+                    left -= 4 + c52 * 9
+                    val end54 = q51 + 4 + c52 * 9
+                    var a53 = q51 + 4
+                    while (a53 < end54) {
+                        val q55 = pos + dev.fastwire.Fast.i32(d, a53)
+                        if (q55 < a53 + 4 || q55 > size - 4) return -1
+                        val n56 = dev.fastwire.Fast.i32(d, q55)
+                        if (n56 < 0 || n56 > size - 4 - q55) return -1
+                        left -= 4 + n56
+                        if (dev.fastwire.Fast.u8(d, a53 + 4) != 0) {
+                            val o57 = pos + dev.fastwire.Fast.i32(d, a53 + 5)
+                            if (o57 < a53 + 9 || o57 > size - 8) return -1
+                            left -= 8
+                        }
+                        if (left < 0) return -1
+                        a53 += 9
+                    }
+                }
+                val off58 = dev.fastwire.Fast.i32(d, pos + 74)
+                if (off58 != 0) {
+                    val q59 = pos + off58
+                    if (q59 < pos + 78 || q59 > size - 4) return -1
+                    val c60 = dev.fastwire.Fast.i32(d, q59)
+                    if (c60 < 0 || c60 > (size - 4 - q59) / 5) return -1
+                    left -= 4 + c60 * 5
+                    val end62 = q59 + 4 + c60 * 5
+                    var a61 = q59 + 4
+                    while (a61 < end62) {
+                        left = com.example.fastwire.everything.Optionals.Codec.vfast0(d, a61 + 1, pos, size, left)
+                        if (left < 0) return -1
+                        a61 += 5
+                    }
+                }
+                val off63 = dev.fastwire.Fast.i32(d, pos + 78)
+                if (off63 != 0) {
+                    val q64 = pos + off63
+                    if (q64 < pos + 82 || q64 > size - 4) return -1
+                    val c65 = dev.fastwire.Fast.i32(d, q64)
+                    if (c65 < 0 || c65 > (size - 4 - q64) / 20) return -1
+                    left -= 4 + c65 * 20
+                    val end67 = q64 + 4 + c65 * 20
+                    var a66 = q64 + 4
+                    while (a66 < end67) {
+                        val q68 = pos + dev.fastwire.Fast.i32(d, a66 + 16)
+                        if (q68 < a66 + 20 || q68 > size - 4) return -1
+                        val n69 = dev.fastwire.Fast.i32(d, q68)
+                        if (n69 < 0 || n69 > size - 4 - q68) return -1
+                        left -= 4 + n69
+                        if (left < 0) return -1
+                        a66 += 20
+                    }
+                }
+                val off70 = dev.fastwire.Fast.i32(d, pos + 82)
+                if (off70 != 0) {
+                    val q71 = pos + off70
+                    if (q71 < pos + 86 || q71 > size - 4) return -1
+                    val c72 = dev.fastwire.Fast.i32(d, q71)
+                    if (c72 < 0 || c72 > (size - 4 - q71) / 9) return -1
+                    left -= 4 + c72 * 9
+                    val end74 = q71 + 4 + c72 * 9
+                    var a73 = q71 + 4
+                    while (a73 < end74) {
+                        val q75 = pos + dev.fastwire.Fast.i32(d, a73)
+                        if (q75 < a73 + 4 || q75 > size - 4) return -1
+                        val n76 = dev.fastwire.Fast.i32(d, q75)
+                        if (n76 < 0 || n76 > size - 4 - q75) return -1
+                        left -= 4 + n76
+                        if (dev.fastwire.Fast.u8(d, a73 + 4) != 0) {
+                            val o77 = pos + dev.fastwire.Fast.i32(d, a73 + 5)
+                            if (o77 < a73 + 9 || o77 > size - 4) return -1
+                            left -= 4
+                            left = com.example.fastwire.everything.Primitives.Codec.vfast0(d, o77, o77, size, left)
+                            if (left < 0) return -1
+                        }
+                        if (left < 0) return -1
+                        a73 += 9
+                    }
+                }
+                val off78 = dev.fastwire.Fast.i32(d, pos + 86)
+                if (off78 != 0) {
+                    val q79 = pos + off78
+                    if (q79 < pos + 90 || q79 > size - 4) return -1
+                    val c80 = dev.fastwire.Fast.i32(d, q79)
+                    if (c80 < 0 || c80 > (size - 4 - q79) / 8) return -1
+                    left -= 4 + c80 * 8
+                    val end82 = q79 + 4 + c80 * 8
+                    var a81 = q79 + 4
+                    while (a81 < end82) {
+                        left = com.chronoxor.proto.Order.Codec.vfast0(d, a81, pos, size, left)
+                        if (left < 0) return -1
+                        left = com.example.fastwire.everything.Optionals.Codec.vfast0(d, a81 + 4, pos, size, left)
+                        if (left < 0) return -1
+                        a81 += 8
+                    }
+                }
+                return left
+            }
+
+            fun ffast0(d: ByteArray, p0: Int, end: Int): Int {
+                var p = p0
+                if (end - p < 12) return -1
+                p += 12
+                var i1 = 0
+                while (i1 < 2) {
+                    if (p >= end) return -1
+                    p += 1
+                    if (dev.fastwire.Fast.u8(d, p - 1) != 0) {
+                        if (end - p < 4) return -1
+                        val n2 = dev.fastwire.Fast.i32(d, p)
+                        if (n2 < 0 || n2 > end - p - 4) return -1
+                        p += 4 + n2
+                    }
+                    i1 += 1
+                }
+                var i3 = 0
+                while (i3 < 2) {
+                    p = com.example.fastwire.everything.Primitives.Codec.ffast0(d, p, end)
+                    if (p < 0) return -1
+                    i3 += 1
+                }
+                if (end - p < 4) return -1
+                val c4 = dev.fastwire.Fast.i32(d, p)
+                p += 4
+                if (c4 < 0 || c4 > (end - p) / 1) return -1
+                p += c4 * 1
+                if (end - p < 4) return -1
+                val c5 = dev.fastwire.Fast.i32(d, p)
+                p += 4
+                if (c5 < 0 || c5 > (end - p) / 1) return -1
+                var i6 = 0
+                while (i6 < c5) {
+                    if (p >= end) return -1
+                    p += 1
+                    if (dev.fastwire.Fast.u8(d, p - 1) != 0) {
+                        if (end - p < 1) return -1
+                        p += 1
+                    }
+                    i6 += 1
+                }
+                if (end - p < 4) return -1
+                val c7 = dev.fastwire.Fast.i32(d, p)
+                p += 4
+                if (c7 < 0 || c7 > (end - p) / 26) return -1
+                var i8 = 0
+                while (i8 < c7) {
+                    p = com.chronoxor.proto.Order.Codec.ffast0(d, p, end)
+                    if (p < 0) return -1
+                    i8 += 1
+                }
+                if (end - p < 4) return -1
+                val c9 = dev.fastwire.Fast.i32(d, p)
+                p += 4
+                if (c9 < 0 || c9 > (end - p) / 4) return -1
+                var i10 = 0
+                while (i10 < c9) {
+                    if (end - p < 4) return -1
+                    val n11 = dev.fastwire.Fast.i32(d, p)
+                    if (n11 < 0 || n11 > end - p - 4) return -1
+                    p += 4 + n11
+                    i10 += 1
+                }
+                if (end - p < 4) return -1
+                val c12 = dev.fastwire.Fast.i32(d, p)
+                p += 4
+                if (c12 < 0 || c12 > (end - p) / 1) return -1
+                var i13 = 0
+                while (i13 < c12) {
+                    if (p >= end) return -1
+                    p += 1
+                    if (dev.fastwire.Fast.u8(d, p - 1) != 0) {
+                        p = com.example.fastwire.everything.Optionals.Codec.ffast0(d, p, end)
+                        if (p < 0) return -1
+                    }
+                    i13 += 1
+                }
+                if (end - p < 4) return -1
+                val c14 = dev.fastwire.Fast.i32(d, p)
+                p += 4
+                if (c14 < 0 || c14 > (end - p) / 8) return -1
+                p += c14 * 8
+                if (end - p < 4) return -1
+                val c15 = dev.fastwire.Fast.i32(d, p)
+                p += 4
+                if (c15 < 0 || c15 > (end - p) / 12) return -1
+                var i16 = 0
+                while (i16 < c15) {
+                    p = com.chronoxor.proto.Balance.Codec.ffast0(d, p, end)
+                    if (p < 0) return -1
+                    i16 += 1
+                }
+                if (end - p < 4) return -1
+                val c17 = dev.fastwire.Fast.i32(d, p)
+                p += 4
+                if (c17 < 0 || c17 > (end - p) / 8) return -1
+                var i18 = 0
+                while (i18 < c17) {
+                    if (end - p < 4) return -1
+                    p += 4
+                    if (end - p < 4) return -1
+                    val n19 = dev.fastwire.Fast.i32(d, p)
+                    if (n19 < 0 || n19 > end - p - 4) return -1
+                    p += 4 + n19
+                    i18 += 1
+                }
+                if (end - p < 4) return -1
+                val c20 = dev.fastwire.Fast.i32(d, p)
+                p += 4
+                if (c20 < 0 || c20 > (end - p) / 5) return -1
+                var i21 = 0
+                while (i21 < c20) {
+                    if (end - p < 4) return -1
+                    val n22 = dev.fastwire.Fast.i32(d, p)
+                    if (n22 < 0 || n22 > end - p - 4) return -1
+                    p += 4 + n22
+                    if (p >= end) return -1
+                    p += 1
+                    if (dev.fastwire.Fast.u8(d, p - 1) != 0) {
+                        if (end - p < 8) return -1
+                        p += 8
+                    }
+                    i21 += 1
+                }
+                if (end - p < 4) return -1
+                val c23 = dev.fastwire.Fast.i32(d, p)
+                p += 4
+                if (c23 < 0 || c23 > (end - p) / 13) return -1
+                var i24 = 0
+                while (i24 < c23) {
+                    if (end - p < 1) return -1
+                    p += 1
+                    p = com.example.fastwire.everything.Optionals.Codec.ffast0(d, p, end)
+                    if (p < 0) return -1
+                    i24 += 1
+                }
+                if (end - p < 4) return -1
+                val c25 = dev.fastwire.Fast.i32(d, p)
+                p += 4
+                if (c25 < 0 || c25 > (end - p) / 20) return -1
+                var i26 = 0
+                while (i26 < c25) {
+                    if (end - p < 16) return -1
+                    p += 16
+                    if (end - p < 4) return -1
+                    val n27 = dev.fastwire.Fast.i32(d, p)
+                    if (n27 < 0 || n27 > end - p - 4) return -1
+                    p += 4 + n27
+                    i26 += 1
+                }
+                if (end - p < 4) return -1
+                val c28 = dev.fastwire.Fast.i32(d, p)
+                p += 4
+                if (c28 < 0 || c28 > (end - p) / 5) return -1
+                var i29 = 0
+                while (i29 < c28) {
+                    if (end - p < 4) return -1
+                    val n30 = dev.fastwire.Fast.i32(d, p)
+                    if (n30 < 0 || n30 > end - p - 4) return -1
+                    p += 4 + n30
+                    if (p >= end) return -1
+                    p += 1
+                    if (dev.fastwire.Fast.u8(d, p - 1) != 0) {
+                        p = com.example.fastwire.everything.Primitives.Codec.ffast0(d, p, end)
+                        if (p < 0) return -1
+                    }
+                    i29 += 1
+                }
+                if (end - p < 4) return -1
+                val c31 = dev.fastwire.Fast.i32(d, p)
+                p += 4
+                if (c31 < 0 || c31 > (end - p) / 38) return -1
+                var i32 = 0
+                while (i32 < c31) {
+                    p = com.chronoxor.proto.Order.Codec.ffast0(d, p, end)
+                    if (p < 0) return -1
+                    p = com.example.fastwire.everything.Optionals.Codec.ffast0(d, p, end)
+                    if (p < 0) return -1
+                    i32 += 1
+                }
+                return p
+            }
+
         }
 
+        override fun vfast(d: ByteArray, slot: Int, base: Int, size: Int, left: Long, depth: Int): Long = if (depth >= 3) vfast0(d, slot, base, size, left) else -1
+        override fun ffast(d: ByteArray, p: Int, end: Int, depth: Int): Int = if (depth >= 3) ffast0(d, p, end) else -1
         override fun vfields(w: dev.fastwire.Writer, body: Int, v: Collections) = vfields0(w, body, v)
         override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Collections) = vread0(r, body, size, depth, v)
         override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)

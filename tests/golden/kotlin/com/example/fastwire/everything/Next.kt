@@ -59,13 +59,15 @@ data class Next(
             }
 
             fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Next?): Next {
-                val body = r.enter(base, r.u32(pos), pos + 4, 113, depth)
                 val v = reuse ?: Next()
+                if (depth >= 1) { val left = vgetFast0(r, r.buf, pos, base, r.end, r.budget, v); if (left >= 0) { r.budget = left; return v } }
+                val body = r.enter(base, r.u32(pos), pos + 4, 113, depth)
                 vread0(r, body, r.len, depth - 1, v)
                 return v
             }
 
             fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
+                if (depth >= 1) { val left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return } }
                 val body = r.enter(base, r.u32(pos), pos + 4, 113, depth)
                 vverify0(r, body, r.len, depth - 1)
             }
@@ -78,11 +80,13 @@ data class Next(
             fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: Next?): Next {
                 if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
                 val v = reuse ?: Next()
+                if (depth >= 1) { val p = fgetFast0(r, r.buf, r.pos, r.end, v); if (p >= 0) { r.pos = p; return v } }
                 fread0(r, depth - 1, v)
                 return v
             }
 
             fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
+                if (depth >= 1) { val p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return } }
                 if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
                 fverify0(r, depth - 1)
             }
@@ -113,8 +117,48 @@ data class Next(
                 r.take(16)
             }
 
+            /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
+            fun vfast0(d: ByteArray, slot: Int, base: Int, size: Int, left0: Long): Long {
+                var left = left0
+                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                if (pos < slot + 4 || pos > size - 24) return -1
+                val stored = dev.fastwire.Fast.i32(d, pos)
+                if (stored < 24 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 113) return -1
+                left -= stored
+                return left
+            }
+
+            fun ffast0(d: ByteArray, p0: Int, end: Int): Int {
+                var p = p0
+                if (end - p < 16) return -1
+                p += 16
+                return p
+            }
+
+            /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
+            fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Int, base: Int, size: Int, left0: Long, v: Next): Long {
+                var left = left0
+                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                if (pos < slot + 4 || pos > size - 24) return -1
+                val stored = dev.fastwire.Fast.i32(d, pos)
+                if (stored < 24 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 113) return -1
+                left -= stored
+                v.id = dev.fastwire.Uuids.get(r.buf, pos + 8)
+                return left
+            }
+
+            fun fgetFast0(r: dev.fastwire.Reader, d: ByteArray, p0: Int, end: Int, v: Next): Int {
+                var p = p0
+                if (end - p < 16) return -1
+                v.id = dev.fastwire.Uuids.get(r.buf, p)
+                p += 16
+                return p
+            }
+
         }
 
+        override fun vfast(d: ByteArray, slot: Int, base: Int, size: Int, left: Long, depth: Int): Long = if (depth >= 1) vfast0(d, slot, base, size, left) else -1
+        override fun ffast(d: ByteArray, p: Int, end: Int, depth: Int): Int = if (depth >= 1) ffast0(d, p, end) else -1
         override fun vfields(w: dev.fastwire.Writer, body: Int, v: Next) = vfields0(w, body, v)
         override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Next) = vread0(r, body, size, depth, v)
         override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)

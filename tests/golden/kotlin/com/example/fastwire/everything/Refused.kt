@@ -62,13 +62,15 @@ data class Refused(
             }
 
             fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Refused?): Refused {
-                val body = r.enter(base, r.u32(pos), pos + 4, 307, depth)
                 val v = reuse ?: Refused()
+                if (depth >= 1) { val left = vgetFast0(r, r.buf, pos, base, r.end, r.budget, v); if (left >= 0) { r.budget = left; return v } }
+                val body = r.enter(base, r.u32(pos), pos + 4, 307, depth)
                 vread0(r, body, r.len, depth - 1, v)
                 return v
             }
 
             fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
+                if (depth >= 1) { val left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return } }
                 val body = r.enter(base, r.u32(pos), pos + 4, 307, depth)
                 vverify0(r, body, r.len, depth - 1)
             }
@@ -81,11 +83,13 @@ data class Refused(
             fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: Refused?): Refused {
                 if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
                 val v = reuse ?: Refused()
+                if (depth >= 1) { val p = fgetFast0(r, r.buf, r.pos, r.end, v); if (p >= 0) { r.pos = p; return v } }
                 fread0(r, depth - 1, v)
                 return v
             }
 
             fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
+                if (depth >= 1) { val p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return } }
                 if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
                 fverify0(r, depth - 1)
             }
@@ -122,8 +126,68 @@ data class Refused(
                 dev.fastwire.Direct.fcheckText(r)
             }
 
+            /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
+            fun vfast0(d: ByteArray, slot: Int, base: Int, size: Int, left0: Long): Long {
+                var left = left0
+                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                if (pos < slot + 4 || pos > size - 28) return -1
+                val stored = dev.fastwire.Fast.i32(d, pos)
+                if (stored < 28 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 307) return -1
+                left -= stored
+                val q1 = pos + dev.fastwire.Fast.i32(d, pos + 24)
+                if (q1 < pos + 28 || q1 > size - 4) return -1
+                val n2 = dev.fastwire.Fast.i32(d, q1)
+                if (n2 < 0 || n2 > size - 4 - q1) return -1
+                left -= 4 + n2
+                return left
+            }
+
+            fun ffast0(d: ByteArray, p0: Int, end: Int): Int {
+                var p = p0
+                if (end - p < 16) return -1
+                p += 16
+                if (end - p < 4) return -1
+                val n1 = dev.fastwire.Fast.i32(d, p)
+                if (n1 < 0 || n1 > end - p - 4) return -1
+                p += 4 + n1
+                return p
+            }
+
+            /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
+            fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Int, base: Int, size: Int, left0: Long, v: Refused): Long {
+                var left = left0
+                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                if (pos < slot + 4 || pos > size - 28) return -1
+                val stored = dev.fastwire.Fast.i32(d, pos)
+                if (stored < 28 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 307) return -1
+                left -= stored
+                v.id = dev.fastwire.Uuids.get(r.buf, pos + 8)
+                val q1 = pos + dev.fastwire.Fast.i32(d, pos + 24)
+                if (q1 < pos + 28 || q1 > size - 4) return -1
+                val n2 = dev.fastwire.Fast.i32(d, q1)
+                if (n2 < 0 || n2 > size - 4 - q1) return -1
+                left -= 4 + n2
+                v.reason = r.text(q1 + 4, n2, v.reason)
+                return left
+            }
+
+            fun fgetFast0(r: dev.fastwire.Reader, d: ByteArray, p0: Int, end: Int, v: Refused): Int {
+                var p = p0
+                if (end - p < 16) return -1
+                v.id = dev.fastwire.Uuids.get(r.buf, p)
+                p += 16
+                if (end - p < 4) return -1
+                val n1 = dev.fastwire.Fast.i32(d, p)
+                if (n1 < 0 || n1 > end - p - 4) return -1
+                v.reason = r.text(p + 4, n1, v.reason)
+                p += 4 + n1
+                return p
+            }
+
         }
 
+        override fun vfast(d: ByteArray, slot: Int, base: Int, size: Int, left: Long, depth: Int): Long = if (depth >= 1) vfast0(d, slot, base, size, left) else -1
+        override fun ffast(d: ByteArray, p: Int, end: Int, depth: Int): Int = if (depth >= 1) ffast0(d, p, end) else -1
         override fun vfields(w: dev.fastwire.Writer, body: Int, v: Refused) = vfields0(w, body, v)
         override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Refused) = vread0(r, body, size, depth, v)
         override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)
