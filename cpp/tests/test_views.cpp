@@ -53,6 +53,7 @@ TEST(Views, SeedAccountFieldByField) {
     // The strings point into the buffer: no copy.
     EXPECT_GE(v.name().data(), reinterpret_cast<const char*>(bytes.data()));
     EXPECT_LT(v.name().data(), reinterpret_cast<const char*>(bytes.data() + bytes.size()));
+    EXPECT_EQ(fastwire::view<proto::Account>(bytes.data(), bytes.size()).wallet().currency(), "USD");
     EXPECT_EQ(c.bytes(), 0u);
 }
 
@@ -176,7 +177,10 @@ TEST(Views, UnverifiedBytesAreNeverReadOutside) {
         // A copy of exactly n bytes on the heap: a read past it is a sanitizer error.
         const std::vector<std::uint8_t> cut(golden.begin(), golden.begin() + static_cast<std::ptrdiff_t>(n));
         m.attach(cut);
-        sum += fastwire::internal::touch_all(m.view());
+        const std::uint64_t seen = fastwire::internal::touch_all(m.view());
+        // fastwire::view<S>(data, size): the same view without a model.
+        EXPECT_EQ(fastwire::internal::touch_all(fastwire::view<proto::Account>(cut.data(), cut.size())), seen) << n;
+        sum += seen;
     }
     for (std::size_t i = 0; i < golden.size(); ++i) {
         for (std::uint8_t x : {std::uint8_t{0x01}, std::uint8_t{0x10}, std::uint8_t{0x80}, std::uint8_t{0xff}}) {

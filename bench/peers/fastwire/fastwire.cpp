@@ -14,9 +14,9 @@
 // reports malformed input as a status (turned into fwb::DecodeError here), so no verify()
 // runs first. fresh = the same into a newly constructed struct. verify = attach + verify().
 // read_few ("read a few fields"): fastwire = attach + checked_view() (verify(), then the
-// generated view reads the fields in place); fastwire-view-noverify = attach + view()
-// without verify() (the view checks bounds as it reads, like Cap'n Proto's reader; only that
-// op is timed); fastwire-final has no views: its read_few is its deserialize.
+// generated view reads the fields in place); fastwire-view-noverify = fastwire::view<S>(bytes)
+// (model::attach + view() without the model), no verify() (the view checks bounds as it
+// reads, like Cap'n Proto's reader; only that op is timed); fastwire-final has no views: its read_few is its deserialize.
 //
 // fastwire-json: serialize = fastwire::json::writer (reused, cleared) over the generated
 // struct; deserialize = fastwire::json::reader (reused: it keeps its simdjson On-Demand
@@ -153,8 +153,9 @@ struct Convert {
 // M is the root model type. Both have serialize / reset / buffer / attach / verify /
 // deserialize; verify() and deserialize() return a fastwire::status.
 // ---- "read a few fields" through the generated views (versioned format)
-Few few(const ::monsters::MonstersView& v) {
+Few few(::monsters::MonstersView v) {
     Few f;
+    f.in_place = true;
     for (::monsters::MonsterView m : v.monsters()) {
         f.a += m.hp();
         f.b += m.mana();
@@ -163,8 +164,9 @@ Few few(const ::monsters::MonstersView& v) {
     }
     return f;
 }
-Few few(const ::record::RecordView& v) {
+Few few(::record::RecordView v) {
     Few f;
+    f.in_place = true;
     const auto ids = v.ids();
     if (!ids.empty()) {
         f.a = ids.front();
@@ -177,8 +179,9 @@ Few few(const ::record::RecordView& v) {
     }
     return f;
 }
-Few few(const ::account::AccountView& v) {
+Few few(::account::AccountView v) {
     Few f;
+    f.in_place = true;
     f.a = v.uid();
     f.b = static_cast<int64_t>(v.wallet().amount() * 100);
     const std::string_view name = v.name();
@@ -199,17 +202,7 @@ public:
         if constexpr (V == Views::none) {
             return Codec<Canon>::read_few(in);
         } else {
-            reader_.attach(in.data, in.size);
-            Few f;
-            if constexpr (V == Views::checked) {
-                const auto view = reader_.checked_view();
-                if (!view) fail("verify failed");
-                f = few(*view);
-            } else {
-                f = few(reader_.view());
-            }
-            f.in_place = true;
-            return f;
+            return few(view(in));  // into the caller's Few, as the other peers' read_few()
         }
     }
     bool read_few_only() const override { return V == Views::trusted; }
@@ -232,6 +225,16 @@ public:
     void store(Canon& out) const override { Convert::cv(dst_, out); }
 
 private:
+    auto view(ByteView in) {
+        if constexpr (V == Views::checked) {
+            reader_.attach(in.data, in.size);
+            const auto v = reader_.checked_view();
+            if (!v) fail("verify failed");
+            return *v;
+        } else {
+            return fastwire::view<Gen>(in.data, in.size);  // = attach + view(), no model
+        }
+    }
     void read(ByteView in, Gen& out) {
         reader_.attach(in.data, in.size);
         const auto status = reader_.deserialize(out);
@@ -335,7 +338,8 @@ void register_fastwire(Registry& r) {
          "fastwire::json::reader (reused simdjson On-Demand parser; copies the input into its "
          "padded buffer) into the reused struct"},
         {"fastwire-view-noverify", "fastwire", Kind::binary, version, "",
-         "only \"read a few fields\": the generated view (model::view()), no verify(); the view "
+         "only \"read a few fields\": the generated view (fastwire::view<S>(bytes), as model::view()), "
+         "no verify(); the view "
          "checks each offset/length/count it follows against the message's end"},
     };
     add_dataset<account::Account, ::account::Account>(r, rows);

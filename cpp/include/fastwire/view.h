@@ -6,8 +6,8 @@
 // those accessors are made of: element<T> says how a value of C++ type T is viewed in its
 // slot, and the collection views hand out element views.
 //
-//   proto::AccountModel model;
-//   model.attach(bytes);
+//   proto::AccountModel model;                    // (or fastwire::view<Account>(data, size)
+//   model.attach(bytes);                          //  without a model, and without verify)
 //   if (!model.verify()) return;                  // before trusting the values (Safety)
 //   proto::AccountView v = model.view();
 //   v.uid();                                      // std::int32_t
@@ -91,15 +91,26 @@ inline constexpr std::uint8_t empty_body[8] = {8, 0, 0, 0, 0, 0, 0, 0};
 // whose slots' offsets are relative to the body, inside a message that ends at `end`.
 class struct_view {
 public:
-    struct_view() noexcept : body_(internal::empty_body), end_(internal::empty_body + 8), size_(8) {}
-    // The body at `body`; one that does not fit before `end` views as empty_body.
-    struct_view(const std::uint8_t* body, const std::uint8_t* end) noexcept : struct_view() {
-        if (end - body >= 8) {
-            const std::size_t room = static_cast<std::size_t>(end - body);
-            const std::size_t stored = load_le<std::uint32_t>(body);
-            body_ = body;
-            end_ = end;
-            size_ = stored < room ? stored : room;  // fields beyond the message: defaults
+    struct_view() noexcept : body_(internal::empty_body), size_(8), room_(8) {}
+    // The body at `body`; one that does not fit before `end` views as empty_body, and so
+    // does one more than 4 GiB - 1 bytes before `end` (a model's full_size is 32-bit, so a
+    // view of a message never is).
+    struct_view(const std::uint8_t* body, const std::uint8_t* end) noexcept {
+        const std::size_t room = static_cast<std::size_t>(end - body);
+        if (FASTWIRE_LIKELY(room - 8 <= std::size_t{0xFFFFFFFFu - 8})) {  // 8 <= room < 4 GiB
+            set(body, static_cast<std::uint32_t>(room));
+        } else {
+            body_ = internal::empty_body;
+            size_ = room_ = 8;
+        }
+    }
+    // The body at `body`, followed by at least `room` readable bytes of the message.
+    struct_view(const std::uint8_t* body, std::uint32_t room) noexcept {
+        if (FASTWIRE_LIKELY(room >= 8)) {
+            set(body, room);
+        } else {
+            body_ = internal::empty_body;
+            size_ = room_ = 8;
         }
     }
 
@@ -107,7 +118,7 @@ public:
     // or less where the message ends first); the end of the message.
     const std::uint8_t* data() const noexcept { return body_; }
     std::size_t size() const noexcept { return size_; }
-    const std::uint8_t* message_end() const noexcept { return end_; }
+    const std::uint8_t* message_end() const noexcept { return body_ + room_; }
 
 protected:
     // The field of type T whose slot is [Offset, End) in the body; the field's default when
@@ -116,13 +127,13 @@ protected:
     template <class T, std::uint32_t Offset, std::uint32_t End>
     FASTWIRE_INLINE typename element<T>::type get_(typename element<T>::type fallback = {}) const noexcept {
         if (!FASTWIRE_LIKELY(size_ >= End)) return fallback;
-        return element<T>::get(body_ + Offset, body_, end_);
+        return element<T>::get(body_ + Offset, body_, body_ + room_);
     }
     template <class T, std::uint32_t Offset, std::uint32_t End, class F,
               std::enable_if_t<std::is_invocable_v<F>, int> = 0>
     FASTWIRE_INLINE typename element<T>::type get_(F make_default) const noexcept {
         if (!FASTWIRE_LIKELY(size_ >= End)) return make_default();
-        return element<T>::get(body_ + Offset, body_, end_);
+        return element<T>::get(body_ + Offset, body_, body_ + room_);
     }
 
     // Writes a fixed-size field in place; false when the body is too short to hold it.
@@ -135,9 +146,17 @@ protected:
     }
 
 private:
+    FASTWIRE_INLINE void set(const std::uint8_t* body, std::uint32_t room) noexcept {
+        const std::uint32_t stored = load_le<std::uint32_t>(body);
+        body_ = body;
+        room_ = room;
+        size_ = stored < room ? stored : room;  // fields beyond the message: defaults
+    }
+
+    // 16 bytes, trivially copyable: passed and returned in two registers.
     const std::uint8_t* body_;
-    const std::uint8_t* end_;
-    std::size_t size_;
+    std::uint32_t size_;  // min(stored size, room_)
+    std::uint32_t room_;  // bytes from body_ to the end of the message
 };
 
 // A run of `count` element slots of type T starting at `first`; offsets inside the
@@ -193,7 +212,7 @@ public:
     };
 
     slots_view() noexcept = default;
-    // The caller checked that the count slots lie before `end`.
+    // The caller checked that the count slots lie before `end`, and that `end - base >= 4`.
     slots_view(const std::uint8_t* first, std::size_t count, const std::uint8_t* base, const std::uint8_t* end) noexcept
         : first_(first), base_(base), end_(end), count_(count) {}
 
@@ -293,11 +312,13 @@ namespace internal {
 // The [u32 n][n x stride] block an offset slot leads to (base + offset): true with its
 // first element and n when it lies before `end`; false for offset 0 (empty) and for a block
 // that does not fit (read as empty).
+// `base` is followed by at least 4 bytes (a struct body has 8, an optional's value block
+// the value's slot, and only string, bytes and collections, 4-byte slots, come here).
 FASTWIRE_INLINE bool block(const std::uint8_t* slot, const std::uint8_t* base, const std::uint8_t* end,
                            std::size_t stride, const std::uint8_t*& first, std::size_t& n) noexcept {
     const std::size_t off = load_le<std::uint32_t>(slot);
-    const std::size_t room = static_cast<std::size_t>(end - base);  // base <= end
-    if (off == 0 || off > room || room - off < 4) return false;
+    const std::size_t room = static_cast<std::size_t>(end - base);  // >= 4
+    if (off - 1 >= room - 4) return false;  // offset 0 (empty), or no room for the count
     n = load_le<std::uint32_t>(base + off);
     first = base + off + 4;
     return std::uint64_t{n} * stride <= room - off - 4;  // n < 2^32, stride < 2^31: no overflow
@@ -343,9 +364,11 @@ struct element<S, std::enable_if_t<is_struct_v<S>>> {
     using type = typename view_type<S>::type;
     static FASTWIRE_INLINE type get(const std::uint8_t* slot, const std::uint8_t* base,
                                     const std::uint8_t* end) noexcept {
+        const std::size_t room = static_cast<std::size_t>(end - base);  // < 4 GiB (a message's)
         const std::uint32_t off = load_le<std::uint32_t>(slot);
-        if (off > static_cast<std::size_t>(end - base)) return type();
-        return type(base + off, end);  // checks the header fits
+        if (off > room) return type();
+        // Truncating a room of 4 GiB or more (a hand-made view) only shortens it.
+        return type(base + off, static_cast<std::uint32_t>(room - off));  // checks the header fits
     }
 };
 
@@ -410,4 +433,14 @@ FASTWIRE_INLINE typename view_type<S>::mutable_type root_mutable_view(std::uint8
 }
 
 }  // namespace versioned
+
+// The view of the root model at the start of `data` ([u32 full_size][u32 offset][body…]),
+// without a model object: what model<S>::attach(data, size) + view() give (as FlatBuffers'
+// GetRoot<T>()), with the same safety: it never reads outside the `size` bytes, and shows
+// unspecified values for bytes that fail verify().
+template <class S>
+FASTWIRE_INLINE typename view_type<S>::type view(const void* data, std::size_t size) noexcept {
+    return versioned::root_view<S>(static_cast<const std::uint8_t*>(data), size);
+}
+
 }  // namespace fastwire

@@ -54,8 +54,10 @@ public:
     // Empties the owned buffer (keeping its capacity) and views it.
     void reset() noexcept {
         buffer_.clear();
-        own_ = true;
-        pos_ = 0;
+        // Written only when they change: a model reset before each serialize() (the usual
+        // loop) then makes one store here instead of three.
+        if (!own_) own_ = true;
+        if (pos_ != 0) pos_ = 0;
     }
 
     const limits& get_limits() const noexcept { return limits_; }
