@@ -426,7 +426,7 @@ TEST(Adversarial, DeserializeMemoryIsLinear) {
     std::cout << "[          ] 10000 orders: " << n << " bytes read into " << counting.bytes() << " bytes of memory\n";
 }
 
-// A reused map or set recycles its nodes (kinds.h, refill_pairs / refill_set): reading the
+// A reused map or set recycles its nodes (kinds.h, refill): reading the
 // same shape again allocates nothing, and reading a message with fewer, more or other keys
 // gives exactly that message's contents, in both formats.
 template <class M>

@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "../../harness/registry.h"
+#include "convert.h"
 
 #include "account_models.h"
 #include "complex_models.h"
@@ -74,79 +75,8 @@
 namespace fwb {
 namespace {
 
-// ---- canonical <-> generated (untimed) -----------------------------------------------------
-//
-// The generated structs mirror the canonical ones field for field (same names, same C++
-// types), so one overload set converts both ways. Static members of one class, so that the
-// container templates see every struct overload whatever the order.
-struct Convert {
-    template <class T>
-    requires std::is_arithmetic_v<T> static void cv(const T& a, T& b) {
-        b = a;
-    }
-
-    template <class A, class B>
-    requires(std::is_enum_v<A>&& std::is_enum_v<B>&&
-                 std::is_same_v<std::underlying_type_t<A>, std::underlying_type_t<B>>) static void cv(const A& a,
-                                                                                                      B& b) {
-        b = static_cast<B>(static_cast<std::underlying_type_t<A>>(a));
-    }
-
-    static void cv(const std::string& a, std::string& b) { b = a; }
-
-    template <class A, class B>
-    static void cv(const std::vector<A>& a, std::vector<B>& b) {
-        b.resize(a.size());
-        for (size_t i = 0; i < a.size(); ++i) cv(a[i], b[i]);
-    }
-
-    template <class A, class B>
-    static void cv(const std::optional<A>& a, std::optional<B>& b) {
-        if (a)
-            cv(*a, b ? *b : b.emplace());
-        else
-            b.reset();
-    }
-
-    template <class K, class A, class B>
-    static void cv(const std::map<K, A>& a, std::map<K, B>& b) {
-        b.clear();
-        for (const auto& [k, v] : a) cv(v, b[k]);
-    }
-
-// Both directions of one struct: BODY is a list of F(field).
-#define FWB_FW_STRUCT(CANON, GEN, BODY)             \
-    static void cv(const CANON& a, GEN& b) { BODY } \
-    static void cv(const GEN& a, CANON& b) { BODY }
-#define F(x) cv(a.x, b.x);
-
-    FWB_FW_STRUCT(account::Order, ::account::Order, F(uid) F(symbol) F(side) F(type) F(price) F(volume))
-    FWB_FW_STRUCT(account::Balance, ::account::Balance, F(currency) F(amount))
-    FWB_FW_STRUCT(account::Account, ::account::Account, F(uid) F(name) F(state) F(wallet) F(asset) F(orders))
-
-    FWB_FW_STRUCT(monsters::Vec3, ::monsters::Vec3, F(x) F(y) F(z))
-    FWB_FW_STRUCT(monsters::Weapon, ::monsters::Weapon, F(name) F(damage))
-    FWB_FW_STRUCT(monsters::Monster, ::monsters::Monster,
-                  F(pos) F(mana) F(hp) F(name) F(inventory) F(color) F(weapons) F(equipped) F(path))
-    FWB_FW_STRUCT(monsters::Monsters, ::monsters::Monsters, F(monsters))
-
-    FWB_FW_STRUCT(record::Record, ::record::Record, F(ids) F(strings))
-
-    FWB_FW_STRUCT(ints::Ints, ::ints::Ints, F(id) F(int1) F(int2) F(int3) F(int4))
-
-    FWB_FW_STRUCT(mixed::Mixed, ::mixed::Mixed, F(id) F(int1) F(int2) F(uint1) F(float1) F(text1) F(enum1))
-
-    FWB_FW_STRUCT(complex::Complex, ::complex::Complex,
-                  F(id) F(text1) F(text2) F(text3) F(int1) F(int2) F(int3) F(text4) F(enum1) F(float1) F(int4) F(uint1)
-                      F(uint2) F(int5) F(int6) F(float2) F(text5))
-
-    FWB_FW_STRUCT(vec::ContainerVec, ::vec::ContainerVec, F(id) F(int1) F(text1) F(stringvec) F(intvec))
-
-    FWB_FW_STRUCT(map::ContainerMap, ::map::ContainerMap, F(id) F(int1) F(text1) F(map1))
-
-#undef F
-#undef FWB_FW_STRUCT
-};
+// ---- canonical <-> generated (untimed): convert.h
+FWB_FW_CONVERT()
 
 // ---- binary rows: model<S> (versioned) and final_model<S> (final) --------------------------
 //

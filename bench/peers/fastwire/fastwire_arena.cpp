@@ -24,6 +24,7 @@
 #include <fastwire/pmr.h>
 
 #include "../../harness/registry.h"
+#include "convert.h"
 
 #include "account_pmr_models.h"
 #include "complex_pmr_models.h"
@@ -41,82 +42,8 @@
 namespace fwb {
 namespace {
 
-// ---- canonical <-> generated (untimed), for any allocator ---------------------------------
-struct Convert {
-    template <class T>
-    requires std::is_arithmetic_v<T> static void cv(const T& a, T& b) {
-        b = a;
-    }
-
-    template <class A, class B>
-    requires(std::is_enum_v<A>&& std::is_enum_v<B>&&
-                 std::is_same_v<std::underlying_type_t<A>, std::underlying_type_t<B>>) static void cv(const A& a,
-                                                                                                      B& b) {
-        b = static_cast<B>(static_cast<std::underlying_type_t<A>>(a));
-    }
-
-    template <class AA, class AB>
-    static void cv(const std::basic_string<char, std::char_traits<char>, AA>& a,
-                   std::basic_string<char, std::char_traits<char>, AB>& b) {
-        b.assign(a.data(), a.size());
-    }
-
-    template <class A, class AA, class B, class AB>
-    static void cv(const std::vector<A, AA>& a, std::vector<B, AB>& b) {
-        b.resize(a.size());
-        for (size_t i = 0; i < a.size(); ++i) cv(a[i], b[i]);
-    }
-
-    template <class A, class B>
-    static void cv(const std::optional<A>& a, std::optional<B>& b) {
-        if (a)
-            cv(*a, b ? *b : b.emplace());
-        else
-            b.reset();
-    }
-
-    template <class KA, class A, class CA, class AA, class KB, class B, class CB, class AB>
-    static void cv(const std::map<KA, A, CA, AA>& a, std::map<KB, B, CB, AB>& b) {
-        b.clear();
-        for (const auto& [k, v] : a) {
-            KB key;
-            cv(k, key);
-            cv(v, b[key]);
-        }
-    }
-
-#define FWB_FW_STRUCT(CANON, GEN, BODY)             \
-    static void cv(const CANON& a, GEN& b) { BODY } \
-    static void cv(const GEN& a, CANON& b) { BODY }
-#define F(x) cv(a.x, b.x);
-
-    FWB_FW_STRUCT(account::Order, ::account_pmr::Order, F(uid) F(symbol) F(side) F(type) F(price) F(volume))
-    FWB_FW_STRUCT(account::Balance, ::account_pmr::Balance, F(currency) F(amount))
-    FWB_FW_STRUCT(account::Account, ::account_pmr::Account, F(uid) F(name) F(state) F(wallet) F(asset) F(orders))
-
-    FWB_FW_STRUCT(monsters::Vec3, ::monsters_pmr::Vec3, F(x) F(y) F(z))
-    FWB_FW_STRUCT(monsters::Weapon, ::monsters_pmr::Weapon, F(name) F(damage))
-    FWB_FW_STRUCT(monsters::Monster, ::monsters_pmr::Monster,
-                  F(pos) F(mana) F(hp) F(name) F(inventory) F(color) F(weapons) F(equipped) F(path))
-    FWB_FW_STRUCT(monsters::Monsters, ::monsters_pmr::Monsters, F(monsters))
-
-    FWB_FW_STRUCT(record::Record, ::record_pmr::Record, F(ids) F(strings))
-
-    FWB_FW_STRUCT(ints::Ints, ::ints_pmr::Ints, F(id) F(int1) F(int2) F(int3) F(int4))
-
-    FWB_FW_STRUCT(mixed::Mixed, ::mixed_pmr::Mixed, F(id) F(int1) F(int2) F(uint1) F(float1) F(text1) F(enum1))
-
-    FWB_FW_STRUCT(complex::Complex, ::complex_pmr::Complex,
-                  F(id) F(text1) F(text2) F(text3) F(int1) F(int2) F(int3) F(text4) F(enum1) F(float1) F(int4) F(uint1)
-                      F(uint2) F(int5) F(int6) F(float2) F(text5))
-
-    FWB_FW_STRUCT(vec::ContainerVec, ::vec_pmr::ContainerVec, F(id) F(int1) F(text1) F(stringvec) F(intvec))
-
-    FWB_FW_STRUCT(map::ContainerMap, ::map_pmr::ContainerMap, F(id) F(int1) F(text1) F(map1))
-
-#undef F
-#undef FWB_FW_STRUCT
-};
+// ---- canonical <-> generated (untimed): convert.h
+FWB_FW_CONVERT(_pmr)
 
 template <class Canon, class Gen>
 class ArenaCodec final : public Codec<Canon> {

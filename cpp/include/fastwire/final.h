@@ -294,7 +294,7 @@ struct sequence_codec {
         p += 4;
         if constexpr (fastwire::internal::is_set<Seq>::value) {
             std::size_t rest = n * C::min_size;
-            fastwire::internal::refill_set(out, n, [&](T& e) {
+            fastwire::internal::refill(out, n, [&](T& e) {
                 rest -= C::min_size;
                 p = C::read(r, p, end - rest, depth, e);
                 return p != nullptr;
@@ -352,7 +352,7 @@ struct map_codec {
         if (!take_count<pair>(r, p, end, n)) return nullptr;
         p += 4;
         std::size_t rest = n * pair;
-        fastwire::internal::refill_pairs(out, n, [&](K& key, V& value) {
+        fastwire::internal::refill(out, n, [&](K& key, V& value) {
             rest -= pair;
             p = CK::read(r, p, end - rest - CV::min_size, depth, key);
             if (p) p = CV::read(r, p, end - rest, depth, value);

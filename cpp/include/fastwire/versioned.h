@@ -354,7 +354,7 @@ struct sequence_codec {
         w = find_block(r, slot_pos, base, C::slot, w, pos, n);
         if (!w.ok()) return w;  // before anything is allocated
         if constexpr (fastwire::internal::is_set<Seq>::value) {
-            fastwire::internal::refill_set(out, n, [&](T& e) {
+            fastwire::internal::refill(out, n, [&](T& e) {
                 w = C::read(r, pos, base, w, e);
                 pos += C::slot;
                 return w.ok();
@@ -412,7 +412,7 @@ struct map_codec {
         std::size_t pos = 0, n = 0;
         w = find_block(r, slot_pos, base, pair_slot, w, pos, n);
         if (!w.ok()) return w;
-        fastwire::internal::refill_pairs(out, n, [&](K& key, V& value) {
+        fastwire::internal::refill(out, n, [&](K& key, V& value) {
             w = CK::read(r, pos, base, w, key);
             if (w.ok()) w = CV::read(r, pos + CK::slot, base, w, value);
             pos += pair_slot;

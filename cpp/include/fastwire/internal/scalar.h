@@ -125,6 +125,7 @@ FASTWIRE_INLINE void load_text(T& out, const std::uint8_t* p, std::size_t n) {
     if constexpr (std::is_same_v<T, std::string>) {
         assign_chars(out, p, n);
     } else if constexpr (is_string_v<T>) {  // another allocator (std::pmr::string)
+        // measured: assign_chars' append paths cost more than assign() for std::pmr strings
         if (n == out.size())
             copy_short(&out[0], p, n);
         else
@@ -163,7 +164,21 @@ FASTWIRE_INLINE std::uint8_t* store_bulk(std::uint8_t* p, const Seq& v) noexcept
 // out = count elements copied from p (a vector is resized, an array has count elements).
 template <class Seq>
 FASTWIRE_INLINE const std::uint8_t* load_bulk(const std::uint8_t* p, std::size_t count, Seq& out) {
-    if constexpr (!is_std_array<Seq>::value) resize_for_read(out, count);
+    if constexpr (is_vector<Seq>::value) {
+        using E = typename Seq::value_type;
+        if constexpr (sizeof(E) == 1 && std::is_integral_v<E> && !std::is_same_v<E, bool>) {
+            // Bytes: one allocation of exactly count, copied, with no zero-fill first.
+            if (count != out.size()) {
+                const E* first = reinterpret_cast<const E*>(p);
+                out.assign(first, first + count);
+                return p + count;
+            }
+        } else {
+            resize_for_read(out, count);
+        }
+    } else if constexpr (!is_std_array<Seq>::value) {
+        resize_for_read(out, count);
+    }
     const std::size_t n = count * sizeof(typename Seq::value_type);
     copy_bytes(reinterpret_cast<std::uint8_t*>(out.data()), p, n);
     return p + n;
