@@ -263,6 +263,8 @@ def emit_codec(g: "JavaGen", out: Lines, s: ir.StructType, layout: lower.StructL
         out.close()
         out("")
     if eligible(g.model, layout):
+        from . import fastput
+        fastput.emit(g, out, n, jstring(s.qualified_name + " is null (not an optional)"), layout)
         walk = FastWalk(g.model, False, lambda ref: g.qualified(ref) + ".Codec", g.unit)
         out("/** verify's fast path for the usual message (see fast.py); -1: take the general walk. */")
         out(*walk.versioned(layout))
@@ -329,15 +331,22 @@ def emit_entries(g: "JavaGen", out: Lines, s: ir.StructType, layout: lower.Struc
     null = jstring(s.qualified_name + " is null (not an optional)")
     fresh = f"reuse != null && reuse.getClass() == {n}.class ? reuse : new {n}()"
     out("/** Appends v's body (and its heap blocks) and writes its offset from base at pos. */")
-    out.open(f"public static void vput0(dev.fastwire.Writer w, int pos, int base, {n} v) {{")
-    out(f"if (v == null) throw new dev.fastwire.EncodeException({null});",
-        f"int body = w.allocRaw({layout.body_size});",
-        f"w.i32(body, {layout.body_size});",
-        f"w.i32(body + 4, {t});",
-        "vfields0(w, body, v);",
-        "w.i32(pos, body - base);")
-    out.close()
-    out("")
+    if eligible(g.model, layout):
+        out(f"public static void vput0(dev.fastwire.Writer w, int pos, int base, {n} v) "
+            "{ w.size = vw0(w, w.buf, w.size, pos, base, v); }",
+            "",
+            f"public static void fput0(dev.fastwire.Writer w, {n} v) {{ w.size = fw0(w, w.buf, w.size, v); }}",
+            "")
+    else:
+        out.open(f"public static void vput0(dev.fastwire.Writer w, int pos, int base, {n} v) {{")
+        out(f"if (v == null) throw new dev.fastwire.EncodeException({null});",
+            f"int body = w.allocRaw({layout.body_size});",
+            f"w.i32(body, {layout.body_size});",
+            f"w.i32(body + 4, {t});",
+            "vfields0(w, body, v);",
+            "w.i32(pos, body - base);")
+        out.close()
+        out("")
     read = readable(g.model, layout)
     out.open(f"public static {n} vget0(dev.fastwire.Reader r, int pos, int base, int depth, {n} reuse) {{")
     if read:
@@ -361,11 +370,12 @@ def emit_entries(g: "JavaGen", out: Lines, s: ir.StructType, layout: lower.Struc
         "vverify0(r, body, r.len, depth - 1);")
     out.close()
     out("")
-    out.open(f"public static void fput0(dev.fastwire.Writer w, {n} v) {{")
-    out(f"if (v == null) throw new dev.fastwire.EncodeException({null});",
-        "ffields0(w, v);")
-    out.close()
-    out("")
+    if not eligible(g.model, layout):
+        out.open(f"public static void fput0(dev.fastwire.Writer w, {n} v) {{")
+        out(f"if (v == null) throw new dev.fastwire.EncodeException({null});",
+            "ffields0(w, v);")
+        out.close()
+        out("")
     out.open(f"public static {n} fget0(dev.fastwire.Reader r, int depth, {n} reuse) {{")
     out("if (depth < 1) throw dev.fastwire.Reader.fail(\"too_deep\");",
         f"{n} v = {fresh};")

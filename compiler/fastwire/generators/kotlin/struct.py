@@ -322,15 +322,23 @@ def emit_codec(g: "KotlinGen", out: Lines, s: ir.StructType, layout: lower.Struc
 
     out("/** Static entry points that other generated structs call directly (no virtual call). */")
     out.open("companion object {")
-    out.open(f"fun vput0(w: {W}, pos: Int, base: Int, v: {n}?) {{")
-    out(f"if (v == null) throw dev.fastwire.EncodeException({null})",
-        f"val body = w.allocRaw({layout.body_size})",
-        f"w.i32(body, {layout.body_size})",
-        f"w.i32(body + 4, {t})",
-        "vfields0(w, body, v)",
-        "w.i32(pos, body - base)")
-    out.close()
-    out("")
+    if eligible(g.model, layout):
+        out(f"fun vput0(w: {W}, pos: Int, base: Int, v: {n}?) {{ w.size = vw0(w, w.buf, w.size, pos, base, v) }}",
+            "",
+            f"fun fput0(w: {W}, v: {n}?) {{ w.size = fw0(w, w.buf, w.size, v) }}",
+            "")
+        from . import fastput
+        fastput.emit(g, out, s, null, layout)
+    else:
+        out.open(f"fun vput0(w: {W}, pos: Int, base: Int, v: {n}?) {{")
+        out(f"if (v == null) throw dev.fastwire.EncodeException({null})",
+            f"val body = w.allocRaw({layout.body_size})",
+            f"w.i32(body, {layout.body_size})",
+            f"w.i32(body + 4, {t})",
+            "vfields0(w, body, v)",
+            "w.i32(pos, body - base)")
+        out.close()
+        out("")
     read = readable(g.model, layout)
     out.open(f"fun vget0(r: {R}, pos: Int, base: Int, depth: Int, reuse: {n}?): {n} {{")
     if read:
@@ -354,10 +362,11 @@ def emit_codec(g: "KotlinGen", out: Lines, s: ir.StructType, layout: lower.Struc
         "vverify0(r, body, r.len, depth - 1)")
     out.close()
     out("")
-    out.open(f"fun fput0(w: {W}, v: {n}?) {{")
-    out(f"if (v == null) throw dev.fastwire.EncodeException({null})", "ffields0(w, v)")
-    out.close()
-    out("")
+    if not eligible(g.model, layout):
+        out.open(f"fun fput0(w: {W}, v: {n}?) {{")
+        out(f"if (v == null) throw dev.fastwire.EncodeException({null})", "ffields0(w, v)")
+        out.close()
+        out("")
     out.open(f"fun fget0(r: {R}, depth: Int, reuse: {n}?): {n} {{")
     out("if (depth < 1) throw dev.fastwire.Reader.fail(\"too_deep\")",
         f"val v = reuse ?: {n}()")

@@ -79,14 +79,9 @@ public class Account implements Comparable<com.chronoxor.proto.Account> {
         @Override public Account create() { return new Account(); }
 
         /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
-        public static void vput0(dev.fastwire.Writer w, int pos, int base, Account v) {
-            if (v == null) throw new dev.fastwire.EncodeException("proto.Account is null (not an optional)");
-            int body = w.allocRaw(30);
-            w.i32(body, 30);
-            w.i32(body + 4, 3);
-            vfields0(w, body, v);
-            w.i32(pos, body - base);
-        }
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, Account v) { w.size = vw0(w, w.buf, w.size, pos, base, v); }
+
+        public static void fput0(dev.fastwire.Writer w, Account v) { w.size = fw0(w, w.buf, w.size, v); }
 
         public static Account vget0(dev.fastwire.Reader r, int pos, int base, int depth, Account reuse) {
             Account v = reuse != null && reuse.getClass() == Account.class ? reuse : new Account();
@@ -100,11 +95,6 @@ public class Account implements Comparable<com.chronoxor.proto.Account> {
             if (depth >= 2) { long left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return; } }
             int body = r.enter(base, r.u32(pos), pos + 4, 3, depth);
             vverify0(r, body, r.len, depth - 1);
-        }
-
-        public static void fput0(dev.fastwire.Writer w, Account v) {
-            if (v == null) throw new dev.fastwire.EncodeException("proto.Account is null (not an optional)");
-            ffields0(w, v);
         }
 
         public static Account fget0(dev.fastwire.Reader r, int depth, Account reuse) {
@@ -192,6 +182,51 @@ public class Account implements Comparable<com.chronoxor.proto.Account> {
             com.chronoxor.proto.Balance.Codec.fcheck0(r, depth);
             if (dev.fastwire.Direct.fpresent(r)) com.chronoxor.proto.Balance.Codec.fcheck0(r, depth);
             for (int i = 0, n = r.count(26); i < n; i++) com.chronoxor.proto.Order.Codec.fcheck0(r, depth);
+        }
+
+        /** serialize's straight-line path (see fastput.py): returns the new end. */
+        public static int vw0(dev.fastwire.Writer w, byte[] b, int p, int pos, int base, Account v) {
+            if (v == null) throw new dev.fastwire.EncodeException("proto.Account is null (not an optional)");
+            int body = p;
+            if (p + 30 > b.length) b = w.room(p, 30);
+            p += 30;
+            dev.fastwire.Fast.w32(b, body, 30);
+            dev.fastwire.Fast.w32(b, body + 4, 3);
+            dev.fastwire.Fast.w32(b, pos, body - base);
+            dev.fastwire.Fast.w32(b, body + 8, (int) v.uid);
+            { String s = v.name; int n = s.length(); long x;
+                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); dev.fastwire.Fast.w32(b, body + 12, p - body); p += 4 + n; }
+                else { w.size = p; dev.fastwire.Direct.vputString(w, body + 12, body, s); p = w.size; b = w.buf; } }
+            dev.fastwire.Fast.w8(b, body + 16, (int) v.state.value);
+            p = com.chronoxor.proto.Balance.Codec.vw0(w, b, p, body + 17, body, v.wallet); b = w.buf;
+            { com.chronoxor.proto.Balance x = v.asset;
+                if (x == null) { b[body + 21] = 0; dev.fastwire.Fast.w32(b, body + 21 + 1, 0); }
+                else { int q = p; if (p + 4 > b.length) b = w.room(p, 4); p += 4; b[body + 21] = 1; dev.fastwire.Fast.w32(b, body + 21 + 1, q - body); p = com.chronoxor.proto.Balance.Codec.vw0(w, b, p, q, q, x); b = w.buf; } }
+            { java.util.List<com.chronoxor.proto.Order> x = v.orders; int n = x.size(); long z = 4 + (long) n * 4;
+                if (z > Integer.MAX_VALUE) throw new dev.fastwire.EncodeException("collection too large");
+                if (p + z > b.length) b = w.room(p, z);
+                dev.fastwire.Fast.w32(b, p, n); dev.fastwire.Fast.w32(b, body + 26, p - body); int at = p + 4; p += (int) z;
+                for (int i = 0; i < n; i++) { p = com.chronoxor.proto.Order.Codec.vw0(w, b, p, at + 4 * i, body, x.get(i)); b = w.buf; } }
+            return p;
+        }
+
+        public static int fw0(dev.fastwire.Writer w, byte[] b, int p, Account v) {
+            if (v == null) throw new dev.fastwire.EncodeException("proto.Account is null (not an optional)");
+            if (p + 4 > b.length) b = w.room(p, 4);
+            dev.fastwire.Fast.w32(b, p, (int) v.uid);
+            p += 4;
+            { String s = v.name; int n = s.length(); long x;
+                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); p += 4 + n; }
+                else { w.size = p; dev.fastwire.Direct.fputString(w, s); p = w.size; b = w.buf; } }
+            if (p + 1 > b.length) b = w.room(p, 1);
+            dev.fastwire.Fast.w8(b, p, (int) v.state.value);
+            p += 1;
+            p = com.chronoxor.proto.Balance.Codec.fw0(w, b, p, v.wallet); b = w.buf;
+            { com.chronoxor.proto.Balance x = v.asset; if (p + 1 > b.length) b = w.room(p, 1); b[p++] = (byte) (x != null ? 1 : 0);
+                if (x != null) { p = com.chronoxor.proto.Balance.Codec.fw0(w, b, p, x); b = w.buf; } }
+            { java.util.List<com.chronoxor.proto.Order> x = v.orders; int n = x.size(); if (p + 4 > b.length) b = w.room(p, 4); dev.fastwire.Fast.w32(b, p, n); p += 4;
+                for (int i = 0; i < n; i++) { p = com.chronoxor.proto.Order.Codec.fw0(w, b, p, x.get(i)); b = w.buf; } }
+            return p;
         }
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */

@@ -63,14 +63,9 @@ public class Balance implements Comparable<com.chronoxor.proto.Balance> {
         @Override public Balance create() { return new Balance(); }
 
         /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
-        public static void vput0(dev.fastwire.Writer w, int pos, int base, Balance v) {
-            if (v == null) throw new dev.fastwire.EncodeException("proto.Balance is null (not an optional)");
-            int body = w.allocRaw(20);
-            w.i32(body, 20);
-            w.i32(body + 4, 2);
-            vfields0(w, body, v);
-            w.i32(pos, body - base);
-        }
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, Balance v) { w.size = vw0(w, w.buf, w.size, pos, base, v); }
+
+        public static void fput0(dev.fastwire.Writer w, Balance v) { w.size = fw0(w, w.buf, w.size, v); }
 
         public static Balance vget0(dev.fastwire.Reader r, int pos, int base, int depth, Balance reuse) {
             Balance v = reuse != null && reuse.getClass() == Balance.class ? reuse : new Balance();
@@ -84,11 +79,6 @@ public class Balance implements Comparable<com.chronoxor.proto.Balance> {
             if (depth >= 1) { long left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return; } }
             int body = r.enter(base, r.u32(pos), pos + 4, 2, depth);
             vverify0(r, body, r.len, depth - 1);
-        }
-
-        public static void fput0(dev.fastwire.Writer w, Balance v) {
-            if (v == null) throw new dev.fastwire.EncodeException("proto.Balance is null (not an optional)");
-            ffields0(w, v);
         }
 
         public static Balance fget0(dev.fastwire.Reader r, int depth, Balance reuse) {
@@ -137,6 +127,33 @@ public class Balance implements Comparable<com.chronoxor.proto.Balance> {
         static void fverify0(dev.fastwire.Reader r, int depth) {
             dev.fastwire.Direct.fcheckText(r);
             r.take(8);
+        }
+
+        /** serialize's straight-line path (see fastput.py): returns the new end. */
+        public static int vw0(dev.fastwire.Writer w, byte[] b, int p, int pos, int base, Balance v) {
+            if (v == null) throw new dev.fastwire.EncodeException("proto.Balance is null (not an optional)");
+            int body = p;
+            if (p + 20 > b.length) b = w.room(p, 20);
+            p += 20;
+            dev.fastwire.Fast.w32(b, body, 20);
+            dev.fastwire.Fast.w32(b, body + 4, 2);
+            dev.fastwire.Fast.w32(b, pos, body - base);
+            { String s = v.currency; int n = s.length(); long x;
+                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); dev.fastwire.Fast.w32(b, body + 8, p - body); p += 4 + n; }
+                else { w.size = p; dev.fastwire.Direct.vputString(w, body + 8, body, s); p = w.size; b = w.buf; } }
+            dev.fastwire.Fast.wf64(b, body + 12, v.amount);
+            return p;
+        }
+
+        public static int fw0(dev.fastwire.Writer w, byte[] b, int p, Balance v) {
+            if (v == null) throw new dev.fastwire.EncodeException("proto.Balance is null (not an optional)");
+            { String s = v.currency; int n = s.length(); long x;
+                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); p += 4 + n; }
+                else { w.size = p; dev.fastwire.Direct.fputString(w, s); p = w.size; b = w.buf; } }
+            if (p + 8 > b.length) b = w.room(p, 8);
+            dev.fastwire.Fast.wf64(b, p, v.amount);
+            p += 8;
+            return p;
         }
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */

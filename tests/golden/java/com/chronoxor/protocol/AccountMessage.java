@@ -50,14 +50,9 @@ public class AccountMessage {
         @Override public AccountMessage create() { return new AccountMessage(); }
 
         /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
-        public static void vput0(dev.fastwire.Writer w, int pos, int base, AccountMessage v) {
-            if (v == null) throw new dev.fastwire.EncodeException("protocol.AccountMessage is null (not an optional)");
-            int body = w.allocRaw(12);
-            w.i32(body, 12);
-            w.i32(body + 4, 3);
-            vfields0(w, body, v);
-            w.i32(pos, body - base);
-        }
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, AccountMessage v) { w.size = vw0(w, w.buf, w.size, pos, base, v); }
+
+        public static void fput0(dev.fastwire.Writer w, AccountMessage v) { w.size = fw0(w, w.buf, w.size, v); }
 
         public static AccountMessage vget0(dev.fastwire.Reader r, int pos, int base, int depth, AccountMessage reuse) {
             AccountMessage v = reuse != null && reuse.getClass() == AccountMessage.class ? reuse : new AccountMessage();
@@ -71,11 +66,6 @@ public class AccountMessage {
             if (depth >= 3) { long left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return; } }
             int body = r.enter(base, r.u32(pos), pos + 4, 3, depth);
             vverify0(r, body, r.len, depth - 1);
-        }
-
-        public static void fput0(dev.fastwire.Writer w, AccountMessage v) {
-            if (v == null) throw new dev.fastwire.EncodeException("protocol.AccountMessage is null (not an optional)");
-            ffields0(w, v);
         }
 
         public static AccountMessage fget0(dev.fastwire.Reader r, int depth, AccountMessage reuse) {
@@ -115,6 +105,25 @@ public class AccountMessage {
 
         static void fverify0(dev.fastwire.Reader r, int depth) {
             com.chronoxor.proto.Account.Codec.fcheck0(r, depth);
+        }
+
+        /** serialize's straight-line path (see fastput.py): returns the new end. */
+        public static int vw0(dev.fastwire.Writer w, byte[] b, int p, int pos, int base, AccountMessage v) {
+            if (v == null) throw new dev.fastwire.EncodeException("protocol.AccountMessage is null (not an optional)");
+            int body = p;
+            if (p + 12 > b.length) b = w.room(p, 12);
+            p += 12;
+            dev.fastwire.Fast.w32(b, body, 12);
+            dev.fastwire.Fast.w32(b, body + 4, 3);
+            dev.fastwire.Fast.w32(b, pos, body - base);
+            p = com.chronoxor.proto.Account.Codec.vw0(w, b, p, body + 8, body, v.body); b = w.buf;
+            return p;
+        }
+
+        public static int fw0(dev.fastwire.Writer w, byte[] b, int p, AccountMessage v) {
+            if (v == null) throw new dev.fastwire.EncodeException("protocol.AccountMessage is null (not an optional)");
+            p = com.chronoxor.proto.Account.Codec.fw0(w, b, p, v.body); b = w.buf;
+            return p;
         }
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */

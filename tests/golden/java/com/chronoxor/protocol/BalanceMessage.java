@@ -50,14 +50,9 @@ public class BalanceMessage {
         @Override public BalanceMessage create() { return new BalanceMessage(); }
 
         /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
-        public static void vput0(dev.fastwire.Writer w, int pos, int base, BalanceMessage v) {
-            if (v == null) throw new dev.fastwire.EncodeException("protocol.BalanceMessage is null (not an optional)");
-            int body = w.allocRaw(12);
-            w.i32(body, 12);
-            w.i32(body + 4, 2);
-            vfields0(w, body, v);
-            w.i32(pos, body - base);
-        }
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, BalanceMessage v) { w.size = vw0(w, w.buf, w.size, pos, base, v); }
+
+        public static void fput0(dev.fastwire.Writer w, BalanceMessage v) { w.size = fw0(w, w.buf, w.size, v); }
 
         public static BalanceMessage vget0(dev.fastwire.Reader r, int pos, int base, int depth, BalanceMessage reuse) {
             BalanceMessage v = reuse != null && reuse.getClass() == BalanceMessage.class ? reuse : new BalanceMessage();
@@ -71,11 +66,6 @@ public class BalanceMessage {
             if (depth >= 2) { long left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return; } }
             int body = r.enter(base, r.u32(pos), pos + 4, 2, depth);
             vverify0(r, body, r.len, depth - 1);
-        }
-
-        public static void fput0(dev.fastwire.Writer w, BalanceMessage v) {
-            if (v == null) throw new dev.fastwire.EncodeException("protocol.BalanceMessage is null (not an optional)");
-            ffields0(w, v);
         }
 
         public static BalanceMessage fget0(dev.fastwire.Reader r, int depth, BalanceMessage reuse) {
@@ -115,6 +105,25 @@ public class BalanceMessage {
 
         static void fverify0(dev.fastwire.Reader r, int depth) {
             com.chronoxor.proto.Balance.Codec.fcheck0(r, depth);
+        }
+
+        /** serialize's straight-line path (see fastput.py): returns the new end. */
+        public static int vw0(dev.fastwire.Writer w, byte[] b, int p, int pos, int base, BalanceMessage v) {
+            if (v == null) throw new dev.fastwire.EncodeException("protocol.BalanceMessage is null (not an optional)");
+            int body = p;
+            if (p + 12 > b.length) b = w.room(p, 12);
+            p += 12;
+            dev.fastwire.Fast.w32(b, body, 12);
+            dev.fastwire.Fast.w32(b, body + 4, 2);
+            dev.fastwire.Fast.w32(b, pos, body - base);
+            p = com.chronoxor.proto.Balance.Codec.vw0(w, b, p, body + 8, body, v.body); b = w.buf;
+            return p;
+        }
+
+        public static int fw0(dev.fastwire.Writer w, byte[] b, int p, BalanceMessage v) {
+            if (v == null) throw new dev.fastwire.EncodeException("protocol.BalanceMessage is null (not an optional)");
+            p = com.chronoxor.proto.Balance.Codec.fw0(w, b, p, v.body); b = w.buf;
+            return p;
         }
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */

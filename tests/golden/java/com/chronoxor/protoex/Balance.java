@@ -64,14 +64,9 @@ public class Balance extends com.chronoxor.proto.Balance {
         @Override public Balance create() { return new Balance(); }
 
         /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
-        public static void vput0(dev.fastwire.Writer w, int pos, int base, Balance v) {
-            if (v == null) throw new dev.fastwire.EncodeException("protoex.Balance is null (not an optional)");
-            int body = w.allocRaw(28);
-            w.i32(body, 28);
-            w.i32(body + 4, 2);
-            vfields0(w, body, v);
-            w.i32(pos, body - base);
-        }
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, Balance v) { w.size = vw0(w, w.buf, w.size, pos, base, v); }
+
+        public static void fput0(dev.fastwire.Writer w, Balance v) { w.size = fw0(w, w.buf, w.size, v); }
 
         public static Balance vget0(dev.fastwire.Reader r, int pos, int base, int depth, Balance reuse) {
             Balance v = reuse != null && reuse.getClass() == Balance.class ? reuse : new Balance();
@@ -85,11 +80,6 @@ public class Balance extends com.chronoxor.proto.Balance {
             if (depth >= 1) { long left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return; } }
             int body = r.enter(base, r.u32(pos), pos + 4, 2, depth);
             vverify0(r, body, r.len, depth - 1);
-        }
-
-        public static void fput0(dev.fastwire.Writer w, Balance v) {
-            if (v == null) throw new dev.fastwire.EncodeException("protoex.Balance is null (not an optional)");
-            ffields0(w, v);
         }
 
         public static Balance fget0(dev.fastwire.Reader r, int depth, Balance reuse) {
@@ -143,6 +133,35 @@ public class Balance extends com.chronoxor.proto.Balance {
         static void fverify0(dev.fastwire.Reader r, int depth) {
             dev.fastwire.Direct.fcheckText(r);
             r.take(16);
+        }
+
+        /** serialize's straight-line path (see fastput.py): returns the new end. */
+        public static int vw0(dev.fastwire.Writer w, byte[] b, int p, int pos, int base, Balance v) {
+            if (v == null) throw new dev.fastwire.EncodeException("protoex.Balance is null (not an optional)");
+            int body = p;
+            if (p + 28 > b.length) b = w.room(p, 28);
+            p += 28;
+            dev.fastwire.Fast.w32(b, body, 28);
+            dev.fastwire.Fast.w32(b, body + 4, 2);
+            dev.fastwire.Fast.w32(b, pos, body - base);
+            { String s = v.currency; int n = s.length(); long x;
+                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); dev.fastwire.Fast.w32(b, body + 8, p - body); p += 4 + n; }
+                else { w.size = p; dev.fastwire.Direct.vputString(w, body + 8, body, s); p = w.size; b = w.buf; } }
+            dev.fastwire.Fast.wf64(b, body + 12, v.amount);
+            dev.fastwire.Fast.wf64(b, body + 20, v.locked);
+            return p;
+        }
+
+        public static int fw0(dev.fastwire.Writer w, byte[] b, int p, Balance v) {
+            if (v == null) throw new dev.fastwire.EncodeException("protoex.Balance is null (not an optional)");
+            { String s = v.currency; int n = s.length(); long x;
+                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); p += 4 + n; }
+                else { w.size = p; dev.fastwire.Direct.fputString(w, s); p = w.size; b = w.buf; } }
+            if (p + 16 > b.length) b = w.room(p, 16);
+            dev.fastwire.Fast.wf64(b, p, v.amount);
+            dev.fastwire.Fast.wf64(b, p + 8, v.locked);
+            p += 16;
+            return p;
         }
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */

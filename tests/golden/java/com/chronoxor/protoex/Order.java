@@ -87,14 +87,9 @@ public class Order implements Comparable<com.chronoxor.protoex.Order> {
         @Override public Order create() { return new Order(); }
 
         /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
-        public static void vput0(dev.fastwire.Writer w, int pos, int base, Order v) {
-            if (v == null) throw new dev.fastwire.EncodeException("protoex.Order is null (not an optional)");
-            int body = w.allocRaw(50);
-            w.i32(body, 50);
-            w.i32(body + 4, 1);
-            vfields0(w, body, v);
-            w.i32(pos, body - base);
-        }
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, Order v) { w.size = vw0(w, w.buf, w.size, pos, base, v); }
+
+        public static void fput0(dev.fastwire.Writer w, Order v) { w.size = fw0(w, w.buf, w.size, v); }
 
         public static Order vget0(dev.fastwire.Reader r, int pos, int base, int depth, Order reuse) {
             Order v = reuse != null && reuse.getClass() == Order.class ? reuse : new Order();
@@ -108,11 +103,6 @@ public class Order implements Comparable<com.chronoxor.protoex.Order> {
             if (depth >= 1) { long left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return; } }
             int body = r.enter(base, r.u32(pos), pos + 4, 1, depth);
             vverify0(r, body, r.len, depth - 1);
-        }
-
-        public static void fput0(dev.fastwire.Writer w, Order v) {
-            if (v == null) throw new dev.fastwire.EncodeException("protoex.Order is null (not an optional)");
-            ffields0(w, v);
         }
 
         public static Order fget0(dev.fastwire.Reader r, int depth, Order reuse) {
@@ -195,6 +185,47 @@ public class Order implements Comparable<com.chronoxor.protoex.Order> {
             r.take(4);
             dev.fastwire.Direct.fcheckText(r);
             r.take(34);
+        }
+
+        /** serialize's straight-line path (see fastput.py): returns the new end. */
+        public static int vw0(dev.fastwire.Writer w, byte[] b, int p, int pos, int base, Order v) {
+            if (v == null) throw new dev.fastwire.EncodeException("protoex.Order is null (not an optional)");
+            int body = p;
+            if (p + 50 > b.length) b = w.room(p, 50);
+            p += 50;
+            dev.fastwire.Fast.w32(b, body, 50);
+            dev.fastwire.Fast.w32(b, body + 4, 1);
+            dev.fastwire.Fast.w32(b, pos, body - base);
+            dev.fastwire.Fast.w32(b, body + 8, (int) v.uid);
+            { String s = v.symbol; int n = s.length(); long x;
+                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); dev.fastwire.Fast.w32(b, body + 12, p - body); p += 4 + n; }
+                else { w.size = p; dev.fastwire.Direct.vputString(w, body + 12, body, s); p = w.size; b = w.buf; } }
+            dev.fastwire.Fast.w8(b, body + 16, (int) v.side.value);
+            dev.fastwire.Fast.w8(b, body + 17, (int) v.type.value);
+            dev.fastwire.Fast.wf64(b, body + 18, v.price);
+            dev.fastwire.Fast.wf64(b, body + 26, v.volume);
+            dev.fastwire.Fast.wf64(b, body + 34, v.tp);
+            dev.fastwire.Fast.wf64(b, body + 42, v.sl);
+            return p;
+        }
+
+        public static int fw0(dev.fastwire.Writer w, byte[] b, int p, Order v) {
+            if (v == null) throw new dev.fastwire.EncodeException("protoex.Order is null (not an optional)");
+            if (p + 4 > b.length) b = w.room(p, 4);
+            dev.fastwire.Fast.w32(b, p, (int) v.uid);
+            p += 4;
+            { String s = v.symbol; int n = s.length(); long x;
+                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); p += 4 + n; }
+                else { w.size = p; dev.fastwire.Direct.fputString(w, s); p = w.size; b = w.buf; } }
+            if (p + 34 > b.length) b = w.room(p, 34);
+            dev.fastwire.Fast.w8(b, p, (int) v.side.value);
+            dev.fastwire.Fast.w8(b, p + 1, (int) v.type.value);
+            dev.fastwire.Fast.wf64(b, p + 2, v.price);
+            dev.fastwire.Fast.wf64(b, p + 10, v.volume);
+            dev.fastwire.Fast.wf64(b, p + 18, v.tp);
+            dev.fastwire.Fast.wf64(b, p + 26, v.sl);
+            p += 34;
+            return p;
         }
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */

@@ -53,13 +53,41 @@ data class Balance(
 
         /** Static entry points that other generated structs call directly (no virtual call). */
         companion object {
-            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Balance?) {
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Balance?) { w.size = vw0(w, w.buf, w.size, pos, base, v) }
+
+            fun fput0(w: dev.fastwire.Writer, v: Balance?) { w.size = fw0(w, w.buf, w.size, v) }
+
+            /** serialize's straight-line path (see fastput.py): returns the new end. */
+            fun vw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, pos: Int, base: Int, v: Balance?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("proto.Balance is null (not an optional)")
-                val body = w.allocRaw(20)
-                w.i32(body, 20)
-                w.i32(body + 4, 2)
-                vfields0(w, body, v)
-                w.i32(pos, body - base)
+                var b = b0
+                var p = p0
+                val body = p
+                if (p + 20 > b.size) b = w.room(p, 20L)
+                p += 20
+                dev.fastwire.Fast.w32(b, body, 20)
+                dev.fastwire.Fast.w32(b, body + 4, 2)
+                dev.fastwire.Fast.w32(b, pos, body - base)
+                val s0 = v.currency; val n0 = s0.length
+                val x0 = if (n0 <= 8 && p + 12 <= b.size) dev.fastwire.Fast.pack8(s0, n0) else -1L
+                if (x0 != -1L) { dev.fastwire.Fast.w64(b, p + 4, x0); dev.fastwire.Fast.w32(b, p, n0); dev.fastwire.Fast.w32(b, body + 8, p - body); p += 4 + n0 }
+                else { w.size = p; dev.fastwire.Direct.vputString(w, body + 8, body, s0); p = w.size; b = w.buf }
+                dev.fastwire.Fast.wf64(b, body + 12, v.amount)
+                return p
+            }
+
+            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: Balance?): Int {
+                if (v == null) throw dev.fastwire.EncodeException("proto.Balance is null (not an optional)")
+                var b = b0
+                var p = p0
+                val s0 = v.currency; val n0 = s0.length
+                val x0 = if (n0 <= 8 && p + 12 <= b.size) dev.fastwire.Fast.pack8(s0, n0) else -1L
+                if (x0 != -1L) { dev.fastwire.Fast.w64(b, p + 4, x0); dev.fastwire.Fast.w32(b, p, n0); p += 4 + n0 }
+                else { w.size = p; dev.fastwire.Direct.fputString(w, s0); p = w.size; b = w.buf }
+                if (p + 8 > b.size) b = w.room(p, 8L)
+                dev.fastwire.Fast.wf64(b, p, v.amount)
+                p += 8
+                return p
             }
 
             fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Balance?): Balance {
@@ -74,11 +102,6 @@ data class Balance(
                 if (depth >= 1) { val left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return } }
                 val body = r.enter(base, r.u32(pos), pos + 4, 2, depth)
                 vverify0(r, body, r.len, depth - 1)
-            }
-
-            fun fput0(w: dev.fastwire.Writer, v: Balance?) {
-                if (v == null) throw dev.fastwire.EncodeException("proto.Balance is null (not an optional)")
-                ffields0(w, v)
             }
 
             fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: Balance?): Balance {

@@ -42,13 +42,31 @@ data class AccountMessage(
 
         /** Static entry points that other generated structs call directly (no virtual call). */
         companion object {
-            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: AccountMessage?) {
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: AccountMessage?) { w.size = vw0(w, w.buf, w.size, pos, base, v) }
+
+            fun fput0(w: dev.fastwire.Writer, v: AccountMessage?) { w.size = fw0(w, w.buf, w.size, v) }
+
+            /** serialize's straight-line path (see fastput.py): returns the new end. */
+            fun vw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, pos: Int, base: Int, v: AccountMessage?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("protocol.AccountMessage is null (not an optional)")
-                val body = w.allocRaw(12)
-                w.i32(body, 12)
-                w.i32(body + 4, 3)
-                vfields0(w, body, v)
-                w.i32(pos, body - base)
+                var b = b0
+                var p = p0
+                val body = p
+                if (p + 12 > b.size) b = w.room(p, 12L)
+                p += 12
+                dev.fastwire.Fast.w32(b, body, 12)
+                dev.fastwire.Fast.w32(b, body + 4, 3)
+                dev.fastwire.Fast.w32(b, pos, body - base)
+                p = com.chronoxor.proto.Account.Codec.vw0(w, b, p, body + 8, body, v.body); b = w.buf
+                return p
+            }
+
+            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: AccountMessage?): Int {
+                if (v == null) throw dev.fastwire.EncodeException("protocol.AccountMessage is null (not an optional)")
+                var b = b0
+                var p = p0
+                p = com.chronoxor.proto.Account.Codec.fw0(w, b, p, v.body); b = w.buf
+                return p
             }
 
             fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: AccountMessage?): AccountMessage {
@@ -63,11 +81,6 @@ data class AccountMessage(
                 if (depth >= 3) { val left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return } }
                 val body = r.enter(base, r.u32(pos), pos + 4, 3, depth)
                 vverify0(r, body, r.len, depth - 1)
-            }
-
-            fun fput0(w: dev.fastwire.Writer, v: AccountMessage?) {
-                if (v == null) throw dev.fastwire.EncodeException("protocol.AccountMessage is null (not an optional)")
-                ffields0(w, v)
             }
 
             fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: AccountMessage?): AccountMessage {

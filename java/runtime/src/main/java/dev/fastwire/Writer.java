@@ -63,6 +63,19 @@ public final class Writer {
         return at;
     }
 
+    /**
+     * Makes room for n bytes at p (p at or past the bytes written) and returns the buffer:
+     * the generated straight-line serialize keeps the end in a local and sets
+     * {@link #size} once.
+     */
+    public byte[] room(int p, long n) {
+        long end = p + n;
+        if (end > buf.length) {
+            grow(end);
+        }
+        return buf;
+    }
+
     private void grow(long end) {
         if (end > MAX || end > 0xFFFFFFFFL) {
             throw new EncodeException("message above the 4 GiB - 1 the format's 32-bit sizes allow");

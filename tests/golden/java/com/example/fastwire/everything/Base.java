@@ -63,14 +63,9 @@ public class Base implements Comparable<com.example.fastwire.everything.Base> {
         @Override public Base create() { return new Base(); }
 
         /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
-        public static void vput0(dev.fastwire.Writer w, int pos, int base, Base v) {
-            if (v == null) throw new dev.fastwire.EncodeException("everything.Base is null (not an optional)");
-            int body = w.allocRaw(13);
-            w.i32(body, 13);
-            w.i32(body + 4, 301);
-            vfields0(w, body, v);
-            w.i32(pos, body - base);
-        }
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, Base v) { w.size = vw0(w, w.buf, w.size, pos, base, v); }
+
+        public static void fput0(dev.fastwire.Writer w, Base v) { w.size = fw0(w, w.buf, w.size, v); }
 
         public static Base vget0(dev.fastwire.Reader r, int pos, int base, int depth, Base reuse) {
             Base v = reuse != null && reuse.getClass() == Base.class ? reuse : new Base();
@@ -84,11 +79,6 @@ public class Base implements Comparable<com.example.fastwire.everything.Base> {
             if (depth >= 1) { long left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return; } }
             int body = r.enter(base, r.u32(pos), pos + 4, 301, depth);
             vverify0(r, body, r.len, depth - 1);
-        }
-
-        public static void fput0(dev.fastwire.Writer w, Base v) {
-            if (v == null) throw new dev.fastwire.EncodeException("everything.Base is null (not an optional)");
-            ffields0(w, v);
         }
 
         public static Base fget0(dev.fastwire.Reader r, int depth, Base reuse) {
@@ -137,6 +127,33 @@ public class Base implements Comparable<com.example.fastwire.everything.Base> {
         static void fverify0(dev.fastwire.Reader r, int depth) {
             dev.fastwire.Direct.fcheckText(r);
             r.take(1);
+        }
+
+        /** serialize's straight-line path (see fastput.py): returns the new end. */
+        public static int vw0(dev.fastwire.Writer w, byte[] b, int p, int pos, int base, Base v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Base is null (not an optional)");
+            int body = p;
+            if (p + 13 > b.length) b = w.room(p, 13);
+            p += 13;
+            dev.fastwire.Fast.w32(b, body, 13);
+            dev.fastwire.Fast.w32(b, body + 4, 301);
+            dev.fastwire.Fast.w32(b, pos, body - base);
+            { String s = v.name; int n = s.length(); long x;
+                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); dev.fastwire.Fast.w32(b, body + 8, p - body); p += 4 + n; }
+                else { w.size = p; dev.fastwire.Direct.vputString(w, body + 8, body, s); p = w.size; b = w.buf; } }
+            dev.fastwire.Fast.w8(b, body + 12, (int) v.level);
+            return p;
+        }
+
+        public static int fw0(dev.fastwire.Writer w, byte[] b, int p, Base v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Base is null (not an optional)");
+            { String s = v.name; int n = s.length(); long x;
+                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); p += 4 + n; }
+                else { w.size = p; dev.fastwire.Direct.fputString(w, s); p = w.size; b = w.buf; } }
+            if (p + 1 > b.length) b = w.room(p, 1);
+            dev.fastwire.Fast.w8(b, p, (int) v.level);
+            p += 1;
+            return p;
         }
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */

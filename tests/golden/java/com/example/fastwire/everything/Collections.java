@@ -125,14 +125,9 @@ public class Collections {
         @Override public Collections create() { return new Collections(); }
 
         /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
-        public static void vput0(dev.fastwire.Writer w, int pos, int base, Collections v) {
-            if (v == null) throw new dev.fastwire.EncodeException("everything.Collections is null (not an optional)");
-            int body = w.allocRaw(90);
-            w.i32(body, 90);
-            w.i32(body + 4, 112);
-            vfields0(w, body, v);
-            w.i32(pos, body - base);
-        }
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, Collections v) { w.size = vw0(w, w.buf, w.size, pos, base, v); }
+
+        public static void fput0(dev.fastwire.Writer w, Collections v) { w.size = fw0(w, w.buf, w.size, v); }
 
         public static Collections vget0(dev.fastwire.Reader r, int pos, int base, int depth, Collections reuse) {
             int body = r.enter(base, r.u32(pos), pos + 4, 112, depth);
@@ -145,11 +140,6 @@ public class Collections {
             if (depth >= 3) { long left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return; } }
             int body = r.enter(base, r.u32(pos), pos + 4, 112, depth);
             vverify0(r, body, r.len, depth - 1);
-        }
-
-        public static void fput0(dev.fastwire.Writer w, Collections v) {
-            if (v == null) throw new dev.fastwire.EncodeException("everything.Collections is null (not an optional)");
-            ffields0(w, v);
         }
 
         public static Collections fget0(dev.fastwire.Reader r, int depth, Collections reuse) {
@@ -301,6 +291,120 @@ public class Collections {
             Fields.F_f_hash.fcheck(r, depth);
             Fields.F_f_hash_optional.fcheck(r, depth);
             Fields.F_f_hash_struct_key.fcheck(r, depth);
+        }
+
+        /** serialize's straight-line path (see fastput.py): returns the new end. */
+        public static int vw0(dev.fastwire.Writer w, byte[] b, int p, int pos, int base, Collections v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Collections is null (not an optional)");
+            int body = p;
+            if (p + 90 > b.length) b = w.room(p, 90);
+            p += 90;
+            dev.fastwire.Fast.w32(b, body, 90);
+            dev.fastwire.Fast.w32(b, body + 4, 112);
+            dev.fastwire.Fast.w32(b, pos, body - base);
+            w.size = p;
+            Fields.F_f_array.vput(w, body + 8, body, v.f_array);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_array_optional.vput(w, body + 20, body, v.f_array_optional);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_array_struct.vput(w, body + 30, body, v.f_array_struct);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_vector.vput(w, body + 38, body, v.f_vector);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_vector_optional.vput(w, body + 42, body, v.f_vector_optional);
+            p = w.size; b = w.buf;
+            { java.util.List<com.chronoxor.proto.Order> x = v.f_vector_struct; int n = x.size(); long z = 4 + (long) n * 4;
+                if (z > Integer.MAX_VALUE) throw new dev.fastwire.EncodeException("collection too large");
+                if (p + z > b.length) b = w.room(p, z);
+                dev.fastwire.Fast.w32(b, p, n); dev.fastwire.Fast.w32(b, body + 46, p - body); int at = p + 4; p += (int) z;
+                for (int i = 0; i < n; i++) { p = com.chronoxor.proto.Order.Codec.vw0(w, b, p, at + 4 * i, body, x.get(i)); b = w.buf; } }
+            w.size = p;
+            Fields.F_f_list.vput(w, body + 50, body, v.f_list);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_list_optional.vput(w, body + 54, body, v.f_list_optional);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_set.vput(w, body + 58, body, v.f_set);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_set_struct.vput(w, body + 62, body, v.f_set_struct);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_map.vput(w, body + 66, body, v.f_map);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_map_optional.vput(w, body + 70, body, v.f_map_optional);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_map_enum_key.vput(w, body + 74, body, v.f_map_enum_key);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_hash.vput(w, body + 78, body, v.f_hash);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_hash_optional.vput(w, body + 82, body, v.f_hash_optional);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_hash_struct_key.vput(w, body + 86, body, v.f_hash_struct_key);
+            p = w.size; b = w.buf;
+            return p;
+        }
+
+        public static int fw0(dev.fastwire.Writer w, byte[] b, int p, Collections v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Collections is null (not an optional)");
+            w.size = p;
+            Fields.F_f_array.fput(w, v.f_array);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_array_optional.fput(w, v.f_array_optional);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_array_struct.fput(w, v.f_array_struct);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_vector.fput(w, v.f_vector);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_vector_optional.fput(w, v.f_vector_optional);
+            p = w.size; b = w.buf;
+            { java.util.List<com.chronoxor.proto.Order> x = v.f_vector_struct; int n = x.size(); if (p + 4 > b.length) b = w.room(p, 4); dev.fastwire.Fast.w32(b, p, n); p += 4;
+                for (int i = 0; i < n; i++) { p = com.chronoxor.proto.Order.Codec.fw0(w, b, p, x.get(i)); b = w.buf; } }
+            w.size = p;
+            Fields.F_f_list.fput(w, v.f_list);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_list_optional.fput(w, v.f_list_optional);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_set.fput(w, v.f_set);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_set_struct.fput(w, v.f_set_struct);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_map.fput(w, v.f_map);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_map_optional.fput(w, v.f_map_optional);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_map_enum_key.fput(w, v.f_map_enum_key);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_hash.fput(w, v.f_hash);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_hash_optional.fput(w, v.f_hash_optional);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_hash_struct_key.fput(w, v.f_hash_struct_key);
+            p = w.size; b = w.buf;
+            return p;
         }
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */

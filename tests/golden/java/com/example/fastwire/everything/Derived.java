@@ -69,14 +69,9 @@ public class Derived extends com.example.fastwire.everything.Base {
         @Override public Derived create() { return new Derived(); }
 
         /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
-        public static void vput0(dev.fastwire.Writer w, int pos, int base, Derived v) {
-            if (v == null) throw new dev.fastwire.EncodeException("everything.Derived is null (not an optional)");
-            int body = w.allocRaw(25);
-            w.i32(body, 25);
-            w.i32(body + 4, 302);
-            vfields0(w, body, v);
-            w.i32(pos, body - base);
-        }
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, Derived v) { w.size = vw0(w, w.buf, w.size, pos, base, v); }
+
+        public static void fput0(dev.fastwire.Writer w, Derived v) { w.size = fw0(w, w.buf, w.size, v); }
 
         public static Derived vget0(dev.fastwire.Reader r, int pos, int base, int depth, Derived reuse) {
             Derived v = reuse != null && reuse.getClass() == Derived.class ? reuse : new Derived();
@@ -90,11 +85,6 @@ public class Derived extends com.example.fastwire.everything.Base {
             if (depth >= 1) { long left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return; } }
             int body = r.enter(base, r.u32(pos), pos + 4, 302, depth);
             vverify0(r, body, r.len, depth - 1);
-        }
-
-        public static void fput0(dev.fastwire.Writer w, Derived v) {
-            if (v == null) throw new dev.fastwire.EncodeException("everything.Derived is null (not an optional)");
-            ffields0(w, v);
         }
 
         public static Derived fget0(dev.fastwire.Reader r, int depth, Derived reuse) {
@@ -153,6 +143,37 @@ public class Derived extends com.example.fastwire.everything.Base {
         static void fverify0(dev.fastwire.Reader r, int depth) {
             dev.fastwire.Direct.fcheckText(r);
             r.take(13);
+        }
+
+        /** serialize's straight-line path (see fastput.py): returns the new end. */
+        public static int vw0(dev.fastwire.Writer w, byte[] b, int p, int pos, int base, Derived v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Derived is null (not an optional)");
+            int body = p;
+            if (p + 25 > b.length) b = w.room(p, 25);
+            p += 25;
+            dev.fastwire.Fast.w32(b, body, 25);
+            dev.fastwire.Fast.w32(b, body + 4, 302);
+            dev.fastwire.Fast.w32(b, pos, body - base);
+            { String s = v.name; int n = s.length(); long x;
+                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); dev.fastwire.Fast.w32(b, body + 8, p - body); p += 4 + n; }
+                else { w.size = p; dev.fastwire.Direct.vputString(w, body + 8, body, s); p = w.size; b = w.buf; } }
+            dev.fastwire.Fast.w8(b, body + 12, (int) v.level);
+            dev.fastwire.Fast.w32(b, body + 13, (int) v.serial);
+            dev.fastwire.Fast.wf64(b, body + 17, v.weight);
+            return p;
+        }
+
+        public static int fw0(dev.fastwire.Writer w, byte[] b, int p, Derived v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Derived is null (not an optional)");
+            { String s = v.name; int n = s.length(); long x;
+                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); p += 4 + n; }
+                else { w.size = p; dev.fastwire.Direct.fputString(w, s); p = w.size; b = w.buf; } }
+            if (p + 13 > b.length) b = w.room(p, 13);
+            dev.fastwire.Fast.w8(b, p, (int) v.level);
+            dev.fastwire.Fast.w32(b, p + 1, (int) v.serial);
+            dev.fastwire.Fast.wf64(b, p + 5, v.weight);
+            p += 13;
+            return p;
         }
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */

@@ -43,14 +43,9 @@ public class Empty {
         @Override public Empty create() { return new Empty(); }
 
         /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
-        public static void vput0(dev.fastwire.Writer w, int pos, int base, Empty v) {
-            if (v == null) throw new dev.fastwire.EncodeException("everything.Empty is null (not an optional)");
-            int body = w.allocRaw(8);
-            w.i32(body, 8);
-            w.i32(body + 4, 311);
-            vfields0(w, body, v);
-            w.i32(pos, body - base);
-        }
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, Empty v) { w.size = vw0(w, w.buf, w.size, pos, base, v); }
+
+        public static void fput0(dev.fastwire.Writer w, Empty v) { w.size = fw0(w, w.buf, w.size, v); }
 
         public static Empty vget0(dev.fastwire.Reader r, int pos, int base, int depth, Empty reuse) {
             Empty v = reuse != null && reuse.getClass() == Empty.class ? reuse : new Empty();
@@ -64,11 +59,6 @@ public class Empty {
             if (depth >= 1) { long left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return; } }
             int body = r.enter(base, r.u32(pos), pos + 4, 311, depth);
             vverify0(r, body, r.len, depth - 1);
-        }
-
-        public static void fput0(dev.fastwire.Writer w, Empty v) {
-            if (v == null) throw new dev.fastwire.EncodeException("everything.Empty is null (not an optional)");
-            ffields0(w, v);
         }
 
         public static Empty fget0(dev.fastwire.Reader r, int depth, Empty reuse) {
@@ -101,6 +91,23 @@ public class Empty {
         }
 
         static void fverify0(dev.fastwire.Reader r, int depth) {
+        }
+
+        /** serialize's straight-line path (see fastput.py): returns the new end. */
+        public static int vw0(dev.fastwire.Writer w, byte[] b, int p, int pos, int base, Empty v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Empty is null (not an optional)");
+            int body = p;
+            if (p + 8 > b.length) b = w.room(p, 8);
+            p += 8;
+            dev.fastwire.Fast.w32(b, body, 8);
+            dev.fastwire.Fast.w32(b, body + 4, 311);
+            dev.fastwire.Fast.w32(b, pos, body - base);
+            return p;
+        }
+
+        public static int fw0(dev.fastwire.Writer w, byte[] b, int p, Empty v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Empty is null (not an optional)");
+            return p;
         }
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */

@@ -59,14 +59,9 @@ public class Fixed implements Comparable<com.example.fastwire.everything.Fixed> 
         @Override public Fixed create() { return new Fixed(); }
 
         /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
-        public static void vput0(dev.fastwire.Writer w, int pos, int base, Fixed v) {
-            if (v == null) throw new dev.fastwire.EncodeException("everything.Fixed is null (not an optional)");
-            int body = w.allocRaw(12);
-            w.i32(body, 12);
-            w.i32(body + 4, 500);
-            vfields0(w, body, v);
-            w.i32(pos, body - base);
-        }
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, Fixed v) { w.size = vw0(w, w.buf, w.size, pos, base, v); }
+
+        public static void fput0(dev.fastwire.Writer w, Fixed v) { w.size = fw0(w, w.buf, w.size, v); }
 
         public static Fixed vget0(dev.fastwire.Reader r, int pos, int base, int depth, Fixed reuse) {
             Fixed v = reuse != null && reuse.getClass() == Fixed.class ? reuse : new Fixed();
@@ -80,11 +75,6 @@ public class Fixed implements Comparable<com.example.fastwire.everything.Fixed> 
             if (depth >= 1) { long left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return; } }
             int body = r.enter(base, r.u32(pos), pos + 4, 500, depth);
             vverify0(r, body, r.len, depth - 1);
-        }
-
-        public static void fput0(dev.fastwire.Writer w, Fixed v) {
-            if (v == null) throw new dev.fastwire.EncodeException("everything.Fixed is null (not an optional)");
-            ffields0(w, v);
         }
 
         public static Fixed fget0(dev.fastwire.Reader r, int depth, Fixed reuse) {
@@ -126,6 +116,27 @@ public class Fixed implements Comparable<com.example.fastwire.everything.Fixed> 
 
         static void fverify0(dev.fastwire.Reader r, int depth) {
             r.take(4);
+        }
+
+        /** serialize's straight-line path (see fastput.py): returns the new end. */
+        public static int vw0(dev.fastwire.Writer w, byte[] b, int p, int pos, int base, Fixed v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Fixed is null (not an optional)");
+            int body = p;
+            if (p + 12 > b.length) b = w.room(p, 12);
+            p += 12;
+            dev.fastwire.Fast.w32(b, body, 12);
+            dev.fastwire.Fast.w32(b, body + 4, 500);
+            dev.fastwire.Fast.w32(b, pos, body - base);
+            dev.fastwire.Fast.w32(b, body + 8, (int) v.id);
+            return p;
+        }
+
+        public static int fw0(dev.fastwire.Writer w, byte[] b, int p, Fixed v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Fixed is null (not an optional)");
+            if (p + 4 > b.length) b = w.room(p, 4);
+            dev.fastwire.Fast.w32(b, p, (int) v.id);
+            p += 4;
+            return p;
         }
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */

@@ -69,14 +69,9 @@ public class MoreDerived extends com.example.fastwire.everything.Derived {
         @Override public MoreDerived create() { return new MoreDerived(); }
 
         /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
-        public static void vput0(dev.fastwire.Writer w, int pos, int base, MoreDerived v) {
-            if (v == null) throw new dev.fastwire.EncodeException("everything.MoreDerived is null (not an optional)");
-            int body = w.allocRaw(26);
-            w.i32(body, 26);
-            w.i32(body + 4, 303);
-            vfields0(w, body, v);
-            w.i32(pos, body - base);
-        }
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, MoreDerived v) { w.size = vw0(w, w.buf, w.size, pos, base, v); }
+
+        public static void fput0(dev.fastwire.Writer w, MoreDerived v) { w.size = fw0(w, w.buf, w.size, v); }
 
         public static MoreDerived vget0(dev.fastwire.Reader r, int pos, int base, int depth, MoreDerived reuse) {
             MoreDerived v = reuse != null && reuse.getClass() == MoreDerived.class ? reuse : new MoreDerived();
@@ -90,11 +85,6 @@ public class MoreDerived extends com.example.fastwire.everything.Derived {
             if (depth >= 1) { long left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return; } }
             int body = r.enter(base, r.u32(pos), pos + 4, 303, depth);
             vverify0(r, body, r.len, depth - 1);
-        }
-
-        public static void fput0(dev.fastwire.Writer w, MoreDerived v) {
-            if (v == null) throw new dev.fastwire.EncodeException("everything.MoreDerived is null (not an optional)");
-            ffields0(w, v);
         }
 
         public static MoreDerived fget0(dev.fastwire.Reader r, int depth, MoreDerived reuse) {
@@ -158,6 +148,39 @@ public class MoreDerived extends com.example.fastwire.everything.Derived {
         static void fverify0(dev.fastwire.Reader r, int depth) {
             dev.fastwire.Direct.fcheckText(r);
             r.take(14);
+        }
+
+        /** serialize's straight-line path (see fastput.py): returns the new end. */
+        public static int vw0(dev.fastwire.Writer w, byte[] b, int p, int pos, int base, MoreDerived v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.MoreDerived is null (not an optional)");
+            int body = p;
+            if (p + 26 > b.length) b = w.room(p, 26);
+            p += 26;
+            dev.fastwire.Fast.w32(b, body, 26);
+            dev.fastwire.Fast.w32(b, body + 4, 303);
+            dev.fastwire.Fast.w32(b, pos, body - base);
+            { String s = v.name; int n = s.length(); long x;
+                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); dev.fastwire.Fast.w32(b, body + 8, p - body); p += 4 + n; }
+                else { w.size = p; dev.fastwire.Direct.vputString(w, body + 8, body, s); p = w.size; b = w.buf; } }
+            dev.fastwire.Fast.w8(b, body + 12, (int) v.level);
+            dev.fastwire.Fast.w32(b, body + 13, (int) v.serial);
+            dev.fastwire.Fast.wf64(b, body + 17, v.weight);
+            b[body + 25] = (byte) (v.last ? 1 : 0);
+            return p;
+        }
+
+        public static int fw0(dev.fastwire.Writer w, byte[] b, int p, MoreDerived v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.MoreDerived is null (not an optional)");
+            { String s = v.name; int n = s.length(); long x;
+                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); p += 4 + n; }
+                else { w.size = p; dev.fastwire.Direct.fputString(w, s); p = w.size; b = w.buf; } }
+            if (p + 14 > b.length) b = w.room(p, 14);
+            dev.fastwire.Fast.w8(b, p, (int) v.level);
+            dev.fastwire.Fast.w32(b, p + 1, (int) v.serial);
+            dev.fastwire.Fast.wf64(b, p + 5, v.weight);
+            b[p + 13] = (byte) (v.last ? 1 : 0);
+            p += 14;
+            return p;
         }
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */

@@ -58,14 +58,9 @@ public class Next implements Comparable<com.example.fastwire.everything.Next> {
         @Override public Next create() { return new Next(); }
 
         /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
-        public static void vput0(dev.fastwire.Writer w, int pos, int base, Next v) {
-            if (v == null) throw new dev.fastwire.EncodeException("everything.Next is null (not an optional)");
-            int body = w.allocRaw(24);
-            w.i32(body, 24);
-            w.i32(body + 4, 113);
-            vfields0(w, body, v);
-            w.i32(pos, body - base);
-        }
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, Next v) { w.size = vw0(w, w.buf, w.size, pos, base, v); }
+
+        public static void fput0(dev.fastwire.Writer w, Next v) { w.size = fw0(w, w.buf, w.size, v); }
 
         public static Next vget0(dev.fastwire.Reader r, int pos, int base, int depth, Next reuse) {
             Next v = reuse != null && reuse.getClass() == Next.class ? reuse : new Next();
@@ -79,11 +74,6 @@ public class Next implements Comparable<com.example.fastwire.everything.Next> {
             if (depth >= 1) { long left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return; } }
             int body = r.enter(base, r.u32(pos), pos + 4, 113, depth);
             vverify0(r, body, r.len, depth - 1);
-        }
-
-        public static void fput0(dev.fastwire.Writer w, Next v) {
-            if (v == null) throw new dev.fastwire.EncodeException("everything.Next is null (not an optional)");
-            ffields0(w, v);
         }
 
         public static Next fget0(dev.fastwire.Reader r, int depth, Next reuse) {
@@ -125,6 +115,27 @@ public class Next implements Comparable<com.example.fastwire.everything.Next> {
 
         static void fverify0(dev.fastwire.Reader r, int depth) {
             r.take(16);
+        }
+
+        /** serialize's straight-line path (see fastput.py): returns the new end. */
+        public static int vw0(dev.fastwire.Writer w, byte[] b, int p, int pos, int base, Next v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Next is null (not an optional)");
+            int body = p;
+            if (p + 24 > b.length) b = w.room(p, 24);
+            p += 24;
+            dev.fastwire.Fast.w32(b, body, 24);
+            dev.fastwire.Fast.w32(b, body + 4, 113);
+            dev.fastwire.Fast.w32(b, pos, body - base);
+            dev.fastwire.Uuids.write(b, body + 8, v.id);
+            return p;
+        }
+
+        public static int fw0(dev.fastwire.Writer w, byte[] b, int p, Next v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Next is null (not an optional)");
+            if (p + 16 > b.length) b = w.room(p, 16);
+            dev.fastwire.Uuids.write(b, p, v.id);
+            p += 16;
+            return p;
         }
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */

@@ -62,14 +62,9 @@ public class Notify implements Comparable<com.example.fastwire.everything.Notify
         @Override public Notify create() { return new Notify(); }
 
         /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
-        public static void vput0(dev.fastwire.Writer w, int pos, int base, Notify v) {
-            if (v == null) throw new dev.fastwire.EncodeException("everything.Notify is null (not an optional)");
-            int body = w.allocRaw(28);
-            w.i32(body, 28);
-            w.i32(body + 4, 310);
-            vfields0(w, body, v);
-            w.i32(pos, body - base);
-        }
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, Notify v) { w.size = vw0(w, w.buf, w.size, pos, base, v); }
+
+        public static void fput0(dev.fastwire.Writer w, Notify v) { w.size = fw0(w, w.buf, w.size, v); }
 
         public static Notify vget0(dev.fastwire.Reader r, int pos, int base, int depth, Notify reuse) {
             Notify v = reuse != null && reuse.getClass() == Notify.class ? reuse : new Notify();
@@ -83,11 +78,6 @@ public class Notify implements Comparable<com.example.fastwire.everything.Notify
             if (depth >= 1) { long left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return; } }
             int body = r.enter(base, r.u32(pos), pos + 4, 310, depth);
             vverify0(r, body, r.len, depth - 1);
-        }
-
-        public static void fput0(dev.fastwire.Writer w, Notify v) {
-            if (v == null) throw new dev.fastwire.EncodeException("everything.Notify is null (not an optional)");
-            ffields0(w, v);
         }
 
         public static Notify fget0(dev.fastwire.Reader r, int depth, Notify reuse) {
@@ -136,6 +126,33 @@ public class Notify implements Comparable<com.example.fastwire.everything.Notify
         static void fverify0(dev.fastwire.Reader r, int depth) {
             r.take(16);
             dev.fastwire.Direct.fcheckText(r);
+        }
+
+        /** serialize's straight-line path (see fastput.py): returns the new end. */
+        public static int vw0(dev.fastwire.Writer w, byte[] b, int p, int pos, int base, Notify v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Notify is null (not an optional)");
+            int body = p;
+            if (p + 28 > b.length) b = w.room(p, 28);
+            p += 28;
+            dev.fastwire.Fast.w32(b, body, 28);
+            dev.fastwire.Fast.w32(b, body + 4, 310);
+            dev.fastwire.Fast.w32(b, pos, body - base);
+            dev.fastwire.Uuids.write(b, body + 8, v.id);
+            { String s = v.text; int n = s.length(); long x;
+                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); dev.fastwire.Fast.w32(b, body + 24, p - body); p += 4 + n; }
+                else { w.size = p; dev.fastwire.Direct.vputString(w, body + 24, body, s); p = w.size; b = w.buf; } }
+            return p;
+        }
+
+        public static int fw0(dev.fastwire.Writer w, byte[] b, int p, Notify v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Notify is null (not an optional)");
+            if (p + 16 > b.length) b = w.room(p, 16);
+            dev.fastwire.Uuids.write(b, p, v.id);
+            p += 16;
+            { String s = v.text; int n = s.length(); long x;
+                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); p += 4 + n; }
+                else { w.size = p; dev.fastwire.Direct.fputString(w, s); p = w.size; b = w.buf; } }
+            return p;
         }
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */

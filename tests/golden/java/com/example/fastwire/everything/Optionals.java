@@ -105,14 +105,9 @@ public class Optionals {
         @Override public Optionals create() { return new Optionals(); }
 
         /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
-        public static void vput0(dev.fastwire.Writer w, int pos, int base, Optionals v) {
-            if (v == null) throw new dev.fastwire.EncodeException("everything.Optionals is null (not an optional)");
-            int body = w.allocRaw(64);
-            w.i32(body, 64);
-            w.i32(body + 4, 111);
-            vfields0(w, body, v);
-            w.i32(pos, body - base);
-        }
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, Optionals v) { w.size = vw0(w, w.buf, w.size, pos, base, v); }
+
+        public static void fput0(dev.fastwire.Writer w, Optionals v) { w.size = fw0(w, w.buf, w.size, v); }
 
         public static Optionals vget0(dev.fastwire.Reader r, int pos, int base, int depth, Optionals reuse) {
             int body = r.enter(base, r.u32(pos), pos + 4, 111, depth);
@@ -125,11 +120,6 @@ public class Optionals {
             if (depth >= 2) { long left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return; } }
             int body = r.enter(base, r.u32(pos), pos + 4, 111, depth);
             vverify0(r, body, r.len, depth - 1);
-        }
-
-        public static void fput0(dev.fastwire.Writer w, Optionals v) {
-            if (v == null) throw new dev.fastwire.EncodeException("everything.Optionals is null (not an optional)");
-            ffields0(w, v);
         }
 
         public static Optionals fget0(dev.fastwire.Reader r, int depth, Optionals reuse) {
@@ -247,6 +237,91 @@ public class Optionals {
             if (dev.fastwire.Direct.fpresent(r)) com.chronoxor.proto.Order.Codec.fcheck0(r, depth);
             Fields.F_f_reset.fcheck(r, depth);
             r.take(1);
+        }
+
+        /** serialize's straight-line path (see fastput.py): returns the new end. */
+        public static int vw0(dev.fastwire.Writer w, byte[] b, int p, int pos, int base, Optionals v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Optionals is null (not an optional)");
+            int body = p;
+            if (p + 64 > b.length) b = w.room(p, 64);
+            p += 64;
+            dev.fastwire.Fast.w32(b, body, 64);
+            dev.fastwire.Fast.w32(b, body + 4, 111);
+            dev.fastwire.Fast.w32(b, pos, body - base);
+            w.size = p;
+            Fields.F_f_bool.vput(w, body + 8, body, v.f_bool);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_int32.vput(w, body + 13, body, v.f_int32);
+            p = w.size; b = w.buf;
+            w.size = p;
+            { String x = v.f_string; int q = dev.fastwire.Direct.vputOptional(w, body + 18, body, x != null, 4); if (q >= 0) dev.fastwire.Direct.vputString(w, q, q, x); }
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_decimal.vput(w, body + 23, body, v.f_decimal);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_uuid.vput(w, body + 28, body, v.f_uuid);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_time.vput(w, body + 33, body, v.f_time);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_enum.vput(w, body + 38, body, v.f_enum);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_flags.vput(w, body + 43, body, v.f_flags);
+            p = w.size; b = w.buf;
+            { com.example.fastwire.everything.Primitives x = v.f_struct;
+                if (x == null) { b[body + 48] = 0; dev.fastwire.Fast.w32(b, body + 48 + 1, 0); }
+                else { int q = p; if (p + 4 > b.length) b = w.room(p, 4); p += 4; b[body + 48] = 1; dev.fastwire.Fast.w32(b, body + 48 + 1, q - body); p = com.example.fastwire.everything.Primitives.Codec.vw0(w, b, p, q, q, x); b = w.buf; } }
+            { com.chronoxor.proto.Order x = v.f_order;
+                if (x == null) { b[body + 53] = 0; dev.fastwire.Fast.w32(b, body + 53 + 1, 0); }
+                else { int q = p; if (p + 4 > b.length) b = w.room(p, 4); p += 4; b[body + 53] = 1; dev.fastwire.Fast.w32(b, body + 53 + 1, q - body); p = com.chronoxor.proto.Order.Codec.vw0(w, b, p, q, q, x); b = w.buf; } }
+            w.size = p;
+            Fields.F_f_reset.vput(w, body + 58, body, v.f_reset);
+            p = w.size; b = w.buf;
+            b[body + 63] = (byte) (v.f_resetReset ? 1 : 0);
+            return p;
+        }
+
+        public static int fw0(dev.fastwire.Writer w, byte[] b, int p, Optionals v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Optionals is null (not an optional)");
+            w.size = p;
+            Fields.F_f_bool.fput(w, v.f_bool);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_int32.fput(w, v.f_int32);
+            p = w.size; b = w.buf;
+            w.size = p;
+            { String x = v.f_string; w.addU8(x != null ? 1 : 0); if (x != null) dev.fastwire.Direct.fputString(w, x); }
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_decimal.fput(w, v.f_decimal);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_uuid.fput(w, v.f_uuid);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_time.fput(w, v.f_time);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_enum.fput(w, v.f_enum);
+            p = w.size; b = w.buf;
+            w.size = p;
+            Fields.F_f_flags.fput(w, v.f_flags);
+            p = w.size; b = w.buf;
+            { com.example.fastwire.everything.Primitives x = v.f_struct; if (p + 1 > b.length) b = w.room(p, 1); b[p++] = (byte) (x != null ? 1 : 0);
+                if (x != null) { p = com.example.fastwire.everything.Primitives.Codec.fw0(w, b, p, x); b = w.buf; } }
+            { com.chronoxor.proto.Order x = v.f_order; if (p + 1 > b.length) b = w.room(p, 1); b[p++] = (byte) (x != null ? 1 : 0);
+                if (x != null) { p = com.chronoxor.proto.Order.Codec.fw0(w, b, p, x); b = w.buf; } }
+            w.size = p;
+            Fields.F_f_reset.fput(w, v.f_reset);
+            p = w.size; b = w.buf;
+            if (p + 1 > b.length) b = w.room(p, 1);
+            b[p] = (byte) (v.f_resetReset ? 1 : 0);
+            p += 1;
+            return p;
         }
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */

@@ -63,14 +63,9 @@ public class PingRequest extends com.example.fastwire.everything.Ping {
         @Override public PingRequest create() { return new PingRequest(); }
 
         /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
-        public static void vput0(dev.fastwire.Writer w, int pos, int base, PingRequest v) {
-            if (v == null) throw new dev.fastwire.EncodeException("everything.PingRequest is null (not an optional)");
-            int body = w.allocRaw(36);
-            w.i32(body, 36);
-            w.i32(body + 4, 309);
-            vfields0(w, body, v);
-            w.i32(pos, body - base);
-        }
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, PingRequest v) { w.size = vw0(w, w.buf, w.size, pos, base, v); }
+
+        public static void fput0(dev.fastwire.Writer w, PingRequest v) { w.size = fw0(w, w.buf, w.size, v); }
 
         public static PingRequest vget0(dev.fastwire.Reader r, int pos, int base, int depth, PingRequest reuse) {
             PingRequest v = reuse != null && reuse.getClass() == PingRequest.class ? reuse : new PingRequest();
@@ -84,11 +79,6 @@ public class PingRequest extends com.example.fastwire.everything.Ping {
             if (depth >= 1) { long left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return; } }
             int body = r.enter(base, r.u32(pos), pos + 4, 309, depth);
             vverify0(r, body, r.len, depth - 1);
-        }
-
-        public static void fput0(dev.fastwire.Writer w, PingRequest v) {
-            if (v == null) throw new dev.fastwire.EncodeException("everything.PingRequest is null (not an optional)");
-            ffields0(w, v);
         }
 
         public static PingRequest fget0(dev.fastwire.Reader r, int depth, PingRequest reuse) {
@@ -142,6 +132,35 @@ public class PingRequest extends com.example.fastwire.everything.Ping {
         static void fverify0(dev.fastwire.Reader r, int depth) {
             r.take(24);
             dev.fastwire.Direct.fcheckText(r);
+        }
+
+        /** serialize's straight-line path (see fastput.py): returns the new end. */
+        public static int vw0(dev.fastwire.Writer w, byte[] b, int p, int pos, int base, PingRequest v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.PingRequest is null (not an optional)");
+            int body = p;
+            if (p + 36 > b.length) b = w.room(p, 36);
+            p += 36;
+            dev.fastwire.Fast.w32(b, body, 36);
+            dev.fastwire.Fast.w32(b, body + 4, 309);
+            dev.fastwire.Fast.w32(b, pos, body - base);
+            dev.fastwire.Uuids.write(b, body + 8, v.id);
+            dev.fastwire.Fast.w64(b, body + 24, v.sent);
+            { String s = v.note; int n = s.length(); long x;
+                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); dev.fastwire.Fast.w32(b, body + 32, p - body); p += 4 + n; }
+                else { w.size = p; dev.fastwire.Direct.vputString(w, body + 32, body, s); p = w.size; b = w.buf; } }
+            return p;
+        }
+
+        public static int fw0(dev.fastwire.Writer w, byte[] b, int p, PingRequest v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.PingRequest is null (not an optional)");
+            if (p + 24 > b.length) b = w.room(p, 24);
+            dev.fastwire.Uuids.write(b, p, v.id);
+            dev.fastwire.Fast.w64(b, p + 16, v.sent);
+            p += 24;
+            { String s = v.note; int n = s.length(); long x;
+                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); p += 4 + n; }
+                else { w.size = p; dev.fastwire.Direct.fputString(w, s); p = w.size; b = w.buf; } }
+            return p;
         }
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */

@@ -62,14 +62,9 @@ public class Pong implements Comparable<com.example.fastwire.everything.Pong> {
         @Override public Pong create() { return new Pong(); }
 
         /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
-        public static void vput0(dev.fastwire.Writer w, int pos, int base, Pong v) {
-            if (v == null) throw new dev.fastwire.EncodeException("everything.Pong is null (not an optional)");
-            int body = w.allocRaw(32);
-            w.i32(body, 32);
-            w.i32(body + 4, 306);
-            vfields0(w, body, v);
-            w.i32(pos, body - base);
-        }
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, Pong v) { w.size = vw0(w, w.buf, w.size, pos, base, v); }
+
+        public static void fput0(dev.fastwire.Writer w, Pong v) { w.size = fw0(w, w.buf, w.size, v); }
 
         public static Pong vget0(dev.fastwire.Reader r, int pos, int base, int depth, Pong reuse) {
             Pong v = reuse != null && reuse.getClass() == Pong.class ? reuse : new Pong();
@@ -83,11 +78,6 @@ public class Pong implements Comparable<com.example.fastwire.everything.Pong> {
             if (depth >= 1) { long left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return; } }
             int body = r.enter(base, r.u32(pos), pos + 4, 306, depth);
             vverify0(r, body, r.len, depth - 1);
-        }
-
-        public static void fput0(dev.fastwire.Writer w, Pong v) {
-            if (v == null) throw new dev.fastwire.EncodeException("everything.Pong is null (not an optional)");
-            ffields0(w, v);
         }
 
         public static Pong fget0(dev.fastwire.Reader r, int depth, Pong reuse) {
@@ -134,6 +124,29 @@ public class Pong implements Comparable<com.example.fastwire.everything.Pong> {
 
         static void fverify0(dev.fastwire.Reader r, int depth) {
             r.take(24);
+        }
+
+        /** serialize's straight-line path (see fastput.py): returns the new end. */
+        public static int vw0(dev.fastwire.Writer w, byte[] b, int p, int pos, int base, Pong v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Pong is null (not an optional)");
+            int body = p;
+            if (p + 32 > b.length) b = w.room(p, 32);
+            p += 32;
+            dev.fastwire.Fast.w32(b, body, 32);
+            dev.fastwire.Fast.w32(b, body + 4, 306);
+            dev.fastwire.Fast.w32(b, pos, body - base);
+            dev.fastwire.Uuids.write(b, body + 8, v.id);
+            dev.fastwire.Fast.w64(b, body + 24, v.received);
+            return p;
+        }
+
+        public static int fw0(dev.fastwire.Writer w, byte[] b, int p, Pong v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Pong is null (not an optional)");
+            if (p + 24 > b.length) b = w.room(p, 24);
+            dev.fastwire.Uuids.write(b, p, v.id);
+            dev.fastwire.Fast.w64(b, p + 16, v.received);
+            p += 24;
+            return p;
         }
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */

@@ -176,14 +176,9 @@ public class Primitives {
         @Override public Primitives create() { return new Primitives(); }
 
         /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
-        public static void vput0(dev.fastwire.Writer w, int pos, int base, Primitives v) {
-            if (v == null) throw new dev.fastwire.EncodeException("everything.Primitives is null (not an optional)");
-            int body = w.allocRaw(177);
-            w.i32(body, 177);
-            w.i32(body + 4, 110);
-            vfields0(w, body, v);
-            w.i32(pos, body - base);
-        }
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, Primitives v) { w.size = vw0(w, w.buf, w.size, pos, base, v); }
+
+        public static void fput0(dev.fastwire.Writer w, Primitives v) { w.size = fw0(w, w.buf, w.size, v); }
 
         public static Primitives vget0(dev.fastwire.Reader r, int pos, int base, int depth, Primitives reuse) {
             int body = r.enter(base, r.u32(pos), pos + 4, 110, depth);
@@ -196,11 +191,6 @@ public class Primitives {
             if (depth >= 1) { long left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return; } }
             int body = r.enter(base, r.u32(pos), pos + 4, 110, depth);
             vverify0(r, body, r.len, depth - 1);
-        }
-
-        public static void fput0(dev.fastwire.Writer w, Primitives v) {
-            if (v == null) throw new dev.fastwire.EncodeException("everything.Primitives is null (not an optional)");
-            ffields0(w, v);
         }
 
         public static Primitives fget0(dev.fastwire.Reader r, int depth, Primitives reuse) {
@@ -382,6 +372,93 @@ public class Primitives {
             r.take(88);
             dev.fastwire.Direct.fcheckText(r);
             r.take(4);
+        }
+
+        /** serialize's straight-line path (see fastput.py): returns the new end. */
+        public static int vw0(dev.fastwire.Writer w, byte[] b, int p, int pos, int base, Primitives v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Primitives is null (not an optional)");
+            int body = p;
+            if (p + 177 > b.length) b = w.room(p, 177);
+            p += 177;
+            dev.fastwire.Fast.w32(b, body, 177);
+            dev.fastwire.Fast.w32(b, body + 4, 110);
+            dev.fastwire.Fast.w32(b, pos, body - base);
+            b[body + 8] = (byte) (v.f_bool ? 1 : 0);
+            dev.fastwire.Fast.w8(b, body + 9, (int) v.f_byte);
+            dev.fastwire.Fast.w8(b, body + 10, (int) v.f_char);
+            dev.fastwire.Fast.w32(b, body + 11, (int) v.f_wchar);
+            dev.fastwire.Fast.w8(b, body + 15, (int) v.f_int8);
+            dev.fastwire.Fast.w8(b, body + 16, (int) v.f_uint8);
+            dev.fastwire.Fast.w16(b, body + 17, (short) v.f_int16);
+            dev.fastwire.Fast.w16(b, body + 19, (short) v.f_uint16);
+            dev.fastwire.Fast.w32(b, body + 21, (int) v.f_int32);
+            dev.fastwire.Fast.w32(b, body + 25, (int) v.f_uint32);
+            dev.fastwire.Fast.w64(b, body + 29, v.f_int64);
+            dev.fastwire.Fast.w64(b, body + 37, v.f_uint64);
+            dev.fastwire.Fast.wf32(b, body + 45, v.f_float);
+            dev.fastwire.Fast.wf64(b, body + 49, v.f_double);
+            dev.fastwire.Decimals.write(b, body + 57, v.f_decimal);
+            { String s = v.f_string; int n = s.length(); long x;
+                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); dev.fastwire.Fast.w32(b, body + 73, p - body); p += 4 + n; }
+                else { w.size = p; dev.fastwire.Direct.vputString(w, body + 73, body, s); p = w.size; b = w.buf; } }
+            w.size = p;
+            dev.fastwire.Direct.vputBytes(w, body + 77, body, v.f_bytes);
+            p = w.size; b = w.buf;
+            dev.fastwire.Fast.w64(b, body + 81, v.f_epoch);
+            dev.fastwire.Fast.w64(b, body + 89, v.f_utc);
+            dev.fastwire.Fast.w64(b, body + 97, v.f_ns);
+            dev.fastwire.Uuids.write(b, body + 105, v.f_uuid0);
+            dev.fastwire.Uuids.write(b, body + 121, v.f_uuid1);
+            dev.fastwire.Uuids.write(b, body + 137, v.f_uuid4);
+            dev.fastwire.Uuids.write(b, body + 153, v.f_uuid);
+            { String s = v.password; int n = s.length(); long x;
+                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); dev.fastwire.Fast.w32(b, body + 169, p - body); p += 4 + n; }
+                else { w.size = p; dev.fastwire.Direct.vputString(w, body + 169, body, s); p = w.size; b = w.buf; } }
+            dev.fastwire.Fast.w32(b, body + 173, (int) v.legacy);
+            return p;
+        }
+
+        public static int fw0(dev.fastwire.Writer w, byte[] b, int p, Primitives v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Primitives is null (not an optional)");
+            if (p + 65 > b.length) b = w.room(p, 65);
+            b[p] = (byte) (v.f_bool ? 1 : 0);
+            dev.fastwire.Fast.w8(b, p + 1, (int) v.f_byte);
+            dev.fastwire.Fast.w8(b, p + 2, (int) v.f_char);
+            dev.fastwire.Fast.w32(b, p + 3, (int) v.f_wchar);
+            dev.fastwire.Fast.w8(b, p + 7, (int) v.f_int8);
+            dev.fastwire.Fast.w8(b, p + 8, (int) v.f_uint8);
+            dev.fastwire.Fast.w16(b, p + 9, (short) v.f_int16);
+            dev.fastwire.Fast.w16(b, p + 11, (short) v.f_uint16);
+            dev.fastwire.Fast.w32(b, p + 13, (int) v.f_int32);
+            dev.fastwire.Fast.w32(b, p + 17, (int) v.f_uint32);
+            dev.fastwire.Fast.w64(b, p + 21, v.f_int64);
+            dev.fastwire.Fast.w64(b, p + 29, v.f_uint64);
+            dev.fastwire.Fast.wf32(b, p + 37, v.f_float);
+            dev.fastwire.Fast.wf64(b, p + 41, v.f_double);
+            dev.fastwire.Decimals.write(b, p + 49, v.f_decimal);
+            p += 65;
+            { String s = v.f_string; int n = s.length(); long x;
+                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); p += 4 + n; }
+                else { w.size = p; dev.fastwire.Direct.fputString(w, s); p = w.size; b = w.buf; } }
+            w.size = p;
+            dev.fastwire.Direct.fputBytes(w, v.f_bytes);
+            p = w.size; b = w.buf;
+            if (p + 88 > b.length) b = w.room(p, 88);
+            dev.fastwire.Fast.w64(b, p, v.f_epoch);
+            dev.fastwire.Fast.w64(b, p + 8, v.f_utc);
+            dev.fastwire.Fast.w64(b, p + 16, v.f_ns);
+            dev.fastwire.Uuids.write(b, p + 24, v.f_uuid0);
+            dev.fastwire.Uuids.write(b, p + 40, v.f_uuid1);
+            dev.fastwire.Uuids.write(b, p + 56, v.f_uuid4);
+            dev.fastwire.Uuids.write(b, p + 72, v.f_uuid);
+            p += 88;
+            { String s = v.password; int n = s.length(); long x;
+                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); p += 4 + n; }
+                else { w.size = p; dev.fastwire.Direct.fputString(w, s); p = w.size; b = w.buf; } }
+            if (p + 4 > b.length) b = w.room(p, 4);
+            dev.fastwire.Fast.w32(b, p, (int) v.legacy);
+            p += 4;
+            return p;
         }
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */

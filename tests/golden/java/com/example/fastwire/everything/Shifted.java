@@ -49,14 +49,9 @@ public class Shifted {
         @Override public Shifted create() { return new Shifted(); }
 
         /** Appends v's body (and its heap blocks) and writes its offset from base at pos. */
-        public static void vput0(dev.fastwire.Writer w, int pos, int base, Shifted v) {
-            if (v == null) throw new dev.fastwire.EncodeException("everything.Shifted is null (not an optional)");
-            int body = w.allocRaw(24);
-            w.i32(body, 24);
-            w.i32(body + 4, 300);
-            vfields0(w, body, v);
-            w.i32(pos, body - base);
-        }
+        public static void vput0(dev.fastwire.Writer w, int pos, int base, Shifted v) { w.size = vw0(w, w.buf, w.size, pos, base, v); }
+
+        public static void fput0(dev.fastwire.Writer w, Shifted v) { w.size = fw0(w, w.buf, w.size, v); }
 
         public static Shifted vget0(dev.fastwire.Reader r, int pos, int base, int depth, Shifted reuse) {
             int body = r.enter(base, r.u32(pos), pos + 4, 300, depth);
@@ -69,11 +64,6 @@ public class Shifted {
             if (depth >= 1) { long left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return; } }
             int body = r.enter(base, r.u32(pos), pos + 4, 300, depth);
             vverify0(r, body, r.len, depth - 1);
-        }
-
-        public static void fput0(dev.fastwire.Writer w, Shifted v) {
-            if (v == null) throw new dev.fastwire.EncodeException("everything.Shifted is null (not an optional)");
-            ffields0(w, v);
         }
 
         public static Shifted fget0(dev.fastwire.Reader r, int depth, Shifted reuse) {
@@ -116,6 +106,27 @@ public class Shifted {
         static void fverify0(dev.fastwire.Reader r, int depth) {
             int p = r.take(16);
             dev.fastwire.Reader.checkScale(r.u8(p + 14));
+        }
+
+        /** serialize's straight-line path (see fastput.py): returns the new end. */
+        public static int vw0(dev.fastwire.Writer w, byte[] b, int p, int pos, int base, Shifted v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Shifted is null (not an optional)");
+            int body = p;
+            if (p + 24 > b.length) b = w.room(p, 24);
+            p += 24;
+            dev.fastwire.Fast.w32(b, body, 24);
+            dev.fastwire.Fast.w32(b, body + 4, 300);
+            dev.fastwire.Fast.w32(b, pos, body - base);
+            dev.fastwire.Decimals.write(b, body + 8, v.amount);
+            return p;
+        }
+
+        public static int fw0(dev.fastwire.Writer w, byte[] b, int p, Shifted v) {
+            if (v == null) throw new dev.fastwire.EncodeException("everything.Shifted is null (not an optional)");
+            if (p + 16 > b.length) b = w.room(p, 16);
+            dev.fastwire.Decimals.write(b, p, v.amount);
+            p += 16;
+            return p;
         }
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */

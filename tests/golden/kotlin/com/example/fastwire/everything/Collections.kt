@@ -102,13 +102,126 @@ data class Collections(
 
         /** Static entry points that other generated structs call directly (no virtual call). */
         companion object {
-            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Collections?) {
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Collections?) { w.size = vw0(w, w.buf, w.size, pos, base, v) }
+
+            fun fput0(w: dev.fastwire.Writer, v: Collections?) { w.size = fw0(w, w.buf, w.size, v) }
+
+            /** serialize's straight-line path (see fastput.py): returns the new end. */
+            fun vw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, pos: Int, base: Int, v: Collections?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.Collections is null (not an optional)")
-                val body = w.allocRaw(90)
-                w.i32(body, 90)
-                w.i32(body + 4, 112)
-                vfields0(w, body, v)
-                w.i32(pos, body - base)
+                var b = b0
+                var p = p0
+                val body = p
+                if (p + 90 > b.size) b = w.room(p, 90L)
+                p += 90
+                dev.fastwire.Fast.w32(b, body, 90)
+                dev.fastwire.Fast.w32(b, body + 4, 112)
+                dev.fastwire.Fast.w32(b, pos, body - base)
+                w.size = p
+                Collections.Fields.F_f_array.vput(w, body + 8, body, v.f_array)
+                p = w.size; b = w.buf
+                w.size = p
+                Collections.Fields.F_f_array_optional.vput(w, body + 20, body, v.f_array_optional)
+                p = w.size; b = w.buf
+                w.size = p
+                Collections.Fields.F_f_array_struct.vput(w, body + 30, body, v.f_array_struct)
+                p = w.size; b = w.buf
+                w.size = p
+                Collections.Fields.F_f_vector.vput(w, body + 38, body, v.f_vector)
+                p = w.size; b = w.buf
+                w.size = p
+                Collections.Fields.F_f_vector_optional.vput(w, body + 42, body, v.f_vector_optional)
+                p = w.size; b = w.buf
+                val x5 = v.f_vector_struct; val n5 = x5.size; val z5 = 4 + n5.toLong() * 4
+                if (z5 > Int.MAX_VALUE) throw dev.fastwire.EncodeException("collection too large")
+                if (p + z5 > b.size) b = w.room(p, z5)
+                dev.fastwire.Fast.w32(b, p, n5); dev.fastwire.Fast.w32(b, body + 46, p - body); val at5 = p + 4; p += z5.toInt()
+                for (i in 0 until n5) { p = com.chronoxor.proto.Order.Codec.vw0(w, b, p, at5 + 4 * i, body, x5[i]); b = w.buf }
+                w.size = p
+                Collections.Fields.F_f_list.vput(w, body + 50, body, v.f_list)
+                p = w.size; b = w.buf
+                w.size = p
+                Collections.Fields.F_f_list_optional.vput(w, body + 54, body, v.f_list_optional)
+                p = w.size; b = w.buf
+                w.size = p
+                Collections.Fields.F_f_set.vput(w, body + 58, body, v.f_set)
+                p = w.size; b = w.buf
+                w.size = p
+                Collections.Fields.F_f_set_struct.vput(w, body + 62, body, v.f_set_struct)
+                p = w.size; b = w.buf
+                w.size = p
+                Collections.Fields.F_f_map.vput(w, body + 66, body, v.f_map)
+                p = w.size; b = w.buf
+                w.size = p
+                Collections.Fields.F_f_map_optional.vput(w, body + 70, body, v.f_map_optional)
+                p = w.size; b = w.buf
+                w.size = p
+                Collections.Fields.F_f_map_enum_key.vput(w, body + 74, body, v.f_map_enum_key)
+                p = w.size; b = w.buf
+                w.size = p
+                Collections.Fields.F_f_hash.vput(w, body + 78, body, v.f_hash)
+                p = w.size; b = w.buf
+                w.size = p
+                Collections.Fields.F_f_hash_optional.vput(w, body + 82, body, v.f_hash_optional)
+                p = w.size; b = w.buf
+                w.size = p
+                Collections.Fields.F_f_hash_struct_key.vput(w, body + 86, body, v.f_hash_struct_key)
+                p = w.size; b = w.buf
+                return p
+            }
+
+            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: Collections?): Int {
+                if (v == null) throw dev.fastwire.EncodeException("everything.Collections is null (not an optional)")
+                var b = b0
+                var p = p0
+                w.size = p
+                Collections.Fields.F_f_array.fput(w, v.f_array)
+                p = w.size; b = w.buf
+                w.size = p
+                Collections.Fields.F_f_array_optional.fput(w, v.f_array_optional)
+                p = w.size; b = w.buf
+                w.size = p
+                Collections.Fields.F_f_array_struct.fput(w, v.f_array_struct)
+                p = w.size; b = w.buf
+                w.size = p
+                Collections.Fields.F_f_vector.fput(w, v.f_vector)
+                p = w.size; b = w.buf
+                w.size = p
+                Collections.Fields.F_f_vector_optional.fput(w, v.f_vector_optional)
+                p = w.size; b = w.buf
+                val x5 = v.f_vector_struct; val n5 = x5.size; if (p + 4 > b.size) b = w.room(p, 4L); dev.fastwire.Fast.w32(b, p, n5); p += 4
+                for (k in 0 until n5) { p = com.chronoxor.proto.Order.Codec.fw0(w, b, p, x5[k]); b = w.buf }
+                w.size = p
+                Collections.Fields.F_f_list.fput(w, v.f_list)
+                p = w.size; b = w.buf
+                w.size = p
+                Collections.Fields.F_f_list_optional.fput(w, v.f_list_optional)
+                p = w.size; b = w.buf
+                w.size = p
+                Collections.Fields.F_f_set.fput(w, v.f_set)
+                p = w.size; b = w.buf
+                w.size = p
+                Collections.Fields.F_f_set_struct.fput(w, v.f_set_struct)
+                p = w.size; b = w.buf
+                w.size = p
+                Collections.Fields.F_f_map.fput(w, v.f_map)
+                p = w.size; b = w.buf
+                w.size = p
+                Collections.Fields.F_f_map_optional.fput(w, v.f_map_optional)
+                p = w.size; b = w.buf
+                w.size = p
+                Collections.Fields.F_f_map_enum_key.fput(w, v.f_map_enum_key)
+                p = w.size; b = w.buf
+                w.size = p
+                Collections.Fields.F_f_hash.fput(w, v.f_hash)
+                p = w.size; b = w.buf
+                w.size = p
+                Collections.Fields.F_f_hash_optional.fput(w, v.f_hash_optional)
+                p = w.size; b = w.buf
+                w.size = p
+                Collections.Fields.F_f_hash_struct_key.fput(w, v.f_hash_struct_key)
+                p = w.size; b = w.buf
+                return p
             }
 
             fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Collections?): Collections {
@@ -122,11 +235,6 @@ data class Collections(
                 if (depth >= 3) { val left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return } }
                 val body = r.enter(base, r.u32(pos), pos + 4, 112, depth)
                 vverify0(r, body, r.len, depth - 1)
-            }
-
-            fun fput0(w: dev.fastwire.Writer, v: Collections?) {
-                if (v == null) throw dev.fastwire.EncodeException("everything.Collections is null (not an optional)")
-                ffields0(w, v)
             }
 
             fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: Collections?): Collections {

@@ -36,13 +36,29 @@ class Empty {
 
         /** Static entry points that other generated structs call directly (no virtual call). */
         companion object {
-            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Empty?) {
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Empty?) { w.size = vw0(w, w.buf, w.size, pos, base, v) }
+
+            fun fput0(w: dev.fastwire.Writer, v: Empty?) { w.size = fw0(w, w.buf, w.size, v) }
+
+            /** serialize's straight-line path (see fastput.py): returns the new end. */
+            fun vw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, pos: Int, base: Int, v: Empty?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.Empty is null (not an optional)")
-                val body = w.allocRaw(8)
-                w.i32(body, 8)
-                w.i32(body + 4, 311)
-                vfields0(w, body, v)
-                w.i32(pos, body - base)
+                var b = b0
+                var p = p0
+                val body = p
+                if (p + 8 > b.size) b = w.room(p, 8L)
+                p += 8
+                dev.fastwire.Fast.w32(b, body, 8)
+                dev.fastwire.Fast.w32(b, body + 4, 311)
+                dev.fastwire.Fast.w32(b, pos, body - base)
+                return p
+            }
+
+            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: Empty?): Int {
+                if (v == null) throw dev.fastwire.EncodeException("everything.Empty is null (not an optional)")
+                var b = b0
+                var p = p0
+                return p
             }
 
             fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Empty?): Empty {
@@ -57,11 +73,6 @@ class Empty {
                 if (depth >= 1) { val left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return } }
                 val body = r.enter(base, r.u32(pos), pos + 4, 311, depth)
                 vverify0(r, body, r.len, depth - 1)
-            }
-
-            fun fput0(w: dev.fastwire.Writer, v: Empty?) {
-                if (v == null) throw dev.fastwire.EncodeException("everything.Empty is null (not an optional)")
-                ffields0(w, v)
             }
 
             fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: Empty?): Empty {

@@ -52,13 +52,41 @@ data class Failure(
 
         /** Static entry points that other generated structs call directly (no virtual call). */
         companion object {
-            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Failure?) {
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Failure?) { w.size = vw0(w, w.buf, w.size, pos, base, v) }
+
+            fun fput0(w: dev.fastwire.Writer, v: Failure?) { w.size = fw0(w, w.buf, w.size, v) }
+
+            /** serialize's straight-line path (see fastput.py): returns the new end. */
+            fun vw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, pos: Int, base: Int, v: Failure?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.Failure is null (not an optional)")
-                val body = w.allocRaw(28)
-                w.i32(body, 28)
-                w.i32(body + 4, 308)
-                vfields0(w, body, v)
-                w.i32(pos, body - base)
+                var b = b0
+                var p = p0
+                val body = p
+                if (p + 28 > b.size) b = w.room(p, 28L)
+                p += 28
+                dev.fastwire.Fast.w32(b, body, 28)
+                dev.fastwire.Fast.w32(b, body + 4, 308)
+                dev.fastwire.Fast.w32(b, pos, body - base)
+                dev.fastwire.Uuids.write(b, body + 8, v.id)
+                val s1 = v.error; val n1 = s1.length
+                val x1 = if (n1 <= 8 && p + 12 <= b.size) dev.fastwire.Fast.pack8(s1, n1) else -1L
+                if (x1 != -1L) { dev.fastwire.Fast.w64(b, p + 4, x1); dev.fastwire.Fast.w32(b, p, n1); dev.fastwire.Fast.w32(b, body + 24, p - body); p += 4 + n1 }
+                else { w.size = p; dev.fastwire.Direct.vputString(w, body + 24, body, s1); p = w.size; b = w.buf }
+                return p
+            }
+
+            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: Failure?): Int {
+                if (v == null) throw dev.fastwire.EncodeException("everything.Failure is null (not an optional)")
+                var b = b0
+                var p = p0
+                if (p + 16 > b.size) b = w.room(p, 16L)
+                dev.fastwire.Uuids.write(b, p, v.id)
+                p += 16
+                val s1 = v.error; val n1 = s1.length
+                val x1 = if (n1 <= 8 && p + 12 <= b.size) dev.fastwire.Fast.pack8(s1, n1) else -1L
+                if (x1 != -1L) { dev.fastwire.Fast.w64(b, p + 4, x1); dev.fastwire.Fast.w32(b, p, n1); p += 4 + n1 }
+                else { w.size = p; dev.fastwire.Direct.fputString(w, s1); p = w.size; b = w.buf }
+                return p
             }
 
             fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Failure?): Failure {
@@ -73,11 +101,6 @@ data class Failure(
                 if (depth >= 1) { val left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return } }
                 val body = r.enter(base, r.u32(pos), pos + 4, 308, depth)
                 vverify0(r, body, r.len, depth - 1)
-            }
-
-            fun fput0(w: dev.fastwire.Writer, v: Failure?) {
-                if (v == null) throw dev.fastwire.EncodeException("everything.Failure is null (not an optional)")
-                ffields0(w, v)
             }
 
             fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: Failure?): Failure {

@@ -86,13 +86,97 @@ data class Optionals(
 
         /** Static entry points that other generated structs call directly (no virtual call). */
         companion object {
-            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Optionals?) {
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Optionals?) { w.size = vw0(w, w.buf, w.size, pos, base, v) }
+
+            fun fput0(w: dev.fastwire.Writer, v: Optionals?) { w.size = fw0(w, w.buf, w.size, v) }
+
+            /** serialize's straight-line path (see fastput.py): returns the new end. */
+            fun vw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, pos: Int, base: Int, v: Optionals?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.Optionals is null (not an optional)")
-                val body = w.allocRaw(64)
-                w.i32(body, 64)
-                w.i32(body + 4, 111)
-                vfields0(w, body, v)
-                w.i32(pos, body - base)
+                var b = b0
+                var p = p0
+                val body = p
+                if (p + 64 > b.size) b = w.room(p, 64L)
+                p += 64
+                dev.fastwire.Fast.w32(b, body, 64)
+                dev.fastwire.Fast.w32(b, body + 4, 111)
+                dev.fastwire.Fast.w32(b, pos, body - base)
+                w.size = p
+                Optionals.Fields.F_f_bool.vput(w, body + 8, body, v.f_bool)
+                p = w.size; b = w.buf
+                w.size = p
+                Optionals.Fields.F_f_int32.vput(w, body + 13, body, v.f_int32)
+                p = w.size; b = w.buf
+                w.size = p
+                run { val x = v.f_string; val q = dev.fastwire.Direct.vputOptional(w, body + 18, body, x != null, 4); if (x != null) dev.fastwire.Direct.vputString(w, q, q, x) }
+                p = w.size; b = w.buf
+                w.size = p
+                Optionals.Fields.F_f_decimal.vput(w, body + 23, body, v.f_decimal)
+                p = w.size; b = w.buf
+                w.size = p
+                Optionals.Fields.F_f_uuid.vput(w, body + 28, body, v.f_uuid)
+                p = w.size; b = w.buf
+                w.size = p
+                Optionals.Fields.F_f_time.vput(w, body + 33, body, v.f_time)
+                p = w.size; b = w.buf
+                w.size = p
+                Optionals.Fields.F_f_enum.vput(w, body + 38, body, v.f_enum)
+                p = w.size; b = w.buf
+                w.size = p
+                Optionals.Fields.F_f_flags.vput(w, body + 43, body, v.f_flags)
+                p = w.size; b = w.buf
+                val x8 = v.f_struct
+                if (x8 == null) { dev.fastwire.Fast.w8(b, body + 48, 0); dev.fastwire.Fast.w32(b, body + 48 + 1, 0) }
+                else { val q = p; if (p + 4 > b.size) b = w.room(p, 4L); p += 4; dev.fastwire.Fast.w8(b, body + 48, 1); dev.fastwire.Fast.w32(b, body + 48 + 1, q - body); p = com.example.fastwire.everything.Primitives.Codec.vw0(w, b, p, q, q, x8); b = w.buf }
+                val x9 = v.f_order
+                if (x9 == null) { dev.fastwire.Fast.w8(b, body + 53, 0); dev.fastwire.Fast.w32(b, body + 53 + 1, 0) }
+                else { val q = p; if (p + 4 > b.size) b = w.room(p, 4L); p += 4; dev.fastwire.Fast.w8(b, body + 53, 1); dev.fastwire.Fast.w32(b, body + 53 + 1, q - body); p = com.chronoxor.proto.Order.Codec.vw0(w, b, p, q, q, x9); b = w.buf }
+                w.size = p
+                Optionals.Fields.F_f_reset.vput(w, body + 58, body, v.f_reset)
+                p = w.size; b = w.buf
+                dev.fastwire.Fast.w8(b, body + 63, if (v.f_resetReset) 1 else 0)
+                return p
+            }
+
+            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: Optionals?): Int {
+                if (v == null) throw dev.fastwire.EncodeException("everything.Optionals is null (not an optional)")
+                var b = b0
+                var p = p0
+                w.size = p
+                Optionals.Fields.F_f_bool.fput(w, v.f_bool)
+                p = w.size; b = w.buf
+                w.size = p
+                Optionals.Fields.F_f_int32.fput(w, v.f_int32)
+                p = w.size; b = w.buf
+                w.size = p
+                run { val x = v.f_string; w.addU8(if (x != null) 1 else 0); if (x != null) dev.fastwire.Direct.fputString(w, x) }
+                p = w.size; b = w.buf
+                w.size = p
+                Optionals.Fields.F_f_decimal.fput(w, v.f_decimal)
+                p = w.size; b = w.buf
+                w.size = p
+                Optionals.Fields.F_f_uuid.fput(w, v.f_uuid)
+                p = w.size; b = w.buf
+                w.size = p
+                Optionals.Fields.F_f_time.fput(w, v.f_time)
+                p = w.size; b = w.buf
+                w.size = p
+                Optionals.Fields.F_f_enum.fput(w, v.f_enum)
+                p = w.size; b = w.buf
+                w.size = p
+                Optionals.Fields.F_f_flags.fput(w, v.f_flags)
+                p = w.size; b = w.buf
+                val x8 = v.f_struct; if (p + 1 > b.size) b = w.room(p, 1L); dev.fastwire.Fast.w8(b, p, if (x8 != null) 1 else 0); p += 1
+                if (x8 != null) { p = com.example.fastwire.everything.Primitives.Codec.fw0(w, b, p, x8); b = w.buf }
+                val x9 = v.f_order; if (p + 1 > b.size) b = w.room(p, 1L); dev.fastwire.Fast.w8(b, p, if (x9 != null) 1 else 0); p += 1
+                if (x9 != null) { p = com.chronoxor.proto.Order.Codec.fw0(w, b, p, x9); b = w.buf }
+                w.size = p
+                Optionals.Fields.F_f_reset.fput(w, v.f_reset)
+                p = w.size; b = w.buf
+                if (p + 1 > b.size) b = w.room(p, 1L)
+                dev.fastwire.Fast.w8(b, p, if (v.f_resetReset) 1 else 0)
+                p += 1
+                return p
             }
 
             fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Optionals?): Optionals {
@@ -106,11 +190,6 @@ data class Optionals(
                 if (depth >= 2) { val left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return } }
                 val body = r.enter(base, r.u32(pos), pos + 4, 111, depth)
                 vverify0(r, body, r.len, depth - 1)
-            }
-
-            fun fput0(w: dev.fastwire.Writer, v: Optionals?) {
-                if (v == null) throw dev.fastwire.EncodeException("everything.Optionals is null (not an optional)")
-                ffields0(w, v)
             }
 
             fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: Optionals?): Optionals {

@@ -55,13 +55,43 @@ data class PingRequest(
 
         /** Static entry points that other generated structs call directly (no virtual call). */
         companion object {
-            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: PingRequest?) {
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: PingRequest?) { w.size = vw0(w, w.buf, w.size, pos, base, v) }
+
+            fun fput0(w: dev.fastwire.Writer, v: PingRequest?) { w.size = fw0(w, w.buf, w.size, v) }
+
+            /** serialize's straight-line path (see fastput.py): returns the new end. */
+            fun vw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, pos: Int, base: Int, v: PingRequest?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.PingRequest is null (not an optional)")
-                val body = w.allocRaw(36)
-                w.i32(body, 36)
-                w.i32(body + 4, 309)
-                vfields0(w, body, v)
-                w.i32(pos, body - base)
+                var b = b0
+                var p = p0
+                val body = p
+                if (p + 36 > b.size) b = w.room(p, 36L)
+                p += 36
+                dev.fastwire.Fast.w32(b, body, 36)
+                dev.fastwire.Fast.w32(b, body + 4, 309)
+                dev.fastwire.Fast.w32(b, pos, body - base)
+                dev.fastwire.Uuids.write(b, body + 8, v.id)
+                dev.fastwire.Fast.w64(b, body + 24, v.sent)
+                val s2 = v.note; val n2 = s2.length
+                val x2 = if (n2 <= 8 && p + 12 <= b.size) dev.fastwire.Fast.pack8(s2, n2) else -1L
+                if (x2 != -1L) { dev.fastwire.Fast.w64(b, p + 4, x2); dev.fastwire.Fast.w32(b, p, n2); dev.fastwire.Fast.w32(b, body + 32, p - body); p += 4 + n2 }
+                else { w.size = p; dev.fastwire.Direct.vputString(w, body + 32, body, s2); p = w.size; b = w.buf }
+                return p
+            }
+
+            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: PingRequest?): Int {
+                if (v == null) throw dev.fastwire.EncodeException("everything.PingRequest is null (not an optional)")
+                var b = b0
+                var p = p0
+                if (p + 24 > b.size) b = w.room(p, 24L)
+                dev.fastwire.Uuids.write(b, p, v.id)
+                dev.fastwire.Fast.w64(b, p + 16, v.sent)
+                p += 24
+                val s2 = v.note; val n2 = s2.length
+                val x2 = if (n2 <= 8 && p + 12 <= b.size) dev.fastwire.Fast.pack8(s2, n2) else -1L
+                if (x2 != -1L) { dev.fastwire.Fast.w64(b, p + 4, x2); dev.fastwire.Fast.w32(b, p, n2); p += 4 + n2 }
+                else { w.size = p; dev.fastwire.Direct.fputString(w, s2); p = w.size; b = w.buf }
+                return p
             }
 
             fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: PingRequest?): PingRequest {
@@ -76,11 +106,6 @@ data class PingRequest(
                 if (depth >= 1) { val left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return } }
                 val body = r.enter(base, r.u32(pos), pos + 4, 309, depth)
                 vverify0(r, body, r.len, depth - 1)
-            }
-
-            fun fput0(w: dev.fastwire.Writer, v: PingRequest?) {
-                if (v == null) throw dev.fastwire.EncodeException("everything.PingRequest is null (not an optional)")
-                ffields0(w, v)
             }
 
             fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: PingRequest?): PingRequest {

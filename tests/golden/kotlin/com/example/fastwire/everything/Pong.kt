@@ -52,13 +52,35 @@ data class Pong(
 
         /** Static entry points that other generated structs call directly (no virtual call). */
         companion object {
-            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Pong?) {
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Pong?) { w.size = vw0(w, w.buf, w.size, pos, base, v) }
+
+            fun fput0(w: dev.fastwire.Writer, v: Pong?) { w.size = fw0(w, w.buf, w.size, v) }
+
+            /** serialize's straight-line path (see fastput.py): returns the new end. */
+            fun vw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, pos: Int, base: Int, v: Pong?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.Pong is null (not an optional)")
-                val body = w.allocRaw(32)
-                w.i32(body, 32)
-                w.i32(body + 4, 306)
-                vfields0(w, body, v)
-                w.i32(pos, body - base)
+                var b = b0
+                var p = p0
+                val body = p
+                if (p + 32 > b.size) b = w.room(p, 32L)
+                p += 32
+                dev.fastwire.Fast.w32(b, body, 32)
+                dev.fastwire.Fast.w32(b, body + 4, 306)
+                dev.fastwire.Fast.w32(b, pos, body - base)
+                dev.fastwire.Uuids.write(b, body + 8, v.id)
+                dev.fastwire.Fast.w64(b, body + 24, v.received)
+                return p
+            }
+
+            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: Pong?): Int {
+                if (v == null) throw dev.fastwire.EncodeException("everything.Pong is null (not an optional)")
+                var b = b0
+                var p = p0
+                if (p + 24 > b.size) b = w.room(p, 24L)
+                dev.fastwire.Uuids.write(b, p, v.id)
+                dev.fastwire.Fast.w64(b, p + 16, v.received)
+                p += 24
+                return p
             }
 
             fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Pong?): Pong {
@@ -73,11 +95,6 @@ data class Pong(
                 if (depth >= 1) { val left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return } }
                 val body = r.enter(base, r.u32(pos), pos + 4, 306, depth)
                 vverify0(r, body, r.len, depth - 1)
-            }
-
-            fun fput0(w: dev.fastwire.Writer, v: Pong?) {
-                if (v == null) throw dev.fastwire.EncodeException("everything.Pong is null (not an optional)")
-                ffields0(w, v)
             }
 
             fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: Pong?): Pong {

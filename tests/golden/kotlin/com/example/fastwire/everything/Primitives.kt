@@ -142,13 +142,103 @@ data class Primitives(
 
         /** Static entry points that other generated structs call directly (no virtual call). */
         companion object {
-            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Primitives?) {
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Primitives?) { w.size = vw0(w, w.buf, w.size, pos, base, v) }
+
+            fun fput0(w: dev.fastwire.Writer, v: Primitives?) { w.size = fw0(w, w.buf, w.size, v) }
+
+            /** serialize's straight-line path (see fastput.py): returns the new end. */
+            fun vw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, pos: Int, base: Int, v: Primitives?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.Primitives is null (not an optional)")
-                val body = w.allocRaw(177)
-                w.i32(body, 177)
-                w.i32(body + 4, 110)
-                vfields0(w, body, v)
-                w.i32(pos, body - base)
+                var b = b0
+                var p = p0
+                val body = p
+                if (p + 177 > b.size) b = w.room(p, 177L)
+                p += 177
+                dev.fastwire.Fast.w32(b, body, 177)
+                dev.fastwire.Fast.w32(b, body + 4, 110)
+                dev.fastwire.Fast.w32(b, pos, body - base)
+                dev.fastwire.Fast.w8(b, body + 8, if (v.f_bool) 1 else 0)
+                dev.fastwire.Fast.w8(b, body + 9, v.f_byte.toInt())
+                dev.fastwire.Fast.w8(b, body + 10, v.f_char.code)
+                dev.fastwire.Fast.w32(b, body + 11, v.f_wchar.toInt())
+                dev.fastwire.Fast.w8(b, body + 15, v.f_int8.toInt())
+                dev.fastwire.Fast.w8(b, body + 16, v.f_uint8.toInt())
+                dev.fastwire.Fast.w16(b, body + 17, v.f_int16)
+                dev.fastwire.Fast.w16(b, body + 19, v.f_uint16.toShort())
+                dev.fastwire.Fast.w32(b, body + 21, v.f_int32)
+                dev.fastwire.Fast.w32(b, body + 25, v.f_uint32.toInt())
+                dev.fastwire.Fast.w64(b, body + 29, v.f_int64)
+                dev.fastwire.Fast.w64(b, body + 37, v.f_uint64.toLong())
+                dev.fastwire.Fast.wf32(b, body + 45, v.f_float)
+                dev.fastwire.Fast.wf64(b, body + 49, v.f_double)
+                dev.fastwire.Decimals.write(b, body + 57, v.f_decimal)
+                val s15 = v.f_string; val n15 = s15.length
+                val x15 = if (n15 <= 8 && p + 12 <= b.size) dev.fastwire.Fast.pack8(s15, n15) else -1L
+                if (x15 != -1L) { dev.fastwire.Fast.w64(b, p + 4, x15); dev.fastwire.Fast.w32(b, p, n15); dev.fastwire.Fast.w32(b, body + 73, p - body); p += 4 + n15 }
+                else { w.size = p; dev.fastwire.Direct.vputString(w, body + 73, body, s15); p = w.size; b = w.buf }
+                w.size = p
+                dev.fastwire.Direct.vputBytes(w, body + 77, body, v.f_bytes)
+                p = w.size; b = w.buf
+                dev.fastwire.Fast.w64(b, body + 81, v.f_epoch)
+                dev.fastwire.Fast.w64(b, body + 89, v.f_utc)
+                dev.fastwire.Fast.w64(b, body + 97, v.f_ns)
+                dev.fastwire.Uuids.write(b, body + 105, v.f_uuid0)
+                dev.fastwire.Uuids.write(b, body + 121, v.f_uuid1)
+                dev.fastwire.Uuids.write(b, body + 137, v.f_uuid4)
+                dev.fastwire.Uuids.write(b, body + 153, v.f_uuid)
+                val s24 = v.password; val n24 = s24.length
+                val x24 = if (n24 <= 8 && p + 12 <= b.size) dev.fastwire.Fast.pack8(s24, n24) else -1L
+                if (x24 != -1L) { dev.fastwire.Fast.w64(b, p + 4, x24); dev.fastwire.Fast.w32(b, p, n24); dev.fastwire.Fast.w32(b, body + 169, p - body); p += 4 + n24 }
+                else { w.size = p; dev.fastwire.Direct.vputString(w, body + 169, body, s24); p = w.size; b = w.buf }
+                dev.fastwire.Fast.w32(b, body + 173, v.legacy)
+                return p
+            }
+
+            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: Primitives?): Int {
+                if (v == null) throw dev.fastwire.EncodeException("everything.Primitives is null (not an optional)")
+                var b = b0
+                var p = p0
+                if (p + 65 > b.size) b = w.room(p, 65L)
+                dev.fastwire.Fast.w8(b, p, if (v.f_bool) 1 else 0)
+                dev.fastwire.Fast.w8(b, p + 1, v.f_byte.toInt())
+                dev.fastwire.Fast.w8(b, p + 2, v.f_char.code)
+                dev.fastwire.Fast.w32(b, p + 3, v.f_wchar.toInt())
+                dev.fastwire.Fast.w8(b, p + 7, v.f_int8.toInt())
+                dev.fastwire.Fast.w8(b, p + 8, v.f_uint8.toInt())
+                dev.fastwire.Fast.w16(b, p + 9, v.f_int16)
+                dev.fastwire.Fast.w16(b, p + 11, v.f_uint16.toShort())
+                dev.fastwire.Fast.w32(b, p + 13, v.f_int32)
+                dev.fastwire.Fast.w32(b, p + 17, v.f_uint32.toInt())
+                dev.fastwire.Fast.w64(b, p + 21, v.f_int64)
+                dev.fastwire.Fast.w64(b, p + 29, v.f_uint64.toLong())
+                dev.fastwire.Fast.wf32(b, p + 37, v.f_float)
+                dev.fastwire.Fast.wf64(b, p + 41, v.f_double)
+                dev.fastwire.Decimals.write(b, p + 49, v.f_decimal)
+                p += 65
+                val s15 = v.f_string; val n15 = s15.length
+                val x15 = if (n15 <= 8 && p + 12 <= b.size) dev.fastwire.Fast.pack8(s15, n15) else -1L
+                if (x15 != -1L) { dev.fastwire.Fast.w64(b, p + 4, x15); dev.fastwire.Fast.w32(b, p, n15); p += 4 + n15 }
+                else { w.size = p; dev.fastwire.Direct.fputString(w, s15); p = w.size; b = w.buf }
+                w.size = p
+                dev.fastwire.Direct.fputBytes(w, v.f_bytes)
+                p = w.size; b = w.buf
+                if (p + 88 > b.size) b = w.room(p, 88L)
+                dev.fastwire.Fast.w64(b, p, v.f_epoch)
+                dev.fastwire.Fast.w64(b, p + 8, v.f_utc)
+                dev.fastwire.Fast.w64(b, p + 16, v.f_ns)
+                dev.fastwire.Uuids.write(b, p + 24, v.f_uuid0)
+                dev.fastwire.Uuids.write(b, p + 40, v.f_uuid1)
+                dev.fastwire.Uuids.write(b, p + 56, v.f_uuid4)
+                dev.fastwire.Uuids.write(b, p + 72, v.f_uuid)
+                p += 88
+                val s24 = v.password; val n24 = s24.length
+                val x24 = if (n24 <= 8 && p + 12 <= b.size) dev.fastwire.Fast.pack8(s24, n24) else -1L
+                if (x24 != -1L) { dev.fastwire.Fast.w64(b, p + 4, x24); dev.fastwire.Fast.w32(b, p, n24); p += 4 + n24 }
+                else { w.size = p; dev.fastwire.Direct.fputString(w, s24); p = w.size; b = w.buf }
+                if (p + 4 > b.size) b = w.room(p, 4L)
+                dev.fastwire.Fast.w32(b, p, v.legacy)
+                p += 4
+                return p
             }
 
             fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Primitives?): Primitives {
@@ -162,11 +252,6 @@ data class Primitives(
                 if (depth >= 1) { val left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return } }
                 val body = r.enter(base, r.u32(pos), pos + 4, 110, depth)
                 vverify0(r, body, r.len, depth - 1)
-            }
-
-            fun fput0(w: dev.fastwire.Writer, v: Primitives?) {
-                if (v == null) throw dev.fastwire.EncodeException("everything.Primitives is null (not an optional)")
-                ffields0(w, v)
             }
 
             fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: Primitives?): Primitives {

@@ -41,13 +41,33 @@ data class Shifted(
 
         /** Static entry points that other generated structs call directly (no virtual call). */
         companion object {
-            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Shifted?) {
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Shifted?) { w.size = vw0(w, w.buf, w.size, pos, base, v) }
+
+            fun fput0(w: dev.fastwire.Writer, v: Shifted?) { w.size = fw0(w, w.buf, w.size, v) }
+
+            /** serialize's straight-line path (see fastput.py): returns the new end. */
+            fun vw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, pos: Int, base: Int, v: Shifted?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.Shifted is null (not an optional)")
-                val body = w.allocRaw(24)
-                w.i32(body, 24)
-                w.i32(body + 4, 300)
-                vfields0(w, body, v)
-                w.i32(pos, body - base)
+                var b = b0
+                var p = p0
+                val body = p
+                if (p + 24 > b.size) b = w.room(p, 24L)
+                p += 24
+                dev.fastwire.Fast.w32(b, body, 24)
+                dev.fastwire.Fast.w32(b, body + 4, 300)
+                dev.fastwire.Fast.w32(b, pos, body - base)
+                dev.fastwire.Decimals.write(b, body + 8, v.amount)
+                return p
+            }
+
+            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: Shifted?): Int {
+                if (v == null) throw dev.fastwire.EncodeException("everything.Shifted is null (not an optional)")
+                var b = b0
+                var p = p0
+                if (p + 16 > b.size) b = w.room(p, 16L)
+                dev.fastwire.Decimals.write(b, p, v.amount)
+                p += 16
+                return p
             }
 
             fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Shifted?): Shifted {
@@ -61,11 +81,6 @@ data class Shifted(
                 if (depth >= 1) { val left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return } }
                 val body = r.enter(base, r.u32(pos), pos + 4, 300, depth)
                 vverify0(r, body, r.len, depth - 1)
-            }
-
-            fun fput0(w: dev.fastwire.Writer, v: Shifted?) {
-                if (v == null) throw dev.fastwire.EncodeException("everything.Shifted is null (not an optional)")
-                ffields0(w, v)
             }
 
             fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: Shifted?): Shifted {
