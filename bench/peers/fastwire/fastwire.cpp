@@ -16,7 +16,8 @@
 // read_few ("read a few fields"): fastwire = attach + checked_view() (verify(), then the
 // generated view reads the fields in place); fastwire-view-noverify = fastwire::view<S>(bytes)
 // (model::attach + view() without the model), no verify() (the view checks bounds as it
-// reads, like Cap'n Proto's reader; only that op is timed); fastwire-final has no views: its read_few is its deserialize.
+// reads, like Cap'n Proto's reader; only that op is timed); fastwire-final has no views:
+// its read_few is its deserialize.
 //
 // fastwire-json: serialize = fastwire::json::writer (reused, cleared) over the generated
 // struct; deserialize = fastwire::json::reader (reused: it keeps its simdjson On-Demand

@@ -128,7 +128,8 @@ private:
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((noinline))
 #endif
-    std::uint8_t* append_growing(std::size_t n) {
+    std::uint8_t*
+    append_growing(std::size_t n) {
         if (n > SIZE_MAX - size_) throw std::length_error("fastwire::buffer: size overflow");
         reserve(size_ + n);
         std::uint8_t* p = data_.get() + size_;

@@ -318,7 +318,7 @@ FASTWIRE_INLINE bool block(const std::uint8_t* slot, const std::uint8_t* base, c
                            std::size_t stride, const std::uint8_t*& first, std::size_t& n) noexcept {
     const std::size_t off = load_le<std::uint32_t>(slot);
     const std::size_t room = static_cast<std::size_t>(end - base);  // >= 4
-    if (off - 1 >= room - 4) return false;  // offset 0 (empty), or no room for the count
+    if (off - 1 >= room - 4) return false;                          // offset 0 (empty), or no room for the count
     n = load_le<std::uint32_t>(base + off);
     first = base + off + 4;
     return std::uint64_t{n} * stride <= room - off - 4;  // n < 2^32, stride < 2^31: no overflow
