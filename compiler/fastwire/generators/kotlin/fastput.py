@@ -9,23 +9,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, List
 
 from ... import ir, lower
+from ..java.fastput import F, local
 from ..java.generator import Lines
 from .struct import direct, fname, fput_stmt, scodec, value_write, vput_stmt
 
 if TYPE_CHECKING:
     from .generator import KotlinGen
-
-F = "dev.fastwire.Fast"
-_MAP = [("w.u8(", F + ".w8(b, "), ("w.i16(", F + ".w16(b, "), ("w.i32(", F + ".w32(b, "),
-        ("w.i64(", F + ".w64(b, "), ("w.f32(", F + ".wf32(b, "), ("w.f64(", F + ".wf64(b, "),
-        ("(w.buf, ", "(b, ")]
-
-
-def local(stmt: str) -> str:
-    """A slot store on the writer as a store into b; '' when it is not one."""
-    for a, c in _MAP:
-        stmt = stmt.replace(a, c)
-    return "" if "w." in stmt or "(w," in stmt else stmt
 
 
 def general(stmt: str) -> List[str]:

@@ -164,17 +164,13 @@ FASTWIRE_INLINE std::uint8_t* store_bulk(std::uint8_t* p, const Seq& v) noexcept
 // out = count elements copied from p (a vector is resized, an array has count elements).
 template <class Seq>
 FASTWIRE_INLINE const std::uint8_t* load_bulk(const std::uint8_t* p, std::size_t count, Seq& out) {
-    if constexpr (is_vector<Seq>::value) {
-        using E = typename Seq::value_type;
-        if constexpr (sizeof(E) == 1 && std::is_integral_v<E> && !std::is_same_v<E, bool>) {
-            // Bytes: one allocation of exactly count, copied, with no zero-fill first.
-            if (count != out.size()) {
-                const E* first = reinterpret_cast<const E*>(p);
-                out.assign(first, first + count);
-                return p + count;
-            }
-        } else {
-            resize_for_read(out, count);
+    using E = typename Seq::value_type;
+    if constexpr (is_vector<Seq>::value && sizeof(E) == 1 && std::is_integral_v<E> && !std::is_same_v<E, bool>) {
+        // Bytes: one allocation of exactly count, copied, with no zero-fill first.
+        if (count != out.size()) {
+            const E* first = reinterpret_cast<const E*>(p);
+            out.assign(first, first + count);
+            return p + count;
         }
     } else if constexpr (!is_std_array<Seq>::value) {
         resize_for_read(out, count);
