@@ -14,7 +14,7 @@
 test-csharp:
 	@$(BOOTSTRAP) csharp
 	$(PYTHON) csharp/build.py test
-	$(PYTHON) conformance/run.py --lang csharp
+	$(LANG_CONFORMANCE) csharp
 	$(PYTHON) csharp/build.py examples
 	$(PYTHON) csharp/build.py fuzz 10
 	FASTWIRE_CPP_SERVER=$(CURDIR)/$(BUILD)/examples/cpp/server $(PYTHON) csharp/build.py transport

@@ -14,7 +14,7 @@ test-go:
 	cd go && $(GO_ENV) FASTWIRE_CPP_SERVER=$(CURDIR)/$(BUILD)/examples/cpp/server $(GO) test -count=1 ./...
 	@for t in $(GO_FUZZ_TARGETS); do \
 	    (cd go && $(GO_ENV) $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(GO_FUZZ_SECONDS)s .) || exit 1; done
-	$(PYTHON) conformance/run.py --lang go
+	$(LANG_CONFORMANCE) go
 	examples/go/exchange.sh $(CURDIR)/$(BUILD)/examples/cpp/server
 LANGUAGE_TESTS += test-go
 

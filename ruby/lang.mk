@@ -23,7 +23,7 @@ test-ruby:
 	$(PYTHON) -m fastwire compile schemas/proto.fbe --lang ruby -q -o $(RUBY_BUILD)/gem/app
 	cd $(RUBY_BUILD)/gem/app && GEM_HOME=$(CURDIR)/$(RUBY_BUILD)/gem/home GEM_PATH= \
 	    ruby -w $(CURDIR)/examples/ruby/account.rb
-	$(PYTHON) conformance/run.py --lang ruby
+	$(LANG_CONFORMANCE) ruby
 LANGUAGE_TESTS += test-ruby
 
 bench-ruby:
