@@ -18,6 +18,10 @@
 // (`Account b(a, &arena);`) to keep it there. What still comes from the default resource:
 // the value of a set optional (std::optional carries no allocator), the scratch element a
 // set or map is rebuilt through, and schema `bytes` (fastwire::bytes is not allocator-aware).
+//
+// fastwire::pmr::arena (below) is a faster bump-pointer resource for this, and its
+// make<T>() a value that is never destroyed, for types all of whose memory is the
+// arena's (releasable_v<T>).
 #pragma once
 
 #include <fastwire/version.h>  // first: the C++17 check
@@ -182,11 +186,11 @@ inline constexpr bool releasable_v = internal::releasable_v<T, 16>;
 // Blocks come from `upstream` (default: std::pmr::get_default_resource()), doubling in
 // size; an initial buffer the caller keeps is used first, and again after every release().
 //
-//   fastwire::pmr::arena arena;                        // blocks from the heap, 4 KiB first
-//   auto& account = arena.make<proto::Account>();      // on the arena; never destroyed
+//   fastwire::pmr::arena arena;                 // 512 bytes inline, then 4 KiB, 8 KiB, ... blocks
+//   auto& monsters = arena.make<game::Monsters>();  // on the arena; never destroyed
 //   model.attach(bytes, size);
-//   model.deserialize(account);
-//   arena.release();                                   // account is gone; memory reused
+//   model.deserialize(monsters);
+//   arena.release();                             // monsters is gone; the memory is reused
 //
 // make<T>() constructs a T on the arena with the arena as its allocator and returns a
 // reference; the T is not destroyed: release() and ~arena drop its memory with the rest.
@@ -196,10 +200,20 @@ class arena final : public std::pmr::memory_resource {
 public:
     static constexpr std::size_t default_block_size = 4096;
 
+    // Bytes inside the arena object itself, used first when no buffer is given: a small
+    // value (and a small message's strings) takes no block from upstream.
+    static constexpr std::size_t inline_size = 512;
+
     arena() noexcept : arena(default_block_size) {}
+    // Blocks from upstream, the first first_block bytes, after the arena's own inline bytes.
     explicit arena(std::size_t first_block,
                    std::pmr::memory_resource* upstream = std::pmr::get_default_resource()) noexcept
-        : upstream_(upstream), next_size_(first_block < 64 ? 64 : first_block) {}
+        : upstream_(upstream),
+          buffer_(inline_),
+          buffer_size_(inline_size),
+          next_size_(first_block < 64 ? 64 : first_block) {
+        rewind();
+    }
     // `buffer` (size bytes, the caller keeps it) first, then blocks from upstream.
     arena(void* buffer, std::size_t size,
           std::pmr::memory_resource* upstream = std::pmr::get_default_resource()) noexcept
@@ -288,6 +302,7 @@ private:
     std::size_t next_size_;
     block* blocks_ = nullptr;
     std::uintptr_t cur_ = 1, end_ = 0;
+    alignas(std::max_align_t) std::byte inline_[inline_size];
 };
 
 }  // namespace pmr

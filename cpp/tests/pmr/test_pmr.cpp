@@ -283,10 +283,22 @@ TEST(Pmr, ArenaBumpsThroughTheCallersBufferThenBlocks) {
         fastwire::pmr::arena other;
         EXPECT_TRUE(arena.is_equal(arena));
         EXPECT_FALSE(arena.is_equal(other));
-        EXPECT_NE(other.allocate(10), nullptr);  // a 4 KiB block from the default resource
+        EXPECT_NE(other.allocate(10), nullptr);  // from its inline bytes
         (void)arena.allocate(4000);              // a block
     }
     EXPECT_EQ(upstream.deallocations, upstream.allocations);  // ~arena frees its blocks
+
+    // Without a buffer: the arena's own inline bytes first, then blocks.
+    counting_resource blocks;
+    fastwire::pmr::arena small(1024, &blocks);
+    for (int i = 0; i < 16; ++i) std::memset(small.allocate(fastwire::pmr::arena::inline_size / 16, 16), 1, 8);
+    EXPECT_EQ(blocks.allocations, 0u);
+    std::memset(small.allocate(100), 1, 100);
+    EXPECT_EQ(blocks.allocations, 1u);
+    small.release();
+    EXPECT_EQ(blocks.deallocations, 1u);
+    std::memset(small.allocate(fastwire::pmr::arena::inline_size), 1, fastwire::pmr::arena::inline_size);
+    EXPECT_EQ(blocks.allocations, 1u);  // the inline bytes again
 }
 
 TEST(Pmr, ArenaMakeLeavesNothingBehind) {
