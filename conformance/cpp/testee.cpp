@@ -11,7 +11,7 @@
 //
 // Built with FASTWIRE_CONFORMANCE_PMR (the "cpp-pmr" testee), the types are the
 // allocator-aware ones `fastwire compile --pmr` generates, and each request reads into a
-// value made on a std::pmr::monotonic_buffer_resource (fastwire/pmr.h).
+// value made on a fastwire::pmr::arena (fastwire/pmr.h).
 //
 // The versioned format (fastwire/model.h) is always built in. The final format
 // (fastwire/final_model.h) and JSON (fastwire/json.h for writing, fastwire/json_reader.h
@@ -47,6 +47,7 @@
 
 #ifdef FASTWIRE_CONFORMANCE_PMR
 #include <memory_resource>
+#include <optional>
 
 #include <fastwire/pmr.h>
 #endif
@@ -144,8 +145,16 @@ template <class S>
 response convert(std::uint8_t in, std::uint8_t out, const std::uint8_t* data, std::size_t size) {
     if (const char* why = missing(in, true)) return reply(unsupported, why);
 #ifdef FASTWIRE_CONFORMANCE_PMR
-    std::pmr::monotonic_buffer_resource arena;
-    S value = fastwire::pmr::make<S>(&arena);
+    // A value whose every byte is the arena's is made with arena.make<S>() and never
+    // destroyed (released with the arena); any other with pmr::make, and destroyed.
+    fastwire::pmr::arena arena;
+    std::optional<S> owned;
+    S& value = [&]() -> S& {
+        if constexpr (fastwire::pmr::releasable_v<S>)
+            return arena.make<S>();
+        else
+            return owned.emplace(fastwire::pmr::make<S>(&arena));
+    }();
 #else
     S value{};
 #endif

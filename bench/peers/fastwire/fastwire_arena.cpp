@@ -6,11 +6,16 @@
 // Native object: the struct generated with --pmr from a copy of bench/datasets/<dataset>.fbe
 // whose package is <dataset>_pmr (CMakeLists.txt), e.g. ::monsters_pmr::Monsters.
 // serialize = reset() + serialize() on a reused final_model<S>, as fastwire-final.
-// deserialize = a new value on a reused arena (release(), then the value is made on the
-// arena's kept 256 KiB initial buffer) + final_model::deserialize (checked): the steady
-// state allocates nothing, as protobuf-arena's Reset(). fresh = a new
-// std::pmr::monotonic_buffer_resource per call (default size, growing from the heap, as a
-// new protobuf Arena per call), the value made on it, read, dropped with the arena.
+// deserialize = a new value on a reused fastwire::pmr::arena (release(), then the value is
+// made with arena.make<S>() on the arena's kept 256 KiB initial buffer) +
+// final_model::deserialize (checked): the steady state allocates nothing, as
+// protobuf-arena's Reset(). fresh = a new fastwire::pmr::arena per call (default first
+// block, 4 KiB, doubling, from the heap, as a new protobuf Arena per call), the value made
+// on it, read, dropped with the arena. Values made with arena.make<S>() are not destroyed
+// one by one (as messages on a protobuf Arena): every byte they hold is the arena's
+// (fastwire::pmr::releasable_v<S>). Not so for account (the value of its set optional
+// `asset` comes from the default resource): its values are made with fastwire::pmr::make
+// and destroyed.
 #include <cstddef>
 #include <map>
 #include <memory>
@@ -49,6 +54,8 @@ template <class Canon, class Gen>
 class ArenaCodec final : public Codec<Canon> {
 public:
     ArenaCodec() : block_(256 * 1024), arena_(block_.data(), block_.size()) {}
+    ArenaCodec(const ArenaCodec&) = delete;
+    ArenaCodec& operator=(const ArenaCodec&) = delete;
     void load(const Canon& value) override { Convert::cv(value, src_); }
     ByteView serialize() override {
         writer_.reset();  // keeps the buffer's capacity
@@ -56,15 +63,28 @@ public:
         return {writer_.buffer().data(), n};
     }
     void deserialize(ByteView in) override {
-        dst_.reset();
-        arena_.release();  // back to the start of the kept initial buffer
-        read(in, dst_.emplace(fastwire::pmr::make<Gen>(&arena_)));
+        if constexpr (releasable) {
+            dst_ = nullptr;
+            arena_.release();  // back to the start of the kept initial buffer
+            dst_ = &arena_.make<Gen>();
+        } else {
+            kept_.reset();
+            arena_.release();
+            dst_ = &kept_.emplace(fastwire::pmr::make<Gen>(&arena_));
+        }
+        read(in, *dst_);
     }
     void deserialize_fresh(ByteView in) override {
-        std::pmr::monotonic_buffer_resource arena;
-        Gen fresh = fastwire::pmr::make<Gen>(&arena);
-        read(in, fresh);
-        escape(&fresh);
+        fastwire::pmr::arena arena;
+        if constexpr (releasable) {
+            Gen& fresh = arena.make<Gen>();
+            read(in, fresh);
+            escape(&fresh);
+        } else {  // account: the value of a set optional is not the arena's, so ~Gen must run
+            Gen fresh = fastwire::pmr::make<Gen>(&arena);
+            read(in, fresh);
+            escape(&fresh);
+        }
     }
     void store(Canon& out) const override { Convert::cv(*dst_, out); }
 
@@ -77,8 +97,11 @@ private:
 
     Gen src_;
     std::vector<std::byte> block_;
-    std::pmr::monotonic_buffer_resource arena_;
-    std::optional<Gen> dst_;
+    // arena.make<Gen>() (never destroyed) only for types whose every byte is the arena's.
+    static constexpr bool releasable = fastwire::pmr::releasable_v<Gen>;
+    fastwire::pmr::arena arena_;
+    std::optional<Gen> kept_;  // the value when it is not releasable
+    Gen* dst_ = nullptr;
     fastwire::final_model<Gen> writer_, reader_;
 };
 
@@ -96,9 +119,9 @@ void register_fastwire_arena(Registry& r) {
                         FWB_FASTWIRE_VERSION,
                         "",
                         "as fastwire-final, over the --pmr types (std::pmr strings and vectors, allocator-aware "
-                        "structs); deserialize = a new value on a reused std::pmr::monotonic_buffer_resource "
+                        "structs); deserialize = a new value (arena.make) on a reused fastwire::pmr::arena "
                         "(release(), 256 KiB initial buffer) + final_model::deserialize (checked); fresh = a new "
-                        "monotonic_buffer_resource per call"};
+                        "fastwire::pmr::arena per call (4 KiB first block, from the heap)"};
     add<account::Account, ::account_pmr::Account>(r, info);
     add<monsters::Monsters, ::monsters_pmr::Monsters>(r, info);
     add<record::Record, ::record_pmr::Record>(r, info);

@@ -4,12 +4,17 @@
 // allocator reaches every nested member; copies and container growth keep it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <memory_resource>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include <fastwire/internal/view_check.h>
@@ -28,6 +33,7 @@ namespace {
 class counting_resource : public std::pmr::memory_resource {
 public:
     std::size_t allocations = 0;
+    std::size_t deallocations = 0;
 
 private:
     void* do_allocate(std::size_t bytes, std::size_t align) override {
@@ -35,6 +41,7 @@ private:
         return std::pmr::new_delete_resource()->allocate(bytes, align);
     }
     void do_deallocate(void* p, std::size_t bytes, std::size_t align) override {
+        ++deallocations;
         std::pmr::new_delete_resource()->deallocate(p, bytes, align);
     }
     bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
@@ -228,6 +235,110 @@ TEST(Pmr, CopiesAndGrowthKeepTheAllocator) {
     std::ostringstream os;
     os << copy.orders[0];
     EXPECT_EQ(os.str().rfind("Order(uid=0,symbol=\"symbol number 0", 0), 0u) << os.str();
+}
+
+// releasable_v: what arena::make may leave undestroyed.
+static_assert(fastwire::pmr::releasable_v<int>);
+static_assert(fastwire::pmr::releasable_v<std::pmr::string>);
+static_assert(fastwire::pmr::releasable_v<std::pmr::vector<std::pmr::string>>);
+static_assert(fastwire::pmr::releasable_v<proto::Order>);
+static_assert(fastwire::pmr::releasable_v<std::pmr::vector<proto::Order>>);
+static_assert(fastwire::pmr::releasable_v<everything::MoreDerived>);  // through its bases
+static_assert(!fastwire::pmr::releasable_v<std::string>);             // std::allocator
+static_assert(!fastwire::pmr::releasable_v<std::pmr::vector<std::string>>);
+static_assert(!fastwire::pmr::releasable_v<fastwire::bytes>);
+static_assert(!fastwire::pmr::releasable_v<std::optional<std::pmr::string>>);  // no allocator
+static_assert(!fastwire::pmr::releasable_v<proto::Account>);                   // Balance? asset
+static_assert(!fastwire::pmr::releasable_v<everything::Collections>);          // bytes, optionals
+
+TEST(Pmr, ArenaBumpsThroughTheCallersBufferThenBlocks) {
+    counting_resource upstream;
+    alignas(std::max_align_t) std::byte buffer[1024];
+    {
+        fastwire::pmr::arena arena(buffer, sizeof buffer, &upstream);
+        EXPECT_EQ(arena.upstream_resource(), &upstream);
+        std::vector<std::pair<std::byte*, std::size_t>> taken;
+        for (std::size_t align : {1u, 2u, 8u, 16u, 64u, 4096u}) {
+            for (std::size_t size : {0u, 1u, 7u, 100u, 1000u, 5000u}) {
+                auto* p = static_cast<std::byte*>(arena.allocate(size, align));
+                ASSERT_NE(p, nullptr);
+                EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % align, 0u);
+                std::memset(p, 0xAB, size);  // ASan: all of it is ours
+                taken.emplace_back(p, size);
+            }
+        }
+        EXPECT_EQ(taken.front().first, buffer);  // the caller's buffer first
+        // No two overlap.
+        std::sort(taken.begin(), taken.end());
+        for (std::size_t i = 1; i < taken.size(); ++i)
+            EXPECT_LE(taken[i - 1].first + taken[i - 1].second, taken[i].first);
+        const std::size_t blocks = upstream.allocations;
+        EXPECT_GT(blocks, 0u);
+        arena.deallocate(taken.back().first, taken.back().second);  // a no-op
+        arena.release();
+        EXPECT_EQ(upstream.deallocations, blocks);
+        // After release(): the caller's buffer again, no block while it has room.
+        EXPECT_EQ(arena.allocate(16, 16), static_cast<void*>(buffer));
+        EXPECT_EQ(upstream.allocations, blocks);
+        fastwire::pmr::arena other;
+        EXPECT_TRUE(arena.is_equal(arena));
+        EXPECT_FALSE(arena.is_equal(other));
+        EXPECT_NE(other.allocate(10), nullptr);  // from its inline bytes
+        (void)arena.allocate(4000);              // a block
+    }
+    EXPECT_EQ(upstream.deallocations, upstream.allocations);  // ~arena frees its blocks
+
+    // Without a buffer: the arena's own inline bytes first, then blocks.
+    counting_resource blocks;
+    fastwire::pmr::arena small(1024, &blocks);
+    for (int i = 0; i < 16; ++i) std::memset(small.allocate(fastwire::pmr::arena::inline_size / 16, 16), 1, 8);
+    EXPECT_EQ(blocks.allocations, 0u);
+    std::memset(small.allocate(100), 1, 100);
+    EXPECT_EQ(blocks.allocations, 1u);
+    small.release();
+    EXPECT_EQ(blocks.deallocations, 1u);
+    std::memset(small.allocate(fastwire::pmr::arena::inline_size), 1, fastwire::pmr::arena::inline_size);
+    EXPECT_EQ(blocks.allocations, 1u);  // the inline bytes again
+}
+
+TEST(Pmr, ArenaMakeLeavesNothingBehind) {
+    // Values made with arena.make<T>() are never destroyed: everything they hold must come
+    // from the arena (ASan's leak check fails this test otherwise).
+    everything::MoreDerived source;
+    source.name = "a name longer than any small-string buffer";
+    source.serial = 7;
+    source.last = true;
+    const auto bytes = bytes_of<everything::MoreDerivedFinalModel>(source);
+    counting_resource upstream;
+    counting_default others;
+    {
+        fastwire::pmr::arena arena(512, &upstream);
+        for (int round = 0; round < 3; ++round) {
+            {
+                auto& read = arena.make<everything::MoreDerived>();
+                everything::MoreDerivedFinalModel m;
+                m.attach(bytes.data(), bytes.size());
+                ASSERT_TRUE(m.deserialize(read));
+                EXPECT_EQ(read, source);
+                EXPECT_EQ(read.name.get_allocator().resource(), &arena);
+
+                auto& orders = arena.make<std::pmr::vector<proto::Order>>();
+                for (int i = 0; i < 100; ++i) {  // growth and long strings: all on the arena
+                    const std::string symbol = std::string(40, 'x') + std::to_string(i);
+                    orders.emplace_back().symbol.assign(symbol.data(), symbol.size());
+                }
+                EXPECT_EQ(orders.back().symbol.get_allocator().resource(), &arena);
+                EXPECT_EQ(std::string_view(orders[99].symbol), std::string(40, 'x') + "99");
+                const auto copy = proto::Order(orders[5], &arena);  // assignment keeps the arena
+                orders[6] = copy;
+                EXPECT_EQ(orders[6].symbol.get_allocator().resource(), &arena);
+            }
+            arena.release();
+        }
+        EXPECT_EQ(upstream.deallocations, upstream.allocations);
+    }
+    EXPECT_EQ(others.allocations(), 0u);  // nothing from the default resource
+    EXPECT_EQ(upstream.deallocations, upstream.allocations);
 }
 
 namespace {

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <list>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -100,7 +101,14 @@ FASTWIRE_INLINE void resize_for_read(Seq& out, std::size_t n) {
     if (n == out.size()) return;  // a reused target read again: the usual case
     if constexpr (is_vector<Seq>::value) {
         if (out.capacity() == 0) {
-            out = Seq(n, out.get_allocator());
+            if constexpr (std::allocator_traits<typename Seq::allocator_type>::is_always_equal::value) {
+                out = Seq(n, out.get_allocator());
+            } else {
+                // std::pmr: a swap with a vector of the same allocator skips the move's
+                // comparison of the two memory resources (~10 instructions a vector).
+                Seq fresh(n, out.get_allocator());
+                out.swap(fresh);
+            }
             return;
         }
     }
