@@ -327,8 +327,10 @@ def emit_codec(g: "KotlinGen", out: Lines, s: ir.StructType, layout: lower.Struc
             "",
             f"fun fput0(w: {W}, v: {n}?) {{ w.size = fw0(w, w.buf, w.size, v) }}",
             "")
-        from . import fastput
-        fastput.emit(g, out, s, null, layout)
+        from ..java.fastput import FastPut
+        FastPut(True, lambda f, at, base, v: vput_stmt(g, s, f, at, base, v),
+                lambda f, v: fput_stmt(g, s, f, v), lambda f, at, base, v: value_write(g, f.wire, at, v),
+                lambda w: scodec(g, w), lambda f: fname(g, f), lambda w: "").emit(out, n, null, layout)
     else:
         out.open(f"fun vput0(w: {W}, pos: Int, base: Int, v: {n}?) {{")
         out(f"if (v == null) throw dev.fastwire.EncodeException({null})",
