@@ -48,6 +48,6 @@ public final class Fast {
 
     /** The first n (at most 8) chars of s packed little-endian when all ASCII, else -1. */
     public static long pack8(String s, int n) {
-        return Utf8.pack8(s, n);
+        return StringBytes.pack8(s, n);
     }
 }
