@@ -3,9 +3,11 @@ generator alike (one emitter, two spellings, as fast.py is for verify and deseri
 
 vw0 (versioned) and fw0 (final) take the writer's buffer and end as locals (`b`, `p`),
 make room once for each fixed block (a body, a final run, a collection's slots) and store
-through the little-endian byte-array views; short ASCII strings are written in line. They
-return the new end, which the entry point stores in the writer once. Anything else falls
-back to the general statement on the writer: `w.size = p; ...; p = w.size; b = w.buf;`.
+through the little-endian byte-array views (a body's size and type in one 8-byte store);
+short ASCII strings are written in line (Java: by Fast.vputString, which the JIT inlines;
+Kotlin: here, see string()). They return the new end, which the entry point stores in
+the writer once. Anything else falls back to the general statement on the writer:
+`w.size = p; ...; p = w.size; b = w.buf;`.
 The invariant is `b == w.buf` (Writer.room returns the grown buffer), so the general
 statements and the nested structs' calls see the same bytes. The bytes written are the
 general path's, byte for byte.
@@ -60,6 +62,7 @@ class FastPut:
         self.vput, self.fput, self.run = vput, fput, run
         self.codec, self.fname, self.jtype = codec, fname, jtype
         self.size = "b.size" if kotlin else "b.length"
+        self.wb = "w, p" if kotlin else "w, b, p"  # a nested call's writer, buffer and end
 
     def st(self, s: str) -> str:
         return s if self.kotlin else s + ";"
@@ -75,21 +78,21 @@ class FastPut:
         return ["w.size = p;", stmt, "p = w.size; b = w.buf;"]
 
     def string(self, k: int, v: str, slot: str, base: str, final: bool) -> List[str]:
+        """A string. Java: Fast.vputString/fputString write text of at most 8 ASCII chars in
+        line (inlined by the JIT) and anything else by the general path; they return the
+        end. Kotlin: the short case in line here (Fast.pack8), the rest by the same call:
+        Kotlin's null checks make a struct's compiled code larger, and the helper's share
+        would take a nested struct's (Order's) over InlineSmallCode (2,500 bytes), which
+        keeps the JIT from inlining it once it is compiled on its own."""
+        call = f"{F}.fputString(w, b, p, {{}})" if final else f"{F}.vputString(w, b, p, {slot}, {base}, {{}})"
+        if not self.kotlin:
+            return [f"p = {call.format(v)}; b = w.buf;"]
+        s, n, x = f"s{k}", f"n{k}", f"x{k}"
         store = "" if final else f"{F}.w32(b, {slot}, p - {base}); "
-        if self.kotlin:
-            s, n, x = f"s{k}", f"n{k}", f"x{k}"
-            slow = f"dev.fastwire.Direct.fputString(w, {s}" if final else \
-                f"dev.fastwire.Direct.vputString(w, {slot}, {base}, {s}"
-            return [f"val {s} = {v}; val {n} = {s}.length",
-                    f"val {x} = if ({n} <= 8 && p + 12 <= b.size) {F}.pack8({s}, {n}) else -1L",
-                    f"if ({x} != -1L) {{ {F}.w64(b, p + 4, {x}); {F}.w32(b, p, {n}); {store}p += 4 + {n} }}",
-                    f"else {{ w.size = p; {slow}); p = w.size; b = w.buf }}"]
-        slow = "dev.fastwire.Direct.fputString(w, s)" if final else \
-            f"dev.fastwire.Direct.vputString(w, {slot}, {base}, s)"
-        fast = f"{{ {F}.w64(b, p + 4, x); {F}.w32(b, p, n); {store}p += 4 + n; }}"
-        return [f"{{ String s = {v}; int n = s.length(); long x;",
-                f"    if (n <= 8 && p + 12 <= b.length && (x = {F}.pack8(s, n)) != -1L) {fast}",
-                f"    else {{ w.size = p; {slow}; p = w.size; b = w.buf; }} }}"]
+        return [f"val {s} = {v}; val {n} = {s}.length",
+                f"val {x} = if ({n} <= 8 && p + 12 <= b.size) {F}.pack8({s}, {n}) else -1L",
+                f"if ({x} != -1L) {{ {F}.w64(b, p + 4, {x}); {F}.w32(b, p, {n}); {store}p += 4 + {n} }}",
+                f"else {{ p = {call.format(s)}; b = w.buf }}"]
 
     def emit(self, out: Lines, name: str, null: str, layout: lower.StructLayout) -> None:
         self.versioned(out, name, null, layout)
@@ -99,9 +102,12 @@ class FastPut:
         if fn == "vw0":
             out("/** serialize's straight-line path (see fastput.py): returns the new end. */")
         if self.kotlin:
+            # b starts as w.buf, of Java's platform type: assigning Writer.room's result or
+            # w.buf to it needs no null check, which keeps the bytecode small enough for the
+            # JIT to inline a nested struct's call (FreqInlineSize, 325 bytes).
             ps = params.replace("int pos, int base", "pos: Int, base: Int")
-            out.open(f"fun {fn}(w: dev.fastwire.Writer, b0: ByteArray, p0: Int{ps}, v: {name}?): Int {{")
-            out(f"if (v == null) throw dev.fastwire.EncodeException({null})", "var b = b0", "var p = p0")
+            out.open(f"fun {fn}(w: dev.fastwire.Writer, p0: Int{ps}, v: {name}?): Int {{")
+            out(f"if (v == null) throw dev.fastwire.EncodeException({null})", "var b = w.buf", "var p = p0")
         else:
             out.open(f"public static int {fn}(dev.fastwire.Writer w, byte[] b, int p{params}, {name} v) {{")
             out(f"if (v == null) throw new dev.fastwire.EncodeException({null});")
@@ -109,8 +115,11 @@ class FastPut:
     def versioned(self, out: Lines, name: str, null: str, layout: lower.StructLayout) -> None:
         bs, t, kt, st = layout.body_size, layout.type_number, self.kotlin, self.st
         self.head(out, "vw0", ", int pos, int base", name, null)
+        # the body's size and type in one store: u32 size, then u32 type (a signed literal)
+        head = ((t & 0xFFFFFFFF) << 32) | bs
+        head = head - (1 << 64) if head >= 1 << 63 else head
         out(st(("val" if kt else "int") + " body = p"), self.room(bs), st(f"p += {bs}"),
-            st(f"{F}.w32(b, body, {bs})"), st(f"{F}.w32(b, body + 4, {t})"),
+            st(f"{F}.w64(b, body, {head}L)"),
             st(f"{F}.w32(b, pos, body - base)"))
         for k, f in enumerate(layout.fields):
             slot = f"body + {f.offset}"
@@ -124,7 +133,7 @@ class FastPut:
             elif d == "string":
                 out(*self.string(k, v, slot, "body", False))
             elif d == "struct":
-                out(st(f"p = {self.codec(w)}.vw0(w, b, p, {slot}, body, {v}); b = w.buf"))
+                out(st(f"p = {self.codec(w)}.vw0({self.wb}, {slot}, body, {v}); b = w.buf"))
             elif d == "opt" and e is not None and e.kind == "struct":
                 c = self.codec(e)
                 if kt:
@@ -132,7 +141,7 @@ class FastPut:
                         f"if (x{k} == null) {{ {F}.w8(b, {slot}, 0); {F}.w32(b, {slot} + 1, 0) }}",
                         f"else {{ val q = p; if (p + {e.slot} > b.size) b = w.room(p, {e.slot}L); p += {e.slot}; "
                         f"{F}.w8(b, {slot}, 1); {F}.w32(b, {slot} + 1, q - body); "
-                        f"p = {c}.vw0(w, b, p, q, q, x{k}); b = w.buf }}")
+                        f"p = {c}.vw0(w, p, q, q, x{k}); b = w.buf }}")
                 else:
                     out(f"{{ {self.jtype(e)} x = {v};",
                         f"    if (x == null) {{ b[{slot}] = 0; {F}.w32(b, {slot} + 1, 0); }}",
@@ -146,7 +155,7 @@ class FastPut:
                         f"if (z{k} > Int.MAX_VALUE) throw dev.fastwire.EncodeException(\"collection too large\")",
                         f"if (p + z{k} > b.size) b = w.room(p, z{k})",
                         f"{F}.w32(b, p, n{k}); {F}.w32(b, {slot}, p - body); val at{k} = p + 4; p += z{k}.toInt()",
-                        f"for (i in 0 until n{k}) {{ p = {c}.vw0(w, b, p, at{k} + {e.slot} * i, body, x{k}[i]); "
+                        f"for (i in 0 until n{k}) {{ p = {c}.vw0(w, p, at{k} + {e.slot} * i, body, x{k}[i]); "
                         "b = w.buf }")
                 else:
                     out(f"{{ java.util.List<{self.jtype(e)}> x = {v}; int n = x.size(); "
@@ -198,13 +207,13 @@ class FastPut:
             if d == "string":
                 out(*self.string(i, v, "", "", True))
             elif d == "struct":
-                out(st(f"p = {self.codec(w)}.fw0(w, b, p, {v}); b = w.buf"))
+                out(st(f"p = {self.codec(w)}.fw0({self.wb}, {v}); b = w.buf"))
             elif d == "opt" and e is not None and e.kind == "struct":
                 c = self.codec(e)
                 if kt:
                     out(f"val x{i} = {v}; if (p + 1 > b.size) b = w.room(p, 1L); "
                         f"{F}.w8(b, p, if (x{i} != null) 1 else 0); p += 1",
-                        f"if (x{i} != null) {{ p = {c}.fw0(w, b, p, x{i}); b = w.buf }}")
+                        f"if (x{i} != null) {{ p = {c}.fw0(w, p, x{i}); b = w.buf }}")
                 else:
                     out(f"{{ {self.jtype(e)} x = {v}; if (p + 1 > b.length) b = w.room(p, 1); "
                         "b[p++] = (byte) (x != null ? 1 : 0);",
@@ -214,7 +223,7 @@ class FastPut:
                 if kt:
                     out(f"val x{i} = {v}; val n{i} = x{i}.size; if (p + 4 > b.size) b = w.room(p, 4L); "
                         f"{F}.w32(b, p, n{i}); p += 4",
-                        f"for (k in 0 until n{i}) {{ p = {c}.fw0(w, b, p, x{i}[k]); b = w.buf }}")
+                        f"for (k in 0 until n{i}) {{ p = {c}.fw0(w, p, x{i}[k]); b = w.buf }}")
                 else:
                     out(f"{{ java.util.List<{self.jtype(e)}> x = {v}; int n = x.size(); "
                         f"if (p + 4 > b.length) b = w.room(p, 4); {F}.w32(b, p, n); p += 4;",

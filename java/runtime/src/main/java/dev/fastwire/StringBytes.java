@@ -72,9 +72,9 @@ public final class StringBytes {
     }
 
     /** s's own Latin-1 bytes (one per char; to be read only), or null: s is not Latin-1, or
-     * the bytes cannot be seen. */
+     * the bytes cannot be seen (or s is null). */
     public static byte[] latin1(String s) {
-        if (!ENABLED || U.getByte(s, CODER) != 0) {
+        if (!ENABLED || s == null || U.getByte(s, CODER) != 0) {  // null: the caller's s.length() throws
             return null;
         }
         return (byte[]) U.getObject(s, VALUE);
@@ -90,7 +90,11 @@ public final class StringBytes {
         if (a == null) {
             return Utf8.pack8(s, n);
         }
-        int m = a.length;
+        return ascii8(a, a.length);
+    }
+
+    /** a[0, m) (m at most 8) as the bytes of a little-endian long when all ASCII, else -1. */
+    static long ascii8(byte[] a, int m) {
         long x;
         if (m >= 4) {
             x = ((int) I32.get(a, 0) & 0xFFFFFFFFL) | ((int) I32.get(a, m - 4) & 0xFFFFFFFFL) << ((m - 4) << 3);

@@ -3,6 +3,7 @@ package dev.fastwire.tests;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.chronoxor.proto.Account;
 import dev.fastwire.Fast;
@@ -154,6 +155,15 @@ class StringsTest {
             assertEquals(a.toString(), model.deserialize(v).toString(), s);  // equals compares the key only
             assertEquals(a.toString(), fin.deserialize(f).toString(), s);
         }
+    }
+
+    @Test
+    void aNullStringIsAnExceptionNotACrash() {
+        Account a = GoldenTest.seed();
+        a.orders.get(2).symbol = null;
+        assertThrows(NullPointerException.class, () -> new Model<>(Account.CODEC).serialize(a));
+        assertThrows(NullPointerException.class, () -> new FinalModel<>(Account.CODEC).serialize(a));
+        assertNull(StringBytes.latin1(null));
     }
 
     @Test
