@@ -16,8 +16,9 @@ import java.util.Arrays;
  * {@link #latin1} returns that array, which the serializer only reads: through the
  * bounds-checked byte-array views or {@code System.arraycopy}, never past its length, so
  * the access is memory-safe; it never writes to it. Anything else (a UTF-16 string, a
- * JDK without these fields, {@code -XX:-CompactStrings}, or {@code -Dfastwire.unsafe=false})
- * takes the char-by-char path ({@link Utf8}), which writes the same bytes.
+ * JDK without these fields, {@code -XX:-CompactStrings}, {@code -Dfastwire.unsafe=false}, or
+ * JDK 24 and later unless {@code -Dfastwire.unsafe=true}) takes the char-by-char path
+ * ({@link Utf8}), which writes the same bytes.
  */
 public final class StringBytes {
     private StringBytes() {
@@ -39,7 +40,7 @@ public final class StringBytes {
         long value = -1;
         long coder = -1;
         boolean on = false;
-        if (!"false".equals(System.getProperty("fastwire.unsafe"))) {
+        if (wanted(System.getProperty("fastwire.unsafe"), Runtime.version().feature())) {
             try {
                 Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
                 f.setAccessible(true);
@@ -59,6 +60,14 @@ public final class StringBytes {
         VALUE = value;
         CODER = coder;
         ENABLED = on;
+    }
+
+    /**
+     * Whether to try: -Dfastwire.unsafe=false never, =true always, unset before JDK 24 (JDK 24
+     * and later warn at the first use of Unsafe's memory-access methods, JEP 498).
+     */
+    static boolean wanted(String property, int feature) {
+        return property == null ? feature < 24 : !"false".equals(property);
     }
 
     /** The layout is what we expect: a Latin-1 string's array holds its chars, a UTF-16 one is not Latin-1. */
