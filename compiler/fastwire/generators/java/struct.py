@@ -263,8 +263,11 @@ def emit_codec(g: "JavaGen", out: Lines, s: ir.StructType, layout: lower.StructL
         out.close()
         out("")
     if eligible(g.model, layout):
-        from . import fastput
-        fastput.emit(g, out, n, jstring(s.qualified_name + " is null (not an optional)"), layout)
+        from .fastput import FastPut
+        FastPut(False, lambda f, at, base, v: vput_stmt(g, f, at, base, v),
+                lambda f, v: fput_stmt(g, f, v), lambda f, at, base, v: vput_stmt(g, f, at, base, v),
+                lambda w: scodec(g, w), lambda f: fname(g, f), lambda w: g.jtype(w, True)).emit(
+            out, n, jstring(s.qualified_name + " is null (not an optional)"), layout)
         walk = FastWalk(g.model, False, lambda ref: g.qualified(ref) + ".Codec", g.unit)
         out("/** verify's fast path for the usual message (see fast.py); -1: take the general walk. */")
         out(*walk.versioned(layout))

@@ -323,12 +323,14 @@ def emit_codec(g: "KotlinGen", out: Lines, s: ir.StructType, layout: lower.Struc
     out("/** Static entry points that other generated structs call directly (no virtual call). */")
     out.open("companion object {")
     if eligible(g.model, layout):
-        out(f"fun vput0(w: {W}, pos: Int, base: Int, v: {n}?) {{ w.size = vw0(w, w.buf, w.size, pos, base, v) }}",
+        out(f"fun vput0(w: {W}, pos: Int, base: Int, v: {n}?) {{ w.size = vw0(w, w.size, pos, base, v) }}",
             "",
-            f"fun fput0(w: {W}, v: {n}?) {{ w.size = fw0(w, w.buf, w.size, v) }}",
+            f"fun fput0(w: {W}, v: {n}?) {{ w.size = fw0(w, w.size, v) }}",
             "")
-        from . import fastput
-        fastput.emit(g, out, s, null, layout)
+        from ..java.fastput import FastPut
+        FastPut(True, lambda f, at, base, v: vput_stmt(g, s, f, at, base, v),
+                lambda f, v: fput_stmt(g, s, f, v), lambda f, at, base, v: value_write(g, f.wire, at, v),
+                lambda w: scodec(g, w), lambda f: fname(g, f), lambda w: "").emit(out, n, null, layout)
     else:
         out.open(f"fun vput0(w: {W}, pos: Int, base: Int, v: {n}?) {{")
         out(f"if (v == null) throw dev.fastwire.EncodeException({null})",

@@ -135,21 +135,16 @@ public class Balance implements Comparable<com.chronoxor.proto.Balance> {
             int body = p;
             if (p + 20 > b.length) b = w.room(p, 20);
             p += 20;
-            dev.fastwire.Fast.w32(b, body, 20);
-            dev.fastwire.Fast.w32(b, body + 4, 2);
+            dev.fastwire.Fast.w64(b, body, 8589934612L);
             dev.fastwire.Fast.w32(b, pos, body - base);
-            { String s = v.currency; int n = s.length(); long x;
-                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); dev.fastwire.Fast.w32(b, body + 8, p - body); p += 4 + n; }
-                else { w.size = p; dev.fastwire.Direct.vputString(w, body + 8, body, s); p = w.size; b = w.buf; } }
+            p = dev.fastwire.Fast.vputString(w, b, p, body + 8, body, v.currency); b = w.buf;
             dev.fastwire.Fast.wf64(b, body + 12, v.amount);
             return p;
         }
 
         public static int fw0(dev.fastwire.Writer w, byte[] b, int p, Balance v) {
             if (v == null) throw new dev.fastwire.EncodeException("proto.Balance is null (not an optional)");
-            { String s = v.currency; int n = s.length(); long x;
-                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); p += 4 + n; }
-                else { w.size = p; dev.fastwire.Direct.fputString(w, s); p = w.size; b = w.buf; } }
+            p = dev.fastwire.Fast.fputString(w, b, p, v.currency); b = w.buf;
             if (p + 8 > b.length) b = w.room(p, 8);
             dev.fastwire.Fast.wf64(b, p, v.amount);
             p += 8;

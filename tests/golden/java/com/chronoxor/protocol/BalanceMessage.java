@@ -113,8 +113,7 @@ public class BalanceMessage {
             int body = p;
             if (p + 12 > b.length) b = w.room(p, 12);
             p += 12;
-            dev.fastwire.Fast.w32(b, body, 12);
-            dev.fastwire.Fast.w32(b, body + 4, 2);
+            dev.fastwire.Fast.w64(b, body, 8589934604L);
             dev.fastwire.Fast.w32(b, pos, body - base);
             p = com.chronoxor.proto.Balance.Codec.vw0(w, b, p, body + 8, body, v.body); b = w.buf;
             return p;

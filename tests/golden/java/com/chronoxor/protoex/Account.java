@@ -190,13 +190,10 @@ public class Account implements Comparable<com.chronoxor.protoex.Account> {
             int body = p;
             if (p + 30 > b.length) b = w.room(p, 30);
             p += 30;
-            dev.fastwire.Fast.w32(b, body, 30);
-            dev.fastwire.Fast.w32(b, body + 4, 3);
+            dev.fastwire.Fast.w64(b, body, 12884901918L);
             dev.fastwire.Fast.w32(b, pos, body - base);
             dev.fastwire.Fast.w32(b, body + 8, (int) v.uid);
-            { String s = v.name; int n = s.length(); long x;
-                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); dev.fastwire.Fast.w32(b, body + 12, p - body); p += 4 + n; }
-                else { w.size = p; dev.fastwire.Direct.vputString(w, body + 12, body, s); p = w.size; b = w.buf; } }
+            p = dev.fastwire.Fast.vputString(w, b, p, body + 12, body, v.name); b = w.buf;
             dev.fastwire.Fast.w8(b, body + 16, (int) v.state.value);
             p = com.chronoxor.protoex.Balance.Codec.vw0(w, b, p, body + 17, body, v.wallet); b = w.buf;
             { com.chronoxor.protoex.Balance x = v.asset;
@@ -215,9 +212,7 @@ public class Account implements Comparable<com.chronoxor.protoex.Account> {
             if (p + 4 > b.length) b = w.room(p, 4);
             dev.fastwire.Fast.w32(b, p, (int) v.uid);
             p += 4;
-            { String s = v.name; int n = s.length(); long x;
-                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); p += 4 + n; }
-                else { w.size = p; dev.fastwire.Direct.fputString(w, s); p = w.size; b = w.buf; } }
+            p = dev.fastwire.Fast.fputString(w, b, p, v.name); b = w.buf;
             if (p + 1 > b.length) b = w.room(p, 1);
             dev.fastwire.Fast.w8(b, p, (int) v.state.value);
             p += 1;

@@ -141,12 +141,9 @@ public class Balance extends com.chronoxor.proto.Balance {
             int body = p;
             if (p + 28 > b.length) b = w.room(p, 28);
             p += 28;
-            dev.fastwire.Fast.w32(b, body, 28);
-            dev.fastwire.Fast.w32(b, body + 4, 2);
+            dev.fastwire.Fast.w64(b, body, 8589934620L);
             dev.fastwire.Fast.w32(b, pos, body - base);
-            { String s = v.currency; int n = s.length(); long x;
-                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); dev.fastwire.Fast.w32(b, body + 8, p - body); p += 4 + n; }
-                else { w.size = p; dev.fastwire.Direct.vputString(w, body + 8, body, s); p = w.size; b = w.buf; } }
+            p = dev.fastwire.Fast.vputString(w, b, p, body + 8, body, v.currency); b = w.buf;
             dev.fastwire.Fast.wf64(b, body + 12, v.amount);
             dev.fastwire.Fast.wf64(b, body + 20, v.locked);
             return p;
@@ -154,9 +151,7 @@ public class Balance extends com.chronoxor.proto.Balance {
 
         public static int fw0(dev.fastwire.Writer w, byte[] b, int p, Balance v) {
             if (v == null) throw new dev.fastwire.EncodeException("protoex.Balance is null (not an optional)");
-            { String s = v.currency; int n = s.length(); long x;
-                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); p += 4 + n; }
-                else { w.size = p; dev.fastwire.Direct.fputString(w, s); p = w.size; b = w.buf; } }
+            p = dev.fastwire.Fast.fputString(w, b, p, v.currency); b = w.buf;
             if (p + 16 > b.length) b = w.room(p, 16);
             dev.fastwire.Fast.wf64(b, p, v.amount);
             dev.fastwire.Fast.wf64(b, p + 8, v.locked);

@@ -193,13 +193,10 @@ public class Order implements Comparable<com.chronoxor.protoex.Order> {
             int body = p;
             if (p + 50 > b.length) b = w.room(p, 50);
             p += 50;
-            dev.fastwire.Fast.w32(b, body, 50);
-            dev.fastwire.Fast.w32(b, body + 4, 1);
+            dev.fastwire.Fast.w64(b, body, 4294967346L);
             dev.fastwire.Fast.w32(b, pos, body - base);
             dev.fastwire.Fast.w32(b, body + 8, (int) v.uid);
-            { String s = v.symbol; int n = s.length(); long x;
-                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); dev.fastwire.Fast.w32(b, body + 12, p - body); p += 4 + n; }
-                else { w.size = p; dev.fastwire.Direct.vputString(w, body + 12, body, s); p = w.size; b = w.buf; } }
+            p = dev.fastwire.Fast.vputString(w, b, p, body + 12, body, v.symbol); b = w.buf;
             dev.fastwire.Fast.w8(b, body + 16, (int) v.side.value);
             dev.fastwire.Fast.w8(b, body + 17, (int) v.type.value);
             dev.fastwire.Fast.wf64(b, body + 18, v.price);
@@ -214,9 +211,7 @@ public class Order implements Comparable<com.chronoxor.protoex.Order> {
             if (p + 4 > b.length) b = w.room(p, 4);
             dev.fastwire.Fast.w32(b, p, (int) v.uid);
             p += 4;
-            { String s = v.symbol; int n = s.length(); long x;
-                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); p += 4 + n; }
-                else { w.size = p; dev.fastwire.Direct.fputString(w, s); p = w.size; b = w.buf; } }
+            p = dev.fastwire.Fast.fputString(w, b, p, v.symbol); b = w.buf;
             if (p + 34 > b.length) b = w.room(p, 34);
             dev.fastwire.Fast.w8(b, p, (int) v.side.value);
             dev.fastwire.Fast.w8(b, p + 1, (int) v.type.value);

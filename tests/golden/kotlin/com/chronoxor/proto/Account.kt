@@ -65,42 +65,41 @@ data class Account(
 
         /** Static entry points that other generated structs call directly (no virtual call). */
         companion object {
-            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Account?) { w.size = vw0(w, w.buf, w.size, pos, base, v) }
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Account?) { w.size = vw0(w, w.size, pos, base, v) }
 
-            fun fput0(w: dev.fastwire.Writer, v: Account?) { w.size = fw0(w, w.buf, w.size, v) }
+            fun fput0(w: dev.fastwire.Writer, v: Account?) { w.size = fw0(w, w.size, v) }
 
             /** serialize's straight-line path (see fastput.py): returns the new end. */
-            fun vw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, pos: Int, base: Int, v: Account?): Int {
+            fun vw0(w: dev.fastwire.Writer, p0: Int, pos: Int, base: Int, v: Account?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("proto.Account is null (not an optional)")
-                var b = b0
+                var b = w.buf
                 var p = p0
                 val body = p
                 if (p + 30 > b.size) b = w.room(p, 30L)
                 p += 30
-                dev.fastwire.Fast.w32(b, body, 30)
-                dev.fastwire.Fast.w32(b, body + 4, 3)
+                dev.fastwire.Fast.w64(b, body, 12884901918L)
                 dev.fastwire.Fast.w32(b, pos, body - base)
                 dev.fastwire.Fast.w32(b, body + 8, v.uid)
                 val s1 = v.name; val n1 = s1.length
                 val x1 = if (n1 <= 8 && p + 12 <= b.size) dev.fastwire.Fast.pack8(s1, n1) else -1L
                 if (x1 != -1L) { dev.fastwire.Fast.w64(b, p + 4, x1); dev.fastwire.Fast.w32(b, p, n1); dev.fastwire.Fast.w32(b, body + 12, p - body); p += 4 + n1 }
-                else { w.size = p; dev.fastwire.Direct.vputString(w, body + 12, body, s1); p = w.size; b = w.buf }
+                else { p = dev.fastwire.Fast.vputString(w, b, p, body + 12, body, s1); b = w.buf }
                 dev.fastwire.Fast.w8(b, body + 16, v.state.value.toInt())
-                p = com.chronoxor.proto.Balance.Codec.vw0(w, b, p, body + 17, body, v.wallet); b = w.buf
+                p = com.chronoxor.proto.Balance.Codec.vw0(w, p, body + 17, body, v.wallet); b = w.buf
                 val x4 = v.asset
                 if (x4 == null) { dev.fastwire.Fast.w8(b, body + 21, 0); dev.fastwire.Fast.w32(b, body + 21 + 1, 0) }
-                else { val q = p; if (p + 4 > b.size) b = w.room(p, 4L); p += 4; dev.fastwire.Fast.w8(b, body + 21, 1); dev.fastwire.Fast.w32(b, body + 21 + 1, q - body); p = com.chronoxor.proto.Balance.Codec.vw0(w, b, p, q, q, x4); b = w.buf }
+                else { val q = p; if (p + 4 > b.size) b = w.room(p, 4L); p += 4; dev.fastwire.Fast.w8(b, body + 21, 1); dev.fastwire.Fast.w32(b, body + 21 + 1, q - body); p = com.chronoxor.proto.Balance.Codec.vw0(w, p, q, q, x4); b = w.buf }
                 val x5 = v.orders; val n5 = x5.size; val z5 = 4 + n5.toLong() * 4
                 if (z5 > Int.MAX_VALUE) throw dev.fastwire.EncodeException("collection too large")
                 if (p + z5 > b.size) b = w.room(p, z5)
                 dev.fastwire.Fast.w32(b, p, n5); dev.fastwire.Fast.w32(b, body + 26, p - body); val at5 = p + 4; p += z5.toInt()
-                for (i in 0 until n5) { p = com.chronoxor.proto.Order.Codec.vw0(w, b, p, at5 + 4 * i, body, x5[i]); b = w.buf }
+                for (i in 0 until n5) { p = com.chronoxor.proto.Order.Codec.vw0(w, p, at5 + 4 * i, body, x5[i]); b = w.buf }
                 return p
             }
 
-            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: Account?): Int {
+            fun fw0(w: dev.fastwire.Writer, p0: Int, v: Account?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("proto.Account is null (not an optional)")
-                var b = b0
+                var b = w.buf
                 var p = p0
                 if (p + 4 > b.size) b = w.room(p, 4L)
                 dev.fastwire.Fast.w32(b, p, v.uid)
@@ -108,15 +107,15 @@ data class Account(
                 val s1 = v.name; val n1 = s1.length
                 val x1 = if (n1 <= 8 && p + 12 <= b.size) dev.fastwire.Fast.pack8(s1, n1) else -1L
                 if (x1 != -1L) { dev.fastwire.Fast.w64(b, p + 4, x1); dev.fastwire.Fast.w32(b, p, n1); p += 4 + n1 }
-                else { w.size = p; dev.fastwire.Direct.fputString(w, s1); p = w.size; b = w.buf }
+                else { p = dev.fastwire.Fast.fputString(w, b, p, s1); b = w.buf }
                 if (p + 1 > b.size) b = w.room(p, 1L)
                 dev.fastwire.Fast.w8(b, p, v.state.value.toInt())
                 p += 1
-                p = com.chronoxor.proto.Balance.Codec.fw0(w, b, p, v.wallet); b = w.buf
+                p = com.chronoxor.proto.Balance.Codec.fw0(w, p, v.wallet); b = w.buf
                 val x4 = v.asset; if (p + 1 > b.size) b = w.room(p, 1L); dev.fastwire.Fast.w8(b, p, if (x4 != null) 1 else 0); p += 1
-                if (x4 != null) { p = com.chronoxor.proto.Balance.Codec.fw0(w, b, p, x4); b = w.buf }
+                if (x4 != null) { p = com.chronoxor.proto.Balance.Codec.fw0(w, p, x4); b = w.buf }
                 val x5 = v.orders; val n5 = x5.size; if (p + 4 > b.size) b = w.room(p, 4L); dev.fastwire.Fast.w32(b, p, n5); p += 4
-                for (k in 0 until n5) { p = com.chronoxor.proto.Order.Codec.fw0(w, b, p, x5[k]); b = w.buf }
+                for (k in 0 until n5) { p = com.chronoxor.proto.Order.Codec.fw0(w, p, x5[k]); b = w.buf }
                 return p
             }
 

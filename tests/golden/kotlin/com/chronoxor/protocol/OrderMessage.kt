@@ -42,30 +42,29 @@ data class OrderMessage(
 
         /** Static entry points that other generated structs call directly (no virtual call). */
         companion object {
-            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: OrderMessage?) { w.size = vw0(w, w.buf, w.size, pos, base, v) }
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: OrderMessage?) { w.size = vw0(w, w.size, pos, base, v) }
 
-            fun fput0(w: dev.fastwire.Writer, v: OrderMessage?) { w.size = fw0(w, w.buf, w.size, v) }
+            fun fput0(w: dev.fastwire.Writer, v: OrderMessage?) { w.size = fw0(w, w.size, v) }
 
             /** serialize's straight-line path (see fastput.py): returns the new end. */
-            fun vw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, pos: Int, base: Int, v: OrderMessage?): Int {
+            fun vw0(w: dev.fastwire.Writer, p0: Int, pos: Int, base: Int, v: OrderMessage?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("protocol.OrderMessage is null (not an optional)")
-                var b = b0
+                var b = w.buf
                 var p = p0
                 val body = p
                 if (p + 12 > b.size) b = w.room(p, 12L)
                 p += 12
-                dev.fastwire.Fast.w32(b, body, 12)
-                dev.fastwire.Fast.w32(b, body + 4, 1)
+                dev.fastwire.Fast.w64(b, body, 4294967308L)
                 dev.fastwire.Fast.w32(b, pos, body - base)
-                p = com.chronoxor.proto.Order.Codec.vw0(w, b, p, body + 8, body, v.body); b = w.buf
+                p = com.chronoxor.proto.Order.Codec.vw0(w, p, body + 8, body, v.body); b = w.buf
                 return p
             }
 
-            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: OrderMessage?): Int {
+            fun fw0(w: dev.fastwire.Writer, p0: Int, v: OrderMessage?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("protocol.OrderMessage is null (not an optional)")
-                var b = b0
+                var b = w.buf
                 var p = p0
-                p = com.chronoxor.proto.Order.Codec.fw0(w, b, p, v.body); b = w.buf
+                p = com.chronoxor.proto.Order.Codec.fw0(w, p, v.body); b = w.buf
                 return p
             }
 

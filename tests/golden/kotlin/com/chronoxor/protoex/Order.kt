@@ -71,26 +71,25 @@ data class Order(
 
         /** Static entry points that other generated structs call directly (no virtual call). */
         companion object {
-            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Order?) { w.size = vw0(w, w.buf, w.size, pos, base, v) }
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Order?) { w.size = vw0(w, w.size, pos, base, v) }
 
-            fun fput0(w: dev.fastwire.Writer, v: Order?) { w.size = fw0(w, w.buf, w.size, v) }
+            fun fput0(w: dev.fastwire.Writer, v: Order?) { w.size = fw0(w, w.size, v) }
 
             /** serialize's straight-line path (see fastput.py): returns the new end. */
-            fun vw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, pos: Int, base: Int, v: Order?): Int {
+            fun vw0(w: dev.fastwire.Writer, p0: Int, pos: Int, base: Int, v: Order?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("protoex.Order is null (not an optional)")
-                var b = b0
+                var b = w.buf
                 var p = p0
                 val body = p
                 if (p + 50 > b.size) b = w.room(p, 50L)
                 p += 50
-                dev.fastwire.Fast.w32(b, body, 50)
-                dev.fastwire.Fast.w32(b, body + 4, 1)
+                dev.fastwire.Fast.w64(b, body, 4294967346L)
                 dev.fastwire.Fast.w32(b, pos, body - base)
                 dev.fastwire.Fast.w32(b, body + 8, v.uid)
                 val s1 = v.symbol; val n1 = s1.length
                 val x1 = if (n1 <= 8 && p + 12 <= b.size) dev.fastwire.Fast.pack8(s1, n1) else -1L
                 if (x1 != -1L) { dev.fastwire.Fast.w64(b, p + 4, x1); dev.fastwire.Fast.w32(b, p, n1); dev.fastwire.Fast.w32(b, body + 12, p - body); p += 4 + n1 }
-                else { w.size = p; dev.fastwire.Direct.vputString(w, body + 12, body, s1); p = w.size; b = w.buf }
+                else { p = dev.fastwire.Fast.vputString(w, b, p, body + 12, body, s1); b = w.buf }
                 dev.fastwire.Fast.w8(b, body + 16, v.side.value.toInt())
                 dev.fastwire.Fast.w8(b, body + 17, v.type.value.toInt())
                 dev.fastwire.Fast.wf64(b, body + 18, v.price)
@@ -100,9 +99,9 @@ data class Order(
                 return p
             }
 
-            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: Order?): Int {
+            fun fw0(w: dev.fastwire.Writer, p0: Int, v: Order?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("protoex.Order is null (not an optional)")
-                var b = b0
+                var b = w.buf
                 var p = p0
                 if (p + 4 > b.size) b = w.room(p, 4L)
                 dev.fastwire.Fast.w32(b, p, v.uid)
@@ -110,7 +109,7 @@ data class Order(
                 val s1 = v.symbol; val n1 = s1.length
                 val x1 = if (n1 <= 8 && p + 12 <= b.size) dev.fastwire.Fast.pack8(s1, n1) else -1L
                 if (x1 != -1L) { dev.fastwire.Fast.w64(b, p + 4, x1); dev.fastwire.Fast.w32(b, p, n1); p += 4 + n1 }
-                else { w.size = p; dev.fastwire.Direct.fputString(w, s1); p = w.size; b = w.buf }
+                else { p = dev.fastwire.Fast.fputString(w, b, p, s1); b = w.buf }
                 if (p + 34 > b.size) b = w.room(p, 34L)
                 dev.fastwire.Fast.w8(b, p, v.side.value.toInt())
                 dev.fastwire.Fast.w8(b, p + 1, v.type.value.toInt())

@@ -177,7 +177,7 @@ public final class Utf8 {
         int at = w.allocRaw(4 + n);
         byte[] b = w.buf;
         if (n <= 8 && at + 12 <= b.length) {
-            long x = pack8(s, n);
+            long x = StringBytes.pack8(s, n);
             if (x != -1L) {
                 // The bytes past n are inside the buffer and past size: the next alloc
                 // overwrites or clears them.
@@ -192,6 +192,12 @@ public final class Utf8 {
     private static int putLong(Writer w, String s, int at) {
         int n = s.length();
         byte[] b = w.buf;
+        byte[] a = StringBytes.latin1(s);
+        if (a != null && StringBytes.ascii(a, n)) {
+            System.arraycopy(a, 0, b, at + 4, n);
+            Writer.I32.set(b, at, n);
+            return at;
+        }
         int p = at + 4;
         for (int i = 0; i < n; i++) {
             char c = s.charAt(i);

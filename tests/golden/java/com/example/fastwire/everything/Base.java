@@ -135,21 +135,16 @@ public class Base implements Comparable<com.example.fastwire.everything.Base> {
             int body = p;
             if (p + 13 > b.length) b = w.room(p, 13);
             p += 13;
-            dev.fastwire.Fast.w32(b, body, 13);
-            dev.fastwire.Fast.w32(b, body + 4, 301);
+            dev.fastwire.Fast.w64(b, body, 1292785156109L);
             dev.fastwire.Fast.w32(b, pos, body - base);
-            { String s = v.name; int n = s.length(); long x;
-                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); dev.fastwire.Fast.w32(b, body + 8, p - body); p += 4 + n; }
-                else { w.size = p; dev.fastwire.Direct.vputString(w, body + 8, body, s); p = w.size; b = w.buf; } }
+            p = dev.fastwire.Fast.vputString(w, b, p, body + 8, body, v.name); b = w.buf;
             dev.fastwire.Fast.w8(b, body + 12, (int) v.level);
             return p;
         }
 
         public static int fw0(dev.fastwire.Writer w, byte[] b, int p, Base v) {
             if (v == null) throw new dev.fastwire.EncodeException("everything.Base is null (not an optional)");
-            { String s = v.name; int n = s.length(); long x;
-                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); p += 4 + n; }
-                else { w.size = p; dev.fastwire.Direct.fputString(w, s); p = w.size; b = w.buf; } }
+            p = dev.fastwire.Fast.fputString(w, b, p, v.name); b = w.buf;
             if (p + 1 > b.length) b = w.room(p, 1);
             dev.fastwire.Fast.w8(b, p, (int) v.level);
             p += 1;

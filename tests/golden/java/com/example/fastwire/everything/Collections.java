@@ -299,8 +299,7 @@ public class Collections {
             int body = p;
             if (p + 90 > b.length) b = w.room(p, 90);
             p += 90;
-            dev.fastwire.Fast.w32(b, body, 90);
-            dev.fastwire.Fast.w32(b, body + 4, 112);
+            dev.fastwire.Fast.w64(b, body, 481036337242L);
             dev.fastwire.Fast.w32(b, pos, body - base);
             w.size = p;
             Fields.F_f_array.vput(w, body + 8, body, v.f_array);

@@ -151,12 +151,9 @@ public class Derived extends com.example.fastwire.everything.Base {
             int body = p;
             if (p + 25 > b.length) b = w.room(p, 25);
             p += 25;
-            dev.fastwire.Fast.w32(b, body, 25);
-            dev.fastwire.Fast.w32(b, body + 4, 302);
+            dev.fastwire.Fast.w64(b, body, 1297080123417L);
             dev.fastwire.Fast.w32(b, pos, body - base);
-            { String s = v.name; int n = s.length(); long x;
-                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); dev.fastwire.Fast.w32(b, body + 8, p - body); p += 4 + n; }
-                else { w.size = p; dev.fastwire.Direct.vputString(w, body + 8, body, s); p = w.size; b = w.buf; } }
+            p = dev.fastwire.Fast.vputString(w, b, p, body + 8, body, v.name); b = w.buf;
             dev.fastwire.Fast.w8(b, body + 12, (int) v.level);
             dev.fastwire.Fast.w32(b, body + 13, (int) v.serial);
             dev.fastwire.Fast.wf64(b, body + 17, v.weight);
@@ -165,9 +162,7 @@ public class Derived extends com.example.fastwire.everything.Base {
 
         public static int fw0(dev.fastwire.Writer w, byte[] b, int p, Derived v) {
             if (v == null) throw new dev.fastwire.EncodeException("everything.Derived is null (not an optional)");
-            { String s = v.name; int n = s.length(); long x;
-                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); p += 4 + n; }
-                else { w.size = p; dev.fastwire.Direct.fputString(w, s); p = w.size; b = w.buf; } }
+            p = dev.fastwire.Fast.fputString(w, b, p, v.name); b = w.buf;
             if (p + 13 > b.length) b = w.room(p, 13);
             dev.fastwire.Fast.w8(b, p, (int) v.level);
             dev.fastwire.Fast.w32(b, p + 1, (int) v.serial);

@@ -99,8 +99,7 @@ public class Empty {
             int body = p;
             if (p + 8 > b.length) b = w.room(p, 8);
             p += 8;
-            dev.fastwire.Fast.w32(b, body, 8);
-            dev.fastwire.Fast.w32(b, body + 4, 311);
+            dev.fastwire.Fast.w64(b, body, 1335734829064L);
             dev.fastwire.Fast.w32(b, pos, body - base);
             return p;
         }

@@ -134,13 +134,10 @@ public class Failure implements Comparable<com.example.fastwire.everything.Failu
             int body = p;
             if (p + 28 > b.length) b = w.room(p, 28);
             p += 28;
-            dev.fastwire.Fast.w32(b, body, 28);
-            dev.fastwire.Fast.w32(b, body + 4, 308);
+            dev.fastwire.Fast.w64(b, body, 1322849927196L);
             dev.fastwire.Fast.w32(b, pos, body - base);
             dev.fastwire.Uuids.write(b, body + 8, v.id);
-            { String s = v.error; int n = s.length(); long x;
-                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); dev.fastwire.Fast.w32(b, body + 24, p - body); p += 4 + n; }
-                else { w.size = p; dev.fastwire.Direct.vputString(w, body + 24, body, s); p = w.size; b = w.buf; } }
+            p = dev.fastwire.Fast.vputString(w, b, p, body + 24, body, v.error); b = w.buf;
             return p;
         }
 
@@ -149,9 +146,7 @@ public class Failure implements Comparable<com.example.fastwire.everything.Failu
             if (p + 16 > b.length) b = w.room(p, 16);
             dev.fastwire.Uuids.write(b, p, v.id);
             p += 16;
-            { String s = v.error; int n = s.length(); long x;
-                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); p += 4 + n; }
-                else { w.size = p; dev.fastwire.Direct.fputString(w, s); p = w.size; b = w.buf; } }
+            p = dev.fastwire.Fast.fputString(w, b, p, v.error); b = w.buf;
             return p;
         }
 

@@ -124,8 +124,7 @@ public class Fixed implements Comparable<com.example.fastwire.everything.Fixed> 
             int body = p;
             if (p + 12 > b.length) b = w.room(p, 12);
             p += 12;
-            dev.fastwire.Fast.w32(b, body, 12);
-            dev.fastwire.Fast.w32(b, body + 4, 500);
+            dev.fastwire.Fast.w64(b, body, 2147483648012L);
             dev.fastwire.Fast.w32(b, pos, body - base);
             dev.fastwire.Fast.w32(b, body + 8, (int) v.id);
             return p;

@@ -123,8 +123,7 @@ public class Next implements Comparable<com.example.fastwire.everything.Next> {
             int body = p;
             if (p + 24 > b.length) b = w.room(p, 24);
             p += 24;
-            dev.fastwire.Fast.w32(b, body, 24);
-            dev.fastwire.Fast.w32(b, body + 4, 113);
+            dev.fastwire.Fast.w64(b, body, 485331304472L);
             dev.fastwire.Fast.w32(b, pos, body - base);
             dev.fastwire.Uuids.write(b, body + 8, v.id);
             return p;

@@ -245,8 +245,7 @@ public class Optionals {
             int body = p;
             if (p + 64 > b.length) b = w.room(p, 64);
             p += 64;
-            dev.fastwire.Fast.w32(b, body, 64);
-            dev.fastwire.Fast.w32(b, body + 4, 111);
+            dev.fastwire.Fast.w64(b, body, 476741369920L);
             dev.fastwire.Fast.w32(b, pos, body - base);
             w.size = p;
             Fields.F_f_bool.vput(w, body + 8, body, v.f_bool);

@@ -133,8 +133,7 @@ public class Ping implements Comparable<com.example.fastwire.everything.Ping> {
             int body = p;
             if (p + 32 > b.length) b = w.room(p, 32);
             p += 32;
-            dev.fastwire.Fast.w32(b, body, 32);
-            dev.fastwire.Fast.w32(b, body + 4, 305);
+            dev.fastwire.Fast.w64(b, body, 1309965025312L);
             dev.fastwire.Fast.w32(b, pos, body - base);
             dev.fastwire.Uuids.write(b, body + 8, v.id);
             dev.fastwire.Fast.w64(b, body + 24, v.sent);

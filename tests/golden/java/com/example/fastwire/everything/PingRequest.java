@@ -140,14 +140,11 @@ public class PingRequest extends com.example.fastwire.everything.Ping {
             int body = p;
             if (p + 36 > b.length) b = w.room(p, 36);
             p += 36;
-            dev.fastwire.Fast.w32(b, body, 36);
-            dev.fastwire.Fast.w32(b, body + 4, 309);
+            dev.fastwire.Fast.w64(b, body, 1327144894500L);
             dev.fastwire.Fast.w32(b, pos, body - base);
             dev.fastwire.Uuids.write(b, body + 8, v.id);
             dev.fastwire.Fast.w64(b, body + 24, v.sent);
-            { String s = v.note; int n = s.length(); long x;
-                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); dev.fastwire.Fast.w32(b, body + 32, p - body); p += 4 + n; }
-                else { w.size = p; dev.fastwire.Direct.vputString(w, body + 32, body, s); p = w.size; b = w.buf; } }
+            p = dev.fastwire.Fast.vputString(w, b, p, body + 32, body, v.note); b = w.buf;
             return p;
         }
 
@@ -157,9 +154,7 @@ public class PingRequest extends com.example.fastwire.everything.Ping {
             dev.fastwire.Uuids.write(b, p, v.id);
             dev.fastwire.Fast.w64(b, p + 16, v.sent);
             p += 24;
-            { String s = v.note; int n = s.length(); long x;
-                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); p += 4 + n; }
-                else { w.size = p; dev.fastwire.Direct.fputString(w, s); p = w.size; b = w.buf; } }
+            p = dev.fastwire.Fast.fputString(w, b, p, v.note); b = w.buf;
             return p;
         }
 

@@ -132,8 +132,7 @@ public class Pong implements Comparable<com.example.fastwire.everything.Pong> {
             int body = p;
             if (p + 32 > b.length) b = w.room(p, 32);
             p += 32;
-            dev.fastwire.Fast.w32(b, body, 32);
-            dev.fastwire.Fast.w32(b, body + 4, 306);
+            dev.fastwire.Fast.w64(b, body, 1314259992608L);
             dev.fastwire.Fast.w32(b, pos, body - base);
             dev.fastwire.Uuids.write(b, body + 8, v.id);
             dev.fastwire.Fast.w64(b, body + 24, v.received);

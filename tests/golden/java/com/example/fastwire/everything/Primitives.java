@@ -380,8 +380,7 @@ public class Primitives {
             int body = p;
             if (p + 177 > b.length) b = w.room(p, 177);
             p += 177;
-            dev.fastwire.Fast.w32(b, body, 177);
-            dev.fastwire.Fast.w32(b, body + 4, 110);
+            dev.fastwire.Fast.w64(b, body, 472446402737L);
             dev.fastwire.Fast.w32(b, pos, body - base);
             b[body + 8] = (byte) (v.f_bool ? 1 : 0);
             dev.fastwire.Fast.w8(b, body + 9, (int) v.f_byte);
@@ -398,9 +397,7 @@ public class Primitives {
             dev.fastwire.Fast.wf32(b, body + 45, v.f_float);
             dev.fastwire.Fast.wf64(b, body + 49, v.f_double);
             dev.fastwire.Decimals.write(b, body + 57, v.f_decimal);
-            { String s = v.f_string; int n = s.length(); long x;
-                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); dev.fastwire.Fast.w32(b, body + 73, p - body); p += 4 + n; }
-                else { w.size = p; dev.fastwire.Direct.vputString(w, body + 73, body, s); p = w.size; b = w.buf; } }
+            p = dev.fastwire.Fast.vputString(w, b, p, body + 73, body, v.f_string); b = w.buf;
             w.size = p;
             dev.fastwire.Direct.vputBytes(w, body + 77, body, v.f_bytes);
             p = w.size; b = w.buf;
@@ -411,9 +408,7 @@ public class Primitives {
             dev.fastwire.Uuids.write(b, body + 121, v.f_uuid1);
             dev.fastwire.Uuids.write(b, body + 137, v.f_uuid4);
             dev.fastwire.Uuids.write(b, body + 153, v.f_uuid);
-            { String s = v.password; int n = s.length(); long x;
-                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); dev.fastwire.Fast.w32(b, body + 169, p - body); p += 4 + n; }
-                else { w.size = p; dev.fastwire.Direct.vputString(w, body + 169, body, s); p = w.size; b = w.buf; } }
+            p = dev.fastwire.Fast.vputString(w, b, p, body + 169, body, v.password); b = w.buf;
             dev.fastwire.Fast.w32(b, body + 173, (int) v.legacy);
             return p;
         }
@@ -437,9 +432,7 @@ public class Primitives {
             dev.fastwire.Fast.wf64(b, p + 41, v.f_double);
             dev.fastwire.Decimals.write(b, p + 49, v.f_decimal);
             p += 65;
-            { String s = v.f_string; int n = s.length(); long x;
-                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); p += 4 + n; }
-                else { w.size = p; dev.fastwire.Direct.fputString(w, s); p = w.size; b = w.buf; } }
+            p = dev.fastwire.Fast.fputString(w, b, p, v.f_string); b = w.buf;
             w.size = p;
             dev.fastwire.Direct.fputBytes(w, v.f_bytes);
             p = w.size; b = w.buf;
@@ -452,9 +445,7 @@ public class Primitives {
             dev.fastwire.Uuids.write(b, p + 56, v.f_uuid4);
             dev.fastwire.Uuids.write(b, p + 72, v.f_uuid);
             p += 88;
-            { String s = v.password; int n = s.length(); long x;
-                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); p += 4 + n; }
-                else { w.size = p; dev.fastwire.Direct.fputString(w, s); p = w.size; b = w.buf; } }
+            p = dev.fastwire.Fast.fputString(w, b, p, v.password); b = w.buf;
             if (p + 4 > b.length) b = w.room(p, 4);
             dev.fastwire.Fast.w32(b, p, (int) v.legacy);
             p += 4;

@@ -114,8 +114,7 @@ public class Shifted {
             int body = p;
             if (p + 24 > b.length) b = w.room(p, 24);
             p += 24;
-            dev.fastwire.Fast.w32(b, body, 24);
-            dev.fastwire.Fast.w32(b, body + 4, 300);
+            dev.fastwire.Fast.w64(b, body, 1288490188824L);
             dev.fastwire.Fast.w32(b, pos, body - base);
             dev.fastwire.Decimals.write(b, body + 8, v.amount);
             return p;

@@ -140,12 +140,9 @@ public class Wallet extends com.chronoxor.proto.Balance {
             int body = p;
             if (p + 36 > b.length) b = w.room(p, 36);
             p += 36;
-            dev.fastwire.Fast.w32(b, body, 36);
-            dev.fastwire.Fast.w32(b, body + 4, 2);
+            dev.fastwire.Fast.w64(b, body, 8589934628L);
             dev.fastwire.Fast.w32(b, pos, body - base);
-            { String s = v.currency; int n = s.length(); long x;
-                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); dev.fastwire.Fast.w32(b, body + 8, p - body); p += 4 + n; }
-                else { w.size = p; dev.fastwire.Direct.vputString(w, body + 8, body, s); p = w.size; b = w.buf; } }
+            p = dev.fastwire.Fast.vputString(w, b, p, body + 8, body, v.currency); b = w.buf;
             dev.fastwire.Fast.wf64(b, body + 12, v.amount);
             dev.fastwire.Decimals.write(b, body + 20, v.reserved);
             return p;
@@ -153,9 +150,7 @@ public class Wallet extends com.chronoxor.proto.Balance {
 
         public static int fw0(dev.fastwire.Writer w, byte[] b, int p, Wallet v) {
             if (v == null) throw new dev.fastwire.EncodeException("everything.Wallet is null (not an optional)");
-            { String s = v.currency; int n = s.length(); long x;
-                if (n <= 8 && p + 12 <= b.length && (x = dev.fastwire.Fast.pack8(s, n)) != -1L) { dev.fastwire.Fast.w64(b, p + 4, x); dev.fastwire.Fast.w32(b, p, n); p += 4 + n; }
-                else { w.size = p; dev.fastwire.Direct.fputString(w, s); p = w.size; b = w.buf; } }
+            p = dev.fastwire.Fast.fputString(w, b, p, v.currency); b = w.buf;
             if (p + 24 > b.length) b = w.room(p, 24);
             dev.fastwire.Fast.wf64(b, p, v.amount);
             dev.fastwire.Decimals.write(b, p + 8, v.reserved);

@@ -53,37 +53,36 @@ data class Base(
 
         /** Static entry points that other generated structs call directly (no virtual call). */
         companion object {
-            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Base?) { w.size = vw0(w, w.buf, w.size, pos, base, v) }
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Base?) { w.size = vw0(w, w.size, pos, base, v) }
 
-            fun fput0(w: dev.fastwire.Writer, v: Base?) { w.size = fw0(w, w.buf, w.size, v) }
+            fun fput0(w: dev.fastwire.Writer, v: Base?) { w.size = fw0(w, w.size, v) }
 
             /** serialize's straight-line path (see fastput.py): returns the new end. */
-            fun vw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, pos: Int, base: Int, v: Base?): Int {
+            fun vw0(w: dev.fastwire.Writer, p0: Int, pos: Int, base: Int, v: Base?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.Base is null (not an optional)")
-                var b = b0
+                var b = w.buf
                 var p = p0
                 val body = p
                 if (p + 13 > b.size) b = w.room(p, 13L)
                 p += 13
-                dev.fastwire.Fast.w32(b, body, 13)
-                dev.fastwire.Fast.w32(b, body + 4, 301)
+                dev.fastwire.Fast.w64(b, body, 1292785156109L)
                 dev.fastwire.Fast.w32(b, pos, body - base)
                 val s0 = v.name; val n0 = s0.length
                 val x0 = if (n0 <= 8 && p + 12 <= b.size) dev.fastwire.Fast.pack8(s0, n0) else -1L
                 if (x0 != -1L) { dev.fastwire.Fast.w64(b, p + 4, x0); dev.fastwire.Fast.w32(b, p, n0); dev.fastwire.Fast.w32(b, body + 8, p - body); p += 4 + n0 }
-                else { w.size = p; dev.fastwire.Direct.vputString(w, body + 8, body, s0); p = w.size; b = w.buf }
+                else { p = dev.fastwire.Fast.vputString(w, b, p, body + 8, body, s0); b = w.buf }
                 dev.fastwire.Fast.w8(b, body + 12, v.level.toInt())
                 return p
             }
 
-            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: Base?): Int {
+            fun fw0(w: dev.fastwire.Writer, p0: Int, v: Base?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.Base is null (not an optional)")
-                var b = b0
+                var b = w.buf
                 var p = p0
                 val s0 = v.name; val n0 = s0.length
                 val x0 = if (n0 <= 8 && p + 12 <= b.size) dev.fastwire.Fast.pack8(s0, n0) else -1L
                 if (x0 != -1L) { dev.fastwire.Fast.w64(b, p + 4, x0); dev.fastwire.Fast.w32(b, p, n0); p += 4 + n0 }
-                else { w.size = p; dev.fastwire.Direct.fputString(w, s0); p = w.size; b = w.buf }
+                else { p = dev.fastwire.Fast.fputString(w, b, p, s0); b = w.buf }
                 if (p + 1 > b.size) b = w.room(p, 1L)
                 dev.fastwire.Fast.w8(b, p, v.level.toInt())
                 p += 1

@@ -102,20 +102,19 @@ data class Collections(
 
         /** Static entry points that other generated structs call directly (no virtual call). */
         companion object {
-            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Collections?) { w.size = vw0(w, w.buf, w.size, pos, base, v) }
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Collections?) { w.size = vw0(w, w.size, pos, base, v) }
 
-            fun fput0(w: dev.fastwire.Writer, v: Collections?) { w.size = fw0(w, w.buf, w.size, v) }
+            fun fput0(w: dev.fastwire.Writer, v: Collections?) { w.size = fw0(w, w.size, v) }
 
             /** serialize's straight-line path (see fastput.py): returns the new end. */
-            fun vw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, pos: Int, base: Int, v: Collections?): Int {
+            fun vw0(w: dev.fastwire.Writer, p0: Int, pos: Int, base: Int, v: Collections?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.Collections is null (not an optional)")
-                var b = b0
+                var b = w.buf
                 var p = p0
                 val body = p
                 if (p + 90 > b.size) b = w.room(p, 90L)
                 p += 90
-                dev.fastwire.Fast.w32(b, body, 90)
-                dev.fastwire.Fast.w32(b, body + 4, 112)
+                dev.fastwire.Fast.w64(b, body, 481036337242L)
                 dev.fastwire.Fast.w32(b, pos, body - base)
                 w.size = p
                 Collections.Fields.F_f_array.vput(w, body + 8, body, v.f_array)
@@ -136,7 +135,7 @@ data class Collections(
                 if (z5 > Int.MAX_VALUE) throw dev.fastwire.EncodeException("collection too large")
                 if (p + z5 > b.size) b = w.room(p, z5)
                 dev.fastwire.Fast.w32(b, p, n5); dev.fastwire.Fast.w32(b, body + 46, p - body); val at5 = p + 4; p += z5.toInt()
-                for (i in 0 until n5) { p = com.chronoxor.proto.Order.Codec.vw0(w, b, p, at5 + 4 * i, body, x5[i]); b = w.buf }
+                for (i in 0 until n5) { p = com.chronoxor.proto.Order.Codec.vw0(w, p, at5 + 4 * i, body, x5[i]); b = w.buf }
                 w.size = p
                 Collections.Fields.F_f_list.vput(w, body + 50, body, v.f_list)
                 p = w.size; b = w.buf
@@ -170,9 +169,9 @@ data class Collections(
                 return p
             }
 
-            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: Collections?): Int {
+            fun fw0(w: dev.fastwire.Writer, p0: Int, v: Collections?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.Collections is null (not an optional)")
-                var b = b0
+                var b = w.buf
                 var p = p0
                 w.size = p
                 Collections.Fields.F_f_array.fput(w, v.f_array)
@@ -190,7 +189,7 @@ data class Collections(
                 Collections.Fields.F_f_vector_optional.fput(w, v.f_vector_optional)
                 p = w.size; b = w.buf
                 val x5 = v.f_vector_struct; val n5 = x5.size; if (p + 4 > b.size) b = w.room(p, 4L); dev.fastwire.Fast.w32(b, p, n5); p += 4
-                for (k in 0 until n5) { p = com.chronoxor.proto.Order.Codec.fw0(w, b, p, x5[k]); b = w.buf }
+                for (k in 0 until n5) { p = com.chronoxor.proto.Order.Codec.fw0(w, p, x5[k]); b = w.buf }
                 w.size = p
                 Collections.Fields.F_f_list.fput(w, v.f_list)
                 p = w.size; b = w.buf

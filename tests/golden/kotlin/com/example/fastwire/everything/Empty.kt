@@ -36,27 +36,26 @@ class Empty {
 
         /** Static entry points that other generated structs call directly (no virtual call). */
         companion object {
-            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Empty?) { w.size = vw0(w, w.buf, w.size, pos, base, v) }
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Empty?) { w.size = vw0(w, w.size, pos, base, v) }
 
-            fun fput0(w: dev.fastwire.Writer, v: Empty?) { w.size = fw0(w, w.buf, w.size, v) }
+            fun fput0(w: dev.fastwire.Writer, v: Empty?) { w.size = fw0(w, w.size, v) }
 
             /** serialize's straight-line path (see fastput.py): returns the new end. */
-            fun vw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, pos: Int, base: Int, v: Empty?): Int {
+            fun vw0(w: dev.fastwire.Writer, p0: Int, pos: Int, base: Int, v: Empty?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.Empty is null (not an optional)")
-                var b = b0
+                var b = w.buf
                 var p = p0
                 val body = p
                 if (p + 8 > b.size) b = w.room(p, 8L)
                 p += 8
-                dev.fastwire.Fast.w32(b, body, 8)
-                dev.fastwire.Fast.w32(b, body + 4, 311)
+                dev.fastwire.Fast.w64(b, body, 1335734829064L)
                 dev.fastwire.Fast.w32(b, pos, body - base)
                 return p
             }
 
-            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: Empty?): Int {
+            fun fw0(w: dev.fastwire.Writer, p0: Int, v: Empty?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.Empty is null (not an optional)")
-                var b = b0
+                var b = w.buf
                 var p = p0
                 return p
             }

@@ -50,28 +50,27 @@ data class Fixed(
 
         /** Static entry points that other generated structs call directly (no virtual call). */
         companion object {
-            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Fixed?) { w.size = vw0(w, w.buf, w.size, pos, base, v) }
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Fixed?) { w.size = vw0(w, w.size, pos, base, v) }
 
-            fun fput0(w: dev.fastwire.Writer, v: Fixed?) { w.size = fw0(w, w.buf, w.size, v) }
+            fun fput0(w: dev.fastwire.Writer, v: Fixed?) { w.size = fw0(w, w.size, v) }
 
             /** serialize's straight-line path (see fastput.py): returns the new end. */
-            fun vw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, pos: Int, base: Int, v: Fixed?): Int {
+            fun vw0(w: dev.fastwire.Writer, p0: Int, pos: Int, base: Int, v: Fixed?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.Fixed is null (not an optional)")
-                var b = b0
+                var b = w.buf
                 var p = p0
                 val body = p
                 if (p + 12 > b.size) b = w.room(p, 12L)
                 p += 12
-                dev.fastwire.Fast.w32(b, body, 12)
-                dev.fastwire.Fast.w32(b, body + 4, 500)
+                dev.fastwire.Fast.w64(b, body, 2147483648012L)
                 dev.fastwire.Fast.w32(b, pos, body - base)
                 dev.fastwire.Fast.w32(b, body + 8, v.id)
                 return p
             }
 
-            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: Fixed?): Int {
+            fun fw0(w: dev.fastwire.Writer, p0: Int, v: Fixed?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.Fixed is null (not an optional)")
-                var b = b0
+                var b = w.buf
                 var p = p0
                 if (p + 4 > b.size) b = w.room(p, 4L)
                 dev.fastwire.Fast.w32(b, p, v.id)

@@ -49,28 +49,27 @@ data class Next(
 
         /** Static entry points that other generated structs call directly (no virtual call). */
         companion object {
-            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Next?) { w.size = vw0(w, w.buf, w.size, pos, base, v) }
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Next?) { w.size = vw0(w, w.size, pos, base, v) }
 
-            fun fput0(w: dev.fastwire.Writer, v: Next?) { w.size = fw0(w, w.buf, w.size, v) }
+            fun fput0(w: dev.fastwire.Writer, v: Next?) { w.size = fw0(w, w.size, v) }
 
             /** serialize's straight-line path (see fastput.py): returns the new end. */
-            fun vw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, pos: Int, base: Int, v: Next?): Int {
+            fun vw0(w: dev.fastwire.Writer, p0: Int, pos: Int, base: Int, v: Next?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.Next is null (not an optional)")
-                var b = b0
+                var b = w.buf
                 var p = p0
                 val body = p
                 if (p + 24 > b.size) b = w.room(p, 24L)
                 p += 24
-                dev.fastwire.Fast.w32(b, body, 24)
-                dev.fastwire.Fast.w32(b, body + 4, 113)
+                dev.fastwire.Fast.w64(b, body, 485331304472L)
                 dev.fastwire.Fast.w32(b, pos, body - base)
                 dev.fastwire.Uuids.write(b, body + 8, v.id)
                 return p
             }
 
-            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: Next?): Int {
+            fun fw0(w: dev.fastwire.Writer, p0: Int, v: Next?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.Next is null (not an optional)")
-                var b = b0
+                var b = w.buf
                 var p = p0
                 if (p + 16 > b.size) b = w.room(p, 16L)
                 dev.fastwire.Uuids.write(b, p, v.id)

@@ -52,32 +52,31 @@ data class Notify(
 
         /** Static entry points that other generated structs call directly (no virtual call). */
         companion object {
-            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Notify?) { w.size = vw0(w, w.buf, w.size, pos, base, v) }
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Notify?) { w.size = vw0(w, w.size, pos, base, v) }
 
-            fun fput0(w: dev.fastwire.Writer, v: Notify?) { w.size = fw0(w, w.buf, w.size, v) }
+            fun fput0(w: dev.fastwire.Writer, v: Notify?) { w.size = fw0(w, w.size, v) }
 
             /** serialize's straight-line path (see fastput.py): returns the new end. */
-            fun vw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, pos: Int, base: Int, v: Notify?): Int {
+            fun vw0(w: dev.fastwire.Writer, p0: Int, pos: Int, base: Int, v: Notify?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.Notify is null (not an optional)")
-                var b = b0
+                var b = w.buf
                 var p = p0
                 val body = p
                 if (p + 28 > b.size) b = w.room(p, 28L)
                 p += 28
-                dev.fastwire.Fast.w32(b, body, 28)
-                dev.fastwire.Fast.w32(b, body + 4, 310)
+                dev.fastwire.Fast.w64(b, body, 1331439861788L)
                 dev.fastwire.Fast.w32(b, pos, body - base)
                 dev.fastwire.Uuids.write(b, body + 8, v.id)
                 val s1 = v.text; val n1 = s1.length
                 val x1 = if (n1 <= 8 && p + 12 <= b.size) dev.fastwire.Fast.pack8(s1, n1) else -1L
                 if (x1 != -1L) { dev.fastwire.Fast.w64(b, p + 4, x1); dev.fastwire.Fast.w32(b, p, n1); dev.fastwire.Fast.w32(b, body + 24, p - body); p += 4 + n1 }
-                else { w.size = p; dev.fastwire.Direct.vputString(w, body + 24, body, s1); p = w.size; b = w.buf }
+                else { p = dev.fastwire.Fast.vputString(w, b, p, body + 24, body, s1); b = w.buf }
                 return p
             }
 
-            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: Notify?): Int {
+            fun fw0(w: dev.fastwire.Writer, p0: Int, v: Notify?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.Notify is null (not an optional)")
-                var b = b0
+                var b = w.buf
                 var p = p0
                 if (p + 16 > b.size) b = w.room(p, 16L)
                 dev.fastwire.Uuids.write(b, p, v.id)
@@ -85,7 +84,7 @@ data class Notify(
                 val s1 = v.text; val n1 = s1.length
                 val x1 = if (n1 <= 8 && p + 12 <= b.size) dev.fastwire.Fast.pack8(s1, n1) else -1L
                 if (x1 != -1L) { dev.fastwire.Fast.w64(b, p + 4, x1); dev.fastwire.Fast.w32(b, p, n1); p += 4 + n1 }
-                else { w.size = p; dev.fastwire.Direct.fputString(w, s1); p = w.size; b = w.buf }
+                else { p = dev.fastwire.Fast.fputString(w, b, p, s1); b = w.buf }
                 return p
             }
 

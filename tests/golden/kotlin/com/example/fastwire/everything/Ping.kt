@@ -53,29 +53,28 @@ data class Ping(
 
         /** Static entry points that other generated structs call directly (no virtual call). */
         companion object {
-            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Ping?) { w.size = vw0(w, w.buf, w.size, pos, base, v) }
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Ping?) { w.size = vw0(w, w.size, pos, base, v) }
 
-            fun fput0(w: dev.fastwire.Writer, v: Ping?) { w.size = fw0(w, w.buf, w.size, v) }
+            fun fput0(w: dev.fastwire.Writer, v: Ping?) { w.size = fw0(w, w.size, v) }
 
             /** serialize's straight-line path (see fastput.py): returns the new end. */
-            fun vw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, pos: Int, base: Int, v: Ping?): Int {
+            fun vw0(w: dev.fastwire.Writer, p0: Int, pos: Int, base: Int, v: Ping?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.Ping is null (not an optional)")
-                var b = b0
+                var b = w.buf
                 var p = p0
                 val body = p
                 if (p + 32 > b.size) b = w.room(p, 32L)
                 p += 32
-                dev.fastwire.Fast.w32(b, body, 32)
-                dev.fastwire.Fast.w32(b, body + 4, 305)
+                dev.fastwire.Fast.w64(b, body, 1309965025312L)
                 dev.fastwire.Fast.w32(b, pos, body - base)
                 dev.fastwire.Uuids.write(b, body + 8, v.id)
                 dev.fastwire.Fast.w64(b, body + 24, v.sent)
                 return p
             }
 
-            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: Ping?): Int {
+            fun fw0(w: dev.fastwire.Writer, p0: Int, v: Ping?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.Ping is null (not an optional)")
-                var b = b0
+                var b = w.buf
                 var p = p0
                 if (p + 24 > b.size) b = w.room(p, 24L)
                 dev.fastwire.Uuids.write(b, p, v.id)

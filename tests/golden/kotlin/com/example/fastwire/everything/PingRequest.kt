@@ -55,33 +55,32 @@ data class PingRequest(
 
         /** Static entry points that other generated structs call directly (no virtual call). */
         companion object {
-            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: PingRequest?) { w.size = vw0(w, w.buf, w.size, pos, base, v) }
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: PingRequest?) { w.size = vw0(w, w.size, pos, base, v) }
 
-            fun fput0(w: dev.fastwire.Writer, v: PingRequest?) { w.size = fw0(w, w.buf, w.size, v) }
+            fun fput0(w: dev.fastwire.Writer, v: PingRequest?) { w.size = fw0(w, w.size, v) }
 
             /** serialize's straight-line path (see fastput.py): returns the new end. */
-            fun vw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, pos: Int, base: Int, v: PingRequest?): Int {
+            fun vw0(w: dev.fastwire.Writer, p0: Int, pos: Int, base: Int, v: PingRequest?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.PingRequest is null (not an optional)")
-                var b = b0
+                var b = w.buf
                 var p = p0
                 val body = p
                 if (p + 36 > b.size) b = w.room(p, 36L)
                 p += 36
-                dev.fastwire.Fast.w32(b, body, 36)
-                dev.fastwire.Fast.w32(b, body + 4, 309)
+                dev.fastwire.Fast.w64(b, body, 1327144894500L)
                 dev.fastwire.Fast.w32(b, pos, body - base)
                 dev.fastwire.Uuids.write(b, body + 8, v.id)
                 dev.fastwire.Fast.w64(b, body + 24, v.sent)
                 val s2 = v.note; val n2 = s2.length
                 val x2 = if (n2 <= 8 && p + 12 <= b.size) dev.fastwire.Fast.pack8(s2, n2) else -1L
                 if (x2 != -1L) { dev.fastwire.Fast.w64(b, p + 4, x2); dev.fastwire.Fast.w32(b, p, n2); dev.fastwire.Fast.w32(b, body + 32, p - body); p += 4 + n2 }
-                else { w.size = p; dev.fastwire.Direct.vputString(w, body + 32, body, s2); p = w.size; b = w.buf }
+                else { p = dev.fastwire.Fast.vputString(w, b, p, body + 32, body, s2); b = w.buf }
                 return p
             }
 
-            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: PingRequest?): Int {
+            fun fw0(w: dev.fastwire.Writer, p0: Int, v: PingRequest?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.PingRequest is null (not an optional)")
-                var b = b0
+                var b = w.buf
                 var p = p0
                 if (p + 24 > b.size) b = w.room(p, 24L)
                 dev.fastwire.Uuids.write(b, p, v.id)
@@ -90,7 +89,7 @@ data class PingRequest(
                 val s2 = v.note; val n2 = s2.length
                 val x2 = if (n2 <= 8 && p + 12 <= b.size) dev.fastwire.Fast.pack8(s2, n2) else -1L
                 if (x2 != -1L) { dev.fastwire.Fast.w64(b, p + 4, x2); dev.fastwire.Fast.w32(b, p, n2); p += 4 + n2 }
-                else { w.size = p; dev.fastwire.Direct.fputString(w, s2); p = w.size; b = w.buf }
+                else { p = dev.fastwire.Fast.fputString(w, b, p, s2); b = w.buf }
                 return p
             }
 

@@ -142,20 +142,19 @@ data class Primitives(
 
         /** Static entry points that other generated structs call directly (no virtual call). */
         companion object {
-            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Primitives?) { w.size = vw0(w, w.buf, w.size, pos, base, v) }
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Primitives?) { w.size = vw0(w, w.size, pos, base, v) }
 
-            fun fput0(w: dev.fastwire.Writer, v: Primitives?) { w.size = fw0(w, w.buf, w.size, v) }
+            fun fput0(w: dev.fastwire.Writer, v: Primitives?) { w.size = fw0(w, w.size, v) }
 
             /** serialize's straight-line path (see fastput.py): returns the new end. */
-            fun vw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, pos: Int, base: Int, v: Primitives?): Int {
+            fun vw0(w: dev.fastwire.Writer, p0: Int, pos: Int, base: Int, v: Primitives?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.Primitives is null (not an optional)")
-                var b = b0
+                var b = w.buf
                 var p = p0
                 val body = p
                 if (p + 177 > b.size) b = w.room(p, 177L)
                 p += 177
-                dev.fastwire.Fast.w32(b, body, 177)
-                dev.fastwire.Fast.w32(b, body + 4, 110)
+                dev.fastwire.Fast.w64(b, body, 472446402737L)
                 dev.fastwire.Fast.w32(b, pos, body - base)
                 dev.fastwire.Fast.w8(b, body + 8, if (v.f_bool) 1 else 0)
                 dev.fastwire.Fast.w8(b, body + 9, v.f_byte.toInt())
@@ -175,7 +174,7 @@ data class Primitives(
                 val s15 = v.f_string; val n15 = s15.length
                 val x15 = if (n15 <= 8 && p + 12 <= b.size) dev.fastwire.Fast.pack8(s15, n15) else -1L
                 if (x15 != -1L) { dev.fastwire.Fast.w64(b, p + 4, x15); dev.fastwire.Fast.w32(b, p, n15); dev.fastwire.Fast.w32(b, body + 73, p - body); p += 4 + n15 }
-                else { w.size = p; dev.fastwire.Direct.vputString(w, body + 73, body, s15); p = w.size; b = w.buf }
+                else { p = dev.fastwire.Fast.vputString(w, b, p, body + 73, body, s15); b = w.buf }
                 w.size = p
                 dev.fastwire.Direct.vputBytes(w, body + 77, body, v.f_bytes)
                 p = w.size; b = w.buf
@@ -189,14 +188,14 @@ data class Primitives(
                 val s24 = v.password; val n24 = s24.length
                 val x24 = if (n24 <= 8 && p + 12 <= b.size) dev.fastwire.Fast.pack8(s24, n24) else -1L
                 if (x24 != -1L) { dev.fastwire.Fast.w64(b, p + 4, x24); dev.fastwire.Fast.w32(b, p, n24); dev.fastwire.Fast.w32(b, body + 169, p - body); p += 4 + n24 }
-                else { w.size = p; dev.fastwire.Direct.vputString(w, body + 169, body, s24); p = w.size; b = w.buf }
+                else { p = dev.fastwire.Fast.vputString(w, b, p, body + 169, body, s24); b = w.buf }
                 dev.fastwire.Fast.w32(b, body + 173, v.legacy)
                 return p
             }
 
-            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: Primitives?): Int {
+            fun fw0(w: dev.fastwire.Writer, p0: Int, v: Primitives?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.Primitives is null (not an optional)")
-                var b = b0
+                var b = w.buf
                 var p = p0
                 if (p + 65 > b.size) b = w.room(p, 65L)
                 dev.fastwire.Fast.w8(b, p, if (v.f_bool) 1 else 0)
@@ -218,7 +217,7 @@ data class Primitives(
                 val s15 = v.f_string; val n15 = s15.length
                 val x15 = if (n15 <= 8 && p + 12 <= b.size) dev.fastwire.Fast.pack8(s15, n15) else -1L
                 if (x15 != -1L) { dev.fastwire.Fast.w64(b, p + 4, x15); dev.fastwire.Fast.w32(b, p, n15); p += 4 + n15 }
-                else { w.size = p; dev.fastwire.Direct.fputString(w, s15); p = w.size; b = w.buf }
+                else { p = dev.fastwire.Fast.fputString(w, b, p, s15); b = w.buf }
                 w.size = p
                 dev.fastwire.Direct.fputBytes(w, v.f_bytes)
                 p = w.size; b = w.buf
@@ -234,7 +233,7 @@ data class Primitives(
                 val s24 = v.password; val n24 = s24.length
                 val x24 = if (n24 <= 8 && p + 12 <= b.size) dev.fastwire.Fast.pack8(s24, n24) else -1L
                 if (x24 != -1L) { dev.fastwire.Fast.w64(b, p + 4, x24); dev.fastwire.Fast.w32(b, p, n24); p += 4 + n24 }
-                else { w.size = p; dev.fastwire.Direct.fputString(w, s24); p = w.size; b = w.buf }
+                else { p = dev.fastwire.Fast.fputString(w, b, p, s24); b = w.buf }
                 if (p + 4 > b.size) b = w.room(p, 4L)
                 dev.fastwire.Fast.w32(b, p, v.legacy)
                 p += 4

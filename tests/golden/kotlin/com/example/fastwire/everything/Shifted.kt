@@ -41,28 +41,27 @@ data class Shifted(
 
         /** Static entry points that other generated structs call directly (no virtual call). */
         companion object {
-            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Shifted?) { w.size = vw0(w, w.buf, w.size, pos, base, v) }
+            fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Shifted?) { w.size = vw0(w, w.size, pos, base, v) }
 
-            fun fput0(w: dev.fastwire.Writer, v: Shifted?) { w.size = fw0(w, w.buf, w.size, v) }
+            fun fput0(w: dev.fastwire.Writer, v: Shifted?) { w.size = fw0(w, w.size, v) }
 
             /** serialize's straight-line path (see fastput.py): returns the new end. */
-            fun vw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, pos: Int, base: Int, v: Shifted?): Int {
+            fun vw0(w: dev.fastwire.Writer, p0: Int, pos: Int, base: Int, v: Shifted?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.Shifted is null (not an optional)")
-                var b = b0
+                var b = w.buf
                 var p = p0
                 val body = p
                 if (p + 24 > b.size) b = w.room(p, 24L)
                 p += 24
-                dev.fastwire.Fast.w32(b, body, 24)
-                dev.fastwire.Fast.w32(b, body + 4, 300)
+                dev.fastwire.Fast.w64(b, body, 1288490188824L)
                 dev.fastwire.Fast.w32(b, pos, body - base)
                 dev.fastwire.Decimals.write(b, body + 8, v.amount)
                 return p
             }
 
-            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: Shifted?): Int {
+            fun fw0(w: dev.fastwire.Writer, p0: Int, v: Shifted?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.Shifted is null (not an optional)")
-                var b = b0
+                var b = w.buf
                 var p = p0
                 if (p + 16 > b.size) b = w.room(p, 16L)
                 dev.fastwire.Decimals.write(b, p, v.amount)

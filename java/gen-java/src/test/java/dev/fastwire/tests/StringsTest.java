@@ -2,8 +2,15 @@ package dev.fastwire.tests;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import com.chronoxor.proto.Account;
+import dev.fastwire.Fast;
+import dev.fastwire.FinalModel;
+import dev.fastwire.Model;
 import dev.fastwire.Reader;
+import dev.fastwire.StringBytes;
 import dev.fastwire.Utf8;
 import dev.fastwire.Writer;
 import java.nio.charset.StandardCharsets;
@@ -17,6 +24,8 @@ import org.junit.jupiter.api.Test;
  * remembered short strings) against the plain definitions: every length around 8, ASCII,
  * Latin-1, other BMP text and supplementary characters, at the start, middle and very end
  * of a buffer, written after garbage and read with and without a string to reuse.
+ * Surefire runs this class twice: with a String's own bytes seen (StringBytes) and with
+ * -Dfastwire.unsafe=false (the char-by-char path).
  */
 class StringsTest {
     static List<String> samples() {
@@ -29,6 +38,22 @@ class StringsTest {
                 out.add(sb.toString());
             }
         }
+        for (int n : new int[] {31, 32, 33, 64, 100, 1000}) {
+            for (String a : alphabets) {
+                StringBuilder sb = new StringBuilder();
+                for (int i = 0; i < n; i++) sb.append((char) ('A' + (i % 26)));
+                out.add(sb.toString());
+                sb.insert(n - 1, a);  // the odd char in the tail, past the last full word
+                out.add(sb.toString());
+                sb.insert(3, a);
+                out.add(sb.toString());
+            }
+        }
+        // Strings made other ways: substrings, from chars, concatenation.
+        out.add("xyzEURUSDxyz".substring(3, 9));
+        out.add(new String(new char[] {'E', 'U', 'R'}));
+        out.add("\u0100abc".substring(1));
+        out.add("ab" + out.size());
         return out;
     }
 
@@ -59,6 +84,87 @@ class StringsTest {
                 }
             }
         }
+    }
+
+    @Test
+    void stringBytesIsOnUnlessTurnedOff() {
+        // The JDK 17 this runs on has compact strings, Unsafe and String's fields.
+        String on = System.getProperty("fastwire.unsafe");
+        assertEquals(on == null ? Runtime.version().feature() < 24 : !"false".equals(on), StringBytes.ENABLED);
+        if (!StringBytes.ENABLED) {
+            assertNull(StringBytes.latin1("abc"));
+        } else {
+            assertArrayEquals("abc\u00e9".getBytes(StandardCharsets.ISO_8859_1), StringBytes.latin1("abc\u00e9"));
+            assertNull(StringBytes.latin1("\u20ac"));
+            assertNull(StringBytes.latin1("\uD83D\uDE00"));
+        }
+    }
+
+    @Test
+    void pack8IsTheCharsAsBytesWhenAscii() {
+        for (String s : samples()) {
+            int n = s.length();
+            if (n > 8) continue;
+            long want = 0;
+            boolean ascii = true;
+            for (int i = 0; i < n; i++) {
+                char c = s.charAt(i);
+                ascii &= c < 0x80;
+                want |= (long) c << (8 * i);
+            }
+            assertEquals(ascii ? want : -1L, Fast.pack8(s, n), s);
+            assertEquals(ascii ? want : -1L, StringBytes.pack8(s, n), s);
+        }
+    }
+
+    @Test
+    void asciiChecksEveryByte() {
+        for (int n = 0; n <= 40; n++) {
+            byte[] a = new byte[n + 3];
+            Arrays.fill(a, (byte) 'a');
+            assertEquals(true, StringBytes.ascii(a, n));
+            for (int i = 0; i < n; i++) {
+                for (byte bad : new byte[] {(byte) 0x80, (byte) 0xE9, (byte) 0xFF}) {
+                    a[i] = bad;
+                    assertEquals(false, StringBytes.ascii(a, n), n + " " + i);
+                    a[i] = 'a';
+                }
+            }
+            a[n] = (byte) 0x80;  // past n: not looked at
+            assertEquals(true, StringBytes.ascii(a, n));
+        }
+    }
+
+    @Test
+    void generatedSerializeWritesEveryKindOfString() {
+        Model<Account> model = new Model<>(Account.CODEC);
+        FinalModel<Account> fin = new FinalModel<>(Account.CODEC);
+        int base = model.serialize(GoldenTest.seed()).length;
+        int fbase = fin.serialize(GoldenTest.seed()).length;
+        for (String s : samples()) {
+            Account a = GoldenTest.seed();
+            a.name = s;
+            a.wallet.currency = s;
+            a.asset.currency = s;
+            a.orders.get(1).symbol = s;
+            int grow = 4 * s.getBytes(StandardCharsets.UTF_8).length - "Test".length() - 2 * "USD".length()
+                - "EURUSD".length();
+            byte[] v = model.serialize(a);
+            byte[] f = fin.serialize(a);
+            assertEquals(base + grow, v.length, s);
+            assertEquals(fbase + grow, f.length, s);
+            assertEquals(a.toString(), model.deserialize(v).toString(), s);  // equals compares the key only
+            assertEquals(a.toString(), fin.deserialize(f).toString(), s);
+        }
+    }
+
+    @Test
+    void aNullStringIsAnExceptionNotACrash() {
+        Account a = GoldenTest.seed();
+        a.orders.get(2).symbol = null;
+        assertThrows(NullPointerException.class, () -> new Model<>(Account.CODEC).serialize(a));
+        assertThrows(NullPointerException.class, () -> new FinalModel<>(Account.CODEC).serialize(a));
+        assertNull(StringBytes.latin1(null));
     }
 
     @Test

@@ -54,6 +54,28 @@ class KotlinTest {
     }
 
     @Test
+    fun serializeWritesEveryKindOfString() {
+        // Run twice by Surefire: with StringBytes on and with -Dfastwire.unsafe=false.
+        val model = Model(Account.CODEC)
+        val fin = FinalModel(Account.CODEC)
+        val base = model.serialize(seed()).size
+        val fbase = fin.serialize(seed()).size
+        val strings = listOf("", "a", "abcdefg", "abcdefgh", "abcdefghi", "caf\u00e9", "\u00e9t\u00e9!", "\u0080",
+            "\u20ac", "x\uD83D\uDE00y", "\u007f\u0000", "A".repeat(40), "A".repeat(39) + "\u00ff", "B".repeat(33) + "\u20ac")
+        for (s in strings) {
+            val a = seed().copy(name = s, wallet = Balance(s, 1000.0), asset = Balance(s, 100.0))
+            a.orders[1] = a.orders[1].copy(symbol = s)
+            val grow = 4 * s.toByteArray(Charsets.UTF_8).size - 4 - 3 - 3 - 6
+            val v = model.serialize(a)
+            val f = fin.serialize(a)
+            assertEquals(base + grow, v.size, s)
+            assertEquals(fbase + grow, f.size, s)
+            assertEquals(a.toString(), model.deserialize(v).toString(), s)
+            assertEquals(a.toString(), fin.deserialize(f).toString(), s)
+        }
+    }
+
+    @Test
     fun deserializeFillsTheGivenObject() {
         val bytes = hex("account.fbe.hex")
         val model = Model(Account.CODEC)
