@@ -4,7 +4,10 @@
 // imports proto and protoex); the rest is a message of that type. For any bytes:
 // verify() and deserialize() must agree; when they accept, the value must serialize,
 // verify, deserialize and serialize again to the same bytes (the same size when the type
-// holds hash maps, whose order is unspecified). Any disagreement aborts, which libFuzzer
+// holds hash maps, whose order is unspecified). Versioned: deserialize() (the canonical read
+// first, versioned.h) gives what the general walk alone gives - the same status and the
+// same value (its bytes, or its size with hash maps) - and a message the canonical read
+// accepts is accepted by the general walk. Any disagreement aborts, which libFuzzer
 // reports as a crash; ASan and UBSan report any stray access.
 #pragma once
 
@@ -14,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <type_traits>
 
 #include "everything_models.h"
 
@@ -22,6 +26,26 @@ namespace fuzz {
 [[noreturn]] inline void fail(const char* what) {
     std::fprintf(stderr, "fastwire fuzz: %s\n", what);
     std::abort();
+}
+
+template <class S>
+void same_bytes(const S& a, const S& b, bool ordered, const char* what) {
+    fastwire::versioned::model<S> ma, mb;
+    const std::size_t n = ma.serialize(a);
+    if (mb.serialize(b) != n || (ordered && std::memcmp(ma.buffer().data(), mb.buffer().data(), n) != 0)) fail(what);
+}
+
+template <class S>
+void same_as_general(const fastwire::versioned::model<S>& reader, const S& value, fastwire::status read, bool ordered) {
+    S general{};
+    const fastwire::status walked = reader.deserialize_general(general);
+    if (walked.code() != read.code() || walked.size() != read.size()) fail("deserialize and the general walk disagree");
+    if (read) same_bytes(value, general, ordered, "deserialize and the general walk read different values");
+    S canonical{};
+    if (reader.deserialize_canonical(canonical)) {
+        if (!walked) fail("the canonical read accepts what the general walk rejects");
+        same_bytes(canonical, general, ordered, "the canonical read and the general walk read different values");
+    }
 }
 
 template <template <class> class model, class S>
@@ -34,6 +58,8 @@ void round_trip(const std::uint8_t* data, std::size_t size, bool ordered) {
     S value{};
     const fastwire::status read = reader.deserialize(value);
     if (verdict.code() != read.code()) fail("verify and deserialize disagree");
+    if constexpr (std::is_same_v<model<S>, fastwire::versioned::model<S>>)
+        same_as_general(reader, value, read, ordered);
     if (!verdict) return;
     if (verdict.size() != read.size() || verdict.size() > size) fail("accepted size is wrong");
 
