@@ -28,11 +28,12 @@ namespace fuzz {
     std::abort();
 }
 
+// a and b serialize to the same bytes (the same size only when !exact).
 template <class S>
-void same_bytes(const S& a, const S& b, bool ordered, const char* what) {
+void same_bytes(const S& a, const S& b, bool exact, const char* what) {
     fastwire::versioned::model<S> ma, mb;
     const std::size_t n = ma.serialize(a);
-    if (mb.serialize(b) != n || (ordered && std::memcmp(ma.buffer().data(), mb.buffer().data(), n) != 0)) fail(what);
+    if (mb.serialize(b) != n || (exact && std::memcmp(ma.buffer().data(), mb.buffer().data(), n) != 0)) fail(what);
 }
 
 template <class S>
@@ -40,12 +41,24 @@ void same_as_general(const fastwire::versioned::model<S>& reader, const S& value
     S general{};
     const fastwire::status walked = reader.deserialize_general(general);
     if (walked.code() != read.code() || walked.size() != read.size()) fail("deserialize and the general walk disagree");
-    if (read) same_bytes(value, general, ordered, "deserialize and the general walk read different values");
-    S canonical{};
-    if (reader.deserialize_canonical(canonical)) {
-        if (!walked) fail("the canonical read accepts what the general walk rejects");
-        same_bytes(canonical, general, ordered, "the canonical read and the general walk read different values");
+    if (!walked) {
+        S canonical{};
+        if (reader.deserialize_canonical(canonical)) fail("the canonical read accepts what the general walk rejects");
+        return;
     }
+    // A body older than the schema's gets its missing fields' defaults, and a timestamp
+    // defaulting to `utc` is the time it was made: when a second general read differs from
+    // the first, only sizes are compared.
+    S again{};
+    (void)reader.deserialize_general(again);
+    fastwire::versioned::model<S> m1, m2;
+    const std::size_t n = m1.serialize(general);
+    const bool exact =
+        ordered && m2.serialize(again) == n && std::memcmp(m1.buffer().data(), m2.buffer().data(), n) == 0;
+    same_bytes(value, general, exact, "deserialize and the general walk read different values");
+    S canonical{};
+    if (reader.deserialize_canonical(canonical))
+        same_bytes(canonical, general, exact, "the canonical read and the general walk read different values");
 }
 
 template <template <class> class model, class S>
