@@ -40,10 +40,15 @@ std::vector<std::uint8_t> serialized_bytes(const S& v) {
     return m.buffer().to_vector();
 }
 
-// Returns deserialize()'s status code.
 template <class S>
-fastwire::errc expect_same_as_general(const fastwire::versioned::model<S>& m, const S* reused = nullptr,
-                                      const char* what = "") {
+void expect_same_as_general(const fastwire::versioned::model<S>& m, const S* reused = nullptr, const char* what = "") {
+    // Types without a schema depth (recursive ones, hand-written ones) never take the
+    // canonical read: deserialize() is the general walk itself.
+    if constexpr (fastwire::schema_depth_v<S> == 0) {
+        (void)reused;
+        (void)what;
+        return;
+    }
     // Not counted: the allocation bounds of the caller's tests are for one deserialize().
     struct Pause {
         bool was = testalloc::counting;
@@ -91,7 +96,6 @@ fastwire::errc expect_same_as_general(const fastwire::versioned::model<S>& m, co
             EXPECT_TRUE(same(target) || equality<S>::same(target, general)) << what << ": reused target";
         }
     }
-    return d.code();
 }
 
 }  // namespace testcanon

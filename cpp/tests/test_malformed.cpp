@@ -348,7 +348,8 @@ everything::Collections filled_collections() {
 }
 
 // Every truncation (as cut, and with a consistent size word) and every single-byte change
-// (seven kinds per byte) of one message, through check().
+// (four kinds per byte: the golden vectors get seven in test_adversarial.cpp) of one
+// message, through check().
 template <class S>
 void mutate_all(const std::vector<std::uint8_t>& good, const S& value) {
     ASSERT_EQ(check<S>(good, {}, &value), errc::ok);
@@ -361,7 +362,7 @@ void mutate_all(const std::vector<std::uint8_t>& good, const S& value) {
         }
     }
     for (std::size_t i = 0; i < good.size(); ++i) {
-        for (int change : {0x01, 0x02, 0x10, 0x80, 0xFF, -1, -2}) {
+        for (int change : {0x01, 0x80, -1, -2}) {
             auto bad = good;
             bad[i] = change == -1 ? 0x00 : change == -2 ? 0xFF : static_cast<std::uint8_t>(bad[i] ^ change);
             if (bad != good) check<S>(bad, {}, &value);
