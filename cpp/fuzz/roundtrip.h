@@ -4,7 +4,10 @@
 // imports proto and protoex); the rest is a message of that type. For any bytes:
 // verify() and deserialize() must agree; when they accept, the value must serialize,
 // verify, deserialize and serialize again to the same bytes (the same size when the type
-// holds hash maps, whose order is unspecified). Any disagreement aborts, which libFuzzer
+// holds hash maps, whose order is unspecified). Versioned: deserialize() (the canonical read
+// first, versioned.h) gives what the general walk alone gives - the same status and the
+// same value (its bytes, or its size with hash maps) - and a message the canonical read
+// accepts is accepted by the general walk. Any disagreement aborts, which libFuzzer
 // reports as a crash; ASan and UBSan report any stray access.
 #pragma once
 
@@ -14,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <type_traits>
 
 #include "everything_models.h"
 
@@ -22,6 +26,39 @@ namespace fuzz {
 [[noreturn]] inline void fail(const char* what) {
     std::fprintf(stderr, "fastwire fuzz: %s\n", what);
     std::abort();
+}
+
+// a and b serialize to the same bytes (the same size only when !exact).
+template <class S>
+void same_bytes(const S& a, const S& b, bool exact, const char* what) {
+    fastwire::versioned::model<S> ma, mb;
+    const std::size_t n = ma.serialize(a);
+    if (mb.serialize(b) != n || (exact && std::memcmp(ma.buffer().data(), mb.buffer().data(), n) != 0)) fail(what);
+}
+
+template <class S>
+void same_as_general(const fastwire::versioned::model<S>& reader, const S& value, fastwire::status read, bool ordered) {
+    S general{};
+    const fastwire::status walked = reader.deserialize_general(general);
+    if (walked.code() != read.code() || walked.size() != read.size()) fail("deserialize and the general walk disagree");
+    if (!walked) {
+        S canonical{};
+        if (reader.deserialize_canonical(canonical)) fail("the canonical read accepts what the general walk rejects");
+        return;
+    }
+    // A body older than the schema's gets its missing fields' defaults, and a timestamp
+    // defaulting to `utc` is the time it was made: when a second general read differs from
+    // the first, only sizes are compared.
+    S again{};
+    (void)reader.deserialize_general(again);
+    fastwire::versioned::model<S> m1, m2;
+    const std::size_t n = m1.serialize(general);
+    const bool exact =
+        ordered && m2.serialize(again) == n && std::memcmp(m1.buffer().data(), m2.buffer().data(), n) == 0;
+    same_bytes(value, general, exact, "deserialize and the general walk read different values");
+    S canonical{};
+    if (reader.deserialize_canonical(canonical))
+        same_bytes(canonical, general, exact, "the canonical read and the general walk read different values");
 }
 
 template <template <class> class model, class S>
@@ -34,6 +71,8 @@ void round_trip(const std::uint8_t* data, std::size_t size, bool ordered) {
     S value{};
     const fastwire::status read = reader.deserialize(value);
     if (verdict.code() != read.code()) fail("verify and deserialize disagree");
+    if constexpr (std::is_same_v<model<S>, fastwire::versioned::model<S>>)
+        same_as_general(reader, value, read, ordered);
     if (!verdict) return;
     if (verdict.size() != read.size() || verdict.size() > size) fail("accepted size is wrong");
 

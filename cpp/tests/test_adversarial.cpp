@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "test_alloc.h"
+#include "test_canonical.h"
 #include "test_types.h"
 #include "test_util.h"
 
@@ -74,9 +75,11 @@ struct tally {
 
 // One candidate message of type S in format M, in an exact-size heap block (so ASan sees
 // any read past its end): verify and deserialize agree; an accepted message reads into a
-// value that re-serializes, verifies and reads back.
+// value that re-serializes, verifies and reads back. Versioned: deserialize() gives what the
+// general walk alone gives (test_canonical.h), also into a copy of `reused` when given.
 template <template <class> class M, class S>
-errc check(const std::vector<std::uint8_t>& bytes, tally* t = nullptr, const fastwire::limits& lim = {}) {
+errc check(const std::vector<std::uint8_t>& bytes, tally* t = nullptr, const fastwire::limits& lim = {},
+           const S* reused = nullptr) {
     std::unique_ptr<std::uint8_t[]> exact(new std::uint8_t[bytes.empty() ? 1 : bytes.size()]);
     if (!bytes.empty()) std::memcpy(exact.get(), bytes.data(), bytes.size());
     M<S> m(lim);
@@ -85,6 +88,7 @@ errc check(const std::vector<std::uint8_t>& bytes, tally* t = nullptr, const fas
     S value{};
     const fastwire::status d = m.deserialize(value);
     EXPECT_EQ(v.code(), d.code()) << format_name<M>::value << ": verify and deserialize disagree";
+    if constexpr (std::is_same_v<M<S>, fastwire::versioned::model<S>>) testcanon::expect_same_as_general(m, reused);
     if (v) {
         EXPECT_EQ(v.size(), d.size());
         M<S> again(lim);
@@ -108,20 +112,27 @@ template <template <class> class M, class S>
 void mutate_all(const char* vector_name) {
     const auto good = testutil::load_hex(vector_name);
     ASSERT_EQ((check<M, S>(good)), errc::ok) << vector_name;
+    S golden{};  // the reused target of the versioned comparison
+    {
+        M<S> m;
+        m.attach(good.data(), good.size());
+        ASSERT_TRUE(m.deserialize(golden));
+    }
     tally cuts, changes;
     for (std::size_t k = 0; k < good.size(); ++k) {
         std::vector<std::uint8_t> cut(good.begin(), good.begin() + static_cast<long>(k));
-        EXPECT_NE((check<M, S>(cut, &cuts)), errc::ok) << vector_name << " cut at " << k;
+        EXPECT_NE((check<M, S>(cut, &cuts, {}, &golden)), errc::ok) << vector_name << " cut at " << k;
         if (k >= 4) {
             put32(cut, 0, static_cast<std::uint32_t>(k));
-            EXPECT_NE((check<M, S>(cut, &cuts)), errc::ok) << vector_name << " cut at " << k << ", size fixed";
+            EXPECT_NE((check<M, S>(cut, &cuts, {}, &golden)), errc::ok)
+                << vector_name << " cut at " << k << ", size fixed";
         }
     }
     for (std::size_t i = 0; i < good.size(); ++i) {
         for (int change : {0x01, 0x02, 0x10, 0x80, 0xFF, -1, -2}) {
             auto bad = good;
             bad[i] = change == -1 ? 0x00 : change == -2 ? 0xFF : static_cast<std::uint8_t>(bad[i] ^ change);
-            if (bad != good) check<M, S>(bad, &changes);
+            if (bad != good) check<M, S>(bad, &changes, {}, &golden);
         }
     }
     EXPECT_EQ(cuts.accepted, 0u) << vector_name;

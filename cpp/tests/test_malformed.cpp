@@ -12,7 +12,9 @@
 #include <new>
 #include <random>
 
+#include "everything_models.h"
 #include "test_alloc.h"
+#include "test_canonical.h"
 #include "test_types.h"
 #include "test_util.h"
 
@@ -40,9 +42,10 @@ using fastwire::errc;
 std::size_t g_checked = 0, g_accepted = 0;
 
 // Checks one candidate message of type S: verify and deserialize agree; an accepted
-// message re-serializes to something that verifies and reads back identically.
+// message re-serializes to something that verifies and reads back identically; deserialize()
+// gives what the general walk alone gives (test_canonical.h), also into a copy of `reused`.
 template <class S>
-errc check(const std::vector<std::uint8_t>& bytes, const fastwire::limits& lim = {}) {
+errc check(const std::vector<std::uint8_t>& bytes, const fastwire::limits& lim = {}, const S* reused = nullptr) {
     // An exact-size heap copy, so that ASan sees any read past the end.
     std::unique_ptr<std::uint8_t[]> exact(new std::uint8_t[bytes.size() ? bytes.size() : 1]);
     if (!bytes.empty()) std::memcpy(exact.get(), bytes.data(), bytes.size());
@@ -52,6 +55,7 @@ errc check(const std::vector<std::uint8_t>& bytes, const fastwire::limits& lim =
     S value{};
     const fastwire::status d = m.deserialize(value);
     EXPECT_EQ(v.code(), d.code()) << "verify and deserialize disagree";
+    testcanon::expect_same_as_general(m, reused);
     ++g_checked;
     if (v) {
         ++g_accepted;
@@ -96,19 +100,21 @@ double best_ms(F f) {
 
 TEST(Malformed, EveryTruncation) {
     const auto full = account_bytes();
+    const proto::Account seed = testutil::seed_account();
     for (std::size_t k = 0; k < full.size(); ++k) {
         std::vector<std::uint8_t> cut(full.begin(), full.begin() + static_cast<long>(k));
-        EXPECT_NE(check<proto::Account>(cut), errc::ok) << k;
+        EXPECT_NE(check<proto::Account>(cut, {}, &seed), errc::ok) << k;
         // The same cut with a consistent header: the body or heap is missing instead.
         if (k >= 4) {
             put32(cut, 0, static_cast<std::uint32_t>(k));
-            EXPECT_NE(check<proto::Account>(cut), errc::ok) << k;
+            EXPECT_NE(check<proto::Account>(cut, {}, &seed), errc::ok) << k;
         }
     }
 }
 
 TEST(Malformed, EverySingleByteChange) {
     const auto good = account_bytes();
+    const proto::Account seed = testutil::seed_account();
     std::size_t accepted = 0, rejected = 0;
     for (std::size_t i = 0; i < good.size(); ++i) {
         for (int change : {0x01, 0x02, 0x10, 0x80, 0xFF, -1, -2}) {
@@ -120,7 +126,7 @@ TEST(Malformed, EverySingleByteChange) {
             else
                 bad[i] = static_cast<std::uint8_t>(bad[i] ^ change);
             if (bad == good) continue;
-            (check<proto::Account>(bad) == errc::ok ? accepted : rejected)++;
+            (check<proto::Account>(bad, {}, &seed) == errc::ok ? accepted : rejected)++;
         }
     }
     // Changes inside values (names, prices) are fine; changes to sizes and offsets are not.
@@ -143,15 +149,16 @@ TEST(Malformed, RandomMutations) {
     c.m_enum_key[t::Color::red].o_point = t::Point{1, 1};
     const auto coll = serialized(c);
     const auto acct = account_bytes();
+    const proto::Account seed = testutil::seed_account();
     for (int round = 0; round < 30000; ++round) {
         for (const auto* base : {&acct, &coll}) {
             auto bad = *base;
             const int edits = 1 + static_cast<int>(rng() % 4);
             for (int e = 0; e < edits; ++e) bad[rng() % bad.size()] = static_cast<std::uint8_t>(rng());
             if (base == &acct)
-                check<proto::Account>(bad);
+                check<proto::Account>(bad, {}, &seed);
             else
-                check<t::Collections>(bad);
+                check<t::Collections>(bad, {}, &c);
         }
     }
     std::cout << "[          ] " << g_checked << " messages checked, " << g_accepted << " accepted\n";
@@ -305,4 +312,191 @@ TEST(Malformed, SharedBlocksAreOverBudget) {
     put32(b, 24, 1);
     put32(b, 28, child - 8);
     EXPECT_EQ(check<t::Tree>(b), errc::ok);
+}
+
+// ---- the canonical read (versioned.h) ---------------------------------------------------------
+
+namespace {
+
+everything::Optionals filled_optionals() {
+    everything::Optionals o;
+    o.f_bool = true;
+    o.f_struct = everything::Primitives{};
+    o.f_order = proto::Order(7, "X", proto::OrderSide::sell, proto::OrderType::stop, 2.5, 3.0);
+    o.f_reset = -1;
+    return o;
+}
+
+everything::Collections filled_collections() {
+    everything::Collections c;
+    c.f_array = {1, -2, 3};
+    c.f_array_optional = {std::string("a"), std::nullopt};
+    c.f_vector = {1, 2, 3};
+    c.f_vector_optional = {everything::EnumByte::a2, std::nullopt};
+    c.f_vector_struct.emplace_back(1, "EURUSD", proto::OrderSide::buy, proto::OrderType::market, 1.0, 2.0);
+    c.f_list = {"x", "", "yz"};
+    c.f_list_optional = {everything::Optionals{}, std::nullopt};
+    c.f_set = {-5, 0, 5};
+    c.f_set_struct = {proto::Balance("EUR", 1.0)};
+    c.f_map = {{1, "one"}, {-1, "minus"}};
+    c.f_map_optional = {{"a", 1.5}, {"b", std::nullopt}};
+    c.f_map_enum_key[everything::EnumByte::a3] = everything::Optionals{};
+    c.f_hash[fastwire::uuid::literal("123e4567-e89b-12d3-a456-426655440000")] = fastwire::bytes{1, 2};
+    c.f_hash_optional["p"] = everything::Primitives{};
+    c.f_hash_struct_key[proto::Order{}] = everything::Optionals{};
+    return c;
+}
+
+// Every truncation (as cut, and with a consistent size word) and every single-byte change
+// (four kinds per byte: the golden vectors get seven in test_adversarial.cpp) of one
+// message, through check().
+template <class S>
+void mutate_all(const std::vector<std::uint8_t>& good, const S& value) {
+    ASSERT_EQ(check<S>(good, {}, &value), errc::ok);
+    for (std::size_t k = 0; k < good.size(); ++k) {
+        std::vector<std::uint8_t> cut(good.begin(), good.begin() + static_cast<long>(k));
+        EXPECT_NE(check<S>(cut, {}, &value), errc::ok) << k;
+        if (k >= 4) {
+            put32(cut, 0, static_cast<std::uint32_t>(k));
+            EXPECT_NE(check<S>(cut, {}, &value), errc::ok) << k;
+        }
+    }
+    for (std::size_t i = 0; i < good.size(); ++i) {
+        for (int change : {0x01, 0x80, -1, -2}) {
+            auto bad = good;
+            bad[i] = change == -1 ? 0x00 : change == -2 ? 0xFF : static_cast<std::uint8_t>(bad[i] ^ change);
+            if (bad != good) check<S>(bad, {}, &value);
+        }
+    }
+}
+
+}  // namespace
+
+// What this writer and the reference's write is read by the canonical read, for every kind
+// of field; check() then compares deserialize() with the general walk.
+TEST(Canonical, WritersOutputIsCanonical) {
+    const auto order_bytes = testutil::load_hex("order.fbe.hex");
+    const auto balance_bytes = testutil::load_hex("balance.fbe.hex");
+    const auto account_golden = account_bytes();
+    fastwire::model<proto::Order> order;
+    fastwire::model<proto::Balance> balance;
+    fastwire::model<proto::Account> account;
+    order.attach(order_bytes);
+    balance.attach(balance_bytes);
+    account.attach(account_golden);
+    proto::Order o;
+    proto::Balance b;
+    proto::Account golden;
+    EXPECT_TRUE(order.deserialize_canonical(o));
+    EXPECT_TRUE(balance.deserialize_canonical(b));
+    EXPECT_TRUE(account.deserialize_canonical(golden));
+    EXPECT_EQ(testutil::str(golden), testutil::str(testutil::seed_account()));
+    proto::Account a;
+    fastwire::model<proto::Account> seed;
+    seed.serialize(testutil::seed_account());
+    ASSERT_TRUE(seed.deserialize_canonical(a));
+    EXPECT_EQ(testutil::str(a), testutil::str(testutil::seed_account()));
+
+    // Every kind of field (schemas/everything.fbe; the hand-written test types have no
+    // schema depth, so like recursive types they take the general walk).
+    const auto c = filled_collections();
+    const auto bytes = serialized(c);
+    fastwire::model<everything::Collections> m;
+    m.attach(bytes.data(), bytes.size());
+    for (const everything::Collections& start : {everything::Collections{}, c}) {  // fresh and reused
+        everything::Collections back = start;
+        ASSERT_TRUE(m.deserialize_canonical(back));
+        EXPECT_EQ(testutil::str(back), testutil::str(c));
+    }
+    t::Collections tc;
+    fastwire::model<t::Collections> mt;
+    mt.serialize(tc);
+    EXPECT_FALSE(mt.deserialize_canonical(tc));
+
+    everything::Optionals opt;
+    fastwire::model<everything::Optionals> mo;
+    mo.serialize(filled_optionals());
+    EXPECT_TRUE(mo.deserialize_canonical(opt));
+    everything::MoreDerived d;
+    fastwire::model<everything::MoreDerived> md;
+    md.serialize(everything::MoreDerived{});
+    EXPECT_TRUE(md.deserialize_canonical(d));
+    everything::ExAccount x;
+    fastwire::model<everything::ExAccount> mx;
+    everything::ExAccount ex;
+    ex.name = "ex";
+    ex.orders.resize(2);
+    mx.serialize(ex);
+    EXPECT_TRUE(mx.deserialize_canonical(x));
+}
+
+// Every truncation and single-byte change of messages with every kind of field: check()
+// compares deserialize() with the general walk on each.
+TEST(Canonical, EverythingMutations) {
+    const auto c = filled_collections();
+    const auto o = filled_optionals();
+    mutate_all(serialized(c), c);
+    mutate_all(serialized(o), o);
+    everything::ExAccount ex;
+    ex.name = "ex";
+    ex.orders.resize(2);
+    mutate_all(serialized(ex), ex);
+}
+
+// Messages the general walk accepts but no writer of this version lays out: deserialize()
+// reads them by the general walk, with the same values.
+TEST(Canonical, OtherLayoutsFallBackToTheGeneralWalk) {
+    const proto::Balance want{"USD", 1000.0};
+    auto balance = testutil::load_hex("balance.fbe.hex");  // [full][8][body 20: currency -> 28][USD]
+    ASSERT_EQ(fastwire::load_le<std::uint32_t>(&balance[16]), 20u);
+    // Four bytes of padding before the currency block.
+    auto gap = balance;
+    gap.insert(gap.begin() + 28, 4, 0xAA);
+    put32(gap, 0, static_cast<std::uint32_t>(gap.size()));
+    put32(gap, 16, 24);
+    // A body one byte longer than this version's (a newer writer's extra field).
+    auto longer = balance;
+    longer.insert(longer.begin() + 28, 1, 0x00);
+    put32(longer, 0, static_cast<std::uint32_t>(longer.size()));
+    put32(longer, 8, 21);
+    put32(longer, 16, 21);
+    for (const auto* b : {&gap, &longer}) {
+        fastwire::model<proto::Balance> m;
+        m.attach(b->data(), b->size());
+        proto::Balance got;
+        EXPECT_FALSE(m.deserialize_canonical(got));
+        got = proto::Balance{"EURO", 1.0};  // a dirty target
+        ASSERT_TRUE(m.deserialize(got));
+        EXPECT_EQ(got.currency, want.currency);
+        EXPECT_EQ(got.amount, want.amount);
+        EXPECT_EQ(check<proto::Balance>(*b), errc::ok);
+    }
+    // A string at offset 0 (read as empty) and a null optional with a garbage offset.
+    auto acct = account_bytes();
+    put32(acct, 20, 0);
+    fastwire::model<proto::Account> m;
+    m.attach(acct.data(), acct.size());
+    proto::Account a;
+    EXPECT_FALSE(m.deserialize_canonical(a));
+    a = testutil::seed_account();
+    ASSERT_TRUE(m.deserialize(a));
+    EXPECT_EQ(a.name, "");
+    EXPECT_EQ(a.orders.size(), 3u);
+
+    // Recursive types and limits below the schema's depth never take the canonical read.
+    t::Tree tree;
+    tree.children.resize(2);
+    const auto tb = serialized(tree);
+    fastwire::model<t::Tree> mt;
+    mt.attach(tb.data(), tb.size());
+    t::Tree tback;
+    EXPECT_FALSE(mt.deserialize_canonical(tback));
+    EXPECT_TRUE(mt.deserialize(tback));
+    fastwire::limits shallow;
+    shallow.max_depth = 1;
+    fastwire::model<proto::Account> ms(shallow);
+    const auto good = account_bytes();
+    ms.attach(good.data(), good.size());
+    EXPECT_FALSE(ms.deserialize_canonical(a));
+    EXPECT_EQ(ms.deserialize(a), errc::too_deep);
 }

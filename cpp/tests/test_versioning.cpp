@@ -129,3 +129,24 @@ TEST(Versioning, ProtoexBalanceKeepsTheBaseTypeNumber) {
     EXPECT_EQ(ob.currency, "JPY");
     EXPECT_EQ(ob.amount, 5.0);
 }
+
+// Another version's bodies (shorter or longer) are never read by the canonical read
+// (versioned.h): deserialize() reads them by the general walk.
+TEST(Versioning, OtherVersionsAreNotCanonical) {
+    const auto old_bytes = testutil::load_hex("account.fbe.hex");
+    fastwire::model<protoex::Account> as_new;
+    as_new.attach(old_bytes);
+    protoex::Account a;
+    EXPECT_FALSE(as_new.deserialize_canonical(a));
+    EXPECT_TRUE(as_new.deserialize(a));
+
+    fastwire::model<protoex::Account> writer;
+    writer.serialize(new_account());
+    protoex::Account same;
+    EXPECT_TRUE(writer.deserialize_canonical(same));
+    fastwire::model<proto::Account> as_old;
+    as_old.attach(writer.buffer());
+    proto::Account o;
+    EXPECT_FALSE(as_old.deserialize_canonical(o));
+    EXPECT_TRUE(as_old.deserialize(o));
+}

@@ -97,16 +97,38 @@ public:
 
     // Reads the model at the current position into `value`, reusing its memory. Safe on
     // malformed input: returns an error status (then `value` is valid but unspecified).
+    // A message laid out as this schema version's writers lay it out is read by the
+    // canonical read (versioned.h), any other by the general walk, which alone reports
+    // errors; the values are the same either way.
     status deserialize(S& value) const {
         std::size_t full;
         const errc e = root(full);
         if (e != errc::ok) return e;
-        reader r(current(), full);
-        if (flat()) return finish(r, C::read(r, 4, 0, walk{budget(full)}, value), full);
+        if constexpr (depth != 0) {
+            if (FASTWIRE_LIKELY(flat() && read_canonical(full, value))) return status(errc::ok, full);
+        }
+        return deserialize_walk(full, value);
+    }
+
+    // The two halves of deserialize(), for tests that compare them. deserialize_canonical():
+    // the canonical read alone; true when the message is laid out as this schema version's
+    // writers lay it out (then `value` holds it, as deserialize() gives it), false for any
+    // other message, recursive types and a max_depth below the schema's (then `value` is
+    // partly overwritten and nothing is reported). deserialize_general(): the general walk
+    // alone, with deserialize()'s results on every input.
+    bool deserialize_canonical(S& value) const {
+        std::size_t full;
+        if (root(full) != errc::ok) return false;
         if constexpr (depth != 0)
-            return read_counting_cold(r, full, value);
+            return flat() && read_canonical(full, value);
         else
-            return read_counting(r, full, value);
+            return false;
+    }
+    status deserialize_general(S& value) const {
+        std::size_t full;
+        const errc e = root(full);
+        if (e != errc::ok) return e;
+        return deserialize_walk(full, value);
     }
 
     // The struct view (S's generated view class, view.h) of the model at the current
@@ -129,6 +151,23 @@ public:
 
 private:
     static constexpr std::uint32_t depth = schema_depth_v<S>;
+
+    // The canonical read of the whole model (full >= 16 bytes); false when it is not
+    // canonical, with `value` partly overwritten.
+    bool read_canonical(std::size_t full, S& value) const {
+        const std::uint8_t* m = current();
+        if (full - 8 < C::heap_min) return false;
+        return C::canon_read(m + 4, m, m + 8, m + full, value) != nullptr;
+    }
+
+    status deserialize_walk(std::size_t full, S& value) const {
+        reader r(current(), full);
+        if (flat()) return finish(r, C::read(r, 4, 0, walk{budget(full)}, value), full);
+        if constexpr (depth != 0)
+            return read_counting_cold(r, full, value);
+        else
+            return read_counting(r, full, value);
+    }
 
     // True when the schema bounds S's nesting within the limit, so the walk need not count
     // levels (versioned.h, walk): a register and a branch less per struct.

@@ -197,6 +197,42 @@ FASTWIRE_INLINE W charge(W w, std::size_t n) noexcept {
     return w;
 }
 
+// ---- the canonical read ------------------------------------------------------------------
+//
+// Every FBE writer of this schema version lays a message out the same way: the root body,
+// then each field's heap blocks in field order, depth first, each block starting where the
+// previous one ended (spec §2.1), every struct body exactly as long as this schema's.
+// deserialize() first reads a message as if it were laid out so (canon_read below): one
+// cursor follows the blocks, and each offset must lead exactly to the cursor. Blocks then
+// cannot overlap or point backwards, so the walk needs no budget and no per-offset range
+// checks; as in the final format, each codec is handed `end`, the message end less the
+// fewest heap bytes the values after it take (heap_min), so one comparison per length or
+// count keeps every block inside the message. Any other message (an older or newer struct
+// version, a foreign writer's layout, damage) makes canon_read return nullptr, having
+// recorded nothing; the model then reads it again with the general walk (read()), whose
+// values and errors are thus the only ones a caller ever sees. A canonical message passes
+// every check of the general walk (its blocks are disjoint, forward and inside the
+// message), so both give the same values (cpp/tests: every truncation and byte change of
+// the golden vectors, both ways).
+//
+// Each codec<T> adds:
+//   static constexpr std::size_t heap_min;      // fewest heap bytes write() appends
+//   static constexpr bool canon_infallible;     // canon_read() cannot fail
+//   static cursor canon_read(cursor slot, cursor base, cursor p, cursor end, T& out);
+//       slot: T's slot (inside the message); base: what its offsets are relative to;
+//       p: where T's first heap block must start; the caller guarantees
+//       p + heap_min <= end. Returns the position after T's heap blocks (<= end), or
+//       nullptr when the message is not canonical here.
+using cursor = const std::uint8_t*;
+
+// The bytes between two positions (first <= last).
+FASTWIRE_INLINE std::size_t room(cursor first, cursor last) noexcept { return static_cast<std::size_t>(last - first); }
+
+// True when the offset in the slot leads exactly to p (p >= base).
+FASTWIRE_INLINE bool canonical_at(cursor slot, cursor base, cursor p) noexcept {
+    return load_le<std::uint32_t>(slot) == static_cast<std::size_t>(p - base);
+}
+
 template <class T, class = void>
 struct codec;  // specialised below for every type a schema type maps to
 
@@ -237,6 +273,18 @@ struct fixed_codec {
             return V::valid(r.data + slot_pos) ? w : r.fail(errc::bad_value);
         else
             return w;
+    }
+
+    static constexpr std::size_t heap_min = 0;
+    static constexpr bool canon_infallible = !V::checked;
+
+    static FASTWIRE_INLINE cursor canon_read(cursor slot, cursor, cursor p, cursor, T& out) noexcept {
+        if constexpr (V::checked) {
+            return V::load(slot, out) == errc::ok ? p : nullptr;
+        } else {
+            V::load(slot, out);
+            return p;
+        }
     }
 };
 
@@ -288,6 +336,17 @@ struct text_codec {
         std::size_t pos = 0, n = 0;
         return find(r, slot_pos, base, w, pos, n);
     }
+
+    static constexpr std::size_t heap_min = 4;
+    static constexpr bool canon_infallible = false;
+
+    static FASTWIRE_INLINE cursor canon_read(cursor slot, cursor base, cursor p, cursor end, T& out) {
+        if (!canonical_at(slot, base, p)) return nullptr;
+        const std::size_t n = load_le<std::uint32_t>(p);  // p + 4 <= end
+        if (n > room(p + 4, end)) return nullptr;
+        fastwire::internal::load_text(out, p + 4, n);
+        return p + 4 + n;
+    }
 };
 
 // Finds the [u32 count][count x elem_slot] block of a vector, list, set or map and charges
@@ -305,6 +364,29 @@ FASTWIRE_INLINE W find_block(reader& r, std::size_t slot_pos, std::size_t base, 
     if (count > (r.size - blk - 4) / elem_slot) return r.fail(errc::truncated);
     pos = blk + 4;
     return charge(w, 4 + count * elem_slot);
+}
+
+// The count word at p (p + 4 <= end) of a canonical collection whose elements take at least
+// Per bytes each (slot and heap): false unless they fit in [p + 4, end).
+template <std::size_t Per>
+FASTWIRE_INLINE bool canon_count(cursor p, cursor end, std::size_t& count) noexcept {
+    static_assert(Per != 0, "every element has a slot");
+    count = load_le<std::uint32_t>(p);
+    return count <= room(p + 4, end) / Per;  // a division, so no product to overflow
+}
+
+// The canonical read of n elements whose slots start at s, into [first, last); their heap
+// blocks start at p. Each gets room up to `end` less the heap_min of the elements after it.
+template <class C, class It>
+FASTWIRE_INLINE cursor canon_elements(cursor s, cursor base, cursor p, cursor end, std::size_t n, It first, It last) {
+    std::size_t rest = n * C::heap_min;
+    for (; first != last; ++first, s += C::slot) {
+        rest -= C::heap_min;
+        p = C::canon_read(s, base, p, end - rest, *first);
+        if constexpr (!C::canon_infallible)
+            if (!p) return p;
+    }
+    return p;
 }
 
 // Writes [count][slots] and returns the first element slot.
@@ -380,6 +462,32 @@ struct sequence_codec {
         for (std::size_t i = 0; i < n && w.ok(); ++i, pos += C::slot) w = C::verify(r, pos, base, w);
         return w;
     }
+
+    static constexpr std::size_t heap_min = 4;  // nothing here may name C's: T may be the enclosing struct
+    static constexpr bool canon_infallible = false;
+
+    static cursor canon_read(cursor slot, cursor base, cursor p, cursor end, Seq& out) {
+        std::size_t n = 0;
+        if (!canonical_at(slot, base, p) || !canon_count<C::slot + C::heap_min>(p, end, n)) return nullptr;
+        cursor s = p + 4;
+        p = s + n * C::slot;
+        if constexpr (fastwire::internal::is_set<Seq>::value) {
+            std::size_t rest = n * C::heap_min;
+            fastwire::internal::refill(out, n, [&](T& e) {
+                rest -= C::heap_min;
+                p = C::canon_read(s, base, p, end - rest, e);
+                s += C::slot;
+                return p != nullptr;
+            });
+            return p;
+        } else if constexpr (bulk) {
+            fastwire::internal::load_bulk(s, n, out);
+            return p;
+        } else {
+            fastwire::internal::resize_for_read(out, n);
+            return canon_elements<C>(s, base, p, end, n, out.begin(), out.end());
+        }
+    }
 };
 
 // Maps and hashes: an offset to [u32 count][count x (slot(K) slot(V))].
@@ -431,6 +539,26 @@ struct map_codec {
         }
         return w;
     }
+
+    static constexpr std::size_t heap_min = 4;
+    static constexpr bool canon_infallible = false;
+
+    static cursor canon_read(cursor slot, cursor base, cursor p, cursor end, M& out) {
+        constexpr std::size_t pair_heap = CK::heap_min + CV::heap_min;
+        std::size_t n = 0;
+        if (!canonical_at(slot, base, p) || !canon_count<pair_slot + pair_heap>(p, end, n)) return nullptr;
+        cursor s = p + 4;
+        p = s + n * pair_slot;
+        std::size_t rest = n * pair_heap;
+        fastwire::internal::refill(out, n, [&](K& key, V& value) {
+            rest -= pair_heap;
+            p = CK::canon_read(s, base, p, end - rest - CV::heap_min, key);
+            if (p) p = CV::canon_read(s + CK::slot, base, p, end - rest, value);
+            s += pair_slot;
+            return p != nullptr;
+        });
+        return p;
+    }
 };
 
 // ---- structs -----------------------------------------------------------------------------
@@ -456,6 +584,21 @@ struct struct_fields<S, fields<Ms...>> {
     }
     static constexpr std::array<std::uint32_t, count + 1> offsets = compute_offsets();
     static constexpr std::uint32_t body = offsets[count];
+
+    // The canonical read (see "the canonical read" above): heap_after[i] is the fewest heap
+    // bytes the fields after field i append; heap_min, all fields'.
+    static constexpr std::array<std::size_t, count + 1> heap_mins = {codec<member_type_t<Ms>>::heap_min..., 0};
+    static constexpr std::array<std::size_t, count + 1> compute_heap_after() noexcept {
+        std::array<std::size_t, count + 1> a{};
+        std::size_t sum = 0;
+        for (std::size_t i = count + 1; i-- > 0;) {
+            a[i] = sum;
+            sum += heap_mins[i];
+        }
+        return a;
+    }
+    static constexpr std::array<std::size_t, count + 1> heap_after = compute_heap_after();
+    static constexpr std::size_t heap_min = (std::size_t{0} + ... + codec<member_type_t<Ms>>::heap_min);
 
     using indices = std::make_index_sequence<count>;
 
@@ -491,6 +634,17 @@ struct struct_fields<S, fields<Ms...>> {
                     : (v.*Ms = defaults.*Ms, true)) &&
                ...);
         return w;
+    }
+
+    // The canonical read of the fields of the body at `body`; their heap blocks start at p
+    // (p + heap_min <= end). Stops at the first field that is not canonical.
+    template <std::size_t... I>
+    static FASTWIRE_INLINE cursor canon_read([[maybe_unused]] cursor body, cursor p, [[maybe_unused]] cursor end,
+                                             [[maybe_unused]] S& v, std::index_sequence<I...>) {
+        (void)(((p = codec<member_type_t<Ms>>::canon_read(body + offsets[I], body, p, end - heap_after[I], v.*Ms)),
+                codec<member_type_t<Ms>>::canon_infallible || p != nullptr) &&
+               ...);
+        return p;
     }
 
     template <class W, std::size_t... I>
@@ -576,6 +730,15 @@ struct codec<std::vector<bool, A>> {
         std::size_t pos = 0, n = 0;
         return internal::find_block(r, slot_pos, base, 1, w, pos, n);
     }
+
+    static constexpr std::size_t heap_min = 4;
+    static constexpr bool canon_infallible = false;
+    static cursor canon_read(cursor slot, cursor base, cursor p, cursor end, std::vector<bool, A>& out) {
+        std::size_t n = 0;
+        if (!canonical_at(slot, base, p) || !internal::canon_count<1>(p, end, n)) return nullptr;
+        fastwire::internal::load_bools(p + 4, n, out);
+        return p + 4 + n;
+    }
 };
 
 // map, hash (fastwire::internal::is_map).
@@ -623,6 +786,17 @@ struct codec<std::array<T, N>> {
     static W verify(reader& r, std::size_t pos, std::size_t base, W w) noexcept {
         for (std::size_t i = 0; i < N && w.ok(); ++i, pos += C::slot) w = C::verify(r, pos, base, w);
         return w;
+    }
+
+    static constexpr std::size_t heap_min = N * C::heap_min;
+    static constexpr bool canon_infallible = C::canon_infallible;
+    static cursor canon_read(cursor slot, cursor base, cursor p, cursor end, std::array<T, N>& out) {
+        if constexpr (internal::bulk_copyable<C>::value) {
+            fastwire::internal::load_bulk(slot, N, out);
+            return p;
+        } else {
+            return internal::canon_elements<C>(slot, base, p, end, N, out.begin(), out.end());
+        }
     }
 };
 
@@ -673,6 +847,19 @@ struct codec<std::optional<T>> {
         std::size_t pos = 0;
         if (!find(r, slot_pos, base, pos)) return reader::failed;
         return C::verify(r, pos, pos, charge(w, C::slot));
+    }
+
+    // A set optional's block [slot(T)] starts at p, T's heap after it.
+    static constexpr std::size_t heap_min = 0;  // null; nothing here may name C's (T may recur)
+    static constexpr bool canon_infallible = false;
+    static FASTWIRE_INLINE cursor canon_read(cursor slot, cursor base, cursor p, cursor end, std::optional<T>& out) {
+        if (slot[0] == 0) {
+            out.reset();
+            return p;
+        }
+        if (!canonical_at(slot + 1, base, p) || C::slot + C::heap_min > room(p, end)) return nullptr;
+        if (!out) out.emplace();
+        return C::canon_read(p, p, p + C::slot, end, *out);
     }
 };
 
@@ -741,6 +928,15 @@ struct codec<S, std::enable_if_t<is_struct_v<S>>> {
         } else {
             return read_any(r, slot_pos, base, w, out);
         }
+    }
+
+    // The body (this version's: its header is exactly [body][type]) starts at p, the
+    // fields' heap blocks after it.
+    static constexpr std::size_t heap_min = L::body + L::heap_min;
+    static constexpr bool canon_infallible = false;
+    static cursor canon_read(cursor slot, cursor base, cursor p, cursor end, S& out) {
+        if (!canonical_at(slot, base, p) || load_le<std::uint64_t>(p) != header) return nullptr;
+        return L::canon_read(p, p + L::body, end, out, typename L::indices{});
     }
 
     template <class W>
