@@ -169,9 +169,14 @@ private:
     void read(ByteView in, Gen& out) {
         reader_.attach(in.data, in.size);
         const auto status = reader_.deserialize(out);
-        if (!status) fail(status.message());
+        if (!status) fail(status.code());
     }
-    [[noreturn]] static void fail(const char* why) { throw DecodeError(std::string("fastwire: ") + why); }
+    // Out of line and cold (as handwritten's), so the error path costs the hot loop no
+    // stack frame.
+    [[noreturn, gnu::cold, gnu::noinline]] static void fail(fastwire::errc e) { fail(fastwire::message(e)); }
+    [[noreturn, gnu::cold, gnu::noinline]] static void fail(const char* why) {
+        throw DecodeError(std::string("fastwire: ") + why);
+    }
 
     Gen src_, dst_;
     M writer_, reader_;

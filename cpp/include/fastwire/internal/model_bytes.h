@@ -68,6 +68,8 @@ protected:
     std::size_t total() const noexcept { return own_ ? buffer_.size() : ext_size_; }
     // The model at the current position.
     const std::uint8_t* current() const noexcept { return data() + pos_; }
+    // The bytes from the current position to the end.
+    std::size_t avail() const noexcept { return total() - pos_; }
 
     // n uninitialised bytes at the end of the owned buffer, which the model views from now
     // on (serialize after attach switches back to the owned buffer).
