@@ -420,6 +420,60 @@ TEST(Adversarial, FinalRootHeader) {
     EXPECT_EQ((check<fastwire::final::model, t::Scalars>(dec)), errc::bad_value);
 }
 
+// A struct of fixed-size fields has its root header checked in one compare (size and
+// type as one 8-byte word, final_model.h quick_root()): every header error is still
+// found and named, a declared size other than the fields' is bad_size, and the depth and
+// size limits apply.
+TEST(Adversarial, FinalFixedRootHeader) {
+    static_assert(fastwire::final::is_fixed<t::Point>());
+    fastwire::final_model<t::Point> w;
+    w.serialize(t::Point{3, 4});
+    const auto good = w.buffer().to_vector();
+    ASSERT_EQ(good.size(), 16u);
+    EXPECT_EQ((check<fastwire::final::model, t::Point>(good)), errc::ok);
+    auto longer = good;
+    longer.push_back(0);
+    put32(longer, 0, 17);
+    EXPECT_EQ((check<fastwire::final::model, t::Point>(longer)), errc::bad_size);
+    auto shorter = good;
+    put32(shorter, 0, 15);
+    EXPECT_EQ((check<fastwire::final::model, t::Point>(shorter)), errc::truncated);
+    auto tiny = good;
+    put32(tiny, 0, 7);
+    EXPECT_EQ((check<fastwire::final::model, t::Point>(tiny)), errc::bad_size);
+    auto beyond = good;
+    put32(beyond, 0, 17);  // more than the bytes given
+    EXPECT_EQ((check<fastwire::final::model, t::Point>(beyond)), errc::truncated);
+    auto type = good;
+    put32(type, 4, 11);
+    EXPECT_EQ((check<fastwire::final::model, t::Point>(type)), errc::bad_type);
+    put32(type, 4, 10 + (1u << 16));
+    EXPECT_EQ((check<fastwire::final::model, t::Point>(type)), errc::bad_type);
+    for (std::size_t n = 0; n < good.size(); ++n) {
+        const std::vector<std::uint8_t> cut(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(n));
+        EXPECT_EQ((check<fastwire::final::model, t::Point>(cut)), errc::truncated) << n;
+    }
+    fastwire::limits small;
+    small.max_message_size = 15;
+    EXPECT_EQ((check<fastwire::final::model, t::Point>(good, nullptr, small)), errc::too_large);
+    small.max_message_size = 16;
+    EXPECT_EQ((check<fastwire::final::model, t::Point>(good, nullptr, small)), errc::ok);
+    fastwire::limits flat;
+    flat.max_depth = 0;
+    EXPECT_EQ((check<fastwire::final::model, t::Point>(good, nullptr, flat)), errc::too_deep);
+    // A non-fixed root (proto::Account): the one-compare check of size and type against
+    // the bytes given, at its edges.
+    const auto account = testutil::load_hex("account.final.hex");
+    for (std::uint32_t size : {0u, 7u, 8u, 151u, 153u, 0xFFFFFFFFu}) {
+        auto b = account;
+        put32(b, 0, size);
+        EXPECT_NE((check<fastwire::final::model, proto::Account>(b)), errc::ok) << size;
+    }
+    fastwire::limits exact;
+    exact.max_message_size = account.size();
+    EXPECT_EQ((check<fastwire::final::model, proto::Account>(account, nullptr, exact)), errc::ok);
+}
+
 // Memory of a deserialize is bounded by a constant x the message size: count x
 // min_size(element) <= bytes, and sizeof(element) / min_size(element) is a property of
 // the schema. The worst case of the seed's schema, vector<Order>: 26 wire bytes -> 64.

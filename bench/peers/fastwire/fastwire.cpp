@@ -84,7 +84,7 @@ FWB_FW_CONVERT()
 // M is the root model type. Both have serialize / reset / buffer / attach / verify /
 // deserialize; verify() and deserialize() return a fastwire::status.
 // ---- "read a few fields" through the generated views (versioned format)
-Few few(::monsters::MonstersView v) {
+[[gnu::always_inline]] inline Few few(::monsters::MonstersView v) {
     Few f;
     f.in_place = true;
     for (::monsters::MonsterView m : v.monsters()) {
@@ -95,7 +95,7 @@ Few few(::monsters::MonstersView v) {
     }
     return f;
 }
-Few few(::record::RecordView v) {
+[[gnu::always_inline]] inline Few few(::record::RecordView v) {
     Few f;
     f.in_place = true;
     const auto ids = v.ids();
@@ -110,7 +110,7 @@ Few few(::record::RecordView v) {
     }
     return f;
 }
-Few few(::account::AccountView v) {
+[[gnu::always_inline]] inline Few few(::account::AccountView v) {
     Few f;
     f.in_place = true;
     f.a = v.uid();
@@ -169,9 +169,14 @@ private:
     void read(ByteView in, Gen& out) {
         reader_.attach(in.data, in.size);
         const auto status = reader_.deserialize(out);
-        if (!status) fail(status.message());
+        if (!status) fail(status.code());
     }
-    [[noreturn]] static void fail(const char* why) { throw DecodeError(std::string("fastwire: ") + why); }
+    // Out of line and cold (as handwritten's), so the error path costs the hot loop no
+    // stack frame.
+    [[noreturn, gnu::cold, gnu::noinline]] static void fail(fastwire::errc e) { fail(fastwire::message(e)); }
+    [[noreturn, gnu::cold, gnu::noinline]] static void fail(const char* why) {
+        throw DecodeError(std::string("fastwire: ") + why);
+    }
 
     Gen src_, dst_;
     M writer_, reader_;

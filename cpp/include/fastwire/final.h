@@ -614,6 +614,16 @@ struct codec<S, std::enable_if_t<is_struct_v<S>>> {
     static std::uint8_t* write(std::uint8_t* p, const S& v) noexcept { return L::write(p, v); }
 
     static cursor read(reader& r, cursor p, cursor end, std::uint32_t depth, S& out) {
+        return read_inline(r, p, end, depth, out);
+    }
+    static cursor verify(reader& r, cursor p, cursor end, std::uint32_t depth) noexcept {
+        return verify_inline(r, p, end, depth);
+    }
+
+    // The same, inlined where called: the root model's (final_model.h), so that a root
+    // struct's fields are read in the caller's frame with no call (nested structs still
+    // call read/verify, which keeps the code of large schemas small).
+    static FASTWIRE_INLINE cursor read_inline(reader& r, cursor p, cursor end, std::uint32_t depth, S& out) {
         if constexpr (fixed) {
             if (depth < levels) return r.fail(errc::too_deep);
         } else {
@@ -622,7 +632,7 @@ struct codec<S, std::enable_if_t<is_struct_v<S>>> {
         return L::read(r, p, end, depth - 1, out, typename L::indices{});
     }
 
-    static cursor verify(reader& r, cursor p, cursor end, std::uint32_t depth) noexcept {
+    static FASTWIRE_INLINE cursor verify_inline(reader& r, cursor p, cursor end, std::uint32_t depth) noexcept {
         if constexpr (fixed) {
             if (depth < levels) return r.fail(errc::too_deep);
             if constexpr (!checked) return p + min_size;

@@ -76,24 +76,24 @@ public:
     }
 
     // Checks the model at the current position. On success the status holds its size.
-    status verify() const noexcept {
+    FASTWIRE_INLINE status verify() const noexcept {
         std::size_t full;
-        const errc e = root(full);
-        if (e != errc::ok) return e;
+        if (!quick_root(full)) return header_error();
         const std::uint8_t* msg = current();
         reader r(limits_);
-        return finish(r, C::verify(r, msg + 8, msg + full, depth_limit(limits_)), msg + full, full);
+        return finish(r, C::verify_inline(r, msg + 8, msg + full, depth_limit(limits_)), msg + full, full);
     }
 
     // Reads the model at the current position into `value`, reusing its memory. Safe on
     // malformed input: returns an error status (then `value` is valid but unspecified).
-    status deserialize(S& value) const {
+    // Inlined where called, with the root struct's own fields (nested structs are calls):
+    // a small message is read with no call and no stack frame.
+    FASTWIRE_INLINE status deserialize(S& value) const {
         std::size_t full;
-        const errc e = root(full);
-        if (e != errc::ok) return e;
+        if (!quick_root(full)) return header_error();
         const std::uint8_t* msg = current();
         reader r(limits_);
-        return finish(r, C::read(r, msg + 8, msg + full, depth_limit(limits_), value), msg + full, full);
+        return finish(r, C::read_inline(r, msg + 8, msg + full, depth_limit(limits_), value), msg + full, full);
     }
 
 private:
@@ -102,6 +102,44 @@ private:
         if (!at) return r.error;
         if (at != end) return errc::bad_size;  // bytes left over inside the declared size
         return status(errc::ok, full);
+    }
+
+    // The root header's checks on the hot path, as few as they can be: the size and type
+    // words are one 8-byte load and one compare against the bytes given (capped by the
+    // limit). True: the header is S's (type, 8 + min_size <= size <= the bytes given and
+    // the limit) and full = its size. A struct of fixed-size fields has a known size:
+    // only exactly that size passes, and its (compile-time) nesting is checked against
+    // the depth limit here too. False: the model is malformed, header_error() says why.
+    FASTWIRE_INLINE bool quick_root(std::size_t& full) const noexcept {
+        constexpr std::size_t lo = 8 + C::min_size;
+        static_assert(lo <= UINT32_MAX, "the size word is 32-bit");
+        constexpr std::uint64_t want = (std::uint64_t{struct_schema<S>::type} << 32) | lo;
+        std::size_t cap = avail();
+        if (cap > limits_.max_message_size) cap = limits_.max_message_size;
+        if constexpr (C::fixed) {
+            if (cap < lo || load_le<std::uint64_t>(current()) != want || depth_limit(limits_) < C::levels) return false;
+        } else {
+            if (cap > UINT32_MAX) cap = UINT32_MAX;
+            if (cap < lo) return false;
+            // head - want: the size beyond lo when the type matches and size >= lo; any
+            // other type or a smaller size wraps to at least 2^32 - lo > cap - lo.
+            const std::uint64_t head = load_le<std::uint64_t>(current());
+            if (head - want > cap - lo) return false;
+            full = static_cast<std::uint32_t>(head);
+            return true;
+        }
+        full = lo;
+        return true;
+    }
+
+    // Why quick_root() failed: the header's error, or for a struct of fixed-size fields
+    // with a sound header, too deep a nesting or a size other than its fields' (which the
+    // walk would find at the end, as bad_size, or an error in the fields before it).
+    FASTWIRE_COLD status header_error() const noexcept {
+        std::size_t full;
+        if (const errc e = root(full); e != errc::ok) return e;
+        if (depth_limit(limits_) < C::levels) return errc::too_deep;
+        return errc::bad_size;
     }
 
     // Checks the root header; full = the declared size.
