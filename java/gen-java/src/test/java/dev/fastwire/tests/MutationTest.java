@@ -131,6 +131,12 @@ class MutationTest {
             x -> ((int) x - 1) & 0xFF, x -> 0x7F};
     }
 
+    /** Surefire runs this class twice: with Unsafe loads, and with -Dfastwire.unsafe=false. */
+    @Test
+    void loadsAreUncheckedUnlessDisabled() {
+        assertEquals(!"false".equals(System.getProperty("fastwire.unsafe")), dev.fastwire.Unchecked.ENABLED);
+    }
+
     @Test
     void account() {
         all("account", Account.CODEC);
