@@ -113,6 +113,7 @@ class FastWalk:
         self.lines: List[str] = []
         self.lim = "size"  # the bound every load is proved against
         self.have = 0  # the final walks: bytes known to remain at p
+        self.after = 0  # the final walks: bytes the field after a string checks first
         self.level = 0
         self.count = 0
 
@@ -131,6 +132,12 @@ class FastWalk:
         checked together with the header that follows it)."""
         if self.have < n:
             self.fail(f"end - p < {n}" if n > 1 else "p >= end")
+
+    def need(self, layout: lower.StructLayout, i: int) -> int:
+        """The bytes the final walk checks first from the field at index i on: a fixed
+        run's size and the header after it, or the field's header."""
+        run = next((r for r in layout.final_runs if r.first == i), None)
+        return run.size + self.ahead(layout, i + run.count) if run else self.ahead(layout, i)
 
     def ahead(self, layout: lower.StructLayout, i: int) -> int:
         """The bytes the field at index i checks first in the final format (its header)."""
@@ -297,7 +304,8 @@ class FastWalk:
             if i in runs:
                 run = runs[i]
                 la = self.ahead(layout, i + run.count)
-                self.fail(f"end - p < {run.size + la}")
+                if self.have < run.size + la:
+                    self.fail(f"end - p < {run.size + la}")
                 for k, j in enumerate(run.indexes):
                     if fields[j].wire.kind == "decimal":
                         self.fail(f"{U}.u8(d, {self.plus('p', run.offsets[k] + 14)}, {self.lim}) > 28")
@@ -305,7 +313,10 @@ class FastWalk:
                 self.have = la
                 i += run.count
                 continue
+            if fields[i].wire.kind in ("string", "bytes"):
+                self.after = self.need(layout, i + 1)
             self.ffield(fields[i].wire)
+            self.after = 0
             i += 1
         self.st("return p")
         self.close()
@@ -324,8 +335,7 @@ class FastWalk:
             n = self.var("n")
             self.room(4)
             self.decl(n, f"{U}.i32(d, p, {self.lim})")
-            self.fail(self.outside(n, "0", "end - p - 4"))
-            self.st(f"p += 4 + {n}")
+            self.string_tail(n)
         elif k == "struct":
             assert w.ref is not None
             self.st(f"p = {self.codec(w.ref)}.ffast0(d, p, end)")
@@ -373,6 +383,16 @@ class FastWalk:
                 self.close()
         else:
             raise AssertionError(k)
+
+    def string_tail(self, n: str, use: str = "") -> None:
+        """A final string's length n (at p) checked, with room for what the walk checks
+        next (self.after: the next field's run and header), which is then known."""
+        after, self.after = self.after, 0
+        self.fail(self.outside(n, "0", f"end - p - {4 + after}"))
+        if use:
+            self.st(use)
+        self.st(f"p += 4 + {n}")
+        self.have = after
 
     def ffield_fixed(self, size: int) -> None:
         if size:
@@ -558,7 +578,8 @@ class FastRead(FastWalk):
             if i in runs:
                 run = runs[i]
                 la = self.ahead(layout, i + run.count)
-                self.fail(f"end - p < {run.size + la}")
+                if self.have < run.size + la:
+                    self.fail(f"end - p < {run.size + la}")
                 for k, j in enumerate(run.indexes):
                     fl = fields[j]
                     self.st(f"v.{self.field(fl)} = {self.value(fl.wire, self.plus('p', run.offsets[k]))}")
@@ -566,7 +587,10 @@ class FastRead(FastWalk):
                 self.have = la
                 i += run.count
                 continue
+            if fields[i].wire.kind in ("string", "bytes"):
+                self.after = self.need(layout, i + 1)
             self.frfield(fields[i].wire, "v." + self.field(fields[i]))
+            self.after = 0
             i += 1
         self.st("return p")
         self.close()
@@ -583,9 +607,7 @@ class FastRead(FastWalk):
             n = self.var("n")
             self.room(4)
             self.decl(n, f"{U}.i32(d, p, {self.lim})")
-            self.fail(self.outside(n, "0", "end - p - 4"))
-            self.st(f"{target} = r.text(p + 4, {n}, {target})")
-            self.st(f"p += 4 + {n}")
+            self.string_tail(n, f"{target} = r.text(p + 4, {n}, {target})")
         elif k == "struct":
             assert w.ref is not None
             x = self.var("x")

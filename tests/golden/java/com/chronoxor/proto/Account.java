@@ -271,9 +271,8 @@ public class Account implements Comparable<com.chronoxor.proto.Account> {
             if (end - p < 8) return -1;
             p += 4;
             int n1 = dev.fastwire.Unchecked.i32(d, p, end);
-            if (n1 < 0 || n1 > (end - p - 4)) return -1;
+            if (n1 < 0 || n1 > (end - p - 5)) return -1;
             p += 4 + n1;
-            if (end - p < 1) return -1;
             p += 1;
             p = com.chronoxor.proto.Balance.Codec.ffast0(d, p, end);
             if (p < 0) return -1;
@@ -360,10 +359,9 @@ public class Account implements Comparable<com.chronoxor.proto.Account> {
             v.uid = dev.fastwire.Unchecked.i32(d, p, end);
             p += 4;
             int n1 = dev.fastwire.Unchecked.i32(d, p, end);
-            if (n1 < 0 || n1 > (end - p - 4)) return -1;
+            if (n1 < 0 || n1 > (end - p - 5)) return -1;
             v.name = r.text(p + 4, n1, v.name);
             p += 4 + n1;
-            if (end - p < 1) return -1;
             v.state = com.chronoxor.proto.State.of(dev.fastwire.Unchecked.u8(d, p, end));
             p += 1;
             com.chronoxor.proto.Balance x2 = v.wallet;

@@ -224,9 +224,8 @@ public class Order implements Comparable<com.chronoxor.proto.Order> {
             if (end - p < 8) return -1;
             p += 4;
             int n1 = dev.fastwire.Unchecked.i32(d, p, end);
-            if (n1 < 0 || n1 > (end - p - 4)) return -1;
+            if (n1 < 0 || n1 > (end - p - 22)) return -1;
             p += 4 + n1;
-            if (end - p < 18) return -1;
             p += 18;
             return p;
         }
@@ -259,10 +258,9 @@ public class Order implements Comparable<com.chronoxor.proto.Order> {
             v.uid = dev.fastwire.Unchecked.i32(d, p, end);
             p += 4;
             int n1 = dev.fastwire.Unchecked.i32(d, p, end);
-            if (n1 < 0 || n1 > (end - p - 4)) return -1;
+            if (n1 < 0 || n1 > (end - p - 22)) return -1;
             v.symbol = r.text(p + 4, n1, v.symbol);
             p += 4 + n1;
-            if (end - p < 18) return -1;
             v.side = com.chronoxor.proto.OrderSide.of(dev.fastwire.Unchecked.u8(d, p, end));
             v.type = com.chronoxor.proto.OrderType.of(dev.fastwire.Unchecked.u8(d, p + 1, end));
             v.price = dev.fastwire.Unchecked.f64(d, p + 2, end);

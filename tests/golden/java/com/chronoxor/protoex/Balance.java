@@ -181,9 +181,8 @@ public class Balance extends com.chronoxor.proto.Balance {
         public static int ffast0(byte[] d, int p, int end) {
             if (end - p < 4) return -1;
             int n1 = dev.fastwire.Unchecked.i32(d, p, end);
-            if (n1 < 0 || n1 > (end - p - 4)) return -1;
+            if (n1 < 0 || n1 > (end - p - 20)) return -1;
             p += 4 + n1;
-            if (end - p < 16) return -1;
             p += 16;
             return p;
         }
@@ -211,10 +210,9 @@ public class Balance extends com.chronoxor.proto.Balance {
         public static int fgetFast0(dev.fastwire.Reader r, byte[] d, int p, int end, Balance v) {
             if (end - p < 4) return -1;
             int n1 = dev.fastwire.Unchecked.i32(d, p, end);
-            if (n1 < 0 || n1 > (end - p - 4)) return -1;
+            if (n1 < 0 || n1 > (end - p - 20)) return -1;
             v.currency = r.text(p + 4, n1, v.currency);
             p += 4 + n1;
-            if (end - p < 16) return -1;
             v.amount = dev.fastwire.Unchecked.f64(d, p, end);
             v.locked = dev.fastwire.Unchecked.f64(d, p + 8, end);
             p += 16;

@@ -169,9 +169,8 @@ data class Balance(
                 var p = p0
                 if (end - p < 4) return -1
                 val n1 = dev.fastwire.Unchecked.i32(d, p, end)
-                if (n1 < 0 || n1 > (end - p - 4)) return -1
+                if (n1 < 0 || n1 > (end - p - 12)) return -1
                 p += 4 + n1
-                if (end - p < 8) return -1
                 p += 8
                 return p
             }
@@ -197,10 +196,9 @@ data class Balance(
                 var p = p0
                 if (end - p < 4) return -1
                 val n1 = dev.fastwire.Unchecked.i32(d, p, end)
-                if (n1 < 0 || n1 > (end - p - 4)) return -1
+                if (n1 < 0 || n1 > (end - p - 12)) return -1
                 v.currency = r.text(p + 4, n1, v.currency)
                 p += 4 + n1
-                if (end - p < 8) return -1
                 v.amount = dev.fastwire.Unchecked.f64(d, p, end)
                 p += 8
                 return p

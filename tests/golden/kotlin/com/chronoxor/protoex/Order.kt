@@ -230,9 +230,8 @@ data class Order(
                 if (end - p < 8) return -1
                 p += 4
                 val n1 = dev.fastwire.Unchecked.i32(d, p, end)
-                if (n1 < 0 || n1 > (end - p - 4)) return -1
+                if (n1 < 0 || n1 > (end - p - 38)) return -1
                 p += 4 + n1
-                if (end - p < 34) return -1
                 p += 34
                 return p
             }
@@ -266,10 +265,9 @@ data class Order(
                 v.uid = dev.fastwire.Unchecked.i32(d, p, end)
                 p += 4
                 val n1 = dev.fastwire.Unchecked.i32(d, p, end)
-                if (n1 < 0 || n1 > (end - p - 4)) return -1
+                if (n1 < 0 || n1 > (end - p - 38)) return -1
                 v.symbol = r.text(p + 4, n1, v.symbol)
                 p += 4 + n1
-                if (end - p < 34) return -1
                 v.side = com.chronoxor.protoex.OrderSide.of(dev.fastwire.Unchecked.u8(d, p, end).toLong())
                 v.type = com.chronoxor.protoex.OrderType.of(dev.fastwire.Unchecked.u8(d, p + 1, end).toLong())
                 v.price = dev.fastwire.Unchecked.f64(d, p + 2, end)

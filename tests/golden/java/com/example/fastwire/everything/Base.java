@@ -173,9 +173,8 @@ public class Base implements Comparable<com.example.fastwire.everything.Base> {
         public static int ffast0(byte[] d, int p, int end) {
             if (end - p < 4) return -1;
             int n1 = dev.fastwire.Unchecked.i32(d, p, end);
-            if (n1 < 0 || n1 > (end - p - 4)) return -1;
+            if (n1 < 0 || n1 > (end - p - 5)) return -1;
             p += 4 + n1;
-            if (end - p < 1) return -1;
             p += 1;
             return p;
         }
@@ -202,10 +201,9 @@ public class Base implements Comparable<com.example.fastwire.everything.Base> {
         public static int fgetFast0(dev.fastwire.Reader r, byte[] d, int p, int end, Base v) {
             if (end - p < 4) return -1;
             int n1 = dev.fastwire.Unchecked.i32(d, p, end);
-            if (n1 < 0 || n1 > (end - p - 4)) return -1;
+            if (n1 < 0 || n1 > (end - p - 5)) return -1;
             v.name = r.text(p + 4, n1, v.name);
             p += 4 + n1;
-            if (end - p < 1) return -1;
             v.level = dev.fastwire.Unchecked.i8(d, p, end);
             p += 1;
             return p;

@@ -193,9 +193,8 @@ public class Derived extends com.example.fastwire.everything.Base {
         public static int ffast0(byte[] d, int p, int end) {
             if (end - p < 4) return -1;
             int n1 = dev.fastwire.Unchecked.i32(d, p, end);
-            if (n1 < 0 || n1 > (end - p - 4)) return -1;
+            if (n1 < 0 || n1 > (end - p - 17)) return -1;
             p += 4 + n1;
-            if (end - p < 13) return -1;
             p += 13;
             return p;
         }
@@ -224,10 +223,9 @@ public class Derived extends com.example.fastwire.everything.Base {
         public static int fgetFast0(dev.fastwire.Reader r, byte[] d, int p, int end, Derived v) {
             if (end - p < 4) return -1;
             int n1 = dev.fastwire.Unchecked.i32(d, p, end);
-            if (n1 < 0 || n1 > (end - p - 4)) return -1;
+            if (n1 < 0 || n1 > (end - p - 17)) return -1;
             v.name = r.text(p + 4, n1, v.name);
             p += 4 + n1;
-            if (end - p < 13) return -1;
             v.level = dev.fastwire.Unchecked.i8(d, p, end);
             v.serial = dev.fastwire.Unchecked.i32(d, p + 1, end);
             v.weight = dev.fastwire.Unchecked.f64(d, p + 5, end);

@@ -181,9 +181,8 @@ public class Wallet extends com.chronoxor.proto.Balance {
         public static int ffast0(byte[] d, int p, int end) {
             if (end - p < 4) return -1;
             int n1 = dev.fastwire.Unchecked.i32(d, p, end);
-            if (n1 < 0 || n1 > (end - p - 4)) return -1;
+            if (n1 < 0 || n1 > (end - p - 28)) return -1;
             p += 4 + n1;
-            if (end - p < 24) return -1;
             if (dev.fastwire.Unchecked.u8(d, p + 22, end) > 28) return -1;
             p += 24;
             return p;

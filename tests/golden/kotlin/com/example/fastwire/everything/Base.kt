@@ -169,9 +169,8 @@ data class Base(
                 var p = p0
                 if (end - p < 4) return -1
                 val n1 = dev.fastwire.Unchecked.i32(d, p, end)
-                if (n1 < 0 || n1 > (end - p - 4)) return -1
+                if (n1 < 0 || n1 > (end - p - 5)) return -1
                 p += 4 + n1
-                if (end - p < 1) return -1
                 p += 1
                 return p
             }
@@ -197,10 +196,9 @@ data class Base(
                 var p = p0
                 if (end - p < 4) return -1
                 val n1 = dev.fastwire.Unchecked.i32(d, p, end)
-                if (n1 < 0 || n1 > (end - p - 4)) return -1
+                if (n1 < 0 || n1 > (end - p - 5)) return -1
                 v.name = r.text(p + 4, n1, v.name)
                 p += 4 + n1
-                if (end - p < 1) return -1
                 v.level = dev.fastwire.Unchecked.i8(d, p, end)
                 p += 1
                 return p

@@ -441,18 +441,15 @@ data class Primitives(
                 if (dev.fastwire.Unchecked.u8(d, p + 63, end) > 28) return -1
                 p += 65
                 val n1 = dev.fastwire.Unchecked.i32(d, p, end)
-                if (n1 < 0 || n1 > (end - p - 4)) return -1
+                if (n1 < 0 || n1 > (end - p - 8)) return -1
                 p += 4 + n1
-                if (end - p < 4) return -1
                 val n2 = dev.fastwire.Unchecked.i32(d, p, end)
-                if (n2 < 0 || n2 > (end - p - 4)) return -1
+                if (n2 < 0 || n2 > (end - p - 96)) return -1
                 p += 4 + n2
-                if (end - p < 92) return -1
                 p += 88
                 val n3 = dev.fastwire.Unchecked.i32(d, p, end)
-                if (n3 < 0 || n3 > (end - p - 4)) return -1
+                if (n3 < 0 || n3 > (end - p - 8)) return -1
                 p += 4 + n3
-                if (end - p < 4) return -1
                 p += 4
                 return p
             }

@@ -178,9 +178,8 @@ data class Wallet(
                 var p = p0
                 if (end - p < 4) return -1
                 val n1 = dev.fastwire.Unchecked.i32(d, p, end)
-                if (n1 < 0 || n1 > (end - p - 4)) return -1
+                if (n1 < 0 || n1 > (end - p - 28)) return -1
                 p += 4 + n1
-                if (end - p < 24) return -1
                 if (dev.fastwire.Unchecked.u8(d, p + 22, end) > 28) return -1
                 p += 24
                 return p
