@@ -8,7 +8,7 @@ FASTWIRE_CPP_SERVER ?= $(CURDIR)/$(BUILD)/examples/cpp/server
 test-java:
 	@$(BOOTSTRAP) java
 	FASTWIRE_CPP_SERVER=$(FASTWIRE_CPP_SERVER) $(PYTHON) conformance/java/prepare.py --test java kotlin
-	JAZZER_FUZZ=1 java/mvn.sh -pl gen-java -am test -Dtest=FuzzTargetsTest -Dsurefire.failIfNoSpecifiedTests=false
+	JAZZER_FUZZ=1 java/mvn.sh -pl gen-java -am test -Dtest=FuzzTargetsTest -Dsurefire.failIfNoSpecifiedTests=false -Dfastwire.skipNoUnsafe=true
 	java/install-check.sh
 
 # Longer fuzzing: the Jazzer target again and again (20 s a run, its corpus kept under
@@ -20,7 +20,7 @@ fuzz-java:
 	@$(BOOTSTRAP) java
 	$(PYTHON) conformance/java/prepare.py java
 	for i in $$(seq $(JAVA_FUZZ_RUNS)); do \
-	    JAZZER_FUZZ=1 java/mvn.sh -pl gen-java -am test -Dtest=FuzzTargetsTest -Dsurefire.failIfNoSpecifiedTests=false || exit 1; done
+	    JAZZER_FUZZ=1 java/mvn.sh -pl gen-java -am test -Dtest=FuzzTargetsTest -Dsurefire.failIfNoSpecifiedTests=false -Dfastwire.skipNoUnsafe=true || exit 1; done
 
 fuzz: fuzz-java
 

@@ -10,6 +10,15 @@ left) makes it give up (-1) having changed nothing, and the general walk then st
 struct over from the same state and throws the exception it always throws. So results
 are identical on every input; the usual message is checked without touching the reader.
 
+Loads go through dev.fastwire.Unchecked (Unsafe, without the JVM's bounds check, or the
+VarHandle views when Unsafe is off), each after the walk's own checks have proved
+0 <= position and position + width <= limit (`size` versioned, `end` final), the limit
+itself inside the array (Model/FinalModel/Reader.reset check it); each load passes the
+limit, which Unchecked asserts (tests run with -ea). A body's header is one 8-byte load
+compared with [the size this schema writes][the type]: a body of another version takes the
+general walk. In the final walks a fixed run's length check also covers the header (4 or 1
+bytes) of the field after it.
+
 The versioned walk charges the same blocks as the general one (a body its stored size, a
 string or bytes 4 plus its length, a collection 4 plus its slots, an optional its slot),
 from `left`, and gives up as soon as it is negative (after each struct, each collection
@@ -31,7 +40,23 @@ from typing import Callable, List
 
 from ... import lower
 
-F = "dev.fastwire.Fast"
+U = "dev.fastwire.Unchecked"
+
+
+def load(kind: str, at: str, limit: str) -> str:
+    """A load at `at` the walk has proved in bounds: at + width <= limit <= d.length."""
+    return f"{U}.{kind}(d, {at}, {limit})"
+
+
+_READER_LOAD = re.compile(r"\br\.(u8|i8|i16|i32|u32|i64|f32|f64)\(([^()]*)\)")
+_READER_BYTE = re.compile(r"\br\.buf\[([^\]]*)\]")
+
+
+def unchecked(expr: str, limit: str) -> str:
+    """A value's read expression (the reader's loads) as loads from d without the JVM's
+    bounds checks, for a value the walk has proved inside [0, limit)."""
+    expr = _READER_LOAD.sub(lambda m: load(m.group(1), m.group(2), limit), expr)
+    return _READER_BYTE.sub(lambda m: load("i8", m.group(1), limit), expr)
 
 
 def eligible(model: lower.WireModel, layout: lower.StructLayout) -> bool:
@@ -86,6 +111,9 @@ class FastWalk:
         self.kotlin = kotlin
         self.codec = codec  # a struct's qualified name -> its codec class
         self.lines: List[str] = []
+        self.lim = "size"  # the bound every load is proved against
+        self.have = 0  # the final walks: bytes known to remain at p
+        self.after = 0  # the final walks: bytes the field after a string checks first
         self.level = 0
         self.count = 0
 
@@ -95,7 +123,28 @@ class FastWalk:
         self.lines.append(self.unit * self.level + line)
 
     def st(self, s: str) -> None:
+        if s.startswith("p "):
+            self.have = 0  # the final walks' cursor moved: nothing known past it
         self.o(s if self.kotlin else s + ";")
+
+    def room(self, n: int) -> None:
+        """The final walks: fail unless n bytes remain at p (known already after a run
+        checked together with the header that follows it)."""
+        if self.have < n:
+            self.fail(f"end - p < {n}" if n > 1 else "p >= end")
+
+    def need(self, layout: lower.StructLayout, i: int) -> int:
+        """The bytes the final walk checks first from the field at index i on: a fixed
+        run's size and the header after it, or the field's header."""
+        run = next((r for r in layout.final_runs if r.first == i), None)
+        return run.size + self.ahead(layout, i + run.count) if run else self.ahead(layout, i)
+
+    def ahead(self, layout: lower.StructLayout, i: int) -> int:
+        """The bytes the field at index i checks first in the final format (its header)."""
+        if i >= len(layout.fields):
+            return 0
+        k = layout.fields[i].wire.kind
+        return 4 if k in ("string", "bytes", "sequence", "map") else 1 if k == "optional" else 0
 
     def decl(self, name: str, expr: str, mutable: bool = False) -> None:
         if self.kotlin:
@@ -108,6 +157,14 @@ class FastWalk:
         if self.lines and self.lines[-1].strip() in (line, line + ";"):
             return  # the same check just made (a struct's walk ending a loop pass)
         self.st(line)
+
+    @staticmethod
+    def par(e: str) -> str:
+        return f"({e})" if " " in e else e
+
+    def outside(self, x: str, lo: str, hi: str) -> str:
+        """x < lo || x > hi (two int compares: as cheap as any one-compare form, measured)."""
+        return f"{x} < {lo} || {x} > {self.par(hi)}" if lo == "0" else f"{x} < {lo} || {x} > {hi}"
 
     def open(self, head: str) -> None:
         self.o(head + " {")
@@ -134,37 +191,46 @@ class FastWalk:
     def versioned(self, layout: lower.StructLayout) -> List[str]:
         """vfast0(d, slot, base, size, left): the budget left after the struct the slot
         leads to, or -1 (or any negative) to take the general walk."""
-        self.lines, self.level, self.count = [], 0, 0
+        self.lines, self.level, self.count, self.lim = [], 0, 0, "size"
         if self.kotlin:
             self.open("fun vfast0(d: ByteArray, slot: Int, base: Int, size: Int, left0: Long): Long")
             self.o("var left = left0")
         else:
             self.open("public static long vfast0(byte[] d, int slot, int base, int size, long left)")
         b = layout.body_size
-        self.decl("pos", f"base + {F}.i32(d, slot)")
-        self.fail(f"pos < slot + 4 || pos > size - {b}")
-        self.decl("stored", f"{F}.i32(d, pos)")
-        self.fail(f"stored < {b} || stored > size - pos || {F}.i32(d, pos + 4) != {layout.type_number}")
-        self.st("left -= stored")
+        self.decl("pos", f"base + {U}.i32(d, slot, {self.lim})")
+        self.fail(self.outside("pos", "slot + 4", f"size - {b}"))
+        self.header(layout)
         for fl in layout.fields:
             self.vfield(fl.wire, self.plus("pos", fl.offset), "pos")
         self.st("return left")
         self.close()
         return self.lines
 
+    def header(self, layout: lower.StructLayout) -> None:
+        """The body's [u32 size][u32 type] as one 8-byte load and compare: the size this
+        schema writes (a body of another version, larger, takes the general walk), the type;
+        its bytes charged to the budget."""
+        key = ((layout.type_number & 0xFFFFFFFF) << 32) | layout.body_size
+        if key >= 1 << 63:
+            key -= 1 << 64
+        lit = f"({key}L)" if key < 0 else f"0x{key:016X}L"
+        self.fail(f"{U}.i64(d, pos, {self.lim}) != {lit}")
+        self.st(f"left -= {layout.body_size}")
+
     def vfield(self, w: lower.WireType, at: str, base: str) -> None:
         """The checks of the slot at `at`, whose offsets are relative to `base`."""
         k = w.kind
         if k == "decimal":
-            self.fail(f"{F}.u8(d, {self.plus(at, 14)}) > 28")
+            self.fail(f"{U}.u8(d, {self.plus(at, 14)}, {self.lim}) > 28")
         elif w.is_value:
             return
         elif k in ("string", "bytes"):
             q, n = self.var("q"), self.var("n")
-            self.decl(q, f"{base} + {F}.i32(d, {at})")
-            self.fail(f"{q} < {self.plus(at, 4)} || {q} > size - 4")
-            self.decl(n, f"{F}.i32(d, {q})")
-            self.fail(f"{n} < 0 || {n} > size - 4 - {q}")
+            self.decl(q, f"{base} + {U}.i32(d, {at}, {self.lim})")
+            self.fail(self.outside(q, self.plus(at, 4), "size - 4"))
+            self.decl(n, f"{U}.i32(d, {q}, {self.lim})")
+            self.fail(self.outside(n, "0", f"size - 4 - {q}"))
             self.st(f"left -= 4 + {n}")
         elif k == "struct":
             assert w.ref is not None
@@ -173,10 +239,10 @@ class FastWalk:
         elif k == "optional":
             assert w.element is not None
             e = w.element
-            self.open(f"if ({F}.u8(d, {at}) != 0)")
+            self.open(f"if ({U}.u8(d, {at}, {self.lim}) != 0)")
             q = self.var("o")
-            self.decl(q, f"{base} + {F}.i32(d, {self.plus(at, 1)})")
-            self.fail(f"{q} < {self.plus(at, 5)} || {q} > size - {e.slot}")
+            self.decl(q, f"{base} + {U}.i32(d, {self.plus(at, 1)}, {self.lim})")
+            self.fail(self.outside(q, self.plus(at, 5), f"size - {e.slot}"))
             self.st(f"left -= {e.slot}")
             self.vfield(e, q, q)
             self.close()
@@ -196,12 +262,12 @@ class FastWalk:
             parts = [w.element] if k == "sequence" else [w.key, w.element]
             es = sum(p.slot for p in parts if p is not None)
             off, q, c = self.var("off"), self.var("q"), self.var("c")
-            self.decl(off, f"{F}.i32(d, {at})")
+            self.decl(off, f"{U}.i32(d, {at}, {self.lim})")
             self.open(f"if ({off} != 0)")
             self.decl(q, f"{base} + {off}")
-            self.fail(f"{q} < {self.plus(at, 4)} || {q} > size - 4")
-            self.decl(c, f"{F}.i32(d, {q})")
-            self.fail(f"{c} < 0 || {c} > (size - 4 - {q}) / {es}")
+            self.fail(self.outside(q, self.plus(at, 4), "size - 4"))
+            self.decl(c, f"{U}.i32(d, {q}, {self.lim})")
+            self.fail(self.outside(c, "0", f"(size - 4 - {q}) / {es}"))
             self.st(f"left -= 4 + {c} * {es}")
             if any(p is not None and needs_check(p) for p in parts):
                 a, end = self.var("a"), self.var("end")
@@ -225,7 +291,7 @@ class FastWalk:
     def final(self, layout: lower.StructLayout) -> List[str]:
         """ffast0(d, p, end): the position after the struct at p, or -1 to take the
         general walk."""
-        self.lines, self.level, self.count = [], 0, 0
+        self.lines, self.level, self.count, self.lim = [], 0, 0, "end"
         if self.kotlin:
             self.open("fun ffast0(d: ByteArray, p0: Int, end: Int): Int")
             self.o("var p = p0")
@@ -237,14 +303,20 @@ class FastWalk:
         while i < len(fields):
             if i in runs:
                 run = runs[i]
-                self.fail(f"end - p < {run.size}")
+                la = self.ahead(layout, i + run.count)
+                if self.have < run.size + la:
+                    self.fail(f"end - p < {run.size + la}")
                 for k, j in enumerate(run.indexes):
                     if fields[j].wire.kind == "decimal":
-                        self.fail(f"{F}.u8(d, {self.plus('p', run.offsets[k] + 14)}) > 28")
+                        self.fail(f"{U}.u8(d, {self.plus('p', run.offsets[k] + 14)}, {self.lim}) > 28")
                 self.st(f"p += {run.size}")
+                self.have = la
                 i += run.count
                 continue
+            if fields[i].wire.kind in ("string", "bytes"):
+                self.after = self.need(layout, i + 1)
             self.ffield(fields[i].wire)
+            self.after = 0
             i += 1
         self.st("return p")
         self.close()
@@ -257,23 +329,22 @@ class FastWalk:
             assert w.final_size is not None
             self.fail(f"end - p < {w.final_size}")
             if k == "decimal":
-                self.fail(f"{F}.u8(d, p + 14) > 28")
+                self.fail(f"{U}.u8(d, p + 14, {self.lim}) > 28")
             self.st(f"p += {w.final_size}")
         elif k in ("string", "bytes"):
             n = self.var("n")
-            self.fail("end - p < 4")
-            self.decl(n, f"{F}.i32(d, p)")
-            self.fail(f"{n} < 0 || {n} > end - p - 4")
-            self.st(f"p += 4 + {n}")
+            self.room(4)
+            self.decl(n, f"{U}.i32(d, p, {self.lim})")
+            self.string_tail(n)
         elif k == "struct":
             assert w.ref is not None
             self.st(f"p = {self.codec(w.ref)}.ffast0(d, p, end)")
             self.fail("p < 0")
         elif k == "optional":
             assert w.element is not None
-            self.fail("p >= end")
+            self.room(1)
             self.st("p += 1")
-            self.open(f"if ({F}.u8(d, p - 1) != 0)")
+            self.open(f"if ({U}.u8(d, p - 1, {self.lim}) != 0)")
             self.ffield(w.element)
             self.close()
         elif k == "array":
@@ -294,10 +365,10 @@ class FastWalk:
             parts = [w.element] if k == "sequence" else [w.key, w.element]
             least = sum(p.final_min for p in parts if p is not None)
             c = self.var("c")
-            self.fail("end - p < 4")
-            self.decl(c, f"{F}.i32(d, p)")
+            self.room(4)
+            self.decl(c, f"{U}.i32(d, p, {self.lim})")
             self.st("p += 4")
-            self.fail(f"{c} < 0 || {c} > (end - p) / {least}")
+            self.fail(self.outside(c, "0", f"(end - p) / {least}"))
             if all(p is not None and not fneeds_check(p) and p.final_size is not None for p in parts):
                 # Fixed elements: the count check above covers them.
                 self.st(f"p += {c} * {least}")
@@ -312,6 +383,16 @@ class FastWalk:
                 self.close()
         else:
             raise AssertionError(k)
+
+    def string_tail(self, n: str, use: str = "") -> None:
+        """A final string's length n (at p) checked, with room for what the walk checks
+        next (self.after: the next field's run and header), which is then known."""
+        after, self.after = self.after, 0
+        self.fail(self.outside(n, "0", f"end - p - {4 + after}"))
+        if use:
+            self.st(use)
+        self.st(f"p += 4 + {n}")
+        self.have = after
 
     def ffield_fixed(self, size: int) -> None:
         if size:
@@ -356,7 +437,8 @@ class FastRead(FastWalk):
                  field: Callable[[lower.FieldLayout], str]) -> None:
         super().__init__(model, kotlin, codec, unit)
         self.qualified = qualified  # a struct's qualified name -> its class
-        self.value = value  # (a value's wire type, its position) -> the read expression
+        # (a value's wire type, its position) -> the read expression, loading from d
+        self.value = lambda w, at: unchecked(value(w, at), self.lim)
         self.field = field  # a field -> its name in the class
 
     def ensure(self, ref: str, x: str, target: str, nullable: bool) -> None:
@@ -378,7 +460,7 @@ class FastRead(FastWalk):
     def vread(self, name: str, layout: lower.StructLayout) -> List[str]:
         """vgetFast0(r, d, slot, base, size, left, v): reads v from the body the slot leads
         to; the budget left, or -1 (or any negative) to take the general read."""
-        self.lines, self.level, self.count = [], 0, 0
+        self.lines, self.level, self.count, self.lim = [], 0, 0, "size"
         R = "dev.fastwire.Reader"
         if self.kotlin:
             self.open(f"fun vgetFast0(r: {R}, d: ByteArray, slot: Int, base: Int, size: Int, "
@@ -388,11 +470,9 @@ class FastRead(FastWalk):
             self.open(f"public static long vgetFast0({R} r, byte[] d, int slot, int base, "
                       f"int size, long left, {name} v)")
         b = layout.body_size
-        self.decl("pos", f"base + {F}.i32(d, slot)")
-        self.fail(f"pos < slot + 4 || pos > size - {b}")
-        self.decl("stored", f"{F}.i32(d, pos)")
-        self.fail(f"stored < {b} || stored > size - pos || {F}.i32(d, pos + 4) != {layout.type_number}")
-        self.st("left -= stored")
+        self.decl("pos", f"base + {U}.i32(d, slot, {self.lim})")
+        self.fail(self.outside("pos", "slot + 4", f"size - {b}"))
+        self.header(layout)
         for fl in layout.fields:
             self.vrfield(fl.wire, self.plus("pos", fl.offset), "pos", "v." + self.field(fl))
         self.st("return left")
@@ -401,10 +481,10 @@ class FastRead(FastWalk):
 
     def vrstring(self, at: str, base: str, target: str) -> None:
         q, n = self.var("q"), self.var("n")
-        self.decl(q, f"{base} + {F}.i32(d, {at})")
-        self.fail(f"{q} < {self.plus(at, 4)} || {q} > size - 4")
-        self.decl(n, f"{F}.i32(d, {q})")
-        self.fail(f"{n} < 0 || {n} > size - 4 - {q}")
+        self.decl(q, f"{base} + {U}.i32(d, {at}, {self.lim})")
+        self.fail(self.outside(q, self.plus(at, 4), "size - 4"))
+        self.decl(n, f"{U}.i32(d, {q}, {self.lim})")
+        self.fail(self.outside(n, "0", f"size - 4 - {q}"))
         self.st(f"left -= 4 + {n}")
         self.st(f"{target} = r.text({q} + 4, {n}, {target})")
 
@@ -424,10 +504,10 @@ class FastRead(FastWalk):
         elif k == "optional":
             assert w.element is not None
             e = w.element
-            self.open(f"if ({F}.u8(d, {at}) != 0)")
+            self.open(f"if ({U}.u8(d, {at}, {self.lim}) != 0)")
             o = self.var("o")
-            self.decl(o, f"{base} + {F}.i32(d, {self.plus(at, 1)})")
-            self.fail(f"{o} < {self.plus(at, 5)} || {o} > size - {e.slot}")
+            self.decl(o, f"{base} + {U}.i32(d, {self.plus(at, 1)}, {self.lim})")
+            self.fail(self.outside(o, self.plus(at, 5), f"size - {e.slot}"))
             self.st(f"left -= {e.slot}")
             if e.kind == "string":
                 self.vrstring(o, o, target)
@@ -442,10 +522,10 @@ class FastRead(FastWalk):
             el = w.element
             assert el is not None and el.ref is not None
             q, c = self.var("q"), self.var("c")
-            self.decl(q, f"{base} + {F}.i32(d, {at})")
-            self.fail(f"{q} < {self.plus(at, 4)} || {q} > size - 4")
-            self.decl(c, f"{F}.i32(d, {q})")
-            self.fail(f"{c} < 0 || {c} > (size - 4 - {q}) / {el.slot}")
+            self.decl(q, f"{base} + {U}.i32(d, {at}, {self.lim})")
+            self.fail(self.outside(q, self.plus(at, 4), "size - 4"))
+            self.decl(c, f"{U}.i32(d, {q}, {self.lim})")
+            self.fail(self.outside(c, "0", f"(size - 4 - {q}) / {el.slot}"))
             self.st(f"left -= 4 + {c} * {el.slot}")
             self.read_list(el.ref, target, c,
                            lambda x, i: f"vgetFast0(r, d, {q} + 4 + {el.slot} * {i}, {base}, size, left, {x})",
@@ -484,7 +564,7 @@ class FastRead(FastWalk):
     def fread(self, name: str, layout: lower.StructLayout) -> List[str]:
         """fgetFast0(r, d, p, end, v): reads v at p; the position after it, or -1 to take
         the general read."""
-        self.lines, self.level, self.count = [], 0, 0
+        self.lines, self.level, self.count, self.lim = [], 0, 0, "end"
         R = "dev.fastwire.Reader"
         if self.kotlin:
             self.open(f"fun fgetFast0(r: {R}, d: ByteArray, p0: Int, end: Int, v: {name}): Int")
@@ -497,14 +577,20 @@ class FastRead(FastWalk):
         while i < len(fields):
             if i in runs:
                 run = runs[i]
-                self.fail(f"end - p < {run.size}")
+                la = self.ahead(layout, i + run.count)
+                if self.have < run.size + la:
+                    self.fail(f"end - p < {run.size + la}")
                 for k, j in enumerate(run.indexes):
                     fl = fields[j]
                     self.st(f"v.{self.field(fl)} = {self.value(fl.wire, self.plus('p', run.offsets[k]))}")
                 self.st(f"p += {run.size}")
+                self.have = la
                 i += run.count
                 continue
+            if fields[i].wire.kind in ("string", "bytes"):
+                self.after = self.need(layout, i + 1)
             self.frfield(fields[i].wire, "v." + self.field(fields[i]))
+            self.after = 0
             i += 1
         self.st("return p")
         self.close()
@@ -519,11 +605,9 @@ class FastRead(FastWalk):
             self.st(f"p += {w.final_size}")
         elif k == "string":
             n = self.var("n")
-            self.fail("end - p < 4")
-            self.decl(n, f"{F}.i32(d, p)")
-            self.fail(f"{n} < 0 || {n} > end - p - 4")
-            self.st(f"{target} = r.text(p + 4, {n}, {target})")
-            self.st(f"p += 4 + {n}")
+            self.room(4)
+            self.decl(n, f"{U}.i32(d, p, {self.lim})")
+            self.string_tail(n, f"{target} = r.text(p + 4, {n}, {target})")
         elif k == "struct":
             assert w.ref is not None
             x = self.var("x")
@@ -532,9 +616,9 @@ class FastRead(FastWalk):
             self.fail("p < 0")
         elif k == "optional":
             assert w.element is not None
-            self.fail("p >= end")
+            self.room(1)
             self.st("p += 1")
-            self.open(f"if ({F}.u8(d, p - 1) != 0)")
+            self.open(f"if ({U}.u8(d, p - 1, {self.lim}) != 0)")
             self.frfield(w.element, target, True)
             self.level -= 1
             self.o("} else {")
@@ -545,10 +629,10 @@ class FastRead(FastWalk):
             el = w.element
             assert el is not None and el.ref is not None
             c = self.var("c")
-            self.fail("end - p < 4")
-            self.decl(c, f"{F}.i32(d, p)")
+            self.room(4)
+            self.decl(c, f"{U}.i32(d, p, {self.lim})")
             self.st("p += 4")
-            self.fail(f"{c} < 0 || {c} > (end - p) / {el.final_min}")
+            self.fail(self.outside(c, "0", f"(end - p) / {el.final_min}"))
             self.read_list(el.ref, target, c, lambda x, i: f"fgetFast0(r, d, p, end, {x})", "p")
         else:
             raise AssertionError(k)

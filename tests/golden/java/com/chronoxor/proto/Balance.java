@@ -153,25 +153,23 @@ public class Balance implements Comparable<com.chronoxor.proto.Balance> {
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
         public static long vfast0(byte[] d, int slot, int base, int size, long left) {
-            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
             if (pos < slot + 4 || pos > size - 20) return -1;
-            int stored = dev.fastwire.Fast.i32(d, pos);
-            if (stored < 20 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 2) return -1;
-            left -= stored;
-            int q1 = pos + dev.fastwire.Fast.i32(d, pos + 8);
+            if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000000200000014L) return -1;
+            left -= 20;
+            int q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 8, size);
             if (q1 < pos + 12 || q1 > size - 4) return -1;
-            int n2 = dev.fastwire.Fast.i32(d, q1);
-            if (n2 < 0 || n2 > size - 4 - q1) return -1;
+            int n2 = dev.fastwire.Unchecked.i32(d, q1, size);
+            if (n2 < 0 || n2 > (size - 4 - q1)) return -1;
             left -= 4 + n2;
             return left;
         }
 
         public static int ffast0(byte[] d, int p, int end) {
             if (end - p < 4) return -1;
-            int n1 = dev.fastwire.Fast.i32(d, p);
-            if (n1 < 0 || n1 > end - p - 4) return -1;
+            int n1 = dev.fastwire.Unchecked.i32(d, p, end);
+            if (n1 < 0 || n1 > (end - p - 12)) return -1;
             p += 4 + n1;
-            if (end - p < 8) return -1;
             p += 8;
             return p;
         }
@@ -181,29 +179,27 @@ public class Balance implements Comparable<com.chronoxor.proto.Balance> {
 
         /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
         public static long vgetFast0(dev.fastwire.Reader r, byte[] d, int slot, int base, int size, long left, Balance v) {
-            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
             if (pos < slot + 4 || pos > size - 20) return -1;
-            int stored = dev.fastwire.Fast.i32(d, pos);
-            if (stored < 20 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 2) return -1;
-            left -= stored;
-            int q1 = pos + dev.fastwire.Fast.i32(d, pos + 8);
+            if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000000200000014L) return -1;
+            left -= 20;
+            int q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 8, size);
             if (q1 < pos + 12 || q1 > size - 4) return -1;
-            int n2 = dev.fastwire.Fast.i32(d, q1);
-            if (n2 < 0 || n2 > size - 4 - q1) return -1;
+            int n2 = dev.fastwire.Unchecked.i32(d, q1, size);
+            if (n2 < 0 || n2 > (size - 4 - q1)) return -1;
             left -= 4 + n2;
             v.currency = r.text(q1 + 4, n2, v.currency);
-            v.amount = r.f64(pos + 12);
+            v.amount = dev.fastwire.Unchecked.f64(d, pos + 12, size);
             return left;
         }
 
         public static int fgetFast0(dev.fastwire.Reader r, byte[] d, int p, int end, Balance v) {
             if (end - p < 4) return -1;
-            int n1 = dev.fastwire.Fast.i32(d, p);
-            if (n1 < 0 || n1 > end - p - 4) return -1;
+            int n1 = dev.fastwire.Unchecked.i32(d, p, end);
+            if (n1 < 0 || n1 > (end - p - 12)) return -1;
             v.currency = r.text(p + 4, n1, v.currency);
             p += 4 + n1;
-            if (end - p < 8) return -1;
-            v.amount = r.f64(p);
+            v.amount = dev.fastwire.Unchecked.f64(d, p, end);
             p += 8;
             return p;
         }

@@ -127,11 +127,10 @@ public class OrderMessage {
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
         public static long vfast0(byte[] d, int slot, int base, int size, long left) {
-            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
             if (pos < slot + 4 || pos > size - 12) return -1;
-            int stored = dev.fastwire.Fast.i32(d, pos);
-            if (stored < 12 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 1) return -1;
-            left -= stored;
+            if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000000010000000CL) return -1;
+            left -= 12;
             left = com.chronoxor.proto.Order.Codec.vfast0(d, pos + 8, pos, size, left);
             if (left < 0) return -1;
             return left;
@@ -148,11 +147,10 @@ public class OrderMessage {
 
         /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
         public static long vgetFast0(dev.fastwire.Reader r, byte[] d, int slot, int base, int size, long left, OrderMessage v) {
-            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
             if (pos < slot + 4 || pos > size - 12) return -1;
-            int stored = dev.fastwire.Fast.i32(d, pos);
-            if (stored < 12 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 1) return -1;
-            left -= stored;
+            if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000000010000000CL) return -1;
+            left -= 12;
             com.chronoxor.proto.Order x1 = v.body;
             if (x1 == null || x1.getClass() != com.chronoxor.proto.Order.class) {
                 x1 = new com.chronoxor.proto.Order();

@@ -225,27 +225,24 @@ public class Order implements Comparable<com.chronoxor.protoex.Order> {
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
         public static long vfast0(byte[] d, int slot, int base, int size, long left) {
-            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
             if (pos < slot + 4 || pos > size - 50) return -1;
-            int stored = dev.fastwire.Fast.i32(d, pos);
-            if (stored < 50 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 1) return -1;
-            left -= stored;
-            int q1 = pos + dev.fastwire.Fast.i32(d, pos + 12);
+            if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000000100000032L) return -1;
+            left -= 50;
+            int q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 12, size);
             if (q1 < pos + 16 || q1 > size - 4) return -1;
-            int n2 = dev.fastwire.Fast.i32(d, q1);
-            if (n2 < 0 || n2 > size - 4 - q1) return -1;
+            int n2 = dev.fastwire.Unchecked.i32(d, q1, size);
+            if (n2 < 0 || n2 > (size - 4 - q1)) return -1;
             left -= 4 + n2;
             return left;
         }
 
         public static int ffast0(byte[] d, int p, int end) {
-            if (end - p < 4) return -1;
+            if (end - p < 8) return -1;
             p += 4;
-            if (end - p < 4) return -1;
-            int n1 = dev.fastwire.Fast.i32(d, p);
-            if (n1 < 0 || n1 > end - p - 4) return -1;
+            int n1 = dev.fastwire.Unchecked.i32(d, p, end);
+            if (n1 < 0 || n1 > (end - p - 38)) return -1;
             p += 4 + n1;
-            if (end - p < 34) return -1;
             p += 34;
             return p;
         }
@@ -255,43 +252,40 @@ public class Order implements Comparable<com.chronoxor.protoex.Order> {
 
         /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
         public static long vgetFast0(dev.fastwire.Reader r, byte[] d, int slot, int base, int size, long left, Order v) {
-            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
             if (pos < slot + 4 || pos > size - 50) return -1;
-            int stored = dev.fastwire.Fast.i32(d, pos);
-            if (stored < 50 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 1) return -1;
-            left -= stored;
-            v.uid = r.i32(pos + 8);
-            int q1 = pos + dev.fastwire.Fast.i32(d, pos + 12);
+            if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000000100000032L) return -1;
+            left -= 50;
+            v.uid = dev.fastwire.Unchecked.i32(d, pos + 8, size);
+            int q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 12, size);
             if (q1 < pos + 16 || q1 > size - 4) return -1;
-            int n2 = dev.fastwire.Fast.i32(d, q1);
-            if (n2 < 0 || n2 > size - 4 - q1) return -1;
+            int n2 = dev.fastwire.Unchecked.i32(d, q1, size);
+            if (n2 < 0 || n2 > (size - 4 - q1)) return -1;
             left -= 4 + n2;
             v.symbol = r.text(q1 + 4, n2, v.symbol);
-            v.side = com.chronoxor.protoex.OrderSide.of(r.u8(pos + 16));
-            v.type = com.chronoxor.protoex.OrderType.of(r.u8(pos + 17));
-            v.price = r.f64(pos + 18);
-            v.volume = r.f64(pos + 26);
-            v.tp = r.f64(pos + 34);
-            v.sl = r.f64(pos + 42);
+            v.side = com.chronoxor.protoex.OrderSide.of(dev.fastwire.Unchecked.u8(d, pos + 16, size));
+            v.type = com.chronoxor.protoex.OrderType.of(dev.fastwire.Unchecked.u8(d, pos + 17, size));
+            v.price = dev.fastwire.Unchecked.f64(d, pos + 18, size);
+            v.volume = dev.fastwire.Unchecked.f64(d, pos + 26, size);
+            v.tp = dev.fastwire.Unchecked.f64(d, pos + 34, size);
+            v.sl = dev.fastwire.Unchecked.f64(d, pos + 42, size);
             return left;
         }
 
         public static int fgetFast0(dev.fastwire.Reader r, byte[] d, int p, int end, Order v) {
-            if (end - p < 4) return -1;
-            v.uid = r.i32(p);
+            if (end - p < 8) return -1;
+            v.uid = dev.fastwire.Unchecked.i32(d, p, end);
             p += 4;
-            if (end - p < 4) return -1;
-            int n1 = dev.fastwire.Fast.i32(d, p);
-            if (n1 < 0 || n1 > end - p - 4) return -1;
+            int n1 = dev.fastwire.Unchecked.i32(d, p, end);
+            if (n1 < 0 || n1 > (end - p - 38)) return -1;
             v.symbol = r.text(p + 4, n1, v.symbol);
             p += 4 + n1;
-            if (end - p < 34) return -1;
-            v.side = com.chronoxor.protoex.OrderSide.of(r.u8(p));
-            v.type = com.chronoxor.protoex.OrderType.of(r.u8(p + 1));
-            v.price = r.f64(p + 2);
-            v.volume = r.f64(p + 10);
-            v.tp = r.f64(p + 18);
-            v.sl = r.f64(p + 26);
+            v.side = com.chronoxor.protoex.OrderSide.of(dev.fastwire.Unchecked.u8(d, p, end));
+            v.type = com.chronoxor.protoex.OrderType.of(dev.fastwire.Unchecked.u8(d, p + 1, end));
+            v.price = dev.fastwire.Unchecked.f64(d, p + 2, end);
+            v.volume = dev.fastwire.Unchecked.f64(d, p + 10, end);
+            v.tp = dev.fastwire.Unchecked.f64(d, p + 18, end);
+            v.sl = dev.fastwire.Unchecked.f64(d, p + 26, end);
             p += 34;
             return p;
         }

@@ -123,11 +123,10 @@ data class BalanceMessage(
             /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
             fun vfast0(d: ByteArray, slot: Int, base: Int, size: Int, left0: Long): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
                 if (pos < slot + 4 || pos > size - 12) return -1
-                val stored = dev.fastwire.Fast.i32(d, pos)
-                if (stored < 12 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 2) return -1
-                left -= stored
+                if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000000020000000CL) return -1
+                left -= 12
                 left = com.chronoxor.proto.Balance.Codec.vfast0(d, pos + 8, pos, size, left)
                 if (left < 0) return -1
                 return left
@@ -143,11 +142,10 @@ data class BalanceMessage(
             /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
             fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Int, base: Int, size: Int, left0: Long, v: BalanceMessage): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
                 if (pos < slot + 4 || pos > size - 12) return -1
-                val stored = dev.fastwire.Fast.i32(d, pos)
-                if (stored < 12 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 2) return -1
-                left -= stored
+                if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000000020000000CL) return -1
+                left -= 12
                 val x1 = v.body
                 left = com.chronoxor.proto.Balance.Codec.vgetFast0(r, d, pos + 8, pos, size, left, x1)
                 if (left < 0) return -1

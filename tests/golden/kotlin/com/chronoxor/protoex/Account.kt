@@ -213,31 +213,30 @@ data class Account(
             /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
             fun vfast0(d: ByteArray, slot: Int, base: Int, size: Int, left0: Long): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
                 if (pos < slot + 4 || pos > size - 30) return -1
-                val stored = dev.fastwire.Fast.i32(d, pos)
-                if (stored < 30 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 3) return -1
-                left -= stored
-                val q1 = pos + dev.fastwire.Fast.i32(d, pos + 12)
+                if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000000030000001EL) return -1
+                left -= 30
+                val q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 12, size)
                 if (q1 < pos + 16 || q1 > size - 4) return -1
-                val n2 = dev.fastwire.Fast.i32(d, q1)
-                if (n2 < 0 || n2 > size - 4 - q1) return -1
+                val n2 = dev.fastwire.Unchecked.i32(d, q1, size)
+                if (n2 < 0 || n2 > (size - 4 - q1)) return -1
                 left -= 4 + n2
                 left = com.chronoxor.protoex.Balance.Codec.vfast0(d, pos + 17, pos, size, left)
                 if (left < 0) return -1
-                if (dev.fastwire.Fast.u8(d, pos + 21) != 0) {
-                    val o3 = pos + dev.fastwire.Fast.i32(d, pos + 22)
+                if (dev.fastwire.Unchecked.u8(d, pos + 21, size) != 0) {
+                    val o3 = pos + dev.fastwire.Unchecked.i32(d, pos + 22, size)
                     if (o3 < pos + 26 || o3 > size - 4) return -1
                     left -= 4
                     left = com.chronoxor.protoex.Balance.Codec.vfast0(d, o3, o3, size, left)
                     if (left < 0) return -1
                 }
-                val off4 = dev.fastwire.Fast.i32(d, pos + 26)
+                val off4 = dev.fastwire.Unchecked.i32(d, pos + 26, size)
                 if (off4 != 0) {
                     val q5 = pos + off4
                     if (q5 < pos + 30 || q5 > size - 4) return -1
-                    val c6 = dev.fastwire.Fast.i32(d, q5)
-                    if (c6 < 0 || c6 > (size - 4 - q5) / 4) return -1
+                    val c6 = dev.fastwire.Unchecked.i32(d, q5, size)
+                    if (c6 < 0 || c6 > ((size - 4 - q5) / 4)) return -1
                     left -= 4 + c6 * 4
                     val end8 = q5 + 4 + c6 * 4
                     var a7 = q5 + 4
@@ -252,26 +251,24 @@ data class Account(
 
             fun ffast0(d: ByteArray, p0: Int, end: Int): Int {
                 var p = p0
-                if (end - p < 4) return -1
+                if (end - p < 8) return -1
                 p += 4
-                if (end - p < 4) return -1
-                val n1 = dev.fastwire.Fast.i32(d, p)
-                if (n1 < 0 || n1 > end - p - 4) return -1
+                val n1 = dev.fastwire.Unchecked.i32(d, p, end)
+                if (n1 < 0 || n1 > (end - p - 5)) return -1
                 p += 4 + n1
-                if (end - p < 1) return -1
                 p += 1
                 p = com.chronoxor.protoex.Balance.Codec.ffast0(d, p, end)
                 if (p < 0) return -1
                 if (p >= end) return -1
                 p += 1
-                if (dev.fastwire.Fast.u8(d, p - 1) != 0) {
+                if (dev.fastwire.Unchecked.u8(d, p - 1, end) != 0) {
                     p = com.chronoxor.protoex.Balance.Codec.ffast0(d, p, end)
                     if (p < 0) return -1
                 }
                 if (end - p < 4) return -1
-                val c2 = dev.fastwire.Fast.i32(d, p)
+                val c2 = dev.fastwire.Unchecked.i32(d, p, end)
                 p += 4
-                if (c2 < 0 || c2 > (end - p) / 42) return -1
+                if (c2 < 0 || c2 > ((end - p) / 42)) return -1
                 var i3 = 0
                 while (i3 < c2) {
                     p = com.chronoxor.protoex.Order.Codec.ffast0(d, p, end)
@@ -284,24 +281,23 @@ data class Account(
             /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
             fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Int, base: Int, size: Int, left0: Long, v: Account): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
                 if (pos < slot + 4 || pos > size - 30) return -1
-                val stored = dev.fastwire.Fast.i32(d, pos)
-                if (stored < 30 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 3) return -1
-                left -= stored
-                v.uid = r.i32(pos + 8)
-                val q1 = pos + dev.fastwire.Fast.i32(d, pos + 12)
+                if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000000030000001EL) return -1
+                left -= 30
+                v.uid = dev.fastwire.Unchecked.i32(d, pos + 8, size)
+                val q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 12, size)
                 if (q1 < pos + 16 || q1 > size - 4) return -1
-                val n2 = dev.fastwire.Fast.i32(d, q1)
-                if (n2 < 0 || n2 > size - 4 - q1) return -1
+                val n2 = dev.fastwire.Unchecked.i32(d, q1, size)
+                if (n2 < 0 || n2 > (size - 4 - q1)) return -1
                 left -= 4 + n2
                 v.name = r.text(q1 + 4, n2, v.name)
-                v.state = com.chronoxor.protoex.State.of(r.u8(pos + 16).toLong())
+                v.state = com.chronoxor.protoex.State.of(dev.fastwire.Unchecked.u8(d, pos + 16, size).toLong())
                 val x3 = v.wallet
                 left = com.chronoxor.protoex.Balance.Codec.vgetFast0(r, d, pos + 17, pos, size, left, x3)
                 if (left < 0) return -1
-                if (dev.fastwire.Fast.u8(d, pos + 21) != 0) {
-                    val o4 = pos + dev.fastwire.Fast.i32(d, pos + 22)
+                if (dev.fastwire.Unchecked.u8(d, pos + 21, size) != 0) {
+                    val o4 = pos + dev.fastwire.Unchecked.i32(d, pos + 22, size)
                     if (o4 < pos + 26 || o4 > size - 4) return -1
                     left -= 4
                     var x5 = v.asset
@@ -314,10 +310,10 @@ data class Account(
                 } else {
                     v.asset = null
                 }
-                val q6 = pos + dev.fastwire.Fast.i32(d, pos + 26)
+                val q6 = pos + dev.fastwire.Unchecked.i32(d, pos + 26, size)
                 if (q6 < pos + 30 || q6 > size - 4) return -1
-                val c7 = dev.fastwire.Fast.i32(d, q6)
-                if (c7 < 0 || c7 > (size - 4 - q6) / 4) return -1
+                val c7 = dev.fastwire.Unchecked.i32(d, q6, size)
+                if (c7 < 0 || c7 > ((size - 4 - q6) / 4)) return -1
                 left -= 4 + c7 * 4
                 val out8 = dev.fastwire.Direct.list(v.orders)
                 val old9 = out8.size
@@ -337,23 +333,21 @@ data class Account(
 
             fun fgetFast0(r: dev.fastwire.Reader, d: ByteArray, p0: Int, end: Int, v: Account): Int {
                 var p = p0
-                if (end - p < 4) return -1
-                v.uid = r.i32(p)
+                if (end - p < 8) return -1
+                v.uid = dev.fastwire.Unchecked.i32(d, p, end)
                 p += 4
-                if (end - p < 4) return -1
-                val n1 = dev.fastwire.Fast.i32(d, p)
-                if (n1 < 0 || n1 > end - p - 4) return -1
+                val n1 = dev.fastwire.Unchecked.i32(d, p, end)
+                if (n1 < 0 || n1 > (end - p - 5)) return -1
                 v.name = r.text(p + 4, n1, v.name)
                 p += 4 + n1
-                if (end - p < 1) return -1
-                v.state = com.chronoxor.protoex.State.of(r.u8(p).toLong())
+                v.state = com.chronoxor.protoex.State.of(dev.fastwire.Unchecked.u8(d, p, end).toLong())
                 p += 1
                 val x2 = v.wallet
                 p = com.chronoxor.protoex.Balance.Codec.fgetFast0(r, d, p, end, x2)
                 if (p < 0) return -1
                 if (p >= end) return -1
                 p += 1
-                if (dev.fastwire.Fast.u8(d, p - 1) != 0) {
+                if (dev.fastwire.Unchecked.u8(d, p - 1, end) != 0) {
                     var x3 = v.asset
                     if (x3 == null) {
                         x3 = com.chronoxor.protoex.Balance()
@@ -365,9 +359,9 @@ data class Account(
                     v.asset = null
                 }
                 if (end - p < 4) return -1
-                val c4 = dev.fastwire.Fast.i32(d, p)
+                val c4 = dev.fastwire.Unchecked.i32(d, p, end)
                 p += 4
-                if (c4 < 0 || c4 > (end - p) / 42) return -1
+                if (c4 < 0 || c4 > ((end - p) / 42)) return -1
                 val out5 = dev.fastwire.Direct.list(v.orders)
                 val old6 = out5.size
                 for (i7 in 0 until c4) {

@@ -161,15 +161,14 @@ data class Balance(
             /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
             fun vfast0(d: ByteArray, slot: Int, base: Int, size: Int, left0: Long): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
                 if (pos < slot + 4 || pos > size - 28) return -1
-                val stored = dev.fastwire.Fast.i32(d, pos)
-                if (stored < 28 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 2) return -1
-                left -= stored
-                val q1 = pos + dev.fastwire.Fast.i32(d, pos + 8)
+                if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000000020000001CL) return -1
+                left -= 28
+                val q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 8, size)
                 if (q1 < pos + 12 || q1 > size - 4) return -1
-                val n2 = dev.fastwire.Fast.i32(d, q1)
-                if (n2 < 0 || n2 > size - 4 - q1) return -1
+                val n2 = dev.fastwire.Unchecked.i32(d, q1, size)
+                if (n2 < 0 || n2 > (size - 4 - q1)) return -1
                 left -= 4 + n2
                 return left
             }
@@ -177,10 +176,9 @@ data class Balance(
             fun ffast0(d: ByteArray, p0: Int, end: Int): Int {
                 var p = p0
                 if (end - p < 4) return -1
-                val n1 = dev.fastwire.Fast.i32(d, p)
-                if (n1 < 0 || n1 > end - p - 4) return -1
+                val n1 = dev.fastwire.Unchecked.i32(d, p, end)
+                if (n1 < 0 || n1 > (end - p - 20)) return -1
                 p += 4 + n1
-                if (end - p < 16) return -1
                 p += 16
                 return p
             }
@@ -188,32 +186,30 @@ data class Balance(
             /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
             fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Int, base: Int, size: Int, left0: Long, v: Balance): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
                 if (pos < slot + 4 || pos > size - 28) return -1
-                val stored = dev.fastwire.Fast.i32(d, pos)
-                if (stored < 28 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 2) return -1
-                left -= stored
-                val q1 = pos + dev.fastwire.Fast.i32(d, pos + 8)
+                if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000000020000001CL) return -1
+                left -= 28
+                val q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 8, size)
                 if (q1 < pos + 12 || q1 > size - 4) return -1
-                val n2 = dev.fastwire.Fast.i32(d, q1)
-                if (n2 < 0 || n2 > size - 4 - q1) return -1
+                val n2 = dev.fastwire.Unchecked.i32(d, q1, size)
+                if (n2 < 0 || n2 > (size - 4 - q1)) return -1
                 left -= 4 + n2
                 v.currency = r.text(q1 + 4, n2, v.currency)
-                v.amount = r.f64(pos + 12)
-                v.locked = r.f64(pos + 20)
+                v.amount = dev.fastwire.Unchecked.f64(d, pos + 12, size)
+                v.locked = dev.fastwire.Unchecked.f64(d, pos + 20, size)
                 return left
             }
 
             fun fgetFast0(r: dev.fastwire.Reader, d: ByteArray, p0: Int, end: Int, v: Balance): Int {
                 var p = p0
                 if (end - p < 4) return -1
-                val n1 = dev.fastwire.Fast.i32(d, p)
-                if (n1 < 0 || n1 > end - p - 4) return -1
+                val n1 = dev.fastwire.Unchecked.i32(d, p, end)
+                if (n1 < 0 || n1 > (end - p - 20)) return -1
                 v.currency = r.text(p + 4, n1, v.currency)
                 p += 4 + n1
-                if (end - p < 16) return -1
-                v.amount = r.f64(p)
-                v.locked = r.f64(p + 8)
+                v.amount = dev.fastwire.Unchecked.f64(d, p, end)
+                v.locked = dev.fastwire.Unchecked.f64(d, p + 8, end)
                 p += 16
                 return p
             }

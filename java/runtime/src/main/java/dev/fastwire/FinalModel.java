@@ -64,7 +64,7 @@ public final class FinalModel<T> {
     }
 
     private static <T> Reader root(Reader reader, Limits limits, StructCodec<T> codec, byte[] buf, int off, int len) {
-        if (len < 8 || off < 0 || off + len > buf.length) throw Reader.fail("truncated");
+        if (len < 8 || off < 0 || len > buf.length - off) throw Reader.fail("truncated");
         long size = ((int) Writer.I32.get(buf, off)) & 0xFFFFFFFFL;
         if (size > limits.maxMessageSize) throw new DecodeException("too_large", size + " bytes");
         if (size > len) throw Reader.fail("truncated");
@@ -85,7 +85,7 @@ public final class FinalModel<T> {
     /** verify() with a given reader and limits. */
     public static <T> int check(Reader reader, Limits limits, StructCodec<T> codec, byte[] buf, int off, int len) {
         // The usual message by the struct's fast walk (see Model.check).
-        if (len >= 8 && off >= 0 && off + len <= buf.length) {
+        if (len >= 8 && off >= 0 && len <= buf.length - off) {
             long size = ((int) Writer.I32.get(buf, off)) & 0xFFFFFFFFL;
             if (size >= 8 && size <= len && size <= limits.maxMessageSize
                     && (int) Writer.I32.get(buf, off + 4) == codec.type

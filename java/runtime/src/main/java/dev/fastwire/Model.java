@@ -72,7 +72,7 @@ public final class Model<T> {
     }
 
     private static Reader root(Reader reader, Limits limits, byte[] buf, int off, int len) {
-        if (len < 8 || off < 0 || off + len > buf.length) throw Reader.fail("truncated");
+        if (len < 8 || off < 0 || len > buf.length - off) throw Reader.fail("truncated");
         long full = ((int) Writer.I32.get(buf, off)) & 0xFFFFFFFFL;
         if (full > limits.maxMessageSize) throw new DecodeException("too_large", full + " bytes");
         if (full > len) throw Reader.fail("truncated");
@@ -89,7 +89,7 @@ public final class Model<T> {
     public static <T> int check(Reader reader, Limits limits, StructCodec<T> codec, byte[] buf, int off, int len) {
         // The usual message by the struct's fast walk, without setting up the reader; the
         // general walk below decides anything else (and says why).
-        if (len >= 16 && off >= 0 && off + len <= buf.length) {
+        if (len >= 16 && off >= 0 && len <= buf.length - off) {
             long full = ((int) Writer.I32.get(buf, off)) & 0xFFFFFFFFL;
             if (full >= 16 && full <= len && full <= limits.maxMessageSize
                     && codec.vfast(buf, off + 4, off, off + (int) full, full - 8, limits.maxDepth) >= 0) {

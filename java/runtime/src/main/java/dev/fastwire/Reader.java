@@ -24,7 +24,12 @@ public final class Reader {
     public Reader() {
     }
 
+    /**
+     * Starts a message in buf[start, end); the range must lie inside the array (the fast
+     * walks load without the JVM's bounds checks up to {@code end}, see {@link Unchecked}).
+     */
     public Reader reset(byte[] buf, int start, int end, long budget, long zeroLeft) {
+        java.util.Objects.checkFromToIndex(start, end, buf.length);
         this.buf = buf;
         this.pos = start;
         this.end = end;

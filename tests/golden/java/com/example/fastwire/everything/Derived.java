@@ -173,25 +173,23 @@ public class Derived extends com.example.fastwire.everything.Base {
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
         public static long vfast0(byte[] d, int slot, int base, int size, long left) {
-            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
             if (pos < slot + 4 || pos > size - 25) return -1;
-            int stored = dev.fastwire.Fast.i32(d, pos);
-            if (stored < 25 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 302) return -1;
-            left -= stored;
-            int q1 = pos + dev.fastwire.Fast.i32(d, pos + 8);
+            if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000012E00000019L) return -1;
+            left -= 25;
+            int q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 8, size);
             if (q1 < pos + 12 || q1 > size - 4) return -1;
-            int n2 = dev.fastwire.Fast.i32(d, q1);
-            if (n2 < 0 || n2 > size - 4 - q1) return -1;
+            int n2 = dev.fastwire.Unchecked.i32(d, q1, size);
+            if (n2 < 0 || n2 > (size - 4 - q1)) return -1;
             left -= 4 + n2;
             return left;
         }
 
         public static int ffast0(byte[] d, int p, int end) {
             if (end - p < 4) return -1;
-            int n1 = dev.fastwire.Fast.i32(d, p);
-            if (n1 < 0 || n1 > end - p - 4) return -1;
+            int n1 = dev.fastwire.Unchecked.i32(d, p, end);
+            if (n1 < 0 || n1 > (end - p - 17)) return -1;
             p += 4 + n1;
-            if (end - p < 13) return -1;
             p += 13;
             return p;
         }
@@ -201,33 +199,31 @@ public class Derived extends com.example.fastwire.everything.Base {
 
         /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
         public static long vgetFast0(dev.fastwire.Reader r, byte[] d, int slot, int base, int size, long left, Derived v) {
-            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
             if (pos < slot + 4 || pos > size - 25) return -1;
-            int stored = dev.fastwire.Fast.i32(d, pos);
-            if (stored < 25 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 302) return -1;
-            left -= stored;
-            int q1 = pos + dev.fastwire.Fast.i32(d, pos + 8);
+            if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000012E00000019L) return -1;
+            left -= 25;
+            int q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 8, size);
             if (q1 < pos + 12 || q1 > size - 4) return -1;
-            int n2 = dev.fastwire.Fast.i32(d, q1);
-            if (n2 < 0 || n2 > size - 4 - q1) return -1;
+            int n2 = dev.fastwire.Unchecked.i32(d, q1, size);
+            if (n2 < 0 || n2 > (size - 4 - q1)) return -1;
             left -= 4 + n2;
             v.name = r.text(q1 + 4, n2, v.name);
-            v.level = r.buf[pos + 12];
-            v.serial = r.i32(pos + 13);
-            v.weight = r.f64(pos + 17);
+            v.level = dev.fastwire.Unchecked.i8(d, pos + 12, size);
+            v.serial = dev.fastwire.Unchecked.i32(d, pos + 13, size);
+            v.weight = dev.fastwire.Unchecked.f64(d, pos + 17, size);
             return left;
         }
 
         public static int fgetFast0(dev.fastwire.Reader r, byte[] d, int p, int end, Derived v) {
             if (end - p < 4) return -1;
-            int n1 = dev.fastwire.Fast.i32(d, p);
-            if (n1 < 0 || n1 > end - p - 4) return -1;
+            int n1 = dev.fastwire.Unchecked.i32(d, p, end);
+            if (n1 < 0 || n1 > (end - p - 17)) return -1;
             v.name = r.text(p + 4, n1, v.name);
             p += 4 + n1;
-            if (end - p < 13) return -1;
-            v.level = r.buf[p];
-            v.serial = r.i32(p + 1);
-            v.weight = r.f64(p + 5);
+            v.level = dev.fastwire.Unchecked.i8(d, p, end);
+            v.serial = dev.fastwire.Unchecked.i32(d, p + 1, end);
+            v.weight = dev.fastwire.Unchecked.f64(d, p + 5, end);
             p += 13;
             return p;
         }

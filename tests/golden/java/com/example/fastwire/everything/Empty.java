@@ -111,11 +111,10 @@ public class Empty {
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
         public static long vfast0(byte[] d, int slot, int base, int size, long left) {
-            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
             if (pos < slot + 4 || pos > size - 8) return -1;
-            int stored = dev.fastwire.Fast.i32(d, pos);
-            if (stored < 8 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 311) return -1;
-            left -= stored;
+            if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013700000008L) return -1;
+            left -= 8;
             return left;
         }
 
@@ -128,11 +127,10 @@ public class Empty {
 
         /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
         public static long vgetFast0(dev.fastwire.Reader r, byte[] d, int slot, int base, int size, long left, Empty v) {
-            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
             if (pos < slot + 4 || pos > size - 8) return -1;
-            int stored = dev.fastwire.Fast.i32(d, pos);
-            if (stored < 8 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 311) return -1;
-            left -= stored;
+            if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013700000008L) return -1;
+            left -= 8;
             return left;
         }
 

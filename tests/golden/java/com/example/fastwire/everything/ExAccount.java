@@ -242,31 +242,30 @@ public class ExAccount extends com.chronoxor.protoex.Account {
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
         public static long vfast0(byte[] d, int slot, int base, int size, long left) {
-            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
             if (pos < slot + 4 || pos > size - 33) return -1;
-            int stored = dev.fastwire.Fast.i32(d, pos);
-            if (stored < 33 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 304) return -1;
-            left -= stored;
-            int q1 = pos + dev.fastwire.Fast.i32(d, pos + 12);
+            if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013000000021L) return -1;
+            left -= 33;
+            int q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 12, size);
             if (q1 < pos + 16 || q1 > size - 4) return -1;
-            int n2 = dev.fastwire.Fast.i32(d, q1);
-            if (n2 < 0 || n2 > size - 4 - q1) return -1;
+            int n2 = dev.fastwire.Unchecked.i32(d, q1, size);
+            if (n2 < 0 || n2 > (size - 4 - q1)) return -1;
             left -= 4 + n2;
             left = com.chronoxor.protoex.Balance.Codec.vfast0(d, pos + 17, pos, size, left);
             if (left < 0) return -1;
-            if (dev.fastwire.Fast.u8(d, pos + 21) != 0) {
-                int o3 = pos + dev.fastwire.Fast.i32(d, pos + 22);
+            if (dev.fastwire.Unchecked.u8(d, pos + 21, size) != 0) {
+                int o3 = pos + dev.fastwire.Unchecked.i32(d, pos + 22, size);
                 if (o3 < pos + 26 || o3 > size - 4) return -1;
                 left -= 4;
                 left = com.chronoxor.protoex.Balance.Codec.vfast0(d, o3, o3, size, left);
                 if (left < 0) return -1;
             }
-            int off4 = dev.fastwire.Fast.i32(d, pos + 26);
+            int off4 = dev.fastwire.Unchecked.i32(d, pos + 26, size);
             if (off4 != 0) {
                 int q5 = pos + off4;
                 if (q5 < pos + 30 || q5 > size - 4) return -1;
-                int c6 = dev.fastwire.Fast.i32(d, q5);
-                if (c6 < 0 || c6 > (size - 4 - q5) / 4) return -1;
+                int c6 = dev.fastwire.Unchecked.i32(d, q5, size);
+                if (c6 < 0 || c6 > ((size - 4 - q5) / 4)) return -1;
                 left -= 4 + c6 * 4;
                 int end8 = q5 + 4 + c6 * 4;
                 int a7 = q5 + 4;
@@ -280,26 +279,24 @@ public class ExAccount extends com.chronoxor.protoex.Account {
         }
 
         public static int ffast0(byte[] d, int p, int end) {
-            if (end - p < 4) return -1;
+            if (end - p < 8) return -1;
             p += 4;
-            if (end - p < 4) return -1;
-            int n1 = dev.fastwire.Fast.i32(d, p);
-            if (n1 < 0 || n1 > end - p - 4) return -1;
+            int n1 = dev.fastwire.Unchecked.i32(d, p, end);
+            if (n1 < 0 || n1 > (end - p - 5)) return -1;
             p += 4 + n1;
-            if (end - p < 1) return -1;
             p += 1;
             p = com.chronoxor.protoex.Balance.Codec.ffast0(d, p, end);
             if (p < 0) return -1;
             if (p >= end) return -1;
             p += 1;
-            if (dev.fastwire.Fast.u8(d, p - 1) != 0) {
+            if (dev.fastwire.Unchecked.u8(d, p - 1, end) != 0) {
                 p = com.chronoxor.protoex.Balance.Codec.ffast0(d, p, end);
                 if (p < 0) return -1;
             }
             if (end - p < 4) return -1;
-            int c2 = dev.fastwire.Fast.i32(d, p);
+            int c2 = dev.fastwire.Unchecked.i32(d, p, end);
             p += 4;
-            if (c2 < 0 || c2 > (end - p) / 42) return -1;
+            if (c2 < 0 || c2 > ((end - p) / 42)) return -1;
             int i3 = 0;
             while (i3 < c2) {
                 p = com.chronoxor.protoex.Order.Codec.ffast0(d, p, end);
@@ -316,19 +313,18 @@ public class ExAccount extends com.chronoxor.protoex.Account {
 
         /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
         public static long vgetFast0(dev.fastwire.Reader r, byte[] d, int slot, int base, int size, long left, ExAccount v) {
-            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
             if (pos < slot + 4 || pos > size - 33) return -1;
-            int stored = dev.fastwire.Fast.i32(d, pos);
-            if (stored < 33 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 304) return -1;
-            left -= stored;
-            v.uid = r.i32(pos + 8);
-            int q1 = pos + dev.fastwire.Fast.i32(d, pos + 12);
+            if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013000000021L) return -1;
+            left -= 33;
+            v.uid = dev.fastwire.Unchecked.i32(d, pos + 8, size);
+            int q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 12, size);
             if (q1 < pos + 16 || q1 > size - 4) return -1;
-            int n2 = dev.fastwire.Fast.i32(d, q1);
-            if (n2 < 0 || n2 > size - 4 - q1) return -1;
+            int n2 = dev.fastwire.Unchecked.i32(d, q1, size);
+            if (n2 < 0 || n2 > (size - 4 - q1)) return -1;
             left -= 4 + n2;
             v.name = r.text(q1 + 4, n2, v.name);
-            v.state = com.chronoxor.protoex.State.of(r.u8(pos + 16));
+            v.state = com.chronoxor.protoex.State.of(dev.fastwire.Unchecked.u8(d, pos + 16, size));
             com.chronoxor.protoex.Balance x3 = v.wallet;
             if (x3 == null || x3.getClass() != com.chronoxor.protoex.Balance.class) {
                 x3 = new com.chronoxor.protoex.Balance();
@@ -336,8 +332,8 @@ public class ExAccount extends com.chronoxor.protoex.Account {
             }
             left = com.chronoxor.protoex.Balance.Codec.vgetFast0(r, d, pos + 17, pos, size, left, x3);
             if (left < 0) return -1;
-            if (dev.fastwire.Fast.u8(d, pos + 21) != 0) {
-                int o4 = pos + dev.fastwire.Fast.i32(d, pos + 22);
+            if (dev.fastwire.Unchecked.u8(d, pos + 21, size) != 0) {
+                int o4 = pos + dev.fastwire.Unchecked.i32(d, pos + 22, size);
                 if (o4 < pos + 26 || o4 > size - 4) return -1;
                 left -= 4;
                 com.chronoxor.protoex.Balance x5 = v.asset;
@@ -350,10 +346,10 @@ public class ExAccount extends com.chronoxor.protoex.Account {
             } else {
                 v.asset = null;
             }
-            int q6 = pos + dev.fastwire.Fast.i32(d, pos + 26);
+            int q6 = pos + dev.fastwire.Unchecked.i32(d, pos + 26, size);
             if (q6 < pos + 30 || q6 > size - 4) return -1;
-            int c7 = dev.fastwire.Fast.i32(d, q6);
-            if (c7 < 0 || c7 > (size - 4 - q6) / 4) return -1;
+            int c7 = dev.fastwire.Unchecked.i32(d, q6, size);
+            if (c7 < 0 || c7 > ((size - 4 - q6) / 4)) return -1;
             left -= 4 + c7 * 4;
             java.util.List<com.chronoxor.protoex.Order> out8 = dev.fastwire.Direct.list(v.orders);
             int old9 = out8.size();
@@ -368,22 +364,20 @@ public class ExAccount extends com.chronoxor.protoex.Account {
             }
             dev.fastwire.Direct.trim(out8, c7);
             v.orders = out8;
-            v.refs = com.example.fastwire.everything.EnumRefs.of(r.i16(pos + 30));
-            v.extra = com.chronoxor.protoex.State.of(r.u8(pos + 32));
+            v.refs = com.example.fastwire.everything.EnumRefs.of(dev.fastwire.Unchecked.i16(d, pos + 30, size));
+            v.extra = com.chronoxor.protoex.State.of(dev.fastwire.Unchecked.u8(d, pos + 32, size));
             return left;
         }
 
         public static int fgetFast0(dev.fastwire.Reader r, byte[] d, int p, int end, ExAccount v) {
-            if (end - p < 4) return -1;
-            v.uid = r.i32(p);
+            if (end - p < 8) return -1;
+            v.uid = dev.fastwire.Unchecked.i32(d, p, end);
             p += 4;
-            if (end - p < 4) return -1;
-            int n1 = dev.fastwire.Fast.i32(d, p);
-            if (n1 < 0 || n1 > end - p - 4) return -1;
+            int n1 = dev.fastwire.Unchecked.i32(d, p, end);
+            if (n1 < 0 || n1 > (end - p - 5)) return -1;
             v.name = r.text(p + 4, n1, v.name);
             p += 4 + n1;
-            if (end - p < 1) return -1;
-            v.state = com.chronoxor.protoex.State.of(r.u8(p));
+            v.state = com.chronoxor.protoex.State.of(dev.fastwire.Unchecked.u8(d, p, end));
             p += 1;
             com.chronoxor.protoex.Balance x2 = v.wallet;
             if (x2 == null || x2.getClass() != com.chronoxor.protoex.Balance.class) {
@@ -394,7 +388,7 @@ public class ExAccount extends com.chronoxor.protoex.Account {
             if (p < 0) return -1;
             if (p >= end) return -1;
             p += 1;
-            if (dev.fastwire.Fast.u8(d, p - 1) != 0) {
+            if (dev.fastwire.Unchecked.u8(d, p - 1, end) != 0) {
                 com.chronoxor.protoex.Balance x3 = v.asset;
                 if (x3 == null || x3.getClass() != com.chronoxor.protoex.Balance.class) {
                     x3 = new com.chronoxor.protoex.Balance();
@@ -406,9 +400,9 @@ public class ExAccount extends com.chronoxor.protoex.Account {
                 v.asset = null;
             }
             if (end - p < 4) return -1;
-            int c4 = dev.fastwire.Fast.i32(d, p);
+            int c4 = dev.fastwire.Unchecked.i32(d, p, end);
             p += 4;
-            if (c4 < 0 || c4 > (end - p) / 42) return -1;
+            if (c4 < 0 || c4 > ((end - p) / 42)) return -1;
             java.util.List<com.chronoxor.protoex.Order> out5 = dev.fastwire.Direct.list(v.orders);
             int old6 = out5.size();
             for (int i7 = 0; i7 < c4; i7++) {
@@ -423,8 +417,8 @@ public class ExAccount extends com.chronoxor.protoex.Account {
             dev.fastwire.Direct.trim(out5, c4);
             v.orders = out5;
             if (end - p < 3) return -1;
-            v.refs = com.example.fastwire.everything.EnumRefs.of(r.i16(p));
-            v.extra = com.chronoxor.protoex.State.of(r.u8(p + 2));
+            v.refs = com.example.fastwire.everything.EnumRefs.of(dev.fastwire.Unchecked.i16(d, p, end));
+            v.extra = com.chronoxor.protoex.State.of(dev.fastwire.Unchecked.u8(d, p + 2, end));
             p += 3;
             return p;
         }

@@ -152,25 +152,23 @@ public class Failure implements Comparable<com.example.fastwire.everything.Failu
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
         public static long vfast0(byte[] d, int slot, int base, int size, long left) {
-            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
             if (pos < slot + 4 || pos > size - 28) return -1;
-            int stored = dev.fastwire.Fast.i32(d, pos);
-            if (stored < 28 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 308) return -1;
-            left -= stored;
-            int q1 = pos + dev.fastwire.Fast.i32(d, pos + 24);
+            if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000001340000001CL) return -1;
+            left -= 28;
+            int q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 24, size);
             if (q1 < pos + 28 || q1 > size - 4) return -1;
-            int n2 = dev.fastwire.Fast.i32(d, q1);
-            if (n2 < 0 || n2 > size - 4 - q1) return -1;
+            int n2 = dev.fastwire.Unchecked.i32(d, q1, size);
+            if (n2 < 0 || n2 > (size - 4 - q1)) return -1;
             left -= 4 + n2;
             return left;
         }
 
         public static int ffast0(byte[] d, int p, int end) {
-            if (end - p < 16) return -1;
+            if (end - p < 20) return -1;
             p += 16;
-            if (end - p < 4) return -1;
-            int n1 = dev.fastwire.Fast.i32(d, p);
-            if (n1 < 0 || n1 > end - p - 4) return -1;
+            int n1 = dev.fastwire.Unchecked.i32(d, p, end);
+            if (n1 < 0 || n1 > (end - p - 4)) return -1;
             p += 4 + n1;
             return p;
         }
@@ -180,28 +178,26 @@ public class Failure implements Comparable<com.example.fastwire.everything.Failu
 
         /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
         public static long vgetFast0(dev.fastwire.Reader r, byte[] d, int slot, int base, int size, long left, Failure v) {
-            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
             if (pos < slot + 4 || pos > size - 28) return -1;
-            int stored = dev.fastwire.Fast.i32(d, pos);
-            if (stored < 28 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 308) return -1;
-            left -= stored;
+            if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000001340000001CL) return -1;
+            left -= 28;
             v.id = dev.fastwire.Uuids.get(r.buf, pos + 8);
-            int q1 = pos + dev.fastwire.Fast.i32(d, pos + 24);
+            int q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 24, size);
             if (q1 < pos + 28 || q1 > size - 4) return -1;
-            int n2 = dev.fastwire.Fast.i32(d, q1);
-            if (n2 < 0 || n2 > size - 4 - q1) return -1;
+            int n2 = dev.fastwire.Unchecked.i32(d, q1, size);
+            if (n2 < 0 || n2 > (size - 4 - q1)) return -1;
             left -= 4 + n2;
             v.error = r.text(q1 + 4, n2, v.error);
             return left;
         }
 
         public static int fgetFast0(dev.fastwire.Reader r, byte[] d, int p, int end, Failure v) {
-            if (end - p < 16) return -1;
+            if (end - p < 20) return -1;
             v.id = dev.fastwire.Uuids.get(r.buf, p);
             p += 16;
-            if (end - p < 4) return -1;
-            int n1 = dev.fastwire.Fast.i32(d, p);
-            if (n1 < 0 || n1 > end - p - 4) return -1;
+            int n1 = dev.fastwire.Unchecked.i32(d, p, end);
+            if (n1 < 0 || n1 > (end - p - 4)) return -1;
             v.error = r.text(p + 4, n1, v.error);
             p += 4 + n1;
             return p;

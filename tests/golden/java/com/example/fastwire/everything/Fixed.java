@@ -140,11 +140,10 @@ public class Fixed implements Comparable<com.example.fastwire.everything.Fixed> 
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
         public static long vfast0(byte[] d, int slot, int base, int size, long left) {
-            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
             if (pos < slot + 4 || pos > size - 12) return -1;
-            int stored = dev.fastwire.Fast.i32(d, pos);
-            if (stored < 12 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 500) return -1;
-            left -= stored;
+            if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000001F40000000CL) return -1;
+            left -= 12;
             return left;
         }
 
@@ -159,18 +158,17 @@ public class Fixed implements Comparable<com.example.fastwire.everything.Fixed> 
 
         /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
         public static long vgetFast0(dev.fastwire.Reader r, byte[] d, int slot, int base, int size, long left, Fixed v) {
-            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
             if (pos < slot + 4 || pos > size - 12) return -1;
-            int stored = dev.fastwire.Fast.i32(d, pos);
-            if (stored < 12 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 500) return -1;
-            left -= stored;
-            v.id = r.i32(pos + 8);
+            if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000001F40000000CL) return -1;
+            left -= 12;
+            v.id = dev.fastwire.Unchecked.i32(d, pos + 8, size);
             return left;
         }
 
         public static int fgetFast0(dev.fastwire.Reader r, byte[] d, int p, int end, Fixed v) {
             if (end - p < 4) return -1;
-            v.id = r.i32(p);
+            v.id = dev.fastwire.Unchecked.i32(d, p, end);
             p += 4;
             return p;
         }

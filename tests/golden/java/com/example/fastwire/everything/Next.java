@@ -139,11 +139,10 @@ public class Next implements Comparable<com.example.fastwire.everything.Next> {
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
         public static long vfast0(byte[] d, int slot, int base, int size, long left) {
-            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
             if (pos < slot + 4 || pos > size - 24) return -1;
-            int stored = dev.fastwire.Fast.i32(d, pos);
-            if (stored < 24 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 113) return -1;
-            left -= stored;
+            if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000007100000018L) return -1;
+            left -= 24;
             return left;
         }
 
@@ -158,11 +157,10 @@ public class Next implements Comparable<com.example.fastwire.everything.Next> {
 
         /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
         public static long vgetFast0(dev.fastwire.Reader r, byte[] d, int slot, int base, int size, long left, Next v) {
-            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
             if (pos < slot + 4 || pos > size - 24) return -1;
-            int stored = dev.fastwire.Fast.i32(d, pos);
-            if (stored < 24 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 113) return -1;
-            left -= stored;
+            if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000007100000018L) return -1;
+            left -= 24;
             v.id = dev.fastwire.Uuids.get(r.buf, pos + 8);
             return left;
         }

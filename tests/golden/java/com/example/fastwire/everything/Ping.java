@@ -151,11 +151,10 @@ public class Ping implements Comparable<com.example.fastwire.everything.Ping> {
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
         public static long vfast0(byte[] d, int slot, int base, int size, long left) {
-            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
             if (pos < slot + 4 || pos > size - 32) return -1;
-            int stored = dev.fastwire.Fast.i32(d, pos);
-            if (stored < 32 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 305) return -1;
-            left -= stored;
+            if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013100000020L) return -1;
+            left -= 32;
             return left;
         }
 
@@ -170,20 +169,19 @@ public class Ping implements Comparable<com.example.fastwire.everything.Ping> {
 
         /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
         public static long vgetFast0(dev.fastwire.Reader r, byte[] d, int slot, int base, int size, long left, Ping v) {
-            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
             if (pos < slot + 4 || pos > size - 32) return -1;
-            int stored = dev.fastwire.Fast.i32(d, pos);
-            if (stored < 32 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 305) return -1;
-            left -= stored;
+            if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013100000020L) return -1;
+            left -= 32;
             v.id = dev.fastwire.Uuids.get(r.buf, pos + 8);
-            v.sent = r.i64(pos + 24);
+            v.sent = dev.fastwire.Unchecked.i64(d, pos + 24, size);
             return left;
         }
 
         public static int fgetFast0(dev.fastwire.Reader r, byte[] d, int p, int end, Ping v) {
             if (end - p < 24) return -1;
             v.id = dev.fastwire.Uuids.get(r.buf, p);
-            v.sent = r.i64(p + 16);
+            v.sent = dev.fastwire.Unchecked.i64(d, p + 16, end);
             p += 24;
             return p;
         }

@@ -160,25 +160,23 @@ public class PingRequest extends com.example.fastwire.everything.Ping {
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
         public static long vfast0(byte[] d, int slot, int base, int size, long left) {
-            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
             if (pos < slot + 4 || pos > size - 36) return -1;
-            int stored = dev.fastwire.Fast.i32(d, pos);
-            if (stored < 36 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 309) return -1;
-            left -= stored;
-            int q1 = pos + dev.fastwire.Fast.i32(d, pos + 32);
+            if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013500000024L) return -1;
+            left -= 36;
+            int q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 32, size);
             if (q1 < pos + 36 || q1 > size - 4) return -1;
-            int n2 = dev.fastwire.Fast.i32(d, q1);
-            if (n2 < 0 || n2 > size - 4 - q1) return -1;
+            int n2 = dev.fastwire.Unchecked.i32(d, q1, size);
+            if (n2 < 0 || n2 > (size - 4 - q1)) return -1;
             left -= 4 + n2;
             return left;
         }
 
         public static int ffast0(byte[] d, int p, int end) {
-            if (end - p < 24) return -1;
+            if (end - p < 28) return -1;
             p += 24;
-            if (end - p < 4) return -1;
-            int n1 = dev.fastwire.Fast.i32(d, p);
-            if (n1 < 0 || n1 > end - p - 4) return -1;
+            int n1 = dev.fastwire.Unchecked.i32(d, p, end);
+            if (n1 < 0 || n1 > (end - p - 4)) return -1;
             p += 4 + n1;
             return p;
         }
@@ -188,30 +186,28 @@ public class PingRequest extends com.example.fastwire.everything.Ping {
 
         /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
         public static long vgetFast0(dev.fastwire.Reader r, byte[] d, int slot, int base, int size, long left, PingRequest v) {
-            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
             if (pos < slot + 4 || pos > size - 36) return -1;
-            int stored = dev.fastwire.Fast.i32(d, pos);
-            if (stored < 36 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 309) return -1;
-            left -= stored;
+            if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013500000024L) return -1;
+            left -= 36;
             v.id = dev.fastwire.Uuids.get(r.buf, pos + 8);
-            v.sent = r.i64(pos + 24);
-            int q1 = pos + dev.fastwire.Fast.i32(d, pos + 32);
+            v.sent = dev.fastwire.Unchecked.i64(d, pos + 24, size);
+            int q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 32, size);
             if (q1 < pos + 36 || q1 > size - 4) return -1;
-            int n2 = dev.fastwire.Fast.i32(d, q1);
-            if (n2 < 0 || n2 > size - 4 - q1) return -1;
+            int n2 = dev.fastwire.Unchecked.i32(d, q1, size);
+            if (n2 < 0 || n2 > (size - 4 - q1)) return -1;
             left -= 4 + n2;
             v.note = r.text(q1 + 4, n2, v.note);
             return left;
         }
 
         public static int fgetFast0(dev.fastwire.Reader r, byte[] d, int p, int end, PingRequest v) {
-            if (end - p < 24) return -1;
+            if (end - p < 28) return -1;
             v.id = dev.fastwire.Uuids.get(r.buf, p);
-            v.sent = r.i64(p + 16);
+            v.sent = dev.fastwire.Unchecked.i64(d, p + 16, end);
             p += 24;
-            if (end - p < 4) return -1;
-            int n1 = dev.fastwire.Fast.i32(d, p);
-            if (n1 < 0 || n1 > end - p - 4) return -1;
+            int n1 = dev.fastwire.Unchecked.i32(d, p, end);
+            if (n1 < 0 || n1 > (end - p - 4)) return -1;
             v.note = r.text(p + 4, n1, v.note);
             p += 4 + n1;
             return p;

@@ -150,11 +150,10 @@ public class Pong implements Comparable<com.example.fastwire.everything.Pong> {
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
         public static long vfast0(byte[] d, int slot, int base, int size, long left) {
-            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
             if (pos < slot + 4 || pos > size - 32) return -1;
-            int stored = dev.fastwire.Fast.i32(d, pos);
-            if (stored < 32 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 306) return -1;
-            left -= stored;
+            if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013200000020L) return -1;
+            left -= 32;
             return left;
         }
 
@@ -169,20 +168,19 @@ public class Pong implements Comparable<com.example.fastwire.everything.Pong> {
 
         /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
         public static long vgetFast0(dev.fastwire.Reader r, byte[] d, int slot, int base, int size, long left, Pong v) {
-            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
             if (pos < slot + 4 || pos > size - 32) return -1;
-            int stored = dev.fastwire.Fast.i32(d, pos);
-            if (stored < 32 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 306) return -1;
-            left -= stored;
+            if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013200000020L) return -1;
+            left -= 32;
             v.id = dev.fastwire.Uuids.get(r.buf, pos + 8);
-            v.received = r.i64(pos + 24);
+            v.received = dev.fastwire.Unchecked.i64(d, pos + 24, size);
             return left;
         }
 
         public static int fgetFast0(dev.fastwire.Reader r, byte[] d, int p, int end, Pong v) {
             if (end - p < 24) return -1;
             v.id = dev.fastwire.Uuids.get(r.buf, p);
-            v.received = r.i64(p + 16);
+            v.received = dev.fastwire.Unchecked.i64(d, p + 16, end);
             p += 24;
             return p;
         }

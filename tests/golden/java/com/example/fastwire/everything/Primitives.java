@@ -454,49 +454,43 @@ public class Primitives {
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
         public static long vfast0(byte[] d, int slot, int base, int size, long left) {
-            int pos = base + dev.fastwire.Fast.i32(d, slot);
+            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
             if (pos < slot + 4 || pos > size - 177) return -1;
-            int stored = dev.fastwire.Fast.i32(d, pos);
-            if (stored < 177 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 110) return -1;
-            left -= stored;
-            if (dev.fastwire.Fast.u8(d, pos + 71) > 28) return -1;
-            int q1 = pos + dev.fastwire.Fast.i32(d, pos + 73);
+            if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000006E000000B1L) return -1;
+            left -= 177;
+            if (dev.fastwire.Unchecked.u8(d, pos + 71, size) > 28) return -1;
+            int q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 73, size);
             if (q1 < pos + 77 || q1 > size - 4) return -1;
-            int n2 = dev.fastwire.Fast.i32(d, q1);
-            if (n2 < 0 || n2 > size - 4 - q1) return -1;
+            int n2 = dev.fastwire.Unchecked.i32(d, q1, size);
+            if (n2 < 0 || n2 > (size - 4 - q1)) return -1;
             left -= 4 + n2;
-            int q3 = pos + dev.fastwire.Fast.i32(d, pos + 77);
+            int q3 = pos + dev.fastwire.Unchecked.i32(d, pos + 77, size);
             if (q3 < pos + 81 || q3 > size - 4) return -1;
-            int n4 = dev.fastwire.Fast.i32(d, q3);
-            if (n4 < 0 || n4 > size - 4 - q3) return -1;
+            int n4 = dev.fastwire.Unchecked.i32(d, q3, size);
+            if (n4 < 0 || n4 > (size - 4 - q3)) return -1;
             left -= 4 + n4;
-            int q5 = pos + dev.fastwire.Fast.i32(d, pos + 169);
+            int q5 = pos + dev.fastwire.Unchecked.i32(d, pos + 169, size);
             if (q5 < pos + 173 || q5 > size - 4) return -1;
-            int n6 = dev.fastwire.Fast.i32(d, q5);
-            if (n6 < 0 || n6 > size - 4 - q5) return -1;
+            int n6 = dev.fastwire.Unchecked.i32(d, q5, size);
+            if (n6 < 0 || n6 > (size - 4 - q5)) return -1;
             left -= 4 + n6;
             return left;
         }
 
         public static int ffast0(byte[] d, int p, int end) {
-            if (end - p < 65) return -1;
-            if (dev.fastwire.Fast.u8(d, p + 63) > 28) return -1;
+            if (end - p < 69) return -1;
+            if (dev.fastwire.Unchecked.u8(d, p + 63, end) > 28) return -1;
             p += 65;
-            if (end - p < 4) return -1;
-            int n1 = dev.fastwire.Fast.i32(d, p);
-            if (n1 < 0 || n1 > end - p - 4) return -1;
+            int n1 = dev.fastwire.Unchecked.i32(d, p, end);
+            if (n1 < 0 || n1 > (end - p - 8)) return -1;
             p += 4 + n1;
-            if (end - p < 4) return -1;
-            int n2 = dev.fastwire.Fast.i32(d, p);
-            if (n2 < 0 || n2 > end - p - 4) return -1;
+            int n2 = dev.fastwire.Unchecked.i32(d, p, end);
+            if (n2 < 0 || n2 > (end - p - 96)) return -1;
             p += 4 + n2;
-            if (end - p < 88) return -1;
             p += 88;
-            if (end - p < 4) return -1;
-            int n3 = dev.fastwire.Fast.i32(d, p);
-            if (n3 < 0 || n3 > end - p - 4) return -1;
+            int n3 = dev.fastwire.Unchecked.i32(d, p, end);
+            if (n3 < 0 || n3 > (end - p - 8)) return -1;
             p += 4 + n3;
-            if (end - p < 4) return -1;
             p += 4;
             return p;
         }

@@ -152,15 +152,14 @@ data class Base(
             /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
             fun vfast0(d: ByteArray, slot: Int, base: Int, size: Int, left0: Long): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
                 if (pos < slot + 4 || pos > size - 13) return -1
-                val stored = dev.fastwire.Fast.i32(d, pos)
-                if (stored < 13 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 301) return -1
-                left -= stored
-                val q1 = pos + dev.fastwire.Fast.i32(d, pos + 8)
+                if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000012D0000000DL) return -1
+                left -= 13
+                val q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 8, size)
                 if (q1 < pos + 12 || q1 > size - 4) return -1
-                val n2 = dev.fastwire.Fast.i32(d, q1)
-                if (n2 < 0 || n2 > size - 4 - q1) return -1
+                val n2 = dev.fastwire.Unchecked.i32(d, q1, size)
+                if (n2 < 0 || n2 > (size - 4 - q1)) return -1
                 left -= 4 + n2
                 return left
             }
@@ -168,10 +167,9 @@ data class Base(
             fun ffast0(d: ByteArray, p0: Int, end: Int): Int {
                 var p = p0
                 if (end - p < 4) return -1
-                val n1 = dev.fastwire.Fast.i32(d, p)
-                if (n1 < 0 || n1 > end - p - 4) return -1
+                val n1 = dev.fastwire.Unchecked.i32(d, p, end)
+                if (n1 < 0 || n1 > (end - p - 5)) return -1
                 p += 4 + n1
-                if (end - p < 1) return -1
                 p += 1
                 return p
             }
@@ -179,30 +177,28 @@ data class Base(
             /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
             fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Int, base: Int, size: Int, left0: Long, v: Base): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
                 if (pos < slot + 4 || pos > size - 13) return -1
-                val stored = dev.fastwire.Fast.i32(d, pos)
-                if (stored < 13 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 301) return -1
-                left -= stored
-                val q1 = pos + dev.fastwire.Fast.i32(d, pos + 8)
+                if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000012D0000000DL) return -1
+                left -= 13
+                val q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 8, size)
                 if (q1 < pos + 12 || q1 > size - 4) return -1
-                val n2 = dev.fastwire.Fast.i32(d, q1)
-                if (n2 < 0 || n2 > size - 4 - q1) return -1
+                val n2 = dev.fastwire.Unchecked.i32(d, q1, size)
+                if (n2 < 0 || n2 > (size - 4 - q1)) return -1
                 left -= 4 + n2
                 v.name = r.text(q1 + 4, n2, v.name)
-                v.level = r.i8(pos + 12)
+                v.level = dev.fastwire.Unchecked.i8(d, pos + 12, size)
                 return left
             }
 
             fun fgetFast0(r: dev.fastwire.Reader, d: ByteArray, p0: Int, end: Int, v: Base): Int {
                 var p = p0
                 if (end - p < 4) return -1
-                val n1 = dev.fastwire.Fast.i32(d, p)
-                if (n1 < 0 || n1 > end - p - 4) return -1
+                val n1 = dev.fastwire.Unchecked.i32(d, p, end)
+                if (n1 < 0 || n1 > (end - p - 5)) return -1
                 v.name = r.text(p + 4, n1, v.name)
                 p += 4 + n1
-                if (end - p < 1) return -1
-                v.level = r.i8(p)
+                v.level = dev.fastwire.Unchecked.i8(d, p, end)
                 p += 1
                 return p
             }

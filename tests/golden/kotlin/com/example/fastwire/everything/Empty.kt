@@ -109,11 +109,10 @@ class Empty {
             /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
             fun vfast0(d: ByteArray, slot: Int, base: Int, size: Int, left0: Long): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
                 if (pos < slot + 4 || pos > size - 8) return -1
-                val stored = dev.fastwire.Fast.i32(d, pos)
-                if (stored < 8 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 311) return -1
-                left -= stored
+                if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013700000008L) return -1
+                left -= 8
                 return left
             }
 
@@ -125,11 +124,10 @@ class Empty {
             /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
             fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Int, base: Int, size: Int, left0: Long, v: Empty): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
                 if (pos < slot + 4 || pos > size - 8) return -1
-                val stored = dev.fastwire.Fast.i32(d, pos)
-                if (stored < 8 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 311) return -1
-                left -= stored
+                if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013700000008L) return -1
+                left -= 8
                 return left
             }
 

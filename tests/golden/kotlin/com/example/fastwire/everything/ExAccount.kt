@@ -236,31 +236,30 @@ data class ExAccount(
             /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
             fun vfast0(d: ByteArray, slot: Int, base: Int, size: Int, left0: Long): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
                 if (pos < slot + 4 || pos > size - 33) return -1
-                val stored = dev.fastwire.Fast.i32(d, pos)
-                if (stored < 33 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 304) return -1
-                left -= stored
-                val q1 = pos + dev.fastwire.Fast.i32(d, pos + 12)
+                if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013000000021L) return -1
+                left -= 33
+                val q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 12, size)
                 if (q1 < pos + 16 || q1 > size - 4) return -1
-                val n2 = dev.fastwire.Fast.i32(d, q1)
-                if (n2 < 0 || n2 > size - 4 - q1) return -1
+                val n2 = dev.fastwire.Unchecked.i32(d, q1, size)
+                if (n2 < 0 || n2 > (size - 4 - q1)) return -1
                 left -= 4 + n2
                 left = com.chronoxor.protoex.Balance.Codec.vfast0(d, pos + 17, pos, size, left)
                 if (left < 0) return -1
-                if (dev.fastwire.Fast.u8(d, pos + 21) != 0) {
-                    val o3 = pos + dev.fastwire.Fast.i32(d, pos + 22)
+                if (dev.fastwire.Unchecked.u8(d, pos + 21, size) != 0) {
+                    val o3 = pos + dev.fastwire.Unchecked.i32(d, pos + 22, size)
                     if (o3 < pos + 26 || o3 > size - 4) return -1
                     left -= 4
                     left = com.chronoxor.protoex.Balance.Codec.vfast0(d, o3, o3, size, left)
                     if (left < 0) return -1
                 }
-                val off4 = dev.fastwire.Fast.i32(d, pos + 26)
+                val off4 = dev.fastwire.Unchecked.i32(d, pos + 26, size)
                 if (off4 != 0) {
                     val q5 = pos + off4
                     if (q5 < pos + 30 || q5 > size - 4) return -1
-                    val c6 = dev.fastwire.Fast.i32(d, q5)
-                    if (c6 < 0 || c6 > (size - 4 - q5) / 4) return -1
+                    val c6 = dev.fastwire.Unchecked.i32(d, q5, size)
+                    if (c6 < 0 || c6 > ((size - 4 - q5) / 4)) return -1
                     left -= 4 + c6 * 4
                     val end8 = q5 + 4 + c6 * 4
                     var a7 = q5 + 4
@@ -275,26 +274,24 @@ data class ExAccount(
 
             fun ffast0(d: ByteArray, p0: Int, end: Int): Int {
                 var p = p0
-                if (end - p < 4) return -1
+                if (end - p < 8) return -1
                 p += 4
-                if (end - p < 4) return -1
-                val n1 = dev.fastwire.Fast.i32(d, p)
-                if (n1 < 0 || n1 > end - p - 4) return -1
+                val n1 = dev.fastwire.Unchecked.i32(d, p, end)
+                if (n1 < 0 || n1 > (end - p - 5)) return -1
                 p += 4 + n1
-                if (end - p < 1) return -1
                 p += 1
                 p = com.chronoxor.protoex.Balance.Codec.ffast0(d, p, end)
                 if (p < 0) return -1
                 if (p >= end) return -1
                 p += 1
-                if (dev.fastwire.Fast.u8(d, p - 1) != 0) {
+                if (dev.fastwire.Unchecked.u8(d, p - 1, end) != 0) {
                     p = com.chronoxor.protoex.Balance.Codec.ffast0(d, p, end)
                     if (p < 0) return -1
                 }
                 if (end - p < 4) return -1
-                val c2 = dev.fastwire.Fast.i32(d, p)
+                val c2 = dev.fastwire.Unchecked.i32(d, p, end)
                 p += 4
-                if (c2 < 0 || c2 > (end - p) / 42) return -1
+                if (c2 < 0 || c2 > ((end - p) / 42)) return -1
                 var i3 = 0
                 while (i3 < c2) {
                     p = com.chronoxor.protoex.Order.Codec.ffast0(d, p, end)
@@ -309,24 +306,23 @@ data class ExAccount(
             /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
             fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Int, base: Int, size: Int, left0: Long, v: ExAccount): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
                 if (pos < slot + 4 || pos > size - 33) return -1
-                val stored = dev.fastwire.Fast.i32(d, pos)
-                if (stored < 33 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 304) return -1
-                left -= stored
-                v.uid = r.i32(pos + 8)
-                val q1 = pos + dev.fastwire.Fast.i32(d, pos + 12)
+                if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013000000021L) return -1
+                left -= 33
+                v.uid = dev.fastwire.Unchecked.i32(d, pos + 8, size)
+                val q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 12, size)
                 if (q1 < pos + 16 || q1 > size - 4) return -1
-                val n2 = dev.fastwire.Fast.i32(d, q1)
-                if (n2 < 0 || n2 > size - 4 - q1) return -1
+                val n2 = dev.fastwire.Unchecked.i32(d, q1, size)
+                if (n2 < 0 || n2 > (size - 4 - q1)) return -1
                 left -= 4 + n2
                 v.name = r.text(q1 + 4, n2, v.name)
-                v.state = com.chronoxor.protoex.State.of(r.u8(pos + 16).toLong())
+                v.state = com.chronoxor.protoex.State.of(dev.fastwire.Unchecked.u8(d, pos + 16, size).toLong())
                 val x3 = v.wallet
                 left = com.chronoxor.protoex.Balance.Codec.vgetFast0(r, d, pos + 17, pos, size, left, x3)
                 if (left < 0) return -1
-                if (dev.fastwire.Fast.u8(d, pos + 21) != 0) {
-                    val o4 = pos + dev.fastwire.Fast.i32(d, pos + 22)
+                if (dev.fastwire.Unchecked.u8(d, pos + 21, size) != 0) {
+                    val o4 = pos + dev.fastwire.Unchecked.i32(d, pos + 22, size)
                     if (o4 < pos + 26 || o4 > size - 4) return -1
                     left -= 4
                     var x5 = v.asset
@@ -339,10 +335,10 @@ data class ExAccount(
                 } else {
                     v.asset = null
                 }
-                val q6 = pos + dev.fastwire.Fast.i32(d, pos + 26)
+                val q6 = pos + dev.fastwire.Unchecked.i32(d, pos + 26, size)
                 if (q6 < pos + 30 || q6 > size - 4) return -1
-                val c7 = dev.fastwire.Fast.i32(d, q6)
-                if (c7 < 0 || c7 > (size - 4 - q6) / 4) return -1
+                val c7 = dev.fastwire.Unchecked.i32(d, q6, size)
+                if (c7 < 0 || c7 > ((size - 4 - q6) / 4)) return -1
                 left -= 4 + c7 * 4
                 val out8 = dev.fastwire.Direct.list(v.orders)
                 val old9 = out8.size
@@ -357,30 +353,28 @@ data class ExAccount(
                 }
                 dev.fastwire.Direct.trim(out8, c7)
                 v.orders = out8
-                v.refs = com.example.fastwire.everything.EnumRefs.of(r.i16(pos + 30).toLong())
-                v.extra = com.chronoxor.protoex.State.of(r.u8(pos + 32).toLong())
+                v.refs = com.example.fastwire.everything.EnumRefs.of(dev.fastwire.Unchecked.i16(d, pos + 30, size).toLong())
+                v.extra = com.chronoxor.protoex.State.of(dev.fastwire.Unchecked.u8(d, pos + 32, size).toLong())
                 return left
             }
 
             fun fgetFast0(r: dev.fastwire.Reader, d: ByteArray, p0: Int, end: Int, v: ExAccount): Int {
                 var p = p0
-                if (end - p < 4) return -1
-                v.uid = r.i32(p)
+                if (end - p < 8) return -1
+                v.uid = dev.fastwire.Unchecked.i32(d, p, end)
                 p += 4
-                if (end - p < 4) return -1
-                val n1 = dev.fastwire.Fast.i32(d, p)
-                if (n1 < 0 || n1 > end - p - 4) return -1
+                val n1 = dev.fastwire.Unchecked.i32(d, p, end)
+                if (n1 < 0 || n1 > (end - p - 5)) return -1
                 v.name = r.text(p + 4, n1, v.name)
                 p += 4 + n1
-                if (end - p < 1) return -1
-                v.state = com.chronoxor.protoex.State.of(r.u8(p).toLong())
+                v.state = com.chronoxor.protoex.State.of(dev.fastwire.Unchecked.u8(d, p, end).toLong())
                 p += 1
                 val x2 = v.wallet
                 p = com.chronoxor.protoex.Balance.Codec.fgetFast0(r, d, p, end, x2)
                 if (p < 0) return -1
                 if (p >= end) return -1
                 p += 1
-                if (dev.fastwire.Fast.u8(d, p - 1) != 0) {
+                if (dev.fastwire.Unchecked.u8(d, p - 1, end) != 0) {
                     var x3 = v.asset
                     if (x3 == null) {
                         x3 = com.chronoxor.protoex.Balance()
@@ -392,9 +386,9 @@ data class ExAccount(
                     v.asset = null
                 }
                 if (end - p < 4) return -1
-                val c4 = dev.fastwire.Fast.i32(d, p)
+                val c4 = dev.fastwire.Unchecked.i32(d, p, end)
                 p += 4
-                if (c4 < 0 || c4 > (end - p) / 42) return -1
+                if (c4 < 0 || c4 > ((end - p) / 42)) return -1
                 val out5 = dev.fastwire.Direct.list(v.orders)
                 val old6 = out5.size
                 for (i7 in 0 until c4) {
@@ -409,8 +403,8 @@ data class ExAccount(
                 dev.fastwire.Direct.trim(out5, c4)
                 v.orders = out5
                 if (end - p < 3) return -1
-                v.refs = com.example.fastwire.everything.EnumRefs.of(r.i16(p).toLong())
-                v.extra = com.chronoxor.protoex.State.of(r.u8(p + 2).toLong())
+                v.refs = com.example.fastwire.everything.EnumRefs.of(dev.fastwire.Unchecked.i16(d, p, end).toLong())
+                v.extra = com.chronoxor.protoex.State.of(dev.fastwire.Unchecked.u8(d, p + 2, end).toLong())
                 p += 3
                 return p
             }

@@ -151,26 +151,24 @@ data class Failure(
             /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
             fun vfast0(d: ByteArray, slot: Int, base: Int, size: Int, left0: Long): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
                 if (pos < slot + 4 || pos > size - 28) return -1
-                val stored = dev.fastwire.Fast.i32(d, pos)
-                if (stored < 28 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 308) return -1
-                left -= stored
-                val q1 = pos + dev.fastwire.Fast.i32(d, pos + 24)
+                if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000001340000001CL) return -1
+                left -= 28
+                val q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 24, size)
                 if (q1 < pos + 28 || q1 > size - 4) return -1
-                val n2 = dev.fastwire.Fast.i32(d, q1)
-                if (n2 < 0 || n2 > size - 4 - q1) return -1
+                val n2 = dev.fastwire.Unchecked.i32(d, q1, size)
+                if (n2 < 0 || n2 > (size - 4 - q1)) return -1
                 left -= 4 + n2
                 return left
             }
 
             fun ffast0(d: ByteArray, p0: Int, end: Int): Int {
                 var p = p0
-                if (end - p < 16) return -1
+                if (end - p < 20) return -1
                 p += 16
-                if (end - p < 4) return -1
-                val n1 = dev.fastwire.Fast.i32(d, p)
-                if (n1 < 0 || n1 > end - p - 4) return -1
+                val n1 = dev.fastwire.Unchecked.i32(d, p, end)
+                if (n1 < 0 || n1 > (end - p - 4)) return -1
                 p += 4 + n1
                 return p
             }
@@ -178,16 +176,15 @@ data class Failure(
             /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
             fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Int, base: Int, size: Int, left0: Long, v: Failure): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
                 if (pos < slot + 4 || pos > size - 28) return -1
-                val stored = dev.fastwire.Fast.i32(d, pos)
-                if (stored < 28 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 308) return -1
-                left -= stored
+                if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000001340000001CL) return -1
+                left -= 28
                 v.id = dev.fastwire.Uuids.get(r.buf, pos + 8)
-                val q1 = pos + dev.fastwire.Fast.i32(d, pos + 24)
+                val q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 24, size)
                 if (q1 < pos + 28 || q1 > size - 4) return -1
-                val n2 = dev.fastwire.Fast.i32(d, q1)
-                if (n2 < 0 || n2 > size - 4 - q1) return -1
+                val n2 = dev.fastwire.Unchecked.i32(d, q1, size)
+                if (n2 < 0 || n2 > (size - 4 - q1)) return -1
                 left -= 4 + n2
                 v.error = r.text(q1 + 4, n2, v.error)
                 return left
@@ -195,12 +192,11 @@ data class Failure(
 
             fun fgetFast0(r: dev.fastwire.Reader, d: ByteArray, p0: Int, end: Int, v: Failure): Int {
                 var p = p0
-                if (end - p < 16) return -1
+                if (end - p < 20) return -1
                 v.id = dev.fastwire.Uuids.get(r.buf, p)
                 p += 16
-                if (end - p < 4) return -1
-                val n1 = dev.fastwire.Fast.i32(d, p)
-                if (n1 < 0 || n1 > end - p - 4) return -1
+                val n1 = dev.fastwire.Unchecked.i32(d, p, end)
+                if (n1 < 0 || n1 > (end - p - 4)) return -1
                 v.error = r.text(p + 4, n1, v.error)
                 p += 4 + n1
                 return p

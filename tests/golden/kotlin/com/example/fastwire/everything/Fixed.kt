@@ -135,11 +135,10 @@ data class Fixed(
             /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
             fun vfast0(d: ByteArray, slot: Int, base: Int, size: Int, left0: Long): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
                 if (pos < slot + 4 || pos > size - 12) return -1
-                val stored = dev.fastwire.Fast.i32(d, pos)
-                if (stored < 12 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 500) return -1
-                left -= stored
+                if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000001F40000000CL) return -1
+                left -= 12
                 return left
             }
 
@@ -153,19 +152,18 @@ data class Fixed(
             /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
             fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Int, base: Int, size: Int, left0: Long, v: Fixed): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
                 if (pos < slot + 4 || pos > size - 12) return -1
-                val stored = dev.fastwire.Fast.i32(d, pos)
-                if (stored < 12 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 500) return -1
-                left -= stored
-                v.id = r.i32(pos + 8)
+                if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000001F40000000CL) return -1
+                left -= 12
+                v.id = dev.fastwire.Unchecked.i32(d, pos + 8, size)
                 return left
             }
 
             fun fgetFast0(r: dev.fastwire.Reader, d: ByteArray, p0: Int, end: Int, v: Fixed): Int {
                 var p = p0
                 if (end - p < 4) return -1
-                v.id = r.i32(p)
+                v.id = dev.fastwire.Unchecked.i32(d, p, end)
                 p += 4
                 return p
             }

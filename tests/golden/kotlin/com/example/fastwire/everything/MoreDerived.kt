@@ -181,15 +181,14 @@ data class MoreDerived(
             /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
             fun vfast0(d: ByteArray, slot: Int, base: Int, size: Int, left0: Long): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
                 if (pos < slot + 4 || pos > size - 26) return -1
-                val stored = dev.fastwire.Fast.i32(d, pos)
-                if (stored < 26 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 303) return -1
-                left -= stored
-                val q1 = pos + dev.fastwire.Fast.i32(d, pos + 8)
+                if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000012F0000001AL) return -1
+                left -= 26
+                val q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 8, size)
                 if (q1 < pos + 12 || q1 > size - 4) return -1
-                val n2 = dev.fastwire.Fast.i32(d, q1)
-                if (n2 < 0 || n2 > size - 4 - q1) return -1
+                val n2 = dev.fastwire.Unchecked.i32(d, q1, size)
+                if (n2 < 0 || n2 > (size - 4 - q1)) return -1
                 left -= 4 + n2
                 return left
             }
@@ -197,10 +196,9 @@ data class MoreDerived(
             fun ffast0(d: ByteArray, p0: Int, end: Int): Int {
                 var p = p0
                 if (end - p < 4) return -1
-                val n1 = dev.fastwire.Fast.i32(d, p)
-                if (n1 < 0 || n1 > end - p - 4) return -1
+                val n1 = dev.fastwire.Unchecked.i32(d, p, end)
+                if (n1 < 0 || n1 > (end - p - 18)) return -1
                 p += 4 + n1
-                if (end - p < 14) return -1
                 p += 14
                 return p
             }
@@ -208,36 +206,34 @@ data class MoreDerived(
             /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
             fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Int, base: Int, size: Int, left0: Long, v: MoreDerived): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
                 if (pos < slot + 4 || pos > size - 26) return -1
-                val stored = dev.fastwire.Fast.i32(d, pos)
-                if (stored < 26 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 303) return -1
-                left -= stored
-                val q1 = pos + dev.fastwire.Fast.i32(d, pos + 8)
+                if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000012F0000001AL) return -1
+                left -= 26
+                val q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 8, size)
                 if (q1 < pos + 12 || q1 > size - 4) return -1
-                val n2 = dev.fastwire.Fast.i32(d, q1)
-                if (n2 < 0 || n2 > size - 4 - q1) return -1
+                val n2 = dev.fastwire.Unchecked.i32(d, q1, size)
+                if (n2 < 0 || n2 > (size - 4 - q1)) return -1
                 left -= 4 + n2
                 v.name = r.text(q1 + 4, n2, v.name)
-                v.level = r.i8(pos + 12)
-                v.serial = r.i32(pos + 13)
-                v.weight = r.f64(pos + 17)
-                v.last = (r.buf[pos + 25].toInt() != 0)
+                v.level = dev.fastwire.Unchecked.i8(d, pos + 12, size)
+                v.serial = dev.fastwire.Unchecked.i32(d, pos + 13, size)
+                v.weight = dev.fastwire.Unchecked.f64(d, pos + 17, size)
+                v.last = (dev.fastwire.Unchecked.i8(d, pos + 25, size).toInt() != 0)
                 return left
             }
 
             fun fgetFast0(r: dev.fastwire.Reader, d: ByteArray, p0: Int, end: Int, v: MoreDerived): Int {
                 var p = p0
                 if (end - p < 4) return -1
-                val n1 = dev.fastwire.Fast.i32(d, p)
-                if (n1 < 0 || n1 > end - p - 4) return -1
+                val n1 = dev.fastwire.Unchecked.i32(d, p, end)
+                if (n1 < 0 || n1 > (end - p - 18)) return -1
                 v.name = r.text(p + 4, n1, v.name)
                 p += 4 + n1
-                if (end - p < 14) return -1
-                v.level = r.i8(p)
-                v.serial = r.i32(p + 1)
-                v.weight = r.f64(p + 5)
-                v.last = (r.buf[p + 13].toInt() != 0)
+                v.level = dev.fastwire.Unchecked.i8(d, p, end)
+                v.serial = dev.fastwire.Unchecked.i32(d, p + 1, end)
+                v.weight = dev.fastwire.Unchecked.f64(d, p + 5, end)
+                v.last = (dev.fastwire.Unchecked.i8(d, p + 13, end).toInt() != 0)
                 p += 14
                 return p
             }

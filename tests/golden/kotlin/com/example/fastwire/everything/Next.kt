@@ -134,11 +134,10 @@ data class Next(
             /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
             fun vfast0(d: ByteArray, slot: Int, base: Int, size: Int, left0: Long): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
                 if (pos < slot + 4 || pos > size - 24) return -1
-                val stored = dev.fastwire.Fast.i32(d, pos)
-                if (stored < 24 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 113) return -1
-                left -= stored
+                if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000007100000018L) return -1
+                left -= 24
                 return left
             }
 
@@ -152,11 +151,10 @@ data class Next(
             /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
             fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Int, base: Int, size: Int, left0: Long, v: Next): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
                 if (pos < slot + 4 || pos > size - 24) return -1
-                val stored = dev.fastwire.Fast.i32(d, pos)
-                if (stored < 24 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 113) return -1
-                left -= stored
+                if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000007100000018L) return -1
+                left -= 24
                 v.id = dev.fastwire.Uuids.get(r.buf, pos + 8)
                 return left
             }

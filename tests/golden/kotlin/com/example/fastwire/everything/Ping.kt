@@ -144,11 +144,10 @@ data class Ping(
             /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
             fun vfast0(d: ByteArray, slot: Int, base: Int, size: Int, left0: Long): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
                 if (pos < slot + 4 || pos > size - 32) return -1
-                val stored = dev.fastwire.Fast.i32(d, pos)
-                if (stored < 32 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 305) return -1
-                left -= stored
+                if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013100000020L) return -1
+                left -= 32
                 return left
             }
 
@@ -162,13 +161,12 @@ data class Ping(
             /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
             fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Int, base: Int, size: Int, left0: Long, v: Ping): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
                 if (pos < slot + 4 || pos > size - 32) return -1
-                val stored = dev.fastwire.Fast.i32(d, pos)
-                if (stored < 32 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 305) return -1
-                left -= stored
+                if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013100000020L) return -1
+                left -= 32
                 v.id = dev.fastwire.Uuids.get(r.buf, pos + 8)
-                v.sent = r.i64(pos + 24)
+                v.sent = dev.fastwire.Unchecked.i64(d, pos + 24, size)
                 return left
             }
 
@@ -176,7 +174,7 @@ data class Ping(
                 var p = p0
                 if (end - p < 24) return -1
                 v.id = dev.fastwire.Uuids.get(r.buf, p)
-                v.sent = r.i64(p + 16)
+                v.sent = dev.fastwire.Unchecked.i64(d, p + 16, end)
                 p += 24
                 return p
             }

@@ -126,19 +126,18 @@ data class Shifted(
             /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
             fun vfast0(d: ByteArray, slot: Int, base: Int, size: Int, left0: Long): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
                 if (pos < slot + 4 || pos > size - 24) return -1
-                val stored = dev.fastwire.Fast.i32(d, pos)
-                if (stored < 24 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 300) return -1
-                left -= stored
-                if (dev.fastwire.Fast.u8(d, pos + 22) > 28) return -1
+                if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000012C00000018L) return -1
+                left -= 24
+                if (dev.fastwire.Unchecked.u8(d, pos + 22, size) > 28) return -1
                 return left
             }
 
             fun ffast0(d: ByteArray, p0: Int, end: Int): Int {
                 var p = p0
                 if (end - p < 16) return -1
-                if (dev.fastwire.Fast.u8(d, p + 14) > 28) return -1
+                if (dev.fastwire.Unchecked.u8(d, p + 14, end) > 28) return -1
                 p += 16
                 return p
             }

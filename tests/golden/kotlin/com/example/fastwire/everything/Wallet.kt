@@ -160,28 +160,26 @@ data class Wallet(
             /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
             fun vfast0(d: ByteArray, slot: Int, base: Int, size: Int, left0: Long): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Fast.i32(d, slot)
+                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
                 if (pos < slot + 4 || pos > size - 36) return -1
-                val stored = dev.fastwire.Fast.i32(d, pos)
-                if (stored < 36 || stored > size - pos || dev.fastwire.Fast.i32(d, pos + 4) != 2) return -1
-                left -= stored
-                val q1 = pos + dev.fastwire.Fast.i32(d, pos + 8)
+                if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000000200000024L) return -1
+                left -= 36
+                val q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 8, size)
                 if (q1 < pos + 12 || q1 > size - 4) return -1
-                val n2 = dev.fastwire.Fast.i32(d, q1)
-                if (n2 < 0 || n2 > size - 4 - q1) return -1
+                val n2 = dev.fastwire.Unchecked.i32(d, q1, size)
+                if (n2 < 0 || n2 > (size - 4 - q1)) return -1
                 left -= 4 + n2
-                if (dev.fastwire.Fast.u8(d, pos + 34) > 28) return -1
+                if (dev.fastwire.Unchecked.u8(d, pos + 34, size) > 28) return -1
                 return left
             }
 
             fun ffast0(d: ByteArray, p0: Int, end: Int): Int {
                 var p = p0
                 if (end - p < 4) return -1
-                val n1 = dev.fastwire.Fast.i32(d, p)
-                if (n1 < 0 || n1 > end - p - 4) return -1
+                val n1 = dev.fastwire.Unchecked.i32(d, p, end)
+                if (n1 < 0 || n1 > (end - p - 28)) return -1
                 p += 4 + n1
-                if (end - p < 24) return -1
-                if (dev.fastwire.Fast.u8(d, p + 22) > 28) return -1
+                if (dev.fastwire.Unchecked.u8(d, p + 22, end) > 28) return -1
                 p += 24
                 return p
             }

@@ -131,6 +131,41 @@ class MutationTest {
             x -> ((int) x - 1) & 0xFF, x -> 0x7F};
     }
 
+    /** Surefire runs this class twice: with Unsafe loads, and with -Dfastwire.unsafe=false. */
+    @Test
+    void loadsAreUncheckedUnlessDisabled() {
+        assertEquals(!"false".equals(System.getProperty("fastwire.unsafe")), dev.fastwire.Unchecked.ENABLED);
+    }
+
+    /** A range past the array's end whose off + len overflows an int: refused, not read. */
+    @Test
+    void rangeOverflowingIntIsTruncated() {
+        byte[] v = Vectors.hex("account.fbe.hex");
+        byte[] f = Vectors.hex("account.final.hex");
+        byte[] big = java.util.Arrays.copyOf(v, v.length + 64);
+        byte[] bigf = java.util.Arrays.copyOf(f, f.length + 64);
+        Model<Account> m = new Model<>(Account.CODEC);
+        FinalModel<Account> fm = new FinalModel<>(Account.CODEC);
+        for (int off : new int[] {1, 32, 64}) {
+            // the header at off claims a message larger than what is left of the array
+            System.arraycopy(v, 0, big, off, v.length);
+            System.arraycopy(f, 0, bigf, off, f.length);
+            int[] lens = {Integer.MAX_VALUE, Integer.MAX_VALUE - off + 1, big.length - off + 1};
+            for (int len : lens) {
+                for (java.util.function.Supplier<Object> op : java.util.List.<java.util.function.Supplier<Object>>of(
+                        () -> m.verify(big, off, len), () -> m.deserialize(big, off, len, null),
+                        () -> fm.verify(bigf, off, len), () -> fm.deserialize(bigf, off, len, null))) {
+                    try {
+                        op.get();
+                        fail("accepted a range past the array: off " + off + ", len " + len);
+                    } catch (DecodeException e) {
+                        assertEquals("truncated", e.code());
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void account() {
         all("account", Account.CODEC);
