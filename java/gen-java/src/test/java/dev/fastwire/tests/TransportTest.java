@@ -183,7 +183,9 @@ class TransportTest {
         List<String> log = new CopyOnWriteArrayList<>();
         Options so = quiet(log);
         so.tls = Tls.serverContext(tls[0], tls[1]);
-        so.connectTimeout = Duration.ofMillis(500);
+        // Long enough for a cold JVM's first handshakes on a loaded machine; the silent peer
+        // below is dropped after it.
+        so.connectTimeout = Duration.ofMillis(2000);
         Server server = new Server(so, conn -> new ServiceReceiver() {
             @Override protected void onReceive(OrderRequest q) {
                 OrderAck a = new OrderAck();
@@ -225,7 +227,7 @@ class TransportTest {
             }
             // A peer that connects and never starts the handshake is dropped at connectTimeout.
             try (Socket raw = new Socket("127.0.0.1", server.port())) {
-                long until = System.currentTimeMillis() + 5000;
+                long until = System.currentTimeMillis() + 8000;
                 while (System.currentTimeMillis() < until
                        && log.stream().noneMatch(l -> l.contains("TLS handshake failed") && l.contains("timed out"))) {
                     Thread.sleep(20);
