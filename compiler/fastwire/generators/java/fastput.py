@@ -4,9 +4,9 @@ generator alike (one emitter, two spellings, as fast.py is for verify and deseri
 vw0 (versioned) and fw0 (final) take the writer's buffer and end as locals (`b`, `p`),
 make room once for each fixed block (a body, a final run, a collection's slots) and store
 through the little-endian byte-array views (a body's size and type in one 8-byte store);
-short ASCII strings are written in line (Java: by Fast.vputString, which the JIT inlines;
-Kotlin: here, see string()). They return the new end, which the entry point stores in
-the writer once. Anything else falls back to the general statement on the writer:
+short ASCII strings are written in line (by Fast.vputString/fputString, which the JIT
+inlines; Kotlin's versioned format: here, see string()). They return the new end, which
+the entry point stores in the writer once. Anything else falls back to the general statement on the writer:
 `w.size = p; ...; p = w.size; b = w.buf;`.
 The invariant is `b == w.buf` (Writer.room returns the grown buffer), so the general
 statements and the nested structs' calls see the same bytes. The bytes written are the
@@ -80,13 +80,17 @@ class FastPut:
     def string(self, k: int, v: str, slot: str, base: str, final: bool) -> List[str]:
         """A string. Java: Fast.vputString/fputString write text of at most 8 ASCII chars in
         line (inlined by the JIT) and anything else by the general path; they return the
-        end. Kotlin: the short case in line here (Fast.pack8), the rest by the same call:
-        Kotlin's null checks make a struct's compiled code larger, and the helper's share
-        would take a nested struct's (Order's) over InlineSmallCode (2,500 bytes), which
-        keeps the JIT from inlining it once it is compiled on its own."""
+        end. Kotlin's final format likewise (the in-line short case below cost its seed ~3 ns
+        more than the call, which the JIT inlines all the same). Kotlin's versioned format:
+        the short case in line here (Fast.pack8), the rest by the same call: Kotlin's null
+        checks make a struct's compiled code larger, and the helper's share would take a
+        nested struct's (Order's) over InlineSmallCode (2,500 bytes), which keeps the JIT
+        from inlining it once it is compiled on its own."""
         call = f"{F}.fputString(w, b, p, {{}})" if final else f"{F}.vputString(w, b, p, {slot}, {base}, {{}})"
         if not self.kotlin:
             return [f"p = {call.format(v)}; b = w.buf;"]
+        if final:
+            return [f"p = {call.format(v)}; b = w.buf"]
         s, n, x = f"s{k}", f"n{k}", f"x{k}"
         store = "" if final else f"{F}.w32(b, {slot}, p - {base}); "
         return [f"val {s} = {v}; val {n} = {s}.length",
@@ -104,10 +108,16 @@ class FastPut:
         if self.kotlin:
             # b starts as w.buf, of Java's platform type: assigning Writer.room's result or
             # w.buf to it needs no null check, which keeps the bytecode small enough for the
-            # JIT to inline a nested struct's call (FreqInlineSize, 325 bytes).
+            # JIT to inline a nested struct's call (FreqInlineSize, 325 bytes). fw0 takes
+            # the buffer from its caller, as Java's does (one load of w.buf less a nested
+            # struct: ~3 ns on the seed's final format).
             ps = params.replace("int pos, int base", "pos: Int, base: Int")
-            out.open(f"fun {fn}(w: dev.fastwire.Writer, p0: Int{ps}, v: {name}?): Int {{")
-            out(f"if (v == null) throw dev.fastwire.EncodeException({null})", "var b = w.buf", "var p = p0")
+            if fn == "fw0":
+                out.open(f"fun {fn}(w: dev.fastwire.Writer, b0: ByteArray, p0: Int{ps}, v: {name}?): Int {{")
+                out(f"if (v == null) throw dev.fastwire.EncodeException({null})", "var b = b0", "var p = p0")
+            else:
+                out.open(f"fun {fn}(w: dev.fastwire.Writer, p0: Int{ps}, v: {name}?): Int {{")
+                out(f"if (v == null) throw dev.fastwire.EncodeException({null})", "var b = w.buf", "var p = p0")
         else:
             out.open(f"public static int {fn}(dev.fastwire.Writer w, byte[] b, int p{params}, {name} v) {{")
             out(f"if (v == null) throw new dev.fastwire.EncodeException({null});")
@@ -207,13 +217,13 @@ class FastPut:
             if d == "string":
                 out(*self.string(i, v, "", "", True))
             elif d == "struct":
-                out(st(f"p = {self.codec(w)}.fw0({self.wb}, {v}); b = w.buf"))
+                out(st(f"p = {self.codec(w)}.fw0(w, b, p, {v}); b = w.buf"))
             elif d == "opt" and e is not None and e.kind == "struct":
                 c = self.codec(e)
                 if kt:
                     out(f"val x{i} = {v}; if (p + 1 > b.size) b = w.room(p, 1L); "
                         f"{F}.w8(b, p, if (x{i} != null) 1 else 0); p += 1",
-                        f"if (x{i} != null) {{ p = {c}.fw0(w, p, x{i}); b = w.buf }}")
+                        f"if (x{i} != null) {{ p = {c}.fw0(w, b, p, x{i}); b = w.buf }}")
                 else:
                     out(f"{{ {self.jtype(e)} x = {v}; if (p + 1 > b.length) b = w.room(p, 1); "
                         "b[p++] = (byte) (x != null ? 1 : 0);",
@@ -223,7 +233,7 @@ class FastPut:
                 if kt:
                     out(f"val x{i} = {v}; val n{i} = x{i}.size; if (p + 4 > b.size) b = w.room(p, 4L); "
                         f"{F}.w32(b, p, n{i}); p += 4",
-                        f"for (k in 0 until n{i}) {{ p = {c}.fw0(w, p, x{i}[k]); b = w.buf }}")
+                        f"for (k in 0 until n{i}) {{ p = {c}.fw0(w, b, p, x{i}[k]); b = w.buf }}")
                 else:
                     out(f"{{ java.util.List<{self.jtype(e)}> x = {v}; int n = x.size(); "
                         f"if (p + 4 > b.length) b = w.room(p, 4); {F}.w32(b, p, n); p += 4;",

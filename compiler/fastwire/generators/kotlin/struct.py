@@ -325,7 +325,7 @@ def emit_codec(g: "KotlinGen", out: Lines, s: ir.StructType, layout: lower.Struc
     if eligible(g.model, layout):
         out(f"fun vput0(w: {W}, pos: Int, base: Int, v: {n}?) {{ w.size = vw0(w, w.size, pos, base, v) }}",
             "",
-            f"fun fput0(w: {W}, v: {n}?) {{ w.size = fw0(w, w.size, v) }}",
+            f"fun fput0(w: {W}, v: {n}?) {{ w.size = fw0(w, w.buf, w.size, v) }}",
             "")
         from ..java.fastput import FastPut
         FastPut(True, lambda f, at, base, v: vput_stmt(g, s, f, at, base, v),

@@ -67,7 +67,7 @@ data class Order(
         companion object {
             fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Order?) { w.size = vw0(w, w.size, pos, base, v) }
 
-            fun fput0(w: dev.fastwire.Writer, v: Order?) { w.size = fw0(w, w.size, v) }
+            fun fput0(w: dev.fastwire.Writer, v: Order?) { w.size = fw0(w, w.buf, w.size, v) }
 
             /** serialize's straight-line path (see fastput.py): returns the new end. */
             fun vw0(w: dev.fastwire.Writer, p0: Int, pos: Int, base: Int, v: Order?): Int {
@@ -91,17 +91,14 @@ data class Order(
                 return p
             }
 
-            fun fw0(w: dev.fastwire.Writer, p0: Int, v: Order?): Int {
+            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: Order?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("proto.Order is null (not an optional)")
-                var b = w.buf
+                var b = b0
                 var p = p0
                 if (p + 4 > b.size) b = w.room(p, 4L)
                 dev.fastwire.Fast.w32(b, p, v.uid)
                 p += 4
-                val s1 = v.symbol; val n1 = s1.length
-                val x1 = if (n1 <= 8 && p + 12 <= b.size) dev.fastwire.Fast.pack8(s1, n1) else -1L
-                if (x1 != -1L) { dev.fastwire.Fast.w64(b, p + 4, x1); dev.fastwire.Fast.w32(b, p, n1); p += 4 + n1 }
-                else { p = dev.fastwire.Fast.fputString(w, b, p, s1); b = w.buf }
+                p = dev.fastwire.Fast.fputString(w, b, p, v.symbol); b = w.buf
                 if (p + 18 > b.size) b = w.room(p, 18L)
                 dev.fastwire.Fast.w8(b, p, v.side.value.toInt())
                 dev.fastwire.Fast.w8(b, p + 1, v.type.value.toInt())

@@ -44,7 +44,7 @@ data class AccountMessage(
         companion object {
             fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: AccountMessage?) { w.size = vw0(w, w.size, pos, base, v) }
 
-            fun fput0(w: dev.fastwire.Writer, v: AccountMessage?) { w.size = fw0(w, w.size, v) }
+            fun fput0(w: dev.fastwire.Writer, v: AccountMessage?) { w.size = fw0(w, w.buf, w.size, v) }
 
             /** serialize's straight-line path (see fastput.py): returns the new end. */
             fun vw0(w: dev.fastwire.Writer, p0: Int, pos: Int, base: Int, v: AccountMessage?): Int {
@@ -60,11 +60,11 @@ data class AccountMessage(
                 return p
             }
 
-            fun fw0(w: dev.fastwire.Writer, p0: Int, v: AccountMessage?): Int {
+            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: AccountMessage?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("protocol.AccountMessage is null (not an optional)")
-                var b = w.buf
+                var b = b0
                 var p = p0
-                p = com.chronoxor.proto.Account.Codec.fw0(w, p, v.body); b = w.buf
+                p = com.chronoxor.proto.Account.Codec.fw0(w, b, p, v.body); b = w.buf
                 return p
             }
 

@@ -44,7 +44,7 @@ data class OrderMessage(
         companion object {
             fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: OrderMessage?) { w.size = vw0(w, w.size, pos, base, v) }
 
-            fun fput0(w: dev.fastwire.Writer, v: OrderMessage?) { w.size = fw0(w, w.size, v) }
+            fun fput0(w: dev.fastwire.Writer, v: OrderMessage?) { w.size = fw0(w, w.buf, w.size, v) }
 
             /** serialize's straight-line path (see fastput.py): returns the new end. */
             fun vw0(w: dev.fastwire.Writer, p0: Int, pos: Int, base: Int, v: OrderMessage?): Int {
@@ -60,11 +60,11 @@ data class OrderMessage(
                 return p
             }
 
-            fun fw0(w: dev.fastwire.Writer, p0: Int, v: OrderMessage?): Int {
+            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: OrderMessage?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("protocol.OrderMessage is null (not an optional)")
-                var b = w.buf
+                var b = b0
                 var p = p0
-                p = com.chronoxor.proto.Order.Codec.fw0(w, p, v.body); b = w.buf
+                p = com.chronoxor.proto.Order.Codec.fw0(w, b, p, v.body); b = w.buf
                 return p
             }
 

@@ -58,7 +58,7 @@ data class Balance(
         companion object {
             fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Balance?) { w.size = vw0(w, w.size, pos, base, v) }
 
-            fun fput0(w: dev.fastwire.Writer, v: Balance?) { w.size = fw0(w, w.size, v) }
+            fun fput0(w: dev.fastwire.Writer, v: Balance?) { w.size = fw0(w, w.buf, w.size, v) }
 
             /** serialize's straight-line path (see fastput.py): returns the new end. */
             fun vw0(w: dev.fastwire.Writer, p0: Int, pos: Int, base: Int, v: Balance?): Int {
@@ -79,14 +79,11 @@ data class Balance(
                 return p
             }
 
-            fun fw0(w: dev.fastwire.Writer, p0: Int, v: Balance?): Int {
+            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: Balance?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("protoex.Balance is null (not an optional)")
-                var b = w.buf
+                var b = b0
                 var p = p0
-                val s0 = v.currency; val n0 = s0.length
-                val x0 = if (n0 <= 8 && p + 12 <= b.size) dev.fastwire.Fast.pack8(s0, n0) else -1L
-                if (x0 != -1L) { dev.fastwire.Fast.w64(b, p + 4, x0); dev.fastwire.Fast.w32(b, p, n0); p += 4 + n0 }
-                else { p = dev.fastwire.Fast.fputString(w, b, p, s0); b = w.buf }
+                p = dev.fastwire.Fast.fputString(w, b, p, v.currency); b = w.buf
                 if (p + 16 > b.size) b = w.room(p, 16L)
                 dev.fastwire.Fast.wf64(b, p, v.amount)
                 dev.fastwire.Fast.wf64(b, p + 8, v.locked)

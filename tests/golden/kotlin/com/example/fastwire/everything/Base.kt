@@ -55,7 +55,7 @@ data class Base(
         companion object {
             fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Base?) { w.size = vw0(w, w.size, pos, base, v) }
 
-            fun fput0(w: dev.fastwire.Writer, v: Base?) { w.size = fw0(w, w.size, v) }
+            fun fput0(w: dev.fastwire.Writer, v: Base?) { w.size = fw0(w, w.buf, w.size, v) }
 
             /** serialize's straight-line path (see fastput.py): returns the new end. */
             fun vw0(w: dev.fastwire.Writer, p0: Int, pos: Int, base: Int, v: Base?): Int {
@@ -75,14 +75,11 @@ data class Base(
                 return p
             }
 
-            fun fw0(w: dev.fastwire.Writer, p0: Int, v: Base?): Int {
+            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: Base?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.Base is null (not an optional)")
-                var b = w.buf
+                var b = b0
                 var p = p0
-                val s0 = v.name; val n0 = s0.length
-                val x0 = if (n0 <= 8 && p + 12 <= b.size) dev.fastwire.Fast.pack8(s0, n0) else -1L
-                if (x0 != -1L) { dev.fastwire.Fast.w64(b, p + 4, x0); dev.fastwire.Fast.w32(b, p, n0); p += 4 + n0 }
-                else { p = dev.fastwire.Fast.fputString(w, b, p, s0); b = w.buf }
+                p = dev.fastwire.Fast.fputString(w, b, p, v.name); b = w.buf
                 if (p + 1 > b.size) b = w.room(p, 1L)
                 dev.fastwire.Fast.w8(b, p, v.level.toInt())
                 p += 1

@@ -104,7 +104,7 @@ data class Collections(
         companion object {
             fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Collections?) { w.size = vw0(w, w.size, pos, base, v) }
 
-            fun fput0(w: dev.fastwire.Writer, v: Collections?) { w.size = fw0(w, w.size, v) }
+            fun fput0(w: dev.fastwire.Writer, v: Collections?) { w.size = fw0(w, w.buf, w.size, v) }
 
             /** serialize's straight-line path (see fastput.py): returns the new end. */
             fun vw0(w: dev.fastwire.Writer, p0: Int, pos: Int, base: Int, v: Collections?): Int {
@@ -169,9 +169,9 @@ data class Collections(
                 return p
             }
 
-            fun fw0(w: dev.fastwire.Writer, p0: Int, v: Collections?): Int {
+            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: Collections?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.Collections is null (not an optional)")
-                var b = w.buf
+                var b = b0
                 var p = p0
                 w.size = p
                 Collections.Fields.F_f_array.fput(w, v.f_array)
@@ -189,7 +189,7 @@ data class Collections(
                 Collections.Fields.F_f_vector_optional.fput(w, v.f_vector_optional)
                 p = w.size; b = w.buf
                 val x5 = v.f_vector_struct; val n5 = x5.size; if (p + 4 > b.size) b = w.room(p, 4L); dev.fastwire.Fast.w32(b, p, n5); p += 4
-                for (k in 0 until n5) { p = com.chronoxor.proto.Order.Codec.fw0(w, p, x5[k]); b = w.buf }
+                for (k in 0 until n5) { p = com.chronoxor.proto.Order.Codec.fw0(w, b, p, x5[k]); b = w.buf }
                 w.size = p
                 Collections.Fields.F_f_list.fput(w, v.f_list)
                 p = w.size; b = w.buf

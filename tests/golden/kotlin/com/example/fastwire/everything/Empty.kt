@@ -38,7 +38,7 @@ class Empty {
         companion object {
             fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Empty?) { w.size = vw0(w, w.size, pos, base, v) }
 
-            fun fput0(w: dev.fastwire.Writer, v: Empty?) { w.size = fw0(w, w.size, v) }
+            fun fput0(w: dev.fastwire.Writer, v: Empty?) { w.size = fw0(w, w.buf, w.size, v) }
 
             /** serialize's straight-line path (see fastput.py): returns the new end. */
             fun vw0(w: dev.fastwire.Writer, p0: Int, pos: Int, base: Int, v: Empty?): Int {
@@ -53,9 +53,9 @@ class Empty {
                 return p
             }
 
-            fun fw0(w: dev.fastwire.Writer, p0: Int, v: Empty?): Int {
+            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: Empty?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.Empty is null (not an optional)")
-                var b = w.buf
+                var b = b0
                 var p = p0
                 return p
             }

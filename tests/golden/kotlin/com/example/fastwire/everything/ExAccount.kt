@@ -72,7 +72,7 @@ data class ExAccount(
         companion object {
             fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: ExAccount?) { w.size = vw0(w, w.size, pos, base, v) }
 
-            fun fput0(w: dev.fastwire.Writer, v: ExAccount?) { w.size = fw0(w, w.size, v) }
+            fun fput0(w: dev.fastwire.Writer, v: ExAccount?) { w.size = fw0(w, w.buf, w.size, v) }
 
             /** serialize's straight-line path (see fastput.py): returns the new end. */
             fun vw0(w: dev.fastwire.Writer, p0: Int, pos: Int, base: Int, v: ExAccount?): Int {
@@ -104,25 +104,22 @@ data class ExAccount(
                 return p
             }
 
-            fun fw0(w: dev.fastwire.Writer, p0: Int, v: ExAccount?): Int {
+            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: ExAccount?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.ExAccount is null (not an optional)")
-                var b = w.buf
+                var b = b0
                 var p = p0
                 if (p + 4 > b.size) b = w.room(p, 4L)
                 dev.fastwire.Fast.w32(b, p, v.uid)
                 p += 4
-                val s1 = v.name; val n1 = s1.length
-                val x1 = if (n1 <= 8 && p + 12 <= b.size) dev.fastwire.Fast.pack8(s1, n1) else -1L
-                if (x1 != -1L) { dev.fastwire.Fast.w64(b, p + 4, x1); dev.fastwire.Fast.w32(b, p, n1); p += 4 + n1 }
-                else { p = dev.fastwire.Fast.fputString(w, b, p, s1); b = w.buf }
+                p = dev.fastwire.Fast.fputString(w, b, p, v.name); b = w.buf
                 if (p + 1 > b.size) b = w.room(p, 1L)
                 dev.fastwire.Fast.w8(b, p, v.state.value.toInt())
                 p += 1
-                p = com.chronoxor.protoex.Balance.Codec.fw0(w, p, v.wallet); b = w.buf
+                p = com.chronoxor.protoex.Balance.Codec.fw0(w, b, p, v.wallet); b = w.buf
                 val x4 = v.asset; if (p + 1 > b.size) b = w.room(p, 1L); dev.fastwire.Fast.w8(b, p, if (x4 != null) 1 else 0); p += 1
-                if (x4 != null) { p = com.chronoxor.protoex.Balance.Codec.fw0(w, p, x4); b = w.buf }
+                if (x4 != null) { p = com.chronoxor.protoex.Balance.Codec.fw0(w, b, p, x4); b = w.buf }
                 val x5 = v.orders; val n5 = x5.size; if (p + 4 > b.size) b = w.room(p, 4L); dev.fastwire.Fast.w32(b, p, n5); p += 4
-                for (k in 0 until n5) { p = com.chronoxor.protoex.Order.Codec.fw0(w, p, x5[k]); b = w.buf }
+                for (k in 0 until n5) { p = com.chronoxor.protoex.Order.Codec.fw0(w, b, p, x5[k]); b = w.buf }
                 if (p + 3 > b.size) b = w.room(p, 3L)
                 dev.fastwire.Fast.w16(b, p, v.refs.value.toShort())
                 dev.fastwire.Fast.w8(b, p + 2, v.extra.value.toInt())

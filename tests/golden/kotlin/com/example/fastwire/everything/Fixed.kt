@@ -52,7 +52,7 @@ data class Fixed(
         companion object {
             fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Fixed?) { w.size = vw0(w, w.size, pos, base, v) }
 
-            fun fput0(w: dev.fastwire.Writer, v: Fixed?) { w.size = fw0(w, w.size, v) }
+            fun fput0(w: dev.fastwire.Writer, v: Fixed?) { w.size = fw0(w, w.buf, w.size, v) }
 
             /** serialize's straight-line path (see fastput.py): returns the new end. */
             fun vw0(w: dev.fastwire.Writer, p0: Int, pos: Int, base: Int, v: Fixed?): Int {
@@ -68,9 +68,9 @@ data class Fixed(
                 return p
             }
 
-            fun fw0(w: dev.fastwire.Writer, p0: Int, v: Fixed?): Int {
+            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: Fixed?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.Fixed is null (not an optional)")
-                var b = w.buf
+                var b = b0
                 var p = p0
                 if (p + 4 > b.size) b = w.room(p, 4L)
                 dev.fastwire.Fast.w32(b, p, v.id)

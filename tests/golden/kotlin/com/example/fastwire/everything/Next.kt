@@ -51,7 +51,7 @@ data class Next(
         companion object {
             fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Next?) { w.size = vw0(w, w.size, pos, base, v) }
 
-            fun fput0(w: dev.fastwire.Writer, v: Next?) { w.size = fw0(w, w.size, v) }
+            fun fput0(w: dev.fastwire.Writer, v: Next?) { w.size = fw0(w, w.buf, w.size, v) }
 
             /** serialize's straight-line path (see fastput.py): returns the new end. */
             fun vw0(w: dev.fastwire.Writer, p0: Int, pos: Int, base: Int, v: Next?): Int {
@@ -67,9 +67,9 @@ data class Next(
                 return p
             }
 
-            fun fw0(w: dev.fastwire.Writer, p0: Int, v: Next?): Int {
+            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: Next?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.Next is null (not an optional)")
-                var b = w.buf
+                var b = b0
                 var p = p0
                 if (p + 16 > b.size) b = w.room(p, 16L)
                 dev.fastwire.Uuids.write(b, p, v.id)

@@ -88,7 +88,7 @@ data class Optionals(
         companion object {
             fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Optionals?) { w.size = vw0(w, w.size, pos, base, v) }
 
-            fun fput0(w: dev.fastwire.Writer, v: Optionals?) { w.size = fw0(w, w.size, v) }
+            fun fput0(w: dev.fastwire.Writer, v: Optionals?) { w.size = fw0(w, w.buf, w.size, v) }
 
             /** serialize's straight-line path (see fastput.py): returns the new end. */
             fun vw0(w: dev.fastwire.Writer, p0: Int, pos: Int, base: Int, v: Optionals?): Int {
@@ -137,9 +137,9 @@ data class Optionals(
                 return p
             }
 
-            fun fw0(w: dev.fastwire.Writer, p0: Int, v: Optionals?): Int {
+            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: Optionals?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.Optionals is null (not an optional)")
-                var b = w.buf
+                var b = b0
                 var p = p0
                 w.size = p
                 Optionals.Fields.F_f_bool.fput(w, v.f_bool)
@@ -166,9 +166,9 @@ data class Optionals(
                 Optionals.Fields.F_f_flags.fput(w, v.f_flags)
                 p = w.size; b = w.buf
                 val x8 = v.f_struct; if (p + 1 > b.size) b = w.room(p, 1L); dev.fastwire.Fast.w8(b, p, if (x8 != null) 1 else 0); p += 1
-                if (x8 != null) { p = com.example.fastwire.everything.Primitives.Codec.fw0(w, p, x8); b = w.buf }
+                if (x8 != null) { p = com.example.fastwire.everything.Primitives.Codec.fw0(w, b, p, x8); b = w.buf }
                 val x9 = v.f_order; if (p + 1 > b.size) b = w.room(p, 1L); dev.fastwire.Fast.w8(b, p, if (x9 != null) 1 else 0); p += 1
-                if (x9 != null) { p = com.chronoxor.proto.Order.Codec.fw0(w, p, x9); b = w.buf }
+                if (x9 != null) { p = com.chronoxor.proto.Order.Codec.fw0(w, b, p, x9); b = w.buf }
                 w.size = p
                 Optionals.Fields.F_f_reset.fput(w, v.f_reset)
                 p = w.size; b = w.buf

@@ -55,7 +55,7 @@ data class Ping(
         companion object {
             fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Ping?) { w.size = vw0(w, w.size, pos, base, v) }
 
-            fun fput0(w: dev.fastwire.Writer, v: Ping?) { w.size = fw0(w, w.size, v) }
+            fun fput0(w: dev.fastwire.Writer, v: Ping?) { w.size = fw0(w, w.buf, w.size, v) }
 
             /** serialize's straight-line path (see fastput.py): returns the new end. */
             fun vw0(w: dev.fastwire.Writer, p0: Int, pos: Int, base: Int, v: Ping?): Int {
@@ -72,9 +72,9 @@ data class Ping(
                 return p
             }
 
-            fun fw0(w: dev.fastwire.Writer, p0: Int, v: Ping?): Int {
+            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: Ping?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.Ping is null (not an optional)")
-                var b = w.buf
+                var b = b0
                 var p = p0
                 if (p + 24 > b.size) b = w.room(p, 24L)
                 dev.fastwire.Uuids.write(b, p, v.id)

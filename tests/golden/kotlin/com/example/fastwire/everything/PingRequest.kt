@@ -57,7 +57,7 @@ data class PingRequest(
         companion object {
             fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: PingRequest?) { w.size = vw0(w, w.size, pos, base, v) }
 
-            fun fput0(w: dev.fastwire.Writer, v: PingRequest?) { w.size = fw0(w, w.size, v) }
+            fun fput0(w: dev.fastwire.Writer, v: PingRequest?) { w.size = fw0(w, w.buf, w.size, v) }
 
             /** serialize's straight-line path (see fastput.py): returns the new end. */
             fun vw0(w: dev.fastwire.Writer, p0: Int, pos: Int, base: Int, v: PingRequest?): Int {
@@ -78,18 +78,15 @@ data class PingRequest(
                 return p
             }
 
-            fun fw0(w: dev.fastwire.Writer, p0: Int, v: PingRequest?): Int {
+            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: PingRequest?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.PingRequest is null (not an optional)")
-                var b = w.buf
+                var b = b0
                 var p = p0
                 if (p + 24 > b.size) b = w.room(p, 24L)
                 dev.fastwire.Uuids.write(b, p, v.id)
                 dev.fastwire.Fast.w64(b, p + 16, v.sent)
                 p += 24
-                val s2 = v.note; val n2 = s2.length
-                val x2 = if (n2 <= 8 && p + 12 <= b.size) dev.fastwire.Fast.pack8(s2, n2) else -1L
-                if (x2 != -1L) { dev.fastwire.Fast.w64(b, p + 4, x2); dev.fastwire.Fast.w32(b, p, n2); p += 4 + n2 }
-                else { p = dev.fastwire.Fast.fputString(w, b, p, s2); b = w.buf }
+                p = dev.fastwire.Fast.fputString(w, b, p, v.note); b = w.buf
                 return p
             }
 

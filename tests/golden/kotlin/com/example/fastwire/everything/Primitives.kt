@@ -144,7 +144,7 @@ data class Primitives(
         companion object {
             fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Primitives?) { w.size = vw0(w, w.size, pos, base, v) }
 
-            fun fput0(w: dev.fastwire.Writer, v: Primitives?) { w.size = fw0(w, w.size, v) }
+            fun fput0(w: dev.fastwire.Writer, v: Primitives?) { w.size = fw0(w, w.buf, w.size, v) }
 
             /** serialize's straight-line path (see fastput.py): returns the new end. */
             fun vw0(w: dev.fastwire.Writer, p0: Int, pos: Int, base: Int, v: Primitives?): Int {
@@ -193,9 +193,9 @@ data class Primitives(
                 return p
             }
 
-            fun fw0(w: dev.fastwire.Writer, p0: Int, v: Primitives?): Int {
+            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: Primitives?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.Primitives is null (not an optional)")
-                var b = w.buf
+                var b = b0
                 var p = p0
                 if (p + 65 > b.size) b = w.room(p, 65L)
                 dev.fastwire.Fast.w8(b, p, if (v.f_bool) 1 else 0)
@@ -214,10 +214,7 @@ data class Primitives(
                 dev.fastwire.Fast.wf64(b, p + 41, v.f_double)
                 dev.fastwire.Decimals.write(b, p + 49, v.f_decimal)
                 p += 65
-                val s15 = v.f_string; val n15 = s15.length
-                val x15 = if (n15 <= 8 && p + 12 <= b.size) dev.fastwire.Fast.pack8(s15, n15) else -1L
-                if (x15 != -1L) { dev.fastwire.Fast.w64(b, p + 4, x15); dev.fastwire.Fast.w32(b, p, n15); p += 4 + n15 }
-                else { p = dev.fastwire.Fast.fputString(w, b, p, s15); b = w.buf }
+                p = dev.fastwire.Fast.fputString(w, b, p, v.f_string); b = w.buf
                 w.size = p
                 dev.fastwire.Direct.fputBytes(w, v.f_bytes)
                 p = w.size; b = w.buf
@@ -230,10 +227,7 @@ data class Primitives(
                 dev.fastwire.Uuids.write(b, p + 56, v.f_uuid4)
                 dev.fastwire.Uuids.write(b, p + 72, v.f_uuid)
                 p += 88
-                val s24 = v.password; val n24 = s24.length
-                val x24 = if (n24 <= 8 && p + 12 <= b.size) dev.fastwire.Fast.pack8(s24, n24) else -1L
-                if (x24 != -1L) { dev.fastwire.Fast.w64(b, p + 4, x24); dev.fastwire.Fast.w32(b, p, n24); p += 4 + n24 }
-                else { p = dev.fastwire.Fast.fputString(w, b, p, s24); b = w.buf }
+                p = dev.fastwire.Fast.fputString(w, b, p, v.password); b = w.buf
                 if (p + 4 > b.size) b = w.room(p, 4L)
                 dev.fastwire.Fast.w32(b, p, v.legacy)
                 p += 4

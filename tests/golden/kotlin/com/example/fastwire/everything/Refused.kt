@@ -54,7 +54,7 @@ data class Refused(
         companion object {
             fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Refused?) { w.size = vw0(w, w.size, pos, base, v) }
 
-            fun fput0(w: dev.fastwire.Writer, v: Refused?) { w.size = fw0(w, w.size, v) }
+            fun fput0(w: dev.fastwire.Writer, v: Refused?) { w.size = fw0(w, w.buf, w.size, v) }
 
             /** serialize's straight-line path (see fastput.py): returns the new end. */
             fun vw0(w: dev.fastwire.Writer, p0: Int, pos: Int, base: Int, v: Refused?): Int {
@@ -74,17 +74,14 @@ data class Refused(
                 return p
             }
 
-            fun fw0(w: dev.fastwire.Writer, p0: Int, v: Refused?): Int {
+            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: Refused?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.Refused is null (not an optional)")
-                var b = w.buf
+                var b = b0
                 var p = p0
                 if (p + 16 > b.size) b = w.room(p, 16L)
                 dev.fastwire.Uuids.write(b, p, v.id)
                 p += 16
-                val s1 = v.reason; val n1 = s1.length
-                val x1 = if (n1 <= 8 && p + 12 <= b.size) dev.fastwire.Fast.pack8(s1, n1) else -1L
-                if (x1 != -1L) { dev.fastwire.Fast.w64(b, p + 4, x1); dev.fastwire.Fast.w32(b, p, n1); p += 4 + n1 }
-                else { p = dev.fastwire.Fast.fputString(w, b, p, s1); b = w.buf }
+                p = dev.fastwire.Fast.fputString(w, b, p, v.reason); b = w.buf
                 return p
             }
 

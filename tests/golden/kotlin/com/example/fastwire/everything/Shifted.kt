@@ -43,7 +43,7 @@ data class Shifted(
         companion object {
             fun vput0(w: dev.fastwire.Writer, pos: Int, base: Int, v: Shifted?) { w.size = vw0(w, w.size, pos, base, v) }
 
-            fun fput0(w: dev.fastwire.Writer, v: Shifted?) { w.size = fw0(w, w.size, v) }
+            fun fput0(w: dev.fastwire.Writer, v: Shifted?) { w.size = fw0(w, w.buf, w.size, v) }
 
             /** serialize's straight-line path (see fastput.py): returns the new end. */
             fun vw0(w: dev.fastwire.Writer, p0: Int, pos: Int, base: Int, v: Shifted?): Int {
@@ -59,9 +59,9 @@ data class Shifted(
                 return p
             }
 
-            fun fw0(w: dev.fastwire.Writer, p0: Int, v: Shifted?): Int {
+            fun fw0(w: dev.fastwire.Writer, b0: ByteArray, p0: Int, v: Shifted?): Int {
                 if (v == null) throw dev.fastwire.EncodeException("everything.Shifted is null (not an optional)")
-                var b = w.buf
+                var b = b0
                 var p = p0
                 if (p + 16 > b.size) b = w.room(p, 16L)
                 dev.fastwire.Decimals.write(b, p, v.amount)
