@@ -26,6 +26,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include <fastwire/internal/wire.h>  // FASTWIRE_NOINLINE
+
 namespace fastwire {
 
 class buffer {
@@ -125,11 +127,7 @@ public:
 private:
     // append() when the buffer must grow: out of line, so that the common path of a reused
     // buffer (one compare, one store) saves no registers around an allocation it skips.
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((noinline))
-#endif
-    std::uint8_t*
-    append_growing(std::size_t n) {
+    FASTWIRE_NOINLINE std::uint8_t* append_growing(std::size_t n) {
         if (n > SIZE_MAX - size_) throw std::length_error("fastwire::buffer: size overflow");
         reserve(size_ + n);
         std::uint8_t* p = data_.get() + size_;
