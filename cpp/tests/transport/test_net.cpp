@@ -221,7 +221,18 @@ TEST(Net, OverflowFailKeepsTheConnection) {
     cli.connect("127.0.0.1", deaf.port());
     const std::size_t n = fill(cli, 100000);
     EXPECT_LT(n, 100000u);  // the socket buffers take some, then the queue is full
-    for (int i = 0; i < 100000 && cli.send(service::OrderMessage(order(i))); ++i) {}  // to the last byte
+    // To the last byte. A refused send means the queue is full, but the writer may still be
+    // moving queued bytes into the socket buffers (slowly under a sanitizer on a busy
+    // machine), which frees room again: fill until sends are refused twice in a row after a
+    // pause, when the socket buffers are full (the peer never reads) and nothing drains.
+    int i = 0;
+    for (int refused = 0, round = 0; refused < 2 && round < 200; ++round) {
+        int sent = 0;
+        while (sent < 100000 && cli.send(service::OrderMessage(order(i++)))) ++sent;
+        refused = sent == 0 ? refused + 1 : 0;
+        std::this_thread::sleep_for(25ms);
+    }
+    EXPECT_FALSE(cli.send(service::OrderMessage(order(i))));
     EXPECT_LE(cli.queued(), o.max_queued_bytes);
     EXPECT_TRUE(cli.connected());
     EXPECT_EQ(failure_of(cli.request(order_request(1))), request_error::overflow);
