@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Optional
 
 from ... import ir, lower
 from .fast import FastRead, FastWalk, eligible, readable
+from .fastput import direct
 from .generator import READ, READ_RAW, SIZE_ADD, SIZE_CAST, SIZE_PUT, Lines, jstring
 
 if TYPE_CHECKING:
@@ -397,20 +398,6 @@ def emit_entries(g: "JavaGen", out: Lines, s: ir.StructType, layout: lower.Struc
         "fverify0(r, depth - 1);")
     out.close()
     out("")
-
-
-def direct(w: lower.WireType) -> Optional[str]:
-    """How a field is written in line: 'string', 'bytes', 'struct', 'opt' (an optional of
-    a struct or string), 'seq' (a vector or list of structs); None: through its codec."""
-    if w.kind in ("string", "bytes", "struct"):
-        return w.kind
-    e = w.element
-    if w.kind == "optional" and e is not None and e.kind in ("struct", "string"):
-        return "opt"
-    if w.kind == "sequence" and w.collection in ("vector", "list") and e is not None \
-            and e.kind == "struct":
-        return "seq"
-    return None
 
 
 def scodec(g: "JavaGen", w: lower.WireType) -> str:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Optional
 
 from ... import ir, lower
 from ..java.fast import FastRead, FastWalk, eligible, readable
+from ..java.fastput import direct
 from ..java.generator import Lines
 from .generator import JSON, RAW_WRITE, READ, READ_RAW, VALUE, WRITE, kstring
 
@@ -142,20 +143,6 @@ def value_write(g: "KotlinGen", w: lower.WireType, p: Optional[str], v: str) -> 
     sc = g.scalar_of(w)
     assert sc is not None
     return WRITE[sc][which].format(p=p, v=v)
-
-
-def direct(w: lower.WireType) -> Optional[str]:
-    """How a field is written in line: 'string', 'bytes', 'struct', 'opt' (an optional of
-    a struct or string), 'seq' (a vector or list of structs); None: through its codec."""
-    if w.kind in ("string", "bytes", "struct"):
-        return w.kind
-    e = w.element
-    if w.kind == "optional" and e is not None and e.kind in ("struct", "string"):
-        return "opt"
-    if w.kind == "sequence" and w.collection in ("vector", "list") and e is not None \
-            and e.kind == "struct":
-        return "seq"
-    return None
 
 
 def scodec(g: "KotlinGen", w: lower.WireType) -> str:
