@@ -39,16 +39,21 @@ public final class Reader {
     }
 
     /**
-     * The string in buf[p, p + n) (checked by the caller): a remembered one for short ASCII
-     * text, else `reuse` when it is equal ASCII text, else a new one.
+     * The string in buf[p, p + n) (checked by the caller): for short ASCII text `reuse` when
+     * it holds these bytes (one compare of 8 bytes, where StringBytes sees them) or a
+     * remembered one; else `reuse` when it is equal ASCII text, else a new one.
      */
     public String text(int p, int n, String reuse) {
         byte[] b = buf;
         if (n <= 8 && n > 0 && p + 8 <= b.length) {
-            ShortStrings c = shortStrings;
-            if (c == null) c = shortStrings = new ShortStrings();
-            String s = c.get(b, p, n);
-            if (s != null) return s;
+            long x = (long) I64.get(b, p) & (-1L >>> (64 - (n << 3)));
+            if ((x & 0x8080808080808080L) == 0) {
+                // ASCII: reuse when it holds these bytes, else the remembered string
+                if (StringBytes.WORD && StringBytes.word(reuse, n) == x) return reuse;
+                ShortStrings c = shortStrings;
+                if (c == null) c = shortStrings = new ShortStrings();
+                return c.get(b, p, n, x);
+            }
         }
         return reuse != null && Utf8.sameAscii(reuse, b, p, n) ? reuse : Utf8.decode(b, p, n);
     }

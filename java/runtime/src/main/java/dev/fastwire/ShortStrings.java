@@ -15,12 +15,10 @@ final class ShortStrings {
     private final String[] strings = new String[32];
 
     /**
-     * The string in buf[p, p + n) when it is ASCII, else null; 1 <= n <= 8 and
-     * p + 8 <= buf.length (the bytes past n are read and masked off).
+     * The string in buf[p, p + n), ASCII, whose bytes are x (little-endian, the rest 0);
+     * 1 <= n <= 8.
      */
-    String get(byte[] buf, int p, int n) {
-        long x = (long) Writer.I64.get(buf, p) & (-1L >>> (64 - (n << 3)));
-        if ((x & 0x8080808080808080L) != 0) return null;
+    String get(byte[] buf, int p, int n, long x) {
         // The key: the bytes with the last one's high bit set, which no ASCII byte has, so
         // it holds the length too ("ab" and "ab\0" differ) and is never the empty slot's 0.
         long key = x | (0x80L << ((n - 1) << 3));

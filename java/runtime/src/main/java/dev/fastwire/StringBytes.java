@@ -14,8 +14,9 @@ import java.util.Arrays;
  * {@code byte[] value} with {@code coder == 0} ("compact strings"). Where the JDK lets us
  * ({@code sun.misc.Unsafe} of the module jdk.unsupported, and the fields found by name),
  * {@link #latin1} returns that array, which the serializer only reads: through the
- * bounds-checked byte-array views or {@code System.arraycopy}, never past its length, so
- * the access is memory-safe; it never writes to it. Anything else (a UTF-16 string, a
+ * bounds-checked byte-array views or {@code System.arraycopy}, never past its length, or
+ * (an array of 1 to 8 bytes, {@link #ascii8}) as the one 8-byte word its object holds at
+ * its base, never past the object, so the access is memory-safe; it never writes to it. Anything else (a UTF-16 string, a
  * JDK without these fields, {@code -XX:-CompactStrings}, {@code -Dfastwire.unsafe=false}, or
  * JDK 24 and later unless {@code -Dfastwire.unsafe=true}) takes the char-by-char path
  * ({@link Utf8}), which writes the same bytes.
@@ -34,6 +35,15 @@ public final class StringBytes {
     private static final long CODER;
     /** Whether {@link #latin1} can see strings' bytes (else it always returns null). */
     public static final boolean ENABLED;
+    /**
+     * Whether {@link #ascii8} reads a short array's bytes as one 8-byte load at its base:
+     * with Unsafe, a little-endian machine and a byte[] base offset that is a multiple of 8.
+     * The JVM aligns every object to (a multiple of) 8 bytes, so an array of 1 to 8 bytes
+     * whose data starts 8-aligned occupies the whole 8-byte word there: the load stays
+     * inside the array's own object (the bytes past its length are its padding, masked off).
+     */
+    public static final boolean WORD;
+    private static final long BASE;
 
     static {
         sun.misc.Unsafe u = null;
@@ -60,6 +70,10 @@ public final class StringBytes {
         VALUE = value;
         CODER = coder;
         ENABLED = on;
+        long base = on ? u.arrayBaseOffset(byte[].class) : -1;
+        WORD = on && base % 8 == 0 && u.arrayIndexScale(byte[].class) == 1
+            && ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
+        BASE = base;
     }
 
     /**
@@ -90,6 +104,19 @@ public final class StringBytes {
     }
 
     /**
+     * s's bytes as {@link #ascii8}'s word (its first n bytes, little-endian, the rest 0) when
+     * s is a Latin-1 string of n chars, else -1; only with {@link #WORD} and 1 <= n <= 8. A
+     * reader compares it with the 8 bytes it is reading to keep an equal string it reuses.
+     */
+    static long word(String s, int n) {
+        if (s == null || U.getByte(s, CODER) != 0) {
+            return -1L;
+        }
+        byte[] a = (byte[]) U.getObject(s, VALUE);
+        return a.length == n ? U.getLong(a, BASE) & (-1L >>> (64 - (n << 3))) : -1L;
+    }
+
+    /**
      * The chars of s (n of them, at most 8) as the bytes of a little-endian long when they
      * are all ASCII, else -1: two overlapping loads of its bytes when they can be seen,
      * else char by char.
@@ -102,10 +129,20 @@ public final class StringBytes {
         return ascii8(a, a.length);
     }
 
-    /** a[0, m) (m at most 8) as the bytes of a little-endian long when all ASCII, else -1. */
+    /**
+     * a[0, m) (m at most 8, the array's length) as the bytes of a little-endian long when all
+     * ASCII, else -1: one load of the array's first word where it can ({@link #WORD}; an
+     * empty array has no word: 0), else two overlapping loads. Branch-free for 1 to 8 bytes,
+     * which matters: the lengths of a message's strings vary from one to the next.
+     */
     static long ascii8(byte[] a, int m) {
         long x;
-        if (m >= 4) {
+        if (WORD) {
+            if (m == 0) {
+                return 0L;
+            }
+            x = U.getLong(a, BASE) & (-1L >>> (64 - (m << 3)));
+        } else if (m >= 4) {
             x = ((int) I32.get(a, 0) & 0xFFFFFFFFL) | ((int) I32.get(a, m - 4) & 0xFFFFFFFFL) << ((m - 4) << 3);
         } else if (m >= 2) {
             x = ((short) I16.get(a, 0) & 0xFFFFL) | ((short) I16.get(a, m - 2) & 0xFFFFL) << ((m - 2) << 3);

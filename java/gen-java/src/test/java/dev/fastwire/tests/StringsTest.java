@@ -2,7 +2,10 @@ package dev.fastwire.tests;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.chronoxor.proto.Account;
@@ -118,6 +121,29 @@ class StringsTest {
     }
 
     @Test
+    void pack8SeesEveryLengthAndEveryNonAsciiChar() {
+        // StringBytes.ascii8 loads a short array's whole first word (WORD): the bytes past
+        // the length must not count, and a Latin-1 char at any position must.
+        for (int n = 0; n <= 8; n++) {
+            char[] c = new char[n];
+            long want = 0;
+            for (int i = 0; i < n; i++) {
+                c[i] = (char) ('a' + i);
+                want |= (long) c[i] << (8 * i);
+            }
+            String s = new String(c);
+            assertEquals(want, StringBytes.pack8(s, n), s);
+            for (int i = 0; i < n; i++) {
+                for (char bad : new char[] {'\u0080', '\u00e9', '\u00ff'}) {
+                    char[] d = c.clone();
+                    d[i] = bad;
+                    assertEquals(-1L, StringBytes.pack8(new String(d), n), n + " " + i);
+                }
+            }
+        }
+    }
+
+    @Test
     void asciiChecksEveryByte() {
         for (int n = 0; n <= 40; n++) {
             byte[] a = new byte[n + 3];
@@ -165,6 +191,21 @@ class StringsTest {
         assertThrows(NullPointerException.class, () -> new Model<>(Account.CODEC).serialize(a));
         assertThrows(NullPointerException.class, () -> new FinalModel<>(Account.CODEC).serialize(a));
         assertNull(StringBytes.latin1(null));
+    }
+
+    @Test
+    void readingKeepsAnEqualReusedStringAndOnlyThat() {
+        byte[] buf = "EURUSD\u00e9\0\0\0\0\0\0\0\0\0".getBytes(StandardCharsets.ISO_8859_1);
+        Reader r = new Reader().reset(buf, 0, buf.length, 1 << 20, 1 << 20);
+        String reuse = new String("EURUSD".toCharArray());
+        assertEquals(reuse, r.text(0, 6, reuse));
+        if (StringBytes.WORD) assertSame(reuse, r.text(0, 6, reuse));  // else the remembered one
+        if (java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN) assertEquals(StringBytes.ENABLED, StringBytes.WORD);
+        assertEquals("EURUS", r.text(0, 5, reuse));
+        assertEquals("URUSD", r.text(1, 5, "EURUS"));
+        assertNotSame(reuse, r.text(0, 5, "EURUSD".substring(0, 5) + "\u00e9"));
+        // the raw byte 0xE9 is not UTF-8 for a Latin-1 string's 'é' (C3 A9): never equal to it
+        assertNotEquals("\u00e9", r.text(6, 1, "\u00e9"));
     }
 
     @Test
