@@ -12,8 +12,11 @@
 #include <chrono>
 #include <cstring>
 #include <iostream>
+#include <iterator>
+#include <map>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "test_alloc.h"
@@ -525,6 +528,37 @@ void check_recycled_nodes() {
     ASSERT_TRUE(r.deserialize(target));
     EXPECT_EQ(counting.bytes(), 0u);
     EXPECT_TRUE(target == big);
+}
+
+// A map whose wire entries repeat a key: the first entry wins (as emplace keeps the first),
+// whether the target is fresh (each value read into its new node) or reused (recycled
+// nodes), and the entry after the duplicate is still read from the right place.
+template <class M>
+void check_duplicate_map_keys() {
+    t::Collections c;
+    c.m = {{0x11111111, "first value, beyond SSO"}, {0x22222222, "second"}, {0x33333333, "third"}};
+    M w;
+    w.serialize(c);
+    std::vector<std::uint8_t> bytes = w.buffer().to_vector();
+    const std::uint8_t key2[] = {0x22, 0x22, 0x22, 0x22};
+    auto at = std::search(bytes.begin(), bytes.end(), std::begin(key2), std::end(key2));
+    ASSERT_NE(at, bytes.end());
+    std::fill(at, at + 4, std::uint8_t{0x11});  // the second key now repeats the first
+    ASSERT_EQ(std::search(at + 4, bytes.end(), std::begin(key2), std::end(key2)), bytes.end());
+    const std::map<std::int32_t, std::string> want = {{0x11111111, "first value, beyond SSO"}, {0x33333333, "third"}};
+    M r;
+    r.attach(bytes);
+    t::Collections fresh;
+    ASSERT_TRUE(r.deserialize(fresh));
+    EXPECT_EQ(fresh.m, want);
+    t::Collections reused = c;
+    ASSERT_TRUE(r.deserialize(reused));
+    EXPECT_EQ(reused.m, want);
+}
+
+TEST(Adversarial, DuplicateMapKeysKeepTheFirst) {
+    check_duplicate_map_keys<fastwire::model<t::Collections>>();
+    check_duplicate_map_keys<fastwire::final_model<t::Collections>>();
 }
 
 TEST(Adversarial, ReusedMapsAndSetsRecycleTheirNodes) {

@@ -352,12 +352,17 @@ struct map_codec {
         if (!take_count<pair>(r, p, end, n)) return nullptr;
         p += 4;
         std::size_t rest = n * pair;
-        fastwire::internal::refill(out, n, [&](K& key, V& value) {
-            rest -= pair;
-            p = CK::read(r, p, end - rest - CV::min_size, depth, key);
-            if (p) p = CV::read(r, p, end - rest, depth, value);
-            return p != nullptr;
-        });
+        fastwire::internal::refill(
+            out, n,
+            [&](K& key) FASTWIRE_INLINE_LAMBDA {
+                rest -= pair;
+                p = CK::read(r, p, end - rest - CV::min_size, depth, key);
+                return p != nullptr;
+            },
+            [&](V& value) FASTWIRE_INLINE_LAMBDA {
+                p = CV::read(r, p, end - rest, depth, value);
+                return p != nullptr;
+            });
         return p;
     }
 

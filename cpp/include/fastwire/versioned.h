@@ -520,12 +520,17 @@ struct map_codec {
         std::size_t pos = 0, n = 0;
         w = find_block(r, slot_pos, base, pair_slot, w, pos, n);
         if (!w.ok()) return w;
-        fastwire::internal::refill(out, n, [&](K& key, V& value) {
-            w = CK::read(r, pos, base, w, key);
-            if (w.ok()) w = CV::read(r, pos + CK::slot, base, w, value);
-            pos += pair_slot;
-            return w.ok();
-        });
+        fastwire::internal::refill(
+            out, n,
+            [&](K& key) FASTWIRE_INLINE_LAMBDA {
+                w = CK::read(r, pos, base, w, key);
+                return w.ok();
+            },
+            [&](V& value) FASTWIRE_INLINE_LAMBDA {
+                w = CV::read(r, pos + CK::slot, base, w, value);
+                pos += pair_slot;
+                return w.ok();
+            });
         return w;
     }
 
@@ -550,13 +555,18 @@ struct map_codec {
         cursor s = p + 4;
         p = s + n * pair_slot;
         std::size_t rest = n * pair_heap;
-        fastwire::internal::refill(out, n, [&](K& key, V& value) {
-            rest -= pair_heap;
-            p = CK::canon_read(s, base, p, end - rest - CV::heap_min, key);
-            if (p) p = CV::canon_read(s + CK::slot, base, p, end - rest, value);
-            s += pair_slot;
-            return p != nullptr;
-        });
+        fastwire::internal::refill(
+            out, n,
+            [&](K& key) FASTWIRE_INLINE_LAMBDA {
+                rest -= pair_heap;
+                p = CK::canon_read(s, base, p, end - rest - CV::heap_min, key);
+                return p != nullptr;
+            },
+            [&](V& value) FASTWIRE_INLINE_LAMBDA {
+                p = CV::canon_read(s + CK::slot, base, p, end - rest, value);
+                s += pair_slot;
+                return p != nullptr;
+            });
         return p;
     }
 };

@@ -114,6 +114,12 @@ public:
         }
     }
 
+    // The body at `body`, whose 8-byte header the caller checked lies before the end of
+    // the message, `room` bytes on (room >= 8 unless a hand-made view of 4 GiB or more was
+    // truncated: then the fields read as defaults).
+    struct fits {};
+    struct_view(const std::uint8_t* body, std::uint32_t room, fits) noexcept { set(body, room); }
+
     // The first byte of the body; its size as far as the view reads it (the stored size,
     // or less where the message ends first); the end of the message.
     const std::uint8_t* data() const noexcept { return body_; }
@@ -366,9 +372,9 @@ struct element<S, std::enable_if_t<is_struct_v<S>>> {
                                     const std::uint8_t* end) noexcept {
         const std::size_t room = static_cast<std::size_t>(end - base);  // < 4 GiB (a message's)
         const std::uint32_t off = load_le<std::uint32_t>(slot);
-        if (off > room) return type();
+        if (std::uint64_t{off} + 8 > room) return type();  // the header does not fit
         // Truncating a room of 4 GiB or more (a hand-made view) only shortens it.
-        return type(base + off, static_cast<std::uint32_t>(room - off));  // checks the header fits
+        return type(base + off, static_cast<std::uint32_t>(room - off), struct_view::fits{});
     }
 };
 

@@ -17,6 +17,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <unordered_map>
 #include <utility>
@@ -128,64 +129,78 @@ FASTWIRE_INLINE void add_pair(M& out, K&& key, V&& value) {
         out.emplace(std::forward<K>(key), std::forward<V>(value));
 }
 
-// What one entry of a set (the value) or of a map or hash (key and mapped value) holds, for
-// refill(): read(node, f) reads into a recycled node's payload, read(f) into a scratch
-// entry, which add_to() then moves into the container. f takes the payload's parts by
-// reference and returns false when the read failed.
-template <class C, class = void>
-struct entry {
-    typename C::value_type value{};
-    template <class Node, class Read>
-    static FASTWIRE_INLINE bool read(Node& node, Read& f) {
-        return f(node.value());
-    }
-    template <class Read>
-    FASTWIRE_INLINE bool read(Read& f) {
-        return f(value);
-    }
-    FASTWIRE_INLINE void add_to(C& out) { add_element(out, std::move(value)); }
-};
-template <class C>
-struct entry<C, std::enable_if_t<is_map<C>::value>> {
-    typename C::key_type key{};
-    typename C::mapped_type value{};
-    template <class Node, class Read>
-    static FASTWIRE_INLINE bool read(Node& node, Read& f) {
-        return f(node.key(), node.mapped());
-    }
-    template <class Read>
-    FASTWIRE_INLINE bool read(Read& f) {
-        return f(key, value);
-    }
-    FASTWIRE_INLINE void add_to(C& out) { add_pair(out, std::move(key), std::move(value)); }
-};
-
-// Refills a set, map or hash with n entries read in wire order (key order for the ordered
-// kinds, so the end is the right hint), each by read(value&) for a set or read(key&,
-// mapped&) for a map (false: stop, the read failed). A set's or an ordered map's old nodes
-// are recycled: each entry is read into a node taken from the old contents, whose strings
-// and vectors keep their capacity, and linked back in, so a reused container of the same
-// size allocates nothing. A hash is cleared and reserves its buckets first. A duplicate key
-// is dropped, as emplace would drop it. Entries beyond the old size are new nodes.
+// Refills a set with n elements read in wire order (key order, so the end is the right
+// hint), each by read(value&) (false: stop, the read failed). The old nodes are recycled:
+// each element is read into a node taken from the old contents, whose strings and vectors
+// keep their capacity, and linked back in, so a reused set of the same size allocates
+// nothing. A duplicate is dropped, as emplace would drop it. Elements beyond the old size
+// are read into a scratch value and moved into a new node (a set's value is its key: it
+// must be read before the node can be placed).
 template <class C, class Read>
 FASTWIRE_INLINE void refill(C& out, std::size_t n, Read&& read) {
     std::size_t i = 0;
-    if constexpr (is_hash_map<C>::value) {
-        out.clear();
-        out.reserve(n);
-    } else {
+    if (!out.empty()) {
         C old(out.get_allocator());  // equal allocators: swap is allowed and O(1)
         old.swap(out);
         for (; i < n && !old.empty(); ++i) {
             auto node = old.extract(old.begin());
-            if (!entry<C>::read(node, read)) return;
+            if (!read(node.value())) return;
             out.insert(out.end(), std::move(node));
         }
     }
-    entry<C> scratch;
+    if (i == n) return;
+    typename C::value_type scratch{};
     for (; i < n; ++i) {
-        if (!scratch.read(read)) return;
-        scratch.add_to(out);
+        if (!read(scratch)) return;
+        add_element(out, std::move(scratch));
+    }
+}
+
+// Refills a map or hash with n entries read in wire order (key order for a map, so the end
+// is the right hint), each by read_key(key&) then read_value(mapped&) (false: stop, the
+// read failed). A map's old nodes are recycled as a set's are; a hash is cleared and
+// reserves its buckets first. A new entry's key is read, its node placed with a
+// default-constructed value, and the value read straight into that node: no scratch value
+// moved in (measured on map<int32, string> of 20 fresh entries: ~65 instructions an entry
+// less than reading a scratch pair and emplacing it). A duplicate key is dropped, as
+// emplace would drop it: its value is read into a scratch value that is then discarded.
+template <class C, class ReadKey, class ReadValue>
+FASTWIRE_INLINE void refill(C& out, std::size_t n, ReadKey&& read_key, ReadValue&& read_value) {
+    std::size_t i = 0;
+    if constexpr (is_hash_map<C>::value) {
+        out.clear();
+        out.reserve(n);
+    } else if (!out.empty()) {
+        C old(out.get_allocator());  // equal allocators: swap is allowed and O(1)
+        old.swap(out);
+        for (; i < n && !old.empty(); ++i) {
+            auto node = old.extract(old.begin());
+            if (!read_key(node.key()) || !read_value(node.mapped())) return;
+            out.insert(out.end(), std::move(node));
+        }
+    }
+    if (i == n) return;
+    typename C::key_type key{};
+    for (; i < n; ++i) {
+        if (!read_key(key)) return;
+        typename C::iterator it;
+        bool added;
+        if constexpr (is_hash_map<C>::value) {
+            std::tie(it, added) = out.try_emplace(std::move(key));
+        } else {
+            const std::size_t before = out.size();
+            // Not try_emplace(hint, key): libstdc++'s looks the position up, then passes
+            // the node's neighbour as emplace_hint's hint, which looks it up again.
+            it = out.emplace_hint(out.end(), std::piecewise_construct, std::forward_as_tuple(std::move(key)),
+                                  std::forward_as_tuple());
+            added = out.size() != before;
+        }
+        if (FASTWIRE_LIKELY(added)) {
+            if (!read_value(it->second)) return;
+        } else {
+            typename C::mapped_type dropped{};
+            if (!read_value(dropped)) return;
+        }
     }
 }
 

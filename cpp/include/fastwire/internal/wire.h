@@ -21,11 +21,13 @@
 #define FASTWIRE_NOINLINE __attribute__((noinline))
 #define FASTWIRE_LIKELY(x) __builtin_expect(!!(x), 1)
 #define FASTWIRE_INLINE inline __attribute__((always_inline))
+#define FASTWIRE_INLINE_LAMBDA __attribute__((always_inline))  // [&](int x) FASTWIRE_INLINE_LAMBDA {…}
 #else
 #define FASTWIRE_COLD
 #define FASTWIRE_NOINLINE
 #define FASTWIRE_LIKELY(x) (x)
 #define FASTWIRE_INLINE inline
+#define FASTWIRE_INLINE_LAMBDA
 #endif
 
 namespace fastwire {
