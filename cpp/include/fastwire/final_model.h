@@ -70,8 +70,8 @@ public:
     // 32-bit) and std::bad_alloc when memory runs out.
     std::size_t serialize(const S& value) {
         const std::size_t n = model_size(value);
-        std::uint8_t* start = append(n);
-        write_root(start, n, value);
+        if (!FASTWIRE_LIKELY(has_room(n))) return serialize_growing(value, n);
+        write_root(append(n), n, value);
         return n;
     }
 
@@ -97,6 +97,12 @@ public:
     }
 
 private:
+    // serialize() when the owned buffer must grow first (model_bytes::append_growing).
+    FASTWIRE_NOINLINE std::size_t serialize_growing(const S& value, std::size_t n) {
+        write_root(append_growing(n), n, value);
+        return n;
+    }
+
     // The walk stopped at `at`: it must have consumed exactly the declared size.
     static status finish(const reader& r, cursor at, cursor end, std::size_t full) noexcept {
         if (!at) return r.error;
