@@ -8,6 +8,7 @@
 #include <fastwire/final_model.h>
 #include <fastwire/internal/kinds.h>
 #include <fastwire/internal/model_bytes.h>
+#include <fastwire/internal/runs.h>
 #include <fastwire/internal/scalar.h>
 #include <fastwire/internal/view_check.h>
 #include <fastwire/internal/wide.h>

@@ -91,6 +91,19 @@ public:
         return p;
     }
 
+    // append(n) when the caller knows the buffer has room (n <= capacity() - size()).
+    std::uint8_t* append_in_capacity(std::size_t n) noexcept {
+        std::uint8_t* p = data_.get() + size_;
+        size_ += n;
+        return p;
+    }
+
+    // Makes room for n more bytes: append(n) then needs no growing.
+    void reserve_more(std::size_t n) {
+        if (n > SIZE_MAX - size_) throw std::length_error("fastwire::buffer: size overflow");
+        reserve(size_ + n);
+    }
+
     void append(const void* src, std::size_t n) {
         if (n == 0) return;
         std::uint8_t* p = append(n);

@@ -61,6 +61,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <unordered_map>
 #include <utility>
@@ -70,6 +71,7 @@
 #include <fastwire/decimal.h>
 #include <fastwire/endian.h>
 #include <fastwire/internal/kinds.h>
+#include <fastwire/internal/runs.h>
 #include <fastwire/internal/scalar.h>
 #include <fastwire/internal/wire.h>
 #include <fastwire/limits.h>
@@ -116,6 +118,8 @@ namespace internal {
 
 using fastwire::internal::bulk_copyable;
 using fastwire::internal::fixed_value;
+using fastwire::internal::member_at;
+using fastwire::internal::runs;
 
 // Numbers, enums, decimal, uuid: the value's own bytes (internal/scalar.h).
 template <class T>
@@ -422,6 +426,16 @@ struct struct_fields<S, fields<Ms...>> {
 
     using indices = std::make_index_sequence<count>;
 
+    // Runs of fields whose C++ values are their wire bytes, copied as one block
+    // (internal/runs.h).
+    static constexpr std::array<bool, count + 1> raw = {bulk_copyable<codec<member_type_t<Ms>>>::value..., false};
+    static constexpr const std::array<std::size_t, count + 1>& bytes = mins;
+    template <std::size_t I>
+    static constexpr auto member = member_at<I, Ms...>;
+    template <std::size_t I>
+    using field_type = std::tuple_element_t<I, std::tuple<member_type_t<Ms>...>>;
+    using R = runs<struct_fields>;
+
     static FASTWIRE_INLINE std::size_t size([[maybe_unused]] const S& v) noexcept {
         if constexpr (fixed)
             return min_size;
@@ -430,8 +444,22 @@ struct struct_fields<S, fields<Ms...>> {
     }
 
     static FASTWIRE_INLINE std::uint8_t* write(std::uint8_t* p, [[maybe_unused]] const S& v) noexcept {
-        ((p = codec<member_type_t<Ms>>::write(p, v.*Ms)), ...);
+        return write_fields(p, v, indices{});
+    }
+
+    template <std::size_t... I>
+    static FASTWIRE_INLINE std::uint8_t* write_fields(std::uint8_t* p, [[maybe_unused]] const S& v,
+                                                      std::index_sequence<I...>) noexcept {
+        ((p = write_field<I>(p, v)), ...);
         return p;
+    }
+
+    template <std::size_t I>
+    static FASTWIRE_INLINE std::uint8_t* write_field(std::uint8_t* p, const S& v) noexcept {
+        if constexpr (raw[I])
+            return p + R::template store<I>(p, v);
+        else
+            return codec<field_type<I>>::write(p, v.*member<I>);
     }
 
     // Field by field, each with room for the fields after it; stops at the first failure
@@ -440,10 +468,19 @@ struct struct_fields<S, fields<Ms...>> {
     static FASTWIRE_INLINE cursor read([[maybe_unused]] reader& r, cursor p, [[maybe_unused]] cursor end,
                                        [[maybe_unused]] std::uint32_t depth, [[maybe_unused]] S& v,
                                        std::index_sequence<I...>) {
-        (void)(((p = codec<member_type_t<Ms>>::read(r, p, end - after[I], depth, v.*Ms)),
-                codec<member_type_t<Ms>>::infallible || p != nullptr) &&
-               ...);
+        (void)(((p = read_field<I>(r, p, end, depth, v)), codec<member_type_t<Ms>>::infallible || p != nullptr) && ...);
         return p;
+    }
+
+    template <std::size_t I>
+    static FASTWIRE_INLINE cursor read_field(reader& r, cursor p, cursor end, std::uint32_t depth, S& v) {
+        using C = codec<field_type<I>>;
+        if constexpr (raw[I]) {
+            static_assert(C::infallible, "a raw field has nothing to check");
+            return p + R::template load<I>(p, v);
+        } else {
+            return C::read(r, p, end - after[I], depth, v.*member<I>);
+        }
     }
 
     template <std::size_t... I>

@@ -77,8 +77,8 @@ public:
     // 32-bit) and std::bad_alloc when memory runs out.
     std::size_t serialize(const S& value) {
         const std::size_t n = model_size(value);
-        std::uint8_t* start = append(n);
-        write_root(start, n, value);
+        if (!FASTWIRE_LIKELY(has_room(n))) return serialize_growing(n, value);
+        write_root(append_in_room(n), n, value);
         return n;
     }
 
@@ -150,6 +150,13 @@ public:
     }
 
 private:
+    // serialize() when the owned buffer must grow first: it grows, then serialize() has
+    // room (one copy of the writing code, inlined in serialize()).
+    FASTWIRE_NOINLINE std::size_t serialize_growing(std::size_t n, const S& value) {
+        make_room(n);
+        return serialize(value);
+    }
+
     static constexpr std::uint32_t depth = schema_depth_v<S>;
 
     // The canonical read of the whole model (full >= 16 bytes); false when it is not
@@ -160,7 +167,9 @@ private:
         return C::canon_read(m + 4, m, m + 8, m + full, value) != nullptr;
     }
 
-    status deserialize_walk(std::size_t full, S& value) const {
+    // Out of line: a message that fastwire wrote takes the canonical read, and the walk
+    // inlined into deserialize() would keep deserialize() from being inlined where called.
+    FASTWIRE_NOINLINE status deserialize_walk(std::size_t full, S& value) const {
         reader r(current(), full);
         if (flat()) return finish(r, C::read(r, 4, 0, walk{budget(full)}, value), full);
         if constexpr (depth != 0)

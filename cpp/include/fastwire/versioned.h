@@ -47,6 +47,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <unordered_map>
 #include <utility>
@@ -56,6 +57,7 @@
 #include <fastwire/decimal.h>
 #include <fastwire/endian.h>
 #include <fastwire/internal/kinds.h>
+#include <fastwire/internal/runs.h>
 #include <fastwire/internal/scalar.h>
 #include <fastwire/internal/wire.h>
 #include <fastwire/limits.h>
@@ -240,6 +242,8 @@ namespace internal {
 
 using fastwire::internal::bulk_copyable;
 using fastwire::internal::fixed_value;
+using fastwire::internal::member_at;
+using fastwire::internal::runs;
 
 // Numbers, enums, decimal, uuid: the slot holds the value itself (internal/scalar.h).
 template <class T>
@@ -612,6 +616,14 @@ struct struct_fields<S, fields<Ms...>> {
 
     using indices = std::make_index_sequence<count>;
 
+    // Runs of fields whose C++ values are their slots' bytes, copied as one block
+    // (internal/runs.h); their slots follow each other like every field's.
+    static constexpr std::array<bool, count + 1> raw = {bulk_copyable<codec<member_type_t<Ms>>>::value..., false};
+    static constexpr const std::array<std::uint32_t, count + 1>& bytes = slots;
+    template <std::size_t I>
+    static constexpr auto member = member_at<I, Ms...>;
+    using R = runs<struct_fields>;
+
     static std::size_t extra([[maybe_unused]] const S& v) noexcept {
         return (std::size_t{0} + ... + codec<member_type_t<Ms>>::extra(v.*Ms));
     }
@@ -619,7 +631,16 @@ struct struct_fields<S, fields<Ms...>> {
     template <std::size_t... I>
     static void write([[maybe_unused]] writer& w, [[maybe_unused]] std::uint8_t* body_ptr, [[maybe_unused]] const S& v,
                       std::index_sequence<I...>) noexcept {
-        (codec<member_type_t<Ms>>::write(w, body_ptr + offsets[I], body_ptr, v.*Ms), ...);
+        (write_field<I>(w, body_ptr, v), ...);
+    }
+
+    template <std::size_t I>
+    static FASTWIRE_INLINE void write_field(writer& w, std::uint8_t* body_ptr, const S& v) noexcept {
+        if constexpr (raw[I])
+            R::template store<I>(body_ptr + offsets[I], v);
+        else
+            codec<std::tuple_element_t<I, std::tuple<member_type_t<Ms>...>>>::write(w, body_ptr + offsets[I], body_ptr,
+                                                                                    v.*member<I>);
     }
 
     // Every field is in the buffer (stored size >= ours). The walk is checked once, by the
@@ -629,8 +650,19 @@ struct struct_fields<S, fields<Ms...>> {
     template <class W, std::size_t... I>
     static W read_all([[maybe_unused]] reader& r, [[maybe_unused]] std::size_t pos, W w, [[maybe_unused]] S& v,
                       std::index_sequence<I...>) {
-        ((w = codec<member_type_t<Ms>>::read(r, pos + offsets[I], pos, w, v.*Ms)), ...);
+        ((w = read_field<I>(r, pos, w, v)), ...);
         return w;
+    }
+
+    template <std::size_t I, class W>
+    static FASTWIRE_INLINE W read_field(reader& r, std::size_t pos, W w, S& v) {
+        if constexpr (raw[I]) {
+            R::template load<I>(r.data + pos + offsets[I], v);
+            return w;
+        } else {
+            return codec<std::tuple_element_t<I, std::tuple<member_type_t<Ms>...>>>::read(r, pos + offsets[I], pos, w,
+                                                                                          v.*member<I>);
+        }
     }
 
     // An older, shorter struct: fields whose slot ends beyond `stored` get their defaults.
@@ -651,10 +683,20 @@ struct struct_fields<S, fields<Ms...>> {
     template <std::size_t... I>
     static FASTWIRE_INLINE cursor canon_read([[maybe_unused]] cursor body, cursor p, [[maybe_unused]] cursor end,
                                              [[maybe_unused]] S& v, std::index_sequence<I...>) {
-        (void)(((p = codec<member_type_t<Ms>>::canon_read(body + offsets[I], body, p, end - heap_after[I], v.*Ms)),
-                codec<member_type_t<Ms>>::canon_infallible || p != nullptr) &&
+        (void)(((p = canon_field<I>(body, p, end, v)), codec<member_type_t<Ms>>::canon_infallible || p != nullptr) &&
                ...);
         return p;
+    }
+
+    template <std::size_t I>
+    static FASTWIRE_INLINE cursor canon_field(cursor body, cursor p, cursor end, S& v) {
+        if constexpr (raw[I]) {
+            R::template load<I>(body + offsets[I], v);
+            return p;
+        } else {
+            return codec<std::tuple_element_t<I, std::tuple<member_type_t<Ms>...>>>::canon_read(
+                body + offsets[I], body, p, end - heap_after[I], v.*member<I>);
+        }
     }
 
     template <class W, std::size_t... I>

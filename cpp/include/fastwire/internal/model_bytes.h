@@ -85,6 +85,22 @@ protected:
         return buffer_.append(n);
     }
 
+    // serialize()'s two paths. has_room(n) switches the model to its owned buffer and
+    // tells whether that takes n more bytes without growing; if so append_in_room(n)
+    // appends them with no further check, otherwise make_room(n) (out of line) grows it
+    // first. Split so that a reused model's serialize() calls nothing: a small struct is
+    // written by a function with no stack frame to set up. (n >= 1, as every model has:
+    // n - 1 keeps a zero n, and so a null buffer, off the path that writes.)
+    bool has_room(std::size_t n) noexcept {
+        if (!own_) {
+            own_ = true;
+            pos_ = 0;
+        }
+        return n - 1 < buffer_.capacity() - buffer_.size();
+    }
+    std::uint8_t* append_in_room(std::size_t n) noexcept { return buffer_.append_in_capacity(n); }
+    void make_room(std::size_t n) { buffer_.reserve_more(n); }
+
     // The checks every root header needs: 8 bytes present, a declared size within the
     // limit, within the bytes given, and at least `min_size`. full = the declared size.
     errc root_size(std::size_t min_size, std::size_t& full) const noexcept {
