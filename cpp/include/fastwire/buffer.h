@@ -141,11 +141,8 @@ private:
     // append() when the buffer must grow: out of line, so that the common path of a reused
     // buffer (one compare, one store) saves no registers around an allocation it skips.
     FASTWIRE_NOINLINE std::uint8_t* append_growing(std::size_t n) {
-        if (n > SIZE_MAX - size_) throw std::length_error("fastwire::buffer: size overflow");
-        reserve(size_ + n);
-        std::uint8_t* p = data_.get() + size_;
-        size_ += n;
-        return p;
+        reserve_more(n);
+        return append_in_capacity(n);
     }
 
     std::unique_ptr<std::uint8_t[]> data_;
