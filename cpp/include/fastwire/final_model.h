@@ -70,7 +70,7 @@ public:
     // 32-bit) and std::bad_alloc when memory runs out.
     std::size_t serialize(const S& value) {
         const std::size_t n = model_size(value);
-        if (!FASTWIRE_LIKELY(has_room(n))) return serialize_growing(n, value);
+        if (!FASTWIRE_LIKELY(has_room(n))) return serialize_growing(*this, n, value);
         write_root(append_in_room(n), n, value);
         return n;
     }
@@ -97,13 +97,6 @@ public:
     }
 
 private:
-    // serialize() when the owned buffer must grow first: it grows, then serialize() has
-    // room (one copy of the writing code, inlined in serialize()).
-    FASTWIRE_NOINLINE std::size_t serialize_growing(std::size_t n, const S& value) {
-        make_room(n);
-        return serialize(value);
-    }
-
     // The walk stopped at `at`: it must have consumed exactly the declared size.
     static status finish(const reader& r, cursor at, cursor end, std::size_t full) noexcept {
         if (!at) return r.error;

@@ -100,6 +100,13 @@ protected:
     }
     std::uint8_t* append_in_room(std::size_t n) noexcept { return buffer_.append_in_capacity(n); }
     void make_room(std::size_t n) { buffer_.reserve_more(n); }
+    // serialize() of model M when the owned buffer must grow first: it grows, then M's
+    // serialize() has room (one copy of the writing code, inlined in serialize()).
+    template <class M, class S>
+    FASTWIRE_NOINLINE static std::size_t serialize_growing(M& model, std::size_t n, const S& value) {
+        model.make_room(n);
+        return model.serialize(value);
+    }
 
     // The checks every root header needs: 8 bytes present, a declared size within the
     // limit, within the bytes given, and at least `min_size`. full = the declared size.
