@@ -37,10 +37,12 @@ struct limits {
 
 // The deepest nesting any reader walks, whatever max_depth says: the walks recurse once
 // per level, so a limit raised without bound would turn deep input into a stack overflow.
-// A level takes about 120 bytes of stack (GCC 12, -O2; about 550 under ASan at -O0), so
-// 4096 levels need about 0.5 MiB (2.2 MiB under ASan): within a main thread's 8 MiB and
-// glibc's default thread stack. cpp/tests/test_adversarial.cpp reads data nested this
-// deep, in every format, under ASan.
+// A level takes about 150 bytes of stack (GCC 12, -O2; about 1.3 KiB under ASan at -O0,
+// where nothing is inlined: internal/wire.h), so 4096 levels need about 0.6 MiB (5.3 MiB
+// under ASan): within a main thread's 8 MiB and glibc's default thread stack (measured on
+// the deepest walk, the versioned read of a chain through a vector and an optional, with
+// `ulimit -s`). cpp/tests/test_adversarial.cpp reads data nested this deep, in every
+// format, under ASan.
 inline constexpr std::uint32_t max_depth_cap = 4096;
 
 // The depth limit a reader applies: max_depth, at most max_depth_cap.

@@ -650,16 +650,14 @@ struct struct_fields<S, fields<Ms...>> {
     template <class W, std::size_t... I>
     static W read_all([[maybe_unused]] reader& r, [[maybe_unused]] std::size_t pos, W w, [[maybe_unused]] S& v,
                       std::index_sequence<I...>) {
-        // A conditional, not a helper per field: without optimisation an always-inlined
-        // helper's locals would stay in this frame, which the walk holds once per nesting
-        // level (see FASTWIRE_RUN_COPY in internal/runs.h).
+        // Per field: the copy of the run it starts (raw[I]), or its codec.
         ((w = raw[I] ? load_run<I>(r, pos, w, v) : codec<member_type_t<Ms>>::read(r, pos + offsets[I], pos, w, v.*Ms)),
          ...);
         return w;
     }
 
     template <std::size_t I, class W>
-    static FASTWIRE_RUN_COPY W load_run(reader& r, std::size_t pos, W w, S& v) {
+    static FASTWIRE_INLINE W load_run(reader& r, std::size_t pos, W w, S& v) {
         R::template load<I>(r.data + pos + offsets[I], v);
         return w;
     }

@@ -19,18 +19,7 @@
 #include <cstring>
 #include <tuple>
 
-#include <fastwire/internal/wire.h>  // FASTWIRE_INLINE
-
-// A run's copy is inlined into the struct codec when optimising. Without optimisation
-// (-O0, the sanitizer builds) every inlined helper's locals would stay in the struct
-// codec's frame, which the recursive walks hold once per nesting level (with ASan's
-// redzones that took the 4096 levels of max_depth_cap past an 8 MiB stack), so there the
-// copy is a call of its own whose frame is gone before the walk recurses.
-#if defined(__OPTIMIZE__)
-#define FASTWIRE_RUN_COPY FASTWIRE_INLINE
-#else
-#define FASTWIRE_RUN_COPY FASTWIRE_NOINLINE
-#endif
+#include <fastwire/internal/wire.h>  // FASTWIRE_INLINE (not inlined at -O0: see there)
 
 namespace fastwire {
 namespace internal {
@@ -71,7 +60,7 @@ struct runs {
     // The run that starts at raw field I, stored at p (nothing when I continues a run:
     // its bytes went with the run's first field). Returns the bytes stored.
     template <std::size_t I, class S>
-    static FASTWIRE_RUN_COPY std::size_t store(std::uint8_t* p, const S& v) noexcept {
+    static FASTWIRE_INLINE std::size_t store(std::uint8_t* p, const S& v) noexcept {
         if (joins<I>(v)) return 0;
         const std::size_t n = length<I>(v);
         std::memcpy(p, reinterpret_cast<const unsigned char*>(&v) + offset<I>(v), n);
@@ -80,7 +69,7 @@ struct runs {
 
     // The run that starts at raw field I, loaded from p into `out`. Returns the bytes read.
     template <std::size_t I, class S>
-    static FASTWIRE_RUN_COPY std::size_t load(const std::uint8_t* p, S& out) noexcept {
+    static FASTWIRE_INLINE std::size_t load(const std::uint8_t* p, S& out) noexcept {
         if (joins<I>(out)) return 0;
         const std::size_t n = length<I>(out);
         std::memcpy(reinterpret_cast<unsigned char*>(&out) + offset<I>(out), p, n);

@@ -17,12 +17,22 @@
 #include <type_traits>
 #include <utility>
 
+// FASTWIRE_INLINE forces inlining only when optimising. Without optimisation (-O0, the
+// sanitizer builds) an always-inlined helper's locals (with ASan, each with its redzones)
+// would stay in the frame of the recursive walk that calls it, a frame the walk holds once
+// per nesting level: max_depth_cap's 4096 levels must fit an 8 MiB stack there too
+// (limits.h). Not inlined, a helper's frame is gone before the walk recurses.
 #if defined(__GNUC__) || defined(__clang__)
 #define FASTWIRE_COLD __attribute__((cold, noinline))
 #define FASTWIRE_NOINLINE __attribute__((noinline))
 #define FASTWIRE_LIKELY(x) __builtin_expect(!!(x), 1)
+#if defined(__OPTIMIZE__)
 #define FASTWIRE_INLINE inline __attribute__((always_inline))
 #define FASTWIRE_INLINE_LAMBDA __attribute__((always_inline))  // [&](int x) FASTWIRE_INLINE_LAMBDA {…}
+#else
+#define FASTWIRE_INLINE inline
+#define FASTWIRE_INLINE_LAMBDA
+#endif
 #else
 #define FASTWIRE_COLD
 #define FASTWIRE_NOINLINE
