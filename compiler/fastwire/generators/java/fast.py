@@ -176,10 +176,16 @@ class FastWalk:
     def par(e: str) -> str:
         return f"({e})" if " " in e else e
 
-    def outside(self, x: str, lo: str, hi: str) -> str:
-        """x < lo || x > hi (two compares: as cheap as any one-compare form, measured); with
-        lo 0 only x > hi, x being a u32 loaded zero-extended (never negative)."""
-        return f"{x} > {self.par(hi)}" if lo == "0" else f"{x} < {lo} || {x} > {hi}"
+    def outside(self, x: str, lo: str, width: str) -> str:
+        """The block of `width` bytes at x starts before lo or ends past the limit: two
+        compares (as cheap as any one-compare form, measured); the end as x + width, a long
+        that cannot wrap, so no value derived from the limit stays live across the walk."""
+        return f"{x} < {lo} || {x} + {width} > {self.lim}"
+
+    def past(self, at: str, n: str) -> str:
+        """n (a u32 length, or a count times its element size) bytes from `at` end past the
+        limit; the same sum `at` moves by next, which the JIT computes once."""
+        return f"{at} + {n} > {self.lim}"
 
     def open(self, head: str) -> None:
         self.o(head + " {")
@@ -214,7 +220,7 @@ class FastWalk:
             self.open("public static long vfast0(byte[] d, long slot, long base, long size, long left)")
         b = layout.body_size
         self.decl("pos", f"base + {U}.u32(d, slot, {self.lim})")
-        self.fail(self.outside("pos", "slot + 4", f"size - {b}"))
+        self.fail(self.outside("pos", "slot + 4", str(b)))
         self.header(layout)
         for fl in layout.fields:
             self.vfield(fl.wire, self.plus("pos", fl.offset), "pos")
@@ -243,9 +249,9 @@ class FastWalk:
         elif k in ("string", "bytes"):
             q, n = self.var("q"), self.var("n")
             self.decl(q, f"{base} + {U}.u32(d, {at}, {self.lim})")
-            self.fail(self.outside(q, self.plus(at, 4), "size - 4"))
+            self.fail(self.outside(q, self.plus(at, 4), "4"))
             self.decl(n, f"{U}.u32(d, {q}, {self.lim})")
-            self.fail(self.outside(n, "0", f"size - 4 - {q}"))
+            self.fail(self.past(q, f"4 + {n}"))
             self.st(f"left -= 4 + {n}")
         elif k == "struct":
             assert w.ref is not None
@@ -257,7 +263,7 @@ class FastWalk:
             self.open(f"if ({U}.u8(d, {at}, {self.lim}) != 0)")
             q = self.var("o")
             self.decl(q, f"{base} + {U}.u32(d, {self.plus(at, 1)}, {self.lim})")
-            self.fail(self.outside(q, self.plus(at, 5), f"size - {e.slot}"))
+            self.fail(self.outside(q, self.plus(at, 5), str(e.slot)))
             self.st(f"left -= {e.slot}")
             self.vfield(e, q, q)
             self.close()
@@ -280,9 +286,9 @@ class FastWalk:
             self.decl(off, f"{U}.u32(d, {at}, {self.lim})")
             self.open(f"if ({off} != 0L)")
             self.decl(q, f"{base} + {off}")
-            self.fail(self.outside(q, self.plus(at, 4), "size - 4"))
+            self.fail(self.outside(q, self.plus(at, 4), "4"))
             self.decl(c, f"{U}.u32(d, {q}, {self.lim})")
-            self.fail(self.outside(c, "0", f"(size - 4 - {q}) / {es}"))
+            self.fail(self.past(q, f"4 + {c} * {es}"))
             self.st(f"left -= 4 + {c} * {es}")
             if any(p is not None and needs_check(p) for p in parts):
                 a, end = self.var("a"), self.var("end")
@@ -383,7 +389,7 @@ class FastWalk:
             self.room(4)
             self.decl(c, f"{U}.u32(d, p, {self.lim})")
             self.st("p += 4")
-            self.fail(self.outside(c, "0", f"(end - p) / {least}"))
+            self.fail(self.past("p", f"{c} * {least}"))
             if all(p is not None and not fneeds_check(p) and p.final_size is not None for p in parts):
                 # Fixed elements: the count check above covers them.
                 self.st(f"p += {c} * {least}")
@@ -403,7 +409,7 @@ class FastWalk:
         """A final string's length n (at p) checked, with room for what the walk checks
         next (self.after: the next field's run and header), which is then known."""
         after, self.after = self.after, 0
-        self.fail(self.outside(n, "0", f"end - p - {4 + after}"))
+        self.fail(self.past("p", f"{4 + after} + {n}"))
         if use:
             self.st(use)
         self.st(f"p += 4 + {n}")
@@ -486,7 +492,7 @@ class FastRead(FastWalk):
                       f"long size, long left, {name} v)")
         b = layout.body_size
         self.decl("pos", f"base + {U}.u32(d, slot, {self.lim})")
-        self.fail(self.outside("pos", "slot + 4", f"size - {b}"))
+        self.fail(self.outside("pos", "slot + 4", str(b)))
         self.header(layout)
         for fl in layout.fields:
             self.vrfield(fl.wire, self.plus("pos", fl.offset), "pos", "v." + self.field(fl))
@@ -497,9 +503,9 @@ class FastRead(FastWalk):
     def vrstring(self, at: str, base: str, target: str) -> None:
         q, n = self.var("q"), self.var("n")
         self.decl(q, f"{base} + {U}.u32(d, {at}, {self.lim})")
-        self.fail(self.outside(q, self.plus(at, 4), "size - 4"))
+        self.fail(self.outside(q, self.plus(at, 4), "4"))
         self.decl(n, f"{U}.u32(d, {q}, {self.lim})")
-        self.fail(self.outside(n, "0", f"size - 4 - {q}"))
+        self.fail(self.past(q, f"4 + {n}"))
         self.st(f"left -= 4 + {n}")
         self.st(f"{target} = r.text({self.as_int(q + ' + 4')}, {self.as_int(n)}, {target})")
 
@@ -522,7 +528,7 @@ class FastRead(FastWalk):
             self.open(f"if ({U}.u8(d, {at}, {self.lim}) != 0)")
             o = self.var("o")
             self.decl(o, f"{base} + {U}.u32(d, {self.plus(at, 1)}, {self.lim})")
-            self.fail(self.outside(o, self.plus(at, 5), f"size - {e.slot}"))
+            self.fail(self.outside(o, self.plus(at, 5), str(e.slot)))
             self.st(f"left -= {e.slot}")
             if e.kind == "string":
                 self.vrstring(o, o, target)
@@ -538,9 +544,9 @@ class FastRead(FastWalk):
             assert el is not None and el.ref is not None
             q, c = self.var("q"), self.var("c")
             self.decl(q, f"{base} + {U}.u32(d, {at}, {self.lim})")
-            self.fail(self.outside(q, self.plus(at, 4), "size - 4"))
+            self.fail(self.outside(q, self.plus(at, 4), "4"))
             self.decl(c, f"{U}.u32(d, {q}, {self.lim})")
-            self.fail(self.outside(c, "0", f"(size - 4 - {q}) / {el.slot}"))
+            self.fail(self.past(q, f"4 + {c} * {el.slot}"))
             self.st(f"left -= 4 + {c} * {el.slot}")
             self.read_list(el.ref, target, c,
                            lambda x, i: f"vgetFast0(r, d, {q} + 4 + {el.slot} * {i}, {base}, size, left, {x})",
@@ -647,7 +653,7 @@ class FastRead(FastWalk):
             self.room(4)
             self.decl(c, f"{U}.u32(d, p, {self.lim})")
             self.st("p += 4")
-            self.fail(self.outside(c, "0", f"(end - p) / {el.final_min}"))
+            self.fail(self.past("p", f"{c} * {el.final_min}"))
             self.read_list(el.ref, target, c, lambda x, i: f"fgetFast0(r, d, p, end, {x})", "p")
         else:
             raise AssertionError(k)

@@ -154,13 +154,13 @@ public class Balance implements Comparable<com.chronoxor.proto.Balance> {
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
         public static long vfast0(byte[] d, long slot, long base, long size, long left) {
             long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 20) return -1;
+            if (pos < slot + 4 || pos + 20 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000000200000014L) return -1;
             left -= 20;
             long q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 8, size);
-            if (q1 < pos + 12 || q1 > size - 4) return -1;
+            if (q1 < pos + 12 || q1 + 4 > size) return -1;
             long n2 = dev.fastwire.Unchecked.u32(d, q1, size);
-            if (n2 > (size - 4 - q1)) return -1;
+            if (q1 + 4 + n2 > size) return -1;
             left -= 4 + n2;
             return left;
         }
@@ -168,7 +168,7 @@ public class Balance implements Comparable<com.chronoxor.proto.Balance> {
         public static long ffast0(byte[] d, long p, long end) {
             if (end - p < 4) return -1;
             long n1 = dev.fastwire.Unchecked.u32(d, p, end);
-            if (n1 > (end - p - 12)) return -1;
+            if (p + 12 + n1 > end) return -1;
             p += 4 + n1;
             p += 8;
             return p;
@@ -180,13 +180,13 @@ public class Balance implements Comparable<com.chronoxor.proto.Balance> {
         /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
         public static long vgetFast0(dev.fastwire.Reader r, byte[] d, long slot, long base, long size, long left, Balance v) {
             long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 20) return -1;
+            if (pos < slot + 4 || pos + 20 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000000200000014L) return -1;
             left -= 20;
             long q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 8, size);
-            if (q1 < pos + 12 || q1 > size - 4) return -1;
+            if (q1 < pos + 12 || q1 + 4 > size) return -1;
             long n2 = dev.fastwire.Unchecked.u32(d, q1, size);
-            if (n2 > (size - 4 - q1)) return -1;
+            if (q1 + 4 + n2 > size) return -1;
             left -= 4 + n2;
             v.currency = r.text((int) (q1 + 4), (int) n2, v.currency);
             v.amount = dev.fastwire.Unchecked.f64(d, pos + 12, size);
@@ -196,7 +196,7 @@ public class Balance implements Comparable<com.chronoxor.proto.Balance> {
         public static long fgetFast0(dev.fastwire.Reader r, byte[] d, long p, long end, Balance v) {
             if (end - p < 4) return -1;
             long n1 = dev.fastwire.Unchecked.u32(d, p, end);
-            if (n1 > (end - p - 12)) return -1;
+            if (p + 12 + n1 > end) return -1;
             v.currency = r.text((int) (p + 4), (int) n1, v.currency);
             p += 4 + n1;
             v.amount = dev.fastwire.Unchecked.f64(d, p, end);

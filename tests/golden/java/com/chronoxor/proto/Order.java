@@ -204,13 +204,13 @@ public class Order implements Comparable<com.chronoxor.proto.Order> {
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
         public static long vfast0(byte[] d, long slot, long base, long size, long left) {
             long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 34) return -1;
+            if (pos < slot + 4 || pos + 34 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000000100000022L) return -1;
             left -= 34;
             long q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 12, size);
-            if (q1 < pos + 16 || q1 > size - 4) return -1;
+            if (q1 < pos + 16 || q1 + 4 > size) return -1;
             long n2 = dev.fastwire.Unchecked.u32(d, q1, size);
-            if (n2 > (size - 4 - q1)) return -1;
+            if (q1 + 4 + n2 > size) return -1;
             left -= 4 + n2;
             return left;
         }
@@ -219,7 +219,7 @@ public class Order implements Comparable<com.chronoxor.proto.Order> {
             if (end - p < 8) return -1;
             p += 4;
             long n1 = dev.fastwire.Unchecked.u32(d, p, end);
-            if (n1 > (end - p - 22)) return -1;
+            if (p + 22 + n1 > end) return -1;
             p += 4 + n1;
             p += 18;
             return p;
@@ -231,14 +231,14 @@ public class Order implements Comparable<com.chronoxor.proto.Order> {
         /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
         public static long vgetFast0(dev.fastwire.Reader r, byte[] d, long slot, long base, long size, long left, Order v) {
             long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 34) return -1;
+            if (pos < slot + 4 || pos + 34 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000000100000022L) return -1;
             left -= 34;
             v.uid = dev.fastwire.Unchecked.i32(d, pos + 8, size);
             long q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 12, size);
-            if (q1 < pos + 16 || q1 > size - 4) return -1;
+            if (q1 < pos + 16 || q1 + 4 > size) return -1;
             long n2 = dev.fastwire.Unchecked.u32(d, q1, size);
-            if (n2 > (size - 4 - q1)) return -1;
+            if (q1 + 4 + n2 > size) return -1;
             left -= 4 + n2;
             v.symbol = r.text((int) (q1 + 4), (int) n2, v.symbol);
             v.side = com.chronoxor.proto.OrderSide.of(dev.fastwire.Unchecked.u8(d, pos + 16, size));
@@ -253,7 +253,7 @@ public class Order implements Comparable<com.chronoxor.proto.Order> {
             v.uid = dev.fastwire.Unchecked.i32(d, p, end);
             p += 4;
             long n1 = dev.fastwire.Unchecked.u32(d, p, end);
-            if (n1 > (end - p - 22)) return -1;
+            if (p + 22 + n1 > end) return -1;
             v.symbol = r.text((int) (p + 4), (int) n1, v.symbol);
             p += 4 + n1;
             v.side = com.chronoxor.proto.OrderSide.of(dev.fastwire.Unchecked.u8(d, p, end));

@@ -128,7 +128,7 @@ public class OrderMessage {
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
         public static long vfast0(byte[] d, long slot, long base, long size, long left) {
             long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 12) return -1;
+            if (pos < slot + 4 || pos + 12 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000000010000000CL) return -1;
             left -= 12;
             left = com.chronoxor.proto.Order.Codec.vfast0(d, pos + 8, pos, size, left);
@@ -148,7 +148,7 @@ public class OrderMessage {
         /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
         public static long vgetFast0(dev.fastwire.Reader r, byte[] d, long slot, long base, long size, long left, OrderMessage v) {
             long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 12) return -1;
+            if (pos < slot + 4 || pos + 12 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000000010000000CL) return -1;
             left -= 12;
             com.chronoxor.proto.Order x1 = v.body;

@@ -226,13 +226,13 @@ public class Order implements Comparable<com.chronoxor.protoex.Order> {
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
         public static long vfast0(byte[] d, long slot, long base, long size, long left) {
             long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 50) return -1;
+            if (pos < slot + 4 || pos + 50 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000000100000032L) return -1;
             left -= 50;
             long q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 12, size);
-            if (q1 < pos + 16 || q1 > size - 4) return -1;
+            if (q1 < pos + 16 || q1 + 4 > size) return -1;
             long n2 = dev.fastwire.Unchecked.u32(d, q1, size);
-            if (n2 > (size - 4 - q1)) return -1;
+            if (q1 + 4 + n2 > size) return -1;
             left -= 4 + n2;
             return left;
         }
@@ -241,7 +241,7 @@ public class Order implements Comparable<com.chronoxor.protoex.Order> {
             if (end - p < 8) return -1;
             p += 4;
             long n1 = dev.fastwire.Unchecked.u32(d, p, end);
-            if (n1 > (end - p - 38)) return -1;
+            if (p + 38 + n1 > end) return -1;
             p += 4 + n1;
             p += 34;
             return p;
@@ -253,14 +253,14 @@ public class Order implements Comparable<com.chronoxor.protoex.Order> {
         /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
         public static long vgetFast0(dev.fastwire.Reader r, byte[] d, long slot, long base, long size, long left, Order v) {
             long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 50) return -1;
+            if (pos < slot + 4 || pos + 50 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000000100000032L) return -1;
             left -= 50;
             v.uid = dev.fastwire.Unchecked.i32(d, pos + 8, size);
             long q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 12, size);
-            if (q1 < pos + 16 || q1 > size - 4) return -1;
+            if (q1 < pos + 16 || q1 + 4 > size) return -1;
             long n2 = dev.fastwire.Unchecked.u32(d, q1, size);
-            if (n2 > (size - 4 - q1)) return -1;
+            if (q1 + 4 + n2 > size) return -1;
             left -= 4 + n2;
             v.symbol = r.text((int) (q1 + 4), (int) n2, v.symbol);
             v.side = com.chronoxor.protoex.OrderSide.of(dev.fastwire.Unchecked.u8(d, pos + 16, size));
@@ -277,7 +277,7 @@ public class Order implements Comparable<com.chronoxor.protoex.Order> {
             v.uid = dev.fastwire.Unchecked.i32(d, p, end);
             p += 4;
             long n1 = dev.fastwire.Unchecked.u32(d, p, end);
-            if (n1 > (end - p - 38)) return -1;
+            if (p + 38 + n1 > end) return -1;
             v.symbol = r.text((int) (p + 4), (int) n1, v.symbol);
             p += 4 + n1;
             v.side = com.chronoxor.protoex.OrderSide.of(dev.fastwire.Unchecked.u8(d, p, end));

@@ -211,19 +211,19 @@ data class Account(
             fun vfast0(d: ByteArray, slot: Long, base: Long, size: Long, left0: Long): Long {
                 var left = left0
                 val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 30) return -1
+                if (pos < slot + 4 || pos + 30 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000000030000001EL) return -1
                 left -= 30
                 val q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 12, size)
-                if (q1 < pos + 16 || q1 > size - 4) return -1
+                if (q1 < pos + 16 || q1 + 4 > size) return -1
                 val n2 = dev.fastwire.Unchecked.u32(d, q1, size)
-                if (n2 > (size - 4 - q1)) return -1
+                if (q1 + 4 + n2 > size) return -1
                 left -= 4 + n2
                 left = com.chronoxor.proto.Balance.Codec.vfast0(d, pos + 17, pos, size, left)
                 if (left < 0) return -1
                 if (dev.fastwire.Unchecked.u8(d, pos + 21, size) != 0) {
                     val o3 = pos + dev.fastwire.Unchecked.u32(d, pos + 22, size)
-                    if (o3 < pos + 26 || o3 > size - 4) return -1
+                    if (o3 < pos + 26 || o3 + 4 > size) return -1
                     left -= 4
                     left = com.chronoxor.proto.Balance.Codec.vfast0(d, o3, o3, size, left)
                     if (left < 0) return -1
@@ -231,9 +231,9 @@ data class Account(
                 val off4 = dev.fastwire.Unchecked.u32(d, pos + 26, size)
                 if (off4 != 0L) {
                     val q5 = pos + off4
-                    if (q5 < pos + 30 || q5 > size - 4) return -1
+                    if (q5 < pos + 30 || q5 + 4 > size) return -1
                     val c6 = dev.fastwire.Unchecked.u32(d, q5, size)
-                    if (c6 > ((size - 4 - q5) / 4)) return -1
+                    if (q5 + 4 + c6 * 4 > size) return -1
                     left -= 4 + c6 * 4
                     val end8 = q5 + 4 + c6 * 4
                     var a7 = q5 + 4
@@ -251,7 +251,7 @@ data class Account(
                 if (end - p < 8) return -1
                 p += 4
                 val n1 = dev.fastwire.Unchecked.u32(d, p, end)
-                if (n1 > (end - p - 5)) return -1
+                if (p + 5 + n1 > end) return -1
                 p += 4 + n1
                 p += 1
                 p = com.chronoxor.proto.Balance.Codec.ffast0(d, p, end)
@@ -265,7 +265,7 @@ data class Account(
                 if (end - p < 4) return -1
                 val c2 = dev.fastwire.Unchecked.u32(d, p, end)
                 p += 4
-                if (c2 > ((end - p) / 26)) return -1
+                if (p + c2 * 26 > end) return -1
                 var i3 = 0
                 while (i3 < c2) {
                     p = com.chronoxor.proto.Order.Codec.ffast0(d, p, end)
@@ -279,14 +279,14 @@ data class Account(
             fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Long, base: Long, size: Long, left0: Long, v: Account): Long {
                 var left = left0
                 val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 30) return -1
+                if (pos < slot + 4 || pos + 30 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000000030000001EL) return -1
                 left -= 30
                 v.uid = dev.fastwire.Unchecked.i32(d, pos + 8, size)
                 val q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 12, size)
-                if (q1 < pos + 16 || q1 > size - 4) return -1
+                if (q1 < pos + 16 || q1 + 4 > size) return -1
                 val n2 = dev.fastwire.Unchecked.u32(d, q1, size)
-                if (n2 > (size - 4 - q1)) return -1
+                if (q1 + 4 + n2 > size) return -1
                 left -= 4 + n2
                 v.name = r.text((q1 + 4).toInt(), n2.toInt(), v.name)
                 v.state = com.chronoxor.proto.State.of(dev.fastwire.Unchecked.u8(d, pos + 16, size).toLong())
@@ -295,7 +295,7 @@ data class Account(
                 if (left < 0) return -1
                 if (dev.fastwire.Unchecked.u8(d, pos + 21, size) != 0) {
                     val o4 = pos + dev.fastwire.Unchecked.u32(d, pos + 22, size)
-                    if (o4 < pos + 26 || o4 > size - 4) return -1
+                    if (o4 < pos + 26 || o4 + 4 > size) return -1
                     left -= 4
                     var x5 = v.asset
                     if (x5 == null) {
@@ -308,9 +308,9 @@ data class Account(
                     v.asset = null
                 }
                 val q6 = pos + dev.fastwire.Unchecked.u32(d, pos + 26, size)
-                if (q6 < pos + 30 || q6 > size - 4) return -1
+                if (q6 < pos + 30 || q6 + 4 > size) return -1
                 val c7 = dev.fastwire.Unchecked.u32(d, q6, size)
-                if (c7 > ((size - 4 - q6) / 4)) return -1
+                if (q6 + 4 + c7 * 4 > size) return -1
                 left -= 4 + c7 * 4
                 val out8 = dev.fastwire.Direct.list(v.orders)
                 val old9 = out8.size
@@ -334,7 +334,7 @@ data class Account(
                 v.uid = dev.fastwire.Unchecked.i32(d, p, end)
                 p += 4
                 val n1 = dev.fastwire.Unchecked.u32(d, p, end)
-                if (n1 > (end - p - 5)) return -1
+                if (p + 5 + n1 > end) return -1
                 v.name = r.text((p + 4).toInt(), n1.toInt(), v.name)
                 p += 4 + n1
                 v.state = com.chronoxor.proto.State.of(dev.fastwire.Unchecked.u8(d, p, end).toLong())
@@ -358,7 +358,7 @@ data class Account(
                 if (end - p < 4) return -1
                 val c4 = dev.fastwire.Unchecked.u32(d, p, end)
                 p += 4
-                if (c4 > ((end - p) / 26)) return -1
+                if (p + c4 * 26 > end) return -1
                 val out5 = dev.fastwire.Direct.list(v.orders)
                 val old6 = out5.size
                 for (i7 in 0 until c4.toInt()) {

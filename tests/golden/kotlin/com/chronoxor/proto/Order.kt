@@ -192,13 +192,13 @@ data class Order(
             fun vfast0(d: ByteArray, slot: Long, base: Long, size: Long, left0: Long): Long {
                 var left = left0
                 val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 34) return -1
+                if (pos < slot + 4 || pos + 34 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000000100000022L) return -1
                 left -= 34
                 val q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 12, size)
-                if (q1 < pos + 16 || q1 > size - 4) return -1
+                if (q1 < pos + 16 || q1 + 4 > size) return -1
                 val n2 = dev.fastwire.Unchecked.u32(d, q1, size)
-                if (n2 > (size - 4 - q1)) return -1
+                if (q1 + 4 + n2 > size) return -1
                 left -= 4 + n2
                 return left
             }
@@ -208,7 +208,7 @@ data class Order(
                 if (end - p < 8) return -1
                 p += 4
                 val n1 = dev.fastwire.Unchecked.u32(d, p, end)
-                if (n1 > (end - p - 22)) return -1
+                if (p + 22 + n1 > end) return -1
                 p += 4 + n1
                 p += 18
                 return p
@@ -218,14 +218,14 @@ data class Order(
             fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Long, base: Long, size: Long, left0: Long, v: Order): Long {
                 var left = left0
                 val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 34) return -1
+                if (pos < slot + 4 || pos + 34 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000000100000022L) return -1
                 left -= 34
                 v.uid = dev.fastwire.Unchecked.i32(d, pos + 8, size)
                 val q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 12, size)
-                if (q1 < pos + 16 || q1 > size - 4) return -1
+                if (q1 < pos + 16 || q1 + 4 > size) return -1
                 val n2 = dev.fastwire.Unchecked.u32(d, q1, size)
-                if (n2 > (size - 4 - q1)) return -1
+                if (q1 + 4 + n2 > size) return -1
                 left -= 4 + n2
                 v.symbol = r.text((q1 + 4).toInt(), n2.toInt(), v.symbol)
                 v.side = com.chronoxor.proto.OrderSide.of(dev.fastwire.Unchecked.u8(d, pos + 16, size).toLong())
@@ -241,7 +241,7 @@ data class Order(
                 v.uid = dev.fastwire.Unchecked.i32(d, p, end)
                 p += 4
                 val n1 = dev.fastwire.Unchecked.u32(d, p, end)
-                if (n1 > (end - p - 22)) return -1
+                if (p + 22 + n1 > end) return -1
                 v.symbol = r.text((p + 4).toInt(), n1.toInt(), v.symbol)
                 p += 4 + n1
                 v.side = com.chronoxor.proto.OrderSide.of(dev.fastwire.Unchecked.u8(d, p, end).toLong())

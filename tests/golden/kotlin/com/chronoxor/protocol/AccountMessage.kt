@@ -124,7 +124,7 @@ data class AccountMessage(
             fun vfast0(d: ByteArray, slot: Long, base: Long, size: Long, left0: Long): Long {
                 var left = left0
                 val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 12) return -1
+                if (pos < slot + 4 || pos + 12 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000000030000000CL) return -1
                 left -= 12
                 left = com.chronoxor.proto.Account.Codec.vfast0(d, pos + 8, pos, size, left)
@@ -143,7 +143,7 @@ data class AccountMessage(
             fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Long, base: Long, size: Long, left0: Long, v: AccountMessage): Long {
                 var left = left0
                 val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 12) return -1
+                if (pos < slot + 4 || pos + 12 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000000030000000CL) return -1
                 left -= 12
                 val x1 = v.body

@@ -159,13 +159,13 @@ data class Balance(
             fun vfast0(d: ByteArray, slot: Long, base: Long, size: Long, left0: Long): Long {
                 var left = left0
                 val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 28) return -1
+                if (pos < slot + 4 || pos + 28 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000000020000001CL) return -1
                 left -= 28
                 val q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 8, size)
-                if (q1 < pos + 12 || q1 > size - 4) return -1
+                if (q1 < pos + 12 || q1 + 4 > size) return -1
                 val n2 = dev.fastwire.Unchecked.u32(d, q1, size)
-                if (n2 > (size - 4 - q1)) return -1
+                if (q1 + 4 + n2 > size) return -1
                 left -= 4 + n2
                 return left
             }
@@ -174,7 +174,7 @@ data class Balance(
                 var p = p0
                 if (end - p < 4) return -1
                 val n1 = dev.fastwire.Unchecked.u32(d, p, end)
-                if (n1 > (end - p - 20)) return -1
+                if (p + 20 + n1 > end) return -1
                 p += 4 + n1
                 p += 16
                 return p
@@ -184,13 +184,13 @@ data class Balance(
             fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Long, base: Long, size: Long, left0: Long, v: Balance): Long {
                 var left = left0
                 val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 28) return -1
+                if (pos < slot + 4 || pos + 28 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000000020000001CL) return -1
                 left -= 28
                 val q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 8, size)
-                if (q1 < pos + 12 || q1 > size - 4) return -1
+                if (q1 < pos + 12 || q1 + 4 > size) return -1
                 val n2 = dev.fastwire.Unchecked.u32(d, q1, size)
-                if (n2 > (size - 4 - q1)) return -1
+                if (q1 + 4 + n2 > size) return -1
                 left -= 4 + n2
                 v.currency = r.text((q1 + 4).toInt(), n2.toInt(), v.currency)
                 v.amount = dev.fastwire.Unchecked.f64(d, pos + 12, size)
@@ -202,7 +202,7 @@ data class Balance(
                 var p = p0
                 if (end - p < 4) return -1
                 val n1 = dev.fastwire.Unchecked.u32(d, p, end)
-                if (n1 > (end - p - 20)) return -1
+                if (p + 20 + n1 > end) return -1
                 v.currency = r.text((p + 4).toInt(), n1.toInt(), v.currency)
                 p += 4 + n1
                 v.amount = dev.fastwire.Unchecked.f64(d, p, end)

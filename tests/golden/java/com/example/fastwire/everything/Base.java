@@ -154,13 +154,13 @@ public class Base implements Comparable<com.example.fastwire.everything.Base> {
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
         public static long vfast0(byte[] d, long slot, long base, long size, long left) {
             long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 13) return -1;
+            if (pos < slot + 4 || pos + 13 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000012D0000000DL) return -1;
             left -= 13;
             long q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 8, size);
-            if (q1 < pos + 12 || q1 > size - 4) return -1;
+            if (q1 < pos + 12 || q1 + 4 > size) return -1;
             long n2 = dev.fastwire.Unchecked.u32(d, q1, size);
-            if (n2 > (size - 4 - q1)) return -1;
+            if (q1 + 4 + n2 > size) return -1;
             left -= 4 + n2;
             return left;
         }
@@ -168,7 +168,7 @@ public class Base implements Comparable<com.example.fastwire.everything.Base> {
         public static long ffast0(byte[] d, long p, long end) {
             if (end - p < 4) return -1;
             long n1 = dev.fastwire.Unchecked.u32(d, p, end);
-            if (n1 > (end - p - 5)) return -1;
+            if (p + 5 + n1 > end) return -1;
             p += 4 + n1;
             p += 1;
             return p;
@@ -180,13 +180,13 @@ public class Base implements Comparable<com.example.fastwire.everything.Base> {
         /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
         public static long vgetFast0(dev.fastwire.Reader r, byte[] d, long slot, long base, long size, long left, Base v) {
             long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 13) return -1;
+            if (pos < slot + 4 || pos + 13 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000012D0000000DL) return -1;
             left -= 13;
             long q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 8, size);
-            if (q1 < pos + 12 || q1 > size - 4) return -1;
+            if (q1 < pos + 12 || q1 + 4 > size) return -1;
             long n2 = dev.fastwire.Unchecked.u32(d, q1, size);
-            if (n2 > (size - 4 - q1)) return -1;
+            if (q1 + 4 + n2 > size) return -1;
             left -= 4 + n2;
             v.name = r.text((int) (q1 + 4), (int) n2, v.name);
             v.level = dev.fastwire.Unchecked.i8(d, pos + 12, size);
@@ -196,7 +196,7 @@ public class Base implements Comparable<com.example.fastwire.everything.Base> {
         public static long fgetFast0(dev.fastwire.Reader r, byte[] d, long p, long end, Base v) {
             if (end - p < 4) return -1;
             long n1 = dev.fastwire.Unchecked.u32(d, p, end);
-            if (n1 > (end - p - 5)) return -1;
+            if (p + 5 + n1 > end) return -1;
             v.name = r.text((int) (p + 4), (int) n1, v.name);
             p += 4 + n1;
             v.level = dev.fastwire.Unchecked.i8(d, p, end);

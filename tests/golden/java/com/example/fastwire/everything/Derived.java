@@ -174,13 +174,13 @@ public class Derived extends com.example.fastwire.everything.Base {
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
         public static long vfast0(byte[] d, long slot, long base, long size, long left) {
             long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 25) return -1;
+            if (pos < slot + 4 || pos + 25 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000012E00000019L) return -1;
             left -= 25;
             long q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 8, size);
-            if (q1 < pos + 12 || q1 > size - 4) return -1;
+            if (q1 < pos + 12 || q1 + 4 > size) return -1;
             long n2 = dev.fastwire.Unchecked.u32(d, q1, size);
-            if (n2 > (size - 4 - q1)) return -1;
+            if (q1 + 4 + n2 > size) return -1;
             left -= 4 + n2;
             return left;
         }
@@ -188,7 +188,7 @@ public class Derived extends com.example.fastwire.everything.Base {
         public static long ffast0(byte[] d, long p, long end) {
             if (end - p < 4) return -1;
             long n1 = dev.fastwire.Unchecked.u32(d, p, end);
-            if (n1 > (end - p - 17)) return -1;
+            if (p + 17 + n1 > end) return -1;
             p += 4 + n1;
             p += 13;
             return p;
@@ -200,13 +200,13 @@ public class Derived extends com.example.fastwire.everything.Base {
         /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
         public static long vgetFast0(dev.fastwire.Reader r, byte[] d, long slot, long base, long size, long left, Derived v) {
             long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 25) return -1;
+            if (pos < slot + 4 || pos + 25 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000012E00000019L) return -1;
             left -= 25;
             long q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 8, size);
-            if (q1 < pos + 12 || q1 > size - 4) return -1;
+            if (q1 < pos + 12 || q1 + 4 > size) return -1;
             long n2 = dev.fastwire.Unchecked.u32(d, q1, size);
-            if (n2 > (size - 4 - q1)) return -1;
+            if (q1 + 4 + n2 > size) return -1;
             left -= 4 + n2;
             v.name = r.text((int) (q1 + 4), (int) n2, v.name);
             v.level = dev.fastwire.Unchecked.i8(d, pos + 12, size);
@@ -218,7 +218,7 @@ public class Derived extends com.example.fastwire.everything.Base {
         public static long fgetFast0(dev.fastwire.Reader r, byte[] d, long p, long end, Derived v) {
             if (end - p < 4) return -1;
             long n1 = dev.fastwire.Unchecked.u32(d, p, end);
-            if (n1 > (end - p - 17)) return -1;
+            if (p + 17 + n1 > end) return -1;
             v.name = r.text((int) (p + 4), (int) n1, v.name);
             p += 4 + n1;
             v.level = dev.fastwire.Unchecked.i8(d, p, end);

@@ -112,7 +112,7 @@ public class Empty {
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
         public static long vfast0(byte[] d, long slot, long base, long size, long left) {
             long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 8) return -1;
+            if (pos < slot + 4 || pos + 8 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013700000008L) return -1;
             left -= 8;
             return left;
@@ -128,7 +128,7 @@ public class Empty {
         /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
         public static long vgetFast0(dev.fastwire.Reader r, byte[] d, long slot, long base, long size, long left, Empty v) {
             long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 8) return -1;
+            if (pos < slot + 4 || pos + 8 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013700000008L) return -1;
             left -= 8;
             return left;

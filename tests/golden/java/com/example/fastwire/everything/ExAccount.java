@@ -243,19 +243,19 @@ public class ExAccount extends com.chronoxor.protoex.Account {
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
         public static long vfast0(byte[] d, long slot, long base, long size, long left) {
             long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 33) return -1;
+            if (pos < slot + 4 || pos + 33 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013000000021L) return -1;
             left -= 33;
             long q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 12, size);
-            if (q1 < pos + 16 || q1 > size - 4) return -1;
+            if (q1 < pos + 16 || q1 + 4 > size) return -1;
             long n2 = dev.fastwire.Unchecked.u32(d, q1, size);
-            if (n2 > (size - 4 - q1)) return -1;
+            if (q1 + 4 + n2 > size) return -1;
             left -= 4 + n2;
             left = com.chronoxor.protoex.Balance.Codec.vfast0(d, pos + 17, pos, size, left);
             if (left < 0) return -1;
             if (dev.fastwire.Unchecked.u8(d, pos + 21, size) != 0) {
                 long o3 = pos + dev.fastwire.Unchecked.u32(d, pos + 22, size);
-                if (o3 < pos + 26 || o3 > size - 4) return -1;
+                if (o3 < pos + 26 || o3 + 4 > size) return -1;
                 left -= 4;
                 left = com.chronoxor.protoex.Balance.Codec.vfast0(d, o3, o3, size, left);
                 if (left < 0) return -1;
@@ -263,9 +263,9 @@ public class ExAccount extends com.chronoxor.protoex.Account {
             long off4 = dev.fastwire.Unchecked.u32(d, pos + 26, size);
             if (off4 != 0L) {
                 long q5 = pos + off4;
-                if (q5 < pos + 30 || q5 > size - 4) return -1;
+                if (q5 < pos + 30 || q5 + 4 > size) return -1;
                 long c6 = dev.fastwire.Unchecked.u32(d, q5, size);
-                if (c6 > ((size - 4 - q5) / 4)) return -1;
+                if (q5 + 4 + c6 * 4 > size) return -1;
                 left -= 4 + c6 * 4;
                 long end8 = q5 + 4 + c6 * 4;
                 long a7 = q5 + 4;
@@ -282,7 +282,7 @@ public class ExAccount extends com.chronoxor.protoex.Account {
             if (end - p < 8) return -1;
             p += 4;
             long n1 = dev.fastwire.Unchecked.u32(d, p, end);
-            if (n1 > (end - p - 5)) return -1;
+            if (p + 5 + n1 > end) return -1;
             p += 4 + n1;
             p += 1;
             p = com.chronoxor.protoex.Balance.Codec.ffast0(d, p, end);
@@ -296,7 +296,7 @@ public class ExAccount extends com.chronoxor.protoex.Account {
             if (end - p < 4) return -1;
             long c2 = dev.fastwire.Unchecked.u32(d, p, end);
             p += 4;
-            if (c2 > ((end - p) / 42)) return -1;
+            if (p + c2 * 42 > end) return -1;
             int i3 = 0;
             while (i3 < c2) {
                 p = com.chronoxor.protoex.Order.Codec.ffast0(d, p, end);
@@ -314,14 +314,14 @@ public class ExAccount extends com.chronoxor.protoex.Account {
         /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
         public static long vgetFast0(dev.fastwire.Reader r, byte[] d, long slot, long base, long size, long left, ExAccount v) {
             long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 33) return -1;
+            if (pos < slot + 4 || pos + 33 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013000000021L) return -1;
             left -= 33;
             v.uid = dev.fastwire.Unchecked.i32(d, pos + 8, size);
             long q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 12, size);
-            if (q1 < pos + 16 || q1 > size - 4) return -1;
+            if (q1 < pos + 16 || q1 + 4 > size) return -1;
             long n2 = dev.fastwire.Unchecked.u32(d, q1, size);
-            if (n2 > (size - 4 - q1)) return -1;
+            if (q1 + 4 + n2 > size) return -1;
             left -= 4 + n2;
             v.name = r.text((int) (q1 + 4), (int) n2, v.name);
             v.state = com.chronoxor.protoex.State.of(dev.fastwire.Unchecked.u8(d, pos + 16, size));
@@ -334,7 +334,7 @@ public class ExAccount extends com.chronoxor.protoex.Account {
             if (left < 0) return -1;
             if (dev.fastwire.Unchecked.u8(d, pos + 21, size) != 0) {
                 long o4 = pos + dev.fastwire.Unchecked.u32(d, pos + 22, size);
-                if (o4 < pos + 26 || o4 > size - 4) return -1;
+                if (o4 < pos + 26 || o4 + 4 > size) return -1;
                 left -= 4;
                 com.chronoxor.protoex.Balance x5 = v.asset;
                 if (x5 == null || x5.getClass() != com.chronoxor.protoex.Balance.class) {
@@ -347,9 +347,9 @@ public class ExAccount extends com.chronoxor.protoex.Account {
                 v.asset = null;
             }
             long q6 = pos + dev.fastwire.Unchecked.u32(d, pos + 26, size);
-            if (q6 < pos + 30 || q6 > size - 4) return -1;
+            if (q6 < pos + 30 || q6 + 4 > size) return -1;
             long c7 = dev.fastwire.Unchecked.u32(d, q6, size);
-            if (c7 > ((size - 4 - q6) / 4)) return -1;
+            if (q6 + 4 + c7 * 4 > size) return -1;
             left -= 4 + c7 * 4;
             java.util.List<com.chronoxor.protoex.Order> out8 = dev.fastwire.Direct.list(v.orders);
             int old9 = out8.size();
@@ -374,7 +374,7 @@ public class ExAccount extends com.chronoxor.protoex.Account {
             v.uid = dev.fastwire.Unchecked.i32(d, p, end);
             p += 4;
             long n1 = dev.fastwire.Unchecked.u32(d, p, end);
-            if (n1 > (end - p - 5)) return -1;
+            if (p + 5 + n1 > end) return -1;
             v.name = r.text((int) (p + 4), (int) n1, v.name);
             p += 4 + n1;
             v.state = com.chronoxor.protoex.State.of(dev.fastwire.Unchecked.u8(d, p, end));
@@ -402,7 +402,7 @@ public class ExAccount extends com.chronoxor.protoex.Account {
             if (end - p < 4) return -1;
             long c4 = dev.fastwire.Unchecked.u32(d, p, end);
             p += 4;
-            if (c4 > ((end - p) / 42)) return -1;
+            if (p + c4 * 42 > end) return -1;
             java.util.List<com.chronoxor.protoex.Order> out5 = dev.fastwire.Direct.list(v.orders);
             int old6 = out5.size();
             for (int i7 = 0; i7 < (int) c4; i7++) {

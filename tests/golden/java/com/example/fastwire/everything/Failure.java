@@ -153,13 +153,13 @@ public class Failure implements Comparable<com.example.fastwire.everything.Failu
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
         public static long vfast0(byte[] d, long slot, long base, long size, long left) {
             long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 28) return -1;
+            if (pos < slot + 4 || pos + 28 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000001340000001CL) return -1;
             left -= 28;
             long q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 24, size);
-            if (q1 < pos + 28 || q1 > size - 4) return -1;
+            if (q1 < pos + 28 || q1 + 4 > size) return -1;
             long n2 = dev.fastwire.Unchecked.u32(d, q1, size);
-            if (n2 > (size - 4 - q1)) return -1;
+            if (q1 + 4 + n2 > size) return -1;
             left -= 4 + n2;
             return left;
         }
@@ -168,7 +168,7 @@ public class Failure implements Comparable<com.example.fastwire.everything.Failu
             if (end - p < 20) return -1;
             p += 16;
             long n1 = dev.fastwire.Unchecked.u32(d, p, end);
-            if (n1 > (end - p - 4)) return -1;
+            if (p + 4 + n1 > end) return -1;
             p += 4 + n1;
             return p;
         }
@@ -179,14 +179,14 @@ public class Failure implements Comparable<com.example.fastwire.everything.Failu
         /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
         public static long vgetFast0(dev.fastwire.Reader r, byte[] d, long slot, long base, long size, long left, Failure v) {
             long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 28) return -1;
+            if (pos < slot + 4 || pos + 28 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000001340000001CL) return -1;
             left -= 28;
             v.id = dev.fastwire.Uuids.get(r.buf, (int) (pos + 8));
             long q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 24, size);
-            if (q1 < pos + 28 || q1 > size - 4) return -1;
+            if (q1 < pos + 28 || q1 + 4 > size) return -1;
             long n2 = dev.fastwire.Unchecked.u32(d, q1, size);
-            if (n2 > (size - 4 - q1)) return -1;
+            if (q1 + 4 + n2 > size) return -1;
             left -= 4 + n2;
             v.error = r.text((int) (q1 + 4), (int) n2, v.error);
             return left;
@@ -197,7 +197,7 @@ public class Failure implements Comparable<com.example.fastwire.everything.Failu
             v.id = dev.fastwire.Uuids.get(r.buf, (int) p);
             p += 16;
             long n1 = dev.fastwire.Unchecked.u32(d, p, end);
-            if (n1 > (end - p - 4)) return -1;
+            if (p + 4 + n1 > end) return -1;
             v.error = r.text((int) (p + 4), (int) n1, v.error);
             p += 4 + n1;
             return p;

@@ -141,7 +141,7 @@ public class Fixed implements Comparable<com.example.fastwire.everything.Fixed> 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
         public static long vfast0(byte[] d, long slot, long base, long size, long left) {
             long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 12) return -1;
+            if (pos < slot + 4 || pos + 12 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000001F40000000CL) return -1;
             left -= 12;
             return left;
@@ -159,7 +159,7 @@ public class Fixed implements Comparable<com.example.fastwire.everything.Fixed> 
         /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
         public static long vgetFast0(dev.fastwire.Reader r, byte[] d, long slot, long base, long size, long left, Fixed v) {
             long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 12) return -1;
+            if (pos < slot + 4 || pos + 12 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000001F40000000CL) return -1;
             left -= 12;
             v.id = dev.fastwire.Unchecked.i32(d, pos + 8, size);

@@ -181,13 +181,13 @@ public class MoreDerived extends com.example.fastwire.everything.Derived {
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
         public static long vfast0(byte[] d, long slot, long base, long size, long left) {
             long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 26) return -1;
+            if (pos < slot + 4 || pos + 26 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000012F0000001AL) return -1;
             left -= 26;
             long q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 8, size);
-            if (q1 < pos + 12 || q1 > size - 4) return -1;
+            if (q1 < pos + 12 || q1 + 4 > size) return -1;
             long n2 = dev.fastwire.Unchecked.u32(d, q1, size);
-            if (n2 > (size - 4 - q1)) return -1;
+            if (q1 + 4 + n2 > size) return -1;
             left -= 4 + n2;
             return left;
         }
@@ -195,7 +195,7 @@ public class MoreDerived extends com.example.fastwire.everything.Derived {
         public static long ffast0(byte[] d, long p, long end) {
             if (end - p < 4) return -1;
             long n1 = dev.fastwire.Unchecked.u32(d, p, end);
-            if (n1 > (end - p - 18)) return -1;
+            if (p + 18 + n1 > end) return -1;
             p += 4 + n1;
             p += 14;
             return p;
@@ -207,13 +207,13 @@ public class MoreDerived extends com.example.fastwire.everything.Derived {
         /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
         public static long vgetFast0(dev.fastwire.Reader r, byte[] d, long slot, long base, long size, long left, MoreDerived v) {
             long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 26) return -1;
+            if (pos < slot + 4 || pos + 26 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000012F0000001AL) return -1;
             left -= 26;
             long q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 8, size);
-            if (q1 < pos + 12 || q1 > size - 4) return -1;
+            if (q1 < pos + 12 || q1 + 4 > size) return -1;
             long n2 = dev.fastwire.Unchecked.u32(d, q1, size);
-            if (n2 > (size - 4 - q1)) return -1;
+            if (q1 + 4 + n2 > size) return -1;
             left -= 4 + n2;
             v.name = r.text((int) (q1 + 4), (int) n2, v.name);
             v.level = dev.fastwire.Unchecked.i8(d, pos + 12, size);
@@ -226,7 +226,7 @@ public class MoreDerived extends com.example.fastwire.everything.Derived {
         public static long fgetFast0(dev.fastwire.Reader r, byte[] d, long p, long end, MoreDerived v) {
             if (end - p < 4) return -1;
             long n1 = dev.fastwire.Unchecked.u32(d, p, end);
-            if (n1 > (end - p - 18)) return -1;
+            if (p + 18 + n1 > end) return -1;
             v.name = r.text((int) (p + 4), (int) n1, v.name);
             p += 4 + n1;
             v.level = dev.fastwire.Unchecked.i8(d, p, end);

@@ -140,7 +140,7 @@ public class Next implements Comparable<com.example.fastwire.everything.Next> {
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
         public static long vfast0(byte[] d, long slot, long base, long size, long left) {
             long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 24) return -1;
+            if (pos < slot + 4 || pos + 24 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000007100000018L) return -1;
             left -= 24;
             return left;
@@ -158,7 +158,7 @@ public class Next implements Comparable<com.example.fastwire.everything.Next> {
         /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
         public static long vgetFast0(dev.fastwire.Reader r, byte[] d, long slot, long base, long size, long left, Next v) {
             long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 24) return -1;
+            if (pos < slot + 4 || pos + 24 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000007100000018L) return -1;
             left -= 24;
             v.id = dev.fastwire.Uuids.get(r.buf, (int) (pos + 8));

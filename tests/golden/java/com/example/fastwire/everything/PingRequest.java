@@ -161,13 +161,13 @@ public class PingRequest extends com.example.fastwire.everything.Ping {
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
         public static long vfast0(byte[] d, long slot, long base, long size, long left) {
             long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 36) return -1;
+            if (pos < slot + 4 || pos + 36 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013500000024L) return -1;
             left -= 36;
             long q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 32, size);
-            if (q1 < pos + 36 || q1 > size - 4) return -1;
+            if (q1 < pos + 36 || q1 + 4 > size) return -1;
             long n2 = dev.fastwire.Unchecked.u32(d, q1, size);
-            if (n2 > (size - 4 - q1)) return -1;
+            if (q1 + 4 + n2 > size) return -1;
             left -= 4 + n2;
             return left;
         }
@@ -176,7 +176,7 @@ public class PingRequest extends com.example.fastwire.everything.Ping {
             if (end - p < 28) return -1;
             p += 24;
             long n1 = dev.fastwire.Unchecked.u32(d, p, end);
-            if (n1 > (end - p - 4)) return -1;
+            if (p + 4 + n1 > end) return -1;
             p += 4 + n1;
             return p;
         }
@@ -187,15 +187,15 @@ public class PingRequest extends com.example.fastwire.everything.Ping {
         /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
         public static long vgetFast0(dev.fastwire.Reader r, byte[] d, long slot, long base, long size, long left, PingRequest v) {
             long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 36) return -1;
+            if (pos < slot + 4 || pos + 36 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013500000024L) return -1;
             left -= 36;
             v.id = dev.fastwire.Uuids.get(r.buf, (int) (pos + 8));
             v.sent = dev.fastwire.Unchecked.i64(d, pos + 24, size);
             long q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 32, size);
-            if (q1 < pos + 36 || q1 > size - 4) return -1;
+            if (q1 < pos + 36 || q1 + 4 > size) return -1;
             long n2 = dev.fastwire.Unchecked.u32(d, q1, size);
-            if (n2 > (size - 4 - q1)) return -1;
+            if (q1 + 4 + n2 > size) return -1;
             left -= 4 + n2;
             v.note = r.text((int) (q1 + 4), (int) n2, v.note);
             return left;
@@ -207,7 +207,7 @@ public class PingRequest extends com.example.fastwire.everything.Ping {
             v.sent = dev.fastwire.Unchecked.i64(d, p + 16, end);
             p += 24;
             long n1 = dev.fastwire.Unchecked.u32(d, p, end);
-            if (n1 > (end - p - 4)) return -1;
+            if (p + 4 + n1 > end) return -1;
             v.note = r.text((int) (p + 4), (int) n1, v.note);
             p += 4 + n1;
             return p;

@@ -151,7 +151,7 @@ public class Pong implements Comparable<com.example.fastwire.everything.Pong> {
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
         public static long vfast0(byte[] d, long slot, long base, long size, long left) {
             long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 32) return -1;
+            if (pos < slot + 4 || pos + 32 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013200000020L) return -1;
             left -= 32;
             return left;
@@ -169,7 +169,7 @@ public class Pong implements Comparable<com.example.fastwire.everything.Pong> {
         /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
         public static long vgetFast0(dev.fastwire.Reader r, byte[] d, long slot, long base, long size, long left, Pong v) {
             long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 32) return -1;
+            if (pos < slot + 4 || pos + 32 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013200000020L) return -1;
             left -= 32;
             v.id = dev.fastwire.Uuids.get(r.buf, (int) (pos + 8));

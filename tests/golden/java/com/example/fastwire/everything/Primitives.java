@@ -455,24 +455,24 @@ public class Primitives {
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
         public static long vfast0(byte[] d, long slot, long base, long size, long left) {
             long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 177) return -1;
+            if (pos < slot + 4 || pos + 177 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000006E000000B1L) return -1;
             left -= 177;
             if (dev.fastwire.Unchecked.u8(d, pos + 71, size) > 28) return -1;
             long q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 73, size);
-            if (q1 < pos + 77 || q1 > size - 4) return -1;
+            if (q1 < pos + 77 || q1 + 4 > size) return -1;
             long n2 = dev.fastwire.Unchecked.u32(d, q1, size);
-            if (n2 > (size - 4 - q1)) return -1;
+            if (q1 + 4 + n2 > size) return -1;
             left -= 4 + n2;
             long q3 = pos + dev.fastwire.Unchecked.u32(d, pos + 77, size);
-            if (q3 < pos + 81 || q3 > size - 4) return -1;
+            if (q3 < pos + 81 || q3 + 4 > size) return -1;
             long n4 = dev.fastwire.Unchecked.u32(d, q3, size);
-            if (n4 > (size - 4 - q3)) return -1;
+            if (q3 + 4 + n4 > size) return -1;
             left -= 4 + n4;
             long q5 = pos + dev.fastwire.Unchecked.u32(d, pos + 169, size);
-            if (q5 < pos + 173 || q5 > size - 4) return -1;
+            if (q5 < pos + 173 || q5 + 4 > size) return -1;
             long n6 = dev.fastwire.Unchecked.u32(d, q5, size);
-            if (n6 > (size - 4 - q5)) return -1;
+            if (q5 + 4 + n6 > size) return -1;
             left -= 4 + n6;
             return left;
         }
@@ -482,14 +482,14 @@ public class Primitives {
             if (dev.fastwire.Unchecked.u8(d, p + 63, end) > 28) return -1;
             p += 65;
             long n1 = dev.fastwire.Unchecked.u32(d, p, end);
-            if (n1 > (end - p - 8)) return -1;
+            if (p + 8 + n1 > end) return -1;
             p += 4 + n1;
             long n2 = dev.fastwire.Unchecked.u32(d, p, end);
-            if (n2 > (end - p - 96)) return -1;
+            if (p + 96 + n2 > end) return -1;
             p += 4 + n2;
             p += 88;
             long n3 = dev.fastwire.Unchecked.u32(d, p, end);
-            if (n3 > (end - p - 8)) return -1;
+            if (p + 8 + n3 > end) return -1;
             p += 4 + n3;
             p += 4;
             return p;

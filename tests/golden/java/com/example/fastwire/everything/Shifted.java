@@ -131,7 +131,7 @@ public class Shifted {
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
         public static long vfast0(byte[] d, long slot, long base, long size, long left) {
             long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 24) return -1;
+            if (pos < slot + 4 || pos + 24 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000012C00000018L) return -1;
             left -= 24;
             if (dev.fastwire.Unchecked.u8(d, pos + 22, size) > 28) return -1;

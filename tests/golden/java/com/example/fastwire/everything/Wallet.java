@@ -161,13 +161,13 @@ public class Wallet extends com.chronoxor.proto.Balance {
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
         public static long vfast0(byte[] d, long slot, long base, long size, long left) {
             long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 36) return -1;
+            if (pos < slot + 4 || pos + 36 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000000200000024L) return -1;
             left -= 36;
             long q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 8, size);
-            if (q1 < pos + 12 || q1 > size - 4) return -1;
+            if (q1 < pos + 12 || q1 + 4 > size) return -1;
             long n2 = dev.fastwire.Unchecked.u32(d, q1, size);
-            if (n2 > (size - 4 - q1)) return -1;
+            if (q1 + 4 + n2 > size) return -1;
             left -= 4 + n2;
             if (dev.fastwire.Unchecked.u8(d, pos + 34, size) > 28) return -1;
             return left;
@@ -176,7 +176,7 @@ public class Wallet extends com.chronoxor.proto.Balance {
         public static long ffast0(byte[] d, long p, long end) {
             if (end - p < 4) return -1;
             long n1 = dev.fastwire.Unchecked.u32(d, p, end);
-            if (n1 > (end - p - 28)) return -1;
+            if (p + 28 + n1 > end) return -1;
             p += 4 + n1;
             if (dev.fastwire.Unchecked.u8(d, p + 22, end) > 28) return -1;
             p += 24;

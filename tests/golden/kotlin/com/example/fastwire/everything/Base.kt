@@ -150,13 +150,13 @@ data class Base(
             fun vfast0(d: ByteArray, slot: Long, base: Long, size: Long, left0: Long): Long {
                 var left = left0
                 val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 13) return -1
+                if (pos < slot + 4 || pos + 13 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000012D0000000DL) return -1
                 left -= 13
                 val q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 8, size)
-                if (q1 < pos + 12 || q1 > size - 4) return -1
+                if (q1 < pos + 12 || q1 + 4 > size) return -1
                 val n2 = dev.fastwire.Unchecked.u32(d, q1, size)
-                if (n2 > (size - 4 - q1)) return -1
+                if (q1 + 4 + n2 > size) return -1
                 left -= 4 + n2
                 return left
             }
@@ -165,7 +165,7 @@ data class Base(
                 var p = p0
                 if (end - p < 4) return -1
                 val n1 = dev.fastwire.Unchecked.u32(d, p, end)
-                if (n1 > (end - p - 5)) return -1
+                if (p + 5 + n1 > end) return -1
                 p += 4 + n1
                 p += 1
                 return p
@@ -175,13 +175,13 @@ data class Base(
             fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Long, base: Long, size: Long, left0: Long, v: Base): Long {
                 var left = left0
                 val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 13) return -1
+                if (pos < slot + 4 || pos + 13 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000012D0000000DL) return -1
                 left -= 13
                 val q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 8, size)
-                if (q1 < pos + 12 || q1 > size - 4) return -1
+                if (q1 < pos + 12 || q1 + 4 > size) return -1
                 val n2 = dev.fastwire.Unchecked.u32(d, q1, size)
-                if (n2 > (size - 4 - q1)) return -1
+                if (q1 + 4 + n2 > size) return -1
                 left -= 4 + n2
                 v.name = r.text((q1 + 4).toInt(), n2.toInt(), v.name)
                 v.level = dev.fastwire.Unchecked.i8(d, pos + 12, size)
@@ -192,7 +192,7 @@ data class Base(
                 var p = p0
                 if (end - p < 4) return -1
                 val n1 = dev.fastwire.Unchecked.u32(d, p, end)
-                if (n1 > (end - p - 5)) return -1
+                if (p + 5 + n1 > end) return -1
                 v.name = r.text((p + 4).toInt(), n1.toInt(), v.name)
                 p += 4 + n1
                 v.level = dev.fastwire.Unchecked.i8(d, p, end)

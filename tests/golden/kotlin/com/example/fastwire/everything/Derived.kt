@@ -170,13 +170,13 @@ data class Derived(
             fun vfast0(d: ByteArray, slot: Long, base: Long, size: Long, left0: Long): Long {
                 var left = left0
                 val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 25) return -1
+                if (pos < slot + 4 || pos + 25 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000012E00000019L) return -1
                 left -= 25
                 val q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 8, size)
-                if (q1 < pos + 12 || q1 > size - 4) return -1
+                if (q1 < pos + 12 || q1 + 4 > size) return -1
                 val n2 = dev.fastwire.Unchecked.u32(d, q1, size)
-                if (n2 > (size - 4 - q1)) return -1
+                if (q1 + 4 + n2 > size) return -1
                 left -= 4 + n2
                 return left
             }
@@ -185,7 +185,7 @@ data class Derived(
                 var p = p0
                 if (end - p < 4) return -1
                 val n1 = dev.fastwire.Unchecked.u32(d, p, end)
-                if (n1 > (end - p - 17)) return -1
+                if (p + 17 + n1 > end) return -1
                 p += 4 + n1
                 p += 13
                 return p
@@ -195,13 +195,13 @@ data class Derived(
             fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Long, base: Long, size: Long, left0: Long, v: Derived): Long {
                 var left = left0
                 val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 25) return -1
+                if (pos < slot + 4 || pos + 25 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000012E00000019L) return -1
                 left -= 25
                 val q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 8, size)
-                if (q1 < pos + 12 || q1 > size - 4) return -1
+                if (q1 < pos + 12 || q1 + 4 > size) return -1
                 val n2 = dev.fastwire.Unchecked.u32(d, q1, size)
-                if (n2 > (size - 4 - q1)) return -1
+                if (q1 + 4 + n2 > size) return -1
                 left -= 4 + n2
                 v.name = r.text((q1 + 4).toInt(), n2.toInt(), v.name)
                 v.level = dev.fastwire.Unchecked.i8(d, pos + 12, size)
@@ -214,7 +214,7 @@ data class Derived(
                 var p = p0
                 if (end - p < 4) return -1
                 val n1 = dev.fastwire.Unchecked.u32(d, p, end)
-                if (n1 > (end - p - 17)) return -1
+                if (p + 17 + n1 > end) return -1
                 v.name = r.text((p + 4).toInt(), n1.toInt(), v.name)
                 p += 4 + n1
                 v.level = dev.fastwire.Unchecked.i8(d, p, end)

@@ -110,7 +110,7 @@ class Empty {
             fun vfast0(d: ByteArray, slot: Long, base: Long, size: Long, left0: Long): Long {
                 var left = left0
                 val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 8) return -1
+                if (pos < slot + 4 || pos + 8 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013700000008L) return -1
                 left -= 8
                 return left
@@ -125,7 +125,7 @@ class Empty {
             fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Long, base: Long, size: Long, left0: Long, v: Empty): Long {
                 var left = left0
                 val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 8) return -1
+                if (pos < slot + 4 || pos + 8 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013700000008L) return -1
                 left -= 8
                 return left

@@ -234,19 +234,19 @@ data class ExAccount(
             fun vfast0(d: ByteArray, slot: Long, base: Long, size: Long, left0: Long): Long {
                 var left = left0
                 val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 33) return -1
+                if (pos < slot + 4 || pos + 33 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013000000021L) return -1
                 left -= 33
                 val q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 12, size)
-                if (q1 < pos + 16 || q1 > size - 4) return -1
+                if (q1 < pos + 16 || q1 + 4 > size) return -1
                 val n2 = dev.fastwire.Unchecked.u32(d, q1, size)
-                if (n2 > (size - 4 - q1)) return -1
+                if (q1 + 4 + n2 > size) return -1
                 left -= 4 + n2
                 left = com.chronoxor.protoex.Balance.Codec.vfast0(d, pos + 17, pos, size, left)
                 if (left < 0) return -1
                 if (dev.fastwire.Unchecked.u8(d, pos + 21, size) != 0) {
                     val o3 = pos + dev.fastwire.Unchecked.u32(d, pos + 22, size)
-                    if (o3 < pos + 26 || o3 > size - 4) return -1
+                    if (o3 < pos + 26 || o3 + 4 > size) return -1
                     left -= 4
                     left = com.chronoxor.protoex.Balance.Codec.vfast0(d, o3, o3, size, left)
                     if (left < 0) return -1
@@ -254,9 +254,9 @@ data class ExAccount(
                 val off4 = dev.fastwire.Unchecked.u32(d, pos + 26, size)
                 if (off4 != 0L) {
                     val q5 = pos + off4
-                    if (q5 < pos + 30 || q5 > size - 4) return -1
+                    if (q5 < pos + 30 || q5 + 4 > size) return -1
                     val c6 = dev.fastwire.Unchecked.u32(d, q5, size)
-                    if (c6 > ((size - 4 - q5) / 4)) return -1
+                    if (q5 + 4 + c6 * 4 > size) return -1
                     left -= 4 + c6 * 4
                     val end8 = q5 + 4 + c6 * 4
                     var a7 = q5 + 4
@@ -274,7 +274,7 @@ data class ExAccount(
                 if (end - p < 8) return -1
                 p += 4
                 val n1 = dev.fastwire.Unchecked.u32(d, p, end)
-                if (n1 > (end - p - 5)) return -1
+                if (p + 5 + n1 > end) return -1
                 p += 4 + n1
                 p += 1
                 p = com.chronoxor.protoex.Balance.Codec.ffast0(d, p, end)
@@ -288,7 +288,7 @@ data class ExAccount(
                 if (end - p < 4) return -1
                 val c2 = dev.fastwire.Unchecked.u32(d, p, end)
                 p += 4
-                if (c2 > ((end - p) / 42)) return -1
+                if (p + c2 * 42 > end) return -1
                 var i3 = 0
                 while (i3 < c2) {
                     p = com.chronoxor.protoex.Order.Codec.ffast0(d, p, end)
@@ -304,14 +304,14 @@ data class ExAccount(
             fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Long, base: Long, size: Long, left0: Long, v: ExAccount): Long {
                 var left = left0
                 val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 33) return -1
+                if (pos < slot + 4 || pos + 33 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013000000021L) return -1
                 left -= 33
                 v.uid = dev.fastwire.Unchecked.i32(d, pos + 8, size)
                 val q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 12, size)
-                if (q1 < pos + 16 || q1 > size - 4) return -1
+                if (q1 < pos + 16 || q1 + 4 > size) return -1
                 val n2 = dev.fastwire.Unchecked.u32(d, q1, size)
-                if (n2 > (size - 4 - q1)) return -1
+                if (q1 + 4 + n2 > size) return -1
                 left -= 4 + n2
                 v.name = r.text((q1 + 4).toInt(), n2.toInt(), v.name)
                 v.state = com.chronoxor.protoex.State.of(dev.fastwire.Unchecked.u8(d, pos + 16, size).toLong())
@@ -320,7 +320,7 @@ data class ExAccount(
                 if (left < 0) return -1
                 if (dev.fastwire.Unchecked.u8(d, pos + 21, size) != 0) {
                     val o4 = pos + dev.fastwire.Unchecked.u32(d, pos + 22, size)
-                    if (o4 < pos + 26 || o4 > size - 4) return -1
+                    if (o4 < pos + 26 || o4 + 4 > size) return -1
                     left -= 4
                     var x5 = v.asset
                     if (x5 == null) {
@@ -333,9 +333,9 @@ data class ExAccount(
                     v.asset = null
                 }
                 val q6 = pos + dev.fastwire.Unchecked.u32(d, pos + 26, size)
-                if (q6 < pos + 30 || q6 > size - 4) return -1
+                if (q6 < pos + 30 || q6 + 4 > size) return -1
                 val c7 = dev.fastwire.Unchecked.u32(d, q6, size)
-                if (c7 > ((size - 4 - q6) / 4)) return -1
+                if (q6 + 4 + c7 * 4 > size) return -1
                 left -= 4 + c7 * 4
                 val out8 = dev.fastwire.Direct.list(v.orders)
                 val old9 = out8.size
@@ -361,7 +361,7 @@ data class ExAccount(
                 v.uid = dev.fastwire.Unchecked.i32(d, p, end)
                 p += 4
                 val n1 = dev.fastwire.Unchecked.u32(d, p, end)
-                if (n1 > (end - p - 5)) return -1
+                if (p + 5 + n1 > end) return -1
                 v.name = r.text((p + 4).toInt(), n1.toInt(), v.name)
                 p += 4 + n1
                 v.state = com.chronoxor.protoex.State.of(dev.fastwire.Unchecked.u8(d, p, end).toLong())
@@ -385,7 +385,7 @@ data class ExAccount(
                 if (end - p < 4) return -1
                 val c4 = dev.fastwire.Unchecked.u32(d, p, end)
                 p += 4
-                if (c4 > ((end - p) / 42)) return -1
+                if (p + c4 * 42 > end) return -1
                 val out5 = dev.fastwire.Direct.list(v.orders)
                 val old6 = out5.size
                 for (i7 in 0 until c4.toInt()) {

@@ -136,7 +136,7 @@ data class Fixed(
             fun vfast0(d: ByteArray, slot: Long, base: Long, size: Long, left0: Long): Long {
                 var left = left0
                 val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 12) return -1
+                if (pos < slot + 4 || pos + 12 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000001F40000000CL) return -1
                 left -= 12
                 return left
@@ -153,7 +153,7 @@ data class Fixed(
             fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Long, base: Long, size: Long, left0: Long, v: Fixed): Long {
                 var left = left0
                 val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 12) return -1
+                if (pos < slot + 4 || pos + 12 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000001F40000000CL) return -1
                 left -= 12
                 v.id = dev.fastwire.Unchecked.i32(d, pos + 8, size)

@@ -179,13 +179,13 @@ data class MoreDerived(
             fun vfast0(d: ByteArray, slot: Long, base: Long, size: Long, left0: Long): Long {
                 var left = left0
                 val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 26) return -1
+                if (pos < slot + 4 || pos + 26 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000012F0000001AL) return -1
                 left -= 26
                 val q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 8, size)
-                if (q1 < pos + 12 || q1 > size - 4) return -1
+                if (q1 < pos + 12 || q1 + 4 > size) return -1
                 val n2 = dev.fastwire.Unchecked.u32(d, q1, size)
-                if (n2 > (size - 4 - q1)) return -1
+                if (q1 + 4 + n2 > size) return -1
                 left -= 4 + n2
                 return left
             }
@@ -194,7 +194,7 @@ data class MoreDerived(
                 var p = p0
                 if (end - p < 4) return -1
                 val n1 = dev.fastwire.Unchecked.u32(d, p, end)
-                if (n1 > (end - p - 18)) return -1
+                if (p + 18 + n1 > end) return -1
                 p += 4 + n1
                 p += 14
                 return p
@@ -204,13 +204,13 @@ data class MoreDerived(
             fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Long, base: Long, size: Long, left0: Long, v: MoreDerived): Long {
                 var left = left0
                 val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 26) return -1
+                if (pos < slot + 4 || pos + 26 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000012F0000001AL) return -1
                 left -= 26
                 val q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 8, size)
-                if (q1 < pos + 12 || q1 > size - 4) return -1
+                if (q1 < pos + 12 || q1 + 4 > size) return -1
                 val n2 = dev.fastwire.Unchecked.u32(d, q1, size)
-                if (n2 > (size - 4 - q1)) return -1
+                if (q1 + 4 + n2 > size) return -1
                 left -= 4 + n2
                 v.name = r.text((q1 + 4).toInt(), n2.toInt(), v.name)
                 v.level = dev.fastwire.Unchecked.i8(d, pos + 12, size)
@@ -224,7 +224,7 @@ data class MoreDerived(
                 var p = p0
                 if (end - p < 4) return -1
                 val n1 = dev.fastwire.Unchecked.u32(d, p, end)
-                if (n1 > (end - p - 18)) return -1
+                if (p + 18 + n1 > end) return -1
                 v.name = r.text((p + 4).toInt(), n1.toInt(), v.name)
                 p += 4 + n1
                 v.level = dev.fastwire.Unchecked.i8(d, p, end)

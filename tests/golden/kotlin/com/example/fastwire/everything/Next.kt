@@ -135,7 +135,7 @@ data class Next(
             fun vfast0(d: ByteArray, slot: Long, base: Long, size: Long, left0: Long): Long {
                 var left = left0
                 val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 24) return -1
+                if (pos < slot + 4 || pos + 24 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000007100000018L) return -1
                 left -= 24
                 return left
@@ -152,7 +152,7 @@ data class Next(
             fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Long, base: Long, size: Long, left0: Long, v: Next): Long {
                 var left = left0
                 val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 24) return -1
+                if (pos < slot + 4 || pos + 24 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000007100000018L) return -1
                 left -= 24
                 v.id = dev.fastwire.Uuids.get(r.buf, (pos + 8).toInt())

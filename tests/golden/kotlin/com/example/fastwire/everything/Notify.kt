@@ -149,13 +149,13 @@ data class Notify(
             fun vfast0(d: ByteArray, slot: Long, base: Long, size: Long, left0: Long): Long {
                 var left = left0
                 val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 28) return -1
+                if (pos < slot + 4 || pos + 28 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000001360000001CL) return -1
                 left -= 28
                 val q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 24, size)
-                if (q1 < pos + 28 || q1 > size - 4) return -1
+                if (q1 < pos + 28 || q1 + 4 > size) return -1
                 val n2 = dev.fastwire.Unchecked.u32(d, q1, size)
-                if (n2 > (size - 4 - q1)) return -1
+                if (q1 + 4 + n2 > size) return -1
                 left -= 4 + n2
                 return left
             }
@@ -165,7 +165,7 @@ data class Notify(
                 if (end - p < 20) return -1
                 p += 16
                 val n1 = dev.fastwire.Unchecked.u32(d, p, end)
-                if (n1 > (end - p - 4)) return -1
+                if (p + 4 + n1 > end) return -1
                 p += 4 + n1
                 return p
             }
@@ -174,14 +174,14 @@ data class Notify(
             fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Long, base: Long, size: Long, left0: Long, v: Notify): Long {
                 var left = left0
                 val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 28) return -1
+                if (pos < slot + 4 || pos + 28 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000001360000001CL) return -1
                 left -= 28
                 v.id = dev.fastwire.Uuids.get(r.buf, (pos + 8).toInt())
                 val q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 24, size)
-                if (q1 < pos + 28 || q1 > size - 4) return -1
+                if (q1 < pos + 28 || q1 + 4 > size) return -1
                 val n2 = dev.fastwire.Unchecked.u32(d, q1, size)
-                if (n2 > (size - 4 - q1)) return -1
+                if (q1 + 4 + n2 > size) return -1
                 left -= 4 + n2
                 v.text = r.text((q1 + 4).toInt(), n2.toInt(), v.text)
                 return left
@@ -193,7 +193,7 @@ data class Notify(
                 v.id = dev.fastwire.Uuids.get(r.buf, p.toInt())
                 p += 16
                 val n1 = dev.fastwire.Unchecked.u32(d, p, end)
-                if (n1 > (end - p - 4)) return -1
+                if (p + 4 + n1 > end) return -1
                 v.text = r.text((p + 4).toInt(), n1.toInt(), v.text)
                 p += 4 + n1
                 return p

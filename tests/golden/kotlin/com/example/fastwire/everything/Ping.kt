@@ -145,7 +145,7 @@ data class Ping(
             fun vfast0(d: ByteArray, slot: Long, base: Long, size: Long, left0: Long): Long {
                 var left = left0
                 val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 32) return -1
+                if (pos < slot + 4 || pos + 32 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013100000020L) return -1
                 left -= 32
                 return left
@@ -162,7 +162,7 @@ data class Ping(
             fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Long, base: Long, size: Long, left0: Long, v: Ping): Long {
                 var left = left0
                 val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 32) return -1
+                if (pos < slot + 4 || pos + 32 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013100000020L) return -1
                 left -= 32
                 v.id = dev.fastwire.Uuids.get(r.buf, (pos + 8).toInt())

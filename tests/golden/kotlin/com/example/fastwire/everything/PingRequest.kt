@@ -158,13 +158,13 @@ data class PingRequest(
             fun vfast0(d: ByteArray, slot: Long, base: Long, size: Long, left0: Long): Long {
                 var left = left0
                 val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 36) return -1
+                if (pos < slot + 4 || pos + 36 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013500000024L) return -1
                 left -= 36
                 val q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 32, size)
-                if (q1 < pos + 36 || q1 > size - 4) return -1
+                if (q1 < pos + 36 || q1 + 4 > size) return -1
                 val n2 = dev.fastwire.Unchecked.u32(d, q1, size)
-                if (n2 > (size - 4 - q1)) return -1
+                if (q1 + 4 + n2 > size) return -1
                 left -= 4 + n2
                 return left
             }
@@ -174,7 +174,7 @@ data class PingRequest(
                 if (end - p < 28) return -1
                 p += 24
                 val n1 = dev.fastwire.Unchecked.u32(d, p, end)
-                if (n1 > (end - p - 4)) return -1
+                if (p + 4 + n1 > end) return -1
                 p += 4 + n1
                 return p
             }
@@ -183,15 +183,15 @@ data class PingRequest(
             fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Long, base: Long, size: Long, left0: Long, v: PingRequest): Long {
                 var left = left0
                 val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 36) return -1
+                if (pos < slot + 4 || pos + 36 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013500000024L) return -1
                 left -= 36
                 v.id = dev.fastwire.Uuids.get(r.buf, (pos + 8).toInt())
                 v.sent = dev.fastwire.Unchecked.i64(d, pos + 24, size)
                 val q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 32, size)
-                if (q1 < pos + 36 || q1 > size - 4) return -1
+                if (q1 < pos + 36 || q1 + 4 > size) return -1
                 val n2 = dev.fastwire.Unchecked.u32(d, q1, size)
-                if (n2 > (size - 4 - q1)) return -1
+                if (q1 + 4 + n2 > size) return -1
                 left -= 4 + n2
                 v.note = r.text((q1 + 4).toInt(), n2.toInt(), v.note)
                 return left
@@ -204,7 +204,7 @@ data class PingRequest(
                 v.sent = dev.fastwire.Unchecked.i64(d, p + 16, end)
                 p += 24
                 val n1 = dev.fastwire.Unchecked.u32(d, p, end)
-                if (n1 > (end - p - 4)) return -1
+                if (p + 4 + n1 > end) return -1
                 v.note = r.text((p + 4).toInt(), n1.toInt(), v.note)
                 p += 4 + n1
                 return p

@@ -127,7 +127,7 @@ data class Shifted(
             fun vfast0(d: ByteArray, slot: Long, base: Long, size: Long, left0: Long): Long {
                 var left = left0
                 val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 24) return -1
+                if (pos < slot + 4 || pos + 24 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000012C00000018L) return -1
                 left -= 24
                 if (dev.fastwire.Unchecked.u8(d, pos + 22, size) > 28) return -1

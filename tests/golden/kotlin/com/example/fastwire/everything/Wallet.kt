@@ -158,13 +158,13 @@ data class Wallet(
             fun vfast0(d: ByteArray, slot: Long, base: Long, size: Long, left0: Long): Long {
                 var left = left0
                 val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 36) return -1
+                if (pos < slot + 4 || pos + 36 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000000200000024L) return -1
                 left -= 36
                 val q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 8, size)
-                if (q1 < pos + 12 || q1 > size - 4) return -1
+                if (q1 < pos + 12 || q1 + 4 > size) return -1
                 val n2 = dev.fastwire.Unchecked.u32(d, q1, size)
-                if (n2 > (size - 4 - q1)) return -1
+                if (q1 + 4 + n2 > size) return -1
                 left -= 4 + n2
                 if (dev.fastwire.Unchecked.u8(d, pos + 34, size) > 28) return -1
                 return left
@@ -174,7 +174,7 @@ data class Wallet(
                 var p = p0
                 if (end - p < 4) return -1
                 val n1 = dev.fastwire.Unchecked.u32(d, p, end)
-                if (n1 > (end - p - 28)) return -1
+                if (p + 28 + n1 > end) return -1
                 p += 4 + n1
                 if (dev.fastwire.Unchecked.u8(d, p + 22, end) > 28) return -1
                 p += 24
