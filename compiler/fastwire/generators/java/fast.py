@@ -28,9 +28,12 @@ once, at the entry (the schema bounds the nesting: layout.depth). A walk given u
 one more walk of that struct; nested entries can repeat a struct's walk at most its
 nesting depth times.
 
-Positions are ints: an offset read as a signed int and added to a base that is at or
-before the slot gives a target below the slot when the offset is 2^31 or more (or wraps
-negative), so `target < slot end` rejects it with the offsets of 0.
+Positions, lengths and counts are longs: an offset, a length or a count is its u32
+zero-extended (one plain 32-bit load), so a position plus one cannot wrap, a length or a
+count needs only its upper bound checked, and the JIT folds the constants added to a
+position into the load's address (the final walks are a chain of dependent loads: this
+keeps each link to a load and an add). An offset of 2^31 or more leads past the end and
+is rejected there.
 """
 
 from __future__ import annotations
@@ -52,11 +55,15 @@ _READER_LOAD = re.compile(r"\br\.(u8|i8|i16|i32|u32|i64|f32|f64)\(([^()]*)\)")
 _READER_BYTE = re.compile(r"\br\.buf\[([^\]]*)\]")
 
 
-def unchecked(expr: str, limit: str) -> str:
-    """A value's read expression (the reader's loads) as loads from d without the JVM's
-    bounds checks, for a value the walk has proved inside [0, limit)."""
-    expr = _READER_LOAD.sub(lambda m: load(m.group(1), m.group(2), limit), expr)
-    return _READER_BYTE.sub(lambda m: load("i8", m.group(1), limit), expr)
+def unchecked(expr: Callable[[str], str], at: str, limit: str, to_int: Callable[[str], str]) -> str:
+    """A value's read expression at the long position `at` (expr(position)): the reader's
+    loads as loads from d without the JVM's bounds checks, for a value the walk has proved
+    inside [0, limit); any other use of the position (a runtime call) takes it as an int."""
+    mark = "\0"
+    e = expr(mark)
+    e = _READER_LOAD.sub(lambda m: load(m.group(1), m.group(2).replace(mark, at), limit), e)
+    e = _READER_BYTE.sub(lambda m: load("i8", m.group(1).replace(mark, at), limit), e)
+    return e.replace(mark, to_int(at))
 
 
 def eligible(model: lower.WireModel, layout: lower.StructLayout) -> bool:
@@ -146,11 +153,18 @@ class FastWalk:
         k = layout.fields[i].wire.kind
         return 4 if k in ("string", "bytes", "sequence", "map") else 1 if k == "optional" else 0
 
-    def decl(self, name: str, expr: str, mutable: bool = False) -> None:
+    def decl(self, name: str, expr: str, mutable: bool = False, kind: str = "long") -> None:
+        """A local: a position, length or count is a long (`kind` int: a loop index)."""
         if self.kotlin:
             self.o(f"{'var' if mutable else 'val'} {name} = {expr}")
         else:
-            self.o(f"int {name} = {expr};")
+            self.o(f"{kind} {name} = {expr};")
+
+    def as_int(self, expr: str) -> str:
+        """A long position or length as the int the reader's calls take (it fits: it is
+        inside the array)."""
+        return f"({expr}).toInt()" if self.kotlin and " " in expr else (
+            f"{expr}.toInt()" if self.kotlin else f"(int) {self.par(expr)}")
 
     def fail(self, cond: str) -> None:
         line = f"if ({cond}) return -1"
@@ -162,9 +176,16 @@ class FastWalk:
     def par(e: str) -> str:
         return f"({e})" if " " in e else e
 
-    def outside(self, x: str, lo: str, hi: str) -> str:
-        """x < lo || x > hi (two int compares: as cheap as any one-compare form, measured)."""
-        return f"{x} < {lo} || {x} > {self.par(hi)}" if lo == "0" else f"{x} < {lo} || {x} > {hi}"
+    def outside(self, x: str, lo: str, width: str) -> str:
+        """The block of `width` bytes at x starts before lo or ends past the limit: two
+        compares (as cheap as any one-compare form, measured); the end as x + width, a long
+        that cannot wrap, so no value derived from the limit stays live across the walk."""
+        return f"{x} < {lo} || {x} + {width} > {self.lim}"
+
+    def past(self, at: str, n: str) -> str:
+        """n (a u32 length, or a count times its element size) bytes from `at` end past the
+        limit; the same sum `at` moves by next, which the JIT computes once."""
+        return f"{at} + {n} > {self.lim}"
 
     def open(self, head: str) -> None:
         self.o(head + " {")
@@ -193,13 +214,13 @@ class FastWalk:
         leads to, or -1 (or any negative) to take the general walk."""
         self.lines, self.level, self.count, self.lim = [], 0, 0, "size"
         if self.kotlin:
-            self.open("fun vfast0(d: ByteArray, slot: Int, base: Int, size: Int, left0: Long): Long")
+            self.open("fun vfast0(d: ByteArray, slot: Long, base: Long, size: Long, left0: Long): Long")
             self.o("var left = left0")
         else:
-            self.open("public static long vfast0(byte[] d, int slot, int base, int size, long left)")
+            self.open("public static long vfast0(byte[] d, long slot, long base, long size, long left)")
         b = layout.body_size
-        self.decl("pos", f"base + {U}.i32(d, slot, {self.lim})")
-        self.fail(self.outside("pos", "slot + 4", f"size - {b}"))
+        self.decl("pos", f"base + {U}.u32(d, slot, {self.lim})")
+        self.fail(self.outside("pos", "slot + 4", str(b)))
         self.header(layout)
         for fl in layout.fields:
             self.vfield(fl.wire, self.plus("pos", fl.offset), "pos")
@@ -227,10 +248,10 @@ class FastWalk:
             return
         elif k in ("string", "bytes"):
             q, n = self.var("q"), self.var("n")
-            self.decl(q, f"{base} + {U}.i32(d, {at}, {self.lim})")
-            self.fail(self.outside(q, self.plus(at, 4), "size - 4"))
-            self.decl(n, f"{U}.i32(d, {q}, {self.lim})")
-            self.fail(self.outside(n, "0", f"size - 4 - {q}"))
+            self.decl(q, f"{base} + {U}.u32(d, {at}, {self.lim})")
+            self.fail(self.outside(q, self.plus(at, 4), "4"))
+            self.decl(n, f"{U}.u32(d, {q}, {self.lim})")
+            self.fail(self.past(q, f"4 + {n}"))
             self.st(f"left -= 4 + {n}")
         elif k == "struct":
             assert w.ref is not None
@@ -241,8 +262,8 @@ class FastWalk:
             e = w.element
             self.open(f"if ({U}.u8(d, {at}, {self.lim}) != 0)")
             q = self.var("o")
-            self.decl(q, f"{base} + {U}.i32(d, {self.plus(at, 1)}, {self.lim})")
-            self.fail(self.outside(q, self.plus(at, 5), f"size - {e.slot}"))
+            self.decl(q, f"{base} + {U}.u32(d, {self.plus(at, 1)}, {self.lim})")
+            self.fail(self.outside(q, self.plus(at, 5), str(e.slot)))
             self.st(f"left -= {e.slot}")
             self.vfield(e, q, q)
             self.close()
@@ -262,12 +283,12 @@ class FastWalk:
             parts = [w.element] if k == "sequence" else [w.key, w.element]
             es = sum(p.slot for p in parts if p is not None)
             off, q, c = self.var("off"), self.var("q"), self.var("c")
-            self.decl(off, f"{U}.i32(d, {at}, {self.lim})")
-            self.open(f"if ({off} != 0)")
+            self.decl(off, f"{U}.u32(d, {at}, {self.lim})")
+            self.open(f"if ({off} != 0L)")
             self.decl(q, f"{base} + {off}")
-            self.fail(self.outside(q, self.plus(at, 4), "size - 4"))
-            self.decl(c, f"{U}.i32(d, {q}, {self.lim})")
-            self.fail(self.outside(c, "0", f"(size - 4 - {q}) / {es}"))
+            self.fail(self.outside(q, self.plus(at, 4), "4"))
+            self.decl(c, f"{U}.u32(d, {q}, {self.lim})")
+            self.fail(self.past(q, f"4 + {c} * {es}"))
             self.st(f"left -= 4 + {c} * {es}")
             if any(p is not None and needs_check(p) for p in parts):
                 a, end = self.var("a"), self.var("end")
@@ -293,10 +314,10 @@ class FastWalk:
         general walk."""
         self.lines, self.level, self.count, self.lim = [], 0, 0, "end"
         if self.kotlin:
-            self.open("fun ffast0(d: ByteArray, p0: Int, end: Int): Int")
+            self.open("fun ffast0(d: ByteArray, p0: Long, end: Long): Long")
             self.o("var p = p0")
         else:
-            self.open("public static int ffast0(byte[] d, int p, int end)")
+            self.open("public static long ffast0(byte[] d, long p, long end)")
         runs = {r.first: r for r in layout.final_runs}
         fields = layout.fields
         i = 0
@@ -334,7 +355,7 @@ class FastWalk:
         elif k in ("string", "bytes"):
             n = self.var("n")
             self.room(4)
-            self.decl(n, f"{U}.i32(d, p, {self.lim})")
+            self.decl(n, f"{U}.u32(d, p, {self.lim})")
             self.string_tail(n)
         elif k == "struct":
             assert w.ref is not None
@@ -355,7 +376,7 @@ class FastWalk:
                 self.ffield_fixed(e.final_size * w.length)
             else:
                 i = self.var("i")
-                self.decl(i, "0", mutable=True)
+                self.decl(i, "0", mutable=True, kind="int")
                 self.open(f"while ({i} < {w.length})")
                 self.ffield(e)
                 self.st(f"{i} += 1")
@@ -366,15 +387,15 @@ class FastWalk:
             least = sum(p.final_min for p in parts if p is not None)
             c = self.var("c")
             self.room(4)
-            self.decl(c, f"{U}.i32(d, p, {self.lim})")
+            self.decl(c, f"{U}.u32(d, p, {self.lim})")
             self.st("p += 4")
-            self.fail(self.outside(c, "0", f"(end - p) / {least}"))
+            self.fail(self.past("p", f"{c} * {least}"))
             if all(p is not None and not fneeds_check(p) and p.final_size is not None for p in parts):
                 # Fixed elements: the count check above covers them.
                 self.st(f"p += {c} * {least}")
             else:
                 i = self.var("i")
-                self.decl(i, "0", mutable=True)
+                self.decl(i, "0", mutable=True, kind="int")
                 self.open(f"while ({i} < {c})")
                 for p in parts:
                     assert p is not None
@@ -388,7 +409,7 @@ class FastWalk:
         """A final string's length n (at p) checked, with room for what the walk checks
         next (self.after: the next field's run and header), which is then known."""
         after, self.after = self.after, 0
-        self.fail(self.outside(n, "0", f"end - p - {4 + after}"))
+        self.fail(self.past("p", f"{4 + after} + {n}"))
         if use:
             self.st(use)
         self.st(f"p += 4 + {n}")
@@ -438,7 +459,7 @@ class FastRead(FastWalk):
         super().__init__(model, kotlin, codec, unit)
         self.qualified = qualified  # a struct's qualified name -> its class
         # (a value's wire type, its position) -> the read expression, loading from d
-        self.value = lambda w, at: unchecked(value(w, at), self.lim)
+        self.value = lambda w, at: unchecked(lambda p: value(w, p), at, self.lim, self.as_int)
         self.field = field  # a field -> its name in the class
 
     def ensure(self, ref: str, x: str, target: str, nullable: bool) -> None:
@@ -463,15 +484,15 @@ class FastRead(FastWalk):
         self.lines, self.level, self.count, self.lim = [], 0, 0, "size"
         R = "dev.fastwire.Reader"
         if self.kotlin:
-            self.open(f"fun vgetFast0(r: {R}, d: ByteArray, slot: Int, base: Int, size: Int, "
+            self.open(f"fun vgetFast0(r: {R}, d: ByteArray, slot: Long, base: Long, size: Long, "
                       f"left0: Long, v: {name}): Long")
             self.o("var left = left0")
         else:
-            self.open(f"public static long vgetFast0({R} r, byte[] d, int slot, int base, "
-                      f"int size, long left, {name} v)")
+            self.open(f"public static long vgetFast0({R} r, byte[] d, long slot, long base, "
+                      f"long size, long left, {name} v)")
         b = layout.body_size
-        self.decl("pos", f"base + {U}.i32(d, slot, {self.lim})")
-        self.fail(self.outside("pos", "slot + 4", f"size - {b}"))
+        self.decl("pos", f"base + {U}.u32(d, slot, {self.lim})")
+        self.fail(self.outside("pos", "slot + 4", str(b)))
         self.header(layout)
         for fl in layout.fields:
             self.vrfield(fl.wire, self.plus("pos", fl.offset), "pos", "v." + self.field(fl))
@@ -481,12 +502,12 @@ class FastRead(FastWalk):
 
     def vrstring(self, at: str, base: str, target: str) -> None:
         q, n = self.var("q"), self.var("n")
-        self.decl(q, f"{base} + {U}.i32(d, {at}, {self.lim})")
-        self.fail(self.outside(q, self.plus(at, 4), "size - 4"))
-        self.decl(n, f"{U}.i32(d, {q}, {self.lim})")
-        self.fail(self.outside(n, "0", f"size - 4 - {q}"))
+        self.decl(q, f"{base} + {U}.u32(d, {at}, {self.lim})")
+        self.fail(self.outside(q, self.plus(at, 4), "4"))
+        self.decl(n, f"{U}.u32(d, {q}, {self.lim})")
+        self.fail(self.past(q, f"4 + {n}"))
         self.st(f"left -= 4 + {n}")
-        self.st(f"{target} = r.text({q} + 4, {n}, {target})")
+        self.st(f"{target} = r.text({self.as_int(q + ' + 4')}, {self.as_int(n)}, {target})")
 
     def vrfield(self, w: lower.WireType, at: str, base: str, target: str,
                 nullable: bool = False) -> None:
@@ -506,8 +527,8 @@ class FastRead(FastWalk):
             e = w.element
             self.open(f"if ({U}.u8(d, {at}, {self.lim}) != 0)")
             o = self.var("o")
-            self.decl(o, f"{base} + {U}.i32(d, {self.plus(at, 1)}, {self.lim})")
-            self.fail(self.outside(o, self.plus(at, 5), f"size - {e.slot}"))
+            self.decl(o, f"{base} + {U}.u32(d, {self.plus(at, 1)}, {self.lim})")
+            self.fail(self.outside(o, self.plus(at, 5), str(e.slot)))
             self.st(f"left -= {e.slot}")
             if e.kind == "string":
                 self.vrstring(o, o, target)
@@ -522,10 +543,10 @@ class FastRead(FastWalk):
             el = w.element
             assert el is not None and el.ref is not None
             q, c = self.var("q"), self.var("c")
-            self.decl(q, f"{base} + {U}.i32(d, {at}, {self.lim})")
-            self.fail(self.outside(q, self.plus(at, 4), "size - 4"))
-            self.decl(c, f"{U}.i32(d, {q}, {self.lim})")
-            self.fail(self.outside(c, "0", f"(size - 4 - {q}) / {el.slot}"))
+            self.decl(q, f"{base} + {U}.u32(d, {at}, {self.lim})")
+            self.fail(self.outside(q, self.plus(at, 4), "4"))
+            self.decl(c, f"{U}.u32(d, {q}, {self.lim})")
+            self.fail(self.past(q, f"4 + {c} * {el.slot}"))
             self.st(f"left -= 4 + {c} * {el.slot}")
             self.read_list(el.ref, target, c,
                            lambda x, i: f"vgetFast0(r, d, {q} + 4 + {el.slot} * {i}, {base}, size, left, {x})",
@@ -542,14 +563,14 @@ class FastRead(FastWalk):
         if self.kotlin:
             self.o(f"val {out} = {D}.list({target})")
             self.o(f"val {old} = {out}.size")
-            self.open(f"for ({i} in 0 until {c})")
+            self.open(f"for ({i} in 0 until {self.as_int(c)})")
             self.o(f"var {x} = if ({i} < {old}) {out}[{i}] else null")
             self.open(f"if ({x} == null)")
             self.o(f"{x} = {t}()")
         else:
             self.o(f"java.util.List<{t}> {out} = {D}.list({target});")
             self.o(f"int {old} = {out}.size();")
-            self.open(f"for (int {i} = 0; {i} < {c}; {i}++)")
+            self.open(f"for (int {i} = 0; {i} < {self.as_int(c)}; {i}++)")
             self.o(f"{t} {x} = {i} < {old} ? {out}.get({i}) : null;")
             self.open(f"if ({x} == null || {x}.getClass() != {t}.class)")
             self.o(f"{x} = new {t}();")
@@ -558,7 +579,7 @@ class FastRead(FastWalk):
         self.st(f"{acc} = {self.codec(ref)}.{call(x, i)}")
         self.fail(f"{acc} < 0")
         self.close()
-        self.st(f"{D}.trim({out}, {c})")
+        self.st(f"{D}.trim({out}, {self.as_int(c)})")
         self.st(f"{target} = {out}")
 
     def fread(self, name: str, layout: lower.StructLayout) -> List[str]:
@@ -567,10 +588,10 @@ class FastRead(FastWalk):
         self.lines, self.level, self.count, self.lim = [], 0, 0, "end"
         R = "dev.fastwire.Reader"
         if self.kotlin:
-            self.open(f"fun fgetFast0(r: {R}, d: ByteArray, p0: Int, end: Int, v: {name}): Int")
+            self.open(f"fun fgetFast0(r: {R}, d: ByteArray, p0: Long, end: Long, v: {name}): Long")
             self.o("var p = p0")
         else:
-            self.open(f"public static int fgetFast0({R} r, byte[] d, int p, int end, {name} v)")
+            self.open(f"public static long fgetFast0({R} r, byte[] d, long p, long end, {name} v)")
         runs = {r.first: r for r in layout.final_runs}
         fields = layout.fields
         i = 0
@@ -606,8 +627,8 @@ class FastRead(FastWalk):
         elif k == "string":
             n = self.var("n")
             self.room(4)
-            self.decl(n, f"{U}.i32(d, p, {self.lim})")
-            self.string_tail(n, f"{target} = r.text(p + 4, {n}, {target})")
+            self.decl(n, f"{U}.u32(d, p, {self.lim})")
+            self.string_tail(n, f"{target} = r.text({self.as_int('p + 4')}, {self.as_int(n)}, {target})")
         elif k == "struct":
             assert w.ref is not None
             x = self.var("x")
@@ -630,9 +651,9 @@ class FastRead(FastWalk):
             assert el is not None and el.ref is not None
             c = self.var("c")
             self.room(4)
-            self.decl(c, f"{U}.i32(d, p, {self.lim})")
+            self.decl(c, f"{U}.u32(d, p, {self.lim})")
             self.st("p += 4")
-            self.fail(self.outside(c, "0", f"(end - p) / {el.final_min}"))
+            self.fail(self.past("p", f"{c} * {el.final_min}"))
             self.read_list(el.ref, target, c, lambda x, i: f"fgetFast0(r, d, p, end, {x})", "p")
         else:
             raise AssertionError(k)

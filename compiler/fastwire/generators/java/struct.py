@@ -278,7 +278,7 @@ def emit_codec(g: "JavaGen", out: Lines, s: ir.StructType, layout: lower.StructL
         out(f"@Override public long vfast(byte[] d, int slot, int base, int size, long left, int depth) "
             f"{{ return depth >= {layout.depth} ? vfast0(d, slot, base, size, left) : -1; }}",
             f"@Override public int ffast(byte[] d, int p, int end, int depth) "
-            f"{{ return depth >= {layout.depth} ? ffast0(d, p, end) : -1; }}",
+            f"{{ return depth >= {layout.depth} ? (int) ffast0(d, p, end) : -1; }}",
             "")
     if readable(g.model, layout):
         rd = FastRead(g.model, False, lambda ref: g.qualified(ref) + ".Codec", g.unit, g.qualified,
@@ -384,7 +384,7 @@ def emit_entries(g: "JavaGen", out: Lines, s: ir.StructType, layout: lower.Struc
     out("if (depth < 1) throw dev.fastwire.Reader.fail(\"too_deep\");",
         f"{n} v = {fresh};")
     if read:
-        out(f"if (depth >= {layout.depth}) {{ int p = fgetFast0(r, r.buf, r.pos, r.end, v); "
+        out(f"if (depth >= {layout.depth}) {{ int p = (int) fgetFast0(r, r.buf, r.pos, r.end, v); "
             "if (p >= 0) { r.pos = p; return v; } }")
     out("fread0(r, depth - 1, v);",
         "return v;")
@@ -392,7 +392,7 @@ def emit_entries(g: "JavaGen", out: Lines, s: ir.StructType, layout: lower.Struc
     out("")
     out.open("public static void fcheck0(dev.fastwire.Reader r, int depth) {")
     if fast:
-        out(f"if (depth >= {layout.depth}) {{ int p = ffast0(r.buf, r.pos, r.end); "
+        out(f"if (depth >= {layout.depth}) {{ int p = (int) ffast0(r.buf, r.pos, r.end); "
             "if (p >= 0) { r.pos = p; return; } }")
     out("if (depth < 1) throw dev.fastwire.Reader.fail(\"too_deep\");",
         "fverify0(r, depth - 1);")

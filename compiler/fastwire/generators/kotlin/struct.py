@@ -332,7 +332,8 @@ def emit_codec(g: "KotlinGen", out: Lines, s: ir.StructType, layout: lower.Struc
     out.open(f"fun vget0(r: {R}, pos: Int, base: Int, depth: Int, reuse: {n}?): {n} {{")
     if read:
         out(f"val v = reuse ?: {n}()",
-            f"if (depth >= {layout.depth}) {{ val left = vgetFast0(r, r.buf, pos, base, r.end, r.budget, v); "
+            f"if (depth >= {layout.depth}) {{ val left = vgetFast0(r, r.buf, pos.toLong(), base.toLong(), "
+            "r.end.toLong(), r.budget, v); "
             "if (left >= 0) { r.budget = left; return v } }",
             f"val body = r.enter(base, r.u32(pos), pos + 4, {t}, depth)")
     else:
@@ -345,7 +346,8 @@ def emit_codec(g: "KotlinGen", out: Lines, s: ir.StructType, layout: lower.Struc
     fast = eligible(g.model, layout)
     out.open(f"fun vcheck0(r: {R}, pos: Int, base: Int, depth: Int) {{")
     if fast:
-        out(f"if (depth >= {layout.depth}) {{ val left = vfast0(r.buf, pos, base, r.end, r.budget); "
+        out(f"if (depth >= {layout.depth}) {{ val left = vfast0(r.buf, pos.toLong(), base.toLong(), "
+            "r.end.toLong(), r.budget); "
             "if (left >= 0) { r.budget = left; return } }")
     out(f"val body = r.enter(base, r.u32(pos), pos + 4, {t}, depth)",
         "vverify0(r, body, r.len, depth - 1)")
@@ -360,14 +362,14 @@ def emit_codec(g: "KotlinGen", out: Lines, s: ir.StructType, layout: lower.Struc
     out("if (depth < 1) throw dev.fastwire.Reader.fail(\"too_deep\")",
         f"val v = reuse ?: {n}()")
     if read:
-        out(f"if (depth >= {layout.depth}) {{ val p = fgetFast0(r, r.buf, r.pos, r.end, v); "
+        out(f"if (depth >= {layout.depth}) {{ val p = fgetFast0(r, r.buf, r.pos.toLong(), r.end.toLong(), v).toInt(); "
             "if (p >= 0) { r.pos = p; return v } }")
     out("fread0(r, depth - 1, v)", "return v")
     out.close()
     out("")
     out.open(f"fun fcheck0(r: {R}, depth: Int) {{")
     if fast:
-        out(f"if (depth >= {layout.depth}) {{ val p = ffast0(r.buf, r.pos, r.end); "
+        out(f"if (depth >= {layout.depth}) {{ val p = ffast0(r.buf, r.pos.toLong(), r.end.toLong()).toInt(); "
             "if (p >= 0) { r.pos = p; return } }")
     out("if (depth < 1) throw dev.fastwire.Reader.fail(\"too_deep\")", "fverify0(r, depth - 1)")
     out.close()
@@ -470,9 +472,9 @@ def emit_codec(g: "KotlinGen", out: Lines, s: ir.StructType, layout: lower.Struc
 
     if fast:
         out(f"override fun vfast(d: ByteArray, slot: Int, base: Int, size: Int, left: Long, depth: Int): Long = "
-            f"if (depth >= {layout.depth}) vfast0(d, slot, base, size, left) else -1",
+            f"if (depth >= {layout.depth}) vfast0(d, slot.toLong(), base.toLong(), size.toLong(), left) else -1",
             f"override fun ffast(d: ByteArray, p: Int, end: Int, depth: Int): Int = "
-            f"if (depth >= {layout.depth}) ffast0(d, p, end) else -1")
+            f"if (depth >= {layout.depth}) ffast0(d, p.toLong(), end.toLong()).toInt() else -1")
     out(f"override fun vfields(w: {W}, body: Int, v: {n}) = vfields0(w, body, v)",
         f"override fun vread(r: {R}, body: Int, size: Int, depth: Int, v: {n}) = vread0(r, body, size, depth, v)",
         f"override fun vverify(r: {R}, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)",

@@ -100,13 +100,13 @@ public class Account implements Comparable<com.chronoxor.proto.Account> {
         public static Account fget0(dev.fastwire.Reader r, int depth, Account reuse) {
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             Account v = reuse != null && reuse.getClass() == Account.class ? reuse : new Account();
-            if (depth >= 2) { int p = fgetFast0(r, r.buf, r.pos, r.end, v); if (p >= 0) { r.pos = p; return v; } }
+            if (depth >= 2) { int p = (int) fgetFast0(r, r.buf, r.pos, r.end, v); if (p >= 0) { r.pos = p; return v; } }
             fread0(r, depth - 1, v);
             return v;
         }
 
         public static void fcheck0(dev.fastwire.Reader r, int depth) {
-            if (depth >= 2) { int p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
+            if (depth >= 2) { int p = (int) ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             fverify0(r, depth - 1);
         }
@@ -225,34 +225,34 @@ public class Account implements Comparable<com.chronoxor.proto.Account> {
         }
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
-        public static long vfast0(byte[] d, int slot, int base, int size, long left) {
-            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 30) return -1;
+        public static long vfast0(byte[] d, long slot, long base, long size, long left) {
+            long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
+            if (pos < slot + 4 || pos + 30 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000000030000001EL) return -1;
             left -= 30;
-            int q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 12, size);
-            if (q1 < pos + 16 || q1 > size - 4) return -1;
-            int n2 = dev.fastwire.Unchecked.i32(d, q1, size);
-            if (n2 < 0 || n2 > (size - 4 - q1)) return -1;
+            long q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 12, size);
+            if (q1 < pos + 16 || q1 + 4 > size) return -1;
+            long n2 = dev.fastwire.Unchecked.u32(d, q1, size);
+            if (q1 + 4 + n2 > size) return -1;
             left -= 4 + n2;
             left = com.chronoxor.proto.Balance.Codec.vfast0(d, pos + 17, pos, size, left);
             if (left < 0) return -1;
             if (dev.fastwire.Unchecked.u8(d, pos + 21, size) != 0) {
-                int o3 = pos + dev.fastwire.Unchecked.i32(d, pos + 22, size);
-                if (o3 < pos + 26 || o3 > size - 4) return -1;
+                long o3 = pos + dev.fastwire.Unchecked.u32(d, pos + 22, size);
+                if (o3 < pos + 26 || o3 + 4 > size) return -1;
                 left -= 4;
                 left = com.chronoxor.proto.Balance.Codec.vfast0(d, o3, o3, size, left);
                 if (left < 0) return -1;
             }
-            int off4 = dev.fastwire.Unchecked.i32(d, pos + 26, size);
-            if (off4 != 0) {
-                int q5 = pos + off4;
-                if (q5 < pos + 30 || q5 > size - 4) return -1;
-                int c6 = dev.fastwire.Unchecked.i32(d, q5, size);
-                if (c6 < 0 || c6 > ((size - 4 - q5) / 4)) return -1;
+            long off4 = dev.fastwire.Unchecked.u32(d, pos + 26, size);
+            if (off4 != 0L) {
+                long q5 = pos + off4;
+                if (q5 < pos + 30 || q5 + 4 > size) return -1;
+                long c6 = dev.fastwire.Unchecked.u32(d, q5, size);
+                if (q5 + 4 + c6 * 4 > size) return -1;
                 left -= 4 + c6 * 4;
-                int end8 = q5 + 4 + c6 * 4;
-                int a7 = q5 + 4;
+                long end8 = q5 + 4 + c6 * 4;
+                long a7 = q5 + 4;
                 while (a7 < end8) {
                     left = com.chronoxor.proto.Order.Codec.vfast0(d, a7, pos, size, left);
                     if (left < 0) return -1;
@@ -262,11 +262,11 @@ public class Account implements Comparable<com.chronoxor.proto.Account> {
             return left;
         }
 
-        public static int ffast0(byte[] d, int p, int end) {
+        public static long ffast0(byte[] d, long p, long end) {
             if (end - p < 8) return -1;
             p += 4;
-            int n1 = dev.fastwire.Unchecked.i32(d, p, end);
-            if (n1 < 0 || n1 > (end - p - 5)) return -1;
+            long n1 = dev.fastwire.Unchecked.u32(d, p, end);
+            if (p + 5 + n1 > end) return -1;
             p += 4 + n1;
             p += 1;
             p = com.chronoxor.proto.Balance.Codec.ffast0(d, p, end);
@@ -278,9 +278,9 @@ public class Account implements Comparable<com.chronoxor.proto.Account> {
                 if (p < 0) return -1;
             }
             if (end - p < 4) return -1;
-            int c2 = dev.fastwire.Unchecked.i32(d, p, end);
+            long c2 = dev.fastwire.Unchecked.u32(d, p, end);
             p += 4;
-            if (c2 < 0 || c2 > ((end - p) / 26)) return -1;
+            if (p + c2 * 26 > end) return -1;
             int i3 = 0;
             while (i3 < c2) {
                 p = com.chronoxor.proto.Order.Codec.ffast0(d, p, end);
@@ -291,21 +291,21 @@ public class Account implements Comparable<com.chronoxor.proto.Account> {
         }
 
         @Override public long vfast(byte[] d, int slot, int base, int size, long left, int depth) { return depth >= 2 ? vfast0(d, slot, base, size, left) : -1; }
-        @Override public int ffast(byte[] d, int p, int end, int depth) { return depth >= 2 ? ffast0(d, p, end) : -1; }
+        @Override public int ffast(byte[] d, int p, int end, int depth) { return depth >= 2 ? (int) ffast0(d, p, end) : -1; }
 
         /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
-        public static long vgetFast0(dev.fastwire.Reader r, byte[] d, int slot, int base, int size, long left, Account v) {
-            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 30) return -1;
+        public static long vgetFast0(dev.fastwire.Reader r, byte[] d, long slot, long base, long size, long left, Account v) {
+            long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
+            if (pos < slot + 4 || pos + 30 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000000030000001EL) return -1;
             left -= 30;
             v.uid = dev.fastwire.Unchecked.i32(d, pos + 8, size);
-            int q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 12, size);
-            if (q1 < pos + 16 || q1 > size - 4) return -1;
-            int n2 = dev.fastwire.Unchecked.i32(d, q1, size);
-            if (n2 < 0 || n2 > (size - 4 - q1)) return -1;
+            long q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 12, size);
+            if (q1 < pos + 16 || q1 + 4 > size) return -1;
+            long n2 = dev.fastwire.Unchecked.u32(d, q1, size);
+            if (q1 + 4 + n2 > size) return -1;
             left -= 4 + n2;
-            v.name = r.text(q1 + 4, n2, v.name);
+            v.name = r.text((int) (q1 + 4), (int) n2, v.name);
             v.state = com.chronoxor.proto.State.of(dev.fastwire.Unchecked.u8(d, pos + 16, size));
             com.chronoxor.proto.Balance x3 = v.wallet;
             if (x3 == null || x3.getClass() != com.chronoxor.proto.Balance.class) {
@@ -315,8 +315,8 @@ public class Account implements Comparable<com.chronoxor.proto.Account> {
             left = com.chronoxor.proto.Balance.Codec.vgetFast0(r, d, pos + 17, pos, size, left, x3);
             if (left < 0) return -1;
             if (dev.fastwire.Unchecked.u8(d, pos + 21, size) != 0) {
-                int o4 = pos + dev.fastwire.Unchecked.i32(d, pos + 22, size);
-                if (o4 < pos + 26 || o4 > size - 4) return -1;
+                long o4 = pos + dev.fastwire.Unchecked.u32(d, pos + 22, size);
+                if (o4 < pos + 26 || o4 + 4 > size) return -1;
                 left -= 4;
                 com.chronoxor.proto.Balance x5 = v.asset;
                 if (x5 == null || x5.getClass() != com.chronoxor.proto.Balance.class) {
@@ -328,14 +328,14 @@ public class Account implements Comparable<com.chronoxor.proto.Account> {
             } else {
                 v.asset = null;
             }
-            int q6 = pos + dev.fastwire.Unchecked.i32(d, pos + 26, size);
-            if (q6 < pos + 30 || q6 > size - 4) return -1;
-            int c7 = dev.fastwire.Unchecked.i32(d, q6, size);
-            if (c7 < 0 || c7 > ((size - 4 - q6) / 4)) return -1;
+            long q6 = pos + dev.fastwire.Unchecked.u32(d, pos + 26, size);
+            if (q6 < pos + 30 || q6 + 4 > size) return -1;
+            long c7 = dev.fastwire.Unchecked.u32(d, q6, size);
+            if (q6 + 4 + c7 * 4 > size) return -1;
             left -= 4 + c7 * 4;
             java.util.List<com.chronoxor.proto.Order> out8 = dev.fastwire.Direct.list(v.orders);
             int old9 = out8.size();
-            for (int i10 = 0; i10 < c7; i10++) {
+            for (int i10 = 0; i10 < (int) c7; i10++) {
                 com.chronoxor.proto.Order x11 = i10 < old9 ? out8.get(i10) : null;
                 if (x11 == null || x11.getClass() != com.chronoxor.proto.Order.class) {
                     x11 = new com.chronoxor.proto.Order();
@@ -344,18 +344,18 @@ public class Account implements Comparable<com.chronoxor.proto.Account> {
                 left = com.chronoxor.proto.Order.Codec.vgetFast0(r, d, q6 + 4 + 4 * i10, pos, size, left, x11);
                 if (left < 0) return -1;
             }
-            dev.fastwire.Direct.trim(out8, c7);
+            dev.fastwire.Direct.trim(out8, (int) c7);
             v.orders = out8;
             return left;
         }
 
-        public static int fgetFast0(dev.fastwire.Reader r, byte[] d, int p, int end, Account v) {
+        public static long fgetFast0(dev.fastwire.Reader r, byte[] d, long p, long end, Account v) {
             if (end - p < 8) return -1;
             v.uid = dev.fastwire.Unchecked.i32(d, p, end);
             p += 4;
-            int n1 = dev.fastwire.Unchecked.i32(d, p, end);
-            if (n1 < 0 || n1 > (end - p - 5)) return -1;
-            v.name = r.text(p + 4, n1, v.name);
+            long n1 = dev.fastwire.Unchecked.u32(d, p, end);
+            if (p + 5 + n1 > end) return -1;
+            v.name = r.text((int) (p + 4), (int) n1, v.name);
             p += 4 + n1;
             v.state = com.chronoxor.proto.State.of(dev.fastwire.Unchecked.u8(d, p, end));
             p += 1;
@@ -380,12 +380,12 @@ public class Account implements Comparable<com.chronoxor.proto.Account> {
                 v.asset = null;
             }
             if (end - p < 4) return -1;
-            int c4 = dev.fastwire.Unchecked.i32(d, p, end);
+            long c4 = dev.fastwire.Unchecked.u32(d, p, end);
             p += 4;
-            if (c4 < 0 || c4 > ((end - p) / 26)) return -1;
+            if (p + c4 * 26 > end) return -1;
             java.util.List<com.chronoxor.proto.Order> out5 = dev.fastwire.Direct.list(v.orders);
             int old6 = out5.size();
-            for (int i7 = 0; i7 < c4; i7++) {
+            for (int i7 = 0; i7 < (int) c4; i7++) {
                 com.chronoxor.proto.Order x8 = i7 < old6 ? out5.get(i7) : null;
                 if (x8 == null || x8.getClass() != com.chronoxor.proto.Order.class) {
                     x8 = new com.chronoxor.proto.Order();
@@ -394,7 +394,7 @@ public class Account implements Comparable<com.chronoxor.proto.Account> {
                 p = com.chronoxor.proto.Order.Codec.fgetFast0(r, d, p, end, x8);
                 if (p < 0) return -1;
             }
-            dev.fastwire.Direct.trim(out5, c4);
+            dev.fastwire.Direct.trim(out5, (int) c4);
             v.orders = out5;
             return p;
         }

@@ -71,13 +71,13 @@ public class AccountMessage {
         public static AccountMessage fget0(dev.fastwire.Reader r, int depth, AccountMessage reuse) {
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             AccountMessage v = reuse != null && reuse.getClass() == AccountMessage.class ? reuse : new AccountMessage();
-            if (depth >= 3) { int p = fgetFast0(r, r.buf, r.pos, r.end, v); if (p >= 0) { r.pos = p; return v; } }
+            if (depth >= 3) { int p = (int) fgetFast0(r, r.buf, r.pos, r.end, v); if (p >= 0) { r.pos = p; return v; } }
             fread0(r, depth - 1, v);
             return v;
         }
 
         public static void fcheck0(dev.fastwire.Reader r, int depth) {
-            if (depth >= 3) { int p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
+            if (depth >= 3) { int p = (int) ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             fverify0(r, depth - 1);
         }
@@ -126,9 +126,9 @@ public class AccountMessage {
         }
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
-        public static long vfast0(byte[] d, int slot, int base, int size, long left) {
-            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 12) return -1;
+        public static long vfast0(byte[] d, long slot, long base, long size, long left) {
+            long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
+            if (pos < slot + 4 || pos + 12 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000000030000000CL) return -1;
             left -= 12;
             left = com.chronoxor.proto.Account.Codec.vfast0(d, pos + 8, pos, size, left);
@@ -136,19 +136,19 @@ public class AccountMessage {
             return left;
         }
 
-        public static int ffast0(byte[] d, int p, int end) {
+        public static long ffast0(byte[] d, long p, long end) {
             p = com.chronoxor.proto.Account.Codec.ffast0(d, p, end);
             if (p < 0) return -1;
             return p;
         }
 
         @Override public long vfast(byte[] d, int slot, int base, int size, long left, int depth) { return depth >= 3 ? vfast0(d, slot, base, size, left) : -1; }
-        @Override public int ffast(byte[] d, int p, int end, int depth) { return depth >= 3 ? ffast0(d, p, end) : -1; }
+        @Override public int ffast(byte[] d, int p, int end, int depth) { return depth >= 3 ? (int) ffast0(d, p, end) : -1; }
 
         /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
-        public static long vgetFast0(dev.fastwire.Reader r, byte[] d, int slot, int base, int size, long left, AccountMessage v) {
-            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 12) return -1;
+        public static long vgetFast0(dev.fastwire.Reader r, byte[] d, long slot, long base, long size, long left, AccountMessage v) {
+            long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
+            if (pos < slot + 4 || pos + 12 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000000030000000CL) return -1;
             left -= 12;
             com.chronoxor.proto.Account x1 = v.body;
@@ -161,7 +161,7 @@ public class AccountMessage {
             return left;
         }
 
-        public static int fgetFast0(dev.fastwire.Reader r, byte[] d, int p, int end, AccountMessage v) {
+        public static long fgetFast0(dev.fastwire.Reader r, byte[] d, long p, long end, AccountMessage v) {
             com.chronoxor.proto.Account x1 = v.body;
             if (x1 == null || x1.getClass() != com.chronoxor.proto.Account.class) {
                 x1 = new com.chronoxor.proto.Account();

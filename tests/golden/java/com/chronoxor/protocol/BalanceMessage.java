@@ -71,13 +71,13 @@ public class BalanceMessage {
         public static BalanceMessage fget0(dev.fastwire.Reader r, int depth, BalanceMessage reuse) {
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             BalanceMessage v = reuse != null && reuse.getClass() == BalanceMessage.class ? reuse : new BalanceMessage();
-            if (depth >= 2) { int p = fgetFast0(r, r.buf, r.pos, r.end, v); if (p >= 0) { r.pos = p; return v; } }
+            if (depth >= 2) { int p = (int) fgetFast0(r, r.buf, r.pos, r.end, v); if (p >= 0) { r.pos = p; return v; } }
             fread0(r, depth - 1, v);
             return v;
         }
 
         public static void fcheck0(dev.fastwire.Reader r, int depth) {
-            if (depth >= 2) { int p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
+            if (depth >= 2) { int p = (int) ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             fverify0(r, depth - 1);
         }
@@ -126,9 +126,9 @@ public class BalanceMessage {
         }
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
-        public static long vfast0(byte[] d, int slot, int base, int size, long left) {
-            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 12) return -1;
+        public static long vfast0(byte[] d, long slot, long base, long size, long left) {
+            long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
+            if (pos < slot + 4 || pos + 12 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000000020000000CL) return -1;
             left -= 12;
             left = com.chronoxor.proto.Balance.Codec.vfast0(d, pos + 8, pos, size, left);
@@ -136,19 +136,19 @@ public class BalanceMessage {
             return left;
         }
 
-        public static int ffast0(byte[] d, int p, int end) {
+        public static long ffast0(byte[] d, long p, long end) {
             p = com.chronoxor.proto.Balance.Codec.ffast0(d, p, end);
             if (p < 0) return -1;
             return p;
         }
 
         @Override public long vfast(byte[] d, int slot, int base, int size, long left, int depth) { return depth >= 2 ? vfast0(d, slot, base, size, left) : -1; }
-        @Override public int ffast(byte[] d, int p, int end, int depth) { return depth >= 2 ? ffast0(d, p, end) : -1; }
+        @Override public int ffast(byte[] d, int p, int end, int depth) { return depth >= 2 ? (int) ffast0(d, p, end) : -1; }
 
         /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
-        public static long vgetFast0(dev.fastwire.Reader r, byte[] d, int slot, int base, int size, long left, BalanceMessage v) {
-            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 12) return -1;
+        public static long vgetFast0(dev.fastwire.Reader r, byte[] d, long slot, long base, long size, long left, BalanceMessage v) {
+            long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
+            if (pos < slot + 4 || pos + 12 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000000020000000CL) return -1;
             left -= 12;
             com.chronoxor.proto.Balance x1 = v.body;
@@ -161,7 +161,7 @@ public class BalanceMessage {
             return left;
         }
 
-        public static int fgetFast0(dev.fastwire.Reader r, byte[] d, int p, int end, BalanceMessage v) {
+        public static long fgetFast0(dev.fastwire.Reader r, byte[] d, long p, long end, BalanceMessage v) {
             com.chronoxor.proto.Balance x1 = v.body;
             if (x1 == null || x1.getClass() != com.chronoxor.proto.Balance.class) {
                 x1 = new com.chronoxor.proto.Balance();

@@ -108,13 +108,13 @@ public class Order implements Comparable<com.chronoxor.protoex.Order> {
         public static Order fget0(dev.fastwire.Reader r, int depth, Order reuse) {
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             Order v = reuse != null && reuse.getClass() == Order.class ? reuse : new Order();
-            if (depth >= 1) { int p = fgetFast0(r, r.buf, r.pos, r.end, v); if (p >= 0) { r.pos = p; return v; } }
+            if (depth >= 1) { int p = (int) fgetFast0(r, r.buf, r.pos, r.end, v); if (p >= 0) { r.pos = p; return v; } }
             fread0(r, depth - 1, v);
             return v;
         }
 
         public static void fcheck0(dev.fastwire.Reader r, int depth) {
-            if (depth >= 1) { int p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
+            if (depth >= 1) { int p = (int) ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             fverify0(r, depth - 1);
         }
@@ -224,45 +224,45 @@ public class Order implements Comparable<com.chronoxor.protoex.Order> {
         }
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
-        public static long vfast0(byte[] d, int slot, int base, int size, long left) {
-            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 50) return -1;
+        public static long vfast0(byte[] d, long slot, long base, long size, long left) {
+            long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
+            if (pos < slot + 4 || pos + 50 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000000100000032L) return -1;
             left -= 50;
-            int q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 12, size);
-            if (q1 < pos + 16 || q1 > size - 4) return -1;
-            int n2 = dev.fastwire.Unchecked.i32(d, q1, size);
-            if (n2 < 0 || n2 > (size - 4 - q1)) return -1;
+            long q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 12, size);
+            if (q1 < pos + 16 || q1 + 4 > size) return -1;
+            long n2 = dev.fastwire.Unchecked.u32(d, q1, size);
+            if (q1 + 4 + n2 > size) return -1;
             left -= 4 + n2;
             return left;
         }
 
-        public static int ffast0(byte[] d, int p, int end) {
+        public static long ffast0(byte[] d, long p, long end) {
             if (end - p < 8) return -1;
             p += 4;
-            int n1 = dev.fastwire.Unchecked.i32(d, p, end);
-            if (n1 < 0 || n1 > (end - p - 38)) return -1;
+            long n1 = dev.fastwire.Unchecked.u32(d, p, end);
+            if (p + 38 + n1 > end) return -1;
             p += 4 + n1;
             p += 34;
             return p;
         }
 
         @Override public long vfast(byte[] d, int slot, int base, int size, long left, int depth) { return depth >= 1 ? vfast0(d, slot, base, size, left) : -1; }
-        @Override public int ffast(byte[] d, int p, int end, int depth) { return depth >= 1 ? ffast0(d, p, end) : -1; }
+        @Override public int ffast(byte[] d, int p, int end, int depth) { return depth >= 1 ? (int) ffast0(d, p, end) : -1; }
 
         /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
-        public static long vgetFast0(dev.fastwire.Reader r, byte[] d, int slot, int base, int size, long left, Order v) {
-            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 50) return -1;
+        public static long vgetFast0(dev.fastwire.Reader r, byte[] d, long slot, long base, long size, long left, Order v) {
+            long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
+            if (pos < slot + 4 || pos + 50 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000000100000032L) return -1;
             left -= 50;
             v.uid = dev.fastwire.Unchecked.i32(d, pos + 8, size);
-            int q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 12, size);
-            if (q1 < pos + 16 || q1 > size - 4) return -1;
-            int n2 = dev.fastwire.Unchecked.i32(d, q1, size);
-            if (n2 < 0 || n2 > (size - 4 - q1)) return -1;
+            long q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 12, size);
+            if (q1 < pos + 16 || q1 + 4 > size) return -1;
+            long n2 = dev.fastwire.Unchecked.u32(d, q1, size);
+            if (q1 + 4 + n2 > size) return -1;
             left -= 4 + n2;
-            v.symbol = r.text(q1 + 4, n2, v.symbol);
+            v.symbol = r.text((int) (q1 + 4), (int) n2, v.symbol);
             v.side = com.chronoxor.protoex.OrderSide.of(dev.fastwire.Unchecked.u8(d, pos + 16, size));
             v.type = com.chronoxor.protoex.OrderType.of(dev.fastwire.Unchecked.u8(d, pos + 17, size));
             v.price = dev.fastwire.Unchecked.f64(d, pos + 18, size);
@@ -272,13 +272,13 @@ public class Order implements Comparable<com.chronoxor.protoex.Order> {
             return left;
         }
 
-        public static int fgetFast0(dev.fastwire.Reader r, byte[] d, int p, int end, Order v) {
+        public static long fgetFast0(dev.fastwire.Reader r, byte[] d, long p, long end, Order v) {
             if (end - p < 8) return -1;
             v.uid = dev.fastwire.Unchecked.i32(d, p, end);
             p += 4;
-            int n1 = dev.fastwire.Unchecked.i32(d, p, end);
-            if (n1 < 0 || n1 > (end - p - 38)) return -1;
-            v.symbol = r.text(p + 4, n1, v.symbol);
+            long n1 = dev.fastwire.Unchecked.u32(d, p, end);
+            if (p + 38 + n1 > end) return -1;
+            v.symbol = r.text((int) (p + 4), (int) n1, v.symbol);
             p += 4 + n1;
             v.side = com.chronoxor.protoex.OrderSide.of(dev.fastwire.Unchecked.u8(d, p, end));
             v.type = com.chronoxor.protoex.OrderType.of(dev.fastwire.Unchecked.u8(d, p + 1, end));

@@ -70,14 +70,14 @@ data class AccountMessage(
 
             fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: AccountMessage?): AccountMessage {
                 val v = reuse ?: AccountMessage()
-                if (depth >= 3) { val left = vgetFast0(r, r.buf, pos, base, r.end, r.budget, v); if (left >= 0) { r.budget = left; return v } }
+                if (depth >= 3) { val left = vgetFast0(r, r.buf, pos.toLong(), base.toLong(), r.end.toLong(), r.budget, v); if (left >= 0) { r.budget = left; return v } }
                 val body = r.enter(base, r.u32(pos), pos + 4, 3, depth)
                 vread0(r, body, r.len, depth - 1, v)
                 return v
             }
 
             fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
-                if (depth >= 3) { val left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return } }
+                if (depth >= 3) { val left = vfast0(r.buf, pos.toLong(), base.toLong(), r.end.toLong(), r.budget); if (left >= 0) { r.budget = left; return } }
                 val body = r.enter(base, r.u32(pos), pos + 4, 3, depth)
                 vverify0(r, body, r.len, depth - 1)
             }
@@ -85,13 +85,13 @@ data class AccountMessage(
             fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: AccountMessage?): AccountMessage {
                 if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
                 val v = reuse ?: AccountMessage()
-                if (depth >= 3) { val p = fgetFast0(r, r.buf, r.pos, r.end, v); if (p >= 0) { r.pos = p; return v } }
+                if (depth >= 3) { val p = fgetFast0(r, r.buf, r.pos.toLong(), r.end.toLong(), v).toInt(); if (p >= 0) { r.pos = p; return v } }
                 fread0(r, depth - 1, v)
                 return v
             }
 
             fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
-                if (depth >= 3) { val p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return } }
+                if (depth >= 3) { val p = ffast0(r.buf, r.pos.toLong(), r.end.toLong()).toInt(); if (p >= 0) { r.pos = p; return } }
                 if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
                 fverify0(r, depth - 1)
             }
@@ -121,10 +121,10 @@ data class AccountMessage(
             }
 
             /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
-            fun vfast0(d: ByteArray, slot: Int, base: Int, size: Int, left0: Long): Long {
+            fun vfast0(d: ByteArray, slot: Long, base: Long, size: Long, left0: Long): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 12) return -1
+                val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
+                if (pos < slot + 4 || pos + 12 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000000030000000CL) return -1
                 left -= 12
                 left = com.chronoxor.proto.Account.Codec.vfast0(d, pos + 8, pos, size, left)
@@ -132,7 +132,7 @@ data class AccountMessage(
                 return left
             }
 
-            fun ffast0(d: ByteArray, p0: Int, end: Int): Int {
+            fun ffast0(d: ByteArray, p0: Long, end: Long): Long {
                 var p = p0
                 p = com.chronoxor.proto.Account.Codec.ffast0(d, p, end)
                 if (p < 0) return -1
@@ -140,10 +140,10 @@ data class AccountMessage(
             }
 
             /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
-            fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Int, base: Int, size: Int, left0: Long, v: AccountMessage): Long {
+            fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Long, base: Long, size: Long, left0: Long, v: AccountMessage): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 12) return -1
+                val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
+                if (pos < slot + 4 || pos + 12 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000000030000000CL) return -1
                 left -= 12
                 val x1 = v.body
@@ -152,7 +152,7 @@ data class AccountMessage(
                 return left
             }
 
-            fun fgetFast0(r: dev.fastwire.Reader, d: ByteArray, p0: Int, end: Int, v: AccountMessage): Int {
+            fun fgetFast0(r: dev.fastwire.Reader, d: ByteArray, p0: Long, end: Long, v: AccountMessage): Long {
                 var p = p0
                 val x1 = v.body
                 p = com.chronoxor.proto.Account.Codec.fgetFast0(r, d, p, end, x1)
@@ -162,8 +162,8 @@ data class AccountMessage(
 
         }
 
-        override fun vfast(d: ByteArray, slot: Int, base: Int, size: Int, left: Long, depth: Int): Long = if (depth >= 3) vfast0(d, slot, base, size, left) else -1
-        override fun ffast(d: ByteArray, p: Int, end: Int, depth: Int): Int = if (depth >= 3) ffast0(d, p, end) else -1
+        override fun vfast(d: ByteArray, slot: Int, base: Int, size: Int, left: Long, depth: Int): Long = if (depth >= 3) vfast0(d, slot.toLong(), base.toLong(), size.toLong(), left) else -1
+        override fun ffast(d: ByteArray, p: Int, end: Int, depth: Int): Int = if (depth >= 3) ffast0(d, p.toLong(), end.toLong()).toInt() else -1
         override fun vfields(w: dev.fastwire.Writer, body: Int, v: AccountMessage) = vfields0(w, body, v)
         override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: AccountMessage) = vread0(r, body, size, depth, v)
         override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)

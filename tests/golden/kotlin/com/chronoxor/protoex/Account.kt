@@ -118,14 +118,14 @@ data class Account(
 
             fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Account?): Account {
                 val v = reuse ?: Account()
-                if (depth >= 2) { val left = vgetFast0(r, r.buf, pos, base, r.end, r.budget, v); if (left >= 0) { r.budget = left; return v } }
+                if (depth >= 2) { val left = vgetFast0(r, r.buf, pos.toLong(), base.toLong(), r.end.toLong(), r.budget, v); if (left >= 0) { r.budget = left; return v } }
                 val body = r.enter(base, r.u32(pos), pos + 4, 3, depth)
                 vread0(r, body, r.len, depth - 1, v)
                 return v
             }
 
             fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
-                if (depth >= 2) { val left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return } }
+                if (depth >= 2) { val left = vfast0(r.buf, pos.toLong(), base.toLong(), r.end.toLong(), r.budget); if (left >= 0) { r.budget = left; return } }
                 val body = r.enter(base, r.u32(pos), pos + 4, 3, depth)
                 vverify0(r, body, r.len, depth - 1)
             }
@@ -133,13 +133,13 @@ data class Account(
             fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: Account?): Account {
                 if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
                 val v = reuse ?: Account()
-                if (depth >= 2) { val p = fgetFast0(r, r.buf, r.pos, r.end, v); if (p >= 0) { r.pos = p; return v } }
+                if (depth >= 2) { val p = fgetFast0(r, r.buf, r.pos.toLong(), r.end.toLong(), v).toInt(); if (p >= 0) { r.pos = p; return v } }
                 fread0(r, depth - 1, v)
                 return v
             }
 
             fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
-                if (depth >= 2) { val p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return } }
+                if (depth >= 2) { val p = ffast0(r.buf, r.pos.toLong(), r.end.toLong()).toInt(); if (p >= 0) { r.pos = p; return } }
                 if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
                 fverify0(r, depth - 1)
             }
@@ -208,32 +208,32 @@ data class Account(
             }
 
             /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
-            fun vfast0(d: ByteArray, slot: Int, base: Int, size: Int, left0: Long): Long {
+            fun vfast0(d: ByteArray, slot: Long, base: Long, size: Long, left0: Long): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 30) return -1
+                val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
+                if (pos < slot + 4 || pos + 30 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000000030000001EL) return -1
                 left -= 30
-                val q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 12, size)
-                if (q1 < pos + 16 || q1 > size - 4) return -1
-                val n2 = dev.fastwire.Unchecked.i32(d, q1, size)
-                if (n2 < 0 || n2 > (size - 4 - q1)) return -1
+                val q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 12, size)
+                if (q1 < pos + 16 || q1 + 4 > size) return -1
+                val n2 = dev.fastwire.Unchecked.u32(d, q1, size)
+                if (q1 + 4 + n2 > size) return -1
                 left -= 4 + n2
                 left = com.chronoxor.protoex.Balance.Codec.vfast0(d, pos + 17, pos, size, left)
                 if (left < 0) return -1
                 if (dev.fastwire.Unchecked.u8(d, pos + 21, size) != 0) {
-                    val o3 = pos + dev.fastwire.Unchecked.i32(d, pos + 22, size)
-                    if (o3 < pos + 26 || o3 > size - 4) return -1
+                    val o3 = pos + dev.fastwire.Unchecked.u32(d, pos + 22, size)
+                    if (o3 < pos + 26 || o3 + 4 > size) return -1
                     left -= 4
                     left = com.chronoxor.protoex.Balance.Codec.vfast0(d, o3, o3, size, left)
                     if (left < 0) return -1
                 }
-                val off4 = dev.fastwire.Unchecked.i32(d, pos + 26, size)
-                if (off4 != 0) {
+                val off4 = dev.fastwire.Unchecked.u32(d, pos + 26, size)
+                if (off4 != 0L) {
                     val q5 = pos + off4
-                    if (q5 < pos + 30 || q5 > size - 4) return -1
-                    val c6 = dev.fastwire.Unchecked.i32(d, q5, size)
-                    if (c6 < 0 || c6 > ((size - 4 - q5) / 4)) return -1
+                    if (q5 < pos + 30 || q5 + 4 > size) return -1
+                    val c6 = dev.fastwire.Unchecked.u32(d, q5, size)
+                    if (q5 + 4 + c6 * 4 > size) return -1
                     left -= 4 + c6 * 4
                     val end8 = q5 + 4 + c6 * 4
                     var a7 = q5 + 4
@@ -246,12 +246,12 @@ data class Account(
                 return left
             }
 
-            fun ffast0(d: ByteArray, p0: Int, end: Int): Int {
+            fun ffast0(d: ByteArray, p0: Long, end: Long): Long {
                 var p = p0
                 if (end - p < 8) return -1
                 p += 4
-                val n1 = dev.fastwire.Unchecked.i32(d, p, end)
-                if (n1 < 0 || n1 > (end - p - 5)) return -1
+                val n1 = dev.fastwire.Unchecked.u32(d, p, end)
+                if (p + 5 + n1 > end) return -1
                 p += 4 + n1
                 p += 1
                 p = com.chronoxor.protoex.Balance.Codec.ffast0(d, p, end)
@@ -263,9 +263,9 @@ data class Account(
                     if (p < 0) return -1
                 }
                 if (end - p < 4) return -1
-                val c2 = dev.fastwire.Unchecked.i32(d, p, end)
+                val c2 = dev.fastwire.Unchecked.u32(d, p, end)
                 p += 4
-                if (c2 < 0 || c2 > ((end - p) / 42)) return -1
+                if (p + c2 * 42 > end) return -1
                 var i3 = 0
                 while (i3 < c2) {
                     p = com.chronoxor.protoex.Order.Codec.ffast0(d, p, end)
@@ -276,26 +276,26 @@ data class Account(
             }
 
             /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
-            fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Int, base: Int, size: Int, left0: Long, v: Account): Long {
+            fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Long, base: Long, size: Long, left0: Long, v: Account): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 30) return -1
+                val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
+                if (pos < slot + 4 || pos + 30 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000000030000001EL) return -1
                 left -= 30
                 v.uid = dev.fastwire.Unchecked.i32(d, pos + 8, size)
-                val q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 12, size)
-                if (q1 < pos + 16 || q1 > size - 4) return -1
-                val n2 = dev.fastwire.Unchecked.i32(d, q1, size)
-                if (n2 < 0 || n2 > (size - 4 - q1)) return -1
+                val q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 12, size)
+                if (q1 < pos + 16 || q1 + 4 > size) return -1
+                val n2 = dev.fastwire.Unchecked.u32(d, q1, size)
+                if (q1 + 4 + n2 > size) return -1
                 left -= 4 + n2
-                v.name = r.text(q1 + 4, n2, v.name)
+                v.name = r.text((q1 + 4).toInt(), n2.toInt(), v.name)
                 v.state = com.chronoxor.protoex.State.of(dev.fastwire.Unchecked.u8(d, pos + 16, size).toLong())
                 val x3 = v.wallet
                 left = com.chronoxor.protoex.Balance.Codec.vgetFast0(r, d, pos + 17, pos, size, left, x3)
                 if (left < 0) return -1
                 if (dev.fastwire.Unchecked.u8(d, pos + 21, size) != 0) {
-                    val o4 = pos + dev.fastwire.Unchecked.i32(d, pos + 22, size)
-                    if (o4 < pos + 26 || o4 > size - 4) return -1
+                    val o4 = pos + dev.fastwire.Unchecked.u32(d, pos + 22, size)
+                    if (o4 < pos + 26 || o4 + 4 > size) return -1
                     left -= 4
                     var x5 = v.asset
                     if (x5 == null) {
@@ -307,14 +307,14 @@ data class Account(
                 } else {
                     v.asset = null
                 }
-                val q6 = pos + dev.fastwire.Unchecked.i32(d, pos + 26, size)
-                if (q6 < pos + 30 || q6 > size - 4) return -1
-                val c7 = dev.fastwire.Unchecked.i32(d, q6, size)
-                if (c7 < 0 || c7 > ((size - 4 - q6) / 4)) return -1
+                val q6 = pos + dev.fastwire.Unchecked.u32(d, pos + 26, size)
+                if (q6 < pos + 30 || q6 + 4 > size) return -1
+                val c7 = dev.fastwire.Unchecked.u32(d, q6, size)
+                if (q6 + 4 + c7 * 4 > size) return -1
                 left -= 4 + c7 * 4
                 val out8 = dev.fastwire.Direct.list(v.orders)
                 val old9 = out8.size
-                for (i10 in 0 until c7) {
+                for (i10 in 0 until c7.toInt()) {
                     var x11 = if (i10 < old9) out8[i10] else null
                     if (x11 == null) {
                         x11 = com.chronoxor.protoex.Order()
@@ -323,19 +323,19 @@ data class Account(
                     left = com.chronoxor.protoex.Order.Codec.vgetFast0(r, d, q6 + 4 + 4 * i10, pos, size, left, x11)
                     if (left < 0) return -1
                 }
-                dev.fastwire.Direct.trim(out8, c7)
+                dev.fastwire.Direct.trim(out8, c7.toInt())
                 v.orders = out8
                 return left
             }
 
-            fun fgetFast0(r: dev.fastwire.Reader, d: ByteArray, p0: Int, end: Int, v: Account): Int {
+            fun fgetFast0(r: dev.fastwire.Reader, d: ByteArray, p0: Long, end: Long, v: Account): Long {
                 var p = p0
                 if (end - p < 8) return -1
                 v.uid = dev.fastwire.Unchecked.i32(d, p, end)
                 p += 4
-                val n1 = dev.fastwire.Unchecked.i32(d, p, end)
-                if (n1 < 0 || n1 > (end - p - 5)) return -1
-                v.name = r.text(p + 4, n1, v.name)
+                val n1 = dev.fastwire.Unchecked.u32(d, p, end)
+                if (p + 5 + n1 > end) return -1
+                v.name = r.text((p + 4).toInt(), n1.toInt(), v.name)
                 p += 4 + n1
                 v.state = com.chronoxor.protoex.State.of(dev.fastwire.Unchecked.u8(d, p, end).toLong())
                 p += 1
@@ -356,12 +356,12 @@ data class Account(
                     v.asset = null
                 }
                 if (end - p < 4) return -1
-                val c4 = dev.fastwire.Unchecked.i32(d, p, end)
+                val c4 = dev.fastwire.Unchecked.u32(d, p, end)
                 p += 4
-                if (c4 < 0 || c4 > ((end - p) / 42)) return -1
+                if (p + c4 * 42 > end) return -1
                 val out5 = dev.fastwire.Direct.list(v.orders)
                 val old6 = out5.size
-                for (i7 in 0 until c4) {
+                for (i7 in 0 until c4.toInt()) {
                     var x8 = if (i7 < old6) out5[i7] else null
                     if (x8 == null) {
                         x8 = com.chronoxor.protoex.Order()
@@ -370,15 +370,15 @@ data class Account(
                     p = com.chronoxor.protoex.Order.Codec.fgetFast0(r, d, p, end, x8)
                     if (p < 0) return -1
                 }
-                dev.fastwire.Direct.trim(out5, c4)
+                dev.fastwire.Direct.trim(out5, c4.toInt())
                 v.orders = out5
                 return p
             }
 
         }
 
-        override fun vfast(d: ByteArray, slot: Int, base: Int, size: Int, left: Long, depth: Int): Long = if (depth >= 2) vfast0(d, slot, base, size, left) else -1
-        override fun ffast(d: ByteArray, p: Int, end: Int, depth: Int): Int = if (depth >= 2) ffast0(d, p, end) else -1
+        override fun vfast(d: ByteArray, slot: Int, base: Int, size: Int, left: Long, depth: Int): Long = if (depth >= 2) vfast0(d, slot.toLong(), base.toLong(), size.toLong(), left) else -1
+        override fun ffast(d: ByteArray, p: Int, end: Int, depth: Int): Int = if (depth >= 2) ffast0(d, p.toLong(), end.toLong()).toInt() else -1
         override fun vfields(w: dev.fastwire.Writer, body: Int, v: Account) = vfields0(w, body, v)
         override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Account) = vread0(r, body, size, depth, v)
         override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)

@@ -99,4 +99,54 @@ public final class Unchecked {
     public static double f64(byte[] d, int p, int limit) {
         return Double.longBitsToDouble(i64(d, p, limit));
     }
+
+    // The same loads at a long position (the generated walks keep positions in longs: an
+    // offset zero-extended from its u32 and added to a position cannot wrap, and the JIT
+    // folds a constant added to a long position into the load's address).
+
+    private static boolean in(byte[] d, long p, int width, long limit) {
+        return p >= 0 && limit <= d.length && p <= limit - width;
+    }
+
+    private static String where(byte[] d, long p, int width, long limit) {
+        return width + " bytes at " + p + ", limit " + limit + ", array " + d.length;
+    }
+
+    public static int u8(byte[] d, long p, long limit) {
+        assert in(d, p, 1, limit) : where(d, p, 1, limit);
+        return (ENABLED ? U.getByte(d, BASE + p) : d[(int) p]) & 0xFF;
+    }
+
+    public static byte i8(byte[] d, long p, long limit) {
+        assert in(d, p, 1, limit) : where(d, p, 1, limit);
+        return ENABLED ? U.getByte(d, BASE + p) : d[(int) p];
+    }
+
+    public static short i16(byte[] d, long p, long limit) {
+        assert in(d, p, 2, limit) : where(d, p, 2, limit);
+        return ENABLED ? U.getShort(d, BASE + p) : (short) I16.get(d, (int) p);
+    }
+
+    public static int i32(byte[] d, long p, long limit) {
+        assert in(d, p, 4, limit) : where(d, p, 4, limit);
+        return ENABLED ? U.getInt(d, BASE + p) : (int) I32.get(d, (int) p);
+    }
+
+    /** The u32 at p, zero-extended (one 32-bit load on x86-64: no sign extension). */
+    public static long u32(byte[] d, long p, long limit) {
+        return i32(d, p, limit) & 0xFFFFFFFFL;
+    }
+
+    public static long i64(byte[] d, long p, long limit) {
+        assert in(d, p, 8, limit) : where(d, p, 8, limit);
+        return ENABLED ? U.getLong(d, BASE + p) : (long) I64.get(d, (int) p);
+    }
+
+    public static float f32(byte[] d, long p, long limit) {
+        return Float.intBitsToFloat(i32(d, p, limit));
+    }
+
+    public static double f64(byte[] d, long p, long limit) {
+        return Double.longBitsToDouble(i64(d, p, limit));
+    }
 }

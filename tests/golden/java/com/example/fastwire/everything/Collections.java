@@ -150,7 +150,7 @@ public class Collections {
         }
 
         public static void fcheck0(dev.fastwire.Reader r, int depth) {
-            if (depth >= 3) { int p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
+            if (depth >= 3) { int p = (int) ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             fverify0(r, depth - 1);
         }
@@ -407,107 +407,107 @@ public class Collections {
         }
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
-        public static long vfast0(byte[] d, int slot, int base, int size, long left) {
-            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 90) return -1;
+        public static long vfast0(byte[] d, long slot, long base, long size, long left) {
+            long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
+            if (pos < slot + 4 || pos + 90 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000000700000005AL) return -1;
             left -= 90;
-            int a1 = pos + 20;
-            int end2 = pos + 30;
+            long a1 = pos + 20;
+            long end2 = pos + 30;
             while (a1 < end2) {
                 if (dev.fastwire.Unchecked.u8(d, a1, size) != 0) {
-                    int o3 = pos + dev.fastwire.Unchecked.i32(d, a1 + 1, size);
-                    if (o3 < a1 + 5 || o3 > size - 4) return -1;
+                    long o3 = pos + dev.fastwire.Unchecked.u32(d, a1 + 1, size);
+                    if (o3 < a1 + 5 || o3 + 4 > size) return -1;
                     left -= 4;
-                    int q4 = o3 + dev.fastwire.Unchecked.i32(d, o3, size);
-                    if (q4 < o3 + 4 || q4 > size - 4) return -1;
-                    int n5 = dev.fastwire.Unchecked.i32(d, q4, size);
-                    if (n5 < 0 || n5 > (size - 4 - q4)) return -1;
+                    long q4 = o3 + dev.fastwire.Unchecked.u32(d, o3, size);
+                    if (q4 < o3 + 4 || q4 + 4 > size) return -1;
+                    long n5 = dev.fastwire.Unchecked.u32(d, q4, size);
+                    if (q4 + 4 + n5 > size) return -1;
                     left -= 4 + n5;
                 }
                 a1 += 5;
             }
-            int a6 = pos + 30;
-            int end7 = pos + 38;
+            long a6 = pos + 30;
+            long end7 = pos + 38;
             while (a6 < end7) {
                 left = com.example.fastwire.everything.Primitives.Codec.vfast0(d, a6, pos, size, left);
                 if (left < 0) return -1;
                 a6 += 4;
             }
-            int off8 = dev.fastwire.Unchecked.i32(d, pos + 38, size);
-            if (off8 != 0) {
-                int q9 = pos + off8;
-                if (q9 < pos + 42 || q9 > size - 4) return -1;
-                int c10 = dev.fastwire.Unchecked.i32(d, q9, size);
-                if (c10 < 0 || c10 > ((size - 4 - q9) / 1)) return -1;
+            long off8 = dev.fastwire.Unchecked.u32(d, pos + 38, size);
+            if (off8 != 0L) {
+                long q9 = pos + off8;
+                if (q9 < pos + 42 || q9 + 4 > size) return -1;
+                long c10 = dev.fastwire.Unchecked.u32(d, q9, size);
+                if (q9 + 4 + c10 * 1 > size) return -1;
                 left -= 4 + c10 * 1;
             }
-            int off11 = dev.fastwire.Unchecked.i32(d, pos + 42, size);
-            if (off11 != 0) {
-                int q12 = pos + off11;
-                if (q12 < pos + 46 || q12 > size - 4) return -1;
-                int c13 = dev.fastwire.Unchecked.i32(d, q12, size);
-                if (c13 < 0 || c13 > ((size - 4 - q12) / 5)) return -1;
+            long off11 = dev.fastwire.Unchecked.u32(d, pos + 42, size);
+            if (off11 != 0L) {
+                long q12 = pos + off11;
+                if (q12 < pos + 46 || q12 + 4 > size) return -1;
+                long c13 = dev.fastwire.Unchecked.u32(d, q12, size);
+                if (q12 + 4 + c13 * 5 > size) return -1;
                 left -= 4 + c13 * 5;
-                int end15 = q12 + 4 + c13 * 5;
-                int a14 = q12 + 4;
+                long end15 = q12 + 4 + c13 * 5;
+                long a14 = q12 + 4;
                 while (a14 < end15) {
                     if (dev.fastwire.Unchecked.u8(d, a14, size) != 0) {
-                        int o16 = pos + dev.fastwire.Unchecked.i32(d, a14 + 1, size);
-                        if (o16 < a14 + 5 || o16 > size - 1) return -1;
+                        long o16 = pos + dev.fastwire.Unchecked.u32(d, a14 + 1, size);
+                        if (o16 < a14 + 5 || o16 + 1 > size) return -1;
                         left -= 1;
                     }
                     if (left < 0) return -1;
                     a14 += 5;
                 }
             }
-            int off17 = dev.fastwire.Unchecked.i32(d, pos + 46, size);
-            if (off17 != 0) {
-                int q18 = pos + off17;
-                if (q18 < pos + 50 || q18 > size - 4) return -1;
-                int c19 = dev.fastwire.Unchecked.i32(d, q18, size);
-                if (c19 < 0 || c19 > ((size - 4 - q18) / 4)) return -1;
+            long off17 = dev.fastwire.Unchecked.u32(d, pos + 46, size);
+            if (off17 != 0L) {
+                long q18 = pos + off17;
+                if (q18 < pos + 50 || q18 + 4 > size) return -1;
+                long c19 = dev.fastwire.Unchecked.u32(d, q18, size);
+                if (q18 + 4 + c19 * 4 > size) return -1;
                 left -= 4 + c19 * 4;
-                int end21 = q18 + 4 + c19 * 4;
-                int a20 = q18 + 4;
+                long end21 = q18 + 4 + c19 * 4;
+                long a20 = q18 + 4;
                 while (a20 < end21) {
                     left = com.chronoxor.proto.Order.Codec.vfast0(d, a20, pos, size, left);
                     if (left < 0) return -1;
                     a20 += 4;
                 }
             }
-            int off22 = dev.fastwire.Unchecked.i32(d, pos + 50, size);
-            if (off22 != 0) {
-                int q23 = pos + off22;
-                if (q23 < pos + 54 || q23 > size - 4) return -1;
-                int c24 = dev.fastwire.Unchecked.i32(d, q23, size);
-                if (c24 < 0 || c24 > ((size - 4 - q23) / 4)) return -1;
+            long off22 = dev.fastwire.Unchecked.u32(d, pos + 50, size);
+            if (off22 != 0L) {
+                long q23 = pos + off22;
+                if (q23 < pos + 54 || q23 + 4 > size) return -1;
+                long c24 = dev.fastwire.Unchecked.u32(d, q23, size);
+                if (q23 + 4 + c24 * 4 > size) return -1;
                 left -= 4 + c24 * 4;
-                int end26 = q23 + 4 + c24 * 4;
-                int a25 = q23 + 4;
+                long end26 = q23 + 4 + c24 * 4;
+                long a25 = q23 + 4;
                 while (a25 < end26) {
-                    int q27 = pos + dev.fastwire.Unchecked.i32(d, a25, size);
-                    if (q27 < a25 + 4 || q27 > size - 4) return -1;
-                    int n28 = dev.fastwire.Unchecked.i32(d, q27, size);
-                    if (n28 < 0 || n28 > (size - 4 - q27)) return -1;
+                    long q27 = pos + dev.fastwire.Unchecked.u32(d, a25, size);
+                    if (q27 < a25 + 4 || q27 + 4 > size) return -1;
+                    long n28 = dev.fastwire.Unchecked.u32(d, q27, size);
+                    if (q27 + 4 + n28 > size) return -1;
                     left -= 4 + n28;
                     if (left < 0) return -1;
                     a25 += 4;
                 }
             }
-            int off29 = dev.fastwire.Unchecked.i32(d, pos + 54, size);
-            if (off29 != 0) {
-                int q30 = pos + off29;
-                if (q30 < pos + 58 || q30 > size - 4) return -1;
-                int c31 = dev.fastwire.Unchecked.i32(d, q30, size);
-                if (c31 < 0 || c31 > ((size - 4 - q30) / 5)) return -1;
+            long off29 = dev.fastwire.Unchecked.u32(d, pos + 54, size);
+            if (off29 != 0L) {
+                long q30 = pos + off29;
+                if (q30 < pos + 58 || q30 + 4 > size) return -1;
+                long c31 = dev.fastwire.Unchecked.u32(d, q30, size);
+                if (q30 + 4 + c31 * 5 > size) return -1;
                 left -= 4 + c31 * 5;
-                int end33 = q30 + 4 + c31 * 5;
-                int a32 = q30 + 4;
+                long end33 = q30 + 4 + c31 * 5;
+                long a32 = q30 + 4;
                 while (a32 < end33) {
                     if (dev.fastwire.Unchecked.u8(d, a32, size) != 0) {
-                        int o34 = pos + dev.fastwire.Unchecked.i32(d, a32 + 1, size);
-                        if (o34 < a32 + 5 || o34 > size - 4) return -1;
+                        long o34 = pos + dev.fastwire.Unchecked.u32(d, a32 + 1, size);
+                        if (o34 < a32 + 5 || o34 + 4 > size) return -1;
                         left -= 4;
                         left = com.example.fastwire.everything.Optionals.Codec.vfast0(d, o34, o34, size, left);
                         if (left < 0) return -1;
@@ -516,124 +516,124 @@ public class Collections {
                     a32 += 5;
                 }
             }
-            int off35 = dev.fastwire.Unchecked.i32(d, pos + 58, size);
-            if (off35 != 0) {
-                int q36 = pos + off35;
-                if (q36 < pos + 62 || q36 > size - 4) return -1;
-                int c37 = dev.fastwire.Unchecked.i32(d, q36, size);
-                if (c37 < 0 || c37 > ((size - 4 - q36) / 8)) return -1;
+            long off35 = dev.fastwire.Unchecked.u32(d, pos + 58, size);
+            if (off35 != 0L) {
+                long q36 = pos + off35;
+                if (q36 < pos + 62 || q36 + 4 > size) return -1;
+                long c37 = dev.fastwire.Unchecked.u32(d, q36, size);
+                if (q36 + 4 + c37 * 8 > size) return -1;
                 left -= 4 + c37 * 8;
             }
-            int off38 = dev.fastwire.Unchecked.i32(d, pos + 62, size);
-            if (off38 != 0) {
-                int q39 = pos + off38;
-                if (q39 < pos + 66 || q39 > size - 4) return -1;
-                int c40 = dev.fastwire.Unchecked.i32(d, q39, size);
-                if (c40 < 0 || c40 > ((size - 4 - q39) / 4)) return -1;
+            long off38 = dev.fastwire.Unchecked.u32(d, pos + 62, size);
+            if (off38 != 0L) {
+                long q39 = pos + off38;
+                if (q39 < pos + 66 || q39 + 4 > size) return -1;
+                long c40 = dev.fastwire.Unchecked.u32(d, q39, size);
+                if (q39 + 4 + c40 * 4 > size) return -1;
                 left -= 4 + c40 * 4;
-                int end42 = q39 + 4 + c40 * 4;
-                int a41 = q39 + 4;
+                long end42 = q39 + 4 + c40 * 4;
+                long a41 = q39 + 4;
                 while (a41 < end42) {
                     left = com.chronoxor.proto.Balance.Codec.vfast0(d, a41, pos, size, left);
                     if (left < 0) return -1;
                     a41 += 4;
                 }
             }
-            int off43 = dev.fastwire.Unchecked.i32(d, pos + 66, size);
-            if (off43 != 0) {
-                int q44 = pos + off43;
-                if (q44 < pos + 70 || q44 > size - 4) return -1;
-                int c45 = dev.fastwire.Unchecked.i32(d, q44, size);
-                if (c45 < 0 || c45 > ((size - 4 - q44) / 8)) return -1;
+            long off43 = dev.fastwire.Unchecked.u32(d, pos + 66, size);
+            if (off43 != 0L) {
+                long q44 = pos + off43;
+                if (q44 < pos + 70 || q44 + 4 > size) return -1;
+                long c45 = dev.fastwire.Unchecked.u32(d, q44, size);
+                if (q44 + 4 + c45 * 8 > size) return -1;
                 left -= 4 + c45 * 8;
-                int end47 = q44 + 4 + c45 * 8;
-                int a46 = q44 + 4;
+                long end47 = q44 + 4 + c45 * 8;
+                long a46 = q44 + 4;
                 while (a46 < end47) {
-                    int q48 = pos + dev.fastwire.Unchecked.i32(d, a46 + 4, size);
-                    if (q48 < a46 + 8 || q48 > size - 4) return -1;
-                    int n49 = dev.fastwire.Unchecked.i32(d, q48, size);
-                    if (n49 < 0 || n49 > (size - 4 - q48)) return -1;
+                    long q48 = pos + dev.fastwire.Unchecked.u32(d, a46 + 4, size);
+                    if (q48 < a46 + 8 || q48 + 4 > size) return -1;
+                    long n49 = dev.fastwire.Unchecked.u32(d, q48, size);
+                    if (q48 + 4 + n49 > size) return -1;
                     left -= 4 + n49;
                     if (left < 0) return -1;
                     a46 += 8;
                 }
             }
-            int off50 = dev.fastwire.Unchecked.i32(d, pos + 70, size);
-            if (off50 != 0) {
-                int q51 = pos + off50;
-                if (q51 < pos + 74 || q51 > size - 4) return -1;
-                int c52 = dev.fastwire.Unchecked.i32(d, q51, size);
-                if (c52 < 0 || c52 > ((size - 4 - q51) / 9)) return -1;
+            long off50 = dev.fastwire.Unchecked.u32(d, pos + 70, size);
+            if (off50 != 0L) {
+                long q51 = pos + off50;
+                if (q51 < pos + 74 || q51 + 4 > size) return -1;
+                long c52 = dev.fastwire.Unchecked.u32(d, q51, size);
+                if (q51 + 4 + c52 * 9 > size) return -1;
                 left -= 4 + c52 * 9;
-                int end54 = q51 + 4 + c52 * 9;
-                int a53 = q51 + 4;
+                long end54 = q51 + 4 + c52 * 9;
+                long a53 = q51 + 4;
                 while (a53 < end54) {
-                    int q55 = pos + dev.fastwire.Unchecked.i32(d, a53, size);
-                    if (q55 < a53 + 4 || q55 > size - 4) return -1;
-                    int n56 = dev.fastwire.Unchecked.i32(d, q55, size);
-                    if (n56 < 0 || n56 > (size - 4 - q55)) return -1;
+                    long q55 = pos + dev.fastwire.Unchecked.u32(d, a53, size);
+                    if (q55 < a53 + 4 || q55 + 4 > size) return -1;
+                    long n56 = dev.fastwire.Unchecked.u32(d, q55, size);
+                    if (q55 + 4 + n56 > size) return -1;
                     left -= 4 + n56;
                     if (dev.fastwire.Unchecked.u8(d, a53 + 4, size) != 0) {
-                        int o57 = pos + dev.fastwire.Unchecked.i32(d, a53 + 5, size);
-                        if (o57 < a53 + 9 || o57 > size - 8) return -1;
+                        long o57 = pos + dev.fastwire.Unchecked.u32(d, a53 + 5, size);
+                        if (o57 < a53 + 9 || o57 + 8 > size) return -1;
                         left -= 8;
                     }
                     if (left < 0) return -1;
                     a53 += 9;
                 }
             }
-            int off58 = dev.fastwire.Unchecked.i32(d, pos + 74, size);
-            if (off58 != 0) {
-                int q59 = pos + off58;
-                if (q59 < pos + 78 || q59 > size - 4) return -1;
-                int c60 = dev.fastwire.Unchecked.i32(d, q59, size);
-                if (c60 < 0 || c60 > ((size - 4 - q59) / 5)) return -1;
+            long off58 = dev.fastwire.Unchecked.u32(d, pos + 74, size);
+            if (off58 != 0L) {
+                long q59 = pos + off58;
+                if (q59 < pos + 78 || q59 + 4 > size) return -1;
+                long c60 = dev.fastwire.Unchecked.u32(d, q59, size);
+                if (q59 + 4 + c60 * 5 > size) return -1;
                 left -= 4 + c60 * 5;
-                int end62 = q59 + 4 + c60 * 5;
-                int a61 = q59 + 4;
+                long end62 = q59 + 4 + c60 * 5;
+                long a61 = q59 + 4;
                 while (a61 < end62) {
                     left = com.example.fastwire.everything.Optionals.Codec.vfast0(d, a61 + 1, pos, size, left);
                     if (left < 0) return -1;
                     a61 += 5;
                 }
             }
-            int off63 = dev.fastwire.Unchecked.i32(d, pos + 78, size);
-            if (off63 != 0) {
-                int q64 = pos + off63;
-                if (q64 < pos + 82 || q64 > size - 4) return -1;
-                int c65 = dev.fastwire.Unchecked.i32(d, q64, size);
-                if (c65 < 0 || c65 > ((size - 4 - q64) / 20)) return -1;
+            long off63 = dev.fastwire.Unchecked.u32(d, pos + 78, size);
+            if (off63 != 0L) {
+                long q64 = pos + off63;
+                if (q64 < pos + 82 || q64 + 4 > size) return -1;
+                long c65 = dev.fastwire.Unchecked.u32(d, q64, size);
+                if (q64 + 4 + c65 * 20 > size) return -1;
                 left -= 4 + c65 * 20;
-                int end67 = q64 + 4 + c65 * 20;
-                int a66 = q64 + 4;
+                long end67 = q64 + 4 + c65 * 20;
+                long a66 = q64 + 4;
                 while (a66 < end67) {
-                    int q68 = pos + dev.fastwire.Unchecked.i32(d, a66 + 16, size);
-                    if (q68 < a66 + 20 || q68 > size - 4) return -1;
-                    int n69 = dev.fastwire.Unchecked.i32(d, q68, size);
-                    if (n69 < 0 || n69 > (size - 4 - q68)) return -1;
+                    long q68 = pos + dev.fastwire.Unchecked.u32(d, a66 + 16, size);
+                    if (q68 < a66 + 20 || q68 + 4 > size) return -1;
+                    long n69 = dev.fastwire.Unchecked.u32(d, q68, size);
+                    if (q68 + 4 + n69 > size) return -1;
                     left -= 4 + n69;
                     if (left < 0) return -1;
                     a66 += 20;
                 }
             }
-            int off70 = dev.fastwire.Unchecked.i32(d, pos + 82, size);
-            if (off70 != 0) {
-                int q71 = pos + off70;
-                if (q71 < pos + 86 || q71 > size - 4) return -1;
-                int c72 = dev.fastwire.Unchecked.i32(d, q71, size);
-                if (c72 < 0 || c72 > ((size - 4 - q71) / 9)) return -1;
+            long off70 = dev.fastwire.Unchecked.u32(d, pos + 82, size);
+            if (off70 != 0L) {
+                long q71 = pos + off70;
+                if (q71 < pos + 86 || q71 + 4 > size) return -1;
+                long c72 = dev.fastwire.Unchecked.u32(d, q71, size);
+                if (q71 + 4 + c72 * 9 > size) return -1;
                 left -= 4 + c72 * 9;
-                int end74 = q71 + 4 + c72 * 9;
-                int a73 = q71 + 4;
+                long end74 = q71 + 4 + c72 * 9;
+                long a73 = q71 + 4;
                 while (a73 < end74) {
-                    int q75 = pos + dev.fastwire.Unchecked.i32(d, a73, size);
-                    if (q75 < a73 + 4 || q75 > size - 4) return -1;
-                    int n76 = dev.fastwire.Unchecked.i32(d, q75, size);
-                    if (n76 < 0 || n76 > (size - 4 - q75)) return -1;
+                    long q75 = pos + dev.fastwire.Unchecked.u32(d, a73, size);
+                    if (q75 < a73 + 4 || q75 + 4 > size) return -1;
+                    long n76 = dev.fastwire.Unchecked.u32(d, q75, size);
+                    if (q75 + 4 + n76 > size) return -1;
                     left -= 4 + n76;
                     if (dev.fastwire.Unchecked.u8(d, a73 + 4, size) != 0) {
-                        int o77 = pos + dev.fastwire.Unchecked.i32(d, a73 + 5, size);
-                        if (o77 < a73 + 9 || o77 > size - 4) return -1;
+                        long o77 = pos + dev.fastwire.Unchecked.u32(d, a73 + 5, size);
+                        if (o77 < a73 + 9 || o77 + 4 > size) return -1;
                         left -= 4;
                         left = com.example.fastwire.everything.Primitives.Codec.vfast0(d, o77, o77, size, left);
                         if (left < 0) return -1;
@@ -642,15 +642,15 @@ public class Collections {
                     a73 += 9;
                 }
             }
-            int off78 = dev.fastwire.Unchecked.i32(d, pos + 86, size);
-            if (off78 != 0) {
-                int q79 = pos + off78;
-                if (q79 < pos + 90 || q79 > size - 4) return -1;
-                int c80 = dev.fastwire.Unchecked.i32(d, q79, size);
-                if (c80 < 0 || c80 > ((size - 4 - q79) / 8)) return -1;
+            long off78 = dev.fastwire.Unchecked.u32(d, pos + 86, size);
+            if (off78 != 0L) {
+                long q79 = pos + off78;
+                if (q79 < pos + 90 || q79 + 4 > size) return -1;
+                long c80 = dev.fastwire.Unchecked.u32(d, q79, size);
+                if (q79 + 4 + c80 * 8 > size) return -1;
                 left -= 4 + c80 * 8;
-                int end82 = q79 + 4 + c80 * 8;
-                int a81 = q79 + 4;
+                long end82 = q79 + 4 + c80 * 8;
+                long a81 = q79 + 4;
                 while (a81 < end82) {
                     left = com.chronoxor.proto.Order.Codec.vfast0(d, a81, pos, size, left);
                     if (left < 0) return -1;
@@ -662,7 +662,7 @@ public class Collections {
             return left;
         }
 
-        public static int ffast0(byte[] d, int p, int end) {
+        public static long ffast0(byte[] d, long p, long end) {
             if (end - p < 12) return -1;
             p += 12;
             int i1 = 0;
@@ -671,8 +671,8 @@ public class Collections {
                 p += 1;
                 if (dev.fastwire.Unchecked.u8(d, p - 1, end) != 0) {
                     if (end - p < 4) return -1;
-                    int n2 = dev.fastwire.Unchecked.i32(d, p, end);
-                    if (n2 < 0 || n2 > (end - p - 4)) return -1;
+                    long n2 = dev.fastwire.Unchecked.u32(d, p, end);
+                    if (p + 4 + n2 > end) return -1;
                     p += 4 + n2;
                 }
                 i1 += 1;
@@ -684,14 +684,14 @@ public class Collections {
                 i3 += 1;
             }
             if (end - p < 4) return -1;
-            int c4 = dev.fastwire.Unchecked.i32(d, p, end);
+            long c4 = dev.fastwire.Unchecked.u32(d, p, end);
             p += 4;
-            if (c4 < 0 || c4 > ((end - p) / 1)) return -1;
+            if (p + c4 * 1 > end) return -1;
             p += c4 * 1;
             if (end - p < 4) return -1;
-            int c5 = dev.fastwire.Unchecked.i32(d, p, end);
+            long c5 = dev.fastwire.Unchecked.u32(d, p, end);
             p += 4;
-            if (c5 < 0 || c5 > ((end - p) / 1)) return -1;
+            if (p + c5 * 1 > end) return -1;
             int i6 = 0;
             while (i6 < c5) {
                 if (p >= end) return -1;
@@ -703,9 +703,9 @@ public class Collections {
                 i6 += 1;
             }
             if (end - p < 4) return -1;
-            int c7 = dev.fastwire.Unchecked.i32(d, p, end);
+            long c7 = dev.fastwire.Unchecked.u32(d, p, end);
             p += 4;
-            if (c7 < 0 || c7 > ((end - p) / 26)) return -1;
+            if (p + c7 * 26 > end) return -1;
             int i8 = 0;
             while (i8 < c7) {
                 p = com.chronoxor.proto.Order.Codec.ffast0(d, p, end);
@@ -713,21 +713,21 @@ public class Collections {
                 i8 += 1;
             }
             if (end - p < 4) return -1;
-            int c9 = dev.fastwire.Unchecked.i32(d, p, end);
+            long c9 = dev.fastwire.Unchecked.u32(d, p, end);
             p += 4;
-            if (c9 < 0 || c9 > ((end - p) / 4)) return -1;
+            if (p + c9 * 4 > end) return -1;
             int i10 = 0;
             while (i10 < c9) {
                 if (end - p < 4) return -1;
-                int n11 = dev.fastwire.Unchecked.i32(d, p, end);
-                if (n11 < 0 || n11 > (end - p - 4)) return -1;
+                long n11 = dev.fastwire.Unchecked.u32(d, p, end);
+                if (p + 4 + n11 > end) return -1;
                 p += 4 + n11;
                 i10 += 1;
             }
             if (end - p < 4) return -1;
-            int c12 = dev.fastwire.Unchecked.i32(d, p, end);
+            long c12 = dev.fastwire.Unchecked.u32(d, p, end);
             p += 4;
-            if (c12 < 0 || c12 > ((end - p) / 1)) return -1;
+            if (p + c12 * 1 > end) return -1;
             int i13 = 0;
             while (i13 < c12) {
                 if (p >= end) return -1;
@@ -739,14 +739,14 @@ public class Collections {
                 i13 += 1;
             }
             if (end - p < 4) return -1;
-            int c14 = dev.fastwire.Unchecked.i32(d, p, end);
+            long c14 = dev.fastwire.Unchecked.u32(d, p, end);
             p += 4;
-            if (c14 < 0 || c14 > ((end - p) / 8)) return -1;
+            if (p + c14 * 8 > end) return -1;
             p += c14 * 8;
             if (end - p < 4) return -1;
-            int c15 = dev.fastwire.Unchecked.i32(d, p, end);
+            long c15 = dev.fastwire.Unchecked.u32(d, p, end);
             p += 4;
-            if (c15 < 0 || c15 > ((end - p) / 12)) return -1;
+            if (p + c15 * 12 > end) return -1;
             int i16 = 0;
             while (i16 < c15) {
                 p = com.chronoxor.proto.Balance.Codec.ffast0(d, p, end);
@@ -754,28 +754,28 @@ public class Collections {
                 i16 += 1;
             }
             if (end - p < 4) return -1;
-            int c17 = dev.fastwire.Unchecked.i32(d, p, end);
+            long c17 = dev.fastwire.Unchecked.u32(d, p, end);
             p += 4;
-            if (c17 < 0 || c17 > ((end - p) / 8)) return -1;
+            if (p + c17 * 8 > end) return -1;
             int i18 = 0;
             while (i18 < c17) {
                 if (end - p < 4) return -1;
                 p += 4;
                 if (end - p < 4) return -1;
-                int n19 = dev.fastwire.Unchecked.i32(d, p, end);
-                if (n19 < 0 || n19 > (end - p - 4)) return -1;
+                long n19 = dev.fastwire.Unchecked.u32(d, p, end);
+                if (p + 4 + n19 > end) return -1;
                 p += 4 + n19;
                 i18 += 1;
             }
             if (end - p < 4) return -1;
-            int c20 = dev.fastwire.Unchecked.i32(d, p, end);
+            long c20 = dev.fastwire.Unchecked.u32(d, p, end);
             p += 4;
-            if (c20 < 0 || c20 > ((end - p) / 5)) return -1;
+            if (p + c20 * 5 > end) return -1;
             int i21 = 0;
             while (i21 < c20) {
                 if (end - p < 4) return -1;
-                int n22 = dev.fastwire.Unchecked.i32(d, p, end);
-                if (n22 < 0 || n22 > (end - p - 4)) return -1;
+                long n22 = dev.fastwire.Unchecked.u32(d, p, end);
+                if (p + 4 + n22 > end) return -1;
                 p += 4 + n22;
                 if (p >= end) return -1;
                 p += 1;
@@ -786,9 +786,9 @@ public class Collections {
                 i21 += 1;
             }
             if (end - p < 4) return -1;
-            int c23 = dev.fastwire.Unchecked.i32(d, p, end);
+            long c23 = dev.fastwire.Unchecked.u32(d, p, end);
             p += 4;
-            if (c23 < 0 || c23 > ((end - p) / 13)) return -1;
+            if (p + c23 * 13 > end) return -1;
             int i24 = 0;
             while (i24 < c23) {
                 if (end - p < 1) return -1;
@@ -798,28 +798,28 @@ public class Collections {
                 i24 += 1;
             }
             if (end - p < 4) return -1;
-            int c25 = dev.fastwire.Unchecked.i32(d, p, end);
+            long c25 = dev.fastwire.Unchecked.u32(d, p, end);
             p += 4;
-            if (c25 < 0 || c25 > ((end - p) / 20)) return -1;
+            if (p + c25 * 20 > end) return -1;
             int i26 = 0;
             while (i26 < c25) {
                 if (end - p < 16) return -1;
                 p += 16;
                 if (end - p < 4) return -1;
-                int n27 = dev.fastwire.Unchecked.i32(d, p, end);
-                if (n27 < 0 || n27 > (end - p - 4)) return -1;
+                long n27 = dev.fastwire.Unchecked.u32(d, p, end);
+                if (p + 4 + n27 > end) return -1;
                 p += 4 + n27;
                 i26 += 1;
             }
             if (end - p < 4) return -1;
-            int c28 = dev.fastwire.Unchecked.i32(d, p, end);
+            long c28 = dev.fastwire.Unchecked.u32(d, p, end);
             p += 4;
-            if (c28 < 0 || c28 > ((end - p) / 5)) return -1;
+            if (p + c28 * 5 > end) return -1;
             int i29 = 0;
             while (i29 < c28) {
                 if (end - p < 4) return -1;
-                int n30 = dev.fastwire.Unchecked.i32(d, p, end);
-                if (n30 < 0 || n30 > (end - p - 4)) return -1;
+                long n30 = dev.fastwire.Unchecked.u32(d, p, end);
+                if (p + 4 + n30 > end) return -1;
                 p += 4 + n30;
                 if (p >= end) return -1;
                 p += 1;
@@ -830,9 +830,9 @@ public class Collections {
                 i29 += 1;
             }
             if (end - p < 4) return -1;
-            int c31 = dev.fastwire.Unchecked.i32(d, p, end);
+            long c31 = dev.fastwire.Unchecked.u32(d, p, end);
             p += 4;
-            if (c31 < 0 || c31 > ((end - p) / 38)) return -1;
+            if (p + c31 * 38 > end) return -1;
             int i32 = 0;
             while (i32 < c31) {
                 p = com.chronoxor.proto.Order.Codec.ffast0(d, p, end);
@@ -845,7 +845,7 @@ public class Collections {
         }
 
         @Override public long vfast(byte[] d, int slot, int base, int size, long left, int depth) { return depth >= 3 ? vfast0(d, slot, base, size, left) : -1; }
-        @Override public int ffast(byte[] d, int p, int end, int depth) { return depth >= 3 ? ffast0(d, p, end) : -1; }
+        @Override public int ffast(byte[] d, int p, int end, int depth) { return depth >= 3 ? (int) ffast0(d, p, end) : -1; }
 
         @Override protected void vfields(dev.fastwire.Writer w, int body, Collections v) { vfields0(w, body, v); }
         @Override protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Collections v) { vread0(r, body, size, depth, v); }

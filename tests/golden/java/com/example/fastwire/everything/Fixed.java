@@ -80,13 +80,13 @@ public class Fixed implements Comparable<com.example.fastwire.everything.Fixed> 
         public static Fixed fget0(dev.fastwire.Reader r, int depth, Fixed reuse) {
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             Fixed v = reuse != null && reuse.getClass() == Fixed.class ? reuse : new Fixed();
-            if (depth >= 1) { int p = fgetFast0(r, r.buf, r.pos, r.end, v); if (p >= 0) { r.pos = p; return v; } }
+            if (depth >= 1) { int p = (int) fgetFast0(r, r.buf, r.pos, r.end, v); if (p >= 0) { r.pos = p; return v; } }
             fread0(r, depth - 1, v);
             return v;
         }
 
         public static void fcheck0(dev.fastwire.Reader r, int depth) {
-            if (depth >= 1) { int p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
+            if (depth >= 1) { int p = (int) ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             fverify0(r, depth - 1);
         }
@@ -139,34 +139,34 @@ public class Fixed implements Comparable<com.example.fastwire.everything.Fixed> 
         }
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
-        public static long vfast0(byte[] d, int slot, int base, int size, long left) {
-            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 12) return -1;
+        public static long vfast0(byte[] d, long slot, long base, long size, long left) {
+            long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
+            if (pos < slot + 4 || pos + 12 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000001F40000000CL) return -1;
             left -= 12;
             return left;
         }
 
-        public static int ffast0(byte[] d, int p, int end) {
+        public static long ffast0(byte[] d, long p, long end) {
             if (end - p < 4) return -1;
             p += 4;
             return p;
         }
 
         @Override public long vfast(byte[] d, int slot, int base, int size, long left, int depth) { return depth >= 1 ? vfast0(d, slot, base, size, left) : -1; }
-        @Override public int ffast(byte[] d, int p, int end, int depth) { return depth >= 1 ? ffast0(d, p, end) : -1; }
+        @Override public int ffast(byte[] d, int p, int end, int depth) { return depth >= 1 ? (int) ffast0(d, p, end) : -1; }
 
         /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
-        public static long vgetFast0(dev.fastwire.Reader r, byte[] d, int slot, int base, int size, long left, Fixed v) {
-            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 12) return -1;
+        public static long vgetFast0(dev.fastwire.Reader r, byte[] d, long slot, long base, long size, long left, Fixed v) {
+            long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
+            if (pos < slot + 4 || pos + 12 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000001F40000000CL) return -1;
             left -= 12;
             v.id = dev.fastwire.Unchecked.i32(d, pos + 8, size);
             return left;
         }
 
-        public static int fgetFast0(dev.fastwire.Reader r, byte[] d, int p, int end, Fixed v) {
+        public static long fgetFast0(dev.fastwire.Reader r, byte[] d, long p, long end, Fixed v) {
             if (end - p < 4) return -1;
             v.id = dev.fastwire.Unchecked.i32(d, p, end);
             p += 4;

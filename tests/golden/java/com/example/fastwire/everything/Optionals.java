@@ -130,7 +130,7 @@ public class Optionals {
         }
 
         public static void fcheck0(dev.fastwire.Reader r, int depth) {
-            if (depth >= 2) { int p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
+            if (depth >= 2) { int p = (int) ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             fverify0(r, depth - 1);
         }
@@ -324,80 +324,80 @@ public class Optionals {
         }
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
-        public static long vfast0(byte[] d, int slot, int base, int size, long left) {
-            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 64) return -1;
+        public static long vfast0(byte[] d, long slot, long base, long size, long left) {
+            long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
+            if (pos < slot + 4 || pos + 64 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000006F00000040L) return -1;
             left -= 64;
             if (dev.fastwire.Unchecked.u8(d, pos + 8, size) != 0) {
-                int o1 = pos + dev.fastwire.Unchecked.i32(d, pos + 9, size);
-                if (o1 < pos + 13 || o1 > size - 1) return -1;
+                long o1 = pos + dev.fastwire.Unchecked.u32(d, pos + 9, size);
+                if (o1 < pos + 13 || o1 + 1 > size) return -1;
                 left -= 1;
             }
             if (dev.fastwire.Unchecked.u8(d, pos + 13, size) != 0) {
-                int o2 = pos + dev.fastwire.Unchecked.i32(d, pos + 14, size);
-                if (o2 < pos + 18 || o2 > size - 4) return -1;
+                long o2 = pos + dev.fastwire.Unchecked.u32(d, pos + 14, size);
+                if (o2 < pos + 18 || o2 + 4 > size) return -1;
                 left -= 4;
             }
             if (dev.fastwire.Unchecked.u8(d, pos + 18, size) != 0) {
-                int o3 = pos + dev.fastwire.Unchecked.i32(d, pos + 19, size);
-                if (o3 < pos + 23 || o3 > size - 4) return -1;
+                long o3 = pos + dev.fastwire.Unchecked.u32(d, pos + 19, size);
+                if (o3 < pos + 23 || o3 + 4 > size) return -1;
                 left -= 4;
-                int q4 = o3 + dev.fastwire.Unchecked.i32(d, o3, size);
-                if (q4 < o3 + 4 || q4 > size - 4) return -1;
-                int n5 = dev.fastwire.Unchecked.i32(d, q4, size);
-                if (n5 < 0 || n5 > (size - 4 - q4)) return -1;
+                long q4 = o3 + dev.fastwire.Unchecked.u32(d, o3, size);
+                if (q4 < o3 + 4 || q4 + 4 > size) return -1;
+                long n5 = dev.fastwire.Unchecked.u32(d, q4, size);
+                if (q4 + 4 + n5 > size) return -1;
                 left -= 4 + n5;
             }
             if (dev.fastwire.Unchecked.u8(d, pos + 23, size) != 0) {
-                int o6 = pos + dev.fastwire.Unchecked.i32(d, pos + 24, size);
-                if (o6 < pos + 28 || o6 > size - 16) return -1;
+                long o6 = pos + dev.fastwire.Unchecked.u32(d, pos + 24, size);
+                if (o6 < pos + 28 || o6 + 16 > size) return -1;
                 left -= 16;
                 if (dev.fastwire.Unchecked.u8(d, o6 + 14, size) > 28) return -1;
             }
             if (dev.fastwire.Unchecked.u8(d, pos + 28, size) != 0) {
-                int o7 = pos + dev.fastwire.Unchecked.i32(d, pos + 29, size);
-                if (o7 < pos + 33 || o7 > size - 16) return -1;
+                long o7 = pos + dev.fastwire.Unchecked.u32(d, pos + 29, size);
+                if (o7 < pos + 33 || o7 + 16 > size) return -1;
                 left -= 16;
             }
             if (dev.fastwire.Unchecked.u8(d, pos + 33, size) != 0) {
-                int o8 = pos + dev.fastwire.Unchecked.i32(d, pos + 34, size);
-                if (o8 < pos + 38 || o8 > size - 8) return -1;
+                long o8 = pos + dev.fastwire.Unchecked.u32(d, pos + 34, size);
+                if (o8 < pos + 38 || o8 + 8 > size) return -1;
                 left -= 8;
             }
             if (dev.fastwire.Unchecked.u8(d, pos + 38, size) != 0) {
-                int o9 = pos + dev.fastwire.Unchecked.i32(d, pos + 39, size);
-                if (o9 < pos + 43 || o9 > size - 1) return -1;
+                long o9 = pos + dev.fastwire.Unchecked.u32(d, pos + 39, size);
+                if (o9 < pos + 43 || o9 + 1 > size) return -1;
                 left -= 1;
             }
             if (dev.fastwire.Unchecked.u8(d, pos + 43, size) != 0) {
-                int o10 = pos + dev.fastwire.Unchecked.i32(d, pos + 44, size);
-                if (o10 < pos + 48 || o10 > size - 4) return -1;
+                long o10 = pos + dev.fastwire.Unchecked.u32(d, pos + 44, size);
+                if (o10 < pos + 48 || o10 + 4 > size) return -1;
                 left -= 4;
             }
             if (dev.fastwire.Unchecked.u8(d, pos + 48, size) != 0) {
-                int o11 = pos + dev.fastwire.Unchecked.i32(d, pos + 49, size);
-                if (o11 < pos + 53 || o11 > size - 4) return -1;
+                long o11 = pos + dev.fastwire.Unchecked.u32(d, pos + 49, size);
+                if (o11 < pos + 53 || o11 + 4 > size) return -1;
                 left -= 4;
                 left = com.example.fastwire.everything.Primitives.Codec.vfast0(d, o11, o11, size, left);
                 if (left < 0) return -1;
             }
             if (dev.fastwire.Unchecked.u8(d, pos + 53, size) != 0) {
-                int o12 = pos + dev.fastwire.Unchecked.i32(d, pos + 54, size);
-                if (o12 < pos + 58 || o12 > size - 4) return -1;
+                long o12 = pos + dev.fastwire.Unchecked.u32(d, pos + 54, size);
+                if (o12 < pos + 58 || o12 + 4 > size) return -1;
                 left -= 4;
                 left = com.chronoxor.proto.Order.Codec.vfast0(d, o12, o12, size, left);
                 if (left < 0) return -1;
             }
             if (dev.fastwire.Unchecked.u8(d, pos + 58, size) != 0) {
-                int o13 = pos + dev.fastwire.Unchecked.i32(d, pos + 59, size);
-                if (o13 < pos + 63 || o13 > size - 8) return -1;
+                long o13 = pos + dev.fastwire.Unchecked.u32(d, pos + 59, size);
+                if (o13 < pos + 63 || o13 + 8 > size) return -1;
                 left -= 8;
             }
             return left;
         }
 
-        public static int ffast0(byte[] d, int p, int end) {
+        public static long ffast0(byte[] d, long p, long end) {
             if (p >= end) return -1;
             p += 1;
             if (dev.fastwire.Unchecked.u8(d, p - 1, end) != 0) {
@@ -414,8 +414,8 @@ public class Optionals {
             p += 1;
             if (dev.fastwire.Unchecked.u8(d, p - 1, end) != 0) {
                 if (end - p < 4) return -1;
-                int n1 = dev.fastwire.Unchecked.i32(d, p, end);
-                if (n1 < 0 || n1 > (end - p - 4)) return -1;
+                long n1 = dev.fastwire.Unchecked.u32(d, p, end);
+                if (p + 4 + n1 > end) return -1;
                 p += 4 + n1;
             }
             if (p >= end) return -1;
@@ -473,7 +473,7 @@ public class Optionals {
         }
 
         @Override public long vfast(byte[] d, int slot, int base, int size, long left, int depth) { return depth >= 2 ? vfast0(d, slot, base, size, left) : -1; }
-        @Override public int ffast(byte[] d, int p, int end, int depth) { return depth >= 2 ? ffast0(d, p, end) : -1; }
+        @Override public int ffast(byte[] d, int p, int end, int depth) { return depth >= 2 ? (int) ffast0(d, p, end) : -1; }
 
         @Override protected void vfields(dev.fastwire.Writer w, int body, Optionals v) { vfields0(w, body, v); }
         @Override protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Optionals v) { vread0(r, body, size, depth, v); }

@@ -84,13 +84,13 @@ public class Ping implements Comparable<com.example.fastwire.everything.Ping> {
         public static Ping fget0(dev.fastwire.Reader r, int depth, Ping reuse) {
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             Ping v = reuse != null && reuse.getClass() == Ping.class ? reuse : new Ping();
-            if (depth >= 1) { int p = fgetFast0(r, r.buf, r.pos, r.end, v); if (p >= 0) { r.pos = p; return v; } }
+            if (depth >= 1) { int p = (int) fgetFast0(r, r.buf, r.pos, r.end, v); if (p >= 0) { r.pos = p; return v; } }
             fread0(r, depth - 1, v);
             return v;
         }
 
         public static void fcheck0(dev.fastwire.Reader r, int depth) {
-            if (depth >= 1) { int p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
+            if (depth >= 1) { int p = (int) ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             fverify0(r, depth - 1);
         }
@@ -150,37 +150,37 @@ public class Ping implements Comparable<com.example.fastwire.everything.Ping> {
         }
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
-        public static long vfast0(byte[] d, int slot, int base, int size, long left) {
-            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 32) return -1;
+        public static long vfast0(byte[] d, long slot, long base, long size, long left) {
+            long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
+            if (pos < slot + 4 || pos + 32 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013100000020L) return -1;
             left -= 32;
             return left;
         }
 
-        public static int ffast0(byte[] d, int p, int end) {
+        public static long ffast0(byte[] d, long p, long end) {
             if (end - p < 24) return -1;
             p += 24;
             return p;
         }
 
         @Override public long vfast(byte[] d, int slot, int base, int size, long left, int depth) { return depth >= 1 ? vfast0(d, slot, base, size, left) : -1; }
-        @Override public int ffast(byte[] d, int p, int end, int depth) { return depth >= 1 ? ffast0(d, p, end) : -1; }
+        @Override public int ffast(byte[] d, int p, int end, int depth) { return depth >= 1 ? (int) ffast0(d, p, end) : -1; }
 
         /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
-        public static long vgetFast0(dev.fastwire.Reader r, byte[] d, int slot, int base, int size, long left, Ping v) {
-            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 32) return -1;
+        public static long vgetFast0(dev.fastwire.Reader r, byte[] d, long slot, long base, long size, long left, Ping v) {
+            long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
+            if (pos < slot + 4 || pos + 32 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013100000020L) return -1;
             left -= 32;
-            v.id = dev.fastwire.Uuids.get(r.buf, pos + 8);
+            v.id = dev.fastwire.Uuids.get(r.buf, (int) (pos + 8));
             v.sent = dev.fastwire.Unchecked.i64(d, pos + 24, size);
             return left;
         }
 
-        public static int fgetFast0(dev.fastwire.Reader r, byte[] d, int p, int end, Ping v) {
+        public static long fgetFast0(dev.fastwire.Reader r, byte[] d, long p, long end, Ping v) {
             if (end - p < 24) return -1;
-            v.id = dev.fastwire.Uuids.get(r.buf, p);
+            v.id = dev.fastwire.Uuids.get(r.buf, (int) p);
             v.sent = dev.fastwire.Unchecked.i64(d, p + 16, end);
             p += 24;
             return p;

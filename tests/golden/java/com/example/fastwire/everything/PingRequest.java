@@ -84,13 +84,13 @@ public class PingRequest extends com.example.fastwire.everything.Ping {
         public static PingRequest fget0(dev.fastwire.Reader r, int depth, PingRequest reuse) {
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             PingRequest v = reuse != null && reuse.getClass() == PingRequest.class ? reuse : new PingRequest();
-            if (depth >= 1) { int p = fgetFast0(r, r.buf, r.pos, r.end, v); if (p >= 0) { r.pos = p; return v; } }
+            if (depth >= 1) { int p = (int) fgetFast0(r, r.buf, r.pos, r.end, v); if (p >= 0) { r.pos = p; return v; } }
             fread0(r, depth - 1, v);
             return v;
         }
 
         public static void fcheck0(dev.fastwire.Reader r, int depth) {
-            if (depth >= 1) { int p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
+            if (depth >= 1) { int p = (int) ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             fverify0(r, depth - 1);
         }
@@ -159,56 +159,56 @@ public class PingRequest extends com.example.fastwire.everything.Ping {
         }
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
-        public static long vfast0(byte[] d, int slot, int base, int size, long left) {
-            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 36) return -1;
+        public static long vfast0(byte[] d, long slot, long base, long size, long left) {
+            long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
+            if (pos < slot + 4 || pos + 36 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013500000024L) return -1;
             left -= 36;
-            int q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 32, size);
-            if (q1 < pos + 36 || q1 > size - 4) return -1;
-            int n2 = dev.fastwire.Unchecked.i32(d, q1, size);
-            if (n2 < 0 || n2 > (size - 4 - q1)) return -1;
+            long q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 32, size);
+            if (q1 < pos + 36 || q1 + 4 > size) return -1;
+            long n2 = dev.fastwire.Unchecked.u32(d, q1, size);
+            if (q1 + 4 + n2 > size) return -1;
             left -= 4 + n2;
             return left;
         }
 
-        public static int ffast0(byte[] d, int p, int end) {
+        public static long ffast0(byte[] d, long p, long end) {
             if (end - p < 28) return -1;
             p += 24;
-            int n1 = dev.fastwire.Unchecked.i32(d, p, end);
-            if (n1 < 0 || n1 > (end - p - 4)) return -1;
+            long n1 = dev.fastwire.Unchecked.u32(d, p, end);
+            if (p + 4 + n1 > end) return -1;
             p += 4 + n1;
             return p;
         }
 
         @Override public long vfast(byte[] d, int slot, int base, int size, long left, int depth) { return depth >= 1 ? vfast0(d, slot, base, size, left) : -1; }
-        @Override public int ffast(byte[] d, int p, int end, int depth) { return depth >= 1 ? ffast0(d, p, end) : -1; }
+        @Override public int ffast(byte[] d, int p, int end, int depth) { return depth >= 1 ? (int) ffast0(d, p, end) : -1; }
 
         /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
-        public static long vgetFast0(dev.fastwire.Reader r, byte[] d, int slot, int base, int size, long left, PingRequest v) {
-            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 36) return -1;
+        public static long vgetFast0(dev.fastwire.Reader r, byte[] d, long slot, long base, long size, long left, PingRequest v) {
+            long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
+            if (pos < slot + 4 || pos + 36 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013500000024L) return -1;
             left -= 36;
-            v.id = dev.fastwire.Uuids.get(r.buf, pos + 8);
+            v.id = dev.fastwire.Uuids.get(r.buf, (int) (pos + 8));
             v.sent = dev.fastwire.Unchecked.i64(d, pos + 24, size);
-            int q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 32, size);
-            if (q1 < pos + 36 || q1 > size - 4) return -1;
-            int n2 = dev.fastwire.Unchecked.i32(d, q1, size);
-            if (n2 < 0 || n2 > (size - 4 - q1)) return -1;
+            long q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 32, size);
+            if (q1 < pos + 36 || q1 + 4 > size) return -1;
+            long n2 = dev.fastwire.Unchecked.u32(d, q1, size);
+            if (q1 + 4 + n2 > size) return -1;
             left -= 4 + n2;
-            v.note = r.text(q1 + 4, n2, v.note);
+            v.note = r.text((int) (q1 + 4), (int) n2, v.note);
             return left;
         }
 
-        public static int fgetFast0(dev.fastwire.Reader r, byte[] d, int p, int end, PingRequest v) {
+        public static long fgetFast0(dev.fastwire.Reader r, byte[] d, long p, long end, PingRequest v) {
             if (end - p < 28) return -1;
-            v.id = dev.fastwire.Uuids.get(r.buf, p);
+            v.id = dev.fastwire.Uuids.get(r.buf, (int) p);
             v.sent = dev.fastwire.Unchecked.i64(d, p + 16, end);
             p += 24;
-            int n1 = dev.fastwire.Unchecked.i32(d, p, end);
-            if (n1 < 0 || n1 > (end - p - 4)) return -1;
-            v.note = r.text(p + 4, n1, v.note);
+            long n1 = dev.fastwire.Unchecked.u32(d, p, end);
+            if (p + 4 + n1 > end) return -1;
+            v.note = r.text((int) (p + 4), (int) n1, v.note);
             p += 4 + n1;
             return p;
         }

@@ -201,7 +201,7 @@ public class Primitives {
         }
 
         public static void fcheck0(dev.fastwire.Reader r, int depth) {
-            if (depth >= 1) { int p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
+            if (depth >= 1) { int p = (int) ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             fverify0(r, depth - 1);
         }
@@ -453,50 +453,50 @@ public class Primitives {
         }
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
-        public static long vfast0(byte[] d, int slot, int base, int size, long left) {
-            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 177) return -1;
+        public static long vfast0(byte[] d, long slot, long base, long size, long left) {
+            long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
+            if (pos < slot + 4 || pos + 177 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000006E000000B1L) return -1;
             left -= 177;
             if (dev.fastwire.Unchecked.u8(d, pos + 71, size) > 28) return -1;
-            int q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 73, size);
-            if (q1 < pos + 77 || q1 > size - 4) return -1;
-            int n2 = dev.fastwire.Unchecked.i32(d, q1, size);
-            if (n2 < 0 || n2 > (size - 4 - q1)) return -1;
+            long q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 73, size);
+            if (q1 < pos + 77 || q1 + 4 > size) return -1;
+            long n2 = dev.fastwire.Unchecked.u32(d, q1, size);
+            if (q1 + 4 + n2 > size) return -1;
             left -= 4 + n2;
-            int q3 = pos + dev.fastwire.Unchecked.i32(d, pos + 77, size);
-            if (q3 < pos + 81 || q3 > size - 4) return -1;
-            int n4 = dev.fastwire.Unchecked.i32(d, q3, size);
-            if (n4 < 0 || n4 > (size - 4 - q3)) return -1;
+            long q3 = pos + dev.fastwire.Unchecked.u32(d, pos + 77, size);
+            if (q3 < pos + 81 || q3 + 4 > size) return -1;
+            long n4 = dev.fastwire.Unchecked.u32(d, q3, size);
+            if (q3 + 4 + n4 > size) return -1;
             left -= 4 + n4;
-            int q5 = pos + dev.fastwire.Unchecked.i32(d, pos + 169, size);
-            if (q5 < pos + 173 || q5 > size - 4) return -1;
-            int n6 = dev.fastwire.Unchecked.i32(d, q5, size);
-            if (n6 < 0 || n6 > (size - 4 - q5)) return -1;
+            long q5 = pos + dev.fastwire.Unchecked.u32(d, pos + 169, size);
+            if (q5 < pos + 173 || q5 + 4 > size) return -1;
+            long n6 = dev.fastwire.Unchecked.u32(d, q5, size);
+            if (q5 + 4 + n6 > size) return -1;
             left -= 4 + n6;
             return left;
         }
 
-        public static int ffast0(byte[] d, int p, int end) {
+        public static long ffast0(byte[] d, long p, long end) {
             if (end - p < 69) return -1;
             if (dev.fastwire.Unchecked.u8(d, p + 63, end) > 28) return -1;
             p += 65;
-            int n1 = dev.fastwire.Unchecked.i32(d, p, end);
-            if (n1 < 0 || n1 > (end - p - 8)) return -1;
+            long n1 = dev.fastwire.Unchecked.u32(d, p, end);
+            if (p + 8 + n1 > end) return -1;
             p += 4 + n1;
-            int n2 = dev.fastwire.Unchecked.i32(d, p, end);
-            if (n2 < 0 || n2 > (end - p - 96)) return -1;
+            long n2 = dev.fastwire.Unchecked.u32(d, p, end);
+            if (p + 96 + n2 > end) return -1;
             p += 4 + n2;
             p += 88;
-            int n3 = dev.fastwire.Unchecked.i32(d, p, end);
-            if (n3 < 0 || n3 > (end - p - 8)) return -1;
+            long n3 = dev.fastwire.Unchecked.u32(d, p, end);
+            if (p + 8 + n3 > end) return -1;
             p += 4 + n3;
             p += 4;
             return p;
         }
 
         @Override public long vfast(byte[] d, int slot, int base, int size, long left, int depth) { return depth >= 1 ? vfast0(d, slot, base, size, left) : -1; }
-        @Override public int ffast(byte[] d, int p, int end, int depth) { return depth >= 1 ? ffast0(d, p, end) : -1; }
+        @Override public int ffast(byte[] d, int p, int end, int depth) { return depth >= 1 ? (int) ffast0(d, p, end) : -1; }
 
         @Override protected void vfields(dev.fastwire.Writer w, int body, Primitives v) { vfields0(w, body, v); }
         @Override protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Primitives v) { vread0(r, body, size, depth, v); }

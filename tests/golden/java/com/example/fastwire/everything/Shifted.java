@@ -74,7 +74,7 @@ public class Shifted {
         }
 
         public static void fcheck0(dev.fastwire.Reader r, int depth) {
-            if (depth >= 1) { int p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
+            if (depth >= 1) { int p = (int) ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             fverify0(r, depth - 1);
         }
@@ -129,16 +129,16 @@ public class Shifted {
         }
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
-        public static long vfast0(byte[] d, int slot, int base, int size, long left) {
-            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 24) return -1;
+        public static long vfast0(byte[] d, long slot, long base, long size, long left) {
+            long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
+            if (pos < slot + 4 || pos + 24 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000012C00000018L) return -1;
             left -= 24;
             if (dev.fastwire.Unchecked.u8(d, pos + 22, size) > 28) return -1;
             return left;
         }
 
-        public static int ffast0(byte[] d, int p, int end) {
+        public static long ffast0(byte[] d, long p, long end) {
             if (end - p < 16) return -1;
             if (dev.fastwire.Unchecked.u8(d, p + 14, end) > 28) return -1;
             p += 16;
@@ -146,7 +146,7 @@ public class Shifted {
         }
 
         @Override public long vfast(byte[] d, int slot, int base, int size, long left, int depth) { return depth >= 1 ? vfast0(d, slot, base, size, left) : -1; }
-        @Override public int ffast(byte[] d, int p, int end, int depth) { return depth >= 1 ? ffast0(d, p, end) : -1; }
+        @Override public int ffast(byte[] d, int p, int end, int depth) { return depth >= 1 ? (int) ffast0(d, p, end) : -1; }
 
         @Override protected void vfields(dev.fastwire.Writer w, int body, Shifted v) { vfields0(w, body, v); }
         @Override protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Shifted v) { vread0(r, body, size, depth, v); }

@@ -88,7 +88,7 @@ public class Wallet extends com.chronoxor.proto.Balance {
         }
 
         public static void fcheck0(dev.fastwire.Reader r, int depth) {
-            if (depth >= 1) { int p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
+            if (depth >= 1) { int p = (int) ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return; } }
             if (depth < 1) throw dev.fastwire.Reader.fail("too_deep");
             fverify0(r, depth - 1);
         }
@@ -159,24 +159,24 @@ public class Wallet extends com.chronoxor.proto.Balance {
         }
 
         /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
-        public static long vfast0(byte[] d, int slot, int base, int size, long left) {
-            int pos = base + dev.fastwire.Unchecked.i32(d, slot, size);
-            if (pos < slot + 4 || pos > size - 36) return -1;
+        public static long vfast0(byte[] d, long slot, long base, long size, long left) {
+            long pos = base + dev.fastwire.Unchecked.u32(d, slot, size);
+            if (pos < slot + 4 || pos + 36 > size) return -1;
             if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000000200000024L) return -1;
             left -= 36;
-            int q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 8, size);
-            if (q1 < pos + 12 || q1 > size - 4) return -1;
-            int n2 = dev.fastwire.Unchecked.i32(d, q1, size);
-            if (n2 < 0 || n2 > (size - 4 - q1)) return -1;
+            long q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 8, size);
+            if (q1 < pos + 12 || q1 + 4 > size) return -1;
+            long n2 = dev.fastwire.Unchecked.u32(d, q1, size);
+            if (q1 + 4 + n2 > size) return -1;
             left -= 4 + n2;
             if (dev.fastwire.Unchecked.u8(d, pos + 34, size) > 28) return -1;
             return left;
         }
 
-        public static int ffast0(byte[] d, int p, int end) {
+        public static long ffast0(byte[] d, long p, long end) {
             if (end - p < 4) return -1;
-            int n1 = dev.fastwire.Unchecked.i32(d, p, end);
-            if (n1 < 0 || n1 > (end - p - 28)) return -1;
+            long n1 = dev.fastwire.Unchecked.u32(d, p, end);
+            if (p + 28 + n1 > end) return -1;
             p += 4 + n1;
             if (dev.fastwire.Unchecked.u8(d, p + 22, end) > 28) return -1;
             p += 24;
@@ -184,7 +184,7 @@ public class Wallet extends com.chronoxor.proto.Balance {
         }
 
         @Override public long vfast(byte[] d, int slot, int base, int size, long left, int depth) { return depth >= 1 ? vfast0(d, slot, base, size, left) : -1; }
-        @Override public int ffast(byte[] d, int p, int end, int depth) { return depth >= 1 ? ffast0(d, p, end) : -1; }
+        @Override public int ffast(byte[] d, int p, int end, int depth) { return depth >= 1 ? (int) ffast0(d, p, end) : -1; }
 
         @Override protected void vfields(dev.fastwire.Writer w, int body, Wallet v) { vfields0(w, body, v); }
         @Override protected void vread(dev.fastwire.Reader r, int body, int size, int depth, Wallet v) { vread0(r, body, size, depth, v); }

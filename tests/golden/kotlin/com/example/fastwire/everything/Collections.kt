@@ -231,7 +231,7 @@ data class Collections(
             }
 
             fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
-                if (depth >= 3) { val left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return } }
+                if (depth >= 3) { val left = vfast0(r.buf, pos.toLong(), base.toLong(), r.end.toLong(), r.budget); if (left >= 0) { r.budget = left; return } }
                 val body = r.enter(base, r.u32(pos), pos + 4, 112, depth)
                 vverify0(r, body, r.len, depth - 1)
             }
@@ -244,7 +244,7 @@ data class Collections(
             }
 
             fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
-                if (depth >= 3) { val p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return } }
+                if (depth >= 3) { val p = ffast0(r.buf, r.pos.toLong(), r.end.toLong()).toInt(); if (p >= 0) { r.pos = p; return } }
                 if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
                 fverify0(r, depth - 1)
             }
@@ -369,23 +369,23 @@ data class Collections(
             }
 
             /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
-            fun vfast0(d: ByteArray, slot: Int, base: Int, size: Int, left0: Long): Long {
+            fun vfast0(d: ByteArray, slot: Long, base: Long, size: Long, left0: Long): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 90) return -1
+                val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
+                if (pos < slot + 4 || pos + 90 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x000000700000005AL) return -1
                 left -= 90
                 var a1 = pos + 20
                 val end2 = pos + 30
                 while (a1 < end2) {
                     if (dev.fastwire.Unchecked.u8(d, a1, size) != 0) {
-                        val o3 = pos + dev.fastwire.Unchecked.i32(d, a1 + 1, size)
-                        if (o3 < a1 + 5 || o3 > size - 4) return -1
+                        val o3 = pos + dev.fastwire.Unchecked.u32(d, a1 + 1, size)
+                        if (o3 < a1 + 5 || o3 + 4 > size) return -1
                         left -= 4
-                        val q4 = o3 + dev.fastwire.Unchecked.i32(d, o3, size)
-                        if (q4 < o3 + 4 || q4 > size - 4) return -1
-                        val n5 = dev.fastwire.Unchecked.i32(d, q4, size)
-                        if (n5 < 0 || n5 > (size - 4 - q4)) return -1
+                        val q4 = o3 + dev.fastwire.Unchecked.u32(d, o3, size)
+                        if (q4 < o3 + 4 || q4 + 4 > size) return -1
+                        val n5 = dev.fastwire.Unchecked.u32(d, q4, size)
+                        if (q4 + 4 + n5 > size) return -1
                         left -= 4 + n5
                     }
                     a1 += 5
@@ -397,39 +397,39 @@ data class Collections(
                     if (left < 0) return -1
                     a6 += 4
                 }
-                val off8 = dev.fastwire.Unchecked.i32(d, pos + 38, size)
-                if (off8 != 0) {
+                val off8 = dev.fastwire.Unchecked.u32(d, pos + 38, size)
+                if (off8 != 0L) {
                     val q9 = pos + off8
-                    if (q9 < pos + 42 || q9 > size - 4) return -1
-                    val c10 = dev.fastwire.Unchecked.i32(d, q9, size)
-                    if (c10 < 0 || c10 > ((size - 4 - q9) / 1)) return -1
+                    if (q9 < pos + 42 || q9 + 4 > size) return -1
+                    val c10 = dev.fastwire.Unchecked.u32(d, q9, size)
+                    if (q9 + 4 + c10 * 1 > size) return -1
                     left -= 4 + c10 * 1
                 }
-                val off11 = dev.fastwire.Unchecked.i32(d, pos + 42, size)
-                if (off11 != 0) {
+                val off11 = dev.fastwire.Unchecked.u32(d, pos + 42, size)
+                if (off11 != 0L) {
                     val q12 = pos + off11
-                    if (q12 < pos + 46 || q12 > size - 4) return -1
-                    val c13 = dev.fastwire.Unchecked.i32(d, q12, size)
-                    if (c13 < 0 || c13 > ((size - 4 - q12) / 5)) return -1
+                    if (q12 < pos + 46 || q12 + 4 > size) return -1
+                    val c13 = dev.fastwire.Unchecked.u32(d, q12, size)
+                    if (q12 + 4 + c13 * 5 > size) return -1
                     left -= 4 + c13 * 5
                     val end15 = q12 + 4 + c13 * 5
                     var a14 = q12 + 4
                     while (a14 < end15) {
                         if (dev.fastwire.Unchecked.u8(d, a14, size) != 0) {
-                            val o16 = pos + dev.fastwire.Unchecked.i32(d, a14 + 1, size)
-                            if (o16 < a14 + 5 || o16 > size - 1) return -1
+                            val o16 = pos + dev.fastwire.Unchecked.u32(d, a14 + 1, size)
+                            if (o16 < a14 + 5 || o16 + 1 > size) return -1
                             left -= 1
                         }
                         if (left < 0) return -1
                         a14 += 5
                     }
                 }
-                val off17 = dev.fastwire.Unchecked.i32(d, pos + 46, size)
-                if (off17 != 0) {
+                val off17 = dev.fastwire.Unchecked.u32(d, pos + 46, size)
+                if (off17 != 0L) {
                     val q18 = pos + off17
-                    if (q18 < pos + 50 || q18 > size - 4) return -1
-                    val c19 = dev.fastwire.Unchecked.i32(d, q18, size)
-                    if (c19 < 0 || c19 > ((size - 4 - q18) / 4)) return -1
+                    if (q18 < pos + 50 || q18 + 4 > size) return -1
+                    val c19 = dev.fastwire.Unchecked.u32(d, q18, size)
+                    if (q18 + 4 + c19 * 4 > size) return -1
                     left -= 4 + c19 * 4
                     val end21 = q18 + 4 + c19 * 4
                     var a20 = q18 + 4
@@ -439,38 +439,38 @@ data class Collections(
                         a20 += 4
                     }
                 }
-                val off22 = dev.fastwire.Unchecked.i32(d, pos + 50, size)
-                if (off22 != 0) {
+                val off22 = dev.fastwire.Unchecked.u32(d, pos + 50, size)
+                if (off22 != 0L) {
                     val q23 = pos + off22
-                    if (q23 < pos + 54 || q23 > size - 4) return -1
-                    val c24 = dev.fastwire.Unchecked.i32(d, q23, size)
-                    if (c24 < 0 || c24 > ((size - 4 - q23) / 4)) return -1
+                    if (q23 < pos + 54 || q23 + 4 > size) return -1
+                    val c24 = dev.fastwire.Unchecked.u32(d, q23, size)
+                    if (q23 + 4 + c24 * 4 > size) return -1
                     left -= 4 + c24 * 4
                     val end26 = q23 + 4 + c24 * 4
                     var a25 = q23 + 4
                     while (a25 < end26) {
-                        val q27 = pos + dev.fastwire.Unchecked.i32(d, a25, size)
-                        if (q27 < a25 + 4 || q27 > size - 4) return -1
-                        val n28 = dev.fastwire.Unchecked.i32(d, q27, size)
-                        if (n28 < 0 || n28 > (size - 4 - q27)) return -1
+                        val q27 = pos + dev.fastwire.Unchecked.u32(d, a25, size)
+                        if (q27 < a25 + 4 || q27 + 4 > size) return -1
+                        val n28 = dev.fastwire.Unchecked.u32(d, q27, size)
+                        if (q27 + 4 + n28 > size) return -1
                         left -= 4 + n28
                         if (left < 0) return -1
                         a25 += 4
                     }
                 }
-                val off29 = dev.fastwire.Unchecked.i32(d, pos + 54, size)
-                if (off29 != 0) {
+                val off29 = dev.fastwire.Unchecked.u32(d, pos + 54, size)
+                if (off29 != 0L) {
                     val q30 = pos + off29
-                    if (q30 < pos + 58 || q30 > size - 4) return -1
-                    val c31 = dev.fastwire.Unchecked.i32(d, q30, size)
-                    if (c31 < 0 || c31 > ((size - 4 - q30) / 5)) return -1
+                    if (q30 < pos + 58 || q30 + 4 > size) return -1
+                    val c31 = dev.fastwire.Unchecked.u32(d, q30, size)
+                    if (q30 + 4 + c31 * 5 > size) return -1
                     left -= 4 + c31 * 5
                     val end33 = q30 + 4 + c31 * 5
                     var a32 = q30 + 4
                     while (a32 < end33) {
                         if (dev.fastwire.Unchecked.u8(d, a32, size) != 0) {
-                            val o34 = pos + dev.fastwire.Unchecked.i32(d, a32 + 1, size)
-                            if (o34 < a32 + 5 || o34 > size - 4) return -1
+                            val o34 = pos + dev.fastwire.Unchecked.u32(d, a32 + 1, size)
+                            if (o34 < a32 + 5 || o34 + 4 > size) return -1
                             left -= 4
                             left = com.example.fastwire.everything.Optionals.Codec.vfast0(d, o34, o34, size, left)
                             if (left < 0) return -1
@@ -479,20 +479,20 @@ data class Collections(
                         a32 += 5
                     }
                 }
-                val off35 = dev.fastwire.Unchecked.i32(d, pos + 58, size)
-                if (off35 != 0) {
+                val off35 = dev.fastwire.Unchecked.u32(d, pos + 58, size)
+                if (off35 != 0L) {
                     val q36 = pos + off35
-                    if (q36 < pos + 62 || q36 > size - 4) return -1
-                    val c37 = dev.fastwire.Unchecked.i32(d, q36, size)
-                    if (c37 < 0 || c37 > ((size - 4 - q36) / 8)) return -1
+                    if (q36 < pos + 62 || q36 + 4 > size) return -1
+                    val c37 = dev.fastwire.Unchecked.u32(d, q36, size)
+                    if (q36 + 4 + c37 * 8 > size) return -1
                     left -= 4 + c37 * 8
                 }
-                val off38 = dev.fastwire.Unchecked.i32(d, pos + 62, size)
-                if (off38 != 0) {
+                val off38 = dev.fastwire.Unchecked.u32(d, pos + 62, size)
+                if (off38 != 0L) {
                     val q39 = pos + off38
-                    if (q39 < pos + 66 || q39 > size - 4) return -1
-                    val c40 = dev.fastwire.Unchecked.i32(d, q39, size)
-                    if (c40 < 0 || c40 > ((size - 4 - q39) / 4)) return -1
+                    if (q39 < pos + 66 || q39 + 4 > size) return -1
+                    val c40 = dev.fastwire.Unchecked.u32(d, q39, size)
+                    if (q39 + 4 + c40 * 4 > size) return -1
                     left -= 4 + c40 * 4
                     val end42 = q39 + 4 + c40 * 4
                     var a41 = q39 + 4
@@ -502,55 +502,55 @@ data class Collections(
                         a41 += 4
                     }
                 }
-                val off43 = dev.fastwire.Unchecked.i32(d, pos + 66, size)
-                if (off43 != 0) {
+                val off43 = dev.fastwire.Unchecked.u32(d, pos + 66, size)
+                if (off43 != 0L) {
                     val q44 = pos + off43
-                    if (q44 < pos + 70 || q44 > size - 4) return -1
-                    val c45 = dev.fastwire.Unchecked.i32(d, q44, size)
-                    if (c45 < 0 || c45 > ((size - 4 - q44) / 8)) return -1
+                    if (q44 < pos + 70 || q44 + 4 > size) return -1
+                    val c45 = dev.fastwire.Unchecked.u32(d, q44, size)
+                    if (q44 + 4 + c45 * 8 > size) return -1
                     left -= 4 + c45 * 8
                     val end47 = q44 + 4 + c45 * 8
                     var a46 = q44 + 4
                     while (a46 < end47) {
-                        val q48 = pos + dev.fastwire.Unchecked.i32(d, a46 + 4, size)
-                        if (q48 < a46 + 8 || q48 > size - 4) return -1
-                        val n49 = dev.fastwire.Unchecked.i32(d, q48, size)
-                        if (n49 < 0 || n49 > (size - 4 - q48)) return -1
+                        val q48 = pos + dev.fastwire.Unchecked.u32(d, a46 + 4, size)
+                        if (q48 < a46 + 8 || q48 + 4 > size) return -1
+                        val n49 = dev.fastwire.Unchecked.u32(d, q48, size)
+                        if (q48 + 4 + n49 > size) return -1
                         left -= 4 + n49
                         if (left < 0) return -1
                         a46 += 8
                     }
                 }
-                val off50 = dev.fastwire.Unchecked.i32(d, pos + 70, size)
-                if (off50 != 0) {
+                val off50 = dev.fastwire.Unchecked.u32(d, pos + 70, size)
+                if (off50 != 0L) {
                     val q51 = pos + off50
-                    if (q51 < pos + 74 || q51 > size - 4) return -1
-                    val c52 = dev.fastwire.Unchecked.i32(d, q51, size)
-                    if (c52 < 0 || c52 > ((size - 4 - q51) / 9)) return -1
+                    if (q51 < pos + 74 || q51 + 4 > size) return -1
+                    val c52 = dev.fastwire.Unchecked.u32(d, q51, size)
+                    if (q51 + 4 + c52 * 9 > size) return -1
                     left -= 4 + c52 * 9
                     val end54 = q51 + 4 + c52 * 9
                     var a53 = q51 + 4
                     while (a53 < end54) {
-                        val q55 = pos + dev.fastwire.Unchecked.i32(d, a53, size)
-                        if (q55 < a53 + 4 || q55 > size - 4) return -1
-                        val n56 = dev.fastwire.Unchecked.i32(d, q55, size)
-                        if (n56 < 0 || n56 > (size - 4 - q55)) return -1
+                        val q55 = pos + dev.fastwire.Unchecked.u32(d, a53, size)
+                        if (q55 < a53 + 4 || q55 + 4 > size) return -1
+                        val n56 = dev.fastwire.Unchecked.u32(d, q55, size)
+                        if (q55 + 4 + n56 > size) return -1
                         left -= 4 + n56
                         if (dev.fastwire.Unchecked.u8(d, a53 + 4, size) != 0) {
-                            val o57 = pos + dev.fastwire.Unchecked.i32(d, a53 + 5, size)
-                            if (o57 < a53 + 9 || o57 > size - 8) return -1
+                            val o57 = pos + dev.fastwire.Unchecked.u32(d, a53 + 5, size)
+                            if (o57 < a53 + 9 || o57 + 8 > size) return -1
                             left -= 8
                         }
                         if (left < 0) return -1
                         a53 += 9
                     }
                 }
-                val off58 = dev.fastwire.Unchecked.i32(d, pos + 74, size)
-                if (off58 != 0) {
+                val off58 = dev.fastwire.Unchecked.u32(d, pos + 74, size)
+                if (off58 != 0L) {
                     val q59 = pos + off58
-                    if (q59 < pos + 78 || q59 > size - 4) return -1
-                    val c60 = dev.fastwire.Unchecked.i32(d, q59, size)
-                    if (c60 < 0 || c60 > ((size - 4 - q59) / 5)) return -1
+                    if (q59 < pos + 78 || q59 + 4 > size) return -1
+                    val c60 = dev.fastwire.Unchecked.u32(d, q59, size)
+                    if (q59 + 4 + c60 * 5 > size) return -1
                     left -= 4 + c60 * 5
                     val end62 = q59 + 4 + c60 * 5
                     var a61 = q59 + 4
@@ -560,43 +560,43 @@ data class Collections(
                         a61 += 5
                     }
                 }
-                val off63 = dev.fastwire.Unchecked.i32(d, pos + 78, size)
-                if (off63 != 0) {
+                val off63 = dev.fastwire.Unchecked.u32(d, pos + 78, size)
+                if (off63 != 0L) {
                     val q64 = pos + off63
-                    if (q64 < pos + 82 || q64 > size - 4) return -1
-                    val c65 = dev.fastwire.Unchecked.i32(d, q64, size)
-                    if (c65 < 0 || c65 > ((size - 4 - q64) / 20)) return -1
+                    if (q64 < pos + 82 || q64 + 4 > size) return -1
+                    val c65 = dev.fastwire.Unchecked.u32(d, q64, size)
+                    if (q64 + 4 + c65 * 20 > size) return -1
                     left -= 4 + c65 * 20
                     val end67 = q64 + 4 + c65 * 20
                     var a66 = q64 + 4
                     while (a66 < end67) {
-                        val q68 = pos + dev.fastwire.Unchecked.i32(d, a66 + 16, size)
-                        if (q68 < a66 + 20 || q68 > size - 4) return -1
-                        val n69 = dev.fastwire.Unchecked.i32(d, q68, size)
-                        if (n69 < 0 || n69 > (size - 4 - q68)) return -1
+                        val q68 = pos + dev.fastwire.Unchecked.u32(d, a66 + 16, size)
+                        if (q68 < a66 + 20 || q68 + 4 > size) return -1
+                        val n69 = dev.fastwire.Unchecked.u32(d, q68, size)
+                        if (q68 + 4 + n69 > size) return -1
                         left -= 4 + n69
                         if (left < 0) return -1
                         a66 += 20
                     }
                 }
-                val off70 = dev.fastwire.Unchecked.i32(d, pos + 82, size)
-                if (off70 != 0) {
+                val off70 = dev.fastwire.Unchecked.u32(d, pos + 82, size)
+                if (off70 != 0L) {
                     val q71 = pos + off70
-                    if (q71 < pos + 86 || q71 > size - 4) return -1
-                    val c72 = dev.fastwire.Unchecked.i32(d, q71, size)
-                    if (c72 < 0 || c72 > ((size - 4 - q71) / 9)) return -1
+                    if (q71 < pos + 86 || q71 + 4 > size) return -1
+                    val c72 = dev.fastwire.Unchecked.u32(d, q71, size)
+                    if (q71 + 4 + c72 * 9 > size) return -1
                     left -= 4 + c72 * 9
                     val end74 = q71 + 4 + c72 * 9
                     var a73 = q71 + 4
                     while (a73 < end74) {
-                        val q75 = pos + dev.fastwire.Unchecked.i32(d, a73, size)
-                        if (q75 < a73 + 4 || q75 > size - 4) return -1
-                        val n76 = dev.fastwire.Unchecked.i32(d, q75, size)
-                        if (n76 < 0 || n76 > (size - 4 - q75)) return -1
+                        val q75 = pos + dev.fastwire.Unchecked.u32(d, a73, size)
+                        if (q75 < a73 + 4 || q75 + 4 > size) return -1
+                        val n76 = dev.fastwire.Unchecked.u32(d, q75, size)
+                        if (q75 + 4 + n76 > size) return -1
                         left -= 4 + n76
                         if (dev.fastwire.Unchecked.u8(d, a73 + 4, size) != 0) {
-                            val o77 = pos + dev.fastwire.Unchecked.i32(d, a73 + 5, size)
-                            if (o77 < a73 + 9 || o77 > size - 4) return -1
+                            val o77 = pos + dev.fastwire.Unchecked.u32(d, a73 + 5, size)
+                            if (o77 < a73 + 9 || o77 + 4 > size) return -1
                             left -= 4
                             left = com.example.fastwire.everything.Primitives.Codec.vfast0(d, o77, o77, size, left)
                             if (left < 0) return -1
@@ -605,12 +605,12 @@ data class Collections(
                         a73 += 9
                     }
                 }
-                val off78 = dev.fastwire.Unchecked.i32(d, pos + 86, size)
-                if (off78 != 0) {
+                val off78 = dev.fastwire.Unchecked.u32(d, pos + 86, size)
+                if (off78 != 0L) {
                     val q79 = pos + off78
-                    if (q79 < pos + 90 || q79 > size - 4) return -1
-                    val c80 = dev.fastwire.Unchecked.i32(d, q79, size)
-                    if (c80 < 0 || c80 > ((size - 4 - q79) / 8)) return -1
+                    if (q79 < pos + 90 || q79 + 4 > size) return -1
+                    val c80 = dev.fastwire.Unchecked.u32(d, q79, size)
+                    if (q79 + 4 + c80 * 8 > size) return -1
                     left -= 4 + c80 * 8
                     val end82 = q79 + 4 + c80 * 8
                     var a81 = q79 + 4
@@ -625,7 +625,7 @@ data class Collections(
                 return left
             }
 
-            fun ffast0(d: ByteArray, p0: Int, end: Int): Int {
+            fun ffast0(d: ByteArray, p0: Long, end: Long): Long {
                 var p = p0
                 if (end - p < 12) return -1
                 p += 12
@@ -635,8 +635,8 @@ data class Collections(
                     p += 1
                     if (dev.fastwire.Unchecked.u8(d, p - 1, end) != 0) {
                         if (end - p < 4) return -1
-                        val n2 = dev.fastwire.Unchecked.i32(d, p, end)
-                        if (n2 < 0 || n2 > (end - p - 4)) return -1
+                        val n2 = dev.fastwire.Unchecked.u32(d, p, end)
+                        if (p + 4 + n2 > end) return -1
                         p += 4 + n2
                     }
                     i1 += 1
@@ -648,14 +648,14 @@ data class Collections(
                     i3 += 1
                 }
                 if (end - p < 4) return -1
-                val c4 = dev.fastwire.Unchecked.i32(d, p, end)
+                val c4 = dev.fastwire.Unchecked.u32(d, p, end)
                 p += 4
-                if (c4 < 0 || c4 > ((end - p) / 1)) return -1
+                if (p + c4 * 1 > end) return -1
                 p += c4 * 1
                 if (end - p < 4) return -1
-                val c5 = dev.fastwire.Unchecked.i32(d, p, end)
+                val c5 = dev.fastwire.Unchecked.u32(d, p, end)
                 p += 4
-                if (c5 < 0 || c5 > ((end - p) / 1)) return -1
+                if (p + c5 * 1 > end) return -1
                 var i6 = 0
                 while (i6 < c5) {
                     if (p >= end) return -1
@@ -667,9 +667,9 @@ data class Collections(
                     i6 += 1
                 }
                 if (end - p < 4) return -1
-                val c7 = dev.fastwire.Unchecked.i32(d, p, end)
+                val c7 = dev.fastwire.Unchecked.u32(d, p, end)
                 p += 4
-                if (c7 < 0 || c7 > ((end - p) / 26)) return -1
+                if (p + c7 * 26 > end) return -1
                 var i8 = 0
                 while (i8 < c7) {
                     p = com.chronoxor.proto.Order.Codec.ffast0(d, p, end)
@@ -677,21 +677,21 @@ data class Collections(
                     i8 += 1
                 }
                 if (end - p < 4) return -1
-                val c9 = dev.fastwire.Unchecked.i32(d, p, end)
+                val c9 = dev.fastwire.Unchecked.u32(d, p, end)
                 p += 4
-                if (c9 < 0 || c9 > ((end - p) / 4)) return -1
+                if (p + c9 * 4 > end) return -1
                 var i10 = 0
                 while (i10 < c9) {
                     if (end - p < 4) return -1
-                    val n11 = dev.fastwire.Unchecked.i32(d, p, end)
-                    if (n11 < 0 || n11 > (end - p - 4)) return -1
+                    val n11 = dev.fastwire.Unchecked.u32(d, p, end)
+                    if (p + 4 + n11 > end) return -1
                     p += 4 + n11
                     i10 += 1
                 }
                 if (end - p < 4) return -1
-                val c12 = dev.fastwire.Unchecked.i32(d, p, end)
+                val c12 = dev.fastwire.Unchecked.u32(d, p, end)
                 p += 4
-                if (c12 < 0 || c12 > ((end - p) / 1)) return -1
+                if (p + c12 * 1 > end) return -1
                 var i13 = 0
                 while (i13 < c12) {
                     if (p >= end) return -1
@@ -703,14 +703,14 @@ data class Collections(
                     i13 += 1
                 }
                 if (end - p < 4) return -1
-                val c14 = dev.fastwire.Unchecked.i32(d, p, end)
+                val c14 = dev.fastwire.Unchecked.u32(d, p, end)
                 p += 4
-                if (c14 < 0 || c14 > ((end - p) / 8)) return -1
+                if (p + c14 * 8 > end) return -1
                 p += c14 * 8
                 if (end - p < 4) return -1
-                val c15 = dev.fastwire.Unchecked.i32(d, p, end)
+                val c15 = dev.fastwire.Unchecked.u32(d, p, end)
                 p += 4
-                if (c15 < 0 || c15 > ((end - p) / 12)) return -1
+                if (p + c15 * 12 > end) return -1
                 var i16 = 0
                 while (i16 < c15) {
                     p = com.chronoxor.proto.Balance.Codec.ffast0(d, p, end)
@@ -718,28 +718,28 @@ data class Collections(
                     i16 += 1
                 }
                 if (end - p < 4) return -1
-                val c17 = dev.fastwire.Unchecked.i32(d, p, end)
+                val c17 = dev.fastwire.Unchecked.u32(d, p, end)
                 p += 4
-                if (c17 < 0 || c17 > ((end - p) / 8)) return -1
+                if (p + c17 * 8 > end) return -1
                 var i18 = 0
                 while (i18 < c17) {
                     if (end - p < 4) return -1
                     p += 4
                     if (end - p < 4) return -1
-                    val n19 = dev.fastwire.Unchecked.i32(d, p, end)
-                    if (n19 < 0 || n19 > (end - p - 4)) return -1
+                    val n19 = dev.fastwire.Unchecked.u32(d, p, end)
+                    if (p + 4 + n19 > end) return -1
                     p += 4 + n19
                     i18 += 1
                 }
                 if (end - p < 4) return -1
-                val c20 = dev.fastwire.Unchecked.i32(d, p, end)
+                val c20 = dev.fastwire.Unchecked.u32(d, p, end)
                 p += 4
-                if (c20 < 0 || c20 > ((end - p) / 5)) return -1
+                if (p + c20 * 5 > end) return -1
                 var i21 = 0
                 while (i21 < c20) {
                     if (end - p < 4) return -1
-                    val n22 = dev.fastwire.Unchecked.i32(d, p, end)
-                    if (n22 < 0 || n22 > (end - p - 4)) return -1
+                    val n22 = dev.fastwire.Unchecked.u32(d, p, end)
+                    if (p + 4 + n22 > end) return -1
                     p += 4 + n22
                     if (p >= end) return -1
                     p += 1
@@ -750,9 +750,9 @@ data class Collections(
                     i21 += 1
                 }
                 if (end - p < 4) return -1
-                val c23 = dev.fastwire.Unchecked.i32(d, p, end)
+                val c23 = dev.fastwire.Unchecked.u32(d, p, end)
                 p += 4
-                if (c23 < 0 || c23 > ((end - p) / 13)) return -1
+                if (p + c23 * 13 > end) return -1
                 var i24 = 0
                 while (i24 < c23) {
                     if (end - p < 1) return -1
@@ -762,28 +762,28 @@ data class Collections(
                     i24 += 1
                 }
                 if (end - p < 4) return -1
-                val c25 = dev.fastwire.Unchecked.i32(d, p, end)
+                val c25 = dev.fastwire.Unchecked.u32(d, p, end)
                 p += 4
-                if (c25 < 0 || c25 > ((end - p) / 20)) return -1
+                if (p + c25 * 20 > end) return -1
                 var i26 = 0
                 while (i26 < c25) {
                     if (end - p < 16) return -1
                     p += 16
                     if (end - p < 4) return -1
-                    val n27 = dev.fastwire.Unchecked.i32(d, p, end)
-                    if (n27 < 0 || n27 > (end - p - 4)) return -1
+                    val n27 = dev.fastwire.Unchecked.u32(d, p, end)
+                    if (p + 4 + n27 > end) return -1
                     p += 4 + n27
                     i26 += 1
                 }
                 if (end - p < 4) return -1
-                val c28 = dev.fastwire.Unchecked.i32(d, p, end)
+                val c28 = dev.fastwire.Unchecked.u32(d, p, end)
                 p += 4
-                if (c28 < 0 || c28 > ((end - p) / 5)) return -1
+                if (p + c28 * 5 > end) return -1
                 var i29 = 0
                 while (i29 < c28) {
                     if (end - p < 4) return -1
-                    val n30 = dev.fastwire.Unchecked.i32(d, p, end)
-                    if (n30 < 0 || n30 > (end - p - 4)) return -1
+                    val n30 = dev.fastwire.Unchecked.u32(d, p, end)
+                    if (p + 4 + n30 > end) return -1
                     p += 4 + n30
                     if (p >= end) return -1
                     p += 1
@@ -794,9 +794,9 @@ data class Collections(
                     i29 += 1
                 }
                 if (end - p < 4) return -1
-                val c31 = dev.fastwire.Unchecked.i32(d, p, end)
+                val c31 = dev.fastwire.Unchecked.u32(d, p, end)
                 p += 4
-                if (c31 < 0 || c31 > ((end - p) / 38)) return -1
+                if (p + c31 * 38 > end) return -1
                 var i32 = 0
                 while (i32 < c31) {
                     p = com.chronoxor.proto.Order.Codec.ffast0(d, p, end)
@@ -810,8 +810,8 @@ data class Collections(
 
         }
 
-        override fun vfast(d: ByteArray, slot: Int, base: Int, size: Int, left: Long, depth: Int): Long = if (depth >= 3) vfast0(d, slot, base, size, left) else -1
-        override fun ffast(d: ByteArray, p: Int, end: Int, depth: Int): Int = if (depth >= 3) ffast0(d, p, end) else -1
+        override fun vfast(d: ByteArray, slot: Int, base: Int, size: Int, left: Long, depth: Int): Long = if (depth >= 3) vfast0(d, slot.toLong(), base.toLong(), size.toLong(), left) else -1
+        override fun ffast(d: ByteArray, p: Int, end: Int, depth: Int): Int = if (depth >= 3) ffast0(d, p.toLong(), end.toLong()).toInt() else -1
         override fun vfields(w: dev.fastwire.Writer, body: Int, v: Collections) = vfields0(w, body, v)
         override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Collections) = vread0(r, body, size, depth, v)
         override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)

@@ -105,14 +105,14 @@ data class MoreDerived(
 
             fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: MoreDerived?): MoreDerived {
                 val v = reuse ?: MoreDerived()
-                if (depth >= 1) { val left = vgetFast0(r, r.buf, pos, base, r.end, r.budget, v); if (left >= 0) { r.budget = left; return v } }
+                if (depth >= 1) { val left = vgetFast0(r, r.buf, pos.toLong(), base.toLong(), r.end.toLong(), r.budget, v); if (left >= 0) { r.budget = left; return v } }
                 val body = r.enter(base, r.u32(pos), pos + 4, 303, depth)
                 vread0(r, body, r.len, depth - 1, v)
                 return v
             }
 
             fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
-                if (depth >= 1) { val left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return } }
+                if (depth >= 1) { val left = vfast0(r.buf, pos.toLong(), base.toLong(), r.end.toLong(), r.budget); if (left >= 0) { r.budget = left; return } }
                 val body = r.enter(base, r.u32(pos), pos + 4, 303, depth)
                 vverify0(r, body, r.len, depth - 1)
             }
@@ -120,13 +120,13 @@ data class MoreDerived(
             fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: MoreDerived?): MoreDerived {
                 if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
                 val v = reuse ?: MoreDerived()
-                if (depth >= 1) { val p = fgetFast0(r, r.buf, r.pos, r.end, v); if (p >= 0) { r.pos = p; return v } }
+                if (depth >= 1) { val p = fgetFast0(r, r.buf, r.pos.toLong(), r.end.toLong(), v).toInt(); if (p >= 0) { r.pos = p; return v } }
                 fread0(r, depth - 1, v)
                 return v
             }
 
             fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
-                if (depth >= 1) { val p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return } }
+                if (depth >= 1) { val p = ffast0(r.buf, r.pos.toLong(), r.end.toLong()).toInt(); if (p >= 0) { r.pos = p; return } }
                 if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
                 fverify0(r, depth - 1)
             }
@@ -176,43 +176,43 @@ data class MoreDerived(
             }
 
             /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
-            fun vfast0(d: ByteArray, slot: Int, base: Int, size: Int, left0: Long): Long {
+            fun vfast0(d: ByteArray, slot: Long, base: Long, size: Long, left0: Long): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 26) return -1
+                val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
+                if (pos < slot + 4 || pos + 26 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000012F0000001AL) return -1
                 left -= 26
-                val q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 8, size)
-                if (q1 < pos + 12 || q1 > size - 4) return -1
-                val n2 = dev.fastwire.Unchecked.i32(d, q1, size)
-                if (n2 < 0 || n2 > (size - 4 - q1)) return -1
+                val q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 8, size)
+                if (q1 < pos + 12 || q1 + 4 > size) return -1
+                val n2 = dev.fastwire.Unchecked.u32(d, q1, size)
+                if (q1 + 4 + n2 > size) return -1
                 left -= 4 + n2
                 return left
             }
 
-            fun ffast0(d: ByteArray, p0: Int, end: Int): Int {
+            fun ffast0(d: ByteArray, p0: Long, end: Long): Long {
                 var p = p0
                 if (end - p < 4) return -1
-                val n1 = dev.fastwire.Unchecked.i32(d, p, end)
-                if (n1 < 0 || n1 > (end - p - 18)) return -1
+                val n1 = dev.fastwire.Unchecked.u32(d, p, end)
+                if (p + 18 + n1 > end) return -1
                 p += 4 + n1
                 p += 14
                 return p
             }
 
             /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
-            fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Int, base: Int, size: Int, left0: Long, v: MoreDerived): Long {
+            fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Long, base: Long, size: Long, left0: Long, v: MoreDerived): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 26) return -1
+                val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
+                if (pos < slot + 4 || pos + 26 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000012F0000001AL) return -1
                 left -= 26
-                val q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 8, size)
-                if (q1 < pos + 12 || q1 > size - 4) return -1
-                val n2 = dev.fastwire.Unchecked.i32(d, q1, size)
-                if (n2 < 0 || n2 > (size - 4 - q1)) return -1
+                val q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 8, size)
+                if (q1 < pos + 12 || q1 + 4 > size) return -1
+                val n2 = dev.fastwire.Unchecked.u32(d, q1, size)
+                if (q1 + 4 + n2 > size) return -1
                 left -= 4 + n2
-                v.name = r.text(q1 + 4, n2, v.name)
+                v.name = r.text((q1 + 4).toInt(), n2.toInt(), v.name)
                 v.level = dev.fastwire.Unchecked.i8(d, pos + 12, size)
                 v.serial = dev.fastwire.Unchecked.i32(d, pos + 13, size)
                 v.weight = dev.fastwire.Unchecked.f64(d, pos + 17, size)
@@ -220,12 +220,12 @@ data class MoreDerived(
                 return left
             }
 
-            fun fgetFast0(r: dev.fastwire.Reader, d: ByteArray, p0: Int, end: Int, v: MoreDerived): Int {
+            fun fgetFast0(r: dev.fastwire.Reader, d: ByteArray, p0: Long, end: Long, v: MoreDerived): Long {
                 var p = p0
                 if (end - p < 4) return -1
-                val n1 = dev.fastwire.Unchecked.i32(d, p, end)
-                if (n1 < 0 || n1 > (end - p - 18)) return -1
-                v.name = r.text(p + 4, n1, v.name)
+                val n1 = dev.fastwire.Unchecked.u32(d, p, end)
+                if (p + 18 + n1 > end) return -1
+                v.name = r.text((p + 4).toInt(), n1.toInt(), v.name)
                 p += 4 + n1
                 v.level = dev.fastwire.Unchecked.i8(d, p, end)
                 v.serial = dev.fastwire.Unchecked.i32(d, p + 1, end)
@@ -237,8 +237,8 @@ data class MoreDerived(
 
         }
 
-        override fun vfast(d: ByteArray, slot: Int, base: Int, size: Int, left: Long, depth: Int): Long = if (depth >= 1) vfast0(d, slot, base, size, left) else -1
-        override fun ffast(d: ByteArray, p: Int, end: Int, depth: Int): Int = if (depth >= 1) ffast0(d, p, end) else -1
+        override fun vfast(d: ByteArray, slot: Int, base: Int, size: Int, left: Long, depth: Int): Long = if (depth >= 1) vfast0(d, slot.toLong(), base.toLong(), size.toLong(), left) else -1
+        override fun ffast(d: ByteArray, p: Int, end: Int, depth: Int): Int = if (depth >= 1) ffast0(d, p.toLong(), end.toLong()).toInt() else -1
         override fun vfields(w: dev.fastwire.Writer, body: Int, v: MoreDerived) = vfields0(w, body, v)
         override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: MoreDerived) = vread0(r, body, size, depth, v)
         override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)

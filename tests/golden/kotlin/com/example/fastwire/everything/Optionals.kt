@@ -186,7 +186,7 @@ data class Optionals(
             }
 
             fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
-                if (depth >= 2) { val left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return } }
+                if (depth >= 2) { val left = vfast0(r.buf, pos.toLong(), base.toLong(), r.end.toLong(), r.budget); if (left >= 0) { r.budget = left; return } }
                 val body = r.enter(base, r.u32(pos), pos + 4, 111, depth)
                 vverify0(r, body, r.len, depth - 1)
             }
@@ -199,7 +199,7 @@ data class Optionals(
             }
 
             fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
-                if (depth >= 2) { val p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return } }
+                if (depth >= 2) { val p = ffast0(r.buf, r.pos.toLong(), r.end.toLong()).toInt(); if (p >= 0) { r.pos = p; return } }
                 if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
                 fverify0(r, depth - 1)
             }
@@ -297,81 +297,81 @@ data class Optionals(
             }
 
             /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
-            fun vfast0(d: ByteArray, slot: Int, base: Int, size: Int, left0: Long): Long {
+            fun vfast0(d: ByteArray, slot: Long, base: Long, size: Long, left0: Long): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 64) return -1
+                val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
+                if (pos < slot + 4 || pos + 64 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000006F00000040L) return -1
                 left -= 64
                 if (dev.fastwire.Unchecked.u8(d, pos + 8, size) != 0) {
-                    val o1 = pos + dev.fastwire.Unchecked.i32(d, pos + 9, size)
-                    if (o1 < pos + 13 || o1 > size - 1) return -1
+                    val o1 = pos + dev.fastwire.Unchecked.u32(d, pos + 9, size)
+                    if (o1 < pos + 13 || o1 + 1 > size) return -1
                     left -= 1
                 }
                 if (dev.fastwire.Unchecked.u8(d, pos + 13, size) != 0) {
-                    val o2 = pos + dev.fastwire.Unchecked.i32(d, pos + 14, size)
-                    if (o2 < pos + 18 || o2 > size - 4) return -1
+                    val o2 = pos + dev.fastwire.Unchecked.u32(d, pos + 14, size)
+                    if (o2 < pos + 18 || o2 + 4 > size) return -1
                     left -= 4
                 }
                 if (dev.fastwire.Unchecked.u8(d, pos + 18, size) != 0) {
-                    val o3 = pos + dev.fastwire.Unchecked.i32(d, pos + 19, size)
-                    if (o3 < pos + 23 || o3 > size - 4) return -1
+                    val o3 = pos + dev.fastwire.Unchecked.u32(d, pos + 19, size)
+                    if (o3 < pos + 23 || o3 + 4 > size) return -1
                     left -= 4
-                    val q4 = o3 + dev.fastwire.Unchecked.i32(d, o3, size)
-                    if (q4 < o3 + 4 || q4 > size - 4) return -1
-                    val n5 = dev.fastwire.Unchecked.i32(d, q4, size)
-                    if (n5 < 0 || n5 > (size - 4 - q4)) return -1
+                    val q4 = o3 + dev.fastwire.Unchecked.u32(d, o3, size)
+                    if (q4 < o3 + 4 || q4 + 4 > size) return -1
+                    val n5 = dev.fastwire.Unchecked.u32(d, q4, size)
+                    if (q4 + 4 + n5 > size) return -1
                     left -= 4 + n5
                 }
                 if (dev.fastwire.Unchecked.u8(d, pos + 23, size) != 0) {
-                    val o6 = pos + dev.fastwire.Unchecked.i32(d, pos + 24, size)
-                    if (o6 < pos + 28 || o6 > size - 16) return -1
+                    val o6 = pos + dev.fastwire.Unchecked.u32(d, pos + 24, size)
+                    if (o6 < pos + 28 || o6 + 16 > size) return -1
                     left -= 16
                     if (dev.fastwire.Unchecked.u8(d, o6 + 14, size) > 28) return -1
                 }
                 if (dev.fastwire.Unchecked.u8(d, pos + 28, size) != 0) {
-                    val o7 = pos + dev.fastwire.Unchecked.i32(d, pos + 29, size)
-                    if (o7 < pos + 33 || o7 > size - 16) return -1
+                    val o7 = pos + dev.fastwire.Unchecked.u32(d, pos + 29, size)
+                    if (o7 < pos + 33 || o7 + 16 > size) return -1
                     left -= 16
                 }
                 if (dev.fastwire.Unchecked.u8(d, pos + 33, size) != 0) {
-                    val o8 = pos + dev.fastwire.Unchecked.i32(d, pos + 34, size)
-                    if (o8 < pos + 38 || o8 > size - 8) return -1
+                    val o8 = pos + dev.fastwire.Unchecked.u32(d, pos + 34, size)
+                    if (o8 < pos + 38 || o8 + 8 > size) return -1
                     left -= 8
                 }
                 if (dev.fastwire.Unchecked.u8(d, pos + 38, size) != 0) {
-                    val o9 = pos + dev.fastwire.Unchecked.i32(d, pos + 39, size)
-                    if (o9 < pos + 43 || o9 > size - 1) return -1
+                    val o9 = pos + dev.fastwire.Unchecked.u32(d, pos + 39, size)
+                    if (o9 < pos + 43 || o9 + 1 > size) return -1
                     left -= 1
                 }
                 if (dev.fastwire.Unchecked.u8(d, pos + 43, size) != 0) {
-                    val o10 = pos + dev.fastwire.Unchecked.i32(d, pos + 44, size)
-                    if (o10 < pos + 48 || o10 > size - 4) return -1
+                    val o10 = pos + dev.fastwire.Unchecked.u32(d, pos + 44, size)
+                    if (o10 < pos + 48 || o10 + 4 > size) return -1
                     left -= 4
                 }
                 if (dev.fastwire.Unchecked.u8(d, pos + 48, size) != 0) {
-                    val o11 = pos + dev.fastwire.Unchecked.i32(d, pos + 49, size)
-                    if (o11 < pos + 53 || o11 > size - 4) return -1
+                    val o11 = pos + dev.fastwire.Unchecked.u32(d, pos + 49, size)
+                    if (o11 < pos + 53 || o11 + 4 > size) return -1
                     left -= 4
                     left = com.example.fastwire.everything.Primitives.Codec.vfast0(d, o11, o11, size, left)
                     if (left < 0) return -1
                 }
                 if (dev.fastwire.Unchecked.u8(d, pos + 53, size) != 0) {
-                    val o12 = pos + dev.fastwire.Unchecked.i32(d, pos + 54, size)
-                    if (o12 < pos + 58 || o12 > size - 4) return -1
+                    val o12 = pos + dev.fastwire.Unchecked.u32(d, pos + 54, size)
+                    if (o12 < pos + 58 || o12 + 4 > size) return -1
                     left -= 4
                     left = com.chronoxor.proto.Order.Codec.vfast0(d, o12, o12, size, left)
                     if (left < 0) return -1
                 }
                 if (dev.fastwire.Unchecked.u8(d, pos + 58, size) != 0) {
-                    val o13 = pos + dev.fastwire.Unchecked.i32(d, pos + 59, size)
-                    if (o13 < pos + 63 || o13 > size - 8) return -1
+                    val o13 = pos + dev.fastwire.Unchecked.u32(d, pos + 59, size)
+                    if (o13 < pos + 63 || o13 + 8 > size) return -1
                     left -= 8
                 }
                 return left
             }
 
-            fun ffast0(d: ByteArray, p0: Int, end: Int): Int {
+            fun ffast0(d: ByteArray, p0: Long, end: Long): Long {
                 var p = p0
                 if (p >= end) return -1
                 p += 1
@@ -389,8 +389,8 @@ data class Optionals(
                 p += 1
                 if (dev.fastwire.Unchecked.u8(d, p - 1, end) != 0) {
                     if (end - p < 4) return -1
-                    val n1 = dev.fastwire.Unchecked.i32(d, p, end)
-                    if (n1 < 0 || n1 > (end - p - 4)) return -1
+                    val n1 = dev.fastwire.Unchecked.u32(d, p, end)
+                    if (p + 4 + n1 > end) return -1
                     p += 4 + n1
                 }
                 if (p >= end) return -1
@@ -449,8 +449,8 @@ data class Optionals(
 
         }
 
-        override fun vfast(d: ByteArray, slot: Int, base: Int, size: Int, left: Long, depth: Int): Long = if (depth >= 2) vfast0(d, slot, base, size, left) else -1
-        override fun ffast(d: ByteArray, p: Int, end: Int, depth: Int): Int = if (depth >= 2) ffast0(d, p, end) else -1
+        override fun vfast(d: ByteArray, slot: Int, base: Int, size: Int, left: Long, depth: Int): Long = if (depth >= 2) vfast0(d, slot.toLong(), base.toLong(), size.toLong(), left) else -1
+        override fun ffast(d: ByteArray, p: Int, end: Int, depth: Int): Int = if (depth >= 2) ffast0(d, p.toLong(), end.toLong()).toInt() else -1
         override fun vfields(w: dev.fastwire.Writer, body: Int, v: Optionals) = vfields0(w, body, v)
         override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Optionals) = vread0(r, body, size, depth, v)
         override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)

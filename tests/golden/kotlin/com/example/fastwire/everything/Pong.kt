@@ -84,14 +84,14 @@ data class Pong(
 
             fun vget0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int, reuse: Pong?): Pong {
                 val v = reuse ?: Pong()
-                if (depth >= 1) { val left = vgetFast0(r, r.buf, pos, base, r.end, r.budget, v); if (left >= 0) { r.budget = left; return v } }
+                if (depth >= 1) { val left = vgetFast0(r, r.buf, pos.toLong(), base.toLong(), r.end.toLong(), r.budget, v); if (left >= 0) { r.budget = left; return v } }
                 val body = r.enter(base, r.u32(pos), pos + 4, 306, depth)
                 vread0(r, body, r.len, depth - 1, v)
                 return v
             }
 
             fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
-                if (depth >= 1) { val left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return } }
+                if (depth >= 1) { val left = vfast0(r.buf, pos.toLong(), base.toLong(), r.end.toLong(), r.budget); if (left >= 0) { r.budget = left; return } }
                 val body = r.enter(base, r.u32(pos), pos + 4, 306, depth)
                 vverify0(r, body, r.len, depth - 1)
             }
@@ -99,13 +99,13 @@ data class Pong(
             fun fget0(r: dev.fastwire.Reader, depth: Int, reuse: Pong?): Pong {
                 if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
                 val v = reuse ?: Pong()
-                if (depth >= 1) { val p = fgetFast0(r, r.buf, r.pos, r.end, v); if (p >= 0) { r.pos = p; return v } }
+                if (depth >= 1) { val p = fgetFast0(r, r.buf, r.pos.toLong(), r.end.toLong(), v).toInt(); if (p >= 0) { r.pos = p; return v } }
                 fread0(r, depth - 1, v)
                 return v
             }
 
             fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
-                if (depth >= 1) { val p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return } }
+                if (depth >= 1) { val p = ffast0(r.buf, r.pos.toLong(), r.end.toLong()).toInt(); if (p >= 0) { r.pos = p; return } }
                 if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
                 fverify0(r, depth - 1)
             }
@@ -141,16 +141,16 @@ data class Pong(
             }
 
             /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
-            fun vfast0(d: ByteArray, slot: Int, base: Int, size: Int, left0: Long): Long {
+            fun vfast0(d: ByteArray, slot: Long, base: Long, size: Long, left0: Long): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 32) return -1
+                val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
+                if (pos < slot + 4 || pos + 32 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013200000020L) return -1
                 left -= 32
                 return left
             }
 
-            fun ffast0(d: ByteArray, p0: Int, end: Int): Int {
+            fun ffast0(d: ByteArray, p0: Long, end: Long): Long {
                 var p = p0
                 if (end - p < 24) return -1
                 p += 24
@@ -158,21 +158,21 @@ data class Pong(
             }
 
             /** deserialize's fast path for the usual message (see fast.py); -1: take the general read. */
-            fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Int, base: Int, size: Int, left0: Long, v: Pong): Long {
+            fun vgetFast0(r: dev.fastwire.Reader, d: ByteArray, slot: Long, base: Long, size: Long, left0: Long, v: Pong): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 32) return -1
+                val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
+                if (pos < slot + 4 || pos + 32 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000013200000020L) return -1
                 left -= 32
-                v.id = dev.fastwire.Uuids.get(r.buf, pos + 8)
+                v.id = dev.fastwire.Uuids.get(r.buf, (pos + 8).toInt())
                 v.received = dev.fastwire.Unchecked.i64(d, pos + 24, size)
                 return left
             }
 
-            fun fgetFast0(r: dev.fastwire.Reader, d: ByteArray, p0: Int, end: Int, v: Pong): Int {
+            fun fgetFast0(r: dev.fastwire.Reader, d: ByteArray, p0: Long, end: Long, v: Pong): Long {
                 var p = p0
                 if (end - p < 24) return -1
-                v.id = dev.fastwire.Uuids.get(r.buf, p)
+                v.id = dev.fastwire.Uuids.get(r.buf, p.toInt())
                 v.received = dev.fastwire.Unchecked.i64(d, p + 16, end)
                 p += 24
                 return p
@@ -180,8 +180,8 @@ data class Pong(
 
         }
 
-        override fun vfast(d: ByteArray, slot: Int, base: Int, size: Int, left: Long, depth: Int): Long = if (depth >= 1) vfast0(d, slot, base, size, left) else -1
-        override fun ffast(d: ByteArray, p: Int, end: Int, depth: Int): Int = if (depth >= 1) ffast0(d, p, end) else -1
+        override fun vfast(d: ByteArray, slot: Int, base: Int, size: Int, left: Long, depth: Int): Long = if (depth >= 1) vfast0(d, slot.toLong(), base.toLong(), size.toLong(), left) else -1
+        override fun ffast(d: ByteArray, p: Int, end: Int, depth: Int): Int = if (depth >= 1) ffast0(d, p.toLong(), end.toLong()).toInt() else -1
         override fun vfields(w: dev.fastwire.Writer, body: Int, v: Pong) = vfields0(w, body, v)
         override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Pong) = vread0(r, body, size, depth, v)
         override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)

@@ -242,7 +242,7 @@ data class Primitives(
             }
 
             fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
-                if (depth >= 1) { val left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return } }
+                if (depth >= 1) { val left = vfast0(r.buf, pos.toLong(), base.toLong(), r.end.toLong(), r.budget); if (left >= 0) { r.budget = left; return } }
                 val body = r.enter(base, r.u32(pos), pos + 4, 110, depth)
                 vverify0(r, body, r.len, depth - 1)
             }
@@ -255,7 +255,7 @@ data class Primitives(
             }
 
             fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
-                if (depth >= 1) { val p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return } }
+                if (depth >= 1) { val p = ffast0(r.buf, r.pos.toLong(), r.end.toLong()).toInt(); if (p >= 0) { r.pos = p; return } }
                 if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
                 fverify0(r, depth - 1)
             }
@@ -403,45 +403,45 @@ data class Primitives(
             }
 
             /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
-            fun vfast0(d: ByteArray, slot: Int, base: Int, size: Int, left0: Long): Long {
+            fun vfast0(d: ByteArray, slot: Long, base: Long, size: Long, left0: Long): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 177) return -1
+                val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
+                if (pos < slot + 4 || pos + 177 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000006E000000B1L) return -1
                 left -= 177
                 if (dev.fastwire.Unchecked.u8(d, pos + 71, size) > 28) return -1
-                val q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 73, size)
-                if (q1 < pos + 77 || q1 > size - 4) return -1
-                val n2 = dev.fastwire.Unchecked.i32(d, q1, size)
-                if (n2 < 0 || n2 > (size - 4 - q1)) return -1
+                val q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 73, size)
+                if (q1 < pos + 77 || q1 + 4 > size) return -1
+                val n2 = dev.fastwire.Unchecked.u32(d, q1, size)
+                if (q1 + 4 + n2 > size) return -1
                 left -= 4 + n2
-                val q3 = pos + dev.fastwire.Unchecked.i32(d, pos + 77, size)
-                if (q3 < pos + 81 || q3 > size - 4) return -1
-                val n4 = dev.fastwire.Unchecked.i32(d, q3, size)
-                if (n4 < 0 || n4 > (size - 4 - q3)) return -1
+                val q3 = pos + dev.fastwire.Unchecked.u32(d, pos + 77, size)
+                if (q3 < pos + 81 || q3 + 4 > size) return -1
+                val n4 = dev.fastwire.Unchecked.u32(d, q3, size)
+                if (q3 + 4 + n4 > size) return -1
                 left -= 4 + n4
-                val q5 = pos + dev.fastwire.Unchecked.i32(d, pos + 169, size)
-                if (q5 < pos + 173 || q5 > size - 4) return -1
-                val n6 = dev.fastwire.Unchecked.i32(d, q5, size)
-                if (n6 < 0 || n6 > (size - 4 - q5)) return -1
+                val q5 = pos + dev.fastwire.Unchecked.u32(d, pos + 169, size)
+                if (q5 < pos + 173 || q5 + 4 > size) return -1
+                val n6 = dev.fastwire.Unchecked.u32(d, q5, size)
+                if (q5 + 4 + n6 > size) return -1
                 left -= 4 + n6
                 return left
             }
 
-            fun ffast0(d: ByteArray, p0: Int, end: Int): Int {
+            fun ffast0(d: ByteArray, p0: Long, end: Long): Long {
                 var p = p0
                 if (end - p < 69) return -1
                 if (dev.fastwire.Unchecked.u8(d, p + 63, end) > 28) return -1
                 p += 65
-                val n1 = dev.fastwire.Unchecked.i32(d, p, end)
-                if (n1 < 0 || n1 > (end - p - 8)) return -1
+                val n1 = dev.fastwire.Unchecked.u32(d, p, end)
+                if (p + 8 + n1 > end) return -1
                 p += 4 + n1
-                val n2 = dev.fastwire.Unchecked.i32(d, p, end)
-                if (n2 < 0 || n2 > (end - p - 96)) return -1
+                val n2 = dev.fastwire.Unchecked.u32(d, p, end)
+                if (p + 96 + n2 > end) return -1
                 p += 4 + n2
                 p += 88
-                val n3 = dev.fastwire.Unchecked.i32(d, p, end)
-                if (n3 < 0 || n3 > (end - p - 8)) return -1
+                val n3 = dev.fastwire.Unchecked.u32(d, p, end)
+                if (p + 8 + n3 > end) return -1
                 p += 4 + n3
                 p += 4
                 return p
@@ -449,8 +449,8 @@ data class Primitives(
 
         }
 
-        override fun vfast(d: ByteArray, slot: Int, base: Int, size: Int, left: Long, depth: Int): Long = if (depth >= 1) vfast0(d, slot, base, size, left) else -1
-        override fun ffast(d: ByteArray, p: Int, end: Int, depth: Int): Int = if (depth >= 1) ffast0(d, p, end) else -1
+        override fun vfast(d: ByteArray, slot: Int, base: Int, size: Int, left: Long, depth: Int): Long = if (depth >= 1) vfast0(d, slot.toLong(), base.toLong(), size.toLong(), left) else -1
+        override fun ffast(d: ByteArray, p: Int, end: Int, depth: Int): Int = if (depth >= 1) ffast0(d, p.toLong(), end.toLong()).toInt() else -1
         override fun vfields(w: dev.fastwire.Writer, body: Int, v: Primitives) = vfields0(w, body, v)
         override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Primitives) = vread0(r, body, size, depth, v)
         override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)

@@ -98,7 +98,7 @@ data class Wallet(
             }
 
             fun vcheck0(r: dev.fastwire.Reader, pos: Int, base: Int, depth: Int) {
-                if (depth >= 1) { val left = vfast0(r.buf, pos, base, r.end, r.budget); if (left >= 0) { r.budget = left; return } }
+                if (depth >= 1) { val left = vfast0(r.buf, pos.toLong(), base.toLong(), r.end.toLong(), r.budget); if (left >= 0) { r.budget = left; return } }
                 val body = r.enter(base, r.u32(pos), pos + 4, 2, depth)
                 vverify0(r, body, r.len, depth - 1)
             }
@@ -111,7 +111,7 @@ data class Wallet(
             }
 
             fun fcheck0(r: dev.fastwire.Reader, depth: Int) {
-                if (depth >= 1) { val p = ffast0(r.buf, r.pos, r.end); if (p >= 0) { r.pos = p; return } }
+                if (depth >= 1) { val p = ffast0(r.buf, r.pos.toLong(), r.end.toLong()).toInt(); if (p >= 0) { r.pos = p; return } }
                 if (depth < 1) throw dev.fastwire.Reader.fail("too_deep")
                 fverify0(r, depth - 1)
             }
@@ -155,26 +155,26 @@ data class Wallet(
             }
 
             /** verify's fast path for the usual message (see fast.py); -1: take the general walk. */
-            fun vfast0(d: ByteArray, slot: Int, base: Int, size: Int, left0: Long): Long {
+            fun vfast0(d: ByteArray, slot: Long, base: Long, size: Long, left0: Long): Long {
                 var left = left0
-                val pos = base + dev.fastwire.Unchecked.i32(d, slot, size)
-                if (pos < slot + 4 || pos > size - 36) return -1
+                val pos = base + dev.fastwire.Unchecked.u32(d, slot, size)
+                if (pos < slot + 4 || pos + 36 > size) return -1
                 if (dev.fastwire.Unchecked.i64(d, pos, size) != 0x0000000200000024L) return -1
                 left -= 36
-                val q1 = pos + dev.fastwire.Unchecked.i32(d, pos + 8, size)
-                if (q1 < pos + 12 || q1 > size - 4) return -1
-                val n2 = dev.fastwire.Unchecked.i32(d, q1, size)
-                if (n2 < 0 || n2 > (size - 4 - q1)) return -1
+                val q1 = pos + dev.fastwire.Unchecked.u32(d, pos + 8, size)
+                if (q1 < pos + 12 || q1 + 4 > size) return -1
+                val n2 = dev.fastwire.Unchecked.u32(d, q1, size)
+                if (q1 + 4 + n2 > size) return -1
                 left -= 4 + n2
                 if (dev.fastwire.Unchecked.u8(d, pos + 34, size) > 28) return -1
                 return left
             }
 
-            fun ffast0(d: ByteArray, p0: Int, end: Int): Int {
+            fun ffast0(d: ByteArray, p0: Long, end: Long): Long {
                 var p = p0
                 if (end - p < 4) return -1
-                val n1 = dev.fastwire.Unchecked.i32(d, p, end)
-                if (n1 < 0 || n1 > (end - p - 28)) return -1
+                val n1 = dev.fastwire.Unchecked.u32(d, p, end)
+                if (p + 28 + n1 > end) return -1
                 p += 4 + n1
                 if (dev.fastwire.Unchecked.u8(d, p + 22, end) > 28) return -1
                 p += 24
@@ -183,8 +183,8 @@ data class Wallet(
 
         }
 
-        override fun vfast(d: ByteArray, slot: Int, base: Int, size: Int, left: Long, depth: Int): Long = if (depth >= 1) vfast0(d, slot, base, size, left) else -1
-        override fun ffast(d: ByteArray, p: Int, end: Int, depth: Int): Int = if (depth >= 1) ffast0(d, p, end) else -1
+        override fun vfast(d: ByteArray, slot: Int, base: Int, size: Int, left: Long, depth: Int): Long = if (depth >= 1) vfast0(d, slot.toLong(), base.toLong(), size.toLong(), left) else -1
+        override fun ffast(d: ByteArray, p: Int, end: Int, depth: Int): Int = if (depth >= 1) ffast0(d, p.toLong(), end.toLong()).toInt() else -1
         override fun vfields(w: dev.fastwire.Writer, body: Int, v: Wallet) = vfields0(w, body, v)
         override fun vread(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int, v: Wallet) = vread0(r, body, size, depth, v)
         override fun vverify(r: dev.fastwire.Reader, body: Int, size: Int, depth: Int) = vverify0(r, body, size, depth)
