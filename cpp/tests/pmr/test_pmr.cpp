@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include <fastwire/internal/scalar.h>
 #include <fastwire/internal/view_check.h>
 #include <fastwire/json_reader.h>
 #include <fastwire/pmr.h>
@@ -168,6 +169,42 @@ TEST(Pmr, FreshReadAllocatesOneBlockAndNothingElse) {
             EXPECT_EQ(others.allocations(), 0u);  // nothing from the default resource
         }
     }
+}
+
+// A fresh (empty) std::pmr::string takes the bytes in place with its length set directly
+// (fastwire::internal::fill_empty), and a fresh std::pmr vector of bytes or floats is
+// zero-filled then copied: every length from 0 to past the inline buffer gives the value,
+// the terminating NUL, the arena's memory and nothing from the default resource.
+TEST(Pmr, FreshStringsAndBulkVectorsOfEveryLength) {
+    std::vector<std::uint8_t> wire(300);
+    for (std::size_t i = 0; i < wire.size(); ++i) wire[i] = static_cast<std::uint8_t>('a' + i % 26);
+    counting_resource upstream;
+    counting_default others;
+    fastwire::pmr::arena arena(4096, &upstream);
+    for (std::size_t n = 0; n <= 200; ++n) {
+        SCOPED_TRACE(n);
+        std::pmr::string s(&arena);
+        fastwire::internal::load_text(s, wire.data(), n);
+        EXPECT_EQ(std::string_view(s), std::string_view(reinterpret_cast<const char*>(wire.data()), n));
+        EXPECT_EQ(s.size(), n);
+        EXPECT_EQ(s.c_str()[n], '\0');
+        EXPECT_EQ(s.get_allocator().resource(), &arena);
+        s += 'x';  // still a working string
+        EXPECT_EQ(s.size(), n + 1);
+
+        std::pmr::vector<std::uint8_t> b(&arena);
+        fastwire::internal::load_bulk(wire.data(), n, b);
+        EXPECT_TRUE(std::equal(b.begin(), b.end(), wire.begin(), wire.begin() + static_cast<std::ptrdiff_t>(n)));
+        EXPECT_EQ(b.size(), n);
+
+        std::pmr::vector<float> f(&arena);
+        fastwire::internal::load_bulk(wire.data(), n / 4, f);
+        ASSERT_EQ(f.size(), n / 4);
+        if (!f.empty()) {
+            EXPECT_EQ(std::memcmp(f.data(), wire.data(), f.size() * sizeof(float)), 0);
+        }
+    }
+    EXPECT_EQ(others.allocations(), 0u);
 }
 
 TEST(Pmr, EveryKindOfMemberUsesTheArena) {
