@@ -248,6 +248,26 @@ TEST(RoundTrip, Strings) {
     }
 }
 
+// Every short length into a fresh string, one of another short length (in the object) and
+// one with a heap buffer (the in-object path of internal/wire.h and the append paths), with
+// distinct bytes so that a misplaced move shows.
+TEST(RoundTrip, ShortStringsIntoEveryKindOfTarget) {
+    for (std::size_t n = 0; n <= 20; ++n) {
+        t::Texts v;
+        for (std::size_t i = 0; i < n; ++i) v.s.push_back(static_cast<char>('a' + i));
+        t::Texts shorter, longer, heap;
+        shorter.s.assign(n == 0 ? 1 : n - 1, 'x');
+        longer.s.assign(n + 1, 'y');
+        heap.s.assign(40, 'z');  // round_trip reads into a copy: 40 chars on the heap
+        const t::Texts fresh = round_trip(v);
+        EXPECT_TRUE(fresh == v) << n;
+        EXPECT_EQ(fresh.s.c_str()[n], '\0') << n;
+        EXPECT_TRUE(round_trip(v, shorter) == v) << n;
+        EXPECT_TRUE(round_trip(v, longer) == v) << n;
+        EXPECT_TRUE(round_trip(v, heap) == v) << n;
+    }
+}
+
 TEST(RoundTrip, Optionals) {
     t::Optionals none;
     EXPECT_TRUE(round_trip(none) == none);

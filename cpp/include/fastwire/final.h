@@ -458,6 +458,8 @@ struct struct_fields<S, fields<Ms...>> {
     static FASTWIRE_INLINE std::uint8_t* write_field(std::uint8_t* p, const S& v) noexcept {
         if constexpr (raw[I])
             return p + R::template store<I>(p, v);
+        else if constexpr (is_struct_v<field_type<I>>)
+            return codec<field_type<I>>::L::write(p, v.*member<I>);  // a struct field cannot nest itself
         else
             return codec<field_type<I>>::write(p, v.*member<I>);
     }

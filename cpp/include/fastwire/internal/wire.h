@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <new>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -145,6 +146,62 @@ FASTWIRE_NOINLINE inline void assign_long(std::string& out, const char* p, std::
     }
 }
 
+#if defined(__GLIBCXX__) && defined(_GLIBCXX_USE_CXX11_ABI) && _GLIBCXX_USE_CXX11_ABI
+// out = n <= 15 bytes at p, where out holds no memory (libstdc++ keeps up to 15 chars in
+// the string object and never allocates a buffer that small, so capacity() == 15 means
+// this; a fresh string is one). clear() + append() would be an out-of-line call plus a
+// memcpy call for the variable n. Here out is made anew in place as 15 zero chars (the
+// pointer-and-length constructor with a constant length: a few stores), the n bytes go
+// over the first n chars (two overlapping moves) and erase(n) sets the length. Nothing
+// allocates or throws, and out had nothing to free, so it is not destroyed first.
+// flatten: the library's pieces are inlined here whatever the size of the caller.
+#define FASTWIRE_STRING_IN_OBJECT 15
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((flatten))
+#endif
+FASTWIRE_NOINLINE inline void
+assign_in_object(std::string& out, const char* p, std::size_t n) noexcept {
+    static constexpr char zeros[16] = {};
+    ::new (static_cast<void*>(&out)) std::string(zeros, FASTWIRE_STRING_IN_OBJECT);
+    char* d = &out[0];
+    if (n >= 8) {  // n <= 15: two overlapping 8-byte moves, two 4-byte ones, or 3 bytes
+        std::uint64_t a, b;
+        std::memcpy(&a, p, 8);
+        std::memcpy(&b, p + n - 8, 8);
+        std::memcpy(d, &a, 8);
+        std::memcpy(d + n - 8, &b, 8);
+    } else if (n >= 4) {
+        std::uint32_t a, b;
+        std::memcpy(&a, p, 4);
+        std::memcpy(&b, p + n - 4, 4);
+        std::memcpy(d, &a, 4);
+        std::memcpy(d + n - 4, &b, 4);
+    } else if (n != 0) {
+        const char x = p[0], y = p[n / 2], z = p[n - 1];
+        d[0] = x;
+        d[n / 2] = y;
+        d[n - 1] = z;
+    }
+    out.erase(n);  // n <= 15 = size(): sets the length and the terminator
+}
+#endif
+
+// out = n bytes that fit out's capacity: a plain append.
+FASTWIRE_NOINLINE inline void append_within(std::string& out, const char* p, std::size_t n) {
+    out.clear();
+    out.append(p, n);
+}
+
+// out = n bytes that fit out's capacity, n != size(). Out of line, as assign_long (its
+// call in assign_chars is smaller than clear() + append() inline), and with no frame of
+// its own: both paths are tail calls.
+FASTWIRE_NOINLINE inline void assign_within(std::string& out, const char* p, std::size_t n) {
+#ifdef FASTWIRE_STRING_IN_OBJECT
+    if (out.capacity() == FASTWIRE_STRING_IN_OBJECT) return assign_in_object(out, p, n);
+#endif
+    append_within(out, p, n);
+}
+
 // out = the n bytes at src, reusing out's capacity. Reading the same shape of message
 // again (the common case for a reused target) keeps every string's length, so the bytes
 // are copied in place with no library call.
@@ -153,8 +210,7 @@ FASTWIRE_INLINE void assign_chars(std::string& out, const std::uint8_t* src, std
     if (n == out.size()) {
         copy_short(&out[0], src, n);
     } else if (n <= out.capacity()) {
-        out.clear();  // within capacity (or the small-string buffer): a plain append
-        out.append(p, n);
+        assign_within(out, p, n);
     } else {
         assign_long(out, p, n);
     }
