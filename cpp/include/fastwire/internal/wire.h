@@ -152,7 +152,7 @@ FASTWIRE_NOINLINE inline void assign_long(std::string& out, const char* p, std::
 // this; a fresh string is one). clear() + append() would be an out-of-line call plus a
 // memcpy call for the variable n. Here out is made anew in place as 15 zero chars (the
 // pointer-and-length constructor with a constant length: a few stores), the n bytes go
-// over the first n chars (two overlapping moves) and erase(n) sets the length. Nothing
+// over the first n chars (copy_short) and erase(n) sets the length. Nothing
 // allocates or throws, and out had nothing to free, so it is not destroyed first.
 // flatten: the library's pieces are inlined here whatever the size of the caller.
 #define FASTWIRE_STRING_IN_OBJECT 15
@@ -163,26 +163,8 @@ FASTWIRE_NOINLINE inline void
 assign_in_object(std::string& out, const char* p, std::size_t n) noexcept {
     static constexpr char zeros[16] = {};
     ::new (static_cast<void*>(&out)) std::string(zeros, FASTWIRE_STRING_IN_OBJECT);
-    char* d = &out[0];
-    if (n >= 8) {  // n <= 15: two overlapping 8-byte moves, two 4-byte ones, or 3 bytes
-        std::uint64_t a, b;
-        std::memcpy(&a, p, 8);
-        std::memcpy(&b, p + n - 8, 8);
-        std::memcpy(d, &a, 8);
-        std::memcpy(d + n - 8, &b, 8);
-    } else if (n >= 4) {
-        std::uint32_t a, b;
-        std::memcpy(&a, p, 4);
-        std::memcpy(&b, p + n - 4, 4);
-        std::memcpy(d, &a, 4);
-        std::memcpy(d + n - 4, &b, 4);
-    } else if (n != 0) {
-        const char x = p[0], y = p[n / 2], z = p[n - 1];
-        d[0] = x;
-        d[n / 2] = y;
-        d[n - 1] = z;
-    }
-    out.erase(n);  // n <= 15 = size(): sets the length and the terminator
+    copy_short(&out[0], p, n);  // n <= 15: two overlapping 8- or 4-byte moves, or 3 bytes
+    out.erase(n);               // n <= 15 = size(): sets the length and the terminator
 }
 #endif
 
