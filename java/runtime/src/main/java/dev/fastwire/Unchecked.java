@@ -55,14 +55,6 @@ public final class Unchecked {
     private Unchecked() {
     }
 
-    private static boolean in(byte[] d, int p, int width, int limit) {
-        return p >= 0 && limit <= d.length && p <= limit - width;
-    }
-
-    private static String where(byte[] d, int p, int width, int limit) {
-        return width + " bytes at " + p + ", limit " + limit + ", array " + d.length;
-    }
-
     public static int u8(byte[] d, int p, int limit) {
         assert in(d, p, 1, limit) : where(d, p, 1, limit);
         return (ENABLED ? U.getByte(d, BASE + p) : d[p]) & 0xFF;
@@ -100,10 +92,7 @@ public final class Unchecked {
         return Double.longBitsToDouble(i64(d, p, limit));
     }
 
-    // The same loads at a long position (the generated walks keep positions in longs: an
-    // offset zero-extended from its u32 and added to a position cannot wrap, and the JIT
-    // folds a constant added to a long position into the load's address).
-
+    // The assertions' range check and message, for int and long positions alike.
     private static boolean in(byte[] d, long p, int width, long limit) {
         return p >= 0 && limit <= d.length && p <= limit - width;
     }
@@ -111,6 +100,10 @@ public final class Unchecked {
     private static String where(byte[] d, long p, int width, long limit) {
         return width + " bytes at " + p + ", limit " + limit + ", array " + d.length;
     }
+
+    // The same loads at a long position (the generated walks keep positions in longs: an
+    // offset zero-extended from its u32 and added to a position cannot wrap, and the JIT
+    // folds a constant added to a long position into the load's address).
 
     public static int u8(byte[] d, long p, long limit) {
         assert in(d, p, 1, limit) : where(d, p, 1, limit);
