@@ -96,17 +96,17 @@ FASTWIRE_INLINE void copy_bytes(std::uint8_t* dst, const T* src, std::size_t n) 
 
 // Copies n bytes between non-overlapping ranges. Short copies (the common case for
 // strings in messages) become a few inline loads and stores instead of a library call:
-// up to 128 bytes, 16-byte moves from both ends that overlap in the middle (2, 4 or 8 of
-// them), as memcpy itself does once called; longer copies call memcpy.
+// up to 64 bytes, 16-byte moves from both ends that overlap in the middle (2 or 4 of
+// them), as memcpy itself does once called; longer copies call memcpy, whose 32- and
+// 64-byte moves (AVX2, AVX-512: chosen by the library for the CPU, where this code is
+// built for any x86-64) beat eight inline 16-byte moves (cpp/README.md, performance notes).
 FASTWIRE_INLINE void copy_short(void* dst, const void* src, std::size_t n) noexcept {
     auto* d = static_cast<unsigned char*>(dst);
     const auto* s = static_cast<const unsigned char*>(src);
     if (n >= 8) {
         if (n > 16) {
-            if (n > 128) {
+            if (n > 64) {
                 std::memcpy(d, s, n);
-            } else if (n > 64) {
-                copy_ends<64>(d, s, n);
             } else if (n > 32) {
                 copy_ends<32>(d, s, n);
             } else {
