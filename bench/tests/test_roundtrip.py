@@ -101,9 +101,10 @@ def test_quick_run_end_to_end(tmp_path):
     assert "== account" in proc.stdout and "== ints" in proc.stdout
     document = json.loads((tmp_path / "r.json").read_text())
     rows = document["rows"]
-    # A row that times only "read a few fields" (fastwire-view-noverify) has that figure.
+    # A row that times only "read a few fields" (fastwire-view-noverify, -trusted) has that figure.
     assert all(r["serialize_ns"] or r["read_few_ns"] for r in rows if r["status"] == "ok")
     assert any(r["read_few_ns"] for r in rows if r["peer"] == "fastwire-view-noverify")
+    assert any(r["read_few_ns"] for r in rows if r["peer"] == "fastwire-view-trusted")
     # Every peer object was compiled through the timing launcher (cmake/fwb_compile_time.py).
     families = document["code_size"]["families"]
     assert {"fastwire", "avro", "protobuf"} <= set(families)

@@ -109,11 +109,12 @@ const char* missing(std::uint8_t f, bool input) {
     }
 }
 
-// Whether the view of a verified versioned model shows `value` (the final format has no
-// views: always true).
+// Whether the views of a verified versioned model (the checked one and the trusted one)
+// show `value` (the final format has no views: always true).
 template <class S>
 bool view_agrees(const fastwire::model<S>& model, const S& value) {
-    return fastwire::internal::view_matches(value, model.view());
+    return fastwire::internal::view_matches(value, model.view()) &&
+           fastwire::internal::view_matches(value, model.trusted_view());
 }
 template <class M, class S>
 bool view_agrees(const M&, const S&) {

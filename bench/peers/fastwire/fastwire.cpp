@@ -14,10 +14,12 @@
 // reports malformed input as a status (turned into fwb::DecodeError here), so no verify()
 // runs first. fresh = the same into a newly constructed struct. verify = attach + verify().
 // read_few ("read a few fields"): fastwire = attach + checked_view() (verify(), then the
-// generated view reads the fields in place); fastwire-view-noverify = fastwire::view<S>(bytes)
-// (model::attach + view() without the model), no verify() (the view checks bounds as it
-// reads, like Cap'n Proto's reader; only that op is timed); fastwire-final has no views:
-// its read_few is its deserialize.
+// generated trusted view reads the fields in place, checking nothing more);
+// fastwire-view-noverify = fastwire::view<S>(bytes) (model::attach + view() without the
+// model), no verify(): the view checks bounds as it reads, like Cap'n Proto's reader;
+// fastwire-view-trusted = fastwire::trusted_view<S>(bytes), no verify() and no checks: it
+// trusts the input, as flatbuffers-noverify does (only read_few is timed for these two);
+// fastwire-final has no views: its read_few is its deserialize.
 //
 // fastwire-json: serialize = fastwire::json::writer (reused, cleared) over the generated
 // struct; deserialize = fastwire::json::reader (reused: it keeps its simdjson On-Demand
@@ -84,10 +86,11 @@ FWB_FW_CONVERT()
 // M is the root model type. Both have serialize / reset / buffer / attach / verify /
 // deserialize; verify() and deserialize() return a fastwire::status.
 // ---- "read a few fields" through the generated views (versioned format)
-[[gnu::always_inline]] inline Few few(::monsters::MonstersView v) {
+template <class P>
+[[gnu::always_inline]] inline Few few(::monsters::BasicMonstersView<P> v) {
     Few f;
     f.in_place = true;
-    for (::monsters::MonsterView m : v.monsters()) {
+    for (::monsters::BasicMonsterView<P> m : v.monsters()) {
         f.a += m.hp();
         f.b += m.mana();
         const std::string_view name = m.name();
@@ -95,7 +98,8 @@ FWB_FW_CONVERT()
     }
     return f;
 }
-[[gnu::always_inline]] inline Few few(::record::RecordView v) {
+template <class P>
+[[gnu::always_inline]] inline Few few(::record::BasicRecordView<P> v) {
     Few f;
     f.in_place = true;
     const auto ids = v.ids();
@@ -110,7 +114,8 @@ FWB_FW_CONVERT()
     }
     return f;
 }
-[[gnu::always_inline]] inline Few few(::account::AccountView v) {
+template <class P>
+[[gnu::always_inline]] inline Few few(::account::BasicAccountView<P> v) {
     Few f;
     f.in_place = true;
     f.a = v.uid();
@@ -124,7 +129,9 @@ Few few(const V&) {
     return {};
 }
 
-enum class Views { none, checked, trusted };
+// checked: verify() + trusted view; bounds: the checked view, no verify(); trusted: the
+// trusted view, no verify() (trusts the input).
+enum class Views { none, checked, bounds, trusted };
 
 template <class Canon, class Gen, class M, Views V = Views::none>
 class BinaryCodec final : public Codec<Canon> {
@@ -136,7 +143,7 @@ public:
             return few(view(in));  // into the caller's Few, as the other peers' read_few()
         }
     }
-    bool read_few_only() const override { return V == Views::trusted; }
+    bool read_few_only() const override { return V == Views::bounds || V == Views::trusted; }
     void load(const Canon& value) override { Convert::cv(value, src_); }
     ByteView serialize() override {
         writer_.reset();  // keeps the buffer's capacity
@@ -162,8 +169,10 @@ private:
             const auto v = reader_.checked_view();
             if (!v) fail("verify failed");
             return *v;
-        } else {
+        } else if constexpr (V == Views::bounds) {
             return fastwire::view<Gen>(in.data, in.size);  // = attach + view(), no model
+        } else {
+            return fastwire::trusted_view<Gen>(in.data, in.size);  // = attach + trusted_view()
         }
     }
     void read(ByteView in, Gen& out) {
@@ -224,7 +233,7 @@ constexpr const char* kNoJson = "JSON not built yet (no fastwire/json.h + json_r
 #endif
 
 struct Rows {
-    PeerInfo versioned, final_, json, trusted_view;
+    PeerInfo versioned, final_, json, bounds_view, trusted_view;
 };
 
 template <class Canon, class Gen>
@@ -232,11 +241,15 @@ void add_dataset(Registry& r, const Rows& rows) {
     using Model = fastwire::model<Gen>;
     r.add<Canon>(rows.versioned, [] { return std::make_unique<BinaryCodec<Canon, Gen, Model, Views::checked>>(); });
     if (Dataset<Canon>::name == std::string("monsters") || Dataset<Canon>::name == std::string("record") ||
-        Dataset<Canon>::name == std::string("account"))
+        Dataset<Canon>::name == std::string("account")) {
+        r.add<Canon>(rows.bounds_view,
+                     [] { return std::make_unique<BinaryCodec<Canon, Gen, Model, Views::bounds>>(); });
         r.add<Canon>(rows.trusted_view,
                      [] { return std::make_unique<BinaryCodec<Canon, Gen, Model, Views::trusted>>(); });
-    else
+    } else {
+        r.unsupported<Canon>(rows.bounds_view, "times only the \"read a few fields\" data sets");
         r.unsupported<Canon>(rows.trusted_view, "times only the \"read a few fields\" data sets");
+    }
 #if FWB_FW_FINAL
     r.add<Canon>(rows.final_, [] { return std::make_unique<BinaryCodec<Canon, Gen, fastwire::final_model<Gen>>>(); });
 #else
@@ -277,6 +290,10 @@ void register_fastwire(Registry& r) {
          "only \"read a few fields\": the generated view (fastwire::view<S>(bytes), as model::view()), "
          "no verify(); the view "
          "checks each offset/length/count it follows against the message's end"},
+        {"fastwire-view-trusted", "fastwire", Kind::binary, version, "",
+         "only \"read a few fields\": the generated trusted view (fastwire::trusted_view<S>(bytes), "
+         "as model::trusted_view()), no verify() and no checks: it trusts the input, as "
+         "flatbuffers-noverify does"},
     };
     add_dataset<account::Account, ::account::Account>(r, rows);
     add_dataset<monsters::Monsters, ::monsters::Monsters>(r, rows);

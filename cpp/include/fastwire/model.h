@@ -21,7 +21,8 @@
 // view() reads fields in place instead (view.h): no copy, no allocation; it never reads
 // outside the bytes, and shows the message's values when they passed verify():
 //   if (reader.verify()) { proto::AccountView v = reader.view(); v.wallet().currency(); }
-//   if (auto v = reader.checked_view()) v->uid();   // the same in one call
+//   if (auto v = reader.checked_view()) v->uid();   // verify(), then a view that checks nothing
+//                                                   // more (proto::AccountTrustedView)
 #pragma once
 
 #include <cstddef>
@@ -136,10 +137,15 @@ public:
     // unspecified values (view.h, "Safety").
     auto view() const noexcept { return root_view<S>(current(), bytes().size()); }
 
-    // verify(), then the view; std::nullopt when the bytes fail verify().
+    // The same view without any check (S's trusted view, view.h): only for a model that
+    // passed verify() and has not changed since; on other bytes it can read outside them.
+    auto trusted_view() const noexcept { return root_view<S, versioned::trusted>(current(), bytes().size()); }
+
+    // verify(), then the trusted view (the checks verify() made are not made again);
+    // std::nullopt when the bytes fail verify().
     auto checked_view() const noexcept {
-        using V = decltype(view());
-        return verify() ? std::optional<V>(view()) : std::optional<V>();
+        using V = decltype(trusted_view());
+        return verify() ? std::optional<V>(trusted_view()) : std::optional<V>();
     }
 
     // A mutable view (set_x() for fixed-size fields) of the model at the current position

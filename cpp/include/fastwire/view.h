@@ -23,13 +23,18 @@
 //   map / hash -> map_view<K, V> (pairs in wire order; keys are not looked up);
 //   T[N] -> array_view<T, N>.
 //
-// Safety: every view knows where the message ends and checks each offset, length and
-// count it follows against that end, so no view reads outside the message, whatever the
-// bytes (no verify() needed for that). What it does not check is what verify() adds
-// (pointers going forward, shared blocks, type numbers, decimal scales, depth): on bytes
-// that fail verify(), a view may show unspecified values. Something that does not fit
-// reads as empty (a string, a collection), absent (an optional) or as a struct with no
-// fields (every field its default). model::checked_view() = verify(), then view().
+// Safety: a checked view (SView, from view()) knows where the message ends and checks
+// each offset, length and count it follows against that end, so it never reads outside
+// the message, whatever the bytes (no verify() needed for that). What it does not check is
+// what verify() adds (pointers going forward, shared blocks, type numbers, decimal scales,
+// depth): on bytes that fail verify(), it may show unspecified values. Something that does
+// not fit reads as empty (a string, a collection), absent (an optional) or as a struct
+// with no fields (every field its default).
+// A trusted view (STrustedView, from checked_view() or trusted_view()) checks nothing: it
+// is for bytes that passed verify() and have not changed since, where every offset and
+// count is known to fit (as FlatBuffers' accessors after its Verifier). On other bytes it
+// can read outside the message. model::checked_view() = verify(), then a trusted view.
+// Both are BasicSView<P> (P = checked or trusted); every view template below takes P.
 // A struct written by an older schema (a shorter body) is handled: fields beyond its
 // stored size read as their defaults, as deserialize() gives them.
 //
@@ -55,13 +60,23 @@
 namespace fastwire {
 
 // The view classes of struct S, specialised by generated code:
-//   using type = SView; using mutable_type = SMutableView;
+//   template <class P> using basic = BasicSView<P>;
+//   using type = SView; using trusted_type = STrustedView; using mutable_type = SMutableView;
 template <class S>
 struct view_type;
 
 namespace versioned {
 
-template <class T, class = void>
+// What a view checks (the P of every view template): checked views check every offset,
+// length and count against the end of the message; trusted views check nothing (bytes
+// that passed verify()). Either way a view checks each struct's stored size, so fields a
+// shorter (older) struct lacks read as their defaults.
+struct checked {};
+struct trusted {};
+template <class P>
+inline constexpr bool is_trusted_v = std::is_same_v<P, trusted>;
+
+template <class T, class P = checked, class = void>
 struct element;  // how a value of type T is viewed in its slot; specialised below
 
 // The bytes of a `bytes` field, in the buffer.
@@ -89,13 +104,14 @@ inline constexpr std::uint8_t empty_body[8] = {8, 0, 0, 0, 0, 0, 0, 0};
 
 // What every generated view class derives from: a struct body [u32 size][u32 type][slots],
 // whose slots' offsets are relative to the body, inside a message that ends at `end`.
-class struct_view {
+template <class P>
+class basic_struct_view {
 public:
-    struct_view() noexcept : body_(internal::empty_body), size_(8), room_(8) {}
+    basic_struct_view() noexcept : body_(internal::empty_body), size_(8), room_(8) {}
     // The body at `body`; one that does not fit before `end` views as empty_body, and so
     // does one more than 4 GiB - 1 bytes before `end` (a model's full_size is 32-bit, so a
     // view of a message never is).
-    struct_view(const std::uint8_t* body, const std::uint8_t* end) noexcept {
+    basic_struct_view(const std::uint8_t* body, const std::uint8_t* end) noexcept {
         const std::size_t room = static_cast<std::size_t>(end - body);
         if (FASTWIRE_LIKELY(room - 8 <= std::size_t{0xFFFFFFFFu - 8})) {  // 8 <= room < 4 GiB
             set(body, static_cast<std::uint32_t>(room));
@@ -105,7 +121,7 @@ public:
         }
     }
     // The body at `body`, followed by at least `room` readable bytes of the message.
-    struct_view(const std::uint8_t* body, std::uint32_t room) noexcept {
+    basic_struct_view(const std::uint8_t* body, std::uint32_t room) noexcept {
         if (FASTWIRE_LIKELY(room >= 8)) {
             set(body, room);
         } else {
@@ -118,7 +134,7 @@ public:
     // the message, `room` bytes on (room >= 8 unless a hand-made view of 4 GiB or more was
     // truncated: then the fields read as defaults).
     struct fits {};
-    struct_view(const std::uint8_t* body, std::uint32_t room, fits) noexcept { set(body, room); }
+    basic_struct_view(const std::uint8_t* body, std::uint32_t room, fits) noexcept { set(body, room); }
 
     // The first byte of the body; its size as far as the view reads it (the stored size,
     // or less where the message ends first); the end of the message.
@@ -131,15 +147,15 @@ protected:
     // the body is too short to hold it (written by an older schema): `fallback`, or what
     // `make_default` returns (a default computed at construction, e.g. a uuid1).
     template <class T, std::uint32_t Offset, std::uint32_t End>
-    FASTWIRE_INLINE typename element<T>::type get_(typename element<T>::type fallback = {}) const noexcept {
+    FASTWIRE_INLINE typename element<T, P>::type get_(typename element<T, P>::type fallback = {}) const noexcept {
         if (!FASTWIRE_LIKELY(size_ >= End)) return fallback;
-        return element<T>::get(body_ + Offset, body_, body_ + room_);
+        return element<T, P>::get(body_ + Offset, body_, body_ + room_);
     }
     template <class T, std::uint32_t Offset, std::uint32_t End, class F,
               std::enable_if_t<std::is_invocable_v<F>, int> = 0>
-    FASTWIRE_INLINE typename element<T>::type get_(F make_default) const noexcept {
+    FASTWIRE_INLINE typename element<T, P>::type get_(F make_default) const noexcept {
         if (!FASTWIRE_LIKELY(size_ >= End)) return make_default();
-        return element<T>::get(body_ + Offset, body_, body_ + room_);
+        return element<T, P>::get(body_ + Offset, body_, body_ + room_);
     }
 
     // Writes a fixed-size field in place; false when the body is too short to hold it.
@@ -156,7 +172,10 @@ private:
         const std::uint32_t stored = load_le<std::uint32_t>(body);
         body_ = body;
         room_ = room;
-        size_ = stored < room ? stored : room;  // fields beyond the message: defaults
+        if constexpr (is_trusted_v<P>)
+            size_ = stored;  // verified: the body lies inside the message
+        else
+            size_ = stored < room ? stored : room;  // fields beyond the message: defaults
     }
 
     // 16 bytes, trivially copyable: passed and returned in two registers.
@@ -165,12 +184,18 @@ private:
     std::uint32_t room_;  // bytes from body_ to the end of the message
 };
 
+// The checked view every generated SView derives from; and whether V is a struct view.
+using struct_view = basic_struct_view<checked>;
+template <class V>
+inline constexpr bool is_struct_view_v =
+    std::is_base_of_v<basic_struct_view<checked>, V> || std::is_base_of_v<basic_struct_view<trusted>, V>;
+
 // A run of `count` element slots of type T starting at `first`; offsets inside the
 // elements are relative to `base`. The shared part of sequence_view and array_view.
-template <class T>
+template <class T, class P = checked>
 class slots_view {
 public:
-    using value_type = typename element<T>::type;
+    using value_type = typename element<T, P>::type;
     static constexpr std::size_t stride = codec<T>::slot;
 
     class iterator {
@@ -184,7 +209,7 @@ public:
         iterator() noexcept = default;
         iterator(const std::uint8_t* p, const std::uint8_t* base, const std::uint8_t* end) noexcept
             : p_(p), base_(base), end_(end) {}
-        value_type operator*() const noexcept { return element<T>::get(p_, base_, end_); }
+        value_type operator*() const noexcept { return element<T, P>::get(p_, base_, end_); }
         value_type operator[](difference_type i) const noexcept { return *(*this + i); }
         iterator& operator++() noexcept {
             p_ += stride;
@@ -225,7 +250,7 @@ public:
     std::size_t size() const noexcept { return count_; }
     bool empty() const noexcept { return count_ == 0; }
     // No bounds check (as std::vector's): i < size().
-    value_type operator[](std::size_t i) const noexcept { return element<T>::get(first_ + i * stride, base_, end_); }
+    value_type operator[](std::size_t i) const noexcept { return element<T, P>::get(first_ + i * stride, base_, end_); }
     value_type front() const noexcept { return (*this)[0]; }
     value_type back() const noexcept { return (*this)[count_ - 1]; }
     iterator begin() const noexcept { return {first_, base_, end_}; }
@@ -239,25 +264,25 @@ private:
 };
 
 // vector, list or set: [u32 count][count x slot]; a set's elements in wire order.
-template <class T>
-using sequence_view = slots_view<T>;
+template <class T, class P = checked>
+using sequence_view = slots_view<T, P>;
 
 // T[N]: N slots inline.
-template <class T, std::size_t N>
-class array_view : public slots_view<T> {
+template <class T, std::size_t N, class P = checked>
+class array_view : public slots_view<T, P> {
 public:
     array_view() noexcept = default;
     array_view(const std::uint8_t* first, const std::uint8_t* base, const std::uint8_t* end) noexcept
-        : slots_view<T>(first, N, base, end) {}
+        : slots_view<T, P>(first, N, base, end) {}
 };
 
 // map or hash: [u32 count][count x (key slot, value slot)], iterated as pairs in wire order.
-template <class K, class V>
+template <class K, class V, class P = checked>
 class map_view {
 public:
     struct entry {
-        typename element<K>::type key;
-        typename element<V>::type value;
+        typename element<K, P>::type key;
+        typename element<V, P>::type value;
     };
     static constexpr std::size_t stride = codec<K>::slot + codec<V>::slot;
 
@@ -273,7 +298,7 @@ public:
         iterator(const std::uint8_t* p, const std::uint8_t* base, const std::uint8_t* end) noexcept
             : p_(p), base_(base), end_(end) {}
         entry operator*() const noexcept {
-            return {element<K>::get(p_, base_, end_), element<V>::get(p_ + codec<K>::slot, base_, end_)};
+            return {element<K, P>::get(p_, base_, end_), element<V, P>::get(p_ + codec<K>::slot, base_, end_)};
         }
         iterator& operator++() noexcept {
             p_ += stride;
@@ -320,9 +345,17 @@ namespace internal {
 // that does not fit (read as empty).
 // `base` is followed by at least 4 bytes (a struct body has 8, an optional's value block
 // the value's slot, and only string, bytes and collections, 4-byte slots, come here).
+// Trusted (verified bytes): only offset 0 (empty) is told apart.
+template <class P>
 FASTWIRE_INLINE bool block(const std::uint8_t* slot, const std::uint8_t* base, const std::uint8_t* end,
                            std::size_t stride, const std::uint8_t*& first, std::size_t& n) noexcept {
     const std::size_t off = load_le<std::uint32_t>(slot);
+    if constexpr (is_trusted_v<P>) {
+        if (off == 0) return false;
+        n = load_le<std::uint32_t>(base + off);
+        first = base + off + 4;
+        return true;
+    }
     const std::size_t room = static_cast<std::size_t>(end - base);  // >= 4
     if (off - 1 >= room - 4) return false;                          // offset 0 (empty), or no room for the count
     n = load_le<std::uint32_t>(base + off);
@@ -331,8 +364,8 @@ FASTWIRE_INLINE bool block(const std::uint8_t* slot, const std::uint8_t* base, c
 }
 }  // namespace internal
 
-template <class T>
-struct element<T, std::enable_if_t<fastwire::internal::is_fixed_value_v<T>>> {
+template <class T, class P>
+struct element<T, P, std::enable_if_t<fastwire::internal::is_fixed_value_v<T>>> {
     using type = T;
     static FASTWIRE_INLINE T get(const std::uint8_t* slot, const std::uint8_t*, const std::uint8_t*) noexcept {
         T v{};
@@ -341,84 +374,96 @@ struct element<T, std::enable_if_t<fastwire::internal::is_fixed_value_v<T>>> {
     }
 };
 
-template <>
-struct element<std::string> {
+template <class P>
+struct element<std::string, P> {
     using type = std::string_view;
     static FASTWIRE_INLINE type get(const std::uint8_t* slot, const std::uint8_t* base,
                                     const std::uint8_t* end) noexcept {
         const std::uint8_t* p = nullptr;
         std::size_t n = 0;
-        if (!internal::block(slot, base, end, 1, p, n)) return {};
+        if (!internal::block<P>(slot, base, end, 1, p, n)) return {};
         return {reinterpret_cast<const char*>(p), n};
     }
 };
 
-template <>
-struct element<bytes> {
+template <class P>
+struct element<bytes, P> {
     using type = byte_view;
     static FASTWIRE_INLINE type get(const std::uint8_t* slot, const std::uint8_t* base,
                                     const std::uint8_t* end) noexcept {
         const std::uint8_t* p = nullptr;
         std::size_t n = 0;
-        if (!internal::block(slot, base, end, 1, p, n)) return {};
+        if (!internal::block<P>(slot, base, end, 1, p, n)) return {};
         return {p, n};
     }
 };
 
-template <class S>
-struct element<S, std::enable_if_t<is_struct_v<S>>> {
-    using type = typename view_type<S>::type;
+template <class S, class P>
+struct element<S, P, std::enable_if_t<is_struct_v<S>>> {
+    using type = typename view_type<S>::template basic<P>;
     static FASTWIRE_INLINE type get(const std::uint8_t* slot, const std::uint8_t* base,
                                     const std::uint8_t* end) noexcept {
         const std::size_t room = static_cast<std::size_t>(end - base);  // < 4 GiB (a message's)
         const std::uint32_t off = load_le<std::uint32_t>(slot);
-        if (std::uint64_t{off} + 8 > room) return type();  // the header does not fit
+        if constexpr (!is_trusted_v<P>)
+            if (std::uint64_t{off} + 8 > room) return type();  // the header does not fit
         // Truncating a room of 4 GiB or more (a hand-made view) only shortens it.
-        return type(base + off, static_cast<std::uint32_t>(room - off), struct_view::fits{});
+        return type(base + off, static_cast<std::uint32_t>(room - off), typename basic_struct_view<P>::fits{});
     }
 };
 
-template <class T>
-struct element<std::optional<T>> {
-    using type = std::optional<typename element<T>::type>;
+// g++ 12 takes the empty payload of a returned std::nullopt for a read of an uninitialised
+// value when a trusted view's optional enum is inlined (GCC bug 80635): not a read.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+template <class T, class P>
+struct element<std::optional<T>, P> {
+    using type = std::optional<typename element<T, P>::type>;
     static FASTWIRE_INLINE type get(const std::uint8_t* slot, const std::uint8_t* base,
                                     const std::uint8_t* end) noexcept {
         if (slot[0] == 0) return std::nullopt;
         const std::uint32_t off = load_le<std::uint32_t>(slot + 1);
-        const std::size_t room = static_cast<std::size_t>(end - base);
-        if (room < codec<T>::slot || off > room - codec<T>::slot) return std::nullopt;
+        if constexpr (!is_trusted_v<P>) {
+            const std::size_t room = static_cast<std::size_t>(end - base);
+            if (room < codec<T>::slot || off > room - codec<T>::slot) return std::nullopt;
+        }
         const std::uint8_t* b = base + off;
-        return element<T>::get(b, b, end);  // the value's offsets are relative to its block
+        return element<T, P>::get(b, b, end);  // the value's offsets are relative to its block
     }
 };
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
-template <class Seq>
-struct element<Seq, std::enable_if_t<fastwire::internal::is_sequence_v<Seq>>> {
-    using type = sequence_view<typename Seq::value_type>;
+template <class Seq, class P>
+struct element<Seq, P, std::enable_if_t<fastwire::internal::is_sequence_v<Seq>>> {
+    using type = sequence_view<typename Seq::value_type, P>;
     static FASTWIRE_INLINE type get(const std::uint8_t* slot, const std::uint8_t* base,
                                     const std::uint8_t* end) noexcept {
         const std::uint8_t* p = nullptr;
         std::size_t n = 0;
-        if (!internal::block(slot, base, end, type::stride, p, n)) return {};
+        if (!internal::block<P>(slot, base, end, type::stride, p, n)) return {};
         return type(p, n, base, end);
     }
 };
 
-template <class M>
-struct element<M, std::enable_if_t<fastwire::internal::is_map_v<M>>> {
-    using type = map_view<typename M::key_type, typename M::mapped_type>;
+template <class M, class P>
+struct element<M, P, std::enable_if_t<fastwire::internal::is_map_v<M>>> {
+    using type = map_view<typename M::key_type, typename M::mapped_type, P>;
     static FASTWIRE_INLINE type get(const std::uint8_t* slot, const std::uint8_t* base,
                                     const std::uint8_t* end) noexcept {
         const std::uint8_t* p = nullptr;
         std::size_t n = 0;
-        if (!internal::block(slot, base, end, type::stride, p, n)) return {};
+        if (!internal::block<P>(slot, base, end, type::stride, p, n)) return {};
         return type(p, n, base, end);
     }
 };
 
-template <class T, std::size_t N>
-struct element<std::array<T, N>> {
-    using type = array_view<T, N>;
+template <class T, std::size_t N, class P>
+struct element<std::array<T, N>, P> {
+    using type = array_view<T, N, P>;
     static FASTWIRE_INLINE type get(const std::uint8_t* slot, const std::uint8_t* base,
                                     const std::uint8_t* end) noexcept {
         return type(slot, base, end);  // inline: inside the struct's slot, already checked
@@ -426,12 +471,18 @@ struct element<std::array<T, N>> {
 };
 
 // The view of the root model of `size` bytes at `model` ([u32 full_size][u32 offset][body…]):
-// bounded by full_size when it fits in `size`, else by `size`.
-template <class S>
-FASTWIRE_INLINE typename view_type<S>::type root_view(const std::uint8_t* model, std::size_t size) noexcept {
-    if (size < 8) return {};
-    const std::size_t full = load_le<std::uint32_t>(model);
-    return element<S>::get(model + 4, model, model + (full < size ? full : size));
+// bounded by full_size when it fits in `size`, else by `size`. Trusted: the model passed
+// verify(), so it fits.
+template <class S, class P = checked>
+FASTWIRE_INLINE typename view_type<S>::template basic<P> root_view(const std::uint8_t* model,
+                                                                   [[maybe_unused]] std::size_t size) noexcept {
+    if constexpr (is_trusted_v<P>) {
+        return element<S, P>::get(model + 4, model, model + load_le<std::uint32_t>(model));
+    } else {
+        if (size < 8) return {};
+        const std::size_t full = load_le<std::uint32_t>(model);
+        return element<S, P>::get(model + 4, model, model + (full < size ? full : size));
+    }
 }
 template <class S>
 FASTWIRE_INLINE typename view_type<S>::mutable_type root_mutable_view(std::uint8_t* model, std::size_t size) noexcept {
@@ -447,6 +498,15 @@ FASTWIRE_INLINE typename view_type<S>::mutable_type root_mutable_view(std::uint8
 template <class S>
 FASTWIRE_INLINE typename view_type<S>::type view(const void* data, std::size_t size) noexcept {
     return versioned::root_view<S>(static_cast<const std::uint8_t*>(data), size);
+}
+
+// The same view without any check, for bytes that passed verify() and have not changed
+// since (as FlatBuffers' GetRoot<T>() after its Verifier): on other bytes it can read
+// outside them. `size` is not read; it is there to keep the call the same as view()'s.
+template <class S>
+FASTWIRE_INLINE typename view_type<S>::trusted_type trusted_view(const void* data,
+                                                                 [[maybe_unused]] std::size_t size) noexcept {
+    return versioned::root_view<S, versioned::trusted>(static_cast<const std::uint8_t*>(data), size);
 }
 
 }  // namespace fastwire

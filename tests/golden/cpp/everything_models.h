@@ -201,168 +201,278 @@ static_assert(fastwire::versioned::body_size<Empty>() == 8,
 static_assert(fastwire::final::min_size<Empty>() == 0 && fastwire::final::is_fixed<Empty>(),
               "everything.Empty: final-format size differs from the schema compiler's");
 
-// Zero-copy views (fastwire/view.h): only over bytes that passed verify().
-struct PrimitivesView;
+// Zero-copy views (fastwire/view.h): SView checks every offset it follows (any
+// bytes); STrustedView checks none (bytes that passed verify()).
+template <class P>
+struct BasicPrimitivesView;
+using PrimitivesView = BasicPrimitivesView<fastwire::versioned::checked>;
+using PrimitivesTrustedView = BasicPrimitivesView<fastwire::versioned::trusted>;
 struct PrimitivesMutableView;
-struct OptionalsView;
+template <class P>
+struct BasicOptionalsView;
+using OptionalsView = BasicOptionalsView<fastwire::versioned::checked>;
+using OptionalsTrustedView = BasicOptionalsView<fastwire::versioned::trusted>;
 struct OptionalsMutableView;
-struct CollectionsView;
+template <class P>
+struct BasicCollectionsView;
+using CollectionsView = BasicCollectionsView<fastwire::versioned::checked>;
+using CollectionsTrustedView = BasicCollectionsView<fastwire::versioned::trusted>;
 struct CollectionsMutableView;
-struct FixedView;
+template <class P>
+struct BasicFixedView;
+using FixedView = BasicFixedView<fastwire::versioned::checked>;
+using FixedTrustedView = BasicFixedView<fastwire::versioned::trusted>;
 struct FixedMutableView;
-struct NextView;
+template <class P>
+struct BasicNextView;
+using NextView = BasicNextView<fastwire::versioned::checked>;
+using NextTrustedView = BasicNextView<fastwire::versioned::trusted>;
 struct NextMutableView;
-struct ShiftedView;
+template <class P>
+struct BasicShiftedView;
+using ShiftedView = BasicShiftedView<fastwire::versioned::checked>;
+using ShiftedTrustedView = BasicShiftedView<fastwire::versioned::trusted>;
 struct ShiftedMutableView;
-struct BaseView;
+template <class P>
+struct BasicBaseView;
+using BaseView = BasicBaseView<fastwire::versioned::checked>;
+using BaseTrustedView = BasicBaseView<fastwire::versioned::trusted>;
 struct BaseMutableView;
-struct DerivedView;
+template <class P>
+struct BasicDerivedView;
+using DerivedView = BasicDerivedView<fastwire::versioned::checked>;
+using DerivedTrustedView = BasicDerivedView<fastwire::versioned::trusted>;
 struct DerivedMutableView;
-struct MoreDerivedView;
+template <class P>
+struct BasicMoreDerivedView;
+using MoreDerivedView = BasicMoreDerivedView<fastwire::versioned::checked>;
+using MoreDerivedTrustedView = BasicMoreDerivedView<fastwire::versioned::trusted>;
 struct MoreDerivedMutableView;
-struct WalletView;
+template <class P>
+struct BasicWalletView;
+using WalletView = BasicWalletView<fastwire::versioned::checked>;
+using WalletTrustedView = BasicWalletView<fastwire::versioned::trusted>;
 struct WalletMutableView;
-struct ExAccountView;
+template <class P>
+struct BasicExAccountView;
+using ExAccountView = BasicExAccountView<fastwire::versioned::checked>;
+using ExAccountTrustedView = BasicExAccountView<fastwire::versioned::trusted>;
 struct ExAccountMutableView;
-struct PingView;
+template <class P>
+struct BasicPingView;
+using PingView = BasicPingView<fastwire::versioned::checked>;
+using PingTrustedView = BasicPingView<fastwire::versioned::trusted>;
 struct PingMutableView;
-struct PongView;
+template <class P>
+struct BasicPongView;
+using PongView = BasicPongView<fastwire::versioned::checked>;
+using PongTrustedView = BasicPongView<fastwire::versioned::trusted>;
 struct PongMutableView;
-struct RefusedView;
+template <class P>
+struct BasicRefusedView;
+using RefusedView = BasicRefusedView<fastwire::versioned::checked>;
+using RefusedTrustedView = BasicRefusedView<fastwire::versioned::trusted>;
 struct RefusedMutableView;
-struct FailureView;
+template <class P>
+struct BasicFailureView;
+using FailureView = BasicFailureView<fastwire::versioned::checked>;
+using FailureTrustedView = BasicFailureView<fastwire::versioned::trusted>;
 struct FailureMutableView;
-struct PingRequestView;
+template <class P>
+struct BasicPingRequestView;
+using PingRequestView = BasicPingRequestView<fastwire::versioned::checked>;
+using PingRequestTrustedView = BasicPingRequestView<fastwire::versioned::trusted>;
 struct PingRequestMutableView;
-struct NotifyView;
+template <class P>
+struct BasicNotifyView;
+using NotifyView = BasicNotifyView<fastwire::versioned::checked>;
+using NotifyTrustedView = BasicNotifyView<fastwire::versioned::trusted>;
 struct NotifyMutableView;
-struct EmptyView;
+template <class P>
+struct BasicEmptyView;
+using EmptyView = BasicEmptyView<fastwire::versioned::checked>;
+using EmptyTrustedView = BasicEmptyView<fastwire::versioned::trusted>;
 struct EmptyMutableView;
 }  // namespace everything
 
 namespace fastwire {
 template <>
 struct view_type<::everything::Primitives> {
+    template <class P>
+    using basic = ::everything::BasicPrimitivesView<P>;
     using type = ::everything::PrimitivesView;
+    using trusted_type = ::everything::PrimitivesTrustedView;
     using mutable_type = ::everything::PrimitivesMutableView;
 };
 template <>
 struct view_type<::everything::Optionals> {
+    template <class P>
+    using basic = ::everything::BasicOptionalsView<P>;
     using type = ::everything::OptionalsView;
+    using trusted_type = ::everything::OptionalsTrustedView;
     using mutable_type = ::everything::OptionalsMutableView;
 };
 template <>
 struct view_type<::everything::Collections> {
+    template <class P>
+    using basic = ::everything::BasicCollectionsView<P>;
     using type = ::everything::CollectionsView;
+    using trusted_type = ::everything::CollectionsTrustedView;
     using mutable_type = ::everything::CollectionsMutableView;
 };
 template <>
 struct view_type<::everything::Fixed> {
+    template <class P>
+    using basic = ::everything::BasicFixedView<P>;
     using type = ::everything::FixedView;
+    using trusted_type = ::everything::FixedTrustedView;
     using mutable_type = ::everything::FixedMutableView;
 };
 template <>
 struct view_type<::everything::Next> {
+    template <class P>
+    using basic = ::everything::BasicNextView<P>;
     using type = ::everything::NextView;
+    using trusted_type = ::everything::NextTrustedView;
     using mutable_type = ::everything::NextMutableView;
 };
 template <>
 struct view_type<::everything::Shifted> {
+    template <class P>
+    using basic = ::everything::BasicShiftedView<P>;
     using type = ::everything::ShiftedView;
+    using trusted_type = ::everything::ShiftedTrustedView;
     using mutable_type = ::everything::ShiftedMutableView;
 };
 template <>
 struct view_type<::everything::Base> {
+    template <class P>
+    using basic = ::everything::BasicBaseView<P>;
     using type = ::everything::BaseView;
+    using trusted_type = ::everything::BaseTrustedView;
     using mutable_type = ::everything::BaseMutableView;
 };
 template <>
 struct view_type<::everything::Derived> {
+    template <class P>
+    using basic = ::everything::BasicDerivedView<P>;
     using type = ::everything::DerivedView;
+    using trusted_type = ::everything::DerivedTrustedView;
     using mutable_type = ::everything::DerivedMutableView;
 };
 template <>
 struct view_type<::everything::MoreDerived> {
+    template <class P>
+    using basic = ::everything::BasicMoreDerivedView<P>;
     using type = ::everything::MoreDerivedView;
+    using trusted_type = ::everything::MoreDerivedTrustedView;
     using mutable_type = ::everything::MoreDerivedMutableView;
 };
 template <>
 struct view_type<::everything::Wallet> {
+    template <class P>
+    using basic = ::everything::BasicWalletView<P>;
     using type = ::everything::WalletView;
+    using trusted_type = ::everything::WalletTrustedView;
     using mutable_type = ::everything::WalletMutableView;
 };
 template <>
 struct view_type<::everything::ExAccount> {
+    template <class P>
+    using basic = ::everything::BasicExAccountView<P>;
     using type = ::everything::ExAccountView;
+    using trusted_type = ::everything::ExAccountTrustedView;
     using mutable_type = ::everything::ExAccountMutableView;
 };
 template <>
 struct view_type<::everything::Ping> {
+    template <class P>
+    using basic = ::everything::BasicPingView<P>;
     using type = ::everything::PingView;
+    using trusted_type = ::everything::PingTrustedView;
     using mutable_type = ::everything::PingMutableView;
 };
 template <>
 struct view_type<::everything::Pong> {
+    template <class P>
+    using basic = ::everything::BasicPongView<P>;
     using type = ::everything::PongView;
+    using trusted_type = ::everything::PongTrustedView;
     using mutable_type = ::everything::PongMutableView;
 };
 template <>
 struct view_type<::everything::Refused> {
+    template <class P>
+    using basic = ::everything::BasicRefusedView<P>;
     using type = ::everything::RefusedView;
+    using trusted_type = ::everything::RefusedTrustedView;
     using mutable_type = ::everything::RefusedMutableView;
 };
 template <>
 struct view_type<::everything::Failure> {
+    template <class P>
+    using basic = ::everything::BasicFailureView<P>;
     using type = ::everything::FailureView;
+    using trusted_type = ::everything::FailureTrustedView;
     using mutable_type = ::everything::FailureMutableView;
 };
 template <>
 struct view_type<::everything::PingRequest> {
+    template <class P>
+    using basic = ::everything::BasicPingRequestView<P>;
     using type = ::everything::PingRequestView;
+    using trusted_type = ::everything::PingRequestTrustedView;
     using mutable_type = ::everything::PingRequestMutableView;
 };
 template <>
 struct view_type<::everything::Notify> {
+    template <class P>
+    using basic = ::everything::BasicNotifyView<P>;
     using type = ::everything::NotifyView;
+    using trusted_type = ::everything::NotifyTrustedView;
     using mutable_type = ::everything::NotifyMutableView;
 };
 template <>
 struct view_type<::everything::Empty> {
+    template <class P>
+    using basic = ::everything::BasicEmptyView<P>;
     using type = ::everything::EmptyView;
+    using trusted_type = ::everything::EmptyTrustedView;
     using mutable_type = ::everything::EmptyMutableView;
 };
 }  // namespace fastwire
 
 namespace everything {
 
-struct PrimitivesView : fastwire::versioned::struct_view {
-    using struct_view::struct_view;
-    bool f_bool() const noexcept { return get_<bool, 8, 9>(true); }
-    std::uint8_t f_byte() const noexcept { return get_<std::uint8_t, 9, 10>(255); }
-    char f_char() const noexcept { return get_<char, 10, 11>(static_cast<char>(33)); }
-    wchar_t f_wchar() const noexcept { return get_<wchar_t, 11, 15>(static_cast<wchar_t>(8364)); }
-    std::int8_t f_int8() const noexcept { return get_<std::int8_t, 15, 16>(-128); }
-    std::uint8_t f_uint8() const noexcept { return get_<std::uint8_t, 16, 17>(255); }
-    std::int16_t f_int16() const noexcept { return get_<std::int16_t, 17, 19>(-32768); }
-    std::uint16_t f_uint16() const noexcept { return get_<std::uint16_t, 19, 21>(65535); }
-    std::int32_t f_int32() const noexcept { return get_<std::int32_t, 21, 25>(-123); }
-    std::uint32_t f_uint32() const noexcept { return get_<std::uint32_t, 25, 29>(4294967295u); }
-    std::int64_t f_int64() const noexcept { return get_<std::int64_t, 29, 37>((-9223372036854775807LL - 1)); }
-    std::uint64_t f_uint64() const noexcept { return get_<std::uint64_t, 37, 45>(18446744073709551615ull); }
-    float f_float() const noexcept { return get_<float, 45, 49>(15000000000.0f); }
-    double f_double() const noexcept { return get_<double, 49, 57>(-1.23456e+125); }
-    fastwire::decimal f_decimal() const noexcept { return get_<fastwire::decimal, 57, 73>(fastwire::decimal(123456123456ll, 6)); }
-    std::string_view f_string() const noexcept { return get_<std::string, 73, 77>("Hello, \"world\"!\012"); }
-    fastwire::versioned::byte_view f_bytes() const noexcept { return get_<fastwire::bytes, 77, 81>(); }
-    std::uint64_t f_epoch() const noexcept { return get_<std::uint64_t, 81, 89>(0ull); }
-    std::uint64_t f_utc() const noexcept { return get_<std::uint64_t, 89, 97>([] { return fastwire::utc(); }); }
-    std::uint64_t f_ns() const noexcept { return get_<std::uint64_t, 97, 105>(1000000000ull); }
-    fastwire::uuid f_uuid0() const noexcept { return get_<fastwire::uuid, 105, 121>(); }
-    fastwire::uuid f_uuid1() const noexcept { return get_<fastwire::uuid, 121, 137>([] { return fastwire::uuid::v1(); }); }
-    fastwire::uuid f_uuid4() const noexcept { return get_<fastwire::uuid, 137, 153>([] { return fastwire::uuid::v4(); }); }
-    fastwire::uuid f_uuid() const noexcept { return get_<fastwire::uuid, 153, 169>(fastwire::uuid::literal("123e4567-e89b-12d3-a456-426655440000")); }
-    std::string_view password() const noexcept { return get_<std::string, 169, 173>("secret"); }
-    std::int32_t legacy() const noexcept { return get_<std::int32_t, 173, 177>(0); }
+template <class P>
+struct BasicPrimitivesView : fastwire::versioned::basic_struct_view<P> {
+    using fastwire::versioned::basic_struct_view<P>::basic_struct_view;
+    bool f_bool() const noexcept { return this->template get_<bool, 8, 9>(true); }
+    std::uint8_t f_byte() const noexcept { return this->template get_<std::uint8_t, 9, 10>(255); }
+    char f_char() const noexcept { return this->template get_<char, 10, 11>(static_cast<char>(33)); }
+    wchar_t f_wchar() const noexcept { return this->template get_<wchar_t, 11, 15>(static_cast<wchar_t>(8364)); }
+    std::int8_t f_int8() const noexcept { return this->template get_<std::int8_t, 15, 16>(-128); }
+    std::uint8_t f_uint8() const noexcept { return this->template get_<std::uint8_t, 16, 17>(255); }
+    std::int16_t f_int16() const noexcept { return this->template get_<std::int16_t, 17, 19>(-32768); }
+    std::uint16_t f_uint16() const noexcept { return this->template get_<std::uint16_t, 19, 21>(65535); }
+    std::int32_t f_int32() const noexcept { return this->template get_<std::int32_t, 21, 25>(-123); }
+    std::uint32_t f_uint32() const noexcept { return this->template get_<std::uint32_t, 25, 29>(4294967295u); }
+    std::int64_t f_int64() const noexcept { return this->template get_<std::int64_t, 29, 37>((-9223372036854775807LL - 1)); }
+    std::uint64_t f_uint64() const noexcept { return this->template get_<std::uint64_t, 37, 45>(18446744073709551615ull); }
+    float f_float() const noexcept { return this->template get_<float, 45, 49>(15000000000.0f); }
+    double f_double() const noexcept { return this->template get_<double, 49, 57>(-1.23456e+125); }
+    fastwire::decimal f_decimal() const noexcept { return this->template get_<fastwire::decimal, 57, 73>(fastwire::decimal(123456123456ll, 6)); }
+    std::string_view f_string() const noexcept { return this->template get_<std::string, 73, 77>("Hello, \"world\"!\012"); }
+    fastwire::versioned::byte_view f_bytes() const noexcept { return this->template get_<fastwire::bytes, 77, 81>(); }
+    std::uint64_t f_epoch() const noexcept { return this->template get_<std::uint64_t, 81, 89>(0ull); }
+    std::uint64_t f_utc() const noexcept { return this->template get_<std::uint64_t, 89, 97>([] { return fastwire::utc(); }); }
+    std::uint64_t f_ns() const noexcept { return this->template get_<std::uint64_t, 97, 105>(1000000000ull); }
+    fastwire::uuid f_uuid0() const noexcept { return this->template get_<fastwire::uuid, 105, 121>(); }
+    fastwire::uuid f_uuid1() const noexcept { return this->template get_<fastwire::uuid, 121, 137>([] { return fastwire::uuid::v1(); }); }
+    fastwire::uuid f_uuid4() const noexcept { return this->template get_<fastwire::uuid, 137, 153>([] { return fastwire::uuid::v4(); }); }
+    fastwire::uuid f_uuid() const noexcept { return this->template get_<fastwire::uuid, 153, 169>(fastwire::uuid::literal("123e4567-e89b-12d3-a456-426655440000")); }
+    std::string_view password() const noexcept { return this->template get_<std::string, 169, 173>("secret"); }
+    std::int32_t legacy() const noexcept { return this->template get_<std::int32_t, 173, 177>(0); }
     // f(every field's view), in wire order: for generic code.
     template <class F>
     auto fields_(F&& f) const {
@@ -422,20 +532,21 @@ struct PrimitivesMutableView : PrimitivesView {
     bool set_legacy(std::int32_t v) const noexcept { return set_<std::int32_t, 173, 177>(v); }
 };
 
-struct OptionalsView : fastwire::versioned::struct_view {
-    using struct_view::struct_view;
-    std::optional<bool> f_bool() const noexcept { return get_<std::optional<bool>, 8, 13>(); }
-    std::optional<std::int32_t> f_int32() const noexcept { return get_<std::optional<std::int32_t>, 13, 18>(42); }
-    std::optional<std::string_view> f_string() const noexcept { return get_<std::optional<std::string>, 18, 23>("maybe"); }
-    std::optional<fastwire::decimal> f_decimal() const noexcept { return get_<std::optional<fastwire::decimal>, 23, 28>(fastwire::decimal(-1ll, 3)); }
-    std::optional<fastwire::uuid> f_uuid() const noexcept { return get_<std::optional<fastwire::uuid>, 28, 33>([] { return fastwire::uuid::v4(); }); }
-    std::optional<std::uint64_t> f_time() const noexcept { return get_<std::optional<std::uint64_t>, 33, 38>([] { return fastwire::utc(); }); }
-    std::optional<EnumByte> f_enum() const noexcept { return get_<std::optional<EnumByte>, 38, 43>(EnumByte::a2); }
-    std::optional<Flags> f_flags() const noexcept { return get_<std::optional<Flags>, 43, 48>(Flags::a | Flags::c); }
-    std::optional<PrimitivesView> f_struct() const noexcept { return get_<std::optional<Primitives>, 48, 53>(); }
-    std::optional<::proto::OrderView> f_order() const noexcept { return get_<std::optional<::proto::Order>, 53, 58>(); }
-    std::optional<std::int64_t> f_reset() const noexcept { return get_<std::optional<std::int64_t>, 58, 63>(); }
-    bool f_resetReset() const noexcept { return get_<bool, 63, 64>(); }
+template <class P>
+struct BasicOptionalsView : fastwire::versioned::basic_struct_view<P> {
+    using fastwire::versioned::basic_struct_view<P>::basic_struct_view;
+    std::optional<bool> f_bool() const noexcept { return this->template get_<std::optional<bool>, 8, 13>(); }
+    std::optional<std::int32_t> f_int32() const noexcept { return this->template get_<std::optional<std::int32_t>, 13, 18>(42); }
+    std::optional<std::string_view> f_string() const noexcept { return this->template get_<std::optional<std::string>, 18, 23>("maybe"); }
+    std::optional<fastwire::decimal> f_decimal() const noexcept { return this->template get_<std::optional<fastwire::decimal>, 23, 28>(fastwire::decimal(-1ll, 3)); }
+    std::optional<fastwire::uuid> f_uuid() const noexcept { return this->template get_<std::optional<fastwire::uuid>, 28, 33>([] { return fastwire::uuid::v4(); }); }
+    std::optional<std::uint64_t> f_time() const noexcept { return this->template get_<std::optional<std::uint64_t>, 33, 38>([] { return fastwire::utc(); }); }
+    std::optional<EnumByte> f_enum() const noexcept { return this->template get_<std::optional<EnumByte>, 38, 43>(EnumByte::a2); }
+    std::optional<Flags> f_flags() const noexcept { return this->template get_<std::optional<Flags>, 43, 48>(Flags::a | Flags::c); }
+    std::optional<BasicPrimitivesView<P>> f_struct() const noexcept { return this->template get_<std::optional<Primitives>, 48, 53>(); }
+    std::optional<::proto::BasicOrderView<P>> f_order() const noexcept { return this->template get_<std::optional<::proto::Order>, 53, 58>(); }
+    std::optional<std::int64_t> f_reset() const noexcept { return this->template get_<std::optional<std::int64_t>, 58, 63>(); }
+    bool f_resetReset() const noexcept { return this->template get_<bool, 63, 64>(); }
     // f(every field's view), in wire order: for generic code.
     template <class F>
     auto fields_(F&& f) const {
@@ -459,24 +570,25 @@ struct OptionalsMutableView : OptionalsView {
     bool set_f_resetReset(bool v) const noexcept { return set_<bool, 63, 64>(v); }
 };
 
-struct CollectionsView : fastwire::versioned::struct_view {
-    using struct_view::struct_view;
-    fastwire::versioned::array_view<std::int32_t, 3> f_array() const noexcept { return get_<std::array<std::int32_t, 3>, 8, 20>(); }
-    fastwire::versioned::array_view<std::optional<std::string>, 2> f_array_optional() const noexcept { return get_<std::array<std::optional<std::string>, 2>, 20, 30>(); }
-    fastwire::versioned::array_view<Primitives, 2> f_array_struct() const noexcept { return get_<std::array<Primitives, 2>, 30, 38>(); }
-    fastwire::versioned::sequence_view<std::uint8_t> f_vector() const noexcept { return get_<std::vector<std::uint8_t>, 38, 42>(); }
-    fastwire::versioned::sequence_view<std::optional<EnumByte>> f_vector_optional() const noexcept { return get_<std::vector<std::optional<EnumByte>>, 42, 46>(); }
-    fastwire::versioned::sequence_view<::proto::Order> f_vector_struct() const noexcept { return get_<std::vector<::proto::Order>, 46, 50>(); }
-    fastwire::versioned::sequence_view<std::string> f_list() const noexcept { return get_<std::list<std::string>, 50, 54>(); }
-    fastwire::versioned::sequence_view<std::optional<Optionals>> f_list_optional() const noexcept { return get_<std::list<std::optional<Optionals>>, 54, 58>(); }
-    fastwire::versioned::sequence_view<std::int64_t> f_set() const noexcept { return get_<std::set<std::int64_t>, 58, 62>(); }
-    fastwire::versioned::sequence_view<::proto::Balance> f_set_struct() const noexcept { return get_<std::set<::proto::Balance>, 62, 66>(); }
-    fastwire::versioned::map_view<std::int32_t, std::string> f_map() const noexcept { return get_<std::map<std::int32_t, std::string>, 66, 70>(); }
-    fastwire::versioned::map_view<std::string, std::optional<double>> f_map_optional() const noexcept { return get_<std::map<std::string, std::optional<double>>, 70, 74>(); }
-    fastwire::versioned::map_view<EnumByte, Optionals> f_map_enum_key() const noexcept { return get_<std::map<EnumByte, Optionals>, 74, 78>(); }
-    fastwire::versioned::map_view<fastwire::uuid, fastwire::bytes> f_hash() const noexcept { return get_<std::unordered_map<fastwire::uuid, fastwire::bytes>, 78, 82>(); }
-    fastwire::versioned::map_view<std::string, std::optional<Primitives>> f_hash_optional() const noexcept { return get_<std::unordered_map<std::string, std::optional<Primitives>>, 82, 86>(); }
-    fastwire::versioned::map_view<::proto::Order, Optionals> f_hash_struct_key() const noexcept { return get_<std::unordered_map<::proto::Order, Optionals>, 86, 90>(); }
+template <class P>
+struct BasicCollectionsView : fastwire::versioned::basic_struct_view<P> {
+    using fastwire::versioned::basic_struct_view<P>::basic_struct_view;
+    fastwire::versioned::array_view<std::int32_t, 3, P> f_array() const noexcept { return this->template get_<std::array<std::int32_t, 3>, 8, 20>(); }
+    fastwire::versioned::array_view<std::optional<std::string>, 2, P> f_array_optional() const noexcept { return this->template get_<std::array<std::optional<std::string>, 2>, 20, 30>(); }
+    fastwire::versioned::array_view<Primitives, 2, P> f_array_struct() const noexcept { return this->template get_<std::array<Primitives, 2>, 30, 38>(); }
+    fastwire::versioned::sequence_view<std::uint8_t, P> f_vector() const noexcept { return this->template get_<std::vector<std::uint8_t>, 38, 42>(); }
+    fastwire::versioned::sequence_view<std::optional<EnumByte>, P> f_vector_optional() const noexcept { return this->template get_<std::vector<std::optional<EnumByte>>, 42, 46>(); }
+    fastwire::versioned::sequence_view<::proto::Order, P> f_vector_struct() const noexcept { return this->template get_<std::vector<::proto::Order>, 46, 50>(); }
+    fastwire::versioned::sequence_view<std::string, P> f_list() const noexcept { return this->template get_<std::list<std::string>, 50, 54>(); }
+    fastwire::versioned::sequence_view<std::optional<Optionals>, P> f_list_optional() const noexcept { return this->template get_<std::list<std::optional<Optionals>>, 54, 58>(); }
+    fastwire::versioned::sequence_view<std::int64_t, P> f_set() const noexcept { return this->template get_<std::set<std::int64_t>, 58, 62>(); }
+    fastwire::versioned::sequence_view<::proto::Balance, P> f_set_struct() const noexcept { return this->template get_<std::set<::proto::Balance>, 62, 66>(); }
+    fastwire::versioned::map_view<std::int32_t, std::string, P> f_map() const noexcept { return this->template get_<std::map<std::int32_t, std::string>, 66, 70>(); }
+    fastwire::versioned::map_view<std::string, std::optional<double>, P> f_map_optional() const noexcept { return this->template get_<std::map<std::string, std::optional<double>>, 70, 74>(); }
+    fastwire::versioned::map_view<EnumByte, Optionals, P> f_map_enum_key() const noexcept { return this->template get_<std::map<EnumByte, Optionals>, 74, 78>(); }
+    fastwire::versioned::map_view<fastwire::uuid, fastwire::bytes, P> f_hash() const noexcept { return this->template get_<std::unordered_map<fastwire::uuid, fastwire::bytes>, 78, 82>(); }
+    fastwire::versioned::map_view<std::string, std::optional<Primitives>, P> f_hash_optional() const noexcept { return this->template get_<std::unordered_map<std::string, std::optional<Primitives>>, 82, 86>(); }
+    fastwire::versioned::map_view<::proto::Order, Optionals, P> f_hash_struct_key() const noexcept { return this->template get_<std::unordered_map<::proto::Order, Optionals>, 86, 90>(); }
     // f(every field's view), in wire order: for generic code.
     template <class F>
     auto fields_(F&& f) const {
@@ -503,9 +615,10 @@ struct CollectionsMutableView : CollectionsView {
     explicit CollectionsMutableView(const CollectionsView& v) noexcept : CollectionsView(v) {}
 };
 
-struct FixedView : fastwire::versioned::struct_view {
-    using struct_view::struct_view;
-    std::int32_t id() const noexcept { return get_<std::int32_t, 8, 12>(); }
+template <class P>
+struct BasicFixedView : fastwire::versioned::basic_struct_view<P> {
+    using fastwire::versioned::basic_struct_view<P>::basic_struct_view;
+    std::int32_t id() const noexcept { return this->template get_<std::int32_t, 8, 12>(); }
     // f(every field's view), in wire order: for generic code.
     template <class F>
     auto fields_(F&& f) const { return f(id()); }
@@ -516,9 +629,10 @@ struct FixedMutableView : FixedView {
     bool set_id(std::int32_t v) const noexcept { return set_<std::int32_t, 8, 12>(v); }
 };
 
-struct NextView : fastwire::versioned::struct_view {
-    using struct_view::struct_view;
-    fastwire::uuid id() const noexcept { return get_<fastwire::uuid, 8, 24>([] { return fastwire::uuid::v1(); }); }
+template <class P>
+struct BasicNextView : fastwire::versioned::basic_struct_view<P> {
+    using fastwire::versioned::basic_struct_view<P>::basic_struct_view;
+    fastwire::uuid id() const noexcept { return this->template get_<fastwire::uuid, 8, 24>([] { return fastwire::uuid::v1(); }); }
     // f(every field's view), in wire order: for generic code.
     template <class F>
     auto fields_(F&& f) const { return f(id()); }
@@ -529,9 +643,10 @@ struct NextMutableView : NextView {
     bool set_id(fastwire::uuid v) const noexcept { return set_<fastwire::uuid, 8, 24>(v); }
 };
 
-struct ShiftedView : fastwire::versioned::struct_view {
-    using struct_view::struct_view;
-    fastwire::decimal amount() const noexcept { return get_<fastwire::decimal, 8, 24>(fastwire::decimal(5ll, 1)); }
+template <class P>
+struct BasicShiftedView : fastwire::versioned::basic_struct_view<P> {
+    using fastwire::versioned::basic_struct_view<P>::basic_struct_view;
+    fastwire::decimal amount() const noexcept { return this->template get_<fastwire::decimal, 8, 24>(fastwire::decimal(5ll, 1)); }
     // f(every field's view), in wire order: for generic code.
     template <class F>
     auto fields_(F&& f) const { return f(amount()); }
@@ -542,10 +657,11 @@ struct ShiftedMutableView : ShiftedView {
     bool set_amount(fastwire::decimal v) const noexcept { return set_<fastwire::decimal, 8, 24>(v); }
 };
 
-struct BaseView : fastwire::versioned::struct_view {
-    using struct_view::struct_view;
-    std::string_view name() const noexcept { return get_<std::string, 8, 12>(); }
-    std::int8_t level() const noexcept { return get_<std::int8_t, 12, 13>(1); }
+template <class P>
+struct BasicBaseView : fastwire::versioned::basic_struct_view<P> {
+    using fastwire::versioned::basic_struct_view<P>::basic_struct_view;
+    std::string_view name() const noexcept { return this->template get_<std::string, 8, 12>(); }
+    std::int8_t level() const noexcept { return this->template get_<std::int8_t, 12, 13>(1); }
     // f(every field's view), in wire order: for generic code.
     template <class F>
     auto fields_(F&& f) const { return f(name(), level()); }
@@ -556,12 +672,13 @@ struct BaseMutableView : BaseView {
     bool set_level(std::int8_t v) const noexcept { return set_<std::int8_t, 12, 13>(v); }
 };
 
-struct DerivedView : fastwire::versioned::struct_view {
-    using struct_view::struct_view;
-    std::string_view name() const noexcept { return get_<std::string, 8, 12>(); }
-    std::int8_t level() const noexcept { return get_<std::int8_t, 12, 13>(1); }
-    std::int32_t serial() const noexcept { return get_<std::int32_t, 13, 17>(); }
-    double weight() const noexcept { return get_<double, 17, 25>(0.25); }
+template <class P>
+struct BasicDerivedView : fastwire::versioned::basic_struct_view<P> {
+    using fastwire::versioned::basic_struct_view<P>::basic_struct_view;
+    std::string_view name() const noexcept { return this->template get_<std::string, 8, 12>(); }
+    std::int8_t level() const noexcept { return this->template get_<std::int8_t, 12, 13>(1); }
+    std::int32_t serial() const noexcept { return this->template get_<std::int32_t, 13, 17>(); }
+    double weight() const noexcept { return this->template get_<double, 17, 25>(0.25); }
     // f(every field's view), in wire order: for generic code.
     template <class F>
     auto fields_(F&& f) const { return f(name(), level(), serial(), weight()); }
@@ -574,13 +691,14 @@ struct DerivedMutableView : DerivedView {
     bool set_weight(double v) const noexcept { return set_<double, 17, 25>(v); }
 };
 
-struct MoreDerivedView : fastwire::versioned::struct_view {
-    using struct_view::struct_view;
-    std::string_view name() const noexcept { return get_<std::string, 8, 12>(); }
-    std::int8_t level() const noexcept { return get_<std::int8_t, 12, 13>(1); }
-    std::int32_t serial() const noexcept { return get_<std::int32_t, 13, 17>(); }
-    double weight() const noexcept { return get_<double, 17, 25>(0.25); }
-    bool last() const noexcept { return get_<bool, 25, 26>(); }
+template <class P>
+struct BasicMoreDerivedView : fastwire::versioned::basic_struct_view<P> {
+    using fastwire::versioned::basic_struct_view<P>::basic_struct_view;
+    std::string_view name() const noexcept { return this->template get_<std::string, 8, 12>(); }
+    std::int8_t level() const noexcept { return this->template get_<std::int8_t, 12, 13>(1); }
+    std::int32_t serial() const noexcept { return this->template get_<std::int32_t, 13, 17>(); }
+    double weight() const noexcept { return this->template get_<double, 17, 25>(0.25); }
+    bool last() const noexcept { return this->template get_<bool, 25, 26>(); }
     // f(every field's view), in wire order: for generic code.
     template <class F>
     auto fields_(F&& f) const { return f(name(), level(), serial(), weight(), last()); }
@@ -594,11 +712,12 @@ struct MoreDerivedMutableView : MoreDerivedView {
     bool set_last(bool v) const noexcept { return set_<bool, 25, 26>(v); }
 };
 
-struct WalletView : fastwire::versioned::struct_view {
-    using struct_view::struct_view;
-    std::string_view currency() const noexcept { return get_<std::string, 8, 12>(); }
-    double amount() const noexcept { return get_<double, 12, 20>(0.0); }
-    fastwire::decimal reserved() const noexcept { return get_<fastwire::decimal, 20, 36>(fastwire::decimal(0ll)); }
+template <class P>
+struct BasicWalletView : fastwire::versioned::basic_struct_view<P> {
+    using fastwire::versioned::basic_struct_view<P>::basic_struct_view;
+    std::string_view currency() const noexcept { return this->template get_<std::string, 8, 12>(); }
+    double amount() const noexcept { return this->template get_<double, 12, 20>(0.0); }
+    fastwire::decimal reserved() const noexcept { return this->template get_<fastwire::decimal, 20, 36>(fastwire::decimal(0ll)); }
     // f(every field's view), in wire order: for generic code.
     template <class F>
     auto fields_(F&& f) const { return f(currency(), amount(), reserved()); }
@@ -610,16 +729,17 @@ struct WalletMutableView : WalletView {
     bool set_reserved(fastwire::decimal v) const noexcept { return set_<fastwire::decimal, 20, 36>(v); }
 };
 
-struct ExAccountView : fastwire::versioned::struct_view {
-    using struct_view::struct_view;
-    std::int32_t uid() const noexcept { return get_<std::int32_t, 8, 12>(); }
-    std::string_view name() const noexcept { return get_<std::string, 12, 16>(); }
-    ::protoex::State state() const noexcept { return get_<::protoex::State, 16, 17>(::protoex::State::initialized | ::protoex::State::bad | ::protoex::State::sad); }
-    ::protoex::BalanceView wallet() const noexcept { return get_<::protoex::Balance, 17, 21>(); }
-    std::optional<::protoex::BalanceView> asset() const noexcept { return get_<std::optional<::protoex::Balance>, 21, 26>(); }
-    fastwire::versioned::sequence_view<::protoex::Order> orders() const noexcept { return get_<std::vector<::protoex::Order>, 26, 30>(); }
-    EnumRefs refs() const noexcept { return get_<EnumRefs, 30, 32>(EnumRefs::value10); }
-    ::protoex::State extra() const noexcept { return get_<::protoex::State, 32, 33>(::protoex::State::good | ::protoex::State::sad); }
+template <class P>
+struct BasicExAccountView : fastwire::versioned::basic_struct_view<P> {
+    using fastwire::versioned::basic_struct_view<P>::basic_struct_view;
+    std::int32_t uid() const noexcept { return this->template get_<std::int32_t, 8, 12>(); }
+    std::string_view name() const noexcept { return this->template get_<std::string, 12, 16>(); }
+    ::protoex::State state() const noexcept { return this->template get_<::protoex::State, 16, 17>(::protoex::State::initialized | ::protoex::State::bad | ::protoex::State::sad); }
+    ::protoex::BasicBalanceView<P> wallet() const noexcept { return this->template get_<::protoex::Balance, 17, 21>(); }
+    std::optional<::protoex::BasicBalanceView<P>> asset() const noexcept { return this->template get_<std::optional<::protoex::Balance>, 21, 26>(); }
+    fastwire::versioned::sequence_view<::protoex::Order, P> orders() const noexcept { return this->template get_<std::vector<::protoex::Order>, 26, 30>(); }
+    EnumRefs refs() const noexcept { return this->template get_<EnumRefs, 30, 32>(EnumRefs::value10); }
+    ::protoex::State extra() const noexcept { return this->template get_<::protoex::State, 32, 33>(::protoex::State::good | ::protoex::State::sad); }
     // f(every field's view), in wire order: for generic code.
     template <class F>
     auto fields_(F&& f) const {
@@ -642,10 +762,11 @@ struct ExAccountMutableView : ExAccountView {
     bool set_extra(::protoex::State v) const noexcept { return set_<::protoex::State, 32, 33>(v); }
 };
 
-struct PingView : fastwire::versioned::struct_view {
-    using struct_view::struct_view;
-    fastwire::uuid id() const noexcept { return get_<fastwire::uuid, 8, 24>([] { return fastwire::uuid::v1(); }); }
-    std::uint64_t sent() const noexcept { return get_<std::uint64_t, 24, 32>([] { return fastwire::utc(); }); }
+template <class P>
+struct BasicPingView : fastwire::versioned::basic_struct_view<P> {
+    using fastwire::versioned::basic_struct_view<P>::basic_struct_view;
+    fastwire::uuid id() const noexcept { return this->template get_<fastwire::uuid, 8, 24>([] { return fastwire::uuid::v1(); }); }
+    std::uint64_t sent() const noexcept { return this->template get_<std::uint64_t, 24, 32>([] { return fastwire::utc(); }); }
     // f(every field's view), in wire order: for generic code.
     template <class F>
     auto fields_(F&& f) const { return f(id(), sent()); }
@@ -657,10 +778,11 @@ struct PingMutableView : PingView {
     bool set_sent(std::uint64_t v) const noexcept { return set_<std::uint64_t, 24, 32>(v); }
 };
 
-struct PongView : fastwire::versioned::struct_view {
-    using struct_view::struct_view;
-    fastwire::uuid id() const noexcept { return get_<fastwire::uuid, 8, 24>(); }
-    std::uint64_t received() const noexcept { return get_<std::uint64_t, 24, 32>(0ull); }
+template <class P>
+struct BasicPongView : fastwire::versioned::basic_struct_view<P> {
+    using fastwire::versioned::basic_struct_view<P>::basic_struct_view;
+    fastwire::uuid id() const noexcept { return this->template get_<fastwire::uuid, 8, 24>(); }
+    std::uint64_t received() const noexcept { return this->template get_<std::uint64_t, 24, 32>(0ull); }
     // f(every field's view), in wire order: for generic code.
     template <class F>
     auto fields_(F&& f) const { return f(id(), received()); }
@@ -672,10 +794,11 @@ struct PongMutableView : PongView {
     bool set_received(std::uint64_t v) const noexcept { return set_<std::uint64_t, 24, 32>(v); }
 };
 
-struct RefusedView : fastwire::versioned::struct_view {
-    using struct_view::struct_view;
-    fastwire::uuid id() const noexcept { return get_<fastwire::uuid, 8, 24>(); }
-    std::string_view reason() const noexcept { return get_<std::string, 24, 28>(); }
+template <class P>
+struct BasicRefusedView : fastwire::versioned::basic_struct_view<P> {
+    using fastwire::versioned::basic_struct_view<P>::basic_struct_view;
+    fastwire::uuid id() const noexcept { return this->template get_<fastwire::uuid, 8, 24>(); }
+    std::string_view reason() const noexcept { return this->template get_<std::string, 24, 28>(); }
     // f(every field's view), in wire order: for generic code.
     template <class F>
     auto fields_(F&& f) const { return f(id(), reason()); }
@@ -686,10 +809,11 @@ struct RefusedMutableView : RefusedView {
     bool set_id(fastwire::uuid v) const noexcept { return set_<fastwire::uuid, 8, 24>(v); }
 };
 
-struct FailureView : fastwire::versioned::struct_view {
-    using struct_view::struct_view;
-    fastwire::uuid id() const noexcept { return get_<fastwire::uuid, 8, 24>(); }
-    std::string_view error() const noexcept { return get_<std::string, 24, 28>(); }
+template <class P>
+struct BasicFailureView : fastwire::versioned::basic_struct_view<P> {
+    using fastwire::versioned::basic_struct_view<P>::basic_struct_view;
+    fastwire::uuid id() const noexcept { return this->template get_<fastwire::uuid, 8, 24>(); }
+    std::string_view error() const noexcept { return this->template get_<std::string, 24, 28>(); }
     // f(every field's view), in wire order: for generic code.
     template <class F>
     auto fields_(F&& f) const { return f(id(), error()); }
@@ -700,11 +824,12 @@ struct FailureMutableView : FailureView {
     bool set_id(fastwire::uuid v) const noexcept { return set_<fastwire::uuid, 8, 24>(v); }
 };
 
-struct PingRequestView : fastwire::versioned::struct_view {
-    using struct_view::struct_view;
-    fastwire::uuid id() const noexcept { return get_<fastwire::uuid, 8, 24>([] { return fastwire::uuid::v1(); }); }
-    std::uint64_t sent() const noexcept { return get_<std::uint64_t, 24, 32>([] { return fastwire::utc(); }); }
-    std::string_view note() const noexcept { return get_<std::string, 32, 36>("are you there?"); }
+template <class P>
+struct BasicPingRequestView : fastwire::versioned::basic_struct_view<P> {
+    using fastwire::versioned::basic_struct_view<P>::basic_struct_view;
+    fastwire::uuid id() const noexcept { return this->template get_<fastwire::uuid, 8, 24>([] { return fastwire::uuid::v1(); }); }
+    std::uint64_t sent() const noexcept { return this->template get_<std::uint64_t, 24, 32>([] { return fastwire::utc(); }); }
+    std::string_view note() const noexcept { return this->template get_<std::string, 32, 36>("are you there?"); }
     // f(every field's view), in wire order: for generic code.
     template <class F>
     auto fields_(F&& f) const { return f(id(), sent(), note()); }
@@ -716,10 +841,11 @@ struct PingRequestMutableView : PingRequestView {
     bool set_sent(std::uint64_t v) const noexcept { return set_<std::uint64_t, 24, 32>(v); }
 };
 
-struct NotifyView : fastwire::versioned::struct_view {
-    using struct_view::struct_view;
-    fastwire::uuid id() const noexcept { return get_<fastwire::uuid, 8, 24>([] { return fastwire::uuid::v4(); }); }
-    std::string_view text() const noexcept { return get_<std::string, 24, 28>(); }
+template <class P>
+struct BasicNotifyView : fastwire::versioned::basic_struct_view<P> {
+    using fastwire::versioned::basic_struct_view<P>::basic_struct_view;
+    fastwire::uuid id() const noexcept { return this->template get_<fastwire::uuid, 8, 24>([] { return fastwire::uuid::v4(); }); }
+    std::string_view text() const noexcept { return this->template get_<std::string, 24, 28>(); }
     // f(every field's view), in wire order: for generic code.
     template <class F>
     auto fields_(F&& f) const { return f(id(), text()); }
@@ -730,8 +856,9 @@ struct NotifyMutableView : NotifyView {
     bool set_id(fastwire::uuid v) const noexcept { return set_<fastwire::uuid, 8, 24>(v); }
 };
 
-struct EmptyView : fastwire::versioned::struct_view {
-    using struct_view::struct_view;
+template <class P>
+struct BasicEmptyView : fastwire::versioned::basic_struct_view<P> {
+    using fastwire::versioned::basic_struct_view<P>::basic_struct_view;
     // f(every field's view), in wire order: for generic code.
     template <class F>
     auto fields_(F&& f) const { return f(); }

@@ -42,45 +42,65 @@ static_assert(fastwire::versioned::slot_offsets_are<Account>({8, 12, 16, 17, 21,
 static_assert(fastwire::final::min_size<Account>() == 34 && !fastwire::final::is_fixed<Account>(),
               "protoex.Account: final-format size differs from the schema compiler's");
 
-// Zero-copy views (fastwire/view.h): only over bytes that passed verify().
-struct OrderView;
+// Zero-copy views (fastwire/view.h): SView checks every offset it follows (any
+// bytes); STrustedView checks none (bytes that passed verify()).
+template <class P>
+struct BasicOrderView;
+using OrderView = BasicOrderView<fastwire::versioned::checked>;
+using OrderTrustedView = BasicOrderView<fastwire::versioned::trusted>;
 struct OrderMutableView;
-struct BalanceView;
+template <class P>
+struct BasicBalanceView;
+using BalanceView = BasicBalanceView<fastwire::versioned::checked>;
+using BalanceTrustedView = BasicBalanceView<fastwire::versioned::trusted>;
 struct BalanceMutableView;
-struct AccountView;
+template <class P>
+struct BasicAccountView;
+using AccountView = BasicAccountView<fastwire::versioned::checked>;
+using AccountTrustedView = BasicAccountView<fastwire::versioned::trusted>;
 struct AccountMutableView;
 }  // namespace protoex
 
 namespace fastwire {
 template <>
 struct view_type<::protoex::Order> {
+    template <class P>
+    using basic = ::protoex::BasicOrderView<P>;
     using type = ::protoex::OrderView;
+    using trusted_type = ::protoex::OrderTrustedView;
     using mutable_type = ::protoex::OrderMutableView;
 };
 template <>
 struct view_type<::protoex::Balance> {
+    template <class P>
+    using basic = ::protoex::BasicBalanceView<P>;
     using type = ::protoex::BalanceView;
+    using trusted_type = ::protoex::BalanceTrustedView;
     using mutable_type = ::protoex::BalanceMutableView;
 };
 template <>
 struct view_type<::protoex::Account> {
+    template <class P>
+    using basic = ::protoex::BasicAccountView<P>;
     using type = ::protoex::AccountView;
+    using trusted_type = ::protoex::AccountTrustedView;
     using mutable_type = ::protoex::AccountMutableView;
 };
 }  // namespace fastwire
 
 namespace protoex {
 
-struct OrderView : fastwire::versioned::struct_view {
-    using struct_view::struct_view;
-    std::int32_t uid() const noexcept { return get_<std::int32_t, 8, 12>(); }
-    std::string_view symbol() const noexcept { return get_<std::string, 12, 16>(); }
-    OrderSide side() const noexcept { return get_<OrderSide, 16, 17>(OrderSide{}); }
-    OrderType type() const noexcept { return get_<OrderType, 17, 18>(OrderType{}); }
-    double price() const noexcept { return get_<double, 18, 26>(0.0); }
-    double volume() const noexcept { return get_<double, 26, 34>(0.0); }
-    double tp() const noexcept { return get_<double, 34, 42>(10.0); }
-    double sl() const noexcept { return get_<double, 42, 50>(-10.0); }
+template <class P>
+struct BasicOrderView : fastwire::versioned::basic_struct_view<P> {
+    using fastwire::versioned::basic_struct_view<P>::basic_struct_view;
+    std::int32_t uid() const noexcept { return this->template get_<std::int32_t, 8, 12>(); }
+    std::string_view symbol() const noexcept { return this->template get_<std::string, 12, 16>(); }
+    OrderSide side() const noexcept { return this->template get_<OrderSide, 16, 17>(OrderSide{}); }
+    OrderType type() const noexcept { return this->template get_<OrderType, 17, 18>(OrderType{}); }
+    double price() const noexcept { return this->template get_<double, 18, 26>(0.0); }
+    double volume() const noexcept { return this->template get_<double, 26, 34>(0.0); }
+    double tp() const noexcept { return this->template get_<double, 34, 42>(10.0); }
+    double sl() const noexcept { return this->template get_<double, 42, 50>(-10.0); }
     // f(every field's view), in wire order: for generic code.
     template <class F>
     auto fields_(F&& f) const { return f(uid(), symbol(), side(), type(), price(), volume(), tp(), sl()); }
@@ -97,11 +117,12 @@ struct OrderMutableView : OrderView {
     bool set_sl(double v) const noexcept { return set_<double, 42, 50>(v); }
 };
 
-struct BalanceView : fastwire::versioned::struct_view {
-    using struct_view::struct_view;
-    std::string_view currency() const noexcept { return get_<std::string, 8, 12>(); }
-    double amount() const noexcept { return get_<double, 12, 20>(0.0); }
-    double locked() const noexcept { return get_<double, 20, 28>(); }
+template <class P>
+struct BasicBalanceView : fastwire::versioned::basic_struct_view<P> {
+    using fastwire::versioned::basic_struct_view<P>::basic_struct_view;
+    std::string_view currency() const noexcept { return this->template get_<std::string, 8, 12>(); }
+    double amount() const noexcept { return this->template get_<double, 12, 20>(0.0); }
+    double locked() const noexcept { return this->template get_<double, 20, 28>(); }
     // f(every field's view), in wire order: for generic code.
     template <class F>
     auto fields_(F&& f) const { return f(currency(), amount(), locked()); }
@@ -113,14 +134,15 @@ struct BalanceMutableView : BalanceView {
     bool set_locked(double v) const noexcept { return set_<double, 20, 28>(v); }
 };
 
-struct AccountView : fastwire::versioned::struct_view {
-    using struct_view::struct_view;
-    std::int32_t uid() const noexcept { return get_<std::int32_t, 8, 12>(); }
-    std::string_view name() const noexcept { return get_<std::string, 12, 16>(); }
-    State state() const noexcept { return get_<State, 16, 17>(State::initialized | State::bad | State::sad); }
-    BalanceView wallet() const noexcept { return get_<Balance, 17, 21>(); }
-    std::optional<BalanceView> asset() const noexcept { return get_<std::optional<Balance>, 21, 26>(); }
-    fastwire::versioned::sequence_view<Order> orders() const noexcept { return get_<std::vector<Order>, 26, 30>(); }
+template <class P>
+struct BasicAccountView : fastwire::versioned::basic_struct_view<P> {
+    using fastwire::versioned::basic_struct_view<P>::basic_struct_view;
+    std::int32_t uid() const noexcept { return this->template get_<std::int32_t, 8, 12>(); }
+    std::string_view name() const noexcept { return this->template get_<std::string, 12, 16>(); }
+    State state() const noexcept { return this->template get_<State, 16, 17>(State::initialized | State::bad | State::sad); }
+    BasicBalanceView<P> wallet() const noexcept { return this->template get_<Balance, 17, 21>(); }
+    std::optional<BasicBalanceView<P>> asset() const noexcept { return this->template get_<std::optional<Balance>, 21, 26>(); }
+    fastwire::versioned::sequence_view<Order, P> orders() const noexcept { return this->template get_<std::vector<Order>, 26, 30>(); }
     // f(every field's view), in wire order: for generic code.
     template <class F>
     auto fields_(F&& f) const { return f(uid(), name(), state(), wallet(), asset(), orders()); }

@@ -544,11 +544,15 @@ class CppGenerator:
                 return "fastwire::versioned::byte_view"
             return PRIMITIVES[ref.name]
         if ref.kind == "struct":
-            return self.qualified(ref, package) + "View"
+            if ref.package == package:
+                return f"Basic{ident(ref.name)}View<P>"
+            assert ref.package is not None
+            return f"::{ident(ref.package)}::Basic{ident(ref.name)}View<P>"
         return self.qualified(ref, package)
 
     def view_field_type(self, t: ir.FieldType, package: str) -> str:
-        """What a view's accessor returns for a field of type `t` (view.h, element<T>)."""
+        """What a view's accessor returns for a field of type `t` (view.h, element<T, P>),
+        inside the view class template BasicSView<P>."""
         if t.container is None:
             value = self.view_value_type(t.value, package)
             return f"std::optional<{value}>" if t.optional else value
@@ -556,16 +560,17 @@ class CppGenerator:
         if t.optional:
             elem = f"std::optional<{elem}>"
         if t.container == "array":
-            return f"fastwire::versioned::array_view<{elem}, {t.size}>"
+            return f"fastwire::versioned::array_view<{elem}, {t.size}, P>"
         if t.container in ("map", "hash"):
             assert t.key is not None
             key = self.plain_type(t.key, package)
-            return f"fastwire::versioned::map_view<{key}, {elem}>"
-        return f"fastwire::versioned::sequence_view<{elem}>"
+            return f"fastwire::versioned::map_view<{key}, {elem}, P>"
+        return f"fastwire::versioned::sequence_view<{elem}, P>"
 
     def views(self, p: Printer, package: ir.Package) -> None:
-        """Per struct S: SView (read-only accessors) and SMutableView (set_x() for the
-        fixed-size fields), reading the slots at the lowered model's offsets."""
+        """Per struct S: the class template BasicSView<P> (read-only accessors) with its
+        checked (SView) and trusted (STrustedView) instances, and SMutableView (set_x() for
+        the fixed-size fields), reading the slots at the lowered model's offsets."""
         structs = self.sorted_structs(package)
         if not structs:
             return
@@ -575,10 +580,15 @@ class CppGenerator:
     def _views(self, p: Printer, package: ir.Package, structs: List[ir.StructType]) -> None:
         ns = ident(package.name)
         p.blank()
-        p.print("// Zero-copy views (fastwire/view.h): only over bytes that passed verify().")
+        p.print("// Zero-copy views (fastwire/view.h): SView checks every offset it follows (any")
+        p.print("// bytes); STrustedView checks none (bytes that passed verify()).")
         for s in structs:
-            p.print("struct $n$View;", n=ident(s.name))
-            p.print("struct $n$MutableView;", n=ident(s.name))
+            n = ident(s.name)
+            p.print("template <class P>")
+            p.print("struct Basic$n$View;", n=n)
+            p.print("using $n$View = Basic$n$View<fastwire::versioned::checked>;", n=n)
+            p.print("using $n$TrustedView = Basic$n$View<fastwire::versioned::trusted>;", n=n)
+            p.print("struct $n$MutableView;", n=n)
         p.print("}  // namespace $ns$", ns=ns)
         p.blank()
         p.print("namespace fastwire {")
@@ -586,7 +596,10 @@ class CppGenerator:
             full = f"::{ns}::{ident(s.name)}"
             p.print("template <>")
             with p.block("struct view_type<$t$> {", "};", t=full):
+                p.print("template <class P>")
+                p.print("using basic = ::$ns$::Basic$n$View<P>;", ns=ns, n=ident(s.name))
                 p.print("using type = $t$View;", t=full)
+                p.print("using trusted_type = $t$TrustedView;", t=full)
                 p.print("using mutable_type = $t$MutableView;", t=full)
         p.print("}  // namespace fastwire")
         p.blank()
@@ -599,13 +612,14 @@ class CppGenerator:
         layout = self.model.struct(s.qualified_name)
         name = ident(s.name)
         fields = list(zip(s.all_fields, layout.fields))
-        with p.block("struct $n$View : fastwire::versioned::struct_view {", "};", n=name):
-            p.print("using struct_view::struct_view;")
+        p.print("template <class P>")
+        with p.block("struct Basic$n$View : fastwire::versioned::basic_struct_view<P> {", "};", n=name):
+            p.print("using fastwire::versioned::basic_struct_view<P>::basic_struct_view;")
             for f, fl in fields:
                 default = self.default_expr(f, package) if f.type.container is None else None
                 if default and (default.startswith("*") or default.endswith("()")):
                     default = f"[] {{ return {default}; }}"  # computed: only when needed
-                p.print("$vt$ $name$() const noexcept { return get_<$t$, $o$, $e$>($d$); }",
+                p.print("$vt$ $name$() const noexcept { return this->template get_<$t$, $o$, $e$>($d$); }",
                         vt=self.view_field_type(f.type, package), name=ident(f.name),
                         t=self.field_type(f.type, package), o=fl.offset, e=fl.offset + fl.slot,
                         d=default or "")

@@ -85,15 +85,15 @@ bool view_matches(const T& value, const V& view) {
 
 template <class T>
 struct is_map_view : std::false_type {};
-template <class K, class V>
-struct is_map_view<versioned::map_view<K, V>> : std::true_type {};
+template <class K, class V, class P>
+struct is_map_view<versioned::map_view<K, V, P>> : std::true_type {};
 
 // Reads everything a view shows (every field, element and byte of every string) and sums
 // it, so that a test under AddressSanitizer proves no view reads outside the message.
 // Not for recursive types over hostile bytes: an offset 0 makes a struct its own child.
 template <class V>
 std::uint64_t touch_all(const V& v) {
-    if constexpr (std::is_base_of_v<versioned::struct_view, V>) {
+    if constexpr (versioned::is_struct_view_v<V>) {
         return v.fields_([](const auto&... f) { return (std::uint64_t{1} + ... + touch_all(f)); });
     } else if constexpr (is_optional<V>::value) {
         return v ? 1 + touch_all(*v) : 0;
