@@ -8,7 +8,8 @@ import pytest
 
 def test_defaults_are_the_full_run():
     args = fb.parse_args([])
-    assert args.repetitions == fb.FULL["repetitions"]
+    assert (args.processes, args.repetitions) == (fb.FULL["processes"], fb.FULL["repetitions"])
+    assert args.processes == 5
     assert args.min_time == fb.FULL["min_time"]
     assert args.warmup == fb.FULL["warmup"]
     assert args.iterations is None
@@ -17,7 +18,9 @@ def test_defaults_are_the_full_run():
 
 def test_quick_preset_and_explicit_overrides():
     args = fb.parse_args(["--quick"])
-    assert (args.repetitions, args.min_time, args.warmup) == (1, fb.QUICK["min_time"], 0.0)
+    assert (args.processes, args.repetitions, args.min_time, args.warmup) == (1, 1, fb.QUICK["min_time"], 0.0)
+    assert fb.parse_args(["--check"]).processes == 1
+    assert fb.parse_args(["-p", "3"]).processes == 3
     args = fb.parse_args(["--quick", "-r", "3", "--min-time", "0.5"])
     assert (args.repetitions, args.min_time) == (3, 0.5)
 
@@ -137,3 +140,26 @@ def test_summary_chart_redrawn_from_results(tmp_path):
     assert fb.main(["--charts-from", str(latest), "--results-dir", str(tmp_path)]) == 0
     for name in ("summary.png", "summary.svg", "latest.png", "latest.svg"):
         assert (tmp_path / name).stat().st_size > 0
+
+
+def test_processes_merge_into_their_median_and_spread():
+    runs = [_results({"a": ("ok", 10, ser, 2.0), "b": ("ok", 10, 1.0, 1.0), "c": ("n/a", 0, 0, 0)})
+            for ser in (3.0, 1.0, 2.0)]
+    for run in runs:
+        for r in run["results"]:
+            for v in r["ops"].values():
+                v.update(real_ns=v["cpu_ns"], stddev_cpu_ns=0.01, iterations=100)
+    runs[2]["results"][1].update(status="fail", reason="round trip", ops={})
+    merged = fb.merge_runs(runs)
+    a, b, c = merged["results"]
+    assert a["ops"]["serialize"]["cpu_ns"] == 2.0  # the median of 3, 1, 2
+    assert a["ops"]["serialize"]["stddev_cpu_ns"] == pytest.approx(1.0)  # across the processes
+    assert a["ops"]["serialize"]["processes_cpu_ns"] == [3.0, 1.0, 2.0]
+    assert a["ops"]["serialize"]["iterations"] == 300
+    assert a["ops"]["deserialize"]["stddev_cpu_ns"] == 0.0
+    assert (b["status"], b["reason"]) == ("fail", "round trip")  # failed in one process: failed
+    assert c["status"] == "n/a"
+    assert merged["config"]["processes"] == 3
+    assert "3 processes" in fb.legend(merged, "a")
+    single = fb.merge_runs(runs[:1])
+    assert single["results"][0]["ops"]["serialize"]["stddev_cpu_ns"] == 0.01  # its own repetitions
