@@ -116,7 +116,7 @@ struct fixed_value<uuid> {
 // (The caller reads the length once: a store through p may alias the value's own size.)
 FASTWIRE_INLINE std::uint8_t* store_text(std::uint8_t* p, const void* src, std::size_t n) noexcept {
     store_le<std::uint32_t>(p, static_cast<std::uint32_t>(n));
-    copy_short(p + 4, src, n);
+    copy_text(p + 4, src, n);
     return p + 4 + n;
 }
 
