@@ -129,9 +129,9 @@ Few few(const V&) {
     return {};
 }
 
-// checked: verify() + trusted view; bounds: the checked view, no verify(); trusted: the
-// trusted view, no verify() (trusts the input).
-enum class Views { none, checked, bounds, trusted };
+// verified: checked_view() (verify() + the trusted view); checked: view(), no verify()
+// (checked as read); trusted: trusted_view(), no verify() (trusts the input).
+enum class Views { none, verified, checked, trusted };
 
 template <class Canon, class Gen, class M, Views V = Views::none>
 class BinaryCodec final : public Codec<Canon> {
@@ -143,7 +143,7 @@ public:
             return few(view(in));  // into the caller's Few, as the other peers' read_few()
         }
     }
-    bool read_few_only() const override { return V == Views::bounds || V == Views::trusted; }
+    bool read_few_only() const override { return V == Views::checked || V == Views::trusted; }
     void load(const Canon& value) override { Convert::cv(value, src_); }
     ByteView serialize() override {
         writer_.reset();  // keeps the buffer's capacity
@@ -164,12 +164,12 @@ public:
 
 private:
     auto view(ByteView in) {
-        if constexpr (V == Views::checked) {
+        if constexpr (V == Views::verified) {
             reader_.attach(in.data, in.size);
             const auto v = reader_.checked_view();
             if (!v) fail("verify failed");
             return *v;
-        } else if constexpr (V == Views::bounds) {
+        } else if constexpr (V == Views::checked) {
             return fastwire::view<Gen>(in.data, in.size);  // = attach + view(), no model
         } else {
             return fastwire::trusted_view<Gen>(in.data, in.size);  // = attach + trusted_view()
@@ -233,21 +233,21 @@ constexpr const char* kNoJson = "JSON not built yet (no fastwire/json.h + json_r
 #endif
 
 struct Rows {
-    PeerInfo versioned, final_, json, bounds_view, trusted_view;
+    PeerInfo versioned, final_, json, checked_view, trusted_view;
 };
 
 template <class Canon, class Gen>
 void add_dataset(Registry& r, const Rows& rows) {
     using Model = fastwire::model<Gen>;
-    r.add<Canon>(rows.versioned, [] { return std::make_unique<BinaryCodec<Canon, Gen, Model, Views::checked>>(); });
+    r.add<Canon>(rows.versioned, [] { return std::make_unique<BinaryCodec<Canon, Gen, Model, Views::verified>>(); });
     if (Dataset<Canon>::name == std::string("monsters") || Dataset<Canon>::name == std::string("record") ||
         Dataset<Canon>::name == std::string("account")) {
-        r.add<Canon>(rows.bounds_view,
-                     [] { return std::make_unique<BinaryCodec<Canon, Gen, Model, Views::bounds>>(); });
+        r.add<Canon>(rows.checked_view,
+                     [] { return std::make_unique<BinaryCodec<Canon, Gen, Model, Views::checked>>(); });
         r.add<Canon>(rows.trusted_view,
                      [] { return std::make_unique<BinaryCodec<Canon, Gen, Model, Views::trusted>>(); });
     } else {
-        r.unsupported<Canon>(rows.bounds_view, "times only the \"read a few fields\" data sets");
+        r.unsupported<Canon>(rows.checked_view, "times only the \"read a few fields\" data sets");
         r.unsupported<Canon>(rows.trusted_view, "times only the \"read a few fields\" data sets");
     }
 #if FWB_FW_FINAL

@@ -350,17 +350,12 @@ template <class P>
 FASTWIRE_INLINE bool block(const std::uint8_t* slot, const std::uint8_t* base, const std::uint8_t* end,
                            std::size_t stride, const std::uint8_t*& first, std::size_t& n) noexcept {
     const std::size_t off = load_le<std::uint32_t>(slot);
-    if constexpr (is_trusted_v<P>) {
-        if (off == 0) return false;
-        n = load_le<std::uint32_t>(base + off);
-        first = base + off + 4;
-        return true;
-    }
     const std::size_t room = static_cast<std::size_t>(end - base);  // >= 4
-    if (off - 1 >= room - 4) return false;                          // offset 0 (empty), or no room for the count
+    // offset 0 (empty), or (checked) no room for the count
+    if (is_trusted_v<P> ? off == 0 : off - 1 >= room - 4) return false;
     n = load_le<std::uint32_t>(base + off);
     first = base + off + 4;
-    return std::uint64_t{n} * stride <= room - off - 4;  // n < 2^32, stride < 2^31: no overflow
+    return is_trusted_v<P> || std::uint64_t{n} * stride <= room - off - 4;  // n < 2^32, stride < 2^31
 }
 }  // namespace internal
 

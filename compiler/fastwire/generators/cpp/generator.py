@@ -544,10 +544,8 @@ class CppGenerator:
                 return "fastwire::versioned::byte_view"
             return PRIMITIVES[ref.name]
         if ref.kind == "struct":
-            if ref.package == package:
-                return f"Basic{ident(ref.name)}View<P>"
-            assert ref.package is not None
-            return f"::{ident(ref.package)}::Basic{ident(ref.name)}View<P>"
+            scope, sep, name = self.qualified(ref, package).rpartition("::")
+            return f"{scope}{sep}Basic{name}View<P>"
         return self.qualified(ref, package)
 
     def view_field_type(self, t: ir.FieldType, package: str) -> str:

@@ -100,18 +100,22 @@ FASTWIRE_INLINE void copy_bytes(std::uint8_t* dst, const T* src, std::size_t n) 
 // them), as memcpy itself does once called; longer copies call memcpy, whose 32- and
 // 64-byte moves (AVX2, AVX-512: chosen by the library for the CPU, where this code is
 // built for any x86-64) beat eight inline 16-byte moves (cpp/README.md, performance notes).
+// n > 16: from both ends up to 64 bytes, memcpy above.
+FASTWIRE_INLINE void copy_long(unsigned char* d, const unsigned char* s, std::size_t n) noexcept {
+    if (n > 64)
+        std::memcpy(d, s, n);
+    else if (n > 32)
+        copy_ends<32>(d, s, n);
+    else
+        copy_ends<16>(d, s, n);
+}
+
 FASTWIRE_INLINE void copy_short(void* dst, const void* src, std::size_t n) noexcept {
     auto* d = static_cast<unsigned char*>(dst);
     const auto* s = static_cast<const unsigned char*>(src);
     if (n >= 8) {
         if (n > 16) {
-            if (n > 64) {
-                std::memcpy(d, s, n);
-            } else if (n > 32) {
-                copy_ends<32>(d, s, n);
-            } else {
-                copy_ends<16>(d, s, n);
-            }
+            copy_long(d, s, n);
             return;
         }
         std::uint64_t a, b;  // two overlapping 8-byte moves cover 8..16 bytes
@@ -141,14 +145,7 @@ FASTWIRE_INLINE void copy_short(void* dst, const void* src, std::size_t n) noexc
 // into its vector loop (+67 instructions a message).
 FASTWIRE_INLINE void copy_text(void* dst, const void* src, std::size_t n) noexcept {
     if (n > 16) {
-        auto* d = static_cast<unsigned char*>(dst);
-        const auto* s = static_cast<const unsigned char*>(src);
-        if (n > 64)
-            std::memcpy(d, s, n);
-        else if (n > 32)
-            copy_ends<32>(d, s, n);
-        else
-            copy_ends<16>(d, s, n);
+        copy_long(static_cast<unsigned char*>(dst), static_cast<const unsigned char*>(src), n);
     } else {
         copy_short(dst, src, n);  // n <= 16: its first test (n >= 8) picks the case
     }
