@@ -161,5 +161,8 @@ def test_processes_merge_into_their_median_and_spread():
     assert c["status"] == "n/a"
     assert merged["config"]["processes"] == 3
     assert "3 processes" in fb.legend(merged, "a")
+    del runs[1]["results"][0]  # a row one process did not report: failed, not averaged over the rest
+    assert (fb.merge_runs(runs)["results"][0]["status"], fb.merge_runs(runs)["results"][0]["reason"]) == (
+        "fail", "missing from a run")
     single = fb.merge_runs(runs[:1])
     assert single["results"][0]["ops"]["serialize"]["stddev_cpu_ns"] == 0.01  # its own repetitions
