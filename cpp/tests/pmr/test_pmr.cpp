@@ -35,10 +35,12 @@ class counting_resource : public std::pmr::memory_resource {
 public:
     std::size_t allocations = 0;
     std::size_t deallocations = 0;
+    std::size_t last_bytes = 0;  // the size of the last allocation
 
 private:
     void* do_allocate(std::size_t bytes, std::size_t align) override {
         ++allocations;
+        last_bytes = bytes;
         return std::pmr::new_delete_resource()->allocate(bytes, align);
     }
     void do_deallocate(void* p, std::size_t bytes, std::size_t align) override {
@@ -336,6 +338,28 @@ TEST(Pmr, ArenaBumpsThroughTheCallersBufferThenBlocks) {
     EXPECT_EQ(blocks.deallocations, 1u);
     std::memset(small.allocate(fastwire::pmr::arena::inline_size), 1, fastwire::pmr::arena::inline_size);
     EXPECT_EQ(blocks.allocations, 1u);  // the inline bytes again
+}
+
+TEST(Pmr, ArenaGivesALargeRequestABlockWithRoomForWhatFollows) {
+    counting_resource upstream;
+    fastwire::pmr::arena arena(4096, &upstream);
+    std::memset(arena.allocate(fastwire::pmr::arena::inline_size), 1, fastwire::pmr::arena::inline_size);
+    ASSERT_EQ(upstream.allocations, 0u);  // the inline bytes
+    // 10,000 bytes (a vector of 50 structs of 200 bytes) do not fit the next 4 KiB: their
+    // block takes twice as much, so the 10,000 bytes that follow (the structs' strings
+    // and vectors) need no second block.
+    std::memset(arena.allocate(10000), 1, 10000);
+    EXPECT_EQ(upstream.allocations, 1u);
+    EXPECT_GE(upstream.last_bytes, 20000u);
+    EXPECT_LE(upstream.last_bytes, 32768u);  // the block sizes still double from 4 KiB
+    for (int i = 0; i < 100; ++i) std::memset(arena.allocate(100), 1, 100);
+    EXPECT_EQ(upstream.allocations, 1u);
+    // Above 1 MiB a request takes a block of about its own size (the doubling's round-up).
+    const std::size_t big = (std::size_t{3} << 20) / 2;  // 1.5 MiB
+    (void)arena.allocate(big);
+    EXPECT_EQ(upstream.allocations, 2u);
+    EXPECT_GE(upstream.last_bytes, big);
+    EXPECT_LT(upstream.last_bytes, 2 * big);
 }
 
 TEST(Pmr, ArenaMakeLeavesNothingBehind) {
