@@ -184,7 +184,8 @@ inline constexpr bool releasable_v = internal::releasable_v<T, 16>;
 // and frees nothing until release() or its destruction (as std::pmr::monotonic_buffer_resource,
 // with a shorter allocation path: a final class whose do_allocate is a compare and an add).
 // Blocks come from `upstream` (default: std::pmr::get_default_resource()), doubling in
-// size; an initial buffer the caller keeps is used first, and again after every release().
+// size (and at least twice a request larger than the next one, up to 1 MiB); an initial
+// buffer the caller keeps is used first, and again after every release().
 //
 //   fastwire::pmr::arena arena;                 // 512 bytes inline, then 4 KiB, 8 KiB, ... blocks
 //   auto& monsters = arena.make<game::Monsters>();  // on the arena; never destroyed
