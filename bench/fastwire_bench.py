@@ -45,6 +45,12 @@ DEFAULT_REFERENCE = "handwritten"
 # next (address-space randomisation, allocation order) and moves the smallest rows (a few
 # ns) by up to 40 %, while the repetitions inside one process agree within 2 %. The median
 # over processes is reported and the spread across them (bench/README.md, after the columns).
+# Each process also starts its heap at another offset (--heap-offset, process i: i × 816
+# bytes modulo 4 KiB; 816 = 51 × 16, so the five fall on every 16-byte phase of a 64-byte
+# cache line and spread over a page): the median is then over five placements of the
+# codecs, buffers and values rather than five runs of the one placement a build happens
+# to give, which favoured one serializer or another from build to build.
+HEAP_OFFSET_STEP = 816
 FULL = {"processes": 5, "repetitions": 1, "min_time": 0.1, "warmup": 0.05}
 QUICK = {"processes": 1, "repetitions": 1, "min_time": 0.002, "warmup": 0.0}
 
@@ -134,10 +140,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
-def core_command(args: argparse.Namespace, out_file: str) -> list[str]:
-    """The runner command line for the parsed options."""
+def heap_offset(process: int) -> int:
+    """The heap offset of the runner's process `process` (0-based) in a run."""
+    return process * HEAP_OFFSET_STEP % 4096
+
+
+def core_command(args: argparse.Namespace, out_file: str, process: int = 0) -> list[str]:
+    """The runner command line for the parsed options, for the run's process `process`."""
     cmd = [str(args.build_dir / CORE_NAME), "--out", out_file,
            "--repetitions", str(args.repetitions), "--warmup", str(args.warmup)]
+    if process:
+        cmd += ["--heap-offset", str(heap_offset(process))]
     if args.iterations is not None:
         cmd += ["--iterations", str(args.iterations)]
     else:
@@ -606,7 +619,7 @@ def run_core(args: argparse.Namespace) -> tuple[int, dict]:
             out = os.path.join(tmp, f"core{i}.json")
             if args.processes > 1:
                 print(f"fastwire-bench: process {i + 1} of {args.processes}", file=sys.stderr)
-            proc = subprocess.run(core_command(args, out))
+            proc = subprocess.run(core_command(args, out, i))
             if proc.returncode == 2 or not os.path.exists(out):
                 raise UsageError(f"{CORE_NAME} failed (exit {proc.returncode})")
             status = max(status, proc.returncode)
@@ -624,6 +637,7 @@ def merge_runs(runs: list[dict]) -> dict:
     if len(runs) == 1:
         return merged
     merged["config"]["time"] = "cpu time, median over processes of each one's median of repetitions"
+    merged["config"]["heap_offset"] = [run["config"].get("heap_offset", 0) for run in runs]
     by_key = [{(r["peer"], r["dataset"]): r for r in run["results"]} for run in runs]
     for row in merged["results"]:
         key = (row["peer"], row["dataset"])

@@ -60,6 +60,19 @@ def test_core_command_forwards_the_options(tmp_path):
     assert "--min-time" not in joined and "--check" not in joined
     assert "--check" in fb.core_command(fb.parse_args(["--check"]), "o.json")
     assert "--min-time 0.1" in " ".join(fb.core_command(fb.parse_args([]), "o.json"))
+    assert "--heap-offset" not in joined  # the first process: the heap as it is
+
+
+def test_each_process_of_a_run_gets_another_heap_offset():
+    args = fb.parse_args([])
+    offsets = []
+    for i in range(5):
+        cmd = fb.core_command(args, "o.json", i)
+        offsets.append(int(cmd[cmd.index("--heap-offset") + 1]) if "--heap-offset" in cmd else 0)
+    assert offsets == [0, 816, 1632, 2448, 3264]
+    # every 16-byte phase of a 64-byte line, and below 4 KiB
+    assert sorted(o % 64 for o in offsets[1:]) == [0, 16, 32, 48]
+    assert all(0 <= fb.heap_offset(i) < 4096 for i in range(100))
 
 
 def _results(peers):
@@ -150,7 +163,10 @@ def test_processes_merge_into_their_median_and_spread():
             for v in r["ops"].values():
                 v.update(real_ns=v["cpu_ns"], stddev_cpu_ns=0.01, iterations=100)
     runs[2]["results"][1].update(status="fail", reason="round trip", ops={})
+    for i, run in enumerate(runs):
+        run["config"]["heap_offset"] = fb.heap_offset(i)
     merged = fb.merge_runs(runs)
+    assert merged["config"]["heap_offset"] == [0, 816, 1632]  # each process's
     a, b, c = merged["results"]
     assert a["ops"]["serialize"]["cpu_ns"] == 2.0  # the median of 3, 1, 2
     assert a["ops"]["serialize"]["stddev_cpu_ns"] == pytest.approx(1.0)  # across the processes
