@@ -52,6 +52,20 @@ def test_unknown_names_are_usage_errors():
     assert run_core("--check", "--datasets", "nosuch").returncode == 2
 
 
+@pytest.mark.parametrize("value", ["-1", "65537", "abc", ""])
+def test_bad_heap_offsets_are_usage_errors(value):
+    proc = run_core("--check", "--datasets", "ints", "--heap-offset", value)
+    assert proc.returncode == 2
+    assert "--heap-offset" in proc.stderr
+
+
+def test_the_heap_offset_is_recorded(tmp_path):
+    out = tmp_path / "c.json"
+    assert run_core("--check", "--peers", "fastwire-final", "--datasets", "ints", "--heap-offset", "816",
+                    "--out", str(out)).returncode == 0
+    assert json.loads(out.read_text())["config"]["heap_offset"] == 816
+
+
 def test_family_names_select_all_variants(tmp_path):
     out = tmp_path / "c.json"
     assert run_core("--check", "--peers", "thrift", "--datasets", "ints", "--out", str(out)).returncode == 0

@@ -44,20 +44,12 @@ FASTWIRE_INLINE std::size_t model_size(const S& value) {
     if (n > UINT32_MAX) throw std::length_error("fastwire: message larger than 4 GiB");  // the size word is 32-bit
     return n;
 }
-//
-// A root struct with no struct fields (one level) is written inline where it is called,
-// as deserialize() reads it: a small message is written with no call and no stack frame.
-// One with struct fields calls its codec's write(), into which the compiler inlines the
-// nested structs (inlined into the caller instead, g++ 12 calls them one by one: the seed
-// account took 255 instructions instead of 242).
+// A small root struct is written where this is called, with no call (codec::write_inline).
 template <class S>
 FASTWIRE_INLINE void write_root(std::uint8_t* start, std::size_t n, const S& value) noexcept {
     store_le<std::uint32_t>(start, static_cast<std::uint32_t>(n));
     store_le<std::uint32_t>(start + 4, struct_schema<S>::type);
-    if constexpr (codec<S>::levels == 1)
-        codec<S>::L::write(start + 8, value);
-    else
-        codec<S>::write(start + 8, value);
+    codec<S>::write_inline(start + 8, value);
 }
 
 template <class S>

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 #include <memory_resource>
+#include <new>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -360,6 +361,10 @@ TEST(Pmr, ArenaGivesALargeRequestABlockWithRoomForWhatFollows) {
     EXPECT_EQ(upstream.allocations, 2u);
     EXPECT_GE(upstream.last_bytes, big);
     EXPECT_LT(upstream.last_bytes, 2 * big);
+    // A request no block can be sized for fails cleanly, taking nothing.
+    EXPECT_THROW((void)arena.allocate(SIZE_MAX / 2), std::bad_alloc);
+    EXPECT_THROW((void)arena.allocate(SIZE_MAX / 4 + 1), std::bad_alloc);
+    EXPECT_EQ(upstream.allocations, 2u);
 }
 
 TEST(Pmr, ArenaMakeLeavesNothingBehind) {
