@@ -175,9 +175,11 @@ TEST(Pmr, FreshReadAllocatesOneBlockAndNothingElse) {
 }
 
 // A fresh (empty) std::pmr::string takes the bytes in place with its length set directly
-// (fastwire::internal::fill_empty), and a fresh std::pmr vector of bytes or floats is
-// zero-filled then copied: every length from 0 to past the inline buffer gives the value,
-// the terminating NUL, the arena's memory and nothing from the default resource.
+// (fastwire::internal::fill_empty), and a fresh vector of bytes, floats or int64 (std::pmr
+// or std::allocator) gets exactly its storage and the elements copied in
+// (internal::take_storage): every length from 0 to past the inline buffer gives the value,
+// the terminating NUL, the arena's memory, a vector that still grows, and nothing from the
+// default resource.
 TEST(Pmr, FreshStringsAndBulkVectorsOfEveryLength) {
     std::vector<std::uint8_t> wire(300);
     for (std::size_t i = 0; i < wire.size(); ++i) wire[i] = static_cast<std::uint8_t>('a' + i % 26);
@@ -200,14 +202,43 @@ TEST(Pmr, FreshStringsAndBulkVectorsOfEveryLength) {
         EXPECT_TRUE(std::equal(b.begin(), b.end(), wire.begin(), wire.begin() + static_cast<std::ptrdiff_t>(n)));
         EXPECT_EQ(b.size(), n);
 
+        EXPECT_EQ(b.capacity(), n);
+        EXPECT_EQ(b.get_allocator().resource(), &arena);
+        b.push_back(7);  // grows from the arena, keeping the elements
+        ASSERT_EQ(b.size(), n + 1);
+        EXPECT_TRUE(std::equal(b.begin(), b.end() - 1, wire.begin()));
+        EXPECT_EQ(b.back(), 7);
+
         std::pmr::vector<float> f(&arena);
         fastwire::internal::load_bulk(wire.data(), n / 4, f);
         ASSERT_EQ(f.size(), n / 4);
+        EXPECT_EQ(f.capacity(), n / 4);
         if (!f.empty()) {
             EXPECT_EQ(std::memcmp(f.data(), wire.data(), f.size() * sizeof(float)), 0);
         }
     }
     EXPECT_EQ(others.allocations(), 0u);
+    // std::allocator: a fresh vector of int64 takes the same path, and a reused one (storage
+    // of its own) keeps it.
+    for (std::size_t n = 0; n <= 37; ++n) {
+        SCOPED_TRACE(n);
+        std::vector<std::int64_t> v;
+        fastwire::internal::load_bulk(wire.data(), n, v);
+        ASSERT_EQ(v.size(), n);
+        EXPECT_EQ(v.capacity(), n);
+        if (n != 0) {
+            EXPECT_EQ(std::memcmp(v.data(), wire.data(), n * sizeof(std::int64_t)), 0);
+        }
+        const std::int64_t* storage = v.data();
+        fastwire::internal::load_bulk(wire.data() + 1, n, v);
+        EXPECT_EQ(v.data(), storage);  // read again: same storage
+        ASSERT_EQ(v.size(), n);
+        if (n != 0) {
+            EXPECT_EQ(std::memcmp(v.data(), wire.data() + 1, n * sizeof(std::int64_t)), 0);
+        }
+        v.push_back(-1);
+        EXPECT_EQ(v.back(), -1);
+    }
 }
 
 TEST(Pmr, EveryKindOfMemberUsesTheArena) {
