@@ -218,8 +218,8 @@ FASTWIRE_INLINE const std::uint8_t* load_bulk(const std::uint8_t* p, std::size_t
     if constexpr (std::is_same_v<Seq, std::vector<E>> && sizeof(E) == 1 && std::is_integral_v<E> &&
                   !std::is_same_v<E, bool>) {
         // Bytes: one allocation of exactly count, copied, with no zero-fill first. (With
-        // another allocator, e.g. std::pmr, libstdc++ copies a range one element at a time:
-        // ~4 instructions a byte; zero-filled (a memset) and copied below, ~1.5.)
+        // another allocator, e.g. std::pmr, libstdc++ copies a range one element at a time,
+        // ~4 instructions a byte: such a vector takes the path below.)
         if (count != out.size()) {
             const E* first = reinterpret_cast<const E*>(p);
             out.assign(first, first + count);
