@@ -177,7 +177,7 @@ TEST(Pmr, FreshReadAllocatesOneBlockAndNothingElse) {
 // A fresh (empty) std::pmr::string takes the bytes in place with its length set directly
 // (fastwire::internal::fill_empty), and a fresh vector of bytes, floats or int64 (std::pmr
 // or std::allocator) gets exactly its storage and the elements copied in
-// (internal::take_storage): every length from 0 to past the inline buffer gives the value,
+// (internal::fill_fresh): every length from 0 to past the inline buffer gives the value,
 // the terminating NUL, the arena's memory, a vector that still grows, and nothing from the
 // default resource.
 TEST(Pmr, FreshStringsAndBulkVectorsOfEveryLength) {

@@ -92,15 +92,15 @@ inline constexpr bool is_sequence_v = is_sequence<T>::value;
 template <class T>
 inline constexpr bool is_map_v = is_map<T>::value;
 
-// A fresh vector's storage, taken without building its elements (libstdc++): for a
-// vector with no storage yet (capacity() == 0), take_storage(v, n) takes one allocation
-// of n elements from v's allocator and gives it to v, which stays empty; the caller copies
-// the elements in (trivially copyable ones only) and built_all(v) makes them v's. The
-// public ways build every element twice: `Seq(n, alloc)` value-initialises the n elements
-// (a memset call) that the read then overwrites, and `assign(first, last)` with an
-// allocator other than std::allocator (std::pmr) copies one element at a time. Measured
-// (callgrind, arena fresh reads): monsters' `byte[]` and `Vec3[]` 32.7 k -> 31.4 k
-// instructions a read, record's 1,000-element `int64[]` 21.1 k -> 13.0 k.
+// A fresh vector filled from the wire without building its elements first (libstdc++):
+// fill_fresh(v, p, n) gives v, which has no storage yet (capacity() == 0), one allocation
+// of n elements from its allocator and copies the n elements' bytes at p into it
+// (trivially copyable elements only). The public ways build every element twice:
+// `Seq(n, alloc)` value-initialises the n elements (a memset call) that the read then
+// overwrites, and `assign(first, last)` with an allocator other than std::allocator
+// (std::pmr) copies one element at a time. Measured (callgrind, arena fresh reads):
+// monsters' `byte[]` and `Vec3[]` 32.7 k -> 31.4 k instructions a read, record's
+// 1,000-element `int64[]` 21.1 k -> 13.0 k.
 // libstdc++'s std::vector keeps its three pointers in `_Vector_base::_M_impl`, public in
 // a base the vector inherits protected: a cast in C-style notation, the one the standard
 // lets name an inaccessible base, reaches it. Not in debug mode (`_GLIBCXX_DEBUG` wraps
@@ -109,29 +109,17 @@ inline constexpr bool is_map_v = is_map<T>::value;
 #if defined(__GLIBCXX__) && !defined(_GLIBCXX_DEBUG) && !defined(_GLIBCXX_SANITIZE_VECTOR)
 #define FASTWIRE_VECTOR_STORAGE 1
 template <class T, class A>
-FASTWIRE_INLINE std::_Vector_base<T, A>& vector_base(std::vector<T, A>& v) noexcept {
+FASTWIRE_INLINE void fill_fresh(std::vector<T, A>& v, const std::uint8_t* p, std::size_t n) {
+    static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wold-style-cast"
-    return (std::_Vector_base<T, A>&)v;  // the base is protected: only this cast may name it
+    auto& base = (std::_Vector_base<T, A>&)v;  // the base is protected: only this cast may name it
 #pragma GCC diagnostic pop
-}
-
-template <class T, class A>
-FASTWIRE_INLINE T* take_storage(std::vector<T, A>& v, std::size_t n) {
-    static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
-    auto& base = vector_base(v);
     T* first = base._M_allocate(n);
+    copy_short(first, p, n * sizeof(T));
     base._M_impl._M_start = first;
-    base._M_impl._M_finish = first;
+    base._M_impl._M_finish = first + n;
     base._M_impl._M_end_of_storage = first + n;
-    return first;
-}
-
-// Every element of the storage take_storage gave holds a value copied in: v holds them.
-template <class T, class A>
-FASTWIRE_INLINE void built_all(std::vector<T, A>& v) noexcept {
-    auto& impl = vector_base(v)._M_impl;
-    impl._M_finish = impl._M_end_of_storage;
 }
 #else
 #define FASTWIRE_VECTOR_STORAGE 0

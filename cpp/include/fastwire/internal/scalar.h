@@ -227,15 +227,11 @@ FASTWIRE_INLINE const std::uint8_t* load_bulk(const std::uint8_t* p, std::size_t
         }
     } else if constexpr (!is_std_array<Seq>::value) {
 #if FASTWIRE_VECTOR_STORAGE
-        if constexpr (!std::is_same_v<E, bool>) {
-            // A fresh vector (a new value, or one on an arena): its storage taken and the
-            // elements copied in, with no value-initialisation (a memset call) first.
-            if (out.capacity() == 0 && count != 0) {
-                const std::size_t n = count * sizeof(E);
-                copy_short(take_storage(out, count), p, n);
-                built_all(out);
-                return p + n;
-            }
+        // A fresh vector (a new value, or one on an arena): one allocation and the elements
+        // copied in, with no value-initialisation (a memset call) first.
+        if (out.capacity() == 0 && count != 0) {
+            fill_fresh(out, p, count);
+            return p + count * sizeof(E);
         }
 #endif
         resize_for_read(out, count);
