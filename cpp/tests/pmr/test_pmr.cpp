@@ -241,6 +241,56 @@ TEST(Pmr, FreshStringsAndBulkVectorsOfEveryLength) {
     }
 }
 
+// Untrusted input into fresh values on an arena (the path where a fresh vector's storage
+// is taken before its elements are copied): every truncation of a message with byte,
+// int and struct vectors fails cleanly, and a count word overwritten with 0xFFFFFFFF
+// anywhere is refused or read without the arena asking for a large block.
+TEST(Pmr, FreshReadsOfBrokenMessagesFailCleanly) {
+    everything::Collections all;
+    all.f_vector.assign(40, 7);
+    all.f_list = {"a string longer than the small-string buffer", "bc"};
+    all.f_vector_struct.emplace_back(1, "a symbol longer than the small-string buffer", proto::OrderSide::buy,
+                                     proto::OrderType::stop, 1.0, 2.0);
+    const auto versioned = bytes_of<everything::CollectionsModel>(all);
+    const auto final_bytes = bytes_of<everything::CollectionsFinalModel>(all);
+    auto read_fresh = [](const std::vector<std::uint8_t>& bytes, std::size_t size, bool final_format) {
+        counting_resource upstream;
+        std::size_t largest = 0;
+        bool ok = false;
+        {
+            fastwire::pmr::arena arena(4096, &upstream);
+            auto value = fastwire::pmr::make<everything::Collections>(&arena);
+            if (final_format) {
+                everything::CollectionsFinalModel m;
+                m.attach(bytes.data(), size);
+                ok = static_cast<bool>(m.deserialize(value));
+            } else {
+                everything::CollectionsModel m;
+                m.attach(bytes.data(), size);
+                ok = static_cast<bool>(m.deserialize(value));
+            }
+            largest = upstream.last_bytes;
+        }
+        EXPECT_LE(largest, 64u * 1024u);
+        return ok;
+    };
+    for (const bool final_format : {false, true}) {
+        SCOPED_TRACE(final_format ? "final" : "versioned");
+        const auto& bytes = final_format ? final_bytes : versioned;
+        ASSERT_TRUE(read_fresh(bytes, bytes.size(), final_format));
+        for (std::size_t n = 0; n < bytes.size(); ++n) {
+            SCOPED_TRACE(n);
+            EXPECT_FALSE(read_fresh(bytes, n, final_format));
+        }
+        for (std::size_t at = 0; at + 4 <= bytes.size(); ++at) {
+            SCOPED_TRACE(at);
+            auto broken = bytes;
+            std::memset(broken.data() + at, 0xFF, 4);
+            read_fresh(broken, broken.size(), final_format);  // refused or read: either is clean
+        }
+    }
+}
+
 TEST(Pmr, EveryKindOfMemberUsesTheArena) {
     everything::Collections all;
     all.f_vector = {1, 2, 3};
