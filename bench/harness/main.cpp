@@ -202,7 +202,7 @@ int main(int argc, char** argv) {
     // cache lines and pages moves the smallest rows by up to 30 % (bench/README.md); the
     // script gives each of its processes another offset, so that their median is taken over
     // several placements rather than over one that favours some serializers.
-    static const std::unique_ptr<char[]> heap_pad(opt.heap_offset > 0 ? new char[opt.heap_offset] : nullptr);
+    const std::unique_ptr<char[]> heap_pad(opt.heap_offset > 0 ? new char[opt.heap_offset] : nullptr);
     benchmark::DoNotOptimize(heap_pad.get());
 
     Registry reg;
