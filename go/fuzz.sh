@@ -11,6 +11,10 @@
 # is replayed over its seeds and stored inputs (`go test -run '^TARGET$'`) and passes
 # when they pass. Any other failure (a panic, a failed check, a written input) fails.
 set -uo pipefail
+if [ $# -ne 2 ] || ! [[ $1 =~ ^Fuzz[A-Za-z0-9_]*$ ]] || ! [[ $2 =~ ^[1-9][0-9]*$ ]]; then
+    echo "usage: go/fuzz.sh FuzzTARGET SECONDS   (SECONDS a whole number above 0)" >&2
+    exit 2
+fi
 cd "$(dirname "$0")"
 TARGET=$1
 SECS=$2

@@ -13,6 +13,7 @@ test-go:
 	go/generate.sh
 	cd go && $(GO_ENV) $(GO) vet ./...
 	cd go && $(GO_ENV) FASTWIRE_CPP_SERVER=$(CURDIR)/$(BUILD)/examples/cpp/server $(GO) test -count=1 ./...
+	go/fuzz_test.sh
 	@for t in $(GO_FUZZ_TARGETS); do \
 	    $(GO_ENV) GO=$(GO) go/fuzz.sh $$t $(GO_FUZZ_SECONDS) || exit 1; done
 	$(LANG_CONFORMANCE) go
