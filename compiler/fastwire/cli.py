@@ -19,7 +19,8 @@ from typing import List, Optional, Sequence
 
 from . import __version__, syntax
 from .diagnostics import Reporter
-from .generators import GENERATORS, PLANNED, REFERENCE_FLAGS, Options
+from .generators import GENERATORS, PLANNED, REFERENCE_FLAGS, RENDERERS, Options
+from .lower import lower
 from .resolver import compile_schema
 from .tools import TOOL_COMMANDS
 
@@ -292,8 +293,9 @@ def run(argv: Sequence[str], retained: Optional[List[object]] = None) -> int:
             status = EXIT_SCHEMA
             continue
         inputs.extend(p.path for p in schema.packages if p.path not in inputs)
+        model = lower(schema)
         for target in targets:
-            for rel, content in GENERATORS[target](schema, options).items():
+            for rel, content in RENDERERS[target](model, options).items():
                 out = os.path.join(ns.output, rel)
                 if out in written:
                     continue  # an import shared by several schemas: generated once

@@ -28,7 +28,7 @@ def test_compile_emits_ir_json(tmp_path):
     assert (r.returncode, r.stdout) == (0, "")
     assert r.stderr == f"fastwire: wrote {tmp_path}/proto.ir.json\n"
     doc = json.loads((tmp_path / "proto.ir.json").read_text())
-    assert (doc["format"], doc["version"], doc["root"]) == ("fastwire-ir", 2, "proto")
+    assert (doc["format"], doc["version"], doc["root"]) == ("fastwire-ir", 3, "proto")
     account = doc["packages"][0]["types"][5]
     assert (account["name"], account["type_number"]) == ("Account", 3)
     assert [f["name"] for f in account["all_fields"]] == ["uid", "name", "state", "wallet",

@@ -2,7 +2,7 @@
 
 import os
 
-from fastwire import Reporter, compile_schema
+from fastwire import Reporter, compile_schema, lower
 from fastwire.generators import Options
 from fastwire.generators.cpp import CppGenerator
 from fastwire.generators.cpp import extras as cpp_extras
@@ -14,7 +14,7 @@ def generate(schema_name, **options):
     reporter = Reporter()
     schema = compile_schema(os.path.join(REPO, "schemas", schema_name), reporter)
     assert schema is not None, [d.render() for d in reporter.diagnostics]
-    return schema, CppGenerator(schema, Options(**options)).generate()
+    return schema, CppGenerator(lower.lower(schema), Options(**options)).generate()
 
 
 def test_no_extras_without_options():

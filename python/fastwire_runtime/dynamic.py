@@ -57,7 +57,7 @@ from .wire import (
 __all__ = ["Record", "Schema", "SchemaError", "DynamicStruct", "DynamicEnum"]
 
 IR_FORMAT = "fastwire-ir"
-IR_VERSION = 2
+IR_VERSIONS = (2, 3)  # 3 adds the codec plan, which this reader does not need
 
 
 class SchemaError(ValueError):
@@ -516,6 +516,6 @@ def _document(ir: Any) -> Dict[str, Any]:
         ir = to_dict(ir)
     if not isinstance(ir, dict) or ir.get("format") != IR_FORMAT:
         raise SchemaError("not a fastwire IR document")
-    if ir.get("version") != IR_VERSION:
-        raise SchemaError(f"IR version {ir.get('version')} (this runtime reads {IR_VERSION})")
+    if ir.get("version") not in IR_VERSIONS:
+        raise SchemaError(f"IR version {ir.get('version')} (this runtime reads 2 and 3)")
     return ir

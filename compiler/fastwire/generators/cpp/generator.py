@@ -39,10 +39,10 @@ def ident(name: str) -> str:
 
 
 class CppGenerator:
-    def __init__(self, schema: ir.Schema, options: Options):
-        self.schema = schema
+    def __init__(self, model: lower.WireModel, options: Options):
+        self.schema = model.schema
         self.options = options
-        self.model = lower.lower(schema)
+        self.model = model
         # --pmr: the domain types use std::pmr; views always name the std types (they
         # only describe the wire form), so they switch this off while they print.
         self.pmr = options.cpp_pmr
@@ -698,5 +698,5 @@ def _basename(path: str) -> str:
     return path.replace("\\", "/").rsplit("/", 1)[-1]
 
 
-def generate(schema: ir.Schema, options: Options) -> Dict[str, str]:
-    return CppGenerator(schema, options).generate()
+def generate(model: lower.WireModel, options: Options) -> Dict[str, str]:
+    return CppGenerator(model, options).generate()

@@ -52,8 +52,8 @@ INLINE = ("global::System.Runtime.CompilerServices.MethodImpl("
           "global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)")
 
 
-def generate(schema: ir.Schema, options: Options) -> Dict[str, str]:
-    model = lower.lower(schema)
+def generate(model: lower.WireModel, options: Options) -> Dict[str, str]:
+    schema = model.schema
     return {naming.file_name("csharp", p.name, "module"): _Package(schema, p, options, model).render()
             for p in schema.packages}
 

@@ -50,8 +50,8 @@ UNSIGNED = {"bool": 1, "byte": 255, "char": 255, "uint8": 255, "uint16": 65535,
             "wchar": 2**32 - 1, "uint32": 2**32 - 1, "uint64": 2**64 - 1}
 
 
-def generate(schema: ir.Schema, options: Options) -> Dict[str, str]:
-    model = lower.lower(schema)
+def generate(model: lower.WireModel, options: Options) -> Dict[str, str]:
+    schema = model.schema
     out = {}
     for p in schema.packages:
         name = go_package(p.name)

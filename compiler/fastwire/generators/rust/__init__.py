@@ -39,8 +39,8 @@ PRIMITIVES = {
 FLOATS = ("float", "double")
 
 
-def generate(schema: ir.Schema, options: Options) -> Dict[str, str]:
-    model = lower.lower(schema)
+def generate(model: lower.WireModel, options: Options) -> Dict[str, str]:
+    schema = model.schema
     # The file is named as the module (a package `type` is module `type_` in `type_.rs`).
     return {naming.file_name("rust", module_name(p.name), "module"):
             _Module(schema, p, model, options).render() for p in schema.packages}
