@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import struct as _struct
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Dict, List, Optional, Tuple
 
 from . import ir, layouts, plan
@@ -98,10 +99,15 @@ class StructLayout:
     plan: CodecPlan  # the steps of both formats and JSON (plan.py)
 
     def field(self, name: str) -> FieldLayout:
-        for f in self.fields:
-            if f.name == name:
-                return f
-        raise KeyError(name)
+        return self._by_name[name]
+
+    def default_of(self, name: str) -> Optional[Literal]:
+        """The default of the field `name` (None: the type's zero)."""
+        return self.defaults[self._by_name[name].index]
+
+    @cached_property
+    def _by_name(self) -> Dict[str, FieldLayout]:
+        return {f.name: f for f in self.fields}
 
 
 @dataclass(frozen=True)

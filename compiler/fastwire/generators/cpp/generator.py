@@ -137,62 +137,38 @@ class CppGenerator:
         ref = ir.TypeRef(etype.kind, etype.name, etype.package)
         return f"{self.qualified(ref, package)}::{ident(name)}"
 
-    def default_expr(self, f: ir.Field, package: str) -> Optional[str]:
+    def default_expr(self, s: ir.StructType, f: ir.Field, package: str) -> Optional[str]:
         """The default member initializer, or None for the type's own zero/empty."""
-        d = f.default
+        layout = self.model.struct(s.qualified_name)
+        lit = layout.default_of(f.name)
         t = f.type
-        if d is None or d.kind == "null":
-            if d is None and t.container is None and not t.optional and \
+        if lit is None or lit.kind == "null":
+            if lit is None and t.container is None and not t.optional and \
                     t.value.kind in ("enum", "flags"):
                 return f"{self.qualified(t.value, package)}{{}}"
             return None
         prim = t.value.name if t.value.kind == "primitive" else None
-        if d.kind == "bool":
-            return "true" if d.value else "false"
-        if d.kind == "integer":
-            if prim == "char":
-                return f"static_cast<char>({d.value})"
-            if prim == "wchar":
-                return f"static_cast<wchar_t>({d.value})"
-            return self.int_literal(d.int_value(), prim)
-        if d.kind == "float":
-            return literals.float_text(d.float_value()) + ("f" if prim == "float" else "")
-        if d.kind == "decimal":
-            return self.decimal_literal(d.text_value())
-        if d.kind == "string":
-            return self.string_literal(d.text_value())
-        if d.kind == "timestamp":
-            return self.int_literal(d.int_value(), "timestamp")
-        if d.kind == "utc":
-            return "fastwire::utc()"
-        if d.kind == "uuid":
-            if d.value == "00000000-0000-0000-0000-000000000000":
-                return None
-            return f'fastwire::uuid::literal("{d.value}")'
-        if d.kind == "uuid1":
-            return "fastwire::uuid::v1()"
-        if d.kind == "uuid4":
-            return "fastwire::uuid::v4()"
-        if d.kind in ("enum", "flags"):
+        if lit.kind == "integer" and lit.names:
             etype = self.schema.lookup(t.value)
             assert isinstance(etype, ir.EnumType)
-            parts = [self.enum_value_literal(etype, n, 0, package) for n in d.names]
-            return " | ".join(parts)
-        raise AssertionError(d.kind)
+            return " | ".join(self.enum_value_literal(etype, n, 0, package) for n in lit.names)
+        if lit.kind == "integer" and prim in _CASTS:
+            return f"static_cast<{_CASTS[prim]}>({lit.value})"
+        if lit.kind == "integer":
+            assert isinstance(lit.value, int)
+            return self.int_literal(lit.value, prim)
+        if lit.kind == "uuid" and lit.raw == bytes(16):
+            return None
+        return _LITERALS[lit.kind](lit, prim)
 
     @staticmethod
-    def decimal_literal(text: str) -> str:
-        negative = text.startswith("-")
-        digits = text.lstrip("-")
-        whole, _, frac = digits.partition(".")
-        coefficient = int(whole + frac)
-        scale = len(frac)
-        if coefficient < 2 ** 63:
-            sign = "-" if negative else ""
-            if scale == 0:
-                return f"fastwire::decimal({sign}{coefficient}ll)"
-            return f"fastwire::decimal({sign}{coefficient}ll, {scale})"
-        return f'*fastwire::decimal::from_string("{text}")'
+    def decimal_literal(lit: lower.Literal) -> str:
+        if lit.coefficient < 2 ** 63:
+            sign = "-" if lit.negative else ""
+            if lit.scale == 0:
+                return f"fastwire::decimal({sign}{lit.coefficient}ll)"
+            return f"fastwire::decimal({sign}{lit.coefficient}ll, {lit.scale})"
+        return f'*fastwire::decimal::from_string("{lit.value}")'
 
     # -- ordering -----------------------------------------------------------------------------
     def sorted_structs(self, package: ir.Package) -> List[ir.StructType]:
@@ -321,7 +297,7 @@ class CppGenerator:
         with p.block("struct $dep$$name$$base$ {", "};", dep=deprecated, name=name, base=base):
             for f in s.fields:
                 self.doc(p, f.doc)
-                init = self.default_expr(f, ns)
+                init = self.default_expr(s, f, ns)
                 p.print("$dep$$type$ $name$$init$;",
                         dep="[[deprecated]] " if f.deprecated else "",
                         type=self.field_type(f.type, ns), name=ident(f.name),
@@ -383,7 +359,7 @@ class CppGenerator:
         for f in s.fields:
             if not self.allocates(f.type):
                 continue
-            default = self.default_expr(f, ns)
+            default = self.default_expr(s, f, ns)
             args = f"alloc, {default}" if default else "alloc"
             inits.append(f"{ident(f.name)}(fastwire::pmr::make<{self.field_type(f.type, ns)}>({args}))")
         p.print("explicit $n$(const allocator_type& alloc)", n=name)
@@ -614,7 +590,7 @@ class CppGenerator:
         with p.block("struct Basic$n$View : fastwire::versioned::basic_struct_view<P> {", "};", n=name):
             p.print("using fastwire::versioned::basic_struct_view<P>::basic_struct_view;")
             for f, fl in fields:
-                default = self.default_expr(f, package) if f.type.container is None else None
+                default = self.default_expr(s, f, package) if f.type.container is None else None
                 if default and (default.startswith("*") or default.endswith("()")):
                     default = f"[] {{ return {default}; }}"  # computed: only when needed
                 p.print("$vt$ $name$() const noexcept { return this->template get_<$t$, $o$, $e$>($d$); }",
@@ -696,6 +672,20 @@ def namespace(p: Printer, name: str) -> Iterator[None]:
 
 def _basename(path: str) -> str:
     return path.replace("\\", "/").rsplit("/", 1)[-1]
+
+
+# A default literal's C++ text by its kind (integers and null are handled before).
+_CASTS = {"char": "char", "wchar": "wchar_t"}
+_LITERALS = {
+    "bool": lambda lit, prim: "true" if lit.value else "false",
+    "float": lambda lit, prim: literals.float_text(lit.value) + ("f" if prim == "float" else ""),
+    "decimal": lambda lit, prim: CppGenerator.decimal_literal(lit),
+    "string": lambda lit, prim: CppGenerator.string_literal(lit.value),
+    "uuid": lambda lit, prim: f'fastwire::uuid::literal("{lit.value}")',
+    "computed": lambda lit, prim: _COMPUTED[lit.value],
+}
+_COMPUTED = {"utc": "fastwire::utc()", "uuid1": "fastwire::uuid::v1()",
+             "uuid4": "fastwire::uuid::v4()"}
 
 
 def generate(model: lower.WireModel, options: Options) -> Dict[str, str]:
