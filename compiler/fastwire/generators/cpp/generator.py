@@ -10,7 +10,7 @@ list at compile time (cpp/README.md, "Runtime contract for generated code").
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Dict, Iterator, List, Optional
+from typing import Callable, Dict, Iterator, List, Optional
 
 from ... import ir, lower
 from ..common import docs, literals, naming
@@ -674,18 +674,23 @@ def _basename(path: str) -> str:
     return path.replace("\\", "/").rsplit("/", 1)[-1]
 
 
+def _float(lit: lower.Literal) -> str:
+    assert isinstance(lit.value, float)
+    return literals.float_text(lit.value)
+
+
 # A default literal's C++ text by its kind (integers and null are handled before).
 _CASTS = {"char": "char", "wchar": "wchar_t"}
-_LITERALS = {
+_COMPUTED: Dict[str, str] = {"utc": "fastwire::utc()", "uuid1": "fastwire::uuid::v1()",
+                             "uuid4": "fastwire::uuid::v4()"}
+_LITERALS: Dict[str, Callable[[lower.Literal, Optional[str]], str]] = {
     "bool": lambda lit, prim: "true" if lit.value else "false",
-    "float": lambda lit, prim: literals.float_text(lit.value) + ("f" if prim == "float" else ""),
+    "float": lambda lit, prim: _float(lit) + ("f" if prim == "float" else ""),
     "decimal": lambda lit, prim: CppGenerator.decimal_literal(lit),
-    "string": lambda lit, prim: CppGenerator.string_literal(lit.value),
+    "string": lambda lit, prim: CppGenerator.string_literal(str(lit.value)),
     "uuid": lambda lit, prim: f'fastwire::uuid::literal("{lit.value}")',
-    "computed": lambda lit, prim: _COMPUTED[lit.value],
+    "computed": lambda lit, prim: _COMPUTED[str(lit.value)],
 }
-_COMPUTED = {"utc": "fastwire::utc()", "uuid1": "fastwire::uuid::v1()",
-             "uuid4": "fastwire::uuid::v4()"}
 
 
 def generate(model: lower.WireModel, options: Options) -> Dict[str, str]:
