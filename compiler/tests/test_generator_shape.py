@@ -37,7 +37,7 @@ PENDING = {
     "kotlin": (50, 45_493), "python": (65, 54_370), "ruby": (82, 78_162),
     "typescript": (62, 48_596),
 }
-PENDING_TOTAL = 581_000
+PENDING_TOTAL = 585_000  # while languages are pending; then MAX_TOTAL_BYTES
 
 
 def sources(folder: str):
