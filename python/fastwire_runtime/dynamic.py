@@ -47,7 +47,9 @@ from .wire import (
     Reader,
     SequenceCodec,
     StructCodec,
+    explain,
     header,
+    problem,
     utc,
     uuid1,
     uuid4,
@@ -221,8 +223,7 @@ class DynamicStruct(StructCodec):
                 v[f.name] if f.name in v else f.default_of()) for f in self.fields]) + "}"
         except (EncodeError, TypeError, ValueError, AttributeError, OverflowError, KeyError,
                 RecursionError) as err:
-            from .explain import explain  # only when a value does not fit: name the field
-            raise explain(self, v, err) from err
+            raise explain(self, v, err) from err  # only when a value does not fit: name the field
 
     def load_json(self, j: Any) -> Record:
         if type(j) is not dict:
@@ -240,8 +241,7 @@ class DynamicStruct(StructCodec):
         return self.name + "(" + ",".join(parts) + ")"
 
     def problem(self, v: Any, path: str) -> Optional[EncodeError]:
-        """The first field of `v` its schema type cannot take (explain.problem's hook)."""
-        from .explain import problem
+        """The first field of `v` its schema type cannot take (wire.problem's hook)."""
         if not isinstance(v, dict):
             return EncodeError(f"cannot serialize {path}: expected {self.name} (a dict of its "
                                f"fields), got {type(v).__name__}", "wrong_type", path, self.name)
