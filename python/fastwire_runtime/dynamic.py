@@ -1,8 +1,8 @@
 """The dynamic codec: any struct of any schema, without generated code.
 
-Driven only by the schema's IR (IR JSON version 2, docs/ir.md, or the compiler's model,
-which it converts to that): every offset, slot size, final size and default comes from the
-IR's lowered wire model (`layout`); nothing here works out FBE's layout again. The values
+Driven only by the schema's IR (IR JSON version 2, docs/ir.md: the documented format, so
+the runtime needs no compiler): every offset, slot size, final size and default comes from
+the IR's lowered wire model (`layout`); nothing here works out FBE's layout again. The values
 are plain Python: a struct is a `Record` (a dict of its fields by schema name), and
 fields hold ints (integers, char and wchar code units, timestamps in nanoseconds, enums and
 flags by number), floats, bools, str, bytes, `decimal.Decimal`, `uuid.UUID`, lists, sets
@@ -504,16 +504,14 @@ def _none() -> None:
 
 
 def _document(ir: Any) -> Dict[str, Any]:
-    """IR JSON (text, bytes or the parsed dict), or the compiler's model (converted to IR
-    JSON by the compiler's own `ir_json.to_dict`)."""
+    """IR JSON: text, bytes or the parsed dict (docs/ir.md). Not the compiler's model: the
+    runtime reads the documented format only, so it needs no compiler (a compiler's
+    `fastwire.ir.Schema` becomes IR JSON with `fastwire.ir_json.to_dict`)."""
     if isinstance(ir, (str, bytes)):
         try:
             ir = json.loads(ir)
         except ValueError as err:
             raise SchemaError(f"not IR JSON: {err}") from None
-    elif not isinstance(ir, dict) and hasattr(ir, "packages") and hasattr(ir, "root"):
-        from fastwire.ir_json import to_dict  # the compiler's model (fastwire.ir.Schema)
-        ir = to_dict(ir)
     if not isinstance(ir, dict) or ir.get("format") != IR_FORMAT:
         raise SchemaError("not a fastwire IR document")
     if ir.get("version") not in IR_VERSIONS:
