@@ -141,7 +141,10 @@ def load_schema(path: str, include: Sequence[str] = ()) -> dynamic.Schema:
                 return dynamic.Schema(fh.read())
         except (OSError, UnicodeDecodeError, dynamic.SchemaError) as err:
             raise ToolError(f"schema '{path}': {err}") from None
-    return dynamic.Schema(_compile(path, include))
+    try:
+        return dynamic.Schema(_compile(path, include))
+    except dynamic.SchemaError as err:  # a compiler of another IR version than this runtime's
+        raise ToolError(f"schema '{path}': {err}") from None
 
 
 def _compile(path: str, include: Sequence[str]) -> Dict[str, Any]:

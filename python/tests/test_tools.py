@@ -457,3 +457,17 @@ def test_the_runtime_alone_reads_ir_json_and_names_the_compiler_for_fbe(tmp_path
                        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'fastwire'))"],
                 ["compiler", "python"])
     assert r.stdout == b"[]\n", r.stderr
+
+
+def test_a_compiler_of_another_ir_version_is_one_line(monkeypatch):
+    """The runtime's tools and the compiler are installed apart: a compiler writing an IR
+    version this runtime does not read is a schema error, not a traceback."""
+    monkeypatch.syspath_prepend(os.path.join(REPO, "compiler"))
+    import fastwire.ir_json
+    from fastwire_runtime import dynamic, tools
+    real = fastwire.ir_json.to_dict
+    monkeypatch.setattr(fastwire.ir_json, "to_dict", lambda schema: dict(real(schema), version=99))
+    with pytest.raises(tools.ToolError) as err:
+        tools.load_schema(os.path.join(REPO, PROTO))
+    assert str(err.value) == (f"schema '{os.path.join(REPO, PROTO)}': IR version 99 (this runtime "
+                              f"reads {dynamic.IR_VERSION})")
