@@ -28,7 +28,8 @@ take (flag, off): vget(r, base, flag, off, slot_end, d).
 Final: fmin (least wire size), fsize (fixed size or None), fput(buf, v),
 fget(r, p, d) -> (value, next p), fcheck(r, p, d) -> next p.
 JSON: dump_json(v) -> text, load_json(parsed) -> value, key_json / unkey_json for map
-keys. Printout: text(v).
+keys. Printout: text(v). Why a value cannot be written (the field, its type, a code):
+explain(codec, value, cause) and problem(codec, value, path), at the end of this module.
 
 The checks follow fastwire's contract (the C++ runtime's `versioned.h`, docs in
 python/README.md): every offset leads forward to a block inside the message; counts fit
