@@ -1,6 +1,6 @@
 """The dynamic codec: any struct of any schema, without generated code.
 
-Driven only by the schema's IR (IR JSON version 2, docs/ir.md: the documented format, so
+Driven only by the schema's IR (IR JSON version 2 or 3, docs/ir.md: the documented format, so
 the runtime needs no compiler): every offset, slot size, final size and default comes from
 the IR's lowered wire model (`layout`); nothing here works out FBE's layout again. The values
 are plain Python: a struct is a `Record` (a dict of its fields by schema name), and
