@@ -3,13 +3,28 @@ from plan.json: written by each value's JSON form, read by its helper."""
 
 from __future__ import annotations
 
-from typing import Callable, Dict, Optional, Tuple
+from typing import Dict, Optional, Tuple
 
 from ... import lower
 from ..common.literals import c_string
 from .literals import emit_default, needs_init
 from .names import Scope, exported
-from .types import INTEGERS, RANGE, compare_fn, convert, deref, entries, gotype, insert, orelse, sorted_set, table, vkey
+from .types import (
+    INTEGERS,
+    RANGE,
+    W,
+    allocated,
+    compare_fn,
+    convert,
+    deref,
+    entries,
+    gotype,
+    insert,
+    orelse,
+    sorted_set,
+    table,
+    vkey,
+)
 
 API = """
     // MarshalJSON is s as fastwire's JSON (docs/wire-format.md#json).
@@ -75,126 +90,105 @@ def emit_json(g: Scope, name: str, layout: lower.StructLayout) -> None:
 
 # ---- write, by JSON form ----------------------------------------------------------------
 
-def jput(g: Scope, w: lower.WireType, v: str) -> None:
-    form = w.json.form
-    if form in JPUT:
-        JPUT[form](g, w, v)
-    else:
-        g.p.print("b = " + JSON_VALUE[vkey(w)].format(v=v))
+def jput(g: Scope, w: W, v: str) -> None:
+    JPUT.get(w.json.form, _value)(g, w, v)
 
 
-def _nullable(g: Scope, w: lower.WireType, v: str) -> None:
-    assert w.element is not None
+def _nullable(g, w, v):
     with g.p.block(f"if {v} == nil {{", "}"):
         g.p.print('b = append(b, "null"...)')
         orelse(g.p)
         jput(g, w.element, deref(w.element, v))
 
 
-def _array(g: Scope, w: lower.WireType, v: str) -> None:
-    assert w.element is not None
+def _array(g, w, v):
     src = sorted_set(g, w, v)
     i = g.var("i")
     g.p.print("b = append(b, '[')")
     with g.p.block(f"for {i} := range {src} {{", "}"):
-        g.p.print(f"if {i} > 0 {{\n    b = append(b, ',')\n}}")
+        g.p.print(COMMA.replace("@", i))
         jput(g, w.element, f"{src}[{i}]")
     g.p.print("b = append(b, ']')")
 
 
-def _pairs(g: Scope, w: lower.WireType, v: str) -> None:
+def _pairs(g, w, v):
     """A struct-keyed map: [[key, value], ...]."""
-    assert w.element is not None and w.key is not None
-    p = g.p
-    with entries(g, w, v, before=lambda: p.print("b = append(b, '[')")) as (key, val, i):
-        p.print(f"if {i} > 0 {{\n    b = append(b, ',')\n}}\nb = append(b, '[')")
+    with entries(g, w, v, before=lambda: g.p.print("b = append(b, '[')")) as (key, val, i):
+        g.p.print(COMMA.replace("@", i) + "\nb = append(b, '[')")
         jput(g, w.key, key)
-        p.print("b = append(b, ',')")
+        g.p.print("b = append(b, ',')")
         jput(g, w.element, val)
-        p.print("b = append(b, ']')")
-    p.print("b = append(b, ']')")
+        g.p.print("b = append(b, ']')")
+    g.p.print("b = append(b, ']')")
 
 
-def _entries(g: Scope, w: lower.WireType, v: str) -> None:
+def _entries(g, w, v):
     """An object keyed by the keys' text."""
-    assert w.element is not None and w.key is not None
-    p, first = g.p, [""]
+    first = []
 
-    def before() -> None:
-        first[0] = g.var("first")
-        p.print(f"b = append(b, '{{')\n{first[0]} := true")
+    def before():
+        first.append(g.var("first"))
+        g.p.print(f"b = append(b, '{{')\n{first[0]} := true")
 
     with entries(g, w, v, before=before) as (key, val, _):
-        p.print(f"if !{first[0]} {{\n    b = append(b, ',')\n}}\n{first[0]} = false")
-        JSON_KEY.get(w.key.json.form, _quoted_key)(g, w.key, key)
-        p.print("b = append(b, ':')")
+        g.p.print(f"if !{first[0]} {{\n    b = append(b, ',')\n}}\n{first[0]} = false")
+        if w.key.json.form in JSON_KEY:
+            g.p.print(JSON_KEY[w.key.json.form].replace("@", key))
+        else:  # a number, in quotes
+            g.p.print("b = append(b, '\"')\n" + JSON_VALUE[vkey(w.key)].replace("@", key) + "\nb = append(b, '\"')")
+        g.p.print("b = append(b, ':')")
         jput(g, w.element, val)
-    p.print("b = append(b, '}')")
+    g.p.print("b = append(b, '}')")
 
 
-def _quoted_key(g: Scope, w: lower.WireType, v: str) -> None:
-    g.p.print("b = append(b, '\"')")
-    jput(g, w, v)
-    g.p.print("b = append(b, '\"')")
+def _value(g, w, v):
+    g.p.print(JSON_VALUE[vkey(w)].replace("@", v))
 
 
-def _key(call: str) -> Callable:
-    return lambda g, w, v: g.p.print(call.format(v=v))
-
-
+COMMA = "if @ > 0 {\n    b = append(b, ',')\n}"
 JPUT = {"nullable": _nullable, "array": _array, "pairs": _pairs, "entries": _entries,
-        "string": _key("b = fw.AppendJSONString(b, {v})"),
-        "base64": _key("b = fw.AppendJSONBytes(b, {v})"),
-        "object": _key("b = {v}.AppendJSON(b)")}
+        "string": lambda g, w, v: g.p.print(f"b = fw.AppendJSONString(b, {v})"),
+        "base64": lambda g, w, v: g.p.print(f"b = fw.AppendJSONBytes(b, {v})"),
+        "object": lambda g, w, v: g.p.print(f"b = {v}.AppendJSON(b)")}
 JSON_VALUE = {
-    "bool": "fw.AppendJSONBool(b, {v})", "decimal": "fw.AppendJSONDecimal(b, {v})",
-    "uuid": "fw.AppendJSONUUID(b, {v})", "timestamp": "strconv.AppendUint(b, uint64({v}), 10)",
-    "float": "fw.AppendDouble(b, float64({v}))", "double": "fw.AppendDouble(b, float64({v}))",
-    **{s: "strconv.AppendInt(b, int64({v}), 10)" if s.startswith("int")
-       else "strconv.AppendUint(b, uint64({v}), 10)" for s in INTEGERS},
-    "wchar": "strconv.AppendUint(b, uint64(uint32({v})), 10)"}
-# A map key, by its key form (integers: their number in quotes).
-JSON_KEY = {
-    "string": _key("b = fw.AppendJSONString(b, {v})"),
-    "decimal": _key("b = fw.AppendJSONDecimal(b, {v})"),
-    "uuid": _key("b = fw.AppendJSONUUID(b, {v})"),
-    "float": _key("b = fw.AppendDoubleKey(b, float64({v}))"),
-    "bool": _key('if {v} {{\n    b = append(b, `"true"`...)\n}} else {{\n'
-                 '    b = append(b, `"false"`...)\n}}')}
+    "bool": "b = fw.AppendJSONBool(b, @)", "decimal": "b = fw.AppendJSONDecimal(b, @)",
+    "uuid": "b = fw.AppendJSONUUID(b, @)", "timestamp": "b = strconv.AppendUint(b, uint64(@), 10)",
+    "float": "b = fw.AppendDouble(b, float64(@))", "double": "b = fw.AppendDouble(b, float64(@))",
+    **{s: f"b = strconv.Append{'Int(b, int64' if s.startswith('int') else 'Uint(b, uint64'}(@), 10)" for s in INTEGERS},
+    "wchar": "b = strconv.AppendUint(b, uint64(uint32(@)), 10)"}
+# A map key by its key form (else a number: in quotes).
+JSON_KEY = {"string": "b = fw.AppendJSONString(b, @)", "decimal": "b = fw.AppendJSONDecimal(b, @)",
+            "uuid": "b = fw.AppendJSONUUID(b, @)", "float": "b = fw.AppendDoubleKey(b, float64(@))",
+            "bool": 'if @ {\n    b = append(b, `"true"`...)\n} else {\n    b = append(b, `"false"`...)\n}'}
 
 
 # ---- read, by helper --------------------------------------------------------------------
 
 # A value's parser call (a key's is p.Key<call>), and the Go type that needs no conversion.
 PARSE: Dict[str, Tuple[str, Optional[str]]] = {
-    "decimal": ("Decimal()", "fw.Decimal"), "uuid": ("UUID()", "fw.UUID"),
-    "bool": ("Bool()", "bool"), "float": ("Float()", None), "double": ("Double()", None),
-    "string": ("String()", "string"),
-    **{s: (f"Int({RANGE[s][0]}, {RANGE[s][1]})" if s.startswith("int")
-           else f"Uint({RANGE[s][1]})", None) for s in [*INTEGERS, "timestamp"]}}
+    "decimal": ("Decimal()", "fw.Decimal"), "uuid": ("UUID()", "fw.UUID"), "bool": ("Bool()", "bool"),
+    "float": ("Float()", None), "double": ("Double()", None), "string": ("String()", "string"),
+    **{s: (f"Int({RANGE[s][0]}, {RANGE[s][1]})" if s.startswith("int") else f"Uint({RANGE[s][1]})", None)
+       for s in [*INTEGERS, "timestamp"]}}
 
 
-def parse(g: Scope, w: lower.WireType, key: str = "") -> str:
+def parse(g: Scope, w: W, key: str = "") -> str:
     call, native = PARSE[vkey(w)]
     return convert(gotype(g, w), f"p.{key}{call}", native)
 
 
-def jget(g: Scope, w: lower.WireType, dst: str) -> None:
+def jget(g: Scope, w: W, dst: str) -> None:
     JGET[w.helper](g, w, dst)
 
 
-def _get_optional(g: Scope, w: lower.WireType, dst: str) -> None:
-    e = w.element
-    assert e is not None
+def _get_optional(g, w, dst):
     with g.p.block("if p.Null() {", "}"):
         g.p.print(f"{dst} = nil")
         orelse(g.p)
-        g.p.print(f"if {dst} == nil {{\n    {dst} = new({gotype(g, e)})\n}}")
-        jget(g, e, deref(e, dst))
+        jget(g, w.element, allocated(g, w.element, dst))
 
 
-def _get_array(g: Scope, w: lower.WireType, dst: str) -> None:
-    assert w.element is not None
+def _get_array(g, w, dst):
     p, i = g.p, g.var("i")
     with p.block("if p.Array() {", "}"):
         p.print(f"{i} := 0")
@@ -205,28 +199,23 @@ def _get_array(g: Scope, w: lower.WireType, dst: str) -> None:
         p.print(f"if {i} != {w.length} {{\n    {FAIL}\n}}")
 
 
-def _get_sequence(g: Scope, w: lower.WireType, dst: str) -> None:
-    e = w.element
-    assert e is not None
-    p, x = g.p, g.var("e")
+def _get_sequence(g, w, dst):
+    e, p, x = w.element, g.p, g.var("e")
     p.print(f"{dst} = {dst}[:0]")
-    with p.block("if p.Array() {", "}"):
-        with p.block("for p.More() {", "}"):
-            p.print(f"var {x} {gotype(g, e)}")
-            if needs_init(e):
-                emit_default(g, x, e, None)
-            jget(g, e, x)
-            if e.final_size == 0:
-                p.print("p.ChargeZero()")
-            p.print(f"if p.Err != nil {{\n    break\n}}\n{dst} = append({dst}, {x})")
+    with p.block("if p.Array() {", "}"), p.block("for p.More() {", "}"):
+        p.print(f"var {x} {gotype(g, e)}")
+        if needs_init(e):
+            emit_default(g, x, e, None)
+        jget(g, e, x)
+        if e.final_size == 0:
+            p.print("p.ChargeZero()")
+        p.print(f"if p.Err != nil {{\n    break\n}}\n{dst} = append({dst}, {x})")
     if w.collection == "set":
         p.print(f"{dst} = fw.SortSet({dst}, {compare_fn(g, e)})")
 
 
-def _get_map(g: Scope, w: lower.WireType, dst: str) -> None:
-    assert w.element is not None and w.key is not None
-    p = g.p
-    key, val = g.var("k"), g.var("v")
+def _get_map(g, w, dst):
+    p, key, val = g.p, g.var("k"), g.var("v")
     vt = gotype(g, w.element)
     if w.json.form != "pairs":
         p.print(f"{dst} = fw.ClearMap({dst}, 0)")
@@ -236,11 +225,10 @@ def _get_map(g: Scope, w: lower.WireType, dst: str) -> None:
             p.print("if p.Err != nil {\n    break\n}")
             insert(g, w, dst, key, val)
         return
-    kt = gotype(g, w.key)
     p.print(f"{dst} = {dst}[:0]")
     with p.block("if p.Array() {", "}"), p.block("for p.More() {", "}"):
-        p.print(f"if !p.Array() || !p.More() {{\n    {FAIL}\n    break\n}}\n"
-                f"var {key} {kt}\nvar {val} {vt}")
+        p.print(f"if !p.Array() || !p.More() {{\n    {FAIL}\n    break\n}}\nvar {key} {gotype(g, w.key)}\n"
+                f"var {val} {vt}")
         jget(g, w.key, key)
         p.print(f"if !p.More() {{\n    {FAIL}\n    break\n}}")
         jget(g, w.element, val)

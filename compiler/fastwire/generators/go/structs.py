@@ -11,7 +11,7 @@ from ..common.literals import c_string
 from ..printer import Printer
 from .literals import emit_default
 from .names import RUNTIME, Scope, exported, go_package
-from .types import GO_SCALAR, INTEGERS, compare_fn, deref, entries, gotype, orelse, pair_map, sorted_set, table
+from .types import GO_SCALAR, INTEGERS, W, compare_fn, deref, entries, gotype, orelse, pair_map, sorted_set, table
 
 STD = ("bytes", "cmp", "math", "strconv", "time")
 
@@ -153,85 +153,63 @@ def print_struct(g: Scope, s: ir.StructType, wires: Dict[str, lower.WireType]) -
     p.print("b = append(b, ')')")
 
 
-def pput(g: Scope, w: lower.WireType, v: str) -> None:
-    for line in PRINT[w.helper](g, w, v).split("\n"):
-        if line:
-            g.p.print(line)
+def pput(g: Scope, w: W, v: str) -> None:
+    PRINT[w.helper](g, w, v)
 
 
-def _optional(g: Scope, w: lower.WireType, v: str) -> str:
-    assert w.element is not None
-    p = g.p
-    with p.block(f"if {v} == nil {{", "}"):
-        p.print('b = append(b, "null"...)')
-        orelse(p)
+def _optional(g, w, v):
+    with g.p.block(f"if {v} == nil {{", "}"):
+        g.p.print('b = append(b, "null"...)')
+        orelse(g.p)
         pput(g, w.element, deref(w.element, v))
-    return ""
 
 
-def _items(g: Scope, w: lower.WireType, v: str) -> str:
-    assert w.element is not None
-    p = g.p
-    opener, closer = list({"list": "<>", "set": "{}"}.get(w.collection or "", "[]"))
+def _counted(g, w, v, opener):
+    g.p.print(f"b = append(b, '[')\nb = strconv.AppendInt(b, int64(len({v})), 10)\nb = append(b, ']', '{opener}')")
+
+
+def _items(g, w, v):
+    brackets = {"list": "<>", "set": "{}"}.get(w.collection, "[]")
     src = sorted_set(g, w, v)
     i = g.var("i")
-    p.print(f'''
-        b = append(b, '[')
-        b = strconv.AppendInt(b, int64(len({src})), 10)
-        b = append(b, ']', '{opener}')''')
-    with p.block(f"for {i} := range {src} {{", "}"):
-        p.print(f"if {i} > 0 {{\n    b = append(b, ',')\n}}")
+    _counted(g, w, src, brackets[0])
+    with g.p.block(f"for {i} := range {src} {{", "}"):
+        g.p.print(f"if {i} > 0 {{\n    b = append(b, ',')\n}}")
         pput(g, w.element, f"{src}[{i}]")
-    return f"b = append(b, '{closer}')"
+    g.p.print(f"b = append(b, '{brackets[1]}')")
 
 
-def _entries(g: Scope, w: lower.WireType, v: str) -> str:
-    assert w.element is not None and w.key is not None
-    p = g.p
-    opener, closer = list("<>" if w.collection == "map" else "[]")
-    p.print(f'''
-        b = append(b, '[')
-        b = strconv.AppendInt(b, int64(len({v})), 10)
-        b = append(b, ']', '{opener}')''')
+def _entries(g, w, v):
+    brackets = "<>" if w.collection == "map" else "[]"
+    _counted(g, w, v, brackets[0])
     i = g.var("i")
-    counted = not pair_map(w)  # a Go map's entries: numbered as they come
-    if counted:
-        p.print(f"{i} := 0")
+    if not pair_map(w):  # a Go map's entries: numbered as they come
+        g.p.print(f"{i} := 0")
     with entries(g, w, v, i) as (key, val, _):
-        p.print(f"if {i} > 0 {{\n    b = append(b, ',')\n}}")
-        if counted:
-            p.print(f"{i}++")
-        p.print("b = append(b, '{')")
+        g.p.print(f"if {i} > 0 {{\n    b = append(b, ',')\n}}" + ("" if pair_map(w) else f"\n{i}++") +
+                  "\nb = append(b, '{')")
         pput(g, w.key, key)
-        p.print('b = append(b, "->"...)')
+        g.p.print('b = append(b, "->"...)')
         pput(g, w.element, val)
-        p.print("b = append(b, '}')")
-    return f"b = append(b, '{closer}')"
-
-
-def _quoted(call: str) -> Callable:
-    return lambda g, w, v: f"b = append(b, '\"')\n{call.format(v=v)}\nb = append(b, '\"')"
+        g.p.print("b = append(b, '}')")
+    g.p.print(f"b = append(b, '{brackets[1]}')")
 
 
 def _call(call: str) -> Callable:
-    return lambda g, w, v: call.format(v=v)
+    return lambda g, w, v: g.p.print(call.replace("@", v))
 
 
 PRINT = table(
-    decimal=_call("b = {v}.AppendText(b)"), uuid=_quoted("b = {v}.AppendText(b)"),
-    timestamp=_call("b = strconv.AppendUint(b, uint64({v}), 10)"),
-    enum=_call("b = append(b, {v}.String()...)"), flags=_call("b = append(b, {v}.String()...)"),
-    bool=_call("b = strconv.AppendBool(b, {v})"), char=_call("b = append(b, '\\'', {v}, '\\'')"),
-    wchar=_call("b = fw.AppendPrintWChar(b, {v})"),
-    float=_call("b = fw.AppendPrintFloat(b, float64({v}))"),
-    double=_call("b = fw.AppendPrintFloat(b, float64({v}))"),
-    string=_quoted("b = append(b, {v}...)"),
-    bytes=_call('b = append(b, "bytes["...)\nb = strconv.AppendInt(b, int64(len({v})), 10)\n'
-                "b = append(b, ']')"),
-    struct=_call("b = {v}.FwPrint(b)"), optional=_optional, array=_items, sequence=_items,
-    map=_entries,
-    **{s: _call("b = strconv.AppendInt(b, int64({v}), 10)" if s.startswith("int")
-                else "b = strconv.AppendUint(b, uint64({v}), 10)")
+    decimal=_call("b = @.AppendText(b)"), uuid=_call("b = append(b, '\"')\nb = @.AppendText(b)\nb = append(b, '\"')"),
+    timestamp=_call("b = strconv.AppendUint(b, uint64(@), 10)"),
+    enum=_call("b = append(b, @.String()...)"), flags=_call("b = append(b, @.String()...)"),
+    bool=_call("b = strconv.AppendBool(b, @)"), char=_call("b = append(b, '\\'', @, '\\'')"),
+    wchar=_call("b = fw.AppendPrintWChar(b, @)"), float=_call("b = fw.AppendPrintFloat(b, float64(@))"),
+    double=_call("b = fw.AppendPrintFloat(b, float64(@))"),
+    string=_call("b = append(b, '\"')\nb = append(b, @...)\nb = append(b, '\"')"),
+    bytes=_call('b = append(b, "bytes["...)\nb = strconv.AppendInt(b, int64(len(@)), 10)\nb = append(b, \']\')'),
+    struct=_call("b = @.FwPrint(b)"), optional=_optional, array=_items, sequence=_items, map=_entries,
+    **{s: _call(f"b = strconv.Append{'Int(b, int64' if s.startswith('int') else 'Uint(b, uint64'}(@), 10)")
        for s in INTEGERS if s not in ("char", "wchar")})
 
 
