@@ -116,13 +116,13 @@ def emit_final(g: Scope, name: str, layout: lower.StructLayout) -> None:
             fput(g, f.wire, f"s.{exported(f.name)}")
         p.print("return b")
     p.print()
-    for walk in WALKS:
-        p.print(walk, N=name)
+    for template in WALKS:
+        p.print(template, N=name)
         p.indent()
         p.print(ENTER)
         run: List[plan.PlanField] = []  # consecutive fixed values: one bounds check for all
         for f, room in zip(fields, rooms(fields)):
-            if walk is WALKS[1]:
+            if template is WALKS[1]:
                 fcheck(g, f.wire, room)
             elif f.wire.is_value and f.helper not in NOT_IN_RUNS:
                 run.append(f)
