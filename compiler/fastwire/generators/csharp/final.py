@@ -1,0 +1,228 @@
+"""The final format's methods of a struct codec (FPutAt, FGetAt, FCheckAt, FFast), from the
+plan's final steps: each run of fixed-size values with one bounds check, strings, nested
+structs, optional structs and vectors of structs inlined, other fields through F<index>."""
+
+from __future__ import annotations
+
+from typing import Callable, Dict, List, Tuple
+
+from ...layouts import DECIMAL
+from ...lower import StructLayout
+from ...plan import PlanField, Step
+from .names import RT, Scope
+from .types import cs_type, inlined, leaf, read_value, uses_b, write_value
+
+Lines = List[str]
+_TEXT = {"string": "String", "bytes": "Bytes"}
+
+
+def _codec(sc: Scope, f: PlanField) -> str:
+    return sc.codec_name(leaf(f.wire) or "")
+
+
+# ---- per field: (scope, field, value or target) -> statements ------------------------------
+
+def _put_structs(sc: Scope, f: PlanField, v: str) -> Lines:
+    return ["{", f"    var list = {v};", "    int at = w.Reserve(4);",
+            "    w.PutU32(at, (uint)list.Count);",
+            f"    for (int i = 0; i < list.Count; i++) {_codec(sc, f)}.FPutAt(w, list[i]);", "}"]
+
+
+_PUT: Dict[str, Callable[[Scope, PlanField, str], Lines]] = {
+    "text": lambda sc, f, v: [f"{RT}.Wire.FPut{_TEXT[f.helper]}(w, {v});"],
+    "struct": lambda sc, f, v: [f"{_codec(sc, f)}.FPutAt(w, {v});"],
+    "optstruct": lambda sc, f, v: [
+        "{", "    int at = w.Reserve(1);", f"    w.Data[at] = {v} != null ? (byte)1 : (byte)0;",
+        f"    if ({v} != null) {_codec(sc, f)}.FPutAt(w, {v});", "}"],
+    "structs": _put_structs,
+    "codec": lambda sc, f, v: [f"F{f.index}.FPut(w, {v});"],
+}
+
+
+def _get_structs(sc: Scope, f: PlanField, target: str) -> Lines:
+    assert f.wire.element is not None
+    fmin = f.wire.element.final_min
+    return ["{", f"    int n = r.FinalCount(p, {fmin});", "    p += 4;",
+            f"    var list = new {cs_type(sc, f.wire)}({'n' if fmin else 'global::System.Math.Min(n, 1024)'});",
+            f"    for (int i = 0; i < n; i++) {{ list.Add({_codec(sc, f)}.FGetAt(r, p, d)); p = r.Pos; }}",
+            f"    {target} = list;", "}"]
+
+
+_GET: Dict[str, Callable[[Scope, PlanField, str], Lines]] = {
+    "text": lambda sc, f, t: [f"{t} = {RT}.Wire.FGet{_TEXT[f.helper]}At(r, p);", "p = r.Pos;"],
+    "struct": lambda sc, f, t: [f"{t} = {_codec(sc, f)}.FGetAt(r, p, d);", "p = r.Pos;"],
+    "optstruct": lambda sc, f, t: [
+        "r.Need(p, 1);", f"if (r.U8(p++) == 0) {t} = null;",
+        f"else {{ {t} = {_codec(sc, f)}.FGetAt(r, p, d); p = r.Pos; }}"],
+    "structs": _get_structs,
+    "codec": lambda sc, f, t: [f"{t} = F{f.index}.FGet(r, ref p, d);"],
+}
+
+
+def _check_structs(sc: Scope, f: PlanField) -> Lines:
+    assert f.wire.element is not None
+    return ["{", f"    int n = r.FinalCount(p, {f.wire.element.final_min});", "    p += 4;",
+            f"    for (int i = 0; i < n; i++) p = {_codec(sc, f)}.FCheckAt(r, p, d);", "}"]
+
+
+_CHECK: Dict[str, Callable[[Scope, PlanField], Lines]] = {
+    "text": lambda sc, f: [f"p = {RT}.Wire.FSkipText(r, p);"],
+    "struct": lambda sc, f: [f"p = {_codec(sc, f)}.FCheckAt(r, p, d);"],
+    "optstruct": lambda sc, f: ["r.Need(p, 1);", f"if (r.U8(p++) != 0) p = {_codec(sc, f)}.FCheckAt(r, p, d);"],
+    "structs": _check_structs,
+    "codec": lambda sc, f: [f"F{f.index}.FCheck(r, ref p, d);"],
+}
+
+_BUFFERED = ("uuid", "decimal")  # values read through the local `b`
+
+
+def _run(step: Step, attr: Dict[int, str], sc: Scope) -> Tuple[Lines, Lines, Lines]:
+    """A run of fixed-size values: (put, get, check) statements."""
+    size = step.size
+    puts = [f"    int at = w.Reserve({size});"]
+    gets = ["{", f"    r.Need(p, {size});"]
+    if any(f.helper in _BUFFERED for f in step.fields):
+        gets.append("    byte[] b = r.B;")
+    checks = [f"r.Need(p, {size});"]
+    for f in step.fields:
+        puts.append("    " + write_value(f.wire, f"at + {f.at}", attr[f.index]))
+        gets.append(f"    {attr[f.index]} = {read_value(sc, f.wire, f'p + {f.at}')};")
+    checks += [f"{RT}.Decimals.Check(r.B, p + {f.at});" for f in step.fields if f.helper == "decimal"]
+    checks.append(f"p += {size};")
+    if uses_b(puts[1:]):
+        puts.insert(1, "    byte[] b = w.Data;")
+    return ["{"] + puts + ["}"], gets + [f"    p += {size};", "}"], checks
+
+
+def emit(sc: Scope, layout: StructLayout, t: str, attr: Dict[int, str]) -> None:
+    too_deep = f"if (d < 1) throw new {RT}.FastwireException({RT}.ErrorCode.TooDeep);"
+    puts = [f"if (v == null) throw new {RT}.FastwireException({RT}.ErrorCode.WrongType, "
+            f'"{layout.name} is null");']
+    gets = [too_deep, "d -= 1;", f"var v = new {t}({RT}.Bare.Value);"]
+    checks = [too_deep, "d -= 1;"]
+    for step in layout.plan.final.steps:
+        if step.op == "values":
+            put, get, chk = _run(step, attr, sc)
+        else:
+            f = step.field
+            k = inlined(f.wire)
+            put, get, chk = _PUT[k](sc, f, attr[f.index]), _GET[k](sc, f, attr[f.index]), _CHECK[k](sc, f)
+        puts += put
+        gets += get
+        checks += chk
+    gets += ["r.Pos = p;", "return v;"]
+    checks.append("return p;")
+    sc.method(f"public static void FPutAt({RT}.WriteBuffer w, {t} v)", puts)
+    # The final readers take the position by value and give back where they stopped
+    # (FCheckAt returns it, FGetAt leaves it in r.Pos): Mono keeps a `ref int` in memory.
+    sc.method(f"public static {t} FGetAt({RT}.Reader r, int p, int d)", gets)
+    # Not marked for inlining: the seed account's final verify took 57 ns with its leaves'
+    # FCheckAt inlined and 50 ns without (fewer instructions, yet slower: the position, a
+    # chain of dependent loads, went through the stack).
+    sc.method(f"public static int FCheckAt({RT}.Reader r, int p, int d)", checks)
+    fast = fast_root(sc, layout)
+    if fast:
+        sc.method(f"public override int FFast({RT}.Reader r, int d)", fast)
+
+
+# ---- the fast path of final verify (root models) -------------------------------------------
+# As VFast for the versioned format: FFast checks the usual message in one method with the
+# position and the end in locals, returns where it stopped, or -1 (nothing recorded) on
+# anything else (the depth limit below the schema's nesting, any failed check, a field it
+# cannot spell out), and FinalModel.Validate runs the general walk from the start.
+FAST_LINES = 400
+
+
+def fast_ok(sc: Scope, layout: StructLayout, seen: Tuple[str, ...]) -> bool:
+    for step in layout.plan.final.steps:
+        if step.op == "values" or inlined(step.field.wire) == "text":
+            continue
+        w = step.field.wire
+        ref = leaf(w)
+        if ref is None or ref in seen:
+            return False
+        if inlined(w) == "structs" and (w.element is None or w.element.final_min <= 0):
+            return False
+        inner = sc.model.struct(ref)
+        if inner.depth <= 0 or not fast_ok(sc, inner, seen + (ref,)):
+            return False
+    return True
+
+
+def fast_root(sc: Scope, layout: StructLayout) -> Lines:
+    if layout.depth <= 0 or not fast_ok(sc, layout, (layout.name,)):
+        return []
+    sc.fast_n = 0
+    body = _fast_body(sc, layout)
+    if not body:  # no fields: nothing to gain
+        return []
+    lines = [f"if (d < {layout.depth}) return -1;", "int end = r.End;", "int p = 8;"] + body + \
+        ["return p;"]
+    return lines if len(lines) <= FAST_LINES else []
+
+
+class _Pending:
+    """The fields of a final struct body at p. Fixed-size runs are not added to p at once:
+    `pend` bytes are pending, checked together with what follows them (a run and the next
+    string's length in one test) and added before any branch or loop."""
+
+    def __init__(self) -> None:
+        self.out: Lines = []
+        self.pend = 0
+        self.unchecked = False  # pending bytes no test has covered yet
+
+    def at(self, extra: int = 0) -> str:
+        return "p" if self.pend + extra == 0 else f"p + {self.pend + extra}"
+
+    def flush(self) -> None:
+        if self.unchecked:
+            self.out.append(f"if (p > end - {self.pend}) return -1;")
+        if self.pend:
+            self.out.append(f"p += {self.pend};")
+        self.pend, self.unchecked = 0, False
+
+
+def _fast_body(sc: Scope, layout: StructLayout) -> Lines:
+    b = _Pending()
+    out = b.out
+    for step in layout.plan.final.steps:
+        if step.op == "values":
+            decimals = [f.at for f in step.fields if f.helper == "decimal"]
+            if decimals:  # loaded at once: the run's bytes tested first
+                out.append(f"if (p > end - {b.pend + (step.size or 0)}) return -1;")
+                out += [f"if (r.U8({b.at((off or 0) + DECIMAL.scale_at)}) > {DECIMAL.max_scale}) return -1;"
+                        for off in decimals]
+            b.unchecked = not decimals
+            b.pend += step.size or 0
+            continue
+        w = step.field.wire
+        k = inlined(w)
+        if k == "text":
+            n = sc.fast_var("n")
+            out += [f"if (p > end - {b.pend + 4}) return -1;", f"uint {n} = r.U32({b.at()});",
+                    f"if ({n} > (uint)(end - p - {b.pend + 4})) return -1;",
+                    f"p += {b.pend + 4} + (int){n};"]
+            b.pend, b.unchecked = 0, False
+            continue
+        inner_layout = sc.model.struct(leaf(w) or "")
+        if k == "struct":
+            b.flush()
+            out += _fast_body(sc, inner_layout)
+            continue
+        inner = ["    " + x for x in _fast_body(sc, inner_layout)]
+        assert w.element is not None
+        if k == "optstruct":
+            out += [f"if (p > end - {b.pend + 1}) return -1;",
+                    f"bool {sc.fast_var('has')} = r.U8({b.at()}) != 0;"]
+            has = f"has{sc.fast_n}"
+            b.pend, b.unchecked = b.pend + 1, False
+            b.flush()
+            out += [f"if ({has})", "{"] + inner + ["}"]
+            continue
+        n, i = sc.fast_var("n"), sc.fast_var("i")
+        out += [f"if (p > end - {b.pend + 4}) return -1;", f"uint {n} = r.U32({b.at()});",
+                f"if ({n} > (uint)(end - p - {b.pend + 4}) / {w.element.final_min}U) return -1;",
+                f"p += {b.pend + 4};", f"for (uint {i} = 0; {i} < {n}; {i}++)", "{"] + inner + ["}"]
+        b.pend, b.unchecked = 0, False
+    b.flush()
+    return out

@@ -1,0 +1,181 @@
+"""C# types and codecs, by the runtime helper (plan.HELPERS) a wire type names: the field's
+type, the runtime codec composed for it, a new value's expression, and the in-place loads
+and stores of the fixed-size values the generated code inlines."""
+
+from __future__ import annotations
+
+from typing import List, Optional, Tuple
+
+from ...lower import WireType
+from .names import RT, Scope
+
+G = "global::System.Collections.Generic."
+# helper: (C# type, field of Fastwire.Codecs, codec class)
+LEAF = {
+    "bool": ("bool", "Bool", "BoolCodec"), "byte": ("byte", "Byte", "ByteCodec"),
+    "char": ("char", "Char", "CharCodec"), "wchar": ("uint", "WChar", "UInt32Codec"),
+    "int8": ("sbyte", "Int8", "SByteCodec"), "uint8": ("byte", "UInt8", "ByteCodec"),
+    "int16": ("short", "Int16", "Int16Codec"), "uint16": ("ushort", "UInt16", "UInt16Codec"),
+    "int32": ("int", "Int32", "Int32Codec"), "uint32": ("uint", "UInt32", "UInt32Codec"),
+    "int64": ("long", "Int64", "Int64Codec"), "uint64": ("ulong", "UInt64", "UInt64Codec"),
+    "float": ("float", "Float", "FloatCodec"), "double": ("double", "Double", "DoubleCodec"),
+    "decimal": ("decimal", "Decimal", "DecimalCodec"),
+    "timestamp": ("global::Fastwire.Timestamp", "Timestamp", "TimestampCodec"),
+    "uuid": ("global::System.Guid", "Uuid", "UuidCodec"),
+    "string": ("string", "String", "StringCodec"), "bytes": ("byte[]", "Bytes", "BytesCodec"),
+}
+# Enum underlying types (C# has no char enums: char is a byte, wchar a uint), and the
+# Fastwire.Codecs field of each.
+ENUM_BASE = {"byte": "byte", "char": "byte", "wchar": "uint", "int8": "sbyte",
+             "uint8": "byte", "int16": "short", "uint16": "ushort", "int32": "int",
+             "uint32": "uint", "int64": "long", "uint64": "ulong"}
+ENUM_BASE_CODEC = {"byte": "Byte", "sbyte": "Int8", "short": "Int16", "ushort": "UInt16",
+                   "int": "Int32", "uint": "UInt32", "long": "Int64", "ulong": "UInt64"}
+# Containers: the C# type ({e} the element's, {k} the key's) and the codec ({et}/{ex} the
+# element's type and codec, {kt}/{kx} the key's, {n} an array's length).
+CONTAINER = {
+    "array": ("{e}[]", "ArrayCodec<{et}>({ex}, {n})"),
+    "vector": (G + "List<{e}>", "ListCodec<{et}>({ex})"),
+    "list": (G + "List<{e}>", "ListCodec<{et}>({ex}, true)"),
+    "set": (G + "SortedSet<{e}>", "SetCodec<{et}>({ex})"),
+    "map": (G + "SortedDictionary<{k}, {e}>", "MapCodec<{kt}, {et}>({kx}, {ex}, {pairs})"),
+    "hash": (G + "Dictionary<{k}, {e}>", "HashCodec<{kt}, {et}>({kx}, {ex}, {pairs})"),
+}
+# An optional: (type, codec) of a value type's and of a reference type's.
+OPTIONAL = (("{e}?", "OptionalValueCodec<{et}>({ex})"), ("{e}", "OptionalRefCodec<{et}>({ex})"))
+REFS = ("enum", "flags", "struct")  # helpers of named types
+# A new value of a field without a default ({t} its type, {order} the keys' comparer);
+# value types and optionals take C#'s default (no initializer).
+ZERO = {"string": '""', "bytes": "new byte[0]", "struct": "new {t}()", "vector": "new {t}()",
+        "list": "new {t}()", "hash": "new {t}()", "set": "new {t}({order})",
+        "map": "new {t}({order})"}
+ORDER = {"string": f"{RT}.StringOrder.Instance", "uuid": f"{RT}.UuidOrder.Instance"}
+# Values that need no check beyond their bounds (a decimal's scale is checked).
+TRIVIAL = ("bool", "byte", "char", "wchar", "int8", "uint8", "int16", "uint16", "int32",
+           "uint32", "int64", "uint64", "float", "double", "uuid", "timestamp", "enum", "flags")
+# What the generated code inlines, by helper (else "codec": the field's runtime codec F<i>):
+# fixed-size values, strings and bytes, nested structs, and (by helper and element helper)
+# optional structs and vectors or lists of structs.
+INLINED = {"string": "text", "bytes": "text", "struct": "struct"}
+NESTED = {("optional", "struct"): "optstruct", ("vector", "struct"): "structs",
+          ("list", "struct"): "structs"}
+STRUCTS = ("struct", "optstruct", "structs")  # the inlined handlings that enter a struct
+
+# Loads and stores of a fixed-size value at {at} (positions the code has checked), by
+# helper, or by base scalar for enums and flags.
+READ = {
+    "bool": "r.U8({at}) != 0", "byte": "r.U8({at})", "uint8": "r.U8({at})",
+    "char": "(char)r.U8({at})", "int8": "(sbyte)r.U8({at})", "int16": "(short)r.U16({at})",
+    "uint16": "r.U16({at})", "int32": "r.I32({at})", "uint32": "r.U32({at})",
+    "wchar": "r.U32({at})", "int64": "(long)r.U64({at})", "uint64": "r.U64({at})",
+    "float": "r.F32({at})", "double": "r.F64({at})", "uuid": RT + ".Uuid.Read(b, {at})",
+    "decimal": RT + ".Decimals.Read(b, {at})", "timestamp": "new " + RT + ".Timestamp(r.U64({at}))",
+}
+ENUM_READ = dict(READ, char="r.U8({at})")
+_B = "b[{at}] = (byte){v};"
+_W32, _W64, _W16 = "w.PutU32({at}, (uint){v});", "w.PutU64({at}, (ulong){v});", \
+    RT + ".Le.Put(b, {at}, (ushort){v});"
+WRITE = {
+    "bool": "b[{at}] = {v} ? (byte)1 : (byte)0;", "byte": _B, "uint8": _B, "char": _B,
+    "int8": _B, "int16": _W16, "uint16": _W16, "int32": _W32, "uint32": _W32, "wchar": _W32,
+    "int64": _W64, "uint64": _W64, "float": RT + ".Le.PutF32(b, {at}, {v});",
+    "double": "w.PutF64({at}, {v});", "uuid": RT + ".Uuid.Write(b, {at}, {v});",
+    "decimal": RT + ".Decimals.Write(b, {at}, {v});",
+    "timestamp": RT + ".Le.Put(b, {at}, {v}.Nanoseconds);",
+}
+
+
+def cs_type(sc: Scope, w: WireType) -> str:
+    h = w.helper
+    if h in LEAF:
+        return LEAF[h][0]
+    if h in REFS:
+        assert w.ref is not None
+        return sc.type_name(w.ref)
+    assert w.element is not None
+    e = cs_type(sc, w.element)
+    k = cs_type(sc, w.key) if w.key is not None else ""
+    form = OPTIONAL[0 if w.element.is_value else 1][0] if h == "optional" else CONTAINER[h][0]
+    return form.format(e=e, k=k)
+
+
+def codec(sc: Scope, w: WireType) -> Tuple[str, str]:
+    """(C# type of the codec, expression creating or naming it)."""
+    h = w.helper
+    if h in LEAF:
+        _, field, cls = LEAF[h]
+        return f"{RT}.{cls}", f"{RT}.Codecs.{field}"
+    if h in REFS:
+        assert w.ref is not None
+        if h == "struct":
+            return sc.codec_name(w.ref), sc.codec_name(w.ref) + ".Instance"
+        assert w.scalar is not None
+        return (f"{RT}.EnumCodec<{sc.type_name(w.ref)}, {ENUM_BASE[w.scalar]}>",
+                sc.enum_codec(w.ref))
+    assert w.element is not None
+    et, (_, ex) = cs_type(sc, w.element), codec(sc, w.element)
+    kt, kx = (cs_type(sc, w.key), codec(sc, w.key)[1]) if w.key is not None else ("", "")
+    form = OPTIONAL[0 if w.element.is_value else 1][1] if h == "optional" else CONTAINER[h][1]
+    pairs = "true" if w.json.form == "pairs" else "false"
+    expr = form.format(et=et, ex=ex, kt=kt, kx=kx, n=w.length, pairs=pairs)
+    return f"{RT}.Codec<{cs_type(sc, w)}>", f"new {RT}.{expr}"
+
+
+def order(w: Optional[WireType]) -> str:
+    return ORDER.get(w.helper, "") if w is not None else ""
+
+
+def zero(sc: Scope, w: WireType) -> str:
+    """A new value's expression for a field without a default ("": C#'s default)."""
+    t = cs_type(sc, w)
+    if w.helper == "array":
+        assert w.element is not None
+        e = cs_type(sc, w.element)
+        inner = zero(sc, w.element)
+        if inner:
+            return f"{RT}.Arrays.New<{e}>({w.length}, () => {inner})"
+        return f"new {e}[{w.length}]"
+    form = ZERO.get(w.helper, "")
+    return form.format(t=t, order=order(w.key or w.element))
+
+
+def trivial(w: WireType) -> bool:
+    """Nothing to verify but its bounds (arrays of such values too)."""
+    if w.helper == "array":
+        assert w.element is not None
+        return trivial(w.element)
+    return w.helper in TRIVIAL
+
+
+def inlined(w: WireType) -> str:
+    """How generated code handles a field: value, text, struct, optstruct, structs, codec."""
+    if w.is_value:
+        return "value"
+    if w.element is not None:
+        return NESTED.get((w.helper, w.element.helper), "codec")
+    return INLINED.get(w.helper, "codec")
+
+
+def leaf(w: WireType) -> Optional[str]:
+    """The struct an inlined struct, optional struct or vector of structs holds."""
+    if inlined(w) not in STRUCTS:
+        return None
+    return w.ref if w.element is None else w.element.ref
+
+
+def read_value(sc: Scope, w: WireType, at: str) -> str:
+    """An expression reading the fixed-size value of wire type w at `at`."""
+    if w.ref is not None:  # an enum or flags over its base
+        assert w.scalar is not None
+        return f"({sc.type_name(w.ref)})({ENUM_READ[w.scalar].format(at=at)})"
+    return READ[w.helper].format(at=at)
+
+
+def write_value(w: WireType, at: str, v: str) -> str:
+    """A statement writing value v of wire type w at `at`."""
+    return WRITE[w.scalar or w.helper].format(at=at, v=v)
+
+
+def uses_b(lines: List[str]) -> bool:
+    """Whether statements load or store through the local `b` (so the method declares it)."""
+    return any("b[" in x or "(b, " in x for x in lines)
