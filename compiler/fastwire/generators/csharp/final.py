@@ -4,74 +4,70 @@ structs, optional structs and vectors of structs inlined, other fields through F
 
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Tuple
+from typing import Dict, List, Tuple
 
 from ...layouts import DECIMAL
 from ...lower import StructLayout
-from ...plan import PlanField, Step
-from .names import RT, Scope
-from .types import cs_type, inlined, leaf, read_value, uses_b, write_value
+from ...plan import Step
+from .names import RT, Scope, lines
+from .types import field_vars, inlined, leaf, read_value, uses_b, write_value
 
 Lines = List[str]
-_TEXT = {"string": "String", "bytes": "Bytes"}
-
-
-def _codec(sc: Scope, f: PlanField) -> str:
-    return sc.codec_name(leaf(f.wire) or "")
-
-
-# ---- per field: (scope, field, value or target) -> statements ------------------------------
-
-def _put_structs(sc: Scope, f: PlanField, v: str) -> Lines:
-    return ["{", f"    var list = {v};", "    int at = w.Reserve(4);",
-            "    w.PutU32(at, (uint)list.Count);",
-            f"    for (int i = 0; i < list.Count; i++) {_codec(sc, f)}.FPutAt(w, list[i]);", "}"]
-
-
-_PUT: Dict[str, Callable[[Scope, PlanField, str], Lines]] = {
-    "text": lambda sc, f, v: [f"{RT}.Wire.FPut{_TEXT[f.helper]}(w, {v});"],
-    "struct": lambda sc, f, v: [f"{_codec(sc, f)}.FPutAt(w, {v});"],
-    "optstruct": lambda sc, f, v: [
-        "{", "    int at = w.Reserve(1);", f"    w.Data[at] = {v} != null ? (byte)1 : (byte)0;",
-        f"    if ({v} != null) {_codec(sc, f)}.FPutAt(w, {v});", "}"],
-    "structs": _put_structs,
-    "codec": lambda sc, f, v: [f"F{f.index}.FPut(w, {v});"],
+# Statement templates by handling (types.inlined), types.field_vars naming the field.
+PUT = {
+    "text": "$rt$.Wire.FPut$fn$(w, $v$);",
+    "struct": "$c$.FPutAt(w, $v$);",
+    "optstruct": """
+        {
+            int at = w.Reserve(1);
+            w.Data[at] = $v$ != null ? (byte)1 : (byte)0;
+            if ($v$ != null) $c$.FPutAt(w, $v$);
+        }""",
+    "structs": """
+        {
+            var list = $v$;
+            int at = w.Reserve(4);
+            w.PutU32(at, (uint)list.Count);
+            for (int i = 0; i < list.Count; i++) $c$.FPutAt(w, list[i]);
+        }""",
+    "codec": "F$i$.FPut(w, $v$);",
+}
+GET = {
+    "text": """
+        $v$ = $rt$.Wire.FGet$fn$At(r, p);
+        p = r.Pos;""",
+    "struct": """
+        $v$ = $c$.FGetAt(r, p, d);
+        p = r.Pos;""",
+    "optstruct": """
+        r.Need(p, 1);
+        if (r.U8(p++) == 0) $v$ = null;
+        else { $v$ = $c$.FGetAt(r, p, d); p = r.Pos; }""",
+    "structs": """
+        {
+            int n = r.FinalCount(p, $fmin$);
+            p += 4;
+            var list = new $t$($capacity$);
+            for (int i = 0; i < n; i++) { list.Add($c$.FGetAt(r, p, d)); p = r.Pos; }
+            $v$ = list;
+        }""",
+    "codec": "$v$ = F$i$.FGet(r, ref p, d);",
+}
+CHECK = {
+    "text": "p = $rt$.Wire.FSkipText(r, p);",
+    "struct": "p = $c$.FCheckAt(r, p, d);",
+    "optstruct": """
+        r.Need(p, 1);
+        if (r.U8(p++) != 0) p = $c$.FCheckAt(r, p, d);""",
+    "structs": """
+        {
+            int n = r.FinalCount(p, $fmin$);
+            p += 4;
+            for (int i = 0; i < n; i++) p = $c$.FCheckAt(r, p, d);
+        }""",
+    "codec": "F$i$.FCheck(r, ref p, d);",
 }
 
-
-def _get_structs(sc: Scope, f: PlanField, target: str) -> Lines:
-    assert f.wire.element is not None
-    fmin = f.wire.element.final_min
-    return ["{", f"    int n = r.FinalCount(p, {fmin});", "    p += 4;",
-            f"    var list = new {cs_type(sc, f.wire)}({'n' if fmin else 'global::System.Math.Min(n, 1024)'});",
-            f"    for (int i = 0; i < n; i++) {{ list.Add({_codec(sc, f)}.FGetAt(r, p, d)); p = r.Pos; }}",
-            f"    {target} = list;", "}"]
-
-
-_GET: Dict[str, Callable[[Scope, PlanField, str], Lines]] = {
-    "text": lambda sc, f, t: [f"{t} = {RT}.Wire.FGet{_TEXT[f.helper]}At(r, p);", "p = r.Pos;"],
-    "struct": lambda sc, f, t: [f"{t} = {_codec(sc, f)}.FGetAt(r, p, d);", "p = r.Pos;"],
-    "optstruct": lambda sc, f, t: [
-        "r.Need(p, 1);", f"if (r.U8(p++) == 0) {t} = null;",
-        f"else {{ {t} = {_codec(sc, f)}.FGetAt(r, p, d); p = r.Pos; }}"],
-    "structs": _get_structs,
-    "codec": lambda sc, f, t: [f"{t} = F{f.index}.FGet(r, ref p, d);"],
-}
-
-
-def _check_structs(sc: Scope, f: PlanField) -> Lines:
-    assert f.wire.element is not None
-    return ["{", f"    int n = r.FinalCount(p, {f.wire.element.final_min});", "    p += 4;",
-            f"    for (int i = 0; i < n; i++) p = {_codec(sc, f)}.FCheckAt(r, p, d);", "}"]
-
-
-_CHECK: Dict[str, Callable[[Scope, PlanField], Lines]] = {
-    "text": lambda sc, f: [f"p = {RT}.Wire.FSkipText(r, p);"],
-    "struct": lambda sc, f: [f"p = {_codec(sc, f)}.FCheckAt(r, p, d);"],
-    "optstruct": lambda sc, f: ["r.Need(p, 1);", f"if (r.U8(p++) != 0) p = {_codec(sc, f)}.FCheckAt(r, p, d);"],
-    "structs": _check_structs,
-    "codec": lambda sc, f: [f"F{f.index}.FCheck(r, ref p, d);"],
-}
 
 _BUFFERED = ("uuid", "decimal")  # values read through the local `b`
 
@@ -105,8 +101,10 @@ def emit(sc: Scope, layout: StructLayout, t: str, attr: Dict[int, str]) -> None:
             put, get, chk = _run(step, attr, sc)
         else:
             f = step.field
-            k = inlined(f.wire)
-            put, get, chk = _PUT[k](sc, f, attr[f.index]), _GET[k](sc, f, attr[f.index]), _CHECK[k](sc, f)
+            var = field_vars(sc, f.wire, f.index, attr[f.index])
+            # a list of structs of no final size: a capacity no bigger than a message can fill
+            var["capacity"] = "n" if var["fmin"] else "global::System.Math.Min(n, 1024)"
+            put, get, chk = (lines(x[inlined(f.wire)], **var) for x in (PUT, GET, CHECK))
         puts += put
         gets += get
         checks += chk

@@ -106,3 +106,11 @@ class Scope:
             p.value(line)
         p.outdent()
         p.print("}")
+
+
+def lines(template: str, **variables: object) -> List[str]:
+    """A template (Printer's: dedented, `$var$` substituted) as statement lines, indented
+    by 4 spaces a level, for Scope.method."""
+    p = Printer()
+    p.print(template, **variables)
+    return p.lines

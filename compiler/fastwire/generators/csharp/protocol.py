@@ -9,11 +9,19 @@ from ... import ir
 from ...lower import PackageLayout
 from .names import Scope, field_names, ident
 
+_RECEIVER = """
+    /// Reassembles package $pkg$'s messages from any chunking and dispatches them by
+    /// type number to OnReceive overloads (override them); unknown types go to
+    /// OnUnknown. Malformed input raises FastwireException from Receive."""
+_PROXY = """
+    /// Reassembles package $pkg$'s messages and hands each one, verified but not
+    /// deserialized, to the OnProxy overload of its type (the codec says which), e.g.
+    /// to forward it. A message that does not verify raises FastwireException."""
 
-# ---- protocol ------------------------------------------------------------------------
+
 def emit(sc: Scope, layout: PackageLayout) -> None:
     p = sc.p
-    sends = [t for t in (sc.lookup(q) for q in layout.sends) if isinstance(t, ir.StructType)]
+    sends = [sc.lookup(q) for q in layout.sends]
     p.print("""
         /// <summary>
         /// What package $pkg$'s protocol sends: each message as a root model of its own
@@ -25,86 +33,56 @@ def emit(sc: Scope, layout: PackageLayout) -> None:
     """, pkg=sc.pkg.name)
     p.indent()
     for s in sends:
-        n = ident(s.name)
         p.print(f"public bool Send({sc.type_name(s.qualified_name)} value) "
-                f"{{ return SendValue({n}.Instance, value); }}")
+                f"{{ return SendValue({ident(s.name)}.Instance, value); }}")
     p.outdent()
     p.print("}")
     p.blank()
-    p.print("""
-        /// <summary>
-        /// Reassembles package $pkg$'s messages from any chunking and dispatches them by
-        /// type number to OnReceive overloads (override them); unknown types go to
-        /// OnUnknown. Malformed input raises FastwireException from Receive.
-        /// </summary>
-        public class Receiver : global::Fastwire.ReceiverBase
-        {
-            public Receiver(bool final = false, global::Fastwire.Limits limits = null) : base(final, limits) { }
-
-            protected override bool Dispatch(uint type, byte[] buffer, int offset, int size)
-            {
-                switch (type)
-                {
-    """, pkg=sc.pkg.name)
-    p.indent()
-    p.indent()
-    p.indent()
-    for s in sends:
-        n = ident(s.name)
-        p.print(f"case {sc.model.struct(s.qualified_name).type_number}U: {{ var m = "
-                f"Read({n}.Instance, buffer, offset, size); if (!Intercept(m)) OnReceive(m); "
-                "return true; }")
-    p.print("default: return false;")
-    p.outdent()
-    p.print("}")
-    p.outdent()
-    p.print("}")
-    for s in sends:
-        p.blank()
-        p.print(f"protected virtual void OnReceive({sc.type_name(s.qualified_name)} value) {{ }}")
-    p.outdent()
-    p.print("}")
-    emit_proxy(sc, sends)
+    _dispatcher(sc, sends, "Receiver", _RECEIVER, "{{ var m = Read({n}.Instance, buffer, offset, "
+                "size); if (!Intercept(m)) OnReceive(m); return true; }}",
+                "OnReceive({t} value)")
+    p.blank()
+    # The Proxy: each message verified, then handed on as bytes, not deserialized.
+    _dispatcher(sc, sends, "Proxy", _PROXY, "Verify({n}.Instance, buffer, offset, size); "
+                "OnProxy({n}.Instance, type, buffer, offset, size); return true;",
+                "OnProxy({n} codec, uint type, byte[] buffer, int offset, int size)")
     emit_client(sc, sends)
 
-def emit_proxy(sc: Scope, sends: List[ir.StructType]) -> None:
-    """The Proxy: each message verified, then handed on as bytes, not deserialized."""
+
+def _dispatcher(sc: Scope, sends: List[ir.StructType], cls: str, doc: str, case: str,
+                hook: str) -> None:
+    """A ReceiverBase dispatching by type number: `case` handles a message ({n} its codec),
+    `hook` ({t} its type) is the virtual method per message."""
     p = sc.p
-    p.blank()
+    p.print("/// <summary>")
+    p.print(doc, pkg=sc.pkg.name)
     p.print("""
-        /// <summary>
-        /// Reassembles package $pkg$'s messages and hands each one, verified but not
-        /// deserialized, to the OnProxy overload of its type (the codec says which), e.g.
-        /// to forward it. A message that does not verify raises FastwireException.
         /// </summary>
-        public class Proxy : global::Fastwire.ReceiverBase
+        public class $cls$ : global::Fastwire.ReceiverBase
         {
-            public Proxy(bool final = false, global::Fastwire.Limits limits = null) : base(final, limits) { }
+            public $cls$(bool final = false, global::Fastwire.Limits limits = null) : base(final, limits) { }
 
             protected override bool Dispatch(uint type, byte[] buffer, int offset, int size)
             {
                 switch (type)
                 {
-    """, pkg=sc.pkg.name)
-    p.indent()
-    p.indent()
-    p.indent()
+    """, cls=cls)
+    for _ in range(3):
+        p.indent()
     for s in sends:
-        n = ident(s.name)
-        p.print(f"case {sc.model.struct(s.qualified_name).type_number}U: Verify({n}.Instance, "
-                f"buffer, offset, size); OnProxy({n}.Instance, type, buffer, offset, size); "
-                "return true;")
+        number = sc.model.struct(s.qualified_name).type_number
+        p.value(f"case {number}U: " + case.format(n=ident(s.name)))
     p.print("default: return false;")
-    p.outdent()
-    p.print("}")
-    p.outdent()
-    p.print("}")
+    for _ in range(2):
+        p.outdent()
+        p.print("}")
     for s in sends:
         p.blank()
-        p.print(f"protected virtual void OnProxy({ident(s.name)} codec, uint type, byte[] buffer, "
-                "int offset, int size) { }")
+        t = sc.type_name(s.qualified_name)
+        p.print(f"protected virtual void {hook.format(n=ident(s.name), t=t)} {{ }}")
     p.outdent()
     p.print("}")
+
 
 def emit_client(sc: Scope, sends: List[ir.StructType]) -> None:
     """The Client: a Receiver that matches responses and rejects to its requests."""
@@ -136,11 +114,10 @@ def emit_client(sc: Scope, sends: List[ir.StructType]) -> None:
     for q in requests:
         assert q.response is not None and q.id_field is not None
         resp = sc.lookup(q.response.qualified_name)
-        assert isinstance(resp, ir.StructType)
         rejects = [sc.lookup(r.type.qualified_name) for r in q.rejects
                    if r.type.qualified_name in sent]
         for t in [resp, *rejects]:
-            if isinstance(t, ir.StructType) and t.id_field is not None and t not in answers:
+            if t.id_field is not None and t not in answers:
                 answers.append(t)
         types = ", ".join(f"typeof({sc.type_name(r.qualified_name)})" for r in rejects)
         qid = field_names(q)[q.id_field.name]

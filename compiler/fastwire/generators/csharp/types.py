@@ -4,7 +4,7 @@ and stores of the fixed-size values the generated code inlines."""
 
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from ...lower import WireType
 from .names import RT, Scope
@@ -59,6 +59,7 @@ TRIVIAL = ("bool", "byte", "char", "wchar", "int8", "uint8", "int16", "uint16", 
 INLINED = {"string": "text", "bytes": "text", "struct": "struct"}
 NESTED = {("optional", "struct"): "optstruct", ("vector", "struct"): "structs",
           ("list", "struct"): "structs"}
+TEXT = {"string": "String", "bytes": "Bytes"}  # the runtime's text calls: VPutString, ...
 STRUCTS = ("struct", "optstruct", "structs")  # the inlined handlings that enter a struct
 
 # Loads and stores of a fixed-size value at {at} (positions the code has checked), by
@@ -174,6 +175,16 @@ def read_value(sc: Scope, w: WireType, at: str) -> str:
 def write_value(w: WireType, at: str, v: str) -> str:
     """A statement writing value v of wire type w at `at`."""
     return WRITE[w.scalar or w.helper].format(at=at, v=v)
+
+
+def field_vars(sc: Scope, w: WireType, index: int, v: str) -> Dict[str, object]:
+    """What the statement templates of a field name: $v$ its member (or target), $i$ its
+    index, $t$ its type, $c$ the codec of the struct it holds, $fn$ String or Bytes, $n$
+    an array's length, $fmin$ the final size of an element at least."""
+    ref = leaf(w)
+    e = w.element
+    return {"v": v, "i": index, "t": cs_type(sc, w), "c": sc.codec_name(ref) if ref else "",
+            "fn": TEXT.get(w.helper, ""), "rt": RT, "fmin": e.final_min if e else 0}
 
 
 def uses_b(lines: List[str]) -> bool:
