@@ -10,7 +10,7 @@ from ...layouts import DECIMAL
 from ...lower import StructLayout
 from ...plan import Step
 from .names import RT, Scope, lines
-from .types import field_vars, inlined, leaf, read_value, uses_b, write_value
+from .types import field_vars, inlined, leaf, read_value, spelled, uses_b, write_value
 
 Lines = List[str]
 # Statement templates by handling (types.inlined), types.field_vars naming the field.
@@ -131,24 +131,8 @@ def emit(sc: Scope, layout: StructLayout, t: str, attr: Dict[int, str]) -> None:
 FAST_LINES = 400
 
 
-def fast_ok(sc: Scope, layout: StructLayout, seen: Tuple[str, ...]) -> bool:
-    for step in layout.plan.final.steps:
-        if step.op == "values" or inlined(step.field.wire) == "text":
-            continue
-        w = step.field.wire
-        ref = leaf(w)
-        if ref is None or ref in seen:
-            return False
-        if inlined(w) == "structs" and (w.element is None or w.element.final_min <= 0):
-            return False
-        inner = sc.model.struct(ref)
-        if inner.depth <= 0 or not fast_ok(sc, inner, seen + (ref,)):
-            return False
-    return True
-
-
 def fast_root(sc: Scope, layout: StructLayout) -> Lines:
-    if layout.depth <= 0 or not fast_ok(sc, layout, (layout.name,)):
+    if layout.depth <= 0 or not all(spelled(sc, f.wire, (layout.name,), True) for f in layout.fields):
         return []
     sc.fast_n = 0
     body = _fast_body(sc, layout)
@@ -159,68 +143,67 @@ def fast_root(sc: Scope, layout: StructLayout) -> Lines:
     return lines if len(lines) <= FAST_LINES else []
 
 
-class _Pending:
-    """The fields of a final struct body at p. Fixed-size runs are not added to p at once:
-    `pend` bytes are pending, checked together with what follows them (a run and the next
-    string's length in one test) and added before any branch or loop."""
+FAST = {
+    "text": """
+        if (p > end - $p4$) return -1;
+        uint $n$ = r.U32($at$);
+        if ($n$ > (uint)(end - p - $p4$)) return -1;
+        p += $p4$ + (int)$n$;""",
+    "optstruct": """
+        if (p > end - $p1$) return -1;
+        bool $has$ = r.U8($at$) != 0;
+        p += $p1$;
+        if ($has$)
+        {
+            $inner$
+        }""",
+    "structs": """
+        if (p > end - $p4$) return -1;
+        uint $n$ = r.U32($at$);
+        if ($n$ > (uint)(end - p - $p4$) / $fmin$U) return -1;
+        p += $p4$;
+        for (uint $i$ = 0; $i$ < $n$; $i$++)
+        {
+            $inner$
+        }""",
+}
+FAST_VARS = {"text": "n", "optstruct": ("has",), "structs": "ni"}  # declared, in order
 
-    def __init__(self) -> None:
-        self.out: Lines = []
-        self.pend = 0
-        self.unchecked = False  # pending bytes no test has covered yet
 
-    def at(self, extra: int = 0) -> str:
-        return "p" if self.pend + extra == 0 else f"p + {self.pend + extra}"
-
-    def flush(self) -> None:
-        if self.unchecked:
-            self.out.append(f"if (p > end - {self.pend}) return -1;")
-        if self.pend:
-            self.out.append(f"p += {self.pend};")
-        self.pend, self.unchecked = 0, False
+def _at(n: int) -> str:
+    return "p" if n == 0 else f"p + {n}"
 
 
 def _fast_body(sc: Scope, layout: StructLayout) -> Lines:
-    b = _Pending()
-    out = b.out
+    """The fields of a final struct body at p. A run's bytes are not added to p at once:
+    `pend` bytes are pending, checked with what follows them (a run and the next string's
+    length in one test) and added before any branch or loop."""
+    out: Lines = []
+    pend, unchecked = 0, False  # unchecked: pending bytes no test has covered yet
+
+    def flush() -> Lines:
+        return ([f"if (p > end - {pend}) return -1;"] if unchecked else []) + \
+            ([f"p += {pend};"] if pend else [])
+
     for step in layout.plan.final.steps:
         if step.op == "values":
-            decimals = [f.at for f in step.fields if f.helper == "decimal"]
+            decimals = [f.at or 0 for f in step.fields if f.helper == "decimal"]
             if decimals:  # loaded at once: the run's bytes tested first
-                out.append(f"if (p > end - {b.pend + (step.size or 0)}) return -1;")
-                out += [f"if (r.U8({b.at((off or 0) + DECIMAL.scale_at)}) > {DECIMAL.max_scale}) return -1;"
-                        for off in decimals]
-            b.unchecked = not decimals
-            b.pend += step.size or 0
+                out.append(f"if (p > end - {pend + (step.size or 0)}) return -1;")
+                out += [f"if (r.U8({_at(pend + off + DECIMAL.scale_at)}) > {DECIMAL.max_scale}) "
+                        "return -1;" for off in decimals]
+            unchecked = not decimals
+            pend += step.size or 0
             continue
         w = step.field.wire
         k = inlined(w)
-        if k == "text":
-            n = sc.fast_var("n")
-            out += [f"if (p > end - {b.pend + 4}) return -1;", f"uint {n} = r.U32({b.at()});",
-                    f"if ({n} > (uint)(end - p - {b.pend + 4})) return -1;",
-                    f"p += {b.pend + 4} + (int){n};"]
-            b.pend, b.unchecked = 0, False
-            continue
-        inner_layout = sc.model.struct(leaf(w) or "")
+        ref = leaf(w)
+        inner = _fast_body(sc, sc.model.struct(ref)) if ref is not None else []
         if k == "struct":
-            b.flush()
-            out += _fast_body(sc, inner_layout)
-            continue
-        inner = ["    " + x for x in _fast_body(sc, inner_layout)]
-        assert w.element is not None
-        if k == "optstruct":
-            out += [f"if (p > end - {b.pend + 1}) return -1;",
-                    f"bool {sc.fast_var('has')} = r.U8({b.at()}) != 0;"]
-            has = f"has{sc.fast_n}"
-            b.pend, b.unchecked = b.pend + 1, False
-            b.flush()
-            out += [f"if ({has})", "{"] + inner + ["}"]
-            continue
-        n, i = sc.fast_var("n"), sc.fast_var("i")
-        out += [f"if (p > end - {b.pend + 4}) return -1;", f"uint {n} = r.U32({b.at()});",
-                f"if ({n} > (uint)(end - p - {b.pend + 4}) / {w.element.final_min}U) return -1;",
-                f"p += {b.pend + 4};", f"for (uint {i} = 0; {i} < {n}; {i}++)", "{"] + inner + ["}"]
-        b.pend, b.unchecked = 0, False
-    b.flush()
-    return out
+            out += flush() + inner
+        else:
+            var = {x: sc.fast_var(x) for x in FAST_VARS[k]}
+            out += lines(FAST[k], at=_at(pend), p1=pend + 1, p4=pend + 4, inner="\n".join(inner),
+                         fmin=w.element.final_min if w.element else 0, **var)
+        pend, unchecked = 0, False
+    return out + flush()

@@ -110,7 +110,7 @@ class Scope:
 
 def lines(template: str, **variables: object) -> List[str]:
     """A template (Printer's: dedented, `$var$` substituted) as statement lines, indented
-    by 4 spaces a level, for Scope.method."""
+    by 4 spaces a level, for Scope.method; no blank lines (an empty `$inner$` leaves none)."""
     p = Printer()
     p.print(template, **variables)
-    return p.lines
+    return [x for x in p.lines if x]

@@ -78,14 +78,8 @@ def emit_class(sc: Scope, s: ir.StructType) -> None:
             p.value(f"public {cs_type(sc, fl.wire)} {names[f.name]};")
             if init:
                 inits.append((names[f.name], init))
-        p.blank()
-        p.print("/// <summary>A value with the schema's defaults.</summary>")
-        p.print(f"public {name}(){' : base()' if s.base else ''}\n{{")
-        p.indent()
-        for n, init in inits:
-            p.value(f"{n} = {init};")
-        p.outdent()
-        p.print("}")
+        sc.method(f"/// <summary>A value with the schema's defaults.</summary>\npublic {name}()"
+                  + (" : base()" if s.base else ""), [f"{n} = {init};" for n, init in inits])
         p.blank()
         p.print("/// <summary>A value whose every field the caller sets (readers).</summary>")
         p.print(f"public {name}(global::Fastwire.Bare bare){' : base(bare)' if s.base else ''} {{ }}")
@@ -103,30 +97,16 @@ def emit_class(sc: Scope, s: ir.StructType) -> None:
                 return o.GetType() == GetType() && {cond};
             }}
         """)
-        p.blank()
-        p.print("public override int GetHashCode()\n{")
-        p.indent()
-        p.print("int h = 17;")
-        for n in eq:
-            if helpers[n] not in _UNHASHED:
-                p.print(f"h = h * 31 + {RT}.Eq.Hash({names[n]});")
-        p.print("return h;")
-        p.outdent()
-        p.print("}")
+        sc.method("public override int GetHashCode()", ["int h = 17;"] + [
+            f"h = h * 31 + {RT}.Eq.Hash({names[n]});" for n in eq if helpers[n] not in _UNHASHED]
+            + ["return h;"])
         if layout.keyed:
             p.blank()
             hides = "new " if s.base and sc.model.struct(s.base.qualified_name).keyed else ""
             p.print(f"public {hides}int CompareTo(object obj) {{ return CompareTo(obj as {name}); }}")
-            p.blank()
-            p.print(f"public int CompareTo({name} o)\n{{")
-            p.indent()
-            p.print("if (ReferenceEquals(o, null)) return 1;")
-            p.print("int c;")
-            for n in eq:
-                p.print(f"if ((c = {RT}.Eq.Compare({names[n]}, o.{names[n]})) != 0) return c;")
-            p.print("return 0;")
-            p.outdent()
-            p.print("}")
+            sc.method(f"public int CompareTo({name} o)", ["if (ReferenceEquals(o, null)) return 1;", "int c;"] + [
+                f"if ((c = {RT}.Eq.Compare({names[n]}, o.{names[n]})) != 0) return c;" for n in eq]
+                + ["return 0;"])
         c = sc.codec_name(s.qualified_name)
         new = "new " if s.base else ""
         if sc.options.json:

@@ -10,27 +10,24 @@ from ...lower import WireType
 from .names import RT, Scope
 
 G = "global::System.Collections.Generic."
-# helper: (C# type, field of Fastwire.Codecs, codec class)
-LEAF = {
-    "bool": ("bool", "Bool", "BoolCodec"), "byte": ("byte", "Byte", "ByteCodec"),
-    "char": ("char", "Char", "CharCodec"), "wchar": ("uint", "WChar", "UInt32Codec"),
-    "int8": ("sbyte", "Int8", "SByteCodec"), "uint8": ("byte", "UInt8", "ByteCodec"),
-    "int16": ("short", "Int16", "Int16Codec"), "uint16": ("ushort", "UInt16", "UInt16Codec"),
-    "int32": ("int", "Int32", "Int32Codec"), "uint32": ("uint", "UInt32", "UInt32Codec"),
-    "int64": ("long", "Int64", "Int64Codec"), "uint64": ("ulong", "UInt64", "UInt64Codec"),
-    "float": ("float", "Float", "FloatCodec"), "double": ("double", "Double", "DoubleCodec"),
-    "decimal": ("decimal", "Decimal", "DecimalCodec"),
-    "timestamp": ("global::Fastwire.Timestamp", "Timestamp", "TimestampCodec"),
-    "uuid": ("global::System.Guid", "Uuid", "UuidCodec"),
-    "string": ("string", "String", "StringCodec"), "bytes": ("byte[]", "Bytes", "BytesCodec"),
-}
-# Enum underlying types (C# has no char enums: char is a byte, wchar a uint), and the
-# Fastwire.Codecs field of each.
+# helper: C# type, field of Fastwire.Codecs, codec class
+LEAF = {h: tuple(x.split()) for h, x in {
+    "bool": "bool Bool BoolCodec", "byte": "byte Byte ByteCodec", "char": "char Char CharCodec",
+    "wchar": "uint WChar UInt32Codec", "int8": "sbyte Int8 SByteCodec",
+    "uint8": "byte UInt8 ByteCodec", "int16": "short Int16 Int16Codec",
+    "uint16": "ushort UInt16 UInt16Codec", "int32": "int Int32 Int32Codec",
+    "uint32": "uint UInt32 UInt32Codec", "int64": "long Int64 Int64Codec",
+    "uint64": "ulong UInt64 UInt64Codec", "float": "float Float FloatCodec",
+    "double": "double Double DoubleCodec", "decimal": "decimal Decimal DecimalCodec",
+    "timestamp": "global::Fastwire.Timestamp Timestamp TimestampCodec",
+    "uuid": "global::System.Guid Uuid UuidCodec", "string": "string String StringCodec",
+    "bytes": "byte[] Bytes BytesCodec"}.items()}
+# Enum underlying types (C# has no char enums: char is a byte, wchar a uint) and their codecs.
 ENUM_BASE = {"byte": "byte", "char": "byte", "wchar": "uint", "int8": "sbyte",
              "uint8": "byte", "int16": "short", "uint16": "ushort", "int32": "int",
              "uint32": "uint", "int64": "long", "uint64": "ulong"}
-ENUM_BASE_CODEC = {"byte": "Byte", "sbyte": "Int8", "short": "Int16", "ushort": "UInt16",
-                   "int": "Int32", "uint": "UInt32", "long": "Int64", "ulong": "UInt64"}
+ENUM_BASE_CODEC = {LEAF[h][0]: LEAF[h][1] for h in ("byte", "int8", "int16", "uint16", "int32",
+                                                    "uint32", "int64", "uint64")}
 # Containers: the C# type ({e} the element's, {k} the key's) and the codec ({et}/{ex} the
 # element's type and codec, {kt}/{kx} the key's, {n} an array's length).
 CONTAINER = {
@@ -162,6 +159,20 @@ def leaf(w: WireType) -> Optional[str]:
     if inlined(w) not in STRUCTS:
         return None
     return w.ref if w.element is None else w.element.ref
+
+
+def spelled(sc: Scope, w: WireType, seen: Tuple[str, ...], final: bool) -> bool:
+    """Whether a fast path (VFast, FFast) checks a field of wire type w itself: values,
+    strings, bytes and the structs of such fields (optional, in vectors and lists: of a
+    final size above 0 in the final format), no struct of `seen` (nothing recursive)."""
+    if w.is_value or inlined(w) == "text" or (not final and trivial(w)):
+        return True
+    ref = leaf(w)
+    if ref is None or ref in seen or (final and inlined(w) == "structs" and w.element is not None
+                                      and w.element.final_min <= 0):
+        return False
+    inner = sc.model.struct(ref)
+    return inner.depth > 0 and all(spelled(sc, f.wire, seen + (ref,), final) for f in inner.fields)
 
 
 def read_value(sc: Scope, w: WireType, at: str) -> str:

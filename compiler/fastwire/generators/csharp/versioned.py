@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import Dict, List, Optional, Tuple
 
 from ...layouts import DECIMAL, OPTIONAL
-from ...lower import StructLayout, WireType
+from ...lower import StructLayout
 from ...plan import PlanField
 from .names import RT, Scope, lines
-from .types import field_vars, inlined, leaf, read_value, trivial, uses_b, write_value
+from .types import field_vars, inlined, leaf, read_value, spelled, trivial, uses_b, write_value
 
 Lines = List[str]
 _OPTIONAL = f"r.Optional(pos, r.U32($slot$ + {OPTIONAL.offset_at}), $slot$ + {OPTIONAL.slot}, 4)"
@@ -250,19 +250,9 @@ FAST_VARS = {"text": "oqn", "optstruct": "q", "structs": "oqnei"}
 FAST_INNER = {"struct": ("at", "pos"), "optstruct": ("q", "q"), "structs": ("e", "pos")}
 
 
-def fast_ok(sc: Scope, w: WireType, seen: Tuple[str, ...] = ()) -> bool:
-    if trivial(w) or inlined(w) in ("value", "text"):
-        return True
-    ref = leaf(w)
-    if ref is None or ref in seen:
-        return False
-    inner = sc.model.struct(ref)
-    return inner.depth > 0 and all(fast_ok(sc, f.wire, seen + (ref,)) for f in fields(inner))
-
-
 def fast_root(sc: Scope, layout: StructLayout) -> Lines:
     ws = [f.wire for f in fields(layout)]
-    if layout.depth <= 0 or not all(fast_ok(sc, w) for w in ws) or all(trivial(w) for w in ws):
+    if layout.depth <= 0 or not all(spelled(sc, w, (), False) for w in ws) or all(map(trivial, ws)):
         return []
     sc.fast_n = 0
     out = [f"if (d < {layout.depth}) return false;", "uint size = (uint)r.End;",
