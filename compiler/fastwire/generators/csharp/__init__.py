@@ -3,17 +3,12 @@
     fastwire compile schemas/proto.fbe --lang csharp --final --json --proto -o gen/
     fastwire --csharp --input=schemas/proto.fbe --output=gen/          # fbec's flags
 
-A package becomes the namespace `<domain>.<package>` (or `<package>` without a domain)
-holding its enums (`[Flags]` for flags), one class per struct or message (fields named
-as in the schema, defaults from the lowered model, equality, ordering and hashing by the
-shared rule), and the namespace `<...>.Fbe` holding one codec per struct
-(`Fbe.Account.Instance`: its `Model`, `FinalModel`, `ToJson`, `FromJson`), the enum
-codecs, the package's struct list and, with --proto, its Sender and Receiver. Every
-offset, slot and size comes from fastwire.lower's codec plan; nothing of the layout is
-computed here. Modules: names (and the Scope rendered with), types and literals (tables
-by runtime helper), structs (classes, codec classes), versioned, final and json (a codec's
-methods, from the plan's steps), protocol.
-C# 6 as Debian's Mono compiler (mcs) accepts it; see csharp/README.md.
+A package becomes the namespace `<domain>.<package>` holding its enums and one class per
+struct, and `<...>.Fbe` holding one codec per struct (`Fbe.Account.Instance`), the enum
+codecs, the struct list and, with --proto, the Sender and Receiver: structs (classes,
+codec classes), versioned, final, json (a codec's methods, rendering the plan's steps),
+protocol, on names, types and literals (tables by runtime helper). C# 6, as Debian's
+Mono compiler (mcs) accepts it; see csharp/README.md.
 """
 
 from __future__ import annotations

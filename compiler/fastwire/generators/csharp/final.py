@@ -1,6 +1,5 @@
-"""The final format's methods of a struct codec (FPutAt, FGetAt, FCheckAt, FFast), from the
-plan's final steps: each run of fixed-size values with one bounds check, strings, nested
-structs, optional structs and vectors of structs inlined, other fields through F<index>."""
+"""A codec's final methods (FPutAt, FGetAt, FCheckAt, FFast) from the plan's final steps:
+a run of values with one bounds check, the other fields by handling in templates."""
 
 from __future__ import annotations
 
@@ -13,7 +12,6 @@ from .names import RT, Scope, lines
 from .types import field_vars, inlined, leaf, read_value, spelled, uses_b, write_value
 
 Lines = List[str]
-# Statement templates by handling (types.inlined), types.field_vars naming the field.
 PUT = {
     "text": "$rt$.Wire.FPut$fn$(w, $v$);",
     "struct": "$c$.FPutAt(w, $v$);",
@@ -102,7 +100,6 @@ def emit(sc: Scope, layout: StructLayout, t: str, attr: Dict[int, str]) -> None:
         else:
             f = step.field
             var = field_vars(sc, f.wire, f.index, attr[f.index])
-            # a list of structs of no final size: a capacity no bigger than a message can fill
             var["capacity"] = "n" if var["fmin"] else "global::System.Math.Min(n, 1024)"
             put, get, chk = (lines(x[inlined(f.wire)], **var) for x in (PUT, GET, CHECK))
         puts += put
@@ -111,23 +108,18 @@ def emit(sc: Scope, layout: StructLayout, t: str, attr: Dict[int, str]) -> None:
     gets += ["r.Pos = p;", "return v;"]
     checks.append("return p;")
     sc.method(f"public static void FPutAt({RT}.WriteBuffer w, {t} v)", puts)
-    # The final readers take the position by value and give back where they stopped
-    # (FCheckAt returns it, FGetAt leaves it in r.Pos): Mono keeps a `ref int` in memory.
+    # The position by value, back in r.Pos or returned: Mono keeps a `ref int` in memory.
     sc.method(f"public static {t} FGetAt({RT}.Reader r, int p, int d)", gets)
-    # Not marked for inlining: the seed account's final verify took 57 ns with its leaves'
-    # FCheckAt inlined and 50 ns without (fewer instructions, yet slower: the position, a
-    # chain of dependent loads, went through the stack).
+    # Not inlined: the seed account's final verify took 57 ns with its leaves' FCheckAt
+    # inlined, 50 without (the position went through the stack).
     sc.method(f"public static int FCheckAt({RT}.Reader r, int p, int d)", checks)
     fast = fast_root(sc, layout)
     if fast:
         sc.method(f"public override int FFast({RT}.Reader r, int d)", fast)
 
 
-# ---- the fast path of final verify (root models) -------------------------------------------
-# As VFast for the versioned format: FFast checks the usual message in one method with the
-# position and the end in locals, returns where it stopped, or -1 (nothing recorded) on
-# anything else (the depth limit below the schema's nesting, any failed check, a field it
-# cannot spell out), and FinalModel.Validate runs the general walk from the start.
+# ---- FFast: as VFast, a root's final verify in one method ---------------------------------
+# It returns where it stopped, or -1 (nothing recorded), and FCheck runs from the start.
 FAST_LINES = 400
 
 
@@ -175,9 +167,8 @@ def _at(n: int) -> str:
 
 
 def _fast_body(sc: Scope, layout: StructLayout) -> Lines:
-    """The fields of a final struct body at p. A run's bytes are not added to p at once:
-    `pend` bytes are pending, checked with what follows them (a run and the next string's
-    length in one test) and added before any branch or loop."""
+    """A body's fields at p; a run's `pend` bytes are checked with what follows (a run and a
+    string's length in one test) and added to p before any branch or loop."""
     out: Lines = []
     pend, unchecked = 0, False  # unchecked: pending bytes no test has covered yet
 

@@ -1,6 +1,5 @@
-"""C# names: identifiers, string literals, the namespaces, types and codecs a package's code
-refers to, and `Scope`, what every module renders with (the model, the package, the
-options, the Printer)."""
+"""C# names and string literals, and `Scope`: the model, package, options and Printer
+every module renders with."""
 
 from __future__ import annotations
 
@@ -25,8 +24,7 @@ def ident(name: str) -> str:
 
 
 def string(text: str) -> str:
-    """A C# string literal: printable ASCII as it is, the rest as UTF-16 `\\uXXXX` units
-    (lone surrogates dropped)."""
+    """A C# string literal (printable ASCII, else UTF-16 `\\uXXXX`; lone surrogates dropped)."""
     out = []
     data = text.encode("utf-16-le", "surrogatepass")
     for i in range(0, len(data), 2):
@@ -109,8 +107,7 @@ class Scope:
 
 
 def lines(template: str, **variables: object) -> List[str]:
-    """A template (Printer's: dedented, `$var$` substituted) as statement lines, indented
-    by 4 spaces a level, for Scope.method; no blank lines (an empty `$inner$` leaves none)."""
+    """A Printer template as statement lines (4 spaces a level), blank lines dropped."""
     p = Printer()
     p.print(template, **variables)
     return [x for x in p.lines if x]

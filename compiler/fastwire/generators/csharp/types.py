@@ -1,6 +1,5 @@
-"""C# types and codecs, by the runtime helper (plan.HELPERS) a wire type names: the field's
-type, the runtime codec composed for it, a new value's expression, and the in-place loads
-and stores of the fixed-size values the generated code inlines."""
+"""C# types, runtime codecs, new values and the inlined loads and stores, by the runtime
+helper (plan.HELPERS) a wire type names."""
 
 from __future__ import annotations
 
@@ -28,8 +27,7 @@ ENUM_BASE = {"byte": "byte", "char": "byte", "wchar": "uint", "int8": "sbyte",
              "uint32": "uint", "int64": "long", "uint64": "ulong"}
 ENUM_BASE_CODEC = {LEAF[h][0]: LEAF[h][1] for h in ("byte", "int8", "int16", "uint16", "int32",
                                                     "uint32", "int64", "uint64")}
-# Containers: the C# type ({e} the element's, {k} the key's) and the codec ({et}/{ex} the
-# element's type and codec, {kt}/{kx} the key's, {n} an array's length).
+# Containers: C# type and codec ({e}/{et} the element's type, {ex} its codec, k the key's).
 CONTAINER = {
     "array": ("{e}[]", "ArrayCodec<{et}>({ex}, {n})"),
     "vector": (G + "List<{e}>", "ListCodec<{et}>({ex})"),
@@ -38,29 +36,25 @@ CONTAINER = {
     "map": (G + "SortedDictionary<{k}, {e}>", "MapCodec<{kt}, {et}>({kx}, {ex}, {pairs})"),
     "hash": (G + "Dictionary<{k}, {e}>", "HashCodec<{kt}, {et}>({kx}, {ex}, {pairs})"),
 }
-# An optional: (type, codec) of a value type's and of a reference type's.
+# An optional of a value type, of a reference type.
 OPTIONAL = (("{e}?", "OptionalValueCodec<{et}>({ex})"), ("{e}", "OptionalRefCodec<{et}>({ex})"))
 REFS = ("enum", "flags", "struct")  # helpers of named types
-# A new value of a field without a default ({t} its type, {order} the keys' comparer);
-# value types and optionals take C#'s default (no initializer).
+# A field's new value without a default ({order}: the keys' comparer; none: C#'s default).
 ZERO = {"string": '""', "bytes": "new byte[0]", "struct": "new {t}()", "vector": "new {t}()",
         "list": "new {t}()", "hash": "new {t}()", "set": "new {t}({order})",
         "map": "new {t}({order})"}
 ORDER = {"string": f"{RT}.StringOrder.Instance", "uuid": f"{RT}.UuidOrder.Instance"}
-# Values that need no check beyond their bounds (a decimal's scale is checked).
+# Values with nothing to verify (a decimal's scale is checked).
 TRIVIAL = ("bool", "byte", "char", "wchar", "int8", "uint8", "int16", "uint16", "int32",
            "uint32", "int64", "uint64", "float", "double", "uuid", "timestamp", "enum", "flags")
-# What the generated code inlines, by helper (else "codec": the field's runtime codec F<i>):
-# fixed-size values, strings and bytes, nested structs, and (by helper and element helper)
-# optional structs and vectors or lists of structs.
+# What generated code inlines, by helper (and element helper); else "codec": F<index>.
 INLINED = {"string": "text", "bytes": "text", "struct": "struct"}
 NESTED = {("optional", "struct"): "optstruct", ("vector", "struct"): "structs",
           ("list", "struct"): "structs"}
 TEXT = {"string": "String", "bytes": "Bytes"}  # the runtime's text calls: VPutString, ...
 STRUCTS = ("struct", "optstruct", "structs")  # the inlined handlings that enter a struct
 
-# Loads and stores of a fixed-size value at {at} (positions the code has checked), by
-# helper, or by base scalar for enums and flags.
+# Loads and stores at {at} (checked positions), by helper (an enum's: by its base scalar).
 READ = {
     "bool": "r.U8({at}) != 0", "byte": "r.U8({at})", "uint8": "r.U8({at})",
     "char": "(char)r.U8({at})", "int8": "(sbyte)r.U8({at})", "int16": "(short)r.U16({at})",
@@ -124,7 +118,7 @@ def order(w: Optional[WireType]) -> str:
 
 
 def zero(sc: Scope, w: WireType) -> str:
-    """A new value's expression for a field without a default ("": C#'s default)."""
+    """A field's new value without a default ("": C#'s default)."""
     t = cs_type(sc, w)
     if w.helper == "array":
         assert w.element is not None
@@ -138,7 +132,7 @@ def zero(sc: Scope, w: WireType) -> str:
 
 
 def trivial(w: WireType) -> bool:
-    """Nothing to verify but its bounds (arrays of such values too)."""
+    """Nothing to verify (arrays of such values too)."""
     if w.helper == "array":
         assert w.element is not None
         return trivial(w.element)
@@ -146,7 +140,7 @@ def trivial(w: WireType) -> bool:
 
 
 def inlined(w: WireType) -> str:
-    """How generated code handles a field: value, text, struct, optstruct, structs, codec."""
+    """A field's handling: value, text, struct, optstruct, structs or codec."""
     if w.is_value:
         return "value"
     if w.element is not None:
@@ -155,16 +149,15 @@ def inlined(w: WireType) -> str:
 
 
 def leaf(w: WireType) -> Optional[str]:
-    """The struct an inlined struct, optional struct or vector of structs holds."""
+    """The struct an inlined field holds."""
     if inlined(w) not in STRUCTS:
         return None
     return w.ref if w.element is None else w.element.ref
 
 
 def spelled(sc: Scope, w: WireType, seen: Tuple[str, ...], final: bool) -> bool:
-    """Whether a fast path (VFast, FFast) checks a field of wire type w itself: values,
-    strings, bytes and the structs of such fields (optional, in vectors and lists: of a
-    final size above 0 in the final format), no struct of `seen` (nothing recursive)."""
+    """Whether VFast or FFast (final) checks a field itself: values, text, structs of such
+    fields (optional, in vectors: of final_min > 0 in FFast), not recursive (seen)."""
     if w.is_value or inlined(w) == "text" or (not final and trivial(w)):
         return True
     ref = leaf(w)
@@ -176,7 +169,7 @@ def spelled(sc: Scope, w: WireType, seen: Tuple[str, ...], final: bool) -> bool:
 
 
 def read_value(sc: Scope, w: WireType, at: str) -> str:
-    """An expression reading the fixed-size value of wire type w at `at`."""
+    """Reads a fixed-size value."""
     if w.ref is not None:  # an enum or flags over its base
         assert w.scalar is not None
         return f"({sc.type_name(w.ref)})({ENUM_READ[w.scalar].format(at=at)})"
@@ -184,14 +177,13 @@ def read_value(sc: Scope, w: WireType, at: str) -> str:
 
 
 def write_value(w: WireType, at: str, v: str) -> str:
-    """A statement writing value v of wire type w at `at`."""
+    """Writes a fixed-size value."""
     return WRITE[w.scalar or w.helper].format(at=at, v=v)
 
 
 def field_vars(sc: Scope, w: WireType, index: int, v: str) -> Dict[str, object]:
-    """What the statement templates of a field name: $v$ its member (or target), $i$ its
-    index, $t$ its type, $c$ the codec of the struct it holds, $fn$ String or Bytes, $n$
-    an array's length, $fmin$ the final size of an element at least."""
+    """A field's template variables: $v$ its member, $i$ its index, $t$ its type, $c$ the
+    codec of the struct it holds, $fn$ String or Bytes, $fmin$ an element's final_min."""
     ref = leaf(w)
     e = w.element
     return {"v": v, "i": index, "t": cs_type(sc, w), "c": sc.codec_name(ref) if ref else "",
@@ -199,5 +191,5 @@ def field_vars(sc: Scope, w: WireType, index: int, v: str) -> Dict[str, object]:
 
 
 def uses_b(lines: List[str]) -> bool:
-    """Whether statements load or store through the local `b` (so the method declares it)."""
+    """Whether statements use the local `b` (so the method declares it)."""
     return any("b[" in x or "(b, " in x for x in lines)

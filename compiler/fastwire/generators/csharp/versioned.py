@@ -1,8 +1,5 @@
-"""The versioned format's methods of a struct codec (VPutAt, VGetAt, VCheckAt, VFast),
-from the plan's versioned steps. Fixed-size values are read and written in place; strings,
-nested structs, optional structs and vectors of structs through non-generic calls; other
-fields through their runtime codec F<index>. Templates by handling (types.inlined): $slot$
-is the field's slot, the rest types.field_vars."""
+"""A codec's versioned methods (VPutAt, VGetAt, VCheckAt, VFast) from the plan's versioned
+steps: values in place, the other fields by handling (types.inlined) in templates."""
 
 from __future__ import annotations
 
@@ -90,7 +87,7 @@ CHECK = {
 
 
 def fields(layout: StructLayout) -> List[PlanField]:
-    """A struct's fields in order, as its versioned steps hold them (`at`: the slot's offset)."""
+    """A struct's fields (`at`: the slot's offset)."""
     return [f for step in layout.plan.versioned.steps for f in step.fields]
 
 
@@ -106,7 +103,7 @@ def check(sc: Scope, f: PlanField) -> Lines:
 
 
 def _if_stored(f: PlanField, body: Lines, indent_one: bool) -> Lines:
-    """`body` when the stored body holds the field's slot (always, in the header's 8 bytes)."""
+    """`body` when the stored body holds the field's slot."""
     end = (f.at or 0) + f.wire.slot
     cond = [f"if (stored >= {end})"] if end > 8 or indent_one else []
     if len(body) == 1:
@@ -114,50 +111,70 @@ def _if_stored(f: PlanField, body: Lines, indent_one: bool) -> Lines:
     return cond + ["{"] + ["    " + x for x in body] + ["}"]
 
 
-def emit(sc: Scope, layout: StructLayout, t: str, attr: Dict[int, str]) -> None:
-    """VPutAt, VGetAt, VCheckAt and (roots) VFast of the struct of type t; attr: each
-    field's member, by index."""
-    steps = layout.plan.versioned.steps
-    body, number = layout.plan.versioned.body_size, layout.type_number
-    puts = [f"if (v == null) throw new {RT}.FastwireException({RT}.ErrorCode.WrongType, "
-            f'"{layout.name} is null");',
-            f"int pos = w.Append({body});", "byte[] b = w.Data;",
-            f"w.PutU32(pos, {body}U);", f"w.PutU32(pos + 4, {number}U);"]
-    puts += [write_value(f.wire, f"pos + {f.at}", attr[f.index])
-             for s in steps if s.op == "values" for f in s.fields]
-    if not uses_b(puts):  # every store through w
-        puts.remove("byte[] b = w.Data;")
-    for s in steps:
-        if s.op != "values":
-            puts += _field(sc, PUT, s.field, attr[s.field.index])
-    puts.append("w.PutU32(slot, (uint)(pos - bas));")
-    sc.method(f"public static void VPutAt({RT}.WriteBuffer w, int slot, int bas, {t} v)", puts)
+PUT_AT = """
+    if (v == null) throw new $rt$.FastwireException($rt$.ErrorCode.WrongType, "$name$ is null");
+    int pos = w.Append($body$);
+    $b$
+    w.PutU32(pos, $body$U);
+    w.PutU32(pos + 4, $number$U);
+    $values$
+    $fields$
+    w.PutU32(slot, (uint)(pos - bas));"""
+GET_AT = """
+    int pos = $enter$
+    int stored = r.Stored;
+    $b$
+    d -= 1;
+    $t$ v;
+    if (stored >= $body$)
+    {
+        v = new $t$($rt$.Bare.Value);
+        $full$
+    }
+    else
+    {
+        v = new $t$();
+        $older$
+    }
+    return v;"""
+CHECK_AT = """
+    int pos = $enter$
+    int stored = r.Stored;
+    $b$
+    d -= 1;
+    $checks$"""
 
-    enter = f"r.Enter(bas, r.U32(slot), slot + 4, {number}U, d);"
-    head = [f"int pos = {enter}", "int stored = r.Stored;"]
+
+def _b(statements: Lines, decl: str) -> str:
+    """The declaration of the local `b` when the statements use it."""
+    return decl if any("b[" in x or "(b," in x for x in statements) else ""
+
+
+def emit(sc: Scope, layout: StructLayout, t: str, attr: Dict[int, str]) -> None:
+    """attr: each field's member, by index."""
+    steps = layout.plan.versioned.steps
+    enter = f"r.Enter(bas, r.U32(slot), slot + 4, {layout.type_number}U, d);"
+    var = dict(rt=RT, name=layout.name, t=t, body=layout.plan.versioned.body_size,
+               number=layout.type_number, enter=enter)
+    values = [write_value(f.wire, f"pos + {f.at}", attr[f.index])
+              for s in steps if s.op == "values" for f in s.fields]
+    puts = [x for s in steps if s.op != "values" for x in _field(sc, PUT, s.field, attr[s.field.index])]
+    sc.method(f"public static void VPutAt({RT}.WriteBuffer w, int slot, int bas, {t} v)",
+              lines(PUT_AT, b="byte[] b = w.Data;" if uses_b(values) else "", values="\n".join(values),
+                    fields="\n".join(puts), **var))
     full: Lines = []
     older: Lines = []  # a body of an older version: the fields it holds
     for f in fields(layout):
         got = _field(sc, GET, f, attr[f.index])
         full += got
         older += _if_stored(f, got, True)
-    gets = [enter, f"return new {t}();"]
-    if full:
-        gets = head + (["byte[] b = r.B;"] if any("b[" in x or "(b," in x for x in full) else []) + \
-            ["d -= 1;", f"{t} v;", f"if (stored >= {body})", "{", f"    v = new {t}({RT}.Bare.Value);"] + \
-            ["    " + x for x in full] + ["}", "else", "{", f"    v = new {t}();"] + \
-            ["    " + x for x in older] + ["}", "return v;"]
+    gets = lines(GET_AT, b=_b(full, "byte[] b = r.B;"), full="\n".join(full), older="\n".join(older),
+                 **var) if full else [enter, f"return new {t}();"]
     sc.method(f"public static {t} VGetAt({RT}.Reader r, int slot, int bas, int d)", gets)
-
-    checks: Lines = []
-    for f in fields(layout):
-        got = check(sc, f)
-        if got:
-            checks += _if_stored(f, got, False)
-    if checks:
-        checks = head + (["byte[] b = r.B;"] if any("b[" in x or "(b," in x for x in checks) else []) + \
-            ["d -= 1;"] + checks
-    sc.method(f"public static void VCheckAt({RT}.Reader r, int slot, int bas, int d)", checks or [enter],
+    checks = [x for f in fields(layout) if not trivial(f.wire) for x in _if_stored(f, check(sc, f), False)]
+    checks = lines(CHECK_AT, b=_b(checks, "byte[] b = r.B;"), checks="\n".join(checks), **var) \
+        if checks else [enter]
+    sc.method(f"public static void VCheckAt({RT}.Reader r, int slot, int bas, int d)", checks,
               inline=inline_check(sc, layout.name) is not None)
     fast = fast_root(sc, layout)
     if fast:
@@ -168,11 +185,9 @@ INLINE_LINES = 64
 
 
 def inline_check(sc: Scope, name: str, seen: Tuple[str, ...] = ()) -> Optional[int]:
-    """The lines of struct `name`'s versioned verify with the checks of the structs it enters
-    inlined, when at most INLINE_LINES (nested ones included), else None (or recursive):
-    then its VCheckAt is marked AggressiveInlining. Mono inlines it into its parent, saving a
-    call, its register saves and a safepoint per struct (the seed account's versioned verify:
-    100 -> 79 ns)."""
+    """The lines of `name`'s VCheckAt with the structs it enters inlined, when at most
+    INLINE_LINES and not recursive: it is then marked AggressiveInlining (Mono saves a call
+    and a safepoint per struct: the seed account's versioned verify, 100 -> 79 ns)."""
     if name in seen:
         return None
     size = 0
@@ -186,17 +201,12 @@ def inline_check(sc: Scope, name: str, seen: Tuple[str, ...] = ()) -> Optional[i
     return size if size <= INLINE_LINES else None
 
 
-# ---- VFast: the fast path of versioned verify (root models) ---------------------------------
-# For a struct whose checks can be spelled out (values, decimals, strings, bytes, structs of
-# these, optional structs, vectors/lists of structs; nothing recursive): the usual message
-# checked in one method, the budget and the message's end in locals (Mono keeps the reader's
-# fields in memory, and Enter/Count/... store to them at every step). Model.Validate calls it
-# first; it returns true only when the general walk (VCheck) accepts the message, and false,
-# nothing recorded, on anything unusual (a body older than this version's, the depth limit
-# below the schema's nesting, any failed check): the general walk then runs from the same
-# state and reports the error, so results are identical on every input. It charges what the
-# general walk charges and tests the budget at the end and in each loop pass (charges are
-# never negative). Every load is at a position its checks have proven inside the message.
+# ---- VFast: a root's versioned verify in one method (types.spelled) ------------------------
+# The budget and the end in locals (Mono keeps the reader's fields in memory). True only when
+# VCheck accepts; false, nothing recorded, on anything unusual (an older body, the depth limit,
+# a failed check): VCheck then runs and reports, so results are identical. It charges what
+# VCheck charges, testing the budget at the end and in each loop pass; every load is at a
+# position its checks have proven inside the message.
 FAST_LINES = 400
 FAST_BODY = """
     uint $u$ = (uint)($bas$) + r.U32($slot$);
@@ -244,8 +254,7 @@ FAST = {
             }
         }""",
 }
-# The locals each handling declares, in order, and where the struct it enters starts:
-# (its slot, the base of its offset).
+# The locals each handling declares, and the slot and base of the struct it enters.
 FAST_VARS = {"text": "oqn", "optstruct": "q", "structs": "oqnei"}
 FAST_INNER = {"struct": ("at", "pos"), "optstruct": ("q", "q"), "structs": ("e", "pos")}
 
@@ -262,7 +271,7 @@ def fast_root(sc: Scope, layout: StructLayout) -> Lines:
 
 
 def _fast_body(sc: Scope, layout: StructLayout, slot: str, bas: str) -> Lines:
-    """The struct body the offset at `slot` (relative to `bas`) leads to: header, charge, fields."""
+    """The body the offset at `slot` (from `bas`) leads to: header, charge, fields."""
     names = {x: sc.fast_var(x) for x in ("u", "pos", "n")}
     out = lines(FAST_BODY, bas=bas, slot=slot, end=f"{slot} + 4", size=layout.body_size,
                 number=layout.type_number, **names)
