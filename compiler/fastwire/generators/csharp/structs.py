@@ -39,18 +39,15 @@ def emit_enum_codecs(sc: Scope) -> None:
         for t in sc.pkg.types:
             if not isinstance(t, ir.EnumType):
                 continue
-            base = ENUM_BASE[t.base]
-            names = ", ".join(f"new {_KV}({v.value}m, {string(v.name)})" for v in t.values)
-            p.print("public static readonly global::Fastwire.EnumCodec<$et$, $b$> $n$ = "
-                    "new global::Fastwire.EnumCodec<$et$, $b$>(global::Fastwire.Codecs.$c$, "
-                    "x => ($et$)x, x => ($b$)x)", et=sc.type_name(t.qualified_name), b=base,
-                    n=ident(t.name), c=ENUM_BASE_CODEC[base])
-            p.print("{")
-            p.indent()
-            p.value(f"IsFlags = {'true' if t.kind == 'flags' else 'false'},")
-            p.value(f"Names = new {_KV}[] {{ " + names + " },")
-            p.outdent()
-            p.print("};")
+            et, base = sc.type_name(t.qualified_name), ENUM_BASE[t.base]
+            p.print("""
+                public static readonly $ct$ $n$ = new $ct$($rt$.Codecs.$c$, x => ($et$)x, x => ($b$)x)
+                {
+                    IsFlags = $flags$,
+                    Names = new $kv$[] { $names$ },
+                };""", ct=f"{RT}.EnumCodec<{et}, {base}>", rt=RT, et=et, b=base, n=ident(t.name),
+                    c=ENUM_BASE_CODEC[base], flags="true" if t.kind == "flags" else "false", kv=_KV,
+                    names=", ".join(f"new {_KV}({v.value}m, {string(v.name)})" for v in t.values))
 
 
 def emit_class(sc: Scope, s: ir.StructType) -> None:

@@ -27,17 +27,17 @@ ENUM_BASE = {"byte": "byte", "char": "byte", "wchar": "uint", "int8": "sbyte",
              "uint32": "uint", "int64": "long", "uint64": "ulong"}
 ENUM_BASE_CODEC = {LEAF[h][0]: LEAF[h][1] for h in ("byte", "int8", "int16", "uint16", "int32",
                                                     "uint32", "int64", "uint64")}
-# Containers: C# type and codec ({e}/{et} the element's type, {ex} its codec, k the key's).
+# Containers: C# type and codec ({e} the element's type, {ex} its codec, {k} {kx} the key's).
 CONTAINER = {
-    "array": ("{e}[]", "ArrayCodec<{et}>({ex}, {n})"),
-    "vector": (G + "List<{e}>", "ListCodec<{et}>({ex})"),
-    "list": (G + "List<{e}>", "ListCodec<{et}>({ex}, true)"),
-    "set": (G + "SortedSet<{e}>", "SetCodec<{et}>({ex})"),
-    "map": (G + "SortedDictionary<{k}, {e}>", "MapCodec<{kt}, {et}>({kx}, {ex}, {pairs})"),
-    "hash": (G + "Dictionary<{k}, {e}>", "HashCodec<{kt}, {et}>({kx}, {ex}, {pairs})"),
+    "array": ("{e}[]", "ArrayCodec<{e}>({ex}, {n})"),
+    "vector": (G + "List<{e}>", "ListCodec<{e}>({ex})"),
+    "list": (G + "List<{e}>", "ListCodec<{e}>({ex}, true)"),
+    "set": (G + "SortedSet<{e}>", "SetCodec<{e}>({ex})"),
+    "map": (G + "SortedDictionary<{k}, {e}>", "MapCodec<{k}, {e}>({kx}, {ex}, {pairs})"),
+    "hash": (G + "Dictionary<{k}, {e}>", "HashCodec<{k}, {e}>({kx}, {ex}, {pairs})"),
 }
 # An optional of a value type, of a reference type.
-OPTIONAL = (("{e}?", "OptionalValueCodec<{et}>({ex})"), ("{e}", "OptionalRefCodec<{et}>({ex})"))
+OPTIONAL = (("{e}?", "OptionalValueCodec<{e}>({ex})"), ("{e}", "OptionalRefCodec<{e}>({ex})"))
 REFS = ("enum", "flags", "struct")  # helpers of named types
 # A field's new value without a default ({order}: the keys' comparer; none: C#'s default).
 ZERO = {"string": '""', "bytes": "new byte[0]", "struct": "new {t}()", "vector": "new {t}()",
@@ -77,40 +77,35 @@ WRITE = {
 }
 
 
-def cs_type(sc: Scope, w: WireType) -> str:
+def _parts(sc: Scope, w: WireType) -> Tuple[str, str, str]:
+    """(C# type, codec type, codec expression)."""
     h = w.helper
     if h in LEAF:
-        return LEAF[h][0]
+        t, field, cls = LEAF[h]
+        return t, f"{RT}.{cls}", f"{RT}.Codecs.{field}"
     if h in REFS:
-        assert w.ref is not None
-        return sc.type_name(w.ref)
+        assert w.ref is not None and (w.scalar is not None or h == "struct")
+        t, c = sc.type_name(w.ref), sc.codec_name(w.ref)
+        if h == "struct":
+            return t, c, c + ".Instance"
+        return t, f"{RT}.EnumCodec<{t}, {ENUM_BASE[w.scalar or '']}>", sc.enum_codec(w.ref)
     assert w.element is not None
-    e = cs_type(sc, w.element)
-    k = cs_type(sc, w.key) if w.key is not None else ""
-    form = OPTIONAL[0 if w.element.is_value else 1][0] if h == "optional" else CONTAINER[h][0]
-    return form.format(e=e, k=k)
+    e, k = _parts(sc, w.element), _parts(sc, w.key) if w.key is not None else ("", "", "")
+    form, cform = OPTIONAL[0 if w.element.is_value else 1] if h == "optional" else CONTAINER[h]
+    t = form.format(e=e[0], k=k[0])
+    pairs = "true" if w.json.form == "pairs" else "false"
+    return t, f"{RT}.Codec<{t}>", f"new {RT}." + cform.format(e=e[0], ex=e[2], k=k[0], kx=k[2],
+                                                               n=w.length, pairs=pairs)
+
+
+def cs_type(sc: Scope, w: WireType) -> str:
+    return _parts(sc, w)[0]
 
 
 def codec(sc: Scope, w: WireType) -> Tuple[str, str]:
     """(C# type of the codec, expression creating or naming it)."""
-    h = w.helper
-    if h in LEAF:
-        _, field, cls = LEAF[h]
-        return f"{RT}.{cls}", f"{RT}.Codecs.{field}"
-    if h in REFS:
-        assert w.ref is not None
-        if h == "struct":
-            return sc.codec_name(w.ref), sc.codec_name(w.ref) + ".Instance"
-        assert w.scalar is not None
-        return (f"{RT}.EnumCodec<{sc.type_name(w.ref)}, {ENUM_BASE[w.scalar]}>",
-                sc.enum_codec(w.ref))
-    assert w.element is not None
-    et, (_, ex) = cs_type(sc, w.element), codec(sc, w.element)
-    kt, kx = (cs_type(sc, w.key), codec(sc, w.key)[1]) if w.key is not None else ("", "")
-    form = OPTIONAL[0 if w.element.is_value else 1][1] if h == "optional" else CONTAINER[h][1]
-    pairs = "true" if w.json.form == "pairs" else "false"
-    expr = form.format(et=et, ex=ex, kt=kt, kx=kx, n=w.length, pairs=pairs)
-    return f"{RT}.Codec<{cs_type(sc, w)}>", f"new {RT}.{expr}"
+    _, ct, cx = _parts(sc, w)
+    return ct, cx
 
 
 def order(w: Optional[WireType]) -> str:
