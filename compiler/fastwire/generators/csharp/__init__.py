@@ -38,15 +38,14 @@ def generate(model: lower.WireModel, options: Options) -> Dict[str, str]:
         ns = sc.namespace(pkg.name)
         p.blank()
         with p.block("namespace $ns$\n{", "}", ns=ns):
-            enums = [t for t in pkg.types if isinstance(t, ir.EnumType)]
-            for i, t in enumerate(enums):
+            types = [t for t in pkg.types if isinstance(t, ir.EnumType)] + structs
+            for i, t in enumerate(types):
                 if i:
                     p.blank()
-                emit_enum(sc, t)
-            for s in structs:
-                if enums or s is not structs[0]:
-                    p.blank()
-                emit_class(sc, s)
+                if isinstance(t, ir.EnumType):
+                    emit_enum(sc, t)
+                else:
+                    emit_class(sc, t)
         p.blank()
         with p.block("namespace $ns$.Fbe\n{", "}", ns=ns):
             emit_enum_codecs(sc)

@@ -215,18 +215,20 @@ FAST_BODY = """
     uint $n$ = r.U32($pos$);
     if ($n$ < $size$ || $n$ > size - $u$ || r.U32($pos$ + 4) != $number$U) return false;
     left -= $n$;"""
+# a block the slot at $at$ leads to (offset $o$, position $q$) and its count or length $n$
+_BLOCK = """
+    uint $o$ = r.U32($at$);
+    if ($o$ != 0)
+    {
+        uint $q$ = (uint)$pos$ + $o$;
+        if ($q$ < (uint)($at$ + 4) || (ulong)$q$ + 4 > size) return false;
+        uint $n$ = r.U32((int)$q$);"""
 FAST = {
     "value": f"if (r.U8($at$ + {DECIMAL.scale_at}) > {DECIMAL.max_scale}) return false;",
-    "text": """
-        uint $o$ = r.U32($at$);
-        if ($o$ != 0)
-        {
-            uint $q$ = (uint)$pos$ + $o$;
-            if ($q$ < (uint)($at$ + 4) || (ulong)$q$ + 4 > size) return false;
-            uint $n$ = r.U32((int)$q$);
-            if ($n$ > size - $q$ - 4) return false;
-            left -= 4 + (long)$n$;
-        }""",
+    "text": _BLOCK + """
+        if ($n$ > size - $q$ - 4) return false;
+        left -= 4 + (long)$n$;
+    }""",
     "struct": "$inner$",
     "optstruct": f"""
         if (r.U8($at$) != 0)
@@ -237,22 +239,16 @@ FAST = {
             left -= 4;
             $inner$
         }}""",
-    "structs": """
-        uint $o$ = r.U32($at$);
-        if ($o$ != 0)
+    "structs": _BLOCK + """
+        if ((ulong)$n$ * 4 > size - $q$ - 4) return false;
+        left -= 4 + (long)$n$ * 4;
+        int $e$ = (int)$q$ + 4;
+        for (uint $i$ = 0; $i$ < $n$; $i$++, $e$ += 4)
         {
-            uint $q$ = (uint)$pos$ + $o$;
-            if ($q$ < (uint)($at$ + 4) || (ulong)$q$ + 4 > size) return false;
-            uint $n$ = r.U32((int)$q$);
-            if ((ulong)$n$ * 4 > size - $q$ - 4) return false;
-            left -= 4 + (long)$n$ * 4;
-            int $e$ = (int)$q$ + 4;
-            for (uint $i$ = 0; $i$ < $n$; $i$++, $e$ += 4)
-            {
-                $inner$
-                if (left < 0) return false;
-            }
-        }""",
+            $inner$
+            if (left < 0) return false;
+        }
+    }""",
 }
 # The locals each handling declares, and the slot and base of the struct it enters.
 FAST_VARS = {"text": "oqn", "optstruct": "q", "structs": "oqnei"}
