@@ -122,7 +122,6 @@ def emit_client(sc: Scope, sends: List[ir.StructType]) -> None:
         types = ", ".join(f"typeof({sc.type_name(r.qualified_name)})" for r in rejects)
         qid = field_names(q)[q.id_field.name]
         p.blank()
-        resp_t = sc.type_name(resp.qualified_name)
         p.print("""
             /// <summary>Sends the request; the task completes with its response, or fails
             /// with a RequestException.</summary>
@@ -136,19 +135,13 @@ def emit_client(sc: Scope, sends: List[ir.StructType]) -> None:
                 return requests.Start<$resp$>(request.$qid$,
                     new global::System.Type[] { $types$ }, () => sender.Send(request), timeout);
             }
-        """, resp=resp_t, req=sc.type_name(q.qualified_name), qid=qid, types=types)
-    p.blank()
-    p.print("protected override bool Intercept(object message)\n{")
-    p.indent()
-    p.print("var type = message.GetType();")
+        """, resp=sc.type_name(resp.qualified_name), req=sc.type_name(q.qualified_name), qid=qid, types=types)
+    intercept = ["var type = message.GetType();"]
     for t in answers:
         assert t.id_field is not None
         tn = sc.type_name(t.qualified_name)
         tid = field_names(t)[t.id_field.name]
-        p.print(f"if (type == typeof({tn})) return requests.Complete((({tn})message).{tid}, message);")
-    p.print("return false;")
+        intercept.append(f"if (type == typeof({tn})) return requests.Complete((({tn})message).{tid}, message);")
+    sc.method("protected override bool Intercept(object message)", intercept + ["return false;"])
     p.outdent()
     p.print("}")
-    p.outdent()
-    p.print("}")
-
