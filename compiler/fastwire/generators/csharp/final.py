@@ -67,20 +67,14 @@ CHECK = {
 }
 
 
-_BUFFERED = ("uuid", "decimal")  # values read through the local `b`
-
-
 def _run(step: Step, attr: Dict[int, str], sc: Scope) -> Tuple[Lines, Lines, Lines]:
     """A run of fixed-size values: (put, get, check) statements."""
     size = step.size
     puts = [f"    int at = w.Reserve({size});"]
-    gets = ["{", f"    r.Need(p, {size});"]
-    if any(f.helper in _BUFFERED for f in step.fields):
-        gets.append("    byte[] b = r.B;")
+    reads = [f"    {attr[f.index]} = {read_value(sc, f.wire, f'p + {f.at}')};" for f in step.fields]
+    gets = ["{", f"    r.Need(p, {size});"] + (["    byte[] b = r.B;"] if uses_b(reads) else []) + reads
     checks = [f"r.Need(p, {size});"]
-    for f in step.fields:
-        puts.append("    " + write_value(f.wire, f"at + {f.at}", attr[f.index]))
-        gets.append(f"    {attr[f.index]} = {read_value(sc, f.wire, f'p + {f.at}')};")
+    puts += ["    " + write_value(f.wire, f"at + {f.at}", attr[f.index]) for f in step.fields]
     checks += [f"{RT}.Decimals.Check(r.B, p + {f.at});" for f in step.fields if f.helper == "decimal"]
     checks.append(f"p += {size};")
     if uses_b(puts[1:]):

@@ -145,11 +145,6 @@ CHECK_AT = """
     $checks$"""
 
 
-def _b(statements: Lines, decl: str) -> str:
-    """The declaration of the local `b` when the statements use it."""
-    return decl if any("b[" in x or "(b," in x for x in statements) else ""
-
-
 def emit(sc: Scope, layout: StructLayout, t: str, attr: Dict[int, str]) -> None:
     """attr: each field's member, by index."""
     steps = layout.plan.versioned.steps
@@ -168,11 +163,11 @@ def emit(sc: Scope, layout: StructLayout, t: str, attr: Dict[int, str]) -> None:
         got = _field(sc, GET, f, attr[f.index])
         full += got
         older += _if_stored(f, got, True)
-    gets = lines(GET_AT, b=_b(full, "byte[] b = r.B;"), full="\n".join(full), older="\n".join(older),
+    gets = lines(GET_AT, b="byte[] b = r.B;" if uses_b(full) else "", full="\n".join(full), older="\n".join(older),
                  **var) if full else [enter, f"return new {t}();"]
     sc.method(f"public static {t} VGetAt({RT}.Reader r, int slot, int bas, int d)", gets)
     checks = [x for f in fields(layout) if not trivial(f.wire) for x in _if_stored(f, check(sc, f), False)]
-    checks = lines(CHECK_AT, b=_b(checks, "byte[] b = r.B;"), checks="\n".join(checks), **var) \
+    checks = lines(CHECK_AT, b="byte[] b = r.B;" if uses_b(checks) else "", checks="\n".join(checks), **var) \
         if checks else [enter]
     sc.method(f"public static void VCheckAt({RT}.Reader r, int slot, int bas, int d)", checks,
               inline=inline_check(sc, layout.name) is not None)
