@@ -26,18 +26,44 @@ let sink = 0;
 // time (process.cpuUsage, whose microseconds need batches of 2,000; on a shared machine
 // it leaves out the time other programs hold the cores).
 const ops = {
-  "versioned serialize": (n) => { for (let i = 0; i < n; i++) { w.reset(); sink += versioned.serializeInto(w, account); } },
-  "versioned deserialize": (n) => { for (let i = 0; i < n; i++) sink += versioned.deserialize(vbytes).uid; },
-  "versioned verify": (n) => { for (let i = 0; i < n; i++) sink += versioned.verify(vbytes) ? 1 : 0; },
-  "final serialize": (n) => { for (let i = 0; i < n; i++) { w.reset(); sink += final.serializeInto(w, account); } },
-  "final deserialize": (n) => { for (let i = 0; i < n; i++) sink += final.deserialize(fbytes).uid; },
-  "final verify": (n) => { for (let i = 0; i < n; i++) sink += final.verify(fbytes) ? 1 : 0; },
-  "json serialize": (n) => { for (let i = 0; i < n; i++) sink += account.toJson().length; },
-  "json deserialize": (n) => { for (let i = 0; i < n; i++) sink += proto.Account.fromJson(json).uid; },
+  "versioned serialize": (n) => {
+    for (let i = 0; i < n; i++) {
+      w.reset();
+      sink += versioned.serializeInto(w, account);
+    }
+  },
+  "versioned deserialize": (n) => {
+    for (let i = 0; i < n; i++) sink += versioned.deserialize(vbytes).uid;
+  },
+  "versioned verify": (n) => {
+    for (let i = 0; i < n; i++) sink += versioned.verify(vbytes) ? 1 : 0;
+  },
+  "final serialize": (n) => {
+    for (let i = 0; i < n; i++) {
+      w.reset();
+      sink += final.serializeInto(w, account);
+    }
+  },
+  "final deserialize": (n) => {
+    for (let i = 0; i < n; i++) sink += final.deserialize(fbytes).uid;
+  },
+  "final verify": (n) => {
+    for (let i = 0; i < n; i++) sink += final.verify(fbytes) ? 1 : 0;
+  },
+  "json serialize": (n) => {
+    for (let i = 0; i < n; i++) sink += account.toJson().length;
+  },
+  "json deserialize": (n) => {
+    for (let i = 0; i < n; i++) sink += proto.Account.fromJson(json).uid;
+  },
 };
 const GOALS = {
-  "versioned serialize": 400, "versioned deserialize": 600, "versioned verify": 100,
-  "final serialize": 300, "final deserialize": 400, "final verify": 50,
+  "versioned serialize": 400,
+  "versioned deserialize": 600,
+  "versioned verify": 100,
+  "final serialize": 300,
+  "final deserialize": 400,
+  "final verify": 50,
 };
 const cpuNow = () => {
   const u = process.cpuUsage();
@@ -60,27 +86,46 @@ async function pass(now, batch) {
   return out;
 }
 
-const load = () => loadavg().map((x) => x.toFixed(2)).join(" ");
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ");
 const before = load();
 const wall = await pass(null, 100);
 const cpu = await pass(cpuNow, 2000);
 console.log(`Node ${process.version}, tinybench medians; load average ${before} before, ${load()} after`);
-console.table(Object.keys(ops).map((name) => ({
-  name,
-  "goal ns": GOALS[name] ?? "",
-  "wall ns": Math.round(wall[name]),
-  "cpu ns": Math.round(cpu[name]),
-  meets: GOALS[name] === undefined ? "" : cpu[name] <= GOALS[name] ? "yes" : "no",
-})));
+console.table(
+  Object.keys(ops).map((name) => ({
+    name,
+    "goal ns": GOALS[name] ?? "",
+    "wall ns": Math.round(wall[name]),
+    "cpu ns": Math.round(cpu[name]),
+    meets: GOALS[name] === undefined ? "" : cpu[name] <= GOALS[name] ? "yes" : "no",
+  })),
+);
 
 const cpp = process.env.FASTWIRE_CPP_BENCH;
 if (cpp && existsSync(cpp)) {
-  const out = execFileSync(cpp, ["--benchmark_repetitions=5", "--benchmark_report_aggregates_only=true",
-    "--benchmark_format=json", `--benchmark_min_time=${quick ? "0.05" : "0.2"}`], { encoding: "utf8", maxBuffer: 1 << 24 });
+  const out = execFileSync(
+    cpp,
+    [
+      "--benchmark_repetitions=5",
+      "--benchmark_report_aggregates_only=true",
+      "--benchmark_format=json",
+      `--benchmark_min_time=${quick ? "0.05" : "0.2"}`,
+    ],
+    { encoding: "utf8", maxBuffer: 1 << 24 },
+  );
   const data = JSON.parse(out.slice(out.indexOf("{")));
   const med = data.benchmarks.filter((b) => b.aggregate_name === "median");
   console.log("fastwire C++, same session (google-benchmark medians of 5):");
   const ns = (t, unit) => Math.round(t * (unit === "us" ? 1000 : unit === "ms" ? 1e6 : 1));
-  console.table(med.map((b) => ({ name: b.run_name, "wall ns": ns(b.real_time, b.time_unit), "cpu ns": ns(b.cpu_time, b.time_unit) })));
+  console.table(
+    med.map((b) => ({
+      name: b.run_name,
+      "wall ns": ns(b.real_time, b.time_unit),
+      "cpu ns": ns(b.cpu_time, b.time_unit),
+    })),
+  );
 }
 if (sink === 42) console.log("");

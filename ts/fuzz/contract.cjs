@@ -17,7 +17,12 @@ function makeTarget(rt, mods) {
       if (!(codec instanceof rt.StructCodec) || !name.endsWith("Codec")) continue;
       const base = name.slice(0, -5);
       // everything's computed defaults (utc, uuid1) make no difference to what is checked
-      targets.push({ name: `${pkg}.${base}`, codec, model: new mod[`${base}Model`](), final: new mod[`${base}FinalModel`]() });
+      targets.push({
+        name: `${pkg}.${base}`,
+        codec,
+        model: new mod[`${base}Model`](),
+        final: new mod[`${base}FinalModel`](),
+      });
     }
   }
   const service = mods.service;
@@ -41,7 +46,9 @@ function makeTarget(rt, mods) {
 
   function fuzz(data) {
     if (data.length < 1) return;
-    const bytes = new Uint8Array(data.buffer ? data.buffer.slice(data.byteOffset, data.byteOffset + data.length) : data);
+    const bytes = new Uint8Array(
+      data.buffer ? data.buffer.slice(data.byteOffset, data.byteOffset + data.length) : data,
+    );
     const t = targets[bytes[0] % targets.length];
     const msg = bytes.subarray(1);
     check(bytes[0] & 0x80 ? t.final : t.model, msg);

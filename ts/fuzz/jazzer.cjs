@@ -8,7 +8,8 @@ const { makeTarget } = require("./contract.cjs");
 const CJS = process.env.FASTWIRE_TS_CJS || join(__dirname, "..", "..", "build", "ts", "cjs");
 const rt = require(join(CJS, "runtime", "index.js"));
 const mods = {};
-for (const pkg of ["proto", "protoex", "everything", "hostile", "service"]) mods[pkg] = require(join(CJS, "gen", `${pkg}.js`));
+for (const pkg of ["proto", "protoex", "everything", "hostile", "service"])
+  mods[pkg] = require(join(CJS, "gen", `${pkg}.js`));
 
 const target = makeTarget(rt, mods);
 exports.fuzz = target.fuzz; // (named so that Jazzer.js's import() sees it)

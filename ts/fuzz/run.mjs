@@ -22,7 +22,8 @@ const corpus = [];
 const vectors = join(REPO, "tests", "vectors");
 for (const f of readdirSync(vectors).filter((f) => f.endsWith(".hex"))) {
   const b = Buffer.from(readFileSync(join(vectors, f), "utf8").replace(/\s+/g, ""), "hex");
-  for (let k = 0; k < TARGETS.length; k += 7) corpus.push(Uint8Array.from([k | (f.includes("final") ? 0x80 : 0), ...b]));
+  for (let k = 0; k < TARGETS.length; k += 7)
+    corpus.push(Uint8Array.from([k | (f.includes("final") ? 0x80 : 0), ...b]));
 }
 TARGETS.forEach((t, k) => {
   const v = t.codec.zero();
@@ -49,13 +50,31 @@ function mutate(input) {
   for (let k = 0; k < rounds; k++) {
     const at = b.length > 1 ? 1 + rand(b.length - 1) : 0;
     switch (rand(7)) {
-      case 0: b[at] = rand(256); break;
-      case 1: b[at] ^= 1 << rand(8); break;
-      case 2: b = b.subarray(0, at); break;
-      case 3: { const ins = Uint8Array.from({ length: 1 + rand(8) }, () => rand(256)); b = Uint8Array.from([...b.subarray(0, at), ...ins, ...b.subarray(at)]); break; }
-      case 4: if (at + 4 <= b.length) new DataView(b.buffer).setUint32(at, EDGES[rand(EDGES.length)] >>> 0, true); break;
-      case 5: { const o = corpus[rand(corpus.length)]; const from = rand(o.length); b = Uint8Array.from([...b.subarray(0, at), ...o.subarray(from, from + 1 + rand(64))]); break; }
-      default: b = Uint8Array.from([...b.subarray(0, at), ...b.subarray(at + 1 + rand(4))]);
+      case 0:
+        b[at] = rand(256);
+        break;
+      case 1:
+        b[at] ^= 1 << rand(8);
+        break;
+      case 2:
+        b = b.subarray(0, at);
+        break;
+      case 3: {
+        const ins = Uint8Array.from({ length: 1 + rand(8) }, () => rand(256));
+        b = Uint8Array.from([...b.subarray(0, at), ...ins, ...b.subarray(at)]);
+        break;
+      }
+      case 4:
+        if (at + 4 <= b.length) new DataView(b.buffer).setUint32(at, EDGES[rand(EDGES.length)] >>> 0, true);
+        break;
+      case 5: {
+        const o = corpus[rand(corpus.length)];
+        const from = rand(o.length);
+        b = Uint8Array.from([...b.subarray(0, at), ...o.subarray(from, from + 1 + rand(64))]);
+        break;
+      }
+      default:
+        b = Uint8Array.from([...b.subarray(0, at), ...b.subarray(at + 1 + rand(4))]);
     }
   }
   return b;

@@ -19,8 +19,19 @@
 import { DecodeError, EncodeError, fail } from "./errors.js";
 import { isObject, JsonNumber, type JsonValue } from "./json.js";
 import {
-  base64Decode, base64Encode, Decimal, hasLoneSurrogate, jsonDouble, jsonString, NIL_UUID,
-  short, utf8Decode, utf8Encode, utf8Encoder, uuidBytes, uuidText,
+  base64Decode,
+  base64Encode,
+  Decimal,
+  hasLoneSurrogate,
+  jsonDouble,
+  jsonString,
+  NIL_UUID,
+  short,
+  utf8Decode,
+  utf8Encode,
+  utf8Encoder,
+  uuidBytes,
+  uuidText,
 } from "./values.js";
 import { Reader, Writer } from "./wire.js";
 
@@ -75,8 +86,18 @@ export type AnyCodec = Codec<any>;
 export type CodecOf<C> = C extends Codec<infer T> ? T : never;
 
 function wrongJson(name: string, j: JsonValue): never {
-  const what = j === null ? "null" : j instanceof JsonNumber ? "a number" : Array.isArray(j) ? "an array"
-    : isObject(j) ? "an object" : typeof j === "string" ? "a string" : typeof j;
+  const what =
+    j === null
+      ? "null"
+      : j instanceof JsonNumber
+        ? "a number"
+        : Array.isArray(j)
+          ? "an array"
+          : isObject(j)
+            ? "an object"
+            : typeof j === "string"
+              ? "a string"
+              : typeof j;
   return fail("bad_value", `${name} expected, got ${what}`);
 }
 
@@ -92,7 +113,10 @@ export function needFinal(r: Reader, n: number): number {
 
 abstract class Scalar<T> extends Codec<T> {
   override vtrivial = true;
-  constructor(readonly name: string, size: number) {
+  constructor(
+    readonly name: string,
+    size: number,
+  ) {
     super();
     this.slot = this.fmin = size;
     this.fsize = size;
@@ -162,9 +186,14 @@ function intKeyDigits(s: string, name: string): string {
 
 /** Integers of up to 32 bits, char and wchar (code units): JS numbers. */
 export class IntCodec extends Scalar<number> {
-  constructor(name: string, size: number, readonly lo: number, readonly hi: number,
-              readonly read: (r: Reader, pos: number) => number,
-              readonly write: (w: Writer, pos: number, v: number) => void) {
+  constructor(
+    name: string,
+    size: number,
+    readonly lo: number,
+    readonly hi: number,
+    readonly read: (r: Reader, pos: number) => number,
+    readonly write: (w: Writer, pos: number, v: number) => void,
+  ) {
     super(name, size);
   }
   zero(): number {
@@ -195,7 +224,12 @@ export class IntCodec extends Scalar<number> {
 
 /** 64-bit integers and timestamps (nanoseconds): bigint. */
 export class BigIntCodec extends Scalar<bigint> {
-  constructor(name: string, readonly lo: bigint, readonly hi: bigint, readonly signed: boolean) {
+  constructor(
+    name: string,
+    readonly lo: bigint,
+    readonly hi: bigint,
+    readonly signed: boolean,
+  ) {
     super(name, 8);
   }
   zero(): bigint {
@@ -303,8 +337,10 @@ export class DecimalCodec extends Scalar<Decimal> {
     const lo = v.getUint32(pos, true);
     const mid = v.getUint32(pos + 4, true);
     const hi = v.getUint32(pos + 8, true);
-    const c = hi === 0 && mid < 0x200000 ? BigInt(mid * 4294967296 + lo)
-      : (BigInt(hi) << 64n) | (BigInt(mid) << 32n) | BigInt(lo);
+    const c =
+      hi === 0 && mid < 0x200000
+        ? BigInt(mid * 4294967296 + lo)
+        : (BigInt(hi) << 64n) | (BigInt(mid) << 32n) | BigInt(lo);
     return new Decimal(c, scale, flags >>> 31 === 1);
   }
   write(w: Writer, pos: number, d: Decimal): void {
@@ -382,8 +418,12 @@ export class UuidCodec extends Scalar<string> {
 /** Enums and flags: their underlying integer (values without a name are kept). */
 export class EnumCodec<T extends number | bigint> extends Scalar<T> {
   readonly names: ReadonlyMap<T, string>;
-  constructor(name: string, readonly base: Scalar<T>, readonly members: Readonly<Record<string, T>>,
-              readonly flags = false) {
+  constructor(
+    name: string,
+    readonly base: Scalar<T>,
+    readonly members: Readonly<Record<string, T>>,
+    readonly flags = false,
+  ) {
     super(name, base.slot);
     const names = new Map<T, string>();
     for (const [k, v] of Object.entries(members)) if (!names.has(v)) names.set(v, k);
@@ -421,7 +461,7 @@ export class EnumCodec<T extends number | bigint> extends Scalar<T> {
       if (typeof v === "bigint") {
         const bm = m as bigint;
         if (bm !== 0n && (v & bm) === bm) parts.push(k);
-      } else if ((m as number) !== 0 && (((v as number) & (m as number)) >>> 0) === ((m as number) >>> 0)) parts.push(k);
+      } else if ((m as number) !== 0 && ((v as number) & (m as number)) >>> 0 === (m as number) >>> 0) parts.push(k);
     }
     return parts.join("|");
   }
@@ -434,18 +474,62 @@ function intCodec(name: string, lo: number, hi: number, spec: ReturnType<typeof 
   return new IntCodec(name, spec[0], lo, hi, spec[1], spec[2]);
 }
 
-const U8 = I(1, (v, p) => v.getUint8(p), (v, p, x) => v.setUint8(p, x));
-const U32 = I(4, (v, p) => v.getUint32(p, true), (v, p, x) => v.setUint32(p, x, true));
+const U8 = I(
+  1,
+  (v, p) => v.getUint8(p),
+  (v, p, x) => v.setUint8(p, x),
+);
+const U32 = I(
+  4,
+  (v, p) => v.getUint32(p, true),
+  (v, p, x) => v.setUint32(p, x, true),
+);
 
 export const BOOL = new BoolCodec();
 export const BYTE = intCodec("byte", 0, 0xff, U8);
 export const CHAR = intCodec("char", 0, 0xff, U8);
 export const WCHAR = intCodec("wchar", 0, 0xffffffff, U32);
-export const INT8 = intCodec("int8", -0x80, 0x7f, I(1, (v, p) => v.getInt8(p), (v, p, x) => v.setInt8(p, x)));
+export const INT8 = intCodec(
+  "int8",
+  -0x80,
+  0x7f,
+  I(
+    1,
+    (v, p) => v.getInt8(p),
+    (v, p, x) => v.setInt8(p, x),
+  ),
+);
 export const UINT8 = intCodec("uint8", 0, 0xff, U8);
-export const INT16 = intCodec("int16", -0x8000, 0x7fff, I(2, (v, p) => v.getInt16(p, true), (v, p, x) => v.setInt16(p, x, true)));
-export const UINT16 = intCodec("uint16", 0, 0xffff, I(2, (v, p) => v.getUint16(p, true), (v, p, x) => v.setUint16(p, x, true)));
-export const INT32 = intCodec("int32", -0x80000000, 0x7fffffff, I(4, (v, p) => v.getInt32(p, true), (v, p, x) => v.setInt32(p, x, true)));
+export const INT16 = intCodec(
+  "int16",
+  -0x8000,
+  0x7fff,
+  I(
+    2,
+    (v, p) => v.getInt16(p, true),
+    (v, p, x) => v.setInt16(p, x, true),
+  ),
+);
+export const UINT16 = intCodec(
+  "uint16",
+  0,
+  0xffff,
+  I(
+    2,
+    (v, p) => v.getUint16(p, true),
+    (v, p, x) => v.setUint16(p, x, true),
+  ),
+);
+export const INT32 = intCodec(
+  "int32",
+  -0x80000000,
+  0x7fffffff,
+  I(
+    4,
+    (v, p) => v.getInt32(p, true),
+    (v, p, x) => v.setInt32(p, x, true),
+  ),
+);
 export const UINT32 = intCodec("uint32", 0, 0xffffffff, U32);
 export const INT64 = new BigIntCodec("int64", -(1n << 63n), (1n << 63n) - 1n, true);
 export const UINT64 = new BigIntCodec("uint64", 0n, (1n << 64n) - 1n, false);
@@ -455,11 +539,19 @@ export const DOUBLE = new FloatCodec(false);
 export const DECIMAL = new DecimalCodec();
 export const UUID = new UuidCodec();
 
-export function enumOf<T extends number | bigint>(name: string, base: Codec<T>, members: Readonly<Record<string, T>>): EnumCodec<T> {
+export function enumOf<T extends number | bigint>(
+  name: string,
+  base: Codec<T>,
+  members: Readonly<Record<string, T>>,
+): EnumCodec<T> {
   return new EnumCodec(name, base as Scalar<T>, members, false);
 }
 
-export function flagsOf<T extends number | bigint>(name: string, base: Codec<T>, members: Readonly<Record<string, T>>): EnumCodec<T> {
+export function flagsOf<T extends number | bigint>(
+  name: string,
+  base: Codec<T>,
+  members: Readonly<Record<string, T>>,
+): EnumCodec<T> {
   return new EnumCodec(name, base as Scalar<T>, members, true);
 }
 
@@ -811,7 +903,10 @@ export class OptionalCodec<T> extends Codec<T | null> {
 /** T[N]: N element slots inline (versioned), N elements inline (final). A JS array. */
 export class ArrayCodec<T> extends Codec<T[]> {
   readonly name: string;
-  constructor(readonly elem: Codec<T>, readonly n: number) {
+  constructor(
+    readonly elem: Codec<T>,
+    readonly n: number,
+  ) {
     super();
     this.name = `${elem.name}[${n}]`;
     this.slot = n * elem.slot;
@@ -907,7 +1002,10 @@ function sortUnique<T>(e: Codec<T>, items: T[]): T[] {
 export class SequenceCodec<T> extends Codec<T[]> {
   readonly name: string;
   readonly isSet: boolean;
-  constructor(readonly elem: Codec<T>, readonly kind: "vector" | "list" | "set") {
+  constructor(
+    readonly elem: Codec<T>,
+    readonly kind: "vector" | "list" | "set",
+  ) {
     super();
     this.isSet = kind === "set";
     this.name = elem.name + (kind === "vector" ? "[]" : kind === "list" ? "()" : "!");
@@ -1000,7 +1098,11 @@ export class MapCodec<K, V> extends Codec<Map<K, V>> {
   readonly sorted: boolean;
   readonly pairs: boolean;
   private readonly pair: number;
-  constructor(readonly key: Codec<K>, readonly value: Codec<V>, readonly kind: "map" | "hash") {
+  constructor(
+    readonly key: Codec<K>,
+    readonly value: Codec<V>,
+    readonly kind: "map" | "hash",
+  ) {
     super();
     this.sorted = kind === "map";
     this.name = this.sorted ? `${value.name}<${key.name}>` : `${value.name}{${key.name}}`;
@@ -1156,7 +1258,11 @@ export class StructCodec<T extends object> extends Codec<T> {
   fields: readonly Field[] = [];
   body = 8;
   equality: readonly Field[] = [];
-  constructor(readonly cls: new () => T, readonly name: string, readonly type: number) {
+  constructor(
+    readonly cls: new () => T,
+    readonly name: string,
+    readonly type: number,
+  ) {
     super();
     this.slot = 4;
     this.fmin = 0;

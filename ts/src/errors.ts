@@ -18,8 +18,16 @@ export const CODES: Readonly<Record<string, string>> = {
 };
 
 export type DecodeCode =
-  | "truncated" | "bad_offset" | "bad_size" | "bad_type" | "bad_value" | "too_deep"
-  | "too_large" | "over_budget" | "invalid_argument" | "out_of_range";
+  | "truncated"
+  | "bad_offset"
+  | "bad_size"
+  | "bad_type"
+  | "bad_value"
+  | "too_deep"
+  | "too_large"
+  | "over_budget"
+  | "invalid_argument"
+  | "out_of_range";
 
 export type EncodeCode = "wrong_type" | "out_of_range" | "wrong_length" | "too_deep" | "invalid_argument";
 

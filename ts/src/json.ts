@@ -8,7 +8,10 @@ import { fail } from "./errors.js";
 
 /** A JSON number, as written. `integer`: no fraction and no exponent. */
 export class JsonNumber {
-  constructor(readonly text: string, readonly integer: boolean) {}
+  constructor(
+    readonly text: string,
+    readonly integer: boolean,
+  ) {}
 }
 
 export type JsonValue = null | boolean | string | JsonNumber | JsonValue[] | JsonObject;
@@ -30,7 +33,10 @@ export function parseJson(text: string, maxDepth: number): JsonValue {
 
 class Parser {
   i = 0;
-  constructor(readonly s: string, readonly maxDepth: number) {}
+  constructor(
+    readonly s: string,
+    readonly maxDepth: number,
+  ) {}
 
   error(what: string): never {
     fail("invalid_argument", `${what} at ${this.i}`);
@@ -192,14 +198,30 @@ class Parser {
       const e = s.charCodeAt(i + 1);
       i += 2;
       switch (e) {
-        case 34: out += '"'; break;
-        case 92: out += "\\"; break;
-        case 47: out += "/"; break;
-        case 98: out += "\b"; break;
-        case 102: out += "\f"; break;
-        case 110: out += "\n"; break;
-        case 114: out += "\r"; break;
-        case 116: out += "\t"; break;
+        case 34:
+          out += '"';
+          break;
+        case 92:
+          out += "\\";
+          break;
+        case 47:
+          out += "/";
+          break;
+        case 98:
+          out += "\b";
+          break;
+        case 102:
+          out += "\f";
+          break;
+        case 110:
+          out += "\n";
+          break;
+        case 114:
+          out += "\r";
+          break;
+        case 116:
+          out += "\t";
+          break;
         case 117: {
           const h = s.slice(i, i + 4);
           if (!/^[0-9a-fA-F]{4}$/.test(h)) {

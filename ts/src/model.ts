@@ -56,7 +56,10 @@ abstract class ModelBase<T extends object> {
   private writer = new Writer(512);
   /** the reader of every read and verify (no allocation per message; not re-entrant) */
   protected readonly reader = new Reader(NOTHING, new DataView(NOTHING.buffer), 0, 0, 0);
-  constructor(readonly codec: StructCodec<T>, limits?: Limits) {
+  constructor(
+    readonly codec: StructCodec<T>,
+    limits?: Limits,
+  ) {
     this.limits = limits ?? DEFAULT_LIMITS;
   }
   /** The root struct's type number. */
@@ -216,13 +219,19 @@ export function toJson<T extends object>(codec: StructCodec<T>, value: T): strin
  * maxMessageSize, the nesting of arrays and objects by maxDepth, elements of zero final
  * size by maxZeroSizeElements. Throws DecodeError.
  */
-export function fromJson<T extends object>(codec: StructCodec<T>, text: string | Uint8Array, limits: Limits = DEFAULT_LIMITS): T {
+export function fromJson<T extends object>(
+  codec: StructCodec<T>,
+  text: string | Uint8Array,
+  limits: Limits = DEFAULT_LIMITS,
+): T {
   let s: string;
   if (typeof text === "string") {
     s = text;
     // (UTF-8 takes at most 3 bytes per UTF-16 unit: most texts need no encoding to know)
-    if (s.length > limits.maxMessageSize ||
-        (s.length * 3 > limits.maxMessageSize && new TextEncoder().encode(s).length > limits.maxMessageSize)) {
+    if (
+      s.length > limits.maxMessageSize ||
+      (s.length * 3 > limits.maxMessageSize && new TextEncoder().encode(s).length > limits.maxMessageSize)
+    ) {
       fail("too_large", "JSON text longer than maxMessageSize");
     }
   } else {

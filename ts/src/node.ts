@@ -71,9 +71,15 @@ class Link {
   private finish!: (reason: string) => void;
   reason = "";
 
-  constructor(readonly socket: net.Socket, readonly sender: Sender, readonly receiver: Receiver,
-              readonly o: TransportOptions, readonly name: string, readonly log: Log | null,
-              readonly onClosed: (reason: string) => void) {
+  constructor(
+    readonly socket: net.Socket,
+    readonly sender: Sender,
+    readonly receiver: Receiver,
+    readonly o: TransportOptions,
+    readonly name: string,
+    readonly log: Log | null,
+    readonly onClosed: (reason: string) => void,
+  ) {
     this.done = new Promise((resolve) => (this.finish = resolve));
     socket.setNoDelay(true);
     sender.onSend = (bytes) => this.write(bytes);
@@ -210,7 +216,11 @@ function options(o?: Partial<TransportOptions>): TransportOptions {
 /** A server connection: send to this client, close it. */
 export class Peer<S extends Sender = Sender> {
   /** @internal */ link!: Link;
-  constructor(readonly id: number, readonly remote: string, readonly sender: S) {}
+  constructor(
+    readonly id: number,
+    readonly remote: string,
+    readonly sender: S,
+  ) {}
   /** Queues a message for this client; false when it was not queued (closed, or the
    * queue is full: with overflow "disconnect" the connection is then closed). */
   send(value: object): boolean {
@@ -237,8 +247,12 @@ export class Server<S extends Sender = Sender, R extends Receiver = Receiver> {
   accepted = 0;
   messages = 0;
 
-  constructor(readonly makeHandler: (peer: Peer<S>) => R, readonly makeSender: () => S,
-              o?: Partial<TransportOptions>, readonly log: Log | null = null) {
+  constructor(
+    readonly makeHandler: (peer: Peer<S>) => R,
+    readonly makeSender: () => S,
+    o?: Partial<TransportOptions>,
+    readonly log: Log | null = null,
+  ) {
     this.options = options(o);
   }
 
@@ -295,10 +309,15 @@ export class NetClient<C extends Client = Client> {
   private link: Link | null = null;
   connects = 0;
 
-  constructor(readonly client: C, o?: Partial<TransportOptions>, readonly log: Log | null = null) {
+  constructor(
+    readonly client: C,
+    o?: Partial<TransportOptions>,
+    readonly log: Log | null = null,
+  ) {
     this.options = options(o);
     client.requestTimeout = this.options.requestTimeout;
-    client.canSend = (size) => (this.link === null || !this.link.up ? "disconnected" : this.link.room(size) ? null : "overflow");
+    client.canSend = (size) =>
+      this.link === null || !this.link.up ? "disconnected" : this.link.room(size) ? null : "overflow";
   }
 
   get connected(): boolean {
@@ -325,8 +344,15 @@ export class NetClient<C extends Client = Client> {
         this.connects++;
         this.client.receiver.reset();
         this.client.sender.reset();
-        this.link = new Link(socket, this.client.sender, this.client.receiver, this.options,
-          `connection to ${host}:${port}`, this.log, (reason) => this.client.disconnect(reason));
+        this.link = new Link(
+          socket,
+          this.client.sender,
+          this.client.receiver,
+          this.options,
+          `connection to ${host}:${port}`,
+          this.log,
+          (reason) => this.client.disconnect(reason),
+        );
         resolve();
       });
     });

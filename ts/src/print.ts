@@ -5,8 +5,22 @@
  * `[N]<{k->v},…>`, hash `[N][{k->v},…]`).
  */
 import {
-  ArrayCodec, BoolCodec, BytesCodec, type Codec, DecimalCodec, EnumCodec, FloatCodec, IntCodec,
-  MapCodec, OptionalCodec, SequenceCodec, StringCodec, StructCodec, UuidCodec, CHAR, WCHAR,
+  ArrayCodec,
+  BoolCodec,
+  BytesCodec,
+  type Codec,
+  DecimalCodec,
+  EnumCodec,
+  FloatCodec,
+  IntCodec,
+  MapCodec,
+  OptionalCodec,
+  SequenceCodec,
+  StringCodec,
+  StructCodec,
+  UuidCodec,
+  CHAR,
+  WCHAR,
 } from "./codecs.js";
 import type { Decimal } from "./values.js";
 
@@ -44,7 +58,10 @@ export function text<T>(codec: Codec<T>, value: T): string {
   if (c instanceof OptionalCodec) return v === null || v === undefined ? "null" : text(c.inner, v);
   if (c instanceof EnumCodec) return c.text(v as number);
   if (c === CHAR) return char(v as number);
-  if (c === WCHAR) return (v as number) >= 0x20 && (v as number) < 0x7f ? char(v as number) : `'U+${(v as number).toString(16).toUpperCase()}'`;
+  if (c === WCHAR)
+    return (v as number) >= 0x20 && (v as number) < 0x7f
+      ? char(v as number)
+      : `'U+${(v as number).toString(16).toUpperCase()}'`;
   if (c instanceof BoolCodec) return v ? "true" : "false";
   if (c instanceof IntCodec) return String(v);
   if (c instanceof FloatCodec) return formatG(v as number);
@@ -54,8 +71,12 @@ export function text<T>(codec: Codec<T>, value: T): string {
   if (c instanceof BytesCodec) return `bytes[${(v as Uint8Array).length}]`;
   if (c instanceof ArrayCodec || c instanceof SequenceCodec) {
     const items = v as unknown[];
-    const [open, close] = c instanceof SequenceCodec && c.kind === "list" ? ["<", ">"]
-      : c instanceof SequenceCodec && c.kind === "set" ? ["{", "}"] : ["[", "]"];
+    const [open, close] =
+      c instanceof SequenceCodec && c.kind === "list"
+        ? ["<", ">"]
+        : c instanceof SequenceCodec && c.kind === "set"
+          ? ["{", "}"]
+          : ["[", "]"];
     return `[${items.length}]${open}` + items.map((x) => text(c.elem, x)).join(",") + close;
   }
   if (c instanceof MapCodec) {
@@ -63,7 +84,11 @@ export function text<T>(codec: Codec<T>, value: T): string {
     let entries = [...m.entries()];
     if (c.sorted) entries = entries.sort((a, b) => c.key.compare(a[0], b[0]));
     const [open, close] = c.sorted ? ["<", ">"] : ["[", "]"];
-    return `[${entries.length}]${open}` + entries.map(([k, x]) => "{" + text(c.key, k) + "->" + text(c.value, x) + "}").join(",") + close;
+    return (
+      `[${entries.length}]${open}` +
+      entries.map(([k, x]) => "{" + text(c.key, k) + "->" + text(c.value, x) + "}").join(",") +
+      close
+    );
   }
   return String(v); // bigint codecs (int64, uint64, timestamp)
 }

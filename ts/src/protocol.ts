@@ -48,7 +48,8 @@ export class Sender {
    * protocol does not send or that does not fit its schema. */
   send(value: object): number {
     const m = this.models.get(value.constructor as Constructor);
-    if (m === undefined) throw new EncodeError(`${value.constructor.name} is not a message of this protocol`, "wrong_type");
+    if (m === undefined)
+      throw new EncodeError(`${value.constructor.name} is not a message of this protocol`, "wrong_type");
     const n = m.serializeInto(this.buffer, value);
     if (this.onSend !== null) this.take(this.onSend(this.buffer.bytes()));
     return n;
@@ -57,7 +58,8 @@ export class Sender {
   /** The size `value` serializes to (without queuing it). */
   sizeOf(value: object): number {
     const m = this.models.get(value.constructor as Constructor);
-    if (m === undefined) throw new EncodeError(`${value.constructor.name} is not a message of this protocol`, "wrong_type");
+    if (m === undefined)
+      throw new EncodeError(`${value.constructor.name} is not a message of this protocol`, "wrong_type");
     const w = scratch;
     w.reset();
     return m.serializeInto(w, value);
@@ -111,7 +113,10 @@ export class Receiver {
   /** Called for each message decoded, before its hook; true consumes it (Client). */
   intercept: ((value: object) => boolean) | null = null;
 
-  constructor(readonly final: boolean, limits?: Limits) {
+  constructor(
+    readonly final: boolean,
+    limits?: Limits,
+  ) {
     this.limits = limits ?? DEFAULT_LIMITS;
   }
 
@@ -168,7 +173,10 @@ export class Receiver {
         const junk = data.slice(pos);
         const at = this.offset;
         this.offset += data.length - pos;
-        this.onError(new DecodeError(size < min ? "bad_size" : "too_large", `bad message size ${size} at stream offset ${at}`), junk);
+        this.onError(
+          new DecodeError(size < min ? "bad_size" : "too_large", `bad message size ${size} at stream offset ${at}`),
+          junk,
+        );
         return handled;
       }
       if (data.length - pos < size) break;
@@ -185,7 +193,13 @@ export class Receiver {
         if (size < min || size > this.limits.maxMessageSize) {
           const junk = this.pend.slice(0, this.pendLen);
           this.pendLen = 0;
-          this.onError(new DecodeError(size < min ? "bad_size" : "too_large", `bad message size ${size} at stream offset ${this.offset - junk.length}`), junk);
+          this.onError(
+            new DecodeError(
+              size < min ? "bad_size" : "too_large",
+              `bad message size ${size} at stream offset ${this.offset - junk.length}`,
+            ),
+            junk,
+          );
         }
       }
     }
@@ -284,7 +298,11 @@ export type RequestErrorKind = "rejected" | "timeout" | "disconnected" | "overfl
 
 /** A request that got no response: `kind` says why; `reject` holds the reject message. */
 export class RequestError extends Error {
-  constructor(readonly kind: RequestErrorKind, message: string, readonly reject: object | null = null) {
+  constructor(
+    readonly kind: RequestErrorKind,
+    message: string,
+    readonly reject: object | null = null,
+  ) {
     super(message);
     this.name = "RequestError";
   }
@@ -322,7 +340,11 @@ export class Client<S extends Sender = Sender, R extends Receiver = Receiver> {
   private readonly specs = new Map<Constructor, RequestSpec>();
   private readonly answers = new Map<Constructor, RequestSpec[]>();
 
-  constructor(readonly sender: S, readonly receiver: R, requests: readonly RequestSpec[]) {
+  constructor(
+    readonly sender: S,
+    readonly receiver: R,
+    requests: readonly RequestSpec[],
+  ) {
     for (const s of requests) {
       this.specs.set(s.request, s);
       for (const c of [s.response, ...s.rejects]) {
@@ -347,7 +369,8 @@ export class Client<S extends Sender = Sender, R extends Receiver = Receiver> {
   /** Sends request `q`; resolves with its response. */
   call(q: object, timeoutMs?: number): Promise<object> {
     const spec = this.specs.get(q.constructor as Constructor);
-    if (spec === undefined) return Promise.reject(new EncodeError(`${q.constructor.name} is not a request of this protocol`, "wrong_type"));
+    if (spec === undefined)
+      return Promise.reject(new EncodeError(`${q.constructor.name} is not a request of this protocol`, "wrong_type"));
     const id = String((q as Record<string, unknown>)[spec.id]);
     return new Promise<object>((resolve, reject) => {
       const refused = this.canSend(this.sender.sizeOf(q));

@@ -139,10 +139,26 @@ export const NIL_UUID = "00000000-0000-0000-0000-000000000000";
 /** The canonical lower-case text of 16 bytes at `p`. */
 export function uuidText(b: Uint8Array, p: number): string {
   return (
-    HEX[b[p]!]! + HEX[b[p + 1]!]! + HEX[b[p + 2]!]! + HEX[b[p + 3]!]! + "-" +
-    HEX[b[p + 4]!]! + HEX[b[p + 5]!]! + "-" + HEX[b[p + 6]!]! + HEX[b[p + 7]!]! + "-" +
-    HEX[b[p + 8]!]! + HEX[b[p + 9]!]! + "-" + HEX[b[p + 10]!]! + HEX[b[p + 11]!]! +
-    HEX[b[p + 12]!]! + HEX[b[p + 13]!]! + HEX[b[p + 14]!]! + HEX[b[p + 15]!]!
+    HEX[b[p]!]! +
+    HEX[b[p + 1]!]! +
+    HEX[b[p + 2]!]! +
+    HEX[b[p + 3]!]! +
+    "-" +
+    HEX[b[p + 4]!]! +
+    HEX[b[p + 5]!]! +
+    "-" +
+    HEX[b[p + 6]!]! +
+    HEX[b[p + 7]!]! +
+    "-" +
+    HEX[b[p + 8]!]! +
+    HEX[b[p + 9]!]! +
+    "-" +
+    HEX[b[p + 10]!]! +
+    HEX[b[p + 11]!]! +
+    HEX[b[p + 12]!]! +
+    HEX[b[p + 13]!]! +
+    HEX[b[p + 14]!]! +
+    HEX[b[p + 15]!]!
   );
 }
 
@@ -158,7 +174,7 @@ function hexValue(c: number): number {
 export function uuidBytes(text: string, out: Uint8Array, p: number): boolean {
   if (typeof text !== "string" || text.length !== 36) return false;
   let n = 0;
-  for (let i = 0; i < 36; ) {
+  for (let i = 0; i < 36;) {
     if (i === 8 || i === 13 || i === 18 || i === 23) {
       if (text.charCodeAt(i) !== 45) return false;
       i++;
@@ -240,15 +256,24 @@ const fromCodes = String.fromCharCode;
 function ascii8(b: Uint8Array, p: number, n: number): string {
   const f = fromCodes;
   switch (n) {
-    case 1: return f(b[p + 0]!);
-    case 2: return f(b[p + 0]!, b[p + 1]!);
-    case 3: return f(b[p + 0]!, b[p + 1]!, b[p + 2]!);
-    case 4: return f(b[p + 0]!, b[p + 1]!, b[p + 2]!, b[p + 3]!);
-    case 5: return f(b[p + 0]!, b[p + 1]!, b[p + 2]!, b[p + 3]!, b[p + 4]!);
-    case 6: return f(b[p + 0]!, b[p + 1]!, b[p + 2]!, b[p + 3]!, b[p + 4]!, b[p + 5]!);
-    case 7: return f(b[p + 0]!, b[p + 1]!, b[p + 2]!, b[p + 3]!, b[p + 4]!, b[p + 5]!, b[p + 6]!);
-    case 8: return f(b[p + 0]!, b[p + 1]!, b[p + 2]!, b[p + 3]!, b[p + 4]!, b[p + 5]!, b[p + 6]!, b[p + 7]!);
-    default: return "";
+    case 1:
+      return f(b[p + 0]!);
+    case 2:
+      return f(b[p + 0]!, b[p + 1]!);
+    case 3:
+      return f(b[p + 0]!, b[p + 1]!, b[p + 2]!);
+    case 4:
+      return f(b[p + 0]!, b[p + 1]!, b[p + 2]!, b[p + 3]!);
+    case 5:
+      return f(b[p + 0]!, b[p + 1]!, b[p + 2]!, b[p + 3]!, b[p + 4]!);
+    case 6:
+      return f(b[p + 0]!, b[p + 1]!, b[p + 2]!, b[p + 3]!, b[p + 4]!, b[p + 5]!);
+    case 7:
+      return f(b[p + 0]!, b[p + 1]!, b[p + 2]!, b[p + 3]!, b[p + 4]!, b[p + 5]!, b[p + 6]!);
+    case 8:
+      return f(b[p + 0]!, b[p + 1]!, b[p + 2]!, b[p + 3]!, b[p + 4]!, b[p + 5]!, b[p + 6]!, b[p + 7]!);
+    default:
+      return "";
   }
 }
 
@@ -285,11 +310,17 @@ function decodeLossless(b: Uint8Array, p: number, n: number): string {
       i++;
       continue;
     } else if (c >= 0xc2 && c <= 0xdf) {
-      len = 2; cp = c & 0x1f; min = 0x80;
+      len = 2;
+      cp = c & 0x1f;
+      min = 0x80;
     } else if (c >= 0xe0 && c <= 0xef) {
-      len = 3; cp = c & 0x0f; min = 0x800;
+      len = 3;
+      cp = c & 0x0f;
+      min = 0x800;
     } else if (c >= 0xf0 && c <= 0xf4) {
-      len = 4; cp = c & 0x07; min = 0x10000;
+      len = 4;
+      cp = c & 0x07;
+      min = 0x10000;
     }
     let ok = len > 0 && i + len <= end;
     for (let k = 1; ok && k < len; k++) {
@@ -437,6 +468,7 @@ export function jsonDouble(x: number): string {
   return sign + out;
 }
 
+// eslint-disable-next-line no-control-regex -- JSON escapes every control character
 const ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** A JSON string literal as RapidJSON writes it: UTF-8 as is; `"`, `\\`, the short

@@ -61,8 +61,12 @@ export class WebSocketLink {
   onClose: ((reason: string) => void) | null = null;
   readonly options: WebSocketOptions;
 
-  constructor(readonly socket: WebSocketLike, readonly sender: Sender, public receiver: Receiver,
-              o?: Partial<WebSocketOptions>) {
+  constructor(
+    readonly socket: WebSocketLike,
+    readonly sender: Sender,
+    public receiver: Receiver,
+    o?: Partial<WebSocketOptions>,
+  ) {
     this.options = { ...DEFAULTS, ...(o ?? {}) };
     socket.binaryType = "arraybuffer";
     sender.onSend = (bytes) => {
@@ -82,8 +86,12 @@ export class WebSocketLink {
       try {
         this.receiver.receive(b);
       } catch (err) {
-        this.close(err instanceof DecodeError ? `protocol error: ${err.detail || err.message}`
-          : `handler failed: ${err instanceof Error ? err.message : String(err)}`, 1008);
+        this.close(
+          err instanceof DecodeError
+            ? `protocol error: ${err.detail || err.message}`
+            : `handler failed: ${err instanceof Error ? err.message : String(err)}`,
+          1008,
+        );
       }
     });
     socket.addEventListener("close", (ev) => this.finish(ev.reason || "peer closed the connection"));
@@ -98,7 +106,10 @@ export class WebSocketLink {
     if (this.closed) return false;
     if (this.queued + size <= this.options.maxQueuedBytes) return true;
     if (this.options.overflow === "disconnect") {
-      this.close(`send queue full (${this.queued} bytes queued, ${size} more, limit ${this.options.maxQueuedBytes})`, 1008);
+      this.close(
+        `send queue full (${this.queued} bytes queued, ${size} more, limit ${this.options.maxQueuedBytes})`,
+        1008,
+      );
     }
     return false;
   }
@@ -131,7 +142,11 @@ export class WebSocketLink {
 
 /** Serves one accepted WebSocket (a server's connection): `makeHandler` gets the link. */
 export function serveWebSocket<S extends Sender, R extends Receiver>(
-  socket: WebSocketLike, makeHandler: (link: WebSocketLink) => R, sender: S, o?: Partial<WebSocketOptions>): WebSocketLink {
+  socket: WebSocketLike,
+  makeHandler: (link: WebSocketLink) => R,
+  sender: S,
+  o?: Partial<WebSocketOptions>,
+): WebSocketLink {
   // the handler needs the link to reply, the link needs the handler: made in that order
   const link = new WebSocketLink(socket, sender, new Receiver(sender.final), o);
   const handler = makeHandler(link);
@@ -143,8 +158,12 @@ export function serveWebSocket<S extends Sender, R extends Receiver>(
 }
 
 /** Opens a WebSocket to `url` for a generated Client; resolves once it is open. */
-export function connectWebSocket<C extends Client>(url: string, client: C, o?: Partial<WebSocketOptions>,
-  make: (url: string) => WebSocketLike = (u) => new (globalThis as unknown as { WebSocket: new (u: string) => WebSocketLike }).WebSocket(u),
+export function connectWebSocket<C extends Client>(
+  url: string,
+  client: C,
+  o?: Partial<WebSocketOptions>,
+  make: (url: string) => WebSocketLike = (u) =>
+    new (globalThis as unknown as { WebSocket: new (u: string) => WebSocketLike }).WebSocket(u),
 ): Promise<WebSocketLink> {
   return new Promise((resolve, reject) => {
     const socket = make(url);

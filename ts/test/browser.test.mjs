@@ -15,20 +15,31 @@ import { GEN, REPO, gen } from "./helpers.mjs";
 const proto = await gen("proto");
 const service = await gen("service");
 const CHROMIUM = process.env.FASTWIRE_CHROMIUM ?? "/usr/bin/chromium";
-const ROUTES = [["/runtime/", join(REPO, "ts", "dist")], ["/gen/", GEN], ["/", join(REPO, "ts", "test", "browser")]];
+const ROUTES = [
+  ["/runtime/", join(REPO, "ts", "dist")],
+  ["/gen/", GEN],
+  ["/", join(REPO, "ts", "test", "browser")],
+];
 
 function seed() {
   const order = new proto.Order({ uid: 1, symbol: "EURUSD", side: 0, type: 0, price: 1.23456, volume: 1000.0 });
   const account = new proto.Account({
-    uid: 1, name: "Test", state: proto.State.initialized | proto.State.calculated,
+    uid: 1,
+    name: "Test",
+    state: proto.State.initialized | proto.State.calculated,
     wallet: new proto.Balance({ currency: "USD", amount: 1000.0 }),
     asset: new proto.Balance({ currency: "EUR", amount: 100.0 }),
-    orders: [order, new proto.Order({ uid: 2, symbol: "EURUSD", side: 1, type: 1, price: 1.0, volume: 100.0 }),
-      new proto.Order({ uid: 3, symbol: "EURUSD", side: 0, type: 2, price: 1.5, volume: 10.0 })],
+    orders: [
+      order,
+      new proto.Order({ uid: 2, symbol: "EURUSD", side: 1, type: 1, price: 1.0, volume: 100.0 }),
+      new proto.Order({ uid: 3, symbol: "EURUSD", side: 0, type: 2, price: 1.5, volume: 10.0 }),
+    ],
   });
-  return [new service.OrderMessage({ body: order }),
+  return [
+    new service.OrderMessage({ body: order }),
     new service.BalanceMessage({ body: new proto.Balance({ currency: "EUR", amount: 100.0 }) }),
-    new service.AccountMessage({ body: account })];
+    new service.AccountMessage({ body: account }),
+  ];
 }
 
 function serve() {
@@ -39,7 +50,11 @@ function serve() {
       if (!path.startsWith(prefix)) continue;
       const file = normalize(join(dir, path.slice(prefix.length)));
       if (!file.startsWith(dir) || !existsSync(file)) continue;
-      const type = file.endsWith(".html") ? "text/html" : file.endsWith(".js") ? "text/javascript" : "application/octet-stream";
+      const type = file.endsWith(".html")
+        ? "text/html"
+        : file.endsWith(".js")
+          ? "text/javascript"
+          : "application/octet-stream";
       res.writeHead(200, { "content-type": type + "; charset=utf-8" });
       res.end(readFileSync(file));
       return;
@@ -77,8 +92,16 @@ test("headless Chromium decodes the seed messages received over a WebSocket", as
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
   t.after(async () => {
     await context.close();

@@ -20,9 +20,26 @@ test("a fresh npm project installs the runtime, generates proto.fbe, round-trips
   try {
     writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "user", private: true, type: "module" }));
     run("npm", ["install", "--no-audit", "--no-fund", "--offline", join(REPO, "ts")], dir);
-    run(process.env.PYTHON ?? "python3", ["-m", "fastwire", "compile", join(REPO, "schemas", "proto.fbe"), "--lang", "typescript",
-      "--final", "--json", "-o", join(dir, "gen")], dir, { PYTHONPATH: join(REPO, "compiler") });
-    writeFileSync(join(dir, "main.ts"), `
+    run(
+      process.env.PYTHON ?? "python3",
+      [
+        "-m",
+        "fastwire",
+        "compile",
+        join(REPO, "schemas", "proto.fbe"),
+        "--lang",
+        "typescript",
+        "--final",
+        "--json",
+        "-o",
+        join(dir, "gen"),
+      ],
+      dir,
+      { PYTHONPATH: join(REPO, "compiler") },
+    );
+    writeFileSync(
+      join(dir, "main.ts"),
+      `
 import { Account, AccountModel, AccountFinalModel, Balance, Order, OrderSide, OrderType, State } from "./gen/proto.js";
 const account = new Account({ uid: 1, name: "Test", state: State.good,
   wallet: new Balance({ currency: "USD", amount: 1000 }), asset: new Balance({ currency: "EUR", amount: 100 }),
@@ -32,10 +49,23 @@ const back: Account = new AccountModel().deserialize(bytes);
 const fin = new AccountFinalModel().deserialize(new AccountFinalModel().serialize(account));
 if (!back.equals(account) || !fin.equals(account) || Account.fromJson(account.toJson()).uid !== 1) throw new Error("no round trip");
 console.log(bytes.length, back.toJson());
-`);
-    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: {
-      target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, outDir: "out", skipLibCheck: false,
-      types: [] }, include: ["main.ts", "gen/*.ts"] }));
+`,
+    );
+    writeFileSync(
+      join(dir, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2022",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          strict: true,
+          outDir: "out",
+          skipLibCheck: false,
+          types: [],
+        },
+        include: ["main.ts", "gen/*.ts"],
+      }),
+    );
     run(join(REPO, "ts", "node_modules", ".bin", "tsc"), ["-p", "."], dir);
     const out = run("node", ["out/main.js"], dir);
     assert.match(out, /^156 \{"uid":1,"name":"Test","state":6,/);

@@ -17,15 +17,27 @@ const service = await gen("service");
 const MESSAGES = Number(process.env.FASTWIRE_TS_MESSAGES ?? 100000);
 
 function seedOrder(uid = 1, volume = 1000.0) {
-  return new proto.Order({ uid, symbol: "EURUSD", side: proto.OrderSide.buy, type: proto.OrderType.market, price: 1.23456, volume });
+  return new proto.Order({
+    uid,
+    symbol: "EURUSD",
+    side: proto.OrderSide.buy,
+    type: proto.OrderType.market,
+    price: 1.23456,
+    volume,
+  });
 }
 function seedAccount() {
   return new proto.Account({
-    uid: 1, name: "Test", state: proto.State.initialized | proto.State.calculated,
+    uid: 1,
+    name: "Test",
+    state: proto.State.initialized | proto.State.calculated,
     wallet: new proto.Balance({ currency: "USD", amount: 1000.0 }),
     asset: new proto.Balance({ currency: "EUR", amount: 100.0 }),
-    orders: [seedOrder(1), new proto.Order({ uid: 2, symbol: "EURUSD", side: 1, type: 1, price: 1.0, volume: 100.0 }),
-      new proto.Order({ uid: 3, symbol: "EURUSD", side: 0, type: 2, price: 1.5, volume: 10.0 })],
+    orders: [
+      seedOrder(1),
+      new proto.Order({ uid: 2, symbol: "EURUSD", side: 1, type: 1, price: 1.0, volume: 100.0 }),
+      new proto.Order({ uid: 3, symbol: "EURUSD", side: 0, type: 2, price: 1.5, volume: 10.0 }),
+    ],
   });
 }
 
@@ -39,9 +51,15 @@ function collecting(Base) {
       const w = this.waiters.shift();
       if (w) w();
     }
-    onOrderMessage(v) { this.push(v); }
-    onBalanceMessage(v) { this.push(v); }
-    onAccountMessage(v) { this.push(v); }
+    onOrderMessage(v) {
+      this.push(v);
+    }
+    onBalanceMessage(v) {
+      this.push(v);
+    }
+    onAccountMessage(v) {
+      this.push(v);
+    }
     async next() {
       while (this.got.length === 0) await new Promise((r) => this.waiters.push(r));
       return this.got.shift();
@@ -122,14 +140,23 @@ function tsServer(o = {}, log = null, final = false) {
       if (q.order.volume > 0) this.peer.send(new service.OrderAck({ id: q.id, seq: ++this.n, order: q.order }));
       else this.peer.send(new service.OrderReject({ id: q.id, reason: "volume must be positive" }));
     }
-    onOrderMessage(m) { this.peer.send(m); }
-    onBalanceMessage(m) { this.peer.send(m); }
+    onOrderMessage(m) {
+      this.peer.send(m);
+    }
+    onBalanceMessage(m) {
+      this.peer.send(m);
+    }
     onAccountMessage(m) {
       handled++;
       this.peer.send(m);
     }
   }
-  return new Server((peer) => new Handler(peer), () => (final ? new service.FinalSender() : new service.Sender()), o, log);
+  return new Server(
+    (peer) => new Handler(peer),
+    () => (final ? new service.FinalSender() : new service.Sender()),
+    o,
+    log,
+  );
 }
 
 test(`loopback: ${MESSAGES} mixed messages, each received once, in order, equal`, async () => {
@@ -139,14 +166,18 @@ test(`loopback: ${MESSAGES} mixed messages, each received once, in order, equal`
   const receiver = new Recv();
   const conn = new NetClient(new service.Client(receiver));
   await conn.connect("127.0.0.1", port);
-  const make = (i) => i % 3 === 0 ? new service.OrderMessage({ body: seedOrder(i) })
-    : i % 3 === 1 ? new service.BalanceMessage({ body: new proto.Balance({ currency: "C" + i, amount: i }) })
-      : new service.AccountMessage({ body: new proto.Account({ uid: i, name: "a" + i, orders: [seedOrder(i)] }) });
+  const make = (i) =>
+    i % 3 === 0
+      ? new service.OrderMessage({ body: seedOrder(i) })
+      : i % 3 === 1
+        ? new service.BalanceMessage({ body: new proto.Balance({ currency: "C" + i, amount: i }) })
+        : new service.AccountMessage({ body: new proto.Account({ uid: i, name: "a" + i, orders: [seedOrder(i)] }) });
   let received = 0;
   const done = new Promise((resolve, reject) => {
     receiver.push = (v) => {
       const want = make(received);
-      if (v.constructor !== want.constructor || v.toJson() !== want.toJson()) reject(new Error(`message ${received} differs`));
+      if (v.constructor !== want.constructor || v.toJson() !== want.toJson())
+        reject(new Error(`message ${received} differs`));
       if (++received === MESSAGES) resolve();
     };
   });
@@ -166,18 +197,22 @@ test(`loopback: ${MESSAGES} mixed messages, each received once, in order, equal`
 test("many clients at once, each answered on its own connection; IPv6 any address", async () => {
   const server = tsServer();
   const port = await server.listen("::", 0);
-  const clients = await Promise.all(Array.from({ length: 50 }, async () => {
-    const c = new NetClient(new service.Client());
-    await c.connect("127.0.0.1", port);
-    return c;
-  }));
-  await Promise.all(clients.map(async (c, k) => {
-    for (let i = 1; i <= 10; i++) {
-      const ack = await c.client.request(new service.OrderRequest({ order: seedOrder(k * 100 + i) }));
-      assert.equal(ack.seq, BigInt(i));
-      assert.equal(ack.order.uid, k * 100 + i);
-    }
-  }));
+  const clients = await Promise.all(
+    Array.from({ length: 50 }, async () => {
+      const c = new NetClient(new service.Client());
+      await c.connect("127.0.0.1", port);
+      return c;
+    }),
+  );
+  await Promise.all(
+    clients.map(async (c, k) => {
+      for (let i = 1; i <= 10; i++) {
+        const ack = await c.client.request(new service.OrderRequest({ order: seedOrder(k * 100 + i) }));
+        assert.equal(ack.seq, BigInt(i));
+        assert.equal(ack.order.uid, k * 100 + i);
+      }
+    }),
+  );
   assert.equal(server.connections, 50);
   await Promise.all(clients.map((c) => c.close()));
   await server.stop();
@@ -193,7 +228,10 @@ test("a garbage peer is dropped with a logged reason; the others go on", async (
   await new Promise((r) => bad.once("connect", r));
   bad.write(Buffer.alloc(4096, 0xab));
   await new Promise((r) => bad.once("close", r));
-  assert.ok(lines.some((l) => /closed: protocol error: bad message size 2880154539 at stream offset 0/.test(l)), lines.join("\n"));
+  assert.ok(
+    lines.some((l) => /closed: protocol error: bad message size 2880154539 at stream offset 0/.test(l)),
+    lines.join("\n"),
+  );
   const ack = await good.client.request(new service.OrderRequest({ order: seedOrder(1) }));
   assert.equal(ack.seq, 1n);
   // a message that does not verify closes the connection too
@@ -206,7 +244,10 @@ test("a garbage peer is dropped with a logged reason; the others go on", async (
   new DataView(bytes.buffer).setUint32(4, 0xfff0, true);
   bad2.write(bytes);
   await new Promise((r) => bad2.once("close", r));
-  assert.ok(lines.some((l) => /connection 3 .* closed: protocol error/.test(l)), lines.join("\n"));
+  assert.ok(
+    lines.some((l) => /connection 3 .* closed: protocol error/.test(l)),
+    lines.join("\n"),
+  );
   await good.close();
   await server.stop();
 });
@@ -217,16 +258,25 @@ test("requests time out by themselves; a drop fails what is pending", async () =
   const conn = new NetClient(new service.Client(), { requestTimeout: 100 });
   await conn.connect("127.0.0.1", silent.address().port);
   const t0 = Date.now();
-  await assert.rejects(conn.client.request(new service.OrderRequest({ order: seedOrder() })), (e) => e.kind === "timeout");
+  await assert.rejects(
+    conn.client.request(new service.OrderRequest({ order: seedOrder() })),
+    (e) => e.kind === "timeout",
+  );
   const took = Date.now() - t0;
   assert.ok(took >= 90 && took < 1000, `${took} ms`);
-  await assert.rejects(conn.client.request(new service.OrderRequest({ order: seedOrder() }), 30), (e) => e.kind === "timeout");
+  await assert.rejects(
+    conn.client.request(new service.OrderRequest({ order: seedOrder() }), 30),
+    (e) => e.kind === "timeout",
+  );
   const pending = conn.client.request(new service.OrderRequest({ order: seedOrder() }), 5000);
   for (const s of await new Promise((r) => silent.getConnections(() => r([])))) s.destroy();
   silent.close();
   await conn.close();
   await assert.rejects(pending, (e) => e.kind === "disconnected");
-  await assert.rejects(conn.client.request(new service.OrderRequest({ order: seedOrder() })), (e) => e.kind === "disconnected");
+  await assert.rejects(
+    conn.client.request(new service.OrderRequest({ order: seedOrder() })),
+    (e) => e.kind === "disconnected",
+  );
 });
 
 test("back-pressure: overflow fail refuses, disconnect closes", async () => {
@@ -244,7 +294,10 @@ test("back-pressure: overflow fail refuses, disconnect closes", async () => {
   while (drop.send(big));
   await new Promise((r) => setTimeout(r, 20));
   assert.equal(drop.connected, false);
-  assert.ok(lines.some((l) => /closed: send queue full/.test(l)), lines.join("\n"));
+  assert.ok(
+    lines.some((l) => /closed: send queue full/.test(l)),
+    lines.join("\n"),
+  );
   fail.close();
   silent.close();
 });
@@ -261,7 +314,8 @@ test("graceful stop: every reply queued before the stop reaches its client", asy
   const N = 2000;
   const out = new service.Sender();
   handled = 0;
-  for (let i = 0; i < N; i++) out.send(new service.AccountMessage({ body: new proto.Account({ uid: i, name: "y".repeat(2000) }) }));
+  for (let i = 0; i < N; i++)
+    out.send(new service.AccountMessage({ body: new proto.Account({ uid: i, name: "y".repeat(2000) }) }));
   sock.write(out.drain());
   while (handled < N) await new Promise((r) => setTimeout(r, 1));
   const stopped = server.stop();
@@ -287,8 +341,12 @@ test("WebSocket in Node: a ws server and client exchange messages and a request"
         super();
         this.link = link;
       }
-      onOrderRequest(q) { this.link.send(new service.OrderAck({ id: q.id, seq: ++n, order: q.order })); }
-      onAccountMessage(m) { this.link.send(m); }
+      onOrderRequest(q) {
+        this.link.send(new service.OrderAck({ id: q.id, seq: ++n, order: q.order }));
+      }
+      onAccountMessage(m) {
+        this.link.send(m);
+      }
     }
     serveWebSocket(ws, (link) => new Handler(link), new service.Sender());
   });
@@ -302,6 +360,9 @@ test("WebSocket in Node: a ws server and client exchange messages and a request"
   const ack = await client.request(new service.OrderRequest({ order: seedOrder(5) }));
   assert.equal(ack.seq, 1n);
   link.close();
-  await assert.rejects(client.request(new service.OrderRequest({ order: seedOrder(6) })), (e) => e.kind === "disconnected");
+  await assert.rejects(
+    client.request(new service.OrderRequest({ order: seedOrder(6) })),
+    (e) => e.kind === "disconnected",
+  );
   await new Promise((r) => wss.close(r));
 });

@@ -11,13 +11,36 @@ const protoex = await gen("protoex");
 
 function seed() {
   return new proto.Account({
-    uid: 1, name: "Test", state: proto.State.initialized | proto.State.calculated,
+    uid: 1,
+    name: "Test",
+    state: proto.State.initialized | proto.State.calculated,
     wallet: new proto.Balance({ currency: "USD", amount: 1000.0 }),
     asset: new proto.Balance({ currency: "EUR", amount: 100.0 }),
     orders: [
-      new proto.Order({ uid: 1, symbol: "EURUSD", side: proto.OrderSide.buy, type: proto.OrderType.market, price: 1.23456, volume: 1000.0 }),
-      new proto.Order({ uid: 2, symbol: "EURUSD", side: proto.OrderSide.sell, type: proto.OrderType.limit, price: 1.0, volume: 100.0 }),
-      new proto.Order({ uid: 3, symbol: "EURUSD", side: proto.OrderSide.buy, type: proto.OrderType.stop, price: 1.5, volume: 10.0 }),
+      new proto.Order({
+        uid: 1,
+        symbol: "EURUSD",
+        side: proto.OrderSide.buy,
+        type: proto.OrderType.market,
+        price: 1.23456,
+        volume: 1000.0,
+      }),
+      new proto.Order({
+        uid: 2,
+        symbol: "EURUSD",
+        side: proto.OrderSide.sell,
+        type: proto.OrderType.limit,
+        price: 1.0,
+        volume: 100.0,
+      }),
+      new proto.Order({
+        uid: 3,
+        symbol: "EURUSD",
+        side: proto.OrderSide.buy,
+        type: proto.OrderType.stop,
+        price: 1.5,
+        volume: 10.0,
+      }),
     ],
   });
 }
@@ -36,10 +59,15 @@ test("the seed account serializes to the golden vectors", () => {
 
 for (const [name, Model, Final, Cls] of CASES) {
   test(`${name}: golden vectors read and write back in every format`, () => {
-    const v = vector(`${name}.fbe.hex`), f = vector(`${name}.final.hex`), j = vector(`${name}.json`);
-    const m = new Model(), fm = new Final();
+    const v = vector(`${name}.fbe.hex`),
+      f = vector(`${name}.final.hex`),
+      j = vector(`${name}.json`);
+    const m = new Model(),
+      fm = new Final();
     assert.ok(m.verify(v) && fm.verify(f));
-    const a = m.deserialize(v), b = fm.deserialize(f), c = Cls.fromJson(j);
+    const a = m.deserialize(v),
+      b = fm.deserialize(f),
+      c = Cls.fromJson(j);
     for (const x of [a, b, c]) {
       assert.equal(hex(m.serialize(x)), hex(v));
       assert.equal(hex(fm.serialize(x)), hex(f));
@@ -48,7 +76,10 @@ for (const [name, Model, Final, Cls] of CASES) {
     assert.ok(a.equals(b) && b.equals(c));
   });
 
-  for (const [format, M] of [["versioned", Model], ["final", Final]]) {
+  for (const [format, M] of [
+    ["versioned", Model],
+    ["final", Final],
+  ]) {
     test(`${name} (${format}): every truncation is rejected, every byte change handled`, () => {
       const data = vector(`${name}.${format === "versioned" ? "fbe" : "final"}.hex`);
       const m = new M();

@@ -23,9 +23,18 @@ function show(name, text) {
 }
 
 class Shower extends service.Receiver {
-  onOrderMessage(m) { got.push(m); show("OrderMessage", m.toJson()); }
-  onBalanceMessage(m) { got.push(m); show("BalanceMessage", m.toJson()); }
-  onAccountMessage(m) { got.push(m); show("AccountMessage", m.toJson()); }
+  onOrderMessage(m) {
+    got.push(m);
+    show("OrderMessage", m.toJson());
+  }
+  onBalanceMessage(m) {
+    got.push(m);
+    show("BalanceMessage", m.toJson());
+  }
+  onAccountMessage(m) {
+    got.push(m);
+    show("AccountMessage", m.toJson());
+  }
 }
 
 try {
@@ -41,9 +50,13 @@ try {
     order: { uid: order.body.uid, symbol: order.body.symbol, price: order.body.price, volume: order.body.volume },
     balance: { currency: balance.body.currency, amount: balance.body.amount },
     account: {
-      uid: account.body.uid, name: account.body.name, state: account.body.state,
-      wallet: account.body.wallet.amount, asset: account.body.asset?.currency,
-      orders: account.body.orders.map((o) => o.uid), json: account.body.toJson(),
+      uid: account.body.uid,
+      name: account.body.name,
+      state: account.body.state,
+      wallet: account.body.wallet.amount,
+      asset: account.body.asset?.currency,
+      orders: account.body.orders.map((o) => o.uid),
+      json: account.body.toJson(),
     },
     big: { value: got[0].constructor === service.OrderMessage, decimal: rt.Decimal.parse("0.10").toString() },
     ack: { seq: ack.seq.toString(), sameId: ack.id === q.id, uid: ack.order.uid },
@@ -53,5 +66,5 @@ try {
   link.close();
 } catch (err) {
   status.textContent = "failed: " + err;
-  window.results = { error: String(err && err.stack || err) };
+  window.results = { error: String((err && err.stack) || err) };
 }
