@@ -21,7 +21,9 @@ fun seed() = Account(
     orders = mutableListOf(
         Order(1, "EURUSD", OrderSide.buy, OrderType.market, 1.23456, 1000.0),
         Order(2, "EURUSD", OrderSide.sell, OrderType.limit, 1.0, 100.0),
-        Order(3, "EURUSD", OrderSide.buy, OrderType.stop, 1.5, 10.0)))
+        Order(3, "EURUSD", OrderSide.buy, OrderType.stop, 1.5, 10.0)
+    )
+)
 
 /** The seed account: serialized in both formats and JSON, read back. */
 object AccountExample {

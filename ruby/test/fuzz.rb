@@ -81,7 +81,7 @@ while Process.clock_gettime(Process::CLOCK_MONOTONIC) < deadline
     begin
       check(model, input)
     rescue StandardError, SystemStackError => e
-      warn "fuzz: #{model.class}: #{e.class}: #{e.message}\ninput: #{input.unpack1("H*")}\n#{e.backtrace.first(6).join("\n")}"
+      warn "fuzz: #{model.class}: #{e.class}: #{e.message}\ninput: #{input.unpack1('H*')}\n#{e.backtrace.first(6).join("\n")}"
       exit 1
     end
     cls, text = texts.sample(random: rng)

@@ -15,7 +15,7 @@ module Fastwire
     ESCAPES.update('"' => '\\"', "\\" => "\\\\", "\b" => "\\b", "\f" => "\\f", "\n" => "\\n",
                    "\r" => "\\r", "\t" => "\\t")
     ESCAPES.freeze
-    TO_ESCAPE = /["\\\x00-\x1f]/.freeze
+    TO_ESCAPE = /["\\\x00-\x1f]/
 
     module_function
 
@@ -110,9 +110,9 @@ module Fastwire
 
     # ---- reading ---------------------------------------------------------------------
 
-    WS = /[ \t\n\r]*/.freeze
-    NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.freeze
-    PLAIN = /[^"\\\x00-\x1f]*/.freeze
+    WS = /[ \t\n\r]*/
+    NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/
+    PLAIN = /[^"\\\x00-\x1f]*/
     SIMPLE_ESCAPES = { '"' => '"', "\\" => "\\", "/" => "/", "b" => "\b", "f" => "\f",
                        "n" => "\n", "r" => "\r", "t" => "\t" }.freeze
 
@@ -129,7 +129,7 @@ module Fastwire
 
     # The recursive-descent reader behind parse.
     class Parser
-      QUOTED = /"([^"\\\x00-\x1f]*)"/.freeze # a string without escapes
+      QUOTED = /"([^"\\\x00-\x1f]*)"/ # a string without escapes
       SPACE = [32, 9, 10, 13].freeze
 
       def initialize(text, max_depth)

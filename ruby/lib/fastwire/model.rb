@@ -11,7 +11,7 @@ module Fastwire
   # deserialize makes every check verify makes, as it reads, so it never needs a prior
   # verify. Malformed input raises DecodeError and nothing else.
   class ModelBase
-    attr_reader :limits
+    attr_reader :limits, :codec
 
     class << self
       attr_accessor :codec
@@ -20,10 +20,6 @@ module Fastwire
     def initialize(limits = nil)
       @limits = limits || DEFAULT_LIMITS
       @codec = self.class.codec
-    end
-
-    def codec
-      @codec
     end
 
     def type

@@ -12,7 +12,7 @@ module Fastwire
   class Decimal
     include Comparable
     MAX = (1 << 96) - 1
-    TEXT = /\A([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\z/.freeze
+    TEXT = /\A([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\z/
 
     attr_reader :coefficient, :scale
 
@@ -137,7 +137,7 @@ module Fastwire
   # A uuid: its 16 bytes (RFC 4122 order), printed in canonical lower-case text.
   class UUID
     include Comparable
-    TEXT = /\A\h{8}-\h{4}-\h{4}-\h{4}-\h{12}\z/.freeze
+    TEXT = /\A\h{8}-\h{4}-\h{4}-\h{4}-\h{12}\z/
 
     attr_reader :bytes
 

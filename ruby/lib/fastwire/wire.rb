@@ -256,7 +256,7 @@ module Fastwire
 
   # float and double.
   class FloatCodec < Scalar
-    FLOAT_KEY = /\A-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\z/.freeze
+    FLOAT_KEY = /\A-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\z/
 
     def initialize(name, fmt, size)
       super

@@ -86,6 +86,7 @@ public final class Utf8 {
      * ASCII, else -1. Straight-line code: for the short strings of most messages a loop's
      * set-up costs more than the characters.
      */
+    @SuppressWarnings("fallthrough") // each case adds one char and falls to the next
     static long pack8(String s, int n) {
         long x = 0;
         int c;

@@ -83,7 +83,9 @@ class FuzzTargetsTest {
         for (boolean fin : new boolean[] {false, true}) {
             byte[] bytes = fin ? new FinalModel<Object>(codec).serialize(a) : new Model<Object>(codec).serialize(a);
             int at = -1;
-            for (int i = 0; i + 1 < bytes.length; i++) if (bytes[i] == 'a' && bytes[i + 1] == 'b') at = i + 1;
+            for (int i = 0; i + 1 < bytes.length; i++) {
+                if (bytes[i] == 'a' && bytes[i + 1] == 'b') at = i + 1;
+            }
             bytes[at] = (byte) 0xAB;
             binary(codec, bytes, fin);
         }

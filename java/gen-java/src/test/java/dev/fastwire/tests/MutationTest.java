@@ -125,7 +125,7 @@ class MutationTest {
         return v;
     }
 
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"}) // no generic array creation in Java
     static Function<Integer, Integer>[] kinds() {
         return new Function[] {x -> 0, x -> 0xFF, x -> (int) x ^ 1, x -> (int) x ^ 0x80, x -> ((int) x + 1) & 0xFF,
             x -> ((int) x - 1) & 0xFF, x -> 0x7F};

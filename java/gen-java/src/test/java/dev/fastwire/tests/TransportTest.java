@@ -178,6 +178,7 @@ class TransportTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the raw socket is held open, never used
     void tlsBetweenJavaPeers() throws Exception {
         Path[] tls = testCertificate();
         List<String> log = new CopyOnWriteArrayList<>();
@@ -190,7 +191,7 @@ class TransportTest {
             @Override protected void onReceive(OrderRequest q) {
                 OrderAck a = new OrderAck();
                 a.id = q.id;
-                a.seq = (int) q.order.uid;
+                a.seq = q.order.uid;
                 a.order = q.order;
                 conn.send(OrderAck.CODEC, a);
             }

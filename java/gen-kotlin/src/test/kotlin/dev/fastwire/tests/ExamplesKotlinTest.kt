@@ -1,11 +1,11 @@
 package dev.fastwire.tests
 
+import org.junit.jupiter.api.Assertions.assertEquals
+import org.junit.jupiter.api.Test
 import java.io.ByteArrayOutputStream
 import java.io.PrintStream
 import java.nio.file.Files
 import java.nio.file.Path
-import org.junit.jupiter.api.Assertions.assertEquals
-import org.junit.jupiter.api.Test
 
 /** examples/kotlin print what the C++ protocol example prints. */
 class ExamplesKotlinTest {

@@ -8,12 +8,12 @@ import dev.fastwire.FinalModel
 import dev.fastwire.Model
 import dev.fastwire.StructCodec
 import dev.fastwire.Unchecked
-import java.nio.file.Files
-import java.nio.file.Path
 import org.junit.jupiter.api.Assertions.assertArrayEquals
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.fail
 import org.junit.jupiter.api.Test
+import java.nio.file.Files
+import java.nio.file.Path
 
 /**
  * The Kotlin classes' verify and deserialize (their fast walks load through
@@ -40,8 +40,10 @@ class KotlinMutationTest {
     private fun <T> sweep(name: String, codec: StructCodec<T>) {
         val m = Model(codec)
         val f = FinalModel(codec)
-        val kinds = listOf<(Int) -> Int>({ 0 }, { 0xFF }, { it xor 1 }, { it xor 0x80 }, { (it + 1) and 0xFF },
-            { (it - 1) and 0xFF }, { 0x7F })
+        val kinds = listOf<(Int) -> Int>(
+            { 0 }, { 0xFF }, { it xor 1 }, { it xor 0x80 }, { (it + 1) and 0xFF },
+            { (it - 1) and 0xFF }, { 0x7F }
+        )
         for ((suffix, final) in listOf(".fbe.hex" to false, ".final.hex" to true)) {
             val v = hex(name + suffix)
             val inputs = ArrayList<Pair<String, ByteArray>>()
@@ -62,8 +64,8 @@ class KotlinMutationTest {
                 }
                 assertEquals(verify, read, label)
                 val x = value ?: continue
-                val reused = if (final) f.deserialize(b, 0, b.size, m.deserialize(hex("$name.fbe.hex")))
-                             else m.deserialize(b, 0, b.size, m.deserialize(hex("$name.fbe.hex")))
+                val into = m.deserialize(hex("$name.fbe.hex"))
+                val reused = if (final) f.deserialize(b, 0, b.size, into) else m.deserialize(b, 0, b.size, into)
                 val write = { t: T -> if (final) f.serialize(t) else m.serialize(t) }
                 assertArrayEquals(write(x), write(reused), label)
             }

@@ -3,22 +3,22 @@ package dev.fastwire.tests
 import com.chronoxor.proto.Account
 import com.chronoxor.proto.Balance
 import com.chronoxor.proto.Order
-import com.chronoxor.proto.ProtoProxy
-import com.chronoxor.proto.ProtoSender
 import com.chronoxor.proto.OrderSide
 import com.chronoxor.proto.OrderType
+import com.chronoxor.proto.ProtoProxy
+import com.chronoxor.proto.ProtoSender
 import com.chronoxor.proto.State
 import com.example.fastwire.everything.Primitives
 import dev.fastwire.DecodeException
 import dev.fastwire.FinalModel
 import dev.fastwire.Model
-import java.nio.file.Files
-import java.nio.file.Path
 import org.junit.jupiter.api.Assertions.assertArrayEquals
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.assertSame
 import org.junit.jupiter.api.Assertions.assertThrows
 import org.junit.jupiter.api.Test
+import java.nio.file.Files
+import java.nio.file.Path
 
 /** The Kotlin classes over the JVM runtime: the reference's vectors, unsigned types, reuse. */
 class KotlinTest {
@@ -37,7 +37,9 @@ class KotlinTest {
         orders = mutableListOf(
             Order(1, "EURUSD", OrderSide.buy, OrderType.market, 1.23456, 1000.0),
             Order(2, "EURUSD", OrderSide.sell, OrderType.limit, 1.0, 100.0),
-            Order(3, "EURUSD", OrderSide.buy, OrderType.stop, 1.5, 10.0)))
+            Order(3, "EURUSD", OrderSide.buy, OrderType.stop, 1.5, 10.0)
+        )
+    )
 
     @Test
     fun seedAccountMatchesTheVectors() {
@@ -60,8 +62,10 @@ class KotlinTest {
         val fin = FinalModel(Account.CODEC)
         val base = model.serialize(seed()).size
         val fbase = fin.serialize(seed()).size
-        val strings = listOf("", "a", "abcdefg", "abcdefgh", "abcdefghi", "caf\u00e9", "\u00e9t\u00e9!", "\u0080",
-            "\u20ac", "x\uD83D\uDE00y", "\u007f\u0000", "A".repeat(40), "A".repeat(39) + "\u00ff", "B".repeat(33) + "\u20ac")
+        val strings = listOf(
+            "", "a", "abcdefg", "abcdefgh", "abcdefghi", "caf\u00e9", "\u00e9t\u00e9!", "\u0080",
+            "\u20ac", "x\uD83D\uDE00y", "\u007f\u0000", "A".repeat(40), "A".repeat(39) + "\u00ff", "B".repeat(33) + "\u20ac"
+        )
         for (s in strings) {
             val a = seed().copy(name = s, wallet = Balance(s, 1000.0), asset = Balance(s, 100.0))
             a.orders[1] = a.orders[1].copy(symbol = s)
