@@ -31,6 +31,9 @@ build:
 
 # Lint and format checks: ruff (Python), clang-format (C++), mypy (types; mypy.ini),
 # clang-tidy (the runtime headers; .clang-tidy). `make format` applies the C++ style.
+# Then each language's lint-<language> from its lang.mk (LANGUAGE_LINTS): gofmt and go vet;
+# prettier, eslint and tsc; Checkstyle, ktlint and javac -Xlint:all; rustfmt; RuboCop.
+# (Clippy runs in test-rust, C#'s warnings-as-errors build in test-csharp: both compile.)
 # mypy runs once per group: each has top-level modules of its own (two conftest.py).
 # The generated Python is checked too: schemas/ and hostile.fbe compiled into a package
 # (build/lint/package/fastwire_generated, `mypy -p`), and side by side (build/lint/modules),
@@ -58,6 +61,7 @@ lint:
 	@for h in $$(cd cpp/include && ls fastwire/*.h fastwire/internal/*.h); do \
 	    grep -q "<$$h>" cpp/lint/headers.cpp || { echo "lint: cpp/lint/headers.cpp does not include $$h"; exit 1; }; done
 	clang-tidy-14 --quiet cpp/lint/headers.cpp -- -std=c++17 -Icpp/include
+	$(if $(LANGUAGE_LINTS),@$(MAKE) --no-print-directory $(LANGUAGE_LINTS))
 
 format:
 	@$(BOOTSTRAP) lint
@@ -65,8 +69,10 @@ format:
 	ruff check --fix --select I .
 
 # Each language beyond C++ and Python brings its own targets in <language>/lang.mk: test-<language>
-# (added to LANGUAGE_TESTS), and bench-<language> where it has one (LANGUAGE_BENCHES).
+# (added to LANGUAGE_TESTS), lint-<language> (LANGUAGE_LINTS, run by make lint), and
+# bench-<language> where it has one (LANGUAGE_BENCHES).
 LANGUAGE_TESTS :=
+LANGUAGE_LINTS :=
 LANGUAGE_BENCHES :=
 # A language's test target runs its own conformance cases with $(LANG_CONFORMANCE) <lang>;
 # under `make test` that step is a no-op, since test-conformance runs every language once.

@@ -9,7 +9,14 @@
 #                 processes: their medians, the median across them, the goal table
 #   fuzz-csharp   the corpus-mutation fuzzer of verify/deserialize for FUZZ_SECONDS (no
 #                 coverage-guided .NET fuzzer is reachable here; make test runs it 10 s)
-.PHONY: test-csharp soak-csharp bench-csharp fuzz-csharp
+.PHONY: test-csharp soak-csharp bench-csharp fuzz-csharp lint-csharp
+
+# make lint: the runtime built with every warning an error (mcs -warnaserror+; C# has no
+# formatter here); test-csharp builds the tests and examples the same way.
+lint-csharp:
+	@$(BOOTSTRAP) csharp
+	$(PYTHON) csharp/build.py runtime
+LANGUAGE_LINTS += lint-csharp
 
 test-csharp:
 	@$(BOOTSTRAP) csharp

@@ -7,7 +7,21 @@ GO_ENV = GOTOOLCHAIN=local GOFLAGS=-mod=mod GOMAXPROCS=2
 GO_FUZZ_SECONDS ?= 10
 GO_FUZZ_TARGETS = FuzzVersioned FuzzFinal FuzzJSON
 
-.PHONY: test-go fuzz-go bench-go
+.PHONY: test-go fuzz-go bench-go lint-go
+
+# make lint: gofmt over every hand-written Go file (the runtime, its tests, the examples,
+# the conformance testee), go vet over the runtime and the examples (their code generated first).
+GOFMT ?= $(dir $(GO))gofmt
+lint-go:
+	@$(BOOTSTRAP) go
+	@out=$$(git ls-files '*.go' | grep -v '^tests/golden/' | xargs $(GOFMT) -l) || exit 1; \
+	    if [ -n "$$out" ]; then echo "gofmt -l: not formatted:"; echo "$$out"; exit 1; fi
+	go/generate.sh
+	cd go && $(GO_ENV) $(GO) vet ./...
+	examples/go/generate.sh
+	cd examples/go && $(GO_ENV) $(GO) vet ./...
+LANGUAGE_LINTS += lint-go
+
 test-go:
 	@$(BOOTSTRAP) go
 	go/generate.sh

@@ -2,7 +2,14 @@
 # conformance schemas in each language (java/gen-java, java/gen-kotlin, built by
 # conformance/java/prepare.py) with their JUnit 5 tests; java/mvn.sh runs Maven offline
 # once ~/.m2 has what it needs. Build output goes to build/java.
-.PHONY: test-java
+.PHONY: test-java lint-java
+
+# make lint: Checkstyle, ktlint and javac -Xlint:all over the hand-written Java and Kotlin
+# (java/lint/run.py says what and which exceptions; java/lint/pom.xml pins the tools).
+lint-java:
+	@$(BOOTSTRAP) java lint
+	$(PYTHON) java/lint/run.py
+LANGUAGE_LINTS += lint-java
 FASTWIRE_CPP_SERVER ?= $(CURDIR)/$(BUILD)/examples/cpp/server
 
 test-java:

@@ -9,7 +9,14 @@ RUBY_SCHEMAS = schemas/proto.fbe schemas/protoex.fbe schemas/protocol.fbe schema
 
 RUBY_FUZZ_SECONDS ?= 5
 
-.PHONY: test-ruby bench-ruby fuzz-ruby
+.PHONY: test-ruby bench-ruby fuzz-ruby lint-ruby
+
+# make lint: RuboCop's default cops, as ruby/.rubocop.yml sets them (each one changed or off
+# says why), over the hand-written Ruby; the generated code's layout is test_format.rb's.
+lint-ruby:
+	@$(BOOTSTRAP) ruby
+	rubocop -c ruby/.rubocop.yml --format simple --no-color ruby examples/ruby conformance/ruby
+LANGUAGE_LINTS += lint-ruby
 test-ruby:
 	@$(BOOTSTRAP) ruby
 	rm -rf $(RUBY_BUILD)/gen $(RUBY_BUILD)/gem

@@ -12,7 +12,15 @@ RUST_TARGET_DIR := $(CURDIR)/build/rust/target
 CARGO := CARGO_TARGET_DIR=$(RUST_TARGET_DIR) FASTWIRE_PYTHON=$(PYTHON) cargo
 RUST_MANIFEST := --manifest-path rust/Cargo.toml
 
-.PHONY: test-rust
+.PHONY: test-rust lint-rust
+
+# make lint: rustfmt --check over the workspace and the generated goldens (clippy needs a
+# build: it runs in test-rust).
+lint-rust:
+	@$(BOOTSTRAP) rust
+	$(CARGO) fmt $(RUST_MANIFEST) --all -- --check
+	rustfmt --edition 2021 --config-path rust/rustfmt.toml --check tests/golden/rust/*.rs
+LANGUAGE_LINTS += lint-rust
 test-rust:
 	@$(BOOTSTRAP) rust
 	$(CARGO) fmt $(RUST_MANIFEST) --all -- --check

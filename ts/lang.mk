@@ -5,7 +5,19 @@ TS_GEN := build/ts/gen
 FASTWIRE_CPP_SERVER ?= $(CURDIR)/$(BUILD)/examples/cpp/server
 TS_FUZZ_SECONDS ?= 15
 
-.PHONY: test-ts ts-build ts-gen bench-ts fuzz-ts
+.PHONY: test-ts ts-build ts-gen bench-ts fuzz-ts lint-ts
+
+# make lint: the hand-written TypeScript and JavaScript (src, test, bench, fuzz) as prettier
+# formats it (.prettierrc.json: 2 spaces here, 4 in generated code), ESLint's and
+# typescript-eslint's recommended rules (eslint.config.js), and tsc --strict without output.
+# The tools are pinned by package-lock.json.
+TS_HANDWRITTEN = src test bench fuzz eslint.config.js
+lint-ts: ts/node_modules/.package-lock.json
+	@$(BOOTSTRAP) ts
+	cd ts && ./node_modules/.bin/prettier --check --log-level warn $(TS_HANDWRITTEN)
+	cd ts && ./node_modules/.bin/eslint --max-warnings 0 $(TS_HANDWRITTEN)
+	cd ts && ./node_modules/.bin/tsc -p tsconfig.json --noEmit
+LANGUAGE_LINTS += lint-ts
 
 ts/node_modules/.package-lock.json: ts/package-lock.json
 	cd ts && npm ci --no-audit --no-fund --ignore-scripts
