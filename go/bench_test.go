@@ -6,7 +6,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/fastwire/fastwire/go/internal/gen/proto"
+	"github.com/fastwire-fbe/fastwire/go/internal/gen/proto"
 )
 
 // The seed account (tests/vectors/account.*): serialize into a reused buffer,

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/fastwire/fastwire/go/internal/gen/everything"
-	"github.com/fastwire/fastwire/go/internal/gen/hostile"
-	"github.com/fastwire/fastwire/go/internal/gen/proto"
+	"github.com/fastwire-fbe/fastwire/go/internal/gen/everything"
+	"github.com/fastwire-fbe/fastwire/go/internal/gen/hostile"
+	"github.com/fastwire-fbe/fastwire/go/internal/gen/proto"
 )
 
 // roundTrip checks one format on arbitrary bytes: verify and the checked read return the

@@ -16,7 +16,7 @@ cat > "$TMP/go" <<'GO'
 if [[ " $* " == *" -fuzz "* ]]; then
     echo "fuzz: elapsed: 1s, execs: 34000 (34000/sec), new interesting: 0 (total: 94)"
     case $FUZZ in
-    pass) printf 'PASS\nok  \tgithub.com/fastwire/fastwire/go\t1.0s\n'; exit 0 ;;
+    pass) printf 'PASS\nok  \tgithub.com/fastwire-fbe/fastwire/go\t1.0s\n'; exit 0 ;;
     race) printf -- '--- FAIL: FuzzStandIn (1.01s)\n    context deadline exceeded\nFAIL\nexit status 1\n' ;;
     written) mkdir -p testdata/fuzz/FuzzStandIn && echo 'go test fuzz v1' > testdata/fuzz/FuzzStandIn/0123abcd
         printf -- '--- FAIL: FuzzStandIn (0.20s)\n    --- FAIL: FuzzStandIn (0.00s)\n        fuzz_test.go:9: bad\n\n'

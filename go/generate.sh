@@ -8,4 +8,4 @@ cd "$(dirname "$0")/.."
 rm -rf go/internal/gen
 PYTHONPATH=$PWD/compiler python3 -m fastwire compile schemas/protocol.fbe schemas/everything.fbe \
     conformance/schemas/hostile.fbe schemas/service.fbe --lang go --final --json --proto -q \
-    --go-import github.com/fastwire/fastwire/go/internal/gen -o go/internal/gen
+    --go-import github.com/fastwire-fbe/fastwire/go/internal/gen -o go/internal/gen

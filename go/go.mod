@@ -1,3 +1,3 @@
-module github.com/fastwire/fastwire/go
+module github.com/fastwire-fbe/fastwire/go
 
 go 1.22

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"testing"
 
-	fw "github.com/fastwire/fastwire/go"
-	"github.com/fastwire/fastwire/go/internal/gen/protocol"
+	fw "github.com/fastwire-fbe/fastwire/go"
+	"github.com/fastwire-fbe/fastwire/go/internal/gen/protocol"
 )
 
 // The reference's protocol streams (tests/vectors/protocol*.hex) decode message by

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	fw "github.com/fastwire/fastwire/go"
-	"github.com/fastwire/fastwire/go/internal/gen/service"
+	fw "github.com/fastwire-fbe/fastwire/go"
+	"github.com/fastwire-fbe/fastwire/go/internal/gen/service"
 )
 
 // eventually polls cond for up to 10 s.

@@ -20,9 +20,9 @@ import (
 	"testing"
 	"time"
 
-	fw "github.com/fastwire/fastwire/go"
-	"github.com/fastwire/fastwire/go/internal/gen/proto"
-	"github.com/fastwire/fastwire/go/internal/gen/service"
+	fw "github.com/fastwire-fbe/fastwire/go"
+	"github.com/fastwire-fbe/fastwire/go/internal/gen/proto"
+	"github.com/fastwire-fbe/fastwire/go/internal/gen/service"
 )
 
 func seedAccount(t testing.TB) proto.Account {

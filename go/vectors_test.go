@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	fw "github.com/fastwire/fastwire/go"
-	"github.com/fastwire/fastwire/go/internal/gen/proto"
-	"github.com/fastwire/fastwire/go/internal/gen/protoex"
+	fw "github.com/fastwire-fbe/fastwire/go"
+	"github.com/fastwire-fbe/fastwire/go/internal/gen/proto"
+	"github.com/fastwire-fbe/fastwire/go/internal/gen/protoex"
 )
 
 func vector(t testing.TB, name string) []byte {
@@ -258,7 +258,7 @@ func TestGeneratedCodeIsCurrent(t *testing.T) {
 	dir := t.TempDir()
 	cmd := exec.Command(python, "-m", "fastwire", "compile", "schemas/protocol.fbe", "schemas/everything.fbe",
 		"conformance/schemas/hostile.fbe", "schemas/service.fbe", "--lang", "go", "--final", "--json",
-		"--proto", "-q", "--go-import", "github.com/fastwire/fastwire/go/internal/gen", "-o", dir)
+		"--proto", "-q", "--go-import", "github.com/fastwire-fbe/fastwire/go/internal/gen", "-o", dir)
 	cmd.Dir = ".."
 	cmd.Env = append(os.Environ(), "PYTHONPATH=compiler")
 	if out, err := cmd.CombinedOutput(); err != nil {

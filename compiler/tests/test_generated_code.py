@@ -266,8 +266,8 @@ def go_builds(tmp, texts: dict) -> None:
             with open(target, "w", encoding="utf-8") as fh:
                 fh.write(content)
     with open(os.path.join(folder, "go.mod"), "w") as fh:
-        fh.write("module fuzz.test\n\ngo 1.22\n\nrequire github.com/fastwire/fastwire/go v0.0.0\n\n"
-                 f"replace github.com/fastwire/fastwire/go => {os.path.join(REPO, 'go')}\n")
+        fh.write("module fuzz.test\n\ngo 1.22\n\nrequire github.com/fastwire-fbe/fastwire/go v0.0.0\n\n"
+                 f"replace github.com/fastwire-fbe/fastwire/go => {os.path.join(REPO, 'go')}\n")
     env = dict(os.environ, GOTOOLCHAIN="local", GOFLAGS="-mod=mod", GOMAXPROCS="2")
     done = subprocess.run([GO, "vet", "./..."], cwd=folder, capture_output=True, text=True,
                           env=env)

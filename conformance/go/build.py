@@ -67,8 +67,8 @@ def main() -> int:
     with open(os.path.join(HERE, "testee.go"), encoding="utf-8") as f:
         write_if_changed(os.path.join(src, "testee.go"), f.read())
     write_if_changed(os.path.join(OUT, "go.mod"), (
-        f"module {MODULE}\n\ngo 1.22\n\nrequire github.com/fastwire/fastwire/go v0.0.0\n\n"
-        f"replace github.com/fastwire/fastwire/go => {os.path.join(REPO, 'go')}\n"))
+        f"module {MODULE}\n\ngo 1.22\n\nrequire github.com/fastwire-fbe/fastwire/go v0.0.0\n\n"
+        f"replace github.com/fastwire-fbe/fastwire/go => {os.path.join(REPO, 'go')}\n"))
     print("go: building the conformance testee", file=sys.stderr)
     subprocess.run([go(), "build", "-o", os.path.join(OUT, "testee"), "./src"], cwd=OUT,
                    env=dict(env, GOMAXPROCS=env.get("GOMAXPROCS", "2")), check=True)

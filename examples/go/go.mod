@@ -2,6 +2,6 @@ module fastwire.examples
 
 go 1.22
 
-require github.com/fastwire/fastwire/go v0.0.0
+require github.com/fastwire-fbe/fastwire/go v0.0.0
 
-replace github.com/fastwire/fastwire/go => ../../go
+replace github.com/fastwire-fbe/fastwire/go => ../../go

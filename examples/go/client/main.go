@@ -15,7 +15,7 @@ import (
 
 	"fastwire.examples/gen/proto"
 	"fastwire.examples/gen/service"
-	fw "github.com/fastwire/fastwire/go"
+	fw "github.com/fastwire-fbe/fastwire/go"
 )
 
 func fail(format string, args ...any) {

@@ -9,7 +9,7 @@ import (
 	"os"
 
 	"fastwire.examples/gen/proto"
-	fw "github.com/fastwire/fastwire/go"
+	fw "github.com/fastwire-fbe/fastwire/go"
 )
 
 type message interface {

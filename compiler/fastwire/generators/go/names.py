@@ -11,7 +11,7 @@ from ..options import Options
 from ..printer import Printer
 
 DEFAULT_IMPORT = "fastwire.gen"
-RUNTIME = "github.com/fastwire/fastwire/go"
+RUNTIME = "github.com/fastwire-fbe/fastwire/go"
 
 
 def go_package(name: str) -> str:

@@ -12,7 +12,7 @@ import (
 
 	"fastwire.gen/proto"
 	"fastwire.gen/protoex"
-	fw "github.com/fastwire/fastwire/go"
+	fw "github.com/fastwire-fbe/fastwire/go"
 )
 
 var _ = fw.Version

@@ -8,7 +8,7 @@ import (
 	"math"
 	"strconv"
 
-	fw "github.com/fastwire/fastwire/go"
+	fw "github.com/fastwire-fbe/fastwire/go"
 )
 
 var _ = fw.Version

@@ -13,7 +13,7 @@ package protocol
 
 import (
 	"fastwire.gen/proto"
-	fw "github.com/fastwire/fastwire/go"
+	fw "github.com/fastwire-fbe/fastwire/go"
 )
 
 var _ = fw.Version
