@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The README's promise, checked: a fresh Maven project outside the repository depends on
-# the installed runtime (dev.fastwire:fastwire-runtime, `mvn install`), generates code for
+# the installed runtime (io.github.fastwire-fbe:fastwire-runtime, `mvn install`), generates code for
 # schemas/proto.fbe and round-trips the seed account, in Java and in Kotlin.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,7 +27,7 @@ for lang in java kotlin; do
   <properties><maven.compiler.release>17</maven.compiler.release>
     <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding></properties>
   <dependencies>
-    <dependency><groupId>dev.fastwire</groupId><artifactId>fastwire-runtime</artifactId><version>0.1.0</version></dependency>
+    <dependency><groupId>io.github.fastwire-fbe</groupId><artifactId>fastwire-runtime</artifactId><version>0.1.0</version></dependency>
     $dep
   </dependencies>
   <build>$src<plugins>
