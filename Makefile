@@ -73,6 +73,11 @@ format:
 # bench-<language> where it has one (LANGUAGE_BENCHES).
 LANGUAGE_TESTS :=
 LANGUAGE_LINTS :=
+# A language's bench-<language> runs its measurement through bench/record.py, which writes
+# bench/results/<language>.md (the output, the machine, the date, the load, the peers).
+BENCH_RECORD = $(PYTHON) bench/record.py
+CPP_ACCOUNT_BENCH = $(BUILD)/cpp/bench/fastwire_account_bench
+CPP_PEER = $(if $(wildcard $(CPP_ACCOUNT_BENCH)),--peer 'fastwire C++ ($(CPP_ACCOUNT_BENCH), the same session)')
 LANGUAGE_BENCHES :=
 # A language's test target runs its own conformance cases with $(LANG_CONFORMANCE) <lang>;
 # under `make test` that step is a no-op, since test-conformance runs every language once.
@@ -143,7 +148,13 @@ test-bench:
 	bench/run --quick
 	$(PYTHON) -m pytest -q bench/tests
 
-# The comparison table: fastwire against the peers on the seed data sets.
+# The comparison table: fastwire against the peers on the seed data sets (C++; writes
+# bench/results/latest.md). Python's: make bench-python (bench/results/python.md).
+.PHONY: bench-python
+bench-python:
+	@$(BOOTSTRAP) python
+	$(BENCH_RECORD) python --toolchain '$(PYTHON) --version' -- $(PYTHON) python/bench/account_bench.py --repeat 51
+
 bench:
 	@$(BOOTSTRAP) bench
 	bench/run

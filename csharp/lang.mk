@@ -37,7 +37,7 @@ fuzz-csharp:
 
 bench-csharp:
 	@$(BOOTSTRAP) csharp
-	$(PYTHON) csharp/build.py bench
+	$(BENCH_RECORD) csharp --toolchain 'mono --version' -- $(PYTHON) csharp/build.py bench
 
 LANGUAGE_TESTS += test-csharp
 LANGUAGE_BENCHES += bench-csharp

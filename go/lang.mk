@@ -45,12 +45,12 @@ BENCHSTAT = golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 bench-go:
 	@$(BOOTSTRAP) go
 	go/generate.sh
-	@mkdir -p build && uptime
-	cd go && $(GO_ENV) $(GO) test -run '^$$' -bench Account -benchmem -count 10 . | tee $(CURDIR)/build/go-bench.txt
-	cd go && $(GO_ENV) $(GO) run $(BENCHSTAT) $(CURDIR)/build/go-bench.txt
-	@if [ -x $(BUILD)/cpp/bench/fastwire_account_bench ]; then $(BUILD)/cpp/bench/fastwire_account_bench \
-	    --benchmark_repetitions=10 --benchmark_report_aggregates_only=true | grep median; fi
-	@uptime
+	@mkdir -p build
+	$(BENCH_RECORD) go --toolchain '$(GO) version' $(CPP_PEER) -- bash -c '\
+	    cd go && $(GO_ENV) $(GO) test -run "^$$" -bench Account -benchmem -count 10 . > $(CURDIR)/build/go-bench.txt && \
+	    $(GO_ENV) $(GO) run $(BENCHSTAT) $(CURDIR)/build/go-bench.txt && cd $(CURDIR) && \
+	    if [ -x $(CPP_ACCOUNT_BENCH) ]; then $(CPP_ACCOUNT_BENCH) \
+	        --benchmark_repetitions=10 --benchmark_report_aggregates_only=true | grep median; fi' 
 LANGUAGE_BENCHES += bench-go
 
 # `make fuzz FUZZ_SECONDS=N` fuzzes the Go targets too, N seconds each.

@@ -40,6 +40,7 @@ bench-java:
 	@$(BOOTSTRAP) java
 	$(PYTHON) conformance/java/prepare.py java kotlin
 	java/mvn.sh -pl bench-java,bench-kotlin -am package -DskipTests
-	$(PYTHON) java/bench/run.py --cpu $(if $(wildcard $(BUILD)/cpp/bench/fastwire_account_bench),--cpp $(BUILD)/cpp/bench/fastwire_account_bench)
+	$(BENCH_RECORD) java --toolchain 'java -version 2>&1' --peer 'fastwire Kotlin (the same JMH run)' $(CPP_PEER) -- \
+	    $(PYTHON) java/bench/run.py --cpu $(if $(wildcard $(CPP_ACCOUNT_BENCH)),--cpp $(CPP_ACCOUNT_BENCH))
 
 LANGUAGE_BENCHES += bench-java

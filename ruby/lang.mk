@@ -36,8 +36,9 @@ LANGUAGE_TESTS += test-ruby
 bench-ruby:
 	@$(BOOTSTRAP) ruby
 	$(PYTHON) -m fastwire compile schemas/proto.fbe --lang ruby --final --json -q -o $(RUBY_BUILD)/bench
-	FASTWIRE_RUBY_GEN=$(CURDIR)/$(RUBY_BUILD)/bench ruby ruby/bench/account_bench.rb
-	FASTWIRE_RUBY_GEN=$(CURDIR)/$(RUBY_BUILD)/bench ruby --yjit ruby/bench/account_bench.rb
+	$(BENCH_RECORD) ruby --toolchain 'ruby --version' -- bash -c '\
+	    export FASTWIRE_RUBY_GEN=$(CURDIR)/$(RUBY_BUILD)/bench; echo "ruby:"; ruby ruby/bench/account_bench.rb && \
+	    echo && echo "ruby --yjit:" && ruby --yjit ruby/bench/account_bench.rb' 
 LANGUAGE_BENCHES += bench-ruby
 
 # The mutation fuzzer at length (Ruby has no standard coverage-guided fuzzer; make test

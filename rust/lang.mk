@@ -52,10 +52,11 @@ LANGUAGE_TESTS += test-rust-fuzz
 bench-rust:
 	@$(BOOTSTRAP) rust
 	@uptime
-	$(CARGO) bench $(RUST_MANIFEST) -j$(JOBS) -p fastwire-bench --bench account -- --noplot
-	$(PYTHON) rust/bench/medians.py $(RUST_TARGET_DIR)/criterion
 	$(CARGO) build $(RUST_MANIFEST) -j$(JOBS) --release -q -p fastwire-bench --bin profile
-	$(PYTHON) rust/bench/compare.py $(RUST_TARGET_DIR)/release/profile $(BUILD)/cpp/bench/fastwire_account_bench
+	$(BENCH_RECORD) rust --toolchain 'rustc --version' $(CPP_PEER) -- bash -c '\
+	    $(CARGO) bench $(RUST_MANIFEST) -j$(JOBS) -p fastwire-bench --bench account -- --noplot >&2 && \
+	    $(PYTHON) rust/bench/medians.py $(RUST_TARGET_DIR)/criterion && \
+	    $(PYTHON) rust/bench/compare.py $(RUST_TARGET_DIR)/release/profile $(CPP_ACCOUNT_BENCH)' 
 LANGUAGE_BENCHES += bench-rust
 
 # The transports' full-size runs: FASTWIRE_RUST_MESSAGES mixed messages over std::net (make

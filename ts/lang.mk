@@ -76,7 +76,8 @@ fuzz: fuzz-ts
 # The seed account benchmark (tinybench medians), with fastwire C++ of the same session.
 bench-ts:
 	$(MAKE) --no-print-directory ts-build
-	cd ts && FASTWIRE_CPP_BENCH=$(CURDIR)/$(BUILD)/cpp/bench/fastwire_account_bench node bench/account.bench.mjs
+	$(BENCH_RECORD) ts --toolchain 'node --version' $(CPP_PEER) -- bash -c '\
+	    cd ts && FASTWIRE_CPP_BENCH=$(CURDIR)/$(CPP_ACCOUNT_BENCH) node bench/account.bench.mjs' 
 LANGUAGE_BENCHES += bench-ts
 
 # The full-size loopback run of the issue: 1,000,000 mixed messages through `net`.

@@ -22,10 +22,9 @@ REPO = Path(__file__).resolve().parents[2]
 BUDGET = 400
 
 # README -> its line count today: over the budget, not yet rewritten (issue 38).
-OVER_BUDGET: Dict[str, int] = {"cpp/README.md": 1455, "java/README.md": 645}
+OVER_BUDGET: Dict[str, int] = {"cpp/README.md": 1455}
 # README -> how many dates it still carries (issue 38).
-DATED: Dict[str, int] = {"README.md": 2, "cpp/README.md": 16, "csharp/README.md": 2, "go/README.md": 3,
-                         "java/README.md": 9, "ruby/README.md": 2, "rust/README.md": 3, "ts/README.md": 2}
+DATED: Dict[str, int] = {"cpp/README.md": 16}
 DATE = re.compile(r"\b20\d\d-\d\d-\d\d\b")
 
 
