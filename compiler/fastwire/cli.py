@@ -68,7 +68,7 @@ def _common_output_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pmr", dest="cpp_pmr", action="store_true",
                    help="C++: std::pmr strings and collections, and structs that take an "
                         "allocator, so a value read into a std::pmr::monotonic_buffer_resource "
-                        "(an arena) allocates from its blocks (cpp/README.md, 'Arena')")
+                        "(an arena) allocates from its blocks (docs/cpp/arena.md)")
     p.add_argument("-I", "--include", action="append", default=[], metavar="DIR",
                    help="also look for imported schemas in DIR")
 

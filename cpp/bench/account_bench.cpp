@@ -12,7 +12,7 @@
 // Give a single benchmark's figure from a run of it alone (--benchmark_filter=...): in the
 // full suite, the heap layout left by the benchmarks before it can place the output buffer
 // 4 KiB (mod 4096) from the account's strings, and the resulting 4K aliasing costs the
-// final serialize ~50% for the same code (cpp/README.md, "Performance").
+// final serialize ~50% for the same code (docs/performance/cpp.md).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>

@@ -3,9 +3,9 @@
 - Every repository path a Markdown file names (a link, or a backticked path whose first
   folder is one of the repository's) exists. OUTPUTS lists the paths that are written by
   builds and commands rather than checked in.
-- Every code block of README.md, cpp/README.md, python/README.md and
-  docs/adding-a-language.md marked as an example
-  compiles and runs, and prints what the block marked as its output shows. The markers
+- Every code block of README.md, cpp/README.md, docs/cpp/generated-code.md,
+  python/README.md and docs/adding-a-language.md marked as an example compiles and runs,
+  and prints what the block marked as its output shows. The markers
   are HTML comments, invisible on GitHub, on the line right before the fence:
 
       <!-- example: NAME -->        before a ```cpp or ```python block
@@ -38,7 +38,8 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 COMPILER_ENV = {**os.environ, "PYTHONPATH": str(REPO / "compiler")}
 
-EXAMPLE_DOCS = ["README.md", "cpp/README.md", "python/README.md", "docs/adding-a-language.md"]
+EXAMPLE_DOCS = ["README.md", "cpp/README.md", "docs/cpp/generated-code.md", "python/README.md",
+                "docs/adding-a-language.md"]
 SCHEMAS = ["schemas/proto.fbe", "schemas/everything.fbe"]
 BUILD = REPO / "build" / "docs-examples"
 

@@ -22,9 +22,9 @@ REPO = Path(__file__).resolve().parents[2]
 BUDGET = 400
 
 # README -> its line count today: over the budget, not yet rewritten (issue 38).
-OVER_BUDGET: Dict[str, int] = {"cpp/README.md": 1455}
+OVER_BUDGET: Dict[str, int] = {}
 # README -> how many dates it still carries (issue 38).
-DATED: Dict[str, int] = {"cpp/README.md": 16}
+DATED: Dict[str, int] = {}
 DATE = re.compile(r"\b20\d\d-\d\d-\d\d\b")
 
 

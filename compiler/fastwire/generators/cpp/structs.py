@@ -1,7 +1,7 @@
 """The domain header `p.h`: enums and flags, structs with their defaults, constructors,
 comparisons, printing, std::hash of key structs, and each struct's fastwire::struct_schema,
 from which the runtime derives serialize, deserialize and verify at compile time
-(cpp/README.md, "Runtime contract for generated code")."""
+(docs/cpp/generated-code.md)."""
 
 from __future__ import annotations
 

@@ -99,7 +99,7 @@ FASTWIRE_INLINE void copy_bytes(std::uint8_t* dst, const T* src, std::size_t n) 
 // up to 64 bytes, 16-byte moves from both ends that overlap in the middle (2 or 4 of
 // them), as memcpy itself does once called; longer copies call memcpy, whose 32- and
 // 64-byte moves (AVX2, AVX-512: chosen by the library for the CPU, where this code is
-// built for any x86-64) beat eight inline 16-byte moves (cpp/README.md, performance notes).
+// built for any x86-64) beat eight inline 16-byte moves (docs/performance/cpp.md).
 // n > 16: from both ends up to 64 bytes, memcpy above.
 FASTWIRE_INLINE void copy_long(unsigned char* d, const unsigned char* s, std::size_t n) noexcept {
     if (n > 64)
@@ -139,7 +139,7 @@ FASTWIRE_INLINE void copy_short(void* dst, const void* src, std::size_t n) noexc
 
 // copy_short with the long cases tested first: what serialize uses for strings and bytes
 // (store_text). A copy of more than 16 bytes costs two compares before its moves or its
-// memcpy instead of three, a shorter one a compare more (cpp/README.md has the figures:
+// memcpy instead of three, a shorter one a compare more (docs/performance/cpp.md has the figures:
 // complex and record serialize gain, vec's 8-byte strings pay). The read side keeps
 // copy_short: with this order there, g++ 12 stopped inlining the read of account's Order
 // into its vector loop (+67 instructions a message).
