@@ -1,6 +1,6 @@
-# Java and Kotlin (java/): one JVM runtime (java/runtime), the code generated for the
-# conformance schemas in each language (java/gen-java, java/gen-kotlin, built by
-# conformance/java/prepare.py) with their JUnit 5 tests; java/mvn.sh runs Maven offline
+# Java and Kotlin (java/): one JVM runtime (java/runtime), the hand-written JUnit 5 tests of
+# each language (java/tests-java, java/tests-kotlin), compiled with the code generated for
+# the conformance schemas (by conformance/java/prepare.py); java/mvn.sh runs Maven offline
 # once ~/.m2 has what it needs. Build output goes to build/java.
 .PHONY: test-java lint-java
 
@@ -15,11 +15,11 @@ FASTWIRE_CPP_SERVER ?= $(CURDIR)/$(BUILD)/examples/cpp/server
 test-java:
 	@$(BOOTSTRAP) java
 	FASTWIRE_CPP_SERVER=$(FASTWIRE_CPP_SERVER) $(PYTHON) conformance/java/prepare.py --test java kotlin
-	JAZZER_FUZZ=1 java/mvn.sh -pl gen-java -am test -Dtest=FuzzTargetsTest -Dsurefire.failIfNoSpecifiedTests=false -Dfastwire.skipNoUnsafe=true
+	JAZZER_FUZZ=1 java/mvn.sh -pl tests-java -am test -Dtest=FuzzTargetsTest -Dsurefire.failIfNoSpecifiedTests=false -Dfastwire.skipNoUnsafe=true
 	java/install-check.sh
 
 # Longer fuzzing: the Jazzer target again and again (20 s a run, its corpus kept under
-# build/java/gen-java/surefire-work/.cifuzz-corpus), for JAVA_FUZZ_RUNS runs: by default
+# build/java/tests-java/surefire-work/.cifuzz-corpus), for JAVA_FUZZ_RUNS runs: by default
 # enough runs to fill FUZZ_SECONDS. `make fuzz` runs it too (make fuzz FUZZ_SECONDS=3600).
 JAVA_FUZZ_RUNS ?= $(shell echo $$(( ($(FUZZ_SECONDS) + 19) / 20 )))
 .PHONY: fuzz-java
@@ -27,7 +27,7 @@ fuzz-java:
 	@$(BOOTSTRAP) java
 	$(PYTHON) conformance/java/prepare.py java
 	for i in $$(seq $(JAVA_FUZZ_RUNS)); do \
-	    JAZZER_FUZZ=1 java/mvn.sh -pl gen-java -am test -Dtest=FuzzTargetsTest -Dsurefire.failIfNoSpecifiedTests=false -Dfastwire.skipNoUnsafe=true || exit 1; done
+	    JAZZER_FUZZ=1 java/mvn.sh -pl tests-java -am test -Dtest=FuzzTargetsTest -Dsurefire.failIfNoSpecifiedTests=false -Dfastwire.skipNoUnsafe=true || exit 1; done
 
 fuzz: fuzz-java
 

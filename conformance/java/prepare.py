@@ -1,6 +1,6 @@
 """Prepares the JVM conformance testees: generates the conformance schemas' code (and
 schemas/service.fbe, for the transport tests) for Java or Kotlin, then builds it with its
-tests' module through Maven (java/gen-java or java/gen-kotlin).
+tests' module through Maven (java/tests-java or java/tests-kotlin).
 
     python3 conformance/java/prepare.py java      # or kotlin, or both
     python3 conformance/java/prepare.py --test java kotlin   # and run the tests (make test-java)
@@ -25,7 +25,7 @@ SCHEMAS = ["schemas/protocol.fbe", "schemas/everything.fbe", "conformance/schema
 
 def fingerprint(lang: str) -> str:
     h = hashlib.sha256()
-    roots = ["compiler/fastwire", "java/runtime/src", f"java/gen-{lang}", "java/pom.xml",
+    roots = ["compiler/fastwire", "java/runtime/src", f"java/tests-{lang}", "java/pom.xml",
              "conformance/java", *SCHEMAS]
     for root in roots:
         path = os.path.join(REPO, root)
@@ -82,7 +82,7 @@ def main() -> int:
             import shutil
             shutil.rmtree(src)
         generate(lang)
-    modules = ",".join(f"gen-{lang}" for lang in langs)
+    modules = ",".join(f"tests-{lang}" for lang in langs)
     goals = ["install"] if test else ["package", "-DskipTests"]
     if maven(["-pl", modules, "-am", *goals]) != 0:
         return 1

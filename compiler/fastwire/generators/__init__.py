@@ -111,7 +111,7 @@ LANGUAGES: Dict[str, Language] = {
         golden_schemas=("schemas/protocol.fbe", "schemas/everything.fbe"),
         testee=Testee(
             run=["java", "-XX:TieredStopAtLevel=1", "-Xss16m", "-cp",
-                 "build/java/gen-java/classes:build/java/fastwire-runtime/classes",
+                 "build/java/tests-java/classes:build/java/fastwire-runtime/classes",
                  "dev.fastwire.conformance.Testee", "build/conformance/java/packages.txt"],
             prepare=["{python}", "conformance/java/prepare.py", "java"])),
     "kotlin": Language(
@@ -119,7 +119,7 @@ LANGUAGES: Dict[str, Language] = {
         golden_schemas=("schemas/protocol.fbe", "schemas/everything.fbe"),
         testee=Testee(
             run=["java", "-XX:TieredStopAtLevel=1", "-Xss16m", "-cp",
-                 "build/java/gen-kotlin/classes:build/java/fastwire-runtime/classes:"
+                 "build/java/tests-kotlin/classes:build/java/fastwire-runtime/classes:"
                  "build/java/kotlin-stdlib.jar",
                  "dev.fastwire.conformance.Testee", "build/conformance/kotlin/packages.txt"],
             prepare=["{python}", "conformance/java/prepare.py", "kotlin"])),
