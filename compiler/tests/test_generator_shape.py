@@ -33,7 +33,7 @@ LAYOUT_CONSTANTS = {
 
 # language folder: (lines that test a wire kind, bytes) today, while it is moved onto the plan
 PENDING = {
-    "csharp": (5, 53_980), "go": (0, 79_315), "java": (106, 96_571),
+    "csharp": (5, 53_980), "go": (0, 79_319), "java": (106, 96_571),
     "kotlin": (50, 45_493), "python": (65, 54_370), "ruby": (82, 78_162),
     "typescript": (62, 48_596),
 }
