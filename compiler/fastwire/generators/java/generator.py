@@ -20,11 +20,12 @@ Layout is never worked out here: offsets, slot sizes, body sizes and final runs 
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, cast
+from typing import Dict, Optional, cast
 
 from ... import __version__, ir, lower
 from ..common import naming
 from ..common.docs import line_comments
+from ..jvm.names import SCALAR_ENUM, Lines, float_literal, java_package, schema_class
 from ..options import Options
 
 PRIM = {  # scalar -> (Java type, boxed, codec)
@@ -39,11 +40,6 @@ PRIM = {  # scalar -> (Java type, boxed, codec)
     "decimal": ("java.math.BigDecimal", "java.math.BigDecimal", "DECIMAL"),
     "uuid": ("java.util.UUID", "java.util.UUID", "UUID_"),
     "string": ("String", "String", "STRING"), "bytes": ("byte[]", "byte[]", "BYTES"),
-}
-SCALAR_ENUM = {  # wire scalar -> dev.fastwire.Scalar constant
-    "byte": "BYTE", "char": "CHAR", "wchar": "WCHAR", "int8": "INT8", "uint8": "UINT8",
-    "int16": "INT16", "uint16": "UINT16", "int32": "INT32", "uint32": "UINT32",
-    "int64": "INT64", "uint64": "UINT64",
 }
 # How a raw scalar is read as a Java value at position `p` (reader `r`).
 READ = {
@@ -63,11 +59,6 @@ READ_RAW = {
 SIZE_PUT = {1: "u8", 2: "i16", 4: "i32", 8: "i64"}
 SIZE_CAST = {1: "(int) ", 2: "(short) ", 4: "(int) ", 8: ""}
 SIZE_ADD = {1: "addU8", 2: "addI16", 4: "addI32", 8: "addI64"}
-
-
-def java_package(pkg: ir.Package) -> str:
-    parts = (pkg.domain.split(".") if pkg.domain else []) + [pkg.name]
-    return ".".join(naming.ident("java", part) for part in parts)
 
 
 def jstring(text: str) -> str:
@@ -95,33 +86,6 @@ def jstring(text: str) -> str:
 
 def pascal(name: str) -> str:
     return name[:1].upper() + name[1:]
-
-
-def schema_class(pkg: ir.Package) -> str:
-    return naming.pascal(pkg.name) + "Schema"
-
-
-class Lines:
-    def __init__(self, unit: str) -> None:
-        self.unit = unit
-        self.level = 0
-        self.out: List[str] = []
-
-    def __call__(self, *lines: str) -> None:
-        for text in lines:
-            for line in text.split("\n"):
-                self.out.append((self.unit * self.level + line) if line else "")
-
-    def open(self, line: str) -> None:
-        self(line)
-        self.level += 1
-
-    def close(self, line: str = "}") -> None:
-        self.level -= 1
-        self(line)
-
-    def text(self) -> str:
-        return "\n".join(self.out) + "\n"
 
 
 class JavaGen:
@@ -426,12 +390,6 @@ class JavaGen:
         out.close()
         return out.text()
 
-
-def float_literal(x: float) -> str:
-    text = repr(x)
-    if "e" not in text and "." not in text:
-        text += ".0"
-    return text
 
 
 def generate(model: lower.WireModel, options: Options) -> Dict[str, str]:

@@ -11,41 +11,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Dict, List
 
 from ... import ir
-from .generator import Lines, java_package
+from ..jvm.names import Lines, java_package, schema_class
+from ..jvm.protocol import requests, sent_types
 
 if TYPE_CHECKING:
     from .generator import JavaGen
 
 
-def sent_types(g: "JavaGen", pkg: ir.Package) -> List[ir.StructType]:
-    out = []
-    for qname in g.model.package(pkg.name).sends:
-        _, _, name = qname.partition(".")
-        t = pkg.type(name)
-        assert isinstance(t, ir.StructType)
-        out.append(t)
-    return out
-
-
-def requests(pkg: ir.Package, sends: List[ir.StructType]):
-    """(request, response, [rejects]) of the package's requests whose answers it receives."""
-    names = {s.qualified_name for s in sends}
-    out = []
-    for s in sends:
-        if not s.request or s.response is None or s.id_field is None:
-            continue
-        if s.response.qualified_name not in names:
-            continue
-        rejects = [r.type for r in s.rejects if r.type.qualified_name in names]
-        out.append((s, s.response, rejects))
-    return out
-
-
 def protocol_files(g: "JavaGen", pkg: ir.Package) -> Dict[str, str]:
-    from .generator import schema_class
     folder = java_package(pkg).replace(".", "/")
     base = schema_class(pkg)[:-len("Schema")]
-    sends = sent_types(g, pkg)
+    sends = sent_types(g.model, pkg)
     files: Dict[str, str] = {}
     u = g.unit
 

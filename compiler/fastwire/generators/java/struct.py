@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 from ... import ir, lower
-from .fast import FastRead, FastWalk, eligible, readable
-from .fastput import direct
-from .generator import READ, READ_RAW, SIZE_ADD, SIZE_CAST, SIZE_PUT, Lines, jstring
+from ..jvm.fast import FastRead, FastWalk, eligible, readable
+from ..jvm.fastput import FastPut, direct
+from ..jvm.names import Lines
+from .generator import READ, READ_RAW, SIZE_ADD, SIZE_CAST, SIZE_PUT, jstring
 
 if TYPE_CHECKING:
     from .generator import JavaGen
@@ -264,7 +265,6 @@ def emit_codec(g: "JavaGen", out: Lines, s: ir.StructType, layout: lower.StructL
         out.close()
         out("")
     if eligible(g.model, layout):
-        from .fastput import FastPut
         FastPut(False, lambda f, at, base, v: vput_stmt(g, f, at, base, v),
                 lambda f, v: fput_stmt(g, f, v), lambda f, at, base, v: vput_stmt(g, f, at, base, v),
                 lambda w: scodec(g, w), lambda f: fname(g, f), lambda w: g.jtype(w, True)).emit(

@@ -16,7 +16,7 @@ from typing import Dict, List, Optional, cast
 from ... import __version__, ir, lower
 from ..common import naming
 from ..common.docs import line_comments
-from ..java.generator import SCALAR_ENUM, Lines, float_literal, java_package
+from ..jvm.names import SCALAR_ENUM, Lines, float_literal, java_package
 from ..options import Options
 
 # scalar -> (Kotlin type, Java runtime codec or None when the package makes one)

@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Dict
 
 from ... import ir
-from ..java.generator import java_package
-from ..java.protocol import requests, sent_types
+from ..jvm.names import java_package
+from ..jvm.protocol import requests, sent_types
 
 if TYPE_CHECKING:
     from .generator import KotlinGen
@@ -19,7 +19,7 @@ def protocol_files(g: "KotlinGen", pkg: ir.Package) -> Dict[str, str]:
     from .generator import schema_object
     folder = java_package(pkg).replace(".", "/")
     base = schema_object(pkg)[:-len("Schema")]
-    sends = sent_types(g, pkg)  # type: ignore[arg-type]
+    sends = sent_types(g.model, pkg)
     files: Dict[str, str] = {}
     u = g.unit
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 from ... import ir, lower
-from ..java.fast import FastRead, FastWalk, eligible, readable
-from ..java.fastput import direct
-from ..java.generator import Lines
+from ..jvm.fast import FastRead, FastWalk, eligible, readable
+from ..jvm.fastput import FastPut, direct
+from ..jvm.names import Lines
 from .generator import JSON, RAW_WRITE, READ, READ_RAW, VALUE, WRITE, kstring
 
 if TYPE_CHECKING:
@@ -314,7 +314,6 @@ def emit_codec(g: "KotlinGen", out: Lines, s: ir.StructType, layout: lower.Struc
             "",
             f"fun fput0(w: {W}, v: {n}?) {{ w.size = fw0(w, w.buf, w.size, v) }}",
             "")
-        from ..java.fastput import FastPut
         FastPut(True, lambda f, at, base, v: vput_stmt(g, s, f, at, base, v),
                 lambda f, v: fput_stmt(g, s, f, v), lambda f, at, base, v: value_write(g, f.wire, at, v),
                 lambda w: scodec(g, w), lambda f: fname(g, f), lambda w: "").emit(out, n, null, layout)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Callable, List
 
 from ... import lower
-from .generator import Lines
+from .names import Lines
 
 F = "dev.fastwire.Fast"
 _MAP = [("w.buf[", "b["), ("w.u8(", F + ".w8(b, "), ("w.i16(", F + ".w16(b, "),
