@@ -1,5 +1,5 @@
-"""The fast path of verify, for the Java and the Kotlin generator alike (one emitter, two
-spellings).
+"""The fast paths of verify and deserialize, for the Java and the Kotlin generator alike
+(one walk over the codec plan, spelled by the language's Syntax).
 
 A struct that is not recursive (its layout's depth is bounded) gets two straight-line
 walks beside its general checks: vfast0 (versioned) and ffast0 (final). Each reads the
@@ -34,25 +34,38 @@ count needs only its upper bound checked, and the JIT folds the constants added 
 position into the load's address (the final walks are a chain of dependent loads: this
 keeps each link to a load and an add). An offset of 2^31 or more leads past the end and
 is rejected there.
+
+The fast path of deserialize is the same walks, reading as they check, into the object
+being filled (its nested objects and list elements reused as the general read reuses
+them). A struct gets them when every field is a value (not a decimal: its read can fail),
+a string, a struct that has them, an optional of such a struct or of a string, or a vector
+or list of such structs. Given up (-1), they leave the object partly filled and the
+general read starts that struct over from the same reader state: it sets every field
+again, so the result, or the exception, is the general read's.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Callable, List
+from typing import Callable, Dict, List, Sequence, Tuple
 
-from ... import lower
+from ... import lower, plan
+from ...layouts import BLOCK, COLLECTION, DECIMAL, OPTIONAL, STRUCT
+from ..printer import Printer
+from .syntax import Syntax
 
 U = "dev.fastwire.Unchecked"
+D = "dev.fastwire.Direct"
+# The header a field of the final format checks first (its length, count or flag).
+AHEAD = {"string": BLOCK.length_size, "bytes": BLOCK.length_size, "optional": OPTIONAL.flag_size,
+         **{c: COLLECTION.count_size for c in ("vector", "list", "set", "map", "hash")}}
+_READER_LOAD = re.compile(r"\br\.(u8|i8|i16|i32|u32|i64|f32|f64)\(([^()]*)\)")
+_READER_BYTE = re.compile(r"\br\.buf\[([^\]]*)\]")
 
 
 def load(kind: str, at: str, limit: str) -> str:
     """A load at `at` the walk has proved in bounds: at + width <= limit <= d.length."""
     return f"{U}.{kind}(d, {at}, {limit})"
-
-
-_READER_LOAD = re.compile(r"\br\.(u8|i8|i16|i32|u32|i64|f32|f64)\(([^()]*)\)")
-_READER_BYTE = re.compile(r"\br\.buf\[([^\]]*)\]")
 
 
 def unchecked(expr: Callable[[str], str], at: str, limit: str, to_int: Callable[[str], str]) -> str:
@@ -66,6 +79,16 @@ def unchecked(expr: Callable[[str], str], at: str, limit: str, to_int: Callable[
     return e.replace(mark, to_int(at))
 
 
+def parts(w: lower.WireType) -> List[lower.WireType]:
+    """A collection's entry: its key (of a map) and its element."""
+    return [x for x in (w.key, w.element) if x is not None]
+
+
+def counted(w: lower.WireType) -> bool:
+    """A vector, list, set, map or hash: a count, then its entries."""
+    return w.collection not in (None, "array")
+
+
 def eligible(model: lower.WireModel, layout: lower.StructLayout) -> bool:
     """Whether a struct gets the fast walks: not recursive, and no collection of elements
     that take no bytes in the final format (those count against an allowance)."""
@@ -73,66 +96,76 @@ def eligible(model: lower.WireModel, layout: lower.StructLayout) -> bool:
 
 
 def _ok(model: lower.WireModel, w: lower.WireType) -> bool:
-    if w.kind == "struct":
+    if w.helper == "struct":
         assert w.ref is not None
         return eligible(model, model.struct(w.ref))
-    if w.kind in ("sequence", "map"):
-        parts = [w.element] + ([w.key] if w.kind == "map" else [])
-        if sum(p.final_min for p in parts if p is not None) == 0:
-            return False
-    for part in (w.element, w.key):
-        if part is not None and not _ok(model, part):
-            return False
-    return True
+    if counted(w) and sum(x.final_min for x in parts(w)) == 0:
+        return False
+    return all(_ok(model, x) for x in parts(w))
 
 
 def needs_check(w: lower.WireType) -> bool:
     """Whether a versioned slot of this type has anything to check."""
-    if w.kind == "decimal":
-        return True
     if w.is_value:
-        return False
-    if w.kind == "array":
-        assert w.element is not None
-        return needs_check(w.element)
-    return True
+        return w.helper == "decimal"
+    return w.helper != "array" or any(needs_check(x) for x in parts(w))
 
 
 def fneeds_check(w: lower.WireType) -> bool:
     """Whether a final-format value of this type has anything to check beyond its size."""
-    if w.kind == "decimal":
-        return True
     if w.is_value:
-        return False
-    if w.kind == "array":
-        assert w.element is not None
-        return w.element.final_size is None or fneeds_check(w.element)
-    return True
+        return w.helper == "decimal"
+    return w.helper != "array" or any(x.final_size is None or fneeds_check(x) for x in parts(w))
+
+
+def readable(model: lower.WireModel, layout: lower.StructLayout) -> bool:
+    return eligible(model, layout) and all(_readable(model, fl.wire) for fl in layout.fields)
+
+
+def _readable(model: lower.WireModel, w: lower.WireType) -> bool:
+    if w.is_value:
+        return w.helper != "decimal"
+    return _READABLE.get(w.helper, lambda m, w: False)(model, w)
+
+
+def _struct_readable(model: lower.WireModel, w: lower.WireType) -> bool:
+    return w.helper == "struct" and readable(model, model.struct(w.ref or ""))
+
+
+_READABLE: Dict[str, Callable[[lower.WireModel, lower.WireType], bool]] = {
+    "string": lambda m, w: True,
+    "struct": _struct_readable,
+    "optional": lambda m, w: w.element is not None and (
+        w.element.helper == "string" or _struct_readable(m, w.element)),
+    "vector": lambda m, w: w.element is not None and _struct_readable(m, w.element),
+    "list": lambda m, w: w.element is not None and _struct_readable(m, w.element),
+}
 
 
 class FastWalk:
-    def __init__(self, model: lower.WireModel, kotlin: bool, codec: Callable[[str], str],
-                 unit: str) -> None:
-        self.model = model
-        self.unit = unit
-        self.kotlin = kotlin
-        self.codec = codec  # a struct's qualified name -> its codec class
-        self.lines: List[str] = []
+    """The verify walks: `codec` maps a struct's qualified name to its codec class."""
+
+    def __init__(self, p: Printer, syntax: Syntax, codec: Callable[[str], str]) -> None:
+        self.p = p
+        self.syn = syntax
+        self.codec = codec
         self.lim = "size"  # the bound every load is proved against
         self.have = 0  # the final walks: bytes known to remain at p
         self.after = 0  # the final walks: bytes the field after a string checks first
-        self.level = 0
         self.count = 0
 
     # ---- spelling --------------------------------------------------------------------
 
     def o(self, line: str) -> None:
-        self.lines.append(self.unit * self.level + line)
+        self.p.value(line)
 
     def st(self, s: str) -> None:
         if s.startswith("p "):
             self.have = 0  # the final walks' cursor moved: nothing known past it
-        self.o(s if self.kotlin else s + ";")
+        self.o(s + self.syn.end)
+
+    def decl(self, name: str, expr: str, mutable: bool = False, kind: str = "long") -> None:
+        self.o(self.syn.decl(name, expr, mutable, kind))
 
     def room(self, n: int) -> None:
         """The final walks: fail unless n bytes remain at p (known already after a run
@@ -140,41 +173,11 @@ class FastWalk:
         if self.have < n:
             self.fail(f"end - p < {n}" if n > 1 else "p >= end")
 
-    def need(self, layout: lower.StructLayout, i: int) -> int:
-        """The bytes the final walk checks first from the field at index i on: a fixed
-        run's size and the header after it, or the field's header."""
-        run = next((r for r in layout.final_runs if r.first == i), None)
-        return run.size + self.ahead(layout, i + run.count) if run else self.ahead(layout, i)
-
-    def ahead(self, layout: lower.StructLayout, i: int) -> int:
-        """The bytes the field at index i checks first in the final format (its header)."""
-        if i >= len(layout.fields):
-            return 0
-        k = layout.fields[i].wire.kind
-        return 4 if k in ("string", "bytes", "sequence", "map") else 1 if k == "optional" else 0
-
-    def decl(self, name: str, expr: str, mutable: bool = False, kind: str = "long") -> None:
-        """A local: a position, length or count is a long (`kind` int: a loop index)."""
-        if self.kotlin:
-            self.o(f"{'var' if mutable else 'val'} {name} = {expr}")
-        else:
-            self.o(f"{kind} {name} = {expr};")
-
-    def as_int(self, expr: str) -> str:
-        """A long position or length as the int the reader's calls take (it fits: it is
-        inside the array)."""
-        return f"({expr}).toInt()" if self.kotlin and " " in expr else (
-            f"{expr}.toInt()" if self.kotlin else f"(int) {self.par(expr)}")
-
     def fail(self, cond: str) -> None:
         line = f"if ({cond}) return -1"
-        if self.lines and self.lines[-1].strip() in (line, line + ";"):
+        if self.p.lines and self.p.lines[-1].strip() in (line, line + ";"):
             return  # the same check just made (a struct's walk ending a loop pass)
         self.st(line)
-
-    @staticmethod
-    def par(e: str) -> str:
-        return f"({e})" if " " in e else e
 
     def outside(self, x: str, lo: str, width: str) -> str:
         """The block of `width` bytes at x starts before lo or ends past the limit: two
@@ -189,11 +192,16 @@ class FastWalk:
 
     def open(self, head: str) -> None:
         self.o(head + " {")
-        self.level += 1
+        self.p.indent()
 
     def close(self) -> None:
-        self.level -= 1
+        self.p.outdent()
         self.o("}")
+
+    def orelse(self) -> None:
+        self.p.outdent()
+        self.o("} else {")
+        self.p.indent()
 
     def var(self, stem: str) -> str:
         self.count += 1
@@ -207,31 +215,24 @@ class FastWalk:
             return f"{m.group(1)} + {int(m.group(2)) + n}"
         return expr if n == 0 else f"{expr} + {n}"
 
+    def start(self, fn: str, name: str, lim: str) -> None:
+        self.count, self.lim, self.have, self.after = 0, lim, 0, 0
+        head, body = self.syn.heads[fn]
+        self.open(head.format(name=name))
+        for line in body:
+            self.o(line)
+
+    def scale(self, at: str) -> None:
+        self.fail(f"{U}.u8(d, {self.plus(at, DECIMAL.scale_at)}, {self.lim}) > {DECIMAL.max_scale}")
+
     # ---- versioned -------------------------------------------------------------------
 
-    def versioned(self, layout: lower.StructLayout) -> List[str]:
-        """vfast0(d, slot, base, size, left): the budget left after the struct the slot
-        leads to, or -1 (or any negative) to take the general walk."""
-        self.lines, self.level, self.count, self.lim = [], 0, 0, "size"
-        if self.kotlin:
-            self.open("fun vfast0(d: ByteArray, slot: Long, base: Long, size: Long, left0: Long): Long")
-            self.o("var left = left0")
-        else:
-            self.open("public static long vfast0(byte[] d, long slot, long base, long size, long left)")
-        b = layout.body_size
+    def body(self, layout: lower.StructLayout) -> None:
+        """The body the slot leads to, and its [u32 size][u32 type] as one 8-byte load and
+        compare: the size this schema writes (a body of another version, larger, takes the
+        general walk), the type; its bytes charged to the budget."""
         self.decl("pos", f"base + {U}.u32(d, slot, {self.lim})")
-        self.fail(self.outside("pos", "slot + 4", str(b)))
-        self.header(layout)
-        for fl in layout.fields:
-            self.vfield(fl.wire, self.plus("pos", fl.offset), "pos")
-        self.st("return left")
-        self.close()
-        return self.lines
-
-    def header(self, layout: lower.StructLayout) -> None:
-        """The body's [u32 size][u32 type] as one 8-byte load and compare: the size this
-        schema writes (a body of another version, larger, takes the general walk), the type;
-        its bytes charged to the budget."""
+        self.fail(self.outside("pos", f"slot + {STRUCT.slot}", str(layout.body_size)))
         key = ((layout.type_number & 0xFFFFFFFF) << 32) | layout.body_size
         if key >= 1 << 63:
             key -= 1 << 64
@@ -239,421 +240,378 @@ class FastWalk:
         self.fail(f"{U}.i64(d, pos, {self.lim}) != {lit}")
         self.st(f"left -= {layout.body_size}")
 
+    def versioned(self, layout: lower.StructLayout) -> None:
+        """vfast0(d, slot, base, size, left): the budget left after the struct the slot
+        leads to, or -1 (or any negative) to take the general walk."""
+        self.start("vfast0", "", "size")
+        self.body(layout)
+        for step in layout.plan.versioned.steps:
+            for f in step.fields:
+                self.vfield(f.wire, self.plus("pos", f.at or 0), "pos")
+        self.st("return left")
+        self.close()
+
     def vfield(self, w: lower.WireType, at: str, base: str) -> None:
         """The checks of the slot at `at`, whose offsets are relative to `base`."""
-        k = w.kind
-        if k == "decimal":
-            self.fail(f"{U}.u8(d, {self.plus(at, 14)}, {self.lim}) > 28")
-        elif w.is_value:
+        if w.is_value:
+            if w.helper == "decimal":
+                self.scale(at)
             return
-        elif k in ("string", "bytes"):
-            q, n = self.var("q"), self.var("n")
-            self.decl(q, f"{base} + {U}.u32(d, {at}, {self.lim})")
-            self.fail(self.outside(q, self.plus(at, 4), "4"))
-            self.decl(n, f"{U}.u32(d, {q}, {self.lim})")
-            self.fail(self.past(q, f"4 + {n}"))
-            self.st(f"left -= 4 + {n}")
-        elif k == "struct":
-            assert w.ref is not None
-            self.st(f"left = {self.codec(w.ref)}.vfast0(d, {at}, {base}, size, left)")
+        _VERSIONED[w.helper](self, w, at, base)
+
+    def block_at(self, at: str, base: str) -> Tuple[str, str]:
+        """The offset at `at` followed to a block and its u32 length checked; the length."""
+        q, n = self.var("q"), self.var("n")
+        self.decl(q, f"{base} + {U}.u32(d, {at}, {self.lim})")
+        self.fail(self.outside(q, self.plus(at, BLOCK.slot), str(BLOCK.length_size)))
+        self.decl(n, f"{U}.u32(d, {q}, {self.lim})")
+        self.fail(self.past(q, f"{BLOCK.length_size} + {n}"))
+        self.st(f"left -= {BLOCK.length_size} + {n}")
+        return q, n
+
+    def v_block(self, w: lower.WireType, at: str, base: str) -> None:
+        self.block_at(at, base)
+
+    def v_struct(self, w: lower.WireType, at: str, base: str) -> None:
+        self.st(f"left = {self.codec(w.ref or '')}.vfast0(d, {at}, {base}, size, left)")
+        self.fail("left < 0")
+
+    def optional_at(self, e: lower.WireType, at: str, base: str) -> str:
+        """An optional's flag tested and its offset followed; the value's position."""
+        self.open(f"if ({U}.u8(d, {at}, {self.lim}) != 0)")
+        q = self.var("o")
+        self.decl(q, f"{base} + {U}.u32(d, {self.plus(at, OPTIONAL.offset_at)}, {self.lim})")
+        self.fail(self.outside(q, self.plus(at, OPTIONAL.slot), str(e.slot)))
+        self.st(f"left -= {e.slot}")
+        return q
+
+    def v_optional(self, w: lower.WireType, at: str, base: str) -> None:
+        assert w.element is not None
+        q = self.optional_at(w.element, at, base)
+        self.vfield(w.element, q, q)
+        self.close()
+
+    def v_array(self, w: lower.WireType, at: str, base: str) -> None:
+        assert w.element is not None and w.length is not None
+        e = w.element
+        if needs_check(e):
+            a, end = self.var("a"), self.var("end")
+            self.decl(a, at, mutable=True)
+            self.decl(end, self.plus(at, w.length * e.slot))
+            self.open(f"while ({a} < {end})")
+            self.vfield(e, a, base)
+            self.st(f"{a} += {e.slot}")
+            self.close()
+
+    def v_collection(self, w: lower.WireType, at: str, base: str) -> None:
+        es = sum(x.slot for x in parts(w))
+        off, q, c = self.var("off"), self.var("q"), self.var("c")
+        n = COLLECTION.count_size
+        self.decl(off, f"{U}.u32(d, {at}, {self.lim})")
+        self.open(f"if ({off} != 0L)")
+        self.decl(q, f"{base} + {off}")
+        self.fail(self.outside(q, self.plus(at, COLLECTION.slot), str(n)))
+        self.decl(c, f"{U}.u32(d, {q}, {self.lim})")
+        self.fail(self.past(q, f"{n} + {c} * {es}"))
+        self.st(f"left -= {n} + {c} * {es}")
+        if any(needs_check(x) for x in parts(w)):
+            a, end = self.var("a"), self.var("end")
+            self.decl(end, f"{q} + {n} + {c} * {es}")
+            self.decl(a, f"{q} + {n}", mutable=True)
+            self.open(f"while ({a} < {end})")
+            o = 0
+            for x in parts(w):
+                self.vfield(x, self.plus(a, o), base)
+                o += x.slot
             self.fail("left < 0")
-        elif k == "optional":
-            assert w.element is not None
-            e = w.element
-            self.open(f"if ({U}.u8(d, {at}, {self.lim}) != 0)")
-            q = self.var("o")
-            self.decl(q, f"{base} + {U}.u32(d, {self.plus(at, 1)}, {self.lim})")
-            self.fail(self.outside(q, self.plus(at, 5), str(e.slot)))
-            self.st(f"left -= {e.slot}")
-            self.vfield(e, q, q)
+            self.st(f"{a} += {es}")
             self.close()
-        elif k == "array":
-            assert w.element is not None and w.length is not None
-            e = w.element
-            if needs_check(e):
-                a, end = self.var("a"), self.var("end")
-                self.decl(a, at, mutable=True)
-                self.decl(end, self.plus(at, w.length * e.slot))
-                self.open(f"while ({a} < {end})")
-                self.vfield(e, a, base)
-                self.st(f"{a} += {e.slot}")
-                self.close()
-        elif k in ("sequence", "map"):
-            assert w.element is not None
-            parts = [w.element] if k == "sequence" else [w.key, w.element]
-            es = sum(p.slot for p in parts if p is not None)
-            off, q, c = self.var("off"), self.var("q"), self.var("c")
-            self.decl(off, f"{U}.u32(d, {at}, {self.lim})")
-            self.open(f"if ({off} != 0L)")
-            self.decl(q, f"{base} + {off}")
-            self.fail(self.outside(q, self.plus(at, 4), "4"))
-            self.decl(c, f"{U}.u32(d, {q}, {self.lim})")
-            self.fail(self.past(q, f"4 + {c} * {es}"))
-            self.st(f"left -= 4 + {c} * {es}")
-            if any(p is not None and needs_check(p) for p in parts):
-                a, end = self.var("a"), self.var("end")
-                self.decl(end, f"{q} + 4 + {c} * {es}")
-                self.decl(a, f"{q} + 4", mutable=True)
-                self.open(f"while ({a} < {end})")
-                o = 0
-                for p in parts:
-                    assert p is not None
-                    self.vfield(p, self.plus(a, o), base)
-                    o += p.slot
-                self.fail("left < 0")
-                self.st(f"{a} += {es}")
-                self.close()
-            self.close()
-        else:
-            raise AssertionError(k)
+        self.close()
 
     # ---- final -----------------------------------------------------------------------
 
-    def final(self, layout: lower.StructLayout) -> List[str]:
+    def ahead(self, steps: Sequence[plan.Step], k: int) -> int:
+        """The bytes the step at k checks first in the final format (its header)."""
+        return AHEAD.get(steps[k].op, 0) if k < len(steps) else 0
+
+    def need(self, steps: Sequence[plan.Step], k: int) -> int:
+        """The bytes the final walk checks first from the step at k on: a fixed run's size
+        and the header after it, or the field's header."""
+        if k < len(steps) and steps[k].op == "values":
+            return (steps[k].size or 0) + self.ahead(steps, k + 1)
+        return self.ahead(steps, k)
+
+    def final_steps(self, layout: lower.StructLayout,
+                    run: Callable[[plan.Step], None], field: Callable[[plan.PlanField], None]) -> None:
+        steps = layout.plan.final.steps
+        for k, step in enumerate(steps):
+            if step.op == "values":
+                la = self.ahead(steps, k + 1)
+                size = step.size or 0
+                if self.have < size + la:
+                    self.fail(f"end - p < {size + la}")
+                run(step)
+                self.st(f"p += {size}")
+                self.have = la
+                continue
+            if step.op in ("string", "bytes"):
+                self.after = self.need(steps, k + 1)
+            field(step.field)
+            self.after = 0
+
+    def final(self, layout: lower.StructLayout) -> None:
         """ffast0(d, p, end): the position after the struct at p, or -1 to take the
         general walk."""
-        self.lines, self.level, self.count, self.lim = [], 0, 0, "end"
-        if self.kotlin:
-            self.open("fun ffast0(d: ByteArray, p0: Long, end: Long): Long")
-            self.o("var p = p0")
-        else:
-            self.open("public static long ffast0(byte[] d, long p, long end)")
-        runs = {r.first: r for r in layout.final_runs}
-        fields = layout.fields
-        i = 0
-        while i < len(fields):
-            if i in runs:
-                run = runs[i]
-                la = self.ahead(layout, i + run.count)
-                if self.have < run.size + la:
-                    self.fail(f"end - p < {run.size + la}")
-                for k, j in enumerate(run.indexes):
-                    if fields[j].wire.kind == "decimal":
-                        self.fail(f"{U}.u8(d, {self.plus('p', run.offsets[k] + 14)}, {self.lim}) > 28")
-                self.st(f"p += {run.size}")
-                self.have = la
-                i += run.count
-                continue
-            if fields[i].wire.kind in ("string", "bytes"):
-                self.after = self.need(layout, i + 1)
-            self.ffield(fields[i].wire)
-            self.after = 0
-            i += 1
+        self.start("ffast0", "", "end")
+
+        def run(step: plan.Step) -> None:
+            for f in step.fields:
+                if f.helper == "decimal":
+                    self.scale(self.plus("p", f.at or 0))
+        self.final_steps(layout, run, lambda f: self.ffield(f.wire))
         self.st("return p")
         self.close()
-        return self.lines
 
     def ffield(self, w: lower.WireType) -> None:
         """Checks the value at p and moves p past it."""
-        k = w.kind
         if w.is_value:
-            assert w.final_size is not None
             self.fail(f"end - p < {w.final_size}")
-            if k == "decimal":
-                self.fail(f"{U}.u8(d, p + 14, {self.lim}) > 28")
+            if w.helper == "decimal":
+                self.scale("p")
             self.st(f"p += {w.final_size}")
-        elif k in ("string", "bytes"):
-            n = self.var("n")
-            self.room(4)
-            self.decl(n, f"{U}.u32(d, p, {self.lim})")
-            self.string_tail(n)
-        elif k == "struct":
-            assert w.ref is not None
-            self.st(f"p = {self.codec(w.ref)}.ffast0(d, p, end)")
-            self.fail("p < 0")
-        elif k == "optional":
-            assert w.element is not None
-            self.room(1)
-            self.st("p += 1")
-            self.open(f"if ({U}.u8(d, p - 1, {self.lim}) != 0)")
-            self.ffield(w.element)
-            self.close()
-        elif k == "array":
-            assert w.element is not None and w.length is not None
-            e = w.element
-            if not fneeds_check(e):
-                assert e.final_size is not None
-                self.ffield_fixed(e.final_size * w.length)
-            else:
-                i = self.var("i")
-                self.decl(i, "0", mutable=True, kind="int")
-                self.open(f"while ({i} < {w.length})")
-                self.ffield(e)
-                self.st(f"{i} += 1")
-                self.close()
-        elif k in ("sequence", "map"):
-            assert w.element is not None
-            parts = [w.element] if k == "sequence" else [w.key, w.element]
-            least = sum(p.final_min for p in parts if p is not None)
-            c = self.var("c")
-            self.room(4)
-            self.decl(c, f"{U}.u32(d, p, {self.lim})")
-            self.st("p += 4")
-            self.fail(self.past("p", f"{c} * {least}"))
-            if all(p is not None and not fneeds_check(p) and p.final_size is not None for p in parts):
-                # Fixed elements: the count check above covers them.
-                self.st(f"p += {c} * {least}")
-            else:
-                i = self.var("i")
-                self.decl(i, "0", mutable=True, kind="int")
-                self.open(f"while ({i} < {c})")
-                for p in parts:
-                    assert p is not None
-                    self.ffield(p)
-                self.st(f"{i} += 1")
-                self.close()
-        else:
-            raise AssertionError(k)
+            return
+        _FINAL[w.helper](self, w)
+
+    def f_block(self, w: lower.WireType) -> None:
+        n = self.var("n")
+        self.room(BLOCK.length_size)
+        self.decl(n, f"{U}.u32(d, p, {self.lim})")
+        self.string_tail(n)
+
+    def f_struct(self, w: lower.WireType) -> None:
+        self.st(f"p = {self.codec(w.ref or '')}.ffast0(d, p, end)")
+        self.fail("p < 0")
+
+    def f_optional(self, w: lower.WireType) -> None:
+        assert w.element is not None
+        self.room(OPTIONAL.flag_size)
+        self.st(f"p += {OPTIONAL.flag_size}")
+        self.open(f"if ({U}.u8(d, p - {OPTIONAL.flag_size}, {self.lim}) != 0)")
+        self.ffield(w.element)
+        self.close()
+
+    def f_array(self, w: lower.WireType) -> None:
+        assert w.element is not None and w.length is not None
+        e = w.element
+        if not fneeds_check(e):
+            size = (e.final_size or 0) * w.length
+            if size:
+                self.fail(f"end - p < {size}")
+                self.st(f"p += {size}")
+            return
+        i = self.var("i")
+        self.decl(i, "0", mutable=True, kind="int")
+        self.open(f"while ({i} < {w.length})")
+        self.ffield(e)
+        self.st(f"{i} += 1")
+        self.close()
+
+    def count_at(self, least: int) -> str:
+        """A count at p, checked to leave `least` bytes an entry; the count."""
+        c = self.var("c")
+        self.room(COLLECTION.count_size)
+        self.decl(c, f"{U}.u32(d, p, {self.lim})")
+        self.st(f"p += {COLLECTION.count_size}")
+        self.fail(self.past("p", f"{c} * {least}"))
+        return c
+
+    def f_collection(self, w: lower.WireType) -> None:
+        least = sum(x.final_min for x in parts(w))
+        c = self.count_at(least)
+        if all(not fneeds_check(x) and x.final_size is not None for x in parts(w)):
+            self.st(f"p += {c} * {least}")  # fixed entries: the count check covers them
+            return
+        i = self.var("i")
+        self.decl(i, "0", mutable=True, kind="int")
+        self.open(f"while ({i} < {c})")
+        for x in parts(w):
+            self.ffield(x)
+        self.st(f"{i} += 1")
+        self.close()
 
     def string_tail(self, n: str, use: str = "") -> None:
         """A final string's length n (at p) checked, with room for what the walk checks
         next (self.after: the next field's run and header), which is then known."""
         after, self.after = self.after, 0
-        self.fail(self.past("p", f"{4 + after} + {n}"))
+        self.fail(self.past("p", f"{BLOCK.length_size + after} + {n}"))
         if use:
             self.st(use)
-        self.st(f"p += 4 + {n}")
+        self.st(f"p += {BLOCK.length_size} + {n}")
         self.have = after
 
-    def ffield_fixed(self, size: int) -> None:
-        if size:
-            self.fail(f"end - p < {size}")
-            self.st(f"p += {size}")
 
-
-# ---- the fast path of deserialize ----------------------------------------------------
-#
-# The same walks, reading as they check, into the object being filled (its nested
-# objects and list elements reused as the general read reuses them). A struct gets them
-# when every field is a value (not a decimal: its read can fail), a string, a struct that
-# has them, an optional of such a struct or of a string, or a vector or list of such
-# structs. Given up (-1), they leave the object partly filled and the general read starts
-# that struct over from the same reader state: it sets every field again, so the result,
-# or the exception, is the general read's.
-
-def readable(model: lower.WireModel, layout: lower.StructLayout) -> bool:
-    return eligible(model, layout) and all(_readable(model, fl.wire) for fl in layout.fields)
-
-
-def _readable(model: lower.WireModel, w: lower.WireType) -> bool:
-    if w.is_value:
-        return w.kind != "decimal"
-    if w.kind == "string":
-        return True
-    if w.kind == "struct":
-        assert w.ref is not None
-        return readable(model, model.struct(w.ref))
-    e = w.element
-    if w.kind == "optional" and e is not None:
-        return e.kind == "string" or (e.kind == "struct" and _readable(model, e))
-    if w.kind == "sequence" and w.collection in ("vector", "list") and e is not None:
-        return e.kind == "struct" and _readable(model, e)
-    return False
+_COLLECTIONS = ("vector", "list", "set", "map", "hash")
+_VERSIONED: Dict[str, Callable[[FastWalk, lower.WireType, str, str], None]] = {
+    "string": FastWalk.v_block, "bytes": FastWalk.v_block, "struct": FastWalk.v_struct,
+    "optional": FastWalk.v_optional, "array": FastWalk.v_array,
+    **{c: FastWalk.v_collection for c in _COLLECTIONS}}
+_FINAL: Dict[str, Callable[[FastWalk, lower.WireType], None]] = {
+    "string": FastWalk.f_block, "bytes": FastWalk.f_block, "struct": FastWalk.f_struct,
+    "optional": FastWalk.f_optional, "array": FastWalk.f_array,
+    **{c: FastWalk.f_collection for c in _COLLECTIONS}}
 
 
 class FastRead(FastWalk):
-    def __init__(self, model: lower.WireModel, kotlin: bool, codec: Callable[[str], str],
-                 unit: str, qualified: Callable[[str], str],
-                 value: Callable[[lower.WireType, str], str],
-                 field: Callable[[lower.FieldLayout], str]) -> None:
-        super().__init__(model, kotlin, codec, unit)
-        self.qualified = qualified  # a struct's qualified name -> its class
-        # (a value's wire type, its position) -> the read expression, loading from d
-        self.value = lambda w, at: unchecked(lambda p: value(w, p), at, self.lim, self.as_int)
-        self.field = field  # a field -> its name in the class
+    """The deserialize walks: `qualified` maps a struct's qualified name to its class,
+    `field` a field to its name in the class."""
+
+    def __init__(self, p: Printer, syntax: Syntax, codec: Callable[[str], str],
+                 qualified: Callable[[str], str], field: Callable[[plan.PlanField], str]) -> None:
+        super().__init__(p, syntax, codec)
+        self.qualified = qualified
+        self.field = field
+
+    def value(self, w: lower.WireType, at: str) -> str:
+        """A value's read expression, loading from d."""
+        return unchecked(lambda q: self.syn.value_read(w, q), at, self.lim, self.syn.as_int)
 
     def ensure(self, ref: str, x: str, target: str, nullable: bool) -> None:
         """x: the struct to fill, `target`'s when it is one, else a new one put there."""
-        t = self.qualified(ref)
-        if self.kotlin and not nullable:
-            self.o(f"val {x} = {target}")  # a data class (final), never null
-            return
-        if self.kotlin:
-            self.o(f"var {x} = {target}")
-            self.open(f"if ({x} == null)")
-        else:
-            self.o(f"{t} {x} = {target};")
-            self.open(f"if ({x} == null || {x}.getClass() != {t}.class)")
-        self.st(f"{x} = {'' if self.kotlin else 'new '}{t}()")
-        self.st(f"{target} = {x}")
-        self.close()
+        decl, test, new = self.syn.ensure[nullable]
+        names = dict(t=self.qualified(ref), x=x, target=target)
+        self.o(decl.format(**names))
+        if test is not None and new is not None:
+            self.open(test.format(**names))
+            self.st(new.format(**names))
+            self.st(f"{target} = {x}")
+            self.close()
 
-    def vread(self, name: str, layout: lower.StructLayout) -> List[str]:
+    def vread(self, name: str, layout: lower.StructLayout) -> None:
         """vgetFast0(r, d, slot, base, size, left, v): reads v from the body the slot leads
         to; the budget left, or -1 (or any negative) to take the general read."""
-        self.lines, self.level, self.count, self.lim = [], 0, 0, "size"
-        R = "dev.fastwire.Reader"
-        if self.kotlin:
-            self.open(f"fun vgetFast0(r: {R}, d: ByteArray, slot: Long, base: Long, size: Long, "
-                      f"left0: Long, v: {name}): Long")
-            self.o("var left = left0")
-        else:
-            self.open(f"public static long vgetFast0({R} r, byte[] d, long slot, long base, "
-                      f"long size, long left, {name} v)")
-        b = layout.body_size
-        self.decl("pos", f"base + {U}.u32(d, slot, {self.lim})")
-        self.fail(self.outside("pos", "slot + 4", str(b)))
-        self.header(layout)
-        for fl in layout.fields:
-            self.vrfield(fl.wire, self.plus("pos", fl.offset), "pos", "v." + self.field(fl))
+        self.start("vgetFast0", name, "size")
+        self.body(layout)
+        for step in layout.plan.versioned.steps:
+            for f in step.fields:
+                self.vrfield(f.wire, self.plus("pos", f.at or 0), "pos", "v." + self.field(f))
         self.st("return left")
         self.close()
-        return self.lines
 
     def vrstring(self, at: str, base: str, target: str) -> None:
-        q, n = self.var("q"), self.var("n")
-        self.decl(q, f"{base} + {U}.u32(d, {at}, {self.lim})")
-        self.fail(self.outside(q, self.plus(at, 4), "4"))
-        self.decl(n, f"{U}.u32(d, {q}, {self.lim})")
-        self.fail(self.past(q, f"4 + {n}"))
-        self.st(f"left -= 4 + {n}")
-        self.st(f"{target} = r.text({self.as_int(q + ' + 4')}, {self.as_int(n)}, {target})")
+        q, n = self.block_at(at, base)
+        self.st(f"{target} = r.text({self.syn.as_int(q + ' + 4')}, {self.syn.as_int(n)}, {target})")
 
     def vrfield(self, w: lower.WireType, at: str, base: str, target: str,
                 nullable: bool = False) -> None:
-        k = w.kind
         if w.is_value:
             self.st(f"{target} = {self.value(w, at)}")
-        elif k == "string":
-            self.vrstring(at, base, target)
-        elif k == "struct":
-            assert w.ref is not None
-            x = self.var("x")
-            self.ensure(w.ref, x, target, nullable)
-            self.st(f"left = {self.codec(w.ref)}.vgetFast0(r, d, {at}, {base}, size, left, {x})")
-            self.fail("left < 0")
-        elif k == "optional":
-            assert w.element is not None
-            e = w.element
-            self.open(f"if ({U}.u8(d, {at}, {self.lim}) != 0)")
-            o = self.var("o")
-            self.decl(o, f"{base} + {U}.u32(d, {self.plus(at, 1)}, {self.lim})")
-            self.fail(self.outside(o, self.plus(at, 5), str(e.slot)))
-            self.st(f"left -= {e.slot}")
-            if e.kind == "string":
-                self.vrstring(o, o, target)
-            else:
-                self.vrfield(e, o, o, target, True)
-            self.level -= 1
-            self.o("} else {")
-            self.level += 1
-            self.st(f"{target} = null")
-            self.close()
-        elif k == "sequence":
-            el = w.element
-            assert el is not None and el.ref is not None
-            q, c = self.var("q"), self.var("c")
-            self.decl(q, f"{base} + {U}.u32(d, {at}, {self.lim})")
-            self.fail(self.outside(q, self.plus(at, 4), "4"))
-            self.decl(c, f"{U}.u32(d, {q}, {self.lim})")
-            self.fail(self.past(q, f"4 + {c} * {el.slot}"))
-            self.st(f"left -= 4 + {c} * {el.slot}")
-            self.read_list(el.ref, target, c,
-                           lambda x, i: f"vgetFast0(r, d, {q} + 4 + {el.slot} * {i}, {base}, size, left, {x})",
-                           "left")
-        else:
-            raise AssertionError(k)
+            return
+        _VREAD[w.helper](self, w, at, base, target, nullable)
+
+    def vr_string(self, w: lower.WireType, at: str, base: str, target: str, nullable: bool) -> None:
+        self.vrstring(at, base, target)
+
+    def vr_struct(self, w: lower.WireType, at: str, base: str, target: str, nullable: bool) -> None:
+        x = self.var("x")
+        self.ensure(w.ref or "", x, target, nullable)
+        self.st(f"left = {self.codec(w.ref or '')}.vgetFast0(r, d, {at}, {base}, size, left, {x})")
+        self.fail("left < 0")
+
+    def vr_optional(self, w: lower.WireType, at: str, base: str, target: str, nullable: bool) -> None:
+        assert w.element is not None
+        o = self.optional_at(w.element, at, base)
+        self.vrfield(w.element, o, o, target, True)
+        self.orelse()
+        self.st(f"{target} = null")
+        self.close()
+
+    def vr_list(self, w: lower.WireType, at: str, base: str, target: str, nullable: bool) -> None:
+        el = w.element
+        assert el is not None and el.ref is not None
+        n = COLLECTION.count_size
+        q, c = self.var("q"), self.var("c")
+        self.decl(q, f"{base} + {U}.u32(d, {at}, {self.lim})")
+        self.fail(self.outside(q, self.plus(at, COLLECTION.slot), str(n)))
+        self.decl(c, f"{U}.u32(d, {q}, {self.lim})")
+        self.fail(self.past(q, f"{n} + {c} * {el.slot}"))
+        self.st(f"left -= {n} + {c} * {el.slot}")
+        self.read_list(el.ref, target, c,
+                       lambda x, i: f"vgetFast0(r, d, {q} + {n} + {el.slot} * {i}, {base}, size, left, {x})",
+                       "left")
 
     def read_list(self, ref: str, target: str, c: str, call: Callable[[str, str], str],
                   acc: str) -> None:
         """Fills the list at target with c elements, each read by call(x, i) into acc."""
-        t = self.qualified(ref)
         out, old, i, x = self.var("out"), self.var("old"), self.var("i"), self.var("x")
-        D = "dev.fastwire.Direct"
-        if self.kotlin:
-            self.o(f"val {out} = {D}.list({target})")
-            self.o(f"val {old} = {out}.size")
-            self.open(f"for ({i} in 0 until {self.as_int(c)})")
-            self.o(f"var {x} = if ({i} < {old}) {out}[{i}] else null")
-            self.open(f"if ({x} == null)")
-            self.o(f"{x} = {t}()")
-        else:
-            self.o(f"java.util.List<{t}> {out} = {D}.list({target});")
-            self.o(f"int {old} = {out}.size();")
-            self.open(f"for (int {i} = 0; {i} < {self.as_int(c)}; {i}++)")
-            self.o(f"{t} {x} = {i} < {old} ? {out}.get({i}) : null;")
-            self.open(f"if ({x} == null || {x}.getClass() != {t}.class)")
-            self.o(f"{x} = new {t}();")
+        names = dict(t=self.qualified(ref), out=out, old=old, i=i, x=x, target=target,
+                     n=self.syn.as_int(c), D=D)
+        decl, size, loop, element, test, new = (t.format(**names) for t in self.syn.fill_list)
+        self.o(decl)
+        self.o(size)
+        self.open(loop)
+        self.o(element)
+        self.open(test)
+        self.o(new)
         self.st(f"{D}.set({out}, {i}, {old}, {x})")
         self.close()
         self.st(f"{acc} = {self.codec(ref)}.{call(x, i)}")
         self.fail(f"{acc} < 0")
         self.close()
-        self.st(f"{D}.trim({out}, {self.as_int(c)})")
+        self.st(f"{D}.trim({out}, {self.syn.as_int(c)})")
         self.st(f"{target} = {out}")
 
-    def fread(self, name: str, layout: lower.StructLayout) -> List[str]:
+    def fread(self, name: str, layout: lower.StructLayout) -> None:
         """fgetFast0(r, d, p, end, v): reads v at p; the position after it, or -1 to take
         the general read."""
-        self.lines, self.level, self.count, self.lim = [], 0, 0, "end"
-        R = "dev.fastwire.Reader"
-        if self.kotlin:
-            self.open(f"fun fgetFast0(r: {R}, d: ByteArray, p0: Long, end: Long, v: {name}): Long")
-            self.o("var p = p0")
-        else:
-            self.open(f"public static long fgetFast0({R} r, byte[] d, long p, long end, {name} v)")
-        runs = {r.first: r for r in layout.final_runs}
-        fields = layout.fields
-        i = 0
-        while i < len(fields):
-            if i in runs:
-                run = runs[i]
-                la = self.ahead(layout, i + run.count)
-                if self.have < run.size + la:
-                    self.fail(f"end - p < {run.size + la}")
-                for k, j in enumerate(run.indexes):
-                    fl = fields[j]
-                    self.st(f"v.{self.field(fl)} = {self.value(fl.wire, self.plus('p', run.offsets[k]))}")
-                self.st(f"p += {run.size}")
-                self.have = la
-                i += run.count
-                continue
-            if fields[i].wire.kind in ("string", "bytes"):
-                self.after = self.need(layout, i + 1)
-            self.frfield(fields[i].wire, "v." + self.field(fields[i]))
-            self.after = 0
-            i += 1
+        self.start("fgetFast0", name, "end")
+
+        def run(step: plan.Step) -> None:
+            for f in step.fields:
+                self.st(f"v.{self.field(f)} = {self.value(f.wire, self.plus('p', f.at or 0))}")
+        self.final_steps(layout, run, lambda f: self.frfield(f.wire, "v." + self.field(f)))
         self.st("return p")
         self.close()
-        return self.lines
 
     def frfield(self, w: lower.WireType, target: str, nullable: bool = False) -> None:
-        k = w.kind
         if w.is_value:
-            assert w.final_size is not None
             self.fail(f"end - p < {w.final_size}")
             self.st(f"{target} = {self.value(w, 'p')}")
             self.st(f"p += {w.final_size}")
-        elif k == "string":
-            n = self.var("n")
-            self.room(4)
-            self.decl(n, f"{U}.u32(d, p, {self.lim})")
-            self.string_tail(n, f"{target} = r.text({self.as_int('p + 4')}, {self.as_int(n)}, {target})")
-        elif k == "struct":
-            assert w.ref is not None
-            x = self.var("x")
-            self.ensure(w.ref, x, target, nullable)
-            self.st(f"p = {self.codec(w.ref)}.fgetFast0(r, d, p, end, {x})")
-            self.fail("p < 0")
-        elif k == "optional":
-            assert w.element is not None
-            self.room(1)
-            self.st("p += 1")
-            self.open(f"if ({U}.u8(d, p - 1, {self.lim}) != 0)")
-            self.frfield(w.element, target, True)
-            self.level -= 1
-            self.o("} else {")
-            self.level += 1
-            self.st(f"{target} = null")
-            self.close()
-        elif k == "sequence":
-            el = w.element
-            assert el is not None and el.ref is not None
-            c = self.var("c")
-            self.room(4)
-            self.decl(c, f"{U}.u32(d, p, {self.lim})")
-            self.st("p += 4")
-            self.fail(self.past("p", f"{c} * {el.final_min}"))
-            self.read_list(el.ref, target, c, lambda x, i: f"fgetFast0(r, d, p, end, {x})", "p")
-        else:
-            raise AssertionError(k)
+            return
+        _FREAD[w.helper](self, w, target, nullable)
+
+    def fr_string(self, w: lower.WireType, target: str, nullable: bool) -> None:
+        n = self.var("n")
+        self.room(BLOCK.length_size)
+        self.decl(n, f"{U}.u32(d, p, {self.lim})")
+        self.string_tail(n, f"{target} = r.text({self.syn.as_int('p + 4')}, {self.syn.as_int(n)}, {target})")
+
+    def fr_struct(self, w: lower.WireType, target: str, nullable: bool) -> None:
+        x = self.var("x")
+        self.ensure(w.ref or "", x, target, nullable)
+        self.st(f"p = {self.codec(w.ref or '')}.fgetFast0(r, d, p, end, {x})")
+        self.fail("p < 0")
+
+    def fr_optional(self, w: lower.WireType, target: str, nullable: bool) -> None:
+        assert w.element is not None
+        self.room(OPTIONAL.flag_size)
+        self.st(f"p += {OPTIONAL.flag_size}")
+        self.open(f"if ({U}.u8(d, p - {OPTIONAL.flag_size}, {self.lim}) != 0)")
+        self.frfield(w.element, target, True)
+        self.orelse()
+        self.st(f"{target} = null")
+        self.close()
+
+    def fr_list(self, w: lower.WireType, target: str, nullable: bool) -> None:
+        el = w.element
+        assert el is not None and el.ref is not None
+        c = self.count_at(el.final_min)
+        self.read_list(el.ref, target, c, lambda x, i: f"fgetFast0(r, d, p, end, {x})", "p")
+
+
+_VREAD: Dict[str, Callable[[FastRead, lower.WireType, str, str, str, bool], None]] = {
+    "string": FastRead.vr_string, "struct": FastRead.vr_struct, "optional": FastRead.vr_optional,
+    "vector": FastRead.vr_list, "list": FastRead.vr_list}
+_FREAD: Dict[str, Callable[[FastRead, lower.WireType, str, bool], None]] = {
+    "string": FastRead.fr_string, "struct": FastRead.fr_struct, "optional": FastRead.fr_optional,
+    "vector": FastRead.fr_list, "list": FastRead.fr_list}

@@ -1,18 +1,16 @@
-"""Names and spellings Java and Kotlin share: the package of an FBE package, the schema
-class, a float's digits, the runtime's Scalar constants."""
+"""Names Java and Kotlin share: the package of an FBE package (the schema's `domain` as its
+prefix, as FBE does), a type's qualified name, the schema class, an enum's raw values, a
+float's digits, a field's codec expression over the runtime's dev.fastwire.Codecs."""
 
 from __future__ import annotations
 
-from typing import List
+from typing import Callable, Optional, cast
 
-from ... import ir
+from ... import ir, lower
 from ..common import naming
 
-SCALAR_ENUM = {  # wire scalar -> dev.fastwire.Scalar constant
-    "byte": "BYTE", "char": "CHAR", "wchar": "WCHAR", "int8": "INT8", "uint8": "UINT8",
-    "int16": "INT16", "uint16": "UINT16", "int32": "INT32", "uint32": "UINT32",
-    "int64": "INT64", "uint64": "UINT64",
-}
+# Containers by helper: the runtime's codec factory and what it takes after the element.
+_CONTAINERS = {"optional": "", "array": ", {length}", "vector": "", "list": "", "set": ""}
 
 
 def java_package(pkg: ir.Package) -> str:
@@ -20,8 +18,43 @@ def java_package(pkg: ir.Package) -> str:
     return ".".join(naming.ident("java", part) for part in parts)
 
 
+def folder(pkg: ir.Package) -> str:
+    return java_package(pkg).replace(".", "/")
+
+
+def qualified(schema: ir.Schema, qname: str) -> str:
+    """A struct, enum or flags type's JVM name from its qualified schema name."""
+    package, _, name = qname.partition(".")
+    return java_package(schema.package(package)) + "." + name
+
+
 def schema_class(pkg: ir.Package) -> str:
     return naming.pascal(pkg.name) + "Schema"
+
+
+def enum_type(schema: ir.Schema, ref: str) -> ir.EnumType:
+    package, _, name = ref.partition(".")
+    t = schema.package(package).type(name)
+    assert isinstance(t, ir.EnumType)
+    return t
+
+
+def raw_literal(value: int, base: str) -> str:
+    """An enum's raw value as a long literal (uint64: its bits)."""
+    if base == "uint64" and value >= 1 << 63:
+        value -= 1 << 64
+    if value == -(1 << 63):
+        return "Long.MIN_VALUE"
+    return f"{value}L"
+
+
+def enum_value(schema: ir.Schema, ident: Callable[[str], str], ref: str, lit: lower.Literal) -> str:
+    """An enum or flags default: its constant when it names one, else of(raw)."""
+    t = enum_type(schema, ref)
+    name = qualified(schema, ref)
+    if len(lit.names) == 1 and t.value(lit.names[0]) is not None:
+        return f"{name}.{ident(lit.names[0])}"
+    return f"{name}.of({raw_literal(int(cast(int, lit.value)), t.base)})"
 
 
 def float_literal(x: float) -> str:
@@ -31,24 +64,15 @@ def float_literal(x: float) -> str:
     return text
 
 
-class Lines:
-    def __init__(self, unit: str) -> None:
-        self.unit = unit
-        self.level = 0
-        self.out: List[str] = []
-
-    def __call__(self, *lines: str) -> None:
-        for text in lines:
-            for line in text.split("\n"):
-                self.out.append((self.unit * self.level + line) if line else "")
-
-    def open(self, line: str) -> None:
-        self(line)
-        self.level += 1
-
-    def close(self, line: str = "}") -> None:
-        self.level -= 1
-        self(line)
-
-    def text(self) -> str:
-        return "\n".join(self.out) + "\n"
+def codec(schema: ir.Schema, w: lower.WireType, leaf: Callable[[lower.WireType], Optional[str]]) -> str:
+    """A value's codec: `leaf` names the scalars', the types' CODEC, then the containers'."""
+    name = leaf(w)
+    if name is not None:
+        return name
+    if w.ref is not None:
+        return qualified(schema, w.ref) + ".CODEC"
+    assert w.element is not None
+    e = codec(schema, w.element, leaf)
+    if w.key is not None:
+        return f"dev.fastwire.Codecs.{w.helper}({codec(schema, w.key, leaf)}, {e})"
+    return f"dev.fastwire.Codecs.{w.helper}({e}{_CONTAINERS[w.helper].format(length=w.length)})"

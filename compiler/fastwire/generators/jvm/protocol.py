@@ -3,9 +3,12 @@ the lowered model, PackageLayout.sends), its requests and the answers a client a
 
 from __future__ import annotations
 
-from typing import List
+from typing import Dict, List, Tuple
 
 from ... import ir, lower
+
+# A request, its response and the rejects its sender receives.
+Request = Tuple[ir.StructType, ir.TypeRef, List[ir.TypeRef]]
 
 
 def sent_types(model: lower.WireModel, pkg: ir.Package) -> List[ir.StructType]:
@@ -18,7 +21,7 @@ def sent_types(model: lower.WireModel, pkg: ir.Package) -> List[ir.StructType]:
     return out
 
 
-def requests(pkg: ir.Package, sends: List[ir.StructType]):
+def requests(pkg: ir.Package, sends: List[ir.StructType]) -> List[Request]:
     """(request, response, [rejects]) of the package's requests whose answers it receives."""
     names = {s.qualified_name for s in sends}
     out = []
@@ -29,4 +32,20 @@ def requests(pkg: ir.Package, sends: List[ir.StructType]):
             continue
         rejects = [r.type for r in s.rejects if r.type.qualified_name in names]
         out.append((s, s.response, rejects))
+    return out
+
+
+def answers(pkg: ir.Package, reqs: List[Request]) -> List[Tuple[str, str, str]]:
+    """What a client awaits: (a response's or reject's name, `resolve` or `reject`, the
+    name of its [id] field)."""
+    how: Dict[str, str] = {}
+    for _, resp, rejects in reqs:
+        how[resp.name] = "resolve"
+        for r in rejects:
+            how.setdefault(r.name, "reject")
+    out = []
+    for name, verb in how.items():
+        t = pkg.type(name)
+        assert isinstance(t, ir.StructType) and t.id_field is not None
+        out.append((name, verb, t.id_field.name))
     return out

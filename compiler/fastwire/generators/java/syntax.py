@@ -1,0 +1,221 @@
+"""Java's spelling of the shared walks (jvm/codec.py, fast.py, fastput.py): the
+statements of each route (jvm/routes.py), the fast paths' declarations and blocks."""
+
+from __future__ import annotations
+
+from typing import Callable, List, Optional, Sequence, Tuple
+
+from ... import ir, lower, plan
+from ...layouts import SCALAR_WIDTHS
+from ..jvm import names
+from ..jvm.fast import needs_check
+from ..jvm.syntax import Syntax
+from . import literals
+from .names import fcodec, field
+from .types import codec, jtype
+
+D = "dev.fastwire.Direct"
+F = "dev.fastwire.Fast"
+# How a value is read at {p} (reader r), by helper; an enum's or flags' base as a long.
+READ = {
+    "bool": "r.buf[{p}] != 0", "byte": "r.buf[{p}]", "int8": "r.buf[{p}]",
+    "char": "(char) r.u8({p})", "uint8": "(short) r.u8({p})", "int16": "r.i16({p})",
+    "uint16": "r.i16({p}) & 0xFFFF", "int32": "r.i32({p})", "wchar": "r.i32({p})",
+    "uint32": "r.u32({p})", "int64": "r.i64({p})", "uint64": "r.i64({p})",
+    "timestamp": "r.i64({p})", "float": "r.f32({p})", "double": "r.f64({p})",
+    "decimal": "dev.fastwire.Decimals.read(r, {p})", "uuid": "dev.fastwire.Uuids.get(r.buf, {p})",
+}
+READ_RAW = {
+    "byte": "r.u8({p})", "char": "r.u8({p})", "uint8": "r.u8({p})", "int8": "r.i8({p})",
+    "int16": "r.i16({p})", "uint16": "r.i16({p}) & 0xFFFF", "int32": "r.i32({p})",
+    "uint32": "r.u32({p})", "wchar": "r.u32({p})", "int64": "r.i64({p})", "uint64": "r.i64({p})",
+}
+# How a value is stored at {p} (writer w), by helper (an integer by its width).
+_BY_WIDTH = {1: "w.u8({p}, (int) {v});", 2: "w.i16({p}, (short) {v});", 4: "w.i32({p}, (int) {v});",
+             8: "w.i64({p}, {v});"}
+WRITE = {**{s: _BY_WIDTH[n] for s, n in SCALAR_WIDTHS.items()},
+         "bool": "w.buf[{p}] = (byte) ({v} ? 1 : 0);", "float": "w.f32({p}, {v});",
+         "double": "w.f64({p}, {v});", "timestamp": "w.i64({p}, {v});",
+         "decimal": "dev.fastwire.Decimals.write(w.buf, {p}, {v});",
+         "uuid": "dev.fastwire.Uuids.write(w.buf, {p}, {v});"}
+STATEMENTS = {
+    "vput": {
+        "string": D + ".vputString(w, {p}, {base}, {v});",
+        "bytes": D + ".vputBytes(w, {p}, {base}, {v});",
+        "struct": "{sc}.vput0(w, {p}, {base}, {v});",
+        "opt": "{{ {et} x = {v}; int q = " + D + ".vputOptional(w, {p}, {base}, x != null, {es}); "
+               "if (q >= 0) {inner}; }}",
+        "seq": "{{ java.util.List<{et}> x = {v}; int n = x.size(); int at = " + D
+               + ".vputSequence(w, {p}, {base}, n, {es}); for (int i = 0; i < n; i++) "
+               "{ec}.vput0(w, at + {es} * i, {base}, x.get(i)); }}",
+        "codec": "{fc}.vput(w, {p}, {base}, {v});"},
+    "vget": {
+        "value": "{cur} = {read};",
+        "string": "{cur} = " + D + ".vgetString(r, {p}, body, {cur});",
+        "bytes": "{cur} = " + D + ".vgetBytes(r, {p}, body);",
+        "struct": "{cur} = {sc}.vget0(r, {p}, body, depth, {cur});",
+        "opt": "{{ int q = " + D + ".vgetOptional(r, {p}, body, {es}); {cur} = q < 0 ? null : {inner}; }}",
+        "seq": "{{ java.util.List<{et}> out = " + D + ".list({cur});\n"
+               "int at = " + D + ".vgetSequence(r, {p}, body, {es});\n"
+               "int n = at < 0 ? 0 : r.len, old = out.size();\n"
+               "for (int i = 0; i < n; i++) " + D + ".set(out, i, old, "
+               "{ec}.vget0(r, at + {es} * i, body, depth, i < old ? out.get(i) : null));\n"
+               + D + ".trim(out, n);\n{cur} = out; }}",
+        "codec": "{cur} = {fc}.vget(r, {p}, body, depth, {cur});"},
+    "vcheck": {
+        "string": D + ".vcheckText(r, {p}, body);", "bytes": D + ".vcheckText(r, {p}, body);",
+        "struct": "{sc}.vcheck0(r, {p}, body, depth);",
+        "opt": "{{ int q = " + D + ".vgetOptional(r, {p}, body, {es}); if (q >= 0) {inner}; }}",
+        "seq": "{{ int at = " + D + ".vgetSequence(r, {p}, body, {es}); for (int i = 0, n = at < 0 ? 0 : "
+               "r.len; i < n; i++) {ec}.vcheck0(r, at + {es} * i, body, depth); }}",
+        "codec": "{fc}.vcheck(r, {p}, body, depth);"},
+    "fput": {
+        "string": D + ".fputString(w, {v});", "bytes": D + ".fputBytes(w, {v});",
+        "struct": "{sc}.fput0(w, {v});",
+        "opt": "{{ {et} x = {v}; w.addU8(x != null ? 1 : 0); if (x != null) {inner}; }}",
+        "seq": "{{ java.util.List<{et}> x = {v}; int n = x.size(); w.addI32(n); "
+               "for (int i = 0; i < n; i++) {ec}.fput0(w, x.get(i)); }}",
+        "codec": "{fc}.fput(w, {v});"},
+    "fget": {
+        "string": "{cur} = " + D + ".fgetString(r, {cur});", "bytes": "{cur} = " + D + ".fgetBytes(r);",
+        "struct": "{cur} = {sc}.fget0(r, depth, {cur});",
+        "opt": "{cur} = " + D + ".fpresent(r) ? {inner} : null;",
+        "seq": "{{ java.util.List<{et}> out = " + D + ".list({cur});\n"
+               "int n = r.count({fmin}), old = out.size();\n"
+               "for (int i = 0; i < n; i++) " + D + ".set(out, i, old, "
+               "{ec}.fget0(r, depth, i < old ? out.get(i) : null));\n"
+               + D + ".trim(out, n);\n{cur} = out; }}",
+        "codec": "{cur} = {fc}.fget(r, depth, {cur});"},
+    "fcheck": {
+        "string": D + ".fcheckText(r);", "bytes": D + ".fcheckText(r);",
+        "struct": "{sc}.fcheck0(r, depth);",
+        "opt": "if (" + D + ".fpresent(r)) {inner};",
+        "seq": "for (int i = 0, n = r.count({fmin}); i < n; i++) {ec}.fcheck0(r, depth);",
+        "codec": "{fc}.fcheck(r, depth);"},
+}
+INNER = {
+    "vput": {"string": D + ".vputString(w, q, q, x)", "struct": "{ec}.vput0(w, q, q, x)"},
+    "vget": {"string": D + ".vgetString(r, q, q, {cur})", "struct": "{ec}.vget0(r, q, q, depth, {cur})"},
+    "vcheck": {"string": D + ".vcheckText(r, q, q)", "struct": "{ec}.vcheck0(r, q, q, depth)"},
+    "fput": {"string": D + ".fputString(w, x)", "struct": "{ec}.fput0(w, x)"},
+    "fget": {"string": D + ".fgetString(r, {cur})", "struct": "{ec}.fget0(r, depth, {cur})"},
+    "fcheck": {"string": D + ".fcheckText(r)", "struct": "{ec}.fcheck0(r, depth)"},
+}
+# fastput.py: an optional struct (opt) or a list of structs (seq) written in line, by format.
+PUT_DIRECT = {
+    ("opt", False): (
+        "{{ {et} x = {v};",
+        "    if (x == null) {{ b[{slot}] = 0; {F}.w32(b, {slot} + 1, 0); }}",
+        "    else {{ int q = p; if (p + {es} > b.length) b = w.room(p, {es}); p += {es}; b[{slot}] = 1; "
+        "{F}.w32(b, {slot} + 1, q - body); p = {c}.vw0(w, b, p, q, q, x); b = w.buf; }} }}"),
+    ("seq", False): (
+        "{{ java.util.List<{et}> x = {v}; int n = x.size(); long z = 4 + (long) n * {es};",
+        "    if (z > Integer.MAX_VALUE) throw new dev.fastwire.EncodeException(\"collection too large\");",
+        "    if (p + z > b.length) b = w.room(p, z);",
+        "    {F}.w32(b, p, n); {F}.w32(b, {slot}, p - body); int at = p + 4; p += (int) z;",
+        "    for (int i = 0; i < n; i++) {{ p = {c}.vw0(w, b, p, at + {es} * i, body, x.get(i)); b = w.buf; }} }}"),
+    ("opt", True): (
+        "{{ {et} x = {v}; if (p + 1 > b.length) b = w.room(p, 1); b[p++] = (byte) (x != null ? 1 : 0);",
+        "    if (x != null) {{ p = {c}.fw0(w, b, p, x); b = w.buf; }} }}"),
+    ("seq", True): (
+        "{{ java.util.List<{et}> x = {v}; int n = x.size(); if (p + 4 > b.length) b = w.room(p, 4); "
+        "{F}.w32(b, p, n); p += 4;",
+        "    for (int i = 0; i < n; i++) {{ p = {c}.fw0(w, b, p, x.get(i)); b = w.buf; }} }}"),
+}
+R = "dev.fastwire.Reader"
+
+
+class JavaSyntax(Syntax):
+    end = ";"
+    statements = STATEMENTS
+    inner = INNER
+    heads = {
+        "vfast0": ("public static long vfast0(byte[] d, long slot, long base, long size, long left)", ()),
+        "ffast0": ("public static long ffast0(byte[] d, long p, long end)", ()),
+        "vgetFast0": (f"public static long vgetFast0({R} r, byte[] d, long slot, long base, "
+                      "long size, long left, {name} v)", ()),
+        "fgetFast0": (f"public static long fgetFast0({R} r, byte[] d, long p, long end, {{name}} v)", ()),
+    }
+    ensure = {n: ("{t} {x} = {target};", "if ({x} == null || {x}.getClass() != {t}.class)", "{x} = new {t}()")
+              for n in (False, True)}
+    fill_list = ("java.util.List<{t}> {out} = {D}.list({target});", "int {old} = {out}.size();",
+                 "for (int {i} = 0; {i} < {n}; {i}++)", "{t} {x} = {i} < {old} ? {out}.get({i}) : null;",
+                 "if ({x} == null || {x}.getClass() != {t}.class)", "{x} = new {t}();")
+    size = "b.length"
+    wb = "w, b, p"
+
+    def __init__(self, schema: ir.Schema) -> None:
+        self.schema = schema
+
+    def field(self, f: plan.PlanField) -> str:
+        return field(f)
+
+    def fcodec(self, f: plan.PlanField) -> str:
+        return fcodec(f)
+
+    def boxed(self, w: lower.WireType) -> str:
+        return jtype(self.schema, w, True)
+
+    def scodec(self, ref: str) -> str:
+        return names.qualified(self.schema, ref) + ".Codec"
+
+    def struct_codec(self, w: lower.WireType) -> str:
+        return codec(self.schema, w)
+
+    def decl(self, name: str, expr: str, mutable: bool = False, kind: str = "long") -> str:
+        return f"{kind} {name} = {expr};"
+
+    def as_int(self, expr: str) -> str:
+        return f"(int) ({expr})" if " " in expr else f"(int) {expr}"
+
+    def value_read(self, w: lower.WireType, at: str) -> str:
+        if w.ref is not None:  # an enum or flags value over its base
+            return f"{names.qualified(self.schema, w.ref)}.of({READ_RAW[w.scalar or ''].format(p=at)})"
+        return READ[w.helper].format(p=at)
+
+    def value_write(self, w: lower.WireType, at: str, base: str, v: str) -> str:
+        if w.ref is not None:
+            return WRITE[w.scalar or ""].format(p=at, v=v + ".value")
+        return WRITE[w.helper].format(p=at, v=v)
+
+    def vcheck(self, f: plan.PlanField, p: str) -> Optional[str]:
+        if f.helper == "array" and not needs_check(f.wire):
+            return None  # an array of values that have nothing to check
+        return super().vcheck(f, p)
+
+    def vread(self, f: plan.PlanField, p: str, end: int, target: str,
+              lit: Optional[lower.Literal]) -> List[str]:
+        dflt = literals.default(self.schema, f.wire, lit, fcodec(f))
+        return [f"if (size >= {end}) " + self.vget(f, p, target), f"else {target} = {dflt};"]
+
+    def run_open(self, size: int) -> str:
+        return f"{{ int p = w.allocRaw({size});"
+
+    def take(self, size: int, declared: bool) -> str:
+        return f"{'' if declared else 'int '}p = r.take({size});"
+
+    def put_head(self, fn: str, name: str, null: str) -> Tuple[Sequence[str], Sequence[str]]:
+        doc = ["/** serialize's straight-line path (see fastput.py): returns the new end. */"]
+        params = ", int pos, int base" if fn == "vw0" else ""
+        return ((doc if fn == "vw0" else []) +
+                [f"public static int {fn}(dev.fastwire.Writer w, byte[] b, int p{params}, {name} v) {{"],
+                [f"if (v == null) throw new dev.fastwire.EncodeException({null});"])
+
+    def room(self, n: object) -> str:
+        return f"if (p + {n} > b.length) b = w.room(p, {n});"
+
+    def general(self, stmt: str) -> Sequence[str]:
+        return ["w.size = p;", stmt, "p = w.size; b = w.buf;"]
+
+    def put_string(self, k: int, v: str, slot: str, base: str, final: bool) -> Sequence[str]:
+        call = f"{F}.fputString(w, b, p, {v})" if final else f"{F}.vputString(w, b, p, {slot}, {base}, {v})"
+        return [f"p = {call}; b = w.buf;"]
+
+    def put_run(self, i: int, size: int, stores: Callable[[str], List[str]]) -> Sequence[str]:
+        return ["w.size = p;", f"{{ int q = w.allocRaw({size});", *("    " + s for s in stores("q")),
+                "}", "p = w.size; b = w.buf;"]
+
+    def put_direct(self, way: str, final: bool, k: int, v: str, slot: str,
+                   e: lower.WireType, codec: str) -> Sequence[str]:
+        return [line.format(et=self.boxed(e), v=v, slot=slot, es=e.slot, c=codec, F=F)
+                for line in PUT_DIRECT[way, final]]

@@ -1,0 +1,154 @@
+"""What a JVM language spells its own way, for the shared walks (codec.py, fast.py,
+fastput.py): java/syntax.py and kotlin/syntax.py fill this in for one struct. The walks
+decide what is written, checked and read, in what order; a Syntax says how it reads.
+
+Templates are str.format strings. The general codec's statements (`statements`, by
+operation and route, routes.py) take {p} the slot, {base}, {v} the value, {cur} the field
+(reads), {read} a value's read expression, {sc} the struct's codec class, {fc} the field's
+codec, and of an optional's value or a list's element {et} its boxed type, {es} its slot,
+{ec} its codec class, {fmin} its least final size and {inner} its statement (`inner`, by
+operation and the value's helper).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+from ... import lower, plan
+from ...layouts import DECIMAL
+from .routes import route
+
+OPS = ("vput", "vget", "vcheck", "fput", "fget", "fcheck")
+
+
+class Syntax:
+    end = ""  # a statement's end
+    statements: Dict[str, Dict[str, str]] = {}
+    inner: Dict[str, Dict[str, str]] = {}
+    # fast.py: the walks' heads ({name}: the struct), each with the lines opening its body
+    heads: Dict[str, Tuple[str, Tuple[str, ...]]] = {}
+    # fast.py: a struct to fill: (declaration, the test that it needs a new one, the new one)
+    # by whether the target may be null; {t} {x} {target}
+    ensure: Dict[bool, Tuple[str, Optional[str], Optional[str]]] = {}
+    # fast.py: a list to fill: declaration, its old size, the loop, the element, the test that
+    # it needs a new one, the new one; {t} {out} {old} {i} {x} {target} {n} {D}
+    fill_list: Tuple[str, ...] = ()
+    # fastput.py: the buffer's length; a nested call's writer, buffer and end
+    size = ""
+    wb = ""
+
+    # ---- what the language provides ---------------------------------------------------
+
+    def field(self, f: plan.PlanField) -> str:
+        """A field's name in its class."""
+        raise NotImplementedError
+
+    def fcodec(self, f: plan.PlanField) -> str:
+        """A field's codec (Fields.F_<name>)."""
+        raise NotImplementedError
+
+    def boxed(self, w: lower.WireType) -> str:
+        raise NotImplementedError
+
+    def scodec(self, ref: str) -> str:
+        """A struct's codec class (its static entry points)."""
+        raise NotImplementedError
+
+    def struct_codec(self, w: lower.WireType) -> str:
+        """A struct's CODEC."""
+        raise NotImplementedError
+
+    def decl(self, name: str, expr: str, mutable: bool = False, kind: str = "long") -> str:
+        """A local: a position, length or count is a long (`kind` int: a loop index)."""
+        raise NotImplementedError
+
+    def as_int(self, expr: str) -> str:
+        """A long position or length as the int the reader's calls take."""
+        raise NotImplementedError
+
+    def value_read(self, w: lower.WireType, at: str) -> str:
+        """A value's read expression from the reader `r` at `at`."""
+        raise NotImplementedError
+
+    def value_write(self, w: lower.WireType, at: str, base: str, v: str) -> str:
+        """A value's store on the writer `w` at `at`."""
+        raise NotImplementedError
+
+    def vread(self, f: plan.PlanField, p: str, end: int, target: str,
+              lit: Optional[lower.Literal]) -> List[str]:
+        """A versioned slot read when the body reaches its end, else the default."""
+        raise NotImplementedError
+
+    def run_open(self, size: int) -> str:
+        """A final run's block allocated (p its position), opening a block."""
+        raise NotImplementedError
+
+    def take(self, size: int, declared: bool) -> str:
+        """A final run taken from the reader into p."""
+        raise NotImplementedError
+
+    def put_head(self, fn: str, name: str, null: str) -> Tuple[Sequence[str], Sequence[str]]:
+        """vw0's or fw0's opening lines, and the first lines of its body."""
+        raise NotImplementedError
+
+    def room(self, n: object) -> str:
+        raise NotImplementedError
+
+    def general(self, stmt: str) -> Sequence[str]:
+        raise NotImplementedError
+
+    def put_string(self, k: int, v: str, slot: str, base: str, final: bool) -> Sequence[str]:
+        raise NotImplementedError
+
+    def put_run(self, i: int, size: int, stores: Callable[[str], List[str]]) -> Sequence[str]:
+        """A final run stored through the writer: stores(q) its stores at q."""
+        raise NotImplementedError
+
+    def put_direct(self, way: str, final: bool, k: int, v: str, slot: str,
+                   e: lower.WireType, codec: str) -> Sequence[str]:
+        """An optional struct (`opt`) or a list of structs (`seq`) written in line."""
+        raise NotImplementedError
+
+    # ---- the statements, from the tables ------------------------------------------------
+
+    def spell(self, op: str, f: plan.PlanField, **names: str) -> Optional[str]:
+        w, e = f.wire, f.wire.element
+        way = route(w)
+        template = self.statements[op].get(way)
+        if template is None:
+            return None
+        names.update(fc=self.struct_codec(w) if w.helper == "struct" else self.fcodec(f))
+        if w.ref is not None:
+            names.update(sc=self.scodec(w.ref))
+        if e is not None:
+            names.update(et=self.boxed(e), es=str(e.slot), fmin=str(e.final_min))
+            if e.ref is not None:
+                names.update(ec=self.scodec(e.ref))
+            if way == "opt":
+                names.update(inner=self.inner[op][e.helper].format(**names))
+        return template.format(**names)
+
+    def vput(self, f: plan.PlanField, p: str, base: str, v: str) -> str:
+        if f.wire.is_value:
+            return self.value_write(f.wire, p, base, v)
+        return self.spell("vput", f, p=p, base=base, v=v) or ""
+
+    def vget(self, f: plan.PlanField, p: str, cur: str) -> str:
+        read = self.value_read(f.wire, p) if f.wire.is_value else ""
+        return self.spell("vget", f, p=p, cur=cur, read=read) or ""
+
+    def vcheck(self, f: plan.PlanField, p: str) -> Optional[str]:
+        if f.wire.is_value:
+            if f.helper != "decimal":
+                return None
+            return f"dev.fastwire.Reader.checkScale(r.u8({p} + {DECIMAL.scale_at})){self.end}"
+        return self.spell("vcheck", f, p=p)
+
+    def fput(self, f: plan.PlanField, v: str) -> str:
+        return self.spell("fput", f, v=v) or ""
+
+    def fget(self, f: plan.PlanField, cur: str) -> str:
+        return self.spell("fget", f, cur=cur) or ""
+
+    def fcheck(self, f: plan.PlanField) -> str:
+        return self.spell("fcheck", f) or ""
