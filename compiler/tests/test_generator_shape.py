@@ -16,7 +16,8 @@ import pytest
 
 GENERATORS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                           "fastwire", "generators")
-LANGUAGE_FOLDERS = ("cpp", "csharp", "go", "java", "javascript", "kotlin", "python", "ruby",
+# (jvm: what java and kotlin share, held to the same limits)
+LANGUAGE_FOLDERS = ("cpp", "csharp", "go", "java", "javascript", "jvm", "kotlin", "python", "ruby",
                     "rust", "typescript")
 KIND_TEST = re.compile(r"(k|kind|w\.kind|wire\.kind|\.kind) (==|in) ")
 MAX_KIND_TESTS = 30
@@ -33,8 +34,7 @@ LAYOUT_CONSTANTS = {
 
 # language folder: (lines that test a wire kind, bytes) today, while it is moved onto the plan
 PENDING = {
-    "csharp": (5, 53_980), "go": (0, 79_319), "java": (106, 96_571),
-    "kotlin": (50, 45_493), "python": (65, 54_370), "ruby": (82, 78_162),
+    "csharp": (5, 53_980), "go": (0, 79_319), "python": (65, 54_370), "ruby": (82, 78_162),
     "typescript": (62, 48_596),
 }
 PENDING_TOTAL = 585_000  # while languages are pending; then MAX_TOTAL_BYTES

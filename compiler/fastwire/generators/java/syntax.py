@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Callable, List, Optional, Sequence, Tuple
 
-from ... import ir, lower, plan
+from ... import lower, plan
 from ...layouts import SCALAR_WIDTHS
 from ..jvm import names
 from ..jvm.fast import needs_check
@@ -38,69 +38,42 @@ WRITE = {**{s: _BY_WIDTH[n] for s, n in SCALAR_WIDTHS.items()},
          "double": "w.f64({p}, {v});", "timestamp": "w.i64({p}, {v});",
          "decimal": "dev.fastwire.Decimals.write(w.buf, {p}, {v});",
          "uuid": "dev.fastwire.Uuids.write(w.buf, {p}, {v});"}
-STATEMENTS = {
+STATEMENTS = {  # the in-line routes (the others: jvm's CALLS in WRAP)
     "vput": {
-        "string": D + ".vputString(w, {p}, {base}, {v});",
-        "bytes": D + ".vputBytes(w, {p}, {base}, {v});",
-        "struct": "{sc}.vput0(w, {p}, {base}, {v});",
         "opt": "{{ {et} x = {v}; int q = " + D + ".vputOptional(w, {p}, {base}, x != null, {es}); "
                "if (q >= 0) {inner}; }}",
         "seq": "{{ java.util.List<{et}> x = {v}; int n = x.size(); int at = " + D
                + ".vputSequence(w, {p}, {base}, n, {es}); for (int i = 0; i < n; i++) "
-               "{ec}.vput0(w, at + {es} * i, {base}, x.get(i)); }}",
-        "codec": "{fc}.vput(w, {p}, {base}, {v});"},
+               "{ec}.vput0(w, at + {es} * i, {base}, x.get(i)); }}"},
     "vget": {
-        "value": "{cur} = {read};",
-        "string": "{cur} = " + D + ".vgetString(r, {p}, body, {cur});",
-        "bytes": "{cur} = " + D + ".vgetBytes(r, {p}, body);",
-        "struct": "{cur} = {sc}.vget0(r, {p}, body, depth, {cur});",
         "opt": "{{ int q = " + D + ".vgetOptional(r, {p}, body, {es}); {cur} = q < 0 ? null : {inner}; }}",
         "seq": "{{ java.util.List<{et}> out = " + D + ".list({cur});\n"
                "int at = " + D + ".vgetSequence(r, {p}, body, {es});\n"
                "int n = at < 0 ? 0 : r.len, old = out.size();\n"
                "for (int i = 0; i < n; i++) " + D + ".set(out, i, old, "
                "{ec}.vget0(r, at + {es} * i, body, depth, i < old ? out.get(i) : null));\n"
-               + D + ".trim(out, n);\n{cur} = out; }}",
-        "codec": "{cur} = {fc}.vget(r, {p}, body, depth, {cur});"},
+               + D + ".trim(out, n);\n{cur} = out; }}"},
     "vcheck": {
-        "string": D + ".vcheckText(r, {p}, body);", "bytes": D + ".vcheckText(r, {p}, body);",
-        "struct": "{sc}.vcheck0(r, {p}, body, depth);",
         "opt": "{{ int q = " + D + ".vgetOptional(r, {p}, body, {es}); if (q >= 0) {inner}; }}",
         "seq": "{{ int at = " + D + ".vgetSequence(r, {p}, body, {es}); for (int i = 0, n = at < 0 ? 0 : "
-               "r.len; i < n; i++) {ec}.vcheck0(r, at + {es} * i, body, depth); }}",
-        "codec": "{fc}.vcheck(r, {p}, body, depth);"},
+               "r.len; i < n; i++) {ec}.vcheck0(r, at + {es} * i, body, depth); }}"},
     "fput": {
-        "string": D + ".fputString(w, {v});", "bytes": D + ".fputBytes(w, {v});",
-        "struct": "{sc}.fput0(w, {v});",
         "opt": "{{ {et} x = {v}; w.addU8(x != null ? 1 : 0); if (x != null) {inner}; }}",
         "seq": "{{ java.util.List<{et}> x = {v}; int n = x.size(); w.addI32(n); "
-               "for (int i = 0; i < n; i++) {ec}.fput0(w, x.get(i)); }}",
-        "codec": "{fc}.fput(w, {v});"},
+               "for (int i = 0; i < n; i++) {ec}.fput0(w, x.get(i)); }}"},
     "fget": {
-        "string": "{cur} = " + D + ".fgetString(r, {cur});", "bytes": "{cur} = " + D + ".fgetBytes(r);",
-        "struct": "{cur} = {sc}.fget0(r, depth, {cur});",
         "opt": "{cur} = " + D + ".fpresent(r) ? {inner} : null;",
         "seq": "{{ java.util.List<{et}> out = " + D + ".list({cur});\n"
                "int n = r.count({fmin}), old = out.size();\n"
                "for (int i = 0; i < n; i++) " + D + ".set(out, i, old, "
                "{ec}.fget0(r, depth, i < old ? out.get(i) : null));\n"
-               + D + ".trim(out, n);\n{cur} = out; }}",
-        "codec": "{cur} = {fc}.fget(r, depth, {cur});"},
+               + D + ".trim(out, n);\n{cur} = out; }}"},
     "fcheck": {
-        "string": D + ".fcheckText(r);", "bytes": D + ".fcheckText(r);",
-        "struct": "{sc}.fcheck0(r, depth);",
         "opt": "if (" + D + ".fpresent(r)) {inner};",
-        "seq": "for (int i = 0, n = r.count({fmin}); i < n; i++) {ec}.fcheck0(r, depth);",
-        "codec": "{fc}.fcheck(r, depth);"},
+        "seq": "for (int i = 0, n = r.count({fmin}); i < n; i++) {ec}.fcheck0(r, depth);"},
 }
-INNER = {
-    "vput": {"string": D + ".vputString(w, q, q, x)", "struct": "{ec}.vput0(w, q, q, x)"},
-    "vget": {"string": D + ".vgetString(r, q, q, {cur})", "struct": "{ec}.vget0(r, q, q, depth, {cur})"},
-    "vcheck": {"string": D + ".vcheckText(r, q, q)", "struct": "{ec}.vcheck0(r, q, q, depth)"},
-    "fput": {"string": D + ".fputString(w, x)", "struct": "{ec}.fput0(w, x)"},
-    "fget": {"string": D + ".fgetString(r, {cur})", "struct": "{ec}.fget0(r, depth, {cur})"},
-    "fcheck": {"string": D + ".fcheckText(r)", "struct": "{ec}.fcheck0(r, depth)"},
-}
+WRAP = {"vput": "{call};", "vget": "{cur} = {call};", "vcheck": "{call};", "fput": "{call};",
+        "fget": "{cur} = {call};", "fcheck": "{call};"}
 # fastput.py: an optional struct (opt) or a list of structs (seq) written in line, by format.
 PUT_DIRECT = {
     ("opt", False): (
@@ -128,7 +101,7 @@ R = "dev.fastwire.Reader"
 class JavaSyntax(Syntax):
     end = ";"
     statements = STATEMENTS
-    inner = INNER
+    wrap = WRAP
     heads = {
         "vfast0": ("public static long vfast0(byte[] d, long slot, long base, long size, long left)", ()),
         "ffast0": ("public static long ffast0(byte[] d, long p, long end)", ()),
@@ -144,9 +117,6 @@ class JavaSyntax(Syntax):
     size = "b.length"
     wb = "w, b, p"
 
-    def __init__(self, schema: ir.Schema) -> None:
-        self.schema = schema
-
     def field(self, f: plan.PlanField) -> str:
         return field(f)
 
@@ -155,9 +125,6 @@ class JavaSyntax(Syntax):
 
     def boxed(self, w: lower.WireType) -> str:
         return jtype(self.schema, w, True)
-
-    def scodec(self, ref: str) -> str:
-        return names.qualified(self.schema, ref) + ".Codec"
 
     def struct_codec(self, w: lower.WireType) -> str:
         return codec(self.schema, w)

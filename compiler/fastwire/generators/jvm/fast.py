@@ -1,47 +1,25 @@
-"""The fast paths of verify and deserialize, for the Java and the Kotlin generator alike
-(one walk over the codec plan, spelled by the language's Syntax).
+"""The fast paths of verify and deserialize, for Java and Kotlin alike (one walk over the
+codec plan, spelled by the language's Syntax); java/README.md tells their design and costs.
 
-A struct that is not recursive (its layout's depth is bounded) gets two straight-line
-walks beside its general checks: vfast0 (versioned) and ffast0 (final). Each reads the
-message through local variables only (the byte array, the positions, the end, the
-budget), checks what the general walk checks, and accepts only what the general walk
-accepts: anything unusual (an older body, an offset of 0, a bad value, too little budget
-left) makes it give up (-1) having changed nothing, and the general walk then starts that
-struct over from the same state and throws the exception it always throws. So results
-are identical on every input; the usual message is checked without touching the reader.
+A struct that is not recursive (its layout's depth is bounded) gets straight-line walks
+beside its general checks: vfast0 (versioned) and ffast0 (final) verify, vgetFast0 and
+fgetFast0 deserialize. Each reads the message through locals only (the byte array, the
+positions, the end, the budget), checks what the general walk checks and accepts only what
+it accepts: anything unusual (an older body, an offset of 0, a bad value, too little budget
+left) makes it give up (-1), and the general walk starts that struct over from the same
+state, so results and exceptions are always the general walk's. The reading walks fill the
+object as they go (nested objects and list elements reused as the general read reuses
+them); given up, the general read sets every field again.
 
-Loads go through dev.fastwire.Unchecked (Unsafe, without the JVM's bounds check, or the
-VarHandle views when Unsafe is off), each after the walk's own checks have proved
+Loads go through dev.fastwire.Unchecked, each after the walk's own checks proved
 0 <= position and position + width <= limit (`size` versioned, `end` final), the limit
-itself inside the array (Model/FinalModel/Reader.reset check it); each load passes the
-limit, which Unchecked asserts (tests run with -ea). A body's header is one 8-byte load
-compared with [the size this schema writes][the type]: a body of another version takes the
-general walk. In the final walks a fixed run's length check also covers the header (4 or 1
-bytes) of the field after it.
-
-The versioned walk charges the same blocks as the general one (a body its stored size, a
-string or bytes 4 plus its length, a collection 4 plus its slots, an optional its slot),
-from `left`, and gives up as soon as it is negative (after each struct, each collection
-element): its work is bounded by the budget as the general walk's is. A struct's walk
-calls its fields' struct walks (static, inlined by the JIT); the depth limit is checked
-once, at the entry (the schema bounds the nesting: layout.depth). A walk given up costs
-one more walk of that struct; nested entries can repeat a struct's walk at most its
-nesting depth times.
-
-Positions, lengths and counts are longs: an offset, a length or a count is its u32
-zero-extended (one plain 32-bit load), so a position plus one cannot wrap, a length or a
-count needs only its upper bound checked, and the JIT folds the constants added to a
-position into the load's address (the final walks are a chain of dependent loads: this
-keeps each link to a load and an add). An offset of 2^31 or more leads past the end and
-is rejected there.
-
-The fast path of deserialize is the same walks, reading as they check, into the object
-being filled (its nested objects and list elements reused as the general read reuses
-them). A struct gets them when every field is a value (not a decimal: its read can fail),
-a string, a struct that has them, an optional of such a struct or of a string, or a vector
-or list of such structs. Given up (-1), they leave the object partly filled and the
-general read starts that struct over from the same reader state: it sets every field
-again, so the result, or the exception, is the general read's.
+inside the array; each load passes the limit, which Unchecked asserts. A body's header is
+one 8-byte load compared with [the size this schema writes][the type]. In the final walks
+a fixed run's length check also covers the header (4 or 1 bytes) of the field after it.
+The versioned walk charges the general walk's blocks to `left` and gives up as soon as it
+is negative: its work is bounded by the budget. Positions, lengths and counts are longs (a
+u32 zero-extended), so a position plus one cannot wrap and a length or count needs only
+its upper bound checked.
 """
 
 from __future__ import annotations

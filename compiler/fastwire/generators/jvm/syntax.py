@@ -2,29 +2,54 @@
 fastput.py): java/syntax.py and kotlin/syntax.py fill this in for one struct. The walks
 decide what is written, checked and read, in what order; a Syntax says how it reads.
 
-Templates are str.format strings. The general codec's statements (`statements`, by
-operation and route, routes.py) take {p} the slot, {base}, {v} the value, {cur} the field
-(reads), {read} a value's read expression, {sc} the struct's codec class, {fc} the field's
-codec, and of an optional's value or a list's element {et} its boxed type, {es} its slot,
-{ec} its codec class, {fmin} its least final size and {inner} its statement (`inner`, by
-operation and the value's helper).
+Templates are str.format strings. The general codec's statements, by operation and route
+(routes.py): the calls both languages make (CALLS, INNER), each in the language's statement
+(`wrap`, {call}), and its own for the in-line routes (`statements`). They take {p} the slot,
+{base}, {v} the value, {cur} the field (reads), {read} a value's read expression, {sc} the
+struct's codec class, {fc} the field's codec, and of an optional's value or a list's element
+{et} its boxed type, {es} its slot, {ec} its codec class, {fmin} its least final size and
+{inner} its statement (INNER, by operation and the value's helper).
 """
 
 from __future__ import annotations
 
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from ... import lower, plan
+from ... import ir, lower, plan
 from ...layouts import DECIMAL
+from . import names
 from .routes import route
 
-OPS = ("vput", "vget", "vcheck", "fput", "fget", "fcheck")
+D = "dev.fastwire.Direct"
+CALLS = {
+    "vput": {"string": D + ".vputString(w, {p}, {base}, {v})", "bytes": D + ".vputBytes(w, {p}, {base}, {v})",
+             "struct": "{sc}.vput0(w, {p}, {base}, {v})", "codec": "{fc}.vput(w, {p}, {base}, {v})"},
+    "vget": {"value": "{read}", "string": D + ".vgetString(r, {p}, body, {cur})",
+             "bytes": D + ".vgetBytes(r, {p}, body)", "struct": "{sc}.vget0(r, {p}, body, depth, {cur})",
+             "codec": "{fc}.vget(r, {p}, body, depth, {cur})"},
+    "vcheck": {"string": D + ".vcheckText(r, {p}, body)", "bytes": D + ".vcheckText(r, {p}, body)",
+               "struct": "{sc}.vcheck0(r, {p}, body, depth)", "codec": "{fc}.vcheck(r, {p}, body, depth)"},
+    "fput": {"string": D + ".fputString(w, {v})", "bytes": D + ".fputBytes(w, {v})",
+             "struct": "{sc}.fput0(w, {v})", "codec": "{fc}.fput(w, {v})"},
+    "fget": {"string": D + ".fgetString(r, {cur})", "bytes": D + ".fgetBytes(r)",
+             "struct": "{sc}.fget0(r, depth, {cur})", "codec": "{fc}.fget(r, depth, {cur})"},
+    "fcheck": {"string": D + ".fcheckText(r)", "bytes": D + ".fcheckText(r)",
+               "struct": "{sc}.fcheck0(r, depth)", "codec": "{fc}.fcheck(r, depth)"},
+}
+INNER = {
+    "vput": {"string": D + ".vputString(w, q, q, x)", "struct": "{ec}.vput0(w, q, q, x)"},
+    "vget": {"string": D + ".vgetString(r, q, q, {cur})", "struct": "{ec}.vget0(r, q, q, depth, {cur})"},
+    "vcheck": {"string": D + ".vcheckText(r, q, q)", "struct": "{ec}.vcheck0(r, q, q, depth)"},
+    "fput": {"string": D + ".fputString(w, x)", "struct": "{ec}.fput0(w, x)"},
+    "fget": {"string": D + ".fgetString(r, {cur})", "struct": "{ec}.fget0(r, depth, {cur})"},
+    "fcheck": {"string": D + ".fcheckText(r)", "struct": "{ec}.fcheck0(r, depth)"},
+}
 
 
 class Syntax:
     end = ""  # a statement's end
     statements: Dict[str, Dict[str, str]] = {}
-    inner: Dict[str, Dict[str, str]] = {}
+    wrap: Dict[str, str] = {}
     # fast.py: the walks' heads ({name}: the struct), each with the lines opening its body
     heads: Dict[str, Tuple[str, Tuple[str, ...]]] = {}
     # fast.py: a struct to fill: (declaration, the test that it needs a new one, the new one)
@@ -37,77 +62,49 @@ class Syntax:
     size = ""
     wb = ""
 
-    # ---- what the language provides ---------------------------------------------------
-
-    def field(self, f: plan.PlanField) -> str:
-        """A field's name in its class."""
-        raise NotImplementedError
-
-    def fcodec(self, f: plan.PlanField) -> str:
-        """A field's codec (Fields.F_<name>)."""
-        raise NotImplementedError
-
-    def boxed(self, w: lower.WireType) -> str:
-        raise NotImplementedError
+    def __init__(self, schema: ir.Schema) -> None:
+        self.schema = schema
 
     def scodec(self, ref: str) -> str:
         """A struct's codec class (its static entry points)."""
-        raise NotImplementedError
+        return names.qualified(self.schema, ref) + ".Codec"
 
-    def struct_codec(self, w: lower.WireType) -> str:
-        """A struct's CODEC."""
-        raise NotImplementedError
+    # ---- what the language provides: names, types, values -----------------------------
+    # a field's name; its codec (Fields.F_<name>); a boxed type; a struct's CODEC
+    def field(self, f: plan.PlanField) -> str: raise NotImplementedError
+    def fcodec(self, f: plan.PlanField) -> str: raise NotImplementedError
+    def boxed(self, w: lower.WireType) -> str: raise NotImplementedError
+    def struct_codec(self, w: lower.WireType) -> str: raise NotImplementedError
 
+    # a local (a position, length or count a long; `kind` int: a loop index); a long as an
+    # int; a value's read from the reader r at `at`; its store on the writer w at `at`
     def decl(self, name: str, expr: str, mutable: bool = False, kind: str = "long") -> str:
-        """A local: a position, length or count is a long (`kind` int: a loop index)."""
         raise NotImplementedError
+    def as_int(self, expr: str) -> str: raise NotImplementedError
+    def value_read(self, w: lower.WireType, at: str) -> str: raise NotImplementedError
+    def value_write(self, w: lower.WireType, at: str, base: str, v: str) -> str: raise NotImplementedError
 
-    def as_int(self, expr: str) -> str:
-        """A long position or length as the int the reader's calls take."""
-        raise NotImplementedError
-
-    def value_read(self, w: lower.WireType, at: str) -> str:
-        """A value's read expression from the reader `r` at `at`."""
-        raise NotImplementedError
-
-    def value_write(self, w: lower.WireType, at: str, base: str, v: str) -> str:
-        """A value's store on the writer `w` at `at`."""
-        raise NotImplementedError
-
+    # codec.py: a versioned slot read when the body reaches its end, else the default; a final
+    # run's block allocated into p, opening a block; a final run taken from the reader into p
     def vread(self, f: plan.PlanField, p: str, end: int, target: str,
-              lit: Optional[lower.Literal]) -> List[str]:
-        """A versioned slot read when the body reaches its end, else the default."""
-        raise NotImplementedError
+              lit: Optional[lower.Literal]) -> List[str]: raise NotImplementedError
+    def run_open(self, size: int) -> str: raise NotImplementedError
+    def take(self, size: int, declared: bool) -> str: raise NotImplementedError
 
-    def run_open(self, size: int) -> str:
-        """A final run's block allocated (p its position), opening a block."""
-        raise NotImplementedError
-
-    def take(self, size: int, declared: bool) -> str:
-        """A final run taken from the reader into p."""
-        raise NotImplementedError
-
+    # fastput.py: vw0's or fw0's opening lines and the first lines of its body; room for n
+    # bytes; a general statement on the writer; a string; a final run stored through the
+    # writer (stores(q): its stores at q); an optional struct (`opt`) or a list of structs
+    # (`seq`) written in line
     def put_head(self, fn: str, name: str, null: str) -> Tuple[Sequence[str], Sequence[str]]:
-        """vw0's or fw0's opening lines, and the first lines of its body."""
         raise NotImplementedError
-
-    def room(self, n: object) -> str:
-        raise NotImplementedError
-
-    def general(self, stmt: str) -> Sequence[str]:
-        raise NotImplementedError
-
+    def room(self, n: object) -> str: raise NotImplementedError
+    def general(self, stmt: str) -> Sequence[str]: raise NotImplementedError
     def put_string(self, k: int, v: str, slot: str, base: str, final: bool) -> Sequence[str]:
         raise NotImplementedError
-
     def put_run(self, i: int, size: int, stores: Callable[[str], List[str]]) -> Sequence[str]:
-        """A final run stored through the writer: stores(q) its stores at q."""
         raise NotImplementedError
-
     def put_direct(self, way: str, final: bool, k: int, v: str, slot: str,
-                   e: lower.WireType, codec: str) -> Sequence[str]:
-        """An optional struct (`opt`) or a list of structs (`seq`) written in line."""
-        raise NotImplementedError
+                   e: lower.WireType, codec: str) -> Sequence[str]: raise NotImplementedError
 
     # ---- the statements, from the tables ------------------------------------------------
 
@@ -115,6 +112,8 @@ class Syntax:
         w, e = f.wire, f.wire.element
         way = route(w)
         template = self.statements[op].get(way)
+        if template is None and way in CALLS[op]:
+            template = self.wrap[op].replace("{call}", CALLS[op][way])
         if template is None:
             return None
         names.update(fc=self.struct_codec(w) if w.helper == "struct" else self.fcodec(f))
@@ -125,7 +124,7 @@ class Syntax:
             if e.ref is not None:
                 names.update(ec=self.scodec(e.ref))
             if way == "opt":
-                names.update(inner=self.inner[op][e.helper].format(**names))
+                names.update(inner=INNER[op][e.helper].format(**names))
         return template.format(**names)
 
     def vput(self, f: plan.PlanField, p: str, base: str, v: str) -> str:

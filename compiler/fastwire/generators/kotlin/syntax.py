@@ -43,62 +43,38 @@ WRITE = {
 }
 RAW_WRITE = {1: "w.u8({p}, {v}.toInt())", 2: "w.i16({p}, {v}.toShort())", 4: "w.i32({p}, {v}.toInt())",
              8: "w.i64({p}, {v})"}
-STATEMENTS = {
+STATEMENTS = {  # the in-line routes (the others: jvm's CALLS in WRAP)
     "vput": {
-        "string": D + ".vputString(w, {p}, {base}, {v})", "bytes": D + ".vputBytes(w, {p}, {base}, {v})",
-        "struct": "{sc}.vput0(w, {p}, {base}, {v})",
         "opt": "run {{ val x = {v}; val q = " + D + ".vputOptional(w, {p}, {base}, x != null, {es}); "
                "if (x != null) {inner} }}",
         "seq": "run {{ val x = {v}; val n = x.size; val at = " + D + ".vputSequence(w, {p}, {base}, n, {es}); "
-               "for (i in 0 until n) {ec}.vput0(w, at + {es} * i, {base}, x[i]) }}",
-        "codec": "{fc}.vput(w, {p}, {base}, {v})"},
+               "for (i in 0 until n) {ec}.vput0(w, at + {es} * i, {base}, x[i]) }}"},
     "vget": {
-        "value": "{read}",
-        "string": D + ".vgetString(r, {p}, body, {cur})", "bytes": D + ".vgetBytes(r, {p}, body)",
-        "struct": "{sc}.vget0(r, {p}, body, depth, {cur})",
         "opt": "run {{ val q = " + D + ".vgetOptional(r, {p}, body, {es}); if (q < 0) null else {inner} }}",
         "seq": "run {{ val out = " + D + ".list({cur}); val at = " + D + ".vgetSequence(r, {p}, body, {es})\n"
                "val n = if (at < 0) 0 else r.len; val old = out.size\n"
                "for (i in 0 until n) " + D + ".set(out, i, old, "
                "{ec}.vget0(r, at + {es} * i, body, depth, if (i < old) out[i] else null))\n"
-               + D + ".trim(out, n); out }}",
-        "codec": "{fc}.vget(r, {p}, body, depth, {cur})"},
+               + D + ".trim(out, n); out }}"},
     "vcheck": {
-        "string": D + ".vcheckText(r, {p}, body)", "bytes": D + ".vcheckText(r, {p}, body)",
-        "struct": "{sc}.vcheck0(r, {p}, body, depth)",
         "opt": "run {{ val q = " + D + ".vgetOptional(r, {p}, body, {es}); if (q >= 0) {inner} }}",
         "seq": "run {{ val at = " + D + ".vgetSequence(r, {p}, body, {es}); "
-               "if (at >= 0) for (i in 0 until r.len) {ec}.vcheck0(r, at + {es} * i, body, depth) }}",
-        "codec": "{fc}.vcheck(r, {p}, body, depth)"},
+               "if (at >= 0) for (i in 0 until r.len) {ec}.vcheck0(r, at + {es} * i, body, depth) }}"},
     "fput": {
-        "string": D + ".fputString(w, {v})", "bytes": D + ".fputBytes(w, {v})",
-        "struct": "{sc}.fput0(w, {v})",
         "opt": "run {{ val x = {v}; w.addU8(if (x != null) 1 else 0); if (x != null) {inner} }}",
-        "seq": "run {{ val x = {v}; val n = x.size; w.addI32(n); for (i in 0 until n) {ec}.fput0(w, x[i]) }}",
-        "codec": "{fc}.fput(w, {v})"},
+        "seq": "run {{ val x = {v}; val n = x.size; w.addI32(n); for (i in 0 until n) {ec}.fput0(w, x[i]) }}"},
     "fget": {
-        "string": "{cur} = " + D + ".fgetString(r, {cur})", "bytes": "{cur} = " + D + ".fgetBytes(r)",
-        "struct": "{cur} = {sc}.fget0(r, depth, {cur})",
         "opt": "{cur} = if (" + D + ".fpresent(r)) {inner} else null",
         "seq": "{cur} = run {{ val out = " + D + ".list({cur}); val n = r.count({fmin}); val old = out.size\n"
                "for (i in 0 until n) " + D + ".set(out, i, old, "
                "{ec}.fget0(r, depth, if (i < old) out[i] else null))\n"
-               + D + ".trim(out, n); out }}",
-        "codec": "{cur} = {fc}.fget(r, depth, {cur})"},
+               + D + ".trim(out, n); out }}"},
     "fcheck": {
-        "string": D + ".fcheckText(r)", "bytes": D + ".fcheckText(r)", "struct": "{sc}.fcheck0(r, depth)",
         "opt": "if (" + D + ".fpresent(r)) {inner}",
-        "seq": "for (i in 0 until r.count({fmin})) {ec}.fcheck0(r, depth)",
-        "codec": "{fc}.fcheck(r, depth)"},
+        "seq": "for (i in 0 until r.count({fmin})) {ec}.fcheck0(r, depth)"},
 }
-INNER = {
-    "vput": {"string": D + ".vputString(w, q, q, x)", "struct": "{ec}.vput0(w, q, q, x)"},
-    "vget": {"string": D + ".vgetString(r, q, q, {cur})", "struct": "{ec}.vget0(r, q, q, depth, {cur})"},
-    "vcheck": {"string": D + ".vcheckText(r, q, q)", "struct": "{ec}.vcheck0(r, q, q, depth)"},
-    "fput": {"string": D + ".fputString(w, x)", "struct": "{ec}.fput0(w, x)"},
-    "fget": {"string": D + ".fgetString(r, {cur})", "struct": "{ec}.fget0(r, depth, {cur})"},
-    "fcheck": {"string": D + ".fcheckText(r)", "struct": "{ec}.fcheck0(r, depth)"},
-}
+WRAP = {"vput": "{call}", "vget": "{call}", "vcheck": "{call}", "fput": "{call}", "fget": "{cur} = {call}",
+        "fcheck": "{call}"}
 # fastput.py: an optional struct (opt) or a list of structs (seq) written in line, by format;
 # {k} the field's index.
 PUT_DIRECT = {
@@ -125,7 +101,7 @@ PUT_DIRECT = {
 class KotlinSyntax(Syntax):
     end = ""
     statements = STATEMENTS
-    inner = INNER
+    wrap = WRAP
     heads = {
         "vfast0": ("fun vfast0(d: ByteArray, slot: Long, base: Long, size: Long, left0: Long): Long",
                    ("var left = left0",)),
@@ -144,7 +120,8 @@ class KotlinSyntax(Syntax):
     wb = "w, p"
 
     def __init__(self, schema: ir.Schema, pkg: ir.Package, s: ir.StructType) -> None:
-        self.schema, self.pkg, self.s = schema, pkg, s
+        super().__init__(schema)
+        self.pkg, self.s = pkg, s
 
     def field(self, f: plan.PlanField) -> str:
         return field(f)
@@ -154,9 +131,6 @@ class KotlinSyntax(Syntax):
 
     def boxed(self, w: lower.WireType) -> str:
         return ktype(self.schema, w)
-
-    def scodec(self, ref: str) -> str:
-        return names.qualified(self.schema, ref) + ".Codec"
 
     def struct_codec(self, w: lower.WireType) -> str:
         return codec(self.schema, self.pkg, w)
