@@ -1,37 +1,19 @@
-"""Java's literals: a field's initial value from its lowered default (lower.Literal), or
-its type's zero."""
+"""Java's literals (jvm/literals.py walks the defaults)."""
 
 from __future__ import annotations
 
-from typing import Callable, Dict, Optional, cast
+from typing import Optional, cast
 
-from ... import ir, lower
-from ..jvm import names
+from ... import ir, lower, plan
+from ..jvm import literals
 from .names import ident, jstring
-from .types import PRIM, jtype
+from .types import PRIM
 
-ZERO = {"boolean": "false", "float": "0f", "double": "0.0", "long": "0L", "int": "0",
-        "char": "(char) 0"}
-_ZEROS: Dict[str, Callable[[ir.Schema, lower.WireType, str], str]] = {
-    "optional": lambda s, w, c: "null",
-    "decimal": lambda s, w, c: "java.math.BigDecimal.ZERO",
-    "uuid": lambda s, w, c: "dev.fastwire.Uuids.NIL",
-    "string": lambda s, w, c: '""',
-    "bytes": lambda s, w, c: "new byte[0]",
-    "enum": lambda s, w, c: f"{names.qualified(s, w.ref or '')}.of(0L)",
-    "flags": lambda s, w, c: f"{names.qualified(s, w.ref or '')}.of(0L)",
-    "struct": lambda s, w, c: f"new {jtype(s, w)}()",
-}
+ZERO = {"boolean": "false", "float": "0f", "double": "0.0", "long": "0L", "int": "0", "char": "(char) 0"}
 
 
-def zero(schema: ir.Schema, w: lower.WireType, fcodec: str) -> str:
-    if w.helper in PRIM and w.helper not in _ZEROS:  # the scalars and timestamps
-        jt = PRIM[w.helper][0]
-        return ZERO.get(jt, f"({jt}) 0")
-    return _ZEROS.get(w.helper, lambda s, w, c: f"{c}.zero()")(schema, w, fcodec)
-
-
-def int_literal(lit: lower.Literal, jt: str) -> str:
+def int_literal(lit: lower.Literal, helper: str) -> str:
+    jt = PRIM.get(helper, PRIM["int32"])[0]
     value = int(cast(int, lit.value))
     if value < 0 and not lit.signed:
         value += 1 << lit.bits
@@ -44,37 +26,11 @@ def int_literal(lit: lower.Literal, jt: str) -> str:
     return f"({jt}) {value}"
 
 
-def _float(lit: lower.Literal, w: lower.WireType) -> str:
-    x = float(cast(float, lit.value))
-    raw = int(cast(int, lit.raw))
-    special = x != x or x in (float("inf"), float("-inf"))
-    if w.helper == "float":
-        return f"Float.intBitsToFloat(0x{raw:08x})" if special else names.float_literal(x) + "f"
-    return f"Double.longBitsToDouble(0x{raw:016x}L)" if special else names.float_literal(x)
-
-
-def _integer(schema: ir.Schema, lit: lower.Literal, w: lower.WireType) -> str:
-    if w.ref is not None:  # an enum or flags value
-        return names.enum_value(schema, ident, w.ref, lit)
-    return int_literal(lit, PRIM.get(w.helper, PRIM["int32"])[0])
-
-
-_COMPUTED = {"utc": "dev.fastwire.Timestamps.utc()", "uuid1": "dev.fastwire.Uuids.uuid1()",
-             "uuid4": "dev.fastwire.Uuids.uuid4()"}
-LITERALS: Dict[str, Callable[[ir.Schema, lower.Literal, lower.WireType], str]] = {
-    "null": lambda s, lit, w: "null",
-    "computed": lambda s, lit, w: _COMPUTED[str(lit.value)],
-    "bool": lambda s, lit, w: "true" if lit.value else "false",
-    "string": lambda s, lit, w: jstring(str(lit.value)),
-    "uuid": lambda s, lit, w: f'java.util.UUID.fromString("{lit.value}")',
-    "decimal": lambda s, lit, w: f'dev.fastwire.Decimals.parse("{lit.value}")',
-    "float": lambda s, lit, w: _float(lit, w),
-    "integer": _integer,
-}
+SPELLING = literals.Spelling(
+    jstring, ident, int_literal, ("Float.intBitsToFloat(0x{raw:08x})", "Double.longBitsToDouble(0x{raw:016x}L)"),
+    {"bytes": "new byte[0]", "struct": "new {t}()",
+     **{h: ZERO.get(PRIM[h][0], f"({PRIM[h][0]}) 0") for h in plan.SCALARS}})
 
 
 def default(schema: ir.Schema, w: lower.WireType, lit: Optional[lower.Literal], fcodec: str) -> str:
-    """The Java expression of a field's initial value."""
-    if lit is None:
-        return zero(schema, w, fcodec)
-    return LITERALS[lit.kind](schema, lit, w.element if w.element is not None and w.helper == "optional" else w)
+    return literals.default(schema, w, lit, fcodec, SPELLING)

@@ -1,5 +1,5 @@
 """Java's spelling of the shared walks (jvm/codec.py, fast.py, fastput.py): the
-statements of each route (jvm/routes.py), the fast paths' declarations and blocks."""
+statements of each route (jvm/syntax.py), the fast paths' declarations and blocks."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The general codec bodies of a struct, Java's and Kotlin's: vfields0, vread0 and vverify0
 (the versioned format), ffields0, fread0 and fverify0 (the final format), each a walk over
 the struct's codec plan (layout.plan), each field's statement spelled by the language's
-Syntax for its route (routes.py)."""
+Syntax for its route (syntax.py)."""
 
 from __future__ import annotations
 

@@ -1,36 +1,27 @@
 """The fast paths of verify and deserialize, for Java and Kotlin alike (one walk over the
 codec plan, spelled by the language's Syntax); java/README.md tells their design and costs.
 
-A struct that is not recursive (its layout's depth is bounded) gets straight-line walks
-beside its general checks: vfast0 (versioned) and ffast0 (final) verify, vgetFast0 and
-fgetFast0 deserialize. Each reads the message through locals only (the byte array, the
-positions, the end, the budget), checks what the general walk checks and accepts only what
-it accepts: anything unusual (an older body, an offset of 0, a bad value, too little budget
-left) makes it give up (-1), and the general walk starts that struct over from the same
-state, so results and exceptions are always the general walk's. The reading walks fill the
-object as they go (nested objects and list elements reused as the general read reuses
-them); given up, the general read sets every field again.
-
-Loads go through dev.fastwire.Unchecked, each after the walk's own checks proved
-0 <= position and position + width <= limit (`size` versioned, `end` final), the limit
-inside the array; each load passes the limit, which Unchecked asserts. A body's header is
-one 8-byte load compared with [the size this schema writes][the type]. In the final walks
-a fixed run's length check also covers the header (4 or 1 bytes) of the field after it.
-The versioned walk charges the general walk's blocks to `left` and gives up as soon as it
-is negative: its work is bounded by the budget. Positions, lengths and counts are longs (a
-u32 zero-extended), so a position plus one cannot wrap and a length or count needs only
-its upper bound checked.
+A non-recursive struct gets straight-line walks beside its general code: vfast0 and ffast0
+verify, vgetFast0 and fgetFast0 deserialize (the versioned and the final format). Each reads
+through locals only, checks what the general walk checks and gives up (-1) on anything
+unusual (an older body, an offset of 0, a bad value, the budget run out): the general walk
+then starts that struct over, so results and exceptions are always the general walk's.
+Loads go through dev.fastwire.Unchecked, each after the walk proved it inside the limit
+(`size` versioned, `end` final); a body's header is one 8-byte load and compare; a final
+run's length check also covers the next field's header; the versioned walk charges the
+general walk's blocks to `left`. Positions, lengths and counts are longs (a u32
+zero-extended): a position plus one cannot wrap, a length needs only its upper bound checked.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Callable, Dict, List, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ... import lower, plan
 from ...layouts import BLOCK, COLLECTION, DECIMAL, OPTIONAL, STRUCT
 from ..printer import Printer
-from .syntax import Syntax
+from .syntax import Syntax, route
 
 U = "dev.fastwire.Unchecked"
 D = "dev.fastwire.Direct"
@@ -47,9 +38,8 @@ def load(kind: str, at: str, limit: str) -> str:
 
 
 def unchecked(expr: Callable[[str], str], at: str, limit: str, to_int: Callable[[str], str]) -> str:
-    """A value's read expression at the long position `at` (expr(position)): the reader's
-    loads as loads from d without the JVM's bounds checks, for a value the walk has proved
-    inside [0, limit); any other use of the position (a runtime call) takes it as an int."""
+    """A value's read expression (expr(position)) at the long `at`, the reader's loads as
+    loads from d the walk proved inside [0, limit); other uses take the position as an int."""
     mark = "\0"
     e = expr(mark)
     e = _READER_LOAD.sub(lambda m: load(m.group(1), m.group(2).replace(mark, at), limit), e)
@@ -97,27 +87,16 @@ def fneeds_check(w: lower.WireType) -> bool:
 
 
 def readable(model: lower.WireModel, layout: lower.StructLayout) -> bool:
+    """Whether a struct gets the reading walks: every field a value (not a decimal: its read
+    can fail), a string, a struct that has them, or one in line (syntax.py) of those."""
     return eligible(model, layout) and all(_readable(model, fl.wire) for fl in layout.fields)
 
 
 def _readable(model: lower.WireModel, w: lower.WireType) -> bool:
     if w.is_value:
         return w.helper != "decimal"
-    return _READABLE.get(w.helper, lambda m, w: False)(model, w)
-
-
-def _struct_readable(model: lower.WireModel, w: lower.WireType) -> bool:
-    return w.helper == "struct" and readable(model, model.struct(w.ref or ""))
-
-
-_READABLE: Dict[str, Callable[[lower.WireModel, lower.WireType], bool]] = {
-    "string": lambda m, w: True,
-    "struct": _struct_readable,
-    "optional": lambda m, w: w.element is not None and (
-        w.element.helper == "string" or _struct_readable(m, w.element)),
-    "vector": lambda m, w: w.element is not None and _struct_readable(m, w.element),
-    "list": lambda m, w: w.element is not None and _struct_readable(m, w.element),
-}
+    x = w.element if route(w) in ("opt", "seq") and w.element is not None else w
+    return x.helper == "string" or (x.helper == "struct" and readable(model, model.struct(x.ref or "")))
 
 
 class FastWalk:
@@ -146,8 +125,7 @@ class FastWalk:
         self.o(self.syn.decl(name, expr, mutable, kind))
 
     def room(self, n: int) -> None:
-        """The final walks: fail unless n bytes remain at p (known already after a run
-        checked together with the header that follows it)."""
+        """Fail unless n bytes remain at p (known after a run checked with this header)."""
         if self.have < n:
             self.fail(f"end - p < {n}" if n > 1 else "p >= end")
 
@@ -158,14 +136,11 @@ class FastWalk:
         self.st(line)
 
     def outside(self, x: str, lo: str, width: str) -> str:
-        """The block of `width` bytes at x starts before lo or ends past the limit: two
-        compares (as cheap as any one-compare form, measured); the end as x + width, a long
-        that cannot wrap, so no value derived from the limit stays live across the walk."""
+        """The block of `width` bytes at x starts before lo or ends past the limit."""
         return f"{x} < {lo} || {x} + {width} > {self.lim}"
 
     def past(self, at: str, n: str) -> str:
-        """n (a u32 length, or a count times its element size) bytes from `at` end past the
-        limit; the same sum `at` moves by next, which the JIT computes once."""
+        """n bytes from `at` (the sum `at` moves by next) end past the limit."""
         return f"{at} + {n} > {self.lim}"
 
     def open(self, head: str) -> None:
@@ -206,9 +181,7 @@ class FastWalk:
     # ---- versioned -------------------------------------------------------------------
 
     def body(self, layout: lower.StructLayout) -> None:
-        """The body the slot leads to, and its [u32 size][u32 type] as one 8-byte load and
-        compare: the size this schema writes (a body of another version, larger, takes the
-        general walk), the type; its bytes charged to the budget."""
+        """The body the slot leads to, its [u32 size][u32 type] compared at once, charged."""
         self.decl("pos", f"base + {U}.u32(d, slot, {self.lim})")
         self.fail(self.outside("pos", f"slot + {STRUCT.slot}", str(layout.body_size)))
         key = ((layout.type_number & 0xFFFFFFFF) << 32) | layout.body_size
@@ -218,14 +191,18 @@ class FastWalk:
         self.fail(f"{U}.i64(d, pos, {self.lim}) != {lit}")
         self.st(f"left -= {layout.body_size}")
 
-    def versioned(self, layout: lower.StructLayout) -> None:
-        """vfast0(d, slot, base, size, left): the budget left after the struct the slot
-        leads to, or -1 (or any negative) to take the general walk."""
-        self.start("vfast0", "", "size")
+    def versioned(self, layout: lower.StructLayout, fn: str = "vfast0", name: str = "",
+                  visit: Optional[Callable[[plan.PlanField, str], None]] = None) -> None:
+        """vfast0 (or, visiting each field, vgetFast0): the budget left after the struct the
+        slot leads to, or -1 (any negative): take the general walk."""
+        self.start(fn, name, "size")
         self.body(layout)
         for step in layout.plan.versioned.steps:
             for f in step.fields:
-                self.vfield(f.wire, self.plus("pos", f.at or 0), "pos")
+                if visit is None:
+                    self.vfield(f.wire, self.plus("pos", f.at or 0), "pos")
+                else:
+                    visit(f, self.plus("pos", f.at or 0))
         self.st("return left")
         self.close()
 
@@ -288,10 +265,7 @@ class FastWalk:
         self.decl(off, f"{U}.u32(d, {at}, {self.lim})")
         self.open(f"if ({off} != 0L)")
         self.decl(q, f"{base} + {off}")
-        self.fail(self.outside(q, self.plus(at, COLLECTION.slot), str(n)))
-        self.decl(c, f"{U}.u32(d, {q}, {self.lim})")
-        self.fail(self.past(q, f"{n} + {c} * {es}"))
-        self.st(f"left -= {n} + {c} * {es}")
+        self.entries_at(q, c, at, es)
         if any(needs_check(x) for x in parts(w)):
             a, end = self.var("a"), self.var("end")
             self.decl(end, f"{q} + {n} + {c} * {es}")
@@ -306,6 +280,14 @@ class FastWalk:
             self.close()
         self.close()
 
+    def entries_at(self, q: str, c: str, at: str, es: int) -> None:
+        """A collection's block at q (from the slot at `at`): its count c checked, charged."""
+        n = COLLECTION.count_size
+        self.fail(self.outside(q, self.plus(at, COLLECTION.slot), str(n)))
+        self.decl(c, f"{U}.u32(d, {q}, {self.lim})")
+        self.fail(self.past(q, f"{n} + {c} * {es}"))
+        self.st(f"left -= {n} + {c} * {es}")
+
     # ---- final -----------------------------------------------------------------------
 
     def ahead(self, steps: Sequence[plan.Step], k: int) -> int:
@@ -313,14 +295,15 @@ class FastWalk:
         return AHEAD.get(steps[k].op, 0) if k < len(steps) else 0
 
     def need(self, steps: Sequence[plan.Step], k: int) -> int:
-        """The bytes the final walk checks first from the step at k on: a fixed run's size
-        and the header after it, or the field's header."""
+        """What the final walk checks first from the step at k on (a run: and the next header)."""
         if k < len(steps) and steps[k].op == "values":
             return (steps[k].size or 0) + self.ahead(steps, k + 1)
         return self.ahead(steps, k)
 
-    def final_steps(self, layout: lower.StructLayout,
-                    run: Callable[[plan.Step], None], field: Callable[[plan.PlanField], None]) -> None:
+    def final_walk(self, fn: str, name: str, layout: lower.StructLayout,
+                   run: Callable[[plan.Step], None], field: Callable[[plan.PlanField], None]) -> None:
+        """A final walk: the position after the struct at p, or -1 to take the general one."""
+        self.start(fn, name, "end")
         steps = layout.plan.final.steps
         for k, step in enumerate(steps):
             if step.op == "values":
@@ -336,19 +319,16 @@ class FastWalk:
                 self.after = self.need(steps, k + 1)
             field(step.field)
             self.after = 0
+        self.st("return p")
+        self.close()
 
     def final(self, layout: lower.StructLayout) -> None:
-        """ffast0(d, p, end): the position after the struct at p, or -1 to take the
-        general walk."""
-        self.start("ffast0", "", "end")
-
+        """ffast0(d, p, end)."""
         def run(step: plan.Step) -> None:
             for f in step.fields:
                 if f.helper == "decimal":
                     self.scale(self.plus("p", f.at or 0))
-        self.final_steps(layout, run, lambda f: self.ffield(f.wire))
-        self.st("return p")
-        self.close()
+        self.final_walk("ffast0", "", layout, run, lambda f: self.ffield(f.wire))
 
     def ffield(self, w: lower.WireType) -> None:
         """Checks the value at p and moves p past it."""
@@ -418,8 +398,7 @@ class FastWalk:
         self.close()
 
     def string_tail(self, n: str, use: str = "") -> None:
-        """A final string's length n (at p) checked, with room for what the walk checks
-        next (self.after: the next field's run and header), which is then known."""
+        """A final string's length n at p checked with room for what follows (self.after)."""
         after, self.after = self.after, 0
         self.fail(self.past("p", f"{BLOCK.length_size + after} + {n}"))
         if use:
@@ -440,8 +419,7 @@ _FINAL: Dict[str, Callable[[FastWalk, lower.WireType], None]] = {
 
 
 class FastRead(FastWalk):
-    """The deserialize walks: `qualified` maps a struct's qualified name to its class,
-    `field` a field to its name in the class."""
+    """The deserialize walks: `qualified` names a struct's class, `field` a field."""
 
     def __init__(self, p: Printer, syntax: Syntax, codec: Callable[[str], str],
                  qualified: Callable[[str], str], field: Callable[[plan.PlanField], str]) -> None:
@@ -450,7 +428,6 @@ class FastRead(FastWalk):
         self.field = field
 
     def value(self, w: lower.WireType, at: str) -> str:
-        """A value's read expression, loading from d."""
         return unchecked(lambda q: self.syn.value_read(w, q), at, self.lim, self.syn.as_int)
 
     def ensure(self, ref: str, x: str, target: str, nullable: bool) -> None:
@@ -465,19 +442,9 @@ class FastRead(FastWalk):
             self.close()
 
     def vread(self, name: str, layout: lower.StructLayout) -> None:
-        """vgetFast0(r, d, slot, base, size, left, v): reads v from the body the slot leads
-        to; the budget left, or -1 (or any negative) to take the general read."""
-        self.start("vgetFast0", name, "size")
-        self.body(layout)
-        for step in layout.plan.versioned.steps:
-            for f in step.fields:
-                self.vrfield(f.wire, self.plus("pos", f.at or 0), "pos", "v." + self.field(f))
-        self.st("return left")
-        self.close()
-
-    def vrstring(self, at: str, base: str, target: str) -> None:
-        q, n = self.block_at(at, base)
-        self.st(f"{target} = r.text({self.syn.as_int(q + ' + 4')}, {self.syn.as_int(n)}, {target})")
+        """vgetFast0(r, d, slot, base, size, left, v): reads v from the body the slot leads to."""
+        self.versioned(layout, "vgetFast0", name,
+                       lambda f, at: self.vrfield(f.wire, at, "pos", "v." + self.field(f)))
 
     def vrfield(self, w: lower.WireType, at: str, base: str, target: str,
                 nullable: bool = False) -> None:
@@ -487,7 +454,8 @@ class FastRead(FastWalk):
         _VREAD[w.helper](self, w, at, base, target, nullable)
 
     def vr_string(self, w: lower.WireType, at: str, base: str, target: str, nullable: bool) -> None:
-        self.vrstring(at, base, target)
+        q, n = self.block_at(at, base)
+        self.st(f"{target} = r.text({self.syn.as_int(q + ' + 4')}, {self.syn.as_int(n)}, {target})")
 
     def vr_struct(self, w: lower.WireType, at: str, base: str, target: str, nullable: bool) -> None:
         x = self.var("x")
@@ -509,10 +477,7 @@ class FastRead(FastWalk):
         n = COLLECTION.count_size
         q, c = self.var("q"), self.var("c")
         self.decl(q, f"{base} + {U}.u32(d, {at}, {self.lim})")
-        self.fail(self.outside(q, self.plus(at, COLLECTION.slot), str(n)))
-        self.decl(c, f"{U}.u32(d, {q}, {self.lim})")
-        self.fail(self.past(q, f"{n} + {c} * {el.slot}"))
-        self.st(f"left -= {n} + {c} * {el.slot}")
+        self.entries_at(q, c, at, el.slot)
         self.read_list(el.ref, target, c,
                        lambda x, i: f"vgetFast0(r, d, {q} + {n} + {el.slot} * {i}, {base}, size, left, {x})",
                        "left")
@@ -539,16 +504,11 @@ class FastRead(FastWalk):
         self.st(f"{target} = {out}")
 
     def fread(self, name: str, layout: lower.StructLayout) -> None:
-        """fgetFast0(r, d, p, end, v): reads v at p; the position after it, or -1 to take
-        the general read."""
-        self.start("fgetFast0", name, "end")
-
+        """fgetFast0(r, d, p, end, v): reads v at p."""
         def run(step: plan.Step) -> None:
             for f in step.fields:
                 self.st(f"v.{self.field(f)} = {self.value(f.wire, self.plus('p', f.at or 0))}")
-        self.final_steps(layout, run, lambda f: self.frfield(f.wire, "v." + self.field(f)))
-        self.st("return p")
-        self.close()
+        self.final_walk("fgetFast0", name, layout, run, lambda f: self.frfield(f.wire, "v." + self.field(f)))
 
     def frfield(self, w: lower.WireType, target: str, nullable: bool = False) -> None:
         if w.is_value:

@@ -1,17 +1,13 @@
-"""The straight-line serialize of a non-recursive struct, for the Java and the Kotlin
-generator alike (one walk over the codec plan, spelled by the language's Syntax, as fast.py
-is for verify and deserialize).
+"""The straight-line serialize of a non-recursive struct, for Java and Kotlin alike (one
+walk over the codec plan, spelled by the language's Syntax, as fast.py is for verify and
+deserialize).
 
-vw0 (versioned) and fw0 (final) take the writer's buffer and end as locals (`b`, `p`),
-make room once for each fixed block (a body, a final run, a collection's slots) and store
-through the little-endian byte-array views (a body's size and type in one 8-byte store);
-short ASCII strings are written in line (by Fast.vputString/fputString, which the JIT
-inlines; Kotlin's versioned format: in line, see kotlin/syntax.py). They return the new
-end, which the entry point stores in the writer once. Anything else falls back to the
-general statement on the writer: `w.size = p; ...; p = w.size; b = w.buf;`.
-The invariant is `b == w.buf` (Writer.room returns the grown buffer), so the general
-statements and the nested structs' calls see the same bytes. The bytes written are the
-general path's, byte for byte.
+vw0 (versioned) and fw0 (final) take the writer's buffer and end as locals (`b`, `p`), make
+room once for each fixed block (a body, a final run, a collection's slots), store through
+the little-endian byte-array views and write short ASCII strings in line; they return the
+new end, which the entry point stores in the writer once. Anything else falls back to the
+general statement on the writer (`w.size = p; ...; p = w.size; b = w.buf;`), which keeps
+`b == w.buf`. The bytes written are the general path's, byte for byte.
 """
 
 from __future__ import annotations
@@ -20,8 +16,7 @@ from typing import Callable, List, Sequence
 
 from ... import lower, plan
 from ..printer import Printer
-from .routes import route
-from .syntax import Syntax
+from .syntax import Syntax, route
 
 F = "dev.fastwire.Fast"
 _MAP = [("w.buf[", "b["), ("w.u8(", F + ".w8(b, "), ("w.i16(", F + ".w16(b, "),

@@ -3,7 +3,7 @@ fastput.py): java/syntax.py and kotlin/syntax.py fill this in for one struct. Th
 decide what is written, checked and read, in what order; a Syntax says how it reads.
 
 Templates are str.format strings. The general codec's statements, by operation and route
-(routes.py): the calls both languages make (CALLS, INNER), each in the language's statement
+(route): the calls both languages make (CALLS, INNER), each in the language's statement
 (`wrap`, {call}), and its own for the in-line routes (`statements`). They take {p} the slot,
 {base}, {v} the value, {cur} the field (reads), {read} a value's read expression, {sc} the
 struct's codec class, {fc} the field's codec, and of an optional's value or a list's element
@@ -18,7 +18,26 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 from ... import ir, lower, plan
 from ...layouts import DECIMAL
 from . import names
-from .routes import route
+
+# How the general codec bodies code a field (its route), from the helper the plan names:
+# `value` a fixed-size value in place; `string`, `bytes`, `struct` through dev.fastwire.Direct
+# or the struct's static entries; `opt` an optional string or struct and `seq` a vector or
+# list of structs, in line; `codec` anything else, through the field's codec (Fields.F_x).
+DIRECT = {"string": "string", "bytes": "bytes", "struct": "struct"}
+# What an optional or a vector or list holds for it to be coded in line.
+IN_LINE = {"optional": ("opt", ("string", "struct")), "vector": ("seq", ("struct",)),
+           "list": ("seq", ("struct",))}
+
+
+def route(w: lower.WireType) -> str:
+    """How a field is coded by the general bodies (see the module's doc)."""
+    if w.is_value:
+        return "value"
+    way, elements = IN_LINE.get(w.helper, ("codec", ()))
+    if w.element is not None and w.element.helper in elements:
+        return way
+    return DIRECT.get(w.helper, "codec")
+
 
 D = "dev.fastwire.Direct"
 CALLS = {
