@@ -3,7 +3,7 @@ fastput.py): java/syntax.py and kotlin/syntax.py fill this in for one struct. Th
 decide what is written, checked and read, in what order; a Syntax says how it reads.
 
 Templates are str.format strings. The general codec's statements, by operation and route
-(route): the calls both languages make (CALLS, INNER), each in the language's statement
+(route() below): the calls both languages make (CALLS, INNER), each in the language's statement
 (`wrap`, {call}), and its own for the in-line routes (`statements`). They take {p} the slot,
 {base}, {v} the value, {cur} the field (reads), {read} a value's read expression, {sc} the
 struct's codec class, {fc} the field's codec, and of an optional's value or a list's element
@@ -30,7 +30,7 @@ IN_LINE = {"optional": ("opt", ("string", "struct")), "vector": ("seq", ("struct
 
 
 def route(w: lower.WireType) -> str:
-    """How a field is coded by the general bodies (see the module's doc)."""
+    """How a field is coded by the general bodies (the comment above)."""
     if w.is_value:
         return "value"
     way, elements = IN_LINE.get(w.helper, ("codec", ()))
