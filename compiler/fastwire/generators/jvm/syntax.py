@@ -1,14 +1,13 @@
-"""What a JVM language spells its own way, for the shared walks (codec.py, fast.py,
-fastput.py): java/syntax.py and kotlin/syntax.py fill this in for one struct. The walks
-decide what is written, checked and read, in what order; a Syntax says how it reads.
+"""What a JVM language spells its own way for the shared walks (codec.py, fast.py,
+fastput.py); java/syntax.py and kotlin/syntax.py fill it in for one struct. The walks decide
+what is written, checked and read, in what order; a Syntax says how it reads.
 
-Templates are str.format strings. The general codec's statements, by operation and route
-(route() below): the calls both languages make (CALLS, INNER), each in the language's statement
-(`wrap`, {call}), and its own for the in-line routes (`statements`). They take {p} the slot,
-{base}, {v} the value, {cur} the field (reads), {read} a value's read expression, {sc} the
-struct's codec class, {fc} the field's codec, and of an optional's value or a list's element
-{et} its boxed type, {es} its slot, {ec} its codec class, {fmin} its least final size and
-{inner} its statement (INNER, by operation and the value's helper).
+The general codec's statements, by operation and route (route()): the calls both languages
+make (CALLS, INNER) in the language's statement (`wrap`, {call}), and its own for the in-line
+routes (`statements`). str.format templates over {p} the slot, {base}, {v} the value, {cur}
+the field read, {read} a value's read, {sc} the struct's codec class, {fc} the field's codec
+and, of an optional's value or a list's element, {et} its boxed type, {es} its slot, {ec} its
+codec class, {fmin} its least final size and {inner} its statement (INNER).
 """
 
 from __future__ import annotations
