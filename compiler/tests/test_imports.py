@@ -18,15 +18,8 @@ PACKAGES = {"fastwire": os.path.join(REPO, "compiler", "fastwire"),
 # Reporter, ir_json), and only to compile a .fbe schema given to decode, encode or explain;
 # declared as the runtime's `tools` extra (python/pyproject.toml).
 RUNTIME_USES_COMPILER = {"fastwire_runtime.tools": {"fastwire", "fastwire.ir_json"}}
-# Import circles among the generators, which issue 36 (item 3: one shape for every
-# generator, generators/jvm/) takes apart; left alone here. A circle found must be one of
-# these or part of one; any other fails.
-KNOWN_GENERATOR_CIRCLES: List[FrozenSet[str]] = [
-    frozenset({"fastwire.generators.java.fastput", "fastwire.generators.java.generator",
-               "fastwire.generators.java.protocol", "fastwire.generators.java.struct"}),
-    frozenset({"fastwire.generators.kotlin.generator", "fastwire.generators.kotlin.protocol",
-               "fastwire.generators.kotlin.struct"}),
-]
+# Import circles tolerated: none (the generators' last ones went with generators/jvm/).
+KNOWN_GENERATOR_CIRCLES: List[FrozenSet[str]] = []
 
 
 def modules(root: str, package: str) -> Dict[str, str]:
