@@ -97,6 +97,37 @@ class TestTypes < Minitest::Test
     assert_equal "too_deep", assert_raises(Fastwire::DecodeError) { Everything::Primitives.from_json(deep) }.code
   end
 
+  # A lone surrogate is rejected by the JSON reader itself, with DecodeError, whichever
+  # field or key holds it (decimal and uuid fields and integer keys once raised
+  # ArgumentError from a regex over the string: issue 37, D1).
+  def test_json_lone_surrogates_are_decode_errors
+    coll = "{\"f_array_struct\":[{},{}],"
+    [['{"f_decimal":"\\ud800"}', Everything::Primitives], ['{"f_decimal":"1\\udc00"}', Everything::Primitives],
+     ['{"f_uuid":"123e4567-e89b-12d3-a456-42665544000\\ud800"}', Everything::Primitives],
+     ['{"f_decimal":"\\ud800"}', Everything::Optionals], ['{"f_uuid":"\\udfff"}', Everything::Optionals],
+     ['{"f_bytes":"\\ud800"}', Everything::Primitives], ['{"f_string":"a\\ud800b"}', Everything::Primitives],
+     ['{"f_utc":"\\ud800"}', Everything::Primitives], ['{"zz":["\\udc00\\ud800"]}', Everything::Primitives],
+     ["#{coll}\"f_map\":{\"\\ud800\":\"x\"}}", Everything::Collections],
+     ["#{coll}\"f_map_enum_key\":{\"\\ud800\":{}}}", Everything::Collections],
+     ["#{coll}\"f_hash\":{\"\\ud800\":\"\"}}", Everything::Collections],
+     ["#{coll}\"f_map_optional\":{\"\\udc00\\ud800\":1.0}}", Everything::Collections]].each do |text, type|
+      err = assert_raises(Fastwire::DecodeError, text) { type.from_json(text) }
+      assert_equal "invalid_argument", err.code, text
+    end
+    pair = Everything::Primitives.from_json('{"f_string":"\\ud83d\\ude00"}')
+    assert_equal "\u{1F600}", pair.f_string
+  end
+
+  # Base64 with its padding and the standard alphabet only; unused low bits are ignored.
+  def test_json_base64
+    { "QQ==" => "A", "QR==" => "A", "QUI=" => "AB", "QUJ=" => "AB", "QUJD" => "ABC", "" => "" }.each do |text, bytes|
+      assert_equal bytes.b, Hostile::Bag.from_json("{\"blob\":\"#{text}\"}").blob, text
+    end
+    ["NaN", "QQ", "QQ=", "Q===", "====", "=", "QQ==QQ==", "-_-_", "QU JD", "QUJD\\n", "QUJ*"].each do |text|
+      assert_raises(Fastwire::DecodeError, text) { Hostile::Bag.from_json("{\"blob\":\"#{text}\"}") }
+    end
+  end
+
   def test_printout_of_chars_and_text_that_is_not_utf8
     p = Everything::Primitives.new(f_char: 233, f_wchar: 0x1F600, f_string: "\u20AC")
     assert_includes p.to_s, "f_char='\u00E9',f_wchar='U+1F600'"

@@ -117,7 +117,7 @@ module Fastwire
                        "n" => "\n", "r" => "\r", "t" => "\t" }.freeze
 
     # Parses JSON text into Hash (string keys; a repeated key keeps its last value),
-    # Array, String (UTF-8; a lone surrogate escape leaves it not valid_encoding?),
+    # Array, String (valid UTF-8: a lone surrogate escape is rejected),
     # Integer (up to 18 digits) or Number, true, false, nil. Raises DecodeError:
     # invalid_argument (not JSON), too_deep (nesting beyond max_depth), too_large.
     def parse(text, limits = DEFAULT_LIMITS)
@@ -266,13 +266,11 @@ module Fastwire
               low = @s.scan(/\\u\h{4}/)[2, 4].to_i(16)
               cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00)
             end
-            # A lone surrogate is encoded as its three bytes: the string is then not
-            # valid UTF-8, which a field that reads it rejects.
-            out << if cp >= 0xD800 && cp <= 0xDFFF
-                     [0xE0 | (cp >> 12), 0x80 | ((cp >> 6) & 0x3F), 0x80 | (cp & 0x3F)].pack("C*").force_encoding(Encoding::UTF_8)
-                   else
-                     cp.chr(Encoding::UTF_8)
-                   end
+            # A lone surrogate has no UTF-8 form: the text is rejected here, so that no
+            # string that is not valid UTF-8 reaches a reader (whose regexes would raise
+            # ArgumentError on it).
+            bad("lone surrogate \\u#{hex} in a string") if cp >= 0xD800 && cp <= 0xDFFF
+            out << cp.chr(Encoding::UTF_8)
           else
             bad("bad escape")
           end
