@@ -206,7 +206,9 @@ export class FinalModel<T extends object> extends ModelBase<T> {
   }
 }
 
-const utf8 = new TextDecoder("utf-8", { fatal: true });
+// ignoreBOM: a leading U+FEFF is text like any other (without it TextDecoder drops it),
+// so JSON text that starts with a BOM is rejected, as in every language.
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** The JSON text of a value (fastwire's JSON rules, docs/wire-format.md#json). */
 export function toJson<T extends object>(codec: StructCodec<T>, value: T): string {

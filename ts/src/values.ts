@@ -246,7 +246,8 @@ export function utc(): bigint {
 // strings are bytes on the wire) are kept as lone surrogates U+DC80..U+DCFF, one per byte,
 // and written back as those bytes, so every accepted message re-serializes exactly.
 
-const decoder = new TextDecoder("utf-8", { fatal: true });
+// ignoreBOM: a string that starts with U+FEFF keeps it (TextDecoder drops it by default).
+const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const encoder = new TextEncoder();
 
 const fromCodes = String.fromCharCode;
@@ -393,8 +394,6 @@ export { encoder as utf8Encoder };
 const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 const B64_VALUE = new Int16Array(128).fill(-1);
 for (let i = 0; i < 64; i++) B64_VALUE[B64.charCodeAt(i)] = i;
-B64_VALUE["-".charCodeAt(0)] = 62; // the URL-safe alphabet too
-B64_VALUE["_".charCodeAt(0)] = 63;
 
 /** Standard Base64 with `=` padding. */
 export function base64Encode(b: Uint8Array): string {
@@ -414,10 +413,14 @@ export function base64Encode(b: Uint8Array): string {
   return s;
 }
 
-/** Base64 (standard or URL-safe, padding optional); null when malformed. */
+/** Standard Base64 (docs/wire-format.md#json): groups of four characters of the
+ * standard alphabet, the last one padded with "=" or "=="; null when malformed. The unused
+ * low bits of the last character are ignored ("QR==" reads as "QQ=="). */
 export function base64Decode(text: string): Uint8Array | null {
+  if (text.length % 4 !== 0) return null;
   let len = text.length;
-  while (len > 0 && text.charCodeAt(len - 1) === 61) len--;
+  if (len > 0 && text.charCodeAt(len - 1) === 61) len--;
+  if (len > 0 && text.charCodeAt(len - 1) === 61) len--;
   if (len % 4 === 1) return null;
   const out = new Uint8Array(Math.floor(len / 4) * 3 + (len % 4 === 0 ? 0 : (len % 4) - 1));
   let acc = 0;

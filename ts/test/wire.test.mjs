@@ -191,3 +191,29 @@ test("a buffer that grows while a nested body is written (regression)", () => {
     assert.equal(back.toJson(), a.toJson());
   }
 });
+
+test("a leading U+FEFF is kept in strings; JSON text that starts with one is rejected", async () => {
+  const b = new proto.Balance({ currency: "\ufeffUSD", amount: 1.0 });
+  for (const M of [proto.BalanceModel, proto.BalanceFinalModel]) {
+    const m = new M();
+    assert.equal(m.deserialize(m.serialize(b)).currency, "\ufeffUSD");
+  }
+  const utf8 = (s) => new TextEncoder().encode(s);
+  assert.equal(rt.fromJson(proto.BalanceCodec, utf8('{"currency":"\ufeffX"}')).currency, "\ufeffX");
+  assert.equal(rt.fromJson(proto.BalanceCodec, utf8('{"currency":"\ufeff"}')).currency, "\ufeff");
+  for (const text of ['\ufeff{"currency":"X"}', '{"currency":"X"}\ufeff']) {
+    assert.throws(() => rt.fromJson(proto.BalanceCodec, utf8(text)), rt.DecodeError, text);
+    assert.throws(() => rt.fromJson(proto.BalanceCodec, text), rt.DecodeError, text);
+  }
+});
+
+test("bytes in JSON: standard Base64 with its padding, nothing else", async () => {
+  const hostile = await gen("hostile");
+  const blob = (text) => Buffer.from(rt.fromJson(hostile.BagCodec, `{"blob":"${text}"}`).blob).toString("latin1");
+  for (const [text, bytes] of [["QQ==", "A"], ["QR==", "A"], ["QUI=", "AB"], ["QUJ=", "AB"], ["QUJD", "ABC"], ["", ""], ["+/+/", "\xfb\xff\xbf"]]) {
+    assert.equal(blob(text), bytes, text);
+  }
+  for (const text of ["NaN", "QQ", "QQ=", "Q===", "====", "=", "QQ==QQ==", "Q=Q=", "-_-_", "QU JD", "QUJD\\n", "QUJ*", "QUJ\\u00e9"]) {
+    assert.throws(() => blob(text), rt.DecodeError, text);
+  }
+});
