@@ -82,7 +82,11 @@ async function handle(req: Uint8Array): Promise<[number, Uint8Array]> {
   return [UNSUPPORTED, text.encode(`output format ${fout}`)];
 }
 
-let pending = new Uint8Array(0);
+// Input not yet answered: the chunks as they came, and their total length. A request is
+// copied out once, when all of its bytes are here, so the work is linear in the input
+// (copying everything on every chunk made a 50 MB request take 44 s).
+const chunks: Uint8Array[] = [];
+let buffered = 0;
 let busy = Promise.resolve();
 
 function answer(status: number, body: Uint8Array): void {
@@ -93,13 +97,42 @@ function answer(status: number, body: Uint8Array): void {
   process.stdout.write(out);
 }
 
+/** Removes the next `n` buffered bytes (n <= buffered) and returns them as one array. */
+function take(n: number): Uint8Array {
+  const first = chunks[0]!;
+  let out: Uint8Array;
+  if (first.length >= n) {
+    out = first.subarray(0, n);
+    if (first.length === n) chunks.shift();
+    else chunks[0] = first.subarray(n);
+  } else {
+    out = new Uint8Array(n);
+    let at = 0;
+    while (at < n) {
+      const c = chunks[0]!;
+      const k = Math.min(c.length, n - at);
+      out.set(c.subarray(0, k), at);
+      at += k;
+      if (k === c.length) chunks.shift();
+      else chunks[0] = c.subarray(k);
+    }
+  }
+  buffered -= n;
+  return out;
+}
+
+let size = -1; // of the request being received, once its 4 size bytes are here
+
 async function drain(): Promise<void> {
   for (;;) {
-    if (pending.length < 4) return;
-    const size = new DataView(pending.buffer, pending.byteOffset, 4).getUint32(0, true);
-    if (pending.length < 4 + size) return;
-    const req = pending.slice(4, 4 + size);
-    pending = pending.subarray(4 + size);
+    if (size < 0) {
+      if (buffered < 4) return;
+      const head = take(4);
+      size = new DataView(head.buffer, head.byteOffset, 4).getUint32(0, true);
+    }
+    if (buffered < size) return;
+    const req = take(size);
+    size = -1;
     let status: number, body: Uint8Array;
     try {
       [status, body] = await handle(req);
@@ -112,9 +145,7 @@ async function drain(): Promise<void> {
 }
 
 process.stdin.on("data", (chunk: Buffer) => {
-  const b = new Uint8Array(pending.length + chunk.length);
-  b.set(pending);
-  b.set(chunk, pending.length);
-  pending = b;
+  chunks.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length));
+  buffered += chunk.length;
   busy = busy.then(drain);
 });
