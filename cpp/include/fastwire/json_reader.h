@@ -145,16 +145,22 @@ struct read_context {
     }
 };
 
+// Standard Base64 (docs/wire-format.md#json): groups of four characters of the standard
+// alphabet, the last one padded with '=' or "=="; anything else (no padding, other
+// characters, the URL-safe alphabet, '=' inside) is malformed. The unused low bits of the
+// last character are ignored ("QR==" reads as "QQ=="), as in every language.
 inline bool decode_base64(std::string_view s, bytes& out) {
     auto val = [](char c) -> int {
         if (c >= 'A' && c <= 'Z') return c - 'A';
         if (c >= 'a' && c <= 'z') return c - 'a' + 26;
         if (c >= '0' && c <= '9') return c - '0' + 52;
-        if (c == '+' || c == '-') return 62;  // also the URL-safe alphabet
-        if (c == '/' || c == '_') return 63;
+        if (c == '+') return 62;
+        if (c == '/') return 63;
         return -1;
     };
-    while (!s.empty() && s.back() == '=') s.remove_suffix(1);
+    if (s.size() % 4 != 0) return false;
+    if (!s.empty() && s.back() == '=') s.remove_suffix(1);
+    if (!s.empty() && s.back() == '=') s.remove_suffix(1);
     if (s.size() % 4 == 1) return false;
     out.resize(s.size() / 4 * 3 + (s.size() % 4 == 0 ? 0 : s.size() % 4 - 1));
     std::uint8_t* o = out.data();
@@ -171,6 +177,41 @@ inline bool decode_base64(std::string_view s, bytes& out) {
         }
     }
     return true;
+}
+
+// A JSON number token as RFC 8259 spells it: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+// (simdjson checks the numbers it converts; a token taken as text, a decimal's, is
+// checked here: no "01", "1.", ".5", "+1").
+inline bool json_number_token(std::string_view s) noexcept {
+    std::size_t i = 0;
+    const std::size_t n = s.size();
+    auto digits = [&] {
+        const std::size_t from = i;
+        while (i < n && s[i] >= '0' && s[i] <= '9') ++i;
+        return i > from;
+    };
+    if (i < n && s[i] == '-') ++i;
+    if (i < n && s[i] == '0')
+        ++i;
+    else if (!digits())
+        return false;
+    if (i < n && s[i] == '.') {
+        ++i;
+        if (!digits()) return false;
+    }
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        ++i;
+        if (i < n && (s[i] == '+' || s[i] == '-')) ++i;
+        if (!digits()) return false;
+    }
+    return i == n;
+}
+
+// The token of a JSON value without the whitespace simdjson leaves after it.
+inline std::string_view trimmed_token(std::string_view s) noexcept {
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t'))
+        s.remove_suffix(1);
+    return s;
 }
 
 // Parses the text of a number (a JSON number or a map key) into an arithmetic type.
@@ -193,6 +234,11 @@ bool parse_number_text(std::string_view s, T& out) noexcept {
         out = v;
         return true;
     } else {
+        if constexpr (std::is_unsigned_v<T>) {
+            // "-0" ("-" and zeros) is 0, in every integer kind (docs/wire-format.md#json).
+            if (s.size() > 1 && s[0] == '-' && s.find_first_not_of('0', 1) == std::string_view::npos)
+                return out = 0, true;
+        }
         T v{};
         const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
         if (r.ec != std::errc() || r.ptr != s.data() + s.size()) return false;
@@ -224,6 +270,9 @@ bool read_integer(read_context& ctx, value& v, I& out) {
         std::uint64_t x;
         const auto e = v.get_uint64().get(x);
         if (e != simdjson::SUCCESS) {
+            // -0 is a JSON integer, and 0 in every integer kind (docs/wire-format.md#json);
+            // simdjson's unsigned reader takes no sign.
+            if (trimmed_token(v.raw_json_token()) == "-0") return out = 0, true;
             return ctx.fail(v, e == simdjson::NUMBER_OUT_OF_RANGE ? "integer out of range" : "expected an integer");
         }
         if (x > std::numeric_limits<I>::max()) return ctx.fail(v, "integer out of range");
@@ -362,31 +411,98 @@ inline bool raw_equals(const read_context& ctx, const char* raw, std::string_vie
     return raw[name.size()] == '"';
 }
 
+// Whether the raw string at `raw` (after its opening quote) is a JSON string of Unicode
+// text: up to its closing quote, no control character, only JSON's escapes, and every
+// \\u surrogate escape one of a pair. Checks what simdjson leaves unchecked in strings it
+// does not unescape (the keys and values of unknown keys, and keys compared as written).
+// Never reads at or past `end`.
+inline bool valid_raw_string(const char* raw, const char* end) noexcept {
+    auto hex4 = [&](const char*& q, std::uint32_t& out) {
+        if (end - q < 4) return false;
+        out = 0;
+        for (int i = 0; i < 4; ++i) {
+            const int d = hex_digit(*q++);
+            if (d < 0) return false;
+            out = (out << 4) | static_cast<std::uint32_t>(d);
+        }
+        return true;
+    };
+    const char* q = raw;
+    while (q < end) {
+        const auto c = static_cast<unsigned char>(*q);
+        if (c == '"') return true;
+        if (c < 0x20) return false;
+        if (c != '\\') {
+            ++q;
+            continue;
+        }
+        if (end - q < 2) return false;
+        const char e = q[1];
+        q += 2;
+        if (e == 'u') {
+            std::uint32_t cp = 0;
+            if (!hex4(q, cp)) return false;
+            if (cp >= 0xDC00 && cp < 0xE000) return false;  // a low surrogate first
+            if (cp >= 0xD800 && cp < 0xDC00) {
+                std::uint32_t lo = 0;
+                if (end - q < 2 || q[0] != '\\' || q[1] != 'u') return false;
+                q += 2;
+                if (!hex4(q, lo) || lo < 0xDC00 || lo >= 0xE000) return false;
+            }
+        } else if (!(e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' || e == 'n' || e == 'r' || e == 't')) {
+            return false;
+        }
+    }
+    return false;
+}
+
 // Skips the value of an unknown key, counting its arrays and objects against max_depth
-// like any others (so every language answers the same for deep unknown values).
+// like any others (so every language answers the same for deep unknown values). What is
+// skipped must still be JSON (docs/wire-format.md#json): simdjson's On-Demand API does
+// not look at a value it skips, so its numbers, literals, strings and keys are checked
+// here, in work bounded by their length.
 inline bool skip_value(read_context& ctx, value& v) {
     simdjson::ondemand::json_type type{};
     if (v.type().get(type) != simdjson::SUCCESS) return ctx.fail(v, "malformed value");
-    if (type == simdjson::ondemand::json_type::object) {
-        object obj;
-        if (v.get_object().get(obj) != simdjson::SUCCESS) return ctx.fail(v, "malformed value");
-        if (++ctx.depth > ctx.max_depth) return ctx.fail(v, "nested too deeply");
-        for (auto item : obj) {
-            if (auto e = item.error(); e != simdjson::SUCCESS) return ctx.fail_simdjson(v, e);
-            if (!skip_value(ctx, item.value_unsafe().value())) return false;
+    switch (type) {
+        case simdjson::ondemand::json_type::object: {
+            object obj;
+            if (v.get_object().get(obj) != simdjson::SUCCESS) return ctx.fail(v, "malformed value");
+            if (++ctx.depth > ctx.max_depth) return ctx.fail(v, "nested too deeply");
+            for (auto item : obj) {
+                if (auto e = item.error(); e != simdjson::SUCCESS) return ctx.fail_simdjson(v, e);
+                simdjson::ondemand::field& f = item.value_unsafe();
+                if (!valid_raw_string(f.key().raw(), ctx.end)) return ctx.fail(f.value(), "malformed key");
+                if (!skip_value(ctx, f.value())) return false;
+            }
+            --ctx.depth;
+            return true;
         }
-        --ctx.depth;
-    } else if (type == simdjson::ondemand::json_type::array) {
-        array arr;
-        if (v.get_array().get(arr) != simdjson::SUCCESS) return ctx.fail(v, "malformed value");
-        if (++ctx.depth > ctx.max_depth) return ctx.fail(v, "nested too deeply");
-        for (auto item : arr) {
-            if (auto e = item.error(); e != simdjson::SUCCESS) return ctx.fail_simdjson(v, e);
-            if (!skip_value(ctx, item.value_unsafe())) return false;
+        case simdjson::ondemand::json_type::array: {
+            array arr;
+            if (v.get_array().get(arr) != simdjson::SUCCESS) return ctx.fail(v, "malformed value");
+            if (++ctx.depth > ctx.max_depth) return ctx.fail(v, "nested too deeply");
+            for (auto item : arr) {
+                if (auto e = item.error(); e != simdjson::SUCCESS) return ctx.fail_simdjson(v, e);
+                if (!skip_value(ctx, item.value_unsafe())) return false;
+            }
+            --ctx.depth;
+            return true;
         }
-        --ctx.depth;
+        case simdjson::ondemand::json_type::string: {
+            const std::string_view tok = v.raw_json_token();
+            if (tok.empty() || !valid_raw_string(tok.data() + 1, ctx.end)) return ctx.fail(v, "malformed string");
+            return true;
+        }
+        case simdjson::ondemand::json_type::number:
+            if (!json_number_token(trimmed_token(v.raw_json_token()))) return ctx.fail(v, "malformed number");
+            return true;
+        default: {  // true, false, null
+            const std::string_view tok = trimmed_token(v.raw_json_token());
+            if (tok != "true" && tok != "false" && tok != "null") return ctx.fail(v, "malformed value");
+            return true;
+        }
     }
-    return true;  // a scalar: simdjson skips it
 }
 
 // Elements of zero final wire size (empty structs, arrays of them): the JSON reader
@@ -452,6 +568,7 @@ bool read_struct(read_context& ctx, value& v, S& out) {
                 }
         }
         if (index == count) {  // unknown key: skipped, its nesting counted
+            if (!valid_raw_string(raw, ctx.end)) return ctx.fail(f.value(), "malformed key");
             if (!skip_value(ctx, f.value())) return false;
             continue;
         }
@@ -608,7 +725,17 @@ bool read_map(read_context& ctx, value& v, Map& out) {
                 ctx.key(k);
                 return false;
             }
-            if (!read_value(ctx, fv, out[key])) {
+            // Keys equal to one read before (the same text, or the same value: "7", "07")
+            // keep the first entry (docs/schema-language.md); the value is still read.
+            auto [at, fresh] = out.try_emplace(std::move(key));
+            bool ok;
+            if (fresh) {
+                ok = read_value(ctx, fv, at->second);
+            } else {
+                V dropped{};
+                ok = read_value(ctx, fv, dropped);
+            }
+            if (!ok) {
                 ctx.key(ks);  // still valid: the key's text lives in the parser until the next key
                 return false;
             }
@@ -652,17 +779,22 @@ bool read_value(read_context& ctx, value& v, T& out) {
             return ctx.fail(v, "expected a number or a value name");
         }
         N n{};
-        return read_integer(ctx, v, n);  // reports why the number does not fit
+        if (!read_integer(ctx, v, n)) return false;  // reports why the number does not fit
+        out = static_cast<T>(n);  // -0: simdjson's unsigned reader takes no sign
+        return true;
     } else if constexpr (std::is_integral_v<T>) {
         return read_integer(ctx, v, out);
     } else if constexpr (std::is_floating_point_v<T>) {
         double d;
         if (v.get_double().get(d) == simdjson::SUCCESS) {
-            // A double beyond a float's range has no float value (converting it is
-            // undefined); rejected, as every language does.
+            // Rounded to the nearest float (docs/wire-format.md#json): from halfway between
+            // the largest float and 2^128 on it rounds to infinity and is out of range;
+            // below, it is the largest float (converting such a double is undefined).
             if constexpr (std::is_same_v<T, float>) {
-                if (std::fabs(d) > static_cast<double>(std::numeric_limits<float>::max()))
-                    return ctx.fail(v, "number out of range for float");
+                constexpr double float_max = static_cast<double>(std::numeric_limits<float>::max());
+                constexpr double halfway = 3.4028235677973366e38;  // 2^128 - 2^103
+                if (std::fabs(d) >= halfway) return ctx.fail(v, "number out of range for float");
+                if (std::fabs(d) > float_max) d = std::copysign(float_max, d);
             }
             out = static_cast<T>(d);
             return true;
@@ -706,9 +838,9 @@ bool read_value(read_context& ctx, value& v, T& out) {
         simdjson::ondemand::json_type type{};
         if (v.type().get(type) != simdjson::SUCCESS) return ctx.fail(v, "malformed value");
         if (type == simdjson::ondemand::json_type::number) {
-            s = v.raw_json_token();
-            while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t'))
-                s.remove_suffix(1);
+            // Its text, which must be a JSON number (simdjson has not converted it).
+            s = trimmed_token(v.raw_json_token());
+            if (!json_number_token(s)) return ctx.fail(v, "malformed number");
         } else if (v.get_string().get(s) != simdjson::SUCCESS) {
             return ctx.fail(v, "expected a decimal string");
         }

@@ -221,6 +221,12 @@ TEST(JsonRead, FloatOutOfRangeIsRejected) {
     ASSERT_TRUE(res) << res.message();
     EXPECT_EQ(p.f_float, std::numeric_limits<float>::max());
     EXPECT_EQ(p.f_double, 1e300);
+    // Rounded to the nearest float: below halfway to 2^128 that is the largest float.
+    res = r.read(R"({"f_float":-3.4028235e38})", p);
+    ASSERT_TRUE(res) << res.message();
+    EXPECT_EQ(p.f_float, -std::numeric_limits<float>::max());
+    res = r.read(R"({"f_float":3.4028235677973366e38})", p);  // halfway: rounds to infinity
+    EXPECT_EQ(res.message(), "f_float: number out of range for float at byte 11");
 }
 
 TEST(JsonRead, Leniencies) {
@@ -434,4 +440,84 @@ TEST(JsonRead, MalformedTokenInAnOptionalIsAnErrorNotAnException) {
     EXPECT_NE(res.message().find("asset"), std::string::npos) << res.message();
     const std::string cut = "{\"uid\":1,\"asset\":n\"x\"}";
     EXPECT_FALSE(r.read(cut, a));
+}
+
+// Hostile text (docs/wire-format.md#json, issue 37): Base64 must be padded standard
+// Base64 (D3), a decimal given as a number must be a JSON number (D4), and -0 is 0 in
+// every integer kind (D5).
+TEST(JsonRead, Base64IsPaddedStandardBase64) {
+    everything::Primitives p;
+    fastwire::json::reader r;
+    const std::pair<const char*, std::string> good[] = {{"QQ==", "A"},           {"QR==", "A"},   {"QUI=", "AB"},
+                                                        {"QUJ=", "AB"},          {"QUJD", "ABC"}, {"", ""},
+                                                        {"+/+/", "\xfb\xff\xbf"}};
+    for (const auto& [text, want] : good) {
+        auto res = r.read(std::string(R"({"f_bytes":")") + text + "\"}", p);
+        ASSERT_TRUE(res) << text << ": " << res.message();
+        EXPECT_EQ(std::string(p.f_bytes.begin(), p.f_bytes.end()), want) << text;
+    }
+    for (const char* bad : {"NaN", "QQ", "QQ=", "Q===", "====", "=", "QQ==QQ==", "Q=Q=", "-_-_", "QU JD", "QUJD\\n",
+                            "QUJ*", "QUJ\\u00e9"}) {
+        auto res = r.read(std::string(R"({"f_bytes":")") + bad + "\"}", p);
+        EXPECT_FALSE(res) << bad;
+        EXPECT_EQ(res.what(), "expected a Base64 string") << bad;
+    }
+}
+
+TEST(JsonRead, DecimalNumberMustBeAJsonNumber) {
+    everything::Shifted s;
+    fastwire::json::reader r;
+    for (const char* bad : {"01", "-01.5", "00", "01e2"}) {
+        auto res = r.read(std::string(R"({"amount":)") + bad + "}", s);
+        EXPECT_FALSE(res) << bad;
+    }
+    for (const auto& [text, want] : {std::pair<const char*, const char*>{"\"01\"", "1"},
+                                     {"0", "0"},
+                                     {"-0", "-0"},
+                                     {"1.50", "1.50"},
+                                     {"1e2", "100"}}) {
+        auto res = r.read(std::string(R"({"amount":)") + text + "}", s);
+        ASSERT_TRUE(res) << text << ": " << res.message();
+        EXPECT_EQ(s.amount.to_string(), want) << text;
+    }
+}
+
+TEST(JsonRead, MinusZeroIsZeroInEveryIntegerKind) {
+    everything::Primitives p;
+    fastwire::json::reader r;
+    auto res = r.read(R"({"f_byte":-0,"f_char":-0,"f_wchar":-0,"f_int8":-0,"f_uint8":-0,"f_uint16":-0,)"
+                      R"("f_uint32":-0,"f_int64":-0,"f_uint64":-0,"f_epoch":-0,"f_utc":-0,"f_ns":-0})",
+                      p);
+    ASSERT_TRUE(res) << res.message();
+    EXPECT_EQ(p.f_byte, 0);
+    EXPECT_EQ(p.f_char, 0);
+    EXPECT_EQ(p.f_wchar, 0u);
+    EXPECT_EQ(p.f_int8, 0);
+    EXPECT_EQ(p.f_uint8, 0);
+    EXPECT_EQ(p.f_uint16, 0);
+    EXPECT_EQ(p.f_uint32, 0u);
+    EXPECT_EQ(p.f_int64, 0);
+    EXPECT_EQ(p.f_uint64, 0u);
+    EXPECT_EQ(p.f_epoch, 0u);
+    EXPECT_EQ(p.f_utc, 0u);
+    EXPECT_EQ(p.f_ns, 0u);
+    proto::Account a;
+    res = r.read(R"({"state":-0,"orders":[{"side":-0}]})", a);
+    ASSERT_TRUE(res) << res.message();
+    EXPECT_EQ(static_cast<int>(a.state), 0);
+    EXPECT_EQ(static_cast<int>(a.orders.at(0).side), 0);
+    everything::Optionals o;
+    res = r.read(R"({"f_enum":-0,"f_flags":-0,"f_time":-0})", o);
+    ASSERT_TRUE(res) << res.message();
+    EXPECT_EQ(o.f_enum, everything::EnumByte::a0);
+    EXPECT_EQ(static_cast<int>(*o.f_flags), 0);
+    EXPECT_EQ(o.f_time, 0u);
+    everything::Collections c;
+    res = r.read(R"({"f_map_enum_key":{"-0":{}},"f_map":{"-0":"z"}})", c);
+    ASSERT_TRUE(res) << res.message();
+    EXPECT_EQ(c.f_map_enum_key.count(everything::EnumByte::a0), 1u);
+    EXPECT_EQ(c.f_map.at(0), "z");
+    for (const char* bad : {R"({"f_uint8":-1})", R"({"f_uint8":-0.0})", R"({"f_uint8":-00})", R"({"f_utc":-1})"}) {
+        EXPECT_FALSE(r.read(bad, p)) << bad;
+    }
 }
