@@ -106,6 +106,29 @@ TEST(Views, EveryKindOfFieldMatchesDeserialize) {
     EXPECT_FALSE(view_matches(all, v));
 }
 
+// An older writer's body ends before the fields whose defaults are made afresh (f_utc,
+// f_uuid1, f_uuid4): deserialize() and the view each make their own, which is no
+// disagreement (the conformance testee raised false alarms on such input; issue 37).
+TEST(Views, FreshDefaultsBeyondAnOlderBodyMatch) {
+    fastwire::model<everything::Primitives> w;
+    w.serialize(everything::Primitives{});
+    std::vector<std::uint8_t> bytes = w.buffer().to_vector();
+    ASSERT_EQ(fastwire::load_le<std::uint32_t>(bytes.data() + 8),
+              fastwire::versioned::layout<everything::Primitives>::body);
+    const std::uint32_t f_utc_at = fastwire::versioned::layout<everything::Primitives>::offsets[18];
+    ASSERT_EQ(f_utc_at, 89u);
+    fastwire::store_le<std::uint32_t>(bytes.data() + 8, f_utc_at);  // the body ends before f_utc
+    expect_view_matches_deserialize<everything::Primitives>(bytes);
+    fastwire::model<everything::Primitives> m;
+    m.attach(bytes);
+    everything::Primitives value;
+    ASSERT_TRUE(m.deserialize(value));
+    EXPECT_NE(value.f_uuid4, m.view().f_uuid4());  // made afresh by each
+    // The fields the body holds are still compared.
+    value.f_epoch = 1;
+    EXPECT_FALSE(view_matches(value, m.view()));
+}
+
 TEST(Views, OlderStructReadsDefaults) {
     // proto.Order has no tp/sl: protoex's view of proto bytes gives the defaults, as
     // deserialize() does, and cannot write them.

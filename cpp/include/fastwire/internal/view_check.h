@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <fastwire/view.h>
@@ -27,9 +28,27 @@ namespace internal {
 template <class T, class V>
 bool view_matches(const T& value, const V& view);
 
-template <class S, auto... Ms, class... Vs>
-bool fields_match(const S& value, fields<Ms...>, const Vs&... views) {
-    return (view_matches(value.*Ms, views) && ...);
+// Whether a field of type T can default to a value made afresh each time it is asked for
+// (uuid1, uuid4, utc): a uuid or a timestamp (uint64), optional or not.
+template <class T>
+constexpr bool fresh_default_kind() {
+    if constexpr (is_optional<T>::value)
+        return fresh_default_kind<typename T::value_type>();
+    else
+        return std::is_same_v<T, uuid> || std::is_same_v<T, std::uint64_t>;
+}
+
+// The fields of `value` against the views of a struct body of `stored` bytes. A field
+// whose slot lies beyond the body (an older writer's) shows its default in both; where
+// that default may be made afresh (a uuid1 or uuid4, the time), deserialize() and the
+// view each made their own, so they are not compared.
+template <class S, auto... Ms, std::size_t... I, class... Vs>
+bool fields_match([[maybe_unused]] const S& value, [[maybe_unused]] std::size_t stored, fields<Ms...>,
+                  std::index_sequence<I...>, const Vs&... views) {
+    using L = versioned::layout<S>;
+    return (((fresh_default_kind<member_type_t<Ms>>() && L::offsets[I] + L::slots[I] > stored) ||
+             view_matches(value.*Ms, views)) &&
+            ...);
 }
 
 // Every element of `view` matches a distinct element of `value`, in any order (sets and
@@ -65,7 +84,10 @@ bool view_matches(const T& value, const V& view) {
         return value.size() == view.size() &&
                (view.empty() || std::memcmp(value.data(), view.data(), view.size()) == 0);
     } else if constexpr (is_struct_v<T>) {
-        return view.fields_([&](const auto&... vs) { return fields_match(value, all_fields_t<T>{}, vs...); });
+        return view.fields_([&](const auto&... vs) {
+            return fields_match(value, view.size(), all_fields_t<T>{}, std::index_sequence_for<decltype(vs)...>{},
+                                vs...);
+        });
     } else if constexpr (is_optional<T>::value) {
         return value.has_value() == view.has_value() && (!value || view_matches(*value, *view));
     } else if constexpr (is_set<T>::value) {
