@@ -195,7 +195,9 @@ namespace Fastwire
                                 if (u2 >= 0xDC00 && u2 <= 0xDFFF) { sb.Append((char)u).Append((char)u2); break; }
                                 i = save;
                             }
-                            if (u >= 0xD800 && u <= 0xDFFF) lone = true;
+                            // Strings must be Unicode wherever they are (unknown keys' values
+                            // too): a lone surrogate is rejected here, so `lone` stays false.
+                            if (u >= 0xD800 && u <= 0xDFFF) throw Bad("lone surrogate in a string");
                             sb.Append((char)u);
                             break;
                         }

@@ -585,6 +585,8 @@ class Int(Scalar):
 
     def load_json(self, j: Any) -> int:
         if type(j) is not int:
+            if j is _MINUS_ZERO:  # -0 is 0 in every integer kind
+                return 0
             fail("bad_value", f"{self.name} expected, got {j!r}")
         if not self.lo <= j <= self.hi:
             fail("out_of_range", f"{j} does not fit {self.name}")
@@ -1680,7 +1682,10 @@ class StructCodec(Codec):
             if len(text) > lim.max_message_size or (not text.isascii() and len(
                     text.encode("utf-8", "surrogatepass")) > lim.max_message_size):
                 fail("too_large", "JSON text longer than max_message_size")
-            parsed = json.loads(text, parse_float=Decimal, parse_constant=_not_json)
+            parsed = json.loads(text, parse_float=Decimal, parse_int=_json_int,
+                                parse_constant=_not_json)
+            if "\\u" in text:
+                _no_lone_surrogates(text)
         except (ValueError, TypeError) as err:
             if isinstance(err, DecodeError):
                 raise
@@ -1711,6 +1716,40 @@ _json_state = threading.local()  # zero_left: zero-size elements the read may st
 _JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _INNERMOST = re.compile(r"\[\]|\{\}")
+
+
+# JSON's -0: 0 for an integer field, -0 for a decimal (its exact text) or a double. The
+# json module's int() would drop the sign.
+_MINUS_ZERO = Decimal("-0")
+
+
+def _json_int(text: str) -> Any:
+    return _MINUS_ZERO if text == "-0" else int(text)
+
+
+_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)", re.S)
+
+
+def _no_lone_surrogates(text: str) -> None:
+    """A \\u escape of a surrogate must be one of a pair, anywhere in the text (under
+    unknown keys too): the json module keeps a lone one, which has no UTF-8 form."""
+    high_end = -1  # where the last escape, a high surrogate, ended
+    for m in _ESCAPE.finditer(text):
+        hexa = m.group(1)
+        cp = int(hexa, 16) if hexa else -1
+        if high_end >= 0:
+            if m.start() == high_end and 0xDC00 <= cp <= 0xDFFF:
+                high_end = -1
+                continue
+            break
+        if 0xD800 <= cp <= 0xDBFF:
+            high_end = m.end()
+        elif 0xDC00 <= cp <= 0xDFFF:
+            break
+    else:
+        if high_end < 0:
+            return
+    fail("invalid_argument", "a lone surrogate escape (not valid UTF-8)")
 
 
 def _not_json(word: str) -> Any:

@@ -2,9 +2,11 @@
  * A strict JSON reader for untrusted text (RFC 8259): numbers are kept as their text so
  * 64-bit integers and decimals are read exactly; every array and object counts one level
  * against `maxDepth`; objects keep their keys in order (a repeated key keeps its first
- * place and its last value). Errors are DecodeErrors (invalid_argument, too_deep).
+ * place and its last value); strings are Unicode (a lone surrogate is rejected). Errors
+ * are DecodeErrors (invalid_argument, too_deep).
  */
 import { fail } from "./errors.js";
+import { hasLoneSurrogate } from "./values.js";
 
 /** A JSON number, as written. `integer`: no fraction and no exponent. */
 export class JsonNumber {
@@ -175,6 +177,7 @@ class Parser {
     let i = this.i + 1;
     let out = "";
     let run = i;
+    let surrogates = false; // a surrogate seen (as an escape, or in text given as a string)
     for (;;) {
       if (i >= s.length) {
         this.i = i;
@@ -183,6 +186,9 @@ class Parser {
       const c = s.charCodeAt(i);
       if (c === 34) {
         out += s.slice(run, i);
+        // Strings must be Unicode, wherever they are (unknown keys' values too): a
+        // surrogate must be one of a pair.
+        if (surrogates && hasLoneSurrogate(out)) this.error("a lone surrogate in a string");
         this.i = i + 1;
         return out;
       }
@@ -191,6 +197,7 @@ class Parser {
         this.error("a control character in a string");
       }
       if (c !== 92) {
+        if (c >= 0xd800 && c <= 0xdfff) surrogates = true;
         i++;
         continue;
       }
@@ -228,7 +235,9 @@ class Parser {
             this.i = i;
             this.error("a \\u escape needs 4 hex digits");
           }
-          out += String.fromCharCode(parseInt(h, 16));
+          const unit = parseInt(h, 16);
+          if (unit >= 0xd800 && unit <= 0xdfff) surrogates = true;
+          out += String.fromCharCode(unit);
           i += 4;
           break;
         }
