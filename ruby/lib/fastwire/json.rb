@@ -173,7 +173,8 @@ module Fastwire
 
       def number
         t = @s.scan(NUMBER) || bad("not JSON")
-        if @s[1].nil? && @s[2].nil? && t.length <= 18
+        # (-0 stays text: 0 for an integer field, but -0 for a decimal or a double)
+        if @s[1].nil? && @s[2].nil? && t.length <= 18 && t != "-0"
           t.to_i
         else
           Number.new(t, @s[1].nil? && @s[2].nil?)

@@ -310,12 +310,18 @@ module Fastwire
           else Fastwire.fail!("bad_value", "#{@name} expected")
           end
       if @single && x.finite?
+        # The nearest float: from halfway between the largest float and 2**128 on it is
+        # infinity (out of range); below, the largest float (pack gives infinity there).
+        Fastwire.fail!("out_of_range", "does not fit float") if x.abs >= FLOAT_HALFWAY
         y = as_single(x)
-        Fastwire.fail!("out_of_range", "does not fit float") if y.infinite?
+        y = x.positive? ? FLOAT_MAX : -FLOAT_MAX if y.infinite?
         x = y
       end
       x
     end
+
+    FLOAT_MAX = 3.4028234663852886e38
+    FLOAT_HALFWAY = 3.4028235677973366e38 # 2**128 - 2**103
 
     def key_json(v)
       t = dump_json(v)
