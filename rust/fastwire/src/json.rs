@@ -597,11 +597,14 @@ fn read_double(v: &Value<'_>) -> Result<f64> {
     }
 }
 
+/// The nearest float (docs/wire-format.md#json): from halfway between the largest float
+/// and 2^128 on that is infinity, out of range; below, the largest float.
 fn to_f32(x: f64) -> Result<f32> {
-    if x.is_finite() && x.abs() > f32::MAX as f64 {
+    const HALFWAY: f64 = 3.4028235677973366e38; // 2^128 - 2^103
+    if x.is_finite() && x.abs() >= HALFWAY {
         return Err(Error::OutOfRange);
     }
-    Ok(x as f32)
+    Ok(x as f32) // `as` rounds to nearest: below HALFWAY, at most f32::MAX
 }
 
 /// A float or double map key in number form.
