@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -476,6 +477,12 @@ func (p *JSONParser) Bytes(dst *[]byte) {
 	var s string
 	p.String(&s)
 	if p.Err != nil {
+		return
+	}
+	// Go's decoder skips '\r' and '\n' anywhere; the rule (docs/wire-format.md#json) takes
+	// the standard alphabet and '=' only.
+	if strings.ContainsAny(s, "\r\n") {
+		p.Fail(ErrInvalidArgument)
 		return
 	}
 	v, err := base64.StdEncoding.DecodeString(s)
