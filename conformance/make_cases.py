@@ -499,6 +499,7 @@ def json_suite(cpp: Cpp) -> Writer:
                  data_spec("json", js(dict(keys))[:-1] + ',"f_map_enum_key":' + bad + "}"),
                  "versioned")
     json_hostile(w)
+    json_rules(w)
     return w
 
 
@@ -559,6 +560,275 @@ def json_hostile(w: Writer) -> None:
     # Zero-size elements: the final format's allowance (65 536 per message).
     for n, ok in [(65536, True), (65537, False)]:
         case(f"budget/empty-structs-{n}", "hostile.Bag", '{"items":[' + ",".join(["{}"] * n) + "]}", ok, "final")
+
+
+def json_rules(w: Writer) -> None:
+    """The reading rules of docs/wire-format.md#json, field kind by field kind (issue 37):
+    surrogates in every string-bearing kind, BOMs, Base64, leading zeros, -0 in every
+    integer kind, exponents at the edges, repeated keys, wrong JSON types. Each verdict is
+    stated here by the rule: text that must be rejected (C++ must reject it), or text that
+    reads as the value of another, plainer text (`canonical`): the expectation is C++'s
+    answer for the plain text, and C++ must answer the same for both."""
+    P, O, C = "everything.Primitives", "everything.Optionals", "everything.Collections"
+    prim_with = js(prim())[:-1] + ","
+    coll_with = js(dict(f_array_struct=[prim()] * 2))[:-1] + ","
+
+    def reject(name: str, type_name: str, text: str) -> None:
+        w.reject(f"hostile/{name}", type_name, data_spec("json", text), "json")
+
+    def same(name: str, type_name: str, text: str, canonical: str) -> None:
+        """`text` reads as `canonical` does (both accepted, the same value)."""
+        assert w.cpp is not None
+        expect = w.cpp.convert(type_name, "json", canonical, "json")
+        if expect == REJECT:
+            raise SystemExit(f"make_cases.py: C++ rejects the plain form of hostile/{name}: {canonical}")
+        if expect == SAME:
+            expect = {"status": "ok", "text": canonical}
+        got = w.cpp.convert(type_name, "json", text, "json")
+        if got == SAME:
+            got = {"status": "ok", "text": text}
+        if got != expect:
+            raise SystemExit(f"make_cases.py: C++ reads hostile/{name} ({text[:120]}) as {got}, "
+                             f"not as {canonical[:120]} ({expect})")
+        w.add(f"hostile/{name}", type_name, data_spec("json", text), "json", expect)
+
+    def prim_field(field: str, value: str) -> str:
+        return prim_with + json.dumps(field) + ":" + value + "}"
+
+    def coll_field(field: str, value: str) -> str:
+        return coll_with + json.dumps(field) + ":" + value + "}"
+
+    def opt_field(field: str, value: str) -> str:
+        """everything.Optionals with `field`, and the defaults that are the time or random
+        (f_time, f_uuid) pinned where `field` is another."""
+        pinned = {"f_uuid": js(u(5)), "f_time": "0"}
+        pinned.pop(field, None)
+        return "{" + "".join(json.dumps(k) + ":" + v + "," for k, v in pinned.items()) + \
+            json.dumps(field) + ":" + value + "}"
+
+    # Surrogates: a lone one has no UTF-8 form and is rejected in every string-bearing
+    # kind, value or key; a pair is the one character it spells.
+    lone = [("high", r"\ud800"), ("low", r"\udfff"), ("reversed", r"\udc00\ud800"),
+            ("high-high", r"\ud800\ud800"), ("inside", r"1\ud800")]
+    for label, esc in lone:
+        for field in ("f_string", "f_decimal", "f_uuid", "f_bytes", "f_utc", "f_double"):
+            reject(f"surrogate/{field}/{label}", P, prim_field(field, f'"{esc}"'))
+        for field in ("f_decimal", "f_uuid", "f_string", "f_enum"):
+            reject(f"surrogate/optional-{field}/{label}", O, opt_field(field, f'"{esc}"'))
+        for field, value in [("f_map", f'{{"{esc}":"x"}}'), ("f_map", f'{{"7":"{esc}"}}'),
+                             ("f_map_optional", f'{{"{esc}":1.0}}'),
+                             ("f_hash", f'{{"{esc}":""}}'), ("f_map_enum_key", f'{{"{esc}":{{}}}}'),
+                             ("f_hash_optional", f'{{"{esc}":null}}'), ("f_list", f'["{esc}"]'),
+                             ("f_array_optional", f'[null,"{esc}"]')]:
+            what = "key" if value.startswith('{"' + esc) else "value"
+            reject(f"surrogate/{field}-{what}/{label}", C, coll_field(field, value))
+    # Under a key not in the schema too: what is skipped must still be JSON and Unicode.
+    for label, esc in lone:
+        reject(f"surrogate/unknown-value/{label}", P, prim_field("zz", f'"{esc}"'))
+        reject(f"surrogate/unknown-key/{label}", P, prim_with + f'"{esc}":1}}')
+        reject(f"surrogate/unknown-nested/{label}", P, prim_field("zz", f'[1,{{"a":["{esc}"]}}]'))
+        reject(f"surrogate/unknown-nested-key/{label}", P, prim_field("zz", f'{{"b":{{"{esc}":0}}}}'))
+    for label, value in [("leading-zero", "01"), ("minus", "-"), ("dot", "1."), ("leading-dot", ".5"),
+                         ("plus", "+1"), ("bare-e", "1e"), ("tru", "tru"), ("nul", "nul"), ("truex", "truex"),
+                         ("bad-escape", r'"\x"'), ("short-unicode-escape", r'"\u12"'),
+                         ("control-character", '"\t"'), ("nested-leading-zero", '[{"a":[01]}]'),
+                         ("nested-bad-escape", r'{"a":"\q"}'), ("key-bad-escape", r'{"\q":1}')]:
+        reject(f"unknown/not-json/{label}", P, prim_field("zz", value))
+    reject("unknown/not-json/own-key-bad-escape", P, prim_with + r'"z\q":1}')
+    same("unknown/valid", P, prim_field("zz", r'[1,-0,1.5e3,-2E-2,"x\u00e9\ud83d\ude00",true,false,null,{"a":{}},[]]'),
+         js(prim()))
+    pair = r"\ud83d\ude00"
+    same("surrogate/f_string/pair", P, prim_field("f_string", f'"a{pair}b"'),
+         prim_field("f_string", js("a\U0001F600b")))
+    same("surrogate/f_map_optional-key/pair", C, coll_field("f_map_optional", f'{{"{pair}":1.0}}'),
+         coll_field("f_map_optional", js({"\U0001F600": 1.0})))
+    same("surrogate/f_hash_optional-key/pair", C, coll_field("f_hash_optional", f'{{"{pair}":null}}'),
+         coll_field("f_hash_optional", js({"\U0001F600": None})))
+    for field in ("f_decimal", "f_uuid", "f_bytes"):
+        reject(f"surrogate/{field}/pair", P, prim_field(field, f'"{pair}"'))
+
+    # BOMs: U+FEFF is not JSON whitespace, so text that starts (or ends) with one is not
+    # JSON; inside a string it is a character like any other, kept as is.
+    for label, text in [("start", "\ufeff" + js(order(1))), ("end", js(order(1)) + "\ufeff"),
+                        ("after-brace", "{\ufeff" + js(order(1))[1:]),
+                        ("two", "\ufeff\ufeff" + js(order(1)))]:
+        reject(f"bom/text-{label}", "proto.Order", text)
+    reject("bom/text-start-primitives", P, "\ufeff" + js(prim()))
+    for label, text in [("raw", "\ufeffX"), ("escaped", "\\ufeffX"), ("only", "\ufeff")]:
+        shown = text.replace("\\ufeff", "\ufeff")
+        same(f"bom/order-symbol-{label}", "proto.Order", '{"symbol":"' + text + '"}', js(order(0, shown)))
+        same(f"bom/f_string-{label}", P, prim_field("f_string", '"' + text + '"'),
+             prim_field("f_string", js(shown)))
+        same(f"bom/f_map_optional-key-{label}", C, coll_field("f_map_optional", '{"' + text + '":1.0}'),
+             coll_field("f_map_optional", js({shown: 1.0})))
+    for field, value in [("f_decimal", "1"), ("f_uuid", u(1)), ("f_bytes", "QQ==")]:
+        reject(f"bom/{field}", P, prim_field(field, '"\ufeff' + value + '"'))
+    # A string that starts with U+FEFF keeps it in the binary formats too.
+    text = js(dict(uid=1, name="\ufeffName", wallet=dict(currency="\ufeffUSD", amount=1.0),
+                   orders=[order(2, "\ufeff")]))
+    assert w.cpp is not None
+    for fin in ("versioned", "final"):
+        data = w.cpp.encode("proto.Account", text, fin)
+        assert isinstance(data, bytes) and data.count("\ufeff".encode()) == 3, data.hex()
+        for fout in FORMATS:
+            expect = w.convert(f"hostile/bom/account-strings/{fin}->{fout}", "proto.Account",
+                               data_spec(fin, data), fout, accept=True)
+            assert fout != fin or expect == SAME, (fin, expect)
+
+    # Base64: groups of four characters of the standard alphabet, the last one padded
+    # with "=" or "=="; the unused low bits of the last character are ignored.
+    for label, text, canonical in [("pad-bits-2", "QR==", "QQ=="), ("pad-bits-1", "QUJ=", "QUI="),
+                                   ("pad-bits-all", "Q///", "Q///"), ("plus-slash", "+/+/", "+/+/"),
+                                   ("empty", "", "")]:
+        same(f"base64/{label}", P, prim_field("f_bytes", js(text)), prim_field("f_bytes", js(canonical)))
+    for label, text in [("no-padding-3", "NaN"), ("no-padding-2", "QQ"), ("short-padding", "QQ="),
+                        ("three-pads", "Q==="), ("only-pads", "===="), ("one-pad", "="),
+                        ("pad-inside", "QQ==QQ=="), ("pad-middle", "Q=Q="), ("url-safe", "-_-_"),
+                        ("url-safe-mixed", "QU-_"), ("space", "QU JD"), ("newline", "QUJD\n"),
+                        ("crlf", "QUJD\r\nQUJD"), ("tab", "\tQUJD"), ("star", "QUJ*"), ("non-ascii", "QUJ\u00e9"),
+                        ("one-char", "Q"), ("five-chars", "QUJDR")]:
+        reject(f"base64/{label}", P, prim_field("f_bytes", js(text)))
+        reject(f"base64/hash-value-{label}", C, coll_field("f_hash", js({u(1): text})))
+
+    # Leading zeros: a number with one is not JSON, whatever takes it (a decimal's string
+    # is not a JSON number: its digits may have them).
+    for label, number in [("01", "01"), ("minus-01", "-01"), ("00", "00"), ("01.5", "01.5"), ("00e1", "00e1")]:
+        for field in ("f_int32", "f_uint64", "f_double", "f_decimal", "f_utc"):
+            reject(f"leading-zero/{field}/{label}", P, prim_field(field, number))
+        reject(f"leading-zero/order-side/{label}", "proto.Order", '{"side":' + number + "}")
+        reject(f"leading-zero/optional-time/{label}", O, opt_field("f_time", number))
+        reject(f"leading-zero/vector/{label}", C, coll_field("f_vector", "[" + number + "]"))
+    for label, text, canonical in [("string-01", '"01"', '"1"'), ("string-007.50", '"007.50"', '"7.50"'),
+                                   ("string-minus-00.0", '"-00.0"', '"-0.0"')]:
+        same(f"leading-zero/f_decimal/{label}", P, prim_field("f_decimal", text),
+             prim_field("f_decimal", canonical))
+
+    # -0 is a JSON integer: 0 in every integer kind (as values and as map keys).
+    for field in ("f_byte", "f_char", "f_wchar", "f_int8", "f_uint8", "f_int16", "f_uint16", "f_int32",
+                  "f_uint32", "f_int64", "f_uint64", "f_epoch", "f_utc", "f_ns", "legacy"):
+        same(f"minus-zero/{field}", P, prim_field(field, "-0"), prim_field(field, "0"))
+        for label, bad in [("-0.0", "-0.0"), ("-00", "-00"), ("0e0", "0e0"), ("-0e0", "-0e0"), ("-", "-")]:
+            reject(f"minus-zero/{field}/{label}", P, prim_field(field, bad))
+    for field in ("f_int32", "f_time", "f_enum", "f_flags", "f_reset"):
+        same(f"minus-zero/optional-{field}", O, opt_field(field, "-0"), opt_field(field, "0"))
+    same("minus-zero/order-side", "proto.Order", '{"side":-0}', '{"side":0}')
+    same("minus-zero/account-state", "proto.Account", '{"state":-0}', '{"state":0}')
+    same("minus-zero/vector-element", C, coll_field("f_vector", "[-0,1]"), coll_field("f_vector", "[0,1]"))
+    same("minus-zero/set-element", C, coll_field("f_set", "[-0]"), coll_field("f_set", "[0]"))
+    for field, value in [("f_map", '"x"'), ("f_map_enum_key", js(OPT_NULL))]:
+        for key in ("-0", "-000"):
+            same(f"minus-zero/{field}-key/{key}", C, coll_field(field, "{" + json.dumps(key) + ":" + value + "}"),
+                 coll_field(field, '{"0":' + value + "}"))
+        reject(f"minus-zero/{field}-key/minus", C, coll_field(field, '{"-":' + value + "}"))
+    same("minus-zero/f_double", P, prim_field("f_double", "-0"), prim_field("f_double", "-0.0"))
+    same("minus-zero/f_decimal-number", P, prim_field("f_decimal", "-0"), prim_field("f_decimal", '"-0"'))
+    same("minus-zero/f_float", P, prim_field("f_float", "-0"), prim_field("f_float", "-0.0"))
+
+    # Exponents at the edges of each kind's range.
+    for label, number, canonical in [
+            ("double-rounds-to-max", "1.7976931348623158e308", "1.7976931348623157e308"),
+            ("double-min-denormal", "4.9406564584124654e-324", "5e-324"),
+            ("double-exponent-zeros", "1E+0002", "100.0"), ("double-exponent-minus-zero", "1e-0", "1.0"),
+            ("double-underflow-negative", "-1e-400", "-0.0"), ("double-integer-exponent", "1e22", "1e22")]:
+        same(f"exponent/{label}", P, prim_field("f_double", number), prim_field("f_double", canonical))
+    for label, number, canonical in [("float-rounds-to-max", "3.4028235e38", "3.4028234663852886e38"),
+                                     ("float-rounds-to-min", "-3.4028235e38", "-3.4028234663852886e38"),
+                                     ("float-min-denormal", "1.401298464324817e-45", "1.401298464324817e-45"),
+                                     ("float-underflow", "1e-46", "0.0")]:
+        same(f"exponent/{label}", P, prim_field("f_float", number), prim_field("f_float", canonical))
+    reject("exponent/float-halfway-to-2^128", P, prim_field("f_float", "3.4028235677973366e38"))
+    for label, number in [("double-overflow", "1e309"), ("double-overflow-negative", "-1.8e308"),
+                          ("float-overflow", "3.5e38"), ("double-bare-e", "1e"), ("double-e-sign", "1e+"),
+                          ("double-dot-e", "1.e5"), ("double-leading-dot", ".5"), ("double-plus", "+1")]:
+        reject(f"exponent/{label}", P, prim_field("f_float" if "float" in label else "f_double", number))
+    for label, text, canonical in [
+            ("decimal-1e28", '"1e28"', '"10000000000000000000000000000"'),
+            ("decimal-1e+0028", '"1e+0028"', '"10000000000000000000000000000"'),
+            ("decimal-max-e0", '"79228162514264337593543950335e0"', '"79228162514264337593543950335"'),
+            ("decimal-max-scaled", '"7.9228162514264337593543950335e28"', '"79228162514264337593543950335"'),
+            ("decimal-1e-28", '"1e-28"', '"0.0000000000000000000000000001"'),
+            ("decimal-0.1e-27", '"0.1e-27"', '"0.0000000000000000000000000001"'),
+            ("decimal-number-1e-28", "1e-28", '"0.0000000000000000000000000001"'),
+            ("decimal-number-1E2", "1E2", '"100"'), ("decimal-zero-e-28", '"0e-28"', '"0.0000000000000000000000000000"')]:
+        same(f"exponent/{label}", P, prim_field("f_decimal", text), prim_field("f_decimal", canonical))
+    for label, text in [("decimal-1e29", '"1e29"'), ("decimal-max-plus-1-scaled", '"7.9228162514264337593543950336e28"'),
+                        ("decimal-1e-29", '"1e-29"'), ("decimal-100e-30", '"100e-30"'),
+                        ("decimal-1.0e-28", '"1.0e-28"'), ("decimal-number-1e29", "1e29"),
+                        ("decimal-bare-e", '"1e"'), ("decimal-e-sign", '"1e-"')]:
+        reject(f"exponent/{label}", P, prim_field("f_decimal", text))
+    for field, number in [("f_int32", "1e2"), ("f_int32", "1.0"), ("f_int32", "1E0"), ("f_uint64", "1e19"),
+                          ("f_utc", "1e18"), ("f_int64", "-9.2e18")]:
+        reject(f"exponent/{field}-{number}", P, prim_field(field, number))
+    for field, number, ok in [("f_uint64", "18446744073709551615", True), ("f_uint64", "18446744073709551616", False),
+                              ("f_int64", "-9223372036854775808", True), ("f_int64", "-9223372036854775809", False),
+                              ("f_utc", "18446744073709551615", True), ("f_utc", "18446744073709551616", False),
+                              ("f_int64", "9223372036854775808", False), ("f_uint32", "4294967296", False)]:
+        if ok:
+            same(f"range/{field}-{number}", P, prim_field(field, number), prim_field(field, number))
+        else:
+            reject(f"range/{field}-{number}", P, prim_field(field, number))
+
+    # Repeated keys: a struct field takes the last value; map keys spelled differently but
+    # equal by the schema's rule keep the first entry.
+    same("repeated/scalar-field", "proto.Order", '{"uid":1,"symbol":"a","uid":2}', '{"uid":2,"symbol":"a"}')
+    same("repeated/optional-then-null", "proto.Account", '{"asset":{"currency":"X"},"asset":null}', "{}")
+    same("repeated/optional-null-then-value", "proto.Account", '{"asset":null,"asset":{"currency":"X"}}',
+         '{"asset":{"currency":"X"}}')
+    same("repeated/primitives-field", P, prim_field("f_int32", "1")[:-1] + ',"f_int32":-5}', prim_field("f_int32", "-5"))
+    reject("repeated/field-then-invalid", "proto.Order", '{"uid":1,"uid":"x"}')
+    same("repeated/map-key-leading-zero", C, coll_field("f_map", '{"7":"a","07":"b"}'), coll_field("f_map", '{"7":"a"}'))
+    same("repeated/map-key-minus-zero", C, coll_field("f_map", '{"0":"a","-0":"b"}'), coll_field("f_map", '{"0":"a"}'))
+    same("repeated/enum-key-leading-zero", C,
+         coll_field("f_map_enum_key", '{"2":' + js(OPT_NULL) + ',"002":' + js(OPT_FULL) + "}"),
+         coll_field("f_map_enum_key", '{"2":' + js(OPT_NULL) + "}"))
+    reject("repeated/map-key-invalid-value", C, coll_field("f_map", '{"7":"a","07":5}'))
+
+    # Wrong JSON types, for every kind of field.
+    wrong = {"true": "true", "number": "1", "fraction": "1.5", "string": '"x"', "array": "[]",
+             "object": "{}", "null": "null"}
+    takes = {  # the JSON types each kind takes (a string "x" is never a valid one)
+        "f_bool": {"true"}, "f_byte": {"number"}, "f_char": {"number"}, "f_wchar": {"number"},
+        "f_int8": {"number"}, "f_uint8": {"number"}, "f_int16": {"number"}, "f_uint16": {"number"},
+        "f_int32": {"number"}, "f_uint32": {"number"}, "f_int64": {"number"}, "f_uint64": {"number"},
+        "f_float": {"number", "fraction"}, "f_double": {"number", "fraction"},
+        "f_decimal": {"number", "fraction"}, "f_string": {"string"}, "f_bytes": set(),
+        "f_epoch": {"number"}, "f_utc": {"number"}, "f_uuid": set()}
+    for field, ok in takes.items():
+        for label, value in wrong.items():
+            if label not in ok:
+                reject(f"wrong-type/{field}/{label}", P, prim_field(field, value))
+    for field, ok in [("f_bool", {"true", "null"}), ("f_int32", {"number", "null"}),
+                      ("f_string", {"string", "null"}), ("f_decimal", {"number", "fraction", "null"}),
+                      ("f_uuid", {"null"}), ("f_time", {"number", "null"}), ("f_enum", {"number", "null"}),
+                      ("f_flags", {"number", "null"}), ("f_struct", {"object", "null"}),
+                      ("f_order", {"object", "null"}), ("f_reset", {"number", "null"})]:
+        for label, value in wrong.items():
+            if label not in ok:
+                reject(f"wrong-type/optional-{field}/{label}", O, opt_field(field, value))
+    for field, ok in [("f_array", set()), ("f_array_optional", set()), ("f_array_struct", set()),
+                      ("f_vector", {"array"}), ("f_vector_optional", {"array"}), ("f_vector_struct", {"array"}),
+                      ("f_list", {"array"}), ("f_list_optional", {"array"}), ("f_set", {"array"}),
+                      ("f_set_struct", {"array"}), ("f_map", {"object"}), ("f_map_optional", {"object"}),
+                      ("f_map_enum_key", {"object"}), ("f_hash", {"object"}), ("f_hash_optional", {"object"}),
+                      ("f_hash_struct_key", {"array"})]:
+        for label, value in wrong.items():
+            if label not in ok:
+                reject(f"wrong-type/{field}/{label}", C, coll_field(field, value))
+    for field, elements in [("f_array", ['"x"', "1.5", "null", "[]"]), ("f_vector", ['"x"', "256", "-1", "null"]),
+                            ("f_vector_optional", ['"x"', "true", "{}"]), ("f_vector_struct", ["1", "null", "[]"]),
+                            ("f_list", ["1", "null", "[]"]), ("f_set", ['"x"', "1.5", "null"]),
+                            ("f_set_struct", ["1", "null"])]:
+        for element in elements:
+            n = 3 if field == "f_array" else 1
+            reject(f"wrong-type/{field}-element/{element}", C, coll_field(field, "[" + ",".join([element] * n) + "]"))
+    for field, value in [("f_map", '{"7":1}'), ("f_map", '{"7":null}'), ("f_map_optional", '{"a":"x"}'),
+                         ("f_map_enum_key", '{"0":1}'), ("f_hash", '{"' + u(1) + '":1}'),
+                         ("f_hash_optional", '{"a":[]}'), ("f_map", '{"1.5":"x"}'), ("f_map", '{"x":"x"}'),
+                         ("f_map_enum_key", '{"256":{}}'), ("f_hash", '{"x":""}')]:
+        reject(f"wrong-type/{field}-entry/{value}", C, coll_field(field, value))
+    for label, text in [("root-array", "[]"), ("root-string", '"x"'), ("root-number", "1"), ("root-null", "null"),
+                        ("root-true", "true")]:
+        reject(f"wrong-type/{label}", P, text)
 
 
 # ---- malformed ---------------------------------------------------------------------------
