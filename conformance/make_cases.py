@@ -569,7 +569,7 @@ def json_rules(w: Writer) -> None:
     stated here by the rule: text that must be rejected (C++ must reject it), or text that
     reads as the value of another, plainer text (`canonical`): the expectation is C++'s
     answer for the plain text, and C++ must answer the same for both."""
-    P, O, C = "everything.Primitives", "everything.Optionals", "everything.Collections"
+    P, OPT, C = "everything.Primitives", "everything.Optionals", "everything.Collections"
     prim_with = js(prim())[:-1] + ","
     coll_with = js(dict(f_array_struct=[prim()] * 2))[:-1] + ","
 
@@ -614,7 +614,7 @@ def json_rules(w: Writer) -> None:
         for field in ("f_string", "f_decimal", "f_uuid", "f_bytes", "f_utc", "f_double"):
             reject(f"surrogate/{field}/{label}", P, prim_field(field, f'"{esc}"'))
         for field in ("f_decimal", "f_uuid", "f_string", "f_enum"):
-            reject(f"surrogate/optional-{field}/{label}", O, opt_field(field, f'"{esc}"'))
+            reject(f"surrogate/optional-{field}/{label}", OPT, opt_field(field, f'"{esc}"'))
         for field, value in [("f_map", f'{{"{esc}":"x"}}'), ("f_map", f'{{"7":"{esc}"}}'),
                              ("f_map_optional", f'{{"{esc}":1.0}}'),
                              ("f_hash", f'{{"{esc}":""}}'), ("f_map_enum_key", f'{{"{esc}":{{}}}}'),
@@ -669,7 +669,8 @@ def json_rules(w: Writer) -> None:
     assert w.cpp is not None
     for fin in ("versioned", "final"):
         data = w.cpp.encode("proto.Account", text, fin)
-        assert isinstance(data, bytes) and data.count("\ufeff".encode()) == 3, data.hex()
+        assert isinstance(data, bytes)
+        assert data.count("\ufeff".encode()) == 3, data.hex()
         for fout in FORMATS:
             expect = w.convert(f"hostile/bom/account-strings/{fin}->{fout}", "proto.Account",
                                data_spec(fin, data), fout, accept=True)
@@ -696,7 +697,7 @@ def json_rules(w: Writer) -> None:
         for field in ("f_int32", "f_uint64", "f_double", "f_decimal", "f_utc"):
             reject(f"leading-zero/{field}/{label}", P, prim_field(field, number))
         reject(f"leading-zero/order-side/{label}", "proto.Order", '{"side":' + number + "}")
-        reject(f"leading-zero/optional-time/{label}", O, opt_field("f_time", number))
+        reject(f"leading-zero/optional-time/{label}", OPT, opt_field("f_time", number))
         reject(f"leading-zero/vector/{label}", C, coll_field("f_vector", "[" + number + "]"))
     for label, text, canonical in [("string-01", '"01"', '"1"'), ("string-007.50", '"007.50"', '"7.50"'),
                                    ("string-minus-00.0", '"-00.0"', '"-0.0"')]:
@@ -710,7 +711,7 @@ def json_rules(w: Writer) -> None:
         for label, bad in [("-0.0", "-0.0"), ("-00", "-00"), ("0e0", "0e0"), ("-0e0", "-0e0"), ("-", "-")]:
             reject(f"minus-zero/{field}/{label}", P, prim_field(field, bad))
     for field in ("f_int32", "f_time", "f_enum", "f_flags", "f_reset"):
-        same(f"minus-zero/optional-{field}", O, opt_field(field, "-0"), opt_field(field, "0"))
+        same(f"minus-zero/optional-{field}", OPT, opt_field(field, "-0"), opt_field(field, "0"))
     same("minus-zero/order-side", "proto.Order", '{"side":-0}', '{"side":0}')
     same("minus-zero/account-state", "proto.Account", '{"state":-0}', '{"state":0}')
     same("minus-zero/vector-element", C, coll_field("f_vector", "[-0,1]"), coll_field("f_vector", "[0,1]"))
@@ -749,9 +750,11 @@ def json_rules(w: Writer) -> None:
             ("decimal-1e-28", '"1e-28"', '"0.0000000000000000000000000001"'),
             ("decimal-0.1e-27", '"0.1e-27"', '"0.0000000000000000000000000001"'),
             ("decimal-number-1e-28", "1e-28", '"0.0000000000000000000000000001"'),
-            ("decimal-number-1E2", "1E2", '"100"'), ("decimal-zero-e-28", '"0e-28"', '"0.0000000000000000000000000000"')]:
+            ("decimal-number-1E2", "1E2", '"100"'),
+            ("decimal-zero-e-28", '"0e-28"', '"0.0000000000000000000000000000"')]:
         same(f"exponent/{label}", P, prim_field("f_decimal", text), prim_field("f_decimal", canonical))
-    for label, text in [("decimal-1e29", '"1e29"'), ("decimal-max-plus-1-scaled", '"7.9228162514264337593543950336e28"'),
+    for label, text in [("decimal-1e29", '"1e29"'),
+                        ("decimal-max-plus-1-scaled", '"7.9228162514264337593543950336e28"'),
                         ("decimal-1e-29", '"1e-29"'), ("decimal-100e-30", '"100e-30"'),
                         ("decimal-1.0e-28", '"1.0e-28"'), ("decimal-number-1e29", "1e29"),
                         ("decimal-bare-e", '"1e"'), ("decimal-e-sign", '"1e-"')]:
@@ -759,11 +762,11 @@ def json_rules(w: Writer) -> None:
     for field, number in [("f_int32", "1e2"), ("f_int32", "1.0"), ("f_int32", "1E0"), ("f_uint64", "1e19"),
                           ("f_utc", "1e18"), ("f_int64", "-9.2e18")]:
         reject(f"exponent/{field}-{number}", P, prim_field(field, number))
-    for field, number, ok in [("f_uint64", "18446744073709551615", True), ("f_uint64", "18446744073709551616", False),
+    for field, number, fits in [("f_uint64", "18446744073709551615", True), ("f_uint64", "18446744073709551616", False),
                               ("f_int64", "-9223372036854775808", True), ("f_int64", "-9223372036854775809", False),
                               ("f_utc", "18446744073709551615", True), ("f_utc", "18446744073709551616", False),
                               ("f_int64", "9223372036854775808", False), ("f_uint32", "4294967296", False)]:
-        if ok:
+        if fits:
             same(f"range/{field}-{number}", P, prim_field(field, number), prim_field(field, number))
         else:
             reject(f"range/{field}-{number}", P, prim_field(field, number))
@@ -774,10 +777,13 @@ def json_rules(w: Writer) -> None:
     same("repeated/optional-then-null", "proto.Account", '{"asset":{"currency":"X"},"asset":null}', "{}")
     same("repeated/optional-null-then-value", "proto.Account", '{"asset":null,"asset":{"currency":"X"}}',
          '{"asset":{"currency":"X"}}')
-    same("repeated/primitives-field", P, prim_field("f_int32", "1")[:-1] + ',"f_int32":-5}', prim_field("f_int32", "-5"))
+    same("repeated/primitives-field", P, prim_field("f_int32", "1")[:-1] + ',"f_int32":-5}',
+         prim_field("f_int32", "-5"))
     reject("repeated/field-then-invalid", "proto.Order", '{"uid":1,"uid":"x"}')
-    same("repeated/map-key-leading-zero", C, coll_field("f_map", '{"7":"a","07":"b"}'), coll_field("f_map", '{"7":"a"}'))
-    same("repeated/map-key-minus-zero", C, coll_field("f_map", '{"0":"a","-0":"b"}'), coll_field("f_map", '{"0":"a"}'))
+    same("repeated/map-key-leading-zero", C, coll_field("f_map", '{"7":"a","07":"b"}'),
+         coll_field("f_map", '{"7":"a"}'))
+    same("repeated/map-key-minus-zero", C, coll_field("f_map", '{"0":"a","-0":"b"}'),
+         coll_field("f_map", '{"0":"a"}'))
     same("repeated/enum-key-leading-zero", C,
          coll_field("f_map_enum_key", '{"2":' + js(OPT_NULL) + ',"002":' + js(OPT_FULL) + "}"),
          coll_field("f_map_enum_key", '{"2":' + js(OPT_NULL) + "}"))
@@ -804,7 +810,7 @@ def json_rules(w: Writer) -> None:
                       ("f_order", {"object", "null"}), ("f_reset", {"number", "null"})]:
         for label, value in wrong.items():
             if label not in ok:
-                reject(f"wrong-type/optional-{field}/{label}", O, opt_field(field, value))
+                reject(f"wrong-type/optional-{field}/{label}", OPT, opt_field(field, value))
     for field, ok in [("f_array", set()), ("f_array_optional", set()), ("f_array_struct", set()),
                       ("f_vector", {"array"}), ("f_vector_optional", {"array"}), ("f_vector_struct", {"array"}),
                       ("f_list", {"array"}), ("f_list_optional", {"array"}), ("f_set", {"array"}),

@@ -106,10 +106,27 @@ def test_surrogate_pair_is_a_character():
     assert everything.Primitives.from_json(p.to_json()).f_string == "\U0001F600"
 
 
-def test_lone_surrogate_under_an_unknown_key_is_skipped():
-    # Unknown keys are skipped, not read (as C++ does).
-    assert everything.Primitives.from_json(r'{"zzz":"\ud800"}').f_string == \
-        everything.Primitives().f_string
+@pytest.mark.parametrize("text", [r'{"zzz":"\ud800"}', r'{"\udc00":1}', r'{"zzz":[{"a":"x\ud800"}]}',
+                                  r'{"zzz":"\ud83d\ude00\udfff"}', r'{"zzz":{"\ud800\ud800":0}}'])
+def test_lone_surrogate_under_an_unknown_key_is_rejected(text):
+    # Strings are Unicode wherever they are (docs/wire-format.md#json; issue 37).
+    rejects(everything.Primitives, text, "invalid_argument")
+
+
+def test_escapes_that_are_not_lone_surrogates_are_read():
+    p = everything.Primitives.from_json(r'{"zzz":["\\ud800","\ud83d\ude00"],"f_string":"\\udc00"}')
+    assert p.f_string == "\\udc00"
+
+
+def test_minus_zero():
+    # 0 in every integer kind; a decimal keeps its text -0, a double is -0.0.
+    p = everything.Primitives.from_json('{"f_uint8":-0,"f_int32":-0,"f_utc":-0,"f_decimal":-0,'
+                                        '"f_double":-0}')
+    assert (p.f_uint8, p.f_int32, p.f_utc) == (0, 0, 0)
+    assert str(p.f_decimal) == "-0"
+    assert str(p.f_double) == "-0.0"
+    for bad in ["-0.0", "-00", "0e0"]:
+        rejects(everything.Primitives, '{"f_uint8":' + bad + "}")
 
 
 def test_hostile_node_smoke():
