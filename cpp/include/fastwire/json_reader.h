@@ -12,7 +12,8 @@
 //
 // Rules (spec §4.4, with fastwire's corrections):
 // - Every key is optional: a missing field keeps the value it had. Unknown keys are
-//   skipped (a newer writer's fields). For a repeated key the last one wins.
+//   skipped (a newer writer's fields), but must still be JSON and Unicode. For a repeated
+//   field the last one wins; of map keys equal by the schema's rule the first stays.
 // - Errors name the path and the byte offset of the offending value; reading stops
 //   there. The target stays a valid object: fields read before the error hold the new
 //   values, the others keep theirs. Syntax errors name the offset where simdjson stopped.
@@ -21,8 +22,9 @@
 //   it is out of range); "NaN", "Infinity", "-Infinity" for float and double (no other
 //   spellings; bare NaN is not JSON); a decimal as a string ("0.0", "1.5e3") or as a
 //   number (its exact text); an enum or flags as a number or as the name of one of its
-//   values; `null` only for optionals. Integer fields take integers only, range-checked;
-//   char and wchar take code units.
+//   values; `null` only for optionals. Integer fields take integers only, range-checked
+//   (-0 is 0 in every kind); char and wchar take code units. Bytes are padded standard
+//   Base64.
 // - A fixed array T[N] needs exactly N elements. Vectors reuse the target's elements
 //   (strings keep their capacity).
 // - Hostile input (docs/wire-format.md#json): every array and object counts one level
