@@ -781,8 +781,10 @@ bool read_value(read_context& ctx, value& v, T& out) {
             return ctx.fail(v, "expected a number or a value name");
         }
         N n{};
-        if (!read_integer(ctx, v, n)) return false;  // reports why the number does not fit
-        out = static_cast<T>(n);  // -0: simdjson's unsigned reader takes no sign
+        // Reports why the number does not fit; or reads -0 (simdjson's unsigned reader
+        // takes no sign).
+        if (!read_integer(ctx, v, n)) return false;
+        out = static_cast<T>(n);
         return true;
     } else if constexpr (std::is_integral_v<T>) {
         return read_integer(ctx, v, out);
