@@ -753,6 +753,14 @@ def json_rules(w: Writer) -> None:
             ("decimal-number-1E2", "1E2", '"100"'),
             ("decimal-zero-e-28", '"0e-28"', '"0.0000000000000000000000000000"')]:
         same(f"exponent/{label}", P, prim_field("f_decimal", text), prim_field("f_decimal", canonical))
+    for label, text, canonical in [("decimal-leading-point", '".5"', '"0.5"'),
+                                   ("decimal-trailing-point", '"5."', '"5"'),
+                                   ("decimal-leading-point-exponent", '"-.5e1"', '"-5"'),
+                                   ("decimal-trailing-point-exponent", '"5.E-1"', '"0.5"')]:
+        same(f"exponent/{label}", P, prim_field("f_decimal", text), prim_field("f_decimal", canonical))
+    for label, text in [("decimal-point-only", '"."'), ("decimal-point-exponent", '".e1"'),
+                        ("decimal-number-leading-point", ".5"), ("decimal-number-trailing-point", "5.")]:
+        reject(f"exponent/{label}", P, prim_field("f_decimal", text))
     for label, text in [("decimal-1e29", '"1e29"'),
                         ("decimal-max-plus-1-scaled", '"7.9228162514264337593543950336e28"'),
                         ("decimal-1e-29", '"1e-29"'), ("decimal-100e-30", '"100e-30"'),

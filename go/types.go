@@ -160,8 +160,9 @@ func (d Decimal) AppendText(b []byte) []byte {
 
 var maxCoefficient = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 96), big.NewInt(1))
 
-// ParseDecimal reads [+|-]digits[.digits][(e|E)[+|-]digits]: the digits as written must
-// fit 96 bits and the scale 0…28 (a negative scale multiplies the digits).
+// ParseDecimal reads [+|-](digits[.[digits]]|.digits)[(e|E)[+|-]digits] (".5" and "5."
+// too, as every language reads them): the digits as written must fit 96 bits and the
+// scale 0…28 (a negative scale multiplies the digits).
 func ParseDecimal(s string) (Decimal, error) {
 	var d Decimal
 	i := 0
@@ -182,11 +183,8 @@ func ParseDecimal(s string) (Decimal, error) {
 			i++
 		}
 		frac = s[fs:i]
-		if frac == "" {
-			return Decimal{}, ErrInvalidArgument
-		}
 	}
-	if whole == "" {
+	if whole == "" && frac == "" {
 		return Decimal{}, ErrInvalidArgument
 	}
 	exp := int64(0)
