@@ -210,10 +210,32 @@ test("a leading U+FEFF is kept in strings; JSON text that starts with one is rej
 test("bytes in JSON: standard Base64 with its padding, nothing else", async () => {
   const hostile = await gen("hostile");
   const blob = (text) => Buffer.from(rt.fromJson(hostile.BagCodec, `{"blob":"${text}"}`).blob).toString("latin1");
-  for (const [text, bytes] of [["QQ==", "A"], ["QR==", "A"], ["QUI=", "AB"], ["QUJ=", "AB"], ["QUJD", "ABC"], ["", ""], ["+/+/", "\xfb\xff\xbf"]]) {
+  for (const [text, bytes] of [
+    ["QQ==", "A"],
+    ["QR==", "A"],
+    ["QUI=", "AB"],
+    ["QUJ=", "AB"],
+    ["QUJD", "ABC"],
+    ["", ""],
+    ["+/+/", "\xfb\xff\xbf"],
+  ]) {
     assert.equal(blob(text), bytes, text);
   }
-  for (const text of ["NaN", "QQ", "QQ=", "Q===", "====", "=", "QQ==QQ==", "Q=Q=", "-_-_", "QU JD", "QUJD\\n", "QUJ*", "QUJ\\u00e9"]) {
+  for (const text of [
+    "NaN",
+    "QQ",
+    "QQ=",
+    "Q===",
+    "====",
+    "=",
+    "QQ==QQ==",
+    "Q=Q=",
+    "-_-_",
+    "QU JD",
+    "QUJD\\n",
+    "QUJ*",
+    "QUJ\\u00e9",
+  ]) {
     assert.throws(() => blob(text), rt.DecodeError, text);
   }
 });

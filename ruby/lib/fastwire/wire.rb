@@ -490,7 +490,7 @@ module Fastwire
   # string and bytes: an offset to [u32 length][bytes]; final: [u32 length][bytes].
   class TextCodec < Codec
     # Groups of four from the standard alphabet, the last one padded with "=" or "==".
-    BASE64 = %r{\A(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?\z}.freeze
+    BASE64 = %r{\A(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?\z}
 
     def initialize(name, binary)
       super()
