@@ -10,6 +10,7 @@ BUILD ?= build/release
 ASAN_BUILD ?= build/asan
 FUZZ_SECONDS ?= 30
 FUZZ_SCHEMAS ?= 200
+SOAK_SCHEMAS ?= 100
 export PYTHONPATH := $(CURDIR)/compiler$(if $(PYTHONPATH),:$(PYTHONPATH))
 
 BOOTSTRAP = scripts/bootstrap
@@ -129,10 +130,11 @@ test-fuzz:
 	cpp/fuzz/run.sh $(FUZZ_SECONDS)
 
 # As long as asked: make fuzz FUZZ_SECONDS=3600 FUZZ_SCHEMAS=1000 (random valid schemas whose
-# generated C++ must compile and Python import; make test runs 20)
+# generated code must build in every language; make test runs 20, make soak SOAK_SCHEMAS)
 fuzz:
 	@$(BOOTSTRAP) build fuzz
-	FASTWIRE_FUZZ_SCHEMAS=$(FUZZ_SCHEMAS) $(PYTHON) -m pytest -q compiler/tests/test_generated_code.py -k random
+	FASTWIRE_FUZZ_SCHEMAS=$(FUZZ_SCHEMAS) $(PYTHON) -m pytest -q compiler/tests/test_generated_code.py -k random \
+	    --durations=0
 	cpp/fuzz/run.sh $(FUZZ_SECONDS)
 
 # One suite, every language: each testee must give the bytes the cases expect. First:
@@ -171,11 +173,16 @@ examples: build
 	ctest --test-dir $(BUILD) -R '^example_' --output-on-failure
 
 # The transport's load test at full size (docs/transport.md, "Load"): 1000 clients x 1000
-# rounds against examples/cpp/server, then 1000 Python asyncio clients x 50 rounds.
+# rounds against examples/cpp/server, then 1000 Python asyncio clients x 50 rounds; then
+# SOAK_SCHEMAS random valid schemas (make test: 20) built in every language, with each
+# language's time.
 soak: build
 	$(BUILD)/cpp/tests/transport/fastwire_transport_load --server $(BUILD)/examples/cpp/server \
 	    --clients 1000 --rounds 1000 --limit-seconds 600
 	FASTWIRE_LOAD_CLIENTS=1000 FASTWIRE_LOAD_ROUNDS=50 $(PYTHON) -m pytest -q -s python/tests/test_transport.py -k load
+	@$(BOOTSTRAP) test
+	FASTWIRE_FUZZ_SCHEMAS=$(SOAK_SCHEMAS) $(PYTHON) -m pytest -q compiler/tests/test_generated_code.py -k random \
+	    --durations=0
 
 clean:
 	rm -rf build

@@ -4,6 +4,10 @@
 TS_GEN := build/ts/gen
 FASTWIRE_CPP_SERVER ?= $(CURDIR)/$(BUILD)/examples/cpp/server
 TS_FUZZ_SECONDS ?= 15
+# make test-ts checks the random schemas' TypeScript and JavaScript too; under make test,
+# test-compiler has (it builds the runtime itself first).
+TS_RANDOM_SCHEMAS = CI=true
+test: TS_RANDOM_SCHEMAS = : test-compiler built the random schemas:
 
 .PHONY: test-ts ts-build ts-gen bench-ts fuzz-ts lint-ts
 
@@ -33,7 +37,8 @@ ts-build: ts/node_modules/.package-lock.json
 		--lang javascript --final --json --proto -q -o $(TS_GEN)
 
 # Generated code as prettier formats it (goldens and the test schemas' modules), the
-# JavaScript flavor's .d.ts files under tsc --strict; unit, transport (with examples/cpp/server), browser and install tests; the examples,
+# JavaScript flavor's .d.ts files under tsc --strict, random valid schemas' modules under tsc
+# and node (compiler/tests/test_generated_code.py); unit, transport (with examples/cpp/server), browser and install tests; the examples,
 # whose output must be the C++ examples'; a bounded Jazzer.js run.
 test-ts:
 	@$(BOOTSTRAP) ts
@@ -43,8 +48,8 @@ test-ts:
 	printf '%s\n' '{"compilerOptions": {"target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext",' \
 		'"strict": true, "noEmit": true, "types": []}, "include": ["*.d.ts"]}' > $(TS_GEN)/tsconfig.json
 	ts/node_modules/.bin/tsc -p $(TS_GEN)
-	FASTWIRE_REQUIRE_TS=1 $(PYTHON) -m pytest -q -p no:cacheprovider compiler/tests/test_generated_code.py \
-		-k random_valid_schemas_generate_typescript
+	$(TS_RANDOM_SCHEMAS) $(PYTHON) -m pytest -q -p no:cacheprovider compiler/tests/test_generated_code.py \
+		-k random_schemas_typescript
 	cd ts && PYTHON=$(PYTHON) FASTWIRE_CPP_SERVER=$(FASTWIRE_CPP_SERVER) node --test test/*.test.mjs
 	node examples/ts/account.mjs $(TS_GEN) | diff - examples/cpp/expected_account.txt
 	node examples/ts/protocol.mjs $(TS_GEN) | diff - examples/cpp/expected_protocol.txt
