@@ -315,7 +315,9 @@ def schema_texts(count: int, seed: int) -> dict:
              # imports `p`, whose name is also a local variable of generated code
              "importer": "package importer\nimport p\nstruct U { int32{p.K} m; p.K k; p.K? o; "
                          "p.K[] v; }\nmessage M { p.K k; }\n",
-             "everybase": EVERY_BASE, "every": every_schema()}
+             "everybase": EVERY_BASE, "every": every_schema(),
+             # regressions: one package per bug a language's toolchain found
+             "jagged": "package jagged\nstruct J { bytes?[2] b; bytes?[1] c; string?[2] s; }\n"}
     earlier: List[Declared] = []
     for i in range(count):
         text, declared = random_schema(rnd, f"fuzz{i}", earlier)

@@ -121,6 +121,8 @@ def zero(sc: Scope, w: WireType) -> str:
         inner = zero(sc, w.element)
         if inner:
             return f"{RT}.Arrays.New<{e}>({w.length}, () => {inner})"
+        if e.endswith("[]"):  # bytes?[N]: a jagged array's length comes first
+            return f"new {e[:-2]}[{w.length}][]"
         return f"new {e}[{w.length}]"
     form = ZERO.get(w.helper, "")
     return form.format(t=t, order=order(w.key or w.element))
