@@ -317,7 +317,11 @@ def schema_texts(count: int, seed: int) -> dict:
                          "p.K[] v; }\nmessage M { p.K k; }\n",
              "everybase": EVERY_BASE, "every": every_schema(),
              # regressions: one package per bug a language's toolchain found
-             "jagged": "package jagged\nstruct J { bytes?[2] b; bytes?[1] c; string?[2] s; }\n"}
+             "jagged": "package jagged\nstruct J { bytes?[2] b; bytes?[1] c; string?[2] s; }\n",
+             # fields named as the locals and parameters of generated methods
+             "locals": "package locals\nstruct L { [key] int32 o; [key] string c; int32 h; "
+                       "int32 other; int32 obj; int32 p; int32 b; int32 w; int32 r; int32 d; "
+                       "int32 i; int32 n; int32 v; int32 x; int32 at; int32 end; }\n"}
     earlier: List[Declared] = []
     for i in range(count):
         text, declared = random_schema(rnd, f"fuzz{i}", earlier)

@@ -251,37 +251,37 @@ namespace com.example.fastwire.everything
         {
             if (ReferenceEquals(o, null)) return false;
             if (ReferenceEquals(o, this)) return true;
-            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(f_bool, o.f_bool) && global::Fastwire.Eq.Equal(f_byte, o.f_byte) && global::Fastwire.Eq.Equal(f_char, o.f_char) && global::Fastwire.Eq.Equal(f_wchar, o.f_wchar) && global::Fastwire.Eq.Equal(f_int8, o.f_int8) && global::Fastwire.Eq.Equal(f_uint8, o.f_uint8) && global::Fastwire.Eq.Equal(f_int16, o.f_int16) && global::Fastwire.Eq.Equal(f_uint16, o.f_uint16) && global::Fastwire.Eq.Equal(f_int32, o.f_int32) && global::Fastwire.Eq.Equal(f_uint32, o.f_uint32) && global::Fastwire.Eq.Equal(f_int64, o.f_int64) && global::Fastwire.Eq.Equal(f_uint64, o.f_uint64) && global::Fastwire.Eq.Equal(f_float, o.f_float) && global::Fastwire.Eq.Equal(f_double, o.f_double) && global::Fastwire.Eq.Equal(f_decimal, o.f_decimal) && global::Fastwire.Eq.Equal(f_string, o.f_string) && global::Fastwire.Eq.Equal(f_bytes, o.f_bytes) && global::Fastwire.Eq.Equal(f_epoch, o.f_epoch) && global::Fastwire.Eq.Equal(f_utc, o.f_utc) && global::Fastwire.Eq.Equal(f_ns, o.f_ns) && global::Fastwire.Eq.Equal(f_uuid0, o.f_uuid0) && global::Fastwire.Eq.Equal(f_uuid1, o.f_uuid1) && global::Fastwire.Eq.Equal(f_uuid4, o.f_uuid4) && global::Fastwire.Eq.Equal(f_uuid, o.f_uuid) && global::Fastwire.Eq.Equal(password, o.password) && global::Fastwire.Eq.Equal(legacy, o.legacy);
+            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(this.f_bool, o.f_bool) && global::Fastwire.Eq.Equal(this.f_byte, o.f_byte) && global::Fastwire.Eq.Equal(this.f_char, o.f_char) && global::Fastwire.Eq.Equal(this.f_wchar, o.f_wchar) && global::Fastwire.Eq.Equal(this.f_int8, o.f_int8) && global::Fastwire.Eq.Equal(this.f_uint8, o.f_uint8) && global::Fastwire.Eq.Equal(this.f_int16, o.f_int16) && global::Fastwire.Eq.Equal(this.f_uint16, o.f_uint16) && global::Fastwire.Eq.Equal(this.f_int32, o.f_int32) && global::Fastwire.Eq.Equal(this.f_uint32, o.f_uint32) && global::Fastwire.Eq.Equal(this.f_int64, o.f_int64) && global::Fastwire.Eq.Equal(this.f_uint64, o.f_uint64) && global::Fastwire.Eq.Equal(this.f_float, o.f_float) && global::Fastwire.Eq.Equal(this.f_double, o.f_double) && global::Fastwire.Eq.Equal(this.f_decimal, o.f_decimal) && global::Fastwire.Eq.Equal(this.f_string, o.f_string) && global::Fastwire.Eq.Equal(this.f_bytes, o.f_bytes) && global::Fastwire.Eq.Equal(this.f_epoch, o.f_epoch) && global::Fastwire.Eq.Equal(this.f_utc, o.f_utc) && global::Fastwire.Eq.Equal(this.f_ns, o.f_ns) && global::Fastwire.Eq.Equal(this.f_uuid0, o.f_uuid0) && global::Fastwire.Eq.Equal(this.f_uuid1, o.f_uuid1) && global::Fastwire.Eq.Equal(this.f_uuid4, o.f_uuid4) && global::Fastwire.Eq.Equal(this.f_uuid, o.f_uuid) && global::Fastwire.Eq.Equal(this.password, o.password) && global::Fastwire.Eq.Equal(this.legacy, o.legacy);
         }
 
         public override int GetHashCode()
         {
             int h = 17;
-            h = h * 31 + global::Fastwire.Eq.Hash(f_bool);
-            h = h * 31 + global::Fastwire.Eq.Hash(f_byte);
-            h = h * 31 + global::Fastwire.Eq.Hash(f_char);
-            h = h * 31 + global::Fastwire.Eq.Hash(f_wchar);
-            h = h * 31 + global::Fastwire.Eq.Hash(f_int8);
-            h = h * 31 + global::Fastwire.Eq.Hash(f_uint8);
-            h = h * 31 + global::Fastwire.Eq.Hash(f_int16);
-            h = h * 31 + global::Fastwire.Eq.Hash(f_uint16);
-            h = h * 31 + global::Fastwire.Eq.Hash(f_int32);
-            h = h * 31 + global::Fastwire.Eq.Hash(f_uint32);
-            h = h * 31 + global::Fastwire.Eq.Hash(f_int64);
-            h = h * 31 + global::Fastwire.Eq.Hash(f_uint64);
-            h = h * 31 + global::Fastwire.Eq.Hash(f_float);
-            h = h * 31 + global::Fastwire.Eq.Hash(f_double);
-            h = h * 31 + global::Fastwire.Eq.Hash(f_decimal);
-            h = h * 31 + global::Fastwire.Eq.Hash(f_string);
-            h = h * 31 + global::Fastwire.Eq.Hash(f_epoch);
-            h = h * 31 + global::Fastwire.Eq.Hash(f_utc);
-            h = h * 31 + global::Fastwire.Eq.Hash(f_ns);
-            h = h * 31 + global::Fastwire.Eq.Hash(f_uuid0);
-            h = h * 31 + global::Fastwire.Eq.Hash(f_uuid1);
-            h = h * 31 + global::Fastwire.Eq.Hash(f_uuid4);
-            h = h * 31 + global::Fastwire.Eq.Hash(f_uuid);
-            h = h * 31 + global::Fastwire.Eq.Hash(password);
-            h = h * 31 + global::Fastwire.Eq.Hash(legacy);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.f_bool);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.f_byte);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.f_char);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.f_wchar);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.f_int8);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.f_uint8);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.f_int16);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.f_uint16);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.f_int32);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.f_uint32);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.f_int64);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.f_uint64);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.f_float);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.f_double);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.f_decimal);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.f_string);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.f_epoch);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.f_utc);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.f_ns);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.f_uuid0);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.f_uuid1);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.f_uuid4);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.f_uuid);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.password);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.legacy);
             return h;
         }
 
@@ -333,24 +333,24 @@ namespace com.example.fastwire.everything
         {
             if (ReferenceEquals(o, null)) return false;
             if (ReferenceEquals(o, this)) return true;
-            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(f_bool, o.f_bool) && global::Fastwire.Eq.Equal(f_int32, o.f_int32) && global::Fastwire.Eq.Equal(f_string, o.f_string) && global::Fastwire.Eq.Equal(f_decimal, o.f_decimal) && global::Fastwire.Eq.Equal(f_uuid, o.f_uuid) && global::Fastwire.Eq.Equal(f_time, o.f_time) && global::Fastwire.Eq.Equal(f_enum, o.f_enum) && global::Fastwire.Eq.Equal(f_flags, o.f_flags) && global::Fastwire.Eq.Equal(f_struct, o.f_struct) && global::Fastwire.Eq.Equal(f_order, o.f_order) && global::Fastwire.Eq.Equal(f_reset, o.f_reset) && global::Fastwire.Eq.Equal(f_resetReset, o.f_resetReset);
+            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(this.f_bool, o.f_bool) && global::Fastwire.Eq.Equal(this.f_int32, o.f_int32) && global::Fastwire.Eq.Equal(this.f_string, o.f_string) && global::Fastwire.Eq.Equal(this.f_decimal, o.f_decimal) && global::Fastwire.Eq.Equal(this.f_uuid, o.f_uuid) && global::Fastwire.Eq.Equal(this.f_time, o.f_time) && global::Fastwire.Eq.Equal(this.f_enum, o.f_enum) && global::Fastwire.Eq.Equal(this.f_flags, o.f_flags) && global::Fastwire.Eq.Equal(this.f_struct, o.f_struct) && global::Fastwire.Eq.Equal(this.f_order, o.f_order) && global::Fastwire.Eq.Equal(this.f_reset, o.f_reset) && global::Fastwire.Eq.Equal(this.f_resetReset, o.f_resetReset);
         }
 
         public override int GetHashCode()
         {
             int h = 17;
-            h = h * 31 + global::Fastwire.Eq.Hash(f_bool);
-            h = h * 31 + global::Fastwire.Eq.Hash(f_int32);
-            h = h * 31 + global::Fastwire.Eq.Hash(f_string);
-            h = h * 31 + global::Fastwire.Eq.Hash(f_decimal);
-            h = h * 31 + global::Fastwire.Eq.Hash(f_uuid);
-            h = h * 31 + global::Fastwire.Eq.Hash(f_time);
-            h = h * 31 + global::Fastwire.Eq.Hash(f_enum);
-            h = h * 31 + global::Fastwire.Eq.Hash(f_flags);
-            h = h * 31 + global::Fastwire.Eq.Hash(f_struct);
-            h = h * 31 + global::Fastwire.Eq.Hash(f_order);
-            h = h * 31 + global::Fastwire.Eq.Hash(f_reset);
-            h = h * 31 + global::Fastwire.Eq.Hash(f_resetReset);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.f_bool);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.f_int32);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.f_string);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.f_decimal);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.f_uuid);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.f_time);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.f_enum);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.f_flags);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.f_struct);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.f_order);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.f_reset);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.f_resetReset);
             return h;
         }
 
@@ -414,7 +414,7 @@ namespace com.example.fastwire.everything
         {
             if (ReferenceEquals(o, null)) return false;
             if (ReferenceEquals(o, this)) return true;
-            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(f_array, o.f_array) && global::Fastwire.Eq.Equal(f_array_optional, o.f_array_optional) && global::Fastwire.Eq.Equal(f_array_struct, o.f_array_struct) && global::Fastwire.Eq.Equal(f_vector, o.f_vector) && global::Fastwire.Eq.Equal(f_vector_optional, o.f_vector_optional) && global::Fastwire.Eq.Equal(f_vector_struct, o.f_vector_struct) && global::Fastwire.Eq.Equal(f_list, o.f_list) && global::Fastwire.Eq.Equal(f_list_optional, o.f_list_optional) && global::Fastwire.Eq.Equal(f_set, o.f_set) && global::Fastwire.Eq.Equal(f_set_struct, o.f_set_struct) && global::Fastwire.Eq.Equal(f_map, o.f_map) && global::Fastwire.Eq.Equal(f_map_optional, o.f_map_optional) && global::Fastwire.Eq.Equal(f_map_enum_key, o.f_map_enum_key) && global::Fastwire.Eq.Equal(f_hash, o.f_hash) && global::Fastwire.Eq.Equal(f_hash_optional, o.f_hash_optional) && global::Fastwire.Eq.Equal(f_hash_struct_key, o.f_hash_struct_key);
+            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(this.f_array, o.f_array) && global::Fastwire.Eq.Equal(this.f_array_optional, o.f_array_optional) && global::Fastwire.Eq.Equal(this.f_array_struct, o.f_array_struct) && global::Fastwire.Eq.Equal(this.f_vector, o.f_vector) && global::Fastwire.Eq.Equal(this.f_vector_optional, o.f_vector_optional) && global::Fastwire.Eq.Equal(this.f_vector_struct, o.f_vector_struct) && global::Fastwire.Eq.Equal(this.f_list, o.f_list) && global::Fastwire.Eq.Equal(this.f_list_optional, o.f_list_optional) && global::Fastwire.Eq.Equal(this.f_set, o.f_set) && global::Fastwire.Eq.Equal(this.f_set_struct, o.f_set_struct) && global::Fastwire.Eq.Equal(this.f_map, o.f_map) && global::Fastwire.Eq.Equal(this.f_map_optional, o.f_map_optional) && global::Fastwire.Eq.Equal(this.f_map_enum_key, o.f_map_enum_key) && global::Fastwire.Eq.Equal(this.f_hash, o.f_hash) && global::Fastwire.Eq.Equal(this.f_hash_optional, o.f_hash_optional) && global::Fastwire.Eq.Equal(this.f_hash_struct_key, o.f_hash_struct_key);
         }
 
         public override int GetHashCode()
@@ -452,13 +452,13 @@ namespace com.example.fastwire.everything
         {
             if (ReferenceEquals(o, null)) return false;
             if (ReferenceEquals(o, this)) return true;
-            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(id, o.id);
+            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(this.id, o.id);
         }
 
         public override int GetHashCode()
         {
             int h = 17;
-            h = h * 31 + global::Fastwire.Eq.Hash(id);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.id);
             return h;
         }
 
@@ -468,7 +468,7 @@ namespace com.example.fastwire.everything
         {
             if (ReferenceEquals(o, null)) return 1;
             int c;
-            if ((c = global::Fastwire.Eq.Compare(id, o.id)) != 0) return c;
+            if ((c = global::Fastwire.Eq.Compare(this.id, o.id)) != 0) return c;
             return 0;
         }
 
@@ -501,13 +501,13 @@ namespace com.example.fastwire.everything
         {
             if (ReferenceEquals(o, null)) return false;
             if (ReferenceEquals(o, this)) return true;
-            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(id, o.id);
+            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(this.id, o.id);
         }
 
         public override int GetHashCode()
         {
             int h = 17;
-            h = h * 31 + global::Fastwire.Eq.Hash(id);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.id);
             return h;
         }
 
@@ -517,7 +517,7 @@ namespace com.example.fastwire.everything
         {
             if (ReferenceEquals(o, null)) return 1;
             int c;
-            if ((c = global::Fastwire.Eq.Compare(id, o.id)) != 0) return c;
+            if ((c = global::Fastwire.Eq.Compare(this.id, o.id)) != 0) return c;
             return 0;
         }
 
@@ -550,13 +550,13 @@ namespace com.example.fastwire.everything
         {
             if (ReferenceEquals(o, null)) return false;
             if (ReferenceEquals(o, this)) return true;
-            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(amount, o.amount);
+            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(this.amount, o.amount);
         }
 
         public override int GetHashCode()
         {
             int h = 17;
-            h = h * 31 + global::Fastwire.Eq.Hash(amount);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.amount);
             return h;
         }
 
@@ -592,13 +592,13 @@ namespace com.example.fastwire.everything
         {
             if (ReferenceEquals(o, null)) return false;
             if (ReferenceEquals(o, this)) return true;
-            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(name, o.name);
+            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(this.name, o.name);
         }
 
         public override int GetHashCode()
         {
             int h = 17;
-            h = h * 31 + global::Fastwire.Eq.Hash(name);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.name);
             return h;
         }
 
@@ -608,7 +608,7 @@ namespace com.example.fastwire.everything
         {
             if (ReferenceEquals(o, null)) return 1;
             int c;
-            if ((c = global::Fastwire.Eq.Compare(name, o.name)) != 0) return c;
+            if ((c = global::Fastwire.Eq.Compare(this.name, o.name)) != 0) return c;
             return 0;
         }
 
@@ -642,14 +642,14 @@ namespace com.example.fastwire.everything
         {
             if (ReferenceEquals(o, null)) return false;
             if (ReferenceEquals(o, this)) return true;
-            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(name, o.name) && global::Fastwire.Eq.Equal(serial, o.serial);
+            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(this.name, o.name) && global::Fastwire.Eq.Equal(this.serial, o.serial);
         }
 
         public override int GetHashCode()
         {
             int h = 17;
-            h = h * 31 + global::Fastwire.Eq.Hash(name);
-            h = h * 31 + global::Fastwire.Eq.Hash(serial);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.name);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.serial);
             return h;
         }
 
@@ -659,8 +659,8 @@ namespace com.example.fastwire.everything
         {
             if (ReferenceEquals(o, null)) return 1;
             int c;
-            if ((c = global::Fastwire.Eq.Compare(name, o.name)) != 0) return c;
-            if ((c = global::Fastwire.Eq.Compare(serial, o.serial)) != 0) return c;
+            if ((c = global::Fastwire.Eq.Compare(this.name, o.name)) != 0) return c;
+            if ((c = global::Fastwire.Eq.Compare(this.serial, o.serial)) != 0) return c;
             return 0;
         }
 
@@ -692,14 +692,14 @@ namespace com.example.fastwire.everything
         {
             if (ReferenceEquals(o, null)) return false;
             if (ReferenceEquals(o, this)) return true;
-            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(name, o.name) && global::Fastwire.Eq.Equal(serial, o.serial);
+            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(this.name, o.name) && global::Fastwire.Eq.Equal(this.serial, o.serial);
         }
 
         public override int GetHashCode()
         {
             int h = 17;
-            h = h * 31 + global::Fastwire.Eq.Hash(name);
-            h = h * 31 + global::Fastwire.Eq.Hash(serial);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.name);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.serial);
             return h;
         }
 
@@ -709,8 +709,8 @@ namespace com.example.fastwire.everything
         {
             if (ReferenceEquals(o, null)) return 1;
             int c;
-            if ((c = global::Fastwire.Eq.Compare(name, o.name)) != 0) return c;
-            if ((c = global::Fastwire.Eq.Compare(serial, o.serial)) != 0) return c;
+            if ((c = global::Fastwire.Eq.Compare(this.name, o.name)) != 0) return c;
+            if ((c = global::Fastwire.Eq.Compare(this.serial, o.serial)) != 0) return c;
             return 0;
         }
 
@@ -743,13 +743,13 @@ namespace com.example.fastwire.everything
         {
             if (ReferenceEquals(o, null)) return false;
             if (ReferenceEquals(o, this)) return true;
-            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(currency, o.currency);
+            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(this.currency, o.currency);
         }
 
         public override int GetHashCode()
         {
             int h = 17;
-            h = h * 31 + global::Fastwire.Eq.Hash(currency);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.currency);
             return h;
         }
 
@@ -759,7 +759,7 @@ namespace com.example.fastwire.everything
         {
             if (ReferenceEquals(o, null)) return 1;
             int c;
-            if ((c = global::Fastwire.Eq.Compare(currency, o.currency)) != 0) return c;
+            if ((c = global::Fastwire.Eq.Compare(this.currency, o.currency)) != 0) return c;
             return 0;
         }
 
@@ -794,13 +794,13 @@ namespace com.example.fastwire.everything
         {
             if (ReferenceEquals(o, null)) return false;
             if (ReferenceEquals(o, this)) return true;
-            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(uid, o.uid);
+            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(this.uid, o.uid);
         }
 
         public override int GetHashCode()
         {
             int h = 17;
-            h = h * 31 + global::Fastwire.Eq.Hash(uid);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.uid);
             return h;
         }
 
@@ -810,7 +810,7 @@ namespace com.example.fastwire.everything
         {
             if (ReferenceEquals(o, null)) return 1;
             int c;
-            if ((c = global::Fastwire.Eq.Compare(uid, o.uid)) != 0) return c;
+            if ((c = global::Fastwire.Eq.Compare(this.uid, o.uid)) != 0) return c;
             return 0;
         }
 
@@ -846,13 +846,13 @@ namespace com.example.fastwire.everything
         {
             if (ReferenceEquals(o, null)) return false;
             if (ReferenceEquals(o, this)) return true;
-            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(id, o.id);
+            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(this.id, o.id);
         }
 
         public override int GetHashCode()
         {
             int h = 17;
-            h = h * 31 + global::Fastwire.Eq.Hash(id);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.id);
             return h;
         }
 
@@ -862,7 +862,7 @@ namespace com.example.fastwire.everything
         {
             if (ReferenceEquals(o, null)) return 1;
             int c;
-            if ((c = global::Fastwire.Eq.Compare(id, o.id)) != 0) return c;
+            if ((c = global::Fastwire.Eq.Compare(this.id, o.id)) != 0) return c;
             return 0;
         }
 
@@ -897,13 +897,13 @@ namespace com.example.fastwire.everything
         {
             if (ReferenceEquals(o, null)) return false;
             if (ReferenceEquals(o, this)) return true;
-            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(id, o.id);
+            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(this.id, o.id);
         }
 
         public override int GetHashCode()
         {
             int h = 17;
-            h = h * 31 + global::Fastwire.Eq.Hash(id);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.id);
             return h;
         }
 
@@ -913,7 +913,7 @@ namespace com.example.fastwire.everything
         {
             if (ReferenceEquals(o, null)) return 1;
             int c;
-            if ((c = global::Fastwire.Eq.Compare(id, o.id)) != 0) return c;
+            if ((c = global::Fastwire.Eq.Compare(this.id, o.id)) != 0) return c;
             return 0;
         }
 
@@ -948,13 +948,13 @@ namespace com.example.fastwire.everything
         {
             if (ReferenceEquals(o, null)) return false;
             if (ReferenceEquals(o, this)) return true;
-            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(id, o.id);
+            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(this.id, o.id);
         }
 
         public override int GetHashCode()
         {
             int h = 17;
-            h = h * 31 + global::Fastwire.Eq.Hash(id);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.id);
             return h;
         }
 
@@ -964,7 +964,7 @@ namespace com.example.fastwire.everything
         {
             if (ReferenceEquals(o, null)) return 1;
             int c;
-            if ((c = global::Fastwire.Eq.Compare(id, o.id)) != 0) return c;
+            if ((c = global::Fastwire.Eq.Compare(this.id, o.id)) != 0) return c;
             return 0;
         }
 
@@ -999,13 +999,13 @@ namespace com.example.fastwire.everything
         {
             if (ReferenceEquals(o, null)) return false;
             if (ReferenceEquals(o, this)) return true;
-            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(id, o.id);
+            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(this.id, o.id);
         }
 
         public override int GetHashCode()
         {
             int h = 17;
-            h = h * 31 + global::Fastwire.Eq.Hash(id);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.id);
             return h;
         }
 
@@ -1015,7 +1015,7 @@ namespace com.example.fastwire.everything
         {
             if (ReferenceEquals(o, null)) return 1;
             int c;
-            if ((c = global::Fastwire.Eq.Compare(id, o.id)) != 0) return c;
+            if ((c = global::Fastwire.Eq.Compare(this.id, o.id)) != 0) return c;
             return 0;
         }
 
@@ -1048,13 +1048,13 @@ namespace com.example.fastwire.everything
         {
             if (ReferenceEquals(o, null)) return false;
             if (ReferenceEquals(o, this)) return true;
-            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(id, o.id);
+            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(this.id, o.id);
         }
 
         public override int GetHashCode()
         {
             int h = 17;
-            h = h * 31 + global::Fastwire.Eq.Hash(id);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.id);
             return h;
         }
 
@@ -1064,7 +1064,7 @@ namespace com.example.fastwire.everything
         {
             if (ReferenceEquals(o, null)) return 1;
             int c;
-            if ((c = global::Fastwire.Eq.Compare(id, o.id)) != 0) return c;
+            if ((c = global::Fastwire.Eq.Compare(this.id, o.id)) != 0) return c;
             return 0;
         }
 
@@ -1099,13 +1099,13 @@ namespace com.example.fastwire.everything
         {
             if (ReferenceEquals(o, null)) return false;
             if (ReferenceEquals(o, this)) return true;
-            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(id, o.id);
+            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(this.id, o.id);
         }
 
         public override int GetHashCode()
         {
             int h = 17;
-            h = h * 31 + global::Fastwire.Eq.Hash(id);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.id);
             return h;
         }
 
@@ -1115,7 +1115,7 @@ namespace com.example.fastwire.everything
         {
             if (ReferenceEquals(o, null)) return 1;
             int c;
-            if ((c = global::Fastwire.Eq.Compare(id, o.id)) != 0) return c;
+            if ((c = global::Fastwire.Eq.Compare(this.id, o.id)) != 0) return c;
             return 0;
         }
 

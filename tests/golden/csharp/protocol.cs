@@ -24,13 +24,13 @@ namespace com.chronoxor.protocol
         {
             if (ReferenceEquals(o, null)) return false;
             if (ReferenceEquals(o, this)) return true;
-            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(body, o.body);
+            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(this.body, o.body);
         }
 
         public override int GetHashCode()
         {
             int h = 17;
-            h = h * 31 + global::Fastwire.Eq.Hash(body);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.body);
             return h;
         }
 
@@ -64,13 +64,13 @@ namespace com.chronoxor.protocol
         {
             if (ReferenceEquals(o, null)) return false;
             if (ReferenceEquals(o, this)) return true;
-            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(body, o.body);
+            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(this.body, o.body);
         }
 
         public override int GetHashCode()
         {
             int h = 17;
-            h = h * 31 + global::Fastwire.Eq.Hash(body);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.body);
             return h;
         }
 
@@ -104,13 +104,13 @@ namespace com.chronoxor.protocol
         {
             if (ReferenceEquals(o, null)) return false;
             if (ReferenceEquals(o, this)) return true;
-            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(body, o.body);
+            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(this.body, o.body);
         }
 
         public override int GetHashCode()
         {
             int h = 17;
-            h = h * 31 + global::Fastwire.Eq.Hash(body);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.body);
             return h;
         }
 

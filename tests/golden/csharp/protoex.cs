@@ -67,13 +67,13 @@ namespace com.chronoxor.protoex
         {
             if (ReferenceEquals(o, null)) return false;
             if (ReferenceEquals(o, this)) return true;
-            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(uid, o.uid);
+            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(this.uid, o.uid);
         }
 
         public override int GetHashCode()
         {
             int h = 17;
-            h = h * 31 + global::Fastwire.Eq.Hash(uid);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.uid);
             return h;
         }
 
@@ -83,7 +83,7 @@ namespace com.chronoxor.protoex
         {
             if (ReferenceEquals(o, null)) return 1;
             int c;
-            if ((c = global::Fastwire.Eq.Compare(uid, o.uid)) != 0) return c;
+            if ((c = global::Fastwire.Eq.Compare(this.uid, o.uid)) != 0) return c;
             return 0;
         }
 
@@ -116,13 +116,13 @@ namespace com.chronoxor.protoex
         {
             if (ReferenceEquals(o, null)) return false;
             if (ReferenceEquals(o, this)) return true;
-            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(currency, o.currency);
+            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(this.currency, o.currency);
         }
 
         public override int GetHashCode()
         {
             int h = 17;
-            h = h * 31 + global::Fastwire.Eq.Hash(currency);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.currency);
             return h;
         }
 
@@ -132,7 +132,7 @@ namespace com.chronoxor.protoex
         {
             if (ReferenceEquals(o, null)) return 1;
             int c;
-            if ((c = global::Fastwire.Eq.Compare(currency, o.currency)) != 0) return c;
+            if ((c = global::Fastwire.Eq.Compare(this.currency, o.currency)) != 0) return c;
             return 0;
         }
 
@@ -174,13 +174,13 @@ namespace com.chronoxor.protoex
         {
             if (ReferenceEquals(o, null)) return false;
             if (ReferenceEquals(o, this)) return true;
-            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(uid, o.uid);
+            return o.GetType() == GetType() && global::Fastwire.Eq.Equal(this.uid, o.uid);
         }
 
         public override int GetHashCode()
         {
             int h = 17;
-            h = h * 31 + global::Fastwire.Eq.Hash(uid);
+            h = h * 31 + global::Fastwire.Eq.Hash(this.uid);
             return h;
         }
 
@@ -190,7 +190,7 @@ namespace com.chronoxor.protoex
         {
             if (ReferenceEquals(o, null)) return 1;
             int c;
-            if ((c = global::Fastwire.Eq.Compare(uid, o.uid)) != 0) return c;
+            if ((c = global::Fastwire.Eq.Compare(this.uid, o.uid)) != 0) return c;
             return 0;
         }
 

@@ -83,7 +83,7 @@ def emit_class(sc: Scope, s: ir.StructType) -> None:
         p.blank()
         eq = layout.equality
         helpers = {fl.name: fl.wire.helper for fl in layout.fields}
-        cond = " && ".join(f"{RT}.Eq.Equal({names[n]}, o.{names[n]})" for n in eq) or "true"
+        cond = " && ".join(f"{RT}.Eq.Equal(this.{names[n]}, o.{names[n]})" for n in eq) or "true"
         p.print(f"""
             public override bool Equals(object obj) {{ return Equals(obj as {name}); }}
 
@@ -95,14 +95,14 @@ def emit_class(sc: Scope, s: ir.StructType) -> None:
             }}
         """)
         sc.method("public override int GetHashCode()", ["int h = 17;"] + [
-            f"h = h * 31 + {RT}.Eq.Hash({names[n]});" for n in eq if helpers[n] not in _UNHASHED]
+            f"h = h * 31 + {RT}.Eq.Hash(this.{names[n]});" for n in eq if helpers[n] not in _UNHASHED]
             + ["return h;"])
         if layout.keyed:
             p.blank()
             hides = "new " if s.base and sc.model.struct(s.base.qualified_name).keyed else ""
             p.print(f"public {hides}int CompareTo(object obj) {{ return CompareTo(obj as {name}); }}")
             sc.method(f"public int CompareTo({name} o)", ["if (ReferenceEquals(o, null)) return 1;", "int c;"] + [
-                f"if ((c = {RT}.Eq.Compare({names[n]}, o.{names[n]})) != 0) return c;" for n in eq]
+                f"if ((c = {RT}.Eq.Compare(this.{names[n]}, o.{names[n]})) != 0) return c;" for n in eq]
                 + ["return 0;"])
         c = sc.codec_name(s.qualified_name)
         new = "new " if s.base else ""
