@@ -321,7 +321,13 @@ def schema_texts(count: int, seed: int) -> dict:
              # fields named as the locals and parameters of generated methods
              "locals": "package locals\nstruct L { [key] int32 o; [key] string c; int32 h; "
                        "int32 other; int32 obj; int32 p; int32 b; int32 w; int32 r; int32 d; "
-                       "int32 i; int32 n; int32 v; int32 x; int32 at; int32 end; }\n"}
+                       "int32 i; int32 n; int32 v; int32 x; int32 at; int32 end; }\n",
+             # a base in another package whose fields are of a third package's types
+             "third": "package third\nenum T { a; }\nstruct K { [key] int32 id; }\n",
+             "middle": "package middle\nimport third\nstruct B { third.T t = third.T.a; "
+                       "third.K k; int32{third.K} h; }\n",
+             "derived": "package derived\nimport middle\nstruct D : middle.B { int32 x; }\n"
+                        "message M : middle.B { }\n"}
     earlier: List[Declared] = []
     for i in range(count):
         text, declared = random_schema(rnd, f"fuzz{i}", earlier)

@@ -119,11 +119,12 @@ class _Module(Classes, Versioned, Final, Protocol):
         # Before anything else runs: a runtime of another major.minor version fails the
         # import with VersionError (python/fastwire_runtime/version.py).
         p.print('_rt.check_version("$version$", __name__)', version=__version__)
-        if self.pkg.imports:
+        imports = self.imported_packages()
+        if imports:
             p.blank()
             p.print("if __package__:")
             p.indent()
-            for name in self.pkg.imports:
+            for name in imports:
                 p.value(f"from . import {naming.module_name('python', name)} as _{name}")
             p.outdent()
             # For mypy: a check of a package sees both branches (so the second binds the
@@ -132,10 +133,21 @@ class _Module(Classes, Versioned, Final, Protocol):
             # is unused.
             p.print("else:  # the generated modules side by side on sys.path")
             p.indent()
-            for name in self.pkg.imports:
+            for name in imports:
                 p.value(f"import {naming.module_name('python', name)} as _{name}  "
                         "# type: ignore[no-redef, import-not-found, unused-ignore]")
             p.outdent()
+
+    def imported_packages(self) -> List[str]:
+        """The package's imports, then any package only a field inherited from another
+        package's struct names (that struct's package imports it; this module does not)."""
+        names = list(self.pkg.imports)
+        for s in self.pkg.structs:
+            for f in s.all_fields:
+                for ref in (f.type.value, f.type.key):
+                    if ref and ref.package and ref.package not in names + [self.pkg.name]:
+                        names.append(ref.package)
+        return names
 
     # ---- codec objects -----------------------------------------------------------------
     def emit_codecs(self, structs: List[ir.StructType]) -> None:
