@@ -327,7 +327,12 @@ def schema_texts(count: int, seed: int) -> dict:
              "middle": "package middle\nimport third\nstruct B { third.T t = third.T.a; "
                        "third.K k; int32{third.K} h; }\n",
              "derived": "package derived\nimport middle\nstruct D : middle.B { int32 x; }\n"
-                        "message M : middle.B { }\n"}
+                        "message M : middle.B { }\n",
+             # fields named as generated methods
+             "methods": "package methods\nstruct F { int32 String; int32 MarshalJSON; "
+                        "int32 fwPrint; int32 toString; int32 hashCode; int32 equals; "
+                        "int32 GetHashCode; int32 clone; int32 copy; int32 hash; int32 to_s; "
+                        "int32 inspect; int32 eql; int32 component1; }\n"}
     earlier: List[Declared] = []
     for i in range(count):
         text, declared = random_schema(rnd, f"fuzz{i}", earlier)

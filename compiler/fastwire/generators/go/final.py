@@ -9,7 +9,7 @@ from typing import List
 
 from ... import lower, plan
 from ...layouts import DECIMAL, UUID
-from .names import Scope, exported
+from .names import Scope, field
 from .types import (
     APPEND,
     BYTE_SCALARS,
@@ -113,7 +113,7 @@ def emit_final(g: Scope, name: str, layout: lower.StructLayout) -> None:
     p.print("// FwPutF appends s's fields in the final format (generated code).")
     with p.block(f"func (s *{name}) FwPutF(b []byte) []byte {{", "}"):
         for f in fields:
-            fput(g, f.wire, f"s.{exported(f.name)}")
+            fput(g, f.wire, f"s.{field(f.name)}")
         p.print("return b")
     p.print()
     for template in WALKS:
@@ -128,7 +128,7 @@ def emit_final(g: Scope, name: str, layout: lower.StructLayout) -> None:
                 run.append(f)
             else:
                 flush_run(g, run)
-                fget(g, f.wire, f"s.{exported(f.name)}", room)
+                fget(g, f.wire, f"s.{field(f.name)}", room)
         flush_run(g, run)
         p.print("r.Leave()\nreturn p")
         p.outdent()
@@ -142,7 +142,7 @@ def flush_run(g: Scope, run: List[plan.PlanField]) -> None:
         size, at, q = sum(f.wire.final_size or 0 for f in run), 0, g.var("q")
         g.p.print(f"{q} := d[p : p+{size} : p+{size}]")
         for f in run:
-            g.p.print(f"s.{exported(f.name)} = {load(g, f.wire, q, str(at))}")
+            g.p.print(f"s.{field(f.name)} = {load(g, f.wire, q, str(at))}")
             at += f.wire.final_size or 0
         g.p.print(f"p += {size}")
         run.clear()

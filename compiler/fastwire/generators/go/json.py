@@ -8,7 +8,7 @@ from typing import Dict, Optional, Tuple
 from ... import lower
 from ..common.literals import c_string
 from .literals import emit_default, needs_init
-from .names import Scope, exported
+from .names import Scope, field
 from .types import (
     INTEGERS,
     RANGE,
@@ -67,7 +67,7 @@ def emit_json(g: Scope, name: str, layout: lower.StructLayout) -> None:
     for i, jf in enumerate(fields):
         key = ("," if i else "") + '"' + jf.name + '":'
         p.print(f"b = append(b, {c_string(key)}...)")
-        jput(g, layout.fields[jf.index].wire, f"s.{exported(layout.fields[jf.index].name)}")
+        jput(g, layout.fields[jf.index].wire, f"s.{field(layout.fields[jf.index].name)}")
     p.outdent()
     p.print(API_GET, N=name)
     p.indent()
@@ -80,7 +80,7 @@ def emit_json(g: Scope, name: str, layout: lower.StructLayout) -> None:
                 fl = layout.fields[jf.index]
                 p.print(f"case {c_string(jf.name)}:")
                 p.indent()
-                jget(g, fl.wire, f"s.{exported(fl.name)}")
+                jget(g, fl.wire, f"s.{field(fl.name)}")
                 p.outdent()
             p.print("default:\n\tp.Skip()\n}")
     p.outdent()

@@ -23,6 +23,19 @@ def exported(name: str) -> str:
     return p[:1].upper() + p[1:]
 
 
+# The methods of every generated struct: a field named as one (a field `String`) gets a `_`.
+STRUCT_METHODS = frozenset({
+    "AppendJSON", "FwGetF", "FwGetJSON", "FwGetV", "FwPrint", "FwPutF", "FwPutV", "MarshalFBE",
+    "MarshalFinal", "MarshalJSON", "String", "UnmarshalFBE", "UnmarshalFBELimits",
+    "UnmarshalFinal", "UnmarshalFinalLimits", "UnmarshalJSON", "UnmarshalJSONLimits"})
+
+
+def field(name: str) -> str:
+    """A struct field's Go name."""
+    go = exported(name)
+    return go + "_" if go in STRUCT_METHODS else go
+
+
 class Scope:
     """One FBE package being written as a Go package."""
 

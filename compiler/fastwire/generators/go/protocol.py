@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Dict
 
-from .names import Scope, exported
+from .names import Scope, field
 
 RECEIVER = """
     // NewReceiver is a Receiver of the versioned format.
@@ -55,7 +55,7 @@ def emit_protocol(g: Scope) -> None:
                 answers.setdefault(s.response.qualified_name, False)
             for rej in s.rejects:
                 answers[rej.type.qualified_name] = True
-    ids = {q: exported(local[q].id_field.name) for q in sends  # type: ignore[union-attr]
+    ids = {q: field(local[q].id_field.name) for q in sends  # type: ignore[union-attr]
            if local[q].id_field is not None}
     for q in sends:
         if local[q].request and q in ids:

@@ -10,7 +10,7 @@ from ... import __version__, ir, lower
 from ..common.literals import c_string
 from ..printer import Printer
 from .literals import emit_default
-from .names import RUNTIME, Scope, exported, go_package
+from .names import RUNTIME, Scope, exported, field, go_package
 from .types import GO_SCALAR, INTEGERS, W, compare_fn, deref, entries, gotype, orelse, pair_map, sorted_set, table
 
 STD = ("bytes", "cmp", "math", "strconv", "time")
@@ -100,7 +100,7 @@ def emit_enum(g: Scope, e: ir.EnumType) -> None:
 def emit_struct(g: Scope, s: ir.StructType, layout: lower.StructLayout) -> None:
     p, name = g.p, s.name
     comment(p, s.doc, f"{name} is the schema's {s.kind} {name} (type {layout.type_number}).")
-    fields = [(exported(fl.name), gotype(g, fl.wire)) for fl in layout.fields]
+    fields = [(field(fl.name), gotype(g, fl.wire)) for fl in layout.fields]
     if not fields:
         p.print(f"type {name} struct{{}}")
     else:
@@ -117,7 +117,7 @@ def emit_struct(g: Scope, s: ir.StructType, layout: lower.StructLayout) -> None:
     with p.block(f"func New{name}() {name} {{", "}"):
         p.print(f"var s {name}")
         for fl, lit in zip(layout.fields, layout.defaults):
-            emit_default(g, f"s.{exported(fl.name)}", fl.wire, lit)
+            emit_default(g, f"s.{field(fl.name)}", fl.wire, lit)
         p.print("return s")
     p.print(f'''
 
@@ -149,7 +149,7 @@ def print_struct(g: Scope, s: ir.StructType, wires: Dict[str, lower.WireType]) -
             p.print(f"b = append(b, {c_string(head + '***')}...)")
             continue
         p.print(f"b = append(b, {c_string(head)}...)")
-        pput(g, wires[f.name], f"s.{exported(f.name)}")
+        pput(g, wires[f.name], f"s.{field(f.name)}")
     p.print("b = append(b, ')')")
 
 
@@ -221,7 +221,7 @@ def emit_compare(g: Scope, name: str, layout: lower.StructLayout) -> None:
         for fname in layout.equality:
             fl = layout.field(fname)
             if fl.wire.element is None:  # a key of one value
-                n = exported(fname)
+                n = field(fname)
                 p.print(f"if c := {compare_fn(g, fl.wire)}(a.{n}, b.{n}); c != 0 {{\n"
                         "    return c\n}")
         p.print("return 0")

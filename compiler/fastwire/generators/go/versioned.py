@@ -9,7 +9,7 @@ import re
 
 from ... import lower
 from ...layouts import DECIMAL, OPTIONAL
-from .names import Scope, exported
+from .names import Scope, field
 from .types import (
     CHECKED,
     W,
@@ -125,14 +125,14 @@ def emit_versioned(g: Scope, name: str, layout: lower.StructLayout) -> None:
                 if plain:
                     p.print(f"body := d[pos : pos+{body} : pos+{body}]")
                 for f in plain:
-                    p.print(f"s.{exported(f.name)} = {load(g, f.wire, 'body', str(f.at))}")
+                    p.print(f"s.{field(f.name)} = {load(g, f.wire, 'body', str(f.at))}")
                 for f in fields:
                     if checked(f.wire):
-                        vget(g, f.wire, f"s.{exported(f.name)}", f"pos+{f.at}", "pos")
+                        vget(g, f.wire, f"s.{field(f.name)}", f"pos+{f.at}", "pos")
                 orelse(p)
                 p.print(f"d := New{name}()")
                 for f in fields:
-                    n = exported(f.name)
+                    n = field(f.name)
                     with p.block(f"if {(f.at or 0) + f.wire.slot} <= stored {{", "} else {"):
                         vget(g, f.wire, f"s.{n}", f"pos+{f.at}", "pos")
                     p.print(f"\ts.{n} = d.{n}\n}}")
@@ -175,7 +175,7 @@ def vput_body(g: Scope, layout: lower.StructLayout) -> None:
     lead = 0
     while lead < len(heap) and heap[lead].helper in ("string", "bytes"):
         lead += 1
-    size = " + ".join([str(body)] + [f"4 + len(s.{exported(f.name)})" for f in heap[:lead]])
+    size = " + ".join([str(body)] + [f"4 + len(s.{field(f.name)})" for f in heap[:lead]])
     # Resliced in place: only the length is stored (no pointer, no write barrier).
     p.print(f"n := {size}\npos := len(w.Buf)\nif pos+n > cap(w.Buf) {{\n    w.Grow(n)\n}}\n"
             f"w.Buf = w.Buf[:pos+n]\nbuf := w.Buf\nfw.PutU32(buf, slot, uint32(pos-base))\n"
@@ -183,17 +183,17 @@ def vput_body(g: Scope, layout: lower.StructLayout) -> None:
             f"fw.PutU32(b, 4, {layout.type_number})")
     for step in steps:
         for f in step.fields if step.op == "values" else ():
-            p.print(store(f.wire, f"s.{exported(f.name)}", "b", str(f.at)))
+            p.print(store(f.wire, f"s.{field(f.name)}", "b", str(f.at)))
     if lead:
         p.print(f"q := pos + {body}")
     for i, f in enumerate(heap[:lead]):
-        v = f"s.{exported(f.name)}"
+        v = f"s.{field(f.name)}"
         p.print(f"fw.PutU32(b, {f.at}, {str(body) if i == 0 else 'uint32(q-pos)'})\n"
                 f"fw.PutU32(buf, q, uint32(len({v})))\ncopy(buf[q+4:], {v})")
         if i + 1 < lead:
             p.print(f"q += 4 + len({v})")
     for f in heap[lead:]:
-        vput(g, f.wire, f"s.{exported(f.name)}", f"pos+{f.at}", "pos")
+        vput(g, f.wire, f"s.{field(f.name)}", f"pos+{f.at}", "pos")
 
 
 def emit_alloc(g: Scope, n: str) -> str:
