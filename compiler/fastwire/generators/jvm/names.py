@@ -4,6 +4,7 @@ float's digits, a field's codec expression over the runtime's dev.fastwire.Codec
 
 from __future__ import annotations
 
+import re
 from typing import Callable, Optional, cast
 
 from ... import ir, lower
@@ -13,9 +14,19 @@ from ..common import naming
 _CONTAINERS = {"optional": "", "array": ", {length}", "vector": "", "list": "", "set": ""}
 
 
+# The names of the generated code's locals and parameters (p, b, end, off8, ...): a local
+# obscures a package of its name (JLS 6.4.2; Kotlin likewise), so that `p.K.Codec` reads
+# the local p. A package's first name that matches takes a `_`, as a keyword does.
+LOCAL_NAMES = re.compile(r"(?:[a-z]|at|base|body|buf|codec|depth|end|error|last|left|len|level|"
+                         r"limit|off|old|other|out|pos|reuse|sb|size|sl|slot|text|tp|type)\d*")
+
+
 def java_package(pkg: ir.Package) -> str:
-    parts = (pkg.domain.split(".") if pkg.domain else []) + [pkg.name]
-    return ".".join(naming.ident("java", part) for part in parts)
+    parts = [naming.ident("java", part)
+             for part in (pkg.domain.split(".") if pkg.domain else []) + [pkg.name]]
+    if LOCAL_NAMES.fullmatch(parts[0]):
+        parts[0] += "_"
+    return ".".join(parts)
 
 
 def folder(pkg: ir.Package) -> str:
