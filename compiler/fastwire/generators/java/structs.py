@@ -99,7 +99,8 @@ def equality(p: Printer, schema: ir.Schema, s: ir.StructType, layout: lower.Stru
         p.value("if (o == null || o.getClass() != getClass()) return false;")
         if eq:
             p.value(f"{n} other = ({n}) o;")
-        conds = [_EQUAL[EQUAL.get(f.wire.helper, "codec")].format(a=field(f), b="other." + field(f), fc=fcodec(f))
+        conds = [_EQUAL[EQUAL.get(f.wire.helper, "codec")].format(a="this." + field(f), b="other." + field(f),
+                                                         fc=fcodec(f))
                  for f in eq]
         p.value("return " + (" && ".join(conds) if conds else "true") + ";")
     p.value("")
@@ -107,8 +108,8 @@ def equality(p: Printer, schema: ir.Schema, s: ir.StructType, layout: lower.Stru
     with p.block("public int hashCode() {", "}"):
         p.value("int h = 17;")
         for f in eq:
-            how = f"{jtype(schema, f.wire, True)}.hashCode({field(f)})" \
-                if EQUAL.get(f.wire.helper) == "==" else f"{fcodec(f)}.hash({field(f)})"
+            how = f"{jtype(schema, f.wire, True)}.hashCode(this.{field(f)})" \
+                if EQUAL.get(f.wire.helper) == "==" else f"{fcodec(f)}.hash(this.{field(f)})"
             p.value(f"h = 31 * h + {how};")
         p.value("return h;")
     p.value("")
@@ -123,7 +124,7 @@ def equality(p: Printer, schema: ir.Schema, s: ir.StructType, layout: lower.Stru
         p.value(f"{n} other = ({n}) o;")
         p.value("int c;")
         for f in eq:
-            p.value(f"if ((c = {compare(schema, f, field(f), 'other.' + field(f))}) != 0) return c;")
+            p.value(f"if ((c = {compare(schema, f, 'this.' + field(f), 'other.' + field(f))}) != 0) return c;")
         p.value("return 0;")
     p.value("")
 

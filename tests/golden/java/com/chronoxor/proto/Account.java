@@ -29,13 +29,13 @@ public class Account implements Comparable<com.chronoxor.proto.Account> {
         if (this == o) return true;
         if (o == null || o.getClass() != getClass()) return false;
         Account other = (Account) o;
-        return uid == other.uid;
+        return this.uid == other.uid;
     }
 
     @Override
     public int hashCode() {
         int h = 17;
-        h = 31 * h + Integer.hashCode(uid);
+        h = 31 * h + Integer.hashCode(this.uid);
         return h;
     }
 
@@ -44,7 +44,7 @@ public class Account implements Comparable<com.chronoxor.proto.Account> {
     public int compareTo(com.chronoxor.proto.Account o) {
         Account other = (Account) o;
         int c;
-        if ((c = Integer.compare(uid, other.uid)) != 0) return c;
+        if ((c = Integer.compare(this.uid, other.uid)) != 0) return c;
         return 0;
     }
 

@@ -21,13 +21,13 @@ public class Balance implements Comparable<com.chronoxor.proto.Balance> {
         if (this == o) return true;
         if (o == null || o.getClass() != getClass()) return false;
         Balance other = (Balance) o;
-        return java.util.Objects.equals(currency, other.currency);
+        return java.util.Objects.equals(this.currency, other.currency);
     }
 
     @Override
     public int hashCode() {
         int h = 17;
-        h = 31 * h + Fields.F_currency.hash(currency);
+        h = 31 * h + Fields.F_currency.hash(this.currency);
         return h;
     }
 
@@ -36,7 +36,7 @@ public class Balance implements Comparable<com.chronoxor.proto.Balance> {
     public int compareTo(com.chronoxor.proto.Balance o) {
         Balance other = (Balance) o;
         int c;
-        if ((c = Fields.F_currency.comparator().compare(currency, other.currency)) != 0) return c;
+        if ((c = Fields.F_currency.comparator().compare(this.currency, other.currency)) != 0) return c;
         return 0;
     }
 

@@ -19,13 +19,13 @@ public class OrderMessage {
         if (this == o) return true;
         if (o == null || o.getClass() != getClass()) return false;
         OrderMessage other = (OrderMessage) o;
-        return Fields.F_body.equal(body, other.body);
+        return Fields.F_body.equal(this.body, other.body);
     }
 
     @Override
     public int hashCode() {
         int h = 17;
-        h = 31 * h + Fields.F_body.hash(body);
+        h = 31 * h + Fields.F_body.hash(this.body);
         return h;
     }
 

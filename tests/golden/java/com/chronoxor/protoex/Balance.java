@@ -19,13 +19,13 @@ public class Balance extends com.chronoxor.proto.Balance {
         if (this == o) return true;
         if (o == null || o.getClass() != getClass()) return false;
         Balance other = (Balance) o;
-        return java.util.Objects.equals(currency, other.currency);
+        return java.util.Objects.equals(this.currency, other.currency);
     }
 
     @Override
     public int hashCode() {
         int h = 17;
-        h = 31 * h + Fields.F_currency.hash(currency);
+        h = 31 * h + Fields.F_currency.hash(this.currency);
         return h;
     }
 
@@ -35,7 +35,7 @@ public class Balance extends com.chronoxor.proto.Balance {
         if (!(o instanceof Balance)) return com.chronoxor.proto.Balance.CODEC.comparator().compare(this, o);
         Balance other = (Balance) o;
         int c;
-        if ((c = Fields.F_currency.comparator().compare(currency, other.currency)) != 0) return c;
+        if ((c = Fields.F_currency.comparator().compare(this.currency, other.currency)) != 0) return c;
         return 0;
     }
 

@@ -33,13 +33,13 @@ public class Order implements Comparable<com.chronoxor.protoex.Order> {
         if (this == o) return true;
         if (o == null || o.getClass() != getClass()) return false;
         Order other = (Order) o;
-        return uid == other.uid;
+        return this.uid == other.uid;
     }
 
     @Override
     public int hashCode() {
         int h = 17;
-        h = 31 * h + Integer.hashCode(uid);
+        h = 31 * h + Integer.hashCode(this.uid);
         return h;
     }
 
@@ -48,7 +48,7 @@ public class Order implements Comparable<com.chronoxor.protoex.Order> {
     public int compareTo(com.chronoxor.protoex.Order o) {
         Order other = (Order) o;
         int c;
-        if ((c = Integer.compare(uid, other.uid)) != 0) return c;
+        if ((c = Integer.compare(this.uid, other.uid)) != 0) return c;
         return 0;
     }
 

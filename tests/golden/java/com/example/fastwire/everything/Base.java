@@ -21,13 +21,13 @@ public class Base implements Comparable<com.example.fastwire.everything.Base> {
         if (this == o) return true;
         if (o == null || o.getClass() != getClass()) return false;
         Base other = (Base) o;
-        return java.util.Objects.equals(name, other.name);
+        return java.util.Objects.equals(this.name, other.name);
     }
 
     @Override
     public int hashCode() {
         int h = 17;
-        h = 31 * h + Fields.F_name.hash(name);
+        h = 31 * h + Fields.F_name.hash(this.name);
         return h;
     }
 
@@ -36,7 +36,7 @@ public class Base implements Comparable<com.example.fastwire.everything.Base> {
     public int compareTo(com.example.fastwire.everything.Base o) {
         Base other = (Base) o;
         int c;
-        if ((c = Fields.F_name.comparator().compare(name, other.name)) != 0) return c;
+        if ((c = Fields.F_name.comparator().compare(this.name, other.name)) != 0) return c;
         return 0;
     }
 

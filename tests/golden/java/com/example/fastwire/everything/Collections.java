@@ -49,28 +49,28 @@ public class Collections {
         if (this == o) return true;
         if (o == null || o.getClass() != getClass()) return false;
         Collections other = (Collections) o;
-        return Fields.F_f_array.equal(f_array, other.f_array) && Fields.F_f_array_optional.equal(f_array_optional, other.f_array_optional) && Fields.F_f_array_struct.equal(f_array_struct, other.f_array_struct) && Fields.F_f_vector.equal(f_vector, other.f_vector) && Fields.F_f_vector_optional.equal(f_vector_optional, other.f_vector_optional) && Fields.F_f_vector_struct.equal(f_vector_struct, other.f_vector_struct) && Fields.F_f_list.equal(f_list, other.f_list) && Fields.F_f_list_optional.equal(f_list_optional, other.f_list_optional) && Fields.F_f_set.equal(f_set, other.f_set) && Fields.F_f_set_struct.equal(f_set_struct, other.f_set_struct) && Fields.F_f_map.equal(f_map, other.f_map) && Fields.F_f_map_optional.equal(f_map_optional, other.f_map_optional) && Fields.F_f_map_enum_key.equal(f_map_enum_key, other.f_map_enum_key) && Fields.F_f_hash.equal(f_hash, other.f_hash) && Fields.F_f_hash_optional.equal(f_hash_optional, other.f_hash_optional) && Fields.F_f_hash_struct_key.equal(f_hash_struct_key, other.f_hash_struct_key);
+        return Fields.F_f_array.equal(this.f_array, other.f_array) && Fields.F_f_array_optional.equal(this.f_array_optional, other.f_array_optional) && Fields.F_f_array_struct.equal(this.f_array_struct, other.f_array_struct) && Fields.F_f_vector.equal(this.f_vector, other.f_vector) && Fields.F_f_vector_optional.equal(this.f_vector_optional, other.f_vector_optional) && Fields.F_f_vector_struct.equal(this.f_vector_struct, other.f_vector_struct) && Fields.F_f_list.equal(this.f_list, other.f_list) && Fields.F_f_list_optional.equal(this.f_list_optional, other.f_list_optional) && Fields.F_f_set.equal(this.f_set, other.f_set) && Fields.F_f_set_struct.equal(this.f_set_struct, other.f_set_struct) && Fields.F_f_map.equal(this.f_map, other.f_map) && Fields.F_f_map_optional.equal(this.f_map_optional, other.f_map_optional) && Fields.F_f_map_enum_key.equal(this.f_map_enum_key, other.f_map_enum_key) && Fields.F_f_hash.equal(this.f_hash, other.f_hash) && Fields.F_f_hash_optional.equal(this.f_hash_optional, other.f_hash_optional) && Fields.F_f_hash_struct_key.equal(this.f_hash_struct_key, other.f_hash_struct_key);
     }
 
     @Override
     public int hashCode() {
         int h = 17;
-        h = 31 * h + Fields.F_f_array.hash(f_array);
-        h = 31 * h + Fields.F_f_array_optional.hash(f_array_optional);
-        h = 31 * h + Fields.F_f_array_struct.hash(f_array_struct);
-        h = 31 * h + Fields.F_f_vector.hash(f_vector);
-        h = 31 * h + Fields.F_f_vector_optional.hash(f_vector_optional);
-        h = 31 * h + Fields.F_f_vector_struct.hash(f_vector_struct);
-        h = 31 * h + Fields.F_f_list.hash(f_list);
-        h = 31 * h + Fields.F_f_list_optional.hash(f_list_optional);
-        h = 31 * h + Fields.F_f_set.hash(f_set);
-        h = 31 * h + Fields.F_f_set_struct.hash(f_set_struct);
-        h = 31 * h + Fields.F_f_map.hash(f_map);
-        h = 31 * h + Fields.F_f_map_optional.hash(f_map_optional);
-        h = 31 * h + Fields.F_f_map_enum_key.hash(f_map_enum_key);
-        h = 31 * h + Fields.F_f_hash.hash(f_hash);
-        h = 31 * h + Fields.F_f_hash_optional.hash(f_hash_optional);
-        h = 31 * h + Fields.F_f_hash_struct_key.hash(f_hash_struct_key);
+        h = 31 * h + Fields.F_f_array.hash(this.f_array);
+        h = 31 * h + Fields.F_f_array_optional.hash(this.f_array_optional);
+        h = 31 * h + Fields.F_f_array_struct.hash(this.f_array_struct);
+        h = 31 * h + Fields.F_f_vector.hash(this.f_vector);
+        h = 31 * h + Fields.F_f_vector_optional.hash(this.f_vector_optional);
+        h = 31 * h + Fields.F_f_vector_struct.hash(this.f_vector_struct);
+        h = 31 * h + Fields.F_f_list.hash(this.f_list);
+        h = 31 * h + Fields.F_f_list_optional.hash(this.f_list_optional);
+        h = 31 * h + Fields.F_f_set.hash(this.f_set);
+        h = 31 * h + Fields.F_f_set_struct.hash(this.f_set_struct);
+        h = 31 * h + Fields.F_f_map.hash(this.f_map);
+        h = 31 * h + Fields.F_f_map_optional.hash(this.f_map_optional);
+        h = 31 * h + Fields.F_f_map_enum_key.hash(this.f_map_enum_key);
+        h = 31 * h + Fields.F_f_hash.hash(this.f_hash);
+        h = 31 * h + Fields.F_f_hash_optional.hash(this.f_hash_optional);
+        h = 31 * h + Fields.F_f_hash_struct_key.hash(this.f_hash_struct_key);
         return h;
     }
 

@@ -20,14 +20,14 @@ public class Derived extends com.example.fastwire.everything.Base {
         if (this == o) return true;
         if (o == null || o.getClass() != getClass()) return false;
         Derived other = (Derived) o;
-        return java.util.Objects.equals(name, other.name) && serial == other.serial;
+        return java.util.Objects.equals(this.name, other.name) && this.serial == other.serial;
     }
 
     @Override
     public int hashCode() {
         int h = 17;
-        h = 31 * h + Fields.F_name.hash(name);
-        h = 31 * h + Integer.hashCode(serial);
+        h = 31 * h + Fields.F_name.hash(this.name);
+        h = 31 * h + Integer.hashCode(this.serial);
         return h;
     }
 
@@ -37,8 +37,8 @@ public class Derived extends com.example.fastwire.everything.Base {
         if (!(o instanceof Derived)) return com.example.fastwire.everything.Base.CODEC.comparator().compare(this, o);
         Derived other = (Derived) o;
         int c;
-        if ((c = Fields.F_name.comparator().compare(name, other.name)) != 0) return c;
-        if ((c = Integer.compare(serial, other.serial)) != 0) return c;
+        if ((c = Fields.F_name.comparator().compare(this.name, other.name)) != 0) return c;
+        if ((c = Integer.compare(this.serial, other.serial)) != 0) return c;
         return 0;
     }
 

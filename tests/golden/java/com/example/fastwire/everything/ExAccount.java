@@ -20,13 +20,13 @@ public class ExAccount extends com.chronoxor.protoex.Account {
         if (this == o) return true;
         if (o == null || o.getClass() != getClass()) return false;
         ExAccount other = (ExAccount) o;
-        return uid == other.uid;
+        return this.uid == other.uid;
     }
 
     @Override
     public int hashCode() {
         int h = 17;
-        h = 31 * h + Integer.hashCode(uid);
+        h = 31 * h + Integer.hashCode(this.uid);
         return h;
     }
 
@@ -36,7 +36,7 @@ public class ExAccount extends com.chronoxor.protoex.Account {
         if (!(o instanceof ExAccount)) return com.chronoxor.protoex.Account.CODEC.comparator().compare(this, o);
         ExAccount other = (ExAccount) o;
         int c;
-        if ((c = Integer.compare(uid, other.uid)) != 0) return c;
+        if ((c = Integer.compare(this.uid, other.uid)) != 0) return c;
         return 0;
     }
 

@@ -19,13 +19,13 @@ public class Fixed implements Comparable<com.example.fastwire.everything.Fixed> 
         if (this == o) return true;
         if (o == null || o.getClass() != getClass()) return false;
         Fixed other = (Fixed) o;
-        return id == other.id;
+        return this.id == other.id;
     }
 
     @Override
     public int hashCode() {
         int h = 17;
-        h = 31 * h + Integer.hashCode(id);
+        h = 31 * h + Integer.hashCode(this.id);
         return h;
     }
 
@@ -34,7 +34,7 @@ public class Fixed implements Comparable<com.example.fastwire.everything.Fixed> 
     public int compareTo(com.example.fastwire.everything.Fixed o) {
         Fixed other = (Fixed) o;
         int c;
-        if ((c = Integer.compare(id, other.id)) != 0) return c;
+        if ((c = Integer.compare(this.id, other.id)) != 0) return c;
         return 0;
     }
 

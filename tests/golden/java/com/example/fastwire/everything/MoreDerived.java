@@ -18,14 +18,14 @@ public class MoreDerived extends com.example.fastwire.everything.Derived {
         if (this == o) return true;
         if (o == null || o.getClass() != getClass()) return false;
         MoreDerived other = (MoreDerived) o;
-        return java.util.Objects.equals(name, other.name) && serial == other.serial;
+        return java.util.Objects.equals(this.name, other.name) && this.serial == other.serial;
     }
 
     @Override
     public int hashCode() {
         int h = 17;
-        h = 31 * h + Fields.F_name.hash(name);
-        h = 31 * h + Integer.hashCode(serial);
+        h = 31 * h + Fields.F_name.hash(this.name);
+        h = 31 * h + Integer.hashCode(this.serial);
         return h;
     }
 
@@ -35,8 +35,8 @@ public class MoreDerived extends com.example.fastwire.everything.Derived {
         if (!(o instanceof MoreDerived)) return com.example.fastwire.everything.Base.CODEC.comparator().compare(this, o);
         MoreDerived other = (MoreDerived) o;
         int c;
-        if ((c = Fields.F_name.comparator().compare(name, other.name)) != 0) return c;
-        if ((c = Integer.compare(serial, other.serial)) != 0) return c;
+        if ((c = Fields.F_name.comparator().compare(this.name, other.name)) != 0) return c;
+        if ((c = Integer.compare(this.serial, other.serial)) != 0) return c;
         return 0;
     }
 

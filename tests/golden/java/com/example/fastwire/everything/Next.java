@@ -18,13 +18,13 @@ public class Next implements Comparable<com.example.fastwire.everything.Next> {
         if (this == o) return true;
         if (o == null || o.getClass() != getClass()) return false;
         Next other = (Next) o;
-        return java.util.Objects.equals(id, other.id);
+        return java.util.Objects.equals(this.id, other.id);
     }
 
     @Override
     public int hashCode() {
         int h = 17;
-        h = 31 * h + Fields.F_id.hash(id);
+        h = 31 * h + Fields.F_id.hash(this.id);
         return h;
     }
 
@@ -33,7 +33,7 @@ public class Next implements Comparable<com.example.fastwire.everything.Next> {
     public int compareTo(com.example.fastwire.everything.Next o) {
         Next other = (Next) o;
         int c;
-        if ((c = Fields.F_id.comparator().compare(id, other.id)) != 0) return c;
+        if ((c = Fields.F_id.comparator().compare(this.id, other.id)) != 0) return c;
         return 0;
     }
 

@@ -20,13 +20,13 @@ public class Notify implements Comparable<com.example.fastwire.everything.Notify
         if (this == o) return true;
         if (o == null || o.getClass() != getClass()) return false;
         Notify other = (Notify) o;
-        return java.util.Objects.equals(id, other.id);
+        return java.util.Objects.equals(this.id, other.id);
     }
 
     @Override
     public int hashCode() {
         int h = 17;
-        h = 31 * h + Fields.F_id.hash(id);
+        h = 31 * h + Fields.F_id.hash(this.id);
         return h;
     }
 
@@ -35,7 +35,7 @@ public class Notify implements Comparable<com.example.fastwire.everything.Notify
     public int compareTo(com.example.fastwire.everything.Notify o) {
         Notify other = (Notify) o;
         int c;
-        if ((c = Fields.F_id.comparator().compare(id, other.id)) != 0) return c;
+        if ((c = Fields.F_id.comparator().compare(this.id, other.id)) != 0) return c;
         return 0;
     }
 

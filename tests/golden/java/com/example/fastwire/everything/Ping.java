@@ -21,13 +21,13 @@ public class Ping implements Comparable<com.example.fastwire.everything.Ping> {
         if (this == o) return true;
         if (o == null || o.getClass() != getClass()) return false;
         Ping other = (Ping) o;
-        return java.util.Objects.equals(id, other.id);
+        return java.util.Objects.equals(this.id, other.id);
     }
 
     @Override
     public int hashCode() {
         int h = 17;
-        h = 31 * h + Fields.F_id.hash(id);
+        h = 31 * h + Fields.F_id.hash(this.id);
         return h;
     }
 
@@ -36,7 +36,7 @@ public class Ping implements Comparable<com.example.fastwire.everything.Ping> {
     public int compareTo(com.example.fastwire.everything.Ping o) {
         Ping other = (Ping) o;
         int c;
-        if ((c = Fields.F_id.comparator().compare(id, other.id)) != 0) return c;
+        if ((c = Fields.F_id.comparator().compare(this.id, other.id)) != 0) return c;
         return 0;
     }
 

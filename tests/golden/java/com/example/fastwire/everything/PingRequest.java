@@ -18,13 +18,13 @@ public class PingRequest extends com.example.fastwire.everything.Ping {
         if (this == o) return true;
         if (o == null || o.getClass() != getClass()) return false;
         PingRequest other = (PingRequest) o;
-        return java.util.Objects.equals(id, other.id);
+        return java.util.Objects.equals(this.id, other.id);
     }
 
     @Override
     public int hashCode() {
         int h = 17;
-        h = 31 * h + Fields.F_id.hash(id);
+        h = 31 * h + Fields.F_id.hash(this.id);
         return h;
     }
 
@@ -34,7 +34,7 @@ public class PingRequest extends com.example.fastwire.everything.Ping {
         if (!(o instanceof PingRequest)) return com.example.fastwire.everything.Ping.CODEC.comparator().compare(this, o);
         PingRequest other = (PingRequest) o;
         int c;
-        if ((c = Fields.F_id.comparator().compare(id, other.id)) != 0) return c;
+        if ((c = Fields.F_id.comparator().compare(this.id, other.id)) != 0) return c;
         return 0;
     }
 

@@ -70,38 +70,38 @@ public class Primitives {
         if (this == o) return true;
         if (o == null || o.getClass() != getClass()) return false;
         Primitives other = (Primitives) o;
-        return f_bool == other.f_bool && f_byte == other.f_byte && f_char == other.f_char && f_wchar == other.f_wchar && f_int8 == other.f_int8 && f_uint8 == other.f_uint8 && f_int16 == other.f_int16 && f_uint16 == other.f_uint16 && f_int32 == other.f_int32 && f_uint32 == other.f_uint32 && f_int64 == other.f_int64 && f_uint64 == other.f_uint64 && f_float == other.f_float && f_double == other.f_double && Fields.F_f_decimal.equal(f_decimal, other.f_decimal) && java.util.Objects.equals(f_string, other.f_string) && Fields.F_f_bytes.equal(f_bytes, other.f_bytes) && f_epoch == other.f_epoch && f_utc == other.f_utc && f_ns == other.f_ns && java.util.Objects.equals(f_uuid0, other.f_uuid0) && java.util.Objects.equals(f_uuid1, other.f_uuid1) && java.util.Objects.equals(f_uuid4, other.f_uuid4) && java.util.Objects.equals(f_uuid, other.f_uuid) && java.util.Objects.equals(password, other.password) && legacy == other.legacy;
+        return this.f_bool == other.f_bool && this.f_byte == other.f_byte && this.f_char == other.f_char && this.f_wchar == other.f_wchar && this.f_int8 == other.f_int8 && this.f_uint8 == other.f_uint8 && this.f_int16 == other.f_int16 && this.f_uint16 == other.f_uint16 && this.f_int32 == other.f_int32 && this.f_uint32 == other.f_uint32 && this.f_int64 == other.f_int64 && this.f_uint64 == other.f_uint64 && this.f_float == other.f_float && this.f_double == other.f_double && Fields.F_f_decimal.equal(this.f_decimal, other.f_decimal) && java.util.Objects.equals(this.f_string, other.f_string) && Fields.F_f_bytes.equal(this.f_bytes, other.f_bytes) && this.f_epoch == other.f_epoch && this.f_utc == other.f_utc && this.f_ns == other.f_ns && java.util.Objects.equals(this.f_uuid0, other.f_uuid0) && java.util.Objects.equals(this.f_uuid1, other.f_uuid1) && java.util.Objects.equals(this.f_uuid4, other.f_uuid4) && java.util.Objects.equals(this.f_uuid, other.f_uuid) && java.util.Objects.equals(this.password, other.password) && this.legacy == other.legacy;
     }
 
     @Override
     public int hashCode() {
         int h = 17;
-        h = 31 * h + Boolean.hashCode(f_bool);
-        h = 31 * h + Byte.hashCode(f_byte);
-        h = 31 * h + Character.hashCode(f_char);
-        h = 31 * h + Integer.hashCode(f_wchar);
-        h = 31 * h + Byte.hashCode(f_int8);
-        h = 31 * h + Short.hashCode(f_uint8);
-        h = 31 * h + Short.hashCode(f_int16);
-        h = 31 * h + Integer.hashCode(f_uint16);
-        h = 31 * h + Integer.hashCode(f_int32);
-        h = 31 * h + Long.hashCode(f_uint32);
-        h = 31 * h + Long.hashCode(f_int64);
-        h = 31 * h + Long.hashCode(f_uint64);
-        h = 31 * h + Float.hashCode(f_float);
-        h = 31 * h + Double.hashCode(f_double);
-        h = 31 * h + Fields.F_f_decimal.hash(f_decimal);
-        h = 31 * h + Fields.F_f_string.hash(f_string);
-        h = 31 * h + Fields.F_f_bytes.hash(f_bytes);
-        h = 31 * h + Long.hashCode(f_epoch);
-        h = 31 * h + Long.hashCode(f_utc);
-        h = 31 * h + Long.hashCode(f_ns);
-        h = 31 * h + Fields.F_f_uuid0.hash(f_uuid0);
-        h = 31 * h + Fields.F_f_uuid1.hash(f_uuid1);
-        h = 31 * h + Fields.F_f_uuid4.hash(f_uuid4);
-        h = 31 * h + Fields.F_f_uuid.hash(f_uuid);
-        h = 31 * h + Fields.F_password.hash(password);
-        h = 31 * h + Integer.hashCode(legacy);
+        h = 31 * h + Boolean.hashCode(this.f_bool);
+        h = 31 * h + Byte.hashCode(this.f_byte);
+        h = 31 * h + Character.hashCode(this.f_char);
+        h = 31 * h + Integer.hashCode(this.f_wchar);
+        h = 31 * h + Byte.hashCode(this.f_int8);
+        h = 31 * h + Short.hashCode(this.f_uint8);
+        h = 31 * h + Short.hashCode(this.f_int16);
+        h = 31 * h + Integer.hashCode(this.f_uint16);
+        h = 31 * h + Integer.hashCode(this.f_int32);
+        h = 31 * h + Long.hashCode(this.f_uint32);
+        h = 31 * h + Long.hashCode(this.f_int64);
+        h = 31 * h + Long.hashCode(this.f_uint64);
+        h = 31 * h + Float.hashCode(this.f_float);
+        h = 31 * h + Double.hashCode(this.f_double);
+        h = 31 * h + Fields.F_f_decimal.hash(this.f_decimal);
+        h = 31 * h + Fields.F_f_string.hash(this.f_string);
+        h = 31 * h + Fields.F_f_bytes.hash(this.f_bytes);
+        h = 31 * h + Long.hashCode(this.f_epoch);
+        h = 31 * h + Long.hashCode(this.f_utc);
+        h = 31 * h + Long.hashCode(this.f_ns);
+        h = 31 * h + Fields.F_f_uuid0.hash(this.f_uuid0);
+        h = 31 * h + Fields.F_f_uuid1.hash(this.f_uuid1);
+        h = 31 * h + Fields.F_f_uuid4.hash(this.f_uuid4);
+        h = 31 * h + Fields.F_f_uuid.hash(this.f_uuid);
+        h = 31 * h + Fields.F_password.hash(this.password);
+        h = 31 * h + Integer.hashCode(this.legacy);
         return h;
     }
 

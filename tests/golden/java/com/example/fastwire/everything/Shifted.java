@@ -18,13 +18,13 @@ public class Shifted {
         if (this == o) return true;
         if (o == null || o.getClass() != getClass()) return false;
         Shifted other = (Shifted) o;
-        return Fields.F_amount.equal(amount, other.amount);
+        return Fields.F_amount.equal(this.amount, other.amount);
     }
 
     @Override
     public int hashCode() {
         int h = 17;
-        h = 31 * h + Fields.F_amount.hash(amount);
+        h = 31 * h + Fields.F_amount.hash(this.amount);
         return h;
     }
 

@@ -18,13 +18,13 @@ public class Wallet extends com.chronoxor.proto.Balance {
         if (this == o) return true;
         if (o == null || o.getClass() != getClass()) return false;
         Wallet other = (Wallet) o;
-        return java.util.Objects.equals(currency, other.currency);
+        return java.util.Objects.equals(this.currency, other.currency);
     }
 
     @Override
     public int hashCode() {
         int h = 17;
-        h = 31 * h + Fields.F_currency.hash(currency);
+        h = 31 * h + Fields.F_currency.hash(this.currency);
         return h;
     }
 
@@ -34,7 +34,7 @@ public class Wallet extends com.chronoxor.proto.Balance {
         if (!(o instanceof Wallet)) return com.chronoxor.proto.Balance.CODEC.comparator().compare(this, o);
         Wallet other = (Wallet) o;
         int c;
-        if ((c = Fields.F_currency.comparator().compare(currency, other.currency)) != 0) return c;
+        if ((c = Fields.F_currency.comparator().compare(this.currency, other.currency)) != 0) return c;
         return 0;
     }
 
