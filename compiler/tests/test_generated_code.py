@@ -332,7 +332,11 @@ def schema_texts(count: int, seed: int) -> dict:
              "methods": "package methods\nstruct F { int32 String; int32 MarshalJSON; "
                         "int32 fwPrint; int32 toString; int32 hashCode; int32 equals; "
                         "int32 GetHashCode; int32 clone; int32 copy; int32 hash; int32 to_s; "
-                        "int32 inspect; int32 eql; int32 component1; }\n"}
+                        "int32 inspect; int32 eql; int32 component1; }\n",
+             # defaults that equal the type's zero value, alone in a struct and together
+             "zeros": "package zeros\nstruct Z1 { bool f = false; }\nstruct Z2 { uint8 u = min; "
+                      "int64 i = 0; char c = 0; wchar w = 0; int32? o = null; }\n"
+                      "struct Z3 { bool f = false; double d = 0.0; string s = \"\"; }\n"}
     earlier: List[Declared] = []
     for i in range(count):
         text, declared = random_schema(rnd, f"fuzz{i}", earlier)

@@ -23,9 +23,11 @@ class Structs(Codec):
         if s.deprecated:
             self.emit("#[deprecated]")
         derives = "Debug, Clone" if layout.keyed else "Debug, Clone, PartialEq"
-        # Every field its type's default (no schema default, no array: `[T; N]` has no
-        # Default above 32): derived, as clippy wants.
-        plain = all(lit is None and f.type.container != "array" for f, _, lit in fields)
+        # Every field its type's default (no schema default, or one that clippy reads as the
+        # default: false, 0, None; no array: `[T; N]` has no Default above 32): derived, as
+        # clippy wants.
+        plain = all((lit is None or self.default_expr(f, lit) in ("false", "0", "None"))
+                    and f.type.container != "array" for f, _, lit in fields)
         if plain:
             derives += ", Default"
         self.emit(f"#[derive({derives})]")
