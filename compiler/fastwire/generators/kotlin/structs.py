@@ -70,14 +70,14 @@ def equality(p: Printer, s: ir.StructType, layout: lower.StructLayout) -> None:
     with p.block("override fun equals(other: Any?): Boolean {", "}"):
         p.value("if (this === other) return true")
         p.value(f"if (other !is {s.name}) return false")
-        conds = [f"{field(f)} == other.{field(f)}" if f.wire.helper in EQUAL
-                 else f"{fcodec(s, f)}.equal({field(f)}, other.{field(f)})" for f in eq]
+        conds = [f"this.{field(f)} == other.{field(f)}" if f.wire.helper in EQUAL
+                 else f"{fcodec(s, f)}.equal(this.{field(f)}, other.{field(f)})" for f in eq]
         p.value("return " + (" && ".join(conds) if conds else "true"))
     p.value("")
     with p.block("override fun hashCode(): Int {", "}"):
         p.value("var h = 17")
         for f in eq:
-            p.value(f"h = 31 * h + {fcodec(s, f)}.hash({field(f)})")
+            p.value(f"h = 31 * h + {fcodec(s, f)}.hash(this.{field(f)})")
         p.value("return h")
     p.value("")
     if not layout.keyed:
@@ -86,8 +86,9 @@ def equality(p: Printer, s: ir.StructType, layout: lower.StructLayout) -> None:
     with p.block(f"override fun compareTo(other: {s.name}): Int {{", "}"):
         p.value("var c: Int")
         for f in eq:
-            p.value(f"c = {field(f)}.compareTo(other.{field(f)})" if f.wire.helper in COMPARE
-                    else f"c = {fcodec(s, f)}.comparator().compare({field(f)}, other.{field(f)})")
+            p.value(f"c = this.{field(f)}.compareTo(other.{field(f)})" if f.wire.helper in COMPARE
+                    else f"c = {fcodec(s, f)}.comparator().compare(this.{field(f)}, "
+                         f"other.{field(f)})")
             p.value("if (c != 0) return c")
         p.value("return 0")
     p.value("")

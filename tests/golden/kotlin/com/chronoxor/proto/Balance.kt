@@ -17,19 +17,19 @@ data class Balance(
     override fun equals(other: Any?): Boolean {
         if (this === other) return true
         if (other !is Balance) return false
-        return currency == other.currency
+        return this.currency == other.currency
     }
 
     override fun hashCode(): Int {
         var h = 17
-        h = 31 * h + Balance.Fields.F_currency.hash(currency)
+        h = 31 * h + Balance.Fields.F_currency.hash(this.currency)
         return h
     }
 
     /** Ordered by the [key] fields, in declaration order. */
     override fun compareTo(other: Balance): Int {
         var c: Int
-        c = currency.compareTo(other.currency)
+        c = this.currency.compareTo(other.currency)
         if (c != 0) return c
         return 0
     }

@@ -21,19 +21,19 @@ data class Order(
     override fun equals(other: Any?): Boolean {
         if (this === other) return true
         if (other !is Order) return false
-        return uid == other.uid
+        return this.uid == other.uid
     }
 
     override fun hashCode(): Int {
         var h = 17
-        h = 31 * h + Order.Fields.F_uid.hash(uid)
+        h = 31 * h + Order.Fields.F_uid.hash(this.uid)
         return h
     }
 
     /** Ordered by the [key] fields, in declaration order. */
     override fun compareTo(other: Order): Int {
         var c: Int
-        c = uid.compareTo(other.uid)
+        c = this.uid.compareTo(other.uid)
         if (c != 0) return c
         return 0
     }

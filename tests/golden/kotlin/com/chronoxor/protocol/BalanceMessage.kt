@@ -16,12 +16,12 @@ data class BalanceMessage(
     override fun equals(other: Any?): Boolean {
         if (this === other) return true
         if (other !is BalanceMessage) return false
-        return BalanceMessage.Fields.F_body.equal(body, other.body)
+        return BalanceMessage.Fields.F_body.equal(this.body, other.body)
     }
 
     override fun hashCode(): Int {
         var h = 17
-        h = 31 * h + BalanceMessage.Fields.F_body.hash(body)
+        h = 31 * h + BalanceMessage.Fields.F_body.hash(this.body)
         return h
     }
 

@@ -16,12 +16,12 @@ data class OrderMessage(
     override fun equals(other: Any?): Boolean {
         if (this === other) return true
         if (other !is OrderMessage) return false
-        return OrderMessage.Fields.F_body.equal(body, other.body)
+        return OrderMessage.Fields.F_body.equal(this.body, other.body)
     }
 
     override fun hashCode(): Int {
         var h = 17
-        h = 31 * h + OrderMessage.Fields.F_body.hash(body)
+        h = 31 * h + OrderMessage.Fields.F_body.hash(this.body)
         return h
     }
 

@@ -17,19 +17,19 @@ data class Base(
     override fun equals(other: Any?): Boolean {
         if (this === other) return true
         if (other !is Base) return false
-        return name == other.name
+        return this.name == other.name
     }
 
     override fun hashCode(): Int {
         var h = 17
-        h = 31 * h + Base.Fields.F_name.hash(name)
+        h = 31 * h + Base.Fields.F_name.hash(this.name)
         return h
     }
 
     /** Ordered by the [key] fields, in declaration order. */
     override fun compareTo(other: Base): Int {
         var c: Int
-        c = name.compareTo(other.name)
+        c = this.name.compareTo(other.name)
         if (c != 0) return c
         return 0
     }

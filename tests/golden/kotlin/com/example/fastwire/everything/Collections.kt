@@ -31,27 +31,27 @@ data class Collections(
     override fun equals(other: Any?): Boolean {
         if (this === other) return true
         if (other !is Collections) return false
-        return Collections.Fields.F_f_array.equal(f_array, other.f_array) && Collections.Fields.F_f_array_optional.equal(f_array_optional, other.f_array_optional) && Collections.Fields.F_f_array_struct.equal(f_array_struct, other.f_array_struct) && Collections.Fields.F_f_vector.equal(f_vector, other.f_vector) && Collections.Fields.F_f_vector_optional.equal(f_vector_optional, other.f_vector_optional) && Collections.Fields.F_f_vector_struct.equal(f_vector_struct, other.f_vector_struct) && Collections.Fields.F_f_list.equal(f_list, other.f_list) && Collections.Fields.F_f_list_optional.equal(f_list_optional, other.f_list_optional) && Collections.Fields.F_f_set.equal(f_set, other.f_set) && Collections.Fields.F_f_set_struct.equal(f_set_struct, other.f_set_struct) && Collections.Fields.F_f_map.equal(f_map, other.f_map) && Collections.Fields.F_f_map_optional.equal(f_map_optional, other.f_map_optional) && Collections.Fields.F_f_map_enum_key.equal(f_map_enum_key, other.f_map_enum_key) && Collections.Fields.F_f_hash.equal(f_hash, other.f_hash) && Collections.Fields.F_f_hash_optional.equal(f_hash_optional, other.f_hash_optional) && Collections.Fields.F_f_hash_struct_key.equal(f_hash_struct_key, other.f_hash_struct_key)
+        return Collections.Fields.F_f_array.equal(this.f_array, other.f_array) && Collections.Fields.F_f_array_optional.equal(this.f_array_optional, other.f_array_optional) && Collections.Fields.F_f_array_struct.equal(this.f_array_struct, other.f_array_struct) && Collections.Fields.F_f_vector.equal(this.f_vector, other.f_vector) && Collections.Fields.F_f_vector_optional.equal(this.f_vector_optional, other.f_vector_optional) && Collections.Fields.F_f_vector_struct.equal(this.f_vector_struct, other.f_vector_struct) && Collections.Fields.F_f_list.equal(this.f_list, other.f_list) && Collections.Fields.F_f_list_optional.equal(this.f_list_optional, other.f_list_optional) && Collections.Fields.F_f_set.equal(this.f_set, other.f_set) && Collections.Fields.F_f_set_struct.equal(this.f_set_struct, other.f_set_struct) && Collections.Fields.F_f_map.equal(this.f_map, other.f_map) && Collections.Fields.F_f_map_optional.equal(this.f_map_optional, other.f_map_optional) && Collections.Fields.F_f_map_enum_key.equal(this.f_map_enum_key, other.f_map_enum_key) && Collections.Fields.F_f_hash.equal(this.f_hash, other.f_hash) && Collections.Fields.F_f_hash_optional.equal(this.f_hash_optional, other.f_hash_optional) && Collections.Fields.F_f_hash_struct_key.equal(this.f_hash_struct_key, other.f_hash_struct_key)
     }
 
     override fun hashCode(): Int {
         var h = 17
-        h = 31 * h + Collections.Fields.F_f_array.hash(f_array)
-        h = 31 * h + Collections.Fields.F_f_array_optional.hash(f_array_optional)
-        h = 31 * h + Collections.Fields.F_f_array_struct.hash(f_array_struct)
-        h = 31 * h + Collections.Fields.F_f_vector.hash(f_vector)
-        h = 31 * h + Collections.Fields.F_f_vector_optional.hash(f_vector_optional)
-        h = 31 * h + Collections.Fields.F_f_vector_struct.hash(f_vector_struct)
-        h = 31 * h + Collections.Fields.F_f_list.hash(f_list)
-        h = 31 * h + Collections.Fields.F_f_list_optional.hash(f_list_optional)
-        h = 31 * h + Collections.Fields.F_f_set.hash(f_set)
-        h = 31 * h + Collections.Fields.F_f_set_struct.hash(f_set_struct)
-        h = 31 * h + Collections.Fields.F_f_map.hash(f_map)
-        h = 31 * h + Collections.Fields.F_f_map_optional.hash(f_map_optional)
-        h = 31 * h + Collections.Fields.F_f_map_enum_key.hash(f_map_enum_key)
-        h = 31 * h + Collections.Fields.F_f_hash.hash(f_hash)
-        h = 31 * h + Collections.Fields.F_f_hash_optional.hash(f_hash_optional)
-        h = 31 * h + Collections.Fields.F_f_hash_struct_key.hash(f_hash_struct_key)
+        h = 31 * h + Collections.Fields.F_f_array.hash(this.f_array)
+        h = 31 * h + Collections.Fields.F_f_array_optional.hash(this.f_array_optional)
+        h = 31 * h + Collections.Fields.F_f_array_struct.hash(this.f_array_struct)
+        h = 31 * h + Collections.Fields.F_f_vector.hash(this.f_vector)
+        h = 31 * h + Collections.Fields.F_f_vector_optional.hash(this.f_vector_optional)
+        h = 31 * h + Collections.Fields.F_f_vector_struct.hash(this.f_vector_struct)
+        h = 31 * h + Collections.Fields.F_f_list.hash(this.f_list)
+        h = 31 * h + Collections.Fields.F_f_list_optional.hash(this.f_list_optional)
+        h = 31 * h + Collections.Fields.F_f_set.hash(this.f_set)
+        h = 31 * h + Collections.Fields.F_f_set_struct.hash(this.f_set_struct)
+        h = 31 * h + Collections.Fields.F_f_map.hash(this.f_map)
+        h = 31 * h + Collections.Fields.F_f_map_optional.hash(this.f_map_optional)
+        h = 31 * h + Collections.Fields.F_f_map_enum_key.hash(this.f_map_enum_key)
+        h = 31 * h + Collections.Fields.F_f_hash.hash(this.f_hash)
+        h = 31 * h + Collections.Fields.F_f_hash_optional.hash(this.f_hash_optional)
+        h = 31 * h + Collections.Fields.F_f_hash_struct_key.hash(this.f_hash_struct_key)
         return h
     }
 

@@ -22,19 +22,19 @@ data class ExAccount(
     override fun equals(other: Any?): Boolean {
         if (this === other) return true
         if (other !is ExAccount) return false
-        return uid == other.uid
+        return this.uid == other.uid
     }
 
     override fun hashCode(): Int {
         var h = 17
-        h = 31 * h + ExAccount.Fields.F_uid.hash(uid)
+        h = 31 * h + ExAccount.Fields.F_uid.hash(this.uid)
         return h
     }
 
     /** Ordered by the [key] fields, in declaration order. */
     override fun compareTo(other: ExAccount): Int {
         var c: Int
-        c = uid.compareTo(other.uid)
+        c = this.uid.compareTo(other.uid)
         if (c != 0) return c
         return 0
     }

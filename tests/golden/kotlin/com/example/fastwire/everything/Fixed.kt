@@ -16,19 +16,19 @@ data class Fixed(
     override fun equals(other: Any?): Boolean {
         if (this === other) return true
         if (other !is Fixed) return false
-        return id == other.id
+        return this.id == other.id
     }
 
     override fun hashCode(): Int {
         var h = 17
-        h = 31 * h + Fixed.Fields.F_id.hash(id)
+        h = 31 * h + Fixed.Fields.F_id.hash(this.id)
         return h
     }
 
     /** Ordered by the [key] fields, in declaration order. */
     override fun compareTo(other: Fixed): Int {
         var c: Int
-        c = id.compareTo(other.id)
+        c = this.id.compareTo(other.id)
         if (c != 0) return c
         return 0
     }

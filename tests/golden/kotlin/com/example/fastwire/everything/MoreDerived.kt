@@ -19,22 +19,22 @@ data class MoreDerived(
     override fun equals(other: Any?): Boolean {
         if (this === other) return true
         if (other !is MoreDerived) return false
-        return name == other.name && serial == other.serial
+        return this.name == other.name && this.serial == other.serial
     }
 
     override fun hashCode(): Int {
         var h = 17
-        h = 31 * h + MoreDerived.Fields.F_name.hash(name)
-        h = 31 * h + MoreDerived.Fields.F_serial.hash(serial)
+        h = 31 * h + MoreDerived.Fields.F_name.hash(this.name)
+        h = 31 * h + MoreDerived.Fields.F_serial.hash(this.serial)
         return h
     }
 
     /** Ordered by the [key] fields, in declaration order. */
     override fun compareTo(other: MoreDerived): Int {
         var c: Int
-        c = name.compareTo(other.name)
+        c = this.name.compareTo(other.name)
         if (c != 0) return c
-        c = serial.compareTo(other.serial)
+        c = this.serial.compareTo(other.serial)
         if (c != 0) return c
         return 0
     }

@@ -16,19 +16,19 @@ data class Notify(
     override fun equals(other: Any?): Boolean {
         if (this === other) return true
         if (other !is Notify) return false
-        return id == other.id
+        return this.id == other.id
     }
 
     override fun hashCode(): Int {
         var h = 17
-        h = 31 * h + Notify.Fields.F_id.hash(id)
+        h = 31 * h + Notify.Fields.F_id.hash(this.id)
         return h
     }
 
     /** Ordered by the [key] fields, in declaration order. */
     override fun compareTo(other: Notify): Int {
         var c: Int
-        c = Notify.Fields.F_id.comparator().compare(id, other.id)
+        c = Notify.Fields.F_id.comparator().compare(this.id, other.id)
         if (c != 0) return c
         return 0
     }

@@ -27,23 +27,23 @@ data class Optionals(
     override fun equals(other: Any?): Boolean {
         if (this === other) return true
         if (other !is Optionals) return false
-        return Optionals.Fields.F_f_bool.equal(f_bool, other.f_bool) && Optionals.Fields.F_f_int32.equal(f_int32, other.f_int32) && Optionals.Fields.F_f_string.equal(f_string, other.f_string) && Optionals.Fields.F_f_decimal.equal(f_decimal, other.f_decimal) && Optionals.Fields.F_f_uuid.equal(f_uuid, other.f_uuid) && Optionals.Fields.F_f_time.equal(f_time, other.f_time) && Optionals.Fields.F_f_enum.equal(f_enum, other.f_enum) && Optionals.Fields.F_f_flags.equal(f_flags, other.f_flags) && Optionals.Fields.F_f_struct.equal(f_struct, other.f_struct) && Optionals.Fields.F_f_order.equal(f_order, other.f_order) && Optionals.Fields.F_f_reset.equal(f_reset, other.f_reset) && f_resetReset == other.f_resetReset
+        return Optionals.Fields.F_f_bool.equal(this.f_bool, other.f_bool) && Optionals.Fields.F_f_int32.equal(this.f_int32, other.f_int32) && Optionals.Fields.F_f_string.equal(this.f_string, other.f_string) && Optionals.Fields.F_f_decimal.equal(this.f_decimal, other.f_decimal) && Optionals.Fields.F_f_uuid.equal(this.f_uuid, other.f_uuid) && Optionals.Fields.F_f_time.equal(this.f_time, other.f_time) && Optionals.Fields.F_f_enum.equal(this.f_enum, other.f_enum) && Optionals.Fields.F_f_flags.equal(this.f_flags, other.f_flags) && Optionals.Fields.F_f_struct.equal(this.f_struct, other.f_struct) && Optionals.Fields.F_f_order.equal(this.f_order, other.f_order) && Optionals.Fields.F_f_reset.equal(this.f_reset, other.f_reset) && this.f_resetReset == other.f_resetReset
     }
 
     override fun hashCode(): Int {
         var h = 17
-        h = 31 * h + Optionals.Fields.F_f_bool.hash(f_bool)
-        h = 31 * h + Optionals.Fields.F_f_int32.hash(f_int32)
-        h = 31 * h + Optionals.Fields.F_f_string.hash(f_string)
-        h = 31 * h + Optionals.Fields.F_f_decimal.hash(f_decimal)
-        h = 31 * h + Optionals.Fields.F_f_uuid.hash(f_uuid)
-        h = 31 * h + Optionals.Fields.F_f_time.hash(f_time)
-        h = 31 * h + Optionals.Fields.F_f_enum.hash(f_enum)
-        h = 31 * h + Optionals.Fields.F_f_flags.hash(f_flags)
-        h = 31 * h + Optionals.Fields.F_f_struct.hash(f_struct)
-        h = 31 * h + Optionals.Fields.F_f_order.hash(f_order)
-        h = 31 * h + Optionals.Fields.F_f_reset.hash(f_reset)
-        h = 31 * h + Optionals.Fields.F_f_resetReset.hash(f_resetReset)
+        h = 31 * h + Optionals.Fields.F_f_bool.hash(this.f_bool)
+        h = 31 * h + Optionals.Fields.F_f_int32.hash(this.f_int32)
+        h = 31 * h + Optionals.Fields.F_f_string.hash(this.f_string)
+        h = 31 * h + Optionals.Fields.F_f_decimal.hash(this.f_decimal)
+        h = 31 * h + Optionals.Fields.F_f_uuid.hash(this.f_uuid)
+        h = 31 * h + Optionals.Fields.F_f_time.hash(this.f_time)
+        h = 31 * h + Optionals.Fields.F_f_enum.hash(this.f_enum)
+        h = 31 * h + Optionals.Fields.F_f_flags.hash(this.f_flags)
+        h = 31 * h + Optionals.Fields.F_f_struct.hash(this.f_struct)
+        h = 31 * h + Optionals.Fields.F_f_order.hash(this.f_order)
+        h = 31 * h + Optionals.Fields.F_f_reset.hash(this.f_reset)
+        h = 31 * h + Optionals.Fields.F_f_resetReset.hash(this.f_resetReset)
         return h
     }
 

@@ -41,37 +41,37 @@ data class Primitives(
     override fun equals(other: Any?): Boolean {
         if (this === other) return true
         if (other !is Primitives) return false
-        return f_bool == other.f_bool && f_byte == other.f_byte && f_char == other.f_char && f_wchar == other.f_wchar && f_int8 == other.f_int8 && f_uint8 == other.f_uint8 && f_int16 == other.f_int16 && f_uint16 == other.f_uint16 && f_int32 == other.f_int32 && f_uint32 == other.f_uint32 && f_int64 == other.f_int64 && f_uint64 == other.f_uint64 && f_float == other.f_float && f_double == other.f_double && Primitives.Fields.F_f_decimal.equal(f_decimal, other.f_decimal) && f_string == other.f_string && Primitives.Fields.F_f_bytes.equal(f_bytes, other.f_bytes) && f_epoch == other.f_epoch && f_utc == other.f_utc && f_ns == other.f_ns && f_uuid0 == other.f_uuid0 && f_uuid1 == other.f_uuid1 && f_uuid4 == other.f_uuid4 && f_uuid == other.f_uuid && password == other.password && legacy == other.legacy
+        return this.f_bool == other.f_bool && this.f_byte == other.f_byte && this.f_char == other.f_char && this.f_wchar == other.f_wchar && this.f_int8 == other.f_int8 && this.f_uint8 == other.f_uint8 && this.f_int16 == other.f_int16 && this.f_uint16 == other.f_uint16 && this.f_int32 == other.f_int32 && this.f_uint32 == other.f_uint32 && this.f_int64 == other.f_int64 && this.f_uint64 == other.f_uint64 && this.f_float == other.f_float && this.f_double == other.f_double && Primitives.Fields.F_f_decimal.equal(this.f_decimal, other.f_decimal) && this.f_string == other.f_string && Primitives.Fields.F_f_bytes.equal(this.f_bytes, other.f_bytes) && this.f_epoch == other.f_epoch && this.f_utc == other.f_utc && this.f_ns == other.f_ns && this.f_uuid0 == other.f_uuid0 && this.f_uuid1 == other.f_uuid1 && this.f_uuid4 == other.f_uuid4 && this.f_uuid == other.f_uuid && this.password == other.password && this.legacy == other.legacy
     }
 
     override fun hashCode(): Int {
         var h = 17
-        h = 31 * h + Primitives.Fields.F_f_bool.hash(f_bool)
-        h = 31 * h + Primitives.Fields.F_f_byte.hash(f_byte)
-        h = 31 * h + Primitives.Fields.F_f_char.hash(f_char)
-        h = 31 * h + Primitives.Fields.F_f_wchar.hash(f_wchar)
-        h = 31 * h + Primitives.Fields.F_f_int8.hash(f_int8)
-        h = 31 * h + Primitives.Fields.F_f_uint8.hash(f_uint8)
-        h = 31 * h + Primitives.Fields.F_f_int16.hash(f_int16)
-        h = 31 * h + Primitives.Fields.F_f_uint16.hash(f_uint16)
-        h = 31 * h + Primitives.Fields.F_f_int32.hash(f_int32)
-        h = 31 * h + Primitives.Fields.F_f_uint32.hash(f_uint32)
-        h = 31 * h + Primitives.Fields.F_f_int64.hash(f_int64)
-        h = 31 * h + Primitives.Fields.F_f_uint64.hash(f_uint64)
-        h = 31 * h + Primitives.Fields.F_f_float.hash(f_float)
-        h = 31 * h + Primitives.Fields.F_f_double.hash(f_double)
-        h = 31 * h + Primitives.Fields.F_f_decimal.hash(f_decimal)
-        h = 31 * h + Primitives.Fields.F_f_string.hash(f_string)
-        h = 31 * h + Primitives.Fields.F_f_bytes.hash(f_bytes)
-        h = 31 * h + Primitives.Fields.F_f_epoch.hash(f_epoch)
-        h = 31 * h + Primitives.Fields.F_f_utc.hash(f_utc)
-        h = 31 * h + Primitives.Fields.F_f_ns.hash(f_ns)
-        h = 31 * h + Primitives.Fields.F_f_uuid0.hash(f_uuid0)
-        h = 31 * h + Primitives.Fields.F_f_uuid1.hash(f_uuid1)
-        h = 31 * h + Primitives.Fields.F_f_uuid4.hash(f_uuid4)
-        h = 31 * h + Primitives.Fields.F_f_uuid.hash(f_uuid)
-        h = 31 * h + Primitives.Fields.F_password.hash(password)
-        h = 31 * h + Primitives.Fields.F_legacy.hash(legacy)
+        h = 31 * h + Primitives.Fields.F_f_bool.hash(this.f_bool)
+        h = 31 * h + Primitives.Fields.F_f_byte.hash(this.f_byte)
+        h = 31 * h + Primitives.Fields.F_f_char.hash(this.f_char)
+        h = 31 * h + Primitives.Fields.F_f_wchar.hash(this.f_wchar)
+        h = 31 * h + Primitives.Fields.F_f_int8.hash(this.f_int8)
+        h = 31 * h + Primitives.Fields.F_f_uint8.hash(this.f_uint8)
+        h = 31 * h + Primitives.Fields.F_f_int16.hash(this.f_int16)
+        h = 31 * h + Primitives.Fields.F_f_uint16.hash(this.f_uint16)
+        h = 31 * h + Primitives.Fields.F_f_int32.hash(this.f_int32)
+        h = 31 * h + Primitives.Fields.F_f_uint32.hash(this.f_uint32)
+        h = 31 * h + Primitives.Fields.F_f_int64.hash(this.f_int64)
+        h = 31 * h + Primitives.Fields.F_f_uint64.hash(this.f_uint64)
+        h = 31 * h + Primitives.Fields.F_f_float.hash(this.f_float)
+        h = 31 * h + Primitives.Fields.F_f_double.hash(this.f_double)
+        h = 31 * h + Primitives.Fields.F_f_decimal.hash(this.f_decimal)
+        h = 31 * h + Primitives.Fields.F_f_string.hash(this.f_string)
+        h = 31 * h + Primitives.Fields.F_f_bytes.hash(this.f_bytes)
+        h = 31 * h + Primitives.Fields.F_f_epoch.hash(this.f_epoch)
+        h = 31 * h + Primitives.Fields.F_f_utc.hash(this.f_utc)
+        h = 31 * h + Primitives.Fields.F_f_ns.hash(this.f_ns)
+        h = 31 * h + Primitives.Fields.F_f_uuid0.hash(this.f_uuid0)
+        h = 31 * h + Primitives.Fields.F_f_uuid1.hash(this.f_uuid1)
+        h = 31 * h + Primitives.Fields.F_f_uuid4.hash(this.f_uuid4)
+        h = 31 * h + Primitives.Fields.F_f_uuid.hash(this.f_uuid)
+        h = 31 * h + Primitives.Fields.F_password.hash(this.password)
+        h = 31 * h + Primitives.Fields.F_legacy.hash(this.legacy)
         return h
     }
 

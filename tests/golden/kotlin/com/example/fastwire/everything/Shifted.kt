@@ -15,12 +15,12 @@ data class Shifted(
     override fun equals(other: Any?): Boolean {
         if (this === other) return true
         if (other !is Shifted) return false
-        return Shifted.Fields.F_amount.equal(amount, other.amount)
+        return Shifted.Fields.F_amount.equal(this.amount, other.amount)
     }
 
     override fun hashCode(): Int {
         var h = 17
-        h = 31 * h + Shifted.Fields.F_amount.hash(amount)
+        h = 31 * h + Shifted.Fields.F_amount.hash(this.amount)
         return h
     }
 
