@@ -7,10 +7,7 @@ through locals only, checks what the general walk checks and gives up (-1) on an
 unusual (an older body, an offset of 0, a bad value, the budget run out): the general walk
 then starts that struct over, so results and exceptions are always the general walk's.
 Loads go through dev.fastwire.Unchecked, each after the walk proved it inside the limit
-(`size` versioned, `end` final); a body's header is one 8-byte load and compare; a final
-run's length check also covers the next field's header; the versioned walk charges the
-general walk's blocks to `left`. Positions, lengths and counts are longs (a u32
-zero-extended): a position plus one cannot wrap, a length needs only its upper bound checked.
+(docs/performance/java.md says why the walks are shaped so).
 """
 
 from __future__ import annotations

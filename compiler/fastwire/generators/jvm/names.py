@@ -1,6 +1,5 @@
-"""Names Java and Kotlin share: the package of an FBE package (the schema's `domain` as its
-prefix, as FBE does), a type's qualified name, the schema class, an enum's raw values, a
-float's digits, a field's codec expression over the runtime's dev.fastwire.Codecs."""
+"""Names Java and Kotlin share: packages (`domain` first, as FBE), qualified types, the
+schema class, enum raw values, float digits, field codecs (dev.fastwire.Codecs)."""
 
 from __future__ import annotations
 
@@ -14,9 +13,8 @@ from ..common import naming
 _CONTAINERS = {"optional": "", "array": ", {length}", "vector": "", "list": "", "set": ""}
 
 
-# The names of the generated code's locals and parameters (p, b, end, off8, ...): a local
-# obscures a package of its name (JLS 6.4.2; Kotlin likewise), so that `p.K.Codec` reads
-# the local p. A package's first name that matches takes a `_`, as a keyword does.
+# The generated code's locals (p, end, off8, ...) obscure a package of their name (JLS
+# 6.4.2; Kotlin too): such a package's first name takes a `_`, as a keyword does.
 LOCAL_NAMES = re.compile(r"(?:[a-z]|at|base|body|buf|codec|depth|end|error|last|left|len|level|"
                          r"limit|off|old|other|out|pos|reuse|sb|size|sl|slot|text|tp|type)\d*")
 
