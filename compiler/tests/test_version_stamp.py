@@ -17,7 +17,7 @@ import pytest
 
 import fastwire
 import fastwire.generators.cpp.names as cpp_names
-import fastwire.generators.python.module as python_module
+import fastwire.generators.python.header as python_header
 from fastwire import Reporter, compile_schema
 from fastwire.generators import GENERATORS, Options
 
@@ -42,7 +42,7 @@ def other_version(monkeypatch):
     """Generation as a compiler one minor version ahead of this one would do it."""
     version = f"{MAJOR}.{int(MINOR) + 1}.0"
     monkeypatch.setattr(cpp_names, "__version__", version)
-    monkeypatch.setattr(python_module, "__version__", version)
+    monkeypatch.setattr(python_header, "__version__", version)
     return version
 
 

@@ -1,6 +1,72 @@
-"""The Python generator, on the fastwire_runtime package: module.py puts the parts
-(classes, versioned, final, protocol) in order. See module.py."""
+"""The Python generator: one module per package, on the `fastwire_runtime` package.
 
-from .module import generate
+    fastwire compile schemas/proto.fbe --lang python --final --json --proto -o gen/
+    fastwire --python --input=schemas/proto.fbe --output=gen/          # fbec's flags
+
+Each package becomes `<package>_fbe.py` (the root package and every package it imports, so
+the output is complete; the suffix keeps a package named `json` or `proto` from hiding
+another module, see common/naming.py); modules import each other as siblings
+(`import proto_fbe as _proto`), either inside a Python package or side by side on
+sys.path. A module holds:
+
+- enums as `enum.IntEnum`, flags as `enum.IntFlag`;
+- one class per struct or message: `__slots__`, annotations, `__init__` with the schema's
+  defaults (utc / uuid1 / uuid4 and mutable values computed per call), `__eq__`,
+  `__hash__` and `__lt__` over the `[key]` fields (`__eq__` over every field without keys), `__repr__` printing as
+  the C++ output does; `to_json()` / `from_json()` with --json;
+- `<Struct>Model` (versioned) and, with --final, `<Struct>FinalModel`;
+- with --proto: `Sender`, `Receiver` (and `FinalSender`, `FinalReceiver` with --final).
+
+The hot paths are generated as straight-line code over precompiled `struct.Struct`
+layouts. A versioned reader unpacks a body's header and slots (and the length of the
+string writers put right after it) at once and checks the usual case in one condition,
+leaving older versions and errors to the runtime's checked slow path; a struct of
+scalars and strings is written with one pack. The final format packs runs of
+fixed-size fields together with the length of the string that follows. Optionals and
+collections go through runtime helpers. Everything generic (collections, JSON,
+printing, reading older struct versions) lives in the runtime. See python/README.md for
+the API.
+
+Each part is a module named for what it renders, each a class over the one before it:
+`names` and `types` (the type table, keyed by the plan's helper names, and what the
+codecs do with each), `literals` (defaults from lower.Literal), `structs` (enums and
+classes), `versioned` and `final` (the codecs, walking the plan's steps), `codecs` (the
+codec objects around them), `protocol` (root models, Sender and Receiver); `header` the
+module's imports. `generate` puts the parts in order.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Dict
+
+from ... import ir, lower
+from ..common import naming
+from ..options import Options
+from .header import header_text
+from .protocol import Protocol
 
 __all__ = ["generate"]
+
+
+def generate(model: lower.WireModel, options: Options) -> Dict[str, str]:
+    if options.indent <= 0 and not options.tabs:  # Python needs indentation: 0 means 4
+        options = dataclasses.replace(options, indent=4, tabs=False)
+    files = {}
+    for package in model.schema.packages:
+        module = Protocol(model, package, options)
+        structs = module.ordered_structs()
+        for t in package.types:
+            if isinstance(t, ir.EnumType):
+                module.emit_enum(t)
+        for s in structs:
+            module.emit_class(s)
+        module.emit_codecs(structs)
+        for s in structs:
+            module.emit_struct_codec(s)
+        module.emit_models(structs)
+        if options.proto:
+            module.emit_protocol()
+        files[naming.file_name("python", package.name, "module")] = (
+            header_text(package, options, module.std) + "\n" + module.p.text())
+    return files

@@ -1,82 +1,72 @@
 """The final (compact) format's codec of a struct: _fput_, _fget_, _fcheck_, packing the
-model's runs of fixed-size fields together with the length of a string that follows."""
+plan's runs of fixed-size values together with the length of a string that follows."""
 
 from __future__ import annotations
 
-from typing import List, Tuple
+from dataclasses import dataclass
+from typing import List, Optional, Union
 
-from ... import ir
-from .tables import pyname
-from .values import Values
+from ... import ir, plan
+from .names import field_attr, pyname
+from .types import ROLES, role
+from .versioned import Versioned
 
 
-class Final(Values):
-    def final_groups(self, s: ir.StructType) -> List[Tuple[str, List[ir.Field]]]:
-        """Fields in order: the model's runs of fixed-size values, each with the length
-        of a string or bytes field if one follows (its bytes come right after the run), a
-        string or bytes field on its own as a run of its length, and the other fields one
-        by one. Sets self.run_layouts: (model run or None, bytes packed) of each run."""
-        layout = self.layout(s)
-        runs = {r.first: r for r in layout.final_runs}
-        fields = s.all_fields
-        groups: List[Tuple[str, List[ir.Field]]] = []
-        self.run_layouts = []
-        i = 0
-        while i < len(fields):
-            if i in runs:
-                r = runs[i]
-                fs, size, i = list(fields[i:i + r.count]), r.size, i + r.count
-                if i < len(fields) and self.is_text(fields[i]):
-                    fs.append(fields[i])
-                    size += layout.fields[i].wire.final_min  # its length
-                    i += 1
-                groups.append(("run", fs))
-                self.run_layouts.append((r, size))
-            elif self.is_text(fields[i]):
-                groups.append(("run", [fields[i]]))
-                self.run_layouts.append((None, layout.fields[i].wire.final_min))
-                i += 1
+@dataclass
+class Run:
+    """What one struct-module layout packs: a `values` step's fields (each `at` from the
+    run's start, `size` bytes together) and the length of a string or bytes field that
+    follows it (its bytes come right after), or that length alone."""
+
+    fields: List[plan.PlanField]
+    size: int
+    text: Optional[plan.PlanField] = None
+
+
+class Final(Versioned):
+    def final_groups(self, s: ir.StructType) -> List[Union[Run, plan.PlanField]]:
+        """The plan's final steps as runs, and the other fields one by one."""
+        groups: List[Union[Run, plan.PlanField]] = []
+        for step in self.layout(s).plan.final.steps:
+            last = groups[-1] if groups else None
+            if step.op == "values":
+                groups.append(Run(list(step.fields), step.size or 0))
+            elif not ROLES[step.op].text:
+                groups.append(step.field)
+            elif isinstance(last, Run) and last.fields and last.text is None:
+                last.text = step.field
             else:
-                groups.append((self.kind(fields[i]), [fields[i]]))
-                i += 1
+                groups.append(Run([], 0, step.field))
         return groups
 
     def emit_final(self, s: ir.StructType) -> None:
         p = self.p
         n = s.name
         groups = self.final_groups(s)
-        runs: List[Tuple[str, int]] = []  # (layout name, size) of each run, in order
-        if any(kind == "run" for kind, _ in groups):
+        runs = {id(g): f"_FL_{n}_{i}" for i, g in enumerate(g for g in groups if isinstance(g, Run))}
+        if runs:
             self.gap()
-        for kind, fs in groups:
-            if kind == "run":
-                fmt = "".join(self.slot(f)[0] for f in fs)
-                runs.append((f"_FL_{n}_{len(runs)}", self.run_layouts[len(runs)][1]))
-                note = f"  # and {fs[-1].name}'s length" if self.is_text(fs[-1]) else ""
-                p.value(f'{runs[-1][0]} = _rt.layout("{fmt}"){note}')
-        nested = any(k in ("struct", "optional", "array", "collection") for k, _ in groups)
+        for g in groups:
+            if isinstance(g, Run):
+                fmt = "".join(self.letters(f.wire) for f in g.fields + ([g.text] if g.text else []))
+                note = f"  # and {g.text.name}'s length" if g.text else ""
+                p.value(f'{runs[id(g)]} = _rt.layout("{fmt}"){note}')
+        nested = any(not isinstance(g, Run) and role(g).nested for g in groups)
         guard = "if d < 1:\n    _rt.fail_deep()" + ("\nd -= 1" if nested else "")
 
         # serialize
         puts: List[str] = []
-        run = 0
-        for kind, fs in groups:
-            if kind == "run":
-                args = [self.vput_expr(s, f) for f in fs]
-                if self.is_text(fs[-1]):
-                    puts.append(self.encode_stmt(fs[-1]))
-                    args[-1] = f"len({self.field_attr(fs[-1])}_)"
-                puts.append(self.wrap(f"buf += {runs[run][0]}.pack(", args, ")"))
-                if self.is_text(fs[-1]):
-                    puts.append(f"buf += {self.field_attr(fs[-1])}_")
-                run += 1
+        for g in groups:
+            if not isinstance(g, Run):
+                puts.append(self.expr(role(g).fcall + "(buf, {v})", s, g, fn="put"))
                 continue
-            f = fs[0]
-            v = f"v.{self.field_attr(f)}"
-            if kind == "struct":
-                puts.append(f"{self.struct_fn(f.type.value, 'fput')}(buf, {v})")
-            else:
-                puts.append(f"{self.field_codec(s, f)}.fput(buf, {v})")
+            args = [self.expr(role(f).vput, s, f) for f in g.fields]
+            if g.text:
+                puts.append(self.encode_stmt(g.text))
+                args.append(f"len({field_attr(g.text.name)}_)")
+            puts.append(self.wrap(f"buf += {runs[id(g)]}.pack(", args, ")"))
+            if g.text:
+                puts.append(f"buf += {field_attr(g.text.name)}_")
         self.gap()
         p.print("""
             def _fput_$n$(buf, v):
@@ -88,46 +78,32 @@ class Final(Values):
         checks: List[str] = []
         values: List[str] = []
         pending = 0
-        run = 0
 
         def at() -> str:
             return f"p + {pending}" if pending else "p"
 
-        for kind, fs in groups:
-            if kind == "run":
-                text = fs[-1] if self.is_text(fs[-1]) else None
-                fixed = fs[:-1] if text else fs
-                names = [f"v.{self.field_attr(f)}" if self.kind(f) == "number"
-                         else f"{self.field_attr(f)}_" for f in fixed]
-                gets.append(self.unpack(names + (["n"] if text else []),
-                                        f"{runs[run][0]}.unpack_from(buf, {at()})"))
-                values.extend(f"v.{self.field_attr(f)} = {self.vget_expr(s, f, 0, 0)}"
-                              for f in fixed if self.kind(f) != "number")
-                model_run, packed = self.run_layouts[run]
-                for j, f in enumerate(fixed):
-                    if self.kind(f) == "decimal":
-                        assert model_run is not None
-                        checks.append(f"_rt.DECIMAL.fcheck(r, p + {pending + model_run.offsets[j]}, d)")
-                fixed_size = model_run.size if model_run is not None else 0
-                pending += fixed_size
-                if text:
-                    gets.append(f"p += {pending + packed - fixed_size} + n\n"
-                                "if p > r.end:\n    _rt.fail_truncated()\n"
-                                + self.read_text(text, "buf[p - n:p]"))
-                    checks.append(f"p = _rt.fcheck_str(r, {at()})")
-                    pending = 0
-                run += 1
+        for g in groups:
+            if not isinstance(g, Run):
+                get = self.expr(role(g).fcall + "(r, {at}, d)", s, g, fn="get", at=at())
+                check = self.expr(role(g).fcall + "(r, {at}, d)", s, g, fn="check", at=at())
+                gets.append(f"v.{field_attr(g.name)}, p = {get}")
+                checks.append(f"p = {check}")
+                pending = 0
                 continue
-            f = fs[0]
-            if kind == "struct":
-                get = f"{self.struct_fn(f.type.value, 'fget')}(r, {at()}, d)"
-                check = f"{self.struct_fn(f.type.value, 'fcheck')}(r, {at()}, d)"
-            else:
-                get = f"{self.field_codec(s, f)}.fget(r, {at()}, d)"
-                check = f"{self.field_codec(s, f)}.fcheck(r, {at()}, d)"
-            gets.append(f"v.{self.field_attr(f)}, p = {get}")
-            checks.append(f"p = {check}")
-            pending = 0
+            names = [self.expr("{a}" if role(f).vget else "{v}", s, f) for f in g.fields]
+            gets.append(self.unpack(names + (["n"] if g.text else []),
+                                    f"{runs[id(g)]}.unpack_from(buf, {at()})"))
+            values.extend(f"v.{field_attr(f.name)} = {self.expr(role(f).vget, s, f)}"
+                          for f in g.fields if role(f).vget)
+            checks.extend(self.expr(role(f).run_check, s, f, at=pending + (f.at or 0))
+                          for f in g.fields if role(f).run_check)
+            pending += g.size
+            if g.text:
+                gets.append(f"p += {pending + g.text.wire.final_min} + n\n"
+                            "if p > r.end:\n    _rt.fail_truncated()\n"
+                            + self.read_text(g.text, "buf[p - n:p]"))
+                checks.append(f"p = _rt.fcheck_str(r, {at()})")
+                pending = 0
         gets += values  # conversions of enums, uuids and decimals
         gets.append(f"return v, {at()}")
         if runs:

@@ -7,11 +7,11 @@ from typing import List
 
 from ... import ir
 from ..common.naming import snake
-from .base import Base
-from .tables import pyname
+from .codecs import Codecs
+from .names import pyname
 
 
-class Protocol(Base):
+class Protocol(Codecs):
     def emit_models(self, structs: List[ir.StructType]) -> None:
         p = self.p
         for s in self.pkg.structs:

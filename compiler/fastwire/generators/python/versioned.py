@@ -5,34 +5,60 @@ from __future__ import annotations
 
 from typing import List, Optional
 
-from ... import ir
-from .tables import FLAT, pads, pyname
-from .values import Values
+from ... import ir, layouts, plan
+from .names import field_attr, pyname
+from .structs import Structs
+from .types import ROLES, fields_of, role
+
+LENGTH = layouts.BLOCK.length_size  # of a string or bytes block
+HEADER = layouts.STRUCT.header_size  # of a struct's body
+# A string's or bytes' (bytes to write, field from its bytes `data`).
+TEXT = {
+    "string": ("try:\n    {a}_ = v.{a}.encode()\n"
+               "except UnicodeEncodeError:  # surrogate escapes (text read from bytes that were not UTF-8)\n"
+               '    {a}_ = v.{a}.encode("utf-8", "surrogateescape")  # go back as they came',
+               "try:\n    v.{a} = {data}.decode()\n"
+               "except UnicodeDecodeError:  # not UTF-8: kept byte for byte\n"
+               '    v.{a} = {data}.decode("utf-8", "surrogateescape")'),
+    "bytes": ("{a}_ = v.{a}", "v.{a} = {data}"),
+}
 
 
-class Versioned(Values):
+def pads(parts: List[str]) -> str:
+    """Struct format parts joined, consecutive pad bytes ("4x", "8x") merged ("12x")."""
+    out: List[str] = []
+    for part in parts:
+        if part.endswith("x") and out and out[-1].endswith("x"):
+            out[-1] = f"{int(out[-1][:-1]) + int(part[:-1])}x"
+        else:
+            out.append(part)
+    return "".join(out)
+
+
+class Versioned(Structs):
     def emit_versioned(self, s: ir.StructType) -> None:
         p = self.p
         n = s.name
-        fields = s.all_fields
-        body = self.body_size(s)
-        write_fmt = "".join(self.slot(f)[0] for f in fields)
+        versioned = self.layout(s).plan.versioned
+        fields = fields_of(versioned.steps)
+        body = versioned.body_size
+        write_fmt = "".join(self.letters(f.wire) for f in fields)
         # Reads unpack [size][type] and the slots at once; arrays are read by their codecs,
         # and verify unpacks only the slots it checks.
-        read_fmt = pads([f"{self.slot(f)[1]}x" if self.kind(f) == "array" else self.slot(f)[0]
+        read_fmt = pads([self.letters(f.wire) if role(f).slots else f"{f.wire.slot}x"
+                         for f in fields])
+        check_fmt = pads([self.letters(f.wire) if role(f).checked else f"{f.wire.slot}x"
                           for f in fields])
-        check_fmt = pads([self.slot(f)[0] if self.checked(f) else f"{self.slot(f)[1]}x"
-                           for f in fields])
-        flat = bool(fields) and all(self.kind(f) in FLAT for f in fields)
+        flat = bool(fields) and all(f.wire.is_value or role(f).text for f in fields)
         # A string or bytes field whose block writers put right after the body (no other
         # field has a block before it): its length is written and read with the body.
-        heap = [f for f in fields if self.kind(f) not in ("number", "enum", "uuid", "decimal")]
-        after = heap[0] if heap and self.is_text(heap[0]) else None
+        heap = [f for f in fields if not f.wire.is_value]
+        after = heap[0] if heap and role(heap[0]).text else None
         length, note = ("I", f", {after.name}'s length") if after else ("", "")
         if flat:  # written at once
             p.value(f'_VP_{n} = _rt.layout("II{write_fmt}{length}")  # header, slots{note}')
         elif after:  # the header and zeros first, then the heap, then the slots
-            p.value(f'_VS_{n} = _rt.layout("II{body - 8}x{length}")  # header, zeros{note}')
+            p.value(f'_VS_{n} = _rt.layout("II{body - HEADER}x{length}")  # header, zeros{note}')
         else:
             p.value(f"_VH_{n} = _rt.header({body}, {s.type_number})  # header, zeros")
         if fields and not flat:
@@ -43,88 +69,66 @@ class Versioned(Values):
             p.value(f'_VG_{n} = _rt.layout("II{read_fmt}{length}")  # reads: header, slots{note}')
         p.value(f'_VC_{n} = _rt.layout("II{check_fmt}{length}")  # verifies: what is checked')
         cls = pyname(n)
-        offsets = [fl.offset for fl in self.layout(s).fields]  # of each slot in the body
 
-        def raw(f: ir.Field, direct: bool = False) -> List[str]:
+        def raw(f: plan.PlanField, direct: bool = False) -> List[str]:
             """The targets a field's slot values unpack to (arrays: read by position);
             `direct`: plain numbers straight into the new value's attribute."""
-            a = self.field_attr(f)
-            k = self.kind(f)
-            if k == "array":
-                return []
-            if k == "optional":
-                return [f"{a}_", f"{a}_o"]
-            return [f"v.{a}" if direct and k == "number" else f"{a}_"]
+            if direct and not role(f).vget:
+                return [f"v.{field_attr(f.name)}"]
+            return self.expr(role(f).slots, s, f).split(", ") if role(f).slots else []
 
         # serialize
         self.gap()
-        texts = [f for f in fields if self.is_text(f)]
+        texts = [f for f in fields if role(f).text]
         if flat:
             # Only strings and bytes go to the heap, right after the body: their offsets are
             # known once they are encoded, so the body is packed at once.
             values: List[str] = []
             at, lens = body, ""  # where the next string goes: at + the lengths before it
             for f in fields:
-                if self.is_text(f):
+                if role(f).text:
                     values.append(f"{at}{lens}")
-                    at += 4
-                    lens += f" + len({self.field_attr(f)}_)"
+                    at += LENGTH
+                    lens += f" + len({field_attr(f.name)}_)"
                 else:
-                    values.append(self.vput_expr(s, f))
+                    values.append(self.expr(role(f).vput, s, f))
             if texts:
-                values.append(f"len({self.field_attr(texts[0])}_)")
+                values.append(f"len({field_attr(texts[0].name)}_)")
             puts = [self.encode_stmt(f) for f in texts]
             puts.append(self.wrap(f"buf += _VP_{n}.pack(", [str(body), str(s.type_number)] + values,
                                   ")"))
             for i, f in enumerate(texts):
                 if i:
-                    puts.append(f"buf += _rt.u32(len({self.field_attr(f)}_))")
-                puts.append(f"buf += {self.field_attr(f)}_")
-            p.print("""
-                def _vput_$n$(buf, base, v):
-                    pos = len(buf)
-                    $puts$
-                    return pos - base
-            """, n=n, puts="\n".join(puts))
+                    puts.append(f"buf += _rt.u32(len({field_attr(f.name)}_))")
+                puts.append(f"buf += {field_attr(f.name)}_")
         elif fields:
             # The header and zeros for the slots first (with the length of a string that
             # starts the heap), then the heap blocks in field order, then the slots.
             puts, values = [], []
             for f in fields:
-                a = self.field_attr(f)
-                k = self.kind(f)
+                a = field_attr(f.name)
                 if f is after:
                     puts.append(self.encode_stmt(f))
                     puts.append(f"buf += _VS_{n}.pack({body}, {s.type_number}, len({a}_))")
                     puts.append(f"buf += {a}_")
                     values.append(str(body))
-                elif k == "optional":
-                    puts.append(f"{a}_, {a}_o = {self.vput_expr(s, f).lstrip('*')}")
-                    values += [f"{a}_", f"{a}_o"]
-                elif k == "array":  # its slot values (the elements' heap blocks written)
-                    puts.append(f"{a}_ = {self.vput_expr(s, f).lstrip('*')}")
-                    values.append(f"*{a}_")
-                elif k in ("number", "enum", "uuid", "decimal"):
-                    values.append(self.vput_expr(s, f))
-                else:
-                    puts.append(f"{a}_ = {self.vput_expr(s, f)}")
-                    values.append(f"{a}_")
+                elif f.wire.is_value:
+                    values.append(self.expr(role(f).vput, s, f))
+                else:  # the call writes the heap blocks and gives the slot's values
+                    packs = self.expr(role(f).packs, s, f)
+                    puts.append(f"{packs.lstrip('*')} = {self.expr(role(f).vput, s, f)}")
+                    values += packs.split(", ")
             if not after:
                 puts.insert(0, f"buf += _VH_{n}")
-            puts.append(self.wrap(f"_VL_{n}.pack_into(", ["buf", "pos + 8"] + values, ")"))
-            p.print("""
-                def _vput_$n$(buf, base, v):
-                    pos = len(buf)
-                    $puts$
-                    return pos - base
-            """, n=n, puts="\n".join(puts))
+            puts.append(self.wrap(f"_VL_{n}.pack_into(", ["buf", f"pos + {HEADER}"] + values, ")"))
         else:
-            p.print("""
-                def _vput_$n$(buf, base, v):
-                    pos = len(buf)
-                    buf += _VH_$n$
-                    return pos - base
-            """, n=n)
+            puts = [f"buf += _VH_{n}"]
+        p.print("""
+            def _vput_$n$(buf, base, v):
+                pos = len(buf)
+                $puts$
+                return pos - base
+        """, n=n, puts="\n".join(puts))
 
         # deserialize
         self.gap()
@@ -137,56 +141,55 @@ class Versioned(Values):
         self.emit_enter(s, "_VG", "vget_slow",
                         ["stored", "found"] + [x for f in fields for x in raw(f, direct=True)]
                         + (["n"] if after else []), after)
-        if any(self.takes_depth(f) for f in fields):
+        if any(role(f).nested for f in fields):
             p.print("d -= 1")
-        for f, off in zip(fields, offsets):
-            get = f"v.{self.field_attr(f)} = {self.vget_expr(s, f, off, self.slot(f)[1])}"
+        for f in fields:
+            get = f"v.{field_attr(f.name)} = {self.expr(role(f).vget, s, f)}"
             if f is after:
                 p.print("""
                     if ($a$_ == $body$ and (q := pos + $start$ + n) <= r.end
-                            and (rest := budget - 4 - n) >= 0):
+                            and (rest := budget - $length$ - n) >= 0):
                         r.budget = rest  # where writers put it, right after the body
                         $read$
                     else:
                         r.budget = budget
                         $get$
-                """, a=self.field_attr(f), body=body, start=body + 4, get=get,
-                    read=self.read_text(f, f"r.buf[pos + {body + 4}:q]"))
-            elif self.kind(f) != "number":
+                """, a=field_attr(f.name), body=body, start=body + LENGTH, get=get, length=LENGTH,
+                    read=self.read_text(f, f"r.buf[pos + {body + LENGTH}:q]"))
+            elif role(f).vget:
                 p.print(get)
         p.print("return v" if fields else f"return {cls}()")
         p.outdent()
 
         # verify
         self.gap()
-        checks = [(f, self.vcheck_stmt(s, f, off, self.slot(f)[1]))
-                  for f, off in zip(fields, offsets)]
+        checks = [(f, self.vcheck_stmt(s, f)) for f in fields]
         checks = [(f, c) for f, c in checks if c]
         p.print("""
             def _vcheck_$n$(r, base, off, slot_end, d):
         """, n=n)
         p.indent()
         self.emit_enter(s, "_VC", "vcheck_slow",
-                        ["stored", "found"] + [x for f in fields if self.checked(f)
+                        ["stored", "found"] + [x for f in fields if role(f).checked
                                                for x in raw(f)] + (["n"] if after else []), after)
-        if any(self.takes_depth(f) for f, _ in checks):
+        if any(role(f).nested for f, _ in checks):
             p.print("d -= 1")
         for f, c in checks:
             if f is after:
                 p.print("""
                     if ($a$_ == $body$ and n <= r.end - pos - $start$
-                            and (rest := budget - 4 - n) >= 0):
+                            and (rest := budget - $length$ - n) >= 0):
                         r.budget = rest  # where writers put it, right after the body
                     else:
                         r.budget = budget
                         $check$
-                """, a=self.field_attr(f), body=body, start=body + 4, check=c)
+                """, a=field_attr(f.name), body=body, start=body + LENGTH, check=c, length=LENGTH)
             else:
                 p.print(c)
         p.outdent()
 
     def emit_enter(self, s: ir.StructType, layout: str, slow: str, names: List[str],
-                   after: Optional[ir.Field]) -> None:
+                   after: Optional[plan.PlanField]) -> None:
         """The start of a versioned reader: one unpack of the header and the slots, and one
         condition for the usual case (this version or a newer one, well formed: the checks
         of the runtime's venter()); anything else, an older version or an error, goes to
@@ -201,38 +204,24 @@ class Versioned(Values):
                     and found == $type$ and d > 0 and (budget := r.budget - stored) >= 0):
                 return _S_$n$.$slow$(r, base, off, slot_end, d)  # older version, or error
         """, unpack=self.unpack(names, f"{layout}_{s.name}.unpack_from(r.buf, pos)"),
-            body=self.body_size(s), type=s.type_number, n=s.name, slow=slow,
+            body=self.layout(s).body_size, type=s.type_number, n=s.name, slow=slow,
             beyond="the body (or the length after it)" if after else "the body")
         if not after:  # else charged with the string after the body
             self.p.print("r.budget = budget")
 
-    def vcheck_stmt(self, s: ir.StructType, f: ir.Field, off: int, size: int) -> str:
-        k = self.kind(f)
-        a = f"{self.field_attr(f)}_"
-        end = f"pos + {off + size}"
-        if k in ("number", "enum", "uuid"):
-            return ""
-        if k == "decimal":
-            return f"_rt.vcheck_decimal({a})"
-        if k in ("string", "bytes"):
-            return f"_rt.vcheck_str(r, pos, {a}, {end})"
-        if k == "struct":
-            return f"{self.struct_fn(f.type.value, 'vcheck')}(r, pos, {a}, {end}, d)"
-        c = self.field_codec(s, f)
-        if k == "optional":
-            return f"{c}.vcheck(r, pos, {a}, {self.field_attr(f)}_o, {end}, d)"
-        if k == "array":
-            if self.trivial_array(f):
+    def vcheck_stmt(self, s: ir.StructType, f: plan.PlanField) -> str:
+        """verify's check of a field's slot ("": nothing to check, as for an array whose
+        elements verify trivially: numbers, enums, uuids)."""
+        if not role(f).slots:  # an array
+            assert f.wire.element is not None
+            if not ROLES[f.wire.element.helper].vcheck:
                 return ""
-            return f"{c}.vcheck_slot(r, pos + {off}, pos, d)"
-        return f"{c}.vcheck(r, pos, {a}, {end}, d)"
+        return self.expr(role(f).vcheck, s, f)
 
-    @staticmethod
-    def trivial_array(f: ir.Field) -> bool:
-        """An array whose elements verify trivially (numbers, enums, uuids)."""
-        ref = f.type.value
-        if f.type.optional:
-            return False
-        if ref.kind in ("enum", "flags"):
-            return True
-        return ref.kind == "primitive" and ref.name not in ("string", "bytes", "decimal")
+    def encode_stmt(self, f: plan.PlanField) -> str:
+        """`a_ = ...`: a string or bytes field's bytes, ready to be written."""
+        return self.fill(TEXT[f.helper][0], a=field_attr(f.name))
+
+    def read_text(self, f: plan.PlanField, data: str) -> str:
+        """`v.a = ...`: a string or bytes field from its bytes `data` (an expression)."""
+        return self.fill(TEXT[f.helper][1], a=field_attr(f.name), data=data)

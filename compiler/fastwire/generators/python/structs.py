@@ -5,17 +5,18 @@ from __future__ import annotations
 
 from ... import ir
 from ..common.docs import python_docstring as docstring
-from .defaults import Defaults
-from .tables import member_name, pyname
+from .literals import Literals
+from .names import field_attr, member_name, pyname
+
+ENUM_BASES = {"enum": "IntEnum", "flags": "IntFlag"}
 
 
-class Classes(Defaults):
+class Structs(Literals):
     # ---- enums -------------------------------------------------------------------------
     def emit_enum(self, e: ir.EnumType) -> None:
         p = self.p
         self.gap()
-        base = "IntFlag" if e.kind == "flags" else "IntEnum"
-        p.value(f"class {pyname(e.name)}(enum.{base}):")
+        p.value(f"class {pyname(e.name)}(enum.{ENUM_BASES[e.kind]}):")
         p.indent()
         doc = docstring(e.doc)
         if doc:
@@ -35,8 +36,9 @@ class Classes(Defaults):
     def emit_class(self, s: ir.StructType) -> None:
         p = self.p
         name = pyname(s.name)
-        base = f"({self.type_name(s.base)})" if s.base else ""
+        base = f"({self.type_name(s.base.qualified_name)})" if s.base else ""
         own = s.fields
+        layout = self.layout(s)
         self.gap()
         p.value(f"class {name}{base}:")
         p.indent()
@@ -44,30 +46,30 @@ class Classes(Defaults):
         if doc:
             p.value(doc)
             p.blank()
-        slots = ", ".join(f'"{self.field_attr(f)}"' for f in own)
+        slots = ", ".join(f'"{field_attr(f.name)}"' for f in own)
         if len(slots) > 90:  # one a line
-            slots = "\n    " + ",\n    ".join(f'"{self.field_attr(f)}"' for f in own) + ",\n"
+            slots = "\n    " + ",\n    ".join(f'"{field_attr(f.name)}"' for f in own) + ",\n"
         p.value(f"__slots__ = ({slots}{',' if len(own) == 1 else ''})")
-        defaults = [(f, *self.default(f)) for f in s.all_fields]
+        defaults = [(f, *self.default(fl, lit)) for f, fl, lit
+                    in zip(s.all_fields, layout.fields, layout.defaults)]
         if own:
             p.blank()
-            for f, _ann, _, _ in defaults:
-                if f not in own:
-                    continue
+            for f, fl in zip(own, layout.fields[len(layout.fields) - len(own):]):
                 if f.doc:
                     p.value(f"# {f.doc.strip()}")
                 notes = [n for n, on in (("[key]", f.key and not f.id), ("[id]", f.id),
                                          ("[hidden]", f.hidden),
                                          ("[deprecated]", f.deprecated)) if on]
                 note = f"  # {' '.join(notes)}" if notes else ""
-                p.value(f"{self.field_attr(f)}: {self.annotation(f.type)}{note}")
+                p.value(f"{field_attr(f.name)}: {self.annotation(fl.wire)}{note}")
         p.blank()
         if s.all_fields:
-            immutable = f"{self.uuid}("  # a call in a default, harmless: UUIDs are immutable
-            params = "\n".join(f"{self.field_attr(f)}: {ann} = {param},"
+            # A call in a default, harmless: UUIDs are immutable (get: not marked used).
+            immutable = f"{self.std.get('UUID')}("
+            params = "\n".join(f"{field_attr(f.name)}: {ann} = {param},"
                                + ("  # noqa: B008" if param.startswith(immutable) else "")
                                for f, ann, param, _ in defaults)
-            sets = "\n".join(f"self.{self.field_attr(f)} = {value}"
+            sets = "\n".join(f"self.{field_attr(f.name)} = {value}"
                              for f, _, _, value in defaults)
             p.print("""
                 def __init__(
@@ -83,7 +85,7 @@ class Classes(Defaults):
             """)
         # One rule (docs/schema-language.md): equality, hashing and ordering by the [key]
         # fields when there are any, else equality over every field.
-        attrs = [self.field_attr(f) for f in (s.key_fields or s.all_fields)]
+        attrs = [field_attr(name) for name in layout.equality]
         if attrs:
             terms = "\n    and ".join(f"self.{a} == other.{a}" for a in attrs)
             same = f"return (\n    {terms}\n)"
@@ -96,11 +98,11 @@ class Classes(Defaults):
                     return NotImplemented
                 $same$
         """, same=same)
-        keys = [self.field_attr(f) for f in s.key_fields]
+        keys = attrs if layout.keyed else []
         p.blank()
         if keys:
-            mine = ", ".join(f"self.{k}" for k in keys)
-            theirs = ", ".join(f"other.{k}" for k in keys)
+            mine = ", ".join(f"self.{key}" for key in keys)
+            theirs = ", ".join(f"other.{key}" for key in keys)
             if len(keys) > 1:
                 mine, theirs = f"({mine})", f"({theirs})"
             p.print("""

@@ -1,0 +1,207 @@
+"""The Python type table, keyed by the plan's helper names (fastwire.plan): struct-module
+formats of slots, runtime codecs, annotations, and what the generated codecs do with a
+field of each helper (`Role`). What every part shares is in `Types`: the package, the
+lowered model, the printer, the names of types and codecs. Sizes and offsets are never
+worked out here: they come from the lowered model and its plan."""
+
+from __future__ import annotations
+
+from collections import ChainMap
+from dataclasses import dataclass
+from typing import Dict, List, Tuple
+
+from ... import ir, lower, plan
+from ..options import Options
+from ..printer import Printer
+from .names import StandardNames, field_attr, pyname, split
+
+# Versioned slot formats (struct module letters) by scalar or helper; "I" (an offset) else.
+FORMATS = {
+    "bool": "?", "byte": "B", "char": "B", "wchar": "I", "int8": "b", "uint8": "B",
+    "int16": "h", "uint16": "H", "int32": "i", "uint32": "I", "int64": "q", "uint64": "Q",
+    "float": "f", "double": "d", "timestamp": "Q", "decimal": "{slot}s", "uuid": "{slot}s",
+    "optional": "BI",
+}
+# The runtime's codec of a value, and of a field type built from its element (and key).
+CODECS = {
+    **{h: f"_rt.{h.upper()}" for h in plan.VALUE_HELPERS}, "uuid": "_rt.UUID_",
+    "string": "_rt.STRING", "bytes": "_rt.BYTES", "enum": "{mod}_E_{ref}",
+    "flags": "{mod}_E_{ref}", "struct": "{mod}_S_{ref}", "optional": "_rt.optional({element})",
+    "array": "_rt.array({element}, {length})", "vector": "_rt.vector({element})",
+    "list": "_rt.list_({element})", "set": "_rt.set_({element})",
+    "map": "_rt.map_({key}, {element})", "hash": "_rt.hash_({key}, {element})",
+}
+# Field types whose codec a struct builds for itself (_F_<struct>_<field>).
+BUILT = ("optional", "array", "vector", "list", "set", "map", "hash")
+# Annotations: "int" unless listed.
+ANNOTATIONS = {
+    "bool": "bool", "float": "float", "double": "float", "string": "str", "bytes": "bytes",
+    "decimal": "{Decimal}", "uuid": "{UUID}", "enum": "{mod}{cls}", "flags": "{mod}{cls}",
+    "struct": "{mod}{cls}", "optional": "{Optional}[{element}]", "array": "list[{element}]",
+    "vector": "list[{element}]", "list": "list[{element}]", "set": "set[{element}]",
+    "map": "dict[{key}, {element}]", "hash": "dict[{key}, {element}]",
+}
+
+
+@dataclass(frozen=True)
+class Role:
+    """What the generated codecs do with a field coded by one helper. Templates are
+    filled with Types.terms: v the value, a its local, off and end its slot, codec its
+    codec, mod and ref the type it refers to, at the final cursor, fn put/get/check.
+
+    vput: what a versioned writer packs (or the call writing the heap and giving the
+    slot); vget: the field from the unpacked slot (empty: unpacked straight into the
+    field); vcheck: verify's check of the slot (empty: nothing to check); slots: the
+    locals a reader unpacks the slot to (empty: read by position); packs: what a writer
+    packs after the call; fcall: the final format's function; run_check: verify's check
+    of the value in a final run; nested: it counts against the depth limit."""
+
+    vput: str = "{codec}.vput(buf, pos, {v})"
+    vget: str = "{codec}.vget(r, pos, {a}, {end}, d)"
+    vcheck: str = "{codec}.vcheck(r, pos, {a}, {end}, d)"
+    slots: str = "{a}"
+    packs: str = "{a}"
+    fcall: str = "{codec}.f{fn}"
+    run_check: str = ""
+    nested: bool = True
+    text: bool = False
+
+    @property
+    def checked(self) -> bool:
+        """verify() unpacks its slot."""
+        return bool(self.vcheck and self.slots)
+
+
+_VALUE = Role(vput="{v}", vget="", vcheck="", nested=False)
+ROLES: Dict[str, Role] = {
+    **dict.fromkeys(plan.VALUE_HELPERS, _VALUE),
+    **dict.fromkeys(("vector", "list", "set", "map", "hash"), Role()),
+    **dict.fromkeys(("enum", "flags"), Role(vput="{v}", vget="{mod}_E_{ref}.of[{a}]", vcheck="",
+                                            nested=False)),
+    "uuid": Role(vput="_rt.uuid_bytes({v})", vget="_rt.uuid_of({a})", vcheck="", nested=False),
+    "decimal": Role(vput="_rt.decimal_bytes({v})", vget="_rt.decimal_of({a})",
+                    vcheck="_rt.vcheck_decimal({a})", nested=False,
+                    run_check="_rt.DECIMAL.fcheck(r, p + {at}, d)"),
+    "string": Role(vput="_rt.vput_str(buf, pos, {v})", vget="_rt.vget_str(r, pos, {a}, {end})",
+                   vcheck="_rt.vcheck_str(r, pos, {a}, {end})", nested=False, text=True),
+    "bytes": Role(vput="_rt.vput_bytes(buf, pos, {v})", vget="_rt.vget_bytes(r, pos, {a}, {end})",
+                  vcheck="_rt.vcheck_str(r, pos, {a}, {end})", nested=False, text=True),
+    "struct": Role(vput="{mod}_vput_{ref}(buf, pos, {v})",
+                   vget="{mod}_vget_{ref}(r, pos, {a}, {end}, d)",
+                   vcheck="{mod}_vcheck_{ref}(r, pos, {a}, {end}, d)", fcall="{mod}_f{fn}_{ref}"),
+    "optional": Role(vget="{codec}.vget(r, pos, {a}, {attr}_o, {end}, d)",
+                     vcheck="{codec}.vcheck(r, pos, {a}, {attr}_o, {end}, d)",
+                     slots="{a}, {attr}_o", packs="{a}, {attr}_o"),
+    "array": Role(vget="{codec}.vget_slot(r, pos + {off}, pos, d)",
+                  vcheck="{codec}.vcheck_slot(r, pos + {off}, pos, d)", slots="", packs="*{a}"),
+}
+
+
+class Types:
+    """One package's module being generated: the package, the lowered model, the printer,
+    and the Python names of types, fields and codecs."""
+
+    def __init__(self, model: lower.WireModel, package: ir.Package, options: Options):
+        self.model = model
+        self.pkg = package
+        self.options = options
+        self.p = Printer(indent=options.indent, tabs=options.tabs)
+        self.std = StandardNames({t.name for t in package.types})
+        self.enums = {t.qualified_name: t for pkg in model.schema.packages for t in pkg.types
+                      if isinstance(t, ir.EnumType)}
+
+    def ordered_structs(self) -> List[ir.StructType]:
+        """Structs in the model's emission order (each after the local structs it refers
+        to): the runtime sizes a struct from its fields' codecs."""
+        by_name = {s.qualified_name: s for s in self.pkg.structs}
+        return [by_name[n] for n in self.model.package(self.pkg.name).emission_order]
+
+    def layout(self, s: ir.StructType) -> lower.StructLayout:
+        return self.model.struct(s.qualified_name)
+
+    def fill(self, template: str, **terms: object) -> str:
+        """`template` with `terms` and the standard names (marked used when used)."""
+        return template.format_map(ChainMap(terms, self.std))
+
+    # ---- names -------------------------------------------------------------------------
+    def type_name(self, qualified: str) -> str:
+        """The Python expression naming an enum, flags or struct class."""
+        mod, name = split(qualified, self.pkg.name)
+        return mod + pyname(name)
+
+    def ref_terms(self, w: plan.WireType) -> Dict[str, object]:
+        """mod, ref, cls: the module prefix, schema name and class of the type `w` names."""
+        if w.ref is None:
+            return {"mod": "", "ref": "", "cls": ""}
+        mod, name = split(w.ref, self.pkg.name)
+        return {"mod": mod, "ref": name, "cls": pyname(name)}
+
+    def codec(self, w: plan.WireType) -> str:
+        """A runtime expression giving the codec of a value of wire type `w`."""
+        return self.fill(CODECS[w.helper], length=w.length, **self.ref_terms(w),
+                         element=self.codec(w.element) if w.element else "",
+                         key=self.codec(w.key) if w.key else "")
+
+    def field_codec(self, s: ir.StructType, f: plan.PlanField) -> str:
+        """The name of the codec a field uses: a shared one, or the struct's own."""
+        if f.helper in BUILT:
+            return f"_F_{s.name}_{field_attr(f.name)}"
+        return self.codec(f.wire)
+
+    def annotation(self, w: plan.WireType) -> str:
+        return self.fill(ANNOTATIONS.get(w.helper, "int"), **self.ref_terms(w),
+                         element=self.annotation(w.element) if w.element else "",
+                         key=self.annotation(w.key) if w.key else "")
+
+    @staticmethod
+    def letters(w: plan.WireType) -> str:
+        """The struct-module format of a versioned slot of wire type `w`."""
+        if w.length is not None:  # an array: its elements' slots
+            assert w.element is not None
+            return Types.letters(w.element) * w.length
+        return FORMATS.get(w.scalar or w.helper, "I").format(slot=w.slot)
+
+    def terms(self, s: ir.StructType, f: plan.PlanField, **more: object) -> Dict[str, object]:
+        """What a Role's templates are filled with, for field `f` at slot offset f.at."""
+        attr = field_attr(f.name)
+        at = f.at or 0
+        return {"v": f"v.{attr}", "a": f"{attr}_", "attr": attr, "off": at,
+                "end": f"pos + {at + f.wire.slot}", "codec": self.field_codec(s, f),
+                **self.ref_terms(f.wire), **more}
+
+    def expr(self, template: str, s: ir.StructType, f: plan.PlanField, **more: object) -> str:
+        return self.fill(template, **self.terms(s, f, **more))
+
+    # ---- formatting ----------------------------------------------------------------------
+    def gap(self) -> None:
+        """Two blank lines, as between top-level definitions."""
+        self.p.blank()
+        self.p.print("")
+
+    @staticmethod
+    def wrap(head: str, items: List[str], tail: str) -> str:
+        """`head` + the items separated by commas + `tail`, one item a line when long."""
+        line = head + ", ".join(items) + tail
+        if len(line) <= 84:
+            return line
+        return head + "\n    " + ",\n    ".join(items) + ",\n" + tail
+
+    @staticmethod
+    def unpack(names: List[str], call: str) -> str:
+        """`a_, b_ = call`, wrapped in parentheses when long."""
+        if len(names) == 1:
+            return f"{names[0]}, = {call}"
+        line = ", ".join(names) + " = " + call
+        if len(line) <= 84:
+            return line
+        return "(\n    " + "\n    ".join(x + "," for x in names) + f"\n) = {call}"
+
+
+def role(f: plan.PlanField) -> Role:
+    return ROLES[f.helper]
+
+
+def fields_of(steps: Tuple[plan.Step, ...]) -> List[plan.PlanField]:
+    """The fields of a plan's steps, in order."""
+    return [f for step in steps for f in step.fields]
+
