@@ -11,9 +11,9 @@ sys.path. A module holds:
 
 - enums as `enum.IntEnum`, flags as `enum.IntFlag`;
 - one class per struct or message: `__slots__`, annotations, `__init__` with the schema's
-  defaults (utc / uuid1 / uuid4 and mutable values computed per call), `__eq__`,
-  `__hash__` and `__lt__` over the `[key]` fields (`__eq__` over every field without keys), `__repr__` printing as
-  the C++ output does; `to_json()` / `from_json()` with --json;
+  defaults (utc / uuid1 / uuid4 and mutable values made per call), `__eq__`, `__hash__`
+  and `__lt__` by the `[key]` fields (else `__eq__` by every field), `__repr__` as the C++
+  output prints; `to_json()` / `from_json()` with --json;
 - `<Struct>Model` (versioned) and, with --final, `<Struct>FinalModel`;
 - with --proto: `Sender`, `Receiver` (and `FinalSender`, `FinalReceiver` with --final).
 
@@ -27,12 +27,10 @@ collections go through runtime helpers. Everything generic (collections, JSON,
 printing, reading older struct versions) lives in the runtime. See python/README.md for
 the API.
 
-Each part is a module named for what it renders, each a class over the one before it:
-`names` and `types` (the type table, keyed by the plan's helper names, and what the
-codecs do with each), `literals` (defaults from lower.Literal), `structs` (enums and
-classes), `versioned` and `final` (the codecs, walking the plan's steps), `codecs` (the
-codec objects around them), `protocol` (root models, Sender and Receiver); `header` the
-module's imports. `generate` puts the parts in order.
+The parts are modules named for what they render, each a class over the one before:
+names, types (the type table by the plan's helper names), literals, structs (enums and
+classes), versioned and final (the codecs, from the plan's steps), codecs, protocol;
+header renders the imports. `generate` puts the parts in order.
 """
 
 from __future__ import annotations
@@ -64,7 +62,7 @@ def generate(model: lower.WireModel, options: Options) -> Dict[str, str]:
         module.emit_codecs(structs)
         for s in structs:
             module.emit_struct_codec(s)
-        module.emit_models(structs)
+        module.emit_models()
         if options.proto:
             module.emit_protocol()
         files[naming.file_name("python", package.name, "module")] = (

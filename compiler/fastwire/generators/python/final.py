@@ -14,9 +14,8 @@ from .versioned import Versioned
 
 @dataclass
 class Run:
-    """What one struct-module layout packs: a `values` step's fields (each `at` from the
-    run's start, `size` bytes together) and the length of a string or bytes field that
-    follows it (its bytes come right after), or that length alone."""
+    """What one layout packs: a `values` step's fields (`size` bytes) and the length of a
+    string or bytes field after them (its bytes follow), or that length alone."""
 
     fields: List[plan.PlanField]
     size: int

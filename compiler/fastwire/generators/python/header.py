@@ -1,6 +1,5 @@
-"""The head of a generated module: what it was generated from, its docstring, its imports
-(the standard types its code names, the runtime, the modules of imported packages) and
-the runtime's version check."""
+"""A generated module's head: its source, docstring, imports (the standard types its code
+names, the runtime, imported packages' modules) and the runtime's version check."""
 
 from __future__ import annotations
 

@@ -9,8 +9,7 @@ from ... import lower, plan
 from .names import field_attr, member_name
 from .types import Types
 
-# A literal by its kind (an integer naming enum or flags members and the nil uuid aside)
-# and whether it is made per object (utc, uuid1, uuid4).
+# A literal by its kind (enum members and the nil uuid aside); made per object or not.
 LITERALS = {
     "null": ("None", False), "bool": ("{value}", False), "integer": ("{value}", False),
     "float": ("{value!r}", False), "decimal": ('{Decimal}("{value}")', False),

@@ -12,22 +12,36 @@ from .names import pyname
 
 
 class Protocol(Codecs):
-    def emit_models(self, structs: List[ir.StructType]) -> None:
-        p = self.p
+    def emit_models(self) -> None:
+        models = [("", "a versioned root model: serialize(), verify(), deserialize()")]
+        if self.options.final:
+            models.append(("Final", "a final (compact) root model"))
         for s in self.pkg.structs:
-            self.gap()
-            p.print(_MODEL, n=s.name, cls=pyname(s.name))
-            if self.options.final:
+            for prefix, what in models:
                 self.gap()
-                p.print(_FINAL_MODEL, n=s.name, cls=pyname(s.name))
+                self.p.print(_MODEL, n=s.name, prefix=prefix, what=f"{pyname(s.name)} as {what}")
 
     def emit_protocol(self) -> None:
+        # The package's own protocol (docs/schema-language.md, "Protocol"), as in C++: an
+        # imported package's types are sent by that package's Sender and Receiver.
         families = [("", "versioned", "Model")]
         if self.options.final:
             families.append(("Final", "final", "FinalModel"))
+        sent = self.sent()
         for prefix, format_name, model in families:
-            self.emit_sender(prefix, format_name, model)
-            self.emit_receiver(prefix, format_name, model)
+            senders = [f"{pyname(m.name)}: {m.name}{model}()," for m in sent]
+            handlers = [f'{m.type_number}: ({m.name}{model}(), "on_receive_{snake(m.name)}"),'
+                        for m in sent]
+            for template, table in ((_SENDER, self.table("_fbe_models", senders)),
+                                    (_RECEIVER, self.table("_fbe_handlers", handlers))):
+                self.gap()
+                self.p.print(template, prefix=prefix, pkg=self.pkg.name, format=format_name,
+                             table=table)
+            self.p.indent()
+            for m in sent:
+                self.p.blank()
+                self.p.print(_HOOK, snake=snake(m.name), cls=pyname(m.name), name=m.name)
+            self.p.outdent()
 
     def sent(self) -> List[ir.StructType]:
         """What this package's protocol sends and receives (the rule of every language:
@@ -42,50 +56,17 @@ class Protocol(Codecs):
             return f"{name} = {{}}"
         return f"{name} = {{\n    " + "\n    ".join(items) + "\n}"
 
-    def emit_sender(self, prefix: str, format_name: str, model: str) -> None:
-        # The package's own protocol (docs/schema-language.md, "Protocol"), as in C++:
-        # an imported package's types are sent by that package's Sender.
-        bases = f"_rt.{prefix}Sender"
-        items = [f"{pyname(m.name)}: {m.name}{model}()," for m in self.sent()]
-        self.gap()
-        self.p.print(_SENDER, prefix=prefix, bases=bases, pkg=self.pkg.name,
-                     format=format_name, table=self.table("_fbe_models", items))
-
-    def emit_receiver(self, prefix: str, format_name: str, model: str) -> None:
-        p = self.p
-        # The package's own protocol (docs/schema-language.md, "Protocol"), as in C++:
-        # an imported package's types are sent by that package's Receiver.
-        bases = f"_rt.{prefix}Receiver"
-        items = [f'{m.type_number}: ({m.name}{model}(), "on_receive_{snake(m.name)}"),'
-                  for m in self.sent()]
-        self.gap()
-        p.print(_RECEIVER, prefix=prefix, bases=bases, pkg=self.pkg.name, format=format_name,
-                table=self.table("_fbe_handlers", items))
-        p.indent()
-        for m in self.sent():
-            p.blank()
-            p.print(_HOOK, snake=snake(m.name), cls=pyname(m.name), name=m.name)
-        p.outdent()
-
 
 _MODEL = '''
-    class $n$Model(_rt.Model):
-        """$cls$ as a versioned root model: serialize(), verify(), deserialize()."""
-
-        __slots__ = ()
-        codec = _S_$n$
-'''
-
-_FINAL_MODEL = '''
-    class $n$FinalModel(_rt.FinalModel):
-        """$cls$ as a final (compact) root model."""
+    class $n$$prefix$Model(_rt.$prefix$Model):
+        """$what$."""
 
         __slots__ = ()
         codec = _S_$n$
 '''
 
 _SENDER = '''
-    class $prefix$Sender($bases$):
+    class $prefix$Sender(_rt.$prefix$Sender):
         """Sends what the $pkg$ package's protocol sends ($format$): its messages, or its
         structs when it declares none."""
 
@@ -93,7 +74,7 @@ _SENDER = '''
 '''
 
 _RECEIVER = '''
-    class $prefix$Receiver($bases$):
+    class $prefix$Receiver(_rt.$prefix$Receiver):
         """Receives what the $pkg$ package's protocol sends ($format$): override the
         on_receive_<message> hooks."""
 

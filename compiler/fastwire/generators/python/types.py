@@ -1,8 +1,6 @@
-"""The Python type table, keyed by the plan's helper names (fastwire.plan): struct-module
-formats of slots, runtime codecs, annotations, and what the generated codecs do with a
-field of each helper (`Role`). What every part shares is in `Types`: the package, the
-lowered model, the printer, the names of types and codecs. Sizes and offsets are never
-worked out here: they come from the lowered model and its plan."""
+"""The Python type table, keyed by the plan's helper names (fastwire.plan): slot formats,
+runtime codecs, annotations, and what the codecs do with each helper's fields (`Role`);
+and `Types`, what every part shares. Sizes and offsets come from the model and its plan."""
 
 from __future__ import annotations
 
@@ -24,9 +22,9 @@ FORMATS = {
 }
 # The runtime's codec of a value, and of a field type built from its element (and key).
 CODECS = {
-    **{h: f"_rt.{h.upper()}" for h in plan.VALUE_HELPERS}, "uuid": "_rt.UUID_",
-    "string": "_rt.STRING", "bytes": "_rt.BYTES", "enum": "{mod}_E_{ref}",
-    "flags": "{mod}_E_{ref}", "struct": "{mod}_S_{ref}", "optional": "_rt.optional({element})",
+    **{h: f"_rt.{h.upper()}" for h in (*plan.VALUE_HELPERS, "string", "bytes")},
+    "uuid": "_rt.UUID_", **dict.fromkeys(("enum", "flags"), "{mod}_E_{ref}"),
+    "struct": "{mod}_S_{ref}", "optional": "_rt.optional({element})",
     "array": "_rt.array({element}, {length})", "vector": "_rt.vector({element})",
     "list": "_rt.list_({element})", "set": "_rt.set_({element})",
     "map": "_rt.map_({key}, {element})", "hash": "_rt.hash_({key}, {element})",
@@ -36,31 +34,29 @@ BUILT = ("optional", "array", "vector", "list", "set", "map", "hash")
 # Annotations: "int" unless listed.
 ANNOTATIONS = {
     "bool": "bool", "float": "float", "double": "float", "string": "str", "bytes": "bytes",
-    "decimal": "{Decimal}", "uuid": "{UUID}", "enum": "{mod}{cls}", "flags": "{mod}{cls}",
-    "struct": "{mod}{cls}", "optional": "{Optional}[{element}]", "array": "list[{element}]",
-    "vector": "list[{element}]", "list": "list[{element}]", "set": "set[{element}]",
-    "map": "dict[{key}, {element}]", "hash": "dict[{key}, {element}]",
+    "decimal": "{Decimal}", "uuid": "{UUID}", **dict.fromkeys(("enum", "flags", "struct"), "{mod}{cls}"),
+    "optional": "{Optional}[{element}]", **dict.fromkeys(("array", "vector", "list"), "list[{element}]"),
+    "set": "set[{element}]", **dict.fromkeys(("map", "hash"), "dict[{key}, {element}]"),
 }
 
 
 @dataclass(frozen=True)
 class Role:
-    """What the generated codecs do with a field coded by one helper. Templates are
-    filled with Types.terms: v the value, a its local, off and end its slot, codec its
-    codec, mod and ref the type it refers to, at the final cursor, fn put/get/check.
+    """What the generated codecs do with a field coded by one helper: templates filled
+    with Types.terms (v the value, a its local, off and end its slot, codec, mod and ref
+    the type it names, at the final cursor, fn put/get/check).
 
-    vput: what a versioned writer packs (or the call writing the heap and giving the
-    slot); vget: the field from the unpacked slot (empty: unpacked straight into the
-    field); vcheck: verify's check of the slot (empty: nothing to check); slots: the
-    locals a reader unpacks the slot to (empty: read by position); packs: what a writer
-    packs after the call; fcall: the final format's function; run_check: verify's check
-    of the value in a final run; nested: it counts against the depth limit."""
+    vput: what a versioned writer packs, or the call writing the heap and giving it;
+    vget: the field from its unpacked slot (empty: unpacked into the field); vcheck:
+    verify's check of the slot (empty: none); slots: the locals a reader unpacks the slot
+    to (empty: read by position, packed as the call's values); fcall: the final format's
+    function; run_check: verify's test of a value in a final run; nested: it counts
+    against the depth limit."""
 
     vput: str = "{codec}.vput(buf, pos, {v})"
     vget: str = "{codec}.vget(r, pos, {a}, {end}, d)"
     vcheck: str = "{codec}.vcheck(r, pos, {a}, {end}, d)"
     slots: str = "{a}"
-    packs: str = "{a}"
     fcall: str = "{codec}.f{fn}"
     run_check: str = ""
     nested: bool = True
@@ -91,9 +87,9 @@ ROLES: Dict[str, Role] = {
                    vcheck="{mod}_vcheck_{ref}(r, pos, {a}, {end}, d)", fcall="{mod}_f{fn}_{ref}"),
     "optional": Role(vget="{codec}.vget(r, pos, {a}, {attr}_o, {end}, d)",
                      vcheck="{codec}.vcheck(r, pos, {a}, {attr}_o, {end}, d)",
-                     slots="{a}, {attr}_o", packs="{a}, {attr}_o"),
+                     slots="{a}, {attr}_o"),
     "array": Role(vget="{codec}.vget_slot(r, pos + {off}, pos, d)",
-                  vcheck="{codec}.vcheck_slot(r, pos + {off}, pos, d)", slots="", packs="*{a}"),
+                  vcheck="{codec}.vcheck_slot(r, pos + {off}, pos, d)", slots=""),
 }
 
 

@@ -71,8 +71,7 @@ class Versioned(Structs):
         cls = pyname(n)
 
         def raw(f: plan.PlanField, direct: bool = False) -> List[str]:
-            """The targets a field's slot values unpack to (arrays: read by position);
-            `direct`: plain numbers straight into the new value's attribute."""
+            """What a slot unpacks to; `direct`: numbers straight into the value."""
             if direct and not role(f).vget:
                 return [f"v.{field_attr(f.name)}"]
             return self.expr(role(f).slots, s, f).split(", ") if role(f).slots else []
@@ -115,7 +114,7 @@ class Versioned(Structs):
                 elif f.wire.is_value:
                     values.append(self.expr(role(f).vput, s, f))
                 else:  # the call writes the heap blocks and gives the slot's values
-                    packs = self.expr(role(f).packs, s, f)
+                    packs = self.expr(role(f).slots or "*{a}", s, f)
                     puts.append(f"{packs.lstrip('*')} = {self.expr(role(f).vput, s, f)}")
                     values += packs.split(", ")
             if not after:
@@ -190,10 +189,9 @@ class Versioned(Structs):
 
     def emit_enter(self, s: ir.StructType, layout: str, slow: str, names: List[str],
                    after: Optional[plan.PlanField]) -> None:
-        """The start of a versioned reader: one unpack of the header and the slots, and one
-        condition for the usual case (this version or a newer one, well formed: the checks
-        of the runtime's venter()); anything else, an older version or an error, goes to
-        the runtime's slow path."""
+        """A versioned reader's start: one unpack of the header and slots, one condition
+        for the usual case (the runtime venter()'s checks); an older version or an error
+        goes to the runtime's slow path."""
         self.p.print("""
             pos = base + off
             try:
