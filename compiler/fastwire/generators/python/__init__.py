@@ -17,15 +17,9 @@ sys.path. A module holds:
 - `<Struct>Model` (versioned) and, with --final, `<Struct>FinalModel`;
 - with --proto: `Sender`, `Receiver` (and `FinalSender`, `FinalReceiver` with --final).
 
-The hot paths are generated as straight-line code over precompiled `struct.Struct`
-layouts. A versioned reader unpacks a body's header and slots (and the length of the
-string writers put right after it) at once and checks the usual case in one condition,
-leaving older versions and errors to the runtime's checked slow path; a struct of
-scalars and strings is written with one pack. The final format packs runs of
-fixed-size fields together with the length of the string that follows. Optionals and
-collections go through runtime helpers. Everything generic (collections, JSON,
-printing, reading older struct versions) lives in the runtime. See python/README.md for
-the API.
+The hot paths are straight-line code over precompiled `struct.Struct` layouts
+(docs/performance/python.md says how); everything generic lives in the runtime. See
+python/README.md for the API.
 
 The parts are modules named for what they render, each a class over the one before:
 names, types (the type table by the plan's helper names), literals, structs (enums and
